@@ -1,0 +1,54 @@
+// Package dixbot holds the few types shared by the adapters: the record of
+// one channel's game as the store keeps it, and the store contract the bot
+// relies on. It imports only the engine.
+package dixbot
+
+import (
+	"context"
+	"time"
+
+	"github.com/dixgame/dixbot/engine"
+)
+
+// Record is everything persisted for one channel's game.
+type Record struct {
+	Channel string // Discord channel id: one game per channel
+	Guild   string // Discord server id ("" for none)
+	// Version is managed by the store: it is incremented by every successful
+	// write and is the compare-and-set token of Update.
+	Version uint64
+	// Meta is the bot's own data (seats to users, language, board message),
+	// opaque to the store.
+	Meta []byte
+	// State is the rules state; nil while the game is still a lobby.
+	State *engine.Game
+	// Finished is true for an archived game (read-only history).
+	Finished  bool
+	UpdatedAt time.Time // set by the store on every write
+}
+
+// Store persists one Record per channel. Implementations are safe for
+// concurrent use by many goroutines and processes.
+type Store interface {
+	// Create stores a new record; ErrExists if the channel has an active game.
+	Create(ctx context.Context, r *Record) error
+	// Get returns the active record of a channel, or else the archived one
+	// (Finished true), or ErrNotFound.
+	Get(ctx context.Context, channel string) (*Record, error)
+	// Update loads the active record, calls fn on it and writes it back only
+	// if nobody wrote in between, retrying a bounded number of times
+	// (ErrConflict after that). An error from fn aborts and is returned as is.
+	// When interactionID is not empty, it is recorded atomically with the
+	// write and an interaction already recorded gives ErrDuplicate.
+	Update(ctx context.Context, channel, interactionID string, fn func(*Record) error) (*Record, error)
+	// Finish archives the active record (kept for the configured time) and
+	// frees the channel for a new game.
+	Finish(ctx context.Context, channel string) error
+	// Delete removes the channel's active and archived records.
+	Delete(ctx context.Context, channel string) error
+	// Active lists the channels of a server with an active game.
+	Active(ctx context.Context, guild string) ([]string, error)
+	// Ping reports whether the store is reachable.
+	Ping(ctx context.Context) error
+	Close() error
+}
