@@ -41,9 +41,6 @@ func (g *Game) ProposePayment(player, price int) (Payment, bool) { return Paymen
 // before that it ranks the current collections.
 func (g *Game) Results() []Result { return nil }
 
-// BestScore is the optimal score of a collection and the placement of every wild (4.1).
-func BestScore(collection []Card) Score { return Score{} }
-
 // Clone returns a deep copy.
 func (g *Game) Clone() *Game { return nil }
 
