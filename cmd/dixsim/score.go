@@ -1,0 +1,9 @@
+package main
+
+import (
+	"errors"
+	"io"
+)
+
+// runScore implements `dixsim score`.
+func runScore(in io.Reader, out io.Writer) error { return errors.New("dixsim: score not implemented") }
