@@ -52,12 +52,3 @@ func (g *Game) UnmarshalBinary(b []byte) error { return errTODO }
 
 // Check verifies the invariants of SPEC §6 and returns the first violation.
 func (g *Game) Check() error { return errTODO }
-
-// ParseCard parses one card in SPEC §7 notation.
-func ParseCard(s string) (Card, error) { return Card{}, errTODO }
-
-// ParseCards parses a whitespace-separated list of cards.
-func ParseCards(s string) ([]Card, error) { return nil, errTODO }
-
-// String returns the card in SPEC §7 notation.
-func (c Card) String() string { return "" }
