@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The project's test command: installs what the tests need on a fresh Debian
+# machine (redis-server, chromium), then runs formatting and vet checks, the
+# whole test suite with the race detector, a short fuzz run of the engine and
+# a checked simulation. Exits non-zero on the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "== installing ${need[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+
+echo "== go vet"
+go vet ./...
+
+echo "== go test -race"
+go test -race -count=1 -timeout 12m ./...
+
+echo "== fuzz (engine)"
+go test -run='^$' -fuzz='^FuzzApply$' -fuzztime="${FUZZTIME:-20s}" ./engine/
+go test -run='^$' -fuzz='^FuzzUnmarshal$' -fuzztime="${FUZZTIME:-10s}" ./engine/
+
+echo "== checked simulation"
+go run ./cmd/dixsim sim -games 2000 -players 4 -check
+go run ./cmd/dixsim sim -games 500 -players 1 -check
+
+echo "== all tests passed"
