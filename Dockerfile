@@ -1,0 +1,19 @@
+# Build: docker build --build-arg VERSION=$(git describe --always --dirty) -t dixbot .
+FROM golang:1.26-bookworm AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+ARG VERSION=dev
+RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/dixbot ./cmd/dixbot \
+ && mkdir -p /out/data
+
+# A static binary on a minimal image, running as an unprivileged user.
+FROM gcr.io/distroless/static-debian12:nonroot
+COPY --from=build /out/dixbot /dixbot
+COPY --from=build --chown=nonroot:nonroot /out/data /data
+ENV DIX_DATA_FILE=/data/dix.db
+VOLUME /data
+USER nonroot:nonroot
+EXPOSE 8080
+ENTRYPOINT ["/dixbot"]
