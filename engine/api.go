@@ -90,33 +90,35 @@ type Action struct {
 }
 
 // EventKind says what happened. Events are what the bot renders; the engine
-// never formats text.
+// never formats text. Each kind lists the Event fields it sets; fields not
+// named are zero. Player is always a seat (−1 for EvGameOver).
 type EventKind uint8
 
 const (
 	EvInvalid         EventKind = iota
 	EvTurnStarted               // Player's turn starts
 	EvDrew                      // Player drew Card (into the tableau, or a wild to auction)
-	EvBust                      // Player busted; Bust says A (total) or B (money)
+	EvBust                      // Player busted; Bust says A (total) or B (money); Amount = the total (A) or money (B) that busted; Cards = the tableau
 	EvStopped                   // Player stopped drawing
-	EvTookNumbers               // Player took Cards (number cards) into their collection
-	EvTookMoney                 // Player took the money reward (see EvGained for the amount)
-	EvGained                    // Player gained Amount money tokens (Lost: tokens lost to the limit of 10)
+	EvTookNumbers               // Player took Cards (number cards) into their collection (numbers reward, or ALIX after her bust B)
+	EvTookMoney                 // Player took the money reward worth Amount (see EvGained for what they got)
+	EvGained                    // Player gained Amount money tokens (Lost: tokens lost to the limit of 10); only when Amount+Lost > 0
 	EvConsolation               // Player gained one consolation token
-	EvToMarket                  // Cards went to the market
-	EvToDiscard                 // Cards went to the discard
+	EvToMarket                  // Cards went to the market (Player: the active player); only when there were some
+	EvToDiscard                 // Cards (currency) went from the tableau to the discard (Player: the active player); only when there were some
 	EvAuctionStarted            // Card is up for auction; Player is the active player
 	EvBid                       // Player bid Amount
 	EvPassed                    // Player passed
-	EvAuctionWon                // Player won Card for Amount
-	EvWildDiscarded             // nobody bid: Card went to the discard
-	EvPaid                      // Player paid Payment (Amount = the value paid)
-	EvBought                    // Player bought Card
+	EvAuctionWon                // Player won Card for Amount, and must now pay it (EvPaid follows, at once for ALIX)
+	EvWildDiscarded             // nobody bid: Card went to the discard (Player: the active player)
+	EvPaid                      // Player paid Payment (Amount = the value paid; cards to the discard, tokens to the reserve)
+	EvBought                    // Player bought Card from the market
 	EvTurnEnded                 // Player's turn ended
-	EvEndTriggered              // the last card was drawn: the game ends after this turn (4)
-	EvFinalBuyStarted           // the final buy round starts
+	EvEndTriggered              // Player drew the last card: the game ends after this turn (4)
+	EvFinalBuyStarted           // the final buy round starts (Player: the active player, who buys last)
 	EvFinalBuySkipped           // Player skipped their final buy
-	EvGameOver                  // final scores are known (see Game.Results)
+	EvGameOver                  // final scores are known (see Game.Results); Player is −1
+	EvBustBuy                   // bust variant: Player chose a buy phase instead of the consolation token
 )
 
 // BustKind tells the two kinds of bust apart (3.1).

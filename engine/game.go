@@ -35,4 +35,6 @@ type Game struct {
 	FinalNext    int      // PhaseFinalBuy: index into FinalOrder
 	Bought       bool     // the active player has bought this turn
 	Seq          uint32   // number of actions applied; changes with every successful Apply
+
+	setup [numCardIndex]uint8 // the deck built at setup, as counts by cardIndex (SPEC §6)
 }

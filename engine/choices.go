@@ -1,0 +1,71 @@
+package engine
+
+// Choices returns the decisions open to player now: the action kinds, and
+// for them the bid range, the market cards the player may buy (R5, and that
+// they can afford) and the amount owed after winning an auction. A player
+// with nothing to decide, ALIX, or an unknown seat gets a zero Choices.
+func (g *Game) Choices(player int) Choices {
+	var c Choices
+	g.ChoicesInto(player, &c)
+	return c
+}
+
+// ChoicesInto is Choices writing into c and reusing its slices, so that a
+// caller asking often (a simulation) does not allocate.
+func (g *Game) ChoicesInto(player int, c *Choices) {
+	c.Actions = c.Actions[:0]
+	c.Buyable = c.Buyable[:0]
+	c.MinBid, c.MaxBid, c.Owe = 0, 0, 0
+	if player < 0 || player >= len(g.Players) || g.IsAlix(player) || player != g.ToAct() {
+		return
+	}
+	switch g.Phase {
+	case PhaseDraw:
+		if len(g.Deck) > 0 {
+			c.Actions = append(c.Actions, ActDraw)
+		}
+		if g.Drawn > 0 {
+			c.Actions = append(c.Actions, ActStop) // R2
+		}
+	case PhaseChoose:
+		c.Actions = append(c.Actions, ActTakeNumbers, ActTakeMoney)
+	case PhaseBuy, PhaseFinalBuy:
+		c.Buyable = g.appendBuyable(c.Buyable, player)
+		if len(c.Buyable) > 0 {
+			c.Actions = append(c.Actions, ActBuy)
+		}
+		c.Actions = append(c.Actions, ActEndTurn)
+	case PhaseBustChoice:
+		c.Actions = append(c.Actions, ActConsolation, ActBustBuy)
+	case PhaseAuction:
+		c.MinBid, c.MaxBid = g.minBid(), g.Capacity(player)
+		if c.MinBid <= c.MaxBid {
+			c.Actions = append(c.Actions, ActBid)
+		}
+		c.Actions = append(c.Actions, ActPass)
+	case PhaseAuctionPay:
+		c.Owe = g.Auction.HighBid
+		c.Actions = append(c.Actions, ActPay)
+	}
+}
+
+// appendBuyable appends the distinct market cards player may buy and afford,
+// in card order (numbers by colour, then value).
+func (g *Game) appendBuyable(dst []Card, player int) []Card {
+	var inMarket, owned [36]bool
+	for _, c := range g.Market {
+		inMarket[cardIndex(c)] = true
+	}
+	for _, c := range g.Players[player].Collection {
+		if c.Kind == KindNumber {
+			owned[cardIndex(c)] = true
+		}
+	}
+	capacity := g.capacity(player, false)
+	for i := range 36 {
+		if inMarket[i] && !owned[i] && i%9+1 <= capacity { // R5
+			dst = append(dst, cardAt(i))
+		}
+	}
+	return dst
+}

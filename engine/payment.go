@@ -1,0 +1,300 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Capacity is the most player could bid now (3.5): money tokens + 3 ×
+// consolation tokens + number cards in the collection. In solo only
+// duplicate cards count, one per extra copy (§5). It is 0 for an unknown
+// seat.
+func (g *Game) Capacity(player int) int {
+	if player < 0 || player >= len(g.Players) {
+		return 0
+	}
+	return g.capacity(player, g.Solo())
+}
+
+// BuyCapacity is the most player could pay for a market card (3.4): money
+// tokens + 3 × consolation tokens + number cards, in solo too. It is 0 for an
+// unknown seat.
+func (g *Game) BuyCapacity(player int) int {
+	if player < 0 || player >= len(g.Players) {
+		return 0
+	}
+	return g.capacity(player, false)
+}
+
+func (g *Game) capacity(player int, dupOnly bool) int {
+	pl := &g.Players[player]
+	c := pl.Money + ConsolationValue*pl.Consolation
+	if dupOnly {
+		return c + duplicates(pl.Collection)
+	}
+	for _, x := range pl.Collection {
+		if x.Kind == KindNumber {
+			c++
+		}
+	}
+	return c
+}
+
+// numberCounts counts the number cards of cards by cardIndex (0–35).
+func numberCounts(cards []Card) (n [36]uint8) {
+	for _, c := range cards {
+		if c.Kind == KindNumber {
+			if i := cardIndex(c); i >= 0 {
+				n[i]++
+			}
+		}
+	}
+	return n
+}
+
+// duplicates is the number of extra copies of number cards: the cards that
+// could go without losing any colour+number (R6, §5).
+func duplicates(cards []Card) int {
+	n := numberCounts(cards)
+	d := 0
+	for _, k := range n {
+		if k > 1 {
+			d += int(k) - 1
+		}
+	}
+	return d
+}
+
+// auctionContext reports whether a payment now is an auction payment in a
+// solo game, where only duplicates may pay (§5).
+func (g *Game) soloAuction() bool {
+	return g.Solo() && (g.Phase == PhaseAuction || g.Phase == PhaseAuctionPay)
+}
+
+// CheckPayment reports whether p is a valid payment of price by player now:
+// every token and card is the player's own, no wild is in it (R4), it covers
+// the price (R3, R6; overpaying is allowed). While an auction runs in a solo
+// game only duplicate cards may pay (§5). Returns nil or an error wrapping
+// ErrUnknownPlayer, ErrNotOwned, ErrWildPayment, ErrSoloPayment or
+// ErrPaymentShort.
+func (g *Game) CheckPayment(player, price int, p Payment) error {
+	if player < 0 || player >= len(g.Players) {
+		return fmt.Errorf("%w: seat %d", ErrUnknownPlayer, player)
+	}
+	return g.checkPayment(player, price, p, g.soloAuction())
+}
+
+func (g *Game) checkPayment(player, price int, p Payment, dupOnly bool) error {
+	pl := &g.Players[player]
+	if p.Money < 0 || p.Consolation < 0 {
+		return fmt.Errorf("%w: negative tokens", ErrNotOwned)
+	}
+	if p.Money > pl.Money {
+		return fmt.Errorf("%w: %d money tokens, has %d", ErrNotOwned, p.Money, pl.Money)
+	}
+	if p.Consolation > pl.Consolation {
+		return fmt.Errorf("%w: %d consolation tokens, has %d", ErrNotOwned, p.Consolation, pl.Consolation)
+	}
+	held := numberCounts(pl.Collection)
+	var paid [36]int
+	for _, c := range p.Cards {
+		if c.IsWild() {
+			return fmt.Errorf("%w: %s", ErrWildPayment, c) // R4
+		}
+		if c.Kind != KindNumber || !c.Valid() {
+			return fmt.Errorf("%w: %s", ErrNotOwned, c)
+		}
+		i := cardIndex(c)
+		paid[i]++
+		if paid[i] > int(held[i]) {
+			return fmt.Errorf("%w: %s", ErrNotOwned, c)
+		}
+		if dupOnly && paid[i] > int(held[i])-1 {
+			return fmt.Errorf("%w: %s is not a duplicate", ErrSoloPayment, c)
+		}
+	}
+	if v := p.Value(); v < price {
+		return fmt.Errorf("%w: %d for %d", ErrPaymentShort, v, price)
+	}
+	return nil
+}
+
+// ProposePayment returns the payment of price that loses player the least
+// (R6): duplicate cards first (extra copies of a colour+number), then money
+// tokens, then consolation tokens, other number cards only if nothing else
+// covers it. Among token mixes it picks the one worth least (a consolation
+// token overpays, R3), then the one with fewer consolation tokens. Cards to
+// give up are those whose loss lowers the player's best score least. While
+// an auction runs in a solo game only duplicates may pay (§5). It returns
+// false when player cannot pay price (or is not a seat). A price ≤ 0 is paid
+// with nothing.
+func (g *Game) ProposePayment(player, price int) (Payment, bool) {
+	if player < 0 || player >= len(g.Players) {
+		return Payment{}, false
+	}
+	return g.proposePayment(player, price, g.soloAuction(), true)
+}
+
+// proposePayment is ProposePayment; exact chooses the cards to give up with
+// the scorer, otherwise with the plain run length only (cheaper, for the
+// automatic players).
+func (g *Game) proposePayment(player, price int, dupOnly, exact bool) (Payment, bool) {
+	var p Payment
+	if price <= 0 {
+		return p, true
+	}
+	pl := &g.Players[player]
+	r := price
+	// Duplicates first, lowest card first.
+	counts := numberCounts(pl.Collection)
+	for i := 0; i < 36 && r > 0; i++ {
+		for k := counts[i]; k > 1 && r > 0; k-- {
+			p.Cards = append(p.Cards, cardAt(i))
+			counts[i]--
+			r--
+		}
+	}
+	if r == 0 {
+		return p, true
+	}
+	if tokens := pl.Money + ConsolationValue*pl.Consolation; r <= tokens {
+		best := -1
+		for c := 0; c <= pl.Consolation; c++ {
+			m := max(r-ConsolationValue*c, 0)
+			if m > pl.Money {
+				continue
+			}
+			if v := m + ConsolationValue*c; best < 0 || v < best {
+				best, p.Money, p.Consolation = v, m, c
+			}
+			if m == 0 {
+				break // more consolation tokens only lose more
+			}
+		}
+		return p, true
+	}
+	if dupOnly {
+		return Payment{}, false
+	}
+	p.Money, p.Consolation = pl.Money, pl.Consolation
+	r -= pl.Money + ConsolationValue*pl.Consolation
+	// What is left: one copy of each colour+number held.
+	var singles []Card
+	for i := range 36 {
+		if counts[i] > 0 {
+			singles = append(singles, cardAt(i))
+		}
+	}
+	if r > len(singles) {
+		return Payment{}, false
+	}
+	rest := make([]Card, 0, len(pl.Collection))
+	for _, c := range pl.Collection {
+		if c.Kind != KindNumber || counts[cardIndex(c)] > 0 {
+			rest = append(rest, c)
+		}
+	}
+	rest = dedupeNumbers(rest)
+	for ; r > 0; r-- {
+		i := cheapestCard(rest, exact)
+		p.Cards = append(p.Cards, rest[i])
+		rest = append(rest[:i], rest[i+1:]...)
+	}
+	return p, true
+}
+
+// dedupeNumbers keeps one copy of each number card (and every wild).
+func dedupeNumbers(cards []Card) []Card {
+	var seen [36]bool
+	out := cards[:0]
+	for _, c := range cards {
+		if c.Kind == KindNumber {
+			i := cardIndex(c)
+			if seen[i] {
+				continue
+			}
+			seen[i] = true
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// cheapestCard returns the index in coll of the number card whose loss costs
+// the least: the best score drops least, then the plain longest run of its
+// colour (wilds aside) drops least, then the lowest card.
+func cheapestCard(coll []Card, exact bool) int {
+	base := 0
+	if exact {
+		base = BestScore(coll).Total
+	}
+	best, bestLoss, bestRun := -1, 0, 0
+	tmp := make([]Card, 0, len(coll))
+	idx := make([]int, 0, len(coll))
+	for i, c := range coll {
+		if c.Kind == KindNumber {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return cardIndex(coll[idx[a]]) < cardIndex(coll[idx[b]]) })
+	for _, i := range idx {
+		tmp = append(tmp[:0], coll[:i]...)
+		tmp = append(tmp, coll[i+1:]...)
+		loss := 0
+		if exact {
+			loss = base - BestScore(tmp).Total
+		}
+		run := plainRunLoss(coll, coll[i])
+		if best < 0 || loss < bestLoss || (loss == bestLoss && run < bestRun) {
+			best, bestLoss, bestRun = i, loss, run
+		}
+	}
+	return best
+}
+
+// plainRunLoss is how much the longest run of c's colour, counting number
+// cards only, shrinks without c.
+func plainRunLoss(coll []Card, c Card) int {
+	var have [10]bool
+	for _, x := range coll {
+		if x.Kind == KindNumber && x.Color == c.Color {
+			have[x.Value] = true
+		}
+	}
+	before := longestRun(have)
+	have[c.Value] = false
+	return before - longestRun(have)
+}
+
+func longestRun(have [10]bool) int {
+	best, run := 0, 0
+	for v := 1; v <= 9; v++ {
+		if have[v] {
+			run++
+			best = max(best, run)
+		} else {
+			run = 0
+		}
+	}
+	return best
+}
+
+// alixPayment is how ALIX pays price (R12): duplicate cards first, then money
+// tokens, then consolation tokens. Her bids never exceed her capacity, so it
+// always covers the price.
+func (g *Game) alixPayment(price int) Payment {
+	var p Payment
+	pl := &g.Players[Alix]
+	r := price
+	counts := numberCounts(pl.Collection)
+	for i := 0; i < 36 && r > 0; i++ {
+		for k := counts[i]; k > 1 && r > 0; k-- {
+			p.Cards = append(p.Cards, cardAt(i))
+			r--
+		}
+	}
+	p.Money = min(r, pl.Money)
+	r -= p.Money
+	p.Consolation = (r + ConsolationValue - 1) / ConsolationValue
+	return p
+}
