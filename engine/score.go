@@ -1,4 +1,393 @@
 package engine
 
-// BestScore is the optimal score of a collection and the placement of every wild (4.1).
-func BestScore(collection []Card) Score { return Score{} }
+import "math/bits"
+
+// This file holds final scoring (4.1): the exact, optimal arrangement of a
+// collection's number cards and wilds into one run per colour.
+//
+// The model. In each colour the best run is a window [lo,hi] of consecutive
+// numbers; the numbers of the window the colour does not hold ("missing") are
+// filled by wilds. A colour wild fills any missing number of its own colour,
+// a black wild n fills n in any one colour, the super wild fills anything. So
+// colour wilds and the super wild are interchangeable within their reach and
+// only the black wilds are a structured shared resource: which colour gets
+// which black wild is the whole problem.
+//
+// The algorithm is a dynamic programme over the four colours whose state is
+// the black wilds still unplaced (a mixed-radix counter, one digit per black
+// number, normally a bit mask) and the super wilds still unplaced:
+//
+//	V_k(state, s) = max over T ⊆ avail(state), s_k ≤ s of
+//	                best_k(T, s_k) + V_{k+1}(state − T, s − s_k)
+//
+// where best_k(T, s_k) is the best run score of colour k given the black
+// numbers T and s_k super wilds (its own colour wilds are always available to
+// it), and V_4 = 0. best_k is a table over the subsets T of the black numbers,
+// V_3 reads it directly and V_2, V_1 are tables over every state; V_0 is the
+// answer. With the real deck (at most one black wild per number and one super
+// wild) that is at most 4·512·2 window scans and 2·3^9·2 transitions: a fixed,
+// instance-independent bound well under a millisecond. Black wilds whose number
+// every colour already holds, and super wilds beyond the colours' total
+// shortfall, can never help and are left out of the state.
+//
+// The solver is exact for any input; inputs the deck cannot produce (two
+// black wilds of one number, several super wilds) are handled too, but the
+// tables grow with the product of those counts.
+
+// Tie-breaking, so that the same multiset of cards always gives the same
+// Score (only the order of Placements follows the collection):
+//   - colours are decided in the order of Colors; each in turn gets the
+//     highest score that still allows the optimal total, reached with the
+//     fewest super wilds, then the fewest black wilds, then the lowest black
+//     numbers (so shared wilds go to the first colour they can serve);
+//   - within a colour, among the best runs it takes the one that needs the
+//     fewest wilds, then the lowest Lo;
+//   - the run's missing numbers are filled by the black wilds of those
+//     numbers first (lowest numbers first, only as many as the colour wilds
+//     cannot cover), then by the colour wilds (lowest numbers first), then by
+//     super wilds;
+//   - identical wilds are interchangeable: the first ones in collection order
+//     get the placements (ascending number for colour wilds, colour order for
+//     black wilds).
+//
+// A wild that adds nothing gets Placement{Wild: w} (Used false, NoColor, 0).
+
+// fullRun is the bit mask of the numbers 1–9 (bit n-1 for number n).
+const fullRun = 1<<9 - 1
+
+// scoreWindow is one candidate run [lo,hi].
+type scoreWindow struct {
+	lo, hi uint8
+	mask   uint16 // bit n-1 for each number n in [lo,hi]
+	score  int8   // length, +1 for the full run 1–9
+}
+
+// scoreWindows lists the 45 non-empty windows by score, best first, then by lo.
+var scoreWindows = func() []scoreWindow {
+	var ws []scoreWindow
+	for length := 9; length >= 1; length-- {
+		for lo := 1; lo+length-1 <= 9; lo++ {
+			hi := lo + length - 1
+			w := scoreWindow{lo: uint8(lo), hi: uint8(hi), score: int8(length)}
+			w.mask = uint16((1<<length - 1) << (lo - 1))
+			if length == 9 {
+				w.score++ // 4.1: a full run 1–9 scores 10, with or without wilds
+			}
+			ws = append(ws, w)
+		}
+	}
+	return ws
+}()
+
+// BestScore is the optimal score of a collection (4.1): the sum over the four
+// colours of the longest run, a full run 1–9 scoring 10, each wild standing
+// for at most one number (R14: a run may be wilds only). It returns the
+// optimal total, the best run of each colour and the placement of every wild
+// in collection order (see the tie-breaking rules above; an unused wild has
+// Used false and zero Color and Value).
+//
+// Cards that are neither number cards nor wilds (currency), and invalid cards,
+// are ignored; an invalid wild still gets an unused placement. BestScore never
+// panics and is safe for concurrent use.
+func BestScore(collection []Card) Score {
+	var sv scoreSolver
+	sv.load(collection)
+	sv.solve()
+	return sv.result(collection)
+}
+
+// scoreSolver holds one BestScore computation.
+type scoreSolver struct {
+	num   [4]uint16 // numbers held, per colour index (Color − Blue)
+	cw    [4]int    // colour wilds per colour index
+	black [9]int    // black wilds per number − 1
+	super int       // super wilds
+
+	// The black-wild universe: the numbers worth a black wild.
+	uNum []uint8  // universe element i is the black wild of number uNum[i]+1
+	uCnt []int    // copies of it that can matter (≤ 4)
+	rad  []int    // mixed radix of element i in a state index
+	exp  []uint16 // exp[T] is the number mask of universe subset T
+	off  []int    // off[T] is the state index of T (one copy of each)
+	av   []uint16 // av[state] is the universe subset with a copy left
+	nT   int      // 1 << len(uNum)
+	nSt  int      // number of states
+	sMax int      // useful super wilds
+	sw   int      // sMax + 1, the stride of the s dimension
+
+	best [4][]int8 // best[k][T*sw+s]
+	val  [4][]int8 // val[k][state*sw+s] for k = 1, 2
+
+	// The chosen arrangement.
+	runs     [4]scoreWindow
+	cwVals   [4][]uint8  // per colour index, the numbers its colour wilds stand for
+	blackCol [9][]Color  // per number − 1, the colours its black wilds go to
+	superAt  []Placement // where the super wilds go
+}
+
+func (sv *scoreSolver) load(collection []Card) {
+	for _, c := range collection {
+		if !c.Valid() {
+			continue
+		}
+		switch c.Kind {
+		case KindNumber:
+			sv.num[c.Color-Blue] |= 1 << (c.Value - 1)
+		case KindColorWild:
+			sv.cw[c.Color-Blue]++
+		case KindBlackWild:
+			sv.black[c.Value-1]++
+		case KindSuperWild:
+			sv.super++
+		}
+	}
+	// The most wilds of any kind a colour can take is what it is missing;
+	// the shared wilds (black, super) can cover at most the total shortfall
+	// left after the colour wilds.
+	shortfall := 0
+	for k := range 4 {
+		missing := 9 - bits.OnesCount16(sv.num[k])
+		sv.cw[k] = min(sv.cw[k], missing)
+		shortfall += missing - sv.cw[k]
+	}
+	sv.sMax = min(sv.super, shortfall)
+	sv.sw = sv.sMax + 1
+
+	sv.nSt = 1
+	for n := range 9 {
+		lacking := 0
+		for k := range 4 {
+			if sv.num[k]&(1<<n) == 0 {
+				lacking++
+			}
+		}
+		if c := min(sv.black[n], lacking); c > 0 {
+			sv.uNum = append(sv.uNum, uint8(n))
+			sv.uCnt = append(sv.uCnt, c)
+			sv.rad = append(sv.rad, sv.nSt)
+			sv.nSt *= c + 1
+		}
+	}
+	sv.nT = 1 << len(sv.uNum)
+	sv.exp = make([]uint16, sv.nT)
+	sv.off = make([]int, sv.nT)
+	for t := 1; t < sv.nT; t++ {
+		i := bits.TrailingZeros(uint(t))
+		prev := t &^ (1 << i)
+		sv.exp[t] = sv.exp[prev] | 1<<sv.uNum[i]
+		sv.off[t] = sv.off[prev] + sv.rad[i]
+	}
+	sv.av = make([]uint16, sv.nSt)
+	for st := range sv.nSt {
+		var a uint16
+		for i := range sv.uNum {
+			if (st/sv.rad[i])%(sv.uCnt[i]+1) > 0 {
+				a |= 1 << i
+			}
+		}
+		sv.av[st] = a
+	}
+}
+
+// need is how many shared wilds (black or super) colour k needs for window w
+// once the black numbers in tn and its own colour wilds are placed.
+func (sv *scoreSolver) need(k int, w scoreWindow, tn uint16) int {
+	return max(0, bits.OnesCount16(w.mask&^sv.num[k]&^tn)-sv.cw[k])
+}
+
+func (sv *scoreSolver) solve() {
+	tables := make([]int8, 4*sv.nT*sv.sw+2*sv.nSt*sv.sw)
+	for k := range 4 {
+		sv.best[k], tables = tables[:sv.nT*sv.sw], tables[sv.nT*sv.sw:]
+		sv.fillBest(k)
+	}
+	for k := 2; k >= 1; k-- {
+		sv.val[k], tables = tables[:sv.nSt*sv.sw], tables[sv.nSt*sv.sw:]
+		for st := range sv.nSt {
+			for s := range sv.sw {
+				sv.val[k][st*sv.sw+s] = sv.step(k, st, s)
+			}
+		}
+	}
+	sv.arrange()
+}
+
+// fillBest fills best[k]: for every subset T of black numbers and every count
+// of super wilds, the best run score colour k can reach alone.
+func (sv *scoreSolver) fillBest(k int) {
+	b := sv.best[k]
+	for t := range sv.nT {
+		row := b[t*sv.sw : (t+1)*sv.sw]
+		for _, w := range scoreWindows {
+			if n := sv.need(k, w, sv.exp[t]); n <= sv.sMax && w.score > row[n] {
+				row[n] = w.score
+			}
+		}
+		for s := 1; s < sv.sw; s++ {
+			row[s] = max(row[s], row[s-1])
+		}
+	}
+}
+
+// value is V_k(st, s).
+func (sv *scoreSolver) value(k, st, s int) int8 {
+	switch k {
+	case 4:
+		return 0
+	case 3:
+		return sv.best[3][int(sv.av[st])*sv.sw+s]
+	case 0:
+		return sv.step(0, st, s)
+	}
+	return sv.val[k][st*sv.sw+s]
+}
+
+// step computes V_k(st, s) from best[k] and V_{k+1}.
+func (sv *scoreSolver) step(k, st, s int) int8 {
+	var v int8
+	avail := int(sv.av[st])
+	for t := avail; ; t = (t - 1) & avail {
+		row := sv.best[k][t*sv.sw:]
+		for sk := 0; sk <= s; sk++ {
+			v = max(v, row[sk]+sv.value(k+1, st-sv.off[t], s-sk))
+		}
+		if t == 0 {
+			return v
+		}
+	}
+}
+
+// arrange walks the optimum colour by colour, applying the tie-breaking rules,
+// and records the runs and where every wild goes.
+func (sv *scoreSolver) arrange() {
+	st, s := sv.nSt-1, sv.sMax // every black wild and super wild unplaced
+	for k := range 4 {
+		target := sv.value(k, st, s)
+		// The highest score for colour k, then the fewest supers, the fewest
+		// blacks and the smallest mask.
+		bt, bs := -1, 0
+		better := func(t, sk int) bool {
+			if bt < 0 {
+				return true
+			}
+			if a, b := sv.best[k][t*sv.sw+sk], sv.best[k][bt*sv.sw+bs]; a != b {
+				return a > b
+			}
+			if sk != bs {
+				return sk < bs
+			}
+			if a, b := bits.OnesCount(uint(t)), bits.OnesCount(uint(bt)); a != b {
+				return a < b
+			}
+			return t < bt
+		}
+		avail := int(sv.av[st])
+		for t := avail; ; t = (t - 1) & avail {
+			for sk := 0; sk <= s; sk++ {
+				if sv.best[k][t*sv.sw+sk]+sv.value(k+1, st-sv.off[t], s-sk) == target && better(t, sk) {
+					bt, bs = t, sk
+				}
+			}
+			if t == 0 {
+				break
+			}
+		}
+		usedT, usedS := sv.place(k, bt, bs)
+		st -= sv.off[usedT]
+		s -= usedS
+	}
+}
+
+// place picks colour k's run given the black subset t and sk super wilds and
+// fills its missing numbers. It returns the black subset and the number of
+// super wilds actually used.
+func (sv *scoreSolver) place(k, t, sk int) (usedT, usedS int) {
+	score := sv.best[k][t*sv.sw+sk]
+	if score == 0 {
+		return 0, 0
+	}
+	tn := sv.exp[t]
+	var run scoreWindow
+	fewest := 10
+	for _, w := range scoreWindows {
+		if w.score != score || sv.need(k, w, tn) > sk {
+			continue
+		}
+		if m := bits.OnesCount16(w.mask &^ sv.num[k]); m < fewest {
+			run, fewest = w, m
+		}
+	}
+	sv.runs[k] = run
+	missing := run.mask &^ sv.num[k]
+	shared := max(0, bits.OnesCount16(missing)-sv.cw[k])
+	col := Blue + Color(k)
+	// Black wilds first, lowest numbers first, only what colour wilds cannot cover.
+	for i, n := range sv.uNum {
+		if shared == 0 {
+			break
+		}
+		if t&(1<<i) != 0 && missing&(1<<n) != 0 {
+			missing &^= 1 << n
+			shared--
+			usedT |= 1 << i
+			sv.blackCol[n] = append(sv.blackCol[n], col)
+		}
+	}
+	// Then the colour wilds from the lowest number, the super wilds on the rest.
+	for n := uint8(0); n < 9; n++ {
+		if missing&(1<<n) == 0 {
+			continue
+		}
+		if bits.OnesCount16(missing) > shared {
+			sv.cwVals[k] = append(sv.cwVals[k], n+1)
+		} else {
+			sv.superAt = append(sv.superAt, Placement{Color: col, Value: n + 1, Used: true})
+			usedS++
+		}
+		missing &^= 1 << n
+	}
+	return usedT, usedS
+}
+
+func (sv *scoreSolver) result(collection []Card) Score {
+	var sc Score
+	for k, col := range Colors {
+		r := sv.runs[k]
+		cs := ColorScore{Color: col}
+		if r.score > 0 {
+			cs.Lo, cs.Hi = r.lo, r.hi
+			cs.Length = int(r.hi-r.lo) + 1
+			cs.Bonus = int(r.score) - cs.Length
+			cs.Score = int(r.score)
+		}
+		sc.Colors[k] = cs
+		sc.Total += cs.Score
+	}
+	for _, c := range collection {
+		if !c.IsWild() {
+			continue
+		}
+		p := Placement{Wild: c}
+		if c.Valid() {
+			switch c.Kind {
+			case KindColorWild:
+				if vals := sv.cwVals[c.Color-Blue]; len(vals) > 0 {
+					p.Color, p.Value, p.Used = c.Color, vals[0], true
+					sv.cwVals[c.Color-Blue] = vals[1:]
+				}
+			case KindBlackWild:
+				if cols := sv.blackCol[c.Value-1]; len(cols) > 0 {
+					p.Color, p.Value, p.Used = cols[0], c.Value, true
+					sv.blackCol[c.Value-1] = cols[1:]
+				}
+			case KindSuperWild:
+				if len(sv.superAt) > 0 {
+					p.Color, p.Value, p.Used = sv.superAt[0].Color, sv.superAt[0].Value, true
+					sv.superAt = sv.superAt[1:]
+				}
+			}
+		}
+		sc.Placements = append(sc.Placements, p)
+	}
+	return sc
+}
