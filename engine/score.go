@@ -23,10 +23,11 @@ import "math/bits"
 // where best_k(T, s_k) is the best run score of colour k given the black
 // numbers T and s_k super wilds (its own colour wilds are always available to
 // it), and V_4 = 0. best_k is a table over the subsets T of the black numbers,
-// V_3 reads it directly and V_2, V_1 are tables over every state; V_0 is the
-// answer. With the real deck (at most one black wild per number and one super
-// wild) that is at most 4·512·2 window scans and 2·3^9·2 transitions: a fixed,
-// instance-independent bound well under a millisecond. Black wilds whose number
+// read from a precomputed table of the longest run with q wilds (runWith);
+// V_3, V_2, V_1 are tables over every state; V_0 is the answer. With the real
+// deck (at most one black wild per number and one super wild) that is at most
+// 4·512·2 lookups and 2·3^9·3 transitions: a fixed, instance-independent bound
+// well under a millisecond. Black wilds whose number
 // every colour already holds, and super wilds beyond the colours' total
 // shortfall, can never help and are left out of the state.
 //
@@ -79,6 +80,23 @@ var scoreWindows = func() []scoreWindow {
 	return ws
 }()
 
+// runWith[held][q] is the best run score in one colour holding the numbers
+// in held (bit n-1 for n) with q wilds able to stand for any of its numbers:
+// the longest window with at most q numbers missing, 10 for a full run.
+var runWith = func() (t [1 << 9][10]int8) {
+	for held := range 1 << 9 {
+		for q := range 10 {
+			for _, w := range scoreWindows { // best first
+				if bits.OnesCount16(w.mask&^uint16(held)) <= q {
+					t[held][q] = w.score
+					break
+				}
+			}
+		}
+	}
+	return t
+}()
+
 // BestScore is the optimal score of a collection (4.1): the sum over the four
 // colours of the longest run, a full run 1–9 scoring 10, each wild standing
 // for at most one number (R14: a run may be wilds only). It returns the
@@ -116,7 +134,7 @@ type scoreSolver struct {
 	sw   int      // sMax + 1, the stride of the s dimension
 
 	best [4][]int8 // best[k][T*sw+s]
-	val  [4][]int8 // val[k][state*sw+s] for k = 1, 2
+	val  [4][]int8 // val[k][state*sw+s] for k = 1, 2, 3
 
 	// The chosen arrangement.
 	runs     [4]scoreWindow
@@ -196,17 +214,20 @@ func (sv *scoreSolver) need(k int, w scoreWindow, tn uint16) int {
 }
 
 func (sv *scoreSolver) solve() {
-	tables := make([]int8, 4*sv.nT*sv.sw+2*sv.nSt*sv.sw)
+	tables := make([]int8, 4*sv.nT*sv.sw+3*sv.nSt*sv.sw)
 	for k := range 4 {
 		sv.best[k], tables = tables[:sv.nT*sv.sw], tables[sv.nT*sv.sw:]
 		sv.fillBest(k)
 	}
+	sv.val[3] = tables[:sv.nSt*sv.sw]
+	tables = tables[sv.nSt*sv.sw:]
+	for st := range sv.nSt {
+		copy(sv.val[3][st*sv.sw:(st+1)*sv.sw], sv.best[3][int(sv.av[st])*sv.sw:])
+	}
 	for k := 2; k >= 1; k-- {
 		sv.val[k], tables = tables[:sv.nSt*sv.sw], tables[sv.nSt*sv.sw:]
 		for st := range sv.nSt {
-			for s := range sv.sw {
-				sv.val[k][st*sv.sw+s] = sv.step(k, st, s)
-			}
+			sv.step(k, st, sv.val[k][st*sv.sw:(st+1)*sv.sw])
 		}
 	}
 	sv.arrange()
@@ -217,14 +238,9 @@ func (sv *scoreSolver) solve() {
 func (sv *scoreSolver) fillBest(k int) {
 	b := sv.best[k]
 	for t := range sv.nT {
-		row := b[t*sv.sw : (t+1)*sv.sw]
-		for _, w := range scoreWindows {
-			if n := sv.need(k, w, sv.exp[t]); n <= sv.sMax && w.score > row[n] {
-				row[n] = w.score
-			}
-		}
-		for s := 1; s < sv.sw; s++ {
-			row[s] = max(row[s], row[s-1])
+		held := sv.num[k] | sv.exp[t]
+		for s := range sv.sw {
+			b[t*sv.sw+s] = runWith[held][min(9, sv.cw[k]+s)]
 		}
 	}
 }
@@ -234,25 +250,35 @@ func (sv *scoreSolver) value(k, st, s int) int8 {
 	switch k {
 	case 4:
 		return 0
-	case 3:
-		return sv.best[3][int(sv.av[st])*sv.sw+s]
 	case 0:
-		return sv.step(0, st, s)
+		var row [37]int8
+		sv.step(0, st, row[:sv.sw])
+		return row[s]
 	}
 	return sv.val[k][st*sv.sw+s]
 }
 
-// step computes V_k(st, s) from best[k] and V_{k+1}.
-func (sv *scoreSolver) step(k, st, s int) int8 {
-	var v int8
+// step computes V_k(st, s) for every s into out (len sw), k < 3, from best[k]
+// and V_{k+1}. One submask walk serves every super wild count.
+func (sv *scoreSolver) step(k, st int, out []int8) {
+	clear(out)
+	best, next, sw := sv.best[k], sv.val[k+1], sv.sw
 	avail := int(sv.av[st])
 	for t := avail; ; t = (t - 1) & avail {
-		row := sv.best[k][t*sv.sw:]
-		for sk := 0; sk <= s; sk++ {
-			v = max(v, row[sk]+sv.value(k+1, st-sv.off[t], s-sk))
+		row, nrow := best[t*sw:t*sw+sw], next[(st-sv.off[t])*sw:][:sw]
+		if sw == 1 {
+			out[0] = max(out[0], row[0]+nrow[0])
+		} else {
+			for s := range out {
+				v := out[s]
+				for sk := 0; sk <= s; sk++ {
+					v = max(v, row[sk]+nrow[s-sk])
+				}
+				out[s] = v
+			}
 		}
 		if t == 0 {
-			return v
+			return
 		}
 	}
 }

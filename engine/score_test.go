@@ -264,7 +264,7 @@ func TestBestScore(t *testing.T) {
 		},
 		{
 			// Only *5 and ** can fill the 5s: two colours full, two split.
-			name: "four colours missing the same number",
+			name:  "four colours missing the same number",
 			cards: "b1 b2 b3 b4 b6 b7 b8 b9 g1 g2 g3 g4 g6 g7 g8 g9 o1 o2 o3 o4 o6 o7 o8 o9 p1 p2 p3 p4 p6 p7 p8 p9 *5 **",
 			total: 28, scores: [4]int{10, 10, 4, 4},
 		},
