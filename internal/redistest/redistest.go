@@ -1,0 +1,226 @@
+// Package redistest gives tests a real Redis server.
+//
+// Start runs a private redis-server on a free 127.0.0.1 port in a temporary
+// directory, with append-only persistence so that Stop and Restart keep the
+// data (for fault tests), and stops it when the test ends. When REDIS_URL is
+// set, Start uses that server instead and Stop and Restart skip the test.
+// When redis-server is not installed the test is skipped, or fails when the
+// CI environment variable is "true": CI must exercise the Redis paths.
+//
+// Tests sharing a server (REDIS_URL) must isolate their keys, for example
+// with a per-test key prefix; this package never flushes a database.
+package redistest
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Server is one Redis server for a test. Its methods are safe for concurrent
+// use.
+type Server struct {
+	t        testing.TB
+	url      string
+	external bool
+
+	bin  string
+	dir  string
+	port int
+
+	mu   sync.Mutex
+	cmd  *exec.Cmd
+	done chan struct{} // closed when cmd has exited
+}
+
+const (
+	startTimeout = 15 * time.Second
+	stopTimeout  = 15 * time.Second
+)
+
+// Start returns a running server for t: REDIS_URL when set, else a private
+// redis-server. It skips t (fails it when CI=true) if redis-server is missing.
+func Start(t testing.TB) *Server {
+	t.Helper()
+	if u := os.Getenv("REDIS_URL"); u != "" {
+		return &Server{t: t, url: u, external: true}
+	}
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		msg := "redistest: redis-server not found in PATH (install it, e.g. apt-get install redis-server, or set REDIS_URL)"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg + "; CI=true requires it")
+		}
+		t.Skip(msg)
+	}
+	port, err := freePort()
+	if err != nil {
+		t.Fatalf("redistest: no free port: %v", err)
+	}
+	s := &Server{
+		t:    t,
+		bin:  bin,
+		dir:  t.TempDir(),
+		port: port,
+		url:  fmt.Sprintf("redis://127.0.0.1:%d/0", port),
+	}
+	// Registered after TempDir, so it runs before the directory is removed.
+	t.Cleanup(s.stop)
+	if err := s.start(); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// URL is the redis:// URL of the server.
+func (s *Server) URL() string { return s.url }
+
+// Addr is the server's host:port.
+func (s *Server) Addr() string {
+	if s.external {
+		return strings.TrimPrefix(strings.TrimPrefix(s.url, "redis://"), "rediss://")
+	}
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port))
+}
+
+// Stop shuts the server down gracefully (its append-only file is flushed)
+// and waits for it to exit. Connections are then refused until Restart.
+func (s *Server) Stop() {
+	s.t.Helper()
+	s.needLocal("Stop")
+	s.stop()
+}
+
+// Restart starts the server again on the same port with the same data
+// directory and waits until it answers. Stopping it first is optional.
+func (s *Server) Restart() {
+	s.t.Helper()
+	s.needLocal("Restart")
+	s.stop()
+	if err := s.start(); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+func (s *Server) needLocal(what string) {
+	s.t.Helper()
+	if s.external {
+		s.t.Skipf("redistest: %s needs a private redis-server, not REDIS_URL", what)
+	}
+}
+
+func (s *Server) start() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmd != nil {
+		return nil
+	}
+	logPath := filepath.Join(s.dir, "redis.log")
+	cmd := exec.Command(s.bin,
+		"--port", strconv.Itoa(s.port),
+		"--bind", "127.0.0.1",
+		"--protected-mode", "yes",
+		"--dir", s.dir,
+		"--appendonly", "yes",
+		"--appendfsync", "everysec",
+		"--save", "",
+		"--daemonize", "no",
+		"--logfile", logPath,
+	)
+	// Own process group: a signal to the test's group does not reach it
+	// before Stop does, and it never outlives the test by accident.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("redistest: start %s: %w", s.bin, err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	deadline := time.Now().Add(startTimeout)
+	for {
+		err := ping(s.Addr())
+		if err == nil {
+			break
+		}
+		select {
+		case <-done:
+			return fmt.Errorf("redistest: redis-server exited at start: %v\n%s", err, tail(logPath))
+		default:
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			<-done
+			return fmt.Errorf("redistest: redis-server not ready after %v: %v\n%s", startTimeout, err, tail(logPath))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.cmd, s.done = cmd, done
+	return nil
+}
+
+func (s *Server) stop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmd == nil {
+		return
+	}
+	// SIGTERM: redis-server flushes the append-only file and exits.
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(stopTimeout):
+		_ = s.cmd.Process.Kill()
+		<-s.done
+	}
+	s.cmd, s.done = nil, nil
+}
+
+// ping sends PING and expects PONG; -LOADING and the like are errors.
+func ping(addr string) error {
+	c, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(time.Second))
+	if _, err := c.Write([]byte("*1\r\n$4\r\nPING\r\n")); err != nil {
+		return err
+	}
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(line) != "+PONG" {
+		return errors.New("redistest: PING answered " + strings.TrimSpace(line))
+	}
+	return nil
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func tail(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "(no log: " + err.Error() + ")"
+	}
+	if len(b) > 2000 {
+		b = b[len(b)-2000:]
+	}
+	return string(b)
+}

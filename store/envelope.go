@@ -1,0 +1,195 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"time"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine"
+)
+
+// The envelope around one stored record. All integers are big-endian.
+//
+//	offset size
+//	0      4    magic "DIXr"
+//	4      1    envelope format version (envelopeVersion)
+//	5      1    flags (flagFinished, flagState)
+//	6      2    engine schema (engine.SchemaVersion of the writer)
+//	8      8    record version
+//	16     8    updated at, Unix nanoseconds
+//	24     …    guild, meta, state: each a uvarint length then the bytes
+//	            (state only with flagState)
+//	end-4  4    CRC-32C of everything before it
+//
+// The first 16 bytes are the compare-and-set token of the Redis store: any
+// write changes the version, and a writer with another layout changes the
+// magic, format or schema bytes.
+const (
+	envelopeMagic   = "DIXr"
+	envelopeVersion = 1
+	headerSize      = 24
+	casTokenSize    = 16
+	crcSize         = 4
+
+	flagFinished = 1 << 0
+	flagState    = 1 << 1
+	knownFlags   = flagFinished | flagState
+)
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// encode returns the envelope of r with the given version, finished flag and
+// time. It does not modify r.
+func encode(r *dixbot.Record, version uint64, finished bool, at time.Time) ([]byte, error) {
+	var state []byte
+	var flags byte
+	if finished {
+		flags |= flagFinished
+	}
+	if r.State != nil {
+		b, err := r.State.MarshalBinary()
+		if err != nil {
+			return nil, fmt.Errorf("%w: channel %s: encode state: %w", ErrBadRecord, r.Channel, err)
+		}
+		state = b
+		flags |= flagState
+	}
+	size := headerSize + 3*binary.MaxVarintLen64 + len(r.Guild) + len(r.Meta) + len(state) + crcSize
+	b := make([]byte, headerSize, size)
+	copy(b, envelopeMagic)
+	b[4] = envelopeVersion
+	b[5] = flags
+	binary.BigEndian.PutUint16(b[6:], engine.SchemaVersion)
+	binary.BigEndian.PutUint64(b[8:], version)
+	binary.BigEndian.PutUint64(b[16:], uint64(at.UnixNano()))
+	b = binary.AppendUvarint(b, uint64(len(r.Guild)))
+	b = append(b, r.Guild...)
+	b = binary.AppendUvarint(b, uint64(len(r.Meta)))
+	b = append(b, r.Meta...)
+	if flags&flagState != 0 {
+		b = binary.AppendUvarint(b, uint64(len(state)))
+		b = append(b, state...)
+	}
+	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, crcTable)), nil
+}
+
+// decode reads an envelope stored for channel. It never keeps a reference to
+// b (bbolt's bytes are only valid inside their transaction) and never panics:
+// damaged bytes give ErrCorrupt, bytes from newer code ErrSchemaTooNew.
+func decode(channel string, b []byte) (*dixbot.Record, error) {
+	corrupt := func(why string) error {
+		return fmt.Errorf("%w: channel %s: %s", ErrCorrupt, channel, why)
+	}
+	if len(b) < 5 {
+		return nil, corrupt(fmt.Sprintf("%d bytes", len(b)))
+	}
+	if string(b[:4]) != envelopeMagic {
+		return nil, corrupt("bad magic")
+	}
+	// Checked before anything else: a newer format may have another layout.
+	switch v := b[4]; {
+	case v > envelopeVersion:
+		return nil, fmt.Errorf("%w: channel %s: envelope format %d, this build reads up to %d",
+			ErrSchemaTooNew, channel, v, envelopeVersion)
+	case v == 0:
+		return nil, corrupt("envelope format 0")
+	}
+	if len(b) < headerSize+crcSize {
+		return nil, corrupt(fmt.Sprintf("truncated: %d bytes", len(b)))
+	}
+	body, sum := b[:len(b)-crcSize], binary.BigEndian.Uint32(b[len(b)-crcSize:])
+	if crc32.Checksum(body, crcTable) != sum {
+		return nil, corrupt("checksum mismatch")
+	}
+	if s := binary.BigEndian.Uint16(b[6:]); s > engine.SchemaVersion {
+		return nil, fmt.Errorf("%w: channel %s: engine schema %d, this build reads up to %d",
+			ErrSchemaTooNew, channel, s, engine.SchemaVersion)
+	}
+	flags := b[5]
+	if flags&^knownFlags != 0 {
+		return nil, corrupt(fmt.Sprintf("unknown flags %#x", flags))
+	}
+	r := &dixbot.Record{
+		Channel:   channel,
+		Version:   binary.BigEndian.Uint64(b[8:]),
+		Finished:  flags&flagFinished != 0,
+		UpdatedAt: time.Unix(0, int64(binary.BigEndian.Uint64(b[16:]))).UTC(),
+	}
+	rest := body[headerSize:]
+	field := func(name string) ([]byte, error) {
+		n, k := binary.Uvarint(rest)
+		if k <= 0 || n > uint64(len(rest)-k) {
+			return nil, corrupt("bad " + name + " length")
+		}
+		f := rest[k : k+int(n)]
+		rest = rest[k+int(n):]
+		return f, nil
+	}
+	guild, err := field("guild")
+	if err != nil {
+		return nil, err
+	}
+	r.Guild = string(guild)
+	meta, err := field("meta")
+	if err != nil {
+		return nil, err
+	}
+	if len(meta) > 0 {
+		r.Meta = append([]byte(nil), meta...)
+	}
+	if flags&flagState != 0 {
+		state, err := field("state")
+		if err != nil {
+			return nil, err
+		}
+		if r.State, err = decodeState(channel, state); err != nil {
+			return nil, err
+		}
+	}
+	if len(rest) != 0 {
+		return nil, corrupt(fmt.Sprintf("%d trailing bytes", len(rest)))
+	}
+	return r, nil
+}
+
+// decodeState maps the engine's decoding errors to the store's. A panic in
+// the decoder on damaged bytes is reported as ErrCorrupt rather than taking
+// the process down with it.
+func decodeState(channel string, b []byte) (g *engine.Game, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			g, err = nil, fmt.Errorf("%w: channel %s: state decoder panicked: %v", ErrCorrupt, channel, p)
+		}
+	}()
+	g = new(engine.Game)
+	if err := g.UnmarshalBinary(append([]byte(nil), b...)); err != nil {
+		if errors.Is(err, engine.ErrSchemaTooNew) {
+			return nil, fmt.Errorf("%w: channel %s: %w", ErrSchemaTooNew, channel, err)
+		}
+		return nil, fmt.Errorf("%w: channel %s: state: %w", ErrCorrupt, channel, err)
+	}
+	return g, nil
+}
+
+// updatedAt reads the update time of an envelope without decoding it, for
+// expiry checks. ok is false when b is not a readable envelope.
+func updatedAt(b []byte) (t time.Time, ok bool) {
+	if len(b) < headerSize || string(b[:4]) != envelopeMagic || b[4] != envelopeVersion {
+		return time.Time{}, false
+	}
+	return time.Unix(0, int64(binary.BigEndian.Uint64(b[16:]))), true
+}
+
+// checkRecord rejects records the store cannot hold.
+func checkRecord(r *dixbot.Record) error {
+	switch {
+	case r == nil:
+		return fmt.Errorf("%w: nil record", ErrBadRecord)
+	case r.Channel == "":
+		return fmt.Errorf("%w: empty channel id", ErrBadRecord)
+	}
+	return nil
+}

@@ -1,0 +1,90 @@
+package store
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot"
+)
+
+var ctxTime = time.Date(2026, 11, 22, 5, 0, 0, 123456789, time.UTC)
+
+func TestEnvelopeRoundTrip(t *testing.T) {
+	tests := []struct {
+		name     string
+		rec      dixbot.Record
+		version  uint64
+		finished bool
+	}{
+		{"lobby", dixbot.Record{Channel: "1", Guild: "2", Meta: []byte("seats")}, 1, false},
+		{"no guild no meta", dixbot.Record{Channel: "1"}, 1 << 40, false},
+		{"finished", dixbot.Record{Channel: "1", Guild: "g", Meta: bytes.Repeat([]byte{0, 255}, 300)}, 9, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := encode(&tc.rec, tc.version, tc.finished, ctxTime)
+			require.NoError(t, err)
+			got, err := decode("1", b)
+			require.NoError(t, err)
+			assert.Equal(t, tc.rec.Channel, got.Channel)
+			assert.Equal(t, tc.rec.Guild, got.Guild)
+			assert.Equal(t, tc.rec.Meta, got.Meta)
+			assert.Equal(t, tc.version, got.Version)
+			assert.Equal(t, tc.finished, got.Finished)
+			assert.True(t, got.UpdatedAt.Equal(ctxTime), "got %v, want %v", got.UpdatedAt, ctxTime)
+			assert.Nil(t, got.State)
+			at, ok := updatedAt(b)
+			assert.True(t, ok)
+			assert.True(t, at.Equal(ctxTime))
+		})
+	}
+}
+
+func TestEnvelopeDecodeDoesNotAlias(t *testing.T) {
+	b, err := encode(&dixbot.Record{Channel: "1", Meta: []byte("meta")}, 1, false, ctxTime)
+	require.NoError(t, err)
+	got, err := decode("1", b)
+	require.NoError(t, err)
+	clear(b)
+	assert.Equal(t, []byte("meta"), got.Meta, "decode must copy: bbolt reuses its pages")
+}
+
+func TestEnvelopeBad(t *testing.T) {
+	for _, tc := range badEnvelopes(t) {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := decode("c", tc.b)
+			assert.ErrorIs(t, err, tc.want)
+		})
+	}
+}
+
+func TestEnvelopeEveryTruncation(t *testing.T) {
+	b, err := encode(&dixbot.Record{Channel: "c", Guild: "guild", Meta: []byte("some meta")}, 3, true, ctxTime)
+	require.NoError(t, err)
+	for n := range len(b) {
+		_, err := decode("c", b[:n])
+		assert.ErrorIs(t, err, dixbot.ErrCorrupt, "%d of %d bytes", n, len(b))
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	valid, err := encode(&dixbot.Record{Channel: "c", Guild: "g", Meta: []byte("m")}, 1, false, ctxTime)
+	require.NoError(f, err)
+	f.Add(valid)
+	f.Add([]byte("DIXr\x01"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := decode("c", b)
+		if err != nil {
+			require.Nil(t, r)
+			return
+		}
+		// Whatever decodes must encode back to the same bytes.
+		again, err := encode(r, r.Version, r.Finished, r.UpdatedAt)
+		require.NoError(t, err)
+		assert.Equal(t, b, again)
+	})
+}

@@ -1,0 +1,489 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/redis/go-redis/v9/maintnotifications"
+
+	"github.com/dixgame/dixbot"
+)
+
+// Redis is the production store. Keys, with P the configured prefix and the
+// channel id as the Cluster hash tag so that one game's keys share a slot:
+//
+//	P game:{channel}        active record (envelope), expires GameTTL after its last write
+//	P done:{channel}        finished record, expires ArchiveTTL after Finish
+//	P ix:{channel}:<id>     applied interaction id, expires after InteractionTTL
+//	P active:<guild>        index: sorted set of the guild's channels, scored by
+//	                        the time (µs) their entry was last added
+//
+// The index lives in another slot than the games, so it is not written
+// atomically with them (Redis Cluster forbids multi-slot scripts). It may hold
+// extra channels but never misses an active one: Create adds the entry (with
+// a fresh score) before writing the game, and removals (Finish, Delete, and
+// Active dropping entries of expired games) are conditional on the score read
+// before the game went away, so they never remove the entry of a game
+// created meanwhile.
+//
+// A Redis is safe for concurrent use by many goroutines and processes.
+type Redis struct {
+	rdb redis.UniversalClient
+	o   Options
+}
+
+var _ dixbot.Store = (*Redis)(nil)
+
+// casScript writes a new record only if the stored one still starts with the
+// token read before (magic, format, flags, schema and version: see
+// envelope.go), and records the interaction id in the same step.
+//
+//	KEYS[1] game key, KEYS[2] interaction key (optional)
+//	ARGV[1] expected token, ARGV[2] new record, ARGV[3] game TTL ms,
+//	ARGV[4] interaction TTL ms
+//
+// Returns 1 when written, 0 on a version conflict (or a missing game), -1 when
+// the interaction was already applied (nothing written).
+var casScript = redis.NewScript(`
+if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
+if redis.call('GETRANGE', KEYS[1], 0, 15) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+if KEYS[2] then redis.call('SET', KEYS[2], '1', 'PX', ARGV[4]) end
+return 1
+`)
+
+// finishScript moves the active record to the archive if it is unchanged.
+//
+//	KEYS[1] game key, KEYS[2] done key
+//	ARGV[1] expected token, ARGV[2] archived record, ARGV[3] archive TTL ms
+var finishScript = redis.NewScript(`
+if redis.call('GETRANGE', KEYS[1], 0, 15) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+redis.call('DEL', KEYS[1])
+return 1
+`)
+
+// unindexScript removes index entries whose score is unchanged.
+//
+//	KEYS[1] index key; ARGV: member, score, member, score, …
+var unindexScript = redis.NewScript(`
+local n = 0
+for i = 1, #ARGV, 2 do
+  local s = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if s and tonumber(s) == tonumber(ARGV[i+1]) then
+    n = n + redis.call('ZREM', KEYS[1], ARGV[i])
+  end
+end
+return n
+`)
+
+// OpenRedis connects to the server of o.URL, checks that it answers and loads
+// the scripts. It returns ErrBadOptions for a bad URL or option and
+// ErrUnavailable when the server cannot be reached within o.Timeout.
+func OpenRedis(ctx context.Context, o Options) (*Redis, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if o.URL == "" {
+		return nil, fmt.Errorf("%w: empty Redis URL", ErrBadOptions)
+	}
+	ro, err := redis.ParseURL(o.URL)
+	if err != nil {
+		// The URL may carry a password: do not echo it.
+		return nil, fmt.Errorf("%w: Redis URL: %v", ErrBadOptions, redactURLError(err))
+	}
+	// Fail fast: a down server must give ErrUnavailable within the call's
+	// deadline, not after go-redis's default 5 s timeouts and retries.
+	// Values set in the URL's query win.
+	setDur := func(d *time.Duration, v time.Duration) {
+		if *d == 0 {
+			*d = v
+		}
+	}
+	setDur(&ro.DialTimeout, o.Timeout)
+	setDur(&ro.ReadTimeout, o.Timeout)
+	setDur(&ro.WriteTimeout, o.Timeout)
+	setDur(&ro.PoolTimeout, o.Timeout)
+	setDur(&ro.MinRetryBackoff, 2*time.Millisecond)
+	setDur(&ro.MaxRetryBackoff, 20*time.Millisecond)
+	setDur(&ro.DialerRetryTimeout, 10*time.Millisecond)
+	if ro.MaxRetries == 0 {
+		ro.MaxRetries = 1
+	}
+	if ro.DialerRetries == 0 {
+		ro.DialerRetries = 1
+	}
+	ro.ContextTimeoutEnabled = true
+	ro.DisableIdentity = true // no CLIENT SETINFO round trip per connection
+	ro.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
+
+	s := &Redis{rdb: redis.NewClient(ro), o: o}
+	ctx, cancel := s.deadline(ctx)
+	defer cancel()
+	if err := s.rdb.Ping(ctx).Err(); err != nil {
+		s.rdb.Close()
+		return nil, fmt.Errorf("store: open redis %s: %w", ro.Addr, mapErr(err))
+	}
+	for _, sc := range []*redis.Script{casScript, finishScript, unindexScript} {
+		if err := sc.Load(ctx, s.rdb).Err(); err != nil {
+			s.rdb.Close()
+			return nil, fmt.Errorf("store: open redis %s: load script: %w", ro.Addr, mapErr(err))
+		}
+	}
+	return s, nil
+}
+
+func (s *Redis) gameKey(ch string) string { return s.o.Prefix + "game:{" + ch + "}" }
+func (s *Redis) doneKey(ch string) string { return s.o.Prefix + "done:{" + ch + "}" }
+func (s *Redis) ixKey(ch, id string) string {
+	return s.o.Prefix + "ix:{" + ch + "}:" + id
+}
+func (s *Redis) activeKey(guild string) string { return s.o.Prefix + "active:" + guild }
+
+func (s *Redis) deadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, s.o.Timeout)
+}
+
+// Create stores r as the channel's active game with version 1, and sets
+// r.Version, r.UpdatedAt and r.Finished on success. It returns ErrExists when
+// the channel has an active game (an archived one does not count),
+// ErrBadRecord for a record without channel and ErrUnavailable when Redis
+// cannot be reached.
+func (s *Redis) Create(ctx context.Context, r *dixbot.Record) error {
+	if err := checkRecord(r); err != nil {
+		return err
+	}
+	now := time.Now()
+	val, err := encode(r, 1, false, now)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := s.deadline(ctx)
+	defer cancel()
+	var set *redis.BoolCmd
+	// One round trip. The index entry goes first: see the type's comment.
+	_, err = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		p.ZAdd(ctx, s.activeKey(r.Guild), redis.Z{Score: scoreAt(now), Member: r.Channel})
+		set = p.SetNX(ctx, s.gameKey(r.Channel), val, s.o.GameTTL)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("store: create %s: %w", r.Channel, mapErr(err))
+	}
+	if !set.Val() {
+		return fmt.Errorf("%w: channel %s", ErrExists, r.Channel)
+	}
+	r.Version, r.UpdatedAt, r.Finished = 1, now.UTC(), false
+	return nil
+}
+
+// Get returns the channel's active record, else its archived record (Finished
+// true), else ErrNotFound; ErrCorrupt or ErrSchemaTooNew for a stored value it
+// cannot read, ErrUnavailable when Redis cannot be reached. One round trip.
+func (s *Redis) Get(ctx context.Context, channel string) (*dixbot.Record, error) {
+	ctx, cancel := s.deadline(ctx)
+	defer cancel()
+	vals, err := s.rdb.MGet(ctx, s.gameKey(channel), s.doneKey(channel)).Result()
+	if err != nil {
+		return nil, fmt.Errorf("store: get %s: %w", channel, mapErr(err))
+	}
+	for _, v := range vals {
+		if b, ok := v.(string); ok {
+			return decode(channel, []byte(b))
+		}
+	}
+	return nil, fmt.Errorf("%w: channel %s", ErrNotFound, channel)
+}
+
+// Update loads the active record, calls fn on it and writes it back with the
+// next version if nobody wrote in between: a GET and one EVALSHA when
+// uncontended. On a concurrent write it starts again (fn is called again on
+// the fresh record) up to Options.Retries times with a jittered backoff, then
+// returns ErrConflict. fn may change Meta and State only; the store owns the
+// other fields. fn must not call the store.
+//
+// A non-empty interactionID is recorded in the same atomic step as the write
+// and remembered for Options.InteractionTTL; an id already recorded gives
+// ErrDuplicate and writes nothing, also when fn fails on a state the first
+// application has moved on. Other errors: ErrNotFound (no active game), the
+// error of fn as is, ErrCorrupt, ErrSchemaTooNew, ErrUnavailable.
+func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
+	ctx, cancel := s.deadline(ctx)
+	defer cancel()
+	gk := s.gameKey(channel)
+	keys := []string{gk}
+	if interactionID != "" {
+		keys = append(keys, s.ixKey(channel, interactionID))
+	}
+	gameTTL, ixTTL := s.o.GameTTL.Milliseconds(), s.o.InteractionTTL.Milliseconds()
+	for attempt := 0; ; attempt++ {
+		raw, err := s.rdb.Get(ctx, gk).Bytes()
+		if errors.Is(err, redis.Nil) {
+			if s.applied(ctx, channel, interactionID) {
+				return nil, fmt.Errorf("%w: channel %s interaction %s", ErrDuplicate, channel, interactionID)
+			}
+			return nil, fmt.Errorf("%w: channel %s", ErrNotFound, channel)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("store: update %s: %w", channel, mapErr(err))
+		}
+		rec, err := decode(channel, raw)
+		if err != nil {
+			return nil, err
+		}
+		guild, version := rec.Guild, rec.Version
+		if err := fn(rec); err != nil {
+			if s.applied(ctx, channel, interactionID) {
+				return nil, fmt.Errorf("%w: channel %s interaction %s", ErrDuplicate, channel, interactionID)
+			}
+			return nil, err
+		}
+		rec.Channel, rec.Guild, rec.Version, rec.Finished = channel, guild, version+1, false
+		now := time.Now()
+		val, err := encode(rec, rec.Version, false, now)
+		if err != nil {
+			return nil, err
+		}
+		res, err := casScript.Run(ctx, s.rdb, keys, raw[:casTokenSize], val, gameTTL, ixTTL).Int()
+		if err != nil {
+			return nil, fmt.Errorf("store: update %s: %w", channel, mapErr(err))
+		}
+		switch res {
+		case 1:
+			rec.UpdatedAt = now.UTC()
+			return rec, nil
+		case -1:
+			return nil, fmt.Errorf("%w: channel %s interaction %s", ErrDuplicate, channel, interactionID)
+		}
+		if err := s.backoff(ctx, attempt); err != nil {
+			return nil, fmt.Errorf("%w: channel %s after %d attempts: %w", ErrConflict, channel, attempt+1, err)
+		}
+	}
+}
+
+// applied reports whether an interaction id is recorded. A failure to ask
+// counts as not recorded: the caller then returns its own error.
+func (s *Redis) applied(ctx context.Context, channel, interactionID string) bool {
+	if interactionID == "" {
+		return false
+	}
+	n, err := s.rdb.Exists(ctx, s.ixKey(channel, interactionID)).Result()
+	return err == nil && n == 1
+}
+
+// errRetriesExhausted ends the retry loop of Update and Finish.
+var errRetriesExhausted = errors.New("retries exhausted")
+
+// backoff sleeps before attempt+1: full jitter over an exponential window
+// (250 µs doubling up to 16 ms), so contending writers spread out instead of
+// colliding again.
+func (s *Redis) backoff(ctx context.Context, attempt int) error {
+	if attempt >= s.o.Retries {
+		return errRetriesExhausted
+	}
+	window := 250 * time.Microsecond << min(attempt, 6)
+	t := time.NewTimer(rand.N(window) + 1)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Finish archives the channel's active record: it is kept for
+// Options.ArchiveTTL with Finished true and the next version, and the channel
+// is free for a new game. Returns ErrNotFound when there is no active game,
+// ErrConflict, ErrCorrupt, ErrSchemaTooNew or ErrUnavailable.
+func (s *Redis) Finish(ctx context.Context, channel string) error {
+	ctx, cancel := s.deadline(ctx)
+	defer cancel()
+	gk, dk := s.gameKey(channel), s.doneKey(channel)
+	archTTL := s.o.ArchiveTTL.Milliseconds()
+	for attempt := 0; ; attempt++ {
+		raw, err := s.rdb.Get(ctx, gk).Bytes()
+		if errors.Is(err, redis.Nil) {
+			return fmt.Errorf("%w: channel %s", ErrNotFound, channel)
+		}
+		if err != nil {
+			return fmt.Errorf("store: finish %s: %w", channel, mapErr(err))
+		}
+		rec, err := decode(channel, raw)
+		if err != nil {
+			return err
+		}
+		score, err := s.indexScore(ctx, rec.Guild, channel)
+		if err != nil {
+			return fmt.Errorf("store: finish %s: %w", channel, err)
+		}
+		val, err := encode(rec, rec.Version+1, true, time.Now())
+		if err != nil {
+			return err
+		}
+		res, err := finishScript.Run(ctx, s.rdb, []string{gk, dk}, raw[:casTokenSize], val, archTTL).Int()
+		if err != nil {
+			return fmt.Errorf("store: finish %s: %w", channel, mapErr(err))
+		}
+		if res == 1 {
+			if err := s.unindex(ctx, rec.Guild, channel, score); err != nil {
+				return fmt.Errorf("store: finish %s: archived, index not updated: %w", channel, err)
+			}
+			return nil
+		}
+		if err := s.backoff(ctx, attempt); err != nil {
+			return fmt.Errorf("%w: channel %s after %d attempts: %w", ErrConflict, channel, attempt+1, err)
+		}
+	}
+}
+
+// Delete removes the channel's active and archived records. Returns
+// ErrNotFound when there was neither, ErrUnavailable.
+func (s *Redis) Delete(ctx context.Context, channel string) error {
+	ctx, cancel := s.deadline(ctx)
+	defer cancel()
+	gk, dk := s.gameKey(channel), s.doneKey(channel)
+	// The guild of the active game, to drop its index entry. An unreadable
+	// record leaves its entry, which Active drops once the game is gone.
+	var guild *string
+	var score string
+	if raw, err := s.rdb.Get(ctx, gk).Bytes(); err == nil {
+		if rec, err := decode(channel, raw); err == nil {
+			if score, err = s.indexScore(ctx, rec.Guild, channel); err != nil {
+				return fmt.Errorf("store: delete %s: %w", channel, err)
+			}
+			guild = &rec.Guild
+		}
+	} else if !errors.Is(err, redis.Nil) {
+		return fmt.Errorf("store: delete %s: %w", channel, mapErr(err))
+	}
+	n, err := s.rdb.Del(ctx, gk, dk).Result()
+	if err != nil {
+		return fmt.Errorf("store: delete %s: %w", channel, mapErr(err))
+	}
+	if guild != nil {
+		if err := s.unindex(ctx, *guild, channel, score); err != nil {
+			return fmt.Errorf("store: delete %s: deleted, index not updated: %w", channel, err)
+		}
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: channel %s", ErrNotFound, channel)
+	}
+	return nil
+}
+
+// Active lists, sorted, the channels of guild with an active game, and drops
+// the index entries of games that are gone (expired). Returns ErrUnavailable.
+func (s *Redis) Active(ctx context.Context, guild string) ([]string, error) {
+	ctx, cancel := s.deadline(ctx)
+	defer cancel()
+	ak := s.activeKey(guild)
+	entries, err := s.rdb.ZRangeWithScores(ctx, ak, 0, -1).Result()
+	if err != nil {
+		return nil, fmt.Errorf("store: active %s: %w", guild, mapErr(err))
+	}
+	if len(entries) == 0 {
+		return nil, nil
+	}
+	exists := make([]*redis.IntCmd, len(entries))
+	_, err = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, e := range entries {
+			exists[i] = p.Exists(ctx, s.gameKey(e.Member.(string)))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: active %s: %w", guild, mapErr(err))
+	}
+	live := []string{}
+	var stale []any
+	for i, e := range entries {
+		ch := e.Member.(string)
+		if exists[i].Val() == 1 {
+			live = append(live, ch)
+		} else {
+			stale = append(stale, ch, formatScore(e.Score))
+		}
+	}
+	if len(stale) > 0 {
+		// Best effort: a failure leaves the entries for the next call.
+		_ = unindexScript.Run(ctx, s.rdb, []string{ak}, stale...).Err()
+	}
+	slices.Sort(live)
+	return live, nil
+}
+
+// indexScore reads the score of a channel's index entry ("" when absent).
+func (s *Redis) indexScore(ctx context.Context, guild, channel string) (string, error) {
+	sc, err := s.rdb.ZScore(ctx, s.activeKey(guild), channel).Result()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return "", nil
+	case err != nil:
+		return "", mapErr(err)
+	}
+	return formatScore(sc), nil
+}
+
+// unindex removes a channel's index entry if its score is still score.
+func (s *Redis) unindex(ctx context.Context, guild, channel, score string) error {
+	if score == "" {
+		return nil
+	}
+	if err := unindexScript.Run(ctx, s.rdb, []string{s.activeKey(guild)}, channel, score).Err(); err != nil {
+		return mapErr(err)
+	}
+	return nil
+}
+
+// scoreAt is the score of an index entry added at t: microseconds, exact
+// in a float64 for millennia.
+func scoreAt(t time.Time) float64 { return float64(t.UnixMicro()) }
+
+func formatScore(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// Ping reports whether Redis answers within the timeout (ErrUnavailable).
+func (s *Redis) Ping(ctx context.Context) error {
+	ctx, cancel := s.deadline(ctx)
+	defer cancel()
+	if err := s.rdb.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("store: ping: %w", mapErr(err))
+	}
+	return nil
+}
+
+// Close closes the connections. Calls after Close return ErrUnavailable.
+func (s *Redis) Close() error { return s.rdb.Close() }
+
+// mapErr turns a go-redis error into the store's: every failure to reach or
+// hear from the server (network errors, timeouts, the caller's deadline, pool
+// timeout, closed client) and the server's "try later" replies wrap
+// ErrUnavailable, keeping the cause. Other server replies are returned
+// wrapped as they are.
+func mapErr(err error) error {
+	var rerr redis.Error
+	if errors.As(err, &rerr) {
+		if redis.IsLoadingError(err) || redis.IsReadOnlyError(err) || redis.IsClusterDownError(err) ||
+			redis.IsTryAgainError(err) || redis.IsMasterDownError(err) || redis.IsMaxClientsError(err) {
+			return fmt.Errorf("%w: %w", ErrUnavailable, err)
+		}
+		return fmt.Errorf("redis: %w", err)
+	}
+	return fmt.Errorf("%w: %w", ErrUnavailable, err)
+}
+
+// redactURLError keeps url.Parse errors from echoing the URL (and password).
+func redactURLError(err error) string {
+	var ue interface{ Unwrap() error }
+	if errors.As(err, &ue) && ue.Unwrap() != nil {
+		return ue.Unwrap().Error()
+	}
+	return "cannot parse"
+}

@@ -1,0 +1,284 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/internal/redistest"
+)
+
+// quietLogger drops go-redis's log lines (dial failures in the fault tests).
+type quietLogger struct{}
+
+func (quietLogger) Printf(context.Context, string, ...any) {}
+
+func TestMain(m *testing.M) {
+	redis.SetLogger(quietLogger{})
+	os.Exit(m.Run())
+}
+
+var prefixSeq atomic.Int64
+
+// uniquePrefix isolates a test's keys, also on a shared REDIS_URL server.
+func uniquePrefix() string {
+	return fmt.Sprintf("dixtest:%d:%d:", time.Now().UnixNano(), prefixSeq.Add(1))
+}
+
+// redisEnv opens stores on srv under one key prefix per env.
+func redisEnv(srv *redistest.Server) newEnv {
+	return func(t *testing.T) env {
+		prefix := uniquePrefix()
+		return env{open: func(o Options) dixbot.Store {
+			t.Helper()
+			o.URL, o.Prefix = srv.URL(), prefix
+			s, err := OpenRedis(ctxb, o)
+			require.NoError(t, err)
+			t.Cleanup(func() { s.Close() })
+			return s
+		}}
+	}
+}
+
+func openRedis(t testing.TB, srv *redistest.Server, o Options) *Redis {
+	t.Helper()
+	o.URL = srv.URL()
+	if o.Prefix == "" {
+		o.Prefix = uniquePrefix()
+	}
+	s, err := OpenRedis(ctxb, o)
+	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestRedisSuite(t *testing.T) {
+	runSuite(t, redisEnv(redistest.Start(t)))
+}
+
+func TestRedisOpenErrors(t *testing.T) {
+	// A port nothing listens on.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	closed := l.Addr().String()
+	require.NoError(t, l.Close())
+
+	tests := []struct {
+		name string
+		o    Options
+		want error
+	}{
+		{"no URL", Options{}, ErrBadOptions},
+		{"bad scheme", Options{URL: "http://127.0.0.1:6379"}, ErrBadOptions},
+		{"bad db", Options{URL: "redis://127.0.0.1:6379/notanumber"}, ErrBadOptions},
+		{"brace in prefix", Options{URL: "redis://" + closed, Prefix: "a{b}:"}, ErrBadOptions},
+		{"negative timeout", Options{URL: "redis://" + closed, Timeout: -time.Second}, ErrBadOptions},
+		{"negative retries", Options{URL: "redis://" + closed, Retries: -1}, ErrBadOptions},
+		{"nobody listening", Options{URL: "redis://" + closed}, dixbot.ErrUnavailable},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := OpenRedis(ctxb, tc.o)
+			assert.ErrorIs(t, err, tc.want)
+			assert.Nil(t, s)
+		})
+	}
+}
+
+func TestRedisURLPasswordNotEchoed(t *testing.T) {
+	_, err := OpenRedis(ctxb, Options{URL: "redis://user:s3cret@127.0.0.1:6379/x"})
+	require.ErrorIs(t, err, ErrBadOptions)
+	assert.NotContains(t, err.Error(), "s3cret")
+}
+
+// TestRedisKeyLayout checks the key names (one Cluster slot per game) and
+// that every write sets the expiries.
+func TestRedisKeyLayout(t *testing.T) {
+	srv := redistest.Start(t)
+	s := openRedis(t, srv, Options{Prefix: "p:", GameTTL: time.Hour, ArchiveTTL: 2 * time.Hour, InteractionTTL: time.Minute})
+	raw := s.rdb
+	create(t, s, "123", "g9")
+	_, err := s.Update(ctxb, "123", "ia", incr)
+	require.NoError(t, err)
+
+	pttl := func(key string) time.Duration {
+		d, err := raw.PTTL(ctxb, key).Result()
+		require.NoError(t, err)
+		return d
+	}
+	assert.InDelta(t, time.Hour, pttl("p:game:{123}"), float64(time.Minute))
+	assert.InDelta(t, time.Minute, pttl("p:ix:{123}:ia"), float64(10*time.Second))
+	members, err := raw.ZRange(ctxb, "p:active:g9", 0, -1).Result()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"123"}, members)
+
+	slots := map[int64]bool{}
+	for _, k := range []string{"p:game:{123}", "p:done:{123}", "p:ix:{123}:ia"} {
+		slot, err := raw.Do(ctxb, "CLUSTER", "KEYSLOT", k).Int64()
+		if err != nil {
+			t.Skipf("CLUSTER KEYSLOT not available: %v", err)
+		}
+		slots[slot] = true
+	}
+	assert.Len(t, slots, 1, "one game's keys must share a slot")
+
+	require.NoError(t, s.Finish(ctxb, "123"))
+	assert.InDelta(t, 2*time.Hour, pttl("p:done:{123}"), float64(time.Minute))
+	n, err := raw.Exists(ctxb, "p:game:{123}").Result()
+	require.NoError(t, err)
+	assert.Zero(t, n)
+	members, err = raw.ZRange(ctxb, "p:active:g9", 0, -1).Result()
+	require.NoError(t, err)
+	assert.Empty(t, members)
+}
+
+// TestRedisActiveDropsStale checks that Active cleans the entries of expired
+// games but never the entry of a game created again meanwhile.
+func TestRedisActiveDropsStale(t *testing.T) {
+	srv := redistest.Start(t)
+	s := openRedis(t, srv, Options{})
+	create(t, s, "c1", "g")
+	create(t, s, "c2", "g")
+	require.NoError(t, s.rdb.Del(ctxb, s.gameKey("c1")).Err()) // as if expired
+	list, err := s.Active(ctxb, "g")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"c2"}, list)
+	n, err := s.rdb.ZCard(ctxb, s.activeKey("g")).Result()
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), n, "stale entry kept")
+
+	// An entry re-added since it was read is kept by the conditional removal.
+	require.NoError(t, s.rdb.ZAdd(ctxb, s.activeKey("g"), redis.Z{Score: 5, Member: "c3"}).Err())
+	require.NoError(t, s.unindex(ctxb, "g", "c3", formatScore(4)))
+	require.NoError(t, s.rdb.ZScore(ctxb, s.activeKey("g"), "c3").Err(), "entry with a newer score removed")
+	require.NoError(t, s.unindex(ctxb, "g", "c3", formatScore(5)))
+	assert.ErrorIs(t, s.rdb.ZScore(ctxb, s.activeKey("g"), "c3").Err(), redis.Nil)
+}
+
+// commandCounter counts the commands sent to the server.
+type commandCounter struct{ n atomic.Int64 }
+
+func (c *commandCounter) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (c *commandCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		c.n.Add(1)
+		return next(ctx, cmd)
+	}
+}
+func (c *commandCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		c.n.Add(int64(len(cmds)))
+		return next(ctx, cmds)
+	}
+}
+
+func TestRedisRoundTrips(t *testing.T) {
+	srv := redistest.Start(t)
+	s := openRedis(t, srv, Options{})
+	create(t, s, "c1", "g")
+	_, err := s.Update(ctxb, "c1", "warm", incr) // connection and script cache warm
+	require.NoError(t, err)
+
+	var cc commandCounter
+	s.rdb.AddHook(&cc)
+	tests := []struct {
+		name string
+		call func() error
+		max  int64
+	}{
+		{"Update", func() error { _, err := s.Update(ctxb, "c1", "", incr); return err }, 2},
+		{"Update with interaction", func() error { _, err := s.Update(ctxb, "c1", "click", incr); return err }, 2},
+		{"Get", func() error { _, err := s.Get(ctxb, "c1"); return err }, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := cc.n.Load()
+			require.NoError(t, tc.call())
+			assert.LessOrEqual(t, cc.n.Load()-before, tc.max, "commands sent")
+		})
+	}
+}
+
+// TestRedisFault stops the server under a running store: calls fail with
+// ErrUnavailable instead of hanging or panicking, and once the server is back
+// the same games continue.
+func TestRedisFault(t *testing.T) {
+	srv := redistest.Start(t)
+	s := openRedis(t, srv, Options{Timeout: 300 * time.Millisecond})
+	for i := range 5 {
+		create(t, s, fmt.Sprintf("c%d", i), "g")
+		_, err := s.Update(ctxb, fmt.Sprintf("c%d", i), "", incr)
+		require.NoError(t, err)
+	}
+
+	srv.Stop()
+	calls := []struct {
+		name string
+		call func(ctx context.Context) error
+	}{
+		{"Get", func(ctx context.Context) error { _, err := s.Get(ctx, "c0"); return err }},
+		{"Update", func(ctx context.Context) error { _, err := s.Update(ctx, "c0", "i", incr); return err }},
+		{"Create", func(ctx context.Context) error { return s.Create(ctx, &dixbot.Record{Channel: "new"}) }},
+		{"Finish", func(ctx context.Context) error { return s.Finish(ctx, "c1") }},
+		{"Delete", func(ctx context.Context) error { return s.Delete(ctx, "c2") }},
+		{"Active", func(ctx context.Context) error { _, err := s.Active(ctx, "g"); return err }},
+		{"Ping", func(ctx context.Context) error { return s.Ping(ctx) }},
+	}
+	for _, c := range calls {
+		t.Run(c.name, func(t *testing.T) {
+			// Generous: the store's own timeout must end the call first.
+			ctx, cancel := context.WithTimeout(ctxb, 20*time.Second)
+			defer cancel()
+			err := c.call(ctx)
+			assert.ErrorIs(t, err, dixbot.ErrUnavailable)
+			assert.NoError(t, ctx.Err(), "the call outlived the caller's deadline")
+		})
+	}
+	// Many at once: the pool must not wedge.
+	var wg sync.WaitGroup
+	for range 32 {
+		wg.Go(func() {
+			_, err := s.Update(ctxb, "c3", "", incr)
+			assert.ErrorIs(t, err, dixbot.ErrUnavailable)
+		})
+	}
+	wg.Wait()
+
+	srv.Restart()
+	// After repeated dial failures go-redis fails fast and probes the server
+	// once a second, so the store recovers within about a second.
+	require.Eventually(t, func() bool { return s.Ping(ctxb) == nil }, 15*time.Second, 50*time.Millisecond,
+		"the store did not reconnect after the server came back")
+	for i := range 5 {
+		ch := fmt.Sprintf("c%d", i)
+		got, err := s.Update(ctxb, ch, "", incr)
+		require.NoError(t, err, ch)
+		assert.Equal(t, 2, counter(t, got), "%s: the game continues where it was", ch)
+		assert.Equal(t, uint64(3), got.Version)
+	}
+	list, err := s.Active(ctxb, "g")
+	require.NoError(t, err)
+	assert.Len(t, list, 5)
+}
+
+func TestRedisContextDeadline(t *testing.T) {
+	srv := redistest.Start(t)
+	s := openRedis(t, srv, Options{})
+	create(t, s, "c1", "")
+	ctx, cancel := context.WithDeadline(ctxb, time.Now().Add(-time.Second))
+	defer cancel()
+	_, err := s.Get(ctx, "c1")
+	require.ErrorIs(t, err, dixbot.ErrUnavailable)
+	assert.True(t, errors.Is(err, context.DeadlineExceeded), "the cause is kept: %v", err)
+}
