@@ -1,0 +1,76 @@
+// Package fakediscord is a local stand-in for Discord: the REST API
+// (/api/v9, as discordgo calls it), the gateway over a real websocket, and
+// Discord's documented rules, with a scripting API for end-to-end tests and
+// a web view for trying the bot by hand (cmd/fakediscord).
+//
+// It is a development tool, never used by the bot in production. It
+// depends on nothing of the project; the bot reaches it only through
+// discordgo pointed at Server.URL (internal/discordapi.SetBaseURL, or
+// DISCORD_API_URL for cmd/dixbot).
+//
+// # What it does
+//
+//   - REST: GET /gateway, /gateway/bot, /users/@me, /oauth2/applications/@me;
+//     application commands (bulk overwrite, create, get, edit, delete;
+//     global and per guild); interaction callbacks (types 4, 5, 6, 7, 9;
+//     flag 64 ephemeral); @original get/edit/delete; follow-ups; channel
+//     messages. Answers are shaped like Discord's, errors too
+//     ({"code", "message", "errors"}), without rate-limit headers.
+//     Authorization must be "Bot <token>", else 401.
+//   - Gateway: HELLO, IDENTIFY → READY (+ GUILD_CREATE per guild),
+//     heartbeats, RESUME with replay of missed dispatches, sequence
+//     numbers; INTERACTION_CREATE for slash commands, buttons, selects and
+//     modal submits. JSON text frames only (compression is declined).
+//   - Rules: 3-second initial response, answered once; 15-minute tokens;
+//     component, modal, content and embed limits; only the author edits;
+//     ephemeral messages visible to their user only; allowed_mentions
+//     decides who is pinged. Every refused request and every interaction
+//     left unanswered is recorded as a Violation.
+//   - Transcript: every message per channel with embeds, components,
+//     flags, edit history, ephemeral recipient and pinged users.
+//   - Capture: with Options.CaptureDir, each request the bot sent is
+//     written as one JSON file (sequence-numbered), without the token.
+//
+// # Scripting from a test
+//
+//	func TestLobby(t *testing.T) {
+//		srv := fakediscord.Start(t) // 127.0.0.1, closed at the end of the test
+//		guild := srv.AddGuild(fakediscord.GuildSpec{Name: "Board games", PreferredLocale: "fr"})
+//		channel, _ := srv.AddChannel(guild.ID, "dix")
+//		alice := srv.AddUser(fakediscord.UserSpec{Name: "alice", Locale: "en-US"})
+//		_ = srv.AddMember(guild.ID, alice.ID, fakediscord.DefaultPermissions|fakediscord.PermManageChannels)
+//
+//		// Point discordgo at the fake and start the bot under test.
+//		_ = discordapi.SetBaseURL(srv.URL())
+//		startBot(t, "Bot "+srv.Token()) // the bot registers its commands and opens the gateway
+//		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+//		defer cancel()
+//		_ = srv.WaitFor(ctx, func() bool { return len(srv.Commands(guild.ID)) > 0 })
+//
+//		ix, err := srv.RunCommand(ctx, alice.ID, channel.ID, "/dix start language:fr")
+//		require.NoError(t, err)
+//		resp, err := ix.Wait(ctx) // the initial response: type, data, message or modal
+//		require.NoError(t, err)
+//		board := resp.Message
+//
+//		click, _ := srv.Click(ctx, alice.ID, board.ID, board.Buttons()[0].CustomID)
+//		_, _ = click.Wait(ctx)
+//		now, _ := srv.LatestPublic(channel.ID) // the board as everyone sees it
+//		_ = now.History                        // its earlier versions
+//		_ = srv.Ephemerals(channel.ID, alice.ID)
+//		require.Empty(t, srv.Violations())
+//	}
+//
+// Select menus use Select(ctx, user, message, customID, values...), modals
+// SubmitModal(ctx, user, interactionThatOpenedIt, values). WaitFor and
+// WaitMessage wait on state changes (no sleeps); Changes gives the raw
+// notification channel. DropGateway cuts the websocket to exercise RESUME;
+// Advance moves the fake clock (token expiry).
+//
+// All methods of Server are safe for concurrent use.
+//
+// discordgo's Endpoint variables are globals: every test of one process
+// that opens a session must point them at a fake (SetBaseURL before
+// creating the session), and such tests must not run in parallel with
+// tests pointing elsewhere.
+package fakediscord

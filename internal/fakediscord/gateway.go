@@ -1,0 +1,337 @@
+package fakediscord
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// Gateway protocol.
+// https://discord.com/developers/docs/events/gateway (opcodes, HELLO,
+// IDENTIFY, READY, heartbeats, RESUME with replay of missed dispatches).
+// Payloads are always sent as JSON text frames: zlib transport compression
+// and the IDENTIFY "compress" flag are declined (Discord treats compress as
+// a request, and discordgo reads uncompressed text frames as well).
+
+const (
+	opDispatch       = 0
+	opHeartbeat      = 1
+	opIdentify       = 2
+	opPresenceUpdate = 3
+	opResume         = 6
+	opReconnect      = 7
+	opRequestMembers = 8
+	opInvalidSession = 9
+	opHello          = 10
+	opHeartbeatACK   = 11
+)
+
+// backlogSize is how many dispatches a session keeps for RESUME.
+const backlogSize = 2000
+
+type gwPayload struct {
+	Op int             `json:"op"`
+	D  json.RawMessage `json:"d"`
+	S  *int64          `json:"s"`
+	T  *string         `json:"t"`
+}
+
+type gwEvent struct {
+	seq  int64
+	data []byte
+}
+
+// gwSession is a gateway session; it outlives its connections so that a
+// dropped connection can RESUME.
+type gwSession struct {
+	id      string
+	seq     int64
+	conn    *gwConn
+	backlog []gwEvent
+}
+
+type gwConn struct {
+	ws      *websocket.Conn
+	out     chan []byte
+	once    sync.Once
+	done    chan struct{}
+	session *gwSession // set after IDENTIFY/RESUME, under Server.mu
+}
+
+func (c *gwConn) close() {
+	c.once.Do(func() {
+		close(c.done)
+		_ = c.ws.Close()
+	})
+}
+
+var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
+
+func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
+	ws, err := upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return
+	}
+	c := &gwConn{ws: ws, out: make(chan []byte, 4096), done: make(chan struct{})}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		c.close()
+		return
+	}
+	s.conns[c] = struct{}{}
+	s.mu.Unlock()
+
+	go s.gwWriter(c)
+	defer func() {
+		s.mu.Lock()
+		delete(s.conns, c)
+		if c.session != nil && c.session.conn == c {
+			c.session.conn = nil
+		}
+		s.notifyLocked()
+		s.mu.Unlock()
+		c.close()
+	}()
+
+	c.send(mustJSON(map[string]any{"op": opHello, "d": map[string]any{"heartbeat_interval": s.opts.HeartbeatInterval.Milliseconds()}, "s": nil, "t": nil}))
+	for {
+		_, msg, err := ws.ReadMessage()
+		if err != nil {
+			return
+		}
+		var p gwPayload
+		if err := json.Unmarshal(msg, &p); err != nil {
+			s.closeWith(c, 4002, "Error while decoding payload.")
+			return
+		}
+		switch p.Op {
+		case opHeartbeat:
+			c.send(mustJSON(map[string]any{"op": opHeartbeatACK, "d": nil}))
+		case opIdentify:
+			if !s.identify(c, p.D) {
+				return
+			}
+		case opResume:
+			if !s.resume(c, p.D) {
+				return
+			}
+		case opPresenceUpdate, opRequestMembers, 4:
+			// Accepted and ignored.
+		default:
+			s.closeWith(c, 4001, "Unknown opcode.")
+			return
+		}
+	}
+}
+
+func (s *Server) gwWriter(c *gwConn) {
+	for {
+		select {
+		case <-c.done:
+			return
+		case b := <-c.out:
+			_ = c.ws.SetWriteDeadline(time.Now().Add(10 * time.Second))
+			if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
+				c.close()
+				return
+			}
+		}
+	}
+}
+
+// send queues a frame; a connection too slow to drain its queue is dropped.
+func (c *gwConn) send(b []byte) {
+	select {
+	case c.out <- b:
+	case <-c.done:
+	default:
+		c.close()
+	}
+}
+
+func (s *Server) closeWith(c *gwConn, code int, reason string) {
+	_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(time.Second))
+	c.close()
+}
+
+func (s *Server) tokenOK(tok string) bool {
+	return strings.TrimPrefix(tok, "Bot ") == s.opts.Token
+}
+
+func (s *Server) identify(c *gwConn, d json.RawMessage) bool {
+	var id struct {
+		Token string `json:"token"`
+	}
+	_ = json.Unmarshal(d, &id)
+	if !s.tokenOK(id.Token) {
+		s.closeWith(c, 4004, "Authentication failed.")
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c.session != nil {
+		s.closeWith(c, 4005, "Already authenticated.")
+		return false
+	}
+	sess := &gwSession{id: strings.ReplaceAll(randomToken()[16:48], "-", ""), conn: c}
+	c.session = sess
+	s.sessions[sess.id] = sess
+	guilds := []map[string]any{}
+	for _, g := range s.sortedGuildsLocked() {
+		guilds = append(guilds, map[string]any{"id": g.ID, "unavailable": true})
+	}
+	ready := map[string]any{
+		"v":                  9,
+		"user":               s.bot,
+		"guilds":             guilds,
+		"session_id":         sess.id,
+		"resume_gateway_url": s.GatewayURL(),
+		"private_channels":   []any{},
+		"application":        map[string]any{"id": s.opts.ApplicationID, "flags": 0},
+		"shard":              []int{0, 1},
+	}
+	s.dispatchToLocked(sess, "READY", ready)
+	for _, g := range s.sortedGuildsLocked() {
+		s.dispatchToLocked(sess, "GUILD_CREATE", s.guildCreateLocked(g))
+	}
+	s.notifyLocked()
+	return true
+}
+
+func (s *Server) resume(c *gwConn, d json.RawMessage) bool {
+	var rs struct {
+		Token     string `json:"token"`
+		SessionID string `json:"session_id"`
+		Seq       int64  `json:"seq"`
+	}
+	_ = json.Unmarshal(d, &rs)
+	if !s.tokenOK(rs.Token) {
+		s.closeWith(c, 4004, "Authentication failed.")
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess, ok := s.sessions[rs.SessionID]
+	if !ok || (len(sess.backlog) > 0 && sess.backlog[0].seq > rs.Seq+1) {
+		c.send(mustJSON(map[string]any{"op": opInvalidSession, "d": false}))
+		return true
+	}
+	if old := sess.conn; old != nil && old != c {
+		old.close()
+	}
+	sess.conn = c
+	c.session = sess
+	s.resumes++
+	for _, ev := range sess.backlog {
+		if ev.seq > rs.Seq {
+			c.send(ev.data)
+		}
+	}
+	s.dispatchToLocked(sess, "RESUMED", map[string]any{})
+	s.notifyLocked()
+	return true
+}
+
+func (s *Server) sortedGuildsLocked() []*Guild {
+	out := make([]*Guild, 0, len(s.guilds))
+	for _, g := range s.guilds {
+		out = append(out, g)
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && idLess(out[j].ID, out[j-1].ID); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+func (s *Server) guildCreateLocked(g *Guild) map[string]any {
+	out := s.guildJSONLocked(g)
+	members := []map[string]any{}
+	for _, m := range s.members[g.ID] {
+		members = append(members, s.memberJSON(m))
+	}
+	out["members"] = members
+	out["member_count"] = len(members)
+	out["channels"] = s.guildChannelsLocked(g.ID)
+	out["threads"] = []any{}
+	out["voice_states"] = []any{}
+	out["presences"] = []any{}
+	out["unavailable"] = false
+	out["joined_at"] = timestamp(s.now())
+	out["large"] = false
+	return out
+}
+
+// dispatchLocked sends a dispatch event to every bot session.
+func (s *Server) dispatchLocked(t string, d any) {
+	for _, sess := range s.sessions {
+		s.dispatchToLocked(sess, t, d)
+	}
+}
+
+func (s *Server) dispatchToLocked(sess *gwSession, t string, d any) {
+	sess.seq++
+	seq := sess.seq
+	b := mustJSON(map[string]any{"op": opDispatch, "s": seq, "t": t, "d": d})
+	sess.backlog = append(sess.backlog, gwEvent{seq: seq, data: b})
+	if len(sess.backlog) > backlogSize {
+		sess.backlog = append([]gwEvent(nil), sess.backlog[len(sess.backlog)-backlogSize:]...)
+	}
+	if sess.conn != nil {
+		sess.conn.send(b)
+	}
+}
+
+// botSessionsLocked reports whether any bot session exists (connected or
+// resumable).
+func (s *Server) botSessionsLocked() bool { return len(s.sessions) > 0 }
+
+// Connected reports whether a bot session is currently connected.
+func (s *Server) Connected() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, sess := range s.sessions {
+		if sess.conn != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// DropGateway abruptly closes every gateway connection (as a network
+// failure would); sessions stay resumable and dispatches are kept for replay.
+func (s *Server) DropGateway() {
+	s.mu.Lock()
+	conns := make([]*gwConn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+		if c.session != nil && c.session.conn == c {
+			c.session.conn = nil
+		}
+	}
+	s.mu.Unlock()
+	for _, c := range conns {
+		c.close()
+	}
+}
+
+// Resumes returns how many times a bot session resumed.
+func (s *Server) Resumes() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.resumes
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

@@ -1,0 +1,495 @@
+package fakediscord
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strings"
+)
+
+// apiError is a Discord-shaped error answer:
+// https://discord.com/developers/docs/reference#error-messages
+type apiError struct {
+	status int
+	code   int
+	msg    string
+	fields formErrors
+}
+
+func (e *apiError) Error() string { return fmt.Sprintf("%d %s", e.code, e.msg) }
+
+// Discord JSON error codes used by the fake.
+// https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes
+var (
+	errUnauthorized    = &apiError{http.StatusUnauthorized, 0, "401: Unauthorized", nil}
+	errNotFound        = &apiError{http.StatusNotFound, 0, "404: Not Found", nil}
+	errUnknownChannel  = &apiError{http.StatusNotFound, 10003, "Unknown Channel", nil}
+	errUnknownGuild    = &apiError{http.StatusNotFound, 10004, "Unknown Guild", nil}
+	errUnknownMessage  = &apiError{http.StatusNotFound, 10008, "Unknown Message", nil}
+	errUnknownUser     = &apiError{http.StatusNotFound, 10013, "Unknown User", nil}
+	errUnknownWebhook  = &apiError{http.StatusNotFound, 10015, "Unknown Webhook", nil}
+	errUnknownCommand  = &apiError{http.StatusNotFound, 10063, "Unknown application command", nil}
+	errUnknownIx       = &apiError{http.StatusNotFound, 10062, "Unknown interaction", nil}
+	errAlreadyAcked    = &apiError{http.StatusBadRequest, 40060, "Interaction has already been acknowledged.", nil}
+	errEmptyMessage    = &apiError{http.StatusBadRequest, 50006, "Cannot send an empty message", nil}
+	errNotAuthor       = &apiError{http.StatusForbidden, 50005, "Cannot edit a message authored by another user", nil}
+	errMissingPerms    = &apiError{http.StatusForbidden, 50013, "Missing Permissions", nil}
+	errInvalidWebhook  = &apiError{http.StatusUnauthorized, 50027, "Invalid Webhook Token", nil}
+	errCannotSendToBot = &apiError{http.StatusBadRequest, 50007, "Cannot send messages to this user", nil}
+)
+
+func invalidForm(fe formErrors) *apiError {
+	return &apiError{status: http.StatusBadRequest, code: 50035, msg: "Invalid Form Body", fields: fe}
+}
+
+func badJSON(err error) *apiError {
+	return &apiError{status: http.StatusBadRequest, code: 50109, msg: "The request body contains invalid JSON. " + err.Error()}
+}
+
+// handler is a REST handler; a returned *apiError is written and recorded
+// as a violation.
+type handler func(w http.ResponseWriter, r *http.Request, body []byte) (status int, resp any, err *apiError)
+
+type routeOpts struct {
+	webhookAuth bool // Discord does not require the bot token here
+}
+
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	api := func(pattern string, h handler, o ...routeOpts) {
+		method, path, _ := strings.Cut(pattern, " ")
+		var ro routeOpts
+		if len(o) > 0 {
+			ro = o[0]
+		}
+		mux.Handle(method+" /api/{version}"+path, s.apiHandler(h, ro))
+	}
+	wh := routeOpts{webhookAuth: true}
+
+	api("GET /gateway", s.getGateway)
+	api("GET /gateway/bot", s.getGatewayBot)
+	api("GET /users/@me", s.getMe)
+	api("GET /users/{user}", s.getUser)
+	api("POST /users/@me/channels", s.createDM)
+	api("GET /oauth2/applications/@me", s.getApplication)
+	api("GET /applications/@me", s.getApplication)
+
+	api("GET /applications/{app}/commands", s.listCommands)
+	api("PUT /applications/{app}/commands", s.overwriteCommands)
+	api("POST /applications/{app}/commands", s.createCommand)
+	api("GET /applications/{app}/commands/{cmd}", s.getCommand)
+	api("PATCH /applications/{app}/commands/{cmd}", s.editCommand)
+	api("DELETE /applications/{app}/commands/{cmd}", s.deleteCommand)
+	api("GET /applications/{app}/guilds/{guild}/commands", s.listCommands)
+	api("PUT /applications/{app}/guilds/{guild}/commands", s.overwriteCommands)
+	api("POST /applications/{app}/guilds/{guild}/commands", s.createCommand)
+	api("GET /applications/{app}/guilds/{guild}/commands/{cmd}", s.getCommand)
+	api("PATCH /applications/{app}/guilds/{guild}/commands/{cmd}", s.editCommand)
+	api("DELETE /applications/{app}/guilds/{guild}/commands/{cmd}", s.deleteCommand)
+
+	api("POST /interactions/{id}/{token}/callback", s.interactionCallback, wh)
+	api("POST /webhooks/{app}/{token}", s.followupCreate, wh)
+	api("GET /webhooks/{app}/{token}/messages/{msg}", s.webhookMessageGet, wh)
+	api("PATCH /webhooks/{app}/{token}/messages/{msg}", s.webhookMessageEdit, wh)
+	api("DELETE /webhooks/{app}/{token}/messages/{msg}", s.webhookMessageDelete, wh)
+
+	api("GET /channels/{chan}", s.getChannel)
+	api("GET /channels/{chan}/messages", s.listChannelMessages)
+	api("POST /channels/{chan}/messages", s.createChannelMessage)
+	api("GET /channels/{chan}/messages/{msg}", s.getChannelMessage)
+	api("PATCH /channels/{chan}/messages/{msg}", s.editChannelMessage)
+	api("DELETE /channels/{chan}/messages/{msg}", s.deleteChannelMessage)
+	api("GET /guilds/{guild}", s.getGuild)
+	api("GET /guilds/{guild}/channels", s.getGuildChannels)
+	api("GET /guilds/{guild}/members/{user}", s.getMember)
+
+	mux.Handle("/api/", s.apiHandler(func(http.ResponseWriter, *http.Request, []byte) (int, any, *apiError) {
+		return 0, nil, errNotFound
+	}, routeOpts{}))
+	mux.HandleFunc("GET /gateway-ws", s.serveGateway)
+	mux.HandleFunc("GET /gateway-ws/", s.serveGateway)
+	if !s.opts.DisableWeb {
+		s.webRoutes(mux)
+	}
+	return mux
+}
+
+// apiHandler wraps a REST handler with authentication, capture, JSON
+// answers and violation recording.
+func (s *Server) apiHandler(h handler, ro routeOpts) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 32<<20))
+		status, resp, apiErr := s.serveAPI(w, r, body, h, ro)
+		if apiErr != nil {
+			status = apiErr.status
+			e := map[string]any{"code": apiErr.code, "message": apiErr.msg}
+			if len(apiErr.fields) > 0 {
+				e["errors"] = apiErr.fields.tree()
+			}
+			resp = e
+			s.mu.Lock()
+			v := &Violation{Method: r.Method, Path: r.URL.Path, Status: status, Code: apiErr.code, Message: apiErr.msg, Details: apiErr.fields.String()}
+			if id := r.PathValue("id"); id != "" {
+				v.InteractionID = id
+			} else if ix := s.ixByToken[r.PathValue("token")]; ix != nil {
+				v.InteractionID = ix.id
+			}
+			s.violateLocked(v)
+			s.mu.Unlock()
+		}
+		var out []byte
+		if status != http.StatusNoContent && resp != nil {
+			out, _ = json.Marshal(resp)
+		}
+		s.capture(r, body, status)
+		// No rate-limit headers: discordgo must never slow down.
+		if out != nil {
+			w.Header().Set("Content-Type", "application/json")
+		}
+		w.WriteHeader(status)
+		_, _ = w.Write(out)
+	})
+}
+
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, body []byte, h handler, ro routeOpts) (int, any, *apiError) {
+	if v := r.PathValue("version"); v != "" && v != "v9" && v != "v10" {
+		return 0, nil, errNotFound
+	}
+	auth := r.Header.Get("Authorization")
+	if auth != "Bot "+s.opts.Token && !(ro.webhookAuth && auth == "") {
+		return 0, nil, errUnauthorized
+	}
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return 0, nil, &apiError{status: http.StatusServiceUnavailable, msg: "closed"}
+	}
+	return h(w, r, body)
+}
+
+// decode unmarshals a JSON body (or the payload_json part of a multipart
+// body, as discordgo sends with files).
+func decode(r *http.Request, body []byte, v any) *apiError {
+	if mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && strings.HasPrefix(mt, "multipart/") {
+		mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+		body = nil
+		for {
+			part, err := mr.NextPart()
+			if err != nil {
+				break
+			}
+			if part.FormName() == "payload_json" {
+				body, _ = io.ReadAll(part)
+				break
+			}
+		}
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return badJSON(io.ErrUnexpectedEOF)
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return badJSON(err)
+	}
+	return nil
+}
+
+func (s *Server) getGateway(_ http.ResponseWriter, _ *http.Request, _ []byte) (int, any, *apiError) {
+	return http.StatusOK, map[string]string{"url": s.GatewayURL()}, nil
+}
+
+func (s *Server) getGatewayBot(_ http.ResponseWriter, _ *http.Request, _ []byte) (int, any, *apiError) {
+	return http.StatusOK, map[string]any{
+		"url":    s.GatewayURL(),
+		"shards": 1,
+		"session_start_limit": map[string]int{
+			"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1,
+		},
+	}, nil
+}
+
+func (s *Server) getMe(_ http.ResponseWriter, _ *http.Request, _ []byte) (int, any, *apiError) {
+	return http.StatusOK, s.bot, nil
+}
+
+func (s *Server) getUser(_ http.ResponseWriter, r *http.Request, _ []byte) (int, any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u, ok := s.users[r.PathValue("user")]
+	if !ok {
+		return 0, nil, errUnknownUser
+	}
+	return http.StatusOK, u, nil
+}
+
+func (s *Server) createDM(_ http.ResponseWriter, r *http.Request, body []byte) (int, any, *apiError) {
+	var req struct {
+		RecipientID string `json:"recipient_id"`
+	}
+	if e := decode(r, body, &req); e != nil {
+		return 0, nil, e
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if req.RecipientID == s.bot.ID {
+		return 0, nil, errCannotSendToBot
+	}
+	c, err := s.dmChannelLocked(req.RecipientID)
+	if err != nil {
+		return 0, nil, errUnknownUser
+	}
+	return http.StatusOK, s.channelJSON(c), nil
+}
+
+func (s *Server) getApplication(_ http.ResponseWriter, _ *http.Request, _ []byte) (int, any, *apiError) {
+	return http.StatusOK, map[string]any{
+		"id":          s.opts.ApplicationID,
+		"name":        s.bot.Username,
+		"description": "",
+		"bot_public":  true,
+		"flags":       0,
+		"bot":         s.bot,
+		"owner":       map[string]any{"id": "1", "username": "owner", "discriminator": "0"},
+	}, nil
+}
+
+func (s *Server) channelJSON(c *Channel) map[string]any {
+	out := map[string]any{"id": c.ID, "type": c.Type}
+	if c.Type == ChannelDM {
+		if u, ok := s.users[c.Recipient]; ok {
+			out["recipients"] = []User{*u}
+		}
+		return out
+	}
+	out["guild_id"] = c.GuildID
+	out["name"] = c.Name
+	out["position"] = 0
+	out["permission_overwrites"] = []any{}
+	out["nsfw"] = false
+	return out
+}
+
+func (s *Server) getChannel(_ http.ResponseWriter, r *http.Request, _ []byte) (int, any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.channels[r.PathValue("chan")]
+	if !ok {
+		return 0, nil, errUnknownChannel
+	}
+	return http.StatusOK, s.channelJSON(c), nil
+}
+
+func (s *Server) getGuild(_ http.ResponseWriter, r *http.Request, _ []byte) (int, any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g, ok := s.guilds[r.PathValue("guild")]
+	if !ok {
+		return 0, nil, errUnknownGuild
+	}
+	return http.StatusOK, s.guildJSONLocked(g), nil
+}
+
+func (s *Server) getGuildChannels(_ http.ResponseWriter, r *http.Request, _ []byte) (int, any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g, ok := s.guilds[r.PathValue("guild")]
+	if !ok {
+		return 0, nil, errUnknownGuild
+	}
+	return http.StatusOK, s.guildChannelsLocked(g.ID), nil
+}
+
+func (s *Server) getMember(_ http.ResponseWriter, r *http.Request, _ []byte) (int, any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ms, ok := s.members[r.PathValue("guild")]
+	if !ok {
+		return 0, nil, errUnknownGuild
+	}
+	m, ok := ms[r.PathValue("user")]
+	if !ok {
+		return 0, nil, &apiError{http.StatusNotFound, 10007, "Unknown Member", nil}
+	}
+	return http.StatusOK, s.memberJSON(m), nil
+}
+
+func (s *Server) memberJSON(m *member) map[string]any {
+	return map[string]any{
+		"user":        m.user,
+		"roles":       []string{},
+		"joined_at":   timestamp(m.joinedAt),
+		"deaf":        false,
+		"mute":        false,
+		"flags":       0,
+		"permissions": fmt.Sprint(m.permissions),
+	}
+}
+
+func (s *Server) guildChannelsLocked(guildID string) []map[string]any {
+	out := []map[string]any{}
+	for _, id := range s.order {
+		if c := s.channels[id]; c.GuildID == guildID {
+			out = append(out, s.channelJSON(c))
+		}
+	}
+	return out
+}
+
+func (s *Server) guildJSONLocked(g *Guild) map[string]any {
+	return map[string]any{
+		"id":               g.ID,
+		"name":             g.Name,
+		"preferred_locale": g.PreferredLocale,
+		"owner_id":         s.bot.ID,
+		"roles": []map[string]any{{
+			"id": g.ID, "name": "@everyone", "permissions": fmt.Sprint(DefaultPermissions), "position": 0,
+		}},
+		"emojis":   []any{},
+		"features": []string{},
+	}
+}
+
+// --- channel messages ---
+
+func (s *Server) channelForBotLocked(id string) (*Channel, *apiError) {
+	c, ok := s.channels[id]
+	if !ok {
+		return nil, errUnknownChannel
+	}
+	return c, nil
+}
+
+func (s *Server) createChannelMessage(_ http.ResponseWriter, r *http.Request, body []byte) (int, any, *apiError) {
+	var p messagePayload
+	if e := decode(r, body, &p); e != nil {
+		return 0, nil, e
+	}
+	if fe := validateMessage("", &p); len(fe) > 0 {
+		return 0, nil, invalidForm(fe)
+	}
+	if p.isEmpty() {
+		return 0, nil, errEmptyMessage
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, e := s.channelForBotLocked(r.PathValue("chan"))
+	if e != nil {
+		return 0, nil, e
+	}
+	if ref := p.MessageReference; ref != nil && ref.MessageID != "" {
+		if orig, ok := s.messages[ref.MessageID]; !ok || orig.ChannelID != c.ID || orig.Ephemeral() {
+			return 0, nil, invalidForm(formErrors{{path: "message_reference", code: "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", msg: "Unknown message"}})
+		}
+	}
+	m := s.createMessageLocked(c, s.bot, &p, nil)
+	return http.StatusOK, s.messageJSON(m), nil
+}
+
+// channelMessageLocked finds a message through a channel route; ephemeral
+// messages are not reachable there.
+func (s *Server) channelMessageLocked(r *http.Request) (*Message, *apiError) {
+	c, e := s.channelForBotLocked(r.PathValue("chan"))
+	if e != nil {
+		return nil, e
+	}
+	m, ok := s.messages[r.PathValue("msg")]
+	if !ok || m.ChannelID != c.ID || m.Deleted || m.Ephemeral() {
+		return nil, errUnknownMessage
+	}
+	return m, nil
+}
+
+func (s *Server) getChannelMessage(_ http.ResponseWriter, r *http.Request, _ []byte) (int, any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, e := s.channelMessageLocked(r)
+	if e != nil {
+		return 0, nil, e
+	}
+	return http.StatusOK, s.messageJSON(m), nil
+}
+
+func (s *Server) listChannelMessages(_ http.ResponseWriter, r *http.Request, _ []byte) (int, any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, e := s.channelForBotLocked(r.PathValue("chan"))
+	if e != nil {
+		return 0, nil, e
+	}
+	limit := 50
+	if l := r.URL.Query().Get("limit"); l != "" {
+		if _, err := fmt.Sscan(l, &limit); err != nil || limit < 1 || limit > 100 {
+			return 0, nil, invalidForm(formErrors{{path: "limit", code: "NUMBER_TYPE_MAX", msg: "int value should be between 1 and 100."}})
+		}
+	}
+	out := []messageJSON{}
+	ids := s.chanMsgs[c.ID]
+	for i := len(ids) - 1; i >= 0 && len(out) < limit; i-- {
+		if m := s.messages[ids[i]]; !m.Deleted && !m.Ephemeral() {
+			out = append(out, s.messageJSON(m))
+		}
+	}
+	return http.StatusOK, out, nil
+}
+
+func (s *Server) editChannelMessage(_ http.ResponseWriter, r *http.Request, body []byte) (int, any, *apiError) {
+	var p messagePayload
+	if e := decode(r, body, &p); e != nil {
+		return 0, nil, e
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, e := s.channelMessageLocked(r)
+	if e != nil {
+		return 0, nil, e
+	}
+	if m.Author.ID != s.bot.ID {
+		return 0, nil, errNotAuthor
+	}
+	if fe := validateMessage("", &p); len(fe) > 0 {
+		return 0, nil, invalidForm(fe)
+	}
+	if e := checkEditNotEmpty(m, &p); e != nil {
+		return 0, nil, e
+	}
+	s.editMessageLocked(m, &p)
+	return http.StatusOK, s.messageJSON(m), nil
+}
+
+// checkEditNotEmpty refuses an edit that would leave nothing to show.
+func checkEditNotEmpty(m *Message, p *messagePayload) *apiError {
+	after := messagePayload{Content: &m.Content, Embeds: &m.Embeds, Components: &m.Components}
+	if p.Content != nil {
+		after.Content = p.Content
+	}
+	if p.Embeds != nil {
+		after.Embeds = p.Embeds
+	}
+	if p.Components != nil {
+		after.Components = p.Components
+	}
+	if after.isEmpty() && !m.Loading() {
+		return errEmptyMessage
+	}
+	return nil
+}
+
+func (s *Server) deleteChannelMessage(_ http.ResponseWriter, r *http.Request, _ []byte) (int, any, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, e := s.channelMessageLocked(r)
+	if e != nil {
+		return 0, nil, e
+	}
+	if m.Author.ID != s.bot.ID {
+		if m.GuildID == "" || s.members[m.GuildID][s.bot.ID].permissions&PermManageMessages == 0 {
+			return 0, nil, errMissingPerms
+		}
+	}
+	s.deleteMessageLocked(m)
+	return http.StatusNoContent, nil, nil
+}
