@@ -373,16 +373,16 @@ func (s *Server) basePayloadLocked(typ int, userID, channelID string) (*ixState,
 	}
 	st := &ixState{id: s.newID(), token: randomToken(), typ: typ, user: u, channelID: ch.ID, guildID: ch.GuildID, createdAt: s.now()}
 	p := map[string]any{
-		"id":             st.id,
-		"application_id": s.opts.ApplicationID,
-		"type":           typ,
-		"token":          st.token,
-		"version":        1,
-		"channel_id":     ch.ID,
-		"channel":        s.channelJSON(ch),
-		"locale":         u.Locale,
+		"id":              st.id,
+		"application_id":  s.opts.ApplicationID,
+		"type":            typ,
+		"token":           st.token,
+		"version":         1,
+		"channel_id":      ch.ID,
+		"channel":         s.channelJSON(ch),
+		"locale":          u.Locale,
 		"app_permissions": fmt.Sprint(BotPermissions),
-		"entitlements":   []any{},
+		"entitlements":    []any{},
 	}
 	if ch.GuildID != "" {
 		m, ok := s.members[ch.GuildID][u.ID]

@@ -232,14 +232,14 @@ type interactionMeta struct {
 // messagePayload is the body of message create/edit requests and of
 // interaction callback data. Pointer fields tell "absent" from "empty".
 type messagePayload struct {
-	Content          *string           `json:"content"`
-	TTS              bool              `json:"tts"`
-	Embeds           *[]Embed          `json:"embeds"`
-	Embed            *Embed            `json:"embed"`
-	Components       *[]Component      `json:"components"`
-	AllowedMentions  *AllowedMentions  `json:"allowed_mentions"`
-	Flags            *int              `json:"flags"`
-	MessageReference *MessageReference `json:"message_reference"`
+	Content          *string            `json:"content"`
+	TTS              bool               `json:"tts"`
+	Embeds           *[]Embed           `json:"embeds"`
+	Embed            *Embed             `json:"embed"`
+	Components       *[]Component       `json:"components"`
+	AllowedMentions  *AllowedMentions   `json:"allowed_mentions"`
+	Flags            *int               `json:"flags"`
+	MessageReference *MessageReference  `json:"message_reference"`
 	Attachments      *[]json.RawMessage `json:"attachments"`
 	// Modal fields (callback type 9).
 	CustomID string `json:"custom_id"`
