@@ -299,16 +299,23 @@ func (g *Game) numbersToMarket(evs []Event) []Event {
 	return append(evs, Event{Kind: EvToMarket, Player: g.Active, Cards: cloneCards(g.Market[start:])})
 }
 
-// currencyToDiscard moves the tableau's currency cards (all that is left of
-// it) to the discard.
+// currencyToDiscard moves the tableau's currency cards to the discard,
+// leaving its number cards.
 func (g *Game) currencyToDiscard(evs []Event) []Event {
-	if len(g.Tableau) == 0 {
+	start := len(g.Discard)
+	rest := g.Tableau[:0]
+	for _, c := range g.Tableau {
+		if c.Kind == KindCurrency {
+			g.Discard = append(g.Discard, c)
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	g.Tableau = rest
+	if len(g.Discard) == start {
 		return evs
 	}
-	g.Discard = append(g.Discard, g.Tableau...)
-	evs = append(evs, Event{Kind: EvToDiscard, Player: g.Active, Cards: cloneCards(g.Tableau)})
-	g.Tableau = g.Tableau[:0]
-	return evs
+	return append(evs, Event{Kind: EvToDiscard, Player: g.Active, Cards: cloneCards(g.Discard[start:])})
 }
 
 // moveNumbers appends the number cards of from to *to and returns what
