@@ -27,13 +27,15 @@ import "math/bits"
 // V_3, V_2, V_1 are tables over every state; V_0 is the answer. With the real
 // deck (at most one black wild per number and one super wild) that is at most
 // 4·512·2 lookups and 2·3^9·3 transitions: a fixed, instance-independent bound
-// well under a millisecond. Black wilds whose number
-// every colour already holds, and super wilds beyond the colours' total
-// shortfall, can never help and are left out of the state.
+// well under a millisecond. The state leaves out what cannot compete: black
+// wilds whose number every colour holds, black wilds n as many as the colours
+// lacking n (they count as held), super wilds beyond the colours' total
+// shortfall.
 //
-// The solver is exact for any input; inputs the deck cannot produce (two
-// black wilds of one number, several super wilds) are handled too, but the
-// tables grow with the product of those counts.
+// The solver is exact for any input, including collections the deck cannot
+// produce (several black wilds of one number, several super wilds); for
+// those the tables grow with the product of the competing copies, so such
+// inputs can cost up to seconds.
 
 // Tie-breaking, so that the same multiset of cards always gives the same
 // Score (only the order of Placements follows the collection):
@@ -117,6 +119,8 @@ func BestScore(collection []Card) Score {
 // scoreSolver holds one BestScore computation.
 type scoreSolver struct {
 	num   [4]uint16 // numbers held, per colour index (Color − Blue)
+	free  uint16    // numbers with a black wild for every colour lacking them
+	held  [4]uint16 // num | free: what the tables treat as held
 	cw    [4]int    // colour wilds per colour index
 	black [9]int    // black wilds per number − 1
 	super int       // super wilds
@@ -159,19 +163,12 @@ func (sv *scoreSolver) load(collection []Card) {
 			sv.super++
 		}
 	}
-	// The most wilds of any kind a colour can take is what it is missing;
-	// the shared wilds (black, super) can cover at most the total shortfall
-	// left after the colour wilds.
-	shortfall := 0
-	for k := range 4 {
-		missing := 9 - bits.OnesCount16(sv.num[k])
-		sv.cw[k] = min(sv.cw[k], missing)
-		shortfall += missing - sv.cw[k]
-	}
-	sv.sMax = min(sv.super, shortfall)
-	sv.sw = sv.sMax + 1
-
-	sv.nSt = 1
+	// A black wild n helps only colours lacking n. When there are as many
+	// black wilds n as colours lacking n, they never compete: n counts as
+	// held in every colour and leaves the state (place reports them).
+	// Otherwise the copies that can matter join the state.
+	type blackNum struct{ n, cnt int }
+	var shared []blackNum
 	for n := range 9 {
 		lacking := 0
 		for k := range 4 {
@@ -179,12 +176,33 @@ func (sv *scoreSolver) load(collection []Card) {
 				lacking++
 			}
 		}
-		if c := min(sv.black[n], lacking); c > 0 {
-			sv.uNum = append(sv.uNum, uint8(n))
-			sv.uCnt = append(sv.uCnt, c)
-			sv.rad = append(sv.rad, sv.nSt)
-			sv.nSt *= c + 1
+		switch {
+		case sv.black[n] == 0 || lacking == 0:
+		case sv.black[n] >= lacking:
+			sv.free |= 1 << n
+		default:
+			shared = append(shared, blackNum{n, sv.black[n]})
 		}
+	}
+	// The most wilds of any kind a colour can take is what it is missing;
+	// the shared wilds (black, super) can cover at most the total shortfall
+	// left after the colour wilds.
+	shortfall := 0
+	for k := range 4 {
+		sv.held[k] = sv.num[k] | sv.free
+		missing := 9 - bits.OnesCount16(sv.held[k])
+		sv.cw[k] = min(sv.cw[k], missing)
+		shortfall += missing - sv.cw[k]
+	}
+	sv.sMax = min(sv.super, shortfall)
+	sv.sw = sv.sMax + 1
+
+	sv.nSt = 1
+	for _, b := range shared {
+		sv.uNum = append(sv.uNum, uint8(b.n))
+		sv.uCnt = append(sv.uCnt, b.cnt)
+		sv.rad = append(sv.rad, sv.nSt)
+		sv.nSt *= b.cnt + 1
 	}
 	sv.nT = 1 << len(sv.uNum)
 	sv.exp = make([]uint16, sv.nT)
@@ -210,7 +228,7 @@ func (sv *scoreSolver) load(collection []Card) {
 // need is how many shared wilds (black or super) colour k needs for window w
 // once the black numbers in tn and its own colour wilds are placed.
 func (sv *scoreSolver) need(k int, w scoreWindow, tn uint16) int {
-	return max(0, bits.OnesCount16(w.mask&^sv.num[k]&^tn)-sv.cw[k])
+	return max(0, bits.OnesCount16(w.mask&^sv.held[k]&^tn)-sv.cw[k])
 }
 
 func (sv *scoreSolver) solve() {
@@ -238,7 +256,7 @@ func (sv *scoreSolver) solve() {
 func (sv *scoreSolver) fillBest(k int) {
 	b := sv.best[k]
 	for t := range sv.nT {
-		held := sv.num[k] | sv.exp[t]
+		held := sv.held[k] | sv.exp[t]
 		for s := range sv.sw {
 			b[t*sv.sw+s] = runWith[held][min(9, sv.cw[k]+s)]
 		}
@@ -344,9 +362,15 @@ func (sv *scoreSolver) place(k, t, sk int) (usedT, usedS int) {
 		}
 	}
 	sv.runs[k] = run
-	missing := run.mask &^ sv.num[k]
-	shared := max(0, bits.OnesCount16(missing)-sv.cw[k])
 	col := Blue + Color(k)
+	// Black wilds that never compete stand wherever the run lacks them.
+	for n := range 9 {
+		if run.mask&sv.free&^sv.num[k]&(1<<n) != 0 {
+			sv.blackCol[n] = append(sv.blackCol[n], col)
+		}
+	}
+	missing := run.mask &^ sv.held[k]
+	shared := max(0, bits.OnesCount16(missing)-sv.cw[k])
 	// Black wilds first, lowest numbers first, only what colour wilds cannot cover.
 	for i, n := range sv.uNum {
 		if shared == 0 {

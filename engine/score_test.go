@@ -468,3 +468,41 @@ func TestBestScoreGolden(t *testing.T) {
 		})
 	}
 }
+
+// FuzzBestScore: any collection the deck can produce (plus currency and
+// invalid cards) gets a legal arrangement that scores its total, optimal
+// when the brute force can check it.
+func FuzzBestScore(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 36, 40, 49})
+	f.Add([]byte{255, 50, 3, 3, 3})
+	deck, err := BuildDeck(5)
+	require.NoError(f, err)
+	copies := make(map[Card]int)
+	for _, c := range deck {
+		copies[c]++
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var coll []Card
+		held := make(map[Card]int)
+		wilds := 0
+		for _, b := range data {
+			c := Card{Kind: KindNumber, Color: Blue, Value: 10} // invalid
+			if int(b) < numCardIndex {
+				c = cardAt(int(b))
+			}
+			if c.Valid() && held[c] == copies[c] {
+				continue
+			}
+			held[c]++
+			if c.IsWild() {
+				wilds++
+			}
+			coll = append(coll, c)
+		}
+		got := BestScore(coll)
+		checkArrangement(t, coll, got)
+		if wilds <= 3 {
+			assert.Equal(t, bruteScore(coll), got.Total, FormatCards(coll))
+		}
+	})
+}
