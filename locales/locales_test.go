@@ -1,0 +1,123 @@
+package locales
+
+import (
+	"regexp"
+	"sort"
+	"testing"
+
+	"github.com/BurntSushi/toml"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var placeholder = regexp.MustCompile(`{{\s*\.(\w+)\s*}}`)
+
+// messages reads a locale file as key -> plural form -> text.
+func messages(t *testing.T, lang string) map[string]map[string]string {
+	t.Helper()
+	buf, err := files.ReadFile(lang + ".toml")
+	require.NoError(t, err)
+	var raw map[string]any
+	require.NoError(t, toml.Unmarshal(buf, &raw))
+	out := map[string]map[string]string{}
+	for k, v := range raw {
+		switch v := v.(type) {
+		case string:
+			out[k] = map[string]string{"other": v}
+		case map[string]any:
+			forms := map[string]string{}
+			for f, s := range v {
+				str, ok := s.(string)
+				require.True(t, ok, "%s: %s.%s is not a string", lang, k, f)
+				forms[f] = str
+			}
+			out[k] = forms
+		default:
+			t.Fatalf("%s: %s has type %T", lang, k, v)
+		}
+	}
+	return out
+}
+
+func placeholders(forms map[string]string) []string {
+	set := map[string]bool{}
+	for _, s := range forms {
+		for _, m := range placeholder.FindAllStringSubmatch(s, -1) {
+			set[m[1]] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestSameKeysAndPlaceholders(t *testing.T) {
+	en, fr := messages(t, English), messages(t, French)
+	require.NotEmpty(t, en)
+	for k, forms := range en {
+		frForms, ok := fr[k]
+		if !assert.True(t, ok, "key %q is in en.toml but not in fr.toml", k) {
+			continue
+		}
+		assert.Equal(t, placeholders(frForms), placeholders(forms), "placeholders of %q (fr, then en)", k)
+		assert.Equal(t, len(frForms) > 1, len(forms) > 1, "%q is plural in one language only", k)
+	}
+	for k := range fr {
+		_, ok := en[k]
+		assert.True(t, ok, "key %q is in fr.toml but not in en.toml", k)
+	}
+	assert.Equal(t, Keys(French), Keys(English))
+}
+
+func TestPlurals(t *testing.T) {
+	tests := []struct {
+		lang  string
+		count int
+		want  string
+	}{
+		{English, 1, "1 token"},
+		{English, 2, "2 tokens"},
+		{English, 0, "0 tokens"},
+		{French, 1, "1 jeton"},
+		{French, 2, "2 jetons"},
+		{French, 0, "0 jeton"}, // CLDR: 0 is singular in French
+	}
+	for _, tc := range tests {
+		t.Run(tc.lang+"/"+tc.want, func(t *testing.T) {
+			assert.Equal(t, tc.want, N(tc.lang, "pay_tokens", tc.count, nil))
+		})
+	}
+}
+
+func TestTemplates(t *testing.T) {
+	assert.Equal(t, "Bid 7", T(English, "btn_bid_amount", map[string]any{"Amount": 7}))
+	assert.Equal(t, "Miser 7", T(French, "btn_bid_amount", map[string]any{"Amount": 7}))
+	assert.Equal(t, Missing("no_such_key"), T(English, "no_such_key", nil))
+	assert.Equal(t, "Bid 7", T("de", "btn_bid_amount", map[string]any{"Amount": 7}), "unsupported language falls back to English")
+}
+
+func TestEveryMessageRenders(t *testing.T) {
+	data := map[string]any{}
+	for _, lang := range Languages {
+		for _, k := range Keys(lang) {
+			for _, n := range []int{1, 2} {
+				s := N(lang, k, n, data)
+				assert.NotEqual(t, Missing(k), s, "%s: %s does not render", lang, k)
+			}
+		}
+	}
+}
+
+func TestFor(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"fr", French}, {"FR", French}, {"en-US", English}, {"en-GB", English}, {"de", ""}, {"", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) { assert.Equal(t, tc.want, For(tc.in)) })
+	}
+	assert.Equal(t, French, Or("", French))
+	assert.Equal(t, English, Or("xx", "yy"))
+}
