@@ -25,6 +25,7 @@ var (
 	ErrBadModalInput      = errors.New("fakediscord: invalid modal input")
 	ErrNoBotConnected     = errors.New("fakediscord: no bot session on the gateway")
 	ErrClosed             = errors.New("fakediscord: server closed")
+	ErrBadMessage         = errors.New("fakediscord: invalid message")
 )
 
 // Violation is a breach of Discord's rules by the bot: a refused REST

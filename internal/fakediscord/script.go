@@ -672,3 +672,28 @@ func (s *Server) WaitMessage(ctx context.Context, channelID, userID string, matc
 	})
 	return found, err
 }
+
+// Post sends a plain message as a user (not the bot), e.g. to test that
+// the bot cannot edit it. Mentions in it are parsed as Discord would.
+func (s *Server) Post(userID, channelID, content string) (Message, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u, ok := s.users[userID]
+	if !ok || userID == s.bot.ID {
+		return Message{}, fmt.Errorf("%w: %s", ErrUnknownUser, userID)
+	}
+	ch, ok := s.channels[channelID]
+	if !ok {
+		return Message{}, fmt.Errorf("%w: %s", ErrUnknownChannel, channelID)
+	}
+	if ch.GuildID != "" {
+		if _, ok := s.members[ch.GuildID][userID]; !ok {
+			return Message{}, fmt.Errorf("%w: %s in %s", ErrNotMember, userID, ch.GuildID)
+		}
+	}
+	if content == "" || utf8.RuneCountInString(content) > maxContent {
+		return Message{}, fmt.Errorf("%w: content must have 1 to %d characters", ErrBadMessage, maxContent)
+	}
+	m := s.createMessageLocked(ch, *u, &messagePayload{Content: &content}, nil)
+	return m.clone(), nil
+}
