@@ -47,16 +47,14 @@ import "math/bits"
 //     fewest wilds, then the lowest Lo;
 //   - the run's missing numbers are filled by the black wilds of those
 //     numbers first (lowest numbers first, only as many as the colour wilds
-//     cannot cover), then by the colour wilds (lowest numbers first), then by
-//     super wilds;
+//     cannot cover; a black wild that never competes, see above, always
+//     fills its number), then by the colour wilds (lowest numbers first),
+//     then by super wilds;
 //   - identical wilds are interchangeable: the first ones in collection order
 //     get the placements (ascending number for colour wilds, colour order for
 //     black wilds).
 //
 // A wild that adds nothing gets Placement{Wild: w} (Used false, NoColor, 0).
-
-// fullRun is the bit mask of the numbers 1–9 (bit n-1 for number n).
-const fullRun = 1<<9 - 1
 
 // scoreWindow is one candidate run [lo,hi].
 type scoreWindow struct {
