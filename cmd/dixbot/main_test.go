@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const secret = "MTIz.secret-token-value.xyz"
+
+func TestLoadConfigDefaults(t *testing.T) {
+	cfg, err := loadConfig([]string{"DISCORD_TOKEN=" + secret})
+	require.NoError(t, err)
+	assert.Equal(t, secret, cfg.Token)
+	assert.Equal(t, "https://discord.com/", cfg.APIURL)
+	assert.Empty(t, cfg.GuildID)
+	assert.Empty(t, cfg.RedisURL)
+	assert.Equal(t, "dix:", cfg.RedisPrefix)
+	assert.Equal(t, "dix.db", cfg.DataFile)
+	assert.Equal(t, "en", cfg.Language)
+	assert.Equal(t, "info", cfg.LogLevel)
+	assert.Equal(t, "text", cfg.LogFormat)
+	assert.Empty(t, cfg.HTTPAddr)
+	assert.Equal(t, 1500*time.Millisecond, cfg.StoreTimeout)
+	assert.Equal(t, 10*time.Second, cfg.ShutdownTimeout)
+	assert.Equal(t, 720*time.Hour, cfg.GameTTL)
+	assert.Equal(t, 168*time.Hour, cfg.ArchiveTTL)
+}
+
+func TestLoadConfigValues(t *testing.T) {
+	cfg, err := loadConfig([]string{
+		"DISCORD_TOKEN=" + secret,
+		"DISCORD_API_URL=http://127.0.0.1:8765/",
+		"DISCORD_GUILD_ID=123",
+		"REDIS_URL=redis://:pw@localhost:6379/2",
+		"REDIS_PREFIX=test:",
+		"DIX_LANGUAGE=fr",
+		"LOG_LEVEL=debug",
+		"LOG_FORMAT=json",
+		"HTTP_ADDR=127.0.0.1:8080",
+		"STORE_TIMEOUT=800ms",
+		"SHUTDOWN_TIMEOUT=3s",
+		"GAME_TTL=48h",
+		"ARCHIVE_TTL=1h",
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "http://127.0.0.1:8765/", cfg.APIURL)
+	assert.Equal(t, "123", cfg.GuildID)
+	assert.Equal(t, "redis://:pw@localhost:6379/2", cfg.RedisURL)
+	assert.Equal(t, "test:", cfg.RedisPrefix)
+	assert.Equal(t, "fr", cfg.Language)
+	assert.Equal(t, "127.0.0.1:8080", cfg.HTTPAddr)
+	assert.Equal(t, 800*time.Millisecond, cfg.StoreTimeout)
+	assert.Equal(t, 3*time.Second, cfg.ShutdownTimeout)
+	assert.Equal(t, 48*time.Hour, cfg.GameTTL)
+	assert.Equal(t, time.Hour, cfg.ArchiveTTL)
+}
+
+func TestRunBadConfiguration(t *testing.T) {
+	tests := []struct {
+		name string
+		env  []string
+		want string // in the message
+	}{
+		{"missing token", nil, "DISCORD_TOKEN is not set"},
+		{"blank token", []string{"DISCORD_TOKEN=  "}, "DISCORD_TOKEN is not set"},
+		{"language", []string{"DISCORD_TOKEN=" + secret, "DIX_LANGUAGE=de"}, "DIX_LANGUAGE"},
+		{"store timeout", []string{"DISCORD_TOKEN=" + secret, "STORE_TIMEOUT=soon"}, "STORE_TIMEOUT"},
+		{"store timeout too long", []string{"DISCORD_TOKEN=" + secret, "STORE_TIMEOUT=5s"}, "STORE_TIMEOUT"},
+		{"negative ttl", []string{"DISCORD_TOKEN=" + secret, "GAME_TTL=-1h"}, "GAME_TTL"},
+		{"zero shutdown", []string{"DISCORD_TOKEN=" + secret, "SHUTDOWN_TIMEOUT=0s"}, "SHUTDOWN_TIMEOUT"},
+		{"redis scheme", []string{"DISCORD_TOKEN=" + secret, "REDIS_URL=http://:hunter2@host/"}, "REDIS_URL"},
+		{"api url", []string{"DISCORD_TOKEN=" + secret, "DISCORD_API_URL=discord.com"}, "DISCORD_API_URL"},
+		{"http addr", []string{"DISCORD_TOKEN=" + secret, "HTTP_ADDR=8080"}, "HTTP_ADDR"},
+		{"log level", []string{"DISCORD_TOKEN=" + secret, "LOG_LEVEL=loud"}, "LOG_LEVEL"},
+		{"log format", []string{"DISCORD_TOKEN=" + secret, "LOG_FORMAT=xml"}, "LOG_FORMAT"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(nil, tc.env, &stdout, &stderr)
+			assert.Equal(t, exitConfig, code)
+			assert.Contains(t, stderr.String(), tc.want)
+			assert.NotContains(t, stderr.String(), secret)
+			assert.NotContains(t, stderr.String(), "hunter2")
+			assert.Empty(t, stdout.String())
+		})
+	}
+}
+
+func TestVersionFlag(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"-version"}, nil, &stdout, &stderr)
+	assert.Equal(t, exitOK, code)
+	assert.Equal(t, "dixbot "+version+"\n", stdout.String())
+
+	code = run([]string{"-bogus"}, nil, &stdout, &stderr)
+	assert.Equal(t, exitConfig, code)
+}

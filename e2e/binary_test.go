@@ -1,0 +1,108 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var (
+	buildOnce sync.Once
+	buildDir  string
+	buildPath string
+	buildErr  error
+)
+
+// dixbotBinary builds cmd/dixbot once per test run and returns its path.
+func dixbotBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "dixbot-e2e-")
+		if buildErr != nil {
+			return
+		}
+		buildPath = filepath.Join(buildDir, "dixbot")
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "go", "build", "-ldflags", "-X main.version=e2e-test", "-o", buildPath, "../cmd/dixbot")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			buildErr = errors.New(err.Error() + ": " + string(out))
+		}
+	})
+	require.NoError(t, buildErr, "go build ./cmd/dixbot")
+	return buildPath
+}
+
+// cleanEnviron is the environment without any of the bot's variables, so a
+// developer's own settings cannot leak into a test.
+func cleanEnviron(extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "DISCORD_TOKEN", "DISCORD_API_URL", "DISCORD_GUILD_ID", "REDIS_URL", "REDIS_PREFIX",
+			"DIX_DATA_FILE", "DIX_LANGUAGE", "LOG_LEVEL", "LOG_FORMAT", "HTTP_ADDR",
+			"STORE_TIMEOUT", "SHUTDOWN_TIMEOUT", "GAME_TTL", "ARCHIVE_TTL":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, extra...)
+}
+
+func TestBinaryMissingToken(t *testing.T) {
+	bin := dixbotBinary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	cmd := exec.CommandContext(ctx, bin)
+	cmd.Dir = t.TempDir()
+	// A password elsewhere in the configuration must not be echoed either.
+	cmd.Env = cleanEnviron("REDIS_URL=redis://:hunter2-secret@127.0.0.1:1/0")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "the program must exit with a status, got %v", err)
+	assert.Equal(t, 2, exit.ExitCode())
+	assert.Contains(t, stderr.String(), "DISCORD_TOKEN is not set")
+	assert.Contains(t, stderr.String(), "DISCORD_TOKEN=<your bot token>", "the message says what to set")
+	assert.NotContains(t, stderr.String(), "hunter2-secret")
+	assert.Empty(t, stdout.String())
+	entries, err := os.ReadDir(cmd.Dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "no data file is created without a token")
+}
+
+func TestBinaryVersion(t *testing.T) {
+	bin := dixbotBinary(t)
+	out, err := exec.Command(bin, "-version").Output()
+	require.NoError(t, err)
+	assert.Equal(t, "dixbot e2e-test\n", string(out))
+}
+
+func TestBinaryBadTokenNotEchoed(t *testing.T) {
+	bin := dixbotBinary(t)
+	const token = "NzQ.e2e-secret-token.abc"
+	cmd := exec.Command(bin)
+	cmd.Dir = t.TempDir()
+	cmd.Env = cleanEnviron("DISCORD_TOKEN="+token, "DIX_LANGUAGE=klingon")
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit)
+	assert.Equal(t, 2, exit.ExitCode())
+	assert.Contains(t, string(out), "DIX_LANGUAGE")
+	assert.NotContains(t, string(out), token)
+}

@@ -1,0 +1,411 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	dixbot "github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/internal/fakediscord"
+)
+
+// table is one channel of the stand-in with its players, played only
+// through slash commands and clicks, as people would.
+type table struct {
+	t       *testing.T
+	fake    *fakediscord.Server
+	store   func() dixbot.Store // the running program's store
+	guild   fakediscord.Guild
+	channel fakediscord.Channel
+	users   []fakediscord.User
+	rng     *rand.Rand
+}
+
+// newTable creates a guild (with the given preferred locale), a channel and
+// users named after names, each with their locale ("en-US" unless given as
+// "Name/locale").
+func newTable(t *testing.T, fake *fakediscord.Server, guildLocale string, names ...string) *table {
+	t.Helper()
+	g := fake.AddGuild(fakediscord.GuildSpec{Name: "DIX club", PreferredLocale: guildLocale})
+	ch, err := fake.AddChannel(g.ID, "dix")
+	require.NoError(t, err)
+	tb := &table{t: t, fake: fake, guild: g, channel: ch, rng: rand.New(rand.NewPCG(1, uint64(len(names))))}
+	for _, n := range names {
+		name, locale, ok := strings.Cut(n, "/")
+		if !ok {
+			locale = "en-US"
+		}
+		u := fake.AddUser(fakediscord.UserSpec{Name: name, Locale: locale})
+		require.NoError(t, fake.AddMember(g.ID, u.ID, 0))
+		tb.users = append(tb.users, u)
+	}
+	return tb
+}
+
+// command runs a slash command and returns the bot's answer.
+func (tb *table) command(user fakediscord.User, line string) *fakediscord.Response {
+	tb.t.Helper()
+	ctx := waitCtx(tb.t)
+	ix, err := tb.fake.RunCommand(ctx, user.ID, tb.channel.ID, line)
+	require.NoError(tb.t, err, "%s as %s", line, user.Username)
+	r, err := ix.Wait(ctx)
+	require.NoError(tb.t, err, "answer to %s", line)
+	return r
+}
+
+// click clicks a button as user and returns the bot's answer.
+func (tb *table) click(user fakediscord.User, msgID, customID string) *fakediscord.Response {
+	tb.t.Helper()
+	ctx := waitCtx(tb.t)
+	ix, err := tb.fake.Click(ctx, user.ID, msgID, customID)
+	require.NoError(tb.t, err, "click %s as %s", customID, user.Username)
+	r, err := ix.Wait(ctx)
+	require.NoError(tb.t, err, "answer to %s", customID)
+	return r
+}
+
+// pick chooses values in a select menu as user and returns the answer.
+func (tb *table) pick(user fakediscord.User, msgID, customID string, values ...string) *fakediscord.Response {
+	tb.t.Helper()
+	ctx := waitCtx(tb.t)
+	ix, err := tb.fake.Select(ctx, user.ID, msgID, customID, values...)
+	require.NoError(tb.t, err, "select %s %v as %s", customID, values, user.Username)
+	r, err := ix.Wait(ctx)
+	require.NoError(tb.t, err, "answer to %s", customID)
+	return r
+}
+
+// record reads the channel's record (active, else archived).
+func (tb *table) record() *dixbot.Record {
+	tb.t.Helper()
+	r, err := tb.store().Get(waitCtx(tb.t), tb.channel.ID)
+	require.NoError(tb.t, err, "reading the channel's game")
+	return r
+}
+
+// stateBytes is the serialised engine state of the channel's game.
+func (tb *table) stateBytes() []byte {
+	tb.t.Helper()
+	r := tb.record()
+	if r.State == nil {
+		return r.Meta
+	}
+	b, err := r.State.MarshalBinary()
+	require.NoError(tb.t, err)
+	return b
+}
+
+// seats reads which Discord user sits in which engine seat from the bot's
+// table data (its JSON form: "s" is the seat list, "i" the user id).
+func seats(t *testing.T, r *dixbot.Record) []string {
+	t.Helper()
+	var m struct {
+		Seats []struct {
+			ID string `json:"i"`
+		} `json:"s"`
+	}
+	require.NoError(t, json.Unmarshal(r.Meta, &m), "the bot's table data")
+	ids := make([]string, len(m.Seats))
+	for i, s := range m.Seats {
+		ids[i] = s.ID
+	}
+	return ids
+}
+
+func (tb *table) user(id string) fakediscord.User {
+	tb.t.Helper()
+	for _, u := range tb.users {
+		if u.ID == id {
+			return u
+		}
+	}
+	tb.t.Fatalf("user %s is not at this table", id)
+	return fakediscord.User{}
+}
+
+// customID is a parsed "dix:<verb>:<version>[:<arg>]" component id.
+type customID struct {
+	verb    string
+	version uint64
+	arg     string
+	raw     string
+}
+
+func parseCustomID(s string) (customID, bool) {
+	parts := strings.Split(s, ":")
+	if len(parts) < 3 || parts[0] != "dix" {
+		return customID{}, false
+	}
+	v, err := strconv.ParseUint(parts[2], 10, 32)
+	if err != nil {
+		return customID{}, false
+	}
+	c := customID{verb: parts[1], version: v, raw: s}
+	if len(parts) > 3 {
+		c.arg = parts[3]
+	}
+	return c, true
+}
+
+// components lists the interactive components of a message with their ids.
+func components(m fakediscord.Message) []fakediscord.Component {
+	var out []fakediscord.Component
+	for _, row := range m.Components {
+		for _, c := range row.Components {
+			if c.CustomID != "" && !c.Disabled {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// gameVerbs are the board's decision buttons (not "my hand" / "show board").
+var gameVerbs = []string{"draw", "stop", "num", "money", "buy", "end", "cons", "bbuy", "bid", "pass", "pay"}
+
+// boardFor waits for the public message carrying the decision buttons of
+// state version seq (the bot may post a fresh board after answering).
+func (tb *table) boardFor(seq uint32) (fakediscord.Message, map[string]customID) {
+	tb.t.Helper()
+	var buttons map[string]customID
+	m, err := tb.fake.WaitMessage(waitCtx(tb.t), tb.channel.ID, "", func(m fakediscord.Message) bool {
+		buttons = map[string]customID{}
+		for _, c := range components(m) {
+			if id, ok := parseCustomID(c.CustomID); ok && id.version == uint64(seq) && slices.Contains(gameVerbs, id.verb) {
+				buttons[id.verb] = id
+			}
+		}
+		return len(buttons) > 0
+	})
+	if err != nil {
+		last, _ := tb.fake.LatestPublic(tb.channel.ID)
+		tb.t.Fatalf("no board with buttons for state %d: %v; latest public message: %q %+v", seq, err, last.Content, last.Components)
+	}
+	return m, buttons
+}
+
+// weights make the random player draw often and stop sometimes, so games
+// see busts, auctions and purchases.
+var weights = map[string]int{"draw": 5, "stop": 3, "num": 3, "money": 1, "buy": 4, "end": 1, "cons": 1, "bbuy": 1, "bid": 3, "pass": 1, "pay": 1}
+
+func (tb *table) choose(buttons map[string]customID) customID {
+	total := 0
+	verbs := make([]string, 0, len(buttons))
+	for v := range buttons {
+		verbs = append(verbs, v)
+	}
+	slices.Sort(verbs)
+	for _, v := range verbs {
+		total += weights[v]
+	}
+	n := tb.rng.IntN(total)
+	for _, v := range verbs {
+		if n -= weights[v]; n < 0 {
+			return buttons[v]
+		}
+	}
+	return buttons[verbs[0]]
+}
+
+// decide makes one decision of the player to act, by clicks only, and
+// checks that it was applied exactly once (Seq grew). It returns false when
+// the game is over.
+func (tb *table) decide() bool {
+	tb.t.Helper()
+	rec := tb.record()
+	g := rec.State
+	require.NotNil(tb.t, g, "the game has started")
+	if rec.Finished || g.Phase == engine.PhaseOver {
+		return false
+	}
+	seat := g.ToAct()
+	require.GreaterOrEqual(tb.t, seat, 0)
+	user := tb.user(seats(tb.t, rec)[seat])
+	board, buttons := tb.boardFor(g.Seq)
+	ch := g.Choices(seat)
+	require.NotEmpty(tb.t, ch.Actions, "the player to act has choices")
+
+	id := tb.choose(buttons)
+	r := tb.click(user, board.ID, id.raw)
+	switch id.verb {
+	case "buy":
+		if !tb.buy(user, r) {
+			// Nothing affordable: end the turn instead.
+			tb.click(user, board.ID, buttons["end"].raw)
+		}
+	case "bid":
+		tb.promptClick(user, r, "bidn", func(cs []customID) customID { return cs[tb.rng.IntN(len(cs))] })
+	case "pay":
+		tb.promptClick(user, r, "apay", func(cs []customID) customID { return cs[0] })
+	}
+
+	after := tb.record().State
+	require.Equal(tb.t, g.Seq+1, after.Seq, "clicking %s applied exactly one action (answer: %s)", id.raw, describe(r))
+	return true
+}
+
+// buy completes a purchase from the market prompt: pick a card, then pay
+// the proposed payment. It returns false when the card was not affordable.
+func (tb *table) buy(user fakediscord.User, prompt *fakediscord.Response) bool {
+	tb.t.Helper()
+	require.True(tb.t, prompt.Ephemeral(), "the market prompt is ephemeral: %s", describe(prompt))
+	var selects []fakediscord.Component
+	for _, c := range components(*prompt.Message) {
+		if c.Type == fakediscord.ComponentStringSelect {
+			selects = append(selects, c)
+		}
+	}
+	require.NotEmpty(tb.t, selects, "market prompt without a select: %s", describe(prompt))
+	sel := selects[tb.rng.IntN(len(selects))]
+	opt := sel.Options[tb.rng.IntN(len(sel.Options))]
+	r := tb.pick(user, prompt.Message.ID, sel.CustomID, opt.Value)
+	if r.Message == nil || !hasVerb(*r.Message, "bpay") {
+		return false // refused: cannot afford this card
+	}
+	tb.promptClick(user, r, "bpay", func(cs []customID) customID { return cs[0] })
+	return true
+}
+
+// promptClick clicks, on an ephemeral prompt, one of the buttons of verb.
+func (tb *table) promptClick(user fakediscord.User, prompt *fakediscord.Response, verb string, pick func([]customID) customID) *fakediscord.Response {
+	tb.t.Helper()
+	require.NotNil(tb.t, prompt.Message, "a prompt message: %s", describe(prompt))
+	var ids []customID
+	for _, c := range components(*prompt.Message) {
+		if id, ok := parseCustomID(c.CustomID); ok && id.verb == verb {
+			ids = append(ids, id)
+		}
+	}
+	require.NotEmpty(tb.t, ids, "no %s button on the prompt: %s", verb, describe(prompt))
+	return tb.click(user, prompt.Message.ID, pick(ids).raw)
+}
+
+func hasVerb(m fakediscord.Message, verb string) bool {
+	for _, c := range components(m) {
+		if id, ok := parseCustomID(c.CustomID); ok && id.verb == verb {
+			return true
+		}
+	}
+	return false
+}
+
+// describe summarises an answer for failure messages.
+func describe(r *fakediscord.Response) string {
+	if r == nil {
+		return "<no answer>"
+	}
+	s := fmt.Sprintf("type %d", r.Type)
+	if r.Message != nil {
+		s += fmt.Sprintf(" ephemeral=%v content=%q", r.Message.Ephemeral(), r.Message.Content)
+		for _, e := range r.Message.Embeds {
+			s += fmt.Sprintf(" embed=%q", e.Title)
+		}
+	}
+	return s
+}
+
+// playToEnd makes decisions until the game is over.
+func (tb *table) playToEnd() {
+	tb.t.Helper()
+	for i := 0; ; i++ {
+		require.Less(tb.t, i, 5000, "the game never ended")
+		if !tb.decide() {
+			return
+		}
+	}
+}
+
+// lobby opens a lobby with /dix start as the first user, has the others
+// join, and starts the game. It returns the board message of the first turn.
+func (tb *table) lobby(startLine string) {
+	tb.t.Helper()
+	r := tb.command(tb.users[0], startLine)
+	require.NotNil(tb.t, r.Message, "the lobby: %s", describe(r))
+	lobby := *r.Message
+	for _, u := range tb.users[1:] {
+		lobby = tb.clickVerb(u, lobby, "join")
+	}
+	tb.clickVerb(tb.users[0], lobby, "go")
+	rec := tb.record()
+	require.NotNil(tb.t, rec.State, "the game started")
+	assert.Len(tb.t, seats(tb.t, rec), len(tb.users))
+}
+
+// clickVerb clicks the button of verb on m and returns m as it is after the
+// answer.
+func (tb *table) clickVerb(u fakediscord.User, m fakediscord.Message, verb string) fakediscord.Message {
+	tb.t.Helper()
+	for _, c := range components(m) {
+		if id, ok := parseCustomID(c.CustomID); ok && id.verb == verb {
+			r := tb.click(u, m.ID, c.CustomID)
+			require.False(tb.t, r.Ephemeral(), "%s by %s refused: %s", verb, u.Username, describe(r))
+			now, ok := tb.fake.Message(m.ID)
+			require.True(tb.t, ok)
+			return now
+		}
+	}
+	tb.t.Fatalf("no %s button on message %q", verb, m.Content)
+	return m
+}
+
+// checkScoreboard waits for the final scoreboard and checks that it shows
+// the engine's results of the stored game: each player's rank order, name
+// and total.
+func (tb *table) checkScoreboard(names []string) fakediscord.Message {
+	tb.t.Helper()
+	rec := tb.record()
+	require.Equal(tb.t, engine.PhaseOver, rec.State.Phase)
+	res := rec.State.Results()
+	m, err := tb.fake.WaitMessage(waitCtx(tb.t), tb.channel.ID, "", func(m fakediscord.Message) bool {
+		return len(m.Embeds) > 0 && len(m.Embeds[0].Fields) == len(res)
+	})
+	require.NoError(tb.t, err, "the final scoreboard")
+	// The game is archived once the scoreboard is out.
+	err = waitUntil(waitCtx(tb.t), tb.fake, func() bool { return tb.record().Finished })
+	require.NoError(tb.t, err, "the finished game is archived")
+	fields := m.Embeds[0].Fields
+	for i, r := range res {
+		assert.Contains(tb.t, fields[i].Name, names[r.Player], "row %d is seat %d", i, r.Player)
+		assert.Contains(tb.t, fields[i].Name, strconv.Itoa(r.Score.Total), "row %d shows %s's score", i, names[r.Player])
+	}
+	return m
+}
+
+// noViolations checks that the stand-in saw no breach of Discord's rules.
+func noViolations(t *testing.T, fake *fakediscord.Server) {
+	t.Helper()
+	assert.Empty(t, fake.Violations(), "protocol violations")
+	for _, r := range fake.Interactions() {
+		assert.True(t, r.Responded && r.InTime, "interaction %s answered in time (latency %v, callback %d)", r.ID, r.Latency, r.CallbackType)
+	}
+}
+
+// waitUntil re-checks cond after every change in the stand-in and every
+// few milliseconds (for conditions on the store, which the stand-in does not
+// see), until it holds or ctx ends.
+func waitUntil(ctx context.Context, fake *fakediscord.Server, cond func() bool) error {
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		changed := fake.Changes()
+		if cond() {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-changed:
+		case <-tick.C:
+		}
+	}
+}

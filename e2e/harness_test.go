@@ -1,0 +1,110 @@
+package e2e
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/internal/app"
+	"github.com/dixgame/dixbot/internal/fakediscord"
+)
+
+// waitTimeout bounds every wait of these tests: generous, because the
+// machine running them may be slow and busy (-race, 2 cores); a healthy run
+// never comes close.
+const waitTimeout = 30 * time.Second
+
+func waitCtx(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// running is one app.Run in a goroutine.
+type running struct {
+	t       *testing.T
+	cancel  context.CancelFunc
+	done    chan error
+	started app.Started
+}
+
+// baseConfig is the configuration of a bot talking to fake, with the
+// embedded store in a temporary file unless redisURL is set.
+func baseConfig(t *testing.T, fake *fakediscord.Server, redisURL string) app.Config {
+	t.Helper()
+	return app.Config{
+		Token:           fake.Token(),
+		APIURL:          fake.URL(),
+		RedisURL:        redisURL,
+		RedisPrefix:     "e2e:",
+		DataFile:        filepath.Join(t.TempDir(), "dix.db"),
+		Language:        "en",
+		StoreTimeout:    1500 * time.Millisecond,
+		ShutdownTimeout: 20 * time.Second,
+		GameTTL:         time.Hour,
+		ArchiveTTL:      time.Hour,
+	}
+}
+
+// testLogger writes the program's logs to the test log when -v is given,
+// and discards them otherwise (they are noisy under -race).
+func testLogger(t *testing.T) *slog.Logger {
+	if !testing.Verbose() && os.Getenv("E2E_LOG") == "" {
+		return slog.New(slog.DiscardHandler)
+	}
+	return slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+type tWriter struct{ t *testing.T }
+
+func (w tWriter) Write(p []byte) (int, error) {
+	w.t.Log(string(p))
+	return len(p), nil
+}
+
+// startApp runs the program with cfg and waits until it is ready. The
+// program is stopped, and its clean return checked, when the test ends
+// unless stop was called first.
+func startApp(t *testing.T, cfg app.Config) *running {
+	t.Helper()
+	ready := make(chan app.Started, 1)
+	cfg.Ready = func(s app.Started) { ready <- s }
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{t: t, cancel: cancel, done: make(chan error, 1)}
+	logger := testLogger(t)
+	go func() { r.done <- app.Run(ctx, cfg, logger) }()
+	select {
+	case r.started = <-ready:
+	case err := <-r.done:
+		cancel()
+		t.Fatalf("app.Run returned during start-up: %v", err)
+	case <-time.After(waitTimeout):
+		cancel()
+		t.Fatalf("app.Run not ready after %v", waitTimeout)
+	}
+	t.Cleanup(func() {
+		if r.cancel != nil {
+			r.stop()
+		}
+	})
+	return r
+}
+
+// stop cancels the program's context and waits for Run to return nil.
+func (r *running) stop() {
+	r.t.Helper()
+	r.cancel()
+	r.cancel = nil
+	select {
+	case err := <-r.done:
+		require.NoError(r.t, err, "app.Run after shutdown")
+	case <-time.After(waitTimeout):
+		r.t.Fatalf("app.Run did not return %v after its context was cancelled", waitTimeout)
+	}
+}

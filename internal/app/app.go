@@ -1,0 +1,222 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	dixbot "github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot"
+	"github.com/dixgame/dixbot/internal/discordapi"
+	"github.com/dixgame/dixbot/internal/ops"
+	"github.com/dixgame/dixbot/store"
+)
+
+// The metrics are the bot's observer.
+var _ bot.Observer = (*ops.Metrics)(nil)
+
+// Run runs the bot until ctx is cancelled, then shuts down gracefully: new
+// interactions are answered with "restarting, try again in a moment", those
+// in flight finish (within cfg.ShutdownTimeout), then the gateway, the HTTP
+// listener and the store are closed. It returns nil after a clean shutdown
+// and an error when start-up fails (bad configuration wrapping ErrConfig,
+// store unreachable or locked, gateway refused) or the shutdown could not
+// finish in time.
+func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if err := discordapi.SetBaseURL(cfg.APIURL); err != nil {
+		return fmt.Errorf("%w: DISCORD_API_URL: %v", ErrConfig, err)
+	}
+
+	st, err := openStore(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := st.Close(); cerr != nil {
+			logger.Error("closing the store", "err", cerr)
+			err = errors.Join(err, fmt.Errorf("closing the store: %w", cerr))
+		}
+	}()
+
+	s, err := discordgo.New("Bot " + cfg.Token)
+	if err != nil {
+		return fmt.Errorf("creating the Discord session: %w", err)
+	}
+	// Interactions arrive whatever the intents; Guilds keeps the list of
+	// servers (for the active-games gauge) and nothing privileged is asked.
+	s.Identify.Intents = discordgo.IntentsGuilds
+	// An interaction must be answered within 3 s: never sleep through a
+	// rate limit, fail and let the bot report it.
+	s.ShouldRetryOnRateLimit = false
+
+	metrics := ops.NewMetrics(ops.MetricsOptions{
+		Store:         st,
+		Guilds:        func() []string { return guildIDs(s) },
+		ActiveTimeout: cfg.StoreTimeout,
+		Logger:        logger,
+	})
+	b, err := bot.New(bot.Options{
+		Store:           st,
+		Logger:          logger,
+		GuildID:         cfg.GuildID,
+		DefaultLanguage: cfg.Language,
+		StoreTimeout:    cfg.StoreTimeout,
+		Observer:        metrics,
+	})
+	if err != nil {
+		return fmt.Errorf("creating the bot: %w", err)
+	}
+	s.AddHandler(b.Handle)
+
+	if err := s.Open(); err != nil {
+		return fmt.Errorf("connecting to Discord's gateway (%s): %w", cfg.APIURL, err)
+	}
+	gatewayOpen := true
+	closeGateway := func() {
+		if gatewayOpen {
+			gatewayOpen = false
+			if err := s.Close(); err != nil {
+				logger.Warn("closing the gateway", "err", err)
+			}
+		}
+	}
+	defer closeGateway()
+	if err := b.Register(s); err != nil {
+		return fmt.Errorf("registering the slash commands: %w", err)
+	}
+
+	var srv *http.Server
+	serveErr := make(chan error, 1)
+	started := Started{Store: st}
+	if cfg.HTTPAddr != "" {
+		ln, err := net.Listen("tcp", cfg.HTTPAddr)
+		if err != nil {
+			return fmt.Errorf("HTTP_ADDR: %w", err)
+		}
+		started.HTTPAddr = ln.Addr().String()
+		srv = &http.Server{
+			Handler: ops.Handler(ops.HealthOptions{
+				Gateway: func() bool { return gatewayReady(s) },
+				Store:   st,
+				Timeout: cfg.StoreTimeout,
+			}, metrics),
+			ReadHeaderTimeout: 5 * time.Second,
+		}
+		go func() { serveErr <- srv.Serve(ln) }()
+		logger.Info("serving /healthz and /metrics", "addr", started.HTTPAddr)
+	}
+
+	logger.Info("ready", "user", botName(s), "guild_scope", cfg.GuildID, "store", storeKind(cfg))
+	if cfg.Ready != nil {
+		cfg.Ready(started)
+	}
+
+	select {
+	case <-ctx.Done():
+	case err := <-serveErr:
+		err = fmt.Errorf("HTTP listener: %w", err)
+		logger.Error("shutting down", "err", err)
+		shutdown(ctx, cfg, logger, b, nil)
+		return err
+	}
+	logger.Info("shutting down", "timeout", cfg.ShutdownTimeout)
+	return shutdown(ctx, cfg, logger, b, srv)
+}
+
+// shutdown stops taking interactions and waits for those in flight, then
+// stops the HTTP listener. The caller's defers close the gateway and the
+// store, in that order, once nothing uses them any more.
+func shutdown(ctx context.Context, cfg Config, logger *slog.Logger, b *bot.Bot, srv *http.Server) error {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
+	defer cancel()
+	var errs []error
+	if err := b.Close(sctx); err != nil {
+		errs = append(errs, fmt.Errorf("finishing the interactions in flight: %w", err))
+	}
+	if srv != nil {
+		if err := srv.Shutdown(sctx); err != nil {
+			errs = append(errs, fmt.Errorf("stopping the HTTP listener: %w", err))
+		}
+	}
+	err := errors.Join(errs...)
+	if err != nil {
+		logger.Error("unclean shutdown", "err", err)
+	}
+	return err
+}
+
+// openStore opens Redis when REDIS_URL is set, else the embedded file store.
+func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (dixbot.Store, error) {
+	opts := store.Options{
+		Prefix:     cfg.RedisPrefix,
+		Timeout:    cfg.StoreTimeout,
+		GameTTL:    cfg.GameTTL,
+		ArchiveTTL: cfg.ArchiveTTL,
+	}
+	if cfg.RedisURL != "" {
+		opts.URL = cfg.RedisURL
+		st, err := store.OpenRedis(ctx, opts)
+		if err != nil {
+			return nil, fmt.Errorf("opening the Redis store at %s (REDIS_URL): %w", cfg.redactedRedis(), err)
+		}
+		logger.Info("store opened", "kind", "redis", "url", cfg.redactedRedis(), "prefix", cfg.RedisPrefix)
+		return st, nil
+	}
+	st, err := store.OpenFile(cfg.DataFile, opts)
+	if err != nil {
+		if errors.Is(err, dixbot.ErrLocked) {
+			return nil, fmt.Errorf("opening the embedded store %s (DIX_DATA_FILE): another dixbot is using it; stop it or set another DIX_DATA_FILE: %w", cfg.DataFile, err)
+		}
+		return nil, fmt.Errorf("opening the embedded store %s (DIX_DATA_FILE): %w", cfg.DataFile, err)
+	}
+	logger.Info("store opened", "kind", "file", "path", cfg.DataFile)
+	return st, nil
+}
+
+func storeKind(cfg Config) string {
+	if cfg.RedisURL != "" {
+		return "redis"
+	}
+	return "file"
+}
+
+// gatewayReady reports whether the gateway connection is up: discordgo sets
+// DataReady once connected and clears it when the connection drops.
+func gatewayReady(s *discordgo.Session) bool {
+	s.RLock()
+	defer s.RUnlock()
+	return s.DataReady
+}
+
+// guildIDs lists the servers the bot is in, from the gateway state.
+func guildIDs(s *discordgo.Session) []string {
+	if s.State == nil {
+		return nil
+	}
+	s.State.RLock()
+	defer s.State.RUnlock()
+	ids := make([]string, 0, len(s.State.Guilds))
+	for _, g := range s.State.Guilds {
+		ids = append(ids, g.ID)
+	}
+	return ids
+}
+
+func botName(s *discordgo.Session) string {
+	if s.State == nil || s.State.User == nil {
+		return ""
+	}
+	return s.State.User.Username
+}

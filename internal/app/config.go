@@ -1,0 +1,112 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"time"
+
+	dixbot "github.com/dixgame/dixbot"
+)
+
+// Config is everything the program needs to run. The env tags name the
+// environment variables cmd/dixbot reads it from (with caarlos0/env); this
+// package never reads the environment itself.
+type Config struct {
+	// Token is the bot token. Required. Never logged.
+	Token string `env:"DISCORD_TOKEN"`
+	// APIURL is the base URL of Discord's API (a local stand-in in tests).
+	APIURL string `env:"DISCORD_API_URL" envDefault:"https://discord.com/"`
+	// GuildID registers the commands in that one server (updates are
+	// instant there) instead of globally.
+	GuildID string `env:"DISCORD_GUILD_ID"`
+	// RedisURL selects the Redis store (redis:// or rediss://); empty means
+	// the embedded store in DataFile.
+	RedisURL    string `env:"REDIS_URL"`
+	RedisPrefix string `env:"REDIS_PREFIX" envDefault:"dix:"`
+	DataFile    string `env:"DIX_DATA_FILE" envDefault:"dix.db"`
+	// Language of the board when the server's locale is neither en nor fr.
+	Language string `env:"DIX_LANGUAGE" envDefault:"en"`
+	// HTTPAddr, when set, serves /healthz and /metrics there.
+	HTTPAddr        string        `env:"HTTP_ADDR"`
+	StoreTimeout    time.Duration `env:"STORE_TIMEOUT" envDefault:"1500ms"`
+	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"10s"`
+	GameTTL         time.Duration `env:"GAME_TTL" envDefault:"720h"`
+	ArchiveTTL      time.Duration `env:"ARCHIVE_TTL" envDefault:"168h"`
+
+	// Ready, when set, is called once the bot is connected, its commands
+	// are registered and the HTTP listener (if any) is serving. Tests use it
+	// to wait for start-up and to reach the store the program opened.
+	Ready func(Started) `env:"-"`
+}
+
+// Started describes a running program, for Config.Ready.
+type Started struct {
+	// HTTPAddr is the address the HTTP listener is bound to ("" if none).
+	HTTPAddr string
+	// Store is the store the program opened; it is closed when Run returns.
+	Store dixbot.Store
+}
+
+// ErrConfig is wrapped by every configuration error.
+var ErrConfig = errors.New("invalid configuration")
+
+// Validate checks every field and returns an error naming the environment
+// variable at fault. It never includes the token in its message.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...))
+	}
+	if c.Token == "" {
+		bad("DISCORD_TOKEN is not set")
+	}
+	if u, err := url.Parse(c.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("DISCORD_API_URL %q is not an http(s) URL", c.APIURL)
+	}
+	if c.RedisURL != "" {
+		u, err := url.Parse(c.RedisURL)
+		if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
+			bad("REDIS_URL must look like redis://[:password@]host:6379/0 or rediss://…")
+		}
+	} else if c.DataFile == "" {
+		bad("DIX_DATA_FILE is empty and REDIS_URL is not set: one of them must name a store")
+	}
+	if c.Language != "en" && c.Language != "fr" {
+		bad("DIX_LANGUAGE %q must be en or fr", c.Language)
+	}
+	if c.HTTPAddr != "" {
+		if _, _, err := net.SplitHostPort(c.HTTPAddr); err != nil {
+			bad("HTTP_ADDR %q must be host:port, e.g. 127.0.0.1:8080", c.HTTPAddr)
+		}
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{
+		{"STORE_TIMEOUT", c.StoreTimeout},
+		{"SHUTDOWN_TIMEOUT", c.ShutdownTimeout},
+		{"GAME_TTL", c.GameTTL},
+		{"ARCHIVE_TTL", c.ArchiveTTL},
+	} {
+		if d.v <= 0 {
+			bad("%s must be a positive duration such as 1500ms, 10s or 720h", d.name)
+		}
+	}
+	// Discord wants the first answer within 3 s: a store call must leave
+	// room for it.
+	if c.StoreTimeout >= 3*time.Second {
+		bad("STORE_TIMEOUT %v must stay below Discord's 3s answer deadline", c.StoreTimeout)
+	}
+	return errors.Join(errs...)
+}
+
+// redactedRedis returns the Redis URL without its password, for messages.
+func (c *Config) redactedRedis() string {
+	u, err := url.Parse(c.RedisURL)
+	if err != nil {
+		return "(unparsable REDIS_URL)"
+	}
+	return u.Redacted()
+}
