@@ -1,0 +1,442 @@
+package bot
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// Options configure a Bot.
+type Options struct {
+	Store           dixbot.Store
+	Logger          *slog.Logger
+	GuildID         string        // register commands in this server only ("" = global)
+	DefaultLanguage string        // "en" or "fr": used when the server's locale is neither
+	StoreTimeout    time.Duration // per store call; default 1500ms so Discord's 3 s deadline is always met
+	Observer        Observer      // optional metrics sink (nil = none)
+	// Seed returns the seed of a new game's shuffle; nil draws a random one.
+	// Tests set it to get the same deck every time.
+	Seed func() int64
+}
+
+// Observer receives metrics. Implementations must be safe for concurrent use.
+type Observer interface {
+	// Interaction reports one handled interaction. kind: command|button|select|modal;
+	// outcome: ok|refused|stale|error|panic.
+	Interaction(kind, outcome string, d time.Duration)
+	// StoreError reports a failed store call (op: get|create|update|finish|delete).
+	StoreError(op string)
+}
+
+// Time budgets. Discord wants the first answer within 3 s of the interaction.
+const (
+	defaultStoreTimeout = 1500 * time.Millisecond
+	answerBudget        = 2800 * time.Millisecond // store work and routing before the first answer
+	respondTimeout      = 3 * time.Second         // one call to Discord
+	afterTimeout        = 15 * time.Second        // post-answer work (new board, pings)
+)
+
+// Bot handles Discord interactions for DIX. It is safe for concurrent use:
+// Handle may run for many interactions at once.
+type Bot struct {
+	store   dixbot.Store
+	log     *slog.Logger
+	guild   string
+	lang    string
+	timeout time.Duration
+	obs     Observer
+	seed    func() int64
+	cmdIDs  map[string]string // English subcommand name -> handler id
+
+	mu       sync.Mutex
+	closing  bool
+	inflight sync.WaitGroup
+}
+
+// New returns a Bot. It returns an error when opts.Store is nil or
+// opts.DefaultLanguage is set to an unsupported language.
+func New(opts Options) (*Bot, error) {
+	if opts.Store == nil {
+		return nil, errors.New("bot: no store")
+	}
+	if opts.DefaultLanguage == "" {
+		opts.DefaultLanguage = locales.English
+	}
+	if !locales.Supported(opts.DefaultLanguage) {
+		return nil, fmt.Errorf("bot: unsupported default language %q", opts.DefaultLanguage)
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.StoreTimeout <= 0 {
+		opts.StoreTimeout = defaultStoreTimeout
+	}
+	if opts.Seed == nil {
+		opts.Seed = randomSeed
+	}
+	b := &Bot{
+		store:   opts.Store,
+		log:     opts.Logger,
+		guild:   opts.GuildID,
+		lang:    opts.DefaultLanguage,
+		timeout: opts.StoreTimeout,
+		obs:     opts.Observer,
+		seed:    opts.Seed,
+		cmdIDs:  map[string]string{},
+	}
+	for _, id := range subcommands {
+		b.cmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
+	}
+	return b, nil
+}
+
+func randomSeed() int64 {
+	var buf [8]byte
+	if _, err := rand.Read(buf[:]); err != nil {
+		return time.Now().UnixNano()
+	}
+	return int64(binary.LittleEndian.Uint64(buf[:]) >> 1)
+}
+
+// Register overwrites the application's commands with Commands(), in the
+// server GuildID or globally. The application id is the session's user
+// (s.State.User.ID). It returns Discord's error, if any.
+func (b *Bot) Register(s *discordgo.Session) error {
+	appID := ""
+	if s.State != nil && s.State.User != nil {
+		appID = s.State.User.ID
+	}
+	if appID == "" {
+		app, err := s.Application("@me")
+		if err != nil {
+			return fmt.Errorf("bot: application id: %w", err)
+		}
+		appID = app.ID
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := s.ApplicationCommandBulkOverwrite(appID, b.guild, b.Commands(), discordgo.WithContext(ctx))
+	if err != nil {
+		return fmt.Errorf("bot: register commands: %w", err)
+	}
+	return nil
+}
+
+// Handle answers one interaction; use it with s.AddHandler. It is safe for
+// concurrent use, answers within Discord's deadline, and recovers from
+// panics (still answering with an error message).
+func (b *Bot) Handle(s *discordgo.Session, i *discordgo.InteractionCreate) {
+	b.handle(sessionAPI{s}, i)
+}
+
+// Close stops taking interactions (new ones get a localised "restarting"
+// answer) and waits for the ones in flight, or for ctx.
+func (b *Bot) Close(ctx context.Context) error {
+	b.mu.Lock()
+	b.closing = true
+	b.mu.Unlock()
+	done := make(chan struct{})
+	go func() { b.inflight.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("bot: close: %w", ctx.Err())
+	}
+}
+
+func (b *Bot) enter() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closing {
+		return false
+	}
+	b.inflight.Add(1)
+	return true
+}
+
+// call is one interaction being handled.
+type call struct {
+	b    *Bot
+	d    discordAPI
+	i    *discordgo.Interaction
+	ctx  context.Context // deadline for the work before the first answer
+	user string          // the clicking user's id
+	name string          // their display name
+	lang string          // their language (ephemeral messages)
+	kind string          // command|button|select|modal
+
+	responded bool
+	after     []func(ctx context.Context) // post-answer work
+}
+
+func (b *Bot) handle(d discordAPI, ic *discordgo.InteractionCreate) {
+	if ic == nil || ic.Interaction == nil {
+		return
+	}
+	start := time.Now()
+	c := &call{b: b, d: d, i: ic.Interaction, kind: kindOf(ic.Interaction)}
+	c.user, c.name = userOf(ic.Interaction)
+	c.lang = locales.Or(locales.For(string(ic.Locale)), b.lang)
+	if ic.Type == discordgo.InteractionApplicationCommandAutocomplete || ic.Type == discordgo.InteractionPing {
+		return
+	}
+	if !b.enter() {
+		c.ctx = context.Background()
+		c.fail(ErrClosing)
+		b.observe(c.kind, outcomeRefused, start)
+		return
+	}
+	defer b.inflight.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), answerBudget)
+	defer cancel()
+	c.ctx = ctx
+
+	outcome := outcomeOK
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				b.log.Error("panic handling interaction", "interaction", c.i.ID, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				outcome = outcomePanic
+				c.after = nil
+				c.fail(errPanic)
+			}
+		}()
+		if err := b.route(c); err != nil {
+			outcome = c.fail(err)
+		}
+	}()
+	b.observe(c.kind, outcome, start)
+
+	if len(c.after) > 0 {
+		actx, acancel := context.WithTimeout(context.Background(), afterTimeout)
+		defer acancel()
+		actx = context.WithValue(context.WithValue(actx, apiKey, d), guildKey, c.i.GuildID)
+		for _, f := range c.after {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						b.log.Error("panic after answering", "interaction", c.i.ID, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+					}
+				}()
+				f(actx)
+			}()
+		}
+	}
+}
+
+var errPanic = errors.New("bot: internal error")
+
+func (b *Bot) observe(kind, outcome string, start time.Time) {
+	if b.obs != nil {
+		b.obs.Interaction(kind, outcome, time.Since(start))
+	}
+}
+
+func kindOf(i *discordgo.Interaction) string {
+	switch i.Type {
+	case discordgo.InteractionMessageComponent:
+		if d, ok := i.Data.(discordgo.MessageComponentInteractionData); ok && d.ComponentType != discordgo.ButtonComponent {
+			return "select"
+		}
+		return "button"
+	case discordgo.InteractionModalSubmit:
+		return "modal"
+	}
+	return "command"
+}
+
+func userOf(i *discordgo.Interaction) (id, name string) {
+	if i.Member != nil && i.Member.User != nil {
+		return i.Member.User.ID, i.Member.DisplayName()
+	}
+	if i.User != nil {
+		return i.User.ID, i.User.DisplayName()
+	}
+	return "", ""
+}
+
+// then queues work to do after the first answer (new board, pings).
+func (c *call) then(f func(ctx context.Context)) { c.after = append(c.after, f) }
+
+// fail answers err as a localised ephemeral message and returns the outcome.
+// Unexpected errors are logged with the interaction id.
+func (c *call) fail(err error) string {
+	key, data, outcome, unexpected := classify(err)
+	if errors.Is(err, errPanic) {
+		key, outcome, unexpected = "err_internal", outcomePanic, false
+	}
+	if unexpected {
+		c.b.log.Error("interaction failed", "interaction", c.i.ID, "channel", c.i.ChannelID, "err", err)
+	} else {
+		c.b.log.Debug("interaction refused", "interaction", c.i.ID, "err", err)
+	}
+	text := locales.T(c.lang, key, data)
+	var comps []discordgo.MessageComponent
+	if outcome == outcomeStale {
+		text, comps = c.staleText(text)
+	}
+	c.ephemeral(text, comps)
+	return outcome
+}
+
+// staleText adds the way back to the current board to an "outdated" message.
+func (c *call) staleText(text string) (string, []discordgo.MessageComponent) {
+	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: locales.T(c.lang, "btn_show_board", nil), Style: discordgo.SecondaryButton, CustomID: customID(verbShowBoard, 0)},
+	}}}
+	rec, err := c.getQuiet()
+	if err == nil {
+		if m, err := decodeMeta(rec.Meta); err == nil && m.Board != "" {
+			text += "\n" + locales.T(c.lang, "stale_link", map[string]any{"URL": messageURL(c.i.GuildID, c.i.ChannelID, m.Board)})
+		}
+	}
+	return text, comps
+}
+
+// ephemeral answers (or follows up) with a message only the user sees.
+func (c *call) ephemeral(text string, comps []discordgo.MessageComponent, embeds ...*discordgo.MessageEmbed) {
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
+	if c.responded {
+		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
+		defer cancel()
+		_, err := c.d.Followup(ctx, c.i, &discordgo.WebhookParams{
+			Content: text, Components: comps, Embeds: embeds, Flags: discordgo.MessageFlagsEphemeral,
+			AllowedMentions: noMentions(),
+		})
+		if err != nil {
+			c.b.log.Warn("follow-up failed", "interaction", c.i.ID, "err", err)
+		}
+		return
+	}
+	c.respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{
+			Content: text, Components: comps, Embeds: embeds, Flags: discordgo.MessageFlagsEphemeral,
+			AllowedMentions: noMentions(),
+		},
+	})
+}
+
+// respond sends the first answer. A failure is logged: there is nobody left
+// to tell.
+func (c *call) respond(r *discordgo.InteractionResponse) {
+	ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
+	defer cancel()
+	c.responded = true
+	if err := c.d.Respond(ctx, c.i, r); err != nil {
+		c.b.log.Warn("answer failed", "interaction", c.i.ID, "err", err)
+	}
+}
+
+// update answers by editing the message the component sits on (type 7).
+func (c *call) update(content string, embeds []*discordgo.MessageEmbed, comps []discordgo.MessageComponent) {
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	c.respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseUpdateMessage,
+		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds, Components: comps, AllowedMentions: noMentions()},
+	})
+}
+
+func noMentions() *discordgo.MessageAllowedMentions {
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+}
+
+func mentionOnly(user string) *discordgo.MessageAllowedMentions {
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{user}}
+}
+
+func messageURL(guild, channel, message string) string {
+	if guild == "" {
+		guild = "@me"
+	}
+	return "https://discord.com/channels/" + guild + "/" + channel + "/" + message
+}
+
+// Store calls, each with its own timeout inside the answer budget.
+
+func (c *call) storeCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(c.ctx, c.b.timeout)
+}
+
+func (c *call) storeErr(op string, err error) error {
+	if err != nil && isStoreFailure(err) && c.b.obs != nil {
+		c.b.obs.StoreError(op)
+	}
+	return err
+}
+
+// get loads the channel's active game: dixbot.ErrNotFound when there is
+// none (an archived game is not active).
+func (c *call) get() (*dixbot.Record, error) {
+	ctx, cancel := c.storeCtx()
+	defer cancel()
+	r, err := c.b.store.Get(ctx, c.i.ChannelID)
+	if err != nil {
+		return nil, c.storeErr("get", err)
+	}
+	if r.Finished {
+		return r, dixbot.ErrNotFound
+	}
+	return r, nil
+}
+
+// getQuiet is get for decorating a message: it never reports metrics.
+func (c *call) getQuiet() (*dixbot.Record, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), c.b.timeout)
+	defer cancel()
+	r, err := c.b.store.Get(ctx, c.i.ChannelID)
+	if err == nil && r.Finished {
+		return nil, dixbot.ErrNotFound
+	}
+	return r, err
+}
+
+// change runs fn on the channel's record inside one exactly-once store
+// Update keyed by the interaction id.
+func (c *call) change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
+	ctx, cancel := c.storeCtx()
+	defer cancel()
+	r, err := c.b.store.Update(ctx, c.i.ChannelID, c.i.ID, fn)
+	return r, c.storeErr("update", err)
+}
+
+// remember records the id of a new board message (a second write, made only
+// at turn boundaries and when the board is reposted).
+func (b *Bot) remember(ctx context.Context, channel, message string) {
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	defer cancel()
+	_, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
+		m, err := decodeMeta(r.Meta)
+		if err != nil {
+			return err
+		}
+		m.Board = message
+		r.Meta = m.encode()
+		return nil
+	})
+	if err != nil {
+		if isStoreFailure(err) && b.obs != nil {
+			b.obs.StoreError("update")
+		}
+		b.log.Warn("could not record the board message", "channel", channel, "message", message, "err", err)
+	}
+}

@@ -1,0 +1,178 @@
+package bot
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// colorKey is the locale key suffix of a colour.
+func colorKey(c engine.Color) string {
+	switch c {
+	case engine.Blue:
+		return "blue"
+	case engine.Green:
+		return "green"
+	case engine.Orange:
+		return "orange"
+	case engine.Pink:
+		return "pink"
+	}
+	return "none"
+}
+
+func colorEmoji(lang string, c engine.Color) string {
+	return locales.T(lang, "emoji_"+colorKey(c), nil)
+}
+func colorName(lang string, c engine.Color) string { return locales.T(lang, "color_"+colorKey(c), nil) }
+
+// cardText is the compact form of a card shown on boards ("🟩7").
+func cardText(lang string, c engine.Card) string {
+	d := map[string]any{"Value": int(c.Value), "Emoji": colorEmoji(lang, c.Color)}
+	switch c.Kind {
+	case engine.KindNumber:
+		return locales.T(lang, "card_number", d)
+	case engine.KindColorWild:
+		return locales.T(lang, "card_color_wild", d)
+	case engine.KindBlackWild:
+		return locales.T(lang, "card_black_wild", d)
+	case engine.KindSuperWild:
+		return locales.T(lang, "card_super_wild", d)
+	case engine.KindCurrency:
+		return locales.T(lang, "card_currency", d)
+	}
+	return locales.T(lang, "card_unknown", nil)
+}
+
+// cardName is the card in words ("green 7", "7 vert").
+func cardName(lang string, c engine.Card) string {
+	d := map[string]any{"Value": int(c.Value), "Color": colorName(lang, c.Color)}
+	switch c.Kind {
+	case engine.KindNumber:
+		return locales.T(lang, "name_number", d)
+	case engine.KindColorWild:
+		return locales.T(lang, "name_color_wild", d)
+	case engine.KindBlackWild:
+		return locales.T(lang, "name_black_wild", d)
+	case engine.KindSuperWild:
+		return locales.T(lang, "name_super_wild", d)
+	case engine.KindCurrency:
+		return locales.T(lang, "name_currency", d)
+	}
+	return locales.T(lang, "card_unknown", nil)
+}
+
+// cardsText lists cards in compact form, or "none".
+func cardsText(lang string, cards []engine.Card) string {
+	if len(cards) == 0 {
+		return locales.T(lang, "none", nil)
+	}
+	parts := make([]string, len(cards))
+	for i, c := range cards {
+		parts[i] = cardText(lang, c)
+	}
+	return strings.Join(parts, " ")
+}
+
+// byColor renders number cards grouped by colour, one line per colour
+// ("🟦 1 2 2 5"), then the wilds on their own line when withWilds.
+func byColor(lang string, cards []engine.Card, withWilds bool) string {
+	var nums [5][]int
+	var wilds []engine.Card
+	for _, c := range cards {
+		switch c.Kind {
+		case engine.KindNumber:
+			if c.Color <= engine.Pink {
+				nums[c.Color] = append(nums[c.Color], int(c.Value))
+			}
+		default:
+			if c.IsWild() {
+				wilds = append(wilds, c)
+			}
+		}
+	}
+	var lines []string
+	for _, col := range engine.Colors {
+		v := nums[col]
+		if len(v) == 0 {
+			continue
+		}
+		sort.Ints(v)
+		parts := make([]string, len(v))
+		for i, n := range v {
+			parts[i] = itoa(n)
+		}
+		lines = append(lines, colorEmoji(lang, col)+" "+strings.Join(parts, " "))
+	}
+	if withWilds && len(wilds) > 0 {
+		lines = append(lines, locales.T(lang, "wilds_line", map[string]any{"Cards": cardsText(lang, wilds)}))
+	}
+	if len(lines) == 0 {
+		return locales.T(lang, "none", nil)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// paymentText describes a payment ("2 tokens, 1 consolation token, 🟦1 🟦1").
+func paymentText(lang string, p engine.Payment) string {
+	var parts []string
+	if p.Money > 0 {
+		parts = append(parts, locales.N(lang, "pay_tokens", p.Money, nil))
+	}
+	if p.Consolation > 0 {
+		parts = append(parts, locales.N(lang, "pay_consolation", p.Consolation, nil))
+	}
+	if len(p.Cards) > 0 {
+		parts = append(parts, locales.N(lang, "pay_cards", len(p.Cards), map[string]any{"Cards": cardsText(lang, p.Cards)}))
+	}
+	if len(parts) == 0 {
+		return locales.T(lang, "pay_nothing", nil)
+	}
+	return strings.Join(parts, locales.T(lang, "list_sep", nil))
+}
+
+// paymentNotation is a payment's cards in SPEC §7 notation, for modal fields.
+func paymentNotation(cards []engine.Card) string {
+	parts := make([]string, len(cards))
+	for i, c := range cards {
+		parts[i] = c.String()
+	}
+	return strings.Join(parts, " ")
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// tableauTotals returns the tableau's total (numbers minus currency) and
+// its money (currency sum) (3.1).
+func tableauTotals(t []engine.Card) (total, money int) {
+	for _, c := range t {
+		switch c.Kind {
+		case engine.KindNumber:
+			total += int(c.Value)
+		case engine.KindCurrency:
+			total -= int(c.Value)
+			money += int(c.Value)
+		}
+	}
+	return total, money
+}
+
+// numberCards counts the number cards of the tableau.
+func numberCards(t []engine.Card) int {
+	n := 0
+	for _, c := range t {
+		if c.Kind == engine.KindNumber {
+			n++
+		}
+	}
+	return n
+}
+
+// escape keeps a display name from being read as Markdown.
+func escape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `*`, `\*`, `_`, `\_`, `~`, `\~`, `|`, `\|`, "`", "\\`", `>`, `\>`, `#`, `\#`, `@`, "@\u200b")
+	return r.Replace(s)
+}

@@ -1,0 +1,308 @@
+package bot
+
+import (
+	"context"
+	"errors"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// The subcommands of /dix, by handler id. Their names and descriptions are
+// in the locale files under "cmd_<id>_name" and "cmd_<id>_desc".
+var subcommands = []string{"start", "solo", "board", "hand", "rules", "abandon"}
+
+// Option and choice values (identifiers, not shown to users).
+const (
+	optVariant    = "variant"
+	optLanguage   = "language"
+	optDifficulty = "difficulty"
+	variantStd    = "standard"
+	variantBust   = "bust"
+)
+
+// Solo difficulty bounds (SPEC §5).
+const (
+	minDifficulty     = 4
+	maxDifficulty     = 10
+	defaultDifficulty = 4 // the rulebook suggests starting at 4
+)
+
+func localized(key string) *map[discordgo.Locale]string {
+	return &map[discordgo.Locale]string{discordgo.French: locales.T(locales.French, key, nil)}
+}
+
+func en(key string) string { return locales.T(locales.English, key, nil) }
+
+// option builds a command option whose name and description are localised.
+func option(id string, typ discordgo.ApplicationCommandOptionType) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{
+		Type:                     typ,
+		Name:                     en("opt_" + id + "_name"),
+		NameLocalizations:        *localized("opt_" + id + "_name"),
+		Description:              en("opt_" + id + "_desc"),
+		DescriptionLocalizations: *localized("opt_" + id + "_desc"),
+	}
+}
+
+func choice(key string, value any) *discordgo.ApplicationCommandOptionChoice {
+	return &discordgo.ApplicationCommandOptionChoice{Name: en(key), NameLocalizations: *localized(key), Value: value}
+}
+
+func languageOption() *discordgo.ApplicationCommandOption {
+	o := option(optLanguage, discordgo.ApplicationCommandOptionString)
+	o.Choices = []*discordgo.ApplicationCommandOptionChoice{
+		choice("language_name_en", locales.English),
+		choice("language_name_fr", locales.French),
+	}
+	return o
+}
+
+// Commands returns the localised definition of /dix and its subcommands.
+func (b *Bot) Commands() []*discordgo.ApplicationCommand {
+	var subs []*discordgo.ApplicationCommandOption
+	for _, id := range subcommands {
+		sub := &discordgo.ApplicationCommandOption{
+			Type:                     discordgo.ApplicationCommandOptionSubCommand,
+			Name:                     en("cmd_" + id + "_name"),
+			NameLocalizations:        *localized("cmd_" + id + "_name"),
+			Description:              en("cmd_" + id + "_desc"),
+			DescriptionLocalizations: *localized("cmd_" + id + "_desc"),
+		}
+		switch id {
+		case "start":
+			v := option(optVariant, discordgo.ApplicationCommandOptionString)
+			v.Choices = []*discordgo.ApplicationCommandOptionChoice{
+				choice("variant_standard", variantStd),
+				choice("variant_bust", variantBust),
+			}
+			sub.Options = []*discordgo.ApplicationCommandOption{v, languageOption()}
+		case "solo":
+			d := option(optDifficulty, discordgo.ApplicationCommandOptionInteger)
+			lo := float64(minDifficulty)
+			d.MinValue = &lo
+			d.MaxValue = maxDifficulty
+			sub.Options = []*discordgo.ApplicationCommandOption{d, languageOption()}
+		}
+		subs = append(subs, sub)
+	}
+	noDM := false
+	return []*discordgo.ApplicationCommand{{
+		Name:                     en("cmd_name"),
+		NameLocalizations:        localized("cmd_name"),
+		Description:              en("cmd_desc"),
+		DescriptionLocalizations: localized("cmd_desc"),
+		DMPermission:             &noDM,
+		Options:                  subs,
+	}}
+}
+
+// command routes /dix <subcommand>.
+func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) error {
+	if d.Name != en("cmd_name") || len(d.Options) != 1 {
+		return ErrBadInput
+	}
+	sub := d.Options[0]
+	opts := map[string]*discordgo.ApplicationCommandInteractionDataOption{}
+	for _, o := range sub.Options {
+		opts[o.Name] = o
+	}
+	switch b.cmdIDs[sub.Name] {
+	case "start":
+		return c.cmdStart(stringOpt(opts, optVariant), stringOpt(opts, optLanguage))
+	case "solo":
+		diff := defaultDifficulty
+		if o, ok := opts[en("opt_"+optDifficulty+"_name")]; ok {
+			v, ok := o.Value.(float64)
+			if !ok || v < minDifficulty || v > maxDifficulty || v != float64(int(v)) {
+				return refuse(ErrBadInput, "err_difficulty", map[string]any{"Min": minDifficulty, "Max": maxDifficulty})
+			}
+			diff = int(v)
+		}
+		return c.cmdSolo(diff, stringOpt(opts, optLanguage))
+	case "board":
+		return c.cmdBoard()
+	case "hand":
+		return c.hand()
+	case "rules":
+		c.ephemeral("", nil, &discordgo.MessageEmbed{
+			Title: locales.T(c.lang, "rules_title", nil), Description: locales.T(c.lang, "rules_body", nil), Color: colorPrompt,
+		})
+		return nil
+	case "abandon":
+		return c.cmdAbandon()
+	}
+	return ErrBadInput
+}
+
+func stringOpt(opts map[string]*discordgo.ApplicationCommandInteractionDataOption, id string) string {
+	if o, ok := opts[en("opt_"+id+"_name")]; ok {
+		if s, ok := o.Value.(string); ok {
+			return s
+		}
+	}
+	return ""
+}
+
+// gameLanguage is the game's language: the option if given, else the
+// server's preferred locale, else the default.
+func (c *call) gameLanguage(option string) string {
+	if locales.Supported(option) {
+		return option
+	}
+	if c.i.GuildLocale != nil {
+		if l := locales.For(string(*c.i.GuildLocale)); l != "" {
+			return l
+		}
+	}
+	return c.b.lang
+}
+
+func (c *call) cmdStart(variant, language string) error {
+	if variant != "" && variant != variantStd && variant != variantBust {
+		return ErrBadInput
+	}
+	m := &meta{Creator: c.user, Lang: c.gameLanguage(language), Bust: variant == variantBust,
+		Seats: []seat{{ID: c.user, Name: c.name}}, Lobby: 1}
+	if err := c.create(&dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID, Meta: m.encode()}); err != nil {
+		return err
+	}
+	c.respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{
+			Embeds: []*discordgo.MessageEmbed{lobbyEmbed(m.Lang, m, "open")}, Components: lobbyButtons(m.Lang, m),
+			AllowedMentions: noMentions(),
+		},
+	})
+	channel, i := c.i.ChannelID, c.i
+	c.then(func(ctx context.Context) {
+		msg, err := c.b.apiFor(ctx).Original(ctx, i)
+		if err != nil || msg == nil {
+			c.b.log.Warn("could not read the lobby message", "channel", channel, "err", err)
+			return
+		}
+		c.b.remember(ctx, channel, msg.ID)
+	})
+	return nil
+}
+
+func (c *call) cmdSolo(diff int, language string) error {
+	g, err := engine.New(engine.Options{Players: 1, Difficulty: diff, Seed: c.b.seed(), FirstPlayer: 0})
+	if err != nil {
+		return err
+	}
+	lang := c.gameLanguage(language)
+	m := &meta{Creator: c.user, Lang: lang, Solo: true, Diff: diff, Turn: 1,
+		Seats: []seat{{ID: c.user, Name: c.name}, {}}}
+	d := map[string]any{"Name": m.name(lang, 0), "Level": diff, "LevelName": locales.T(lang, "difficulty_"+itoa(diff), nil)}
+	m.Log = []string{locales.T(lang, "log_solo_started", d)}
+	if err := c.create(&dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID, Meta: m.encode(), State: g}); err != nil {
+		return err
+	}
+	c.respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: locales.T(lang, "solo_started", d), AllowedMentions: noMentions()},
+	})
+	channel := c.i.ChannelID
+	c.then(func(ctx context.Context) { c.b.postBoard(ctx, channel, m, g, c.user, false) })
+	return nil
+}
+
+// cmdBoard posts the board again at the bottom of the channel; the old one
+// loses its buttons.
+func (c *call) cmdBoard() error {
+	r, err := c.get()
+	if err != nil {
+		return err
+	}
+	m, err := decodeMeta(r.Meta)
+	if err != nil {
+		return err
+	}
+	if r.State == nil {
+		text := locales.T(c.lang, "lobby_open_here", nil)
+		if m.Board != "" {
+			text += "\n" + locales.T(c.lang, "stale_link", map[string]any{"URL": messageURL(c.i.GuildID, c.i.ChannelID, m.Board)})
+		}
+		c.ephemeral(text, nil)
+		return nil
+	}
+	c.ephemeral(locales.T(c.lang, "board_reposted", nil), nil)
+	channel, g := c.i.ChannelID, r.State
+	c.then(func(ctx context.Context) {
+		c.b.retire(ctx, channel, m.Board, nil)
+		if g.Phase == engine.PhaseOver {
+			c.b.send(ctx, channel, &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{scoreboardEmbed(m.Lang, m, g)}, AllowedMentions: noMentions()})
+			c.b.finish(ctx, channel)
+			return
+		}
+		c.b.postBoard(ctx, channel, m, g, c.user, false)
+	})
+	return nil
+}
+
+// mayAbandon: the creator, or a member who may manage the channel.
+func (c *call) mayAbandon(m *meta) bool {
+	if c.user != "" && c.user == m.Creator {
+		return true
+	}
+	return c.i.Member != nil && c.i.Member.Permissions&(discordgo.PermissionManageChannels|discordgo.PermissionAdministrator) != 0
+}
+
+func (c *call) cmdAbandon() error {
+	r, err := c.get()
+	if err != nil {
+		return err
+	}
+	m, err := decodeMeta(r.Meta)
+	if err != nil {
+		return err
+	}
+	if !c.mayAbandon(m) {
+		return ErrNoPermission
+	}
+	c.ephemeral(locales.T(c.lang, "abandon_confirm", nil), []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		button(c.lang, "btn_abandon_yes", nil, discordgo.DangerButton, customID(verbAbandonYes, 0)),
+		button(c.lang, "btn_abandon_no", nil, discordgo.SecondaryButton, customID(verbAbandonNo, 0)),
+	}}})
+	return nil
+}
+
+func (c *call) abandonYes(parsedID) error {
+	r, err := c.get()
+	if err != nil {
+		return err
+	}
+	m, err := decodeMeta(r.Meta)
+	if err != nil {
+		return err
+	}
+	if !c.mayAbandon(m) {
+		return ErrNoPermission
+	}
+	ctx, cancel := c.storeCtx()
+	defer cancel()
+	if r.State == nil {
+		err = c.storeErr("delete", c.b.store.Delete(ctx, c.i.ChannelID))
+	} else {
+		err = c.storeErr("finish", c.b.store.Finish(ctx, c.i.ChannelID))
+	}
+	if err != nil && !errors.Is(err, dixbot.ErrNotFound) {
+		return err
+	}
+	c.updateOrReply(locales.T(c.lang, "abandon_done", nil))
+	channel, name := c.i.ChannelID, escape(c.name)
+	c.then(func(ctx context.Context) {
+		c.b.retire(ctx, channel, m.Board, nil)
+		c.b.send(ctx, channel, &discordgo.MessageSend{Content: locales.T(m.Lang, "abandon_public", map[string]any{"Name": name}), AllowedMentions: noMentions()})
+	})
+	return nil
+}
+
+func (c *call) abandonNo(parsedID) error {
+	c.updateOrReply(locales.T(c.lang, "abandon_kept", nil))
+	return nil
+}

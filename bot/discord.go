@@ -1,0 +1,65 @@
+package bot
+
+import (
+	"context"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// discordAPI is everything the bot asks of Discord. sessionAPI implements it
+// over a *discordgo.Session; tests implement it with a recorder.
+type discordAPI interface {
+	// Respond sends the first answer to an interaction (within 3 s).
+	Respond(ctx context.Context, i *discordgo.Interaction, r *discordgo.InteractionResponse) error
+	// Original returns the message of the first answer.
+	Original(ctx context.Context, i *discordgo.Interaction) (*discordgo.Message, error)
+	// EditOriginal edits the message of the first answer.
+	EditOriginal(ctx context.Context, i *discordgo.Interaction, e *discordgo.WebhookEdit) error
+	// DeleteOriginal deletes the message of the first answer.
+	DeleteOriginal(ctx context.Context, i *discordgo.Interaction) error
+	// Followup sends another message for an interaction already answered.
+	Followup(ctx context.Context, i *discordgo.Interaction, p *discordgo.WebhookParams) (*discordgo.Message, error)
+	// Send posts a message in a channel.
+	Send(ctx context.Context, channel string, m *discordgo.MessageSend) (*discordgo.Message, error)
+	// Edit edits a message of the bot in a channel.
+	Edit(ctx context.Context, m *discordgo.MessageEdit) error
+}
+
+// sessionAPI is discordAPI over a discordgo session. Every request carries
+// the context (deadline) and never sleeps on a rate limit: a rate-limited
+// answer fails fast instead of missing Discord's deadline silently.
+type sessionAPI struct{ s *discordgo.Session }
+
+func opts(ctx context.Context) []discordgo.RequestOption {
+	return []discordgo.RequestOption{discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false)}
+}
+
+func (a sessionAPI) Respond(ctx context.Context, i *discordgo.Interaction, r *discordgo.InteractionResponse) error {
+	return a.s.InteractionRespond(i, r, opts(ctx)...)
+}
+
+func (a sessionAPI) Original(ctx context.Context, i *discordgo.Interaction) (*discordgo.Message, error) {
+	return a.s.InteractionResponse(i, opts(ctx)...)
+}
+
+func (a sessionAPI) EditOriginal(ctx context.Context, i *discordgo.Interaction, e *discordgo.WebhookEdit) error {
+	_, err := a.s.InteractionResponseEdit(i, e, opts(ctx)...)
+	return err
+}
+
+func (a sessionAPI) DeleteOriginal(ctx context.Context, i *discordgo.Interaction) error {
+	return a.s.InteractionResponseDelete(i, opts(ctx)...)
+}
+
+func (a sessionAPI) Followup(ctx context.Context, i *discordgo.Interaction, p *discordgo.WebhookParams) (*discordgo.Message, error) {
+	return a.s.FollowupMessageCreate(i, true, p, opts(ctx)...)
+}
+
+func (a sessionAPI) Send(ctx context.Context, channel string, m *discordgo.MessageSend) (*discordgo.Message, error) {
+	return a.s.ChannelMessageSendComplex(channel, m, opts(ctx)...)
+}
+
+func (a sessionAPI) Edit(ctx context.Context, m *discordgo.MessageEdit) error {
+	_, err := a.s.ChannelMessageEditComplex(m, opts(ctx)...)
+	return err
+}

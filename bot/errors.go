@@ -1,0 +1,141 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine"
+)
+
+// Bot errors. Handlers return these (wrapped with %w, or as a *userError
+// carrying message data); reply maps every one to a locale key.
+var (
+	ErrStale         = errors.New("bot: outdated prompt")
+	ErrBadCustomID   = errors.New("bot: unknown or malformed component id")
+	ErrBadInput      = errors.New("bot: unreadable input")
+	ErrNotInGame     = errors.New("bot: the user is not in this game")
+	ErrNotYourTurn   = errors.New("bot: not this user's decision")
+	ErrNotCreator    = errors.New("bot: only the creator may do this")
+	ErrNoPermission  = errors.New("bot: only the creator or a channel manager may do this")
+	ErrLobbyFull     = errors.New("bot: the lobby is full")
+	ErrAlreadyJoined = errors.New("bot: the user already joined")
+	ErrNotJoined     = errors.New("bot: the user is not in the lobby")
+	ErrCreatorLeave  = errors.New("bot: the creator cannot leave the lobby")
+	ErrTooFew        = errors.New("bot: not enough players")
+	ErrNotStarted    = errors.New("bot: the game has not started")
+	ErrStarted       = errors.New("bot: the game has already started")
+	ErrClosing       = errors.New("bot: shutting down")
+	ErrNoChannel     = errors.New("bot: not in a channel")
+)
+
+// userError is an expected refusal with data for its message.
+type userError struct {
+	err  error // one of the sentinels above
+	key  string
+	data map[string]any
+}
+
+func (e *userError) Error() string { return fmt.Sprintf("%v (%s)", e.err, e.key) }
+func (e *userError) Unwrap() error { return e.err }
+
+// refuse returns a userError for sentinel err with message key and data.
+func refuse(err error, key string, data map[string]any) error {
+	return &userError{err: err, key: key, data: data}
+}
+
+// Outcomes reported to the Observer.
+const (
+	outcomeOK      = "ok"
+	outcomeRefused = "refused"
+	outcomeStale   = "stale"
+	outcomeError   = "error"
+	outcomePanic   = "panic"
+)
+
+// errorKeys maps every sentinel error the bot may meet to its message key.
+var errorKeys = []struct {
+	err     error
+	key     string
+	outcome string
+}{
+	// Store sentinels.
+	{dixbot.ErrDuplicate, "err_stale", outcomeStale},
+	{dixbot.ErrNotFound, "err_no_game", outcomeRefused},
+	{dixbot.ErrExists, "err_game_exists", outcomeRefused},
+	{dixbot.ErrConflict, "err_conflict", outcomeError},
+	{dixbot.ErrUnavailable, "err_store_unavailable", outcomeError},
+	{dixbot.ErrLocked, "err_store_unavailable", outcomeError},
+	{dixbot.ErrSchemaTooNew, "err_schema_too_new", outcomeError},
+	{dixbot.ErrCorrupt, "err_corrupt", outcomeError},
+	// Bot sentinels.
+	{ErrStale, "err_stale", outcomeStale},
+	{ErrBadCustomID, "err_bad_custom_id", outcomeRefused},
+	{ErrBadInput, "err_bad_input", outcomeRefused},
+	{ErrNotInGame, "err_not_in_game", outcomeRefused},
+	{ErrNotYourTurn, "err_not_your_turn_generic", outcomeRefused},
+	{ErrNotCreator, "err_not_creator", outcomeRefused},
+	{ErrNoPermission, "err_no_permission", outcomeRefused},
+	{ErrLobbyFull, "err_lobby_full", outcomeRefused},
+	{ErrAlreadyJoined, "err_already_joined", outcomeRefused},
+	{ErrNotJoined, "err_not_joined", outcomeRefused},
+	{ErrCreatorLeave, "err_creator_leave", outcomeRefused},
+	{ErrTooFew, "err_too_few", outcomeRefused},
+	{ErrNotStarted, "err_not_started", outcomeRefused},
+	{ErrStarted, "err_started", outcomeRefused},
+	{ErrClosing, "err_restarting", outcomeRefused},
+	{ErrNoChannel, "err_no_channel", outcomeRefused},
+	// Engine sentinels.
+	{engine.ErrBadOptions, "err_bad_options", outcomeRefused},
+	{engine.ErrGameOver, "err_game_over", outcomeRefused},
+	{engine.ErrNotYourTurn, "err_not_your_turn_generic", outcomeRefused},
+	{engine.ErrWrongPhase, "err_wrong_phase", outcomeRefused},
+	{engine.ErrUnknownPlayer, "err_not_in_game", outcomeRefused},
+	{engine.ErrUnknownAction, "err_bad_input", outcomeRefused},
+	{engine.ErrMustDraw, "err_must_draw", outcomeRefused},
+	{engine.ErrDeckEmpty, "err_deck_empty", outcomeRefused},
+	{engine.ErrBidTooLow, "err_bid_too_low", outcomeRefused},
+	{engine.ErrBidTooHigh, "err_bid_too_high", outcomeRefused},
+	{engine.ErrNotInMarket, "err_not_in_market", outcomeRefused},
+	{engine.ErrIdenticalCard, "err_identical_card", outcomeRefused},
+	{engine.ErrPaymentShort, "err_payment_short", outcomeRefused},
+	{engine.ErrNotOwned, "err_not_owned", outcomeRefused},
+	{engine.ErrWildPayment, "err_wild_payment", outcomeRefused},
+	{engine.ErrSoloPayment, "err_solo_payment", outcomeRefused},
+	{engine.ErrCannotAfford, "err_cannot_afford", outcomeRefused},
+	{engine.ErrBadCard, "err_bad_card", outcomeRefused},
+	{engine.ErrSchemaTooNew, "err_schema_too_new", outcomeError},
+	{engine.ErrCorrupt, "err_corrupt", outcomeError},
+	{engine.ErrInvariant, "err_internal", outcomeError},
+	// A store call that ran out of time is an unreachable store.
+	{context.DeadlineExceeded, "err_store_unavailable", outcomeError},
+}
+
+// classify returns the message key, its data and the outcome of err, and
+// whether err is unexpected (to be logged).
+func classify(err error) (key string, data map[string]any, outcome string, unexpected bool) {
+	var ue *userError
+	if errors.As(err, &ue) {
+		_, _, outcome, _ = classify(ue.err)
+		return ue.key, ue.data, outcome, false
+	}
+	for _, e := range errorKeys {
+		if errors.Is(err, e.err) {
+			return e.key, nil, e.outcome, e.outcome == outcomeError
+		}
+	}
+	return "err_internal", nil, outcomeError, true
+}
+
+// isStoreFailure reports whether err is the store failing (as opposed to an
+// answer such as "no game here").
+func isStoreFailure(err error) bool {
+	for _, e := range []error{dixbot.ErrConflict, dixbot.ErrUnavailable, dixbot.ErrLocked,
+		dixbot.ErrSchemaTooNew, dixbot.ErrCorrupt, context.DeadlineExceeded} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,105 @@
+package bot
+
+import (
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// renderEvents turns what the engine reports into lines in lang. Runs of
+// draws by the same player (ALIX's turns) become one line.
+func renderEvents(lang string, m *meta, evs []engine.Event) []string {
+	var lines []string
+	for i := 0; i < len(evs); i++ {
+		ev := evs[i]
+		d := map[string]any{"Name": m.name(lang, ev.Player), "Card": cardText(lang, ev.Card),
+			"CardName": cardName(lang, ev.Card), "Amount": ev.Amount}
+		switch ev.Kind {
+		case engine.EvTurnStarted:
+			lines = append(lines, locales.T(lang, "ev_turn_started", d))
+		case engine.EvDrew:
+			cards := []engine.Card{ev.Card}
+			for i+1 < len(evs) && evs[i+1].Kind == engine.EvDrew && evs[i+1].Player == ev.Player {
+				i++
+				cards = append(cards, evs[i].Card)
+			}
+			d["Cards"] = cardsText(lang, cards)
+			lines = append(lines, locales.N(lang, "ev_drew", len(cards), d))
+		case engine.EvBust:
+			if ev.Bust == engine.BustMoney {
+				lines = append(lines, locales.T(lang, "ev_bust_money", d))
+			} else {
+				lines = append(lines, locales.T(lang, "ev_bust_total", d))
+			}
+		case engine.EvStopped:
+			lines = append(lines, locales.T(lang, "ev_stopped", d))
+		case engine.EvTookNumbers:
+			d["Cards"] = cardsText(lang, ev.Cards)
+			lines = append(lines, locales.N(lang, "ev_took_numbers", len(ev.Cards), d))
+		case engine.EvTookMoney:
+			lines = append(lines, locales.T(lang, "ev_took_money", d))
+		case engine.EvGained:
+			if ev.Amount == 0 && ev.Lost == 0 {
+				continue
+			}
+			line := locales.N(lang, "ev_gained", ev.Amount, d)
+			if ev.Lost > 0 {
+				line += " " + locales.N(lang, "ev_lost", ev.Lost, nil)
+			}
+			lines = append(lines, line)
+		case engine.EvConsolation:
+			lines = append(lines, locales.T(lang, "ev_consolation", d))
+		case engine.EvToMarket:
+			if len(ev.Cards) == 0 {
+				continue
+			}
+			d["Cards"] = cardsText(lang, ev.Cards)
+			lines = append(lines, locales.N(lang, "ev_to_market", len(ev.Cards), d))
+		case engine.EvToDiscard:
+			if len(ev.Cards) == 0 {
+				continue
+			}
+			d["Cards"] = cardsText(lang, ev.Cards)
+			lines = append(lines, locales.N(lang, "ev_to_discard", len(ev.Cards), d))
+		case engine.EvAuctionStarted:
+			lines = append(lines, locales.T(lang, "ev_auction_started", d))
+		case engine.EvBid:
+			lines = append(lines, locales.T(lang, "ev_bid", d))
+		case engine.EvPassed:
+			lines = append(lines, locales.T(lang, "ev_passed", d))
+		case engine.EvAuctionWon:
+			lines = append(lines, locales.T(lang, "ev_auction_won", d))
+		case engine.EvWildDiscarded:
+			lines = append(lines, locales.T(lang, "ev_wild_discarded", d))
+		case engine.EvPaid:
+			d["Payment"] = paymentText(lang, ev.Payment)
+			lines = append(lines, locales.T(lang, "ev_paid", d))
+		case engine.EvBought:
+			lines = append(lines, locales.T(lang, "ev_bought", d))
+		case engine.EvTurnEnded:
+			// The next EvTurnStarted or the new board says it.
+		case engine.EvEndTriggered:
+			lines = append(lines, locales.T(lang, "ev_end_triggered", d))
+		case engine.EvFinalBuyStarted:
+			lines = append(lines, locales.T(lang, "ev_final_buy_started", d))
+		case engine.EvFinalBuySkipped:
+			lines = append(lines, locales.T(lang, "ev_final_buy_skipped", d))
+		case engine.EvGameOver:
+			lines = append(lines, locales.T(lang, "ev_game_over", d))
+		}
+	}
+	return lines
+}
+
+// turnBoundary reports whether events end a turn (a fresh board is posted
+// for the next one) and how many turns started.
+func turnBoundary(evs []engine.Event) (ended bool, started int) {
+	for _, ev := range evs {
+		switch ev.Kind {
+		case engine.EvTurnEnded, engine.EvGameOver:
+			ended = true
+		case engine.EvTurnStarted:
+			started++
+		}
+	}
+	return ended, started
+}

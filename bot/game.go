@@ -1,0 +1,352 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// verbActions maps the one-click verbs to their engine action.
+var verbActions = map[string]engine.ActionKind{
+	verbDraw:    engine.ActDraw,
+	verbStop:    engine.ActStop,
+	verbNumbers: engine.ActTakeNumbers,
+	verbMoney:   engine.ActTakeMoney,
+	verbEndTurn: engine.ActEndTurn,
+	verbConsol:  engine.ActConsolation,
+	verbBustBuy: engine.ActBustBuy,
+	verbPass:    engine.ActPass,
+}
+
+// seatFor checks that the clicking user may decide now in the game of r at
+// state version: ErrStale for an outdated version (or a game button on a
+// lobby), ErrNotInGame for an outsider, ErrNotYourTurn naming the player
+// whose decision it is.
+func (c *call) seatFor(r *dixbot.Record, version uint32) (*engine.Game, *meta, int, error) {
+	m, err := decodeMeta(r.Meta)
+	if err != nil {
+		return nil, nil, -1, err
+	}
+	g := r.State
+	if g == nil || g.Seq != version {
+		return nil, nil, -1, ErrStale
+	}
+	s := m.seatOf(c.user)
+	if s < 0 {
+		return nil, nil, -1, ErrNotInGame
+	}
+	if g.Phase == engine.PhaseOver {
+		return nil, nil, -1, engine.ErrGameOver
+	}
+	if actor := g.ToAct(); actor != s {
+		return nil, nil, -1, refuse(ErrNotYourTurn, "err_not_your_turn", map[string]any{"Name": m.name(c.lang, actor)})
+	}
+	return g, m, s, nil
+}
+
+// peek loads the game without writing, for prompts: the same checks as seatFor.
+func (c *call) peek(version uint32) (*engine.Game, *meta, int, error) {
+	r, err := c.get()
+	if err != nil {
+		return nil, nil, -1, err
+	}
+	return c.seatFor(r, version)
+}
+
+// played is the result of one applied action.
+type played struct {
+	rec       *dixbot.Record
+	m         *meta
+	lines     []string // the action's events, in the game's language
+	prevActor int
+	active    int // the active seat before the action
+	turn      int // the turn number before the action
+	ended     bool
+}
+
+// play applies the action built by build for the clicking user, inside one
+// exactly-once store update, then answers: a click on the board updates it
+// in place; a click on an ephemeral prompt replaces the prompt with confirm
+// and the board is edited after the answer.
+func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine.Action, error), confirm func(lang string, a engine.Action) string) error {
+	var out played
+	var act engine.Action
+	rec, err := c.change(func(r *dixbot.Record) error {
+		g, m, s, err := c.seatFor(r, version)
+		if err != nil {
+			return err
+		}
+		a, err := build(g, s)
+		if err != nil {
+			return err
+		}
+		a.Player = s
+		prev, active, turn := g.ToAct(), g.Active, m.Turn
+		evs, err := g.Apply(a)
+		if err != nil {
+			return err
+		}
+		lines := renderEvents(m.Lang, m, evs)
+		ended, started := turnBoundary(evs)
+		m.Turn += started
+		m.addLog(lines...)
+		r.Meta = m.encode()
+		out = played{m: m, lines: lines, prevActor: prev, active: active, turn: turn, ended: ended}
+		act = a
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	out.rec = rec
+	fromBoard := c.i.Message != nil && c.i.Message.Flags&discordgo.MessageFlagsEphemeral == 0
+	if m, err := decodeMeta(rec.Meta); err == nil {
+		out.m = m
+	}
+	text := ""
+	if confirm != nil {
+		text = confirm(c.lang, act)
+	}
+	c.afterPlay(out, fromBoard, text)
+	return nil
+}
+
+// afterPlay answers an applied action and queues the board work.
+func (c *call) afterPlay(out played, fromBoard bool, confirm string) {
+	g, m := out.rec.State, out.m
+	lang := m.Lang
+	over := g.Phase == engine.PhaseOver
+	boundary := out.ended || over
+	summary := summaryEmbed(lang, m, locales.T(lang, "summary_title", map[string]any{"Turn": out.turn, "Name": m.name(lang, out.active)}), out.lines)
+	oldBoard := m.Board
+	if fromBoard {
+		oldBoard = "" // answered in place below
+		if boundary {
+			c.update("", []*discordgo.MessageEmbed{summary}, nil)
+		} else {
+			c.update("", []*discordgo.MessageEmbed{boardEmbed(lang, m, g)}, boardButtons(lang, g))
+		}
+	} else {
+		c.updateOrReply(confirm)
+	}
+	channel := c.i.ChannelID
+	switch {
+	case over:
+		c.then(func(ctx context.Context) {
+			c.b.retire(ctx, channel, oldBoard, summary)
+			c.b.send(ctx, channel, &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{scoreboardEmbed(lang, m, g)}, AllowedMentions: noMentions()})
+			c.b.finish(ctx, channel)
+		})
+	case boundary:
+		c.then(func(ctx context.Context) {
+			c.b.retire(ctx, channel, oldBoard, summary)
+			c.b.postBoard(ctx, channel, m, g, c.user, true)
+		})
+	default:
+		if !fromBoard {
+			c.then(func(ctx context.Context) { c.b.editBoard(ctx, channel, m, g) })
+		}
+		if next := g.ToAct(); next >= 0 && next != out.prevActor {
+			c.then(func(ctx context.Context) { c.b.ping(ctx, channel, m, g, next, c.user) })
+		}
+	}
+}
+
+// updateOrReply replaces the ephemeral prompt the user clicked on with text
+// (or answers with an ephemeral message when there is no such message).
+func (c *call) updateOrReply(text string) {
+	if c.i.Message == nil {
+		c.ephemeral(text, nil)
+		return
+	}
+	c.update(text, nil, nil)
+}
+
+// retire strips the buttons of an old board message (replacing it by the
+// turn summary when one is given). Best effort: failures are logged.
+func (b *Bot) retire(ctx context.Context, channel, message string, summary *discordgo.MessageEmbed) {
+	if message == "" {
+		return
+	}
+	e := discordgo.NewMessageEdit(channel, message)
+	e.Components = &[]discordgo.MessageComponent{}
+	if summary != nil {
+		e.Embeds = &[]*discordgo.MessageEmbed{summary}
+		empty := ""
+		e.Content = &empty
+	}
+	e.AllowedMentions = noMentions()
+	if err := b.apiFor(ctx).Edit(ctx, e); err != nil {
+		b.log.Warn("could not retire the old board", "channel", channel, "message", message, "err", err)
+	}
+}
+
+// postBoard posts a fresh board, pinging the player who must act when ping
+// is set (unless it is the user who just clicked), and records its id.
+func (b *Bot) postBoard(ctx context.Context, channel string, m *meta, g *engine.Game, clicker string, ping bool) {
+	ms := &discordgo.MessageSend{
+		Embeds:          []*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)},
+		Components:      boardButtons(m.Lang, g),
+		AllowedMentions: noMentions(),
+	}
+	if a := g.ToAct(); ping && a >= 0 && a < len(m.Seats) && m.Seats[a].ID != "" && m.Seats[a].ID != clicker {
+		ms.Content = "<@" + m.Seats[a].ID + ">"
+		ms.AllowedMentions = mentionOnly(m.Seats[a].ID)
+	}
+	msg, err := b.apiFor(ctx).Send(ctx, channel, ms)
+	if err != nil {
+		b.log.Error("could not post the board", "channel", channel, "err", err)
+		return
+	}
+	b.remember(ctx, channel, msg.ID)
+}
+
+// editBoard updates the current board in place.
+func (b *Bot) editBoard(ctx context.Context, channel string, m *meta, g *engine.Game) {
+	if m.Board == "" {
+		b.postBoard(ctx, channel, m, g, "", false)
+		return
+	}
+	e := discordgo.NewMessageEdit(channel, m.Board)
+	comps := boardButtons(m.Lang, g)
+	e.Components = &comps
+	e.Embeds = &[]*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}
+	e.AllowedMentions = noMentions()
+	if err := b.apiFor(ctx).Edit(ctx, e); err != nil {
+		b.log.Warn("could not edit the board; posting a new one", "channel", channel, "err", err)
+		b.postBoard(ctx, channel, m, g, "", false)
+	}
+}
+
+// ping tells the player who must now decide, once, with a mention limited to them.
+func (b *Bot) ping(ctx context.Context, channel string, m *meta, g *engine.Game, s int, clicker string) {
+	if s >= len(m.Seats) || m.Seats[s].ID == "" || m.Seats[s].ID == clicker {
+		return
+	}
+	id := m.Seats[s].ID
+	key := "ping_decide"
+	d := map[string]any{"Mention": "<@" + id + ">"}
+	switch g.Phase {
+	case engine.PhaseAuction:
+		key = "ping_bid"
+		if g.Auction != nil {
+			d["Card"] = cardText(m.Lang, g.Auction.Wild)
+			d["Amount"] = g.Auction.HighBid
+		}
+	case engine.PhaseAuctionPay:
+		key = "ping_pay"
+		if g.Auction != nil {
+			d["Card"] = cardText(m.Lang, g.Auction.Wild)
+			d["Amount"] = g.Auction.HighBid
+		}
+	case engine.PhaseFinalBuy:
+		key = "ping_final_buy"
+	}
+	if m.Board != "" {
+		d["URL"] = messageURL(guildOf(ctx), channel, m.Board)
+		key += "_link"
+	}
+	b.send(ctx, channel, &discordgo.MessageSend{Content: locales.T(m.Lang, key, d), AllowedMentions: mentionOnly(id)})
+}
+
+func (b *Bot) send(ctx context.Context, channel string, ms *discordgo.MessageSend) {
+	if _, err := b.apiFor(ctx).Send(ctx, channel, ms); err != nil {
+		b.log.Warn("could not send a message", "channel", channel, "err", err)
+	}
+}
+
+// finish archives a finished game, freeing the channel.
+func (b *Bot) finish(ctx context.Context, channel string) {
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	defer cancel()
+	if err := b.store.Finish(sctx, channel); err != nil {
+		if isStoreFailure(err) && b.obs != nil {
+			b.obs.StoreError("finish")
+		}
+		b.log.Warn("could not archive the finished game", "channel", channel, "err", err)
+	}
+}
+
+// The post-answer work gets the Discord API and the guild through its context.
+type ctxKey int
+
+const (
+	apiKey ctxKey = iota
+	guildKey
+)
+
+func (b *Bot) apiFor(ctx context.Context) discordAPI {
+	if d, ok := ctx.Value(apiKey).(discordAPI); ok {
+		return d
+	}
+	panic("bot: no Discord API in context")
+}
+
+func guildOf(ctx context.Context) string {
+	g, _ := ctx.Value(guildKey).(string)
+	return g
+}
+
+// simpleAction handles the one-click decisions on the board.
+func (c *call) simpleAction(p parsedID) error {
+	kind, ok := verbActions[p.verb]
+	if !ok {
+		return fmt.Errorf("%w: %q", ErrBadCustomID, p.verb)
+	}
+	return c.play(p.version, func(g *engine.Game, s int) (engine.Action, error) {
+		return engine.Action{Kind: kind}, nil
+	}, func(lang string, a engine.Action) string {
+		if kind == engine.ActPass {
+			return locales.T(lang, "done_pass", nil)
+		}
+		return locales.T(lang, "done_generic", nil)
+	})
+}
+
+// showBoard shows the current board to the user alone.
+func (c *call) showBoard() error {
+	r, err := c.get()
+	if err != nil {
+		return err
+	}
+	m, err := decodeMeta(r.Meta)
+	if err != nil {
+		return err
+	}
+	if r.State == nil {
+		c.ephemeral(locales.T(c.lang, "lobby_open_here", nil), nil, lobbyEmbed(c.lang, m, "open"))
+		return nil
+	}
+	text := ""
+	if m.Board != "" {
+		text = locales.T(c.lang, "stale_link", map[string]any{"URL": messageURL(c.i.GuildID, c.i.ChannelID, m.Board)})
+	}
+	c.ephemeral(text, nil, boardEmbed(c.lang, m, r.State))
+	return nil
+}
+
+// hand shows the user's private view of their holdings.
+func (c *call) hand() error {
+	r, err := c.get()
+	if err != nil {
+		return err
+	}
+	m, err := decodeMeta(r.Meta)
+	if err != nil {
+		return err
+	}
+	if r.State == nil {
+		return ErrNotStarted
+	}
+	s := m.seatOf(c.user)
+	if s < 0 || s >= len(r.State.Players) {
+		return ErrNotInGame
+	}
+	c.ephemeral("", nil, handEmbed(c.lang, m, r.State, s))
+	return nil
+}

@@ -1,0 +1,245 @@
+package bot
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// startGame opens a lobby with users (the first is the creator), has the
+// others join and starts the game.
+func (h *harness) startGame(users ...string) {
+	h.t.Helper()
+	r := h.command(users[0], "start")
+	lobby := r.shown(nil)
+	require.NotNil(h.t, lobby)
+	for _, u := range users[1:] {
+		r = h.clickOn(u, lobby, h.mustFind(lobby, verbJoin))
+		require.Equal(h.t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	}
+	r = h.clickOn(users[0], lobby, h.mustFind(lobby, verbGo))
+	require.Equal(h.t, discordgo.InteractionResponseUpdateMessage, r.response().Type, "start: %+v", r.response().Data)
+	rec, _ := h.record()
+	require.NotNil(h.t, rec.State)
+}
+
+// seedGame stores a game dealt from deck (top first) with users in seats
+// and posts its board, as a started lobby would.
+func (h *harness) seedGame(users []string, deck string, opts engine.Options) {
+	h.t.Helper()
+	cards, err := engine.ParseCards(deck)
+	require.NoError(h.t, err)
+	g, err := engine.NewWithDeck(opts, cards)
+	require.NoError(h.t, err)
+	m := &meta{Creator: users[0], Lang: "en", Turn: 1, Bust: opts.BustVariant}
+	for _, u := range users {
+		m.Seats = append(m.Seats, seat{ID: u, Name: h.names[u]})
+	}
+	if opts.Players == 1 {
+		m.Solo, m.Diff = true, opts.Difficulty
+		m.Seats = append(m.Seats, seat{})
+	}
+	require.NoError(h.t, h.st.Create(context.Background(), &dixbot.Record{Channel: h.channel, Guild: h.guild, Meta: m.encode(), State: g}))
+	ctx := context.WithValue(context.Background(), apiKey, discordAPI(h.rec))
+	h.b.postBoard(ctx, h.channel, m, g, "", true)
+}
+
+// step plays one decision of the player whose decision it is, chosen by
+// rng among the game's Choices, by clicking what the bot shows. It returns
+// false when the game is no longer active.
+func (h *harness) step(rng *rand.Rand) bool {
+	h.t.Helper()
+	rec, err := h.st.Get(context.Background(), h.channel)
+	require.NoError(h.t, err)
+	if rec.Finished {
+		return false
+	}
+	g := rec.State
+	m, err := decodeMeta(rec.Meta)
+	require.NoError(h.t, err)
+	actor := g.ToAct()
+	require.GreaterOrEqual(h.t, actor, 0, "active game with nobody to act (phase %d)", g.Phase)
+	user := m.Seats[actor].ID
+	require.NotEmpty(h.t, user, "ALIX asked to act")
+	ch := g.Choices(actor)
+	board := h.board()
+	seq := g.Seq
+
+	has := func(k engine.ActionKind) bool { return slices.Contains(ch.Actions, k) }
+	click := func(msg *shownMessage, verb string, values ...string) result {
+		return h.clickOn(user, msg, h.mustFind(msg, verb), values...)
+	}
+	var r result
+	switch g.Phase {
+	case engine.PhaseDraw:
+		if has(engine.ActStop) && (!has(engine.ActDraw) || rng.IntN(10) < 4) {
+			r = click(board, verbStop)
+		} else {
+			r = click(board, verbDraw)
+		}
+	case engine.PhaseChoose:
+		if rng.IntN(10) < 7 {
+			r = click(board, verbNumbers)
+		} else {
+			r = click(board, verbMoney)
+		}
+	case engine.PhaseBustChoice:
+		if rng.IntN(2) == 0 {
+			r = click(board, verbConsol)
+		} else {
+			r = click(board, verbBustBuy)
+		}
+	case engine.PhaseBuy, engine.PhaseFinalBuy:
+		if has(engine.ActBuy) && len(ch.Buyable) > 0 && rng.IntN(2) == 0 {
+			r = h.buyByClicks(user, board, ch.Buyable[rng.IntN(len(ch.Buyable))])
+		} else {
+			r = click(board, verbEndTurn)
+		}
+	case engine.PhaseAuction:
+		if has(engine.ActBid) && rng.IntN(2) == 0 {
+			prompt := click(board, verbBid).shown(board)
+			require.True(h.t, prompt.ephemeral)
+			ids := findIDs(prompt, verbBidAmount)
+			require.NotEmpty(h.t, ids)
+			r = h.clickOn(user, prompt, ids[rng.IntN(len(ids))])
+		} else {
+			r = click(board, verbPass)
+		}
+	case engine.PhaseAuctionPay:
+		prompt := click(board, verbPay).shown(board)
+		require.True(h.t, prompt.ephemeral)
+		r = click(prompt, verbAuctPay)
+	default:
+		h.t.Fatalf("unexpected phase %d", g.Phase)
+	}
+	resp := r.response()
+	if resp.Type == discordgo.InteractionResponseChannelMessageWithSource && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		h.t.Fatalf("phase %d: the click was refused: %q", g.Phase, resp.Data.Content)
+	}
+	after, err := h.st.Get(context.Background(), h.channel)
+	require.NoError(h.t, err)
+	if after.State != nil {
+		require.NotEqual(h.t, seq, after.State.Seq, "the click changed nothing")
+	}
+	return true
+}
+
+// buyByClicks buys card through the market prompt and the proposed payment.
+func (h *harness) buyByClicks(user string, board *shownMessage, card engine.Card) result {
+	h.t.Helper()
+	prompt := h.clickOn(user, board, h.mustFind(board, verbBuy)).shown(board)
+	require.True(h.t, prompt.ephemeral)
+	var sel string
+	for _, id := range findIDs(prompt, verbBuySelect) {
+		if slices.Contains(selectOptions(prompt, id), card.String()) {
+			sel = id
+		}
+	}
+	require.NotEmpty(h.t, sel, "card %s not offered", card)
+	pay := h.clickOn(user, prompt, sel, card.String()).shown(prompt)
+	return h.clickOn(user, pay, h.mustFind(pay, verbBuyPay))
+}
+
+func playToEnd(t *testing.T, h *harness, seed uint64) int {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, seed))
+	steps := 0
+	for h.step(rng) {
+		steps++
+		require.Less(t, steps, 5000, "the game does not end")
+	}
+	return steps
+}
+
+func TestFullGameByClicks(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		users []string
+		seed  uint64
+	}{
+		{"two players", []string{"u1", "u2"}, 1},
+		{"three players", []string{"u1", "u2", "u3"}, 2},
+		{"five players", []string{"u1", "u2", "u3", "u4", "u5"}, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.startGame(tc.users...)
+			steps := playToEnd(t, h, tc.seed)
+			assert.Greater(t, steps, 20)
+
+			// The game is archived and the scoreboard was posted.
+			rec, err := h.st.Get(context.Background(), h.channel)
+			require.NoError(t, err)
+			assert.True(t, rec.Finished)
+			assert.Equal(t, engine.PhaseOver, rec.State.Phase)
+			last := h.rec.calls[len(h.rec.calls)-1]
+			require.Equal(t, "send", last.op)
+			require.Len(t, last.send.Embeds, 1)
+			assert.Equal(t, locales.T("en", "score_title", nil), last.send.Embeds[0].Title)
+			assert.Len(t, last.send.Embeds[0].Fields, len(tc.users))
+			assert.Contains(t, last.send.Embeds[0].Description, "🏆")
+
+			// Every message the bot produced respects Discord's limits, shows
+			// no missing string, and pings only the user it means to.
+			checkAllCalls(t, h.rec.calls)
+
+			// The channel is free for a new game.
+			r := h.command("u1", "start")
+			assert.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, r.response().Type)
+			assert.Zero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral)
+		})
+	}
+}
+
+func TestSoloGameByClicks(t *testing.T) {
+	h := newHarness(t)
+	r := h.command("u1", "solo", optDifficulty, float64(6))
+	assert.Contains(t, r.response().Data.Content, "ALIX")
+	rec, m := h.record()
+	require.NotNil(t, rec.State)
+	assert.True(t, m.Solo)
+	assert.Equal(t, 6, m.Diff)
+	assert.Equal(t, 1, rec.State.Opts.Players)
+	assert.Contains(t, h.board().embeds[0].Footer.Text, "difficulty 6")
+
+	playToEnd(t, h, 11)
+	checkAllCalls(t, h.rec.calls)
+
+	// ALIX's turns were shown: some board or summary mentions her drawing.
+	found := false
+	for _, c := range h.rec.calls {
+		for _, e := range embedsOf(c) {
+			if strings.Contains(e.Description, locales.T("en", "alix_name", nil)+" draws") {
+				found = true
+			}
+		}
+	}
+	assert.True(t, found, "ALIX's draws never shown")
+	rec, err := h.st.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	assert.True(t, rec.Finished)
+}
+
+func embedsOf(c recorded) []*discordgo.MessageEmbed {
+	switch {
+	case c.resp != nil && c.resp.Data != nil:
+		return c.resp.Data.Embeds
+	case c.send != nil:
+		return c.send.Embeds
+	case c.edit != nil && c.edit.Embeds != nil:
+		return *c.edit.Embeds
+	case c.params != nil:
+		return c.params.Embeds
+	}
+	return nil
+}

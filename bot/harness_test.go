@@ -1,0 +1,419 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// recorder is a discordAPI that records every call and keeps the last
+// content of every message, so tests can click the buttons the bot drew.
+type recorder struct {
+	mu    sync.Mutex
+	calls []recorded
+	msgs  map[string]*shownMessage
+	n     int
+	fail  error // when set, Send and Edit fail (Discord down)
+}
+
+type recorded struct {
+	op          string // respond|original|editOriginal|deleteOriginal|followup|send|edit
+	interaction string
+	channel     string
+	resp        *discordgo.InteractionResponse
+	send        *discordgo.MessageSend
+	edit        *discordgo.MessageEdit
+	params      *discordgo.WebhookParams
+}
+
+// shownMessage is a message as users see it now.
+type shownMessage struct {
+	id         string
+	channel    string
+	content    string
+	embeds     []*discordgo.MessageEmbed
+	components []discordgo.MessageComponent
+	ephemeral  bool
+	mentions   *discordgo.MessageAllowedMentions
+}
+
+func newRecorder() *recorder { return &recorder{msgs: map[string]*shownMessage{}} }
+
+func (r *recorder) add(c recorded) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls = append(r.calls, c)
+}
+
+func (r *recorder) Respond(ctx context.Context, i *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
+	r.add(recorded{op: "respond", interaction: i.ID, channel: i.ChannelID, resp: resp})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch resp.Type {
+	case discordgo.InteractionResponseChannelMessageWithSource:
+		d := resp.Data
+		r.msgs["orig-"+i.ID] = &shownMessage{id: "orig-" + i.ID, channel: i.ChannelID, content: d.Content, embeds: d.Embeds,
+			components: d.Components, ephemeral: d.Flags&discordgo.MessageFlagsEphemeral != 0, mentions: d.AllowedMentions}
+	case discordgo.InteractionResponseUpdateMessage:
+		if i.Message != nil {
+			if m, ok := r.msgs[i.Message.ID]; ok {
+				m.content, m.embeds, m.components = resp.Data.Content, resp.Data.Embeds, resp.Data.Components
+			}
+		}
+	}
+	return nil
+}
+
+func (r *recorder) Original(ctx context.Context, i *discordgo.Interaction) (*discordgo.Message, error) {
+	r.add(recorded{op: "original", interaction: i.ID, channel: i.ChannelID})
+	return &discordgo.Message{ID: "orig-" + i.ID, ChannelID: i.ChannelID}, nil
+}
+
+func (r *recorder) EditOriginal(ctx context.Context, i *discordgo.Interaction, e *discordgo.WebhookEdit) error {
+	r.add(recorded{op: "editOriginal", interaction: i.ID, channel: i.ChannelID})
+	return nil
+}
+
+func (r *recorder) DeleteOriginal(ctx context.Context, i *discordgo.Interaction) error {
+	r.add(recorded{op: "deleteOriginal", interaction: i.ID, channel: i.ChannelID})
+	return nil
+}
+
+func (r *recorder) Followup(ctx context.Context, i *discordgo.Interaction, p *discordgo.WebhookParams) (*discordgo.Message, error) {
+	r.add(recorded{op: "followup", interaction: i.ID, channel: i.ChannelID, params: p})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.n++
+	id := fmt.Sprintf("f%d", r.n)
+	r.msgs[id] = &shownMessage{id: id, channel: i.ChannelID, content: p.Content, embeds: p.Embeds, components: p.Components,
+		ephemeral: p.Flags&discordgo.MessageFlagsEphemeral != 0, mentions: p.AllowedMentions}
+	return &discordgo.Message{ID: id, ChannelID: i.ChannelID}, nil
+}
+
+func (r *recorder) Send(ctx context.Context, channel string, m *discordgo.MessageSend) (*discordgo.Message, error) {
+	r.add(recorded{op: "send", channel: channel, send: m})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.fail != nil {
+		return nil, r.fail
+	}
+	r.n++
+	id := fmt.Sprintf("m%d", r.n)
+	r.msgs[id] = &shownMessage{id: id, channel: channel, content: m.Content, embeds: m.Embeds, components: m.Components, mentions: m.AllowedMentions}
+	return &discordgo.Message{ID: id, ChannelID: channel}, nil
+}
+
+func (r *recorder) Edit(ctx context.Context, e *discordgo.MessageEdit) error {
+	r.add(recorded{op: "edit", channel: e.Channel, edit: e})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.fail != nil {
+		return r.fail
+	}
+	m, ok := r.msgs[e.ID]
+	if !ok {
+		return fmt.Errorf("edit of unknown message %s", e.ID)
+	}
+	if e.Content != nil {
+		m.content = *e.Content
+	}
+	if e.Embeds != nil {
+		m.embeds = *e.Embeds
+	}
+	if e.Components != nil {
+		m.components = *e.Components
+	}
+	return nil
+}
+
+func (r *recorder) since(n int) []recorded {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]recorded(nil), r.calls[n:]...)
+}
+
+func (r *recorder) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.calls)
+}
+
+func (r *recorder) message(id string) *shownMessage {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.msgs[id]
+}
+
+// harness drives a Bot with simulated interactions in one channel.
+type harness struct {
+	t       *testing.T
+	st      *memStore
+	rec     *recorder
+	b       *Bot
+	n       int
+	guild   string
+	channel string
+	locale  discordgo.Locale // the users' Discord locale
+	guildLc discordgo.Locale // the server's preferred locale
+	names   map[string]string
+	perms   map[string]int64
+	obs     *countObserver
+}
+
+type countObserver struct {
+	mu       sync.Mutex
+	outcomes map[string]int
+	store    map[string]int
+}
+
+func (o *countObserver) Interaction(kind, outcome string, _ time.Duration) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.outcomes[kind+"/"+outcome]++
+}
+
+func (o *countObserver) StoreError(op string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.store[op]++
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	h := &harness{
+		t: t, st: newMemStore(), rec: newRecorder(), guild: "g1", channel: "c1",
+		locale: discordgo.EnglishUS, guildLc: discordgo.EnglishUS,
+		names: map[string]string{"u1": "Alice", "u2": "Bob", "u3": "Chloé", "u4": "Dan", "u5": "Eve", "u9": "Mallory"},
+		perms: map[string]int64{},
+		obs:   &countObserver{outcomes: map[string]int{}, store: map[string]int{}},
+	}
+	b, err := New(Options{Store: h.st, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.obs})
+	require.NoError(t, err)
+	h.b = b
+	return h
+}
+
+// result is what one interaction produced.
+type result struct {
+	h     *harness
+	calls []recorded
+}
+
+func (h *harness) run(i *discordgo.Interaction) result {
+	h.t.Helper()
+	start := h.rec.count()
+	h.b.handle(h.rec, &discordgo.InteractionCreate{Interaction: i})
+	return result{h: h, calls: h.rec.since(start)}
+}
+
+func (h *harness) base(user string, typ discordgo.InteractionType) *discordgo.Interaction {
+	h.n++
+	gl := h.guildLc
+	return &discordgo.Interaction{
+		ID: fmt.Sprintf("i%d", h.n), AppID: "app", Type: typ, GuildID: h.guild, ChannelID: h.channel,
+		Token: "tok", Locale: h.locale, GuildLocale: &gl,
+		Member: &discordgo.Member{User: &discordgo.User{ID: user, Username: strings.ToLower(h.names[user])}, Nick: h.names[user], Permissions: h.perms[user]},
+	}
+}
+
+// command runs /dix <sub> with options (name, value pairs).
+func (h *harness) command(user, sub string, opts ...any) result {
+	h.t.Helper()
+	i := h.base(user, discordgo.InteractionApplicationCommand)
+	so := &discordgo.ApplicationCommandInteractionDataOption{Name: locales.T("en", "cmd_"+sub+"_name", nil), Type: discordgo.ApplicationCommandOptionSubCommand}
+	for k := 0; k+1 < len(opts); k += 2 {
+		name := locales.T("en", "opt_"+opts[k].(string)+"_name", nil)
+		o := &discordgo.ApplicationCommandInteractionDataOption{Name: name, Value: opts[k+1]}
+		switch opts[k+1].(type) {
+		case float64:
+			o.Type = discordgo.ApplicationCommandOptionInteger
+		default:
+			o.Type = discordgo.ApplicationCommandOptionString
+		}
+		so.Options = append(so.Options, o)
+	}
+	i.Data = discordgo.ApplicationCommandInteractionData{Name: "dix", Options: []*discordgo.ApplicationCommandInteractionDataOption{so}}
+	return h.run(i)
+}
+
+// clickOn clicks a component of a shown message.
+func (h *harness) clickOn(user string, msg *shownMessage, customID string, values ...string) result {
+	h.t.Helper()
+	i := h.base(user, discordgo.InteractionMessageComponent)
+	typ := discordgo.ButtonComponent
+	if len(values) > 0 {
+		typ = discordgo.SelectMenuComponent
+	}
+	i.Data = discordgo.MessageComponentInteractionData{CustomID: customID, ComponentType: typ, Values: values}
+	if msg != nil {
+		var flags discordgo.MessageFlags
+		if msg.ephemeral {
+			flags = discordgo.MessageFlagsEphemeral
+		}
+		i.Message = &discordgo.Message{ID: msg.id, ChannelID: h.channel, Flags: flags}
+	}
+	return h.run(i)
+}
+
+// submit submits a modal opened from msg.
+func (h *harness) submit(user string, msg *shownMessage, customID string, fields map[string]string) result {
+	h.t.Helper()
+	i := h.base(user, discordgo.InteractionModalSubmit)
+	var rows []discordgo.MessageComponent
+	for k, v := range fields {
+		rows = append(rows, &discordgo.ActionsRow{Components: []discordgo.MessageComponent{&discordgo.TextInput{CustomID: k, Value: v}}})
+	}
+	i.Data = discordgo.ModalSubmitInteractionData{CustomID: customID, Components: rows}
+	if msg != nil {
+		i.Message = &discordgo.Message{ID: msg.id, ChannelID: h.channel, Flags: discordgo.MessageFlagsEphemeral}
+	}
+	return h.run(i)
+}
+
+// record returns the channel's active record.
+func (h *harness) record() (*dixbot.Record, *meta) {
+	h.t.Helper()
+	r, err := h.st.Get(context.Background(), h.channel)
+	require.NoError(h.t, err)
+	m, err := decodeMeta(r.Meta)
+	require.NoError(h.t, err)
+	return r, m
+}
+
+// board returns the current board message as shown.
+func (h *harness) board() *shownMessage {
+	h.t.Helper()
+	_, m := h.record()
+	require.NotEmpty(h.t, m.Board, "no board message recorded")
+	msg := h.rec.message(m.Board)
+	require.NotNil(h.t, msg, "board message %s was never sent", m.Board)
+	return msg
+}
+
+// response is the first answer of the interaction.
+func (r result) response() *discordgo.InteractionResponse {
+	r.h.t.Helper()
+	for _, c := range r.calls {
+		if c.op == "respond" {
+			return c.resp
+		}
+	}
+	r.h.t.Fatalf("no answer among %d calls", len(r.calls))
+	return nil
+}
+
+// shown returns the message the answer created or updated.
+func (r result) shown(clicked *shownMessage) *shownMessage {
+	r.h.t.Helper()
+	resp := r.response()
+	if resp.Type == discordgo.InteractionResponseUpdateMessage {
+		return r.h.rec.message(clicked.id)
+	}
+	for _, c := range r.calls {
+		if c.op == "respond" {
+			return r.h.rec.message("orig-" + c.interaction)
+		}
+	}
+	return nil
+}
+
+// ephemeralText returns the text of an ephemeral answer (or fails).
+func (r result) ephemeralText() string {
+	r.h.t.Helper()
+	resp := r.response()
+	require.Equal(r.h.t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type, "not a new message")
+	require.NotZero(r.h.t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "not ephemeral: %q", resp.Data.Content)
+	return resp.Data.Content
+}
+
+func (r result) sends() []*discordgo.MessageSend {
+	var out []*discordgo.MessageSend
+	for _, c := range r.calls {
+		if c.op == "send" {
+			out = append(out, c.send)
+		}
+	}
+	return out
+}
+
+// findID returns the custom id of the component of msg with the verb.
+func findID(msg *shownMessage, verb string) (string, bool) {
+	if msg == nil {
+		return "", false
+	}
+	for _, id := range componentIDs(msg.components) {
+		p, err := parseID(id)
+		if err == nil && p.verb == verb {
+			return id, true
+		}
+	}
+	return "", false
+}
+
+// findIDs returns all custom ids of msg with the verb.
+func findIDs(msg *shownMessage, verb string) []string {
+	var out []string
+	for _, id := range componentIDs(msg.components) {
+		if p, err := parseID(id); err == nil && p.verb == verb {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func componentIDs(cs []discordgo.MessageComponent) []string {
+	var out []string
+	for _, c := range cs {
+		switch v := c.(type) {
+		case discordgo.ActionsRow:
+			out = append(out, componentIDs(v.Components)...)
+		case *discordgo.ActionsRow:
+			out = append(out, componentIDs(v.Components)...)
+		case discordgo.Button:
+			out = append(out, v.CustomID)
+		case discordgo.SelectMenu:
+			out = append(out, v.CustomID)
+		}
+	}
+	return out
+}
+
+// selectOptions returns the option values of the select with custom id.
+func selectOptions(msg *shownMessage, id string) []string {
+	var out []string
+	for _, c := range msg.components {
+		row, ok := c.(discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		for _, cc := range row.Components {
+			if s, ok := cc.(discordgo.SelectMenu); ok && s.CustomID == id {
+				for _, o := range s.Options {
+					out = append(out, o.Value)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// mustFind is findID or a test failure.
+func (h *harness) mustFind(msg *shownMessage, verb string) string {
+	h.t.Helper()
+	id, ok := findID(msg, verb)
+	require.True(h.t, ok, "no %q component among %v", verb, componentIDs(msg.components))
+	return id
+}
+
+// gameOf returns the record's game (nil for a lobby).
+func gameOf(r *dixbot.Record) *engine.Game { return r.State }

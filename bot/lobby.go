@@ -1,0 +1,175 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// Player counts of a multiplayer game.
+const (
+	minPlayers = 2
+	maxPlayers = 5
+)
+
+// lobbyChange runs fn on the lobby's table data inside one exactly-once
+// store update; ErrStale when the game has started or the lobby changed
+// since the buttons were drawn.
+func (c *call) lobbyChange(version uint32, fn func(r *dixbot.Record, m *meta) error) (*dixbot.Record, *meta, error) {
+	var out *meta
+	rec, err := c.change(func(r *dixbot.Record) error {
+		m, err := decodeMeta(r.Meta)
+		if err != nil {
+			return err
+		}
+		if r.State != nil || m.Lobby != version {
+			return ErrStale
+		}
+		if err := fn(r, m); err != nil {
+			return err
+		}
+		m.Lobby++
+		if c.i.Message != nil && r.State == nil {
+			m.Board = c.i.Message.ID
+		}
+		r.Meta = m.encode()
+		out = m
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if m, err := decodeMeta(rec.Meta); err == nil {
+		out = m
+	}
+	return rec, out, nil
+}
+
+func (c *call) lobbyJoin(p parsedID) error {
+	_, m, err := c.lobbyChange(p.version, func(_ *dixbot.Record, m *meta) error {
+		if m.seatOf(c.user) >= 0 {
+			return ErrAlreadyJoined
+		}
+		if len(m.Seats) >= maxPlayers {
+			return ErrLobbyFull
+		}
+		m.Seats = append(m.Seats, seat{ID: c.user, Name: c.name})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	c.update("", []*discordgo.MessageEmbed{lobbyEmbed(m.Lang, m, "open")}, lobbyButtons(m.Lang, m))
+	return nil
+}
+
+func (c *call) lobbyLeave(p parsedID) error {
+	_, m, err := c.lobbyChange(p.version, func(_ *dixbot.Record, m *meta) error {
+		s := m.seatOf(c.user)
+		if s < 0 {
+			return ErrNotJoined
+		}
+		if c.user == m.Creator {
+			return ErrCreatorLeave
+		}
+		m.Seats = slices.Delete(m.Seats, s, s+1)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	c.update("", []*discordgo.MessageEmbed{lobbyEmbed(m.Lang, m, "open")}, lobbyButtons(m.Lang, m))
+	return nil
+}
+
+func (c *call) lobbyStart(p parsedID) error {
+	rec, m, err := c.lobbyChange(p.version, func(r *dixbot.Record, m *meta) error {
+		if c.user != m.Creator {
+			return ErrNotCreator
+		}
+		if len(m.Seats) < minPlayers {
+			return refuse(ErrTooFew, "err_too_few", map[string]any{"Min": minPlayers})
+		}
+		g, err := engine.New(engine.Options{Players: len(m.Seats), BustVariant: m.Bust, Seed: c.b.seed(), FirstPlayer: -1})
+		if err != nil {
+			return err
+		}
+		r.State = g
+		m.Turn = 1
+		m.Log = []string{locales.T(m.Lang, "log_started", map[string]any{"Name": m.name(m.Lang, g.Active)})}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	c.update("", []*discordgo.MessageEmbed{lobbyEmbed(m.Lang, m, "started")}, nil)
+	channel := c.i.ChannelID
+	c.then(func(ctx context.Context) { c.b.postBoard(ctx, channel, m, rec.State, c.user, true) })
+	return nil
+}
+
+func (c *call) lobbyCancel(p parsedID) error {
+	r, err := c.get()
+	if err != nil {
+		return err
+	}
+	m, err := decodeMeta(r.Meta)
+	if err != nil {
+		return err
+	}
+	if r.State != nil || m.Lobby != p.version {
+		return ErrStale
+	}
+	if c.user != m.Creator {
+		return ErrNotCreator
+	}
+	ctx, cancel := c.storeCtx()
+	defer cancel()
+	if err := c.b.store.Delete(ctx, c.i.ChannelID); err != nil {
+		return c.storeErr("delete", err)
+	}
+	c.update("", []*discordgo.MessageEmbed{lobbyEmbed(m.Lang, m, "cancelled")}, nil)
+	return nil
+}
+
+// create stores a new record; when the channel's game is over but was not
+// archived yet, it archives it and tries once more. An existing game gives
+// a refusal pointing to its board.
+func (c *call) create(r *dixbot.Record) error {
+	for attempt := 0; ; attempt++ {
+		ctx, cancel := c.storeCtx()
+		err := c.b.store.Create(ctx, r)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, dixbot.ErrExists) {
+			return c.storeErr("create", err)
+		}
+		old, gerr := c.get()
+		if gerr != nil {
+			if errors.Is(gerr, dixbot.ErrNotFound) && attempt == 0 {
+				continue // archived in between
+			}
+			return err
+		}
+		if old.State != nil && old.State.Phase == engine.PhaseOver && attempt == 0 {
+			fctx, fcancel := c.storeCtx()
+			ferr := c.b.store.Finish(fctx, c.i.ChannelID)
+			fcancel()
+			if ferr == nil {
+				continue
+			}
+		}
+		if m, merr := decodeMeta(old.Meta); merr == nil && m.Board != "" {
+			return refuse(dixbot.ErrExists, "err_game_exists_link", map[string]any{"URL": messageURL(c.i.GuildID, c.i.ChannelID, m.Board)})
+		}
+		return err
+	}
+}

@@ -1,0 +1,88 @@
+package bot
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/dixgame/dixbot"
+)
+
+// metaVersion is the version of the table data the bot keeps in
+// dixbot.Record.Meta. A record with a higher version was written by a newer
+// bot and is refused (dixbot.ErrSchemaTooNew) rather than misread.
+const metaVersion = 1
+
+// maxLog is how many event lines the table keeps for "what just happened".
+const maxLog = 12
+
+// meta is the bot's table data, serialised as compact JSON in Record.Meta.
+type meta struct {
+	V       int    `json:"v"`
+	Creator string `json:"c"`            // Discord user id of the creator
+	Lang    string `json:"l"`            // the game's language (board, public messages)
+	Bust    bool   `json:"bv,omitempty"` // bust variant (3.3)
+	Solo    bool   `json:"so,omitempty"` // solo game against ALIX (SPEC §5)
+	Diff    int    `json:"d,omitempty"`  // solo difficulty 4–10
+	Seats   []seat `json:"s"`            // by engine seat; in solo seat 1 is ALIX (empty id)
+	// Lobby is the lobby's state version: it changes with every join or
+	// leave, so lobby buttons carry it like game buttons carry Game.Seq.
+	Lobby uint32 `json:"lc,omitempty"`
+	Board string `json:"b,omitempty"` // id of the current board (or lobby) message
+	// Turn counts turns for the board's title.
+	Turn int      `json:"t,omitempty"`
+	Log  []string `json:"g,omitempty"` // last events, already in the game's language
+}
+
+// seat is one player: a Discord user and the name shown on the board.
+type seat struct {
+	ID   string `json:"i"`
+	Name string `json:"n"`
+}
+
+func decodeMeta(b []byte) (*meta, error) {
+	m := &meta{}
+	if len(b) == 0 {
+		return nil, fmt.Errorf("%w: empty table data", dixbot.ErrCorrupt)
+	}
+	if err := json.Unmarshal(b, m); err != nil {
+		return nil, fmt.Errorf("%w: table data: %v", dixbot.ErrCorrupt, err)
+	}
+	if m.V > metaVersion {
+		return nil, fmt.Errorf("%w: table data version %d", dixbot.ErrSchemaTooNew, m.V)
+	}
+	if m.V < 1 {
+		return nil, fmt.Errorf("%w: table data version %d", dixbot.ErrCorrupt, m.V)
+	}
+	return m, nil
+}
+
+func (m *meta) encode() []byte {
+	m.V = metaVersion
+	b, err := json.Marshal(m)
+	if err != nil {
+		// A struct of strings, ints and bools always marshals.
+		panic(err)
+	}
+	return b
+}
+
+// seatOf returns the seat of a Discord user, or -1.
+func (m *meta) seatOf(user string) int {
+	if user == "" {
+		return -1
+	}
+	for i, s := range m.Seats {
+		if s.ID == user {
+			return i
+		}
+	}
+	return -1
+}
+
+// addLog appends event lines, keeping the last maxLog.
+func (m *meta) addLog(lines ...string) {
+	m.Log = append(m.Log, lines...)
+	if len(m.Log) > maxLog {
+		m.Log = append([]string(nil), m.Log[len(m.Log)-maxLog:]...)
+	}
+}

@@ -1,0 +1,429 @@
+package bot
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// Modal text input ids.
+const (
+	fieldAmount      = "amount"
+	fieldMoney       = "money"
+	fieldConsolation = "consolation"
+	fieldCards       = "cards"
+)
+
+// maxNumber bounds numbers typed in modals (far above any legal value).
+const maxNumber = 999
+
+// requireChoice checks that kind is open to seat now.
+func requireChoice(g *engine.Game, seat int, kind engine.ActionKind) (engine.Choices, error) {
+	ch := g.Choices(seat)
+	if !hasAction(ch, kind) {
+		return ch, engine.ErrWrongPhase
+	}
+	return ch, nil
+}
+
+// bidAmounts are the quick amounts offered: the minimum, a few steps, the maximum.
+func bidAmounts(lo, hi int) []int {
+	if hi < lo {
+		return nil
+	}
+	cand := []int{lo, lo + 1, lo + 2, lo + (hi-lo)/2, hi}
+	var out []int
+	for _, v := range cand {
+		if v >= lo && v <= hi && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// bidPrompt opens the private bid prompt (3.5).
+func (c *call) bidPrompt(p parsedID) error {
+	g, m, s, err := c.peek(p.version)
+	if err != nil {
+		return err
+	}
+	ch, err := requireChoice(g, s, engine.ActBid)
+	if err != nil {
+		return err
+	}
+	var row []discordgo.MessageComponent
+	for _, v := range bidAmounts(ch.MinBid, ch.MaxBid) {
+		row = append(row, button(c.lang, "btn_bid_amount", map[string]any{"Amount": v}, discordgo.PrimaryButton, customID(verbBidAmount, g.Seq, itoa(v))))
+	}
+	comps := []discordgo.MessageComponent{}
+	if len(row) > 0 {
+		comps = append(comps, discordgo.ActionsRow{Components: row})
+	}
+	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		button(c.lang, "btn_bid_custom", nil, discordgo.SecondaryButton, customID(verbBidCustom, g.Seq)),
+		button(c.lang, "btn_pass", nil, discordgo.SecondaryButton, customID(verbPass, g.Seq)),
+	}})
+	d := map[string]any{"Card": cardText(c.lang, g.Auction.Wild), "CardName": cardName(c.lang, g.Auction.Wild), "Min": ch.MinBid, "Max": ch.MaxBid}
+	if g.Auction.HighBidder >= 0 && g.Auction.HighBid > 0 {
+		d["High"] = g.Auction.HighBid
+		d["Holder"] = m.name(c.lang, g.Auction.HighBidder)
+		c.ephemeral(locales.T(c.lang, "prompt_bid_over", d), comps)
+	} else {
+		c.ephemeral(locales.T(c.lang, "prompt_bid", d), comps)
+	}
+	return nil
+}
+
+// placeBid applies a bid after checking it against the open range.
+func (c *call) placeBid(version uint32, amount int) error {
+	return c.play(version, func(g *engine.Game, s int) (engine.Action, error) {
+		ch, err := requireChoice(g, s, engine.ActBid)
+		if err != nil {
+			return engine.Action{}, err
+		}
+		if amount < ch.MinBid {
+			return engine.Action{}, refuse(engine.ErrBidTooLow, "err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid})
+		}
+		if amount > ch.MaxBid {
+			return engine.Action{}, refuse(engine.ErrBidTooHigh, "err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid})
+		}
+		return engine.Action{Kind: engine.ActBid, Amount: amount}, nil
+	}, func(lang string, a engine.Action) string {
+		return locales.T(lang, "done_bid", map[string]any{"Amount": a.Amount})
+	})
+}
+
+func (c *call) bidAmount(p parsedID) error {
+	n, err := strconv.Atoi(p.arg)
+	if err != nil || n < 0 || n > maxNumber {
+		return fmt.Errorf("%w: bid %q", ErrBadCustomID, p.arg)
+	}
+	return c.placeBid(p.version, n)
+}
+
+// bidCustom opens the "custom amount" modal.
+func (c *call) bidCustom(p parsedID) error {
+	g, _, s, err := c.peek(p.version)
+	if err != nil {
+		return err
+	}
+	ch, err := requireChoice(g, s, engine.ActBid)
+	if err != nil {
+		return err
+	}
+	c.modal(customID(verbBidModal, g.Seq), locales.T(c.lang, "modal_bid_title", nil), []discordgo.TextInput{{
+		CustomID: fieldAmount, Style: discordgo.TextInputShort, Required: true, MaxLength: 3,
+		Label:       truncate(locales.T(c.lang, "modal_bid_label", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}), 45),
+		Placeholder: itoa(ch.MinBid),
+	}})
+	return nil
+}
+
+func (c *call) bidModal(p parsedID) error {
+	n, err := parseNumber(c.modalValues()[fieldAmount], false)
+	if err != nil {
+		return err
+	}
+	return c.placeBid(p.version, n)
+}
+
+// parseNumber reads a typed whole number 0–maxNumber; blank is 0 when optional.
+func parseNumber(s string, optional bool) (int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" && optional {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > maxNumber {
+		return 0, refuse(ErrBadInput, "err_bad_number", map[string]any{"Text": truncate(escape(s), 20)})
+	}
+	return n, nil
+}
+
+// modal answers with a modal of text inputs.
+func (c *call) modal(id, title string, inputs []discordgo.TextInput) {
+	rows := make([]discordgo.MessageComponent, len(inputs))
+	for i, in := range inputs {
+		rows[i] = discordgo.ActionsRow{Components: []discordgo.MessageComponent{in}}
+	}
+	c.respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseModal,
+		Data: &discordgo.InteractionResponseData{CustomID: id, Title: truncate(title, 45), Components: rows},
+	})
+}
+
+// buyPrompt opens the private market prompt: a select of the cards this
+// player may buy (R5), one select per colour beyond 25 choices.
+func (c *call) buyPrompt(p parsedID) error {
+	g, _, s, err := c.peek(p.version)
+	if err != nil {
+		return err
+	}
+	ch, err := requireChoice(g, s, engine.ActBuy)
+	if err != nil {
+		return err
+	}
+	if len(ch.Buyable) == 0 {
+		return refuse(engine.ErrNotInMarket, "err_nothing_to_buy", nil)
+	}
+	c.ephemeral(locales.T(c.lang, "prompt_buy", map[string]any{"Capacity": g.Capacity(s)}), buySelects(c.lang, g.Seq, ch.Buyable))
+	return nil
+}
+
+// buySelects builds the market select menus.
+func buySelects(lang string, seq uint32, cards []engine.Card) []discordgo.MessageComponent {
+	option := func(cd engine.Card) discordgo.SelectMenuOption {
+		return discordgo.SelectMenuOption{
+			Label: truncate(locales.T(lang, "option_card", map[string]any{"Card": cardText(lang, cd), "CardName": cardName(lang, cd), "Price": int(cd.Value)}), 100),
+			Value: cd.String(),
+		}
+	}
+	one := func(id, placeholder string, cs []engine.Card) discordgo.MessageComponent {
+		opts := make([]discordgo.SelectMenuOption, len(cs))
+		for i, cd := range cs {
+			opts[i] = option(cd)
+		}
+		return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
+			CustomID: id, Placeholder: truncate(placeholder, 150), Options: opts,
+		}}}
+	}
+	if len(cards) <= 25 {
+		return []discordgo.MessageComponent{one(customID(verbBuySelect, seq), locales.T(lang, "select_buy", nil), cards)}
+	}
+	var rows []discordgo.MessageComponent
+	for _, col := range engine.Colors {
+		var cs []engine.Card
+		for _, cd := range cards {
+			if cd.Color == col {
+				cs = append(cs, cd)
+			}
+		}
+		if len(cs) == 0 {
+			continue
+		}
+		if len(cs) > 25 {
+			cs = cs[:25]
+		}
+		rows = append(rows, one(customID(verbBuySelect, seq, col.String()),
+			locales.T(lang, "select_buy_color", map[string]any{"Color": colorName(lang, col), "Emoji": colorEmoji(lang, col)}), cs))
+	}
+	return rows
+}
+
+// buyable parses a card notation and checks that seat may buy it now.
+func buyable(g *engine.Game, seat int, notation string) (engine.Card, error) {
+	cd, err := engine.ParseCard(notation)
+	if err != nil {
+		return engine.Card{}, err
+	}
+	ch, err := requireChoice(g, seat, engine.ActBuy)
+	if err != nil {
+		return engine.Card{}, err
+	}
+	if !slices.Contains(ch.Buyable, cd) {
+		return engine.Card{}, engine.ErrNotInMarket
+	}
+	return cd, nil
+}
+
+// buySelect shows the payment step for the chosen card.
+func (c *call) buySelect(p parsedID) error {
+	vals := c.values()
+	if len(vals) != 1 {
+		return ErrBadInput
+	}
+	g, _, s, err := c.peek(p.version)
+	if err != nil {
+		return err
+	}
+	cd, err := buyable(g, s, vals[0])
+	if err != nil {
+		return err
+	}
+	price := int(cd.Value) // 3.4: a card costs its value
+	d := map[string]any{"Card": cardText(c.lang, cd), "CardName": cardName(c.lang, cd), "Price": price}
+	pay, ok := g.ProposePayment(s, price)
+	if !ok {
+		return refuse(engine.ErrCannotAfford, "err_cannot_afford_card", d)
+	}
+	d["Payment"] = paymentText(c.lang, pay)
+	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		button(c.lang, "btn_pay", nil, discordgo.SuccessButton, customID(verbBuyPay, g.Seq, cd.String())),
+		button(c.lang, "btn_other_payment", nil, discordgo.SecondaryButton, customID(verbBuyOther, g.Seq, cd.String())),
+	}}}
+	c.update(locales.T(c.lang, "prompt_buy_pay", d), nil, comps)
+	return nil
+}
+
+func (c *call) buyPay(p parsedID) error {
+	return c.buy(p, func(g *engine.Game, s int, cd engine.Card) (engine.Payment, error) {
+		pay, ok := g.ProposePayment(s, int(cd.Value))
+		if !ok {
+			return pay, engine.ErrCannotAfford
+		}
+		return pay, nil
+	})
+}
+
+func (c *call) buyOther(p parsedID) error {
+	g, _, s, err := c.peek(p.version)
+	if err != nil {
+		return err
+	}
+	cd, err := buyable(g, s, p.arg)
+	if err != nil {
+		return err
+	}
+	pay, _ := g.ProposePayment(s, int(cd.Value))
+	c.paymentModal(customID(verbBuyModal, g.Seq, cd.String()),
+		locales.T(c.lang, "modal_buy_title", map[string]any{"CardName": cardName(c.lang, cd), "Price": int(cd.Value)}), g.Players[s], pay)
+	return nil
+}
+
+func (c *call) buyModal(p parsedID) error {
+	pay, err := c.typedPayment()
+	if err != nil {
+		return err
+	}
+	return c.buy(p, func(g *engine.Game, s int, cd engine.Card) (engine.Payment, error) {
+		return pay, g.CheckPayment(s, int(cd.Value), pay)
+	})
+}
+
+// buy applies ActBuy of the card named in the custom id.
+func (c *call) buy(p parsedID, payment func(g *engine.Game, s int, cd engine.Card) (engine.Payment, error)) error {
+	return c.play(p.version, func(g *engine.Game, s int) (engine.Action, error) {
+		cd, err := buyable(g, s, p.arg)
+		if err != nil {
+			return engine.Action{}, err
+		}
+		pay, err := payment(g, s, cd)
+		if err != nil {
+			return engine.Action{}, err
+		}
+		return engine.Action{Kind: engine.ActBuy, Card: cd, Payment: pay}, nil
+	}, func(lang string, a engine.Action) string {
+		return locales.T(lang, "done_buy", map[string]any{"Card": cardText(lang, a.Card), "CardName": cardName(lang, a.Card), "Payment": paymentText(lang, a.Payment)})
+	})
+}
+
+// paymentModal asks for a payment: money tokens, consolation tokens and
+// cards in notation, prefilled with the proposed payment.
+func (c *call) paymentModal(id, title string, pl engine.Player, pay engine.Payment) {
+	c.modal(id, title, []discordgo.TextInput{
+		{CustomID: fieldMoney, Style: discordgo.TextInputShort, MaxLength: 3, Value: itoa(pay.Money),
+			Label: truncate(locales.T(c.lang, "modal_money_label", map[string]any{"Have": pl.Money}), 45)},
+		{CustomID: fieldConsolation, Style: discordgo.TextInputShort, MaxLength: 3, Value: itoa(pay.Consolation),
+			Label: truncate(locales.T(c.lang, "modal_consolation_label", map[string]any{"Have": pl.Consolation}), 45)},
+		{CustomID: fieldCards, Style: discordgo.TextInputParagraph, MaxLength: 400, Value: paymentNotation(pay.Cards),
+			Label:       truncate(locales.T(c.lang, "modal_cards_label", nil), 45),
+			Placeholder: truncate(locales.T(c.lang, "modal_cards_placeholder", nil), 100)},
+	})
+}
+
+// typedPayment reads the payment modal.
+func (c *call) typedPayment() (engine.Payment, error) {
+	v := c.modalValues()
+	money, err := parseNumber(v[fieldMoney], true)
+	if err != nil {
+		return engine.Payment{}, err
+	}
+	cons, err := parseNumber(v[fieldConsolation], true)
+	if err != nil {
+		return engine.Payment{}, err
+	}
+	text := strings.NewReplacer(",", " ", ";", " ").Replace(v[fieldCards])
+	if len(text) > 400 {
+		return engine.Payment{}, ErrBadInput
+	}
+	cards, err := engine.ParseCards(text)
+	if err != nil {
+		return engine.Payment{}, refuse(engine.ErrBadCard, "err_bad_cards", map[string]any{"Text": truncate(escape(strings.TrimSpace(v[fieldCards])), 40)})
+	}
+	return engine.Payment{Money: money, Consolation: cons, Cards: cards}, nil
+}
+
+// auctionPayPrompt opens the winner's payment prompt (3.5).
+func (c *call) auctionPayPrompt(p parsedID) error {
+	g, _, s, err := c.peek(p.version)
+	if err != nil {
+		return err
+	}
+	ch, err := requireChoice(g, s, engine.ActPay)
+	if err != nil {
+		return err
+	}
+	d := map[string]any{"Amount": ch.Owe}
+	if g.Auction != nil {
+		d["Card"] = cardText(c.lang, g.Auction.Wild)
+		d["CardName"] = cardName(c.lang, g.Auction.Wild)
+	}
+	pay, ok := g.ProposePayment(s, ch.Owe)
+	row := []discordgo.MessageComponent{}
+	if ok {
+		d["Payment"] = paymentText(c.lang, pay)
+		row = append(row, button(c.lang, "btn_pay", nil, discordgo.SuccessButton, customID(verbAuctPay, g.Seq)))
+	} else {
+		d["Payment"] = locales.T(c.lang, "pay_none_found", nil)
+	}
+	row = append(row, button(c.lang, "btn_other_payment", nil, discordgo.SecondaryButton, customID(verbAuctOther, g.Seq)))
+	c.ephemeral(locales.T(c.lang, "prompt_auction_pay", d), []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}})
+	return nil
+}
+
+func (c *call) auctionPay(p parsedID) error {
+	return c.payAuction(p.version, func(g *engine.Game, s int, owe int) (engine.Payment, error) {
+		pay, ok := g.ProposePayment(s, owe)
+		if !ok {
+			return pay, engine.ErrCannotAfford
+		}
+		return pay, nil
+	})
+}
+
+func (c *call) auctionOther(p parsedID) error {
+	g, _, s, err := c.peek(p.version)
+	if err != nil {
+		return err
+	}
+	ch, err := requireChoice(g, s, engine.ActPay)
+	if err != nil {
+		return err
+	}
+	pay, _ := g.ProposePayment(s, ch.Owe)
+	c.paymentModal(customID(verbAuctModal, g.Seq), locales.T(c.lang, "modal_auction_title", map[string]any{"Amount": ch.Owe}), g.Players[s], pay)
+	return nil
+}
+
+func (c *call) auctionModal(p parsedID) error {
+	pay, err := c.typedPayment()
+	if err != nil {
+		return err
+	}
+	return c.payAuction(p.version, func(g *engine.Game, s int, owe int) (engine.Payment, error) {
+		return pay, g.CheckPayment(s, owe, pay)
+	})
+}
+
+func (c *call) payAuction(version uint32, payment func(g *engine.Game, s int, owe int) (engine.Payment, error)) error {
+	return c.play(version, func(g *engine.Game, s int) (engine.Action, error) {
+		ch, err := requireChoice(g, s, engine.ActPay)
+		if err != nil {
+			return engine.Action{}, err
+		}
+		pay, err := payment(g, s, ch.Owe)
+		if err != nil {
+			return engine.Action{}, err
+		}
+		return engine.Action{Kind: engine.ActPay, Payment: pay}, nil
+	}, func(lang string, a engine.Action) string {
+		return locales.T(lang, "done_pay", map[string]any{"Payment": paymentText(lang, a.Payment)})
+	})
+}

@@ -1,0 +1,450 @@
+package bot
+
+import (
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// Embed colours (not text).
+const (
+	colorBoard   = 0x2b6cb0
+	colorLobby   = 0x38a169
+	colorOver    = 0xd69e2e
+	colorSummary = 0x718096
+	colorPrompt  = 0x805ad5
+)
+
+// boardLogLines is how many recent events the board shows.
+const boardLogLines = 6
+
+// name returns the display name of a seat (ALIX for the solo robot).
+func (m *meta) name(lang string, seatNo int) string {
+	if seatNo < 0 || seatNo >= len(m.Seats) {
+		return locales.T(lang, "nobody", nil)
+	}
+	if m.Seats[seatNo].ID == "" {
+		return locales.T(lang, "alix_name", nil)
+	}
+	return escape(m.Seats[seatNo].Name)
+}
+
+// boardEmbed renders everything public about the game (principle 2).
+func boardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmbed {
+	e := &discordgo.MessageEmbed{Color: colorBoard}
+	if g.Phase == engine.PhaseFinalBuy {
+		e.Title = locales.T(lang, "board_title_final", nil)
+	} else if g.Phase == engine.PhaseOver {
+		e.Title = locales.T(lang, "board_title_over", nil)
+		e.Color = colorOver
+	} else {
+		e.Title = locales.T(lang, "board_title", map[string]any{"Turn": m.Turn, "Name": m.name(lang, g.Active)})
+	}
+
+	var desc []string
+	desc = append(desc, statusLine(lang, m, g))
+	if len(m.Log) > 0 {
+		desc = append(desc, "", locales.T(lang, "board_last_events", nil))
+		start := max(0, len(m.Log)-boardLogLines)
+		for _, l := range m.Log[start:] {
+			desc = append(desc, "• "+l)
+		}
+	}
+	e.Description = strings.Join(desc, "\n")
+
+	if g.Phase != engine.PhaseFinalBuy && g.Phase != engine.PhaseOver {
+		total, money := tableauTotals(g.Tableau)
+		val := cardsText(lang, g.Tableau)
+		if r := riskLine(lang, g); r != "" {
+			val += "\n" + r
+		}
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
+			Name:  locales.T(lang, "board_tableau", map[string]any{"Total": total, "Money": money}),
+			Value: val,
+		})
+	}
+	if a := g.Auction; a != nil {
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
+			Name:  locales.T(lang, "board_auction", map[string]any{"Card": cardText(lang, a.Wild), "CardName": cardName(lang, a.Wild)}),
+			Value: auctionText(lang, m, g),
+		})
+	}
+	e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
+		Name:  locales.N(lang, "board_deck_market", len(g.Deck), nil),
+		Value: byColor(lang, g.Market, false),
+	})
+	actor := g.ToAct()
+	for s, p := range g.Players {
+		marker := ""
+		switch {
+		case s == actor:
+			marker = locales.T(lang, "marker_to_act", nil)
+		case s == g.Active && g.Phase != engine.PhaseFinalBuy && g.Phase != engine.PhaseOver:
+			marker = locales.T(lang, "marker_active", nil)
+		}
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
+			Name:   locales.T(lang, "board_player", map[string]any{"Marker": marker, "Name": m.name(lang, s)}),
+			Value:  playerText(lang, p),
+			Inline: true,
+		})
+	}
+	e.Footer = &discordgo.MessageEmbedFooter{Text: footerText(lang, m, g)}
+	return e
+}
+
+func playerText(lang string, p engine.Player) string {
+	head := locales.N(lang, "player_tokens", p.Money, nil)
+	if p.Consolation > 0 {
+		head += locales.T(lang, "list_sep", nil) + locales.N(lang, "player_consolation", p.Consolation, nil)
+	}
+	return head + "\n" + byColor(lang, p.Collection, true)
+}
+
+func footerText(lang string, m *meta, g *engine.Game) string {
+	var parts []string
+	if m.Solo {
+		parts = append(parts, locales.T(lang, "footer_solo", map[string]any{"Level": m.Diff, "LevelName": locales.T(lang, "difficulty_"+itoa(m.Diff), nil)}))
+	} else {
+		parts = append(parts, locales.N(lang, "footer_players", len(g.Players), nil))
+	}
+	if m.Bust {
+		parts = append(parts, locales.T(lang, "variant_bust", nil))
+	}
+	parts = append(parts, locales.T(lang, "footer_version", map[string]any{"Seq": g.Seq}))
+	return strings.Join(parts, " · ")
+}
+
+func auctionText(lang string, m *meta, g *engine.Game) string {
+	a := g.Auction
+	var lines []string
+	if a.HighBidder >= 0 && a.HighBid > 0 {
+		lines = append(lines, locales.T(lang, "auction_high", map[string]any{"Amount": a.HighBid, "Name": m.name(lang, a.HighBidder)}))
+	} else {
+		lines = append(lines, locales.T(lang, "auction_no_bid", nil))
+	}
+	if g.Phase == engine.PhaseAuction {
+		if actor := g.ToAct(); actor >= 0 {
+			lines = append(lines, locales.T(lang, "auction_to_bid", map[string]any{"Name": m.name(lang, actor)}))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// riskLine says in plain words which next card busts the active player
+// (3.1): a number n busts when total+n ≥ 11, a currency c when money+c ≥ 11.
+func riskLine(lang string, g *engine.Game) string {
+	if g.Phase != engine.PhaseDraw || g.Drawn == 0 {
+		return ""
+	}
+	if len(g.Deck) == 0 {
+		return locales.T(lang, "risk_deck_empty", nil)
+	}
+	total, money := tableauTotals(g.Tableau)
+	var num, cur string
+	switch n := 11 - total; {
+	case n <= 1:
+		num = locales.T(lang, "risk_num_any", nil)
+	case n <= 9:
+		num = locales.T(lang, "risk_num_min", map[string]any{"N": n})
+	}
+	switch c := 11 - money; {
+	case c <= 1:
+		cur = locales.T(lang, "risk_cur_any", nil)
+	case c == 5:
+		cur = locales.T(lang, "risk_cur_exact", map[string]any{"N": c})
+	case c < 5:
+		cur = locales.T(lang, "risk_cur_min", map[string]any{"N": c})
+	}
+	switch {
+	case num != "" && cur != "":
+		return locales.T(lang, "risk_both", map[string]any{"A": num, "B": cur})
+	case num != "":
+		return locales.T(lang, "risk_one", map[string]any{"A": num})
+	case cur != "":
+		return locales.T(lang, "risk_one", map[string]any{"A": cur})
+	}
+	return locales.T(lang, "risk_none", nil)
+}
+
+// statusLine says whose decision it is and what it is.
+func statusLine(lang string, m *meta, g *engine.Game) string {
+	actor := g.ToAct()
+	d := map[string]any{"Name": m.name(lang, actor)}
+	switch g.Phase {
+	case engine.PhaseDraw:
+		if g.Drawn == 0 {
+			return locales.T(lang, "status_draw_first", d)
+		}
+		if len(g.Deck) == 0 {
+			return locales.T(lang, "status_must_stop", d)
+		}
+		return locales.T(lang, "status_draw", d)
+	case engine.PhaseChoose:
+		return locales.T(lang, "status_choose", d)
+	case engine.PhaseBuy:
+		return locales.T(lang, "status_buy", d)
+	case engine.PhaseBustChoice:
+		return locales.T(lang, "status_bust_choice", d)
+	case engine.PhaseAuction:
+		if g.Auction != nil {
+			d["Card"] = cardText(lang, g.Auction.Wild)
+		}
+		return locales.T(lang, "status_auction", d)
+	case engine.PhaseAuctionPay:
+		if g.Auction != nil {
+			d["Card"] = cardText(lang, g.Auction.Wild)
+			d["Amount"] = g.Auction.HighBid
+		}
+		return locales.T(lang, "status_auction_pay", d)
+	case engine.PhaseFinalBuy:
+		return locales.T(lang, "status_final_buy", d)
+	case engine.PhaseOver:
+		return locales.T(lang, "status_over", nil)
+	}
+	return ""
+}
+
+// boardButtons builds the board's buttons from the choices of the seat
+// whose decision it is, plus "My hand" for anyone.
+func boardButtons(lang string, g *engine.Game) []discordgo.MessageComponent {
+	actor := g.ToAct()
+	if actor < 0 || g.Phase == engine.PhaseOver {
+		return []discordgo.MessageComponent{}
+	}
+	ch := g.Choices(actor)
+	seq := g.Seq
+	var row []discordgo.MessageComponent
+	total, money := tableauTotals(g.Tableau)
+	_ = total
+	for _, k := range orderedActions {
+		if !hasAction(ch, k) {
+			continue
+		}
+		var b discordgo.Button
+		switch k {
+		case engine.ActDraw:
+			b = button(lang, "btn_draw", nil, discordgo.PrimaryButton, customID(verbDraw, seq))
+		case engine.ActStop:
+			b = button(lang, "btn_stop", nil, discordgo.SecondaryButton, customID(verbStop, seq))
+		case engine.ActTakeNumbers:
+			b = discordgo.Button{Label: locales.N(lang, "btn_take_numbers", numberCards(g.Tableau), map[string]any{"Gain": money}),
+				Style: discordgo.PrimaryButton, CustomID: customID(verbNumbers, seq)}
+		case engine.ActTakeMoney:
+			b = button(lang, "btn_take_money", map[string]any{"Gain": money}, discordgo.SuccessButton, customID(verbMoney, seq))
+		case engine.ActBuy:
+			if len(ch.Buyable) == 0 {
+				continue
+			}
+			b = button(lang, "btn_buy", nil, discordgo.PrimaryButton, customID(verbBuy, seq))
+		case engine.ActEndTurn:
+			key := "btn_end_turn"
+			if g.Phase == engine.PhaseFinalBuy {
+				key = "btn_skip_buy"
+			}
+			b = button(lang, key, nil, discordgo.SecondaryButton, customID(verbEndTurn, seq))
+		case engine.ActConsolation:
+			b = button(lang, "btn_consolation", nil, discordgo.PrimaryButton, customID(verbConsol, seq))
+		case engine.ActBustBuy:
+			b = button(lang, "btn_bust_buy", nil, discordgo.SecondaryButton, customID(verbBustBuy, seq))
+		case engine.ActBid:
+			b = button(lang, "btn_bid", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}, discordgo.PrimaryButton, customID(verbBid, seq))
+		case engine.ActPass:
+			b = button(lang, "btn_pass", nil, discordgo.SecondaryButton, customID(verbPass, seq))
+		case engine.ActPay:
+			b = button(lang, "btn_pay_owe", map[string]any{"Amount": ch.Owe}, discordgo.PrimaryButton, customID(verbPay, seq))
+		default:
+			continue
+		}
+		row = append(row, b)
+	}
+	rows := []discordgo.MessageComponent{}
+	if len(row) > 0 {
+		rows = append(rows, discordgo.ActionsRow{Components: row})
+	}
+	rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		button(lang, "btn_hand", nil, discordgo.SecondaryButton, customID(verbHand, 0)),
+	}})
+	return rows
+}
+
+// orderedActions is the order of the board's buttons.
+var orderedActions = []engine.ActionKind{
+	engine.ActDraw, engine.ActStop, engine.ActTakeNumbers, engine.ActTakeMoney,
+	engine.ActBuy, engine.ActEndTurn, engine.ActConsolation, engine.ActBustBuy,
+	engine.ActBid, engine.ActPass, engine.ActPay,
+}
+
+func hasAction(ch engine.Choices, k engine.ActionKind) bool {
+	for _, a := range ch.Actions {
+		if a == k {
+			return true
+		}
+	}
+	return false
+}
+
+func button(lang, key string, data map[string]any, style discordgo.ButtonStyle, id string) discordgo.Button {
+	return discordgo.Button{Label: truncate(locales.T(lang, key, data), 80), Style: style, CustomID: id}
+}
+
+// truncate cuts s to at most n characters (runes).
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// summaryEmbed is what an old board becomes when its turn is over: the
+// events of the last action, no buttons.
+func summaryEmbed(lang string, m *meta, title string, lines []string) *discordgo.MessageEmbed {
+	desc := strings.Join(lines, "\n")
+	if desc == "" {
+		desc = locales.T(lang, "none", nil)
+	}
+	return &discordgo.MessageEmbed{Title: title, Description: truncate(desc, 4000), Color: colorSummary}
+}
+
+// scoreboardEmbed renders the final standings (4.1, 4.2).
+func scoreboardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmbed {
+	res := g.Results()
+	e := &discordgo.MessageEmbed{Title: locales.T(lang, "score_title", nil), Color: colorOver}
+	var desc []string
+	var winners []string
+	for _, r := range res {
+		if r.Rank == 1 {
+			winners = append(winners, m.name(lang, r.Player))
+		}
+	}
+	switch {
+	case len(winners) == 1:
+		desc = append(desc, locales.T(lang, "score_winner", map[string]any{"Name": winners[0]}))
+	case len(winners) > 1:
+		desc = append(desc, locales.T(lang, "score_shared", map[string]any{"Names": strings.Join(winners, locales.T(lang, "list_sep", nil))}))
+	}
+	if len(res) > 1 && res[0].Score.Total == res[1].Score.Total {
+		a, b := res[0], res[1]
+		d := map[string]any{"A": m.name(lang, a.Player), "B": m.name(lang, b.Player)}
+		switch {
+		case a.Rank == b.Rank:
+			desc = append(desc, locales.T(lang, "score_tie_shared", d))
+		case a.Money != b.Money:
+			d["MoneyA"], d["MoneyB"] = a.Money, b.Money
+			desc = append(desc, locales.T(lang, "score_tie_money", d)) // 4.2, R9
+		default:
+			d["CardsA"], d["CardsB"] = a.Cards, b.Cards
+			desc = append(desc, locales.T(lang, "score_tie_cards", d))
+		}
+	}
+	e.Description = strings.Join(desc, "\n")
+	for _, r := range res {
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
+			Name: truncate(locales.N(lang, "score_player", r.Score.Total, map[string]any{
+				"Rank": r.Rank, "Name": m.name(lang, r.Player), "Medal": medal(lang, r.Rank)}), 256),
+			Value: truncate(scoreText(lang, r.Score)+"\n"+locales.T(lang, "score_money_cards", map[string]any{"Money": r.Money, "Cards": r.Cards}), 1024),
+		})
+	}
+	e.Footer = &discordgo.MessageEmbedFooter{Text: footerText(lang, m, g)}
+	return e
+}
+
+func medal(lang string, rank int) string {
+	if rank >= 1 && rank <= 3 {
+		return locales.T(lang, "medal_"+itoa(rank), nil)
+	}
+	return ""
+}
+
+// scoreText renders one Score: the run of each colour and what each wild
+// stands for.
+func scoreText(lang string, s engine.Score) string {
+	var lines []string
+	for _, cs := range s.Colors {
+		d := map[string]any{"Emoji": colorEmoji(lang, cs.Color), "Color": colorName(lang, cs.Color),
+			"Lo": int(cs.Lo), "Hi": int(cs.Hi), "Length": cs.Length, "Score": cs.Score}
+		switch {
+		case cs.Length == 0:
+			lines = append(lines, locales.T(lang, "run_empty", d))
+		case cs.Bonus > 0:
+			lines = append(lines, locales.T(lang, "run_full", d))
+		default:
+			lines = append(lines, locales.N(lang, "run_line", cs.Length, d))
+		}
+	}
+	for _, p := range s.Placements {
+		if !p.Used {
+			lines = append(lines, locales.T(lang, "wild_unused", map[string]any{"Wild": cardText(lang, p.Wild)}))
+			continue
+		}
+		as := engine.Card{Kind: engine.KindNumber, Color: p.Color, Value: p.Value}
+		lines = append(lines, locales.T(lang, "wild_placed", map[string]any{"Wild": cardText(lang, p.Wild), "As": cardText(lang, as), "AsName": cardName(lang, as)}))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// handEmbed is a player's private view (/dix hand): collection, best runs
+// now, where the scorer would put the wilds, capacity to pay.
+func handEmbed(lang string, m *meta, g *engine.Game, s int) *discordgo.MessageEmbed {
+	p := g.Players[s]
+	sc := engine.BestScore(p.Collection)
+	e := &discordgo.MessageEmbed{Title: locales.T(lang, "hand_title", map[string]any{"Name": m.name(lang, s)}), Color: colorPrompt}
+	e.Fields = []*discordgo.MessageEmbedField{
+		{Name: locales.N(lang, "hand_collection", len(p.Collection), nil), Value: truncate(byColor(lang, p.Collection, true), 1024)},
+		{Name: locales.N(lang, "hand_score", sc.Total, nil), Value: truncate(scoreText(lang, sc), 1024)},
+		{Name: locales.T(lang, "hand_tokens", nil), Value: playerTokens(lang, p) + "\n" +
+			locales.T(lang, "hand_capacity", map[string]any{"Amount": g.Capacity(s)})},
+	}
+	return e
+}
+
+func playerTokens(lang string, p engine.Player) string {
+	return locales.N(lang, "player_tokens", p.Money, nil) + locales.T(lang, "list_sep", nil) + locales.N(lang, "player_consolation", p.Consolation, nil)
+}
+
+// lobbyEmbed renders an open, started or cancelled lobby.
+func lobbyEmbed(lang string, m *meta, state string) *discordgo.MessageEmbed {
+	e := &discordgo.MessageEmbed{Color: colorLobby}
+	creator := locales.T(lang, "nobody", nil)
+	if len(m.Seats) > 0 {
+		for _, s := range m.Seats {
+			if s.ID == m.Creator {
+				creator = escape(s.Name)
+			}
+		}
+	}
+	d := map[string]any{"Creator": creator}
+	e.Title = locales.T(lang, "lobby_title_"+state, d)
+	e.Description = locales.T(lang, "lobby_desc_"+state, d)
+	var names []string
+	for i, s := range m.Seats {
+		names = append(names, itoa(i+1)+". "+escape(s.Name))
+	}
+	players := strings.Join(names, "\n")
+	if players == "" {
+		players = locales.T(lang, "none", nil)
+	}
+	variant := locales.T(lang, "variant_standard", nil)
+	if m.Bust {
+		variant = locales.T(lang, "variant_bust", nil)
+	}
+	e.Fields = []*discordgo.MessageEmbedField{
+		{Name: locales.N(lang, "lobby_players", len(m.Seats), nil), Value: players, Inline: true},
+		{Name: locales.T(lang, "lobby_settings", nil), Value: locales.T(lang, "lobby_settings_value", map[string]any{
+			"Variant": variant, "Language": locales.T(lang, "language_name_"+m.Lang, nil)}), Inline: true},
+	}
+	return e
+}
+
+func lobbyButtons(lang string, m *meta) []discordgo.MessageComponent {
+	v := m.Lobby
+	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		button(lang, "btn_join", nil, discordgo.PrimaryButton, customID(verbJoin, v)),
+		button(lang, "btn_leave", nil, discordgo.SecondaryButton, customID(verbLeave, v)),
+		button(lang, "btn_start", nil, discordgo.SuccessButton, customID(verbGo, v)),
+		button(lang, "btn_cancel", nil, discordgo.DangerButton, customID(verbCancel, v)),
+	}}}
+}

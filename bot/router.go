@@ -1,0 +1,216 @@
+package bot
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// Component verbs: the second part of a custom id "dix:<verb>:<version>[:<arg>]".
+// The version is the lobby counter for lobby verbs and engine.Game.Seq for
+// game verbs; verbs anyone may use at any time carry 0.
+const (
+	verbJoin   = "join"
+	verbLeave  = "leave"
+	verbGo     = "go"
+	verbCancel = "cancel"
+
+	verbDraw      = "draw"
+	verbStop      = "stop"
+	verbNumbers   = "num"
+	verbMoney     = "money"
+	verbBuy       = "buy"  // opens the market prompt
+	verbEndTurn   = "end"  // skip the buy (also skips a final buy)
+	verbConsol    = "cons" // bust variant: take the consolation token
+	verbBustBuy   = "bbuy" // bust variant: take a buy phase
+	verbBid       = "bid"  // opens the bid prompt
+	verbPass      = "pass"
+	verbPay       = "pay" // auction winner: opens the payment prompt
+	verbHand      = "hand"
+	verbShowBoard = "show"
+
+	verbBidAmount  = "bidn" // arg: amount
+	verbBidCustom  = "bidc" // opens the custom amount modal
+	verbBidModal   = "bidm"
+	verbBuySelect  = "bsel" // arg: colour letter when split by colour
+	verbBuyPay     = "bpay" // arg: card
+	verbBuyOther   = "balt" // arg: card; opens the payment modal
+	verbBuyModal   = "bmod" // arg: card
+	verbAuctPay    = "apay"
+	verbAuctOther  = "aalt"
+	verbAuctModal  = "amod"
+	verbAbandonYes = "abyes"
+	verbAbandonNo  = "abno"
+)
+
+const idPrefix = "dix"
+
+// customID builds a component custom id.
+func customID(verb string, version uint32, args ...string) string {
+	var sb strings.Builder
+	sb.WriteString(idPrefix)
+	sb.WriteByte(':')
+	sb.WriteString(verb)
+	sb.WriteByte(':')
+	sb.WriteString(strconv.FormatUint(uint64(version), 10))
+	for _, a := range args {
+		sb.WriteByte(':')
+		sb.WriteString(a)
+	}
+	return sb.String()
+}
+
+// parsedID is a parsed custom id.
+type parsedID struct {
+	verb    string
+	version uint32
+	arg     string
+}
+
+// parseID parses a custom id; ErrBadCustomID for anything not built by customID.
+func parseID(s string) (parsedID, error) {
+	if len(s) > 100 {
+		return parsedID{}, fmt.Errorf("%w: too long", ErrBadCustomID)
+	}
+	parts := strings.Split(s, ":")
+	if len(parts) < 3 || len(parts) > 4 || parts[0] != idPrefix {
+		return parsedID{}, fmt.Errorf("%w: %q", ErrBadCustomID, s)
+	}
+	v, err := strconv.ParseUint(parts[2], 10, 32)
+	if err != nil {
+		return parsedID{}, fmt.Errorf("%w: version %q", ErrBadCustomID, parts[2])
+	}
+	p := parsedID{verb: parts[1], version: uint32(v)}
+	if len(parts) == 4 {
+		p.arg = parts[3]
+	}
+	if _, ok := componentHandlers[p.verb]; !ok {
+		if _, ok := modalHandlers[p.verb]; !ok {
+			return parsedID{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.verb)
+		}
+	}
+	return p, nil
+}
+
+type componentHandler func(c *call, p parsedID) error
+
+var componentHandlers map[string]componentHandler
+var modalHandlers map[string]componentHandler
+
+func init() {
+	componentHandlers = map[string]componentHandler{
+		verbJoin:   (*call).lobbyJoin,
+		verbLeave:  (*call).lobbyLeave,
+		verbGo:     (*call).lobbyStart,
+		verbCancel: (*call).lobbyCancel,
+
+		verbDraw:      (*call).simpleAction,
+		verbStop:      (*call).simpleAction,
+		verbNumbers:   (*call).simpleAction,
+		verbMoney:     (*call).simpleAction,
+		verbEndTurn:   (*call).simpleAction,
+		verbConsol:    (*call).simpleAction,
+		verbBustBuy:   (*call).simpleAction,
+		verbPass:      (*call).simpleAction,
+		verbBuy:       (*call).buyPrompt,
+		verbBid:       (*call).bidPrompt,
+		verbPay:       (*call).auctionPayPrompt,
+		verbHand:      func(c *call, _ parsedID) error { return c.hand() },
+		verbShowBoard: func(c *call, _ parsedID) error { return c.showBoard() },
+
+		verbBidAmount:  (*call).bidAmount,
+		verbBidCustom:  (*call).bidCustom,
+		verbBuySelect:  (*call).buySelect,
+		verbBuyPay:     (*call).buyPay,
+		verbBuyOther:   (*call).buyOther,
+		verbAuctPay:    (*call).auctionPay,
+		verbAuctOther:  (*call).auctionOther,
+		verbAbandonYes: (*call).abandonYes,
+		verbAbandonNo:  (*call).abandonNo,
+	}
+	modalHandlers = map[string]componentHandler{
+		verbBidModal:  (*call).bidModal,
+		verbBuyModal:  (*call).buyModal,
+		verbAuctModal: (*call).auctionModal,
+	}
+}
+
+// route sends an interaction to its handler.
+func (b *Bot) route(c *call) error {
+	if c.i.ChannelID == "" {
+		return ErrNoChannel
+	}
+	switch c.i.Type {
+	case discordgo.InteractionApplicationCommand:
+		d, ok := c.i.Data.(discordgo.ApplicationCommandInteractionData)
+		if !ok {
+			return ErrBadInput
+		}
+		return b.command(c, d)
+	case discordgo.InteractionMessageComponent:
+		d, ok := c.i.Data.(discordgo.MessageComponentInteractionData)
+		if !ok {
+			return ErrBadCustomID
+		}
+		p, err := parseID(d.CustomID)
+		if err != nil {
+			return err
+		}
+		h, ok := componentHandlers[p.verb]
+		if !ok {
+			return fmt.Errorf("%w: %q is not a component", ErrBadCustomID, p.verb)
+		}
+		return h(c, p)
+	case discordgo.InteractionModalSubmit:
+		d, ok := c.i.Data.(discordgo.ModalSubmitInteractionData)
+		if !ok {
+			return ErrBadInput
+		}
+		p, err := parseID(d.CustomID)
+		if err != nil {
+			return err
+		}
+		h, ok := modalHandlers[p.verb]
+		if !ok {
+			return fmt.Errorf("%w: %q is not a modal", ErrBadCustomID, p.verb)
+		}
+		return h(c, p)
+	}
+	return ErrBadInput
+}
+
+// values returns the selected values of a select menu interaction.
+func (c *call) values() []string {
+	if d, ok := c.i.Data.(discordgo.MessageComponentInteractionData); ok {
+		return d.Values
+	}
+	return nil
+}
+
+// modalValues returns the text inputs of a modal submission by custom id.
+func (c *call) modalValues() map[string]string {
+	out := map[string]string{}
+	d, ok := c.i.Data.(discordgo.ModalSubmitInteractionData)
+	if !ok {
+		return out
+	}
+	var walk func([]discordgo.MessageComponent)
+	walk = func(cs []discordgo.MessageComponent) {
+		for _, comp := range cs {
+			switch v := comp.(type) {
+			case *discordgo.ActionsRow:
+				walk(v.Components)
+			case discordgo.ActionsRow:
+				walk(v.Components)
+			case *discordgo.TextInput:
+				out[v.CustomID] = v.Value
+			case discordgo.TextInput:
+				out[v.CustomID] = v.Value
+			}
+		}
+	}
+	walk(d.Components)
+	return out
+}

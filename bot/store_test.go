@@ -1,0 +1,187 @@
+package bot
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine"
+)
+
+// memStore is an in-memory dixbot.Store for tests: versioned
+// compare-and-set, exactly-once interaction ids, records kept in their
+// serialised form (as a real store would) so no pointer is shared with a
+// caller. Setting fail makes every call return it.
+type memStore struct {
+	mu       sync.Mutex
+	active   map[string]stored
+	archived map[string]stored
+	seen     map[string]bool // channel + "/" + interaction id
+	fail     error
+	writes   int
+}
+
+type stored struct {
+	rec   dixbot.Record // without State
+	state []byte        // MarshalBinary of State, nil for a lobby
+}
+
+func newMemStore() *memStore {
+	return &memStore{active: map[string]stored{}, archived: map[string]stored{}, seen: map[string]bool{}}
+}
+
+func (s *memStore) put(r *dixbot.Record) (stored, error) {
+	st := stored{rec: *r}
+	st.rec.State = nil
+	st.rec.Meta = append([]byte(nil), r.Meta...)
+	if r.State != nil {
+		b, err := r.State.MarshalBinary()
+		if err != nil {
+			return stored{}, err
+		}
+		st.state = b
+	}
+	return st, nil
+}
+
+func (st stored) get() (*dixbot.Record, error) {
+	r := st.rec
+	r.Meta = append([]byte(nil), st.rec.Meta...)
+	if st.state != nil {
+		g := &engine.Game{}
+		if err := g.UnmarshalBinary(st.state); err != nil {
+			return nil, err
+		}
+		r.State = g
+	}
+	return &r, nil
+}
+
+func (s *memStore) Create(ctx context.Context, r *dixbot.Record) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail != nil {
+		return s.fail
+	}
+	if _, ok := s.active[r.Channel]; ok {
+		return dixbot.ErrExists
+	}
+	st, err := s.put(r)
+	if err != nil {
+		return err
+	}
+	st.rec.Version = 1
+	st.rec.UpdatedAt = time.Now()
+	s.active[r.Channel] = st
+	s.writes++
+	return nil
+}
+
+func (s *memStore) Get(ctx context.Context, channel string) (*dixbot.Record, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail != nil {
+		return nil, s.fail
+	}
+	if st, ok := s.active[channel]; ok {
+		return st.get()
+	}
+	if st, ok := s.archived[channel]; ok {
+		return st.get()
+	}
+	return nil, dixbot.ErrNotFound
+}
+
+func (s *memStore) Update(ctx context.Context, channel, interactionID string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail != nil {
+		return nil, s.fail
+	}
+	st, ok := s.active[channel]
+	if !ok {
+		return nil, dixbot.ErrNotFound
+	}
+	if interactionID != "" && s.seen[channel+"/"+interactionID] {
+		return nil, dixbot.ErrDuplicate
+	}
+	r, err := st.get()
+	if err != nil {
+		return nil, err
+	}
+	if err := fn(r); err != nil {
+		return nil, err
+	}
+	next, err := s.put(r)
+	if err != nil {
+		return nil, err
+	}
+	next.rec.Version = st.rec.Version + 1
+	next.rec.UpdatedAt = time.Now()
+	s.active[channel] = next
+	if interactionID != "" {
+		s.seen[channel+"/"+interactionID] = true
+	}
+	s.writes++
+	return next.get()
+}
+
+func (s *memStore) Finish(ctx context.Context, channel string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail != nil {
+		return s.fail
+	}
+	st, ok := s.active[channel]
+	if !ok {
+		return dixbot.ErrNotFound
+	}
+	st.rec.Finished = true
+	s.archived[channel] = st
+	delete(s.active, channel)
+	s.writes++
+	return nil
+}
+
+func (s *memStore) Delete(ctx context.Context, channel string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail != nil {
+		return s.fail
+	}
+	delete(s.active, channel)
+	delete(s.archived, channel)
+	s.writes++
+	return nil
+}
+
+func (s *memStore) Active(ctx context.Context, guild string) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for ch, st := range s.active {
+		if st.rec.Guild == guild {
+			out = append(out, ch)
+		}
+	}
+	return out, nil
+}
+
+func (s *memStore) Ping(ctx context.Context) error { return s.fail }
+func (s *memStore) Close() error                   { return nil }
+
+func (s *memStore) setFail(err error) {
+	s.mu.Lock()
+	s.fail = err
+	s.mu.Unlock()
+}
+
+// snapshot returns the serialised active record of a channel (to compare
+// before and after a refused action).
+func (s *memStore) snapshot(channel string) (stored, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.active[channel]
+	return st, ok
+}
