@@ -110,9 +110,9 @@ func standardSetup(players int) (s [numCardIndex]uint8) {
 }
 
 // UnmarshalBinary reads what MarshalBinary wrote, replacing g. It returns
-// ErrSchemaTooNew for a newer schema and ErrCorrupt for truncated, garbled or
-// inconsistent input (a state that fails Check); g is unchanged on error. It
-// never panics.
+// ErrSchemaTooNew for a newer schema and ErrCorrupt for truncated, garbled,
+// non-canonical or inconsistent input (a state that fails Check); g is
+// unchanged on error. It never panics.
 func (g *Game) UnmarshalBinary(data []byte) error {
 	if len(data) == 0 {
 		return fmt.Errorf("%w: empty", ErrCorrupt)
@@ -175,6 +175,11 @@ func (g *Game) UnmarshalBinary(data []byte) error {
 	}
 	if err := ng.check(); err != nil {
 		return fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	// One state, one encoding: reject what MarshalBinary would not write
+	// (over-long varints and the like).
+	if string(ng.AppendBinary(make([]byte, 0, len(data)))) != string(data) {
+		return fmt.Errorf("%w: not in canonical form", ErrCorrupt)
 	}
 	*g = ng
 	return nil

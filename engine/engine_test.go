@@ -1,0 +1,513 @@
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// scenarioGame runs a scenario script and returns the game where it stops.
+func scenarioGame(t *testing.T, script string) *Game {
+	t.Helper()
+	res, err := RunScenario(strings.NewReader(script))
+	require.NoError(t, err)
+	return res.Game
+}
+
+func mustMarshal(t *testing.T, g *Game) []byte {
+	t.Helper()
+	b, err := g.MarshalBinary()
+	require.NoError(t, err)
+	return b
+}
+
+func TestNewOptions(t *testing.T) {
+	tests := []struct {
+		name string
+		opts Options
+		ok   bool
+	}{
+		{"two players", Options{Players: 2}, true},
+		{"five players random first", Options{Players: 5, FirstPlayer: -1}, true},
+		{"solo", Options{Players: 1, Difficulty: 4}, true},
+		{"solo hardest", Options{Players: 1, Difficulty: 10, FirstPlayer: -1}, true},
+		{"no players", Options{Players: 0}, false},
+		{"six players", Options{Players: 6}, false},
+		{"solo too easy", Options{Players: 1, Difficulty: 3}, false},
+		{"solo too hard", Options{Players: 1, Difficulty: 11}, false},
+		{"solo ALIX first", Options{Players: 1, Difficulty: 5, FirstPlayer: 1}, false},
+		{"first player out of range", Options{Players: 3, FirstPlayer: 3}, false},
+		{"first player below -1", Options{Players: 3, FirstPlayer: -2}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := New(tc.opts)
+			if !tc.ok {
+				assert.ErrorIs(t, err, ErrBadOptions)
+				assert.Nil(t, g)
+				return
+			}
+			require.NoError(t, err)
+			require.NoError(t, g.Check())
+			assert.Len(t, g.Players, seatsFor(tc.opts.Players))
+			assert.Len(t, g.Deck, DeckSize(tc.opts.Players))
+			for _, p := range g.Players {
+				assert.Equal(t, StartMoney, p.Money)
+				assert.Zero(t, p.Consolation)
+			}
+			assert.Equal(t, PhaseDraw, g.Phase)
+			if tc.opts.Players == 1 {
+				assert.Equal(t, 0, g.Active, "the human starts a solo game")
+				assert.Equal(t, 0, g.ToAct())
+			}
+		})
+	}
+}
+
+func TestNewDeterministic(t *testing.T) {
+	a, err := New(Options{Players: 4, Seed: 99, FirstPlayer: -1})
+	require.NoError(t, err)
+	b, err := New(Options{Players: 4, Seed: 99, FirstPlayer: -1})
+	require.NoError(t, err)
+	c, err := New(Options{Players: 4, Seed: 100, FirstPlayer: -1})
+	require.NoError(t, err)
+	assert.Equal(t, mustMarshal(t, a), mustMarshal(t, b))
+	assert.NotEqual(t, FormatCards(a.Deck), FormatCards(c.Deck))
+
+	// Random first players cover every seat.
+	seen := map[int]bool{}
+	for seed := range int64(100) {
+		g, err := New(Options{Players: 5, Seed: seed, FirstPlayer: -1})
+		require.NoError(t, err)
+		seen[g.Active] = true
+	}
+	assert.Len(t, seen, 5)
+
+	// Same seed, same actions: same bytes.
+	play := func() []byte {
+		g, err := New(Options{Players: 3, Seed: 5, FirstPlayer: -1})
+		require.NoError(t, err)
+		_, err = Play(g, []Policy{RandomPolicy, SimplePolicy}, rand.New(rand.NewPCG(3, 4)), true)
+		require.NoError(t, err)
+		return mustMarshal(t, g)
+	}
+	assert.Equal(t, play(), play())
+}
+
+func TestNewWithDeck(t *testing.T) {
+	deck, _ := ParseCards("g1 g2 $3")
+	g, err := NewWithDeck(Options{Players: 2}, deck)
+	require.NoError(t, err)
+	deck[0] = Card{Kind: KindNumber, Color: Pink, Value: 9}
+	assert.Equal(t, "g1 g2 $3", FormatCards(g.Deck), "the deck is copied")
+	require.NoError(t, g.Check())
+
+	_, err = NewWithDeck(Options{Players: 2}, nil)
+	assert.ErrorIs(t, err, ErrBadOptions)
+	_, err = NewWithDeck(Options{Players: 2}, []Card{{Kind: KindNumber}})
+	assert.ErrorIs(t, err, ErrBadOptions)
+	_, err = NewWithDeck(Options{Players: 7}, deck)
+	assert.ErrorIs(t, err, ErrBadOptions)
+	many := make([]Card, 256)
+	for i := range many {
+		many[i] = Card{Kind: KindCurrency, Value: 1}
+	}
+	_, err = NewWithDeck(Options{Players: 2}, many)
+	assert.ErrorIs(t, err, ErrBadOptions)
+	_, err = NewWithDeck(Options{Players: 2}, make([]Card, maxDeck+1))
+	assert.ErrorIs(t, err, ErrBadOptions)
+	g, err = NewWithDeck(Options{Players: 3, FirstPlayer: -1, Seed: 1}, deck)
+	require.NoError(t, err)
+	assert.True(t, g.Active >= 0 && g.Active < 3)
+}
+
+// TestRejectedActionsChangeNothing applies bad actions in many states and
+// checks the typed error and the unchanged bytes.
+func TestRejectedActionsChangeNothing(t *testing.T) {
+	draw := scenarioGame(t, "players 3\ndeck g1 g2 g3 g4\nrest none\n")
+	drawn := scenarioGame(t, "players 3\ndeck g1 g2 g3 g4\nrest none\np0 draw\n")
+	choose := scenarioGame(t, "players 3\ndeck g1 g2 g3 g4\nrest none\np0 draw\np0 stop\n")
+	buy := scenarioGame(t, "players 3\nmarket b5 o2\ncollection p0 o2 o2\ndeck g1 g2 g3 g4\nrest none\np0 draw\np0 stop\np0 numbers\n")
+	auction := scenarioGame(t, "players 3\ncollection p1 b1 b2\ndeck *3 g2 g3 g4\nrest none\np0 draw\n")
+	auctionPay := scenarioGame(t, "players 3\ndeck *3 g2 g3 g4\nrest none\np0 draw\np1 bid 3\np2 pass\np0 pass\n")
+	emptyDeck := scenarioGame(t, "players 2\ndeck g1\nrest none\np0 draw\n")
+	bustChoice := scenarioGame(t, "players 2\nvariant bust\ndeck g9 g8 g1\nrest none\np0 draw\np0 draw\n")
+	final := scenarioGame(t, "players 2\nmarket b3\ndeck g1\nrest none\np0 draw\np0 stop\np0 money\n")
+	over := scenarioGame(t, "players 2\ndeck g1\nrest none\np0 draw\np0 stop\np0 money\np1 skip\np0 skip\n")
+	solo := scenarioGame(t, "solo 5\ncollection p0 b1 b2\ndeck *3 g2 g3 g4\nrest none\np0 draw\n")
+	soloPay := scenarioGame(t, "solo 5\ncollection p0 b1 b2 b2\nmoney alix 0\ndeck *3 g2 g3 g4\nrest none\np0 draw\np0 bid 5\n")
+	g1 := Card{Kind: KindNumber, Color: Green, Value: 1}
+	b5 := Card{Kind: KindNumber, Color: Blue, Value: 5}
+	o2 := Card{Kind: KindNumber, Color: Orange, Value: 2}
+	b1 := Card{Kind: KindNumber, Color: Blue, Value: 1}
+	b2 := Card{Kind: KindNumber, Color: Blue, Value: 2}
+
+	tests := []struct {
+		name string
+		g    *Game
+		a    Action
+		want error
+	}{
+		{"unknown kind 0", draw, Action{Kind: ActInvalid}, ErrUnknownAction},
+		{"unknown kind 200", draw, Action{Kind: 200}, ErrUnknownAction},
+		{"seat -1", draw, Action{Kind: ActDraw, Player: -1}, ErrUnknownPlayer},
+		{"seat 3 of 3", draw, Action{Kind: ActDraw, Player: 3}, ErrUnknownPlayer},
+		{"wrong player", draw, Action{Kind: ActDraw, Player: 1}, ErrNotYourTurn},
+		{"stop before draw", draw, Action{Kind: ActStop}, ErrMustDraw},
+		{"bid in draw", draw, Action{Kind: ActBid, Amount: 1}, ErrWrongPhase},
+		{"take numbers while drawing", drawn, Action{Kind: ActTakeNumbers}, ErrWrongPhase},
+		{"draw after stop", choose, Action{Kind: ActDraw}, ErrWrongPhase},
+		{"buy not in market", buy, Action{Kind: ActBuy, Card: g1, Payment: Payment{Money: 1}}, ErrNotInMarket},
+		{"buy invalid card", buy, Action{Kind: ActBuy, Card: Card{Kind: KindCurrency, Value: 2}, Payment: Payment{Money: 2}}, ErrNotInMarket},
+		{"buy identical", buy, Action{Kind: ActBuy, Card: o2, Payment: Payment{Money: 2}}, ErrIdenticalCard},
+		{"buy short", buy, Action{Kind: ActBuy, Card: b5, Payment: Payment{Money: 4}}, ErrPaymentShort},
+		{"buy with tokens not owned", buy, Action{Kind: ActBuy, Card: b5, Payment: Payment{Money: 6}}, ErrNotOwned},
+		{"buy with negative money", buy, Action{Kind: ActBuy, Card: b5, Payment: Payment{Money: -1, Consolation: 2}}, ErrNotOwned},
+		{"buy with negative consolation", buy, Action{Kind: ActBuy, Card: b5, Payment: Payment{Money: 5, Consolation: -1}}, ErrNotOwned},
+		{"buy with a card not owned", buy, Action{Kind: ActBuy, Card: b5, Payment: Payment{Money: 4, Cards: []Card{b1}}}, ErrNotOwned},
+		{"buy with a wild", buy, Action{Kind: ActBuy, Card: b5, Payment: Payment{Money: 4, Cards: []Card{{Kind: KindSuperWild}}}}, ErrWildPayment},
+		{"buy with an invalid card", buy, Action{Kind: ActBuy, Card: b5, Payment: Payment{Money: 4, Cards: []Card{{}}}}, ErrNotOwned},
+		{"bid out of turn", auction, Action{Kind: ActBid, Player: 2, Amount: 1}, ErrNotYourTurn},
+		{"bid zero", auction, Action{Kind: ActBid, Player: 1, Amount: 0}, ErrBidTooLow},
+		{"bid negative", auction, Action{Kind: ActBid, Player: 1, Amount: -4}, ErrBidTooLow},
+		{"bid above capacity", auction, Action{Kind: ActBid, Player: 1, Amount: 8}, ErrBidTooHigh},
+		{"pay during bidding", auction, Action{Kind: ActPay, Player: 1}, ErrWrongPhase},
+		{"pay short", auctionPay, Action{Kind: ActPay, Player: 1, Payment: Payment{Money: 2}}, ErrPaymentShort},
+		{"pay by the loser", auctionPay, Action{Kind: ActPay, Player: 0, Payment: Payment{Money: 3}}, ErrNotYourTurn},
+		{"draw from an empty deck", emptyDeck, Action{Kind: ActDraw}, ErrDeckEmpty},
+		{"end turn in bust choice", bustChoice, Action{Kind: ActEndTurn}, ErrWrongPhase},
+		{"consolation out of variant", choose, Action{Kind: ActConsolation}, ErrWrongPhase},
+		{"final buy out of order", final, Action{Kind: ActEndTurn, Player: 0}, ErrNotYourTurn},
+		{"draw in the final round", final, Action{Kind: ActDraw, Player: 1}, ErrWrongPhase},
+		{"anything after the end", over, Action{Kind: ActDraw}, ErrGameOver},
+		{"ALIX's seat", solo, Action{Kind: ActPass, Player: 1}, ErrNotYourTurn},
+		{"solo bid below 5", solo, Action{Kind: ActBid, Amount: 4}, ErrBidTooLow},
+		{"solo bid above duplicate capacity", solo, Action{Kind: ActBid, Amount: 7}, ErrBidTooHigh},
+		{"solo pay with a single", soloPay, Action{Kind: ActPay, Payment: Payment{Money: 4, Cards: []Card{b1}}}, ErrSoloPayment},
+		{"solo pay with both copies", soloPay, Action{Kind: ActPay, Payment: Payment{Money: 3, Cards: []Card{b2, b2}}}, ErrSoloPayment},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := tc.g.Clone()
+			before := mustMarshal(t, g)
+			seq := g.Seq
+			evs, err := g.Apply(tc.a)
+			require.Error(t, err)
+			assert.ErrorIs(t, err, tc.want)
+			assert.Nil(t, evs)
+			assert.Equal(t, before, mustMarshal(t, g), "state changed")
+			assert.Equal(t, seq, g.Seq)
+			assert.NoError(t, g.Check())
+			// Every rejection wraps exactly one sentinel.
+			n := 0
+			for _, s := range sentinels {
+				if errors.Is(err, s) {
+					n++
+				}
+			}
+			assert.Equal(t, 1, n, "%v", err)
+		})
+	}
+}
+
+func TestSeqAndEvents(t *testing.T) {
+	g := scenarioGame(t, "players 2\ndeck g1 $2 g3 g4\nrest none\n")
+	evs, err := g.Apply(Action{Kind: ActDraw})
+	require.NoError(t, err)
+	assert.Equal(t, uint32(1), g.Seq)
+	assert.Equal(t, []Event{{Kind: EvDrew, Card: Card{Kind: KindNumber, Color: Green, Value: 1}}}, evs)
+	_, err = g.Apply(Action{Kind: ActDraw})
+	require.NoError(t, err)
+	_, err = g.Apply(Action{Kind: ActStop})
+	require.NoError(t, err)
+	evs, err = g.Apply(Action{Kind: ActTakeNumbers})
+	require.NoError(t, err)
+	assert.Equal(t, uint32(4), g.Seq)
+	kinds := make([]EventKind, len(evs))
+	for i, e := range evs {
+		kinds[i] = e.Kind
+	}
+	assert.Equal(t, []EventKind{EvTookNumbers, EvGained, EvToDiscard}, kinds)
+	assert.Equal(t, 2, evs[1].Amount)
+	assert.Equal(t, 1, evs[1].Player)
+	evs, err = g.Apply(Action{Kind: ActEndTurn})
+	require.NoError(t, err)
+	assert.Equal(t, []Event{{Kind: EvTurnEnded, Player: 0}, {Kind: EvTurnStarted, Player: 1}}, evs)
+	// Events do not alias the state.
+	g2 := scenarioGame(t, "players 2\ndeck g1 g2 g3 g4\nrest none\np0 draw\np0 stop\n")
+	evs, err = g2.Apply(Action{Kind: ActTakeNumbers})
+	require.NoError(t, err)
+	evs[0].Cards[0] = Card{Kind: KindNumber, Color: Pink, Value: 9}
+	assert.Equal(t, "g1", FormatCards(g2.Players[0].Collection))
+}
+
+func TestChoices(t *testing.T) {
+	g := scenarioGame(t, "players 3\ncollection p1 b1 b1\nmarket o1 o1 g4 p9\ndeck *3 g2 g3 g4\nrest none\n")
+	assert.Equal(t, Choices{Actions: []ActionKind{ActDraw}}, g.Choices(0))
+	assert.Equal(t, Choices{}, g.Choices(1))
+	assert.Equal(t, Choices{}, g.Choices(-1))
+	assert.Equal(t, Choices{}, g.Choices(9))
+	_, err := g.Apply(Action{Kind: ActDraw})
+	require.NoError(t, err)
+	assert.Equal(t, Choices{Actions: []ActionKind{ActBid, ActPass}, MinBid: 1, MaxBid: 7}, g.Choices(1))
+	_, err = g.Apply(Action{Kind: ActBid, Player: 1, Amount: 7})
+	require.NoError(t, err)
+	assert.Equal(t, Choices{Actions: []ActionKind{ActPass}, MinBid: 8, MaxBid: 5}, g.Choices(2))
+	_, err = g.Apply(Action{Kind: ActPass, Player: 2})
+	require.NoError(t, err)
+	_, err = g.Apply(Action{Kind: ActPass, Player: 0})
+	require.NoError(t, err)
+	assert.Equal(t, Choices{Actions: []ActionKind{ActPay}, Owe: 7}, g.Choices(1))
+	var c Choices
+	g.ChoicesInto(1, &c)
+	assert.Equal(t, 7, c.Owe)
+	g.ChoicesInto(0, &c)
+	assert.Empty(t, c.Actions)
+	assert.Zero(t, c.Owe)
+
+	p, ok := g.ProposePayment(1, 7)
+	require.True(t, ok)
+	assert.Equal(t, Payment{Money: 5, Cards: []Card{{Kind: KindNumber, Color: Blue, Value: 1}, {Kind: KindNumber, Color: Blue, Value: 1}}}, p)
+	_, err = g.Apply(Action{Kind: ActPay, Player: 1, Payment: p})
+	require.NoError(t, err)
+	_, err = g.Apply(Action{Kind: ActDraw})
+	require.NoError(t, err)
+	_, err = g.Apply(Action{Kind: ActStop})
+	require.NoError(t, err)
+	assert.Equal(t, Choices{Actions: []ActionKind{ActTakeNumbers, ActTakeMoney}}, g.Choices(0))
+	_, err = g.Apply(Action{Kind: ActTakeNumbers})
+	require.NoError(t, err)
+	// p9 is beyond p0's capacity (5 money + g2); o1 appears once.
+	o1 := Card{Kind: KindNumber, Color: Orange, Value: 1}
+	g4 := Card{Kind: KindNumber, Color: Green, Value: 4}
+	assert.Equal(t, Choices{Actions: []ActionKind{ActBuy, ActEndTurn}, Buyable: []Card{g4, o1}}, g.Choices(0))
+}
+
+func TestPaymentHelpers(t *testing.T) {
+	g := scenarioGame(t, "players 2\ncollection p0 b1 b1 b1 g2 *4\nmoney p0 2\nconsolation p0 2\ndeck g1\nrest none\n")
+	assert.Equal(t, 2+6+4, g.Capacity(0))
+	assert.Equal(t, 12, g.BuyCapacity(0))
+	assert.Zero(t, g.Capacity(5))
+	assert.Zero(t, g.BuyCapacity(-1))
+	assert.ErrorIs(t, g.CheckPayment(7, 1, Payment{}), ErrUnknownPlayer)
+	assert.NoError(t, g.CheckPayment(0, 0, Payment{}))
+	assert.NoError(t, g.CheckPayment(0, 3, Payment{Consolation: 1}))
+	assert.ErrorIs(t, g.CheckPayment(0, 4, Payment{Consolation: 1}), ErrPaymentShort)
+	_, ok := g.ProposePayment(-1, 3)
+	assert.False(t, ok)
+	p, ok := g.ProposePayment(0, 0)
+	assert.True(t, ok)
+	assert.Equal(t, Payment{}, p)
+	p, ok = g.ProposePayment(0, 12)
+	assert.True(t, ok)
+	assert.Equal(t, 12, p.Value())
+	require.NoError(t, g.CheckPayment(0, 12, p))
+	_, ok = g.ProposePayment(0, 13)
+	assert.False(t, ok)
+	// 3 after the two duplicates: one consolation token beats 2 money + 1 more.
+	p, ok = g.ProposePayment(0, 5)
+	assert.True(t, ok)
+	assert.Equal(t, 2, len(p.Cards))
+	assert.Equal(t, Payment{Consolation: 1, Cards: p.Cards}, p)
+
+	solo := scenarioGame(t, "solo 5\ncollection p0 b1 b1 b1 g2\nmoney p0 2\ndeck *3 g1\nrest none\n")
+	assert.Equal(t, 4, solo.Capacity(0), "solo: 2 money + 2 duplicates")
+	assert.Equal(t, 6, solo.BuyCapacity(0))
+	_, err := solo.Apply(Action{Kind: ActDraw})
+	require.NoError(t, err)
+	// ALIX bid 5 (her capacity), more than the human can: ProposePayment in
+	// an auction uses duplicates only.
+	_, ok = solo.ProposePayment(0, 5)
+	assert.False(t, ok)
+	p, ok = solo.ProposePayment(0, 4)
+	assert.True(t, ok)
+	assert.Equal(t, 2, p.Money)
+	assert.ErrorIs(t, solo.CheckPayment(0, 3, Payment{Cards: []Card{{Kind: KindNumber, Color: Green, Value: 2}}}), ErrSoloPayment)
+}
+
+func TestResults(t *testing.T) {
+	g := scenarioGame(t, "players 4\ncollection p0 b1 b2 b3\ncollection p1 g1 g2 g3\ncollection p2 o1\ncollection p3 p1 p2 p3 p3\nmoney p1 6\ndeck g9\nrest none\n")
+	res := g.Results()
+	require.Len(t, res, 4)
+	assert.Equal(t, []int{1, 0, 3, 2}, []int{res[0].Player, res[1].Player, res[2].Player, res[3].Player})
+	assert.Equal(t, []int{1, 2, 3, 4}, []int{res[0].Rank, res[1].Rank, res[2].Rank, res[3].Rank})
+	assert.Equal(t, 6, res[0].Money)
+	assert.Equal(t, 4, res[2].Cards)
+	assert.Equal(t, []int{1}, g.Winners())
+}
+
+func TestClone(t *testing.T) {
+	g := scenarioGame(t, "players 3\ncollection p1 b1\ndeck *3 g2 g3 g4\nrest none\np0 draw\n")
+	c := g.Clone()
+	assert.Equal(t, mustMarshal(t, g), mustMarshal(t, c))
+	_, err := c.Apply(Action{Kind: ActBid, Player: 1, Amount: 2})
+	require.NoError(t, err)
+	c.Players[1].Collection[0] = Card{Kind: KindNumber, Color: Pink, Value: 9}
+	c.Deck[0] = Card{Kind: KindNumber, Color: Pink, Value: 9}
+	assert.Equal(t, 0, g.Auction.HighBid)
+	assert.Equal(t, "b1", FormatCards(g.Players[1].Collection))
+	assert.Equal(t, "g2 g3 g4", FormatCards(g.Deck))
+	assert.NoError(t, g.Check())
+}
+
+func TestCheckFindsViolations(t *testing.T) {
+	base := scenarioGame(t, "players 3\ncollection p1 b1\nmarket o4\ndeck *3 g2 g3 g4\nrest none\np0 draw\n")
+	require.NoError(t, base.Check())
+	tests := []struct {
+		name  string
+		break_ func(g *Game)
+	}{
+		{"card lost", func(g *Game) { g.Deck = g.Deck[1:] }},
+		{"card duplicated", func(g *Game) { g.Market = append(g.Market, g.Market[0]) }},
+		{"card swapped", func(g *Game) { g.Deck[0] = Card{Kind: KindNumber, Color: Pink, Value: 9} }},
+		{"invalid card", func(g *Game) { g.Deck[0] = Card{} }},
+		{"wild in market", func(g *Game) { g.Market[0], g.Auction.Wild = g.Auction.Wild, g.Market[0] }},
+		{"money above 10", func(g *Game) { g.Players[0].Money = 11 }},
+		{"negative money", func(g *Game) { g.Players[2].Money = -1 }},
+		{"negative consolation", func(g *Game) { g.Players[2].Consolation = -1 }},
+		{"no auction in auction phase", func(g *Game) { g.Discard = append(g.Discard, g.Auction.Wild); g.Auction = nil }},
+		{"auction in draw phase", func(g *Game) { g.Phase = PhaseDraw }},
+		{"bad auction order", func(g *Game) { g.Auction.Order[0], g.Auction.Order[1] = g.Auction.Order[1], g.Auction.Order[0] }},
+		{"auction turn out of range", func(g *Game) { g.Auction.Next = 3 }},
+		{"bid without bidder", func(g *Game) { g.Auction.HighBid = 2 }},
+		{"bid above capacity", func(g *Game) { g.Auction.HighBid, g.Auction.HighBidder = 9, 1 }},
+		{"active out of range", func(g *Game) { g.Active = 3 }},
+		{"seat count", func(g *Game) { g.Players = g.Players[:2] }},
+		{"players option", func(g *Game) { g.Opts.Players = 0 }},
+		{"end not triggered on empty deck", func(g *Game) { g.Discard = append(g.Discard, g.Deck...); g.Deck = nil }},
+		{"end triggered early", func(g *Game) { g.EndTriggered = true }},
+		{"final round early", func(g *Game) { g.Phase = PhaseFinalBuy; g.Discard = append(g.Discard, g.Auction.Wild); g.Auction = nil }},
+		{"bust tableau", func(g *Game) { g.Tableau = append(g.Tableau, g.Deck[:3]...); g.Deck = g.Deck[3:]; g.Drawn = 4 }},
+		{"currency in collection", func(g *Game) { g.Players[0].Collection = []Card{{Kind: KindCurrency, Value: 1}}; g.setup[cardIndex(Card{Kind: KindCurrency, Value: 1})]++ }},
+		{"unknown phase", func(g *Game) { g.Phase = 42 }},
+		{"negative drawn", func(g *Game) { g.Phase = PhaseBuy; g.Drawn = -1; g.Discard = append(g.Discard, g.Auction.Wild); g.Auction = nil }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := base.Clone()
+			tc.break_(g)
+			assert.ErrorIs(t, g.Check(), ErrInvariant)
+		})
+	}
+	solo := scenarioGame(t, "solo 5\ndeck g1 g2\nrest none\n")
+	solo.Active = Alix
+	assert.ErrorIs(t, solo.Check(), ErrInvariant, "ALIX left to decide")
+	solo.Active = 0
+	solo.Opts.Difficulty = 2
+	assert.ErrorIs(t, solo.Check(), ErrInvariant)
+}
+
+func TestMarshalRoundTrip(t *testing.T) {
+	for players := 1; players <= 5; players++ {
+		g, err := New(Options{Players: players, Difficulty: 6, Seed: int64(players), FirstPlayer: -1, BustVariant: players%2 == 0})
+		require.NoError(t, err)
+		r := rand.New(rand.NewPCG(uint64(players), 1))
+		var c Choices
+		for step := 0; g.Phase != PhaseOver; step++ {
+			b := mustMarshal(t, g)
+			require.Equal(t, SchemaVersion, int(b[0]))
+			var back Game
+			require.NoError(t, back.UnmarshalBinary(b), "step %d", step)
+			require.Equal(t, b, mustMarshal(t, &back))
+			require.Equal(t, g.Choices(g.ToAct()), back.Choices(back.ToAct()))
+			seat := g.ToAct()
+			g.ChoicesInto(seat, &c)
+			_, err := g.Apply(RandomPolicy(g, seat, &c, r))
+			require.NoError(t, err)
+		}
+		b := mustMarshal(t, g)
+		var back Game
+		require.NoError(t, back.UnmarshalBinary(b))
+		assert.Equal(t, g.Results(), back.Results())
+	}
+	// A custom deck keeps its own conservation check.
+	g := scenarioGame(t, "players 2\ncollection p0 b# b# b#\ndeck ** **\nrest none\n")
+	var back Game
+	require.NoError(t, back.UnmarshalBinary(mustMarshal(t, g)))
+	assert.NoError(t, back.Check())
+	assert.Equal(t, g.setup, back.setup)
+}
+
+// TestMarshalSize checks the size of a 5-player state in the middle of a
+// game against the bound of 2048 bytes.
+func TestMarshalSize(t *testing.T) {
+	g, err := New(Options{Players: 5, Seed: 11, FirstPlayer: -1})
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(11, 11))
+	var c Choices
+	largest := 0
+	for step := 0; g.Phase != PhaseOver; step++ {
+		seat := g.ToAct()
+		g.ChoicesInto(seat, &c)
+		_, err := g.Apply(SimplePolicy(g, seat, &c, r))
+		require.NoError(t, err)
+		b := mustMarshal(t, g)
+		if len(g.Deck) == DeckSize(5)/2 {
+			t.Logf("5-player state with %d cards left in the deck: %d bytes", len(g.Deck), len(b))
+		}
+		largest = max(largest, len(b))
+	}
+	t.Logf("largest 5-player state of the game: %d bytes", largest)
+	assert.LessOrEqual(t, largest, 2048)
+}
+
+func TestUnmarshalErrors(t *testing.T) {
+	g := scenarioGame(t, "players 3\ncollection p1 b1\nmarket o4\ndeck *3 g2 g3 g4\nrest none\np0 draw\np1 bid 1\n")
+	good := mustMarshal(t, g)
+	var target Game
+	require.NoError(t, target.UnmarshalBinary(good))
+	keep := mustMarshal(t, &target)
+
+	newer := bytes.Clone(good)
+	newer[0] = SchemaVersion + 1
+	assert.ErrorIs(t, target.UnmarshalBinary(newer), ErrSchemaTooNew)
+	assert.ErrorIs(t, target.UnmarshalBinary(nil), ErrCorrupt)
+	zero := bytes.Clone(good)
+	zero[0] = 0
+	assert.ErrorIs(t, target.UnmarshalBinary(zero), ErrCorrupt)
+	for n := 1; n < len(good); n++ {
+		assert.ErrorIs(t, target.UnmarshalBinary(good[:n]), ErrCorrupt, "truncated to %d", n)
+	}
+	assert.ErrorIs(t, target.UnmarshalBinary(append(bytes.Clone(good), 0)), ErrCorrupt)
+	for i := 1; i < len(good); i++ {
+		bad := bytes.Clone(good)
+		bad[i] ^= 0x5a
+		err := target.UnmarshalBinary(bad)
+		if err != nil {
+			assert.ErrorIs(t, err, ErrCorrupt, "byte %d", i)
+		}
+	}
+	// Failed reads left the target as it was.
+	require.NoError(t, target.UnmarshalBinary(good))
+	assert.Equal(t, keep, mustMarshal(t, &target))
+	var fresh Game
+	assert.ErrorIs(t, fresh.UnmarshalBinary([]byte{1, 2, 0, 0, 0, 1, 0, 0, 0, 0}), ErrCorrupt)
+	assert.Nil(t, fresh.Players)
+}
+
+func TestStrings(t *testing.T) {
+	assert.Equal(t, "auction-pay", PhaseAuctionPay.String())
+	assert.Equal(t, "phase(99)", Phase(99).String())
+	assert.Equal(t, "numbers", ActTakeNumbers.String())
+	assert.Equal(t, "action(99)", ActionKind(99).String())
+	assert.Equal(t, "auction-won", EvAuctionWon.String())
+	assert.Equal(t, "event(99)", EventKind(99).String())
+	assert.Equal(t, "A", BustTotal.String())
+	assert.Equal(t, "B", BustMoney.String())
+	assert.Equal(t, "", NoBust.String())
+	assert.Equal(t, "g", Green.String())
+	assert.Equal(t, "?", NoColor.String())
+	c, err := ParseColor("P")
+	require.NoError(t, err)
+	assert.Equal(t, Pink, c)
+	_, err = ParseColor("x")
+	assert.ErrorIs(t, err, ErrBadCard)
+	for k := EvTurnStarted; k <= EvBustBuy; k++ {
+		assert.NotContains(t, k.String(), "event(", "kind %d has no name", k)
+	}
+}
