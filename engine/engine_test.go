@@ -359,7 +359,7 @@ func TestCheckFindsViolations(t *testing.T) {
 	base := scenarioGame(t, "players 3\ncollection p1 b1\nmarket o4\ndeck *3 g2 g3 g4\nrest none\np0 draw\n")
 	require.NoError(t, base.Check())
 	tests := []struct {
-		name  string
+		name   string
 		break_ func(g *Game)
 	}{
 		{"card lost", func(g *Game) { g.Deck = g.Deck[1:] }},
@@ -383,9 +383,17 @@ func TestCheckFindsViolations(t *testing.T) {
 		{"end triggered early", func(g *Game) { g.EndTriggered = true }},
 		{"final round early", func(g *Game) { g.Phase = PhaseFinalBuy; g.Discard = append(g.Discard, g.Auction.Wild); g.Auction = nil }},
 		{"bust tableau", func(g *Game) { g.Tableau = append(g.Tableau, g.Deck[:3]...); g.Deck = g.Deck[3:]; g.Drawn = 4 }},
-		{"currency in collection", func(g *Game) { g.Players[0].Collection = []Card{{Kind: KindCurrency, Value: 1}}; g.setup[cardIndex(Card{Kind: KindCurrency, Value: 1})]++ }},
+		{"currency in collection", func(g *Game) {
+			g.Players[0].Collection = []Card{{Kind: KindCurrency, Value: 1}}
+			g.setup[cardIndex(Card{Kind: KindCurrency, Value: 1})]++
+		}},
 		{"unknown phase", func(g *Game) { g.Phase = 42 }},
-		{"negative drawn", func(g *Game) { g.Phase = PhaseBuy; g.Drawn = -1; g.Discard = append(g.Discard, g.Auction.Wild); g.Auction = nil }},
+		{"negative drawn", func(g *Game) {
+			g.Phase = PhaseBuy
+			g.Drawn = -1
+			g.Discard = append(g.Discard, g.Auction.Wild)
+			g.Auction = nil
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
