@@ -1,6 +1,7 @@
 package store
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,21 +11,38 @@ import (
 	"github.com/dixgame/dixbot/engine"
 )
 
-// midGame returns a 5-player game a few actions in, or skips the test while
-// the engine cannot play or serialise yet.
-func midGame(t testing.TB) *engine.Game {
-	t.Helper()
+// playedGame deals a 5-player game and plays it with the engine's
+// SimplePolicy until done says stop or the game is over.
+func playedGame(done func(*engine.Game) bool) (*engine.Game, error) {
 	g, err := engine.New(engine.Options{Players: 5, Seed: 1, FirstPlayer: -1})
 	if err != nil {
-		t.Skipf("engine.New: %v", err)
+		return nil, err
 	}
-	for range 3 {
-		if _, err := g.Apply(engine.Action{Kind: engine.ActDraw, Player: g.ToAct()}); err != nil {
-			break
+	r := rand.New(rand.NewPCG(1, 2))
+	var c engine.Choices
+	for g.Phase != engine.PhaseOver && !done(g) {
+		seat := g.ToAct()
+		c = g.Choices(seat)
+		if _, err := g.Apply(engine.SimplePolicy(g, seat, &c, r)); err != nil {
+			return nil, err
 		}
 	}
 	if _, err := g.MarshalBinary(); err != nil {
-		t.Skipf("engine MarshalBinary: %v", err)
+		return nil, err
+	}
+	return g, nil
+}
+
+// halfDealt stops a game when half of its deck is drawn: mid-game.
+func halfDealt(g *engine.Game) bool { return len(g.Deck) <= engine.DeckSize(5)/2 }
+
+// midGame returns a 5-player game in the middle, or skips the test while
+// the engine cannot play or serialise.
+func midGame(t testing.TB) *engine.Game {
+	t.Helper()
+	g, err := playedGame(halfDealt)
+	if err != nil {
+		t.Skipf("engine cannot play a game yet: %v", err)
 	}
 	return g
 }
@@ -58,20 +76,60 @@ func testRealGames(t *testing.T, e env) {
 	stored := get(t, s, "c1")
 	assert.Equal(t, stateBytes(t, got.State), stateBytes(t, stored.State))
 
-	// A state from a newer engine is refused, not misread.
 	require.NoError(t, s.Finish(ctxb, "c1"))
-	assert.True(t, get(t, s, "c1").Finished)
-	assert.NotNil(t, get(t, s, "c1").State)
+	archived := get(t, s, "c1")
+	assert.True(t, archived.Finished)
+	assert.Equal(t, stateBytes(t, got.State), stateBytes(t, archived.State))
+
+	// The engine's own checks reach the caller as the store's errors: a
+	// state from a newer engine (its first byte is the engine schema) and a
+	// damaged state inside an intact envelope.
+	valid, err := encode(&dixbot.Record{Channel: "c2", State: g}, 1, false, ctxTime)
+	require.NoError(t, err)
+	stateAt := len(valid) - crcSize - len(stateBytes(t, g))
+	newer := append([]byte(nil), valid...)
+	newer[stateAt] = engine.SchemaVersion + 1
+	damaged := append([]byte(nil), valid...)
+	for i := stateAt + 8; i < len(damaged)-crcSize; i++ {
+		damaged[i] = 0xff
+	}
+	for _, tc := range []struct {
+		name string
+		b    []byte
+		want error
+	}{
+		{"newer engine state", reseal(newer), dixbot.ErrSchemaTooNew},
+		{"damaged state", reseal(damaged), dixbot.ErrCorrupt},
+	} {
+		putRaw(t, s, "c2", false, tc.b)
+		_, err := s.Get(ctxb, "c2")
+		assert.ErrorIs(t, err, tc.want, tc.name)
+		_, err = s.Update(ctxb, "c2", "", func(*dixbot.Record) error { return nil })
+		assert.ErrorIs(t, err, tc.want, tc.name)
+	}
 }
 
 func TestBytesPerGame(t *testing.T) {
-	g := midGame(t)
-	b, err := encode(&dixbot.Record{Channel: "123456789012345678", Guild: "123456789012345678",
-		Meta: make([]byte, 200), State: g}, 42, false, ctxTime)
-	require.NoError(t, err)
-	t.Logf("5-player game after %d actions: state %d bytes, envelope with 200 bytes of meta %d bytes",
-		g.Seq, len(stateBytes(t, g)), len(b))
-	got, err := decode("c", b)
-	require.NoError(t, err)
-	assert.Equal(t, stateBytes(t, g), stateBytes(t, got.State))
+	midGame(t)
+	stages := []struct {
+		name string
+		done func(*engine.Game) bool
+	}{
+		{"dealt", func(*engine.Game) bool { return true }},
+		{"mid-game", halfDealt},
+		{"over", func(*engine.Game) bool { return false }},
+	}
+	for _, st := range stages {
+		g, err := playedGame(st.done)
+		require.NoError(t, err)
+		rec := &dixbot.Record{Channel: "123456789012345678", Guild: "123456789012345678",
+			Meta: make([]byte, 200), State: g}
+		b, err := encode(rec, 42, false, ctxTime)
+		require.NoError(t, err)
+		t.Logf("5-player game %s (%d actions): state %d bytes, envelope with 200 bytes of meta %d bytes",
+			st.name, g.Seq, len(stateBytes(t, g)), len(b))
+		got, err := decode(rec.Channel, b)
+		require.NoError(t, err)
+		assert.Equal(t, stateBytes(t, g), stateBytes(t, got.State))
+	}
 }
