@@ -62,7 +62,7 @@ func (c *call) peek(version uint32) (*engine.Game, *meta, int, error) {
 type played struct {
 	rec       *dixbot.Record
 	m         *meta
-	lines     []string // the action's events, in the game's language
+	lines     []string // the turn's events so far, in the game's language
 	prevActor int
 	active    int // the active seat before the action
 	turn      int // the turn number before the action
@@ -95,8 +95,12 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 		ended, started := turnBoundary(evs)
 		m.Turn += started
 		m.addLog(lines...)
+		turnLines := m.TurnLog
+		if ended || g.Phase == engine.PhaseOver {
+			m.TurnLog = nil
+		}
 		r.Meta = m.encode()
-		out = played{m: m, lines: lines, prevActor: prev, active: active, turn: turn, ended: ended}
+		out = played{m: m, lines: turnLines, prevActor: prev, active: active, turn: turn, ended: ended}
 		act = a
 		return nil
 	})
@@ -234,6 +238,9 @@ func (b *Bot) ping(ctx context.Context, channel string, m *meta, g *engine.Game,
 	switch g.Phase {
 	case engine.PhaseAuction:
 		key = "ping_bid"
+		if g.Auction != nil && g.Auction.HighBid == 0 {
+			key = "ping_bid_first"
+		}
 		if g.Auction != nil {
 			d["Card"] = cardText(m.Lang, g.Auction.Wild)
 			d["Amount"] = g.Auction.HighBid

@@ -12,8 +12,12 @@ import (
 // bot and is refused (dixbot.ErrSchemaTooNew) rather than misread.
 const metaVersion = 1
 
-// maxLog is how many event lines the table keeps for "what just happened".
-const maxLog = 12
+// maxLog is how many event lines the table keeps for "what just happened";
+// maxTurnLog bounds the lines of one turn kept for its summary.
+const (
+	maxLog     = 12
+	maxTurnLog = 40
+)
 
 // meta is the bot's table data, serialised as compact JSON in Record.Meta.
 type meta struct {
@@ -31,6 +35,9 @@ type meta struct {
 	// Turn counts turns for the board's title.
 	Turn int      `json:"t,omitempty"`
 	Log  []string `json:"g,omitempty"` // last events, already in the game's language
+	// TurnLog is the events of the current turn, for the summary an old
+	// board becomes when its turn ends.
+	TurnLog []string `json:"tg,omitempty"`
 }
 
 // seat is one player: a Discord user and the name shown on the board.
@@ -79,10 +86,16 @@ func (m *meta) seatOf(user string) int {
 	return -1
 }
 
-// addLog appends event lines, keeping the last maxLog.
+// addLog appends event lines, keeping the last maxLog (and the last
+// maxTurnLog of the turn).
 func (m *meta) addLog(lines ...string) {
-	m.Log = append(m.Log, lines...)
-	if len(m.Log) > maxLog {
-		m.Log = append([]string(nil), m.Log[len(m.Log)-maxLog:]...)
+	m.Log = keepLast(append(m.Log, lines...), maxLog)
+	m.TurnLog = keepLast(append(m.TurnLog, lines...), maxTurnLog)
+}
+
+func keepLast(s []string, n int) []string {
+	if len(s) > n {
+		return append([]string(nil), s[len(s)-n:]...)
 	}
+	return s
 }

@@ -1,0 +1,498 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+func en_(key string, data map[string]any) string { return locales.T("en", key, data) }
+
+// unchanged asserts that the channel's stored record is byte for byte what
+// it was.
+func (h *harness) unchanged(before stored) {
+	h.t.Helper()
+	after, ok := h.st.snapshot(h.channel)
+	require.True(h.t, ok)
+	assert.Equal(h.t, before.rec.Version, after.rec.Version, "version changed")
+	assert.Equal(h.t, before.state, after.state, "state changed")
+	assert.Equal(h.t, string(before.rec.Meta), string(after.rec.Meta), "table data changed")
+}
+
+func (h *harness) snap() stored {
+	h.t.Helper()
+	s, ok := h.st.snapshot(h.channel)
+	require.True(h.t, ok)
+	return s
+}
+
+func TestLobby(t *testing.T) {
+	h := newHarness(t)
+	r := h.command("u1", "start", optVariant, variantBust, optLanguage, "fr")
+	resp := r.response()
+	require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type)
+	assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "the lobby is public")
+	assert.Equal(t, locales.T("fr", "lobby_title_open", nil), resp.Data.Embeds[0].Title, "the game's language is the option")
+	lobby := r.shown(nil)
+	_, m := h.record()
+	assert.Equal(t, lobby.id, m.Board, "the lobby message is remembered")
+	assert.True(t, m.Bust)
+
+	// Join, join twice, leave, creator leaves.
+	r = h.clickOn("u2", lobby, h.mustFind(lobby, verbJoin))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	assert.Contains(t, lobby.embeds[0].Fields[0].Value, "Bob")
+	assert.Contains(t, h.clickOn("u2", lobby, h.mustFind(lobby, verbJoin)).ephemeralText(), en_("err_already_joined", nil))
+	r = h.clickOn("u3", lobby, h.mustFind(lobby, verbJoin))
+	r = h.clickOn("u3", lobby, h.mustFind(lobby, verbLeave))
+	assert.NotContains(t, lobby.embeds[0].Fields[0].Value, "Chloé")
+	assert.Contains(t, h.clickOn("u3", lobby, h.mustFind(lobby, verbLeave)).ephemeralText(), en_("err_not_joined", nil))
+	assert.Contains(t, h.clickOn("u1", lobby, h.mustFind(lobby, verbLeave)).ephemeralText(), en_("err_creator_leave", nil))
+
+	// Only the creator starts.
+	before := h.snap()
+	assert.Contains(t, h.clickOn("u2", lobby, h.mustFind(lobby, verbGo)).ephemeralText(), en_("err_not_creator", nil))
+	h.unchanged(before)
+
+	// An old lobby button (before the last join) is outdated.
+	old := customID(verbJoin, 1)
+	assert.Contains(t, h.clickOn("u4", lobby, old).ephemeralText(), en_("err_stale", nil))
+
+	// One game per channel: a second start points to the lobby.
+	txt := h.command("u4", "start").ephemeralText()
+	assert.Contains(t, txt, "https://discord.com/channels/g1/c1/"+lobby.id)
+
+	r = h.clickOn("u1", lobby, h.mustFind(lobby, verbGo))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	assert.Empty(t, lobby.components, "the started lobby has no buttons")
+	rec, m := h.record()
+	require.NotNil(t, rec.State)
+	assert.Equal(t, 2, len(rec.State.Players))
+	assert.True(t, rec.State.Opts.BustVariant)
+	board := h.board()
+	assert.NotEqual(t, lobby.id, board.id)
+	assert.Equal(t, locales.T("fr", "board_title", map[string]any{"Turn": 1, "Name": m.name("fr", rec.State.Active)}), board.embeds[0].Title)
+	if first := m.Seats[rec.State.ToAct()].ID; first != "u1" {
+		assert.Equal(t, "<@"+first+">", board.content, "the first player is pinged")
+		assert.Equal(t, []string{first}, board.mentions.Users)
+	}
+	checkAllCalls(t, h.rec.calls)
+}
+
+func TestLobbyFullAndCancel(t *testing.T) {
+	h := newHarness(t)
+	lobby := h.command("u1", "start").shown(nil)
+	for _, u := range []string{"u2", "u3", "u4", "u5"} {
+		h.clickOn(u, lobby, h.mustFind(lobby, verbJoin))
+	}
+	assert.Contains(t, h.clickOn("u9", lobby, h.mustFind(lobby, verbJoin)).ephemeralText(), en_("err_lobby_full", nil))
+	assert.Contains(t, h.clickOn("u2", lobby, h.mustFind(lobby, verbCancel)).ephemeralText(), en_("err_not_creator", nil))
+	r := h.clickOn("u1", lobby, h.mustFind(lobby, verbCancel))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	_, err := h.st.Get(context.Background(), h.channel)
+	assert.ErrorIs(t, err, dixbot.ErrNotFound)
+}
+
+func TestStartAlone(t *testing.T) {
+	h := newHarness(t)
+	lobby := h.command("u1", "start").shown(nil)
+	txt := h.clickOn("u1", lobby, h.mustFind(lobby, verbGo)).ephemeralText()
+	assert.Equal(t, en_("err_too_few", map[string]any{"Min": 2}), txt)
+}
+
+// auctionDeck starts with a wild so the first draw opens an auction.
+const auctionDeck = "** g3 g5 b2 $2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2"
+
+func TestWrongUserOutsiderStale(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2", "u3"}, auctionDeck, engine.Options{Players: 3, FirstPlayer: 0})
+	board := h.board()
+	draw := h.mustFind(board, verbDraw)
+
+	before := h.snap()
+	assert.Equal(t, en_("err_not_your_turn", map[string]any{"Name": "Alice"}), h.clickOn("u2", board, draw).ephemeralText())
+	assert.Equal(t, en_("err_not_in_game", nil), h.clickOn("u9", board, draw).ephemeralText())
+	h.unchanged(before)
+
+	// Alice draws the super wild: an auction starts with Bob to bid.
+	r := h.clickOn("u1", board, draw)
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	rec, _ := h.record()
+	require.Equal(t, engine.PhaseAuction, rec.State.Phase)
+	require.Equal(t, 1, rec.State.ToAct())
+	// Bob is pinged once, with a mention limited to him.
+	sends := r.sends()
+	require.Len(t, sends, 1)
+	assert.True(t, strings.HasPrefix(sends[0].Content, "<@u2>"))
+	assert.Equal(t, []string{"u2"}, sends[0].AllowedMentions.Users)
+
+	// The old Draw button is outdated now, for anyone.
+	before = h.snap()
+	txt := h.clickOn("u1", board, draw).ephemeralText()
+	assert.Contains(t, txt, en_("err_stale", nil))
+	assert.Contains(t, txt, "https://discord.com/channels/g1/c1/"+board.id, "a way back to the board")
+	h.unchanged(before)
+	checkAllCalls(t, h.rec.calls)
+}
+
+func TestDoubleClickSameInteraction(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	board := h.board()
+	i := h.base("u1", discordgo.InteractionMessageComponent)
+	i.Data = discordgo.MessageComponentInteractionData{CustomID: h.mustFind(board, verbDraw), ComponentType: discordgo.ButtonComponent}
+	i.Message = &discordgo.Message{ID: board.id, ChannelID: h.channel}
+	h.run(i)
+	rec, _ := h.record()
+	seq := rec.State.Seq
+	before := h.snap()
+	r := h.run(i) // Discord delivers the same interaction again
+	assert.Contains(t, r.ephemeralText(), en_("err_stale", nil))
+	h.unchanged(before)
+	rec, _ = h.record()
+	assert.Equal(t, seq, rec.State.Seq)
+	assert.Equal(t, 1, h.obs.outcomes["button/stale"])
+}
+
+func TestForgedCustomIDs(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	board := h.board()
+	before := h.snap()
+	for _, id := range []string{
+		"", "garbage", "dix", "dix:draw", "dix:draw:abc", "dix:draw:-1", "dix:nope:0", "xx:draw:0",
+		"dix:draw:0:1:2", "dix:bidn:0:lots", "dix:bidm:0", "dix:draw:99999999999", strings.Repeat("dix:", 40),
+	} {
+		t.Run(id, func(t *testing.T) {
+			txt := h.clickOn("u1", board, id).ephemeralText()
+			assert.Equal(t, en_("err_bad_custom_id", nil), txt)
+		})
+	}
+	h.unchanged(before)
+	// A forged card in a buy select is refused too.
+	assert.NotEmpty(t, h.clickOn("u1", board, customID(verbBuySelect, 0), "zz").ephemeralText())
+	h.unchanged(before)
+}
+
+// toAuction starts a 2-player game whose first draw is the super wild, so
+// that Bob (seat 1) must bid.
+func toAuction(t *testing.T, h *harness) (board *shownMessage, prompt *shownMessage) {
+	t.Helper()
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	board = h.board()
+	h.clickOn("u1", board, h.mustFind(board, verbDraw))
+	prompt = h.clickOn("u2", board, h.mustFind(board, verbBid)).shown(board)
+	require.True(t, prompt.ephemeral)
+	return board, prompt
+}
+
+func TestBidPromptAndModal(t *testing.T) {
+	h := newHarness(t)
+	board, prompt := toAuction(t, h)
+	rec, _ := h.record()
+	ch := rec.State.Choices(1)
+	require.Equal(t, 1, ch.MinBid)
+
+	// The quick amounts: minimum, steps, maximum.
+	ids := findIDs(prompt, verbBidAmount)
+	require.NotEmpty(t, ids)
+	first, _ := parseID(ids[0])
+	last, _ := parseID(ids[len(ids)-1])
+	assert.Equal(t, itoa(ch.MinBid), first.arg)
+	assert.Equal(t, itoa(ch.MaxBid), last.arg)
+
+	before := h.snap()
+	// Out of range (a forged amount above the capacity).
+	over := customID(verbBidAmount, rec.State.Seq, itoa(ch.MaxBid+1))
+	assert.Equal(t, en_("err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}), h.clickOn("u2", prompt, over).ephemeralText())
+	// The custom amount opens a modal; garbage in it is refused.
+	r := h.clickOn("u2", prompt, h.mustFind(prompt, verbBidCustom))
+	require.Equal(t, discordgo.InteractionResponseModal, r.response().Type)
+	modalID := r.response().Data.CustomID
+	for _, bad := range []string{"abc", "-3", "1e9", "", "7.5"} {
+		txt := h.submit("u2", prompt, modalID, map[string]string{fieldAmount: bad}).ephemeralText()
+		assert.Contains(t, txt, "Nothing changed", "input %q", bad)
+	}
+	txt := h.submit("u2", prompt, modalID, map[string]string{fieldAmount: itoa(ch.MaxBid + 5)}).ephemeralText()
+	assert.Equal(t, en_("err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}), txt)
+	h.unchanged(before)
+
+	// A good amount: the prompt is replaced by a confirmation, the board is edited.
+	r = h.submit("u2", prompt, modalID, map[string]string{fieldAmount: " 3 "})
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	assert.Equal(t, en_("done_bid", map[string]any{"Amount": 3}), prompt.content)
+	rec, _ = h.record()
+	assert.Equal(t, 3, rec.State.Auction.HighBid)
+	assert.Contains(t, board.embeds[0].Description, "Bob bids 3")
+	// Alice, the active player, is pinged to bid last.
+	sends := r.sends()
+	require.Len(t, sends, 1)
+	assert.True(t, strings.HasPrefix(sends[0].Content, "<@u1>"))
+	checkAllCalls(t, h.rec.calls)
+}
+
+func TestAuctionPaymentModal(t *testing.T) {
+	h := newHarness(t)
+	board, prompt := toAuction(t, h)
+	h.clickOn("u2", prompt, customID(verbBidAmount, h.snapSeq(), "4"))
+	h.clickOn("u1", board, h.mustFind(board, verbPass))
+	rec, _ := h.record()
+	require.Equal(t, engine.PhaseAuctionPay, rec.State.Phase)
+	require.Equal(t, 1, rec.State.ToAct())
+
+	pay := h.clickOn("u2", board, h.mustFind(board, verbPay)).shown(board)
+	require.True(t, pay.ephemeral)
+	assert.Contains(t, pay.content, "4 tokens")
+	r := h.clickOn("u2", pay, h.mustFind(pay, verbAuctOther))
+	require.Equal(t, discordgo.InteractionResponseModal, r.response().Type)
+	modalID := r.response().Data.CustomID
+
+	before := h.snap()
+	for _, tc := range []struct {
+		name   string
+		fields map[string]string
+		want   string
+	}{
+		{"not a number", map[string]string{fieldMoney: "four"}, en_("err_bad_number", map[string]any{"Text": "four"})},
+		{"not cards", map[string]string{fieldMoney: "0", fieldCards: "zz9"}, en_("err_bad_cards", map[string]any{"Text": "zz9"})},
+		{"too little", map[string]string{fieldMoney: "2"}, en_("err_payment_short", nil)},
+		{"tokens not owned", map[string]string{fieldMoney: "0", fieldConsolation: "2"}, en_("err_not_owned", nil)},
+		{"cards not owned", map[string]string{fieldMoney: "0", fieldCards: "g9 g8 g7 g6"}, en_("err_not_owned", nil)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, h.submit("u2", pay, modalID, tc.fields).ephemeralText())
+		})
+	}
+	h.unchanged(before)
+
+	r = h.submit("u2", pay, modalID, map[string]string{fieldMoney: "4", fieldConsolation: "", fieldCards: ""})
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	rec, _ = h.record()
+	assert.Equal(t, 1, rec.State.Players[1].Money)
+	assert.Contains(t, rec.State.Players[1].Collection, engine.Card{Kind: engine.KindSuperWild})
+	// The decision is back with Alice, who is pinged.
+	assert.Equal(t, 0, rec.State.ToAct())
+	require.Len(t, r.sends(), 1)
+	assert.True(t, strings.HasPrefix(r.sends()[0].Content, "<@u1>"))
+}
+
+func (h *harness) snapSeq() uint32 {
+	rec, _ := h.record()
+	return rec.State.Seq
+}
+
+func TestStoreUnavailable(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	board := h.board()
+	before := h.snap()
+	h.st.setFail(dixbot.ErrUnavailable)
+	for _, lc := range []discordgo.Locale{discordgo.EnglishUS, discordgo.French} {
+		h.locale = lc
+		lang := locales.For(string(lc))
+		assert.Equal(t, locales.T(lang, "err_store_unavailable", nil), h.clickOn("u1", board, h.mustFind(board, verbDraw)).ephemeralText())
+		assert.Equal(t, locales.T(lang, "err_store_unavailable", nil), h.command("u1", "hand").ephemeralText())
+		assert.Equal(t, locales.T(lang, "err_store_unavailable", nil), h.command("u3", "start").ephemeralText())
+	}
+	h.st.setFail(nil)
+	h.unchanged(before)
+	assert.Equal(t, 6, h.obs.outcomes["button/error"]+h.obs.outcomes["command/error"])
+	assert.Positive(t, h.obs.store["update"])
+	assert.Positive(t, h.obs.store["get"])
+}
+
+// slowStore blocks every call until its context ends.
+type slowStore struct{ *memStore }
+
+func (s slowStore) Update(ctx context.Context, channel, id string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func TestStoreTimeout(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	b, err := New(Options{Store: slowStore{h.st}, StoreTimeout: 50 * time.Millisecond})
+	require.NoError(t, err)
+	h.b = b
+	board := h.board()
+	assert.Equal(t, en_("err_store_unavailable", nil), h.clickOn("u1", board, h.mustFind(board, verbDraw)).ephemeralText())
+}
+
+// panicStore panics on Get.
+type panicStore struct{ *memStore }
+
+func (s panicStore) Get(ctx context.Context, channel string) (*dixbot.Record, error) { panic("boom") }
+
+func TestPanicIsAnswered(t *testing.T) {
+	h := newHarness(t)
+	b, err := New(Options{Store: panicStore{h.st}, Observer: h.obs})
+	require.NoError(t, err)
+	h.b = b
+	assert.Equal(t, en_("err_internal", nil), h.command("u1", "hand").ephemeralText())
+	assert.Equal(t, 1, h.obs.outcomes["command/panic"])
+}
+
+func TestCloseAnswersRestarting(t *testing.T) {
+	h := newHarness(t)
+	require.NoError(t, h.b.Close(context.Background()))
+	h.locale = discordgo.French
+	assert.Equal(t, locales.T("fr", "err_restarting", nil), h.command("u1", "start").ephemeralText())
+	_, err := h.st.Get(context.Background(), h.channel)
+	assert.ErrorIs(t, err, dixbot.ErrNotFound, "nothing was created")
+}
+
+func TestCloseWaitsForInFlight(t *testing.T) {
+	h := newHarness(t)
+	release := make(chan struct{})
+	h.b.store = blockingStore{h.st, release}
+	done := make(chan struct{})
+	go func() { h.command("u1", "rules"); h.command("u1", "hand"); close(done) }()
+	time.Sleep(20 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	assert.ErrorIs(t, h.b.Close(ctx), context.DeadlineExceeded, "close returned while a click was in flight")
+	close(release)
+	<-done
+	require.NoError(t, h.b.Close(context.Background()))
+}
+
+type blockingStore struct {
+	*memStore
+	release chan struct{}
+}
+
+func (s blockingStore) Get(ctx context.Context, channel string) (*dixbot.Record, error) {
+	<-s.release
+	return s.memStore.Get(ctx, channel)
+}
+
+func TestErrorsAreLocalised(t *testing.T) {
+	h := newHarness(t)
+	h.locale = discordgo.French
+	assert.Equal(t, locales.T("fr", "err_no_game", nil), h.command("u1", "hand").ephemeralText())
+	assert.Equal(t, locales.T("fr", "err_no_game", nil), h.command("u1", "board").ephemeralText())
+	h.locale = discordgo.German // neither: the default language
+	assert.Equal(t, locales.T("en", "err_no_game", nil), h.command("u1", "abandon").ephemeralText())
+}
+
+func TestEveryErrorHasAMessage(t *testing.T) {
+	for _, e := range errorKeys {
+		for _, lang := range locales.Languages {
+			assert.True(t, locales.Has(lang, e.key), "%v: %s has no %s message", e.err, e.key, lang)
+		}
+	}
+	key, _, outcome, unexpected := classify(errors.New("surprise"))
+	assert.Equal(t, "err_internal", key)
+	assert.Equal(t, outcomeError, outcome)
+	assert.True(t, unexpected)
+	key, _, outcome, _ = classify(fmt.Errorf("wrapped: %w", engine.ErrIdenticalCard))
+	assert.Equal(t, "err_identical_card", key)
+	assert.Equal(t, outcomeRefused, outcome)
+}
+
+func TestRulesHandAndBoard(t *testing.T) {
+	h := newHarness(t)
+	h.locale = discordgo.French
+	r := h.command("u1", "rules")
+	assert.Equal(t, locales.T("fr", "rules_title", nil), r.response().Data.Embeds[0].Title)
+	assert.NotZero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral)
+
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	r = h.command("u2", "hand")
+	e := r.response().Data.Embeds[0]
+	assert.Equal(t, locales.T("fr", "hand_title", map[string]any{"Name": "Bob"}), e.Title)
+	assert.NotZero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral)
+	assert.Equal(t, en_("err_not_in_game", nil), func() string { h.locale = discordgo.EnglishGB; return h.command("u9", "hand").ephemeralText() }())
+
+	// /dix board reposts the board and strips the old one.
+	old := h.board()
+	r = h.command("u2", "board")
+	r.ephemeralText()
+	nb := h.board()
+	assert.NotEqual(t, old.id, nb.id)
+	assert.Empty(t, old.components, "the old board lost its buttons")
+	assert.NotEmpty(t, nb.components)
+	assert.Empty(t, nb.content, "a repost pings nobody")
+	checkAllCalls(t, h.rec.calls)
+}
+
+func TestAbandon(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	assert.Equal(t, en_("err_no_permission", nil), h.command("u2", "abandon").ephemeralText())
+	h.perms["u3"] = discordgo.PermissionManageChannels
+	prompt := h.command("u3", "abandon").shown(nil)
+	require.True(t, prompt.ephemeral)
+	r := h.clickOn("u3", prompt, h.mustFind(prompt, verbAbandonNo))
+	assert.Equal(t, en_("abandon_kept", nil), prompt.content)
+	_, err := h.st.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+
+	prompt = h.command("u1", "abandon").shown(nil)
+	board := h.board()
+	r = h.clickOn("u1", prompt, h.mustFind(prompt, verbAbandonYes))
+	assert.Equal(t, en_("abandon_done", nil), prompt.content)
+	assert.Empty(t, board.components)
+	require.Len(t, r.sends(), 1)
+	assert.Equal(t, en_("abandon_public", map[string]any{"Name": "Alice"}), r.sends()[0].Content)
+	rec, err := h.st.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	assert.True(t, rec.Finished)
+	// The channel is free again.
+	assert.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, h.command("u2", "start").response().Type)
+}
+
+func TestCommandsAreLocalised(t *testing.T) {
+	h := newHarness(t)
+	cmds := h.b.Commands()
+	require.Len(t, cmds, 1)
+	c := cmds[0]
+	assert.Equal(t, "dix", c.Name)
+	require.NotNil(t, c.DescriptionLocalizations)
+	assert.NotEmpty(t, (*c.DescriptionLocalizations)[discordgo.French])
+	require.Len(t, c.Options, len(subcommands))
+	names := map[string]bool{}
+	var walk func(opts []*discordgo.ApplicationCommandOption)
+	walk = func(opts []*discordgo.ApplicationCommandOption) {
+		for _, o := range opts {
+			assert.Regexp(t, `^[-_\p{Ll}\p{N}]{1,32}$`, o.Name)
+			fr := o.NameLocalizations[discordgo.French]
+			assert.Regexp(t, `^[-_\p{Ll}\p{N}]{1,32}$`, fr)
+			assert.NotEmpty(t, o.DescriptionLocalizations[discordgo.French], o.Name)
+			assert.LessOrEqual(t, len([]rune(o.Description)), 100, o.Name)
+			assert.LessOrEqual(t, len([]rune(o.DescriptionLocalizations[discordgo.French])), 100, o.Name)
+			for _, ch := range o.Choices {
+				assert.NotEmpty(t, ch.NameLocalizations[discordgo.French])
+			}
+			walk(o.Options)
+		}
+	}
+	walk(c.Options)
+	for _, o := range c.Options {
+		names[o.Name] = true
+	}
+	for _, id := range subcommands {
+		assert.True(t, names[en_("cmd_"+id+"_name", nil)], id)
+	}
+}
+
+func TestSoloDifficultyOutOfRange(t *testing.T) {
+	h := newHarness(t)
+	for _, d := range []float64{3, 11, 4.5} {
+		assert.Equal(t, en_("err_difficulty", map[string]any{"Min": 4, "Max": 10}), h.command("u1", "solo", optDifficulty, d).ephemeralText())
+	}
+	_, err := h.st.Get(context.Background(), h.channel)
+	assert.ErrorIs(t, err, dixbot.ErrNotFound)
+}
