@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -29,6 +30,7 @@ type table struct {
 	channel fakediscord.Channel
 	users   []fakediscord.User
 	rng     *rand.Rand
+	weights map[string]int // how often the random player picks each verb
 }
 
 // newTable creates a guild (with the given preferred locale), a channel and
@@ -88,7 +90,7 @@ func (tb *table) pick(user fakediscord.User, msgID, customID string, values ...s
 // record reads the channel's record (active, else archived).
 func (tb *table) record() *dixbot.Record {
 	tb.t.Helper()
-	r, err := tb.store().Get(waitCtx(tb.t), tb.channel.ID)
+	r, err := getRecord(waitCtx(tb.t), tb.store(), tb.channel.ID)
 	require.NoError(tb.t, err, "reading the channel's game")
 	return r
 }
@@ -205,12 +207,16 @@ func (tb *table) choose(buttons map[string]customID) customID {
 		verbs = append(verbs, v)
 	}
 	slices.Sort(verbs)
+	w := tb.weights
+	if w == nil {
+		w = weights
+	}
 	for _, v := range verbs {
-		total += weights[v]
+		total += w[v]
 	}
 	n := tb.rng.IntN(total)
 	for _, v := range verbs {
-		if n -= weights[v]; n < 0 {
+		if n -= w[v]; n < 0 {
 			return buttons[v]
 		}
 	}
@@ -314,6 +320,19 @@ func describe(r *fakediscord.Response) string {
 	return s
 }
 
+// playUntil makes decisions until cond holds for the stored game.
+func (tb *table) playUntil(cond func(*engine.Game) bool) *dixbot.Record {
+	tb.t.Helper()
+	for i := 0; ; i++ {
+		require.Less(tb.t, i, 5000, "the game never reached the condition")
+		rec := tb.record()
+		if cond(rec.State) {
+			return rec
+		}
+		require.True(tb.t, tb.decide(), "the game ended before the condition held")
+	}
+}
+
 // playToEnd makes decisions until the game is over.
 func (tb *table) playToEnd() {
 	tb.t.Helper()
@@ -406,6 +425,23 @@ func waitUntil(ctx context.Context, fake *fakediscord.Server, cond func() bool) 
 			return ctx.Err()
 		case <-changed:
 		case <-tick.C:
+		}
+	}
+}
+
+// getRecord reads a channel's record, retrying while the store reports
+// itself unavailable (a store call has a short deadline, which a loaded test
+// machine can miss; the reads of the test are not what is under test).
+func getRecord(ctx context.Context, st dixbot.Store, channel string) (*dixbot.Record, error) {
+	for {
+		r, err := st.Get(ctx, channel)
+		if !errors.Is(err, dixbot.ErrUnavailable) || ctx.Err() != nil {
+			return r, err
+		}
+		select {
+		case <-ctx.Done():
+			return r, err
+		case <-time.After(20 * time.Millisecond):
 		}
 	}
 }

@@ -74,6 +74,7 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		DefaultLanguage: cfg.Language,
 		StoreTimeout:    cfg.StoreTimeout,
 		Observer:        metrics,
+		Seed:            cfg.Seed,
 	})
 	if err != nil {
 		return fmt.Errorf("creating the bot: %w", err)

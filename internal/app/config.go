@@ -39,6 +39,9 @@ type Config struct {
 	// are registered and the HTTP listener (if any) is serving. Tests use it
 	// to wait for start-up and to reach the store the program opened.
 	Ready func(Started) `env:"-"`
+	// Seed, when set, gives the shuffle of every new game (tests replay the
+	// same deal); nil draws a random seed.
+	Seed func() int64 `env:"-"`
 }
 
 // Started describes a running program, for Config.Ready.

@@ -1,0 +1,288 @@
+package e2e
+
+import (
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/internal/fakediscord"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// drawHeavy makes the random player draw most of the time, so wilds (and
+// their auctions) come up quickly.
+var drawHeavy = map[string]int{"draw": 30, "stop": 1, "num": 3, "money": 1, "buy": 1, "end": 3, "cons": 1, "bbuy": 1, "bid": 3, "pass": 1, "pay": 1}
+
+func inAuction(g *engine.Game) bool { return g.Phase == engine.PhaseAuction }
+
+// assertRefused checks that an answer is an ephemeral message, in lang,
+// containing the text of key, and that the stored game did not change.
+func (tb *table) assertRefused(r *fakediscord.Response, lang, key string, data map[string]any, before []byte) {
+	tb.t.Helper()
+	require.NotNil(tb.t, r.Message, "an answer message: %s", describe(r))
+	assert.True(tb.t, r.Ephemeral(), "the refusal is ephemeral: %s", describe(r))
+	assert.Contains(tb.t, r.Message.Content, locales.T(lang, key, data), "refusal text (%s, %s)", lang, key)
+	assert.Equal(tb.t, before, tb.stateBytes(), "the stored game is unchanged")
+}
+
+// clickIx is click returning the interaction too (to submit a modal).
+func (tb *table) clickIx(user fakediscord.User, msgID, customID string) (*fakediscord.Interaction, *fakediscord.Response) {
+	tb.t.Helper()
+	ctx := waitCtx(tb.t)
+	ix, err := tb.fake.Click(ctx, user.ID, msgID, customID)
+	require.NoError(tb.t, err, "click %s as %s", customID, user.Username)
+	r, err := ix.Wait(ctx)
+	require.NoError(tb.t, err)
+	return ix, r
+}
+
+func (tb *table) submit(user fakediscord.User, opened *fakediscord.Interaction, values map[string]string) *fakediscord.Response {
+	tb.t.Helper()
+	ctx := waitCtx(tb.t)
+	ix, err := tb.fake.SubmitModal(ctx, user.ID, opened, values)
+	require.NoError(tb.t, err)
+	r, err := ix.Wait(ctx)
+	require.NoError(tb.t, err)
+	return r
+}
+
+func firstOf(m fakediscord.Message, verb string) customID {
+	for _, c := range components(m) {
+		if id, ok := parseCustomID(c.CustomID); ok && id.verb == verb {
+			return id
+		}
+	}
+	return customID{}
+}
+
+func TestRefusals(t *testing.T) {
+	w := newWorld(t, true)
+	// Bob plays in French; Eve is a member of the server but not a player.
+	tb := w.table(t, "en-US", "Alice", "Bob/fr", "Chloe", "Eve/fr")
+	players, eve := tb.users[:3], tb.users[3]
+	tb.users = players
+	tb.lobby("/dix start")
+	tb.users = append(tb.users, eve)
+	tb.weights = drawHeavy
+
+	rec := tb.playUntil(inAuction)
+	g := rec.State
+	bidderSeat := g.ToAct()
+	ids := seats(t, rec)
+	bidder := tb.user(ids[bidderSeat])
+	var other fakediscord.User
+	for s, id := range ids {
+		if s != bidderSeat {
+			other = tb.user(id)
+			break
+		}
+	}
+	langOf := func(u fakediscord.User) string { return locales.For(u.Locale) }
+	board, buttons := tb.boardFor(g.Seq)
+	require.Contains(t, buttons, "bid")
+	before := tb.stateBytes()
+
+	t.Run("wrong user", func(t *testing.T) {
+		r := tb.click(other, board.ID, buttons["bid"].raw)
+		tb.assertRefused(r, langOf(other), "err_not_your_turn", map[string]any{"Name": bidder.Username}, before)
+		r = tb.click(other, board.ID, buttons["pass"].raw)
+		tb.assertRefused(r, langOf(other), "err_not_your_turn", map[string]any{"Name": bidder.Username}, before)
+	})
+	t.Run("outsider", func(t *testing.T) {
+		r := tb.click(eve, board.ID, buttons["pass"].raw)
+		tb.assertRefused(r, "fr", "err_not_in_game", nil, before)
+	})
+
+	// The bidder's private prompt, kept open for the stale click below.
+	prompt := tb.click(bidder, board.ID, buttons["bid"].raw)
+	require.True(t, prompt.Ephemeral(), "the bid prompt: %s", describe(prompt))
+	require.NotEmpty(t, firstOf(*prompt.Message, "bidn").raw, "quick amounts")
+	ch := g.Choices(bidderSeat)
+
+	t.Run("modal input", func(t *testing.T) {
+		cases := []struct {
+			name, value, key string
+			data             map[string]any
+		}{
+			{"not a number", "abc", "err_bad_number", map[string]any{"Text": "abc"}},
+			{"negative", "-3", "err_bad_number", map[string]any{"Text": "-3"}},
+			{"above capacity", "999", "err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}},
+			{"below minimum", "0", "err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				ix, r := tb.clickIx(bidder, prompt.Message.ID, firstOf(*prompt.Message, "bidc").raw)
+				require.Equal(t, fakediscord.CallbackModal, r.Type, "the custom amount modal: %s", describe(r))
+				r = tb.submit(bidder, ix, map[string]string{"amount": tc.value})
+				tb.assertRefused(r, langOf(bidder), tc.key, tc.data, before)
+			})
+		}
+	})
+
+	t.Run("stale prompt", func(t *testing.T) {
+		r := tb.click(bidder, board.ID, buttons["pass"].raw)
+		require.False(t, r.Ephemeral(), "pass is applied: %s", describe(r))
+		after := tb.stateBytes()
+		require.NotEqual(t, before, after)
+		r = tb.click(bidder, prompt.Message.ID, firstOf(*prompt.Message, "bidn").raw)
+		tb.assertRefused(r, langOf(bidder), "err_stale", nil, after)
+	})
+
+	tb.users = players
+	tb.weights = nil
+	tb.playToEnd()
+	tb.checkScoreboard([]string{"Alice", "Bob", "Chloe"})
+}
+
+func TestConcurrentClicks(t *testing.T) {
+	w := newWorld(t, true)
+	tb := w.table(t, "en-US", "Alice", "Bob", "Chloe")
+	tb.lobby("/dix start")
+
+	for round := range 4 {
+		rec := tb.record()
+		g := rec.State
+		if g.Phase != engine.PhaseDraw {
+			// Get back to a turn start, where Draw is the only decision.
+			tb.weights = map[string]int{"stop": 10, "num": 1, "money": 1, "end": 1, "cons": 1, "bbuy": 1, "pass": 1, "bid": 1, "pay": 1, "buy": 0, "draw": 1}
+			rec = tb.playUntil(func(g *engine.Game) bool { return g.Phase == engine.PhaseDraw })
+			g = rec.State
+		}
+		active := tb.user(seats(t, rec)[g.ToAct()])
+		board, buttons := tb.boardFor(g.Seq)
+		draw := buttons["draw"]
+		require.NotEmpty(t, draw.raw)
+
+		// 20 clicks on the same Draw button by the player (a frantic
+		// double-clicker) and 4 by the others, all released at once.
+		const n = 24
+		var (
+			wg      sync.WaitGroup
+			start   = make(chan struct{})
+			mu      sync.Mutex
+			applied int
+			refused int
+			gone    int // the button had already been replaced when clicked
+		)
+		for i := range n {
+			u := active
+			if i >= 20 {
+				u = tb.users[i%len(tb.users)]
+			}
+			wg.Go(func() {
+				<-start
+				ctx := waitCtx(t)
+				ix, err := w.fake.Click(ctx, u.ID, board.ID, draw.raw)
+				mu.Lock()
+				defer mu.Unlock()
+				if errors.Is(err, fakediscord.ErrUnknownComponent) {
+					gone++
+					return
+				}
+				if !assert.NoError(t, err) {
+					return
+				}
+				r, err := ix.Wait(ctx)
+				if !assert.NoError(t, err) {
+					return
+				}
+				if r.Ephemeral() {
+					refused++
+				} else {
+					applied++
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+
+		after := tb.record().State
+		assert.Equal(t, 1, applied, "round %d: exactly one click applied", round)
+		assert.Equal(t, n-1, refused+gone, "round %d: every other click refused", round)
+		assert.GreaterOrEqual(t, refused, 1, "round %d: concurrent clicks reached the bot", round)
+		assert.Equal(t, g.Seq+1, after.Seq, "round %d: one action applied", round)
+		assert.Len(t, after.Deck, len(g.Deck)-1, "round %d: exactly one card drawn", round)
+		assert.NoError(t, after.Check(), "round %d: invariants", round)
+	}
+	tb.weights = nil
+	tb.playToEnd()
+	tb.checkScoreboard([]string{"Alice", "Bob", "Chloe"})
+}
+
+func TestRestartDuringAuction(t *testing.T) {
+	w := newWorld(t, true)
+	tb := w.table(t, "en-US", "Alice", "Bob", "Chloe")
+	tb.lobby("/dix start")
+	tb.weights = drawHeavy
+	rec := tb.playUntil(inAuction)
+	before := tb.stateBytes()
+
+	w.restart(t)
+	assert.Equal(t, before, tb.stateBytes(), "the auction survived the restart")
+	after := tb.record()
+	assert.Equal(t, rec.State.Auction, after.State.Auction)
+
+	tb.weights = nil
+	tb.playToEnd()
+	tb.checkScoreboard([]string{"Alice", "Bob", "Chloe"})
+}
+
+func TestLanguages(t *testing.T) {
+	w := newWorld(t, true)
+	w.bot.stop()
+	w.cfg.Seed = func() int64 { return 42 }
+	w.bot = startApp(t, w.cfg)
+
+	en := w.table(t, "en-US", "Alice", "Bob", "Chloe")
+	fr := w.table(t, "fr", "Amelie/fr", "Benoit/fr", "Camille/fr")
+	en.lobby("/dix start")
+	fr.lobby("/dix start")
+
+	boardEN, _ := en.boardFor(en.record().State.Seq)
+	boardFR, _ := fr.boardFor(fr.record().State.Seq)
+	assert.Equal(t, locales.T("en", "btn_draw", nil), labelOf(boardEN, "draw"))
+	assert.Equal(t, locales.T("fr", "btn_draw", nil), labelOf(boardFR, "draw"))
+	require.NotEmpty(t, boardFR.Embeds)
+	assert.NotEqual(t, boardEN.Embeds[0].Title, boardFR.Embeds[0].Title, "the French board is in French")
+
+	// The same decisions give the same game, whatever the language.
+	for i := 0; ; i++ {
+		require.Equal(t, en.stateBytes(), fr.stateBytes(), "decision %d", i)
+		okEN, okFR := en.decide(), fr.decide()
+		require.Equal(t, okEN, okFR)
+		if !okEN {
+			break
+		}
+	}
+	sEN := en.checkScoreboard([]string{"Alice", "Bob", "Chloe"})
+	sFR := fr.checkScoreboard([]string{"Amelie", "Benoit", "Camille"})
+	assert.Equal(t, locales.T("en", "score_title", nil), sEN.Embeds[0].Title)
+	assert.Equal(t, locales.T("fr", "score_title", nil), sFR.Embeds[0].Title)
+
+	// Private answers follow the clicking user's language.
+	r := fr.command(fr.users[0], "/dix rules")
+	require.True(t, r.Ephemeral())
+	r2 := en.command(en.users[0], "/dix rules")
+	assert.NotEqual(t, r.Message.Content+embedText(r.Message), r2.Message.Content+embedText(r2.Message))
+}
+
+func labelOf(m fakediscord.Message, verb string) string {
+	for _, c := range components(m) {
+		if id, ok := parseCustomID(c.CustomID); ok && id.verb == verb {
+			return c.Label
+		}
+	}
+	return ""
+}
+
+func embedText(m *fakediscord.Message) string {
+	s := ""
+	for _, e := range m.Embeds {
+		s += e.Title + e.Description
+	}
+	return s
+}
