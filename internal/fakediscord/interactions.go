@@ -34,6 +34,7 @@ type ixState struct {
 	callbackType int
 	callbackData json.RawMessage
 	modal        *Modal
+	modalDone    bool   // the modal was submitted or dismissed
 	originalID   string // message of the response (@original)
 	expired      bool   // deadline passed without response
 	followups    []string

@@ -41,6 +41,9 @@ type Message struct {
 	// time it was replaced.
 	History []Revision
 	Deleted bool
+	// Dismissed is set when the user dismissed this ephemeral message in
+	// the web view (client side only on Discord; the bot is not told).
+	Dismissed bool
 }
 
 // Revision is an earlier version of a message.

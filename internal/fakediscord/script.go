@@ -158,7 +158,8 @@ func (s *Server) Command(ctx context.Context, userID, channelID string, in Comma
 		data["resolved"] = resolved
 	}
 	p["data"] = data
-	st.commandName = cmd.Name
+	st.commandName = strings.TrimSpace(strings.Join([]string{cmd.Name, in.Group, in.Subcommand}, " "))
+	st.commandName = strings.Join(strings.Fields(st.commandName), " ")
 	return s.dispatchInteractionLocked(st, p), nil
 }
 
@@ -535,6 +536,9 @@ func (s *Server) SubmitModal(ctx context.Context, userID string, opened *Interac
 	if parent.modal == nil {
 		return nil, ErrNoModal
 	}
+	if parent.modalDone {
+		return nil, fmt.Errorf("%w: the modal was already submitted", ErrNoModal)
+	}
 	if parent.user.ID != userID {
 		return nil, fmt.Errorf("%w: the modal was opened for another user", ErrNoModal)
 	}
@@ -575,7 +579,7 @@ func (s *Server) SubmitModal(ctx context.Context, userID string, opened *Interac
 	}
 	st.parent = parent
 	st.customID = parent.modal.CustomID
-	parent.modal = nil // a modal is submitted once
+	parent.modalDone = true // a modal is submitted once
 	return s.dispatchInteractionLocked(st, p), nil
 }
 

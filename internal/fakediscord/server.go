@@ -84,6 +84,7 @@ type Server struct {
 
 	captureSeq int64
 	resumes    int
+	version    int64 // incremented on every change (web view polling)
 }
 
 type member struct {
@@ -264,6 +265,7 @@ func randomToken() string {
 func (s *Server) notifyLocked() {
 	close(s.changed)
 	s.changed = make(chan struct{})
+	s.version++
 }
 
 // Changes returns a channel that is closed at the next state change (a

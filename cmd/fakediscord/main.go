@@ -1,0 +1,111 @@
+// Command fakediscord runs the local Discord stand-in with its web view, for
+// trying the bot by hand. It is a development tool, not part of the bot.
+//
+//	go run ./cmd/fakediscord [-addr 127.0.0.1:8765] [-token T] [-capture DIR]
+//
+// Then start the bot with the printed DISCORD_TOKEN and DISCORD_API_URL and
+// open the printed address in a browser.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/dixgame/dixbot/internal/fakediscord"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Getenv); err != nil {
+		fmt.Fprintln(os.Stderr, "fakediscord:", err)
+		os.Exit(1)
+	}
+}
+
+// demo is what the stand-in starts with.
+type demo struct {
+	Guild   fakediscord.Guild
+	Channel fakediscord.Channel
+	Users   []fakediscord.User
+}
+
+func run(args []string, out io.Writer, getenv func(string) string) error {
+	fs := flag.NewFlagSet("fakediscord", flag.ContinueOnError)
+	fs.SetOutput(out)
+	addr := fs.String("addr", "127.0.0.1:8765", "listen address (loopback only)")
+	token := fs.String("token", "fake-bot-token", "bot token the bot must use")
+	capture := fs.String("capture", getenv("FAKEDISCORD_CAPTURE"), "directory receiving one JSON file per request the bot sends (env FAKEDISCORD_CAPTURE)")
+	guildLocale := fs.String("guild-locale", "en-US", "preferred locale of the demo guild")
+	verbose := fs.Bool("v", false, "log protocol violations and diagnostics to stderr")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	logger := slog.New(slog.DiscardHandler)
+	if *verbose {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	srv, err := fakediscord.New(fakediscord.Options{Addr: *addr, Token: *token, CaptureDir: *capture, Logger: logger})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	d, err := setupDemo(srv, *guildLocale)
+	if err != nil {
+		return err
+	}
+	printHelp(out, srv, d, *capture)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	<-ctx.Done()
+	fmt.Fprintln(out, "stopping")
+	return nil
+}
+
+// setupDemo creates the demo guild, its channel and three users (one
+// French, one with Manage Channels).
+func setupDemo(srv *fakediscord.Server, guildLocale string) (demo, error) {
+	var d demo
+	d.Guild = srv.AddGuild(fakediscord.GuildSpec{Name: "DIX demo", PreferredLocale: guildLocale})
+	ch, err := srv.AddChannel(d.Guild.ID, "dix")
+	if err != nil {
+		return d, err
+	}
+	d.Channel = ch
+	specs := []struct {
+		spec  fakediscord.UserSpec
+		perms int64
+	}{
+		{fakediscord.UserSpec{Name: "alice", Locale: "en-US"}, fakediscord.DefaultPermissions | fakediscord.PermManageChannels},
+		{fakediscord.UserSpec{Name: "bruno", Locale: "fr"}, fakediscord.DefaultPermissions},
+		{fakediscord.UserSpec{Name: "carol", Locale: "en-GB"}, fakediscord.DefaultPermissions},
+	}
+	for _, s := range specs {
+		u := srv.AddUser(s.spec)
+		if err := srv.AddMember(d.Guild.ID, u.ID, s.perms); err != nil {
+			return d, err
+		}
+		d.Users = append(d.Users, u)
+	}
+	return d, nil
+}
+
+func printHelp(out io.Writer, srv *fakediscord.Server, d demo, capture string) {
+	fmt.Fprintf(out, "fakediscord is listening on %s\n\n", srv.URL())
+	fmt.Fprintf(out, "Point the bot at it:\n\n")
+	fmt.Fprintf(out, "  DISCORD_TOKEN=%s DISCORD_API_URL=%s go run ./cmd/dixbot\n\n", srv.Token(), srv.URL())
+	fmt.Fprintf(out, "Web view: %s?channel=%s\n", srv.URL(), d.Channel.ID)
+	fmt.Fprintf(out, "Application id: %s\n", srv.ApplicationID())
+	fmt.Fprintf(out, "Guild %q (%s, locale %s), channel #%s (%s)\n", d.Guild.Name, d.Guild.ID, d.Guild.PreferredLocale, d.Channel.Name, d.Channel.ID)
+	for _, u := range d.Users {
+		fmt.Fprintf(out, "User %-6s %s locale %s\n", u.Username, u.ID, u.Locale)
+	}
+	if capture != "" {
+		fmt.Fprintf(out, "Capturing requests to %s\n", capture)
+	}
+}

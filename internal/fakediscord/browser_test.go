@@ -1,0 +1,147 @@
+package fakediscord_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// chromiumPath finds Debian's chromium. Without it the browser test is
+// skipped, except under CI=true where it fails.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("chromium not found (install Debian's chromium package)")
+	}
+	t.Skip("chromium not found; install Debian's chromium package to run the browser test")
+	return ""
+}
+
+// responderBot is a minimal bot built with discordgo: /dix start answers
+// with a message carrying a Join button; clicking it updates the message.
+func responderBot(s *discordgo.Session, i *discordgo.InteractionCreate) {
+	switch i.Type {
+	case discordgo.InteractionApplicationCommand:
+		if d := i.ApplicationCommandData(); d.Name != "dix" || len(d.Options) == 0 || d.Options[0].Name != "start" {
+			return
+		}
+		_ = s.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{
+				Content:         "<@" + i.Member.User.ID + "> opened a **DIX** lobby.",
+				AllowedMentions: &discordgo.MessageAllowedMentions{Users: []string{i.Member.User.ID}},
+				Embeds: []*discordgo.MessageEmbed{{
+					Title:       "Lobby",
+					Description: "Waiting for players (2–5).",
+					Color:       0x5865f2,
+					Fields: []*discordgo.MessageEmbedField{
+						{Name: "Players", Value: i.Member.User.Username, Inline: true},
+						{Name: "Language", Value: "English", Inline: true},
+					},
+					Footer: &discordgo.MessageEmbedFooter{Text: "dix:lobby:1"},
+				}},
+				Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+					discordgo.Button{Label: "Join", Style: discordgo.SuccessButton, CustomID: "join"},
+					discordgo.Button{Label: "Leave", Style: discordgo.SecondaryButton, CustomID: "leave"},
+					discordgo.Button{Label: "Cancel", Style: discordgo.DangerButton, CustomID: "cancel"},
+				}}},
+			},
+		})
+	case discordgo.InteractionMessageComponent:
+		if i.MessageComponentData().CustomID != "join" {
+			return
+		}
+		_ = s.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseUpdateMessage,
+			Data: &discordgo.InteractionResponseData{
+				Content: i.Member.User.Username + " joined the lobby.",
+				Embeds: []*discordgo.MessageEmbed{{
+					Title: "Lobby", Color: 0x248046,
+					Fields: []*discordgo.MessageEmbedField{{Name: "Players", Value: i.Member.User.Username + " ✓", Inline: true}},
+				}},
+				Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+					discordgo.Button{Label: "Start", Style: discordgo.PrimaryButton, CustomID: "start"},
+					discordgo.Button{Label: "Leave", Style: discordgo.SecondaryButton, CustomID: "leave"},
+				}}},
+			},
+		})
+	}
+}
+
+func TestBrowserWebView(t *testing.T) {
+	chromium := chromiumPath(t)
+	w := newWorld(t)
+	srv := w.srv
+	s, _ := connect(t, srv, func(s *discordgo.Session) { s.AddHandler(responderBot) })
+	_, err := s.ApplicationCommandBulkOverwrite(srv.ApplicationID(), w.guild.ID, []*discordgo.ApplicationCommand{{
+		Name: "dix", Description: "Play DIX",
+		Options: []*discordgo.ApplicationCommandOption{{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "start", Description: "Open a lobby"}},
+	}})
+	require.NoError(t, err)
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		// /dev/shm is small in containers; Chromium crashes when it fills.
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 800),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	defer cancelBrowser()
+	ctx, cancel := context.WithTimeout(bctx, 60*time.Second)
+	defer cancel()
+
+	page := srv.URL() + "?channel=" + w.channel.ID + "&user=" + w.alice.ID
+	joined := `//div[contains(@class,"content")][contains(., "alice joined the lobby.")]`
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(page),
+		chromedp.WaitVisible(chromedp.CSS(`#status.ok`)),
+		chromedp.WaitVisible(chromedp.CSS(`.user.active[data-name="alice"]`)),
+		chromedp.SendKeys(chromedp.CSS(`#box`), "/dix start"),
+		chromedp.WaitVisible(chromedp.CSS(`.suggestion`)), // the command box knows /dix start
+		chromedp.SendKeys(chromedp.CSS(`#box`), kb.Enter),
+		chromedp.WaitVisible(chromedp.CSS(`button[data-custom-id="join"]`)),
+		chromedp.Click(chromedp.CSS(`button[data-custom-id="join"]`)),
+		chromedp.WaitVisible(joined), // a plain string is an XPath/text search
+		chromedp.WaitVisible(chromedp.CSS(`button[data-custom-id="start"]`)),
+	))
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	require.NoError(t, err)
+
+	shot := filepath.Join(t.TempDir(), "fakediscord.png")
+	require.NoError(t, os.WriteFile(shot, png, 0o644))
+	if p := os.Getenv("FAKEDISCORD_SCREENSHOT"); p != "" {
+		require.NoError(t, os.WriteFile(p, png, 0o644))
+	}
+	t.Logf("screenshot: %s (%d bytes)", shot, len(png))
+
+	board, ok := srv.LatestPublic(w.channel.ID)
+	require.True(t, ok)
+	assert.Equal(t, "alice joined the lobby.", board.Content)
+	assert.Len(t, board.History, 1)
+	assert.Empty(t, srv.Violations())
+}
