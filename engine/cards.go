@@ -270,7 +270,3 @@ func cardAt(i int) Card {
 		return Card{Kind: KindCurrency, Value: uint8(i-50) + 1}
 	}
 }
-
-// cardLess orders cards by their dense index (numbers by colour then value,
-// then colour wilds, black wilds, the super wild, currency).
-func cardLess(a, b Card) bool { return cardIndex(a) < cardIndex(b) }

@@ -519,3 +519,23 @@ func TestStrings(t *testing.T) {
 		assert.NotContains(t, k.String(), "event(", "kind %d has no name", k)
 	}
 }
+
+func TestView(t *testing.T) {
+	g := scenarioGame(t, "players 2\ncollection p1 b1 b2\ndeck g1 $2 *4 g3\nrest none\np0 draw\np0 draw\np0 draw\np1 bid 2\n")
+	v := g.View()
+	assert.Equal(t, "auction", v.Phase)
+	assert.Equal(t, []string{"g1", "$2"}, v.Tableau)
+	assert.Equal(t, -1, v.TableauTotal)
+	assert.Equal(t, 2, v.TableauMoney)
+	assert.Equal(t, &AuctionView{Wild: "*4", HighBid: 2, HighBidder: 1, Order: []int{1, 0}, Next: 1}, v.Auction)
+	assert.Equal(t, []string{"b1", "b2"}, v.Seats[1].Collection)
+	assert.Equal(t, 7, v.Seats[1].Capacity)
+	assert.Equal(t, 1, v.DeckCount)
+	assert.Nil(t, v.Results)
+	over := scenarioGame(t, "players 2\ncollection p1 b1 b#\ndeck g1\nrest none\np0 draw\np0 stop\np0 numbers\np0 end\np1 skip\np0 skip\n")
+	v = over.View()
+	require.Len(t, v.Results, 2)
+	assert.Equal(t, 1, v.Results[0].Seat)
+	require.Len(t, v.Results[0].Placements, 1)
+	assert.Equal(t, "b#", v.Results[0].Placements[0].Card)
+}

@@ -83,3 +83,16 @@ func TestScenarioFailures(t *testing.T) {
 		})
 	}
 }
+
+func TestFormatActionRoundTrip(t *testing.T) {
+	s := &scenario{g: scenarioGame(t, "players 3\ndeck g1\nrest none\n")}
+	for _, line := range []string{
+		"p0 draw", "p1 stop", "p2 numbers", "p0 money", "p1 end", "p0 consolation", "p0 bustbuy",
+		"p2 bid 7", "p1 pass", "p0 buy g3 pay money 2 cards g1 b1", "p0 buy p9 pay consolation 3",
+		"p1 pay money 1 consolation 1 cards o4", "p1 pay nothing",
+	} {
+		a, err := s.action(strings.Fields(line))
+		require.NoError(t, err, line)
+		assert.Equal(t, line, FormatAction(a))
+	}
+}

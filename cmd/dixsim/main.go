@@ -1,19 +1,54 @@
 // Command dixsim scores collections, simulates and replays games of DIX.
+//
+//	dixsim score                 read collections (SPEC §7 notation) on stdin, one per line; write JSON scores
+//	dixsim sim -games N -players P [-seed S] [-check] [-difficulty D] [-variant] [-policy mix|simple|random]
+//	dixsim replay FILE           run a scenario file (engine/testdata/scenarios/README.md); print the final state as JSON
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 )
 
+const usage = "usage: dixsim score | sim -games N -players P [-seed S] [-check] | replay FILE"
+
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "score" {
-		if err := runScore(os.Stdin, os.Stdout); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		return
-	}
-	fmt.Fprintln(os.Stderr, "usage: dixsim score|sim|replay")
-	os.Exit(2)
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
+
+// run runs one subcommand and returns the exit code: 0 success, 1 failure,
+// 2 bad usage.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "score":
+		err = runScore(stdin, stdout)
+	case "sim":
+		err = runSim(args[1:], stdout, stderr)
+	case "replay":
+		err = runReplay(args[1:], stdout)
+	default:
+		fmt.Fprintln(stderr, usage)
+		return 2
+	}
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp), errors.Is(err, errUsage):
+		fmt.Fprintln(stderr, err)
+		return 2
+	default:
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+}
+
+// errUsage marks bad command-line arguments.
+var errUsage = errors.New("dixsim: bad usage")

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/dixgame/dixbot/engine"
+)
+
+// simConfig is what `dixsim sim` was asked to do.
+type simConfig struct {
+	games, players, difficulty int
+	seed                       int64
+	check, variant             bool
+	policy                     string
+}
+
+// simStats sums up the simulated games.
+type simStats struct {
+	games, actions, turns, busts int
+	scoreSum                     []int // by seat
+	winScoreSum                  int
+	elapsed                      time.Duration
+}
+
+// simViolation is the first failed Check of a -check run.
+type simViolation struct {
+	seed   int64
+	action int // 1-based, within the game
+	a      engine.Action
+	err    error
+}
+
+func (v *simViolation) Error() string {
+	return fmt.Sprintf("dixsim: seed %d, action %d (%s): %v", v.seed, v.action, engine.FormatAction(v.a), v.err)
+}
+
+func (v *simViolation) Unwrap() error { return v.err }
+
+// runSim implements `dixsim sim`.
+func runSim(args []string, out, errOut io.Writer) error {
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	var cfg simConfig
+	fs.IntVar(&cfg.games, "games", 1000, "number of games")
+	fs.IntVar(&cfg.players, "players", 4, "players per game, 1–5 (1: solo against ALIX)")
+	fs.Int64Var(&cfg.seed, "seed", 1, "seed of the first game; game i uses seed+i")
+	fs.BoolVar(&cfg.check, "check", false, "run Check after every action; stop at the first violation")
+	fs.IntVar(&cfg.difficulty, "difficulty", 6, "solo difficulty, 4–10")
+	fs.BoolVar(&cfg.variant, "variant", false, "play the bust variant")
+	fs.StringVar(&cfg.policy, "policy", "mix", "automatic players: mix (simple and random by turns of seat), simple or random")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 || cfg.games < 1 {
+		return fmt.Errorf("%w: sim -games N -players P [-seed S] [-check]", errUsage)
+	}
+	policies, names, err := simPolicies(cfg.policy, cfg.players)
+	if err != nil {
+		return err
+	}
+	st, err := simulate(cfg, policies, (*engine.Game).Check)
+	if err != nil {
+		return err
+	}
+	return printStats(out, cfg, names, st)
+}
+
+// simPolicies returns one policy per seat (a solo game has one human seat).
+func simPolicies(name string, players int) ([]engine.Policy, []string, error) {
+	seats := max(players, 1)
+	var pol []engine.Policy
+	var names []string
+	for i := range seats {
+		n := name
+		if name == "mix" {
+			n = "simple"
+			if i%2 == 1 {
+				n = "random"
+			}
+		}
+		switch n {
+		case "simple":
+			pol = append(pol, engine.SimplePolicy)
+		case "random":
+			pol = append(pol, engine.RandomPolicy)
+		default:
+			return nil, nil, fmt.Errorf("%w: policy %q (mix, simple, random)", errUsage, name)
+		}
+		names = append(names, n)
+	}
+	return pol, names, nil
+}
+
+// simulate plays cfg.games games; with cfg.check it calls check after every
+// action and returns a *simViolation at the first failure.
+func simulate(cfg simConfig, policies []engine.Policy, check func(*engine.Game) error) (simStats, error) {
+	st := simStats{}
+	var c engine.Choices
+	var evs []engine.Event
+	start := time.Now()
+	for i := range cfg.games {
+		seed := cfg.seed + int64(i)
+		opts := engine.Options{Players: cfg.players, Seed: seed, FirstPlayer: -1, BustVariant: cfg.variant}
+		if cfg.players == 1 {
+			opts.Difficulty = cfg.difficulty
+		}
+		g, err := engine.New(opts)
+		if err != nil {
+			return st, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if st.scoreSum == nil {
+			st.scoreSum = make([]int, len(g.Players))
+		}
+		r := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
+		n := 0
+		for g.Phase != engine.PhaseOver {
+			seat := g.ToAct()
+			g.ChoicesInto(seat, &c)
+			if len(c.Actions) == 0 {
+				return st, &simViolation{seed: seed, action: n + 1, err: fmt.Errorf("%w: seat %d has no choice", engine.ErrInvariant, seat)}
+			}
+			a := policies[seat%len(policies)](g, seat, &c, r)
+			evs, err = g.ApplyInto(evs[:0], a)
+			n++
+			if err != nil {
+				return st, &simViolation{seed: seed, action: n, a: a, err: err}
+			}
+			for k := range evs {
+				switch evs[k].Kind {
+				case engine.EvTurnEnded:
+					st.turns++
+				case engine.EvBust:
+					st.busts++
+				}
+			}
+			if cfg.check {
+				if err := check(g); err != nil {
+					return st, &simViolation{seed: seed, action: n, a: a, err: err}
+				}
+			}
+		}
+		st.actions += n
+		st.games++
+		for k, res := range g.Results() {
+			st.scoreSum[res.Player] += res.Score.Total
+			if k == 0 {
+				st.winScoreSum += res.Score.Total
+			}
+		}
+	}
+	st.elapsed = time.Since(start)
+	return st, nil
+}
+
+func printStats(out io.Writer, cfg simConfig, names []string, st simStats) error {
+	g := float64(st.games)
+	var sb strings.Builder
+	mode := fmt.Sprintf("%d players", cfg.players)
+	if cfg.players == 1 {
+		mode = fmt.Sprintf("solo against ALIX, difficulty %d", cfg.difficulty)
+	}
+	fmt.Fprintf(&sb, "games:          %d (%s, policies %s, seeds %d…%d", st.games, mode, strings.Join(names, " "), cfg.seed, cfg.seed+int64(st.games)-1)
+	if cfg.variant {
+		sb.WriteString(", bust variant")
+	}
+	if cfg.check {
+		sb.WriteString(", checked")
+	}
+	sb.WriteString(")\n")
+	fmt.Fprintf(&sb, "games/second:   %.0f\n", g/max(st.elapsed.Seconds(), 1e-9))
+	fmt.Fprintf(&sb, "actions/game:   %.1f\n", float64(st.actions)/g)
+	fmt.Fprintf(&sb, "turns/game:     %.1f\n", float64(st.turns)/g)
+	fmt.Fprintf(&sb, "bust rate:      %.1f%% of turns\n", 100*float64(st.busts)/max(float64(st.turns), 1))
+	sb.WriteString("average score:  ")
+	for seat, s := range st.scoreSum {
+		label := fmt.Sprintf("p%d", seat)
+		if cfg.players == 1 && seat == engine.Alix {
+			label = "alix"
+		}
+		fmt.Fprintf(&sb, "%s %.2f  ", label, float64(s)/g)
+	}
+	sb.WriteString("\n")
+	fmt.Fprintf(&sb, "winning score:  %.2f\n", float64(st.winScoreSum)/g)
+	_, err := io.WriteString(out, sb.String())
+	return err
+}
