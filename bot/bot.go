@@ -399,9 +399,14 @@ func (c *call) get() (*dixbot.Record, error) {
 	return r, nil
 }
 
-// getQuiet is get for decorating a message: it never reports metrics.
+// getQuiet is get for decorating a message: it never reports metrics and
+// stays within what is left of the answer budget.
 func (c *call) getQuiet() (*dixbot.Record, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), c.b.timeout)
+	base := c.ctx
+	if base == nil {
+		base = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(base, c.b.timeout)
 	defer cancel()
 	r, err := c.b.store.Get(ctx, c.i.ChannelID)
 	if err == nil && r.Finished {

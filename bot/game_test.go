@@ -18,9 +18,12 @@ import (
 
 // startGame opens a lobby with users (the first is the creator), has the
 // others join and starts the game.
-func (h *harness) startGame(users ...string) {
+func (h *harness) startGame(users ...string) { h.startGameWith(nil, users...) }
+
+// startGameWith is startGame with /dix start options (name, value pairs).
+func (h *harness) startGameWith(opts []any, users ...string) {
 	h.t.Helper()
-	r := h.command(users[0], "start")
+	r := h.command(users[0], "start", opts...)
 	lobby := r.shown(nil)
 	require.NotNil(h.t, lobby)
 	for _, u := range users[1:] {
@@ -166,14 +169,18 @@ func TestFullGameByClicks(t *testing.T) {
 		name  string
 		users []string
 		seed  uint64
+		opts  []any
 	}{
-		{"two players", []string{"u1", "u2"}, 1},
-		{"three players", []string{"u1", "u2", "u3"}, 2},
-		{"five players", []string{"u1", "u2", "u3", "u4", "u5"}, 3},
+		{"two players", []string{"u1", "u2"}, 1, nil},
+		{"three players", []string{"u1", "u2", "u3"}, 2, nil},
+		{"five players", []string{"u1", "u2", "u3", "u4", "u5"}, 3, nil},
+		{"bust variant in French", []string{"u1", "u2", "u3"}, 4, []any{optVariant, variantBust, optLanguage, "fr"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
-			h.startGame(tc.users...)
+			h.startGameWith(tc.opts, tc.users...)
+			_, m := h.record()
+			lang := m.Lang
 			steps := playToEnd(t, h, tc.seed)
 			assert.Greater(t, steps, 20)
 
@@ -185,13 +192,30 @@ func TestFullGameByClicks(t *testing.T) {
 			last := h.rec.calls[len(h.rec.calls)-1]
 			require.Equal(t, "send", last.op)
 			require.Len(t, last.send.Embeds, 1)
-			assert.Equal(t, locales.T("en", "score_title", nil), last.send.Embeds[0].Title)
+			assert.Equal(t, locales.T(lang, "score_title", nil), last.send.Embeds[0].Title)
 			assert.Len(t, last.send.Embeds[0].Fields, len(tc.users))
 			assert.Contains(t, last.send.Embeds[0].Description, "🏆")
 
 			// Every message the bot produced respects Discord's limits, shows
 			// no missing string, and pings only the user it means to.
 			checkAllCalls(t, h.rec.calls)
+
+			// Every turn got a fresh board that pinged its player (but the
+			// clicker), and every old board lost its buttons.
+			boards := 0
+			for _, c := range h.rec.calls {
+				if c.op == "send" && len(c.send.Components) > 0 {
+					boards++
+				}
+			}
+			assert.GreaterOrEqual(t, boards, m.Turn/2, "fresh boards")
+			live := 0
+			for _, msg := range h.rec.msgs {
+				if !msg.ephemeral && len(componentIDs(msg.components)) > 0 {
+					live++
+				}
+			}
+			assert.Zero(t, live, "no public message keeps buttons once the game is over")
 
 			// The channel is free for a new game.
 			r := h.command("u1", "start")

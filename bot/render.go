@@ -356,7 +356,7 @@ func medal(lang string, rank int) string {
 	if rank >= 1 && rank <= 3 {
 		return locales.T(lang, "medal_"+itoa(rank), nil)
 	}
-	return ""
+	return locales.T(lang, "medal_other", nil)
 }
 
 // scoreText renders one Score: the run of each colour and what each wild

@@ -1,0 +1,230 @@
+package bot
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+func cards(t *testing.T, s string) []engine.Card {
+	t.Helper()
+	cs, err := engine.ParseCards(s)
+	require.NoError(t, err)
+	return cs
+}
+
+// lateGame is a hand-built 5-player game near its end, with big
+// collections and a big market: the worst case for Discord's limits.
+func lateGame(t *testing.T) (*meta, *engine.Game) {
+	t.Helper()
+	big := "b1 b2 b3 b3 b4 b5 b6 b7 b8 b9 g1 g1 g2 g3 g4 g5 g6 g6 o1 o2 o3 o4 o5 o6 p1 p2 p3 p4 p5 p6 p6 b# g# *3 *7 **"
+	g := &engine.Game{
+		Opts: engine.Options{Players: 5},
+		Players: []engine.Player{
+			{Money: 10, Consolation: 4, Collection: cards(t, big)},
+			{Money: 3, Consolation: 1, Collection: cards(t, "b1 b2 b3 g4 g5 g6 o7 o8 o9 p1 p1 p2 p2 p3 p3 o# p# *1 *9")},
+			{Money: 0, Collection: cards(t, "g1 g2 g3 g4 g5 g6 g7 g8 g9 o1 o2 o3 o4 o5 o6 o7 o8 o9")},
+			{Money: 7, Consolation: 2, Collection: cards(t, "p1 p2 p3 p4 p5 p6 p7 p8 p9 b1 b2 b3 b4 b5 b6 b7 b8 b9 *2 *4")},
+			{Money: 1, Collection: cards(t, "b4 b4 b4 g2 g2 o3 o3 p5 p5 p5")},
+		},
+		Deck:    cards(t, "g2 o3 p4"),
+		Tableau: cards(t, "b3 $4 o7 $2"),
+		Market:  cards(t, "b1 b2 b4 b5 b6 g1 g2 g3 g4 g5 g6 g7 o1 o2 o3 o4 o5 o6 o8 p1 p2 p3 p4 p5 p6 p7 p8 b1 g1 o1 p1"),
+		Active:  2,
+		Phase:   engine.PhaseDraw,
+		Drawn:   4,
+		Seq:     412,
+	}
+	m := &meta{V: metaVersion, Creator: "u1", Lang: "en", Turn: 57, Board: "m9"}
+	for _, u := range []string{"u1", "u2", "u3", "u4", "u5"} {
+		m.Seats = append(m.Seats, seat{ID: u, Name: strings.Repeat("Verylongname", 2) + u})
+	}
+	for k := 0; k < maxLog; k++ {
+		m.addLog(fmt.Sprintf("%s draws 🟩%d, 💰3, 🟦5, 🟧7, 🟪2 and many more cards to make a long line of events number %d.", m.name("en", k%5), k%9+1, k))
+	}
+	return m, g
+}
+
+func dumpComponents(cs []discordgo.MessageComponent) string {
+	var sb strings.Builder
+	for _, c := range cs {
+		row, ok := c.(discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		sb.WriteString("row:")
+		for _, cc := range row.Components {
+			switch v := cc.(type) {
+			case discordgo.Button:
+				fmt.Fprintf(&sb, " [%s|%s]", v.Label, v.CustomID)
+			case discordgo.SelectMenu:
+				fmt.Fprintf(&sb, " <%s|%s: %d options>", v.Placeholder, v.CustomID, len(v.Options))
+			}
+		}
+		sb.WriteString("\n")
+	}
+	return sb.String()
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test ./bot -run %s -update", t.Name())
+	assert.Equal(t, string(want), got, "%s differs (got, then want); run with -update if intended", path)
+}
+
+// boardStates are the boards rendered to golden files.
+func boardStates(t *testing.T) map[string]func() (*meta, *engine.Game) {
+	return map[string]func() (*meta, *engine.Game){
+		"late_draw": func() (*meta, *engine.Game) { return lateGame(t) },
+		"late_auction": func() (*meta, *engine.Game) {
+			m, g := lateGame(t)
+			g.Phase = engine.PhaseAuction
+			g.Auction = &engine.Auction{Wild: engine.Card{Kind: engine.KindSuperWild}, HighBid: 6, HighBidder: 3, Order: []int{3, 4, 0, 1, 2}, Next: 2}
+			return m, g
+		},
+		"late_choose": func() (*meta, *engine.Game) {
+			m, g := lateGame(t)
+			g.Phase = engine.PhaseChoose
+			return m, g
+		},
+		"final_buy": func() (*meta, *engine.Game) {
+			m, g := lateGame(t)
+			g.Phase, g.Tableau, g.Deck, g.EndTriggered = engine.PhaseFinalBuy, nil, nil, true
+			g.FinalOrder, g.FinalNext = []int{3, 4, 0, 1, 2}, 2
+			return m, g
+		},
+		"solo": func() (*meta, *engine.Game) {
+			g := &engine.Game{
+				Opts:    engine.Options{Players: 1, Difficulty: 7},
+				Players: []engine.Player{{Money: 4, Collection: cards(t, "b1 b2 g5 **")}, {Money: 9, Consolation: 1, Collection: cards(t, "o1 o2 o3 p9")}},
+				Deck:    cards(t, "g2 o3 p4 b5 b6"),
+				Tableau: cards(t, "$5 $3"),
+				Market:  cards(t, "g9"),
+				Phase:   engine.PhaseDraw, Drawn: 2, Seq: 33,
+			}
+			m := &meta{V: metaVersion, Creator: "u1", Lang: "en", Solo: true, Diff: 7, Turn: 9,
+				Seats: []seat{{ID: "u1", Name: "Alice"}, {}}}
+			m.addLog("▶ ALIX's turn.", "ALIX draws 🟧1, 💰2, 🟧2, 🟧3.", "ALIX takes 3 number cards: 🟧1 🟧2 🟧3.", "Alice gains 2 tokens.")
+			return m, g
+		},
+	}
+}
+
+func TestBoardGolden(t *testing.T) {
+	for name, build := range boardStates(t) {
+		for _, lang := range locales.Languages {
+			t.Run(name+"_"+lang, func(t *testing.T) {
+				m, g := build()
+				m.Lang = lang
+				e := boardEmbed(lang, m, g)
+				comps := boardButtons(lang, g)
+				checkMessage(t, name, "", []*discordgo.MessageEmbed{e}, comps)
+				golden(t, "board_"+name+"_"+lang, dumpEmbed(e)+dumpComponents(comps))
+			})
+		}
+	}
+}
+
+func TestScoreboardGolden(t *testing.T) {
+	for _, lang := range locales.Languages {
+		t.Run(lang, func(t *testing.T) {
+			m, g := lateGame(t)
+			m.Lang = lang
+			g.Phase, g.Tableau = engine.PhaseOver, nil
+			e := scoreboardEmbed(lang, m, g)
+			checkEmbed(t, "scoreboard", e)
+			golden(t, "scoreboard_"+lang, dumpEmbed(e))
+			h := handEmbed(lang, m, g, 0)
+			checkEmbed(t, "hand", h)
+			golden(t, "hand_"+lang, dumpEmbed(h))
+		})
+	}
+}
+
+func TestTieBreaks(t *testing.T) {
+	tests := []struct {
+		name    string
+		players []engine.Player
+		key     string
+	}{
+		{"money decides", []engine.Player{{Money: 5, Collection: cards(t, "b1 b2")}, {Money: 2, Collection: cards(t, "g1 g2")}}, "score_tie_money"},
+		{"consolation counts 3", []engine.Player{{Money: 2, Collection: cards(t, "b1 b2")}, {Money: 0, Consolation: 1, Collection: cards(t, "g1 g2")}}, "score_tie_money"},
+		{"fewer cards decides", []engine.Player{{Money: 3, Collection: cards(t, "b1 b2 b2")}, {Money: 3, Collection: cards(t, "g1 g2")}}, "score_tie_cards"},
+		{"shared", []engine.Player{{Money: 3, Collection: cards(t, "b1 b2")}, {Money: 3, Collection: cards(t, "g1 g2")}}, "score_tie_shared"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &engine.Game{Opts: engine.Options{Players: 2}, Players: tc.players, Phase: engine.PhaseOver}
+			m := &meta{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}}}
+			e := scoreboardEmbed("en", m, g)
+			res := g.Results()
+			d := map[string]any{"A": m.name("en", res[0].Player), "B": m.name("en", res[1].Player),
+				"MoneyA": res[0].Money, "MoneyB": res[1].Money, "CardsA": res[0].Cards, "CardsB": res[1].Cards}
+			assert.Contains(t, e.Description, locales.T("en", tc.key, d))
+			if tc.key == "score_tie_shared" {
+				assert.Contains(t, e.Description, locales.T("en", "score_shared", map[string]any{"Names": "Alice, Bob"}))
+			}
+		})
+	}
+}
+
+func TestRiskLine(t *testing.T) {
+	tests := []struct {
+		tableau string
+		want    string
+	}{
+		// The rulebook example: total 4, money 6.
+		{"b3 $4 o7 $2", "⚠️ a number of 7 or more, or a currency card of 5, busts you."},
+		{"b9", "⚠️ a number of 2 or more busts you."},
+		{"b9 g1", "⚠️ any number busts you."},
+		{"$5 $4", "⚠️ a currency card of 2 or more busts you."},
+		{"b9 $5 $5 b2", "⚠️ any currency card busts you."},
+		{"$5 $5 b9 b9", "⚠️ a number of 3 or more, or any currency card, busts you."},
+		{"$1", "No card can bust you yet."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.tableau, func(t *testing.T) {
+			g := &engine.Game{Tableau: cards(t, tc.tableau), Deck: cards(t, "g1"), Drawn: 1}
+			assert.Equal(t, tc.want, riskLine("en", g))
+		})
+	}
+	empty := &engine.Game{Tableau: cards(t, "b1"), Drawn: 1}
+	assert.Equal(t, locales.T("en", "risk_deck_empty", nil), riskLine("en", empty))
+	fr := &engine.Game{Tableau: cards(t, "b3 $4 o7 $2"), Deck: cards(t, "g1"), Drawn: 1}
+	assert.Equal(t, "⚠️ un nombre de 7 ou plus ou une carte Monnaie de 5 vous grille.", riskLine("fr", fr))
+}
+
+func TestBuySelectSplitByColour(t *testing.T) {
+	var all []engine.Card
+	for _, c := range engine.Colors {
+		for v := uint8(1); v <= 9; v++ {
+			all = append(all, engine.Card{Kind: engine.KindNumber, Color: c, Value: v})
+		}
+	}
+	for _, lang := range locales.Languages {
+		rows := buySelects(lang, 7, all)
+		checkComponents(t, "split", rows)
+		assert.Len(t, rows, 4, "one select per colour")
+		one := buySelects(lang, 7, all[:25])
+		checkComponents(t, "single", one)
+		assert.Len(t, one, 1)
+	}
+}
