@@ -214,6 +214,10 @@ func (s *Redis) Get(ctx context.Context, channel string) (*dixbot.Record, error)
 // ErrDuplicate and writes nothing, also when fn fails on a state the first
 // application has moved on. Other errors: ErrNotFound (no active game), the
 // error of fn as is, ErrCorrupt, ErrSchemaTooNew, ErrUnavailable.
+//
+// ErrUnavailable after the write was sent does not say whether it was
+// applied (the reply may be what was lost). Retrying with the same
+// interactionID is safe: it gives ErrDuplicate when the first try landed.
 func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 	ctx, cancel := s.deadline(ctx)
 	defer cancel()
@@ -390,7 +394,7 @@ func (s *Redis) Active(ctx context.Context, guild string) ([]string, error) {
 		return nil, fmt.Errorf("store: active %s: %w", guild, mapErr(err))
 	}
 	if len(entries) == 0 {
-		return nil, nil
+		return []string{}, nil
 	}
 	exists := make([]*redis.IntCmd, len(entries))
 	_, err = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {

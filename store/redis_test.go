@@ -272,6 +272,30 @@ func TestRedisFault(t *testing.T) {
 	assert.Len(t, list, 5)
 }
 
+// TestRedisHungServer freezes the server: connections stay open but no
+// reply comes. Calls must end with ErrUnavailable on the store's timeout.
+func TestRedisHungServer(t *testing.T) {
+	srv := redistest.Start(t)
+	s := openRedis(t, srv, Options{Timeout: 200 * time.Millisecond})
+	create(t, s, "c1", "g")
+
+	srv.Pause()
+	ctx, cancel := context.WithTimeout(ctxb, 20*time.Second)
+	defer cancel()
+	_, err := s.Update(ctx, "c1", "i1", incr)
+	assert.ErrorIs(t, err, dixbot.ErrUnavailable)
+	_, err = s.Get(ctx, "c1")
+	assert.ErrorIs(t, err, dixbot.ErrUnavailable)
+	assert.ErrorIs(t, s.Ping(ctx), dixbot.ErrUnavailable)
+	assert.NoError(t, ctx.Err(), "a call outlived the caller's deadline")
+
+	srv.Resume()
+	require.Eventually(t, func() bool { return s.Ping(ctxb) == nil }, 15*time.Second, 50*time.Millisecond)
+	got, err := s.Update(ctxb, "c1", "i2", incr)
+	require.NoError(t, err)
+	assert.Equal(t, 1, counter(t, got), "the update that timed out must not have been applied")
+}
+
 func TestRedisContextDeadline(t *testing.T) {
 	srv := redistest.Start(t)
 	s := openRedis(t, srv, Options{})

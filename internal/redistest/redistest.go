@@ -2,8 +2,10 @@
 //
 // Start runs a private redis-server on a free 127.0.0.1 port in a temporary
 // directory, with append-only persistence so that Stop and Restart keep the
-// data (for fault tests), and stops it when the test ends. When REDIS_URL is
-// set, Start uses that server instead and Stop and Restart skip the test.
+// data (for fault tests), and stops it when the test ends. Pause and Resume
+// simulate a server that hangs without closing connections. When REDIS_URL is
+// set, Start uses that server instead, and Stop, Restart, Pause and Resume
+// skip the test.
 // When redis-server is not installed the test is skipped, or fails when the
 // CI environment variable is "true": CI must exercise the Redis paths.
 //
@@ -112,6 +114,33 @@ func (s *Server) Restart() {
 	}
 }
 
+// Pause freezes the server (SIGSTOP): connections stay open but nothing is
+// answered, as with a hung server or a network partition. Resume undoes it;
+// a paused server is resumed when the test ends.
+func (s *Server) Pause() {
+	s.t.Helper()
+	s.needLocal("Pause")
+	s.signal(syscall.SIGSTOP)
+}
+
+// Resume continues a paused server (SIGCONT).
+func (s *Server) Resume() {
+	s.t.Helper()
+	s.needLocal("Resume")
+	s.signal(syscall.SIGCONT)
+}
+
+func (s *Server) signal(sig syscall.Signal) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmd == nil {
+		s.t.Fatalf("redistest: %v to a stopped server", sig)
+	}
+	if err := s.cmd.Process.Signal(sig); err != nil {
+		s.t.Fatalf("redistest: %v: %v", sig, err)
+	}
+}
+
 func (s *Server) needLocal(what string) {
 	s.t.Helper()
 	if s.external {
@@ -173,7 +202,9 @@ func (s *Server) stop() {
 	if s.cmd == nil {
 		return
 	}
-	// SIGTERM: redis-server flushes the append-only file and exits.
+	// SIGTERM: redis-server flushes the append-only file and exits (SIGCONT
+	// first in case it is paused).
+	_ = s.cmd.Process.Signal(syscall.SIGCONT)
 	_ = s.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-s.done:

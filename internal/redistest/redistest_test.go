@@ -36,3 +36,12 @@ func TestRestartWhileRunning(t *testing.T) {
 	s.Restart()
 	require.NoError(t, ping(s.Addr()))
 }
+
+func TestPauseResume(t *testing.T) {
+	s := Start(t)
+	s.Pause()
+	assert.Error(t, ping(s.Addr()), "a paused server answered")
+	s.Resume()
+	require.NoError(t, ping(s.Addr()))
+	s.Pause() // left paused: the cleanup must still stop it
+}
