@@ -24,6 +24,7 @@ var (
 	ErrNoModal            = errors.New("fakediscord: the interaction did not open a modal")
 	ErrBadModalInput      = errors.New("fakediscord: invalid modal input")
 	ErrNoBotConnected     = errors.New("fakediscord: no bot session on the gateway")
+	ErrNoResponse         = errors.New("fakediscord: the bot did not answer the interaction in time")
 	ErrClosed             = errors.New("fakediscord: server closed")
 	ErrBadMessage         = errors.New("fakediscord: invalid message")
 )

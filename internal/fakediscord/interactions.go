@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sort"
 	"time"
 )
 
@@ -38,7 +39,8 @@ type ixState struct {
 	originalID   string // message of the response (@original)
 	expired      bool   // deadline passed without response
 	followups    []string
-	done         chan struct{}
+	done         chan struct{} // closed on the initial response
+	failed       chan struct{} // closed when the deadline passes without one
 	timer        *time.Timer
 }
 
@@ -86,7 +88,8 @@ type Response struct {
 func (r *Response) Ephemeral() bool { return r.Message != nil && r.Message.Ephemeral() }
 
 // Wait blocks until the bot has sent the initial response, and returns it.
-// It returns ctx's error if ctx ends first.
+// It returns ErrNoResponse (wrapped) as soon as the response deadline has
+// passed without one, and ctx's error if ctx ends first.
 func (ix *Interaction) Wait(ctx context.Context) (*Response, error) {
 	ix.s.mu.Lock()
 	st, ok := ix.s.ixByID[ix.ID]
@@ -96,6 +99,8 @@ func (ix *Interaction) Wait(ctx context.Context) (*Response, error) {
 	}
 	select {
 	case <-st.done:
+	case <-st.failed:
+		return nil, fmt.Errorf("%w: interaction %s, deadline %s", ErrNoResponse, ix.ID, ix.s.opts.ResponseDeadline)
 	case <-ctx.Done():
 		return nil, fmt.Errorf("fakediscord: waiting for response to interaction %s: %w", ix.ID, ctx.Err())
 	}
@@ -181,28 +186,32 @@ func (s *Server) Interactions() []InteractionReport {
 }
 
 func sortReports(r []InteractionReport) {
-	for i := 1; i < len(r); i++ {
-		for j := i; j > 0 && idLess(r[j].ID, r[j-1].ID); j-- {
-			r[j], r[j-1] = r[j-1], r[j]
-		}
-	}
+	sort.Slice(r, func(i, j int) bool { return idLess(r[i].ID, r[j].ID) })
 }
 
 // registerLocked stores a new interaction and starts its deadline timer.
 func (s *Server) registerLocked(st *ixState) {
 	st.done = make(chan struct{})
+	st.failed = make(chan struct{})
 	s.ixByID[st.id] = st
 	s.ixByToken[st.token] = st
-	deadline := s.opts.ResponseDeadline
-	st.timer = time.AfterFunc(deadline, func() {
+	st.timer = time.AfterFunc(s.opts.ResponseDeadline, func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if st.responded || s.closed {
-			return
-		}
-		st.expired = true
-		s.violateLocked(&Violation{Code: 10062, Message: fmt.Sprintf("interaction not acknowledged within %s", deadline), InteractionID: st.id})
+		s.expireLocked(st)
 	})
+}
+
+// expireLocked marks an interaction whose deadline passed without a
+// response, once, and records the violation.
+func (s *Server) expireLocked(st *ixState) {
+	if st.responded || st.expired || s.closed {
+		return
+	}
+	st.expired = true
+	st.timer.Stop()
+	close(st.failed)
+	s.violateLocked(&Violation{Code: 10062, Message: fmt.Sprintf("interaction not acknowledged within %s", s.opts.ResponseDeadline), InteractionID: st.id})
 }
 
 // --- interaction callback ---
@@ -232,6 +241,7 @@ func (s *Server) interactionCallback(_ http.ResponseWriter, r *http.Request, bod
 		return 0, nil, errAlreadyAcked
 	}
 	if st.expired || now.Sub(st.createdAt) > s.opts.ResponseDeadline {
+		s.expireLocked(st)
 		return 0, nil, &apiError{http.StatusNotFound, 10062, fmt.Sprintf("Unknown interaction (answered after %s, deadline %s)", now.Sub(st.createdAt).Round(time.Millisecond), s.opts.ResponseDeadline), nil}
 	}
 	var fe formErrors

@@ -1,0 +1,233 @@
+package fakediscord_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/internal/fakediscord"
+)
+
+type frame struct {
+	Op int             `json:"op"`
+	S  int64           `json:"s"`
+	T  string          `json:"t"`
+	D  json.RawMessage `json:"d"`
+}
+
+func dial(t *testing.T, srv *fakediscord.Server) *websocket.Conn {
+	t.Helper()
+	ws, _, err := websocket.DefaultDialer.Dial(srv.GatewayURL()+"/?v=9&encoding=json", nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = ws.Close() })
+	require.NoError(t, ws.SetReadDeadline(time.Now().Add(5*time.Second)))
+	f := read(t, ws)
+	require.Equal(t, 10, f.Op, "HELLO first")
+	return ws
+}
+
+func read(t *testing.T, ws *websocket.Conn) frame {
+	t.Helper()
+	var f frame
+	require.NoError(t, ws.ReadJSON(&f))
+	return f
+}
+
+func closeCode(t *testing.T, ws *websocket.Conn) int {
+	t.Helper()
+	_, _, err := ws.ReadMessage()
+	var ce *websocket.CloseError
+	require.True(t, errors.As(err, &ce), "want a close frame, got %v", err)
+	return ce.Code
+}
+
+func TestGatewayHandshakeAndHeartbeat(t *testing.T) {
+	w := newWorld(t)
+	ws := dial(t, w.srv)
+	require.NoError(t, ws.WriteJSON(obj{"op": 1, "d": nil}))
+	assert.Equal(t, 11, read(t, ws).Op, "heartbeat ACK before IDENTIFY")
+
+	require.NoError(t, ws.WriteJSON(obj{"op": 2, "d": obj{"token": "Bot " + w.srv.Token(), "compress": true, "intents": 513}}))
+	ready := read(t, ws)
+	require.Equal(t, "READY", ready.T)
+	assert.Equal(t, int64(1), ready.S)
+	var r struct {
+		V                int    `json:"v"`
+		SessionID        string `json:"session_id"`
+		ResumeGatewayURL string `json:"resume_gateway_url"`
+		User             struct {
+			ID  string `json:"id"`
+			Bot bool   `json:"bot"`
+		} `json:"user"`
+		Guilds []struct {
+			ID          string `json:"id"`
+			Unavailable bool   `json:"unavailable"`
+		} `json:"guilds"`
+		Application struct {
+			ID string `json:"id"`
+		} `json:"application"`
+	}
+	require.NoError(t, json.Unmarshal(ready.D, &r))
+	assert.Equal(t, 9, r.V)
+	assert.NotEmpty(t, r.SessionID)
+	assert.Equal(t, w.srv.GatewayURL(), r.ResumeGatewayURL)
+	assert.Equal(t, w.srv.ApplicationID(), r.User.ID)
+	assert.Equal(t, w.srv.ApplicationID(), r.Application.ID)
+	require.Len(t, r.Guilds, 1)
+	assert.True(t, r.Guilds[0].Unavailable)
+	gc := read(t, ws)
+	assert.Equal(t, "GUILD_CREATE", gc.T)
+	assert.Equal(t, int64(2), gc.S)
+
+	require.NoError(t, ws.WriteJSON(obj{"op": 1, "d": 2}))
+	assert.Equal(t, 11, read(t, ws).Op)
+	assert.True(t, w.srv.Connected())
+}
+
+func TestGatewayRefusals(t *testing.T) {
+	w := newWorld(t)
+	tests := []struct {
+		name string
+		send obj
+		code int
+	}{
+		{"wrong token", obj{"op": 2, "d": obj{"token": "Bot nope"}}, 4004},
+		{"unknown opcode", obj{"op": 42, "d": nil}, 4001},
+		{"resume with wrong token", obj{"op": 6, "d": obj{"token": "nope", "session_id": "x", "seq": 1}}, 4004},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := dial(t, w.srv)
+			require.NoError(t, ws.WriteJSON(tc.send))
+			assert.Equal(t, tc.code, closeCode(t, ws))
+		})
+	}
+	t.Run("resume of an unknown session", func(t *testing.T) {
+		ws := dial(t, w.srv)
+		require.NoError(t, ws.WriteJSON(obj{"op": 6, "d": obj{"token": w.srv.Token(), "session_id": "nope", "seq": 3}}))
+		f := read(t, ws)
+		assert.Equal(t, 9, f.Op)
+		assert.JSONEq(t, "false", string(f.D))
+	})
+	t.Run("garbage", func(t *testing.T) {
+		ws := dial(t, w.srv)
+		require.NoError(t, ws.WriteMessage(websocket.TextMessage, []byte("{")))
+		assert.Equal(t, 4002, closeCode(t, ws))
+	})
+}
+
+func TestGatewayResumeReplaysMissedDispatches(t *testing.T) {
+	w := newWorld(t, fakediscord.Options{ResponseDeadline: time.Minute})
+	ws := dial(t, w.srv)
+	require.NoError(t, ws.WriteJSON(obj{"op": 2, "d": obj{"token": w.srv.Token()}}))
+	var r struct {
+		SessionID string `json:"session_id"`
+	}
+	require.NoError(t, json.Unmarshal(read(t, ws).D, &r))
+	last := read(t, ws).S // GUILD_CREATE
+	interactionFor(t, w)  // registers /dix and dispatches one interaction
+	ix := read(t, ws)
+	require.Equal(t, "INTERACTION_CREATE", ix.T)
+	last = ix.S
+
+	w.srv.DropGateway()
+	require.Eventually(t, func() bool { return !w.srv.Connected() }, 5*time.Second, 10*time.Millisecond)
+	missed := interactionFor(t, w)
+
+	ws2 := dial(t, w.srv)
+	require.NoError(t, ws2.WriteJSON(obj{"op": 6, "d": obj{"token": "Bot " + w.srv.Token(), "session_id": r.SessionID, "seq": last}}))
+	replayed := read(t, ws2)
+	assert.Equal(t, "INTERACTION_CREATE", replayed.T)
+	assert.Equal(t, last+1, replayed.S)
+	var d struct {
+		ID string `json:"id"`
+	}
+	require.NoError(t, json.Unmarshal(replayed.D, &d))
+	assert.Equal(t, missed.ID, d.ID)
+	resumed := read(t, ws2)
+	assert.Equal(t, "RESUMED", resumed.T)
+	assert.Equal(t, last+2, resumed.S)
+	assert.Equal(t, 1, w.srv.Resumes())
+}
+
+func TestWaitReportsAMissedDeadline(t *testing.T) {
+	w := newWorld(t, fakediscord.Options{ResponseDeadline: 50 * time.Millisecond})
+	rawBot(t, w.srv) // connected, never answers
+	ix := interactionFor(t, w)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := ix.Wait(ctx)
+	require.ErrorIs(t, err, fakediscord.ErrNoResponse)
+	require.Len(t, w.srv.Violations(), 1)
+	reports := w.srv.Interactions()
+	require.Len(t, reports, 1)
+	assert.False(t, reports[0].Responded)
+	// The bot answering now is too late.
+	status, body := call(t, w.srv, "POST", "/interactions/"+ix.ID+"/"+ix.Token+"/callback", obj{"type": 4, "data": obj{"content": "late"}})
+	assert.Equal(t, 404, status)
+	assert.Equal(t, float64(10062), body["code"])
+}
+
+func TestScriptingRefusals(t *testing.T) {
+	w := newWorld(t, fakediscord.Options{ResponseDeadline: time.Minute})
+	ctx := context.Background()
+	_, err := w.srv.RunCommand(ctx, w.alice.ID, w.channel.ID, "/dix start")
+	require.ErrorIs(t, err, fakediscord.ErrNoBotConnected)
+	rawBot(t, w.srv)
+	interactionFor(t, w)
+	outsider := w.srv.AddUser(fakediscord.UserSpec{Name: "outsider"})
+	status, body := call(t, w.srv, "POST", "/channels/"+w.channel.ID+"/messages", obj{"content": "board", "components": []obj{
+		row(button("go"), obj{"type": 2, "style": 2, "label": "off", "custom_id": "off", "disabled": true}),
+		row(obj{"type": 3, "custom_id": "pick", "max_values": 2, "options": []obj{{"label": "a", "value": "a"}, {"label": "b", "value": "b"}, {"label": "c", "value": "c"}}}),
+	}})
+	require.Equal(t, 200, status, "%v", body)
+	msg := body["id"].(string)
+
+	tests := []struct {
+		name string
+		run  func() error
+		want error
+	}{
+		{"unknown command", func() error { _, err := w.srv.RunCommand(ctx, w.alice.ID, w.channel.ID, "/nope"); return err }, fakediscord.ErrUnknownCommand},
+		{"unknown subcommand", func() error { _, err := w.srv.RunCommand(ctx, w.alice.ID, w.channel.ID, "/dix nope"); return err }, fakediscord.ErrBadCommand},
+		{"missing subcommand", func() error { _, err := w.srv.RunCommand(ctx, w.alice.ID, w.channel.ID, "/dix"); return err }, fakediscord.ErrBadCommand},
+		{"unknown option", func() error {
+			_, err := w.srv.RunCommand(ctx, w.alice.ID, w.channel.ID, "/dix start colour:red")
+			return err
+		}, fakediscord.ErrBadCommand},
+		{"unterminated quote", func() error { _, err := w.srv.RunCommand(ctx, w.alice.ID, w.channel.ID, `/dix start "x`); return err }, fakediscord.ErrBadCommand},
+		{"not a member", func() error { _, err := w.srv.RunCommand(ctx, outsider.ID, w.channel.ID, "/dix start"); return err }, fakediscord.ErrNotMember},
+		{"unknown channel", func() error { _, err := w.srv.RunCommand(ctx, w.alice.ID, "1", "/dix start"); return err }, fakediscord.ErrUnknownChannel},
+		{"unknown user", func() error { _, err := w.srv.Click(ctx, "1", msg, "go"); return err }, fakediscord.ErrUnknownUser},
+		{"unknown message", func() error { _, err := w.srv.Click(ctx, w.alice.ID, "1", "go"); return err }, fakediscord.ErrUnknownMessage},
+		{"unknown button", func() error { _, err := w.srv.Click(ctx, w.alice.ID, msg, "nope"); return err }, fakediscord.ErrUnknownComponent},
+		{"disabled button", func() error { _, err := w.srv.Click(ctx, w.alice.ID, msg, "off"); return err }, fakediscord.ErrComponentDisabled},
+		{"click a select", func() error { _, err := w.srv.Click(ctx, w.alice.ID, msg, "pick"); return err }, fakediscord.ErrUnknownComponent},
+		{"too many values", func() error { _, err := w.srv.Select(ctx, w.alice.ID, msg, "pick", "a", "b", "c"); return err }, fakediscord.ErrBadSelection},
+		{"no value", func() error { _, err := w.srv.Select(ctx, w.alice.ID, msg, "pick"); return err }, fakediscord.ErrBadSelection},
+		{"not an option", func() error { _, err := w.srv.Select(ctx, w.alice.ID, msg, "pick", "z"); return err }, fakediscord.ErrBadSelection},
+		{"no modal", func() error {
+			ix := interactionFor(t, w)
+			_, err := w.srv.SubmitModal(ctx, w.alice.ID, ix, nil)
+			return err
+		}, fakediscord.ErrNoModal},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(w.srv.Interactions())
+			require.ErrorIs(t, tc.run(), tc.want)
+			if tc.name != "no modal" {
+				assert.Len(t, w.srv.Interactions(), before, "nothing dispatched")
+			}
+		})
+	}
+	ix, err := w.srv.Select(ctx, w.alice.ID, msg, "pick", "a", "c")
+	require.NoError(t, err)
+	assert.Equal(t, []any{"a", "c"}, ix.Payload()["data"].(map[string]any)["values"])
+}
