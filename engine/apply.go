@@ -204,7 +204,7 @@ func (g *Game) bust(evs []Event, kind BustKind, total, money int) []Event {
 	if kind == BustMoney {
 		amount = money
 	}
-	evs = append(evs, Event{Kind: EvBust, Player: p, Bust: kind, Amount: amount, Cards: cloneCards(g.Tableau)})
+	evs = append(evs, Event{Kind: EvBust, Player: p, Bust: kind, Amount: amount, Cards: g.keep(g.Tableau)})
 	if g.IsAlix(p) {
 		// §5: ALIX busts only by money; she keeps the numbers, gains a
 		// consolation token, and the human gains nothing.
@@ -286,7 +286,7 @@ func (g *Game) numbersToCollection(evs []Event, seat int) []Event {
 	pl := &g.Players[seat]
 	start := len(pl.Collection)
 	g.Tableau = moveNumbers(g.Tableau, &pl.Collection)
-	return append(evs, Event{Kind: EvTookNumbers, Player: seat, Cards: cloneCards(pl.Collection[start:])})
+	return append(evs, Event{Kind: EvTookNumbers, Player: seat, Cards: g.keep(pl.Collection[start:])})
 }
 
 // numbersToMarket moves the tableau's number cards to the market.
@@ -296,7 +296,7 @@ func (g *Game) numbersToMarket(evs []Event) []Event {
 	if len(g.Market) == start {
 		return evs
 	}
-	return append(evs, Event{Kind: EvToMarket, Player: g.Active, Cards: cloneCards(g.Market[start:])})
+	return append(evs, Event{Kind: EvToMarket, Player: g.Active, Cards: g.keep(g.Market[start:])})
 }
 
 // currencyToDiscard moves the tableau's currency cards to the discard,
@@ -315,7 +315,7 @@ func (g *Game) currencyToDiscard(evs []Event) []Event {
 	if len(g.Discard) == start {
 		return evs
 	}
-	return append(evs, Event{Kind: EvToDiscard, Player: g.Active, Cards: cloneCards(g.Discard[start:])})
+	return append(evs, Event{Kind: EvToDiscard, Player: g.Active, Cards: g.keep(g.Discard[start:])})
 }
 
 // moveNumbers appends the number cards of from to *to and returns what
@@ -356,7 +356,7 @@ func (g *Game) pay(evs []Event, player int, p Payment) []Event {
 		pl.Collection = removeCard(pl.Collection, c)
 		g.Discard = append(g.Discard, c)
 	}
-	p.Cards = cloneCards(p.Cards)
+	p.Cards = g.keep(p.Cards)
 	return append(evs, Event{Kind: EvPaid, Player: player, Payment: p, Amount: p.Value()})
 }
 
@@ -420,6 +420,23 @@ func removeCard(cards []Card, c Card) []Card {
 		}
 	}
 	return cards
+}
+
+// keep copies cards for an event and returns the copy (nil for none). The
+// copies are carved from a block shared by the events of successive Apply
+// calls: each copy is capped, and a block is only ever appended to, so
+// events never alias each other or the state (Clone gives the copy a block
+// of its own).
+func (g *Game) keep(cards []Card) []Card {
+	if len(cards) == 0 {
+		return nil
+	}
+	if cap(g.arena)-len(g.arena) < len(cards) {
+		g.arena = make([]Card, 0, max(256, len(cards)))
+	}
+	start := len(g.arena)
+	g.arena = append(g.arena, cards...)
+	return g.arena[start:len(g.arena):len(g.arena)]
 }
 
 func cloneCards(cards []Card) []Card {

@@ -6,11 +6,16 @@ package engine
 // first on ALIX's).
 func (g *Game) startAuction(evs []Event, wild Card) []Event {
 	n := len(g.Players)
-	order := make([]int, 0, n)
+	// One allocation for the auction and its order.
+	x := &struct {
+		a     Auction
+		order [5]int
+	}{}
+	x.a = Auction{Wild: wild, HighBidder: -1, Order: x.order[:0]}
 	for i := 1; i <= n; i++ {
-		order = append(order, (g.Active+i)%n)
+		x.a.Order = append(x.a.Order, (g.Active+i)%n)
 	}
-	g.Auction = &Auction{Wild: wild, HighBidder: -1, Order: order}
+	g.Auction = &x.a
 	g.Phase = PhaseAuction
 	return append(evs, Event{Kind: EvAuctionStarted, Player: g.Active, Card: wild})
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // BenchmarkGame4p plays complete 4-player games between the simple and the
-// random policy, without Check.
+// random policy, without Check, and scores them (what `dixsim sim` does).
 func BenchmarkGame4p(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	pol := []Policy{SimplePolicy, RandomPolicy}
@@ -22,6 +22,9 @@ func BenchmarkGame4p(b *testing.B) {
 			b.Fatal(err)
 		}
 		actions += n
+		if len(g.Results()) != 4 {
+			b.Fatal("no results")
+		}
 	}
 	b.ReportMetric(float64(actions)/float64(b.N), "actions/game")
 }

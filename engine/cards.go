@@ -270,3 +270,6 @@ func cardAt(i int) Card {
 		return Card{Kind: KindCurrency, Value: uint8(i-50) + 1}
 	}
 }
+
+// numberIndex is cardIndex for a valid number card, without the checks.
+func numberIndex(c Card) int { return int(c.Color-Blue)*9 + int(c.Value) - 1 }

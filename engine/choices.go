@@ -52,13 +52,16 @@ func (g *Game) ChoicesInto(player int, c *Choices) {
 // appendBuyable appends the distinct market cards player may buy and afford,
 // in card order (numbers by colour, then value).
 func (g *Game) appendBuyable(dst []Card, player int) []Card {
+	if len(g.Market) == 0 {
+		return dst
+	}
 	var inMarket, owned [36]bool
 	for _, c := range g.Market {
-		inMarket[cardIndex(c)] = true
+		inMarket[numberIndex(c)] = true
 	}
 	for _, c := range g.Players[player].Collection {
 		if c.Kind == KindNumber {
-			owned[cardIndex(c)] = true
+			owned[numberIndex(c)] = true
 		}
 	}
 	capacity := g.capacity(player, false)

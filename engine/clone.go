@@ -3,6 +3,7 @@ package engine
 // Clone returns a deep copy of g: changing one never changes the other.
 func (g *Game) Clone() *Game {
 	c := *g
+	c.arena = nil // the copy's events get their own block
 	c.Players = make([]Player, len(g.Players))
 	for i, p := range g.Players {
 		p.Collection = cloneCards(p.Collection)

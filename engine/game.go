@@ -37,4 +37,5 @@ type Game struct {
 	Seq          uint32   // number of actions applied; changes with every successful Apply
 
 	setup [numCardIndex]uint8 // the deck built at setup, as counts by cardIndex (SPEC §6)
+	arena []Card              // where event card lists are copied (see keep); never serialised
 }

@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"fmt"
-	"sort"
-)
+import "fmt"
 
 // Capacity is the most player could bid now (3.5): money tokens + 3 ×
 // consolation tokens + number cards in the collection. In solo only
@@ -179,72 +176,81 @@ func (g *Game) proposePayment(player, price int, dupOnly, exact bool) (Payment, 
 	p.Money, p.Consolation = pl.Money, pl.Consolation
 	r -= pl.Money + ConsolationValue*pl.Consolation
 	// What is left: one copy of each colour+number held.
-	var singles []Card
+	singles := 0
 	for i := range 36 {
 		if counts[i] > 0 {
-			singles = append(singles, cardAt(i))
+			singles++
 		}
 	}
-	if r > len(singles) {
+	if r > singles {
 		return Payment{}, false
 	}
+	if !exact {
+		for ; r > 0; r-- {
+			i := cheapestCount(&counts)
+			counts[i] = 0
+			p.Cards = append(p.Cards, cardAt(i))
+		}
+		return p, true
+	}
 	rest := make([]Card, 0, len(pl.Collection))
+	for i := range 36 {
+		if counts[i] > 0 {
+			rest = append(rest, cardAt(i))
+		}
+	}
 	for _, c := range pl.Collection {
-		if c.Kind != KindNumber || counts[cardIndex(c)] > 0 {
+		if c.IsWild() {
 			rest = append(rest, c)
 		}
 	}
-	rest = dedupeNumbers(rest)
 	for ; r > 0; r-- {
-		i := cheapestCard(rest, exact)
+		i := cheapestCard(rest)
 		p.Cards = append(p.Cards, rest[i])
 		rest = append(rest[:i], rest[i+1:]...)
 	}
 	return p, true
 }
 
-// dedupeNumbers keeps one copy of each number card (and every wild).
-func dedupeNumbers(cards []Card) []Card {
-	var seen [36]bool
-	out := cards[:0]
-	for _, c := range cards {
-		if c.Kind == KindNumber {
-			i := cardIndex(c)
-			if seen[i] {
-				continue
-			}
-			seen[i] = true
+// cheapestCount returns the index of the number card held (counts[i] > 0)
+// whose loss shortens the plain longest run of its colour least, the lowest
+// such card on ties.
+func cheapestCount(counts *[36]uint8) int {
+	best, bestLoss := -1, 0
+	for i := range 36 {
+		if counts[i] == 0 {
+			continue
 		}
-		out = append(out, c)
+		var have [10]bool
+		col := i / 9 * 9
+		for v := range 9 {
+			have[v+1] = counts[col+v] > 0
+		}
+		before := longestRun(have)
+		have[i%9+1] = false
+		if loss := before - longestRun(have); best < 0 || loss < bestLoss {
+			best, bestLoss = i, loss
+		}
 	}
-	return out
+	return best
 }
 
-// cheapestCard returns the index in coll of the number card whose loss costs
-// the least: the best score drops least, then the plain longest run of its
-// colour (wilds aside) drops least, then the lowest card.
-func cheapestCard(coll []Card, exact bool) int {
-	base := 0
-	if exact {
-		base = BestScore(coll).Total
-	}
+// cheapestCard returns the index in coll (number cards in card order, then
+// wilds) of the number card whose loss costs the least: the best score drops
+// least, then the plain longest run of its colour (wilds aside) drops least,
+// then the lowest card.
+func cheapestCard(coll []Card) int {
+	base := BestScore(coll).Total
 	best, bestLoss, bestRun := -1, 0, 0
 	tmp := make([]Card, 0, len(coll))
-	idx := make([]int, 0, len(coll))
 	for i, c := range coll {
-		if c.Kind == KindNumber {
-			idx = append(idx, i)
+		if c.Kind != KindNumber {
+			continue
 		}
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return cardIndex(coll[idx[a]]) < cardIndex(coll[idx[b]]) })
-	for _, i := range idx {
 		tmp = append(tmp[:0], coll[:i]...)
 		tmp = append(tmp, coll[i+1:]...)
-		loss := 0
-		if exact {
-			loss = base - BestScore(tmp).Total
-		}
-		run := plainRunLoss(coll, coll[i])
+		loss := base - BestScore(tmp).Total
+		run := plainRunLoss(coll, c)
 		if best < 0 || loss < bestLoss || (loss == bestLoss && run < bestRun) {
 			best, bestLoss, bestRun = i, loss, run
 		}

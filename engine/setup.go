@@ -121,9 +121,14 @@ func newGame(opts Options, deck []Card, first int) *Game {
 		Deck:    deck,
 		Active:  first,
 		Phase:   PhaseDraw,
+		// Room to grow without copying in most games.
+		Tableau: make([]Card, 0, 16),
+		Market:  make([]Card, 0, 32),
+		Discard: make([]Card, 0, len(deck)),
 	}
 	for i := range g.Players {
 		g.Players[i].Money = StartMoney
+		g.Players[i].Collection = make([]Card, 0, 32)
 	}
 	for _, c := range deck {
 		g.setup[cardIndex(c)]++
