@@ -21,7 +21,9 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Getenv); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Getenv); err != nil {
 		fmt.Fprintln(os.Stderr, "fakediscord:", err)
 		os.Exit(1)
 	}
@@ -34,7 +36,8 @@ type demo struct {
 	Users   []fakediscord.User
 }
 
-func run(args []string, out io.Writer, getenv func(string) string) error {
+// run serves until ctx ends.
+func run(ctx context.Context, args []string, out io.Writer, getenv func(string) string) error {
 	fs := flag.NewFlagSet("fakediscord", flag.ContinueOnError)
 	fs.SetOutput(out)
 	addr := fs.String("addr", "127.0.0.1:8765", "listen address (loopback only)")
@@ -60,8 +63,6 @@ func run(args []string, out io.Writer, getenv func(string) string) error {
 	}
 	printHelp(out, srv, d, *capture)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	<-ctx.Done()
 	fmt.Fprintln(out, "stopping")
 	return nil
