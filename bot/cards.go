@@ -29,8 +29,46 @@ func colorEmoji(lang string, c engine.Color) string {
 }
 func colorName(lang string, c engine.Color) string { return locales.T(lang, "color_"+colorKey(c), nil) }
 
+// cardTexts caches cardText for every valid card in every language: boards
+// show many cards and the strings never change.
+var cardTexts = func() map[cardKey]string {
+	out := map[cardKey]string{}
+	var all []engine.Card
+	for _, col := range engine.Colors {
+		for v := uint8(1); v <= 9; v++ {
+			all = append(all, engine.Card{Kind: engine.KindNumber, Color: col, Value: v})
+		}
+		all = append(all, engine.Card{Kind: engine.KindColorWild, Color: col})
+	}
+	for v := uint8(1); v <= 9; v++ {
+		all = append(all, engine.Card{Kind: engine.KindBlackWild, Value: v})
+	}
+	all = append(all, engine.Card{Kind: engine.KindSuperWild})
+	for v := uint8(1); v <= 5; v++ {
+		all = append(all, engine.Card{Kind: engine.KindCurrency, Value: v})
+	}
+	for _, lang := range locales.Languages {
+		for _, c := range all {
+			out[cardKey{lang, c}] = renderCardText(lang, c)
+		}
+	}
+	return out
+}()
+
+type cardKey struct {
+	lang string
+	card engine.Card
+}
+
 // cardText is the compact form of a card shown on boards ("🟩7").
 func cardText(lang string, c engine.Card) string {
+	if s, ok := cardTexts[cardKey{lang, c}]; ok {
+		return s
+	}
+	return renderCardText(lang, c)
+}
+
+func renderCardText(lang string, c engine.Card) string {
 	d := map[string]any{"Value": int(c.Value), "Emoji": colorEmoji(lang, c.Color)}
 	switch c.Kind {
 	case engine.KindNumber:

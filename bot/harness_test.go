@@ -156,7 +156,7 @@ func (r *recorder) message(id string) *shownMessage {
 
 // harness drives a Bot with simulated interactions in one channel.
 type harness struct {
-	t       *testing.T
+	t       testing.TB
 	st      *memStore
 	rec     *recorder
 	b       *Bot
@@ -188,7 +188,7 @@ func (o *countObserver) StoreError(op string) {
 	o.store[op]++
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t testing.TB) *harness {
 	t.Helper()
 	h := &harness{
 		t: t, st: newMemStore(), rec: newRecorder(), guild: "g1", channel: "c1",

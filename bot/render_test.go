@@ -18,7 +18,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
-func cards(t *testing.T, s string) []engine.Card {
+func cards(t testing.TB, s string) []engine.Card {
 	t.Helper()
 	cs, err := engine.ParseCards(s)
 	require.NoError(t, err)
@@ -27,7 +27,7 @@ func cards(t *testing.T, s string) []engine.Card {
 
 // lateGame is a hand-built 5-player game near its end, with big
 // collections and a big market: the worst case for Discord's limits.
-func lateGame(t *testing.T) (*meta, *engine.Game) {
+func lateGame(t testing.TB) (*meta, *engine.Game) {
 	t.Helper()
 	big := "b1 b2 b3 b3 b4 b5 b6 b7 b8 b9 g1 g1 g2 g3 g4 g5 g6 g6 o1 o2 o3 o4 o5 o6 p1 p2 p3 p4 p5 p6 p6 b# g# *3 *7 **"
 	g := &engine.Game{
@@ -55,6 +55,17 @@ func lateGame(t *testing.T) (*meta, *engine.Game) {
 		m.addLog(fmt.Sprintf("%s draws 🟩%d, 💰3, 🟦5, 🟧7, 🟪2 and many more cards to make a long line of events number %d.", m.name("en", k%5), k%9+1, k))
 	}
 	return m, g
+}
+
+func dumpEmbed(e *discordgo.MessageEmbed) string {
+	s := "## " + e.Title + "\n" + e.Description + "\n"
+	for _, f := range e.Fields {
+		s += "[" + f.Name + "]\n" + f.Value + "\n"
+	}
+	if e.Footer != nil {
+		s += "(" + e.Footer.Text + ")\n"
+	}
+	return s
 }
 
 func dumpComponents(cs []discordgo.MessageComponent) string {
