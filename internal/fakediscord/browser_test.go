@@ -61,8 +61,26 @@ func responderBot(s *discordgo.Session, i *discordgo.InteractionCreate) {
 				}}},
 			},
 		})
+	case discordgo.InteractionModalSubmit:
+		v := i.ModalSubmitData().Components[0].(*discordgo.ActionsRow).Components[0].(*discordgo.TextInput).Value
+		_ = s.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: "Your bid: **" + v + "**", Flags: discordgo.MessageFlagsEphemeral},
+		})
 	case discordgo.InteractionMessageComponent:
-		if i.MessageComponentData().CustomID != "join" {
+		switch i.MessageComponentData().CustomID {
+		case "bid":
+			_ = s.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{
+				Type: discordgo.InteractionResponseModal,
+				Data: &discordgo.InteractionResponseData{CustomID: "bidmodal", Title: "Custom amount", Components: []discordgo.MessageComponent{
+					discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.TextInput{
+						CustomID: "amount", Label: "Amount", Style: discordgo.TextInputShort, Placeholder: "4 to 30", Required: true, MaxLength: 2,
+					}}},
+				}},
+			})
+			return
+		case "join":
+		default:
 			return
 		}
 		_ = s.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{
@@ -75,7 +93,7 @@ func responderBot(s *discordgo.Session, i *discordgo.InteractionCreate) {
 				}},
 				Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 					discordgo.Button{Label: "Start", Style: discordgo.PrimaryButton, CustomID: "start"},
-					discordgo.Button{Label: "Leave", Style: discordgo.SecondaryButton, CustomID: "leave"},
+					discordgo.Button{Label: "Bid", Style: discordgo.SecondaryButton, CustomID: "bid"},
 				}}},
 			},
 		})
@@ -128,6 +146,27 @@ func TestBrowserWebView(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`button[data-custom-id="join"]`)),
 		chromedp.WaitVisible(joined), // a plain string is an XPath/text search
 		chromedp.WaitVisible(chromedp.CSS(`button[data-custom-id="start"]`)),
+		// A modal: open it, type, submit; the answer is ephemeral.
+		chromedp.Click(chromedp.CSS(`button[data-custom-id="bid"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#modal input[name="amount"]`)),
+		chromedp.SendKeys(chromedp.CSS(`#modal input[name="amount"]`), "12"),
+		chromedp.Click(chromedp.CSS(`#modal-submit`)),
+		chromedp.WaitNotVisible(chromedp.CSS(`#modal-backdrop`)),
+		chromedp.WaitVisible(`//div[contains(@class,"ephemeral-msg")]//b[text()="12"]`),
+		// bruno does not see alice's ephemeral message.
+		chromedp.Click(chromedp.CSS(`.user[data-name="bruno"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`.user.active[data-name="bruno"]`)),
+		chromedp.WaitVisible(joined),
+	))
+	var ephemeralForBruno int
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll(".ephemeral-msg").length`))
+	require.NoError(t, err)
+	ephemeralForBruno = n
+	assert.Zero(t, ephemeralForBruno, "bruno sees no ephemeral message")
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`.user[data-name="alice"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`.user.active[data-name="alice"] `)),
+		chromedp.WaitVisible(chromedp.CSS(`.ephemeral-msg`)),
 	))
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	require.NoError(t, err)
@@ -143,5 +182,8 @@ func TestBrowserWebView(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, "alice joined the lobby.", board.Content)
 	assert.Len(t, board.History, 1)
+	eph := srv.Ephemerals(w.channel.ID, w.alice.ID)
+	require.Len(t, eph, 1)
+	assert.Equal(t, "Your bid: **12**", eph[0].Content)
 	assert.Empty(t, srv.Violations())
 }
