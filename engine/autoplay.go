@@ -52,9 +52,10 @@ func SimplePolicy(g *Game, seat int, c *Choices, r *rand.Rand) Action {
 		}
 	case PhaseChoose:
 		total, money := g.tableauSums()
+		held := numberCounts(g.Players[seat].Collection)
 		newCards := 0
 		for _, t := range g.Tableau {
-			if t.Kind == KindNumber && !containsCard(g.Players[seat].Collection, t) {
+			if t.Kind == KindNumber && held[numberIndex(t)] == 0 {
 				newCards++
 			}
 		}
@@ -64,12 +65,23 @@ func SimplePolicy(g *Game, seat int, c *Choices, r *rand.Rand) Action {
 		}
 	case PhaseBuy, PhaseFinalBuy:
 		a.Kind = ActEndTurn
+		if len(c.Buyable) == 0 {
+			break
+		}
+		pl := &g.Players[seat]
+		held := numberCounts(pl.Collection)
+		dups := 0
+		for _, k := range held {
+			if k > 1 {
+				dups += int(k) - 1
+			}
+		}
+		budget := pl.Money + ConsolationValue*pl.Consolation + dups
 		for _, card := range c.Buyable {
-			coll := g.Players[seat].Collection
-			if !extendsRun(coll, card) || g.Players[seat].Money+ConsolationValue*g.Players[seat].Consolation+duplicates(coll) < int(card.Value) {
+			if int(card.Value) > budget || !extendsRun(&held, card) {
 				continue
 			}
-			if p, ok := g.proposePayment(seat, int(card.Value), false, false); ok && noSingles(coll, p) {
+			if p, ok := g.proposePayment(seat, int(card.Value), false, false); ok && len(p.Cards) <= dups {
 				a.Kind, a.Card, a.Payment = ActBuy, card, p
 				break
 			}
@@ -96,32 +108,17 @@ func SimplePolicy(g *Game, seat int, c *Choices, r *rand.Rand) Action {
 }
 
 // extendsRun reports whether card touches a number card of its colour
-// already in coll (or the colour is still empty).
-func extendsRun(coll []Card, card Card) bool {
-	empty := true
-	for _, x := range coll {
-		if x.Kind == KindNumber && x.Color == card.Color {
-			empty = false
-			if x.Value+1 == card.Value || x.Value == card.Value+1 {
-				return true
-			}
-		}
-	}
-	return empty
-}
-
-// noSingles reports whether p spends only duplicate cards of coll.
-func noSingles(coll []Card, p Payment) bool {
-	if len(p.Cards) == 0 {
+// already held (or the colour is still empty).
+func extendsRun(held *[36]uint8, card Card) bool {
+	base := int(card.Color-Blue) * 9
+	v := int(card.Value) - 1
+	if v > 0 && held[base+v-1] > 0 || v < 8 && held[base+v+1] > 0 {
 		return true
 	}
-	held := numberCounts(coll)
-	for _, c := range p.Cards {
-		i := cardIndex(c)
-		if held[i] < 2 {
+	for i := base; i < base+9; i++ {
+		if held[i] > 0 {
 			return false
 		}
-		held[i]--
 	}
 	return true
 }

@@ -41,7 +41,7 @@ func (g *Game) capacity(player int, dupOnly bool) int {
 func numberCounts(cards []Card) (n [36]uint8) {
 	for _, c := range cards {
 		if c.Kind == KindNumber {
-			if i := cardIndex(c); i >= 0 {
+			if i := numberIndex(c); uint(i) < 36 {
 				n[i]++
 			}
 		}
