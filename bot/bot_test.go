@@ -496,3 +496,32 @@ func TestSoloDifficultyOutOfRange(t *testing.T) {
 	_, err := h.st.Get(context.Background(), h.channel)
 	assert.ErrorIs(t, err, dixbot.ErrNotFound)
 }
+
+func TestTurnBoundaryPostsFreshBoard(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, "g3 g5 b2 $2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2", engine.Options{Players: 2, FirstPlayer: 0})
+	old := h.board()
+	h.clickOn("u1", old, h.mustFind(old, verbDraw))
+	h.clickOn("u1", old, h.mustFind(old, verbStop))
+	assert.Contains(t, old.embeds[0].Description, "Alice stops")
+	h.clickOn("u1", old, h.mustFind(old, verbNumbers))
+	assert.NotContains(t, componentIDs(old.components), customID(verbBuy, h.snapSeq()), "no Buy with an empty market")
+	r := h.clickOn("u1", old, h.mustFind(old, verbEndTurn))
+
+	// The old board became the turn's summary, without buttons.
+	assert.Equal(t, en_("summary_title", map[string]any{"Turn": 1, "Name": "Alice"}), old.embeds[0].Title)
+	assert.Contains(t, old.embeds[0].Description, "Alice draws 🟩3.")
+	assert.Contains(t, old.embeds[0].Description, "Alice takes 1 number card: 🟩3.")
+	assert.Empty(t, old.components)
+	// A fresh board pings Bob only, and is remembered.
+	sends := r.sends()
+	require.Len(t, sends, 1)
+	assert.Equal(t, "<@u2>", sends[0].Content)
+	assert.Equal(t, []string{"u2"}, sends[0].AllowedMentions.Users)
+	nb := h.board()
+	assert.NotEqual(t, old.id, nb.id)
+	assert.Equal(t, en_("board_title", map[string]any{"Turn": 2, "Name": "Bob"}), nb.embeds[0].Title)
+	_, m := h.record()
+	assert.Empty(t, m.TurnLog, "the new turn's log starts empty")
+	checkAllCalls(t, h.rec.calls)
+}

@@ -143,7 +143,7 @@ func byColor(lang string, cards []engine.Card, withWilds bool) string {
 		for i, n := range v {
 			parts[i] = itoa(n)
 		}
-		lines = append(lines, colorEmoji(lang, col)+" "+strings.Join(parts, " "))
+		lines = append(lines, locales.T(lang, "color_line", map[string]any{"Emoji": colorEmoji(lang, col), "Values": strings.Join(parts, " ")}))
 	}
 	if withWilds && len(wilds) > 0 {
 		lines = append(lines, locales.T(lang, "wilds_line", map[string]any{"Cards": cardsText(lang, wilds)}))
@@ -210,7 +210,6 @@ func numberCards(t []engine.Card) int {
 }
 
 // escape keeps a display name from being read as Markdown.
-func escape(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `*`, `\*`, `_`, `\_`, `~`, `\~`, `|`, `\|`, "`", "\\`", `>`, `\>`, `#`, `\#`, `@`, "@\u200b")
-	return r.Replace(s)
-}
+func escape(s string) string { return markdown.Replace(s) }
+
+var markdown = strings.NewReplacer(`\`, `\\`, `*`, `\*`, `_`, `\_`, `~`, `\~`, `|`, `\|`, "`", "\\`", `>`, `\>`)

@@ -50,7 +50,7 @@ func boardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmbed {
 		desc = append(desc, "", locales.T(lang, "board_last_events", nil))
 		start := max(0, len(m.Log)-boardLogLines)
 		for _, l := range m.Log[start:] {
-			desc = append(desc, "• "+l)
+			desc = append(desc, locales.T(lang, "log_line", map[string]any{"Line": l}))
 		}
 	}
 	e.Description = strings.Join(desc, "\n")
@@ -114,7 +114,7 @@ func footerText(lang string, m *meta, g *engine.Game) string {
 		parts = append(parts, locales.T(lang, "variant_bust", nil))
 	}
 	parts = append(parts, locales.T(lang, "footer_version", map[string]any{"Seq": g.Seq}))
-	return strings.Join(parts, " · ")
+	return strings.Join(parts, locales.T(lang, "footer_sep", nil))
 }
 
 func auctionText(lang string, m *meta, g *engine.Game) string {
@@ -421,7 +421,7 @@ func lobbyEmbed(lang string, m *meta, state string) *discordgo.MessageEmbed {
 	e.Description = locales.T(lang, "lobby_desc_"+state, d)
 	var names []string
 	for i, s := range m.Seats {
-		names = append(names, itoa(i+1)+". "+escape(s.Name))
+		names = append(names, locales.T(lang, "lobby_player_line", map[string]any{"N": i + 1, "Name": escape(s.Name)}))
 	}
 	players := strings.Join(names, "\n")
 	if players == "" {
