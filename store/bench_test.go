@@ -98,6 +98,46 @@ func BenchmarkGetSet(b *testing.B) {
 	b.ReportMetric(float64(len(val)), "bytes/record")
 }
 
+// BenchmarkUpdateVsGetSet alternates one Update and one bare GET+SET of the
+// same size, so that both see the same load on a shared machine, and
+// reports both medians and their ratio.
+func BenchmarkUpdateVsGetSet(b *testing.B) {
+	s := openRedis(b, redistest.Start(b), Options{})
+	rec := benchRecord("bench")
+	require.NoError(b, s.Create(ctxb, rec))
+	val, err := encode(rec, 1, false, time.Now())
+	require.NoError(b, err)
+	key := s.gameKey("bare")
+	require.NoError(b, s.rdb.Set(ctxb, key, val, 0).Err())
+	upd := make([]time.Duration, 0, b.N)
+	bare := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		t0 := time.Now()
+		if _, err := s.Update(ctxb, "bench", fmt.Sprint(i), touch); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		got, err := s.rdb.Get(ctxb, key).Bytes()
+		if err != nil {
+			b.Fatal(err)
+		}
+		got[headerSize]++
+		if err := s.rdb.Set(ctxb, key, got, 0).Err(); err != nil {
+			b.Fatal(err)
+		}
+		t2 := time.Now()
+		upd, bare = append(upd, t1.Sub(t0)), append(bare, t2.Sub(t1))
+	}
+	b.StopTimer()
+	slices.Sort(upd)
+	slices.Sort(bare)
+	p50u, p50b := upd[len(upd)/2], bare[len(bare)/2]
+	b.ReportMetric(float64(p50u)/float64(time.Microsecond), "update-p50-µs")
+	b.ReportMetric(float64(p50b)/float64(time.Microsecond), "getset-p50-µs")
+	b.ReportMetric(float64(p50u)/float64(p50b), "ratio")
+}
+
 // benchParallel64 measures updates per second with 64 goroutines, each
 // playing its own game.
 func benchParallel64(b *testing.B, s dixbot.Store) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -26,7 +27,8 @@ import (
 //
 // Writes are bbolt transactions: one writer at a time, so Update never
 // conflicts and its version check is implicit. Concurrent writes are grouped
-// into one transaction (bbolt's Batch) to share the disk sync. Expiry is
+// into one transaction (bbolt's Batch) to share the disk sync; a write with
+// no other in progress commits alone, without Batch's wait. Expiry is
 // computed from each record's update time: expired entries are ignored on
 // read and deleted by a periodic sweep.
 //
@@ -39,6 +41,7 @@ type File struct {
 	o    Options
 	path string
 
+	writing   atomic.Int32 // writes in progress
 	stop      chan struct{}
 	wg        sync.WaitGroup
 	closeOnce sync.Once
@@ -145,7 +148,17 @@ func (s *File) write(ctx context.Context, op string, fn func(tx *bolt.Tx, now ti
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("store: %s: %w: %w", op, ErrUnavailable, err)
 	}
-	if err := s.db.Batch(func(tx *bolt.Tx) error { return fn(tx, time.Now()) }); err != nil {
+	txFn := func(tx *bolt.Tx) error { return fn(tx, time.Now()) }
+	// A lone write commits at once; writes that overlap share a transaction
+	// and its disk sync, at the cost of waiting up to batchDelay for company.
+	var err error
+	if s.writing.Add(1) == 1 {
+		err = s.db.Update(txFn)
+	} else {
+		err = s.db.Batch(txFn)
+	}
+	s.writing.Add(-1)
+	if err != nil {
 		return s.mapErr(op, err)
 	}
 	return nil

@@ -40,6 +40,12 @@ type Redis struct {
 
 var _ dixbot.Store = (*Redis)(nil)
 
+// The scripts are idempotent: go-redis retries a command once when the
+// connection fails, and the first run may have landed with only its reply
+// lost. A run that finds its own record already written reports success
+// instead of a conflict (which would make Update apply fn a second time) or
+// a duplicate.
+
 // casScript writes a new record only if the stored one still starts with the
 // token read before (magic, format, flags, schema and version: see
 // envelope.go), and records the interaction id in the same step.
@@ -51,8 +57,10 @@ var _ dixbot.Store = (*Redis)(nil)
 // Returns 1 when written, 0 on a version conflict (or a missing game), -1 when
 // the interaction was already applied (nothing written).
 var casScript = redis.NewScript(`
+local cur = redis.call('GETRANGE', KEYS[1], 0, 15)
+if cur == string.sub(ARGV[2], 1, 16) and redis.call('GET', KEYS[1]) == ARGV[2] then return 1 end
 if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
-if redis.call('GETRANGE', KEYS[1], 0, 15) ~= ARGV[1] then return 0 end
+if cur ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 if KEYS[2] then redis.call('SET', KEYS[2], '1', 'PX', ARGV[4]) end
 return 1
@@ -62,8 +70,13 @@ return 1
 //
 //	KEYS[1] game key, KEYS[2] done key
 //	ARGV[1] expected token, ARGV[2] archived record, ARGV[3] archive TTL ms
+//
+// Returns 1 when moved, 0 on a conflict or a missing game.
 var finishScript = redis.NewScript(`
-if redis.call('GETRANGE', KEYS[1], 0, 15) ~= ARGV[1] then return 0 end
+if redis.call('GETRANGE', KEYS[1], 0, 15) ~= ARGV[1] then
+  if redis.call('EXISTS', KEYS[1]) == 0 and redis.call('GET', KEYS[2]) == ARGV[2] then return 1 end
+  return 0
+end
 redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
 redis.call('DEL', KEYS[1])
 return 1
@@ -167,17 +180,21 @@ func (s *Redis) Create(ctx context.Context, r *dixbot.Record) error {
 	}
 	ctx, cancel := s.deadline(ctx)
 	defer cancel()
-	var set *redis.BoolCmd
+	var set *redis.StatusCmd
 	// One round trip. The index entry goes first: see the type's comment.
+	// SET NX GET returns the value that kept it from being written: our own
+	// when a retried SET finds its first run landed.
 	_, err = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		p.ZAdd(ctx, s.activeKey(r.Guild), redis.Z{Score: scoreAt(now), Member: r.Channel})
-		set = p.SetNX(ctx, s.gameKey(r.Channel), val, s.o.GameTTL)
+		set = p.SetArgs(ctx, s.gameKey(r.Channel), val, redis.SetArgs{Mode: "NX", Get: true, TTL: s.o.GameTTL})
 		return nil
 	})
-	if err != nil {
+	switch {
+	case errors.Is(err, redis.Nil):
+		// Nothing was there: written.
+	case err != nil:
 		return fmt.Errorf("store: create %s: %w", r.Channel, mapErr(err))
-	}
-	if !set.Val() {
+	case set.Val() != string(val):
 		return fmt.Errorf("%w: channel %s", ErrExists, r.Channel)
 	}
 	r.Version, r.UpdatedAt, r.Finished = 1, now.UTC(), false

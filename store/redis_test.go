@@ -306,3 +306,43 @@ func TestRedisContextDeadline(t *testing.T) {
 	require.ErrorIs(t, err, dixbot.ErrUnavailable)
 	assert.True(t, errors.Is(err, context.DeadlineExceeded), "the cause is kept: %v", err)
 }
+
+// TestRedisScriptsIdempotent runs each write twice, as go-redis does when a
+// connection fails after the command was sent: the second run must report
+// the first one's success, not a conflict that would apply fn again.
+func TestRedisScriptsIdempotent(t *testing.T) {
+	srv := redistest.Start(t)
+	s := openRedis(t, srv, Options{})
+	r := create(t, s, "c1", "g")
+	gk, dk, ik := s.gameKey("c1"), s.doneKey("c1"), s.ixKey("c1", "click")
+	raw, err := s.rdb.Get(ctxb, gk).Bytes()
+	require.NoError(t, err)
+
+	r.Meta = []byte("1")
+	next, err := encode(r, 2, false, time.Now())
+	require.NoError(t, err)
+	for run := range 2 {
+		res, err := casScript.Run(ctxb, s.rdb, []string{gk, ik}, raw[:casTokenSize], next, 60000, 60000).Int()
+		require.NoError(t, err)
+		assert.Equal(t, 1, res, "run %d", run)
+	}
+	// Another writer's update with the same interaction id is a duplicate.
+	other, err := encode(r, 2, false, time.Now().Add(time.Second))
+	require.NoError(t, err)
+	res, err := casScript.Run(ctxb, s.rdb, []string{gk, ik}, raw[:casTokenSize], other, 60000, 60000).Int()
+	require.NoError(t, err)
+	assert.Equal(t, -1, res)
+	assert.Equal(t, 1, counter(t, get(t, s, "c1")))
+
+	archived, err := encode(r, 3, true, time.Now())
+	require.NoError(t, err)
+	for run := range 2 {
+		res, err := finishScript.Run(ctxb, s.rdb, []string{gk, dk}, next[:casTokenSize], archived, 60000).Int()
+		require.NoError(t, err)
+		assert.Equal(t, 1, res, "run %d", run)
+	}
+	assert.True(t, get(t, s, "c1").Finished)
+	res, err = finishScript.Run(ctxb, s.rdb, []string{gk, dk}, next[:casTokenSize], next, 60000).Int()
+	require.NoError(t, err)
+	assert.Equal(t, 0, res, "finishing a game that is gone")
+}

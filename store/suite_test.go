@@ -104,6 +104,7 @@ func get(t testing.TB, s dixbot.Store, channel string) *dixbot.Record {
 
 func testCreateGet(t *testing.T, e env) {
 	s := e.open(Options{})
+	require.NoError(t, s.Ping(ctxb))
 	before := time.Now()
 	r := &dixbot.Record{Channel: "c1", Guild: "g1", Meta: []byte("hello"), Version: 99, Finished: true}
 	require.NoError(t, s.Create(ctxb, r))
