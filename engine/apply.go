@@ -445,3 +445,24 @@ func cloneCards(cards []Card) []Card {
 	}
 	return append([]Card(nil), cards...)
 }
+
+// TableauSums returns the tableau's total (numbers minus currency) and money
+// (currency), as the bust check of 3.1 computes them.
+func (g *Game) TableauSums() (total, money int) { return g.tableauSums() }
+
+// BustAt says what the next card would have to be to bust the active player
+// (3.1): a number card of at least number (0 when none can: above 9, or
+// ALIX, who never busts by total), or a currency card of at least currency
+// (0 when none can: above 5).
+func (g *Game) BustAt() (number, currency int) {
+	total, money := g.tableauSums()
+	number = max(BustLimit-total, 1)
+	if number > 9 || g.IsAlix(g.Active) {
+		number = 0
+	}
+	currency = max(BustLimit-money, 1)
+	if currency > 5 {
+		currency = 0
+	}
+	return number, currency
+}

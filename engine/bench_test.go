@@ -28,3 +28,51 @@ func BenchmarkGame4p(b *testing.B) {
 	}
 	b.ReportMetric(float64(actions)/float64(b.N), "actions/game")
 }
+
+func midGame(b *testing.B) *Game {
+	b.Helper()
+	g, err := New(Options{Players: 5, Seed: 3, FirstPlayer: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 3))
+	var c Choices
+	for len(g.Deck) > DeckSize(5)/2 {
+		seat := g.ToAct()
+		g.ChoicesInto(seat, &c)
+		if _, err := g.Apply(SimplePolicy(g, seat, &c, r)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return g
+}
+
+func BenchmarkMarshalBinary(b *testing.B) {
+	g := midGame(b)
+	buf := make([]byte, 0, 512)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = g.AppendBinary(buf[:0])
+	}
+	b.ReportMetric(float64(len(buf)), "bytes")
+}
+
+func BenchmarkUnmarshalBinary(b *testing.B) {
+	data, _ := midGame(b).MarshalBinary()
+	b.ReportAllocs()
+	for b.Loop() {
+		var g Game
+		if err := g.UnmarshalBinary(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkChoices(b *testing.B) {
+	g := midGame(b)
+	var c Choices
+	b.ReportAllocs()
+	for b.Loop() {
+		g.ChoicesInto(g.ToAct(), &c)
+	}
+}

@@ -97,16 +97,25 @@ func appendCards(b []byte, cards []Card) []byte {
 	return b
 }
 
-// standardSetup is the card count of the deck for players (R1).
-func standardSetup(players int) (s [numCardIndex]uint8) {
-	deck, err := BuildDeck(players)
-	if err != nil {
-		return s
-	}
-	for _, c := range deck {
-		s[cardIndex(c)]++
+// standardSetups holds the card count of the deck for each player count
+// (R1), index 0 unused.
+var standardSetups = func() (s [6][numCardIndex]uint8) {
+	for players := 1; players <= 5; players++ {
+		deck, _ := BuildDeck(players)
+		for _, c := range deck {
+			s[players][cardIndex(c)]++
+		}
 	}
 	return s
+}()
+
+// standardSetup is the card count of the deck for players (R1); zero for a
+// bad player count.
+func standardSetup(players int) [numCardIndex]uint8 {
+	if players < 1 || players > 5 {
+		return [numCardIndex]uint8{}
+	}
+	return standardSetups[players]
 }
 
 // UnmarshalBinary reads what MarshalBinary wrote, replacing g. It returns

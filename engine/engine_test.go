@@ -539,3 +539,15 @@ func TestView(t *testing.T) {
 	require.Len(t, v.Results[0].Placements, 1)
 	assert.Equal(t, "b#", v.Results[0].Placements[0].Card)
 }
+
+func TestBustAt(t *testing.T) {
+	// The rulebook's tableau 3, −4, +7, −2: a 7 or more, or a 5, busts.
+	g := scenarioGame(t, "players 2\ndeck b3 $4 g7 $2 g1\nrest none\np0 draw\np0 draw\np0 draw\np0 draw\n")
+	total, money := g.TableauSums()
+	assert.Equal(t, []int{4, 6}, []int{total, money})
+	n, c := g.BustAt()
+	assert.Equal(t, []int{7, 5}, []int{n, c})
+	fresh := scenarioGame(t, "players 2\ndeck b3 g1\nrest none\n")
+	n, c = fresh.BustAt()
+	assert.Equal(t, []int{0, 0}, []int{n, c}, "nothing busts an empty tableau")
+}
