@@ -66,7 +66,7 @@ func TestLobby(t *testing.T) {
 	h.unchanged(before)
 
 	// An old lobby button (before the last join) is outdated.
-	old := customID(verbJoin, 1)
+	old := customID(verbJoin, m.Base+1)
 	assert.Contains(t, h.clickOn("u4", lobby, old).ephemeralText(), en_("err_stale", nil))
 
 	// One game per channel: a second start points to the lobby.
@@ -214,7 +214,7 @@ func TestBidPromptAndModal(t *testing.T) {
 
 	before := h.snap()
 	// Out of range (a forged amount above the capacity).
-	over := customID(verbBidAmount, rec.State.Seq, itoa(ch.MaxBid+1))
+	over := customID(verbBidAmount, h.snapSeq(), itoa(ch.MaxBid+1))
 	assert.Equal(t, en_("err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}), h.clickOn("u2", prompt, over).ephemeralText())
 	// The custom amount opens a modal; garbage in it is refused.
 	r := h.clickOn("u2", prompt, h.mustFind(prompt, verbBidCustom))
@@ -287,9 +287,10 @@ func TestAuctionPaymentModal(t *testing.T) {
 	assert.True(t, strings.HasPrefix(r.sends()[0].Content, "<@u1>"))
 }
 
+// snapSeq is the version the game's components carry now.
 func (h *harness) snapSeq() uint32 {
-	rec, _ := h.record()
-	return rec.State.Seq
+	rec, m := h.record()
+	return m.version(rec.State)
 }
 
 func TestStoreUnavailable(t *testing.T) {
@@ -524,4 +525,53 @@ func TestTurnBoundaryPostsFreshBoard(t *testing.T) {
 	_, m := h.record()
 	assert.Empty(t, m.TurnLog, "the new turn's log starts empty")
 	checkAllCalls(t, h.rec.calls)
+}
+
+// A button left over from another game of the channel, at the same state
+// number, is outdated: versions carry a per-game offset.
+func TestButtonFromAnotherGame(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	board := h.board()
+	rec, m := h.record()
+	before := h.snap()
+	other := customID(verbDraw, rec.State.Seq+m.Base+1)
+	assert.Contains(t, h.clickOn("u1", board, other).ephemeralText(), en_("err_stale", nil))
+	plain := customID(verbDraw, rec.State.Seq)
+	assert.Contains(t, h.clickOn("u1", board, plain).ephemeralText(), en_("err_stale", nil))
+	h.unchanged(before)
+	// Two lobbies get different offsets.
+	h2 := newHarness(t)
+	h2.command("u1", "start")
+	_, m2 := h2.record()
+	h3 := newHarness(t)
+	h3.command("u1", "start")
+	_, m3 := h3.record()
+	assert.NotEqual(t, m2.Base, m3.Base)
+}
+
+// When Discord refuses the new board, the click is still answered, the game
+// is saved, and /dix board brings the board back.
+func TestDiscordDownAfterAnswer(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, "g3 g5 b2 $2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2", engine.Options{Players: 2, FirstPlayer: 0})
+	board := h.board()
+	h.clickOn("u1", board, h.mustFind(board, verbDraw))
+	h.clickOn("u1", board, h.mustFind(board, verbStop))
+	h.rec.mu.Lock()
+	h.rec.fail = errors.New("discord: 503")
+	h.rec.mu.Unlock()
+	r := h.clickOn("u1", board, h.mustFind(board, verbMoney))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	rec, m := h.record()
+	assert.Equal(t, 1, rec.State.ToAct(), "the turn passed to Bob")
+	assert.Equal(t, board.id, m.Board, "no new board was recorded")
+
+	h.rec.mu.Lock()
+	h.rec.fail = nil
+	h.rec.mu.Unlock()
+	h.command("u2", "board").ephemeralText()
+	nb := h.board()
+	assert.NotEqual(t, board.id, nb.id)
+	assert.Contains(t, componentIDs(nb.components), customID(verbDraw, h.snapSeq()))
 }

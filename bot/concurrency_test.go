@@ -82,6 +82,6 @@ func BenchmarkBoardEmbed(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = boardEmbed("fr", m, g)
-		_ = boardButtons("fr", g)
+		_ = boardButtons("fr", m, g)
 	}
 }

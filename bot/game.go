@@ -33,7 +33,7 @@ func (c *call) seatFor(r *dixbot.Record, version uint32) (*engine.Game, *meta, i
 		return nil, nil, -1, err
 	}
 	g := r.State
-	if g == nil || g.Seq != version {
+	if g == nil || m.version(g) != version {
 		return nil, nil, -1, ErrStale
 	}
 	s := m.seatOf(c.user)
@@ -133,7 +133,7 @@ func (c *call) afterPlay(out played, fromBoard bool, confirm string) {
 		if boundary {
 			c.update("", []*discordgo.MessageEmbed{summary}, nil)
 		} else {
-			c.update("", []*discordgo.MessageEmbed{boardEmbed(lang, m, g)}, boardButtons(lang, g))
+			c.update("", []*discordgo.MessageEmbed{boardEmbed(lang, m, g)}, boardButtons(lang, m, g))
 		}
 	} else {
 		c.updateOrReply(confirm)
@@ -195,7 +195,7 @@ func (b *Bot) retire(ctx context.Context, channel, message string, summary *disc
 func (b *Bot) postBoard(ctx context.Context, channel string, m *meta, g *engine.Game, clicker string, ping bool) {
 	ms := &discordgo.MessageSend{
 		Embeds:          []*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)},
-		Components:      boardButtons(m.Lang, g),
+		Components:      boardButtons(m.Lang, m, g),
 		AllowedMentions: noMentions(),
 	}
 	if a := g.ToAct(); ping && a >= 0 && a < len(m.Seats) && m.Seats[a].ID != "" && m.Seats[a].ID != clicker {
@@ -217,7 +217,7 @@ func (b *Bot) editBoard(ctx context.Context, channel string, m *meta, g *engine.
 		return
 	}
 	e := discordgo.NewMessageEdit(channel, m.Board)
-	comps := boardButtons(m.Lang, g)
+	comps := boardButtons(m.Lang, m, g)
 	e.Components = &comps
 	e.Embeds = &[]*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}
 	e.AllowedMentions = noMentions()

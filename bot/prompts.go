@@ -60,15 +60,15 @@ func (c *call) bidPrompt(p parsedID) error {
 	}
 	var row []discordgo.MessageComponent
 	for _, v := range bidAmounts(ch.MinBid, ch.MaxBid) {
-		row = append(row, button(c.lang, "btn_bid_amount", map[string]any{"Amount": v}, discordgo.PrimaryButton, customID(verbBidAmount, g.Seq, itoa(v))))
+		row = append(row, button(c.lang, "btn_bid_amount", map[string]any{"Amount": v}, discordgo.PrimaryButton, customID(verbBidAmount, m.version(g), itoa(v))))
 	}
 	comps := []discordgo.MessageComponent{}
 	if len(row) > 0 {
 		comps = append(comps, discordgo.ActionsRow{Components: row})
 	}
 	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		button(c.lang, "btn_bid_custom", nil, discordgo.SecondaryButton, customID(verbBidCustom, g.Seq)),
-		button(c.lang, "btn_pass", nil, discordgo.SecondaryButton, customID(verbPass, g.Seq)),
+		button(c.lang, "btn_bid_custom", nil, discordgo.SecondaryButton, customID(verbBidCustom, m.version(g))),
+		button(c.lang, "btn_pass", nil, discordgo.SecondaryButton, customID(verbPass, m.version(g))),
 	}})
 	d := map[string]any{"Card": cardText(c.lang, g.Auction.Wild), "CardName": cardName(c.lang, g.Auction.Wild), "Min": ch.MinBid, "Max": ch.MaxBid}
 	if g.Auction.HighBidder >= 0 && g.Auction.HighBid > 0 {
@@ -110,7 +110,7 @@ func (c *call) bidAmount(p parsedID) error {
 
 // bidCustom opens the "custom amount" modal.
 func (c *call) bidCustom(p parsedID) error {
-	g, _, s, err := c.peek(p.version)
+	g, m, s, err := c.peek(p.version)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (c *call) bidCustom(p parsedID) error {
 	if err != nil {
 		return err
 	}
-	c.modal(customID(verbBidModal, g.Seq), locales.T(c.lang, "modal_bid_title", nil), []discordgo.TextInput{{
+	c.modal(customID(verbBidModal, m.version(g)), locales.T(c.lang, "modal_bid_title", nil), []discordgo.TextInput{{
 		CustomID: fieldAmount, Style: discordgo.TextInputShort, Required: true, MaxLength: 3,
 		Label:       truncate(locales.T(c.lang, "modal_bid_label", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}), 45),
 		Placeholder: itoa(ch.MinBid),
@@ -162,7 +162,7 @@ func (c *call) modal(id, title string, inputs []discordgo.TextInput) {
 // buyPrompt opens the private market prompt: a select of the cards this
 // player may buy (R5), one select per colour beyond 25 choices.
 func (c *call) buyPrompt(p parsedID) error {
-	g, _, s, err := c.peek(p.version)
+	g, m, s, err := c.peek(p.version)
 	if err != nil {
 		return err
 	}
@@ -173,7 +173,7 @@ func (c *call) buyPrompt(p parsedID) error {
 	if len(ch.Buyable) == 0 {
 		return refuse(engine.ErrNotInMarket, "err_nothing_to_buy", nil)
 	}
-	c.ephemeral(locales.T(c.lang, "prompt_buy", map[string]any{"Capacity": g.Capacity(s)}), buySelects(c.lang, g.Seq, ch.Buyable))
+	c.ephemeral(locales.T(c.lang, "prompt_buy", map[string]any{"Capacity": g.Capacity(s)}), buySelects(c.lang, m.version(g), ch.Buyable))
 	return nil
 }
 
@@ -239,7 +239,7 @@ func (c *call) buySelect(p parsedID) error {
 	if len(vals) != 1 {
 		return ErrBadInput
 	}
-	g, _, s, err := c.peek(p.version)
+	g, m, s, err := c.peek(p.version)
 	if err != nil {
 		return err
 	}
@@ -255,8 +255,8 @@ func (c *call) buySelect(p parsedID) error {
 	}
 	d["Payment"] = paymentText(c.lang, pay)
 	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		button(c.lang, "btn_pay", nil, discordgo.SuccessButton, customID(verbBuyPay, g.Seq, cd.String())),
-		button(c.lang, "btn_other_payment", nil, discordgo.SecondaryButton, customID(verbBuyOther, g.Seq, cd.String())),
+		button(c.lang, "btn_pay", nil, discordgo.SuccessButton, customID(verbBuyPay, m.version(g), cd.String())),
+		button(c.lang, "btn_other_payment", nil, discordgo.SecondaryButton, customID(verbBuyOther, m.version(g), cd.String())),
 	}}}
 	c.update(locales.T(c.lang, "prompt_buy_pay", d), nil, comps)
 	return nil
@@ -273,7 +273,7 @@ func (c *call) buyPay(p parsedID) error {
 }
 
 func (c *call) buyOther(p parsedID) error {
-	g, _, s, err := c.peek(p.version)
+	g, m, s, err := c.peek(p.version)
 	if err != nil {
 		return err
 	}
@@ -282,7 +282,7 @@ func (c *call) buyOther(p parsedID) error {
 		return err
 	}
 	pay, _ := g.ProposePayment(s, int(cd.Value))
-	c.paymentModal(customID(verbBuyModal, g.Seq, cd.String()),
+	c.paymentModal(customID(verbBuyModal, m.version(g), cd.String()),
 		locales.T(c.lang, "modal_buy_title", map[string]any{"CardName": cardName(c.lang, cd), "Price": int(cd.Value)}), g.Players[s], pay)
 	return nil
 }
@@ -352,7 +352,7 @@ func (c *call) typedPayment() (engine.Payment, error) {
 
 // auctionPayPrompt opens the winner's payment prompt (3.5).
 func (c *call) auctionPayPrompt(p parsedID) error {
-	g, _, s, err := c.peek(p.version)
+	g, m, s, err := c.peek(p.version)
 	if err != nil {
 		return err
 	}
@@ -369,11 +369,11 @@ func (c *call) auctionPayPrompt(p parsedID) error {
 	row := []discordgo.MessageComponent{}
 	if ok {
 		d["Payment"] = paymentText(c.lang, pay)
-		row = append(row, button(c.lang, "btn_pay", nil, discordgo.SuccessButton, customID(verbAuctPay, g.Seq)))
+		row = append(row, button(c.lang, "btn_pay", nil, discordgo.SuccessButton, customID(verbAuctPay, m.version(g))))
 	} else {
 		d["Payment"] = locales.T(c.lang, "pay_none_found", nil)
 	}
-	row = append(row, button(c.lang, "btn_other_payment", nil, discordgo.SecondaryButton, customID(verbAuctOther, g.Seq)))
+	row = append(row, button(c.lang, "btn_other_payment", nil, discordgo.SecondaryButton, customID(verbAuctOther, m.version(g))))
 	c.ephemeral(locales.T(c.lang, "prompt_auction_pay", d), []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}})
 	return nil
 }
@@ -389,7 +389,7 @@ func (c *call) auctionPay(p parsedID) error {
 }
 
 func (c *call) auctionOther(p parsedID) error {
-	g, _, s, err := c.peek(p.version)
+	g, m, s, err := c.peek(p.version)
 	if err != nil {
 		return err
 	}
@@ -398,7 +398,7 @@ func (c *call) auctionOther(p parsedID) error {
 		return err
 	}
 	pay, _ := g.ProposePayment(s, ch.Owe)
-	c.paymentModal(customID(verbAuctModal, g.Seq), locales.T(c.lang, "modal_auction_title", map[string]any{"Amount": ch.Owe}), g.Players[s], pay)
+	c.paymentModal(customID(verbAuctModal, m.version(g)), locales.T(c.lang, "modal_auction_title", map[string]any{"Amount": ch.Owe}), g.Players[s], pay)
 	return nil
 }
 

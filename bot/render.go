@@ -209,13 +209,13 @@ func statusLine(lang string, m *meta, g *engine.Game) string {
 
 // boardButtons builds the board's buttons from the choices of the seat
 // whose decision it is, plus "My hand" for anyone.
-func boardButtons(lang string, g *engine.Game) []discordgo.MessageComponent {
+func boardButtons(lang string, m *meta, g *engine.Game) []discordgo.MessageComponent {
 	actor := g.ToAct()
 	if actor < 0 || g.Phase == engine.PhaseOver {
 		return []discordgo.MessageComponent{}
 	}
 	ch := g.Choices(actor)
-	seq := g.Seq
+	seq := m.version(g)
 	var row []discordgo.MessageComponent
 	total, money := tableauTotals(g.Tableau)
 	_ = total
@@ -440,7 +440,7 @@ func lobbyEmbed(lang string, m *meta, state string) *discordgo.MessageEmbed {
 }
 
 func lobbyButtons(lang string, m *meta) []discordgo.MessageComponent {
-	v := m.Lobby
+	v := m.lobbyVersion()
 	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		button(lang, "btn_join", nil, discordgo.PrimaryButton, customID(verbJoin, v)),
 		button(lang, "btn_leave", nil, discordgo.SecondaryButton, customID(verbLeave, v)),

@@ -146,7 +146,7 @@ func TestBoardGolden(t *testing.T) {
 				m, g := build()
 				m.Lang = lang
 				e := boardEmbed(lang, m, g)
-				comps := boardButtons(lang, g)
+				comps := boardButtons(lang, m, g)
 				checkMessage(t, name, "", []*discordgo.MessageEmbed{e}, comps)
 				golden(t, "board_"+name+"_"+lang, dumpEmbed(e)+dumpComponents(comps))
 			})
