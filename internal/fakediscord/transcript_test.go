@@ -162,3 +162,57 @@ func TestConcurrentClicks(t *testing.T) {
 	assert.Len(t, seen, n)
 	assert.Len(t, w.srv.Interactions(), n)
 }
+
+func TestDirectMessageInteraction(t *testing.T) {
+	w := newWorld(t, fakediscord.Options{ResponseDeadline: time.Minute})
+	rawBot(t, w.srv)
+	interactionFor(t, w) // registers the guild command /dix
+	status, _ := call(t, w.srv, http.MethodPut, "/applications/"+w.srv.ApplicationID()+"/commands", []obj{{"name": "help", "description": "Help"}})
+	require.Equal(t, http.StatusOK, status)
+	dm, err := w.srv.DMChannel(w.bruno.ID)
+	require.NoError(t, err)
+
+	_, err = w.srv.RunCommand(t.Context(), w.bruno.ID, dm.ID, "/dix start")
+	require.ErrorIs(t, err, fakediscord.ErrUnknownCommand, "guild commands are not offered in DMs")
+	_, err = w.srv.RunCommand(t.Context(), w.alice.ID, dm.ID, "/help")
+	require.ErrorIs(t, err, fakediscord.ErrUnknownChannel, "another user's DM")
+	ix, err := w.srv.RunCommand(t.Context(), w.bruno.ID, dm.ID, "/help")
+	require.NoError(t, err)
+	p := ix.Payload()
+	assert.NotContains(t, p, "member")
+	assert.NotContains(t, p, "guild_id")
+	assert.Equal(t, "fr", p["locale"])
+	assert.Equal(t, w.bruno.ID, p["user"].(map[string]any)["id"])
+
+	// The bot may open the DM itself and write there.
+	status, body := call(t, w.srv, http.MethodPost, "/users/@me/channels", obj{"recipient_id": w.bruno.ID})
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, dm.ID, body["id"])
+	status, _ = call(t, w.srv, http.MethodPost, "/channels/"+dm.ID+"/messages", obj{"content": "your turn"})
+	require.Equal(t, http.StatusOK, status)
+	assert.Len(t, w.srv.Transcript(dm.ID), 1)
+}
+
+func TestDeferredUpdateThenEditOriginal(t *testing.T) {
+	w := newWorld(t, fakediscord.Options{ResponseDeadline: time.Minute})
+	rawBot(t, w.srv)
+	_, body := call(t, w.srv, http.MethodPost, "/channels/"+w.channel.ID+"/messages", obj{"content": "board v1", "components": []obj{row(button("draw"))}})
+	board := body["id"].(string)
+	ix, err := w.srv.Click(t.Context(), w.carol.ID, board, "draw")
+	require.NoError(t, err)
+	status, _ := call(t, w.srv, http.MethodPost, "/interactions/"+ix.ID+"/"+ix.Token+"/callback", obj{"type": 6})
+	require.Equal(t, http.StatusNoContent, status)
+	status, body = call(t, w.srv, http.MethodGet, "/webhooks/"+w.srv.ApplicationID()+"/"+ix.Token+"/messages/@original", nil)
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, board, body["id"], "@original of a deferred update is the clicked message")
+	status, _ = call(t, w.srv, http.MethodPatch, "/webhooks/"+w.srv.ApplicationID()+"/"+ix.Token+"/messages/@original", obj{"content": "board v2"})
+	require.Equal(t, http.StatusOK, status)
+	m, _ := w.srv.Message(board)
+	assert.Equal(t, "board v2", m.Content)
+	assert.True(t, m.Edited())
+	assert.Len(t, m.Components, 1, "absent fields are kept")
+	r, ok := ix.Response()
+	require.True(t, ok)
+	assert.Equal(t, fakediscord.CallbackDeferredUpdateMessage, r.Type)
+	assert.Empty(t, w.srv.Violations())
+}
