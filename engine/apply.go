@@ -6,6 +6,9 @@ import "fmt"
 // In solo it never returns ALIX's seat: her decisions are applied by the
 // engine itself (SPEC §5).
 func (g *Game) ToAct() int {
+	if len(g.Players) == 0 {
+		return -1 // not a game
+	}
 	switch g.Phase {
 	case PhaseDraw, PhaseChoose, PhaseBuy, PhaseBustChoice:
 		return g.Active

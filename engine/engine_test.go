@@ -551,3 +551,23 @@ func TestBustAt(t *testing.T) {
 	n, c = fresh.BustAt()
 	assert.Equal(t, []int{0, 0}, []int{n, c}, "nothing busts an empty tableau")
 }
+
+// TestZeroGame: a zero Game is not a game, but nothing panics on it.
+func TestZeroGame(t *testing.T) {
+	var g Game
+	assert.Equal(t, -1, g.ToAct())
+	_, err := g.Apply(Action{Kind: ActDraw})
+	assert.ErrorIs(t, err, ErrUnknownPlayer)
+	assert.Equal(t, Choices{}, g.Choices(0))
+	assert.ErrorIs(t, g.Check(), ErrInvariant)
+	assert.Empty(t, g.Results())
+	assert.Zero(t, g.Capacity(0))
+	_, ok := g.ProposePayment(0, 1)
+	assert.False(t, ok)
+	b, err := g.MarshalBinary()
+	require.NoError(t, err)
+	var back Game
+	assert.ErrorIs(t, back.UnmarshalBinary(b), ErrCorrupt)
+	_ = g.View()
+	_ = g.Clone()
+}
