@@ -38,7 +38,8 @@ type Message struct {
 	// content), never on later edits, and never for ephemeral messages.
 	Pinged []string
 	// History holds the earlier versions, oldest first, each with the
-	// time it was replaced.
+	// time it was replaced. Treat it as read-only: its embeds and
+	// components are shared with the server's copy.
 	History []Revision
 	Deleted bool
 	// Dismissed is set when the user dismissed this ephemeral message in
@@ -103,7 +104,9 @@ func (m *Message) clone() Message {
 	c.Mentions = append([]string(nil), m.Mentions...)
 	c.MentionRoles = append([]string(nil), m.MentionRoles...)
 	c.Pinged = append([]string(nil), m.Pinged...)
-	c.History = cloneJSON(m.History)
+	// Revisions are never modified once stored: a shallow copy keeps long
+	// histories (a board edited thousands of times) cheap to read.
+	c.History = append([]Revision(nil), m.History...)
 	if m.MessageReference != nil {
 		r := *m.MessageReference
 		c.MessageReference = &r
