@@ -388,7 +388,9 @@ func TestDiscordgoEndToEnd(t *testing.T) {
 }
 
 func TestDiscordgoResumeAfterDroppedWebsocket(t *testing.T) {
-	w := newWorld(t)
+	// discordgo waits a second in Close before reconnecting; a generous
+	// deadline keeps this test about replay, not about timing.
+	w := newWorld(t, fakediscord.Options{ResponseDeadline: 15 * time.Second})
 	srv := w.srv
 	bot := &testBot{}
 	readies := make(chan struct{}, 4)
