@@ -15,6 +15,7 @@ var (
 	ErrUnknownMessage     = errors.New("fakediscord: unknown message")
 	ErrUnknownInteraction = errors.New("fakediscord: unknown interaction")
 	ErrNotMember          = errors.New("fakediscord: user is not a member of the guild")
+	ErrMissingPermissions = errors.New("fakediscord: user lacks the command's default member permissions")
 	ErrUnknownCommand     = errors.New("fakediscord: unknown command")
 	ErrBadCommand         = errors.New("fakediscord: invalid command input")
 	ErrUnknownComponent   = errors.New("fakediscord: no such component on the message")

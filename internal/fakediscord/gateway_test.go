@@ -231,3 +231,55 @@ func TestScriptingRefusals(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []any{"a", "c"}, ix.Payload()["data"].(map[string]any)["values"])
 }
+
+func TestCommandAvailability(t *testing.T) {
+	w := newWorld(t, fakediscord.Options{ResponseDeadline: time.Minute})
+	rawBot(t, w.srv)
+	status, body := call(t, w.srv, "PUT", "/applications/"+w.srv.ApplicationID()+"/commands", []obj{
+		{"name": "mod", "description": "Moderators", "default_member_permissions": "16"}, // Manage Channels
+		{"name": "admin", "description": "Admins only", "default_member_permissions": "0"},
+		{"name": "guildonly", "description": "Guilds", "contexts": []int{0}},
+		{"name": "flags", "description": "Typed options", "options": []obj{
+			{"type": 5, "name": "loud", "description": "b", "required": true},
+			{"type": 4, "name": "n", "description": "i"},
+			{"type": 6, "name": "who", "description": "u"},
+		}},
+	})
+	require.Equal(t, 200, status, "%v", body)
+	ctx := context.Background()
+	_, err := w.srv.RunCommand(ctx, w.alice.ID, w.channel.ID, "/mod")
+	require.ErrorIs(t, err, fakediscord.ErrMissingPermissions)
+	_, err = w.srv.RunCommand(ctx, w.bruno.ID, w.channel.ID, "/mod") // has Manage Channels
+	require.NoError(t, err)
+	_, err = w.srv.RunCommand(ctx, w.bruno.ID, w.channel.ID, "/admin")
+	require.ErrorIs(t, err, fakediscord.ErrMissingPermissions)
+	dm, err := w.srv.DMChannel(w.alice.ID)
+	require.NoError(t, err)
+	_, err = w.srv.RunCommand(ctx, w.alice.ID, dm.ID, "/guildonly")
+	require.ErrorIs(t, err, fakediscord.ErrUnknownCommand)
+
+	// false and 0 are sent as values; users are resolved.
+	ix, err := w.srv.RunCommand(ctx, w.alice.ID, w.channel.ID, "/flags loud:false n:0 who:<@"+w.carol.ID+">")
+	require.NoError(t, err)
+	b, err := json.Marshal(ix.Payload()["data"])
+	require.NoError(t, err)
+	var data struct {
+		Options []struct {
+			Name  string `json:"name"`
+			Value any    `json:"value"`
+		} `json:"options"`
+		Resolved struct {
+			Users map[string]any `json:"users"`
+		} `json:"resolved"`
+	}
+	require.NoError(t, json.Unmarshal(b, &data))
+	require.Len(t, data.Options, 3)
+	assert.Equal(t, false, data.Options[0].Value)
+	assert.Equal(t, float64(0), data.Options[1].Value)
+	assert.Equal(t, w.carol.ID, data.Options[2].Value)
+	assert.Contains(t, data.Resolved.Users, w.carol.ID)
+	_, err = w.srv.RunCommand(ctx, w.alice.ID, w.channel.ID, "/flags n:3")
+	require.ErrorIs(t, err, fakediscord.ErrBadCommand, "loud is required")
+	_, err = w.srv.RunCommand(ctx, w.alice.ID, w.channel.ID, "/flags loud:maybe")
+	require.ErrorIs(t, err, fakediscord.ErrBadCommand)
+}

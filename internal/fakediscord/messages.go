@@ -78,8 +78,7 @@ func (m *Message) FindComponent(customID string) (Component, bool) {
 	return Component{}, false
 }
 
-// Buttons returns the custom ids (or urls for link buttons) of all
-// buttons, row by row.
+// Buttons returns all buttons, row by row.
 func (m *Message) Buttons() []Component {
 	var out []Component
 	for _, row := range m.Components {

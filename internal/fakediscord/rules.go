@@ -134,8 +134,8 @@ const (
 	maxModalRows  = 5
 )
 
-// validateMessage checks a message body (create, edit, or callback data).
-// create says whether an empty message is an error.
+// validateMessage checks a message body (create, edit, or callback data)
+// against the limits above; emptiness is checked by the caller.
 func validateMessage(prefix string, m *messagePayload) formErrors {
 	var fe formErrors
 	if m.Content != nil {

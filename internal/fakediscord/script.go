@@ -91,13 +91,11 @@ func tokenize(line string) ([]token, error) {
 			continue
 		}
 		var b strings.Builder
-		quoted := false
 		inQuote := false
 		for i < len(line) {
 			r, size = utf8.DecodeRuneInString(line[i:])
 			if r == '"' {
 				inQuote = !inQuote
-				quoted = true
 				i += size
 				continue
 			}
@@ -114,7 +112,6 @@ func tokenize(line string) ([]token, error) {
 		if name, value, ok := strings.Cut(w, ":"); ok && name != "" && !strings.HasPrefix(w, "<") {
 			out = append(out, token{isPair: true, name: name, value: value})
 		} else {
-			_ = quoted
 			out = append(out, token{word: w})
 		}
 	}
@@ -142,6 +139,9 @@ func (s *Server) Command(ctx context.Context, userID, channelID string, in Comma
 	if cmd == nil {
 		return nil, fmt.Errorf("%w: /%s", ErrUnknownCommand, in.Name)
 	}
+	if err := s.commandAvailableLocked(cmd, st); err != nil {
+		return nil, err
+	}
 	resolved := map[string]map[string]any{}
 	opts, err := s.typeOptionsLocked(cmd.Options, in, resolved, st.guildID)
 	if err != nil {
@@ -161,6 +161,42 @@ func (s *Server) Command(ctx context.Context, userID, channelID string, in Comma
 	st.commandName = strings.TrimSpace(strings.Join([]string{cmd.Name, in.Group, in.Subcommand}, " "))
 	st.commandName = strings.Join(strings.Fields(st.commandName), " ")
 	return s.dispatchInteractionLocked(st, p), nil
+}
+
+// commandAvailableLocked applies contexts, dm_permission and
+// default_member_permissions as Discord's client does: a command a user
+// may not use is not offered to them.
+// https://discord.com/developers/docs/interactions/application-commands#permissions
+func (s *Server) commandAvailableLocked(cmd *Command, st *ixState) error {
+	inDM := st.guildID == ""
+	ctx := 0
+	if inDM {
+		ctx = 1
+		if cmd.DMPermission != nil && !*cmd.DMPermission {
+			return fmt.Errorf("%w: /%s is not available in DMs", ErrUnknownCommand, cmd.Name)
+		}
+	}
+	if len(cmd.Contexts) > 0 {
+		ok := false
+		for _, c := range cmd.Contexts {
+			ok = ok || c == ctx
+		}
+		if !ok {
+			return fmt.Errorf("%w: /%s is not available in this context", ErrUnknownCommand, cmd.Name)
+		}
+	}
+	if inDM || cmd.DefaultMemberPermissions == nil {
+		return nil
+	}
+	need, err := strconv.ParseInt(*cmd.DefaultMemberPermissions, 10, 64)
+	if err != nil {
+		return nil
+	}
+	have := s.members[st.guildID][st.user.ID].permissions
+	if have&PermAdministrator != 0 || (need != 0 && have&need == need) {
+		return nil
+	}
+	return fmt.Errorf("%w: /%s needs permissions %d", ErrMissingPermissions, cmd.Name, need)
 }
 
 // typeOptionsLocked builds the typed option tree for in.

@@ -111,18 +111,18 @@ type SelectOption struct {
 
 // Embed is a rich embed.
 type Embed struct {
-	Type        string        `json:"type,omitempty"`
-	Title       string        `json:"title,omitempty"`
-	Description string        `json:"description,omitempty"`
-	URL         string        `json:"url,omitempty"`
-	Timestamp   string        `json:"timestamp,omitempty"`
-	Color       int           `json:"color,omitempty"`
-	Footer      *EmbedFooter  `json:"footer,omitempty"`
-	Image       *EmbedMedia   `json:"image,omitempty"`
-	Thumbnail   *EmbedMedia   `json:"thumbnail,omitempty"`
-	Author      *EmbedAuthor  `json:"author,omitempty"`
-	Fields      []EmbedField  `json:"fields,omitempty"`
-	Provider    *EmbedProvide `json:"provider,omitempty"`
+	Type        string         `json:"type,omitempty"`
+	Title       string         `json:"title,omitempty"`
+	Description string         `json:"description,omitempty"`
+	URL         string         `json:"url,omitempty"`
+	Timestamp   string         `json:"timestamp,omitempty"`
+	Color       int            `json:"color,omitempty"`
+	Footer      *EmbedFooter   `json:"footer,omitempty"`
+	Image       *EmbedMedia    `json:"image,omitempty"`
+	Thumbnail   *EmbedMedia    `json:"thumbnail,omitempty"`
+	Author      *EmbedAuthor   `json:"author,omitempty"`
+	Fields      []EmbedField   `json:"fields,omitempty"`
+	Provider    *EmbedProvider `json:"provider,omitempty"`
 }
 
 // EmbedFooter is an embed's footer.
@@ -145,8 +145,8 @@ type EmbedAuthor struct {
 	IconURL string `json:"icon_url,omitempty"`
 }
 
-// EmbedProvide is an embed's provider.
-type EmbedProvide struct {
+// EmbedProvider is an embed's provider.
+type EmbedProvider struct {
 	Name string `json:"name,omitempty"`
 	URL  string `json:"url,omitempty"`
 }
@@ -352,12 +352,26 @@ type CommandChoice struct {
 }
 
 // interactionOption is an option value sent in an interaction.
+// Subcommands and groups carry options and no value; other options carry
+// a value, even false or 0.
 type interactionOption struct {
 	Name    string              `json:"name"`
 	Type    int                 `json:"type"`
-	Value   any                 `json:"value,omitempty"`
+	Value   any                 `json:"value"`
 	Options []interactionOption `json:"options,omitempty"`
-	Focused bool                `json:"focused,omitempty"`
+}
+
+// MarshalJSON leaves "value" out of subcommands and groups, as Discord does.
+func (o interactionOption) MarshalJSON() ([]byte, error) {
+	if o.Type == OptionSubCommand || o.Type == OptionSubCommandGroup {
+		return json.Marshal(struct {
+			Name    string              `json:"name"`
+			Type    int                 `json:"type"`
+			Options []interactionOption `json:"options"`
+		}{o.Name, o.Type, o.Options})
+	}
+	type plain interactionOption
+	return json.Marshal(plain(o))
 }
 
 func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000+00:00") }
