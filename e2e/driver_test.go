@@ -18,6 +18,7 @@ import (
 	dixbot "github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/internal/fakediscord"
+	"github.com/dixgame/dixbot/locales"
 )
 
 // table is one channel of the stand-in with its players, played only
@@ -107,21 +108,38 @@ func (tb *table) stateBytes() []byte {
 	return b
 }
 
-// seats reads which Discord user sits in which engine seat from the bot's
-// table data (its JSON form: "s" is the seat list, "i" the user id).
+// tableMeta is the part of the bot's table data (its JSON form in
+// Record.Meta) these tests read: who sits in which engine seat, and the
+// per-game offset added to Game.Seq in component custom ids.
+type tableMeta struct {
+	Seats []struct {
+		ID string `json:"i"`
+	} `json:"s"`
+	Base uint32 `json:"vb"`
+}
+
+func readMeta(t *testing.T, r *dixbot.Record) tableMeta {
+	t.Helper()
+	var m tableMeta
+	require.NoError(t, json.Unmarshal(r.Meta, &m), "the bot's table data")
+	return m
+}
+
+// seats lists the Discord user of each engine seat ("" for ALIX).
 func seats(t *testing.T, r *dixbot.Record) []string {
 	t.Helper()
-	var m struct {
-		Seats []struct {
-			ID string `json:"i"`
-		} `json:"s"`
-	}
-	require.NoError(t, json.Unmarshal(r.Meta, &m), "the bot's table data")
+	m := readMeta(t, r)
 	ids := make([]string, len(m.Seats))
 	for i, s := range m.Seats {
 		ids[i] = s.ID
 	}
 	return ids
+}
+
+// version is the state version the game's buttons carry now.
+func version(t *testing.T, r *dixbot.Record) uint32 {
+	t.Helper()
+	return r.State.Seq + readMeta(t, r).Base
 }
 
 func (tb *table) user(id string) fakediscord.User {
@@ -176,9 +194,11 @@ func components(m fakediscord.Message) []fakediscord.Component {
 var gameVerbs = []string{"draw", "stop", "num", "money", "buy", "end", "cons", "bbuy", "bid", "pass", "pay"}
 
 // boardFor waits for the public message carrying the decision buttons of
-// state version seq (the bot may post a fresh board after answering).
-func (tb *table) boardFor(seq uint32) (fakediscord.Message, map[string]customID) {
+// the record's current state (the bot may post a fresh board after
+// answering).
+func (tb *table) boardFor(rec *dixbot.Record) (fakediscord.Message, map[string]customID) {
 	tb.t.Helper()
+	seq := version(tb.t, rec)
 	var buttons map[string]customID
 	m, err := tb.fake.WaitMessage(waitCtx(tb.t), tb.channel.ID, "", func(m fakediscord.Message) bool {
 		buttons = map[string]customID{}
@@ -237,7 +257,7 @@ func (tb *table) decide() bool {
 	seat := g.ToAct()
 	require.GreaterOrEqual(tb.t, seat, 0)
 	user := tb.user(seats(tb.t, rec)[seat])
-	board, buttons := tb.boardFor(g.Seq)
+	board, buttons := tb.boardFor(rec)
 	ch := g.Choices(seat)
 	require.NotEmpty(tb.t, ch.Actions, "the player to act has choices")
 
@@ -386,13 +406,18 @@ func (tb *table) checkScoreboard(names []string) fakediscord.Message {
 	require.Equal(tb.t, engine.PhaseOver, rec.State.Phase)
 	res := rec.State.Results()
 	m, err := tb.fake.WaitMessage(waitCtx(tb.t), tb.channel.ID, "", func(m fakediscord.Message) bool {
-		return len(m.Embeds) > 0 && len(m.Embeds[0].Fields) == len(res)
+		if len(m.Embeds) == 0 {
+			return false
+		}
+		title := m.Embeds[0].Title
+		return title == locales.T("en", "score_title", nil) || title == locales.T("fr", "score_title", nil)
 	})
 	require.NoError(tb.t, err, "the final scoreboard")
 	// The game is archived once the scoreboard is out.
 	err = waitUntil(waitCtx(tb.t), tb.fake, func() bool { return tb.record().Finished })
 	require.NoError(tb.t, err, "the finished game is archived")
 	fields := m.Embeds[0].Fields
+	require.Len(tb.t, fields, len(res), "one row per player")
 	for i, r := range res {
 		assert.Contains(tb.t, fields[i].Name, names[r.Player], "row %d is seat %d", i, r.Player)
 		assert.Contains(tb.t, fields[i].Name, strconv.Itoa(r.Score.Total), "row %d shows %s's score", i, names[r.Player])

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -42,7 +43,7 @@ func baseConfig(t *testing.T, fake *fakediscord.Server, redisURL string) app.Con
 		Token:           fake.Token(),
 		APIURL:          fake.URL(),
 		RedisURL:        redisURL,
-		RedisPrefix:     "e2e:",
+		RedisPrefix:     fmt.Sprintf("e2e%d:", time.Now().UnixNano()), // isolates tests sharing a REDIS_URL
 		DataFile:        filepath.Join(t.TempDir(), "dix.db"),
 		Language:        "en",
 		StoreTimeout:    1500 * time.Millisecond,

@@ -82,7 +82,7 @@ func TestRefusals(t *testing.T) {
 		}
 	}
 	langOf := func(u fakediscord.User) string { return locales.For(u.Locale) }
-	board, buttons := tb.boardFor(g.Seq)
+	board, buttons := tb.boardFor(rec)
 	require.Contains(t, buttons, "bid")
 	before := tb.stateBytes()
 
@@ -153,7 +153,7 @@ func TestConcurrentClicks(t *testing.T) {
 			g = rec.State
 		}
 		active := tb.user(seats(t, rec)[g.ToAct()])
-		board, buttons := tb.boardFor(g.Seq)
+		board, buttons := tb.boardFor(rec)
 		draw := buttons["draw"]
 		require.NotEmpty(t, draw.raw)
 
@@ -242,8 +242,8 @@ func TestLanguages(t *testing.T) {
 	en.lobby("/dix start")
 	fr.lobby("/dix start")
 
-	boardEN, _ := en.boardFor(en.record().State.Seq)
-	boardFR, _ := fr.boardFor(fr.record().State.Seq)
+	boardEN, _ := en.boardFor(en.record())
+	boardFR, _ := fr.boardFor(fr.record())
 	assert.Equal(t, locales.T("en", "btn_draw", nil), labelOf(boardEN, "draw"))
 	assert.Equal(t, locales.T("fr", "btn_draw", nil), labelOf(boardFR, "draw"))
 	require.NotEmpty(t, boardFR.Embeds)
