@@ -32,10 +32,6 @@ type meta struct {
 	// Lobby is the lobby's state version: it changes with every join or
 	// leave, so lobby buttons carry it like game buttons carry Game.Seq.
 	Lobby uint32 `json:"lc,omitempty"`
-	// Base is a random offset added to the versions in custom ids, so that
-	// a button left over from another game in the same channel never
-	// matches this one.
-	Base  uint32 `json:"vb,omitempty"`
 	Board string `json:"b,omitempty"` // id of the current board (or lobby) message
 	// Turn counts turns for the board's title.
 	Turn int      `json:"t,omitempty"`
@@ -78,11 +74,12 @@ func (m *meta) encode() []byte {
 	return b
 }
 
-// version is the state version carried by the game's components.
-func (m *meta) version(g *engine.Game) uint32 { return g.Seq + m.Base }
+// version is the state version carried by the game's components: the
+// engine's Seq, as documented for the end-to-end tests and tools.
+func (m *meta) version(g *engine.Game) uint32 { return g.Seq }
 
 // lobbyVersion is the state version carried by the lobby's components.
-func (m *meta) lobbyVersion() uint32 { return m.Lobby + m.Base }
+func (m *meta) lobbyVersion() uint32 { return m.Lobby }
 
 // seatOf returns the seat of a Discord user, or -1.
 func (m *meta) seatOf(user string) int {
