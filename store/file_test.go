@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,10 +77,12 @@ func TestFileLockedByOtherProcess(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
 	defer cmd.Process.Kill()
-	line := make([]byte, 64)
-	n, err := stdout.Read(line)
-	require.NoError(t, err)
-	require.Equal(t, "holding", strings.TrimSpace(string(line[:n])))
+	lines := bufio.NewScanner(stdout)
+	holding := false
+	for !holding && lines.Scan() {
+		holding = lines.Text() == "holding"
+	}
+	require.True(t, holding, "the other process did not open the file: %v", lines.Err())
 
 	_, err = OpenFile(path, Options{LockTimeout: 50 * time.Millisecond})
 	require.ErrorIs(t, err, dixbot.ErrLocked)

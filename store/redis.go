@@ -366,7 +366,8 @@ func (s *Redis) Finish(ctx context.Context, channel string) error {
 }
 
 // Delete removes the channel's active and archived records. Returns
-// ErrNotFound when there was neither, ErrUnavailable.
+// ErrNotFound when there was neither (also when a DEL retried after a
+// connection failure finds that its first run removed them), ErrUnavailable.
 func (s *Redis) Delete(ctx context.Context, channel string) error {
 	ctx, cancel := s.deadline(ctx)
 	defer cancel()

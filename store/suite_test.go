@@ -408,7 +408,7 @@ func testGameExpiry(t *testing.T, e env) {
 }
 
 func testArchiveExpiry(t *testing.T, e env) {
-	const ttl = 400 * time.Millisecond
+	const ttl = time.Second
 	s := e.open(Options{ArchiveTTL: ttl})
 	create(t, s, "c1", "")
 	require.NoError(t, s.Finish(ctxb, "c1"))
@@ -419,7 +419,7 @@ func testArchiveExpiry(t *testing.T, e env) {
 }
 
 func testInteractionExpiry(t *testing.T, e env) {
-	const ttl = 400 * time.Millisecond
+	const ttl = time.Second
 	s := e.open(Options{InteractionTTL: ttl})
 	create(t, s, "c1", "")
 	_, err := s.Update(ctxb, "c1", "click", incr)
