@@ -10,13 +10,13 @@ const SchemaVersion = 1
 
 // Start values (SPEC §1.2, §5).
 const (
-	StartMoney       = 5  // money tokens each player starts with
-	MoneyLimit       = 10 // most money tokens a player may hold
-	ConsolationValue = 3  // what one consolation token is worth
-	BustLimit        = 11 // a tableau total or money of this much busts (3.1)
-	SoloMinBid       = 5  // smallest bid in a solo auction (§5)
-	MinDifficulty    = 4
-	MaxDifficulty    = 10
+	StartMoney       = 5    // money tokens each player starts with
+	MoneyLimit       = 10   // most money tokens a player may hold
+	ConsolationValue = 3    // what one consolation token is worth
+	BustLimit        = 11   // a tableau total or money of this much busts (3.1)
+	SoloMinBid       = 5    // smallest bid in a solo auction (§5)
+	MinDifficulty    = 4    // easiest solo difficulty (§5)
+	MaxDifficulty    = 10   // hardest solo difficulty (§5)
 	maxDeck          = 1024 // NewWithDeck: largest deck accepted
 )
 
@@ -29,7 +29,7 @@ func (g *Game) Solo() bool { return g.Opts.Players == 1 }
 // IsAlix reports whether seat is ALIX's (solo games only).
 func (g *Game) IsAlix(seat int) bool { return g.Opts.Players == 1 && seat == Alix }
 
-// seats is the number of Players entries: Opts.Players, or 2 in solo.
+// seatsFor is the number of Players entries: Opts.Players, or 2 in solo.
 func seatsFor(players int) int {
 	if players == 1 {
 		return 2
