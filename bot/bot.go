@@ -42,7 +42,7 @@ type Observer interface {
 // Time budgets. Discord wants the first answer within 3 s of the interaction.
 const (
 	defaultStoreTimeout = 1500 * time.Millisecond
-	answerBudget        = 2800 * time.Millisecond // store work and routing before the first answer
+	answerBudget        = 2500 * time.Millisecond // store work and routing before the first answer
 	respondTimeout      = 3 * time.Second         // one call to Discord
 	afterTimeout        = 15 * time.Second        // post-answer work (new board, pings)
 )

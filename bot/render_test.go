@@ -239,3 +239,31 @@ func TestBuySelectSplitByColour(t *testing.T) {
 		assert.Len(t, one, 1)
 	}
 }
+
+// TestPromptsGolden renders the lobby and the private prompts of a late
+// game in both languages.
+func TestPromptsGolden(t *testing.T) {
+	for _, lang := range locales.Languages {
+		t.Run(lang, func(t *testing.T) {
+			m, g := lateGame(t)
+			m.Lang = lang
+			var sb strings.Builder
+			for _, state := range []string{"open", "started", "cancelled"} {
+				sb.WriteString(dumpEmbed(lobbyEmbed(lang, m, state)))
+			}
+			sb.WriteString(dumpComponents(lobbyButtons(lang, m)))
+			g.Phase, g.Tableau = engine.PhaseBuy, nil
+			require.NotEmpty(t, g.Choices(2).Buyable)
+			buy := buySelects(lang, 412, g.Choices(2).Buyable)
+			checkComponents(t, "buy", buy)
+			sb.WriteString(dumpComponents(buy))
+			for _, v := range [][2]int{{1, 1}, {1, 2}, {5, 13}, {7, 53}} {
+				fmt.Fprintf(&sb, "bids %v: %v\n", v, bidAmounts(v[0], v[1]))
+			}
+			pay := engine.Payment{Money: 2, Consolation: 1, Cards: cards(t, "b3 g6")}
+			sb.WriteString(paymentText(lang, pay) + "\n")
+			sb.WriteString(paymentText(lang, engine.Payment{}) + "\n")
+			golden(t, "prompts_"+lang, sb.String())
+		})
+	}
+}
