@@ -9,8 +9,8 @@ import (
 	"github.com/dixgame/dixbot/engine"
 )
 
-// memStore is an in-memory dixbot.Store for tests: versioned
-// compare-and-set, exactly-once interaction ids, records kept in their
+// memStore is an in-memory dixbot.Store for tests: optimistic versioned
+// compare-and-set with retries, exactly-once interaction ids, records kept in their
 // serialised form (as a real store would) so no pointer is shared with a
 // caller. Setting fail makes every call return it.
 type memStore struct {
@@ -93,38 +93,61 @@ func (s *memStore) Get(ctx context.Context, channel string) (*dixbot.Record, err
 	return nil, dixbot.ErrNotFound
 }
 
+// Update is optimistic like the real stores: fn runs on a copy without the
+// lock, and the write happens only if nobody wrote in between; otherwise it
+// retries, up to maxRetries (then ErrConflict).
 func (s *memStore) Update(ctx context.Context, channel, interactionID string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.fail != nil {
-		return nil, s.fail
+	const maxRetries = 8
+	for range maxRetries {
+		s.mu.Lock()
+		if s.fail != nil {
+			s.mu.Unlock()
+			return nil, s.fail
+		}
+		st, ok := s.active[channel]
+		dup := interactionID != "" && s.seen[channel+"/"+interactionID]
+		s.mu.Unlock()
+		if !ok {
+			return nil, dixbot.ErrNotFound
+		}
+		if dup {
+			return nil, dixbot.ErrDuplicate
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		r, err := st.get()
+		if err != nil {
+			return nil, err
+		}
+		if err := fn(r); err != nil {
+			return nil, err
+		}
+		next, err := s.put(r)
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		cur, ok := s.active[channel]
+		if !ok || cur.rec.Version != st.rec.Version {
+			s.mu.Unlock()
+			continue // somebody wrote in between: run fn again on fresh data
+		}
+		if interactionID != "" && s.seen[channel+"/"+interactionID] {
+			s.mu.Unlock()
+			return nil, dixbot.ErrDuplicate
+		}
+		next.rec.Version = st.rec.Version + 1
+		next.rec.UpdatedAt = time.Now()
+		s.active[channel] = next
+		if interactionID != "" {
+			s.seen[channel+"/"+interactionID] = true
+		}
+		s.writes++
+		s.mu.Unlock()
+		return next.get()
 	}
-	st, ok := s.active[channel]
-	if !ok {
-		return nil, dixbot.ErrNotFound
-	}
-	if interactionID != "" && s.seen[channel+"/"+interactionID] {
-		return nil, dixbot.ErrDuplicate
-	}
-	r, err := st.get()
-	if err != nil {
-		return nil, err
-	}
-	if err := fn(r); err != nil {
-		return nil, err
-	}
-	next, err := s.put(r)
-	if err != nil {
-		return nil, err
-	}
-	next.rec.Version = st.rec.Version + 1
-	next.rec.UpdatedAt = time.Now()
-	s.active[channel] = next
-	if interactionID != "" {
-		s.seen[channel+"/"+interactionID] = true
-	}
-	s.writes++
-	return next.get()
+	return nil, dixbot.ErrConflict
 }
 
 func (s *memStore) Finish(ctx context.Context, channel string) error {
