@@ -1,0 +1,98 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/internal/fakediscord"
+)
+
+// chromium finds a Chromium binary; without one the test is skipped, or
+// fails under CI=true.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("chromium not found (install Debian's chromium package)")
+	}
+	t.Skip("chromium not found; install Debian's chromium package to run the browser test")
+	return ""
+}
+
+// TestBrowserWithRealBot drives the stand-in's web view in headless
+// Chromium against the real program: /dix start typed in the page, Join
+// clicked by a second user, and a screenshot (written to $DIX_SCREENSHOT
+// when set).
+func TestBrowserWithRealBot(t *testing.T) {
+	bin := chromium(t)
+	fake := fakediscord.Start(t)
+	t.Cleanup(func() { noViolations(t, fake) })
+	w := &world{fake: fake, cfg: baseConfig(t, fake, "")}
+	w.bot = startApp(t, w.cfg)
+	tb := w.table(t, "en-US", "alice", "bruno/fr")
+	alice, bruno := tb.users[0], tb.users[1]
+
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(bin),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	defer cancelAlloc()
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	defer cancelBrowser()
+	ctx, cancel := context.WithTimeout(bctx, 90*time.Second)
+	defer cancel()
+
+	join := `button[data-custom-id^="dix:join:"]`
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(fake.URL()+"?channel="+tb.channel.ID+"&user="+alice.ID),
+		chromedp.WaitVisible(chromedp.CSS(`#status.ok`)),
+		chromedp.SendKeys(chromedp.CSS(`#box`), "/dix start"),
+		chromedp.WaitVisible(chromedp.CSS(`.suggestion`)),
+		chromedp.SendKeys(chromedp.CSS(`#box`), kb.Enter),
+		chromedp.WaitVisible(chromedp.CSS(join)),
+		// bruno joins from his own view.
+		chromedp.Click(chromedp.CSS(`.user[data-name="bruno"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`.user.active[data-name="bruno"]`)),
+		chromedp.WaitVisible(chromedp.CSS(join)),
+		chromedp.Click(chromedp.CSS(join)),
+		chromedp.WaitVisible(`//div[contains(@class,"embed")][contains(., "bruno")]`),
+	))
+
+	// The lobby really has both players.
+	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool {
+		return len(seats(t, tb.record())) == 2
+	}))
+	assert.Equal(t, []string{alice.ID, bruno.ID}, seats(t, tb.record()))
+
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100 gives a PNG
+	require.NoError(t, err)
+	shot := filepath.Join(t.TempDir(), "dix-lobby.png")
+	require.NoError(t, os.WriteFile(shot, png, 0o644))
+	if p := os.Getenv("DIX_SCREENSHOT"); p != "" {
+		require.NoError(t, os.WriteFile(p, png, 0o644))
+	}
+	t.Logf("screenshot: %s (%d bytes)", shot, len(png))
+}
