@@ -17,7 +17,7 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-func en_(key string, data map[string]any) string { return locales.T("en", key, data) }
+func enT(key string, data map[string]any) string { return locales.T("en", key, data) }
 
 // unchanged asserts that the channel's stored record is byte for byte what
 // it was.
@@ -53,21 +53,21 @@ func TestLobby(t *testing.T) {
 	r = h.clickOn("u2", lobby, h.mustFind(lobby, verbJoin))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	assert.Contains(t, lobby.embeds[0].Fields[0].Value, "Bob")
-	assert.Contains(t, h.clickOn("u2", lobby, h.mustFind(lobby, verbJoin)).ephemeralText(), en_("err_already_joined", nil))
+	assert.Contains(t, h.clickOn("u2", lobby, h.mustFind(lobby, verbJoin)).ephemeralText(), enT("err_already_joined", nil))
 	r = h.clickOn("u3", lobby, h.mustFind(lobby, verbJoin))
 	r = h.clickOn("u3", lobby, h.mustFind(lobby, verbLeave))
 	assert.NotContains(t, lobby.embeds[0].Fields[0].Value, "Chloé")
-	assert.Contains(t, h.clickOn("u3", lobby, h.mustFind(lobby, verbLeave)).ephemeralText(), en_("err_not_joined", nil))
-	assert.Contains(t, h.clickOn("u1", lobby, h.mustFind(lobby, verbLeave)).ephemeralText(), en_("err_creator_leave", nil))
+	assert.Contains(t, h.clickOn("u3", lobby, h.mustFind(lobby, verbLeave)).ephemeralText(), enT("err_not_joined", nil))
+	assert.Contains(t, h.clickOn("u1", lobby, h.mustFind(lobby, verbLeave)).ephemeralText(), enT("err_creator_leave", nil))
 
 	// Only the creator starts.
 	before := h.snap()
-	assert.Contains(t, h.clickOn("u2", lobby, h.mustFind(lobby, verbGo)).ephemeralText(), en_("err_not_creator", nil))
+	assert.Contains(t, h.clickOn("u2", lobby, h.mustFind(lobby, verbGo)).ephemeralText(), enT("err_not_creator", nil))
 	h.unchanged(before)
 
 	// An old lobby button (before the last join) is outdated.
 	old := customID(verbJoin, 1)
-	assert.Contains(t, h.clickOn("u4", lobby, old).ephemeralText(), en_("err_stale", nil))
+	assert.Contains(t, h.clickOn("u4", lobby, old).ephemeralText(), enT("err_stale", nil))
 
 	// One game per channel: a second start points to the lobby.
 	txt := h.command("u4", "start").ephemeralText()
@@ -96,8 +96,8 @@ func TestLobbyFullAndCancel(t *testing.T) {
 	for _, u := range []string{"u2", "u3", "u4", "u5"} {
 		h.clickOn(u, lobby, h.mustFind(lobby, verbJoin))
 	}
-	assert.Contains(t, h.clickOn("u9", lobby, h.mustFind(lobby, verbJoin)).ephemeralText(), en_("err_lobby_full", nil))
-	assert.Contains(t, h.clickOn("u2", lobby, h.mustFind(lobby, verbCancel)).ephemeralText(), en_("err_not_creator", nil))
+	assert.Contains(t, h.clickOn("u9", lobby, h.mustFind(lobby, verbJoin)).ephemeralText(), enT("err_lobby_full", nil))
+	assert.Contains(t, h.clickOn("u2", lobby, h.mustFind(lobby, verbCancel)).ephemeralText(), enT("err_not_creator", nil))
 	r := h.clickOn("u1", lobby, h.mustFind(lobby, verbCancel))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	_, err := h.st.Get(context.Background(), h.channel)
@@ -108,7 +108,7 @@ func TestStartAlone(t *testing.T) {
 	h := newHarness(t)
 	lobby := h.command("u1", "start").shown(nil)
 	txt := h.clickOn("u1", lobby, h.mustFind(lobby, verbGo)).ephemeralText()
-	assert.Equal(t, en_("err_too_few", map[string]any{"Min": 2}), txt)
+	assert.Equal(t, enT("err_too_few", map[string]any{"Min": 2}), txt)
 }
 
 // auctionDeck starts with a wild so the first draw opens an auction.
@@ -121,8 +121,8 @@ func TestWrongUserOutsiderStale(t *testing.T) {
 	draw := h.mustFind(board, verbDraw)
 
 	before := h.snap()
-	assert.Equal(t, en_("err_not_your_turn", map[string]any{"Name": "Alice"}), h.clickOn("u2", board, draw).ephemeralText())
-	assert.Equal(t, en_("err_not_in_game", nil), h.clickOn("u9", board, draw).ephemeralText())
+	assert.Equal(t, enT("err_not_your_turn", map[string]any{"Name": "Alice"}), h.clickOn("u2", board, draw).ephemeralText())
+	assert.Equal(t, enT("err_not_in_game", nil), h.clickOn("u9", board, draw).ephemeralText())
 	h.unchanged(before)
 
 	// Alice draws the super wild: an auction starts with Bob to bid.
@@ -140,7 +140,7 @@ func TestWrongUserOutsiderStale(t *testing.T) {
 	// The old Draw button is outdated now, for anyone.
 	before = h.snap()
 	txt := h.clickOn("u1", board, draw).ephemeralText()
-	assert.Contains(t, txt, en_("err_stale", nil))
+	assert.Contains(t, txt, enT("err_stale", nil))
 	assert.Contains(t, txt, "https://discord.com/channels/g1/c1/"+board.id, "a way back to the board")
 	h.unchanged(before)
 	checkAllCalls(t, h.rec.calls)
@@ -158,7 +158,7 @@ func TestDoubleClickSameInteraction(t *testing.T) {
 	seq := rec.State.Seq
 	before := h.snap()
 	r := h.run(i) // Discord delivers the same interaction again
-	assert.Contains(t, r.ephemeralText(), en_("err_stale", nil))
+	assert.Contains(t, r.ephemeralText(), enT("err_stale", nil))
 	h.unchanged(before)
 	rec, _ = h.record()
 	assert.Equal(t, seq, rec.State.Seq)
@@ -176,7 +176,7 @@ func TestForgedCustomIDs(t *testing.T) {
 	} {
 		t.Run(id, func(t *testing.T) {
 			txt := h.clickOn("u1", board, id).ephemeralText()
-			assert.Equal(t, en_("err_bad_custom_id", nil), txt)
+			assert.Equal(t, enT("err_bad_custom_id", nil), txt)
 		})
 	}
 	h.unchanged(before)
@@ -215,7 +215,7 @@ func TestBidPromptAndModal(t *testing.T) {
 	before := h.snap()
 	// Out of range (a forged amount above the capacity).
 	over := customID(verbBidAmount, h.snapSeq(), itoa(ch.MaxBid+1))
-	assert.Equal(t, en_("err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}), h.clickOn("u2", prompt, over).ephemeralText())
+	assert.Equal(t, enT("err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}), h.clickOn("u2", prompt, over).ephemeralText())
 	// The custom amount opens a modal; garbage in it is refused.
 	r := h.clickOn("u2", prompt, h.mustFind(prompt, verbBidCustom))
 	require.Equal(t, discordgo.InteractionResponseModal, r.response().Type)
@@ -225,13 +225,13 @@ func TestBidPromptAndModal(t *testing.T) {
 		assert.Contains(t, txt, "Nothing changed", "input %q", bad)
 	}
 	txt := h.submit("u2", prompt, modalID, map[string]string{fieldAmount: itoa(ch.MaxBid + 5)}).ephemeralText()
-	assert.Equal(t, en_("err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}), txt)
+	assert.Equal(t, enT("err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}), txt)
 	h.unchanged(before)
 
 	// A good amount: the prompt is replaced by a confirmation, the board is edited.
 	r = h.submit("u2", prompt, modalID, map[string]string{fieldAmount: " 3 "})
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	assert.Equal(t, en_("done_bid", map[string]any{"Amount": 3}), prompt.content)
+	assert.Equal(t, enT("done_bid", map[string]any{"Amount": 3}), prompt.content)
 	rec, _ = h.record()
 	assert.Equal(t, 3, rec.State.Auction.HighBid)
 	assert.Contains(t, board.embeds[0].Description, "Bob bids 3")
@@ -264,11 +264,11 @@ func TestAuctionPaymentModal(t *testing.T) {
 		fields map[string]string
 		want   string
 	}{
-		{"not a number", map[string]string{fieldMoney: "four"}, en_("err_bad_number", map[string]any{"Text": "four"})},
-		{"not cards", map[string]string{fieldMoney: "0", fieldCards: "zz9"}, en_("err_bad_cards", map[string]any{"Text": "zz9"})},
-		{"too little", map[string]string{fieldMoney: "2"}, en_("err_payment_short", nil)},
-		{"tokens not owned", map[string]string{fieldMoney: "0", fieldConsolation: "2"}, en_("err_not_owned", nil)},
-		{"cards not owned", map[string]string{fieldMoney: "0", fieldCards: "g9 g8 g7 g6"}, en_("err_not_owned", nil)},
+		{"not a number", map[string]string{fieldMoney: "four"}, enT("err_bad_number", map[string]any{"Text": "four"})},
+		{"not cards", map[string]string{fieldMoney: "0", fieldCards: "zz9"}, enT("err_bad_cards", map[string]any{"Text": "zz9"})},
+		{"too little", map[string]string{fieldMoney: "2"}, enT("err_payment_short", nil)},
+		{"tokens not owned", map[string]string{fieldMoney: "0", fieldConsolation: "2"}, enT("err_not_owned", nil)},
+		{"cards not owned", map[string]string{fieldMoney: "0", fieldCards: "g9 g8 g7 g6"}, enT("err_not_owned", nil)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, h.submit("u2", pay, modalID, tc.fields).ephemeralText())
@@ -328,7 +328,7 @@ func TestStoreTimeout(t *testing.T) {
 	require.NoError(t, err)
 	h.b = b
 	board := h.board()
-	assert.Equal(t, en_("err_store_unavailable", nil), h.clickOn("u1", board, h.mustFind(board, verbDraw)).ephemeralText())
+	assert.Equal(t, enT("err_store_unavailable", nil), h.clickOn("u1", board, h.mustFind(board, verbDraw)).ephemeralText())
 }
 
 // panicStore panics on Get.
@@ -341,7 +341,7 @@ func TestPanicIsAnswered(t *testing.T) {
 	b, err := New(Options{Store: panicStore{h.st}, Observer: h.obs})
 	require.NoError(t, err)
 	h.b = b
-	assert.Equal(t, en_("err_internal", nil), h.command("u1", "hand").ephemeralText())
+	assert.Equal(t, enT("err_internal", nil), h.command("u1", "hand").ephemeralText())
 	assert.Equal(t, 1, h.obs.outcomes["command/panic"])
 }
 
@@ -415,7 +415,7 @@ func TestRulesHandAndBoard(t *testing.T) {
 	e := r.response().Data.Embeds[0]
 	assert.Equal(t, locales.T("fr", "hand_title", map[string]any{"Name": "Bob"}), e.Title)
 	assert.NotZero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral)
-	assert.Equal(t, en_("err_not_in_game", nil), func() string { h.locale = discordgo.EnglishGB; return h.command("u9", "hand").ephemeralText() }())
+	assert.Equal(t, enT("err_not_in_game", nil), func() string { h.locale = discordgo.EnglishGB; return h.command("u9", "hand").ephemeralText() }())
 
 	// /dix board reposts the board and strips the old one.
 	old := h.board()
@@ -432,22 +432,22 @@ func TestRulesHandAndBoard(t *testing.T) {
 func TestAbandon(t *testing.T) {
 	h := newHarness(t)
 	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
-	assert.Equal(t, en_("err_no_permission", nil), h.command("u2", "abandon").ephemeralText())
+	assert.Equal(t, enT("err_no_permission", nil), h.command("u2", "abandon").ephemeralText())
 	h.perms["u3"] = discordgo.PermissionManageChannels
 	prompt := h.command("u3", "abandon").shown(nil)
 	require.True(t, prompt.ephemeral)
 	r := h.clickOn("u3", prompt, h.mustFind(prompt, verbAbandonNo))
-	assert.Equal(t, en_("abandon_kept", nil), prompt.content)
+	assert.Equal(t, enT("abandon_kept", nil), prompt.content)
 	_, err := h.st.Get(context.Background(), h.channel)
 	require.NoError(t, err)
 
 	prompt = h.command("u1", "abandon").shown(nil)
 	board := h.board()
 	r = h.clickOn("u1", prompt, h.mustFind(prompt, verbAbandonYes))
-	assert.Equal(t, en_("abandon_done", nil), prompt.content)
+	assert.Equal(t, enT("abandon_done", nil), prompt.content)
 	assert.Empty(t, board.components)
 	require.Len(t, r.sends(), 1)
-	assert.Equal(t, en_("abandon_public", map[string]any{"Name": "Alice"}), r.sends()[0].Content)
+	assert.Equal(t, enT("abandon_public", map[string]any{"Name": "Alice"}), r.sends()[0].Content)
 	rec, err := h.st.Get(context.Background(), h.channel)
 	require.NoError(t, err)
 	assert.True(t, rec.Finished)
@@ -485,14 +485,14 @@ func TestCommandsAreLocalised(t *testing.T) {
 		names[o.Name] = true
 	}
 	for _, id := range subcommands {
-		assert.True(t, names[en_("cmd_"+id+"_name", nil)], id)
+		assert.True(t, names[enT("cmd_"+id+"_name", nil)], id)
 	}
 }
 
 func TestSoloDifficultyOutOfRange(t *testing.T) {
 	h := newHarness(t)
 	for _, d := range []float64{3, 11, 4.5} {
-		assert.Equal(t, en_("err_difficulty", map[string]any{"Min": 4, "Max": 10}), h.command("u1", "solo", optDifficulty, d).ephemeralText())
+		assert.Equal(t, enT("err_difficulty", map[string]any{"Min": 4, "Max": 10}), h.command("u1", "solo", optDifficulty, d).ephemeralText())
 	}
 	_, err := h.st.Get(context.Background(), h.channel)
 	assert.ErrorIs(t, err, dixbot.ErrNotFound)
@@ -510,7 +510,7 @@ func TestTurnBoundaryPostsFreshBoard(t *testing.T) {
 	r := h.clickOn("u1", old, h.mustFind(old, verbEndTurn))
 
 	// The old board became the turn's summary, without buttons.
-	assert.Equal(t, en_("summary_title", map[string]any{"Turn": 1, "Name": "Alice"}), old.embeds[0].Title)
+	assert.Equal(t, enT("summary_title", map[string]any{"Turn": 1, "Name": "Alice"}), old.embeds[0].Title)
 	assert.Contains(t, old.embeds[0].Description, "Alice draws 🟩3.")
 	assert.Contains(t, old.embeds[0].Description, "Alice takes 1 number card: 🟩3.")
 	assert.Empty(t, old.components)
@@ -521,7 +521,7 @@ func TestTurnBoundaryPostsFreshBoard(t *testing.T) {
 	assert.Equal(t, []string{"u2"}, sends[0].AllowedMentions.Users)
 	nb := h.board()
 	assert.NotEqual(t, old.id, nb.id)
-	assert.Equal(t, en_("board_title", map[string]any{"Turn": 2, "Name": "Bob"}), nb.embeds[0].Title)
+	assert.Equal(t, enT("board_title", map[string]any{"Turn": 2, "Name": "Bob"}), nb.embeds[0].Title)
 	_, m := h.record()
 	assert.Empty(t, m.TurnLog, "the new turn's log starts empty")
 	checkAllCalls(t, h.rec.calls)

@@ -168,6 +168,7 @@ type harness struct {
 	names   map[string]string
 	perms   map[string]int64
 	obs     *countObserver
+	maxMeta int // largest table data seen by step
 }
 
 type countObserver struct {
@@ -417,3 +418,11 @@ func (h *harness) mustFind(msg *shownMessage, verb string) string {
 
 // gameOf returns the record's game (nil for a lobby).
 func gameOf(r *dixbot.Record) *engine.Game { return r.State }
+
+func mustMeta(b []byte) *meta {
+	m, err := decodeMeta(b)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}

@@ -16,8 +16,8 @@ const metaVersion = 1
 // maxLog is how many event lines the table keeps for "what just happened";
 // maxTurnLog bounds the lines of one turn kept for its summary.
 const (
-	maxLog     = 12
-	maxTurnLog = 40
+	maxLog     = 8
+	maxTurnLog = 24
 )
 
 // meta is the bot's table data, serialised as compact JSON in Record.Meta.
