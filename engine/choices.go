@@ -1,5 +1,7 @@
 package engine
 
+import "math/bits"
+
 // Choices returns the decisions open to player now: the action kinds, and
 // for them the bid range, the market cards the player may buy (R5, and that
 // they can afford) and the amount owed after winning an auction. A player
@@ -55,18 +57,19 @@ func (g *Game) appendBuyable(dst []Card, player int) []Card {
 	if len(g.Market) == 0 {
 		return dst
 	}
-	var inMarket, owned [36]bool
+	var inMarket, owned uint64 // bit numberIndex
 	for _, c := range g.Market {
-		inMarket[numberIndex(c)] = true
+		inMarket |= 1 << uint(numberIndex(c)&63)
 	}
 	for _, c := range g.Players[player].Collection {
 		if c.Kind == KindNumber {
-			owned[numberIndex(c)] = true
+			owned |= 1 << uint(numberIndex(c)&63)
 		}
 	}
 	capacity := g.capacity(player, false)
-	for i := range 36 {
-		if inMarket[i] && !owned[i] && i%9+1 <= capacity { // R5
+	for m := inMarket &^ owned; m != 0; m &= m - 1 { // R5
+		i := bits.TrailingZeros64(m)
+		if i < 36 && i%9+1 <= capacity {
 			dst = append(dst, cardAt(i))
 		}
 	}
