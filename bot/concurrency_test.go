@@ -78,7 +78,7 @@ func BenchmarkClick(b *testing.B) {
 }
 
 func BenchmarkBoardEmbed(b *testing.B) {
-	m, g := lateGame(b)
+	m, g := lateGame(b, "fr")
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = boardEmbed("fr", m, g)

@@ -55,11 +55,8 @@ func renderEvents(lang string, m *meta, evs []engine.Event) []string {
 			d["Cards"] = cardsText(lang, ev.Cards)
 			lines = append(lines, locales.N(lang, "ev_to_market", len(ev.Cards), d))
 		case engine.EvToDiscard:
-			if len(ev.Cards) == 0 {
-				continue
-			}
-			d["Cards"] = cardsText(lang, ev.Cards)
-			lines = append(lines, locales.N(lang, "ev_to_discard", len(ev.Cards), d))
+			// Currency cards and payments go to the discard every turn:
+			// saying so adds noise, not information (EvPaid says what was paid).
 		case engine.EvAuctionStarted:
 			lines = append(lines, locales.T(lang, "ev_auction_started", d))
 		case engine.EvBid:

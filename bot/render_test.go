@@ -27,7 +27,7 @@ func cards(t testing.TB, s string) []engine.Card {
 
 // lateGame is a hand-built 5-player game near its end, with big
 // collections and a big market: the worst case for Discord's limits.
-func lateGame(t testing.TB) (*meta, *engine.Game) {
+func lateGame(t testing.TB, lang string) (*meta, *engine.Game) {
 	t.Helper()
 	big := "b1 b2 b3 b3 b4 b5 b6 b7 b8 b9 g1 g1 g2 g3 g4 g5 g6 g6 o1 o2 o3 o4 o5 o6 p1 p2 p3 p4 p5 p6 p6 b# g# *3 *7 **"
 	g := &engine.Game{
@@ -47,13 +47,21 @@ func lateGame(t testing.TB) (*meta, *engine.Game) {
 		Drawn:   4,
 		Seq:     412,
 	}
-	m := &meta{V: metaVersion, Creator: "u1", Lang: "en", Turn: 57, Board: "m9"}
+	m := &meta{V: metaVersion, Creator: "u1", Lang: lang, Turn: 57, Board: "m9"}
 	for _, u := range []string{"u1", "u2", "u3", "u4", "u5"} {
 		m.Seats = append(m.Seats, seat{ID: u, Name: strings.Repeat("Verylongname", 2) + u})
 	}
-	for k := 0; k < maxLog; k++ {
-		m.addLog(fmt.Sprintf("%s draws 🟩%d, 💰3, 🟦5, 🟧7, 🟪2 and many more cards to make a long line of events number %d.", m.name("en", k%5), k%9+1, k))
+	var evs []engine.Event
+	for k := 0; k < 3*maxLog; k++ {
+		p := k % 5
+		evs = append(evs,
+			engine.Event{Kind: engine.EvDrew, Player: p, Card: g.Market[k%len(g.Market)]},
+			engine.Event{Kind: engine.EvDrew, Player: p, Card: engine.Card{Kind: engine.KindCurrency, Value: 3}},
+			engine.Event{Kind: engine.EvGained, Player: (p + 1) % 5, Amount: 3, Lost: 1},
+			engine.Event{Kind: engine.EvPaid, Player: p, Amount: 7, Payment: engine.Payment{Money: 2, Consolation: 1, Cards: g.Market[:2]}},
+		)
 	}
+	m.addLog(renderEvents(lang, m, evs)...)
 	return m, g
 }
 
@@ -102,22 +110,22 @@ func golden(t *testing.T, name, got string) {
 }
 
 // boardStates are the boards rendered to golden files.
-func boardStates(t *testing.T) map[string]func() (*meta, *engine.Game) {
+func boardStates(t *testing.T, lang string) map[string]func() (*meta, *engine.Game) {
 	return map[string]func() (*meta, *engine.Game){
-		"late_draw": func() (*meta, *engine.Game) { return lateGame(t) },
+		"late_draw": func() (*meta, *engine.Game) { return lateGame(t, lang) },
 		"late_auction": func() (*meta, *engine.Game) {
-			m, g := lateGame(t)
+			m, g := lateGame(t, lang)
 			g.Phase = engine.PhaseAuction
 			g.Auction = &engine.Auction{Wild: engine.Card{Kind: engine.KindSuperWild}, HighBid: 6, HighBidder: 3, Order: []int{3, 4, 0, 1, 2}, Next: 2}
 			return m, g
 		},
 		"late_choose": func() (*meta, *engine.Game) {
-			m, g := lateGame(t)
+			m, g := lateGame(t, lang)
 			g.Phase = engine.PhaseChoose
 			return m, g
 		},
 		"final_buy": func() (*meta, *engine.Game) {
-			m, g := lateGame(t)
+			m, g := lateGame(t, lang)
 			g.Phase, g.Tableau, g.Deck, g.EndTriggered = engine.PhaseFinalBuy, nil, nil, true
 			g.FinalOrder, g.FinalNext = []int{3, 4, 0, 1, 2}, 2
 			return m, g
@@ -131,20 +139,31 @@ func boardStates(t *testing.T) map[string]func() (*meta, *engine.Game) {
 				Market:  cards(t, "g9"),
 				Phase:   engine.PhaseDraw, Drawn: 2, Seq: 33,
 			}
-			m := &meta{V: metaVersion, Creator: "u1", Lang: "en", Solo: true, Diff: 7, Turn: 9,
+			m := &meta{V: metaVersion, Creator: "u1", Lang: lang, Solo: true, Diff: 7, Turn: 9,
 				Seats: []seat{{ID: "u1", Name: "Alice"}, {}}}
-			m.addLog("▶ ALIX's turn.", "ALIX draws 🟧1, 💰2, 🟧2, 🟧3.", "ALIX takes 3 number cards: 🟧1 🟧2 🟧3.", "Alice gains 2 tokens.")
+			m.addLog(renderEvents(lang, m, []engine.Event{
+				{Kind: engine.EvTurnStarted, Player: 1},
+				{Kind: engine.EvDrew, Player: 1, Card: cards(t, "o1")[0]},
+				{Kind: engine.EvDrew, Player: 1, Card: cards(t, "$2")[0]},
+				{Kind: engine.EvDrew, Player: 1, Card: cards(t, "o2")[0]},
+				{Kind: engine.EvDrew, Player: 1, Card: cards(t, "o3")[0]},
+				{Kind: engine.EvStopped, Player: 1},
+				{Kind: engine.EvTookNumbers, Player: 1, Cards: cards(t, "o1 o2 o3")},
+				{Kind: engine.EvGained, Player: 0, Amount: 2},
+				{Kind: engine.EvToDiscard, Cards: cards(t, "$2")},
+				{Kind: engine.EvTurnEnded, Player: 1},
+				{Kind: engine.EvTurnStarted, Player: 0},
+			})...)
 			return m, g
 		},
 	}
 }
 
 func TestBoardGolden(t *testing.T) {
-	for name, build := range boardStates(t) {
-		for _, lang := range locales.Languages {
+	for _, lang := range locales.Languages {
+		for name, build := range boardStates(t, lang) {
 			t.Run(name+"_"+lang, func(t *testing.T) {
 				m, g := build()
-				m.Lang = lang
 				e := boardEmbed(lang, m, g)
 				comps := boardButtons(lang, m, g)
 				checkMessage(t, name, "", []*discordgo.MessageEmbed{e}, comps)
@@ -157,7 +176,7 @@ func TestBoardGolden(t *testing.T) {
 func TestScoreboardGolden(t *testing.T) {
 	for _, lang := range locales.Languages {
 		t.Run(lang, func(t *testing.T) {
-			m, g := lateGame(t)
+			m, g := lateGame(t, lang)
 			m.Lang = lang
 			g.Phase, g.Tableau = engine.PhaseOver, nil
 			e := scoreboardEmbed(lang, m, g)
@@ -245,7 +264,7 @@ func TestBuySelectSplitByColour(t *testing.T) {
 func TestPromptsGolden(t *testing.T) {
 	for _, lang := range locales.Languages {
 		t.Run(lang, func(t *testing.T) {
-			m, g := lateGame(t)
+			m, g := lateGame(t, lang)
 			m.Lang = lang
 			var sb strings.Builder
 			for _, state := range []string{"open", "started", "cancelled"} {
