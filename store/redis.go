@@ -97,8 +97,9 @@ return n
 `)
 
 // OpenRedis connects to the server of o.URL, checks that it answers and loads
-// the scripts. It returns ErrBadOptions for a bad URL or option and
-// ErrUnavailable when the server cannot be reached within o.Timeout.
+// the scripts. It returns ErrBadOptions for a bad URL or option or refused
+// credentials, and ErrUnavailable when the server cannot be reached within
+// o.Timeout.
 func OpenRedis(ctx context.Context, o Options) (*Redis, error) {
 	o, err := o.withDefaults()
 	if err != nil {
@@ -142,6 +143,9 @@ func OpenRedis(ctx context.Context, o Options) (*Redis, error) {
 	defer cancel()
 	if err := s.rdb.Ping(ctx).Err(); err != nil {
 		s.rdb.Close()
+		if redis.IsAuthError(err) || redis.IsPermissionError(err) {
+			return nil, fmt.Errorf("%w: redis %s refused the credentials of the URL: %v", ErrBadOptions, ro.Addr, err)
+		}
 		return nil, fmt.Errorf("store: open redis %s: %w", ro.Addr, mapErr(err))
 	}
 	for _, sc := range []*redis.Script{casScript, finishScript, unindexScript} {

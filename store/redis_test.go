@@ -346,3 +346,36 @@ func TestRedisScriptsIdempotent(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 0, res, "finishing a game that is gone")
 }
+
+// TestRedisURLCredentialsAndDB opens the store with a password and a
+// database number taken from the URL.
+func TestRedisURLCredentialsAndDB(t *testing.T) {
+	srv := redistest.Start(t)
+	if os.Getenv("REDIS_URL") != "" {
+		t.Skip("changes the server's password: needs a private redis-server")
+	}
+	admin := redis.NewClient(&redis.Options{Addr: srv.Addr()})
+	defer admin.Close()
+	require.NoError(t, admin.ConfigSet(ctxb, "requirepass", "s3cret").Err())
+	t.Cleanup(func() {
+		c := redis.NewClient(&redis.Options{Addr: srv.Addr(), Password: "s3cret"})
+		defer c.Close()
+		_ = c.ConfigSet(ctxb, "requirepass", "").Err()
+	})
+
+	s, err := OpenRedis(ctxb, Options{URL: "redis://:s3cret@" + srv.Addr() + "/3", Prefix: "p:"})
+	require.NoError(t, err)
+	defer s.Close()
+	create(t, s, "c1", "")
+	db3 := redis.NewClient(&redis.Options{Addr: srv.Addr(), Password: "s3cret", DB: 3})
+	defer db3.Close()
+	n, err := db3.Exists(ctxb, "p:game:{c1}").Result()
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), n, "the game is in database 3")
+
+	_, err = OpenRedis(ctxb, Options{URL: "redis://:wrong@" + srv.Addr() + "/3"})
+	require.ErrorIs(t, err, ErrBadOptions)
+	assert.NotContains(t, err.Error(), "wrong@")
+	_, err = OpenRedis(ctxb, Options{URL: "redis://" + srv.Addr() + "/3"})
+	assert.ErrorIs(t, err, ErrBadOptions, "no password")
+}
