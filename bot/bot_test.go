@@ -552,3 +552,26 @@ func TestDiscordDownAfterAnswer(t *testing.T) {
 	assert.NotEqual(t, board.id, nb.id)
 	assert.Contains(t, componentIDs(nb.components), customID(verbDraw, h.snapSeq()))
 }
+
+// When the new board's id could not be recorded, a click on it still
+// works and makes it the current board again.
+func TestUnrecordedBoardHeals(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	real := h.board()
+	// The table remembers another message (as if the last write failed).
+	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+		m := mustMeta(r.Meta)
+		m.Board = "lost"
+		r.Meta = m.encode()
+		return nil
+	})
+	require.NoError(t, err)
+	h.rec.mu.Lock()
+	h.rec.msgs["lost"] = &shownMessage{id: "lost", channel: h.channel}
+	h.rec.mu.Unlock()
+	r := h.clickOn("u1", real, h.mustFind(real, verbDraw))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	_, m := h.record()
+	assert.Equal(t, real.id, m.Board)
+}

@@ -154,6 +154,14 @@ func (c *call) afterPlay(out played, fromBoard bool, confirm string) {
 	default:
 		if !fromBoard {
 			c.then(func(ctx context.Context) { c.b.editBoard(ctx, channel, m, g) })
+		} else if clicked := c.i.Message.ID; clicked != m.Board {
+			// The click came from a board the table did not know as current
+			// (its id could not be recorded): it is the live one now.
+			old := m.Board
+			c.then(func(ctx context.Context) {
+				c.b.retire(ctx, channel, old, nil)
+				c.b.remember(ctx, channel, clicked)
+			})
 		}
 		if next := g.ToAct(); next >= 0 && next != out.prevActor {
 			c.then(func(ctx context.Context) { c.b.ping(ctx, channel, m, g, next, c.user) })
