@@ -1,7 +1,11 @@
 package e2e
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"net/http"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -95,6 +99,39 @@ func TestRefusals(t *testing.T) {
 	t.Run("outsider", func(t *testing.T) {
 		r := tb.click(eve, board.ID, buttons["pass"].raw)
 		tb.assertRefused(r, "fr", "err_not_in_game", nil, before)
+	})
+
+	t.Run("forged custom ids", func(t *testing.T) {
+		v := version(t, rec)
+		forged := []struct {
+			id, key string
+		}{
+			{"garbage", "err_bad_custom_id"},
+			{"dix:bid", "err_bad_custom_id"},
+			{"dix:bid:x", "err_bad_custom_id"},
+			{"dix:nosuchverb:" + strconv.FormatUint(uint64(v), 10), "err_bad_custom_id"},
+			{"dix:bidn:" + strconv.FormatUint(uint64(v), 10) + ":abc", "err_bad_custom_id"},
+			{"dix:bidn:" + strconv.FormatUint(uint64(v), 10) + ":-5", "err_bad_custom_id"},
+			{"dix:bidn:" + strconv.FormatUint(uint64(v+7), 10) + ":1", "err_stale"},
+			{"dix:pass:" + strconv.FormatUint(uint64(v-1), 10), "err_stale"},
+			{"dix:bpay:" + strconv.FormatUint(uint64(v), 10) + ":zz", "err_wrong_phase"},
+		}
+		ids := make([]string, len(forged))
+		for i, f := range forged {
+			ids[i] = f.id
+		}
+		msg := postButtons(t, w.fake, tb.channel.ID, ids)
+		for _, f := range forged {
+			t.Run(f.id, func(t *testing.T) {
+				r := tb.click(bidder, msg, f.id)
+				require.NotNil(t, r.Message, describe(r))
+				assert.True(t, r.Ephemeral(), "refused privately: %s", describe(r))
+				if f.key != "err_wrong_phase" {
+					assert.Contains(t, r.Message.Content, locales.T(langOf(bidder), f.key, nil))
+				}
+				assert.Equal(t, before, tb.stateBytes(), "the stored game is unchanged")
+			})
+		}
 	})
 
 	// The bidder's private prompt, kept open for the stale click below.
@@ -285,4 +322,34 @@ func embedText(m *fakediscord.Message) string {
 		s += e.Title + e.Description
 	}
 	return s
+}
+
+// postButtons posts, with the bot's own token through the stand-in's REST
+// API, a message carrying buttons with the given custom ids: components the
+// bot never built, as a tampered client could send.
+func postButtons(t *testing.T, fake *fakediscord.Server, channel string, ids []string) string {
+	t.Helper()
+	var rows []map[string]any
+	for i := 0; i < len(ids); i += 5 {
+		var row []map[string]any
+		for _, id := range ids[i:min(i+5, len(ids))] {
+			row = append(row, map[string]any{"type": 2, "style": 2, "label": "?", "custom_id": id})
+		}
+		rows = append(rows, map[string]any{"type": 1, "components": row})
+	}
+	body, err := json.Marshal(map[string]any{"content": "forged", "components": rows})
+	require.NoError(t, err)
+	req, err := http.NewRequest(http.MethodPost, fake.URL()+"api/v9/channels/"+channel+"/messages", bytes.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bot "+fake.Token())
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var m struct {
+		ID string `json:"id"`
+	}
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&m))
+	return m.ID
 }
