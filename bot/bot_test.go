@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -574,4 +575,30 @@ func TestUnrecordedBoardHeals(t *testing.T) {
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	_, m := h.record()
 	assert.Equal(t, real.id, m.Board)
+}
+
+// A button on a message older than the game (left from an earlier game of
+// the channel at the same state number) is outdated.
+func TestButtonFromAnEarlierGame(t *testing.T) {
+	snowflake := func(d time.Duration) string {
+		ms := time.Now().Add(d).UnixMilli() - 1420070400000
+		return strconv.FormatUint(uint64(ms)<<22, 10)
+	}
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+		m := mustMeta(r.Meta)
+		m.Origin = snowflake(0)
+		r.Meta = m.encode()
+		return nil
+	})
+	require.NoError(t, err)
+	board := h.board()
+	draw := h.mustFind(board, verbDraw)
+	before := h.snap()
+	old := &shownMessage{id: snowflake(-time.Hour), channel: h.channel}
+	assert.Contains(t, h.clickOn("u1", old, draw).ephemeralText(), enT("err_stale", nil))
+	h.unchanged(before)
+	newer := &shownMessage{id: snowflake(time.Second), channel: h.channel}
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, h.clickOn("u1", newer, draw).response().Type)
 }

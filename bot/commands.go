@@ -166,7 +166,7 @@ func (c *call) cmdStart(variant, language string) error {
 		return ErrBadInput
 	}
 	m := &meta{Creator: c.user, Lang: c.gameLanguage(language), Bust: variant == variantBust,
-		Seats: []seat{{ID: c.user, Name: c.name}}, Lobby: 1}
+		Seats: []seat{{ID: c.user, Name: c.name}}, Lobby: 1, Origin: c.i.ID}
 	if err := c.create(&dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID, Meta: m.encode()}); err != nil {
 		return err
 	}
@@ -195,7 +195,7 @@ func (c *call) cmdSolo(diff int, language string) error {
 		return err
 	}
 	lang := c.gameLanguage(language)
-	m := &meta{Creator: c.user, Lang: lang, Solo: true, Diff: diff, Turn: 1,
+	m := &meta{Creator: c.user, Lang: lang, Solo: true, Diff: diff, Turn: 1, Origin: c.i.ID,
 		Seats: []seat{{ID: c.user, Name: c.name}, {}}}
 	d := map[string]any{"Name": m.name(lang, 0), "Level": diff, "LevelName": locales.T(lang, "difficulty_"+itoa(diff), nil)}
 	m.Log = []string{locales.T(lang, "log_solo_started", d)}

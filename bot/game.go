@@ -33,7 +33,7 @@ func (c *call) seatFor(r *dixbot.Record, version uint32) (*engine.Game, *meta, i
 		return nil, nil, -1, err
 	}
 	g := r.State
-	if g == nil || m.version(g) != version {
+	if g == nil || m.version(g) != version || (c.i.Message != nil && m.olderThanTable(c.i.Message.ID)) {
 		return nil, nil, -1, ErrStale
 	}
 	s := m.seatOf(c.user)

@@ -28,7 +28,7 @@ func (c *call) lobbyChange(version uint32, fn func(r *dixbot.Record, m *meta) er
 		if err != nil {
 			return err
 		}
-		if r.State != nil || m.lobbyVersion() != version {
+		if r.State != nil || m.lobbyVersion() != version || (c.i.Message != nil && m.olderThanTable(c.i.Message.ID)) {
 			return ErrStale
 		}
 		if err := fn(r, m); err != nil {
@@ -123,7 +123,7 @@ func (c *call) lobbyCancel(p parsedID) error {
 	if err != nil {
 		return err
 	}
-	if r.State != nil || m.lobbyVersion() != p.version {
+	if r.State != nil || m.lobbyVersion() != p.version || (c.i.Message != nil && m.olderThanTable(c.i.Message.ID)) {
 		return ErrStale
 	}
 	if c.user != m.Creator {

@@ -3,6 +3,7 @@ package bot
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/engine"
@@ -33,6 +34,10 @@ type meta struct {
 	// leave, so lobby buttons carry it like game buttons carry Game.Seq.
 	Lobby uint32 `json:"lc,omitempty"`
 	Board string `json:"b,omitempty"` // id of the current board (or lobby) message
+	// Origin is the id of the interaction that opened the table: a
+	// component on a message older than it belongs to an earlier game of
+	// the channel (custom ids carry only the state number).
+	Origin string `json:"o,omitempty"`
 	// Turn counts turns for the board's title.
 	Turn int      `json:"t,omitempty"`
 	Log  []string `json:"g,omitempty"` // last events, already in the game's language
@@ -80,6 +85,23 @@ func (m *meta) version(g *engine.Game) uint32 { return g.Seq }
 
 // lobbyVersion is the state version carried by the lobby's components.
 func (m *meta) lobbyVersion() uint32 { return m.Lobby }
+
+// olderThanTable reports whether message (a Discord snowflake) was created
+// before the table was opened. Ids that are not snowflakes are never older.
+func (m *meta) olderThanTable(message string) bool {
+	mt, ok1 := snowflakeTime(message)
+	ot, ok2 := snowflakeTime(m.Origin)
+	return ok1 && ok2 && mt < ot
+}
+
+// snowflakeTime returns the millisecond timestamp part of a Discord id.
+func snowflakeTime(id string) (uint64, bool) {
+	v, err := strconv.ParseUint(id, 10, 64)
+	if err != nil || v == 0 {
+		return 0, false
+	}
+	return v >> 22, true
+}
 
 // seatOf returns the seat of a Discord user, or -1.
 func (m *meta) seatOf(user string) int {
