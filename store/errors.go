@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/dixgame/dixbot"
 )
@@ -26,3 +27,9 @@ var (
 	ErrBadOptions = errors.New("store: bad options")
 	ErrBadRecord  = errors.New("store: bad record")
 )
+
+func notFound(channel string) error { return fmt.Errorf("%w: channel %s", ErrNotFound, channel) }
+
+func duplicate(channel, interactionID string) error {
+	return fmt.Errorf("%w: channel %s interaction %s", ErrDuplicate, channel, interactionID)
+}

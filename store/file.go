@@ -229,7 +229,7 @@ func (s *File) Get(ctx context.Context, channel string) (*dixbot.Record, error) 
 			rec, res = decode(channel, b)
 			return nil
 		}
-		res = fmt.Errorf("%w: channel %s", ErrNotFound, channel)
+		res = notFound(channel)
 		return nil
 	})
 	if err != nil {
@@ -252,14 +252,14 @@ func (s *File) Update(ctx context.Context, channel, interactionID string, fn fun
 		ix := tx.Bucket(bucketIx)
 		if interactionID != "" {
 			if v := ix.Get(ixKey(channel, interactionID)); len(v) == 8 && now.UnixNano() < int64(binary.BigEndian.Uint64(v)) {
-				res = fmt.Errorf("%w: channel %s interaction %s", ErrDuplicate, channel, interactionID)
+				res = duplicate(channel, interactionID)
 				return nil
 			}
 		}
 		games := tx.Bucket(bucketGames)
 		b := games.Get([]byte(channel))
 		if b == nil || !live(b, s.o.GameTTL, now) {
-			res = fmt.Errorf("%w: channel %s", ErrNotFound, channel)
+			res = notFound(channel)
 			return nil
 		}
 		rec, err := decode(channel, b)
@@ -306,7 +306,7 @@ func (s *File) Finish(ctx context.Context, channel string) error {
 		games := tx.Bucket(bucketGames)
 		b := games.Get([]byte(channel))
 		if b == nil || !live(b, s.o.GameTTL, now) {
-			res = fmt.Errorf("%w: channel %s", ErrNotFound, channel)
+			res = notFound(channel)
 			return nil
 		}
 		rec, err := decode(channel, b)
@@ -357,7 +357,7 @@ func (s *File) Delete(ctx context.Context, channel string) error {
 			}
 		}
 		if !found {
-			res = fmt.Errorf("%w: channel %s", ErrNotFound, channel)
+			res = notFound(channel)
 		}
 		return nil
 	})

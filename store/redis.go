@@ -220,7 +220,7 @@ func (s *Redis) Get(ctx context.Context, channel string) (*dixbot.Record, error)
 			return decode(channel, []byte(b))
 		}
 	}
-	return nil, fmt.Errorf("%w: channel %s", ErrNotFound, channel)
+	return nil, notFound(channel)
 }
 
 // Update loads the active record, calls fn on it and writes it back with the
@@ -249,24 +249,17 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 	}
 	gameTTL, ixTTL := s.o.GameTTL.Milliseconds(), s.o.InteractionTTL.Milliseconds()
 	for attempt := 0; ; attempt++ {
-		raw, err := s.rdb.Get(ctx, gk).Bytes()
-		if errors.Is(err, redis.Nil) {
-			if s.applied(ctx, channel, interactionID) {
-				return nil, fmt.Errorf("%w: channel %s interaction %s", ErrDuplicate, channel, interactionID)
+		raw, rec, err := s.readActive(ctx, "update", channel)
+		if err != nil {
+			if errors.Is(err, ErrNotFound) && s.applied(ctx, channel, interactionID) {
+				return nil, duplicate(channel, interactionID)
 			}
-			return nil, fmt.Errorf("%w: channel %s", ErrNotFound, channel)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("store: update %s: %w", channel, mapErr(err))
-		}
-		rec, err := decode(channel, raw)
-		if err != nil {
 			return nil, err
 		}
 		guild, version := rec.Guild, rec.Version
 		if err := fn(rec); err != nil {
 			if s.applied(ctx, channel, interactionID) {
-				return nil, fmt.Errorf("%w: channel %s interaction %s", ErrDuplicate, channel, interactionID)
+				return nil, duplicate(channel, interactionID)
 			}
 			return nil, err
 		}
@@ -285,12 +278,27 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 			rec.UpdatedAt = now.UTC()
 			return rec, nil
 		case -1:
-			return nil, fmt.Errorf("%w: channel %s interaction %s", ErrDuplicate, channel, interactionID)
+			return nil, duplicate(channel, interactionID)
 		}
 		if err := s.backoff(ctx, attempt); err != nil {
 			return nil, fmt.Errorf("%w: channel %s after %d attempts: %w", ErrConflict, channel, attempt+1, err)
 		}
 	}
+}
+
+// readActive reads and decodes the active record of channel: ErrNotFound,
+// ErrCorrupt, ErrSchemaTooNew, ErrUnavailable. raw is the stored value, whose
+// start is the compare-and-set token.
+func (s *Redis) readActive(ctx context.Context, op, channel string) (raw []byte, rec *dixbot.Record, err error) {
+	raw, err = s.rdb.Get(ctx, s.gameKey(channel)).Bytes()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return nil, nil, notFound(channel)
+	case err != nil:
+		return nil, nil, fmt.Errorf("store: %s %s: %w", op, channel, mapErr(err))
+	}
+	rec, err = decode(channel, raw)
+	return raw, rec, err
 }
 
 // applied reports whether an interaction id is recorded. A failure to ask
@@ -334,14 +342,7 @@ func (s *Redis) Finish(ctx context.Context, channel string) error {
 	gk, dk := s.gameKey(channel), s.doneKey(channel)
 	archTTL := s.o.ArchiveTTL.Milliseconds()
 	for attempt := 0; ; attempt++ {
-		raw, err := s.rdb.Get(ctx, gk).Bytes()
-		if errors.Is(err, redis.Nil) {
-			return fmt.Errorf("%w: channel %s", ErrNotFound, channel)
-		}
-		if err != nil {
-			return fmt.Errorf("store: finish %s: %w", channel, mapErr(err))
-		}
-		rec, err := decode(channel, raw)
+		raw, rec, err := s.readActive(ctx, "finish", channel)
 		if err != nil {
 			return err
 		}
@@ -375,32 +376,29 @@ func (s *Redis) Finish(ctx context.Context, channel string) error {
 func (s *Redis) Delete(ctx context.Context, channel string) error {
 	ctx, cancel := s.deadline(ctx)
 	defer cancel()
-	gk, dk := s.gameKey(channel), s.doneKey(channel)
 	// The guild of the active game, to drop its index entry. An unreadable
 	// record leaves its entry, which Active drops once the game is gone.
-	var guild *string
-	var score string
-	if raw, err := s.rdb.Get(ctx, gk).Bytes(); err == nil {
-		if rec, err := decode(channel, raw); err == nil {
-			if score, err = s.indexScore(ctx, rec.Guild, channel); err != nil {
-				return fmt.Errorf("store: delete %s: %w", channel, err)
-			}
-			guild = &rec.Guild
-		}
-	} else if !errors.Is(err, redis.Nil) {
-		return fmt.Errorf("store: delete %s: %w", channel, mapErr(err))
+	_, rec, err := s.readActive(ctx, "delete", channel)
+	if errors.Is(err, ErrUnavailable) {
+		return err
 	}
-	n, err := s.rdb.Del(ctx, gk, dk).Result()
+	var score string
+	if rec != nil {
+		if score, err = s.indexScore(ctx, rec.Guild, channel); err != nil {
+			return fmt.Errorf("store: delete %s: %w", channel, err)
+		}
+	}
+	n, err := s.rdb.Del(ctx, s.gameKey(channel), s.doneKey(channel)).Result()
 	if err != nil {
 		return fmt.Errorf("store: delete %s: %w", channel, mapErr(err))
 	}
-	if guild != nil {
-		if err := s.unindex(ctx, *guild, channel, score); err != nil {
+	if rec != nil {
+		if err := s.unindex(ctx, rec.Guild, channel, score); err != nil {
 			return fmt.Errorf("store: delete %s: deleted, index not updated: %w", channel, err)
 		}
 	}
 	if n == 0 {
-		return fmt.Errorf("%w: channel %s", ErrNotFound, channel)
+		return notFound(channel)
 	}
 	return nil
 }
