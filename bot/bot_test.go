@@ -602,3 +602,114 @@ func TestButtonFromAnEarlierGame(t *testing.T) {
 	newer := &shownMessage{id: snowflake(time.Second), channel: h.channel}
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, h.clickOn("u1", newer, draw).response().Type)
 }
+
+func TestShowBoardButton(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	board := h.board()
+	draw := h.mustFind(board, verbDraw)
+	h.clickOn("u1", board, draw)
+	h.locale = discordgo.French
+	stale := h.clickOn("u2", board, draw).shown(board)
+	require.True(t, stale.ephemeral)
+	r := h.clickOn("u2", stale, h.mustFind(stale, verbShowBoard))
+	e := r.response().Data.Embeds
+	require.Len(t, e, 1)
+	assert.Contains(t, e[0].Description, "Enchères", "the board, in the user's language")
+	assert.NotZero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral)
+}
+
+// marketDeck: Alice draws g3 and b2 and takes the money (they go to the
+// market); Bob draws o4, stops and takes the numbers: he may buy.
+const marketDeck = "g3 b2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2 g5"
+
+func toBobsBuy(t *testing.T, h *harness) *shownMessage {
+	t.Helper()
+	h.seedGame([]string{"u1", "u2"}, marketDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	board := h.board()
+	for _, v := range []string{verbDraw, verbDraw, verbStop, verbMoney} {
+		h.clickOn("u1", board, h.mustFind(board, v))
+	}
+	board = h.board()
+	for _, v := range []string{verbDraw, verbStop, verbNumbers} {
+		h.clickOn("u2", board, h.mustFind(board, v))
+	}
+	rec, _ := h.record()
+	require.Equal(t, engine.PhaseBuy, rec.State.Phase)
+	require.Equal(t, 1, rec.State.ToAct())
+	return board
+}
+
+func TestBuyWithChosenPayment(t *testing.T) {
+	h := newHarness(t)
+	board := toBobsBuy(t, h)
+	assert.Contains(t, h.clickOn("u1", board, h.mustFind(board, verbBuy)).ephemeralText(), "Bob")
+	prompt := h.clickOn("u2", board, h.mustFind(board, verbBuy)).shown(board)
+	sel := h.mustFind(prompt, verbBuySelect)
+	assert.Equal(t, []string{"b2", "g3"}, selectOptions(prompt, sel))
+	pay := h.clickOn("u2", prompt, sel, "g3").shown(prompt)
+	assert.Contains(t, pay.content, "3 tokens")
+	r := h.clickOn("u2", pay, h.mustFind(pay, verbBuyOther))
+	require.Equal(t, discordgo.InteractionResponseModal, r.response().Type)
+	modalID := r.response().Data.CustomID
+	checkAllCalls(t, r.calls)
+
+	before := h.snap()
+	assert.Equal(t, enT("err_payment_short", nil), h.submit("u2", pay, modalID, map[string]string{fieldMoney: "1"}).ephemeralText())
+	assert.Equal(t, enT("err_not_owned", nil), h.submit("u2", pay, modalID, map[string]string{fieldMoney: "1", fieldCards: "p9 p9"}).ephemeralText())
+	forged := customID(verbBuyModal, h.snapSeq(), "p9")
+	assert.Equal(t, enT("err_not_in_market", nil), h.submit("u2", pay, forged, map[string]string{fieldMoney: "5"}).ephemeralText())
+	h.unchanged(before)
+
+	// Overpaying is allowed (R3): Bob pays 2 tokens and his orange 4.
+	r = h.submit("u2", pay, modalID, map[string]string{fieldMoney: "2", fieldCards: "O4"})
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	assert.Contains(t, pay.content, "🟩3")
+	rec, _ := h.record()
+	assert.Equal(t, 3, rec.State.Players[1].Money)
+	assert.Equal(t, cards(t, "g3"), rec.State.Players[1].Collection)
+	assert.Contains(t, board.embeds[0].Description, "Bob buys 🟩3")
+}
+
+func TestUnreadableTableData(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		meta string
+		key  string
+	}{
+		{"corrupt", "{not json", "err_corrupt"},
+		{"empty", "", "err_corrupt"},
+		{"newer", `{"v":99}`, "err_schema_too_new"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			require.NoError(t, h.st.Create(context.Background(), &dixbot.Record{Channel: h.channel, Meta: []byte(tc.meta)}))
+			assert.Equal(t, enT(tc.key, nil), h.command("u1", "hand").ephemeralText())
+			assert.Equal(t, enT(tc.key, nil), h.clickOn("u1", nil, customID(verbDraw, 0)).ephemeralText())
+			assert.Equal(t, enT(tc.key, nil), h.clickOn("u1", nil, customID(verbJoin, 1)).ephemeralText())
+		})
+	}
+}
+
+// A game that ended but could not be archived does not block the channel.
+func TestStartOverUnarchivedGame(t *testing.T) {
+	h := newHarness(t)
+	h.startGame("u1", "u2")
+	playToEnd(t, h, 5)
+	rec, err := h.st.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	// Put the finished game back as active, as if Finish had failed.
+	h.st.mu.Lock()
+	st := h.st.archived[h.channel]
+	st.rec.Finished = false
+	h.st.active[h.channel] = st
+	delete(h.st.archived, h.channel)
+	h.st.mu.Unlock()
+	require.Equal(t, engine.PhaseOver, rec.State.Phase)
+
+	r := h.command("u2", "start")
+	assert.Zero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral, "a new lobby opens")
+	rec, m := h.record()
+	assert.Nil(t, rec.State)
+	assert.Equal(t, "u2", m.Creator)
+}
