@@ -62,10 +62,35 @@
 //	}
 //
 // Select menus use Select(ctx, user, message, customID, values...), modals
-// SubmitModal(ctx, user, interactionThatOpenedIt, values). WaitFor and
-// WaitMessage wait on state changes (no sleeps); Changes gives the raw
-// notification channel. DropGateway cuts the websocket to exercise RESUME;
-// Advance moves the fake clock (token expiry).
+// SubmitModal(ctx, user, interactionThatOpenedIt, values); Command takes a
+// CommandInput instead of a typed line. Options are typed with the
+// registered definitions (choices by value or name, integer ranges, users
+// as ids or mentions); a command the user could not use in Discord
+// (contexts, default_member_permissions) is refused with a typed error, and
+// so is a click on a missing or disabled component.
+//
+// Interaction.Wait returns the initial response, or ErrNoResponse as soon as
+// the 3-second deadline passes without one; Response, Followups and Payload
+// read it without waiting. Server.Interactions reports latency and
+// timeliness of every interaction, Violations every breach of the rules.
+//
+// Reading the channel: LatestPublic (the current board), VisibleMessages
+// (what one user sees), Ephemerals, Message (with History, Mentions and
+// Pinged), Transcript (everything). WaitFor and WaitMessage wait on state
+// changes (no sleeps); Changes gives the raw notification channel.
+// Post writes a message as a user, DMChannel opens a DM. DropGateway cuts
+// the websocket to exercise RESUME; Advance moves the fake clock (token
+// expiry).
+//
+// # Web view
+//
+// Unless Options.DisableWeb is set, "/" serves a page (plain HTML, CSS and
+// JS embedded in the binary) that shows a channel as Discord would for a
+// chosen user: embeds, buttons, select menus, modals, ephemeral messages
+// for that user only, "(edited)" marks, highlighted mentions, who was
+// pinged, and the protocol violations. Its command box parses slash
+// commands against the registered commands. It long-polls /ui/state and
+// acts through the scripting API.
 //
 // All methods of Server are safe for concurrent use.
 //
