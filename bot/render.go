@@ -114,7 +114,7 @@ func footerText(lang string, m *meta, g *engine.Game) string {
 		parts = append(parts, locales.T(lang, "variant_bust", nil))
 	}
 	parts = append(parts, locales.T(lang, "footer_version", map[string]any{"Seq": g.Seq}))
-	return strings.Join(parts, locales.T(lang, "footer_sep", nil))
+	return strings.Join(parts, locales.T(lang, "footer_sep", nil)) + "\n" + locales.T(lang, "legend", nil)
 }
 
 func auctionText(lang string, m *meta, g *engine.Game) string {
