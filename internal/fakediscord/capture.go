@@ -62,7 +62,11 @@ func sanitize(p string) string {
 			parts[i] = part[:8]
 		}
 	}
-	s := strings.Join(parts, "_")
+	return fileSafe(strings.Join(parts, "_"))
+}
+
+// fileSafe keeps letters, digits, '_' and '-' and caps the length.
+func fileSafe(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
 			return r

@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"sync"
@@ -96,11 +98,20 @@ type member struct {
 
 // Start starts a Server for a test and closes it when the test ends. It
 // fails the test if the server cannot start.
+//
+// When opts has no CaptureDir and the environment variable
+// FAKEDISCORD_CAPTURE names a directory, requests are captured to a
+// subdirectory named after the test, so that a failing end-to-end run can
+// be inspected (FAKEDISCORD_CAPTURE=/tmp/cap go test ./e2e/). This is the
+// only place the package reads the environment: Start is test support.
 func Start(tb testing.TB, opts ...Options) *Server {
 	tb.Helper()
 	var o Options
 	if len(opts) > 0 {
 		o = opts[0]
+	}
+	if dir := os.Getenv("FAKEDISCORD_CAPTURE"); o.CaptureDir == "" && dir != "" {
+		o.CaptureDir = filepath.Join(dir, fileSafe(tb.Name()))
 	}
 	s, err := New(o)
 	if err != nil {

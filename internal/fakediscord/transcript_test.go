@@ -216,3 +216,14 @@ func TestDeferredUpdateThenEditOriginal(t *testing.T) {
 	assert.Equal(t, fakediscord.CallbackDeferredUpdateMessage, r.Type)
 	assert.Empty(t, w.srv.Violations())
 }
+
+func TestStartCapturesWithEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("FAKEDISCORD_CAPTURE", dir)
+	srv := fakediscord.Start(t)
+	call(t, srv, http.MethodGet, "/users/@me", nil)
+	files, err := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	require.NoError(t, err)
+	require.Len(t, files, 1)
+	assert.Equal(t, "TestStartCapturesWithEnvironment", filepath.Base(filepath.Dir(files[0])))
+}
