@@ -84,16 +84,11 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	if err := s.Open(); err != nil {
 		return fmt.Errorf("connecting to Discord's gateway (%s): %w", cfg.APIURL, err)
 	}
-	gatewayOpen := true
-	closeGateway := func() {
-		if gatewayOpen {
-			gatewayOpen = false
-			if err := s.Close(); err != nil {
-				logger.Warn("closing the gateway", "err", err)
-			}
+	defer func() {
+		if err := s.Close(); err != nil {
+			logger.Warn("closing the gateway", "err", err)
 		}
-	}
-	defer closeGateway()
+	}()
 	if err := b.Register(s); err != nil {
 		return fmt.Errorf("registering the slash commands: %w", err)
 	}
