@@ -2,19 +2,35 @@
 // public board, the buttons and ephemeral prompts that drive a game, and the
 // translation of every error into a localised ephemeral reply.
 //
-// Each interaction is handled by one handler with the signature
-// func(*call) error; a router parses component custom ids of the form
-// "dix:<verb>:<version>[:<arg>]" where version is the game's state version
-// (engine.Game.Seq) or the lobby counter, so outdated buttons are detected
-// and change nothing. A click does its whole decision inside one
-// dixbot.Store.Update (one load, one save, exactly once per interaction id);
-// only turn boundaries write a second time (to remember the new board
-// message). Everything sent to Discord goes through the small discordAPI
-// interface so tests record responses instead of calling Discord.
+// Each interaction is handled by one handler; a router parses component
+// custom ids of the form "dix:<verb>:<version>[:<arg>]" where version is the
+// game's state version (engine.Game.Seq) or the lobby counter, so outdated
+// buttons are detected and change nothing (a component on a message older
+// than the table is outdated too: it belongs to an earlier game of the
+// channel). A click does its whole decision inside one dixbot.Store.Update
+// (one load, one save, exactly once per interaction id); only turn
+// boundaries write a second time, to remember the new board message.
+// Everything sent to Discord goes through the small discordAPI interface so
+// tests record responses instead of calling Discord.
+//
+// How the game takes shape in Discord:
+//   - Each turn gets a fresh board message that pings the player who must
+//     act; within the turn the board is updated in place by answering the
+//     click (UPDATE_MESSAGE); when the turn ends the old board becomes a
+//     summary of the turn, without buttons.
+//   - When the decision passes to someone else within a turn (bidders, the
+//     auction winner, the final buy round), that person gets one short
+//     message mentioning only them, with a link to the board.
+//   - Bids, purchases and payments are ephemeral prompts: quick bid amounts
+//     and a "custom amount" modal; a market select (one per colour when more
+//     than 25 cards could be bought); the proposed payment (R6) or a modal
+//     with money tokens, consolation tokens and cards in SPEC §7 notation.
+//   - The table data (seats, language, board message, recent events) is a
+//     small versioned JSON document in dixbot.Record.Meta.
 //
 // The package depends on the engine (the rules), the root package dixbot
 // (the Record and the Store contract), locales (every user-facing string)
 // and discordgo. It must never depend on a store implementation, on cmd/ or
-// on configuration from the environment; it formats no user-facing text
+// on configuration from the environment, and it formats no user-facing text
 // itself: all of it comes from locales.
 package bot

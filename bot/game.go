@@ -91,6 +91,10 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 		if err != nil {
 			return err
 		}
+		// Never save a broken game (principle 8): refuse the click instead.
+		if err := g.Check(); err != nil {
+			return err
+		}
 		lines := renderEvents(m.Lang, m, evs)
 		ended, started := turnBoundary(evs)
 		m.Turn += started
