@@ -114,6 +114,14 @@ func TestHealthAndMetrics(t *testing.T) {
 	assert.GreaterOrEqual(t, m[`dix_interactions_total{kind="button",outcome="refused"}`], 1.0)
 	assert.Equal(t, 1.0, m["dix_active_games"], "one game in progress")
 
+	// A dropped gateway connection is resumed and the game goes on.
+	fake.DropGateway()
+	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool {
+		code, _ := getHealth(t, addr)
+		return fake.Resumes() > 0 && code == http.StatusOK
+	}))
+	require.True(t, tb.decide())
+
 	// Redis down: unhealthy, and the failures are counted.
 	rs.Stop()
 	code, h = getHealth(t, addr)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -245,6 +246,68 @@ func TestConcurrentClicks(t *testing.T) {
 		assert.Len(t, after.Deck, len(g.Deck)-1, "round %d: exactly one card drawn", round)
 		assert.NoError(t, after.Check(), "round %d: invariants", round)
 	}
+	// Different buttons of one decision at once: every quick bid amount of
+	// the bidder's prompt and Pass on the board, each clicked three times.
+	tb.weights = drawHeavy
+	rec := tb.playUntil(inAuction)
+	g := rec.State
+	bidder := tb.user(seats(t, rec)[g.ToAct()])
+	board, buttons := tb.boardFor(rec)
+	prompt := tb.click(bidder, board.ID, buttons["bid"].raw)
+	require.True(t, prompt.Ephemeral(), describe(prompt))
+	type target struct{ msg, id string }
+	targets := []target{{board.ID, buttons["pass"].raw}}
+	for _, c := range components(*prompt.Message) {
+		if id, ok := parseCustomID(c.CustomID); ok && id.verb == "bidn" {
+			targets = append(targets, target{prompt.Message.ID, c.CustomID})
+		}
+	}
+	require.Greater(t, len(targets), 1, "quick bid amounts")
+	var (
+		wg       sync.WaitGroup
+		start    = make(chan struct{})
+		mu       sync.Mutex
+		answers  []*fakediscord.Response
+		notFound int
+	)
+	for _, tg := range targets {
+		for range 3 {
+			wg.Go(func() {
+				<-start
+				ctx := waitCtx(t)
+				ix, err := w.fake.Click(ctx, bidder.ID, tg.msg, tg.id)
+				if errors.Is(err, fakediscord.ErrUnknownComponent) {
+					mu.Lock()
+					notFound++
+					mu.Unlock()
+					return
+				}
+				if !assert.NoError(t, err) {
+					return
+				}
+				r, err := ix.Wait(ctx)
+				if assert.NoError(t, err) {
+					mu.Lock()
+					answers = append(answers, r)
+					mu.Unlock()
+				}
+			})
+		}
+	}
+	close(start)
+	wg.Wait()
+	after := tb.record().State
+	assert.Equal(t, g.Seq+1, after.Seq, "exactly one of the decisions was applied")
+	assert.NoError(t, after.Check())
+	refused := 0
+	for _, r := range answers {
+		if r.Ephemeral() && r.Message != nil && strings.Contains(r.Message.Content, locales.T(locales.For(bidder.Locale), "err_stale", nil)) {
+			refused++
+		}
+	}
+	assert.GreaterOrEqual(t, refused, len(answers)-1, "all but one answer is the outdated notice")
+	assert.Positive(t, refused)
+
 	tb.weights = nil
 	tb.playToEnd()
 	tb.checkScoreboard([]string{"Alice", "Bob", "Chloe"})
