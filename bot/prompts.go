@@ -58,6 +58,9 @@ func (c *call) bidPrompt(p parsedID) error {
 	if err != nil {
 		return err
 	}
+	if g.Auction == nil {
+		return engine.ErrWrongPhase
+	}
 	var row []discordgo.MessageComponent
 	for _, v := range bidAmounts(ch.MinBid, ch.MaxBid) {
 		row = append(row, button(c.lang, "btn_bid_amount", map[string]any{"Amount": v}, discordgo.PrimaryButton, customID(verbBidAmount, m.version(g), itoa(v))))
