@@ -355,11 +355,14 @@ func (g *Game) pay(evs []Event, player int, p Payment) []Event {
 	pl := &g.Players[player]
 	pl.Money -= p.Money
 	pl.Consolation -= p.Consolation
+	// Copy the cards first: the caller's slice may share memory with the
+	// collection they come from, which removeCard shifts (R6: exactly the
+	// cards validated are paid).
+	p.Cards = g.keep(p.Cards)
 	for _, c := range p.Cards {
 		pl.Collection = removeCard(pl.Collection, c)
 		g.Discard = append(g.Discard, c)
 	}
-	p.Cards = g.keep(p.Cards)
 	return append(evs, Event{Kind: EvPaid, Player: player, Payment: p, Amount: p.Value()})
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -93,5 +94,56 @@ func TestBuildDeck(t *testing.T) {
 		_, err := BuildDeck(p)
 		assert.ErrorIs(t, err, ErrBadOptions)
 		assert.Zero(t, DeckSize(p))
+	}
+}
+
+// TestDeckComposition checks every card's count for each player count
+// against the table of SPEC §1.1 (R1): numbers 1–3 carry the 3+ symbol,
+// numbers 4–6 and the colour wilds the 4+ symbol, 7–9, the black wilds and
+// the super wild are in every deck; currency 5/4/4/2/2 plus one of each
+// value per symbol.
+func TestDeckComposition(t *testing.T) {
+	type counts struct{ low, mid, high, colorWild, blackWild, super int }
+	tests := []struct {
+		players  int
+		want     counts
+		currency [6]int // by value, index 0 unused
+	}{
+		{1, counts{2, 2, 1, 1, 1, 1}, [6]int{0, 5, 4, 4, 2, 2}},
+		{2, counts{2, 2, 1, 1, 1, 1}, [6]int{0, 5, 4, 4, 2, 2}},
+		{3, counts{3, 2, 1, 1, 1, 1}, [6]int{0, 6, 5, 5, 3, 3}},
+		{4, counts{3, 3, 1, 2, 1, 1}, [6]int{0, 7, 6, 6, 4, 4}},
+		{5, counts{3, 3, 1, 2, 1, 1}, [6]int{0, 7, 6, 6, 4, 4}},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprintf("%d players", tc.players), func(t *testing.T) {
+			deck, err := BuildDeck(tc.players)
+			require.NoError(t, err)
+			got := map[Card]int{}
+			for _, c := range deck {
+				got[c]++
+			}
+			want := map[Card]int{}
+			for _, col := range Colors {
+				for v := uint8(1); v <= 9; v++ {
+					n := tc.want.low
+					if v >= 7 {
+						n = tc.want.high
+					} else if v >= 4 {
+						n = tc.want.mid
+					}
+					want[Card{Kind: KindNumber, Color: col, Value: v}] = n
+				}
+				want[Card{Kind: KindColorWild, Color: col}] = tc.want.colorWild
+			}
+			for v := uint8(1); v <= 9; v++ {
+				want[Card{Kind: KindBlackWild, Value: v}] = tc.want.blackWild
+			}
+			want[Card{Kind: KindSuperWild}] = tc.want.super
+			for v := uint8(1); v <= 5; v++ {
+				want[Card{Kind: KindCurrency, Value: v}] = tc.currency[v]
+			}
+			assert.Equal(t, want, got)
+		})
 	}
 }

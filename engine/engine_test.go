@@ -571,3 +571,43 @@ func TestZeroGame(t *testing.T) {
 	_ = g.View()
 	_ = g.Clone()
 }
+
+// TestPaymentSharingTheCollection: a payment whose cards are a slice of the
+// payer's own collection (as a caller picking cards from it may build it)
+// pays exactly those cards (R6), in the market and in an auction.
+func TestPaymentSharingTheCollection(t *testing.T) {
+	p2 := Card{Kind: KindNumber, Color: Pink, Value: 2}
+	tests := []struct {
+		name   string
+		script string
+		action func(g *Game) Action
+	}{
+		{"buy", "players 2\ncollection p0 b1 g2 o3\nmoney p0 0\nmarket p2\ndeck o5 o6\nrest none\np0 draw\np0 stop\np0 numbers\n",
+			func(g *Game) Action {
+				return Action{Kind: ActBuy, Card: p2, Payment: Payment{Cards: g.Players[0].Collection[0:2]}}
+			}},
+		{"auction", "players 2\ncollection p1 b1 g2 o3\nmoney p1 0\ndeck *4 o6\nrest none\np0 draw\np1 bid 2\np0 pass\n",
+			func(g *Game) Action {
+				return Action{Kind: ActPay, Player: 1, Payment: Payment{Cards: g.Players[1].Collection[0:2]}}
+			}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := scenarioGame(t, tc.script)
+			a := tc.action(g)
+			evs, err := g.Apply(a)
+			require.NoError(t, err)
+			require.NoError(t, g.Check())
+			assert.Equal(t, "b1 g2", FormatCards(g.Discard[len(g.Discard)-2:]), "the cards named are discarded")
+			assert.Contains(t, FormatCards(g.Players[a.Player].Collection), "o3")
+			assert.NotContains(t, FormatCards(g.Players[a.Player].Collection), "g2")
+			var paid []Card
+			for _, e := range evs {
+				if e.Kind == EvPaid {
+					paid = e.Payment.Cards
+				}
+			}
+			assert.Equal(t, "b1 g2", FormatCards(paid))
+		})
+	}
+}

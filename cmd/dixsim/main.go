@@ -1,7 +1,7 @@
 // Command dixsim scores collections, simulates and replays games of DIX.
 //
 //	dixsim score                 read collections (SPEC §7 notation) on stdin, one per line; write JSON scores
-//	dixsim sim -games N -players P [-seed S] [-check] [-difficulty D] [-variant] [-policy mix|simple|random]
+//	dixsim sim -games N -players P|A..B [-seed S] [-check] [-difficulty D] [-variant] [-policy mix|simple|random]
 //	dixsim replay FILE           run a scenario file (engine/testdata/scenarios/README.md); print the final state as JSON
 package main
 
@@ -13,7 +13,7 @@ import (
 	"os"
 )
 
-const usage = "usage: dixsim score | sim -games N -players P [-seed S] [-check] | replay FILE"
+const usage = "usage: dixsim score | sim -games N -players P|A..B [-seed S] [-check] | replay FILE"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"time"
 
@@ -47,7 +48,7 @@ func runSim(args []string, out, errOut io.Writer) error {
 	fs.SetOutput(errOut)
 	var cfg simConfig
 	fs.IntVar(&cfg.games, "games", 1000, "number of games")
-	fs.IntVar(&cfg.players, "players", 4, "players per game, 1–5 (1: solo against ALIX)")
+	players := fs.String("players", "4", "players per game, 1–5 (1: solo against ALIX), or a range such as 1..5 (the games for each count)")
 	fs.Int64Var(&cfg.seed, "seed", 1, "seed of the first game; game i uses seed+i")
 	fs.BoolVar(&cfg.check, "check", false, "run Check after every action; stop at the first violation")
 	fs.IntVar(&cfg.difficulty, "difficulty", 6, "solo difficulty, 4–10")
@@ -56,18 +57,44 @@ func runSim(args []string, out, errOut io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if fs.NArg() != 0 || cfg.games < 1 {
-		return fmt.Errorf("%w: sim -games N -players P [-seed S] [-check]", errUsage)
+	lo, hi, err := parsePlayers(*players)
+	if fs.NArg() != 0 || cfg.games < 1 || err != nil {
+		return fmt.Errorf("%w: sim -games N -players P|A..B [-seed S] [-check]", errUsage)
 	}
-	policies, names, err := simPolicies(cfg.policy, cfg.players)
-	if err != nil {
-		return err
+	for p := lo; p <= hi; p++ {
+		cfg.players = p
+		policies, names, err := simPolicies(cfg.policy, cfg.players)
+		if err != nil {
+			return err
+		}
+		st, err := simulate(cfg, policies, (*engine.Game).Check)
+		if err != nil {
+			return err
+		}
+		if err := printStats(out, cfg, names, st); err != nil {
+			return err
+		}
 	}
-	st, err := simulate(cfg, policies, (*engine.Game).Check)
-	if err != nil {
-		return err
+	return nil
+}
+
+// parsePlayers reads "P" or a range "A..B" of player counts within 1–5 (a
+// single count is left to engine.New to judge, as before).
+func parsePlayers(s string) (lo, hi int, err error) {
+	a, b, isRange := strings.Cut(s, "..")
+	if lo, err = strconv.Atoi(a); err != nil {
+		return 0, 0, err
 	}
-	return printStats(out, cfg, names, st)
+	hi = lo
+	if isRange {
+		if hi, err = strconv.Atoi(b); err != nil {
+			return 0, 0, err
+		}
+	}
+	if isRange && (lo < 1 || hi > 5 || hi < lo) {
+		return 0, 0, fmt.Errorf("bad range %q", s)
+	}
+	return lo, hi, nil
 }
 
 // simPolicies returns one policy per seat (a solo game has one human seat).

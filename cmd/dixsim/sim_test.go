@@ -25,6 +25,8 @@ func TestRunSim(t *testing.T) {
 		{"solo", []string{"-games", "20", "-players", "1", "-difficulty", "9", "-check"}, []string{"solo against ALIX, difficulty 9", "alix"}},
 		{"five random players, bust variant", []string{"-games", "10", "-players", "5", "-policy", "random", "-variant", "-check"}, []string{"policies random random random random random", "bust variant", "p4"}},
 		{"two simple players", []string{"-games", "10", "-players", "2", "-policy", "simple"}, []string{"policies simple simple"}},
+		{"every player count", []string{"-games", "5", "-players", "1..5", "-check"}, []string{"solo against ALIX", "games:          5 (2 players", "3 players", "4 players", "5 players"}},
+		{"a range of one", []string{"-games", "5", "-players", "3..3"}, []string{"3 players"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -41,6 +43,11 @@ func TestRunSimBadUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"-players", "0", "-games", "1"},
 		{"-players", "6", "-games", "1"},
+		{"-players", "4..6", "-games", "1"},
+		{"-players", "0..2", "-games", "1"},
+		{"-players", "3..2", "-games", "1"},
+		{"-players", "2..", "-games", "1"},
+		{"-players", "x", "-games", "1"},
 		{"-games", "0"},
 		{"-policy", "clever", "-games", "1"},
 		{"-players", "1", "-difficulty", "3", "-games", "1"},
