@@ -82,6 +82,12 @@
 // the websocket to exercise RESUME; Advance moves the fake clock (token
 // expiry).
 //
+// Faults: Interaction.Redeliver dispatches the same interaction (same id
+// and token) again, as Discord may after a RESUME; a second initial answer
+// then gets 40060 and is recorded as a Violation. HoldCallbacks holds up a
+// user's initial answers until released, to keep an interaction in flight
+// in the bot at a known point (for shutdown tests).
+//
 // # Web view
 //
 // Unless Options.DisableWeb is set, "/" serves a page (plain HTML, CSS and

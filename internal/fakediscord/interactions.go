@@ -39,6 +39,7 @@ type ixState struct {
 	originalID   string // message of the response (@original)
 	expired      bool   // deadline passed without response
 	followups    []string
+	deliveries   int           // Redeliver calls
 	done         chan struct{} // closed on the initial response
 	failed       chan struct{} // closed when the deadline passes without one
 	timer        *time.Timer
@@ -217,6 +218,7 @@ func (s *Server) expireLocked(st *ixState) {
 // --- interaction callback ---
 
 func (s *Server) interactionCallback(_ http.ResponseWriter, r *http.Request, body []byte) (int, any, *apiError) {
+	s.waitHold(r.Context(), r.PathValue("id"))
 	var req struct {
 		Type int             `json:"type"`
 		Data json.RawMessage `json:"data"`

@@ -59,6 +59,7 @@ type Server struct {
 	mu       sync.Mutex
 	changed  chan struct{} // closed and replaced on every state change
 	closed   bool
+	closedCh chan struct{} // closed by Close
 	lastID   int64
 	clockOff time.Duration
 
@@ -86,6 +87,7 @@ type Server struct {
 
 	captureSeq int64
 	resumes    int
+	holds      []*Hold
 	version    int64 // incremented on every change (web view polling)
 }
 
@@ -156,6 +158,7 @@ func New(opts Options) (*Server, error) {
 		opts:      opts,
 		log:       log,
 		changed:   make(chan struct{}),
+		closedCh:  make(chan struct{}),
 		users:     map[string]*User{},
 		guilds:    map[string]*Guild{},
 		members:   map[string]map[string]*member{},
@@ -212,6 +215,7 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.closed = true
+	close(s.closedCh)
 	for _, ix := range s.ixByID {
 		if ix.timer != nil {
 			ix.timer.Stop()
