@@ -50,6 +50,7 @@ type Metrics struct {
 	durSum       float64
 	durCount     uint64
 	storeErrors  map[string]uint64
+	redelivered  uint64
 	active       int  // last value counted
 	activeKnown  bool // active has been counted at least once
 
@@ -91,6 +92,14 @@ func (m *Metrics) StoreError(op string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.storeErrors[op]++
+}
+
+// Redelivered records one interaction delivered again by the gateway and
+// ignored because this process had already handled it.
+func (m *Metrics) Redelivered() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.redelivered++
 }
 
 // countActive refreshes the active-games gauge from the store. A failure
@@ -164,6 +173,10 @@ func (m *Metrics) WriteTo(ctx context.Context, w io.Writer) error {
 	for _, op := range ops {
 		fmt.Fprintf(&b, "dix_store_errors_total{op=%s} %d\n", quote(op), m.storeErrors[op])
 	}
+
+	b.WriteString("# HELP dix_interactions_redelivered_total Interactions delivered again by the gateway and ignored (already handled).\n")
+	b.WriteString("# TYPE dix_interactions_redelivered_total counter\n")
+	fmt.Fprintf(&b, "dix_interactions_redelivered_total %d\n", m.redelivered)
 
 	if m.activeKnown {
 		b.WriteString("# HELP dix_active_games Games in progress in the bot's servers.\n")

@@ -86,6 +86,8 @@ func TestMetricsEmpty(t *testing.T) {
 	assert.Equal(t, "histogram", e.typ["dix_interaction_duration_seconds"])
 	assert.Equal(t, "counter", e.typ["dix_store_errors_total"])
 	assert.NotContains(t, e.typ, "dix_active_games", "no store: no gauge")
+	assert.Equal(t, "counter", e.typ["dix_interactions_redelivered_total"])
+	assert.Equal(t, 0.0, e.samples["dix_interactions_redelivered_total"])
 	assert.Equal(t, 0.0, e.samples[`dix_interaction_duration_seconds_bucket{le="+Inf"}`])
 	assert.Equal(t, 0.0, e.samples[`dix_interaction_duration_seconds_count`])
 }
@@ -108,6 +110,7 @@ func TestMetricsInteractions(t *testing.T) {
 	m.StoreError("update")
 	m.StoreError("update")
 	m.StoreError("get")
+	m.Redelivered()
 
 	e := scrape(t, m)
 	tests := []struct {
@@ -128,6 +131,7 @@ func TestMetricsInteractions(t *testing.T) {
 		{`dix_interaction_duration_seconds_count`, 5},
 		{`dix_store_errors_total{op="update"}`, 2},
 		{`dix_store_errors_total{op="get"}`, 1},
+		{`dix_interactions_redelivered_total`, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.sample, func(t *testing.T) {
