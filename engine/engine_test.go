@@ -532,9 +532,13 @@ func TestView(t *testing.T) {
 	assert.Equal(t, 7, v.Seats[1].Capacity)
 	assert.Equal(t, 1, v.DeckCount)
 	assert.Nil(t, v.Results)
+	v.Auction.Order[0] = 7
+	assert.Equal(t, []int{1, 0}, g.Auction.Order, "the view does not share the state's slices")
 	over := scenarioGame(t, "players 2\ncollection p1 b1 b#\ndeck g1\nrest none\np0 draw\np0 stop\np0 numbers\np0 end\np1 skip\np0 skip\n")
 	v = over.View()
 	require.Len(t, v.Results, 2)
+	v.FinalOrder[0] = 7
+	assert.NoError(t, over.Check(), "the view does not share the state's slices")
 	assert.Equal(t, 1, v.Results[0].Seat)
 	require.Len(t, v.Results[0].Placements, 1)
 	assert.Equal(t, "b#", v.Results[0].Placements[0].Card)

@@ -61,7 +61,8 @@ func fuzzAction(g *Game, data []byte, c *Choices) (Action, []byte) {
 }
 
 // FuzzApply plays random action sequences, legal and illegal: nothing
-// panics, Check holds after every action, and a rejected action leaves the
+// panics, Check holds after every action, every accepted action follows the
+// rules (checkRules, checkAlixRules), and a rejected action leaves the
 // serialised state unchanged.
 func FuzzApply(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1})
@@ -82,7 +83,8 @@ func FuzzApply(f *testing.F) {
 				t.Fatal(err)
 			}
 			seq := g.Seq
-			_, err = g.Apply(a)
+			prev := g.Clone()
+			evs, err := g.Apply(a)
 			if err != nil {
 				after, _ := g.MarshalBinary()
 				if !bytes.Equal(before, after) {
@@ -105,6 +107,15 @@ func FuzzApply(f *testing.F) {
 			}
 			if err := g.Check(); err != nil {
 				t.Fatalf("after %+v: %v", a, err)
+			}
+			// The rules of rules_test.go hold for every accepted action.
+			if g.Solo() {
+				err = checkAlixRules(prev, evs, g)
+			} else {
+				err = checkRules(prev, a, g)
+			}
+			if err != nil {
+				t.Fatalf("after %s: %v", FormatAction(a), err)
 			}
 		}
 		b, _ := g.MarshalBinary()

@@ -86,7 +86,7 @@ func (g *Game) View() View {
 		Market:       cardStrings(g.Market),
 		Discard:      cardStrings(g.Discard),
 		EndTriggered: g.EndTriggered,
-		FinalOrder:   g.FinalOrder,
+		FinalOrder:   append([]int(nil), g.FinalOrder...), // a picture: never the state's own slices
 		FinalNext:    g.FinalNext,
 	}
 	for i, p := range g.Players {
@@ -97,7 +97,7 @@ func (g *Game) View() View {
 		})
 	}
 	if a := g.Auction; a != nil {
-		v.Auction = &AuctionView{Wild: a.Wild.String(), HighBid: a.HighBid, HighBidder: a.HighBidder, Order: a.Order, Next: a.Next}
+		v.Auction = &AuctionView{Wild: a.Wild.String(), HighBid: a.HighBid, HighBidder: a.HighBidder, Order: append([]int(nil), a.Order...), Next: a.Next}
 	}
 	if g.Phase == PhaseOver {
 		for _, r := range g.Results() {
