@@ -713,3 +713,64 @@ func TestStartOverUnarchivedGame(t *testing.T) {
 	assert.Nil(t, rec.State)
 	assert.Equal(t, "u2", m.Creator)
 }
+
+// TestWinningBidOpensThePayment: the active player bids last; when that bid
+// wins, the bid prompt becomes the payment step, so the winner pays
+// without going back to the board.
+func TestWinningBidOpensThePayment(t *testing.T) {
+	h := newHarness(t)
+	board, prompt := toAuction(t, h)
+	h.clickOn("u2", prompt, h.mustFind(prompt, verbPass))
+	aprompt := h.clickOn("u1", board, h.mustFind(board, verbBid)).shown(board)
+	r := h.clickOn("u1", aprompt, customID(verbBidAmount, h.snapSeq(), "2"))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	assert.Empty(t, r.sends(), "the winner, who clicked, is not pinged")
+	rec, _ := h.record()
+	require.Equal(t, engine.PhaseAuctionPay, rec.State.Phase)
+	assert.Contains(t, aprompt.content, "You bid 2 and won")
+	assert.Contains(t, aprompt.content, "2 tokens")
+	assert.NotEmpty(t, findIDs(aprompt, verbAuctOther))
+
+	h.clickOn("u1", aprompt, h.mustFind(aprompt, verbAuctPay))
+	rec, _ = h.record()
+	assert.Equal(t, engine.PhaseDraw, rec.State.Phase)
+	assert.Equal(t, 3, rec.State.Players[0].Money)
+	assert.Equal(t, enT("done_pay", map[string]any{"Payment": "2 tokens"}), aprompt.content)
+}
+
+// soloBuyDeck: the human draws g3 b2 and takes the money (both go to the
+// market); ALIX (difficulty 4) draws o4 and stops; the human draws p1,
+// stops and takes it: a buy with a collection of one single card.
+const soloBuyDeck = "g3 b2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2 g5 o9 p9"
+
+// TestSoloBuyCapacity: in solo any number card pays for a market card, but
+// only duplicates pay a bid: the market prompt shows the buy capacity and
+// the hand shows both.
+func TestSoloBuyCapacity(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1"}, soloBuyDeck, engine.Options{Players: 1, Difficulty: 4, FirstPlayer: 0})
+	board := h.board()
+	for _, v := range []string{verbDraw, verbDraw, verbStop, verbMoney} {
+		h.clickOn("u1", board, h.mustFind(board, v))
+	}
+	board = h.board()
+	for _, v := range []string{verbDraw, verbStop, verbNumbers} {
+		h.clickOn("u1", board, h.mustFind(board, v))
+	}
+	rec, _ := h.record()
+	g := rec.State
+	require.Equal(t, engine.PhaseBuy, g.Phase)
+	require.Equal(t, 6, g.BuyCapacity(0), "5 tokens and one card")
+	require.Equal(t, 5, g.Capacity(0), "5 tokens, no duplicate")
+
+	prompt := h.clickOn("u1", board, h.mustFind(board, verbBuy))
+	assert.Contains(t, prompt.ephemeralText(), "pay up to 6")
+
+	hand := h.command("u1", "hand").response().Data.Embeds[0]
+	var text string
+	for _, f := range hand.Fields {
+		text += f.Value + "\n"
+	}
+	assert.Contains(t, text, enT("hand_capacity_buy", map[string]any{"Amount": 6}))
+	assert.Contains(t, text, enT("hand_capacity_bid", map[string]any{"Amount": 5}))
+}

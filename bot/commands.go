@@ -293,7 +293,7 @@ func (c *call) abandonYes(parsedID) error {
 	if err != nil && !errors.Is(err, dixbot.ErrNotFound) {
 		return err
 	}
-	c.updateOrReply(locales.T(c.lang, "abandon_done", nil))
+	c.updateOrReply(locales.T(c.lang, "abandon_done", nil), nil)
 	channel, name := c.i.ChannelID, escape(c.name)
 	c.then(func(ctx context.Context) {
 		c.b.retire(ctx, channel, m.Board, nil)
@@ -303,6 +303,6 @@ func (c *call) abandonYes(parsedID) error {
 }
 
 func (c *call) abandonNo(parsedID) error {
-	c.updateOrReply(locales.T(c.lang, "abandon_kept", nil))
+	c.updateOrReply(locales.T(c.lang, "abandon_kept", nil), nil)
 	return nil
 }

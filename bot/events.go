@@ -69,6 +69,13 @@ func renderEvents(lang string, m *meta, evs []engine.Event) []string {
 			lines = append(lines, locales.T(lang, "ev_wild_discarded", d))
 		case engine.EvPaid:
 			d["Payment"] = paymentText(lang, ev.Payment)
+			if i+1 < len(evs) && evs[i+1].Kind == engine.EvBought && evs[i+1].Player == ev.Player {
+				// A purchase reads as one line: what was bought, for how much.
+				i++
+				d["Card"] = cardText(lang, evs[i].Card)
+				lines = append(lines, locales.T(lang, "ev_bought_paid", d))
+				continue
+			}
 			lines = append(lines, locales.T(lang, "ev_paid", d))
 		case engine.EvBought:
 			lines = append(lines, locales.T(lang, "ev_bought", d))

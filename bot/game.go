@@ -71,11 +71,13 @@ type played struct {
 
 // play applies the action built by build for the clicking user, inside one
 // exactly-once store update, then answers: a click on the board updates it
-// in place; a click on an ephemeral prompt replaces the prompt with confirm
-// and the board is edited after the answer.
-func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine.Action, error), confirm func(lang string, a engine.Action) string) error {
+// in place; a click on an ephemeral prompt replaces the prompt with what
+// confirm returns (text, and components for a next step of the same
+// player) and the board is edited after the answer.
+func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine.Action, error), confirm confirmFunc) error {
 	var out played
 	var act engine.Action
+	seat := -1
 	rec, err := c.change(func(r *dixbot.Record) error {
 		g, m, s, err := c.seatFor(r, version)
 		if err != nil {
@@ -105,7 +107,7 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 		}
 		r.Meta = m.encode()
 		out = played{m: m, lines: turnLines, prevActor: prev, active: active, turn: turn, ended: ended}
-		act = a
+		act, seat = a, s
 		return nil
 	})
 	if err != nil {
@@ -117,15 +119,27 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 		out.m = m
 	}
 	text := ""
+	var comps []discordgo.MessageComponent
 	if confirm != nil {
-		text = confirm(c.lang, act)
+		text, comps = confirm(c.lang, act, out.rec.State, out.m, seat)
 	}
-	c.afterPlay(out, fromBoard, text)
+	c.afterPlay(out, fromBoard, text, comps)
 	return nil
 }
 
+// confirmFunc returns what replaces the ephemeral prompt once the action a
+// of seat is applied; g is the game after it.
+type confirmFunc func(lang string, a engine.Action, g *engine.Game, m *meta, seat int) (string, []discordgo.MessageComponent)
+
+// confirmText is a confirmFunc answering one message of lang.
+func confirmText(text func(lang string, a engine.Action) string) confirmFunc {
+	return func(lang string, a engine.Action, _ *engine.Game, _ *meta, _ int) (string, []discordgo.MessageComponent) {
+		return text(lang, a), nil
+	}
+}
+
 // afterPlay answers an applied action and queues the board work.
-func (c *call) afterPlay(out played, fromBoard bool, confirm string) {
+func (c *call) afterPlay(out played, fromBoard bool, confirm string, confirmComps []discordgo.MessageComponent) {
 	g, m := out.rec.State, out.m
 	lang := m.Lang
 	over := g.Phase == engine.PhaseOver
@@ -140,7 +154,7 @@ func (c *call) afterPlay(out played, fromBoard bool, confirm string) {
 			c.update("", []*discordgo.MessageEmbed{boardEmbed(lang, m, g)}, boardButtons(lang, m, g))
 		}
 	} else {
-		c.updateOrReply(confirm)
+		c.updateOrReply(confirm, confirmComps)
 	}
 	channel := c.i.ChannelID
 	switch {
@@ -175,12 +189,12 @@ func (c *call) afterPlay(out played, fromBoard bool, confirm string) {
 
 // updateOrReply replaces the ephemeral prompt the user clicked on with text
 // (or answers with an ephemeral message when there is no such message).
-func (c *call) updateOrReply(text string) {
+func (c *call) updateOrReply(text string, comps []discordgo.MessageComponent) {
 	if c.i.Message == nil {
-		c.ephemeral(text, nil)
+		c.ephemeral(text, comps)
 		return
 	}
-	c.update(text, nil, nil)
+	c.update(text, nil, comps)
 }
 
 // retire strips the buttons of an old board message (replacing it by the
@@ -319,12 +333,12 @@ func (c *call) simpleAction(p parsedID) error {
 	}
 	return c.play(p.version, func(g *engine.Game, s int) (engine.Action, error) {
 		return engine.Action{Kind: kind}, nil
-	}, func(lang string, a engine.Action) string {
+	}, confirmText(func(lang string, a engine.Action) string {
 		if kind == engine.ActPass {
 			return locales.T(lang, "done_pass", nil)
 		}
 		return locales.T(lang, "done_generic", nil)
-	})
+	}))
 }
 
 // showBoard shows the current board to the user alone.

@@ -98,8 +98,15 @@ func (c *call) placeBid(version uint32, amount int) error {
 			return engine.Action{}, refuse(engine.ErrBidTooHigh, "err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid})
 		}
 		return engine.Action{Kind: engine.ActBid, Amount: amount}, nil
-	}, func(lang string, a engine.Action) string {
-		return locales.T(lang, "done_bid", map[string]any{"Amount": a.Amount})
+	}, func(lang string, a engine.Action, g *engine.Game, m *meta, s int) (string, []discordgo.MessageComponent) {
+		if g.Phase == engine.PhaseAuctionPay && g.ToAct() == s && g.Auction != nil {
+			// The last bid won the auction: the payment step follows in the
+			// same prompt instead of sending the winner back to the board.
+			d := map[string]any{"Amount": a.Amount, "Card": cardText(lang, g.Auction.Wild), "CardName": cardName(lang, g.Auction.Wild)}
+			d, row := auctionPayStep(lang, g, m, s, g.Auction.HighBid, d)
+			return locales.T(lang, "prompt_won_pay", d), row
+		}
+		return locales.T(lang, "done_bid", map[string]any{"Amount": a.Amount}), nil
 	})
 }
 
@@ -176,17 +183,48 @@ func (c *call) buyPrompt(p parsedID) error {
 	if len(ch.Buyable) == 0 {
 		return refuse(engine.ErrNotInMarket, "err_nothing_to_buy", nil)
 	}
-	c.ephemeral(locales.T(c.lang, "prompt_buy", map[string]any{"Capacity": g.Capacity(s)}), buySelects(c.lang, m.version(g), ch.Buyable))
+	// 3.4: a market card may be paid with any number card, in solo too
+	// (g.Capacity is the auction capacity, duplicates only in solo).
+	c.ephemeral(locales.T(c.lang, "prompt_buy", map[string]any{"Capacity": g.BuyCapacity(s)}), buySelects(c.lang, m.version(g), ch.Buyable, proposer(g, s)))
 	return nil
 }
 
-// buySelects builds the market select menus.
-func buySelects(lang string, seq uint32, cards []engine.Card) []discordgo.MessageComponent {
-	option := func(cd engine.Card) discordgo.SelectMenuOption {
-		return discordgo.SelectMenuOption{
-			Label: truncate(locales.T(lang, "option_card", map[string]any{"Card": cardText(lang, cd), "CardName": cardName(lang, cd), "Price": int(cd.Value)}), 100),
-			Value: cd.String(),
+// proposer returns the payment the engine proposes to seat s for a card
+// (R6), for the market select's descriptions.
+// The proposal depends only on the price, so it is computed once per price.
+func proposer(g *engine.Game, s int) func(engine.Card) (engine.Payment, bool) {
+	type proposal struct {
+		pay engine.Payment
+		ok  bool
+	}
+	byPrice := map[int]proposal{}
+	return func(cd engine.Card) (engine.Payment, bool) {
+		price := int(cd.Value)
+		p, seen := byPrice[price]
+		if !seen {
+			p.pay, p.ok = g.ProposePayment(s, price)
+			byPrice[price] = p
 		}
+		return p.pay, p.ok
+	}
+}
+
+// buySelects builds the market select menus. Each option shows the card's
+// colour as its emoji, its name and price, and (when pay is set) the
+// payment the next step will propose.
+func buySelects(lang string, seq uint32, cards []engine.Card, pay func(engine.Card) (engine.Payment, bool)) []discordgo.MessageComponent {
+	option := func(cd engine.Card) discordgo.SelectMenuOption {
+		o := discordgo.SelectMenuOption{
+			Label: truncate(locales.T(lang, "option_card", map[string]any{"CardName": cardName(lang, cd), "Price": int(cd.Value)}), 100),
+			Value: cd.String(),
+			Emoji: &discordgo.ComponentEmoji{Name: colorEmoji(lang, cd.Color)},
+		}
+		if pay != nil {
+			if p, ok := pay(cd); ok {
+				o.Description = truncate(locales.T(lang, "option_card_pay", map[string]any{"Payment": paymentText(lang, p)}), 100)
+			}
+		}
+		return o
 	}
 	one := func(id, placeholder string, cs []engine.Card) discordgo.MessageComponent {
 		opts := make([]discordgo.SelectMenuOption, len(cs))
@@ -312,9 +350,9 @@ func (c *call) buy(p parsedID, payment func(g *engine.Game, s int, cd engine.Car
 			return engine.Action{}, err
 		}
 		return engine.Action{Kind: engine.ActBuy, Card: cd, Payment: pay}, nil
-	}, func(lang string, a engine.Action) string {
+	}, confirmText(func(lang string, a engine.Action) string {
 		return locales.T(lang, "done_buy", map[string]any{"Card": cardText(lang, a.Card), "CardName": cardName(lang, a.Card), "Payment": paymentText(lang, a.Payment)})
-	})
+	}))
 }
 
 // paymentModal asks for a payment: money tokens, consolation tokens and
@@ -325,10 +363,31 @@ func (c *call) paymentModal(id, title string, pl engine.Player, pay engine.Payme
 			Label: truncate(locales.T(c.lang, "modal_money_label", map[string]any{"Have": pl.Money}), 45)},
 		{CustomID: fieldConsolation, Style: discordgo.TextInputShort, MaxLength: 3, Value: itoa(pay.Consolation),
 			Label: truncate(locales.T(c.lang, "modal_consolation_label", map[string]any{"Have": pl.Consolation}), 45)},
-		{CustomID: fieldCards, Style: discordgo.TextInputParagraph, MaxLength: 400, Value: paymentNotation(pay.Cards),
+		{CustomID: fieldCards, Style: discordgo.TextInputParagraph, MaxLength: 400, Value: paymentNotation(c.lang, pay.Cards),
 			Label:       truncate(locales.T(c.lang, "modal_cards_label", nil), 45),
-			Placeholder: truncate(locales.T(c.lang, "modal_cards_placeholder", nil), 100)},
+			Placeholder: truncate(cardsPlaceholder(c.lang, pl), 100)},
 	})
+}
+
+// cardsPlaceholder shows, in the empty cards field, the number cards the
+// player could give (wilds never pay, R4), else an example.
+func cardsPlaceholder(lang string, pl engine.Player) string {
+	var nums []engine.Card
+	for _, cd := range pl.Collection {
+		if cd.Kind == engine.KindNumber {
+			nums = append(nums, cd)
+		}
+	}
+	if len(nums) == 0 {
+		return locales.T(lang, "modal_cards_placeholder", nil)
+	}
+	slices.SortFunc(nums, func(a, b engine.Card) int {
+		if a.Color != b.Color {
+			return int(a.Color) - int(b.Color)
+		}
+		return int(a.Value) - int(b.Value)
+	})
+	return locales.T(lang, "modal_cards_placeholder_own", map[string]any{"Cards": paymentNotation(lang, nums)})
 }
 
 // typedPayment reads the payment modal.
@@ -346,7 +405,7 @@ func (c *call) typedPayment() (engine.Payment, error) {
 	if len(text) > 400 {
 		return engine.Payment{}, ErrBadInput
 	}
-	cards, err := engine.ParseCards(text)
+	cards, err := engine.ParseCards(toNotation(c.lang, text))
 	if err != nil {
 		return engine.Payment{}, refuse(engine.ErrBadCard, "err_bad_cards", map[string]any{"Text": truncate(escape(strings.TrimSpace(v[fieldCards])), 40)})
 	}
@@ -368,17 +427,25 @@ func (c *call) auctionPayPrompt(p parsedID) error {
 		d["Card"] = cardText(c.lang, g.Auction.Wild)
 		d["CardName"] = cardName(c.lang, g.Auction.Wild)
 	}
-	pay, ok := g.ProposePayment(s, ch.Owe)
+	d, comps := auctionPayStep(c.lang, g, m, s, ch.Owe, d)
+	c.ephemeral(locales.T(c.lang, "prompt_auction_pay", d), comps)
+	return nil
+}
+
+// auctionPayStep adds the proposed payment of owe to d and returns the
+// buttons of the winner's payment step: Pay (when a payment covers it) and
+// Choose another payment.
+func auctionPayStep(lang string, g *engine.Game, m *meta, s, owe int, d map[string]any) (map[string]any, []discordgo.MessageComponent) {
+	pay, ok := g.ProposePayment(s, owe)
 	row := []discordgo.MessageComponent{}
 	if ok {
-		d["Payment"] = paymentText(c.lang, pay)
-		row = append(row, button(c.lang, "btn_pay", nil, discordgo.SuccessButton, customID(verbAuctPay, m.version(g))))
+		d["Payment"] = paymentText(lang, pay)
+		row = append(row, button(lang, "btn_pay", nil, discordgo.SuccessButton, customID(verbAuctPay, m.version(g))))
 	} else {
-		d["Payment"] = locales.T(c.lang, "pay_none_found", nil)
+		d["Payment"] = locales.T(lang, "pay_none_found", nil)
 	}
-	row = append(row, button(c.lang, "btn_other_payment", nil, discordgo.SecondaryButton, customID(verbAuctOther, m.version(g))))
-	c.ephemeral(locales.T(c.lang, "prompt_auction_pay", d), []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}})
-	return nil
+	row = append(row, button(lang, "btn_other_payment", nil, discordgo.SecondaryButton, customID(verbAuctOther, m.version(g))))
+	return d, []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
 }
 
 func (c *call) auctionPay(p parsedID) error {
@@ -426,7 +493,7 @@ func (c *call) payAuction(version uint32, payment func(g *engine.Game, s int, ow
 			return engine.Action{}, err
 		}
 		return engine.Action{Kind: engine.ActPay, Payment: pay}, nil
-	}, func(lang string, a engine.Action) string {
+	}, confirmText(func(lang string, a engine.Action) string {
 		return locales.T(lang, "done_pay", map[string]any{"Payment": paymentText(lang, a.Payment)})
-	})
+	}))
 }

@@ -100,6 +100,9 @@ func playerText(lang string, p engine.Player) string {
 	if p.Consolation > 0 {
 		head += locales.T(lang, "list_sep", nil) + locales.N(lang, "player_consolation", p.Consolation, nil)
 	}
+	if len(p.Collection) == 0 {
+		return head + "\n" + locales.T(lang, "no_cards", nil)
+	}
 	return head + "\n" + byColor(lang, p.Collection, true)
 }
 
@@ -185,6 +188,9 @@ func statusLine(lang string, m *meta, g *engine.Game) string {
 	case engine.PhaseChoose:
 		return locales.T(lang, "status_choose", d)
 	case engine.PhaseBuy:
+		if len(g.Choices(actor).Buyable) == 0 {
+			return locales.T(lang, "status_buy_none", d)
+		}
 		return locales.T(lang, "status_buy", d)
 	case engine.PhaseBustChoice:
 		return locales.T(lang, "status_bust_choice", d)
@@ -217,8 +223,7 @@ func boardButtons(lang string, m *meta, g *engine.Game) []discordgo.MessageCompo
 	ch := g.Choices(actor)
 	seq := m.version(g)
 	var row []discordgo.MessageComponent
-	total, money := tableauTotals(g.Tableau)
-	_ = total
+	_, money := tableauTotals(g.Tableau)
 	for _, k := range orderedActions {
 		if !hasAction(ch, k) {
 			continue
@@ -233,7 +238,13 @@ func boardButtons(lang string, m *meta, g *engine.Game) []discordgo.MessageCompo
 			b = discordgo.Button{Label: locales.N(lang, "btn_take_numbers", numberCards(g.Tableau), map[string]any{"Gain": money}),
 				Style: discordgo.PrimaryButton, CustomID: customID(verbNumbers, seq)}
 		case engine.ActTakeMoney:
-			b = button(lang, "btn_take_money", map[string]any{"Gain": money}, discordgo.SuccessButton, customID(verbMoney, seq))
+			if n := numberCards(g.Tableau); n > 0 {
+				// 3.2: taking the money sends the number cards to the market.
+				b = discordgo.Button{Label: truncate(locales.N(lang, "btn_take_money_cards", n, map[string]any{"Gain": money}), 80),
+					Style: discordgo.SuccessButton, CustomID: customID(verbMoney, seq)}
+			} else {
+				b = button(lang, "btn_take_money", map[string]any{"Gain": money}, discordgo.SuccessButton, customID(verbMoney, seq))
+			}
 		case engine.ActBuy:
 			if len(ch.Buyable) == 0 {
 				continue
@@ -371,6 +382,8 @@ func scoreText(lang string, s engine.Score) string {
 			lines = append(lines, locales.T(lang, "run_empty", d))
 		case cs.Bonus > 0:
 			lines = append(lines, locales.T(lang, "run_full", d))
+		case cs.Length == 1:
+			lines = append(lines, locales.T(lang, "run_single", d))
 		default:
 			lines = append(lines, locales.N(lang, "run_line", cs.Length, d))
 		}
@@ -395,10 +408,20 @@ func handEmbed(lang string, m *meta, g *engine.Game, s int) *discordgo.MessageEm
 	e.Fields = []*discordgo.MessageEmbedField{
 		{Name: locales.N(lang, "hand_collection", len(p.Collection), nil), Value: truncate(byColor(lang, p.Collection, true), 1024)},
 		{Name: locales.N(lang, "hand_score", sc.Total, nil), Value: truncate(scoreText(lang, sc), 1024)},
-		{Name: locales.T(lang, "hand_tokens", nil), Value: playerTokens(lang, p) + "\n" +
-			locales.T(lang, "hand_capacity", map[string]any{"Amount": g.Capacity(s)})},
+		{Name: locales.T(lang, "hand_tokens", nil), Value: playerTokens(lang, p) + "\n" + capacityText(lang, g, s)},
 	}
 	return e
+}
+
+// capacityText says how much the player could pay. In solo a market card
+// may be paid with any collection card but a bid only with duplicates
+// (SPEC §5), so both amounts are shown.
+func capacityText(lang string, g *engine.Game, s int) string {
+	if g.Solo() {
+		return locales.T(lang, "hand_capacity_buy", map[string]any{"Amount": g.BuyCapacity(s)}) + "\n" +
+			locales.T(lang, "hand_capacity_bid", map[string]any{"Amount": g.Capacity(s)})
+	}
+	return locales.T(lang, "hand_capacity", map[string]any{"Amount": g.BuyCapacity(s)})
 }
 
 func playerTokens(lang string, p engine.Player) string {

@@ -90,6 +90,13 @@ func dumpComponents(cs []discordgo.MessageComponent) string {
 				fmt.Fprintf(&sb, " [%s|%s]", v.Label, v.CustomID)
 			case discordgo.SelectMenu:
 				fmt.Fprintf(&sb, " <%s|%s: %d options>", v.Placeholder, v.CustomID, len(v.Options))
+				for _, o := range v.Options {
+					emoji := ""
+					if o.Emoji != nil {
+						emoji = o.Emoji.Name + " "
+					}
+					fmt.Fprintf(&sb, "\n  option %s%s (%s) — %s", emoji, o.Label, o.Value, o.Description)
+				}
 			}
 		}
 		sb.WriteString("\n")
@@ -222,12 +229,12 @@ func TestRiskLine(t *testing.T) {
 		want    string
 	}{
 		// The rulebook example: total 4, money 6.
-		{"b3 $4 o7 $2", "⚠️ a number of 7 or more, or a currency card of 5, busts you."},
-		{"b9", "⚠️ a number of 2 or more busts you."},
-		{"b9 g1", "⚠️ any number busts you."},
-		{"$5 $4", "⚠️ a currency card of 2 or more busts you."},
-		{"b9 $5 $5 b2", "⚠️ any currency card busts you."},
-		{"$5 $5 b9 b9", "⚠️ a number of 3 or more, or any currency card, busts you."},
+		{"b3 $4 o7 $2", "⚠️ Drawing a number of 7 or more, or a currency card of 5, busts you."},
+		{"b9", "⚠️ Drawing a number of 2 or more busts you."},
+		{"b9 g1", "⚠️ Drawing any number card busts you."},
+		{"$5 $4", "⚠️ Drawing a currency card of 2 or more busts you."},
+		{"b9 $5 $5 b2", "⚠️ Drawing any currency card busts you."},
+		{"$5 $5 b9 b9", "⚠️ Drawing a number of 3 or more, or any currency card, busts you."},
 		{"$1", "No card can bust you yet."},
 	}
 	for _, tc := range tests {
@@ -239,7 +246,7 @@ func TestRiskLine(t *testing.T) {
 	empty := &engine.Game{Tableau: cards(t, "b1"), Drawn: 1}
 	assert.Equal(t, locales.T("en", "risk_deck_empty", nil), riskLine("en", empty))
 	fr := &engine.Game{Tableau: cards(t, "b3 $4 o7 $2"), Deck: cards(t, "g1"), Drawn: 1}
-	assert.Equal(t, "⚠️ un nombre de 7 ou plus ou une carte Monnaie de 5 vous grille.", riskLine("fr", fr))
+	assert.Equal(t, "⚠️ Piocher une carte Nombre de 7 ou plus, ou une carte Monnaie de 5, vous grille.", riskLine("fr", fr))
 }
 
 func TestBuySelectSplitByColour(t *testing.T) {
@@ -250,10 +257,10 @@ func TestBuySelectSplitByColour(t *testing.T) {
 		}
 	}
 	for _, lang := range locales.Languages {
-		rows := buySelects(lang, 7, all)
+		rows := buySelects(lang, 7, all, nil)
 		checkComponents(t, "split", rows)
 		assert.Len(t, rows, 4, "one select per colour")
-		one := buySelects(lang, 7, all[:25])
+		one := buySelects(lang, 7, all[:25], nil)
 		checkComponents(t, "single", one)
 		assert.Len(t, one, 1)
 	}
@@ -273,7 +280,7 @@ func TestPromptsGolden(t *testing.T) {
 			sb.WriteString(dumpComponents(lobbyButtons(lang, m)))
 			g.Phase, g.Tableau = engine.PhaseBuy, nil
 			require.NotEmpty(t, g.Choices(2).Buyable)
-			buy := buySelects(lang, 412, g.Choices(2).Buyable)
+			buy := buySelects(lang, 412, g.Choices(2).Buyable, proposer(g, 2))
 			checkComponents(t, "buy", buy)
 			sb.WriteString(dumpComponents(buy))
 			for _, v := range [][2]int{{1, 1}, {1, 2}, {5, 13}, {7, 53}} {
@@ -285,4 +292,39 @@ func TestPromptsGolden(t *testing.T) {
 			golden(t, "prompts_"+lang, sb.String())
 		})
 	}
+}
+
+func TestPaymentNotationInTheUsersLetters(t *testing.T) {
+	cs := cards(t, "b1 g3 o5 p7")
+	assert.Equal(t, "b1 g3 o5 p7", paymentNotation("en", cs))
+	assert.Equal(t, "b1 v3 o5 r7", paymentNotation("fr", cs))
+	tests := []struct {
+		lang, typed, want string
+	}{
+		{"en", "b1 g3 o5 p7", "b1 g3 o5 p7"},
+		{"fr", "b1 v3 o5 r7", "b1 g3 o5 p7"},
+		{"fr", "G3 P7", "g3 p7"}, // the engine's letters are read in French too
+		{"fr", "V3  R7", "g3 p7"},
+		{"en", "v3", "v3"}, // not an English letter: left for the parser to refuse
+	}
+	for _, tc := range tests {
+		t.Run(tc.lang+" "+tc.typed, func(t *testing.T) {
+			got := toNotation(tc.lang, tc.typed)
+			if strings.ToLower(got) != tc.want {
+				assert.Equal(t, tc.want, got)
+			}
+			if tc.want != "v3" {
+				parsed, err := engine.ParseCards(got)
+				require.NoError(t, err)
+				assert.Equal(t, cards(t, tc.want), parsed)
+			}
+		})
+	}
+}
+
+func TestCardsPlaceholderListsPayableCards(t *testing.T) {
+	pl := engine.Player{Collection: cards(t, "p7 g3 b1 ** b#")}
+	assert.Equal(t, "Yours: b1 g3 p7", cardsPlaceholder("en", pl))
+	assert.Equal(t, "Les vôtres : b1 v3 r7", cardsPlaceholder("fr", pl))
+	assert.Equal(t, locales.T("en", "modal_cards_placeholder", nil), cardsPlaceholder("en", engine.Player{Collection: cards(t, "**")}))
 }
