@@ -62,7 +62,7 @@ func fuzzAction(g *Game, data []byte, c *Choices) (Action, []byte) {
 
 // FuzzApply plays random action sequences, legal and illegal: nothing
 // panics, Check holds after every action, every accepted action follows the
-// rules (checkRules, checkAlixRules), and a rejected action leaves the
+// rules (checkAction), and a rejected action leaves the
 // serialised state unchanged.
 func FuzzApply(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1})
@@ -109,12 +109,7 @@ func FuzzApply(f *testing.F) {
 				t.Fatalf("after %+v: %v", a, err)
 			}
 			// The rules of rules_test.go hold for every accepted action.
-			if g.Solo() {
-				err = checkAlixRules(prev, evs, g)
-			} else {
-				err = checkRules(prev, a, g)
-			}
-			if err != nil {
+			if err := checkAction(prev, a, evs, g); err != nil {
 				t.Fatalf("after %s: %v", FormatAction(a), err)
 			}
 		}

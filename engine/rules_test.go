@@ -47,11 +47,7 @@ func TestRulesHoldInRandomGames(t *testing.T) {
 					prev := g.Clone()
 					evs, err := g.Apply(a)
 					require.NoError(t, err)
-					if players == 1 {
-						err = checkAlixRules(prev, evs, g)
-					} else {
-						err = checkRules(prev, a, g)
-					}
+					err = checkAction(prev, a, evs, g)
 					if err != nil {
 						t.Fatalf("players %d variant %v seed %d step %d, %s: %v", players, variant, seed, step, FormatAction(a), err)
 					}
@@ -62,6 +58,32 @@ func TestRulesHoldInRandomGames(t *testing.T) {
 			}
 		}
 	}
+}
+
+// checkAction checks one accepted action: checkRules, and in solo
+// checkAlixRules (checkRules too when ALIX did not act in the same Apply).
+func checkAction(prev *Game, a Action, evs []Event, g *Game) error {
+	if !prev.Solo() {
+		return checkRules(prev, a, g)
+	}
+	if err := checkAlixRules(prev, evs, g); err != nil {
+		return err
+	}
+	if alixActed(evs) {
+		return nil
+	}
+	return checkRules(prev, a, g)
+}
+
+// alixActed reports whether ALIX did anything among evs but gain money
+// from the human's numbers.
+func alixActed(evs []Event) bool {
+	for _, e := range evs {
+		if e.Player == Alix && e.Kind != EvGained {
+			return true
+		}
+	}
+	return false
 }
 
 // refSums is the tableau's total and money (3.1).
@@ -127,10 +149,12 @@ func minus(a, b []Card) ([]Card, error) {
 	return out, nil
 }
 
-// checkRules compares one action of a standard game (2–5 players) with the
-// rules, from the state before it.
+// checkRules compares one action with the rules, from the state before it:
+// any action of a standard game, and in solo the human's actions that ALIX
+// does not answer within the same Apply (see alixActed).
 func checkRules(prev *Game, a Action, g *Game) error {
 	n := len(prev.Players)
+	solo := prev.Solo()
 	p := a.Player
 	act := prev.Active
 	same := func(what string, got, want []Card) error {
@@ -339,8 +363,12 @@ func checkRules(prev *Game, a Action, g *Game) error {
 		}
 		high, bidder := au.HighBid, au.HighBidder
 		if a.Kind == ActBid {
-			if a.Amount <= au.HighBid || a.Amount < 1 || a.Amount > refCapacity(prev.Players[p], false) {
-				return fmt.Errorf("bid %d over %d with capacity %d", a.Amount, au.HighBid, refCapacity(prev.Players[p], false))
+			least, most := 1, refCapacity(prev.Players[p], solo)
+			if solo {
+				least = 5 // §5
+			}
+			if a.Amount <= au.HighBid || a.Amount < least || a.Amount > most {
+				return fmt.Errorf("bid %d over %d with capacity %d", a.Amount, au.HighBid, most)
 			}
 			high, bidder = a.Amount, p
 		}
@@ -376,6 +404,9 @@ func checkRules(prev *Game, a Action, g *Game) error {
 		rest, err := minus(pl.Collection, pay.Cards)
 		if err != nil {
 			return err
+		}
+		if solo && refCapacity(Player{Collection: rest}, true) != refCapacity(Player{Collection: pl.Collection}, true)-len(pay.Cards) {
+			return fmt.Errorf("paid a single card in a solo auction: %s", FormatCards(pay.Cards)) // §5
 		}
 		if err := same("collection", g.Players[p].Collection, plus(rest, au.Wild)); err != nil {
 			return err
