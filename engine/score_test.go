@@ -506,3 +506,40 @@ func FuzzBestScore(f *testing.F) {
 		}
 	})
 }
+
+// TestBestScoreMatchesBruteForceManyWilds extends the proof of optimality to
+// collections of 6 to 11 wilds of the real deck, kept to those the
+// exhaustive search can afford (mostly black and colour wilds).
+func TestBestScoreMatchesBruteForceManyWilds(t *testing.T) {
+	want, budget := 60, 5e5
+	if testing.Short() {
+		want = 10
+	}
+	r := rand.New(rand.NewPCG(2026, 11))
+	checked := 0
+	for i := 0; checked < want && i < 100000; i++ {
+		coll := randomCollection(r, 6+i%6, true)
+		cells, wilds := 1.0, 0
+		for _, c := range coll {
+			switch c.Kind {
+			case KindColorWild:
+				cells *= 9
+			case KindBlackWild:
+				cells *= 4
+			case KindSuperWild:
+				cells *= 36
+			default:
+				continue
+			}
+			wilds++
+		}
+		if wilds < 6 || cells > budget {
+			continue
+		}
+		checked++
+		if got, best := BestScore(coll).Total, bruteScore(coll); got != best {
+			t.Fatalf("collection %q: got total %d, want %d", FormatCards(coll), got, best)
+		}
+	}
+	require.Equal(t, want, checked, "collections checked")
+}
