@@ -297,12 +297,67 @@ func (c *call) staleText(text string) (string, []discordgo.MessageComponent) {
 		discordgo.Button{Label: locales.T(c.lang, "btn_show_board", nil), Style: discordgo.SecondaryButton, CustomID: customID(verbShowBoard, 0)},
 	}}}
 	rec, err := c.getQuiet()
-	if err == nil {
-		if m, err := decodeMeta(rec.Meta); err == nil && m.Board != "" {
-			text += "\n" + locales.T(c.lang, "stale_link", map[string]any{"URL": messageURL(c.i.GuildID, c.i.ChannelID, m.Board)})
+	if err != nil {
+		return text, comps
+	}
+	m, err := decodeMeta(rec.Meta)
+	if err != nil || m.Board == "" {
+		return text, comps
+	}
+	if g := rec.State; g != nil && c.i.Message != nil && c.i.Message.ID == m.Board {
+		if v, ok := shownVersion(c.i.Message); ok && v != m.version(g) {
+			// The click came from the current board, which still shows an
+			// older state (its update was lost): refresh it rather than
+			// point the player to the very message they clicked.
+			channel := c.i.ChannelID
+			c.then(func(ctx context.Context) { c.b.refreshBoard(ctx, channel) })
+			return text + "\n" + locales.T(c.lang, "stale_refreshed", nil), comps
 		}
 	}
-	return text, comps
+	return text + "\n" + locales.T(c.lang, "stale_link", map[string]any{"URL": messageURL(c.i.GuildID, c.i.ChannelID, m.Board)}), comps
+}
+
+// shownVersion is the state version carried by the game buttons of msg.
+func shownVersion(msg *discordgo.Message) (uint32, bool) {
+	for _, row := range msg.Components {
+		var cs []discordgo.MessageComponent
+		switch r := row.(type) {
+		case *discordgo.ActionsRow:
+			cs = r.Components
+		case discordgo.ActionsRow:
+			cs = r.Components
+		}
+		for _, comp := range cs {
+			var id string
+			switch b := comp.(type) {
+			case *discordgo.Button:
+				id = b.CustomID
+			case discordgo.Button:
+				id = b.CustomID
+			}
+			if p, err := parseID(id); err == nil {
+				if _, game := verbActions[p.verb]; game || p.verb == verbBuy || p.verb == verbBid || p.verb == verbPay {
+					return p.version, true
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// refreshBoard edits the current board with the game as stored now.
+func (b *Bot) refreshBoard(ctx context.Context, channel string) {
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	rec, err := b.store.Get(sctx, channel)
+	cancel()
+	if err != nil || rec.Finished || rec.State == nil {
+		return
+	}
+	m, err := decodeMeta(rec.Meta)
+	if err != nil || m.Board == "" {
+		return
+	}
+	b.editBoard(ctx, channel, m, rec.State)
 }
 
 // ephemeral answers (or follows up) with a message only the user sees.

@@ -774,3 +774,35 @@ func TestSoloBuyCapacity(t *testing.T) {
 	assert.Contains(t, text, enT("hand_capacity_buy", map[string]any{"Amount": 6}))
 	assert.Contains(t, text, enT("hand_capacity_bid", map[string]any{"Amount": 5}))
 }
+
+// TestStaleClickOnABoardLeftBehind: when the current board still shows an
+// older state (its update was lost), a click on it is refused as outdated
+// and the board is brought up to date, instead of pointing the player to
+// the very message they clicked.
+func TestStaleClickOnABoardLeftBehind(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, marketDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	board := h.board()
+	behind := *board // the board as it was before the draw
+	behind.components = append([]discordgo.MessageComponent(nil), board.components...)
+	h.clickOn("u1", board, h.mustFind(board, verbDraw))
+	before := h.snap()
+
+	r := h.clickOn("u1", &behind, h.mustFind(&behind, verbDraw))
+	assert.Contains(t, r.ephemeralText(), enT("err_stale", nil))
+	assert.Contains(t, r.ephemeralText(), enT("stale_refreshed", nil))
+	h.unchanged(before)
+	edited := false
+	for _, c := range r.calls {
+		if c.op == "edit" && c.edit.ID == board.id {
+			edited = true
+		}
+	}
+	assert.True(t, edited, "the board is edited")
+
+	// A stale click on a board that is up to date only points to it.
+	old := customID(verbDraw, 0)
+	r = h.clickOn("u1", board, old)
+	assert.Contains(t, r.ephemeralText(), enT("err_stale", nil))
+	assert.NotContains(t, r.ephemeralText(), enT("stale_refreshed", nil))
+}

@@ -261,7 +261,7 @@ func (h *harness) clickOn(user string, msg *shownMessage, customID string, value
 		if msg.ephemeral {
 			flags = discordgo.MessageFlagsEphemeral
 		}
-		i.Message = &discordgo.Message{ID: msg.id, ChannelID: h.channel, Flags: flags}
+		i.Message = &discordgo.Message{ID: msg.id, ChannelID: h.channel, Flags: flags, Components: msg.components}
 	}
 	return h.run(i)
 }
