@@ -37,6 +37,11 @@ func TestScenariosCoverRulings(t *testing.T) {
 	want := []string{
 		"r01-", "r02-", "r03-", "r04-", "r05-", "r06-", "r07-", "r08-", "r09-", "r10-", "r11-", "r12-", "r13-", "r14-",
 		"rulebook-bust-a-3-4-7-2", "rulebook-bust-b-3-4-7-2", "rulebook-leo-purchase", "rulebook-scoring-24",
+		// Rules the rulings do not name: 3.1 limits, 3.3 token at 10 money,
+		// the variant, ALIX's first bid and her stop at the difficulty (§5),
+		// the solo market.
+		"bust-limits", "bust-consolation-at-limit", "variant-bust-others-gain", "solo-variant-alix-bust",
+		"solo-alix-bids-human-capacity", "solo-alix-stops-at-difficulty", "solo-market-as-usual",
 	}
 	files, err := filepath.Glob(filepath.Join("testdata", "scenarios", "*.dix"))
 	require.NoError(t, err)
