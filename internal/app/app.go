@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -24,7 +25,8 @@ var _ bot.Observer = (*ops.Metrics)(nil)
 // Run runs the bot until ctx is cancelled, then shuts down gracefully: new
 // interactions are answered with "restarting, try again in a moment", those
 // in flight finish (within cfg.ShutdownTimeout), then the gateway, the HTTP
-// listener and the store are closed. It returns nil after a clean shutdown
+// listener and the store are closed. An interaction delivered twice (same
+// id, as Discord may on a gateway RESUME) is handled once. It returns nil after a clean shutdown
 // and an error when start-up fails (bad configuration wrapping ErrConfig,
 // store unreachable or locked, gateway refused) or the shutdown could not
 // finish in time.
@@ -79,16 +81,22 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	if err != nil {
 		return fmt.Errorf("creating the bot: %w", err)
 	}
-	s.AddHandler(b.Handle)
+	g := newGate(b.Handle, logger)
+	g.onDup = metrics.Redelivered
+	s.AddHandler(g.Handle)
 
 	if err := s.Open(); err != nil {
 		return fmt.Errorf("connecting to Discord's gateway (%s): %w", cfg.APIURL, err)
 	}
-	defer func() {
-		if err := s.Close(); err != nil {
-			logger.Warn("closing the gateway", "err", err)
-		}
-	}()
+	var closeOnce sync.Once
+	closeGateway := func() {
+		closeOnce.Do(func() {
+			if err := s.Close(); err != nil {
+				logger.Warn("closing the gateway", "err", err)
+			}
+		})
+	}
+	defer closeGateway()
 	if err := b.Register(s); err != nil {
 		return fmt.Errorf("registering the slash commands: %w", err)
 	}
@@ -124,22 +132,51 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	case err := <-serveErr:
 		err = fmt.Errorf("HTTP listener: %w", err)
 		logger.Error("shutting down", "err", err)
-		shutdown(ctx, cfg, logger, b, nil)
+		shutdown(ctx, cfg, logger, b, g, closeGateway, nil)
 		return err
 	}
 	logger.Info("shutting down", "timeout", cfg.ShutdownTimeout)
-	return shutdown(ctx, cfg, logger, b, srv)
+	return shutdown(ctx, cfg, logger, b, g, closeGateway, srv)
 }
 
-// shutdown stops taking interactions and waits for those in flight, then
-// stops the HTTP listener. The caller's defers close the gateway and the
-// store, in that order, once nothing uses them any more.
-func shutdown(ctx context.Context, cfg Config, logger *slog.Logger, b *bot.Bot, srv *http.Server) error {
+// shutdown drains, then closes the gateway, then stops the HTTP listener;
+// the caller's defer closes the store once nothing uses it any more.
+//
+// The gateway stays open while the interactions in flight finish: those
+// that arrive meanwhile are still read and answered with a localised
+// "restarting, try again in a moment" instead of being lost. Then the
+// gateway is closed, and the answers started before (counted by the gate,
+// the "restarting" ones included) are waited for, so none is cut off by
+// the process exiting.
+//
+// The residual window: discordgo's Close stops handing events over as soon
+// as it starts (before its close frame reaches Discord), and Discord keeps
+// dispatching to the session until it sees that frame. An interaction
+// dispatched in that round trip is lost, and its user sees "This
+// interaction failed"; their click changed nothing and can be repeated
+// once the bot is back. Closing that window needs a second gateway
+// connection taking over before this one closes.
+func shutdown(ctx context.Context, cfg Config, logger *slog.Logger, b *bot.Bot, g *gate, closeGateway func(), srv *http.Server) error {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
 	defer cancel()
 	var errs []error
+	// Refuse new interactions first (Close with a spent context only flips
+	// the bot to "restarting"), so Draining observes a draining bot.
+	spent, cancelSpent := context.WithCancel(context.Background())
+	cancelSpent()
+	_ = b.Close(spent)
+	if cfg.Draining != nil {
+		cfg.Draining()
+	}
 	if err := b.Close(sctx); err != nil {
 		errs = append(errs, fmt.Errorf("finishing the interactions in flight: %w", err))
+	}
+	if cfg.Drained != nil {
+		cfg.Drained()
+	}
+	closeGateway()
+	if err := g.Wait(sctx); err != nil {
+		errs = append(errs, fmt.Errorf("finishing the answers in flight: %w", err))
 	}
 	if srv != nil {
 		if err := srv.Shutdown(sctx); err != nil {

@@ -39,6 +39,14 @@ type Config struct {
 	// are registered and the HTTP listener (if any) is serving. Tests use it
 	// to wait for start-up and to reach the store the program opened.
 	Ready func(Started) `env:"-"`
+	// Draining, when set, is called once at shutdown, when new interactions
+	// are already answered "restarting" and before waiting for those in
+	// flight. Tests use it to act during the drain.
+	Draining func() `env:"-"`
+	// Drained, when set, is called once at shutdown after the interactions
+	// in flight are done and before the gateway closes (an interaction read
+	// meanwhile is still answered "restarting" before Run returns).
+	Drained func() `env:"-"`
 	// Seed, when set, gives the shuffle of every new game (tests replay the
 	// same deal); nil draws a random seed.
 	Seed func() int64 `env:"-"`

@@ -1,0 +1,118 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// seenSize is how many recent interaction ids the gate remembers. Discord
+// replays, on RESUME, the dispatches a session missed; those are recent, and
+// a few thousand ids cover far more than one replay.
+const seenSize = 4096
+
+// gate sits between discordgo and the bot. It drops an interaction
+// delivered again with an id already seen by this process (Discord may
+// replay dispatches when a gateway session resumes): the first delivery
+// answers it, and a second initial answer would only be refused by Discord
+// (40060). Replays only reach the session that missed them, so the memory
+// of one process is enough; the store's exactly-once record of each
+// interaction stays the guard of the game itself.
+//
+// It also counts the handler goroutines discordgo starts, so that shutdown
+// can wait for every answer, including the "restarting" ones the bot gives
+// while it drains (the bot does not count those).
+//
+// It is safe for concurrent use.
+type gate struct {
+	handle func(*discordgo.Session, *discordgo.InteractionCreate)
+	log    *slog.Logger
+	onDup  func() // counts a dropped redelivery (metrics)
+
+	mu      sync.Mutex
+	seen    map[string]struct{}
+	ring    [seenSize]string
+	next    int
+	running int
+	idle    chan struct{} // closed when running drops to zero
+	dropped int
+}
+
+func newGate(handle func(*discordgo.Session, *discordgo.InteractionCreate), log *slog.Logger) *gate {
+	return &gate{handle: handle, log: log, seen: make(map[string]struct{}, seenSize)}
+}
+
+// Handle is the discordgo handler.
+func (g *gate) Handle(s *discordgo.Session, i *discordgo.InteractionCreate) {
+	if i == nil || i.Interaction == nil {
+		return
+	}
+	if !g.enter(i.ID) {
+		g.log.Info("interaction delivered again: already handled, ignored", "interaction", i.ID)
+		if g.onDup != nil {
+			g.onDup()
+		}
+		return
+	}
+	defer g.leave()
+	g.handle(s, i)
+}
+
+// enter records id and counts a running handler; false for an id already seen.
+func (g *gate) enter(id string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if id != "" {
+		if _, dup := g.seen[id]; dup {
+			g.dropped++
+			return false
+		}
+		if old := g.ring[g.next]; old != "" {
+			delete(g.seen, old)
+		}
+		g.ring[g.next] = id
+		g.next = (g.next + 1) % seenSize
+		g.seen[id] = struct{}{}
+	}
+	if g.running == 0 {
+		g.idle = make(chan struct{})
+	}
+	g.running++
+	return true
+}
+
+func (g *gate) leave() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.running--
+	if g.running == 0 {
+		close(g.idle)
+	}
+}
+
+// Wait waits until no handler runs, or for ctx.
+func (g *gate) Wait(ctx context.Context) error {
+	for {
+		g.mu.Lock()
+		if g.running == 0 {
+			g.mu.Unlock()
+			return nil
+		}
+		idle := g.idle
+		g.mu.Unlock()
+		select {
+		case <-idle:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// Dropped returns how many redelivered interactions were dropped.
+func (g *gate) Dropped() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.dropped
+}
