@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/internal/fakediscord"
 )
 
 var (
@@ -105,4 +108,45 @@ func TestBinaryBadTokenNotEchoed(t *testing.T) {
 	assert.Equal(t, 2, exit.ExitCode())
 	assert.Contains(t, string(out), "DIX_LANGUAGE")
 	assert.NotContains(t, string(out), token)
+}
+
+// TestBinaryHealthcheck runs dixbot -healthcheck, as the container's
+// HEALTHCHECK does, against the running binary: healthy while it runs,
+// unhealthy once it has stopped.
+func TestBinaryHealthcheck(t *testing.T) {
+	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
+	t.Cleanup(func() { noViolations(t, fake) })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	_, port, err := net.SplitHostPort(ln.Addr().String())
+	require.NoError(t, err)
+	require.NoError(t, ln.Close())
+	env := []string{
+		"DISCORD_TOKEN=" + fake.Token(),
+		"DISCORD_API_URL=" + fake.URL(),
+		"HTTP_ADDR=0.0.0.0:" + port,
+	}
+	check := func() (int, string) {
+		t.Helper()
+		cmd := exec.Command(dixbotBinary(t), "-healthcheck")
+		// The check needs only HTTP_ADDR; the container gives it everything.
+		cmd.Env = cleanEnviron(env...)
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return exit.ExitCode(), string(out)
+		}
+		require.NoError(t, err)
+		return 0, string(out)
+	}
+
+	p := startProcess(t, env)
+	code, out := check()
+	assert.Equal(t, 0, code, out)
+	assert.Contains(t, out, `"gateway":"ok"`)
+	assert.NotContains(t, out, fake.Token())
+
+	require.Equal(t, 0, p.terminate(), p.log())
+	code, out = check()
+	assert.Equal(t, 1, code, out)
 }

@@ -50,8 +50,9 @@ func run(args, environ []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("dixbot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	showVersion := fs.Bool("version", false, "print the version and exit")
+	healthcheck := fs.Bool("healthcheck", false, "check the running bot: GET http://$HTTP_ADDR/healthz, exit 0 if healthy, 1 if not (for a container HEALTHCHECK)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: dixbot [-version]\n\n%s\n", usage)
+		fmt.Fprintf(stderr, "Usage: dixbot [-version | -healthcheck]\n\n%s\n", usage)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -60,6 +61,9 @@ func run(args, environ []string, stdout, stderr io.Writer) int {
 	if *showVersion {
 		fmt.Fprintf(stdout, "dixbot %s\n", version)
 		return exitOK
+	}
+	if *healthcheck {
+		return checkHealth(environ, stdout, stderr)
 	}
 
 	cfg, err := loadConfig(environ)
@@ -95,6 +99,7 @@ const usage = `Environment:
   LOG_LEVEL         debug, info, warn or error (default info)
   LOG_FORMAT        text or json (default text)
   HTTP_ADDR         serve /healthz and /metrics here, e.g. 127.0.0.1:8080
+                    (dixbot -healthcheck asks that /healthz: exit 0 if healthy)
   STORE_TIMEOUT     per store call (default 1500ms)
   SHUTDOWN_TIMEOUT  time to finish interactions in flight on SIGTERM (default 10s)
   GAME_TTL          an untouched game expires after this (default 720h)
