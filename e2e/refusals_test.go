@@ -66,12 +66,14 @@ func firstOf(m fakediscord.Message, verb string) customID {
 
 func TestRefusals(t *testing.T) {
 	w := newWorld(t, true)
-	// Bob plays in French; Eve is a member of the server but not a player.
-	tb := w.table(t, "en-US", "Alice", "Bob/fr", "Chloe", "Eve/fr")
-	players, eve := tb.users[:3], tb.users[3]
+	// Bob plays in French; Eve (French) and Dan (English) are members of
+	// the server but not players.
+	tb := w.table(t, "en-US", "Alice", "Bob/fr", "Chloe", "Eve/fr", "Dan")
+	players, eve, dan := tb.users[:3], tb.users[3], tb.users[4]
+	outsiders := []fakediscord.User{eve, dan}
 	tb.users = players
 	tb.lobby("/dix start")
-	tb.users = append(tb.users, eve)
+	tb.users = append(tb.users, outsiders...)
 	tb.weights = drawHeavy
 
 	rec := tb.playUntil(inAuction)
@@ -79,27 +81,36 @@ func TestRefusals(t *testing.T) {
 	bidderSeat := g.ToAct()
 	ids := seats(t, rec)
 	bidder := tb.user(ids[bidderSeat])
-	var other fakediscord.User
+	var others []fakediscord.User
 	for s, id := range ids {
 		if s != bidderSeat {
-			other = tb.user(id)
-			break
+			others = append(others, tb.user(id))
 		}
 	}
 	langOf := func(u fakediscord.User) string { return locales.For(u.Locale) }
+	require.Equal(t, "fr", langOf(eve))
+	require.Equal(t, "en", langOf(dan))
 	board, buttons := tb.boardFor(rec)
 	require.Contains(t, buttons, "bid")
 	before := tb.stateBytes()
 
 	t.Run("wrong user", func(t *testing.T) {
-		r := tb.click(other, board.ID, buttons["bid"].raw)
-		tb.assertRefused(r, langOf(other), "err_not_your_turn", map[string]any{"Name": bidder.Username}, before)
-		r = tb.click(other, board.ID, buttons["pass"].raw)
-		tb.assertRefused(r, langOf(other), "err_not_your_turn", map[string]any{"Name": bidder.Username}, before)
+		for _, other := range others {
+			r := tb.click(other, board.ID, buttons["bid"].raw)
+			tb.assertRefused(r, langOf(other), "err_not_your_turn", map[string]any{"Name": bidder.Username}, before)
+			r = tb.click(other, board.ID, buttons["pass"].raw)
+			tb.assertRefused(r, langOf(other), "err_not_your_turn", map[string]any{"Name": bidder.Username}, before)
+		}
 	})
 	t.Run("outsider", func(t *testing.T) {
-		r := tb.click(eve, board.ID, buttons["pass"].raw)
-		tb.assertRefused(r, "fr", "err_not_in_game", nil, before)
+		for _, u := range outsiders {
+			for _, verb := range []string{"pass", "bid"} {
+				r := tb.click(u, board.ID, buttons[verb].raw)
+				tb.assertRefused(r, langOf(u), "err_not_in_game", nil, before)
+			}
+		}
+		// The two languages say it differently.
+		assert.NotEqual(t, locales.T("en", "err_not_in_game", nil), locales.T("fr", "err_not_in_game", nil))
 	})
 
 	t.Run("forged custom ids", func(t *testing.T) {
@@ -131,6 +142,15 @@ func TestRefusals(t *testing.T) {
 					assert.Contains(t, r.Message.Content, locales.T(langOf(bidder), f.key, nil))
 				}
 				assert.Equal(t, before, tb.stateBytes(), "the stored game is unchanged")
+				if f.key == "err_wrong_phase" {
+					return // an outsider is refused for another reason
+				}
+				// Unreadable and outdated ids are refused before anything
+				// else, in the clicking user's language (fr and en here).
+				for _, u := range outsiders {
+					r := tb.click(u, msg, f.id)
+					tb.assertRefused(r, langOf(u), f.key, nil, before)
+				}
 			})
 		}
 	})
