@@ -33,6 +33,10 @@ func renderEvents(lang string, m *meta, evs []engine.Event) []string {
 		case engine.EvStopped:
 			lines = append(lines, locales.T(lang, "ev_stopped", d))
 		case engine.EvTookNumbers:
+			if len(ev.Cards) == 0 {
+				lines = append(lines, locales.T(lang, "ev_took_no_numbers", d))
+				continue
+			}
 			d["Cards"] = cardsText(lang, ev.Cards)
 			lines = append(lines, locales.N(lang, "ev_took_numbers", len(ev.Cards), d))
 		case engine.EvTookMoney:

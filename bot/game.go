@@ -66,6 +66,7 @@ type played struct {
 	prevActor int
 	active    int // the active seat before the action
 	turn      int // the turn number before the action
+	final     bool // the action was taken in the final buy round (4)
 	ended     bool
 }
 
@@ -88,7 +89,7 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 			return err
 		}
 		a.Player = s
-		prev, active, turn := g.ToAct(), g.Active, m.Turn
+		prev, active, turn, final := g.ToAct(), g.Active, m.Turn, g.Phase == engine.PhaseFinalBuy
 		evs, err := g.Apply(a)
 		if err != nil {
 			return err
@@ -106,7 +107,7 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 			m.TurnLog = nil
 		}
 		r.Meta = m.encode()
-		out = played{m: m, lines: turnLines, prevActor: prev, active: active, turn: turn, ended: ended}
+		out = played{m: m, lines: turnLines, prevActor: prev, active: active, turn: turn, ended: ended, final: final}
 		act, seat = a, s
 		return nil
 	})
@@ -144,7 +145,11 @@ func (c *call) afterPlay(out played, fromBoard bool, confirm string, confirmComp
 	lang := m.Lang
 	over := g.Phase == engine.PhaseOver
 	boundary := out.ended || over
-	summary := summaryEmbed(lang, m, locales.T(lang, "summary_title", map[string]any{"Turn": out.turn, "Name": m.name(lang, out.active)}), out.lines)
+	title := locales.T(lang, "summary_title", map[string]any{"Turn": out.turn, "Name": m.name(lang, out.active)})
+	if out.final {
+		title = locales.T(lang, "summary_title_final", nil)
+	}
+	summary := summaryEmbed(lang, m, title, out.lines)
 	oldBoard := m.Board
 	if fromBoard {
 		oldBoard = "" // answered in place below

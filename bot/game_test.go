@@ -254,6 +254,14 @@ func TestSoloGameByClicks(t *testing.T) {
 		}
 	}
 	assert.True(t, found, "ALIX's draws never shown")
+	// The board of the final buy round becomes a summary titled as such.
+	final := false
+	for _, c := range h.rec.calls {
+		for _, e := range embedsOf(c) {
+			final = final || e.Title == locales.T("en", "summary_title_final", nil)
+		}
+	}
+	assert.True(t, final, "no summary of the final buy round")
 	rec, err := h.st.Get(context.Background(), h.channel)
 	require.NoError(t, err)
 	assert.True(t, rec.Finished)

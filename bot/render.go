@@ -91,7 +91,7 @@ func boardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmbed {
 			Inline: true,
 		})
 	}
-	e.Footer = &discordgo.MessageEmbedFooter{Text: footerText(lang, m, g)}
+	e.Footer = &discordgo.MessageEmbedFooter{Text: footerText(lang, m, g) + "\n" + locales.T(lang, "legend_markers", nil)}
 	return e
 }
 
@@ -370,31 +370,41 @@ func medal(lang string, rank int) string {
 	return locales.T(lang, "medal_other", nil)
 }
 
-// scoreText renders one Score: the run of each colour and what each wild
-// stands for.
+// scoreText renders one Score: the run of each colour with the wilds
+// placed in that colour (4.1: what each wild stands for), then the wilds
+// that add nothing.
 func scoreText(lang string, s engine.Score) string {
 	var lines []string
+	var unused []engine.Card
+	placed := map[engine.Color][]string{}
+	for _, p := range s.Placements {
+		if !p.Used {
+			unused = append(unused, p.Wild)
+			continue
+		}
+		placed[p.Color] = append(placed[p.Color], locales.T(lang, "wild_as", map[string]any{"Wild": cardText(lang, p.Wild), "Value": int(p.Value)}))
+	}
 	for _, cs := range s.Colors {
 		d := map[string]any{"Emoji": colorEmoji(lang, cs.Color), "Color": colorName(lang, cs.Color),
 			"Lo": int(cs.Lo), "Hi": int(cs.Hi), "Length": cs.Length, "Score": cs.Score}
+		var run string
 		switch {
 		case cs.Length == 0:
-			lines = append(lines, locales.T(lang, "run_empty", d))
+			run = locales.T(lang, "run_empty", d)
 		case cs.Bonus > 0:
-			lines = append(lines, locales.T(lang, "run_full", d))
+			run = locales.T(lang, "run_full", d)
 		case cs.Length == 1:
-			lines = append(lines, locales.T(lang, "run_single", d))
+			run = locales.T(lang, "run_single", d)
 		default:
-			lines = append(lines, locales.N(lang, "run_line", cs.Length, d))
+			run = locales.N(lang, "run_line", cs.Length, d)
 		}
+		if w := placed[cs.Color]; len(w) > 0 {
+			run = locales.T(lang, "run_with_wilds", map[string]any{"Run": run, "Wilds": strings.Join(w, locales.T(lang, "list_sep", nil))})
+		}
+		lines = append(lines, run)
 	}
-	for _, p := range s.Placements {
-		if !p.Used {
-			lines = append(lines, locales.T(lang, "wild_unused", map[string]any{"Wild": cardText(lang, p.Wild)}))
-			continue
-		}
-		as := engine.Card{Kind: engine.KindNumber, Color: p.Color, Value: p.Value}
-		lines = append(lines, locales.T(lang, "wild_placed", map[string]any{"Wild": cardText(lang, p.Wild), "As": cardText(lang, as), "AsName": cardName(lang, as)}))
+	if len(unused) > 0 {
+		lines = append(lines, locales.N(lang, "wilds_unused", len(unused), map[string]any{"Cards": cardsText(lang, unused)}))
 	}
 	return strings.Join(lines, "\n")
 }

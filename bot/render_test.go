@@ -328,3 +328,26 @@ func TestCardsPlaceholderListsPayableCards(t *testing.T) {
 	assert.Equal(t, "Les vôtres : b1 v3 r7", cardsPlaceholder("fr", pl))
 	assert.Equal(t, locales.T("en", "modal_cards_placeholder", nil), cardsPlaceholder("en", engine.Player{Collection: cards(t, "**")}))
 }
+
+func TestEventLines(t *testing.T) {
+	m := &meta{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}}}
+	g3 := cards(t, "g3")[0]
+	pay := engine.Payment{Money: 1, Cards: cards(t, "b1 b1")}
+	tests := []struct {
+		name string
+		evs  []engine.Event
+		want []string
+	}{
+		{"stop with no number card", []engine.Event{{Kind: engine.EvTookNumbers, Player: 0}},
+			[]string{"Alice takes no number card."}},
+		{"a purchase is one line", []engine.Event{{Kind: engine.EvPaid, Player: 1, Amount: 3, Payment: pay}, {Kind: engine.EvBought, Player: 1, Card: g3}},
+			[]string{"🛒 Bob buys 🟩3 for 3: 1 token, 2 cards (🟦1 🟦1)."}},
+		{"an auction payment stays alone", []engine.Event{{Kind: engine.EvPaid, Player: 1, Amount: 3, Payment: pay}, {Kind: engine.EvDrew, Player: 0, Card: g3}},
+			[]string{"Bob pays 3: 1 token, 2 cards (🟦1 🟦1).", "Alice draws 🟩3."}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, renderEvents("en", m, tc.evs))
+		})
+	}
+}
