@@ -64,8 +64,8 @@ type played struct {
 	m         *meta
 	lines     []string // the turn's events so far, in the game's language
 	prevActor int
-	active    int // the active seat before the action
-	turn      int // the turn number before the action
+	active    int  // the active seat before the action
+	turn      int  // the turn number before the action
 	final     bool // the action was taken in the final buy round (4)
 	ended     bool
 }
