@@ -74,13 +74,16 @@ func (c *call) bidPrompt(p parsedID) error {
 		button(c.lang, "btn_pass", nil, discordgo.SecondaryButton, customID(verbPass, m.version(g))),
 	}})
 	d := map[string]any{"Card": cardText(c.lang, g.Auction.Wild), "CardName": cardName(c.lang, g.Auction.Wild), "Min": ch.MinBid, "Max": ch.MaxBid}
+	text := locales.T(c.lang, "prompt_bid", d)
 	if g.Auction.HighBidder >= 0 && g.Auction.HighBid > 0 {
 		d["High"] = g.Auction.HighBid
 		d["Holder"] = m.name(c.lang, g.Auction.HighBidder)
-		c.ephemeral(locales.T(c.lang, "prompt_bid_over", d), comps)
-	} else {
-		c.ephemeral(locales.T(c.lang, "prompt_bid", d), comps)
+		text = locales.T(c.lang, "prompt_bid_over", d)
 	}
+	if g.Solo() {
+		text += "\n" + locales.T(c.lang, "prompt_bid_solo", nil)
+	}
+	c.ephemeral(text, comps)
 	return nil
 }
 

@@ -77,7 +77,7 @@ func boardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmbed {
 		Value: byColor(lang, g.Market, false),
 	})
 	actor := g.ToAct()
-	for s, p := range g.Players {
+	for s := range g.Players {
 		marker := ""
 		switch {
 		case s == actor:
@@ -87,7 +87,7 @@ func boardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmbed {
 		}
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
 			Name:   locales.T(lang, "board_player", map[string]any{"Marker": marker, "Name": m.name(lang, s)}),
-			Value:  playerText(lang, p),
+			Value:  playerText(lang, m, g, s),
 			Inline: true,
 		})
 	}
@@ -95,8 +95,14 @@ func boardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmbed {
 	return e
 }
 
-func playerText(lang string, p engine.Player) string {
+// playerText is one player's public holdings; ALIX's also says how far
+// she draws (SPEC §5).
+func playerText(lang string, m *meta, g *engine.Game, s int) string {
+	p := g.Players[s]
 	head := locales.N(lang, "player_tokens", p.Money, nil)
+	if g.IsAlix(s) {
+		head = locales.T(lang, "alix_target", map[string]any{"Level": m.Diff}) + "\n" + head
+	}
 	if p.Consolation > 0 {
 		head += locales.T(lang, "list_sep", nil) + locales.N(lang, "player_consolation", p.Consolation, nil)
 	}
