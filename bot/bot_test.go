@@ -447,6 +447,13 @@ func TestAbandon(t *testing.T) {
 	r = h.clickOn("u1", prompt, h.mustFind(prompt, verbAbandonYes))
 	assert.Equal(t, enT("abandon_done", nil), prompt.content)
 	assert.Empty(t, board.components)
+	// The old board says the game was abandoned, with nobody to act.
+	require.Len(t, board.embeds, 1)
+	assert.Equal(t, enT("board_title_abandoned", nil), board.embeds[0].Title)
+	assert.Contains(t, board.embeds[0].Description, enT("abandon_public", map[string]any{"Name": "Alice"}))
+	for _, f := range board.embeds[0].Fields {
+		assert.NotContains(t, f.Name, enT("marker_to_act", nil))
+	}
 	require.Len(t, r.sends(), 1)
 	assert.Equal(t, enT("abandon_public", map[string]any{"Name": "Alice"}), r.sends()[0].Content)
 	rec, err := h.st.Get(context.Background(), h.channel)

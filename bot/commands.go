@@ -295,8 +295,12 @@ func (c *call) abandonYes(parsedID) error {
 	}
 	c.updateOrReply(locales.T(c.lang, "abandon_done", nil), nil)
 	channel, name := c.i.ChannelID, escape(c.name)
+	var last *discordgo.MessageEmbed
+	if r.State != nil {
+		last = abandonedEmbed(m.Lang, m, r.State, name)
+	}
 	c.then(func(ctx context.Context) {
-		c.b.retire(ctx, channel, m.Board, nil)
+		c.b.retire(ctx, channel, m.Board, last)
 		c.b.send(ctx, channel, &discordgo.MessageSend{Content: locales.T(m.Lang, "abandon_public", map[string]any{"Name": name}), AllowedMentions: noMentions()})
 	})
 	return nil

@@ -316,6 +316,23 @@ func truncate(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
+// abandonedEmbed is what the board of an abandoned game becomes: the game
+// as it stood, saying it was ended and by whom, with nobody left to act.
+func abandonedEmbed(lang string, m *meta, g *engine.Game, by string) *discordgo.MessageEmbed {
+	e := boardEmbed(lang, m, g)
+	e.Title = locales.T(lang, "board_title_abandoned", nil)
+	e.Color = colorSummary
+	_, rest, _ := strings.Cut(e.Description, "\n")
+	e.Description = strings.TrimRight(locales.T(lang, "abandon_public", map[string]any{"Name": by})+"\n"+rest, "\n")
+	marker := locales.T(lang, "marker_to_act", nil)
+	for _, f := range e.Fields {
+		f.Name = strings.TrimPrefix(f.Name, marker)
+		f.Value = strings.TrimSuffix(f.Value, "\n"+riskLine(lang, g))
+	}
+	e.Footer = &discordgo.MessageEmbedFooter{Text: footerText(lang, m, g)}
+	return e
+}
+
 // summaryEmbed is what an old board becomes when its turn is over: the
 // events of the last action, no buttons.
 func summaryEmbed(lang string, m *meta, title string, lines []string) *discordgo.MessageEmbed {
