@@ -813,3 +813,40 @@ func TestStaleClickOnABoardLeftBehind(t *testing.T) {
 	assert.Contains(t, r.ephemeralText(), enT("err_stale", nil))
 	assert.NotContains(t, r.ephemeralText(), enT("stale_refreshed", nil))
 }
+
+// TestPingsDoNotPileUp: each ping asks one person for one decision; once
+// it is made the ping is deleted (by the next ping, or the next turn's
+// board), so the channel keeps at most one.
+func TestPingsDoNotPileUp(t *testing.T) {
+	h := newHarness(t)
+	board, prompt := toAuction(t, h)
+	_, m := h.record()
+	first := m.Ping
+	require.NotEmpty(t, first, "Bob was pinged to bid")
+	h.clickOn("u2", prompt, customID(verbBidAmount, h.snapSeq(), "4"))
+	_, m = h.record()
+	second := m.Ping
+	assert.NotEqual(t, first, second, "Alice was pinged to bid")
+	assert.Contains(t, h.rec.deleted, first)
+	assert.Nil(t, h.rec.message(first))
+
+	h.clickOn("u1", board, h.mustFind(board, verbPass))
+	assert.Contains(t, h.rec.deleted, second)
+	pay := h.clickOn("u2", board, h.mustFind(board, verbPay)).shown(board)
+	h.clickOn("u2", pay, h.mustFind(pay, verbAuctPay))
+	_, m = h.record()
+	last := m.Ping
+	require.NotEmpty(t, last, "Alice was pinged to go on")
+	for _, v := range []string{verbStop, verbNumbers, verbEndTurn} {
+		if id, ok := findID(board, v); ok {
+			h.clickOn("u1", board, id)
+		}
+	}
+	rec, m := h.record()
+	require.Equal(t, 1, rec.State.Active, "Bob's turn")
+	assert.Empty(t, m.Ping)
+	assert.Contains(t, h.rec.deleted, last)
+	for _, id := range h.rec.deleted {
+		assert.NotEqual(t, m.Board, id, "a board is never deleted")
+	}
+}

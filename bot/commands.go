@@ -184,7 +184,7 @@ func (c *call) cmdStart(variant, language string) error {
 			c.b.log.Warn("could not read the lobby message", "channel", channel, "err", err)
 			return
 		}
-		c.b.remember(ctx, channel, msg.ID)
+		c.b.remember(ctx, channel, msg.ID, false)
 	})
 	return nil
 }
@@ -301,6 +301,7 @@ func (c *call) abandonYes(parsedID) error {
 	}
 	c.then(func(ctx context.Context) {
 		c.b.retire(ctx, channel, m.Board, last)
+		c.b.deletePing(ctx, channel, m.Ping)
 		c.b.send(ctx, channel, &discordgo.MessageSend{Content: locales.T(m.Lang, "abandon_public", map[string]any{"Name": name}), AllowedMentions: noMentions()})
 	})
 	return nil

@@ -23,6 +23,8 @@ type discordAPI interface {
 	Send(ctx context.Context, channel string, m *discordgo.MessageSend) (*discordgo.Message, error)
 	// Edit edits a message of the bot in a channel.
 	Edit(ctx context.Context, m *discordgo.MessageEdit) error
+	// Delete deletes a message of the bot in a channel.
+	Delete(ctx context.Context, channel, message string) error
 }
 
 // sessionAPI is discordAPI over a discordgo session. Every request carries
@@ -57,6 +59,10 @@ func (a sessionAPI) Followup(ctx context.Context, i *discordgo.Interaction, p *d
 
 func (a sessionAPI) Send(ctx context.Context, channel string, m *discordgo.MessageSend) (*discordgo.Message, error) {
 	return a.s.ChannelMessageSendComplex(channel, m, opts(ctx)...)
+}
+
+func (a sessionAPI) Delete(ctx context.Context, channel, message string) error {
+	return a.s.ChannelMessageDelete(channel, message, opts(ctx)...)
 }
 
 func (a sessionAPI) Edit(ctx context.Context, m *discordgo.MessageEdit) error {

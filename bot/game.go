@@ -166,6 +166,7 @@ func (c *call) afterPlay(out played, fromBoard bool, confirm string, confirmComp
 	case over:
 		c.then(func(ctx context.Context) {
 			c.b.retire(ctx, channel, oldBoard, summary)
+			c.b.deletePing(ctx, channel, m.Ping)
 			c.b.send(ctx, channel, &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{scoreboardEmbed(lang, m, g)}, AllowedMentions: noMentions()})
 			c.b.finish(ctx, channel)
 		})
@@ -183,7 +184,7 @@ func (c *call) afterPlay(out played, fromBoard bool, confirm string, confirmComp
 			old := m.Board
 			c.then(func(ctx context.Context) {
 				c.b.retire(ctx, channel, old, nil)
-				c.b.remember(ctx, channel, clicked)
+				c.b.remember(ctx, channel, clicked, false)
 			})
 		}
 		if next := g.ToAct(); next >= 0 && next != out.prevActor {
@@ -238,7 +239,7 @@ func (b *Bot) postBoard(ctx context.Context, channel string, m *meta, g *engine.
 		b.log.Error("could not post the board", "channel", channel, "err", err)
 		return
 	}
-	b.remember(ctx, channel, msg.ID)
+	b.remember(ctx, channel, msg.ID, ping)
 }
 
 // editBoard updates the current board in place.
@@ -289,7 +290,47 @@ func (b *Bot) ping(ctx context.Context, channel string, m *meta, g *engine.Game,
 		d["URL"] = messageURL(guildOf(ctx), channel, m.Board)
 		key += "_link"
 	}
-	b.send(ctx, channel, &discordgo.MessageSend{Content: locales.T(m.Lang, key, d), AllowedMentions: mentionOnly(id)})
+	msg, err := b.apiFor(ctx).Send(ctx, channel, &discordgo.MessageSend{Content: locales.T(m.Lang, key, d), AllowedMentions: mentionOnly(id)})
+	if err != nil {
+		b.log.Warn("could not send a message", "channel", channel, "err", err)
+		return
+	}
+	b.rememberPing(ctx, channel, msg.ID)
+}
+
+// rememberPing records the new decision ping and deletes the previous one,
+// whose decision has been made. Best effort: failures are logged.
+func (b *Bot) rememberPing(ctx context.Context, channel, message string) {
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	defer cancel()
+	old := ""
+	_, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
+		m, err := decodeMeta(r.Meta)
+		if err != nil {
+			return err
+		}
+		old, m.Ping = m.Ping, message
+		r.Meta = m.encode()
+		return nil
+	})
+	if err != nil {
+		if isStoreFailure(err) && b.obs != nil {
+			b.obs.StoreError("update")
+		}
+		b.log.Warn("could not record the ping", "channel", channel, "message", message, "err", err)
+		return
+	}
+	b.deletePing(ctx, channel, old)
+}
+
+// deletePing deletes a ping whose decision has been made.
+func (b *Bot) deletePing(ctx context.Context, channel, message string) {
+	if message == "" {
+		return
+	}
+	if err := b.apiFor(ctx).Delete(ctx, channel, message); err != nil {
+		b.log.Warn("could not delete an old ping", "channel", channel, "message", message, "err", err)
+	}
 }
 
 func (b *Bot) send(ctx context.Context, channel string, ms *discordgo.MessageSend) {

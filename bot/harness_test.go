@@ -24,6 +24,8 @@ type recorder struct {
 	msgs  map[string]*shownMessage
 	n     int
 	fail  error // when set, Send and Edit fail (Discord down)
+
+	deleted []string // ids of deleted messages
 }
 
 type recorded struct {
@@ -34,6 +36,7 @@ type recorded struct {
 	send        *discordgo.MessageSend
 	edit        *discordgo.MessageEdit
 	params      *discordgo.WebhookParams
+	message     string // delete: the deleted message
 }
 
 // shownMessage is a message as users see it now.
@@ -133,6 +136,21 @@ func (r *recorder) Edit(ctx context.Context, e *discordgo.MessageEdit) error {
 	if e.Components != nil {
 		m.components = *e.Components
 	}
+	return nil
+}
+
+func (r *recorder) Delete(ctx context.Context, channel, message string) error {
+	r.add(recorded{op: "delete", channel: channel, message: message})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.fail != nil {
+		return r.fail
+	}
+	if _, ok := r.msgs[message]; !ok {
+		return fmt.Errorf("delete of unknown message %s", message)
+	}
+	delete(r.msgs, message)
+	r.deleted = append(r.deleted, message)
 	return nil
 }
 

@@ -34,6 +34,10 @@ type meta struct {
 	// leave, so lobby buttons carry it like game buttons carry Game.Seq.
 	Lobby uint32 `json:"lc,omitempty"`
 	Board string `json:"b,omitempty"` // id of the current board (or lobby) message
+	// Ping is the id of the last message pinging someone to decide within
+	// the turn: it is deleted once its decision is made (a newer ping, the
+	// next turn's board, the end of the game), so pings do not pile up.
+	Ping string `json:"pg,omitempty"`
 	// Origin is the id of the interaction that opened the table: a
 	// component on a message older than it belongs to an earlier game of
 	// the channel (custom ids carry only the state number).
