@@ -14,6 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -284,37 +285,39 @@ func (c *call) fail(err error) string {
 	}
 	text := locales.T(c.lang, key, data)
 	var comps []discordgo.MessageComponent
+	var embeds []*discordgo.MessageEmbed
 	if outcome == outcomeStale {
-		text, comps = c.staleText(text)
+		text, comps, embeds = c.staleText(text)
 	}
-	c.ephemeral(text, comps)
+	c.ephemeral(text, comps, embeds...)
 	return outcome
 }
 
 // staleText adds the way back to the current board to an "outdated" message.
-func (c *call) staleText(text string) (string, []discordgo.MessageComponent) {
+func (c *call) staleText(text string) (string, []discordgo.MessageComponent, []*discordgo.MessageEmbed) {
 	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: locales.T(c.lang, "btn_show_board", nil), Style: discordgo.SecondaryButton, CustomID: customID(verbShowBoard, 0)},
 	}}}
 	rec, err := c.getQuiet()
 	if err != nil {
-		return text, comps
+		return text, comps, nil
 	}
 	m, err := decodeMeta(rec.Meta)
 	if err != nil || m.Board == "" {
-		return text, comps
+		return text, comps, nil
 	}
-	if g := rec.State; g != nil && c.i.Message != nil && c.i.Message.ID == m.Board {
+	if g := rec.State; g != nil && g.Phase != engine.PhaseOver && c.i.Message != nil && c.i.Message.ID == m.Board {
 		if v, ok := shownVersion(c.i.Message); ok && v != m.version(g) {
-			// The click came from the current board, which still shows an
-			// older state (its update was lost): refresh it rather than
-			// point the player to the very message they clicked.
-			channel := c.i.ChannelID
-			c.then(func(ctx context.Context) { c.b.refreshBoard(ctx, channel) })
-			return text + "\n" + locales.T(c.lang, "stale_refreshed", nil), comps
+			// The click came from the current board as it stood before
+			// (a double click, or a board whose update was lost): rather
+			// than point to the very message clicked, show the game as it
+			// stands with working buttons. An action taken on them edits
+			// the public board, as every action does; editing it from
+			// here could race with a newer action's own update.
+			return text + "\n" + locales.T(c.lang, "stale_here", nil), boardButtons(c.lang, m, g), []*discordgo.MessageEmbed{boardEmbed(c.lang, m, g)}
 		}
 	}
-	return text + "\n" + locales.T(c.lang, "stale_link", map[string]any{"URL": messageURL(c.i.GuildID, c.i.ChannelID, m.Board)}), comps
+	return text + "\n" + locales.T(c.lang, "stale_link", map[string]any{"URL": messageURL(c.i.GuildID, c.i.ChannelID, m.Board)}), comps, nil
 }
 
 // shownVersion is the state version carried by the game buttons of msg.
@@ -345,20 +348,6 @@ func shownVersion(msg *discordgo.Message) (uint32, bool) {
 	return 0, false
 }
 
-// refreshBoard edits the current board with the game as stored now.
-func (b *Bot) refreshBoard(ctx context.Context, channel string) {
-	sctx, cancel := context.WithTimeout(ctx, b.timeout)
-	rec, err := b.store.Get(sctx, channel)
-	cancel()
-	if err != nil || rec.Finished || rec.State == nil {
-		return
-	}
-	m, err := decodeMeta(rec.Meta)
-	if err != nil || m.Board == "" {
-		return
-	}
-	b.editBoard(ctx, channel, m, rec.State)
-}
 
 // ephemeral answers (or follows up) with a message only the user sees.
 func (c *call) ephemeral(text string, comps []discordgo.MessageComponent, embeds ...*discordgo.MessageEmbed) {

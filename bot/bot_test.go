@@ -782,10 +782,10 @@ func TestSoloBuyCapacity(t *testing.T) {
 	assert.Contains(t, text, enT("hand_capacity_bid", map[string]any{"Amount": 5}))
 }
 
-// TestStaleClickOnABoardLeftBehind: when the current board still shows an
-// older state (its update was lost), a click on it is refused as outdated
-// and the board is brought up to date, instead of pointing the player to
-// the very message they clicked.
+// TestStaleClickOnABoardLeftBehind: a click on the current board as it
+// stood before (a double click, or a board whose update was lost) is
+// refused as outdated and answered with the game as it stands, with
+// working buttons, instead of a link to the very message clicked.
 func TestStaleClickOnABoardLeftBehind(t *testing.T) {
 	h := newHarness(t)
 	h.seedGame([]string{"u1", "u2"}, marketDeck, engine.Options{Players: 2, FirstPlayer: 0})
@@ -797,21 +797,24 @@ func TestStaleClickOnABoardLeftBehind(t *testing.T) {
 
 	r := h.clickOn("u1", &behind, h.mustFind(&behind, verbDraw))
 	assert.Contains(t, r.ephemeralText(), enT("err_stale", nil))
-	assert.Contains(t, r.ephemeralText(), enT("stale_refreshed", nil))
+	assert.Contains(t, r.ephemeralText(), enT("stale_here", nil))
 	h.unchanged(before)
-	edited := false
-	for _, c := range r.calls {
-		if c.op == "edit" && c.edit.ID == board.id {
-			edited = true
-		}
-	}
-	assert.True(t, edited, "the board is edited")
+	here := r.shown(&behind)
+	require.True(t, here.ephemeral)
+	require.Len(t, here.embeds, 1)
+	stop := h.mustFind(here, verbStop)
+
+	// Its buttons work, and the public board follows.
+	h.clickOn("u1", here, stop)
+	rec, _ := h.record()
+	assert.Equal(t, engine.PhaseChoose, rec.State.Phase)
+	_, ok := findID(board, verbNumbers)
+	assert.True(t, ok, "the public board shows the new decision")
 
 	// A stale click on a board that is up to date only points to it.
-	old := customID(verbDraw, 0)
-	r = h.clickOn("u1", board, old)
+	r = h.clickOn("u1", board, customID(verbDraw, 0))
 	assert.Contains(t, r.ephemeralText(), enT("err_stale", nil))
-	assert.NotContains(t, r.ephemeralText(), enT("stale_refreshed", nil))
+	assert.NotContains(t, r.ephemeralText(), enT("stale_here", nil))
 }
 
 // TestPingsDoNotPileUp: each ping asks one person for one decision; once
