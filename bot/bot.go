@@ -348,7 +348,6 @@ func shownVersion(msg *discordgo.Message) (uint32, bool) {
 	return 0, false
 }
 
-
 // ephemeral answers (or follows up) with a message only the user sees.
 func (c *call) ephemeral(text string, comps []discordgo.MessageComponent, embeds ...*discordgo.MessageEmbed) {
 	if comps == nil {
