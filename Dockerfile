@@ -12,8 +12,12 @@ RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}"
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/dixbot /dixbot
 COPY --from=build --chown=nonroot:nonroot /out/data /data
-ENV DIX_DATA_FILE=/data/dix.db
+ENV DIX_DATA_FILE=/data/dix.db \
+    HTTP_ADDR=0.0.0.0:8080 \
+    LOG_FORMAT=json
 VOLUME /data
 USER nonroot:nonroot
 EXPOSE 8080
+# /healthz: gateway connected and store reachable (the image has no shell or curl).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 CMD ["/dixbot", "-healthcheck"]
 ENTRYPOINT ["/dixbot"]
