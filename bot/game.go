@@ -166,7 +166,7 @@ func (c *call) afterPlay(out played, fromBoard bool, confirm string, confirmComp
 	case over:
 		c.then(func(ctx context.Context) {
 			c.b.retire(ctx, channel, oldBoard, summary)
-			c.b.deletePing(ctx, channel, m.Ping)
+			c.b.rememberPing(ctx, channel, "")
 			c.b.send(ctx, channel, &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{scoreboardEmbed(lang, m, g)}, AllowedMentions: noMentions()})
 			c.b.finish(ctx, channel)
 		})
@@ -298,8 +298,10 @@ func (b *Bot) ping(ctx context.Context, channel string, m *meta, g *engine.Game,
 	b.rememberPing(ctx, channel, msg.ID)
 }
 
-// rememberPing records the new decision ping and deletes the previous one,
-// whose decision has been made. Best effort: failures are logged.
+// rememberPing records the new decision ping (message, or none when empty)
+// and deletes the previous one, whose decision has been made. A ping is
+// deleted only by the store update that replaces it, so it is never deleted
+// twice. Best effort: failures are logged.
 func (b *Bot) rememberPing(ctx context.Context, channel, message string) {
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()

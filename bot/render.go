@@ -55,7 +55,10 @@ func boardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmbed {
 	}
 	e.Description = strings.Join(desc, "\n")
 
-	if g.Phase != engine.PhaseFinalBuy && g.Phase != engine.PhaseOver {
+	// The tableau matters while cards are drawn; after the stop or a bust
+	// it is empty and would only be noise.
+	emptyAfterDraw := len(g.Tableau) == 0 && (g.Phase == engine.PhaseBuy || g.Phase == engine.PhaseBustChoice)
+	if g.Phase != engine.PhaseFinalBuy && g.Phase != engine.PhaseOver && !emptyAfterDraw {
 		total, money := tableauTotals(g.Tableau)
 		val := cardsText(lang, g.Tableau)
 		if r := riskLine(lang, g); r != "" {
