@@ -282,10 +282,11 @@ func TestAuctionPaymentModal(t *testing.T) {
 	rec, _ = h.record()
 	assert.Equal(t, 1, rec.State.Players[1].Money)
 	assert.Contains(t, rec.State.Players[1].Collection, engine.Card{Kind: engine.KindSuperWild})
-	// The decision is back with Alice, who is pinged.
+	// The decision is back with Alice, who is pinged: her turn goes on.
 	assert.Equal(t, 0, rec.State.ToAct())
 	require.Len(t, r.sends(), 1)
 	assert.True(t, strings.HasPrefix(r.sends()[0].Content, "<@u1>"))
+	assert.Contains(t, r.sends()[0].Content, enT("ping_resume", map[string]any{"Mention": "<@u1>"}))
 }
 
 // snapSeq is the version the game's components carry now.

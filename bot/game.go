@@ -268,6 +268,10 @@ func (b *Bot) ping(ctx context.Context, channel string, m *meta, g *engine.Game,
 	key := "ping_decide"
 	d := map[string]any{"Mention": "<@" + id + ">"}
 	switch g.Phase {
+	case engine.PhaseDraw:
+		// The decision comes back to the active player within the turn:
+		// an auction on their draw is over.
+		key = "ping_resume"
 	case engine.PhaseAuction:
 		key = "ping_bid"
 		if g.Auction != nil && g.Auction.HighBid == 0 {
