@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	dixbot "github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 	"github.com/dixgame/dixbot/internal/redistest"
 	"github.com/dixgame/dixbot/locales"
@@ -55,16 +56,37 @@ func (w *world) settled(t *testing.T) float64 {
 	return w.handled(t)
 }
 
+// oneClickVerbs are the board's decisions made in one click (no prompt).
+var oneClickVerbs = []string{"draw", "stop", "num", "money", "end", "pass", "cons", "bbuy"}
+
 // oneClickDecision returns a board button that decides in one click.
 func oneClickDecision(t *testing.T, buttons map[string]customID) customID {
 	t.Helper()
-	for _, v := range []string{"draw", "stop", "num", "money", "end", "pass", "cons"} {
+	for _, v := range oneClickVerbs {
 		if id, ok := buttons[v]; ok {
 			return id
 		}
 	}
 	t.Fatalf("no one-click decision among %v", buttons)
 	return customID{}
+}
+
+// untilOneClick plays on until the board offers a decision made in one
+// click (an auction winner, for one, can only open the payment prompt), and
+// returns the record, the board, its buttons and the user to act.
+func (tb *table) untilOneClick() (*dixbot.Record, fakediscord.Message, map[string]customID, fakediscord.User) {
+	tb.t.Helper()
+	for i := 0; ; i++ {
+		require.Less(tb.t, i, 100, "never a one-click decision")
+		rec := tb.record()
+		board, buttons := tb.boardFor(rec)
+		for _, v := range oneClickVerbs {
+			if _, ok := buttons[v]; ok {
+				return rec, board, buttons, tb.user(seats(tb.t, rec)[rec.State.ToAct()])
+			}
+		}
+		require.True(tb.t, tb.decide(), "the game ended")
+	}
 }
 
 // TestRedeliveredInteraction: Discord may dispatch the same interaction
@@ -89,9 +111,7 @@ func TestRedeliveredInteraction(t *testing.T) {
 	}
 
 	t.Run("answered decision", func(t *testing.T) {
-		rec := tb.record()
-		board, buttons := tb.boardFor(rec)
-		user := tb.user(seats(t, rec)[rec.State.ToAct()])
+		rec, board, buttons, user := tb.untilOneClick()
 		ix, r := tb.clickIx(user, board.ID, oneClickDecision(t, buttons).raw)
 		require.False(t, r.Ephemeral(), "applied: %s", describe(r))
 		after := tb.record()
@@ -106,9 +126,7 @@ func TestRedeliveredInteraction(t *testing.T) {
 	})
 
 	t.Run("redelivered while the first is in flight", func(t *testing.T) {
-		rec := tb.record()
-		board, buttons := tb.boardFor(rec)
-		user := tb.user(seats(t, rec)[rec.State.ToAct()])
+		rec, board, buttons, user := tb.untilOneClick()
 		hold := w.fake.HoldCallbacks(user.ID)
 		defer hold.Release()
 		ix, err := w.fake.Click(waitCtx(t), user.ID, board.ID, oneClickDecision(t, buttons).raw)
@@ -156,9 +174,7 @@ func TestRedeliveryUnknownToTheProcess(t *testing.T) {
 	tb.lobby("/dix start")
 	require.True(t, tb.decide())
 
-	rec := tb.record()
-	board, buttons := tb.boardFor(rec)
-	user := tb.user(seats(t, rec)[rec.State.ToAct()])
+	_, board, buttons, user := tb.untilOneClick()
 	ix, r := tb.clickIx(user, board.ID, oneClickDecision(t, buttons).raw)
 	require.False(t, r.Ephemeral(), describe(r))
 	tb.boardFor(tb.record())
@@ -207,10 +223,8 @@ func TestStoreDownMidGame(t *testing.T) {
 		{"stopped", w.redis.Stop, w.redis.Restart},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rec := tb.record()
+			rec, board, buttons, user := tb.untilOneClick()
 			before := tb.stateBytes()
-			board, buttons := tb.boardFor(rec)
-			user := tb.user(seats(t, rec)[rec.State.ToAct()])
 			other := tb.users[0]
 			if other.ID == user.ID {
 				other = tb.users[1]
@@ -291,9 +305,7 @@ func TestInteractionsDuringShutdown(t *testing.T) {
 	tb.lobby("/dix start")
 	require.True(t, tb.decide())
 
-	rec := tb.record()
-	board, buttons := tb.boardFor(rec)
-	actor := tb.user(seats(t, rec)[rec.State.ToAct()])
+	rec, board, buttons, actor := tb.untilOneClick()
 	var waiting []fakediscord.User
 	for _, u := range tb.users {
 		if u.ID != actor.ID {
