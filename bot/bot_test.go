@@ -854,3 +854,38 @@ func TestPingsDoNotPileUp(t *testing.T) {
 		assert.NotEqual(t, m.Board, id, "a board is never deleted")
 	}
 }
+
+// TestBustBuyOpensTheMarket: in the bust variant, choosing the buy opens
+// the market prompt at once.
+func TestBustBuyOpensTheMarket(t *testing.T) {
+	h := newHarness(t)
+	deck := "g3 b2 o4 b7 g5 p1 b4 $1 g6 o5 p6 b9 g2 o9 p9 b8"
+	h.seedGame([]string{"u1", "u2"}, deck, engine.Options{Players: 2, FirstPlayer: 0, BustVariant: true})
+	board := h.board()
+	for _, v := range []string{verbDraw, verbDraw, verbStop, verbMoney} {
+		h.clickOn("u1", board, h.mustFind(board, v))
+	}
+	board = h.board()
+	for _, v := range []string{verbDraw, verbStop, verbNumbers, verbEndTurn} {
+		h.clickOn("u2", board, h.mustFind(board, v))
+	}
+	board = h.board()
+	h.clickOn("u1", board, h.mustFind(board, verbDraw))
+	h.clickOn("u1", board, h.mustFind(board, verbDraw))
+	rec, _ := h.record()
+	require.Equal(t, engine.PhaseBustChoice, rec.State.Phase)
+
+	r := h.clickOn("u1", board, h.mustFind(board, verbBustBuy))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	var market *shownMessage
+	for _, c := range r.calls {
+		if c.op == "followup" {
+			market = &shownMessage{content: c.params.Content, components: c.params.Components,
+				ephemeral: c.params.Flags&discordgo.MessageFlagsEphemeral != 0}
+		}
+	}
+	require.NotNil(t, market, "the market prompt follows")
+	assert.True(t, market.ephemeral)
+	sel := h.mustFind(market, verbBuySelect)
+	assert.Contains(t, selectOptions(market, sel), "g3")
+}

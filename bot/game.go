@@ -383,7 +383,7 @@ func (c *call) simpleAction(p parsedID) error {
 	if !ok {
 		return fmt.Errorf("%w: %q", ErrBadCustomID, p.verb)
 	}
-	return c.play(p.version, func(g *engine.Game, s int) (engine.Action, error) {
+	err := c.play(p.version, func(g *engine.Game, s int) (engine.Action, error) {
 		return engine.Action{Kind: kind}, nil
 	}, confirmText(func(lang string, a engine.Action) string {
 		if kind == engine.ActPass {
@@ -391,6 +391,34 @@ func (c *call) simpleAction(p parsedID) error {
 		}
 		return locales.T(lang, "done_generic", nil)
 	}))
+	if err == nil && kind == engine.ActBustBuy {
+		// The player chose to buy: the market opens at once (one click
+		// less than going through the board's Buy).
+		c.offerMarket()
+	}
+	return err
+}
+
+// offerMarket follows an answer with the market prompt when the user may
+// buy now. Best effort: nothing is shown otherwise.
+func (c *call) offerMarket() {
+	r, err := c.getQuiet()
+	if err != nil || r.State == nil {
+		return
+	}
+	m, err := decodeMeta(r.Meta)
+	if err != nil {
+		return
+	}
+	g, s := r.State, m.seatOf(c.user)
+	if s < 0 || g.ToAct() != s {
+		return
+	}
+	ch := g.Choices(s)
+	if !hasAction(ch, engine.ActBuy) || len(ch.Buyable) == 0 {
+		return
+	}
+	c.ephemeral(locales.T(c.lang, "prompt_buy", map[string]any{"Capacity": g.BuyCapacity(s)}), buySelects(c.lang, m.version(g), ch.Buyable, proposer(g, s)))
 }
 
 // showBoard shows the current board to the user alone.
