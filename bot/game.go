@@ -187,8 +187,15 @@ func (c *call) afterPlay(out played, fromBoard bool, confirm string, confirmComp
 				c.b.remember(ctx, channel, clicked, false)
 			})
 		}
-		if next := g.ToAct(); next >= 0 && next != out.prevActor {
+		next := g.ToAct()
+		switch {
+		case next >= 0 && next != out.prevActor && next < len(m.Seats) && m.Seats[next].ID != "" && m.Seats[next].ID != c.user:
+			// The new ping replaces (and deletes) the previous one.
 			c.then(func(ctx context.Context) { c.b.ping(ctx, channel, m, g, next, c.user) })
+		case m.Ping != "":
+			// The pinged decision has been made and nobody else is pinged
+			// (the decision stays with the clicker, or goes to ALIX).
+			c.then(func(ctx context.Context) { c.b.rememberPing(ctx, channel, "") })
 		}
 	}
 }
