@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +24,12 @@ import (
 var drawHeavy = map[string]int{"draw": 30, "stop": 1, "num": 3, "money": 1, "buy": 1, "end": 3, "cons": 1, "bbuy": 1, "bid": 3, "pass": 1, "pay": 1}
 
 func inAuction(g *engine.Game) bool { return g.Phase == engine.PhaseAuction }
+
+// bidding holds in an auction whose bidder may bid (one who cannot afford
+// the minimum only has Pass).
+func bidding(g *engine.Game) bool {
+	return inAuction(g) && slices.Contains(g.Choices(g.ToAct()).Actions, engine.ActBid)
+}
 
 // assertRefused checks that an answer is an ephemeral message, in lang,
 // containing the text of key, and that the stored game did not change.
@@ -76,7 +83,7 @@ func TestRefusals(t *testing.T) {
 	tb.users = append(tb.users, outsiders...)
 	tb.weights = drawHeavy
 
-	rec := tb.playUntil(inAuction)
+	rec := tb.playUntil(bidding)
 	g := rec.State
 	bidderSeat := g.ToAct()
 	ids := seats(t, rec)
@@ -269,7 +276,7 @@ func TestConcurrentClicks(t *testing.T) {
 	// Different buttons of one decision at once: every quick bid amount of
 	// the bidder's prompt and Pass on the board, each clicked three times.
 	tb.weights = drawHeavy
-	rec := tb.playUntil(inAuction)
+	rec := tb.playUntil(bidding)
 	g := rec.State
 	bidder := tb.user(seats(t, rec)[g.ToAct()])
 	board, buttons := tb.boardFor(rec)
