@@ -3,6 +3,10 @@
 // Configuration comes from environment variables only (see config below and
 // the README); the one required variable is DISCORD_TOKEN. It runs until
 // SIGINT or SIGTERM, then finishes the interactions in flight and exits 0.
+//
+// dixbot -healthcheck asks a running bot's /healthz (at HTTP_ADDR) and exits
+// 0 when it is healthy, 1 otherwise: the container image has no curl, so its
+// HEALTHCHECK runs the binary itself.
 package main
 
 import (
