@@ -182,6 +182,8 @@ func TestRedeliveryUnknownToTheProcess(t *testing.T) {
 	state, transcript := tb.stateBytes(), len(fake.Transcript(tb.channel.ID))
 
 	require.NoError(t, ix.Redeliver(waitCtx(t)))
+	// The bot reports every interaction it is handed to its Observer (the
+	// metrics), a duplicate included: that is what tells it was handled.
 	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return w.handled(t) >= 1 }), "the bot handled the delivery")
 	assert.Equal(t, state, tb.stateBytes(), "the store's exactly-once record kept the game unchanged")
 
