@@ -19,12 +19,24 @@
 //     click (UPDATE_MESSAGE); when the turn ends the old board becomes a
 //     summary of the turn, without buttons.
 //   - When the decision passes to someone else within a turn (bidders, the
-//     auction winner, the final buy round), that person gets one short
-//     message mentioning only them, with a link to the board.
+//     auction winner, the final buy round, the active player after an
+//     auction), that person gets one short message mentioning only them,
+//     with a link to the board. Once that decision is made the message is
+//     deleted (by the store update that replaces it: never twice), so the
+//     channel holds at most one such ping.
 //   - Bids, purchases and payments are ephemeral prompts: quick bid amounts
 //     and a "custom amount" modal; a market select (one per colour when more
-//     than 25 cards could be bought); the proposed payment (R6) or a modal
-//     with money tokens, consolation tokens and cards in SPEC §7 notation.
+//     than 25 cards could be bought), each option with the payment the next
+//     step proposes; the proposed payment (R6) or a modal with money
+//     tokens, consolation tokens and cards in SPEC §7 notation, written with
+//     the colour letters of the user's language (v and r for vert and rose
+//     in French; the engine's letters are read too). A bid that wins the
+//     auction turns its prompt into the payment step; choosing the buy after
+//     a bust (variant) opens the market at once.
+//   - A click on the current board as it stood before (a double click, or a
+//     board whose update was lost) is answered privately with the game as
+//     it stands and working buttons; the bot never edits the board from the
+//     side, which could race with a newer action's own update.
 //   - The table data (seats, language, board message, recent events) is a
 //     small versioned JSON document in dixbot.Record.Meta.
 //
