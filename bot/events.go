@@ -50,6 +50,8 @@ func renderEvents(lang string, m *meta, evs []engine.Event) []string {
 				line += " " + locales.N(lang, "ev_lost", ev.Lost, nil)
 			}
 			lines = append(lines, line)
+		case engine.EvBustBuy:
+			lines = append(lines, locales.T(lang, "ev_bust_buy", d))
 		case engine.EvConsolation:
 			lines = append(lines, locales.T(lang, "ev_consolation", d))
 		case engine.EvToMarket:

@@ -471,7 +471,11 @@ func (c *call) auctionOther(p parsedID) error {
 		return err
 	}
 	pay, _ := g.ProposePayment(s, ch.Owe)
-	c.paymentModal(customID(verbAuctModal, m.version(g)), locales.T(c.lang, "modal_auction_title", map[string]any{"Amount": ch.Owe}), g.Players[s], pay)
+	d := map[string]any{"Amount": ch.Owe, "CardName": locales.T(c.lang, "name_wild_generic", nil)}
+	if g.Auction != nil {
+		d["CardName"] = cardName(c.lang, g.Auction.Wild)
+	}
+	c.paymentModal(customID(verbAuctModal, m.version(g)), locales.T(c.lang, "modal_auction_title", d), g.Players[s], pay)
 	return nil
 }
 

@@ -340,6 +340,10 @@ func TestEventLines(t *testing.T) {
 	}{
 		{"stop with no number card", []engine.Event{{Kind: engine.EvTookNumbers, Player: 0}},
 			[]string{"Alice takes no number card."}},
+		{"a bust says the total", []engine.Event{{Kind: engine.EvBust, Player: 0, Bust: engine.BustTotal, Amount: 13}},
+			[]string{"💥 Alice busts: the tableau totals 13 (11 or more busts)."}},
+		{"a bust buy is said", []engine.Event{{Kind: engine.EvBustBuy, Player: 1}},
+			[]string{"Bob takes a buy instead of the consolation token."}},
 		{"a purchase is one line", []engine.Event{{Kind: engine.EvPaid, Player: 1, Amount: 3, Payment: pay}, {Kind: engine.EvBought, Player: 1, Card: g3}},
 			[]string{"🛒 Bob buys 🟩3 for 3: 1 token, 2 cards (🟦1 🟦1)."}},
 		{"an auction payment stays alone", []engine.Event{{Kind: engine.EvPaid, Player: 1, Amount: 3, Payment: pay}, {Kind: engine.EvDrew, Player: 0, Card: g3}},
