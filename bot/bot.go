@@ -34,7 +34,7 @@ type Options struct {
 // Observer receives metrics. Implementations must be safe for concurrent use.
 type Observer interface {
 	// Interaction reports one handled interaction. kind: command|button|select|modal;
-	// outcome: ok|refused|stale|error|panic.
+	// outcome: ok|refused|stale|duplicate|error|panic.
 	Interaction(kind, outcome string, d time.Duration)
 	// StoreError reports a failed store call (op: get|create|update|finish|delete).
 	StoreError(op string)
@@ -214,7 +214,15 @@ func (b *Bot) handle(d discordAPI, ic *discordgo.InteractionCreate) {
 				c.fail(errPanic)
 			}
 		}()
-		if err := b.route(c); err != nil {
+		err := b.route(c)
+		switch {
+		case errors.Is(err, dixbot.ErrDuplicate):
+			// The store already applied this very interaction: it is a
+			// redelivery, and its first delivery answered it. A second
+			// initial answer would be refused by Discord, so send none.
+			b.log.Debug("interaction already applied", "interaction", c.i.ID)
+			outcome = outcomeDuplicate
+		case err != nil:
 			outcome = c.fail(err)
 		}
 	}()

@@ -50,8 +50,11 @@ const (
 	outcomeOK      = "ok"
 	outcomeRefused = "refused"
 	outcomeStale   = "stale"
-	outcomeError   = "error"
-	outcomePanic   = "panic"
+	// outcomeDuplicate is a redelivered interaction, already applied and
+	// answered: it gets no answer at all.
+	outcomeDuplicate = "duplicate"
+	outcomeError     = "error"
+	outcomePanic     = "panic"
 )
 
 // errorKeys maps every sentinel error the bot may meet to its message key.

@@ -74,7 +74,7 @@ func NewMetrics(opts MetricsOptions) *Metrics {
 }
 
 // Interaction records one handled interaction: its kind (command, button,
-// select, modal), its outcome (ok, refused, stale, error, panic) and how long
+// select, modal), its outcome (ok, refused, stale, duplicate, error, panic) and how long
 // the bot took to handle it.
 func (m *Metrics) Interaction(kind, outcome string, d time.Duration) {
 	sec := d.Seconds()
