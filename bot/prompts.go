@@ -306,15 +306,31 @@ func (c *call) buySelect(p parsedID) error {
 	return nil
 }
 
-func (c *call) buyPay(p parsedID) error {
-	return c.buy(p, func(g *engine.Game, s int, cd engine.Card) (engine.Payment, error) {
-		pay, ok := g.ProposePayment(s, int(cd.Value))
-		if !ok {
-			return pay, engine.ErrCannotAfford
-		}
-		return pay, nil
-	})
+// payer chooses the payment of price by seat s: the proposed one, or the
+// one the player typed.
+type payer func(g *engine.Game, s, price int) (engine.Payment, error)
+
+// proposed pays with the payment that loses the least (R6).
+func proposed(g *engine.Game, s, price int) (engine.Payment, error) {
+	pay, ok := g.ProposePayment(s, price)
+	if !ok {
+		return pay, engine.ErrCannotAfford
+	}
+	return pay, nil
 }
+
+// typed pays with the payment the player typed in the payment modal.
+func (c *call) typed() (payer, error) {
+	pay, err := c.typedPayment()
+	if err != nil {
+		return nil, err
+	}
+	return func(g *engine.Game, s, price int) (engine.Payment, error) {
+		return pay, g.CheckPayment(s, price, pay)
+	}, nil
+}
+
+func (c *call) buyPay(p parsedID) error { return c.buy(p, proposed) }
 
 func (c *call) buyOther(p parsedID) error {
 	g, m, s, err := c.peek(p.version)
@@ -332,23 +348,21 @@ func (c *call) buyOther(p parsedID) error {
 }
 
 func (c *call) buyModal(p parsedID) error {
-	pay, err := c.typedPayment()
+	pay, err := c.typed()
 	if err != nil {
 		return err
 	}
-	return c.buy(p, func(g *engine.Game, s int, cd engine.Card) (engine.Payment, error) {
-		return pay, g.CheckPayment(s, int(cd.Value), pay)
-	})
+	return c.buy(p, pay)
 }
 
 // buy applies ActBuy of the card named in the custom id.
-func (c *call) buy(p parsedID, payment func(g *engine.Game, s int, cd engine.Card) (engine.Payment, error)) error {
+func (c *call) buy(p parsedID, payment payer) error {
 	return c.play(p.version, func(g *engine.Game, s int) (engine.Action, error) {
 		cd, err := buyable(g, s, p.arg)
 		if err != nil {
 			return engine.Action{}, err
 		}
-		pay, err := payment(g, s, cd)
+		pay, err := payment(g, s, int(cd.Value)) // 3.4: a card costs its value
 		if err != nil {
 			return engine.Action{}, err
 		}
@@ -451,15 +465,7 @@ func auctionPayStep(lang string, g *engine.Game, m *meta, s, owe int, d map[stri
 	return d, []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
 }
 
-func (c *call) auctionPay(p parsedID) error {
-	return c.payAuction(p.version, func(g *engine.Game, s int, owe int) (engine.Payment, error) {
-		pay, ok := g.ProposePayment(s, owe)
-		if !ok {
-			return pay, engine.ErrCannotAfford
-		}
-		return pay, nil
-	})
-}
+func (c *call) auctionPay(p parsedID) error { return c.payAuction(p.version, proposed) }
 
 func (c *call) auctionOther(p parsedID) error {
 	g, m, s, err := c.peek(p.version)
@@ -480,16 +486,14 @@ func (c *call) auctionOther(p parsedID) error {
 }
 
 func (c *call) auctionModal(p parsedID) error {
-	pay, err := c.typedPayment()
+	pay, err := c.typed()
 	if err != nil {
 		return err
 	}
-	return c.payAuction(p.version, func(g *engine.Game, s int, owe int) (engine.Payment, error) {
-		return pay, g.CheckPayment(s, owe, pay)
-	})
+	return c.payAuction(p.version, pay)
 }
 
-func (c *call) payAuction(version uint32, payment func(g *engine.Game, s int, owe int) (engine.Payment, error)) error {
+func (c *call) payAuction(version uint32, payment payer) error {
 	return c.play(version, func(g *engine.Game, s int) (engine.Action, error) {
 		ch, err := requireChoice(g, s, engine.ActPay)
 		if err != nil {
