@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -117,19 +118,20 @@ func TestSIGTERMLosesNothing(t *testing.T) {
 		require.True(t, tb.decide())
 	}
 
-	// A click, and SIGTERM as soon as the bot has saved it, while it
-	// answers and, at a turn's end, posts the next board.
-	rec := tb.record()
+	// The click in flight is a decision made in one click: when the deal
+	// leaves the player to act with only decisions made in several steps (an
+	// auction's winner can only open the payment prompt), the driver makes
+	// those first, until the rules offer a one-click decision.
+	rec, board, buttons, user := tb.untilOneClick()
 	before := rec.State.Seq
-	board, buttons := tb.boardFor(rec)
-	user := tb.user(seats(t, rec)[rec.State.ToAct()])
 	oneClick := map[string]customID{}
 	for v, id := range buttons {
-		if v != "buy" && v != "bid" && v != "pay" {
+		if slices.Contains(oneClickVerbs, v) {
 			oneClick[v] = id
 		}
 	}
-	require.NotEmpty(t, oneClick, "a decision in one click")
+	// A click, and SIGTERM as soon as the bot has saved it, while it
+	// answers and, at a turn's end, posts the next board.
 	id := tb.choose(oneClick)
 	ix, err := fake.Click(waitCtx(t), user.ID, board.ID, id.raw)
 	require.NoError(t, err)
