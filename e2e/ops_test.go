@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -60,7 +59,6 @@ func TestHealthAndMetrics(t *testing.T) {
 	rs := redistest.Start(t)
 	cfg := baseConfig(t, fake, rs.URL())
 	cfg.HTTPAddr = "127.0.0.1:0"
-	cfg.StoreTimeout = 500 * time.Millisecond
 	bot := startApp(t, cfg)
 	addr := bot.started.HTTPAddr
 	require.NotEmpty(t, addr)

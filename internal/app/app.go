@@ -122,9 +122,14 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		logger.Info("serving /healthz and /metrics", "addr", started.HTTPAddr)
 	}
 
-	logger.Info("ready", "user", botName(s), "guild_scope", cfg.GuildID, "store", storeKind(cfg))
-	if cfg.Ready != nil {
-		cfg.Ready(started)
+	// Open returns once the gateway has said READY, but discordgo marks the
+	// session ready (DataReady, what /healthz reports) in the heartbeat
+	// goroutine Open starts: ready is announced only once it agrees.
+	if waitGateway(ctx, s) {
+		logger.Info("ready", "user", botName(s), "guild_scope", cfg.GuildID, "store", storeKind(cfg))
+		if cfg.Ready != nil {
+			cfg.Ready(started)
+		}
 	}
 
 	select {
@@ -231,6 +236,21 @@ func gatewayReady(s *discordgo.Session) bool {
 	s.RLock()
 	defer s.RUnlock()
 	return s.DataReady
+}
+
+// waitGateway waits until gatewayReady holds, and reports false if ctx ends
+// first.
+func waitGateway(ctx context.Context, s *discordgo.Session) bool {
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for !gatewayReady(s) {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-tick.C:
+		}
+	}
+	return true
 }
 
 // guildIDs lists the servers the bot is in, from the gateway state.
