@@ -44,7 +44,7 @@ func TestRunPrintsHowToPointTheBot(t *testing.T) {
 	go func() {
 		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-token", "tok"}, &out, func(k string) string { return env[k] })
 	}()
-	require.Eventually(t, func() bool { return strings.Contains(out.String(), "Web view") }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "Web view") }, 30*time.Second, 10*time.Millisecond)
 	text := out.String()
 	assert.Contains(t, text, "DISCORD_TOKEN=tok ")
 	m := regexp.MustCompile(`DISCORD_API_URL=(http://127\.0\.0\.1:\d+/)`).FindStringSubmatch(text)
@@ -73,7 +73,7 @@ func TestRunPrintsHowToPointTheBot(t *testing.T) {
 	select {
 	case err := <-done:
 		require.NoError(t, err)
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("run did not stop")
 	}
 }

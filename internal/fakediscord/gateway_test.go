@@ -26,7 +26,7 @@ func dial(t *testing.T, srv *fakediscord.Server) *websocket.Conn {
 	ws, _, err := websocket.DefaultDialer.Dial(srv.GatewayURL()+"/?v=9&encoding=json", nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = ws.Close() })
-	require.NoError(t, ws.SetReadDeadline(time.Now().Add(5*time.Second)))
+	require.NoError(t, ws.SetReadDeadline(time.Now().Add(30*time.Second)))
 	f := read(t, ws)
 	require.Equal(t, 10, f.Op, "HELLO first")
 	return ws
@@ -137,7 +137,7 @@ func TestGatewayResumeReplaysMissedDispatches(t *testing.T) {
 	last = ix.S
 
 	w.srv.DropGateway()
-	require.Eventually(t, func() bool { return !w.srv.Connected() }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return !w.srv.Connected() }, 30*time.Second, 10*time.Millisecond)
 	missed := interactionFor(t, w)
 
 	ws2 := dial(t, w.srv)
@@ -160,7 +160,7 @@ func TestWaitReportsAMissedDeadline(t *testing.T) {
 	w := newWorld(t, fakediscord.Options{ResponseDeadline: 50 * time.Millisecond})
 	rawBot(t, w.srv) // connected, never answers
 	ix := interactionFor(t, w)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	_, err := ix.Wait(ctx)
 	require.ErrorIs(t, err, fakediscord.ErrNoResponse)
