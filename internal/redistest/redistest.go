@@ -17,6 +17,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -65,24 +66,30 @@ func Start(t testing.TB) *Server {
 		}
 		t.Skip(msg)
 	}
-	port, err := freePort()
-	if err != nil {
-		t.Fatalf("redistest: no free port: %v", err)
-	}
-	s := &Server{
-		t:    t,
-		bin:  bin,
-		dir:  t.TempDir(),
-		port: port,
-		url:  fmt.Sprintf("redis://127.0.0.1:%d/0", port),
-	}
+	s := &Server{t: t, bin: bin, dir: t.TempDir()}
 	// Registered after TempDir, so it runs before the directory is removed.
 	t.Cleanup(s.stop)
-	if err := s.start(); err != nil {
-		t.Fatal(err)
+	// The free port is found by binding and closing it, so another process
+	// may take it before redis-server binds it: then redis-server exits
+	// with "Address already in use", and another port is tried.
+	for attempt := 1; ; attempt++ {
+		port, err := freePort()
+		if err != nil {
+			t.Fatalf("redistest: no free port: %v", err)
+		}
+		s.port, s.url = port, fmt.Sprintf("redis://127.0.0.1:%d/0", port)
+		err = s.start()
+		if err == nil {
+			return s
+		}
+		if !errors.Is(err, errPortTaken) || attempt == 5 {
+			t.Fatal(err)
+		}
 	}
-	return s
 }
+
+// errPortTaken: redis-server could not bind its port.
+var errPortTaken = errors.New("redistest: port taken")
 
 // URL is the redis:// URL of the server.
 func (s *Server) URL() string { return s.url }
@@ -176,13 +183,22 @@ func (s *Server) start() error {
 	go func() { _ = cmd.Wait(); close(done) }()
 	deadline := time.Now().Add(startTimeout)
 	for {
-		err := ping(s.Addr())
-		if err == nil {
+		// The server answering must be this one: another process's server
+		// may hold the port (and this one then exits).
+		pid, err := serverPID(s.Addr())
+		if err == nil && pid == cmd.Process.Pid {
 			break
+		}
+		if err == nil {
+			err = fmt.Errorf("the server on %s is process %d, not %d", s.Addr(), pid, cmd.Process.Pid)
 		}
 		select {
 		case <-done:
-			return fmt.Errorf("redistest: redis-server exited at start: %v\n%s", err, tail(logPath))
+			log := tail(logPath)
+			if strings.Contains(log, "Address already in use") {
+				return fmt.Errorf("%w: %s: %v", errPortTaken, s.Addr(), err)
+			}
+			return fmt.Errorf("redistest: redis-server exited at start: %v\n%s", err, log)
 		default:
 		}
 		if time.Now().After(deadline) {
@@ -215,25 +231,38 @@ func (s *Server) stop() {
 	s.cmd, s.done = nil, nil
 }
 
-// ping sends PING and expects PONG; -LOADING and the like are errors.
-func ping(addr string) error {
+// serverPID asks the server on addr for its process id (INFO server);
+// -LOADING and the like are errors.
+func serverPID(addr string) (int, error) {
 	c, err := net.DialTimeout("tcp", addr, time.Second)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(time.Second))
-	if _, err := c.Write([]byte("*1\r\n$4\r\nPING\r\n")); err != nil {
-		return err
+	if _, err := c.Write([]byte("*2\r\n$4\r\nINFO\r\n$6\r\nserver\r\n")); err != nil {
+		return 0, err
 	}
-	line, err := bufio.NewReader(c).ReadString('\n')
+	r := bufio.NewReader(c)
+	line, err := r.ReadString('\n')
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if strings.TrimSpace(line) != "+PONG" {
-		return errors.New("redistest: PING answered " + strings.TrimSpace(line))
+	line = strings.TrimSpace(line)
+	n, err := strconv.Atoi(strings.TrimPrefix(line, "$"))
+	if !strings.HasPrefix(line, "$") || err != nil || n < 0 {
+		return 0, errors.New("redistest: INFO answered " + line)
 	}
-	return nil
+	body := make([]byte, n)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return 0, err
+	}
+	for _, l := range strings.Split(string(body), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "process_id:"); ok {
+			return strconv.Atoi(v)
+		}
+	}
+	return 0, errors.New("redistest: no process_id in INFO server")
 }
 
 func freePort() (int, error) {

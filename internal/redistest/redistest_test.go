@@ -45,3 +45,20 @@ func TestPauseResume(t *testing.T) {
 	require.NoError(t, ping(s.Addr()))
 	s.Pause() // left paused: the cleanup must still stop it
 }
+
+// ping reports whether a server answers on addr.
+func ping(addr string) error {
+	_, err := serverPID(addr)
+	return err
+}
+
+// TestServerIsItsOwn: the server a test talks to is the one it started.
+func TestServerIsItsOwn(t *testing.T) {
+	a, b := Start(t), Start(t)
+	require.NotEqual(t, a.Addr(), b.Addr())
+	for _, s := range []*Server{a, b} {
+		pid, err := serverPID(s.Addr())
+		require.NoError(t, err)
+		assert.Equal(t, s.cmd.Process.Pid, pid)
+	}
+}
