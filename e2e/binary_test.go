@@ -116,16 +116,16 @@ func TestBinaryBadTokenNotEchoed(t *testing.T) {
 func TestBinaryHealthcheck(t *testing.T) {
 	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	t.Cleanup(func() { noViolations(t, fake) })
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	_, port, err := net.SplitHostPort(ln.Addr().String())
-	require.NoError(t, err)
-	require.NoError(t, ln.Close())
+	// The binary binds a port of its choosing (a port found free by the test
+	// could be taken before the binary binds it) and logs it.
 	env := []string{
 		"DISCORD_TOKEN=" + fake.Token(),
 		"DISCORD_API_URL=" + fake.URL(),
-		"HTTP_ADDR=0.0.0.0:" + port,
+		"HTTP_ADDR=0.0.0.0:0",
 	}
+	p := startProcess(t, env)
+	port := servedPort(t, p.log())
+	env[2] = "HTTP_ADDR=0.0.0.0:" + port
 	check := func() (int, string) {
 		t.Helper()
 		cmd := exec.Command(dixbotBinary(t), "-healthcheck")
@@ -140,7 +140,6 @@ func TestBinaryHealthcheck(t *testing.T) {
 		return 0, string(out)
 	}
 
-	p := startProcess(t, env)
 	code, out := check()
 	assert.Equal(t, 0, code, out)
 	assert.Contains(t, out, `"gateway":"ok"`)
@@ -149,4 +148,23 @@ func TestBinaryHealthcheck(t *testing.T) {
 	require.Equal(t, 0, p.terminate(), p.log())
 	code, out = check()
 	assert.Equal(t, 1, code, out)
+}
+
+// servedPort is the port of the "serving /healthz and /metrics" log line.
+func servedPort(t *testing.T, log string) string {
+	t.Helper()
+	for _, line := range strings.Split(log, "\n") {
+		if !strings.Contains(line, "serving /healthz") {
+			continue
+		}
+		for _, f := range strings.Fields(line) {
+			if addr, ok := strings.CutPrefix(f, "addr="); ok {
+				_, port, err := net.SplitHostPort(addr)
+				require.NoError(t, err, "address in %q", line)
+				return port
+			}
+		}
+	}
+	t.Fatalf("no served address in the log:\n%s", log)
+	return ""
 }
