@@ -59,6 +59,11 @@ func connect(t *testing.T, srv *fakediscord.Server, setup func(s *discordgo.Sess
 	s, err := discordgo.New("Bot " + srv.Token())
 	require.NoError(t, err)
 	s.LogLevel = discordgo.LogError
+	// A session that reconnects after a read error keeps trying, with
+	// backoff, after its test has ended, reading discordgo's package-wide
+	// endpoints while later tests point them elsewhere (a data race). Only
+	// the resume test turns reconnection on.
+	s.ShouldReconnectOnError = false
 	ready := make(chan readyInfo, 1)
 	s.AddHandlerOnce(func(_ *discordgo.Session, r *discordgo.Ready) {
 		// r.Guilds is overwritten by discordgo's state on GUILD_CREATE:
@@ -395,6 +400,7 @@ func TestDiscordgoResumeAfterDroppedWebsocket(t *testing.T) {
 	bot := &testBot{}
 	readies := make(chan struct{}, 4)
 	s, _ := connect(t, srv, func(s *discordgo.Session) {
+		s.ShouldReconnectOnError = true
 		s.AddHandler(bot.handle)
 		s.AddHandler(func(*discordgo.Session, *discordgo.Resumed) { readies <- struct{}{} })
 	})
