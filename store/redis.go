@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -45,6 +46,30 @@ var _ dixbot.Store = (*Redis)(nil)
 // lost. A run that finds its own record already written reports success
 // instead of a conflict (which would make Update apply fn a second time) or
 // a duplicate.
+
+// lastStamp is the last update time handed out by writeStamp, in Unix
+// nanoseconds.
+var lastStamp atomic.Int64
+
+// writeStamp returns the update time written into a new record. Besides
+// dating the record it makes every write's bytes unique, which the scripts
+// rely on: they recognise their own earlier run (a retry after a lost reply)
+// by comparing the stored bytes with the new record, so two writers that
+// read the same version and computed the same game must never produce the
+// same bytes. Within a process stamps strictly increase; across processes the
+// lowest 10 bits (about a microsecond) are random.
+func writeStamp() time.Time {
+	for {
+		last := lastStamp.Load()
+		n := time.Now().UnixNano()&^0x3ff | rand.Int64N(0x400)
+		if n <= last {
+			n = last + 1
+		}
+		if lastStamp.CompareAndSwap(last, n) {
+			return time.Unix(0, n)
+		}
+	}
+}
 
 // casScript writes a new record only if the stored one still starts with the
 // token read before (magic, format, flags, schema and version: see
@@ -177,7 +202,7 @@ func (s *Redis) Create(ctx context.Context, r *dixbot.Record) error {
 	if err := checkRecord(r); err != nil {
 		return err
 	}
-	now := time.Now()
+	now := writeStamp()
 	val, err := encode(r, 1, false, now)
 	if err != nil {
 		return err
@@ -264,7 +289,7 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 			return nil, err
 		}
 		rec.Channel, rec.Guild, rec.Version, rec.Finished = channel, guild, version+1, false
-		now := time.Now()
+		now := writeStamp()
 		val, err := encode(rec, rec.Version, false, now)
 		if err != nil {
 			return nil, err
@@ -350,7 +375,7 @@ func (s *Redis) Finish(ctx context.Context, channel string) error {
 		if err != nil {
 			return fmt.Errorf("store: finish %s: %w", channel, err)
 		}
-		val, err := encode(rec, rec.Version+1, true, time.Now())
+		val, err := encode(rec, rec.Version+1, true, writeStamp())
 		if err != nil {
 			return err
 		}
