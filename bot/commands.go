@@ -26,8 +26,8 @@ const (
 
 // Solo difficulty bounds (SPEC §5).
 const (
-	minDifficulty     = 4
-	maxDifficulty     = 10
+	minDifficulty     = engine.MinDifficulty
+	maxDifficulty     = engine.MaxDifficulty
 	defaultDifficulty = 4 // the rulebook suggests starting at 4
 )
 
