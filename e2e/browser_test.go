@@ -1,9 +1,7 @@
 package e2e
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -13,31 +11,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dixgame/dixbot/internal/browsertest"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 )
-
-// chromium finds a Chromium binary; without one the test is skipped, or
-// fails under CI=true.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium not found (install Debian's chromium package)")
-	}
-	t.Skip("chromium not found; install Debian's chromium package to run the browser test")
-	return ""
-}
 
 // TestBrowserWithRealBot drives the stand-in's web view in headless
 // Chromium against the real program: /dix start typed in the page, Join
 // clicked by a second user, and a screenshot (written to $DIX_SCREENSHOT
 // when set).
 func TestBrowserWithRealBot(t *testing.T) {
-	bin := chromium(t)
 	fake := fakediscord.Start(t)
 	t.Cleanup(func() { noViolations(t, fake) })
 	w := &world{fake: fake, cfg: baseConfig(t, fake, "")}
@@ -45,25 +27,7 @@ func TestBrowserWithRealBot(t *testing.T) {
 	tb := w.table(t, "en-US", "alice", "bruno/fr")
 	alice, bruno := tb.users[0], tb.users[1]
 
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(bin),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	defer cancelBrowser()
-	ctx, cancel := context.WithTimeout(bctx, 90*time.Second)
-	defer cancel()
+	ctx := browsertest.Start(t, 1280, 900, 90*time.Second)
 
 	join := `button[data-custom-id^="dix:join:"]`
 	require.NoError(t, chromedp.Do(ctx,

@@ -1,9 +1,7 @@
 package fakediscord_test
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -13,23 +11,9 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// chromiumPath finds Debian's chromium. Without it the browser test is
-// skipped, except under CI=true where it fails.
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium not found (install Debian's chromium package)")
-	}
-	t.Skip("chromium not found; install Debian's chromium package to run the browser test")
-	return ""
-}
+	"github.com/dixgame/dixbot/internal/browsertest"
+)
 
 // responderBot is a minimal bot built with discordgo: /dix start answers
 // with a message carrying a Join button; clicking it updates the message.
@@ -101,7 +85,6 @@ func responderBot(s *discordgo.Session, i *discordgo.InteractionCreate) {
 }
 
 func TestBrowserWebView(t *testing.T) {
-	chromium := chromiumPath(t)
 	w := newWorld(t)
 	srv := w.srv
 	s, _ := connect(t, srv, func(s *discordgo.Session) { s.AddHandler(responderBot) })
@@ -111,27 +94,7 @@ func TestBrowserWebView(t *testing.T) {
 	}})
 	require.NoError(t, err)
 
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		// /dev/shm is small in containers; Chromium crashes when it fills.
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 800),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	defer cancelBrowser()
-	ctx, cancel := context.WithTimeout(bctx, 60*time.Second)
-	defer cancel()
+	ctx := browsertest.Start(t, 1280, 800, 60*time.Second)
 
 	page := srv.URL() + "?channel=" + w.channel.ID + "&user=" + w.alice.ID
 	joined := `//div[contains(@class,"content")][contains(., "alice joined the lobby.")]`
