@@ -58,6 +58,20 @@ func (c *call) peek(version uint32) (*engine.Game, *meta, int, error) {
 	return c.seatFor(r, version)
 }
 
+// peekChoice is peek for a prompt that opens one decision: it also returns
+// what the clicking seat may decide, and a refusal unless kind is open to it.
+func (c *call) peekChoice(version uint32, kind engine.ActionKind) (*engine.Game, *meta, int, engine.Choices, error) {
+	g, m, s, err := c.peek(version)
+	if err != nil {
+		return nil, nil, -1, engine.Choices{}, err
+	}
+	ch, err := requireChoice(g, s, kind)
+	if err != nil {
+		return nil, nil, -1, engine.Choices{}, err
+	}
+	return g, m, s, ch, nil
+}
+
 // played is the result of one applied action.
 type played struct {
 	rec       *dixbot.Record

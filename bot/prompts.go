@@ -50,11 +50,7 @@ func bidAmounts(lo, hi int) []int {
 
 // bidPrompt opens the private bid prompt (3.5).
 func (c *call) bidPrompt(p parsedID) error {
-	g, m, s, err := c.peek(p.version)
-	if err != nil {
-		return err
-	}
-	ch, err := requireChoice(g, s, engine.ActBid)
+	g, m, _, ch, err := c.peekChoice(p.version, engine.ActBid)
 	if err != nil {
 		return err
 	}
@@ -123,11 +119,7 @@ func (c *call) bidAmount(p parsedID) error {
 
 // bidCustom opens the "custom amount" modal.
 func (c *call) bidCustom(p parsedID) error {
-	g, m, s, err := c.peek(p.version)
-	if err != nil {
-		return err
-	}
-	ch, err := requireChoice(g, s, engine.ActBid)
+	g, m, _, ch, err := c.peekChoice(p.version, engine.ActBid)
 	if err != nil {
 		return err
 	}
@@ -175,11 +167,7 @@ func (c *call) modal(id, title string, inputs []discordgo.TextInput) {
 // buyPrompt opens the private market prompt: a select of the cards this
 // player may buy (R5), one select per colour beyond 25 choices.
 func (c *call) buyPrompt(p parsedID) error {
-	g, m, s, err := c.peek(p.version)
-	if err != nil {
-		return err
-	}
-	ch, err := requireChoice(g, s, engine.ActBuy)
+	g, m, s, ch, err := c.peekChoice(p.version, engine.ActBuy)
 	if err != nil {
 		return err
 	}
@@ -431,11 +419,7 @@ func (c *call) typedPayment() (engine.Payment, error) {
 
 // auctionPayPrompt opens the winner's payment prompt (3.5).
 func (c *call) auctionPayPrompt(p parsedID) error {
-	g, m, s, err := c.peek(p.version)
-	if err != nil {
-		return err
-	}
-	ch, err := requireChoice(g, s, engine.ActPay)
+	g, m, s, ch, err := c.peekChoice(p.version, engine.ActPay)
 	if err != nil {
 		return err
 	}
@@ -468,11 +452,7 @@ func auctionPayStep(lang string, g *engine.Game, m *meta, s, owe int, d map[stri
 func (c *call) auctionPay(p parsedID) error { return c.payAuction(p.version, proposed) }
 
 func (c *call) auctionOther(p parsedID) error {
-	g, m, s, err := c.peek(p.version)
-	if err != nil {
-		return err
-	}
-	ch, err := requireChoice(g, s, engine.ActPay)
+	g, m, s, ch, err := c.peekChoice(p.version, engine.ActPay)
 	if err != nil {
 		return err
 	}
