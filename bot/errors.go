@@ -106,6 +106,7 @@ var errorKeys = []struct {
 	{engine.ErrNotOwned, "err_not_owned", outcomeRefused},
 	{engine.ErrWildPayment, "err_wild_payment", outcomeRefused},
 	{engine.ErrSoloPayment, "err_solo_payment", outcomeRefused},
+	{engine.ErrSuperfluousPayment, "err_superfluous_payment", outcomeRefused},
 	{engine.ErrCannotAfford, "err_cannot_afford", outcomeRefused},
 	{engine.ErrBadCard, "err_bad_card", outcomeRefused},
 	{engine.ErrSchemaTooNew, "err_schema_too_new", outcomeError},

@@ -32,7 +32,8 @@ func (g *Game) ToAct() int {
 // it returns an error wrapping one sentinel of errors.go (ErrUnknownAction,
 // ErrUnknownPlayer, ErrGameOver, ErrNotYourTurn, ErrWrongPhase, ErrDeckEmpty,
 // ErrMustDraw, ErrNotInMarket, ErrIdenticalCard, ErrBidTooLow, ErrBidTooHigh,
-// ErrNotOwned, ErrWildPayment, ErrSoloPayment, ErrPaymentShort) and leaves g
+// ErrNotOwned, ErrWildPayment, ErrSoloPayment, ErrPaymentShort,
+// ErrSuperfluousPayment) and leaves g
 // unchanged: the action is validated completely before anything changes.
 // Seq grows by one with every successful Apply. In solo, ALIX's decisions
 // that follow are applied too and appear in the events.

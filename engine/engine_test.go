@@ -615,3 +615,33 @@ func TestPaymentSharingTheCollection(t *testing.T) {
 		})
 	}
 }
+
+// TestProposalsAreValidPayments checks, across the positions of random games
+// in every player count, that every payment ProposePayment offers passes
+// CheckPayment: it covers the price and holds no superfluous unit (R3, R6).
+func TestProposalsAreValidPayments(t *testing.T) {
+	checked := 0
+	for players := 1; players <= 5; players++ {
+		for seed := int64(1); seed <= 30; seed++ {
+			g, err := New(Options{Players: players, Difficulty: 7, Seed: seed, FirstPlayer: -1})
+			require.NoError(t, err)
+			r := rand.New(rand.NewPCG(uint64(seed), 7))
+			var c Choices
+			for g.Phase != PhaseOver {
+				for seat := range g.Players {
+					for price := 1; price <= 12; price++ {
+						if p, ok := g.ProposePayment(seat, price); ok {
+							require.NoError(t, g.CheckPayment(seat, price, p), "players %d seed %d seat %d price %d: %+v", players, seed, seat, price, p)
+							checked++
+						}
+					}
+				}
+				seat := g.ToAct()
+				g.ChoicesInto(seat, &c)
+				_, err := g.Apply(RandomPolicy(g, seat, &c, r))
+				require.NoError(t, err)
+			}
+		}
+	}
+	assert.Greater(t, checked, 10000)
+}

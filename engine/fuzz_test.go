@@ -97,6 +97,7 @@ func FuzzApply(f *testing.F) {
 					!errors.Is(err, ErrNotInMarket) && !errors.Is(err, ErrIdenticalCard) &&
 					!errors.Is(err, ErrPaymentShort) && !errors.Is(err, ErrNotOwned) &&
 					!errors.Is(err, ErrWildPayment) && !errors.Is(err, ErrSoloPayment) &&
+					!errors.Is(err, ErrSuperfluousPayment) &&
 					!errors.Is(err, ErrGameOver) {
 					t.Fatalf("untyped error %v for %+v", err, a)
 				}

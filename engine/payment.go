@@ -70,10 +70,12 @@ func (g *Game) soloAuction() bool {
 
 // CheckPayment reports whether p is a valid payment of price by player now:
 // every token and card is the player's own, no wild is in it (R4), it covers
-// the price (R3, R6; overpaying is allowed). While an auction runs in a solo
-// game only duplicate cards may pay (§5). Returns nil or an error wrapping
-// ErrUnknownPlayer, ErrNotOwned, ErrWildPayment, ErrSoloPayment or
-// ErrPaymentShort.
+// the price (R6) and holds no superfluous unit (R3: no money token, card or
+// consolation token could be left out with the rest still covering it, so
+// only an indivisible consolation token's excess is lost). While an auction
+// runs in a solo game only duplicate cards may pay (§5). Returns nil or an
+// error wrapping ErrUnknownPlayer, ErrNotOwned, ErrWildPayment,
+// ErrSoloPayment, ErrPaymentShort or ErrSuperfluousPayment.
 func (g *Game) CheckPayment(player, price int, p Payment) error {
 	if player < 0 || player >= len(g.Players) {
 		return fmt.Errorf("%w: seat %d", ErrUnknownPlayer, player)
@@ -110,10 +112,39 @@ func (g *Game) checkPayment(player, price int, p Payment, dupOnly bool) error {
 			return fmt.Errorf("%w: %s is not a duplicate", ErrSoloPayment, c)
 		}
 	}
-	if v := p.Value(); v < price {
+	v := p.Value()
+	if v < price {
 		return fmt.Errorf("%w: %d for %d", ErrPaymentShort, v, price)
 	}
+	if u := p.smallestUnit(); u > 0 && v-u >= price {
+		return fmt.Errorf("%w: %d for %d", ErrSuperfluousPayment, v, price) // R3
+	}
 	return nil
+}
+
+// smallestUnit is the value of the least valuable unit in p: 1 for a money
+// token or a card, ConsolationValue for a consolation token, 0 for an empty
+// payment. Removing it is the smallest way to pay less (R3).
+func (p Payment) smallestUnit() int {
+	switch {
+	case p.Money > 0 || len(p.Cards) > 0:
+		return 1
+	case p.Consolation > 0:
+		return ConsolationValue
+	}
+	return 0
+}
+
+// trimExcess gives back what a consolation token made superfluous (R3, R12):
+// money tokens first, then the cards paid last (duplicates, which were taken
+// first), as long as the rest still covers price.
+func (p *Payment) trimExcess(price int) {
+	for p.Value()-1 >= price && p.Money > 0 {
+		p.Money--
+	}
+	for p.Value()-1 >= price && len(p.Cards) > 0 {
+		p.Cards = p.Cards[:len(p.Cards)-1]
+	}
 }
 
 // ProposePayment returns the payment of price that loses player the least
@@ -168,6 +199,7 @@ func (g *Game) proposePayment(player, price int, dupOnly, exact bool) (Payment, 
 				break // more consolation tokens only lose more
 			}
 		}
+		p.trimExcess(price) // R3: a consolation token may make duplicates superfluous
 		return p, true
 	}
 	if dupOnly {
@@ -286,8 +318,11 @@ func longestRun(have [10]bool) int {
 }
 
 // alixPayment is how ALIX pays price (R12): duplicate cards first, then money
-// tokens, then consolation tokens. Her bids never exceed her capacity, so it
-// always covers the price.
+// tokens, then consolation tokens until the price is covered; if a
+// consolation token leaves an excess she takes back money tokens, then
+// duplicate cards, while the rest covers the price, so she pays no
+// superfluous unit (R3). Her bids never exceed her capacity, so it always
+// covers the price.
 func (g *Game) alixPayment(price int) Payment {
 	var p Payment
 	pl := &g.Players[Alix]
@@ -302,5 +337,6 @@ func (g *Game) alixPayment(price int) Payment {
 	p.Money = min(r, pl.Money)
 	r -= p.Money
 	p.Consolation = (r + ConsolationValue - 1) / ConsolationValue
+	p.trimExcess(price)
 	return p
 }

@@ -320,6 +320,9 @@ func checkRules(prev *Game, a Action, g *Game) error {
 		if pay.Money+3*pay.Consolation+len(pay.Cards) < int(a.Card.Value) {
 			return fmt.Errorf("paid %+v for %s", pay, a.Card) // R6
 		}
+		if err := noSuperfluousUnit(pay, int(a.Card.Value)); err != nil {
+			return err
+		}
 		rest, err := minus(pl.Collection, pay.Cards)
 		if err != nil {
 			return err
@@ -400,6 +403,9 @@ func checkRules(prev *Game, a Action, g *Game) error {
 		}
 		if pay.Money+3*pay.Consolation+len(pay.Cards) < au.HighBid {
 			return fmt.Errorf("paid %+v for a bid of %d", pay, au.HighBid)
+		}
+		if err := noSuperfluousUnit(pay, au.HighBid); err != nil {
+			return err
 		}
 		rest, err := minus(pl.Collection, pay.Cards)
 		if err != nil {
@@ -535,7 +541,9 @@ func checkAlixRules(prev *Game, evs []Event, g *Game) error {
 			if e.Player != Alix {
 				continue
 			}
-			// R12: duplicates first, then money, then consolation.
+			// R12: duplicates first, then money, then consolation until
+			// covered; then money tokens, then duplicates, given back while
+			// the rest covers the price (R3: nothing superfluous).
 			pl := prev.Players[Alix]
 			dups := refCapacity(Player{Collection: pl.Collection}, true)
 			pay := e.Payment
@@ -545,11 +553,18 @@ func checkAlixRules(prev *Game, evs []Event, g *Game) error {
 			if refCapacity(Player{Collection: mustMinus(pl.Collection, pay.Cards)}, true) != dups-len(pay.Cards) {
 				return fmt.Errorf("ALIX paid with a single card: %s", FormatCards(pay.Cards))
 			}
-			if (pay.Money > 0 || pay.Consolation > 0) && len(pay.Cards) != dups {
-				return fmt.Errorf("ALIX paid tokens before her duplicates")
+			d := min(dups, owed)
+			m := min(owed-d, pl.Money)
+			c := (owed - d - m + 2) / 3
+			for d+m+3*c-1 >= owed && m > 0 {
+				m--
 			}
-			if pay.Consolation > 0 && pay.Money != pl.Money {
-				return fmt.Errorf("ALIX paid consolation before money")
+			for d+m+3*c-1 >= owed && d > 0 {
+				d--
+			}
+			if len(pay.Cards) != d || pay.Money != m || pay.Consolation != c {
+				return fmt.Errorf("ALIX paid %d cards, %d money, %d consolation for %d; R12 says %d, %d, %d",
+					len(pay.Cards), pay.Money, pay.Consolation, owed, d, m, c)
 			}
 			if pay.Value() < owed || pay.Value() > owed+2 {
 				return fmt.Errorf("ALIX paid %d for %d", pay.Value(), owed)
@@ -682,6 +697,28 @@ func checkResults(g *Game) error {
 		}
 		if r.Rank != rank {
 			return fmt.Errorf("seat %d ranked %d, want %d", r.Player, r.Rank, rank)
+		}
+	}
+	return nil
+}
+
+// noSuperfluousUnit restates R3: leaving out any one unit of the payment (a
+// money token, a consolation token or a card) must make it fall short.
+func noSuperfluousUnit(pay Payment, price int) error {
+	total := pay.Money + 3*pay.Consolation + len(pay.Cards)
+	units := map[string]int{}
+	if pay.Money > 0 {
+		units["a money token"] = 1
+	}
+	if len(pay.Cards) > 0 {
+		units["a card"] = 1
+	}
+	if pay.Consolation > 0 {
+		units["a consolation token"] = 3
+	}
+	for name, v := range units {
+		if total-v >= price {
+			return fmt.Errorf("paid %+v for %d: %s is superfluous (R3)", pay, price, name)
 		}
 	}
 	return nil

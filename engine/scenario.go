@@ -45,7 +45,7 @@ var sentinels = map[string]error{
 	"ErrMustDraw": ErrMustDraw, "ErrDeckEmpty": ErrDeckEmpty, "ErrBidTooLow": ErrBidTooLow,
 	"ErrBidTooHigh": ErrBidTooHigh, "ErrNotInMarket": ErrNotInMarket, "ErrIdenticalCard": ErrIdenticalCard,
 	"ErrPaymentShort": ErrPaymentShort, "ErrNotOwned": ErrNotOwned, "ErrWildPayment": ErrWildPayment,
-	"ErrSoloPayment": ErrSoloPayment, "ErrCannotAfford": ErrCannotAfford, "ErrBadCard": ErrBadCard,
+	"ErrSoloPayment": ErrSoloPayment, "ErrSuperfluousPayment": ErrSuperfluousPayment, "ErrCannotAfford": ErrCannotAfford, "ErrBadCard": ErrBadCard,
 }
 
 // scenario is the state of a running scenario.
