@@ -13,7 +13,7 @@ import (
 // FuzzParseID: parseID never panics, and what it accepts is what customID
 // builds.
 func FuzzParseID(f *testing.F) {
-	for _, s := range []string{"dix:draw:3", "dix:bidn:12:7", "dix:bsel:4:g", "dix::", "dix:draw:-1", "x"} {
+	for _, s := range []string{"dix:draw:3", "dix:bidn:12:7", "dix:bsel:4:g", "dix::", "dix:draw:-1", "dix:draw:03", "dix:hand:0", "x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -26,6 +26,7 @@ func FuzzParseID(f *testing.F) {
 			args = append(args, p.arg)
 		}
 		back := customID(p.verb, p.version, args...)
+		assert.Equal(t, s, back, "only the canonical form is accepted")
 		q, err := parseID(back)
 		require.NoError(t, err)
 		assert.Equal(t, p, q)

@@ -33,8 +33,11 @@ func (c *call) seatFor(r *dixbot.Record, version uint32) (*engine.Game, *meta, i
 		return nil, nil, -1, err
 	}
 	g := r.State
-	if g == nil || m.version(g) != version || (c.i.Message != nil && m.olderThanTable(c.i.Message.ID)) {
+	if g == nil || (c.i.Message != nil && m.olderThanTable(c.i.Message.ID)) {
 		return nil, nil, -1, ErrStale
+	}
+	if err := checkVersion(version, m.version(g)); err != nil {
+		return nil, nil, -1, err
 	}
 	s := m.seatOf(c.user)
 	if s < 0 {

@@ -28,8 +28,11 @@ func (c *call) lobbyChange(version uint32, fn func(r *dixbot.Record, m *meta) er
 		if err != nil {
 			return err
 		}
-		if r.State != nil || m.lobbyVersion() != version || (c.i.Message != nil && m.olderThanTable(c.i.Message.ID)) {
+		if r.State != nil || (c.i.Message != nil && m.olderThanTable(c.i.Message.ID)) {
 			return ErrStale
+		}
+		if err := checkVersion(version, m.lobbyVersion()); err != nil {
+			return err
 		}
 		if err := fn(r, m); err != nil {
 			return err
@@ -123,8 +126,11 @@ func (c *call) lobbyCancel(p parsedID) error {
 	if err != nil {
 		return err
 	}
-	if r.State != nil || m.lobbyVersion() != p.version || (c.i.Message != nil && m.olderThanTable(c.i.Message.ID)) {
+	if r.State != nil || (c.i.Message != nil && m.olderThanTable(c.i.Message.ID)) {
 		return ErrStale
+	}
+	if err := checkVersion(p.version, m.lobbyVersion()); err != nil {
+		return err
 	}
 	if c.user != m.Creator {
 		return ErrNotCreator

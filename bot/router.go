@@ -82,16 +82,70 @@ func parseID(s string) (parsedID, error) {
 	if err != nil {
 		return parsedID{}, fmt.Errorf("%w: version %q", ErrBadCustomID, parts[2])
 	}
-	p := parsedID{verb: parts[1], version: uint32(v)}
-	if len(parts) == 4 {
-		p.arg = parts[3]
+	if len(parts[2]) > 1 && parts[2][0] == '0' {
+		return parsedID{}, fmt.Errorf("%w: version %q", ErrBadCustomID, parts[2])
 	}
+	p := parsedID{verb: parts[1], version: uint32(v)}
 	if _, ok := componentHandlers[p.verb]; !ok {
 		if _, ok := modalHandlers[p.verb]; !ok {
 			return parsedID{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.verb)
 		}
 	}
+	if versionless[p.verb] && p.version != 0 {
+		return parsedID{}, fmt.Errorf("%w: %q carries no version", ErrBadCustomID, p.verb)
+	}
+	hasArg := len(parts) == 4
+	switch verbArgs[p.verb] {
+	case argNone:
+		if hasArg {
+			return parsedID{}, fmt.Errorf("%w: %q takes no argument", ErrBadCustomID, p.verb)
+		}
+	case argRequired:
+		if !hasArg {
+			return parsedID{}, fmt.Errorf("%w: %q needs an argument", ErrBadCustomID, p.verb)
+		}
+	}
+	if hasArg {
+		if parts[3] == "" {
+			return parsedID{}, fmt.Errorf("%w: empty argument", ErrBadCustomID)
+		}
+		p.arg = parts[3]
+	}
 	return p, nil
+}
+
+// argSpec says whether a verb's custom id carries an argument.
+type argSpec uint8
+
+const (
+	argNone argSpec = iota
+	argRequired
+	argOptional
+)
+
+// verbArgs lists the verbs that take an argument; every other verb refuses one.
+var verbArgs = map[string]argSpec{
+	verbBidAmount: argRequired, // the amount
+	verbBuySelect: argOptional, // the colour, when the market is split by colour
+	verbBuyPay:    argRequired, // the card
+	verbBuyOther:  argRequired,
+	verbBuyModal:  argRequired,
+}
+
+// versionless lists the verbs anyone may use at any time: their version is 0.
+var versionless = map[string]bool{verbHand: true, verbShowBoard: true, verbAbandonYes: true, verbAbandonNo: true}
+
+// checkVersion compares the state version a component carries with the
+// table's: an older one is outdated (ErrStale), a newer one was never drawn
+// by the bot (ErrBadCustomID).
+func checkVersion(shown, current uint32) error {
+	switch {
+	case shown > current:
+		return fmt.Errorf("%w: version %d is newer than the table's %d", ErrBadCustomID, shown, current)
+	case shown < current:
+		return ErrStale
+	}
+	return nil
 }
 
 type componentHandler func(c *call, p parsedID) error
