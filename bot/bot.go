@@ -111,12 +111,18 @@ func randomSeed() int64 {
 }
 
 // Register overwrites the application's commands with Commands(), in the
-// server GuildID or globally. The application id is the session's user
-// (s.State.User.ID). It returns Discord's error, if any.
+// server GuildID or globally. Commands belong to the application, whose id
+// READY gives (s.State.Application) or else GET /oauth2/applications/@me;
+// it may differ from the bot user's id and is never assumed equal to it.
+// It returns Discord's error, if any.
 func (b *Bot) Register(s *discordgo.Session) error {
 	appID := ""
-	if s.State != nil && s.State.User != nil {
-		appID = s.State.User.ID
+	if s.State != nil {
+		s.State.RLock()
+		if s.State.Application != nil {
+			appID = s.State.Application.ID
+		}
+		s.State.RUnlock()
 	}
 	if appID == "" {
 		app, err := s.Application("@me")

@@ -60,6 +60,9 @@ func run(args, environ []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
 		return exitConfig
 	}
 	if *showVersion {
@@ -72,7 +75,7 @@ func run(args, environ []string, stdout, stderr io.Writer) int {
 
 	cfg, err := loadConfig(environ)
 	if err != nil {
-		fmt.Fprintf(stderr, "dixbot: %v\n", err)
+		printConfigErrors(stderr, err)
 		return exitConfig
 	}
 	logger, err := newLogger(cfg.LogLevel, cfg.LogFormat, stderr)
@@ -86,6 +89,9 @@ func run(args, environ []string, stdout, stderr io.Writer) int {
 	logger.Info("starting", "version", version)
 	if err := app.Run(ctx, cfg.Config, logger); err != nil {
 		logger.Error("stopped", "err", err)
+		if errors.Is(err, app.ErrBadToken) || errors.Is(err, app.ErrConfig) {
+			return exitConfig
+		}
 		return exitFailed
 	}
 	logger.Info("stopped")
@@ -111,35 +117,89 @@ const usage = `Environment:
 
 // errNoToken is the message for a missing token: what to set and where to
 // find it.
-var errNoToken = errors.New("DISCORD_TOKEN is not set.\n" +
+var errNoToken = &app.VarError{Var: "DISCORD_TOKEN", Msg: "DISCORD_TOKEN is not set.\n" +
 	"Set it to your bot's token (Discord developer portal → your application → Bot → Reset Token), e.g.\n" +
 	"    DISCORD_TOKEN=<your bot token> dixbot\n" +
-	"Run dixbot -h for every setting")
+	"Run dixbot -h for every setting"}
 
-// loadConfig parses and checks the environment.
+// loadConfig parses and checks the environment. It reports every problem
+// at once, each naming its variable.
 func loadConfig(environ []string) (config, error) {
 	var cfg config
-	err := env.ParseWithOptions(&cfg, env.Options{Environment: env.ToMap(environ)})
-	if err != nil {
-		return cfg, explainEnvError(err)
+	vars := env.ToMap(environ)
+	var errs []error
+	failed := map[string]bool{} // variables whose value could not be parsed
+	if err := env.ParseWithOptions(&cfg, env.Options{Environment: vars}); err != nil {
+		for _, e := range explainEnvError(err) {
+			errs = append(errs, e)
+			failed[e.Var] = true
+		}
+	}
+	cfg.Normalize()
+	cfg.LogLevel = strings.ToLower(strings.TrimSpace(cfg.LogLevel))
+	cfg.LogFormat = strings.ToLower(strings.TrimSpace(cfg.LogFormat))
+	if v, set := vars["DIX_DATA_FILE"]; set && strings.TrimSpace(v) == "" && cfg.RedisURL == "" {
+		// The env package would fall back to the default: an empty value
+		// set on purpose is a mistake to report, not to paper over.
+		errs = append(errs, &app.VarError{Var: "DIX_DATA_FILE", Msg: "DIX_DATA_FILE is set but empty: name the embedded store's file (default dix.db), or set REDIS_URL"})
+		failed["DIX_DATA_FILE"] = true
 	}
 	if strings.TrimSpace(cfg.Token) == "" {
-		return cfg, errNoToken
+		errs = append(errs, errNoToken)
+		failed["DISCORD_TOKEN"] = true
+	}
+	if !validLevel(cfg.LogLevel) {
+		errs = append(errs, &app.VarError{Var: "LOG_LEVEL", Msg: fmt.Sprintf("LOG_LEVEL %q must be debug, info, warn or error", cfg.LogLevel)})
+	}
+	if cfg.LogFormat != "text" && cfg.LogFormat != "json" {
+		errs = append(errs, &app.VarError{Var: "LOG_FORMAT", Msg: fmt.Sprintf("LOG_FORMAT %q must be text or json", cfg.LogFormat)})
 	}
 	if err := cfg.Validate(); err != nil {
-		return cfg, err
+		for _, e := range joined(err) {
+			var ve *app.VarError
+			if errors.As(e, &ve) && failed[ve.Var] {
+				continue // already reported, from its own value
+			}
+			errs = append(errs, e)
+		}
 	}
-	return cfg, nil
+	return cfg, errors.Join(errs...)
+}
+
+// printConfigErrors lists every configuration problem, one per item.
+func printConfigErrors(w io.Writer, err error) {
+	errs := joined(err)
+	if len(errs) == 1 {
+		fmt.Fprintf(w, "dixbot: %v\n", err)
+		return
+	}
+	fmt.Fprintf(w, "dixbot: %d configuration problems:\n", len(errs))
+	for _, e := range errs {
+		msg := e.Error()
+		var ve *app.VarError
+		if errors.As(e, &ve) {
+			msg = ve.Msg
+		}
+		fmt.Fprintf(w, "  - %s\n", strings.ReplaceAll(msg, "\n", "\n    "))
+	}
+}
+
+// joined returns the errors inside errors.Join's result, or err alone.
+func joined(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 // explainEnvError names the environment variable behind each parse error
 // (the env package names the Go field).
-func explainEnvError(err error) error {
+func explainEnvError(err error) []*app.VarError {
 	var agg env.AggregateError
 	if !errors.As(err, &agg) {
-		return fmt.Errorf("%w: reading the environment: %v", app.ErrConfig, err)
+		return []*app.VarError{{Msg: fmt.Sprintf("reading the environment: %v", err)}}
 	}
-	var errs []error
+	var out []*app.VarError
 	for _, e := range agg.Errors {
 		var pe env.ParseError
 		if errors.As(e, &pe) {
@@ -147,12 +207,13 @@ func explainEnvError(err error) error {
 			if pe.Type == reflect.TypeFor[time.Duration]() {
 				hint = " (want a duration such as 1500ms, 10s or 720h)"
 			}
-			errs = append(errs, fmt.Errorf("%w: %s: %v%s", app.ErrConfig, envName(reflect.TypeFor[config](), pe.Name), pe.Err, hint))
+			name := envName(reflect.TypeFor[config](), pe.Name)
+			out = append(out, &app.VarError{Var: name, Msg: fmt.Sprintf("%s: %v%s", name, pe.Err, hint)})
 			continue
 		}
-		errs = append(errs, fmt.Errorf("%w: %v", app.ErrConfig, e))
+		out = append(out, &app.VarError{Msg: e.Error()})
 	}
-	return errors.Join(errs...)
+	return out
 }
 
 // envName returns the environment variable of the struct field named field

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,7 +35,7 @@ func TestLoadConfigValues(t *testing.T) {
 	cfg, err := loadConfig([]string{
 		"DISCORD_TOKEN=" + secret,
 		"DISCORD_API_URL=http://127.0.0.1:8765/",
-		"DISCORD_GUILD_ID=123",
+		"DISCORD_GUILD_ID=1100000000000000123",
 		"REDIS_URL=redis://:pw@localhost:6379/2",
 		"REDIS_PREFIX=test:",
 		"DIX_LANGUAGE=fr",
@@ -48,7 +49,7 @@ func TestLoadConfigValues(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.Equal(t, "http://127.0.0.1:8765/", cfg.APIURL)
-	assert.Equal(t, "123", cfg.GuildID)
+	assert.Equal(t, "1100000000000000123", cfg.GuildID)
 	assert.Equal(t, "redis://:pw@localhost:6379/2", cfg.RedisURL)
 	assert.Equal(t, "test:", cfg.RedisPrefix)
 	assert.Equal(t, "fr", cfg.Language)
@@ -77,6 +78,9 @@ func TestRunBadConfiguration(t *testing.T) {
 		{"http addr", []string{"DISCORD_TOKEN=" + secret, "HTTP_ADDR=8080"}, "HTTP_ADDR"},
 		{"log level", []string{"DISCORD_TOKEN=" + secret, "LOG_LEVEL=loud"}, "LOG_LEVEL"},
 		{"log format", []string{"DISCORD_TOKEN=" + secret, "LOG_FORMAT=xml"}, "LOG_FORMAT"},
+		{"empty data file", []string{"DISCORD_TOKEN=" + secret, "DIX_DATA_FILE="}, "DIX_DATA_FILE is set but empty"},
+		{"guild id not a snowflake", []string{"DISCORD_TOKEN=" + secret, "DISCORD_GUILD_ID=my-server"}, "DISCORD_GUILD_ID"},
+		{"guild id too short", []string{"DISCORD_TOKEN=" + secret, "DISCORD_GUILD_ID=123"}, "DISCORD_GUILD_ID"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -99,4 +103,43 @@ func TestVersionFlag(t *testing.T) {
 
 	code = run([]string{"-bogus"}, nil, &stdout, &stderr)
 	assert.Equal(t, exitConfig, code)
+}
+
+// Every configuration problem is reported in one run, each once, naming
+// its variable.
+func TestRunReportsEveryConfigurationErrorAtOnce(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run(nil, []string{
+		"DIX_LANGUAGE=de",
+		"STORE_TIMEOUT=soon",
+		"GAME_TTL=-1h",
+		"LOG_LEVEL=loud",
+		"LOG_FORMAT=xml",
+		"DISCORD_GUILD_ID=abc",
+		"HTTP_ADDR=8080",
+	}, &stdout, &stderr)
+	assert.Equal(t, exitConfig, code)
+	out := stderr.String()
+	for _, v := range []string{"DISCORD_TOKEN is not set", "DIX_LANGUAGE", "GAME_TTL", "LOG_LEVEL", "LOG_FORMAT", "DISCORD_GUILD_ID", "HTTP_ADDR"} {
+		assert.Contains(t, out, v)
+	}
+	// STORE_TIMEOUT could not be parsed: said once, not again as "must be
+	// positive".
+	assert.Equal(t, 1, strings.Count(out, "STORE_TIMEOUT"), out)
+}
+
+func TestCaseInsensitiveSettings(t *testing.T) {
+	cfg, err := loadConfig([]string{"DISCORD_TOKEN=" + secret, "DIX_LANGUAGE=FR", "LOG_LEVEL=DEBUG", "LOG_FORMAT=JSON"})
+	require.NoError(t, err)
+	assert.Equal(t, "fr", cfg.Language)
+	assert.Equal(t, "debug", cfg.LogLevel)
+	assert.Equal(t, "json", cfg.LogFormat)
+}
+
+func TestHelpExitsZero(t *testing.T) {
+	for _, flag := range []string{"-h", "-help", "--help"} {
+		var stdout, stderr bytes.Buffer
+		assert.Equal(t, exitOK, run([]string{flag}, nil, &stdout, &stderr), flag)
+		assert.Contains(t, stderr.String(), "DISCORD_TOKEN", flag)
+	}
 }

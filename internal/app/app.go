@@ -40,6 +40,18 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	if err := discordapi.SetBaseURL(cfg.APIURL); err != nil {
 		return fmt.Errorf("%w: DISCORD_API_URL: %v", ErrConfig, err)
 	}
+	useSlogForRedis(logger)
+
+	// The HTTP port is taken before anything slow, so a busy port fails
+	// at once.
+	var ln net.Listener
+	if cfg.HTTPAddr != "" {
+		ln, err = net.Listen("tcp", cfg.HTTPAddr)
+		if err != nil {
+			return fmt.Errorf("%w: HTTP_ADDR: %v", ErrConfig, err)
+		}
+		defer ln.Close() // a no-op once the server owns it and shut it down
+	}
 
 	st, err := openStore(ctx, cfg, logger)
 	if err != nil {
@@ -85,8 +97,33 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	g.onDup = metrics.Redelivered
 	s.AddHandler(g.Handle)
 
-	if err := s.Open(); err != nil {
-		return fmt.Errorf("connecting to Discord's gateway (%s): %w", cfg.APIURL, err)
+	// A wrong token is told as such (the gateway would only close on it).
+	if _, err := s.User("@me", discordgo.WithContext(ctx)); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while starting: nothing to clean up
+		}
+		var rerr *discordgo.RESTError
+		if errors.As(err, &rerr) && rerr.Response != nil && rerr.Response.StatusCode == http.StatusUnauthorized {
+			return fmt.Errorf("%w: Discord refused the token (401 Unauthorized): check DISCORD_TOKEN", ErrBadToken)
+		}
+		return fmt.Errorf("reaching Discord (%s): %w", cfg.APIURL, err)
+	}
+	opened := make(chan error, 1)
+	go func() { opened <- s.Open() }()
+	select {
+	case err := <-opened:
+		if err != nil {
+			return fmt.Errorf("connecting to Discord's gateway (%s): %w", cfg.APIURL, err)
+		}
+	case <-ctx.Done():
+		// Stopped while connecting: close whatever Open got to, without
+		// waiting for it.
+		go func() {
+			if err := <-opened; err == nil {
+				_ = s.Close()
+			}
+		}()
+		return nil
 	}
 	var closeOnce sync.Once
 	closeGateway := func() {
@@ -104,11 +141,7 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	var srv *http.Server
 	serveErr := make(chan error, 1)
 	started := Started{Store: st}
-	if cfg.HTTPAddr != "" {
-		ln, err := net.Listen("tcp", cfg.HTTPAddr)
-		if err != nil {
-			return fmt.Errorf("HTTP_ADDR: %w", err)
-		}
+	if ln != nil {
 		started.HTTPAddr = ln.Addr().String()
 		srv = &http.Server{
 			Handler: ops.Handler(ops.HealthOptions{
@@ -143,6 +176,9 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	logger.Info("shutting down", "timeout", cfg.ShutdownTimeout)
 	return shutdown(ctx, cfg, logger, b, g, closeGateway, srv)
 }
+
+// ErrBadToken is returned by Run when Discord refuses the bot token.
+var ErrBadToken = errors.New("bad bot token")
 
 // shutdown drains, then closes the gateway, then stops the HTTP listener;
 // the caller's defer closes the store once nothing uses it any more.

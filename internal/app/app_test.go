@@ -80,12 +80,63 @@ func TestRunStartupErrors(t *testing.T) {
 		cfg.Token = "wrong-" + fake.Token()
 		err := Run(ctx, cfg, nil)
 		require.Error(t, err)
+		assert.ErrorIs(t, err, ErrBadToken)
+		assert.ErrorContains(t, err, "check DISCORD_TOKEN")
 		assert.NotContains(t, err.Error(), cfg.Token)
 		// The embedded store was closed on the way out: it opens again.
 		st, err := store.OpenFile(cfg.DataFile, store.Options{})
 		require.NoError(t, err)
 		require.NoError(t, st.Close())
 	})
+}
+
+// A busy HTTP_ADDR fails before anything else is tried (the Discord URL
+// here answers nothing).
+func TestRunBusyHTTPAddrFailsFast(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer busy.Close()
+	cfg := testConfig(t)
+	cfg.APIURL = "http://" + freeAddr(t) + "/"
+	cfg.HTTPAddr = busy.Addr().String()
+	err = Run(context.Background(), cfg, nil)
+	assert.ErrorIs(t, err, ErrConfig)
+	assert.ErrorContains(t, err, "HTTP_ADDR")
+}
+
+// A stop asked for while connecting ends Run at once, cleanly.
+func TestRunStopsWhileConnecting(t *testing.T) {
+	// A Discord that accepts connections and never answers.
+	hang, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer hang.Close()
+	connected := make(chan struct{}, 1)
+	go func() {
+		for {
+			c, err := hang.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+			select {
+			case connected <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	cfg := testConfig(t)
+	cfg.APIURL = "http://" + hang.Addr().String() + "/"
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, cfg, nil) }()
+	<-connected // Run is waiting on Discord now
+	cancel()
+	select {
+	case err := <-done:
+		assert.NoError(t, err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("Run did not return after its context was cancelled")
+	}
 }
 
 func TestRunServesAndStops(t *testing.T) {

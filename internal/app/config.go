@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strings"
 	"time"
 
 	dixbot "github.com/dixgame/dixbot"
@@ -63,15 +64,38 @@ type Started struct {
 // ErrConfig is wrapped by every configuration error.
 var ErrConfig = errors.New("invalid configuration")
 
-// Validate checks every field and returns an error naming the environment
-// variable at fault. It never includes the token in its message.
+// VarError is one configuration error about one environment variable. It
+// wraps ErrConfig.
+type VarError struct {
+	Var string // the environment variable at fault
+	Msg string // the message, which names Var
+}
+
+func (e *VarError) Error() string { return ErrConfig.Error() + ": " + e.Msg }
+func (e *VarError) Unwrap() error { return ErrConfig }
+
+// Normalize puts case-insensitive settings in their canonical form
+// (DIX_LANGUAGE=FR is fr), as LOG_LEVEL=DEBUG is accepted.
+func (c *Config) Normalize() {
+	c.Language = strings.ToLower(strings.TrimSpace(c.Language))
+	c.GuildID = strings.TrimSpace(c.GuildID)
+}
+
+// Validate checks every field and returns every error at once (joined
+// *VarError values), each naming the environment variable at fault. It
+// never includes the token in its message.
 func (c *Config) Validate() error {
 	var errs []error
 	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...))
+		msg := fmt.Sprintf(format, args...)
+		name, _, _ := strings.Cut(msg, " ") // every message starts with its variable
+		errs = append(errs, &VarError{Var: name, Msg: msg})
 	}
 	if c.Token == "" {
 		bad("DISCORD_TOKEN is not set")
+	}
+	if c.GuildID != "" && !isSnowflake(c.GuildID) {
+		bad("DISCORD_GUILD_ID %q is not a server id (a number of 17 to 20 digits: in Discord, Developer Mode, right-click the server, Copy Server ID)", c.GuildID)
 	}
 	if u, err := url.Parse(c.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		bad("DISCORD_API_URL %q is not an http(s) URL", c.APIURL)
@@ -111,6 +135,19 @@ func (c *Config) Validate() error {
 		bad("STORE_TIMEOUT %v must stay below Discord's 3s answer deadline", c.StoreTimeout)
 	}
 	return errors.Join(errs...)
+}
+
+// isSnowflake reports whether s looks like a Discord id: 17 to 20 digits.
+func isSnowflake(s string) bool {
+	if len(s) < 17 || len(s) > 20 {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // redactedRedis returns the Redis URL without its password, for messages.

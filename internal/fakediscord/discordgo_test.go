@@ -2,6 +2,7 @@ package fakediscord_test
 
 import (
 	"context"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -242,7 +243,7 @@ func TestDiscordgoEndToEnd(t *testing.T) {
 	ctx := ctxT(t)
 
 	// READY and GUILD_CREATE.
-	assert.Equal(t, srv.ApplicationID(), ready.UserID)
+	assert.Equal(t, srv.BotUser().ID, ready.UserID)
 	assert.True(t, ready.Bot)
 	assert.Equal(t, []string{w.guild.ID}, ready.GuildIDs)
 	assert.NotEmpty(t, ready.SessionID)
@@ -258,14 +259,19 @@ func TestDiscordgoEndToEnd(t *testing.T) {
 	// REST at start-up.
 	me, err := s.User("@me")
 	require.NoError(t, err)
-	assert.Equal(t, srv.ApplicationID(), me.ID)
+	assert.Equal(t, srv.BotUser().ID, me.ID)
 	app, err := s.Application("@me")
 	require.NoError(t, err)
 	assert.Equal(t, srv.ApplicationID(), app.ID)
 	_, err = s.GatewayBot()
 	require.NoError(t, err)
 
-	// Command registration.
+	// Command registration: under the application's id only, never the
+	// bot user's (Discord answers 403 Missing Access).
+	_, err = s.ApplicationCommandBulkOverwrite(srv.BotUser().ID, w.guild.ID, []*discordgo.ApplicationCommand{dixCommand})
+	var rerr *discordgo.RESTError
+	require.ErrorAs(t, err, &rerr)
+	assert.Equal(t, http.StatusForbidden, rerr.Response.StatusCode)
 	cmds, err := s.ApplicationCommandBulkOverwrite(srv.ApplicationID(), w.guild.ID, []*discordgo.ApplicationCommand{dixCommand})
 	require.NoError(t, err)
 	require.Len(t, cmds, 1)
@@ -386,7 +392,7 @@ func TestDiscordgoEndToEnd(t *testing.T) {
 
 	assert.Empty(t, bot.errors())
 	violations := srv.Violations()
-	require.Len(t, violations, 1, "only the GET of the deleted message")
+	require.Len(t, violations, 2, "the registration under the bot user id and the GET of the deleted message")
 	for _, r := range srv.Interactions() {
 		assert.True(t, r.InTime, "interaction %s answered in time", r.ID)
 	}

@@ -27,8 +27,15 @@ type Options struct {
 	// Token is the bot token the bot must present ("Bot <token>").
 	// Default "fake-bot-token".
 	Token string
-	// ApplicationID is the application (and bot user) id. Default: a fresh snowflake.
+	// ApplicationID is the application id. Default: a fresh snowflake.
 	ApplicationID string
+	// BotUserID is the bot user's id. Default: a fresh snowflake, distinct
+	// from the application id: Discord gives older applications a bot user
+	// whose id differs from the application's, so a bot must register its
+	// commands under the application id it reads from READY or from
+	// GET /oauth2/applications/@me, never under its user id
+	// (https://discord.com/developers/docs/topics/gateway-events#ready).
+	BotUserID string
 	// BotName is the bot user's name. Default "DIX".
 	BotName string
 	// CaptureDir, when set, receives one JSON file per request the bot sent.
@@ -175,7 +182,11 @@ func New(opts Options) (*Server, error) {
 		opts.ApplicationID = s.newID()
 		s.opts.ApplicationID = opts.ApplicationID
 	}
-	s.bot = User{ID: opts.ApplicationID, Username: opts.BotName, Discriminator: "0", Bot: true, Locale: "en-US"}
+	if opts.BotUserID == "" {
+		opts.BotUserID = s.newID()
+		s.opts.BotUserID = opts.BotUserID
+	}
+	s.bot = User{ID: opts.BotUserID, Username: opts.BotName, Discriminator: "0", Bot: true, Locale: "en-US"}
 	s.users[s.bot.ID] = &s.bot
 
 	ln, err := net.Listen("tcp", opts.Addr)
@@ -201,7 +212,7 @@ func (s *Server) GatewayURL() string {
 // Token returns the configured bot token (without the "Bot " prefix).
 func (s *Server) Token() string { return s.opts.Token }
 
-// ApplicationID returns the application id, which is also the bot user id.
+// ApplicationID returns the application id (not the bot user's id).
 func (s *Server) ApplicationID() string { return s.opts.ApplicationID }
 
 // BotUser returns the bot's user.
