@@ -12,10 +12,12 @@ RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}"
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/dixbot /dixbot
 COPY --from=build --chown=nonroot:nonroot /out/data /data
+# The embedded store's file lives in /data: mount a volume there
+# (docker run -v dix-data:/data …). No VOLUME line, so a deployment on
+# Redis (docker-compose.yml) gets no anonymous volume it never uses.
 ENV DIX_DATA_FILE=/data/dix.db \
     HTTP_ADDR=0.0.0.0:8080 \
     LOG_FORMAT=json
-VOLUME /data
 USER nonroot:nonroot
 EXPOSE 8080
 # /healthz: gateway connected and store reachable (the image has no shell or curl).

@@ -1,31 +1,53 @@
 #!/usr/bin/env bash
 # Plays DIX locally without Discord: starts the local Discord stand-in
 # (cmd/fakediscord) and the bot against it, with the embedded store in a
-# temporary directory. Open the web view it prints, type /dix start, and play.
+# temporary directory. Open the URL it prints, type /dix start, and play.
 # Stop with Ctrl-C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 addr="${FAKEDISCORD_ADDR:-127.0.0.1:8765}"
+http_addr="${HTTP_ADDR:-127.0.0.1:8080}"
 token="fake-bot-token"
+
+# Both ports must be free: say so at once rather than wait for a server
+# that another program answers for.
+busy() { (exec 3<>"/dev/tcp/${1%:*}/${1##*:}") 2>/dev/null; }
+for a in "$addr" "$http_addr"; do
+  if busy "$a"; then
+    echo "local.sh: $a is already in use (another local.sh, or another program)." >&2
+    echo "Stop it, or pick other ports: FAKEDISCORD_ADDR=127.0.0.1:8766 HTTP_ADDR=127.0.0.1:8081 $0" >&2
+    exit 1
+  fi
+done
+
 data="$(mktemp -d)"
 bin="$data/bin"
 mkdir -p "$bin"
+trap 'kill ${fake:-} ${bot:-} 2>/dev/null; wait 2>/dev/null; rm -rf "$data"' EXIT
 
 go build -o "$bin/fakediscord" ./cmd/fakediscord
 go build -o "$bin/dixbot" ./cmd/dixbot
 
-"$bin/fakediscord" -addr "$addr" -token "$token" &
+"$bin/fakediscord" -addr "$addr" -token "$token" -quiet >"$data/fakediscord.log" 2>&1 &
 fake=$!
-trap 'kill $fake 2>/dev/null; wait $fake 2>/dev/null; rm -rf "$data"' EXIT
-
 for _ in $(seq 1 50); do
-  if (exec 3<>"/dev/tcp/${addr%:*}/${addr#*:}") 2>/dev/null; then break; fi
+  busy "$addr" && break
+  kill -0 "$fake" 2>/dev/null || { cat "$data/fakediscord.log" >&2; exit 1; }
+  sleep 0.1
+done
+
+DISCORD_TOKEN="$token" DISCORD_API_URL="http://$addr/" DIX_DATA_FILE="$data/dix.db" \
+  HTTP_ADDR="$http_addr" LOG_LEVEL="${LOG_LEVEL:-warn}" "$bin/dixbot" &
+bot=$!
+for _ in $(seq 1 100); do
+  busy "$http_addr" && break
+  kill -0 "$bot" 2>/dev/null || exit 1
   sleep 0.1
 done
 
 echo
-echo "Open http://$addr/ in a browser, pick a user, and type /dix start."
+echo "DIX is running locally. Open $(sed -n 's/^Web view: //p' "$data/fakediscord.log") in a browser,"
+echo "pick a user, and type /dix start. Ctrl-C stops everything."
 echo
-DISCORD_TOKEN="$token" DISCORD_API_URL="http://$addr/" DIX_DATA_FILE="$data/dix.db" \
-  HTTP_ADDR="${HTTP_ADDR:-127.0.0.1:8080}" "$bin/dixbot"
+wait "$bot"

@@ -45,6 +45,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	capture := fs.String("capture", getenv("FAKEDISCORD_CAPTURE"), "directory receiving one JSON file per request the bot sends (env FAKEDISCORD_CAPTURE)")
 	guildLocale := fs.String("guild-locale", "en-US", "preferred locale of the demo guild")
 	verbose := fs.Bool("v", false, "log protocol violations and diagnostics to stderr")
+	quiet := fs.Bool("quiet", false, "print only the web view's address (for scripts that start the bot themselves)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -61,7 +62,11 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	if err != nil {
 		return err
 	}
-	printHelp(out, srv, d, *capture)
+	if *quiet {
+		fmt.Fprintf(out, "Web view: %s?channel=%s\n", srv.URL(), d.Channel.ID)
+	} else {
+		printHelp(out, srv, d, *capture)
+	}
 
 	<-ctx.Done()
 	fmt.Fprintln(out, "stopping")

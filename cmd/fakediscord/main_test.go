@@ -83,3 +83,19 @@ func TestRunRefusesNonLoopback(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "loopback")
 }
+
+// -quiet prints one line, the web view's address, and no advice to start
+// a bot (the script that passes it started one).
+func TestRunQuietPrintsOneURL(t *testing.T) {
+	var out syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-quiet"}, &out, func(string) string { return "" })
+	}()
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "\n") }, 30*time.Second, 10*time.Millisecond)
+	assert.Regexp(t, `^Web view: http://127\.0\.0\.1:\d+/\?channel=\d+\n$`, out.String())
+	assert.NotContains(t, out.String(), "DISCORD_TOKEN")
+	cancel()
+	require.NoError(t, <-done)
+}
