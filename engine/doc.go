@@ -12,5 +12,5 @@
 // the same state, byte for byte. It imports nothing of this module.
 //
 // Rule numbers in comments (R1 … R14, §3.4 …) refer to the rules
-// specification (shared/rules/SPEC.md).
+// specification (docs/RULES.md).
 package engine
