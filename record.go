@@ -25,6 +25,11 @@ type Record struct {
 	// Finished is true for an archived game (read-only history).
 	Finished  bool
 	UpdatedAt time.Time // set by the store on every write
+	// Due, when not zero, is when the bot has work to do on this game
+	// without a click (unfinished effects of a change, a deadline). The
+	// store indexes it so that Store.Due finds the game then. Kept with
+	// millisecond precision.
+	Due time.Time
 }
 
 // Store persists one Record per channel. Implementations are safe for
@@ -48,6 +53,10 @@ type Store interface {
 	Delete(ctx context.Context, channel string) error
 	// Active lists the channels of a server with an active game.
 	Active(ctx context.Context, guild string) ([]string, error)
+	// Due lists up to max channels whose active record has a Due time at
+	// or before now, earliest first. Acting on one goes through Update, so
+	// that of several processes finding it only one claims it.
+	Due(ctx context.Context, now time.Time, max int) ([]string, error)
 	// Ping reports whether the store is reachable.
 	Ping(ctx context.Context) error
 	Close() error

@@ -22,6 +22,7 @@ import (
 //	16     8    updated at, Unix nanoseconds
 //	24     …    guild, meta, state: each a uvarint length then the bytes
 //	            (state only with flagState)
+//	…      8    due time, Unix milliseconds (only with flagDue; format 2)
 //	end-4  4    CRC-32C of everything before it
 //
 // The first 16 bytes are the compare-and-set token of the Redis store: any
@@ -29,14 +30,15 @@ import (
 // magic, format or schema bytes.
 const (
 	envelopeMagic   = "DIXr"
-	envelopeVersion = 1
+	envelopeVersion = 2 // 2 added flagDue; format 1 is still read
 	headerSize      = 24
 	casTokenSize    = 16
 	crcSize         = 4
 
 	flagFinished = 1 << 0
 	flagState    = 1 << 1
-	knownFlags   = flagFinished | flagState
+	flagDue      = 1 << 2
+	knownFlags   = flagFinished | flagState | flagDue
 )
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
@@ -57,7 +59,10 @@ func encode(r *dixbot.Record, version uint64, finished bool, at time.Time) ([]by
 		state = b
 		flags |= flagState
 	}
-	size := headerSize + 3*binary.MaxVarintLen64 + len(r.Guild) + len(r.Meta) + len(state) + crcSize
+	if !r.Due.IsZero() {
+		flags |= flagDue
+	}
+	size := headerSize + 3*binary.MaxVarintLen64 + len(r.Guild) + len(r.Meta) + len(state) + 8 + crcSize
 	b := make([]byte, headerSize, size)
 	copy(b, envelopeMagic)
 	b[4] = envelopeVersion
@@ -72,6 +77,9 @@ func encode(r *dixbot.Record, version uint64, finished bool, at time.Time) ([]by
 	if flags&flagState != 0 {
 		b = binary.AppendUvarint(b, uint64(len(state)))
 		b = append(b, state...)
+	}
+	if flags&flagDue != 0 {
+		b = binary.BigEndian.AppendUint64(b, uint64(r.Due.UnixMilli()))
 	}
 	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, crcTable)), nil
 }
@@ -109,6 +117,9 @@ func decode(channel string, b []byte) (*dixbot.Record, error) {
 			ErrSchemaTooNew, channel, s, engine.SchemaVersion)
 	}
 	flags := b[5]
+	if b[4] < 2 && flags&flagDue != 0 {
+		return nil, corrupt("due time in format 1")
+	}
 	if flags&^knownFlags != 0 {
 		return nil, corrupt(fmt.Sprintf("unknown flags %#x", flags))
 	}
@@ -149,6 +160,13 @@ func decode(channel string, b []byte) (*dixbot.Record, error) {
 			return nil, err
 		}
 	}
+	if flags&flagDue != 0 {
+		if len(rest) < 8 {
+			return nil, corrupt("truncated due time")
+		}
+		r.Due = time.UnixMilli(int64(binary.BigEndian.Uint64(rest))).UTC()
+		rest = rest[8:]
+	}
 	if len(rest) != 0 {
 		return nil, corrupt(fmt.Sprintf("%d trailing bytes", len(rest)))
 	}
@@ -177,7 +195,7 @@ func decodeState(channel string, b []byte) (g *engine.Game, err error) {
 // updatedAt reads the update time of an envelope without decoding it, for
 // expiry checks. ok is false when b is not a readable envelope.
 func updatedAt(b []byte) (t time.Time, ok bool) {
-	if len(b) < headerSize || string(b[:4]) != envelopeMagic || b[4] != envelopeVersion {
+	if len(b) < headerSize || string(b[:4]) != envelopeMagic || b[4] == 0 || b[4] > envelopeVersion {
 		return time.Time{}, false
 	}
 	return time.Unix(0, int64(binary.BigEndian.Uint64(b[16:]))), true

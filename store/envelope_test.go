@@ -116,3 +116,34 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// The due time round-trips; records written in format 1 (before due times)
+// are still read, and a format-1 record claiming a due time is corrupt.
+func TestEnvelopeDueAndFormat1(t *testing.T) {
+	due := time.UnixMilli(1_800_000_000_123).UTC()
+	r := &dixbot.Record{Channel: "c", Guild: "g", Meta: []byte("m"), Due: due}
+	b, err := encode(r, 3, false, time.Unix(0, 42))
+	require.NoError(t, err)
+	got, err := decode("c", b)
+	require.NoError(t, err)
+	assert.Equal(t, due, got.Due)
+
+	r.Due = time.Time{}
+	b, err = encode(r, 3, false, time.Unix(0, 42))
+	require.NoError(t, err)
+	b[4] = 1 // the same bytes as format 1 wrote them
+	b = append(b[:len(b)-crcSize], binary.BigEndian.AppendUint32(nil, crc32.Checksum(b[:len(b)-crcSize], crcTable))...)
+	got, err = decode("c", b)
+	require.NoError(t, err)
+	assert.True(t, got.Due.IsZero())
+	_, ok := updatedAt(b)
+	assert.True(t, ok, "format 1 records still expire")
+
+	r.Due = due
+	b, err = encode(r, 3, false, time.Unix(0, 42))
+	require.NoError(t, err)
+	b[4] = 1
+	b = append(b[:len(b)-crcSize], binary.BigEndian.AppendUint32(nil, crc32.Checksum(b[:len(b)-crcSize], crcTable))...)
+	_, err = decode("c", b)
+	assert.ErrorIs(t, err, ErrCorrupt)
+}

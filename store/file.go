@@ -2,10 +2,12 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,6 +25,7 @@ import (
 //	done    channel → archived record
 //	ix      channel NUL interaction id → expiry (Unix ns, big-endian)
 //	active  guild NUL channel → nothing (index of active games)
+//	due     channel → due time of its active record (Unix ms, big-endian)
 //	meta    "format" → file layout version
 //
 // Writes are bbolt transactions: one writer at a time, so Update never
@@ -56,6 +59,7 @@ var (
 	bucketIx     = []byte("ix")
 	bucketActive = []byte("active")
 	bucketMeta   = []byte("meta")
+	bucketDue    = []byte("due") // added to layout 1: older builds ignore it
 	keyFormat    = []byte("format")
 )
 
@@ -86,7 +90,7 @@ func OpenFile(path string, o Options) (*File, error) {
 	}
 	db.MaxBatchDelay = batchDelay
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, name := range [][]byte{bucketGames, bucketDone, bucketIx, bucketActive, bucketMeta} {
+		for _, name := range [][]byte{bucketGames, bucketDone, bucketIx, bucketActive, bucketMeta, bucketDue} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return err
 			}
@@ -202,6 +206,9 @@ func (s *File) Create(ctx context.Context, r *dixbot.Record) error {
 		if err := games.Put([]byte(r.Channel), val); err != nil {
 			return err
 		}
+		if err := setDue(tx, r.Channel, r.Due); err != nil {
+			return err
+		}
 		return tx.Bucket(bucketActive).Put(activeKey(r.Guild, r.Channel), nil)
 	})
 	if err != nil {
@@ -281,6 +288,9 @@ func (s *File) Update(ctx context.Context, channel, interactionID string, fn fun
 		if err := games.Put([]byte(channel), val); err != nil {
 			return err
 		}
+		if err := setDue(tx, channel, rec.Due); err != nil {
+			return err
+		}
 		if interactionID != "" {
 			exp := binary.BigEndian.AppendUint64(nil, uint64(now.Add(s.o.InteractionTTL).UnixNano()))
 			if err := ix.Put(ixKey(channel, interactionID), exp); err != nil {
@@ -323,6 +333,9 @@ func (s *File) Finish(ctx context.Context, channel string) error {
 			return err
 		}
 		if err := games.Delete([]byte(channel)); err != nil {
+			return err
+		}
+		if err := setDue(tx, channel, time.Time{}); err != nil {
 			return err
 		}
 		return tx.Bucket(bucketActive).Delete(activeKey(rec.Guild, channel))
@@ -371,6 +384,9 @@ func (s *File) Delete(ctx context.Context, channel string) error {
 // guild is read from the record; for an unreadable record the index is
 // scanned, which is rare and bounded by the number of active games.
 func (s *File) unindex(tx *bolt.Tx, channel string, b []byte) error {
+	if err := setDue(tx, channel, time.Time{}); err != nil {
+		return err
+	}
 	active := tx.Bucket(bucketActive)
 	if rec, err := decode(channel, b); err == nil {
 		return active.Delete(activeKey(rec.Guild, channel))
@@ -410,6 +426,50 @@ func (s *File) Active(ctx context.Context, guild string) ([]string, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	return out, nil
+}
+
+// setDue records (or, for the zero time, forgets) the due time of channel.
+func setDue(tx *bolt.Tx, channel string, due time.Time) error {
+	b := tx.Bucket(bucketDue)
+	if due.IsZero() {
+		return b.Delete([]byte(channel))
+	}
+	return b.Put([]byte(channel), binary.BigEndian.AppendUint64(nil, uint64(due.UnixMilli())))
+}
+
+// Due lists up to max channels whose live active record is due at or
+// before now, earliest first. ErrUnavailable.
+func (s *File) Due(ctx context.Context, now time.Time, max int) ([]string, error) {
+	type entry struct {
+		ch  string
+		due int64
+	}
+	var found []entry
+	err := s.view(ctx, "due", func(tx *bolt.Tx, _ time.Time) error {
+		games := tx.Bucket(bucketGames)
+		return tx.Bucket(bucketDue).ForEach(func(k, v []byte) error {
+			if len(v) != 8 {
+				return nil
+			}
+			due := int64(binary.BigEndian.Uint64(v))
+			if due > now.UnixMilli() {
+				return nil
+			}
+			if b := games.Get(k); b != nil && live(b, s.o.GameTTL, now) {
+				found = append(found, entry{string(k), due})
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(found, func(a, b entry) int { return cmp.Or(cmp.Compare(a.due, b.due), cmp.Compare(a.ch, b.ch)) })
+	out := []string{}
+	for _, e := range found[:min(max, len(found))] {
+		out = append(out, e.ch)
 	}
 	return out, nil
 }

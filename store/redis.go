@@ -121,6 +121,18 @@ end
 return n
 `)
 
+// redueScript corrects a due-index entry whose score is unchanged: it moves
+// it to a new score, or removes it when the new score is empty.
+//
+//	KEYS[1] due index; ARGV: member, score seen, new score or ""
+var redueScript = redis.NewScript(`
+local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not s or tonumber(s) ~= tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then return redis.call('ZREM', KEYS[1], ARGV[1]) end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+return 1
+`)
+
 // OpenRedis connects to the server of o.URL, checks that it answers and loads
 // the scripts. It returns ErrBadOptions for a bad URL or option or refused
 // credentials, and ErrUnavailable when the server cannot be reached within
@@ -173,7 +185,7 @@ func OpenRedis(ctx context.Context, o Options) (*Redis, error) {
 		}
 		return nil, fmt.Errorf("store: open redis %s: %w", ro.Addr, mapErr(err))
 	}
-	for _, sc := range []*redis.Script{casScript, finishScript, unindexScript} {
+	for _, sc := range []*redis.Script{casScript, finishScript, unindexScript, redueScript} {
 		if err := sc.Load(ctx, s.rdb).Err(); err != nil {
 			s.rdb.Close()
 			return nil, fmt.Errorf("store: open redis %s: load script: %w", ro.Addr, mapErr(err))
@@ -188,6 +200,12 @@ func (s *Redis) ixKey(ch, id string) string {
 	return s.o.Prefix + "ix:{" + ch + "}:" + id
 }
 func (s *Redis) activeKey(guild string) string { return s.o.Prefix + "active:" + guild }
+
+// dueKey is the index of due times: a sorted set of channels scored by the
+// due time of their record in Unix milliseconds. It is a hint, written
+// before the record (so a crash between the two leaves an entry too many,
+// never one too few) and corrected by Due against the records themselves.
+func (s *Redis) dueKey() string { return s.o.Prefix + "due" }
 
 func (s *Redis) deadline(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, s.o.Timeout)
@@ -215,6 +233,9 @@ func (s *Redis) Create(ctx context.Context, r *dixbot.Record) error {
 	// when a retried SET finds its first run landed.
 	_, err = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		p.ZAdd(ctx, s.activeKey(r.Guild), redis.Z{Score: scoreAt(now), Member: r.Channel})
+		if !r.Due.IsZero() {
+			p.ZAdd(ctx, s.dueKey(), redis.Z{Score: float64(r.Due.UnixMilli()), Member: r.Channel})
+		}
 		set = p.SetArgs(ctx, s.gameKey(r.Channel), val, redis.SetArgs{Mode: "NX", Get: true, TTL: s.o.GameTTL})
 		return nil
 	})
@@ -281,7 +302,7 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 			}
 			return nil, err
 		}
-		guild, version := rec.Guild, rec.Version
+		guild, version, due := rec.Guild, rec.Version, rec.Due
 		if err := fn(rec); err != nil {
 			if s.applied(ctx, channel, interactionID) {
 				return nil, duplicate(channel, interactionID)
@@ -294,7 +315,13 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 		if err != nil {
 			return nil, err
 		}
-		res, err := casScript.Run(ctx, s.rdb, keys, raw[:casTokenSize], val, gameTTL, ixTTL).Int()
+		var res int
+		if !rec.Due.IsZero() && !rec.Due.Equal(due) {
+			// The due index first, in the same round trip.
+			res, err = s.casIndexed(ctx, keys, raw[:casTokenSize], val, gameTTL, ixTTL, channel, rec.Due)
+		} else {
+			res, err = casScript.Run(ctx, s.rdb, keys, raw[:casTokenSize], val, gameTTL, ixTTL).Int()
+		}
 		if err != nil {
 			return nil, fmt.Errorf("store: update %s: %w", channel, mapErr(err))
 		}
@@ -309,6 +336,78 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 			return nil, fmt.Errorf("%w: channel %s after %d attempts: %w", ErrConflict, channel, attempt+1, err)
 		}
 	}
+}
+
+// casIndexed runs casScript after indexing the record's new due time, in one
+// pipeline; a server that lost its script cache gets the script again.
+func (s *Redis) casIndexed(ctx context.Context, keys []string, token, val []byte, gameTTL, ixTTL int64, channel string, due time.Time) (int, error) {
+	var cas *redis.Cmd
+	_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		p.ZAdd(ctx, s.dueKey(), redis.Z{Score: float64(due.UnixMilli()), Member: channel})
+		cas = p.EvalSha(ctx, casScript.Hash(), keys, token, val, gameTTL, ixTTL)
+		return nil
+	})
+	if err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
+		return casScript.Run(ctx, s.rdb, keys, token, val, gameTTL, ixTTL).Int()
+	}
+	if err != nil {
+		return 0, err
+	}
+	return cas.Int()
+}
+
+// Due lists up to max channels whose active record is due at or before
+// now, earliest first. It reads the index, checks each entry against its
+// record and corrects the entries that disagree (a game gone or no longer
+// due, a due time moved). ErrUnavailable.
+func (s *Redis) Due(ctx context.Context, now time.Time, max int) ([]string, error) {
+	ctx, cancel := s.deadline(ctx)
+	defer cancel()
+	dk := s.dueKey()
+	entries, err := s.rdb.ZRangeArgsWithScores(ctx, redis.ZRangeArgs{
+		Key: dk, Start: "-inf", Stop: strconv.FormatInt(now.UnixMilli(), 10), ByScore: true, Count: int64(2 * max),
+	}).Result()
+	if err != nil {
+		return nil, fmt.Errorf("store: due: %w", mapErr(err))
+	}
+	out := []string{}
+	if len(entries) == 0 {
+		return out, nil
+	}
+	gets := make([]*redis.StringCmd, len(entries))
+	_, err = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, e := range entries {
+			gets[i] = p.Get(ctx, s.gameKey(e.Member.(string)))
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return nil, fmt.Errorf("store: due: %w", mapErr(err))
+	}
+	for i, e := range entries {
+		ch := e.Member.(string)
+		fix := "" // remove the entry, unless set below
+		if b, err := gets[i].Bytes(); err == nil {
+			rec, err := decode(ch, b)
+			switch {
+			case err != nil:
+				continue // unreadable: left for Get to report
+			case !rec.Due.IsZero() && !rec.Due.After(now):
+				if len(out) < max {
+					out = append(out, ch)
+				}
+				if float64(rec.Due.UnixMilli()) == e.Score {
+					continue
+				}
+				fix = strconv.FormatInt(rec.Due.UnixMilli(), 10)
+			case !rec.Due.IsZero():
+				fix = strconv.FormatInt(rec.Due.UnixMilli(), 10)
+			}
+		}
+		// Best effort: a failure leaves the entry for the next call.
+		_ = redueScript.Run(ctx, s.rdb, []string{dk}, ch, formatScore(e.Score), fix).Err()
+	}
+	return out, nil
 }
 
 // readActive reads and decodes the active record of channel: ErrNotFound,

@@ -56,6 +56,8 @@ func runSuite(t *testing.T, newEnv newEnv) {
 		{"ContextDone", testContextDone},
 		{"Closed", testClosed},
 		{"RealGames", testRealGames},
+		{"Due", testDue},
+		{"DueClaimedOnce", testDueClaimedOnce},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newEnv(t)) })
@@ -559,4 +561,108 @@ func testClosed(t *testing.T, e env) {
 	_, err = s.Active(ctxb, "g1")
 	assert.ErrorIs(t, err, dixbot.ErrUnavailable)
 	assert.ErrorIs(t, s.Ping(ctxb), dixbot.ErrUnavailable)
+}
+
+// testDue: Due finds the records whose due time has come, earliest first,
+// follows due times as they move, and forgets games that are no longer due
+// or gone.
+func testDue(t *testing.T, e env) {
+	s := e.open(Options{})
+	now := time.Now().Truncate(time.Millisecond)
+	setDue := func(ch string, due time.Time) {
+		t.Helper()
+		_, err := s.Update(ctxb, ch, "", func(r *dixbot.Record) error { r.Due = due; return incr(r) })
+		require.NoError(t, err)
+	}
+	due := func(at time.Time) []string {
+		t.Helper()
+		got, err := s.Due(ctxb, at, 10)
+		require.NoError(t, err)
+		return got
+	}
+	for _, ch := range []string{"c1", "c2", "c3", "c4"} {
+		create(t, s, ch, "g1")
+	}
+	assert.Empty(t, due(now.Add(time.Hour)), "nothing is due until a due time is set")
+
+	setDue("c1", now.Add(2*time.Second))
+	setDue("c2", now.Add(time.Second))
+	setDue("c3", now.Add(time.Minute))
+	assert.Equal(t, now.Add(2*time.Second).UTC(), get(t, s, "c1").Due, "the due time is stored")
+	assert.Empty(t, due(now))
+	assert.Equal(t, []string{"c2", "c1"}, due(now.Add(5*time.Second)), "earliest first")
+	got, err := s.Due(ctxb, now.Add(5*time.Second), 1)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"c2"}, got, "at most max")
+
+	// Moved later, cleared, finished, deleted: no longer due.
+	setDue("c2", now.Add(time.Hour))
+	setDue("c1", time.Time{})
+	assert.Empty(t, due(now.Add(5*time.Second)))
+	assert.True(t, get(t, s, "c1").Due.IsZero())
+	assert.Equal(t, []string{"c3", "c2"}, due(now.Add(2*time.Hour)))
+	require.NoError(t, s.Finish(ctxb, "c3"))
+	require.NoError(t, s.Delete(ctxb, "c2"))
+	assert.Empty(t, due(now.Add(2*time.Hour)))
+
+	// Moved earlier: due at the new time; an update that keeps the due
+	// time keeps the game due.
+	setDue("c4", now.Add(time.Hour))
+	setDue("c4", now.Add(time.Second))
+	_, err = s.Update(ctxb, "c4", "", incr)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"c4"}, due(now.Add(2*time.Second)))
+
+	// It survives a restart.
+	require.NoError(t, s.Close())
+	s = e.open(Options{})
+	got, err = s.Due(ctxb, now.Add(2*time.Second), 10)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"c4"}, got)
+}
+
+// testDueClaimedOnce: several workers finding the same due game claim it
+// through Update (moving its due time on), and exactly one succeeds.
+func testDueClaimedOnce(t *testing.T, e env) {
+	s := e.open(Options{})
+	now := time.Now()
+	const games = 20
+	for i := range games {
+		ch := "c" + strconv.Itoa(i)
+		create(t, s, ch, "g1")
+		_, err := s.Update(ctxb, ch, "", func(r *dixbot.Record) error { r.Due = now; return nil })
+		require.NoError(t, err)
+	}
+	errNotDue := errors.New("not due")
+	var claims atomic.Int64
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			chs, err := s.Due(ctxb, now, 100)
+			if !assert.NoError(t, err) {
+				return
+			}
+			for _, ch := range chs {
+				_, err := s.Update(ctxb, ch, "", func(r *dixbot.Record) error {
+					if r.Due.IsZero() || r.Due.After(now) {
+						return errNotDue
+					}
+					r.Due = now.Add(time.Hour) // claimed
+					return nil
+				})
+				if err == nil {
+					claims.Add(1)
+				} else {
+					assert.ErrorIs(t, err, errNotDue)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	assert.Equal(t, int64(games), claims.Load(), "each due game claimed exactly once")
+	got, err := s.Due(ctxb, now, 100)
+	require.NoError(t, err)
+	assert.Empty(t, got)
 }
