@@ -1,0 +1,156 @@
+package schedule
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// Source lists the keys whose work is due at or before now, at most max,
+// earliest first. It is safe for concurrent use.
+type Source interface {
+	Due(ctx context.Context, now time.Time, max int) ([]string, error)
+}
+
+// Handler does the work of one due key. It must claim the key before acting
+// so that two pollers finding it at once do not both act, and leave the key
+// due (or due again later) when it could not finish. An error is logged and
+// the key is offered again at a later poll.
+type Handler func(ctx context.Context, key string) error
+
+// Runner polls a Source and hands due keys to a Handler. The zero value is
+// not usable: set Source and Handle.
+type Runner struct {
+	Source Source
+	Handle Handler
+	// Every is the time between polls (default 1 s). Lateness is at most
+	// about one interval plus the handler's time.
+	Every time.Duration
+	// Batch is how many keys one poll takes (default 64); a full batch
+	// polls again at once.
+	Batch int
+	// Workers handle keys in parallel (default 4).
+	Workers int
+	// Timeout bounds one handler call (default 15 s).
+	Timeout time.Duration
+	// Ahead makes the first poll also take the work due within this much
+	// time: at start-up, work a process that died had planned to finish
+	// shortly is done at once instead of when its grace ends.
+	Ahead time.Duration
+	// Now is the clock (default time.Now); tests inject one.
+	Now func() time.Time
+	// Logger receives handler and source errors (default: discarded).
+	Logger *slog.Logger
+
+	wake chan struct{}
+	once sync.Once
+}
+
+func (r *Runner) init() {
+	r.once.Do(func() {
+		if r.Every <= 0 {
+			r.Every = time.Second
+		}
+		if r.Batch <= 0 {
+			r.Batch = 64
+		}
+		if r.Workers <= 0 {
+			r.Workers = 4
+		}
+		if r.Timeout <= 0 {
+			r.Timeout = 15 * time.Second
+		}
+		if r.Now == nil {
+			r.Now = time.Now
+		}
+		if r.Logger == nil {
+			r.Logger = slog.New(slog.DiscardHandler)
+		}
+		r.wake = make(chan struct{}, 1)
+	})
+}
+
+// Wake asks for a poll now rather than at the next interval. It never
+// blocks and is safe for concurrent use.
+func (r *Runner) Wake() {
+	r.init()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run polls until ctx is done, then waits for the handlers in flight. The
+// first poll is at once.
+func (r *Runner) Run(ctx context.Context) {
+	r.init()
+	t := time.NewTimer(0)
+	defer t.Stop()
+	ahead := r.Ahead
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-r.wake:
+		}
+		full := r.Poll(ctx, ahead)
+		ahead = 0
+		next := r.Every
+		if full {
+			next = 0
+		}
+		if !t.Stop() {
+			select {
+			case <-t.C:
+			default:
+			}
+		}
+		t.Reset(next)
+	}
+}
+
+// Poll does one round: it takes the keys due at now+ahead and handles them,
+// returning when all are handled, and reports whether the batch was full
+// (more may be due).
+func (r *Runner) Poll(ctx context.Context, ahead time.Duration) bool {
+	r.init()
+	keys, err := r.Source.Due(ctx, r.Now().Add(ahead), r.Batch)
+	if err != nil {
+		if ctx.Err() == nil {
+			r.Logger.Warn("schedule: polling for due work", "err", err)
+		}
+		return false
+	}
+	work := make(chan string)
+	var wg sync.WaitGroup
+	for range min(r.Workers, len(keys)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range work {
+				r.handle(ctx, k)
+			}
+		}()
+	}
+	for _, k := range keys {
+		work <- k
+	}
+	close(work)
+	wg.Wait()
+	return len(keys) == r.Batch
+}
+
+func (r *Runner) handle(ctx context.Context, key string) {
+	hctx, cancel := context.WithTimeout(ctx, r.Timeout)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			r.Logger.Error("schedule: handler panicked", "key", key, "panic", p)
+		}
+	}()
+	if err := r.Handle(hctx, key); err != nil && ctx.Err() == nil {
+		r.Logger.Warn("schedule: due work failed; it stays due", "key", key, "err", err)
+	}
+}
