@@ -29,6 +29,10 @@ type Options struct {
 	// Seed returns the seed of a new game's shuffle; nil draws a random one.
 	// Tests set it to get the same deck every time.
 	Seed func() int64
+	// EffectDelay holds the Discord work owed by a change for this long
+	// after the answer: tests widen the window in which a crash leaves it
+	// to another process. Zero in production.
+	EffectDelay time.Duration
 }
 
 // Observer receives metrics. Implementations must be safe for concurrent use.
@@ -59,6 +63,8 @@ type Bot struct {
 	obs     Observer
 	seed    func() int64
 	cmdIDs  map[string]string // English subcommand name -> handler id
+
+	effectDelay time.Duration
 
 	mu       sync.Mutex
 	closing  bool
@@ -95,6 +101,8 @@ func New(opts Options) (*Bot, error) {
 		obs:     opts.Observer,
 		seed:    opts.Seed,
 		cmdIDs:  map[string]string{},
+
+		effectDelay: opts.EffectDelay,
 	}
 	for _, id := range subcommands {
 		b.cmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
@@ -481,30 +489,27 @@ func (c *call) change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 	return r, c.storeErr("update", err)
 }
 
-// remember records the id of a new board message (a second write, made only
-// at turn boundaries and when the board is reposted). At a turn boundary
-// (newTurn) the last ping of the turn is forgotten and deleted.
-func (b *Bot) remember(ctx context.Context, channel, message string, newTurn bool) {
+// rememberLobby records the id of the lobby message (the answer to
+// /dix start, read after the answer), so its buttons are known as current.
+func (b *Bot) rememberLobby(ctx context.Context, channel, message string) {
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
-	oldPing := ""
 	_, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
 		m, err := decodeMeta(r.Meta)
 		if err != nil {
 			return err
 		}
-		m.Board = message
-		if newTurn {
-			oldPing, m.Ping = m.Ping, ""
+		if r.State != nil || m.Board != "" {
+			return errNothingToDo // started, or a click on it told the id already
 		}
+		m.Board = message
 		r.Meta = m.encode()
 		return nil
 	})
-	b.deletePing(ctx, channel, oldPing)
-	if err != nil {
+	if err != nil && !errors.Is(err, errNothingToDo) {
 		if isStoreFailure(err) && b.obs != nil {
 			b.obs.StoreError("update")
 		}
-		b.log.Warn("could not record the board message", "channel", channel, "message", message, "err", err)
+		b.log.Warn("could not record the lobby message", "channel", channel, "message", message, "err", err)
 	}
 }

@@ -238,10 +238,11 @@ func TestBidPromptAndModal(t *testing.T) {
 	rec, _ = h.record()
 	assert.Equal(t, 3, rec.State.Auction.HighBid)
 	assert.Contains(t, board.embeds[0].Description, "Bob bids 3")
-	// Alice, the active player, is pinged to bid last.
-	sends := r.sends()
-	require.Len(t, sends, 1)
-	assert.True(t, strings.HasPrefix(sends[0].Content, "<@u1>"))
+	// Alice, the active player, bids last: she is playing her turn and is
+	// not pinged for it; Bob's ping says his decision is made.
+	assert.Empty(t, r.sends())
+	_, m := h.record()
+	assert.Empty(t, m.Ping)
 	checkAllCalls(t, h.rec.calls)
 }
 
@@ -284,11 +285,10 @@ func TestAuctionPaymentModal(t *testing.T) {
 	rec, _ = h.record()
 	assert.Equal(t, 1, rec.State.Players[1].Money)
 	assert.Contains(t, rec.State.Players[1].Collection, engine.Card{Kind: engine.KindSuperWild})
-	// The decision is back with Alice, who is pinged: her turn goes on.
+	// The decision is back with Alice, who drew the wild and is playing
+	// her turn: she is not pinged again.
 	assert.Equal(t, 0, rec.State.ToAct())
-	require.Len(t, r.sends(), 1)
-	assert.True(t, strings.HasPrefix(r.sends()[0].Content, "<@u1>"))
-	assert.Contains(t, r.sends()[0].Content, enT("ping_resume", map[string]any{"Mention": "<@u1>"}))
+	assert.Empty(t, r.sends())
 }
 
 // snapSeq is the version the game's components carry now.
@@ -457,8 +457,7 @@ func TestAbandon(t *testing.T) {
 	for _, f := range board.embeds[0].Fields {
 		assert.NotContains(t, f.Name, enT("marker_to_act", nil))
 	}
-	require.Len(t, r.sends(), 1)
-	assert.Equal(t, enT("abandon_public", map[string]any{"Name": "Alice"}), r.sends()[0].Content)
+	assert.Empty(t, r.sends(), "one public notice: the board itself")
 	rec, err := h.st.Get(context.Background(), h.channel)
 	require.NoError(t, err)
 	assert.True(t, rec.Finished)
@@ -823,7 +822,10 @@ func TestStaleClickOnABoardLeftBehind(t *testing.T) {
 // TestPingsDoNotPileUp: each ping asks one person for one decision; once
 // it is made the ping is deleted (by the next ping, or the next turn's
 // board), so the channel keeps at most one.
-func TestPingsDoNotPileUp(t *testing.T) {
+// TestPingsAreEditedNotDeleted: a ping whose decision is made says so and
+// stays (its notification still leads to a message); the active player is
+// not pinged within their own turn; nothing is ever deleted.
+func TestPingsAreEditedNotDeleted(t *testing.T) {
 	h := newHarness(t)
 	board, prompt := toAuction(t, h)
 	_, m := h.record()
@@ -831,24 +833,21 @@ func TestPingsDoNotPileUp(t *testing.T) {
 	require.NotEmpty(t, first, "Bob was pinged to bid")
 	h.clickOn("u2", prompt, customID(verbBidAmount, h.snapSeq(), "4"))
 	_, m = h.record()
-	second := m.Ping
-	assert.NotEqual(t, first, second, "Alice was pinged to bid")
-	assert.Contains(t, h.rec.deleted, first)
-	assert.Nil(t, h.rec.message(first))
+	assert.Empty(t, m.Ping, "Alice bids last in her own turn: no ping")
+	require.NotNil(t, h.rec.message(first))
+	assert.Equal(t, enT("ping_done", nil), h.rec.message(first).content)
 
 	h.clickOn("u1", board, h.mustFind(board, verbPass))
-	assert.Contains(t, h.rec.deleted, second)
+	_, m = h.record()
+	second := m.Ping
+	require.NotEmpty(t, second, "Bob won: he is pinged to pay")
+	assert.Contains(t, h.rec.message(second).content, "<@u2>")
 	pay := h.clickOn("u2", board, h.mustFind(board, verbPay)).shown(board)
 	h.clickOn("u2", pay, h.mustFind(pay, verbAuctPay))
 	_, m = h.record()
-	last := m.Ping
-	require.NotEmpty(t, last, "Alice was pinged to go on")
-	// Alice makes that decision: her ping goes, though nobody else is pinged.
-	h.clickOn("u1", board, h.mustFind(board, verbDraw))
-	_, m = h.record()
-	assert.Empty(t, m.Ping)
-	assert.Contains(t, h.rec.deleted, last)
-	for _, v := range []string{verbStop, verbNumbers, verbEndTurn} {
+	assert.Empty(t, m.Ping, "back to Alice's turn: no ping")
+	assert.Equal(t, enT("ping_done", nil), h.rec.message(second).content)
+	for _, v := range []string{verbDraw, verbStop, verbNumbers, verbEndTurn} {
 		if id, ok := findID(board, v); ok {
 			h.clickOn("u1", board, id)
 		}
@@ -856,9 +855,8 @@ func TestPingsDoNotPileUp(t *testing.T) {
 	rec, m := h.record()
 	require.Equal(t, 1, rec.State.Active, "Bob's turn")
 	assert.Empty(t, m.Ping)
-	for _, id := range h.rec.deleted {
-		assert.NotEqual(t, m.Board, id, "a board is never deleted")
-	}
+	assert.Empty(t, h.rec.deleted, "no message is ever deleted")
+	checkAllCalls(t, h.rec.calls)
 }
 
 // TestBustBuyOpensTheMarket: in the bust variant, choosing the buy opens

@@ -184,7 +184,7 @@ func (c *call) cmdStart(variant, language string) error {
 			c.b.log.Warn("could not read the lobby message", "channel", channel, "err", err)
 			return
 		}
-		c.b.remember(ctx, channel, msg.ID, false)
+		c.b.rememberLobby(ctx, channel, msg.ID)
 	})
 	return nil
 }
@@ -199,15 +199,17 @@ func (c *call) cmdSolo(diff int, language string) error {
 		Seats: []seat{{ID: c.user, Name: c.name}, {}}}
 	d := map[string]any{"Name": m.name(lang, 0), "Level": diff, "LevelName": locales.T(lang, "difficulty_"+itoa(diff), nil)}
 	m.Log = []string{locales.T(lang, "log_solo_started", d)}
-	if err := c.create(&dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID, Meta: m.encode(), State: g}); err != nil {
+	rec := &dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID, State: g}
+	m.owe(rec, effect{Kind: effBoard}) // the player who asked sees it come
+	rec.Meta = m.encode()
+	if err := c.create(rec); err != nil {
 		return err
 	}
 	c.respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: locales.T(lang, "solo_started", d), AllowedMentions: noMentions()},
 	})
-	channel := c.i.ChannelID
-	c.then(func(ctx context.Context) { c.b.postBoard(ctx, channel, m, g, c.user, false) })
+	c.settle(rec)
 	return nil
 }
 
@@ -230,17 +232,27 @@ func (c *call) cmdBoard() error {
 		c.ephemeral(text, nil)
 		return nil
 	}
-	c.ephemeral(locales.T(c.lang, "board_reposted", nil), nil)
-	channel, g := c.i.ChannelID, r.State
-	c.then(func(ctx context.Context) {
-		c.b.retire(ctx, channel, m.Board, nil)
-		if g.Phase == engine.PhaseOver {
-			c.b.send(ctx, channel, &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{scoreboardEmbed(m.Lang, m, g)}, AllowedMentions: noMentions()})
-			c.b.finish(ctx, channel)
-			return
+	rec, err := c.change(func(r *dixbot.Record) error {
+		m, err := decodeMeta(r.Meta)
+		if err != nil {
+			return err
 		}
-		c.b.postBoard(ctx, channel, m, g, c.user, false)
+		if r.State == nil {
+			return ErrNotStarted
+		}
+		if r.State.Phase == engine.PhaseOver {
+			m.owe(r, effect{Kind: effScores}, effect{Kind: effFinish})
+		} else {
+			m.owe(r, effect{Kind: effBoard}) // retires the old one
+		}
+		r.Meta = m.encode()
+		return nil
 	})
+	if err != nil {
+		return err
+	}
+	c.ephemeral(locales.T(c.lang, "board_reposted", nil), nil)
+	c.settle(rec)
 	return nil
 }
 
@@ -283,27 +295,41 @@ func (c *call) abandonYes(parsedID) error {
 	if !c.mayAbandon(m) {
 		return ErrNoPermission
 	}
-	ctx, cancel := c.storeCtx()
-	defer cancel()
 	if r.State == nil {
-		err = c.storeErr("delete", c.b.store.Delete(ctx, c.i.ChannelID))
-	} else {
-		err = c.storeErr("finish", c.b.store.Finish(ctx, c.i.ChannelID))
+		ctx, cancel := c.storeCtx()
+		defer cancel()
+		err := c.storeErr("delete", c.b.store.Delete(ctx, c.i.ChannelID))
+		if err != nil && !errors.Is(err, dixbot.ErrNotFound) {
+			return err
+		}
+		c.updateOrReply(locales.T(c.lang, "abandon_done", nil), nil)
+		// The lobby is gone with its record: its buttons go too.
+		lobby := &executor{b: c.b, rec: r, m: m}
+		c.then(func(ctx context.Context) {
+			lobby.d = c.b.apiFor(ctx)
+			if err := lobby.retire(ctx, m.Board, nil); err != nil {
+				c.b.log.Warn("could not retire the lobby", "channel", r.Channel, "err", err)
+			}
+		})
+		return nil
 	}
-	if err != nil && !errors.Is(err, dixbot.ErrNotFound) {
+	// One public notice: the board says who abandoned the game. The
+	// archive comes last, with the other effects, so a crash in between
+	// leaves them owed rather than lost.
+	rec, err := c.change(func(r *dixbot.Record) error {
+		m, err := decodeMeta(r.Meta)
+		if err != nil {
+			return err
+		}
+		m.owe(r, effect{Kind: effEnded, Text: escape(c.name)}, effect{Kind: effFinish})
+		r.Meta = m.encode()
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	c.updateOrReply(locales.T(c.lang, "abandon_done", nil), nil)
-	channel, name := c.i.ChannelID, escape(c.name)
-	var last *discordgo.MessageEmbed
-	if r.State != nil {
-		last = abandonedEmbed(m.Lang, m, r.State, name)
-	}
-	c.then(func(ctx context.Context) {
-		c.b.retire(ctx, channel, m.Board, last)
-		c.b.deletePing(ctx, channel, m.Ping)
-		c.b.send(ctx, channel, &discordgo.MessageSend{Content: locales.T(m.Lang, "abandon_public", map[string]any{"Name": name}), AllowedMentions: noMentions()})
-	})
+	c.settle(rec)
 	return nil
 }
 

@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -19,8 +21,11 @@ type discordAPI interface {
 	DeleteOriginal(ctx context.Context, i *discordgo.Interaction) error
 	// Followup sends another message for an interaction already answered.
 	Followup(ctx context.Context, i *discordgo.Interaction, p *discordgo.WebhookParams) (*discordgo.Message, error)
-	// Send posts a message in a channel.
-	Send(ctx context.Context, channel string, m *discordgo.MessageSend) (*discordgo.Message, error)
+	// Send posts a message in a channel. A non-empty nonce makes it
+	// idempotent: Discord answers a second send with the same nonce, within
+	// a few minutes, with the message the first one created
+	// (enforce_nonce).
+	Send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error)
 	// Edit edits a message of the bot in a channel.
 	Edit(ctx context.Context, m *discordgo.MessageEdit) error
 	// Delete deletes a message of the bot in a channel.
@@ -57,8 +62,26 @@ func (a sessionAPI) Followup(ctx context.Context, i *discordgo.Interaction, p *d
 	return a.s.FollowupMessageCreate(i, true, p, opts(ctx)...)
 }
 
-func (a sessionAPI) Send(ctx context.Context, channel string, m *discordgo.MessageSend) (*discordgo.Message, error) {
-	return a.s.ChannelMessageSendComplex(channel, m, opts(ctx)...)
+func (a sessionAPI) Send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
+	if nonce == "" || len(m.Files) > 0 {
+		return a.s.ChannelMessageSendComplex(channel, m, opts(ctx)...)
+	}
+	// discordgo's MessageSend has no nonce: the same body with one.
+	body := struct {
+		*discordgo.MessageSend
+		Nonce        string `json:"nonce"`
+		EnforceNonce bool   `json:"enforce_nonce"`
+	}{m, nonce, true}
+	endpoint := discordgo.EndpointChannelMessages(channel)
+	raw, err := a.s.RequestWithBucketID("POST", endpoint, body, endpoint, opts(ctx)...)
+	if err != nil {
+		return nil, err
+	}
+	var msg discordgo.Message
+	if err := json.Unmarshal(raw, &msg); err != nil {
+		return nil, fmt.Errorf("bot: reading the message Discord created: %w", err)
+	}
+	return &msg, nil
 }
 
 func (a sessionAPI) Delete(ctx context.Context, channel, message string) error {

@@ -85,17 +85,20 @@ type played struct {
 	turn      int  // the turn number before the action
 	final     bool // the action was taken in the final buy round (4)
 	ended     bool
+	summary   string // title of the turn's summary
 }
 
 // play applies the action built by build for the clicking user, inside one
-// exactly-once store update, then answers: a click on the board updates it
-// in place; a click on an ephemeral prompt replaces the prompt with what
+// exactly-once store update that also records the Discord work the change
+// owes (the outbox), then answers: a click on the board updates it in
+// place; a click on an ephemeral prompt replaces the prompt with what
 // confirm returns (text, and components for a next step of the same
 // player) and the board is edited after the answer.
 func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine.Action, error), confirm confirmFunc) error {
 	var out played
 	var act engine.Action
 	seat := -1
+	fromBoard := c.i.Message != nil && c.i.Message.Flags&discordgo.MessageFlagsEphemeral == 0
 	rec, err := c.change(func(r *dixbot.Record) error {
 		g, m, s, err := c.seatFor(r, version)
 		if err != nil {
@@ -123,8 +126,10 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 		if ended || g.Phase == engine.PhaseOver {
 			m.TurnLog = nil
 		}
-		r.Meta = m.encode()
 		out = played{m: m, lines: turnLines, prevActor: prev, active: active, turn: turn, ended: ended, final: final}
+		out.summary = out.summaryTitle()
+		m.owe(r, c.effectsOf(out, g, fromBoard)...)
+		r.Meta = m.encode()
 		act, seat = a, s
 		return nil
 	})
@@ -132,7 +137,6 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 		return err
 	}
 	out.rec = rec
-	fromBoard := c.i.Message != nil && c.i.Message.Flags&discordgo.MessageFlagsEphemeral == 0
 	if m, err := decodeMeta(rec.Meta); err == nil {
 		out.m = m
 	}
@@ -141,7 +145,8 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 	if confirm != nil {
 		text, comps = confirm(c.lang, act, out.rec.State, out.m, seat)
 	}
-	c.afterPlay(out, fromBoard, text, comps)
+	c.answerPlay(out, fromBoard, text, comps)
+	c.settle(rec)
 	return nil
 }
 
@@ -156,64 +161,76 @@ func confirmText(text func(lang string, a engine.Action) string) confirmFunc {
 	}
 }
 
-// afterPlay answers an applied action and queues the board work.
-func (c *call) afterPlay(out played, fromBoard bool, confirm string, confirmComps []discordgo.MessageComponent) {
-	g, m := out.rec.State, out.m
-	lang := m.Lang
+// summaryTitle is the title of the summary the turn's board becomes.
+func (out played) summaryTitle() string {
+	lang := out.m.Lang
+	if out.final {
+		return locales.T(lang, "summary_title_final", nil)
+	}
+	return locales.T(lang, "summary_title", map[string]any{"Turn": out.turn, "Name": out.m.name(lang, out.active)})
+}
+
+// effectsOf is the Discord work an applied action owes besides the answer:
+// at the end of a turn the old board becomes its summary and a fresh board
+// pings the next player; within a turn the board follows a click made
+// elsewhere, and the player who must now decide is pinged once; at the end
+// the scoreboard is posted and the game archived.
+func (c *call) effectsOf(out played, g *engine.Game, fromBoard bool) []effect {
+	m := out.m
 	over := g.Phase == engine.PhaseOver
 	boundary := out.ended || over
-	title := locales.T(lang, "summary_title", map[string]any{"Turn": out.turn, "Name": m.name(lang, out.active)})
-	if out.final {
-		title = locales.T(lang, "summary_title_final", nil)
+	var effs []effect
+	if boundary && !fromBoard && m.Board != "" {
+		// Answered in place when the click came from the board itself.
+		effs = append(effs, effect{Kind: effRetire, Msg: m.Board, Title: out.summary, Lines: out.lines})
 	}
-	summary := summaryEmbed(lang, m, title, out.lines)
-	oldBoard := m.Board
-	if fromBoard {
-		oldBoard = "" // answered in place below
-		if boundary {
-			c.update("", []*discordgo.MessageEmbed{summary}, nil)
-		} else {
-			c.update("", []*discordgo.MessageEmbed{boardEmbed(lang, m, g)}, boardButtons(lang, m, g))
-		}
-	} else {
-		c.updateOrReply(confirm, confirmComps)
-	}
-	channel := c.i.ChannelID
 	switch {
 	case over:
-		c.then(func(ctx context.Context) {
-			c.b.retire(ctx, channel, oldBoard, summary)
-			c.b.rememberPing(ctx, channel, "")
-			c.b.send(ctx, channel, &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{scoreboardEmbed(lang, m, g)}, AllowedMentions: noMentions()})
-			c.b.finish(ctx, channel)
-		})
+		return append(effs, effect{Kind: effScores}, effect{Kind: effFinish})
 	case boundary:
-		c.then(func(ctx context.Context) {
-			c.b.retire(ctx, channel, oldBoard, summary)
-			c.b.postBoard(ctx, channel, m, g, c.user, true)
-		})
+		return append(effs, effect{Kind: effBoard, Who: c.mention(m, g.ToAct())})
+	}
+	if !fromBoard {
+		effs = append(effs, effect{Kind: effEdit})
+	} else if clicked := c.i.Message.ID; clicked != m.Board {
+		// The click came from a board the table did not know as current
+		// (its id could not be recorded): it is the live one now.
+		effs = append(effs, effect{Kind: effAdopt, Msg: clicked})
+	}
+	next := g.ToAct()
+	switch who := c.mention(m, next); {
+	case who != "" && next != out.prevActor && next != g.Active:
+		// The active player is not pinged within their own turn: the
+		// turn's board pinged them and they are playing it.
+		effs = append(effs, effect{Kind: effPing, Who: who, Seq: g.Seq})
+	case m.Ping != "":
+		// The pinged decision has been made and nobody else is pinged.
+		effs = append(effs, effect{Kind: effPinged})
+	}
+	return effs
+}
+
+// mention is the user to mention for a decision of seat s: none for ALIX,
+// an empty seat, or the user who just clicked (they see it already).
+func (c *call) mention(m *meta, s int) string {
+	if s < 0 || s >= len(m.Seats) || m.Seats[s].ID == c.user {
+		return ""
+	}
+	return m.Seats[s].ID
+}
+
+// answerPlay answers an applied action: the board clicked on shows the game
+// as it stands (or the turn's summary once the turn is over), a private
+// prompt is replaced by its confirmation.
+func (c *call) answerPlay(out played, fromBoard bool, confirm string, confirmComps []discordgo.MessageComponent) {
+	g, m := out.rec.State, out.m
+	switch {
+	case !fromBoard:
+		c.updateOrReply(confirm, confirmComps)
+	case out.ended || g.Phase == engine.PhaseOver:
+		c.update("", []*discordgo.MessageEmbed{summaryEmbed(m.Lang, m, out.summary, out.lines)}, nil)
 	default:
-		if !fromBoard {
-			c.then(func(ctx context.Context) { c.b.editBoard(ctx, channel, m, g) })
-		} else if clicked := c.i.Message.ID; clicked != m.Board {
-			// The click came from a board the table did not know as current
-			// (its id could not be recorded): it is the live one now.
-			old := m.Board
-			c.then(func(ctx context.Context) {
-				c.b.retire(ctx, channel, old, nil)
-				c.b.remember(ctx, channel, clicked, false)
-			})
-		}
-		next := g.ToAct()
-		switch {
-		case next >= 0 && next != out.prevActor && next < len(m.Seats) && m.Seats[next].ID != "" && m.Seats[next].ID != c.user:
-			// The new ping replaces (and deletes) the previous one.
-			c.then(func(ctx context.Context) { c.b.ping(ctx, channel, m, g, next, c.user) })
-		case m.Ping != "":
-			// The pinged decision has been made and nobody else is pinged
-			// (the decision stays with the clicker, or goes to ALIX).
-			c.then(func(ctx context.Context) { c.b.rememberPing(ctx, channel, "") })
-		}
+		c.update("", []*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}, boardButtons(m.Lang, m, g))
 	}
 }
 
@@ -225,160 +242,6 @@ func (c *call) updateOrReply(text string, comps []discordgo.MessageComponent) {
 		return
 	}
 	c.update(text, nil, comps)
-}
-
-// retire strips the buttons of an old board message (replacing it by the
-// turn summary when one is given). Best effort: failures are logged.
-func (b *Bot) retire(ctx context.Context, channel, message string, summary *discordgo.MessageEmbed) {
-	if message == "" {
-		return
-	}
-	e := discordgo.NewMessageEdit(channel, message)
-	e.Components = &[]discordgo.MessageComponent{}
-	if summary != nil {
-		e.Embeds = &[]*discordgo.MessageEmbed{summary}
-		empty := ""
-		e.Content = &empty
-	}
-	e.AllowedMentions = noMentions()
-	if err := b.apiFor(ctx).Edit(ctx, e); err != nil {
-		b.log.Warn("could not retire the old board", "channel", channel, "message", message, "err", err)
-	}
-}
-
-// postBoard posts a fresh board, pinging the player who must act when ping
-// is set (unless it is the user who just clicked), and records its id.
-func (b *Bot) postBoard(ctx context.Context, channel string, m *meta, g *engine.Game, clicker string, ping bool) {
-	ms := &discordgo.MessageSend{
-		Embeds:          []*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)},
-		Components:      boardButtons(m.Lang, m, g),
-		AllowedMentions: noMentions(),
-	}
-	if a := g.ToAct(); ping && a >= 0 && a < len(m.Seats) && m.Seats[a].ID != "" && m.Seats[a].ID != clicker {
-		ms.Content = "<@" + m.Seats[a].ID + ">"
-		ms.AllowedMentions = mentionOnly(m.Seats[a].ID)
-	}
-	msg, err := b.apiFor(ctx).Send(ctx, channel, ms)
-	if err != nil {
-		b.log.Error("could not post the board", "channel", channel, "err", err)
-		return
-	}
-	b.remember(ctx, channel, msg.ID, ping)
-}
-
-// editBoard updates the current board in place.
-func (b *Bot) editBoard(ctx context.Context, channel string, m *meta, g *engine.Game) {
-	if m.Board == "" {
-		b.postBoard(ctx, channel, m, g, "", false)
-		return
-	}
-	e := discordgo.NewMessageEdit(channel, m.Board)
-	comps := boardButtons(m.Lang, m, g)
-	e.Components = &comps
-	e.Embeds = &[]*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}
-	e.AllowedMentions = noMentions()
-	if err := b.apiFor(ctx).Edit(ctx, e); err != nil {
-		b.log.Warn("could not edit the board; posting a new one", "channel", channel, "err", err)
-		b.postBoard(ctx, channel, m, g, "", false)
-	}
-}
-
-// ping tells the player who must now decide, once, with a mention limited to them.
-func (b *Bot) ping(ctx context.Context, channel string, m *meta, g *engine.Game, s int, clicker string) {
-	if s >= len(m.Seats) || m.Seats[s].ID == "" || m.Seats[s].ID == clicker {
-		return
-	}
-	id := m.Seats[s].ID
-	key := "ping_decide"
-	d := map[string]any{"Mention": "<@" + id + ">"}
-	switch g.Phase {
-	case engine.PhaseDraw:
-		// The decision comes back to the active player within the turn:
-		// an auction on their draw is over.
-		key = "ping_resume"
-	case engine.PhaseAuction:
-		key = "ping_bid"
-		if g.Auction != nil && g.Auction.HighBid == 0 {
-			key = "ping_bid_first"
-		}
-		if g.Auction != nil {
-			d["Card"] = cardText(m.Lang, g.Auction.Wild)
-			d["Amount"] = g.Auction.HighBid
-		}
-	case engine.PhaseAuctionPay:
-		key = "ping_pay"
-		if g.Auction != nil {
-			d["Card"] = cardText(m.Lang, g.Auction.Wild)
-			d["Amount"] = g.Auction.HighBid
-		}
-	case engine.PhaseFinalBuy:
-		key = "ping_final_buy"
-	}
-	if m.Board != "" {
-		d["URL"] = messageURL(guildOf(ctx), channel, m.Board)
-		key += "_link"
-	}
-	msg, err := b.apiFor(ctx).Send(ctx, channel, &discordgo.MessageSend{Content: locales.T(m.Lang, key, d), AllowedMentions: mentionOnly(id)})
-	if err != nil {
-		b.log.Warn("could not send a message", "channel", channel, "err", err)
-		return
-	}
-	b.rememberPing(ctx, channel, msg.ID)
-}
-
-// rememberPing records the new decision ping (message, or none when empty)
-// and deletes the previous one, whose decision has been made. A ping is
-// deleted only by the store update that replaces it, so it is never deleted
-// twice. Best effort: failures are logged.
-func (b *Bot) rememberPing(ctx context.Context, channel, message string) {
-	sctx, cancel := context.WithTimeout(ctx, b.timeout)
-	defer cancel()
-	old := ""
-	_, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
-		m, err := decodeMeta(r.Meta)
-		if err != nil {
-			return err
-		}
-		old, m.Ping = m.Ping, message
-		r.Meta = m.encode()
-		return nil
-	})
-	if err != nil {
-		if isStoreFailure(err) && b.obs != nil {
-			b.obs.StoreError("update")
-		}
-		b.log.Warn("could not record the ping", "channel", channel, "message", message, "err", err)
-		return
-	}
-	b.deletePing(ctx, channel, old)
-}
-
-// deletePing deletes a ping whose decision has been made.
-func (b *Bot) deletePing(ctx context.Context, channel, message string) {
-	if message == "" {
-		return
-	}
-	if err := b.apiFor(ctx).Delete(ctx, channel, message); err != nil {
-		b.log.Warn("could not delete an old ping", "channel", channel, "message", message, "err", err)
-	}
-}
-
-func (b *Bot) send(ctx context.Context, channel string, ms *discordgo.MessageSend) {
-	if _, err := b.apiFor(ctx).Send(ctx, channel, ms); err != nil {
-		b.log.Warn("could not send a message", "channel", channel, "err", err)
-	}
-}
-
-// finish archives a finished game, freeing the channel.
-func (b *Bot) finish(ctx context.Context, channel string) {
-	sctx, cancel := context.WithTimeout(ctx, b.timeout)
-	defer cancel()
-	if err := b.store.Finish(sctx, channel); err != nil {
-		if isStoreFailure(err) && b.obs != nil {
-			b.obs.StoreError("finish")
-		}
-		b.log.Warn("could not archive the finished game", "channel", channel, "err", err)
-	}
 }
 
 // The post-answer work gets the Discord API and the guild through its context.

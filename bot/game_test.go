@@ -52,9 +52,11 @@ func (h *harness) seedGame(users []string, deck string, opts engine.Options) {
 		m.Solo, m.Diff = true, opts.Difficulty
 		m.Seats = append(m.Seats, seat{})
 	}
-	require.NoError(h.t, h.st.Create(context.Background(), &dixbot.Record{Channel: h.channel, Guild: h.guild, Meta: m.encode(), State: g}))
-	ctx := context.WithValue(context.Background(), apiKey, discordAPI(h.rec))
-	h.b.postBoard(ctx, h.channel, m, g, "", true)
+	rec := &dixbot.Record{Channel: h.channel, Guild: h.guild, State: g}
+	m.owe(rec, effect{Kind: effBoard, Who: m.Seats[g.ToAct()].ID})
+	rec.Meta = m.encode()
+	require.NoError(h.t, h.st.Create(context.Background(), rec))
+	require.NoError(h.t, h.b.runOutbox(context.Background(), h.rec, rec))
 }
 
 // step plays one decision of the player whose decision it is, chosen by

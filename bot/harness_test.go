@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -25,7 +26,8 @@ type recorder struct {
 	n     int
 	fail  error // when set, Send and Edit fail (Discord down)
 
-	deleted []string // ids of deleted messages
+	deleted []string          // ids of deleted messages
+	nonces  map[string]string // nonce -> message created with it
 }
 
 type recorded struct {
@@ -37,6 +39,7 @@ type recorded struct {
 	edit        *discordgo.MessageEdit
 	params      *discordgo.WebhookParams
 	message     string // delete: the deleted message
+	nonce       string // send: its nonce
 }
 
 // shownMessage is a message as users see it now.
@@ -50,7 +53,9 @@ type shownMessage struct {
 	mentions   *discordgo.MessageAllowedMentions
 }
 
-func newRecorder() *recorder { return &recorder{msgs: map[string]*shownMessage{}} }
+func newRecorder() *recorder {
+	return &recorder{msgs: map[string]*shownMessage{}, nonces: map[string]string{}}
+}
 
 func (r *recorder) add(c recorded) {
 	r.mu.Lock()
@@ -103,15 +108,22 @@ func (r *recorder) Followup(ctx context.Context, i *discordgo.Interaction, p *di
 	return &discordgo.Message{ID: id, ChannelID: i.ChannelID}, nil
 }
 
-func (r *recorder) Send(ctx context.Context, channel string, m *discordgo.MessageSend) (*discordgo.Message, error) {
-	r.add(recorded{op: "send", channel: channel, send: m})
+func (r *recorder) Send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
+	r.add(recorded{op: "send", channel: channel, send: m, nonce: nonce})
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.fail != nil {
 		return nil, r.fail
 	}
+	if id, ok := r.nonces[nonce]; ok && nonce != "" {
+		// As Discord does with enforce_nonce: the message already created.
+		return &discordgo.Message{ID: id, ChannelID: channel}, nil
+	}
 	r.n++
 	id := fmt.Sprintf("m%d", r.n)
+	if nonce != "" {
+		r.nonces[nonce] = id
+	}
 	r.msgs[id] = &shownMessage{id: id, channel: channel, content: m.Content, embeds: m.Embeds, components: m.Components, mentions: m.AllowedMentions}
 	return &discordgo.Message{ID: id, ChannelID: channel}, nil
 }
@@ -125,7 +137,11 @@ func (r *recorder) Edit(ctx context.Context, e *discordgo.MessageEdit) error {
 	}
 	m, ok := r.msgs[e.ID]
 	if !ok {
-		return fmt.Errorf("edit of unknown message %s", e.ID)
+		// As Discord answers: 404 Unknown Message.
+		return &discordgo.RESTError{
+			Response: &http.Response{StatusCode: http.StatusNotFound},
+			Message:  &discordgo.APIErrorMessage{Code: discordgo.ErrCodeUnknownMessage, Message: "Unknown Message " + e.ID},
+		}
 	}
 	if e.Content != nil {
 		m.content = *e.Content

@@ -142,10 +142,18 @@ func checkMentions(t *testing.T, where, content string, am *discordgo.MessageAll
 	}
 	assert.Empty(t, am.Parse, "%s: parses mentions", where)
 	assert.Empty(t, am.Roles, where)
-	if i := strings.Index(content, "<@"); i >= 0 {
-		j := strings.Index(content[i:], ">")
-		id := content[i+2 : i+j]
-		assert.Equal(t, []string{id}, am.Users, "%s: mention of %s", where, id)
+	var mentioned []string
+	for rest := content; ; {
+		i := strings.Index(rest, "<@")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(rest[i:], ">")
+		mentioned = append(mentioned, rest[i+2:i+j])
+		rest = rest[i+j:]
+	}
+	if len(mentioned) > 0 {
+		assert.Equal(t, mentioned, am.Users, "%s: the users mentioned, and only them, are allowed", where)
 	} else {
 		assert.Empty(t, am.Users, "%s: users allowed without a mention", where)
 	}

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"errors"
 	"slices"
 
@@ -106,14 +105,15 @@ func (c *call) lobbyStart(p parsedID) error {
 		r.State = g
 		m.Turn = 1
 		m.Log = []string{locales.T(m.Lang, "log_started", map[string]any{"Name": m.name(m.Lang, g.Active)})}
+		m.Board = "" // the lobby message is answered below; the first board comes next
+		m.owe(r, effect{Kind: effBoard, Who: c.mention(m, g.ToAct())})
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	c.update("", []*discordgo.MessageEmbed{lobbyEmbed(m.Lang, m, "started")}, nil)
-	channel := c.i.ChannelID
-	c.then(func(ctx context.Context) { c.b.postBoard(ctx, channel, m, rec.State, c.user, true) })
+	c.settle(rec)
 	return nil
 }
 

@@ -35,8 +35,9 @@ type meta struct {
 	Lobby uint32 `json:"lc,omitempty"`
 	Board string `json:"b,omitempty"` // id of the current board (or lobby) message
 	// Ping is the id of the last message pinging someone to decide within
-	// the turn: it is deleted once its decision is made (a newer ping, the
-	// next turn's board, the end of the game), so pings do not pile up.
+	// the turn: once its decision is made (a newer ping, the next turn's
+	// board, the end of the game) it is edited to say so, never deleted, so
+	// the notification it raised still leads somewhere.
 	Ping string `json:"pg,omitempty"`
 	// Origin is the id of the interaction that opened the table: a
 	// component on a message older than it belongs to an earlier game of
@@ -48,6 +49,10 @@ type meta struct {
 	// TurnLog is the events of the current turn, for the summary an old
 	// board becomes when its turn ends.
 	TurnLog []string `json:"tg,omitempty"`
+	// Outbox is the Discord work owed by the changes so far and not yet
+	// done (see outbox.go); NextEffect numbers its effects.
+	Outbox     []effect `json:"ob,omitempty"`
+	NextEffect uint32   `json:"oi,omitempty"`
 }
 
 // seat is one player: a Discord user and the name shown on the board.

@@ -191,6 +191,21 @@ func (s *memStore) Active(ctx context.Context, guild string) ([]string, error) {
 	return out, nil
 }
 
+func (s *memStore) Due(ctx context.Context, now time.Time, max int) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail != nil {
+		return nil, s.fail
+	}
+	out := []string{}
+	for ch, st := range s.active {
+		if !st.rec.Due.IsZero() && !st.rec.Due.After(now) && len(out) < max {
+			out = append(out, ch)
+		}
+	}
+	return out, nil
+}
+
 func (s *memStore) Ping(ctx context.Context) error { return s.fail }
 func (s *memStore) Close() error                   { return nil }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/dixgame/dixbot/bot"
 	"github.com/dixgame/dixbot/internal/discordapi"
 	"github.com/dixgame/dixbot/internal/ops"
+	"github.com/dixgame/dixbot/schedule"
 	"github.com/dixgame/dixbot/store"
 )
 
@@ -89,6 +90,7 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		StoreTimeout:    cfg.StoreTimeout,
 		Observer:        metrics,
 		Seed:            cfg.Seed,
+		EffectDelay:     cfg.EffectDelay,
 	})
 	if err != nil {
 		return fmt.Errorf("creating the bot: %w", err)
@@ -137,6 +139,21 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	if err := b.Register(s); err != nil {
 		return fmt.Errorf("registering the slash commands: %w", err)
 	}
+
+	// Work due without a click: what a process that died left undone. The
+	// first poll also takes what is due within the grace a live process
+	// would have had, so a restart repairs at once.
+	runner := &schedule.Runner{
+		Source: st,
+		Handle: func(ctx context.Context, channel string) error { return b.RunDue(ctx, s, channel) },
+		Every:  cfg.DuePoll, // 0: the runner's default
+		Ahead:  bot.OutboxGrace,
+		Logger: logger,
+	}
+	runCtx, stopRunner := context.WithCancel(context.WithoutCancel(ctx))
+	runnerDone := make(chan struct{})
+	go func() { defer close(runnerDone); runner.Run(runCtx) }()
+	defer func() { stopRunner(); <-runnerDone }() // before the store closes
 
 	var srv *http.Server
 	serveErr := make(chan error, 1)

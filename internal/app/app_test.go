@@ -129,7 +129,11 @@ func TestRunStopsWhileConnecting(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- Run(ctx, cfg, nil) }()
-	<-connected // Run is waiting on Discord now
+	select {
+	case <-connected: // Run is waiting on Discord now
+	case err := <-done:
+		t.Fatalf("Run returned before connecting: %v", err)
+	}
 	cancel()
 	select {
 	case err := <-done:

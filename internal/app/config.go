@@ -35,6 +35,13 @@ type Config struct {
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"10s"`
 	GameTTL         time.Duration `env:"GAME_TTL" envDefault:"720h"`
 	ArchiveTTL      time.Duration `env:"ARCHIVE_TTL" envDefault:"168h"`
+	// DuePoll is how often the store is asked for work due without a
+	// click (Discord work a crashed process left undone).
+	DuePoll time.Duration `env:"DUE_POLL" envDefault:"1s"`
+	// EffectDelay is a test hook: it holds the Discord work of each change
+	// that long after the answer, widening the window in which a crash
+	// leaves it to be done after a restart. Never set in production.
+	EffectDelay time.Duration `env:"DIX_TEST_EFFECT_DELAY"`
 
 	// Ready, when set, is called once the bot is connected, its commands
 	// are registered and the HTTP listener (if any) is serving. Tests use it
@@ -128,6 +135,9 @@ func (c *Config) Validate() error {
 		if d.v <= 0 {
 			bad("%s must be a positive duration such as 1500ms, 10s or 720h", d.name)
 		}
+	}
+	if c.DuePoll < 0 || c.EffectDelay < 0 {
+		bad("DUE_POLL and DIX_TEST_EFFECT_DELAY cannot be negative")
 	}
 	// Discord wants the first answer within 3 s: a store call must leave
 	// room for it.

@@ -169,6 +169,7 @@ func TestMessageLimits(t *testing.T) {
 		{"option label 100", selectWithOption(obj{"label": rep(100), "value": "a"}), selectWithOption(obj{"label": rep(101), "value": "a"}), 50035},
 		{"option value 100", selectWithOption(obj{"label": "a", "value": rep(100)}), selectWithOption(obj{"label": "a", "value": rep(101)}), 50035},
 		{"option description 100", selectWithOption(obj{"label": "a", "value": "a", "description": rep(100)}), selectWithOption(obj{"label": "a", "value": "a", "description": rep(101)}), 50035},
+		{"nonce 25 characters", obj{"content": "x", "nonce": rep(25)}, obj{"content": "x", "nonce": rep(26)}, 50035},
 		{"allowed mentions exclusive",
 			obj{"content": "hi", "allowed_mentions": obj{"parse": []string{}, "users": []string{"1"}}},
 			obj{"content": "hi", "allowed_mentions": obj{"parse": []string{"users"}, "users": []string{"1"}}}, 50035},
@@ -191,6 +192,29 @@ func TestMessageLimits(t *testing.T) {
 			assert.Len(t, srv.Transcript(w.channel.ID), before, "a refused message changes nothing")
 		})
 	}
+}
+
+// TestEnforceNonce: "If true and nonce is present, it will be checked for
+// uniqueness in the past few minutes. If another message was created by the
+// same author with the same nonce, that message will be returned and no new
+// message will be created."
+// (https://discord.com/developers/docs/resources/message#create-message)
+func TestEnforceNonce(t *testing.T) {
+	w := newWorld(t)
+	srv := w.srv
+	path := "/channels/" + w.channel.ID + "/messages"
+	post := func(p obj) string {
+		t.Helper()
+		status, body := call(t, srv, http.MethodPost, path, p)
+		require.Equal(t, http.StatusOK, status, "%v", body)
+		return body["id"].(string)
+	}
+	first := post(obj{"content": "board", "nonce": "n1", "enforce_nonce": true})
+	assert.Equal(t, first, post(obj{"content": "board again", "nonce": "n1", "enforce_nonce": true}), "the first message is returned")
+	assert.Len(t, srv.Transcript(w.channel.ID), 1, "and no new one is created")
+	assert.NotEqual(t, first, post(obj{"content": "other", "nonce": "n2", "enforce_nonce": true}))
+	assert.NotEqual(t, first, post(obj{"content": "not enforced", "nonce": "n1"}), "without enforce_nonce a nonce is only echoed")
+	assert.Len(t, srv.Transcript(w.channel.ID), 3)
 }
 
 func TestErrorShapes(t *testing.T) {

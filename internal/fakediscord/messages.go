@@ -24,6 +24,8 @@ type Message struct {
 
 	// WebhookID is set for interaction responses and follow-ups.
 	WebhookID string
+	// Nonce is the nonce the message was created with ("" if none).
+	Nonce string
 	// InteractionID is the interaction this message answers, if any.
 	InteractionID string
 	// VisibleTo is the only user who can see an ephemeral message.
@@ -291,6 +293,7 @@ func (s *Server) messageJSON(m *Message) messageJSON {
 		Flags:            m.Flags,
 		WebhookID:        m.WebhookID,
 		MessageReference: m.MessageReference,
+		Nonce:            m.Nonce,
 	}
 	if out.Embeds == nil {
 		out.Embeds = []Embed{}

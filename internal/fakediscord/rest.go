@@ -9,6 +9,8 @@ import (
 	"mime/multipart"
 	"net/http"
 	"strings"
+	"time"
+	"unicode/utf8"
 )
 
 // apiError is a Discord-shaped error answer:
@@ -368,7 +370,12 @@ func (s *Server) createChannelMessage(_ http.ResponseWriter, r *http.Request, bo
 	if e := decode(r, body, &p); e != nil {
 		return 0, nil, e
 	}
-	if fe := validateMessage("", &p); len(fe) > 0 {
+	fe := validateMessage("", &p)
+	nonce, ok := parseNonce(p.Nonce)
+	if !ok {
+		fe = append(fe, fieldError{path: "nonce", code: "BASE_TYPE_BAD_LENGTH", msg: "Must be between 1 and 25 in length."})
+	}
+	if len(fe) > 0 {
 		return 0, nil, invalidForm(fe)
 	}
 	if p.isEmpty() {
@@ -380,13 +387,58 @@ func (s *Server) createChannelMessage(_ http.ResponseWriter, r *http.Request, bo
 	if e != nil {
 		return 0, nil, e
 	}
+	// enforce_nonce: "If true and nonce is present, it will be checked for
+	// uniqueness in the past few minutes. If another message was created
+	// by the same author with the same nonce, that message will be returned
+	// and no new message will be created."
+	// (https://discord.com/developers/docs/resources/message#create-message)
+	key := s.bot.ID + "\x00" + nonce
+	if p.EnforceNonce && nonce != "" {
+		if ne, ok := s.nonces[key]; ok && s.now().Sub(ne.at) < nonceWindow {
+			if m, ok := s.messages[ne.message]; ok {
+				return http.StatusOK, s.messageJSON(m), nil
+			}
+		}
+	}
 	if ref := p.MessageReference; ref != nil && ref.MessageID != "" {
 		if orig, ok := s.messages[ref.MessageID]; !ok || orig.ChannelID != c.ID || orig.Ephemeral() {
 			return 0, nil, invalidForm(formErrors{{path: "message_reference", code: "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", msg: "Unknown message"}})
 		}
 	}
 	m := s.createMessageLocked(c, s.bot, &p, nil)
+	if nonce != "" {
+		m.Nonce = nonce
+		s.nonces[key] = nonceEntry{message: m.ID, at: s.now()}
+	}
 	return http.StatusOK, s.messageJSON(m), nil
+}
+
+// nonceWindow is how long a nonce is remembered for enforce_nonce: Discord
+// says "the past few minutes".
+const nonceWindow = 5 * time.Minute
+
+type nonceEntry struct {
+	message string
+	at      time.Time
+}
+
+// parseNonce reads a message nonce: a string of at most 25 characters or an
+// integer; ok is false for anything else. "" means none.
+func parseNonce(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", true
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return s, s != "" && utf8.RuneCountInString(s) <= 25
+	}
+	var n json.Number
+	if err := json.Unmarshal(raw, &n); err == nil {
+		if _, err := n.Int64(); err == nil {
+			return n.String(), true
+		}
+	}
+	return "", false
 }
 
 // channelMessageLocked finds a message through a channel route; ephemeral

@@ -82,7 +82,8 @@ type Server struct {
 	guildCmds  map[string][]*Command
 
 	messages map[string]*Message
-	chanMsgs map[string][]string // channel -> message ids in order
+	nonces   map[string]nonceEntry // author NUL nonce -> message created with it
+	chanMsgs map[string][]string   // channel -> message ids in order
 
 	ixByID    map[string]*ixState
 	ixByToken map[string]*ixState
@@ -172,6 +173,7 @@ func New(opts Options) (*Server, error) {
 		channels:  map[string]*Channel{},
 		guildCmds: map[string][]*Command{},
 		messages:  map[string]*Message{},
+		nonces:    map[string]nonceEntry{},
 		chanMsgs:  map[string][]string{},
 		ixByID:    map[string]*ixState{},
 		ixByToken: map[string]*ixState{},

@@ -210,6 +210,7 @@ type messageJSON struct {
 	Pinned           bool                `json:"pinned"`
 	Flags            int                 `json:"flags"`
 	WebhookID        string              `json:"webhook_id,omitempty"`
+	Nonce            string              `json:"nonce,omitempty"`
 	ApplicationID    string              `json:"application_id,omitempty"`
 	MessageReference *MessageReference   `json:"message_reference,omitempty"`
 	Interaction      *messageInteraction `json:"interaction,omitempty"`
@@ -241,6 +242,11 @@ type messagePayload struct {
 	Flags            *int               `json:"flags"`
 	MessageReference *MessageReference  `json:"message_reference"`
 	Attachments      *[]json.RawMessage `json:"attachments"`
+	// Nonce (a string or an integer, at most 25 characters) with
+	// EnforceNonce makes a channel message idempotent (see
+	// createChannelMessage).
+	Nonce        json.RawMessage `json:"nonce"`
+	EnforceNonce bool            `json:"enforce_nonce"`
 	// Modal fields (callback type 9).
 	CustomID string `json:"custom_id"`
 	Title    string `json:"title"`

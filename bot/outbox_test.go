@@ -1,0 +1,139 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/engine"
+)
+
+// quickTurnDeck lets Alice end her first turn in three clicks (draw, stop,
+// money), so the next click owes a fresh board.
+const quickTurnDeck = "g3 b2 o4 b7 g5 p1 b4 $1 g6 o5 p6 b9 g2 o9 p9 b8"
+
+// liveBoards are the messages the bot sent that still carry game buttons.
+func (r *recorder) liveBoards() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for id, m := range r.msgs {
+		if !m.ephemeral && len(findIDs(m, verbDraw)) > 0 {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// endTurnWhileDiscordFails ends Alice's turn while Discord refuses the
+// bot's own calls (the answer to the click still goes through), and
+// returns the turn's board.
+func endTurnWhileDiscordFails(t *testing.T, h *harness) *shownMessage {
+	t.Helper()
+	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	board := h.board()
+	h.clickOn("u1", board, h.mustFind(board, verbDraw))
+	h.clickOn("u1", board, h.mustFind(board, verbStop))
+	h.rec.mu.Lock()
+	h.rec.fail = errors.New("discord unreachable")
+	h.rec.mu.Unlock()
+	h.clickOn("u1", board, h.mustFind(board, verbMoney))
+	h.rec.mu.Lock()
+	h.rec.fail = nil
+	h.rec.mu.Unlock()
+	return board
+}
+
+// The work a click owes survives its failure: it stays in the record,
+// which becomes due, and whoever finds it due does it, once.
+func TestOwedEffectsSurviveAFailure(t *testing.T) {
+	h := newHarness(t)
+	old := endTurnWhileDiscordFails(t, h)
+	rec, m := h.record()
+	require.Len(t, m.Outbox, 1, "the new board is still owed")
+	assert.Equal(t, effBoard, m.Outbox[0].Kind)
+	require.False(t, rec.Due.IsZero())
+	assert.Equal(t, old.id, m.Board, "the old board is still the recorded one")
+	assert.Empty(t, old.components, "answered in place: the old board is the turn's summary")
+	assert.Empty(t, h.rec.liveBoards(), "right now no board has buttons")
+
+	// Not due yet: the process that made the change has its grace.
+	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, time.Now()))
+	_, m = h.record()
+	assert.Len(t, m.Outbox, 1)
+
+	// Due: done, and recorded.
+	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, rec.Due))
+	rec, m = h.record()
+	assert.Empty(t, m.Outbox)
+	assert.True(t, rec.Due.IsZero(), "nothing left to do")
+	assert.Equal(t, []string{m.Board}, h.rec.liveBoards(), "exactly one board with buttons")
+	board := h.board()
+	assert.Contains(t, board.content, "<@u2>", "Bob is pinged with his board")
+	// Found due again (a stale index), it does nothing.
+	n := h.rec.count()
+	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, time.Now().Add(time.Hour)))
+	assert.Equal(t, n, h.rec.count())
+	checkAllCalls(t, h.rec.calls)
+}
+
+// Doing the same effects twice (a process died after posting, before
+// recording it) still leaves one board: the post carries a nonce.
+func TestOwedEffectsAreIdempotent(t *testing.T) {
+	h := newHarness(t)
+	endTurnWhileDiscordFails(t, h)
+	stale, _ := h.record()
+	require.NoError(t, h.b.runOutbox(context.Background(), h.rec, stale))
+	require.NoError(t, h.b.runOutbox(context.Background(), h.rec, stale))
+	_, m := h.record()
+	assert.Equal(t, []string{m.Board}, h.rec.liveBoards())
+	h.rec.mu.Lock()
+	created := len(h.rec.msgs)
+	h.rec.mu.Unlock()
+	assert.Equal(t, 2, created, "the first board and one new board: the second post reused the first one's nonce")
+}
+
+// Several processes finding the game due at once: one claims it.
+func TestOwedEffectsClaimedOnce(t *testing.T) {
+	h := newHarness(t)
+	endTurnWhileDiscordFails(t, h)
+	rec, _ := h.record()
+	before := h.rec.count()
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			assert.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, rec.Due))
+		}()
+	}
+	wg.Wait()
+	posts := 0
+	for _, c := range h.rec.since(before) {
+		if c.op == "send" {
+			posts++
+		}
+	}
+	assert.Equal(t, 1, posts, "one process did the work")
+	_, m := h.record()
+	assert.Equal(t, []string{m.Board}, h.rec.liveBoards())
+}
+
+// A refusal for good (the old board was deleted by a moderator) does not
+// block what comes after it.
+func TestPermanentRefusalIsSkipped(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	rec, m := h.record()
+	m.owe(rec, effect{Kind: effRetire, Msg: "gone"}, effect{Kind: effBoard})
+	rec.Meta = m.encode()
+	require.NoError(t, h.b.runOutbox(context.Background(), h.rec, rec))
+	_, m = h.record()
+	assert.Empty(t, m.Outbox)
+	assert.Equal(t, []string{m.Board}, h.rec.liveBoards())
+}
