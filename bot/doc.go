@@ -8,8 +8,9 @@
 // buttons are detected and change nothing (a component on a message older
 // than the table is outdated too: it belongs to an earlier game of the
 // channel). A click does its whole decision inside one dixbot.Store.Update
-// (one load, one save, exactly once per interaction id); only turn
-// boundaries write a second time, to remember the new board message.
+// (one load, one save, exactly once per interaction id); only a click that
+// owes Discord work besides its answer (a new board, a ping) writes a second
+// time, once that work is done, to record the messages it posted.
 // Everything sent to Discord goes through the small discordAPI interface so
 // tests record responses instead of calling Discord.
 //
@@ -19,11 +20,18 @@
 //     click (UPDATE_MESSAGE); when the turn ends the old board becomes a
 //     summary of the turn, without buttons.
 //   - When the decision passes to someone else within a turn (bidders, the
-//     auction winner, the final buy round, the active player after an
-//     auction), that person gets one short message mentioning only them,
-//     with a link to the board. Once that decision is made the message is
-//     deleted (by the store update that replaces it: never twice), so the
-//     channel holds at most one such ping.
+//     auction winner, the final buy round), that person gets one short
+//     message mentioning only them, with a link to the board; the active
+//     player is not pinged within their own turn. Once that decision is
+//     made the message is edited to say so, never deleted, so the
+//     notification still leads to a message. The final scoreboard mentions
+//     every player once.
+//   - Whatever Discord work a change owes besides the answer (a fresh
+//     board, a ping, retiring a board, the scoreboard, archiving) is an
+//     outbox of effects written by the same store update as the change and
+//     done after the answer; if the process dies first, any process finds
+//     the game through Store.Due and does it (outbox.go). Posts carry a
+//     nonce, so doing an effect twice shows it once.
 //   - Bids, purchases and payments are ephemeral prompts: quick bid amounts
 //     and a "custom amount" modal; a market select (one per colour when more
 //     than 25 cards could be bought), each option with the payment the next

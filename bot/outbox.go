@@ -104,13 +104,13 @@ func (c *call) settle(rec *dixbot.Record) {
 // whose effects are not, or no longer, due).
 var errNothingToDo = errors.New("bot: nothing due")
 
-// RunDue does the pending work of a channel found by Store.Due: it claims
-// the game (moving its Due time on by a lease, so other processes leave it)
-// and does its effects with the bot token of s. Use it as the handler of a
-// schedule.Runner over the store. It returns nil when there was nothing to
-// do (already done or taken by another process).
-func (b *Bot) RunDue(ctx context.Context, s *discordgo.Session, channel string) error {
-	return b.runDue(ctx, sessionAPI{s}, channel, time.Now())
+// RunDue does the pending work of a channel found by Store.Due as of asOf:
+// it claims the game (moving its Due time on by a lease, so other processes
+// leave it) and does its effects with the bot token of s. Use it as the
+// handler of a schedule.Runner over the store. It returns nil when there
+// was nothing to do (already done or taken by another process).
+func (b *Bot) RunDue(ctx context.Context, s *discordgo.Session, channel string, asOf time.Time) error {
+	return b.runDue(ctx, sessionAPI{s}, channel, asOf)
 }
 
 func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, now time.Time) error {

@@ -13,11 +13,12 @@ type Source interface {
 	Due(ctx context.Context, now time.Time, max int) ([]string, error)
 }
 
-// Handler does the work of one due key. It must claim the key before acting
-// so that two pollers finding it at once do not both act, and leave the key
-// due (or due again later) when it could not finish. An error is logged and
-// the key is offered again at a later poll.
-type Handler func(ctx context.Context, key string) error
+// Handler does the work of one due key, found due as of asOf (the poll's
+// time, later than now on a start-up poll with Runner.Ahead). It must claim
+// the key before acting so that two pollers finding it at once do not both
+// act, and leave the key due (or due again later) when it could not finish.
+// An error is logged and the key is offered again at a later poll.
+type Handler func(ctx context.Context, key string, asOf time.Time) error
 
 // Runner polls a Source and hands due keys to a Handler. The zero value is
 // not usable: set Source and Handle.
@@ -116,7 +117,8 @@ func (r *Runner) Run(ctx context.Context) {
 // (more may be due).
 func (r *Runner) Poll(ctx context.Context, ahead time.Duration) bool {
 	r.init()
-	keys, err := r.Source.Due(ctx, r.Now().Add(ahead), r.Batch)
+	asOf := r.Now().Add(ahead)
+	keys, err := r.Source.Due(ctx, asOf, r.Batch)
 	if err != nil {
 		if ctx.Err() == nil {
 			r.Logger.Warn("schedule: polling for due work", "err", err)
@@ -130,7 +132,7 @@ func (r *Runner) Poll(ctx context.Context, ahead time.Duration) bool {
 		go func() {
 			defer wg.Done()
 			for k := range work {
-				r.handle(ctx, k)
+				r.handle(ctx, k, asOf)
 			}
 		}()
 	}
@@ -142,7 +144,7 @@ func (r *Runner) Poll(ctx context.Context, ahead time.Duration) bool {
 	return len(keys) == r.Batch
 }
 
-func (r *Runner) handle(ctx context.Context, key string) {
+func (r *Runner) handle(ctx context.Context, key string, asOf time.Time) {
 	hctx, cancel := context.WithTimeout(ctx, r.Timeout)
 	defer cancel()
 	defer func() {
@@ -150,7 +152,7 @@ func (r *Runner) handle(ctx context.Context, key string) {
 			r.Logger.Error("schedule: handler panicked", "key", key, "panic", p)
 		}
 	}()
-	if err := r.Handle(hctx, key); err != nil && ctx.Err() == nil {
+	if err := r.Handle(hctx, key, asOf); err != nil && ctx.Err() == nil {
 		r.Logger.Warn("schedule: due work failed; it stays due", "key", key, "err", err)
 	}
 }

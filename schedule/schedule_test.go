@@ -68,7 +68,7 @@ func TestPollHandlesDueKeysOnly(t *testing.T) {
 	src.set("d", now.Add(time.Hour))
 	var mu sync.Mutex
 	var got []string
-	r := &Runner{Source: src, Now: func() time.Time { return now }, Handle: func(_ context.Context, k string) error {
+	r := &Runner{Source: src, Now: func() time.Time { return now }, Handle: func(_ context.Context, k string, _ time.Time) error {
 		mu.Lock()
 		got = append(got, k)
 		mu.Unlock()
@@ -90,7 +90,7 @@ func TestFailedWorkStaysDue(t *testing.T) {
 	src := newMem()
 	src.set("a", now)
 	calls := 0
-	r := &Runner{Source: src, Now: func() time.Time { return now }, Handle: func(_ context.Context, k string) error {
+	r := &Runner{Source: src, Now: func() time.Time { return now }, Handle: func(_ context.Context, k string, _ time.Time) error {
 		calls++
 		if calls == 1 {
 			return errors.New("discord is down")
@@ -110,7 +110,7 @@ func TestPanickingHandlerDoesNotStopThePoller(t *testing.T) {
 	src.set("a", now)
 	src.set("b", now)
 	var n atomic.Int32
-	r := &Runner{Source: src, Workers: 1, Now: func() time.Time { return now }, Handle: func(_ context.Context, k string) error {
+	r := &Runner{Source: src, Workers: 1, Now: func() time.Time { return now }, Handle: func(_ context.Context, k string, _ time.Time) error {
 		n.Add(1)
 		if k == "a" {
 			panic("boom")
@@ -127,7 +127,7 @@ func TestFullBatchPollsAgain(t *testing.T) {
 	for _, k := range []string{"a", "b", "c"} {
 		src.set(k, now)
 	}
-	r := &Runner{Source: src, Batch: 2, Now: func() time.Time { return now }, Handle: func(_ context.Context, k string) error {
+	r := &Runner{Source: src, Batch: 2, Now: func() time.Time { return now }, Handle: func(_ context.Context, k string, _ time.Time) error {
 		src.done(k)
 		return nil
 	}}
@@ -148,7 +148,7 @@ func TestRunnersShareWorkExactlyOnce(t *testing.T) {
 	}
 	var handled sync.Map
 	var dup atomic.Int32
-	handler := func(_ context.Context, k string) error {
+	handler := func(_ context.Context, k string, _ time.Time) error {
 		if !src.claim(k, now, time.Hour) {
 			return nil // another runner has it
 		}
@@ -178,7 +178,7 @@ func TestRunnersShareWorkExactlyOnce(t *testing.T) {
 func TestRunStopsAndWakes(t *testing.T) {
 	src := newMem()
 	seen := make(chan string, 4)
-	r := &Runner{Source: src, Every: time.Hour, Handle: func(_ context.Context, k string) error {
+	r := &Runner{Source: src, Every: time.Hour, Handle: func(_ context.Context, k string, _ time.Time) error {
 		src.done(k)
 		seen <- k
 		return nil

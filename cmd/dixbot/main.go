@@ -113,7 +113,8 @@ const usage = `Environment:
   STORE_TIMEOUT     per store call (default 1500ms)
   SHUTDOWN_TIMEOUT  time to finish interactions in flight on SIGTERM (default 10s)
   GAME_TTL          an untouched game expires after this (default 720h)
-  ARCHIVE_TTL       a finished game is kept this long (default 168h)`
+  ARCHIVE_TTL       a finished game is kept this long (default 168h)
+  DUE_POLL          how often to look for work a crashed process left undone (default 1s)`
 
 // errNoToken is the message for a missing token: what to set and where to
 // find it.
