@@ -145,7 +145,9 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	// would have had, so a restart repairs at once.
 	runner := &schedule.Runner{
 		Source: st,
-		Handle: func(ctx context.Context, channel string, asOf time.Time) error { return b.RunDue(ctx, s, channel, asOf) },
+		Handle: func(ctx context.Context, channel string, asOf time.Time) error {
+			return b.RunDue(ctx, s, channel, asOf)
+		},
 		Every:  cfg.DuePoll, // 0: the runner's default
 		Ahead:  bot.OutboxGrace,
 		Logger: logger,
