@@ -4,11 +4,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dixgame/dixbot/computer"
 	"github.com/dixgame/dixbot/engine"
 )
 
@@ -24,6 +26,7 @@ type simConfig struct {
 type simStats struct {
 	games, actions, turns, busts int
 	scoreSum                     []int // by seat
+	wins                         []int // by seat: games the seat won (or shared, R9)
 	winScoreSum                  int
 	elapsed                      time.Duration
 }
@@ -53,7 +56,7 @@ func runSim(args []string, out, errOut io.Writer) error {
 	fs.BoolVar(&cfg.check, "check", false, "run Check after every action; stop at the first violation")
 	fs.IntVar(&cfg.difficulty, "difficulty", 6, "solo difficulty, 4–10")
 	fs.BoolVar(&cfg.variant, "variant", false, "play the bust variant")
-	fs.StringVar(&cfg.policy, "policy", "mix", "automatic players: mix (simple and random by turns of seat), simple or random")
+	fs.StringVar(&cfg.policy, "policy", "mix", "automatic players: one name for every seat, or one per seat separated by commas (the last repeats); names: random, simple, easy, normal, strong (computer players), or mix (simple and random by turns of seat)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -97,14 +100,16 @@ func parsePlayers(s string) (lo, hi int, err error) {
 	return lo, hi, nil
 }
 
-// simPolicies returns one policy per seat (a solo game has one human seat).
+// simPolicies returns one policy per seat (a solo game has one human seat)
+// from a name for every seat or a comma-separated list, one per seat.
 func simPolicies(name string, players int) ([]engine.Policy, []string, error) {
 	seats := max(players, 1)
+	list := strings.Split(name, ",")
 	var pol []engine.Policy
 	var names []string
 	for i := range seats {
-		n := name
-		if name == "mix" {
+		n := strings.TrimSpace(list[min(i, len(list)-1)])
+		if n == "mix" {
 			n = "simple"
 			if i%2 == 1 {
 				n = "random"
@@ -116,7 +121,11 @@ func simPolicies(name string, players int) ([]engine.Policy, []string, error) {
 		case "random":
 			pol = append(pol, engine.RandomPolicy)
 		default:
-			return nil, nil, fmt.Errorf("%w: policy %q (mix, simple, random)", errUsage, name)
+			lvl, err := computer.ParseLevel(n)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%w: policy %q (mix, simple, random, easy, normal, strong)", errUsage, n)
+			}
+			pol = append(pol, computer.Policy(lvl))
 		}
 		names = append(names, n)
 	}
@@ -142,6 +151,7 @@ func simulate(cfg simConfig, policies []engine.Policy, check func(*engine.Game) 
 		}
 		if st.scoreSum == nil {
 			st.scoreSum = make([]int, len(g.Players))
+			st.wins = make([]int, len(g.Players))
 		}
 		r := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
 		n := 0
@@ -175,6 +185,9 @@ func simulate(cfg simConfig, policies []engine.Policy, check func(*engine.Game) 
 		st.games++
 		for k, res := range g.Results() {
 			st.scoreSum[res.Player] += res.Score.Total
+			if res.Rank == 1 {
+				st.wins[res.Player]++
+			}
 			if k == 0 {
 				st.winScoreSum += res.Score.Total
 			}
@@ -213,6 +226,33 @@ func printStats(out io.Writer, cfg simConfig, names []string, st simStats) error
 	}
 	sb.WriteString("\n")
 	fmt.Fprintf(&sb, "winning score:  %.2f\n", float64(st.winScoreSum)/g)
+	// Each seat's win rate (a shared victory counts for every winner),
+	// with the Wilson score interval at 95%.
+	for seat, w := range st.wins {
+		if cfg.players == 1 && seat == engine.Alix {
+			continue // the human's rate says it: ALIX wins the rest (or shares)
+		}
+		label := fmt.Sprintf("p%d %s", seat, names[min(seat, len(names)-1)])
+		if cfg.players == 1 {
+			label = "human " + names[0] + " vs ALIX"
+		}
+		lo, hi := wilson(w, st.games)
+		fmt.Fprintf(&sb, "win rate:       %s %.1f%% (95%% CI %.1f–%.1f%%), average score %.2f\n",
+			label, 100*float64(w)/g, 100*lo, 100*hi, float64(st.scoreSum[seat])/g)
+	}
 	_, err := io.WriteString(out, sb.String())
 	return err
+}
+
+// wilson is the Wilson score interval at 95% of k successes in n trials.
+func wilson(k, n int) (lo, hi float64) {
+	if n == 0 {
+		return 0, 1
+	}
+	const z = 1.959964
+	p, nf := float64(k)/float64(n), float64(n)
+	den := 1 + z*z/nf
+	mid := (p + z*z/(2*nf)) / den
+	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
+	return max(0, mid-half), min(1, mid+half)
 }

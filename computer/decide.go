@@ -1,0 +1,345 @@
+package computer
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/dixgame/dixbot/engine"
+)
+
+// Decide returns the decision of seat in g at level lvl: a legal action of
+// engine.Game.Choices(seat), with its payment when it needs one. It returns
+// an action of kind engine.ActInvalid when seat has nothing to decide. g is
+// not changed; r gives the only randomness (the easy level's mistakes).
+// Decide reads the deck only as a multiset, never its order.
+func Decide(g *engine.Game, seat int, lvl Level, r *rand.Rand) engine.Action {
+	a, _ := decide(g, seat, lvl, r)
+	return a
+}
+
+// Policy returns lvl as an engine.Policy, for engine.Play and simulations.
+func Policy(lvl Level) engine.Policy {
+	return func(g *engine.Game, seat int, _ *engine.Choices, r *rand.Rand) engine.Action {
+		return Decide(g, seat, lvl, r)
+	}
+}
+
+// Timeout is the decision taken for a player who ran out of time (SPEC
+// R18: one the player could have made): an auction is passed, a purchase or
+// a final buy skipped, a payment made as proposed, and a turn played as
+// the strong level would (draw or stop, and what to take).
+func Timeout(g *engine.Game, seat int, r *rand.Rand) engine.Action {
+	c := g.Choices(seat)
+	has := func(k engine.ActionKind) bool { return slices.Contains(c.Actions, k) }
+	switch {
+	case len(c.Actions) == 0:
+		return engine.Action{Player: seat}
+	case has(engine.ActPass):
+		return engine.Action{Kind: engine.ActPass, Player: seat}
+	case g.Phase == engine.PhaseBuy || g.Phase == engine.PhaseFinalBuy:
+		return engine.Action{Kind: engine.ActEndTurn, Player: seat}
+	}
+	return Decide(g, seat, Strong, r)
+}
+
+// decide is Decide with the reason for the advice.
+func decide(g *engine.Game, seat int, lvl Level, r *rand.Rand) (engine.Action, Advice) {
+	if lvl < Easy || lvl > Strong {
+		lvl = Strong
+	}
+	c := g.Choices(seat)
+	a := engine.Action{Player: seat}
+	if len(c.Actions) == 0 {
+		return a, Advice{}
+	}
+	has := func(k engine.ActionKind) bool { return slices.Contains(c.Actions, k) }
+	e := newEvaluator(g, seat, paramsFor(lvl), r)
+	adv := Advice{}
+	switch g.Phase {
+	case engine.PhaseDraw:
+		if !has(engine.ActStop) {
+			a.Kind = engine.ActDraw
+			adv.Reason = ReasonMustDraw
+			break
+		}
+		if !has(engine.ActDraw) {
+			a.Kind = engine.ActStop
+			adv.Reason = ReasonDeckEmpty
+			break
+		}
+		d := e.drawing()
+		stop := d.stopNow()
+		draw := d.draw(e.p.depth) + e.noise()
+		adv.Points = draw - stop
+		if draw > stop {
+			a.Kind, adv.Reason = engine.ActDraw, ReasonDraw
+		} else {
+			a.Kind, adv.Reason = engine.ActStop, ReasonStop
+		}
+	case engine.PhaseChoose:
+		d := e.drawing()
+		nums := d.numbers()
+		money := e.moneyWorth(seat, d.money) + e.noise()
+		adv.Points = nums - money
+		if nums >= money {
+			a.Kind, adv.Reason = engine.ActTakeNumbers, ReasonNumbers
+		} else {
+			a.Kind, adv.Reason = engine.ActTakeMoney, ReasonMoney
+		}
+	case engine.PhaseBuy, engine.PhaseFinalBuy:
+		a.Kind, adv.Reason = engine.ActEndTurn, ReasonNothingWorthIt
+		if card, pay, net, ok := e.bestBuy(c.Buyable, g.Phase == engine.PhaseFinalBuy || g.EndTriggered); ok && has(engine.ActBuy) {
+			a.Kind, a.Card, a.Payment = engine.ActBuy, card, pay
+			adv.Reason, adv.Points = ReasonBuy, net
+		}
+	case engine.PhaseBustChoice:
+		a.Kind, adv.Reason = engine.ActConsolation, ReasonConsolation
+		_, _, net, ok := e.bestBuy(buyableNow(g, seat), false)
+		if ok && net > e.p.cons && has(engine.ActBustBuy) {
+			a.Kind, adv.Reason, adv.Points = engine.ActBustBuy, ReasonBustBuy, net
+		}
+	case engine.PhaseAuction:
+		bid, worth := e.bid(c)
+		adv.Points = worth
+		if bid > 0 && has(engine.ActBid) {
+			a.Kind, a.Amount, adv.Reason = engine.ActBid, bid, ReasonBid
+		} else {
+			a.Kind, adv.Reason = engine.ActPass, ReasonPass
+		}
+	case engine.PhaseAuctionPay:
+		a.Kind, adv.Reason = engine.ActPay, ReasonPay
+		a.Payment, _ = g.ProposePayment(seat, c.Owe)
+	}
+	if !has(a.Kind) {
+		// Never an illegal move: fall back on the first decision offered.
+		a = engine.Action{Kind: c.Actions[0], Player: seat}
+		if a.Kind == engine.ActPay {
+			a.Payment, _ = g.ProposePayment(seat, c.Owe)
+		}
+	}
+	adv.Action = a
+	return a, adv
+}
+
+// buyableNow is what seat could buy from the market (R5), for the bust
+// variant's choice made before the buy phase opens.
+func buyableNow(g *engine.Game, seat int) []engine.Card {
+	var out []engine.Card
+	for _, c := range g.Market {
+		if c.Kind == engine.KindNumber && !slices.Contains(g.Players[seat].Collection, c) && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// drawing values the active seat's options during its draw phase from the
+// cards left in the deck, counted (never in their order).
+type drawing struct {
+	e       *evaluator
+	total   int
+	money   int
+	nums    []engine.Card // number cards of the tableau
+	kinds   []engine.Card // distinct cards left, wilds as one entry
+	counts  []int
+	left    int
+	buyOpt  float64 // the best purchase now, if the player takes the numbers
+	variant bool
+}
+
+// wildEntry stands for every wild in the counts.
+var wildEntry = engine.Card{Kind: engine.KindSuperWild}
+
+func (e *evaluator) drawing() *drawing {
+	g := e.g
+	d := &drawing{e: e, variant: g.Opts.BustVariant}
+	d.total, d.money = g.TableauSums()
+	for _, c := range g.Tableau {
+		if c.Kind == engine.KindNumber {
+			d.nums = append(d.nums, c)
+		}
+	}
+	idx := map[engine.Card]int{}
+	for _, c := range g.Deck {
+		if c.IsWild() {
+			c = wildEntry
+		}
+		i, ok := idx[c]
+		if !ok {
+			i = len(d.kinds)
+			idx[c] = i
+			d.kinds = append(d.kinds, c)
+			d.counts = append(d.counts, 0)
+		}
+		d.counts[i]++
+	}
+	// The same order whatever the deck's: sort the kinds.
+	order := make([]int, len(d.kinds))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cardCmp(d.kinds[a], d.kinds[b]) })
+	kinds, counts := make([]engine.Card, len(order)), make([]int, len(order))
+	for j, i := range order {
+		kinds[j], counts[j] = d.kinds[i], d.counts[i]
+	}
+	d.kinds, d.counts, d.left = kinds, counts, len(g.Deck)
+	if _, _, net, ok := e.bestBuy(buyableNow(g, e.seat), g.EndTriggered); ok {
+		d.buyOpt = net
+	}
+	return d
+}
+
+func cardCmp(a, b engine.Card) int {
+	switch {
+	case a.Kind != b.Kind:
+		return int(a.Kind) - int(b.Kind)
+	case a.Color != b.Color:
+		return int(a.Color) - int(b.Color)
+	}
+	return int(a.Value) - int(b.Value)
+}
+
+// numbers is what taking the numbers is worth now.
+func (d *drawing) numbers() float64 {
+	return d.numbersWith(d.nums, d.money) + d.buyOpt
+}
+
+func (d *drawing) numbersWith(nums []engine.Card, money int) float64 {
+	return d.e.gain(nums...) - d.e.rivalsGain(money)
+}
+
+// stopNow is the value of stopping with the tableau as it is.
+func (d *drawing) stopNow() float64 { return d.stop(d.nums, d.money) }
+
+func (d *drawing) stop(nums []engine.Card, money int) float64 {
+	take := d.numbersWith(nums, money) + d.buyOpt
+	return math.Max(take, d.e.moneyWorth(d.e.seat, money))
+}
+
+// bust is the value of busting (3.3): a consolation token (or, in the
+// variant, a purchase), and the others' gain of a bust by total.
+func (d *drawing) bust(byTotal bool, money int) float64 {
+	v := d.e.p.cons
+	if d.variant && !d.e.g.Solo() || d.variant && d.e.seat == 0 {
+		v = math.Max(v, d.buyOpt) // R15: the variant is the human's only
+	}
+	if byTotal {
+		v -= d.e.rivalsGain(money)
+	}
+	return v
+}
+
+// draw is the expected value of drawing one card and then acting best,
+// looking depth draws ahead.
+func (d *drawing) draw(depth int) float64 {
+	return d.drawFrom(d.total, d.money, d.nums, depth)
+}
+
+func (d *drawing) drawFrom(total, money int, nums []engine.Card, depth int) float64 {
+	if d.left == 0 {
+		return math.Inf(-1)
+	}
+	ev := 0.0
+	n := float64(d.left)
+	for i, c := range d.kinds {
+		k := d.counts[i]
+		if k == 0 {
+			continue
+		}
+		p := float64(k) / n
+		var v float64
+		d.counts[i]--
+		d.left--
+		switch c.Kind {
+		case engine.KindNumber:
+			t := total + int(c.Value)
+			if t >= engine.BustLimit {
+				v = d.bust(true, money)
+			} else {
+				v = d.after(t, money, append(slices.Clip(nums), c), depth)
+			}
+		case engine.KindCurrency:
+			m := money + int(c.Value)
+			if m >= engine.BustLimit {
+				v = d.bust(false, m)
+			} else {
+				v = d.after(total-int(c.Value), m, nums, depth)
+			}
+		default: // a wild: an auction, then the turn goes on as it was
+			v = d.after(total, money, nums, depth)
+		}
+		d.counts[i]++
+		d.left++
+		ev += p * v
+	}
+	return ev
+}
+
+// after is the value of the best choice once a card was drawn safely.
+func (d *drawing) after(total, money int, nums []engine.Card, depth int) float64 {
+	v := d.stop(nums, money)
+	if depth > 1 && d.left > 0 {
+		v = math.Max(v, d.drawFrom(total, money, nums, depth-1))
+	}
+	return v
+}
+
+// bid is the seat's bid in the auction now (0: pass) and what the wild is
+// worth to it, counting what denying it to the best rival is worth.
+func (e *evaluator) bid(c engine.Choices) (int, float64) {
+	g := e.g
+	au := g.Auction
+	if au == nil {
+		return 0, 0
+	}
+	wild := au.Wild
+	worth := e.gain(wild)
+	rivalBest, denial := 0.0, 0.0
+	for s := range g.Players {
+		if s == e.seat {
+			continue
+		}
+		rv := newEvaluator(g, s, e.p, e.r)
+		rivalBest = math.Max(rivalBest, rv.gain(wild))
+	}
+	denial = e.p.deny * rivalBest
+	if len(g.Players) == 2 {
+		denial = rivalBest // what one rival gains the other loses
+	}
+	worth += denial + e.noise()
+	// The largest affordable bid whose payment costs less than the worth.
+	maxBid := 0
+	for b := c.MinBid; b <= c.MaxBid; b++ {
+		pay, ok := g.ProposePayment(e.seat, b)
+		if !ok || e.payCost(pay, e.p.money) > worth {
+			break
+		}
+		maxBid = b
+	}
+	if maxBid < c.MinBid {
+		return 0, worth
+	}
+	// Bid enough to keep the later bidders out, when that is affordable.
+	later := 0
+	pos := slices.Index(au.Order, e.seat)
+	for _, s := range au.Order[pos+1:] {
+		if g.IsAlix(s) {
+			later = max(later, g.Capacity(s)) // she outbids by one what she can afford
+			continue
+		}
+		rv := newEvaluator(g, s, e.p, e.r)
+		est := int(rv.gain(wild) / e.p.money)
+		later = max(later, min(est, g.Capacity(s)))
+	}
+	bid := max(c.MinBid, min(maxBid, later+1))
+	if g.Solo() && pos < len(au.Order)-1 && g.IsAlix(au.Order[len(au.Order)-1]) && bid <= g.Capacity(engine.Alix) {
+		// ALIX bids one more whenever she can: bidding below her capacity
+		// only makes her pay, which is worth it when she cannot use it.
+		if bid < g.Capacity(engine.Alix) {
+			bid = min(maxBid, g.Capacity(engine.Alix))
+		}
+	}
+	return bid, worth
+}

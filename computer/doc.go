@@ -1,0 +1,23 @@
+// Package computer is the computer player of DIX and the numbers behind it:
+// exact odds of the next draw, the score a card adds, and the advice the
+// strongest level would give.
+//
+// It decides every choice the engine offers (engine.Game.Choices) from
+// public information only: the deck is used as a multiset (what has not
+// been seen yet), never in its order, and a decision is the same whatever
+// the order of the cards face down. Decisions are deterministic for a given
+// *rand.Rand and fast (well under 20 ms at the strongest level; see the
+// benchmarks).
+//
+// How it plays: every option is valued in points of final score. A
+// collection is worth its best score (engine.BestScore) plus a little for
+// cards one gap away from lengthening a run; a money token is worth a
+// fraction of a point (it buys cards later); what the others gain counts
+// against the player. Drawing is valued by an exact expectation over the
+// cards left in the deck, looking one or two draws ahead; auctions by what
+// the wild adds to the player and would add to the strongest rival, bidding
+// enough to keep later bidders out when that is affordable.
+//
+// It depends only on the engine and the standard library: no Discord, no
+// store, no text (reasons are typed values the bot puts into words).
+package computer

@@ -1,0 +1,269 @@
+package computer
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/dixgame/dixbot/engine"
+)
+
+// Level is how well the computer plays. The zero value is not a level.
+type Level uint8
+
+const (
+	Easy Level = iota + 1
+	Normal
+	Strong
+)
+
+// Levels lists the levels, weakest first.
+var Levels = []Level{Easy, Normal, Strong}
+
+var levelNames = [...]string{Easy: "easy", Normal: "normal", Strong: "strong"}
+
+// String is the level's name: easy, normal or strong.
+func (l Level) String() string {
+	if l < Easy || l > Strong {
+		return fmt.Sprintf("level(%d)", uint8(l))
+	}
+	return levelNames[l]
+}
+
+// ErrLevel is returned by ParseLevel for an unknown name.
+var ErrLevel = errors.New("computer: unknown level")
+
+// ParseLevel reads a level name (any case). It returns ErrLevel otherwise.
+func ParseLevel(s string) (Level, error) {
+	for _, l := range Levels {
+		if strings.EqualFold(s, l.String()) {
+			return l, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: %q (want easy, normal or strong)", ErrLevel, s)
+}
+
+// params are the weights one level plays with, in points of final score.
+type params struct {
+	money float64 // one money token
+	cons  float64 // one consolation token (worth 3 in payment, but indivisible)
+	rival float64 // what the average rival gains counts this much against the player
+	pot   float64 // a card one gap away from lengthening a run
+	deny  float64 // share of a wild's value to the best rival that is worth paying to deny it
+	depth int     // draws looked ahead
+	noise float64 // random error added to each option's value (the easy level)
+}
+
+func paramsFor(l Level) params {
+	switch l {
+	case Easy:
+		return params{money: 0.3, cons: 0.6, rival: 0.2, pot: 0.1, deny: 0, depth: 1, noise: 0.8}
+	case Normal:
+		return params{money: 0.3, cons: 0.7, rival: 0.6, pot: 0.25, deny: 0.3, depth: 1}
+	}
+	return params{money: 0.3, cons: 0.75, rival: 1, pot: 0.3, deny: 0.6, depth: 2}
+}
+
+// ScoreDelta is how the best score of collection changes when card is
+// added (a number card or a wild): +2 when it joins two runs into one.
+func ScoreDelta(collection []engine.Card, card engine.Card) int {
+	with := append(slices.Clip(collection), card)
+	return engine.BestScore(with).Total - engine.BestScore(collection).Total
+}
+
+// SpendDelta is how the best score of collection changes when the number
+// cards spent leave it (zero or negative): spending a duplicate costs
+// nothing, spending a card of a run shortens it.
+func SpendDelta(collection, spent []engine.Card) int {
+	return engine.BestScore(without(collection, spent)).Total - engine.BestScore(collection).Total
+}
+
+// without returns coll less one copy of each card of cards.
+func without(coll, cards []engine.Card) []engine.Card {
+	out := slices.Clone(coll)
+	for _, c := range cards {
+		if i := slices.Index(out, c); i >= 0 {
+			out = slices.Delete(out, i, i+1)
+		}
+	}
+	return out
+}
+
+// potential counts, over the colours, the number cards held one gap away
+// from the longest run: the cards a single lucky card would add to it.
+func potential(coll []engine.Card) int {
+	var have [4][11]bool
+	for _, c := range coll {
+		if c.Kind == engine.KindNumber {
+			have[c.Color-engine.Blue][c.Value] = true
+		}
+	}
+	total := 0
+	for col := range have {
+		h := &have[col]
+		run, best := 0, 0
+		for v := 1; v <= 9; v++ {
+			if h[v] {
+				run++
+				best = max(best, run)
+			} else {
+				run = 0
+			}
+		}
+		// The most cards held in a window with one gap.
+		gap := 0
+		for v := 1; v <= 9; v++ {
+			if h[v] {
+				continue
+			}
+			n := 0
+			for l := v - 1; l >= 1 && h[l]; l-- {
+				n++
+			}
+			for r := v + 1; r <= 9 && h[r]; r++ {
+				n++
+			}
+			gap = max(gap, n)
+		}
+		total += max(0, gap-best)
+	}
+	return total
+}
+
+// evaluator values collections for one decision of one seat, caching what
+// it computes (a decision asks for the same collections many times).
+type evaluator struct {
+	g    *engine.Game
+	seat int
+	p    params
+	r    *rand.Rand
+	coll []engine.Card // the seat's collection
+	base float64       // value of coll
+	late float64       // 0 at the start of the game, 1 when the deck is empty
+	memo map[string]float64
+	buf  []engine.Card
+}
+
+func newEvaluator(g *engine.Game, seat int, p params, r *rand.Rand) *evaluator {
+	e := &evaluator{g: g, seat: seat, p: p, r: r, coll: g.Players[seat].Collection, memo: map[string]float64{}}
+	full := 91.0
+	switch {
+	case len(g.Players) >= 4:
+		full = 129
+	case len(g.Players) == 3:
+		full = 108
+	}
+	e.late = min(1, max(0, 1-float64(len(g.Deck))/full))
+	e.base = e.value(e.coll)
+	return e
+}
+
+// value is what a collection of the seat is worth: its best score and,
+// while cards are still to come, some of its potential.
+func (e *evaluator) value(coll []engine.Card) float64 {
+	key := collKey(coll)
+	if v, ok := e.memo[key]; ok {
+		return v
+	}
+	v := float64(engine.BestScore(coll).Total) + e.p.pot*(1-e.late)*float64(potential(coll))
+	e.memo[key] = v
+	return v
+}
+
+// gain is what adding cards to the seat's collection is worth.
+func (e *evaluator) gain(cards ...engine.Card) float64 {
+	e.buf = append(append(e.buf[:0], e.coll...), cards...)
+	return e.value(e.buf) - e.base
+}
+
+// collKey is an order-free key of a collection.
+func collKey(coll []engine.Card) string {
+	b := make([]byte, 0, 3*len(coll))
+	for _, c := range coll {
+		b = append(b, byte(c.Kind), byte(c.Color), c.Value)
+	}
+	// Sort the 3-byte triples.
+	n := len(coll)
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && string(b[3*j:3*j+3]) < string(b[3*j-3:3*j]); j-- {
+			for k := 0; k < 3; k++ {
+				b[3*j+k], b[3*j-3+k] = b[3*j-3+k], b[3*j+k]
+			}
+		}
+	}
+	return string(b)
+}
+
+// moneyWorth is what gaining n money tokens is worth to seat (the limit of
+// 10 caps it).
+func (e *evaluator) moneyWorth(seat, n int) float64 {
+	got := min(n, engine.MoneyLimit-e.g.Players[seat].Money)
+	return e.p.money * float64(max(got, 0))
+}
+
+// rivalsGain is what the others gaining n money tokens each costs the seat:
+// the average rival's gain, weighted.
+func (e *evaluator) rivalsGain(n int) float64 {
+	if n <= 0 {
+		return 0
+	}
+	sum, k := 0.0, 0
+	for s := range e.g.Players {
+		if s == e.seat {
+			continue
+		}
+		sum += e.moneyWorth(s, n)
+		k++
+	}
+	if k == 0 {
+		return 0
+	}
+	return e.p.rival * sum / float64(k)
+}
+
+// payCost is what paying p costs the seat: its tokens and the score the
+// cards spent take away.
+func (e *evaluator) payCost(p engine.Payment, moneyValue float64) float64 {
+	c := moneyValue*float64(p.Money) + e.p.cons*float64(p.Consolation)
+	if len(p.Cards) > 0 {
+		c += e.base - e.value(without(e.coll, p.Cards))
+	}
+	return c
+}
+
+// bestBuy is the most valuable purchase of the seat among cards, and its
+// net worth (0 and false when none is worth its price).
+func (e *evaluator) bestBuy(cards []engine.Card, final bool) (engine.Card, engine.Payment, float64, bool) {
+	moneyValue := e.p.money
+	if final {
+		moneyValue = 0.05 // only the tie-break is left to it
+	}
+	var best engine.Card
+	var bestPay engine.Payment
+	bestNet, found := 0.0, false
+	for _, c := range cards {
+		pay, ok := e.g.ProposePayment(e.seat, int(c.Value))
+		if !ok {
+			continue
+		}
+		after := append(without(e.coll, pay.Cards), c)
+		net := e.value(after) - e.base - moneyValue*float64(pay.Money) - e.p.cons*float64(pay.Consolation)
+		if final {
+			net = float64(engine.BestScore(after).Total-engine.BestScore(e.coll).Total) - moneyValue*float64(pay.Money) - 0.15*float64(pay.Consolation)
+		}
+		net += e.noise()
+		if net > 0.01 && (!found || net > bestNet) {
+			best, bestPay, bestNet, found = c, pay, net, true
+		}
+	}
+	return best, bestPay, bestNet, found
+}
+
+func (e *evaluator) noise() float64 {
+	if e.p.noise == 0 {
+		return 0
+	}
+	return (e.r.Float64()*2 - 1) * e.p.noise
+}
