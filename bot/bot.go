@@ -476,25 +476,19 @@ func (c *call) change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 }
 
 // remember records the id of a new board message (a second write, made only
-// at turn boundaries and when the board is reposted). At a turn boundary
-// (newTurn) the last ping of the turn is forgotten and deleted.
-func (b *Bot) remember(ctx context.Context, channel, message string, newTurn bool) {
+// at turn boundaries and when the board is reposted).
+func (b *Bot) remember(ctx context.Context, channel, message string) {
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
-	oldPing := ""
 	_, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
 		m, err := decodeMeta(r.Meta)
 		if err != nil {
 			return err
 		}
 		m.Board = message
-		if newTurn {
-			oldPing, m.Ping = m.Ping, ""
-		}
 		r.Meta = m.encode()
 		return nil
 	})
-	b.deletePing(ctx, channel, oldPing)
 	if err != nil {
 		if isStoreFailure(err) && b.obs != nil {
 			b.obs.StoreError("update")

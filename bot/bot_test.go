@@ -132,11 +132,12 @@ func TestWrongUserOutsiderStale(t *testing.T) {
 	rec, _ := h.record()
 	require.Equal(t, engine.PhaseAuction, rec.State.Phase)
 	require.Equal(t, 1, rec.State.ToAct())
-	// Bob is pinged once, with a mention limited to him.
+	// Bob and Chloé, who will bid, are pinged once by one message; Alice,
+	// who drew the wild, is not.
 	sends := r.sends()
 	require.Len(t, sends, 1)
-	assert.True(t, strings.HasPrefix(sends[0].Content, "<@u2>"))
-	assert.Equal(t, []string{"u2"}, sends[0].AllowedMentions.Users)
+	assert.True(t, strings.HasPrefix(sends[0].Content, "<@u2> <@u3>"))
+	assert.Equal(t, []string{"u2", "u3"}, sends[0].AllowedMentions.Users)
 
 	// The old Draw button is outdated now, for anyone.
 	before = h.snap()
@@ -238,57 +239,84 @@ func TestBidPromptAndModal(t *testing.T) {
 	rec, _ = h.record()
 	assert.Equal(t, 3, rec.State.Auction.HighBid)
 	assert.Contains(t, board.embeds[0].Description, "Bob bids 3")
-	// Alice, the active player, is pinged to bid last.
-	sends := r.sends()
-	require.Len(t, sends, 1)
-	assert.True(t, strings.HasPrefix(sends[0].Content, "<@u1>"))
+	// Alice, the active player, bids last: she drew the wild and is not
+	// pinged again.
+	assert.Empty(t, r.sends())
 	checkAllCalls(t, h.rec.calls)
 }
 
-func TestAuctionPaymentModal(t *testing.T) {
+func TestAuctionPaymentPicker(t *testing.T) {
 	h := newHarness(t)
 	board, prompt := toAuction(t, h)
 	h.clickOn("u2", prompt, customID(verbBidAmount, h.snapSeq(), "4"))
-	h.clickOn("u1", board, h.mustFind(board, verbPass))
+	r := h.clickOn("u1", board, h.mustFind(board, verbPass))
 	rec, _ := h.record()
 	require.Equal(t, engine.PhaseAuctionPay, rec.State.Phase)
 	require.Equal(t, 1, rec.State.ToAct())
+	// Bob, who did not just click, is pinged to pay; the auction's ping is
+	// closed (edited), not deleted.
+	require.Len(t, r.sends(), 1)
+	assert.True(t, strings.HasPrefix(r.sends()[0].Content, "<@u2>,"))
+	assert.Empty(t, h.rec.deleted)
 
 	pay := h.clickOn("u2", board, h.mustFind(board, verbPay)).shown(board)
 	require.True(t, pay.ephemeral)
 	assert.Contains(t, pay.content, "4 tokens")
-	r := h.clickOn("u2", pay, h.mustFind(pay, verbAuctOther))
-	require.Equal(t, discordgo.InteractionResponseModal, r.response().Type)
-	modalID := r.response().Data.CustomID
+	picker := h.clickOn("u2", pay, h.mustFind(pay, verbAuctOther)).shown(pay)
+	assert.Contains(t, picker.content, enT("pick_status_empty", map[string]any{"Price": 4}))
+	ok := h.mustFind(picker, verbPickOK)
+	assert.True(t, disabled(picker, ok), "nothing picked: no payment yet")
 
 	before := h.snap()
+	// Forged picks are refused in the picker itself, which is redrawn.
 	for _, tc := range []struct {
-		name   string
-		fields map[string]string
-		want   string
+		name string
+		arg  string
+		want string
 	}{
-		{"not a number", map[string]string{fieldMoney: "four"}, enT("err_bad_number", map[string]any{"Text": "four"})},
-		{"not cards", map[string]string{fieldMoney: "0", fieldCards: "zz9"}, enT("err_bad_cards", map[string]any{"Text": "zz9"})},
-		{"too little", map[string]string{fieldMoney: "2"}, enT("err_payment_short", nil)},
-		{"tokens not owned", map[string]string{fieldMoney: "0", fieldConsolation: "2"}, enT("err_not_owned", nil)},
-		{"cards not owned", map[string]string{fieldMoney: "0", fieldCards: "g9 g8 g7 g6"}, enT("err_not_owned", nil)},
+		{"too little", "w.2.0.0", enT("err_payment_short_amounts", map[string]any{"Paid": 2, "Price": 4})},
+		{"tokens not owned", "w.0.2.0", enT("err_not_owned", nil)},
+		{"too much (R3)", "w.5.0.0", enT("pick_superfluous", map[string]any{"Price": 4})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, h.submit("u2", pay, modalID, tc.fields).ephemeralText())
+			r := h.clickOn("u2", picker, customID(verbPickOK, h.snapSeq(), tc.arg))
+			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type, "no new message")
+			assert.Contains(t, picker.content, tc.want)
 		})
 	}
 	h.unchanged(before)
 
-	r = h.submit("u2", pay, modalID, map[string]string{fieldMoney: "4", fieldConsolation: "", fieldCards: ""})
+	// Picking: 4 money tokens (from the empty pick).
+	r = h.clickOn("u2", picker, customID(verbPickMoney, h.snapSeq(), "w.0.0.0"), "4")
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	assert.Contains(t, picker.content, "**4 of 4**")
+	assert.NotContains(t, picker.content, "⚠️", "the refusal went with the next pick")
+	ok = h.mustFind(picker, verbPickOK)
+	assert.False(t, disabled(picker, ok))
+	h.unchanged(before)
+	r = h.clickOn("u2", picker, ok)
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	rec, _ = h.record()
 	assert.Equal(t, 1, rec.State.Players[1].Money)
 	assert.Contains(t, rec.State.Players[1].Collection, engine.Card{Kind: engine.KindSuperWild})
-	// The decision is back with Alice, who is pinged: her turn goes on.
+	// The decision is back with Alice, whose turn it is: no ping.
 	assert.Equal(t, 0, rec.State.ToAct())
-	require.Len(t, r.sends(), 1)
-	assert.True(t, strings.HasPrefix(r.sends()[0].Content, "<@u1>"))
-	assert.Contains(t, r.sends()[0].Content, enT("ping_resume", map[string]any{"Mention": "<@u1>"}))
+	assert.Empty(t, r.sends())
+	checkAllCalls(t, h.rec.calls)
+}
+
+// disabled reports whether the button id of msg is disabled.
+func disabled(msg *shownMessage, id string) bool {
+	for _, c := range msg.components {
+		if row, ok := c.(discordgo.ActionsRow); ok {
+			for _, cc := range row.Components {
+				if b, ok := cc.(discordgo.Button); ok && b.CustomID == id {
+					return b.Disabled
+				}
+			}
+		}
+	}
+	return false
 }
 
 // snapSeq is the version the game's components carry now.
@@ -457,8 +485,8 @@ func TestAbandon(t *testing.T) {
 	for _, f := range board.embeds[0].Fields {
 		assert.NotContains(t, f.Name, enT("marker_to_act", nil))
 	}
-	require.Len(t, r.sends(), 1)
-	assert.Equal(t, enT("abandon_public", map[string]any{"Name": "Alice"}), r.sends()[0].Content)
+	// One public notice: the old board says it, no message of its own.
+	assert.Empty(t, r.sends())
 	rec, err := h.st.Get(context.Background(), h.channel)
 	require.NoError(t, err)
 	assert.True(t, rec.Finished)
@@ -516,9 +544,9 @@ func TestTurnBoundaryPostsFreshBoard(t *testing.T) {
 	h.clickOn("u1", old, h.mustFind(old, verbDraw))
 	h.clickOn("u1", old, h.mustFind(old, verbStop))
 	assert.Contains(t, old.embeds[0].Description, "Alice stops")
-	h.clickOn("u1", old, h.mustFind(old, verbNumbers))
-	assert.NotContains(t, componentIDs(old.components), customID(verbBuy, h.snapSeq()), "no Buy with an empty market")
-	r := h.clickOn("u1", old, h.mustFind(old, verbEndTurn))
+	// Nothing in the market: the turn ends by itself, and the board says why.
+	r := h.clickOn("u1", old, h.mustFind(old, verbNumbers))
+	assert.Contains(t, old.embeds[0].Description, enT("log_auto_end", map[string]any{"Name": "Alice"}))
 
 	// The old board became the turn's summary, without buttons.
 	assert.Equal(t, enT("summary_title", map[string]any{"Turn": 1, "Name": "Alice"}), old.embeds[0].Title)
@@ -659,22 +687,29 @@ func TestBuyWithChosenPayment(t *testing.T) {
 	assert.Equal(t, []string{"b2", "g3"}, selectOptions(prompt, sel))
 	pay := h.clickOn("u2", prompt, sel, "g3").shown(prompt)
 	assert.Contains(t, pay.content, "3 tokens")
-	r := h.clickOn("u2", pay, h.mustFind(pay, verbBuyOther))
-	require.Equal(t, discordgo.InteractionResponseModal, r.response().Type)
-	modalID := r.response().Data.CustomID
-	checkAllCalls(t, r.calls)
+	// Back returns to the market.
+	back := h.clickOn("u2", pay, h.mustFind(pay, verbPickBack)).shown(pay)
+	assert.Equal(t, []string{"b2", "g3"}, selectOptions(back, h.mustFind(back, verbBuySelect)))
+	pay = h.clickOn("u2", back, h.mustFind(back, verbBuySelect), "g3").shown(back)
+	picker := h.clickOn("u2", pay, h.mustFind(pay, verbBuyOther)).shown(pay)
+	assert.Contains(t, picker.content, enT("pick_title_buy", map[string]any{"Price": 3, "Card": "🟩3", "CardName": "green 3"}))
+	checkAllCalls(t, h.rec.calls)
+
+	// Bob's cards: 🟧4, his last one, is offered with what it costs him.
+	cardsID := h.mustFind(picker, verbPickCards)
+	assert.Equal(t, []string{"0"}, selectOptions(picker, cardsID))
+	assert.Contains(t, dumpComponents(picker.components), enT("pick_card_last", nil))
 
 	before := h.snap()
-	assert.Equal(t, enT("err_payment_short", nil), h.submit("u2", pay, modalID, map[string]string{fieldMoney: "1"}).ephemeralText())
-	assert.Equal(t, enT("err_not_owned", nil), h.submit("u2", pay, modalID, map[string]string{fieldMoney: "1", fieldCards: "p9 p9"}).ephemeralText())
-	forged := customID(verbBuyModal, h.snapSeq(), "p9")
-	assert.Equal(t, enT("err_not_in_market", nil), h.submit("u2", pay, forged, map[string]string{fieldMoney: "5"}).ephemeralText())
-	h.unchanged(before)
+	h.clickOn("u2", picker, cardsID, "0")
+	assert.Contains(t, picker.content, "**1 of 3**")
+	h.clickOn("u2", picker, h.mustFind(picker, verbPickMoney), "2")
+	assert.Contains(t, picker.content, "**3 of 3**")
+	h.unchanged(before) // picking changes nothing until the payment is confirmed
 
-	// Overpaying is allowed (R3): Bob pays 2 tokens and his orange 4.
-	r = h.submit("u2", pay, modalID, map[string]string{fieldMoney: "2", fieldCards: "O4"})
+	r := h.clickOn("u2", picker, h.mustFind(picker, verbPickOK))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	assert.Contains(t, pay.content, "🟩3")
+	assert.Contains(t, picker.content, "🟩3")
 	rec, _ := h.record()
 	assert.Equal(t, 3, rec.State.Players[1].Money)
 	assert.Equal(t, cards(t, "g3"), rec.State.Players[1].Collection)
@@ -820,44 +855,70 @@ func TestStaleClickOnABoardLeftBehind(t *testing.T) {
 	assert.NotContains(t, r.ephemeralText(), enT("stale_here", nil))
 }
 
-// TestPingsDoNotPileUp: each ping asks one person for one decision; once
-// it is made the ping is deleted (by the next ping, or the next turn's
-// board), so the channel keeps at most one.
-func TestPingsDoNotPileUp(t *testing.T) {
-	h := newHarness(t)
-	board, prompt := toAuction(t, h)
-	_, m := h.record()
-	first := m.Ping
-	require.NotEmpty(t, first, "Bob was pinged to bid")
-	h.clickOn("u2", prompt, customID(verbBidAmount, h.snapSeq(), "4"))
-	_, m = h.record()
-	second := m.Ping
-	assert.NotEqual(t, first, second, "Alice was pinged to bid")
-	assert.Contains(t, h.rec.deleted, first)
-	assert.Nil(t, h.rec.message(first))
-
-	h.clickOn("u1", board, h.mustFind(board, verbPass))
-	assert.Contains(t, h.rec.deleted, second)
-	pay := h.clickOn("u2", board, h.mustFind(board, verbPay)).shown(board)
-	h.clickOn("u2", pay, h.mustFind(pay, verbAuctPay))
-	_, m = h.record()
-	last := m.Ping
-	require.NotEmpty(t, last, "Alice was pinged to go on")
-	// Alice makes that decision: her ping goes, though nobody else is pinged.
-	h.clickOn("u1", board, h.mustFind(board, verbDraw))
-	_, m = h.record()
-	assert.Empty(t, m.Ping)
-	assert.Contains(t, h.rec.deleted, last)
-	for _, v := range []string{verbStop, verbNumbers, verbEndTurn} {
-		if id, ok := findID(board, v); ok {
-			h.clickOn("u1", board, id)
-		}
+// TestPingsAreClosedNotDeleted: a ping asks for one decision; once it is
+// made the ping is edited to say so, never deleted (the notification must
+// keep pointing to a message), and nobody is pinged for a decision their
+// own click opened.
+func TestPingsAreClosedNotDeleted(t *testing.T) {
+	for _, lang := range locales.Languages {
+		t.Run(lang, func(t *testing.T) {
+			h := newHarness(t)
+			h.lang = lang
+			h.seedGame([]string{"u1", "u2", "u3"}, auctionDeck, engine.Options{Players: 3, FirstPlayer: 0})
+			board := h.board()
+			h.clickOn("u1", board, h.mustFind(board, verbDraw))
+			_, m := h.record()
+			ping := m.Ping
+			require.NotEmpty(t, ping, "Bob and Chloé were pinged to bid")
+			// Bob bids, Chloé passes: still the same auction, no new ping.
+			n := h.rec.count()
+			prompt := h.clickOn("u2", board, h.mustFind(board, verbBid)).shown(board)
+			h.clickOn("u2", prompt, customID(verbBidAmount, h.snapSeq(), "2"))
+			h.clickOn("u3", board, h.mustFind(board, verbPass))
+			for _, c := range h.rec.since(n) {
+				assert.NotEqual(t, "send", c.op, "no new ping within the auction")
+			}
+			// Alice outbids and pays in her own prompt: the auction is over,
+			// the ping is closed.
+			prompt = h.clickOn("u1", board, h.mustFind(board, verbBid)).shown(board)
+			r := h.clickOn("u1", prompt, customID(verbBidAmount, h.snapSeq(), "3"))
+			assert.Empty(t, r.sends(), "Alice, who just bid, is not pinged to pay")
+			rec, m := h.record()
+			require.Equal(t, engine.PhaseAuctionPay, rec.State.Phase)
+			assert.Empty(t, m.Ping)
+			closed := h.rec.message(ping)
+			require.NotNil(t, closed, "the ping is still there")
+			assert.True(t, strings.HasPrefix(closed.content, "✔️"), closed.content)
+			assert.Contains(t, closed.content, locales.T(lang, "ping_closed_link", map[string]any{"URL": messageURL("g1", "c1", board.id)}))
+			assert.Empty(t, h.rec.deleted, "no message is ever deleted")
+			checkAllCalls(t, h.rec.calls)
+		})
 	}
-	rec, m := h.record()
-	require.Equal(t, 1, rec.State.Active, "Bob's turn")
-	assert.Empty(t, m.Ping)
-	for _, id := range h.rec.deleted {
-		assert.NotEqual(t, m.Board, id, "a board is never deleted")
+}
+
+// TestForcedDecisionsAreTaken: a bidder who cannot afford the minimum bid
+// passes by themself and is not pinged; the board says why.
+func TestForcedDecisionsAreTaken(t *testing.T) {
+	for _, lang := range locales.Languages {
+		t.Run(lang, func(t *testing.T) {
+			h := newHarness(t)
+			h.lang = lang
+			h.seedGame([]string{"u1", "u2", "u3"}, auctionDeck, engine.Options{Players: 3, FirstPlayer: 0})
+			_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+				r.State.Players[2].Money = 0 // Chloé cannot bid
+				return nil
+			})
+			require.NoError(t, err)
+			board := h.board()
+			r := h.clickOn("u1", board, h.mustFind(board, verbDraw))
+			require.Len(t, r.sends(), 1)
+			assert.Equal(t, []string{"u2"}, r.sends()[0].AllowedMentions.Users, "only Bob, who can bid, is pinged")
+			r = h.clickOn("u2", board, h.mustFind(board, verbPass))
+			rec, _ := h.record()
+			assert.Equal(t, 0, rec.State.ToAct(), "Chloé passed by herself")
+			assert.Contains(t, board.embeds[0].Description, locales.T(lang, "log_auto_pass", map[string]any{"Name": "Chloé", "Min": 1}))
+			assert.Empty(t, r.sends())
+		})
 	}
 }
 

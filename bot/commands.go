@@ -184,7 +184,7 @@ func (c *call) cmdStart(variant, language string) error {
 			c.b.log.Warn("could not read the lobby message", "channel", channel, "err", err)
 			return
 		}
-		c.b.remember(ctx, channel, msg.ID, false)
+		c.b.remember(ctx, channel, msg.ID)
 	})
 	return nil
 }
@@ -233,7 +233,7 @@ func (c *call) cmdBoard() error {
 	c.ephemeral(locales.T(c.lang, "board_reposted", nil), nil)
 	channel, g := c.i.ChannelID, r.State
 	c.then(func(ctx context.Context) {
-		c.b.retire(ctx, channel, m.Board, nil)
+		c.b.run(ctx, channel, []effect{retireBoard(m.Board, nil)})
 		if g.Phase == engine.PhaseOver {
 			c.b.send(ctx, channel, &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{scoreboardEmbed(m.Lang, m, g)}, AllowedMentions: noMentions()})
 			c.b.finish(ctx, channel)
@@ -300,9 +300,16 @@ func (c *call) abandonYes(parsedID) error {
 		last = abandonedEmbed(m.Lang, m, r.State, name)
 	}
 	c.then(func(ctx context.Context) {
-		c.b.retire(ctx, channel, m.Board, last)
-		c.b.deletePing(ctx, channel, m.Ping)
-		c.b.send(ctx, channel, &discordgo.MessageSend{Content: locales.T(m.Lang, "abandon_public", map[string]any{"Name": name}), AllowedMentions: noMentions()})
+		effs := []effect{retireBoard(m.Board, last)}
+		if m.Ping != "" {
+			effs = append(effs, closePingEffect(m.Lang, guildOf(ctx), channel, "", m.Ping))
+		}
+		if last == nil || m.Board == "" {
+			// Only a lobby, or a game whose board is unknown: the notice is
+			// a message of its own. Otherwise the board says it (one notice).
+			effs = append(effs, effect{kind: effPost, content: strPtr(locales.T(m.Lang, "abandon_public", map[string]any{"Name": name}))})
+		}
+		c.b.run(ctx, channel, effs)
 	})
 	return nil
 }

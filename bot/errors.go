@@ -89,6 +89,7 @@ var errorKeys = []struct {
 	{ErrStarted, "err_started", outcomeRefused},
 	{ErrClosing, "err_restarting", outcomeRefused},
 	{ErrNoChannel, "err_no_channel", outcomeRefused},
+	{ErrSuperfluous, "err_pay_superfluous", outcomeRefused},
 	// Engine sentinels.
 	{engine.ErrBadOptions, "err_bad_options", outcomeRefused},
 	{engine.ErrGameOver, "err_game_over", outcomeRefused},

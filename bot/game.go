@@ -78,17 +78,96 @@ type played struct {
 	m         *meta
 	lines     []string // the turn's events so far, in the game's language
 	prevActor int
-	active    int  // the active seat before the action
-	turn      int  // the turn number before the action
-	final     bool // the action was taken in the final buy round (4)
-	ended     bool
+	prevPhase engine.Phase
+	active    int    // the active seat before the action
+	turn      int    // the turn number before the action
+	final     bool   // the action was taken in the final buy round (4)
+	ended     bool   // a turn ended (or the game)
+	oldPing   string // the ping whose decision is over, to close
 }
 
-// play applies the action built by build for the clicking user, inside one
-// exactly-once store update, then answers: a click on the board updates it
-// in place; a click on an ephemeral prompt replaces the prompt with what
-// confirm returns (text, and components for a next step of the same
-// player) and the board is edited after the answer.
+// maxForced bounds the decisions taken automatically after one click (a
+// final round of five players skipping is the longest chain).
+const maxForced = 16
+
+// forced is the only answer open to seat now when it has exactly one and
+// that answer decides nothing: stop with an empty deck, end a turn or skip
+// a final buy with nothing buyable, pass an auction one cannot afford.
+func forced(g *engine.Game, seat int) (engine.ActionKind, bool) {
+	if seat < 0 || g.IsAlix(seat) {
+		return 0, false
+	}
+	ch := g.Choices(seat)
+	if len(ch.Actions) != 1 {
+		return 0, false
+	}
+	switch k := ch.Actions[0]; k {
+	case engine.ActStop, engine.ActEndTurn, engine.ActPass:
+		return k, true
+	}
+	return 0, false
+}
+
+// applyForced takes every decision that has only one possible answer, in
+// the same store update as the click that led to it, and says so in lines
+// of lang. Nobody is asked (or pinged) for a decision they cannot make.
+func applyForced(lang string, m *meta, g *engine.Game) ([]engine.Event, []string, error) {
+	var all []engine.Event
+	var lines []string
+	for range maxForced {
+		s := g.ToAct()
+		k, ok := forced(g, s)
+		if !ok {
+			break
+		}
+		d := map[string]any{"Name": m.name(lang, s)}
+		key := ""
+		switch {
+		case k == engine.ActStop:
+			key = "log_auto_stop"
+		case k == engine.ActPass:
+			key = "log_auto_pass"
+		case g.Phase == engine.PhaseFinalBuy:
+			key = "log_auto_skip"
+		default:
+			key = "log_auto_end"
+		}
+		if k == engine.ActPass {
+			// Choices gives no minimum when the bid is out of reach: the
+			// smallest legal bid is one more than the high bid (solo: 5).
+			min := 1
+			if g.Auction != nil {
+				min = g.Auction.HighBid + 1
+			}
+			if g.Solo() && min < 5 {
+				min = 5
+			}
+			d["Min"] = min
+		}
+		evs, err := g.Apply(engine.Action{Kind: k, Player: s})
+		if err != nil {
+			return nil, nil, err
+		}
+		all = append(all, evs...)
+		// The automatic line replaces the plain one of the same decision.
+		if len(evs) > 0 && evs[0].Player == s {
+			switch evs[0].Kind {
+			case engine.EvPassed, engine.EvStopped, engine.EvFinalBuySkipped:
+				evs = evs[1:]
+			}
+		}
+		lines = append(lines, locales.T(lang, key, d))
+		lines = append(lines, renderEvents(lang, m, evs)...)
+	}
+	return all, lines, nil
+}
+
+// play applies the action built by build for the clicking user, then every
+// decision that has only one possible answer, inside one exactly-once store
+// update, then answers: a click on the board updates it in place; a click
+// on an ephemeral prompt replaces the prompt with what confirm returns
+// (text, and components for a next step of the same player) and the board
+// is edited after the answer.
 func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine.Action, error), confirm confirmFunc) error {
 	var out played
 	var act engine.Action
@@ -103,16 +182,22 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 			return err
 		}
 		a.Player = s
-		prev, active, turn, final := g.ToAct(), g.Active, m.Turn, g.Phase == engine.PhaseFinalBuy
+		prev, prevPhase, active, turn, final := g.ToAct(), g.Phase, g.Active, m.Turn, g.Phase == engine.PhaseFinalBuy
 		evs, err := g.Apply(a)
 		if err != nil {
 			return err
 		}
+		lines := renderEvents(m.Lang, m, evs)
+		more, moreLines, err := applyForced(m.Lang, m, g)
+		if err != nil {
+			return err
+		}
+		evs = append(evs, more...)
+		lines = append(lines, moreLines...)
 		// Never save a broken game (principle 8): refuse the click instead.
 		if err := g.Check(); err != nil {
 			return err
 		}
-		lines := renderEvents(m.Lang, m, evs)
 		ended, started := turnBoundary(evs)
 		m.Turn += started
 		m.addLog(lines...)
@@ -120,8 +205,14 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 		if ended || g.Phase == engine.PhaseOver {
 			m.TurnLog = nil
 		}
+		out = played{m: m, lines: turnLines, prevActor: prev, prevPhase: prevPhase, active: active, turn: turn, ended: ended, final: final}
+		// The pending ping's decision is over once the phase changes or
+		// the turn ends: it is closed (edited, never deleted) after the
+		// answer, and forgotten in this very update.
+		if m.Ping != "" && (ended || g.Phase != prevPhase || g.Phase == engine.PhaseOver) {
+			out.oldPing, m.Ping = m.Ping, ""
+		}
 		r.Meta = m.encode()
-		out = played{m: m, lines: turnLines, prevActor: prev, active: active, turn: turn, ended: ended, final: final}
 		act, seat = a, s
 		return nil
 	})
@@ -153,65 +244,37 @@ func confirmText(text func(lang string, a engine.Action) string) confirmFunc {
 	}
 }
 
-// afterPlay answers an applied action and queues the board work.
+// afterPlay answers an applied action and queues the work that follows
+// the answer, computed once as a list of effects.
 func (c *call) afterPlay(out played, fromBoard bool, confirm string, confirmComps []discordgo.MessageComponent) {
 	g, m := out.rec.State, out.m
 	lang := m.Lang
-	over := g.Phase == engine.PhaseOver
-	boundary := out.ended || over
-	title := locales.T(lang, "summary_title", map[string]any{"Turn": out.turn, "Name": m.name(lang, out.active)})
-	if out.final {
-		title = locales.T(lang, "summary_title_final", nil)
-	}
-	summary := summaryEmbed(lang, m, title, out.lines)
-	oldBoard := m.Board
+	boundary := out.ended || g.Phase == engine.PhaseOver
 	if fromBoard {
-		oldBoard = "" // answered in place below
 		if boundary {
-			c.update("", []*discordgo.MessageEmbed{summary}, nil)
+			c.update("", []*discordgo.MessageEmbed{turnSummary(lang, m, out)}, nil)
 		} else {
 			c.update("", []*discordgo.MessageEmbed{boardEmbed(lang, m, g)}, boardButtons(lang, m, g))
 		}
 	} else {
 		c.updateOrReply(confirm, confirmComps)
 	}
-	channel := c.i.ChannelID
-	switch {
-	case over:
-		c.then(func(ctx context.Context) {
-			c.b.retire(ctx, channel, oldBoard, summary)
-			c.b.rememberPing(ctx, channel, "")
-			c.b.send(ctx, channel, &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{scoreboardEmbed(lang, m, g)}, AllowedMentions: noMentions()})
-			c.b.finish(ctx, channel)
-		})
-	case boundary:
-		c.then(func(ctx context.Context) {
-			c.b.retire(ctx, channel, oldBoard, summary)
-			c.b.postBoard(ctx, channel, m, g, c.user, true)
-		})
-	default:
-		if !fromBoard {
-			c.then(func(ctx context.Context) { c.b.editBoard(ctx, channel, m, g) })
-		} else if clicked := c.i.Message.ID; clicked != m.Board {
-			// The click came from a board the table did not know as current
-			// (its id could not be recorded): it is the live one now.
-			old := m.Board
-			c.then(func(ctx context.Context) {
-				c.b.retire(ctx, channel, old, nil)
-				c.b.remember(ctx, channel, clicked, false)
-			})
-		}
-		next := g.ToAct()
-		switch {
-		case next >= 0 && next != out.prevActor && next < len(m.Seats) && m.Seats[next].ID != "" && m.Seats[next].ID != c.user:
-			// The new ping replaces (and deletes) the previous one.
-			c.then(func(ctx context.Context) { c.b.ping(ctx, channel, m, g, next, c.user) })
-		case m.Ping != "":
-			// The pinged decision has been made and nobody else is pinged
-			// (the decision stays with the clicker, or goes to ALIX).
-			c.then(func(ctx context.Context) { c.b.rememberPing(ctx, channel, "") })
-		}
+	clicked := ""
+	if fromBoard {
+		clicked = c.i.Message.ID
 	}
+	effs := effectsAfter(out, clicked, c.user, c.i.GuildID, c.i.ChannelID)
+	channel := c.i.ChannelID
+	c.then(func(ctx context.Context) { c.b.run(ctx, channel, effs) })
+}
+
+// turnSummary is what the old board becomes when its turn is over.
+func turnSummary(lang string, m *meta, out played) *discordgo.MessageEmbed {
+	title := locales.T(lang, "summary_title", map[string]any{"Turn": out.turn, "Name": m.name(lang, out.active)})
+	if out.final {
+		title = locales.T(lang, "summary_title_final", nil)
+	}
+	return summaryEmbed(lang, m, title, out.lines)
 }
 
 // updateOrReply replaces the ephemeral prompt the user clicked on with text
@@ -222,142 +285,6 @@ func (c *call) updateOrReply(text string, comps []discordgo.MessageComponent) {
 		return
 	}
 	c.update(text, nil, comps)
-}
-
-// retire strips the buttons of an old board message (replacing it by the
-// turn summary when one is given). Best effort: failures are logged.
-func (b *Bot) retire(ctx context.Context, channel, message string, summary *discordgo.MessageEmbed) {
-	if message == "" {
-		return
-	}
-	e := discordgo.NewMessageEdit(channel, message)
-	e.Components = &[]discordgo.MessageComponent{}
-	if summary != nil {
-		e.Embeds = &[]*discordgo.MessageEmbed{summary}
-		empty := ""
-		e.Content = &empty
-	}
-	e.AllowedMentions = noMentions()
-	if err := b.apiFor(ctx).Edit(ctx, e); err != nil {
-		b.log.Warn("could not retire the old board", "channel", channel, "message", message, "err", err)
-	}
-}
-
-// postBoard posts a fresh board, pinging the player who must act when ping
-// is set (unless it is the user who just clicked), and records its id.
-func (b *Bot) postBoard(ctx context.Context, channel string, m *meta, g *engine.Game, clicker string, ping bool) {
-	ms := &discordgo.MessageSend{
-		Embeds:          []*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)},
-		Components:      boardButtons(m.Lang, m, g),
-		AllowedMentions: noMentions(),
-	}
-	if a := g.ToAct(); ping && a >= 0 && a < len(m.Seats) && m.Seats[a].ID != "" && m.Seats[a].ID != clicker {
-		ms.Content = "<@" + m.Seats[a].ID + ">"
-		ms.AllowedMentions = mentionOnly(m.Seats[a].ID)
-	}
-	msg, err := b.apiFor(ctx).Send(ctx, channel, ms)
-	if err != nil {
-		b.log.Error("could not post the board", "channel", channel, "err", err)
-		return
-	}
-	b.remember(ctx, channel, msg.ID, ping)
-}
-
-// editBoard updates the current board in place.
-func (b *Bot) editBoard(ctx context.Context, channel string, m *meta, g *engine.Game) {
-	if m.Board == "" {
-		b.postBoard(ctx, channel, m, g, "", false)
-		return
-	}
-	e := discordgo.NewMessageEdit(channel, m.Board)
-	comps := boardButtons(m.Lang, m, g)
-	e.Components = &comps
-	e.Embeds = &[]*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}
-	e.AllowedMentions = noMentions()
-	if err := b.apiFor(ctx).Edit(ctx, e); err != nil {
-		b.log.Warn("could not edit the board; posting a new one", "channel", channel, "err", err)
-		b.postBoard(ctx, channel, m, g, "", false)
-	}
-}
-
-// ping tells the player who must now decide, once, with a mention limited to them.
-func (b *Bot) ping(ctx context.Context, channel string, m *meta, g *engine.Game, s int, clicker string) {
-	if s >= len(m.Seats) || m.Seats[s].ID == "" || m.Seats[s].ID == clicker {
-		return
-	}
-	id := m.Seats[s].ID
-	key := "ping_decide"
-	d := map[string]any{"Mention": "<@" + id + ">"}
-	switch g.Phase {
-	case engine.PhaseDraw:
-		// The decision comes back to the active player within the turn:
-		// an auction on their draw is over.
-		key = "ping_resume"
-	case engine.PhaseAuction:
-		key = "ping_bid"
-		if g.Auction != nil && g.Auction.HighBid == 0 {
-			key = "ping_bid_first"
-		}
-		if g.Auction != nil {
-			d["Card"] = cardText(m.Lang, g.Auction.Wild)
-			d["Amount"] = g.Auction.HighBid
-		}
-	case engine.PhaseAuctionPay:
-		key = "ping_pay"
-		if g.Auction != nil {
-			d["Card"] = cardText(m.Lang, g.Auction.Wild)
-			d["Amount"] = g.Auction.HighBid
-		}
-	case engine.PhaseFinalBuy:
-		key = "ping_final_buy"
-	}
-	if m.Board != "" {
-		d["URL"] = messageURL(guildOf(ctx), channel, m.Board)
-		key += "_link"
-	}
-	msg, err := b.apiFor(ctx).Send(ctx, channel, &discordgo.MessageSend{Content: locales.T(m.Lang, key, d), AllowedMentions: mentionOnly(id)})
-	if err != nil {
-		b.log.Warn("could not send a message", "channel", channel, "err", err)
-		return
-	}
-	b.rememberPing(ctx, channel, msg.ID)
-}
-
-// rememberPing records the new decision ping (message, or none when empty)
-// and deletes the previous one, whose decision has been made. A ping is
-// deleted only by the store update that replaces it, so it is never deleted
-// twice. Best effort: failures are logged.
-func (b *Bot) rememberPing(ctx context.Context, channel, message string) {
-	sctx, cancel := context.WithTimeout(ctx, b.timeout)
-	defer cancel()
-	old := ""
-	_, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
-		m, err := decodeMeta(r.Meta)
-		if err != nil {
-			return err
-		}
-		old, m.Ping = m.Ping, message
-		r.Meta = m.encode()
-		return nil
-	})
-	if err != nil {
-		if isStoreFailure(err) && b.obs != nil {
-			b.obs.StoreError("update")
-		}
-		b.log.Warn("could not record the ping", "channel", channel, "message", message, "err", err)
-		return
-	}
-	b.deletePing(ctx, channel, old)
-}
-
-// deletePing deletes a ping whose decision has been made.
-func (b *Bot) deletePing(ctx context.Context, channel, message string) {
-	if message == "" {
-		return
-	}
-	if err := b.apiFor(ctx).Delete(ctx, channel, message); err != nil {
-		b.log.Warn("could not delete an old ping", "channel", channel, "message", message, "err", err)
-	}
 }
 
 func (b *Bot) send(ctx context.Context, channel string, ms *discordgo.MessageSend) {

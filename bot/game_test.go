@@ -44,7 +44,7 @@ func (h *harness) seedGame(users []string, deck string, opts engine.Options) {
 	require.NoError(h.t, err)
 	g, err := engine.NewWithDeck(opts, cards)
 	require.NoError(h.t, err)
-	m := &meta{Creator: users[0], Lang: "en", Turn: 1, Bust: opts.BustVariant}
+	m := &meta{Creator: users[0], Lang: locales.Or(h.lang, "en"), Turn: 1, Bust: opts.BustVariant}
 	for _, u := range users {
 		m.Seats = append(m.Seats, seat{ID: u, Name: h.names[u]})
 	}
