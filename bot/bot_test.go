@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -248,6 +249,7 @@ func TestBidPromptAndModal(t *testing.T) {
 func TestAuctionPaymentPicker(t *testing.T) {
 	h := newHarness(t)
 	board, prompt := toAuction(t, h)
+	h.give(1, "o4") // a card: more than one way to pay
 	h.clickOn("u2", prompt, customID(verbBidAmount, h.snapSeq(), "4"))
 	r := h.clickOn("u1", board, h.mustFind(board, verbPass))
 	rec, _ := h.record()
@@ -765,6 +767,7 @@ func TestStartOverUnarchivedGame(t *testing.T) {
 func TestWinningBidOpensThePayment(t *testing.T) {
 	h := newHarness(t)
 	board, prompt := toAuction(t, h)
+	h.give(0, "o4") // a card: more than one way to pay
 	h.clickOn("u2", prompt, h.mustFind(prompt, verbPass))
 	aprompt := h.clickOn("u1", board, h.mustFind(board, verbBid)).shown(board)
 	r := h.clickOn("u1", aprompt, customID(verbBidAmount, h.snapSeq(), "2"))
@@ -781,6 +784,66 @@ func TestWinningBidOpensThePayment(t *testing.T) {
 	assert.Equal(t, engine.PhaseDraw, rec.State.Phase)
 	assert.Equal(t, 3, rec.State.Players[0].Money)
 	assert.Equal(t, enT("done_pay", map[string]any{"Payment": "2 tokens"}), aprompt.content)
+}
+
+// TestOnlyPaymentIsMadeByItself: a winner whom only one payment covers
+// (R3: no superfluous unit) pays it without being asked.
+func TestOnlyPaymentIsMadeByItself(t *testing.T) {
+	h := newHarness(t)
+	board, prompt := toAuction(t, h)
+	h.clickOn("u2", prompt, h.mustFind(prompt, verbPass))
+	aprompt := h.clickOn("u1", board, h.mustFind(board, verbBid)).shown(board)
+	h.clickOn("u1", aprompt, customID(verbBidAmount, h.snapSeq(), "2"))
+	rec, _ := h.record()
+	assert.Equal(t, engine.PhaseDraw, rec.State.Phase, "Alice had only tokens: 2 tokens is the only payment")
+	assert.Equal(t, 3, rec.State.Players[0].Money)
+	assert.Contains(t, board.embeds[0].Description, enT("log_auto_pay", map[string]any{"Name": "Alice", "Payment": "2 tokens"}))
+}
+
+func TestOnlyPayment(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		money, cons int
+		coll        string
+		price       int
+		want        string // paymentText, "" when there is a choice
+	}{
+		{"tokens only", 5, 0, "", 3, "3 tokens"},
+		{"one consolation token, nothing else", 0, 1, "", 2, "1 consolation token"},
+		{"tokens or a card", 5, 0, "g3", 3, ""},
+		{"two identical cards", 0, 0, "g3 g3", 2, "2 cards (🟩3 🟩3)"},
+		{"two different cards, price 1", 0, 0, "g3 b3", 1, ""},
+		{"all the cards", 1, 0, "g3 b3", 3, "1 token, 2 cards (🟦3 🟩3)"},
+		{"token or consolation", 2, 1, "", 2, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &engine.Game{Opts: engine.Options{Players: 2}, Players: []engine.Player{
+				{Money: tc.money, Consolation: tc.cons, Collection: cards(t, tc.coll)}, {}}, Phase: engine.PhaseBuy}
+			pay, ok := onlyPayment(g, 0, tc.price)
+			if tc.want == "" {
+				assert.False(t, ok, "%+v", pay)
+				return
+			}
+			require.True(t, ok)
+			assert.Equal(t, tc.want, paymentText("en", pay))
+		})
+	}
+}
+
+// give moves cards from the deck to a seat's collection.
+func (h *harness) give(s int, notation string) {
+	h.t.Helper()
+	cs := cards(h.t, notation)
+	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+		for _, cd := range cs {
+			i := slices.Index(r.State.Deck, cd)
+			require.GreaterOrEqual(h.t, i, 0, "%s in the deck", cd)
+			r.State.Deck = slices.Delete(r.State.Deck, i, i+1)
+			r.State.Players[s].Collection = append(r.State.Players[s].Collection, cd)
+		}
+		return nil
+	})
+	require.NoError(h.t, err)
 }
 
 // soloBuyDeck: the human draws g3 b2 and takes the money (both go to the
@@ -865,6 +928,7 @@ func TestPingsAreClosedNotDeleted(t *testing.T) {
 			h := newHarness(t)
 			h.lang = lang
 			h.seedGame([]string{"u1", "u2", "u3"}, auctionDeck, engine.Options{Players: 3, FirstPlayer: 0})
+			h.give(0, "o4") // a card: more than one way to pay
 			board := h.board()
 			h.clickOn("u1", board, h.mustFind(board, verbDraw))
 			_, m := h.record()
@@ -955,4 +1019,43 @@ func TestBustBuyOpensTheMarket(t *testing.T) {
 	assert.True(t, market.ephemeral)
 	sel := h.mustFind(market, verbBuySelect)
 	assert.Contains(t, selectOptions(market, sel), "g3")
+}
+
+// TestGameLanguage: the option; in solo the player's language; a server
+// locale other than en-US (which every non-Community server reports); the
+// starter's language; the default last.
+func TestGameLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		sub         string
+		option      string
+		user, guild discordgo.Locale
+		defaultLang string
+		want        string
+	}{
+		{"option wins", "start", "en", discordgo.French, discordgo.French, "fr", "en"},
+		{"en-US server says nothing: the starter's", "start", "", discordgo.French, discordgo.EnglishUS, "en", "fr"},
+		{"French Community server", "start", "", discordgo.EnglishUS, discordgo.French, "en", "fr"},
+		{"British Community server", "start", "", discordgo.French, discordgo.EnglishGB, "fr", "en"},
+		{"unsupported server locale: the starter's", "start", "", discordgo.French, discordgo.German, "en", "fr"},
+		{"nothing known: the default", "start", "", discordgo.German, discordgo.German, "fr", "fr"},
+		{"solo: the player's, whatever the server", "solo", "", discordgo.French, discordgo.EnglishGB, "en", "fr"},
+		{"solo option", "solo", "en", discordgo.French, discordgo.French, "fr", "en"},
+		{"solo, unsupported player locale: server", "solo", "", discordgo.German, discordgo.French, "en", "fr"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			b, err := New(Options{Store: h.st, DefaultLanguage: tc.defaultLang, Seed: func() int64 { return 7 }})
+			require.NoError(t, err)
+			h.b = b
+			h.locale, h.guildLc = tc.user, tc.guild
+			var opts []any
+			if tc.option != "" {
+				opts = append(opts, optLanguage, tc.option)
+			}
+			h.command("u1", tc.sub, opts...)
+			_, m := h.record()
+			assert.Equal(t, tc.want, m.Lang)
+		})
+	}
 }

@@ -92,12 +92,19 @@ const maxForced = 16
 
 // forced is the only answer open to seat now when it has exactly one and
 // that answer decides nothing: stop with an empty deck, end a turn or skip
-// a final buy with nothing buyable, pass an auction one cannot afford.
+// a final buy with nothing buyable, pass an auction one cannot afford, pay
+// a won auction that only one payment covers (R3).
 func forced(g *engine.Game, seat int) (engine.ActionKind, bool) {
 	if seat < 0 || g.IsAlix(seat) {
 		return 0, false
 	}
 	ch := g.Choices(seat)
+	if g.Phase == engine.PhaseAuctionPay && hasAction(ch, engine.ActPay) {
+		if _, ok := onlyPayment(g, seat, ch.Owe); ok {
+			return engine.ActPay, true
+		}
+		return 0, false
+	}
 	if len(ch.Actions) != 1 {
 		return 0, false
 	}
@@ -127,6 +134,8 @@ func applyForced(lang string, m *meta, g *engine.Game) ([]engine.Event, []string
 			key = "log_auto_stop"
 		case k == engine.ActPass:
 			key = "log_auto_pass"
+		case k == engine.ActPay:
+			key = "log_auto_pay"
 		case g.Phase == engine.PhaseFinalBuy:
 			key = "log_auto_skip"
 		default:
@@ -144,7 +153,12 @@ func applyForced(lang string, m *meta, g *engine.Game) ([]engine.Event, []string
 			}
 			d["Min"] = min
 		}
-		evs, err := g.Apply(engine.Action{Kind: k, Player: s})
+		a := engine.Action{Kind: k, Player: s}
+		if k == engine.ActPay {
+			a.Payment, _ = onlyPayment(g, s, g.Choices(s).Owe)
+			d["Payment"] = paymentText(lang, a.Payment)
+		}
+		evs, err := g.Apply(a)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -152,7 +166,7 @@ func applyForced(lang string, m *meta, g *engine.Game) ([]engine.Event, []string
 		// The automatic line replaces the plain one of the same decision.
 		if len(evs) > 0 && evs[0].Player == s {
 			switch evs[0].Kind {
-			case engine.EvPassed, engine.EvStopped, engine.EvFinalBuySkipped:
+			case engine.EvPassed, engine.EvStopped, engine.EvFinalBuySkipped, engine.EvPaid:
 				evs = evs[1:]
 			}
 		}

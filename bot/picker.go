@@ -395,3 +395,41 @@ func (c *call) pickBack(p parsedID) error {
 	c.updateOrReply(locales.T(c.lang, "prompt_buy", map[string]any{"Capacity": g.BuyCapacity(s)}), buySelects(c.lang, m.version(g), ch.Buyable, proposer(g, s)))
 	return nil
 }
+
+// onlyPayment returns the payment of price by seat s when there is exactly
+// one that the engine accepts and that has no superfluous unit (R3): paying
+// it then decides nothing. Cards that are the same colour and number are
+// the same choice.
+func onlyPayment(g *engine.Game, s, price int) (engine.Payment, bool) {
+	list, _ := spendable(g, s)
+	pl := g.Players[s]
+	distinct := map[engine.Card]bool{}
+	for _, cd := range list {
+		distinct[cd] = true
+	}
+	var found engine.Payment
+	n := 0
+	for m := 0; m <= pl.Money; m++ {
+		for c := 0; c <= pl.Consolation; c++ {
+			for k := 0; k <= len(list); k++ {
+				pay := engine.Payment{Money: m, Consolation: c}
+				if pay.Value()+k < price || superfluous(engine.Payment{Money: m, Consolation: c, Cards: list[:k]}, price) {
+					continue
+				}
+				if k > 0 && k < len(list) && len(distinct) > 1 {
+					return engine.Payment{}, false // several ways to choose the cards
+				}
+				n++
+				if n > 1 {
+					return engine.Payment{}, false
+				}
+				pay.Cards = append([]engine.Card(nil), list[:k]...)
+				found = pay
+			}
+		}
+	}
+	if n != 1 || checkPick(g, s, price, found) != nil {
+		return engine.Payment{}, false
+	}
+	return found, true
+}

@@ -14,7 +14,7 @@ import (
 
 // Modal text input ids.
 const (
-	fieldAmount      = "amount"
+	fieldAmount = "amount"
 )
 
 // maxNumber bounds numbers typed in modals (far above any legal value).
