@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -132,11 +133,12 @@ func TestWrongUserOutsiderStale(t *testing.T) {
 	rec, _ := h.record()
 	require.Equal(t, engine.PhaseAuction, rec.State.Phase)
 	require.Equal(t, 1, rec.State.ToAct())
-	// Bob is pinged once, with a mention limited to him.
+	// Bob and Chloé, who will bid, are pinged once by one message; Alice,
+	// who drew the wild, is not.
 	sends := r.sends()
 	require.Len(t, sends, 1)
-	assert.True(t, strings.HasPrefix(sends[0].Content, "<@u2>"))
-	assert.Equal(t, []string{"u2"}, sends[0].AllowedMentions.Users)
+	assert.True(t, strings.HasPrefix(sends[0].Content, "<@u2> <@u3>"))
+	assert.Equal(t, []string{"u2", "u3"}, sends[0].AllowedMentions.Users)
 
 	// The old Draw button is outdated now, for anyone.
 	before = h.snap()
@@ -238,57 +240,85 @@ func TestBidPromptAndModal(t *testing.T) {
 	rec, _ = h.record()
 	assert.Equal(t, 3, rec.State.Auction.HighBid)
 	assert.Contains(t, board.embeds[0].Description, "Bob bids 3")
-	// Alice, the active player, bids last: she is playing her turn and is
-	// not pinged for it; Bob's ping says his decision is made.
+	// Alice, the active player, bids last: she drew the wild and is not
+	// pinged again.
 	assert.Empty(t, r.sends())
-	_, m := h.record()
-	assert.Empty(t, m.Ping)
 	checkAllCalls(t, h.rec.calls)
 }
 
-func TestAuctionPaymentModal(t *testing.T) {
+func TestAuctionPaymentPicker(t *testing.T) {
 	h := newHarness(t)
 	board, prompt := toAuction(t, h)
+	h.give(1, "o4") // a card: more than one way to pay
 	h.clickOn("u2", prompt, customID(verbBidAmount, h.snapSeq(), "4"))
-	h.clickOn("u1", board, h.mustFind(board, verbPass))
+	r := h.clickOn("u1", board, h.mustFind(board, verbPass))
 	rec, _ := h.record()
 	require.Equal(t, engine.PhaseAuctionPay, rec.State.Phase)
 	require.Equal(t, 1, rec.State.ToAct())
+	// Bob, who did not just click, is pinged to pay; the auction's ping is
+	// closed (edited), not deleted.
+	require.Len(t, r.sends(), 1)
+	assert.True(t, strings.HasPrefix(r.sends()[0].Content, "<@u2>,"))
+	assert.Empty(t, h.rec.deleted)
 
 	pay := h.clickOn("u2", board, h.mustFind(board, verbPay)).shown(board)
 	require.True(t, pay.ephemeral)
 	assert.Contains(t, pay.content, "4 tokens")
-	r := h.clickOn("u2", pay, h.mustFind(pay, verbAuctOther))
-	require.Equal(t, discordgo.InteractionResponseModal, r.response().Type)
-	modalID := r.response().Data.CustomID
+	picker := h.clickOn("u2", pay, h.mustFind(pay, verbAuctOther)).shown(pay)
+	assert.Contains(t, picker.content, enT("pick_status_empty", map[string]any{"Price": 4}))
+	ok := h.mustFind(picker, verbPickOK)
+	assert.True(t, disabled(picker, ok), "nothing picked: no payment yet")
 
 	before := h.snap()
+	// Forged picks are refused in the picker itself, which is redrawn.
 	for _, tc := range []struct {
-		name   string
-		fields map[string]string
-		want   string
+		name string
+		arg  string
+		want string
 	}{
-		{"not a number", map[string]string{fieldMoney: "four"}, enT("err_bad_number", map[string]any{"Text": "four"})},
-		{"not cards", map[string]string{fieldMoney: "0", fieldCards: "zz9"}, enT("err_bad_cards", map[string]any{"Text": "zz9"})},
-		{"too little", map[string]string{fieldMoney: "2"}, enT("err_payment_short", nil)},
-		{"tokens not owned", map[string]string{fieldMoney: "0", fieldConsolation: "2"}, enT("err_not_owned", nil)},
-		{"cards not owned", map[string]string{fieldMoney: "0", fieldCards: "g9 g8 g7 g6"}, enT("err_not_owned", nil)},
+		{"too little", "w.2.0.0", enT("err_payment_short_amounts", map[string]any{"Paid": 2, "Price": 4})},
+		{"tokens not owned", "w.0.2.0", enT("err_not_owned", nil)},
+		{"too much (R3)", "w.5.0.0", enT("pick_superfluous", map[string]any{"Price": 4})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, h.submit("u2", pay, modalID, tc.fields).ephemeralText())
+			r := h.clickOn("u2", picker, customID(verbPickOK, h.snapSeq(), tc.arg))
+			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type, "no new message")
+			assert.Contains(t, picker.content, tc.want)
 		})
 	}
 	h.unchanged(before)
 
-	r = h.submit("u2", pay, modalID, map[string]string{fieldMoney: "4", fieldConsolation: "", fieldCards: ""})
+	// Picking: 4 money tokens (from the empty pick).
+	r = h.clickOn("u2", picker, customID(verbPickMoney, h.snapSeq(), "w.0.0.0"), "4")
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	assert.Contains(t, picker.content, "**4 of 4**")
+	assert.NotContains(t, picker.content, "⚠️", "the refusal went with the next pick")
+	ok = h.mustFind(picker, verbPickOK)
+	assert.False(t, disabled(picker, ok))
+	h.unchanged(before)
+	r = h.clickOn("u2", picker, ok)
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	rec, _ = h.record()
 	assert.Equal(t, 1, rec.State.Players[1].Money)
 	assert.Contains(t, rec.State.Players[1].Collection, engine.Card{Kind: engine.KindSuperWild})
-	// The decision is back with Alice, who drew the wild and is playing
-	// her turn: she is not pinged again.
+	// The decision is back with Alice, whose turn it is: no ping.
 	assert.Equal(t, 0, rec.State.ToAct())
 	assert.Empty(t, r.sends())
+	checkAllCalls(t, h.rec.calls)
+}
+
+// disabled reports whether the button id of msg is disabled.
+func disabled(msg *shownMessage, id string) bool {
+	for _, c := range msg.components {
+		if row, ok := c.(discordgo.ActionsRow); ok {
+			for _, cc := range row.Components {
+				if b, ok := cc.(discordgo.Button); ok && b.CustomID == id {
+					return b.Disabled
+				}
+			}
+		}
+	}
+	return false
 }
 
 // snapSeq is the version the game's components carry now.
@@ -457,7 +487,8 @@ func TestAbandon(t *testing.T) {
 	for _, f := range board.embeds[0].Fields {
 		assert.NotContains(t, f.Name, enT("marker_to_act", nil))
 	}
-	assert.Empty(t, r.sends(), "one public notice: the board itself")
+	// One public notice: the old board says it, no message of its own.
+	assert.Empty(t, r.sends())
 	rec, err := h.st.Get(context.Background(), h.channel)
 	require.NoError(t, err)
 	assert.True(t, rec.Finished)
@@ -515,9 +546,9 @@ func TestTurnBoundaryPostsFreshBoard(t *testing.T) {
 	h.clickOn("u1", old, h.mustFind(old, verbDraw))
 	h.clickOn("u1", old, h.mustFind(old, verbStop))
 	assert.Contains(t, old.embeds[0].Description, "Alice stops")
-	h.clickOn("u1", old, h.mustFind(old, verbNumbers))
-	assert.NotContains(t, componentIDs(old.components), customID(verbBuy, h.snapSeq()), "no Buy with an empty market")
-	r := h.clickOn("u1", old, h.mustFind(old, verbEndTurn))
+	// Nothing in the market: the turn ends by itself, and the board says why.
+	r := h.clickOn("u1", old, h.mustFind(old, verbNumbers))
+	assert.Contains(t, old.embeds[0].Description, enT("log_auto_end", map[string]any{"Name": "Alice"}))
 
 	// The old board became the turn's summary, without buttons.
 	assert.Equal(t, enT("summary_title", map[string]any{"Turn": 1, "Name": "Alice"}), old.embeds[0].Title)
@@ -658,22 +689,29 @@ func TestBuyWithChosenPayment(t *testing.T) {
 	assert.Equal(t, []string{"b2", "g3"}, selectOptions(prompt, sel))
 	pay := h.clickOn("u2", prompt, sel, "g3").shown(prompt)
 	assert.Contains(t, pay.content, "3 tokens")
-	r := h.clickOn("u2", pay, h.mustFind(pay, verbBuyOther))
-	require.Equal(t, discordgo.InteractionResponseModal, r.response().Type)
-	modalID := r.response().Data.CustomID
-	checkAllCalls(t, r.calls)
+	// Back returns to the market.
+	back := h.clickOn("u2", pay, h.mustFind(pay, verbPickBack)).shown(pay)
+	assert.Equal(t, []string{"b2", "g3"}, selectOptions(back, h.mustFind(back, verbBuySelect)))
+	pay = h.clickOn("u2", back, h.mustFind(back, verbBuySelect), "g3").shown(back)
+	picker := h.clickOn("u2", pay, h.mustFind(pay, verbBuyOther)).shown(pay)
+	assert.Contains(t, picker.content, enT("pick_title_buy", map[string]any{"Price": 3, "Card": "🟩3", "CardName": "green 3"}))
+	checkAllCalls(t, h.rec.calls)
+
+	// Bob's cards: 🟧4, his last one, is offered with what it costs him.
+	cardsID := h.mustFind(picker, verbPickCards)
+	assert.Equal(t, []string{"0"}, selectOptions(picker, cardsID))
+	assert.Contains(t, dumpComponents(picker.components), enT("pick_card_last", nil))
 
 	before := h.snap()
-	assert.Equal(t, enT("err_payment_short", nil), h.submit("u2", pay, modalID, map[string]string{fieldMoney: "1"}).ephemeralText())
-	assert.Equal(t, enT("err_not_owned", nil), h.submit("u2", pay, modalID, map[string]string{fieldMoney: "1", fieldCards: "p9 p9"}).ephemeralText())
-	forged := customID(verbBuyModal, h.snapSeq(), "p9")
-	assert.Equal(t, enT("err_not_in_market", nil), h.submit("u2", pay, forged, map[string]string{fieldMoney: "5"}).ephemeralText())
-	h.unchanged(before)
+	h.clickOn("u2", picker, cardsID, "0")
+	assert.Contains(t, picker.content, "**1 of 3**")
+	h.clickOn("u2", picker, h.mustFind(picker, verbPickMoney), "2")
+	assert.Contains(t, picker.content, "**3 of 3**")
+	h.unchanged(before) // picking changes nothing until the payment is confirmed
 
-	// Overpaying is allowed (R3): Bob pays 2 tokens and his orange 4.
-	r = h.submit("u2", pay, modalID, map[string]string{fieldMoney: "2", fieldCards: "O4"})
+	r := h.clickOn("u2", picker, h.mustFind(picker, verbPickOK))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	assert.Contains(t, pay.content, "🟩3")
+	assert.Contains(t, picker.content, "🟩3")
 	rec, _ := h.record()
 	assert.Equal(t, 3, rec.State.Players[1].Money)
 	assert.Equal(t, cards(t, "g3"), rec.State.Players[1].Collection)
@@ -729,6 +767,7 @@ func TestStartOverUnarchivedGame(t *testing.T) {
 func TestWinningBidOpensThePayment(t *testing.T) {
 	h := newHarness(t)
 	board, prompt := toAuction(t, h)
+	h.give(0, "o4") // a card: more than one way to pay
 	h.clickOn("u2", prompt, h.mustFind(prompt, verbPass))
 	aprompt := h.clickOn("u1", board, h.mustFind(board, verbBid)).shown(board)
 	r := h.clickOn("u1", aprompt, customID(verbBidAmount, h.snapSeq(), "2"))
@@ -745,6 +784,66 @@ func TestWinningBidOpensThePayment(t *testing.T) {
 	assert.Equal(t, engine.PhaseDraw, rec.State.Phase)
 	assert.Equal(t, 3, rec.State.Players[0].Money)
 	assert.Equal(t, enT("done_pay", map[string]any{"Payment": "2 tokens"}), aprompt.content)
+}
+
+// TestOnlyPaymentIsMadeByItself: a winner whom only one payment covers
+// (R3: no superfluous unit) pays it without being asked.
+func TestOnlyPaymentIsMadeByItself(t *testing.T) {
+	h := newHarness(t)
+	board, prompt := toAuction(t, h)
+	h.clickOn("u2", prompt, h.mustFind(prompt, verbPass))
+	aprompt := h.clickOn("u1", board, h.mustFind(board, verbBid)).shown(board)
+	h.clickOn("u1", aprompt, customID(verbBidAmount, h.snapSeq(), "2"))
+	rec, _ := h.record()
+	assert.Equal(t, engine.PhaseDraw, rec.State.Phase, "Alice had only tokens: 2 tokens is the only payment")
+	assert.Equal(t, 3, rec.State.Players[0].Money)
+	assert.Contains(t, board.embeds[0].Description, enT("log_auto_pay", map[string]any{"Name": "Alice", "Payment": "2 tokens"}))
+}
+
+func TestOnlyPayment(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		money, cons int
+		coll        string
+		price       int
+		want        string // paymentText, "" when there is a choice
+	}{
+		{"tokens only", 5, 0, "", 3, "3 tokens"},
+		{"one consolation token, nothing else", 0, 1, "", 2, "1 consolation token"},
+		{"tokens or a card", 5, 0, "g3", 3, ""},
+		{"two identical cards", 0, 0, "g3 g3", 2, "2 cards (🟩3 🟩3)"},
+		{"two different cards, price 1", 0, 0, "g3 b3", 1, ""},
+		{"all the cards", 1, 0, "g3 b3", 3, "1 token, 2 cards (🟦3 🟩3)"},
+		{"token or consolation", 2, 1, "", 2, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &engine.Game{Opts: engine.Options{Players: 2}, Players: []engine.Player{
+				{Money: tc.money, Consolation: tc.cons, Collection: cards(t, tc.coll)}, {}}, Phase: engine.PhaseBuy}
+			pay, ok := onlyPayment(g, 0, tc.price)
+			if tc.want == "" {
+				assert.False(t, ok, "%+v", pay)
+				return
+			}
+			require.True(t, ok)
+			assert.Equal(t, tc.want, paymentText("en", pay))
+		})
+	}
+}
+
+// give moves cards from the deck to a seat's collection.
+func (h *harness) give(s int, notation string) {
+	h.t.Helper()
+	cs := cards(h.t, notation)
+	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+		for _, cd := range cs {
+			i := slices.Index(r.State.Deck, cd)
+			require.GreaterOrEqual(h.t, i, 0, "%s in the deck", cd)
+			r.State.Deck = slices.Delete(r.State.Deck, i, i+1)
+			r.State.Players[s].Collection = append(r.State.Players[s].Collection, cd)
+		}
+		return nil
+	})
+	require.NoError(h.t, err)
 }
 
 // soloBuyDeck: the human draws g3 b2 and takes the money (both go to the
@@ -819,44 +918,72 @@ func TestStaleClickOnABoardLeftBehind(t *testing.T) {
 	assert.NotContains(t, r.ephemeralText(), enT("stale_here", nil))
 }
 
-// TestPingsDoNotPileUp: each ping asks one person for one decision; once
-// it is made the ping is deleted (by the next ping, or the next turn's
-// board), so the channel keeps at most one.
-// TestPingsAreEditedNotDeleted: a ping whose decision is made says so and
-// stays (its notification still leads to a message); the active player is
-// not pinged within their own turn; nothing is ever deleted.
-func TestPingsAreEditedNotDeleted(t *testing.T) {
-	h := newHarness(t)
-	board, prompt := toAuction(t, h)
-	_, m := h.record()
-	first := m.Ping
-	require.NotEmpty(t, first, "Bob was pinged to bid")
-	h.clickOn("u2", prompt, customID(verbBidAmount, h.snapSeq(), "4"))
-	_, m = h.record()
-	assert.Empty(t, m.Ping, "Alice bids last in her own turn: no ping")
-	require.NotNil(t, h.rec.message(first))
-	assert.Equal(t, enT("ping_done", nil), h.rec.message(first).content)
-
-	h.clickOn("u1", board, h.mustFind(board, verbPass))
-	_, m = h.record()
-	second := m.Ping
-	require.NotEmpty(t, second, "Bob won: he is pinged to pay")
-	assert.Contains(t, h.rec.message(second).content, "<@u2>")
-	pay := h.clickOn("u2", board, h.mustFind(board, verbPay)).shown(board)
-	h.clickOn("u2", pay, h.mustFind(pay, verbAuctPay))
-	_, m = h.record()
-	assert.Empty(t, m.Ping, "back to Alice's turn: no ping")
-	assert.Equal(t, enT("ping_done", nil), h.rec.message(second).content)
-	for _, v := range []string{verbDraw, verbStop, verbNumbers, verbEndTurn} {
-		if id, ok := findID(board, v); ok {
-			h.clickOn("u1", board, id)
-		}
+// TestPingsAreClosedNotDeleted: a ping asks for one decision; once it is
+// made the ping is edited to say so, never deleted (the notification must
+// keep pointing to a message), and nobody is pinged for a decision their
+// own click opened.
+func TestPingsAreClosedNotDeleted(t *testing.T) {
+	for _, lang := range locales.Languages {
+		t.Run(lang, func(t *testing.T) {
+			h := newHarness(t)
+			h.lang = lang
+			h.seedGame([]string{"u1", "u2", "u3"}, auctionDeck, engine.Options{Players: 3, FirstPlayer: 0})
+			h.give(0, "o4") // a card: more than one way to pay
+			board := h.board()
+			h.clickOn("u1", board, h.mustFind(board, verbDraw))
+			_, m := h.record()
+			ping := m.Ping
+			require.NotEmpty(t, ping, "Bob and Chloé were pinged to bid")
+			// Bob bids, Chloé passes: still the same auction, no new ping.
+			n := h.rec.count()
+			prompt := h.clickOn("u2", board, h.mustFind(board, verbBid)).shown(board)
+			h.clickOn("u2", prompt, customID(verbBidAmount, h.snapSeq(), "2"))
+			h.clickOn("u3", board, h.mustFind(board, verbPass))
+			for _, c := range h.rec.since(n) {
+				assert.NotEqual(t, "send", c.op, "no new ping within the auction")
+			}
+			// Alice outbids and pays in her own prompt: the auction is over,
+			// the ping is closed.
+			prompt = h.clickOn("u1", board, h.mustFind(board, verbBid)).shown(board)
+			r := h.clickOn("u1", prompt, customID(verbBidAmount, h.snapSeq(), "3"))
+			assert.Empty(t, r.sends(), "Alice, who just bid, is not pinged to pay")
+			rec, m := h.record()
+			require.Equal(t, engine.PhaseAuctionPay, rec.State.Phase)
+			assert.Empty(t, m.Ping)
+			closed := h.rec.message(ping)
+			require.NotNil(t, closed, "the ping is still there")
+			assert.True(t, strings.HasPrefix(closed.content, "✔️"), closed.content)
+			assert.Contains(t, closed.content, locales.T(lang, "ping_closed_link", map[string]any{"URL": messageURL("g1", "c1", board.id)}))
+			assert.Empty(t, h.rec.deleted, "no message is ever deleted")
+			checkAllCalls(t, h.rec.calls)
+		})
 	}
-	rec, m := h.record()
-	require.Equal(t, 1, rec.State.Active, "Bob's turn")
-	assert.Empty(t, m.Ping)
-	assert.Empty(t, h.rec.deleted, "no message is ever deleted")
-	checkAllCalls(t, h.rec.calls)
+}
+
+// TestForcedDecisionsAreTaken: a bidder who cannot afford the minimum bid
+// passes by themself and is not pinged; the board says why.
+func TestForcedDecisionsAreTaken(t *testing.T) {
+	for _, lang := range locales.Languages {
+		t.Run(lang, func(t *testing.T) {
+			h := newHarness(t)
+			h.lang = lang
+			h.seedGame([]string{"u1", "u2", "u3"}, auctionDeck, engine.Options{Players: 3, FirstPlayer: 0})
+			_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+				r.State.Players[2].Money = 0 // Chloé cannot bid
+				return nil
+			})
+			require.NoError(t, err)
+			board := h.board()
+			r := h.clickOn("u1", board, h.mustFind(board, verbDraw))
+			require.Len(t, r.sends(), 1)
+			assert.Equal(t, []string{"u2"}, r.sends()[0].AllowedMentions.Users, "only Bob, who can bid, is pinged")
+			r = h.clickOn("u2", board, h.mustFind(board, verbPass))
+			rec, _ := h.record()
+			assert.Equal(t, 0, rec.State.ToAct(), "Chloé passed by herself")
+			assert.Contains(t, board.embeds[0].Description, locales.T(lang, "log_auto_pass", map[string]any{"Name": "Chloé", "Min": 1}))
+			assert.Empty(t, r.sends())
+		})
+	}
 }
 
 // TestBustBuyOpensTheMarket: in the bust variant, choosing the buy opens
@@ -892,4 +1019,43 @@ func TestBustBuyOpensTheMarket(t *testing.T) {
 	assert.True(t, market.ephemeral)
 	sel := h.mustFind(market, verbBuySelect)
 	assert.Contains(t, selectOptions(market, sel), "g3")
+}
+
+// TestGameLanguage: the option; in solo the player's language; a server
+// locale other than en-US (which every non-Community server reports); the
+// starter's language; the default last.
+func TestGameLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		sub         string
+		option      string
+		user, guild discordgo.Locale
+		defaultLang string
+		want        string
+	}{
+		{"option wins", "start", "en", discordgo.French, discordgo.French, "fr", "en"},
+		{"en-US server says nothing: the starter's", "start", "", discordgo.French, discordgo.EnglishUS, "en", "fr"},
+		{"French Community server", "start", "", discordgo.EnglishUS, discordgo.French, "en", "fr"},
+		{"British Community server", "start", "", discordgo.French, discordgo.EnglishGB, "fr", "en"},
+		{"unsupported server locale: the starter's", "start", "", discordgo.French, discordgo.German, "en", "fr"},
+		{"nothing known: the default", "start", "", discordgo.German, discordgo.German, "fr", "fr"},
+		{"solo: the player's, whatever the server", "solo", "", discordgo.French, discordgo.EnglishGB, "en", "fr"},
+		{"solo option", "solo", "en", discordgo.French, discordgo.French, "fr", "en"},
+		{"solo, unsupported player locale: server", "solo", "", discordgo.German, discordgo.French, "en", "fr"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			b, err := New(Options{Store: h.st, DefaultLanguage: tc.defaultLang, Seed: func() int64 { return 7 }})
+			require.NoError(t, err)
+			h.b = b
+			h.locale, h.guildLc = tc.user, tc.guild
+			var opts []any
+			if tc.option != "" {
+				opts = append(opts, optLanguage, tc.option)
+			}
+			h.command("u1", tc.sub, opts...)
+			_, m := h.record()
+			assert.Equal(t, tc.want, m.Lang)
+		})
+	}
 }

@@ -172,37 +172,6 @@ func paymentText(lang string, p engine.Payment) string {
 	return strings.Join(parts, locales.T(lang, "list_sep", nil))
 }
 
-// paymentNotation is a payment's cards in SPEC §7 notation, for modal
-// fields, with the colour letters of lang ("v3" for a green 3 in French).
-func paymentNotation(lang string, cards []engine.Card) string {
-	parts := make([]string, len(cards))
-	for i, c := range cards {
-		if c.Kind == engine.KindNumber && c.Color <= engine.Pink {
-			parts[i] = locales.T(lang, "letter_"+colorKey(c.Color), nil) + itoa(int(c.Value))
-			continue
-		}
-		parts[i] = c.String()
-	}
-	return strings.Join(parts, " ")
-}
-
-// toNotation rewrites typed cards into SPEC §7 notation: a token starting
-// with a colour letter of lang gets the engine's letter. The engine's own
-// letters are kept, so "g3" and "v3" both read as a green 3 in French.
-func toNotation(lang, text string) string {
-	fields := strings.Fields(text)
-	for i, f := range fields {
-		for _, col := range engine.Colors {
-			letter := locales.T(lang, "letter_"+colorKey(col), nil)
-			if rest, ok := strings.CutPrefix(strings.ToLower(f), letter); ok && letter != "" {
-				fields[i] = engine.Card{Kind: engine.KindNumber, Color: col, Value: 1}.String()[:1] + rest
-				break
-			}
-		}
-	}
-	return strings.Join(fields, " ")
-}
-
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // tableauTotals returns the tableau's total (numbers minus currency) and

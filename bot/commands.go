@@ -147,16 +147,29 @@ func stringOpt(opts map[string]*discordgo.ApplicationCommandInteractionDataOptio
 	return ""
 }
 
-// gameLanguage is the game's language: the option if given, else the
-// server's preferred locale, else the default.
-func (c *call) gameLanguage(option string) string {
+// gameLanguage is the game's language:
+//   - the language: option, if given;
+//   - in a solo game, the player's own language;
+//   - the server's preferred locale when it is a supported one other than
+//     en-US (a server that is not a Community server always reports en-US,
+//     so en-US says nothing);
+//   - the language of the player who starts the game;
+//   - DIX_LANGUAGE (Options.DefaultLanguage).
+func (c *call) gameLanguage(option string, solo bool) string {
 	if locales.Supported(option) {
 		return option
 	}
-	if c.i.GuildLocale != nil {
+	user := locales.For(string(c.i.Locale))
+	if solo && user != "" {
+		return user
+	}
+	if c.i.GuildLocale != nil && *c.i.GuildLocale != discordgo.EnglishUS {
 		if l := locales.For(string(*c.i.GuildLocale)); l != "" {
 			return l
 		}
+	}
+	if user != "" {
+		return user
 	}
 	return c.b.lang
 }
@@ -165,7 +178,7 @@ func (c *call) cmdStart(variant, language string) error {
 	if variant != "" && variant != variantStd && variant != variantBust {
 		return ErrBadInput
 	}
-	m := &meta{Creator: c.user, Lang: c.gameLanguage(language), Bust: variant == variantBust,
+	m := &meta{Creator: c.user, Lang: c.gameLanguage(language, false), Bust: variant == variantBust,
 		Seats: []seat{{ID: c.user, Name: c.name}}, Lobby: 1, Origin: c.i.ID}
 	if err := c.create(&dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID, Meta: m.encode()}); err != nil {
 		return err
@@ -194,7 +207,7 @@ func (c *call) cmdSolo(diff int, language string) error {
 	if err != nil {
 		return err
 	}
-	lang := c.gameLanguage(language)
+	lang := c.gameLanguage(language, true)
 	m := &meta{Creator: c.user, Lang: lang, Solo: true, Diff: diff, Turn: 1, Origin: c.i.ID,
 		Seats: []seat{{ID: c.user, Name: c.name}, {}}}
 	d := map[string]any{"Name": m.name(lang, 0), "Level": diff, "LevelName": locales.T(lang, "difficulty_"+itoa(diff), nil)}

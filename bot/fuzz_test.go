@@ -41,6 +41,8 @@ func FuzzClick(f *testing.F) {
 	f.Add("dix:bmod:1:g3", "u2", "12", true)
 	f.Add("dix:bsel:0", "u1", "g3", false)
 	f.Add("dix:amod:1", "u2", "abc", true)
+	f.Add("dix:pko:1:w.3.0.ff", "u2", "", false)
+	f.Add("dix:pkc:0:g3.0.0.0.1", "u1", "27", false)
 	f.Fuzz(func(t *testing.T, id, user, value string, modal bool) {
 		h := newHarness(t)
 		h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
@@ -48,7 +50,7 @@ func FuzzClick(f *testing.F) {
 		before := h.snap()
 		var r result
 		if modal {
-			r = h.submit(user, board, id, map[string]string{fieldAmount: value, fieldMoney: value, fieldCards: value})
+			r = h.submit(user, board, id, map[string]string{fieldAmount: value})
 		} else if value != "" {
 			r = h.clickOn(user, board, id, value)
 		} else {

@@ -81,19 +81,111 @@ type played struct {
 	m         *meta
 	lines     []string // the turn's events so far, in the game's language
 	prevActor int
-	active    int  // the active seat before the action
-	turn      int  // the turn number before the action
-	final     bool // the action was taken in the final buy round (4)
-	ended     bool
+	prevPhase engine.Phase
+	active    int    // the active seat before the action
+	turn      int    // the turn number before the action
+	final     bool   // the action was taken in the final buy round (4)
+	ended     bool   // a turn ended (or the game)
 	summary   string // title of the turn's summary
 }
 
-// play applies the action built by build for the clicking user, inside one
-// exactly-once store update that also records the Discord work the change
-// owes (the outbox), then answers: a click on the board updates it in
-// place; a click on an ephemeral prompt replaces the prompt with what
-// confirm returns (text, and components for a next step of the same
-// player) and the board is edited after the answer.
+// maxForced bounds the decisions taken automatically after one click (a
+// final round of five players skipping is the longest chain).
+const maxForced = 16
+
+// forced is the only answer open to seat now when it has exactly one and
+// that answer decides nothing: stop with an empty deck, end a turn or skip
+// a final buy with nothing buyable, pass an auction one cannot afford, pay
+// a won auction that only one payment covers (R3).
+func forced(g *engine.Game, seat int) (engine.ActionKind, bool) {
+	if seat < 0 || g.IsAlix(seat) {
+		return 0, false
+	}
+	ch := g.Choices(seat)
+	if g.Phase == engine.PhaseAuctionPay && hasAction(ch, engine.ActPay) {
+		if _, ok := onlyPayment(g, seat, ch.Owe); ok {
+			return engine.ActPay, true
+		}
+		return 0, false
+	}
+	if len(ch.Actions) != 1 {
+		return 0, false
+	}
+	switch k := ch.Actions[0]; k {
+	case engine.ActStop, engine.ActEndTurn, engine.ActPass:
+		return k, true
+	}
+	return 0, false
+}
+
+// applyForced takes every decision that has only one possible answer, in
+// the same store update as the click that led to it, and says so in lines
+// of lang. Nobody is asked (or pinged) for a decision they cannot make.
+func applyForced(lang string, m *meta, g *engine.Game) ([]engine.Event, []string, error) {
+	var all []engine.Event
+	var lines []string
+	for range maxForced {
+		s := g.ToAct()
+		k, ok := forced(g, s)
+		if !ok {
+			break
+		}
+		d := map[string]any{"Name": m.name(lang, s)}
+		key := ""
+		switch {
+		case k == engine.ActStop:
+			key = "log_auto_stop"
+		case k == engine.ActPass:
+			key = "log_auto_pass"
+		case k == engine.ActPay:
+			key = "log_auto_pay"
+		case g.Phase == engine.PhaseFinalBuy:
+			key = "log_auto_skip"
+		default:
+			key = "log_auto_end"
+		}
+		if k == engine.ActPass {
+			// Choices gives no minimum when the bid is out of reach: the
+			// smallest legal bid is one more than the high bid (solo: 5).
+			min := 1
+			if g.Auction != nil {
+				min = g.Auction.HighBid + 1
+			}
+			if g.Solo() && min < 5 {
+				min = 5
+			}
+			d["Min"] = min
+		}
+		a := engine.Action{Kind: k, Player: s}
+		if k == engine.ActPay {
+			a.Payment, _ = onlyPayment(g, s, g.Choices(s).Owe)
+			d["Payment"] = paymentText(lang, a.Payment)
+		}
+		evs, err := g.Apply(a)
+		if err != nil {
+			return nil, nil, err
+		}
+		all = append(all, evs...)
+		// The automatic line replaces the plain one of the same decision.
+		if len(evs) > 0 && evs[0].Player == s {
+			switch evs[0].Kind {
+			case engine.EvPassed, engine.EvStopped, engine.EvFinalBuySkipped, engine.EvPaid:
+				evs = evs[1:]
+			}
+		}
+		lines = append(lines, locales.T(lang, key, d))
+		lines = append(lines, renderEvents(lang, m, evs)...)
+	}
+	return all, lines, nil
+}
+
+// play applies the action built by build for the clicking user, then every
+// decision that has only one possible answer, inside one exactly-once store
+// update that also records the Discord work the change owes (the outbox),
+// then answers: a click on the board updates it in place; a click on an
+// ephemeral prompt replaces the prompt with what confirm returns (text, and
+// components for a next step of the same player) and the board is edited
+// after the answer.
 func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine.Action, error), confirm confirmFunc) error {
 	var out played
 	var act engine.Action
@@ -109,16 +201,22 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 			return err
 		}
 		a.Player = s
-		prev, active, turn, final := g.ToAct(), g.Active, m.Turn, g.Phase == engine.PhaseFinalBuy
+		prev, prevPhase, active, turn, final := g.ToAct(), g.Phase, g.Active, m.Turn, g.Phase == engine.PhaseFinalBuy
 		evs, err := g.Apply(a)
 		if err != nil {
 			return err
 		}
+		lines := renderEvents(m.Lang, m, evs)
+		more, moreLines, err := applyForced(m.Lang, m, g)
+		if err != nil {
+			return err
+		}
+		evs = append(evs, more...)
+		lines = append(lines, moreLines...)
 		// Never save a broken game (principle 8): refuse the click instead.
 		if err := g.Check(); err != nil {
 			return err
 		}
-		lines := renderEvents(m.Lang, m, evs)
 		ended, started := turnBoundary(evs)
 		m.Turn += started
 		m.addLog(lines...)
@@ -126,7 +224,7 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 		if ended || g.Phase == engine.PhaseOver {
 			m.TurnLog = nil
 		}
-		out = played{m: m, lines: turnLines, prevActor: prev, active: active, turn: turn, ended: ended, final: final}
+		out = played{m: m, lines: turnLines, prevActor: prev, prevPhase: prevPhase, active: active, turn: turn, ended: ended, final: final}
 		out.summary = out.summaryTitle()
 		m.owe(r, c.effectsOf(out, g, fromBoard)...)
 		r.Meta = m.encode()
@@ -172,9 +270,10 @@ func (out played) summaryTitle() string {
 
 // effectsOf is the Discord work an applied action owes besides the answer:
 // at the end of a turn the old board becomes its summary and a fresh board
-// pings the next player; within a turn the board follows a click made
-// elsewhere, and the player who must now decide is pinged once; at the end
-// the scoreboard is posted and the game archived.
+// pings who must act next; within a turn the board follows a click made
+// elsewhere, an auction pings its bidders at once and a won auction its
+// winner, and a ping whose decision is over says so; at the end the
+// scoreboard is posted and the game archived.
 func (c *call) effectsOf(out played, g *engine.Game, fromBoard bool) []effect {
 	m := out.m
 	over := g.Phase == engine.PhaseOver
@@ -188,7 +287,7 @@ func (c *call) effectsOf(out played, g *engine.Game, fromBoard bool) []effect {
 	case over:
 		return append(effs, effect{Kind: effScores}, effect{Kind: effFinish})
 	case boundary:
-		return append(effs, effect{Kind: effBoard, Who: c.mention(m, g.ToAct())})
+		return append(effs, effect{Kind: effBoard, Users: nextDeciders(m, g, c.user)})
 	}
 	if !fromBoard {
 		effs = append(effs, effect{Kind: effEdit})
@@ -197,26 +296,14 @@ func (c *call) effectsOf(out played, g *engine.Game, fromBoard bool) []effect {
 		// (its id could not be recorded): it is the live one now.
 		effs = append(effs, effect{Kind: effAdopt, Msg: clicked})
 	}
-	next := g.ToAct()
-	switch who := c.mention(m, next); {
-	case who != "" && next != out.prevActor && next != g.Active:
-		// The active player is not pinged within their own turn: the
-		// turn's board pinged them and they are playing it.
-		effs = append(effs, effect{Kind: effPing, Who: who, Seq: g.Seq})
-	case m.Ping != "":
-		// The pinged decision has been made and nobody else is pinged.
+	if e, ok := pingEffect(m, g, out, c.user, c.i.GuildID, c.i.ChannelID); ok {
+		effs = append(effs, e) // it closes the previous ping first
+	} else if m.Ping != "" && g.Phase != out.prevPhase {
+		// The pinged decision is over (the auction closed, the payment
+		// made) and nobody new is pinged.
 		effs = append(effs, effect{Kind: effPinged})
 	}
 	return effs
-}
-
-// mention is the user to mention for a decision of seat s: none for ALIX,
-// an empty seat, or the user who just clicked (they see it already).
-func (c *call) mention(m *meta, s int) string {
-	if s < 0 || s >= len(m.Seats) || m.Seats[s].ID == c.user {
-		return ""
-	}
-	return m.Seats[s].ID
 }
 
 // answerPlay answers an applied action: the board clicked on shows the game

@@ -44,7 +44,7 @@ func (h *harness) seedGame(users []string, deck string, opts engine.Options) {
 	require.NoError(h.t, err)
 	g, err := engine.NewWithDeck(opts, cards)
 	require.NoError(h.t, err)
-	m := &meta{Creator: users[0], Lang: "en", Turn: 1, Bust: opts.BustVariant}
+	m := &meta{Creator: users[0], Lang: locales.Or(h.lang, "en"), Turn: 1, Bust: opts.BustVariant}
 	for _, u := range users {
 		m.Seats = append(m.Seats, seat{ID: u, Name: h.names[u]})
 	}
@@ -53,7 +53,7 @@ func (h *harness) seedGame(users []string, deck string, opts engine.Options) {
 		m.Seats = append(m.Seats, seat{})
 	}
 	rec := &dixbot.Record{Channel: h.channel, Guild: h.guild, State: g}
-	m.owe(rec, effect{Kind: effBoard, Who: m.Seats[g.ToAct()].ID})
+	m.owe(rec, effect{Kind: effBoard, Users: nextDeciders(m, g, "")})
 	rec.Meta = m.encode()
 	require.NoError(h.t, h.st.Create(context.Background(), rec))
 	require.NoError(h.t, h.b.runOutbox(context.Background(), h.rec, rec))

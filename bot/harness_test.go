@@ -202,7 +202,8 @@ type harness struct {
 	names   map[string]string
 	perms   map[string]int64
 	obs     *countObserver
-	maxMeta int // largest table data seen by step
+	maxMeta int    // largest table data seen by step
+	lang    string // the language of games made by seedGame ("en" when unset)
 }
 
 type countObserver struct {

@@ -51,7 +51,7 @@ func TestEveryLiteralKeyExists(t *testing.T) {
 	for d := minDifficulty; d <= maxDifficulty; d++ {
 		assert.True(t, locales.Has("fr", "difficulty_"+itoa(d)))
 	}
-	for _, k := range []string{"ping_decide", "ping_resume", "ping_bid", "ping_bid_first", "ping_pay", "ping_final_buy"} {
+	for _, k := range []string{"ping_auction", "ping_pay", "ping_closed"} {
 		assert.True(t, locales.Has("en", k) && locales.Has("en", k+"_link"), k)
 	}
 }

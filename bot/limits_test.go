@@ -133,8 +133,8 @@ func checkAllCalls(t *testing.T, calls []recorded) {
 	}
 }
 
-// checkMentions: never parse everyone or roles; a mention in the content
-// must be the only user allowed.
+// checkMentions: never parse everyone or roles; the users mentioned in the
+// content are exactly the users allowed.
 func checkMentions(t *testing.T, where, content string, am *discordgo.MessageAllowedMentions) {
 	t.Helper()
 	if !assert.NotNil(t, am, "%s: allowed mentions unset", where) {
@@ -142,18 +142,18 @@ func checkMentions(t *testing.T, where, content string, am *discordgo.MessageAll
 	}
 	assert.Empty(t, am.Parse, "%s: parses mentions", where)
 	assert.Empty(t, am.Roles, where)
-	var mentioned []string
+	var ids []string
 	for rest := content; ; {
 		i := strings.Index(rest, "<@")
 		if i < 0 {
 			break
 		}
 		j := strings.Index(rest[i:], ">")
-		mentioned = append(mentioned, rest[i+2:i+j])
+		ids = append(ids, rest[i+2:i+j])
 		rest = rest[i+j:]
 	}
-	if len(mentioned) > 0 {
-		assert.Equal(t, mentioned, am.Users, "%s: the users mentioned, and only them, are allowed", where)
+	if len(ids) > 0 {
+		assert.Equal(t, ids, am.Users, "%s: mentions", where)
 	} else {
 		assert.Empty(t, am.Users, "%s: users allowed without a mention", where)
 	}

@@ -106,7 +106,7 @@ func (c *call) lobbyStart(p parsedID) error {
 		m.Turn = 1
 		m.Log = []string{locales.T(m.Lang, "log_started", map[string]any{"Name": m.name(m.Lang, g.Active)})}
 		m.Board = "" // the lobby message is answered below; the first board comes next
-		m.owe(r, effect{Kind: effBoard, Who: c.mention(m, g.ToAct())})
+		m.owe(r, effect{Kind: effBoard, Users: nextDeciders(m, g, c.user)})
 		return nil
 	})
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -29,11 +28,11 @@ import (
 
 // Effect kinds.
 const (
-	effBoard  = "board"  // post a fresh board for the game as it stands, mentioning Who; the previous board is retired
+	effBoard  = "board"  // post a fresh board for the game as it stands, mentioning Users; the previous board is retired
 	effEdit   = "edit"   // show the game as it stands on the current board
 	effRetire = "retire" // strip the buttons of Msg; with Title, replace it by the summary of Lines
 	effAdopt  = "adopt"  // Msg (a board clicked on) is the current board: retire the one recorded
-	effPing   = "ping"   // ping Who for the decision pending at state Seq (skipped once it is made)
+	effPing   = "ping"   // post Text mentioning Users (the previous ping is closed first)
 	effPinged = "pinged" // the decision of the current ping is made: the ping says so
 	effScores = "scores" // post the final scoreboard
 	effEnded  = "ended"  // the game was abandoned by Text: the board says so for good
@@ -45,8 +44,7 @@ type effect struct {
 	ID    uint32   `json:"i"`
 	Kind  string   `json:"k"`
 	Msg   string   `json:"m,omitempty"`
-	Who   string   `json:"w,omitempty"` // user id to mention
-	Seq   uint32   `json:"q,omitempty"`
+	Users []string `json:"u,omitempty"` // users to mention
 	Title string   `json:"t,omitempty"`
 	Lines []string `json:"l,omitempty"`
 	Text  string   `json:"x,omitempty"`
@@ -219,9 +217,9 @@ func (x *executor) do(ctx context.Context, e effect) error {
 			Components:      boardButtons(m.Lang, m, g),
 			AllowedMentions: noMentions(),
 		}
-		if e.Who != "" {
-			ms.Content = "<@" + e.Who + ">"
-			ms.AllowedMentions = mentionOnly(e.Who)
+		if len(e.Users) > 0 {
+			ms.Content = mentions(e.Users)
+			ms.AllowedMentions = mentionUsers(e.Users)
 		}
 		msg, err := x.d.Send(ctx, channel, ms, x.nonce(e))
 		if err != nil {
@@ -233,11 +231,8 @@ func (x *executor) do(ctx context.Context, e effect) error {
 			}
 		}
 		x.board = msg.ID
-		if e.Who != "" {
-			// The new board's mention replaces the turn's last ping.
-			return x.pinged(ctx)
-		}
-		return nil
+		// A new turn's board closes the last turn's ping.
+		return x.pinged(ctx)
 	case effEdit:
 		if x.board == "" {
 			return nil
@@ -265,14 +260,11 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		}
 		return nil
 	case effPing:
-		if g == nil || g.Seq != e.Seq || e.Who == "" {
-			return nil // decided before the ping went out: nobody to tell
-		}
 		if err := x.pinged(ctx); err != nil && !permanent(err) {
 			return err
 		}
 		msg, err := x.d.Send(ctx, channel, &discordgo.MessageSend{
-			Content: pingText(m, g, e.Who, x.rec.Guild, channel, x.board), AllowedMentions: mentionOnly(e.Who),
+			Content: e.Text, AllowedMentions: mentionUsers(e.Users),
 		}, x.nonce(e))
 		if err != nil {
 			return err
@@ -296,10 +288,17 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		ed.AllowedMentions = noMentions()
 		return x.d.Edit(ctx, ed)
 	case effScores:
+		var all []string
+		for s := range m.Seats {
+			if u := m.human(s); u != "" {
+				all = append(all, u)
+			}
+		}
+		// The final scoreboard notifies every player, once.
 		_, err := x.d.Send(ctx, channel, &discordgo.MessageSend{
-			Content:         everyone(m),
+			Content:         mentions(all),
 			Embeds:          []*discordgo.MessageEmbed{scoreboardEmbed(m.Lang, m, g)},
-			AllowedMentions: mentionAll(m),
+			AllowedMentions: mentionUsers(all),
 		}, x.nonce(e))
 		if err != nil {
 			return err
@@ -344,8 +343,12 @@ func (x *executor) pinged(ctx context.Context) error {
 		return nil
 	}
 	e := discordgo.NewMessageEdit(x.rec.Channel, x.ping)
-	text := locales.T(x.m.Lang, "ping_done", nil)
+	text := locales.T(x.m.Lang, "ping_closed", nil)
+	if x.board != "" {
+		text = locales.T(x.m.Lang, "ping_closed_link", map[string]any{"URL": messageURL(x.rec.Guild, x.rec.Channel, x.board)})
+	}
 	e.Content = &text
+	e.Components = &[]discordgo.MessageComponent{}
 	e.AllowedMentions = noMentions()
 	x.ping = ""
 	return x.d.Edit(ctx, e)
@@ -371,61 +374,9 @@ func permanent(err error) bool {
 	return false
 }
 
-// pingText is the message telling user (who must decide now in g) what to
-// decide, with a link to the board.
-func pingText(m *meta, g *engine.Game, user, guild, channel, board string) string {
-	key := "ping_decide"
-	d := map[string]any{"Mention": "<@" + user + ">"}
-	switch g.Phase {
-	case engine.PhaseDraw:
-		// The decision comes back to the active player within the turn:
-		// an auction on their draw is over.
-		key = "ping_resume"
-	case engine.PhaseAuction:
-		key = "ping_bid"
-		if g.Auction != nil && g.Auction.HighBid == 0 {
-			key = "ping_bid_first"
-		}
-		if g.Auction != nil {
-			d["Card"] = cardText(m.Lang, g.Auction.Wild)
-			d["Amount"] = g.Auction.HighBid
-		}
-	case engine.PhaseAuctionPay:
-		key = "ping_pay"
-		if g.Auction != nil {
-			d["Card"] = cardText(m.Lang, g.Auction.Wild)
-			d["Amount"] = g.Auction.HighBid
-		}
-	case engine.PhaseFinalBuy:
-		key = "ping_final_buy"
-	}
-	if board != "" {
-		d["URL"] = messageURL(guild, channel, board)
-		key += "_link"
-	}
-	return locales.T(m.Lang, key, d)
-}
-
-// everyone mentions every human player once (the final scoreboard).
-func everyone(m *meta) string {
-	s := ""
-	for _, st := range m.Seats {
-		if st.ID != "" {
-			if s != "" {
-				s += " "
-			}
-			s += "<@" + st.ID + ">"
-		}
-	}
-	return s
-}
-
-func mentionAll(m *meta) *discordgo.MessageAllowedMentions {
+// mentionUsers allows exactly users to be notified.
+func mentionUsers(users []string) *discordgo.MessageAllowedMentions {
 	am := noMentions()
-	for _, st := range m.Seats {
-		if st.ID != "" {
-			am.Users = append(am.Users, st.ID)
-		}
-	}
+	am.Users = append([]string(nil), users...)
 	return am
 }

@@ -14,10 +14,7 @@ import (
 
 // Modal text input ids.
 const (
-	fieldAmount      = "amount"
-	fieldMoney       = "money"
-	fieldConsolation = "consolation"
-	fieldCards       = "cards"
+	fieldAmount = "amount"
 )
 
 // maxNumber bounds numbers typed in modals (far above any legal value).
@@ -289,13 +286,14 @@ func (c *call) buySelect(p parsedID) error {
 	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		button(c.lang, "btn_pay", nil, discordgo.SuccessButton, customID(verbBuyPay, m.version(g), cd.String())),
 		button(c.lang, "btn_other_payment", nil, discordgo.SecondaryButton, customID(verbBuyOther, m.version(g), cd.String())),
+		button(c.lang, "btn_back", nil, discordgo.SecondaryButton, customID(verbPickBack, m.version(g))),
 	}}}
 	c.update(locales.T(c.lang, "prompt_buy_pay", d), nil, comps)
 	return nil
 }
 
 // payer chooses the payment of price by seat s: the proposed one, or the
-// one the player typed.
+// one the player picked.
 type payer func(g *engine.Game, s, price int) (engine.Payment, error)
 
 // proposed pays with the payment that loses the least (R6).
@@ -307,41 +305,7 @@ func proposed(g *engine.Game, s, price int) (engine.Payment, error) {
 	return pay, nil
 }
 
-// typed pays with the payment the player typed in the payment modal.
-func (c *call) typed() (payer, error) {
-	pay, err := c.typedPayment()
-	if err != nil {
-		return nil, err
-	}
-	return func(g *engine.Game, s, price int) (engine.Payment, error) {
-		return pay, g.CheckPayment(s, price, pay)
-	}, nil
-}
-
 func (c *call) buyPay(p parsedID) error { return c.buy(p, proposed) }
-
-func (c *call) buyOther(p parsedID) error {
-	g, m, s, err := c.peek(p.version)
-	if err != nil {
-		return err
-	}
-	cd, err := buyable(g, s, p.arg)
-	if err != nil {
-		return err
-	}
-	pay, _ := g.ProposePayment(s, int(cd.Value))
-	c.paymentModal(customID(verbBuyModal, m.version(g), cd.String()),
-		locales.T(c.lang, "modal_buy_title", map[string]any{"CardName": cardName(c.lang, cd), "Price": int(cd.Value)}), g.Players[s], pay)
-	return nil
-}
-
-func (c *call) buyModal(p parsedID) error {
-	pay, err := c.typed()
-	if err != nil {
-		return err
-	}
-	return c.buy(p, pay)
-}
 
 // buy applies ActBuy of the card named in the custom id.
 func (c *call) buy(p parsedID, payment payer) error {
@@ -358,63 +322,6 @@ func (c *call) buy(p parsedID, payment payer) error {
 	}, confirmText(func(lang string, a engine.Action) string {
 		return locales.T(lang, "done_buy", map[string]any{"Card": cardText(lang, a.Card), "CardName": cardName(lang, a.Card), "Payment": paymentText(lang, a.Payment)})
 	}))
-}
-
-// paymentModal asks for a payment: money tokens, consolation tokens and
-// cards in notation, prefilled with the proposed payment.
-func (c *call) paymentModal(id, title string, pl engine.Player, pay engine.Payment) {
-	c.modal(id, title, []discordgo.TextInput{
-		{CustomID: fieldMoney, Style: discordgo.TextInputShort, MaxLength: 3, Value: itoa(pay.Money),
-			Label: truncate(locales.T(c.lang, "modal_money_label", map[string]any{"Have": pl.Money}), 45)},
-		{CustomID: fieldConsolation, Style: discordgo.TextInputShort, MaxLength: 3, Value: itoa(pay.Consolation),
-			Label: truncate(locales.T(c.lang, "modal_consolation_label", map[string]any{"Have": pl.Consolation}), 45)},
-		{CustomID: fieldCards, Style: discordgo.TextInputParagraph, MaxLength: 400, Value: paymentNotation(c.lang, pay.Cards),
-			Label:       truncate(locales.T(c.lang, "modal_cards_label", nil), 45),
-			Placeholder: truncate(cardsPlaceholder(c.lang, pl), 100)},
-	})
-}
-
-// cardsPlaceholder shows, in the empty cards field, the number cards the
-// player could give (wilds never pay, R4), else an example.
-func cardsPlaceholder(lang string, pl engine.Player) string {
-	var nums []engine.Card
-	for _, cd := range pl.Collection {
-		if cd.Kind == engine.KindNumber {
-			nums = append(nums, cd)
-		}
-	}
-	if len(nums) == 0 {
-		return locales.T(lang, "modal_cards_placeholder", nil)
-	}
-	slices.SortFunc(nums, func(a, b engine.Card) int {
-		if a.Color != b.Color {
-			return int(a.Color) - int(b.Color)
-		}
-		return int(a.Value) - int(b.Value)
-	})
-	return locales.T(lang, "modal_cards_placeholder_own", map[string]any{"Cards": paymentNotation(lang, nums)})
-}
-
-// typedPayment reads the payment modal.
-func (c *call) typedPayment() (engine.Payment, error) {
-	v := c.modalValues()
-	money, err := parseNumber(v[fieldMoney], true)
-	if err != nil {
-		return engine.Payment{}, err
-	}
-	cons, err := parseNumber(v[fieldConsolation], true)
-	if err != nil {
-		return engine.Payment{}, err
-	}
-	text := strings.NewReplacer(",", " ", ";", " ").Replace(v[fieldCards])
-	if len(text) > 400 {
-		return engine.Payment{}, ErrBadInput
-	}
-	cards, err := engine.ParseCards(toNotation(c.lang, text))
-	if err != nil {
-		return engine.Payment{}, refuse(engine.ErrBadCard, "err_bad_cards", map[string]any{"Text": truncate(escape(strings.TrimSpace(v[fieldCards])), 40)})
-	}
-	return engine.Payment{Money: money, Consolation: cons, Cards: cards}, nil
 }
 
 // auctionPayPrompt opens the winner's payment prompt (3.5).
@@ -450,28 +357,6 @@ func auctionPayStep(lang string, g *engine.Game, m *meta, s, owe int, d map[stri
 }
 
 func (c *call) auctionPay(p parsedID) error { return c.payAuction(p.version, proposed) }
-
-func (c *call) auctionOther(p parsedID) error {
-	g, m, s, ch, err := c.peekChoice(p.version, engine.ActPay)
-	if err != nil {
-		return err
-	}
-	pay, _ := g.ProposePayment(s, ch.Owe)
-	d := map[string]any{"Amount": ch.Owe, "CardName": locales.T(c.lang, "name_wild_generic", nil)}
-	if g.Auction != nil {
-		d["CardName"] = cardName(c.lang, g.Auction.Wild)
-	}
-	c.paymentModal(customID(verbAuctModal, m.version(g)), locales.T(c.lang, "modal_auction_title", d), g.Players[s], pay)
-	return nil
-}
-
-func (c *call) auctionModal(p parsedID) error {
-	pay, err := c.typed()
-	if err != nil {
-		return err
-	}
-	return c.payAuction(p.version, pay)
-}
 
 func (c *call) payAuction(version uint32, payment payer) error {
 	return c.play(version, func(g *engine.Game, s int) (engine.Action, error) {

@@ -294,41 +294,6 @@ func TestPromptsGolden(t *testing.T) {
 	}
 }
 
-func TestPaymentNotationInTheUsersLetters(t *testing.T) {
-	cs := cards(t, "b1 g3 o5 p7")
-	assert.Equal(t, "b1 g3 o5 p7", paymentNotation("en", cs))
-	assert.Equal(t, "b1 v3 o5 r7", paymentNotation("fr", cs))
-	tests := []struct {
-		lang, typed, want string
-	}{
-		{"en", "b1 g3 o5 p7", "b1 g3 o5 p7"},
-		{"fr", "b1 v3 o5 r7", "b1 g3 o5 p7"},
-		{"fr", "G3 P7", "g3 p7"}, // the engine's letters are read in French too
-		{"fr", "V3  R7", "g3 p7"},
-		{"en", "v3", "v3"}, // not an English letter: left for the parser to refuse
-	}
-	for _, tc := range tests {
-		t.Run(tc.lang+" "+tc.typed, func(t *testing.T) {
-			got := toNotation(tc.lang, tc.typed)
-			if strings.ToLower(got) != tc.want {
-				assert.Equal(t, tc.want, got)
-			}
-			if tc.want != "v3" {
-				parsed, err := engine.ParseCards(got)
-				require.NoError(t, err)
-				assert.Equal(t, cards(t, tc.want), parsed)
-			}
-		})
-	}
-}
-
-func TestCardsPlaceholderListsPayableCards(t *testing.T) {
-	pl := engine.Player{Collection: cards(t, "p7 g3 b1 ** b#")}
-	assert.Equal(t, "Yours: b1 g3 p7", cardsPlaceholder("en", pl))
-	assert.Equal(t, "Les vôtres : b1 v3 r7", cardsPlaceholder("fr", pl))
-	assert.Equal(t, locales.T("en", "modal_cards_placeholder", nil), cardsPlaceholder("en", engine.Player{Collection: cards(t, "**")}))
-}
-
 func TestEventLines(t *testing.T) {
 	m := &meta{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}}}
 	g3 := cards(t, "g3")[0]

@@ -36,11 +36,16 @@ const (
 	verbBidModal   = "bidm"
 	verbBuySelect  = "bsel" // arg: colour letter when split by colour
 	verbBuyPay     = "bpay" // arg: card
-	verbBuyOther   = "balt" // arg: card; opens the payment modal
-	verbBuyModal   = "bmod" // arg: card
+	verbBuyOther   = "balt" // arg: card; opens the payment picker
+	verbBuyModal   = "bmod" // the former payment modal: outdated
 	verbAuctPay    = "apay"
-	verbAuctOther  = "aalt"
-	verbAuctModal  = "amod"
+	verbAuctOther  = "aalt" // opens the payment picker
+	verbAuctModal  = "amod" // the former payment modal: outdated
+	verbPickCards  = "pkc"  // arg: pick and card menu number (picker.go)
+	verbPickMoney  = "pkm"  // arg: pick
+	verbPickCons   = "pkt"  // arg: pick
+	verbPickOK     = "pko"  // arg: pick; pays with it
+	verbPickBack   = "back" // arg: card or "w" (auction); none: the market
 	verbAbandonYes = "abyes"
 	verbAbandonNo  = "abno"
 )
@@ -130,6 +135,11 @@ var verbArgs = map[string]argSpec{
 	verbBuyPay:    argRequired, // the card
 	verbBuyOther:  argRequired,
 	verbBuyModal:  argRequired,
+	verbPickCards: argRequired, // the pick so far (picker.go)
+	verbPickMoney: argRequired,
+	verbPickCons:  argRequired,
+	verbPickOK:    argRequired,
+	verbPickBack:  argOptional, // the card, or "w" for an auction; none: the market
 }
 
 // versionless lists the verbs anyone may use at any time: their version is 0.
@@ -178,16 +188,21 @@ func init() {
 		verbBidCustom:  (*call).bidCustom,
 		verbBuySelect:  (*call).buySelect,
 		verbBuyPay:     (*call).buyPay,
-		verbBuyOther:   (*call).buyOther,
+		verbBuyOther:   (*call).pickOpen,
 		verbAuctPay:    (*call).auctionPay,
-		verbAuctOther:  (*call).auctionOther,
+		verbAuctOther:  (*call).pickOpen,
+		verbPickCards:  (*call).pickChange,
+		verbPickMoney:  (*call).pickChange,
+		verbPickCons:   (*call).pickChange,
+		verbPickOK:     (*call).pickConfirm,
+		verbPickBack:   (*call).pickBack,
 		verbAbandonYes: (*call).abandonYes,
 		verbAbandonNo:  (*call).abandonNo,
 	}
 	modalHandlers = map[string]componentHandler{
 		verbBidModal:  (*call).bidModal,
-		verbBuyModal:  (*call).buyModal,
-		verbAuctModal: (*call).auctionModal,
+		verbBuyModal:  func(*call, parsedID) error { return ErrStale },
+		verbAuctModal: func(*call, parsedID) error { return ErrStale },
 	}
 }
 

@@ -276,7 +276,8 @@ func (tb *table) decide() bool {
 	}
 
 	after := tb.record().State
-	require.Equal(tb.t, g.Seq+1, after.Seq, "clicking %s applied exactly one action (answer: %s)", id.raw, describe(r))
+	// One action, then those with a single possible answer (taken by themselves).
+	require.Greater(tb.t, after.Seq, g.Seq, "clicking %s applied its action (answer: %s)", id.raw, describe(r))
 	return true
 }
 

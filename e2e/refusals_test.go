@@ -324,7 +324,9 @@ func TestConcurrentClicks(t *testing.T) {
 	close(start)
 	wg.Wait()
 	after := tb.record().State
-	assert.Equal(t, g.Seq+1, after.Seq, "exactly one of the decisions was applied")
+	// One decision applied, then those with a single possible answer
+	// (taken by themselves); the others were refused as outdated (below).
+	assert.Greater(t, after.Seq, g.Seq, "one of the decisions was applied")
 	assert.NoError(t, after.Check())
 	refused := 0
 	for _, r := range answers {

@@ -114,7 +114,8 @@ func TestRedeliveredInteraction(t *testing.T) {
 		ix, r := tb.clickIx(user, board.ID, oneClickDecision(t, buttons).raw)
 		require.False(t, r.Ephemeral(), "applied: %s", describe(r))
 		after := tb.record()
-		require.Equal(t, rec.State.Seq+1, after.State.Seq)
+		// One step, and any decision with one possible answer it led to.
+		require.Greater(t, after.State.Seq, rec.State.Seq)
 		tb.boardFor(after)
 		state, handled := tb.stateBytes(), w.settled(t)
 
@@ -140,7 +141,10 @@ func TestRedeliveredInteraction(t *testing.T) {
 		r, err := ix.Wait(waitCtx(t))
 		require.NoError(t, err)
 		assert.False(t, r.Ephemeral(), "the first delivery was applied: %s", describe(r))
-		assert.Equal(t, rec.State.Seq+1, tb.record().State.Seq, "applied once")
+		applied := tb.record().State.Seq
+		assert.Greater(t, applied, rec.State.Seq, "applied")
+		w.settled(t)
+		assert.Equal(t, applied, tb.record().State.Seq, "applied once")
 	})
 
 	t.Run("private prompt and command", func(t *testing.T) {
@@ -237,7 +241,7 @@ func TestStoreDownMidGame(t *testing.T) {
 			// The same button, clicked again, now plays.
 			r = tb.click(user, board.ID, id.raw)
 			assert.False(t, r.Ephemeral(), "applied once the store is back: %s", describe(r))
-			assert.Equal(t, rec.State.Seq+1, tb.record().State.Seq)
+			assert.Greater(t, tb.record().State.Seq, rec.State.Seq)
 		})
 	}
 	assert.Zero(t, w.metric(t, `dix_interactions_total{kind="button",outcome="panic"}`))
@@ -368,7 +372,7 @@ func TestInteractionsDuringShutdown(t *testing.T) {
 	w.cfg.Draining, w.cfg.Drained = nil, nil
 	w.bot = startApp(t, w.cfg)
 	after := tb.record()
-	assert.Equal(t, rec.State.Seq+1, after.State.Seq, "saved exactly once")
+	assert.Greater(t, after.State.Seq, rec.State.Seq, "saved")
 	// What the bot posts after answering was posted before it stopped.
 	tb.boardFor(after)
 	require.True(t, tb.decide())

