@@ -48,13 +48,18 @@ func decide(g *engine.Game, seat int, lvl Level, r *rand.Rand) (engine.Action, A
 	if lvl < Easy || lvl > Strong {
 		lvl = Strong
 	}
+	return decideWith(g, seat, paramsFor(lvl, g), r)
+}
+
+// decideWith decides with the weights p.
+func decideWith(g *engine.Game, seat int, p params, r *rand.Rand) (engine.Action, Advice) {
 	c := g.Choices(seat)
 	a := engine.Action{Player: seat}
 	if len(c.Actions) == 0 {
 		return a, Advice{}
 	}
 	has := func(k engine.ActionKind) bool { return slices.Contains(c.Actions, k) }
-	e := newEvaluator(g, seat, paramsFor(lvl), r)
+	e := newEvaluator(g, seat, p, r)
 	adv := Advice{}
 	switch g.Phase {
 	case engine.PhaseDraw:
@@ -80,7 +85,7 @@ func decide(g *engine.Game, seat int, lvl Level, r *rand.Rand) (engine.Action, A
 	case engine.PhaseChoose:
 		d := e.drawing()
 		nums := d.numbers()
-		money := e.moneyWorth(seat, d.money) + e.noise()
+		money := e.moneyWorth(seat, d.money) + e.marketWorth(d.nums) + e.noise()
 		adv.Points = nums - money
 		if nums >= money {
 			a.Kind, adv.Reason = engine.ActTakeNumbers, ReasonNumbers
@@ -215,13 +220,13 @@ func (d *drawing) stopNow() float64 { return d.stop(d.nums, d.money) }
 
 func (d *drawing) stop(nums []engine.Card, money int) float64 {
 	take := d.numbersWith(nums, money) + d.buyOpt
-	return math.Max(take, d.e.moneyWorth(d.e.seat, money))
+	return math.Max(take, d.e.moneyWorth(d.e.seat, money)+d.e.marketWorth(nums))
 }
 
 // bust is the value of busting (3.3): a consolation token (or, in the
 // variant, a purchase), and the others' gain of a bust by total.
-func (d *drawing) bust(byTotal bool, money int) float64 {
-	v := d.e.p.cons
+func (d *drawing) bust(byTotal bool, money int, nums []engine.Card) float64 {
+	v := d.e.p.cons + d.e.marketWorth(nums)
 	if d.variant && !d.e.g.Solo() || d.variant && d.e.seat == 0 {
 		v = math.Max(v, d.buyOpt) // R15: the variant is the human's only
 	}
@@ -255,15 +260,16 @@ func (d *drawing) drawFrom(total, money int, nums []engine.Card, depth int) floa
 		switch c.Kind {
 		case engine.KindNumber:
 			t := total + int(c.Value)
+			more := append(slices.Clip(nums), c)
 			if t >= engine.BustLimit {
-				v = d.bust(true, money)
+				v = d.bust(true, money, more)
 			} else {
-				v = d.after(t, money, append(slices.Clip(nums), c), depth)
+				v = d.after(t, money, more, depth)
 			}
 		case engine.KindCurrency:
 			m := money + int(c.Value)
 			if m >= engine.BustLimit {
-				v = d.bust(false, m)
+				v = d.bust(false, m, nums)
 			} else {
 				v = d.after(total-int(c.Value), m, nums, depth)
 			}

@@ -46,7 +46,7 @@ func DrawOdds(g *engine.Game) Odds {
 		}
 	}
 	if g.Phase == engine.PhaseDraw {
-		e := newEvaluator(g, g.Active, paramsFor(Strong), rand.New(rand.NewPCG(0, 0)))
+		e := newEvaluator(g, g.Active, paramsFor(Strong, g), rand.New(rand.NewPCG(0, 0)))
 		d := e.drawing()
 		o.Gain = d.draw(1) - d.stopNow()
 	}

@@ -47,23 +47,38 @@ func ParseLevel(s string) (Level, error) {
 
 // params are the weights one level plays with, in points of final score.
 type params struct {
-	money float64 // one money token
-	cons  float64 // one consolation token (worth 3 in payment, but indivisible)
-	rival float64 // what the average rival gains counts this much against the player
-	pot   float64 // a card one gap away from lengthening a run
-	deny  float64 // share of a wild's value to the best rival that is worth paying to deny it
-	depth int     // draws looked ahead
-	noise float64 // random error added to each option's value (the easy level)
+	money  float64 // one money token
+	cons   float64 // one consolation token (worth 3 in payment, but indivisible)
+	rival  float64 // what the average rival gains counts this much against the player
+	pot    float64 // a card one gap away from lengthening a run
+	deny   float64 // share of a wild's value to the best rival that is worth paying to deny it
+	market float64 // share of a card's net worth kept when it goes to the market (solo: ALIX never buys)
+	depth  int     // draws looked ahead
+	noise  float64 // random error added to each option's value (the easy level)
 }
 
-func paramsFor(l Level) params {
+func paramsFor(l Level, g *engine.Game) params {
+	var p params
 	switch l {
 	case Easy:
-		return params{money: 0.3, cons: 0.6, rival: 0.2, pot: 0.1, deny: 0, depth: 1, noise: 0.8}
+		p = params{money: 0.3, cons: 0.6, rival: 0.2, pot: 0.1, deny: 0, depth: 1, noise: 0.8}
 	case Normal:
-		return params{money: 0.3, cons: 0.7, rival: 0.6, pot: 0.25, deny: 0.3, depth: 1}
+		p = params{money: 0.3, cons: 0.7, rival: 0.6, pot: 0.25, deny: 0.3, depth: 1}
+	default:
+		p = params{money: 0.3, cons: 0.75, rival: 1, pot: 0.3, deny: 0.6, depth: 2}
 	}
-	return params{money: 0.3, cons: 0.75, rival: 1, pot: 0.3, deny: 0.6, depth: 2}
+	if g.Solo() && l > Easy {
+		p = soloTuned(p)
+	}
+	return p
+}
+
+// soloTuned adapts the weights to ALIX (SPEC §5): she never buys, so the
+// money she gains serves her only in auctions.
+func soloTuned(p params) params {
+	p.rival *= 0.3
+	p.market = 0.5
+	return p
 }
 
 // ScoreDelta is how the best score of collection changes when card is
@@ -221,6 +236,26 @@ func (e *evaluator) rivalsGain(n int) float64 {
 		return 0
 	}
 	return e.p.rival * sum / float64(k)
+}
+
+// marketWorth is what number cards going to the market are worth to the
+// seat: in solo only the human buys there (ALIX never does), so a card
+// the human wants is a purchase put aside; in a game with rivals it is
+// worth nothing (they may buy it too).
+func (e *evaluator) marketWorth(cards []engine.Card) float64 {
+	if e.p.market == 0 {
+		return 0
+	}
+	v := 0.0
+	for _, c := range cards {
+		if slices.Contains(e.coll, c) {
+			continue
+		}
+		if net := e.gain(c) - e.p.money*float64(c.Value); net > 0 {
+			v += net
+		}
+	}
+	return e.p.market * v
 }
 
 // payCost is what paying p costs the seat: its tokens and the score the

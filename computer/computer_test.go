@@ -1,0 +1,203 @@
+package computer
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/engine"
+)
+
+func cards(t *testing.T, s string) []engine.Card {
+	t.Helper()
+	c, err := engine.ParseCards(s)
+	require.NoError(t, err)
+	return c
+}
+
+// oddsGame is a 2-player game whose active player has drawn tableau and
+// faces deck (top first).
+func oddsGame(t *testing.T, tableau, deck string) *engine.Game {
+	t.Helper()
+	g, err := engine.NewWithDeck(engine.Options{Players: 2, FirstPlayer: 0}, cards(t, tableau+" "+deck))
+	require.NoError(t, err)
+	for range len(cards(t, tableau)) {
+		_, err := g.Apply(engine.Action{Kind: engine.ActDraw})
+		require.NoError(t, err)
+	}
+	return g
+}
+
+func TestDrawOddsByHand(t *testing.T) {
+	tests := []struct {
+		name                 string
+		tableau, deck        string
+		bustTotal, bustMoney float64
+		number, currency     int
+		wild                 float64
+	}{
+		// The rulebook's tableau 3, −4, +7, −2: total 4, money 6. A number
+		// of 7 or more busts (2 of 10 cards here), a currency card of 5
+		// (1 of 10).
+		{"rulebook tableau", "g3 $4 b7 $2", "g7 b9 p1 p2 o3 o4 $5 $1 $2 g#", 0.2, 0.1, 7, 5, 0.1},
+		// Total 8, money 0: a 3 or more busts (g3, p9: 2 of 6); a
+		// currency card of 5 would make money 5, no bust.
+		{"total 8", "g3 b5", "g1 g2 g3 p9 $5 **", 1.0 / 3, 0, 3, 0, 1.0 / 6},
+		// Total −1, money 9: a currency card of 2 or more busts (2 of 4);
+		// no number can bust.
+		{"money 9", "b6 b2 $5 $4", "$1 $2 $3 g9", 0, 0.5, 0, 2, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := oddsGame(t, tc.tableau, tc.deck)
+			require.Equal(t, engine.PhaseDraw, g.Phase)
+			o := DrawOdds(g)
+			assert.Equal(t, len(cards(t, tc.deck)), o.Left)
+			assert.InDelta(t, tc.bustTotal, o.BustTotal, 1e-9)
+			assert.InDelta(t, tc.bustMoney, o.BustMoney, 1e-9)
+			assert.InDelta(t, tc.bustTotal+tc.bustMoney, o.Bust(), 1e-9)
+			assert.InDelta(t, tc.wild, o.Wild, 1e-9)
+			assert.Equal(t, tc.number, o.BustNumber)
+			assert.Equal(t, tc.currency, o.BustCurrency)
+		})
+	}
+}
+
+func TestScoreAndSpendDeltas(t *testing.T) {
+	coll := cards(t, "b1 b2 b4 b5 g7 g7")
+	assert.Equal(t, 3, ScoreDelta(coll, cards(t, "b3")[0]), "b3 joins two runs: 2 becomes 5")
+	assert.Equal(t, 0, ScoreDelta(coll, cards(t, "g9")[0]))
+	assert.Equal(t, 3, ScoreDelta(coll, cards(t, "b#")[0]), "a colour wild fills the gap")
+	run := cards(t, "b1 b2 b3 g7 g7")
+	assert.Equal(t, 0, SpendDelta(run, cards(t, "g7")), "a duplicate costs nothing")
+	assert.Equal(t, -1, SpendDelta(run, cards(t, "b3")), "the end of a run shortens it")
+	assert.Equal(t, -2, SpendDelta(run, cards(t, "b2")), "its middle cuts it")
+}
+
+func TestParseLevel(t *testing.T) {
+	for _, l := range Levels {
+		got, err := ParseLevel(l.String())
+		require.NoError(t, err)
+		assert.Equal(t, l, got)
+	}
+	got, err := ParseLevel("STRONG")
+	require.NoError(t, err)
+	assert.Equal(t, Strong, got)
+	_, err = ParseLevel("grandmaster")
+	assert.ErrorIs(t, err, ErrLevel)
+}
+
+// randomPositions plays random games and calls f on the positions met.
+func randomPositions(t *testing.T, games int, f func(g *engine.Game, seat int)) {
+	t.Helper()
+	for i := range games {
+		players := 1 + i%5
+		g, err := engine.New(engine.Options{Players: players, Difficulty: 4 + i%7, Seed: int64(i), FirstPlayer: -1, BustVariant: i%3 == 0})
+		require.NoError(t, err)
+		r := rand.New(rand.NewPCG(uint64(i), 3))
+		var c engine.Choices
+		for g.Phase != engine.PhaseOver {
+			seat := g.ToAct()
+			f(g, seat)
+			g.ChoicesInto(seat, &c)
+			_, err := g.Apply(engine.RandomPolicy(g, seat, &c, r))
+			require.NoError(t, err)
+		}
+	}
+}
+
+// Every level's decision is legal, in every kind of position (random games
+// of 1–5 players, with and without the bust variant), and so is Timeout's.
+func TestDecisionsAreLegal(t *testing.T) {
+	n := 0
+	randomPositions(t, 40, func(g *engine.Game, seat int) {
+		for _, lvl := range Levels {
+			a := Decide(g, seat, lvl, rand.New(rand.NewPCG(1, 2)))
+			_, err := g.Clone().Apply(a)
+			require.NoError(t, err, "%s at seq %d: %s", lvl, g.Seq, engine.FormatAction(a))
+			n++
+		}
+		a := Timeout(g, seat, rand.New(rand.NewPCG(1, 2)))
+		_, err := g.Clone().Apply(a)
+		require.NoError(t, err, "timeout at seq %d: %s", g.Seq, engine.FormatAction(a))
+	})
+	assert.Greater(t, n, 5000)
+}
+
+// A decision never depends on the order of the cards face down: with the
+// deck shuffled differently, the same seed gives the same decision.
+func TestDecisionsIgnoreTheDeckOrder(t *testing.T) {
+	checked := 0
+	randomPositions(t, 20, func(g *engine.Game, seat int) {
+		if len(g.Deck) < 2 {
+			return
+		}
+		other := g.Clone()
+		rand.New(rand.NewPCG(uint64(g.Seq), 77)).Shuffle(len(other.Deck), func(i, j int) {
+			other.Deck[i], other.Deck[j] = other.Deck[j], other.Deck[i]
+		})
+		if slices.Equal(other.Deck, g.Deck) {
+			return
+		}
+		for _, lvl := range Levels {
+			a := Decide(g, seat, lvl, rand.New(rand.NewPCG(5, 6)))
+			b := Decide(other, seat, lvl, rand.New(rand.NewPCG(5, 6)))
+			require.Equal(t, engine.FormatAction(a), engine.FormatAction(b), "%s at seq %d", lvl, g.Seq)
+			checked++
+		}
+		if g.Phase == engine.PhaseDraw {
+			assert.Equal(t, DrawOdds(g), DrawOdds(other))
+		}
+	})
+	assert.Greater(t, checked, 1000)
+}
+
+// Advise explains the strong level's own decision.
+func TestAdviceIsTheStrongDecision(t *testing.T) {
+	randomPositions(t, 10, func(g *engine.Game, seat int) {
+		adv := Advise(g, seat, rand.New(rand.NewPCG(9, 9)))
+		a := Decide(g, seat, Strong, rand.New(rand.NewPCG(9, 9)))
+		require.Equal(t, engine.FormatAction(a), engine.FormatAction(adv.Action))
+		require.NotEqual(t, ReasonNone, adv.Reason)
+	})
+}
+
+// The strong level stops on a tableau that a draw would likely bust, and
+// draws on one no card can bust.
+func TestStrongDrawsAndStopsSensibly(t *testing.T) {
+	risky := oddsGame(t, "g5 b4", "g9 g8 p7 p9 b6 o8 g2")
+	assert.Equal(t, engine.ActStop, Decide(risky, 0, Strong, rand.New(rand.NewPCG(1, 1))).Kind)
+	safe := oddsGame(t, "g1", "g2 b3 o2 p1 $1 $2")
+	assert.Equal(t, engine.ActDraw, Decide(safe, 0, Strong, rand.New(rand.NewPCG(1, 1))).Kind)
+}
+
+func BenchmarkDecide(b *testing.B) {
+	// Positions of real games: a late 4-player draw decision is the
+	// costliest (two draws looked ahead over a varied deck).
+	var positions []*engine.Game
+	for seed := int64(1); len(positions) < 200; seed++ {
+		g, _ := engine.New(engine.Options{Players: 4, Seed: seed, FirstPlayer: -1})
+		r := rand.New(rand.NewPCG(uint64(seed), 1))
+		var c engine.Choices
+		for g.Phase != engine.PhaseOver {
+			seat := g.ToAct()
+			if g.Phase == engine.PhaseDraw && g.Drawn > 0 {
+				positions = append(positions, g.Clone())
+			}
+			g.ChoicesInto(seat, &c)
+			_, _ = g.Apply(engine.SimplePolicy(g, seat, &c, r))
+		}
+	}
+	for _, lvl := range Levels {
+		b.Run(lvl.String(), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 1))
+			for i := 0; b.Loop(); i++ {
+				g := positions[i%len(positions)]
+				Decide(g, g.ToAct(), lvl, r)
+			}
+		})
+	}
+}
