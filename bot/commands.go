@@ -13,7 +13,7 @@ import (
 
 // The subcommands of /dix, by handler id. Their names and descriptions are
 // in the locale files under "cmd_<id>_name" and "cmd_<id>_desc".
-var subcommands = []string{"start", "solo", "board", "hand", "rules", "abandon"}
+var subcommands = []string{"start", "solo", "board", "hand", "hint", "rules", "abandon"}
 
 // Option and choice values (identifiers, not shown to users).
 const (
@@ -127,6 +127,8 @@ func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) er
 		return c.cmdBoard()
 	case "hand":
 		return c.hand()
+	case "hint":
+		return c.hint()
 	case "rules":
 		c.ephemeral("", nil, &discordgo.MessageEmbed{
 			Title: locales.T(c.lang, "rules_title", nil), Description: locales.T(c.lang, "rules_body", nil), Color: colorPrompt,

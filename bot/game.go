@@ -3,10 +3,12 @@ package bot
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/computer"
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -89,9 +91,10 @@ type played struct {
 	summary   string // title of the turn's summary
 }
 
-// maxForced bounds the decisions taken automatically after one click (a
-// final round of five players skipping is the longest chain).
-const maxForced = 16
+// maxForced bounds the decisions taken automatically after one click: the
+// computer players' whole turns (several draws, auctions, purchases) and
+// the final round of five players skipping.
+const maxForced = 400
 
 // forced is the only answer open to seat now when it has exactly one and
 // that answer decides nothing: stop with an empty deck, end a turn or skip
@@ -126,6 +129,19 @@ func applyForced(lang string, m *meta, g *engine.Game) ([]engine.Event, []string
 	var lines []string
 	for range maxForced {
 		s := g.ToAct()
+		if lvl, ok := m.computer(s); ok && g.Phase != engine.PhaseOver {
+			// A computer player's move, played at once and told like
+			// ALIX's. Its randomness comes from the state, so a retried
+			// update decides the same.
+			r := rand.New(rand.NewPCG(uint64(g.Seq), uint64(len(g.Deck))<<8|uint64(s)))
+			evs, err := g.Apply(computer.Decide(g, s, lvl, r))
+			if err != nil {
+				return nil, nil, err
+			}
+			all = append(all, evs...)
+			lines = append(lines, renderEvents(lang, m, evs)...)
+			continue
+		}
 		k, ok := forced(g, s)
 		if !ok {
 			break

@@ -2,11 +2,13 @@ package bot
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/computer"
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -105,6 +107,14 @@ func (c *call) lobbyStart(p parsedID) error {
 		r.State = g
 		m.Turn = 1
 		m.Log = []string{locales.T(m.Lang, "log_started", map[string]any{"Name": m.name(m.Lang, g.Active)})}
+		// A computer player who starts plays at once.
+		evs, lines, err := applyForced(m.Lang, m, g)
+		if err != nil {
+			return err
+		}
+		_, started := turnBoundary(evs)
+		m.Turn += started
+		m.addLog(lines...)
 		m.Board = "" // the lobby message is answered below; the first board comes next
 		m.owe(r, effect{Kind: effBoard, Users: nextDeciders(m, g, c.user)})
 		return nil
@@ -114,6 +124,54 @@ func (c *call) lobbyStart(p parsedID) error {
 	}
 	c.update("", []*discordgo.MessageEmbed{lobbyEmbed(m.Lang, m, "started")}, nil)
 	c.settle(rec)
+	return nil
+}
+
+// lobbyAddCPU seats a computer player of the level chosen (the creator).
+func (c *call) lobbyAddCPU(p parsedID) error {
+	vals := c.values()
+	if len(vals) != 1 {
+		return ErrBadInput
+	}
+	lvl, err := computer.ParseLevel(vals[0])
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrBadInput, err)
+	}
+	_, m, err := c.lobbyChange(p.version, func(_ *dixbot.Record, m *meta) error {
+		if c.user != m.Creator {
+			return ErrNotCreator
+		}
+		if len(m.Seats) >= maxPlayers {
+			return ErrLobbyFull
+		}
+		m.Seats = append(m.Seats, seat{CPU: lvl.String()})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	c.update("", []*discordgo.MessageEmbed{lobbyEmbed(m.Lang, m, "open")}, lobbyButtons(m.Lang, m))
+	return nil
+}
+
+// lobbyRemoveCPU removes the last computer player seated (the creator).
+func (c *call) lobbyRemoveCPU(p parsedID) error {
+	_, m, err := c.lobbyChange(p.version, func(_ *dixbot.Record, m *meta) error {
+		if c.user != m.Creator {
+			return ErrNotCreator
+		}
+		for i := len(m.Seats) - 1; i >= 0; i-- {
+			if m.Seats[i].CPU != "" {
+				m.Seats = slices.Delete(m.Seats, i, i+1)
+				return nil
+			}
+		}
+		return ErrStale // no computer player left: the buttons were old
+	})
+	if err != nil {
+		return err
+	}
+	c.update("", []*discordgo.MessageEmbed{lobbyEmbed(m.Lang, m, "open")}, lobbyButtons(m.Lang, m))
 	return nil
 }
 

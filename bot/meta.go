@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/computer"
 	"github.com/dixgame/dixbot/engine"
 )
 
@@ -59,6 +60,18 @@ type meta struct {
 type seat struct {
 	ID   string `json:"i"`
 	Name string `json:"n"`
+	// CPU is the level of a computer player ("easy", "normal", "strong";
+	// its ID is empty); "" for a person, and for ALIX.
+	CPU string `json:"cpu,omitempty"`
+}
+
+// computer is the level of the computer player in seat s, if it is one.
+func (m *meta) computer(s int) (computer.Level, bool) {
+	if s < 0 || s >= len(m.Seats) || m.Seats[s].CPU == "" {
+		return 0, false
+	}
+	lvl, err := computer.ParseLevel(m.Seats[s].CPU)
+	return lvl, err == nil
 }
 
 func decodeMeta(b []byte) (*meta, error) {

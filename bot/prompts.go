@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/dixgame/dixbot/computer"
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -180,27 +181,31 @@ func (c *call) buyPrompt(p parsedID) error {
 // proposer returns the payment the engine proposes to seat s for a card
 // (R6), for the market select's descriptions.
 // The proposal depends only on the price, so it is computed once per price.
-func proposer(g *engine.Game, s int) func(engine.Card) (engine.Payment, bool) {
+func proposer(g *engine.Game, s int) func(engine.Card) (engine.Payment, int, bool) {
 	type proposal struct {
 		pay engine.Payment
 		ok  bool
 	}
 	byPrice := map[int]proposal{}
-	return func(cd engine.Card) (engine.Payment, bool) {
+	coll := g.Players[s].Collection
+	return func(cd engine.Card) (engine.Payment, int, bool) {
 		price := int(cd.Value)
 		p, seen := byPrice[price]
 		if !seen {
 			p.pay, p.ok = g.ProposePayment(s, price)
 			byPrice[price] = p
 		}
-		return p.pay, p.ok
+		// What the purchase does to the score, the cards spent included
+		// (they can shorten a run).
+		delta := computer.ScoreDelta(coll, cd) + computer.SpendDelta(append(slices.Clone(coll), cd), p.pay.Cards)
+		return p.pay, delta, p.ok
 	}
 }
 
 // buySelects builds the market select menus. Each option shows the card's
 // colour as its emoji, its name and price, and (when pay is set) the
 // payment the next step will propose.
-func buySelects(lang string, seq uint32, cards []engine.Card, pay func(engine.Card) (engine.Payment, bool)) []discordgo.MessageComponent {
+func buySelects(lang string, seq uint32, cards []engine.Card, pay func(engine.Card) (engine.Payment, int, bool)) []discordgo.MessageComponent {
 	option := func(cd engine.Card) discordgo.SelectMenuOption {
 		o := discordgo.SelectMenuOption{
 			Label: truncate(locales.T(lang, "option_card", map[string]any{"CardName": cardName(lang, cd), "Price": int(cd.Value)}), 100),
@@ -208,8 +213,8 @@ func buySelects(lang string, seq uint32, cards []engine.Card, pay func(engine.Ca
 			Emoji: &discordgo.ComponentEmoji{Name: colorEmoji(lang, cd.Color)},
 		}
 		if pay != nil {
-			if p, ok := pay(cd); ok {
-				o.Description = truncate(locales.T(lang, "option_card_pay", map[string]any{"Payment": paymentText(lang, p)}), 100)
+			if p, delta, ok := pay(cd); ok {
+				o.Description = truncate(locales.T(lang, "option_card_pay", map[string]any{"Payment": paymentText(lang, p), "Points": signed(delta)}), 100)
 			}
 		}
 		return o
@@ -372,4 +377,15 @@ func (c *call) payAuction(version uint32, payment payer) error {
 	}, confirmText(func(lang string, a engine.Action) string {
 		return locales.T(lang, "done_pay", map[string]any{"Payment": paymentText(lang, a.Payment)})
 	}))
+}
+
+// signed writes a score change with its sign: +2, 0, −1.
+func signed(n int) string {
+	switch {
+	case n > 0:
+		return "+" + itoa(n)
+	case n < 0:
+		return "−" + itoa(-n)
+	}
+	return "0"
 }

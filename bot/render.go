@@ -5,6 +5,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/dixgame/dixbot/computer"
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -25,6 +26,9 @@ const boardLogLines = 6
 func (m *meta) name(lang string, seatNo int) string {
 	if seatNo < 0 || seatNo >= len(m.Seats) {
 		return locales.T(lang, "nobody", nil)
+	}
+	if lvl := m.Seats[seatNo].CPU; lvl != "" {
+		return locales.T(lang, "computer_name", map[string]any{"N": seatNo + 1, "Level": locales.T(lang, "level_"+lvl, nil)})
 	}
 	if m.Seats[seatNo].ID == "" {
 		return locales.T(lang, "alix_name", nil)
@@ -479,8 +483,8 @@ func lobbyEmbed(lang string, m *meta, state string) *discordgo.MessageEmbed {
 	e.Title = locales.T(lang, "lobby_title_"+state, d)
 	e.Description = locales.T(lang, "lobby_desc_"+state, d)
 	var names []string
-	for i, s := range m.Seats {
-		names = append(names, locales.T(lang, "lobby_player_line", map[string]any{"N": i + 1, "Name": escape(s.Name)}))
+	for i := range m.Seats {
+		names = append(names, locales.T(lang, "lobby_player_line", map[string]any{"N": i + 1, "Name": m.name(lang, i)}))
 	}
 	players := strings.Join(names, "\n")
 	if players == "" {
@@ -500,10 +504,33 @@ func lobbyEmbed(lang string, m *meta, state string) *discordgo.MessageEmbed {
 
 func lobbyButtons(lang string, m *meta) []discordgo.MessageComponent {
 	v := m.lobbyVersion()
-	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+	rows := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		button(lang, "btn_join", nil, discordgo.PrimaryButton, customID(verbJoin, v)),
 		button(lang, "btn_leave", nil, discordgo.SecondaryButton, customID(verbLeave, v)),
 		button(lang, "btn_start", nil, discordgo.SuccessButton, customID(verbGo, v)),
 		button(lang, "btn_cancel", nil, discordgo.DangerButton, customID(verbCancel, v)),
 	}}}
+	if len(m.Seats) < maxPlayers {
+		// The creator may fill seats with computer players.
+		var opts []discordgo.SelectMenuOption
+		for _, l := range computer.Levels {
+			opts = append(opts, discordgo.SelectMenuOption{
+				Label: locales.T(lang, "level_"+l.String(), nil), Value: l.String(),
+				Description: locales.T(lang, "level_"+l.String()+"_desc", nil),
+			})
+		}
+		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
+			CustomID: customID(verbAddCPU, v), Placeholder: locales.T(lang, "select_add_cpu", nil), Options: opts,
+		}}})
+	}
+	for _, s := range m.Seats {
+		if s.CPU != "" {
+			// One button removes the last computer player added.
+			rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+				button(lang, "btn_remove_cpu", nil, discordgo.SecondaryButton, customID(verbRemoveCPU, v)),
+			}})
+			break
+		}
+	}
+	return rows
 }

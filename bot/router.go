@@ -39,13 +39,15 @@ const (
 	verbBuyOther   = "balt" // arg: card; opens the payment picker
 	verbBuyModal   = "bmod" // the former payment modal: outdated
 	verbAuctPay    = "apay"
-	verbAuctOther  = "aalt" // opens the payment picker
-	verbAuctModal  = "amod" // the former payment modal: outdated
-	verbPickCards  = "pkc"  // arg: pick and card menu number (picker.go)
-	verbPickMoney  = "pkm"  // arg: pick
-	verbPickCons   = "pkt"  // arg: pick
-	verbPickOK     = "pko"  // arg: pick; pays with it
-	verbPickBack   = "back" // arg: card or "w" (auction); none: the market
+	verbAuctOther  = "aalt"   // opens the payment picker
+	verbAuctModal  = "amod"   // the former payment modal: outdated
+	verbPickCards  = "pkc"    // arg: pick and card menu number (picker.go)
+	verbPickMoney  = "pkm"    // arg: pick
+	verbPickCons   = "pkt"    // arg: pick
+	verbPickOK     = "pko"    // arg: pick; pays with it
+	verbPickBack   = "back"   // arg: card or "w" (auction); none: the market
+	verbAddCPU     = "addcpu" // lobby select: a computer player of the level chosen
+	verbRemoveCPU  = "rmcpu"  // lobby: remove the last computer player
 	verbAbandonYes = "abyes"
 	verbAbandonNo  = "abno"
 )
@@ -196,6 +198,8 @@ func init() {
 		verbPickCons:   (*call).pickChange,
 		verbPickOK:     (*call).pickConfirm,
 		verbPickBack:   (*call).pickBack,
+		verbAddCPU:     (*call).lobbyAddCPU,
+		verbRemoveCPU:  (*call).lobbyRemoveCPU,
 		verbAbandonYes: (*call).abandonYes,
 		verbAbandonNo:  (*call).abandonNo,
 	}

@@ -1,0 +1,125 @@
+package bot
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot/computer"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// hint answers /dix hint, privately, to the player who must decide now:
+// the exact odds of the next draw, what one more draw is worth, what the
+// strong computer player would do and why, and for a purchase what each
+// card would do to the score.
+func (c *call) hint() error {
+	r, err := c.get()
+	if err != nil {
+		return err
+	}
+	m, err := decodeMeta(r.Meta)
+	if err != nil {
+		return err
+	}
+	g := r.State
+	if g == nil {
+		return ErrNotStarted
+	}
+	s := m.seatOf(c.user)
+	if s < 0 {
+		return ErrNotInGame
+	}
+	if actor := g.ToAct(); actor != s {
+		return refuse(ErrNotYourTurn, "err_not_your_turn", map[string]any{"Name": m.name(c.lang, actor)})
+	}
+	c.ephemeral("", nil, hintEmbed(c.lang, g, s))
+	return nil
+}
+
+// hintEmbed is the hint for seat s, who must decide now in g.
+func hintEmbed(lang string, g *engine.Game, s int) *discordgo.MessageEmbed {
+	var lines []string
+	if g.Phase == engine.PhaseDraw && len(g.Deck) > 0 {
+		o := computer.DrawOdds(g)
+		lines = append(lines, locales.T(lang, "hint_odds", map[string]any{
+			"Bust": pct(o.Bust()), "Left": o.Left, "Wild": pct(o.Wild),
+		}))
+		if o.BustNumber > 0 {
+			lines = append(lines, locales.T(lang, "hint_bust_total", map[string]any{"Number": o.BustNumber, "Chance": pct(o.BustTotal)}))
+		}
+		if o.BustCurrency > 0 {
+			lines = append(lines, locales.T(lang, "hint_bust_money", map[string]any{"Currency": o.BustCurrency, "Chance": pct(o.BustMoney)}))
+		}
+		if g.Drawn > 0 {
+			lines = append(lines, locales.T(lang, "hint_gain", map[string]any{"Points": points(o.Gain)}))
+		}
+	}
+	if g.Phase == engine.PhaseBuy || g.Phase == engine.PhaseFinalBuy {
+		ch := g.Choices(s)
+		pay := proposer(g, s)
+		for _, cd := range ch.Buyable {
+			if _, delta, ok := pay(cd); ok {
+				lines = append(lines, locales.T(lang, "hint_card", map[string]any{"Card": cardText(lang, cd), "Points": signed(delta)}))
+			}
+		}
+	}
+	// The advice is deterministic for a position: the strong level uses
+	// no randomness.
+	adv := computer.Advise(g, s, rand.New(rand.NewPCG(uint64(g.Seq), 0)))
+	d := map[string]any{"Points": points(adv.Points), "Amount": adv.Action.Amount}
+	if adv.Action.Kind == engine.ActBuy {
+		d["Card"] = cardText(lang, adv.Action.Card)
+	}
+	if g.Auction != nil {
+		d["Card"] = cardText(lang, g.Auction.Wild)
+	}
+	lines = append(lines, locales.T(lang, "hint_advice", map[string]any{
+		"Do":  locales.T(lang, "hint_do_"+actionKey(adv.Action.Kind), d),
+		"Why": locales.T(lang, fmt.Sprintf("hint_why_%d", adv.Reason), d),
+	}))
+	return &discordgo.MessageEmbed{Title: locales.T(lang, "hint_title", nil), Description: strings.Join(lines, "\n"), Color: colorPrompt}
+}
+
+// actionKey names an action kind in the hint's locale keys.
+func actionKey(k engine.ActionKind) string {
+	switch k {
+	case engine.ActDraw:
+		return "draw"
+	case engine.ActStop:
+		return "stop"
+	case engine.ActTakeNumbers:
+		return "numbers"
+	case engine.ActTakeMoney:
+		return "money"
+	case engine.ActBuy:
+		return "buy"
+	case engine.ActEndTurn:
+		return "skip"
+	case engine.ActConsolation:
+		return "consolation"
+	case engine.ActBustBuy:
+		return "bustbuy"
+	case engine.ActBid:
+		return "bid"
+	case engine.ActPass:
+		return "pass"
+	case engine.ActPay:
+		return "pay"
+	}
+	return "none"
+}
+
+// pct writes a chance as a whole percentage.
+func pct(p float64) string { return fmt.Sprintf("%.0f", 100*p) }
+
+// points writes a value in points with one decimal and its sign.
+func points(v float64) string {
+	if v >= 0 {
+		return fmt.Sprintf("+%.1f", v)
+	}
+	return fmt.Sprintf("−%.1f", -v)
+}
