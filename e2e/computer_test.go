@@ -1,0 +1,90 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// TestOneHumanTwoComputers: one person seats two computer players from the
+// lobby and plays a whole game against them through the stand-in; the
+// computers' moves appear on the board, only the person is ever pinged, and
+// the scoreboard names the computer players.
+func TestOneHumanTwoComputers(t *testing.T) {
+	w := newWorld(t, true)
+	tb := w.table(t, "en-US", "Alice")
+	alice := tb.users[0]
+	r := tb.command(alice, "/dix start")
+	require.NotNil(t, r.Message, describe(r))
+	lobby := *r.Message
+	for _, level := range []string{"strong", "normal"} {
+		id := ""
+		for _, c := range components(lobby) {
+			if strings.HasPrefix(c.CustomID, "dix:addcpu:") {
+				id = c.CustomID
+			}
+		}
+		require.NotEmpty(t, id, "the lobby offers computer players")
+		resp := tb.pick(alice, lobby.ID, id, level)
+		require.False(t, resp.Ephemeral(), "added: %s", describe(resp))
+		var ok bool
+		lobby, ok = tb.fake.Message(lobby.ID)
+		require.True(t, ok)
+	}
+	tb.clickVerb(alice, lobby, "go")
+	rec := tb.record()
+	require.NotNil(t, rec.State)
+	require.Len(t, rec.State.Players, 3)
+
+	tb.playToEnd()
+	computer2 := locales.T("en", "computer_name", map[string]any{"N": 2, "Level": locales.T("en", "level_strong", nil)})
+	computer3 := locales.T("en", "computer_name", map[string]any{"N": 3, "Level": locales.T("en", "level_normal", nil)})
+	tb.checkScoreboard([]string{"Alice", computer2, computer3})
+
+	// The computers played where everyone sees it.
+	played := false
+	for _, m := range tb.fake.Transcript(tb.channel.ID) {
+		for _, e := range m.Embeds {
+			if strings.Contains(e.Description, computer2) {
+				played = true
+			}
+		}
+		for _, u := range m.Pinged {
+			assert.Equal(t, alice.ID, u, "only the person is pinged")
+		}
+	}
+	assert.True(t, played, "the board tells the computers' moves")
+}
+
+// TestHintInBothLanguages: /dix hint answers the player to act privately
+// in their language, and tells the other whose decision it is.
+func TestHintInBothLanguages(t *testing.T) {
+	w := newWorld(t, false)
+	tb := w.table(t, "en-US", "Alice", "Bruno/fr")
+	tb.lobby("/dix start")
+	for range 2 {
+		rec := tb.record()
+		actor := tb.user(seats(t, rec)[rec.State.ToAct()])
+		other := tb.users[0]
+		if other.ID == actor.ID {
+			other = tb.users[1]
+		}
+		lang := locales.For(string(actor.Locale))
+		r := tb.command(actor, "/dix hint")
+		require.True(t, r.Ephemeral(), describe(r))
+		require.NotEmpty(t, r.Message.Embeds, describe(r))
+		assert.Equal(t, locales.T(lang, "hint_title", nil), r.Message.Embeds[0].Title)
+		if rec.State.Phase == engine.PhaseDraw {
+			assert.Contains(t, r.Message.Embeds[0].Description, "%", "the odds of the next card")
+		}
+		r = tb.command(other, "/dix hint")
+		require.True(t, r.Ephemeral(), describe(r))
+		assert.Contains(t, r.Message.Content, strings.SplitN(locales.T(locales.For(string(other.Locale)), "err_not_your_turn", map[string]any{"Name": "X"}), "X", 2)[0])
+		require.True(t, tb.decide())
+	}
+}
