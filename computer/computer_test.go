@@ -113,7 +113,7 @@ func randomPositions(t *testing.T, games int, f func(g *engine.Game, seat int)) 
 // of 1–5 players, with and without the bust variant), and so is Timeout's.
 func TestDecisionsAreLegal(t *testing.T) {
 	n := 0
-	randomPositions(t, 40, func(g *engine.Game, seat int) {
+	randomPositions(t, 15, func(g *engine.Game, seat int) {
 		for _, lvl := range Levels {
 			a := Decide(g, seat, lvl, rand.New(rand.NewPCG(1, 2)))
 			_, err := g.Clone().Apply(a)
@@ -124,14 +124,14 @@ func TestDecisionsAreLegal(t *testing.T) {
 		_, err := g.Clone().Apply(a)
 		require.NoError(t, err, "timeout at seq %d: %s", g.Seq, engine.FormatAction(a))
 	})
-	assert.Greater(t, n, 5000)
+	assert.Greater(t, n, 2000)
 }
 
 // A decision never depends on the order of the cards face down: with the
 // deck shuffled differently, the same seed gives the same decision.
 func TestDecisionsIgnoreTheDeckOrder(t *testing.T) {
 	checked := 0
-	randomPositions(t, 20, func(g *engine.Game, seat int) {
+	randomPositions(t, 8, func(g *engine.Game, seat int) {
 		if len(g.Deck) < 2 {
 			return
 		}
@@ -152,7 +152,7 @@ func TestDecisionsIgnoreTheDeckOrder(t *testing.T) {
 			assert.Equal(t, DrawOdds(g), DrawOdds(other))
 		}
 	})
-	assert.Greater(t, checked, 1000)
+	assert.Greater(t, checked, 400)
 }
 
 // Advise explains the strong level's own decision.

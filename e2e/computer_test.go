@@ -22,7 +22,7 @@ func TestOneHumanTwoComputers(t *testing.T) {
 	r := tb.command(alice, "/dix start")
 	require.NotNil(t, r.Message, describe(r))
 	lobby := *r.Message
-	for _, level := range []string{"strong", "normal"} {
+	for _, level := range []string{"normal", "easy"} {
 		id := ""
 		for _, c := range components(lobby) {
 			if strings.HasPrefix(c.CustomID, "dix:addcpu:") {
@@ -42,8 +42,8 @@ func TestOneHumanTwoComputers(t *testing.T) {
 	require.Len(t, rec.State.Players, 3)
 
 	tb.playToEnd()
-	computer2 := locales.T("en", "computer_name", map[string]any{"N": 2, "Level": locales.T("en", "level_strong", nil)})
-	computer3 := locales.T("en", "computer_name", map[string]any{"N": 3, "Level": locales.T("en", "level_normal", nil)})
+	computer2 := locales.T("en", "computer_name", map[string]any{"N": 2, "Level": locales.T("en", "level_normal", nil)})
+	computer3 := locales.T("en", "computer_name", map[string]any{"N": 3, "Level": locales.T("en", "level_easy", nil)})
 	tb.checkScoreboard([]string{"Alice", computer2, computer3})
 
 	// The computers played where everyone sees it.
