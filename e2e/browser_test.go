@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,4 +60,32 @@ func TestBrowserWithRealBot(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, png, 0o644))
 	}
 	t.Logf("screenshot: %s (%d bytes)", shot, len(png))
+
+	// A computer player joins from the lobby's menu, the game starts, and
+	// the player to act asks for a hint: the board and the hint as that
+	// player sees them (written to $DIX_SCREENSHOT_GAME when set).
+	lobby, ok := fake.LatestPublic(tb.channel.ID)
+	require.True(t, ok)
+	for _, c := range components(lobby) {
+		if strings.HasPrefix(c.CustomID, "dix:addcpu:") {
+			tb.pick(alice, lobby.ID, c.CustomID, "strong")
+		}
+	}
+	lobby, _ = fake.Message(lobby.ID)
+	tb.clickVerb(alice, lobby, "go")
+	rec := tb.record()
+	require.Len(t, rec.State.Players, 3)
+	actor := tb.user(seats(t, rec)[rec.State.ToAct()])
+	hint := tb.command(actor, "/dix hint")
+	require.True(t, hint.Ephemeral(), describe(hint))
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(fake.URL()+"?channel="+tb.channel.ID+"&user="+actor.ID),
+		chromedp.WaitVisible(chromedp.CSS(`#status.ok`)),
+		chromedp.WaitVisible(`//div[contains(@class,"embed")][contains(., "💡")]`),
+	))
+	png, err = chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	require.NoError(t, err)
+	if p := os.Getenv("DIX_SCREENSHOT_GAME"); p != "" {
+		require.NoError(t, os.WriteFile(p, png, 0o644))
+	}
 }
