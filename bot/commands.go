@@ -232,6 +232,22 @@ func (c *call) cmdSolo(diff int, language string) error {
 // loses its buttons.
 func (c *call) cmdBoard() error {
 	r, err := c.get()
+	if errors.Is(err, dixbot.ErrNotFound) && r != nil && r.Finished && r.State != nil {
+		// The game is over and archived: its final scoreboard, in the
+		// answer itself, for everyone in the channel.
+		m, merr := decodeMeta(r.Meta)
+		if merr != nil {
+			return merr
+		}
+		c.respond(&discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{
+				Content: locales.T(m.Lang, "board_archived", nil), Embeds: []*discordgo.MessageEmbed{scoreboardEmbed(m.Lang, m, r.State)},
+				AllowedMentions: noMentions(),
+			},
+		})
+		return nil
+	}
 	if err != nil {
 		return err
 	}

@@ -88,3 +88,27 @@ func TestHint(t *testing.T) {
 		})
 	}
 }
+
+// /dix board after the game is over shows the archived game's final
+// scores to the channel, in the answer itself.
+func TestBoardAfterTheEnd(t *testing.T) {
+	for _, lang := range []string{"en", "fr"} {
+		t.Run(lang, func(t *testing.T) {
+			h := newHarness(t)
+			h.startGameWith([]any{optLanguage, lang}, "u1", "u2")
+			playToEnd(t, h, 3)
+			rec, err := h.st.Get(context.Background(), h.channel)
+			require.NoError(t, err)
+			require.True(t, rec.Finished)
+			r := h.command("u2", "board")
+			resp := r.response()
+			require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type)
+			assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "for the whole channel")
+			assert.Equal(t, locales.T(lang, "board_archived", nil), resp.Data.Content)
+			require.Len(t, resp.Data.Embeds, 1)
+			assert.Equal(t, locales.T(lang, "score_title", nil), resp.Data.Embeds[0].Title)
+			assert.Empty(t, r.sends(), "nothing sent with the bot's token")
+			checkAllCalls(t, h.rec.calls)
+		})
+	}
+}
