@@ -112,3 +112,64 @@ func TestBoardAfterTheEnd(t *testing.T) {
 		})
 	}
 }
+
+// The reward buttons say what the player would really get: tokens beyond
+// 10 are lost, in solo the money goes to ALIX, and a tableau without money
+// gives the others nothing to gain.
+func TestRewardButtonsSayWhatTheyGive(t *testing.T) {
+	label := func(g *engine.Game, m *meta, verb string) string {
+		t.Helper()
+		for _, row := range boardButtons("en", m, g) {
+			for _, c := range row.(discordgo.ActionsRow).Components {
+				if b, ok := c.(discordgo.Button); ok {
+					if p, err := parseID(b.CustomID); err == nil && p.verb == verb {
+						return b.Label
+					}
+				}
+			}
+		}
+		t.Fatalf("no %s button", verb)
+		return ""
+	}
+	choose := func(players int, deck string, draws int) *engine.Game {
+		cards, err := engine.ParseCards(deck)
+		require.NoError(t, err)
+		g, err := engine.NewWithDeck(engine.Options{Players: players, Difficulty: 7, FirstPlayer: 0}, cards)
+		require.NoError(t, err)
+		for range draws {
+			_, err := g.Apply(engine.Action{Kind: engine.ActDraw})
+			require.NoError(t, err)
+		}
+		_, err = g.Apply(engine.Action{Kind: engine.ActStop})
+		require.NoError(t, err)
+		return g
+	}
+	two := &meta{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}}}
+
+	g := choose(2, "g3 $4 b1 b2 b3", 2)
+	assert.Equal(t, "Take money (+4; 1 card to the market)", label(g, two, verbMoney))
+	assert.Equal(t, "Take numbers (1 card; others gain 4)", label(g, two, verbNumbers))
+	g.Players[0].Money = 8
+	assert.Equal(t, "Take money (+2: 10 at most; 1 card to the market)", label(g, two, verbMoney))
+	g.Players[0].Money = 10
+	assert.Equal(t, "Take money (+0: 10 at most; 1 card to the market)", label(g, two, verbMoney))
+
+	g = choose(2, "g3 b4 b1 b2 b3", 2)
+	assert.Equal(t, "Take numbers (2 cards)", label(g, two, verbNumbers), "nobody gains anything")
+
+	solo := &meta{Lang: "en", Solo: true, Diff: 7, Seats: []seat{{ID: "u1", Name: "Alice"}, {}}}
+	g = choose(1, "g3 $2 b1 b2 b3 b4 b5 b6 b7 b8 b9", 2)
+	assert.Equal(t, "Take numbers (1 card; ALIX gains 2)", label(g, solo, verbNumbers))
+}
+
+// A summary that holds ALIX's whole turn after the player's titles both.
+func TestSoloSummaryTitlesEachTurn(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1"}, quickTurnDeck, engine.Options{Players: 1, Difficulty: 4, FirstPlayer: 0})
+	board := h.board()
+	for _, v := range []string{verbDraw, verbStop, verbMoney} {
+		h.clickOn("u1", board, h.mustFind(board, v))
+	}
+	require.Len(t, board.embeds, 1)
+	assert.Equal(t, "Turn 1: Alice · Turn 2: ALIX", board.embeds[0].Title)
+}

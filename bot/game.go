@@ -89,6 +89,9 @@ type played struct {
 	final     bool   // the action was taken in the final buy round (4)
 	ended     bool   // a turn ended (or the game)
 	summary   string // title of the turn's summary
+	// played are the seats whose whole turn was played by this update
+	// too (ALIX's, a computer player's), after the active one's.
+	played []int
 }
 
 // maxForced bounds the decisions taken automatically after one click: the
@@ -241,6 +244,7 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 			m.TurnLog = nil
 		}
 		out = played{m: m, lines: turnLines, prevActor: prev, prevPhase: prevPhase, active: active, turn: turn, ended: ended, final: final}
+		out.played = wholeTurns(evs)
 		out.summary = out.summaryTitle()
 		m.owe(r, c.effectsOf(out, g, fromBoard)...)
 		r.Meta = m.encode()
@@ -281,7 +285,31 @@ func (out played) summaryTitle() string {
 	if out.final {
 		return locales.T(lang, "summary_title_final", nil)
 	}
-	return locales.T(lang, "summary_title", map[string]any{"Turn": out.turn, "Name": out.m.name(lang, out.active)})
+	// One title per turn the summary holds: the active player's, then
+	// those played at once after it.
+	title := locales.T(lang, "summary_title", map[string]any{"Turn": out.turn, "Name": out.m.name(lang, out.active)})
+	for i, s := range out.played {
+		title += " · " + locales.T(lang, "summary_title", map[string]any{"Turn": out.turn + 1 + i, "Name": out.m.name(lang, s)})
+	}
+	return truncate(title, 256)
+}
+
+// wholeTurns are the seats whose turn both started and ended within evs.
+func wholeTurns(evs []engine.Event) []int {
+	var out []int
+	started := -1
+	for _, ev := range evs {
+		switch ev.Kind {
+		case engine.EvTurnStarted:
+			started = ev.Player
+		case engine.EvTurnEnded, engine.EvGameOver:
+			if started >= 0 {
+				out = append(out, started)
+				started = -1
+			}
+		}
+	}
+	return out
 }
 
 // effectsOf is the Discord work an applied action owes besides the answer:

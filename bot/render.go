@@ -248,15 +248,30 @@ func boardButtons(lang string, m *meta, g *engine.Game) []discordgo.MessageCompo
 		case engine.ActStop:
 			b = button(lang, "btn_stop", nil, discordgo.SecondaryButton, customID(verbStop, seq))
 		case engine.ActTakeNumbers:
-			b = discordgo.Button{Label: locales.N(lang, "btn_take_numbers", numberCards(g.Tableau), map[string]any{"Gain": money}),
+			// 3.2: the others gain the money; in solo, that is ALIX.
+			key := "btn_take_numbers"
+			switch {
+			case money == 0:
+				key = "btn_take_numbers_free"
+			case g.Solo():
+				key = "btn_take_numbers_solo"
+			}
+			b = discordgo.Button{Label: truncate(locales.N(lang, key, numberCards(g.Tableau), map[string]any{"Gain": money}), 80),
 				Style: discordgo.PrimaryButton, CustomID: customID(verbNumbers, seq)}
 		case engine.ActTakeMoney:
+			// What the player really gains: tokens beyond 10 are lost (1.2).
+			gain := min(money, engine.MoneyLimit-g.Players[actor].Money)
+			d := map[string]any{"Gain": gain}
+			suffix := ""
+			if gain < money {
+				suffix = "_capped"
+			}
 			if n := numberCards(g.Tableau); n > 0 {
 				// 3.2: taking the money sends the number cards to the market.
-				b = discordgo.Button{Label: truncate(locales.N(lang, "btn_take_money_cards", n, map[string]any{"Gain": money}), 80),
+				b = discordgo.Button{Label: truncate(locales.N(lang, "btn_take_money_cards"+suffix, n, d), 80),
 					Style: discordgo.SuccessButton, CustomID: customID(verbMoney, seq)}
 			} else {
-				b = button(lang, "btn_take_money", map[string]any{"Gain": money}, discordgo.SuccessButton, customID(verbMoney, seq))
+				b = button(lang, "btn_take_money"+suffix, d, discordgo.SuccessButton, customID(verbMoney, seq))
 			}
 		case engine.ActBuy:
 			if len(ch.Buyable) == 0 {
