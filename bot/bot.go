@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -306,6 +307,18 @@ func (c *call) fail(err error) string {
 		c.b.log.Debug("interaction refused", "interaction", c.i.ID, "err", err)
 	}
 	text := locales.T(c.lang, key, data)
+	if outcome == outcomeRefused && c.fromPrompt() && !c.responded {
+		// A refusal in a private prompt replaces the prompt's previous
+		// refusal: the prompt is redrawn with it on top, its buttons
+		// intact, instead of a new message piling up under it.
+		msg := c.i.Message
+		content := locales.T(c.lang, "refusal_line", map[string]any{"Text": text})
+		if rest := withoutRefusal(msg.Content); rest != "" {
+			content += "\n" + rest
+		}
+		c.update(content, msg.Embeds, msg.Components)
+		return outcome
+	}
 	var comps []discordgo.MessageComponent
 	var embeds []*discordgo.MessageEmbed
 	if outcome == outcomeStale {
@@ -314,6 +327,29 @@ func (c *call) fail(err error) string {
 	c.ephemeral(text, comps, embeds...)
 	return outcome
 }
+
+// fromPrompt reports whether the interaction came from one of the bot's
+// private prompts (an ephemeral message with components).
+func (c *call) fromPrompt() bool {
+	m := c.i.Message
+	return m != nil && m.Flags&discordgo.MessageFlagsEphemeral != 0 && len(m.Components) > 0
+}
+
+// withoutRefusal is a prompt's text without the refusal line a previous
+// refusal put on top.
+func withoutRefusal(content string) string {
+	first, rest, found := strings.Cut(content, "\n")
+	if strings.HasPrefix(first, refusalMark) {
+		if !found {
+			return ""
+		}
+		return rest
+	}
+	return content
+}
+
+// refusalMark starts every refusal line (locale key refusal_line).
+const refusalMark = "⚠️"
 
 // staleText adds the way back to the current board to an "outdated" message.
 func (c *call) staleText(text string) (string, []discordgo.MessageComponent, []*discordgo.MessageEmbed) {

@@ -220,7 +220,15 @@ func TestBidPromptAndModal(t *testing.T) {
 	before := h.snap()
 	// Out of range (a forged amount above the capacity).
 	over := customID(verbBidAmount, h.snapSeq(), itoa(ch.MaxBid+1))
-	assert.Equal(t, enT("err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}), h.clickOn("u2", prompt, over).ephemeralText())
+	// A refusal redraws the prompt with it on top (item 8): refusals do
+	// not pile up as messages, and a second one replaces the first.
+	promptText := prompt.content
+	for range 2 {
+		r := h.clickOn("u2", prompt, over)
+		assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+		assert.Equal(t, "⚠️ "+enT("err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid})+"\n"+promptText, prompt.content)
+		assert.NotEmpty(t, findIDs(prompt, verbBidAmount), "the prompt keeps its buttons")
+	}
 	// The custom amount opens a modal; garbage in it is refused.
 	r := h.clickOn("u2", prompt, h.mustFind(prompt, verbBidCustom))
 	require.Equal(t, discordgo.InteractionResponseModal, r.response().Type)

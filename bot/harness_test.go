@@ -296,7 +296,7 @@ func (h *harness) clickOn(user string, msg *shownMessage, customID string, value
 		if msg.ephemeral {
 			flags = discordgo.MessageFlagsEphemeral
 		}
-		i.Message = &discordgo.Message{ID: msg.id, ChannelID: h.channel, Flags: flags, Components: msg.components}
+		i.Message = &discordgo.Message{ID: msg.id, ChannelID: h.channel, Flags: flags, Components: msg.components, Content: msg.content, Embeds: msg.embeds}
 	}
 	return h.run(i)
 }
