@@ -13,7 +13,7 @@ import (
 
 // The subcommands of /dix, by handler id. Their names and descriptions are
 // in the locale files under "cmd_<id>_name" and "cmd_<id>_desc".
-var subcommands = []string{"start", "solo", "board", "hand", "hint", "rules", "abandon"}
+var subcommands = []string{"start", "solo", "board", "hand", "hint", "log", "rules", "abandon"}
 
 // Option and choice values (identifiers, not shown to users).
 const (
@@ -129,6 +129,8 @@ func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) er
 		return c.hand()
 	case "hint":
 		return c.hint()
+	case "log":
+		return c.gameLog(0)
 	case "rules":
 		c.ephemeral("", nil, &discordgo.MessageEmbed{
 			Title: locales.T(c.lang, "rules_title", nil), Description: locales.T(c.lang, "rules_body", nil), Color: colorPrompt,
@@ -214,6 +216,7 @@ func (c *call) cmdSolo(diff int, language string) error {
 		Seats: []seat{{ID: c.user, Name: c.name}, {}}}
 	d := map[string]any{"Name": m.name(lang, 0), "Level": diff, "LevelName": locales.T(lang, "difficulty_"+itoa(diff), nil)}
 	m.Log = []string{locales.T(lang, "log_solo_started", d)}
+	m.TurnLog = append(m.TurnLog, m.Log...)
 	rec := &dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID, State: g}
 	m.owe(rec, effect{Kind: effBoard}) // the player who asked sees it come
 	rec.Meta = m.encode()

@@ -173,3 +173,63 @@ func TestSoloSummaryTitlesEachTurn(t *testing.T) {
 	require.Len(t, board.embeds, 1)
 	assert.Equal(t, "Turn 1: Alice · Turn 2: ALIX", board.embeds[0].Title)
 }
+
+// /dix log pages through the whole game, a turn at a time in the order it
+// was played; a long turn's summary keeps its first and last lines and says
+// how many are left out.
+func TestGameLog(t *testing.T) {
+	h := newHarness(t)
+	h.startGameWith(nil, "u1", "u2")
+	playToEnd(t, h, 5)
+	r := h.command("u1", "log")
+	first := r.response()
+	require.NotZero(t, first.Data.Flags&discordgo.MessageFlagsEphemeral)
+	text := first.Data.Content
+	assert.True(t, strings.HasPrefix(text, "📜"), text)
+	older, ok := findID(&shownMessage{components: first.Data.Components}, verbLog)
+	require.True(t, ok, "a long game has older pages")
+	msg := r.shown(nil)
+	seen := map[string]bool{}
+	pages := 0
+	for id, ok := older, true; ok; id, ok = findIDOfLabel(msg, locales.T("en", "btn_log_older", nil)) {
+		h.clickOn("u1", msg, id)
+		pages++
+		require.Less(t, pages, 100)
+		for _, line := range strings.Split(msg.content, "\n")[1:] {
+			seen[line] = true
+		}
+	}
+	assert.Greater(t, pages, 3)
+	assert.True(t, seen[locales.T("en", "log_started", map[string]any{"Name": "Alice"})] || seen[locales.T("en", "log_started", map[string]any{"Name": "Bob"})], "the first page holds the game's start")
+
+	m := &meta{Lang: "en"}
+	var long []string
+	for i := range 40 {
+		long = append(long, itoa(i))
+	}
+	m.addLog(long...)
+	sum := m.turnSummary("en")
+	require.Len(t, sum, maxTurnLog+1)
+	assert.Equal(t, "0", sum[0])
+	assert.Equal(t, locales.N("en", "log_more", 40-maxTurnLog, nil), sum[turnHead])
+	assert.Equal(t, "39", sum[len(sum)-1])
+}
+
+// findIDOfLabel is the custom id of the button of msg labelled label.
+func findIDOfLabel(msg *shownMessage, label string) (string, bool) {
+	for _, row := range msg.components {
+		var cs []discordgo.MessageComponent
+		switch r := row.(type) {
+		case discordgo.ActionsRow:
+			cs = r.Components
+		case *discordgo.ActionsRow:
+			cs = r.Components
+		}
+		for _, c := range cs {
+			if b, ok := c.(discordgo.Button); ok && b.Label == label {
+				return b.CustomID, true
+			}
+		}
+	}
+	return "", false
+}

@@ -239,13 +239,21 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 		ended, started := turnBoundary(evs)
 		m.Turn += started
 		m.addLog(lines...)
-		turnLines := m.TurnLog
+		turnLines := m.turnSummary(m.Lang)
+		var finished []string // the turn's lines, for the game log
 		if ended || g.Phase == engine.PhaseOver {
-			m.TurnLog = nil
+			finished = m.TurnLog
+			if m.TurnCut > 0 {
+				finished = append(append(append([]string(nil), m.TurnLog[:turnHead]...), locales.N(m.Lang, "log_more", m.TurnCut, nil)), m.TurnLog[turnHead:]...)
+			}
+			m.TurnLog, m.TurnCut = nil, 0
 		}
 		out = played{m: m, lines: turnLines, prevActor: prev, prevPhase: prevPhase, active: active, turn: turn, ended: ended, final: final}
 		out.played = wholeTurns(evs)
 		out.summary = out.summaryTitle()
+		if len(finished) > 0 {
+			m.owe(r, effect{Kind: effLog, Title: out.summary, Lines: finished})
+		}
 		m.owe(r, c.effectsOf(out, g, fromBoard)...)
 		r.Meta = m.encode()
 		act, seat = a, s

@@ -107,6 +107,7 @@ func (c *call) lobbyStart(p parsedID) error {
 		r.State = g
 		m.Turn = 1
 		m.Log = []string{locales.T(m.Lang, "log_started", map[string]any{"Name": m.name(m.Lang, g.Active)})}
+		m.TurnLog = append(m.TurnLog, m.Log...)
 		// A computer player who starts plays at once.
 		evs, lines, err := applyForced(m.Lang, m, g)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/computer"
 	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
 )
 
 // metaVersion is the version of the table data the bot keeps in
@@ -19,7 +20,9 @@ const metaVersion = 1
 // maxTurnLog bounds the lines of one turn kept for its summary.
 const (
 	maxLog     = 8
-	maxTurnLog = 24
+	maxTurnLog   = 24  // lines of a turn's summary
+	turnHead     = 6   // first lines of a long turn always shown
+	maxTurnLines = 120 // lines of one turn kept for the game log
 )
 
 // meta is the bot's table data, serialised as compact JSON in Record.Meta.
@@ -50,6 +53,7 @@ type meta struct {
 	// TurnLog is the events of the current turn, for the summary an old
 	// board becomes when its turn ends.
 	TurnLog []string `json:"tg,omitempty"`
+	TurnCut int      `json:"tc,omitempty"` // lines of the turn left out of TurnLog, after its first turnHead
 	// Outbox is the Discord work owed by the changes so far and not yet
 	// done (see outbox.go); NextEffect numbers its effects.
 	Outbox     []effect `json:"ob,omitempty"`
@@ -142,7 +146,31 @@ func (m *meta) seatOf(user string) int {
 // maxTurnLog of the turn).
 func (m *meta) addLog(lines ...string) {
 	m.Log = keepLast(append(m.Log, lines...), maxLog)
-	m.TurnLog = keepLast(append(m.TurnLog, lines...), maxTurnLog)
+	// The turn's lines, all of them up to maxTurnLines (then the oldest
+	// after the first turnHead go, counted in TurnCut): the turn's summary
+	// shows its first and last lines, the game log all of them.
+	m.TurnLog = append(m.TurnLog, lines...)
+	if cut := len(m.TurnLog) - maxTurnLines; cut > 0 {
+		m.TurnLog = append(m.TurnLog[:turnHead], m.TurnLog[turnHead+cut:]...)
+		m.TurnCut += cut
+	}
+}
+
+// turnSummary are the lines of the turn's summary: the first ones, a line
+// saying how many are left out (in lang), and the last ones.
+func (m *meta) turnSummary(lang string) []string {
+	cut := m.TurnCut
+	lines := m.TurnLog
+	if extra := len(lines) - maxTurnLog; extra > 0 {
+		lines = append(append([]string(nil), lines[:turnHead]...), lines[turnHead+extra:]...)
+		cut += extra
+	}
+	if cut == 0 {
+		return lines
+	}
+	out := append([]string(nil), lines[:turnHead]...)
+	out = append(out, locales.N(lang, "log_more", cut, nil))
+	return append(out, lines[turnHead:]...)
 }
 
 func keepLast(s []string, n int) []string {

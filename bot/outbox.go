@@ -37,6 +37,7 @@ const (
 	effScores = "scores" // post the final scoreboard
 	effEnded  = "ended"  // the game was abandoned by Text: the board says so for good
 	effFinish = "finish" // archive the game (frees the channel); last
+	effLog    = "log"    // add a finished turn (Title, Lines) to the game log record
 )
 
 // effect is one piece of Discord work owed by a change of the game.
@@ -273,6 +274,8 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		return nil
 	case effPinged:
 		return x.pinged(ctx)
+	case effLog:
+		return x.b.appendLog(ctx, channel, x.m.Origin, append([]string{"**" + e.Title + "**"}, e.Lines...))
 	case effEnded:
 		if err := x.pinged(ctx); err != nil && !permanent(err) {
 			return err

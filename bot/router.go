@@ -47,6 +47,7 @@ const (
 	verbPickOK     = "pko"    // arg: pick; pays with it
 	verbPickBack   = "back"   // arg: card or "w" (auction); none: the market
 	verbAddCPU     = "addcpu" // lobby select: a computer player of the level chosen
+	verbLog        = "log"    // arg: page of /dix log, 0 the most recent
 	verbRemoveCPU  = "rmcpu"  // lobby: remove the last computer player
 	verbAbandonYes = "abyes"
 	verbAbandonNo  = "abno"
@@ -142,10 +143,11 @@ var verbArgs = map[string]argSpec{
 	verbPickCons:  argRequired,
 	verbPickOK:    argRequired,
 	verbPickBack:  argOptional, // the card, or "w" for an auction; none: the market
+	verbLog:       argRequired, // the page
 }
 
 // versionless lists the verbs anyone may use at any time: their version is 0.
-var versionless = map[string]bool{verbHand: true, verbShowBoard: true, verbAbandonYes: true, verbAbandonNo: true}
+var versionless = map[string]bool{verbHand: true, verbShowBoard: true, verbAbandonYes: true, verbAbandonNo: true, verbLog: true}
 
 // checkVersion compares the state version a component carries with the
 // table's: an older one is outdated (ErrStale), a newer one was never drawn
@@ -199,6 +201,7 @@ func init() {
 		verbPickOK:     (*call).pickConfirm,
 		verbPickBack:   (*call).pickBack,
 		verbAddCPU:     (*call).lobbyAddCPU,
+		verbLog:        (*call).logPage,
 		verbRemoveCPU:  (*call).lobbyRemoveCPU,
 		verbAbandonYes: (*call).abandonYes,
 		verbAbandonNo:  (*call).abandonNo,

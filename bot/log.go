@@ -1,0 +1,151 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// logPageLines is how many lines one page of /dix log shows.
+const logPageLines = 20
+
+// The game log lives in a record of its own (logChannel), written once per
+// turn by the outbox (effLog), so that the table data read and written by
+// every click stays small. It keeps the last maxLogLines lines of the game.
+const maxLogLines = 1000
+
+// gameLogRecord is the log record's data.
+type gameLogRecord struct {
+	V      int      `json:"v"`
+	Origin string   `json:"o"` // the table the lines belong to (meta.Origin)
+	Lines  []string `json:"l"`
+	Cut    int      `json:"c,omitempty"` // older lines no longer kept
+}
+
+// logChannel is the store key of a channel's game log.
+func logChannel(channel string) string { return channel + "/log" }
+
+// appendLog adds lines to the game log of the table origin in channel,
+// starting it anew for a new table. Doing it twice for one turn is
+// harmless enough (a repeated turn in the log) and happens only when a
+// process dies between the two writes.
+func (b *Bot) appendLog(ctx context.Context, channel, origin string, lines []string) error {
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	defer cancel()
+	key := logChannel(channel)
+	add := func(r *dixbot.Record) error {
+		var l gameLogRecord
+		if len(r.Meta) > 0 {
+			if err := json.Unmarshal(r.Meta, &l); err != nil {
+				l = gameLogRecord{}
+			}
+		}
+		if l.Origin != origin {
+			l = gameLogRecord{V: 1, Origin: origin}
+		}
+		l.Lines = append(l.Lines, lines...)
+		if cut := len(l.Lines) - maxLogLines; cut > 0 {
+			l.Lines = append([]string(nil), l.Lines[cut:]...)
+			l.Cut += cut
+		}
+		meta, err := json.Marshal(l)
+		if err != nil {
+			return err
+		}
+		r.Meta = meta
+		return nil
+	}
+	_, err := b.store.Update(sctx, key, "", add)
+	if errors.Is(err, dixbot.ErrNotFound) {
+		// No server index for it: the log is not a game of the server.
+		r := &dixbot.Record{Channel: key}
+		if err = add(r); err == nil {
+			err = b.store.Create(sctx, r)
+		}
+		if errors.Is(err, dixbot.ErrExists) {
+			_, err = b.store.Update(sctx, key, "", add)
+		}
+	}
+	return err
+}
+
+// gameLog answers /dix log privately with page page of the game's log
+// (0: the most recent lines), with buttons to the older and newer pages.
+// An archived game's log stays readable as long as its log record lives.
+func (c *call) gameLog(page int) error {
+	r, err := c.get()
+	if err != nil && !(errors.Is(err, dixbot.ErrNotFound) && r != nil && r.Finished) {
+		return err
+	}
+	m, err := decodeMeta(r.Meta)
+	if err != nil {
+		return err
+	}
+	var l gameLogRecord
+	ctx, cancel := c.storeCtx()
+	lr, lerr := c.b.store.Get(ctx, logChannel(c.i.ChannelID))
+	cancel()
+	switch {
+	case lerr == nil:
+		if json.Unmarshal(lr.Meta, &l) != nil || l.Origin != m.Origin {
+			l = gameLogRecord{}
+		}
+	case !errors.Is(lerr, dixbot.ErrNotFound):
+		return c.storeErr("get", lerr)
+	}
+	// The turn being played is not in the log record yet.
+	lines := append(l.Lines, m.TurnLog...)
+	text, comps := logView(c.lang, lines, l.Cut, page)
+	if c.i.Type == discordgo.InteractionMessageComponent {
+		c.update(text, nil, comps)
+		return nil
+	}
+	c.ephemeral(text, comps)
+	return nil
+}
+
+// logPage turns the pages of /dix log.
+func (c *call) logPage(p parsedID) error {
+	page, err := strconv.Atoi(p.arg)
+	if err != nil || page < 0 || strconv.Itoa(page) != p.arg {
+		return ErrBadCustomID
+	}
+	return c.gameLog(page)
+}
+
+// logView is page page of a log in lang (lines already in the game's
+// language, a heading in lang) and its buttons; cut lines are gone.
+func logView(lang string, history []string, cut, page int) (string, []discordgo.MessageComponent) {
+	n := len(history)
+	pages := max(1, (n+logPageLines-1)/logPageLines)
+	page = min(page, pages-1)
+	hi := n - page*logPageLines
+	lo := max(0, hi-logPageLines)
+	lines := []string{locales.T(lang, "log_title", map[string]any{"Page": pages - page, "Pages": pages})}
+	if lo == 0 && cut > 0 {
+		lines = append(lines, locales.N(lang, "log_gone", cut, nil))
+	}
+	if n == 0 {
+		lines = append(lines, locales.T(lang, "none", nil))
+	}
+	lines = append(lines, history[lo:hi]...)
+	var row []discordgo.MessageComponent
+	if page+1 < pages {
+		row = append(row, button(lang, "btn_log_older", nil, discordgo.SecondaryButton, customID(verbLog, 0, strconv.Itoa(page+1))))
+	}
+	if page > 0 {
+		row = append(row, button(lang, "btn_log_newer", nil, discordgo.SecondaryButton, customID(verbLog, 0, strconv.Itoa(page-1))))
+	}
+	var comps []discordgo.MessageComponent
+	if len(row) > 0 {
+		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
+	}
+	return truncate(strings.Join(lines, "\n"), 2000), comps
+}
