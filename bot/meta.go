@@ -19,7 +19,7 @@ const metaVersion = 1
 // maxLog is how many event lines the table keeps for "what just happened";
 // maxTurnLog bounds the lines of one turn kept for its summary.
 const (
-	maxLog     = 8
+	maxLog       = 8
 	maxTurnLog   = 24  // lines of a turn's summary
 	turnHead     = 6   // first lines of a long turn always shown
 	maxTurnLines = 120 // lines of one turn kept for the game log
