@@ -323,6 +323,13 @@ func (c *call) fail(err error) string {
 	var embeds []*discordgo.MessageEmbed
 	if outcome == outcomeStale {
 		text, comps, embeds = c.staleText(text)
+		if c.fromPrompt() && !c.responded {
+			// A private prompt whose decision is over loses its buttons:
+			// it becomes the "outdated" answer itself, so no live copy of
+			// an old decision is left behind.
+			c.update(text, embeds, comps)
+			return outcome
+		}
 	}
 	c.ephemeral(text, comps, embeds...)
 	return outcome

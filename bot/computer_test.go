@@ -233,3 +233,21 @@ func findIDOfLabel(msg *shownMessage, label string) (string, bool) {
 	}
 	return "", false
 }
+
+// A private prompt whose decision is over loses its buttons when clicked:
+// it turns into the "outdated" answer instead of staying live beside a new
+// message.
+func TestStalePromptLosesItsButtons(t *testing.T) {
+	h := newHarness(t)
+	board, prompt := toAuction(t, h)
+	second := h.clickOn("u2", board, h.mustFind(board, verbBid)).shown(nil)
+	require.NotNil(t, second)
+	require.True(t, second.ephemeral)
+	h.clickOn("u2", prompt, h.mustFind(prompt, verbBidAmount)) // Bob bids from the first prompt
+	before := h.snap()
+	r := h.clickOn("u2", second, h.mustFind(second, verbBidAmount))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	assert.Contains(t, second.content, enT("err_stale", nil))
+	assert.Empty(t, findIDs(second, verbBidAmount), "no bid button is left on it")
+	h.unchanged(before)
+}
