@@ -251,3 +251,20 @@ func TestStalePromptLosesItsButtons(t *testing.T) {
 	assert.Empty(t, findIDs(second, verbBidAmount), "no bid button is left on it")
 	h.unchanged(before)
 }
+
+// Layout: a colour wild never wraps between its colour and its #, a token
+// count never breaks inside its value, the solo difficulty never stands
+// alone on a line (the joins are word joiners and no-break spaces).
+func TestNoBreakInsideValues(t *testing.T) {
+	for _, lang := range locales.Languages {
+		wild := cardText(lang, engine.Card{Kind: engine.KindColorWild, Color: engine.Green})
+		assert.True(t, strings.HasSuffix(wild, "\u2060#"), "%s: %q", lang, wild)
+		for _, key := range []string{"player_tokens", "player_consolation"} {
+			s := locales.N(lang, key, 7, nil)
+			assert.Contains(t, s, "\u00a07\u00a0", "%s %s: %q", lang, key, s)
+			assert.NotContains(t, s, " 7", "%s %s", lang, key)
+		}
+		footer := locales.T(lang, "footer_solo", map[string]any{"Level": 7, "LevelName": "x"})
+		assert.Contains(t, footer, "\u00a07 ", "%s: %q", lang, footer)
+	}
+}

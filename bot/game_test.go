@@ -241,7 +241,7 @@ func TestSoloGameByClicks(t *testing.T) {
 	assert.True(t, m.Solo)
 	assert.Equal(t, 6, m.Diff)
 	assert.Equal(t, 1, rec.State.Opts.Players)
-	assert.Contains(t, h.board().embeds[0].Footer.Text, "difficulty 6")
+	assert.Contains(t, h.board().embeds[0].Footer.Text, "difficulty\u00a06", "the number never stands alone on a line")
 
 	playToEnd(t, h, 11)
 	checkAllCalls(t, h.rec.calls)
