@@ -116,10 +116,24 @@ func golden(t *testing.T, name, got string) {
 	assert.Equal(t, string(want), got, "%s differs (got, then want); run with -update if intended", path)
 }
 
+// lateGameOf is lateGame cut down to its first n seats, the second to act.
+func lateGameOf(t testing.TB, lang string, n int) (*meta, *engine.Game) {
+	m, g := lateGame(t, lang)
+	g.Opts.Players = n
+	g.Players = g.Players[:n]
+	m.Seats = m.Seats[:n]
+	g.Active = 1
+	return m, g
+}
+
 // boardStates are the boards rendered to golden files.
 func boardStates(t *testing.T, lang string) map[string]func() (*meta, *engine.Game) {
 	return map[string]func() (*meta, *engine.Game){
 		"late_draw": func() (*meta, *engine.Game) { return lateGame(t, lang) },
+		// The same late game at 2, 3 and 4 players (the first seats).
+		"late_2p": func() (*meta, *engine.Game) { return lateGameOf(t, lang, 2) },
+		"late_3p": func() (*meta, *engine.Game) { return lateGameOf(t, lang, 3) },
+		"late_4p": func() (*meta, *engine.Game) { return lateGameOf(t, lang, 4) },
 		"late_auction": func() (*meta, *engine.Game) {
 			m, g := lateGame(t, lang)
 			g.Phase = engine.PhaseAuction
