@@ -65,7 +65,8 @@ type Bot struct {
 	seed    func() int64
 	cmdIDs  map[string]string // English subcommand name -> handler id
 
-	effectDelay time.Duration
+	effectDelay  time.Duration
+	channelLocks [64]sync.Mutex // runOutbox, by channel hash
 
 	mu       sync.Mutex
 	closing  bool

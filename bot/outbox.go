@@ -145,6 +145,18 @@ func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, now time
 // 5xx), leaving it and the rest due; an effect Discord refuses for good
 // (a message deleted, a permission missing) is logged and counted done.
 func (b *Bot) runOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record) error {
+	// One channel's effects are done one batch at a time in a process,
+	// each from the game as it stands then: a slower batch of an earlier
+	// click can never show an older board after a newer one.
+	mu := &b.channelLocks[fnv32(rec.Channel)%uint32(len(b.channelLocks))]
+	mu.Lock()
+	defer mu.Unlock()
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	fresh, err := b.store.Get(sctx, rec.Channel)
+	cancel()
+	if err == nil && !fresh.Finished && fresh.Version >= rec.Version {
+		rec = fresh
+	}
 	m, err := decodeMeta(rec.Meta)
 	if err != nil || len(m.Outbox) == 0 {
 		return err
@@ -169,7 +181,7 @@ func (b *Bot) runOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record) e
 	if done == 0 {
 		return failed
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
+	sctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
 	defer cancel()
 	_, err = b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
 		cur, err := decodeMeta(r.Meta)
@@ -364,6 +376,12 @@ func (x *executor) nonce(e effect) string {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s/%s/%d", x.rec.Channel, x.m.Origin, e.ID)
 	return "dix" + strconv.FormatUint(h.Sum64(), 36)
+}
+
+func fnv32(s string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return h.Sum32()
 }
 
 // permanent reports whether Discord refused a request for good (a client
