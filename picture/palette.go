@@ -90,7 +90,8 @@ func buildPalette() color.Palette {
 		pairs = append(pairs, pair{cWhite, g}, pair{cMuted, g}, pair{cGold, g}, pair{cSlot, g}, pair{cEdge, g})
 	}
 	pairs = append(pairs, pair{cWhite, cInk}, pair{cEdge, cInk}, pair{cBrown, cCream}, pair{cBrown, cGold},
-		pair{cInk, cLilac}, pair{cInk, cPaper}, pair{cGold, cInk}, pair{cBrown, cLilac})
+		pair{cInk, cLilac}, pair{cInk, cPaper}, pair{cGold, cInk}, pair{cBrown, cLilac},
+		pair{cInk, cGold}, pair{cInk, cMuted}, pair{cCream, cBrown})
 	seen := map[color.RGBA]bool{}
 	var p color.Palette
 	add := func(c color.RGBA) {
