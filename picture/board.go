@@ -128,15 +128,9 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 		rightH += 8 + labelH + medium.h + 4
 	}
 	topH := max(marketH, rightH)
-	blockHs := make([]int, (len(ps)+1)/2)
-	for i, p := range ps {
-		blockHs[i/2] = max(blockHs[i/2], blockHeight(p.lay))
-	}
-	h := margin + topH + colGap
-	for _, bh := range blockHs {
-		h += bh + colGap
-	}
-	h += margin - colGap
+	rows := (len(ps) + 1) / 2
+	bh := blockHeight()
+	h := margin + topH + colGap + rows*(bh+colGap) + margin - colGap
 	c := newCanvas(pageW, h, cTable)
 
 	// The market, by colour and number like a collection.
@@ -208,9 +202,9 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 	y = margin + topH + colGap
 	for i, p := range ps {
 		bx := margin + (i%2)*(blockW+colGap)
-		c.drawBlock(bx, y, blockHs[i/2], &p)
+		c.drawBlock(bx, y, bh, &p)
 		if i%2 == 1 {
-			y += blockHs[i/2] + colGap
+			y += bh + colGap
 		}
 	}
 	return c.img, nil
@@ -226,7 +220,7 @@ func countNumbers(cards []engine.Card) (n [4][9]int) {
 }
 
 // blockHeight is the height of a player's area.
-func blockHeight(l *layout) int {
+func blockHeight() int {
 	return headerH + gridSmall.height() + footerH + 4
 }
 

@@ -134,3 +134,87 @@ func decode(t *testing.T, b []byte) image.Image {
 	require.NoError(t, err)
 	return img
 }
+
+// everyWild is a collection with every kind of wild: colour wilds, black
+// wilds (one that adds nothing: every colour holds a 1), the super wild,
+// copies of a number and a full run.
+const everyWild = "b1 b2 b2 b3 b5 b# g1 g1 g1 g2 g3 g4 g5 g6 g7 g9 *8 o1 o4 o5 o6 o6 ** p1 p3 p# *1"
+
+func cards(t *testing.T, s string) []engine.Card {
+	t.Helper()
+	c, err := engine.ParseCards(s)
+	require.NoError(t, err)
+	return c
+}
+
+func TestHandGolden(t *testing.T) {
+	o7 := engine.Card{Kind: engine.KindNumber, Color: engine.Orange, Value: 7}
+	p4 := engine.Card{Kind: engine.KindNumber, Color: engine.Pink, Value: 4}
+	cases := []struct {
+		name string
+		hand Hand
+	}{
+		{"hand_wilds.png", Hand{Name: "Chloé", Collection: cards(t, everyWild), Money: 7, Consolation: 2, Labels: enLabels}},
+		{"hand_candidate.png", Hand{Name: "Chloé", Collection: cards(t, everyWild), Money: 7, Candidate: &o7, Labels: enLabels}},
+		{"hand_candidate_new_colour.png", Hand{Name: "Bob", Collection: cards(t, "b1 b2 b2 b2 o3"), Money: 10, Candidate: &p4, Labels: enLabels}},
+		{"hand_empty.png", Hand{Name: "Eleonora Verylongname Verylongname Verylongname", Labels: enLabels}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := RenderHand(tc.hand)
+			require.NoError(t, err)
+			t.Logf("%s: %d bytes", tc.name, len(got))
+			checkGolden(t, tc.name, got)
+		})
+	}
+}
+
+func TestHandBadInput(t *testing.T) {
+	w := engine.Card{Kind: engine.KindSuperWild}
+	cases := []struct {
+		name string
+		hand Hand
+	}{
+		{"currency in a collection", Hand{Collection: cards(t, "b1 $3")}},
+		{"invalid card", Hand{Collection: []engine.Card{{Kind: engine.KindNumber, Color: engine.Blue, Value: 12}}}},
+		{"wild candidate", Hand{Collection: cards(t, "b1"), Candidate: &w}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := RenderHand(tc.hand)
+			assert.ErrorIs(t, err, ErrBadInput)
+		})
+	}
+}
+
+func TestScoreboardGolden(t *testing.T) {
+	g := playUntil(t, 5, 4, func(*engine.Game) bool { return false })
+	require.Equal(t, engine.PhaseOver, g.Phase)
+	got, err := RenderScoreboard(Scoreboard{View: g.View(), Names: names5, Labels: enLabels})
+	require.NoError(t, err)
+	t.Logf("scoreboard: %d bytes", len(got))
+	checkGolden(t, "scoreboard_5p.png", got)
+}
+
+func TestScoreboardNeedsResults(t *testing.T) {
+	g := playUntil(t, 3, 4, func(g *engine.Game) bool { return len(g.View().Deck) < 50 })
+	_, err := RenderScoreboard(Scoreboard{View: g.View(), Names: names5})
+	assert.ErrorIs(t, err, ErrBadInput)
+}
+
+// TestReadmeImage writes docs/board.png, the late 4-player board the README
+// shows, with -update; without it, it checks the file is current.
+func TestReadmeImage(t *testing.T) {
+	g := playUntil(t, 4, 7, lateAuction(12))
+	require.NotEqual(t, engine.PhaseOver, g.Phase)
+	got, err := RenderBoard(board(g, []string{"Alice", "Bob", "Chloé", "Dmitri"}))
+	require.NoError(t, err)
+	path := filepath.Join("..", "docs", "board.png")
+	if *update {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(want, got), "docs/board.png is stale: run go test ./picture/ -run TestReadmeImage -update")
+}
