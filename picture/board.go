@@ -261,7 +261,7 @@ func (c *canvas) drawBlock(x, y, h int, p *seatData) {
 	name := fit(p.name, fName, x+blockW-8-rw-hx-4)
 	c.row(hx, hy, headerH-4, 0, text(name, fName, cWhite, bg))
 
-	gx, gy := x+6, y+headerH
+	gx, gy := x+5, y+headerH
 	c.drawGrid(gx, gy, p.lay, gridSmall, bg)
 	// Footer: unused wilds, then the total under the score column.
 	fy := gy + gridSmall.height() + 2

@@ -33,8 +33,17 @@ type canvas struct {
 	img *image.Paletted
 }
 
+// pixPool keeps picture buffers between renders (see encode).
+var pixPool sync.Pool
+
 func newCanvas(w, h int, bg color.RGBA) *canvas {
-	img := &image.Paletted{Pix: make([]uint8, w*h), Stride: w, Rect: image.Rect(0, 0, w, h), Palette: palette}
+	var pix []uint8
+	if p, ok := pixPool.Get().(*[]uint8); ok && cap(*p) >= w*h {
+		pix = (*p)[:w*h]
+	} else {
+		pix = make([]uint8, w*h, max(w*h, 600*1000))
+	}
+	img := &image.Paletted{Pix: pix, Stride: w, Rect: image.Rect(0, 0, w, h), Palette: palette}
 	c := &canvas{img: img}
 	c.fill(img.Rect, bg)
 	return c

@@ -60,7 +60,7 @@ type gridStyle struct {
 }
 
 var (
-	gridSmall = gridStyle{sz: small, cellW: 28, rowH: 40, stack: 2, scoreW: 30, scoreFont: fontKey{true, 17}, runBar: true}
+	gridSmall = gridStyle{sz: small, cellW: 28, rowH: 40, stack: 2, scoreW: 26, scoreFont: fontKey{true, 17}, runBar: true}
 	gridLarge = gridStyle{sz: large, cellW: 52, rowH: 72, stack: 4, scoreW: 52, scoreFont: fontKey{true, 26}, frameWild: true, runBar: true}
 )
 
