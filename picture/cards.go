@@ -28,7 +28,7 @@ type cardSize struct {
 }
 
 var (
-	small  = cardSize{w: 24, h: 34, num: fontKey{true, 19}, mark: fontKey{true, 10}, sym: 7}
+	small  = cardSize{w: 24, h: 34, num: fontKey{true, 19}, mark: fontKey{true, 10}, sym: 9}
 	medium = cardSize{w: 32, h: 44, num: fontKey{true, 25}, mark: fontKey{true, 12}, sym: 9}
 	large  = cardSize{w: 44, h: 60, num: fontKey{true, 34}, mark: fontKey{true, 15}, sym: 12}
 )
@@ -152,7 +152,7 @@ func symbol(p *pen, c engine.Color, ink color.RGBA, x, y, s float32) {
 	case engine.Green:
 		p.poly([2]float32{x, y - h*1.05}, [2]float32{x + h*1.1, y + h*0.9}, [2]float32{x - h*1.1, y + h*0.9})
 	case engine.Orange:
-		p.poly([2]float32{x - h*0.88, y - h*0.88}, [2]float32{x + h*0.88, y - h*0.88}, [2]float32{x + h*0.88, y + h*0.88}, [2]float32{x - h*0.88, y + h*0.88})
+		p.poly([2]float32{x - h, y - h}, [2]float32{x + h, y - h}, [2]float32{x + h, y + h}, [2]float32{x - h, y + h})
 	case engine.Pink:
 		p.poly([2]float32{x, y - h*1.2}, [2]float32{x + h*0.95, y}, [2]float32{x, y + h*1.2}, [2]float32{x - h*0.95, y})
 	}
