@@ -1,0 +1,275 @@
+package picture
+
+import (
+	"fmt"
+	"image"
+	"strconv"
+
+	"github.com/dixgame/dixbot/engine"
+)
+
+// Labels are the few words a picture shows, in the language of whoever
+// reads it; the caller passes them localised. An empty label is left out.
+type Labels struct {
+	Market  string // "Market"
+	Deck    string // "Deck", before the number of cards left
+	Tableau string // "Tableau"
+	Total   string // "total", before the tableau's running total
+	Money   string // "money", before the tableau's money
+	Auction string // "Auction"
+	HighBid string // "high bid", before the amount and the bidder
+	Score   string // "score", before a total score
+}
+
+// Board is the input of the board picture: the engine's view of a game (the
+// deck's order, which View also holds, is never drawn: only its size), the
+// players' display names by seat, and the seat who must act now.
+type Board struct {
+	View   engine.View
+	Names  []string // by seat; a missing name is drawn as the seat number
+	Acting int      // the seat who must decide now; -1: nobody
+	Labels Labels
+}
+
+// Picture geometry, in pixels. The width fits Discord's embed images (about
+// 550 px shown) with little scaling.
+const (
+	pageW   = 600
+	margin  = 8
+	colGap  = 8
+	blockW  = (pageW - 2*margin - colGap) / 2 // a player's area: 288
+	labelH  = 22
+	headerH = 30
+)
+
+// RenderBoard draws the public board: the market and the deck count, the
+// tableau with its running total and money, the auction's wild and high bid
+// when an auction is on, then every player's collection as runs per colour
+// with the wilds where the scorer places them, score per colour and in all,
+// money and consolation tokens, and a gold frame and arrow on the player who
+// must act (a star marks the player whose turn it is). It returns PNG bytes,
+// or ErrBadInput for a view whose cards cannot be read. Safe for concurrent
+// use.
+func RenderBoard(b Board) ([]byte, error) {
+	img, err := drawBoard(&b)
+	if err != nil {
+		return nil, err
+	}
+	return encode(img)
+}
+
+type seatData struct {
+	seat   int
+	name   string
+	lay    *layout
+	money  int
+	cons   int
+	acting bool
+	active bool
+	rank   int // scoreboard only
+}
+
+func seats(v *engine.View, names []string, acting int) ([]seatData, error) {
+	out := make([]seatData, len(v.Seats))
+	for i, s := range v.Seats {
+		coll, err := parseCards(s.Collection)
+		if err != nil {
+			return nil, err
+		}
+		name := strconv.Itoa(i + 1)
+		if i < len(names) && names[i] != "" {
+			name = names[i]
+		}
+		out[i] = seatData{seat: i, name: name, lay: layoutOf(coll, nil), money: s.Money, cons: s.Consolation,
+			acting: i == acting, active: i == v.Active && v.Phase != engine.PhaseOver.String()}
+	}
+	return out, nil
+}
+
+func drawBoard(b *Board) (*image.Paletted, error) {
+	v := &b.View
+	if b.Acting >= len(v.Seats) {
+		return nil, fmt.Errorf("%w: acting seat %d of %d", ErrBadInput, b.Acting, len(v.Seats))
+	}
+	ps, err := seats(v, b.Names, b.Acting)
+	if err != nil {
+		return nil, err
+	}
+	market, err := parseCards(v.Market)
+	if err != nil {
+		return nil, err
+	}
+	tableau, err := parseCards(v.Tableau)
+	if err != nil {
+		return nil, err
+	}
+	var wild engine.Card
+	if v.Auction != nil {
+		if wild, err = engine.ParseCard(v.Auction.Wild); err != nil {
+			return nil, errBad(err)
+		}
+	}
+
+	// Heights first, then one canvas.
+	mcount := countNumbers(market)
+	var mrows []int // the colours present in the market
+	for k := range 4 {
+		for n := range 9 {
+			if mcount[k][n] > 0 {
+				mrows = append(mrows, k)
+				break
+			}
+		}
+	}
+	marketH := labelH + max(1, len(mrows))*gridSmall.rowH
+	tabRows := max(1, (len(tableau)+7)/8)
+	rightH := labelH + tabRows*(medium.h+4)
+	if v.Auction != nil {
+		rightH += 8 + labelH + medium.h + 4
+	}
+	topH := max(marketH, rightH)
+	rows := (len(ps) + 1) / 2
+	bh := blockHeight()
+	h := margin + topH + colGap + rows*(bh+colGap) + margin - colGap
+	c := newCanvas(pageW, h, cTable)
+
+	// The market, by colour and number like a collection.
+	x, y := margin, margin
+	if b.Labels.Market != "" {
+		c.row(x, y, labelH, 0, text(b.Labels.Market, fLabel, cMuted, cTable))
+	}
+	deck := text(strconv.Itoa(v.DeckCount), fLabel, cWhite, cTable)
+	dx := x + gridSmall.width() - deck.w - 2
+	c.blit(deck, dx, y+(labelH-deck.h)/2)
+	if b.Labels.Deck != "" {
+		t := text(b.Labels.Deck, fLabel, cMuted, cTable)
+		c.blit(t, dx-5-t.w, y+(labelH-t.h)/2)
+	}
+	if len(mrows) == 0 {
+		c.blit(slotTile(0, small, cTable), x, y+labelH+2*gridSmall.stack)
+	}
+	for i, k := range mrows {
+		c.drawRow(x, y+labelH+i*gridSmall.rowH, k, &layout{count: mcount}, gridStyle{sz: small, cellW: gridSmall.cellW, rowH: gridSmall.rowH, stack: 2}, cTable)
+	}
+
+	// The tableau and its sums.
+	x = margin + blockW + colGap
+	var parts []*tile
+	if b.Labels.Tableau != "" {
+		parts = append(parts, text(b.Labels.Tableau, fLabel, cMuted, cTable))
+	}
+	if b.Labels.Total != "" {
+		parts = append(parts, text(b.Labels.Total, fLabel, cMuted, cTable))
+	}
+	parts = append(parts, text(strconv.Itoa(v.TableauTotal), fName, cWhite, cTable))
+	if b.Labels.Money != "" {
+		parts = append(parts, text(b.Labels.Money, fLabel, cMuted, cTable))
+	}
+	parts = append(parts, text(strconv.Itoa(v.TableauMoney), fName, cGold, cTable))
+	c.row(x, y, labelH, 6, parts...)
+	ty := y + labelH + 2
+	for i, card := range tableau {
+		c.blit(cardTile(card, engine.NoColor, 0, medium, cTable), x+(i%8)*(medium.w+4), ty+(i/8)*(medium.h+4))
+	}
+	if len(tableau) == 0 {
+		c.blit(slotTile(0, medium, cTable), x, ty)
+	}
+	// The auction.
+	if a := v.Auction; a != nil {
+		ay := ty + tabRows*(medium.h+4) + 8
+		if b.Labels.Auction != "" {
+			c.row(x, ay, labelH, 0, text(b.Labels.Auction, fLabel, cGold, cTable))
+		}
+		ay += labelH
+		c.blit(cardTile(wild, engine.NoColor, 0, medium, cTable), x, ay)
+		var bid []*tile
+		if b.Labels.HighBid != "" {
+			bid = append(bid, text(b.Labels.HighBid, fLabel, cMuted, cTable))
+		}
+		if a.HighBid > 0 && a.HighBidder >= 0 && a.HighBidder < len(ps) {
+			bid = append(bid, text(strconv.Itoa(a.HighBid), fName, cGold, cTable))
+			bx := c.row(x+medium.w+10, ay, medium.h/2, 6, bid...)
+			_ = bx
+			name := fit(ps[a.HighBidder].name, fName, blockW-medium.w-14)
+			c.row(x+medium.w+10, ay+medium.h/2, medium.h/2, 0, text(name, fName, cWhite, cTable))
+		} else {
+			bid = append(bid, text("–", fName, cWhite, cTable))
+			c.row(x+medium.w+10, ay, medium.h, 6, bid...)
+		}
+	}
+
+	// The players, two by two.
+	y = margin + topH + colGap
+	for i, p := range ps {
+		bx := margin + (i%2)*(blockW+colGap)
+		c.drawBlock(bx, y, bh, &p)
+		if i%2 == 1 {
+			y += bh + colGap
+		}
+	}
+	return c.img, nil
+}
+
+func countNumbers(cards []engine.Card) (n [4][9]int) {
+	for _, c := range cards {
+		if c.Kind == engine.KindNumber && c.Valid() {
+			n[c.Color-engine.Blue][c.Value-1]++
+		}
+	}
+	return n
+}
+
+// blockHeight is the height of a player's area.
+func blockHeight() int {
+	return headerH + gridSmall.height() + footerH + 4
+}
+
+var footerH = small.h + 6
+
+// drawBlock draws one player's area.
+func (c *canvas) drawBlock(x, y, h int, p *seatData) {
+	bg := cPanel
+	if p.acting {
+		bg = cPanelAct
+	}
+	r := image.Rect(x, y, x+blockW, y+h)
+	c.fill(r, bg)
+	if p.acting {
+		c.frame(r, 3, cGold)
+	}
+	// Header: marker, name, tokens.
+	hx, hy := x+8, y+4
+	var right []*tile
+	right = append(right, tokenTile(tokMoney, p.money, 26, bg))
+	if p.cons > 0 {
+		right = append(right, tokenTile(tokConsolation, p.cons, 26, bg))
+	}
+	rw := 0
+	for _, t := range right {
+		rw += t.w + 4
+	}
+	c.row(x+blockW-8-rw+4, hy, headerH-4, 4, right...)
+	if p.rank > 0 {
+		hx = c.row(hx, hy, headerH-4, 0, rankTile(p.rank, bg)) + 6
+	}
+	if p.acting {
+		hx = c.row(hx, hy, headerH-4, 0, markTile(true, bg)) + 5
+	}
+	if p.active {
+		hx = c.row(hx, hy, headerH-4, 0, markTile(false, bg)) + 5
+	}
+	name := fit(p.name, fName, x+blockW-8-rw-hx-4)
+	c.row(hx, hy, headerH-4, 0, text(name, fName, cWhite, bg))
+
+	gx, gy := x+5, y+headerH
+	c.drawGrid(gx, gy, p.lay, gridSmall, bg)
+	// Footer: unused wilds, then the total under the score column.
+	fy := gy + gridSmall.height() + 2
+	for i, w := range p.lay.unused {
+		c.blit(cardTile(w, engine.NoColor, 0, small, bg), gx+i*(small.w+4), fy)
+	}
+	sx := gx + 9*gridSmall.cellW
+	c.fill(image.Rect(sx+4, fy, sx+gridSmall.scoreW, fy+2), cMuted)
+	t := text(strconv.Itoa(p.lay.score.Total), fontKey{true, 21}, cWhite, bg)
+	c.blit(t, sx+gridSmall.scoreW-t.w-2, fy+4+(small.h-4-t.h)/2)
+}

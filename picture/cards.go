@@ -1,0 +1,280 @@
+package picture
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"strconv"
+
+	"github.com/dixgame/dixbot/engine"
+)
+
+// This file draws the cards and the tokens as tiles.
+//
+// Every face says its colour twice: by hue and by the symbol in its top-left
+// corner (blue ●, green ▲, orange ■, pink ◆; a 2×2 grid of the four colours
+// for "any colour"). Number cards are filled with their colour. A colour wild
+// is its colour with "#"; a black wild is black with its number; the super
+// wild is white with a star. A wild the scorer has placed shows the number it
+// stands for, keeps its own face, and marks the colour it stands for with
+// the colour's symbol (and border, for the black and the super wild).
+
+// cardSize is one of the sizes cards are drawn at.
+type cardSize struct {
+	w, h int
+	num  fontKey // the number
+	mark fontKey // the "#" corner mark of a placed colour wild
+	sym  float32 // symbol size
+}
+
+var (
+	small  = cardSize{w: 24, h: 34, num: fontKey{true, 19}, mark: fontKey{true, 10}, sym: 9}
+	medium = cardSize{w: 32, h: 44, num: fontKey{true, 25}, mark: fontKey{true, 12}, sym: 9}
+	large  = cardSize{w: 44, h: 60, num: fontKey{true, 34}, mark: fontKey{true, 15}, sym: 12}
+)
+
+type cardKey struct {
+	card  engine.Card
+	at    engine.Color // a placed wild: the colour it stands for
+	val   uint8        // a placed wild: the number it stands for
+	slot  uint8        // an empty place for this number (card unset)
+	sz    cardSize
+	bg    color.RGBA
+	token bool
+}
+
+// cardTile is card c at size sz over bg. For a wild placed by the scorer,
+// at and val say what it stands for (NoColor: not placed).
+func cardTile(c engine.Card, at engine.Color, val uint8, sz cardSize, bg color.RGBA) *tile {
+	return cached(cardKey{card: c, at: at, val: val, sz: sz, bg: bg}, false, func() *tile {
+		dst := image.NewRGBA(image.Rect(0, 0, sz.w, sz.h))
+		drawCard(dst, c, at, val, sz)
+		return quantise(dst, bg)
+	})
+}
+
+// slotTile is the empty place for number n in a run.
+func slotTile(n uint8, sz cardSize, bg color.RGBA) *tile {
+	return cached(cardKey{slot: n, sz: sz, bg: bg}, false, func() *tile {
+		dst := image.NewRGBA(image.Rect(0, 0, sz.w, sz.h))
+		p := newPen(dst)
+		w, h := float32(sz.w), float32(sz.h)
+		p.roundRect(0.5, 0.5, w-0.5, h-0.5, 3)
+		p.paint(cSlot)
+		p.roundRect(1.7, 1.7, w-1.7, h-1.7, 2)
+		p.paint(bg)
+		if n > 0 {
+			drawGlyphs(dst, strconv.Itoa(int(n)), sz.mark, cSlot, float64(w)/2, float64(h)/2)
+		}
+		return quantise(dst, bg)
+	})
+}
+
+func drawCard(dst *image.RGBA, c engine.Card, at engine.Color, val uint8, sz cardSize) {
+	p := newPen(dst)
+	w, h := float32(sz.w), float32(sz.h)
+	s := sz.sym
+	rad := w / 8
+	body := func(border, face color.RGBA, bw float32) {
+		p.roundRect(0, 0, w, h, rad)
+		p.paint(border)
+		if bw > 0 {
+			p.roundRect(bw, bw, w-bw, h-bw, max(1, rad-bw))
+			p.paint(face)
+		}
+	}
+	cx, cy := float64(w)/2, float64(h)*0.58
+	symX, symY := 2+s/2+w/24, 2+s/2+h/30
+	number := func(n uint8, ink color.RGBA) {
+		drawGlyphs(dst, strconv.Itoa(int(n)), sz.num, ink, cx, cy)
+	}
+	switch c.Kind {
+	case engine.KindNumber:
+		body(faceColor(c.Color), faceColor(c.Color), 0)
+		symbol(p, c.Color, inkOn(c.Color), symX, symY, s)
+		number(c.Value, inkOn(c.Color))
+	case engine.KindColorWild:
+		face, ink := faceColor(c.Color), inkOn(c.Color)
+		if at == engine.NoColor {
+			body(face, face, 0)
+			symbol(p, c.Color, ink, symX, symY, s)
+			drawGlyphs(dst, "#", sz.num, ink, cx, cy)
+			return
+		}
+		// Placed: an inner frame in the ink, the number, "#" in the corner.
+		body(face, face, 0)
+		in := max(1.5, w/16)
+		p.roundRect(in, in, w-in, h-in, max(1, rad-in))
+		p.paint(ink)
+		p.roundRect(in+1.3, in+1.3, w-in-1.3, h-in-1.3, max(1, rad-in-1))
+		p.paint(face)
+		symbol(p, c.Color, ink, symX+in/2, symY+in/2, s)
+		drawGlyphs(dst, "#", sz.mark, ink, float64(w-symX-in/2), float64(symY+in/2))
+		number(val, ink)
+	case engine.KindBlackWild:
+		if at == engine.NoColor {
+			body(cEdge, cInk, max(1, w/24))
+			anyColour(p, symX, symY, s)
+		} else {
+			body(faceColor(at), cInk, max(2, w/12))
+			symbol(p, at, faceColor(at), symX+1, symY+1, s)
+		}
+		number(c.Value, cWhite)
+	case engine.KindSuperWild:
+		if at == engine.NoColor {
+			body(cEdge, cPaper, max(1, w/24))
+			anyColour(p, symX, symY, s)
+			star(p, float32(cx), float32(cy), w*0.36)
+			p.paint(cInk)
+			return
+		}
+		body(faceColor(at), cPaper, max(2, w/12))
+		symbol(p, at, faceColor(at), symX+1, symY+1, s)
+		star(p, w-symX-1, symY+1, s*0.62)
+		p.paint(cInk)
+		number(val, cInk)
+	case engine.KindCurrency:
+		body(cBrown, cCream, max(1, w/24))
+		p.circle(symX, symY, s*0.55)
+		p.paint(cBrown)
+		p.circle(symX, symY, s*0.55-1.2)
+		p.paint(cGold)
+		number(c.Value, cBrown)
+	}
+}
+
+// symbol draws colour c's shape centred on (x, y), about s wide, in ink.
+func symbol(p *pen, c engine.Color, ink color.RGBA, x, y, s float32) {
+	h := s / 2
+	switch c {
+	case engine.Blue:
+		p.circle(x, y, h)
+	case engine.Green:
+		p.poly([2]float32{x, y - h*1.05}, [2]float32{x + h*1.1, y + h*0.9}, [2]float32{x - h*1.1, y + h*0.9})
+	case engine.Orange:
+		p.poly([2]float32{x - h, y - h}, [2]float32{x + h, y - h}, [2]float32{x + h, y + h}, [2]float32{x - h, y + h})
+	case engine.Pink:
+		p.poly([2]float32{x, y - h*1.2}, [2]float32{x + h*0.95, y}, [2]float32{x, y + h*1.2}, [2]float32{x - h*0.95, y})
+	}
+	p.paint(ink)
+}
+
+// anyColour draws the "any colour" mark: a 2×2 grid of the four colours.
+func anyColour(p *pen, x, y, s float32) {
+	h := s / 2
+	cells := [4][2]float32{{x - h, y - h}, {x, y - h}, {x - h, y}, {x, y}}
+	for i, col := range engine.Colors {
+		p.poly(cells[i], [2]float32{cells[i][0] + h, cells[i][1]}, [2]float32{cells[i][0] + h, cells[i][1] + h}, [2]float32{cells[i][0], cells[i][1] + h})
+		p.paint(faceColor(col))
+	}
+}
+
+// star adds a five-pointed star of outer radius r centred on (x, y).
+func star(p *pen, x, y, r float32) {
+	var pts [][2]float32
+	for i := range 10 {
+		rr := r
+		if i%2 == 1 {
+			rr = r * 0.45
+		}
+		a := float64(i)*math.Pi/5 - math.Pi/2
+		pts = append(pts, [2]float32{x + rr*float32(math.Cos(a)), y + rr*float32(math.Sin(a))})
+	}
+	p.poly(pts...)
+}
+
+// Tokens.
+
+type tokenKind uint8
+
+const (
+	tokMoney tokenKind = iota + 1
+	tokConsolation
+)
+
+type tokenKey struct {
+	kind tokenKind
+	n    int
+	d    int
+	bg   color.RGBA
+}
+
+// tokenTile is a token of kind k, d pixels wide, carrying the count n: a gold
+// coin for money tokens, a lilac hexagon for consolation tokens.
+func tokenTile(k tokenKind, n, d int, bg color.RGBA) *tile {
+	return cached(tokenKey{k, n, d, bg}, false, func() *tile {
+		dst := image.NewRGBA(image.Rect(0, 0, d, d))
+		p := newPen(dst)
+		r := float32(d) / 2
+		f := fontKey{true, d * 13 / 20}
+		if n >= 10 {
+			f.size = d * 11 / 20
+		}
+		switch k {
+		case tokMoney:
+			p.circle(r, r, r)
+			p.paint(cBrown)
+			p.circle(r, r, r-1.5)
+			p.paint(cGold)
+			drawGlyphs(dst, strconv.Itoa(n), f, cBrown, float64(r), float64(r))
+		case tokConsolation:
+			hex := func(rr float32) {
+				var pts [][2]float32
+				for i := range 6 {
+					a := float64(i)*math.Pi/3 + math.Pi/6
+					pts = append(pts, [2]float32{r + rr*float32(math.Cos(a)), r + rr*float32(math.Sin(a))})
+				}
+				p.poly(pts...)
+			}
+			hex(r)
+			p.paint(cInk)
+			hex(r - 1.5)
+			p.paint(cLilac)
+			drawGlyphs(dst, strconv.Itoa(n), f, cInk, float64(r), float64(r))
+		}
+		return quantise(dst, bg)
+	})
+}
+
+type markKey struct {
+	acting bool
+	bg     color.RGBA
+}
+
+// markTile is the marker before a name: a gold arrow for the player who must
+// decide, a white star for the player whose turn it is.
+func markTile(acting bool, bg color.RGBA) *tile {
+	return cached(markKey{acting, bg}, false, func() *tile {
+		dst := image.NewRGBA(image.Rect(0, 0, 18, 20))
+		p := newPen(dst)
+		if acting {
+			p.poly([2]float32{2, 1}, [2]float32{17, 10}, [2]float32{2, 19})
+			p.paint(cGold)
+		} else {
+			star(p, 9, 10.5, 9)
+			p.paint(cWhite)
+		}
+		return quantise(dst, bg)
+	})
+}
+
+type rankKey struct {
+	rank int
+	bg   color.RGBA
+}
+
+// rankTile is a final rank in a disc: gold for the winners.
+func rankTile(rank int, bg color.RGBA) *tile {
+	return cached(rankKey{rank, bg}, false, func() *tile {
+		dst := image.NewRGBA(image.Rect(0, 0, 24, 24))
+		p := newPen(dst)
+		p.circle(12, 12, 12)
+		if rank == 1 {
+			p.paint(cGold)
+		} else {
+			p.paint(cMuted)
+		}
+		drawGlyphs(dst, strconv.Itoa(rank), fontKey{true, 15}, cInk, 12, 12)
+		return quantise(dst, bg)
+	})
+}

@@ -1,0 +1,158 @@
+package picture
+
+import (
+	"image"
+	"image/color"
+	"strconv"
+
+	"github.com/dixgame/dixbot/engine"
+)
+
+// This file lays a collection out as the scorer sees it: one row per colour,
+// one column per number 1–9, so the gaps in a run are empty places; copies of
+// a number are stacked; each wild stands in the place the scorer gives it
+// (engine.BestScore), and the wilds that add nothing are listed apart.
+
+// layout is a collection arranged for drawing.
+type layout struct {
+	count  [4][9]int         // number cards per colour and number
+	wild   [4][9]engine.Card // the wild standing in for that place (Kind 0: none)
+	cand   [4][9]bool        // the candidate card's place
+	unused []engine.Card     // wilds that add nothing
+	score  engine.Score
+}
+
+func layoutOf(coll []engine.Card, cand *engine.Card) *layout {
+	l := &layout{}
+	all := coll
+	if cand != nil {
+		all = append(append(make([]engine.Card, 0, len(coll)+1), coll...), *cand)
+	}
+	l.score = engine.BestScore(all)
+	for _, c := range all {
+		if c.Kind == engine.KindNumber && c.Valid() {
+			l.count[c.Color-engine.Blue][c.Value-1]++
+		}
+	}
+	if cand != nil && cand.Kind == engine.KindNumber && cand.Valid() {
+		l.cand[cand.Color-engine.Blue][cand.Value-1] = true
+	}
+	for _, p := range l.score.Placements {
+		if p.Used {
+			l.wild[p.Color-engine.Blue][p.Value-1] = p.Wild
+		} else {
+			l.unused = append(l.unused, p.Wild)
+		}
+	}
+	return l
+}
+
+// gridStyle says how big a grid is drawn.
+type gridStyle struct {
+	sz        cardSize
+	cellW     int // column width (card width + room for stacked copies)
+	rowH      int // row height
+	stack     int // offset of each stacked copy
+	scoreW    int // width of the score column; 0: none
+	scoreFont fontKey
+	frameWild bool // a gold frame around placed wilds
+	runBar    bool // a bar under each colour's best run
+}
+
+var (
+	gridSmall = gridStyle{sz: small, cellW: 28, rowH: 40, stack: 2, scoreW: 26, scoreFont: fontKey{true, 17}, runBar: true}
+	gridLarge = gridStyle{sz: large, cellW: 52, rowH: 72, stack: 4, scoreW: 52, scoreFont: fontKey{true, 26}, frameWild: true, runBar: true}
+)
+
+func (st gridStyle) width() int  { return 9*st.cellW + st.scoreW }
+func (st gridStyle) height() int { return 4 * st.rowH }
+
+// drawGrid draws l with its top-left corner at (x, y) over bg.
+func (c *canvas) drawGrid(x, y int, l *layout, st gridStyle, bg color.RGBA) {
+	for k := range engine.Colors {
+		c.drawRow(x, y+k*st.rowH, k, l, st, bg)
+	}
+}
+
+// drawRow draws the row of colour index k of l with its top-left corner at
+// (x, y) over bg.
+func (c *canvas) drawRow(x, y, k int, l *layout, st gridStyle, bg color.RGBA) {
+	sz := st.sz
+	col := engine.Colors[k]
+	{
+		ry := y + 2*st.stack // room for two stacked copies above
+		for n := range 9 {
+			cx := x + n*st.cellW
+			cnt, w := l.count[k][n], l.wild[k][n]
+			switch {
+			case w.Kind != 0:
+				if st.frameWild {
+					c.frame(image.Rect(cx-2, ry-2, cx+sz.w+2, ry+sz.h+2), 2, cGold)
+				}
+				c.blit(cardTile(w, col, uint8(n+1), sz, bg), cx, ry)
+			case cnt > 0:
+				card := engine.Card{Kind: engine.KindNumber, Color: col, Value: uint8(n + 1)}
+				t := cardTile(card, engine.NoColor, 0, sz, bg)
+				for i := cnt - 1; i >= 0; i-- {
+					o := min(i, 2) * st.stack
+					if i < cnt-1 {
+						// A line of table between a copy and the one behind it.
+						c.fill(image.Rect(cx+o-1, ry-o-1, cx+o+sz.w+1, ry-o+sz.h+1), bg)
+					}
+					c.blit(t, cx+o, ry-o)
+				}
+				if l.cand[k][n] {
+					c.frame(image.Rect(cx-3, ry-3-min(cnt-1, 2)*st.stack, cx+sz.w+3+min(cnt-1, 2)*st.stack, ry+sz.h+3), 3, cWhite)
+				}
+			default:
+				c.blit(slotTile(uint8(n+1), sz, bg), cx, ry)
+			}
+		}
+		cs := l.score.Colors[k]
+		if st.runBar && cs.Score > 0 {
+			bx := x + int(cs.Lo-1)*st.cellW
+			ex := x + int(cs.Hi-1)*st.cellW + sz.w
+			by := ry + sz.h + 2
+			c.fill(image.Rect(bx, by, ex, by+max(2, st.stack)), faceColor(col))
+		}
+		if st.scoreW > 0 {
+			fg := cWhite
+			if cs.Bonus > 0 {
+				fg = cGold
+			}
+			s := "–"
+			if cs.Score > 0 {
+				s = strconv.Itoa(cs.Score)
+			}
+			t := text(s, st.scoreFont, fg, bg)
+			c.blit(t, x+9*st.cellW+st.scoreW-t.w-2, ry+(sz.h-t.h)/2)
+		}
+	}
+}
+
+// row draws tiles left to right from (x, y), vertically centred on a line
+// of height h, with gap pixels between them; it returns the x after the
+// last one.
+func (c *canvas) row(x, y, h, gap int, tiles ...*tile) int {
+	for i, t := range tiles {
+		if i > 0 {
+			x += gap
+		}
+		c.blit(t, x, y+(h-t.h)/2)
+		x += t.w
+	}
+	return x
+}
+
+// parseCards reads cards in SPEC §7 notation. Returns ErrBadInput.
+func parseCards(s []string) ([]engine.Card, error) {
+	out := make([]engine.Card, 0, len(s))
+	for _, x := range s {
+		c, err := engine.ParseCard(x)
+		if err != nil {
+			return nil, errBad(err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}

@@ -1,0 +1,220 @@
+package picture
+
+import (
+	"bytes"
+	"flag"
+	"image"
+	"image/png"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/engine"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden PNGs under testdata/ (and docs/board.png)")
+
+var enLabels = Labels{
+	Market: "Market", Deck: "Deck", Tableau: "Tableau", Total: "total", Money: "money",
+	Auction: "Auction", HighBid: "high bid", Score: "score",
+}
+
+var names5 = []string{"Alice", "Bob", "Chloé", "Dmitri", "Eleonora Verylongname"}
+
+// playUntil plays a game of players with the engine's simple policy from
+// seed until stop says so (or the game ends).
+func playUntil(t testing.TB, players int, seed int64, stop func(g *engine.Game) bool) *engine.Game {
+	t.Helper()
+	g, err := engine.New(engine.Options{Players: players, Seed: seed, FirstPlayer: -1})
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(uint64(seed), 11))
+	var c engine.Choices
+	pol := []engine.Policy{engine.SimplePolicy, engine.RandomPolicy}
+	for g.Phase != engine.PhaseOver && !stop(g) {
+		seat := g.ToAct()
+		g.ChoicesInto(seat, &c)
+		_, err := g.Apply(pol[seat%2](g, seat, &c, r))
+		require.NoError(t, err)
+	}
+	return g
+}
+
+// lateAuction is a late position with an auction on and a high bid.
+func lateAuction(deckLeft int) func(g *engine.Game) bool {
+	return func(g *engine.Game) bool {
+		return len(g.View().Deck) <= deckLeft && g.Auction != nil && g.Auction.HighBid > 0
+	}
+}
+
+func board(g *engine.Game, names []string) Board {
+	return Board{View: g.View(), Names: names, Acting: g.ToAct(), Labels: enLabels}
+}
+
+// checkGolden compares png bytes pixel by pixel with testdata/name, or
+// rewrites it with -update.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run with -update to create it")
+	gi, err := png.Decode(bytes.NewReader(got))
+	require.NoError(t, err)
+	wi, err := png.Decode(bytes.NewReader(want))
+	require.NoError(t, err)
+	require.Equal(t, wi.Bounds(), gi.Bounds(), "size")
+	diff := 0
+	b := gi.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if gi.At(x, y) != wi.At(x, y) {
+				diff++
+			}
+		}
+	}
+	assert.Zero(t, diff, "%s: %d pixels differ (run with -update after looking at the new picture)", name, diff)
+}
+
+func TestBoardGolden(t *testing.T) {
+	cases := []struct {
+		name    string
+		players int
+		seed    int64
+		stop    func(g *engine.Game) bool
+	}{
+		{"board_2p.png", 2, 1, func(g *engine.Game) bool {
+			return len(g.View().Deck) <= 40 && g.Phase == engine.PhaseDraw && len(g.Tableau) >= 2
+		}},
+		{"board_3p.png", 3, 2, lateAuction(50)},
+		{"board_5p.png", 5, 3, lateAuction(15)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := playUntil(t, tc.players, tc.seed, tc.stop)
+			require.NotEqual(t, engine.PhaseOver, g.Phase)
+			got, err := RenderBoard(board(g, names5[:tc.players]))
+			require.NoError(t, err)
+			assert.LessOrEqual(t, len(got), 60<<10, "PNG size")
+			t.Logf("%s: %d bytes", tc.name, len(got))
+			checkGolden(t, tc.name, got)
+		})
+	}
+}
+
+func TestBoardBadInput(t *testing.T) {
+	g := playUntil(t, 2, 1, func(g *engine.Game) bool { return len(g.Players[0].Collection) > 0 })
+	cases := []struct {
+		name string
+		edit func(b *Board)
+	}{
+		{"bad collection card", func(b *Board) { b.View.Seats[0].Collection = append(b.View.Seats[0].Collection, "x9") }},
+		{"bad market card", func(b *Board) { b.View.Market = []string{"g0"} }},
+		{"bad tableau card", func(b *Board) { b.View.Tableau = []string{"$9"} }},
+		{"acting seat out of range", func(b *Board) { b.Acting = 7 }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b := board(g, names5[:2])
+			tc.edit(&b)
+			_, err := RenderBoard(b)
+			assert.ErrorIs(t, err, ErrBadInput)
+		})
+	}
+}
+
+func decode(t *testing.T, b []byte) image.Image {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(b))
+	require.NoError(t, err)
+	return img
+}
+
+// everyWild is a collection with every kind of wild: colour wilds, black
+// wilds (one that adds nothing: every colour holds a 1), the super wild,
+// copies of a number and a full run.
+const everyWild = "b1 b2 b2 b3 b5 b# g1 g1 g1 g2 g3 g4 g5 g6 g7 g9 *8 o1 o4 o5 o6 o6 ** p1 p3 p# *1"
+
+func cards(t *testing.T, s string) []engine.Card {
+	t.Helper()
+	c, err := engine.ParseCards(s)
+	require.NoError(t, err)
+	return c
+}
+
+func TestHandGolden(t *testing.T) {
+	o7 := engine.Card{Kind: engine.KindNumber, Color: engine.Orange, Value: 7}
+	p4 := engine.Card{Kind: engine.KindNumber, Color: engine.Pink, Value: 4}
+	cases := []struct {
+		name string
+		hand Hand
+	}{
+		{"hand_wilds.png", Hand{Name: "Chloé", Collection: cards(t, everyWild), Money: 7, Consolation: 2, Labels: enLabels}},
+		{"hand_candidate.png", Hand{Name: "Chloé", Collection: cards(t, everyWild), Money: 7, Candidate: &o7, Labels: enLabels}},
+		{"hand_candidate_new_colour.png", Hand{Name: "Bob", Collection: cards(t, "b1 b2 b2 b2 o3"), Money: 10, Candidate: &p4, Labels: enLabels}},
+		{"hand_empty.png", Hand{Name: "Eleonora Verylongname Verylongname Verylongname", Labels: enLabels}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := RenderHand(tc.hand)
+			require.NoError(t, err)
+			t.Logf("%s: %d bytes", tc.name, len(got))
+			checkGolden(t, tc.name, got)
+		})
+	}
+}
+
+func TestHandBadInput(t *testing.T) {
+	w := engine.Card{Kind: engine.KindSuperWild}
+	cases := []struct {
+		name string
+		hand Hand
+	}{
+		{"currency in a collection", Hand{Collection: cards(t, "b1 $3")}},
+		{"invalid card", Hand{Collection: []engine.Card{{Kind: engine.KindNumber, Color: engine.Blue, Value: 12}}}},
+		{"wild candidate", Hand{Collection: cards(t, "b1"), Candidate: &w}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := RenderHand(tc.hand)
+			assert.ErrorIs(t, err, ErrBadInput)
+		})
+	}
+}
+
+func TestScoreboardGolden(t *testing.T) {
+	g := playUntil(t, 5, 4, func(*engine.Game) bool { return false })
+	require.Equal(t, engine.PhaseOver, g.Phase)
+	got, err := RenderScoreboard(Scoreboard{View: g.View(), Names: names5, Labels: enLabels})
+	require.NoError(t, err)
+	t.Logf("scoreboard: %d bytes", len(got))
+	checkGolden(t, "scoreboard_5p.png", got)
+}
+
+func TestScoreboardNeedsResults(t *testing.T) {
+	g := playUntil(t, 3, 4, func(g *engine.Game) bool { return len(g.View().Deck) < 50 })
+	_, err := RenderScoreboard(Scoreboard{View: g.View(), Names: names5})
+	assert.ErrorIs(t, err, ErrBadInput)
+}
+
+// TestReadmeImage writes docs/board.png, the late 4-player board the README
+// shows, with -update; without it, it checks the file is current.
+func TestReadmeImage(t *testing.T) {
+	g := playUntil(t, 4, 7, lateAuction(12))
+	require.NotEqual(t, engine.PhaseOver, g.Phase)
+	got, err := RenderBoard(board(g, []string{"Alice", "Bob", "Chloé", "Dmitri"}))
+	require.NoError(t, err)
+	path := filepath.Join("..", "docs", "board.png")
+	if *update {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(want, got), "docs/board.png is stale: run go test ./picture/ -run TestReadmeImage -update")
+}
