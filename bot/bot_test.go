@@ -263,10 +263,13 @@ func TestAuctionPaymentPicker(t *testing.T) {
 	rec, _ := h.record()
 	require.Equal(t, engine.PhaseAuctionPay, rec.State.Phase)
 	require.Equal(t, 1, rec.State.ToAct())
-	// Bob, who did not just click, is pinged to pay; the auction's ping is
-	// closed (edited), not deleted.
-	require.Len(t, r.sends(), 1)
-	assert.True(t, strings.HasPrefix(r.sends()[0].Content, "<@u2>,"))
+	// Bob, who did not just click, must pay: the auction's ping, which
+	// notified him already, says so (edited: no second notification).
+	assert.Empty(t, r.sends())
+	_, m := h.record()
+	require.NotEmpty(t, m.Ping)
+	assert.True(t, strings.HasPrefix(h.rec.message(m.Ping).content, "<@u2>,"), h.rec.message(m.Ping).content)
+	assert.Contains(t, h.rec.message(m.Ping).content, "4")
 	assert.Empty(t, h.rec.deleted)
 
 	pay := h.clickOn("u2", board, h.mustFind(board, verbPay)).shown(board)

@@ -87,7 +87,9 @@ func containsString(s []string, v string) bool {
 // pingEffect is the one ping a decision within a turn gets, if any:
 //   - an auction opens: one message for every player who will be asked to
 //     bid and can afford it, except the active player, who drew the wild;
-//   - the auction is won by someone who did not just bid: they pay.
+//   - the auction is won by someone who did not just bid: they pay. When
+//     the auction's own ping notified them already, that ping is edited to
+//     say so (bidding and paying are one decision: no second notification).
 //
 // The active player is never pinged within their own turn (the board's
 // post pinged them), nor anyone for a decision their own click opened.
@@ -126,5 +128,9 @@ func pingEffect(m *meta, g *engine.Game, out played, clicker, guild, channel str
 		d["URL"] = messageURL(guild, channel, m.Board)
 		key += "_link"
 	}
-	return effect{Kind: effPing, Users: users, Text: locales.T(m.Lang, key, d)}, true
+	text := locales.T(m.Lang, key, d)
+	if g.Phase == engine.PhaseAuctionPay && m.Ping != "" && containsString(m.PingUsers, users[0]) {
+		return effect{Kind: effPingEdit, Users: users, Text: text}, true
+	}
+	return effect{Kind: effPing, Users: users, Text: text}, true
 }

@@ -43,6 +43,8 @@ type meta struct {
 	// board, the end of the game) it is edited to say so, never deleted, so
 	// the notification it raised still leads somewhere.
 	Ping string `json:"pg,omitempty"`
+	// PingUsers are the users Ping notified.
+	PingUsers []string `json:"pu,omitempty"`
 	// Origin is the id of the interaction that opened the table: a
 	// component on a message older than it belongs to an earlier game of
 	// the channel (custom ids carry only the state number).

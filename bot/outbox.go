@@ -28,16 +28,17 @@ import (
 
 // Effect kinds.
 const (
-	effBoard  = "board"  // post a fresh board for the game as it stands, mentioning Users; the previous board is retired
-	effEdit   = "edit"   // show the game as it stands on the current board
-	effRetire = "retire" // strip the buttons of Msg; with Title, replace it by the summary of Lines
-	effAdopt  = "adopt"  // Msg (a board clicked on) is the current board: retire the one recorded
-	effPing   = "ping"   // post Text mentioning Users (the previous ping is closed first)
-	effPinged = "pinged" // the decision of the current ping is made: the ping says so
-	effScores = "scores" // post the final scoreboard
-	effEnded  = "ended"  // the game was abandoned by Text: the board says so for good
-	effFinish = "finish" // archive the game (frees the channel); last
-	effLog    = "log"    // add a finished turn (Title, Lines) to the game log record
+	effBoard    = "board"  // post a fresh board for the game as it stands, mentioning Users; the previous board is retired
+	effEdit     = "edit"   // show the game as it stands on the current board
+	effRetire   = "retire" // strip the buttons of Msg; with Title, replace it by the summary of Lines
+	effAdopt    = "adopt"  // Msg (a board clicked on) is the current board: retire the one recorded
+	effPing     = "ping"   // post Text mentioning Users (the previous ping is closed first)
+	effPinged   = "pinged" // the decision of the current ping is made: the ping says so
+	effPingEdit = "repin"  // the current ping, which notified Users already, now says Text (an edit notifies nobody)
+	effScores   = "scores" // post the final scoreboard
+	effEnded    = "ended"  // the game was abandoned by Text: the board says so for good
+	effFinish   = "finish" // archive the game (frees the channel); last
+	effLog      = "log"    // add a finished turn (Title, Lines) to the game log record
 )
 
 // effect is one piece of Discord work owed by a change of the game.
@@ -162,7 +163,7 @@ func (b *Bot) runOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record) e
 		return err
 	}
 	channel := rec.Channel
-	x := &executor{b: b, d: d, rec: rec, m: m, board: m.Board, ping: m.Ping}
+	x := &executor{b: b, d: d, rec: rec, m: m, board: m.Board, ping: m.Ping, users: m.PingUsers}
 	var done uint32
 	var failed error
 	for _, e := range m.Outbox {
@@ -195,7 +196,7 @@ func (b *Bot) runOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record) e
 			}
 		}
 		cur.Outbox = keep
-		cur.Board, cur.Ping = x.board, x.ping
+		cur.Board, cur.Ping, cur.PingUsers = x.board, x.ping, x.users
 		if len(keep) == 0 {
 			r.Due = time.Time{}
 		}
@@ -217,8 +218,9 @@ type executor struct {
 	d     discordAPI
 	rec   *dixbot.Record
 	m     *meta
-	board string // the current board message
-	ping  string // the current ping message
+	board string   // the current board message
+	ping  string   // the current ping message
+	users []string // who the current ping notified
 }
 
 func (x *executor) do(ctx context.Context, e effect) error {
@@ -282,7 +284,19 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		if err != nil {
 			return err
 		}
-		x.ping = msg.ID
+		x.ping, x.users = msg.ID, e.Users
+		return nil
+	case effPingEdit:
+		if x.ping == "" {
+			// Not recorded (a lost ping): a new one, as effPing would.
+			return x.do(ctx, effect{ID: e.ID, Kind: effPing, Users: e.Users, Text: e.Text})
+		}
+		ed := discordgo.NewMessageEdit(channel, x.ping)
+		ed.Content = &e.Text
+		ed.AllowedMentions = noMentions()
+		if err := x.d.Edit(ctx, ed); err != nil && !permanent(err) {
+			return err
+		}
 		return nil
 	case effPinged:
 		return x.pinged(ctx)
@@ -365,7 +379,7 @@ func (x *executor) pinged(ctx context.Context) error {
 	e.Content = &text
 	e.Components = &[]discordgo.MessageComponent{}
 	e.AllowedMentions = noMentions()
-	x.ping = ""
+	x.ping, x.users = "", nil
 	return x.d.Edit(ctx, e)
 }
 
