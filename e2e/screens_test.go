@@ -1,0 +1,80 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/internal/browsertest"
+	"github.com/dixgame/dixbot/internal/fakediscord"
+)
+
+// TestScreens renders, in headless Chromium, the stand-in's view of a late
+// 5-player board and of the payment picker, as the player to act sees
+// them: each page must load with the board (or the picker) on it. With
+// DIX_SCREENSHOT_DIR set the screenshots are written there to be looked at.
+func TestScreens(t *testing.T) {
+	fake := fakediscord.Start(t)
+	t.Cleanup(func() { noViolations(t, fake) })
+	w := &world{fake: fake, cfg: baseConfig(t, fake, "")}
+	w.bot = startApp(t, w.cfg)
+	tb := w.table(t, "en-US", "Alice", "Bruno/fr", "Chloé", "Dmitri", "Eve")
+	tb.lobby("/dix start")
+	ctx := browsertest.Start(t, 1280, 1400, 120*time.Second)
+	shoot := func(name, user string, waitFor string) {
+		t.Helper()
+		require.NoError(t, chromedp.Do(ctx,
+			chromedp.Navigate(fake.URL()+"?channel="+tb.channel.ID+"&user="+user),
+			chromedp.WaitVisible(chromedp.CSS(`#status.ok`)),
+			chromedp.WaitVisible(waitFor),
+		))
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		require.NoError(t, err)
+		require.Greater(t, len(png), 10000, "a page was drawn")
+		if dir := os.Getenv("DIX_SCREENSHOT_DIR"); dir != "" {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644))
+		}
+	}
+
+	// A late board: most of the deck drawn, and a purchase to make.
+	rec := tb.playUntil(func(g *engine.Game) bool {
+		if len(g.Deck) > 40 || g.Phase != engine.PhaseBuy {
+			return false
+		}
+		s := g.ToAct()
+		for _, c := range g.Choices(s).Buyable {
+			if pl := g.Players[s]; int(c.Value) >= 2 && pl.Money >= int(c.Value)-1 && len(pl.Collection) > 0 {
+				return true
+			}
+		}
+		return false
+	})
+	g := rec.State
+	seat := g.ToAct()
+	user := tb.user(seats(t, rec)[seat])
+	shoot("board-5p-late", user.ID, `//div[contains(@class,"embed")]`)
+
+	// The payment picker, one card picked.
+	board, buttons := tb.boardFor(rec)
+	prompt := tb.click(user, board.ID, buttons["buy"].raw)
+	var target engine.Card
+	for _, c := range g.Choices(seat).Buyable {
+		if int(c.Value) >= 2 && g.Players[seat].Money >= int(c.Value)-1 {
+			target = c
+		}
+	}
+	payStep := tb.pick(user, prompt.Message.ID, findComponent(t, *prompt.Message, "bsel").CustomID, target.String())
+	picker := tb.click(user, payStep.Message.ID, findComponent(t, *payStep.Message, "balt").CustomID)
+	menu := findComponent(t, *picker.Message, "pkc")
+	picker = tb.pick(user, picker.Message.ID, menu.CustomID, menu.Options[0].Value)
+	if money := int(target.Value) - 1; money > 0 {
+		picker = tb.pick(user, picker.Message.ID, findComponent(t, *picker.Message, "pkm").CustomID, strconv.Itoa(money))
+	}
+	shoot("payment-picker", user.ID, `//button[@data-custom-id[starts-with(., "dix:pko:")]]`)
+}
