@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -56,7 +57,7 @@ func runSim(args []string, out, errOut io.Writer) error {
 	fs.BoolVar(&cfg.check, "check", false, "run Check after every action; stop at the first violation")
 	fs.IntVar(&cfg.difficulty, "difficulty", 6, "solo difficulty, 4–10")
 	fs.BoolVar(&cfg.variant, "variant", false, "play the bust variant")
-	fs.StringVar(&cfg.policy, "policy", "mix", "automatic players: one name for every seat, or one per seat separated by commas (the last repeats); names: random, simple, easy, normal, strong (computer players), or mix (simple and random by turns of seat)")
+	fs.StringVar(&cfg.policy, "policy", "mix", "automatic players: one name for every seat, or one per seat separated by commas (the last repeats); names: random, simple, easy, normal, strong (computer players), oracle (the strong player seeing the deck's order when it draws: an analysis bound, not a fair player), or mix (simple and random by turns of seat)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -120,10 +121,12 @@ func simPolicies(name string, players int) ([]engine.Policy, []string, error) {
 			pol = append(pol, engine.SimplePolicy)
 		case "random":
 			pol = append(pol, engine.RandomPolicy)
+		case "oracle":
+			pol = append(pol, oraclePolicy)
 		default:
 			lvl, err := computer.ParseLevel(n)
 			if err != nil {
-				return nil, nil, fmt.Errorf("%w: policy %q (mix, simple, random, easy, normal, strong)", errUsage, n)
+				return nil, nil, fmt.Errorf("%w: policy %q (mix, simple, random, easy, normal, strong, oracle)", errUsage, n)
 			}
 			pol = append(pol, computer.Policy(lvl))
 		}
@@ -255,4 +258,23 @@ func wilson(k, n int) (lo, hi float64) {
 	mid := (p + z*z/(2*nf)) / den
 	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
 	return max(0, mid-half), min(1, mid+half)
+}
+
+// oraclePolicy is an analysis device, never a player: the strong computer
+// player, except that it sees the order of the deck when it draws (it
+// draws exactly while the next card does not bust it). What it reaches
+// bounds what any fair player can hope for against ALIX.
+func oraclePolicy(g *engine.Game, seat int, c *engine.Choices, r *rand.Rand) engine.Action {
+	has := func(k engine.ActionKind) bool { return slices.Contains(c.Actions, k) }
+	if g.Phase == engine.PhaseDraw && has(engine.ActDraw) && has(engine.ActStop) && len(g.Deck) > 0 {
+		number, currency := g.BustAt()
+		next := g.Deck[0]
+		busts := next.Kind == engine.KindNumber && number > 0 && int(next.Value) >= number ||
+			next.Kind == engine.KindCurrency && currency > 0 && int(next.Value) >= currency
+		if busts {
+			return engine.Action{Kind: engine.ActStop, Player: seat}
+		}
+		return engine.Action{Kind: engine.ActDraw, Player: seat}
+	}
+	return computer.Decide(g, seat, computer.Strong, r)
 }
