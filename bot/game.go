@@ -471,21 +471,32 @@ func (c *call) showBoard() error {
 
 // hand shows the user's private view of their holdings.
 func (c *call) hand() error {
-	r, err := c.get()
+	g, m, s, err := c.mySeat()
 	if err != nil {
 		return err
+	}
+	c.ephemeral("", nil, handEmbed(c.lang, m, g, s))
+	return nil
+}
+
+// mySeat loads the running game and the clicking user's seat in it, for
+// their private views: ErrNotStarted for a lobby, ErrNotInGame for an
+// outsider.
+func (c *call) mySeat() (*engine.Game, *meta, int, error) {
+	r, err := c.get()
+	if err != nil {
+		return nil, nil, -1, err
 	}
 	m, err := decodeMeta(r.Meta)
 	if err != nil {
-		return err
+		return nil, nil, -1, err
 	}
 	if r.State == nil {
-		return ErrNotStarted
+		return nil, nil, -1, ErrNotStarted
 	}
 	s := m.seatOf(c.user)
 	if s < 0 || s >= len(r.State.Players) {
-		return ErrNotInGame
+		return nil, nil, -1, ErrNotInGame
 	}
-	c.ephemeral("", nil, handEmbed(c.lang, m, r.State, s))
-	return nil
+	return r.State, m, s, nil
 }

@@ -17,21 +17,9 @@ import (
 // strong computer player would do and why, and for a purchase what each
 // card would do to the score.
 func (c *call) hint() error {
-	r, err := c.get()
+	g, m, s, err := c.mySeat()
 	if err != nil {
 		return err
-	}
-	m, err := decodeMeta(r.Meta)
-	if err != nil {
-		return err
-	}
-	g := r.State
-	if g == nil {
-		return ErrNotStarted
-	}
-	s := m.seatOf(c.user)
-	if s < 0 {
-		return ErrNotInGame
 	}
 	if actor := g.ToAct(); actor != s {
 		return refuse(ErrNotYourTurn, "err_not_your_turn", map[string]any{"Name": m.name(c.lang, actor)})

@@ -78,7 +78,7 @@ func TestKilledAfterSavingStillPostsTheBoard(t *testing.T) {
 			for kill := 0; kill < kills; kill++ {
 				// Play in process up to a turn-ending decision, then hand
 				// the table to the binary for the click.
-				rec, board, buttons, user := tb.untilTurnEnd()
+				rec, board, buttons, user := tb.untilVerbs(turnEndVerbs, 300)
 				w.bot.stop()
 				p := startProcess(t, append(env, "DIX_TEST_EFFECT_DELAY=1500ms"))
 				id := buttons[turnEndVerbs[slices.IndexFunc(turnEndVerbs, func(v string) bool { _, ok := buttons[v]; return ok })]]
@@ -117,23 +117,6 @@ func TestKilledAfterSavingStillPostsTheBoard(t *testing.T) {
 
 // waitSlack absorbs the start-up of the process under the race detector.
 const waitSlack = 2 * time.Second
-
-// untilTurnEnd plays on until the board offers a decision that ends the
-// turn in one click.
-func (tb *table) untilTurnEnd() (*dixbot.Record, fakediscord.Message, map[string]customID, fakediscord.User) {
-	tb.t.Helper()
-	for i := 0; ; i++ {
-		require.Less(tb.t, i, 300, "never a turn-ending decision")
-		rec := tb.record()
-		board, buttons := tb.boardFor(rec)
-		for _, v := range turnEndVerbs {
-			if _, ok := buttons[v]; ok {
-				return rec, board, buttons, tb.user(seats(tb.t, rec)[rec.State.ToAct()])
-			}
-		}
-		require.True(tb.t, tb.decide(), "the game ended")
-	}
-}
 
 // liveBoards are the channel's public messages carrying game buttons (of
 // state version seq, or of any version when seq is 0).

@@ -75,11 +75,19 @@ func oneClickDecision(t *testing.T, buttons map[string]customID) customID {
 // returns the record, the board, its buttons and the user to act.
 func (tb *table) untilOneClick() (*dixbot.Record, fakediscord.Message, map[string]customID, fakediscord.User) {
 	tb.t.Helper()
+	return tb.untilVerbs(oneClickVerbs, 100)
+}
+
+// untilVerbs plays on (at most max decisions) until the board offers one
+// of verbs, and returns the record, the board, its buttons and the user to
+// act.
+func (tb *table) untilVerbs(verbs []string, max int) (*dixbot.Record, fakediscord.Message, map[string]customID, fakediscord.User) {
+	tb.t.Helper()
 	for i := 0; ; i++ {
-		require.Less(tb.t, i, 100, "never a one-click decision")
+		require.Less(tb.t, i, max, "never any of %v", verbs)
 		rec := tb.record()
 		board, buttons := tb.boardFor(rec)
-		for _, v := range oneClickVerbs {
+		for _, v := range verbs {
 			if _, ok := buttons[v]; ok {
 				return rec, board, buttons, tb.user(seats(tb.t, rec)[rec.State.ToAct()])
 			}
