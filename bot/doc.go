@@ -45,8 +45,16 @@
 //     board whose update was lost) is answered privately with the game as
 //     it stands and working buttons; the bot never edits the board from the
 //     side, which could race with a newer action's own update.
-//   - The table data (seats, language, board message, recent events) is a
-//     small versioned JSON document in dixbot.Record.Meta.
+//   - Computer players (seats with a level, no user) and decisions with a
+//     single possible answer are played at once inside the store update of
+//     the click that leads to them, and told on the board like ALIX's.
+//   - A refusal in a private prompt redraws the prompt with it on top; a
+//     prompt whose decision is over turns into the "outdated" answer when
+//     clicked, losing its buttons.
+//   - The table data (seats, language, board message, recent events, the
+//     current turn's lines, the outbox) is a small versioned JSON document
+//     in dixbot.Record.Meta; the whole game's log is a record of its own
+//     (channel + "/log"), written once per turn by the outbox, for /dix log.
 //
 // The package depends on the engine (the rules), the root package dixbot
 // (the Record and the Store contract), locales (every user-facing string)
