@@ -2,10 +2,12 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/assert"
@@ -15,9 +17,14 @@ import (
 	"github.com/dixgame/dixbot/internal/redistest"
 )
 
-// The shared suite on a Redis Cluster of three masters.
-func TestRedisClusterSuite(t *testing.T) {
-	runSuite(t, redisEnv(redistest.StartCluster(t).URL(), true))
+// TestRedisCluster runs the shared suite and the cluster's own tests on one
+// local Redis Cluster of three masters.
+func TestRedisCluster(t *testing.T) {
+	c := redistest.StartCluster(t)
+	t.Run("Suite", func(t *testing.T) { runSuite(t, redisEnv(c.URL(), true)) })
+	t.Run("Layout", func(t *testing.T) { testClusterLayout(t, c) })
+	t.Run("Seeds", func(t *testing.T) { testClusterSeeds(t, c) })
+	t.Run("OpenErrors", func(t *testing.T) { testClusterOpenErrors(t, c) })
 }
 
 func openCluster(t testing.TB, c *redistest.Cluster, o Options) *Redis {
@@ -32,10 +39,9 @@ func openCluster(t testing.TB, c *redistest.Cluster, o Options) *Redis {
 	return s
 }
 
-// TestRedisClusterLayout: the keys of one channel share a slot, the games
+// testClusterLayout: the keys of one channel share a slot, the games
 // spread over every master, and the index finds them all.
-func TestRedisClusterLayout(t *testing.T) {
-	c := redistest.StartCluster(t)
+func testClusterLayout(t *testing.T, c *redistest.Cluster) {
 	s := openCluster(t, c, Options{})
 	_, isCluster := s.rdb.(*redis.ClusterClient)
 	require.True(t, isCluster)
@@ -88,10 +94,9 @@ func containsPrefix(keys []string, prefix string) bool {
 	return false
 }
 
-// TestRedisClusterSeeds: the seed nodes may be given as a comma-separated
+// testClusterSeeds: the seed nodes may be given as a comma-separated
 // host list, addr parameters, or one node with Options.Cluster.
-func TestRedisClusterSeeds(t *testing.T) {
-	c := redistest.StartCluster(t)
+func testClusterSeeds(t *testing.T, c *redistest.Cluster) {
 	if c.Nodes() == nil {
 		t.Skip("REDIS_CLUSTER_URL: the nodes are unknown")
 	}
@@ -128,8 +133,7 @@ func TestRedisClusterSeeds(t *testing.T) {
 	}
 }
 
-func TestRedisClusterOpenErrors(t *testing.T) {
-	c := redistest.StartCluster(t)
+func testClusterOpenErrors(t *testing.T, c *redistest.Cluster) {
 	single := redistest.Start(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -166,5 +170,61 @@ func TestRedisClusterOpenErrors(t *testing.T) {
 			assert.ErrorContains(t, err, tc.says)
 			assert.NotContains(t, err.Error(), "s3cret")
 		})
+	}
+}
+
+// TestRedisClusterNodeDown: with one master stopped, the games in its
+// slots are unavailable (ErrUnavailable), the others are served, and all
+// come back when it restarts.
+func TestRedisClusterNodeDown(t *testing.T) {
+	c := redistest.StartCluster(t)
+	if c.Nodes() == nil {
+		t.Skip("REDIS_CLUSTER_URL: the nodes are unknown")
+	}
+	s := openCluster(t, c, Options{Timeout: 300 * time.Millisecond})
+	cc := s.rdb.(*redis.ClusterClient)
+	down := c.Nodes()[0]
+
+	// Channels on the stopped node and elsewhere.
+	var onDown, elsewhere []string
+	for i := 0; len(onDown) < 3 || len(elsewhere) < 3; i++ {
+		ch := fmt.Sprintf("c%d", i)
+		create(t, s, ch, "g")
+		node, err := cc.MasterForKey(ctxb, s.gameKey(ch))
+		require.NoError(t, err)
+		if node.Options().Addr == down.Addr() {
+			onDown = append(onDown, ch)
+		} else {
+			elsewhere = append(elsewhere, ch)
+		}
+	}
+
+	down.Stop()
+	for _, ch := range onDown {
+		_, err := s.Update(ctxb, ch, "i1", incr)
+		assert.ErrorIs(t, err, dixbot.ErrUnavailable, ch)
+	}
+	for _, ch := range elsewhere {
+		_, err := s.Update(ctxb, ch, "i1", incr)
+		assert.NoError(t, err, ch)
+	}
+
+	down.Restart()
+	for _, ch := range append(onDown, elsewhere...) {
+		var err error
+		// The restarted node may take a moment to report its slots.
+		for range 50 {
+			if _, err = s.Update(ctxb, ch, "i2", incr); !errors.Is(err, dixbot.ErrUnavailable) {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		require.NoError(t, err, ch)
+	}
+	for _, ch := range onDown {
+		assert.Equal(t, 1, counter(t, get(t, s, ch)), "%s: only the update after the restart", ch)
+	}
+	for _, ch := range elsewhere {
+		assert.Equal(t, 2, counter(t, get(t, s, ch)), ch)
 	}
 }
