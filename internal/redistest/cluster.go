@@ -84,5 +84,5 @@ func (c *Cluster) URL() string { return c.url }
 
 // Nodes are the cluster's servers, nil for REDIS_CLUSTER_URL. Their Stop,
 // Restart, Pause and Resume act on one node (a restarted node keeps its
-// identity and slots).
+// identity, slots and data, and has a cluster-node-timeout of 1 s).
 func (c *Cluster) Nodes() []*Server { return c.nodes }
