@@ -54,7 +54,16 @@ func percentiles(b *testing.B, d []time.Duration) {
 }
 
 func BenchmarkUpdate(b *testing.B) {
-	s := openRedis(b, redistest.Start(b), Options{})
+	benchUpdate(b, openRedis(b, redistest.Start(b), Options{}))
+}
+
+// BenchmarkClusterUpdate is BenchmarkUpdate on a local Redis Cluster of
+// three masters.
+func BenchmarkClusterUpdate(b *testing.B) {
+	benchUpdate(b, openCluster(b, redistest.StartCluster(b), Options{}))
+}
+
+func benchUpdate(b *testing.B, s *Redis) {
 	rec := benchRecord("bench")
 	require.NoError(b, s.Create(ctxb, rec))
 	size, err := encode(rec, 1, false, time.Now())
@@ -162,6 +171,10 @@ func benchParallel64(b *testing.B, s dixbot.Store) {
 
 func BenchmarkUpdateParallel64(b *testing.B) {
 	benchParallel64(b, openRedis(b, redistest.Start(b), Options{}))
+}
+
+func BenchmarkClusterUpdateParallel64(b *testing.B) {
+	benchParallel64(b, openCluster(b, redistest.StartCluster(b), Options{}))
 }
 
 func BenchmarkFileUpdate(b *testing.B) {

@@ -2,9 +2,10 @@
 // metadata and the engine state (SPEC: one game per channel, every action
 // persisted). It implements the dixbot.Store contract twice:
 //
-//   - Redis (OpenRedis) for production: optimistic concurrency with a Lua
-//     compare-and-set, exactly-once interaction ids, expiry of idle games
-//     and archives, keys laid out so one game lives in one Cluster slot.
+//   - Redis (OpenRedis) for production, on one server or a Redis Cluster
+//     (Options.Cluster): optimistic concurrency with a Lua compare-and-set,
+//     exactly-once interaction ids, expiry of idle games and archives, keys
+//     laid out so one game lives in one Cluster slot.
 //   - File (OpenFile), the embedded default: a bbolt file that survives
 //     restarts and can be opened by one process at a time.
 //

@@ -26,6 +26,12 @@ type Options struct {
 	// redis.ParseURL (dial_timeout, pool_size, …) take precedence over the
 	// timeouts derived from Timeout.
 	URL string
+	// Cluster opens URL as a Redis Cluster (OpenRedis only): its host is
+	// one seed node, or several separated by commas
+	// (redis://[user:password@]host:port,host:port,…), and further seeds may
+	// come as addr=host:port query parameters. A URL naming several nodes
+	// opens a cluster even without Cluster. A cluster has database 0 only.
+	Cluster bool
 	// Prefix namespaces every Redis key (default "dix:"). It must not contain
 	// '{' or '}': the channel id is the key's Cluster hash tag.
 	Prefix string

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net"
+	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -25,6 +28,13 @@ import (
 //	P active:<guild>        index: sorted set of the guild's channels, scored by
 //	                        the time (µs) their entry was last added
 //
+// Every script and multi-key command touches the keys of one slot only: the
+// compare-and-set (game and interaction keys), the move to the archive (game
+// and done keys), Get and Delete (game and done keys) work on one channel's
+// keys, which share the {channel} hash tag, and the index script on the index
+// key alone. So the same code runs on one server and on a Redis Cluster
+// (Options.Cluster).
+//
 // The index lives in another slot than the games, so it is not written
 // atomically with them (Redis Cluster forbids multi-slot scripts). It may hold
 // extra channels but never misses an active one: Create adds the entry (with
@@ -35,8 +45,9 @@ import (
 //
 // A Redis is safe for concurrent use by many goroutines and processes.
 type Redis struct {
-	rdb redis.UniversalClient
-	o   Options
+	rdb     redis.UniversalClient // *redis.Client, or *redis.ClusterClient in cluster mode
+	o       Options
+	cluster bool
 }
 
 var _ dixbot.Store = (*Redis)(nil)
@@ -133,10 +144,12 @@ redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
 return 1
 `)
 
-// OpenRedis connects to the server of o.URL, checks that it answers and loads
-// the scripts. It returns ErrBadOptions for a bad URL or option or refused
-// credentials, and ErrUnavailable when the server cannot be reached within
-// o.Timeout.
+// OpenRedis connects to the server of o.URL, or to the Redis Cluster it
+// names (Options.Cluster), checks that it answers and loads the scripts (on
+// every node of a cluster). It returns ErrBadOptions for a bad URL or option,
+// refused credentials, or a server in the other mode (a cluster node opened
+// as a single server or the reverse), and ErrUnavailable when the server
+// cannot be reached within o.Timeout.
 func OpenRedis(ctx context.Context, o Options) (*Redis, error) {
 	o, err := o.withDefaults()
 	if err != nil {
@@ -145,54 +158,148 @@ func OpenRedis(ctx context.Context, o Options) (*Redis, error) {
 	if o.URL == "" {
 		return nil, fmt.Errorf("%w: empty Redis URL", ErrBadOptions)
 	}
-	ro, err := redis.ParseURL(o.URL)
-	if err != nil {
-		// The URL may carry a password: do not echo it.
-		return nil, fmt.Errorf("%w: Redis URL: %v", ErrBadOptions, redactURLError(err))
+	cluster := o.Cluster || namesSeveralNodes(o.URL)
+	var (
+		s    = &Redis{o: o, cluster: cluster}
+		addr string // for messages: no credentials
+	)
+	if cluster {
+		co, err := clusterOptions(o)
+		if err != nil {
+			return nil, err
+		}
+		s.rdb, addr = redis.NewClusterClient(co), "cluster "+strings.Join(co.Addrs, ",")
+	} else {
+		ro, err := redis.ParseURL(o.URL)
+		if err != nil {
+			// The URL may carry a password: do not echo it.
+			return nil, fmt.Errorf("%w: Redis URL: %v", ErrBadOptions, redactURLError(err))
+		}
+		failFast(o.Timeout, connTimeouts{&ro.DialTimeout, &ro.ReadTimeout, &ro.WriteTimeout, &ro.PoolTimeout,
+			&ro.MinRetryBackoff, &ro.MaxRetryBackoff, &ro.DialerRetryTimeout, &ro.DialerRetries})
+		if ro.MaxRetries == 0 {
+			ro.MaxRetries = 1
+		}
+		ro.ContextTimeoutEnabled = true
+		ro.DisableIdentity = true // no CLIENT SETINFO round trip per connection
+		ro.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
+		s.rdb, addr = redis.NewClient(ro), ro.Addr
 	}
-	// Fail fast: a down server must give ErrUnavailable within the call's
-	// deadline, not after go-redis's default 5 s timeouts and retries.
-	// Values set in the URL's query win.
+
+	ctx, cancel := s.deadline(ctx)
+	defer cancel()
+	fail := func(err error) (*Redis, error) {
+		s.rdb.Close()
+		return nil, err
+	}
+	if err := s.rdb.Ping(ctx).Err(); err != nil {
+		switch {
+		case redis.IsAuthError(err) || redis.IsPermissionError(err):
+			return fail(fmt.Errorf("%w: redis %s refused the credentials of the URL: %v", ErrBadOptions, addr, err))
+		case cluster && isClusterDisabled(err):
+			return fail(fmt.Errorf("%w: redis %s is not a Redis Cluster: %v", ErrBadOptions, addr, err))
+		}
+		return fail(fmt.Errorf("store: open redis %s: %w", addr, mapErr(err)))
+	}
+	if !cluster {
+		// A cluster node would answer MOVED for most keys. A server
+		// refusing INFO is taken as it is.
+		if info, err := s.rdb.Info(ctx, "cluster").Result(); err == nil && strings.Contains(info, "cluster_enabled:1") {
+			return fail(fmt.Errorf("%w: redis %s is a Redis Cluster node: open it as a cluster", ErrBadOptions, addr))
+		}
+	}
+	for _, sc := range []*redis.Script{casScript, finishScript, unindexScript, redueScript} {
+		if err := sc.Load(ctx, s.rdb).Err(); err != nil {
+			return fail(fmt.Errorf("store: open redis %s: load script: %w", addr, mapErr(err)))
+		}
+	}
+	return s, nil
+}
+
+// connTimeouts points at the timeout fields of go-redis's Options or
+// ClusterOptions.
+type connTimeouts struct {
+	dial, read, write, pool, minBackoff, maxBackoff, dialerRetryTimeout *time.Duration
+	dialerRetries                                                       *int
+}
+
+// failFast sets the timeouts the URL's query left at zero. A down server
+// must give ErrUnavailable within the call's deadline, not after go-redis's
+// default 5 s timeouts and retries.
+func failFast(timeout time.Duration, c connTimeouts) {
 	setDur := func(d *time.Duration, v time.Duration) {
 		if *d == 0 {
 			*d = v
 		}
 	}
-	setDur(&ro.DialTimeout, o.Timeout)
-	setDur(&ro.ReadTimeout, o.Timeout)
-	setDur(&ro.WriteTimeout, o.Timeout)
-	setDur(&ro.PoolTimeout, o.Timeout)
-	setDur(&ro.MinRetryBackoff, 2*time.Millisecond)
-	setDur(&ro.MaxRetryBackoff, 20*time.Millisecond)
-	setDur(&ro.DialerRetryTimeout, 10*time.Millisecond)
-	if ro.MaxRetries == 0 {
-		ro.MaxRetries = 1
+	setDur(c.dial, timeout)
+	setDur(c.read, timeout)
+	setDur(c.write, timeout)
+	setDur(c.pool, timeout)
+	setDur(c.minBackoff, 2*time.Millisecond)
+	setDur(c.maxBackoff, 20*time.Millisecond)
+	setDur(c.dialerRetryTimeout, 10*time.Millisecond)
+	if *c.dialerRetries == 0 {
+		*c.dialerRetries = 1
 	}
-	if ro.DialerRetries == 0 {
-		ro.DialerRetries = 1
-	}
-	ro.ContextTimeoutEnabled = true
-	ro.DisableIdentity = true // no CLIENT SETINFO round trip per connection
-	ro.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
-
-	s := &Redis{rdb: redis.NewClient(ro), o: o}
-	ctx, cancel := s.deadline(ctx)
-	defer cancel()
-	if err := s.rdb.Ping(ctx).Err(); err != nil {
-		s.rdb.Close()
-		if redis.IsAuthError(err) || redis.IsPermissionError(err) {
-			return nil, fmt.Errorf("%w: redis %s refused the credentials of the URL: %v", ErrBadOptions, ro.Addr, err)
-		}
-		return nil, fmt.Errorf("store: open redis %s: %w", ro.Addr, mapErr(err))
-	}
-	for _, sc := range []*redis.Script{casScript, finishScript, unindexScript, redueScript} {
-		if err := sc.Load(ctx, s.rdb).Err(); err != nil {
-			s.rdb.Close()
-			return nil, fmt.Errorf("store: open redis %s: load script: %w", ro.Addr, mapErr(err))
-		}
-	}
-	return s, nil
 }
+
+// namesSeveralNodes reports whether a Redis URL lists several nodes, which
+// only a cluster has: comma-separated hosts or addr query parameters.
+func namesSeveralNodes(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && (strings.Contains(u.Host, ",") || u.Query().Has("addr"))
+}
+
+// clusterOptions parses a cluster URL (see Options.Cluster) into go-redis's
+// options, with the same fail-fast timeouts as a single server.
+func clusterOptions(o Options) (*redis.ClusterOptions, error) {
+	u, err := url.Parse(o.URL)
+	if err != nil {
+		return nil, fmt.Errorf("%w: Redis URL: %v", ErrBadOptions, redactURLError(err))
+	}
+	if p := strings.Trim(u.Path, "/"); p != "" && p != "0" {
+		return nil, fmt.Errorf("%w: Redis URL: database %q: a Redis Cluster has database 0 only", ErrBadOptions, p)
+	}
+	// go-redis takes one host and the other seeds as addr parameters.
+	hosts := strings.Split(u.Host, ",")
+	q := u.Query()
+	for i, h := range hosts {
+		if _, _, err := net.SplitHostPort(h); err != nil {
+			return nil, fmt.Errorf("%w: Redis URL: seed node %d %q is not host:port", ErrBadOptions, i+1, h)
+		}
+		if i > 0 {
+			q.Add("addr", h)
+		}
+	}
+	u.Host, u.Path, u.RawQuery = hosts[0], "", q.Encode()
+	co, err := redis.ParseClusterURL(u.String())
+	if err != nil {
+		// u parsed already: this is about the scheme or a query
+		// parameter, never the password.
+		return nil, fmt.Errorf("%w: Redis URL: %v", ErrBadOptions, err)
+	}
+	failFast(o.Timeout, connTimeouts{&co.DialTimeout, &co.ReadTimeout, &co.WriteTimeout, &co.PoolTimeout,
+		&co.MinRetryBackoff, &co.MaxRetryBackoff, &co.DialerRetryTimeout, &co.DialerRetries})
+	// MaxRetries stays at the cluster client's default: it retries
+	// network errors and follows MOVED and ASK up to MaxRedirects times.
+	co.ContextTimeoutEnabled = true
+	co.DisableIdentity = true
+	co.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
+	return co, nil
+}
+
+// isClusterDisabled reports the answer of a server without cluster support
+// to the cluster client's CLUSTER SLOTS.
+func isClusterDisabled(err error) bool {
+	return strings.Contains(err.Error(), "cluster support disabled")
+}
+
+// noChannel: the empty channel has no game (Create refuses it), and its
+// keys have an empty hash tag, which Redis Cluster ignores (it hashes the
+// whole key), so they are in different slots: the calls that would read two
+// of them at once (Get, Delete) answer ErrNotFound without asking. Update
+// and Finish find no game before their scripts run.
 
 func (s *Redis) gameKey(ch string) string { return s.o.Prefix + "game:{" + ch + "}" }
 func (s *Redis) doneKey(ch string) string { return s.o.Prefix + "done:{" + ch + "}" }
@@ -227,18 +334,35 @@ func (s *Redis) Create(ctx context.Context, r *dixbot.Record) error {
 	}
 	ctx, cancel := s.deadline(ctx)
 	defer cancel()
-	var set *redis.StatusCmd
-	// One round trip. The index entry goes first: see the type's comment.
-	// SET NX GET returns the value that kept it from being written: our own
-	// when a retried SET finds its first run landed.
-	_, err = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-		p.ZAdd(ctx, s.activeKey(r.Guild), redis.Z{Score: scoreAt(now), Member: r.Channel})
+	// The index entry goes first: see the type's comment. SET NX GET
+	// returns the value that kept it from being written: our own when a
+	// retried SET finds its first run landed.
+	index := func(c redis.Cmdable) error {
 		if !r.Due.IsZero() {
-			p.ZAdd(ctx, s.dueKey(), redis.Z{Score: float64(r.Due.UnixMilli()), Member: r.Channel})
+			if err := c.ZAdd(ctx, s.dueKey(), redis.Z{Score: float64(r.Due.UnixMilli()), Member: r.Channel}).Err(); err != nil {
+				return err
+			}
 		}
-		set = p.SetArgs(ctx, s.gameKey(r.Channel), val, redis.SetArgs{Mode: "NX", Get: true, TTL: s.o.GameTTL})
-		return nil
-	})
+		return c.ZAdd(ctx, s.activeKey(r.Guild), redis.Z{Score: scoreAt(now), Member: r.Channel}).Err()
+	}
+	var set *redis.StatusCmd
+	write := func(c redis.Cmdable) error {
+		set = c.SetArgs(ctx, s.gameKey(r.Channel), val, redis.SetArgs{Mode: "NX", Get: true, TTL: s.o.GameTTL})
+		return set.Err()
+	}
+	if s.cluster {
+		// Two round trips: the two keys are in different slots, maybe on
+		// different nodes, to which a pipeline would send concurrently.
+		if err = index(s.rdb); err == nil {
+			err = write(s.rdb)
+		}
+	} else {
+		// One round trip, in order.
+		_, err = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+			_, _ = index(p), write(p)
+			return nil
+		})
+	}
 	switch {
 	case errors.Is(err, redis.Nil):
 		// Nothing was there: written.
@@ -255,6 +379,9 @@ func (s *Redis) Create(ctx context.Context, r *dixbot.Record) error {
 // true), else ErrNotFound; ErrCorrupt or ErrSchemaTooNew for a stored value it
 // cannot read, ErrUnavailable when Redis cannot be reached. One round trip.
 func (s *Redis) Get(ctx context.Context, channel string) (*dixbot.Record, error) {
+	if channel == "" {
+		return nil, notFound(channel) // see noChannel
+	}
 	ctx, cancel := s.deadline(ctx)
 	defer cancel()
 	vals, err := s.rdb.MGet(ctx, s.gameKey(channel), s.doneKey(channel)).Result()
@@ -341,6 +468,14 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 // casIndexed runs casScript after indexing the record's new due time, in one
 // pipeline; a server that lost its script cache gets the script again.
 func (s *Redis) casIndexed(ctx context.Context, keys []string, token, val []byte, gameTTL, ixTTL int64, channel string, due time.Time) (int, error) {
+	if s.cluster {
+		// The index and the game are in different slots, perhaps on
+		// different nodes: in order, two round trips.
+		if err := s.rdb.ZAdd(ctx, s.dueKey(), redis.Z{Score: float64(due.UnixMilli()), Member: channel}).Err(); err != nil {
+			return 0, err
+		}
+		return casScript.Run(ctx, s.rdb, keys, token, val, gameTTL, ixTTL).Int()
+	}
 	var cas *redis.Cmd
 	_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		p.ZAdd(ctx, s.dueKey(), redis.Z{Score: float64(due.UnixMilli()), Member: channel})
@@ -498,6 +633,9 @@ func (s *Redis) Finish(ctx context.Context, channel string) error {
 // ErrNotFound when there was neither (also when a DEL retried after a
 // connection failure finds that its first run removed them), ErrUnavailable.
 func (s *Redis) Delete(ctx context.Context, channel string) error {
+	if channel == "" {
+		return notFound(channel) // see noChannel
+	}
 	ctx, cancel := s.deadline(ctx)
 	defer cancel()
 	// The guild of the active game, to drop its index entry. An unreadable

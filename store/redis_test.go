@@ -36,13 +36,14 @@ func uniquePrefix() string {
 	return fmt.Sprintf("dixtest:%d:%d:", time.Now().UnixNano(), prefixSeq.Add(1))
 }
 
-// redisEnv opens stores on srv under one key prefix per env.
-func redisEnv(srv *redistest.Server) newEnv {
+// redisEnv opens stores on the server or cluster of url under one key
+// prefix per env.
+func redisEnv(url string, cluster bool) newEnv {
 	return func(t *testing.T) env {
 		prefix := uniquePrefix()
 		return env{open: func(o Options) dixbot.Store {
 			t.Helper()
-			o.URL, o.Prefix = srv.URL(), prefix
+			o.URL, o.Prefix, o.Cluster = url, prefix, cluster
 			s, err := OpenRedis(ctxb, o)
 			require.NoError(t, err)
 			t.Cleanup(func() { s.Close() })
@@ -64,7 +65,7 @@ func openRedis(t testing.TB, srv *redistest.Server, o Options) *Redis {
 }
 
 func TestRedisSuite(t *testing.T) {
-	runSuite(t, redisEnv(redistest.Start(t)))
+	runSuite(t, redisEnv(redistest.Start(t).URL(), false))
 }
 
 func TestRedisOpenErrors(t *testing.T) {

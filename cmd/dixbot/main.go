@@ -103,6 +103,7 @@ const usage = `Environment:
   DISCORD_API_URL   Discord's base URL (default https://discord.com/)
   DISCORD_GUILD_ID  register the commands in this server only (instant updates)
   REDIS_URL         redis://[:password@]host:6379/0; unset: embedded store
+  REDIS_CLUSTER     true: REDIS_URL names a Redis Cluster (seed nodes host:port,host:port)
   REDIS_PREFIX      key prefix in Redis (default dix:)
   DIX_DATA_FILE     the embedded store's file (default dix.db)
   DIX_LANGUAGE      en or fr: board language when the server's is neither (default en)

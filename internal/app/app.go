@@ -259,12 +259,12 @@ func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (dixbot.Sto
 		ArchiveTTL: cfg.ArchiveTTL,
 	}
 	if cfg.RedisURL != "" {
-		opts.URL = cfg.RedisURL
+		opts.URL, opts.Cluster = cfg.RedisURL, cfg.RedisCluster
 		st, err := store.OpenRedis(ctx, opts)
 		if err != nil {
 			return nil, fmt.Errorf("opening the Redis store at %s (REDIS_URL): %w", cfg.redactedRedis(), err)
 		}
-		logger.Info("store opened", "kind", "redis", "url", cfg.redactedRedis(), "prefix", cfg.RedisPrefix)
+		logger.Info("store opened", "kind", "redis", "url", cfg.redactedRedis(), "cluster", cfg.RedisCluster, "prefix", cfg.RedisPrefix)
 		return st, nil
 	}
 	st, err := store.OpenFile(cfg.DataFile, opts)

@@ -24,9 +24,12 @@ type Config struct {
 	GuildID string `env:"DISCORD_GUILD_ID"`
 	// RedisURL selects the Redis store (redis:// or rediss://); empty means
 	// the embedded store in DataFile.
-	RedisURL    string `env:"REDIS_URL"`
-	RedisPrefix string `env:"REDIS_PREFIX" envDefault:"dix:"`
-	DataFile    string `env:"DIX_DATA_FILE" envDefault:"dix.db"`
+	RedisURL string `env:"REDIS_URL"`
+	// RedisCluster opens RedisURL as a Redis Cluster: its host is a seed
+	// node, or several separated by commas (a URL with several implies it).
+	RedisCluster bool   `env:"REDIS_CLUSTER"`
+	RedisPrefix  string `env:"REDIS_PREFIX" envDefault:"dix:"`
+	DataFile     string `env:"DIX_DATA_FILE" envDefault:"dix.db"`
 	// Language of the board when the server's locale is neither en nor fr.
 	Language string `env:"DIX_LANGUAGE" envDefault:"en"`
 	// HTTPAddr, when set, serves /healthz and /metrics there.
@@ -112,6 +115,8 @@ func (c *Config) Validate() error {
 		if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
 			bad("REDIS_URL must look like redis://[:password@]host:6379/0 or rediss://…")
 		}
+	} else if c.RedisCluster {
+		bad("REDIS_CLUSTER is set but REDIS_URL is not: set REDIS_URL to the cluster's nodes, e.g. redis://host1:6379,host2:6379")
 	} else if c.DataFile == "" {
 		bad("DIX_DATA_FILE is empty and REDIS_URL is not set: one of them must name a store")
 	}

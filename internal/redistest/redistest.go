@@ -9,8 +9,13 @@
 // When redis-server is not installed the test is skipped, or fails when the
 // CI environment variable is "true": CI must exercise the Redis paths.
 //
-// Tests sharing a server (REDIS_URL) must isolate their keys, for example
-// with a per-test key prefix; this package never flushes a database.
+// StartCluster runs a private Redis Cluster of three masters (three
+// redis-server processes with cluster mode on, joined by redis-cli --cluster
+// create), or uses REDIS_CLUSTER_URL when set; it needs redis-cli too.
+//
+// Tests sharing a server (REDIS_URL, REDIS_CLUSTER_URL) must isolate their
+// keys, for example with a per-test key prefix; this package never flushes a
+// database.
 package redistest
 
 import (
@@ -37,9 +42,10 @@ type Server struct {
 	url      string
 	external bool
 
-	bin  string
-	dir  string
-	port int
+	bin     string
+	dir     string
+	port    int
+	busPort int // cluster bus port of a cluster node, 0 for a plain server
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -58,14 +64,28 @@ func Start(t testing.TB) *Server {
 	if u := os.Getenv("REDIS_URL"); u != "" {
 		return &Server{t: t, url: u, external: true}
 	}
-	bin, err := exec.LookPath("redis-server")
+	return startLocal(t, lookPath(t, "redis-server", "REDIS_URL"), false)
+}
+
+// lookPath finds a program the tests need: it skips t when it is missing,
+// or fails t when CI=true. env names the variable that avoids the need.
+func lookPath(t testing.TB, prog, env string) string {
+	t.Helper()
+	bin, err := exec.LookPath(prog)
 	if err != nil {
-		msg := "redistest: redis-server not found in PATH (install it, e.g. apt-get install redis-server, or set REDIS_URL)"
+		msg := "redistest: " + prog + " not found in PATH (install it, e.g. apt-get install redis-server, or set " + env + ")"
 		if os.Getenv("CI") == "true" {
 			t.Fatal(msg + "; CI=true requires it")
 		}
 		t.Skip(msg)
 	}
+	return bin
+}
+
+// startLocal starts a private redis-server, a cluster node when cluster is
+// set.
+func startLocal(t testing.TB, bin string, cluster bool) *Server {
+	t.Helper()
 	s := &Server{t: t, bin: bin, dir: t.TempDir()}
 	// Registered after TempDir, so it runs before the directory is removed.
 	t.Cleanup(s.stop)
@@ -78,6 +98,13 @@ func Start(t testing.TB) *Server {
 			t.Fatalf("redistest: no free port: %v", err)
 		}
 		s.port, s.url = port, fmt.Sprintf("redis://127.0.0.1:%d/0", port)
+		if cluster {
+			// The bus port is chosen too: the default, port+10000, may be
+			// taken or beyond 65535.
+			if s.busPort, err = freePort(); err != nil {
+				t.Fatalf("redistest: no free port: %v", err)
+			}
+		}
 		err = s.start()
 		if err == nil {
 			return s
@@ -162,7 +189,7 @@ func (s *Server) start() error {
 		return nil
 	}
 	logPath := filepath.Join(s.dir, "redis.log")
-	cmd := exec.Command(s.bin,
+	args := []string{
 		"--port", strconv.Itoa(s.port),
 		"--bind", "127.0.0.1",
 		"--protected-mode", "yes",
@@ -172,7 +199,20 @@ func (s *Server) start() error {
 		"--save", "",
 		"--daemonize", "no",
 		"--logfile", logPath,
-	)
+	}
+	if s.busPort != 0 {
+		// nodes.conf, in the node's own directory, keeps its identity and
+		// the cluster layout across Restart.
+		args = append(args,
+			"--cluster-enabled", "yes",
+			"--cluster-port", strconv.Itoa(s.busPort),
+			"--cluster-config-file", "nodes.conf",
+			// Short while the cluster forms (faster gossip); StartCluster
+			// then sets it to clusterNodeTimeout.
+			"--cluster-node-timeout", "1000",
+		)
+	}
+	cmd := exec.Command(s.bin, args...)
 	// Own process group: a signal to the test's group does not reach it
 	// before Stop does, and it never outlives the test by accident.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
@@ -234,35 +274,66 @@ func (s *Server) stop() {
 // serverPID asks the server on addr for its process id (INFO server);
 // -LOADING and the like are errors.
 func serverPID(addr string) (int, error) {
-	c, err := net.DialTimeout("tcp", addr, time.Second)
+	v, ok, err := infoField(addr, "process_id", "INFO", "server")
 	if err != nil {
 		return 0, err
 	}
+	if !ok {
+		return 0, errors.New("redistest: no process_id in INFO server")
+	}
+	return strconv.Atoi(v)
+}
+
+// infoField sends cmd, a command answering "field:value" lines (INFO,
+// CLUSTER INFO), to the server on addr and returns the value of field.
+func infoField(addr, field string, cmd ...string) (value string, found bool, err error) {
+	body, err := bulkCommand(addr, cmd...)
+	if err != nil {
+		return "", false, err
+	}
+	for _, l := range strings.Split(body, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), field+":"); ok {
+			return v, true, nil
+		}
+	}
+	return "", false, nil
+}
+
+// bulkCommand sends one command to the server on addr and returns its bulk
+// or simple string reply; any other reply is an error.
+func bulkCommand(addr string, args ...string) (string, error) {
+	c, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		return "", err
+	}
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(time.Second))
-	if _, err := c.Write([]byte("*2\r\n$4\r\nINFO\r\n$6\r\nserver\r\n")); err != nil {
-		return 0, err
+	var req strings.Builder
+	fmt.Fprintf(&req, "*%d\r\n", len(args))
+	for _, a := range args {
+		fmt.Fprintf(&req, "$%d\r\n%s\r\n", len(a), a)
+	}
+	if _, err := io.WriteString(c, req.String()); err != nil {
+		return "", err
 	}
 	r := bufio.NewReader(c)
 	line, err := r.ReadString('\n')
 	if err != nil {
-		return 0, err
+		return "", err
 	}
 	line = strings.TrimSpace(line)
+	if simple, ok := strings.CutPrefix(line, "+"); ok {
+		return simple, nil
+	}
 	n, err := strconv.Atoi(strings.TrimPrefix(line, "$"))
 	if !strings.HasPrefix(line, "$") || err != nil || n < 0 {
-		return 0, errors.New("redistest: INFO answered " + line)
+		return "", fmt.Errorf("redistest: %s answered %s", args[0], line)
 	}
 	body := make([]byte, n)
 	if _, err := io.ReadFull(r, body); err != nil {
-		return 0, err
+		return "", err
 	}
-	for _, l := range strings.Split(string(body), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "process_id:"); ok {
-			return strconv.Atoi(v)
-		}
-	}
-	return 0, errors.New("redistest: no process_id in INFO server")
+	return string(body), nil
 }
 
 func freePort() (int, error) {
