@@ -15,6 +15,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -34,6 +35,11 @@ type Options struct {
 	// after the answer: tests widen the window in which a crash leaves it
 	// to another process. Zero in production.
 	EffectDelay time.Duration
+	// Paces are the paces a game may be played at (clock.ParsePaces);
+	// nil means clock.Defaults.
+	Paces []clock.Pace
+	// Now is the time source of the clocks (nil: time.Now); tests move it.
+	Now func() time.Time
 }
 
 // Observer receives metrics. Implementations must be safe for concurrent use.
@@ -65,6 +71,8 @@ type Bot struct {
 	seed    func() int64
 	cmdIDs  map[string]string // English subcommand name -> handler id
 
+	paces        []clock.Pace
+	now          func() time.Time
 	effectDelay  time.Duration
 	channelLocks [64]sync.Mutex // runOutbox, by channel hash
 
@@ -105,6 +113,17 @@ func New(opts Options) (*Bot, error) {
 		cmdIDs:  map[string]string{},
 
 		effectDelay: opts.EffectDelay,
+		paces:       opts.Paces,
+		now:         opts.Now,
+	}
+	if len(b.paces) == 0 {
+		b.paces = clock.Defaults
+	}
+	if _, ok := clock.Find(b.paces, clock.DefaultPace); !ok {
+		return nil, fmt.Errorf("bot: the paces lack the default %q", clock.DefaultPace)
+	}
+	if b.now == nil {
+		b.now = time.Now
 	}
 	for _, id := range subcommands {
 		b.cmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
@@ -505,7 +524,7 @@ func (c *call) get() (*dixbot.Record, error) {
 	if r.Finished {
 		return r, dixbot.ErrNotFound
 	}
-	return r, nil
+	return c.comeBack(r), nil
 }
 
 // getQuiet is get for decorating a message: it never reports metrics and

@@ -7,19 +7,21 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/locales"
 )
 
 // The subcommands of /dix, by handler id. Their names and descriptions are
 // in the locale files under "cmd_<id>_name" and "cmd_<id>_desc".
-var subcommands = []string{"start", "solo", "board", "hand", "hint", "log", "rules", "abandon"}
+var subcommands = []string{"start", "solo", "board", "hand", "hint", "log", "rules", "leave", "pause", "resume", "abandon"}
 
 // Option and choice values (identifiers, not shown to users).
 const (
 	optVariant    = "variant"
 	optLanguage   = "language"
 	optDifficulty = "difficulty"
+	optPace       = "pace"
 	variantStd    = "standard"
 	variantBust   = "bust"
 )
@@ -61,6 +63,19 @@ func languageOption() *discordgo.ApplicationCommandOption {
 	return o
 }
 
+// paceOption offers the bot's paces, each with its durations.
+func (b *Bot) paceOption() *discordgo.ApplicationCommandOption {
+	o := option(optPace, discordgo.ApplicationCommandOptionString)
+	for _, p := range b.paces {
+		o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{
+			Name:              truncate(paceText(locales.English, p), 100),
+			NameLocalizations: map[discordgo.Locale]string{discordgo.French: truncate(paceText(locales.French, p), 100)},
+			Value:             p.Name,
+		})
+	}
+	return o
+}
+
 // Commands returns the localised definition of /dix and its subcommands.
 func (b *Bot) Commands() []*discordgo.ApplicationCommand {
 	var subs []*discordgo.ApplicationCommandOption
@@ -79,13 +94,13 @@ func (b *Bot) Commands() []*discordgo.ApplicationCommand {
 				choice("variant_standard", variantStd),
 				choice("variant_bust", variantBust),
 			}
-			sub.Options = []*discordgo.ApplicationCommandOption{v, languageOption()}
+			sub.Options = []*discordgo.ApplicationCommandOption{v, languageOption(), b.paceOption()}
 		case "solo":
 			d := option(optDifficulty, discordgo.ApplicationCommandOptionInteger)
 			lo := float64(minDifficulty)
 			d.MinValue = &lo
 			d.MaxValue = maxDifficulty
-			sub.Options = []*discordgo.ApplicationCommandOption{d, languageOption()}
+			sub.Options = []*discordgo.ApplicationCommandOption{d, languageOption(), b.paceOption()}
 		}
 		subs = append(subs, sub)
 	}
@@ -112,7 +127,7 @@ func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) er
 	}
 	switch b.cmdIDs[sub.Name] {
 	case "start":
-		return c.cmdStart(stringOpt(opts, optVariant), stringOpt(opts, optLanguage))
+		return c.cmdStart(stringOpt(opts, optVariant), stringOpt(opts, optLanguage), stringOpt(opts, optPace))
 	case "solo":
 		diff := defaultDifficulty
 		if o, ok := opts[en("opt_"+optDifficulty+"_name")]; ok {
@@ -122,7 +137,7 @@ func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) er
 			}
 			diff = int(v)
 		}
-		return c.cmdSolo(diff, stringOpt(opts, optLanguage))
+		return c.cmdSolo(diff, stringOpt(opts, optLanguage), stringOpt(opts, optPace))
 	case "board":
 		return c.cmdBoard()
 	case "hand":
@@ -136,6 +151,12 @@ func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) er
 			Title: locales.T(c.lang, "rules_title", nil), Description: locales.T(c.lang, "rules_body", nil), Color: colorPrompt,
 		})
 		return nil
+	case "leave":
+		return c.cmdLeave()
+	case "pause":
+		return c.cmdPause(true)
+	case "resume":
+		return c.cmdPause(false)
 	case "abandon":
 		return c.cmdAbandon()
 	}
@@ -178,12 +199,27 @@ func (c *call) gameLanguage(option string, solo bool) string {
 	return c.b.lang
 }
 
-func (c *call) cmdStart(variant, language string) error {
+// paceOf checks the pace: option (empty: the default pace).
+func (b *Bot) paceOf(option string) (string, error) {
+	if option == "" {
+		return clock.DefaultPace, nil
+	}
+	if _, ok := clock.Find(b.paces, option); !ok {
+		return "", ErrBadInput
+	}
+	return option, nil
+}
+
+func (c *call) cmdStart(variant, language, pace string) error {
 	if variant != "" && variant != variantStd && variant != variantBust {
 		return ErrBadInput
 	}
+	pace, err := c.b.paceOf(pace)
+	if err != nil {
+		return err
+	}
 	m := &meta{Creator: c.user, Lang: c.gameLanguage(language, false), Bust: variant == variantBust,
-		Seats: []seat{{ID: c.user, Name: c.name}}, Lobby: 1, Origin: c.i.ID}
+		Seats: []seat{{ID: c.user, Name: c.name}}, Lobby: 1, Origin: c.i.ID, Pace: pace}
 	if err := c.create(&dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID, Meta: m.encode()}); err != nil {
 		return err
 	}
@@ -206,19 +242,26 @@ func (c *call) cmdStart(variant, language string) error {
 	return nil
 }
 
-func (c *call) cmdSolo(diff int, language string) error {
+func (c *call) cmdSolo(diff int, language, pace string) error {
+	pace, err := c.b.paceOf(pace)
+	if err != nil {
+		return err
+	}
 	g, err := engine.New(engine.Options{Players: 1, Difficulty: diff, Seed: c.b.seed(), FirstPlayer: 0})
 	if err != nil {
 		return err
 	}
 	lang := c.gameLanguage(language, true)
 	m := &meta{Creator: c.user, Lang: lang, Solo: true, Diff: diff, Turn: 1, Origin: c.i.ID,
-		Seats: []seat{{ID: c.user, Name: c.name}, {}}}
+		Seats: []seat{{ID: c.user, Name: c.name}, {}}, Pace: pace}
+	now := c.b.now()
+	c.b.newClock(m, g, now)
 	d := map[string]any{"Name": m.name(lang, 0), "Level": diff, "LevelName": locales.T(lang, "difficulty_"+itoa(diff), nil)}
 	m.Log = []string{locales.T(lang, "log_solo_started", d)}
 	m.TurnLog = append(m.TurnLog, m.Log...)
 	rec := &dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID, State: g}
 	m.owe(rec, effect{Kind: effBoard}) // the player who asked sees it come
+	m.setDue(rec, now)
 	rec.Meta = m.encode()
 	if err := c.create(rec); err != nil {
 		return err

@@ -28,6 +28,13 @@ var (
 	ErrStarted       = errors.New("bot: the game has already started")
 	ErrClosing       = errors.New("bot: shutting down")
 	ErrNoChannel     = errors.New("bot: not in a channel")
+	ErrPaused        = errors.New("bot: the game is paused")
+	ErrNotPaused     = errors.New("bot: the game is not paused")
+	ErrHandedOver    = errors.New("bot: the user's seat is played by the computer")
+	ErrNoKick        = errors.New("bot: that seat cannot be handed to the computer now")
+	ErrAlreadyVoted  = errors.New("bot: the user already voted")
+	ErrLastPlayer    = errors.New("bot: the last player cannot leave")
+	ErrLeaveLobby    = errors.New("bot: /dix leave in a lobby")
 )
 
 // userError is an expected refusal with data for its message.
@@ -89,6 +96,13 @@ var errorKeys = []struct {
 	{ErrStarted, "err_started", outcomeRefused},
 	{ErrClosing, "err_restarting", outcomeRefused},
 	{ErrNoChannel, "err_no_channel", outcomeRefused},
+	{ErrPaused, "err_paused_generic", outcomeRefused},
+	{ErrNotPaused, "err_not_paused", outcomeRefused},
+	{ErrHandedOver, "err_handed_over", outcomeRefused},
+	{ErrNoKick, "err_no_kick", outcomeRefused},
+	{ErrAlreadyVoted, "err_already_voted", outcomeRefused},
+	{ErrLastPlayer, "err_last_player", outcomeRefused},
+	{ErrLeaveLobby, "err_leave_lobby", outcomeRefused},
 	// Engine sentinels.
 	{engine.ErrBadOptions, "err_bad_options", outcomeRefused},
 	{engine.ErrGameOver, "err_game_over", outcomeRefused},

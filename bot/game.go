@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -47,6 +48,12 @@ func (c *call) seatFor(r *dixbot.Record, version uint32) (*engine.Game, *meta, i
 	}
 	if g.Phase == engine.PhaseOver {
 		return nil, nil, -1, engine.ErrGameOver
+	}
+	if m.Seats[s].Gone != "" {
+		return nil, nil, -1, ErrHandedOver
+	}
+	if m.PausedBy != "" {
+		return nil, nil, -1, refuse(ErrPaused, "err_paused", map[string]any{"Name": m.PausedBy})
 	}
 	if actor := g.ToAct(); actor != s {
 		return nil, nil, -1, refuse(ErrNotYourTurn, "err_not_your_turn", map[string]any{"Name": m.name(c.lang, actor)})
@@ -132,12 +139,21 @@ func applyForced(lang string, m *meta, g *engine.Game) ([]engine.Event, []string
 	var lines []string
 	for range maxForced {
 		s := g.ToAct()
-		if lvl, ok := m.computer(s); ok && g.Phase != engine.PhaseOver {
-			// A computer player's move, played at once and told like
-			// ALIX's. Its randomness comes from the state, so a retried
-			// update decides the same.
+		lvl, cpu := m.computer(s)
+		if (cpu || m.handedOver(s)) && g.Phase != engine.PhaseOver {
+			// A computer player's move, or the computer's for a person
+			// absent or gone, played at once and told like ALIX's. Its
+			// randomness comes from the state, so a retried update
+			// decides the same.
 			r := rand.New(rand.NewPCG(uint64(g.Seq), uint64(len(g.Deck))<<8|uint64(s)))
-			evs, err := g.Apply(computer.Decide(g, s, lvl, r))
+			a := engine.Action{}
+			if cpu {
+				a = computer.Decide(g, s, lvl, r)
+			} else {
+				a = autoMove(g, s, m.Seats[s].Gone != "", r)
+				m.Seats[s].Auto++
+			}
+			evs, err := g.Apply(a)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -209,7 +225,7 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 	var out played
 	var act engine.Action
 	seat := -1
-	fromBoard := c.i.Message != nil && c.i.Message.Flags&discordgo.MessageFlagsEphemeral == 0
+	o := c.origin()
 	rec, err := c.change(func(r *dixbot.Record) error {
 		g, m, s, err := c.seatFor(r, version)
 		if err != nil {
@@ -220,42 +236,11 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 			return err
 		}
 		a.Player = s
-		prev, prevPhase, active, turn, final := g.ToAct(), g.Phase, g.Active, m.Turn, g.Phase == engine.PhaseFinalBuy
-		evs, err := g.Apply(a)
+		m.Seats[s].Late = 0 // they answer in time again
+		out, err = advance(r, m, g, &a, nil, o, c.b.now())
 		if err != nil {
 			return err
 		}
-		lines := renderEvents(m.Lang, m, evs)
-		more, moreLines, err := applyForced(m.Lang, m, g)
-		if err != nil {
-			return err
-		}
-		evs = append(evs, more...)
-		lines = append(lines, moreLines...)
-		// Never save a broken game (principle 8): refuse the click instead.
-		if err := g.Check(); err != nil {
-			return err
-		}
-		ended, started := turnBoundary(evs)
-		m.Turn += started
-		m.addLog(lines...)
-		turnLines := m.turnSummary(m.Lang)
-		var finished []string // the turn's lines, for the game log
-		if ended || g.Phase == engine.PhaseOver {
-			finished = m.TurnLog
-			if m.TurnCut > 0 {
-				finished = append(append(append([]string(nil), m.TurnLog[:turnHead]...), locales.N(m.Lang, "log_more", m.TurnCut, nil)), m.TurnLog[turnHead:]...)
-			}
-			m.TurnLog, m.TurnCut = nil, 0
-		}
-		out = played{m: m, lines: turnLines, prevActor: prev, prevPhase: prevPhase, active: active, turn: turn, ended: ended, final: final}
-		out.played = wholeTurns(evs)
-		out.summary = out.summaryTitle()
-		if len(finished) > 0 {
-			m.owe(r, effect{Kind: effLog, Title: out.summary, Lines: finished})
-		}
-		m.owe(r, c.effectsOf(out, g, fromBoard)...)
-		r.Meta = m.encode()
 		act, seat = a, s
 		return nil
 	})
@@ -271,9 +256,78 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 	if confirm != nil {
 		text, comps = confirm(c.lang, act, out.rec.State, out.m, seat)
 	}
-	c.answerPlay(out, fromBoard, text, comps)
+	c.answerPlay(out, o.fromBoard, text, comps)
 	c.settle(rec)
 	return nil
+}
+
+// origin is what made a change of the game: a click (its user, where it
+// was made) or, with no user, the clock.
+type origin struct {
+	user, guild, channel string
+	fromBoard            bool   // the click was on the board message
+	clicked              string // the message clicked on
+}
+
+// origin is the origin of the call's changes.
+func (c *call) origin() origin {
+	o := origin{user: c.user, guild: c.i.GuildID, channel: c.i.ChannelID}
+	if c.i.Message != nil {
+		o.clicked = c.i.Message.ID
+		o.fromBoard = c.i.Message.Flags&discordgo.MessageFlagsEphemeral == 0
+	}
+	return o
+}
+
+// advance applies a (nil: no action, the seats changed hands), then every
+// decision taken automatically; it checks the game, runs the clock on to
+// the next decision and records the turn's lines (pre first) and the
+// Discord work owed, all inside the store update of r.
+func advance(r *dixbot.Record, m *meta, g *engine.Game, a *engine.Action, pre []string, o origin, now time.Time) (played, error) {
+	prev, prevPhase, active, turn, final := g.ToAct(), g.Phase, g.Active, m.Turn, g.Phase == engine.PhaseFinalBuy
+	lines := pre
+	var evs []engine.Event
+	if a != nil {
+		var err error
+		evs, err = g.Apply(*a)
+		if err != nil {
+			return played{}, err
+		}
+		lines = append(lines, renderEvents(m.Lang, m, evs)...)
+	}
+	more, moreLines, err := applyForced(m.Lang, m, g)
+	if err != nil {
+		return played{}, err
+	}
+	evs = append(evs, more...)
+	lines = append(lines, moreLines...)
+	// Never save a broken game (principle 8): refuse the change instead.
+	if err := g.Check(); err != nil {
+		return played{}, err
+	}
+	m.tick(g, now, a != nil)
+	ended, started := turnBoundary(evs)
+	m.Turn += started
+	m.addLog(lines...)
+	turnLines := m.turnSummary(m.Lang)
+	var finished []string // the turn's lines, for the game log
+	if ended || g.Phase == engine.PhaseOver {
+		finished = m.TurnLog
+		if m.TurnCut > 0 {
+			finished = append(append(append([]string(nil), m.TurnLog[:turnHead]...), locales.N(m.Lang, "log_more", m.TurnCut, nil)), m.TurnLog[turnHead:]...)
+		}
+		m.TurnLog, m.TurnCut = nil, 0
+	}
+	out := played{m: m, lines: turnLines, prevActor: prev, prevPhase: prevPhase, active: active, turn: turn, ended: ended, final: final}
+	out.played = wholeTurns(evs)
+	out.summary = out.summaryTitle()
+	if len(finished) > 0 {
+		m.owe(r, effect{Kind: effLog, Title: out.summary, Lines: finished})
+	}
+	m.owe(r, effectsOf(out, g, o)...)
+	m.setDue(r, now)
+	r.Meta = m.encode()
+	return out, nil
 }
 
 // confirmFunc returns what replaces the ephemeral prompt once the action a
@@ -326,8 +380,9 @@ func wholeTurns(evs []engine.Event) []int {
 // elsewhere, an auction pings its bidders at once and a won auction its
 // winner, and a ping whose decision is over says so; at the end the
 // scoreboard is posted and the game archived.
-func (c *call) effectsOf(out played, g *engine.Game, fromBoard bool) []effect {
+func effectsOf(out played, g *engine.Game, o origin) []effect {
 	m := out.m
+	fromBoard := o.fromBoard
 	over := g.Phase == engine.PhaseOver
 	boundary := out.ended || over
 	var effs []effect
@@ -339,16 +394,16 @@ func (c *call) effectsOf(out played, g *engine.Game, fromBoard bool) []effect {
 	case over:
 		return append(effs, effect{Kind: effScores}, effect{Kind: effFinish})
 	case boundary:
-		return append(effs, effect{Kind: effBoard, Users: nextDeciders(m, g, c.user)})
+		return append(effs, effect{Kind: effBoard, Users: nextDeciders(m, g, o.user)})
 	}
 	if !fromBoard {
 		effs = append(effs, effect{Kind: effEdit})
-	} else if clicked := c.i.Message.ID; clicked != m.Board {
+	} else if clicked := o.clicked; clicked != m.Board {
 		// The click came from a board the table did not know as current
 		// (its id could not be recorded): it is the live one now.
 		effs = append(effs, effect{Kind: effAdopt, Msg: clicked})
 	}
-	if e, ok := pingEffect(m, g, out, c.user, c.i.GuildID, c.i.ChannelID); ok {
+	if e, ok := pingEffect(m, g, out, o.user, o.guild, o.channel); ok {
 		effs = append(effs, e) // it closes the previous ping first
 	} else if m.Ping != "" && g.Phase != out.prevPhase {
 		// The pinged decision is over (the auction closed, the payment

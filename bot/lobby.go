@@ -117,7 +117,10 @@ func (c *call) lobbyStart(p parsedID) error {
 		m.Turn += started
 		m.addLog(lines...)
 		m.Board = "" // the lobby message is answered below; the first board comes next
+		now := c.b.now()
+		c.b.newClock(m, g, now)
 		m.owe(r, effect{Kind: effBoard, Users: nextDeciders(m, g, c.user)})
+		m.setDue(r, now)
 		return nil
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/computer"
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/locales"
@@ -60,6 +61,12 @@ type meta struct {
 	// done (see outbox.go); NextEffect numbers its effects.
 	Outbox     []effect `json:"ob,omitempty"`
 	NextEffect uint32   `json:"oi,omitempty"`
+	// Pace is the name of the pace chosen at creation (clock.Find), and
+	// Clock the game's clock once it runs (nil: a game without a clock).
+	Pace  string       `json:"pc,omitempty"`
+	Clock *clock.Clock `json:"ck,omitempty"`
+	// PausedBy is the name of who paused the game ("": running).
+	PausedBy string `json:"pz,omitempty"`
 }
 
 // seat is one player: a Discord user and the name shown on the board.
@@ -69,6 +76,18 @@ type seat struct {
 	// CPU is the level of a computer player ("easy", "normal", "strong";
 	// its ID is empty); "" for a person, and for ALIX.
 	CPU string `json:"cpu,omitempty"`
+	// Late counts the decisions in a row taken for this player because
+	// their time ran out; Away is set at the second (the computer plays
+	// the seat at once until they click again).
+	Late int  `json:"lt,omitempty"`
+	Away bool `json:"aw,omitempty"`
+	// Gone is why the computer plays the seat for the rest of the game:
+	// goneLeft (/dix leave) or goneKicked (a vote).
+	Gone string `json:"gn,omitempty"`
+	// Auto counts the decisions the computer took for this player.
+	Auto int `json:"au,omitempty"`
+	// Votes are the users who voted to hand this seat to the computer.
+	Votes []string `json:"kv,omitempty"`
 }
 
 // computer is the level of the computer player in seat s, if it is one.

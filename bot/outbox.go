@@ -38,6 +38,7 @@ const (
 	effScores   = "scores" // post the final scoreboard
 	effEnded    = "ended"  // the game was abandoned by Text: the board says so for good
 	effFinish   = "finish" // archive the game (frees the channel); last
+	effRemind   = "remind" // post Text mentioning Users: a reminder of the decision running, never edited after
 	effLog      = "log"    // add a finished turn (Title, Lines) to the game log record
 )
 
@@ -113,21 +114,32 @@ func (b *Bot) RunDue(ctx context.Context, s *discordgo.Session, channel string, 
 	return b.runDue(ctx, sessionAPI{s}, channel, asOf)
 }
 
-func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, now time.Time) error {
+func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf time.Time) error {
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	rec, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
-		if r.Due.IsZero() || r.Due.After(now) {
+		if r.Due.IsZero() || r.Due.After(asOf) {
 			return errNothingToDo
 		}
 		m, err := decodeMeta(r.Meta)
 		if err != nil {
 			return err
 		}
+		// The clock is read at the real time: a start-up poll looks ahead
+		// for the outbox, never for deadlines.
+		now := b.now()
+		if _, err := b.onClock(r, m, now); err != nil {
+			return err
+		}
 		if len(m.Outbox) == 0 {
-			r.Due = time.Time{} // nothing left: no longer due
+			m.setDue(r, now) // nothing to do now: the clock's next moment
+			r.Meta = m.encode()
 			return nil
 		}
 		r.Due = now.Add(outboxLease)
+		if w := m.Clock.Wake(); m.PausedBy == "" && !w.IsZero() && w.Before(r.Due) {
+			r.Due = w
+		}
+		r.Meta = m.encode()
 		return nil
 	})
 	cancel()
@@ -198,8 +210,9 @@ func (b *Bot) runOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record) e
 		cur.Outbox = keep
 		cur.Board, cur.Ping, cur.PingUsers = x.board, x.ping, x.users
 		if len(keep) == 0 {
-			r.Due = time.Time{}
+			r.Due = time.Time{} // the clock's next moment, if any
 		}
+		cur.setDue(r, b.now())
 		r.Meta = cur.encode()
 		return nil
 	})
@@ -300,6 +313,11 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		return nil
 	case effPinged:
 		return x.pinged(ctx)
+	case effRemind:
+		_, err := x.d.Send(ctx, channel, &discordgo.MessageSend{
+			Content: e.Text, AllowedMentions: mentionUsers(e.Users),
+		}, x.nonce(e))
+		return err
 	case effLog:
 		return x.b.appendLog(ctx, channel, x.m.Origin, append([]string{"**" + e.Title + "**"}, e.Lines...))
 	case effEnded:

@@ -50,6 +50,9 @@ func boardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmbed {
 
 	var desc []string
 	desc = append(desc, statusLine(lang, m, g))
+	if l := clockLine(lang, m); l != "" && g.Phase != engine.PhaseOver {
+		desc = append(desc, l)
+	}
 	if len(m.Log) > 0 {
 		desc = append(desc, "", locales.T(lang, "board_last_events", nil))
 		start := max(0, len(m.Log)-boardLogLines)
@@ -93,7 +96,7 @@ func boardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmbed {
 			marker = locales.T(lang, "marker_active", nil)
 		}
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
-			Name:   locales.T(lang, "board_player", map[string]any{"Marker": marker, "Name": m.name(lang, s)}),
+			Name:   truncate(locales.T(lang, "board_player", map[string]any{"Marker": marker, "Name": m.name(lang, s)})+seatMark(lang, m, s), 256),
 			Value:  playerText(lang, m, g, s),
 			Inline: true,
 		})
@@ -113,6 +116,10 @@ func playerText(lang string, m *meta, g *engine.Game, s int) string {
 	if p.Consolation > 0 {
 		head += locales.T(lang, "list_sep", nil) + locales.N(lang, "player_consolation", p.Consolation, nil)
 	}
+	if c := m.Clock; c != nil && s < len(c.Banks) && m.clocked(s) && s != c.Seat && g.Phase != engine.PhaseOver {
+		// The time left of a player who is not deciding does not run.
+		head += locales.T(lang, "list_sep", nil) + locales.T(lang, "player_time", map[string]any{"Left": durationText(lang, c.Banks[s])})
+	}
 	if len(p.Collection) == 0 {
 		return head + "\n" + locales.T(lang, "no_cards", nil)
 	}
@@ -128,6 +135,9 @@ func footerText(lang string, m *meta, g *engine.Game) string {
 	}
 	if m.Bust {
 		parts = append(parts, locales.T(lang, "variant_bust", nil))
+	}
+	if m.Clock != nil {
+		parts = append(parts, locales.T(lang, "footer_pace", map[string]any{"Pace": paceText(lang, m.Clock.Pace)}))
 	}
 	parts = append(parts, locales.T(lang, "footer_version", map[string]any{"Seq": g.Seq}))
 	return strings.Join(parts, locales.T(lang, "footer_sep", nil)) + "\n" + locales.T(lang, "legend", nil)
@@ -234,6 +244,9 @@ func boardButtons(lang string, m *meta, g *engine.Game) []discordgo.MessageCompo
 		return []discordgo.MessageComponent{}
 	}
 	ch := g.Choices(actor)
+	if m.PausedBy != "" {
+		ch = engine.Choices{} // nobody acts while the game is paused
+	}
 	seq := m.version(g)
 	var row []discordgo.MessageComponent
 	_, money := tableauTotals(g.Tableau)
@@ -303,9 +316,9 @@ func boardButtons(lang string, m *meta, g *engine.Game) []discordgo.MessageCompo
 	if len(row) > 0 {
 		rows = append(rows, discordgo.ActionsRow{Components: row})
 	}
-	rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+	rows = append(rows, discordgo.ActionsRow{Components: append([]discordgo.MessageComponent{
 		button(lang, "btn_hand", nil, discordgo.SecondaryButton, customID(verbHand, 0)),
-	}})
+	}, kickButtons(lang, m)...)})
 	return rows
 }
 
@@ -400,8 +413,8 @@ func scoreboardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmb
 	for _, r := range res {
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
 			Name: truncate(locales.N(lang, "score_player", r.Score.Total, map[string]any{
-				"Rank": r.Rank, "Name": m.name(lang, r.Player), "Medal": medal(lang, r.Rank)}), 256),
-			Value: truncate(scoreText(lang, r.Score)+"\n"+locales.T(lang, "score_money_cards", map[string]any{"Money": r.Money, "Cards": r.Cards}), 1024),
+				"Rank": r.Rank, "Name": m.name(lang, r.Player), "Medal": medal(lang, r.Rank)})+seatMark(lang, m, r.Player), 256),
+			Value: truncate(scoreText(lang, r.Score)+"\n"+locales.T(lang, "score_money_cards", map[string]any{"Money": r.Money, "Cards": r.Cards})+autoText(lang, m, r.Player), 1024),
 		})
 	}
 	e.Footer = &discordgo.MessageEmbedFooter{Text: footerText(lang, m, g)}
@@ -509,10 +522,14 @@ func lobbyEmbed(lang string, m *meta, state string) *discordgo.MessageEmbed {
 	if m.Bust {
 		variant = locales.T(lang, "variant_bust", nil)
 	}
+	settings := locales.T(lang, "lobby_settings_value", map[string]any{
+		"Variant": variant, "Language": locales.T(lang, "language_name_"+m.Lang, nil)})
+	if m.Pace != "" {
+		settings += "\n" + locales.T(lang, "lobby_pace", map[string]any{"Pace": locales.T(lang, "pace_"+m.Pace, nil)})
+	}
 	e.Fields = []*discordgo.MessageEmbedField{
 		{Name: locales.N(lang, "lobby_players", len(m.Seats), nil), Value: players, Inline: true},
-		{Name: locales.T(lang, "lobby_settings", nil), Value: locales.T(lang, "lobby_settings_value", map[string]any{
-			"Variant": variant, "Language": locales.T(lang, "language_name_"+m.Lang, nil)}), Inline: true},
+		{Name: locales.T(lang, "lobby_settings", nil), Value: settings, Inline: true},
 	}
 	return e
 }

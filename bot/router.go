@@ -49,6 +49,7 @@ const (
 	verbAddCPU     = "addcpu" // lobby select: a computer player of the level chosen
 	verbLog        = "log"    // arg: page of /dix log, 0 the most recent
 	verbRemoveCPU  = "rmcpu"  // lobby: remove the last computer player
+	verbKick       = "kick"   // arg: the seat to hand to the computer
 	verbAbandonYes = "abyes"
 	verbAbandonNo  = "abno"
 )
@@ -144,10 +145,11 @@ var verbArgs = map[string]argSpec{
 	verbPickOK:    argRequired,
 	verbPickBack:  argOptional, // the card, or "w" for an auction; none: the market
 	verbLog:       argRequired, // the page
+	verbKick:      argRequired, // the seat
 }
 
 // versionless lists the verbs anyone may use at any time: their version is 0.
-var versionless = map[string]bool{verbHand: true, verbShowBoard: true, verbAbandonYes: true, verbAbandonNo: true, verbLog: true}
+var versionless = map[string]bool{verbHand: true, verbShowBoard: true, verbAbandonYes: true, verbAbandonNo: true, verbLog: true, verbKick: true}
 
 // checkVersion compares the state version a component carries with the
 // table's: an older one is outdated (ErrStale), a newer one was never drawn
@@ -203,6 +205,7 @@ func init() {
 		verbAddCPU:     (*call).lobbyAddCPU,
 		verbLog:        (*call).logPage,
 		verbRemoveCPU:  (*call).lobbyRemoveCPU,
+		verbKick:       (*call).kickVote,
 		verbAbandonYes: (*call).abandonYes,
 		verbAbandonNo:  (*call).abandonNo,
 	}

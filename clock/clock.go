@@ -136,6 +136,17 @@ func (c *Clock) Stop(now time.Time) {
 	c.Seat, c.Since, c.Had, c.Reminded = -1, time.Time{}, 0, 0
 }
 
+// Halt ends the running decision at now without its increment (nobody's
+// decision runs on the clock now: the seat was handed to the computer,
+// the game is over): its time so far is taken from the bank.
+func (c *Clock) Halt(now time.Time) {
+	if c.Seat < 0 {
+		return
+	}
+	c.charge(now)
+	c.Seat, c.Since, c.Had, c.Reminded = -1, time.Time{}, 0, 0
+}
+
 // charge takes the running decision's time so far from its bank.
 func (c *Clock) charge(now time.Time) {
 	if c.Seat < 0 || c.Since.IsZero() {
@@ -158,6 +169,9 @@ func (c *Clock) Remaining(seat int, now time.Time) time.Duration {
 // Deadline is when the running decision runs out of time (zero when no
 // decision runs, or while paused).
 func (c *Clock) Deadline() time.Time {
+	if c == nil {
+		return time.Time{}
+	}
 	if c.Seat < 0 || c.Since.IsZero() {
 		return time.Time{}
 	}
@@ -206,6 +220,9 @@ func (c *Clock) nextAfter() time.Time {
 // Wake is the next moment the clock needs its owner: the next reminder or
 // the deadline, whichever comes first (zero: none).
 func (c *Clock) Wake() time.Time {
+	if c == nil {
+		return time.Time{}
+	}
 	r, d := c.NextReminder(), c.Deadline()
 	if !r.IsZero() && r.Before(d) {
 		return r

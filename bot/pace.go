@@ -1,0 +1,497 @@
+package bot
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/clock"
+	"github.com/dixgame/dixbot/computer"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// Pace, clocks and absent players (DISCORD-UX "Pace, clocks and absent
+// players"): every game has a clock (package clock) chosen by its pace. The
+// decision running is the one of the player to act; when their time runs
+// out the computer decides for them (autoMove), twice in a row and they are
+// marked absent, and the others may vote to hand their seat to the
+// computer for good. Deadlines and reminders are kept as the record's Due
+// time, so any process finds them (Store.Due) and acts on them through the
+// same exactly-once update as a click (RunDue).
+
+// Why a seat is played by the computer for the rest of the game.
+const (
+	goneLeft   = "left"   // /dix leave
+	goneKicked = "kicked" // the others' vote, or the creator
+)
+
+// maxKickButtons bounds the vote buttons on the board (a row holds five,
+// one is the hand's).
+const maxKickButtons = 4
+
+// autoMove is the decision the computer takes for a person: the strong
+// computer player for a seat handed over for good, the timeout policy (an
+// auction passed, a purchase skipped, a turn drawn or stopped as the strong
+// player would) for an absent player or a decision whose time ran out.
+// It is the one place to change that policy.
+func autoMove(g *engine.Game, seat int, forGood bool, r *rand.Rand) engine.Action {
+	if forGood {
+		return computer.Decide(g, seat, computer.Strong, r)
+	}
+	return computer.Timeout(g, seat, r)
+}
+
+// handedOver reports whether the computer plays the person in seat s at
+// once: they are absent, or gone for good.
+func (m *meta) handedOver(s int) bool {
+	if s < 0 || s >= len(m.Seats) || m.Seats[s].ID == "" {
+		return false
+	}
+	return m.Seats[s].Away || m.Seats[s].Gone != ""
+}
+
+// clocked reports whether the decisions of seat s run on the clock: a
+// person who plays their seat.
+func (m *meta) clocked(s int) bool {
+	return s >= 0 && s < len(m.Seats) && m.Seats[s].ID != "" && m.Seats[s].CPU == "" && !m.handedOver(s)
+}
+
+// tick runs the clock on after a change of g at now: the decision made
+// (decided) is charged with its increment, and the next person's starts.
+func (m *meta) tick(g *engine.Game, now time.Time, decided bool) {
+	c := m.Clock
+	if c == nil {
+		return
+	}
+	if decided {
+		c.Stop(now)
+	}
+	if a := g.ToAct(); g.Phase != engine.PhaseOver && m.clocked(a) {
+		c.Start(a, now)
+		return
+	}
+	c.Halt(now)
+}
+
+// setDue sets the record's Due time: the earliest of the outbox's (when it
+// holds effects) and the clock's next reminder or deadline.
+func (m *meta) setDue(r *dixbot.Record, now time.Time) {
+	var due time.Time
+	if len(m.Outbox) > 0 {
+		due = r.Due
+		if due.IsZero() {
+			due = now.Add(outboxGrace)
+		}
+	}
+	if m.Clock != nil && m.PausedBy == "" {
+		if w := m.Clock.Wake(); !w.IsZero() && (due.IsZero() || w.Before(due)) {
+			due = w
+		}
+	}
+	r.Due = due
+}
+
+// newClock starts the clock of a game that begins at now, at the pace
+// named by the table (the default pace when it names none the bot knows).
+func (b *Bot) newClock(m *meta, g *engine.Game, now time.Time) {
+	p, ok := clock.Find(b.paces, m.Pace)
+	if !ok {
+		p, _ = clock.Find(b.paces, clock.DefaultPace)
+	}
+	m.Pace = p.Name
+	m.Clock = clock.New(p, len(g.Players))
+	m.tick(g, now, false)
+}
+
+// onClock acts on the game's clock at now inside the store update of r: a
+// decision out of time is taken by the computer, a reminder due is owed.
+// It reports whether it changed anything.
+func (b *Bot) onClock(r *dixbot.Record, m *meta, now time.Time) (bool, error) {
+	g, c := r.State, m.Clock
+	if g == nil || c == nil || g.Phase == engine.PhaseOver || m.PausedBy != "" {
+		return false, nil
+	}
+	if s := c.Seat; s >= 0 && s != g.ToAct() {
+		m.tick(g, now, false) // the clock follows the game
+		return true, nil
+	}
+	s := c.Seat
+	if s < 0 {
+		return false, nil
+	}
+	lang := m.Lang
+	d := map[string]any{"Name": m.name(lang, s)}
+	if c.Expired(now) {
+		late := now.Sub(c.Deadline())
+		c.Stop(now) // the bank is spent; the increment is what the next decision has
+		m.Seats[s].Late++
+		m.Seats[s].Auto++
+		pre := []string{locales.T(lang, "log_timeout", d)}
+		if m.Seats[s].Late >= 2 {
+			m.Seats[s].Away = true
+			pre = append(pre, locales.T(lang, "log_absent", d))
+		}
+		rnd := rand.New(rand.NewPCG(uint64(g.Seq), uint64(s)))
+		a := autoMove(g, s, false, rnd)
+		a.Player = s
+		if _, err := advance(r, m, g, &a, pre, origin{guild: r.Guild, channel: r.Channel}, now); err != nil {
+			return false, err
+		}
+		b.log.Info("decision out of time taken by the computer", "channel", r.Channel, "seat", s, "late_ms", late.Milliseconds())
+		if o, ok := b.obs.(DeadlineObserver); ok {
+			o.Deadline(late)
+		}
+		return true, nil
+	}
+	if !c.Remind(now) {
+		return false, nil
+	}
+	user := m.Seats[s].ID
+	d["Mentions"] = mentions([]string{user})
+	d["Unix"] = c.Deadline().Unix()
+	key := "ping_remind"
+	if m.Board != "" {
+		d["URL"] = messageURL(r.Guild, r.Channel, m.Board)
+		key += "_link"
+	}
+	m.owe(r, effect{Kind: effRemind, Users: []string{user}, Text: locales.T(lang, key, d)})
+	return true, nil
+}
+
+// DeadlineObserver is implemented by an Observer that also wants how late
+// each deadline was acted on (after the moment it fell due).
+type DeadlineObserver interface {
+	Deadline(late time.Duration)
+}
+
+// comeBack takes the seat of an absent player who clicks again back from
+// the computer, in its own exactly-once update; the board says so. It
+// returns the record as it is after (r when nothing changed).
+func (c *call) comeBack(r *dixbot.Record) *dixbot.Record {
+	m, err := decodeMeta(r.Meta)
+	if err != nil || r.State == nil {
+		return r
+	}
+	if s := m.seatOf(c.user); s < 0 || !m.Seats[s].Away || m.Seats[s].Gone != "" {
+		return r
+	}
+	ctx, cancel := c.storeCtx()
+	defer cancel()
+	rec, err := c.b.store.Update(ctx, r.Channel, "", func(r *dixbot.Record) error {
+		m, err := decodeMeta(r.Meta)
+		if err != nil {
+			return err
+		}
+		s := m.seatOf(c.user)
+		if r.State == nil || s < 0 || !m.Seats[s].Away {
+			return errNothingToDo
+		}
+		m.Seats[s].Away, m.Seats[s].Late, m.Seats[s].Votes = false, 0, nil
+		m.addLog(locales.T(m.Lang, "log_back", map[string]any{"Name": m.name(m.Lang, s)}))
+		m.tick(r.State, c.b.now(), false)
+		m.owe(r, effect{Kind: effEdit})
+		m.setDue(r, c.b.now())
+		r.Meta = m.encode()
+		return nil
+	})
+	if err != nil {
+		return r
+	}
+	c.settle(rec)
+	return rec
+}
+
+// paceText describes pace p in lang: its name and its durations.
+func paceText(lang string, p clock.Pace) string {
+	return locales.T(lang, "pace_"+p.Name, nil) + " " + locales.T(lang, "pace_times", map[string]any{
+		"Bank": durationText(lang, p.Bank), "Increment": durationText(lang, p.Increment)})
+}
+
+// durationText is a duration in lang, to the minute (to the second below
+// two minutes): "2 h 05", "45 min", "3 d 4 h".
+func durationText(lang string, d time.Duration) string {
+	switch {
+	case d >= 48*time.Hour:
+		days := d / (24 * time.Hour)
+		h := (d - days*24*time.Hour) / time.Hour
+		if h == 0 {
+			return locales.T(lang, "dur_d", map[string]any{"D": int(days)})
+		}
+		return locales.T(lang, "dur_d_h", map[string]any{"D": int(days), "H": int(h)})
+	case d >= time.Hour:
+		h := d / time.Hour
+		mins := (d - h*time.Hour) / time.Minute
+		if mins == 0 {
+			return locales.T(lang, "dur_h", map[string]any{"H": int(h)})
+		}
+		return locales.T(lang, "dur_h_m", map[string]any{"H": int(h), "M": fmt.Sprintf("%02d", int(mins))})
+	case d >= 2*time.Minute:
+		return locales.T(lang, "dur_m", map[string]any{"M": int(d / time.Minute)})
+	}
+	return locales.T(lang, "dur_s", map[string]any{"S": int(d / time.Second)})
+}
+
+// clockLine is the board's line about the decision running: when it runs
+// out, as a Discord timestamp that counts down on every client; or that the
+// game is paused.
+func clockLine(lang string, m *meta) string {
+	if m.PausedBy != "" {
+		return locales.T(lang, "status_paused", map[string]any{"Name": m.PausedBy})
+	}
+	if m.Clock == nil {
+		return ""
+	}
+	d := m.Clock.Deadline()
+	if d.IsZero() {
+		return ""
+	}
+	return locales.T(lang, "status_clock", map[string]any{"Unix": d.Unix()})
+}
+
+// seatMark is what the board and the scoreboard add to the name of a
+// person the computer plays for: absent, or gone for good.
+func seatMark(lang string, m *meta, s int) string {
+	switch {
+	case s < 0 || s >= len(m.Seats):
+		return ""
+	case m.Seats[s].Gone != "":
+		return locales.T(lang, "mark_gone", nil)
+	case m.Seats[s].Away:
+		return locales.T(lang, "mark_away", nil)
+	}
+	return ""
+}
+
+// kickable reports whether seat s may be handed to the computer by a vote:
+// a person still playing it who is absent or ran out of time.
+func (m *meta) kickable(s int) bool {
+	if s < 0 || s >= len(m.Seats) {
+		return false
+	}
+	st := m.Seats[s]
+	return st.ID != "" && st.CPU == "" && st.Gone == "" && (st.Away || st.Late > 0)
+}
+
+// votesNeeded is the majority of the people playing other than seat s.
+func (m *meta) votesNeeded(s int) int {
+	others := 0
+	for i, st := range m.Seats {
+		if i != s && st.ID != "" && st.Gone == "" {
+			others++
+		}
+	}
+	return others/2 + 1
+}
+
+// kickButtons are the board's vote buttons, one per seat that may be handed
+// to the computer.
+func kickButtons(lang string, m *meta) []discordgo.MessageComponent {
+	var out []discordgo.MessageComponent
+	for s := range m.Seats {
+		if !m.kickable(s) || len(out) == maxKickButtons {
+			continue
+		}
+		out = append(out, discordgo.Button{
+			Label: truncate(locales.T(lang, "btn_kick", map[string]any{"Name": m.name(lang, s),
+				"Votes": len(m.Seats[s].Votes), "Need": m.votesNeeded(s)}), 80),
+			Style: discordgo.DangerButton, CustomID: customID(verbKick, 0, itoa(s)),
+		})
+	}
+	return out
+}
+
+// kickVote is a vote to hand a seat to the computer: the game's creator
+// decides alone, the others by a majority of the people still playing.
+func (c *call) kickVote(p parsedID) error {
+	target, err := parseSeatArg(p.arg)
+	if err != nil {
+		return err
+	}
+	var rec *dixbot.Record
+	rec, err = c.change(func(r *dixbot.Record) error {
+		m, err := decodeMeta(r.Meta)
+		if err != nil {
+			return err
+		}
+		g := r.State
+		if g == nil {
+			return ErrNotStarted
+		}
+		if g.Phase == engine.PhaseOver {
+			return engine.ErrGameOver
+		}
+		voter := m.seatOf(c.user)
+		if c.user != m.Creator && (voter < 0 || m.Seats[voter].Gone != "") {
+			return ErrNotInGame
+		}
+		if target >= len(m.Seats) || target == voter || !m.kickable(target) {
+			return ErrNoKick
+		}
+		if m.PausedBy != "" {
+			return refuse(ErrPaused, "err_paused", map[string]any{"Name": m.PausedBy})
+		}
+		st := &m.Seats[target]
+		if containsString(st.Votes, c.user) {
+			return ErrAlreadyVoted
+		}
+		st.Votes = append(st.Votes, c.user)
+		d := map[string]any{"Name": m.name(m.Lang, target), "Voter": escape(c.name), "Votes": len(st.Votes), "Need": m.votesNeeded(target)}
+		if c.user != m.Creator && len(st.Votes) < m.votesNeeded(target) {
+			m.addLog(locales.T(m.Lang, "log_kick_vote", d))
+			m.owe(r, effect{Kind: effEdit})
+			m.setDue(r, c.b.now())
+			r.Meta = m.encode()
+			return nil
+		}
+		st.Gone, st.Away, st.Votes = goneKicked, false, nil
+		_, err = advance(r, m, g, nil, []string{locales.T(m.Lang, "log_kicked", d)}, origin{guild: c.i.GuildID, channel: c.i.ChannelID}, c.b.now())
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	c.ephemeral(locales.T(c.lang, "kick_done", nil), nil)
+	c.settle(rec)
+	return nil
+}
+
+// parseSeatArg reads a seat number carried by a custom id.
+func parseSeatArg(s string) (int, error) {
+	n, err := parseNumber(s, false)
+	if err != nil || n < 0 || n >= maxPlayers {
+		return 0, fmt.Errorf("%w: seat %q", ErrBadCustomID, s)
+	}
+	return n, nil
+}
+
+// cmdLeave hands the user's own seat to the computer for the rest of the
+// game (/dix leave). The last person at the table abandons instead.
+func (c *call) cmdLeave() error {
+	rec, err := c.change(func(r *dixbot.Record) error {
+		m, err := decodeMeta(r.Meta)
+		if err != nil {
+			return err
+		}
+		g := r.State
+		if g == nil {
+			return ErrLeaveLobby
+		}
+		if g.Phase == engine.PhaseOver {
+			return engine.ErrGameOver
+		}
+		s := m.seatOf(c.user)
+		if s < 0 || m.Seats[s].Gone != "" {
+			return ErrNotInGame
+		}
+		others := 0
+		for i, st := range m.Seats {
+			if i != s && st.ID != "" && st.Gone == "" {
+				others++
+			}
+		}
+		if others == 0 {
+			return ErrLastPlayer
+		}
+		m.Seats[s].Gone, m.Seats[s].Away, m.Seats[s].Votes = goneLeft, false, nil
+		// Votes others cast with this player count no more.
+		for i := range m.Seats {
+			m.Seats[i].Votes = removeString(m.Seats[i].Votes, c.user)
+		}
+		d := map[string]any{"Name": m.name(m.Lang, s)}
+		_, err = advance(r, m, g, nil, []string{locales.T(m.Lang, "log_left", d)}, origin{guild: c.i.GuildID, channel: c.i.ChannelID}, c.b.now())
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	c.ephemeral(locales.T(c.lang, "leave_done", nil), nil)
+	c.settle(rec)
+	return nil
+}
+
+// cmdPause pauses (on) or resumes the game: the creator or a member who
+// may manage the channel. While paused no clock runs and nobody acts.
+func (c *call) cmdPause(on bool) error {
+	rec, err := c.change(func(r *dixbot.Record) error {
+		m, err := decodeMeta(r.Meta)
+		if err != nil {
+			return err
+		}
+		if !c.mayAbandon(m) {
+			return refuse(ErrNoPermission, "err_no_permission_pause", nil)
+		}
+		g := r.State
+		if g == nil {
+			return ErrNotStarted
+		}
+		if g.Phase == engine.PhaseOver {
+			return engine.ErrGameOver
+		}
+		now := c.b.now()
+		key := "log_paused"
+		switch {
+		case on && m.PausedBy != "":
+			return refuse(ErrPaused, "err_already_paused", map[string]any{"Name": m.PausedBy})
+		case !on && m.PausedBy == "":
+			return ErrNotPaused
+		case on:
+			m.PausedBy = escape(c.name)
+			if m.Clock != nil {
+				m.Clock.Pause(now)
+			}
+		default:
+			m.PausedBy = ""
+			key = "log_resumed"
+			if m.Clock != nil {
+				m.Clock.Resume(now)
+			}
+		}
+		m.addLog(locales.T(m.Lang, key, map[string]any{"Name": escape(c.name)}))
+		m.owe(r, effect{Kind: effEdit})
+		m.setDue(r, now)
+		r.Meta = m.encode()
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	key := "pause_done"
+	if !on {
+		key = "resume_done"
+	}
+	c.ephemeral(locales.T(c.lang, key, nil), nil)
+	c.settle(rec)
+	return nil
+}
+
+func removeString(s []string, v string) []string {
+	out := s[:0]
+	for _, x := range s {
+		if x != v {
+			out = append(out, x)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// autoText is the scoreboard's line on how much the computer played a
+// person's seat ("" when it never did).
+func autoText(lang string, m *meta, s int) string {
+	if s < 0 || s >= len(m.Seats) || m.Seats[s].ID == "" || m.Seats[s].CPU != "" {
+		return ""
+	}
+	switch st := m.Seats[s]; {
+	case st.Gone != "":
+		return "\n" + locales.N(lang, "score_gone", st.Auto, nil)
+	case st.Auto > 0:
+		return "\n" + locales.N(lang, "score_auto", st.Auto, nil)
+	}
+	return ""
+}
