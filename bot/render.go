@@ -413,7 +413,7 @@ func scoreboardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmb
 	for _, r := range res {
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
 			Name: truncate(locales.N(lang, "score_player", r.Score.Total, map[string]any{
-				"Rank": r.Rank, "Name": m.name(lang, r.Player), "Medal": medal(lang, r.Rank)})+seatMark(lang, m, r.Player), 256),
+				"Rank": r.Rank, "Name": m.name(lang, r.Player) + seatMark(lang, m, r.Player), "Medal": medal(lang, r.Rank)}), 256),
 			Value: truncate(scoreText(lang, r.Score)+"\n"+locales.T(lang, "score_money_cards", map[string]any{"Money": r.Money, "Cards": r.Cards})+autoText(lang, m, r.Player), 1024),
 		})
 	}

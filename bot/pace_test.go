@@ -1,0 +1,285 @@
+package bot
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/clock"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// clocked gives the harness's bot a clock the test moves, and the paces
+// live=100s+10s (the others keep their defaults).
+func (h *harness) clocked() *time.Time {
+	h.t.Helper()
+	now := time.Date(2026, 11, 23, 20, 0, 0, 0, time.UTC)
+	paces, err := clock.ParsePaces("live=100s+10s")
+	require.NoError(h.t, err)
+	h.b.paces = paces
+	h.b.now = func() time.Time { return now }
+	return &now
+}
+
+// due runs the deadline and outbox work of the channel as of the bot's
+// clock, as the scheduler would, and returns the calls it made.
+func (h *harness) due() []recorded {
+	h.t.Helper()
+	start := h.rec.count()
+	require.NoError(h.t, h.b.runDue(context.Background(), h.rec, h.channel, h.b.now()))
+	return h.rec.since(start)
+}
+
+func sends(calls []recorded) []recorded {
+	var out []recorded
+	for _, c := range calls {
+		if c.op == "send" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func TestPaceSetsTheClockAndTheBoardCountsDown(t *testing.T) {
+	h := newHarness(t)
+	now := h.clocked()
+	h.startGameWith([]any{"pace", "live"}, "u1", "u2")
+	rec, m := h.record()
+	require.NotNil(t, m.Clock)
+	assert.Equal(t, "live", m.Clock.Pace.Name)
+	assert.Equal(t, 100*time.Second, m.Clock.Pace.Bank)
+	actor := rec.State.ToAct()
+	assert.Equal(t, actor, m.Clock.Seat, "the clock runs for the player to act")
+	deadline := now.Add(100 * time.Second)
+	assert.Equal(t, deadline, m.Clock.Deadline())
+	// The record is due at the first reminder, half of the time.
+	assert.Equal(t, now.Add(50*time.Second), rec.Due)
+	board := h.board()
+	assert.Contains(t, board.embeds[0].Description, "<t:"+itoa(int(deadline.Unix()))+":R>", "the board counts down with a Discord timestamp")
+	assert.Contains(t, board.embeds[0].Footer.Text, "Live (100 s + 10 s per decision)")
+
+	// A decision made in 30 s costs 30 s and earns the increment.
+	*now = now.Add(30 * time.Second)
+	user := m.Seats[actor].ID
+	h.clickOn(user, board, h.mustFind(board, verbDraw))
+	_, m = h.record()
+	assert.Equal(t, 80*time.Second, m.Clock.Banks[actor], "100 s − 30 s + 10 s")
+}
+
+func TestRemindersAtMostTwiceToThePlayerToAct(t *testing.T) {
+	h := newHarness(t)
+	now := h.clocked()
+	h.startGameWith([]any{"pace", "live"}, "u1", "u2", "u3")
+	rec, m := h.record()
+	start := *now
+	actor := m.Seats[rec.State.ToAct()].ID
+	var reminders []recorded
+	for _, at := range []time.Duration{10, 49, 50, 51, 70, 89, 90, 95, 99} {
+		*now = start.Add(at * time.Second)
+		reminders = append(reminders, sends(h.due())...)
+	}
+	require.Len(t, reminders, 2, "two reminders per decision, at half and nine tenths of the time")
+	for _, r := range reminders {
+		assert.Equal(t, []string{actor}, r.send.AllowedMentions.Users, "only the player to act is notified")
+		assert.Contains(t, r.send.Content, "<@"+actor+">")
+	}
+	rec2, _ := h.record()
+	assert.Equal(t, rec.State.Seq, rec2.State.Seq, "no decision was taken before the deadline")
+}
+
+func TestTimeoutIsTakenByTheComputerThenAbsentThenBack(t *testing.T) {
+	h := newHarness(t)
+	now := h.clocked()
+	h.startGameWith([]any{"pace", "live"}, "u1", "u2")
+	rec, m := h.record()
+	s := rec.State.ToAct()
+	user := m.Seats[s].ID
+	seq := rec.State.Seq
+
+	*now = now.Add(101 * time.Second)
+	h.due()
+	rec, m = h.record()
+	require.Greater(t, rec.State.Seq, seq, "the decision out of time was taken")
+	assert.Equal(t, 1, m.Seats[s].Late)
+	assert.False(t, m.Seats[s].Away)
+	assert.Contains(t, strings.Join(m.Log, "\n"), locales.T("en", "log_timeout", map[string]any{"Name": m.name("en", s)}))
+	assert.Contains(t, h.board().embeds[0].Description, "ran out of time", "the board says so")
+
+	// Out of time again (the increment only: 10 s), in a row: absent.
+	for i := 0; i < 10 && !m.Seats[s].Away; i++ {
+		if rec.State.ToAct() == s {
+			*now = now.Add(m.Clock.Remaining(s, *now) + time.Second)
+		} else {
+			// The other player decides at once.
+			other := m.Seats[rec.State.ToAct()].ID
+			require.True(t, h.stepAs(other))
+		}
+		h.due()
+		rec, m = h.record()
+	}
+	require.True(t, m.Seats[s].Away, "marked absent after two timeouts in a row")
+	assert.NotEqual(t, s, rec.State.ToAct(), "the computer plays an absent player's seat at once")
+	assert.Equal(t, -1, func() int {
+		if m.Clock.Seat == s {
+			return s
+		}
+		return -1
+	}(), "an absent player's clock does not run")
+	kick := findIDs(h.board(), verbKick)
+	assert.Len(t, kick, 1, "the others may vote to hand the seat over")
+
+	// They click their hand: welcome back.
+	h.clickOn(user, h.board(), customID(verbHand, 0))
+	_, m = h.record()
+	assert.False(t, m.Seats[s].Away)
+	assert.Zero(t, m.Seats[s].Late)
+	assert.Contains(t, strings.Join(m.Log, "\n"), "is back")
+	assert.Empty(t, findIDs(h.board(), verbKick), "no vote against a player who is back")
+}
+
+// stepAs plays one decision for user if it is theirs: the first board
+// button of the simplest kind.
+func (h *harness) stepAs(user string) bool {
+	h.t.Helper()
+	board := h.board()
+	for _, verb := range []string{verbStop, verbNumbers, verbEndTurn, verbPass, verbConsol, verbDraw} {
+		if id, ok := findID(board, verb); ok {
+			r := h.clickOn(user, board, id)
+			return r.response() != nil
+		}
+	}
+	if id, ok := findID(board, verbPay); ok {
+		prompt := h.clickOn(user, board, id).shown(board)
+		h.clickOn(user, prompt, h.mustFind(prompt, verbAuctPay))
+		return true
+	}
+	return false
+}
+
+func TestKickVoteByMajorityOrByTheCreator(t *testing.T) {
+	h := newHarness(t)
+	h.clocked()
+	h.startGame("u1", "u2", "u3", "u4")
+	rec, m := h.record()
+	// Dan ran out of time once; Bob and Chloé vote, the creator abstains.
+	target := m.seatOf("u4")
+	_, err := h.st.Update(context.Background(), h.channel, "", func(r2 *dixbot.Record) error {
+		mm := mustMeta(r2.Meta)
+		mm.Seats[target].Late = 1
+		r2.Meta = mm.encode()
+		return nil
+	})
+	require.NoError(t, err)
+	id := customID(verbKick, 0, itoa(target))
+
+	r := h.clickOn("u4", nil, id)
+	assert.Contains(t, r.ephemeralText(), "cannot be handed", "nobody votes against themselves")
+	r = h.clickOn("u9", nil, id)
+	assert.Contains(t, r.ephemeralText(), "not in this game")
+	h.clickOn("u2", nil, id)
+	_, m = h.record()
+	assert.Equal(t, []string{"u2"}, m.Seats[target].Votes)
+	assert.Empty(t, m.Seats[target].Gone, "one vote of three is no majority")
+	r = h.clickOn("u2", nil, id)
+	assert.Contains(t, r.ephemeralText(), "already voted")
+	h.clickOn("u3", nil, id)
+	rec, m = h.record()
+	assert.Equal(t, goneKicked, m.Seats[target].Gone, "two of the three others are a majority")
+	assert.NotEqual(t, target, rec.State.ToAct(), "the computer plays the seat at once")
+	assert.Contains(t, h.board().embeds[0].Fields[len(h.board().embeds[0].Fields)-4+target].Name, "🤖")
+
+	// The kicked player can no longer act.
+	r = h.clickOn("u4", h.board(), customID(verbDraw, rec.State.Seq))
+	assert.NotEmpty(t, r.ephemeralText())
+
+	// The creator decides alone.
+	h2 := newHarness(t)
+	h2.clocked()
+	h2.startGame("u1", "u2", "u3")
+	_, m2 := h2.record()
+	t2 := m2.seatOf("u3")
+	_, err = h2.st.Update(context.Background(), h2.channel, "", func(r2 *dixbot.Record) error {
+		mm := mustMeta(r2.Meta)
+		mm.Seats[t2].Away = true
+		r2.Meta = mm.encode()
+		return nil
+	})
+	require.NoError(t, err)
+	h2.clickOn("u1", nil, customID(verbKick, 0, itoa(t2)))
+	_, m2 = h2.record()
+	assert.Equal(t, goneKicked, m2.Seats[t2].Gone)
+}
+
+func TestLeaveHandsTheSeatOverAndTheScoreboardSaysSo(t *testing.T) {
+	h := newHarness(t)
+	h.clocked()
+	h.startGame("u1", "u2")
+	r := h.command("u2", "leave")
+	assert.Contains(t, r.ephemeralText(), "left the game")
+	_, m := h.record()
+	s := m.seatOf("u2")
+	assert.Equal(t, goneLeft, m.Seats[s].Gone)
+	r = h.command("u1", "leave")
+	assert.Contains(t, r.ephemeralText(), "last player", "the last person at the table abandons instead")
+
+	// Alice plays on against the computer to the end.
+	for i := 0; i < 2000; i++ {
+		rec, err := h.st.Get(context.Background(), h.channel)
+		require.NoError(t, err)
+		if rec.Finished {
+			break
+		}
+		require.True(t, h.stepAs("u1"))
+	}
+	var board string
+	for _, c := range h.rec.calls {
+		if c.op == "send" && len(c.send.Embeds) > 0 && c.send.Embeds[0].Title == locales.T("en", "score_title", nil) {
+			for _, f := range c.send.Embeds[0].Fields {
+				board += f.Name + "\n" + f.Value + "\n"
+			}
+		}
+	}
+	assert.Contains(t, board, "Bob 🤖")
+	assert.Contains(t, board, "Seat finished by the computer")
+}
+
+func TestPauseStopsClocksAndPlay(t *testing.T) {
+	h := newHarness(t)
+	now := h.clocked()
+	h.startGame("u1", "u2", "u3")
+	rec, m := h.record()
+	actor := m.Seats[rec.State.ToAct()].ID
+
+	r := h.command("u2", "pause")
+	if m.Creator != "u2" {
+		assert.Contains(t, r.ephemeralText(), "pause or resume")
+	}
+	h.command("u1", "pause")
+	rec, m = h.record()
+	assert.NotEmpty(t, m.PausedBy)
+	assert.True(t, rec.Due.IsZero() || len(m.Outbox) > 0, "no deadline while paused")
+	board := h.board()
+	assert.Contains(t, board.embeds[0].Description, "Paused by Alice")
+	_, drawOK := findID(board, verbDraw)
+	assert.False(t, drawOK, "no game buttons while paused")
+	r = h.clickOn(actor, board, customID(verbDraw, rec.State.Seq))
+	assert.Contains(t, r.ephemeralText(), "paused")
+
+	*now = now.Add(10 * time.Hour)
+	h.due()
+	rec2, _ := h.record()
+	assert.Equal(t, rec.State.Seq, rec2.State.Seq, "nothing times out while paused")
+
+	h.command("u1", "resume")
+	rec, m = h.record()
+	assert.Empty(t, m.PausedBy)
+	assert.Equal(t, now.Add(clock.Evening.Bank), m.Clock.Deadline(), "the decision has its whole time again")
+	r = h.command("u1", "resume")
+	assert.Contains(t, r.ephemeralText(), "not paused")
+
+}
