@@ -115,7 +115,8 @@ const usage = `Environment:
   SHUTDOWN_TIMEOUT  time to finish interactions in flight on SIGTERM (default 10s)
   GAME_TTL          an untouched game expires after this (default 720h)
   ARCHIVE_TTL       a finished game is kept this long (default 168h)
-  DUE_POLL          how often to look for work a crashed process left undone (default 1s)`
+  DUE_POLL          how often to look for due work: deadlines, reminders, work a crashed process left (default 1s)
+  DIX_PACES         the paces' durations, name=bank+increment (default live=5m+1m,evening=3h+20m,relaxed=24h+24h)`
 
 // errNoToken is the message for a missing token: what to set and where to
 // find it.

@@ -14,6 +14,7 @@ import (
 
 	dixbot "github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot"
+	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/internal/discordapi"
 	"github.com/dixgame/dixbot/internal/ops"
 	"github.com/dixgame/dixbot/schedule"
@@ -82,6 +83,10 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		ActiveTimeout: cfg.StoreTimeout,
 		Logger:        logger,
 	})
+	paces, err := clock.ParsePaces(cfg.Paces)
+	if err != nil {
+		return fmt.Errorf("%w: DIX_PACES: %v", ErrConfig, err)
+	}
 	b, err := bot.New(bot.Options{
 		Store:           st,
 		Logger:          logger,
@@ -91,6 +96,7 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		Observer:        metrics,
 		Seed:            cfg.Seed,
 		EffectDelay:     cfg.EffectDelay,
+		Paces:           paces,
 	})
 	if err != nil {
 		return fmt.Errorf("creating the bot: %w", err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	dixbot "github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/clock"
 )
 
 // Config is everything the program needs to run. The env tags name the
@@ -41,6 +42,11 @@ type Config struct {
 	// DuePoll is how often the store is asked for work due without a
 	// click (Discord work a crashed process left undone).
 	DuePoll time.Duration `env:"DUE_POLL" envDefault:"1s"`
+	// Paces redefines the durations of the paces a game may be played at:
+	// name=bank+increment, comma-separated (clock.ParsePaces), e.g.
+	// "live=5m+1m,evening=3h+20m,relaxed=24h+24h". Paces it does not name
+	// keep their defaults.
+	Paces string `env:"DIX_PACES"`
 	// EffectDelay is a test hook: it holds the Discord work of each change
 	// that long after the answer, widening the window in which a crash
 	// leaves it to be done after a restart. Never set in production.
@@ -140,6 +146,9 @@ func (c *Config) Validate() error {
 		if d.v <= 0 {
 			bad("%s must be a positive duration such as 1500ms, 10s or 720h", d.name)
 		}
+	}
+	if _, err := clock.ParsePaces(c.Paces); err != nil {
+		bad("DIX_PACES %s", strings.TrimPrefix(err.Error(), clock.ErrPaces.Error()+": "))
 	}
 	if c.DuePoll < 0 || c.EffectDelay < 0 {
 		bad("DUE_POLL and DIX_TEST_EFFECT_DELAY cannot be negative")

@@ -18,6 +18,12 @@ import (
 // within 3 s, so the buckets stop there (+Inf catches the rest).
 var DurationBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.5, 2, 2.5, 3}
 
+// LatenessBuckets are the upper bounds, in seconds, of the
+// dix_deadline_lateness_seconds histogram: how long after a player's time
+// ran out the computer decided for them (the poll interval, 1 s by
+// default, bounds it in normal operation).
+var LatenessBuckets = []float64{0.1, 0.25, 0.5, 1, 1.5, 2, 3, 5, 10, 30}
+
 // ActiveCounter reports how many games are active in a server; it is the
 // subset of dixbot.Store that the active-games gauge needs.
 type ActiveCounter interface {
@@ -51,6 +57,9 @@ type Metrics struct {
 	durCount     uint64
 	storeErrors  map[string]uint64
 	redelivered  uint64
+	late         []uint64 // per LatenessBuckets bucket, +Inf last
+	lateSum      float64
+	lateCount    uint64
 	active       int  // last value counted
 	activeKnown  bool // active has been counted at least once
 
@@ -70,7 +79,19 @@ func NewMetrics(opts MetricsOptions) *Metrics {
 		interactions: make(map[interactionKey]uint64),
 		buckets:      make([]uint64, len(DurationBuckets)+1),
 		storeErrors:  make(map[string]uint64),
+		late:         make([]uint64, len(LatenessBuckets)+1),
 	}
+}
+
+// Deadline records how late a decision out of time was taken.
+func (m *Metrics) Deadline(late time.Duration) {
+	sec := max(late.Seconds(), 0)
+	i, _ := slices.BinarySearch(LatenessBuckets, sec)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.late[i]++
+	m.lateSum += sec
+	m.lateCount++
 }
 
 // Interaction records one handled interaction: its kind (command, button,
@@ -177,6 +198,18 @@ func (m *Metrics) WriteTo(ctx context.Context, w io.Writer) error {
 	b.WriteString("# HELP dix_interactions_redelivered_total Interactions delivered again by the gateway and ignored (already handled).\n")
 	b.WriteString("# TYPE dix_interactions_redelivered_total counter\n")
 	fmt.Fprintf(&b, "dix_interactions_redelivered_total %d\n", m.redelivered)
+
+	b.WriteString("# HELP dix_deadline_lateness_seconds Time between a player's time running out and the computer deciding for them.\n")
+	b.WriteString("# TYPE dix_deadline_lateness_seconds histogram\n")
+	cum = 0
+	for i, le := range LatenessBuckets {
+		cum += m.late[i]
+		fmt.Fprintf(&b, "dix_deadline_lateness_seconds_bucket{le=\"%s\"} %d\n", formatFloat(le), cum)
+	}
+	cum += m.late[len(LatenessBuckets)]
+	fmt.Fprintf(&b, "dix_deadline_lateness_seconds_bucket{le=\"+Inf\"} %d\n", cum)
+	fmt.Fprintf(&b, "dix_deadline_lateness_seconds_sum %s\n", formatFloat(m.lateSum))
+	fmt.Fprintf(&b, "dix_deadline_lateness_seconds_count %d\n", m.lateCount)
 
 	if m.activeKnown {
 		b.WriteString("# HELP dix_active_games Games in progress in the bot's servers.\n")
