@@ -40,6 +40,10 @@ type Options struct {
 	Paces []clock.Pace
 	// Now is the time source of the clocks (nil: time.Now); tests move it.
 	Now func() time.Time
+	// WakeAt, when set, is told the next due time of every game this
+	// process changes, so that the poller of due work (schedule.Runner)
+	// can act on a deadline at its moment rather than at its next poll.
+	WakeAt func(time.Time)
 }
 
 // Observer receives metrics. Implementations must be safe for concurrent use.
@@ -73,6 +77,7 @@ type Bot struct {
 
 	paces        []clock.Pace
 	now          func() time.Time
+	wakeAt       func(time.Time)
 	effectDelay  time.Duration
 	channelLocks [64]sync.Mutex // runOutbox, by channel hash
 
@@ -115,6 +120,10 @@ func New(opts Options) (*Bot, error) {
 		effectDelay: opts.EffectDelay,
 		paces:       opts.Paces,
 		now:         opts.Now,
+		wakeAt:      opts.WakeAt,
+	}
+	if b.wakeAt == nil {
+		b.wakeAt = func(time.Time) {}
 	}
 	if len(b.paces) == 0 {
 		b.paces = clock.Defaults

@@ -84,8 +84,10 @@ type seat struct {
 	// Gone is why the computer plays the seat for the rest of the game:
 	// goneLeft (/dix leave) or goneKicked (a vote).
 	Gone string `json:"gn,omitempty"`
-	// Auto counts the decisions the computer took for this player.
+	// Auto counts the decisions the computer took for this player, Outs
+	// those of them taken because their time ran out.
 	Auto int `json:"au,omitempty"`
+	Outs int `json:"to,omitempty"`
 	// Votes are the users who voted to hand this seat to the computer.
 	Votes []string `json:"kv,omitempty"`
 }

@@ -88,6 +88,7 @@ func (c *call) settle(rec *dixbot.Record) {
 	if rec == nil {
 		return
 	}
+	c.b.wakeAt(rec.Due)
 	if m, err := decodeMeta(rec.Meta); err != nil || len(m.Outbox) == 0 {
 		return
 	}
@@ -116,7 +117,9 @@ func (b *Bot) RunDue(ctx context.Context, s *discordgo.Session, channel string, 
 
 func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf time.Time) error {
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	late := time.Duration(-1)
 	rec, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
+		late = -1
 		if r.Due.IsZero() || r.Due.After(asOf) {
 			return errNothingToDo
 		}
@@ -127,7 +130,7 @@ func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf tim
 		// The clock is read at the real time: a start-up poll looks ahead
 		// for the outbox, never for deadlines.
 		now := b.now()
-		if _, err := b.onClock(r, m, now); err != nil {
+		if late, err = b.onClock(r, m, now); err != nil {
 			return err
 		}
 		if len(m.Outbox) == 0 {
@@ -148,6 +151,13 @@ func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf tim
 		return nil
 	case err != nil:
 		return err
+	}
+	b.wakeAt(rec.Due)
+	if late >= 0 {
+		b.log.Info("decision out of time taken by the computer", "channel", channel, "late_ms", late.Milliseconds())
+		if o, ok := b.obs.(DeadlineObserver); ok {
+			o.Deadline(late)
+		}
 	}
 	return b.runOutbox(ctx, d, rec)
 }
@@ -196,7 +206,7 @@ func (b *Bot) runOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record) e
 	}
 	sctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
 	defer cancel()
-	_, err = b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
+	after, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
 		cur, err := decodeMeta(r.Meta)
 		if err != nil {
 			return err
@@ -221,6 +231,9 @@ func (b *Bot) runOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record) e
 			b.obs.StoreError("update")
 		}
 		return errors.Join(failed, fmt.Errorf("recording the effects done: %w", err))
+	}
+	if after != nil {
+		b.wakeAt(after.Due)
 	}
 	return failed
 }

@@ -109,19 +109,19 @@ func (b *Bot) newClock(m *meta, g *engine.Game, now time.Time) {
 
 // onClock acts on the game's clock at now inside the store update of r: a
 // decision out of time is taken by the computer, a reminder due is owed.
-// It reports whether it changed anything.
-func (b *Bot) onClock(r *dixbot.Record, m *meta, now time.Time) (bool, error) {
+// It returns how late the deadline it acted on was (−1: none).
+func (b *Bot) onClock(r *dixbot.Record, m *meta, now time.Time) (time.Duration, error) {
 	g, c := r.State, m.Clock
 	if g == nil || c == nil || g.Phase == engine.PhaseOver || m.PausedBy != "" {
-		return false, nil
+		return -1, nil
 	}
 	if s := c.Seat; s >= 0 && s != g.ToAct() {
 		m.tick(g, now, false) // the clock follows the game
-		return true, nil
+		return -1, nil
 	}
 	s := c.Seat
 	if s < 0 {
-		return false, nil
+		return -1, nil
 	}
 	lang := m.Lang
 	d := map[string]any{"Name": m.name(lang, s)}
@@ -130,6 +130,7 @@ func (b *Bot) onClock(r *dixbot.Record, m *meta, now time.Time) (bool, error) {
 		c.Stop(now) // the bank is spent; the increment is what the next decision has
 		m.Seats[s].Late++
 		m.Seats[s].Auto++
+		m.Seats[s].Outs++
 		pre := []string{locales.T(lang, "log_timeout", d)}
 		if m.Seats[s].Late >= 2 {
 			m.Seats[s].Away = true
@@ -139,16 +140,12 @@ func (b *Bot) onClock(r *dixbot.Record, m *meta, now time.Time) (bool, error) {
 		a := autoMove(g, s, false, rnd)
 		a.Player = s
 		if _, err := advance(r, m, g, &a, pre, origin{guild: r.Guild, channel: r.Channel}, now); err != nil {
-			return false, err
+			return -1, err
 		}
-		b.log.Info("decision out of time taken by the computer", "channel", r.Channel, "seat", s, "late_ms", late.Milliseconds())
-		if o, ok := b.obs.(DeadlineObserver); ok {
-			o.Deadline(late)
-		}
-		return true, nil
+		return late, nil
 	}
 	if !c.Remind(now) {
-		return false, nil
+		return -1, nil
 	}
 	user := m.Seats[s].ID
 	d["Mentions"] = mentions([]string{user})
@@ -159,7 +156,7 @@ func (b *Bot) onClock(r *dixbot.Record, m *meta, now time.Time) (bool, error) {
 		key += "_link"
 	}
 	m.owe(r, effect{Kind: effRemind, Users: []string{user}, Text: locales.T(lang, key, d)})
-	return true, nil
+	return -1, nil
 }
 
 // DeadlineObserver is implemented by an Observer that also wants how late

@@ -82,6 +82,23 @@ func (r *Runner) Wake() {
 	}
 }
 
+// WakeAt asks for a poll at at when that is before the next regular poll
+// (a deadline known to fall between two polls is then acted on at once
+// rather than up to Every late). It never blocks and is safe for
+// concurrent use.
+func (r *Runner) WakeAt(at time.Time) {
+	r.init()
+	d := at.Sub(r.Now())
+	switch {
+	case at.IsZero() || d >= r.Every:
+		// the regular polls find it
+	case d <= 0:
+		r.Wake()
+	default:
+		time.AfterFunc(d, r.Wake)
+	}
+}
+
 // Run polls until ctx is done, then waits for the handlers in flight. The
 // first poll is at once.
 func (r *Runner) Run(ctx context.Context) {

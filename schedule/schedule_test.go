@@ -202,3 +202,29 @@ func TestRunStopsAndWakes(t *testing.T) {
 	}
 	require.Empty(t, seen)
 }
+
+// TestWakeAtPollsBeforeTheInterval: with polls an hour apart, work due in
+// a moment is still handled once WakeAt names its time.
+func TestWakeAtPollsBeforeTheInterval(t *testing.T) {
+	src := newMem()
+	handled := make(chan string, 1)
+	r := &Runner{Source: src, Every: time.Hour, Handle: func(_ context.Context, k string, _ time.Time) error {
+		src.done(k)
+		handled <- k
+		return nil
+	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go r.Run(ctx)
+	time.Sleep(20 * time.Millisecond) // the first poll, at once, finds nothing
+	src.set("g1", time.Now().Add(30*time.Millisecond))
+	r.WakeAt(time.Now().Add(30 * time.Millisecond))
+	select {
+	case k := <-handled:
+		if k != "g1" {
+			t.Fatalf("handled %q", k)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the work due was not handled before the next regular poll")
+	}
+}

@@ -73,6 +73,12 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	// Interactions arrive whatever the intents; Guilds keeps the list of
 	// servers (for the active-games gauge) and nothing privileged is asked.
 	s.Identify.Intents = discordgo.IntentsGuilds
+	if cfg.ShardCount > 1 {
+		// This process gets the events of its shard's servers only; every
+		// process still does the due work of every game (the store hands
+		// each item to one).
+		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
+	}
 	// An interaction must be answered within 3 s: never sleep through a
 	// rate limit, fail and let the bot report it.
 	s.ShouldRetryOnRateLimit = false
@@ -87,6 +93,16 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	if err != nil {
 		return fmt.Errorf("%w: DIX_PACES: %v", ErrConfig, err)
 	}
+	// Work due without a click: deadlines and reminders of the clocks, and
+	// what a process that died left undone. The first poll also takes what
+	// is due within the grace a live process would have had, so a restart
+	// repairs at once.
+	runner := &schedule.Runner{
+		Source: st,
+		Every:  cfg.DuePoll, // 0: the runner's default
+		Ahead:  bot.OutboxGrace,
+		Logger: logger,
+	}
 	b, err := bot.New(bot.Options{
 		Store:           st,
 		Logger:          logger,
@@ -97,6 +113,7 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		Seed:            cfg.Seed,
 		EffectDelay:     cfg.EffectDelay,
 		Paces:           paces,
+		WakeAt:          runner.WakeAt,
 	})
 	if err != nil {
 		return fmt.Errorf("creating the bot: %w", err)
@@ -146,17 +163,8 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		return fmt.Errorf("registering the slash commands: %w", err)
 	}
 
-	// Work due without a click: what a process that died left undone. The
-	// first poll also takes what is due within the grace a live process
-	// would have had, so a restart repairs at once.
-	runner := &schedule.Runner{
-		Source: st,
-		Handle: func(ctx context.Context, channel string, asOf time.Time) error {
-			return b.RunDue(ctx, s, channel, asOf)
-		},
-		Every:  cfg.DuePoll, // 0: the runner's default
-		Ahead:  bot.OutboxGrace,
-		Logger: logger,
+	runner.Handle = func(ctx context.Context, channel string, asOf time.Time) error {
+		return b.RunDue(ctx, s, channel, asOf)
 	}
 	runCtx, stopRunner := context.WithCancel(context.WithoutCancel(ctx))
 	runnerDone := make(chan struct{})

@@ -42,6 +42,12 @@ type Config struct {
 	// DuePoll is how often the store is asked for work due without a
 	// click (Discord work a crashed process left undone).
 	DuePoll time.Duration `env:"DUE_POLL" envDefault:"1s"`
+	// ShardID and ShardCount split the servers between processes on the
+	// gateway: a process gets the events of the servers where
+	// (server id >> 22) % ShardCount == ShardID. One shard by default (0
+	// counts as 1).
+	ShardID    int `env:"SHARD_ID"`
+	ShardCount int `env:"SHARD_COUNT" envDefault:"1"`
 	// Paces redefines the durations of the paces a game may be played at:
 	// name=bank+increment, comma-separated (clock.ParsePaces), e.g.
 	// "live=5m+1m,evening=3h+20m,relaxed=24h+24h". Paces it does not name
@@ -146,6 +152,9 @@ func (c *Config) Validate() error {
 		if d.v <= 0 {
 			bad("%s must be a positive duration such as 1500ms, 10s or 720h", d.name)
 		}
+	}
+	if n := max(c.ShardCount, 1); c.ShardCount < 0 || c.ShardID < 0 || c.ShardID >= n {
+		bad("SHARD_ID %d and SHARD_COUNT %d: SHARD_COUNT must be 1 or more and SHARD_ID from 0 to SHARD_COUNT−1", c.ShardID, c.ShardCount)
 	}
 	if _, err := clock.ParsePaces(c.Paces); err != nil {
 		bad("DIX_PACES %s", strings.TrimPrefix(err.Error(), clock.ErrPaces.Error()+": "))

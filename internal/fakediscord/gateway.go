@@ -3,6 +3,7 @@ package fakediscord
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -49,6 +50,7 @@ type gwEvent struct {
 // dropped connection can RESUME.
 type gwSession struct {
 	id      string
+	shard   [2]int // [shard id, shard count] from IDENTIFY
 	seq     int64
 	conn    *gwConn
 	backlog []gwEvent
@@ -166,11 +168,26 @@ func (s *Server) tokenOK(tok string) bool {
 func (s *Server) identify(c *gwConn, d json.RawMessage) bool {
 	var id struct {
 		Token string `json:"token"`
+		Shard []int  `json:"shard"`
 	}
 	_ = json.Unmarshal(d, &id)
 	if !s.tokenOK(id.Token) {
 		s.closeWith(c, 4004, "Authentication failed.")
 		return false
+	}
+	// Sharding: IDENTIFY's shard is [shard_id, num_shards]; a shard gets
+	// the events of the guilds where (guild_id >> 22) % num_shards equals
+	// its id, and DMs go to shard 0. An impossible shard closes with 4010
+	// Invalid shard.
+	// https://discord.com/developers/docs/events/gateway#sharding
+	// https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-close-event-codes
+	shard := [2]int{0, 1}
+	if id.Shard != nil {
+		if len(id.Shard) != 2 || id.Shard[1] < 1 || id.Shard[0] < 0 || id.Shard[0] >= id.Shard[1] {
+			s.closeWith(c, 4010, "Invalid shard.")
+			return false
+		}
+		shard = [2]int{id.Shard[0], id.Shard[1]}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -178,12 +195,14 @@ func (s *Server) identify(c *gwConn, d json.RawMessage) bool {
 		s.closeWith(c, 4005, "Already authenticated.")
 		return false
 	}
-	sess := &gwSession{id: strings.ReplaceAll(randomToken()[16:48], "-", ""), conn: c}
+	sess := &gwSession{id: strings.ReplaceAll(randomToken()[16:48], "-", ""), conn: c, shard: shard}
 	c.session = sess
 	s.sessions[sess.id] = sess
 	guilds := []map[string]any{}
 	for _, g := range s.sortedGuildsLocked() {
-		guilds = append(guilds, map[string]any{"id": g.ID, "unavailable": true})
+		if sess.serves(g.ID) {
+			guilds = append(guilds, map[string]any{"id": g.ID, "unavailable": true})
+		}
 	}
 	ready := map[string]any{
 		"v":                  9,
@@ -193,11 +212,13 @@ func (s *Server) identify(c *gwConn, d json.RawMessage) bool {
 		"resume_gateway_url": s.GatewayURL(),
 		"private_channels":   []any{},
 		"application":        map[string]any{"id": s.opts.ApplicationID, "flags": 0},
-		"shard":              []int{0, 1},
+		"shard":              []int{shard[0], shard[1]},
 	}
 	s.dispatchToLocked(sess, "READY", ready)
 	for _, g := range s.sortedGuildsLocked() {
-		s.dispatchToLocked(sess, "GUILD_CREATE", s.guildCreateLocked(g))
+		if sess.serves(g.ID) {
+			s.dispatchToLocked(sess, "GUILD_CREATE", s.guildCreateLocked(g))
+		}
 	}
 	s.notifyLocked()
 	return true
@@ -268,11 +289,47 @@ func (s *Server) guildCreateLocked(g *Guild) map[string]any {
 	return out
 }
 
-// dispatchLocked sends a dispatch event to every bot session.
+// dispatchLocked sends a dispatch event to every bot session of the shard
+// of the event's guild (every session when unsharded).
 func (s *Server) dispatchLocked(t string, d any) {
+	guild := eventGuild(t, d)
 	for _, sess := range s.sessions {
-		s.dispatchToLocked(sess, t, d)
+		if sess.serves(guild) {
+			s.dispatchToLocked(sess, t, d)
+		}
 	}
+}
+
+// serves reports whether the session's shard gets the events of guild
+// ("" for a DM: shard 0).
+func (sess *gwSession) serves(guild string) bool {
+	if sess.shard[1] <= 1 {
+		return true
+	}
+	if guild == "" {
+		return sess.shard[0] == 0
+	}
+	id, err := strconv.ParseUint(guild, 10, 64)
+	if err != nil {
+		return sess.shard[0] == 0
+	}
+	return int((id>>22)%uint64(sess.shard[1])) == sess.shard[0]
+}
+
+// eventGuild is the guild a dispatch is about ("" when none).
+func eventGuild(t string, d any) string {
+	switch v := d.(type) {
+	case map[string]any:
+		if t == "GUILD_CREATE" {
+			g, _ := v["id"].(string)
+			return g
+		}
+		g, _ := v["guild_id"].(string)
+		return g
+	case messageJSON:
+		return v.GuildID
+	}
+	return ""
 }
 
 func (s *Server) dispatchToLocked(sess *gwSession, t string, d any) {

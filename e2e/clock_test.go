@@ -1,0 +1,196 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	dixbot "github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/internal/fakediscord"
+	"github.com/dixgame/dixbot/internal/redistest"
+	"github.com/dixgame/dixbot/store"
+)
+
+// clockSeat is the part of the bot's table data about a seat's clock.
+type clockSeat struct {
+	ID   string `json:"i"`
+	Away bool   `json:"aw"`
+	Gone string `json:"gn"`
+	Outs int    `json:"to"`
+	Auto int    `json:"au"`
+}
+
+func clockSeats(t *testing.T, r *dixbot.Record) []clockSeat {
+	t.Helper()
+	var m struct {
+		Seats []clockSeat `json:"s"`
+	}
+	require.NoError(t, json.Unmarshal(r.Meta, &m))
+	return m.Seats
+}
+
+var lateRE = regexp.MustCompile(`late_ms=(\d+)`)
+
+// TestClockedGameWithTwoProcesses plays a 3-player game at a pace of
+// seconds (DIX_PACES) with two bot processes on one Redis. Alice and Bob
+// answer at once; Chloe never answers a decision: each one runs out of time
+// and the computer takes it, twice in a row marks her absent, and she comes
+// back by clicking her hand (E2E_CLOCK_CYCLES times; then she stays away and
+// the computer plays her seat to the end). Both processes are stopped once
+// while her time runs, and one started after her deadline acts on it at
+// once. Checked: every deadline is acted on exactly once (the processes'
+// logs against her count of decisions out of time), only Chloe is reminded
+// and at most twice per decision, the game ends with the scoreboard saying
+// the computer played for her. The lateness of the deadlines is logged.
+func TestClockedGameWithTwoProcesses(t *testing.T) {
+	cycles := 3
+	if v, err := strconv.Atoi(os.Getenv("E2E_CLOCK_CYCLES")); err == nil && v > 0 {
+		cycles = v
+	}
+	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
+	redisURL := redistest.Start(t).URL()
+	env := []string{
+		"DISCORD_TOKEN=" + fake.Token(),
+		"DISCORD_API_URL=" + fake.URL(),
+		"REDIS_URL=" + redisURL,
+		"REDIS_PREFIX=clock:",
+		"DIX_PACES=live=2s+2s",
+		"LOG_LEVEL=info",
+	}
+	// Two gateway shards: the game's server belongs to one, yet both
+	// processes do the due work of every game.
+	var procs []*process
+	start := func(shard int) *process {
+		p := startProcess(t, append(env, "SHARD_COUNT=2", "SHARD_ID="+strconv.Itoa(shard)))
+		procs = append(procs, p)
+		return p
+	}
+	running := []*process{start(0), start(1)}
+
+	st, err := store.OpenRedis(context.Background(), store.Options{URL: redisURL, Prefix: "clock:"})
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	tb := newTable(t, fake, "en-US", "Alice", "Bob", "Chloe")
+	tb.store = func() dixbot.Store { return st }
+	chloe := tb.users[2]
+	gid, err := strconv.ParseUint(tb.guild.ID, 10, 64)
+	require.NoError(t, err)
+	home := int((gid >> 22) % 2) // the shard of the game's server
+	tb.lobby("/dix start pace:live")
+
+	backs, restarted := 0, false
+	var restartGap time.Duration
+	deadline := time.Now().Add(4 * time.Minute)
+	for {
+		require.True(t, time.Now().Before(deadline), "the game did not finish in time")
+		rec := tb.record()
+		if rec.Finished || rec.State.Phase == engine.PhaseOver {
+			break
+		}
+		ss := clockSeats(t, rec)
+		if ss[2].Away && backs < cycles {
+			// Chloe clicks her hand: she is back.
+			board, _ := tb.boardFor(rec)
+			r := tb.click(chloe, board.ID, handID(t, board))
+			require.True(t, r.Ephemeral(), "her hand, privately: %s", describe(r))
+			require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return !clockSeats(t, tb.record())[2].Away }))
+			backs++
+			continue
+		}
+		actor := rec.State.ToAct()
+		if ss[actor].ID != chloe.ID {
+			tb.decide()
+			continue
+		}
+		seq := rec.State.Seq
+		if !restarted && backs == 1 {
+			// Both processes die while her time runs; the one of the
+			// other shard comes back after her deadline and acts on it
+			// at once.
+			for _, p := range running {
+				require.NoError(t, p.cmd.Process.Signal(syscall.SIGKILL))
+				<-p.done
+			}
+			require.Equal(t, seq, tb.record().State.Seq, "her time was still running when the processes stopped")
+			time.Sleep(4500 * time.Millisecond) // past her deadline (at most 4 s: the bank or two increments)
+			t0 := time.Now()
+			running = []*process{start(1 - home)}
+			require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return tb.record().State.Seq != seq }))
+			restartGap = time.Since(t0)
+			running = append(running, start(home))
+			restarted = true
+			continue
+		}
+		// Chloe does not answer: the computer decides once her time is out.
+		err := waitUntil(waitCtx(t), fake, func() bool { return tb.record().State.Seq != seq })
+		require.NoError(t, err, "her decision out of time was never taken")
+	}
+	rec := tb.record()
+	ss := clockSeats(t, rec)
+	require.True(t, restarted, "the game lasted until the restart")
+	assert.Equal(t, cycles, backs, "Chloe came back %d times", cycles)
+	assert.Less(t, restartGap, 5*time.Second+waitSlack, "a deadline passed while no process ran is acted on at start-up")
+
+	// Exactly once: one log line per decision out of time, across processes.
+	var late []time.Duration
+	for _, p := range procs {
+		for _, m := range lateRE.FindAllStringSubmatch(p.log(), -1) {
+			ms, _ := strconv.Atoi(m[1])
+			late = append(late, time.Duration(ms)*time.Millisecond)
+		}
+	}
+	require.Positive(t, ss[2].Outs)
+	assert.Len(t, late, ss[2].Outs, "each decision out of time taken once, by one process")
+	assert.Zero(t, ss[0].Outs+ss[1].Outs, "Alice and Bob always answered in time")
+
+	// Reminders: each notifies one player (the one to act: the bot's
+	// tests check whom), Chloe at most twice per decision of hers. Alice
+	// and Bob answer at once but a slow moment of the test may earn them
+	// one.
+	reminders := map[string]int{}
+	for _, m := range fake.Transcript(tb.channel.ID) {
+		if m.Ephemeral() || len(m.Pinged) == 0 || !strings.HasPrefix(m.Content, "⏰") {
+			continue
+		}
+		require.Len(t, m.Pinged, 1, "a reminder notifies one player: %q", m.Content)
+		reminders[m.Pinged[0]]++
+	}
+	assert.Positive(t, reminders[chloe.ID], "Chloe was reminded")
+	assert.LessOrEqual(t, reminders[chloe.ID], 2*ss[2].Outs, "at most two reminders per decision")
+
+	board := tb.checkScoreboard([]string{"Alice", "Bob", "Chloe"})
+	var text string
+	for _, f := range board.Embeds[0].Fields {
+		text += f.Name + "\n" + f.Value + "\n"
+	}
+	assert.Contains(t, text, "taken by the computer", "the scoreboard marks the seat the computer played")
+	noViolations(t, fake)
+
+	slices.Sort(late)
+	pct := func(p float64) time.Duration { return late[min(len(late)-1, int(p*float64(len(late))))] }
+	t.Logf("deadlines: %d acted on by %d processes; lateness p50 %v, p99 %v, max %v; reminders %d to Chloe, %d to the others; restart acted after %v",
+		len(late), len(procs), pct(0.50), pct(0.99), late[len(late)-1], reminders[chloe.ID], reminders[tb.users[0].ID]+reminders[tb.users[1].ID], restartGap)
+}
+
+// handID is the custom id of the board's hand button.
+func handID(t *testing.T, m fakediscord.Message) string {
+	t.Helper()
+	for _, c := range components(m) {
+		if id, ok := parseCustomID(c.CustomID); ok && id.verb == "hand" {
+			return c.CustomID
+		}
+	}
+	t.Fatalf("no hand button on the board")
+	return ""
+}
