@@ -25,6 +25,24 @@ function escapeHTML(s) {
   return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
 
+// timestampText is a timestamp in one of Discord's styles.
+function timestampText(d, style) {
+  if (style === "R") {
+    const secs = Math.round((d.getTime() - Date.now()) / 1000);
+    const units = [["year", 31536000], ["month", 2592000], ["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
+    for (const [unit, n] of units) {
+      if (Math.abs(secs) >= n || unit === "second") {
+        return new Intl.RelativeTimeFormat("en", { numeric: "always" }).format(Math.trunc(secs / n), unit);
+      }
+    }
+  }
+  const opts = {
+    t: { timeStyle: "short" }, T: { timeStyle: "medium" }, d: { dateStyle: "short" },
+    D: { dateStyle: "long" }, f: { dateStyle: "long", timeStyle: "short" }, F: { dateStyle: "full", timeStyle: "short" },
+  }[style];
+  return d.toLocaleString("en", opts);
+}
+
 // markdown renders the subset of Discord markdown the bot is likely to use,
 // with user, role and channel mentions highlighted.
 function markdown(text) {
@@ -41,6 +59,16 @@ function markdown(text) {
     return `<span class="mention">#${escapeHTML(c ? c.name : "channel")}</span>`;
   });
   s = s.replace(/@(everyone|here)\b/g, '<span class="mention">@$1</span>');
+  // Masked links: [text](https://…), shown as their text.
+  s = s.replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2">$1</a>');
+  // Timestamps, as Discord shows them in the reader's time zone:
+  // <t:UNIX:STYLE>, R relative ("in 5 minutes"), the others absolute.
+  // https://discord.com/developers/docs/reference#message-formatting-timestamp-styles
+  s = s.replace(/&lt;t:(-?\d+)(?::([tTdDfFR]))?&gt;/g, (_, unix, style) => {
+    const d = new Date(Number(unix) * 1000);
+    const title = escapeHTML(d.toLocaleString());
+    return `<span class="timestamp" title="${title}">${escapeHTML(timestampText(d, style || "f"))}</span>`;
+  });
   return s;
 }
 
