@@ -129,3 +129,14 @@ func TestParsePaces(t *testing.T) {
 	_, ok := Find(Defaults, DefaultPace)
 	assert.True(t, ok)
 }
+
+func TestHaltChargesWithoutIncrement(t *testing.T) {
+	c := New(tenMin, 2)
+	c.Start(0, at(0))
+	c.Halt(at(3 * time.Minute))
+	assert.Equal(t, 7*time.Minute, c.Banks[0], "the time used, and no increment: no decision was made")
+	assert.Equal(t, -1, c.Seat)
+	assert.True(t, c.Wake().IsZero(), "nothing to wake for")
+	var none *Clock
+	assert.True(t, none.Wake().IsZero(), "a game without a clock never wakes")
+}
