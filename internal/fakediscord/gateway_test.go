@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"testing"
 	"time"
 
@@ -283,4 +284,47 @@ func TestCommandAvailability(t *testing.T) {
 	require.ErrorIs(t, err, fakediscord.ErrBadCommand, "loud is required")
 	_, err = w.srv.RunCommand(ctx, w.alice.ID, w.channel.ID, "/flags loud:maybe")
 	require.ErrorIs(t, err, fakediscord.ErrBadCommand)
+}
+
+// TestGatewayShards: IDENTIFY's shard [id, count] gives a session the
+// guilds where (guild_id >> 22) % count == id, as Discord's sharding
+// formula says (https://discord.com/developers/docs/events/gateway#sharding);
+// an impossible shard closes with 4010 Invalid shard.
+func TestGatewayShards(t *testing.T) {
+	w := newWorld(t)
+	// A second guild, so that two shards are likely to split them; the
+	// test computes which shard owns each.
+	other := w.srv.AddGuild(fakediscord.GuildSpec{Name: "Other"})
+	owner := func(id string) int {
+		v, err := strconv.ParseUint(id, 10, 64)
+		require.NoError(t, err)
+		return int((v >> 22) % 2)
+	}
+	for shard := 0; shard < 2; shard++ {
+		ws := dial(t, w.srv)
+		require.NoError(t, ws.WriteJSON(obj{"op": 2, "d": obj{"token": "Bot " + w.srv.Token(), "intents": 513, "shard": []int{shard, 2}}}))
+		ready := read(t, ws)
+		require.Equal(t, "READY", ready.T)
+		var r struct {
+			Shard  []int `json:"shard"`
+			Guilds []struct {
+				ID string `json:"id"`
+			} `json:"guilds"`
+		}
+		require.NoError(t, json.Unmarshal(ready.D, &r))
+		assert.Equal(t, []int{shard, 2}, r.Shard)
+		var want, got []string
+		for _, g := range []string{w.guild.ID, other.ID} {
+			if owner(g) == shard {
+				want = append(want, g)
+			}
+		}
+		for _, g := range r.Guilds {
+			got = append(got, g.ID)
+		}
+		assert.ElementsMatch(t, want, got, "shard %d gets its guilds only", shard)
+	}
+	ws := dial(t, w.srv)
+	require.NoError(t, ws.WriteJSON(obj{"op": 2, "d": obj{"token": "Bot " + w.srv.Token(), "shard": []int{2, 2}}}))
+	assert.Equal(t, 4010, closeCode(t, ws))
 }
