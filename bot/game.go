@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -245,6 +246,13 @@ func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine
 		return nil
 	})
 	if err != nil {
+		if errors.Is(err, ErrNotYourTurn) || errors.Is(err, ErrStale) {
+			// Any click of an absent player brings them back, even one
+			// on a board that moved on.
+			if r, gerr := c.getQuiet(); gerr == nil {
+				c.comeBack(r)
+			}
+		}
 		return err
 	}
 	out.rec = rec

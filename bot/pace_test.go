@@ -283,3 +283,25 @@ func TestPauseStopsClocksAndPlay(t *testing.T) {
 	assert.Contains(t, r.ephemeralText(), "not paused")
 
 }
+
+func TestAnyClickOfAnAbsentPlayerBringsThemBack(t *testing.T) {
+	h := newHarness(t)
+	h.clocked()
+	h.startGame("u1", "u2", "u3")
+	rec, m := h.record()
+	away := (rec.State.ToAct() + 1) % 3
+	user := m.Seats[away].ID
+	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+		mm := mustMeta(r.Meta)
+		mm.Seats[away].Away, mm.Seats[away].Late = true, 2
+		r.Meta = mm.encode()
+		return nil
+	})
+	require.NoError(t, err)
+	// A button of a board that moved on: refused, yet they are back.
+	r := h.clickOn(user, h.board(), customID(verbDraw, rec.State.Seq))
+	assert.NotEmpty(t, r.ephemeralText())
+	_, m = h.record()
+	assert.False(t, m.Seats[away].Away)
+	assert.Zero(t, m.Seats[away].Late)
+}
