@@ -273,16 +273,19 @@ func (m *meta) kickable(s int) bool {
 	return st.ID != "" && st.CPU == "" && st.Gone == "" && (st.Away || st.Late > 0)
 }
 
-// votesNeeded is the majority of the people playing other than seat s.
-func (m *meta) votesNeeded(s int) int {
-	others := 0
+// othersPlaying counts the people who still play their seat, other than s.
+func (m *meta) othersPlaying(s int) int {
+	n := 0
 	for i, st := range m.Seats {
 		if i != s && st.ID != "" && st.Gone == "" {
-			others++
+			n++
 		}
 	}
-	return others/2 + 1
+	return n
 }
+
+// votesNeeded is the majority of the people playing other than seat s.
+func (m *meta) votesNeeded(s int) int { return m.othersPlaying(s)/2 + 1 }
 
 // kickButtons are the board's vote buttons, one per seat that may be handed
 // to the computer.
@@ -384,13 +387,7 @@ func (c *call) cmdLeave() error {
 		if s < 0 || m.Seats[s].Gone != "" {
 			return ErrNotInGame
 		}
-		others := 0
-		for i, st := range m.Seats {
-			if i != s && st.ID != "" && st.Gone == "" {
-				others++
-			}
-		}
-		if others == 0 {
+		if m.othersPlaying(s) == 0 {
 			return ErrLastPlayer
 		}
 		m.Seats[s].Gone, m.Seats[s].Away, m.Seats[s].Votes = goneLeft, false, nil

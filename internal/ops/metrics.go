@@ -172,17 +172,7 @@ func (m *Metrics) WriteTo(ctx context.Context, w io.Writer) error {
 			quote(k.kind), quote(k.outcome), m.interactions[k])
 	}
 
-	b.WriteString("# HELP dix_interaction_duration_seconds Time taken to handle an interaction.\n")
-	b.WriteString("# TYPE dix_interaction_duration_seconds histogram\n")
-	var cum uint64
-	for i, le := range DurationBuckets {
-		cum += m.buckets[i]
-		fmt.Fprintf(&b, "dix_interaction_duration_seconds_bucket{le=\"%s\"} %d\n", formatFloat(le), cum)
-	}
-	cum += m.buckets[len(DurationBuckets)]
-	fmt.Fprintf(&b, "dix_interaction_duration_seconds_bucket{le=\"+Inf\"} %d\n", cum)
-	fmt.Fprintf(&b, "dix_interaction_duration_seconds_sum %s\n", formatFloat(m.durSum))
-	fmt.Fprintf(&b, "dix_interaction_duration_seconds_count %d\n", m.durCount)
+	writeHistogram(&b, "dix_interaction_duration_seconds", "Time taken to handle an interaction.", DurationBuckets, m.buckets, m.durSum, m.durCount)
 
 	b.WriteString("# HELP dix_store_errors_total Failed store operations, by operation.\n")
 	b.WriteString("# TYPE dix_store_errors_total counter\n")
@@ -199,17 +189,8 @@ func (m *Metrics) WriteTo(ctx context.Context, w io.Writer) error {
 	b.WriteString("# TYPE dix_interactions_redelivered_total counter\n")
 	fmt.Fprintf(&b, "dix_interactions_redelivered_total %d\n", m.redelivered)
 
-	b.WriteString("# HELP dix_deadline_lateness_seconds Time between a player's time running out and the computer deciding for them.\n")
-	b.WriteString("# TYPE dix_deadline_lateness_seconds histogram\n")
-	cum = 0
-	for i, le := range LatenessBuckets {
-		cum += m.late[i]
-		fmt.Fprintf(&b, "dix_deadline_lateness_seconds_bucket{le=\"%s\"} %d\n", formatFloat(le), cum)
-	}
-	cum += m.late[len(LatenessBuckets)]
-	fmt.Fprintf(&b, "dix_deadline_lateness_seconds_bucket{le=\"+Inf\"} %d\n", cum)
-	fmt.Fprintf(&b, "dix_deadline_lateness_seconds_sum %s\n", formatFloat(m.lateSum))
-	fmt.Fprintf(&b, "dix_deadline_lateness_seconds_count %d\n", m.lateCount)
+	writeHistogram(&b, "dix_deadline_lateness_seconds", "Time between a player's time running out and the computer deciding for them.",
+		LatenessBuckets, m.late, m.lateSum, m.lateCount)
 
 	if m.activeKnown {
 		b.WriteString("# HELP dix_active_games Games in progress in the bot's servers.\n")
@@ -220,6 +201,21 @@ func (m *Metrics) WriteTo(ctx context.Context, w io.Writer) error {
 
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeHistogram writes a histogram in the text format: counts holds one
+// count per bucket of bounds (not cumulative), +Inf last.
+func writeHistogram(b *strings.Builder, name, help string, bounds []float64, counts []uint64, sum float64, n uint64) {
+	fmt.Fprintf(b, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name)
+	var cum uint64
+	for i, le := range bounds {
+		cum += counts[i]
+		fmt.Fprintf(b, "%s_bucket{le=\"%s\"} %d\n", name, formatFloat(le), cum)
+	}
+	cum += counts[len(bounds)]
+	fmt.Fprintf(b, "%s_bucket{le=\"+Inf\"} %d\n", name, cum)
+	fmt.Fprintf(b, "%s_sum %s\n", name, formatFloat(sum))
+	fmt.Fprintf(b, "%s_count %d\n", name, n)
 }
 
 // quote returns a label value in double quotes with the escapes the text
