@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/dixgame/dixbot/internal/fakediscord"
@@ -101,17 +102,21 @@ func setupDemo(srv *fakediscord.Server, guildLocale string) (demo, error) {
 	return d, nil
 }
 
+// printHelp writes the whole help in one write, so a reader never sees
+// half of it.
 func printHelp(out io.Writer, srv *fakediscord.Server, d demo, capture string) {
-	fmt.Fprintf(out, "fakediscord is listening on %s\n\n", srv.URL())
-	fmt.Fprintf(out, "Point the bot at it:\n\n")
-	fmt.Fprintf(out, "  DISCORD_TOKEN=%s DISCORD_API_URL=%s go run ./cmd/dixbot\n\n", srv.Token(), srv.URL())
-	fmt.Fprintf(out, "Web view: %s?channel=%s\n", srv.URL(), d.Channel.ID)
-	fmt.Fprintf(out, "Application id: %s\n", srv.ApplicationID())
-	fmt.Fprintf(out, "Guild %q (%s, locale %s), channel #%s (%s)\n", d.Guild.Name, d.Guild.ID, d.Guild.PreferredLocale, d.Channel.Name, d.Channel.ID)
+	var b strings.Builder
+	fmt.Fprintf(&b, "fakediscord is listening on %s\n\n", srv.URL())
+	fmt.Fprintf(&b, "Point the bot at it:\n\n")
+	fmt.Fprintf(&b, "  DISCORD_TOKEN=%s DISCORD_API_URL=%s go run ./cmd/dixbot\n\n", srv.Token(), srv.URL())
+	fmt.Fprintf(&b, "Web view: %s?channel=%s\n", srv.URL(), d.Channel.ID)
+	fmt.Fprintf(&b, "Application id: %s\n", srv.ApplicationID())
+	fmt.Fprintf(&b, "Guild %q (%s, locale %s), channel #%s (%s)\n", d.Guild.Name, d.Guild.ID, d.Guild.PreferredLocale, d.Channel.Name, d.Channel.ID)
 	for _, u := range d.Users {
-		fmt.Fprintf(out, "User %-6s %s locale %s\n", u.Username, u.ID, u.Locale)
+		fmt.Fprintf(&b, "User %-6s %s locale %s\n", u.Username, u.ID, u.Locale)
 	}
 	if capture != "" {
-		fmt.Fprintf(out, "Capturing requests to %s\n", capture)
+		fmt.Fprintf(&b, "Capturing requests to %s\n", capture)
 	}
+	io.WriteString(out, b.String())
 }
