@@ -201,3 +201,27 @@ func BenchmarkDecide(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDecideSolo times the strong level's draw decisions in solo games
+// against ALIX (the expected growth of the runs is valued there).
+func BenchmarkDecideSolo(b *testing.B) {
+	var positions []*engine.Game
+	for seed := int64(1); len(positions) < 200; seed++ {
+		g, _ := engine.New(engine.Options{Players: 1, Difficulty: 7, Seed: seed, FirstPlayer: -1})
+		r := rand.New(rand.NewPCG(uint64(seed), 1))
+		var c engine.Choices
+		for g.Phase != engine.PhaseOver {
+			seat := g.ToAct()
+			if g.Phase == engine.PhaseDraw && g.Drawn > 0 {
+				positions = append(positions, g.Clone())
+			}
+			g.ChoicesInto(seat, &c)
+			_, _ = g.Apply(engine.SimplePolicy(g, seat, &c, r))
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 1))
+	for i := 0; b.Loop(); i++ {
+		g := positions[i%len(positions)]
+		Decide(g, g.ToAct(), Strong, r)
+	}
+}

@@ -11,7 +11,9 @@
 //
 // How it plays: every option is valued in points of final score. A
 // collection is worth its best score (engine.BestScore) plus a little for
-// cards one gap away from lengthening a run; a money token is worth a
+// cards one gap away from lengthening a run (against ALIX, the strong
+// level counts instead the expected growth of each colour's longest run
+// from the unseen copies of the numbers it lacks); a money token is worth a
 // fraction of a point (it buys cards later); what the others gain counts
 // against the player. Drawing is valued by an exact expectation over the
 // cards left in the deck, looking one or two draws ahead; auctions by what
