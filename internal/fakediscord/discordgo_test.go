@@ -242,7 +242,8 @@ func TestDiscordgoEndToEnd(t *testing.T) {
 	ctx := ctxT(t)
 
 	// READY and GUILD_CREATE.
-	assert.Equal(t, srv.ApplicationID(), ready.UserID)
+	assert.Equal(t, srv.BotUser().ID, ready.UserID)
+	assert.NotEqual(t, srv.ApplicationID(), ready.UserID, "the bot user's id is not the application's")
 	assert.True(t, ready.Bot)
 	assert.Equal(t, []string{w.guild.ID}, ready.GuildIDs)
 	assert.NotEmpty(t, ready.SessionID)
@@ -258,7 +259,7 @@ func TestDiscordgoEndToEnd(t *testing.T) {
 	// REST at start-up.
 	me, err := s.User("@me")
 	require.NoError(t, err)
-	assert.Equal(t, srv.ApplicationID(), me.ID)
+	assert.Equal(t, srv.BotUser().ID, me.ID)
 	app, err := s.Application("@me")
 	require.NoError(t, err)
 	assert.Equal(t, srv.ApplicationID(), app.ID)

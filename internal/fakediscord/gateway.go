@@ -3,6 +3,7 @@ package fakediscord
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -49,6 +50,7 @@ type gwEvent struct {
 // dropped connection can RESUME.
 type gwSession struct {
 	id      string
+	shard   [2]int // [shard_id, num_shards]
 	seq     int64
 	conn    *gwConn
 	backlog []gwEvent
@@ -166,11 +168,24 @@ func (s *Server) tokenOK(tok string) bool {
 func (s *Server) identify(c *gwConn, d json.RawMessage) bool {
 	var id struct {
 		Token string `json:"token"`
+		Shard []int  `json:"shard"`
 	}
 	_ = json.Unmarshal(d, &id)
 	if !s.tokenOK(id.Token) {
 		s.closeWith(c, 4004, "Authentication failed.")
 		return false
+	}
+	// Sharding: "shard": [shard_id, num_shards]; guild events go to the
+	// shard with (guild_id >> 22) % num_shards == shard_id, DMs to shard 0;
+	// an invalid pair closes with 4010 Invalid shard.
+	// https://discord.com/developers/docs/events/gateway#sharding
+	shard := [2]int{0, 1}
+	if len(id.Shard) > 0 {
+		if len(id.Shard) != 2 || id.Shard[1] < 1 || id.Shard[0] < 0 || id.Shard[0] >= id.Shard[1] {
+			s.closeWith(c, 4010, "Invalid shard.")
+			return false
+		}
+		shard = [2]int{id.Shard[0], id.Shard[1]}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -178,12 +193,14 @@ func (s *Server) identify(c *gwConn, d json.RawMessage) bool {
 		s.closeWith(c, 4005, "Already authenticated.")
 		return false
 	}
-	sess := &gwSession{id: strings.ReplaceAll(randomToken()[16:48], "-", ""), conn: c}
+	sess := &gwSession{id: strings.ReplaceAll(randomToken()[16:48], "-", ""), conn: c, shard: shard}
 	c.session = sess
 	s.sessions[sess.id] = sess
 	guilds := []map[string]any{}
 	for _, g := range s.sortedGuildsLocked() {
-		guilds = append(guilds, map[string]any{"id": g.ID, "unavailable": true})
+		if sess.serves(g.ID) {
+			guilds = append(guilds, map[string]any{"id": g.ID, "unavailable": true})
+		}
 	}
 	ready := map[string]any{
 		"v":                  9,
@@ -193,11 +210,13 @@ func (s *Server) identify(c *gwConn, d json.RawMessage) bool {
 		"resume_gateway_url": s.GatewayURL(),
 		"private_channels":   []any{},
 		"application":        map[string]any{"id": s.opts.ApplicationID, "flags": 0},
-		"shard":              []int{0, 1},
+		"shard":              []int{shard[0], shard[1]},
 	}
 	s.dispatchToLocked(sess, "READY", ready)
 	for _, g := range s.sortedGuildsLocked() {
-		s.dispatchToLocked(sess, "GUILD_CREATE", s.guildCreateLocked(g))
+		if sess.serves(g.ID) {
+			s.dispatchToLocked(sess, "GUILD_CREATE", s.guildCreateLocked(g))
+		}
 	}
 	s.notifyLocked()
 	return true
@@ -258,8 +277,8 @@ func (s *Server) guildCreateLocked(g *Guild) map[string]any {
 	}
 	out["members"] = members
 	out["member_count"] = len(members)
-	out["channels"] = s.guildChannelsLocked(g.ID)
-	out["threads"] = []any{}
+	out["channels"] = s.guildChannelsLocked(g.ID, false)
+	out["threads"] = s.guildChannelsLocked(g.ID, true)
 	out["voice_states"] = []any{}
 	out["presences"] = []any{}
 	out["unavailable"] = false
@@ -268,11 +287,28 @@ func (s *Server) guildCreateLocked(g *Guild) map[string]any {
 	return out
 }
 
-// dispatchLocked sends a dispatch event to every bot session.
-func (s *Server) dispatchLocked(t string, d any) {
+// dispatchGuildLocked sends a dispatch event about a guild ("" for DMs) to
+// the bot sessions of the shard serving it.
+func (s *Server) dispatchGuildLocked(guildID, t string, d any) {
 	for _, sess := range s.sessions {
-		s.dispatchToLocked(sess, t, d)
+		if sess.serves(guildID) {
+			s.dispatchToLocked(sess, t, d)
+		}
 	}
+}
+
+// serves reports whether the session's shard receives a guild's events:
+// shard_id = (guild_id >> 22) % num_shards; DMs go to shard 0.
+func (sess *gwSession) serves(guildID string) bool {
+	return shardOf(guildID, sess.shard[1]) == sess.shard[0]
+}
+
+func shardOf(guildID string, count int) int {
+	if guildID == "" || count <= 1 {
+		return 0
+	}
+	id, _ := strconv.ParseUint(guildID, 10, 64)
+	return int((id >> 22) % uint64(count))
 }
 
 func (s *Server) dispatchToLocked(sess *gwSession, t string, d any) {
@@ -288,9 +324,20 @@ func (s *Server) dispatchToLocked(sess *gwSession, t string, d any) {
 	}
 }
 
-// botSessionsLocked reports whether any bot session exists (connected or
-// resumable).
-func (s *Server) botSessionsLocked() bool { return len(s.sessions) > 0 }
+// botReachableLocked reports whether an interaction in a guild ("" for
+// DMs) can be delivered: by HTTP when endpoints are set, else to a bot
+// session (connected or resumable) of the guild's shard.
+func (s *Server) botReachableLocked(guildID string) bool {
+	if len(s.httpIx.endpoints) > 0 {
+		return true
+	}
+	for _, sess := range s.sessions {
+		if sess.serves(guildID) {
+			return true
+		}
+	}
+	return false
+}
 
 // Connected reports whether a bot session is currently connected.
 func (s *Server) Connected() bool {

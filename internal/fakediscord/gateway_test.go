@@ -77,7 +77,7 @@ func TestGatewayHandshakeAndHeartbeat(t *testing.T) {
 	assert.Equal(t, 9, r.V)
 	assert.NotEmpty(t, r.SessionID)
 	assert.Equal(t, w.srv.GatewayURL(), r.ResumeGatewayURL)
-	assert.Equal(t, w.srv.ApplicationID(), r.User.ID)
+	assert.Equal(t, w.srv.BotUser().ID, r.User.ID)
 	assert.Equal(t, w.srv.ApplicationID(), r.Application.ID)
 	require.Len(t, r.Guilds, 1)
 	assert.True(t, r.Guilds[0].Unavailable)

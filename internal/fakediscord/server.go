@@ -27,8 +27,13 @@ type Options struct {
 	// Token is the bot token the bot must present ("Bot <token>").
 	// Default "fake-bot-token".
 	Token string
-	// ApplicationID is the application (and bot user) id. Default: a fresh snowflake.
+	// ApplicationID is the application's id. Default: a fresh snowflake.
 	ApplicationID string
+	// BotUserID is the bot user's id. Default: a fresh snowflake, different
+	// from ApplicationID, as for applications whose bot user was created
+	// before the application (Discord guarantees no equality): commands
+	// must be registered under the application id.
+	BotUserID string
 	// BotName is the bot user's name. Default "DIX".
 	BotName string
 	// CaptureDir, when set, receives one JSON file per request the bot sent.
@@ -45,6 +50,13 @@ type Options struct {
 	Logger *slog.Logger
 	// DisableWeb turns off the web view routes.
 	DisableWeb bool
+	// DisableRateLimits starts the server with the rate limits off (see
+	// SetRateLimits): only for a test or benchmark that measures something
+	// else. They are on by default, as on Discord.
+	DisableRateLimits bool
+	// RecommendedShards is the shard count GET /gateway/bot recommends.
+	// Default 1.
+	RecommendedShards int
 }
 
 // Server is a local stand-in for Discord's REST API and gateway, with a
@@ -89,6 +101,11 @@ type Server struct {
 	resumes    int
 	holds      []*Hold
 	version    int64 // incremented on every change (web view polling)
+
+	limits limiter
+	stats  Stats
+	files  map[string]*storedFile // attachment id -> file
+	httpIx httpDelivery
 }
 
 type member struct {
@@ -175,7 +192,19 @@ func New(opts Options) (*Server, error) {
 		opts.ApplicationID = s.newID()
 		s.opts.ApplicationID = opts.ApplicationID
 	}
-	s.bot = User{ID: opts.ApplicationID, Username: opts.BotName, Discriminator: "0", Bot: true, Locale: "en-US"}
+	if opts.BotUserID == "" {
+		opts.BotUserID = s.newID()
+		s.opts.BotUserID = opts.BotUserID
+	}
+	if opts.RecommendedShards <= 0 {
+		s.opts.RecommendedShards = 1
+	}
+	s.limits.disabled = opts.DisableRateLimits
+	s.files = map[string]*storedFile{}
+	if err := s.initHTTPDelivery(); err != nil {
+		return nil, err
+	}
+	s.bot = User{ID: opts.BotUserID, Username: opts.BotName, Discriminator: "0", Bot: true, Locale: "en-US"}
 	s.users[s.bot.ID] = &s.bot
 
 	ln, err := net.Listen("tcp", opts.Addr)
@@ -201,7 +230,8 @@ func (s *Server) GatewayURL() string {
 // Token returns the configured bot token (without the "Bot " prefix).
 func (s *Server) Token() string { return s.opts.Token }
 
-// ApplicationID returns the application id, which is also the bot user id.
+// ApplicationID returns the application id. It differs from the bot
+// user's id (BotUser().ID) unless Options set them equal.
 func (s *Server) ApplicationID() string { return s.opts.ApplicationID }
 
 // BotUser returns the bot's user.
@@ -333,42 +363,37 @@ func (s *Server) violateLocked(v *Violation) {
 
 // GuildSpec describes a guild to create.
 type GuildSpec struct {
-	Name            string
-	PreferredLocale string // default "en-US"
+	Name string
+	// PreferredLocale is the server's language. Discord lets only
+	// Community servers choose it: "Server Primary Language" is a
+	// Community setting, and other servers always report "en-US" (as
+	// preferred_locale and as an interaction's guild_locale). So it is
+	// used only when Community is set; default "en-US".
+	// https://discord.com/developers/docs/resources/guild#guild-object
+	// ("preferred_locale: the preferred locale of a Community guild").
+	PreferredLocale string
+	// Community makes the guild a Community server (features
+	// ["COMMUNITY"] in GUILD_CREATE).
+	Community bool
 }
 
 // AddGuild creates a guild. The bot is a member of every guild; connected
 // bot sessions receive GUILD_CREATE.
 func (s *Server) AddGuild(spec GuildSpec) Guild {
-	if spec.PreferredLocale == "" {
+	if spec.PreferredLocale == "" || !spec.Community {
 		spec.PreferredLocale = "en-US"
 	}
 	if spec.Name == "" {
 		spec.Name = "Guild"
 	}
-	g := &Guild{ID: s.newID(), Name: spec.Name, PreferredLocale: spec.PreferredLocale}
+	g := &Guild{ID: s.newID(), Name: spec.Name, PreferredLocale: spec.PreferredLocale, Community: spec.Community}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.guilds[g.ID] = g
 	s.members[g.ID] = map[string]*member{s.bot.ID: {user: &s.bot, permissions: BotPermissions, joinedAt: s.now()}}
-	s.dispatchLocked("GUILD_CREATE", s.guildCreateLocked(g))
+	s.dispatchGuildLocked(g.ID, "GUILD_CREATE", s.guildCreateLocked(g))
 	s.notifyLocked()
 	return *g
-}
-
-// AddChannel creates a text channel in a guild.
-func (s *Server) AddChannel(guildID, name string) (Channel, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.guilds[guildID]; !ok {
-		return Channel{}, fmt.Errorf("%w: %s", ErrUnknownGuild, guildID)
-	}
-	c := &Channel{ID: s.newID(), Type: ChannelGuildText, GuildID: guildID, Name: name}
-	s.channels[c.ID] = c
-	s.order = append(s.order, c.ID)
-	s.dispatchLocked("CHANNEL_CREATE", s.channelJSON(c))
-	s.notifyLocked()
-	return *c, nil
 }
 
 // UserSpec describes a user to create.
