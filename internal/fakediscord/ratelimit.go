@@ -56,17 +56,17 @@ func byChannel(r *http.Request) string { return r.PathValue("chan") }
 func byToken(r *http.Request) string   { return r.PathValue("app") + "/" + r.PathValue("token") }
 func byNothing(*http.Request) string   { return "" }
 
-// routeLimits maps route templates to their limits. Routes not listed get
+// routeLimits maps route templates (templateOf) to their limits. Routes not listed get
 // defaultLimit. Follow-up creation has two: the webhook's own and the
 // channel's shared webhook-message limit.
 var routeLimits = map[string][]routeLimit{
-	"POST /channels/{chan}/messages":                {{5, 5 * time.Second, "user", byChannel}},
-	"PATCH /channels/{chan}/messages/{msg}":         {{5, 5 * time.Second, "user", byChannel}},
-	"DELETE /channels/{chan}/messages/{msg}":        {{5, time.Second, "user", byChannel}},
-	"POST /webhooks/{app}/{token}":                  {{5, 2 * time.Second, "user", byToken}, {30, time.Minute, "shared", nil}},
-	"GET /webhooks/{app}/{token}/messages/{msg}":    {{5, 2 * time.Second, "user", byToken}},
-	"PATCH /webhooks/{app}/{token}/messages/{msg}":  {{5, 2 * time.Second, "user", byToken}},
-	"DELETE /webhooks/{app}/{token}/messages/{msg}": {{5, 2 * time.Second, "user", byToken}},
+	"POST /channels/{id}/messages":                {{5, 5 * time.Second, "user", byChannel}},
+	"PATCH /channels/{id}/messages/{id}":          {{5, 5 * time.Second, "user", byChannel}},
+	"DELETE /channels/{id}/messages/{id}":         {{5, time.Second, "user", byChannel}},
+	"POST /webhooks/{id}/{token}":                 {{5, 2 * time.Second, "user", byToken}, {30, time.Minute, "shared", nil}},
+	"GET /webhooks/{id}/{token}/messages/{id}":    {{5, 2 * time.Second, "user", byToken}},
+	"PATCH /webhooks/{id}/{token}/messages/{id}":  {{5, 2 * time.Second, "user", byToken}},
+	"DELETE /webhooks/{id}/{token}/messages/{id}": {{5, 2 * time.Second, "user", byToken}},
 	// One initial answer per interaction: no per-route limit is observed.
 	"POST /interactions/{id}/{token}/callback": nil,
 }
