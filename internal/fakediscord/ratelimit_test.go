@@ -118,7 +118,9 @@ func TestRateLimits(t *testing.T) {
 				return callH(t, w.srv, w.srv.Token(), http.MethodGet, "/channels/"+w.channel.ID, nil)
 			})(t)...)
 		},
-		past:   func(t *testing.T, w *world, cs *caseState) reply { return callH(t, w.srv, w.srv.Token(), http.MethodGet, "/gateway/bot", nil) },
+		past: func(t *testing.T, w *world, cs *caseState) reply {
+			return callH(t, w.srv, w.srv.Token(), http.MethodGet, "/gateway/bot", nil)
+		},
 		scope:  "global",
 		global: true,
 	}, {
