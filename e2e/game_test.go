@@ -26,7 +26,7 @@ type world struct {
 // recorded no protocol violation.
 func newWorld(t *testing.T, withRedis bool) *world {
 	t.Helper()
-	w := &world{fake: fakediscord.Start(t, fakediscord.Options{DisableWeb: true})}
+	w := &world{fake: fakediscord.Start(t, fakediscord.Options{DisableWeb: true, DisableRateLimits: true})}
 	t.Cleanup(func() { noViolations(t, w.fake) })
 	url := ""
 	if withRedis {

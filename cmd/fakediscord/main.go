@@ -2,6 +2,7 @@
 // trying the bot by hand. It is a development tool, not part of the bot.
 //
 //	go run ./cmd/fakediscord [-addr 127.0.0.1:8765] [-token T] [-capture DIR]
+//	    [-guild-locale fr] [-shards N] [-interactions-url URL,...] [-no-rate-limits]
 //
 // Then start the bot with the printed DISCORD_TOKEN and DISCORD_API_URL and
 // open the printed address in a browser.
@@ -44,7 +45,10 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	addr := fs.String("addr", "127.0.0.1:8765", "listen address (loopback only)")
 	token := fs.String("token", "fake-bot-token", "bot token the bot must use")
 	capture := fs.String("capture", getenv("FAKEDISCORD_CAPTURE"), "directory receiving one JSON file per request the bot sends (env FAKEDISCORD_CAPTURE)")
-	guildLocale := fs.String("guild-locale", "en-US", "preferred locale of the demo guild")
+	guildLocale := fs.String("guild-locale", "en-US", "preferred locale of the demo guild (a Community server, so the locale shows in guild_locale)")
+	shards := fs.Int("shards", 1, "shard count recommended by GET /gateway/bot")
+	endpoints := fs.String("interactions-url", "", "comma-separated interactions endpoint URLs: deliver interactions by signed HTTP POST (round robin) instead of the gateway")
+	noLimits := fs.Bool("no-rate-limits", false, "switch Discord's rate limits off (only to measure something else)")
 	verbose := fs.Bool("v", false, "log protocol violations and diagnostics to stderr")
 	quiet := fs.Bool("quiet", false, "print only the web view's address (for scripts that start the bot themselves)")
 	if err := fs.Parse(args); err != nil {
@@ -54,11 +58,17 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	if *verbose {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	srv, err := fakediscord.New(fakediscord.Options{Addr: *addr, Token: *token, CaptureDir: *capture, Logger: logger})
+	srv, err := fakediscord.New(fakediscord.Options{Addr: *addr, Token: *token, CaptureDir: *capture, Logger: logger,
+		RecommendedShards: *shards, DisableRateLimits: *noLimits})
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
+	if *endpoints != "" {
+		if err := srv.SetInteractionsEndpoints(ctx, strings.Split(*endpoints, ",")...); err != nil {
+			return err
+		}
+	}
 	d, err := setupDemo(srv, *guildLocale)
 	if err != nil {
 		return err
@@ -78,7 +88,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 // French, one with Manage Channels).
 func setupDemo(srv *fakediscord.Server, guildLocale string) (demo, error) {
 	var d demo
-	d.Guild = srv.AddGuild(fakediscord.GuildSpec{Name: "DIX demo", PreferredLocale: guildLocale})
+	d.Guild = srv.AddGuild(fakediscord.GuildSpec{Name: "DIX demo", PreferredLocale: guildLocale, Community: true})
 	ch, err := srv.AddChannel(d.Guild.ID, "dix")
 	if err != nil {
 		return d, err
@@ -110,7 +120,9 @@ func printHelp(out io.Writer, srv *fakediscord.Server, d demo, capture string) {
 	fmt.Fprintf(&b, "Point the bot at it:\n\n")
 	fmt.Fprintf(&b, "  DISCORD_TOKEN=%s DISCORD_API_URL=%s go run ./cmd/dixbot\n\n", srv.Token(), srv.URL())
 	fmt.Fprintf(&b, "Web view: %s?channel=%s\n", srv.URL(), d.Channel.ID)
-	fmt.Fprintf(&b, "Application id: %s\n", srv.ApplicationID())
+	fmt.Fprintf(&b, "Application id: %s (bot user %s)\n", srv.ApplicationID(), srv.BotUser().ID)
+	fmt.Fprintf(&b, "Public key: %s (DISCORD_PUBLIC_KEY for HTTP interactions)\n", srv.PublicKey())
+	fmt.Fprintf(&b, "Request counters: %s_test/stats\n", srv.URL())
 	fmt.Fprintf(&b, "Guild %q (%s, locale %s), channel #%s (%s)\n", d.Guild.Name, d.Guild.ID, d.Guild.PreferredLocale, d.Channel.Name, d.Channel.ID)
 	for _, u := range d.Users {
 		fmt.Fprintf(&b, "User %-6s %s locale %s\n", u.Username, u.ID, u.Locale)

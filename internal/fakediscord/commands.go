@@ -7,8 +7,18 @@ import (
 
 // commandListLocked returns the command list a route addresses.
 func (s *Server) commandListLocked(r *http.Request) (*[]*Command, string, *apiError) {
-	if r.PathValue("app") != s.opts.ApplicationID {
-		return nil, "", &apiError{http.StatusForbidden, 50001, "Missing Access", nil}
+	// Commands belong to the application: under the bot user's id (which
+	// need not equal the application's) Discord answers 404 10002 Unknown
+	// Application; under another application's id, 403 50001 Missing Access.
+	// https://discord.com/developers/docs/interactions/application-commands#registering-a-command
+	// ("/applications/{application.id}/commands"), error codes at
+	// https://discord.com/developers/docs/topics/opcodes-and-status-codes#json.
+	switch app := r.PathValue("app"); {
+	case app == s.opts.ApplicationID:
+	case app == s.bot.ID:
+		return nil, "", errUnknownApp
+	default:
+		return nil, "", errMissingAccess
 	}
 	gid := r.PathValue("guild")
 	if gid == "" {

@@ -244,6 +244,7 @@ func TestDiscordgoEndToEnd(t *testing.T) {
 
 	// READY and GUILD_CREATE.
 	assert.Equal(t, srv.BotUser().ID, ready.UserID)
+	assert.NotEqual(t, srv.ApplicationID(), ready.UserID, "the bot user's id is not the application's")
 	assert.True(t, ready.Bot)
 	assert.Equal(t, []string{w.guild.ID}, ready.GuildIDs)
 	assert.NotEmpty(t, ready.SessionID)
@@ -267,11 +268,11 @@ func TestDiscordgoEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 
 	// Command registration: under the application's id only, never the
-	// bot user's (Discord answers 403 Missing Access).
+	// bot user's (Discord answers 404 Unknown Application).
 	_, err = s.ApplicationCommandBulkOverwrite(srv.BotUser().ID, w.guild.ID, []*discordgo.ApplicationCommand{dixCommand})
 	var rerr *discordgo.RESTError
 	require.ErrorAs(t, err, &rerr)
-	assert.Equal(t, http.StatusForbidden, rerr.Response.StatusCode)
+	assert.Equal(t, http.StatusNotFound, rerr.Response.StatusCode)
 	cmds, err := s.ApplicationCommandBulkOverwrite(srv.ApplicationID(), w.guild.ID, []*discordgo.ApplicationCommand{dixCommand})
 	require.NoError(t, err)
 	require.Len(t, cmds, 1)

@@ -15,9 +15,54 @@
 //     global and per guild); interaction callbacks (types 4, 5, 6, 7, 9;
 //     flag 64 ephemeral); @original get/edit/delete; follow-ups; channel
 //     messages. Answers are shaped like Discord's, errors too
-//     ({"code", "message", "errors"}), without rate-limit headers.
-//     Authorization must be "Bot <token>", else 401.
+//     ({"code", "message", "errors"}). Authorization must be
+//     "Bot <token>", else 401.
+//   - Rate limits (ratelimit.go), on by default: per-route buckets with
+//     X-RateLimit-Limit/Remaining/Reset/Reset-After/Bucket headers, 429
+//     answers {message, retry_after, global} with Retry-After and
+//     X-RateLimit-Scope (user, global, shared); the global limit of 50
+//     bot-token requests per second, which the interaction callback and
+//     the webhook routes with the interaction token do not count against;
+//     5 messages per 5 s per channel and the other observed route values;
+//     30046 (as a 429) past 3 edits per hour of messages older than an hour.
+//     SetRateLimits(false) / Options.DisableRateLimits switch them off for
+//     a test that measures something else, never to make a bot pass.
+//   - Counters: Stats / ResetStats, also GET and DELETE /_test/stats:
+//     requests per token class (bot, interaction), per route template
+//     ("POST /channels/{id}/messages"), 429s, HTTP deliveries, failovers.
+//   - Permissions (channels.go): each channel and thread has the bot's
+//     permission bits (ChannelSpec.BotPermissions, SetBotPermissions),
+//     sent as app_permissions; writing without View Channel answers 50001,
+//     without Send Messages (Send Messages in Threads in a thread), Embed
+//     Links for embeds, Attach Files for files, 50013. Interaction answers
+//     need no Send Messages but do need Embed Links and Attach Files.
+//   - Threads: AddThread (public or private), ArchiveThread; a thread is a
+//     channel with a parent, interactions from it carry its id, an
+//     archived thread refuses writes with 50083.
+//   - Guilds: only a Community guild (GuildSpec.Community) has its own
+//     preferred locale and guild_locale, and features ["COMMUNITY"];
+//     others report "en-US".
+//   - The bot user's id differs from the application id (Options.BotUserID);
+//     commands under the bot user's id get 404 10002 Unknown Application,
+//     under another id 403 50001.
+//   - Attachments (files.go): multipart/form-data with payload_json and
+//     files[n] on message create and edit, interaction callbacks, follow-ups
+//     and @original edits; at most 10 files (30015), 10 MiB each and 25 MiB
+//     per request (413 40005); "attachments" keeps or drops files on an
+//     edit; attachment://name in embeds resolved; files served at
+//     /attachments/...; File reads them back.
+//   - HTTP interactions (httpix.go): SetInteractionsEndpoints(ctx, urls...)
+//     checks each URL as Discord does (signed PING answered {"type":1}, a
+//     bad signature answered 401), then delivers interactions by signed
+//     POST (Ed25519 over timestamp+body, X-Signature-Ed25519 and
+//     X-Signature-Timestamp; PublicKey gives the key in hex) round robin,
+//     instead of the gateway; the HTTP reply is the initial response (or
+//     202 and the callback route); a connection failure goes to the next
+//     URL, as a load balancer would (Discord itself does not retry).
 //   - Gateway: HELLO, IDENTIFY → READY (+ GUILD_CREATE per guild),
+//     sharding (IDENTIFY's shard [id, count]: guild events and interactions
+//     go to the shard with (guild_id >> 22) % count == id, DMs to shard 0;
+//     GET /gateway/bot recommends Options.RecommendedShards),
 //     heartbeats, RESUME with replay of missed dispatches, sequence
 //     numbers; INTERACTION_CREATE for slash commands, buttons, selects and
 //     modal submits. JSON text frames only (compression is declined).
@@ -35,14 +80,14 @@
 //
 //	func TestLobby(t *testing.T) {
 //		srv := fakediscord.Start(t) // 127.0.0.1, closed at the end of the test
-//		guild := srv.AddGuild(fakediscord.GuildSpec{Name: "Board games", PreferredLocale: "fr"})
+//		guild := srv.AddGuild(fakediscord.GuildSpec{Name: "Board games", PreferredLocale: "fr", Community: true})
 //		channel, _ := srv.AddChannel(guild.ID, "dix")
 //		alice := srv.AddUser(fakediscord.UserSpec{Name: "alice", Locale: "en-US"})
 //		_ = srv.AddMember(guild.ID, alice.ID, fakediscord.DefaultPermissions|fakediscord.PermManageChannels)
 //
 //		// Point discordgo at the fake and start the bot under test.
 //		_ = discordapi.SetBaseURL(srv.URL())
-//		startBot(t, "Bot "+srv.Token()) // the bot registers its commands and opens the gateway
+//		startBot(t, "Bot "+srv.Token()) // registers its commands under srv.ApplicationID() and opens the gateway
 //		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 //		defer cancel()
 //		_ = srv.WaitFor(ctx, func() bool { return len(srv.Commands(guild.ID)) > 0 })

@@ -29,11 +29,11 @@ func (ix *Interaction) Redeliver(ctx context.Context) error {
 	if !ok {
 		return fmt.Errorf("%w: %s", ErrUnknownInteraction, ix.ID)
 	}
-	if !s.botSessionsLocked() {
+	if !s.botReachableLocked(st.guildID) {
 		return ErrNoBotConnected
 	}
 	st.deliveries++
-	s.dispatchLocked("INTERACTION_CREATE", st.payload)
+	s.deliverLocked(st)
 	s.notifyLocked()
 	return nil
 }

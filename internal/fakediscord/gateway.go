@@ -50,7 +50,7 @@ type gwEvent struct {
 // dropped connection can RESUME.
 type gwSession struct {
 	id      string
-	shard   [2]int // [shard id, shard count] from IDENTIFY
+	shard   [2]int // [shard_id, num_shards]
 	seq     int64
 	conn    *gwConn
 	backlog []gwEvent
@@ -175,14 +175,12 @@ func (s *Server) identify(c *gwConn, d json.RawMessage) bool {
 		s.closeWith(c, 4004, "Authentication failed.")
 		return false
 	}
-	// Sharding: IDENTIFY's shard is [shard_id, num_shards]; a shard gets
-	// the events of the guilds where (guild_id >> 22) % num_shards equals
-	// its id, and DMs go to shard 0. An impossible shard closes with 4010
-	// Invalid shard.
+	// Sharding: "shard": [shard_id, num_shards]; guild events go to the
+	// shard with (guild_id >> 22) % num_shards == shard_id, DMs to shard 0;
+	// an invalid pair closes with 4010 Invalid shard.
 	// https://discord.com/developers/docs/events/gateway#sharding
-	// https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-close-event-codes
 	shard := [2]int{0, 1}
-	if id.Shard != nil {
+	if len(id.Shard) > 0 {
 		if len(id.Shard) != 2 || id.Shard[1] < 1 || id.Shard[0] < 0 || id.Shard[0] >= id.Shard[1] {
 			s.closeWith(c, 4010, "Invalid shard.")
 			return false
@@ -279,8 +277,8 @@ func (s *Server) guildCreateLocked(g *Guild) map[string]any {
 	}
 	out["members"] = members
 	out["member_count"] = len(members)
-	out["channels"] = s.guildChannelsLocked(g.ID)
-	out["threads"] = []any{}
+	out["channels"] = s.guildChannelsLocked(g.ID, false)
+	out["threads"] = s.guildChannelsLocked(g.ID, true)
 	out["voice_states"] = []any{}
 	out["presences"] = []any{}
 	out["unavailable"] = false
@@ -289,47 +287,28 @@ func (s *Server) guildCreateLocked(g *Guild) map[string]any {
 	return out
 }
 
-// dispatchLocked sends a dispatch event to every bot session of the shard
-// of the event's guild (every session when unsharded).
-func (s *Server) dispatchLocked(t string, d any) {
-	guild := eventGuild(t, d)
+// dispatchGuildLocked sends a dispatch event about a guild ("" for DMs) to
+// the bot sessions of the shard serving it.
+func (s *Server) dispatchGuildLocked(guildID, t string, d any) {
 	for _, sess := range s.sessions {
-		if sess.serves(guild) {
+		if sess.serves(guildID) {
 			s.dispatchToLocked(sess, t, d)
 		}
 	}
 }
 
-// serves reports whether the session's shard gets the events of guild
-// ("" for a DM: shard 0).
-func (sess *gwSession) serves(guild string) bool {
-	if sess.shard[1] <= 1 {
-		return true
-	}
-	if guild == "" {
-		return sess.shard[0] == 0
-	}
-	id, err := strconv.ParseUint(guild, 10, 64)
-	if err != nil {
-		return sess.shard[0] == 0
-	}
-	return int((id>>22)%uint64(sess.shard[1])) == sess.shard[0]
+// serves reports whether the session's shard receives a guild's events:
+// shard_id = (guild_id >> 22) % num_shards; DMs go to shard 0.
+func (sess *gwSession) serves(guildID string) bool {
+	return shardOf(guildID, sess.shard[1]) == sess.shard[0]
 }
 
-// eventGuild is the guild a dispatch is about ("" when none).
-func eventGuild(t string, d any) string {
-	switch v := d.(type) {
-	case map[string]any:
-		if t == "GUILD_CREATE" {
-			g, _ := v["id"].(string)
-			return g
-		}
-		g, _ := v["guild_id"].(string)
-		return g
-	case messageJSON:
-		return v.GuildID
+func shardOf(guildID string, count int) int {
+	if guildID == "" || count <= 1 {
+		return 0
 	}
-	return ""
+	id, _ := strconv.ParseUint(guildID, 10, 64)
+	return int((id >> 22) % uint64(count))
 }
 
 func (s *Server) dispatchToLocked(sess *gwSession, t string, d any) {
@@ -345,9 +324,20 @@ func (s *Server) dispatchToLocked(sess *gwSession, t string, d any) {
 	}
 }
 
-// botSessionsLocked reports whether any bot session exists (connected or
-// resumable).
-func (s *Server) botSessionsLocked() bool { return len(s.sessions) > 0 }
+// botReachableLocked reports whether an interaction in a guild ("" for
+// DMs) can be delivered: by HTTP when endpoints are set, else to a bot
+// session (connected or resumable) of the guild's shard.
+func (s *Server) botReachableLocked(guildID string) bool {
+	if len(s.httpIx.endpoints) > 0 {
+		return true
+	}
+	for _, sess := range s.sessions {
+		if sess.serves(guildID) {
+			return true
+		}
+	}
+	return false
+}
 
 // Connected reports whether a bot session is currently connected.
 func (s *Server) Connected() bool {

@@ -219,18 +219,10 @@ func (s *Server) expireLocked(st *ixState) {
 
 func (s *Server) interactionCallback(_ http.ResponseWriter, r *http.Request, body []byte) (int, any, *apiError) {
 	s.waitHold(r.Context(), r.PathValue("id"))
-	var req struct {
-		Type int             `json:"type"`
-		Data json.RawMessage `json:"data"`
-	}
-	if e := decode(r, body, &req); e != nil {
+	var req callbackRequest
+	files, e := decodeWithFiles(r, body, &req)
+	if e != nil {
 		return 0, nil, e
-	}
-	var data messagePayload
-	if len(req.Data) > 0 && string(req.Data) != "null" {
-		if err := json.Unmarshal(req.Data, &data); err != nil {
-			return 0, nil, badJSON(err)
-		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -238,13 +230,34 @@ func (s *Server) interactionCallback(_ http.ResponseWriter, r *http.Request, bod
 	if !ok || st.token != r.PathValue("token") {
 		return 0, nil, errUnknownIx
 	}
+	if e := s.applyCallbackLocked(st, req, files); e != nil {
+		return 0, nil, e
+	}
+	return http.StatusNoContent, nil, nil
+}
+
+// callbackRequest is an interaction response.
+type callbackRequest struct {
+	Type int             `json:"type"`
+	Data json.RawMessage `json:"data"`
+}
+
+// applyCallbackLocked applies an initial response, received on the
+// callback route or as the answer to an HTTP delivery.
+func (s *Server) applyCallbackLocked(st *ixState, req callbackRequest, files []upload) *apiError {
+	var data messagePayload
+	if len(req.Data) > 0 && string(req.Data) != "null" {
+		if err := json.Unmarshal(req.Data, &data); err != nil {
+			return badJSON(err)
+		}
+	}
 	now := s.now()
 	if st.responded {
-		return 0, nil, errAlreadyAcked
+		return errAlreadyAcked
 	}
 	if st.expired || now.Sub(st.createdAt) > s.opts.ResponseDeadline {
 		s.expireLocked(st)
-		return 0, nil, &apiError{http.StatusNotFound, 10062, fmt.Sprintf("Unknown interaction (answered after %s, deadline %s)", now.Sub(st.createdAt).Round(time.Millisecond), s.opts.ResponseDeadline), nil}
+		return &apiError{http.StatusNotFound, 10062, fmt.Sprintf("Unknown interaction (answered after %s, deadline %s)", now.Sub(st.createdAt).Round(time.Millisecond), s.opts.ResponseDeadline), nil, nil}
 	}
 	var fe formErrors
 	switch req.Type {
@@ -264,13 +277,23 @@ func (s *Server) interactionCallback(_ http.ResponseWriter, r *http.Request, bod
 		fe.add("type", "INTERACTION_RESPONSE_TYPE_INVALID", "A modal cannot be answered with a modal.")
 	}
 	if len(fe) > 0 {
-		return 0, nil, invalidForm(fe)
+		return invalidForm(fe)
 	}
 	ch := s.channels[st.channelID]
+	if req.Type == CallbackChannelMessage || req.Type == CallbackUpdateMessage {
+		if e := s.checkWriteLocked(ch, writeCheck{embeds: data.hasEmbeds(), files: len(files) > 0, interaction: true}); e != nil {
+			return e
+		}
+	}
 	switch req.Type {
 	case CallbackChannelMessage:
+		atts, e := s.attachLocked(ch.ID, nil, &data, files)
+		if e != nil {
+			return e
+		}
+		data.atts = &atts
 		if data.isEmpty() {
-			return 0, nil, errEmptyMessage
+			return errEmptyMessage
 		}
 		m := s.createMessageLocked(ch, s.bot, &data, st)
 		st.originalID = m.ID
@@ -287,10 +310,17 @@ func (s *Server) interactionCallback(_ http.ResponseWriter, r *http.Request, bod
 	case CallbackUpdateMessage:
 		m := s.messages[st.messageID]
 		if m == nil || m.Deleted {
-			return 0, nil, errUnknownMessage
+			return errUnknownMessage
+		}
+		if data.Attachments != nil || len(files) > 0 {
+			atts, e := s.attachLocked(ch.ID, m.Attachments, &data, files)
+			if e != nil {
+				return e
+			}
+			data.atts = &atts
 		}
 		if e := checkEditNotEmpty(m, &data); e != nil {
-			return 0, nil, e
+			return e
 		}
 		s.editMessageLocked(m, &data)
 		st.originalID = m.ID
@@ -304,7 +334,7 @@ func (s *Server) interactionCallback(_ http.ResponseWriter, r *http.Request, bod
 	st.timer.Stop()
 	close(st.done)
 	s.notifyLocked()
-	return http.StatusNoContent, nil, nil
+	return nil
 }
 
 // --- webhooks: follow-ups and @original ---
@@ -320,13 +350,13 @@ func (s *Server) webhookIxLocked(r *http.Request) (*ixState, *apiError) {
 		return nil, errInvalidWebhook
 	}
 	if s.now().Sub(st.createdAt) > s.opts.TokenLifetime {
-		return nil, &apiError{http.StatusUnauthorized, 50027, "Invalid Webhook Token (interaction token expired after 15 minutes)", nil}
+		return nil, &apiError{http.StatusUnauthorized, 50027, "Invalid Webhook Token (interaction token expired after 15 minutes)", nil, nil}
 	}
 	if st.expired && !st.responded {
 		return nil, errUnknownWebhook
 	}
 	if !st.responded {
-		return nil, &apiError{http.StatusNotFound, 10015, "Unknown Webhook (interaction not acknowledged yet)", nil}
+		return nil, &apiError{http.StatusNotFound, 10015, "Unknown Webhook (interaction not acknowledged yet)", nil, nil}
 	}
 	return st, nil
 }
@@ -359,20 +389,34 @@ func contains(l []string, s string) bool {
 
 func (s *Server) followupCreate(_ http.ResponseWriter, r *http.Request, body []byte) (int, any, *apiError) {
 	var p messagePayload
-	if e := decode(r, body, &p); e != nil {
+	files, e := decodeWithFiles(r, body, &p)
+	if e != nil {
 		return 0, nil, e
 	}
 	if fe := validateMessage("", &p); len(fe) > 0 {
 		return 0, nil, invalidForm(fe)
-	}
-	if p.isEmpty() {
-		return 0, nil, errEmptyMessage
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st, e := s.webhookIxLocked(r)
 	if e != nil {
 		return 0, nil, e
+	}
+	ch := s.channels[st.channelID]
+	if e := s.checkWriteLocked(ch, writeCheck{create: true, embeds: p.hasEmbeds(), files: len(files) > 0, interaction: true}); e != nil {
+		return 0, nil, e
+	}
+	var existing []Attachment
+	if orig, ok := s.messages[st.originalID]; ok && st.callbackType == CallbackDeferredChannelMessage && orig.Loading() && !orig.Deleted {
+		existing = orig.Attachments
+	}
+	atts, e := s.attachLocked(ch.ID, existing, &p, files)
+	if e != nil {
+		return 0, nil, e
+	}
+	p.atts = &atts
+	if p.isEmpty() {
+		return 0, nil, errEmptyMessage
 	}
 	// "When used after a DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE response,
 	// the first follow-up edits the loading message."
@@ -402,7 +446,8 @@ func (s *Server) webhookMessageGet(_ http.ResponseWriter, r *http.Request, _ []b
 
 func (s *Server) webhookMessageEdit(_ http.ResponseWriter, r *http.Request, body []byte) (int, any, *apiError) {
 	var p messagePayload
-	if e := decode(r, body, &p); e != nil {
+	files, e := decodeWithFiles(r, body, &p)
+	if e != nil {
 		return 0, nil, e
 	}
 	if fe := validateMessage("", &p); len(fe) > 0 {
@@ -421,7 +466,7 @@ func (s *Server) webhookMessageEdit(_ http.ResponseWriter, r *http.Request, body
 	if m.Author.ID != s.bot.ID {
 		return 0, nil, errNotAuthor
 	}
-	if e := checkEditNotEmpty(m, &p); e != nil {
+	if e := s.prepareEditLocked(m, &p, files, true); e != nil {
 		return 0, nil, e
 	}
 	s.editMessageLocked(m, &p)
@@ -438,6 +483,9 @@ func (s *Server) webhookMessageDelete(_ http.ResponseWriter, r *http.Request, _ 
 	m, e := s.webhookMessageLocked(st, r.PathValue("msg"))
 	if e != nil {
 		return 0, nil, e
+	}
+	if c := s.channels[m.ChannelID]; c.IsThread() && c.Archived {
+		return 0, nil, errArchived
 	}
 	s.deleteMessageLocked(m)
 	return http.StatusNoContent, nil, nil

@@ -21,6 +21,8 @@ type Message struct {
 	EditedTimestamp  time.Time // zero if never edited
 	MessageReference *MessageReference
 	AllowedMentions  *AllowedMentions
+	// Attachments are the files attached to the message.
+	Attachments []Attachment
 
 	// WebhookID is set for interaction responses and follow-ups.
 	WebhookID string
@@ -56,6 +58,8 @@ type Revision struct {
 	Embeds     []Embed
 	Components []Component
 	Flags      int
+	// Attachments are the files the version had.
+	Attachments []Attachment
 }
 
 // Ephemeral reports whether only VisibleTo sees the message.
@@ -105,6 +109,7 @@ func (m *Message) clone() Message {
 	c.Mentions = append([]string(nil), m.Mentions...)
 	c.MentionRoles = append([]string(nil), m.MentionRoles...)
 	c.Pinged = append([]string(nil), m.Pinged...)
+	c.Attachments = append([]Attachment(nil), m.Attachments...)
 	// Revisions are never modified once stored: a shallow copy keeps long
 	// histories (a board edited thousands of times) cheap to read.
 	c.History = append([]Revision(nil), m.History...)
@@ -141,6 +146,10 @@ func (s *Server) createMessageLocked(ch *Channel, author User, p *messagePayload
 	if p.Components != nil {
 		m.Components = *p.Components
 	}
+	if p.atts != nil {
+		m.Attachments = *p.atts
+	}
+	resolveEmbeds(m.Embeds, m.Attachments)
 	if p.Flags != nil {
 		m.Flags = *p.Flags & (FlagSuppressEmbeds | FlagSuppressNotifications)
 		if ix != nil {
@@ -173,7 +182,7 @@ func (s *Server) createMessageLocked(ch *Channel, author User, p *messagePayload
 	s.messages[m.ID] = m
 	s.chanMsgs[ch.ID] = append(s.chanMsgs[ch.ID], m.ID)
 	if !m.Ephemeral() {
-		s.dispatchLocked("MESSAGE_CREATE", s.messageJSON(m))
+		s.dispatchGuildLocked(m.GuildID, "MESSAGE_CREATE", s.messageJSON(m))
 	}
 	s.notifyLocked()
 	return m
@@ -194,7 +203,7 @@ func normaliseEmbeds(in []Embed) []Embed {
 // message receives its content without an "(edited)" mark and pings then.
 func (s *Server) editMessageLocked(m *Message, p *messagePayload) {
 	now := s.now()
-	m.History = append(m.History, Revision{ReplacedAt: now, Content: m.Content, Embeds: m.Embeds, Components: m.Components, Flags: m.Flags})
+	m.History = append(m.History, Revision{ReplacedAt: now, Content: m.Content, Embeds: m.Embeds, Components: m.Components, Flags: m.Flags, Attachments: m.Attachments})
 	wasLoading := m.Loading()
 	if p.Content != nil {
 		m.Content = *p.Content
@@ -206,6 +215,13 @@ func (s *Server) editMessageLocked(m *Message, p *messagePayload) {
 	}
 	if p.Components != nil {
 		m.Components = *p.Components
+	}
+	if p.atts != nil {
+		m.Attachments = *p.atts
+	}
+	if p.Embeds != nil || p.Embed != nil || p.atts != nil {
+		m.Embeds = append([]Embed(nil), m.Embeds...)
+		resolveEmbeds(m.Embeds, m.Attachments)
 	}
 	if p.Flags != nil {
 		m.Flags = m.Flags&^FlagSuppressEmbeds | *p.Flags&FlagSuppressEmbeds
@@ -220,7 +236,7 @@ func (s *Server) editMessageLocked(m *Message, p *messagePayload) {
 	}
 	s.mentionsLocked(m, wasLoading)
 	if !m.Ephemeral() {
-		s.dispatchLocked("MESSAGE_UPDATE", s.messageJSON(m))
+		s.dispatchGuildLocked(m.GuildID, "MESSAGE_UPDATE", s.messageJSON(m))
 	}
 	s.notifyLocked()
 }
@@ -228,7 +244,7 @@ func (s *Server) editMessageLocked(m *Message, p *messagePayload) {
 func (s *Server) deleteMessageLocked(m *Message) {
 	m.Deleted = true
 	if !m.Ephemeral() {
-		s.dispatchLocked("MESSAGE_DELETE", map[string]any{"id": m.ID, "channel_id": m.ChannelID, "guild_id": m.GuildID})
+		s.dispatchGuildLocked(m.GuildID, "MESSAGE_DELETE", map[string]any{"id": m.ID, "channel_id": m.ChannelID, "guild_id": m.GuildID})
 	}
 	s.notifyLocked()
 }
@@ -287,7 +303,7 @@ func (s *Server) messageJSON(m *Message) messageJSON {
 		MentionEveryone:  m.MentionEveryone,
 		Mentions:         []User{},
 		MentionRoles:     append([]string{}, m.MentionRoles...),
-		Attachments:      []any{},
+		Attachments:      append([]Attachment{}, m.Attachments...),
 		Embeds:           m.Embeds,
 		Components:       m.Components,
 		Flags:            m.Flags,

@@ -1,12 +1,9 @@
 package fakediscord
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"mime"
-	"mime/multipart"
 	"net/http"
 	"strings"
 	"time"
@@ -20,6 +17,7 @@ type apiError struct {
 	code   int
 	msg    string
 	fields formErrors
+	rl     *rateLimited // set for 429 answers
 }
 
 func (e *apiError) Error() string { return fmt.Sprintf("%d %s", e.code, e.msg) }
@@ -27,21 +25,21 @@ func (e *apiError) Error() string { return fmt.Sprintf("%d %s", e.code, e.msg) }
 // Discord JSON error codes used by the fake.
 // https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes
 var (
-	errUnauthorized    = &apiError{http.StatusUnauthorized, 0, "401: Unauthorized", nil}
-	errNotFound        = &apiError{http.StatusNotFound, 0, "404: Not Found", nil}
-	errUnknownChannel  = &apiError{http.StatusNotFound, 10003, "Unknown Channel", nil}
-	errUnknownGuild    = &apiError{http.StatusNotFound, 10004, "Unknown Guild", nil}
-	errUnknownMessage  = &apiError{http.StatusNotFound, 10008, "Unknown Message", nil}
-	errUnknownUser     = &apiError{http.StatusNotFound, 10013, "Unknown User", nil}
-	errUnknownWebhook  = &apiError{http.StatusNotFound, 10015, "Unknown Webhook", nil}
-	errUnknownCommand  = &apiError{http.StatusNotFound, 10063, "Unknown application command", nil}
-	errUnknownIx       = &apiError{http.StatusNotFound, 10062, "Unknown interaction", nil}
-	errAlreadyAcked    = &apiError{http.StatusBadRequest, 40060, "Interaction has already been acknowledged.", nil}
-	errEmptyMessage    = &apiError{http.StatusBadRequest, 50006, "Cannot send an empty message", nil}
-	errNotAuthor       = &apiError{http.StatusForbidden, 50005, "Cannot edit a message authored by another user", nil}
-	errMissingPerms    = &apiError{http.StatusForbidden, 50013, "Missing Permissions", nil}
-	errInvalidWebhook  = &apiError{http.StatusUnauthorized, 50027, "Invalid Webhook Token", nil}
-	errCannotSendToBot = &apiError{http.StatusBadRequest, 50007, "Cannot send messages to this user", nil}
+	errUnauthorized    = &apiError{http.StatusUnauthorized, 0, "401: Unauthorized", nil, nil}
+	errNotFound        = &apiError{http.StatusNotFound, 0, "404: Not Found", nil, nil}
+	errUnknownChannel  = &apiError{http.StatusNotFound, 10003, "Unknown Channel", nil, nil}
+	errUnknownGuild    = &apiError{http.StatusNotFound, 10004, "Unknown Guild", nil, nil}
+	errUnknownMessage  = &apiError{http.StatusNotFound, 10008, "Unknown Message", nil, nil}
+	errUnknownUser     = &apiError{http.StatusNotFound, 10013, "Unknown User", nil, nil}
+	errUnknownWebhook  = &apiError{http.StatusNotFound, 10015, "Unknown Webhook", nil, nil}
+	errUnknownCommand  = &apiError{http.StatusNotFound, 10063, "Unknown application command", nil, nil}
+	errUnknownIx       = &apiError{http.StatusNotFound, 10062, "Unknown interaction", nil, nil}
+	errAlreadyAcked    = &apiError{http.StatusBadRequest, 40060, "Interaction has already been acknowledged.", nil, nil}
+	errEmptyMessage    = &apiError{http.StatusBadRequest, 50006, "Cannot send an empty message", nil, nil}
+	errNotAuthor       = &apiError{http.StatusForbidden, 50005, "Cannot edit a message authored by another user", nil, nil}
+	errMissingPerms    = &apiError{http.StatusForbidden, 50013, "Missing Permissions", nil, nil}
+	errInvalidWebhook  = &apiError{http.StatusUnauthorized, 50027, "Invalid Webhook Token", nil, nil}
+	errCannotSendToBot = &apiError{http.StatusBadRequest, 50007, "Cannot send messages to this user", nil, nil}
 )
 
 func invalidForm(fe formErrors) *apiError {
@@ -68,7 +66,7 @@ func (s *Server) routes() http.Handler {
 		if len(o) > 0 {
 			ro = o[0]
 		}
-		mux.Handle(method+" /api/{version}"+path, s.apiHandler(h, ro))
+		mux.Handle(method+" /api/{version}"+path, s.apiHandler(h, ro, templateOf(pattern)))
 	}
 	wh := routeOpts{webhookAuth: true}
 
@@ -111,7 +109,9 @@ func (s *Server) routes() http.Handler {
 
 	mux.Handle("/api/", s.apiHandler(func(http.ResponseWriter, *http.Request, []byte) (int, any, *apiError) {
 		return 0, nil, errNotFound
-	}, routeOpts{}))
+	}, routeOpts{}, "unknown route"))
+	s.statsRoutes(mux)
+	s.attachmentRoutes(mux)
 	mux.HandleFunc("GET /gateway-ws", s.serveGateway)
 	mux.HandleFunc("GET /gateway-ws/", s.serveGateway)
 	if !s.opts.DisableWeb {
@@ -120,13 +120,31 @@ func (s *Server) routes() http.Handler {
 	return mux
 }
 
-// apiHandler wraps a REST handler with authentication, capture, JSON
-// answers and violation recording.
-func (s *Server) apiHandler(h handler, ro routeOpts) http.Handler {
+// maxRequestSize is Discord's limit on a request body: "The maximum
+// request size when sending a message is 25 MiB"
+// (https://discord.com/developers/docs/resources/message#create-message).
+const maxRequestSize = 25 << 20
+
+// apiHandler wraps a REST handler with authentication, rate limits,
+// counters, capture, JSON answers and violation recording.
+func (s *Server) apiHandler(h handler, ro routeOpts, template string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(io.LimitReader(r.Body, 32<<20))
-		status, resp, apiErr := s.serveAPI(w, r, body, h, ro)
-		if apiErr != nil {
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestSize+1))
+		var (
+			status  int
+			resp    any
+			apiErr  *apiError
+			counted bool
+		)
+		if err == nil && len(body) > maxRequestSize {
+			apiErr = errTooLarge
+		} else {
+			status, resp, apiErr, counted = s.serveAPI(w, r, body, h, ro, template)
+		}
+		if apiErr != nil && apiErr.rl != nil {
+			status = http.StatusTooManyRequests
+			resp = write429(w, apiErr.rl)
+		} else if apiErr != nil {
 			status = apiErr.status
 			e := map[string]any{"code": apiErr.code, "message": apiErr.msg}
 			if len(apiErr.fields) > 0 {
@@ -143,12 +161,16 @@ func (s *Server) apiHandler(h handler, ro routeOpts) http.Handler {
 			s.violateLocked(v)
 			s.mu.Unlock()
 		}
+		if counted {
+			s.mu.Lock()
+			s.countLocked(template, ro.webhookAuth, status)
+			s.mu.Unlock()
+		}
 		var out []byte
 		if status != http.StatusNoContent && resp != nil {
 			out, _ = json.Marshal(resp)
 		}
 		s.capture(r, body, status)
-		// No rate-limit headers: discordgo must never slow down.
 		if out != nil {
 			w.Header().Set("Content-Type", "application/json")
 		}
@@ -157,47 +179,39 @@ func (s *Server) apiHandler(h handler, ro routeOpts) http.Handler {
 	})
 }
 
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, body []byte, h handler, ro routeOpts) (int, any, *apiError) {
+// serveAPI checks the version and the token, applies the rate limits and
+// runs the handler. counted reports whether the request reached the rate
+// limiter (authenticated requests on a known route).
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, body []byte, h handler, ro routeOpts, template string) (int, any, *apiError, bool) {
 	if v := r.PathValue("version"); v != "" && v != "v9" && v != "v10" {
-		return 0, nil, errNotFound
+		return 0, nil, errNotFound, false
 	}
 	auth := r.Header.Get("Authorization")
 	if auth != "Bot "+s.opts.Token && !(ro.webhookAuth && auth == "") {
-		return 0, nil, errUnauthorized
+		return 0, nil, errUnauthorized, false
 	}
 	s.mu.Lock()
 	closed := s.closed
+	var rl *rateLimited
+	if !closed {
+		rl = s.takeLocked(w, r, template, !ro.webhookAuth)
+	}
 	s.mu.Unlock()
 	if closed {
-		return 0, nil, &apiError{status: http.StatusServiceUnavailable, msg: "closed"}
+		return 0, nil, &apiError{status: http.StatusServiceUnavailable, msg: "closed"}, false
 	}
-	return h(w, r, body)
+	if rl != nil {
+		return 0, nil, &apiError{status: http.StatusTooManyRequests, rl: rl}, true
+	}
+	status, resp, e := h(w, r, body)
+	return status, resp, e, true
 }
 
 // decode unmarshals a JSON body (or the payload_json part of a multipart
-// body, as discordgo sends with files).
+// body, as discordgo sends with files), ignoring files.
 func decode(r *http.Request, body []byte, v any) *apiError {
-	if mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && strings.HasPrefix(mt, "multipart/") {
-		mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
-		body = nil
-		for {
-			part, err := mr.NextPart()
-			if err != nil {
-				break
-			}
-			if part.FormName() == "payload_json" {
-				body, _ = io.ReadAll(part)
-				break
-			}
-		}
-	}
-	if len(bytes.TrimSpace(body)) == 0 {
-		return badJSON(io.ErrUnexpectedEOF)
-	}
-	if err := json.Unmarshal(body, v); err != nil {
-		return badJSON(err)
-	}
-	return nil
+	_, e := decodeWithFiles(r, body, v)
+	return e
 }
 
 func (s *Server) getGateway(_ http.ResponseWriter, _ *http.Request, _ []byte) (int, any, *apiError) {
@@ -207,7 +221,7 @@ func (s *Server) getGateway(_ http.ResponseWriter, _ *http.Request, _ []byte) (i
 func (s *Server) getGatewayBot(_ http.ResponseWriter, _ *http.Request, _ []byte) (int, any, *apiError) {
 	return http.StatusOK, map[string]any{
 		"url":    s.GatewayURL(),
-		"shards": 1,
+		"shards": s.opts.RecommendedShards,
 		"session_start_limit": map[string]int{
 			"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1,
 		},
@@ -269,9 +283,13 @@ func (s *Server) channelJSON(c *Channel) map[string]any {
 	}
 	out["guild_id"] = c.GuildID
 	out["name"] = c.Name
+	out["nsfw"] = false
+	if c.IsThread() {
+		s.threadJSON(c, out)
+		return out
+	}
 	out["position"] = 0
 	out["permission_overwrites"] = []any{}
-	out["nsfw"] = false
 	return out
 }
 
@@ -302,7 +320,7 @@ func (s *Server) getGuildChannels(_ http.ResponseWriter, r *http.Request, _ []by
 	if !ok {
 		return 0, nil, errUnknownGuild
 	}
-	return http.StatusOK, s.guildChannelsLocked(g.ID), nil
+	return http.StatusOK, s.guildChannelsLocked(g.ID, false), nil
 }
 
 func (s *Server) getMember(_ http.ResponseWriter, r *http.Request, _ []byte) (int, any, *apiError) {
@@ -314,7 +332,7 @@ func (s *Server) getMember(_ http.ResponseWriter, r *http.Request, _ []byte) (in
 	}
 	m, ok := ms[r.PathValue("user")]
 	if !ok {
-		return 0, nil, &apiError{http.StatusNotFound, 10007, "Unknown Member", nil}
+		return 0, nil, &apiError{http.StatusNotFound, 10007, "Unknown Member", nil, nil}
 	}
 	return http.StatusOK, s.memberJSON(m), nil
 }
@@ -331,10 +349,10 @@ func (s *Server) memberJSON(m *member) map[string]any {
 	}
 }
 
-func (s *Server) guildChannelsLocked(guildID string) []map[string]any {
+func (s *Server) guildChannelsLocked(guildID string, threads bool) []map[string]any {
 	out := []map[string]any{}
 	for _, id := range s.order {
-		if c := s.channels[id]; c.GuildID == guildID {
+		if c := s.channels[id]; c.GuildID == guildID && c.IsThread() == threads {
 			out = append(out, s.channelJSON(c))
 		}
 	}
@@ -342,6 +360,10 @@ func (s *Server) guildChannelsLocked(guildID string) []map[string]any {
 }
 
 func (s *Server) guildJSONLocked(g *Guild) map[string]any {
+	features := []string{}
+	if g.Community {
+		features = append(features, "COMMUNITY")
+	}
 	return map[string]any{
 		"id":               g.ID,
 		"name":             g.Name,
@@ -351,7 +373,7 @@ func (s *Server) guildJSONLocked(g *Guild) map[string]any {
 			"id": g.ID, "name": "@everyone", "permissions": fmt.Sprint(DefaultPermissions), "position": 0,
 		}},
 		"emojis":   []any{},
-		"features": []string{},
+		"features": features,
 	}
 }
 
@@ -367,7 +389,8 @@ func (s *Server) channelForBotLocked(id string) (*Channel, *apiError) {
 
 func (s *Server) createChannelMessage(_ http.ResponseWriter, r *http.Request, body []byte) (int, any, *apiError) {
 	var p messagePayload
-	if e := decode(r, body, &p); e != nil {
+	files, e := decodeWithFiles(r, body, &p)
+	if e != nil {
 		return 0, nil, e
 	}
 	fe := validateMessage("", &p)
@@ -378,13 +401,14 @@ func (s *Server) createChannelMessage(_ http.ResponseWriter, r *http.Request, bo
 	if len(fe) > 0 {
 		return 0, nil, invalidForm(fe)
 	}
-	if p.isEmpty() {
-		return 0, nil, errEmptyMessage
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, e := s.channelForBotLocked(r.PathValue("chan"))
 	if e != nil {
+		return 0, nil, e
+	}
+	if e := s.checkWriteLocked(c, writeCheck{create: true, embeds: p.hasEmbeds(), files: len(files) > 0,
+		reply: p.MessageReference != nil && p.MessageReference.MessageID != ""}); e != nil {
 		return 0, nil, e
 	}
 	// enforce_nonce: "If true and nonce is present, it will be checked for
@@ -399,6 +423,14 @@ func (s *Server) createChannelMessage(_ http.ResponseWriter, r *http.Request, bo
 				return http.StatusOK, s.messageJSON(m), nil
 			}
 		}
+	}
+	atts, e := s.attachLocked(c.ID, nil, &p, files)
+	if e != nil {
+		return 0, nil, e
+	}
+	p.atts = &atts
+	if p.isEmpty() {
+		return 0, nil, errEmptyMessage
 	}
 	if ref := p.MessageReference; ref != nil && ref.MessageID != "" {
 		if orig, ok := s.messages[ref.MessageID]; !ok || orig.ChannelID != c.ID || orig.Ephemeral() {
@@ -448,6 +480,9 @@ func (s *Server) channelMessageLocked(r *http.Request) (*Message, *apiError) {
 	if e != nil {
 		return nil, e
 	}
+	if e := s.checkViewLocked(c); e != nil {
+		return nil, e
+	}
 	m, ok := s.messages[r.PathValue("msg")]
 	if !ok || m.ChannelID != c.ID || m.Deleted || m.Ephemeral() {
 		return nil, errUnknownMessage
@@ -472,6 +507,9 @@ func (s *Server) listChannelMessages(_ http.ResponseWriter, r *http.Request, _ [
 	if e != nil {
 		return 0, nil, e
 	}
+	if e := s.checkViewLocked(c); e != nil {
+		return 0, nil, e
+	}
 	limit := 50
 	if l := r.URL.Query().Get("limit"); l != "" {
 		if _, err := fmt.Sscan(l, &limit); err != nil || limit < 1 || limit > 100 {
@@ -479,6 +517,11 @@ func (s *Server) listChannelMessages(_ http.ResponseWriter, r *http.Request, _ [
 		}
 	}
 	out := []messageJSON{}
+	if s.botPermsLocked(c)&PermReadMessageHistory == 0 {
+		// "If the current user is missing the READ_MESSAGE_HISTORY
+		// permission in the channel, then no messages will be returned."
+		return http.StatusOK, out, nil
+	}
 	ids := s.chanMsgs[c.ID]
 	for i := len(ids) - 1; i >= 0 && len(out) < limit; i-- {
 		if m := s.messages[ids[i]]; !m.Deleted && !m.Ephemeral() {
@@ -490,7 +533,8 @@ func (s *Server) listChannelMessages(_ http.ResponseWriter, r *http.Request, _ [
 
 func (s *Server) editChannelMessage(_ http.ResponseWriter, r *http.Request, body []byte) (int, any, *apiError) {
 	var p messagePayload
-	if e := decode(r, body, &p); e != nil {
+	files, e := decodeWithFiles(r, body, &p)
+	if e != nil {
 		return 0, nil, e
 	}
 	s.mu.Lock()
@@ -505,16 +549,48 @@ func (s *Server) editChannelMessage(_ http.ResponseWriter, r *http.Request, body
 	if fe := validateMessage("", &p); len(fe) > 0 {
 		return 0, nil, invalidForm(fe)
 	}
-	if e := checkEditNotEmpty(m, &p); e != nil {
+	if e := s.prepareEditLocked(m, &p, files, false); e != nil {
 		return 0, nil, e
 	}
 	s.editMessageLocked(m, &p)
 	return http.StatusOK, s.messageJSON(m), nil
 }
 
+// prepareEditLocked checks an edit of m (permissions, archived thread,
+// 30046, attachments, emptiness) and sets p.atts.
+func (s *Server) prepareEditLocked(m *Message, p *messagePayload, files []upload, interaction bool) *apiError {
+	c := s.channels[m.ChannelID]
+	if e := s.checkWriteLocked(c, writeCheck{embeds: p.hasEmbeds(), files: len(files) > 0, interaction: interaction}); e != nil {
+		return e
+	}
+	if p.Attachments != nil || len(files) > 0 {
+		atts, e := s.attachLocked(c.ID, m.Attachments, p, files)
+		if e != nil {
+			return e
+		}
+		p.atts = &atts
+	}
+	if e := checkEditNotEmpty(m, p); e != nil {
+		return e
+	}
+	if rl := s.oldEditLocked(m); rl != nil {
+		return &apiError{status: http.StatusTooManyRequests, code: rl.code, msg: rl.message, rl: rl}
+	}
+	return nil
+}
+
+// hasEmbeds reports whether the payload sets embeds.
+func (p *messagePayload) hasEmbeds() bool {
+	return p.Embeds != nil && len(*p.Embeds) > 0 || p.Embed != nil
+}
+
 // checkEditNotEmpty refuses an edit that would leave nothing to show.
 func checkEditNotEmpty(m *Message, p *messagePayload) *apiError {
-	after := messagePayload{Content: &m.Content, Embeds: &m.Embeds, Components: &m.Components}
+	atts := m.Attachments
+	if p.atts != nil {
+		atts = *p.atts
+	}
+	after := messagePayload{Content: &m.Content, Embeds: &m.Embeds, Components: &m.Components, atts: &atts}
 	if p.Content != nil {
 		after.Content = p.Content
 	}
@@ -537,11 +613,21 @@ func (s *Server) deleteChannelMessage(_ http.ResponseWriter, r *http.Request, _ 
 	if e != nil {
 		return 0, nil, e
 	}
+	if c := s.channels[m.ChannelID]; c.IsThread() && c.Archived {
+		return 0, nil, errArchived
+	}
 	if m.Author.ID != s.bot.ID {
-		if m.GuildID == "" || s.members[m.GuildID][s.bot.ID].permissions&PermManageMessages == 0 {
+		if m.GuildID == "" || s.botPermsLocked(s.channels[m.ChannelID])&PermManageMessages == 0 {
 			return 0, nil, errMissingPerms
 		}
 	}
 	s.deleteMessageLocked(m)
 	return http.StatusNoContent, nil, nil
 }
+
+var (
+	errTooLarge      = &apiError{http.StatusRequestEntityTooLarge, 40005, "Request entity too large", nil, nil}
+	errMissingAccess = &apiError{http.StatusForbidden, 50001, "Missing Access", nil, nil}
+	errArchived      = &apiError{http.StatusBadRequest, 50083, "Thread is archived", nil, nil}
+	errUnknownApp    = &apiError{http.StatusNotFound, 10002, "Unknown Application", nil, nil}
+)

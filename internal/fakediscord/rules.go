@@ -181,7 +181,7 @@ func (m *messagePayload) isEmpty() bool {
 	return (m.Content == nil || strings.TrimSpace(*m.Content) == "") &&
 		(m.Embeds == nil || len(*m.Embeds) == 0) &&
 		(m.Components == nil || len(*m.Components) == 0) &&
-		(m.Attachments == nil || len(*m.Attachments) == 0)
+		(m.atts == nil || len(*m.atts) == 0)
 }
 
 func validateEmbeds(fe *formErrors, p string, embeds []Embed) {

@@ -405,7 +405,7 @@ func (s *Server) basePayloadLocked(typ int, userID, channelID string) (*ixState,
 	if !ok {
 		return nil, nil, fmt.Errorf("%w: %s", ErrUnknownChannel, channelID)
 	}
-	if !s.botSessionsLocked() {
+	if !s.botReachableLocked(ch.GuildID) {
 		return nil, nil, ErrNoBotConnected
 	}
 	st := &ixState{id: s.newID(), token: randomToken(), typ: typ, user: u, channelID: ch.ID, guildID: ch.GuildID, createdAt: s.now()}
@@ -418,7 +418,7 @@ func (s *Server) basePayloadLocked(typ int, userID, channelID string) (*ixState,
 		"channel_id":      ch.ID,
 		"channel":         s.channelJSON(ch),
 		"locale":          u.Locale,
-		"app_permissions": fmt.Sprint(BotPermissions),
+		"app_permissions": fmt.Sprint(s.botPermsLocked(ch)),
 		"entitlements":    []any{},
 	}
 	if ch.GuildID != "" {
@@ -446,7 +446,7 @@ func (s *Server) basePayloadLocked(typ int, userID, channelID string) (*ixState,
 func (s *Server) dispatchInteractionLocked(st *ixState, p map[string]any) *Interaction {
 	st.payload = p
 	s.registerLocked(st)
-	s.dispatchLocked("INTERACTION_CREATE", p)
+	s.deliverLocked(st)
 	s.notifyLocked()
 	return &Interaction{ID: st.id, Token: st.token, Type: st.typ, s: s}
 }

@@ -52,6 +52,13 @@ type Options struct {
 	Logger *slog.Logger
 	// DisableWeb turns off the web view routes.
 	DisableWeb bool
+	// DisableRateLimits starts the server with the rate limits off (see
+	// SetRateLimits): only for a test or benchmark that measures something
+	// else. They are on by default, as on Discord.
+	DisableRateLimits bool
+	// RecommendedShards is the shard count GET /gateway/bot recommends.
+	// Default 1.
+	RecommendedShards int
 }
 
 // Server is a local stand-in for Discord's REST API and gateway, with a
@@ -97,6 +104,11 @@ type Server struct {
 	resumes    int
 	holds      []*Hold
 	version    int64 // incremented on every change (web view polling)
+
+	limits limiter
+	stats  Stats
+	files  map[string]*storedFile // attachment id -> file
+	httpIx httpDelivery
 }
 
 type member struct {
@@ -187,6 +199,14 @@ func New(opts Options) (*Server, error) {
 	if opts.BotUserID == "" {
 		opts.BotUserID = s.newID()
 		s.opts.BotUserID = opts.BotUserID
+	}
+	if opts.RecommendedShards <= 0 {
+		s.opts.RecommendedShards = 1
+	}
+	s.limits.disabled = opts.DisableRateLimits
+	s.files = map[string]*storedFile{}
+	if err := s.initHTTPDelivery(); err != nil {
+		return nil, err
 	}
 	s.bot = User{ID: opts.BotUserID, Username: opts.BotName, Discriminator: "0", Bot: true, Locale: "en-US"}
 	s.users[s.bot.ID] = &s.bot
@@ -346,42 +366,37 @@ func (s *Server) violateLocked(v *Violation) {
 
 // GuildSpec describes a guild to create.
 type GuildSpec struct {
-	Name            string
-	PreferredLocale string // default "en-US"
+	Name string
+	// PreferredLocale is the server's language. Discord lets only
+	// Community servers choose it: "Server Primary Language" is a
+	// Community setting, and other servers always report "en-US" (as
+	// preferred_locale and as an interaction's guild_locale). So it is
+	// used only when Community is set; default "en-US".
+	// https://discord.com/developers/docs/resources/guild#guild-object
+	// ("preferred_locale: the preferred locale of a Community guild").
+	PreferredLocale string
+	// Community makes the guild a Community server (features
+	// ["COMMUNITY"] in GUILD_CREATE).
+	Community bool
 }
 
 // AddGuild creates a guild. The bot is a member of every guild; connected
 // bot sessions receive GUILD_CREATE.
 func (s *Server) AddGuild(spec GuildSpec) Guild {
-	if spec.PreferredLocale == "" {
+	if spec.PreferredLocale == "" || !spec.Community {
 		spec.PreferredLocale = "en-US"
 	}
 	if spec.Name == "" {
 		spec.Name = "Guild"
 	}
-	g := &Guild{ID: s.newID(), Name: spec.Name, PreferredLocale: spec.PreferredLocale}
+	g := &Guild{ID: s.newID(), Name: spec.Name, PreferredLocale: spec.PreferredLocale, Community: spec.Community}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.guilds[g.ID] = g
 	s.members[g.ID] = map[string]*member{s.bot.ID: {user: &s.bot, permissions: BotPermissions, joinedAt: s.now()}}
-	s.dispatchLocked("GUILD_CREATE", s.guildCreateLocked(g))
+	s.dispatchGuildLocked(g.ID, "GUILD_CREATE", s.guildCreateLocked(g))
 	s.notifyLocked()
 	return *g
-}
-
-// AddChannel creates a text channel in a guild.
-func (s *Server) AddChannel(guildID, name string) (Channel, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.guilds[guildID]; !ok {
-		return Channel{}, fmt.Errorf("%w: %s", ErrUnknownGuild, guildID)
-	}
-	c := &Channel{ID: s.newID(), Type: ChannelGuildText, GuildID: guildID, Name: name}
-	s.channels[c.ID] = c
-	s.order = append(s.order, c.ID)
-	s.dispatchLocked("CHANNEL_CREATE", s.channelJSON(c))
-	s.notifyLocked()
-	return *c, nil
 }
 
 // UserSpec describes a user to create.

@@ -16,7 +16,8 @@ import (
 )
 
 func TestAllowedMentions(t *testing.T) {
-	w := newWorld(t)
+	// Many messages in one channel: the rate limits are tested elsewhere.
+	w := newWorld(t, fakediscord.Options{DisableRateLimits: true})
 	a, b, c := w.alice.ID, w.bruno.ID, w.carol.ID
 	outsider := w.srv.AddUser(fakediscord.UserSpec{Name: "outsider"})
 	content := "<@" + a + "> <@!" + b + "> <@" + outsider.ID + ">"

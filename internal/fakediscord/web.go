@@ -137,17 +137,19 @@ type uiMessage struct {
 	Content    string      `json:"content"`
 	Embeds     []Embed     `json:"embeds"`
 	Components []Component `json:"components"`
-	Time       string      `json:"time"`
-	Edited     bool        `json:"edited"`
-	EditedAt   string      `json:"edited_at,omitempty"`
-	Edits      int         `json:"edits"`
-	Ephemeral  bool        `json:"ephemeral"`
-	Loading    bool        `json:"loading"`
-	Pinged     []string    `json:"pinged"`
-	Mentions   []string    `json:"mentions"`
-	UsedBy     string      `json:"used_by,omitempty"`  // "alice used /dix"
-	ReplyTo    string      `json:"reply_to,omitempty"` // excerpt of the replied message
-	Failed     bool        `json:"failed,omitempty"`   // "This interaction failed" notice
+	// Attachments are the files not shown by an embed.
+	Attachments []Attachment `json:"attachments"`
+	Time        string       `json:"time"`
+	Edited      bool         `json:"edited"`
+	EditedAt    string       `json:"edited_at,omitempty"`
+	Edits       int          `json:"edits"`
+	Ephemeral   bool         `json:"ephemeral"`
+	Loading     bool         `json:"loading"`
+	Pinged      []string     `json:"pinged"`
+	Mentions    []string     `json:"mentions"`
+	UsedBy      string       `json:"used_by,omitempty"`  // "alice used /dix"
+	ReplyTo     string       `json:"reply_to,omitempty"` // excerpt of the replied message
+	Failed      bool         `json:"failed,omitempty"`   // "This interaction failed" notice
 }
 
 type uiModal struct {
@@ -215,7 +217,7 @@ func (s *Server) buildUIState(channelID, userID string) uiState {
 	}
 	st.User = userID
 	for _, id := range s.order {
-		if c := s.channels[id]; c.Type == ChannelGuildText {
+		if c := s.channels[id]; c.Type == ChannelGuildText || c.IsThread() {
 			st.Channels = append(st.Channels, *c)
 		}
 	}
@@ -296,6 +298,20 @@ func (s *Server) uiMessageLocked(m *Message) uiMessage {
 		Loading:    m.Loading(),
 		Pinged:     append([]string{}, m.Pinged...),
 		Mentions:   append([]string{}, m.Mentions...),
+	}
+	shown := map[string]bool{}
+	for _, e := range m.Embeds {
+		for _, media := range []*EmbedMedia{e.Image, e.Thumbnail} {
+			if media != nil {
+				shown[media.URL] = true
+			}
+		}
+	}
+	out.Attachments = []Attachment{}
+	for _, a := range m.Attachments {
+		if !shown[a.URL] {
+			out.Attachments = append(out.Attachments, a)
+		}
 	}
 	if m.Edited() {
 		out.EditedAt = timestamp(m.EditedTimestamp)

@@ -25,22 +25,34 @@ type Guild struct {
 	ID              string `json:"id"`
 	Name            string `json:"name"`
 	PreferredLocale string `json:"preferred_locale"`
+	// Community is set for Community servers.
+	Community bool `json:"-"`
 }
 
-// Channel is a guild text channel or a DM channel.
+// Channel is a guild text channel, a thread or a DM channel.
 type Channel struct {
 	ID      string `json:"id"`
-	Type    int    `json:"type"` // 0 guild text, 1 DM
+	Type    int    `json:"type"` // 0 guild text, 1 DM, 11 public thread, 12 private thread
 	GuildID string `json:"guild_id,omitempty"`
 	Name    string `json:"name,omitempty"`
+	// ParentID is a thread's channel.
+	ParentID string `json:"parent_id,omitempty"`
+	// Archived is set for an archived thread.
+	Archived bool `json:"-"`
 	// Recipient is the user of a DM channel.
 	Recipient string `json:"-"`
+
+	botPerms  int64 // the bot's permissions; 0 in a thread: the parent's
+	botAbsent bool  // a private thread the bot was not added to
 }
 
 // Channel types.
+// https://discord.com/developers/docs/resources/channel#channel-object-channel-types
 const (
-	ChannelGuildText = 0
-	ChannelDM        = 1
+	ChannelGuildText     = 0
+	ChannelDM            = 1
+	ChannelPublicThread  = 11
+	ChannelPrivateThread = 12
 )
 
 // Component is any message or modal component (action row, button, select
@@ -204,7 +216,7 @@ type messageJSON struct {
 	MentionEveryone  bool                `json:"mention_everyone"`
 	Mentions         []User              `json:"mentions"`
 	MentionRoles     []string            `json:"mention_roles"`
-	Attachments      []any               `json:"attachments"`
+	Attachments      []Attachment        `json:"attachments"`
 	Embeds           []Embed             `json:"embeds"`
 	Components       []Component         `json:"components"`
 	Pinned           bool                `json:"pinned"`
@@ -252,6 +264,10 @@ type messagePayload struct {
 	Title    string `json:"title"`
 	// Autocomplete (type 8).
 	Choices []json.RawMessage `json:"choices"`
+
+	// atts is the message's attachments after this request, when the
+	// request may change them (set by the handler).
+	atts *[]Attachment
 }
 
 // Interaction types.
@@ -276,26 +292,33 @@ const (
 
 // Permission bits used by the fake.
 const (
-	PermCreateInstantInvite int64 = 1 << 0
-	PermAdministrator       int64 = 1 << 3
-	PermManageChannels      int64 = 1 << 4
-	PermManageGuild         int64 = 1 << 5
-	PermAddReactions        int64 = 1 << 6
-	PermViewChannel         int64 = 1 << 10
-	PermSendMessages        int64 = 1 << 11
-	PermManageMessages      int64 = 1 << 13
-	PermEmbedLinks          int64 = 1 << 14
-	PermReadMessageHistory  int64 = 1 << 16
-	PermMentionEveryone     int64 = 1 << 17
-	PermUseExternalEmojis   int64 = 1 << 18
-	PermUseApplicationCmds  int64 = 1 << 31
+	PermCreateInstantInvite   int64 = 1 << 0
+	PermAdministrator         int64 = 1 << 3
+	PermManageChannels        int64 = 1 << 4
+	PermManageGuild           int64 = 1 << 5
+	PermAddReactions          int64 = 1 << 6
+	PermViewChannel           int64 = 1 << 10
+	PermSendMessages          int64 = 1 << 11
+	PermManageMessages        int64 = 1 << 13
+	PermEmbedLinks            int64 = 1 << 14
+	PermReadMessageHistory    int64 = 1 << 16
+	PermMentionEveryone       int64 = 1 << 17
+	PermUseExternalEmojis     int64 = 1 << 18
+	PermAttachFiles           int64 = 1 << 15
+	PermUseApplicationCmds    int64 = 1 << 31
+	PermManageThreads         int64 = 1 << 34
+	PermCreatePublicThreads   int64 = 1 << 35
+	PermSendMessagesInThreads int64 = 1 << 38
 
 	// DefaultPermissions is what a plain member of a fake guild may do.
 	DefaultPermissions = PermCreateInstantInvite | PermAddReactions | PermViewChannel |
-		PermSendMessages | PermEmbedLinks | PermReadMessageHistory | PermUseExternalEmojis |
-		PermUseApplicationCmds
-	// BotPermissions is what the bot may do in every fake guild (app_permissions).
+		PermSendMessages | PermEmbedLinks | PermAttachFiles | PermReadMessageHistory |
+		PermUseExternalEmojis | PermUseApplicationCmds | PermSendMessagesInThreads | PermCreatePublicThreads
+	// BotPermissions is what the bot may do in a channel unless a test says
+	// otherwise (ChannelSpec, SetBotPermissions); sent as app_permissions.
 	BotPermissions = DefaultPermissions | PermManageMessages | PermMentionEveryone
+
+	allPermissions int64 = 1<<51 - 1
 )
 
 // Command option types.

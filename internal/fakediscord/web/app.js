@@ -201,6 +201,7 @@ function renderMessage(m, s) {
     body.append(el("span", "edited", "(edited)"));
   }
   for (const e of m.embeds || []) body.append(renderEmbed(e));
+  for (const a of m.attachments || []) body.append(renderAttachment(a));
   if (m.components && m.components.length) body.append(renderComponents(m));
   if (m.pinged.length) {
     body.append(el("div", "pinged", "pinged " + m.pinged.map((id) => "@" + (s.names[id] || id)).join(", ")));
@@ -239,8 +240,33 @@ function renderEmbed(e) {
     }
     d.append(fs);
   }
+  if (e.image && e.image.url) d.append(image(e.image.url, "embed-image"));
+  if (e.thumbnail && e.thumbnail.url) {
+    const th = image(e.thumbnail.url, "embed-thumbnail");
+    d.prepend(th);
+  }
   if (e.footer && e.footer.text) d.append(el("div", "embed-footer", e.footer.text));
   return d;
+}
+
+function image(url, cls) {
+  const img = document.createElement("img");
+  img.className = cls;
+  img.src = url;
+  img.alt = "";
+  img.loading = "lazy";
+  return img;
+}
+
+function renderAttachment(a) {
+  if ((a.content_type || "").startsWith("image/")) {
+    const img = image(a.url, "attachment-image");
+    img.alt = a.description || a.filename;
+    return img;
+  }
+  const link = el("a", "attachment-file", a.filename + " (" + a.size + " bytes)");
+  link.href = a.url;
+  return link;
 }
 
 const styles = { 1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link-style", 6: "primary" };

@@ -1,0 +1,254 @@
+package fakediscord
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	_ "image/gif"  // attachment sizes
+	_ "image/jpeg" // attachment sizes
+	_ "image/png"  // attachment sizes
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// File uploads, as documented in
+// https://discord.com/developers/docs/reference#uploading-files:
+// a multipart/form-data body with the JSON in "payload_json" and files in
+// "files[n]" parts, each with a filename; "attachments" in the JSON lists
+// the files (new ones by their n) and, on an edit, the existing
+// attachments to keep ("Any previously-added files that aren't included
+// will be removed"); embeds reference uploaded images as
+// "attachment://filename". Limits: "The default limit is 10 MiB" per file
+// (answered 413 40005), "The maximum request size when sending a message is
+// 25 MiB" (40005), and 10 attachments per message (30015 "Maximum number of
+// attachments in a message reached (10)",
+// https://discord.com/developers/docs/topics/opcodes-and-status-codes#json).
+const (
+	maxFileSize    = 10 << 20
+	maxAttachments = 10
+)
+
+var (
+	errFileTooLarge    = &apiError{http.StatusRequestEntityTooLarge, 40005, "Request entity too large", nil, nil}
+	errTooManyAttached = &apiError{http.StatusBadRequest, 30015, "Maximum number of attachments in a message reached (10)", nil, nil}
+)
+
+// Attachment is a file attached to a message, as the API shows it. URL is
+// served by the stand-in.
+type Attachment struct {
+	ID          string `json:"id"`
+	Filename    string `json:"filename"`
+	Description string `json:"description,omitempty"`
+	ContentType string `json:"content_type,omitempty"`
+	Size        int    `json:"size"`
+	URL         string `json:"url"`
+	ProxyURL    string `json:"proxy_url"`
+	Width       int    `json:"width,omitempty"`
+	Height      int    `json:"height,omitempty"`
+}
+
+// upload is one files[n] part of a request.
+type upload struct {
+	index       string
+	filename    string
+	contentType string
+	data        []byte
+}
+
+type storedFile struct {
+	att  Attachment
+	data []byte
+}
+
+var filesPart = regexp.MustCompile(`^files\[(\d+)\]$`)
+
+// decodeWithFiles unmarshals a JSON body, or the payload_json part of a
+// multipart body, and returns the uploaded files.
+func decodeWithFiles(r *http.Request, body []byte, v any) ([]upload, *apiError) {
+	var files []upload
+	if mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && strings.HasPrefix(mt, "multipart/") {
+		mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+		body = nil
+		seen := map[string]bool{}
+		for {
+			part, err := mr.NextPart()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, invalidForm(formErrors{{path: "files", code: "BASE_TYPE_BAD_MULTIPART", msg: err.Error()}})
+			}
+			name := part.FormName()
+			data, _ := io.ReadAll(part)
+			switch {
+			case name == "payload_json":
+				body = data
+			case filesPart.MatchString(name):
+				n := filesPart.FindStringSubmatch(name)[1]
+				if seen[n] || part.FileName() == "" {
+					return nil, invalidForm(formErrors{{path: name, code: "BASE_TYPE_REQUIRED", msg: "Each file needs a unique files[n] name and a filename."}})
+				}
+				seen[n] = true
+				if len(data) > maxFileSize {
+					return nil, errFileTooLarge
+				}
+				files = append(files, upload{index: n, filename: path.Base(part.FileName()), contentType: part.Header.Get("Content-Type"), data: data})
+			}
+		}
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		if len(files) > 0 {
+			return files, nil
+		}
+		return nil, badJSON(io.ErrUnexpectedEOF)
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return nil, badJSON(err)
+	}
+	return files, nil
+}
+
+// attachmentRef is one entry of the payload's "attachments" array.
+type attachmentRef struct {
+	ID          any    `json:"id"`
+	Filename    string `json:"filename"`
+	Description string `json:"description"`
+}
+
+func (a attachmentRef) id() string {
+	switch v := a.ID.(type) {
+	case string:
+		return v
+	case float64:
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return ""
+}
+
+// attachLocked computes a message's attachments after a create (existing
+// nil) or an edit, stores the new files and resolves attachment:// URLs in
+// the embeds the message will show.
+func (s *Server) attachLocked(channelID string, existing []Attachment, p *messagePayload, files []upload) ([]Attachment, *apiError) {
+	var refs []attachmentRef
+	if p.Attachments != nil {
+		for _, raw := range *p.Attachments {
+			var a attachmentRef
+			_ = json.Unmarshal(raw, &a)
+			refs = append(refs, a)
+		}
+	}
+	var out []Attachment
+	if p.Attachments == nil {
+		out = append(out, existing...)
+	} else {
+		for _, old := range existing {
+			for _, ref := range refs {
+				if ref.id() == old.ID {
+					if ref.Description != "" {
+						old.Description = ref.Description
+					}
+					out = append(out, old)
+				}
+			}
+		}
+	}
+	for _, f := range files {
+		att := Attachment{ID: s.newID(), Filename: f.filename, Size: len(f.data), ContentType: f.contentType}
+		for _, ref := range refs {
+			if ref.id() == f.index {
+				if ref.Filename != "" {
+					att.Filename = path.Base(ref.Filename)
+				}
+				att.Description = ref.Description
+			}
+		}
+		if att.ContentType == "" || att.ContentType == "application/octet-stream" {
+			att.ContentType = http.DetectContentType(f.data)
+		}
+		if cfg, _, err := image.DecodeConfig(bytes.NewReader(f.data)); err == nil {
+			att.Width, att.Height = cfg.Width, cfg.Height
+		}
+		att.URL = s.baseURL + "attachments/" + channelID + "/" + att.ID + "/" + url.PathEscape(att.Filename)
+		att.ProxyURL = att.URL
+		s.files[att.ID] = &storedFile{att: att, data: f.data}
+		out = append(out, att)
+	}
+	if len(out) > maxAttachments {
+		return nil, errTooManyAttached
+	}
+	return out, nil
+}
+
+// resolveEmbeds replaces attachment://filename URLs by the attachment's URL.
+// A reference to no attachment is left as is (Discord shows no image).
+func resolveEmbeds(embeds []Embed, atts []Attachment) {
+	find := func(u string) (Attachment, bool) {
+		name, ok := strings.CutPrefix(u, "attachment://")
+		if !ok {
+			return Attachment{}, false
+		}
+		for _, a := range atts {
+			if a.Filename == name {
+				return a, true
+			}
+		}
+		return Attachment{}, false
+	}
+	for i := range embeds {
+		e := &embeds[i]
+		for _, m := range []*EmbedMedia{e.Image, e.Thumbnail} {
+			if m == nil {
+				continue
+			}
+			if a, ok := find(m.URL); ok {
+				m.URL, m.Width, m.Height = a.URL, a.Width, a.Height
+			}
+		}
+		if e.Author != nil {
+			if a, ok := find(e.Author.IconURL); ok {
+				e.Author.IconURL = a.URL
+			}
+		}
+		if e.Footer != nil {
+			if a, ok := find(e.Footer.IconURL); ok {
+				e.Footer.IconURL = a.URL
+			}
+		}
+	}
+}
+
+// File returns an uploaded attachment's bytes by attachment id.
+func (s *Server) File(attachmentID string) (Attachment, []byte, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, ok := s.files[attachmentID]
+	if !ok {
+		return Attachment{}, nil, false
+	}
+	return f.att, f.data, true
+}
+
+// attachmentRoutes serves uploaded files, as Discord's CDN would.
+func (s *Server) attachmentRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /attachments/{chan}/{id}/{name}", func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		f, ok := s.files[r.PathValue("id")]
+		s.mu.Unlock()
+		if !ok || r.PathValue("name") != f.att.Filename {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", f.att.ContentType)
+		w.Header().Set("Content-Length", fmt.Sprint(len(f.data)))
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		_, _ = w.Write(f.data)
+	})
+}

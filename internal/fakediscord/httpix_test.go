@@ -1,0 +1,348 @@
+package fakediscord_test
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/textproto"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/internal/fakediscord"
+)
+
+// endpoint is a minimal interactions endpoint: it checks the signature
+// (unless lax), answers PING, and answers commands inline with a message.
+func endpoint(t *testing.T, pubHex string, lax bool, served *atomic.Int64) *httptest.Server {
+	pub, err := hex.DecodeString(pubHex)
+	require.NoError(t, err)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		sig, _ := hex.DecodeString(r.Header.Get("X-Signature-Ed25519"))
+		msg := append([]byte(r.Header.Get("X-Signature-Timestamp")), body...)
+		if !lax && (len(sig) != ed25519.SignatureSize || !ed25519.Verify(pub, msg, sig)) {
+			http.Error(w, "invalid request signature", http.StatusUnauthorized)
+			return
+		}
+		var ix struct {
+			Type int `json:"type"`
+		}
+		_ = json.Unmarshal(body, &ix)
+		w.Header().Set("Content-Type", "application/json")
+		if ix.Type == 1 {
+			_, _ = w.Write([]byte(`{"type":1}`))
+			return
+		}
+		if served != nil {
+			served.Add(1)
+		}
+		_, _ = w.Write([]byte(`{"type":4,"data":{"content":"answered over HTTP"}}`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func registerDix(t *testing.T, w *world) {
+	t.Helper()
+	status, body := call(t, w.srv, http.MethodPut, "/applications/"+w.srv.ApplicationID()+"/guilds/"+w.guild.ID+"/commands", []obj{{"name": "dix", "description": "Play"}})
+	require.Equal(t, http.StatusOK, status, "%v", body)
+}
+
+// TestInteractionsEndpointCheck: like Discord when the URL is saved, a
+// PING must be answered {"type":1} and a bad signature refused with 401.
+// https://discord.com/developers/docs/interactions/overview#setting-up-an-endpoint
+func TestInteractionsEndpointCheck(t *testing.T) {
+	w := newWorld(t)
+	tests := []struct {
+		name string
+		url  string
+		ok   bool
+	}{
+		{"verifies signatures", endpoint(t, w.srv.PublicKey(), false, nil).URL, true},
+		{"accepts any signature", endpoint(t, w.srv.PublicKey(), true, nil).URL, false},
+		{"not a PONG", httptest.NewServer(http.NotFoundHandler()).URL, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := w.srv.SetInteractionsEndpoints(ctxT(t), tc.url)
+			if tc.ok {
+				require.NoError(t, err)
+			} else {
+				require.ErrorIs(t, err, fakediscord.ErrEndpointCheck)
+			}
+		})
+	}
+}
+
+// TestHTTPInteractionsRoundRobinAndFailover: interactions go to the
+// endpoints in turn, the reply is the initial response, and a dead replica
+// is skipped so no interaction goes unanswered.
+func TestHTTPInteractionsRoundRobinAndFailover(t *testing.T) {
+	w := newWorld(t)
+	registerDix(t, w)
+	var counts [3]atomic.Int64
+	var urls []string
+	var replicas []*httptest.Server
+	for i := range counts {
+		e := endpoint(t, w.srv.PublicKey(), false, &counts[i])
+		replicas = append(replicas, e)
+		urls = append(urls, e.URL)
+	}
+	require.NoError(t, w.srv.SetInteractionsEndpoints(ctxT(t), urls...))
+	assert.False(t, w.srv.Connected(), "no gateway needed")
+
+	run := func(n int) {
+		for i := 0; i < n; i++ {
+			ix, err := w.srv.RunCommand(ctxT(t), w.alice.ID, w.channel.ID, "/dix")
+			require.NoError(t, err)
+			resp, err := ix.Wait(ctxT(t))
+			require.NoError(t, err)
+			assert.Equal(t, "answered over HTTP", resp.Message.Content)
+			assert.Equal(t, fakediscord.CallbackChannelMessage, resp.Type)
+		}
+	}
+	run(6)
+	for i := range counts {
+		assert.Equal(t, int64(2), counts[i].Load(), "replica %d", i)
+	}
+	replicas[1].Close() // killed mid-game
+	run(6)
+	assert.Equal(t, int64(0), counts[1].Load()-2)
+	assert.Equal(t, int64(12), counts[0].Load()+counts[1].Load()+counts[2].Load())
+	st := w.srv.Stats()
+	assert.Equal(t, 12, st.HTTPDeliveries)
+	assert.Equal(t, 2, st.HTTPFailovers, "the dead replica's turns went to the next one")
+	for _, r := range w.srv.Interactions() {
+		assert.True(t, r.InTime, "interaction %s", r.ID)
+	}
+	assert.Empty(t, w.srv.Violations())
+}
+
+// TestHTTPInteractionsDeferredToREST: a 202 reply leaves the answer to the
+// callback route, as Discord documents.
+func TestHTTPInteractionsDeferredToREST(t *testing.T) {
+	w := newWorld(t)
+	registerDix(t, w)
+	pub, _ := hex.DecodeString(w.srv.PublicKey())
+	srv := w.srv
+	e := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		sig, _ := hex.DecodeString(r.Header.Get("X-Signature-Ed25519"))
+		if !ed25519.Verify(pub, append([]byte(r.Header.Get("X-Signature-Timestamp")), body...), sig) {
+			rw.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		var ix struct {
+			ID, Token string
+			Type      int
+		}
+		_ = json.Unmarshal(body, &ix)
+		if ix.Type == 1 {
+			_, _ = rw.Write([]byte(`{"type":1}`))
+			return
+		}
+		b, _ := json.Marshal(obj{"type": 4, "data": obj{"content": "via REST"}})
+		resp, err := http.Post(srv.URL()+"api/v10/interactions/"+ix.ID+"/"+ix.Token+"/callback", "application/json", bytes.NewReader(b))
+		if err == nil {
+			resp.Body.Close()
+		}
+		rw.WriteHeader(http.StatusAccepted)
+	}))
+	t.Cleanup(e.Close)
+	require.NoError(t, w.srv.SetInteractionsEndpoints(ctxT(t), e.URL))
+	ix, err := w.srv.RunCommand(ctxT(t), w.alice.ID, w.channel.ID, "/dix")
+	require.NoError(t, err)
+	resp, err := ix.Wait(ctxT(t))
+	require.NoError(t, err)
+	assert.Equal(t, "via REST", resp.Message.Content)
+	assert.Empty(t, w.srv.Violations())
+}
+
+// TestSharding: IDENTIFY's shard pair decides which guilds' events a
+// session receives: shard_id = (guild_id >> 22) % num_shards.
+// https://discord.com/developers/docs/events/gateway#sharding
+func TestSharding(t *testing.T) {
+	srv := fakediscord.Start(t, fakediscord.Options{RecommendedShards: 2})
+	r := callH(t, srv, srv.Token(), http.MethodGet, "/gateway/bot", nil)
+	assert.Equal(t, float64(2), r.body["shards"])
+
+	// Guilds until both shards have one.
+	var guilds [2][]fakediscord.Guild
+	for len(guilds[0]) == 0 || len(guilds[1]) == 0 {
+		g := srv.AddGuild(fakediscord.GuildSpec{Name: "g"})
+		var id uint64
+		_, _ = fmt.Sscan(g.ID, &id)
+		guilds[(id>>22)%2] = append(guilds[(id>>22)%2], g)
+	}
+	for shard := 0; shard < 2; shard++ {
+		ws := dial(t, srv)
+		require.NoError(t, ws.WriteJSON(obj{"op": 2, "d": obj{"token": srv.Token(), "intents": 0, "properties": obj{}, "shard": []int{shard, 2}}}))
+		ready := read(t, ws)
+		require.Equal(t, "READY", ready.T)
+		var d struct {
+			Guilds []struct{ ID string } `json:"guilds"`
+			Shard  []int                 `json:"shard"`
+		}
+		require.NoError(t, json.Unmarshal(ready.D, &d))
+		assert.Equal(t, []int{shard, 2}, d.Shard)
+		var got []string
+		for _, g := range d.Guilds {
+			got = append(got, g.ID)
+		}
+		var want []string
+		for _, g := range guilds[shard] {
+			want = append(want, g.ID)
+		}
+		assert.ElementsMatch(t, want, got, "shard %d", shard)
+	}
+	bad := dial(t, srv)
+	require.NoError(t, bad.WriteJSON(obj{"op": 2, "d": obj{"token": srv.Token(), "shard": []int{2, 2}}}))
+	assert.Equal(t, 4010, closeCode(t, bad))
+}
+
+// pngOf returns a small PNG.
+func pngOf(t *testing.T, w, h int) []byte {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	img.Set(0, 0, color.RGBA{R: 255, A: 255})
+	var b bytes.Buffer
+	require.NoError(t, png.Encode(&b, img))
+	return b.Bytes()
+}
+
+type file struct {
+	name string
+	data []byte
+}
+
+// multipartCall sends payload_json and files[n] as Discord takes them.
+func multipartCall(t *testing.T, srv *fakediscord.Server, token, method, path string, payload any, files ...file) reply {
+	t.Helper()
+	var b bytes.Buffer
+	mw := multipart.NewWriter(&b)
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", `form-data; name="payload_json"`)
+	h.Set("Content-Type", "application/json")
+	pw, _ := mw.CreatePart(h)
+	require.NoError(t, json.NewEncoder(pw).Encode(payload))
+	for i, f := range files {
+		fw, err := mw.CreateFormFile(fmt.Sprintf("files[%d]", i), f.name)
+		require.NoError(t, err)
+		_, _ = fw.Write(f.data)
+	}
+	require.NoError(t, mw.Close())
+	req, err := http.NewRequest(method, srv.URL()+"api/v10"+path, &b)
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	if token != "" {
+		req.Header.Set("Authorization", "Bot "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var out obj
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return reply{resp.StatusCode, out, resp.Header}
+}
+
+// TestAttachments: files in multipart bodies, with Discord's limits (10
+// files, 10 MiB per file, Attach Files), listed on the message, served by
+// the stand-in and referenced from embeds as attachment://name.
+// https://discord.com/developers/docs/reference#uploading-files
+func TestAttachments(t *testing.T) {
+	board := file{"board.png", pngOf(t, 40, 20)}
+	withImage := obj{"embeds": []obj{{"title": "Board", "image": obj{"url": "attachment://board.png"}}}, "attachments": []obj{{"id": 0, "description": "the board"}}}
+	many := func(n int) []file {
+		out := make([]file, n)
+		for i := range out {
+			out[i] = file{fmt.Sprintf("f%d.png", i), board.data}
+		}
+		return out
+	}
+	tests := []struct {
+		name     string
+		perms    int64
+		files    []file
+		wantCode float64 // 0: accepted
+	}{
+		{"one image in an embed", allBot, []file{board}, 0},
+		{"10 files", allBot, many(10), 0},
+		{"11 files", allBot, many(11), 30015},
+		{"a file of 10 MiB", allBot, []file{{"big.bin", make([]byte, 10<<20)}}, 0},
+		{"a file over 10 MiB", allBot, []file{{"big.bin", make([]byte, 10<<20+1)}}, 40005},
+		{"no Attach Files", allBot &^ fakediscord.PermAttachFiles, []file{board}, 50013},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t)
+			require.NoError(t, w.srv.SetBotPermissions(w.channel.ID, tc.perms))
+			r := multipartCall(t, w.srv, w.srv.Token(), http.MethodPost, "/channels/"+w.channel.ID+"/messages", withImage, tc.files...)
+			if tc.wantCode != 0 {
+				assert.Equal(t, tc.wantCode, r.body["code"], "%v", r.body)
+				assert.Empty(t, w.srv.Transcript(w.channel.ID))
+				return
+			}
+			require.Equal(t, http.StatusOK, r.status, "%v", r.body)
+			m, ok := w.srv.Message(r.body["id"].(string))
+			require.True(t, ok)
+			require.Len(t, m.Attachments, len(tc.files))
+			a := m.Attachments[0]
+			assert.Equal(t, tc.files[0].name, a.Filename)
+			assert.Equal(t, len(tc.files[0].data), a.Size)
+			resp, err := http.Get(a.URL)
+			require.NoError(t, err)
+			got, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			assert.Equal(t, tc.files[0].data, got, "served by the stand-in")
+			if tc.files[0].name == "board.png" {
+				assert.Equal(t, a.URL, m.Embeds[0].Image.URL, "attachment:// resolved")
+				assert.Equal(t, 40, m.Embeds[0].Image.Width)
+			}
+		})
+	}
+}
+
+// TestAttachmentsInInteractionAnswers: the picture goes with the answer
+// that updates the clicked message (callback type 7), and an edit keeps
+// only the attachments it lists.
+func TestAttachmentsInInteractionAnswers(t *testing.T) {
+	w := newWorld(t)
+	rawBot(t, w.srv)
+	ix := interactionFor(t, w)
+	board := file{"board.png", pngOf(t, 8, 8)}
+	r := multipartCall(t, w.srv, "", http.MethodPost, "/interactions/"+ix.ID+"/"+ix.Token+"/callback",
+		obj{"type": 4, "data": obj{"embeds": []obj{{"image": obj{"url": "attachment://board.png"}}}, "components": []obj{row(button("go"))}}}, board)
+	require.Equal(t, http.StatusNoContent, r.status, "%v", r.body)
+	resp, err := ix.Wait(ctxT(t))
+	require.NoError(t, err)
+	require.Len(t, resp.Message.Attachments, 1)
+
+	click, err := w.srv.Click(ctxT(t), w.bruno.ID, resp.Message.ID, "go")
+	require.NoError(t, err)
+	next := file{"board.png", pngOf(t, 16, 8)}
+	r = multipartCall(t, w.srv, "", http.MethodPost, "/interactions/"+click.ID+"/"+click.Token+"/callback",
+		obj{"type": 7, "data": obj{"embeds": []obj{{"image": obj{"url": "attachment://board.png"}}}, "attachments": []obj{{"id": 0}}}}, next)
+	require.Equal(t, http.StatusNoContent, r.status, "%v", r.body)
+	m, _ := w.srv.Message(resp.Message.ID)
+	require.Len(t, m.Attachments, 1, "the old picture was not listed: replaced")
+	assert.Equal(t, 16, m.Embeds[0].Image.Width)
+	assert.NotEqual(t, resp.Message.Attachments[0].ID, m.Attachments[0].ID)
+
+	r = multipartCall(t, w.srv, "", http.MethodPatch, "/webhooks/"+w.srv.ApplicationID()+"/"+click.Token+"/messages/@original",
+		obj{"content": "kept", "attachments": []obj{{"id": m.Attachments[0].ID}}})
+	require.Equal(t, http.StatusOK, r.status, "%v", r.body)
+	m, _ = w.srv.Message(resp.Message.ID)
+	require.Len(t, m.Attachments, 1, "listed: kept")
+	assert.Empty(t, w.srv.Violations())
+}
