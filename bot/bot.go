@@ -74,6 +74,7 @@ type Bot struct {
 	obs     Observer
 	seed    func() int64
 	cmdIDs  map[string]string // English subcommand name -> handler id
+	apis    sync.Map          // *discordgo.Session -> sessionAPI
 
 	paces        []clock.Pace
 	now          func() time.Time
@@ -182,7 +183,16 @@ func (b *Bot) Register(s *discordgo.Session) error {
 // concurrent use, answers within Discord's deadline, and recovers from
 // panics (still answering with an error message).
 func (b *Bot) Handle(s *discordgo.Session, i *discordgo.InteractionCreate) {
-	b.handle(sessionAPI{s}, i)
+	b.handle(b.sessionAPI(s), i)
+}
+
+// sessionAPI is the discordAPI of s, made once per session.
+func (b *Bot) sessionAPI(s *discordgo.Session) sessionAPI {
+	if a, ok := b.apis.Load(s); ok {
+		return a.(sessionAPI)
+	}
+	a, _ := b.apis.LoadOrStore(s, newSessionAPI(s))
+	return a.(sessionAPI)
 }
 
 // Close stops taking interactions (new ones get a localised "restarting"
@@ -223,7 +233,18 @@ type call struct {
 	kind string          // command|button|select|modal
 
 	responded bool
+	answered  bool                        // Discord took the answer
+	at        time.Time                   // when the interaction arrived
+	updated   string                      // the message the answer updated in place ("": none)
 	after     []func(ctx context.Context) // post-answer work
+}
+
+// via is the call's interaction, for the work after the answer (see via).
+func (c *call) via() *via {
+	if !c.answered || c.i.Token == "" || c.i.AppID == "" {
+		return nil
+	}
+	return &via{App: c.i.AppID, Token: c.i.Token, At: c.at.UnixMilli(), Orig: c.updated}
 }
 
 func (b *Bot) handle(d discordAPI, ic *discordgo.InteractionCreate) {
@@ -231,7 +252,7 @@ func (b *Bot) handle(d discordAPI, ic *discordgo.InteractionCreate) {
 		return
 	}
 	start := time.Now()
-	c := &call{b: b, d: d, i: ic.Interaction, kind: kindOf(ic.Interaction)}
+	c := &call{b: b, d: d, i: ic.Interaction, kind: kindOf(ic.Interaction), at: start}
 	c.user, c.name = userOf(ic.Interaction)
 	c.lang = locales.Or(locales.For(string(ic.Locale)), b.lang)
 	if ic.Type == discordgo.InteractionApplicationCommandAutocomplete || ic.Type == discordgo.InteractionPing {
@@ -476,6 +497,11 @@ func (c *call) respond(r *discordgo.InteractionResponse) {
 	c.responded = true
 	if err := c.d.Respond(ctx, c.i, r); err != nil {
 		c.b.log.Warn("answer failed", "interaction", c.i.ID, "err", err)
+		return
+	}
+	c.answered = true
+	if r.Type == discordgo.InteractionResponseUpdateMessage && c.i.Message != nil {
+		c.updated = c.i.Message.ID
 	}
 }
 

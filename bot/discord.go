@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -21,6 +22,9 @@ type discordAPI interface {
 	DeleteOriginal(ctx context.Context, i *discordgo.Interaction) error
 	// Followup sends another message for an interaction already answered.
 	Followup(ctx context.Context, i *discordgo.Interaction, p *discordgo.WebhookParams) (*discordgo.Message, error)
+	// FollowupEdit edits a message sent by the interaction (a follow-up,
+	// or "@original") with the interaction's token.
+	FollowupEdit(ctx context.Context, i *discordgo.Interaction, message string, e *discordgo.WebhookEdit) error
 	// Send posts a message in a channel. A non-empty nonce makes it
 	// idempotent: Discord answers a second send with the same nonce, within
 	// a few minutes, with the message the first one created
@@ -33,33 +37,64 @@ type discordAPI interface {
 }
 
 // sessionAPI is discordAPI over a discordgo session. Every request carries
-// the context (deadline) and never sleeps on a rate limit: a rate-limited
-// answer fails fast instead of missing Discord's deadline silently.
-type sessionAPI struct{ s *discordgo.Session }
+// the context (deadline) and is never retried on a rate limit: a
+// rate-limited request fails fast and is tried again later (see outbox.go)
+// instead of missing Discord's deadline silently.
+//
+// Requests made with an interaction's token go through ix, a session of
+// their own with its own rate limiter: they are not bound by the bot's
+// global limit ("Interaction endpoints are not bound to the bot's Global
+// Rate Limit",
+// https://discord.com/developers/docs/interactions/receiving-and-responding#endpoints),
+// so a global 429 met by a bot-token request never makes discordgo hold an
+// answer back before sending it.
+type sessionAPI struct{ s, ix *discordgo.Session }
+
+// newSessionAPI returns the discordAPI of s, with a rate limiter of its
+// own for the interaction-token requests.
+func newSessionAPI(s *discordgo.Session) sessionAPI {
+	ix := &discordgo.Session{
+		Token:          s.Token,
+		Client:         s.Client,
+		UserAgent:      s.UserAgent,
+		MaxRestRetries: s.MaxRestRetries,
+		LogLevel:       s.LogLevel,
+		Ratelimiter:    discordgo.NewRatelimiter(),
+	}
+	if ix.Client == nil {
+		ix.Client = http.DefaultClient
+	}
+	return sessionAPI{s: s, ix: ix}
+}
 
 func opts(ctx context.Context) []discordgo.RequestOption {
 	return []discordgo.RequestOption{discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false)}
 }
 
 func (a sessionAPI) Respond(ctx context.Context, i *discordgo.Interaction, r *discordgo.InteractionResponse) error {
-	return a.s.InteractionRespond(i, r, opts(ctx)...)
+	return a.ix.InteractionRespond(i, r, opts(ctx)...)
 }
 
 func (a sessionAPI) Original(ctx context.Context, i *discordgo.Interaction) (*discordgo.Message, error) {
-	return a.s.InteractionResponse(i, opts(ctx)...)
+	return a.ix.InteractionResponse(i, opts(ctx)...)
 }
 
 func (a sessionAPI) EditOriginal(ctx context.Context, i *discordgo.Interaction, e *discordgo.WebhookEdit) error {
-	_, err := a.s.InteractionResponseEdit(i, e, opts(ctx)...)
+	_, err := a.ix.InteractionResponseEdit(i, e, opts(ctx)...)
 	return err
 }
 
 func (a sessionAPI) DeleteOriginal(ctx context.Context, i *discordgo.Interaction) error {
-	return a.s.InteractionResponseDelete(i, opts(ctx)...)
+	return a.ix.InteractionResponseDelete(i, opts(ctx)...)
 }
 
 func (a sessionAPI) Followup(ctx context.Context, i *discordgo.Interaction, p *discordgo.WebhookParams) (*discordgo.Message, error) {
-	return a.s.FollowupMessageCreate(i, true, p, opts(ctx)...)
+	return a.ix.FollowupMessageCreate(i, true, p, opts(ctx)...)
+}
+
+func (a sessionAPI) FollowupEdit(ctx context.Context, i *discordgo.Interaction, message string, e *discordgo.WebhookEdit) error {
+	_, err := a.ix.FollowupMessageEdit(i, message, e, opts(ctx)...)
+	return err
 }
 
 func (a sessionAPI) Send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {

@@ -28,6 +28,8 @@ type recorder struct {
 
 	deleted []string          // ids of deleted messages
 	nonces  map[string]string // nonce -> message created with it
+	origs   map[string]string // interaction token -> its @original message
+	made    map[string]string // message -> token of the interaction that made it
 }
 
 type recorded struct {
@@ -54,7 +56,7 @@ type shownMessage struct {
 }
 
 func newRecorder() *recorder {
-	return &recorder{msgs: map[string]*shownMessage{}, nonces: map[string]string{}}
+	return &recorder{msgs: map[string]*shownMessage{}, nonces: map[string]string{}, origs: map[string]string{}, made: map[string]string{}}
 }
 
 func (r *recorder) add(c recorded) {
@@ -72,8 +74,10 @@ func (r *recorder) Respond(ctx context.Context, i *discordgo.Interaction, resp *
 		d := resp.Data
 		r.msgs["orig-"+i.ID] = &shownMessage{id: "orig-" + i.ID, channel: i.ChannelID, content: d.Content, embeds: d.Embeds,
 			components: d.Components, ephemeral: d.Flags&discordgo.MessageFlagsEphemeral != 0, mentions: d.AllowedMentions}
+		r.origs[i.Token] = "orig-" + i.ID
 	case discordgo.InteractionResponseUpdateMessage:
 		if i.Message != nil {
+			r.origs[i.Token] = i.Message.ID
 			if m, ok := r.msgs[i.Message.ID]; ok {
 				m.content, m.embeds, m.components = resp.Data.Content, resp.Data.Embeds, resp.Data.Components
 			}
@@ -97,16 +101,67 @@ func (r *recorder) DeleteOriginal(ctx context.Context, i *discordgo.Interaction)
 	return nil
 }
 
+// Followup records a follow-up as op "followup", with send holding the
+// same message, and with the interaction's token in nonce.
 func (r *recorder) Followup(ctx context.Context, i *discordgo.Interaction, p *discordgo.WebhookParams) (*discordgo.Message, error) {
-	r.add(recorded{op: "followup", interaction: i.ID, channel: i.ChannelID, params: p})
+	send := &discordgo.MessageSend{Content: p.Content, Embeds: p.Embeds, Components: p.Components, AllowedMentions: p.AllowedMentions}
+	r.add(recorded{op: "followup", interaction: i.ID, channel: i.ChannelID, params: p, send: send, nonce: i.Token})
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.fail != nil {
+		return nil, r.fail
+	}
 	r.n++
 	id := fmt.Sprintf("f%d", r.n)
 	r.msgs[id] = &shownMessage{id: id, channel: i.ChannelID, content: p.Content, embeds: p.Embeds, components: p.Components,
 		ephemeral: p.Flags&discordgo.MessageFlagsEphemeral != 0, mentions: p.AllowedMentions}
+	r.made[id] = i.Token
 	return &discordgo.Message{ID: id, ChannelID: i.ChannelID}, nil
 }
+
+// FollowupEdit records an edit through an interaction as op
+// "followupEdit", with edit naming the message edited. As Discord does, it
+// refuses a message the interaction did not make nor answer on.
+func (r *recorder) FollowupEdit(ctx context.Context, i *discordgo.Interaction, message string, e *discordgo.WebhookEdit) error {
+	r.mu.Lock()
+	if message == "@original" {
+		message = r.origs[i.Token]
+	}
+	r.mu.Unlock()
+	ed := &discordgo.MessageEdit{ID: message, Content: e.Content, Components: e.Components, Embeds: e.Embeds, AllowedMentions: e.AllowedMentions}
+	r.add(recorded{op: "followupEdit", edit: ed, nonce: i.Token})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.fail != nil {
+		return r.fail
+	}
+	m, ok := r.msgs[message]
+	if !ok || (r.made[message] != i.Token && r.origs[i.Token] != message) {
+		return &discordgo.RESTError{
+			Response: &http.Response{StatusCode: http.StatusNotFound},
+			Message:  &discordgo.APIErrorMessage{Code: discordgo.ErrCodeUnknownMessage, Message: "Unknown Message " + message},
+		}
+	}
+	ed.Channel = m.channel
+	if e.Content != nil {
+		m.content = *e.Content
+	}
+	if e.Embeds != nil {
+		m.embeds = *e.Embeds
+	}
+	if e.Components != nil {
+		m.components = *e.Components
+	}
+	return nil
+}
+
+// posted reports whether c posted a message (with the bot token or as a
+// follow-up).
+func (c recorded) posted() bool { return c.op == "send" || c.op == "followup" }
+
+// edited reports whether c edited a message (with the bot token or through
+// an interaction).
+func (c recorded) edited() bool { return c.op == "edit" || c.op == "followupEdit" }
 
 func (r *recorder) Send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
 	r.add(recorded{op: "send", channel: channel, send: m, nonce: nonce})
@@ -257,7 +312,7 @@ func (h *harness) base(user string, typ discordgo.InteractionType) *discordgo.In
 	gl := h.guildLc
 	return &discordgo.Interaction{
 		ID: fmt.Sprintf("i%d", h.n), AppID: "app", Type: typ, GuildID: h.guild, ChannelID: h.channel,
-		Token: "tok", Locale: h.locale, GuildLocale: &gl,
+		Token: fmt.Sprintf("tok%d", h.n), Locale: h.locale, GuildLocale: &gl,
 		Member: &discordgo.Member{User: &discordgo.User{ID: user, Username: strings.ToLower(h.names[user])}, Nick: h.names[user], Permissions: h.perms[user]},
 	}
 }
@@ -375,7 +430,7 @@ func (r result) ephemeralText() string {
 func (r result) sends() []*discordgo.MessageSend {
 	var out []*discordgo.MessageSend
 	for _, c := range r.calls {
-		if c.op == "send" {
+		if c.posted() {
 			out = append(out, c.send)
 		}
 	}

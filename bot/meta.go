@@ -46,6 +46,11 @@ type meta struct {
 	Ping string `json:"pg,omitempty"`
 	// PingUsers are the users Ping notified.
 	PingUsers []string `json:"pu,omitempty"`
+	// BoardVia and PingVia are the interactions Board and Ping were posted
+	// through (nil: with the bot token), whose tokens can edit them while
+	// valid (see via).
+	BoardVia *via `json:"bw,omitempty"`
+	PingVia  *via `json:"pw,omitempty"`
 	// Origin is the id of the interaction that opened the table: a
 	// component on a message older than it belongs to an earlier game of
 	// the channel (custom ids carry only the state number).

@@ -96,7 +96,7 @@ func (c *call) settle(rec *dixbot.Record) {
 		if d := c.b.effectDelay; d > 0 {
 			time.Sleep(d) // a test widens the window between the write and the effects
 		}
-		if err := c.b.runOutbox(ctx, c.b.apiFor(ctx), rec); err != nil {
+		if err := c.b.runOutbox(ctx, c.b.apiFor(ctx), rec, c.via()); err != nil {
 			c.b.log.Warn("effects left for later", "channel", rec.Channel, "err", err)
 		}
 	})
@@ -112,7 +112,7 @@ var errNothingToDo = errors.New("bot: nothing due")
 // handler of a schedule.Runner over the store. It returns nil when there
 // was nothing to do (already done or taken by another process).
 func (b *Bot) RunDue(ctx context.Context, s *discordgo.Session, channel string, asOf time.Time) error {
-	return b.runDue(ctx, sessionAPI{s}, channel, asOf)
+	return b.runDue(ctx, b.sessionAPI(s), channel, asOf)
 }
 
 func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf time.Time) error {
@@ -159,7 +159,7 @@ func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf tim
 			o.Deadline(late)
 		}
 	}
-	return b.runOutbox(ctx, d, rec)
+	return b.runOutbox(ctx, d, rec, nil)
 }
 
 // runOutbox does the effects of rec in order, then removes the ones done
@@ -167,7 +167,11 @@ func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf tim
 // first effect Discord could not do for now (unreachable, rate limited,
 // 5xx), leaving it and the rest due; an effect Discord refuses for good
 // (a message deleted, a permission missing) is logged and counted done.
-func (b *Bot) runOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record) error {
+//
+// ix is the interaction whose click made the change, when there is one: its
+// token posts and edits messages at no cost against the bot's global rate
+// limit (see via).
+func (b *Bot) runOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *via) error {
 	// One channel's effects are done one batch at a time in a process,
 	// each from the game as it stands then: a slower batch of an earlier
 	// click can never show an older board after a newer one.
@@ -185,7 +189,8 @@ func (b *Bot) runOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record) e
 		return err
 	}
 	channel := rec.Channel
-	x := &executor{b: b, d: d, rec: rec, m: m, board: m.Board, ping: m.Ping, users: m.PingUsers}
+	x := &executor{b: b, d: d, rec: rec, m: m, ix: ix, now: time.Now(),
+		board: m.Board, ping: m.Ping, users: m.PingUsers, boardVia: m.BoardVia, pingVia: m.PingVia}
 	var done uint32
 	var failed error
 	for _, e := range m.Outbox {
@@ -219,6 +224,7 @@ func (b *Bot) runOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record) e
 		}
 		cur.Outbox = keep
 		cur.Board, cur.Ping, cur.PingUsers = x.board, x.ping, x.users
+		cur.BoardVia, cur.PingVia = x.boardVia, x.pingVia
 		if len(keep) == 0 {
 			r.Due = time.Time{} // the clock's next moment, if any
 		}
@@ -240,13 +246,112 @@ func (b *Bot) runOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record) e
 
 // executor does effects, keeping the board and ping messages they change.
 type executor struct {
-	b     *Bot
-	d     discordAPI
-	rec   *dixbot.Record
-	m     *meta
-	board string   // the current board message
-	ping  string   // the current ping message
-	users []string // who the current ping notified
+	b        *Bot
+	d        discordAPI
+	rec      *dixbot.Record
+	m        *meta
+	ix       *via      // the clicking interaction (nil: none, e.g. a deadline)
+	now      time.Time // when the effects started
+	board    string    // the current board message
+	ping     string    // the current ping message
+	users    []string  // who the current ping notified
+	boardVia *via      // the interaction that can edit board (nil: none)
+	pingVia  *via      // the interaction that can edit ping (nil: none)
+}
+
+// via is an interaction whose token changes messages without the bot
+// token: the answer to an interaction and its follow-up messages are made,
+// and can be edited, with the interaction's own token for 15 minutes
+// (https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages),
+// and those requests do not count against the bot's global rate limit of
+// 50 per second (https://discord.com/developers/docs/interactions/receiving-and-responding#endpoints).
+// So the work a click owes (the next board, a ping, closing the last ping)
+// is done through that click's interaction, and a message keeps the
+// interaction it was made with so a later click can still edit it. The
+// bot token is used only when no interaction is valid any more (a
+// deadline acting hours later), or when the interaction's request fails.
+type via struct {
+	App   string `json:"a"`
+	Token string `json:"t"`
+	At    int64  `json:"at"` // when the interaction arrived (Unix ms)
+	// Orig is the message the interaction's answer updated (a click on a
+	// button edits the message it sits on): it is edited as "@original".
+	Orig string `json:"o,omitempty"`
+}
+
+// viaLife is how long an interaction's token is used after it arrived:
+// Discord's 15 minutes, less a margin for the requests under way.
+const viaLife = 14 * time.Minute
+
+// usable reports whether v's token can still be used at now.
+func (v *via) usable(now time.Time) bool {
+	return v != nil && v.Token != "" && now.Before(time.UnixMilli(v.At).Add(viaLife))
+}
+
+func (v *via) interaction() *discordgo.Interaction {
+	return &discordgo.Interaction{AppID: v.App, Token: v.Token}
+}
+
+// post posts a message for effect e: as a follow-up of the clicking
+// interaction while its token is valid, else (or if Discord refuses the
+// follow-up) with the bot token and the effect's nonce. It returns the
+// interaction the message can be edited with (nil: the bot token).
+func (x *executor) post(ctx context.Context, e effect, ms *discordgo.MessageSend) (*discordgo.Message, *via, error) {
+	if x.ix.usable(x.now) {
+		msg, err := x.d.Followup(ctx, x.ix.interaction(), &discordgo.WebhookParams{
+			Content: ms.Content, Embeds: ms.Embeds, Components: ms.Components,
+			AllowedMentions: ms.AllowedMentions, Files: ms.Files,
+		})
+		if err == nil {
+			v := *x.ix
+			v.Orig = ""
+			return msg, &v, nil
+		}
+		if ctx.Err() != nil {
+			return nil, nil, err
+		}
+		x.b.log.Info("follow-up refused; posting with the bot token", "channel", x.rec.Channel, "effect", e.Kind, "err", err)
+	}
+	msg, err := x.d.Send(ctx, x.rec.Channel, ms, x.nonce(e))
+	return msg, nil, err
+}
+
+// edit applies ed to message, made with v (nil: the bot token): through
+// the clicking interaction when its answer updated that very message,
+// through v while its token is valid, else with the bot token.
+func (x *executor) edit(ctx context.Context, message string, v *via, ed *discordgo.MessageEdit) error {
+	we := &discordgo.WebhookEdit{Content: ed.Content, Components: ed.Components, Embeds: ed.Embeds,
+		Files: ed.Files, Attachments: ed.Attachments, AllowedMentions: ed.AllowedMentions}
+	target, id := v, message
+	if x.ix.usable(x.now) && x.ix.Orig == message {
+		target, id = x.ix, "@original"
+	} else if v != nil && v.Orig == message {
+		id = "@original"
+	}
+	if target.usable(x.now) {
+		err := x.d.FollowupEdit(ctx, target.interaction(), id, we)
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
+		x.b.log.Info("edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
+	}
+	ed.Channel, ed.ID = x.rec.Channel, message
+	return x.d.Edit(ctx, ed)
+}
+
+// viaOf is the interaction that can edit message: the clicking one when
+// its answer updated it, else the one recorded for it.
+func (x *executor) viaOf(message string) *via {
+	if x.ix != nil && x.ix.Orig == message {
+		return x.ix
+	}
+	switch message {
+	case x.board:
+		return x.boardVia
+	case x.ping:
+		return x.pingVia
+	}
+	return nil
 }
 
 func (x *executor) do(ctx context.Context, e effect) error {
@@ -262,7 +367,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 			ms.Content = mentions(e.Users)
 			ms.AllowedMentions = mentionUsers(e.Users)
 		}
-		msg, err := x.d.Send(ctx, channel, ms, x.nonce(e))
+		msg, v, err := x.post(ctx, e, ms)
 		if err != nil {
 			return err
 		}
@@ -271,7 +376,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 				return err
 			}
 		}
-		x.board = msg.ID
+		x.board, x.boardVia = msg.ID, v
 		// A new turn's board closes the last turn's ping.
 		return x.pinged(ctx)
 	case effEdit:
@@ -283,34 +388,40 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		ed.Components = &comps
 		ed.Embeds = &[]*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}
 		ed.AllowedMentions = noMentions()
-		return x.d.Edit(ctx, ed)
+		return x.edit(ctx, x.board, x.boardVia, ed)
 	case effRetire:
 		var summary *discordgo.MessageEmbed
 		if e.Title != "" {
 			summary = summaryEmbed(m.Lang, m, e.Title, e.Lines)
 		}
+		err := x.retire(ctx, e.Msg, summary)
 		if e.Msg == x.board {
-			x.board = ""
+			x.board, x.boardVia = "", nil
 		}
-		return x.retire(ctx, e.Msg, summary)
+		return err
 	case effAdopt:
 		old := x.board
-		x.board = e.Msg
 		if old != "" && old != e.Msg {
-			return x.retire(ctx, old, nil)
+			if err := x.retire(ctx, old, nil); err != nil {
+				return err
+			}
+		}
+		x.board, x.boardVia = e.Msg, nil
+		if x.ix != nil && x.ix.Orig == e.Msg {
+			x.boardVia = x.ix
 		}
 		return nil
 	case effPing:
 		if err := x.pinged(ctx); err != nil && !permanent(err) {
 			return err
 		}
-		msg, err := x.d.Send(ctx, channel, &discordgo.MessageSend{
+		msg, v, err := x.post(ctx, e, &discordgo.MessageSend{
 			Content: e.Text, AllowedMentions: mentionUsers(e.Users),
-		}, x.nonce(e))
+		})
 		if err != nil {
 			return err
 		}
-		x.ping, x.users = msg.ID, e.Users
+		x.ping, x.users, x.pingVia = msg.ID, e.Users, v
 		return nil
 	case effPingEdit:
 		if x.ping == "" {
@@ -320,16 +431,16 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		ed := discordgo.NewMessageEdit(channel, x.ping)
 		ed.Content = &e.Text
 		ed.AllowedMentions = noMentions()
-		if err := x.d.Edit(ctx, ed); err != nil && !permanent(err) {
+		if err := x.edit(ctx, x.ping, x.pingVia, ed); err != nil && !permanent(err) {
 			return err
 		}
 		return nil
 	case effPinged:
 		return x.pinged(ctx)
 	case effRemind:
-		_, err := x.d.Send(ctx, channel, &discordgo.MessageSend{
+		_, _, err := x.post(ctx, e, &discordgo.MessageSend{
 			Content: e.Text, AllowedMentions: mentionUsers(e.Users),
-		}, x.nonce(e))
+		})
 		return err
 	case effLog:
 		return x.b.appendLog(ctx, channel, x.m.Origin, append([]string{"**" + e.Title + "**"}, e.Lines...))
@@ -346,7 +457,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		empty := ""
 		ed.Content = &empty
 		ed.AllowedMentions = noMentions()
-		return x.d.Edit(ctx, ed)
+		return x.edit(ctx, x.board, x.boardVia, ed)
 	case effScores:
 		var all []string
 		for s := range m.Seats {
@@ -355,11 +466,11 @@ func (x *executor) do(ctx context.Context, e effect) error {
 			}
 		}
 		// The final scoreboard notifies every player, once.
-		_, err := x.d.Send(ctx, channel, &discordgo.MessageSend{
+		_, _, err := x.post(ctx, e, &discordgo.MessageSend{
 			Content:         mentions(all),
 			Embeds:          []*discordgo.MessageEmbed{scoreboardEmbed(m.Lang, m, g)},
 			AllowedMentions: mentionUsers(all),
-		}, x.nonce(e))
+		})
 		if err != nil {
 			return err
 		}
@@ -392,7 +503,7 @@ func (x *executor) retire(ctx context.Context, message string, summary *discordg
 		e.Content = &empty
 	}
 	e.AllowedMentions = noMentions()
-	return x.d.Edit(ctx, e)
+	return x.edit(ctx, message, x.viaOf(message), e)
 }
 
 // pinged edits the current ping, whose decision is made, to say so: the
@@ -410,8 +521,9 @@ func (x *executor) pinged(ctx context.Context) error {
 	e.Content = &text
 	e.Components = &[]discordgo.MessageComponent{}
 	e.AllowedMentions = noMentions()
-	x.ping, x.users = "", nil
-	return x.d.Edit(ctx, e)
+	ping, v := x.ping, x.pingVia
+	x.ping, x.users, x.pingVia = "", nil, nil
+	return x.edit(ctx, ping, v, e)
 }
 
 // nonce is the idempotency key of the message an effect posts: the same

@@ -88,8 +88,8 @@ func TestOwedEffectsAreIdempotent(t *testing.T) {
 	h := newHarness(t)
 	endTurnWhileDiscordFails(t, h)
 	stale, _ := h.record()
-	require.NoError(t, h.b.runOutbox(context.Background(), h.rec, stale))
-	require.NoError(t, h.b.runOutbox(context.Background(), h.rec, stale))
+	require.NoError(t, h.b.runOutbox(context.Background(), h.rec, stale, nil))
+	require.NoError(t, h.b.runOutbox(context.Background(), h.rec, stale, nil))
 	_, m := h.record()
 	assert.Equal(t, []string{m.Board}, h.rec.liveBoards())
 	h.rec.mu.Lock()
@@ -115,7 +115,7 @@ func TestOwedEffectsClaimedOnce(t *testing.T) {
 	wg.Wait()
 	posts := 0
 	for _, c := range h.rec.since(before) {
-		if c.op == "send" {
+		if c.posted() {
 			posts++
 		}
 	}
@@ -132,7 +132,7 @@ func TestPermanentRefusalIsSkipped(t *testing.T) {
 	rec, m := h.record()
 	m.owe(rec, effect{Kind: effRetire, Msg: "gone"}, effect{Kind: effBoard})
 	rec.Meta = m.encode()
-	require.NoError(t, h.b.runOutbox(context.Background(), h.rec, rec))
+	require.NoError(t, h.b.runOutbox(context.Background(), h.rec, rec, nil))
 	_, m = h.record()
 	assert.Empty(t, m.Outbox)
 	assert.Equal(t, []string{m.Board}, h.rec.liveBoards())

@@ -38,7 +38,7 @@ func (h *harness) due() []recorded {
 func sends(calls []recorded) []recorded {
 	var out []recorded
 	for _, c := range calls {
-		if c.op == "send" {
+		if c.posted() {
 			out = append(out, c)
 		}
 	}
@@ -238,7 +238,7 @@ func TestLeaveHandsTheSeatOverAndTheScoreboardSaysSo(t *testing.T) {
 	}
 	var board string
 	for _, c := range h.rec.calls {
-		if c.op == "send" && len(c.send.Embeds) > 0 && c.send.Embeds[0].Title == locales.T("en", "score_title", nil) {
+		if c.posted() && len(c.send.Embeds) > 0 && c.send.Embeds[0].Title == locales.T("en", "score_title", nil) {
 			for _, f := range c.send.Embeds[0].Fields {
 				board += f.Name + "\n" + f.Value + "\n"
 			}

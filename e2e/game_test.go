@@ -26,7 +26,13 @@ type world struct {
 // recorded no protocol violation.
 func newWorld(t *testing.T, withRedis bool) *world {
 	t.Helper()
-	w := &world{fake: fakediscord.Start(t, fakediscord.Options{DisableWeb: true, DisableRateLimits: true})}
+	return newWorldWith(t, withRedis, fakediscord.Options{DisableWeb: true, DisableRateLimits: true})
+}
+
+// newWorldWith is newWorld with the stand-in's options.
+func newWorldWith(t *testing.T, withRedis bool, opts fakediscord.Options) *world {
+	t.Helper()
+	w := &world{fake: fakediscord.Start(t, opts)}
 	t.Cleanup(func() { noViolations(t, w.fake) })
 	url := ""
 	if withRedis {
