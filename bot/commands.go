@@ -211,6 +211,9 @@ func (b *Bot) paceOf(option string) (string, error) {
 }
 
 func (c *call) cmdStart(variant, language, pace string) error {
+	if err := c.missingPermission(); err != nil {
+		return err
+	}
 	if variant != "" && variant != variantStd && variant != variantBust {
 		return ErrBadInput
 	}
@@ -243,6 +246,9 @@ func (c *call) cmdStart(variant, language, pace string) error {
 }
 
 func (c *call) cmdSolo(diff int, language, pace string) error {
+	if err := c.missingPermission(); err != nil {
+		return err
+	}
 	pace, err := c.b.paceOf(pace)
 	if err != nil {
 		return err

@@ -103,6 +103,7 @@ var errorKeys = []struct {
 	{ErrAlreadyVoted, "err_already_voted", outcomeRefused},
 	{ErrLastPlayer, "err_last_player", outcomeRefused},
 	{ErrLeaveLobby, "err_leave_lobby", outcomeRefused},
+	{ErrMissingPermission, "err_missing_permission", outcomeRefused},
 	// Engine sentinels.
 	{engine.ErrBadOptions, "err_bad_options", outcomeRefused},
 	{engine.ErrGameOver, "err_game_over", outcomeRefused},

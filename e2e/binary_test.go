@@ -114,7 +114,7 @@ func TestBinaryBadTokenNotEchoed(t *testing.T) {
 // HEALTHCHECK does, against the running binary: healthy while it runs,
 // unhealthy once it has stopped.
 func TestBinaryHealthcheck(t *testing.T) {
-	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true, DisableRateLimits: true})
+	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	t.Cleanup(func() { noViolations(t, fake) })
 	// The binary binds a port of its choosing (a port found free by the test
 	// could be taken before the binary binds it) and logs it.

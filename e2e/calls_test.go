@@ -13,6 +13,10 @@ import (
 	"github.com/dixgame/dixbot/internal/fakediscord"
 )
 
+// thinkTime is how long a player of a test takes per decision, on the
+// stand-in's clock.
+const thinkTime = 3 * time.Second
+
 // TestBotTokenCallsPerTurn plays a 3-player game under Discord's rate
 // limits, every player taking thinkTime per decision (the stand-in's clock,
 // on which Discord's rate-limit windows and the 15-minute life of an
@@ -24,7 +28,6 @@ import (
 // (https://discord.com/developers/docs/topics/rate-limits#global-rate-limit,
 // https://discord.com/developers/docs/interactions/receiving-and-responding#endpoints).
 func TestBotTokenCallsPerTurn(t *testing.T) {
-	const thinkTime = 3 * time.Second
 	w := newWorldWith(t, true, fakediscord.Options{DisableWeb: true, DisableRateLimits: os.Getenv("E2E_CALLS_REPORT") != ""})
 	tb := w.table(t, "en-US", "Alice", "Bob", "Chloe")
 	tb.lobby("/dix start")

@@ -58,7 +58,7 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv("E2E_CLOCK_CYCLES")); err == nil && v > 0 {
 		cycles = v
 	}
-	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true, DisableRateLimits: true})
+	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	redisURL := redistest.Start(t).URL()
 	env := []string{
 		"DISCORD_TOKEN=" + fake.Token(),

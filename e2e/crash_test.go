@@ -37,7 +37,7 @@ func TestKilledAfterSavingStillPostsTheBoard(t *testing.T) {
 		redis bool
 	}{{"redis", true}, {"embedded", false}} {
 		t.Run(tc.name, func(t *testing.T) {
-			fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true, DisableRateLimits: true})
+			fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 			redisURL := ""
 			if tc.redis {
 				redisURL = redistest.Start(t).URL()

@@ -26,7 +26,7 @@ type world struct {
 // recorded no protocol violation.
 func newWorld(t *testing.T, withRedis bool) *world {
 	t.Helper()
-	return newWorldWith(t, withRedis, fakediscord.Options{DisableWeb: true, DisableRateLimits: true})
+	return newWorldWith(t, withRedis, fakediscord.Options{DisableWeb: true})
 }
 
 // newWorldWith is newWorld with the stand-in's options.

@@ -54,7 +54,7 @@ func scrapeMetrics(t *testing.T, addr string) map[string]float64 {
 }
 
 func TestHealthAndMetrics(t *testing.T) {
-	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true, DisableRateLimits: true})
+	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	t.Cleanup(func() { noViolations(t, fake) })
 	rs := redistest.Start(t)
 	cfg := baseConfig(t, fake, rs.URL())

@@ -18,7 +18,7 @@ import (
 // newOpsWorld is newWorld with Redis and the /healthz and /metrics listener.
 func newOpsWorld(t *testing.T) *world {
 	t.Helper()
-	w := &world{fake: fakediscord.Start(t, fakediscord.Options{DisableWeb: true, DisableRateLimits: true})}
+	w := &world{fake: fakediscord.Start(t, fakediscord.Options{DisableWeb: true})}
 	t.Cleanup(func() { noViolations(t, w.fake) })
 	w.redis = redistest.Start(t)
 	w.cfg = baseConfig(t, w.fake, w.redis.URL())
@@ -176,7 +176,7 @@ func TestRedeliveredInteraction(t *testing.T) {
 // between). The store's exactly-once record recognises it, and the bot must
 // then send nothing: the interaction was answered by the first delivery.
 func TestRedeliveryUnknownToTheProcess(t *testing.T) {
-	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true, DisableRateLimits: true})
+	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	rs := redistest.Start(t)
 	w := &world{fake: fake, redis: rs, cfg: baseConfig(t, fake, rs.URL())}
 	w.cfg.HTTPAddr = "127.0.0.1:0"
@@ -271,7 +271,7 @@ func TestStoreDownMidGame(t *testing.T) {
 // trip of the gateway's close frame is not read (see app.shutdown); nothing
 // in the stand-in can place one there deterministically.
 func TestInteractionsDuringShutdown(t *testing.T) {
-	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true, DisableRateLimits: true})
+	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	t.Cleanup(func() { noViolations(t, fake) })
 	w := &world{fake: fake, cfg: baseConfig(t, fake, "")}
 	draining := make(chan struct{})

@@ -94,7 +94,7 @@ func (p *process) terminate() int {
 }
 
 func TestSIGTERMLosesNothing(t *testing.T) {
-	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true, DisableRateLimits: true})
+	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	t.Cleanup(func() { noViolations(t, fake) })
 	rs := redistest.Start(t)
 	cfg := baseConfig(t, fake, rs.URL())

@@ -74,7 +74,7 @@ func TestRunStartupErrors(t *testing.T) {
 	})
 
 	t.Run("token refused", func(t *testing.T) {
-		fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true, DisableRateLimits: true})
+		fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 		cfg := testConfig(t)
 		cfg.APIURL = fake.URL()
 		cfg.Token = "wrong-" + fake.Token()
@@ -144,7 +144,7 @@ func TestRunStopsWhileConnecting(t *testing.T) {
 }
 
 func TestRunServesAndStops(t *testing.T) {
-	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true, DisableRateLimits: true})
+	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	cfg := testConfig(t)
 	cfg.APIURL = fake.URL()
 	cfg.Token = fake.Token()

@@ -22,7 +22,7 @@ import (
 // Redis Cluster, and the games land in it.
 func TestRunOnRedisCluster(t *testing.T) {
 	c := redistest.StartCluster(t)
-	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true, DisableRateLimits: true})
+	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	cfg := testConfig(t)
 	cfg.APIURL, cfg.Token = fake.URL(), fake.Token()
 	cfg.RedisURL, cfg.RedisCluster = c.URL(), true
