@@ -57,8 +57,6 @@ func TestGameInAThread(t *testing.T) {
 	require.NoError(t, w.fake.SetBotPermissions(th.ID, fakediscord.BotPermissions&^fakediscord.PermSendMessages))
 	tb.channel = th
 	tb.lobby("/dix start")
-	for tb.decide() {
-		w.fake.Advance(thinkTime)
-	}
+	tb.playToEnd()
 	tb.checkScoreboard([]string{"Alice", "Bob"})
 }

@@ -278,6 +278,9 @@ func (tb *table) decide() bool {
 	after := tb.record().State
 	// One action, then those with a single possible answer (taken by themselves).
 	require.Greater(tb.t, after.Seq, g.Seq, "clicking %s applied its action (answer: %s)", id.raw, describe(r))
+	// The player took thinkTime to decide: Discord's rate-limit windows,
+	// counted on the stand-in's clock, see a human pace.
+	tb.fake.Advance(thinkTime)
 	return true
 }
 
