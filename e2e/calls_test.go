@@ -58,3 +58,35 @@ func TestBotTokenCallsPerTurn(t *testing.T) {
 	}
 	assert.LessOrEqual(t, perTurn, 0.1, "bot-token requests per turn")
 }
+
+// TestFivePlayersFasterThanTheRateLimits plays a 5-player game (many
+// auctions, each pinging the bidders) with every player clicking as fast as
+// the program answers, far faster than people: the follow-ups exceed
+// Discord's per-channel webhook limit and the bot-token messages its
+// per-channel bucket, so Discord answers 429s. Yet every click is answered
+// within Discord's 3 seconds (the stand-in refuses a later answer), no
+// Discord work is lost (the game gets archived, which its last effect does;
+// every turn's player is notified) and no notifying message is
+// deleted.
+func TestFivePlayersFasterThanTheRateLimits(t *testing.T) {
+	w := newWorldWith(t, true, fakediscord.Options{DisableWeb: true})
+	names := []string{"Ann", "Ben", "Cat", "Dov", "Eli"}
+	tb := w.table(t, "en-US", names...)
+	tb.think = 0
+	tb.lobby("/dix start")
+	tb.playToEnd()
+	tb.checkScoreboard(names)
+
+	// The game's last effect archives it, and effects are done in order,
+	// none skipped while Discord can still take it: archived, all is done.
+	require.Eventually(t, func() bool { return tb.record().Finished }, time.Minute, 50*time.Millisecond,
+		"the Discord work of the game was all done")
+	st := w.fake.Stats()
+	p := tb.countPings()
+	t.Logf("%d turns, slowest answer %v, %d answers 429, %d bot-token and %d interaction requests, %d notifying messages (%d deleted)",
+		p.turns, tb.slowest, st.RateLimited, st.BotToken, st.InteractionToken, p.messages, p.deleted)
+	assert.Positive(t, st.RateLimited, "the game met Discord's rate limits")
+	assert.Less(t, tb.slowest, 3*time.Second)
+	assert.GreaterOrEqual(t, p.messages, p.turns-1, "every turn's board notified its player")
+	assert.Zero(t, p.deleted)
+}

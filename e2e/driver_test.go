@@ -32,6 +32,16 @@ type table struct {
 	users   []fakediscord.User
 	rng     *rand.Rand
 	weights map[string]int // how often the random player picks each verb
+	// think is how long a player takes per decision on the stand-in's
+	// clock (thinkTime unless a test plays faster); slowest is the
+	// slowest answer to a command or click so far.
+	think   time.Duration
+	slowest time.Duration
+}
+
+// answered notes the latency of an answer.
+func (tb *table) answered(r *fakediscord.Response) {
+	tb.slowest = max(tb.slowest, r.Latency)
 }
 
 // newTable creates a guild (with the given preferred locale), a channel and
@@ -42,7 +52,7 @@ func newTable(t *testing.T, fake *fakediscord.Server, guildLocale string, names 
 	g := fake.AddGuild(fakediscord.GuildSpec{Name: "DIX club", PreferredLocale: guildLocale})
 	ch, err := fake.AddChannel(g.ID, "dix")
 	require.NoError(t, err)
-	tb := &table{t: t, fake: fake, guild: g, channel: ch, rng: rand.New(rand.NewPCG(1, uint64(len(names))))}
+	tb := &table{t: t, fake: fake, guild: g, channel: ch, rng: rand.New(rand.NewPCG(1, uint64(len(names)))), think: thinkTime}
 	for _, n := range names {
 		name, locale, ok := strings.Cut(n, "/")
 		if !ok {
@@ -63,6 +73,7 @@ func (tb *table) command(user fakediscord.User, line string) *fakediscord.Respon
 	require.NoError(tb.t, err, "%s as %s", line, user.Username)
 	r, err := ix.Wait(ctx)
 	require.NoError(tb.t, err, "answer to %s", line)
+	tb.answered(r)
 	return r
 }
 
@@ -74,6 +85,7 @@ func (tb *table) click(user fakediscord.User, msgID, customID string) *fakedisco
 	require.NoError(tb.t, err, "click %s as %s", customID, user.Username)
 	r, err := ix.Wait(ctx)
 	require.NoError(tb.t, err, "answer to %s", customID)
+	tb.answered(r)
 	return r
 }
 
@@ -85,6 +97,7 @@ func (tb *table) pick(user fakediscord.User, msgID, customID string, values ...s
 	require.NoError(tb.t, err, "select %s %v as %s", customID, values, user.Username)
 	r, err := ix.Wait(ctx)
 	require.NoError(tb.t, err, "answer to %s", customID)
+	tb.answered(r)
 	return r
 }
 
@@ -280,7 +293,7 @@ func (tb *table) decide() bool {
 	require.Greater(tb.t, after.Seq, g.Seq, "clicking %s applied its action (answer: %s)", id.raw, describe(r))
 	// The player took thinkTime to decide: Discord's rate-limit windows,
 	// counted on the stand-in's clock, see a human pace.
-	tb.fake.Advance(thinkTime)
+	tb.fake.Advance(tb.think)
 	return true
 }
 
