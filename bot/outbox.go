@@ -253,10 +253,12 @@ func (x *executor) do(ctx context.Context, e effect) error {
 	channel, g, m := x.rec.Channel, x.rec.State, x.m
 	switch e.Kind {
 	case effBoard:
+		emb, files := x.b.boardMessage(m.Lang, m, g)
 		ms := &discordgo.MessageSend{
-			Embeds:          []*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)},
+			Embeds:          []*discordgo.MessageEmbed{emb},
 			Components:      boardButtons(m.Lang, m, g),
 			AllowedMentions: noMentions(),
+			Files:           files,
 		}
 		if len(e.Users) > 0 {
 			ms.Content = mentions(e.Users)
@@ -281,7 +283,9 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		ed := discordgo.NewMessageEdit(channel, x.board)
 		comps := boardButtons(m.Lang, m, g)
 		ed.Components = &comps
-		ed.Embeds = &[]*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}
+		emb, files := x.b.boardMessage(m.Lang, m, g)
+		ed.Embeds = &[]*discordgo.MessageEmbed{emb}
+		ed.Files, ed.Attachments = files, attachmentsFor(files) // the new picture replaces the old one
 		ed.AllowedMentions = noMentions()
 		return x.d.Edit(ctx, ed)
 	case effRetire:
@@ -343,6 +347,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		ed := discordgo.NewMessageEdit(channel, x.board)
 		ed.Components = &[]discordgo.MessageComponent{}
 		ed.Embeds = &[]*discordgo.MessageEmbed{abandonedEmbed(m.Lang, m, g, e.Text)}
+		ed.Attachments = attachmentsFor(nil) // the text says it all: no picture left behind
 		empty := ""
 		ed.Content = &empty
 		ed.AllowedMentions = noMentions()
@@ -355,10 +360,12 @@ func (x *executor) do(ctx context.Context, e effect) error {
 			}
 		}
 		// The final scoreboard notifies every player, once.
+		emb, files := x.b.scoresMessage(m.Lang, m, g)
 		_, err := x.d.Send(ctx, channel, &discordgo.MessageSend{
 			Content:         mentions(all),
-			Embeds:          []*discordgo.MessageEmbed{scoreboardEmbed(m.Lang, m, g)},
+			Embeds:          []*discordgo.MessageEmbed{emb},
 			AllowedMentions: mentionUsers(all),
+			Files:           files,
 		}, x.nonce(e))
 		if err != nil {
 			return err
@@ -388,6 +395,7 @@ func (x *executor) retire(ctx context.Context, message string, summary *discordg
 	e.Components = &[]discordgo.MessageComponent{}
 	if summary != nil {
 		e.Embeds = &[]*discordgo.MessageEmbed{summary}
+		e.Attachments = attachmentsFor(nil) // the board's picture goes with the board
 		empty := ""
 		e.Content = &empty
 	}
