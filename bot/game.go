@@ -433,7 +433,7 @@ func (c *call) answerPlay(out played, fromBoard bool, confirm string, confirmCom
 		// The turn's summary: the board's picture goes with the board.
 		c.updateFiles("", []*discordgo.MessageEmbed{summaryEmbed(m.Lang, m, out.summary, out.lines)}, nil, nil)
 	default:
-		e, files := c.b.boardMessage(m.Lang, m, g)
+		e, files := c.b.boardMessage(m.Lang, m, g, c.canAttach())
 		c.updateFiles("", []*discordgo.MessageEmbed{e}, boardButtons(m.Lang, m, g), files)
 	}
 }
@@ -530,7 +530,7 @@ func (c *call) showBoard() error {
 	if m.Board != "" {
 		text = locales.T(c.lang, "stale_link", map[string]any{"URL": messageURL(c.i.GuildID, c.i.ChannelID, m.Board)})
 	}
-	e, files := c.b.boardMessage(c.lang, m, r.State)
+	e, files := c.b.boardMessage(c.lang, m, r.State, c.canAttach())
 	c.ephemeralFiles(text, nil, files, e)
 	return nil
 }
@@ -541,7 +541,7 @@ func (c *call) hand() error {
 	if err != nil {
 		return err
 	}
-	e, files := c.b.handMessage(c.lang, m, g, s)
+	e, files := c.b.handMessage(c.lang, m, g, s, c.canAttach())
 	c.ephemeralFiles("", nil, files, e)
 	return nil
 }

@@ -204,6 +204,7 @@ type harness struct {
 	obs     *countObserver
 	maxMeta int    // largest table data seen by step
 	lang    string // the language of games made by seedGame ("en" when unset)
+	appPerm int64  // the bot's permissions in the channel sent with interactions (0: not sent)
 }
 
 type countObserver struct {
@@ -257,7 +258,7 @@ func (h *harness) base(user string, typ discordgo.InteractionType) *discordgo.In
 	gl := h.guildLc
 	return &discordgo.Interaction{
 		ID: fmt.Sprintf("i%d", h.n), AppID: "app", Type: typ, GuildID: h.guild, ChannelID: h.channel,
-		Token: "tok", Locale: h.locale, GuildLocale: &gl,
+		Token: "tok", Locale: h.locale, GuildLocale: &gl, AppPermissions: h.appPerm,
 		Member: &discordgo.Member{User: &discordgo.User{ID: user, Username: strings.ToLower(h.names[user])}, Nick: h.names[user], Permissions: h.perms[user]},
 	}
 }

@@ -253,7 +253,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 	channel, g, m := x.rec.Channel, x.rec.State, x.m
 	switch e.Kind {
 	case effBoard:
-		emb, files := x.b.boardMessage(m.Lang, m, g)
+		emb, files := x.b.boardMessage(m.Lang, m, g, true)
 		ms := &discordgo.MessageSend{
 			Embeds:          []*discordgo.MessageEmbed{emb},
 			Components:      boardButtons(m.Lang, m, g),
@@ -265,6 +265,10 @@ func (x *executor) do(ctx context.Context, e effect) error {
 			ms.AllowedMentions = mentionUsers(e.Users)
 		}
 		msg, err := x.d.Send(ctx, channel, ms, x.nonce(e))
+		if refusedFiles(err, files) { // no ATTACH_FILES here: text only
+			ms.Embeds, ms.Files = []*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}, nil
+			msg, err = x.d.Send(ctx, channel, ms, x.nonce(e))
+		}
 		if err != nil {
 			return err
 		}
@@ -283,11 +287,16 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		ed := discordgo.NewMessageEdit(channel, x.board)
 		comps := boardButtons(m.Lang, m, g)
 		ed.Components = &comps
-		emb, files := x.b.boardMessage(m.Lang, m, g)
+		emb, files := x.b.boardMessage(m.Lang, m, g, true)
 		ed.Embeds = &[]*discordgo.MessageEmbed{emb}
 		ed.Files, ed.Attachments = files, attachmentsFor(files) // the new picture replaces the old one
 		ed.AllowedMentions = noMentions()
-		return x.d.Edit(ctx, ed)
+		err := x.d.Edit(ctx, ed)
+		if refusedFiles(err, files) { // no ATTACH_FILES here: text only
+			ed.Embeds, ed.Files, ed.Attachments = &[]*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}, nil, attachmentsFor(nil)
+			err = x.d.Edit(ctx, ed)
+		}
+		return err
 	case effRetire:
 		var summary *discordgo.MessageEmbed
 		if e.Title != "" {
@@ -360,13 +369,18 @@ func (x *executor) do(ctx context.Context, e effect) error {
 			}
 		}
 		// The final scoreboard notifies every player, once.
-		emb, files := x.b.scoresMessage(m.Lang, m, g)
-		_, err := x.d.Send(ctx, channel, &discordgo.MessageSend{
+		emb, files := x.b.scoresMessage(m.Lang, m, g, true)
+		ms := &discordgo.MessageSend{
 			Content:         mentions(all),
 			Embeds:          []*discordgo.MessageEmbed{emb},
 			AllowedMentions: mentionUsers(all),
 			Files:           files,
-		}, x.nonce(e))
+		}
+		_, err := x.d.Send(ctx, channel, ms, x.nonce(e))
+		if refusedFiles(err, files) { // no ATTACH_FILES here: text only
+			emb.Image, ms.Files = nil, nil
+			_, err = x.d.Send(ctx, channel, ms, x.nonce(e))
+		}
 		if err != nil {
 			return err
 		}

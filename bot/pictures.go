@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"errors"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -56,6 +57,22 @@ func picturesOff(option string) (bool, error) {
 // pictured reports whether the game of m is shown with pictures.
 func (b *Bot) pictured(m *meta) bool {
 	return !b.noPictures && m != nil && !m.NoPictures
+}
+
+// canAttach reports whether the answer to the interaction may carry files:
+// they need ATTACH_FILES in the channel, as the bot's own messages do
+// (app_permissions; 0, not sent, is taken as allowed).
+func (c *call) canAttach() bool {
+	p := c.i.AppPermissions
+	return p == 0 || p&discordgo.PermissionAttachFiles != 0
+}
+
+// refusedFiles reports whether Discord refused a request that carried
+// files for a missing permission (no ATTACH_FILES in the channel): the
+// same message without them, text only, goes through.
+func refusedFiles(err error, files []*discordgo.File) bool {
+	var rerr *discordgo.RESTError
+	return len(files) > 0 && errors.As(err, &rerr) && rerr.Message != nil && rerr.Message.Code == discordgo.ErrCodeMissingPermissions
 }
 
 // publicView is the engine's view of g without what the rules keep
@@ -120,8 +137,9 @@ func withImage(e *discordgo.MessageEmbed, file string) *discordgo.MessageEmbed {
 
 // boardMessage is the board of g in lang: with pictures the short text and
 // the picture it shows, else the full text and no file.
-func (b *Bot) boardMessage(lang string, m *meta, g *engine.Game) (*discordgo.MessageEmbed, []*discordgo.File) {
-	if !b.pictured(m) {
+// attach false (no permission to) gives the text only.
+func (b *Bot) boardMessage(lang string, m *meta, g *engine.Game, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
+	if !attach || !b.pictured(m) {
 		return boardEmbed(lang, m, g), nil
 	}
 	png, err := picture.RenderBoard(picture.Board{
@@ -136,8 +154,8 @@ func (b *Bot) boardMessage(lang string, m *meta, g *engine.Game) (*discordgo.Mes
 
 // handMessage is seat s's private view in lang (/dix hand): with pictures
 // the collection drawn as runs, the wilds where the scorer places them.
-func (b *Bot) handMessage(lang string, m *meta, g *engine.Game, s int) (*discordgo.MessageEmbed, []*discordgo.File) {
-	if !b.pictured(m) {
+func (b *Bot) handMessage(lang string, m *meta, g *engine.Game, s int, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
+	if !attach || !b.pictured(m) {
 		return handEmbed(lang, m, g, s), nil
 	}
 	png, err := renderHand(lang, m, g, s, nil)
@@ -150,8 +168,8 @@ func (b *Bot) handMessage(lang string, m *meta, g *engine.Game, s int) (*discord
 
 // buyPreview is the picture of the buy prompt's payment step: seat s's
 // collection with cd drawn where it would go. Nil without pictures.
-func (b *Bot) buyPreview(lang string, m *meta, g *engine.Game, s int, cd engine.Card) ([]*discordgo.MessageEmbed, []*discordgo.File) {
-	if !b.pictured(m) {
+func (b *Bot) buyPreview(lang string, m *meta, g *engine.Game, s int, cd engine.Card, attach bool) ([]*discordgo.MessageEmbed, []*discordgo.File) {
+	if !attach || !b.pictured(m) {
 		return nil, nil
 	}
 	png, err := renderHand(lang, m, g, s, &cd)
@@ -175,9 +193,9 @@ func renderHand(lang string, m *meta, g *engine.Game, s int, candidate *engine.C
 // scoresMessage is the final scoreboard of g: with pictures, every
 // player's runs with the wilds' placement, the scores and totals drawn
 // too. The text stays whole: it says the tie-breaks.
-func (b *Bot) scoresMessage(lang string, m *meta, g *engine.Game) (*discordgo.MessageEmbed, []*discordgo.File) {
+func (b *Bot) scoresMessage(lang string, m *meta, g *engine.Game, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
 	e := scoreboardEmbed(lang, m, g)
-	if !b.pictured(m) {
+	if !attach || !b.pictured(m) {
 		return e, nil
 	}
 	png, err := picture.RenderScoreboard(picture.Scoreboard{View: publicView(g), Names: pictureNames(lang, m, len(g.Players)), Labels: pictureLabels(lang)})

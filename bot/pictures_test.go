@@ -2,10 +2,12 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"image/png"
 	"io"
 	"math/rand/v2"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -80,11 +83,11 @@ func TestBoardPictureShowsNoHiddenInformation(t *testing.T) {
 	b, err := New(Options{Store: newMemStore()})
 	require.NoError(t, err)
 	m := &meta{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}, {ID: "u3", Name: "Chloé"}}}
-	_, files := b.boardMessage("en", m, g)
+	_, files := b.boardMessage("en", m, g, true)
 	require.Len(t, files, 1)
 	before := readFile(t, files[0])
 	slices.Reverse(g.Deck)
-	_, files = b.boardMessage("en", m, g)
+	_, files = b.boardMessage("en", m, g, true)
 	require.Len(t, files, 1)
 	assert.True(t, bytes.Equal(before, readFile(t, files[0])), "the deck's order changes the picture")
 }
@@ -142,11 +145,11 @@ func TestPictureFallsBackToText(t *testing.T) {
 	b, err := New(Options{Store: newMemStore()})
 	require.NoError(t, err)
 	m := &meta{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}}}
-	e, files := b.boardMessage("en", m, g)
+	e, files := b.boardMessage("en", m, g, true)
 	assert.Nil(t, files)
 	assert.Nil(t, e.Image)
 	assert.Equal(t, boardEmbed("en", m, g), e)
-	e, files = b.handMessage("en", m, g, 0)
+	e, files = b.handMessage("en", m, g, 0, true)
 	assert.Nil(t, files)
 	assert.Nil(t, e.Image)
 }
@@ -269,4 +272,73 @@ func readFile(t *testing.T, f *discordgo.File) []byte {
 	require.NoError(t, err)
 	require.True(t, strings.HasSuffix(f.Name, ".png"))
 	return b
+}
+
+// noAttach is Discord in a channel where the bot lacks ATTACH_FILES: a
+// message with files is refused (403 50013), as create-message's
+// "Limitations" say.
+type noAttach struct{ *recorder }
+
+func missingPermissions() error {
+	return &discordgo.RESTError{
+		Response: &http.Response{StatusCode: http.StatusForbidden},
+		Message:  &discordgo.APIErrorMessage{Code: discordgo.ErrCodeMissingPermissions, Message: "Missing Permissions"},
+	}
+}
+
+func (n noAttach) Send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
+	if len(m.Files) > 0 {
+		n.add(recorded{op: "refused", channel: channel, send: m})
+		return nil, missingPermissions()
+	}
+	return n.recorder.Send(ctx, channel, m, nonce)
+}
+
+func (n noAttach) Edit(ctx context.Context, e *discordgo.MessageEdit) error {
+	if len(e.Files) > 0 {
+		n.add(recorded{op: "refused", channel: e.Channel, edit: e})
+		return missingPermissions()
+	}
+	return n.recorder.Edit(ctx, e)
+}
+
+// TestNoAttachFilesPermission: where the bot may not attach files, the
+// board is posted as text rather than lost, and the answers to clicks
+// (whose app_permissions say so) carry no file.
+func TestNoAttachFilesPermission(t *testing.T) {
+	h := newHarness(t)
+	h.appPerm = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks
+	h.seedGame([]string{"u1", "u2"}, "b1 g2 o3 p4 b5 g6", engine.Options{Players: 2, FirstPlayer: 0})
+	var m *meta
+	rec, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+		m = mustMeta(r.Meta)
+		m.owe(r, effect{Kind: effBoard})
+		r.Meta = m.encode()
+		return nil
+	})
+	require.NoError(t, err)
+	require.NoError(t, h.b.runOutbox(context.Background(), noAttach{h.rec}, rec))
+	var refused, sent int
+	for _, c := range h.rec.calls {
+		switch {
+		case c.op == "refused":
+			refused++
+		case c.op == "send" && len(c.send.Components) > 0:
+			sent++
+			if refused > 0 {
+				assert.Empty(t, c.send.Files)
+				assert.Nil(t, c.send.Embeds[0].Image)
+				assert.Equal(t, boardEmbed("en", m, rec.State), c.send.Embeds[0], "the whole text")
+			}
+		}
+	}
+	assert.Equal(t, 1, refused)
+	assert.Equal(t, 2, sent, "the seeded board, then the text one")
+
+	r := h.clickOn("u1", h.board(), h.mustFind(h.board(), verbDraw))
+	assert.Empty(t, r.response().Data.Files)
+	assert.Nil(t, r.response().Data.Embeds[0].Image)
+	hand := h.command("u2", "hand").response().Data
+	assert.Empty(t, hand.Files)
+	assert.Nil(t, hand.Embeds[0].Image)
 }
