@@ -296,11 +296,12 @@ func (c *call) cmdBoard() error {
 		if merr != nil {
 			return merr
 		}
+		e, files := c.b.scoresMessage(m.Lang, m, r.State, c.canAttach())
 		c.respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{
-				Content: locales.T(m.Lang, "board_archived", nil), Embeds: []*discordgo.MessageEmbed{scoreboardEmbed(m.Lang, m, r.State)},
-				AllowedMentions: noMentions(),
+				Content: locales.T(m.Lang, "board_archived", nil), Embeds: []*discordgo.MessageEmbed{e},
+				AllowedMentions: noMentions(), Files: files,
 			},
 		})
 		return nil
