@@ -44,6 +44,9 @@ type Options struct {
 	// process changes, so that the poller of due work (schedule.Runner)
 	// can act on a deadline at its moment rather than at its next poll.
 	WakeAt func(time.Time)
+	// NoPictures turns the pictures off for every game (DIX_PICTURES=off):
+	// boards, hands and scoreboards are text only.
+	NoPictures bool
 }
 
 // Observer receives metrics. Implementations must be safe for concurrent use.
@@ -80,6 +83,7 @@ type Bot struct {
 	now          func() time.Time
 	wakeAt       func(time.Time)
 	effectDelay  time.Duration
+	noPictures   bool
 	channelLocks [64]sync.Mutex // runOutbox, by channel hash
 
 	mu       sync.Mutex
@@ -122,6 +126,7 @@ func New(opts Options) (*Bot, error) {
 		paces:       opts.Paces,
 		now:         opts.Now,
 		wakeAt:      opts.WakeAt,
+		noPictures:  opts.NoPictures,
 	}
 	if b.wakeAt == nil {
 		b.wakeAt = func(time.Time) {}
@@ -465,6 +470,11 @@ func shownVersion(msg *discordgo.Message) (uint32, bool) {
 
 // ephemeral answers (or follows up) with a message only the user sees.
 func (c *call) ephemeral(text string, comps []discordgo.MessageComponent, embeds ...*discordgo.MessageEmbed) {
+	c.ephemeralFiles(text, comps, nil, embeds...)
+}
+
+// ephemeralFiles is ephemeral with files attached (pictures).
+func (c *call) ephemeralFiles(text string, comps []discordgo.MessageComponent, files []*discordgo.File, embeds ...*discordgo.MessageEmbed) {
 	if comps == nil {
 		comps = []discordgo.MessageComponent{}
 	}
@@ -473,7 +483,7 @@ func (c *call) ephemeral(text string, comps []discordgo.MessageComponent, embeds
 		defer cancel()
 		_, err := c.d.Followup(ctx, c.i, &discordgo.WebhookParams{
 			Content: text, Components: comps, Embeds: embeds, Flags: discordgo.MessageFlagsEphemeral,
-			AllowedMentions: noMentions(),
+			AllowedMentions: noMentions(), Files: files,
 		})
 		if err != nil {
 			c.b.log.Warn("follow-up failed", "interaction", c.i.ID, "err", err)
@@ -484,7 +494,7 @@ func (c *call) ephemeral(text string, comps []discordgo.MessageComponent, embeds
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{
 			Content: text, Components: comps, Embeds: embeds, Flags: discordgo.MessageFlagsEphemeral,
-			AllowedMentions: noMentions(),
+			AllowedMentions: noMentions(), Files: files,
 		},
 	})
 }
@@ -515,7 +525,8 @@ func (c *call) update(content string, embeds []*discordgo.MessageEmbed, comps []
 	}
 	c.respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseUpdateMessage,
-		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds, Components: comps, AllowedMentions: noMentions()},
+		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds, Components: comps, AllowedMentions: noMentions(),
+			Attachments: orphanedPictures(c.i.Message, embeds)},
 	})
 }
 

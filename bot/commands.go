@@ -22,6 +22,9 @@ const (
 	optLanguage   = "language"
 	optDifficulty = "difficulty"
 	optPace       = "pace"
+	optPictures   = "pictures"
+	picsOn        = "on"
+	picsOff       = "off"
 	variantStd    = "standard"
 	variantBust   = "bust"
 )
@@ -94,13 +97,13 @@ func (b *Bot) Commands() []*discordgo.ApplicationCommand {
 				choice("variant_standard", variantStd),
 				choice("variant_bust", variantBust),
 			}
-			sub.Options = []*discordgo.ApplicationCommandOption{v, languageOption(), b.paceOption()}
+			sub.Options = []*discordgo.ApplicationCommandOption{v, languageOption(), b.paceOption(), picturesOption()}
 		case "solo":
 			d := option(optDifficulty, discordgo.ApplicationCommandOptionInteger)
 			lo := float64(minDifficulty)
 			d.MinValue = &lo
 			d.MaxValue = maxDifficulty
-			sub.Options = []*discordgo.ApplicationCommandOption{d, languageOption(), b.paceOption()}
+			sub.Options = []*discordgo.ApplicationCommandOption{d, languageOption(), b.paceOption(), picturesOption()}
 		}
 		subs = append(subs, sub)
 	}
@@ -127,7 +130,11 @@ func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) er
 	}
 	switch b.cmdIDs[sub.Name] {
 	case "start":
-		return c.cmdStart(stringOpt(opts, optVariant), stringOpt(opts, optLanguage), stringOpt(opts, optPace))
+		noPics, err := picturesOff(stringOpt(opts, optPictures))
+		if err != nil {
+			return err
+		}
+		return c.cmdStart(stringOpt(opts, optVariant), stringOpt(opts, optLanguage), stringOpt(opts, optPace), noPics)
 	case "solo":
 		diff := defaultDifficulty
 		if o, ok := opts[en("opt_"+optDifficulty+"_name")]; ok {
@@ -137,7 +144,11 @@ func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) er
 			}
 			diff = int(v)
 		}
-		return c.cmdSolo(diff, stringOpt(opts, optLanguage), stringOpt(opts, optPace))
+		noPics, err := picturesOff(stringOpt(opts, optPictures))
+		if err != nil {
+			return err
+		}
+		return c.cmdSolo(diff, stringOpt(opts, optLanguage), stringOpt(opts, optPace), noPics)
 	case "board":
 		return c.cmdBoard()
 	case "hand":
@@ -210,7 +221,7 @@ func (b *Bot) paceOf(option string) (string, error) {
 	return option, nil
 }
 
-func (c *call) cmdStart(variant, language, pace string) error {
+func (c *call) cmdStart(variant, language, pace string, noPictures bool) error {
 	if err := c.missingPermission(); err != nil {
 		return err
 	}
@@ -222,7 +233,7 @@ func (c *call) cmdStart(variant, language, pace string) error {
 		return err
 	}
 	m := &meta{Creator: c.user, Lang: c.gameLanguage(language, false), Bust: variant == variantBust,
-		Seats: []seat{{ID: c.user, Name: c.name}}, Lobby: 1, Origin: c.i.ID, Pace: pace}
+		Seats: []seat{{ID: c.user, Name: c.name}}, Lobby: 1, Origin: c.i.ID, Pace: pace, NoPictures: noPictures}
 	if err := c.create(&dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID, Meta: m.encode()}); err != nil {
 		return err
 	}
@@ -245,7 +256,7 @@ func (c *call) cmdStart(variant, language, pace string) error {
 	return nil
 }
 
-func (c *call) cmdSolo(diff int, language, pace string) error {
+func (c *call) cmdSolo(diff int, language, pace string, noPictures bool) error {
 	if err := c.missingPermission(); err != nil {
 		return err
 	}
@@ -259,7 +270,7 @@ func (c *call) cmdSolo(diff int, language, pace string) error {
 	}
 	lang := c.gameLanguage(language, true)
 	m := &meta{Creator: c.user, Lang: lang, Solo: true, Diff: diff, Turn: 1, Origin: c.i.ID,
-		Seats: []seat{{ID: c.user, Name: c.name}, {}}, Pace: pace}
+		Seats: []seat{{ID: c.user, Name: c.name}, {}}, Pace: pace, NoPictures: noPictures}
 	now := c.b.now()
 	c.b.newClock(m, g, now)
 	d := map[string]any{"Name": m.name(lang, 0), "Level": diff, "LevelName": locales.T(lang, "difficulty_"+itoa(diff), nil)}
@@ -291,11 +302,12 @@ func (c *call) cmdBoard() error {
 		if merr != nil {
 			return merr
 		}
+		e, files := c.b.scoresMessage(m.Lang, m, r.State, c.canAttach())
 		c.respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{
-				Content: locales.T(m.Lang, "board_archived", nil), Embeds: []*discordgo.MessageEmbed{scoreboardEmbed(m.Lang, m, r.State)},
-				AllowedMentions: noMentions(),
+				Content: locales.T(m.Lang, "board_archived", nil), Embeds: []*discordgo.MessageEmbed{e},
+				AllowedMentions: noMentions(), Files: files,
 			},
 		})
 		return nil

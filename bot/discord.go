@@ -98,7 +98,7 @@ func (a sessionAPI) FollowupEdit(ctx context.Context, i *discordgo.Interaction, 
 }
 
 func (a sessionAPI) Send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
-	if nonce == "" || len(m.Files) > 0 {
+	if nonce == "" {
 		return a.s.ChannelMessageSendComplex(channel, m, opts(ctx)...)
 	}
 	// discordgo's MessageSend has no nonce: the same body with one.
@@ -108,7 +108,19 @@ func (a sessionAPI) Send(ctx context.Context, channel string, m *discordgo.Messa
 		EnforceNonce bool   `json:"enforce_nonce"`
 	}{m, nonce, true}
 	endpoint := discordgo.EndpointChannelMessages(channel)
-	raw, err := a.s.RequestWithBucketID("POST", endpoint, body, endpoint, opts(ctx)...)
+	var raw []byte
+	var err error
+	if len(m.Files) > 0 {
+		// With files (a picture), the same body as payload_json of a
+		// multipart request: the nonce still makes a retry harmless.
+		ct, mp, merr := discordgo.MultipartBodyWithJSON(body, m.Files)
+		if merr != nil {
+			return nil, fmt.Errorf("bot: encoding a message with files: %w", merr)
+		}
+		raw, err = a.s.RequestRaw("POST", endpoint, ct, mp, endpoint, 0, opts(ctx)...)
+	} else {
+		raw, err = a.s.RequestWithBucketID("POST", endpoint, body, endpoint, opts(ctx)...)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -430,9 +430,11 @@ func (c *call) answerPlay(out played, fromBoard bool, confirm string, confirmCom
 	case !fromBoard:
 		c.updateOrReply(confirm, confirmComps)
 	case out.ended || g.Phase == engine.PhaseOver:
-		c.update("", []*discordgo.MessageEmbed{summaryEmbed(m.Lang, m, out.summary, out.lines)}, nil)
+		// The turn's summary: the board's picture goes with the board.
+		c.updateFiles("", []*discordgo.MessageEmbed{summaryEmbed(m.Lang, m, out.summary, out.lines)}, nil, nil)
 	default:
-		c.update("", []*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}, boardButtons(m.Lang, m, g))
+		e, files := c.b.boardMessage(m.Lang, m, g, c.canAttach())
+		c.updateFiles("", []*discordgo.MessageEmbed{e}, boardButtons(m.Lang, m, g), files)
 	}
 }
 
@@ -528,7 +530,8 @@ func (c *call) showBoard() error {
 	if m.Board != "" {
 		text = locales.T(c.lang, "stale_link", map[string]any{"URL": messageURL(c.i.GuildID, c.i.ChannelID, m.Board)})
 	}
-	c.ephemeral(text, nil, boardEmbed(c.lang, m, r.State))
+	e, files := c.b.boardMessage(c.lang, m, r.State, c.canAttach())
+	c.ephemeralFiles(text, nil, files, e)
 	return nil
 }
 
@@ -538,7 +541,8 @@ func (c *call) hand() error {
 	if err != nil {
 		return err
 	}
-	c.ephemeral("", nil, handEmbed(c.lang, m, g, s))
+	e, files := c.b.handMessage(c.lang, m, g, s, c.canAttach())
+	c.ephemeralFiles("", nil, files, e)
 	return nil
 }
 

@@ -104,7 +104,7 @@ func (r *recorder) DeleteOriginal(ctx context.Context, i *discordgo.Interaction)
 // Followup records a follow-up as op "followup", with send holding the
 // same message, and with the interaction's token in nonce.
 func (r *recorder) Followup(ctx context.Context, i *discordgo.Interaction, p *discordgo.WebhookParams) (*discordgo.Message, error) {
-	send := &discordgo.MessageSend{Content: p.Content, Embeds: p.Embeds, Components: p.Components, AllowedMentions: p.AllowedMentions}
+	send := &discordgo.MessageSend{Content: p.Content, Embeds: p.Embeds, Components: p.Components, AllowedMentions: p.AllowedMentions, Files: p.Files}
 	r.add(recorded{op: "followup", interaction: i.ID, channel: i.ChannelID, params: p, send: send, nonce: i.Token})
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -128,7 +128,8 @@ func (r *recorder) FollowupEdit(ctx context.Context, i *discordgo.Interaction, m
 		message = r.origs[i.Token]
 	}
 	r.mu.Unlock()
-	ed := &discordgo.MessageEdit{ID: message, Content: e.Content, Components: e.Components, Embeds: e.Embeds, AllowedMentions: e.AllowedMentions}
+	ed := &discordgo.MessageEdit{ID: message, Content: e.Content, Components: e.Components, Embeds: e.Embeds, AllowedMentions: e.AllowedMentions,
+		Files: e.Files, Attachments: e.Attachments}
 	r.add(recorded{op: "followupEdit", edit: ed, nonce: i.Token})
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -259,6 +260,7 @@ type harness struct {
 	obs     *countObserver
 	maxMeta int    // largest table data seen by step
 	lang    string // the language of games made by seedGame ("en" when unset)
+	appPerm int64  // the bot's permissions in the channel sent with interactions (0: not sent)
 }
 
 type countObserver struct {
@@ -312,7 +314,7 @@ func (h *harness) base(user string, typ discordgo.InteractionType) *discordgo.In
 	gl := h.guildLc
 	return &discordgo.Interaction{
 		ID: fmt.Sprintf("i%d", h.n), AppID: "app", Type: typ, GuildID: h.guild, ChannelID: h.channel,
-		Token: fmt.Sprintf("tok%d", h.n), Locale: h.locale, GuildLocale: &gl,
+		Token: fmt.Sprintf("tok%d", h.n), Locale: h.locale, GuildLocale: &gl, AppPermissions: h.appPerm,
 		Member: &discordgo.Member{User: &discordgo.User{ID: user, Username: strings.ToLower(h.names[user])}, Nick: h.names[user], Permissions: h.perms[user]},
 	}
 }

@@ -72,6 +72,9 @@ type meta struct {
 	Clock *clock.Clock `json:"ck,omitempty"`
 	// PausedBy is the name of who paused the game ("": running).
 	PausedBy string `json:"pz,omitempty"`
+	// NoPictures: the game was started with pictures:off; its board and
+	// scoreboard are text only (pictures.go).
+	NoPictures bool `json:"np,omitempty"`
 }
 
 // seat is one player: a Discord user and the name shown on the board.

@@ -358,16 +358,22 @@ func (x *executor) do(ctx context.Context, e effect) error {
 	channel, g, m := x.rec.Channel, x.rec.State, x.m
 	switch e.Kind {
 	case effBoard:
+		emb, files := x.b.boardMessage(m.Lang, m, g, true)
 		ms := &discordgo.MessageSend{
-			Embeds:          []*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)},
+			Embeds:          []*discordgo.MessageEmbed{emb},
 			Components:      boardButtons(m.Lang, m, g),
 			AllowedMentions: noMentions(),
+			Files:           files,
 		}
 		if len(e.Users) > 0 {
 			ms.Content = mentions(e.Users)
 			ms.AllowedMentions = mentionUsers(e.Users)
 		}
 		msg, v, err := x.post(ctx, e, ms)
+		if refusedFiles(err, files) { // no ATTACH_FILES here: text only
+			ms.Embeds, ms.Files = []*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}, nil
+			msg, v, err = x.post(ctx, e, ms)
+		}
 		if err != nil {
 			return err
 		}
@@ -386,9 +392,16 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		ed := discordgo.NewMessageEdit(channel, x.board)
 		comps := boardButtons(m.Lang, m, g)
 		ed.Components = &comps
-		ed.Embeds = &[]*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}
+		emb, files := x.b.boardMessage(m.Lang, m, g, true)
+		ed.Embeds = &[]*discordgo.MessageEmbed{emb}
+		ed.Files, ed.Attachments = files, attachmentsFor(files) // the new picture replaces the old one
 		ed.AllowedMentions = noMentions()
-		return x.edit(ctx, x.board, x.boardVia, ed)
+		err := x.edit(ctx, x.board, x.boardVia, ed)
+		if refusedFiles(err, files) { // no ATTACH_FILES here: text only
+			ed.Embeds, ed.Files, ed.Attachments = &[]*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}, nil, attachmentsFor(nil)
+			err = x.edit(ctx, x.board, x.boardVia, ed)
+		}
+		return err
 	case effRetire:
 		var summary *discordgo.MessageEmbed
 		if e.Title != "" {
@@ -454,6 +467,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		ed := discordgo.NewMessageEdit(channel, x.board)
 		ed.Components = &[]discordgo.MessageComponent{}
 		ed.Embeds = &[]*discordgo.MessageEmbed{abandonedEmbed(m.Lang, m, g, e.Text)}
+		ed.Attachments = attachmentsFor(nil) // the text says it all: no picture left behind
 		empty := ""
 		ed.Content = &empty
 		ed.AllowedMentions = noMentions()
@@ -466,11 +480,18 @@ func (x *executor) do(ctx context.Context, e effect) error {
 			}
 		}
 		// The final scoreboard notifies every player, once.
-		_, _, err := x.post(ctx, e, &discordgo.MessageSend{
+		emb, files := x.b.scoresMessage(m.Lang, m, g, true)
+		ms := &discordgo.MessageSend{
 			Content:         mentions(all),
-			Embeds:          []*discordgo.MessageEmbed{scoreboardEmbed(m.Lang, m, g)},
+			Embeds:          []*discordgo.MessageEmbed{emb},
 			AllowedMentions: mentionUsers(all),
-		})
+			Files:           files,
+		}
+		_, _, err := x.post(ctx, e, ms)
+		if refusedFiles(err, files) { // no ATTACH_FILES here: text only
+			emb.Image, ms.Files = nil, nil
+			_, _, err = x.post(ctx, e, ms)
+		}
 		if err != nil {
 			return err
 		}
@@ -499,6 +520,7 @@ func (x *executor) retire(ctx context.Context, message string, summary *discordg
 	e.Components = &[]discordgo.MessageComponent{}
 	if summary != nil {
 		e.Embeds = &[]*discordgo.MessageEmbed{summary}
+		e.Attachments = attachmentsFor(nil) // the board's picture goes with the board
 		empty := ""
 		e.Content = &empty
 	}

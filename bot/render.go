@@ -38,6 +38,14 @@ func (m *meta) name(lang string, seatNo int) string {
 
 // boardEmbed renders everything public about the game (principle 2).
 func boardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmbed {
+	return boardEmbedOf(lang, m, g, false)
+}
+
+// boardEmbedOf is boardEmbed, or with pictured the shorter text that goes
+// with the board's picture (pictures.go): what happened, whose decision,
+// the tableau and its risk, the auction, and each player's tokens and
+// score; the market and the collections are left to the picture.
+func boardEmbedOf(lang string, m *meta, g *engine.Game, pictured bool) *discordgo.MessageEmbed {
 	e := &discordgo.MessageEmbed{Color: colorBoard}
 	if g.Phase == engine.PhaseFinalBuy {
 		e.Title = locales.T(lang, "board_title_final", nil)
@@ -82,10 +90,12 @@ func boardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmbed {
 			Value: auctionText(lang, m, g),
 		})
 	}
-	e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
-		Name:  locales.N(lang, "board_deck_market", len(g.Deck), nil),
-		Value: byColor(lang, g.Market, false),
-	})
+	if !pictured {
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
+			Name:  locales.N(lang, "board_deck_market", len(g.Deck), nil),
+			Value: byColor(lang, g.Market, false),
+		})
+	}
 	actor := g.ToAct()
 	for s := range g.Players {
 		marker := ""
@@ -97,7 +107,7 @@ func boardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmbed {
 		}
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
 			Name:   truncate(locales.T(lang, "board_player", map[string]any{"Marker": marker, "Name": m.name(lang, s)})+seatMark(lang, m, s), 256),
-			Value:  playerText(lang, m, g, s),
+			Value:  playerText(lang, m, g, s, !pictured),
 			Inline: true,
 		})
 	}
@@ -105,9 +115,10 @@ func boardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmbed {
 	return e
 }
 
-// playerText is one player's public holdings; ALIX's also says how far
-// she draws (SPEC §5).
-func playerText(lang string, m *meta, g *engine.Game, s int) string {
+// playerText is one player's public holdings (withCards: their collection
+// by colour, else their score); ALIX's also says how far she draws
+// (SPEC §5).
+func playerText(lang string, m *meta, g *engine.Game, s int, withCards bool) string {
 	p := g.Players[s]
 	head := locales.N(lang, "player_tokens", p.Money, nil)
 	if g.IsAlix(s) {
@@ -119,6 +130,9 @@ func playerText(lang string, m *meta, g *engine.Game, s int) string {
 	if c := m.Clock; c != nil && s < len(c.Banks) && m.clocked(s) && s != c.Seat && g.Phase != engine.PhaseOver {
 		// The time left of a player who is not deciding does not run.
 		head += locales.T(lang, "list_sep", nil) + locales.T(lang, "player_time", map[string]any{"Left": durationText(lang, c.Banks[s])})
+	}
+	if !withCards {
+		return head + "\n" + locales.N(lang, "player_score", engine.BestScore(p.Collection).Total, nil)
 	}
 	if len(p.Collection) == 0 {
 		return head + "\n" + locales.T(lang, "no_cards", nil)
@@ -470,14 +484,22 @@ func scoreText(lang string, s engine.Score) string {
 // handEmbed is a player's private view (/dix hand): collection, best runs
 // now, where the scorer would put the wilds, capacity to pay.
 func handEmbed(lang string, m *meta, g *engine.Game, s int) *discordgo.MessageEmbed {
+	return handEmbedOf(lang, m, g, s, false)
+}
+
+// handEmbedOf is handEmbed, or with pictured without the collection by
+// colour, which the picture shows (the runs stay, as text).
+func handEmbedOf(lang string, m *meta, g *engine.Game, s int, pictured bool) *discordgo.MessageEmbed {
 	p := g.Players[s]
 	sc := engine.BestScore(p.Collection)
 	e := &discordgo.MessageEmbed{Title: locales.T(lang, "hand_title", map[string]any{"Name": m.name(lang, s)}), Color: colorPrompt}
-	e.Fields = []*discordgo.MessageEmbedField{
-		{Name: locales.N(lang, "hand_collection", len(p.Collection), nil), Value: truncate(byColor(lang, p.Collection, true), 1024)},
-		{Name: locales.N(lang, "hand_score", sc.Total, nil), Value: truncate(scoreText(lang, sc), 1024)},
-		{Name: locales.T(lang, "hand_tokens", nil), Value: playerTokens(lang, p) + "\n" + capacityText(lang, g, s)},
+	if !pictured {
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: locales.N(lang, "hand_collection", len(p.Collection), nil), Value: truncate(byColor(lang, p.Collection, true), 1024)})
 	}
+	e.Fields = append(e.Fields,
+		&discordgo.MessageEmbedField{Name: locales.N(lang, "hand_score", sc.Total, nil), Value: truncate(scoreText(lang, sc), 1024)},
+		&discordgo.MessageEmbedField{Name: locales.T(lang, "hand_tokens", nil), Value: playerTokens(lang, p) + "\n" + capacityText(lang, g, s)},
+	)
 	return e
 }
 

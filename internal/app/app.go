@@ -114,6 +114,7 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		EffectDelay:     cfg.EffectDelay,
 		Paces:           paces,
 		WakeAt:          runner.WakeAt,
+		NoPictures:      cfg.PicturesOff(),
 	})
 	if err != nil {
 		return fmt.Errorf("creating the bot: %w", err)

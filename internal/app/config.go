@@ -53,6 +53,9 @@ type Config struct {
 	// "live=5m+1m,evening=3h+20m,relaxed=24h+24h". Paces it does not name
 	// keep their defaults.
 	Paces string `env:"DIX_PACES"`
+	// Pictures is "on" (the default) or "off": with off, boards, hands and
+	// scoreboards are text only in every game, whatever /dix start says.
+	Pictures string `env:"DIX_PICTURES" envDefault:"on"`
 	// EffectDelay is a test hook: it holds the Discord work of each change
 	// that long after the answer, widening the window in which a crash
 	// leaves it to be done after a restart. Never set in production.
@@ -101,6 +104,17 @@ func (e *VarError) Unwrap() error { return ErrConfig }
 func (c *Config) Normalize() {
 	c.Language = strings.ToLower(strings.TrimSpace(c.Language))
 	c.GuildID = strings.TrimSpace(c.GuildID)
+	c.Pictures = strings.ToLower(strings.TrimSpace(c.Pictures))
+}
+
+// PicturesOff reports whether DIX_PICTURES turns the pictures off (an
+// empty value is the default, on).
+func (c *Config) PicturesOff() bool {
+	switch c.Pictures {
+	case "off", "false", "0", "no":
+		return true
+	}
+	return false
 }
 
 // Validate checks every field and returns every error at once (joined
@@ -134,6 +148,11 @@ func (c *Config) Validate() error {
 	}
 	if c.Language != "en" && c.Language != "fr" {
 		bad("DIX_LANGUAGE %q must be en or fr", c.Language)
+	}
+	switch c.Pictures {
+	case "", "on", "true", "1", "yes", "off", "false", "0", "no":
+	default:
+		bad("DIX_PICTURES %q must be on or off", c.Pictures)
 	}
 	if c.HTTPAddr != "" {
 		if _, _, err := net.SplitHostPort(c.HTTPAddr); err != nil {

@@ -201,7 +201,14 @@ function renderMessage(m, s) {
     body.append(el("span", "edited", "(edited)"));
   }
   for (const e of m.embeds || []) body.append(renderEmbed(e));
-  for (const a of m.attachments || []) body.append(renderAttachment(a));
+  // An attachment an embed shows (attachment://name, resolved to its URL
+  // by the server) is drawn in the embed only, as Discord's client does
+  // (https://discord.com/developers/docs/reference#uploading-files).
+  const shown = new Set();
+  for (const e of m.embeds || []) {
+    for (const x of [e.image, e.thumbnail]) if (x && x.url) shown.add(x.url);
+  }
+  for (const a of m.attachments || []) if (!shown.has(a.url)) body.append(renderAttachment(a));
   if (m.components && m.components.length) body.append(renderComponents(m));
   if (m.pinged.length) {
     body.append(el("div", "pinged", "pinged " + m.pinged.map((id) => "@" + (s.names[id] || id)).join(", ")));

@@ -1,0 +1,243 @@
+package bot
+
+import (
+	"bytes"
+	"errors"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+	"github.com/dixgame/dixbot/picture"
+)
+
+// Pictures (DISCORD-UX "Pictures"): the board, /dix hand, the buy prompt's
+// payment step and the final scoreboard carry a PNG drawn by package
+// picture, attached to the very request that posts or updates the message
+// and shown as the embed's image ("attachment://board.png", see
+// https://discord.com/developers/docs/reference#uploading-files). The
+// embed's text stays, shorter, as the accessible summary. A game started
+// with pictures:off, or a bot run with DIX_PICTURES=off, shows text only,
+// as before. A picture that cannot be drawn never blocks a message: the
+// full text is shown instead.
+//
+// Only public information is drawn: the board and the scoreboard come from
+// publicView (the deck's order is dropped), a hand picture goes only to its
+// owner, in an ephemeral message.
+
+// The attachments' file names, which the embeds refer to.
+const (
+	boardFile  = "board.png"
+	handFile   = "hand.png"
+	scoresFile = "scores.png"
+)
+
+// picturesOption is the pictures: option of /dix start and /dix solo.
+func picturesOption() *discordgo.ApplicationCommandOption {
+	o := option(optPictures, discordgo.ApplicationCommandOptionString)
+	o.Choices = []*discordgo.ApplicationCommandOptionChoice{
+		choice("pictures_on", picsOn),
+		choice("pictures_off", picsOff),
+	}
+	return o
+}
+
+// picturesOff reads the pictures: option ("" is on). It returns
+// ErrBadInput for a value that is not one of its choices.
+func picturesOff(option string) (bool, error) {
+	switch option {
+	case "", picsOn:
+		return false, nil
+	case picsOff:
+		return true, nil
+	}
+	return false, ErrBadInput
+}
+
+// pictured reports whether the game of m is shown with pictures.
+func (b *Bot) pictured(m *meta) bool {
+	return !b.noPictures && m != nil && !m.NoPictures
+}
+
+// canAttach reports whether the answer to the interaction may carry files:
+// they need ATTACH_FILES in the channel, as the bot's own messages do
+// (app_permissions; 0, not sent, is taken as allowed).
+func (c *call) canAttach() bool {
+	p := c.i.AppPermissions
+	return p == 0 || p&discordgo.PermissionAttachFiles != 0
+}
+
+// refusedFiles reports whether Discord refused a request that carried
+// files for a missing permission (no ATTACH_FILES in the channel): the
+// same message without them, text only, goes through.
+func refusedFiles(err error, files []*discordgo.File) bool {
+	var rerr *discordgo.RESTError
+	return len(files) > 0 && errors.As(err, &rerr) && rerr.Message != nil && rerr.Message.Code == discordgo.ErrCodeMissingPermissions
+}
+
+// publicView is the engine's view of g without what the rules keep
+// hidden: the deck's order (its size stays).
+func publicView(g *engine.Game) engine.View {
+	v := g.View()
+	v.Deck = nil
+	return v
+}
+
+// pictureNames are the seats' names as drawn: plain text (no Markdown
+// escapes), the computer players and ALIX by their localised names.
+func pictureNames(lang string, m *meta, seats int) []string {
+	names := make([]string, seats)
+	for s := range names {
+		switch {
+		case s >= len(m.Seats):
+		case m.Seats[s].CPU != "" || m.Seats[s].ID == "":
+			names[s] = m.name(lang, s) // localised, no user input in it
+		default:
+			names[s] = m.Seats[s].Name
+		}
+	}
+	return names
+}
+
+// pictureLabels are the words a picture shows, in lang.
+func pictureLabels(lang string) picture.Labels {
+	t := func(k string) string { return locales.T(lang, k, nil) }
+	return picture.Labels{
+		Market: t("pic_market"), Deck: t("pic_deck"), Tableau: t("pic_tableau"), Total: t("pic_total"),
+		Money: t("pic_money"), Auction: t("pic_auction"), HighBid: t("pic_high_bid"), Score: t("pic_score"),
+	}
+}
+
+// pngFile is one PNG to upload. Each request needs its own (the reader is
+// consumed).
+func pngFile(name string, png []byte) *discordgo.File {
+	return &discordgo.File{Name: name, ContentType: "image/png", Reader: bytes.NewReader(png)}
+}
+
+// attachmentsFor is the "attachments" list of an edit that uploads files
+// and keeps nothing else: each new file by its placeholder id (its index
+// among the request's files[n] parts). Discord keeps a message's existing
+// attachments on an edit unless the list is given, and then keeps only
+// those listed, so a new board picture replaces the old one instead of
+// piling up (https://discord.com/developers/docs/reference#editing-message-attachments).
+// No files: an empty list, which removes every attachment.
+func attachmentsFor(files []*discordgo.File) *[]*discordgo.MessageAttachment {
+	atts := make([]*discordgo.MessageAttachment, len(files))
+	for i, f := range files {
+		atts[i] = &discordgo.MessageAttachment{ID: itoa(i), Filename: f.Name}
+	}
+	return &atts
+}
+
+// withImage points e at the attachment file.
+func withImage(e *discordgo.MessageEmbed, file string) *discordgo.MessageEmbed {
+	e.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + file}
+	return e
+}
+
+// boardMessage is the board of g in lang: with pictures the short text and
+// the picture it shows, else the full text and no file.
+// attach false (no permission to) gives the text only.
+func (b *Bot) boardMessage(lang string, m *meta, g *engine.Game, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
+	if !attach || !b.pictured(m) {
+		return boardEmbed(lang, m, g), nil
+	}
+	png, err := picture.RenderBoard(picture.Board{
+		View: publicView(g), Names: pictureNames(lang, m, len(g.Players)), Acting: g.ToAct(), Labels: pictureLabels(lang),
+	})
+	if err != nil {
+		b.log.Warn("board picture not drawn; text only", "err", err)
+		return boardEmbed(lang, m, g), nil
+	}
+	return withImage(boardEmbedOf(lang, m, g, true), boardFile), []*discordgo.File{pngFile(boardFile, png)}
+}
+
+// handMessage is seat s's private view in lang (/dix hand): with pictures
+// the collection drawn as runs, the wilds where the scorer places them.
+func (b *Bot) handMessage(lang string, m *meta, g *engine.Game, s int, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
+	if !attach || !b.pictured(m) {
+		return handEmbed(lang, m, g, s), nil
+	}
+	png, err := renderHand(lang, m, g, s, nil)
+	if err != nil {
+		b.log.Warn("hand picture not drawn; text only", "err", err)
+		return handEmbed(lang, m, g, s), nil
+	}
+	return withImage(handEmbedOf(lang, m, g, s, true), handFile), []*discordgo.File{pngFile(handFile, png)}
+}
+
+// buyPreview is the picture of the buy prompt's payment step: seat s's
+// collection with cd drawn where it would go. Nil without pictures.
+func (b *Bot) buyPreview(lang string, m *meta, g *engine.Game, s int, cd engine.Card, attach bool) ([]*discordgo.MessageEmbed, []*discordgo.File) {
+	if !attach || !b.pictured(m) {
+		return nil, nil
+	}
+	png, err := renderHand(lang, m, g, s, &cd)
+	if err != nil {
+		b.log.Warn("buy picture not drawn", "err", err)
+		return nil, nil
+	}
+	e := &discordgo.MessageEmbed{Color: colorPrompt,
+		Title: truncate(locales.T(lang, "buy_preview", map[string]any{"Card": cardText(lang, cd), "CardName": cardName(lang, cd)}), 256)}
+	return []*discordgo.MessageEmbed{withImage(e, handFile)}, []*discordgo.File{pngFile(handFile, png)}
+}
+
+func renderHand(lang string, m *meta, g *engine.Game, s int, candidate *engine.Card) ([]byte, error) {
+	p := g.Players[s]
+	return picture.RenderHand(picture.Hand{
+		Name: pictureNames(lang, m, len(g.Players))[s], Collection: p.Collection, Money: p.Money, Consolation: p.Consolation,
+		Candidate: candidate, Labels: pictureLabels(lang),
+	})
+}
+
+// scoresMessage is the final scoreboard of g: with pictures, every
+// player's runs with the wilds' placement, the scores and totals drawn
+// too. The text stays whole: it says the tie-breaks.
+func (b *Bot) scoresMessage(lang string, m *meta, g *engine.Game, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
+	e := scoreboardEmbed(lang, m, g)
+	if !attach || !b.pictured(m) {
+		return e, nil
+	}
+	png, err := picture.RenderScoreboard(picture.Scoreboard{View: publicView(g), Names: pictureNames(lang, m, len(g.Players)), Labels: pictureLabels(lang)})
+	if err != nil {
+		b.log.Warn("scoreboard picture not drawn; text only", "err", err)
+		return e, nil
+	}
+	return withImage(e, scoresFile), []*discordgo.File{pngFile(scoresFile, png)}
+}
+
+// updateFiles answers by editing the message the component sits on (type
+// 7), uploading files and keeping no other attachment: the message's old
+// picture is replaced (or, with no files, removed).
+func (c *call) updateFiles(content string, embeds []*discordgo.MessageEmbed, comps []discordgo.MessageComponent, files []*discordgo.File) {
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	c.respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseUpdateMessage,
+		Data: &discordgo.InteractionResponseData{
+			Content: content, Embeds: embeds, Components: comps, AllowedMentions: noMentions(),
+			Files: files, Attachments: attachmentsFor(files),
+		},
+	})
+}
+
+// orphanedPictures is the "attachments" of an update of msg to embeds:
+// when msg has attachments (a picture) and none of the new embeds shows
+// an image, an empty list, so the picture does not stay behind as a bare
+// file; otherwise nil (Discord keeps them: an embed redrawn as it was
+// still shows its picture).
+func orphanedPictures(msg *discordgo.Message, embeds []*discordgo.MessageEmbed) *[]*discordgo.MessageAttachment {
+	if msg == nil || len(msg.Attachments) == 0 {
+		return nil
+	}
+	for _, e := range embeds {
+		if e != nil && e.Image != nil {
+			return nil
+		}
+	}
+	return &[]*discordgo.MessageAttachment{}
+}

@@ -1,0 +1,348 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"image/png"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// maxUpload is Discord's default limit on one uploaded file (10 MiB,
+// https://discord.com/developers/docs/reference#uploading-files).
+const maxUpload = 10 << 20
+
+func TestPicturesOption(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		off     bool
+		wantErr bool
+	}{
+		{"", false, false},
+		{picsOn, false, false},
+		{picsOff, true, false},
+		{"OFF", false, true},
+		{"maybe", false, true},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			off, err := picturesOff(tc.in)
+			if tc.wantErr {
+				assert.ErrorIs(t, err, ErrBadInput)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.off, off)
+		})
+	}
+
+	// /dix start and /dix solo offer it, localised.
+	h := newHarness(t)
+	found := 0
+	for _, sub := range h.b.Commands()[0].Options {
+		for _, o := range sub.Options {
+			if o.Name == en("opt_pictures_name") {
+				found++
+				assert.Equal(t, locales.T("fr", "opt_pictures_name", nil), o.NameLocalizations[discordgo.French])
+				require.Len(t, o.Choices, 2)
+				assert.Equal(t, picsOff, o.Choices[1].Value)
+				assert.Equal(t, locales.T("fr", "pictures_off", nil), o.Choices[1].NameLocalizations[discordgo.French])
+			}
+		}
+	}
+	assert.Equal(t, 2, found, "start and solo")
+}
+
+// TestBoardPictureShowsNoHiddenInformation: the board picture is drawn
+// from the public view: the same game with its deck in another order
+// gives the very same picture.
+func TestBoardPictureShowsNoHiddenInformation(t *testing.T) {
+	g, err := engine.New(engine.Options{Players: 3, Seed: 5, FirstPlayer: 0})
+	require.NoError(t, err)
+	for range 6 { // a few draws, so the tableau is not empty
+		if g.Phase != engine.PhaseDraw || !slices.Contains(g.Choices(g.ToAct()).Actions, engine.ActDraw) {
+			break
+		}
+		_, err := g.Apply(engine.Action{Kind: engine.ActDraw, Player: g.ToAct()})
+		require.NoError(t, err)
+	}
+	assert.Nil(t, publicView(g).Deck)
+	assert.Equal(t, len(g.Deck), publicView(g).DeckCount)
+	b, err := New(Options{Store: newMemStore()})
+	require.NoError(t, err)
+	m := &meta{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}, {ID: "u3", Name: "Chloé"}}}
+	_, files := b.boardMessage("en", m, g, true)
+	require.Len(t, files, 1)
+	before := readFile(t, files[0])
+	slices.Reverse(g.Deck)
+	_, files = b.boardMessage("en", m, g, true)
+	require.Len(t, files, 1)
+	assert.True(t, bytes.Equal(before, readFile(t, files[0])), "the deck's order changes the picture")
+}
+
+func TestAttachmentsFor(t *testing.T) {
+	raw, err := json.Marshal(discordgo.MessageEdit{Attachments: attachmentsFor(nil)})
+	require.NoError(t, err)
+	assert.Contains(t, string(raw), `"attachments":[]`, "no files: every old attachment goes")
+
+	files := []*discordgo.File{pngFile(boardFile, []byte("x")), pngFile(handFile, []byte("y"))}
+	atts := *attachmentsFor(files)
+	require.Len(t, atts, 2)
+	assert.Equal(t, "0", atts[0].ID, "the placeholder id is the files[n] index")
+	assert.Equal(t, boardFile, atts[0].Filename)
+	assert.Equal(t, "1", atts[1].ID)
+	assert.Equal(t, handFile, atts[1].Filename)
+}
+
+func TestOrphanedPictures(t *testing.T) {
+	withPic := &discordgo.Message{Attachments: []*discordgo.MessageAttachment{{ID: "9", Filename: handFile}}}
+	image := &discordgo.MessageEmbed{Image: &discordgo.MessageEmbedImage{URL: "https://cdn/hand.png"}}
+	plain := &discordgo.MessageEmbed{Title: "x"}
+	for _, tc := range []struct {
+		name   string
+		msg    *discordgo.Message
+		embeds []*discordgo.MessageEmbed
+		drop   bool
+	}{
+		{"no message", nil, nil, false},
+		{"no attachment", &discordgo.Message{}, nil, false},
+		{"picture, then text only", withPic, nil, true},
+		{"picture, then an embed without image", withPic, []*discordgo.MessageEmbed{plain}, true},
+		{"picture kept by its embed", withPic, []*discordgo.MessageEmbed{plain, image}, false},
+		{"nil embed", withPic, []*discordgo.MessageEmbed{nil}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := orphanedPictures(tc.msg, tc.embeds)
+			if !tc.drop {
+				assert.Nil(t, got)
+				return
+			}
+			require.NotNil(t, got)
+			assert.Empty(t, *got)
+		})
+	}
+}
+
+// TestPictureFallsBackToText: a game the picture cannot draw (a broken
+// acting seat cannot happen, so an unreadable card in a collection) is
+// shown as text, whole, and nothing panics.
+func TestPictureFallsBackToText(t *testing.T) {
+	g, err := engine.New(engine.Options{Players: 2, Seed: 1, FirstPlayer: 0})
+	require.NoError(t, err)
+	g.Players[0].Collection = []engine.Card{{Kind: engine.KindNumber, Color: engine.Blue, Value: 42}}
+	b, err := New(Options{Store: newMemStore()})
+	require.NoError(t, err)
+	m := &meta{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}}}
+	e, files := b.boardMessage("en", m, g, true)
+	assert.Nil(t, files)
+	assert.Nil(t, e.Image)
+	assert.Equal(t, boardEmbed("en", m, g), e)
+	e, files = b.handMessage("en", m, g, 0, true)
+	assert.Nil(t, files)
+	assert.Nil(t, e.Image)
+}
+
+// TestPicturesInGamesByClicks plays whole games through the recorder with
+// pictures on, off for the game (pictures:off) and off for the bot
+// (DIX_PICTURES=off). With pictures, every board (the answer that updates
+// it, a fresh board, an edit) carries exactly one PNG within Discord's
+// limits, which its embed shows and which replaces the old one; so do
+// /dix hand, the buy prompt's payment step and the final scoreboard.
+// Without, nothing is attached.
+func TestPicturesInGamesByClicks(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		opts     []any
+		botOff   bool
+		pictures bool
+	}{
+		{"pictures", nil, false, true},
+		{"pictures in French", []any{optLanguage, "fr"}, false, true},
+		{"game off", []any{optPictures, picsOff}, false, false},
+		{"bot off", nil, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.b.noPictures = tc.botOff
+			h.startGameWith(tc.opts, "u1", "u2", "u3")
+			_, m := h.record()
+			assert.Equal(t, tc.pictures, h.b.pictured(m))
+
+			rng := rand.New(rand.NewPCG(9, 9))
+			steps := 0
+			hands := 0
+			for h.step(rng) {
+				if steps%7 == 0 {
+					rec, m := h.record()
+					if !rec.Finished && rec.State != nil && rec.State.Phase != engine.PhaseOver {
+						h.command(m.Seats[rec.State.ToAct()].ID, "hand")
+						hands++
+					}
+				}
+				steps++
+				require.Less(t, steps, 5000)
+			}
+			require.Positive(t, hands)
+			checkAllCalls(t, h.rec.calls)
+
+			counts := map[string]int{}
+			largest := 0
+			for k, c := range h.rec.calls {
+				files, atts := filesOf(c)
+				embeds := embedsOf(c)
+				if !tc.pictures {
+					assert.Empty(t, files, "call %d (%s) attaches a file", k, c.op)
+					for _, e := range embeds {
+						assert.Nil(t, e.Image, "call %d (%s)", k, c.op)
+					}
+					continue
+				}
+				var images []string
+				for _, e := range embeds {
+					if e.Image != nil {
+						images = append(images, e.Image.URL)
+					}
+				}
+				if len(files) == 0 {
+					assert.Empty(t, images, "call %d (%s) shows a picture it does not attach", k, c.op)
+					continue
+				}
+				require.Len(t, files, 1, "call %d (%s): one picture", k, c.op)
+				assert.Equal(t, []string{"attachment://" + files[0].Name}, images, "call %d (%s): the embed shows it", k, c.op)
+				data := readFile(t, files[0])
+				largest = max(largest, len(data))
+				assert.LessOrEqual(t, len(data), maxUpload)
+				_, err := png.DecodeConfig(bytes.NewReader(data))
+				assert.NoError(t, err, "call %d (%s): a PNG", k, c.op)
+				assert.Equal(t, "image/png", files[0].ContentType)
+				if !c.posted() && !isEphemeralAnswer(c) {
+					// An update: the new picture replaces the old one.
+					require.NotNil(t, atts, "call %d (%s): the attachments to keep", k, c.op)
+					require.Len(t, *atts, 1)
+					assert.Equal(t, files[0].Name, (*atts)[0].Filename)
+				}
+				op := c.op
+				if c.posted() {
+					op = "send" // with the bot token or as a follow-up
+				}
+				counts[op+"/"+files[0].Name]++
+			}
+			if !tc.pictures {
+				return
+			}
+			t.Logf("pictures: %v, largest %d bytes", counts, largest)
+			assert.Positive(t, counts["respond/"+boardFile], "boards updated in place")
+			assert.Positive(t, counts["send/"+boardFile], "fresh boards")
+			assert.Equal(t, 1, counts["send/"+scoresFile], "one final scoreboard")
+			assert.Positive(t, counts["respond/"+handFile], "/dix hand and the buy step")
+		})
+	}
+}
+
+func filesOf(c recorded) ([]*discordgo.File, *[]*discordgo.MessageAttachment) {
+	switch {
+	case c.resp != nil && c.resp.Data != nil:
+		return c.resp.Data.Files, c.resp.Data.Attachments
+	case c.send != nil:
+		return c.send.Files, nil
+	case c.edit != nil:
+		return c.edit.Files, c.edit.Attachments
+	case c.params != nil:
+		return c.params.Files, nil
+	}
+	return nil, nil
+}
+
+func isEphemeralAnswer(c recorded) bool {
+	return c.resp != nil && c.resp.Type == discordgo.InteractionResponseChannelMessageWithSource
+}
+
+// readFile reads an upload's bytes (once: the reader is consumed).
+func readFile(t *testing.T, f *discordgo.File) []byte {
+	t.Helper()
+	b, err := io.ReadAll(f.Reader)
+	require.NoError(t, err)
+	require.True(t, strings.HasSuffix(f.Name, ".png"))
+	return b
+}
+
+// noAttach is Discord in a channel where the bot lacks ATTACH_FILES: a
+// message with files is refused (403 50013), as create-message's
+// "Limitations" say.
+type noAttach struct{ *recorder }
+
+func missingPermissions() error {
+	return &discordgo.RESTError{
+		Response: &http.Response{StatusCode: http.StatusForbidden},
+		Message:  &discordgo.APIErrorMessage{Code: discordgo.ErrCodeMissingPermissions, Message: "Missing Permissions"},
+	}
+}
+
+func (n noAttach) Send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
+	if len(m.Files) > 0 {
+		n.add(recorded{op: "refused", channel: channel, send: m})
+		return nil, missingPermissions()
+	}
+	return n.recorder.Send(ctx, channel, m, nonce)
+}
+
+func (n noAttach) Edit(ctx context.Context, e *discordgo.MessageEdit) error {
+	if len(e.Files) > 0 {
+		n.add(recorded{op: "refused", channel: e.Channel, edit: e})
+		return missingPermissions()
+	}
+	return n.recorder.Edit(ctx, e)
+}
+
+// TestNoAttachFilesPermission: where the bot may not attach files, the
+// board is posted as text rather than lost, and the answers to clicks
+// (whose app_permissions say so) carry no file.
+func TestNoAttachFilesPermission(t *testing.T) {
+	h := newHarness(t)
+	h.appPerm = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks
+	h.seedGame([]string{"u1", "u2"}, "b1 g2 o3 p4 b5 g6", engine.Options{Players: 2, FirstPlayer: 0})
+	var m *meta
+	rec, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+		m = mustMeta(r.Meta)
+		m.owe(r, effect{Kind: effBoard})
+		r.Meta = m.encode()
+		return nil
+	})
+	require.NoError(t, err)
+	require.NoError(t, h.b.runOutbox(context.Background(), noAttach{h.rec}, rec, nil))
+	var refused, sent int
+	for _, c := range h.rec.calls {
+		switch {
+		case c.op == "refused":
+			refused++
+		case c.op == "send" && len(c.send.Components) > 0:
+			sent++
+			if refused > 0 {
+				assert.Empty(t, c.send.Files)
+				assert.Nil(t, c.send.Embeds[0].Image)
+				assert.Equal(t, boardEmbed("en", m, rec.State), c.send.Embeds[0], "the whole text")
+			}
+		}
+	}
+	assert.Equal(t, 1, refused)
+	assert.Equal(t, 2, sent, "the seeded board, then the text one")
+
+	r := h.clickOn("u1", h.board(), h.mustFind(h.board(), verbDraw))
+	assert.Empty(t, r.response().Data.Files)
+	assert.Nil(t, r.response().Data.Embeds[0].Image)
+	hand := h.command("u2", "hand").response().Data
+	assert.Empty(t, hand.Files)
+	assert.Nil(t, hand.Embeds[0].Image)
+}
