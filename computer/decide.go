@@ -324,6 +324,9 @@ func (e *evaluator) bid(c engine.Choices) (int, float64) {
 		}
 		maxBid = b
 	}
+	if drain := e.drainBid(c); drain > 0 && (maxBid < c.MinBid || maxBid <= g.Capacity(engine.Alix)) {
+		return drain, worth
+	}
 	if maxBid < c.MinBid {
 		return 0, worth
 	}
@@ -348,4 +351,22 @@ func (e *evaluator) bid(c engine.Choices) (int, float64) {
 		}
 	}
 	return bid, worth
+}
+
+// drainBid is, on ALIX's turn in solo, the bid that makes her pay all she
+// can for the wild when the seat does not outbid her: she bids exactly one
+// more whenever she can afford it (SPEC §5), so the bid costs the seat
+// nothing and leaves her less to contest the next wilds with. It is 0 when
+// there is no such bid.
+func (e *evaluator) drainBid(c engine.Choices) int {
+	g := e.g
+	au := g.Auction
+	if !g.Solo() || e.seat != 0 || g.Active != engine.Alix || au.HighBidder >= 0 {
+		return 0
+	}
+	b := min(c.MaxBid, g.Capacity(engine.Alix)-1)
+	if b < c.MinBid {
+		return 0
+	}
+	return b
 }
