@@ -79,8 +79,9 @@ func paramsFor(l Level, g *engine.Game) params {
 			p.pot, p.fut, p.acq = 0, 0.5, 0.3
 			// Every card the player draws, kept or busted into the market
 			// (where ALIX never buys), is one fewer for her: the game ends
-			// sooner and her collection grows less.
-			p.deal = 0.06
+			// sooner and her collection grows less. The more she draws a
+			// turn (the higher the difficulty), the more that is worth.
+			p.deal = 0.01 * float64(g.Opts.Difficulty-1)
 		}
 	}
 	return p
