@@ -225,3 +225,25 @@ func BenchmarkDecideSolo(b *testing.B) {
 		Decide(g, g.ToAct(), Strong, r)
 	}
 }
+
+// On ALIX's turn the human bids first and she outbids by one whenever she
+// can (SPEC §5): not able to outbid her, the strong level bids just below
+// her capacity, so that she pays all she can for the wild.
+func TestStrongMakesAlixPayForHerWild(t *testing.T) {
+	g, err := engine.NewWithDeck(engine.Options{Players: 1, Difficulty: 4}, cards(t, "g1 $3 b# o5 p5 g9 b9 o2 p3 g4"))
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(1, 1))
+	for _, k := range []engine.ActionKind{engine.ActDraw, engine.ActDraw, engine.ActStop, engine.ActTakeNumbers, engine.ActEndTurn} {
+		_, err := g.Apply(engine.Action{Kind: k})
+		require.NoError(t, err)
+	}
+	require.Equal(t, engine.PhaseAuction, g.Phase, "ALIX drew the wild")
+	g.Players[0].Money, g.Players[engine.Alix].Money = 10, 10 // more than the wild is worth to the human
+	a := Decide(g, 0, Strong, r)
+	assert.Equal(t, engine.ActBid, a.Kind)
+	assert.Equal(t, 9, a.Amount, "one below her 10")
+	_, err = g.Apply(a)
+	require.NoError(t, err)
+	assert.Equal(t, 0, g.Players[engine.Alix].Money, "she paid 10")
+	assert.Equal(t, 10, g.Players[0].Money)
+}

@@ -150,6 +150,7 @@ type drawing struct {
 	counts  []int
 	left    int
 	buyOpt  float64 // the best purchase now, if the player takes the numbers
+	deny    float64 // what one card drawn is worth for being denied to ALIX
 	variant bool
 }
 
@@ -190,6 +191,9 @@ func (e *evaluator) drawing() *drawing {
 		kinds[j], counts[j] = d.kinds[i], d.counts[i]
 	}
 	d.kinds, d.counts, d.left = kinds, counts, len(g.Deck)
+	if g.Solo() {
+		d.deny = e.p.deal
+	}
 	if _, _, net, ok := e.bestBuy(buyableNow(g, e.seat), g.EndTriggered); ok {
 		d.buyOpt = net
 	}
@@ -278,7 +282,7 @@ func (d *drawing) drawFrom(total, money int, nums []engine.Card, depth int) floa
 		}
 		d.counts[i]++
 		d.left++
-		ev += p * v
+		ev += p * (v + d.deny)
 	}
 	return ev
 }

@@ -16,9 +16,18 @@
 // from the unseen copies of the numbers it lacks); a money token is worth a
 // fraction of a point (it buys cards later); what the others gain counts
 // against the player. Drawing is valued by an exact expectation over the
-// cards left in the deck, looking one or two draws ahead; auctions by what
-// the wild adds to the player and would add to the strongest rival, bidding
-// enough to keep later bidders out when that is affordable.
+// cards left in the deck, looking one or two draws ahead; against ALIX each
+// card drawn also counts a little for being one she will not draw (the
+// more, the higher the difficulty: she draws more a turn). Auctions are
+// valued by what the wild adds to the player and would add to the strongest
+// rival, bidding enough to keep later bidders out when that is affordable;
+// on ALIX's turn, a player who will not outbid her bids just below her
+// capacity, since she outbids by one whatever it costs her (SPEC §5).
+//
+// Rollouts of the rest of the game (sampled orders of the unseen cards)
+// were measured against ALIX and left out: one game's outcome varies so
+// much that the few dozen rollouts a decision can afford choose worse than
+// the exact look-ahead.
 //
 // It depends only on the engine and the standard library: no Discord, no
 // store, no text (reasons are typed values the bot puts into words).

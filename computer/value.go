@@ -58,6 +58,7 @@ type params struct {
 	noise  float64 // random error added to each option's value (the easy level)
 	fut    float64 // weight of a collection's expected growth (instead of pot)
 	acq    float64 // chance of getting each unseen copy of a number card, for fut
+	deal   float64 // solo: each card drawn, for being one ALIX will not draw
 }
 
 func paramsFor(l Level, g *engine.Game) params {
@@ -76,6 +77,11 @@ func paramsFor(l Level, g *engine.Game) params {
 			// The expected growth of the runs values cards better than the
 			// one-gap potential (measured against ALIX).
 			p.pot, p.fut, p.acq = 0, 0.5, 0.3
+			// Every card the player draws, kept or busted into the market
+			// (where ALIX never buys), is one fewer for her: the game ends
+			// sooner and her collection grows less. The more she draws a
+			// turn (the higher the difficulty), the more that is worth.
+			p.deal = 0.01 * float64(g.Opts.Difficulty-1)
 		}
 	}
 	return p
