@@ -138,12 +138,24 @@ func (r *recorder) FollowupEdit(ctx context.Context, i *discordgo.Interaction, m
 	}
 	m, ok := r.msgs[message]
 	if !ok || (r.made[message] != i.Token && r.origs[i.Token] != message) {
-		return &discordgo.RESTError{
-			Response: &http.Response{StatusCode: http.StatusNotFound},
-			Message:  &discordgo.APIErrorMessage{Code: discordgo.ErrCodeUnknownMessage, Message: "Unknown Message " + message},
-		}
+		return unknownMessage(message)
 	}
 	ed.Channel = m.channel
+	m.apply(ed)
+	return nil
+}
+
+// unknownMessage is Discord's answer about a message it does not know:
+// 404 Unknown Message.
+func unknownMessage(id string) error {
+	return &discordgo.RESTError{
+		Response: &http.Response{StatusCode: http.StatusNotFound},
+		Message:  &discordgo.APIErrorMessage{Code: discordgo.ErrCodeUnknownMessage, Message: "Unknown Message " + id},
+	}
+}
+
+// apply shows the edit e on m.
+func (m *shownMessage) apply(e *discordgo.MessageEdit) {
 	if e.Content != nil {
 		m.content = *e.Content
 	}
@@ -153,16 +165,11 @@ func (r *recorder) FollowupEdit(ctx context.Context, i *discordgo.Interaction, m
 	if e.Components != nil {
 		m.components = *e.Components
 	}
-	return nil
 }
 
 // posted reports whether c posted a message (with the bot token or as a
 // follow-up).
 func (c recorded) posted() bool { return c.op == "send" || c.op == "followup" }
-
-// edited reports whether c edited a message (with the bot token or through
-// an interaction).
-func (c recorded) edited() bool { return c.op == "edit" || c.op == "followupEdit" }
 
 func (r *recorder) Send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
 	r.add(recorded{op: "send", channel: channel, send: m, nonce: nonce})
@@ -193,21 +200,9 @@ func (r *recorder) Edit(ctx context.Context, e *discordgo.MessageEdit) error {
 	}
 	m, ok := r.msgs[e.ID]
 	if !ok {
-		// As Discord answers: 404 Unknown Message.
-		return &discordgo.RESTError{
-			Response: &http.Response{StatusCode: http.StatusNotFound},
-			Message:  &discordgo.APIErrorMessage{Code: discordgo.ErrCodeUnknownMessage, Message: "Unknown Message " + e.ID},
-		}
+		return unknownMessage(e.ID)
 	}
-	if e.Content != nil {
-		m.content = *e.Content
-	}
-	if e.Embeds != nil {
-		m.embeds = *e.Embeds
-	}
-	if e.Components != nil {
-		m.components = *e.Components
-	}
+	m.apply(e)
 	return nil
 }
 
