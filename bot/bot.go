@@ -242,6 +242,7 @@ type call struct {
 	at        time.Time                   // when the interaction arrived
 	updated   string                      // the message the answer updated in place ("": none)
 	after     []func(ctx context.Context) // post-answer work
+	notice    notice                      // its game's board, if missing (notice.go)
 }
 
 // via is the call's interaction, for the work after the answer (see via).
@@ -295,6 +296,7 @@ func (b *Bot) handle(d discordAPI, ic *discordgo.InteractionCreate) {
 		case err != nil:
 			outcome = c.fail(err)
 		}
+		c.tellMissing()
 	}()
 	b.observe(c.kind, outcome, start)
 
@@ -506,7 +508,9 @@ func (c *call) respond(r *discordgo.InteractionResponse) {
 	defer cancel()
 	c.responded = true
 	if err := c.d.Respond(ctx, c.i, r); err != nil {
-		c.b.log.Warn("answer failed", "interaction", c.i.ID, "err", err)
+		if c.answered = c.answerRefused(ctx, r, err); !c.answered {
+			c.b.log.Warn("answer failed", "interaction", c.i.ID, "err", err)
+		}
 		return
 	}
 	c.answered = true
@@ -567,6 +571,7 @@ func (c *call) get() (*dixbot.Record, error) {
 	if err != nil {
 		return nil, c.storeErr("get", err)
 	}
+	c.notice.seen = r
 	if r.Finished {
 		return r, dixbot.ErrNotFound
 	}
@@ -586,6 +591,9 @@ func (c *call) getQuiet() (*dixbot.Record, error) {
 	if err == nil && r.Finished {
 		return nil, dixbot.ErrNotFound
 	}
+	if err == nil {
+		c.notice.seen = r
+	}
 	return r, err
 }
 
@@ -595,6 +603,9 @@ func (c *call) change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 	ctx, cancel := c.storeCtx()
 	defer cancel()
 	r, err := c.b.store.Update(ctx, c.i.ChannelID, c.i.ID, fn)
+	if err == nil {
+		c.notice.seen = r
+	}
 	return r, c.storeErr("update", err)
 }
 

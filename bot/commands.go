@@ -416,6 +416,7 @@ func (c *call) abandonYes(parsedID) error {
 		if err != nil {
 			return err
 		}
+		m.dropHeld() // a board still missing has nothing left to show
 		m.owe(r, effect{Kind: effEnded, Text: escape(c.name)}, effect{Kind: effFinish})
 		r.Meta = m.encode()
 		return nil

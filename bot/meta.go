@@ -66,6 +66,10 @@ type meta struct {
 	// done (see outbox.go); NextEffect numbers its effects.
 	Outbox     []effect `json:"ob,omitempty"`
 	NextEffect uint32   `json:"oi,omitempty"`
+	// Missing is set while Discord refuses for good to post the board (or
+	// the final scoreboard) the outbox owes: why, and when it is tried
+	// again (notice.go). nil when the game's board is where it should be.
+	Missing *missing `json:"bm,omitempty"`
 	// Pace is the name of the pace chosen at creation (clock.Find), and
 	// Clock the game's clock once it runs (nil: a game without a clock).
 	Pace  string       `json:"pc,omitempty"`

@@ -96,7 +96,9 @@ func (c *call) settle(rec *dixbot.Record) {
 		if d := c.b.effectDelay; d > 0 {
 			time.Sleep(d) // a test widens the window between the write and the effects
 		}
-		if err := c.b.runOutbox(ctx, c.b.apiFor(ctx), rec, c.via()); err != nil {
+		mk, err := c.b.doOutbox(ctx, c.b.apiFor(ctx), rec, c.via())
+		c.notice.ran, c.notice.after = true, mk
+		if err != nil {
 			c.b.log.Warn("effects left for later", "channel", rec.Channel, "err", err)
 		}
 	})
@@ -165,13 +167,22 @@ func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf tim
 // runOutbox does the effects of rec in order, then removes the ones done
 // from the stored outbox (with the messages they posted). It stops at the
 // first effect Discord could not do for now (unreachable, rate limited,
-// 5xx), leaving it and the rest due; an effect Discord refuses for good
-// (a message deleted, a permission missing) is logged and counted done.
+// 5xx), leaving it and the rest due. An effect Discord refuses for good (a
+// message deleted, a permission missing) is logged and counted done,
+// except a board or the final scoreboard: that one stays owed, first, and
+// the game records that its board is missing (notice.go).
 //
 // ix is the interaction whose click made the change, when there is one: its
 // token posts and edits messages at no cost against the bot's global rate
 // limit (see via).
 func (b *Bot) runOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *via) error {
+	_, err := b.doOutbox(ctx, d, rec, ix)
+	return err
+}
+
+// doOutbox is runOutbox; it also returns the game's missing board as the
+// run left it (nil: the board is where it should be).
+func (b *Bot) doOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *via) (*missing, error) {
 	// One channel's effects are done one batch at a time in a process,
 	// each from the game as it stands then: a slower batch of an earlier
 	// click can never show an older board after a newer one.
@@ -186,31 +197,49 @@ func (b *Bot) runOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, i
 	}
 	m, err := decodeMeta(rec.Meta)
 	if err != nil || len(m.Outbox) == 0 {
-		return err
+		return nil, err
 	}
 	channel := rec.Channel
 	x := &executor{b: b, d: d, rec: rec, m: m, ix: ix, now: time.Now(),
 		board: m.Board, ping: m.Ping, users: m.PingUsers, boardVia: m.BoardVia, pingVia: m.PingVia}
 	var done uint32
-	var failed error
-	for _, e := range m.Outbox {
+	var failed, refused error // refused: the board or scoreboard Discord refused for good
+	refusedKind, posted := "", false
+	clockAt := b.now() // the clock held while the board was missing runs again from here
+	for i, e := range m.Outbox {
+		if m.Missing != nil && held(e.Kind) {
+			if e.Kind == effBoard && supersededBoard(m.Outbox[i+1:]) {
+				done = e.ID
+				continue
+			}
+			if x.m.Clock != nil && x.m.PausedBy == "" {
+				x.m.Clock.Resume(clockAt) // the board shows the countdown that starts with it
+			}
+		}
 		if err := x.do(ctx, e); err != nil {
 			if !permanent(err) {
 				failed = fmt.Errorf("effect %s: %w", e.Kind, err)
 				break
 			}
+			if held(e.Kind) {
+				refused, refusedKind = err, e.Kind
+				break
+			}
 			b.log.Warn("effect refused by Discord; skipped", "channel", channel, "effect", e.Kind, "err", err)
+		} else if held(e.Kind) {
+			posted = true
 		}
 		done = e.ID
 		if e.Kind == effFinish {
-			return nil // archived: the outbox went with it
+			return nil, nil // archived: the outbox went with it
 		}
 	}
-	if done == 0 {
-		return failed
+	if done == 0 && refused == nil {
+		return m.Missing, failed
 	}
 	sctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
 	defer cancel()
+	var mark *missing
 	after, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
 		cur, err := decodeMeta(r.Meta)
 		if err != nil {
@@ -225,10 +254,19 @@ func (b *Bot) runOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, i
 		cur.Outbox = keep
 		cur.Board, cur.Ping, cur.PingUsers = x.board, x.ping, x.users
 		cur.BoardVia, cur.PingVia = x.boardVia, x.pingVia
+		now := b.now()
+		switch {
+		case refused != nil:
+			cur.refused(refusedKind, refused, now)
+			r.Due = time.Time{} // the next try's moment (setDue)
+		case posted || cur.Missing != nil && !holds(keep):
+			cur.found(clockAt)
+		}
 		if len(keep) == 0 {
 			r.Due = time.Time{} // the clock's next moment, if any
 		}
-		cur.setDue(r, b.now())
+		cur.setDue(r, now)
+		mark = cur.Missing
 		r.Meta = cur.encode()
 		return nil
 	})
@@ -236,12 +274,25 @@ func (b *Bot) runOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, i
 		if isStoreFailure(err) && b.obs != nil {
 			b.obs.StoreError("update")
 		}
-		return errors.Join(failed, fmt.Errorf("recording the effects done: %w", err))
+		return m.Missing, errors.Join(failed, fmt.Errorf("recording the effects done: %w", err))
 	}
 	if after != nil {
 		b.wakeAt(after.Due)
 	}
-	return failed
+	if refused != nil && mark != nil {
+		args := []any{"channel", channel, "effect", refusedKind, "status", mark.Status, "code", mark.Code, "tries", mark.Tries, "err", refused}
+		switch {
+		case mark.Code == discordgo.ErrCodeUnknownChannel:
+			b.log.Warn("the game's channel is gone: the game stays stored, untouched, until it expires", args...)
+		case mark.Next.IsZero():
+			b.log.Warn("board refused by Discord again; no more tries without a click", args...)
+		default:
+			b.log.Warn("board refused by Discord; the game waits for it", append(args, "next", mark.Next)...)
+		}
+	} else if posted && m.Missing != nil {
+		b.log.Info("the missing board is posted", "channel", channel, "missing_since", m.Missing.Since)
+	}
+	return mark, failed
 }
 
 // executor does effects, keeping the board and ping messages they change.

@@ -78,10 +78,19 @@ func (m *meta) tick(g *engine.Game, now time.Time, decided bool) {
 }
 
 // setDue sets the record's Due time: the earliest of the outbox's (when it
-// holds effects) and the clock's next reminder or deadline.
+// holds effects) and the clock's next reminder or deadline. While the
+// board is missing the outbox is due at its next try (none after the
+// last: a click tries), or sooner for a change's grace.
 func (m *meta) setDue(r *dixbot.Record, now time.Time) {
 	var due time.Time
-	if len(m.Outbox) > 0 {
+	switch {
+	case len(m.Outbox) == 0:
+	case m.Missing != nil:
+		due = r.Due
+		if next := m.Missing.Next; due.IsZero() || !next.IsZero() && next.Before(due) {
+			due = next
+		}
+	default:
 		due = r.Due
 		if due.IsZero() {
 			due = now.Add(outboxGrace)
@@ -440,7 +449,7 @@ func (c *call) cmdPause(on bool) error {
 		default:
 			m.PausedBy = ""
 			key = "log_resumed"
-			if m.Clock != nil {
+			if m.Clock != nil && m.Missing == nil { // else it runs again with the board (notice.go)
 				m.Clock.Resume(now)
 			}
 		}

@@ -1,0 +1,385 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// A board Discord refuses for good.
+//
+// The board and the final scoreboard are the two messages a game cannot
+// do without. When Discord refuses to post one of them for good (a client
+// error other than a rate limit: a permission removed from the bot
+// mid-game, the thread archived, the channel deleted), the effect is not
+// dropped as other refused effects are (outbox.go): it stays first in the
+// outbox, holding back the effects after it, and the table data records
+// why (missing). While it is missing:
+//   - the game's clock is held, so nobody runs out of time, and no
+//     computer plays their seat, on a board nobody can see;
+//   - the bot token tries again by itself, at growing intervals
+//     (missingRetry): a dozen requests over two and a half hours, then
+//     only a click or a command in the game tries again;
+//   - every click or command in the game tries again at once, through its
+//     own interaction (a follow-up needs no Send Messages), after its
+//     answer; the click itself works as usual where it can (game state is
+//     never lost), and if the board is still missing its user is told
+//     privately, in their language, what is missing, why (the permissions
+//     the bot lacks, read from the interaction's app_permissions), what to
+//     do about it, and that the game waits for it or can be abandoned.
+//
+// Once a post goes through, the mark goes, the clock runs again and nobody
+// is told anything more. A channel that no longer exists (10003 Unknown
+// Channel) is not tried again: nobody can click there any more, so the
+// game stays in the store untouched until it expires (GameTTL), and the
+// log says so.
+//
+// An answer Discord refuses for what it carries (embeds without Embed
+// Links, files without Attach Files) is replaced by a private text saying
+// why (answerRefused), so that a permission removed mid-game never shows
+// as "This interaction failed".
+
+// missing is why the board (or the final scoreboard) a game owes is not
+// in its channel: Discord refused it for good.
+type missing struct {
+	Kind   string    `json:"k"`           // effBoard or effScores
+	Status int       `json:"s,omitempty"` // HTTP status of the last refusal
+	Code   int       `json:"c,omitempty"` // Discord's JSON error code of the last refusal (0: none)
+	Since  time.Time `json:"t"`           // the first refusal
+	Tries  int       `json:"n"`           // refusals so far
+	// Next is when the bot token tries again by itself (zero: only a
+	// click or a command in the game does).
+	Next time.Time `json:"nx,omitzero"`
+}
+
+// Tries of a refused board with the bot token: after the n-th refusal the
+// next try comes missingFirst·2ⁿ⁻¹ later, at most missingMax, and there
+// are fewer than missingTries of them in all (about two and a half hours).
+// A try is one or two requests (two with a picture): a game whose channel
+// stays closed to the bot costs Discord a few dozen requests, not a loop.
+const (
+	missingFirst = 15 * time.Second
+	missingMax   = 30 * time.Minute
+	missingTries = 12
+)
+
+// missingRetry is how long after the tries-th refusal the bot token tries
+// again (zero: it does not).
+func missingRetry(tries int) time.Duration {
+	if tries < 1 || tries >= missingTries {
+		return 0
+	}
+	d := missingFirst
+	for i := 1; i < tries && d < missingMax; i++ {
+		d *= 2
+	}
+	return min(d, missingMax)
+}
+
+// held reports whether an effect of kind stays owed when Discord refuses
+// it for good: the board and the final scoreboard.
+func held(kind string) bool { return kind == effBoard || kind == effScores }
+
+// holds reports whether effs owe a board or a scoreboard.
+func holds(effs []effect) bool {
+	for _, e := range effs {
+		if held(e.Kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// refusal is the HTTP status and Discord's JSON error code of a refused
+// request (zeros when err is not an answer of Discord's).
+func refusal(err error) (status, code int) {
+	var rerr *discordgo.RESTError
+	if !errors.As(err, &rerr) {
+		return 0, 0
+	}
+	if rerr.Response != nil {
+		status = rerr.Response.StatusCode
+	}
+	if rerr.Message != nil {
+		code = rerr.Message.Code
+	}
+	return status, code
+}
+
+// refused records that Discord refused for good, at now, to post the
+// effect of kind with err: the first time it holds the game's clock; it
+// schedules the next try of the bot token.
+func (m *meta) refused(kind string, err error, now time.Time) {
+	if m.Missing == nil {
+		m.Missing = &missing{Since: now}
+		if m.Clock != nil {
+			m.Clock.Pause(now)
+		}
+	}
+	mk := m.Missing
+	mk.Kind = kind
+	mk.Status, mk.Code = refusal(err)
+	mk.Tries++
+	mk.Next = time.Time{}
+	if d := missingRetry(mk.Tries); d > 0 && mk.Code != discordgo.ErrCodeUnknownChannel {
+		mk.Next = now.Add(d)
+	}
+}
+
+// found clears the mark once the board is posted: the clock runs again
+// from at, unless someone paused the game.
+func (m *meta) found(at time.Time) {
+	if m.Missing == nil {
+		return
+	}
+	m.Missing = nil
+	if m.Clock != nil && m.PausedBy == "" {
+		m.Clock.Resume(at)
+	}
+}
+
+// dropHeld forgets the board and scoreboard still owed and the mark (the
+// game is abandoned: they have nothing left to show).
+func (m *meta) dropHeld() {
+	if m.Missing == nil {
+		return
+	}
+	keep := m.Outbox[:0]
+	for _, e := range m.Outbox {
+		if !held(e.Kind) {
+			keep = append(keep, e)
+		}
+	}
+	m.Outbox, m.Missing = keep, nil
+}
+
+// supersededBoard reports whether the effects after a board post owe
+// another board or the scoreboard, which show the game as it stands: a
+// board missing for several turns comes back as one post.
+func supersededBoard(after []effect) bool { return holds(after) }
+
+// retryMissing tries the board owed in channel again at once through ix,
+// the interaction of a click or command in the game, unless another call
+// is at it (a lease, or the grace of a change: it then leaves it alone).
+// It claims the game for the grace a change gives its own process, so no
+// other process posts the board at the same time. It returns the mark as
+// it is after the try (nil: the board is there).
+func (b *Bot) retryMissing(ctx context.Context, d discordAPI, channel string, ix *via) (*missing, error) {
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	var mark *missing
+	rec, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
+		m, err := decodeMeta(r.Meta)
+		if err != nil {
+			return err
+		}
+		mark = m.Missing
+		if m.Missing == nil || len(m.Outbox) == 0 {
+			return errNothingToDo
+		}
+		now := b.now()
+		if r.Due.After(now) && !near(r.Due, m.Missing.Next) {
+			return errNothingToDo
+		}
+		r.Due = now.Add(outboxGrace)
+		return nil
+	})
+	cancel()
+	switch {
+	case errors.Is(err, errNothingToDo):
+		return mark, nil
+	case errors.Is(err, dixbot.ErrNotFound):
+		return nil, nil
+	case err != nil:
+		if isStoreFailure(err) && b.obs != nil {
+			b.obs.StoreError("update")
+		}
+		return mark, err
+	}
+	b.wakeAt(rec.Due)
+	return b.doOutbox(ctx, d, rec, ix)
+}
+
+// near reports whether two stored times are the same moment, to the
+// precision of any store.
+func near(a, b time.Time) bool {
+	d := a.Sub(b)
+	return d > -time.Second && d < time.Second
+}
+
+// notice is what a call knows about its game's board being missing.
+type notice struct {
+	seen  *dixbot.Record // the game as the call last read or wrote it
+	ran   bool           // the call did its game's outbox (settle)
+	after *missing       // the mark as that run left it
+	told  bool           // the answer itself told the user why
+}
+
+// seenMissing is the mark of the game the call saw (nil: none).
+func (c *call) seenMissing() *missing {
+	r := c.notice.seen
+	if r == nil || r.Finished || r.State == nil {
+		return nil
+	}
+	m, err := decodeMeta(r.Meta)
+	if err != nil {
+		return nil
+	}
+	return m.Missing
+}
+
+// tellMissing queues what a call in a game whose board is missing owes
+// after its answer: a try at once through its interaction (unless the
+// call did the outbox already) and, if the board is still missing, a
+// private notice to its user.
+func (c *call) tellMissing() {
+	c.then(func(ctx context.Context) {
+		v := c.via()
+		if v == nil {
+			return // not answered: no follow-up possible
+		}
+		mk := c.notice.after
+		if !c.notice.ran {
+			if c.seenMissing() == nil {
+				return
+			}
+			var err error
+			mk, err = c.b.retryMissing(ctx, c.b.apiFor(ctx), c.i.ChannelID, v)
+			if err != nil {
+				c.b.log.Warn("the missing board was not tried again", "channel", c.i.ChannelID, "err", err)
+			}
+		}
+		if mk == nil || c.notice.told {
+			return
+		}
+		c.ephemeral(missingText(c.lang, mk, c.i.AppPermissions), nil)
+	})
+}
+
+// answerRefused answers with a private text when Discord refused the
+// answer r for good for what it carries (embeds or files, which need
+// permissions the channel may have lost mid-game): the user is told why
+// rather than shown "This interaction failed". It reports whether that
+// answer went through.
+func (c *call) answerRefused(ctx context.Context, r *discordgo.InteractionResponse, err error) bool {
+	d := r.Data
+	if d == nil || !permanent(err) || (len(d.Embeds) == 0 && len(d.Files) == 0) {
+		return false
+	}
+	if _, code := refusal(err); code != discordgo.ErrCodeMissingPermissions {
+		return false
+	}
+	var text string
+	if mk := c.seenMissing(); mk != nil {
+		text = missingText(c.lang, mk, c.i.AppPermissions)
+	} else {
+		reason, fix := refusalText(c.lang, discordgo.ErrCodeMissingPermissions, 0, c.i.AppPermissions, len(d.Files) > 0)
+		text = locales.T(c.lang, "answer_refused", map[string]any{"Reason": reason, "Fix": fix})
+	}
+	alt := &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral,
+			Components: []discordgo.MessageComponent{}, AllowedMentions: noMentions()},
+	}
+	if rerr := c.d.Respond(ctx, c.i, alt); rerr != nil {
+		c.b.log.Warn("answer refused, and its text alone too", "interaction", c.i.ID, "err", err, "then", rerr)
+		return false
+	}
+	c.b.log.Info("answer refused by Discord; the user was told why", "interaction", c.i.ID, "channel", c.i.ChannelID, "err", err)
+	c.notice.told = true
+	return true
+}
+
+// missingText is the notice of mk in lang: what is missing, why, what to
+// do, and that the game waits. perms are the bot's permissions in the
+// channel as an interaction tells them (0: unknown).
+func missingText(lang string, mk *missing, perms int64) string {
+	key := "board_missing"
+	if mk.Kind == effScores {
+		key = "scores_missing"
+	}
+	reason, fix := refusalText(lang, mk.Code, mk.Status, perms, false)
+	return locales.T(lang, key, map[string]any{"Reason": reason, "Fix": fix})
+}
+
+// refusalText says in lang why Discord refused a message (code and status
+// of its answer), and what to do about it. perms are the bot's permissions
+// in the channel (0: unknown); files: the message carried files.
+func refusalText(lang string, code, status int, perms int64, files bool) (reason, fix string) {
+	switch code {
+	case discordgo.ErrCodePerformedOperationOnArchivedThread:
+		return locales.T(lang, "missing_archived", nil), locales.T(lang, "missing_fix_archived", nil)
+	case discordgo.ErrCodeUnknownChannel:
+		return locales.T(lang, "missing_gone", nil), locales.T(lang, "missing_fix_gone", nil)
+	}
+	if keys := lacking(perms, code, files); len(keys) > 0 {
+		names := make([]string, len(keys))
+		for i, k := range keys {
+			names[i] = "**" + locales.T(lang, k, nil) + "**"
+		}
+		return locales.N(lang, "missing_perms", len(names), map[string]any{"Perms": listText(lang, names)}),
+			locales.N(lang, "missing_fix_perms", len(names), nil)
+	}
+	if code == discordgo.ErrCodeMissingPermissions || code == discordgo.ErrCodeMissingAccess {
+		return locales.T(lang, "missing_some_perm", nil), locales.T(lang, "missing_fix_some_perm", nil)
+	}
+	if code == 0 {
+		code = status
+	}
+	return locales.T(lang, "missing_other", map[string]any{"Code": code}), locales.T(lang, "missing_fix_other", nil)
+}
+
+// lacking are the locale keys of the permissions a game needs in its
+// channel that perms lacks (see neededPermissions), Attach Files too when
+// the message carried files. With perms unknown (0), only what the refusal
+// says for sure: 50001 Missing Access is no View Channel.
+func lacking(perms int64, code int, files bool) []string {
+	if perms == 0 {
+		if code == discordgo.ErrCodeMissingAccess {
+			return []string{"perm_view_channel"}
+		}
+		return nil
+	}
+	if perms&discordgo.PermissionAdministrator != 0 {
+		return nil
+	}
+	const send, inThreads = discordgo.PermissionSendMessages, discordgo.PermissionSendMessagesInThreads
+	var keys []string
+	if perms&discordgo.PermissionViewChannel == 0 {
+		keys = append(keys, "perm_view_channel")
+	}
+	if perms&(send|inThreads) == 0 {
+		keys = append(keys, "perm_send_messages")
+	}
+	if perms&discordgo.PermissionEmbedLinks == 0 {
+		keys = append(keys, "perm_embed_links")
+	}
+	if files && perms&discordgo.PermissionAttachFiles == 0 {
+		keys = append(keys, "perm_attach_files")
+	}
+	if len(keys) == 0 && code == discordgo.ErrCodeMissingPermissions {
+		// Only one of the two send permissions is missing, and nothing
+		// else explains the refusal: it is the one of this kind of
+		// channel, which the interaction does not say.
+		switch {
+		case perms&send == 0:
+			keys = append(keys, "perm_send_messages")
+		case perms&inThreads == 0:
+			keys = append(keys, "perm_send_threads")
+		}
+	}
+	return keys
+}
+
+// listText joins names in lang: "A", "A and B", "A, B and C".
+func listText(lang string, names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return locales.T(lang, "list_and", map[string]any{"List": strings.Join(names[:len(names)-1], ", "), "Last": names[len(names)-1]})
+}
