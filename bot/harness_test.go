@@ -25,6 +25,10 @@ type recorder struct {
 	msgs  map[string]*shownMessage
 	n     int
 	fail  error // when set, Send and Edit fail (Discord down)
+	// refuse, when set, is asked about every call that posts, edits or
+	// answers, once recorded: a call it returns an error for is refused
+	// with it and changes nothing (Discord refusing it).
+	refuse func(c recorded) error
 
 	deleted []string          // ids of deleted messages
 	nonces  map[string]string // nonce -> message created with it
@@ -42,6 +46,7 @@ type recorded struct {
 	params      *discordgo.WebhookParams
 	message     string // delete: the deleted message
 	nonce       string // send: its nonce
+	refused     bool   // refuse refused it
 }
 
 // shownMessage is a message as users see it now.
@@ -65,10 +70,26 @@ func (r *recorder) add(c recorded) {
 	r.calls = append(r.calls, c)
 }
 
-func (r *recorder) Respond(ctx context.Context, i *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
-	r.add(recorded{op: "respond", interaction: i.ID, channel: i.ChannelID, resp: resp})
+// record adds c, refused when refuse says so: it returns the refusal.
+func (r *recorder) record(c recorded) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	var err error
+	if r.refuse != nil {
+		err = r.refuse(c)
+	}
+	c.refused = err != nil
+	r.calls = append(r.calls, c)
+	return err
+}
+
+func (r *recorder) Respond(ctx context.Context, i *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
+	refusal := r.record(recorded{op: "respond", interaction: i.ID, channel: i.ChannelID, resp: resp})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if refusal != nil {
+		return refusal
+	}
 	switch resp.Type {
 	case discordgo.InteractionResponseChannelMessageWithSource:
 		d := resp.Data
@@ -105,11 +126,14 @@ func (r *recorder) DeleteOriginal(ctx context.Context, i *discordgo.Interaction)
 // same message, and with the interaction's token in nonce.
 func (r *recorder) Followup(ctx context.Context, i *discordgo.Interaction, p *discordgo.WebhookParams) (*discordgo.Message, error) {
 	send := &discordgo.MessageSend{Content: p.Content, Embeds: p.Embeds, Components: p.Components, AllowedMentions: p.AllowedMentions, Files: p.Files}
-	r.add(recorded{op: "followup", interaction: i.ID, channel: i.ChannelID, params: p, send: send, nonce: i.Token})
+	refusal := r.record(recorded{op: "followup", interaction: i.ID, channel: i.ChannelID, params: p, send: send, nonce: i.Token})
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.fail != nil {
 		return nil, r.fail
+	}
+	if refusal != nil {
+		return nil, refusal
 	}
 	r.n++
 	id := fmt.Sprintf("f%d", r.n)
@@ -130,11 +154,14 @@ func (r *recorder) FollowupEdit(ctx context.Context, i *discordgo.Interaction, m
 	r.mu.Unlock()
 	ed := &discordgo.MessageEdit{ID: message, Content: e.Content, Components: e.Components, Embeds: e.Embeds, AllowedMentions: e.AllowedMentions,
 		Files: e.Files, Attachments: e.Attachments}
-	r.add(recorded{op: "followupEdit", edit: ed, nonce: i.Token})
+	refusal := r.record(recorded{op: "followupEdit", edit: ed, nonce: i.Token})
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.fail != nil {
 		return r.fail
+	}
+	if refusal != nil {
+		return refusal
 	}
 	m, ok := r.msgs[message]
 	if !ok || (r.made[message] != i.Token && r.origs[i.Token] != message) {
@@ -172,11 +199,14 @@ func (m *shownMessage) apply(e *discordgo.MessageEdit) {
 func (c recorded) posted() bool { return c.op == "send" || c.op == "followup" }
 
 func (r *recorder) Send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
-	r.add(recorded{op: "send", channel: channel, send: m, nonce: nonce})
+	refusal := r.record(recorded{op: "send", channel: channel, send: m, nonce: nonce})
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.fail != nil {
 		return nil, r.fail
+	}
+	if refusal != nil {
+		return nil, refusal
 	}
 	if id, ok := r.nonces[nonce]; ok && nonce != "" {
 		// As Discord does with enforce_nonce: the message already created.
@@ -192,11 +222,14 @@ func (r *recorder) Send(ctx context.Context, channel string, m *discordgo.Messag
 }
 
 func (r *recorder) Edit(ctx context.Context, e *discordgo.MessageEdit) error {
-	r.add(recorded{op: "edit", channel: e.Channel, edit: e})
+	refusal := r.record(recorded{op: "edit", channel: e.Channel, edit: e})
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.fail != nil {
 		return r.fail
+	}
+	if refusal != nil {
+		return refusal
 	}
 	m, ok := r.msgs[e.ID]
 	if !ok {

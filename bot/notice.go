@@ -217,8 +217,14 @@ type notice struct {
 	seen  *dixbot.Record // the game as the call last read or wrote it
 	ran   bool           // the call did its game's outbox (settle)
 	after *missing       // the mark as that run left it
-	told  bool           // the answer itself told the user why
+	told  string         // what the answer itself told the user ("": nothing)
 }
+
+// What an answer refused by Discord told its user instead (notice.told).
+const (
+	toldAnswer = "answer" // why the answer could not be shown
+	toldBoard  = "board"  // that the board is missing, and why
+)
 
 // seenMissing is the mark of the game the call saw (nil: none).
 func (c *call) seenMissing() *missing {
@@ -254,10 +260,22 @@ func (c *call) tellMissing() {
 				c.b.log.Warn("the missing board was not tried again", "channel", c.i.ChannelID, "err", err)
 			}
 		}
-		if mk == nil || c.notice.told {
+		if mk == nil || c.notice.told == toldBoard {
 			return
 		}
-		c.ephemeral(missingText(c.lang, mk, c.i.AppPermissions), nil)
+		text := missingText(c.lang, mk, c.i.AppPermissions)
+		if c.notice.told == toldAnswer {
+			// The answer said why it could not be shown: it says that
+			// the board is missing too, in one message rather than two.
+			ectx, cancel := context.WithTimeout(ctx, respondTimeout)
+			defer cancel()
+			err := c.d.FollowupEdit(ectx, c.i, "@original", &discordgo.WebhookEdit{Content: &text, AllowedMentions: noMentions()})
+			if err == nil {
+				return
+			}
+			c.b.log.Warn("could not edit the answer into the missing board's notice", "interaction", c.i.ID, "err", err)
+		}
+		c.ephemeral(text, nil)
 	})
 }
 
@@ -275,8 +293,9 @@ func (c *call) answerRefused(ctx context.Context, r *discordgo.InteractionRespon
 		return false
 	}
 	var text string
+	told := toldAnswer
 	if mk := c.seenMissing(); mk != nil {
-		text = missingText(c.lang, mk, c.i.AppPermissions)
+		text, told = missingText(c.lang, mk, c.i.AppPermissions), toldBoard
 	} else {
 		reason, fix := refusalText(c.lang, discordgo.ErrCodeMissingPermissions, 0, c.i.AppPermissions, len(d.Files) > 0)
 		text = locales.T(c.lang, "answer_refused", map[string]any{"Reason": reason, "Fix": fix})
@@ -291,7 +310,7 @@ func (c *call) answerRefused(ctx context.Context, r *discordgo.InteractionRespon
 		return false
 	}
 	c.b.log.Info("answer refused by Discord; the user was told why", "interaction", c.i.ID, "channel", c.i.ChannelID, "err", err)
-	c.notice.told = true
+	c.notice.told = told
 	return true
 }
 
@@ -353,7 +372,11 @@ func lacking(perms int64, code int, files bool) []string {
 	if perms&discordgo.PermissionViewChannel == 0 {
 		keys = append(keys, "perm_view_channel")
 	}
-	if perms&(send|inThreads) == 0 {
+	if perms&send == 0 {
+		// In a thread Send Messages in Threads is the one that counts,
+		// but the interaction does not say which kind of channel this
+		// is: a channel is the common case, and naming Send Messages
+		// where it is not needed costs nothing.
 		keys = append(keys, "perm_send_messages")
 	}
 	if perms&discordgo.PermissionEmbedLinks == 0 {
@@ -362,16 +385,9 @@ func lacking(perms int64, code int, files bool) []string {
 	if files && perms&discordgo.PermissionAttachFiles == 0 {
 		keys = append(keys, "perm_attach_files")
 	}
-	if len(keys) == 0 && code == discordgo.ErrCodeMissingPermissions {
-		// Only one of the two send permissions is missing, and nothing
-		// else explains the refusal: it is the one of this kind of
-		// channel, which the interaction does not say.
-		switch {
-		case perms&send == 0:
-			keys = append(keys, "perm_send_messages")
-		case perms&inThreads == 0:
-			keys = append(keys, "perm_send_threads")
-		}
+	if len(keys) == 0 && code == discordgo.ErrCodeMissingPermissions && perms&inThreads == 0 {
+		// Nothing else explains the refusal: this is a thread.
+		keys = append(keys, "perm_send_threads")
 	}
 	return keys
 }
