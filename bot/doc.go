@@ -32,6 +32,13 @@
 //     done after the answer; if the process dies first, any process finds
 //     the game through Store.Due and does it (outbox.go). Posts carry a
 //     nonce, so doing an effect twice shows it once.
+//   - A board (or the final scoreboard) Discord refuses for good (a
+//     permission removed mid-game, a thread archived) is never dropped:
+//     the game records why, holds its clock, and tries again, by itself
+//     at growing intervals and at once on every click or command in the
+//     game, whose user is told privately what is missing and what to do
+//     (notice.go). An answer refused for what it carries (embeds, files)
+//     becomes a private text saying why.
 //   - Bids, purchases and payments are ephemeral prompts: quick bid amounts
 //     and a "custom amount" modal; a market select (one per colour when more
 //     than 25 cards could be bought), each option with the payment the next

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -226,11 +227,14 @@ const (
 	toldBoard  = "board"  // that the board is missing, and why
 )
 
+// missingKey is how the mark starts in the table data (meta.Missing).
+var missingKey = []byte(`"bm":{`)
+
 // seenMissing is the mark of the game the call saw (nil: none).
 func (c *call) seenMissing() *missing {
 	r := c.notice.seen
-	if r == nil || r.Finished || r.State == nil {
-		return nil
+	if r == nil || r.Finished || r.State == nil || !bytes.Contains(r.Meta, missingKey) {
+		return nil // the common case, without decoding the table data
 	}
 	m, err := decodeMeta(r.Meta)
 	if err != nil {

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"strconv"
@@ -395,6 +396,7 @@ func TestMissingRetries(t *testing.T) {
 	m.refused(effBoard, missingPermissions(), now)
 	assert.True(t, m.Missing.Next.IsZero(), "no more tries without a click")
 	assert.Equal(t, now, m.Missing.Since)
+	assert.True(t, bytes.Contains(m.encode(), missingKey), "the table data holds the mark as seenMissing looks for it")
 }
 
 // TestRefusalText names what the bot lacks, from app_permissions.
