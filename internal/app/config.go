@@ -34,11 +34,19 @@ type Config struct {
 	// Language of the board when the server's locale is neither en nor fr.
 	Language string `env:"DIX_LANGUAGE" envDefault:"en"`
 	// HTTPAddr, when set, serves /healthz and /metrics there.
-	HTTPAddr        string        `env:"HTTP_ADDR"`
-	StoreTimeout    time.Duration `env:"STORE_TIMEOUT" envDefault:"1500ms"`
-	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"10s"`
-	GameTTL         time.Duration `env:"GAME_TTL" envDefault:"720h"`
-	ArchiveTTL      time.Duration `env:"ARCHIVE_TTL" envDefault:"168h"`
+	HTTPAddr string `env:"HTTP_ADDR"`
+	// InteractionsAddr and PublicKey, set together, select HTTP
+	// interactions mode: Discord POSTs interactions to an endpoint served
+	// at InteractionsAddr (any path), signed with the application's key
+	// (PublicKey, hex, from the developer portal), and no gateway
+	// connection is made. Any number of identical processes may serve it
+	// behind a load balancer, sharing one Redis.
+	InteractionsAddr string        `env:"INTERACTIONS_ADDR"`
+	PublicKey        string        `env:"DISCORD_PUBLIC_KEY"`
+	StoreTimeout     time.Duration `env:"STORE_TIMEOUT" envDefault:"1500ms"`
+	ShutdownTimeout  time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"10s"`
+	GameTTL          time.Duration `env:"GAME_TTL" envDefault:"720h"`
+	ArchiveTTL       time.Duration `env:"ARCHIVE_TTL" envDefault:"168h"`
 	// DuePoll is how often the store is asked for work due without a
 	// click (Discord work a crashed process left undone).
 	DuePoll time.Duration `env:"DUE_POLL" envDefault:"1s"`
@@ -82,6 +90,9 @@ type Config struct {
 type Started struct {
 	// HTTPAddr is the address the HTTP listener is bound to ("" if none).
 	HTTPAddr string
+	// InteractionsAddr is the address the interactions endpoint is bound
+	// to ("" on the gateway).
+	InteractionsAddr string
 	// Store is the store the program opened; it is closed when Run returns.
 	Store dixbot.Store
 }
@@ -106,6 +117,10 @@ func (c *Config) Normalize() {
 	c.GuildID = strings.TrimSpace(c.GuildID)
 	c.Pictures = strings.ToLower(strings.TrimSpace(c.Pictures))
 }
+
+// HTTPInteractions reports whether interactions come by HTTP (an
+// interactions endpoint) rather than on the gateway.
+func (c *Config) HTTPInteractions() bool { return c.InteractionsAddr != "" }
 
 // PicturesOff reports whether DIX_PICTURES turns the pictures off (an
 // empty value is the default, on).
@@ -157,6 +172,23 @@ func (c *Config) Validate() error {
 	if c.HTTPAddr != "" {
 		if _, _, err := net.SplitHostPort(c.HTTPAddr); err != nil {
 			bad("HTTP_ADDR %q must be host:port, e.g. 127.0.0.1:8080", c.HTTPAddr)
+		}
+	}
+	switch {
+	case c.InteractionsAddr == "" && c.PublicKey == "":
+	case c.InteractionsAddr == "":
+		bad("INTERACTIONS_ADDR is not set but DISCORD_PUBLIC_KEY is: set both for HTTP interactions mode, or neither for the gateway")
+	case c.PublicKey == "":
+		bad("DISCORD_PUBLIC_KEY is not set but INTERACTIONS_ADDR is: HTTP interactions mode needs the application's Public Key (developer portal, General Information)")
+	default:
+		if _, _, err := net.SplitHostPort(c.InteractionsAddr); err != nil {
+			bad("INTERACTIONS_ADDR %q must be host:port, e.g. 0.0.0.0:8081", c.InteractionsAddr)
+		}
+		if _, err := parsePublicKey(c.PublicKey); err != nil {
+			bad("DISCORD_PUBLIC_KEY is %s", err)
+		}
+		if c.ShardCount > 1 {
+			bad("SHARD_COUNT %d: shards split the gateway's events, and HTTP interactions mode (INTERACTIONS_ADDR) uses no gateway: run replicas behind a load balancer instead", c.ShardCount)
 		}
 	}
 	for _, d := range []struct {
