@@ -80,22 +80,15 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	if err != nil {
 		return fmt.Errorf("creating the Discord session: %w", err)
 	}
-	// Interactions arrive whatever the intents; Guilds keeps the list of
-	// servers (for the active-games gauge) and nothing privileged is asked.
-	s.Identify.Intents = discordgo.IntentsGuilds
-	if cfg.ShardCount > 1 {
-		// This process gets the events of its shard's servers only; every
-		// process still does the due work of every game (the store hands
-		// each item to one).
-		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
-	}
 	// An interaction must be answered within 3 s: never sleep through a
 	// rate limit, fail and let the bot report it.
 	s.ShouldRetryOnRateLimit = false
 
+	// The gateway sessions, once open (none in HTTP interactions mode).
+	var shards atomic.Pointer[[]*discordgo.Session]
 	metrics := ops.NewMetrics(ops.MetricsOptions{
 		Store:         st,
-		Guilds:        func() []string { return guildIDs(s) },
+		Guilds:        func() []string { return guildIDs(shards.Load()) },
 		ActiveTimeout: cfg.StoreTimeout,
 		Logger:        logger,
 	})
@@ -131,9 +124,6 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	}
 	g := newGate(b.Handle, logger)
 	g.onDup = metrics.Redelivered
-	if !cfg.HTTPInteractions() {
-		s.AddHandler(g.Handle)
-	}
 
 	// A wrong token is told as such (the gateway would only close on it).
 	me, err := s.User("@me", discordgo.WithContext(ctx))
@@ -176,33 +166,49 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		go func() { ixErr <- ixSrv.Serve(ixLn) }()
 		logger.Info("serving interactions", "addr", ixLn.Addr().String())
 	} else {
+		sessions, concurrency, err := gatewaySessions(ctx, cfg, s)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		for _, si := range sessions {
+			si.AddHandler(g.Handle)
+		}
 		opened := make(chan error, 1)
-		go func() { opened <- s.Open() }()
+		openCtx, stopOpening := context.WithCancel(ctx)
+		defer stopOpening()
+		go func() { opened <- openShards(openCtx, sessions, concurrency) }()
 		select {
 		case err := <-opened:
 			if err != nil {
 				return fmt.Errorf("connecting to Discord's gateway (%s): %w", cfg.APIURL, err)
 			}
 		case <-ctx.Done():
-			// Stopped while connecting: close whatever Open got to, without
-			// waiting for it.
+			// Stopped while connecting: close whatever opening got to,
+			// without waiting for it.
 			go func() {
 				if err := <-opened; err == nil {
-					_ = s.Close()
+					_ = closeShards(sessions)
 				}
 			}()
 			return nil
 		}
+		shards.Store(&sessions)
+		if len(sessions) > 1 {
+			logger.Info("gateway shards opened", "shards", len(sessions), "max_concurrency", concurrency)
+		}
 		var closeOnce sync.Once
 		closeIntake = func(context.Context) error {
 			closeOnce.Do(func() {
-				if err := s.Close(); err != nil {
+				if err := closeShards(sessions); err != nil {
 					logger.Warn("closing the gateway", "err", err)
 				}
 			})
 			return nil
 		}
-		ready = func() bool { return gatewayReady(s) }
+		ready = func() bool { return shardsReady(sessions) }
 		if err := b.Register(s); err != nil {
 			closeIntake(ctx)
 			return fmt.Errorf("registering the slash commands: %w", err)
@@ -396,16 +402,22 @@ func waitReady(ctx context.Context, ready func() bool) bool {
 	return true
 }
 
-// guildIDs lists the servers the bot is in, from the gateway state.
-func guildIDs(s *discordgo.Session) []string {
-	if s.State == nil {
+// guildIDs lists the servers the bot is in, from the state of its gateway
+// sessions (none in HTTP interactions mode).
+func guildIDs(sessions *[]*discordgo.Session) []string {
+	if sessions == nil {
 		return nil
 	}
-	s.State.RLock()
-	defer s.State.RUnlock()
-	ids := make([]string, 0, len(s.State.Guilds))
-	for _, g := range s.State.Guilds {
-		ids = append(ids, g.ID)
+	var ids []string
+	for _, s := range *sessions {
+		if s.State == nil {
+			continue
+		}
+		s.State.RLock()
+		for _, g := range s.State.Guilds {
+			ids = append(ids, g.ID)
+		}
+		s.State.RUnlock()
 	}
 	return ids
 }

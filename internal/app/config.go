@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,9 +54,10 @@ type Config struct {
 	// ShardID and ShardCount split the servers between processes on the
 	// gateway: a process gets the events of the servers where
 	// (server id >> 22) % ShardCount == ShardID. One shard by default (0
-	// counts as 1).
-	ShardID    int `env:"SHARD_ID"`
-	ShardCount int `env:"SHARD_COUNT" envDefault:"1"`
+	// counts as 1). ShardsAuto (SHARD_COUNT=auto) opens, in this one
+	// process, every shard Discord recommends (GET /gateway/bot).
+	ShardID    int        `env:"SHARD_ID"`
+	ShardCount ShardCount `env:"SHARD_COUNT" envDefault:"1"`
 	// Paces redefines the durations of the paces a game may be played at:
 	// name=bank+increment, comma-separated (clock.ParsePaces), e.g.
 	// "live=5m+1m,evening=3h+20m,relaxed=24h+24h". Paces it does not name
@@ -84,6 +86,28 @@ type Config struct {
 	// Seed, when set, gives the shuffle of every new game (tests replay the
 	// same deal); nil draws a random seed.
 	Seed func() int64 `env:"-"`
+}
+
+// ShardCount is SHARD_COUNT: a number of shards, or ShardsAuto.
+type ShardCount int
+
+// ShardsAuto is SHARD_COUNT=auto: the process opens every shard of the
+// count Discord recommends.
+const ShardsAuto ShardCount = -1
+
+// UnmarshalText reads a number of shards or "auto".
+func (n *ShardCount) UnmarshalText(b []byte) error {
+	t := strings.TrimSpace(string(b))
+	if strings.EqualFold(t, "auto") {
+		*n = ShardsAuto
+		return nil
+	}
+	v, err := strconv.Atoi(t)
+	if err != nil || v < 0 {
+		return fmt.Errorf("SHARD_COUNT %q must be a number of shards or auto", t)
+	}
+	*n = ShardCount(v)
+	return nil
 }
 
 // Started describes a running program, for Config.Ready.
@@ -187,8 +211,8 @@ func (c *Config) Validate() error {
 		if _, err := parsePublicKey(c.PublicKey); err != nil {
 			bad("DISCORD_PUBLIC_KEY is %s", err)
 		}
-		if c.ShardCount > 1 {
-			bad("SHARD_COUNT %d: shards split the gateway's events, and HTTP interactions mode (INTERACTIONS_ADDR) uses no gateway: run replicas behind a load balancer instead", c.ShardCount)
+		if c.ShardCount > 1 || c.ShardCount == ShardsAuto {
+			bad("SHARD_COUNT is set, but shards split the gateway's events and HTTP interactions mode (INTERACTIONS_ADDR) uses no gateway: run replicas behind a load balancer instead")
 		}
 	}
 	for _, d := range []struct {
@@ -204,8 +228,12 @@ func (c *Config) Validate() error {
 			bad("%s must be a positive duration such as 1500ms, 10s or 720h", d.name)
 		}
 	}
-	if n := max(c.ShardCount, 1); c.ShardCount < 0 || c.ShardID < 0 || c.ShardID >= n {
-		bad("SHARD_ID %d and SHARD_COUNT %d: SHARD_COUNT must be 1 or more and SHARD_ID from 0 to SHARD_COUNT−1", c.ShardID, c.ShardCount)
+	switch n := int(max(c.ShardCount, 1)); {
+	case c.ShardCount == ShardsAuto && c.ShardID != 0:
+		bad("SHARD_ID %d with SHARD_COUNT=auto: this process opens every shard; set SHARD_ID only with a number of shards", c.ShardID)
+	case c.ShardCount == ShardsAuto:
+	case c.ShardCount < 0 || c.ShardID < 0 || c.ShardID >= n:
+		bad("SHARD_ID %d and SHARD_COUNT %d: SHARD_COUNT must be 1 or more (or auto) and SHARD_ID from 0 to SHARD_COUNT−1", c.ShardID, c.ShardCount)
 	}
 	if _, err := clock.ParsePaces(c.Paces); err != nil {
 		bad("DIX_PACES %s", strings.TrimPrefix(err.Error(), clock.ErrPaces.Error()+": "))

@@ -214,7 +214,7 @@ func TestConfigInteractionsMode(t *testing.T) {
 	key := hex.EncodeToString(newSigner(t).pub)
 	cases := []struct {
 		name, addr, key string
-		shards          int
+		shards          ShardCount
 		wantVar         string
 	}{
 		{"both", "127.0.0.1:8081", key, 1, ""},
