@@ -19,7 +19,9 @@ ENV DIX_DATA_FILE=/data/dix.db \
     HTTP_ADDR=0.0.0.0:8080 \
     LOG_FORMAT=json
 USER nonroot:nonroot
-EXPOSE 8080
+# 8080: /healthz and /metrics; 8081: the interactions endpoint, in HTTP
+# interactions mode (INTERACTIONS_ADDR=0.0.0.0:8081 and DISCORD_PUBLIC_KEY).
+EXPOSE 8080 8081
 # /healthz: gateway connected and store reachable (the image has no shell or curl).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 CMD ["/dixbot", "-healthcheck"]
 ENTRYPOINT ["/dixbot"]

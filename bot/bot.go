@@ -177,7 +177,9 @@ func (b *Bot) Register(s *discordgo.Session) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, err := s.ApplicationCommandBulkOverwrite(appID, b.guild, b.Commands(), discordgo.WithContext(ctx))
+	// Start-up may wait out a rate limit: replicas starting together
+	// register the same commands at once.
+	_, err := s.ApplicationCommandBulkOverwrite(appID, b.guild, b.Commands(), discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(true))
 	if err != nil {
 		return fmt.Errorf("bot: register commands: %w", err)
 	}
@@ -189,6 +191,29 @@ func (b *Bot) Register(s *discordgo.Session) error {
 // panics (still answering with an error message).
 func (b *Bot) Handle(s *discordgo.Session, i *discordgo.InteractionCreate) {
 	b.handle(b.sessionAPI(s), i)
+}
+
+// HandleAnswered is Handle for an interaction received over HTTP (the
+// interactions endpoint): answered is called once, as soon as the first
+// answer has been sent to Discord or could not be, before the work that
+// follows it (new board, pings), so the HTTP request can be replied to at
+// once. It is called even when no answer is sent (a redelivery).
+func (b *Bot) HandleAnswered(s *discordgo.Session, i *discordgo.InteractionCreate, answered func()) {
+	var once sync.Once
+	done := func() { once.Do(answered) }
+	defer done()
+	b.handle(answeredAPI{discordAPI: b.sessionAPI(s), answered: done}, i)
+}
+
+// answeredAPI is a discordAPI that reports the first answer.
+type answeredAPI struct {
+	discordAPI
+	answered func()
+}
+
+func (a answeredAPI) Respond(ctx context.Context, i *discordgo.Interaction, r *discordgo.InteractionResponse) error {
+	defer a.answered()
+	return a.discordAPI.Respond(ctx, i, r)
 }
 
 // sessionAPI is the discordAPI of s, made once per session.

@@ -56,7 +56,8 @@ func cleanEnviron(extra ...string) []string {
 		switch name {
 		case "DISCORD_TOKEN", "DISCORD_API_URL", "DISCORD_GUILD_ID", "REDIS_URL", "REDIS_PREFIX",
 			"DIX_DATA_FILE", "DIX_LANGUAGE", "LOG_LEVEL", "LOG_FORMAT", "HTTP_ADDR",
-			"STORE_TIMEOUT", "SHUTDOWN_TIMEOUT", "GAME_TTL", "ARCHIVE_TTL":
+			"STORE_TIMEOUT", "SHUTDOWN_TIMEOUT", "GAME_TTL", "ARCHIVE_TTL",
+			"INTERACTIONS_ADDR", "DISCORD_PUBLIC_KEY", "SHARD_ID", "SHARD_COUNT":
 			continue
 		}
 		env = append(env, kv)

@@ -116,7 +116,10 @@ const usage = `Environment:
   GAME_TTL          an untouched game expires after this (default 720h)
   ARCHIVE_TTL       a finished game is kept this long (default 168h)
   DUE_POLL          how often to look for due work: deadlines, reminders, work a crashed process left (default 1s)
-  SHARD_ID, SHARD_COUNT  this process's gateway shard, to split the servers between processes (default 0 of 1)
+  INTERACTIONS_ADDR, DISCORD_PUBLIC_KEY  set both to serve Discord's interactions endpoint at that address,
+                    checked with the application's public key, instead of the gateway (HTTP interactions mode)
+  SHARD_ID, SHARD_COUNT  this process's gateway shard, to split the servers between processes (default 0 of 1);
+                    SHARD_COUNT=auto opens every shard Discord recommends in this process
   DIX_PACES         the paces' durations, name=bank+increment (default live=5m+1m,evening=3h+20m,relaxed=24h+24h)
   DIX_PICTURES      off: boards, hands and scoreboards as text only, no pictures (default on)`
 

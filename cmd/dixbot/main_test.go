@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/internal/app"
 )
 
 const secret = "MTIz.secret-token-value.xyz"
@@ -58,6 +60,24 @@ func TestLoadConfigValues(t *testing.T) {
 	assert.Equal(t, 3*time.Second, cfg.ShutdownTimeout)
 	assert.Equal(t, 48*time.Hour, cfg.GameTTL)
 	assert.Equal(t, time.Hour, cfg.ArchiveTTL)
+}
+
+func TestLoadConfigModes(t *testing.T) {
+	const key = "8e2c7f0b2a4d6e8f10325476980badcfe1f2a3b4c5d6e7f8091a2b3c4d5e6f70"
+	cfg, err := loadConfig([]string{"DISCORD_TOKEN=" + secret, "SHARD_COUNT=auto"})
+	require.NoError(t, err)
+	assert.Equal(t, app.ShardsAuto, cfg.ShardCount)
+	cfg, err = loadConfig([]string{"DISCORD_TOKEN=" + secret, "SHARD_COUNT=4", "SHARD_ID=3"})
+	require.NoError(t, err)
+	assert.Equal(t, app.ShardCount(4), cfg.ShardCount)
+	assert.Equal(t, 3, cfg.ShardID)
+	_, err = loadConfig([]string{"DISCORD_TOKEN=" + secret, "SHARD_COUNT=lots"})
+	assert.ErrorContains(t, err, "SHARD_COUNT")
+
+	cfg, err = loadConfig([]string{"DISCORD_TOKEN=" + secret, "INTERACTIONS_ADDR=0.0.0.0:8081", "DISCORD_PUBLIC_KEY=" + key})
+	require.NoError(t, err)
+	assert.True(t, cfg.HTTPInteractions())
+	assert.Equal(t, key, cfg.PublicKey)
 }
 
 func TestRunBadConfiguration(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -55,6 +56,15 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		defer ln.Close() // a no-op once the server owns it and shut it down
 	}
 
+	var ixLn net.Listener
+	if cfg.HTTPInteractions() {
+		ixLn, err = net.Listen("tcp", cfg.InteractionsAddr)
+		if err != nil {
+			return fmt.Errorf("%w: INTERACTIONS_ADDR: %v", ErrConfig, err)
+		}
+		defer ixLn.Close()
+	}
+
 	st, err := openStore(ctx, cfg, logger)
 	if err != nil {
 		return err
@@ -70,22 +80,15 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	if err != nil {
 		return fmt.Errorf("creating the Discord session: %w", err)
 	}
-	// Interactions arrive whatever the intents; Guilds keeps the list of
-	// servers (for the active-games gauge) and nothing privileged is asked.
-	s.Identify.Intents = discordgo.IntentsGuilds
-	if cfg.ShardCount > 1 {
-		// This process gets the events of its shard's servers only; every
-		// process still does the due work of every game (the store hands
-		// each item to one).
-		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
-	}
 	// An interaction must be answered within 3 s: never sleep through a
 	// rate limit, fail and let the bot report it.
 	s.ShouldRetryOnRateLimit = false
 
+	// The gateway sessions, once open (none in HTTP interactions mode).
+	var shards atomic.Pointer[[]*discordgo.Session]
 	metrics := ops.NewMetrics(ops.MetricsOptions{
 		Store:         st,
-		Guilds:        func() []string { return guildIDs(s) },
+		Guilds:        func() []string { return guildIDs(shards.Load()) },
 		ActiveTimeout: cfg.StoreTimeout,
 		Logger:        logger,
 	})
@@ -121,10 +124,10 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	}
 	g := newGate(b.Handle, logger)
 	g.onDup = metrics.Redelivered
-	s.AddHandler(g.Handle)
 
 	// A wrong token is told as such (the gateway would only close on it).
-	if _, err := s.User("@me", discordgo.WithContext(ctx)); err != nil {
+	me, err := s.User("@me", discordgo.WithContext(ctx))
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil // stopped while starting: nothing to clean up
 		}
@@ -134,35 +137,84 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		}
 		return fmt.Errorf("reaching Discord (%s): %w", cfg.APIURL, err)
 	}
-	opened := make(chan error, 1)
-	go func() { opened <- s.Open() }()
-	select {
-	case err := <-opened:
-		if err != nil {
-			return fmt.Errorf("connecting to Discord's gateway (%s): %w", cfg.APIURL, err)
+	// Where interactions come from: the gateway, or the interactions
+	// endpoint. closeIntake stops taking them.
+	var closeIntake func(context.Context) error
+	var ready func() bool
+	var ixSrv *http.Server
+	ixErr := make(chan error, 1)
+	if cfg.HTTPInteractions() {
+		key, _ := parsePublicKey(cfg.PublicKey) // checked by Validate
+		ixSrv = &http.Server{
+			Handler: &endpoint{key: key, gate: g, handle: func(i *discordgo.InteractionCreate, answered func()) {
+				b.HandleAnswered(s, i, answered)
+			}, now: time.Now, log: logger},
+			ReadHeaderTimeout: 5 * time.Second,
+			ReadTimeout:       10 * time.Second,
+			IdleTimeout:       2 * time.Minute,
 		}
-	case <-ctx.Done():
-		// Stopped while connecting: close whatever Open got to, without
-		// waiting for it.
-		go func() {
-			if err := <-opened; err == nil {
-				_ = s.Close()
+		var serving atomic.Bool
+		ready = serving.Load
+		closeIntake = func(ctx context.Context) error {
+			serving.Store(false)
+			return ixSrv.Shutdown(ctx)
+		}
+		if err := b.Register(s); err != nil {
+			return fmt.Errorf("registering the slash commands: %w", err)
+		}
+		serving.Store(true)
+		go func() { ixErr <- ixSrv.Serve(ixLn) }()
+		logger.Info("serving interactions", "addr", ixLn.Addr().String())
+	} else {
+		sessions, concurrency, err := gatewaySessions(ctx, cfg, s)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
 			}
-		}()
-		return nil
-	}
-	var closeOnce sync.Once
-	closeGateway := func() {
-		closeOnce.Do(func() {
-			if err := s.Close(); err != nil {
-				logger.Warn("closing the gateway", "err", err)
+			return err
+		}
+		for _, si := range sessions {
+			si.AddHandler(g.Handle)
+		}
+		opened := make(chan error, 1)
+		openCtx, stopOpening := context.WithCancel(ctx)
+		defer stopOpening()
+		go func() { opened <- openShards(openCtx, sessions, concurrency) }()
+		select {
+		case err := <-opened:
+			if err != nil {
+				return fmt.Errorf("connecting to Discord's gateway (%s): %w", cfg.APIURL, err)
 			}
-		})
+		case <-ctx.Done():
+			// Stopped while connecting: close whatever opening got to,
+			// without waiting for it.
+			go func() {
+				if err := <-opened; err == nil {
+					_ = closeShards(sessions)
+				}
+			}()
+			return nil
+		}
+		shards.Store(&sessions)
+		if len(sessions) > 1 {
+			logger.Info("gateway shards opened", "shards", len(sessions), "max_concurrency", concurrency)
+		}
+		var closeOnce sync.Once
+		closeIntake = func(context.Context) error {
+			closeOnce.Do(func() {
+				if err := closeShards(sessions); err != nil {
+					logger.Warn("closing the gateway", "err", err)
+				}
+			})
+			return nil
+		}
+		ready = func() bool { return shardsReady(sessions) }
+		if err := b.Register(s); err != nil {
+			closeIntake(ctx)
+			return fmt.Errorf("registering the slash commands: %w", err)
+		}
 	}
-	defer closeGateway()
-	if err := b.Register(s); err != nil {
-		return fmt.Errorf("registering the slash commands: %w", err)
-	}
+	defer closeIntake(context.Background())
 
 	runner.Handle = func(ctx context.Context, channel string, asOf time.Time) error {
 		return b.RunDue(ctx, s, channel, asOf)
@@ -175,11 +227,14 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	var srv *http.Server
 	serveErr := make(chan error, 1)
 	started := Started{Store: st}
+	if ixLn != nil {
+		started.InteractionsAddr = ixLn.Addr().String()
+	}
 	if ln != nil {
 		started.HTTPAddr = ln.Addr().String()
 		srv = &http.Server{
 			Handler: ops.Handler(ops.HealthOptions{
-				Gateway: func() bool { return gatewayReady(s) },
+				Gateway: ready,
 				Store:   st,
 				Timeout: cfg.StoreTimeout,
 			}, metrics),
@@ -192,8 +247,8 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	// Open returns once the gateway has said READY, but discordgo marks the
 	// session ready (DataReady, what /healthz reports) in the heartbeat
 	// goroutine Open starts: ready is announced only once it agrees.
-	if waitGateway(ctx, s) {
-		logger.Info("ready", "user", botName(s), "guild_scope", cfg.GuildID, "store", storeKind(cfg))
+	if waitReady(ctx, ready) {
+		logger.Info("ready", "user", me.Username, "guild_scope", cfg.GuildID, "store", storeKind(cfg), "interactions", intakeKind(cfg))
 		if cfg.Ready != nil {
 			cfg.Ready(started)
 		}
@@ -204,25 +259,38 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	case err := <-serveErr:
 		err = fmt.Errorf("HTTP listener: %w", err)
 		logger.Error("shutting down", "err", err)
-		shutdown(ctx, cfg, logger, b, g, closeGateway, nil)
+		shutdown(ctx, cfg, logger, b, g, closeIntake, nil)
+		return err
+	case err := <-ixErr:
+		err = fmt.Errorf("interactions endpoint: %w", err)
+		logger.Error("shutting down", "err", err)
+		shutdown(ctx, cfg, logger, b, g, closeIntake, srv)
 		return err
 	}
 	logger.Info("shutting down", "timeout", cfg.ShutdownTimeout)
-	return shutdown(ctx, cfg, logger, b, g, closeGateway, srv)
+	return shutdown(ctx, cfg, logger, b, g, closeIntake, srv)
+}
+
+func intakeKind(cfg Config) string {
+	if cfg.HTTPInteractions() {
+		return "http"
+	}
+	return "gateway"
 }
 
 // ErrBadToken is returned by Run when Discord refuses the bot token.
 var ErrBadToken = errors.New("bad bot token")
 
-// shutdown drains, then closes the gateway, then stops the HTTP listener;
-// the caller's defer closes the store once nothing uses it any more.
+// shutdown drains, then closes the intake of interactions, then stops the
+// HTTP listener; the caller's defer closes the store once nothing uses it
+// any more.
 //
-// The gateway stays open while the interactions in flight finish: those
-// that arrive meanwhile are still read and answered with a localised
-// "restarting, try again in a moment" instead of being lost. Then the
-// gateway is closed, and the answers started before (counted by the gate,
-// the "restarting" ones included) are waited for, so none is cut off by
-// the process exiting.
+// On the gateway, the connection stays open while the interactions in
+// flight finish: those that arrive meanwhile are still read and answered
+// with a localised "restarting, try again in a moment" instead of being
+// lost. Then the gateway is closed, and the answers started before (counted
+// by the gate, the "restarting" ones included) are waited for, so none is
+// cut off by the process exiting.
 //
 // The residual window: discordgo's Close stops handing events over as soon
 // as it starts (before its close frame reaches Discord), and Discord keeps
@@ -231,10 +299,20 @@ var ErrBadToken = errors.New("bad bot token")
 // interaction failed"; their click changed nothing and can be repeated
 // once the bot is back. Closing that window needs a second gateway
 // connection taking over before this one closes.
-func shutdown(ctx context.Context, cfg Config, logger *slog.Logger, b *bot.Bot, g *gate, closeGateway func(), srv *http.Server) error {
+//
+// With an interactions endpoint, the endpoint stops taking connections
+// first, so the load balancer sends new interactions to another replica,
+// and the requests in flight are replied to once answered; then the work
+// after their answers is waited for.
+func shutdown(ctx context.Context, cfg Config, logger *slog.Logger, b *bot.Bot, g *gate, closeIntake func(context.Context) error, srv *http.Server) error {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
 	defer cancel()
 	var errs []error
+	if cfg.HTTPInteractions() {
+		if err := closeIntake(sctx); err != nil {
+			errs = append(errs, fmt.Errorf("stopping the interactions endpoint: %w", err))
+		}
+	}
 	// Refuse new interactions first (Close with a spent context only flips
 	// the bot to "restarting"), so Draining observes a draining bot.
 	spent, cancelSpent := context.WithCancel(context.Background())
@@ -249,7 +327,9 @@ func shutdown(ctx context.Context, cfg Config, logger *slog.Logger, b *bot.Bot, 
 	if cfg.Drained != nil {
 		cfg.Drained()
 	}
-	closeGateway()
+	if !cfg.HTTPInteractions() {
+		_ = closeIntake(sctx)
+	}
 	if err := g.Wait(sctx); err != nil {
 		errs = append(errs, fmt.Errorf("finishing the answers in flight: %w", err))
 	}
@@ -308,12 +388,11 @@ func gatewayReady(s *discordgo.Session) bool {
 	return s.DataReady
 }
 
-// waitGateway waits until gatewayReady holds, and reports false if ctx ends
-// first.
-func waitGateway(ctx context.Context, s *discordgo.Session) bool {
+// waitReady waits until ready holds, and reports false if ctx ends first.
+func waitReady(ctx context.Context, ready func() bool) bool {
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
-	for !gatewayReady(s) {
+	for !ready() {
 		select {
 		case <-ctx.Done():
 			return false
@@ -323,23 +402,22 @@ func waitGateway(ctx context.Context, s *discordgo.Session) bool {
 	return true
 }
 
-// guildIDs lists the servers the bot is in, from the gateway state.
-func guildIDs(s *discordgo.Session) []string {
-	if s.State == nil {
+// guildIDs lists the servers the bot is in, from the state of its gateway
+// sessions (none in HTTP interactions mode).
+func guildIDs(sessions *[]*discordgo.Session) []string {
+	if sessions == nil {
 		return nil
 	}
-	s.State.RLock()
-	defer s.State.RUnlock()
-	ids := make([]string, 0, len(s.State.Guilds))
-	for _, g := range s.State.Guilds {
-		ids = append(ids, g.ID)
+	var ids []string
+	for _, s := range *sessions {
+		if s.State == nil {
+			continue
+		}
+		s.State.RLock()
+		for _, g := range s.State.Guilds {
+			ids = append(ids, g.ID)
+		}
+		s.State.RUnlock()
 	}
 	return ids
-}
-
-func botName(s *discordgo.Session) string {
-	if s.State == nil || s.State.User == nil {
-		return ""
-	}
-	return s.State.User.Username
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -34,20 +35,29 @@ type Config struct {
 	// Language of the board when the server's locale is neither en nor fr.
 	Language string `env:"DIX_LANGUAGE" envDefault:"en"`
 	// HTTPAddr, when set, serves /healthz and /metrics there.
-	HTTPAddr        string        `env:"HTTP_ADDR"`
-	StoreTimeout    time.Duration `env:"STORE_TIMEOUT" envDefault:"1500ms"`
-	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"10s"`
-	GameTTL         time.Duration `env:"GAME_TTL" envDefault:"720h"`
-	ArchiveTTL      time.Duration `env:"ARCHIVE_TTL" envDefault:"168h"`
+	HTTPAddr string `env:"HTTP_ADDR"`
+	// InteractionsAddr and PublicKey, set together, select HTTP
+	// interactions mode: Discord POSTs interactions to an endpoint served
+	// at InteractionsAddr (any path), signed with the application's key
+	// (PublicKey, hex, from the developer portal), and no gateway
+	// connection is made. Any number of identical processes may serve it
+	// behind a load balancer, sharing one Redis.
+	InteractionsAddr string        `env:"INTERACTIONS_ADDR"`
+	PublicKey        string        `env:"DISCORD_PUBLIC_KEY"`
+	StoreTimeout     time.Duration `env:"STORE_TIMEOUT" envDefault:"1500ms"`
+	ShutdownTimeout  time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"10s"`
+	GameTTL          time.Duration `env:"GAME_TTL" envDefault:"720h"`
+	ArchiveTTL       time.Duration `env:"ARCHIVE_TTL" envDefault:"168h"`
 	// DuePoll is how often the store is asked for work due without a
 	// click (Discord work a crashed process left undone).
 	DuePoll time.Duration `env:"DUE_POLL" envDefault:"1s"`
 	// ShardID and ShardCount split the servers between processes on the
 	// gateway: a process gets the events of the servers where
 	// (server id >> 22) % ShardCount == ShardID. One shard by default (0
-	// counts as 1).
-	ShardID    int `env:"SHARD_ID"`
-	ShardCount int `env:"SHARD_COUNT" envDefault:"1"`
+	// counts as 1). ShardsAuto (SHARD_COUNT=auto) opens, in this one
+	// process, every shard Discord recommends (GET /gateway/bot).
+	ShardID    int        `env:"SHARD_ID"`
+	ShardCount ShardCount `env:"SHARD_COUNT" envDefault:"1"`
 	// Paces redefines the durations of the paces a game may be played at:
 	// name=bank+increment, comma-separated (clock.ParsePaces), e.g.
 	// "live=5m+1m,evening=3h+20m,relaxed=24h+24h". Paces it does not name
@@ -78,10 +88,35 @@ type Config struct {
 	Seed func() int64 `env:"-"`
 }
 
+// ShardCount is SHARD_COUNT: a number of shards, or ShardsAuto.
+type ShardCount int
+
+// ShardsAuto is SHARD_COUNT=auto: the process opens every shard of the
+// count Discord recommends.
+const ShardsAuto ShardCount = -1
+
+// UnmarshalText reads a number of shards or "auto".
+func (n *ShardCount) UnmarshalText(b []byte) error {
+	t := strings.TrimSpace(string(b))
+	if strings.EqualFold(t, "auto") {
+		*n = ShardsAuto
+		return nil
+	}
+	v, err := strconv.Atoi(t)
+	if err != nil || v < 0 {
+		return fmt.Errorf("SHARD_COUNT %q must be a number of shards or auto", t)
+	}
+	*n = ShardCount(v)
+	return nil
+}
+
 // Started describes a running program, for Config.Ready.
 type Started struct {
 	// HTTPAddr is the address the HTTP listener is bound to ("" if none).
 	HTTPAddr string
+	// InteractionsAddr is the address the interactions endpoint is bound
+	// to ("" on the gateway).
+	InteractionsAddr string
 	// Store is the store the program opened; it is closed when Run returns.
 	Store dixbot.Store
 }
@@ -106,6 +141,10 @@ func (c *Config) Normalize() {
 	c.GuildID = strings.TrimSpace(c.GuildID)
 	c.Pictures = strings.ToLower(strings.TrimSpace(c.Pictures))
 }
+
+// HTTPInteractions reports whether interactions come by HTTP (an
+// interactions endpoint) rather than on the gateway.
+func (c *Config) HTTPInteractions() bool { return c.InteractionsAddr != "" }
 
 // PicturesOff reports whether DIX_PICTURES turns the pictures off (an
 // empty value is the default, on).
@@ -159,6 +198,23 @@ func (c *Config) Validate() error {
 			bad("HTTP_ADDR %q must be host:port, e.g. 127.0.0.1:8080", c.HTTPAddr)
 		}
 	}
+	switch {
+	case c.InteractionsAddr == "" && c.PublicKey == "":
+	case c.InteractionsAddr == "":
+		bad("INTERACTIONS_ADDR is not set but DISCORD_PUBLIC_KEY is: set both for HTTP interactions mode, or neither for the gateway")
+	case c.PublicKey == "":
+		bad("DISCORD_PUBLIC_KEY is not set but INTERACTIONS_ADDR is: HTTP interactions mode needs the application's Public Key (developer portal, General Information)")
+	default:
+		if _, _, err := net.SplitHostPort(c.InteractionsAddr); err != nil {
+			bad("INTERACTIONS_ADDR %q must be host:port, e.g. 0.0.0.0:8081", c.InteractionsAddr)
+		}
+		if _, err := parsePublicKey(c.PublicKey); err != nil {
+			bad("DISCORD_PUBLIC_KEY is %s", err)
+		}
+		if c.ShardCount > 1 || c.ShardCount == ShardsAuto {
+			bad("SHARD_COUNT is set, but shards split the gateway's events and HTTP interactions mode (INTERACTIONS_ADDR) uses no gateway: run replicas behind a load balancer instead")
+		}
+	}
 	for _, d := range []struct {
 		name string
 		v    time.Duration
@@ -172,8 +228,12 @@ func (c *Config) Validate() error {
 			bad("%s must be a positive duration such as 1500ms, 10s or 720h", d.name)
 		}
 	}
-	if n := max(c.ShardCount, 1); c.ShardCount < 0 || c.ShardID < 0 || c.ShardID >= n {
-		bad("SHARD_ID %d and SHARD_COUNT %d: SHARD_COUNT must be 1 or more and SHARD_ID from 0 to SHARD_COUNT−1", c.ShardID, c.ShardCount)
+	switch n := int(max(c.ShardCount, 1)); {
+	case c.ShardCount == ShardsAuto && c.ShardID != 0:
+		bad("SHARD_ID %d with SHARD_COUNT=auto: this process opens every shard; set SHARD_ID only with a number of shards", c.ShardID)
+	case c.ShardCount == ShardsAuto:
+	case c.ShardCount < 0 || c.ShardID < 0 || c.ShardID >= n:
+		bad("SHARD_ID %d and SHARD_COUNT %d: SHARD_COUNT must be 1 or more (or auto) and SHARD_ID from 0 to SHARD_COUNT−1", c.ShardID, c.ShardCount)
 	}
 	if _, err := clock.ParsePaces(c.Paces); err != nil {
 		bad("DIX_PACES %s", strings.TrimPrefix(err.Error(), clock.ErrPaces.Error()+": "))

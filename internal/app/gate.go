@@ -49,15 +49,24 @@ func (g *gate) Handle(s *discordgo.Session, i *discordgo.InteractionCreate) {
 	if i == nil || i.Interaction == nil {
 		return
 	}
-	if !g.enter(i.ID) {
-		g.log.Info("interaction delivered again: already handled, ignored", "interaction", i.ID)
-		if g.onDup != nil {
-			g.onDup()
-		}
+	if !g.admit(i.ID) {
 		return
 	}
 	defer g.leave()
 	g.handle(s, i)
+}
+
+// admit counts a running handler of interaction id, to be ended with
+// leave; false, logged and counted, for an id already seen.
+func (g *gate) admit(id string) bool {
+	if g.enter(id) {
+		return true
+	}
+	g.log.Info("interaction delivered again: already handled, ignored", "interaction", id)
+	if g.onDup != nil {
+		g.onDup()
+	}
+	return false
 }
 
 // enter records id and counts a running handler; false for an id already seen.

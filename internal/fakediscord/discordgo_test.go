@@ -430,6 +430,10 @@ func TestDiscordgoResumeAfterDroppedWebsocket(t *testing.T) {
 	assert.Equal(t, 1, srv.Resumes())
 	assert.Empty(t, srv.Violations())
 	assert.Empty(t, bot.errors())
+	// Closed at the end of the test, the session must not start
+	// reconnecting (see connect). Its goroutines read the setting only
+	// after Close, which orders them after this write.
+	s.ShouldReconnectOnError = false
 }
 
 func TestDiscordgoProtocolViolations(t *testing.T) {

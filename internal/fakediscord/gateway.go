@@ -1,8 +1,10 @@
 package fakediscord
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -349,6 +351,21 @@ func (s *Server) Connected() bool {
 		}
 	}
 	return false
+}
+
+// ConnectedShards returns the [shard_id, num_shards] pair of every
+// connected gateway session, sorted.
+func (s *Server) ConnectedShards() [][2]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out [][2]int
+	for _, sess := range s.sessions {
+		if sess.conn != nil {
+			out = append(out, sess.shard)
+		}
+	}
+	slices.SortFunc(out, func(a, b [2]int) int { return cmp.Or(cmp.Compare(a[1], b[1]), cmp.Compare(a[0], b[0])) })
+	return out
 }
 
 // DropGateway abruptly closes every gateway connection (as a network

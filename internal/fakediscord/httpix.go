@@ -215,6 +215,7 @@ func (s *Server) httpAnswer(st *ixState, u string, resp *http.Response) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.httpIx.delivered++
+	s.notifyLocked()
 	violate := func(code int, msg, details string) {
 		s.violateLocked(&Violation{Method: http.MethodPost, Path: u, Status: resp.StatusCode, Code: code, Message: msg, Details: details, InteractionID: st.id})
 	}
