@@ -51,12 +51,30 @@ func boardMissing(t *testing.T, r *dixbot.Record) *missingMark {
 // interaction failed"); so is the other player on /dix hand. Once the
 // permissions are back, the next click brings the board back and the game
 // plays to its end.
+//
+// It runs on the gateway and in HTTP interactions mode.
 func TestBoardMissingInTheChannel(t *testing.T) {
+	for _, overHTTP := range []bool{false, true} {
+		name := "gateway"
+		if overHTTP {
+			name = "http"
+		}
+		t.Run(name, func(t *testing.T) { boardMissingInTheChannel(t, overHTTP) })
+	}
+}
+
+func boardMissingInTheChannel(t *testing.T, overHTTP bool) {
 	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	t.Cleanup(func() { onlyRefusedForPermissions(t, fake) })
 	w := &world{fake: fake, cfg: baseConfig(t, fake, "")}
 	w.cfg.Paces = "live=4s+2s"
+	if overHTTP {
+		w.cfg.InteractionsAddr, w.cfg.PublicKey = "127.0.0.1:0", fake.PublicKey()
+	}
 	w.bot = startApp(t, w.cfg)
+	if overHTTP {
+		require.NoError(t, fake.SetInteractionsEndpoints(waitCtx(t), "http://"+w.bot.started.InteractionsAddr+"/interactions"))
+	}
 	tb := w.table(t, "en-US", "Alice", "Bruno/fr")
 	tb.lobby("/dix start pace:live")
 	langOf := func(u fakediscord.User) string {
@@ -181,6 +199,9 @@ func TestBoardMissingInTheChannel(t *testing.T) {
 	tb.boardFor(rec)
 	tb.playToEnd()
 	tb.checkScoreboard([]string{"Alice", "Bruno"})
+	if overHTTP {
+		assert.Equal(t, len(fake.Interactions()), fake.Stats().HTTPDeliveries, "every interaction was delivered over HTTP")
+	}
 }
 
 // onlyRefusedForPermissions checks that the only requests the stand-in
