@@ -25,8 +25,8 @@ import (
 //   - the game's clock is held, so nobody runs out of time, and no
 //     computer plays their seat, on a board nobody can see;
 //   - the bot token tries again by itself, at growing intervals
-//     (missingRetry): a dozen requests over two and a half hours, then
-//     only a click or a command in the game tries again;
+//     (missingRetry): eleven tries (a request or two each) over two and a
+//     half hours, then only a click or a command in the game tries again;
 //   - every click or command in the game tries again at once, through its
 //     own interaction (a follow-up needs no Send Messages), after its
 //     answer; the click itself works as usual where it can (game state is
