@@ -105,8 +105,11 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 		}
 		ss := clockSeats(t, rec)
 		if ss[2].Away && backs < cycles {
-			// Chloe clicks her hand: she is back.
-			board, _ := tb.boardFor(rec)
+			// Chloe clicks her hand on the latest board: she is back. (Not
+			// the board of rec: the computer plays her seat at once, so
+			// that board may already be retired.)
+			board, err := fake.WaitMessage(waitCtx(t), tb.channel.ID, "", func(m fakediscord.Message) bool { return hasHand(m) })
+			require.NoError(t, err, "a board with a hand button")
 			r := tb.click(chloe, board.ID, handID(t, board))
 			require.True(t, r.Ephemeral(), "her hand, privately: %s", describe(r))
 			require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return !clockSeats(t, tb.record())[2].Away }))
@@ -186,6 +189,16 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 	pct := func(p float64) time.Duration { return late[min(len(late)-1, int(p*float64(len(late))))] }
 	t.Logf("deadlines: %d acted on by %d processes; lateness p50 %v, p99 %v, max %v; reminders %d to Chloe, %d to the others; restart acted after %v",
 		len(late), len(procs), pct(0.50), pct(0.99), late[len(late)-1], reminders[chloe.ID], reminders[tb.users[0].ID]+reminders[tb.users[1].ID], restartGap)
+}
+
+// hasHand reports whether m has a hand button.
+func hasHand(m fakediscord.Message) bool {
+	for _, c := range components(m) {
+		if id, ok := parseCustomID(c.CustomID); ok && id.verb == "hand" {
+			return true
+		}
+	}
+	return false
 }
 
 // handID is the custom id of the board's hand button.
