@@ -2,16 +2,20 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	dixbot "github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/internal/browsertest"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -64,7 +68,8 @@ func TestBoardMissingInTheChannel(t *testing.T) {
 }
 
 func boardMissingInTheChannel(t *testing.T, overHTTP bool) {
-	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
+	// The web view only when a screenshot is asked for.
+	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: os.Getenv("DIX_SCREENSHOT_DIR") == ""})
 	t.Cleanup(func() { onlyRefusedForPermissions(t, fake) })
 	w := &world{fake: fake, cfg: baseConfig(t, fake, "")}
 	w.cfg.Paces = "live=4s+2s"
@@ -188,6 +193,23 @@ func boardMissingInTheChannel(t *testing.T, overHTTP bool) {
 	require.True(t, r.Ephemeral(), "answered privately: %s", describe(r))
 	checkNotice(other, seen)
 	assert.NotNil(t, boardMissing(t, tb.record()), "still missing")
+	if dir := os.Getenv("DIX_SCREENSHOT_DIR"); dir != "" && !overHTTP {
+		// What the player sees, for a look (not run in CI).
+		ctx := browsertest.Start(t, 1280, 1000, 120*time.Second)
+		require.NoError(t, chromedp.Do(ctx,
+			chromedp.Navigate(fake.URL()+"?channel="+tb.channel.ID+"&user="+other.ID),
+			chromedp.WaitVisible(chromedp.CSS(`#status.ok`)),
+		))
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+			const m = [...document.querySelectorAll(".msg, .message, li, article, div")].filter((e) => e.children.length < 8 && e.textContent.includes("⚠️"));
+			if (m.length) m[m.length - 1].scrollIntoView({block: "end"});
+			return m.length > 0;
+		})()`))
+		require.NoError(t, err)
+		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "board-missing-notice.png"), shot, 0o644))
+	}
 
 	// The permissions come back: the next click brings the board back.
 	require.NoError(t, fake.SetBotPermissions(tb.channel.ID, fakediscord.BotPermissions))
