@@ -71,7 +71,8 @@ type Server struct {
 	baseURL string
 
 	mu       sync.Mutex
-	changed  chan struct{} // closed and replaced on every state change
+	changed  chan struct{}            // closed and replaced on every state change
+	watched  map[string]chan struct{} // channel id -> closed at its next message change
 	closed   bool
 	closedCh chan struct{} // closed by Close
 	lastID   int64
@@ -258,6 +259,7 @@ func (s *Server) Close() error {
 	for c := range s.conns {
 		conns = append(conns, c)
 	}
+	s.closeWatchesLocked()
 	s.notifyLocked()
 	s.mu.Unlock()
 	for _, c := range conns {
