@@ -244,7 +244,9 @@ func (r *Report) fill(tables []*table, fake *fakediscord.Server, before, after r
 // Print writes the report as text, for people.
 func (r *Report) Print(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	line := func(name, format string, args ...any) { fmt.Fprintf(tw, "%s\t%s\n", name, fmt.Sprintf(format, args...)) }
+	line := func(name, format string, args ...any) {
+		fmt.Fprintf(tw, "%s\t%s\n", name, fmt.Sprintf(format, args...))
+	}
 	m, c := r.Machine, r.Config
 	fmt.Fprintln(tw, "machine")
 	line("  cpus", "%d (GOMAXPROCS %d), %s, %d MiB", m.CPUs, m.GOMAXPROCS, m.CPUModel, m.MemoryMiB)
