@@ -143,7 +143,7 @@ func (c *Child) Stop(ctx context.Context) error {
 
 // Describe names the binary and its process id.
 func (c *Child) Describe() string {
-	return fmt.Sprintf("child process %s (pid %d), log %s", filepath.Base(c.Path), c.cmd.Process.Pid, c.LogFile)
+	return fmt.Sprintf("child process %s (pid %d)", filepath.Base(c.Path), c.cmd.Process.Pid)
 }
 
 // LogProblems counts the warnings and errors in the bot's JSON log and

@@ -6,7 +6,6 @@ import (
 	"math"
 	"sort"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/dixgame/dixbot/internal/fakediscord"
@@ -243,81 +242,79 @@ func (r *Report) fill(tables []*table, fake *fakediscord.Server, before, after r
 
 // Print writes the report as text, for people.
 func (r *Report) Print(w io.Writer) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	line := func(name, format string, args ...any) {
-		fmt.Fprintf(tw, "%s\t%s\n", name, fmt.Sprintf(format, args...))
+		fmt.Fprintf(w, "  %-20s %s\n", name, fmt.Sprintf(format, args...))
 	}
 	m, c := r.Machine, r.Config
-	fmt.Fprintln(tw, "machine")
-	line("  cpus", "%d (GOMAXPROCS %d), %s, %d MiB", m.CPUs, m.GOMAXPROCS, m.CPUModel, m.MemoryMiB)
-	line("  load before", "%s; busy during the run %.0f%% of all CPUs (every process)", m.LoadAvg, 100*m.Busy)
-	line("  go", "%s", m.GoVersion)
-	fmt.Fprintln(tw, "run")
-	line("  games", "%d of %d players, started with %q over %.0fs", c.Games, c.Players, c.Start, c.RampS)
+	fmt.Fprintln(w, "machine")
+	line("cpus", "%d (GOMAXPROCS %d), %s, %d MiB, %s", m.CPUs, m.GOMAXPROCS, m.CPUModel, m.MemoryMiB, m.GoVersion)
+	line("load average", "%s before; all CPUs %.0f%% busy during the run (every process)", m.LoadAvg, 100*m.Busy)
+	fmt.Fprintln(w, "run")
+	line("games", "%d of %d players, opened with %q over %.0fs", c.Games, c.Players, c.Start, c.RampS)
 	think := "0 (a click as soon as the answer is in)"
 	if c.ThinkMS > 0 {
-		think = fmt.Sprintf("%s ±%.0f%% per interaction", time.Duration(c.ThinkMS*float64(time.Millisecond)), 100*c.Jitter)
+		think = fmt.Sprintf("%s ±%.0f%% before each interaction", time.Duration(c.ThinkMS*float64(time.Millisecond)), 100*c.Jitter)
 	}
-	line("  think", "%s", think)
+	line("think", "%s", think)
 	dur := "every game to its end"
 	if c.DurationS > 0 {
-		dur = fmt.Sprintf("%.0fs, new games in the tables whose game ended", c.DurationS)
+		dur = fmt.Sprintf("%.0fs, a new game where one ended", c.DurationS)
 	}
-	line("  duration", "%s; measured %.1fs", dur, r.Elapsed)
-	line("  rate limits", "%s", onOff(c.RateLimits))
+	line("duration", "%s; played %.1fs", dur, r.Elapsed)
+	line("rate limits", "%s", onOff(c.RateLimits))
 	if len(c.BotEnv) > 0 {
-		line("  bot env", "%s", strings.Join(c.BotEnv, " "))
+		line("bot env", "%s", strings.Join(c.BotEnv, " "))
 	}
 	g := r.Games
-	line("  games", "%d opened, %d finished, %d turns, %d decisions, %d refused, %d clicks on a vanished button", g.Opened, g.Finished, g.Turns, g.Decisions, g.Refusals, g.Gone)
+	line("played", "%d games opened, %d finished; %d turns, %d decisions, %d refused, %d clicks on a vanished button", g.Opened, g.Finished, g.Turns, g.Decisions, g.Refusals, g.Gone)
 	a := r.Answers
-	fmt.Fprintln(tw, "answers (as the stand-in sees them)")
-	line("  answered", "%d, %.1f/s", a.Answered, a.PerSecond)
-	line("  not in 3 s", "%d (the stand-in: %d dispatched, %d answered, %d in time)", a.Unanswered, a.Dispatched, a.Responded, a.InTime)
-	line("  latency", "%s", a.Latency)
+	fmt.Fprintln(w, "answers, as the stand-in sees them")
+	line("answered", "%d, %.1f/s", a.Answered, a.PerSecond)
+	line("not within 3 s", "%d (the stand-in: %d dispatched, %d answered, %d in time)", a.Unanswered, a.Dispatched, a.Responded, a.InTime)
+	line("latency", "%s", a.Latency)
 	for k := range numKinds {
 		if p := a.ByKind[k.String()]; p.Count > 0 {
-			line("    "+k.String(), "%s", p)
+			line("  "+k.String(), "%s", p)
 		}
 	}
 	b := r.Bot
-	fmt.Fprintln(tw, "bot")
-	line("  runs", "%s", b.Runs)
+	fmt.Fprintln(w, "bot")
+	line("runs", "%s", b.Runs)
 	if b.Measured {
-		line("  cpu", "%.1fs, %.2f ms per interaction, %.2f cores", b.CPUS, b.CPUPerInteractionMS, b.Cores)
-		line("  memory", "%.0f MiB peak RSS", b.PeakRSSMiB)
+		line("cpu", "%.1fs: %.2f ms per interaction, %.2f cores", b.CPUS, b.CPUPerInteractionMS, b.Cores)
+		line("memory", "%.0f MiB peak RSS", b.PeakRSSMiB)
 	} else {
-		line("  cpu", "not measured apart from the load's")
+		line("cpu", "not told apart from the load's")
 	}
 	if b.Log != nil {
-		line("  log", "%d warnings, %d errors", b.Log.Warnings, b.Log.Errors)
+		line("log", "%d warnings, %d errors", b.Log.Warnings, b.Log.Errors)
 		for _, l := range b.Log.First {
 			line("", "%s", l)
 		}
 	}
 	if b.Stop != "" {
-		line("  stop", "%s", b.Stop)
+		line("stop", "%s", b.Stop)
 	}
-	line("load tool", "%.1fs CPU, %.2f cores (stand-in and players)", r.Load.CPUS, r.Load.Cores)
+	fmt.Fprintln(w, "others on the machine")
+	line("load tool", "%.1fs CPU, %.2f cores (the stand-in and the players)", r.Load.CPUS, r.Load.Cores)
 	rd := r.Redis
 	line("redis", "%d commands (%.1f per interaction), %.1fs CPU, %.0f MiB", rd.Commands, rd.CommandsPerInteraction, rd.CPUS, rd.MemoryMiB)
 	d := r.Discord
-	fmt.Fprintln(tw, "discord requests")
-	line("  bot token", "%d: %.3f per turn, %.2f/s (Discord's global limit: 50/s)", d.BotToken, d.BotTokenPerTurn, d.BotTokenPerSecond)
-	line("  interaction token", "%d", d.InteractionToken)
-	line("  429 answers", "%d with the bot token, %d with interaction tokens", d.RateLimitedBot, d.RateLimitedInteraction)
+	fmt.Fprintln(w, "discord requests")
+	line("bot token", "%d: %.3f per turn, %.2f/s (Discord's global limit: 50/s)", d.BotToken, d.BotTokenPerTurn, d.BotTokenPerSecond)
+	line("interaction token", "%d", d.InteractionToken)
+	line("429 answers", "%d to the bot token, %d to interaction tokens", d.RateLimitedBot, d.RateLimitedInteraction)
 	for _, rt := range d.Routes {
-		line("    "+rt.Route, "%s %d (429: %d, errors: %d)", rt.Class, rt.Requests, rt.RateLimited, rt.Errors)
+		fmt.Fprintf(w, "    %-44s %-11s %8d  429: %d  errors: %d\n", rt.Route, rt.Class, rt.Requests, rt.RateLimited, rt.Errors)
 	}
-	line("violations", "%d", r.ViolationCount)
+	fmt.Fprintf(w, "violations %d\n", r.ViolationCount)
 	for _, v := range r.Violations {
-		line("", "%s", v)
+		fmt.Fprintf(w, "  %s\n", v)
 	}
-	line("table errors", "%d", r.TableErrorCount)
+	fmt.Fprintf(w, "table errors %d\n", r.TableErrorCount)
 	for _, e := range r.TableErrors {
-		line("", "%s", e)
+		fmt.Fprintf(w, "  %s\n", e)
 	}
-	_ = tw.Flush()
 }
 
 func (p Percentiles) String() string {
