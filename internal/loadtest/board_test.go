@@ -1,8 +1,12 @@
 package loadtest
 
 import (
+	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,4 +109,37 @@ not json
 	p, err := readLogProblems(path)
 	require.NoError(t, err)
 	assert.Equal(t, LogProblems{Warnings: 2, Errors: 1, First: []string{"WARN effects left for later: 429", "ERROR interaction failed: boom"}}, p)
+}
+
+func TestHistogram(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(`# HELP dix_interaction_duration_seconds Time taken to handle an interaction.
+# TYPE dix_interaction_duration_seconds histogram
+dix_interaction_duration_seconds_bucket{le="0.005"} 60
+dix_interaction_duration_seconds_bucket{le="0.01"} 90
+dix_interaction_duration_seconds_bucket{le="0.05"} 99
+dix_interaction_duration_seconds_bucket{le="0.1"} 100
+dix_interaction_duration_seconds_bucket{le="+Inf"} 100
+dix_interaction_duration_seconds_sum 0.6
+dix_interaction_duration_seconds_count 100
+dix_active_games 3
+`))
+	}))
+	defer srv.Close()
+	h, err := scrapeHistogram(context.Background(), strings.TrimPrefix(srv.URL, "http://"))
+	require.NoError(t, err)
+	assert.Equal(t, uint64(100), h.count)
+	assert.InDelta(t, 0.0025, h.quantile(0.3), 1e-9, "interpolated in the first bucket")
+	assert.InDelta(t, 0.01, h.quantile(0.9), 1e-9)
+	assert.InDelta(t, 0.05, h.quantile(0.99), 1e-9)
+	assert.Equal(t, uint64(1), h.over(0.05))
+
+	before := histogram{bounds: h.bounds, cum: []uint64{50, 50, 50, 50, 50}, sum: 0.1, count: 50}
+	d := h.minus(before)
+	assert.Equal(t, uint64(50), d.count)
+	assert.Equal(t, []uint64{10, 40, 49, 50, 50}, d.cum)
+	assert.InDelta(t, 0.5, d.sum, 1e-9)
+
+	_, err = scrapeHistogram(context.Background(), "127.0.0.1:1")
+	assert.Error(t, err, "nothing listens there")
 }

@@ -134,10 +134,24 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	defer fake.Close()
-	tables := newTables(fake, &cfg)
+	recent := &window{}
+	tables := newTables(fake, &cfg, recent)
 
 	settings := BotSettings{Token: fake.Token(), APIURL: fake.URL(), RedisURL: redisURL,
 		RedisPrefix: fmt.Sprintf("dixload%d:", time.Now().UnixNano()), Env: cfg.BotEnv}
+	// The bot's /metrics gives its own measure of its handling time.
+	metricsAddr := ""
+	for _, kv := range cfg.BotEnv {
+		if v, ok := strings.CutPrefix(kv, "HTTP_ADDR="); ok {
+			metricsAddr = v
+		}
+	}
+	if metricsAddr == "" {
+		if metricsAddr, err = freeAddr(); err != nil {
+			return nil, fmt.Errorf("loadtest: %w", err)
+		}
+		settings.Env = append(slices.Clip(settings.Env), "HTTP_ADDR="+metricsAddr)
+	}
 	if err := cfg.Bot.Start(ctx, settings); err != nil {
 		return nil, err
 	}
@@ -158,7 +172,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 
 	// The measured window starts here: the bot is up, no game has begun.
-	before, err := readings(ctx, cfg.Bot, redisURL)
+	before, err := readings(ctx, cfg.Bot, redisURL, metricsAddr)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +209,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		wg.Wait()
 		close(done)
 	}()
-	progress(done, cfg, start, tables)
+	progress(done, cfg, start, tables, recent)
 	played := time.Since(start)
 	select {
 	case <-cfg.Bot.Exited():
@@ -203,7 +217,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	default:
 	}
 	settle(ctx, fake, cfg.Settle)
-	after, err := readings(ctx, cfg.Bot, redisURL)
+	after, err := readings(ctx, cfg.Bot, redisURL, metricsAddr)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +236,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 // newTables creates a guild, a channel and its players per game. The
 // players are named p1, p2...: the board marks the deciding one by name.
-func newTables(fake *fakediscord.Server, cfg *Config) []*table {
+func newTables(fake *fakediscord.Server, cfg *Config, recent *window) []*table {
 	tables := make([]*table, cfg.Games)
 	for i := range tables {
 		g := fake.AddGuild(fakediscord.GuildSpec{Name: fmt.Sprintf("load %d", i+1)})
@@ -230,7 +244,7 @@ func newTables(fake *fakediscord.Server, cfg *Config) []*table {
 		if err != nil {
 			panic(err) // a fresh guild always takes a channel
 		}
-		t := &table{fake: fake, cfg: cfg, lang: lang, channel: ch.ID, byName: map[string]fakediscord.User{},
+		t := &table{fake: fake, cfg: cfg, lang: lang, channel: ch.ID, byName: map[string]fakediscord.User{}, recent: recent,
 			rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)))}
 		for p := range cfg.Players {
 			u := fake.AddUser(fakediscord.UserSpec{Name: fmt.Sprintf("p%d", p+1)})
@@ -293,11 +307,15 @@ type reading struct {
 	self    time.Duration
 	machine machineCPU
 	redis   redisReading
+	hist    histogram // the bot's handling times; no bounds if unread
 }
 
-func readings(ctx context.Context, bot Bot, redisURL string) (reading, error) {
+func readings(ctx context.Context, bot Bot, redisURL, metricsAddr string) (reading, error) {
 	r := reading{at: time.Now(), self: selfCPU(), machine: readMachineCPU()}
 	var err error
+	if h, err := scrapeHistogram(ctx, metricsAddr); err == nil {
+		r.hist = h
+	}
 	if r.bot, r.botOK, err = bot.Usage(); err != nil {
 		return r, err
 	}
@@ -307,8 +325,9 @@ func readings(ctx context.Context, bot Bot, redisURL string) (reading, error) {
 	return r, nil
 }
 
-// progress prints a line every cfg.ProgressEvery until done is closed.
-func progress(done <-chan struct{}, cfg Config, start time.Time, tables []*table) {
+// progress prints a line every cfg.ProgressEvery until done is closed:
+// the answers so far and the latencies since the last line.
+func progress(done <-chan struct{}, cfg Config, start time.Time, tables []*table, recent *window) {
 	tick := time.NewTicker(cfg.ProgressEvery)
 	defer tick.Stop()
 	for {
@@ -316,6 +335,7 @@ func progress(done <-chan struct{}, cfg Config, start time.Time, tables []*table
 		case <-done:
 			return
 		case <-tick.C:
+			lat := recent.take()
 			if cfg.Progress == nil {
 				continue
 			}
@@ -325,14 +345,38 @@ func progress(done <-chan struct{}, cfg Config, start time.Time, tables []*table
 				finished += t.finished.Load()
 			}
 			el := time.Since(start)
-			line := fmt.Sprintf("%6.0fs  %8d answers (%6.0f/s)  %5d/%d games finished", el.Seconds(), answered,
-				float64(answered)/el.Seconds(), finished, len(tables))
+			slices.Sort(lat)
+			p := percentiles(lat)
+			line := fmt.Sprintf("%4.0fs %8d answers (%4.0f/s), last %v: p50 %5.1f ms p99 %6.1f ms max %6.1f ms; %d/%d games finished",
+				el.Seconds(), answered, float64(answered)/el.Seconds(), cfg.ProgressEvery, p.P50, p.P99, p.Max, finished, len(tables))
 			if u, ok, err := cfg.Bot.Usage(); err == nil && ok {
-				line += fmt.Sprintf("  bot CPU %.1fs, RSS peak %d MiB", u.CPU.Seconds(), u.PeakRSS>>20)
+				line += fmt.Sprintf("; bot CPU %.1fs, RSS peak %d MiB", u.CPU.Seconds(), u.PeakRSS>>20)
 			}
-			fmt.Fprintln(cfg.Progress, strings.TrimSpace(line))
+			fmt.Fprintln(cfg.Progress, line)
 		}
 	}
+}
+
+// window collects the latencies between two progress lines. It is safe
+// for concurrent use.
+type window struct {
+	mu  sync.Mutex
+	lat []time.Duration
+}
+
+func (w *window) add(d time.Duration) {
+	w.mu.Lock()
+	w.lat = append(w.lat, d)
+	w.mu.Unlock()
+}
+
+// take returns the latencies added since the last take.
+func (w *window) take() []time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	l := w.lat
+	w.lat = nil
+	return l
 }
 
 // latencies gathers every table's latencies of the given kinds, sorted.

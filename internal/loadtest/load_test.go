@@ -95,6 +95,8 @@ func TestRunPlaysEveryGameToItsEnd(t *testing.T) {
 	assert.Positive(t, b.CPUPerInteractionMS)
 	assert.Positive(t, b.PeakRSSMiB)
 	assert.Empty(t, b.Stop, "the bot stopped cleanly on SIGTERM")
+	require.NotNil(t, b.Handling, "the bot's /metrics was read")
+	assert.Equal(t, uint64(a.Answered), b.Handling.Count, "the bot handled each interaction once")
 	require.NotNil(t, b.Log)
 	assert.Zero(t, b.Log.Errors, "errors in the bot's log: %v", b.Log.First)
 

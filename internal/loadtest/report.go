@@ -104,12 +104,27 @@ type BotFigures struct {
 	Measured bool   `json:"measured"` // false when the bot ran in this process
 	// CPUS is its user + system time over the run, CPUPerInteractionMS
 	// that over the interactions answered, Cores that over the run's time.
-	CPUS                float64      `json:"cpu_s"`
-	CPUPerInteractionMS float64      `json:"cpu_per_interaction_ms"`
-	Cores               float64      `json:"cores"`
-	PeakRSSMiB          float64      `json:"peak_rss_mib"`
-	Stop                string       `json:"stop_error,omitempty"`
-	Log                 *LogProblems `json:"log,omitempty"`
+	CPUS                float64 `json:"cpu_s"`
+	CPUPerInteractionMS float64 `json:"cpu_per_interaction_ms"`
+	Cores               float64 `json:"cores"`
+	PeakRSSMiB          float64 `json:"peak_rss_mib"`
+	// Handling is the bot's own measure of its handling time, nil when
+	// its /metrics could not be read.
+	Handling *HandlingFigures `json:"handling,omitempty"`
+	Stop     string           `json:"stop_error,omitempty"`
+	Log      *LogProblems     `json:"log,omitempty"`
+}
+
+// HandlingFigures are the bot's dix_interaction_duration_seconds over the
+// run: from an interaction's arrival in the bot to its answer sent. Its
+// quantiles are interpolated within the histogram's buckets (5, 10, 25,
+// 50, 100, 250 ms...), so they are estimates.
+type HandlingFigures struct {
+	Count    uint64  `json:"count"`
+	MeanMS   float64 `json:"mean_ms"`
+	P50MS    float64 `json:"p50_ms"`
+	P99MS    float64 `json:"p99_ms"`
+	Over50MS uint64  `json:"over_50ms"`
 }
 
 // LoadFigures are the load process's own resources: the stand-in (REST,
@@ -204,6 +219,14 @@ func (r *Report) fill(tables []*table, fake *fakediscord.Server, before, after r
 		}
 		r.Bot.PeakRSSMiB = mib(after.bot.PeakRSS)
 	}
+	if len(before.hist.bounds) > 0 && len(after.hist.bounds) > 0 {
+		h := after.hist.minus(before.hist)
+		hf := &HandlingFigures{Count: h.count, P50MS: 1000 * h.quantile(0.5), P99MS: 1000 * h.quantile(0.99), Over50MS: h.over(0.05)}
+		if h.count > 0 {
+			hf.MeanMS = 1000 * h.sum / float64(h.count)
+		}
+		r.Bot.Handling = hf
+	}
 	r.Load.CPUS = (after.self - before.self).Seconds()
 	r.Load.Cores = r.Load.CPUS / window
 	r.Machine.Busy = busyFraction(before.machine, after.machine)
@@ -285,6 +308,9 @@ func (r *Report) Print(w io.Writer) {
 		line("memory", "%.0f MiB peak RSS", b.PeakRSSMiB)
 	} else {
 		line("cpu", "not told apart from the load's")
+	}
+	if h := b.Handling; h != nil {
+		line("handling", "mean %.1f ms, p50 ≈%.1f ms, p99 ≈%.1f ms, %d over 50 ms (%d, the bot's own clock: arrival to answer sent)", h.MeanMS, h.P50MS, h.P99MS, h.Over50MS, h.Count)
 	}
 	if b.Log != nil {
 		line("log", "%d warnings, %d errors", b.Log.Warnings, b.Log.Errors)

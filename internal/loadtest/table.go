@@ -44,6 +44,7 @@ type table struct {
 	players []fakediscord.User
 	byName  map[string]fakediscord.User
 	rng     *rand.Rand
+	recent  *window // shared by the tables, for the progress lines
 
 	since   string // the current game's lobby: older messages are earlier games'
 	boardID string // the board message last decided on
@@ -384,6 +385,7 @@ func (t *table) interact(ctx context.Context, k kind, send func(context.Context)
 	}
 	t.samples[k] = append(t.samples[k], r.Latency)
 	t.answered.Add(1)
+	t.recent.add(r.Latency)
 	return r, nil
 }
 
