@@ -116,6 +116,10 @@ type Machine struct {
 	LoadAvg    string  `json:"load_avg_before"` // 1, 5 and 15 minutes, before the run
 	GoVersion  string  `json:"go_version"`
 	Busy       float64 `json:"busy"` // share of all CPUs busy during the run, every process counted
+	// OthersCores is the CPU other processes than the bot, Redis and the
+	// load tool used during the run, in cores: on a shared machine, what
+	// competed with the bot.
+	OthersCores float64 `json:"others_cores"`
 }
 
 func readMachine() Machine {

@@ -237,6 +237,8 @@ func (r *Report) fill(tables []*table, fake *fakediscord.Server, before, after r
 	}
 	r.Redis.CPUS = (after.redis.cpu - before.redis.cpu).Seconds()
 	r.Redis.MemoryMiB = mib(after.redis.memory)
+	ours := r.Bot.Cores + r.Load.Cores + r.Redis.CPUS/window
+	r.Machine.OthersCores = max(0, r.Machine.Busy*float64(r.Machine.CPUs)-ours)
 
 	st := fake.Stats()
 	d := &r.Discord
@@ -271,7 +273,7 @@ func (r *Report) Print(w io.Writer) {
 	m, c := r.Machine, r.Config
 	fmt.Fprintln(w, "machine")
 	line("cpus", "%d (GOMAXPROCS %d), %s, %d MiB, %s", m.CPUs, m.GOMAXPROCS, m.CPUModel, m.MemoryMiB, m.GoVersion)
-	line("load average", "%s before; all CPUs %.0f%% busy during the run (every process)", m.LoadAvg, 100*m.Busy)
+	line("load average", "%s before; during the run all CPUs %.0f%% busy, other processes using %.2f cores", m.LoadAvg, 100*m.Busy, m.OthersCores)
 	fmt.Fprintln(w, "run")
 	line("games", "%d of %d players, opened with %q over %.0fs", c.Games, c.Players, c.Start, c.RampS)
 	think := "0 (a click as soon as the answer is in)"
