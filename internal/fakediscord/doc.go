@@ -65,7 +65,10 @@
 //     GET /gateway/bot recommends Options.RecommendedShards),
 //     heartbeats, RESUME with replay of missed dispatches, sequence
 //     numbers; INTERACTION_CREATE for slash commands, buttons, selects and
-//     modal submits. JSON text frames only (compression is declined).
+//     modal submits; MESSAGE_CREATE, MESSAGE_UPDATE and MESSAGE_DELETE
+//     only to a session whose IDENTIFY intents ask for them
+//     (GUILD_MESSAGES, DIRECT_MESSAGES; every event when it gives no
+//     intents). JSON text frames only (compression is declined).
 //   - Rules: 3-second initial response, answered once; 15-minute tokens;
 //     component, modal, content and embed limits; only the author edits;
 //     ephemeral messages visible to their user only; allowed_mentions
@@ -122,7 +125,10 @@
 // Reading the channel: LatestPublic (the current board), VisibleMessages
 // (what one user sees), Ephemerals, Message (with History, Mentions and
 // Pinged), Transcript (everything). WaitFor and WaitMessage wait on state
-// changes (no sleeps); Changes gives the raw notification channel.
+// changes (no sleeps); Changes gives the raw notification channel. With
+// many channels at once (internal/loadtest), ChannelChanges wakes only at
+// a change in one channel and RecentMessages copies only its last few
+// messages.
 // Post writes a message as a user, DMChannel opens a DM. DropGateway cuts
 // the websocket to exercise RESUME; Advance moves the fake clock (token
 // expiry).
