@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -209,7 +210,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		wg.Wait()
 		close(done)
 	}()
-	progress(done, cfg, start, tables, recent)
+	progress(ctx, done, cfg, start, tables, recent, before, redisURL)
 	played := time.Since(start)
 	select {
 	case <-cfg.Bot.Exited():
@@ -313,8 +314,10 @@ type reading struct {
 func readings(ctx context.Context, bot Bot, redisURL, metricsAddr string) (reading, error) {
 	r := reading{at: time.Now(), self: selfCPU(), machine: readMachineCPU()}
 	var err error
-	if h, err := scrapeHistogram(ctx, metricsAddr); err == nil {
-		r.hist = h
+	if metricsAddr != "" {
+		if h, err := scrapeHistogram(ctx, metricsAddr); err == nil {
+			r.hist = h
+		}
 	}
 	if r.bot, r.botOK, err = bot.Usage(); err != nil {
 		return r, err
@@ -326,8 +329,10 @@ func readings(ctx context.Context, bot Bot, redisURL, metricsAddr string) (readi
 }
 
 // progress prints a line every cfg.ProgressEvery until done is closed:
-// the answers so far and the latencies since the last line.
-func progress(done <-chan struct{}, cfg Config, start time.Time, tables []*table, recent *window) {
+// the answers so far, the latencies since the last line, and the CPU the
+// bot and the other processes took meanwhile (on a shared machine, a bad
+// interval is often one where others took the CPUs).
+func progress(ctx context.Context, done <-chan struct{}, cfg Config, start time.Time, tables []*table, recent *window, last reading, redisURL string) {
 	tick := time.NewTicker(cfg.ProgressEvery)
 	defer tick.Stop()
 	for {
@@ -349,8 +354,14 @@ func progress(done <-chan struct{}, cfg Config, start time.Time, tables []*table
 			p := percentiles(lat)
 			line := fmt.Sprintf("%4.0fs %8d answers (%4.0f/s), last %v: p50 %5.1f ms p99 %6.1f ms max %6.1f ms; %d/%d games finished",
 				el.Seconds(), answered, float64(answered)/el.Seconds(), cfg.ProgressEvery, p.P50, p.P99, p.Max, finished, len(tables))
-			if u, ok, err := cfg.Bot.Usage(); err == nil && ok {
-				line += fmt.Sprintf("; bot CPU %.1fs, RSS peak %d MiB", u.CPU.Seconds(), u.PeakRSS>>20)
+			now, err := readings(ctx, cfg.Bot, redisURL, "")
+			if err == nil && now.botOK {
+				secs := now.at.Sub(last.at).Seconds()
+				botCores := (now.bot.CPU - last.bot.CPU).Seconds() / secs
+				ours := botCores + (now.self-last.self).Seconds()/secs + (now.redis.cpu-last.redis.cpu).Seconds()/secs
+				others := max(0, busyFraction(last.machine, now.machine)*float64(runtime.NumCPU())-ours)
+				line += fmt.Sprintf("; bot %.2f cores, others %.2f cores, bot RSS peak %d MiB", botCores, others, now.bot.PeakRSS>>20)
+				last = now
 			}
 			fmt.Fprintln(cfg.Progress, line)
 		}

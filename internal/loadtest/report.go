@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -131,8 +132,9 @@ type HandlingFigures struct {
 // gateway, rate limits, transcripts) and the scripted players, which share
 // the machine with the bot and Redis.
 type LoadFigures struct {
-	CPUS  float64 `json:"cpu_s"`
-	Cores float64 `json:"cores"`
+	CPUS       float64 `json:"cpu_s"`
+	Cores      float64 `json:"cores"`
+	PeakRSSMiB float64 `json:"peak_rss_mib"`
 }
 
 // RedisFigures are what Redis says of the run.
@@ -229,6 +231,9 @@ func (r *Report) fill(tables []*table, fake *fakediscord.Server, before, after r
 	}
 	r.Load.CPUS = (after.self - before.self).Seconds()
 	r.Load.Cores = r.Load.CPUS / window
+	if st, err := procStatus(os.Getpid()); err == nil {
+		r.Load.PeakRSSMiB = mib(st["VmHWM"])
+	}
 	r.Machine.Busy = busyFraction(before.machine, after.machine)
 
 	r.Redis.Commands = after.redis.commands - before.redis.commands
@@ -324,7 +329,7 @@ func (r *Report) Print(w io.Writer) {
 		line("stop", "%s", b.Stop)
 	}
 	fmt.Fprintln(w, "others on the machine")
-	line("load tool", "%.1fs CPU, %.2f cores (the stand-in and the players)", r.Load.CPUS, r.Load.Cores)
+	line("load tool", "%.1fs CPU, %.2f cores, %.0f MiB peak RSS (the stand-in and the players)", r.Load.CPUS, r.Load.Cores, r.Load.PeakRSSMiB)
 	rd := r.Redis
 	line("redis", "%d commands (%.1f per interaction), %.1fs CPU, %.0f MiB", rd.Commands, rd.CommandsPerInteraction, rd.CPUS, rd.MemoryMiB)
 	d := r.Discord
