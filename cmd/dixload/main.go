@@ -40,8 +40,14 @@ func main() {
 		// The stand-in keeps every message and interaction of the run: a
 		// large heap, marked again and again at the default GOGC, which
 		// takes CPU the bot under load would otherwise have. Memory is
-		// cheaper here. (GOGC in the environment is also given to the bot.)
+		// cheaper here, up to half the machine's. (GOGC and GOMEMLIMIT in
+		// the environment are also given to the bot.)
 		debug.SetGCPercent(400)
+		if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+			if total := memTotal(); total > 0 {
+				debug.SetMemoryLimit(total / 2)
+			}
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -229,4 +235,21 @@ func inProcess(logFile string) *loadtest.InProcess {
 		defer f.Close()
 		return app.Run(ctx, cfg, slog.New(slog.NewJSONHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo})))
 	}}
+}
+
+// memTotal is the machine's memory in bytes from /proc/meminfo, 0 if unknown.
+func memTotal() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			var kb int64
+			if _, err := fmt.Sscanf(strings.TrimSpace(v), "%d kB", &kb); err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
 }

@@ -59,6 +59,11 @@ type Options struct {
 	// RecommendedShards is the shard count GET /gateway/bot recommends.
 	// Default 1.
 	RecommendedShards int
+	// DropFileData keeps what an attachment is (name, type, size,
+	// dimensions) but not its bytes: for a load run, whose thousands of
+	// pictures would fill the memory. File then returns no bytes and the
+	// attachment's URL answers 404.
+	DropFileData bool
 }
 
 // Server is a local stand-in for Discord's REST API and gateway, with a
