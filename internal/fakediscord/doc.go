@@ -50,7 +50,8 @@
 //     and @original edits; at most 10 files (30015), 10 MiB each and 25 MiB
 //     per request (413 40005); "attachments" keeps or drops files on an
 //     edit; attachment://name in embeds resolved; files served at
-//     /attachments/...; File reads them back.
+//     /attachments/...; File reads them back (Options.DropFileData keeps
+//     no bytes, for load runs).
 //   - HTTP interactions (httpix.go): SetInteractionsEndpoints(ctx, urls...)
 //     checks each URL as Discord does (signed PING answered {"type":1}, a
 //     bad signature answered 401), then delivers interactions by signed
