@@ -85,6 +85,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.cfg.Duration, "duration", 0, "end after this time, starting new games meanwhile (default: every game to its end)")
 	fs.StringVar(&o.cfg.Start, "start", "/dix start", "the command that opens each game")
 	fs.BoolVar(&o.cfg.RateLimits, "rate-limits", true, "keep the stand-in's Discord rate limits on")
+	fs.DurationVar(&o.cfg.APILatency, "api-latency", 0, "delay each of the stand-in's REST answers, as Discord's round trip (e.g. 50ms)")
 	fs.StringVar(&o.cfg.RedisURL, "redis", "", "Redis URL for the bot (default: a private redis-server)")
 	fs.StringVar(&o.pictures, "pictures", "on", "the bot's DIX_PICTURES: on or off")
 	fs.Var(&o.env, "env", "more of the bot's environment, NAME=value (repeatable)")

@@ -27,6 +27,8 @@
 //     30046 (as a 429) past 3 edits per hour of messages older than an hour.
 //     SetRateLimits(false) / Options.DisableRateLimits switch them off for
 //     a test that measures something else, never to make a bot pass.
+//   - Options.APILatency delays every REST answer (not the moment a
+//     request takes effect), as the network to Discord does, for load runs.
 //   - Counters: Stats / ResetStats, also GET and DELETE /_test/stats:
 //     requests per token class (bot, interaction), per route template
 //     ("POST /channels/{id}/messages"), 429s, HTTP deliveries, failovers.

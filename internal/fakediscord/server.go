@@ -59,6 +59,12 @@ type Options struct {
 	// RecommendedShards is the shard count GET /gateway/bot recommends.
 	// Default 1.
 	RecommendedShards int
+	// APILatency delays every REST answer by this much after the request
+	// took effect, as the network and Discord's servers do (tens to
+	// hundreds of milliseconds; the stand-in itself answers in about one).
+	// An interaction's answer still counts as given when its request
+	// arrives. For load runs; 0 by default.
+	APILatency time.Duration
 	// DropFileData keeps what an attachment is (name, type, size,
 	// dimensions) but not its bytes: for a load run, whose thousands of
 	// pictures would fill the memory. File then returns no bytes and the

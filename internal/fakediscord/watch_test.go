@@ -123,27 +123,3 @@ func TestGatewayIntentsFilterMessageEvents(t *testing.T) {
 		})
 	}
 }
-
-// TestDropFileData: the attachment is described as usual, its bytes are
-// not kept.
-func TestDropFileData(t *testing.T) {
-	w := newWorld(t, fakediscord.Options{DropFileData: true})
-	board := file{"board.png", pngOf(t, 40, 20)}
-	withImage := obj{"embeds": []obj{{"title": "Board", "image": obj{"url": "attachment://board.png"}}}}
-	r := multipartCall(t, w.srv, w.srv.Token(), http.MethodPost, "/channels/"+w.channel.ID+"/messages", withImage, board)
-	require.Equal(t, http.StatusOK, r.status, "%v", r.body)
-	m, ok := w.srv.Message(r.body["id"].(string))
-	require.True(t, ok)
-	require.Len(t, m.Attachments, 1)
-	a := m.Attachments[0]
-	assert.Equal(t, len(board.data), a.Size)
-	assert.Equal(t, 40, a.Width)
-	assert.Equal(t, a.URL, m.Embeds[0].Image.URL)
-	_, data, ok := w.srv.File(a.ID)
-	assert.True(t, ok)
-	assert.Nil(t, data, "no bytes kept")
-	resp, err := http.Get(a.URL)
-	require.NoError(t, err)
-	resp.Body.Close()
-	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
-}

@@ -40,6 +40,10 @@ type Config struct {
 	// RateLimits keeps the stand-in's Discord rate limits on (as on
 	// Discord); off measures the bot without them.
 	RateLimits bool
+	// APILatency delays each of the stand-in's REST answers, as Discord's
+	// network round trip does (fakediscord.Options.APILatency); 0 answers
+	// at once.
+	APILatency time.Duration
 	// RedisURL is the Redis the bot uses; empty starts a private
 	// redis-server (which must be installed) in Dir.
 	RedisURL string
@@ -72,7 +76,7 @@ func (c *Config) defaults() error {
 	if c.Players < 2 || c.Players > 5 {
 		return fmt.Errorf("loadtest: %d players: a game has 2 to 5", c.Players)
 	}
-	if c.Think < 0 || c.Jitter < 0 || c.Jitter > 1 || c.Ramp < 0 || c.Duration < 0 {
+	if c.Think < 0 || c.Jitter < 0 || c.Jitter > 1 || c.Ramp < 0 || c.Duration < 0 || c.APILatency < 0 {
 		return errors.New("loadtest: negative times, or a jitter outside 0..1")
 	}
 	if c.Bot == nil {
@@ -131,7 +135,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 
 	// The pictures' bytes are not kept: a thousand games upload gigabytes.
-	fake, err := fakediscord.New(fakediscord.Options{DisableWeb: true, DisableRateLimits: !cfg.RateLimits, DropFileData: true, Logger: cfg.Logger})
+	fake, err := fakediscord.New(fakediscord.Options{DisableWeb: true, DisableRateLimits: !cfg.RateLimits, DropFileData: true,
+		APILatency: cfg.APILatency, Logger: cfg.Logger})
 	if err != nil {
 		return nil, err
 	}

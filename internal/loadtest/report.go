@@ -44,12 +44,13 @@ type RunConfig struct {
 	DurationS  float64  `json:"duration_s"` // 0: every game played to its end
 	Start      string   `json:"start"`
 	RateLimits bool     `json:"rate_limits"`
+	APILatMS   float64  `json:"api_latency_ms"`
 	BotEnv     []string `json:"bot_env,omitempty"`
 }
 
 func reportConfig(c Config) RunConfig {
 	return RunConfig{Games: c.Games, Players: c.Players, ThinkMS: ms(c.Think), Jitter: c.Jitter, RampS: c.Ramp.Seconds(),
-		DurationS: c.Duration.Seconds(), Start: c.Start, RateLimits: c.RateLimits, BotEnv: c.BotEnv}
+		DurationS: c.Duration.Seconds(), Start: c.Start, RateLimits: c.RateLimits, APILatMS: ms(c.APILatency), BotEnv: c.BotEnv}
 }
 
 // GameFigures count what the players did.
@@ -291,7 +292,7 @@ func (r *Report) Print(w io.Writer) {
 		dur = fmt.Sprintf("%.0fs, a new game where one ended", c.DurationS)
 	}
 	line("duration", "%s; played %.1fs", dur, r.Elapsed)
-	line("rate limits", "%s", onOff(c.RateLimits))
+	line("stand-in", "rate limits %s; REST answers delayed %v", onOff(c.RateLimits), time.Duration(c.APILatMS*float64(time.Millisecond)))
 	if len(c.BotEnv) > 0 {
 		line("bot env", "%s", strings.Join(c.BotEnv, " "))
 	}

@@ -46,9 +46,10 @@ type table struct {
 	rng     *rand.Rand
 	recent  *window // shared by the tables, for the progress lines
 
-	since   string // the current game's lobby: older messages are earlier games'
-	boardID string // the board message last decided on
-	want    uint64 // the lowest state version not decided on yet
+	since   string                // the current game's lobby: older messages are earlier games'
+	boardID string                // the board message last decided on
+	want    uint64                // the lowest state version not decided on yet
+	last    *fakediscord.Response // the last answer, for error messages
 
 	samples    [numKinds][]time.Duration
 	unanswered int // interactions the stand-in saw go unanswered for 3 s
@@ -155,7 +156,7 @@ func (t *table) playGame(ctx context.Context) error {
 		if !applied {
 			t.refusals++
 			if refusedInARow++; refusedInARow == 20 {
-				return fmt.Errorf("20 decisions in a row refused on board %s (version %d)", b.msg.ID, b.version)
+				return fmt.Errorf("20 decisions in a row refused on board %s (version %d), the last with %s", b.msg.ID, b.version, describe(t.last))
 			}
 			continue
 		}
@@ -384,6 +385,7 @@ func (t *table) interact(ctx context.Context, k kind, send func(context.Context)
 		return nil, err
 	}
 	t.samples[k] = append(t.samples[k], r.Latency)
+	t.last = r
 	t.answered.Add(1)
 	t.recent.add(r.Latency)
 	return r, nil
