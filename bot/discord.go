@@ -113,12 +113,19 @@ func (a sessionAPI) Respond(ctx context.Context, i *discordgo.Interaction, r *di
 }
 
 func (a sessionAPI) Original(ctx context.Context, i *discordgo.Interaction) (*discordgo.Message, error) {
-	return a.ix.get().InteractionResponse(i, opts(ctx)...)
+	raw, err := a.webhookMessage(ctx, http.MethodGet, i, "@original", nil)
+	if err != nil {
+		return nil, err
+	}
+	var msg discordgo.Message
+	if err := json.Unmarshal(raw, &msg); err != nil {
+		return nil, fmt.Errorf("bot: reading the interaction's message: %w", err)
+	}
+	return &msg, nil
 }
 
 func (a sessionAPI) EditOriginal(ctx context.Context, i *discordgo.Interaction, e *discordgo.WebhookEdit) error {
-	_, err := a.ix.get().InteractionResponseEdit(i, e, opts(ctx)...)
-	return err
+	return a.FollowupEdit(ctx, i, "@original", e)
 }
 
 func (a sessionAPI) DeleteOriginal(ctx context.Context, i *discordgo.Interaction) error {
@@ -130,8 +137,26 @@ func (a sessionAPI) Followup(ctx context.Context, i *discordgo.Interaction, p *d
 }
 
 func (a sessionAPI) FollowupEdit(ctx context.Context, i *discordgo.Interaction, message string, e *discordgo.WebhookEdit) error {
-	_, err := a.ix.get().FollowupMessageEdit(i, message, e, opts(ctx)...)
+	if len(e.Files) > 0 {
+		// With files discordgo already keys the bucket by the message.
+		_, err := a.ix.get().FollowupMessageEdit(i, message, e, opts(ctx)...)
+		return err
+	}
+	_, err := a.webhookMessage(ctx, http.MethodPatch, i, message, e)
 	return err
+}
+
+// webhookMessage sends a request about one message of an interaction
+// (GET or PATCH .../webhooks/{app}/{token}/messages/{message}) in a rate
+// limit bucket of that message's own. discordgo's WebhookMessage and
+// WebhookMessageEdit (without files) put every such request of the process
+// in one bucket, "webhooks//", and a discordgo bucket is a lock held for
+// the whole request: every board edit of every game would wait for the one
+// before it, 20 a second for the whole bot when Discord takes 50 ms to
+// answer. Discord's buckets for these routes are per interaction token.
+func (a sessionAPI) webhookMessage(ctx context.Context, method string, i *discordgo.Interaction, message string, data any) ([]byte, error) {
+	uri := discordgo.EndpointWebhookMessage(i.AppID, i.Token, message)
+	return a.ix.get().RequestWithBucketID(method, uri, data, uri, opts(ctx)...)
 }
 
 func (a sessionAPI) Send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
