@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sync"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -48,23 +50,58 @@ type discordAPI interface {
 // https://discord.com/developers/docs/interactions/receiving-and-responding#endpoints),
 // so a global 429 met by a bot-token request never makes discordgo hold an
 // answer back before sending it.
-type sessionAPI struct{ s, ix *discordgo.Session }
+type sessionAPI struct {
+	s  *discordgo.Session
+	ix *ixSessions
+}
 
 // newSessionAPI returns the discordAPI of s, with a rate limiter of its
 // own for the interaction-token requests.
 func newSessionAPI(s *discordgo.Session) sessionAPI {
-	ix := &discordgo.Session{
-		Token:          s.Token,
-		Client:         s.Client,
-		UserAgent:      s.UserAgent,
-		MaxRestRetries: s.MaxRestRetries,
-		LogLevel:       s.LogLevel,
-		Ratelimiter:    discordgo.NewRatelimiter(),
+	return sessionAPI{s: s, ix: &ixSessions{base: s}}
+}
+
+// ixRenew is how long one session (and its rate limiter) serves the
+// interaction-token requests.
+const ixRenew = time.Minute
+
+// ixSessions hands out the session of the interaction-token requests.
+// discordgo keys a rate-limit bucket by the request's URL, which holds the
+// interaction's id and token: a limiter gains a bucket per interaction and
+// route (about 1 KB per click) and never drops one, so one limiter for the
+// process's life grows without end (a load of 300 clicks a second: 1 GB an
+// hour). A fresh session every ixRenew lets the old buckets go. What a
+// bucket knew is then lost, which costs at most a request sent into a rate
+// limit, refused fast and tried again later, as any 429 is. A request
+// already under way keeps the session it took. Safe for concurrent use.
+type ixSessions struct {
+	base *discordgo.Session
+
+	mu   sync.Mutex
+	cur  *discordgo.Session
+	made time.Time
+}
+
+// get returns the current session, replacing it once it is ixRenew old.
+func (x *ixSessions) get() *discordgo.Session {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if now := time.Now(); x.cur == nil || now.Sub(x.made) >= ixRenew {
+		s := x.base
+		x.cur = &discordgo.Session{
+			Token:          s.Token,
+			Client:         s.Client,
+			UserAgent:      s.UserAgent,
+			MaxRestRetries: s.MaxRestRetries,
+			LogLevel:       s.LogLevel,
+			Ratelimiter:    discordgo.NewRatelimiter(),
+		}
+		if x.cur.Client == nil {
+			x.cur.Client = http.DefaultClient
+		}
+		x.made = now
 	}
-	if ix.Client == nil {
-		ix.Client = http.DefaultClient
-	}
-	return sessionAPI{s: s, ix: ix}
+	return x.cur
 }
 
 func opts(ctx context.Context) []discordgo.RequestOption {
@@ -72,29 +109,54 @@ func opts(ctx context.Context) []discordgo.RequestOption {
 }
 
 func (a sessionAPI) Respond(ctx context.Context, i *discordgo.Interaction, r *discordgo.InteractionResponse) error {
-	return a.ix.InteractionRespond(i, r, opts(ctx)...)
+	return a.ix.get().InteractionRespond(i, r, opts(ctx)...)
 }
 
 func (a sessionAPI) Original(ctx context.Context, i *discordgo.Interaction) (*discordgo.Message, error) {
-	return a.ix.InteractionResponse(i, opts(ctx)...)
+	raw, err := a.webhookMessage(ctx, http.MethodGet, i, "@original", nil)
+	if err != nil {
+		return nil, err
+	}
+	var msg discordgo.Message
+	if err := json.Unmarshal(raw, &msg); err != nil {
+		return nil, fmt.Errorf("bot: reading the interaction's message: %w", err)
+	}
+	return &msg, nil
 }
 
 func (a sessionAPI) EditOriginal(ctx context.Context, i *discordgo.Interaction, e *discordgo.WebhookEdit) error {
-	_, err := a.ix.InteractionResponseEdit(i, e, opts(ctx)...)
-	return err
+	return a.FollowupEdit(ctx, i, "@original", e)
 }
 
 func (a sessionAPI) DeleteOriginal(ctx context.Context, i *discordgo.Interaction) error {
-	return a.ix.InteractionResponseDelete(i, opts(ctx)...)
+	return a.ix.get().InteractionResponseDelete(i, opts(ctx)...)
 }
 
 func (a sessionAPI) Followup(ctx context.Context, i *discordgo.Interaction, p *discordgo.WebhookParams) (*discordgo.Message, error) {
-	return a.ix.FollowupMessageCreate(i, true, p, opts(ctx)...)
+	return a.ix.get().FollowupMessageCreate(i, true, p, opts(ctx)...)
 }
 
 func (a sessionAPI) FollowupEdit(ctx context.Context, i *discordgo.Interaction, message string, e *discordgo.WebhookEdit) error {
-	_, err := a.ix.FollowupMessageEdit(i, message, e, opts(ctx)...)
+	if len(e.Files) > 0 {
+		// With files discordgo already keys the bucket by the message.
+		_, err := a.ix.get().FollowupMessageEdit(i, message, e, opts(ctx)...)
+		return err
+	}
+	_, err := a.webhookMessage(ctx, http.MethodPatch, i, message, e)
 	return err
+}
+
+// webhookMessage sends a request about one message of an interaction
+// (GET or PATCH .../webhooks/{app}/{token}/messages/{message}) in a rate
+// limit bucket of that message's own. discordgo's WebhookMessage and
+// WebhookMessageEdit (without files) put every such request of the process
+// in one bucket, "webhooks//", and a discordgo bucket is a lock held for
+// the whole request: every board edit of every game would wait for the one
+// before it, 20 a second for the whole bot when Discord takes 50 ms to
+// answer. Discord's buckets for these routes are per interaction token.
+func (a sessionAPI) webhookMessage(ctx context.Context, method string, i *discordgo.Interaction, message string, data any) ([]byte, error) {
+	uri := discordgo.EndpointWebhookMessage(i.AppID, i.Token, message)
+	return a.ix.get().RequestWithBucketID(method, uri, data, uri, opts(ctx)...)
 }
 
 func (a sessionAPI) Send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {

@@ -27,6 +27,8 @@
 //     30046 (as a 429) past 3 edits per hour of messages older than an hour.
 //     SetRateLimits(false) / Options.DisableRateLimits switch them off for
 //     a test that measures something else, never to make a bot pass.
+//   - Options.APILatency delays every REST answer (not the moment a
+//     request takes effect), as the network to Discord does, for load runs.
 //   - Counters: Stats / ResetStats, also GET and DELETE /_test/stats:
 //     requests per token class (bot, interaction), per route template
 //     ("POST /channels/{id}/messages"), 429s, HTTP deliveries, failovers.
@@ -50,7 +52,8 @@
 //     and @original edits; at most 10 files (30015), 10 MiB each and 25 MiB
 //     per request (413 40005); "attachments" keeps or drops files on an
 //     edit; attachment://name in embeds resolved; files served at
-//     /attachments/...; File reads them back.
+//     /attachments/...; File reads them back (Options.DropFileData keeps
+//     no bytes, for load runs).
 //   - HTTP interactions (httpix.go): SetInteractionsEndpoints(ctx, urls...)
 //     checks each URL as Discord does (signed PING answered {"type":1}, a
 //     bad signature answered 401), then delivers interactions by signed
@@ -65,7 +68,10 @@
 //     GET /gateway/bot recommends Options.RecommendedShards),
 //     heartbeats, RESUME with replay of missed dispatches, sequence
 //     numbers; INTERACTION_CREATE for slash commands, buttons, selects and
-//     modal submits. JSON text frames only (compression is declined).
+//     modal submits; MESSAGE_CREATE, MESSAGE_UPDATE and MESSAGE_DELETE
+//     only to a session whose IDENTIFY intents ask for them
+//     (GUILD_MESSAGES, DIRECT_MESSAGES; every event when it gives no
+//     intents). JSON text frames only (compression is declined).
 //   - Rules: 3-second initial response, answered once; 15-minute tokens;
 //     component, modal, content and embed limits; only the author edits;
 //     ephemeral messages visible to their user only; allowed_mentions
@@ -122,7 +128,10 @@
 // Reading the channel: LatestPublic (the current board), VisibleMessages
 // (what one user sees), Ephemerals, Message (with History, Mentions and
 // Pinged), Transcript (everything). WaitFor and WaitMessage wait on state
-// changes (no sleeps); Changes gives the raw notification channel.
+// changes (no sleeps); Changes gives the raw notification channel. With
+// many channels at once (internal/loadtest), ChannelChanges wakes only at
+// a change in one channel and RecentMessages copies only its last few
+// messages.
 // Post writes a message as a user, DMChannel opens a DM. DropGateway cuts
 // the websocket to exercise RESUME; Advance moves the fake clock (token
 // expiry).

@@ -178,7 +178,11 @@ func (s *Server) attachLocked(channelID string, existing []Attachment, p *messag
 		}
 		att.URL = s.baseURL + "attachments/" + channelID + "/" + att.ID + "/" + url.PathEscape(att.Filename)
 		att.ProxyURL = att.URL
-		s.files[att.ID] = &storedFile{att: att, data: f.data}
+		stored := &storedFile{att: att, data: f.data}
+		if s.opts.DropFileData {
+			stored.data = nil
+		}
+		s.files[att.ID] = stored
 		out = append(out, att)
 	}
 	if len(out) > maxAttachments {
@@ -225,7 +229,8 @@ func resolveEmbeds(embeds []Embed, atts []Attachment) {
 	}
 }
 
-// File returns an uploaded attachment's bytes by attachment id.
+// File returns an uploaded attachment's bytes by attachment id (no bytes
+// with Options.DropFileData).
 func (s *Server) File(attachmentID string) (Attachment, []byte, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -242,7 +247,7 @@ func (s *Server) attachmentRoutes(mux *http.ServeMux) {
 		s.mu.Lock()
 		f, ok := s.files[r.PathValue("id")]
 		s.mu.Unlock()
-		if !ok || r.PathValue("name") != f.att.Filename {
+		if !ok || r.PathValue("name") != f.att.Filename || f.data == nil {
 			http.NotFound(w, r)
 			return
 		}

@@ -51,8 +51,11 @@ type gwEvent struct {
 // gwSession is a gateway session; it outlives its connections so that a
 // dropped connection can RESUME.
 type gwSession struct {
-	id      string
-	shard   [2]int // [shard_id, num_shards]
+	id    string
+	shard [2]int // [shard_id, num_shards]
+	// intents are IDENTIFY's intents, nil when it gave none (then every
+	// event is sent, as the fake did before it read them).
+	intents *int64
 	seq     int64
 	conn    *gwConn
 	backlog []gwEvent
@@ -169,8 +172,9 @@ func (s *Server) tokenOK(tok string) bool {
 
 func (s *Server) identify(c *gwConn, d json.RawMessage) bool {
 	var id struct {
-		Token string `json:"token"`
-		Shard []int  `json:"shard"`
+		Token   string `json:"token"`
+		Shard   []int  `json:"shard"`
+		Intents *int64 `json:"intents"`
 	}
 	_ = json.Unmarshal(d, &id)
 	if !s.tokenOK(id.Token) {
@@ -195,7 +199,7 @@ func (s *Server) identify(c *gwConn, d json.RawMessage) bool {
 		s.closeWith(c, 4005, "Already authenticated.")
 		return false
 	}
-	sess := &gwSession{id: strings.ReplaceAll(randomToken()[16:48], "-", ""), conn: c, shard: shard}
+	sess := &gwSession{id: strings.ReplaceAll(randomToken()[16:48], "-", ""), conn: c, shard: shard, intents: id.Intents}
 	c.session = sess
 	s.sessions[sess.id] = sess
 	guilds := []map[string]any{}
@@ -292,11 +296,47 @@ func (s *Server) guildCreateLocked(g *Guild) map[string]any {
 // dispatchGuildLocked sends a dispatch event about a guild ("" for DMs) to
 // the bot sessions of the shard serving it.
 func (s *Server) dispatchGuildLocked(guildID, t string, d any) {
+	var b []byte // marshalled once for every session that wants it
 	for _, sess := range s.sessions {
-		if sess.serves(guildID) {
-			s.dispatchToLocked(sess, t, d)
+		if sess.serves(guildID) && sess.wants(guildID, t) {
+			if b == nil {
+				b = mustJSON(d)
+			}
+			s.dispatchToLocked(sess, t, json.RawMessage(b))
 		}
 	}
+}
+
+// Gateway intents the fake applies to message events: a session receives
+// MESSAGE_CREATE, MESSAGE_UPDATE and MESSAGE_DELETE of a guild only with
+// GUILD_MESSAGES, of a DM only with DIRECT_MESSAGES. Interactions need no
+// intent. https://discord.com/developers/docs/events/gateway#list-of-intents
+const (
+	intentGuildMessages  = 1 << 9
+	intentDirectMessages = 1 << 12
+)
+
+// wantedLocked reports whether a session would receive event t of
+// guildID, so that a message nobody receives is not marshalled.
+func (s *Server) wantedLocked(guildID, t string) bool {
+	for _, sess := range s.sessions {
+		if sess.serves(guildID) && sess.wants(guildID, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// wants reports whether the session's intents ask for event t of guildID.
+func (sess *gwSession) wants(guildID, t string) bool {
+	if sess.intents == nil || !strings.HasPrefix(t, "MESSAGE_") {
+		return true
+	}
+	need := int64(intentGuildMessages)
+	if guildID == "" {
+		need = intentDirectMessages
+	}
+	return *sess.intents&need != 0
 }
 
 // serves reports whether the session's shard receives a guild's events:

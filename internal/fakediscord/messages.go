@@ -181,9 +181,10 @@ func (s *Server) createMessageLocked(ch *Channel, author User, p *messagePayload
 	s.mentionsLocked(m, true)
 	s.messages[m.ID] = m
 	s.chanMsgs[ch.ID] = append(s.chanMsgs[ch.ID], m.ID)
-	if !m.Ephemeral() {
+	if !m.Ephemeral() && s.wantedLocked(m.GuildID, "MESSAGE_CREATE") {
 		s.dispatchGuildLocked(m.GuildID, "MESSAGE_CREATE", s.messageJSON(m))
 	}
+	s.notifyChannelLocked(m.ChannelID)
 	s.notifyLocked()
 	return m
 }
@@ -235,17 +236,19 @@ func (s *Server) editMessageLocked(m *Message, p *messagePayload) {
 		m.EditedTimestamp = now
 	}
 	s.mentionsLocked(m, wasLoading)
-	if !m.Ephemeral() {
+	if !m.Ephemeral() && s.wantedLocked(m.GuildID, "MESSAGE_UPDATE") {
 		s.dispatchGuildLocked(m.GuildID, "MESSAGE_UPDATE", s.messageJSON(m))
 	}
+	s.notifyChannelLocked(m.ChannelID)
 	s.notifyLocked()
 }
 
 func (s *Server) deleteMessageLocked(m *Message) {
 	m.Deleted = true
-	if !m.Ephemeral() {
+	if !m.Ephemeral() && s.wantedLocked(m.GuildID, "MESSAGE_DELETE") {
 		s.dispatchGuildLocked(m.GuildID, "MESSAGE_DELETE", map[string]any{"id": m.ID, "channel_id": m.ChannelID, "guild_id": m.GuildID})
 	}
+	s.notifyChannelLocked(m.ChannelID)
 	s.notifyLocked()
 }
 

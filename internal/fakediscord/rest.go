@@ -171,6 +171,10 @@ func (s *Server) apiHandler(h handler, ro routeOpts, template string) http.Handl
 			out, _ = json.Marshal(resp)
 		}
 		s.capture(r, body, status)
+		if d := s.opts.APILatency; d > 0 {
+			// Done: only the answer is late, as Discord's over the network.
+			time.Sleep(d)
+		}
 		if out != nil {
 			w.Header().Set("Content-Type", "application/json")
 		}

@@ -59,6 +59,17 @@ type Options struct {
 	// RecommendedShards is the shard count GET /gateway/bot recommends.
 	// Default 1.
 	RecommendedShards int
+	// APILatency delays every REST answer by this much after the request
+	// took effect, as the network and Discord's servers do (tens to
+	// hundreds of milliseconds; the stand-in itself answers in about one).
+	// An interaction's answer still counts as given when its request
+	// arrives. For load runs; 0 by default.
+	APILatency time.Duration
+	// DropFileData keeps what an attachment is (name, type, size,
+	// dimensions) but not its bytes: for a load run, whose thousands of
+	// pictures would fill the memory. File then returns no bytes and the
+	// attachment's URL answers 404.
+	DropFileData bool
 }
 
 // Server is a local stand-in for Discord's REST API and gateway, with a
@@ -71,7 +82,8 @@ type Server struct {
 	baseURL string
 
 	mu       sync.Mutex
-	changed  chan struct{} // closed and replaced on every state change
+	changed  chan struct{}            // closed and replaced on every state change
+	watched  map[string]chan struct{} // channel id -> closed at its next message change
 	closed   bool
 	closedCh chan struct{} // closed by Close
 	lastID   int64
@@ -258,6 +270,7 @@ func (s *Server) Close() error {
 	for c := range s.conns {
 		conns = append(conns, c)
 	}
+	s.closeWatchesLocked()
 	s.notifyLocked()
 	s.mu.Unlock()
 	for _, c := range conns {

@@ -1,0 +1,112 @@
+package loadtest_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/internal/loadtest"
+)
+
+// dixbot builds cmd/dixbot for the test.
+func dixbot(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "dixbot")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "../../cmd/dixbot").CombinedOutput()
+	require.NoError(t, err, "go build ./cmd/dixbot: %s", out)
+	return bin
+}
+
+// redisURL is REDIS_URL when set; else "" (Run starts a private
+// redis-server), skipping the test when redis-server is missing, or
+// failing it when CI=true: CI must run the load.
+func redisURL(t *testing.T) string {
+	t.Helper()
+	if u := os.Getenv("REDIS_URL"); u != "" {
+		return u
+	}
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("redis-server not found; CI=true requires it")
+		}
+		t.Skip("redis-server not found (apt-get install redis-server, or set REDIS_URL)")
+	}
+	return ""
+}
+
+// TestRunPlaysEveryGameToItsEnd runs the load at its smallest: five
+// three-player games clicked as fast as the bot answers, against the
+// dixbot binary on Redis. The stand-in's rate limits are off: with them a
+// game clicked without pause waits for Discord's per-channel windows for a
+// minute. Only correctness is checked, never a time: every game reached
+// its scoreboard, every interaction was answered within Discord's 3 s, the
+// stand-in saw no broken rule, and every figure was read.
+func TestRunPlaysEveryGameToItsEnd(t *testing.T) {
+	url := redisURL(t)
+	bin := dixbot(t)
+	dir := t.TempDir()
+	var progress bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	rep, err := loadtest.Run(ctx, loadtest.Config{
+		Games:    5,
+		Players:  3,
+		Bot:      &loadtest.Child{Path: bin, Dir: dir, LogFile: filepath.Join(dir, "dixbot.log")},
+		RedisURL: url,
+		Dir:      dir,
+		Stall:    time.Minute,
+		Seed:     7,
+		Progress: &progress,
+		// A line at once: the run lasts a few seconds.
+		ProgressEvery: 50 * time.Millisecond,
+	})
+	require.NoError(t, err)
+	t.Logf("%d answers in %.1fs of play, p99 %.1f ms", rep.Answers.Answered, rep.Elapsed, rep.Answers.Latency.P99)
+
+	assert.Zero(t, rep.TableErrorCount, "tables stopped midway: %v", rep.TableErrors)
+	assert.Equal(t, 5, rep.Games.Opened)
+	assert.Equal(t, 5, rep.Games.Finished, "every game reached its scoreboard")
+	assert.Positive(t, rep.Games.Turns)
+	assert.GreaterOrEqual(t, rep.Games.Decisions, rep.Games.Turns, "a decision or more per turn")
+
+	a := rep.Answers
+	assert.Zero(t, a.Unanswered)
+	assert.Positive(t, a.Answered)
+	assert.Equal(t, a.Answered, a.Dispatched, "the players' count is the stand-in's")
+	assert.Equal(t, a.Dispatched, a.InTime, "every interaction answered within 3 s")
+	assert.Equal(t, a.Answered, a.Latency.Count)
+	assert.Equal(t, 5, a.ByKind["command"].Count, "one /dix start per game")
+	assert.LessOrEqual(t, a.Latency.P50, a.Latency.P99)
+	assert.LessOrEqual(t, a.Latency.P99, a.Latency.Max)
+	assert.Zero(t, rep.ViolationCount, "the stand-in's record of broken rules: %v", rep.Violations)
+
+	b := rep.Bot
+	require.True(t, b.Measured, "the child's CPU and memory are read from /proc")
+	assert.Positive(t, b.CPUS)
+	assert.Positive(t, b.CPUPerInteractionMS)
+	assert.Positive(t, b.PeakRSSMiB)
+	assert.Empty(t, b.Stop, "the bot stopped cleanly on SIGTERM")
+	require.NotNil(t, b.Handling, "the bot's /metrics was read")
+	assert.Equal(t, uint64(a.Answered), b.Handling.Count, "the bot handled each interaction once")
+	require.NotNil(t, b.Log)
+	assert.Zero(t, b.Log.Errors, "errors in the bot's log: %v", b.Log.First)
+
+	assert.Positive(t, rep.Redis.Commands)
+	assert.Positive(t, rep.Discord.InteractionToken)
+	assert.Positive(t, rep.Machine.CPUs)
+	assert.Contains(t, progress.String(), "answers", "progress lines")
+
+	var out bytes.Buffer
+	rep.Print(&out)
+	assert.Contains(t, out.String(), "p99")
+	assert.Contains(t, out.String(), "ms per interaction")
+}
