@@ -366,7 +366,8 @@ func progress(ctx context.Context, done <-chan struct{}, cfg Config, start time.
 				botCores := (now.bot.CPU - last.bot.CPU).Seconds() / secs
 				ours := botCores + (now.self-last.self).Seconds()/secs + (now.redis.cpu-last.redis.cpu).Seconds()/secs
 				others := max(0, busyFraction(last.machine, now.machine)*float64(runtime.NumCPU())-ours)
-				line += fmt.Sprintf("; bot %.2f cores, others %.2f cores, bot RSS peak %d MiB", botCores, others, now.bot.PeakRSS>>20)
+				waited := (now.bot.RunDelay - last.bot.RunDelay).Seconds() / secs
+				line += fmt.Sprintf("; bot %.2f cores (waiting for one %.2f), others %.2f cores, bot RSS peak %d MiB", botCores, waited, others, now.bot.PeakRSS>>20)
 				last = now
 			}
 			fmt.Fprintln(cfg.Progress, line)
