@@ -323,7 +323,7 @@ func (r *Report) Print(w io.Writer) {
 	line("runs", "%s", b.Runs)
 	if b.Measured {
 		line("cpu", "%.1fs: %.2f ms per interaction, %.2f cores", b.CPUS, b.CPUPerInteractionMS, b.Cores)
-		line("waited for a CPU", "%.1fs: %.2f ms per interaction (its threads ready to run, the CPUs busy)", b.RunDelayS, b.RunDelayPerInteractionMS)
+		line("waited for a CPU", "%.1fs summed over its threads, %.2f ms per interaction (ready to run, every CPU taken)", b.RunDelayS, b.RunDelayPerInteractionMS)
 		line("memory", "%.0f MiB peak RSS", b.PeakRSSMiB)
 	} else {
 		line("cpu", "not told apart from the load's")
