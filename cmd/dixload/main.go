@@ -23,6 +23,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
@@ -62,6 +63,7 @@ type options struct {
 	bot        string
 	inProcess  bool
 	cpuProfile string
+	memProfile string
 	jsonOut    bool
 	quiet      bool
 	verbose    bool
@@ -92,6 +94,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.bot, "bot", "", "a dixbot binary (default: go build ./cmd/dixbot)")
 	fs.BoolVar(&o.inProcess, "inprocess", false, "run the bot in this process (its CPU is then not told apart; for -cpuprofile)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of this process here (needs -inprocess to include the bot)")
+	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile of this process here at the end of the run (the stand-in's memory)")
 	fs.StringVar(&o.cfg.Dir, "dir", "", "keep the run's files (the bot's log, Redis's) here (default: a temporary directory)")
 	fs.Uint64Var(&o.cfg.Seed, "seed", 1, "seed of the players' choices")
 	fs.DurationVar(&o.cfg.Stall, "stall", 2*time.Minute, "a table gives up after waiting this long for a board")
@@ -190,6 +193,13 @@ func load(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	if o.memProfile != "" {
+		o.cfg.AtEnd = func() {
+			if err := writeHeapProfile(o.memProfile); err != nil {
+				fmt.Fprintf(stderr, "dixload: %v\n", err)
+			}
+		}
+	}
 	rep, err := loadtest.Run(ctx, o.cfg)
 	if err != nil {
 		return err
@@ -253,4 +263,15 @@ func memTotal() int64 {
 		}
 	}
 	return 0
+}
+
+// writeHeapProfile writes the live heap (after a collection) to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	runtime.GC()
+	return pprof.Lookup("heap").WriteTo(f, 0)
 }

@@ -27,8 +27,10 @@
 //     30046 (as a 429) past 3 edits per hour of messages older than an hour.
 //     SetRateLimits(false) / Options.DisableRateLimits switch them off for
 //     a test that measures something else, never to make a bot pass.
-//   - Options.APILatency delays every REST answer (not the moment a
-//     request takes effect), as the network to Discord does, for load runs.
+//   - For load runs: Options.APILatency delays every REST answer (not the
+//     moment a request takes effect), as the network to Discord does;
+//     Options.DropPayloads and DropFileData keep the memory of a long run
+//     small (no interaction payloads, no attachment bytes).
 //   - Counters: Stats / ResetStats, also GET and DELETE /_test/stats:
 //     requests per token class (bot, interaction), per route template
 //     ("POST /channels/{id}/messages"), 429s, HTTP deliveries, failovers.

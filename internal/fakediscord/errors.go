@@ -28,6 +28,7 @@ var (
 	ErrNoResponse         = errors.New("fakediscord: the bot did not answer the interaction in time")
 	ErrClosed             = errors.New("fakediscord: server closed")
 	ErrBadMessage         = errors.New("fakediscord: invalid message")
+	ErrNoPayload          = errors.New("fakediscord: the interaction's payload was not kept (Options.DropPayloads)")
 )
 
 // Violation is a breach of Discord's rules by the bot: a refused REST

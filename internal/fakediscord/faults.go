@@ -13,8 +13,9 @@ import (
 // id, token and payload, to every bot session, as Discord may when a gateway
 // session resumes. Nothing else changes: if the bot already answered, a
 // second initial response is refused with 40060 (and recorded as a
-// Violation), as Discord would. It returns ErrUnknownInteraction, ErrClosed
-// or ErrNoBotConnected (wrapped) when nothing could be dispatched.
+// Violation), as Discord would. It returns ErrUnknownInteraction, ErrClosed,
+// ErrNoBotConnected or ErrNoPayload (Options.DropPayloads) (wrapped) when
+// nothing could be dispatched.
 func (ix *Interaction) Redeliver(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -31,6 +32,9 @@ func (ix *Interaction) Redeliver(ctx context.Context) error {
 	}
 	if !s.botReachableLocked(st.guildID) {
 		return ErrNoBotConnected
+	}
+	if st.payload == nil {
+		return fmt.Errorf("%w: %s", ErrNoPayload, ix.ID)
 	}
 	st.deliveries++
 	s.deliverLocked(st)

@@ -330,7 +330,9 @@ func (s *Server) applyCallbackLocked(st *ixState, req callbackRequest, files []u
 	st.responded = true
 	st.respondedAt = now
 	st.callbackType = req.Type
-	st.callbackData = append(json.RawMessage(nil), req.Data...)
+	if !s.opts.DropPayloads {
+		st.callbackData = append(json.RawMessage(nil), req.Data...)
+	}
 	st.timer.Stop()
 	close(st.done)
 	s.notifyLocked()

@@ -1,6 +1,7 @@
 package fakediscord_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
 	"time"
@@ -54,4 +55,20 @@ func TestAPILatency(t *testing.T) {
 	resp, ok := ix.Response()
 	require.True(t, ok)
 	assert.Less(t, resp.Latency, d, "answered when the request arrived")
+}
+
+// TestDropPayloads: the interaction is delivered and answered as usual, but
+// its payload and its answer's raw data are not kept.
+func TestDropPayloads(t *testing.T) {
+	w := newWorld(t, fakediscord.Options{DropPayloads: true})
+	rawBot(t, w.srv)
+	ix := interactionFor(t, w)
+	cb := callH(t, w.srv, "", http.MethodPost, "/interactions/"+ix.ID+"/"+ix.Token+"/callback", obj{"type": 4, "data": obj{"content": "ok"}})
+	require.Equal(t, http.StatusNoContent, cb.status, "%v", cb.body)
+	r, ok := ix.Response()
+	require.True(t, ok)
+	assert.Equal(t, "ok", r.Message.Content, "the answer's message is kept")
+	assert.Empty(t, r.Data)
+	assert.Nil(t, ix.Payload())
+	assert.ErrorIs(t, ix.Redeliver(context.Background()), fakediscord.ErrNoPayload)
 }

@@ -446,7 +446,10 @@ func (s *Server) basePayloadLocked(typ int, userID, channelID string) (*ixState,
 func (s *Server) dispatchInteractionLocked(st *ixState, p map[string]any) *Interaction {
 	st.payload = p
 	s.registerLocked(st)
-	s.deliverLocked(st)
+	s.deliverLocked(st) // marshals the payload at once, by either way
+	if s.opts.DropPayloads {
+		st.payload = nil
+	}
 	s.notifyLocked()
 	return &Interaction{ID: st.id, Token: st.token, Type: st.typ, s: s}
 }

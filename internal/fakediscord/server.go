@@ -65,6 +65,12 @@ type Options struct {
 	// An interaction's answer still counts as given when its request
 	// arrives. For load runs; 0 by default.
 	APILatency time.Duration
+	// DropPayloads keeps no interaction's payload once it is delivered,
+	// nor the raw data of its answer: Payload and Response.Data are then
+	// empty and Redeliver returns ErrNoPayload. For a load run, whose
+	// interactions would otherwise hold about 10 KB each for its whole
+	// length (a gigabyte for a hundred thousand).
+	DropPayloads bool
 	// DropFileData keeps what an attachment is (name, type, size,
 	// dimensions) but not its bytes: for a load run, whose thousands of
 	// pictures would fill the memory. File then returns no bytes and the

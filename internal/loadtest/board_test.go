@@ -86,6 +86,8 @@ func TestProcReadsThisProcess(t *testing.T) {
 	cpu, err := procCPU(os.Getpid())
 	require.NoError(t, err)
 	assert.Positive(t, cpu)
+	_, err = procRunDelay(os.Getpid())
+	require.NoError(t, err)
 	st, err := procStatus(os.Getpid())
 	require.NoError(t, err)
 	assert.Positive(t, st["VmHWM"])

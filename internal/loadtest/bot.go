@@ -38,6 +38,9 @@ func (s BotSettings) Environ() []string {
 type Usage struct {
 	CPU     time.Duration // user + system time
 	PeakRSS int64         // bytes, the peak resident set (VmHWM)
+	// RunDelay is how long its threads waited for a CPU while ready to
+	// run (schedstat); 0 when unknown.
+	RunDelay time.Duration
 }
 
 // Bot is the bot under load.
@@ -106,8 +109,8 @@ func (c *Child) Start(_ context.Context, s BotSettings) error {
 // Exited is closed once the process has exited.
 func (c *Child) Exited() <-chan struct{} { return c.exited }
 
-// Usage reads utime and stime from /proc/<pid>/stat and VmHWM from
-// /proc/<pid>/status.
+// Usage reads utime and stime from /proc/<pid>/stat, VmHWM from
+// /proc/<pid>/status and the threads' run delay from their schedstat.
 func (c *Child) Usage() (Usage, bool, error) {
 	pid := c.cmd.Process.Pid
 	cpu, err := procCPU(pid)
@@ -118,7 +121,8 @@ func (c *Child) Usage() (Usage, bool, error) {
 	if err != nil {
 		return Usage{}, false, err
 	}
-	return Usage{CPU: cpu, PeakRSS: st["VmHWM"]}, true, nil
+	delay, _ := procRunDelay(pid) // schedstat may be missing: then 0
+	return Usage{CPU: cpu, PeakRSS: st["VmHWM"], RunDelay: delay}, true, nil
 }
 
 // Stop sends SIGTERM (the bot finishes the interactions in flight) and

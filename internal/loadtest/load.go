@@ -67,6 +67,9 @@ type Config struct {
 	ProgressEvery time.Duration
 	// Logger gets the stand-in's diagnostics; nil discards them.
 	Logger *slog.Logger
+	// AtEnd, when set, is called once the games are over, before the
+	// stand-in and the bot stop (dixload writes its heap profile there).
+	AtEnd func()
 }
 
 func (c *Config) defaults() error {
@@ -134,8 +137,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rep.Redis.Private = true
 	}
 
-	// The pictures' bytes are not kept: a thousand games upload gigabytes.
-	fake, err := fakediscord.New(fakediscord.Options{DisableWeb: true, DisableRateLimits: !cfg.RateLimits, DropFileData: true,
+	// Neither the pictures' bytes nor the interactions' payloads are kept:
+	// a thousand games would fill gigabytes, and the stand-in's garbage
+	// collector would take CPU from the bot to mark them.
+	fake, err := fakediscord.New(fakediscord.Options{DisableWeb: true, DisableRateLimits: !cfg.RateLimits, DropFileData: true, DropPayloads: true,
 		APILatency: cfg.APILatency, Logger: cfg.Logger})
 	if err != nil {
 		return nil, err
@@ -230,6 +235,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 
 	rep.fill(tables, fake, before, after, played)
+	if cfg.AtEnd != nil {
+		cfg.AtEnd()
+	}
 	if err := stopBot(); err != nil {
 		rep.Bot.Stop = err.Error()
 	}
@@ -366,7 +374,8 @@ func progress(ctx context.Context, done <-chan struct{}, cfg Config, start time.
 				botCores := (now.bot.CPU - last.bot.CPU).Seconds() / secs
 				ours := botCores + (now.self-last.self).Seconds()/secs + (now.redis.cpu-last.redis.cpu).Seconds()/secs
 				others := max(0, busyFraction(last.machine, now.machine)*float64(runtime.NumCPU())-ours)
-				line += fmt.Sprintf("; bot %.2f cores, others %.2f cores, bot RSS peak %d MiB", botCores, others, now.bot.PeakRSS>>20)
+				waited := (now.bot.RunDelay - last.bot.RunDelay).Seconds() / secs
+				line += fmt.Sprintf("; bot %.2f cores (waiting for one %.2f), others %.2f cores, bot RSS peak %d MiB", botCores, waited, others, now.bot.PeakRSS>>20)
 				last = now
 			}
 			fmt.Fprintln(cfg.Progress, line)

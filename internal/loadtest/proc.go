@@ -36,6 +36,31 @@ func procCPU(pid int) (time.Duration, error) {
 	return time.Duration(utime+stime) * clockTick, nil
 }
 
+// procRunDelay returns how long the threads of a process have waited for
+// a CPU while ready to run: the second field of each
+// /proc/<pid>/task/<tid>/schedstat (nanoseconds; threads that exited are
+// not counted). On a machine shared with other work it is the time the
+// bot lost to them (or to the load tool and Redis).
+func procRunDelay(pid int) (time.Duration, error) {
+	dir := fmt.Sprintf("/proc/%d/task", pid)
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, fmt.Errorf("loadtest: %w", err)
+	}
+	var total int64
+	for _, t := range tasks {
+		b, err := os.ReadFile(dir + "/" + t.Name() + "/schedstat")
+		if err != nil {
+			continue // the thread has exited
+		}
+		if f := strings.Fields(string(b)); len(f) >= 2 {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			total += n
+		}
+	}
+	return time.Duration(total), nil
+}
+
 // procStatus returns the memory fields of /proc/<pid>/status in bytes
 // (VmRSS, VmHWM...).
 func procStatus(pid int) (map[string]int64, error) {

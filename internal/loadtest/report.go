@@ -110,6 +110,11 @@ type BotFigures struct {
 	CPUPerInteractionMS float64 `json:"cpu_per_interaction_ms"`
 	Cores               float64 `json:"cores"`
 	PeakRSSMiB          float64 `json:"peak_rss_mib"`
+	// RunDelayS is how long the bot's threads waited for a CPU while
+	// ready to run, RunDelayPerInteractionMS that over the interactions:
+	// time lost to the other processes on the machine.
+	RunDelayS                float64 `json:"run_delay_s"`
+	RunDelayPerInteractionMS float64 `json:"run_delay_per_interaction_ms"`
 	// Handling is the bot's own measure of its handling time, nil when
 	// its /metrics could not be read.
 	Handling *HandlingFigures `json:"handling,omitempty"`
@@ -221,6 +226,11 @@ func (r *Report) fill(tables []*table, fake *fakediscord.Server, before, after r
 			r.Bot.CPUPerInteractionMS = ms(cpu) / float64(n)
 		}
 		r.Bot.PeakRSSMiB = mib(after.bot.PeakRSS)
+		wait := after.bot.RunDelay - before.bot.RunDelay
+		r.Bot.RunDelayS = wait.Seconds()
+		if n := r.Answers.Answered; n > 0 {
+			r.Bot.RunDelayPerInteractionMS = ms(wait) / float64(n)
+		}
 	}
 	if len(before.hist.bounds) > 0 && len(after.hist.bounds) > 0 {
 		h := after.hist.minus(before.hist)
@@ -313,6 +323,7 @@ func (r *Report) Print(w io.Writer) {
 	line("runs", "%s", b.Runs)
 	if b.Measured {
 		line("cpu", "%.1fs: %.2f ms per interaction, %.2f cores", b.CPUS, b.CPUPerInteractionMS, b.Cores)
+		line("waited for a CPU", "%.1fs summed over its threads, %.2f ms per interaction (ready to run, every CPU taken)", b.RunDelayS, b.RunDelayPerInteractionMS)
 		line("memory", "%.0f MiB peak RSS", b.PeakRSSMiB)
 	} else {
 		line("cpu", "not told apart from the load's")
