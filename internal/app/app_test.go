@@ -149,10 +149,26 @@ func TestRunServesAndStops(t *testing.T) {
 	cfg.APIURL = fake.URL()
 	cfg.Token = fake.Token()
 	cfg.HTTPAddr = "127.0.0.1:0"
+	s, stop := startRun(t, cfg)
+	assert.NotEmpty(t, s.HTTPAddr)
+	require.NoError(t, s.Store.Ping(context.Background()))
+	assert.NotEmpty(t, fake.Commands(""), "the commands are registered globally")
+
+	stop()
+	_, err := net.DialTimeout("tcp", s.HTTPAddr, time.Second)
+	assert.Error(t, err, "the HTTP listener is closed")
+	assert.Error(t, s.Store.Ping(context.Background()), "the store is closed")
+	assert.Empty(t, fake.Violations())
+}
+
+// startRun runs Run with cfg until it is ready. stop cancels it and
+// checks that it returns without an error.
+func startRun(t *testing.T, cfg Config) (Started, func()) {
+	t.Helper()
 	started := make(chan Started, 1)
 	cfg.Ready = func(s Started) { started <- s }
-
 	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
 	done := make(chan error, 1)
 	go func() { done <- Run(ctx, cfg, nil) }()
 	var s Started
@@ -163,19 +179,15 @@ func TestRunServesAndStops(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("not ready")
 	}
-	assert.NotEmpty(t, s.HTTPAddr)
-	require.NoError(t, s.Store.Ping(context.Background()))
-	assert.NotEmpty(t, fake.Commands(""), "the commands are registered globally")
-
-	cancel()
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("Run did not return after cancel")
+	stop := func() {
+		t.Helper()
+		cancel()
+		select {
+		case err := <-done:
+			require.NoError(t, err)
+		case <-time.After(30 * time.Second):
+			t.Fatal("Run did not return after cancel")
+		}
 	}
-	_, err := net.DialTimeout("tcp", s.HTTPAddr, time.Second)
-	assert.Error(t, err, "the HTTP listener is closed")
-	assert.Error(t, s.Store.Ping(context.Background()), "the store is closed")
-	assert.Empty(t, fake.Violations())
+	return s, stop
 }

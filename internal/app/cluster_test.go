@@ -27,22 +27,9 @@ func TestRunOnRedisCluster(t *testing.T) {
 	cfg.APIURL, cfg.Token = fake.URL(), fake.Token()
 	cfg.RedisURL, cfg.RedisCluster = c.URL(), true
 	cfg.RedisPrefix = fmt.Sprintf("apptest:%d:", time.Now().UnixNano())
-	started := make(chan Started, 1)
-	cfg.Ready = func(s Started) { started <- s }
-
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- Run(ctx, cfg, nil) }()
-	var st dixbot.Store
-	select {
-	case s := <-started:
-		st = s.Store
-	case err := <-done:
-		t.Fatalf("Run returned during start-up: %v", err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("not ready")
-	}
+	s, stop := startRun(t, cfg)
+	st := s.Store
+	ctx := context.Background()
 
 	const games = 12
 	for i := range games {
@@ -71,13 +58,7 @@ func TestRunOnRedisCluster(t *testing.T) {
 	}
 	assert.Greater(t, len(holders), 1, "all games on one master")
 
-	cancel()
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("Run did not return after cancel")
-	}
+	stop()
 	assert.Empty(t, fake.Violations())
 }
 

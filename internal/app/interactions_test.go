@@ -250,20 +250,7 @@ func TestRunServesInteractionsOverHTTP(t *testing.T) {
 	cfg.Token = fake.Token()
 	cfg.InteractionsAddr = "127.0.0.1:0"
 	cfg.PublicKey = fake.PublicKey()
-	started := make(chan Started, 1)
-	cfg.Ready = func(s Started) { started <- s }
-
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- Run(ctx, cfg, nil) }()
-	var s Started
-	select {
-	case s = <-started:
-	case err := <-done:
-		t.Fatalf("Run returned during start-up: %v", err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("not ready")
-	}
+	s, stop := startRun(t, cfg)
 	assert.False(t, fake.Connected(), "no gateway connection")
 	require.NotEmpty(t, s.InteractionsAddr)
 	wctx, wcancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -286,13 +273,7 @@ func TestRunServesInteractionsOverHTTP(t *testing.T) {
 	// The 202 reply comes after the answer through the callback route.
 	require.NoError(t, fake.WaitFor(wctx, func() bool { return fake.Stats().HTTPDeliveries == 1 }))
 
-	cancel()
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("Run did not return after cancel")
-	}
+	stop()
 	_, err = http.Post("http://"+s.InteractionsAddr+"/interactions", "application/json", strings.NewReader("{}"))
 	assert.Error(t, err, "the endpoint is closed")
 	assert.Empty(t, fake.Violations())

@@ -51,18 +51,7 @@ func TestRunOpensEveryRecommendedShard(t *testing.T) {
 	cfg.APIURL = fake.URL()
 	cfg.Token = fake.Token()
 	cfg.ShardCount = ShardsAuto
-	started := make(chan Started, 1)
-	cfg.Ready = func(s Started) { started <- s }
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- Run(ctx, cfg, nil) }()
-	select {
-	case <-started:
-	case err := <-done:
-		t.Fatalf("Run returned during start-up: %v", err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("not ready")
-	}
+	_, stop := startRun(t, cfg)
 
 	assert.Equal(t, [][2]int{{0, shards}, {1, shards}, {2, shards}}, fake.ConnectedShards(), "one connection per shard")
 
@@ -90,13 +79,7 @@ func TestRunOpensEveryRecommendedShard(t *testing.T) {
 		answered[shard] = true
 	}
 
-	cancel()
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("Run did not return after cancel")
-	}
+	stop()
 	assert.False(t, fake.Connected(), "every shard closed")
 	assert.Empty(t, fake.Violations())
 }
