@@ -59,6 +59,11 @@ func decideWith(g *engine.Game, seat int, p params, r *rand.Rand) (engine.Action
 		return a, Advice{}
 	}
 	has := func(k engine.ActionKind) bool { return slices.Contains(c.Actions, k) }
+	if g.Solo() && len(g.Deck) <= p.endDeck && len(c.Actions) > 1 {
+		if a, win, ok := solveEndgame(g, seat, p.endBudget); ok {
+			return a, Advice{Action: a, Reason: ReasonEndgame, Points: win}
+		}
+	}
 	e := newEvaluator(g, seat, p, r)
 	adv := Advice{}
 	switch g.Phase {
