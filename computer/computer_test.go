@@ -300,3 +300,27 @@ func BenchmarkDecideSoloEnd(b *testing.B) {
 		Decide(g, g.ToAct(), Strong, r)
 	}
 }
+
+// On ALIX's turn a bid she cannot top wins the wild at its price: with
+// her capacity below the solo minimum of 5 (SPEC §5), the strong level bids
+// exactly 5, however much it holds.
+func TestStrongBidsTheLowestBidALIXCannotTop(t *testing.T) {
+	g, err := engine.NewWithDeck(engine.Options{Players: 1, Difficulty: 4}, cards(t, "g1 $3 b# o5 p5 g9 b9 o2 p3 g4"))
+	require.NoError(t, err)
+	for _, k := range []engine.ActionKind{engine.ActDraw, engine.ActDraw, engine.ActStop, engine.ActTakeNumbers, engine.ActEndTurn} {
+		_, err := g.Apply(engine.Action{Kind: k})
+		require.NoError(t, err)
+	}
+	require.Equal(t, engine.PhaseAuction, g.Phase, "ALIX drew the wild")
+	g.Players[0].Money, g.Players[engine.Alix].Money = 10, 3
+	a := Decide(g, 0, Strong, rand.New(rand.NewPCG(1, 1)))
+	assert.Equal(t, engine.ActBid, a.Kind)
+	assert.Equal(t, 5, a.Amount)
+	_, err = g.Apply(a)
+	require.NoError(t, err)
+	require.Equal(t, engine.PhaseAuctionPay, g.Phase, "she could not top it")
+	_, err = g.Apply(Decide(g, 0, Strong, rand.New(rand.NewPCG(1, 1))))
+	require.NoError(t, err)
+	assert.Equal(t, 5, g.Players[0].Money)
+	assert.Contains(t, g.Players[0].Collection, cards(t, "b#")[0], "the player took the wild")
+}

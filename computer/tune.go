@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/dixgame/dixbot/engine"
 )
 
 // Tuning runs (go build -tags tune): DIX_TUNE="money=0.25,deal=0.1" changes
@@ -48,7 +50,20 @@ func applyTune(p params) params {
 	p.fut = tuned("fut", p.fut)
 	p.acq = tuned("acq", p.acq)
 	p.deal = tuned("deal", p.deal)
+	p.alixMoney = tuned("alixmoney", p.alixMoney)
+	p.dup = tuned("dup", p.dup)
+	p.alixCap = tuned("alixcap", p.alixCap)
+	p.wildBonus = tuned("wildbonus", p.wildBonus)
+	p.scoreW = tuned("scorew", p.scoreW)
+	p.cardW = tuned("cardw", p.cardW)
 	p.endDeck = int(tuned("enddeck", float64(p.endDeck)))
 	p.endBudget = int(tuned("endbudget", float64(p.endBudget)))
 	return p
+}
+
+// FutureDelta is, for tuning runs, what card adds to the expected growth
+// term of seat's collection (weighted as the strong level weighs it).
+func FutureDelta(g *engine.Game, seat int, card engine.Card) float64 {
+	e := newEvaluator(g, seat, paramsFor(Strong, g), nil)
+	return e.gain(card) - float64(ScoreDelta(e.coll, card))
 }

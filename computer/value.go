@@ -59,6 +59,17 @@ type params struct {
 	fut    float64 // weight of a collection's expected growth (instead of pot)
 	acq    float64 // chance of getting each unseen copy of a number card, for fut
 	deal   float64 // solo: each card drawn, for being one ALIX will not draw
+	dup    float64 // each duplicate card held, for what it pays
+	// solo auctions (soloBid, when alixCap > 0): what each unit of
+	// capacity ALIX spends is worth to the player, and a premium on what a
+	// wild adds to the player's collection (the scorer sees only what it
+	// adds now; a wild fills whatever gap is left at the end)
+	alixCap, wildBonus float64
+	scoreW             float64 // weight of a collection's best score (1 unless tuned)
+	cardW              float64 // each number card held, whatever it adds now
+	// solo: each money token ALIX gains, for the wilds she takes or makes
+	// dear with it (0: counted as a rival's like in other games)
+	alixMoney float64
 	// solo: with at most endDeck cards left, the end of the game is
 	// searched exactly, up to endBudget positions
 	endDeck, endBudget int
@@ -74,6 +85,7 @@ func paramsFor(l Level, g *engine.Game) params {
 	default:
 		p = params{money: 0.3, cons: 0.75, rival: 1, pot: 0.3, deny: 0.6, depth: 2}
 	}
+	p.scoreW = 1
 	if g.Solo() && l > Easy {
 		p = soloTuned(p)
 		if l == Strong {
@@ -88,6 +100,10 @@ func paramsFor(l Level, g *engine.Game) params {
 			// The end of the game is searched exactly (endgame.go) as far
 			// as the time allows.
 			p.endDeck, p.endBudget = 5, 1000
+			// Auctions by their known outcomes (soloBid): a unit of
+			// capacity she spends is one she cannot outbid the player
+			// with later.
+			p.alixCap, p.wildBonus = 0.3, 0.8
 			p = applyTune(p)
 		}
 	}
@@ -234,11 +250,45 @@ func (e *evaluator) value(coll []engine.Card) float64 {
 
 // compute is value without the memo.
 func (e *evaluator) compute(coll []engine.Card) float64 {
-	v := float64(engine.BestScore(coll).Total) + e.p.pot*(1-e.late)*float64(potential(coll))
+	v := e.p.scoreW*float64(engine.BestScore(coll).Total) + e.p.pot*(1-e.late)*float64(potential(coll))
+	if e.p.cardW > 0 {
+		v += e.p.cardW * float64(numbers(coll))
+	}
 	if e.p.fut > 0 {
 		v += e.p.fut * e.future(coll)
 	}
+	if e.p.dup > 0 {
+		v += e.p.dup * float64(dups(coll))
+	}
 	return v
+}
+
+// numbers counts the number cards of coll.
+func numbers(coll []engine.Card) int {
+	n := 0
+	for _, c := range coll {
+		if c.Kind == engine.KindNumber {
+			n++
+		}
+	}
+	return n
+}
+
+// dups counts the extra copies of number cards in coll: in solo they bid
+// in auctions (SPEC §5), and anywhere they pay for purchases.
+func dups(coll []engine.Card) int {
+	var n [numCards]uint8
+	d := 0
+	for _, c := range coll {
+		if c.Kind == engine.KindNumber {
+			i := cardSlot(c)
+			if n[i] > 0 {
+				d++
+			}
+			n[i]++
+		}
+	}
+	return d
 }
 
 // future is the expected growth of the longest run of each colour of coll
@@ -360,6 +410,9 @@ func (e *evaluator) moneyWorth(seat, n int) float64 {
 func (e *evaluator) rivalsGain(n int) float64 {
 	if n <= 0 {
 		return 0
+	}
+	if e.g.Solo() && e.p.alixMoney > 0 {
+		return e.p.alixMoney * float64(max(0, min(n, engine.MoneyLimit-e.g.Players[engine.Alix].Money)))
 	}
 	sum, k := 0.0, 0
 	for s := range e.g.Players {
