@@ -58,7 +58,7 @@ func hintEmbed(lang string, g *engine.Game, s int) *discordgo.MessageEmbed {
 	// The advice is deterministic for a position: the strong level uses
 	// no randomness.
 	adv := computer.Advise(g, s, rand.New(rand.NewPCG(uint64(g.Seq), 0)))
-	d := map[string]any{"Points": points(adv.Points), "Amount": adv.Action.Amount}
+	d := map[string]any{"Points": points(adv.Points), "Amount": adv.Action.Amount, "Chance": pct(adv.Points)}
 	if adv.Action.Kind == engine.ActBuy {
 		d["Card"] = cardText(lang, adv.Action.Card)
 	}

@@ -247,3 +247,80 @@ func TestStrongMakesAlixPayForHerWild(t *testing.T) {
 	assert.Equal(t, 0, g.Players[engine.Alix].Money, "she paid 10")
 	assert.Equal(t, 10, g.Players[0].Money)
 }
+
+// At the end of a solo game the strong level plays for the win, tie-breaks
+// included (4.2, R13): taking a number that ties the scores would give ALIX
+// the money that wins her the tie, while taking the money and buying the
+// number back in the final buy round wins it.
+func TestStrongEndgameWinsTheTieBreak(t *testing.T) {
+	g, err := engine.NewWithDeck(engine.Options{Players: 1, Difficulty: 4}, cards(t, "p3 $3"))
+	require.NoError(t, err)
+	g.Players[0].Collection = cards(t, "b1 b2 b3")
+	g.Players[0].Money = 6
+	g.Players[engine.Alix].Collection = cards(t, "g1 g2 g3 o1")
+	for _, k := range []engine.ActionKind{engine.ActDraw, engine.ActDraw, engine.ActStop} {
+		_, err := g.Apply(engine.Action{Kind: k})
+		require.NoError(t, err)
+	}
+	require.Equal(t, engine.PhaseChoose, g.Phase)
+	adv := Advise(g, 0, rand.New(rand.NewPCG(1, 1)))
+	assert.Equal(t, engine.ActTakeMoney, adv.Action.Kind)
+	assert.Equal(t, ReasonEndgame, adv.Reason)
+	assert.InDelta(t, 1, adv.Points, 0.01, "a certain win")
+	_, err = g.Apply(adv.Action)
+	require.NoError(t, err)
+	a := Decide(g, 0, Strong, rand.New(rand.NewPCG(1, 1)))
+	assert.Equal(t, engine.ActBuy, a.Kind)
+	_, err = g.Apply(a)
+	require.NoError(t, err)
+	assert.Equal(t, []int{0}, g.Winners())
+}
+
+// BenchmarkDecideSoloEnd times the strong level's decisions of the last
+// five cards of solo games at difficulty 10, where the end of the game is
+// searched exactly (endgame.go): the costliest decisions of a solo game.
+func BenchmarkDecideSoloEnd(b *testing.B) {
+	var positions []*engine.Game
+	for seed := int64(1); len(positions) < 200; seed++ {
+		g, _ := engine.New(engine.Options{Players: 1, Difficulty: 10, Seed: seed, FirstPlayer: -1})
+		r := rand.New(rand.NewPCG(uint64(seed), 1))
+		var c engine.Choices
+		for g.Phase != engine.PhaseOver {
+			seat := g.ToAct()
+			g.ChoicesInto(seat, &c)
+			if len(g.Deck) <= 5 && len(c.Actions) > 1 {
+				positions = append(positions, g.Clone())
+			}
+			_, _ = g.Apply(Decide(g, seat, Strong, r))
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 1))
+	for i := 0; b.Loop(); i++ {
+		g := positions[i%len(positions)]
+		Decide(g, g.ToAct(), Strong, r)
+	}
+}
+
+// On ALIX's turn a bid she cannot top wins the wild at its price: with
+// her capacity below the solo minimum of 5 (SPEC §5), the strong level bids
+// exactly 5, however much it holds.
+func TestStrongBidsTheLowestBidALIXCannotTop(t *testing.T) {
+	g, err := engine.NewWithDeck(engine.Options{Players: 1, Difficulty: 4}, cards(t, "g1 $3 b# o5 p5 g9 b9 o2 p3 g4"))
+	require.NoError(t, err)
+	for _, k := range []engine.ActionKind{engine.ActDraw, engine.ActDraw, engine.ActStop, engine.ActTakeNumbers, engine.ActEndTurn} {
+		_, err := g.Apply(engine.Action{Kind: k})
+		require.NoError(t, err)
+	}
+	require.Equal(t, engine.PhaseAuction, g.Phase, "ALIX drew the wild")
+	g.Players[0].Money, g.Players[engine.Alix].Money = 10, 3
+	a := Decide(g, 0, Strong, rand.New(rand.NewPCG(1, 1)))
+	assert.Equal(t, engine.ActBid, a.Kind)
+	assert.Equal(t, 5, a.Amount)
+	_, err = g.Apply(a)
+	require.NoError(t, err)
+	require.Equal(t, engine.PhaseAuctionPay, g.Phase, "she could not top it")
+	_, err = g.Apply(Decide(g, 0, Strong, rand.New(rand.NewPCG(1, 1))))
+	require.NoError(t, err)
+	assert.Equal(t, 5, g.Players[0].Money)
+	assert.Contains(t, g.Players[0].Collection, cards(t, "b#")[0], "the player took the wild")
+}

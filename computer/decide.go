@@ -59,6 +59,11 @@ func decideWith(g *engine.Game, seat int, p params, r *rand.Rand) (engine.Action
 		return a, Advice{}
 	}
 	has := func(k engine.ActionKind) bool { return slices.Contains(c.Actions, k) }
+	if g.Solo() && len(g.Deck) <= p.endDeck && len(c.Actions) > 1 {
+		if a, win, ok := solveEndgame(g, seat, p.endBudget); ok {
+			return a, Advice{Action: a, Reason: ReasonEndgame, Points: win}
+		}
+	}
 	e := newEvaluator(g, seat, p, r)
 	adv := Advice{}
 	switch g.Phase {
@@ -304,6 +309,9 @@ func (e *evaluator) bid(c engine.Choices) (int, float64) {
 	if au == nil {
 		return 0, 0
 	}
+	if g.Solo() && e.p.alixCap > 0 {
+		return e.soloBid(c)
+	}
 	wild := au.Wild
 	worth := e.gain(wild)
 	rivalBest, denial := 0.0, 0.0
@@ -373,4 +381,55 @@ func (e *evaluator) drainBid(c engine.Choices) int {
 		return 0
 	}
 	return b
+}
+
+// soloBid is the human's bid in a solo auction, and what the wild is worth
+// to the player, ALIX's gain counted. ALIX's answer is known (SPEC §5,
+// R11), so each bid leads to one outcome: who takes the wild and at what
+// price. A wild she takes counts against the player; every unit of
+// capacity she spends on it counts for the player: she cannot outbid the
+// player with it later (measured: letting her empty her capacity on one
+// wild often wins the next ones at 5).
+func (e *evaluator) soloBid(c engine.Choices) (int, float64) {
+	g := e.g
+	au := g.Auction
+	capA := g.Capacity(engine.Alix)
+	mine := e.gain(au.Wild) + e.p.wildBonus
+	hers := newEvaluator(g, engine.Alix, e.p, e.r).gain(au.Wild)
+	alixWins := func(price int) float64 { return -hers + e.p.alixCap*float64(price) }
+	iWin := func(price int) (float64, bool) {
+		pay, ok := g.ProposePayment(e.seat, price)
+		if !ok {
+			return 0, false
+		}
+		return mine - e.payCost(pay, e.p.money), true
+	}
+	bid, best := 0, 0.0 // passing
+	if g.Active == engine.Alix {
+		// The player bids first; she then bids one more if she can, or 5
+		// if the player passed (R11).
+		if capA >= engine.SoloMinBid {
+			best = alixWins(engine.SoloMinBid)
+		}
+		for b := c.MinBid; b <= c.MaxBid; b++ {
+			v, ok := 0.0, true
+			if b+1 <= capA {
+				v = alixWins(b + 1)
+			} else if v, ok = iWin(b); !ok {
+				break
+			}
+			if v > best {
+				bid, best = b, v
+			}
+		}
+		return bid, mine + hers
+	}
+	// The player's turn: ALIX has bid or passed, the player is last.
+	if au.HighBidder == engine.Alix {
+		best = alixWins(au.HighBid)
+	}
+	if v, ok := iWin(c.MinBid); ok && v > best {
+		bid = c.MinBid
+	}
+	return bid, mine + hers
 }

@@ -71,6 +71,7 @@ const (
 	ReasonBid                   // the wild is worth this bid (Points: what it is worth)
 	ReasonPass                  // the wild is not worth the lowest bid (Points: what it is worth)
 	ReasonPay                   // the proposed payment loses the least
+	ReasonEndgame               // the end of the game, searched exactly, is best won this way (Points: the chance to win, 0–1)
 )
 
 // Advice is what the strong level would do now, and why.

@@ -59,6 +59,20 @@ type params struct {
 	fut    float64 // weight of a collection's expected growth (instead of pot)
 	acq    float64 // chance of getting each unseen copy of a number card, for fut
 	deal   float64 // solo: each card drawn, for being one ALIX will not draw
+	dup    float64 // each duplicate card held, for what it pays
+	// solo auctions (soloBid, when alixCap > 0): what each unit of
+	// capacity ALIX spends is worth to the player, and a premium on what a
+	// wild adds to the player's collection (the scorer sees only what it
+	// adds now; a wild fills whatever gap is left at the end)
+	alixCap, wildBonus float64
+	scoreW             float64 // weight of a collection's best score (1 unless tuned)
+	cardW              float64 // each number card held, whatever it adds now
+	// solo: each money token ALIX gains, for the wilds she takes or makes
+	// dear with it (0: counted as a rival's like in other games)
+	alixMoney float64
+	// solo: with at most endDeck cards left, the end of the game is
+	// searched exactly, up to endBudget positions
+	endDeck, endBudget int
 }
 
 func paramsFor(l Level, g *engine.Game) params {
@@ -71,6 +85,7 @@ func paramsFor(l Level, g *engine.Game) params {
 	default:
 		p = params{money: 0.3, cons: 0.75, rival: 1, pot: 0.3, deny: 0.6, depth: 2}
 	}
+	p.scoreW = 1
 	if g.Solo() && l > Easy {
 		p = soloTuned(p)
 		if l == Strong {
@@ -82,6 +97,14 @@ func paramsFor(l Level, g *engine.Game) params {
 			// sooner and her collection grows less. The more she draws a
 			// turn (the higher the difficulty), the more that is worth.
 			p.deal = 0.01 * float64(g.Opts.Difficulty-1)
+			// The end of the game is searched exactly (endgame.go) as far
+			// as the time allows.
+			p.endDeck, p.endBudget = 5, 1000
+			// Auctions by their known outcomes (soloBid): a unit of
+			// capacity she spends is one she cannot outbid the player
+			// with later.
+			p.alixCap, p.wildBonus = 0.3, 0.8
+			p = applyTune(p)
 		}
 	}
 	return p
@@ -164,15 +187,16 @@ func potential(coll []engine.Card) int {
 // evaluator values collections for one decision of one seat, caching what
 // it computes (a decision asks for the same collections many times).
 type evaluator struct {
-	g    *engine.Game
-	seat int
-	p    params
-	r    *rand.Rand
-	coll []engine.Card // the seat's collection
-	base float64       // value of coll
-	late float64       // 0 at the start of the game, 1 when the deck is empty
-	memo map[string]float64
-	buf  []engine.Card
+	g     *engine.Game
+	seat  int
+	p     params
+	r     *rand.Rand
+	coll  []engine.Card      // the seat's collection
+	base  float64            // value of coll
+	late  float64            // 0 at the start of the game, 1 when the deck is empty
+	memo  map[string]float64 // value by collection
+	gains map[string]float64 // gain by the cards added
+	buf   []engine.Card
 	// For p.fut: the chance of getting each colour+number not held, and
 	// the expected growth of a colour by the numbers held (a bit mask).
 	getP   [4][10]float64
@@ -180,7 +204,7 @@ type evaluator struct {
 }
 
 func newEvaluator(g *engine.Game, seat int, p params, r *rand.Rand) *evaluator {
-	e := &evaluator{g: g, seat: seat, p: p, r: r, coll: g.Players[seat].Collection, memo: map[string]float64{}}
+	e := &evaluator{g: g, seat: seat, p: p, r: r, coll: g.Players[seat].Collection, memo: map[string]float64{}, gains: map[string]float64{}}
 	full := 91.0
 	switch {
 	case len(g.Players) >= 4:
@@ -219,12 +243,52 @@ func (e *evaluator) value(coll []engine.Card) float64 {
 	if v, ok := e.memo[key]; ok {
 		return v
 	}
-	v := float64(engine.BestScore(coll).Total) + e.p.pot*(1-e.late)*float64(potential(coll))
+	v := e.compute(coll)
+	e.memo[key] = v
+	return v
+}
+
+// compute is value without the memo.
+func (e *evaluator) compute(coll []engine.Card) float64 {
+	v := e.p.scoreW*float64(engine.BestScore(coll).Total) + e.p.pot*(1-e.late)*float64(potential(coll))
+	if e.p.cardW > 0 {
+		v += e.p.cardW * float64(numbers(coll))
+	}
 	if e.p.fut > 0 {
 		v += e.p.fut * e.future(coll)
 	}
-	e.memo[key] = v
+	if e.p.dup > 0 {
+		v += e.p.dup * float64(dups(coll))
+	}
 	return v
+}
+
+// numbers counts the number cards of coll.
+func numbers(coll []engine.Card) int {
+	n := 0
+	for _, c := range coll {
+		if c.Kind == engine.KindNumber {
+			n++
+		}
+	}
+	return n
+}
+
+// dups counts the extra copies of number cards in coll: in solo they bid
+// in auctions (SPEC §5), and anywhere they pay for purchases.
+func dups(coll []engine.Card) int {
+	var n [numCards]uint8
+	d := 0
+	for _, c := range coll {
+		if c.Kind == engine.KindNumber {
+			i := cardSlot(c)
+			if n[i] > 0 {
+				d++
+			}
+			n[i]++
+		}
+	}
+	return d
 }
 
 // future is the expected growth of the longest run of each colour of coll
@@ -294,26 +358,44 @@ func (e *evaluator) colGrowth(col int, m uint16) float64 {
 
 // gain is what adding cards to the seat's collection is worth.
 func (e *evaluator) gain(cards ...engine.Card) float64 {
+	key := collKey(cards)
+	if v, ok := e.gains[key]; ok {
+		return v
+	}
 	e.buf = append(append(e.buf[:0], e.coll...), cards...)
-	return e.value(e.buf) - e.base
+	v := e.compute(e.buf) - e.base
+	e.gains[key] = v
+	return v
 }
 
-// collKey is an order-free key of a collection.
+// collKey is an order-free key of a collection: how many of each card
+// it holds.
 func collKey(coll []engine.Card) string {
-	b := make([]byte, 0, 3*len(coll))
+	var n [numCards]byte
 	for _, c := range coll {
-		b = append(b, byte(c.Kind), byte(c.Color), c.Value)
+		n[cardSlot(c)]++
 	}
-	// Sort the 3-byte triples.
-	n := len(coll)
-	for i := 1; i < n; i++ {
-		for j := i; j > 0 && string(b[3*j:3*j+3]) < string(b[3*j-3:3*j]); j-- {
-			for k := 0; k < 3; k++ {
-				b[3*j+k], b[3*j-3+k] = b[3*j-3+k], b[3*j+k]
-			}
-		}
+	return string(n[:])
+}
+
+// numCards is the number of distinct cards (see cardSlot).
+const numCards = 36 + 4 + 9 + 1 + 5
+
+// cardSlot numbers the distinct cards densely: numbers 0–35 (colour by
+// colour), colour wilds 36–39, black wilds 40–48, the super wild 49,
+// currency 50–54.
+func cardSlot(c engine.Card) int {
+	switch c.Kind {
+	case engine.KindNumber:
+		return int(c.Color-engine.Blue)*9 + int(c.Value) - 1
+	case engine.KindColorWild:
+		return 36 + int(c.Color-engine.Blue)
+	case engine.KindBlackWild:
+		return 40 + int(c.Value) - 1
+	case engine.KindSuperWild:
+		return 49
 	}
-	return string(b)
+	return 50 + int(c.Value) - 1
 }
 
 // moneyWorth is what gaining n money tokens is worth to seat (the limit of
@@ -328,6 +410,9 @@ func (e *evaluator) moneyWorth(seat, n int) float64 {
 func (e *evaluator) rivalsGain(n int) float64 {
 	if n <= 0 {
 		return 0
+	}
+	if e.g.Solo() && e.p.alixMoney > 0 {
+		return e.p.alixMoney * float64(max(0, min(n, engine.MoneyLimit-e.g.Players[engine.Alix].Money)))
 	}
 	sum, k := 0.0, 0
 	for s := range e.g.Players {

@@ -1,7 +1,7 @@
 // Command dixsim scores collections, simulates and replays games of DIX.
 //
 //	dixsim score                 read collections (SPEC §7 notation) on stdin, one per line; write JSON scores
-//	dixsim sim -games N -players P|A..B [-seed S] [-check] [-difficulty D] [-variant] [-policy mix|simple|random]
+//	dixsim sim -games N -players P|A..B [-seed S] [-check] [-difficulty D] [-variant] [-policy mix|simple|random|easy|normal|strong|oracle] [-analyse]
 //	dixsim replay FILE           run a scenario file (engine/testdata/scenarios/README.md); print the final state as JSON
 package main
 

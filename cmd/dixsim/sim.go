@@ -19,7 +19,7 @@ import (
 type simConfig struct {
 	games, players, difficulty int
 	seed                       int64
-	check, variant             bool
+	check, variant, analyse    bool
 	policy                     string
 }
 
@@ -30,6 +30,7 @@ type simStats struct {
 	wins                         []int // by seat: games the seat won (or shared, R9)
 	winScoreSum                  int
 	elapsed                      time.Duration
+	analysis                     *analysis // with -analyse
 }
 
 // simViolation is the first failed Check of a -check run.
@@ -57,6 +58,7 @@ func runSim(args []string, out, errOut io.Writer) error {
 	fs.BoolVar(&cfg.check, "check", false, "run Check after every action; stop at the first violation")
 	fs.IntVar(&cfg.difficulty, "difficulty", 6, "solo difficulty, 4–10")
 	fs.BoolVar(&cfg.variant, "variant", false, "play the bust variant")
+	fs.BoolVar(&cfg.analyse, "analyse", false, "also print what each seat did per game (cards drawn and kept, busts, money gained and lost, purchases, wilds) and seat 0's score margin")
 	fs.StringVar(&cfg.policy, "policy", "mix", "automatic players: one name for every seat, or one per seat separated by commas (the last repeats); names: random, simple, easy, normal, strong (computer players), oracle (the strong player seeing the deck's order when it draws: an analysis bound, not a fair player), or mix (simple and random by turns of seat)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -77,6 +79,11 @@ func runSim(args []string, out, errOut io.Writer) error {
 		}
 		if err := printStats(out, cfg, names, st); err != nil {
 			return err
+		}
+		if st.analysis != nil {
+			if err := st.analysis.print(out, st.games, names, cfg.players == 1); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -142,6 +149,9 @@ func simulate(cfg simConfig, policies []engine.Policy, check func(*engine.Game) 
 	var c engine.Choices
 	var evs []engine.Event
 	start := time.Now()
+	if cfg.analyse {
+		st.analysis = &analysis{}
+	}
 	for i := range cfg.games {
 		seed := cfg.seed + int64(i)
 		opts := engine.Options{Players: cfg.players, Seed: seed, FirstPlayer: -1, BustVariant: cfg.variant}
@@ -165,10 +175,14 @@ func simulate(cfg simConfig, policies []engine.Policy, check func(*engine.Game) 
 				return st, &simViolation{seed: seed, action: n + 1, err: fmt.Errorf("%w: seat %d has no choice", engine.ErrInvariant, seat)}
 			}
 			a := policies[seat%len(policies)](g, seat, &c, r)
+			phase := g.Phase
 			evs, err = g.ApplyInto(evs[:0], a)
 			n++
 			if err != nil {
 				return st, &simViolation{seed: seed, action: n, a: a, err: err}
+			}
+			if st.analysis != nil {
+				st.analysis.observe(g, phase, evs)
 			}
 			for k := range evs {
 				switch evs[k].Kind {
@@ -186,6 +200,9 @@ func simulate(cfg simConfig, policies []engine.Policy, check func(*engine.Game) 
 		}
 		st.actions += n
 		st.games++
+		if st.analysis != nil {
+			st.analysis.finish(g)
+		}
 		for k, res := range g.Results() {
 			st.scoreSum[res.Player] += res.Score.Total
 			if res.Rank == 1 {
