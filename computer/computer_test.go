@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -193,11 +194,7 @@ func BenchmarkDecide(b *testing.B) {
 	}
 	for _, lvl := range Levels {
 		b.Run(lvl.String(), func(b *testing.B) {
-			r := rand.New(rand.NewPCG(1, 1))
-			for i := 0; b.Loop(); i++ {
-				g := positions[i%len(positions)]
-				Decide(g, g.ToAct(), lvl, r)
-			}
+			timeDecisions(b, positions, lvl)
 		})
 	}
 }
@@ -219,11 +216,7 @@ func BenchmarkDecideSolo(b *testing.B) {
 			_, _ = g.Apply(engine.SimplePolicy(g, seat, &c, r))
 		}
 	}
-	r := rand.New(rand.NewPCG(1, 1))
-	for i := 0; b.Loop(); i++ {
-		g := positions[i%len(positions)]
-		Decide(g, g.ToAct(), Strong, r)
-	}
+	timeDecisions(b, positions, Strong)
 }
 
 // On ALIX's turn the human bids first and she outbids by one whenever she
@@ -294,11 +287,7 @@ func BenchmarkDecideSoloEnd(b *testing.B) {
 			_, _ = g.Apply(Decide(g, seat, Strong, r))
 		}
 	}
-	r := rand.New(rand.NewPCG(1, 1))
-	for i := 0; b.Loop(); i++ {
-		g := positions[i%len(positions)]
-		Decide(g, g.ToAct(), Strong, r)
-	}
+	timeDecisions(b, positions, Strong)
 }
 
 // On ALIX's turn a bid she cannot top wins the wild at its price: with
@@ -323,4 +312,18 @@ func TestStrongBidsTheLowestBidALIXCannotTop(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 5, g.Players[0].Money)
 	assert.Contains(t, g.Players[0].Collection, cards(t, "b#")[0], "the player took the wild")
+}
+
+// timeDecisions times lvl's decisions in positions, in turn, and reports
+// the slowest one as max-ms beside the mean.
+func timeDecisions(b *testing.B, positions []*engine.Game, lvl Level) {
+	r := rand.New(rand.NewPCG(1, 1))
+	var slowest time.Duration
+	for i := 0; b.Loop(); i++ {
+		g := positions[i%len(positions)]
+		start := time.Now()
+		Decide(g, g.ToAct(), lvl, r)
+		slowest = max(slowest, time.Since(start))
+	}
+	b.ReportMetric(float64(slowest.Microseconds())/1000, "max-ms")
 }
