@@ -113,7 +113,7 @@ func (s *endgame) propose(g *engine.Game, price int) (engine.Payment, bool) {
 			if c.Kind != engine.KindNumber || slices.Index(rest, c) != i {
 				continue
 			}
-			if loss := runLoss(rest, c); best < 0 || loss < bestLoss {
+			if loss := engine.PlainRunLoss(rest, c); best < 0 || loss < bestLoss {
 				best, bestLoss = i, loss
 			}
 		}
@@ -133,33 +133,6 @@ func (s *endgame) propose(g *engine.Game, price int) (engine.Payment, bool) {
 	v.p = p
 	s.pays[k] = v
 	return v.p, v.ok
-}
-
-// runLoss is how much the longest run of c's colour, counting number
-// cards only, shrinks without c.
-func runLoss(coll []engine.Card, c engine.Card) int {
-	var have [10]bool
-	for _, x := range coll {
-		if x.Kind == engine.KindNumber && x.Color == c.Color {
-			have[x.Value] = true
-		}
-	}
-	before := longestRun(have)
-	have[c.Value] = false
-	return before - longestRun(have)
-}
-
-func longestRun(have [10]bool) int {
-	best, run := 0, 0
-	for v := 1; v <= 9; v++ {
-		if have[v] {
-			run++
-			best = max(best, run)
-		} else {
-			run = 0
-		}
-	}
-	return best
 }
 
 // score is the best score of coll, remembered.

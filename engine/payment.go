@@ -282,7 +282,7 @@ func cheapestCard(coll []Card) int {
 		tmp = append(tmp[:0], coll[:i]...)
 		tmp = append(tmp, coll[i+1:]...)
 		loss := base - BestScore(tmp).Total
-		run := plainRunLoss(coll, c)
+		run := PlainRunLoss(coll, c)
 		if best < 0 || loss < bestLoss || (loss == bestLoss && run < bestRun) {
 			best, bestLoss, bestRun = i, loss, run
 		}
@@ -290,9 +290,10 @@ func cheapestCard(coll []Card) int {
 	return best
 }
 
-// plainRunLoss is how much the longest run of c's colour, counting number
-// cards only, shrinks without c.
-func plainRunLoss(coll []Card, c Card) int {
+// PlainRunLoss is how much the longest run of c's colour, counting number
+// cards only, shrinks without c: the tie-break between payments that cost
+// the same score (R6).
+func PlainRunLoss(coll []Card, c Card) int {
 	var have [10]bool
 	for _, x := range coll {
 		if x.Kind == KindNumber && x.Color == c.Color {
