@@ -202,20 +202,11 @@ func BenchmarkDecide(b *testing.B) {
 // BenchmarkDecideSolo times the strong level's draw decisions in solo games
 // against ALIX (the expected growth of the runs is valued there).
 func BenchmarkDecideSolo(b *testing.B) {
-	var positions []*engine.Game
-	for seed := int64(1); len(positions) < 200; seed++ {
-		g, _ := engine.New(engine.Options{Players: 1, Difficulty: 7, Seed: seed, FirstPlayer: -1})
-		r := rand.New(rand.NewPCG(uint64(seed), 1))
-		var c engine.Choices
-		for g.Phase != engine.PhaseOver {
-			seat := g.ToAct()
-			if g.Phase == engine.PhaseDraw && g.Drawn > 0 {
-				positions = append(positions, g.Clone())
-			}
-			g.ChoicesInto(seat, &c)
-			_, _ = g.Apply(engine.SimplePolicy(g, seat, &c, r))
-		}
-	}
+	positions := soloPositions(7, func(g *engine.Game, _ *engine.Choices) bool {
+		return g.Phase == engine.PhaseDraw && g.Drawn > 0
+	}, func(g *engine.Game, seat int, c *engine.Choices, r *rand.Rand) engine.Action {
+		return engine.SimplePolicy(g, seat, c, r)
+	})
 	timeDecisions(b, positions, Strong)
 }
 
@@ -273,20 +264,11 @@ func TestStrongEndgameWinsTheTieBreak(t *testing.T) {
 // five cards of solo games at difficulty 10, where the end of the game is
 // searched exactly (endgame.go): the costliest decisions of a solo game.
 func BenchmarkDecideSoloEnd(b *testing.B) {
-	var positions []*engine.Game
-	for seed := int64(1); len(positions) < 200; seed++ {
-		g, _ := engine.New(engine.Options{Players: 1, Difficulty: 10, Seed: seed, FirstPlayer: -1})
-		r := rand.New(rand.NewPCG(uint64(seed), 1))
-		var c engine.Choices
-		for g.Phase != engine.PhaseOver {
-			seat := g.ToAct()
-			g.ChoicesInto(seat, &c)
-			if len(g.Deck) <= 5 && len(c.Actions) > 1 {
-				positions = append(positions, g.Clone())
-			}
-			_, _ = g.Apply(Decide(g, seat, Strong, r))
-		}
-	}
+	positions := soloPositions(10, func(g *engine.Game, c *engine.Choices) bool {
+		return len(g.Deck) <= 5 && len(c.Actions) > 1
+	}, func(g *engine.Game, seat int, _ *engine.Choices, r *rand.Rand) engine.Action {
+		return Decide(g, seat, Strong, r)
+	})
 	timeDecisions(b, positions, Strong)
 }
 
@@ -326,4 +308,24 @@ func timeDecisions(b *testing.B, positions []*engine.Game, lvl Level) {
 		slowest = max(slowest, time.Since(start))
 	}
 	b.ReportMetric(float64(slowest.Microseconds())/1000, "max-ms")
+}
+
+// soloPositions plays solo games at difficulty, each seat choosing with
+// play, and keeps 200 positions where keep holds.
+func soloPositions(difficulty int, keep func(*engine.Game, *engine.Choices) bool, play func(*engine.Game, int, *engine.Choices, *rand.Rand) engine.Action) []*engine.Game {
+	var positions []*engine.Game
+	for seed := int64(1); len(positions) < 200; seed++ {
+		g, _ := engine.New(engine.Options{Players: 1, Difficulty: difficulty, Seed: seed, FirstPlayer: -1})
+		r := rand.New(rand.NewPCG(uint64(seed), 1))
+		var c engine.Choices
+		for g.Phase != engine.PhaseOver {
+			seat := g.ToAct()
+			g.ChoicesInto(seat, &c)
+			if keep(g, &c) {
+				positions = append(positions, g.Clone())
+			}
+			_, _ = g.Apply(play(g, seat, &c, r))
+		}
+	}
+	return positions
 }

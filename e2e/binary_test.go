@@ -154,18 +154,25 @@ func TestBinaryHealthcheck(t *testing.T) {
 // servedPort is the port of the "serving /healthz and /metrics" log line.
 func servedPort(t *testing.T, log string) string {
 	t.Helper()
+	_, port, _ := net.SplitHostPort(loggedAddr(t, log, "serving /healthz"))
+	return port
+}
+
+// loggedAddr is the addr= field of the first log line containing what.
+func loggedAddr(t *testing.T, log, what string) string {
+	t.Helper()
 	for _, line := range strings.Split(log, "\n") {
-		if !strings.Contains(line, "serving /healthz") {
+		if !strings.Contains(line, what) {
 			continue
 		}
 		for _, f := range strings.Fields(line) {
 			if addr, ok := strings.CutPrefix(f, "addr="); ok {
-				_, port, err := net.SplitHostPort(addr)
+				_, _, err := net.SplitHostPort(addr)
 				require.NoError(t, err, "address in %q", line)
-				return port
+				return addr
 			}
 		}
 	}
-	t.Fatalf("no served address in the log:\n%s", log)
+	t.Fatalf("no %q line with an address in the log:\n%s", what, log)
 	return ""
 }

@@ -5,10 +5,8 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
-	"net"
 	"net/http"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -25,20 +23,7 @@ import (
 // interactionsURL is the endpoint of the "serving interactions" log line.
 func interactionsURL(t *testing.T, log string) string {
 	t.Helper()
-	for _, line := range strings.Split(log, "\n") {
-		if !strings.Contains(line, "serving interactions") {
-			continue
-		}
-		for _, f := range strings.Fields(line) {
-			if addr, ok := strings.CutPrefix(f, "addr="); ok {
-				_, _, err := net.SplitHostPort(addr)
-				require.NoError(t, err, "address in %q", line)
-				return "http://" + addr + "/interactions"
-			}
-		}
-	}
-	t.Fatalf("no interactions endpoint in the log:\n%s", log)
-	return ""
+	return "http://" + loggedAddr(t, log, "serving interactions") + "/interactions"
 }
 
 // TestThreeReplicasOverHTTP: three dixbot processes in HTTP interactions
