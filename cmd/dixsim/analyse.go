@@ -30,6 +30,7 @@ type tally struct {
 type analysis struct {
 	seats     []tally
 	discarded int
+	broke     int // wilds discarded when no seat could bid the lowest bid
 	margins   []int
 	// auctions[a][w]: wilds drawn on seat a's turn won by seat w (the
 	// last index: nobody); price[a][w] the value paid.
@@ -91,11 +92,29 @@ func (an *analysis) observe(g *engine.Game, phase engine.Phase, evs []engine.Eve
 			}
 		case engine.EvWildDiscarded:
 			an.discarded++
+			if nobodyCouldBid(g) {
+				an.broke++
+			}
 			an.auctions[an.turn][len(an.seats)]++
 		case engine.EvAuctionStarted:
 			an.turn = ev.Player
 		}
 	}
+}
+
+// nobodyCouldBid reports whether no seat of g has the capacity for the
+// lowest bid of an auction (3.5; 5 in solo, SPEC §5).
+func nobodyCouldBid(g *engine.Game) bool {
+	least := 1
+	if g.Solo() {
+		least = engine.SoloMinBid
+	}
+	for s := range g.Players {
+		if g.Capacity(s) >= least {
+			return false
+		}
+	}
+	return true
 }
 
 // finish counts the end of one game.
@@ -138,7 +157,7 @@ func (an *analysis) print(out io.Writer, games int, names []string, solo bool) e
 			float64(t.finalBought)/g, float64(t.wilds)/g, float64(t.paidWild)/g,
 			float64(t.endMoney)/g, float64(t.endCons)/g, float64(t.score)/g)
 	}
-	fmt.Fprintf(&sb, "wilds discarded: %.2f per game\n", float64(an.discarded)/g)
+	fmt.Fprintf(&sb, "wilds discarded: %.2f per game, %.2f of them when nobody could bid the lowest bid\n", float64(an.discarded)/g, float64(an.broke)/g)
 	for a, row := range an.auctions {
 		fmt.Fprintf(&sb, "wilds drawn on %s's turns, per game:", label(a))
 		for w, n := range row {

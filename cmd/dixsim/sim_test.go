@@ -27,7 +27,7 @@ func TestRunSim(t *testing.T) {
 		{"two simple players", []string{"-games", "10", "-players", "2", "-policy", "simple"}, []string{"policies simple simple"}},
 		{"every player count", []string{"-games", "5", "-players", "1..5", "-check"}, []string{"solo against ALIX", "games:          5 (2 players", "3 players", "4 players", "5 players"}},
 		{"a range of one", []string{"-games", "5", "-players", "3..3"}, []string{"3 players"}},
-		{"solo analysed", []string{"-games", "5", "-players", "1", "-difficulty", "10", "-policy", "strong", "-analyse"}, []string{"per game:", "human", "alix", "wilds drawn on alix's turns", "margin of seat 0"}},
+		{"solo analysed", []string{"-games", "5", "-players", "1", "-difficulty", "10", "-policy", "strong", "-analyse"}, []string{"per game:", "human", "alix", "wilds drawn on alix's turns", "when nobody could bid", "margin of seat 0"}},
 		{"four players analysed", []string{"-games", "5", "-players", "4", "-analyse"}, []string{"p3 random", "wilds drawn on p0 simple's turns"}},
 	}
 	for _, tc := range tests {
