@@ -31,7 +31,10 @@
 // capacity to win the next wild, valuing each card drawn by what it would
 // add to ALIX's collection, and drawing for the chance to win rather than
 // for points (the margin taken as normal). None won more often beyond the
-// noise of 1,000 games, and the capacity term lost.
+// noise of 1,000 games, and the capacity term lost. Searching the end
+// exactly from further away gains little for its cost: on the same 1,000
+// games at difficulty 10, from 0, 3, 5 and 7 cards left the player won
+// 24.0%, 25.3%, 25.9% and 26.5%, the last at a seventh of the speed.
 //
 // It depends only on the engine and the standard library: no Discord, no
 // store, no text (reasons are typed values the bot puts into words).
