@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -350,4 +351,27 @@ func TestCommandLimits(t *testing.T) {
 			require.Equal(t, http.StatusOK, status)
 		})
 	}
+}
+
+// TestTruncatedRequestIsNotServed: a client that dies in the middle of a
+// request (its process killed during an upload) sent no request Discord
+// could act on. The stand-in neither applies the part that arrived nor
+// counts it as a rule the bot broke.
+func TestTruncatedRequestIsNotServed(t *testing.T) {
+	w := newWorld(t)
+	srv := w.srv
+	conn, err := net.Dial("tcp", strings.TrimPrefix(strings.TrimSuffix(srv.URL(), "/"), "http://"))
+	require.NoError(t, err)
+	part := "--b\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n\r\n{\"content\":\"half a board\"}\r\n--b\r\nContent-Disposition: form-data; name=\"files[0]\"; filename=\"board.png\"\r\n\r\n\x89PNG"
+	_, err = fmt.Fprintf(conn, "POST /api/v9/channels/%s/messages HTTP/1.1\r\nHost: discord\r\nAuthorization: Bot %s\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: %d\r\n\r\n%s",
+		w.channel.ID, srv.Token(), len(part)+5000, part)
+	require.NoError(t, err)
+	require.NoError(t, conn.Close())
+
+	// Served, the request would be refused at once; give it a second.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	served := srv.WaitFor(ctx, func() bool { return len(srv.Violations()) > 0 || len(srv.Transcript(w.channel.ID)) > 0 })
+	assert.Error(t, served, "a request cut short is not a rule broken: %v", srv.Violations())
+	assert.Empty(t, srv.Transcript(w.channel.ID), "and nothing of it is applied")
 }

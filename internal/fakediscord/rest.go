@@ -130,13 +130,19 @@ const maxRequestSize = 25 << 20
 func (s *Server) apiHandler(h handler, ro routeOpts, template string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestSize+1))
+		if err != nil {
+			// The client went away before its request arrived whole (a
+			// process killed in the middle of an upload): Discord acts
+			// only on a request it received, and nobody is left to answer.
+			return
+		}
 		var (
 			status  int
 			resp    any
 			apiErr  *apiError
 			counted bool
 		)
-		if err == nil && len(body) > maxRequestSize {
+		if len(body) > maxRequestSize {
 			apiErr = errTooLarge
 		} else {
 			status, resp, apiErr, counted = s.serveAPI(w, r, body, h, ro, template)
