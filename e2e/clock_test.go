@@ -95,6 +95,12 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 	tb.lobby("/dix start pace:live")
 
 	backs, restarted := 0, false
+	// A loaded machine can hold a board back for seconds, at these paces
+	// a whole decision's time: then Alice's or Bob's decision is taken by
+	// the computer before the test could click. Each such decision is
+	// counted here (never one of Chloe's, who does not answer anyway).
+	othersOuts := func() int { ss := clockSeats(t, tb.record()); return ss[0].Outs + ss[1].Outs }
+	excused := 0
 	var restartGap time.Duration
 	deadline := time.Now().Add(4 * time.Minute)
 	for {
@@ -118,7 +124,10 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 		}
 		actor := rec.State.ToAct()
 		if ss[actor].ID != chloe.ID {
-			tb.decide()
+			before := othersOuts()
+			if !tb.decideInTime(rec) {
+				excused += othersOuts() - before
+			}
 			continue
 		}
 		seq := rec.State.Seq
@@ -126,6 +135,7 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 			// Both processes die while her time runs; the one of the
 			// other shard comes back after her deadline and acts on it
 			// at once.
+			before := othersOuts()
 			for _, p := range running {
 				require.NoError(t, p.cmd.Process.Signal(syscall.SIGKILL))
 				<-p.done
@@ -137,6 +147,8 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 			require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return tb.record().State.Seq != seq }))
 			restartGap = time.Since(t0)
 			running = append(running, start(home))
+			// While the game's shard has no process, no click reaches it.
+			excused += othersOuts() - before
 			restarted = true
 			continue
 		}
@@ -159,8 +171,8 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 		}
 	}
 	require.Positive(t, ss[2].Outs)
-	assert.Len(t, late, ss[2].Outs, "each decision out of time taken once, by one process")
-	assert.Zero(t, ss[0].Outs+ss[1].Outs, "Alice and Bob always answered in time")
+	assert.Len(t, late, ss[0].Outs+ss[1].Outs+ss[2].Outs, "each decision out of time taken once, by one process")
+	assert.Equal(t, excused, ss[0].Outs+ss[1].Outs, "Alice and Bob answered in time whenever they could click")
 
 	// Reminders: each notifies one player (the one to act: the bot's
 	// tests check whom), Chloe at most twice per decision of hers. Alice
@@ -187,8 +199,8 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 
 	slices.Sort(late)
 	pct := func(p float64) time.Duration { return late[min(len(late)-1, int(p*float64(len(late))))] }
-	t.Logf("deadlines: %d acted on by %d processes; lateness p50 %v, p99 %v, max %v; reminders %d to Chloe, %d to the others; restart acted after %v",
-		len(late), len(procs), pct(0.50), pct(0.99), late[len(late)-1], reminders[chloe.ID], reminders[tb.users[0].ID]+reminders[tb.users[1].ID], restartGap)
+	t.Logf("deadlines: %d acted on by %d processes (%d of Alice's and Bob's, their board late); lateness p50 %v, p99 %v, max %v; reminders %d to Chloe, %d to the others; restart acted after %v",
+		len(late), len(procs), excused, pct(0.50), pct(0.99), late[len(late)-1], reminders[chloe.ID], reminders[tb.users[0].ID]+reminders[tb.users[1].ID], restartGap)
 }
 
 // hasHand reports whether m has a hand button.
@@ -211,4 +223,30 @@ func handID(t *testing.T, m fakediscord.Message) string {
 	}
 	t.Fatalf("no hand button on the board")
 	return ""
+}
+
+// decideInTime is tb.decide for the decision of rec on a clock: it waits
+// for that decision's board, unless the player's time runs out first (the
+// computer's move then stands and it returns false).
+func (tb *table) decideInTime(rec *dixbot.Record) bool {
+	tb.t.Helper()
+	seq, v := rec.State.Seq, uint64(version(tb.t, rec))
+	shown := func() bool {
+		for _, m := range tb.fake.Transcript(tb.channel.ID) {
+			for _, c := range components(m) {
+				if id, ok := parseCustomID(c.CustomID); ok && id.version == v && slices.Contains(gameVerbs, id.verb) && !m.Ephemeral() {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	taken := func() bool { return tb.record().State.Seq != seq }
+	require.NoError(tb.t, waitUntil(waitCtx(tb.t), tb.fake, func() bool { return shown() || taken() }),
+		"neither a board for state %d nor a decision out of time", seq)
+	if taken() {
+		return false
+	}
+	tb.decide()
+	return true
 }
