@@ -230,16 +230,11 @@ func handID(t *testing.T, m fakediscord.Message) string {
 // computer's move then stands and it returns false).
 func (tb *table) decideInTime(rec *dixbot.Record) bool {
 	tb.t.Helper()
-	seq, v := rec.State.Seq, uint64(version(tb.t, rec))
+	seq, v := rec.State.Seq, version(tb.t, rec)
 	shown := func() bool {
-		for _, m := range tb.fake.Transcript(tb.channel.ID) {
-			for _, c := range components(m) {
-				if id, ok := parseCustomID(c.CustomID); ok && id.version == v && slices.Contains(gameVerbs, id.verb) && !m.Ephemeral() {
-					return true
-				}
-			}
-		}
-		return false
+		return slices.ContainsFunc(tb.fake.Transcript(tb.channel.ID), func(m fakediscord.Message) bool {
+			return !m.Ephemeral() && len(decisionButtons(m, v)) > 0
+		})
 	}
 	taken := func() bool { return tb.record().State.Seq != seq }
 	require.NoError(tb.t, waitUntil(waitCtx(tb.t), tb.fake, func() bool { return shown() || taken() }),

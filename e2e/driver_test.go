@@ -206,6 +206,17 @@ func components(m fakediscord.Message) []fakediscord.Component {
 // gameVerbs are the board's decision buttons (not "my hand" / "show board").
 var gameVerbs = []string{"draw", "stop", "num", "money", "buy", "end", "cons", "bbuy", "bid", "pass", "pay"}
 
+// decisionButtons are m's decision buttons of state version v, by verb.
+func decisionButtons(m fakediscord.Message, v uint32) map[string]customID {
+	buttons := map[string]customID{}
+	for _, c := range components(m) {
+		if id, ok := parseCustomID(c.CustomID); ok && id.version == uint64(v) && slices.Contains(gameVerbs, id.verb) {
+			buttons[id.verb] = id
+		}
+	}
+	return buttons
+}
+
 // boardFor waits for the public message carrying the decision buttons of
 // the record's current state (the bot may post a fresh board after
 // answering).
@@ -214,12 +225,7 @@ func (tb *table) boardFor(rec *dixbot.Record) (fakediscord.Message, map[string]c
 	seq := version(tb.t, rec)
 	var buttons map[string]customID
 	m, err := tb.fake.WaitMessage(waitCtx(tb.t), tb.channel.ID, "", func(m fakediscord.Message) bool {
-		buttons = map[string]customID{}
-		for _, c := range components(m) {
-			if id, ok := parseCustomID(c.CustomID); ok && id.version == uint64(seq) && slices.Contains(gameVerbs, id.verb) {
-				buttons[id.verb] = id
-			}
-		}
+		buttons = decisionButtons(m, seq)
 		return len(buttons) > 0
 	})
 	if err != nil {
