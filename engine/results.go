@@ -18,9 +18,9 @@ func (g *Game) Results() []Result {
 			Cards:  len(pl.Collection),
 		}
 	}
-	sort.SliceStable(res, func(a, b int) bool { return resultBefore(&res[a], &res[b]) })
+	sort.SliceStable(res, func(a, b int) bool { return res[a].Before(&res[b]) })
 	for i := range res {
-		if i > 0 && !resultBefore(&res[i-1], &res[i]) {
+		if i > 0 && !res[i-1].Before(&res[i]) {
 			res[i].Rank = res[i-1].Rank
 		} else {
 			res[i].Rank = i + 1
@@ -41,12 +41,15 @@ func (g *Game) Winners() []int {
 	return w
 }
 
-func resultBefore(a, b *Result) bool {
-	if a.Score.Total != b.Score.Total {
-		return a.Score.Total > b.Score.Total
+// Before reports whether r ranks ahead of o (4.2): a higher score, then more
+// money, then fewer cards. Players neither of whom is before the other share
+// a rank.
+func (r *Result) Before(o *Result) bool {
+	if r.Score.Total != o.Score.Total {
+		return r.Score.Total > o.Score.Total
 	}
-	if a.Money != b.Money {
-		return a.Money > b.Money
+	if r.Money != o.Money {
+		return r.Money > o.Money
 	}
-	return a.Cards < b.Cards
+	return r.Cards < o.Cards
 }

@@ -32,6 +32,9 @@ type analysis struct {
 	discarded int
 	broke     int // wilds discarded when no seat could bid the lowest bid
 	margins   []int
+	// boosted[k]: games seat 0 would have won (alone or shared) with k
+	// more points at the end, the rest of its standing unchanged
+	boosted [4]int
 	// auctions[a][w]: wilds drawn on seat a's turn won by seat w (the
 	// last index: nobody); price[a][w] the value paid.
 	auctions, price [][]int
@@ -119,20 +122,27 @@ func nobodyCouldBid(g *engine.Game) bool {
 
 // finish counts the end of one game.
 func (an *analysis) finish(g *engine.Game) {
+	results := g.Results()
+	var own engine.Result
 	best := -1
-	for _, res := range g.Results() {
+	for _, res := range results {
 		t := &an.seats[res.Player]
 		t.score += res.Score.Total
 		pl := g.Players[res.Player]
 		t.endMoney += pl.Money
 		t.endCons += pl.Consolation
-		if res.Player != 0 {
+		if res.Player == 0 {
+			own = res
+		} else {
 			best = max(best, res.Score.Total)
 		}
 	}
-	for _, res := range g.Results() {
-		if res.Player == 0 {
-			an.margins = append(an.margins, res.Score.Total-best)
+	an.margins = append(an.margins, own.Score.Total-best)
+	for k := range an.boosted {
+		r := own
+		r.Score.Total += k
+		if !slices.ContainsFunc(results, func(o engine.Result) bool { return o.Player != 0 && o.Before(&r) }) {
+			an.boosted[k]++
 		}
 	}
 }
@@ -183,6 +193,10 @@ func (an *analysis) print(out io.Writer, games int, names []string, solo bool) e
 			}
 		}
 		fmt.Fprintf(&sb, "  %s %.1f%%", b.name, 100*float64(n)/g)
+	}
+	sb.WriteString("\nseat 0's win rate with k more points at the end of the same games:")
+	for k, n := range an.boosted {
+		fmt.Fprintf(&sb, "  +%d %.1f%%", k, 100*float64(n)/g)
 	}
 	sb.WriteString("\n")
 	_, err := io.WriteString(out, sb.String())

@@ -58,7 +58,7 @@ func runSim(args []string, out, errOut io.Writer) error {
 	fs.BoolVar(&cfg.check, "check", false, "run Check after every action; stop at the first violation")
 	fs.IntVar(&cfg.difficulty, "difficulty", 6, "solo difficulty, 4–10")
 	fs.BoolVar(&cfg.variant, "variant", false, "play the bust variant")
-	fs.BoolVar(&cfg.analyse, "analyse", false, "also print what each seat did per game (cards drawn and kept, busts, money gained and lost, purchases, wilds) and seat 0's score margin")
+	fs.BoolVar(&cfg.analyse, "analyse", false, "also print what each seat did per game (cards drawn and kept, busts, money gained and lost, purchases, wilds) and seat 0's score margin, and seat 0's win rate had it scored 1, 2 or 3 points more")
 	fs.StringVar(&cfg.policy, "policy", "mix", "automatic players: one name for every seat, or one per seat separated by commas (the last repeats); names: random, simple, easy, normal, strong (computer players), oracle (the strong player seeing the deck's order when it draws: an analysis bound, not a fair player), or mix (simple and random by turns of seat)")
 	if err := fs.Parse(args); err != nil {
 		return err

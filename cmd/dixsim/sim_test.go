@@ -27,7 +27,7 @@ func TestRunSim(t *testing.T) {
 		{"two simple players", []string{"-games", "10", "-players", "2", "-policy", "simple"}, []string{"policies simple simple"}},
 		{"every player count", []string{"-games", "5", "-players", "1..5", "-check"}, []string{"solo against ALIX", "games:          5 (2 players", "3 players", "4 players", "5 players"}},
 		{"a range of one", []string{"-games", "5", "-players", "3..3"}, []string{"3 players"}},
-		{"solo analysed", []string{"-games", "5", "-players", "1", "-difficulty", "10", "-policy", "strong", "-analyse"}, []string{"per game:", "human", "alix", "wilds drawn on alix's turns", "when nobody could bid", "margin of seat 0"}},
+		{"solo analysed", []string{"-games", "5", "-players", "1", "-difficulty", "10", "-policy", "strong", "-analyse"}, []string{"per game:", "human", "alix", "wilds drawn on alix's turns", "when nobody could bid", "margin of seat 0", "win rate with k more points"}},
 		{"four players analysed", []string{"-games", "5", "-players", "4", "-analyse"}, []string{"p3 random", "wilds drawn on p0 simple's turns"}},
 	}
 	for _, tc := range tests {
@@ -173,4 +173,20 @@ func TestRun(t *testing.T) {
 			assert.Contains(t, errOut.String(), tc.stderr)
 		})
 	}
+}
+
+// TestAnalysisBoostedWins checks the win rates with more points at the end:
+// with none added it is the win rate of the same games, and each point
+// added wins at least the games the previous count did.
+func TestAnalysisBoostedWins(t *testing.T) {
+	pol, _, err := simPolicies("simple", 1)
+	require.NoError(t, err)
+	st, err := simulate(simConfig{games: 60, players: 1, difficulty: 10, seed: 3, analyse: true}, pol, (*engine.Game).Check)
+	require.NoError(t, err)
+	b := st.analysis.boosted
+	assert.Equal(t, st.wins[0], b[0])
+	for k := 1; k < len(b); k++ {
+		assert.GreaterOrEqual(t, b[k], b[k-1], "+%d", k)
+	}
+	assert.Greater(t, b[len(b)-1], b[0], "60 games where three more points win none more")
 }
