@@ -189,17 +189,6 @@ func tableauTotals(t []engine.Card) (total, money int) {
 	return total, money
 }
 
-// numberCards counts the number cards of the tableau.
-func numberCards(t []engine.Card) int {
-	n := 0
-	for _, c := range t {
-		if c.Kind == engine.KindNumber {
-			n++
-		}
-	}
-	return n
-}
-
 // escape keeps a display name from being read as Markdown.
 func escape(s string) string { return markdown.Replace(s) }
 

@@ -283,7 +283,7 @@ func boardButtons(lang string, m *meta, g *engine.Game) []discordgo.MessageCompo
 			case g.Solo():
 				key = "btn_take_numbers_solo"
 			}
-			b = discordgo.Button{Label: truncate(locales.N(lang, key, numberCards(g.Tableau), map[string]any{"Gain": money}), 80),
+			b = discordgo.Button{Label: truncate(locales.N(lang, key, engine.CountNumbers(g.Tableau), map[string]any{"Gain": money}), 80),
 				Style: discordgo.PrimaryButton, CustomID: customID(verbNumbers, seq)}
 		case engine.ActTakeMoney:
 			// What the player really gains: tokens beyond 10 are lost (1.2).
@@ -293,7 +293,7 @@ func boardButtons(lang string, m *meta, g *engine.Game) []discordgo.MessageCompo
 			if gain < money {
 				suffix = "_capped"
 			}
-			if n := numberCards(g.Tableau); n > 0 {
+			if n := engine.CountNumbers(g.Tableau); n > 0 {
 				// 3.2: taking the money sends the number cards to the market.
 				b = discordgo.Button{Label: truncate(locales.N(lang, "btn_take_money_cards"+suffix, n, d), 80),
 					Style: discordgo.SuccessButton, CustomID: customID(verbMoney, seq)}

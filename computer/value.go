@@ -252,7 +252,7 @@ func (e *evaluator) value(coll []engine.Card) float64 {
 func (e *evaluator) compute(coll []engine.Card) float64 {
 	v := e.p.scoreW*float64(engine.BestScore(coll).Total) + e.p.pot*(1-e.late)*float64(potential(coll))
 	if e.p.cardW > 0 {
-		v += e.p.cardW * float64(numbers(coll))
+		v += e.p.cardW * float64(engine.CountNumbers(coll))
 	}
 	if e.p.fut > 0 {
 		v += e.p.fut * e.future(coll)
@@ -261,17 +261,6 @@ func (e *evaluator) compute(coll []engine.Card) float64 {
 		v += e.p.dup * float64(dups(coll))
 	}
 	return v
-}
-
-// numbers counts the number cards of coll.
-func numbers(coll []engine.Card) int {
-	n := 0
-	for _, c := range coll {
-		if c.Kind == engine.KindNumber {
-			n++
-		}
-	}
-	return n
 }
 
 // dups counts the extra copies of number cards in coll: in solo they bid

@@ -29,12 +29,19 @@ func (g *Game) capacity(player int, dupOnly bool) int {
 	if dupOnly {
 		return c + duplicates(pl.Collection)
 	}
-	for _, x := range pl.Collection {
-		if x.Kind == KindNumber {
-			c++
+	return c + CountNumbers(pl.Collection)
+}
+
+// CountNumbers counts the number cards among cards (wilds and currency
+// aside).
+func CountNumbers(cards []Card) int {
+	n := 0
+	for _, c := range cards {
+		if c.Kind == KindNumber {
+			n++
 		}
 	}
-	return c
+	return n
 }
 
 // numberCounts counts the number cards of cards by cardIndex (0–35).
