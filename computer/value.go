@@ -111,7 +111,7 @@ func paramsFor(l Level, g *engine.Game) params {
 			p.money, p.cons = 0.33, 0.9
 			// The end of the game is searched exactly (endgame.go) as far
 			// as the time allows.
-			p.endDeck, p.endBudget = 5, 1000
+			p.endDeck, p.endBudget = 5, 700
 			// Auctions by their known outcomes (soloBid): a unit of
 			// capacity she spends is one she cannot outbid the player
 			// with later.
