@@ -329,12 +329,15 @@ func TestConcurrentClicks(t *testing.T) {
 	assert.Greater(t, after.Seq, g.Seq, "one of the decisions was applied")
 	assert.NoError(t, after.Check())
 	refused := 0
+	var others []string
 	for _, r := range answers {
 		if r.Ephemeral() && r.Message != nil && strings.Contains(r.Message.Content, locales.T(locales.For(bidder.Locale), "err_stale", nil)) {
 			refused++
+		} else {
+			others = append(others, describe(r))
 		}
 	}
-	assert.GreaterOrEqual(t, refused, len(answers)-1, "all but one answer is the outdated notice")
+	assert.GreaterOrEqual(t, refused, len(answers)-1, "all but one answer is the outdated notice; the others: %q", others)
 	assert.Positive(t, refused)
 
 	tb.weights = nil
