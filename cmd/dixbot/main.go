@@ -138,7 +138,7 @@ func loadConfig(environ []string) (config, error) {
 	var errs []error
 	failed := map[string]bool{} // variables whose value could not be parsed
 	if err := env.ParseWithOptions(&cfg, env.Options{Environment: vars}); err != nil {
-		for _, e := range explainEnvError(err) {
+		for _, e := range explainEnvError(err, vars) {
 			errs = append(errs, e)
 			failed[e.Var] = true
 		}
@@ -151,6 +151,10 @@ func loadConfig(environ []string) (config, error) {
 		// set on purpose is a mistake to report, not to paper over.
 		errs = append(errs, &app.VarError{Var: "DIX_DATA_FILE", Msg: "DIX_DATA_FILE is set but empty: name the embedded store's file (default dix.db), or set REDIS_URL"})
 		failed["DIX_DATA_FILE"] = true
+	}
+	if _, set := vars["DUE_POLL"]; set && cfg.DuePoll == 0 && !failed["DUE_POLL"] {
+		errs = append(errs, &app.VarError{Var: "DUE_POLL", Msg: "DUE_POLL 0s: set a positive duration such as 1s (how often to look for due work), or leave it unset for the default"})
+		failed["DUE_POLL"] = true
 	}
 	if strings.TrimSpace(cfg.Token) == "" {
 		errs = append(errs, errNoToken)
@@ -201,8 +205,9 @@ func joined(err error) []error {
 }
 
 // explainEnvError names the environment variable behind each parse error
-// (the env package names the Go field).
-func explainEnvError(err error) []*app.VarError {
+// (the env package names the Go field) and says what the variable accepts;
+// vars is the environment it was read from.
+func explainEnvError(err error, vars map[string]string) []*app.VarError {
 	var agg env.AggregateError
 	if !errors.As(err, &agg) {
 		return []*app.VarError{{Msg: fmt.Sprintf("reading the environment: %v", err)}}
@@ -212,11 +217,19 @@ func explainEnvError(err error) []*app.VarError {
 		var pe env.ParseError
 		if errors.As(e, &pe) {
 			hint := ""
-			if pe.Type == reflect.TypeFor[time.Duration]() {
-				hint = " (want a duration such as 1500ms, 10s or 720h)"
-			}
 			name := envName(reflect.TypeFor[config](), pe.Name)
-			out = append(out, &app.VarError{Var: name, Msg: fmt.Sprintf("%s: %v%s", name, pe.Err, hint)})
+			switch pe.Type {
+			case reflect.TypeFor[time.Duration]():
+				hint = " (want a duration such as 1500ms, 10s or 720h)"
+			case reflect.TypeFor[bool]():
+				out = append(out, &app.VarError{Var: name, Msg: fmt.Sprintf("%s %q must be true or false", name, vars[name])})
+				continue
+			}
+			msg := fmt.Sprintf("%s: %v%s", name, pe.Err, hint)
+			if strings.HasPrefix(pe.Err.Error(), name+" ") {
+				msg = pe.Err.Error() // it names its variable already
+			}
+			out = append(out, &app.VarError{Var: name, Msg: msg})
 			continue
 		}
 		out = append(out, &app.VarError{Msg: e.Error()})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -161,5 +162,42 @@ func TestHelpExitsZero(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		assert.Equal(t, exitOK, run([]string{flag}, nil, &stdout, &stderr), flag)
 		assert.Contains(t, stderr.String(), "DISCORD_TOKEN", flag)
+	}
+}
+
+// Each of these settings is refused with exit 2 and one line that says what
+// the variable accepts, without the raw parser error, the token or the
+// password.
+func TestRunConfigurationHints(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-such-dir", "dix.db")
+	tests := []struct {
+		name string
+		env  []string
+		want string
+	}{
+		{"cluster flag", []string{"REDIS_CLUSTER=yes"}, `REDIS_CLUSTER "yes" must be true or false`},
+		{"due poll zero", []string{"DUE_POLL=0s"}, "DUE_POLL 0s: set a positive duration such as 1s"},
+		{"shard count zero", []string{"SHARD_COUNT=0"}, `SHARD_COUNT "0" must be a number of shards, 1 or more, or auto`},
+		{"bot prefix", []string{"DISCORD_TOKEN=Bot " + secret}, `DISCORD_TOKEN starts with "Bot ": set the token alone`},
+		{"data file directory", []string{"DIX_DATA_FILE=" + missing}, "DIX_DATA_FILE names a file in " + filepath.Dir(missing) + ", which is not an existing directory"},
+		{"redis password in query", []string{"REDIS_URL=redis://127.0.0.1:1/0?password=hunter2"}, "REDIS_URL has a password in its query"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			env := append([]string{"DISCORD_TOKEN=" + secret, "DISCORD_API_URL=http://127.0.0.1:1/"}, tc.env...)
+			code := run(nil, env, &stdout, &stderr)
+			out := stderr.String()
+			assert.Equal(t, exitConfig, code, out)
+			assert.Equal(t, "dixbot: invalid configuration: ", out[:min(len(out), 31)], out)
+			assert.Contains(t, out, tc.want)
+			assert.Equal(t, 1, strings.Count(out, "\n"), "one line: %s", out)
+			assert.NotContains(t, out, "strconv")
+			assert.NotContains(t, out, secret)
+			assert.NotContains(t, out, "hunter2")
+			if strings.Contains(tc.name, "directory") {
+				assert.Equal(t, 1, strings.Count(out, filepath.Dir(missing)), "the path once: %s", out)
+			}
+		})
 	}
 }

@@ -61,6 +61,16 @@ func TestRunStartupErrors(t *testing.T) {
 		assert.NotContains(t, err.Error(), "s3cret-pw", "the password is not shown")
 	})
 
+	t.Run("redis password in the query", func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.RedisURL = "redis://" + freeAddr(t) + "/0?password=s3cret-pw"
+		err := Run(ctx, cfg, nil)
+		require.Error(t, err)
+		assert.ErrorIs(t, err, ErrConfig)
+		assert.ErrorContains(t, err, "REDIS_URL")
+		assert.NotContains(t, err.Error(), "s3cret-pw", "the password is not shown")
+	})
+
 	t.Run("data file in use", func(t *testing.T) {
 		cfg := testConfig(t)
 		held, err := store.OpenFile(cfg.DataFile, store.Options{})
@@ -190,4 +200,21 @@ func startRun(t *testing.T, cfg Config) (Started, func()) {
 		}
 	}
 	return s, stop
+}
+
+// A Redis URL in a message shows neither the password of its user part nor
+// a secret query parameter's value; the other parameters stay readable.
+func TestRedactedRedis(t *testing.T) {
+	for _, raw := range []string{
+		"redis://:s3cret-pw@h:6379/0",
+		"redis://h:6379/0?password=s3cret-pw&db=1",
+		"rediss://h:6379/0?Pass=s3cret-pw&auth=s3cret-pw&client_name=dix",
+	} {
+		c := Config{RedisURL: raw}
+		got := c.redactedRedis()
+		assert.NotContains(t, got, "s3cret-pw", raw)
+		assert.Contains(t, got, "h:6379", raw)
+	}
+	c := Config{RedisURL: "rediss://h:6379/0?Pass=s3cret-pw&client_name=dix"}
+	assert.Contains(t, c.redactedRedis(), "client_name=dix")
 }

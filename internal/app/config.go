@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -103,8 +105,8 @@ func (n *ShardCount) UnmarshalText(b []byte) error {
 		return nil
 	}
 	v, err := strconv.Atoi(t)
-	if err != nil || v < 0 {
-		return fmt.Errorf("SHARD_COUNT %q must be a number of shards or auto", t)
+	if err != nil || v < 1 {
+		return fmt.Errorf("SHARD_COUNT %q must be a number of shards, 1 or more, or auto", t)
 	}
 	*n = ShardCount(v)
 	return nil
@@ -168,6 +170,8 @@ func (c *Config) Validate() error {
 	}
 	if c.Token == "" {
 		bad("DISCORD_TOKEN is not set")
+	} else if hasBotPrefix(c.Token) {
+		bad("DISCORD_TOKEN starts with \"Bot \": set the token alone, without that prefix (dixbot adds it)")
 	}
 	if c.GuildID != "" && !isSnowflake(c.GuildID) {
 		bad("DISCORD_GUILD_ID %q is not a server id (a number of 17 to 20 digits: in Discord, Developer Mode, right-click the server, Copy Server ID)", c.GuildID)
@@ -179,11 +183,15 @@ func (c *Config) Validate() error {
 		u, err := url.Parse(c.RedisURL)
 		if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
 			bad("REDIS_URL must look like redis://[:password@]host:6379/0 or rediss://…")
+		} else if secretQuery(u.Query()) {
+			bad("REDIS_URL has a password in its query (?password=…), which is not read: put it before the host, redis://:password@host:6379/0")
 		}
 	} else if c.RedisCluster {
 		bad("REDIS_CLUSTER is set but REDIS_URL is not: set REDIS_URL to the cluster's nodes, e.g. redis://host1:6379,host2:6379")
 	} else if c.DataFile == "" {
 		bad("DIX_DATA_FILE is empty and REDIS_URL is not set: one of them must name a store")
+	} else if dir := filepath.Dir(c.DataFile); !isDir(dir) {
+		bad("DIX_DATA_FILE names a file in %s, which is not an existing directory: create it or choose another file", dir)
 	}
 	if c.Language != "en" && c.Language != "fr" {
 		bad("DIX_LANGUAGE %q must be en or fr", c.Language)
@@ -262,11 +270,57 @@ func isSnowflake(s string) bool {
 	return true
 }
 
-// redactedRedis returns the Redis URL without its password, for messages.
+// redactedRedis returns the Redis URL without its password, for messages:
+// neither the user part's password nor the value of a query parameter that
+// may hold a secret.
 func (c *Config) redactedRedis() string {
 	u, err := url.Parse(c.RedisURL)
 	if err != nil {
 		return "(unparsable REDIS_URL)"
 	}
+	if q := u.Query(); secretQuery(q) {
+		for k := range q {
+			if isSecretParam(k) {
+				q[k] = []string{"xxxxx"}
+			}
+		}
+		u.RawQuery = q.Encode()
+	}
 	return u.Redacted()
+}
+
+// secretQuery reports whether a URL's query has a parameter that may hold
+// a secret.
+func secretQuery(q url.Values) bool {
+	for k := range q {
+		if isSecretParam(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// isSecretParam reports whether a query parameter's name suggests a secret
+// (password, pass, auth, secret, token).
+func isSecretParam(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"pass", "auth", "secret", "token"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasBotPrefix reports whether a token carries the "Bot " of the
+// Authorization header, which the program adds itself.
+func hasBotPrefix(token string) bool {
+	t := strings.TrimSpace(token)
+	return len(t) > 4 && strings.EqualFold(t[:4], "bot ")
+}
+
+// isDir reports whether path is an existing directory.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
