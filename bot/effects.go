@@ -28,9 +28,21 @@ func (m *meta) human(s int) string {
 	return m.Seats[s].ID
 }
 
+// present is the Discord user of seat s when that person plays the seat
+// themselves: "" for ALIX, a computer player, and a person the computer
+// plays for (absent, or gone for good), who is never notified of a
+// decision the computer takes.
+func (m *meta) present(s int) string {
+	if m.handedOver(s) {
+		return ""
+	}
+	return m.human(s)
+}
+
 // nextDeciders are the users a fresh board notifies: the player who must
 // act, or in the final buy round every player who can still buy something
-// (the others are skipped automatically), in order; never the clicker.
+// (the others are skipped automatically), in order; never the clicker,
+// nor a seat the computer plays.
 func nextDeciders(m *meta, g *engine.Game, clicker string) []string {
 	var seats []int
 	if g.Phase == engine.PhaseFinalBuy && g.FinalNext < len(g.FinalOrder) {
@@ -44,7 +56,7 @@ func nextDeciders(m *meta, g *engine.Game, clicker string) []string {
 	}
 	var out []string
 	for _, s := range seats {
-		if u := m.human(s); u != "" && u != clicker && !containsString(out, u) {
+		if u := m.present(s); u != "" && u != clicker && !containsString(out, u) {
 			out = append(out, u)
 		}
 	}
@@ -86,7 +98,9 @@ func containsString(s []string, v string) bool {
 
 // pingEffect is the one ping a decision within a turn gets, if any:
 //   - an auction opens: one message for every player who will be asked to
-//     bid and can afford it, except the active player, who drew the wild;
+//     bid, can afford it and plays their seat themselves (never an absent
+//     player or a seat the computer plays), except the active player, who
+//     drew the wild;
 //   - the auction is won by someone who did not just bid: they pay. When
 //     the auction's own ping notified them already, that ping is edited to
 //     say so (bidding and paying are one decision: no second notification).
@@ -110,13 +124,13 @@ func pingEffect(m *meta, g *engine.Game, out played, clicker, guild, channel str
 		}
 		for k := a.Next; k < len(a.Order); k++ {
 			s := a.Order[k]
-			if u := m.human(s); u != "" && u != clicker && s != g.Active && g.Capacity(s) >= min && !containsString(users, u) {
+			if u := m.present(s); u != "" && u != clicker && s != g.Active && g.Capacity(s) >= min && !containsString(users, u) {
 				users = append(users, u)
 			}
 		}
 	case engine.PhaseAuctionPay:
 		key = "ping_pay"
-		if u := m.human(g.ToAct()); u != "" && u != clicker {
+		if u := m.present(g.ToAct()); u != "" && u != clicker {
 			users = append(users, u)
 		}
 	}

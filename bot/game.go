@@ -287,8 +287,9 @@ func (c *call) origin() origin {
 	return o
 }
 
-// advance applies a (nil: no action, the seats changed hands), then every
-// decision taken automatically; it checks the game, runs the clock on to
+// advance applies a (nil: no action, the seats changed hands or the game
+// resumed), then every decision taken automatically unless the game is
+// paused; it checks the game, runs the clock on to
 // the next decision and records the turn's lines (pre first) and the
 // Discord work owed, all inside the store update of r.
 func advance(r *dixbot.Record, m *meta, g *engine.Game, a *engine.Action, pre []string, o origin, now time.Time) (played, error) {
@@ -303,12 +304,16 @@ func advance(r *dixbot.Record, m *meta, g *engine.Game, a *engine.Action, pre []
 		}
 		lines = append(lines, renderEvents(m.Lang, m, evs)...)
 	}
-	more, moreLines, err := applyForced(m.Lang, m, g)
-	if err != nil {
-		return played{}, err
+	if m.PausedBy == "" {
+		// While paused nothing moves: the computer plays a seat handed
+		// over during the pause once the game is resumed.
+		more, moreLines, err := applyForced(m.Lang, m, g)
+		if err != nil {
+			return played{}, err
+		}
+		evs = append(evs, more...)
+		lines = append(lines, moreLines...)
 	}
-	evs = append(evs, more...)
-	lines = append(lines, moreLines...)
 	// Never save a broken game (principle 8): refuse the change instead.
 	if err := g.Check(); err != nil {
 		return played{}, err

@@ -448,10 +448,15 @@ func (c *call) cmdPause(on bool) error {
 			}
 		default:
 			m.PausedBy = ""
-			key = "log_resumed"
 			if m.Clock != nil && m.Missing == nil { // else it runs again with the board (notice.go)
 				m.Clock.Resume(now)
 			}
+			// The game moves on from where the pause held it: the
+			// computer plays the seats handed over meanwhile, and whoever
+			// must act next is notified.
+			line := locales.T(m.Lang, "log_resumed", map[string]any{"Name": escape(c.name)})
+			_, err := advance(r, m, g, nil, []string{line}, origin{guild: c.i.GuildID, channel: c.i.ChannelID}, now)
+			return err
 		}
 		m.addLog(locales.T(m.Lang, key, map[string]any{"Name": escape(c.name)}))
 		m.owe(r, effect{Kind: effEdit})

@@ -305,3 +305,53 @@ func TestAnyClickOfAnAbsentPlayerBringsThemBack(t *testing.T) {
 	assert.False(t, m.Seats[away].Away)
 	assert.Zero(t, m.Seats[away].Late)
 }
+
+// pinged are the users the posted messages among calls notified.
+func pinged(calls []recorded) []string {
+	var out []string
+	for _, c := range calls {
+		if c.posted() && c.send.AllowedMentions != nil {
+			out = append(out, c.send.AllowedMentions.Users...)
+		}
+	}
+	return out
+}
+
+func TestLeaveWhilePausedMovesNothingUntilResume(t *testing.T) {
+	h := newHarness(t)
+	now := h.clocked()
+	h.startGame("u1", "u2", "u3")
+	rec, m := h.record()
+	actor := rec.State.ToAct()
+	leaver := m.Seats[actor].ID
+	h.command("u1", "pause")
+	rec, m = h.record()
+	seq, banks := rec.State.Seq, append([]time.Duration(nil), m.Clock.Banks...)
+
+	start := h.rec.count()
+	r := h.command(leaver, "leave")
+	assert.Contains(t, r.ephemeralText(), "left the game")
+	*now = now.Add(5 * time.Hour)
+	h.due()
+	calls := h.rec.since(start)
+	rec, m = h.record()
+	assert.Equal(t, goneLeft, m.Seats[actor].Gone, "the seat is handed over")
+	assert.Equal(t, seq, rec.State.Seq, "the computer plays nothing while paused")
+	assert.Equal(t, actor, rec.State.ToAct())
+	assert.Equal(t, banks, m.Clock.Banks, "no clock runs while paused")
+	assert.Empty(t, pinged(calls), "nobody is notified while paused")
+	assert.Contains(t, h.board().embeds[0].Description, "Paused by Alice")
+
+	// Resumed: the computer plays the seat at once and the next person is
+	// notified.
+	start = h.rec.count()
+	h.command("u1", "resume")
+	calls = h.rec.since(start)
+	rec, m = h.record()
+	assert.Greater(t, rec.State.Seq, seq, "the computer plays the seat once the game runs again")
+	assert.NotEqual(t, actor, rec.State.ToAct())
+	next := m.Seats[rec.State.ToAct()].ID
+	assert.Contains(t, pinged(calls), next, "the player to act next is notified")
+	assert.NotContains(t, pinged(calls), leaver)
+	assert.Equal(t, rec.State.ToAct(), m.Clock.Seat, "the next player's clock runs")
+}
