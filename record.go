@@ -51,7 +51,8 @@ type Store interface {
 	Finish(ctx context.Context, channel string) error
 	// Delete removes the channel's active and archived records.
 	Delete(ctx context.Context, channel string) error
-	// Active lists the channels of a server with an active game.
+	// Active lists the channels of a server with an active game. A record
+	// without a server (Guild "") is in no list.
 	Active(ctx context.Context, guild string) ([]string, error)
 	// Due lists up to max channels whose active record has a Due time at
 	// or before now, earliest first. Acting on one goes through Update, so

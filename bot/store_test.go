@@ -184,7 +184,7 @@ func (s *memStore) Active(ctx context.Context, guild string) ([]string, error) {
 	defer s.mu.Unlock()
 	var out []string
 	for ch, st := range s.active {
-		if st.rec.Guild == guild {
+		if guild != "" && st.rec.Guild == guild {
 			out = append(out, ch)
 		}
 	}

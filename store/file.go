@@ -24,7 +24,8 @@ import (
 //	games   channel → active record (envelope)
 //	done    channel → archived record
 //	ix      channel NUL interaction id → expiry (Unix ns, big-endian)
-//	active  guild NUL channel → nothing (index of active games)
+//	active  guild NUL channel → nothing (index of active games; none for a
+//	        record without a guild)
 //	due     channel → due time of its active record (Unix ms, big-endian)
 //	meta    "format" → file layout version
 //
@@ -208,6 +209,9 @@ func (s *File) Create(ctx context.Context, r *dixbot.Record) error {
 		}
 		if err := setDue(tx, r.Channel, r.Due); err != nil {
 			return err
+		}
+		if r.Guild == "" {
+			return nil // a record without a guild is in no index
 		}
 		return tx.Bucket(bucketActive).Put(activeKey(r.Guild, r.Channel), nil)
 	})

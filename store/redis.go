@@ -26,7 +26,8 @@ import (
 //	P done:{channel}        finished record, expires ArchiveTTL after Finish
 //	P ix:{channel}:<id>     applied interaction id, expires after InteractionTTL
 //	P active:<guild>        index: sorted set of the guild's channels, scored by
-//	                        the time (µs) their entry was last added
+//	                        the time (µs) their entry was last added; a record
+//	                        without a guild is in no index
 //
 // Every script and multi-key command touches the keys of one slot only: the
 // compare-and-set (game and interaction keys), the move to the archive (game
@@ -208,6 +209,12 @@ func OpenRedis(ctx context.Context, o Options) (*Redis, error) {
 			return fail(fmt.Errorf("%w: redis %s is a Redis Cluster node: open it as a cluster", ErrBadOptions, addr))
 		}
 	}
+	// Nothing reads the index of the empty guild id: records without a
+	// guild are in no index, and the entries of such a key would only
+	// accumulate.
+	if err := s.rdb.Del(ctx, s.activeKey("")).Err(); err != nil {
+		return fail(fmt.Errorf("store: open redis %s: %w", addr, mapErr(err)))
+	}
 	for _, sc := range []*redis.Script{casScript, finishScript, unindexScript, redueScript} {
 		if err := sc.Load(ctx, s.rdb).Err(); err != nil {
 			return fail(fmt.Errorf("store: open redis %s: load script: %w", addr, mapErr(err)))
@@ -342,6 +349,9 @@ func (s *Redis) Create(ctx context.Context, r *dixbot.Record) error {
 			if err := c.ZAdd(ctx, s.dueKey(), redis.Z{Score: float64(r.Due.UnixMilli()), Member: r.Channel}).Err(); err != nil {
 				return err
 			}
+		}
+		if r.Guild == "" {
+			return nil // in no index: see the type's comment
 		}
 		return c.ZAdd(ctx, s.activeKey(r.Guild), redis.Z{Score: scoreAt(now), Member: r.Channel}).Err()
 	}
@@ -708,6 +718,9 @@ func (s *Redis) Active(ctx context.Context, guild string) ([]string, error) {
 
 // indexScore reads the score of a channel's index entry ("" when absent).
 func (s *Redis) indexScore(ctx context.Context, guild, channel string) (string, error) {
+	if guild == "" {
+		return "", nil
+	}
 	sc, err := s.rdb.ZScore(ctx, s.activeKey(guild), channel).Result()
 	switch {
 	case errors.Is(err, redis.Nil):

@@ -380,3 +380,30 @@ func TestRedisURLCredentialsAndDB(t *testing.T) {
 	_, err = OpenRedis(ctxb, Options{URL: "redis://" + srv.Addr() + "/3"})
 	assert.ErrorIs(t, err, ErrBadOptions, "no password")
 }
+
+// A record without a server (a channel's game log) is in no index: the
+// index of the empty server id, which nothing reads, never grows, and
+// opening the store drops such a key found in Redis.
+func TestRedisGuildlessRecordsInNoIndex(t *testing.T) {
+	srv := redistest.Start(t)
+	s := openRedis(t, srv, Options{})
+	for i := range 50 {
+		create(t, s, fmt.Sprintf("c%d/log", i), "")
+	}
+	require.NoError(t, s.Finish(ctxb, "c1/log"))
+	require.NoError(t, s.Delete(ctxb, "c2/log"))
+	n, err := s.rdb.Exists(ctxb, s.activeKey("")).Result()
+	require.NoError(t, err)
+	assert.Zero(t, n, "no index of the empty server id")
+	_, err = s.Update(ctxb, "c3/log", "", incr)
+	require.NoError(t, err, "a record without a server is written as any other")
+
+	require.NoError(t, s.rdb.ZAdd(ctxb, s.activeKey(""), redis.Z{Score: 1, Member: "stray"}).Err())
+	again := openRedis(t, srv, Options{Prefix: s.o.Prefix})
+	n, err = again.rdb.Exists(ctxb, s.activeKey("")).Result()
+	require.NoError(t, err)
+	assert.Zero(t, n, "opening the store drops the index of the empty server id")
+	list, err := again.Active(ctxb, "")
+	require.NoError(t, err)
+	assert.Empty(t, list)
+}
