@@ -21,7 +21,7 @@ import (
 // exactly-once store update as the change itself, with the record's Due
 // time a few seconds ahead. The process that made the change then does the
 // effects and removes them; if it dies first, any process finds the game
-// through Store.Due once the grace is over (or at once at start-up),
+// through Store.Due once the grace is over,
 // claims it by moving Due on, and does them. Effects are idempotent: a
 // message is posted with a nonce Discord deduplicates, and edits set a
 // message to what it must show, so doing one twice shows it once.
@@ -60,11 +60,6 @@ const (
 	outboxGrace = 3 * time.Second
 	outboxLease = 30 * time.Second
 )
-
-// OutboxGrace is how long a live process has to do the Discord work of its
-// own changes before another may take it over: a process starting up
-// takes over what is due within it at once.
-const OutboxGrace = outboxGrace
 
 // owe appends effects to the table's outbox and makes the record due, so
 // that they are done even if this process dies before doing them. It runs
@@ -129,8 +124,6 @@ func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf tim
 		if err != nil {
 			return err
 		}
-		// The clock is read at the real time: a start-up poll looks ahead
-		// for the outbox, never for deadlines.
 		now := b.now()
 		if late, err = b.onClock(r, m, now); err != nil {
 			return err

@@ -14,7 +14,7 @@ type Source interface {
 }
 
 // Handler does the work of one due key, found due as of asOf (the poll's
-// time, later than now on a start-up poll with Runner.Ahead). It must claim
+// time). It must claim
 // the key before acting so that two pollers finding it at once do not both
 // act, and leave the key due (or due again later) when it could not finish.
 // An error is logged and the key is offered again at a later poll.
@@ -35,10 +35,6 @@ type Runner struct {
 	Workers int
 	// Timeout bounds one handler call (default 15 s).
 	Timeout time.Duration
-	// Ahead makes the first poll also take the work due within this much
-	// time: at start-up, work a process that died had planned to finish
-	// shortly is done at once instead of when its grace ends.
-	Ahead time.Duration
 	// Now is the clock (default time.Now); tests inject one.
 	Now func() time.Time
 	// Logger receives handler and source errors (default: discarded).
@@ -100,12 +96,14 @@ func (r *Runner) WakeAt(at time.Time) {
 }
 
 // Run polls until ctx is done, then waits for the handlers in flight. The
-// first poll is at once.
+// first poll is at once and, like every other, takes only the work due by
+// then: work due later may be under way in a live process (a process that
+// made a change has a grace to do its own Discord work), and taking it
+// early would do it twice.
 func (r *Runner) Run(ctx context.Context) {
 	r.init()
 	t := time.NewTimer(0)
 	defer t.Stop()
-	ahead := r.Ahead
 	for {
 		select {
 		case <-ctx.Done():
@@ -113,8 +111,7 @@ func (r *Runner) Run(ctx context.Context) {
 		case <-t.C:
 		case <-r.wake:
 		}
-		full := r.Poll(ctx, ahead)
-		ahead = 0
+		full := r.Poll(ctx, 0)
 		next := r.Every
 		if full {
 			next = 0

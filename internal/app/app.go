@@ -96,16 +96,7 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	if err != nil {
 		return fmt.Errorf("%w: DIX_PACES: %v", ErrConfig, err)
 	}
-	// Work due without a click: deadlines and reminders of the clocks, and
-	// what a process that died left undone. The first poll also takes what
-	// is due within the grace a live process would have had, so a restart
-	// repairs at once.
-	runner := &schedule.Runner{
-		Source: st,
-		Every:  cfg.DuePoll, // 0: the runner's default
-		Ahead:  bot.OutboxGrace,
-		Logger: logger,
-	}
+	runner := dueRunner(cfg, st, logger)
 	b, err := bot.New(bot.Options{
 		Store:           st,
 		Logger:          logger,
@@ -420,4 +411,17 @@ func guildIDs(sessions *[]*discordgo.Session) []string {
 		s.State.RUnlock()
 	}
 	return ids
+}
+
+// dueRunner polls st for work due without a click: deadlines and reminders
+// of the clocks, and what a process that died left undone once the grace
+// of the process that made the change is over. A process starting up takes
+// only work that is overdue: work due later may be under way in a live
+// replica, and doing it too would post its boards twice.
+func dueRunner(cfg Config, st schedule.Source, logger *slog.Logger) *schedule.Runner {
+	return &schedule.Runner{
+		Source: st,
+		Every:  cfg.DuePoll, // 0: the runner's default
+		Logger: logger,
+	}
 }
