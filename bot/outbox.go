@@ -29,6 +29,7 @@ import (
 // Effect kinds.
 const (
 	effBoard    = "board"  // post a fresh board for the game as it stands, mentioning Users; the previous board is retired
+	effBoarded  = "posted" // the rest of a board whose message is posted: retire Msg (the previous board), close the ping
 	effEdit     = "edit"   // show the game as it stands on the current board
 	effRetire   = "retire" // strip the buttons of Msg; with Title, replace it by the summary of Lines
 	effAdopt    = "adopt"  // Msg (a board clicked on) is the current board: retire the one recorded
@@ -197,6 +198,7 @@ func (b *Bot) doOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix
 		board: m.Board, ping: m.Ping, users: m.PingUsers, boardVia: m.BoardVia, pingVia: m.PingVia}
 	var done uint32
 	var failed, refused error // refused: the board or scoreboard Discord refused for good
+	var rest *effect          // what is left of the effect a later step of which failed
 	refusedKind, posted := "", false
 	clockAt := b.now() // the clock held while the board was missing runs again from here
 	for i, e := range m.Outbox {
@@ -209,9 +211,17 @@ func (b *Bot) doOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix
 				x.m.Clock.Resume(clockAt) // the board shows the countdown that starts with it
 			}
 		}
+		x.rest = nil
 		if err := x.do(ctx, e); err != nil {
 			if !permanent(err) {
 				failed = fmt.Errorf("effect %s: %w", e.Kind, err)
+				if x.rest != nil {
+					// Its first steps are done (a board posted): only
+					// the rest is tried again.
+					rest = x.rest
+					rest.ID = e.ID
+					posted = posted || held(e.Kind)
+				}
 				break
 			}
 			if held(e.Kind) {
@@ -227,7 +237,7 @@ func (b *Bot) doOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix
 			return nil, nil // archived: the outbox went with it
 		}
 	}
-	if done == 0 && refused == nil {
+	if done == 0 && refused == nil && rest == nil {
 		return m.Missing, failed
 	}
 	sctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
@@ -241,6 +251,9 @@ func (b *Bot) doOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix
 		keep := cur.Outbox[:0]
 		for _, e := range cur.Outbox {
 			if e.ID > done {
+				if rest != nil && e.ID == rest.ID {
+					e = *rest
+				}
 				keep = append(keep, e)
 			}
 		}
@@ -301,6 +314,10 @@ type executor struct {
 	users    []string  // who the current ping notified
 	boardVia *via      // the interaction that can edit board (nil: none)
 	pingVia  *via      // the interaction that can edit ping (nil: none)
+	// rest is what remains owed of the effect being done once its first
+	// steps took effect (a message posted): if a later step fails, the
+	// effect is recorded as this rest, so a retry never posts again.
+	rest *effect
 }
 
 // via is an interaction whose token changes messages without the bot
@@ -421,14 +438,14 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		if err != nil {
 			return err
 		}
-		if x.board != "" && x.board != msg.ID {
-			if err := x.retire(ctx, x.board, nil); err != nil && !permanent(err) {
-				return err
-			}
-		}
+		old, oldVia := x.board, x.boardVia
 		x.board, x.boardVia = msg.ID, v
-		// A new turn's board closes the last turn's ping.
-		return x.pinged(ctx)
+		if old == msg.ID {
+			old = ""
+		}
+		return x.boarded(ctx, effect{Kind: effBoarded, Msg: old}, oldVia)
+	case effBoarded:
+		return x.boarded(ctx, e, nil)
 	case effEdit:
 		if x.board == "" {
 			return nil
@@ -539,6 +556,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		if err != nil {
 			return err
 		}
+		x.rest = &effect{Kind: effPinged}
 		return x.pinged(ctx)
 	case effFinish:
 		sctx, cancel := context.WithTimeout(ctx, x.b.timeout)
@@ -554,9 +572,36 @@ func (x *executor) do(ctx context.Context, e effect) error {
 	return fmt.Errorf("bot: unknown effect %q", e.Kind)
 }
 
+// boarded does the rest of a board effect once the new board is posted
+// (x.board): the previous board e.Msg (editable through v, when known)
+// loses its buttons and the last turn's ping is closed. Until both are
+// done, the effect is owed as e.
+func (x *executor) boarded(ctx context.Context, e effect, v *via) error {
+	x.rest = &e
+	if e.Msg != "" {
+		if v == nil {
+			v = x.viaOf(e.Msg)
+		}
+		if err := x.retireVia(ctx, e.Msg, v, nil); err != nil && !permanent(err) {
+			return err
+		}
+		x.rest = &effect{Kind: effPinged}
+	}
+	// A new turn's board closes the last turn's ping.
+	if err := x.pinged(ctx); err != nil && !permanent(err) {
+		return err
+	}
+	return nil
+}
+
 // retire strips the buttons of an old board message (replacing it by the
 // turn summary when one is given).
 func (x *executor) retire(ctx context.Context, message string, summary *discordgo.MessageEmbed) error {
+	return x.retireVia(ctx, message, x.viaOf(message), summary)
+}
+
+// retireVia is retire for a message editable through v (nil: the bot token).
+func (x *executor) retireVia(ctx context.Context, message string, v *via, summary *discordgo.MessageEmbed) error {
 	if message == "" {
 		return nil
 	}
@@ -569,7 +614,7 @@ func (x *executor) retire(ctx context.Context, message string, summary *discordg
 		e.Content = &empty
 	}
 	e.AllowedMentions = noMentions()
-	return x.edit(ctx, message, x.viaOf(message), e)
+	return x.edit(ctx, message, v, e)
 }
 
 // pinged edits the current ping, whose decision is made, to say so: the
@@ -587,9 +632,11 @@ func (x *executor) pinged(ctx context.Context) error {
 	e.Content = &text
 	e.Components = &[]discordgo.MessageComponent{}
 	e.AllowedMentions = noMentions()
-	ping, v := x.ping, x.pingVia
-	x.ping, x.users, x.pingVia = "", nil, nil
-	return x.edit(ctx, ping, v, e)
+	err := x.edit(ctx, x.ping, x.pingVia, e)
+	if err == nil || permanent(err) {
+		x.ping, x.users, x.pingVia = "", nil, nil
+	}
+	return err
 }
 
 // nonce is the idempotency key of the message an effect posts: the same

@@ -3,7 +3,9 @@ package fakediscord
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"sync"
+	"time"
 )
 
 // Faults a test can inject on top of Discord's normal behaviour: the same
@@ -126,4 +128,67 @@ func (s *Server) waitHold(ctx context.Context, id string) {
 	case <-closed:
 	case <-ctx.Done():
 	}
+}
+
+// RateLimitAfterBoards arms a fault for the next n public messages the bot
+// posts with components (boards) through a follow-up or the channel's
+// message route: the next k requests the bot sends after each one is
+// created, other than reads and interactions' initial responses, are
+// answered 429 with the shared scope, as Discord answers a request over a
+// resource's limit (https://discord.com/developers/docs/topics/rate-limits#exceeding-a-rate-limit).
+// A piece of work made of several requests (post the next board, then
+// retire the old one, through the interaction's token and else the bot's)
+// thus sees its second step refused after the first took effect.
+func (s *Server) RateLimitAfterBoards(n, k int) *AfterBoards {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.after.left += n
+	s.after.each = k
+	return &AfterBoards{s: s}
+}
+
+// AfterBoards reports on a RateLimitAfterBoards fault.
+type AfterBoards struct{ s *Server }
+
+// Count is how many requests the fault answered 429.
+func (a *AfterBoards) Count() int {
+	a.s.mu.Lock()
+	defer a.s.mu.Unlock()
+	return a.s.after.answered
+}
+
+// afterBoardFault is the state of RateLimitAfterBoards.
+type afterBoardFault struct {
+	left     int // boards still to arm the fault
+	each     int // requests refused after each
+	armed    int // requests still to refuse
+	answered int
+}
+
+// afterBoardRetry is the retry_after of the fault's 429s.
+const afterBoardRetry = 300 * time.Millisecond
+
+// afterBoardLocked answers 429 to the request when the fault is armed.
+func (s *Server) afterBoardLocked(r *http.Request, template string) *rateLimited {
+	f := &s.after
+	if f.armed == 0 || r.Method == http.MethodGet || template == "POST /interactions/{id}/{token}/callback" {
+		return nil
+	}
+	f.armed--
+	f.answered++
+	return &rateLimited{scope: "shared", retryAfter: afterBoardRetry}
+}
+
+// postedLocked arms the fault after a board is posted.
+func (s *Server) postedLocked(r *http.Request, template string, resp any) {
+	f := &s.after
+	if f.left == 0 || r.Method != http.MethodPost || (template != "POST /webhooks/{id}/{token}" && template != "POST /channels/{id}/messages") {
+		return
+	}
+	m, ok := resp.(messageJSON)
+	if !ok || len(m.Components) == 0 || m.Flags&FlagEphemeral != 0 {
+		return
+	}
+	f.left--
+	f.armed = f.each
 }

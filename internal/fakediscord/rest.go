@@ -206,14 +206,23 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, body []byte, h
 	if !closed {
 		rl = s.takeLocked(w, r, template, !ro.webhookAuth)
 	}
-	s.mu.Unlock()
 	if closed {
+		s.mu.Unlock()
 		return 0, nil, &apiError{status: http.StatusServiceUnavailable, msg: "closed"}, false
 	}
+	if rl == nil && !closed {
+		rl = s.afterBoardLocked(r, template)
+	}
+	s.mu.Unlock()
 	if rl != nil {
 		return 0, nil, &apiError{status: http.StatusTooManyRequests, rl: rl}, true
 	}
 	status, resp, e := h(w, r, body)
+	if e == nil {
+		s.mu.Lock()
+		s.postedLocked(r, template, resp)
+		s.mu.Unlock()
+	}
 	return status, resp, e, true
 }
 

@@ -121,6 +121,7 @@ type Server struct {
 	captureSeq int64
 	resumes    int
 	holds      []*Hold
+	after      afterBoardFault
 	version    int64 // incremented on every change (web view polling)
 
 	limits limiter
