@@ -105,6 +105,7 @@ func pictureLabels(lang string) picture.Labels {
 	return picture.Labels{
 		Market: t("pic_market"), Deck: t("pic_deck"), Tableau: t("pic_tableau"), Total: t("pic_total"),
 		Money: t("pic_money"), Auction: t("pic_auction"), HighBid: t("pic_high_bid"), Score: t("pic_score"),
+		Paid: t("pic_paid"),
 	}
 }
 
@@ -158,7 +159,7 @@ func (b *Bot) handMessage(lang string, m *meta, g *engine.Game, s int, attach bo
 	if !attach || !b.pictured(m) {
 		return handEmbed(lang, m, g, s), nil
 	}
-	png, err := renderHand(lang, m, g, s, nil)
+	png, err := picture.RenderHand(handPicture(lang, m, g, s))
 	if err != nil {
 		b.log.Warn("hand picture not drawn; text only", "err", err)
 		return handEmbed(lang, m, g, s), nil
@@ -167,12 +168,13 @@ func (b *Bot) handMessage(lang string, m *meta, g *engine.Game, s int, attach bo
 }
 
 // buyPreview is the picture of the buy prompt's payment step: seat s's
-// collection with cd drawn where it would go. Nil without pictures.
-func (b *Bot) buyPreview(lang string, m *meta, g *engine.Game, s int, cd engine.Card, attach bool) ([]*discordgo.MessageEmbed, []*discordgo.File) {
+// collection after buying cd with pay (the payment the step proposes), cd
+// where it goes and the cards paid apart. Nil without pictures.
+func (b *Bot) buyPreview(lang string, m *meta, g *engine.Game, s int, cd engine.Card, pay engine.Payment, attach bool) ([]*discordgo.MessageEmbed, []*discordgo.File) {
 	if !attach || !b.pictured(m) {
 		return nil, nil
 	}
-	png, err := renderHand(lang, m, g, s, &cd)
+	png, err := picture.RenderHand(previewHand(lang, m, g, s, cd, pay))
 	if err != nil {
 		b.log.Warn("buy picture not drawn", "err", err)
 		return nil, nil
@@ -182,12 +184,21 @@ func (b *Bot) buyPreview(lang string, m *meta, g *engine.Game, s int, cd engine.
 	return []*discordgo.MessageEmbed{withImage(e, handFile)}, []*discordgo.File{pngFile(handFile, png)}
 }
 
-func renderHand(lang string, m *meta, g *engine.Game, s int, candidate *engine.Card) ([]byte, error) {
+// handPicture is the input of seat s's hand picture.
+func handPicture(lang string, m *meta, g *engine.Game, s int) picture.Hand {
 	p := g.Players[s]
-	return picture.RenderHand(picture.Hand{
+	return picture.Hand{
 		Name: pictureNames(lang, m, len(g.Players))[s], Collection: p.Collection, Money: p.Money, Consolation: p.Consolation,
-		Candidate: candidate, Labels: pictureLabels(lang),
-	})
+		Labels: pictureLabels(lang),
+	}
+}
+
+// previewHand is the input of the buy preview: seat s's hand with cd as
+// the candidate and the cards of pay paid for it.
+func previewHand(lang string, m *meta, g *engine.Game, s int, cd engine.Card, pay engine.Payment) picture.Hand {
+	h := handPicture(lang, m, g, s)
+	h.Candidate, h.Pay = &cd, pay.Cards
+	return h
 }
 
 // scoresMessage is the final scoreboard of g: with pictures, every

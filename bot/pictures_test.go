@@ -19,6 +19,7 @@ import (
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/locales"
+	"github.com/dixgame/dixbot/picture"
 )
 
 // maxUpload is Discord's default limit on one uploaded file (10 MiB,
@@ -345,4 +346,88 @@ func TestNoAttachFilesPermission(t *testing.T) {
 	hand := h.command("u2", "hand").response().Data
 	assert.Empty(t, hand.Files)
 	assert.Nil(t, hand.Embeds[0].Image)
+}
+
+// TestBuyPreviewAgreesWithTheMenu plays games by clicks and, at every
+// purchase, checks that the market menu and the payment step's picture
+// tell the same story: each option's payment and score change are those of
+// the picture the step would draw (the collection after paying), and the
+// picture the step attaches is exactly that one.
+func TestBuyPreviewAgreesWithTheMenu(t *testing.T) {
+	for _, lang := range []string{"en", "fr"} {
+		t.Run(lang, func(t *testing.T) {
+			h := newHarness(t)
+			if lang == "fr" {
+				h.locale = discordgo.French // the prompts speak the clicker's language
+			}
+			h.startGame("u1", "u2", "u3")
+			rng := rand.New(rand.NewPCG(21, 5))
+			steps, checked, costly := 0, 0, 0
+			for checked < 8 {
+				rec, m := h.record()
+				if rec.Finished {
+					break
+				}
+				g := rec.State
+				s := g.ToAct()
+				ch := g.Choices(s)
+				if (g.Phase == engine.PhaseBuy || g.Phase == engine.PhaseFinalBuy) && len(ch.Buyable) > 0 && slices.Contains(ch.Actions, engine.ActBuy) {
+					user := m.Seats[s].ID
+					board := h.board()
+					prompt := h.clickOn(user, board, h.mustFind(board, verbBuy)).shown(board)
+					opts := menuOptions(prompt)
+					require.Len(t, opts, len(ch.Buyable))
+					for _, o := range opts {
+						cd, err := engine.ParseCard(o.Value)
+						require.NoError(t, err)
+						pay, ok := g.ProposePayment(s, int(cd.Value))
+						require.True(t, ok)
+						ph := previewHand(lang, m, g, s, cd, pay)
+						assert.Equal(t, pay.Cards, ph.Pay, "%s: the picture pays with the proposed cards", cd)
+						before, after, err := ph.Scores()
+						require.NoError(t, err)
+						want := locales.T(lang, "option_card_pay", map[string]any{"Payment": paymentText(lang, pay), "Points": signed(after - before)})
+						assert.Equal(t, truncate(want, 100), o.Description, "%s: the menu and the picture", cd)
+						if after-before != engine.BestScore(append(slices.Clone(g.Players[s].Collection), cd)).Total-before {
+							costly++ // the cards paid change the score: the case that matters
+						}
+					}
+					// The step the player sees attaches that very picture.
+					o := opts[rng.IntN(len(opts))]
+					cd, _ := engine.ParseCard(o.Value)
+					sel := h.clickOn(user, prompt, h.mustFind(prompt, verbBuySelect), o.Value)
+					files, _ := filesOf(sel.calls[0])
+					require.Len(t, files, 1)
+					pay, _ := g.ProposePayment(s, int(cd.Value))
+					want, err := picture.RenderHand(previewHand(lang, m, g, s, cd, pay))
+					require.NoError(t, err)
+					assert.True(t, bytes.Equal(want, readFile(t, files[0])), "%s: the attached picture is not the collection after paying", cd)
+					checked++
+				}
+				if !h.step(rng) {
+					break
+				}
+				steps++
+				require.Less(t, steps, 5000)
+			}
+			t.Logf("%d purchase steps checked, %d menu options where paying changes the score", checked, costly)
+			assert.Positive(t, checked)
+			assert.Positive(t, costly, "no purchase where the payment costs points: the test proves nothing")
+		})
+	}
+}
+
+// menuOptions are the options of every select of msg.
+func menuOptions(msg *shownMessage) []discordgo.SelectMenuOption {
+	var out []discordgo.SelectMenuOption
+	for _, c := range msg.components {
+		if row, ok := c.(discordgo.ActionsRow); ok {
+			for _, cc := range row.Components {
+				if s, ok := cc.(discordgo.SelectMenu); ok {
+					out = append(out, s.Options...)
+				}
+			}
+		}
+	}
+	return out
 }

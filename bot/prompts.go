@@ -293,7 +293,7 @@ func (c *call) buySelect(p parsedID) error {
 		button(c.lang, "btn_other_payment", nil, discordgo.SecondaryButton, customID(verbBuyOther, m.version(g), cd.String())),
 		button(c.lang, "btn_back", nil, discordgo.SecondaryButton, customID(verbPickBack, m.version(g))),
 	}}}
-	embeds, files := c.b.buyPreview(c.lang, m, g, s, cd, c.canAttach())
+	embeds, files := c.b.buyPreview(c.lang, m, g, s, cd, pay, c.canAttach())
 	c.updateFiles(locales.T(c.lang, "prompt_buy_pay", d), embeds, comps, files)
 	return nil
 }

@@ -19,6 +19,7 @@ type Labels struct {
 	Auction string // "Auction"
 	HighBid string // "high bid", before the amount and the bidder
 	Score   string // "score", before a total score
+	Paid    string // "you pay", before the cards a purchase would cost
 }
 
 // Board is the input of the board picture: the engine's view of a game (the

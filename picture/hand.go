@@ -3,6 +3,7 @@ package picture
 import (
 	"fmt"
 	"image"
+	"slices"
 	"strconv"
 
 	"github.com/dixgame/dixbot/engine"
@@ -10,14 +11,46 @@ import (
 
 // Hand is the input of the hand picture: one player's collection and
 // tokens. Candidate, when set, is a number card the player could buy: it is
-// drawn where it would go, framed in white, and the scores count it.
+// drawn where it would go, framed in white, and the scores count it. Pay
+// are the number cards of the collection that would pay for it: the grid
+// shows the collection after paying (without them), they are drawn apart
+// under the Paid label, and the score change counts them.
 type Hand struct {
 	Name        string
 	Collection  []engine.Card
 	Money       int
 	Consolation int
 	Candidate   *engine.Card
-	Labels      Labels // uses Score
+	Pay         []engine.Card
+	Labels      Labels // uses Score and Paid
+}
+
+// Scores are the totals the picture of h shows: the collection's score as
+// it is (before) and as drawn, after the purchase and its payment (after;
+// equal to before without a Candidate). It returns ErrBadInput when a
+// card of Pay is not a number card of the collection.
+func (h Hand) Scores() (before, after int, err error) {
+	drawn, err := h.drawn()
+	if err != nil {
+		return 0, 0, err
+	}
+	return engine.BestScore(h.Collection).Total, layoutOf(drawn, h.Candidate).score.Total, nil
+}
+
+// drawn is the collection as the grid shows it: without the cards of Pay.
+func (h *Hand) drawn() ([]engine.Card, error) {
+	if len(h.Pay) == 0 {
+		return h.Collection, nil
+	}
+	out := slices.Clone(h.Collection)
+	for _, c := range h.Pay {
+		i := slices.Index(out, c)
+		if i < 0 || c.Kind != engine.KindNumber {
+			return nil, fmt.Errorf("%w: paying with %s, not a number card of the collection", ErrBadInput, c)
+		}
+		out = slices.Delete(out, i, i+1)
+	}
+	return out, nil
 }
 
 const handW = 2*10 + 9*52 + 52 // 540
@@ -25,9 +58,11 @@ const handW = 2*10 + 9*52 + 52 // 540
 // RenderHand draws one player's collection as runs per colour with large
 // cards: every wild in the place the scorer gives it, framed in gold, the
 // unused wilds apart, the score of each colour (gold for a full run) and the
-// total, and the player's tokens. With a Candidate the total is followed by
-// what the card adds. It returns PNG bytes, or ErrBadInput for an invalid
-// card or a candidate that is not a number card. Safe for concurrent use.
+// total, and the player's tokens. With a Candidate the grid and the total
+// are those after the purchase (the cards of Pay gone, drawn apart), and
+// the total is preceded by the change. It returns PNG bytes, or
+// ErrBadInput for an invalid card, a candidate that is not a number card
+// or a payment card the collection lacks. Safe for concurrent use.
 func RenderHand(h Hand) ([]byte, error) {
 	img, err := drawHand(&h)
 	if err != nil {
@@ -45,7 +80,11 @@ func drawHand(h *Hand) (*image.Paletted, error) {
 	if h.Candidate != nil && (!h.Candidate.Valid() || h.Candidate.Kind != engine.KindNumber) {
 		return nil, fmt.Errorf("%w: candidate %s", ErrBadInput, *h.Candidate)
 	}
-	l := layoutOf(h.Collection, h.Candidate)
+	coll, err := h.drawn()
+	if err != nil {
+		return nil, err
+	}
+	l := layoutOf(coll, h.Candidate)
 	const hdr = 40
 	st := gridLarge
 	footer := large.h + 12
@@ -72,8 +111,10 @@ func drawHand(h *Hand) (*image.Paletted, error) {
 
 	// Footer: unused wilds, the total (and what the candidate adds).
 	fy := gy + st.height() + 4
-	for i, w := range l.unused {
-		c.blit(cardTile(w, engine.NoColor, 0, large, cPanel), x+i*(large.w+8), fy)
+	fx := x
+	for _, w := range l.unused {
+		c.blit(cardTile(w, engine.NoColor, 0, large, cPanel), fx, fy)
+		fx += large.w + 8
 	}
 	sx := x + 9*st.cellW
 	c.fill(image.Rect(sx+6, fy, sx+st.scoreW, fy+2), cMuted)
@@ -85,14 +126,44 @@ func drawHand(h *Hand) (*image.Paletted, error) {
 	if h.Candidate != nil {
 		before := engine.BestScore(h.Collection).Total
 		d := l.score.Total - before
-		t := text(fmt.Sprintf("%+d", d), fontKey{true, 24}, cGold, cPanel)
+		t := text(signed(d), fontKey{true, 24}, cGold, cPanel)
 		left -= t.w
 		c.blit(t, left, ty+(tot.h-t.h)/2)
 		left -= 10
 	}
 	if h.Labels.Score != "" {
 		t := text(h.Labels.Score, fLabel, cMuted, cPanel)
-		c.blit(t, left-t.w, ty+(tot.h-t.h)/2)
+		left -= t.w
+		c.blit(t, left, ty+(tot.h-t.h)/2)
+	}
+	if len(h.Pay) > 0 {
+		c.drawPaid(fx, fy, left-12, h.Pay, h.Labels.Paid)
 	}
 	return c.img, nil
+}
+
+// drawPaid draws the cards paid after the label, from x to at most right
+// (the cards overlap when they do not fit side by side).
+func (c *canvas) drawPaid(x, y, right int, pay []engine.Card, label string) {
+	cy := y + (large.h-medium.h)/2
+	if label != "" {
+		t := text(label, fLabel, cMuted, cPanel)
+		c.blit(t, x, cy+(medium.h-t.h)/2)
+		x += t.w + 8
+	}
+	step := medium.w + 4
+	if n := len(pay); n > 1 && x+n*step-4 > right {
+		step = max(8, (right-x-medium.w)/(n-1))
+	}
+	for i, cd := range pay {
+		c.blit(cardTile(cd, engine.NoColor, 0, medium, cPanel), x+i*step, cy)
+	}
+}
+
+// signed writes a score change with its sign: +2, +0, −1.
+func signed(n int) string {
+	if n < 0 {
+		return "−" + strconv.Itoa(-n)
+	}
+	return "+" + strconv.Itoa(n)
 }

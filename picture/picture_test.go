@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -20,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden PNGs under testdata/
 
 var enLabels = Labels{
 	Market: "Market", Deck: "Deck", Tableau: "Tableau", Total: "total", Money: "money",
-	Auction: "Auction", HighBid: "high bid", Score: "score",
+	Auction: "Auction", HighBid: "high bid", Score: "score", Paid: "you pay",
 }
 
 var names5 = []string{"Alice", "Bob", "Chloé", "Dmitri", "Eleonora Verylongname"}
@@ -150,6 +151,7 @@ func cards(t *testing.T, s string) []engine.Card {
 func TestHandGolden(t *testing.T) {
 	o7 := engine.Card{Kind: engine.KindNumber, Color: engine.Orange, Value: 7}
 	p4 := engine.Card{Kind: engine.KindNumber, Color: engine.Pink, Value: 4}
+	g7 := engine.Card{Kind: engine.KindNumber, Color: engine.Green, Value: 7}
 	cases := []struct {
 		name string
 		hand Hand
@@ -158,6 +160,8 @@ func TestHandGolden(t *testing.T) {
 		{"hand_candidate.png", Hand{Name: "Chloé", Collection: cards(t, everyWild), Money: 7, Candidate: &o7, Labels: enLabels}},
 		{"hand_candidate_new_colour.png", Hand{Name: "Bob", Collection: cards(t, "b1 b2 b2 b2 o3"), Money: 10, Candidate: &p4, Labels: enLabels}},
 		{"hand_empty.png", Hand{Name: "Eleonora Verylongname Verylongname Verylongname", Labels: enLabels}},
+		{"hand_candidate_paid.png", Hand{Name: "Bob", Collection: cards(t, "g5 g6 o3 o9 b1 b2 b3 b3 p# *4"), Money: 0,
+			Candidate: &g7, Pay: cards(t, "o3 o9"), Labels: enLabels}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -171,6 +175,7 @@ func TestHandGolden(t *testing.T) {
 
 func TestHandBadInput(t *testing.T) {
 	w := engine.Card{Kind: engine.KindSuperWild}
+	b2 := engine.Card{Kind: engine.KindNumber, Color: engine.Blue, Value: 2}
 	cases := []struct {
 		name string
 		hand Hand
@@ -178,12 +183,44 @@ func TestHandBadInput(t *testing.T) {
 		{"currency in a collection", Hand{Collection: cards(t, "b1 $3")}},
 		{"invalid card", Hand{Collection: []engine.Card{{Kind: engine.KindNumber, Color: engine.Blue, Value: 12}}}},
 		{"wild candidate", Hand{Collection: cards(t, "b1"), Candidate: &w}},
+		{"paying with a card not held", Hand{Collection: cards(t, "b1 o3"), Candidate: &b2, Pay: cards(t, "o3 o3")}},
+		{"paying with a wild", Hand{Collection: cards(t, "b1 o3 **"), Candidate: &b2, Pay: cards(t, "**")}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := RenderHand(tc.hand)
 			assert.ErrorIs(t, err, ErrBadInput)
 		})
+	}
+}
+
+// TestHandShowsTheCollectionAfterPaying checks that a purchase preview
+// draws the collection the purchase leaves: the cards paid gone from the
+// grid, the candidate in, and the score change counting both.
+func TestHandShowsTheCollectionAfterPaying(t *testing.T) {
+	g7 := engine.Card{Kind: engine.KindNumber, Color: engine.Green, Value: 7}
+	coll := cards(t, "g5 g6 o3 o4 o9 b1 b2 b3 b3")
+	pay := cards(t, "o3 o4")
+	h := Hand{Name: "Bob", Collection: coll, Candidate: &g7, Pay: pay, Labels: enLabels}
+	before, after, err := h.Scores()
+	require.NoError(t, err)
+	left := cards(t, "g5 g6 o9 b1 b2 b3 b3 g7")
+	assert.Equal(t, engine.BestScore(coll).Total, before)
+	assert.Equal(t, engine.BestScore(left).Total, after)
+	assert.Less(t, after-before, engine.BestScore(append(slices.Clone(coll), g7)).Total-before, "the payment costs points here")
+
+	// The grid is the one of the collection left, candidate framed.
+	got, err := RenderHand(h)
+	require.NoError(t, err)
+	want, err := RenderHand(Hand{Name: "Bob", Collection: cards(t, "g5 g6 o9 b1 b2 b3 b3"), Candidate: &g7, Labels: enLabels})
+	require.NoError(t, err)
+	gi, wi := decode(t, got), decode(t, want)
+	require.Equal(t, wi.Bounds(), gi.Bounds())
+	gridBottom := 8 + 40 + gridLarge.height()
+	for y := 0; y < gridBottom; y++ {
+		for x := 0; x < wi.Bounds().Dx(); x++ {
+			require.Equal(t, wi.At(x, y), gi.At(x, y), "pixel %d,%d of the grid", x, y)
+		}
 	}
 }
 
