@@ -217,8 +217,9 @@ func paceText(lang string, p clock.Pace) string {
 		"Bank": durationText(lang, p.Bank), "Increment": durationText(lang, p.Increment)})
 }
 
-// durationText is a duration in lang, to the minute (to the second below
-// two minutes): "2 h 05", "45 min", "3 d 4 h".
+// durationText is a duration in lang, as set for a pace: "3 d 4 h",
+// "2 h 05", "45 min", "1 min 40 s", "10 s" (never "115 s"; hours drop the
+// seconds).
 func durationText(lang string, d time.Duration) string {
 	switch {
 	case d >= 48*time.Hour:
@@ -235,10 +236,23 @@ func durationText(lang string, d time.Duration) string {
 			return locales.T(lang, "dur_h", map[string]any{"H": int(h)})
 		}
 		return locales.T(lang, "dur_h_m", map[string]any{"H": int(h), "M": fmt.Sprintf("%02d", int(mins))})
-	case d >= 2*time.Minute:
-		return locales.T(lang, "dur_m", map[string]any{"M": int(d / time.Minute)})
+	case d >= time.Minute:
+		mins := d / time.Minute
+		if secs := (d - mins*time.Minute) / time.Second; secs > 0 {
+			return locales.T(lang, "dur_m_s", map[string]any{"M": int(mins), "S": int(secs)})
+		}
+		return locales.T(lang, "dur_m", map[string]any{"M": int(mins)})
 	}
 	return locales.T(lang, "dur_s", map[string]any{"S": int(d / time.Second)})
+}
+
+// timeLeftText is a time left in lang, compact and never more than there
+// is: to the minute below ("2 h 40", "4 min"), "< 1 min" under a minute.
+func timeLeftText(lang string, d time.Duration) string {
+	if d < time.Minute {
+		return locales.T(lang, "dur_under_m", nil)
+	}
+	return durationText(lang, d.Truncate(time.Minute))
 }
 
 // clockLine is the board's line about the decision running: when it runs

@@ -61,7 +61,7 @@ func TestPaceSetsTheClockAndTheBoardCountsDown(t *testing.T) {
 	assert.Equal(t, now.Add(50*time.Second), rec.Due)
 	board := h.board()
 	assert.Contains(t, board.embeds[0].Description, "<t:"+itoa(int(deadline.Unix()))+":R>", "the board counts down with a Discord timestamp")
-	assert.Contains(t, board.embeds[0].Footer.Text, "Live (100 s + 10 s per decision)")
+	assert.Contains(t, board.embeds[0].Footer.Text, "Live (1 min 40 s + 10 s per decision)")
 
 	// A decision made in 30 s costs 30 s and earns the increment.
 	*now = now.Add(30 * time.Second)
@@ -354,4 +354,106 @@ func TestLeaveWhilePausedMovesNothingUntilResume(t *testing.T) {
 	assert.Contains(t, pinged(calls), next, "the player to act next is notified")
 	assert.NotContains(t, pinged(calls), leaver)
 	assert.Equal(t, rec.State.ToAct(), m.Clock.Seat, "the next player's clock runs")
+}
+
+func TestTimesLeftAreCompactInBothLanguages(t *testing.T) {
+	for _, c := range []struct {
+		d      time.Duration
+		en, fr string
+	}{
+		{115 * time.Second, "1 min", "1 min"},
+		{4*time.Minute + 59*time.Second, "4 min", "4 min"},
+		{59 * time.Second, "< 1 min", "< 1 min"},
+		{0, "< 1 min", "< 1 min"},
+		{2*time.Hour + 40*time.Minute + 30*time.Second, "2 h 40", "2 h 40"},
+		{2*time.Hour + 5*time.Minute, "2 h 05", "2 h 05"},
+		{3 * time.Hour, "3 h", "3 h"},
+		{24 * time.Hour, "24 h", "24 h"},
+		{52*time.Hour + 10*time.Minute, "2 d 4 h", "2 j 4 h"},
+	} {
+		assert.Equal(t, c.en, timeLeftText("en", c.d), "%v", c.d)
+		assert.Equal(t, c.fr, timeLeftText("fr", c.d), "%v", c.d)
+	}
+	// A pace says its durations exactly, in minutes and seconds.
+	assert.Equal(t, "1 min 40 s", durationText("en", 100*time.Second))
+	assert.Equal(t, "10 s", durationText("fr", 10*time.Second))
+	assert.Equal(t, "5 min", durationText("fr", 5*time.Minute))
+}
+
+func TestBoardShowsTimeLeftCompactAndNeverMoreThanTheBank(t *testing.T) {
+	h := newHarness(t)
+	now := h.clocked()
+	h.startGameWith([]any{"pace", "live"}, "u1", "u2")
+	// Quick decisions do not pile time up beyond the 100 s bank.
+	for range 12 {
+		rec, m := h.record()
+		*now = now.Add(time.Second)
+		require.True(t, h.stepAs(m.Seats[rec.State.ToAct()].ID))
+	}
+	rec, m := h.record()
+	for s, b := range m.Clock.Banks {
+		assert.LessOrEqual(t, b, 100*time.Second, "seat %d", s)
+	}
+	waiting := 1 - rec.State.ToAct()
+	require.Greater(t, m.Clock.Banks[waiting], time.Minute)
+	field := h.board().embeds[0].Fields[len(h.board().embeds[0].Fields)-2+waiting].Value
+	assert.Contains(t, field, "⏳\u00a01 min", "the time left of the player waiting, to the minute")
+	assert.NotRegexp(t, `\d s\b`, field, "never in seconds")
+}
+
+// clockShown reports whether msg shows a clock: a countdown, a time left
+// or the pause's status line.
+func clockShown(msg *shownMessage) bool {
+	text := msg.content
+	for _, e := range msg.embeds {
+		text += e.Description
+		for _, f := range e.Fields {
+			text += f.Name + f.Value
+		}
+	}
+	return strings.Contains(text, "⏳") || strings.Contains(text, "<t:") || strings.Contains(text, "Paused by")
+}
+
+func TestAbandonedBoardShowsNoClock(t *testing.T) {
+	for _, paused := range []bool{false, true} {
+		h := newHarness(t)
+		h.clocked()
+		h.startGameWith([]any{"pace", "live"}, "u1", "u2", "u3")
+		if paused {
+			h.command("u1", "pause")
+		}
+		board := h.board()
+		require.True(t, clockShown(board), "a running game shows its clock")
+		prompt := h.command("u1", "abandon").shown(nil)
+		h.clickOn("u1", prompt, h.mustFind(prompt, verbAbandonYes))
+		require.Equal(t, enT("board_title_abandoned", nil), board.embeds[0].Title)
+		assert.False(t, clockShown(board), "paused %v: %s", paused, board.embeds[0].Description)
+		assert.Contains(t, board.embeds[0].Footer.Text, "Pace: Live", "the pace it was played at stays")
+	}
+}
+
+func TestFinishedGameShowsNoClock(t *testing.T) {
+	h := newHarness(t)
+	now := h.clocked()
+	h.startGameWith([]any{"pace", "live"}, "u1", "u2")
+	h.command("u2", "leave")
+	for range 2000 {
+		rec, err := h.st.Get(context.Background(), h.channel)
+		require.NoError(t, err)
+		if rec.Finished {
+			break
+		}
+		*now = now.Add(time.Second)
+		require.True(t, h.stepAs("u1"))
+	}
+	rec, err := h.st.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	require.True(t, rec.Finished)
+	h.rec.mu.Lock()
+	defer h.rec.mu.Unlock()
+	for id, msg := range h.rec.msgs {
+		if !msg.ephemeral && len(msg.embeds) > 0 {
+			assert.False(t, clockShown(msg), "message %s: %s", id, msg.embeds[0].Title)
+		}
+	}
 }

@@ -129,7 +129,7 @@ func playerText(lang string, m *meta, g *engine.Game, s int, withCards bool) str
 	}
 	if c := m.Clock; c != nil && s < len(c.Banks) && m.clocked(s) && s != c.Seat && g.Phase != engine.PhaseOver {
 		// The time left of a player who is not deciding does not run.
-		head += locales.T(lang, "list_sep", nil) + locales.T(lang, "player_time", map[string]any{"Left": durationText(lang, c.Banks[s])})
+		head += locales.T(lang, "list_sep", nil) + locales.T(lang, "player_time", map[string]any{"Left": timeLeftText(lang, c.Banks[s])})
 	}
 	if !withCards {
 		return head + "\n" + locales.N(lang, "player_score", engine.BestScore(p.Collection).Total, nil)
@@ -366,9 +366,12 @@ func truncate(s string, n int) string {
 }
 
 // abandonedEmbed is what the board of an abandoned game becomes: the game
-// as it stood, saying it was ended and by whom, with nobody left to act.
+// as it stood, saying it was ended and by whom, with nobody left to act
+// and no clock (the footer keeps the pace it was played at).
 func abandonedEmbed(lang string, m *meta, g *engine.Game, by string) *discordgo.MessageEmbed {
-	e := boardEmbed(lang, m, g)
+	ended := *m
+	ended.Clock, ended.PausedBy = nil, ""
+	e := boardEmbed(lang, &ended, g)
 	e.Title = locales.T(lang, "board_title_abandoned", nil)
 	e.Color = colorSummary
 	_, rest, _ := strings.Cut(e.Description, "\n")

@@ -9,7 +9,7 @@ import (
 )
 
 // Pace is a time bank per player and an increment added to it at every
-// decision made.
+// decision made; a bank never grows beyond its starting value.
 type Pace struct {
 	Name      string        `json:"n"`
 	Bank      time.Duration `json:"b"`
@@ -126,13 +126,15 @@ func (c *Clock) Start(seat int, now time.Time) {
 }
 
 // Stop ends the running decision at now, made: its time is taken from the
-// bank (never below zero) and the increment added.
+// bank (never below zero) and the increment added, up to the bank the game
+// started with (as time controls with an increment usually do, a fast
+// player does not hoard hours).
 func (c *Clock) Stop(now time.Time) {
 	if c.Seat < 0 {
 		return
 	}
 	c.charge(now)
-	c.Banks[c.Seat] += c.Pace.Increment
+	c.Banks[c.Seat] = min(c.Banks[c.Seat]+c.Pace.Increment, c.Pace.Bank)
 	c.Seat, c.Since, c.Had, c.Reminded = -1, time.Time{}, 0, 0
 }
 

@@ -140,3 +140,26 @@ func TestHaltChargesWithoutIncrement(t *testing.T) {
 	var none *Clock
 	assert.True(t, none.Wake().IsZero(), "a game without a clock never wakes")
 }
+
+func TestBankNeverGrowsBeyondItsStart(t *testing.T) {
+	c := New(tenMin, 2)
+	for i := range 50 { // fast decisions, each earning the increment
+		c.Start(0, at(time.Duration(i)*time.Second))
+		c.Stop(at(time.Duration(i)*time.Second + time.Second))
+	}
+	assert.Equal(t, tenMin.Bank, c.Banks[0], "capped at the starting bank")
+	c.Start(0, at(time.Hour))
+	c.Stop(at(time.Hour + 4*time.Minute))
+	assert.Equal(t, 7*time.Minute, c.Banks[0], "10 − 4 + 1: below the cap the increment is whole")
+	c.Start(0, at(2*time.Hour))
+	c.Stop(at(2*time.Hour + 30*time.Second))
+	assert.Equal(t, 7*time.Minute+30*time.Second, c.Banks[0])
+	c.Start(0, at(3*time.Hour))
+	c.Stop(at(3 * time.Hour))
+	assert.Equal(t, 8*time.Minute+30*time.Second, c.Banks[0])
+	c.Start(0, at(4*time.Hour))
+	c.Stop(at(4 * time.Hour))
+	c.Start(0, at(5*time.Hour))
+	c.Stop(at(5 * time.Hour))
+	assert.Equal(t, tenMin.Bank, c.Banks[0], "9.5 + 1 stops at 10")
+}
