@@ -278,3 +278,35 @@ func rankTile(rank int, bg color.RGBA) *tile {
 		return quantise(dst, bg)
 	})
 }
+
+type countKey struct {
+	n  int
+	sz cardSize
+	bg color.RGBA
+}
+
+// countRadius is the radius of the count disc on a card of size sz.
+func countRadius(sz cardSize) int { return max(7, sz.w/4) }
+
+// countTile is the count of copies of a number card: a white number in a
+// dark disc ringed in white, 2·countRadius(sz)+2 pixels wide, drawn over
+// the top-right corner of the front copy (see drawRow).
+func countTile(n int, sz cardSize, bg color.RGBA) *tile {
+	return cached(countKey{n, sz, bg}, false, func() *tile {
+		r := countRadius(sz)
+		d := 2*r + 2
+		dst := image.NewRGBA(image.Rect(0, 0, d, d))
+		p := newPen(dst)
+		c := float32(d) / 2
+		p.circle(c, c, float32(r))
+		p.paint(cWhite)
+		p.circle(c, c, float32(r)-1.3)
+		p.paint(cInk)
+		f := fontKey{true, r * 3 / 2}
+		if n >= 10 {
+			f.size = r * 6 / 5
+		}
+		drawGlyphs(dst, strconv.Itoa(n), f, cWhite, float64(c), float64(c))
+		return quantise(dst, bg)
+	})
+}

@@ -10,7 +10,7 @@ import (
 
 // This file lays a collection out as the scorer sees it: one row per colour,
 // one column per number 1–9, so the gaps in a run are empty places; copies of
-// a number are stacked; each wild stands in the place the scorer gives it
+// a number are stacked, their count in a disc on the front copy; each wild stands in the place the scorer gives it
 // (engine.BestScore), and the wilds that add nothing are listed apart.
 
 // layout is a collection arranged for drawing.
@@ -100,6 +100,13 @@ func (c *canvas) drawRow(x, y, k int, l *layout, st gridStyle, bg color.RGBA) {
 						c.fill(image.Rect(cx+o-1, ry-o-1, cx+o+sz.w+1, ry-o+sz.h+1), bg)
 					}
 					c.blit(t, cx+o, ry-o)
+				}
+				if cnt > 1 {
+					// The copies stack by a few pixels only: say how many,
+					// centred a little inside the front copy's top-right
+					// corner, clear of its symbol and its number.
+					r := countRadius(sz)
+					c.blit(countTile(cnt, sz, bg), cx+sz.w-3-r-1, ry+3-r-1)
 				}
 				if l.cand[k][n] {
 					c.frame(image.Rect(cx-3, ry-3-min(cnt-1, 2)*st.stack, cx+sz.w+3+min(cnt-1, 2)*st.stack, ry+sz.h+3), 3, cWhite)

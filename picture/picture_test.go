@@ -255,3 +255,45 @@ func TestReadmeImage(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, bytes.Equal(want, got), "docs/board.png is stale: run go test ./picture/ -run TestReadmeImage -update")
 }
+
+// TestMarketShowsCopies checks that copies of a market card are counted:
+// two or three blue 1s carry a disc with their number on the front copy,
+// a single one carries none.
+func TestMarketShowsCopies(t *testing.T) {
+	g := playUntil(t, 2, 1, func(g *engine.Game) bool { return len(g.Players[0].Collection) > 0 })
+	for _, n := range []int{1, 2, 3} {
+		b := board(g, names5[:2])
+		b.View.Market = []string{"g3"}
+		for range n {
+			b.View.Market = append(b.View.Market, "b1")
+		}
+		img, err := drawBoard(&b)
+		require.NoError(t, err)
+		// The blue row comes first; the 1 is its first place.
+		cx, ry := margin, margin+labelH+2*gridSmall.stack
+		r := countRadius(small)
+		x, y := cx+small.w-3-r-1, ry+3-r-1
+		for k := 2; k <= 3; k++ {
+			assert.Equal(t, k == n, tileAt(img, countTile(k, small, cTable), x, y), "%d copies: disc %d", n, k)
+		}
+		if n == 2 {
+			png, err := encode(img)
+			require.NoError(t, err)
+			checkGolden(t, "board_market_copies.png", png)
+		}
+	}
+}
+
+// tileAt reports whether every opaque pixel of t is found in img with its
+// top-left corner at (x, y).
+func tileAt(img *image.Paletted, t *tile, x, y int) bool {
+	for ty := range t.h {
+		for tx := range t.w {
+			v := t.pix[ty*t.w+tx]
+			if v != transparent && img.ColorIndexAt(x+tx, y+ty) != v {
+				return false
+			}
+		}
+	}
+	return true
+}
