@@ -319,12 +319,45 @@ func kickButtons(lang string, m *meta) []discordgo.MessageComponent {
 			continue
 		}
 		out = append(out, discordgo.Button{
-			Label: truncate(locales.T(lang, "btn_kick", map[string]any{"Name": m.name(lang, s),
-				"Votes": len(m.Seats[s].Votes), "Need": m.votesNeeded(s)}), 80),
+			Label: kickLabel(lang, m, s),
 			Style: discordgo.DangerButton, CustomID: customID(verbKick, 0, itoa(s)),
 		})
 	}
 	return out
+}
+
+// maxLabel is the longest button label Discord accepts
+// (https://discord.com/developers/docs/components/reference#button).
+const maxLabel = 80
+
+// kickLabel is the label of the vote to hand seat s to the computer: what
+// decides it, the creator's click or a majority of votes (votes only when
+// the seat is the creator's own), and the votes cast so far. A long name
+// is shortened so that what decides always shows.
+func kickLabel(lang string, m *meta, s int) string {
+	votes, need := len(m.Seats[s].Votes), m.votesNeeded(s)
+	key := "btn_kick"
+	creator := m.seatOf(m.Creator)
+	switch {
+	case creator < 0 || creator == s:
+		key = "btn_kick_creator"
+	case votes > 0:
+		key = "btn_kick_votes"
+	}
+	name := []rune(m.name(lang, s))
+	d := map[string]any{"Votes": votes}
+	if creator >= 0 {
+		d["Creator"] = m.name(lang, creator)
+	}
+	for {
+		d["Name"] = string(name)
+		label := locales.N(lang, key, need, d)
+		over := len([]rune(label)) - maxLabel
+		if over <= 0 || len(name) <= 1 {
+			return truncate(label, maxLabel)
+		}
+		name = append(name[:max(len(name)-over-1, 1)], '…')
+	}
 }
 
 // kickVote is a vote to hand a seat to the computer: the game's creator

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -456,4 +457,58 @@ func TestFinishedGameShowsNoClock(t *testing.T) {
 			assert.False(t, clockShown(msg), "message %s: %s", id, msg.embeds[0].Title)
 		}
 	}
+}
+
+// kickButtonLabel is the label of the board's vote button for seat s.
+func kickButtonLabel(t *testing.T, msg *shownMessage, s int) string {
+	t.Helper()
+	want := customID(verbKick, 0, itoa(s))
+	for _, c := range msg.components {
+		for _, cc := range c.(discordgo.ActionsRow).Components {
+			if b, ok := cc.(discordgo.Button); ok && b.CustomID == want {
+				return b.Label
+			}
+		}
+	}
+	t.Fatalf("no vote button for seat %d", s)
+	return ""
+}
+
+func TestKickButtonSaysWhatDecides(t *testing.T) {
+	for _, lang := range []string{"en", "fr"} {
+		h := newHarness(t)
+		h.lang = lang
+		h.clocked()
+		h.startGameWith([]any{"language", lang}, "u1", "u2", "u3", "u4")
+		_, m := h.record()
+		dan, alice := m.seatOf("u4"), m.seatOf("u1")
+		h.setSeats(func(s []seat) { s[dan].Late, s[alice].Late = 1, 1 })
+		h.command("u1", "board")
+		want := map[string][3]string{
+			"en": {"Hand Dan's seat to the computer (Alice's click or 2 votes)",
+				"Hand Dan's seat to the computer (Alice's click or 2 votes: 1 so far)",
+				"Hand Alice's seat to the computer (0 of 2 votes)"},
+			"fr": {"Remplacer Dan par l'ordinateur (Alice en un clic, ou 2 voix)",
+				"Remplacer Dan par l'ordinateur (Alice en un clic, ou 2 voix : 1 pour l'instant)",
+				"Remplacer Alice par l'ordinateur (0 voix sur 2)"},
+		}[lang]
+		assert.Equal(t, want[0], kickButtonLabel(t, h.board(), dan), "the creator decides alone, or a majority")
+		assert.Equal(t, want[2], kickButtonLabel(t, h.board(), alice), "the creator's own seat: votes only")
+		h.clickOn("u2", nil, customID(verbKick, 0, itoa(dan)))
+		assert.Equal(t, want[1], kickButtonLabel(t, h.board(), dan))
+	}
+}
+
+func TestKickButtonLabelFitsWithALongName(t *testing.T) {
+	h := newHarness(t)
+	h.names["u4"] = strings.Repeat("Longname", 4)
+	h.clocked()
+	h.startGame("u1", "u2", "u3", "u4")
+	_, m := h.record()
+	dan := m.seatOf("u4")
+	h.setSeats(func(s []seat) { s[dan].Late = 1 })
+	h.command("u1", "board")
+	label := kickButtonLabel(t, h.board(), dan)
+	assert.LessOrEqual(t, len([]rune(label)), 80, "Discord's limit for a button label")
+	assert.True(t, strings.HasSuffix(label, "(Alice's click or 2 votes)"), "the name gives way, not what decides: %q", label)
 }
