@@ -55,7 +55,8 @@
 //     per request (413 40005); "attachments" keeps or drops files on an
 //     edit; attachment://name in embeds resolved; files served at
 //     /attachments/...; File reads them back (Options.DropFileData keeps
-//     no bytes, for load runs).
+//     no bytes, for load runs). A file of 0 bytes is taken, as Discord
+//     takes it, and recorded as a Violation.
 //   - HTTP interactions (httpix.go): SetInteractionsEndpoints(ctx, urls...)
 //     checks each URL as Discord does (signed PING answered {"type":1}, a
 //     bad signature answered 401), then delivers interactions by signed

@@ -32,13 +32,14 @@ var (
 )
 
 // Violation is a breach of Discord's rules by the bot: a refused REST
-// request, an interaction answered twice or too late, or not at all.
-// It implements error.
+// request, an interaction answered twice or too late, or not at all; or a
+// request Discord takes that can only be a mistake (an empty file upload,
+// msgEmptyUpload). It implements error.
 type Violation struct {
 	Time          time.Time
 	Method, Path  string // the request, empty for a missed deadline
 	Status        int    // HTTP status the fake answered
-	Code          int    // Discord JSON error code
+	Code          int    // Discord JSON error code (0: none, the request was taken)
 	Message       string
 	InteractionID string
 	Details       string // field errors, if any

@@ -36,6 +36,33 @@ const (
 	maxAttachments = 10
 )
 
+// An empty upload: the files[n] part of a request carries "the file
+// contents" (https://discord.com/developers/docs/reference#uploading-files),
+// and Discord documents no refusal of a part that carries none: it stores
+// a file of 0 bytes, and the embed that shows it as attachment://name shows
+// nothing. No bot means that (it comes from sending a reader an earlier
+// request already read to its end), so the stand-in takes such a request
+// as Discord does and records a Violation, which fails every test that
+// checks for none.
+const msgEmptyUpload = "empty file upload: a files[n] part of 0 bytes"
+
+// uploadNotes collects the empty files[n] parts of one request (see
+// msgEmptyUpload); apiHandler puts one in the request's context.
+type uploadNotes struct{ empty []string }
+
+type uploadNotesKey struct{}
+
+// emptyUploads names the files of no bytes among files ("" when none).
+func emptyUploads(files []upload) string {
+	var names []string
+	for _, f := range files {
+		if len(f.data) == 0 {
+			names = append(names, "files["+f.index+"] ("+f.filename+")")
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
 var (
 	errFileTooLarge    = &apiError{http.StatusRequestEntityTooLarge, 40005, "Request entity too large", nil, nil}
 	errTooManyAttached = &apiError{http.StatusBadRequest, 30015, "Maximum number of attachments in a message reached (10)", nil, nil}
@@ -101,6 +128,11 @@ func decodeWithFiles(r *http.Request, body []byte, v any) ([]upload, *apiError) 
 					return nil, errFileTooLarge
 				}
 				files = append(files, upload{index: n, filename: path.Base(part.FileName()), contentType: part.Header.Get("Content-Type"), data: data})
+			}
+		}
+		if notes, ok := r.Context().Value(uploadNotesKey{}).(*uploadNotes); ok {
+			if empty := emptyUploads(files); empty != "" {
+				notes.empty = append(notes.empty, empty)
 			}
 		}
 	}

@@ -236,5 +236,7 @@ func (s *Server) httpAnswer(st *ixState, u string, resp *http.Response) {
 	}
 	if e != nil {
 		violate(e.code, e.msg, e.fields.String())
+	} else if empty := emptyUploads(files); empty != "" {
+		violate(0, msgEmptyUpload, empty)
 	}
 }

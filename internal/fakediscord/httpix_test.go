@@ -346,3 +346,65 @@ func TestAttachmentsInInteractionAnswers(t *testing.T) {
 	require.Len(t, m.Attachments, 1, "listed: kept")
 	assert.Empty(t, w.srv.Violations())
 }
+
+// TestEmptyUpload: a files[n] part of no bytes on each route that takes
+// files. Discord documents no refusal of it (a part carries "the file
+// contents", https://discord.com/developers/docs/reference#uploading-files):
+// it keeps a 0-byte file, whose picture shows nothing. The stand-in takes
+// the request as Discord does and records a Violation naming the part,
+// so a bot that sends a reader already read to its end fails its tests.
+func TestEmptyUpload(t *testing.T) {
+	board := file{"board.png", pngOf(t, 8, 8)}
+	empty := file{"board.png", nil}
+	withImage := obj{"embeds": []obj{{"image": obj{"url": "attachment://board.png"}}}}
+	routes := []struct {
+		name string
+		call func(t *testing.T, w *world, f file) reply
+		ok   int
+	}{
+		{"create message", func(t *testing.T, w *world, f file) reply {
+			return multipartCall(t, w.srv, w.srv.Token(), http.MethodPost, "/channels/"+w.channel.ID+"/messages", withImage, f)
+		}, http.StatusOK},
+		{"edit message", func(t *testing.T, w *world, f file) reply {
+			r := multipartCall(t, w.srv, w.srv.Token(), http.MethodPost, "/channels/"+w.channel.ID+"/messages", obj{"content": "board"})
+			require.Equal(t, http.StatusOK, r.status, "%v", r.body)
+			return multipartCall(t, w.srv, w.srv.Token(), http.MethodPatch, "/channels/"+w.channel.ID+"/messages/"+r.body["id"].(string), withImage, f)
+		}, http.StatusOK},
+		{"interaction answer", func(t *testing.T, w *world, f file) reply {
+			rawBot(t, w.srv)
+			ix := interactionFor(t, w)
+			return multipartCall(t, w.srv, "", http.MethodPost, "/interactions/"+ix.ID+"/"+ix.Token+"/callback", obj{"type": 4, "data": withImage}, f)
+		}, http.StatusNoContent},
+		{"follow-up", func(t *testing.T, w *world, f file) reply {
+			rawBot(t, w.srv)
+			ix := interactionFor(t, w)
+			r := multipartCall(t, w.srv, "", http.MethodPost, "/interactions/"+ix.ID+"/"+ix.Token+"/callback", obj{"type": 5})
+			require.Equal(t, http.StatusNoContent, r.status, "%v", r.body)
+			return multipartCall(t, w.srv, "", http.MethodPost, "/webhooks/"+w.srv.ApplicationID()+"/"+ix.Token, withImage, f)
+		}, http.StatusOK},
+	}
+	for _, rt := range routes {
+		for _, tc := range []struct {
+			name  string
+			f     file
+			wrong bool
+		}{{"a picture", board, false}, {"no bytes", empty, true}} {
+			t.Run(rt.name+"/"+tc.name, func(t *testing.T) {
+				w := newWorld(t)
+				r := rt.call(t, w, tc.f)
+				require.Equal(t, rt.ok, r.status, "taken, as Discord takes it: %v", r.body)
+				vs := w.srv.Violations()
+				if !tc.wrong {
+					assert.Empty(t, vs)
+					return
+				}
+				require.Len(t, vs, 1)
+				var v *fakediscord.Violation
+				require.ErrorAs(t, vs[0], &v)
+				assert.Contains(t, v.Message, "empty file upload")
+				assert.Contains(t, v.Details, "files[0] (board.png)")
+				assert.Equal(t, rt.ok, v.Status)
+			})
+		}
+	}
+}

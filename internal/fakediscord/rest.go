@@ -1,6 +1,7 @@
 package fakediscord
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -142,10 +143,17 @@ func (s *Server) apiHandler(h handler, ro routeOpts, template string) http.Handl
 			apiErr  *apiError
 			counted bool
 		)
+		notes := &uploadNotes{}
+		r = r.WithContext(context.WithValue(r.Context(), uploadNotesKey{}, notes))
 		if len(body) > maxRequestSize {
 			apiErr = errTooLarge
 		} else {
 			status, resp, apiErr, counted = s.serveAPI(w, r, body, h, ro, template)
+		}
+		if len(notes.empty) > 0 && apiErr == nil {
+			s.mu.Lock()
+			s.violateLocked(s.requestViolationLocked(r, &Violation{Status: status, Message: msgEmptyUpload, Details: strings.Join(notes.empty, "; ")}))
+			s.mu.Unlock()
 		}
 		if apiErr != nil && apiErr.rl != nil {
 			status = http.StatusTooManyRequests
@@ -158,13 +166,7 @@ func (s *Server) apiHandler(h handler, ro routeOpts, template string) http.Handl
 			}
 			resp = e
 			s.mu.Lock()
-			v := &Violation{Method: r.Method, Path: r.URL.Path, Status: status, Code: apiErr.code, Message: apiErr.msg, Details: apiErr.fields.String()}
-			if id := r.PathValue("id"); id != "" {
-				v.InteractionID = id
-			} else if ix := s.ixByToken[r.PathValue("token")]; ix != nil {
-				v.InteractionID = ix.id
-			}
-			s.violateLocked(v)
+			s.violateLocked(s.requestViolationLocked(r, &Violation{Status: status, Code: apiErr.code, Message: apiErr.msg, Details: apiErr.fields.String()}))
 			s.mu.Unlock()
 		}
 		if counted {
@@ -187,6 +189,18 @@ func (s *Server) apiHandler(h handler, ro routeOpts, template string) http.Handl
 		w.WriteHeader(status)
 		_, _ = w.Write(out)
 	})
+}
+
+// requestViolationLocked completes v with the request it is about: its
+// method, path and interaction.
+func (s *Server) requestViolationLocked(r *http.Request, v *Violation) *Violation {
+	v.Method, v.Path = r.Method, r.URL.Path
+	if id := r.PathValue("id"); id != "" {
+		v.InteractionID = id
+	} else if ix := s.ixByToken[r.PathValue("token")]; ix != nil {
+		v.InteractionID = ix.id
+	}
+	return v
 }
 
 // serveAPI checks the version and the token, applies the rate limits and
