@@ -9,7 +9,8 @@ import (
 )
 
 // Faults a test can inject on top of Discord's normal behaviour: the same
-// interaction delivered twice, and answers held up on their way to Discord.
+// interaction delivered twice, answers held up on their way to Discord,
+// and 429 answers from limits the bot cannot see coming.
 
 // Redeliver dispatches the interaction again over the gateway, with the same
 // id, token and payload, to every bot session, as Discord may when a gateway
@@ -191,4 +192,58 @@ func (s *Server) postedLocked(r *http.Request, template string, resp any) {
 	}
 	f.left--
 	f.armed = f.each
+}
+
+// rateFault answers the next left requests on route with a 429.
+type rateFault struct {
+	route string
+	left  int
+	after time.Duration
+}
+
+// RateLimitNext answers the next n requests on route (a route template as
+// Stats names them, e.g. "POST /webhooks/{id}/{token}") with a 429 of
+// scope "shared", retry_after after: what Discord answers when a limit on
+// the resource, which no header announced, is reached ("The resource is
+// being rate limited.",
+// https://discord.com/developers/docs/topics/rate-limits#exceeding-a-rate-limit).
+// The request is not served. It works with the rate limits on or off.
+func (s *Server) RateLimitNext(route string, n int, retryAfter time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rateFaults = append(s.rateFaults, &rateFault{route: route, left: n, after: retryAfter})
+}
+
+// RateLimitGlobal answers every bot-token request for d with Discord's
+// global 429, as documented in "Example Exceeded Global Rate Limit
+// Response" (https://discord.com/developers/docs/topics/rate-limits#exceeding-a-rate-limit):
+// Retry-After, X-RateLimit-Global: true, X-RateLimit-Scope: global and a
+// body {"message", "retry_after", "global": true}, and no
+// X-RateLimit-Limit, -Remaining, -Reset, -Reset-After or -Bucket header.
+// Requests made with an interaction's token are not bound by the global
+// limit and go through
+// (https://discord.com/developers/docs/interactions/receiving-and-responding#endpoints).
+// It works with the rate limits on or off.
+func (s *Server) RateLimitGlobal(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.globalTill = s.now().Add(d)
+}
+
+// faultLocked is the 429 a fault owes a request on template, if any.
+func (s *Server) faultLocked(template string, botToken bool) *rateLimited {
+	now := s.now()
+	if botToken && now.Before(s.globalTill) {
+		return &rateLimited{scope: "global", global: true, retryAfter: s.globalTill.Sub(now)}
+	}
+	for i, f := range s.rateFaults {
+		if f.route != template {
+			continue
+		}
+		if f.left--; f.left <= 0 {
+			s.rateFaults = append(s.rateFaults[:i], s.rateFaults[i+1:]...)
+		}
+		return &rateLimited{scope: "shared", retryAfter: f.after}
+	}
+	return nil
 }

@@ -333,3 +333,91 @@ func TestDiscordgoHonoursRateLimits(t *testing.T) {
 	assert.Positive(t, st.RateLimited, "the global limit was hit")
 	assert.Equal(t, 60+st.RateLimited, st.BotToken, "each 429 was retried")
 }
+
+// TestRateLimitAnswers checks the shape of each kind of 429 against the
+// examples of https://discord.com/developers/docs/topics/rate-limits#exceeding-a-rate-limit:
+// a per-route ("user") limit carries the bucket's X-RateLimit-* headers; a
+// resource ("shared") limit met without warning (RateLimitNext) says
+// "The resource is being rate limited."; the global limit
+// (RateLimitGlobal, or 50 bot-token requests in a second) carries
+// X-RateLimit-Global and X-RateLimit-Scope: global but no bucket header,
+// no X-RateLimit-Reset-After in particular, and leaves the requests made
+// with an interaction's token alone.
+func TestRateLimitAnswers(t *testing.T) {
+	post := func(t *testing.T, w *world) reply {
+		return callH(t, w.srv, w.srv.Token(), http.MethodPost, "/channels/"+w.channel.ID+"/messages", obj{"content": "x"})
+	}
+	tests := []struct {
+		name       string
+		provoke    func(t *testing.T, w *world) reply
+		scope      string
+		global     bool
+		message    string
+		retryAfter float64 // seconds; 0: not checked
+		resetAfter bool    // X-RateLimit-Reset-After present
+	}{{
+		name: "per-route limit",
+		provoke: func(t *testing.T, w *world) reply {
+			for range 5 {
+				require.Equal(t, http.StatusOK, post(t, w).status)
+			}
+			return post(t, w)
+		},
+		scope: "user", message: "You are being rate limited.", resetAfter: true,
+	}, {
+		name: "resource limit without warning",
+		provoke: func(t *testing.T, w *world) reply {
+			w.srv.RateLimitNext("POST /channels/{id}/messages", 1, 1500*time.Millisecond)
+			r := post(t, w)
+			require.Equal(t, http.StatusOK, post(t, w).status, "only the next request")
+			return r
+		},
+		scope: "shared", message: "The resource is being rate limited.", retryAfter: 1.5,
+	}, {
+		name: "global limit without Reset-After",
+		provoke: func(t *testing.T, w *world) reply {
+			w.srv.RateLimitGlobal(65 * time.Second)
+			return callH(t, w.srv, w.srv.Token(), http.MethodGet, "/users/@me", nil)
+		},
+		scope: "global", global: true, message: "You are being rate limited.", retryAfter: 65,
+	}, {
+		name: "global limit of 50 per second",
+		provoke: func(t *testing.T, w *world) reply {
+			w.srv.Advance(time.Second)
+			for range 50 {
+				require.Equal(t, http.StatusOK, callH(t, w.srv, w.srv.Token(), http.MethodGet, "/users/@me", nil).status)
+			}
+			return callH(t, w.srv, w.srv.Token(), http.MethodGet, "/users/@me", nil)
+		},
+		scope: "global", global: true, message: "You are being rate limited.",
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t)
+			rawBot(t, w.srv)
+			ix := interactionFor(t, w)
+			r := tc.provoke(t, w)
+			require.Equal(t, http.StatusTooManyRequests, r.status, "%v", r.body)
+			assert.Equal(t, tc.scope, r.header.Get("X-RateLimit-Scope"))
+			assert.Equal(t, tc.global, r.body["global"])
+			assert.Equal(t, tc.message, r.body["message"])
+			assert.NotEmpty(t, r.header.Get("Retry-After"))
+			if tc.retryAfter > 0 {
+				assert.InDelta(t, tc.retryAfter, r.body["retry_after"], 0.01)
+				assert.Equal(t, strconv.Itoa(int(tc.retryAfter+0.999)), r.header.Get("Retry-After"))
+			}
+			if tc.global {
+				assert.Equal(t, "true", r.header.Get("X-RateLimit-Global"))
+				for _, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Reset-After", "X-RateLimit-Bucket"} {
+					assert.Empty(t, r.header.Get(h), h)
+				}
+				// Interaction endpoints are not bound by it.
+				cb := callH(t, w.srv, w.srv.Token(), http.MethodPost, "/interactions/"+ix.ID+"/"+ix.Token+"/callback", obj{"type": 4, "data": obj{"content": "ok"}})
+				assert.Equal(t, http.StatusNoContent, cb.status, "%v", cb.body)
+				return
+			}
+			assert.Empty(t, r.header.Get("X-RateLimit-Global"))
+			assert.Equal(t, tc.resetAfter, r.header.Get("X-RateLimit-Reset-After") != "")
+		})
+	}
+}

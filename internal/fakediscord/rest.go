@@ -218,7 +218,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, body []byte, h
 	closed := s.closed
 	var rl *rateLimited
 	if !closed {
-		rl = s.takeLocked(w, r, template, !ro.webhookAuth)
+		if rl = s.faultLocked(template, !ro.webhookAuth); rl == nil {
+			rl = s.takeLocked(w, r, template, !ro.webhookAuth)
+		}
 	}
 	if closed {
 		s.mu.Unlock()

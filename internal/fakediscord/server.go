@@ -122,7 +122,9 @@ type Server struct {
 	resumes    int
 	holds      []*Hold
 	after      afterBoardFault
-	version    int64 // incremented on every change (web view polling)
+	rateFaults []*rateFault // RateLimitNext
+	globalTill time.Time    // RateLimitGlobal
+	version    int64        // incremented on every change (web view polling)
 
 	limits limiter
 	stats  Stats
