@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"time"
@@ -108,7 +109,40 @@ func opts(ctx context.Context) []discordgo.RequestOption {
 	return []discordgo.RequestOption{discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false)}
 }
 
+// sizedReaderAt is a file's content that can be read from its start any
+// number of times (a *bytes.Reader).
+type sizedReaderAt interface {
+	io.ReaderAt
+	Size() int64
+}
+
+// whole returns files with readers of their own, each reading its file
+// from the first byte to the last. A request reads its files to the end,
+// so a File sent again (a retry, the bot-token fallback of a refused
+// follow-up or edit) would otherwise go out empty. A reader that cannot be
+// reread is left as it is.
+func whole(files []*discordgo.File) []*discordgo.File {
+	if len(files) == 0 {
+		return files
+	}
+	out := make([]*discordgo.File, len(files))
+	for i, f := range files {
+		c := *f
+		if r, ok := f.Reader.(sizedReaderAt); ok {
+			c.Reader = io.NewSectionReader(r, 0, r.Size())
+		}
+		out[i] = &c
+	}
+	return out
+}
+
 func (a sessionAPI) Respond(ctx context.Context, i *discordgo.Interaction, r *discordgo.InteractionResponse) error {
+	if r.Data != nil && len(r.Data.Files) > 0 {
+		rr, d := *r, *r.Data
+		d.Files = whole(d.Files)
+		rr.Data = &d
+		r = &rr
+	}
 	return a.ix.get().InteractionRespond(i, r, opts(ctx)...)
 }
 
@@ -133,13 +167,20 @@ func (a sessionAPI) DeleteOriginal(ctx context.Context, i *discordgo.Interaction
 }
 
 func (a sessionAPI) Followup(ctx context.Context, i *discordgo.Interaction, p *discordgo.WebhookParams) (*discordgo.Message, error) {
+	if len(p.Files) > 0 {
+		c := *p
+		c.Files = whole(p.Files)
+		p = &c
+	}
 	return a.ix.get().FollowupMessageCreate(i, true, p, opts(ctx)...)
 }
 
 func (a sessionAPI) FollowupEdit(ctx context.Context, i *discordgo.Interaction, message string, e *discordgo.WebhookEdit) error {
 	if len(e.Files) > 0 {
+		c := *e
+		c.Files = whole(e.Files)
 		// With files discordgo already keys the bucket by the message.
-		_, err := a.ix.get().FollowupMessageEdit(i, message, e, opts(ctx)...)
+		_, err := a.ix.get().FollowupMessageEdit(i, message, &c, opts(ctx)...)
 		return err
 	}
 	_, err := a.webhookMessage(ctx, http.MethodPatch, i, message, e)
@@ -160,6 +201,11 @@ func (a sessionAPI) webhookMessage(ctx context.Context, method string, i *discor
 }
 
 func (a sessionAPI) Send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
+	if len(m.Files) > 0 {
+		c := *m
+		c.Files = whole(m.Files)
+		m = &c
+	}
 	if nonce == "" {
 		return a.s.ChannelMessageSendComplex(channel, m, opts(ctx)...)
 	}
@@ -198,6 +244,11 @@ func (a sessionAPI) Delete(ctx context.Context, channel, message string) error {
 }
 
 func (a sessionAPI) Edit(ctx context.Context, m *discordgo.MessageEdit) error {
+	if len(m.Files) > 0 {
+		c := *m
+		c.Files = whole(m.Files)
+		m = &c
+	}
 	_, err := a.s.ChannelMessageEditComplex(m, opts(ctx)...)
 	return err
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -86,4 +87,23 @@ func TestInteractionEditsInParallel(t *testing.T) {
 	defer mu.Unlock()
 	assert.True(t, seen["PATCH /api/v9/webhooks/9/tok1/messages/11"], "%v", seen)
 	assert.True(t, seen["GET /api/v9/webhooks/9/tok2/messages/@original"], "%v", seen)
+}
+
+// TestWholeFiles: every request gets readers of its own over the files'
+// bytes, so a file sent a second time (the bot-token fallback of a refused
+// follow-up) goes out whole, and the caller's File is left untouched.
+func TestWholeFiles(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n the picture's bytes")
+	f := pngFile(boardFile, png)
+	for try := range 3 {
+		got := whole([]*discordgo.File{f})
+		require.Len(t, got, 1)
+		assert.NotSame(t, f, got[0])
+		assert.Equal(t, boardFile, got[0].Name)
+		assert.Equal(t, "image/png", got[0].ContentType)
+		data, err := io.ReadAll(got[0].Reader)
+		require.NoError(t, err)
+		assert.Equal(t, png, data, "try %d: the whole picture", try)
+	}
+	assert.Nil(t, whole(nil))
 }

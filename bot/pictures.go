@@ -109,8 +109,9 @@ func pictureLabels(lang string) picture.Labels {
 	}
 }
 
-// pngFile is one PNG to upload. Each request needs its own (the reader is
-// consumed).
+// pngFile is one PNG to upload. Its reader is a *bytes.Reader, so
+// sessionAPI sends the whole picture with every request that carries it,
+// a retry or a fallback included (see whole).
 func pngFile(name string, png []byte) *discordgo.File {
 	return &discordgo.File{Name: name, ContentType: "image/png", Reader: bytes.NewReader(png)}
 }
