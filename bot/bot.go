@@ -17,6 +17,7 @@ import (
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/internal/redact"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -103,9 +104,8 @@ func New(opts Options) (*Bot, error) {
 	if !locales.Supported(opts.DefaultLanguage) {
 		return nil, fmt.Errorf("bot: unsupported default language %q", opts.DefaultLanguage)
 	}
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
+	// Interaction tokens never reach the logs (see package redact).
+	opts.Logger = redact.Logger(opts.Logger)
 	if opts.StoreTimeout <= 0 {
 		opts.StoreTimeout = defaultStoreTimeout
 	}

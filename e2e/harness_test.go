@@ -85,11 +85,16 @@ func (w *tWriter) Write(p []byte) (int, error) {
 // unless stop was called first.
 func startApp(t *testing.T, cfg app.Config) *running {
 	t.Helper()
+	return startAppLogging(t, cfg, testLogger(t))
+}
+
+// startAppLogging is startApp with the program's logger.
+func startAppLogging(t *testing.T, cfg app.Config, logger *slog.Logger) *running {
+	t.Helper()
 	ready := make(chan app.Started, 1)
 	cfg.Ready = func(s app.Started) { ready <- s }
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &running{t: t, cancel: cancel, done: make(chan error, 1)}
-	logger := testLogger(t)
 	go func() { r.done <- app.Run(ctx, cfg, logger) }()
 	select {
 	case r.started = <-ready:

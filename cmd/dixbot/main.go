@@ -26,6 +26,7 @@ import (
 	"github.com/caarlos0/env/v11"
 
 	"github.com/dixgame/dixbot/internal/app"
+	"github.com/dixgame/dixbot/internal/redact"
 )
 
 // version is stamped at build time: go build -ldflags "-X main.version=1.2.3".
@@ -263,11 +264,12 @@ func newLogger(level, format string, w io.Writer) (*slog.Logger, error) {
 		return nil, fmt.Errorf("%w: LOG_LEVEL %q must be debug, info, warn or error", app.ErrConfig, level)
 	}
 	opts := &slog.HandlerOptions{Level: l}
+	// Interaction tokens never reach the logs (see package redact).
 	switch format {
 	case "text":
-		return slog.New(slog.NewTextHandler(w, opts)), nil
+		return slog.New(redact.Handler(slog.NewTextHandler(w, opts))), nil
 	case "json":
-		return slog.New(slog.NewJSONHandler(w, opts)), nil
+		return slog.New(redact.Handler(slog.NewJSONHandler(w, opts))), nil
 	}
 	return nil, fmt.Errorf("%w: LOG_FORMAT %q must be text or json", app.ErrConfig, format)
 }

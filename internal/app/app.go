@@ -18,6 +18,7 @@ import (
 	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/internal/discordapi"
 	"github.com/dixgame/dixbot/internal/ops"
+	"github.com/dixgame/dixbot/internal/redact"
 	"github.com/dixgame/dixbot/schedule"
 	"github.com/dixgame/dixbot/store"
 )
@@ -34,9 +35,8 @@ var _ bot.Observer = (*ops.Metrics)(nil)
 // store unreachable or locked, gateway refused) or the shutdown could not
 // finish in time.
 func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
+	// Interaction tokens never reach the logs (see package redact).
+	logger = redact.Logger(logger)
 	if err := cfg.Validate(); err != nil {
 		return err
 	}

@@ -161,6 +161,7 @@ func (ix *Interaction) Payload() map[string]any {
 // InteractionReport says how the bot handled one interaction.
 type InteractionReport struct {
 	ID           string
+	Token        string // the interaction's token, a secret the bot must never log
 	Type         int
 	UserID       string
 	Responded    bool
@@ -175,7 +176,7 @@ func (s *Server) Interactions() []InteractionReport {
 	defer s.mu.Unlock()
 	out := make([]InteractionReport, 0, len(s.ixByID))
 	for _, st := range s.ixByID {
-		r := InteractionReport{ID: st.id, Type: st.typ, UserID: st.user.ID, Responded: st.responded, CallbackType: st.callbackType}
+		r := InteractionReport{ID: st.id, Token: st.token, Type: st.typ, UserID: st.user.ID, Responded: st.responded, CallbackType: st.callbackType}
 		if st.responded {
 			r.Latency = st.respondedAt.Sub(st.createdAt)
 			r.InTime = r.Latency <= s.opts.ResponseDeadline
