@@ -328,7 +328,7 @@ func (b *Bot) handle(d discordAPI, ic *discordgo.InteractionCreate) {
 	if len(c.after) > 0 {
 		actx, acancel := context.WithTimeout(context.Background(), afterTimeout)
 		defer acancel()
-		actx = context.WithValue(context.WithValue(actx, apiKey, d), guildKey, c.i.GuildID)
+		actx = context.WithValue(actx, apiKey, d)
 		for _, f := range c.after {
 			func() {
 				defer func() {
@@ -561,10 +561,6 @@ func (c *call) update(content string, embeds []*discordgo.MessageEmbed, comps []
 
 func noMentions() *discordgo.MessageAllowedMentions {
 	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
-}
-
-func mentionOnly(user string) *discordgo.MessageAllowedMentions {
-	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: []string{user}}
 }
 
 func messageURL(guild, channel, message string) string {

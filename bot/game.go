@@ -453,24 +453,16 @@ func (c *call) updateOrReply(text string, comps []discordgo.MessageComponent) {
 	c.update(text, nil, comps)
 }
 
-// The post-answer work gets the Discord API and the guild through its context.
+// The post-answer work gets the Discord API through its context.
 type ctxKey int
 
-const (
-	apiKey ctxKey = iota
-	guildKey
-)
+const apiKey ctxKey = 0
 
 func (b *Bot) apiFor(ctx context.Context) discordAPI {
 	if d, ok := ctx.Value(apiKey).(discordAPI); ok {
 		return d
 	}
 	panic("bot: no Discord API in context")
-}
-
-func guildOf(ctx context.Context) string {
-	g, _ := ctx.Value(guildKey).(string)
-	return g
 }
 
 // simpleAction handles the one-click decisions on the board.

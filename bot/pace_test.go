@@ -196,7 +196,7 @@ func TestKickVoteByMajorityOrByTheCreator(t *testing.T) {
 
 	// The kicked player can no longer act.
 	r = h.clickOn("u4", h.board(), customID(verbDraw, rec.State.Seq))
-	assert.NotEmpty(t, r.ephemeralText())
+	assert.Equal(t, enT("err_handed_over", nil), r.ephemeralText())
 
 	// The creator decides alone.
 	h2 := newHarness(t)
@@ -299,9 +299,9 @@ func TestAnyClickOfAnAbsentPlayerBringsThemBack(t *testing.T) {
 		return nil
 	})
 	require.NoError(t, err)
-	// A button of a board that moved on: refused, yet they are back.
+	// A button of another player's turn: refused, yet they are back.
 	r := h.clickOn(user, h.board(), customID(verbDraw, rec.State.Seq))
-	assert.NotEmpty(t, r.ephemeralText())
+	assert.Equal(t, enT("err_not_your_turn", map[string]any{"Name": m.Seats[rec.State.ToAct()].Name}), r.ephemeralText())
 	_, m = h.record()
 	assert.False(t, m.Seats[away].Away)
 	assert.Zero(t, m.Seats[away].Late)
