@@ -388,6 +388,9 @@ func (c *call) fail(err error) string {
 	} else {
 		c.b.log.Debug("interaction refused", "interaction", c.i.ID, "err", err)
 	}
+	if c.answerOver(err) {
+		return outcomeStale
+	}
 	text := locales.T(c.lang, key, data)
 	if outcome == outcomeRefused && c.fromPrompt() && !c.responded {
 		// A refusal in a private prompt replaces the prompt's previous

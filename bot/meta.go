@@ -79,6 +79,9 @@ type meta struct {
 	// NoPictures: the game was started with pictures:off; its board and
 	// scoreboard are text only (pictures.go).
 	NoPictures bool `json:"np,omitempty"`
+	// Scores is the id of the final scoreboard message once posted, kept
+	// with the archived game so a prompt used afterwards can point to it.
+	Scores string `json:"sc,omitempty"`
 }
 
 // seat is one player: a Discord user and the name shown on the board.

@@ -195,7 +195,7 @@ func (b *Bot) doOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix
 	}
 	channel := rec.Channel
 	x := &executor{b: b, d: d, rec: rec, m: m, ix: ix, now: time.Now(),
-		board: m.Board, ping: m.Ping, users: m.PingUsers, boardVia: m.BoardVia, pingVia: m.PingVia}
+		board: m.Board, ping: m.Ping, users: m.PingUsers, boardVia: m.BoardVia, pingVia: m.PingVia, scores: m.Scores}
 	var done uint32
 	var failed, refused error // refused: the board or scoreboard Discord refused for good
 	var rest *effect          // what is left of the effect a later step of which failed
@@ -260,6 +260,7 @@ func (b *Bot) doOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix
 		cur.Outbox = keep
 		cur.Board, cur.Ping, cur.PingUsers = x.board, x.ping, x.users
 		cur.BoardVia, cur.PingVia = x.boardVia, x.pingVia
+		cur.Scores = x.scores
 		now := b.now()
 		switch {
 		case refused != nil:
@@ -314,6 +315,7 @@ type executor struct {
 	users    []string  // who the current ping notified
 	boardVia *via      // the interaction that can edit board (nil: none)
 	pingVia  *via      // the interaction that can edit ping (nil: none)
+	scores   string    // the final scoreboard message, once posted
 	// rest is what remains owed of the effect being done once its first
 	// steps took effect (a message posted): if a later step fails, the
 	// effect is recorded as this rest, so a retry never posts again.
@@ -548,19 +550,21 @@ func (x *executor) do(ctx context.Context, e effect) error {
 			AllowedMentions: mentionUsers(all),
 			Files:           files,
 		}
-		_, _, err := x.post(ctx, e, ms)
+		msg, _, err := x.post(ctx, e, ms)
 		if refusedFiles(err, files) { // no ATTACH_FILES here: text only
 			emb.Image, ms.Files = nil, nil
-			_, _, err = x.post(ctx, e, ms)
+			msg, _, err = x.post(ctx, e, ms)
 		}
 		if err != nil {
 			return err
 		}
+		x.scores = msg.ID
 		x.rest = &effect{Kind: effPinged}
 		return x.pinged(ctx)
 	case effFinish:
 		sctx, cancel := context.WithTimeout(ctx, x.b.timeout)
 		defer cancel()
+		x.keepScores(sctx)
 		if err := x.b.store.Finish(sctx, channel); err != nil && !errors.Is(err, dixbot.ErrNotFound) {
 			if isStoreFailure(err) && x.b.obs != nil {
 				x.b.obs.StoreError("finish")
@@ -592,6 +596,27 @@ func (x *executor) boarded(ctx context.Context, e effect, v *via) error {
 		return err
 	}
 	return nil
+}
+
+// keepScores records the final scoreboard's message with the game about to
+// be archived, so a prompt used after the game can point to it. Best
+// effort: without it the answer only says the game is over.
+func (x *executor) keepScores(ctx context.Context) {
+	if x.scores == "" || x.scores == x.m.Scores {
+		return
+	}
+	_, err := x.b.store.Update(ctx, x.rec.Channel, "", func(r *dixbot.Record) error {
+		m, err := decodeMeta(r.Meta)
+		if err != nil {
+			return err
+		}
+		m.Scores = x.scores
+		r.Meta = m.encode()
+		return nil
+	})
+	if err != nil && !errors.Is(err, dixbot.ErrNotFound) {
+		x.b.log.Warn("could not record the scoreboard's message", "channel", x.rec.Channel, "err", err)
+	}
 }
 
 // retire strips the buttons of an old board message (replacing it by the
