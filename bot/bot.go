@@ -59,12 +59,19 @@ type Observer interface {
 	StoreError(op string)
 }
 
-// Time budgets. Discord wants the first answer within 3 s of the interaction.
+// Time budgets. Discord wants the first answer within 3 s of the
+// interaction; an answer that is not ready within deferAfter is deferred
+// (see deferNow), which gives the interaction 15 minutes, and the work goes
+// on until workBudget: a store that is slow, or down for a moment, is
+// waited for and tried again; only one that stays down that long gets the
+// localised error.
 const (
 	defaultStoreTimeout = 1500 * time.Millisecond
-	answerBudget        = 2500 * time.Millisecond // store work and routing before the first answer
-	respondTimeout      = 3 * time.Second         // one call to Discord
-	afterTimeout        = 15 * time.Second        // post-answer work (new board, pings)
+	deferAfter          = 2 * time.Second        // from the interaction's arrival
+	workBudget          = 8 * time.Second        // store work and routing before the answer
+	respondTimeout      = 3 * time.Second        // one call to Discord
+	afterTimeout        = 15 * time.Second       // post-answer work (new board, pings)
+	storeRetryPause     = 100 * time.Millisecond // before the first retry of a failed store call; doubles
 )
 
 // Bot handles Discord interactions for DIX. It is safe for concurrent use:
@@ -79,6 +86,11 @@ type Bot struct {
 	seed    func() int64
 	cmdIDs  map[string]string // English subcommand name -> handler id
 	apis    sync.Map          // *discordgo.Session -> sessionAPI
+
+	// deferAfter and workBudget are the time budgets (the constants of
+	// the same names); tests shorten them.
+	deferAfter time.Duration
+	workBudget time.Duration
 
 	paces        []clock.Pace
 	now          func() time.Time
@@ -127,6 +139,8 @@ func New(opts Options) (*Bot, error) {
 		now:         opts.Now,
 		wakeAt:      opts.WakeAt,
 		noPictures:  opts.NoPictures,
+		deferAfter:  deferAfter,
+		workBudget:  workBudget,
 	}
 	if b.wakeAt == nil {
 		b.wakeAt = func(time.Time) {}
@@ -262,8 +276,14 @@ type call struct {
 	lang string          // their language (ephemeral messages)
 	kind string          // command|button|select|modal
 
+	// ansMu orders the first answer and the deferral (deferNow, run by a
+	// timer): whichever comes first decides how the other is sent.
+	ansMu    sync.Mutex
+	deferred discordgo.InteractionResponseType // the deferral Discord took (0: none)
+	closed   bool                              // the handler is done: no deferral any more
+
 	responded bool
-	answered  bool                        // Discord took the answer
+	answered  bool                        // Discord took the answer (or a deferral)
 	at        time.Time                   // when the interaction arrived
 	updated   string                      // the message the answer updated in place ("": none)
 	after     []func(ctx context.Context) // post-answer work
@@ -296,9 +316,10 @@ func (b *Bot) handle(d discordAPI, ic *discordgo.InteractionCreate) {
 		return
 	}
 	defer b.inflight.Done()
-	ctx, cancel := context.WithTimeout(context.Background(), answerBudget)
+	ctx, cancel := context.WithTimeout(context.Background(), b.workBudget)
 	defer cancel()
 	c.ctx = ctx
+	timer := time.AfterFunc(max(0, b.deferAfter-time.Since(start)), c.deferNow)
 
 	outcome := outcomeOK
 	func() {
@@ -323,6 +344,8 @@ func (b *Bot) handle(d discordAPI, ic *discordgo.InteractionCreate) {
 		}
 		c.tellMissing()
 	}()
+	timer.Stop()
+	c.close()
 	b.observe(c.kind, outcome, start)
 
 	if len(c.after) > 0 {
@@ -529,11 +552,19 @@ func (c *call) ephemeralFiles(text string, comps []discordgo.MessageComponent, f
 	})
 }
 
-// respond sends the first answer. A failure is logged: there is nobody left
-// to tell.
+// respond sends the first answer, or, when the interaction was deferred,
+// finishes it through the interaction's token (finishDeferred). A failure
+// is logged: there is nobody left to tell.
 func (c *call) respond(r *discordgo.InteractionResponse) {
+	c.ansMu.Lock()
+	defer c.ansMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 	defer cancel()
+	if c.deferred != 0 {
+		c.responded = true
+		c.finishDeferred(ctx, r)
+		return
+	}
 	c.responded = true
 	if err := c.d.Respond(ctx, c.i, r); err != nil {
 		if c.answered = c.answerRefused(ctx, r, err); !c.answered {
@@ -589,11 +620,13 @@ func (c *call) storeErr(op string, err error) error {
 // get loads the channel's active game: dixbot.ErrNotFound when there is
 // none (an archived game is not active).
 func (c *call) get() (*dixbot.Record, error) {
-	ctx, cancel := c.storeCtx()
-	defer cancel()
-	r, err := c.b.store.Get(ctx, c.i.ChannelID)
+	var r *dixbot.Record
+	err := c.retry("get", func(ctx context.Context) (err error) {
+		r, err = c.b.store.Get(ctx, c.i.ChannelID)
+		return err
+	})
 	if err != nil {
-		return nil, c.storeErr("get", err)
+		return nil, err
 	}
 	c.notice.seen = r
 	if r.Finished {
@@ -622,15 +655,30 @@ func (c *call) getQuiet() (*dixbot.Record, error) {
 }
 
 // change runs fn on the channel's record inside one exactly-once store
-// Update keyed by the interaction id.
+// Update keyed by the interaction id, tried again while the store fails
+// (see applied). dixbot.ErrDuplicate means the interaction was applied
+// before this delivery of it.
 func (c *call) change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
-	ctx, cancel := c.storeCtx()
-	defer cancel()
-	r, err := c.b.store.Update(ctx, c.i.ChannelID, c.i.ID, fn)
+	var r *dixbot.Record
+	unsure := false // the last try may have been applied
+	err := c.retry("update", func(ctx context.Context) (err error) {
+		if unsure {
+			if r, err = c.applied(ctx); r != nil || err != nil {
+				return err
+			}
+		}
+		r, err = c.b.store.Update(ctx, c.i.ChannelID, c.i.ID, fn)
+		if unsure && errors.Is(err, dixbot.ErrDuplicate) {
+			// A try that looked failed landed in between.
+			r, err = c.b.store.Get(ctx, c.i.ChannelID)
+		}
+		unsure = unsure || transient(err)
+		return err
+	})
 	if err == nil {
 		c.notice.seen = r
 	}
-	return r, c.storeErr("update", err)
+	return r, err
 }
 
 // rememberLobby records the id of the lobby message (the answer to

@@ -343,6 +343,7 @@ func TestStoreUnavailable(t *testing.T) {
 	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	before := h.snap()
+	h.b.workBudget = 300 * time.Millisecond // the store stays down longer: tried again, then told
 	h.st.setFail(dixbot.ErrUnavailable)
 	for _, lc := range []discordgo.Locale{discordgo.EnglishUS, discordgo.French} {
 		h.locale = lc
@@ -371,6 +372,7 @@ func TestStoreTimeout(t *testing.T) {
 	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
 	b, err := New(Options{Store: slowStore{h.st}, StoreTimeout: 50 * time.Millisecond})
 	require.NoError(t, err)
+	b.workBudget = 300 * time.Millisecond
 	h.b = b
 	board := h.board()
 	assert.Equal(t, enT("err_store_unavailable", nil), h.clickOn("u1", board, h.mustFind(board, verbDraw)).ephemeralText())

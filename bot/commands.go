@@ -391,9 +391,7 @@ func (c *call) abandonYes(parsedID) error {
 		return ErrNoPermission
 	}
 	if r.State == nil {
-		ctx, cancel := c.storeCtx()
-		defer cancel()
-		err := c.storeErr("delete", c.b.store.Delete(ctx, c.i.ChannelID))
+		err := c.retry("delete", func(ctx context.Context) error { return c.b.store.Delete(ctx, c.i.ChannelID) })
 		if err != nil && !errors.Is(err, dixbot.ErrNotFound) {
 			return err
 		}

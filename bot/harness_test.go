@@ -103,6 +103,16 @@ func (r *recorder) Respond(ctx context.Context, i *discordgo.Interaction, resp *
 				m.content, m.embeds, m.components = resp.Data.Content, resp.Data.Embeds, resp.Data.Components
 			}
 		}
+	case discordgo.InteractionResponseDeferredMessageUpdate:
+		// "@original" is the message the component sits on.
+		if i.Message != nil {
+			r.origs[i.Token] = i.Message.ID
+		}
+	case discordgo.InteractionResponseDeferredChannelMessageWithSource:
+		// A "thinking…" message, the answer's place.
+		eph := resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0
+		r.msgs["orig-"+i.ID] = &shownMessage{id: "orig-" + i.ID, channel: i.ChannelID, ephemeral: eph}
+		r.origs[i.Token] = "orig-" + i.ID
 	}
 	return nil
 }
@@ -112,13 +122,36 @@ func (r *recorder) Original(ctx context.Context, i *discordgo.Interaction) (*dis
 	return &discordgo.Message{ID: "orig-" + i.ID, ChannelID: i.ChannelID}, nil
 }
 
+// EditOriginal records op "editOriginal", with edit naming the message
+// edited, and shows the edit on the interaction's "@original" message.
 func (r *recorder) EditOriginal(ctx context.Context, i *discordgo.Interaction, e *discordgo.WebhookEdit) error {
-	r.add(recorded{op: "editOriginal", interaction: i.ID, channel: i.ChannelID})
+	r.mu.Lock()
+	message := r.origs[i.Token]
+	r.mu.Unlock()
+	ed := &discordgo.MessageEdit{ID: message, Content: e.Content, Components: e.Components, Embeds: e.Embeds, AllowedMentions: e.AllowedMentions,
+		Files: e.Files, Attachments: e.Attachments}
+	refusal := r.record(recorded{op: "editOriginal", interaction: i.ID, channel: i.ChannelID, edit: ed})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if refusal != nil {
+		return refusal
+	}
+	m, ok := r.msgs[message]
+	if !ok {
+		return unknownMessage(message)
+	}
+	m.apply(ed)
 	return nil
 }
 
 func (r *recorder) DeleteOriginal(ctx context.Context, i *discordgo.Interaction) error {
 	r.add(recorded{op: "deleteOriginal", interaction: i.ID, channel: i.ChannelID})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if id := r.origs[i.Token]; id != "" {
+		delete(r.msgs, id)
+		r.deleted = append(r.deleted, id)
+	}
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -197,10 +198,8 @@ func (c *call) lobbyCancel(p parsedID) error {
 	if c.user != m.Creator {
 		return ErrNotCreator
 	}
-	ctx, cancel := c.storeCtx()
-	defer cancel()
-	if err := c.b.store.Delete(ctx, c.i.ChannelID); err != nil {
-		return c.storeErr("delete", err)
+	if err := c.retry("delete", func(ctx context.Context) error { return c.b.store.Delete(ctx, c.i.ChannelID) }); err != nil {
+		return err
 	}
 	c.update("", []*discordgo.MessageEmbed{lobbyEmbed(m.Lang, m, "cancelled")}, nil)
 	return nil
@@ -211,14 +210,12 @@ func (c *call) lobbyCancel(p parsedID) error {
 // a refusal pointing to its board.
 func (c *call) create(r *dixbot.Record) error {
 	for attempt := 0; ; attempt++ {
-		ctx, cancel := c.storeCtx()
-		err := c.b.store.Create(ctx, r)
-		cancel()
+		err := c.retry("create", func(ctx context.Context) error { return c.b.store.Create(ctx, r) })
 		if err == nil {
 			return nil
 		}
 		if !errors.Is(err, dixbot.ErrExists) {
-			return c.storeErr("create", err)
+			return err
 		}
 		old, gerr := c.get()
 		if gerr != nil {
@@ -227,10 +224,13 @@ func (c *call) create(r *dixbot.Record) error {
 			}
 			return err
 		}
+		if m, merr := decodeMeta(old.Meta); merr == nil && m.Origin == c.i.ID {
+			// This very command made it: a try that looked failed landed.
+			*r = *old
+			return nil
+		}
 		if old.State != nil && old.State.Phase == engine.PhaseOver && attempt == 0 {
-			fctx, fcancel := c.storeCtx()
-			ferr := c.b.store.Finish(fctx, c.i.ChannelID)
-			fcancel()
+			ferr := c.retry("finish", func(ctx context.Context) error { return c.b.store.Finish(ctx, c.i.ChannelID) })
 			if ferr == nil {
 				continue
 			}
