@@ -216,9 +216,11 @@ func TestRedeliveryUnknownToTheProcess(t *testing.T) {
 }
 
 // TestStoreDownMidGame: with Redis hung (paused) or stopped while a game is
-// in progress, a click gets the localised "store unreachable" answer within
-// Discord's deadline (noViolations checks that no answer was late), nothing
-// panics, and once Redis is back the same game goes on from where it was.
+// in progress, a click is answered within Discord's deadline (noViolations
+// checks that no answer was late): deferred, it gets the localised "store
+// unreachable" privately once the store has stayed down for the bot's whole
+// budget; nothing panics, and once Redis is back the same game goes on from
+// where it was.
 func TestStoreDownMidGame(t *testing.T) {
 	w := newOpsWorld(t)
 	tb := w.table(t, "en-US", "Alice", "Bob/fr")
@@ -244,20 +246,18 @@ func TestStoreDownMidGame(t *testing.T) {
 			id := oneClickDecision(t, buttons)
 
 			tc.down()
-			r := tb.click(user, board.ID, id.raw)
-			require.NotNil(t, r.Message, describe(r))
-			assert.True(t, r.Ephemeral(), "explained privately: %s", describe(r))
-			assert.Contains(t, r.Message.Content, locales.T(locales.For(user.Locale), "err_store_unavailable", nil))
+			ix, err := tb.fake.Click(waitCtx(t), user.ID, board.ID, id.raw)
+			require.NoError(t, err)
+			told(t, w.fake, ix, locales.T(locales.For(user.Locale), "err_store_unavailable", nil))
 			// The other player, in the other language, gets it too.
-			r = tb.command(other, "/dix board")
-			require.NotNil(t, r.Message, describe(r))
-			assert.True(t, r.Ephemeral(), describe(r))
-			assert.Contains(t, r.Message.Content, locales.T(locales.For(other.Locale), "err_store_unavailable", nil))
+			ix, err = tb.fake.RunCommand(waitCtx(t), other.ID, tb.channel.ID, "/dix board")
+			require.NoError(t, err)
+			told(t, w.fake, ix, locales.T(locales.For(other.Locale), "err_store_unavailable", nil))
 			tc.back()
 
 			assert.Equal(t, before, tb.stateBytes(), "no game lost or changed")
 			// The same button, clicked again, now plays.
-			r = tb.click(user, board.ID, id.raw)
+			r := tb.click(user, board.ID, id.raw)
 			assert.False(t, r.Ephemeral(), "applied once the store is back: %s", describe(r))
 			assert.Greater(t, tb.record().State.Seq, rec.State.Seq)
 		})
@@ -270,6 +270,26 @@ func TestStoreDownMidGame(t *testing.T) {
 
 	tb.playToEnd()
 	tb.checkScoreboard([]string{"Alice", "Bob"})
+}
+
+// told waits until the answer to ix, first or through its token (the
+// message it made or updated, a follow-up), privately says text.
+func told(t *testing.T, fake *fakediscord.Server, ix *fakediscord.Interaction, text string) {
+	t.Helper()
+	_, err := ix.Wait(waitCtx(t))
+	require.NoError(t, err)
+	says := func(m fakediscord.Message) bool { return m.Ephemeral() && strings.Contains(m.Content, text) }
+	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool {
+		if r, ok := ix.Response(); ok && r.Message != nil && says(*r.Message) {
+			return true
+		}
+		for _, m := range ix.Followups() {
+			if says(m) {
+				return true
+			}
+		}
+		return false
+	}), "told privately %q", text)
 }
 
 // TestInteractionsDuringShutdown: while the program drains at shutdown, an
