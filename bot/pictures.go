@@ -84,19 +84,37 @@ func publicView(g *engine.Game) engine.View {
 }
 
 // pictureNames are the seats' names as drawn: plain text (no Markdown
-// escapes), the computer players and ALIX by their localised names.
+// escapes), the computer players and ALIX by their localised names, without
+// the emoji the pictures' font cannot draw (pictureMarks draws a robot).
 func pictureNames(lang string, m *meta, seats int) []string {
 	names := make([]string, seats)
 	for s := range names {
 		switch {
 		case s >= len(m.Seats):
 		case m.Seats[s].CPU != "" || m.Seats[s].ID == "":
-			names[s] = m.name(lang, s) // localised, no user input in it
+			names[s] = picture.Drawable(m.name(lang, s)) // localised, no user input in it
 		default:
 			names[s] = m.Seats[s].Name
 		}
 	}
 	return names
+}
+
+// pictureMarks are the marks drawn before the seats' names, as the text
+// marks them: a robot for a seat the computer plays (a computer player,
+// ALIX, a seat handed over), a moon for an absent player.
+func pictureMarks(m *meta, seats int) []picture.Mark {
+	marks := make([]picture.Mark, seats)
+	for s := range marks {
+		switch {
+		case s >= len(m.Seats):
+		case m.Seats[s].CPU != "" || m.Seats[s].ID == "" || m.Seats[s].Gone != "":
+			marks[s] = picture.MarkComputer
+		case m.Seats[s].Away:
+			marks[s] = picture.MarkAway
+		}
+	}
+	return marks
 }
 
 // pictureLabels are the words a picture shows, in lang.
@@ -144,9 +162,7 @@ func (b *Bot) boardMessage(lang string, m *meta, g *engine.Game, attach bool) (*
 	if !attach || !b.pictured(m) {
 		return boardEmbed(lang, m, g), nil
 	}
-	png, err := picture.RenderBoard(picture.Board{
-		View: publicView(g), Names: pictureNames(lang, m, len(g.Players)), Acting: g.ToAct(), Labels: pictureLabels(lang),
-	})
+	png, err := picture.RenderBoard(boardPicture(lang, m, g))
 	if err != nil {
 		b.log.Warn("board picture not drawn; text only", "err", err)
 		return boardEmbed(lang, m, g), nil
@@ -185,6 +201,20 @@ func (b *Bot) buyPreview(lang string, m *meta, g *engine.Game, s int, cd engine.
 	return []*discordgo.MessageEmbed{withImage(e, handFile)}, []*discordgo.File{pngFile(handFile, png)}
 }
 
+// boardPicture is the input of the board picture of g in lang.
+func boardPicture(lang string, m *meta, g *engine.Game) picture.Board {
+	return picture.Board{
+		View: publicView(g), Names: pictureNames(lang, m, len(g.Players)), Marks: pictureMarks(m, len(g.Players)),
+		Acting: g.ToAct(), Labels: pictureLabels(lang),
+	}
+}
+
+// scoreboardPicture is the input of the final scoreboard's picture.
+func scoreboardPicture(lang string, m *meta, g *engine.Game) picture.Scoreboard {
+	return picture.Scoreboard{View: publicView(g), Names: pictureNames(lang, m, len(g.Players)),
+		Marks: pictureMarks(m, len(g.Players)), Labels: pictureLabels(lang)}
+}
+
 // handPicture is the input of seat s's hand picture.
 func handPicture(lang string, m *meta, g *engine.Game, s int) picture.Hand {
 	p := g.Players[s]
@@ -210,7 +240,7 @@ func (b *Bot) scoresMessage(lang string, m *meta, g *engine.Game, attach bool) (
 	if !attach || !b.pictured(m) {
 		return e, nil
 	}
-	png, err := picture.RenderScoreboard(picture.Scoreboard{View: publicView(g), Names: pictureNames(lang, m, len(g.Players)), Labels: pictureLabels(lang)})
+	png, err := picture.RenderScoreboard(scoreboardPicture(lang, m, g))
 	if err != nil {
 		b.log.Warn("scoreboard picture not drawn; text only", "err", err)
 		return e, nil

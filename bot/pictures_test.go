@@ -431,3 +431,50 @@ func menuOptions(msg *shownMessage) []discordgo.SelectMenuOption {
 	}
 	return out
 }
+
+// TestPicturesDrawOnlyWhatTheFontHas checks what the bot gives the
+// pictures, in both languages: the labels and the names of every kind of
+// seat hold only runes the pictures' fonts draw (no emoji drawn as an
+// empty box), and each seat carries the mark the text gives it: the robot
+// for the computer's seats, the moon for an absent player.
+func TestPicturesDrawOnlyWhatTheFontHas(t *testing.T) {
+	m := &meta{Seats: []seat{
+		{ID: "u1", Name: "Alice"},
+		{CPU: "strong"},
+		{ID: "u3", Name: "Chloé", Away: true},
+		{ID: "u4", Name: "Dan", Gone: goneLeft},
+		{ID: "u5", Name: "Eve", Gone: goneKicked},
+	}}
+	g, err := engine.New(engine.Options{Players: 5, Seed: 3, FirstPlayer: 0})
+	require.NoError(t, err)
+	solo := &meta{Solo: true, Seats: []seat{{ID: "u1", Name: "Alice"}, {}}}
+	gs, err := engine.New(engine.Options{Players: 1, Seed: 3, FirstPlayer: 0, Difficulty: 5})
+	require.NoError(t, err)
+	for _, lang := range []string{"en", "fr"} {
+		l := pictureLabels(lang)
+		for _, s := range []string{l.Market, l.Deck, l.Tableau, l.Total, l.Money, l.Auction, l.HighBid, l.Score, l.Paid} {
+			assert.NotEmpty(t, s)
+			assert.Equal(t, s, picture.Drawable(s), "%s label", lang)
+		}
+		for _, tc := range []struct {
+			m     *meta
+			g     *engine.Game
+			marks []picture.Mark
+		}{
+			{m, g, []picture.Mark{picture.MarkNone, picture.MarkComputer, picture.MarkAway, picture.MarkComputer, picture.MarkComputer}},
+			{solo, gs, []picture.Mark{picture.MarkNone, picture.MarkComputer}},
+		} {
+			b := boardPicture(lang, tc.m, tc.g)
+			sb := scoreboardPicture(lang, tc.m, tc.g)
+			require.Len(t, b.Names, len(tc.marks))
+			for s, name := range b.Names {
+				assert.NotEmpty(t, name, "%s seat %d", lang, s)
+				assert.Equal(t, name, picture.Drawable(name), "%s seat %d", lang, s)
+				assert.Contains(t, tc.m.name(lang, s), name, "%s seat %d: the name the text gives", lang, s)
+			}
+			assert.Equal(t, tc.marks, b.Marks, lang)
+			assert.Equal(t, b.Names, sb.Names, lang)
+			assert.Equal(t, b.Marks, sb.Marks, lang)
+		}
+	}
+}

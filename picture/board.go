@@ -24,13 +24,29 @@ type Labels struct {
 
 // Board is the input of the board picture: the engine's view of a game (the
 // deck's order, which View also holds, is never drawn: only its size), the
-// players' display names by seat, and the seat who must act now.
+// players' display names and marks by seat, and the seat who must act now.
 type Board struct {
 	View   engine.View
 	Names  []string // by seat; a missing name is drawn as the seat number
+	Marks  []Mark   // by seat; missing: MarkNone
 	Acting int      // the seat who must decide now; -1: nobody
 	Labels Labels
 }
+
+// Mark says who plays a seat, drawn before the seat's name.
+type Mark uint8
+
+const (
+	// MarkNone is a person playing their seat.
+	MarkNone Mark = iota
+	// MarkComputer is a seat the computer plays: a computer player, the
+	// solo game's virtual player, a seat handed to the computer. Drawn as
+	// a robot's head.
+	MarkComputer
+	// MarkAway is a player marked absent, for whom the computer decides
+	// until they come back. Drawn as a crescent moon.
+	MarkAway
+)
 
 // Picture geometry, in pixels. The width fits Discord's embed images (about
 // 550 px shown) with little scaling.
@@ -48,7 +64,10 @@ const (
 // when an auction is on, then every player's collection as runs per colour
 // with the wilds where the scorer places them, score per colour and in all,
 // money and consolation tokens, and a gold frame and arrow on the player who
-// must act (a star marks the player whose turn it is). It returns PNG bytes,
+// must act (a star marks the player whose turn it is), a robot before the
+// name of a seat the computer plays and a moon before an absent player's
+// (Marks). Runes the embedded fonts cannot draw are left out of the names
+// (see Drawable). It returns PNG bytes,
 // or ErrBadInput for a view whose cards cannot be read. Safe for concurrent
 // use.
 func RenderBoard(b Board) ([]byte, error) {
@@ -67,10 +86,11 @@ type seatData struct {
 	cons   int
 	acting bool
 	active bool
+	mark   Mark
 	rank   int // scoreboard only
 }
 
-func seats(v *engine.View, names []string, acting int) ([]seatData, error) {
+func seats(v *engine.View, names []string, marks []Mark, acting int) ([]seatData, error) {
 	out := make([]seatData, len(v.Seats))
 	for i, s := range v.Seats {
 		coll, err := parseCards(s.Collection)
@@ -78,11 +98,16 @@ func seats(v *engine.View, names []string, acting int) ([]seatData, error) {
 			return nil, err
 		}
 		name := strconv.Itoa(i + 1)
-		if i < len(names) && names[i] != "" {
-			name = names[i]
+		if i < len(names) {
+			if n := Drawable(names[i]); n != "" {
+				name = n
+			}
 		}
 		out[i] = seatData{seat: i, name: name, lay: layoutOf(coll, nil), money: s.Money, cons: s.Consolation,
 			acting: i == acting, active: i == v.Active && v.Phase != engine.PhaseOver.String()}
+		if i < len(marks) {
+			out[i].mark = marks[i]
+		}
 	}
 	return out, nil
 }
@@ -92,7 +117,7 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 	if b.Acting >= len(v.Seats) {
 		return nil, fmt.Errorf("%w: acting seat %d of %d", ErrBadInput, b.Acting, len(v.Seats))
 	}
-	ps, err := seats(v, b.Names, b.Acting)
+	ps, err := seats(v, b.Names, b.Marks, b.Acting)
 	if err != nil {
 		return nil, err
 	}
@@ -258,6 +283,9 @@ func (c *canvas) drawBlock(x, y, h int, p *seatData) {
 	}
 	if p.active {
 		hx = c.row(hx, hy, headerH-4, 0, markTile(false, bg)) + 5
+	}
+	if p.mark != MarkNone {
+		hx = c.row(hx, hy, headerH-4, 0, seatMarkTile(p.mark, bg)) + 5
 	}
 	name := fit(p.name, fName, x+blockW-8-rw-hx-4)
 	c.row(hx, hy, headerH-4, 0, text(name, fName, cWhite, bg))

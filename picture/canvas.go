@@ -4,12 +4,14 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"strings"
 	"sync"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
 	"golang.org/x/image/vector"
 )
@@ -96,8 +98,18 @@ var cache = struct {
 	sync.Mutex
 	tiles map[any]*tile
 	faces map[fontKey]font.Face
-	texts int // text tiles in tiles, bounded by maxTextTiles
-}{tiles: map[any]*tile{}, faces: map[fontKey]font.Face{}}
+	texts int           // text tiles in tiles, bounded by maxTextTiles
+	runes map[rune]bool // every rune rasterised so far (the tests check the fonts have them)
+}{tiles: map[any]*tile{}, faces: map[fontKey]font.Face{}, runes: map[rune]bool{}}
+
+// rasterised notes the runes of s as drawn; the caller holds cache.Mutex.
+// Names pass through Drawable first, so the set stays within the fonts'
+// few hundred glyphs.
+func rasterised(s string) {
+	for _, r := range s {
+		cache.runes[r] = true
+	}
+}
 
 // maxTextTiles bounds the text tiles kept (names come and go with games).
 const maxTextTiles = 4096
@@ -168,11 +180,8 @@ var (
 	fontBold, fontRegu *opentype.Font
 )
 
-// face returns the face for k; the caller holds cache.Mutex.
-func face(k fontKey) font.Face {
-	if f, ok := cache.faces[k]; ok {
-		return f
-	}
+// loadFonts parses the embedded fonts once.
+func loadFonts() {
 	fontOnce.Do(func() {
 		var err error
 		if fontBold, err = opentype.Parse(gobold.TTF); err != nil {
@@ -182,6 +191,14 @@ func face(k fontKey) font.Face {
 			panic(err)
 		}
 	})
+}
+
+// face returns the face for k; the caller holds cache.Mutex.
+func face(k fontKey) font.Face {
+	if f, ok := cache.faces[k]; ok {
+		return f
+	}
+	loadFonts()
 	src := fontRegu
 	if k.bold {
 		src = fontBold
@@ -213,6 +230,7 @@ func text(s string, f fontKey, fg, bg color.RGBA) *tile {
 	return cached(textKey{s, f, fg, bg}, true, func() *tile {
 		fc := face(f)
 		m := fc.Metrics()
+		rasterised(s)
 		w := font.MeasureString(fc, s).Ceil()
 		h := (m.Ascent + m.Descent).Ceil()
 		dst := image.NewRGBA(image.Rect(0, 0, max(w, 1), h))
@@ -221,6 +239,47 @@ func text(s string, f fontKey, fg, bg color.RGBA) *tile {
 		return quantise(dst, bg)
 	})
 }
+
+// Drawable is s without the runes the embedded fonts have no glyph for
+// (emoji, most scripts beyond Latin, Greek and Cyrillic), which would be
+// drawn as empty boxes, and without the spaces this leaves at its ends.
+// Safe for concurrent use.
+func Drawable(s string) string {
+	cache.Lock()
+	defer cache.Unlock()
+	loadFonts()
+	ok := true
+	for _, r := range s {
+		if !hasGlyph(r) {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if hasGlyph(r) {
+			b.WriteRune(r)
+		}
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// hasGlyph reports whether both embedded fonts draw r; the caller holds
+// cache.Mutex and has loaded the fonts.
+func hasGlyph(r rune) bool {
+	for _, f := range []*opentype.Font{fontRegu, fontBold} {
+		if i, err := f.GlyphIndex(&glyphBuf, r); err != nil || i == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// glyphBuf is the sfnt buffer of hasGlyph, used under cache.Mutex.
+var glyphBuf sfnt.Buffer
 
 // textWidth is the width of s in font f.
 func textWidth(s string, f fontKey) int {
@@ -248,6 +307,7 @@ func fit(s string, f fontKey, w int) string {
 // the caller holds cache.Mutex.
 func drawGlyphs(dst *image.RGBA, s string, f fontKey, col color.RGBA, cx, cy float64) {
 	fc := face(f)
+	rasterised(s)
 	b, _ := font.BoundString(fc, s)
 	bw := float64(b.Max.X-b.Min.X) / 64
 	bh := float64(b.Max.Y-b.Min.Y) / 64

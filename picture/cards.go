@@ -310,3 +310,37 @@ func countTile(n int, sz cardSize, bg color.RGBA) *tile {
 		return quantise(dst, bg)
 	})
 }
+
+type seatMarkKey struct {
+	mark Mark
+	bg   color.RGBA
+}
+
+// seatMarkTile is the mark before the name of a seat the computer plays (a
+// robot's head: antenna, rounded head, two eyes, a mouth) or of an absent
+// player (a crescent moon), drawn with shapes, not with a font's emoji.
+func seatMarkTile(m Mark, bg color.RGBA) *tile {
+	return cached(seatMarkKey{m, bg}, false, func() *tile {
+		dst := image.NewRGBA(image.Rect(0, 0, 20, 20))
+		p := newPen(dst)
+		switch m {
+		case MarkComputer:
+			p.poly([2]float32{9.2, 2}, [2]float32{10.8, 2}, [2]float32{10.8, 6}, [2]float32{9.2, 6})
+			p.circle(10, 2.2, 1.9)
+			p.roundRect(1, 9, 3, 15, 0.8) // ears
+			p.roundRect(17, 9, 19, 15, 0.8)
+			p.roundRect(2.5, 5.5, 17.5, 19, 3)
+			p.paint(cMuted)
+			p.circle(7, 11, 2)
+			p.circle(13, 11, 2)
+			p.roundRect(6.5, 15, 13.5, 16.6, 0.8)
+			p.paint(cInk)
+		case MarkAway:
+			p.circle(10, 10, 8)
+			p.paint(cLilac)
+			p.circle(14, 7, 7)
+			p.paint(bg)
+		}
+		return quantise(dst, bg)
+	})
+}

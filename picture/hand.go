@@ -104,7 +104,7 @@ func drawHand(h *Hand) (*image.Paletted, error) {
 	}
 	c.row(handW-10-rw, y, hdr-8, 6, right...)
 	nf := fontKey{true, 22}
-	c.row(x, y, hdr-8, 0, text(fit(h.Name, nf, handW-30-rw), nf, cWhite, cPanel))
+	c.row(x, y, hdr-8, 0, text(fit(Drawable(h.Name), nf, handW-30-rw), nf, cWhite, cPanel))
 
 	gy := y + hdr
 	c.drawGrid(x, gy, l, st, cPanel)

@@ -297,3 +297,122 @@ func tileAt(img *image.Paletted, t *tile, x, y int) bool {
 	}
 	return true
 }
+
+func TestDrawable(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Alice", "Alice"},
+		{"Chloé", "Chloé"},
+		{"Дмитрий", "Дмитрий"},
+		{"Ελένη", "Ελένη"},
+		{"🤖 Computer 2 (normal)", "Computer 2 (normal)"},
+		{"Zoë 🎲 the bold", "Zoë the bold"},
+		{"💤", ""},
+		{"", ""},
+	} {
+		assert.Equal(t, tc.want, Drawable(tc.in), "%q", tc.in)
+	}
+}
+
+// marked is a late 4-player board whose seats are played by a person, the
+// computer, an absent player and a person whose name is partly emoji.
+func marked(t *testing.T) Board {
+	g := playUntil(t, 4, 7, lateAuction(12))
+	b := board(g, []string{"Alice", "🤖 Computer 2 (strong)", "Chloé", "🎲 Dmitri 🎲"})
+	b.Marks = []Mark{MarkNone, MarkComputer, MarkAway}
+	return b
+}
+
+// TestSeatMarks checks that a seat the computer plays carries the robot and
+// an absent player the moon, just before the name, on the board and on the
+// scoreboard, and that nobody else carries either.
+func TestSeatMarks(t *testing.T) {
+	b := marked(t)
+	img, err := drawBoard(&b)
+	require.NoError(t, err)
+	got, err := encode(img)
+	require.NoError(t, err)
+	checkGolden(t, "board_marks.png", got)
+
+	topH := img.Bounds().Dy() - 2*margin - 2*(blockHeight()+colGap)
+	for seat, want := range []Mark{MarkNone, MarkComputer, MarkAway, MarkNone} {
+		bx := margin + (seat%2)*(blockW+colGap)
+		by := margin + topH + colGap + (seat/2)*(blockHeight()+colGap)
+		bg := cPanel
+		x := bx + 8
+		if seat == b.Acting {
+			bg = cPanelAct
+			x += 18 + 5 // the arrow first
+		}
+		if seat == b.View.Active {
+			x += 18 + 5 // the star
+		}
+		y := by + 4 + (headerH-4-20)/2
+		for _, m := range []Mark{MarkComputer, MarkAway} {
+			assert.Equal(t, m == want, tileAt(img, seatMarkTile(m, bg), x, y), "seat %d, mark %d", seat, m)
+		}
+	}
+
+	g := playUntil(t, 4, 7, func(*engine.Game) bool { return false })
+	sb := Scoreboard{View: g.View(), Names: b.Names, Marks: b.Marks}
+	simg, err := drawScoreboard(&sb)
+	require.NoError(t, err)
+	spng, err := encode(simg)
+	require.NoError(t, err)
+	checkGolden(t, "scoreboard_marks.png", spng)
+	for i, r := range g.View().Results {
+		x := margin + (i%2)*(blockW+colGap) + 8 + 24 + 6 // after the rank
+		y := margin + (i/2)*(blockHeight()+colGap) + 4 + (headerH-4-20)/2
+		want := MarkNone
+		if r.Seat < len(b.Marks) {
+			want = b.Marks[r.Seat]
+		}
+		for _, m := range []Mark{MarkComputer, MarkAway} {
+			assert.Equal(t, m == want, tileAt(simg, seatMarkTile(m, cPanel), x, y), "scoreboard seat %d, mark %d", r.Seat, m)
+		}
+	}
+}
+
+// TestEveryRuneDrawnHasAGlyph draws every kind of picture, with names that
+// hold emoji and labels in both languages' alphabets, then checks that
+// every rune rasterised has a glyph in the embedded fonts: none is drawn
+// as an empty box.
+func TestEveryRuneDrawnHasAGlyph(t *testing.T) {
+	for _, tc := range []struct {
+		players int
+		seed    int64
+		stop    func(*engine.Game) bool
+	}{{2, 1, lateAuction(60)}, {3, 2, lateAuction(50)}, {5, 3, lateAuction(15)}} {
+		g := playUntil(t, tc.players, tc.seed, tc.stop)
+		_, err := RenderBoard(board(g, []string{"Zoë 🎲", "🤖 Computer 2 (normal)", "💤", "李 Li", "Ana"}))
+		require.NoError(t, err)
+	}
+	b := marked(t)
+	_, err := RenderBoard(b)
+	require.NoError(t, err)
+	g := playUntil(t, 5, 4, func(*engine.Game) bool { return false })
+	_, err = RenderScoreboard(Scoreboard{View: g.View(), Names: b.Names, Marks: b.Marks, Labels: enLabels})
+	require.NoError(t, err)
+	g7 := engine.Card{Kind: engine.KindNumber, Color: engine.Green, Value: 7}
+	for _, h := range []Hand{
+		{Name: "🎲 Chloé", Collection: cards(t, everyWild), Money: 7, Consolation: 12, Labels: enLabels},
+		{Name: "Bob", Collection: cards(t, "g5 g6 o3 o9 b1 b2 b3 b3 p# *4"), Candidate: &g7, Pay: cards(t, "o3 o9"), Labels: enLabels},
+		{Name: "Bob", Collection: cards(t, "g5 g6 g7 g8 o3 o4"), Candidate: &g7, Pay: cards(t, "g5 g6 g7"), Labels: enLabels},
+	} {
+		_, err := RenderHand(h)
+		require.NoError(t, err)
+	}
+
+	cache.Lock()
+	defer cache.Unlock()
+	require.NotEmpty(t, cache.runes)
+	var missing []string
+	for r := range cache.runes {
+		if !hasGlyph(r) {
+			missing = append(missing, string(r))
+		}
+	}
+	assert.Empty(t, missing, "runes drawn as empty boxes")
+	for _, r := range "–…−+#0123456789" {
+		assert.True(t, cache.runes[r] || r == '…', "%q is drawn somewhere: the test covers it", r)
+	}
+}

@@ -12,11 +12,12 @@ import (
 type Scoreboard struct {
 	View   engine.View
 	Names  []string
+	Marks  []Mark // by seat, as on the board
 	Labels Labels // unused for now: the scoreboard is numbers and names
 }
 
 // RenderScoreboard draws the final standings, best first: each player's rank
-// (gold for the winners), name and tokens (the first tie-break), their runs
+// (gold for the winners), mark, name and tokens (the first tie-break), their runs
 // per colour with the wilds where the scorer placed them, the score of each
 // colour and the total. It returns PNG bytes, or ErrBadInput for a view
 // without results or with unreadable cards. Safe for concurrent use.
@@ -33,7 +34,7 @@ func drawScoreboard(s *Scoreboard) (*image.Paletted, error) {
 	if len(v.Results) == 0 || len(v.Results) != len(v.Seats) {
 		return nil, fmt.Errorf("%w: %d results for %d seats", ErrBadInput, len(v.Results), len(v.Seats))
 	}
-	ps, err := seats(v, s.Names, -1)
+	ps, err := seats(v, s.Names, s.Marks, -1)
 	if err != nil {
 		return nil, err
 	}
