@@ -1072,3 +1072,47 @@ func TestGameLanguage(t *testing.T) {
 		})
 	}
 }
+
+// The confirmation of /dix abandon ends only the table its prompt was made
+// for: a button /dix abandon never drew (no version), or the prompt of an
+// earlier table, is outdated and changes nothing; a prompt of this table
+// still works after the game has moved on.
+func TestAbandonConfirmationBelongsToItsPrompt(t *testing.T) {
+	h := newHarness(t)
+	h.startGame("u1", "u2")
+	board := h.board()
+	before := h.snap()
+	assert.Contains(t, h.clickOn("u1", board, customID(verbAbandonYes, 0)).ephemeralText(), enT("err_stale", nil),
+		"without /dix abandon")
+	h.unchanged(before)
+
+	earlier := h.command("u1", "abandon").shown(nil)
+	rec, m := h.record()
+	forged := customID(verbAbandonYes, uint32(rec.Version)+5, m.Origin)
+	assert.Equal(t, enT("err_bad_custom_id", nil), h.clickOn("u1", board, forged).ephemeralText(), "a version never reached")
+	h.unchanged(before)
+
+	prompt := h.command("u1", "abandon").shown(nil)
+	h.clickOn(m.Seats[rec.State.ToAct()].ID, board, customID(verbDraw, rec.State.Seq))
+	moved, _ := h.record()
+	require.Greater(t, moved.Version, rec.Version, "the game moved on")
+	h.clickOn("u1", prompt, h.mustFind(prompt, verbAbandonYes))
+	assert.Equal(t, enT("abandon_done", nil), prompt.content)
+	rec, err := h.st.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	require.True(t, rec.Finished)
+
+	// A new table: the prompt made for the earlier one does not end it.
+	h.startGame("u1", "u2")
+	before = h.snap()
+	r := h.clickOn("u1", earlier, h.mustFind(earlier, verbAbandonYes))
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type, "the prompt itself says so")
+	earlier = r.shown(earlier)
+	assert.Contains(t, earlier.content, enT("err_stale", nil))
+	_, kept := findID(earlier, verbAbandonYes)
+	assert.False(t, kept, "the old prompt loses its button")
+	h.unchanged(before)
+	rec, err = h.st.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	assert.False(t, rec.Finished)
+}

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -372,13 +373,28 @@ func (c *call) cmdAbandon() error {
 		return ErrNoPermission
 	}
 	c.ephemeral(locales.T(c.lang, "abandon_confirm", nil), []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		button(c.lang, "btn_abandon_yes", nil, discordgo.DangerButton, customID(verbAbandonYes, 0)),
+		button(c.lang, "btn_abandon_yes", nil, discordgo.DangerButton, abandonYesID(r, m)),
 		button(c.lang, "btn_abandon_no", nil, discordgo.SecondaryButton, customID(verbAbandonNo, 0)),
 	}}})
 	return nil
 }
 
-func (c *call) abandonYes(parsedID) error {
+// abandonYesID is the custom id of the button that confirms abandoning
+// the table of r: it carries the record's version when the prompt was made
+// and the table's origin, so that only a prompt /dix abandon made for this
+// table ends it.
+func abandonYesID(r *dixbot.Record, m *meta) string {
+	if m.Origin == "" {
+		return customID(verbAbandonYes, uint32(r.Version))
+	}
+	return customID(verbAbandonYes, uint32(r.Version), m.Origin)
+}
+
+// abandonYes ends the table once its creator (or a channel manager)
+// confirms. The button must come from a prompt made for this table: one of
+// an earlier table, or without a version, is outdated; a version the table
+// has not reached was never drawn.
+func (c *call) abandonYes(p parsedID) error {
 	r, err := c.get()
 	if err != nil {
 		return err
@@ -386,6 +402,12 @@ func (c *call) abandonYes(parsedID) error {
 	m, err := decodeMeta(r.Meta)
 	if err != nil {
 		return err
+	}
+	switch {
+	case p.version == 0 || p.arg != m.Origin || (c.i.Message != nil && m.olderThanTable(c.i.Message.ID)):
+		return ErrStale
+	case uint64(p.version) > r.Version:
+		return fmt.Errorf("%w: version %d is newer than the record's %d", ErrBadCustomID, p.version, r.Version)
 	}
 	if !c.mayAbandon(m) {
 		return ErrNoPermission

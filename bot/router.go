@@ -134,22 +134,23 @@ const (
 
 // verbArgs lists the verbs that take an argument; every other verb refuses one.
 var verbArgs = map[string]argSpec{
-	verbBidAmount: argRequired, // the amount
-	verbBuySelect: argOptional, // the colour, when the market is split by colour
-	verbBuyPay:    argRequired, // the card
-	verbBuyOther:  argRequired,
-	verbBuyModal:  argRequired,
-	verbPickCards: argRequired, // the pick so far (picker.go)
-	verbPickMoney: argRequired,
-	verbPickCons:  argRequired,
-	verbPickOK:    argRequired,
-	verbPickBack:  argOptional, // the card, or "w" for an auction; none: the market
-	verbLog:       argRequired, // the page
-	verbKick:      argRequired, // the seat
+	verbBidAmount:  argRequired, // the amount
+	verbBuySelect:  argOptional, // the colour, when the market is split by colour
+	verbBuyPay:     argRequired, // the card
+	verbBuyOther:   argRequired,
+	verbBuyModal:   argRequired,
+	verbPickCards:  argRequired, // the pick so far (picker.go)
+	verbPickMoney:  argRequired,
+	verbPickCons:   argRequired,
+	verbPickOK:     argRequired,
+	verbPickBack:   argOptional, // the card, or "w" for an auction; none: the market
+	verbLog:        argRequired, // the page
+	verbKick:       argRequired, // the seat
+	verbAbandonYes: argOptional, // the table's origin (see abandonYes)
 }
 
 // versionless lists the verbs anyone may use at any time: their version is 0.
-var versionless = map[string]bool{verbHand: true, verbShowBoard: true, verbAbandonYes: true, verbAbandonNo: true, verbLog: true, verbKick: true}
+var versionless = map[string]bool{verbHand: true, verbShowBoard: true, verbAbandonNo: true, verbLog: true, verbKick: true}
 
 // checkVersion compares the state version a component carries with the
 // table's: an older one is outdated (ErrStale), a newer one was never drawn
