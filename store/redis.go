@@ -770,7 +770,8 @@ func mapErr(err error) error {
 	var rerr redis.Error
 	if errors.As(err, &rerr) {
 		if redis.IsLoadingError(err) || redis.IsReadOnlyError(err) || redis.IsClusterDownError(err) ||
-			redis.IsTryAgainError(err) || redis.IsMasterDownError(err) || redis.IsMaxClientsError(err) {
+			redis.IsTryAgainError(err) || redis.IsMasterDownError(err) || redis.IsMaxClientsError(err) ||
+			redis.IsOOMError(err) { // full, with maxmemory-policy noeviction: writes wait for room
 			return fmt.Errorf("%w: %w", ErrUnavailable, err)
 		}
 		return fmt.Errorf("redis: %w", err)
