@@ -33,6 +33,41 @@ const (
 	opHeartbeatACK   = 11
 )
 
+// closeReasons are the gateway close codes and their reasons
+// (https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-close-event-codes).
+var closeReasons = map[int]string{
+	4000: "Unknown error.",
+	4001: "Unknown opcode.",
+	4002: "Decode error.",
+	4003: "Not authenticated.",
+	4004: "Authentication failed.",
+	4005: "Already authenticated.",
+	4007: "Invalid seq.",
+	4008: "Rate limited.",
+	4009: "Session timed out.",
+	4010: "Invalid shard.",
+	4011: "Sharding required.",
+	4012: "Invalid API version.",
+	4013: "Invalid intent(s).",
+	4014: "Disallowed intent(s).",
+}
+
+// sessionEnds reports whether a session cannot be resumed after a close
+// with code: the codes the table says not to reconnect after (4004,
+// 4010-4014), and 4007 and 4009, after which a new session must be
+// started.
+func sessionEnds(code int) bool {
+	return code == 4004 || code == 4007 || code == 4009 || (code >= 4010 && code <= 4014)
+}
+
+// knownIntents are the intent bits Discord defines, privilegedIntents
+// those an application must enable first
+// (https://discord.com/developers/docs/events/gateway#list-of-intents).
+const (
+	knownIntents      = 1<<17 - 1 | 1<<20 | 1<<21 | 1<<24 | 1<<25
+	privilegedIntents = 1<<1 | 1<<8 | 1<<15
+)
+
 // backlogSize is how many dispatches a session keeps for RESUME.
 const backlogSize = 2000
 
@@ -91,7 +126,17 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.conns[c] = struct{}{}
+	s.gwConnects++
 	s.mu.Unlock()
+	// The gateway speaks versions 9 and 10 (https://discord.com/developers/docs/reference#api-versioning);
+	// another "v" closes with 4012 Invalid API version.
+	if v := r.URL.Query().Get("v"); v != "" && v != "9" && v != "10" {
+		s.mu.Lock()
+		delete(s.conns, c)
+		s.mu.Unlock()
+		s.closeWith(c, 4012, closeReasons[4012])
+		return
+	}
 
 	go s.gwWriter(c)
 	defer func() {
@@ -113,7 +158,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 		}
 		var p gwPayload
 		if err := json.Unmarshal(msg, &p); err != nil {
-			s.closeWith(c, 4002, "Error while decoding payload.")
+			s.closeWith(c, 4002, closeReasons[4002])
 			return
 		}
 		switch p.Op {
@@ -130,7 +175,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 		case opPresenceUpdate, opRequestMembers, 4:
 			// Accepted and ignored.
 		default:
-			s.closeWith(c, 4001, "Unknown opcode.")
+			s.closeWith(c, 4001, closeReasons[4001])
 			return
 		}
 	}
@@ -178,8 +223,22 @@ func (s *Server) identify(c *gwConn, d json.RawMessage) bool {
 	}
 	_ = json.Unmarshal(d, &id)
 	if !s.tokenOK(id.Token) {
-		s.closeWith(c, 4004, "Authentication failed.")
+		s.closeWith(c, 4004, closeReasons[4004])
 		return false
+	}
+	// Intents: a bit Discord does not define closes with 4013, a
+	// privileged intent the application has not enabled with 4014
+	// (https://discord.com/developers/docs/events/gateway#gateway-intents,
+	// #privileged-intents).
+	if id.Intents != nil {
+		switch {
+		case *id.Intents&^knownIntents != 0 || *id.Intents < 0:
+			s.closeWith(c, 4013, closeReasons[4013])
+			return false
+		case *id.Intents&privilegedIntents&^s.opts.PrivilegedIntents != 0:
+			s.closeWith(c, 4014, closeReasons[4014])
+			return false
+		}
 	}
 	// Sharding: "shard": [shard_id, num_shards]; guild events go to the
 	// shard with (guild_id >> 22) % num_shards == shard_id, DMs to shard 0;
@@ -188,15 +247,24 @@ func (s *Server) identify(c *gwConn, d json.RawMessage) bool {
 	shard := [2]int{0, 1}
 	if len(id.Shard) > 0 {
 		if len(id.Shard) != 2 || id.Shard[1] < 1 || id.Shard[0] < 0 || id.Shard[0] >= id.Shard[1] {
-			s.closeWith(c, 4010, "Invalid shard.")
+			s.closeWith(c, 4010, closeReasons[4010])
 			return false
 		}
 		shard = [2]int{id.Shard[0], id.Shard[1]}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.gwRefusal != 0 {
+		s.closeWith(c, s.gwRefusal, closeReasons[s.gwRefusal])
+		return false
+	}
+	// A session that would handle too many guilds must shard: 4011.
+	if shard[1] < s.requiredShards {
+		s.closeWith(c, 4011, closeReasons[4011])
+		return false
+	}
 	if c.session != nil {
-		s.closeWith(c, 4005, "Already authenticated.")
+		s.closeWith(c, 4005, closeReasons[4005])
 		return false
 	}
 	sess := &gwSession{id: strings.ReplaceAll(randomToken()[16:48], "-", ""), conn: c, shard: shard, intents: id.Intents}
@@ -236,11 +304,15 @@ func (s *Server) resume(c *gwConn, d json.RawMessage) bool {
 	}
 	_ = json.Unmarshal(d, &rs)
 	if !s.tokenOK(rs.Token) {
-		s.closeWith(c, 4004, "Authentication failed.")
+		s.closeWith(c, 4004, closeReasons[4004])
 		return false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.gwRefusal != 0 {
+		s.closeWith(c, s.gwRefusal, closeReasons[s.gwRefusal])
+		return false
+	}
 	sess, ok := s.sessions[rs.SessionID]
 	if !ok || (len(sess.backlog) > 0 && sess.backlog[0].seq > rs.Seq+1) {
 		c.send(mustJSON(map[string]any{"op": opInvalidSession, "d": false}))
@@ -423,6 +495,69 @@ func (s *Server) DropGateway() {
 	for _, c := range conns {
 		c.close()
 	}
+}
+
+// CloseGateway closes every gateway connection with code (one of
+// Discord's 4000-4014) and its reason, as Discord does. After a code that
+// ends the session (4004, 4007, 4009, 4010-4014) the sessions are
+// forgotten: a RESUME of them gets Invalid Session.
+func (s *Server) CloseGateway(code int) {
+	s.closeGatewayIf(code, func(*gwConn) bool { return true })
+}
+
+func (s *Server) closeGatewayIf(code int, match func(*gwConn) bool) {
+	s.mu.Lock()
+	var conns []*gwConn
+	for c := range s.conns {
+		if !match(c) {
+			continue
+		}
+		conns = append(conns, c)
+		if sess := c.session; sess != nil {
+			if sess.conn == c {
+				sess.conn = nil
+			}
+			if sessionEnds(code) {
+				delete(s.sessions, sess.id)
+			}
+		}
+	}
+	s.notifyLocked()
+	s.mu.Unlock()
+	for _, c := range conns {
+		s.closeWith(c, code, closeReasons[code])
+	}
+}
+
+// RefuseGateway makes Discord close every connection with code, now and
+// at every later IDENTIFY or RESUME, as it does for a token reset after
+// the bot connected (4004) or an intent no longer enabled (4014). 0
+// accepts connections again.
+func (s *Server) RefuseGateway(code int) {
+	s.mu.Lock()
+	s.gwRefusal = code
+	s.mu.Unlock()
+	if code != 0 {
+		s.CloseGateway(code)
+	}
+}
+
+// RequireShards makes the application need at least n shards, as when it
+// joined too many servers: GET /gateway/bot recommends n or more, the
+// connected sessions of fewer shards are closed with 4011 Sharding
+// required, and so is every later IDENTIFY of fewer.
+func (s *Server) RequireShards(n int) {
+	s.mu.Lock()
+	s.requiredShards = n
+	s.mu.Unlock()
+	s.closeGatewayIf(4011, func(c *gwConn) bool { return c.session != nil && c.session.shard[1] < n })
+}
+
+// GatewayConnects returns how many gateway connections were opened.
+func (s *Server) GatewayConnects() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gwConnects
 }
 
 // Resumes returns how many times a bot session resumed.

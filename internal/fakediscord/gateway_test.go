@@ -328,3 +328,136 @@ func TestGatewayShards(t *testing.T) {
 	require.NoError(t, ws.WriteJSON(obj{"op": 2, "d": obj{"token": "Bot " + w.srv.Token(), "shard": []int{2, 2}}}))
 	assert.Equal(t, 4010, closeCode(t, ws))
 }
+
+// Discord closes the gateway with a code saying why, and some codes mean
+// the session is over and reconnecting cannot help ("Reconnect: false":
+// 4004, 4010-4014)
+// (https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-close-event-codes).
+// Each code the stand-in sends is sent where Discord sends it.
+func TestGatewayCloseCodes(t *testing.T) {
+	identify := func(w *world, d obj) *websocket.Conn {
+		ws := dial(t, w.srv)
+		d["token"] = "Bot " + w.srv.Token()
+		require.NoError(t, ws.WriteJSON(obj{"op": 2, "d": d}))
+		return ws
+	}
+	tests := []struct {
+		name string
+		opts fakediscord.Options
+		run  func(w *world) *websocket.Conn
+		code int
+	}{
+		{"4004 authentication failed: a wrong token", fakediscord.Options{}, func(w *world) *websocket.Conn {
+			ws := dial(t, w.srv)
+			require.NoError(t, ws.WriteJSON(obj{"op": 2, "d": obj{"token": "Bot nope", "intents": 1}}))
+			return ws
+		}, 4004},
+		{"4010 invalid shard: shard id past the count", fakediscord.Options{}, func(w *world) *websocket.Conn {
+			return identify(w, obj{"intents": 1, "shard": []int{2, 2}})
+		}, 4010},
+		{"4011 sharding required: one shard for too many servers", fakediscord.Options{}, func(w *world) *websocket.Conn {
+			w.srv.RequireShards(2)
+			return identify(w, obj{"intents": 1})
+		}, 4011},
+		{"4012 invalid API version", fakediscord.Options{}, func(w *world) *websocket.Conn {
+			ws, _, err := websocket.DefaultDialer.Dial(w.srv.GatewayURL()+"/?v=6&encoding=json", nil)
+			require.NoError(t, err)
+			t.Cleanup(func() { _ = ws.Close() })
+			return ws
+		}, 4012},
+		{"4013 invalid intents: an undefined bit", fakediscord.Options{}, func(w *world) *websocket.Conn {
+			return identify(w, obj{"intents": 1 | 1<<18})
+		}, 4013},
+		{"4014 disallowed intents: message content not enabled", fakediscord.Options{}, func(w *world) *websocket.Conn {
+			return identify(w, obj{"intents": 1 | 1<<15})
+		}, 4014},
+		{"4014 disallowed intents: members not enabled", fakediscord.Options{PrivilegedIntents: 1 << 15}, func(w *world) *websocket.Conn {
+			return identify(w, obj{"intents": 1 | 1<<1})
+		}, 4014},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, tc.opts)
+			assert.Equal(t, tc.code, closeCode(t, tc.run(w)))
+			assert.False(t, w.srv.Connected())
+		})
+	}
+
+	t.Run("the accepted counterparts", func(t *testing.T) {
+		w := newWorld(t, fakediscord.Options{PrivilegedIntents: 1 << 15})
+		w.srv.RequireShards(2)
+		for _, d := range []obj{
+			{"intents": 1 | 1<<15 | 1<<24 | 1<<25, "shard": []int{0, 2}},
+			{"intents": 1, "shard": []int{1, 2}},
+		} {
+			ws := identify(w, d)
+			assert.Equal(t, "READY", read(t, ws).T, "%v", d)
+		}
+		ws, _, err := websocket.DefaultDialer.Dial(w.srv.GatewayURL()+"/?v=10&encoding=json", nil)
+		require.NoError(t, err)
+		defer ws.Close()
+		assert.Equal(t, 10, read(t, ws).Op, "v=10 gets HELLO")
+	})
+}
+
+// RequireShards closes the sessions with too few shards with 4011, and
+// GET /gateway/bot recommends enough.
+func TestGatewayRequireShardsClosesSmallerSessions(t *testing.T) {
+	w := newWorld(t)
+	ws := dial(t, w.srv)
+	require.NoError(t, ws.WriteJSON(obj{"op": 2, "d": obj{"token": "Bot " + w.srv.Token(), "intents": 1}}))
+	require.Equal(t, "READY", read(t, ws).T)
+	require.Equal(t, "GUILD_CREATE", read(t, ws).T)
+	w.srv.RequireShards(3)
+	assert.Equal(t, 4011, closeCode(t, ws))
+	status, body := call(t, w.srv, "GET", "/gateway/bot", nil)
+	require.Equal(t, 200, status)
+	assert.Equal(t, float64(3), body["shards"])
+}
+
+// RefuseGateway closes the connected sessions with the code and answers
+// every later IDENTIFY and RESUME with it; after a code that ends the
+// session a RESUME gets Invalid Session once the refusal is lifted. A
+// code that keeps the session (4000 Unknown error) lets it resume.
+func TestGatewayRefuseAndClose(t *testing.T) {
+	connect := func(w *world) (*websocket.Conn, string, int64) {
+		ws := dial(t, w.srv)
+		require.NoError(t, ws.WriteJSON(obj{"op": 2, "d": obj{"token": "Bot " + w.srv.Token(), "intents": 1}}))
+		ready := read(t, ws)
+		require.Equal(t, "READY", ready.T)
+		var r struct {
+			SessionID string `json:"session_id"`
+		}
+		require.NoError(t, json.Unmarshal(ready.D, &r))
+		return ws, r.SessionID, read(t, ws).S // GUILD_CREATE
+	}
+	resume := func(w *world, id string, seq int64) *websocket.Conn {
+		ws := dial(t, w.srv)
+		require.NoError(t, ws.WriteJSON(obj{"op": 6, "d": obj{"token": "Bot " + w.srv.Token(), "session_id": id, "seq": seq}}))
+		return ws
+	}
+	for _, code := range []int{4004, 4010, 4011, 4012, 4013, 4014} {
+		t.Run(strconv.Itoa(code), func(t *testing.T) {
+			w := newWorld(t)
+			ws, id, seq := connect(w)
+			w.srv.RefuseGateway(code)
+			assert.Equal(t, code, closeCode(t, ws), "the connected session")
+			assert.Equal(t, code, closeCode(t, resume(w, id, seq)), "a RESUME")
+			again := dial(t, w.srv)
+			require.NoError(t, again.WriteJSON(obj{"op": 2, "d": obj{"token": "Bot " + w.srv.Token(), "intents": 1}}))
+			assert.Equal(t, code, closeCode(t, again), "an IDENTIFY")
+
+			w.srv.RefuseGateway(0)
+			f := read(t, resume(w, id, seq))
+			assert.Equal(t, 9, f.Op, "the session ended")
+			connect(w)
+		})
+	}
+	t.Run("4000 keeps the session", func(t *testing.T) {
+		w := newWorld(t)
+		ws, id, seq := connect(w)
+		w.srv.CloseGateway(4000)
+		assert.Equal(t, 4000, closeCode(t, ws))
+		assert.Equal(t, "RESUMED", read(t, resume(w, id, seq)).T)
+	})
+}

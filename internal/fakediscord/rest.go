@@ -254,9 +254,12 @@ func (s *Server) getGateway(_ http.ResponseWriter, _ *http.Request, _ []byte) (i
 }
 
 func (s *Server) getGatewayBot(_ http.ResponseWriter, _ *http.Request, _ []byte) (int, any, *apiError) {
+	s.mu.Lock()
+	shards := max(s.opts.RecommendedShards, s.requiredShards)
+	s.mu.Unlock()
 	return http.StatusOK, map[string]any{
 		"url":    s.GatewayURL(),
-		"shards": s.opts.RecommendedShards,
+		"shards": shards,
 		"session_start_limit": map[string]int{
 			"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1,
 		},

@@ -59,6 +59,11 @@ type Options struct {
 	// RecommendedShards is the shard count GET /gateway/bot recommends.
 	// Default 1.
 	RecommendedShards int
+	// PrivilegedIntents are the privileged gateway intents enabled for
+	// the application (GUILD_MEMBERS 1<<1, GUILD_PRESENCES 1<<8,
+	// MESSAGE_CONTENT 1<<15); an IDENTIFY asking for another one is
+	// closed with 4014. None by default.
+	PrivilegedIntents int64
 	// APILatency delays every REST answer by this much after the request
 	// took effect, as the network and Discord's servers do (tens to
 	// hundreds of milliseconds; the stand-in itself answers in about one).
@@ -117,6 +122,12 @@ type Server struct {
 
 	sessions map[string]*gwSession
 	conns    map[*gwConn]struct{}
+	// gwRefusal, when not 0, is the close code every IDENTIFY and RESUME
+	// gets (RefuseGateway); requiredShards is the shard count below which
+	// an IDENTIFY gets 4011 (RequireShards).
+	gwRefusal      int
+	requiredShards int
+	gwConnects     int
 
 	captureSeq int64
 	resumes    int
