@@ -84,8 +84,8 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	// rate limit, fail and let the bot report it.
 	s.ShouldRetryOnRateLimit = false
 
-	// The gateway sessions, once open (none in HTTP interactions mode).
-	var shards atomic.Pointer[[]*discordgo.Session]
+	// The gateway, once open (none in HTTP interactions mode).
+	var shards atomic.Pointer[gateway]
 	metrics := ops.NewMetrics(ops.MetricsOptions{
 		Store:         st,
 		Guilds:        func() []string { return guildIDs(shards.Load()) },
@@ -157,20 +157,17 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		go func() { ixErr <- ixSrv.Serve(ixLn) }()
 		logger.Info("serving interactions", "addr", ixLn.Addr().String())
 	} else {
-		sessions, concurrency, err := gatewaySessions(ctx, cfg, s)
+		gw, err := newGateway(ctx, cfg, s, logger, g.Handle)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
 			return err
 		}
-		for _, si := range sessions {
-			si.AddHandler(g.Handle)
-		}
 		opened := make(chan error, 1)
 		openCtx, stopOpening := context.WithCancel(ctx)
 		defer stopOpening()
-		go func() { opened <- openShards(openCtx, sessions, concurrency) }()
+		go func() { opened <- gw.open(openCtx) }()
 		select {
 		case err := <-opened:
 			if err != nil {
@@ -181,25 +178,25 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 			// without waiting for it.
 			go func() {
 				if err := <-opened; err == nil {
-					_ = closeShards(sessions)
+					_ = gw.Close()
 				}
 			}()
 			return nil
 		}
-		shards.Store(&sessions)
-		if len(sessions) > 1 {
-			logger.Info("gateway shards opened", "shards", len(sessions), "max_concurrency", concurrency)
+		shards.Store(gw)
+		if n := len(gw.Sessions()); n > 1 {
+			logger.Info("gateway shards opened", "shards", n, "max_concurrency", gw.concurrency)
 		}
 		var closeOnce sync.Once
 		closeIntake = func(context.Context) error {
 			closeOnce.Do(func() {
-				if err := closeShards(sessions); err != nil {
+				if err := gw.Close(); err != nil {
 					logger.Warn("closing the gateway", "err", err)
 				}
 			})
 			return nil
 		}
-		ready = func() bool { return shardsReady(sessions) }
+		ready = gw.Ready
 		if err := b.Register(s); err != nil {
 			closeIntake(ctx)
 			return fmt.Errorf("registering the slash commands: %w", err)
@@ -395,12 +392,12 @@ func waitReady(ctx context.Context, ready func() bool) bool {
 
 // guildIDs lists the servers the bot is in, from the state of its gateway
 // sessions (none in HTTP interactions mode).
-func guildIDs(sessions *[]*discordgo.Session) []string {
-	if sessions == nil {
+func guildIDs(gw *gateway) []string {
+	if gw == nil {
 		return nil
 	}
 	var ids []string
-	for _, s := range *sessions {
+	for _, s := range gw.Sessions() {
 		if s.State == nil {
 			continue
 		}

@@ -20,11 +20,12 @@ var identifyInterval = 5 * time.Second
 // gatewaySessions returns the gateway sessions this process opens: s alone
 // (the only shard, or shard SHARD_ID of SHARD_COUNT), or with
 // SHARD_COUNT=auto one session per shard GET /gateway/bot recommends, s
-// being shard 0. Every session gets the bot's intents and shares s's
-// client and rate limiter, so the bot-token requests of all of them count
-// against the one global limit they share on Discord. It also returns how
-// many shards may identify at once.
-func gatewaySessions(ctx context.Context, cfg Config, s *discordgo.Session) ([]*discordgo.Session, int, error) {
+// being shard 0 unless fresh asks for new sessions only. Every session
+// gets the bot's intents and shares s's client and rate limiter, so the
+// bot-token requests of all of them count against the one global limit
+// they share on Discord. It also returns how many shards may identify at
+// once.
+func gatewaySessions(ctx context.Context, cfg Config, s *discordgo.Session, fresh bool) ([]*discordgo.Session, int, error) {
 	// Interactions arrive whatever the intents; Guilds keeps the list of
 	// servers (for the active-games gauge) and nothing privileged is asked.
 	s.Identify.Intents = discordgo.IntentsGuilds
@@ -43,9 +44,13 @@ func gatewaySessions(ctx context.Context, cfg Config, s *discordgo.Session) ([]*
 		return nil, 0, fmt.Errorf("asking Discord how many shards to open (GET /gateway/bot): %w", err)
 	}
 	n := max(gb.Shards, 1)
-	s.ShardID, s.ShardCount = 0, n
-	sessions := []*discordgo.Session{s}
-	for id := 1; id < n; id++ {
+	var sessions []*discordgo.Session
+	for id := range n {
+		if id == 0 && !fresh {
+			s.ShardID, s.ShardCount = 0, n
+			sessions = append(sessions, s)
+			continue
+		}
 		si, err := discordgo.New(s.Token)
 		if err != nil {
 			return nil, 0, fmt.Errorf("creating the session of shard %d: %w", id, err)
