@@ -411,7 +411,7 @@ func (c *call) fail(err error) string {
 	} else {
 		c.b.log.Debug("interaction refused", "interaction", c.i.ID, "err", err)
 	}
-	if c.answerOver(err) {
+	if c.answerOver(err) || c.answerLost(err) {
 		return outcomeStale
 	}
 	text := locales.T(c.lang, key, data)
@@ -562,7 +562,7 @@ func (c *call) respond(r *discordgo.InteractionResponse) {
 	defer cancel()
 	if c.deferred != 0 {
 		c.responded = true
-		c.finishDeferred(ctx, r)
+		c.answered = c.finishDeferred(ctx, r) == nil
 		return
 	}
 	c.responded = true
@@ -691,10 +691,29 @@ func (b *Bot) rememberLobby(ctx context.Context, channel, message string) {
 		if err != nil {
 			return err
 		}
-		if r.State != nil || m.Board != "" {
-			return errNothingToDo // started, or a click on it told the id already
+		if r.State != nil {
+			return errNothingToDo // started
 		}
-		m.Board = message
+		// The lobby owed in case the answer was lost is posted.
+		keep, posted := m.Outbox[:0], false
+		for _, e := range m.Outbox {
+			if e.Kind == effLobby && e.Msg == "" {
+				posted = true
+				continue
+			}
+			keep = append(keep, e)
+		}
+		m.Outbox = keep
+		if m.Board != "" && !posted {
+			return errNothingToDo // a click on it told the id already
+		}
+		if m.Board == "" {
+			m.Board = message
+		}
+		if len(keep) == 0 {
+			r.Due = time.Time{}
+		}
+		m.setDue(r, b.now())
 		r.Meta = m.encode()
 		return nil
 	})

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -235,7 +237,20 @@ func (c *call) cmdStart(variant, language, pace string, noPictures bool) error {
 	}
 	m := &meta{Creator: c.user, Lang: c.gameLanguage(language, false), Bust: variant == variantBust,
 		Seats: []seat{{ID: c.user, Name: c.name}}, Lobby: 1, Origin: c.i.ID, Pace: pace, NoPictures: noPictures}
-	if err := c.create(&dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID, Meta: m.encode()}); err != nil {
+	rec := &dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID}
+	// The lobby is the answer; it is owed too until its message is
+	// recorded, so that if the answer is lost (this process dies) any
+	// process posts it once lobbyGrace is over.
+	m.owe(rec, effect{Kind: effLobby})
+	rec.Due = time.Now().Add(lobbyGrace)
+	rec.Meta = m.encode()
+	if err := c.create(rec); err != nil {
+		var ue *userError
+		if errors.Is(err, dixbot.ErrExists) && !errors.As(err, &ue) {
+			// A game whose board (or lobby) message is not known: it is
+			// posted again, so that the answer leads somewhere.
+			return c.postAgain(locales.T(c.lang, "err_game_exists_lobby", nil))
+		}
 		return err
 	}
 	c.respond(&discordgo.InteractionResponse{
@@ -247,15 +262,27 @@ func (c *call) cmdStart(variant, language, pace string, noPictures bool) error {
 	})
 	channel, i := c.i.ChannelID, c.i
 	c.then(func(ctx context.Context) {
+		if !c.answered {
+			// The lobby was not posted as the answer: it is posted now.
+			if err := c.b.runOutbox(ctx, c.b.apiFor(ctx), rec, nil); err != nil {
+				c.b.log.Warn("lobby left for later", "channel", channel, "err", err)
+			}
+			return
+		}
 		msg, err := c.b.apiFor(ctx).Original(ctx, i)
 		if err != nil || msg == nil {
-			c.b.log.Warn("could not read the lobby message", "channel", channel, "err", err)
+			c.b.log.Warn("could not read the lobby message; it is posted again later", "channel", channel, "err", err)
 			return
 		}
 		c.b.rememberLobby(ctx, channel, msg.ID)
 	})
 	return nil
 }
+
+// lobbyGrace is how long the process that answered /dix start has to
+// record the lobby message before any process posts the lobby itself: the
+// answer may be deferred and come up to workBudget late.
+const lobbyGrace = workBudget + outboxGrace
 
 func (c *call) cmdSolo(diff int, language, pace string, noPictures bool) error {
 	if err := c.missingPermission(); err != nil {
@@ -316,29 +343,29 @@ func (c *call) cmdBoard() error {
 	if err != nil {
 		return err
 	}
-	m, err := decodeMeta(r.Meta)
-	if err != nil {
-		return err
-	}
-	if r.State == nil {
-		text := locales.T(c.lang, "lobby_open_here", nil)
-		if m.Board != "" {
-			text += "\n" + locales.T(c.lang, "stale_link", map[string]any{"URL": messageURL(c.i.GuildID, c.i.ChannelID, m.Board)})
-		}
-		c.ephemeral(text, nil)
-		return nil
-	}
+	return c.postAgain("")
+}
+
+// postAgain posts the channel's board (or lobby) again at the bottom of
+// the channel, the old one losing its buttons, and answers privately that
+// it does so, after intro when there is one.
+func (c *call) postAgain(intro string) error {
+	key := "board_reposted"
 	rec, err := c.change(func(r *dixbot.Record) error {
 		m, err := decodeMeta(r.Meta)
 		if err != nil {
 			return err
 		}
-		if r.State == nil {
-			return ErrNotStarted
-		}
-		if r.State.Phase == engine.PhaseOver {
+		switch {
+		case r.State == nil:
+			// Also the way back for a lobby whose message was lost: the
+			// lobby owed in case it was is replaced by this one.
+			m.Outbox = slices.DeleteFunc(m.Outbox, func(e effect) bool { return e.Kind == effLobby })
+			m.owe(r, effect{Kind: effLobby, Msg: effLobbyAgain})
+			key = "lobby_reposted"
+		case r.State.Phase == engine.PhaseOver:
 			m.owe(r, effect{Kind: effScores}, effect{Kind: effFinish})
-		} else {
+		default:
 			m.owe(r, effect{Kind: effBoard}) // retires the old one
 		}
 		r.Meta = m.encode()
@@ -347,7 +374,11 @@ func (c *call) cmdBoard() error {
 	if err != nil {
 		return err
 	}
-	c.ephemeral(locales.T(c.lang, "board_reposted", nil), nil)
+	text := locales.T(c.lang, key, nil)
+	if intro != "" {
+		text = intro
+	}
+	c.ephemeral(text, nil)
 	c.settle(rec)
 	return nil
 }

@@ -85,8 +85,8 @@ func (c *call) close() {
 // ("@original"), a message edits the "thinking…" message of a command
 // (the first follow-up would do the same) or is a follow-up of a
 // component, and a modal, which can only be a first answer, becomes a
-// private note asking to click again.
-func (c *call) finishDeferred(ctx context.Context, r *discordgo.InteractionResponse) {
+// private note asking to click again. It returns Discord's error.
+func (c *call) finishDeferred(ctx context.Context, r *discordgo.InteractionResponse) error {
 	d := r.Data
 	if d == nil {
 		d = &discordgo.InteractionResponseData{}
@@ -127,4 +127,5 @@ func (c *call) finishDeferred(ctx context.Context, r *discordgo.InteractionRespo
 	if err != nil {
 		c.b.log.Warn("deferred answer failed", "interaction", c.i.ID, "err", err)
 	}
+	return err
 }

@@ -35,6 +35,9 @@ var (
 	ErrAlreadyVoted  = errors.New("bot: the user already voted")
 	ErrLastPlayer    = errors.New("bot: the last player cannot leave")
 	ErrLeaveLobby    = errors.New("bot: /dix leave in a lobby")
+	// ErrAhead: the message clicked shows a later state of the game than
+	// the store has (its data was restored from an older copy).
+	ErrAhead = errors.New("bot: the message is ahead of the stored game")
 )
 
 // userError is an expected refusal with data for its message.
@@ -103,6 +106,7 @@ var errorKeys = []struct {
 	{ErrAlreadyVoted, "err_already_voted", outcomeRefused},
 	{ErrLastPlayer, "err_last_player", outcomeRefused},
 	{ErrLeaveLobby, "err_leave_lobby", outcomeRefused},
+	{ErrAhead, "err_game_restored", outcomeStale},
 	{ErrMissingPermission, "err_missing_permission", outcomeRefused},
 	// Engine sentinels.
 	{engine.ErrBadOptions, "err_bad_options", outcomeRefused},

@@ -37,6 +37,11 @@ func (c *call) seatFor(r *dixbot.Record, version uint32) (*engine.Game, *meta, i
 		return nil, nil, -1, err
 	}
 	g := r.State
+	if g == nil && c.i.Message != nil && m.newerThanTable(c.i.Message.ID) {
+		// A game button of this very table on a lobby: the store lost the
+		// start of the game.
+		return nil, nil, -1, fmt.Errorf("%w: a game button on a lobby", ErrAhead)
+	}
 	if g == nil || (c.i.Message != nil && m.olderThanTable(c.i.Message.ID)) {
 		return nil, nil, -1, ErrStale
 	}

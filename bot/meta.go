@@ -158,6 +158,14 @@ func (m *meta) olderThanTable(message string) bool {
 	return ok1 && ok2 && mt < ot
 }
 
+// newerThanTable reports whether message (a Discord snowflake) was created
+// after the table was opened. Ids that are not snowflakes are never newer.
+func (m *meta) newerThanTable(message string) bool {
+	mt, ok1 := snowflakeTime(message)
+	ot, ok2 := snowflakeTime(m.Origin)
+	return ok1 && ok2 && mt >= ot
+}
+
 // snowflakeTime returns the millisecond timestamp part of a Discord id.
 func snowflakeTime(id string) (uint64, bool) {
 	v, err := strconv.ParseUint(id, 10, 64)

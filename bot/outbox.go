@@ -41,7 +41,11 @@ const (
 	effFinish   = "finish" // archive the game (frees the channel); last
 	effRemind   = "remind" // post Text mentioning Users: a reminder of the decision running, never edited after
 	effLog      = "log"    // add a finished turn (Title, Lines) to the game log record
+	effLobby    = "lobby"  // post the lobby as it stands, unless one is recorded (Msg effLobbyAgain: in any case); the previous one is retired
 )
+
+// effLobbyAgain is the Msg of an effLobby that posts the lobby anew.
+const effLobbyAgain = "again"
 
 // effect is one piece of Discord work owed by a change of the game.
 type effect struct {
@@ -420,6 +424,24 @@ func (x *executor) viaOf(message string) *via {
 func (x *executor) do(ctx context.Context, e effect) error {
 	channel, g, m := x.rec.Channel, x.rec.State, x.m
 	switch e.Kind {
+	case effLobby:
+		if g != nil || x.board != "" && e.Msg != effLobbyAgain {
+			return nil // started (the board follows), or the lobby is there
+		}
+		msg, v, err := x.post(ctx, e, &discordgo.MessageSend{
+			Embeds:          []*discordgo.MessageEmbed{lobbyEmbed(m.Lang, m, "open")},
+			Components:      lobbyButtons(m.Lang, m),
+			AllowedMentions: noMentions(),
+		})
+		if err != nil {
+			return err
+		}
+		old, oldVia := x.board, x.boardVia
+		x.board, x.boardVia = msg.ID, v
+		if old == msg.ID {
+			old = ""
+		}
+		return x.boarded(ctx, effect{Kind: effBoarded, Msg: old}, oldVia)
 	case effBoard:
 		emb, files := x.b.boardMessage(m.Lang, m, g, true)
 		ms := &discordgo.MessageSend{

@@ -153,12 +153,14 @@ var verbArgs = map[string]argSpec{
 var versionless = map[string]bool{verbHand: true, verbShowBoard: true, verbAbandonNo: true, verbLog: true, verbKick: true}
 
 // checkVersion compares the state version a component carries with the
-// table's: an older one is outdated (ErrStale), a newer one was never drawn
-// by the bot (ErrBadCustomID).
+// table's: an older one is outdated (ErrStale), a newer one shows a state
+// the store no longer has (ErrAhead: its data was restored from an older
+// copy; Discord sends only the custom ids of a message's own components,
+// so a newer one is never made up by a user).
 func checkVersion(shown, current uint32) error {
 	switch {
 	case shown > current:
-		return fmt.Errorf("%w: version %d is newer than the table's %d", ErrBadCustomID, shown, current)
+		return fmt.Errorf("%w: version %d is newer than the table's %d", ErrAhead, shown, current)
 	case shown < current:
 		return ErrStale
 	}

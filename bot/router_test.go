@@ -3,6 +3,8 @@ package bot
 import (
 	"testing"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -54,21 +56,34 @@ func TestParseIDStrict(t *testing.T) {
 func TestCheckVersion(t *testing.T) {
 	assert.NoError(t, checkVersion(5, 5))
 	assert.ErrorIs(t, checkVersion(4, 5), ErrStale)
-	assert.ErrorIs(t, checkVersion(6, 5), ErrBadCustomID)
+	assert.ErrorIs(t, checkVersion(6, 5), ErrAhead)
 }
 
-// A button carrying a version the game never reached is forged, not
-// outdated: it says so and changes nothing.
-func TestFutureVersionIsForged(t *testing.T) {
+// A button carrying a version the game never reached shows a state the
+// store lost (Discord sends only the custom ids of a message's own
+// components): the click changes nothing in the game, says what happened,
+// retires the buttons clicked and posts the game as the store has it. A
+// malformed id is refused as not recognised.
+func TestFutureVersionIsRestoredData(t *testing.T) {
 	h := newHarness(t)
 	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	before := h.snap()
-	future := customID(verbDraw, h.snapSeq()+1)
-	assert.Equal(t, enT("err_bad_custom_id", nil), h.clickOn("u1", board, future).ephemeralText())
 	withArg := customID(verbDraw, h.snapSeq(), "x")
 	assert.Equal(t, enT("err_bad_custom_id", nil), h.clickOn("u1", board, withArg).ephemeralText())
 	h.unchanged(before)
+
+	future := customID(verbDraw, h.snapSeq()+1)
+	r := h.clickOn("u1", board, future)
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	assert.Equal(t, enT("err_game_restored", nil), r.response().Data.Content)
+	assert.Empty(t, componentIDs(h.rec.message(board.id).components), "the buttons clicked are retired")
+	after, m := h.record()
+	assert.Equal(t, before.state, h.snap().state, "the game is unchanged")
+	assert.NotEqual(t, board.id, m.Board, "a fresh board")
+	assert.Empty(t, m.Outbox)
+	assert.Equal(t, gameOf(after).Seq, h.snapSeq())
+	h.showsNow(h.board())
 
 	// The lobby counter is checked the same way.
 	h2 := newHarness(t)
@@ -77,8 +92,14 @@ func TestFutureVersionIsForged(t *testing.T) {
 	join := h2.mustFind(lobby, verbJoin)
 	p, err := parseID(join)
 	require.NoError(t, err)
-	beforeLobby := h2.snap()
-	assert.Equal(t, enT("err_bad_custom_id", nil), h2.clickOn("u2", lobby, customID(verbJoin, p.version+1)).ephemeralText())
-	h2.unchanged(beforeLobby)
+	r = h2.clickOn("u2", lobby, customID(verbJoin, p.version+1))
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	assert.Equal(t, enT("err_game_restored", nil), r.response().Data.Content)
+	_, m = h2.record()
+	require.NotEqual(t, lobby.id, m.Board, "a fresh lobby")
+	fresh := h2.rec.message(m.Board)
+	require.NotNil(t, fresh)
+	assert.Equal(t, []string{join}, findIDs(fresh, verbJoin), "the lobby as the store has it")
+	assert.Len(t, m.Seats, 1, "nobody joined")
 	checkAllCalls(t, h.rec.calls)
 }
