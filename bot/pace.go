@@ -332,7 +332,8 @@ const maxLabel = 80
 
 // kickLabel is the label of the vote to hand seat s to the computer: what
 // decides it, the creator's click or a majority of votes (votes only when
-// the seat is the creator's own), and the votes cast so far. A long name
+// the seat is the creator's own, the click only when the creator is the
+// one other person playing), and the votes cast so far. A long name
 // is shortened so that what decides always shows.
 func kickLabel(lang string, m *meta, s int) string {
 	votes, need := len(m.Seats[s].Votes), m.votesNeeded(s)
@@ -341,6 +342,8 @@ func kickLabel(lang string, m *meta, s int) string {
 	switch {
 	case creator < 0 || creator == s:
 		key = "btn_kick_creator"
+	case need == 1 && m.othersPlaying(s) == 1 && m.Seats[creator].Gone == "":
+		key = "btn_kick_alone" // the creator is the one other person playing
 	case votes > 0:
 		key = "btn_kick_votes"
 	}

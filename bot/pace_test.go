@@ -497,6 +497,15 @@ func TestKickButtonSaysWhatDecides(t *testing.T) {
 		h.clickOn("u2", nil, customID(verbKick, 0, itoa(dan)))
 		assert.Equal(t, want[1], kickButtonLabel(t, h.board(), dan))
 	}
+	// Two players: the creator's click is the only way.
+	h := newHarness(t)
+	h.clocked()
+	h.startGame("u1", "u2")
+	_, m := h.record()
+	bob := m.seatOf("u2")
+	h.setSeats(func(s []seat) { s[bob].Away = true })
+	h.command("u1", "board")
+	assert.Equal(t, "Hand Bob's seat to the computer (Alice's click)", kickButtonLabel(t, h.board(), bob))
 }
 
 func TestKickButtonLabelFitsWithALongName(t *testing.T) {
