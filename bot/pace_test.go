@@ -62,7 +62,7 @@ func TestPaceSetsTheClockAndTheBoardCountsDown(t *testing.T) {
 	assert.Equal(t, now.Add(50*time.Second), rec.Due)
 	board := h.board()
 	assert.Contains(t, board.embeds[0].Description, "<t:"+itoa(int(deadline.Unix()))+":R>", "the board counts down with a Discord timestamp")
-	assert.Contains(t, board.embeds[0].Footer.Text, "Live (1 min 40 s + 10 s per decision)")
+	assert.Contains(t, board.embeds[0].Footer.Text, "Live (1\u00a0min\u00a040\u00a0s + 10\u00a0s per decision)")
 
 	// A decision made in 30 s costs 30 s and earns the increment.
 	*now = now.Add(30 * time.Second)
@@ -357,6 +357,9 @@ func TestLeaveWhilePausedMovesNothingUntilResume(t *testing.T) {
 	assert.Equal(t, rec.State.ToAct(), m.Clock.Seat, "the next player's clock runs")
 }
 
+// nbsp is s with its spaces non-breaking.
+func nbsp(s string) string { return strings.ReplaceAll(s, " ", "\u00a0") }
+
 func TestTimesLeftAreCompactInBothLanguages(t *testing.T) {
 	for _, c := range []struct {
 		d      time.Duration
@@ -372,13 +375,14 @@ func TestTimesLeftAreCompactInBothLanguages(t *testing.T) {
 		{24 * time.Hour, "24 h", "24 h"},
 		{52*time.Hour + 10*time.Minute, "2 d 4 h", "2 j 4 h"},
 	} {
-		assert.Equal(t, c.en, timeLeftText("en", c.d), "%v", c.d)
-		assert.Equal(t, c.fr, timeLeftText("fr", c.d), "%v", c.d)
+		// Non-breaking spaces: a time left never wraps in a board's column.
+		assert.Equal(t, nbsp(c.en), timeLeftText("en", c.d), "%v", c.d)
+		assert.Equal(t, nbsp(c.fr), timeLeftText("fr", c.d), "%v", c.d)
 	}
 	// A pace says its durations exactly, in minutes and seconds.
-	assert.Equal(t, "1 min 40 s", durationText("en", 100*time.Second))
-	assert.Equal(t, "10 s", durationText("fr", 10*time.Second))
-	assert.Equal(t, "5 min", durationText("fr", 5*time.Minute))
+	assert.Equal(t, nbsp("1 min 40 s"), durationText("en", 100*time.Second))
+	assert.Equal(t, nbsp("10 s"), durationText("fr", 10*time.Second))
+	assert.Equal(t, nbsp("5 min"), durationText("fr", 5*time.Minute))
 }
 
 func TestBoardShowsTimeLeftCompactAndNeverMoreThanTheBank(t *testing.T) {
@@ -398,8 +402,8 @@ func TestBoardShowsTimeLeftCompactAndNeverMoreThanTheBank(t *testing.T) {
 	waiting := 1 - rec.State.ToAct()
 	require.Greater(t, m.Clock.Banks[waiting], time.Minute)
 	field := h.board().embeds[0].Fields[len(h.board().embeds[0].Fields)-2+waiting].Value
-	assert.Contains(t, field, "⏳\u00a01 min", "the time left of the player waiting, to the minute")
-	assert.NotRegexp(t, `\d s\b`, field, "never in seconds")
+	assert.Contains(t, field, "⏳\u00a01\u00a0min", "the time left of the player waiting, to the minute")
+	assert.NotRegexp(t, `\d\s+s\b`, field, "never in seconds")
 }
 
 // clockShown reports whether msg shows a clock: a countdown, a time left
