@@ -24,7 +24,19 @@ done
 data="$(mktemp -d)"
 bin="$data/bin"
 mkdir -p "$bin"
-trap 'kill ${fake:-} ${bot:-} 2>/dev/null; wait 2>/dev/null; rm -rf "$data"' EXIT
+# The clean-up runs without set -e, and deaf to a second Ctrl-C: a server
+# that Ctrl-C (sent to the whole process group) stopped already makes kill
+# fail, and the directory must go all the same.
+cleanup() {
+  set +e
+  trap '' INT TERM
+  kill ${fake:-} ${bot:-} 2>/dev/null
+  wait 2>/dev/null
+  rm -rf "$data"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 go build -o "$bin/fakediscord" ./cmd/fakediscord
 go build -o "$bin/dixbot" ./cmd/dixbot
