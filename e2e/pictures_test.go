@@ -88,7 +88,7 @@ func checkPictures(t *testing.T, fake *fakediscord.Server, channel string, pictu
 	boards, largest := 0, 0
 	for _, m := range fake.Transcript(channel) {
 		versions := append([]fakediscord.Revision(nil), m.History...)
-		versions = append(versions, fakediscord.Revision{Embeds: m.Embeds, Components: m.Components, Attachments: m.Attachments})
+		versions = append(versions, fakediscord.Revision{Embeds: m.Embeds, Components: m.Components, Attachments: m.Attachments, Embedded: m.Embedded})
 		for k, v := range versions {
 			where := fmt.Sprintf("message %s version %d", m.ID, k)
 			var images []string
@@ -110,6 +110,7 @@ func checkPictures(t *testing.T, fake *fakediscord.Server, channel string, pictu
 			require.Len(t, v.Attachments, 1, "%s: exactly one picture", where)
 			a := v.Attachments[0]
 			assert.Equal(t, []string{a.URL}, images, "%s: the embed shows it", where)
+			assert.Empty(t, v.Loose(), "%s: the picture shown in the embed only, not a second time on its own", where)
 			assert.Equal(t, "image/png", a.ContentType, where)
 			assert.LessOrEqual(t, a.Size, maxUpload, where)
 			assert.Positive(t, a.Width, "%s: an image the stand-in could read", where)

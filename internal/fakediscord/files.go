@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -221,6 +222,51 @@ func (s *Server) attachLocked(channelID string, existing []Attachment, p *messag
 		return nil, errTooManyAttached
 	}
 	return out, nil
+}
+
+// embeddedFiles returns the ids of the files among atts that embeds, as a
+// request sets them, show by reference: an image, thumbnail, author or
+// footer icon whose URL is "attachment://" and the file's name ("Using
+// Attachments within Embeds",
+// https://discord.com/developers/docs/reference#uploading-files). Discord
+// shows such a file only in the embed, and leaves it out of the
+// message's "attachments"
+// (https://discord.com/developers/docs/resources/message#message-object;
+// the behaviour is described in https://github.com/discord/discord-api-docs/issues/1340
+// and https://github.com/discord/discord-api-docs/issues/4809). The
+// reference lasts as long as the embeds do: an edit that sets embeds again
+// with the file's CDN URL, as a GET of the message returns it, instead of
+// attachment://name makes the file a loose one again, listed in
+// "attachments" and shown under the embed while the embed shows it too
+// (https://github.com/discord/discord-api-docs/issues/5675); an edit that
+// sets embeds without it leaves the file loose under the new embeds.
+func embeddedFiles(embeds []Embed, atts []Attachment) []string {
+	var ids []string
+	ref := func(u string) {
+		name, ok := strings.CutPrefix(u, "attachment://")
+		if !ok {
+			return
+		}
+		for _, a := range atts {
+			if a.Filename == name && !slices.Contains(ids, a.ID) {
+				ids = append(ids, a.ID)
+			}
+		}
+	}
+	for _, e := range embeds {
+		for _, m := range []*EmbedMedia{e.Image, e.Thumbnail} {
+			if m != nil {
+				ref(m.URL)
+			}
+		}
+		if e.Author != nil {
+			ref(e.Author.IconURL)
+		}
+		if e.Footer != nil {
+			ref(e.Footer.IconURL)
+		}
+	}
+	return ids
 }
 
 // resolveEmbeds replaces attachment://filename URLs by the attachment's URL.

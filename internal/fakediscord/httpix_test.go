@@ -408,3 +408,79 @@ func TestEmptyUpload(t *testing.T) {
 		}
 	}
 }
+
+// TestAttachmentsListing: a message's "attachments", as the API returns
+// it, lists only the files no embed shows by reference (attachment://name):
+// Discord shows those in the embed alone
+// (https://discord.com/developers/docs/reference#uploading-files,
+// https://discord.com/developers/docs/resources/message#message-object;
+// https://github.com/discord/discord-api-docs/issues/1340). An edit that
+// sets embeds again decides anew: without the picture, or with the CDN URL
+// a GET returned instead of attachment://name
+// (https://github.com/discord/discord-api-docs/issues/5675), the file is
+// shown on its own; attachment://name again keeps it in the embed; an edit
+// that leaves the embeds alone changes nothing.
+func TestAttachmentsListing(t *testing.T) {
+	board := file{"board.png", pngOf(t, 8, 8)}
+	ref := obj{"title": "Board", "image": obj{"url": "attachment://board.png"}}
+	tests := []struct {
+		name     string
+		create   obj
+		edit     func(got obj) obj // nil: no edit
+		listed   int               // files in "attachments"
+		held     int               // files the message holds
+		embedded bool              // the embed shows the file
+	}{
+		{"shown by the embed", obj{"embeds": []obj{ref}}, nil, 0, 1, true},
+		{"no embed shows it", obj{"content": "a file"}, nil, 1, 1, false},
+		{"an embed showing another file", obj{"embeds": []obj{{"image": obj{"url": "attachment://other.png"}}}}, nil, 1, 1, false},
+		{"edit leaving the embeds alone", obj{"embeds": []obj{ref}}, func(obj) obj { return obj{"content": "new text"} }, 0, 1, true},
+		{"edit to an embed without picture", obj{"embeds": []obj{ref}}, func(obj) obj {
+			return obj{"embeds": []obj{{"title": "Bought"}}}
+		}, 1, 1, false},
+		{"edit to no embed", obj{"embeds": []obj{ref}}, func(obj) obj { return obj{"content": "Bought", "embeds": []obj{}} }, 1, 1, false},
+		{"edit re-sending the embed with its CDN URL", obj{"embeds": []obj{ref}}, func(got obj) obj {
+			return obj{"embeds": got["embeds"], "content": "refused"}
+		}, 1, 1, true},
+		{"edit re-sending the embed with attachment://name", obj{"embeds": []obj{ref}}, func(obj) obj {
+			return obj{"embeds": []obj{ref}, "content": "refused"}
+		}, 0, 1, true},
+		{"edit to no picture with attachments []", obj{"embeds": []obj{ref}}, func(obj) obj {
+			return obj{"content": "Bought", "embeds": []obj{}, "attachments": []obj{}}
+		}, 0, 0, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t)
+			base := "/channels/" + w.channel.ID + "/messages"
+			r := multipartCall(t, w.srv, w.srv.Token(), http.MethodPost, base, tc.create, board)
+			require.Equal(t, http.StatusOK, r.status, "%v", r.body)
+			id := r.body["id"].(string)
+			if tc.edit != nil {
+				got := callH(t, w.srv, w.srv.Token(), http.MethodGet, base+"/"+id, nil)
+				require.Equal(t, http.StatusOK, got.status)
+				r = callH(t, w.srv, w.srv.Token(), http.MethodPatch, base+"/"+id, tc.edit(got.body))
+				require.Equal(t, http.StatusOK, r.status, "%v", r.body)
+			}
+			listed, _ := r.body["attachments"].([]any)
+			assert.Len(t, listed, tc.listed, "attachments in the answer")
+			get := callH(t, w.srv, w.srv.Token(), http.MethodGet, base+"/"+id, nil)
+			listed, _ = get.body["attachments"].([]any)
+			assert.Len(t, listed, tc.listed, "attachments in a GET")
+			m, ok := w.srv.Message(id)
+			require.True(t, ok)
+			assert.Len(t, m.Attachments, tc.held, "files held")
+			assert.Len(t, m.Loose(), tc.listed, "files shown on their own")
+			if tc.embedded {
+				require.NotEmpty(t, m.Embeds)
+				require.NotNil(t, m.Embeds[0].Image)
+				assert.Equal(t, m.Attachments[0].URL, m.Embeds[0].Image.URL, "the embed shows the file")
+			}
+			if tc.held > 0 {
+				_, data, ok := w.srv.File(m.Attachments[0].ID)
+				require.True(t, ok)
+				assert.Equal(t, board.data, data)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package fakediscord
 
 import (
+	"slices"
 	"sort"
 	"time"
 )
@@ -21,8 +22,12 @@ type Message struct {
 	EditedTimestamp  time.Time // zero if never edited
 	MessageReference *MessageReference
 	AllowedMentions  *AllowedMentions
-	// Attachments are the files attached to the message.
+	// Attachments are all the files the message holds. The API lists
+	// only the Loose ones in the message's "attachments".
 	Attachments []Attachment
+	// Embedded are the ids of the Attachments its embeds show by
+	// reference (attachment://name, see embeddedFiles).
+	Embedded []string
 
 	// WebhookID is set for interaction responses and follow-ups.
 	WebhookID string
@@ -58,8 +63,29 @@ type Revision struct {
 	Embeds     []Embed
 	Components []Component
 	Flags      int
-	// Attachments are the files the version had.
+	// Attachments are the files the version had, Embedded those its
+	// embeds showed by reference (see Message).
 	Attachments []Attachment
+	Embedded    []string
+}
+
+// Loose returns the files of the version shown on their own, under its
+// embeds (see Message.Loose).
+func (r *Revision) Loose() []Attachment { return loose(r.Attachments, r.Embedded) }
+
+// Loose returns the files the message shows on their own, under its
+// embeds: those no embed shows by reference. They are what the API lists
+// as the message's "attachments" (see embeddedFiles).
+func (m *Message) Loose() []Attachment { return loose(m.Attachments, m.Embedded) }
+
+func loose(atts []Attachment, embedded []string) []Attachment {
+	out := []Attachment{}
+	for _, a := range atts {
+		if !slices.Contains(embedded, a.ID) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // Ephemeral reports whether only VisibleTo sees the message.
@@ -110,6 +136,7 @@ func (m *Message) clone() Message {
 	c.MentionRoles = append([]string(nil), m.MentionRoles...)
 	c.Pinged = append([]string(nil), m.Pinged...)
 	c.Attachments = append([]Attachment(nil), m.Attachments...)
+	c.Embedded = append([]string(nil), m.Embedded...)
 	// Revisions are never modified once stored: a shallow copy keeps long
 	// histories (a board edited thousands of times) cheap to read.
 	c.History = append([]Revision(nil), m.History...)
@@ -149,6 +176,7 @@ func (s *Server) createMessageLocked(ch *Channel, author User, p *messagePayload
 	if p.atts != nil {
 		m.Attachments = *p.atts
 	}
+	m.Embedded = embeddedFiles(m.Embeds, m.Attachments)
 	resolveEmbeds(m.Embeds, m.Attachments)
 	if p.Flags != nil {
 		m.Flags = *p.Flags & (FlagSuppressEmbeds | FlagSuppressNotifications)
@@ -204,7 +232,8 @@ func normaliseEmbeds(in []Embed) []Embed {
 // message receives its content without an "(edited)" mark and pings then.
 func (s *Server) editMessageLocked(m *Message, p *messagePayload) {
 	now := s.now()
-	m.History = append(m.History, Revision{ReplacedAt: now, Content: m.Content, Embeds: m.Embeds, Components: m.Components, Flags: m.Flags, Attachments: m.Attachments})
+	m.History = append(m.History, Revision{ReplacedAt: now, Content: m.Content, Embeds: m.Embeds, Components: m.Components, Flags: m.Flags,
+		Attachments: m.Attachments, Embedded: m.Embedded})
 	wasLoading := m.Loading()
 	if p.Content != nil {
 		m.Content = *p.Content
@@ -219,6 +248,20 @@ func (s *Server) editMessageLocked(m *Message, p *messagePayload) {
 	}
 	if p.atts != nil {
 		m.Attachments = *p.atts
+	}
+	switch {
+	case p.Embeds != nil || p.Embed != nil:
+		m.Embedded = embeddedFiles(m.Embeds, m.Attachments)
+	case p.atts != nil:
+		// The embeds stay as they were: they show the files they showed,
+		// if the edit kept them.
+		var kept []string
+		for _, a := range m.Attachments {
+			if slices.Contains(m.Embedded, a.ID) {
+				kept = append(kept, a.ID)
+			}
+		}
+		m.Embedded = kept
 	}
 	if p.Embeds != nil || p.Embed != nil || p.atts != nil {
 		m.Embeds = append([]Embed(nil), m.Embeds...)
@@ -306,7 +349,7 @@ func (s *Server) messageJSON(m *Message) messageJSON {
 		MentionEveryone:  m.MentionEveryone,
 		Mentions:         []User{},
 		MentionRoles:     append([]string{}, m.MentionRoles...),
-		Attachments:      append([]Attachment{}, m.Attachments...),
+		Attachments:      m.Loose(),
 		Embeds:           m.Embeds,
 		Components:       m.Components,
 		Flags:            m.Flags,

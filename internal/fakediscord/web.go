@@ -137,7 +137,7 @@ type uiMessage struct {
 	Content    string      `json:"content"`
 	Embeds     []Embed     `json:"embeds"`
 	Components []Component `json:"components"`
-	// Attachments are the files not shown by an embed.
+	// Attachments are the files shown on their own (Message.Loose).
 	Attachments []Attachment `json:"attachments"`
 	Time        string       `json:"time"`
 	Edited      bool         `json:"edited"`
@@ -299,20 +299,7 @@ func (s *Server) uiMessageLocked(m *Message) uiMessage {
 		Pinged:     append([]string{}, m.Pinged...),
 		Mentions:   append([]string{}, m.Mentions...),
 	}
-	shown := map[string]bool{}
-	for _, e := range m.Embeds {
-		for _, media := range []*EmbedMedia{e.Image, e.Thumbnail} {
-			if media != nil {
-				shown[media.URL] = true
-			}
-		}
-	}
-	out.Attachments = []Attachment{}
-	for _, a := range m.Attachments {
-		if !shown[a.URL] {
-			out.Attachments = append(out.Attachments, a)
-		}
-	}
+	out.Attachments = m.Loose()
 	if m.Edited() {
 		out.EditedAt = timestamp(m.EditedTimestamp)
 	}
