@@ -579,6 +579,8 @@ func (c *call) respond(r *discordgo.InteractionResponse) {
 }
 
 // update answers by editing the message the component sits on (type 7).
+// Embeds read from that message may be given back: their pictures stay
+// shown once (byReference).
 func (c *call) update(content string, embeds []*discordgo.MessageEmbed, comps []discordgo.MessageComponent) {
 	if comps == nil {
 		comps = []discordgo.MessageComponent{}
@@ -586,6 +588,7 @@ func (c *call) update(content string, embeds []*discordgo.MessageEmbed, comps []
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
 	}
+	embeds = byReference(embeds)
 	c.respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseUpdateMessage,
 		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds, Components: comps, AllowedMentions: noMentions(),

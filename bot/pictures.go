@@ -3,6 +3,9 @@ package bot
 import (
 	"bytes"
 	"errors"
+	"net/url"
+	"path"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -268,18 +271,83 @@ func (c *call) updateFiles(content string, embeds []*discordgo.MessageEmbed, com
 }
 
 // orphanedPictures is the "attachments" of an update of msg to embeds:
-// when msg has attachments (a picture) and none of the new embeds shows
-// an image, an empty list, so the picture does not stay behind as a bare
-// file; otherwise nil (Discord keeps them: an embed redrawn as it was
-// still shows its picture).
+// when msg has a picture and none of the new embeds shows an image, an
+// empty list, so the picture does not stay behind as a loose file;
+// otherwise nil (Discord keeps the files, which the new embeds show).
+//
+// A picture of the bot's is a file its embed shows by reference
+// (attachment://name), and Discord leaves such a file out of the
+// message's "attachments"
+// (https://discord.com/developers/docs/reference#uploading-files;
+// https://github.com/discord/discord-api-docs/issues/1340): msg has a
+// picture when it lists attachments or when one of its embeds shows an
+// image.
 func orphanedPictures(msg *discordgo.Message, embeds []*discordgo.MessageEmbed) *[]*discordgo.MessageAttachment {
-	if msg == nil || len(msg.Attachments) == 0 {
+	if msg == nil || len(msg.Attachments) == 0 && !showsImage(msg.Embeds) {
 		return nil
 	}
-	for _, e := range embeds {
-		if e != nil && e.Image != nil {
-			return nil
-		}
+	if showsImage(embeds) {
+		return nil
 	}
 	return &[]*discordgo.MessageAttachment{}
+}
+
+// showsImage reports whether one of embeds shows an image.
+func showsImage(embeds []*discordgo.MessageEmbed) bool {
+	for _, e := range embeds {
+		if e != nil && (e.Image != nil || e.Thumbnail != nil) {
+			return true
+		}
+	}
+	return false
+}
+
+// byReference returns embeds as they must be sent again on their own
+// message: an image shown from one of the bot's picture files (a message
+// read back from Discord holds the file's CDN URL there) points at the file
+// by name again, attachment://name. Sent back with the CDN URL, the embed
+// would no longer hold the file by reference, and Discord would show the
+// picture twice: in the embed, and as a loose file under it
+// (https://github.com/discord/discord-api-docs/issues/5675). A file kept
+// on the message can be referenced so by an edit
+// (https://discord.com/developers/docs/reference#uploading-files). The
+// embeds given are not changed.
+func byReference(embeds []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
+	var out []*discordgo.MessageEmbed
+	for i, e := range embeds {
+		if e == nil || e.Image == nil {
+			continue
+		}
+		name, ok := pictureFile(e.Image.URL)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = append([]*discordgo.MessageEmbed(nil), embeds...)
+		}
+		c := *e
+		c.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + name}
+		out[i] = &c
+	}
+	if out == nil {
+		return embeds
+	}
+	return out
+}
+
+// pictureFile is the name of the bot's picture file an image URL (a CDN
+// URL, .../attachments/{channel}/{id}/{name}) shows, if it is one.
+func pictureFile(raw string) (string, bool) {
+	if strings.HasPrefix(raw, "attachment://") {
+		return "", false
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", false
+	}
+	switch name := path.Base(u.Path); name {
+	case boardFile, handFile, scoresFile:
+		return name, true
+	}
+	return "", false
 }

@@ -123,6 +123,11 @@ func TestOrphanedPictures(t *testing.T) {
 		{"picture, then an embed without image", withPic, []*discordgo.MessageEmbed{plain}, true},
 		{"picture kept by its embed", withPic, []*discordgo.MessageEmbed{plain, image}, false},
 		{"nil embed", withPic, []*discordgo.MessageEmbed{nil}, true},
+		// As Discord returns a message whose embed shows its picture: no
+		// attachment listed, the embed holding the file's URL.
+		{"picture in the embed, then text only", &discordgo.Message{Embeds: []*discordgo.MessageEmbed{image}}, nil, true},
+		{"picture in the embed, kept by the new one", &discordgo.Message{Embeds: []*discordgo.MessageEmbed{image}}, []*discordgo.MessageEmbed{image}, false},
+		{"no picture at all", &discordgo.Message{Embeds: []*discordgo.MessageEmbed{plain}}, []*discordgo.MessageEmbed{plain}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := orphanedPictures(tc.msg, tc.embeds)
@@ -476,5 +481,86 @@ func TestPicturesDrawOnlyWhatTheFontHas(t *testing.T) {
 			assert.Equal(t, b.Names, sb.Names, lang)
 			assert.Equal(t, b.Marks, sb.Marks, lang)
 		}
+	}
+}
+
+// asDiscordShows makes the prompt m look as Discord returns it: the embed
+// that showed hand.png by reference now holds the file's CDN URL, and the
+// message lists no attachment, the embed showing the only one
+// (https://github.com/discord/discord-api-docs/issues/1340).
+func asDiscordShows(t *testing.T, m *shownMessage) {
+	t.Helper()
+	require.Len(t, m.embeds, 1)
+	require.NotNil(t, m.embeds[0].Image, "the step shows its picture")
+	require.Equal(t, "attachment://"+handFile, m.embeds[0].Image.URL)
+	e := *m.embeds[0]
+	e.Image = &discordgo.MessageEmbedImage{URL: "https://cdn.discordapp.com/attachments/1/2/" + handFile + "?ex=1&is=2",
+		ProxyURL: "https://media.discordapp.net/attachments/1/2/" + handFile, Width: 540, Height: 416}
+	m.embeds = []*discordgo.MessageEmbed{&e}
+}
+
+// TestBuyPictureShownOnce: the payment step's picture, on the prompt as
+// Discord returns it (asDiscordShows), never stays behind as a loose file
+// and is never shown twice: a refusal redraws the step with its embed
+// pointing at the file by name again, keeping it; Back and the purchase
+// itself remove it.
+func TestBuyPictureShownOnce(t *testing.T) {
+	h := newHarness(t)
+	board := toBobsBuy(t, h)
+	prompt := h.clickOn("u2", board, h.mustFind(board, verbBuy)).shown(board)
+	pay := h.clickOn("u2", prompt, h.mustFind(prompt, verbBuySelect), "g3").shown(prompt)
+	asDiscordShows(t, pay)
+
+	r := h.clickOn("u2", pay, customID(verbBuyPay, h.snapSeq(), "r9"))
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	d := r.response().Data
+	assert.True(t, strings.HasPrefix(d.Content, refusalMark), d.Content)
+	require.Len(t, d.Embeds, 1)
+	require.NotNil(t, d.Embeds[0].Image)
+	assert.Equal(t, "attachment://"+handFile, d.Embeds[0].Image.URL, "the picture by reference: shown once, in the embed")
+	assert.Nil(t, d.Attachments, "the file stays")
+
+	asDiscordShows(t, pay)
+	r = h.clickOn("u2", pay, h.mustFind(pay, verbPickBack))
+	d = r.response().Data
+	assert.False(t, showsImage(d.Embeds))
+	require.NotNil(t, d.Attachments, "Back: the picture goes with the step")
+	assert.Empty(t, *d.Attachments)
+
+	market := h.rec.message(pay.id)
+	pay = h.clickOn("u2", market, h.mustFind(market, verbBuySelect), "g3").shown(market)
+	asDiscordShows(t, pay)
+	r = h.clickOn("u2", pay, h.mustFind(pay, verbBuyPay))
+	d = r.response().Data
+	rec, _ := h.record()
+	require.Contains(t, rec.State.Players[1].Collection, cards(t, "g3")[0], "bought")
+	assert.False(t, showsImage(d.Embeds))
+	require.NotNil(t, d.Attachments, "bought: the picture goes with the step")
+	assert.Empty(t, *d.Attachments)
+}
+
+func TestByReference(t *testing.T) {
+	cdn := func(u string) *discordgo.MessageEmbed {
+		return &discordgo.MessageEmbed{Title: "t", Image: &discordgo.MessageEmbedImage{URL: u, ProxyURL: u, Width: 5, Height: 5}}
+	}
+	for _, tc := range []struct {
+		name, url, want string
+	}{
+		{"Discord's CDN", "https://cdn.discordapp.com/attachments/1/2/hand.png?ex=1&is=2&hm=3", "attachment://hand.png"},
+		{"the stand-in", "http://127.0.0.1:4000/attachments/1/2/board.png", "attachment://board.png"},
+		{"scoreboard", "https://cdn.discordapp.com/attachments/1/2/scores.png", "attachment://scores.png"},
+		{"by reference already", "attachment://hand.png", "attachment://hand.png"},
+		{"another image", "https://example.com/cat.png", "https://example.com/cat.png"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := []*discordgo.MessageEmbed{{Title: "text"}, cdn(tc.url), nil}
+			out := byReference(in)
+			require.Len(t, out, 3)
+			assert.Same(t, in[0], out[0])
+			assert.Equal(t, tc.want, out[1].Image.URL)
+			assert.Equal(t, "t", out[1].Title)
+			assert.Equal(t, tc.url, in[1].Image.URL, "the embeds given are left as they are")
+			assert.Nil(t, out[2])
+		})
 	}
 }
