@@ -335,10 +335,10 @@ func (b *Bot) handle(d discordAPI, ic *discordgo.InteractionCreate) {
 		switch {
 		case errors.Is(err, dixbot.ErrDuplicate):
 			// The store already applied this very interaction: it is a
-			// redelivery, and its first delivery answered it. A second
-			// initial answer would be refused by Discord, so send none.
+			// redelivery, answered only if the first delivery did not.
 			b.log.Debug("interaction already applied", "interaction", c.i.ID)
 			outcome = outcomeDuplicate
+			c.answerApplied()
 		case err != nil:
 			outcome = c.fail(err)
 		}

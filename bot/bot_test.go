@@ -162,12 +162,77 @@ func TestDoubleClickSameInteraction(t *testing.T) {
 	before := h.snap()
 	r := h.run(i) // Discord delivers the same interaction again
 	// Its first delivery answered it: a second initial answer would be
-	// refused by Discord (already acknowledged), so nothing is sent.
-	assert.Empty(t, r.calls, "a redelivered interaction gets no second answer")
+	// refused by Discord (already acknowledged), so nothing is sent; the
+	// bot only reads whether it was answered.
+	for _, c := range r.calls {
+		assert.Equal(t, "original", c.op, "a redelivered interaction gets no second answer")
+	}
 	h.unchanged(before)
 	rec, _ = h.record()
 	assert.Equal(t, seq, rec.State.Seq)
 	assert.Equal(t, 1, h.obs.outcomes["button/duplicate"])
+}
+
+// TestRedeliveredUnansweredClickIsAnswered: the first delivery of a click
+// was applied but its answer never reached Discord (the process died
+// between the two). The same interaction delivered again is answered as the
+// first would have been: the board clicked on shows the game as it stands,
+// with its current buttons; the game does not change twice. A click on a
+// private prompt gets its prompt replaced by "Done.".
+func TestRedeliveredUnansweredClickIsAnswered(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	board := h.board()
+	i := h.clickIx("u1", board, h.mustFind(board, verbDraw))
+	h.rec.mu.Lock()
+	h.rec.refuse = func(c recorded) error {
+		if c.op == "respond" {
+			return errors.New("connection reset")
+		}
+		return nil
+	}
+	h.rec.mu.Unlock()
+	h.run(i)
+	h.rec.mu.Lock()
+	h.rec.refuse = nil
+	h.rec.mu.Unlock()
+	rec, m := h.record()
+	seq := rec.State.Seq
+
+	r := h.run(i)
+	resp := r.response()
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board clicked on is updated")
+	v, ok := shownVersion(&discordgo.Message{Components: resp.Data.Components})
+	require.True(t, ok, "with game buttons")
+	assert.Equal(t, m.version(rec.State), v, "for the game as it stands")
+	rec, _ = h.record()
+	assert.Equal(t, seq, rec.State.Seq, "applied once")
+	assert.Equal(t, 1, h.obs.outcomes["button/duplicate"])
+
+	// A click on a private prompt (bid), answer lost, delivered again.
+	_, m = h.record()
+	prompt := &shownMessage{id: "p1", channel: h.channel, ephemeral: true,
+		components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{Label: "x", CustomID: "dix:x:0"}}}}}
+	i = h.clickIx("u1", prompt, customID(verbStop, m.version(rec.State)))
+	h.rec.mu.Lock()
+	h.rec.refuse = func(c recorded) error {
+		if c.op == "respond" {
+			return errors.New("connection reset")
+		}
+		return nil
+	}
+	h.rec.mu.Unlock()
+	h.run(i)
+	h.rec.mu.Lock()
+	h.rec.refuse = nil
+	h.rec.mu.Unlock()
+	after, _ := h.record()
+	require.Greater(t, after.State.Seq, seq, "the stop was applied")
+	r = h.run(i)
+	resp = r.response()
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type)
+	assert.Equal(t, enT("done_generic", nil), resp.Data.Content)
+	assert.Empty(t, resp.Data.Components)
 }
 
 func TestForgedCustomIDs(t *testing.T) {

@@ -392,10 +392,9 @@ func wholeTurns(evs []engine.Event) []int {
 	return out
 }
 
-// effectsOf is the Discord work an applied action owes besides the answer:
-// at the end of a turn the old board becomes its summary and a fresh board
-// pings who must act next; within a turn the board follows a click made
-// elsewhere, an auction pings its bidders at once and a won auction its
+// effectsOf is the Discord work an applied action owes: at the end of a
+// turn the old board becomes its summary and a fresh board pings who must
+// act next; within a turn the board shows the game as it stands, an auction pings its bidders at once and a won auction its
 // winner, and a ping whose decision is over says so; at the end the
 // scoreboard is posted and the game archived.
 func effectsOf(out played, g *engine.Game, o origin) []effect {
@@ -404,9 +403,15 @@ func effectsOf(out played, g *engine.Game, o origin) []effect {
 	over := g.Phase == engine.PhaseOver
 	boundary := out.ended || over
 	var effs []effect
-	if boundary && !fromBoard && m.Board != "" {
-		// Answered in place when the click came from the board itself.
-		effs = append(effs, effect{Kind: effRetire, Msg: m.Board, Title: out.summary, Lines: out.lines})
+	// A click on the board changes it in place through its answer, and
+	// the same change is owed here too: the executor leaves it out when
+	// the answer did it, and does it when the answer was lost (the
+	// process died first), so the board never stays outdated.
+	if retired := m.Board; boundary && (fromBoard || retired != "") {
+		if fromBoard {
+			retired = o.clicked
+		}
+		effs = append(effs, effect{Kind: effRetire, Msg: retired, Title: out.summary, Lines: out.lines})
 	}
 	switch {
 	case over:
@@ -414,13 +419,12 @@ func effectsOf(out played, g *engine.Game, o origin) []effect {
 	case boundary:
 		return append(effs, effect{Kind: effBoard, Users: nextDeciders(m, g, o.user)})
 	}
-	if !fromBoard {
-		effs = append(effs, effect{Kind: effEdit})
-	} else if clicked := o.clicked; clicked != m.Board {
+	if clicked := o.clicked; fromBoard && clicked != m.Board {
 		// The click came from a board the table did not know as current
 		// (its id could not be recorded): it is the live one now.
 		effs = append(effs, effect{Kind: effAdopt, Msg: clicked})
 	}
+	effs = append(effs, effect{Kind: effEdit})
 	if e, ok := pingEffect(m, g, out, o.user, o.guild, o.channel); ok {
 		effs = append(effs, e) // it closes the previous ping first
 	} else if m.Ping != "" && g.Phase != out.prevPhase {

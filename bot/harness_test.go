@@ -117,9 +117,17 @@ func (r *recorder) Respond(ctx context.Context, i *discordgo.Interaction, resp *
 	return nil
 }
 
+// Original returns the interaction's original response; as on Discord,
+// 404 before the interaction is answered.
 func (r *recorder) Original(ctx context.Context, i *discordgo.Interaction) (*discordgo.Message, error) {
 	r.add(recorded{op: "original", interaction: i.ID, channel: i.ChannelID})
-	return &discordgo.Message{ID: "orig-" + i.ID, ChannelID: i.ChannelID}, nil
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	id, ok := r.origs[i.Token]
+	if !ok {
+		return nil, unknownMessage("@original")
+	}
+	return &discordgo.Message{ID: id, ChannelID: i.ChannelID}, nil
 }
 
 // EditOriginal records op "editOriginal", with edit naming the message
@@ -403,6 +411,11 @@ func (h *harness) command(user, sub string, opts ...any) result {
 // clickOn clicks a component of a shown message.
 func (h *harness) clickOn(user string, msg *shownMessage, customID string, values ...string) result {
 	h.t.Helper()
+	return h.run(h.clickIx(user, msg, customID, values...))
+}
+
+// clickIx is the interaction of a click on a component of a shown message.
+func (h *harness) clickIx(user string, msg *shownMessage, customID string, values ...string) *discordgo.Interaction {
 	i := h.base(user, discordgo.InteractionMessageComponent)
 	typ := discordgo.ButtonComponent
 	if len(values) > 0 {
@@ -416,7 +429,7 @@ func (h *harness) clickOn(user string, msg *shownMessage, customID string, value
 		}
 		i.Message = &discordgo.Message{ID: msg.id, ChannelID: h.channel, Flags: flags, Components: msg.components, Content: msg.content, Embeds: msg.embeds}
 	}
-	return h.run(i)
+	return i
 }
 
 // submit submits a modal opened from msg.

@@ -187,6 +187,12 @@ func (b *Bot) doOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix
 	mu := &b.channelLocks[fnv32(rec.Channel)%uint32(len(b.channelLocks))]
 	mu.Lock()
 	defer mu.Unlock()
+	var upTo uint32 // the last effect owed by the change ix answered
+	if ix != nil {
+		if m, err := decodeMeta(rec.Meta); err == nil {
+			upTo = m.NextEffect
+		}
+	}
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	fresh, err := b.store.Get(sctx, rec.Channel)
 	cancel()
@@ -198,7 +204,7 @@ func (b *Bot) doOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix
 		return nil, err
 	}
 	channel := rec.Channel
-	x := &executor{b: b, d: d, rec: rec, m: m, ix: ix, now: time.Now(),
+	x := &executor{b: b, d: d, rec: rec, m: m, ix: ix, upTo: upTo, now: time.Now(),
 		board: m.Board, ping: m.Ping, users: m.PingUsers, boardVia: m.BoardVia, pingVia: m.PingVia, scores: m.Scores}
 	var done uint32
 	var failed, refused error // refused: the board or scoreboard Discord refused for good
@@ -313,6 +319,7 @@ type executor struct {
 	rec      *dixbot.Record
 	m        *meta
 	ix       *via      // the clicking interaction (nil: none, e.g. a deadline)
+	upTo     uint32    // the last effect owed by the change ix's answer showed
 	now      time.Time // when the effects started
 	board    string    // the current board message
 	ping     string    // the current ping message
@@ -406,6 +413,13 @@ func (x *executor) edit(ctx context.Context, message string, v *via, ed *discord
 	return x.d.Edit(ctx, ed)
 }
 
+// shown reports whether the answer to the clicking interaction already
+// changed message the way e does: it updated that very message in place
+// for the change that owed e.
+func (x *executor) shown(e effect, message string) bool {
+	return x.ix != nil && message != "" && x.ix.Orig == message && e.ID <= x.upTo
+}
+
 // viaOf is the interaction that can edit message: the clicking one when
 // its answer updated it, else the one recorded for it.
 func (x *executor) viaOf(message string) *via {
@@ -467,11 +481,11 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		if old == msg.ID {
 			old = ""
 		}
-		return x.boarded(ctx, effect{Kind: effBoarded, Msg: old}, oldVia)
+		return x.boarded(ctx, effect{ID: e.ID, Kind: effBoarded, Msg: old}, oldVia)
 	case effBoarded:
 		return x.boarded(ctx, e, nil)
 	case effEdit:
-		if x.board == "" {
+		if x.board == "" || x.shown(e, x.board) {
 			return nil
 		}
 		ed := discordgo.NewMessageEdit(channel, x.board)
@@ -492,8 +506,13 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		if e.Title != "" {
 			summary = summaryEmbed(m.Lang, m, e.Title, e.Lines)
 		}
+		if x.shown(e, e.Msg) {
+			// The answer made the board clicked on the turn's summary;
+			// it stays the recorded board until the next one is posted.
+			return nil
+		}
 		err := x.retire(ctx, e.Msg, summary)
-		if e.Msg == x.board {
+		if e.Msg == x.board && err == nil {
 			x.board, x.boardVia = "", nil
 		}
 		return err
@@ -604,7 +623,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 // done, the effect is owed as e.
 func (x *executor) boarded(ctx context.Context, e effect, v *via) error {
 	x.rest = &e
-	if e.Msg != "" {
+	if e.Msg != "" && !x.shown(e, e.Msg) { // not already the summary the answer made of it
 		if v == nil {
 			v = x.viaOf(e.Msg)
 		}

@@ -3,10 +3,12 @@ package bot
 import (
 	"context"
 	"errors"
+	"net/http"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -136,4 +138,42 @@ func TestPermanentRefusalIsSkipped(t *testing.T) {
 	_, m = h.record()
 	assert.Empty(t, m.Outbox)
 	assert.Equal(t, []string{m.Board}, h.rec.liveBoards())
+}
+
+// TestBoardClickAnswerLostIsRepaired: a click on the board within a turn
+// (a draw) changes the board in place through its answer; when that answer
+// is lost, the same change is owed in the outbox, so the board still shows
+// the game as it stands with its current buttons. When the answer goes
+// through, the outbox sends nothing more for it.
+func TestBoardClickAnswerLostIsRepaired(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	board := h.board()
+	boardVersion := func() uint32 {
+		t.Helper()
+		v, ok := shownVersion(&discordgo.Message{Components: h.rec.message(board.id).components})
+		require.True(t, ok, "the board has game buttons")
+		return v
+	}
+
+	n := h.rec.count()
+	h.clickOn("u1", board, h.mustFind(board, verbDraw))
+	rec, m := h.record()
+	assert.Equal(t, m.version(rec.State), boardVersion(), "answered in place")
+	assert.Len(t, h.rec.since(n), 1, "the answer alone: nothing owed is sent again")
+	assert.Empty(t, m.Outbox)
+
+	h.rec.mu.Lock()
+	h.rec.refuse = func(c recorded) error {
+		if c.op != "respond" {
+			return nil
+		}
+		return &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusServiceUnavailable}}
+	}
+	h.rec.mu.Unlock()
+	h.clickOn("u1", board, h.mustFind(board, verbDraw))
+	rec, m = h.record()
+	assert.Greater(t, rec.State.Seq, uint32(0))
+	assert.Equal(t, m.version(rec.State), boardVersion(), "the board shows the game as it stands")
+	assert.Empty(t, m.Outbox, "done")
 }

@@ -165,8 +165,15 @@ func (s *Server) apiHandler(h handler, ro routeOpts, template string) http.Handl
 				e["errors"] = apiErr.fields.tree()
 			}
 			resp = e
+			// Reading the original response of an interaction not answered
+			// yet is how a bot learns that it is not
+			// (https://discord.com/developers/docs/interactions/receiving-and-responding#get-original-interaction-response):
+			// refused, but no breach of the rules.
+			probe := r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/messages/@original") && status == http.StatusNotFound
 			s.mu.Lock()
-			s.violateLocked(s.requestViolationLocked(r, &Violation{Status: status, Code: apiErr.code, Message: apiErr.msg, Details: apiErr.fields.String()}))
+			if !probe {
+				s.violateLocked(s.requestViolationLocked(r, &Violation{Status: status, Code: apiErr.code, Message: apiErr.msg, Details: apiErr.fields.String()}))
+			}
 			s.mu.Unlock()
 		}
 		if counted {
