@@ -444,7 +444,7 @@ func (c *call) abandonYes(p parsedID) error {
 		return ErrNoPermission
 	}
 	if r.State == nil {
-		err := c.retry("delete", func(ctx context.Context) error { return c.b.store.Delete(ctx, c.i.ChannelID) })
+		err := c.remove()
 		if err != nil && !errors.Is(err, dixbot.ErrNotFound) {
 			return err
 		}

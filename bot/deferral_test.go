@@ -125,6 +125,35 @@ func (s *lyingStore) Create(ctx context.Context, r *dixbot.Record) error {
 	return err
 }
 
+// Delete answers dixbot.ErrNotFound when there is nothing to delete, as
+// store.Redis.Delete does.
+func (s *lyingStore) Delete(ctx context.Context, channel string) error {
+	if _, ok := s.snapshot(channel); !ok {
+		return dixbot.ErrNotFound
+	}
+	err := s.memStore.Delete(ctx, channel)
+	if err == nil && s.lie() {
+		return s.err
+	}
+	return err
+}
+
+// TestCancelAppliedThoughTheStoreSaidNo: a lobby whose deletion landed but
+// was answered with an error is told cancelled, not "no game".
+func TestCancelAppliedThoughTheStoreSaidNo(t *testing.T) {
+	h := newHarness(t)
+	lobby := h.command("u1", "start").shown(nil)
+	require.NotNil(t, lobby)
+	h.withStore(&lyingStore{memStore: h.st, err: dixbot.ErrUnavailable, lies: 1})
+	r := h.clickOn("u1", lobby, h.mustFind(lobby, verbCancel))
+	resp := r.response()
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type)
+	require.Len(t, resp.Data.Embeds, 1)
+	assert.Equal(t, enT("lobby_title_cancelled", nil), resp.Data.Embeds[0].Title)
+	_, err := h.st.Get(context.Background(), h.channel)
+	assert.ErrorIs(t, err, dixbot.ErrNotFound)
+}
+
 // withStore makes h's bot use st (built on h.st), with the default budgets.
 func (h *harness) withStore(st dixbot.Store) {
 	h.t.Helper()

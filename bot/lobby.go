@@ -198,7 +198,7 @@ func (c *call) lobbyCancel(p parsedID) error {
 	if c.user != m.Creator {
 		return ErrNotCreator
 	}
-	if err := c.retry("delete", func(ctx context.Context) error { return c.b.store.Delete(ctx, c.i.ChannelID) }); err != nil {
+	if err := c.remove(); err != nil {
 		return err
 	}
 	c.update("", []*discordgo.MessageEmbed{lobbyEmbed(m.Lang, m, "cancelled")}, nil)

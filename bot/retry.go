@@ -70,3 +70,17 @@ func (c *call) applied(ctx context.Context) (*dixbot.Record, error) {
 	}
 	return nil, err
 }
+
+// remove deletes the channel's game. A try that looked failed may have
+// landed: the next one then finds nothing, which is done too.
+func (c *call) remove() error {
+	unsure := false
+	return c.retry("delete", func(ctx context.Context) error {
+		err := c.b.store.Delete(ctx, c.i.ChannelID)
+		if unsure && errors.Is(err, dixbot.ErrNotFound) {
+			return nil
+		}
+		unsure = unsure || transient(err)
+		return err
+	})
+}
