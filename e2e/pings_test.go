@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -75,4 +76,41 @@ func TestPingsPerTurn(t *testing.T) {
 	// deck holds 14 wilds for about 50 turns): about 1.3. Measured 1.32 on
 	// these seeds; 2.22 before the pings were reworked.
 	assert.LessOrEqual(t, total.perTurn(), 1.30, "notifying messages per turn (the target)")
+}
+
+// TestNoPingsForComputerPlayedSeats plays 3-player games in which one
+// player leaves at once (/dix leave: the computer plays the seat to the
+// end): nothing but the final scoreboard (which names every player once)
+// notifies them, neither an auction nor the final buy round.
+func TestNoPingsForComputerPlayedSeats(t *testing.T) {
+	w := newWorld(t, false)
+	var seed atomic.Int64
+	w.cfg.Seed = func() int64 { return seed.Add(1) }
+	w.restart(t)
+	var total pingCount
+	toLeaver := 0
+	for _, names := range [][]string{{"Alice", "Bob", "Chloe"}, {"Dan", "Eve", "Fay"}, {"Gus", "Hal", "Ivy"}} {
+		tb := w.table(t, "en-US", names...)
+		tb.lobby("/dix start")
+		leaver := tb.users[2]
+		require.True(t, tb.command(leaver, "/dix leave").Ephemeral())
+		tb.playToEnd()
+		tb.checkScoreboard(names)
+		p := tb.countPings()
+		n := 0
+		for _, m := range tb.fake.Transcript(tb.channel.ID) {
+			final := len(m.Embeds) > 0 && m.Embeds[0].Title == "DIX — final scores"
+			if !m.Ephemeral() && !final && slices.Contains(m.Pinged, leaver.ID) {
+				n++
+			}
+		}
+		t.Logf("%v, %s left: %d turns, %d notifying messages (%.2f per turn), %d of them to %s",
+			names, leaver.Username, p.turns, p.messages, p.perTurn(), n, leaver.Username)
+		total.turns += p.turns
+		total.messages += p.messages
+		toLeaver += n
+	}
+	t.Logf("all games: %d turns, %.2f notifying messages per turn, %d to a seat the computer plays",
+		total.turns, total.perTurn(), toLeaver)
+	assert.Zero(t, toLeaver, "a seat the computer plays is never notified of a decision")
 }
