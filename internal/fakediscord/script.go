@@ -130,8 +130,9 @@ func (s *Server) Command(ctx context.Context, userID, channelID string, in Comma
 		return nil, err
 	}
 	var cmd *Command
+	loc := st.user.Locale
 	for _, c := range s.commandsLocked(st.guildID) {
-		if c.Name == in.Name && (c.Type == 1 || c.Type == 0) {
+		if named(c.Name, c.NameLocalizations, in.Name, loc) && (c.Type == 1 || c.Type == 0) {
 			cmd = c
 			break
 		}
@@ -143,7 +144,7 @@ func (s *Server) Command(ctx context.Context, userID, channelID string, in Comma
 		return nil, err
 	}
 	resolved := map[string]map[string]any{}
-	opts, err := s.typeOptionsLocked(cmd.Options, in, resolved, st.guildID)
+	opts, err := s.typeOptionsLocked(cmd.Options, in, resolved, st.guildID, loc)
 	if err != nil {
 		return nil, fmt.Errorf("/%s: %w", in.Name, err)
 	}
@@ -158,8 +159,12 @@ func (s *Server) Command(ctx context.Context, userID, channelID string, in Comma
 		data["resolved"] = resolved
 	}
 	p["data"] = data
-	st.commandName = strings.TrimSpace(strings.Join([]string{cmd.Name, in.Group, in.Subcommand}, " "))
-	st.commandName = strings.Join(strings.Fields(st.commandName), " ")
+	// The command's own names, whichever localisation was typed.
+	words := []string{cmd.Name}
+	for o := opts; len(o) == 1 && (o[0].Type == OptionSubCommandGroup || o[0].Type == OptionSubCommand); o = o[0].Options {
+		words = append(words, o[0].Name)
+	}
+	st.commandName = strings.Join(words, " ")
 	return s.dispatchInteractionLocked(st, p), nil
 }
 
@@ -200,10 +205,16 @@ func (s *Server) commandAvailableLocked(cmd *Command, st *ixState) error {
 }
 
 // typeOptionsLocked builds the typed option tree for in.
-func (s *Server) typeOptionsLocked(defs []CommandOption, in CommandInput, resolved map[string]map[string]any, guildID string) ([]interactionOption, error) {
+// A user types the names (command, group, subcommand, options, choices) in
+// their client's language when the command has a localisation for it, or
+// the default names; the interaction carries the default names
+// (https://discord.com/developers/docs/interactions/application-commands#localization:
+// "Localized names and descriptions are shown to users based on their
+// client's selected language"; the data received is the command's own).
+func (s *Server) typeOptionsLocked(defs []CommandOption, in CommandInput, resolved map[string]map[string]any, guildID, loc string) ([]interactionOption, error) {
 	find := func(defs []CommandOption, name string, types ...int) *CommandOption {
 		for i := range defs {
-			if defs[i].Name == name {
+			if named(defs[i].Name, defs[i].NameLocalizations, name, loc) {
 				for _, t := range types {
 					if defs[i].Type == t {
 						return &defs[i]
@@ -223,7 +234,7 @@ func (s *Server) typeOptionsLocked(defs []CommandOption, in CommandInput, resolv
 		if in.Group != "" || in.Subcommand != "" {
 			return nil, fmt.Errorf("%w: unexpected subcommand %q", ErrBadCommand, strings.TrimSpace(in.Group+" "+in.Subcommand))
 		}
-		return s.typeValuesLocked(defs, in.Options, resolved, guildID)
+		return s.typeValuesLocked(defs, in.Options, resolved, guildID, loc)
 	}
 	if in.Group != "" {
 		g := find(defs, in.Group, OptionSubCommandGroup)
@@ -234,7 +245,7 @@ func (s *Server) typeOptionsLocked(defs []CommandOption, in CommandInput, resolv
 		if sub == nil {
 			return nil, fmt.Errorf("%w: unknown subcommand %q", ErrBadCommand, in.Subcommand)
 		}
-		vals, err := s.typeValuesLocked(sub.Options, in.Options, resolved, guildID)
+		vals, err := s.typeValuesLocked(sub.Options, in.Options, resolved, guildID, loc)
 		if err != nil {
 			return nil, err
 		}
@@ -247,19 +258,24 @@ func (s *Server) typeOptionsLocked(defs []CommandOption, in CommandInput, resolv
 	if sub == nil {
 		return nil, fmt.Errorf("%w: unknown subcommand %q", ErrBadCommand, in.Subcommand)
 	}
-	vals, err := s.typeValuesLocked(sub.Options, in.Options, resolved, guildID)
+	vals, err := s.typeValuesLocked(sub.Options, in.Options, resolved, guildID, loc)
 	if err != nil {
 		return nil, err
 	}
 	return []interactionOption{{Name: sub.Name, Type: OptionSubCommand, Options: vals}}, nil
 }
 
-func (s *Server) typeValuesLocked(defs []CommandOption, given map[string]any, resolved map[string]map[string]any, guildID string) ([]interactionOption, error) {
-	for name := range given {
+func (s *Server) typeValuesLocked(defs []CommandOption, given map[string]any, resolved map[string]map[string]any, guildID, loc string) ([]interactionOption, error) {
+	byName := map[string]any{} // the values given, by the options' own names
+	for name, v := range given {
 		found := false
 		for _, d := range defs {
-			if d.Name == name {
-				found = true
+			if named(d.Name, d.NameLocalizations, name, loc) {
+				if _, dup := byName[d.Name]; dup {
+					return nil, fmt.Errorf("%w: option %q given twice", ErrBadCommand, d.Name)
+				}
+				byName[d.Name], found = v, true
+				break
 			}
 		}
 		if !found {
@@ -268,14 +284,14 @@ func (s *Server) typeValuesLocked(defs []CommandOption, given map[string]any, re
 	}
 	var out []interactionOption
 	for _, d := range defs {
-		raw, ok := given[d.Name]
+		raw, ok := byName[d.Name]
 		if !ok {
 			if d.Required {
 				return nil, fmt.Errorf("%w: option %q is required", ErrBadCommand, d.Name)
 			}
 			continue
 		}
-		v, err := s.typeValueLocked(d, fmt.Sprint(raw), resolved, guildID)
+		v, err := s.typeValueLocked(d, fmt.Sprint(raw), resolved, guildID, loc)
 		if err != nil {
 			return nil, err
 		}
@@ -284,14 +300,15 @@ func (s *Server) typeValuesLocked(defs []CommandOption, given map[string]any, re
 	return out, nil
 }
 
-func (s *Server) typeValueLocked(d CommandOption, raw string, resolved map[string]map[string]any, guildID string) (any, error) {
+func (s *Server) typeValueLocked(d CommandOption, raw string, resolved map[string]map[string]any, guildID, loc string) (any, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: option %q: %s", ErrBadCommand, d.Name, fmt.Sprintf(format, args...))
 	}
 	// A choice may be given by value or by (case-insensitive) name.
 	if len(d.Choices) > 0 {
 		for _, c := range d.Choices {
-			if fmt.Sprint(c.Value) == raw || strings.EqualFold(c.Name, raw) {
+			if fmt.Sprint(c.Value) == raw || strings.EqualFold(c.Name, raw) ||
+				(c.NameLocalizations[loc] != "" && strings.EqualFold(c.NameLocalizations[loc], raw)) {
 				raw = fmt.Sprint(c.Value)
 				if f, ok := c.Value.(float64); ok && d.Type == OptionInteger {
 					raw = strconv.FormatInt(int64(f), 10)
@@ -739,4 +756,12 @@ func (s *Server) Post(userID, channelID, content string) (Message, error) {
 	}
 	m := s.createMessageLocked(ch, *u, &messagePayload{Content: &content}, nil)
 	return m.clone(), nil
+}
+
+// named reports whether typed names the command, option or choice whose
+// default name is name and whose localised names are locs, for a user
+// whose client language is loc: the default name, or the localisation
+// for loc.
+func named(name string, locs map[string]string, typed, loc string) bool {
+	return typed == name || (loc != "" && locs[loc] != "" && typed == locs[loc])
 }

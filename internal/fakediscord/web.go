@@ -216,6 +216,10 @@ func (s *Server) buildUIState(channelID, userID string) uiState {
 		userID = st.Users[0].ID
 	}
 	st.User = userID
+	viewer := "" // the viewer's client language: the command box speaks it
+	if u, ok := s.users[userID]; ok {
+		viewer = u.Locale
+	}
 	for _, id := range s.order {
 		if c := s.channels[id]; c.Type == ChannelGuildText || c.IsThread() {
 			st.Channels = append(st.Channels, *c)
@@ -240,7 +244,7 @@ func (s *Server) buildUIState(channelID, userID string) uiState {
 		st.Guild = &gc
 	}
 	for _, c := range s.commandsLocked(ch.GuildID) {
-		st.Commands = append(st.Commands, usageLines(c, st.Options)...)
+		st.Commands = append(st.Commands, usageLines(c, st.Options, viewer)...)
 	}
 	// Messages, with "This interaction failed" notices in time order.
 	type item struct {
@@ -319,8 +323,15 @@ func (s *Server) uiMessageLocked(m *Message) uiMessage {
 }
 
 // usageLines renders "/dix start [language: en|fr]" lines for the command
-// box, and records the option names of each command path.
-func usageLines(c *Command, opts map[string][]string) []string {
+// box, with the names of the viewer's language loc where the command has
+// them, and records the option names of each command path.
+func usageLines(c *Command, opts map[string][]string, loc string) []string {
+	local := func(name string, locs map[string]string) string {
+		if l := locs[loc]; l != "" {
+			return l
+		}
+		return name
+	}
 	if c.Type != 1 && c.Type != 0 {
 		return nil
 	}
@@ -334,10 +345,11 @@ func usageLines(c *Command, opts map[string][]string) []string {
 			switch o.Type {
 			case OptionSubCommand, OptionSubCommandGroup:
 				sub = true
-				walk(prefix+" "+o.Name, o.Options)
+				walk(prefix+" "+local(o.Name, o.NameLocalizations), o.Options)
 			default:
-				names = append(names, o.Name)
-				hint := o.Name + ":"
+				name := local(o.Name, o.NameLocalizations)
+				names = append(names, name)
+				hint := name + ":"
 				if len(o.Choices) > 0 {
 					var cs []string
 					for _, ch := range o.Choices {
@@ -359,7 +371,7 @@ func usageLines(c *Command, opts map[string][]string) []string {
 			opts[prefix] = names
 		}
 	}
-	walk(c.Name, c.Options)
+	walk(local(c.Name, c.NameLocalizations), c.Options)
 	return lines
 }
 
