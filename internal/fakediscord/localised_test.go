@@ -23,7 +23,9 @@ func TestLocalisedCommandNames(t *testing.T) {
 	s, _ := connect(t, srv, func(s *discordgo.Session) {
 		s.AddHandler(func(_ *discordgo.Session, i *discordgo.InteractionCreate) { got <- i })
 	})
-	fr := func(name string) *map[discordgo.Locale]string { return &map[discordgo.Locale]string{discordgo.French: name} }
+	fr := func(name string) *map[discordgo.Locale]string {
+		return &map[discordgo.Locale]string{discordgo.French: name}
+	}
 	cmd := &discordgo.ApplicationCommand{Name: "dix", Description: "Play DIX", Options: []*discordgo.ApplicationCommandOption{
 		{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "start", NameLocalizations: *fr("lancer"), Description: "Open a lobby",
 			Options: []*discordgo.ApplicationCommandOption{
