@@ -1,6 +1,7 @@
 package fakediscord_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -149,4 +150,29 @@ func TestBrowserWebView(t *testing.T) {
 	require.Len(t, eph, 1)
 	assert.Equal(t, "Your bid: **12**", eph[0].Content)
 	assert.Empty(t, srv.Violations())
+}
+
+// A timestamp is written in the reader's language, and a relative one is
+// rounded to the nearest unit: 2 h 59 from now reads "in 3 hours" for alice
+// (en-US) and "dans 3 heures" for bruno (fr).
+func TestBrowserTimestampsInTheReadersLanguage(t *testing.T) {
+	w := newWorld(t)
+	srv := w.srv
+	at := time.Now().Add(2*time.Hour + 59*time.Minute).Unix()
+	_, err := srv.Post(w.carol.ID, w.channel.ID, fmt.Sprintf("deadline <t:%d:R>", at))
+	require.NoError(t, err)
+
+	ctx := browsertest.Start(t, 1280, 800, 60*time.Second)
+	for _, tc := range []struct{ user, want string }{
+		{w.alice.ID, "in 3 hours"},
+		{w.bruno.ID, "dans 3 heures"},
+	} {
+		require.NoError(t, chromedp.Do(ctx,
+			chromedp.Navigate(srv.URL()+"?channel="+w.channel.ID+"&user="+tc.user),
+			chromedp.WaitVisible(chromedp.CSS(`.timestamp`)),
+		))
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector(".timestamp").textContent`))
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, got)
+	}
 }

@@ -25,22 +25,34 @@ function escapeHTML(s) {
   return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
 
-// timestampText is a timestamp in one of Discord's styles.
+// viewerLocale is the client language of the user the page shows the
+// channel to: Discord writes timestamps in the reader's language.
+function viewerLocale() {
+  const me = state && (state.users || []).find((u) => u.id === state.user);
+  return (me && me.locale) || "en-US";
+}
+
+// relativeText is a relative timestamp ("in 3 hours", "dans 3 heures"): the
+// largest unit that fits, rounded to the nearest whole one, so that 2 h 59
+// reads "in 3 hours", never "in 2 hours".
+function relativeText(d, locale) {
+  const secs = (d.getTime() - Date.now()) / 1000;
+  const a = Math.abs(secs);
+  const [unit, n] = a < 45 ? ["second", 1] : a < 45 * 60 ? ["minute", 60] : a < 22 * 3600 ? ["hour", 3600]
+    : a < 26 * 86400 ? ["day", 86400] : a < 320 * 86400 ? ["month", 2592000] : ["year", 31536000];
+  return new Intl.RelativeTimeFormat(locale, { numeric: "always" }).format(Math.round(secs / n) || 0, unit);
+}
+
+// timestampText is a timestamp in one of Discord's styles, in the reader's
+// language.
 function timestampText(d, style) {
-  if (style === "R") {
-    const secs = Math.round((d.getTime() - Date.now()) / 1000);
-    const units = [["year", 31536000], ["month", 2592000], ["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
-    for (const [unit, n] of units) {
-      if (Math.abs(secs) >= n || unit === "second") {
-        return new Intl.RelativeTimeFormat("en", { numeric: "always" }).format(Math.trunc(secs / n), unit);
-      }
-    }
-  }
+  const locale = viewerLocale();
+  if (style === "R") return relativeText(d, locale);
   const opts = {
     t: { timeStyle: "short" }, T: { timeStyle: "medium" }, d: { dateStyle: "short" },
     D: { dateStyle: "long" }, f: { dateStyle: "long", timeStyle: "short" }, F: { dateStyle: "full", timeStyle: "short" },
   }[style];
-  return d.toLocaleString("en", opts);
+  return d.toLocaleString(locale, opts);
 }
 
 // markdown renders the subset of Discord markdown the bot is likely to use,
@@ -66,7 +78,7 @@ function markdown(text) {
   // https://discord.com/developers/docs/reference#message-formatting-timestamp-styles
   s = s.replace(/&lt;t:(-?\d+)(?::([tTdDfFR]))?&gt;/g, (_, unix, style) => {
     const d = new Date(Number(unix) * 1000);
-    const title = escapeHTML(d.toLocaleString());
+    const title = escapeHTML(d.toLocaleString(viewerLocale()));
     return `<span class="timestamp" title="${title}">${escapeHTML(timestampText(d, style || "f"))}</span>`;
   });
   return s;
