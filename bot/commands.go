@@ -236,7 +236,7 @@ func (c *call) cmdStart(variant, language, pace string, noPictures bool) error {
 		return err
 	}
 	m := &meta{Creator: c.user, Lang: c.gameLanguage(language, false), Bust: variant == variantBust,
-		Seats: []seat{{ID: c.user, Name: c.name}}, Lobby: 1, Origin: c.i.ID, Pace: pace, NoPictures: noPictures}
+		Seats: []seat{{ID: c.user, Name: c.name}}, Lobby: 1, Origin: c.i.ID, Pace: pace, NoPictures: noPictures || c.b.noPictures}
 	rec := &dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID}
 	// The lobby is the answer; it is owed too until its message is
 	// recorded, so that if the answer is lost (this process dies) any
@@ -298,7 +298,7 @@ func (c *call) cmdSolo(diff int, language, pace string, noPictures bool) error {
 	}
 	lang := c.gameLanguage(language, true)
 	m := &meta{Creator: c.user, Lang: lang, Solo: true, Diff: diff, Turn: 1, Origin: c.i.ID,
-		Seats: []seat{{ID: c.user, Name: c.name}, {}}, Pace: pace, NoPictures: noPictures}
+		Seats: []seat{{ID: c.user, Name: c.name}, {}}, Pace: pace, NoPictures: noPictures || c.b.noPictures}
 	now := c.b.now()
 	c.b.newClock(m, g, now)
 	d := map[string]any{"Name": m.name(lang, 0), "Level": diff, "LevelName": locales.T(lang, "difficulty_"+itoa(diff), nil)}

@@ -78,7 +78,7 @@ func TestHint(t *testing.T) {
 			text := resp.Data.Embeds[0].Description
 			assert.Contains(t, text, locales.T(lang, "hint_odds", map[string]any{"Bust": pct(o.Bust()), "Left": o.Left, "Wild": pct(o.Wild)}))
 			assert.Contains(t, text, locales.T(lang, "hint_bust_total", map[string]any{"Number": 8, "Chance": pct(o.BustTotal)}), "a number of 8 or more busts a total of 3")
-			assert.Contains(t, text, locales.T(lang, "hint_gain", map[string]any{"Points": points(o.Gain)}))
+			assert.Contains(t, text, locales.T(lang, "hint_gain", map[string]any{"Points": points(lang, o.Gain)}))
 			adv := computer.Advise(rec.State, 0, nil)
 			assert.Contains(t, text, locales.T(lang, "hint_do_"+actionKey(adv.Action.Kind), nil))
 

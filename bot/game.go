@@ -541,6 +541,27 @@ func (c *call) showBoard() error {
 	return nil
 }
 
+// boardText shows the clicking user, privately and in their language, the
+// whole board as text: the market and every collection by colour, which a
+// pictured board leaves to its picture. It is how a screen reader reads
+// what the picture shows.
+func (c *call) boardText() error {
+	r, err := c.get()
+	if err != nil {
+		return err
+	}
+	m, err := decodeMeta(r.Meta)
+	if err != nil {
+		return err
+	}
+	if r.State == nil {
+		c.ephemeral(locales.T(c.lang, "lobby_open_here", nil), nil, lobbyEmbed(c.lang, m, "open"))
+		return nil
+	}
+	c.ephemeral("", nil, boardEmbed(c.lang, m, r.State))
+	return nil
+}
+
 // hand shows the user's private view of their holdings.
 func (c *call) hand() error {
 	g, m, s, err := c.mySeat()

@@ -43,7 +43,7 @@ func hintEmbed(lang string, g *engine.Game, s int) *discordgo.MessageEmbed {
 			lines = append(lines, locales.T(lang, "hint_bust_money", map[string]any{"Currency": o.BustCurrency, "Chance": pct(o.BustMoney)}))
 		}
 		if g.Drawn > 0 {
-			lines = append(lines, locales.T(lang, "hint_gain", map[string]any{"Points": points(o.Gain)}))
+			lines = append(lines, locales.T(lang, "hint_gain", map[string]any{"Points": points(lang, o.Gain)}))
 		}
 	}
 	if g.Phase == engine.PhaseBuy || g.Phase == engine.PhaseFinalBuy {
@@ -51,14 +51,14 @@ func hintEmbed(lang string, g *engine.Game, s int) *discordgo.MessageEmbed {
 		pay := proposer(g, s)
 		for _, cd := range ch.Buyable {
 			if _, delta, ok := pay(cd); ok {
-				lines = append(lines, locales.T(lang, "hint_card", map[string]any{"Card": cardText(lang, cd), "Points": signed(delta)}))
+				lines = append(lines, locales.N(lang, "hint_card", abs(delta), map[string]any{"Card": cardText(lang, cd), "Points": signed(delta)}))
 			}
 		}
 	}
 	// The advice is deterministic for a position: the strong level uses
 	// no randomness.
 	adv := computer.Advise(g, s, rand.New(rand.NewPCG(uint64(g.Seq), 0)))
-	d := map[string]any{"Points": points(adv.Points), "Amount": adv.Action.Amount, "Chance": pct(adv.Points)}
+	d := map[string]any{"Points": points(lang, adv.Points), "Amount": adv.Action.Amount, "Chance": pct(adv.Points)}
 	if adv.Action.Kind == engine.ActBuy {
 		d["Card"] = cardText(lang, adv.Action.Card)
 	}
@@ -104,10 +104,12 @@ func actionKey(k engine.ActionKind) string {
 // pct writes a chance as a whole percentage.
 func pct(p float64) string { return fmt.Sprintf("%.0f", 100*p) }
 
-// points writes a value in points with one decimal and its sign.
-func points(v float64) string {
-	if v >= 0 {
-		return fmt.Sprintf("+%.1f", v)
+// points writes a value in points with one decimal, in lang's decimal
+// point, and its sign.
+func points(lang string, v float64) string {
+	s := fmt.Sprintf("+%.1f", v)
+	if v < 0 {
+		s = fmt.Sprintf("−%.1f", -v)
 	}
-	return fmt.Sprintf("−%.1f", -v)
+	return strings.Replace(s, ".", locales.T(lang, "decimal_point", nil), 1)
 }

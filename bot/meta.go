@@ -76,8 +76,9 @@ type meta struct {
 	Clock *clock.Clock `json:"ck,omitempty"`
 	// PausedBy is the name of who paused the game ("": running).
 	PausedBy string `json:"pz,omitempty"`
-	// NoPictures: the game was started with pictures:off; its board and
-	// scoreboard are text only (pictures.go).
+	// NoPictures: the game was started with pictures:off, or while the
+	// bot had them off (DIX_PICTURES=off); its board and scoreboard are
+	// text only (pictures.go), and its board offers no "as text" button.
 	NoPictures bool `json:"np,omitempty"`
 	// Scores is the id of the final scoreboard message once posted, kept
 	// with the archived game so a prompt used afterwards can point to it.

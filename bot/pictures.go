@@ -184,7 +184,7 @@ func (b *Bot) handMessage(lang string, m *meta, g *engine.Game, s int, attach bo
 		b.log.Warn("hand picture not drawn; text only", "err", err)
 		return handEmbed(lang, m, g, s), nil
 	}
-	return withImage(handEmbedOf(lang, m, g, s, true), handFile), []*discordgo.File{pngFile(handFile, png)}
+	return withImage(handEmbed(lang, m, g, s), handFile), []*discordgo.File{pngFile(handFile, png)}
 }
 
 // buyPreview is the picture of the buy prompt's payment step: seat s's

@@ -391,7 +391,7 @@ func TestBuyPreviewAgreesWithTheMenu(t *testing.T) {
 						assert.Equal(t, pay.Cards, ph.Pay, "%s: the picture pays with the proposed cards", cd)
 						before, after, err := ph.Scores()
 						require.NoError(t, err)
-						want := locales.T(lang, "option_card_pay", map[string]any{"Payment": paymentText(lang, pay), "Points": signed(after - before)})
+						want := locales.N(lang, "option_card_pay", abs(after-before), map[string]any{"Payment": paymentText(lang, pay), "Points": signed(after - before)})
 						assert.Equal(t, truncate(want, 100), o.Description, "%s: the menu and the picture", cd)
 						if after-before != engine.BestScore(append(slices.Clone(g.Players[s].Collection), cd)).Total-before {
 							costly++ // the cards paid change the score: the case that matters
@@ -563,4 +563,111 @@ func TestByReference(t *testing.T) {
 			assert.Nil(t, out[2])
 		})
 	}
+}
+
+// TestBoardAsText: a pictured board leaves the market and the collections
+// to its picture, so it carries a "Board as text" button that gives anyone,
+// privately and in their language, the whole board as text; a game
+// without pictures shows it all already and has no such button.
+func TestBoardAsText(t *testing.T) {
+	h := newHarness(t)
+	h.startGame("u1", "u2", "u3")
+	rng := rand.New(rand.NewPCG(3, 3))
+	for range 30 {
+		require.True(t, h.step(rng))
+	}
+	rec, m := h.record()
+	g := rec.State
+	board := h.board()
+	require.NotNil(t, board.embeds[0].Image, "the board is pictured")
+	market := locales.N("en", "board_deck_market", len(g.Deck), nil)
+	for _, f := range board.embeds[0].Fields {
+		assert.NotEqual(t, market, f.Name, "the pictured summary leaves the market to the picture")
+	}
+	id := h.mustFind(board, verbBoardText)
+	for _, tc := range []struct {
+		user   string
+		locale discordgo.Locale
+		lang   string
+	}{{"u2", discordgo.EnglishUS, "en"}, {"u9", discordgo.French, "fr"}} {
+		h.locale = tc.locale
+		r := h.clickOn(tc.user, board, id)
+		resp := r.response()
+		require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type)
+		assert.NotZero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "only for the clicker")
+		assert.Empty(t, resp.Data.Files)
+		require.Len(t, resp.Data.Embeds, 1)
+		assert.Equal(t, dumpEmbed(boardEmbed(tc.lang, m, g)), dumpEmbed(resp.Data.Embeds[0]), "the whole board as text, in the clicker's language")
+		var names []string
+		for _, f := range resp.Data.Embeds[0].Fields {
+			names = append(names, f.Name)
+		}
+		assert.Contains(t, names, locales.N(tc.lang, "board_deck_market", len(g.Deck), nil))
+		for s, p := range g.Players {
+			if len(p.Collection) > 0 {
+				assert.Contains(t, dumpEmbed(resp.Data.Embeds[0]), byColor(tc.lang, p.Collection, true), "seat %d's collection", s)
+			}
+		}
+	}
+	_, after := h.record()
+	assert.Equal(t, m.encode(), after.encode(), "nothing changes")
+
+	h2 := newHarness(t)
+	h2.startGameWith([]any{optPictures, picsOff}, "u1", "u2")
+	_, ok := findID(h2.board(), verbBoardText)
+	assert.False(t, ok, "a text board needs no text button")
+	h3 := newHarness(t)
+	h3.b.noPictures = true
+	h3.startGame("u1", "u2")
+	_, ok = findID(h3.board(), verbBoardText)
+	assert.False(t, ok, "nor does a game of a bot without pictures")
+}
+
+// TestBoardButtonsFitTheirRows: the hand and text buttons and the most
+// vote buttons a board can carry stay within Discord's five buttons per
+// row (https://discord.com/developers/docs/components/reference#action-row).
+func TestBoardButtonsFitTheirRows(t *testing.T) {
+	g, err := engine.New(engine.Options{Players: 5, Seed: 3, FirstPlayer: 0})
+	require.NoError(t, err)
+	m := &meta{Lang: "en", Creator: "u1"}
+	for i, u := range []string{"u1", "u2", "u3", "u4", "u5"} {
+		m.Seats = append(m.Seats, seat{ID: u, Name: u, Late: min(i, 1)})
+	}
+	rows := boardButtons("en", m, g)
+	var ids []string
+	for _, r := range rows {
+		row := r.(discordgo.ActionsRow)
+		assert.LessOrEqual(t, len(row.Components), 5)
+		ids = append(ids, componentIDs([]discordgo.MessageComponent{row})...)
+	}
+	assert.Contains(t, ids, customID(verbHand, 0))
+	assert.Contains(t, ids, customID(verbBoardText, 0))
+	kicks := 0
+	for _, id := range ids {
+		if p, err := parseID(id); err == nil && p.verb == verbKick {
+			kicks++
+		}
+	}
+	assert.Equal(t, maxKickButtons, kicks)
+}
+
+// TestPicturedHandKeepsTheCollectionInText: /dix hand with its picture
+// still lists the collection by colour, for a screen reader.
+func TestPicturedHandKeepsTheCollectionInText(t *testing.T) {
+	h := newHarness(t)
+	h.startGame("u1", "u2")
+	rng := rand.New(rand.NewPCG(4, 4))
+	for {
+		rec, _ := h.record()
+		if len(rec.State.Players[0].Collection) > 0 {
+			break
+		}
+		require.True(t, h.step(rng))
+	}
+	rec, _ := h.record()
+	r := h.command("u1", "hand")
+	resp := r.response()
+	require.Len(t, resp.Data.Files, 1, "pictured")
+	require.Len(t, resp.Data.Embeds, 1)
+	assert.Contains(t, dumpEmbed(resp.Data.Embeds[0]), byColor("en", rec.State.Players[0].Collection, true))
 }

@@ -214,7 +214,7 @@ func buySelects(lang string, seq uint32, cards []engine.Card, pay func(engine.Ca
 		}
 		if pay != nil {
 			if p, delta, ok := pay(cd); ok {
-				o.Description = truncate(locales.T(lang, "option_card_pay", map[string]any{"Payment": paymentText(lang, p), "Points": signed(delta)}), 100)
+				o.Description = truncate(locales.N(lang, "option_card_pay", abs(delta), map[string]any{"Payment": paymentText(lang, p), "Points": signed(delta)}), 100)
 			}
 		}
 		return o
@@ -378,6 +378,14 @@ func (c *call) payAuction(version uint32, payment payer) error {
 	}, confirmText(func(lang string, a engine.Action) string {
 		return locales.T(lang, "done_pay", map[string]any{"Payment": paymentText(lang, a.Payment)})
 	}))
+}
+
+// abs is |n|, the count that chooses the plural form of a signed amount.
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // signed writes a score change with its sign: +2, 0, −1.

@@ -44,7 +44,8 @@ func boardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmbed {
 // boardEmbedOf is boardEmbed, or with pictured the shorter text that goes
 // with the board's picture (pictures.go): what happened, whose decision,
 // the tableau and its risk, the auction, and each player's tokens and
-// score; the market and the collections are left to the picture.
+// score; the market and the collections are left to the picture and to
+// the board's "Board as text" button (boardText).
 func boardEmbedOf(lang string, m *meta, g *engine.Game, pictured bool) *discordgo.MessageEmbed {
 	e := &discordgo.MessageEmbed{Color: colorBoard}
 	if g.Phase == engine.PhaseFinalBuy {
@@ -330,9 +331,19 @@ func boardButtons(lang string, m *meta, g *engine.Game) []discordgo.MessageCompo
 	if len(row) > 0 {
 		rows = append(rows, discordgo.ActionsRow{Components: row})
 	}
-	rows = append(rows, discordgo.ActionsRow{Components: append([]discordgo.MessageComponent{
-		button(lang, "btn_hand", nil, discordgo.SecondaryButton, customID(verbHand, 0)),
-	}, kickButtons(lang, m)...)})
+	more := []discordgo.MessageComponent{button(lang, "btn_hand", nil, discordgo.SecondaryButton, customID(verbHand, 0))}
+	if !m.NoPictures {
+		// The picture shows the market and the collections; this gives
+		// them as text to whoever asks (a screen reader cannot read a
+		// picture).
+		more = append(more, button(lang, "btn_board_text", nil, discordgo.SecondaryButton, customID(verbBoardText, 0)))
+	}
+	more = append(more, kickButtons(lang, m)...)
+	for len(more) > 0 { // a row holds five buttons
+		n := min(5, len(more))
+		rows = append(rows, discordgo.ActionsRow{Components: more[:n]})
+		more = more[n:]
+	}
 	return rows
 }
 
@@ -485,20 +496,14 @@ func scoreText(lang string, s engine.Score) string {
 }
 
 // handEmbed is a player's private view (/dix hand): collection, best runs
-// now, where the scorer would put the wilds, capacity to pay.
+// now, where the scorer would put the wilds, capacity to pay. With a
+// picture it stays whole: the collection in text is what a screen reader
+// reads, and the copies that can pay are in it.
 func handEmbed(lang string, m *meta, g *engine.Game, s int) *discordgo.MessageEmbed {
-	return handEmbedOf(lang, m, g, s, false)
-}
-
-// handEmbedOf is handEmbed, or with pictured without the collection by
-// colour, which the picture shows (the runs stay, as text).
-func handEmbedOf(lang string, m *meta, g *engine.Game, s int, pictured bool) *discordgo.MessageEmbed {
 	p := g.Players[s]
 	sc := engine.BestScore(p.Collection)
 	e := &discordgo.MessageEmbed{Title: locales.T(lang, "hand_title", map[string]any{"Name": m.name(lang, s)}), Color: colorPrompt}
-	if !pictured {
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: locales.N(lang, "hand_collection", len(p.Collection), nil), Value: truncate(byColor(lang, p.Collection, true), 1024)})
-	}
+	e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: locales.N(lang, "hand_collection", len(p.Collection), nil), Value: truncate(byColor(lang, p.Collection, true), 1024)})
 	e.Fields = append(e.Fields,
 		&discordgo.MessageEmbedField{Name: locales.N(lang, "hand_score", sc.Total, nil), Value: truncate(scoreText(lang, sc), 1024)},
 		&discordgo.MessageEmbedField{Name: locales.T(lang, "hand_tokens", nil), Value: playerTokens(lang, p) + "\n" + capacityText(lang, g, s)},

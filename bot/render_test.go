@@ -16,7 +16,7 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/ (and the README's sample board with docs/board.png)")
 
 func cards(t testing.TB, s string) []engine.Card {
 	t.Helper()

@@ -30,6 +30,7 @@ const (
 	verbPay       = "pay" // auction winner: opens the payment prompt
 	verbHand      = "hand"
 	verbShowBoard = "show"
+	verbBoardText = "text" // the whole board as text, privately
 
 	verbBidAmount  = "bidn" // arg: amount
 	verbBidCustom  = "bidc" // opens the custom amount modal
@@ -150,7 +151,7 @@ var verbArgs = map[string]argSpec{
 }
 
 // versionless lists the verbs anyone may use at any time: their version is 0.
-var versionless = map[string]bool{verbHand: true, verbShowBoard: true, verbAbandonNo: true, verbLog: true, verbKick: true}
+var versionless = map[string]bool{verbHand: true, verbShowBoard: true, verbBoardText: true, verbAbandonNo: true, verbLog: true, verbKick: true}
 
 // checkVersion compares the state version a component carries with the
 // table's: an older one is outdated (ErrStale), a newer one shows a state
@@ -192,6 +193,7 @@ func init() {
 		verbPay:       (*call).auctionPayPrompt,
 		verbHand:      func(c *call, _ parsedID) error { return c.hand() },
 		verbShowBoard: func(c *call, _ parsedID) error { return c.showBoard() },
+		verbBoardText: func(c *call, _ parsedID) error { return c.boardText() },
 
 		verbBidAmount:  (*call).bidAmount,
 		verbBidCustom:  (*call).bidCustom,

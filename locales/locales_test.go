@@ -3,6 +3,7 @@ package locales
 import (
 	"regexp"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/BurntSushi/toml"
@@ -120,4 +121,40 @@ func TestFor(t *testing.T) {
 	}
 	assert.Equal(t, French, Or("", French))
 	assert.Equal(t, English, Or("xx", "yy"))
+}
+
+// TestNoDoubledWords: no message says a word twice in a row ("goes on on
+// the board"), placeholders left aside; French reflexive verbs ("vous vous
+// grillez") are what they are.
+func TestNoDoubledWords(t *testing.T) {
+	reflexive := map[string]bool{"vous": true, "nous": true}
+	for _, lang := range Languages {
+		for k, forms := range messages(t, lang) {
+			for f, s := range forms {
+				words := strings.Fields(strings.ReplaceAll(placeholder.ReplaceAllString(s, " ¤ "), "**", ""))
+				for i := 1; i < len(words); i++ {
+					if words[i] != "¤" && words[i] != "—" && !(lang == "fr" && reflexive[strings.ToLower(words[i])]) {
+						assert.NotEqual(t, strings.ToLower(words[i-1]), strings.ToLower(words[i]), "%s: %s.%s: %q", lang, k, f, s)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestFrenchSaysNoGenderOfAPlayer: a French message never makes a word
+// agree with a player's name ("carol est grillé"): the name may be
+// anyone's, so what follows it reads the same for everyone.
+func TestFrenchSaysNoGenderOfAPlayer(t *testing.T) {
+	// A name (a placeholder), then a verb of state and a participle or an
+	// adjective in a masculine or feminine form.
+	agrees := regexp.MustCompile(`{{\s*\.(Name|Voter|Holder|Creator|A|B)\s*}}\**\s+(est|était|sera|a été|reste|semble)\s+(\p{L}*(é|ée|és|ées)|seule?|dernier|dernière|absente?|prête?|partie?)(\P{L}|$)`)
+	for k, forms := range messages(t, "fr") {
+		for f, s := range forms {
+			assert.False(t, agrees.MatchString(s), "fr: %s.%s agrees with a name: %q", k, f, s)
+		}
+	}
+	for _, s := range []string{"{{.Name}} est grillé.", "**{{.Name}}** est grillée", "{{.Name}} est absent"} {
+		assert.True(t, agrees.MatchString(s), "the check finds %q", s)
+	}
 }

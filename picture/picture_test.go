@@ -17,7 +17,7 @@ import (
 	"github.com/dixgame/dixbot/engine"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden PNGs under testdata/ (and docs/board.png)")
+var update = flag.Bool("update", false, "rewrite the golden PNGs under testdata/")
 
 var enLabels = Labels{
 	Market: "Market", Deck: "Deck", Tableau: "Tableau", Total: "total", Money: "money",
@@ -237,23 +237,6 @@ func TestScoreboardNeedsResults(t *testing.T) {
 	g := playUntil(t, 3, 4, func(g *engine.Game) bool { return len(g.View().Deck) < 50 })
 	_, err := RenderScoreboard(Scoreboard{View: g.View(), Names: names5})
 	assert.ErrorIs(t, err, ErrBadInput)
-}
-
-// TestReadmeImage writes docs/board.png, the late 4-player board the README
-// shows, with -update; without it, it checks the file is current.
-func TestReadmeImage(t *testing.T) {
-	g := playUntil(t, 4, 7, lateAuction(12))
-	require.NotEqual(t, engine.PhaseOver, g.Phase)
-	got, err := RenderBoard(board(g, []string{"Alice", "Bob", "Chloé", "Dmitri"}))
-	require.NoError(t, err)
-	path := filepath.Join("..", "docs", "board.png")
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.True(t, bytes.Equal(want, got), "docs/board.png is stale: run go test ./picture/ -run TestReadmeImage -update")
 }
 
 // TestMarketShowsCopies checks that copies of a market card are counted:
