@@ -1,4 +1,4 @@
-// Package redact keeps interaction tokens out of logs and error messages.
+// Package redact keeps interaction tokens out of the logs.
 //
 // An interaction token lets whoever holds it post and edit messages as the
 // application for 15 minutes. It travels in the path of the interaction
@@ -32,28 +32,6 @@ func String(s string) string {
 	}
 	return tokenPath.ReplaceAllString(s, "${1}"+Mark)
 }
-
-// Error returns err itself when its message holds no token, else an error
-// with the same chain (errors.Is and errors.As see err) whose message is
-// redacted.
-func Error(err error) error {
-	if err == nil {
-		return nil
-	}
-	msg := err.Error()
-	if r := String(msg); r != msg {
-		return &redacted{err: err, msg: r}
-	}
-	return err
-}
-
-type redacted struct {
-	err error
-	msg string
-}
-
-func (e *redacted) Error() string { return e.msg }
-func (e *redacted) Unwrap() error { return e.err }
 
 // Handler returns a slog handler that passes every record to h with the
 // tokens removed from its message and from the values of its attributes
