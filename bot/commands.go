@@ -243,6 +243,10 @@ func (c *call) cmdStart(variant, language, pace string, noPictures bool) error {
 	// process posts it once lobbyGrace is over.
 	m.owe(rec, effect{Kind: effLobby})
 	rec.Due = time.Now().Add(lobbyGrace)
+	if c.i.Token != "" && c.i.AppID != "" {
+		// Its answer, if it was made, is found through the interaction.
+		m.BoardVia = &via{App: c.i.AppID, Token: c.i.Token, At: c.at.UnixMilli()}
+	}
 	rec.Meta = m.encode()
 	if err := c.create(rec); err != nil {
 		var ue *userError

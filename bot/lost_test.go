@@ -158,6 +158,49 @@ func TestLostLobby(t *testing.T) {
 	}
 }
 
+// recordBlockedStore is a store whose updates outside an interaction (the
+// lobby's message being recorded) never answer, as when the process is
+// killed right after answering /dix start.
+type recordBlockedStore struct {
+	*memStore
+	block chan struct{}
+}
+
+func (s recordBlockedStore) Update(ctx context.Context, channel, id string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
+	if id == "" {
+		<-s.block
+		return nil, errors.New("killed")
+	}
+	return s.memStore.Update(ctx, channel, id, fn)
+}
+
+// TestLobbyAnsweredThenKilled: the process answered /dix start with the
+// lobby, then died before recording its message: the process that takes
+// the owed lobby over finds that answer and makes it the lobby rather than
+// post a second one.
+func TestLobbyAnsweredThenKilled(t *testing.T) {
+	h := newHarness(t)
+	st := recordBlockedStore{memStore: h.st, block: make(chan struct{})}
+	t.Cleanup(func() { close(st.block) })
+	dead, err := New(Options{Store: st, DefaultLanguage: "en"})
+	require.NoError(t, err)
+	i := h.base("u1", discordgo.InteractionApplicationCommand)
+	i.Data = discordgo.ApplicationCommandInteractionData{Name: "dix", Options: []*discordgo.ApplicationCommandInteractionDataOption{
+		{Name: "start", Type: discordgo.ApplicationCommandOptionSubCommand}}}
+	go dead.handle(h.rec, &discordgo.InteractionCreate{Interaction: i})
+	require.Eventually(t, func() bool { return h.rec.message("orig-"+i.ID) != nil }, time.Minute, 10*time.Millisecond, "answered")
+
+	rec, m := h.record()
+	require.Empty(t, m.Board)
+	n := h.rec.count()
+	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, rec.Due))
+	rec, m = h.record()
+	assert.Equal(t, "orig-"+i.ID, m.Board, "the answer is the lobby")
+	assert.Empty(t, result{h: h, calls: h.rec.since(n)}.sends(), "no second lobby")
+	assert.Empty(t, m.Outbox)
+	assert.True(t, rec.Due.IsZero())
+}
+
 // TestStartRecordsItsLobby: the usual /dix start answers with the lobby
 // and records it: nothing is left owed, so no process posts it twice.
 func TestStartRecordsItsLobby(t *testing.T) {

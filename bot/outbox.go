@@ -442,6 +442,18 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		if g != nil || x.board != "" && e.Msg != effLobbyAgain {
 			return nil // started (the board follows), or the lobby is there
 		}
+		if v := x.boardVia; x.board == "" && v.usable(x.now) {
+			// The answer to /dix start is the lobby, if it was made: its
+			// process died before recording it.
+			msg, err := x.d.Original(ctx, v.interaction())
+			switch {
+			case err == nil && msg != nil && msg.ID != "":
+				x.board = msg.ID
+				return nil
+			case err != nil && !permanent(err):
+				return err
+			}
+		}
 		msg, v, err := x.post(ctx, e, &discordgo.MessageSend{
 			Embeds:          []*discordgo.MessageEmbed{lobbyEmbed(m.Lang, m, "open")},
 			Components:      lobbyButtons(m.Lang, m),
