@@ -52,6 +52,15 @@
 //     board whose update was lost) is answered privately with the game as
 //     it stands and working buttons; the bot never edits the board from the
 //     side, which could race with a newer action's own update.
+//   - An answer not ready within 2 s (a slow store) is deferred and
+//     finished through the interaction's token; store calls are tried
+//     again within the interaction's budget, and a write that looked
+//     failed is found applied before writing again (deferral.go, retry.go).
+//   - The lobby is the answer to /dix start and is owed by the outbox until
+//     its message is recorded; /dix start and /dix board post it again when
+//     it is not known. A click on a message the store no longer matches
+//     (its data lost, or restored from an older copy) says so and retires
+//     the message's buttons in its answer (lost.go).
 //   - Computer players (seats with a level, no user) and decisions with a
 //     single possible answer are played at once inside the store update of
 //     the click that leads to them, and told on the board like ALIX's.
