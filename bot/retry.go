@@ -40,7 +40,7 @@ func (c *call) retry(kind string, op func(ctx context.Context) error) error {
 		if !transient(err) || c.ctx.Err() != nil {
 			return err
 		}
-		c.b.log.Info("store call failed; trying again", "interaction", c.i.ID, "op", kind, "err", err)
+		c.b.log.Debug("store call failed; trying again", "interaction", c.i.ID, "op", kind, "err", err)
 		t := time.NewTimer(pause)
 		select {
 		case <-t.C:
