@@ -52,7 +52,8 @@ func (c *call) deferNow() {
 
 // publicAnswer reports whether the command's answer is a public message
 // (the lobby of /dix start, the start of /dix solo); every other answer is
-// ephemeral.
+// ephemeral, but for the final scoreboard /dix board shows after a game:
+// that one, deferred, is shown to its asker alone.
 func (c *call) publicAnswer() bool {
 	d, ok := c.i.Data.(discordgo.ApplicationCommandInteractionData)
 	if !ok || len(d.Options) == 0 || d.Options[0] == nil {
