@@ -1,0 +1,475 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	dixbot "github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/internal/fakediscord"
+	"github.com/dixgame/dixbot/internal/redistest"
+	"github.com/dixgame/dixbot/store"
+)
+
+// Latencies of the replica kill test: the network to Discord, and to Redis
+// in each direction.
+const (
+	killAPILatency   = 50 * time.Millisecond
+	killRedisLatency = 15 * time.Millisecond
+	// missingAfter is how long a board may take to show a decision before
+	// it counts as missing.
+	missingAfter = 10 * time.Second
+	// stuckAfter is how long a game may go without a board for its
+	// decision before it counts as stuck.
+	stuckAfter = 90 * time.Second
+)
+
+// TestReplicaKills: three dixbot replicas in HTTP interactions mode on one
+// Redis, behind the stand-in's load balancer, with 50 ms to Discord and
+// 15 ms each way to Redis. Every few seconds one replica, at random, is
+// killed (SIGKILL) and started again, while simulated players play games
+// at three tables. Measured: clicks applied but never answered (outside
+// the ones in flight at a kill), boards posted twice for the same
+// decision, boards missing 10 s or more, games finished. Every figure but
+// the last must be 0 and every game started must finish, with nobody
+// repairing a board by hand.
+//
+// DIX_KILLS sets the number of kills (default 3).
+func TestReplicaKills(t *testing.T) {
+	kills := 3
+	if v, err := strconv.Atoi(os.Getenv("DIX_KILLS")); err == nil && v > 0 {
+		kills = v
+	}
+	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true, APILatency: killAPILatency})
+	rs := redistest.Start(t)
+	redisProxy := startProxy(t, rs.Addr(), killRedisLatency)
+	env := []string{
+		"DISCORD_TOKEN=" + fake.Token(),
+		"DISCORD_API_URL=" + fake.URL(),
+		"DISCORD_PUBLIC_KEY=" + fake.PublicKey(),
+		"INTERACTIONS_ADDR=127.0.0.1:0",
+		"REDIS_URL=" + strings.Replace(rs.URL(), rs.Addr(), redisProxy.Addr(), 1),
+		"REDIS_PREFIX=kills:",
+		"LOG_LEVEL=info",
+	}
+	const n = 3
+	replicas := make([]*process, n)
+	fronts := make([]*tcpProxy, n) // each replica's stable address
+	var urls []string
+	var old []*process // killed replicas, for their logs
+	for i := range n {
+		replicas[i] = startProcess(t, env)
+		fronts[i] = startProxy(t, loggedAddr(t, replicas[i].log(), "serving interactions"), 0)
+		urls = append(urls, "http://"+fronts[i].Addr()+"/interactions")
+	}
+	require.NoError(t, fake.SetInteractionsEndpoints(waitCtx(t), urls...))
+	st, err := store.OpenRedis(context.Background(), store.Options{URL: rs.URL(), Prefix: "kills:"})
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+
+	k := &killRun{t: t, fake: fake, st: st}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k.play(i, stop)
+		}()
+	}
+
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
+	for range kills {
+		time.Sleep(2*time.Second + time.Duration(rng.IntN(2000))*time.Millisecond)
+		i := rng.IntN(n)
+		k.mu.Lock()
+		k.kills = append(k.kills, time.Now())
+		k.mu.Unlock()
+		require.NoError(t, replicas[i].cmd.Process.Signal(syscall.SIGKILL))
+		<-replicas[i].done
+		old = append(old, replicas[i])
+		replicas[i] = startProcess(t, env)
+		fronts[i].SetTarget(loggedAddr(t, replicas[i].log(), "serving interactions"))
+	}
+	close(stop) // the games under way are played to their end
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	select {
+	case <-finished:
+	case <-time.After(10 * time.Minute):
+		t.Fatal("the games did not finish within 10 minutes of the last kill")
+	}
+
+	dups := 0
+	for _, ch := range k.channels {
+		dups += duplicateBoards(t, fake, ch)
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	t.Logf("%d kills of %d replicas (latency %v to Discord, %v each way to Redis): %d clicks, %d applied; "+
+		"%d applied but unanswered (%d more in flight at a kill), %d unanswered and not applied; "+
+		"%d boards posted twice; %d boards missing ≥ %v (longest wait %v); %d games finished of %d started; %d stuck",
+		kills, n, killAPILatency, killRedisLatency, k.clicks, k.applied,
+		k.unanswered, k.inFlight, k.lost, dups, k.missing, missingAfter, k.longest.Round(time.Millisecond),
+		k.finished, k.started, k.stuck)
+	for _, l := range k.notes {
+		t.Log(l)
+	}
+	assert.Zero(t, k.unanswered, "clicks applied but never answered, outside a kill")
+	assert.Zero(t, dups, "boards posted twice")
+	assert.Zero(t, k.missing, "boards missing ≥ %v", missingAfter)
+	assert.Zero(t, k.stuck, "games stuck")
+	assert.Equal(t, k.started, k.finished, "every game started finished")
+	assert.Positive(t, k.finished)
+	if t.Failed() {
+		for i, p := range replicas {
+			t.Logf("replica %d:\n%s", i, tail(p.log(), 60))
+		}
+		for i, p := range old {
+			t.Logf("killed replica %d:\n%s", i, tail(p.log(), 30))
+		}
+	}
+}
+
+// tail is the last n lines of s.
+func tail(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// killRun is the measure of TestReplicaKills.
+type killRun struct {
+	t    *testing.T
+	fake *fakediscord.Server
+	st   dixbot.Store
+
+	mu         sync.Mutex
+	kills      []time.Time
+	channels   []string
+	clicks     int
+	applied    int
+	unanswered int // applied, never answered, no kill while in flight
+	inFlight   int // applied, never answered, a kill while in flight
+	lost       int // never answered, not applied (clicked again)
+	missing    int
+	longest    time.Duration
+	started    int
+	finished   int
+	stuck      int
+	notes      []string
+}
+
+func (k *killRun) note(format string, args ...any) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if len(k.notes) < 40 {
+		k.notes = append(k.notes, fmt.Sprintf(format, args...))
+	}
+}
+
+// killedBetween reports whether a replica was killed between from and to.
+func (k *killRun) killedBetween(from, to time.Time) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, at := range k.kills {
+		if !at.Before(from) && !at.After(to) {
+			return true
+		}
+	}
+	return false
+}
+
+// play plays games at table i, one after the other, until stop is closed;
+// the game under way then is played to its end.
+func (k *killRun) play(i int, stop <-chan struct{}) {
+	rng := rand.New(rand.NewPCG(uint64(i)+1, 42))
+	for g := 0; ; g++ {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		tb := newTable(k.t, k.fake, "en-US", fmt.Sprintf("P%d-%da", i, g), fmt.Sprintf("P%d-%db", i, g), fmt.Sprintf("P%d-%dc", i, g))
+		k.mu.Lock()
+		k.channels = append(k.channels, tb.channel.ID)
+		k.mu.Unlock()
+		if err := k.lobby(tb); err != nil {
+			k.note("table %d game %d: no game started (%v); a new table is taken", i, g, err)
+			continue
+		}
+		k.mu.Lock()
+		k.started++
+		k.mu.Unlock()
+		if err := k.game(tb, rng); err != nil {
+			k.note("table %d game %d: %v", i, g, err)
+			k.mu.Lock()
+			k.stuck++
+			k.mu.Unlock()
+			return
+		}
+		k.mu.Lock()
+		k.finished++
+		k.mu.Unlock()
+	}
+}
+
+// lobby opens a lobby, seats the players and starts the game, without
+// failing the test: a kill can take the lobby's answer with it (that is
+// another measure), and the table is then given up.
+func (k *killRun) lobby(tb *table) error {
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+	ix, err := k.fake.RunCommand(ctx, tb.users[0].ID, tb.channel.ID, "/dix start")
+	if err != nil {
+		return err
+	}
+	r, err := ix.Wait(ctx)
+	if err != nil {
+		return err
+	}
+	if r.Message == nil || r.Ephemeral() {
+		return errors.New("no lobby: " + describe(r))
+	}
+	lobby := *r.Message
+	click := func(u fakediscord.User, verb string) error {
+		for _, c := range components(lobby) {
+			if id, ok := parseCustomID(c.CustomID); ok && id.verb == verb {
+				ix, err := k.fake.Click(ctx, u.ID, lobby.ID, c.CustomID)
+				if err != nil {
+					return err
+				}
+				if _, err := ix.Wait(ctx); err != nil {
+					return err
+				}
+				now, _ := k.fake.Message(lobby.ID)
+				lobby = now
+				return nil
+			}
+		}
+		return fmt.Errorf("no %s button on the lobby", verb)
+	}
+	for _, u := range tb.users[1:] {
+		if err := click(u, "join"); err != nil {
+			return err
+		}
+	}
+	if err := click(tb.users[0], "go"); err != nil {
+		return err
+	}
+	rec, err := getRecord(ctx, k.st, tb.channel.ID)
+	if err != nil || rec.State == nil {
+		return fmt.Errorf("the game did not start: %v", err)
+	}
+	return nil
+}
+
+// killMeta is the part of the bot's table data the players read.
+type killMeta struct {
+	Seats []struct {
+		ID string `json:"i"`
+	} `json:"s"`
+	Base uint32 `json:"vb"`
+}
+
+// game plays the table's game to its end. It returns an error when the
+// game is stuck: no board for its decision for stuckAfter.
+func (k *killRun) game(tb *table, rng *rand.Rand) error {
+	for decisions := 0; ; decisions++ {
+		if decisions > 3000 {
+			return errors.New("no end after 3000 decisions")
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+		rec, err := getRecord(ctx, k.st, tb.channel.ID)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("reading the game: %w", err)
+		}
+		if rec.Finished || rec.State.Phase == engine.PhaseOver {
+			return nil
+		}
+		var m killMeta
+		if err := json.Unmarshal(rec.Meta, &m); err != nil {
+			return err
+		}
+		seat := rec.State.ToAct()
+		if seat < 0 || seat >= len(m.Seats) {
+			return fmt.Errorf("no seat to act (%d)", seat)
+		}
+		v := rec.State.Seq + m.Base
+		board, buttons, err := k.boardFor(tb.channel.ID, v)
+		if err != nil {
+			return fmt.Errorf("decision %d (state %d): %w", decisions, v, err)
+		}
+		user := m.Seats[seat].ID
+		id := k.choose(buttons, rng)
+		r, _ := k.click(tb.channel.ID, user, board.ID, id.raw, rec.State.Seq)
+		if r != nil && r.Message != nil && r.Ephemeral() {
+			// A prompt: bid or pay (buying is left out).
+			verb := map[string]string{"bid": "bidn", "pay": "apay"}[id.verb]
+			if verb != "" && hasVerb(*r.Message, verb) {
+				for _, c := range components(*r.Message) {
+					if pid, ok := parseCustomID(c.CustomID); ok && pid.verb == verb {
+						k.click(tb.channel.ID, user, r.Message.ID, pid.raw, rec.State.Seq)
+						break
+					}
+				}
+			}
+		}
+		time.Sleep(time.Duration(50+rng.IntN(150)) * time.Millisecond)
+	}
+}
+
+// promptVerbs are the decisions a simulated player takes when none is
+// made in one click, in order of preference.
+var promptVerbs = []string{"pass", "pay", "bid"}
+
+// choose picks a one-click decision at random, else one opening a prompt
+// (an auction's bid or a won auction's payment).
+func (k *killRun) choose(buttons map[string]customID, rng *rand.Rand) customID {
+	var one []string
+	for v := range buttons {
+		if slices.Contains(oneClickVerbs, v) {
+			one = append(one, v)
+		}
+	}
+	slices.Sort(one)
+	if len(one) > 0 {
+		// Draw often, so turns see busts and auctions.
+		if slices.Contains(one, "draw") && rng.IntN(3) > 0 {
+			return buttons["draw"]
+		}
+		return buttons[one[rng.IntN(len(one))]]
+	}
+	for _, v := range promptVerbs {
+		if id, ok := buttons[v]; ok {
+			return id
+		}
+	}
+	for _, id := range buttons {
+		return id
+	}
+	return customID{}
+}
+
+// boardFor waits for a public message in channel with the decision
+// buttons of state version v. A wait of missingAfter counts a missing
+// board; after stuckAfter it gives up.
+func (k *killRun) boardFor(channel string, v uint32) (fakediscord.Message, map[string]customID, error) {
+	start := time.Now()
+	var buttons map[string]customID
+	match := func(m fakediscord.Message) bool {
+		if m.Ephemeral() {
+			return false
+		}
+		buttons = decisionButtons(m, v)
+		return len(buttons) > 0
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), missingAfter)
+	m, err := k.fake.WaitMessage(ctx, channel, "", match)
+	cancel()
+	if err == nil {
+		k.waited(time.Since(start))
+		return m, buttons, nil
+	}
+	k.mu.Lock()
+	k.missing++
+	k.mu.Unlock()
+	k.note("channel %s: no board for state %d after %v", channel, v, missingAfter)
+	ctx, cancel = context.WithTimeout(context.Background(), stuckAfter-missingAfter)
+	defer cancel()
+	m, err = k.fake.WaitMessage(ctx, channel, "", match)
+	k.waited(time.Since(start))
+	if err != nil {
+		return m, nil, fmt.Errorf("no board for state %d after %v", v, stuckAfter)
+	}
+	return m, buttons, nil
+}
+
+func (k *killRun) waited(d time.Duration) {
+	k.mu.Lock()
+	k.longest = max(k.longest, d)
+	k.mu.Unlock()
+}
+
+// click clicks customID on message as user and classifies the outcome: the
+// answer (nil: none), and whether the game moved past seq.
+func (k *killRun) click(channel, user, message, customID string, seq uint32) (*fakediscord.Response, bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+	start := time.Now()
+	ix, err := k.fake.Click(ctx, user, message, customID)
+	if err != nil {
+		return nil, false
+	}
+	r, werr := ix.Wait(ctx)
+	end := time.Now()
+	rec, err := getRecord(ctx, k.st, channel)
+	applied := err == nil && (rec.Finished || rec.State.Seq > seq)
+	k.mu.Lock()
+	k.clicks++
+	if applied {
+		k.applied++
+	}
+	k.mu.Unlock()
+	if werr == nil {
+		return r, applied
+	}
+	switch {
+	case !applied:
+		k.mu.Lock()
+		k.lost++
+		k.mu.Unlock()
+	case k.killedBetween(start.Add(-time.Second), end):
+		k.mu.Lock()
+		k.inFlight++
+		k.mu.Unlock()
+	default:
+		k.mu.Lock()
+		k.unanswered++
+		k.mu.Unlock()
+		k.note("click %s in channel %s: applied, never answered (%v)", customID, channel, werr)
+	}
+	return nil, applied
+}
+
+// duplicateBoards counts the boards of channel posted for a state whose
+// board had been posted already: each message first posted with decision
+// buttons, by the state version of those buttons.
+func duplicateBoards(t *testing.T, fake *fakediscord.Server, channel string) int {
+	seen := map[uint64]string{}
+	dups := 0
+	for _, m := range fake.Transcript(channel) {
+		first := firstVersion(m)
+		if m.Ephemeral() {
+			continue
+		}
+		for _, c := range components(first) {
+			id, ok := parseCustomID(c.CustomID)
+			if !ok || !slices.Contains(gameVerbs, id.verb) {
+				continue
+			}
+			if prev, ok := seen[id.version]; ok {
+				dups++
+				t.Logf("channel %s: board %s posted for state %d, already on %s", channel, m.ID, id.version, prev)
+			} else {
+				seen[id.version] = m.ID
+			}
+			break
+		}
+	}
+	return dups
+}
