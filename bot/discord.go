@@ -37,6 +37,10 @@ type discordAPI interface {
 	Edit(ctx context.Context, m *discordgo.MessageEdit) error
 	// Delete deletes a message of the bot in a channel.
 	Delete(ctx context.Context, channel, message string) error
+	// Recent lists the channel's latest messages, newest first, at most
+	// limit (1 to 100); none without Read Message History
+	// (https://discord.com/developers/docs/resources/message#get-channel-messages).
+	Recent(ctx context.Context, channel string, limit int) ([]*discordgo.Message, error)
 }
 
 // sessionAPI is discordAPI over a discordgo session. Every request carries
@@ -237,6 +241,10 @@ func (a sessionAPI) Send(ctx context.Context, channel string, m *discordgo.Messa
 		return nil, fmt.Errorf("bot: reading the message Discord created: %w", err)
 	}
 	return &msg, nil
+}
+
+func (a sessionAPI) Recent(ctx context.Context, channel string, limit int) ([]*discordgo.Message, error) {
+	return a.s.ChannelMessages(channel, limit, "", "", "", opts(ctx)...)
 }
 
 func (a sessionAPI) Delete(ctx context.Context, channel, message string) error {

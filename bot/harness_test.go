@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -233,6 +235,27 @@ func (m *shownMessage) apply(e *discordgo.MessageEdit) {
 	if e.Components != nil {
 		m.components = *e.Components
 	}
+}
+
+// Recent lists the channel's public messages, newest first.
+func (r *recorder) Recent(ctx context.Context, channel string, limit int) ([]*discordgo.Message, error) {
+	r.add(recorded{op: "recent", channel: channel})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []*discordgo.Message
+	for _, m := range r.msgs {
+		if m.channel == channel && !m.ephemeral {
+			out = append(out, &discordgo.Message{ID: m.id, ChannelID: channel, Content: m.content, Embeds: m.embeds, Components: m.components})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return msgSeq(out[i].ID) > msgSeq(out[j].ID) })
+	return out[:min(limit, len(out))], nil
+}
+
+// msgSeq is the order of a message id the recorder made ("m3", "f4").
+func msgSeq(id string) int {
+	n, _ := strconv.Atoi(strings.TrimLeft(id, "mfortig-"))
+	return n
 }
 
 // posted reports whether c posted a message (with the bot token or as a

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -120,6 +122,7 @@ func (b *Bot) RunDue(ctx context.Context, s *discordgo.Session, channel string, 
 func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf time.Time) error {
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	late := time.Duration(-1)
+	var tried uint32 // the effects owed before this claim: another process may have done some
 	rec, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
 		late = -1
 		if r.Due.IsZero() || r.Due.After(asOf) {
@@ -129,6 +132,7 @@ func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf tim
 		if err != nil {
 			return err
 		}
+		tried = m.NextEffect
 		now := b.now()
 		if late, err = b.onClock(r, m, now); err != nil {
 			return err
@@ -159,7 +163,8 @@ func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf tim
 			o.Deadline(late)
 		}
 	}
-	return b.runOutbox(ctx, d, rec, nil)
+	_, err = b.outbox(ctx, d, rec, nil, tried)
+	return err
 }
 
 // runOutbox does the effects of rec in order, then removes the ones done
@@ -181,6 +186,14 @@ func (b *Bot) runOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, i
 // doOutbox is runOutbox; it also returns the game's missing board as the
 // run left it (nil: the board is where it should be).
 func (b *Bot) doOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *via) (*missing, error) {
+	return b.outbox(ctx, d, rec, ix, 0)
+}
+
+// outbox is doOutbox for effects of which those numbered up to tried may
+// have been done, in part, by a process that died or failed to record
+// them: a message such an effect posts is looked for among the channel's
+// latest before it is posted again (a follow-up carries no nonce).
+func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *via, tried uint32) (*missing, error) {
 	// One channel's effects are done one batch at a time in a process,
 	// each from the game as it stands then: a slower batch of an earlier
 	// click can never show an older board after a newer one.
@@ -204,7 +217,7 @@ func (b *Bot) doOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix
 		return nil, err
 	}
 	channel := rec.Channel
-	x := &executor{b: b, d: d, rec: rec, m: m, ix: ix, upTo: upTo, now: time.Now(),
+	x := &executor{b: b, d: d, rec: rec, m: m, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
 		board: m.Board, ping: m.Ping, users: m.PingUsers, boardVia: m.BoardVia, pingVia: m.PingVia, scores: m.Scores}
 	var done uint32
 	var failed, refused error // refused: the board or scoreboard Discord refused for good
@@ -318,8 +331,11 @@ type executor struct {
 	d        discordAPI
 	rec      *dixbot.Record
 	m        *meta
-	ix       *via      // the clicking interaction (nil: none, e.g. a deadline)
-	upTo     uint32    // the last effect owed by the change ix's answer showed
+	ix       *via                 // the clicking interaction (nil: none, e.g. a deadline)
+	upTo     uint32               // the last effect owed by the change ix's answer showed
+	tried    uint32               // the last effect another try may have done in part
+	recent   []*discordgo.Message // the channel's latest messages, once read (tried)
+	read     bool
 	now      time.Time // when the effects started
 	board    string    // the current board message
 	ping     string    // the current ping message
@@ -371,6 +387,12 @@ func (v *via) interaction() *discordgo.Interaction {
 // follow-up) with the bot token and the effect's nonce. It returns the
 // interaction the message can be edited with (nil: the bot token).
 func (x *executor) post(ctx context.Context, e effect, ms *discordgo.MessageSend) (*discordgo.Message, *via, error) {
+	if e.ID != 0 && e.ID <= x.tried {
+		if msg := x.postedBefore(ctx, ms); msg != nil {
+			x.b.log.Info("message posted by an earlier try found; not posted again", "channel", x.rec.Channel, "effect", e.Kind, "message", msg.ID)
+			return msg, nil, nil
+		}
+	}
 	if x.ix.usable(x.now) {
 		msg, err := x.d.Followup(ctx, x.ix.interaction(), &discordgo.WebhookParams{
 			Content: ms.Content, Embeds: ms.Embeds, Components: ms.Components,
@@ -388,6 +410,74 @@ func (x *executor) post(ctx context.Context, e effect, ms *discordgo.MessageSend
 	}
 	msg, err := x.d.Send(ctx, x.rec.Channel, ms, x.nonce(e))
 	return msg, nil, err
+}
+
+// postedBefore is the message ms among the channel's latest, posted after
+// the current board by an earlier try of the same effect (nil: none). The
+// channel is read once per run; without Read Message History nothing is
+// found and the message is posted.
+func (x *executor) postedBefore(ctx context.Context, ms *discordgo.MessageSend) *discordgo.Message {
+	if !x.read {
+		x.read = true
+		msgs, err := x.d.Recent(ctx, x.rec.Channel, 20)
+		if err != nil {
+			x.b.log.Info("could not read the channel's latest messages", "channel", x.rec.Channel, "err", err)
+		}
+		x.recent = msgs
+	}
+	for _, m := range x.recent {
+		if (x.board == "" || laterID(m.ID, x.board)) && sameMessage(m, ms) {
+			return m
+		}
+	}
+	return nil
+}
+
+// laterID reports whether snowflake a was made after b.
+func laterID(a, b string) bool {
+	na, erra := strconv.ParseUint(strings.TrimLeft(a, "abcdefghijklmnopqrstuvwxyz-"), 10, 64)
+	nb, errb := strconv.ParseUint(strings.TrimLeft(b, "abcdefghijklmnopqrstuvwxyz-"), 10, 64)
+	return erra == nil && errb == nil && na > nb
+}
+
+// sameMessage reports whether m shows what ms posts: the same text, the
+// same first embed's title and description, the same component ids (a
+// board's carry the state version).
+func sameMessage(m *discordgo.Message, ms *discordgo.MessageSend) bool {
+	if m.Content != ms.Content || len(m.Embeds) != len(ms.Embeds) {
+		return false
+	}
+	if len(ms.Embeds) > 0 && (m.Embeds[0].Title != ms.Embeds[0].Title || m.Embeds[0].Description != ms.Embeds[0].Description) {
+		return false
+	}
+	return slices.Equal(customIDs(m.Components), customIDs(ms.Components))
+}
+
+// customIDs lists the custom ids of the components in rows, in order.
+func customIDs(rows []discordgo.MessageComponent) []string {
+	var out []string
+	for _, row := range rows {
+		var cs []discordgo.MessageComponent
+		switch r := row.(type) {
+		case *discordgo.ActionsRow:
+			cs = r.Components
+		case discordgo.ActionsRow:
+			cs = r.Components
+		}
+		for _, c := range cs {
+			switch b := c.(type) {
+			case *discordgo.Button:
+				out = append(out, b.CustomID)
+			case discordgo.Button:
+				out = append(out, b.CustomID)
+			case *discordgo.SelectMenu:
+				out = append(out, b.CustomID)
+			case discordgo.SelectMenu:
+				out = append(out, b.CustomID)
+			}
+		}
+	}
+	return out
 }
 
 // edit applies ed to message, made with v (nil: the bot token): through

@@ -312,7 +312,14 @@ func (k *killRun) game(tb *table, rng *rand.Rand) error {
 		v := rec.State.Seq + m.Base
 		board, buttons, err := k.boardFor(tb.channel.ID, v)
 		if err != nil {
-			return fmt.Errorf("decision %d (state %d): %w", decisions, v, err)
+			ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+			now, _ := getRecord(ctx, k.st, tb.channel.ID)
+			cancel()
+			var why string
+			if now != nil {
+				why = fmt.Sprintf("; the record: seq %d, due in %v, data %s", now.State.Seq, time.Until(now.Due).Round(time.Millisecond), now.Meta)
+			}
+			return fmt.Errorf("decision %d (state %d): %w%s", decisions, v, err, why)
 		}
 		user := m.Seats[seat].ID
 		id := k.choose(buttons, rng)
