@@ -237,14 +237,16 @@ func (m *shownMessage) apply(e *discordgo.MessageEdit) {
 	}
 }
 
-// Recent lists the channel's public messages, newest first.
+// Recent lists the channel's public messages, newest first. A follow-up
+// made through a stored interaction (which does not carry its channel) is
+// in the harness's one channel.
 func (r *recorder) Recent(ctx context.Context, channel string, limit int) ([]*discordgo.Message, error) {
 	r.add(recorded{op: "recent", channel: channel})
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var out []*discordgo.Message
 	for _, m := range r.msgs {
-		if m.channel == channel && !m.ephemeral {
+		if (m.channel == channel || m.channel == "") && !m.ephemeral {
 			out = append(out, &discordgo.Message{ID: m.id, ChannelID: channel, Content: m.content, Embeds: m.embeds, Components: m.components})
 		}
 	}

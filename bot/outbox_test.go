@@ -177,3 +177,26 @@ func TestBoardClickAnswerLostIsRepaired(t *testing.T) {
 	assert.Equal(t, m.version(rec.State), boardVersion(), "the board shows the game as it stands")
 	assert.Empty(t, m.Outbox, "done")
 }
+
+// TestTakeoverFindsTheBoardPostedBefore: a process posted the owed board
+// as a follow-up (which carries no nonce) and died before recording it.
+// The process that takes the game over finds that board among the
+// channel's latest messages and keeps it: the channel has one board.
+func TestTakeoverFindsTheBoardPostedBefore(t *testing.T) {
+	h := newHarness(t)
+	endTurnWhileDiscordFails(t, h)
+	rec, m := h.record()
+	require.Len(t, m.Outbox, 1)
+	require.Equal(t, effBoard, m.Outbox[0].Kind)
+	ix := &via{App: "app", Token: "tok-dead", At: time.Now().UnixMilli()}
+	x := &executor{b: h.b, d: h.rec, rec: rec, m: m, ix: ix, now: time.Now(), board: m.Board, ping: m.Ping, users: m.PingUsers}
+	require.NoError(t, x.do(context.Background(), m.Outbox[0]))
+	posted := x.board
+	require.Equal(t, []string{posted}, h.rec.liveBoards())
+
+	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, rec.Due))
+	_, m = h.record()
+	assert.Empty(t, m.Outbox)
+	assert.Equal(t, posted, m.Board, "the board posted before is the game's board")
+	assert.Equal(t, []string{posted}, h.rec.liveBoards(), "one board with buttons")
+}
