@@ -17,8 +17,10 @@ import (
 )
 
 // TestScreens renders, in headless Chromium, the stand-in's view of a late
-// 5-player board and of the payment picker, as the player to act sees
-// them: each page must load with the board (or the picker) on it. With
+// 5-player board, of the buy prompt's payment step with its picture and of
+// the payment picker, as the player to act sees them, and of the board as
+// text another player asked for: each page must load with what it shows
+// on it. With
 // DIX_SCREENSHOT_DIR set the screenshots are written there to be looked at.
 func TestScreens(t *testing.T) {
 	fake := fakediscord.Start(t)
@@ -38,6 +40,33 @@ func TestScreens(t *testing.T) {
 		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 		require.NoError(t, err)
 		require.Greater(t, len(png), 10000, "a page was drawn")
+		if dir := os.Getenv("DIX_SCREENSHOT_DIR"); dir != "" {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644))
+		}
+	}
+
+	// shootMessage is shoot for one message, scrolled into view, once what
+	// its css selector names is shown in it.
+	shootMessage := func(name, user, message, css string) {
+		t.Helper()
+		sel := `[data-id="` + message + `"]`
+		require.NoError(t, chromedp.Do(ctx,
+			chromedp.Navigate(fake.URL()+"?channel="+tb.channel.ID+"&user="+user),
+			chromedp.WaitVisible(chromedp.CSS(`#status.ok`)),
+			chromedp.WaitVisible(chromedp.CSS(sel+` `+css)),
+		))
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(async () => {
+			const m = document.querySelector('`+sel+`');
+			m.scrollIntoView({block: "start"});
+			for (const img of m.querySelectorAll("img")) {
+				if (!img.complete) await new Promise((ok) => img.addEventListener("load", ok, {once: true}));
+			}
+			return true;
+		})()`, chromedp.EvalAwaitPromise))
+		require.NoError(t, err)
+		png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(sel), chromedp.NodeVisible))
+		require.NoError(t, err)
+		require.Greater(t, len(png), 10000, "a message was drawn")
 		if dir := os.Getenv("DIX_SCREENSHOT_DIR"); dir != "" {
 			require.NoError(t, os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644))
 		}
@@ -76,6 +105,8 @@ func TestScreens(t *testing.T) {
 		}
 	}
 	payStep := tb.pick(user, prompt.Message.ID, findComponent(t, *prompt.Message, "bsel").CustomID, target.String())
+	// The payment step's picture: the collection after paying.
+	shootMessage("buy-preview", user.ID, payStep.Message.ID, `img.embed-image`)
 	picker := tb.click(user, payStep.Message.ID, findComponent(t, *payStep.Message, "balt").CustomID)
 	menu := findComponent(t, *picker.Message, "pkc")
 	picker = tb.pick(user, picker.Message.ID, menu.CustomID, menu.Options[0].Value)
@@ -83,4 +114,13 @@ func TestScreens(t *testing.T) {
 		picker = tb.pick(user, picker.Message.ID, findComponent(t, *picker.Message, "pkm").CustomID, strconv.Itoa(money))
 	}
 	shoot("payment-picker", user.ID, `//button[@data-custom-id[starts-with(., "dix:pko:")]]`)
+
+	// Another player asks for the board as text: the market and every
+	// collection, for them alone, in their language.
+	other := tb.user(seats(t, rec)[(seat+1)%len(g.Players)])
+	text := tb.click(other, board.ID, findComponent(t, board, "text").CustomID)
+	require.NotNil(t, text.Message)
+	require.Len(t, text.Message.Embeds, 1)
+	require.Empty(t, text.Message.Attachments, "text only")
+	shoot("board-as-text", other.ID, `//*[contains(@class,"embed")][contains(., "Market") or contains(., "Marché")]`)
 }
