@@ -97,6 +97,7 @@ type Bot struct {
 	wakeAt       func(time.Time)
 	effectDelay  time.Duration
 	noPictures   bool
+	noFiles      sync.Map       // channel id -> struct{}: no Attach Files there (mayAttach)
 	channelLocks [64]sync.Mutex // runOutbox, by channel hash
 
 	mu       sync.Mutex
@@ -204,19 +205,27 @@ func (b *Bot) Register(s *discordgo.Session) error {
 // concurrent use, answers within Discord's deadline, and recovers from
 // panics (still answering with an error message).
 func (b *Bot) Handle(s *discordgo.Session, i *discordgo.InteractionCreate) {
-	b.handle(b.sessionAPI(s), i)
+	b.handle(b.sessionAPI(s), i, nil)
 }
 
-// HandleAnswered is Handle for an interaction received over HTTP (the
-// interactions endpoint): answered is called once, as soon as the first
-// answer has been sent to Discord or could not be, before the work that
-// follows it (new board, pings), so the HTTP request can be replied to at
-// once. It is called even when no answer is sent (a redelivery).
-func (b *Bot) HandleAnswered(s *discordgo.Session, i *discordgo.InteractionCreate, answered func()) {
+// HandleJSON is Handle for an interaction whose JSON the intake has (the
+// gateway event's data): raw tells what discordgo's Interaction does not
+// decode, such as the type of the channel it came from.
+func (b *Bot) HandleJSON(s *discordgo.Session, i *discordgo.InteractionCreate, raw []byte) {
+	b.handle(b.sessionAPI(s), i, raw)
+}
+
+// HandleAnswered is HandleJSON for an interaction received over HTTP (the
+// interactions endpoint), raw being the request's body: answered is
+// called once, as soon as the first answer has been sent to Discord or
+// could not be, before the work that follows it (new board, pings), so
+// the HTTP request can be replied to at once. It is called even when no
+// answer is sent (a redelivery).
+func (b *Bot) HandleAnswered(s *discordgo.Session, i *discordgo.InteractionCreate, raw []byte, answered func()) {
 	var once sync.Once
 	done := func() { once.Do(answered) }
 	defer done()
-	b.handle(answeredAPI{discordAPI: b.sessionAPI(s), answered: done}, i)
+	b.handle(answeredAPI{discordAPI: b.sessionAPI(s), answered: done}, i, raw)
 }
 
 // answeredAPI is a discordAPI that reports the first answer.
@@ -270,6 +279,7 @@ type call struct {
 	b    *Bot
 	d    discordAPI
 	i    *discordgo.Interaction
+	raw  []byte          // the interaction's JSON, when the intake has it
 	ctx  context.Context // deadline for the work before the first answer
 	user string          // the clicking user's id
 	name string          // their display name
@@ -298,12 +308,13 @@ func (c *call) via() *via {
 	return &via{App: c.i.AppID, Token: c.i.Token, At: c.at.UnixMilli(), Orig: c.updated}
 }
 
-func (b *Bot) handle(d discordAPI, ic *discordgo.InteractionCreate) {
+func (b *Bot) handle(d discordAPI, ic *discordgo.InteractionCreate, raw []byte) {
 	if ic == nil || ic.Interaction == nil {
 		return
 	}
 	start := time.Now()
-	c := &call{b: b, d: d, i: ic.Interaction, kind: kindOf(ic.Interaction), at: start}
+	c := &call{b: b, d: d, i: ic.Interaction, raw: raw, kind: kindOf(ic.Interaction), at: start}
+	b.notePermissions(ic.Interaction)
 	c.user, c.name = userOf(ic.Interaction)
 	c.lang = locales.Or(locales.For(string(ic.Locale)), b.lang)
 	if ic.Type == discordgo.InteractionApplicationCommandAutocomplete || ic.Type == discordgo.InteractionPing {

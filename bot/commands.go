@@ -110,13 +110,16 @@ func (b *Bot) Commands() []*discordgo.ApplicationCommand {
 		}
 		subs = append(subs, sub)
 	}
-	noDM := false
+	// Servers only: contexts [GUILD], which replaces the deprecated
+	// dm_permission
+	// (https://discord.com/developers/docs/interactions/application-commands#application-command-object).
+	guildOnly := []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
 	return []*discordgo.ApplicationCommand{{
 		Name:                     en("cmd_name"),
 		NameLocalizations:        localized("cmd_name"),
 		Description:              en("cmd_desc"),
 		DescriptionLocalizations: localized("cmd_desc"),
-		DMPermission:             &noDM,
+		Contexts:                 &guildOnly,
 		Options:                  subs,
 	}}
 }

@@ -38,7 +38,7 @@ func TestConcurrentClicks(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			h.b.handle(h.rec, &discordgo.InteractionCreate{Interaction: i})
+			h.b.handle(h.rec, &discordgo.InteractionCreate{Interaction: i}, nil)
 		}()
 	}
 	wg.Wait()

@@ -355,6 +355,18 @@ type harness struct {
 	maxMeta int    // largest table data seen by step
 	lang    string // the language of games made by seedGame ("en" when unset)
 	appPerm int64  // the bot's permissions in the channel sent with interactions (0: not sent)
+	// chType is the type of the channel the interactions come from, sent
+	// in their JSON as Discord does (-1: no JSON, 0: a text channel).
+	chType discordgo.ChannelType
+}
+
+// raw is the JSON of an interaction as far as the bot reads it beyond
+// discordgo's Interaction: its channel's type.
+func (h *harness) raw() []byte {
+	if h.chType < 0 {
+		return nil
+	}
+	return []byte(fmt.Sprintf(`{"channel":{"id":%q,"type":%d}}`, h.channel, h.chType))
 }
 
 type countObserver struct {
@@ -399,7 +411,7 @@ type result struct {
 func (h *harness) run(i *discordgo.Interaction) result {
 	h.t.Helper()
 	start := h.rec.count()
-	h.b.handle(h.rec, &discordgo.InteractionCreate{Interaction: i})
+	h.b.handle(h.rec, &discordgo.InteractionCreate{Interaction: i}, h.raw())
 	return result{h: h, calls: h.rec.since(start)}
 }
 

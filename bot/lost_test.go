@@ -96,7 +96,7 @@ func startKilled(t *testing.T, h *harness) {
 	i := h.base("u1", discordgo.InteractionApplicationCommand)
 	i.Data = discordgo.ApplicationCommandInteractionData{Name: "dix", Options: []*discordgo.ApplicationCommandInteractionDataOption{
 		{Name: "start", Type: discordgo.ApplicationCommandOptionSubCommand}}}
-	go dead.handle(newRecorder(), &discordgo.InteractionCreate{Interaction: i})
+	go dead.handle(newRecorder(), &discordgo.InteractionCreate{Interaction: i}, nil)
 	require.Eventually(t, func() bool {
 		_, err := h.st.Get(context.Background(), h.channel)
 		return err == nil
@@ -187,7 +187,7 @@ func TestLobbyAnsweredThenKilled(t *testing.T) {
 	i := h.base("u1", discordgo.InteractionApplicationCommand)
 	i.Data = discordgo.ApplicationCommandInteractionData{Name: "dix", Options: []*discordgo.ApplicationCommandInteractionDataOption{
 		{Name: "start", Type: discordgo.ApplicationCommandOptionSubCommand}}}
-	go dead.handle(h.rec, &discordgo.InteractionCreate{Interaction: i})
+	go dead.handle(h.rec, &discordgo.InteractionCreate{Interaction: i}, nil)
 	require.Eventually(t, func() bool { return h.rec.message("orig-"+i.ID) != nil }, time.Minute, 10*time.Millisecond, "answered")
 
 	rec, m := h.record()

@@ -559,7 +559,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		}
 		return x.boarded(ctx, effect{Kind: effBoarded, Msg: old}, oldVia)
 	case effBoard:
-		emb, files := x.b.boardMessage(m.Lang, m, g, true)
+		emb, files := x.b.boardMessage(m.Lang, m, g, x.b.mayAttach(channel))
 		ms := &discordgo.MessageSend{
 			Embeds:          []*discordgo.MessageEmbed{emb},
 			Components:      boardButtons(m.Lang, m, g),
@@ -572,6 +572,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		}
 		msg, v, err := x.post(ctx, e, ms)
 		if refusedFiles(err, files) { // no ATTACH_FILES here: text only
+			x.b.lacksFiles(channel)
 			ms.Embeds, ms.Files = []*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}, nil
 			msg, v, err = x.post(ctx, e, ms)
 		}
@@ -593,12 +594,13 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		ed := discordgo.NewMessageEdit(channel, x.board)
 		comps := boardButtons(m.Lang, m, g)
 		ed.Components = &comps
-		emb, files := x.b.boardMessage(m.Lang, m, g, true)
+		emb, files := x.b.boardMessage(m.Lang, m, g, x.b.mayAttach(channel))
 		ed.Embeds = &[]*discordgo.MessageEmbed{emb}
 		ed.Files, ed.Attachments = files, attachmentsFor(files) // the new picture replaces the old one
 		ed.AllowedMentions = noMentions()
 		err := x.edit(ctx, x.board, x.boardVia, ed)
 		if refusedFiles(err, files) { // no ATTACH_FILES here: text only
+			x.b.lacksFiles(channel)
 			ed.Embeds, ed.Files, ed.Attachments = &[]*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}, nil, attachmentsFor(nil)
 			err = x.edit(ctx, x.board, x.boardVia, ed)
 		}
@@ -686,7 +688,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 			}
 		}
 		// The final scoreboard notifies every player, once.
-		emb, files := x.b.scoresMessage(m.Lang, m, g, true)
+		emb, files := x.b.scoresMessage(m.Lang, m, g, x.b.mayAttach(channel))
 		ms := &discordgo.MessageSend{
 			Content:         mentions(all),
 			Embeds:          []*discordgo.MessageEmbed{emb},
@@ -695,6 +697,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		}
 		msg, _, err := x.post(ctx, e, ms)
 		if refusedFiles(err, files) { // no ATTACH_FILES here: text only
+			x.b.lacksFiles(channel)
 			emb.Image, ms.Files = nil, nil
 			msg, _, err = x.post(ctx, e, ms)
 		}

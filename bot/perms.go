@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"encoding/json"
 	"errors"
 
 	"github.com/bwmarrin/discordgo"
@@ -18,18 +19,25 @@ var ErrMissingPermission = errors.New("bot: a permission the game needs is missi
 // embeds, which need Embed Links there too since November 2023
 // (https://discord.com/developers/docs/change-log); the bot token posts
 // what no click causes (a board after a deadline, a reminder), which needs
-// View Channel and Send Messages, or Send Messages in Threads in a thread
+// View Channel and Send Messages in a channel, Send Messages in Threads in
+// a thread, which does not take Send Messages from its channel
 // (https://discord.com/developers/docs/topics/permissions#permissions-for-threads).
-var neededPermissions = []struct {
+func neededPermissions(thread bool) []permission {
+	send := permission{discordgo.PermissionSendMessages, "perm_send_messages"}
+	if thread {
+		send = permission{discordgo.PermissionSendMessagesInThreads, "perm_send_threads"}
+	}
+	return []permission{
+		{discordgo.PermissionViewChannel, "perm_view_channel"},
+		send,
+		{discordgo.PermissionEmbedLinks, "perm_embed_links"},
+	}
+}
+
+// permission is a permission bit and the locale key of its name.
+type permission struct {
 	bits int64
 	key  string
-}{
-	{discordgo.PermissionViewChannel, "perm_view_channel"},
-	// Send Messages in a channel, Send Messages in Threads in a thread:
-	// the interaction does not say which kind of channel it came from in
-	// the fields discordgo reads, so either one is taken.
-	{discordgo.PermissionSendMessages | discordgo.PermissionSendMessagesInThreads, "perm_send_messages"},
-	{discordgo.PermissionEmbedLinks, "perm_embed_links"},
 }
 
 // missingPermission returns the error naming the first permission the bot
@@ -43,11 +51,36 @@ func (c *call) missingPermission() error {
 	if p&discordgo.PermissionAdministrator != 0 {
 		return nil
 	}
-	for _, n := range neededPermissions {
+	for _, n := range neededPermissions(c.inThread()) {
 		if p&n.bits == 0 {
 			lang := c.lang
 			return refuse(ErrMissingPermission, "err_missing_permission", map[string]any{"Permission": locales.T(lang, n.key, nil)})
 		}
 	}
 	return nil
+}
+
+// inThread reports whether the interaction came from a thread, read from
+// the interaction's "channel" (a partial channel object with its type,
+// https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-interaction-structure),
+// which discordgo's Interaction does not decode: the intake hands over
+// the interaction's JSON. Without it, the channel is taken as a channel,
+// not a thread.
+func (c *call) inThread() bool {
+	if len(c.raw) == 0 {
+		return false
+	}
+	var v struct {
+		Channel *struct {
+			Type discordgo.ChannelType `json:"type"`
+		} `json:"channel"`
+	}
+	if json.Unmarshal(c.raw, &v) != nil || v.Channel == nil {
+		return false
+	}
+	switch v.Channel.Type {
+	case discordgo.ChannelTypeGuildNewsThread, discordgo.ChannelTypeGuildPublicThread, discordgo.ChannelTypeGuildPrivateThread:
+		return true
+	}
+	return false
 }

@@ -70,6 +70,36 @@ func (c *call) canAttach() bool {
 	return p == 0 || p&discordgo.PermissionAttachFiles != 0
 }
 
+// notePermissions remembers from an interaction's app_permissions
+// whether the bot may attach files in its channel, for the messages no
+// click carries (see mayAttach).
+func (b *Bot) notePermissions(i *discordgo.Interaction) {
+	p := i.AppPermissions
+	if p == 0 || i.ChannelID == "" || i.GuildID == "" {
+		return
+	}
+	if p&(discordgo.PermissionAttachFiles|discordgo.PermissionAdministrator) == 0 {
+		b.noFiles.Store(i.ChannelID, struct{}{})
+	} else if _, ok := b.noFiles.Load(i.ChannelID); ok {
+		b.noFiles.Delete(i.ChannelID)
+	}
+}
+
+// lacksFiles records that Discord refused files in channel.
+func (b *Bot) lacksFiles(channel string) { b.noFiles.Store(channel, struct{}{}) }
+
+// mayAttach reports whether the bot's messages in channel may carry
+// files: not once an interaction's app_permissions or a refusal showed
+// that the bot lacks Attach Files there, until an interaction shows it
+// has it again. So a channel without it gets text boards at once rather
+// than a 403 per board, which would count towards Discord's limit of
+// 10,000 invalid requests per 10 minutes
+// (https://discord.com/developers/docs/topics/rate-limits#invalid-request-limit-aka-cloudflare-bans).
+func (b *Bot) mayAttach(channel string) bool {
+	_, no := b.noFiles.Load(channel)
+	return !no
+}
+
 // refusedFiles reports whether Discord refused a request that carried
 // files for a missing permission (no ATTACH_FILES in the channel): the
 // same message without them, text only, goes through.

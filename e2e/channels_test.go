@@ -60,3 +60,54 @@ func TestGameInAThread(t *testing.T) {
 	tb.playToEnd()
 	tb.checkScoreboard([]string{"Alice", "Bob"})
 }
+
+// TestSendPermissionByChannelKind: /dix start needs Send Messages in a
+// channel and Send Messages in Threads in a thread
+// (https://discord.com/developers/docs/topics/permissions#permissions-for-threads);
+// the bot reads the kind from the interaction's "channel" type, over the
+// gateway and over HTTP.
+func TestSendPermissionByChannelKind(t *testing.T) {
+	for _, overHTTP := range []bool{false, true} {
+		name := "gateway"
+		if overHTTP {
+			name = "http"
+		}
+		t.Run(name, func(t *testing.T) {
+			fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
+			t.Cleanup(func() { noViolations(t, fake) })
+			w := &world{fake: fake, cfg: baseConfig(t, fake, "")}
+			if overHTTP {
+				w.cfg.InteractionsAddr, w.cfg.PublicKey = "127.0.0.1:0", fake.PublicKey()
+			}
+			w.bot = startApp(t, w.cfg)
+			if overHTTP {
+				require.NoError(t, fake.SetInteractionsEndpoints(waitCtx(t), "http://"+w.bot.started.InteractionsAddr+"/interactions"))
+			}
+			tb := w.table(t, "en-US", "Alice", "Bruno")
+			channel := tb.channel
+			th, err := fake.AddThread(channel.ID, fakediscord.ThreadSpec{Name: "DIX"})
+			require.NoError(t, err)
+			for _, tc := range []struct {
+				in    fakediscord.Channel
+				perms int64
+				want  string // "" when the lobby opens
+			}{
+				{channel, fakediscord.BotPermissions &^ fakediscord.PermSendMessages, "**Send Messages**"},
+				{th, fakediscord.BotPermissions &^ fakediscord.PermSendMessagesInThreads, "**Send Messages in Threads**"},
+				{th, fakediscord.BotPermissions &^ fakediscord.PermSendMessages, ""},
+			} {
+				require.NoError(t, fake.SetBotPermissions(tc.in.ID, tc.perms))
+				tb.channel = tc.in
+				r := tb.command(tb.users[0], "/dix start")
+				if tc.want == "" {
+					assert.False(t, r.Ephemeral(), "the lobby opens: %s", describe(r))
+					continue
+				}
+				require.True(t, r.Ephemeral(), "%s", describe(r))
+				assert.Contains(t, describe(r), tc.want)
+				_, err := w.store().Get(context.Background(), tc.in.ID)
+				assert.True(t, errors.Is(err, dixbot.ErrNotFound), "no game was created: %v", err)
+			}
+		})
+	}
+}

@@ -113,7 +113,7 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	if err != nil {
 		return fmt.Errorf("creating the bot: %w", err)
 	}
-	g := newGate(b.Handle, logger)
+	g := newGate(b.HandleJSON, logger)
 	g.onDup = metrics.Redelivered
 
 	// A wrong token is told as such (the gateway would only close on it).
@@ -137,8 +137,8 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	if cfg.HTTPInteractions() {
 		key, _ := parsePublicKey(cfg.PublicKey) // checked by Validate
 		ixSrv = &http.Server{
-			Handler: &endpoint{key: key, gate: g, handle: func(i *discordgo.InteractionCreate, answered func()) {
-				b.HandleAnswered(s, i, answered)
+			Handler: &endpoint{key: key, gate: g, handle: func(i *discordgo.InteractionCreate, raw []byte, answered func()) {
+				b.HandleAnswered(s, i, raw, answered)
 			}, now: time.Now, log: logger},
 			ReadHeaderTimeout: 5 * time.Second,
 			ReadTimeout:       10 * time.Second,
@@ -157,7 +157,7 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		go func() { ixErr <- ixSrv.Serve(ixLn) }()
 		logger.Info("serving interactions", "addr", ixLn.Addr().String())
 	} else {
-		gw, err := newGateway(ctx, cfg, s, logger, g.Handle)
+		gw, err := newGateway(ctx, cfg, s, logger, g.HandleEvent)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil

@@ -27,7 +27,7 @@ const seenSize = 4096
 //
 // It is safe for concurrent use.
 type gate struct {
-	handle func(*discordgo.Session, *discordgo.InteractionCreate)
+	handle func(*discordgo.Session, *discordgo.InteractionCreate, []byte)
 	log    *slog.Logger
 	onDup  func() // counts a dropped redelivery (metrics)
 
@@ -40,12 +40,27 @@ type gate struct {
 	dropped int
 }
 
-func newGate(handle func(*discordgo.Session, *discordgo.InteractionCreate), log *slog.Logger) *gate {
+func newGate(handle func(*discordgo.Session, *discordgo.InteractionCreate, []byte), log *slog.Logger) *gate {
 	return &gate{handle: handle, log: log, seen: make(map[string]struct{}, seenSize)}
 }
 
-// Handle is the discordgo handler.
+// Handle handles an interaction without its JSON.
 func (g *gate) Handle(s *discordgo.Session, i *discordgo.InteractionCreate) {
+	g.handleJSON(s, i, nil)
+}
+
+// HandleEvent is the discordgo handler of every gateway event: it takes
+// INTERACTION_CREATE with its JSON, which tells what discordgo's
+// Interaction does not decode (the type of the interaction's channel).
+func (g *gate) HandleEvent(s *discordgo.Session, e *discordgo.Event) {
+	if e == nil || e.Type != "INTERACTION_CREATE" {
+		return
+	}
+	i, _ := e.Struct.(*discordgo.InteractionCreate)
+	g.handleJSON(s, i, e.RawData)
+}
+
+func (g *gate) handleJSON(s *discordgo.Session, i *discordgo.InteractionCreate, raw []byte) {
 	if i == nil || i.Interaction == nil {
 		return
 	}
@@ -53,7 +68,7 @@ func (g *gate) Handle(s *discordgo.Session, i *discordgo.InteractionCreate) {
 		return
 	}
 	defer g.leave()
-	g.handle(s, i)
+	g.handle(s, i, raw)
 }
 
 // admit counts a running handler of interaction id, to be ended with

@@ -20,7 +20,7 @@ func ic(id string) *discordgo.InteractionCreate {
 func TestGateHandlesEachInteractionOnce(t *testing.T) {
 	var mu sync.Mutex
 	calls := map[string]int{}
-	g := newGate(func(_ *discordgo.Session, i *discordgo.InteractionCreate) {
+	g := newGate(func(_ *discordgo.Session, i *discordgo.InteractionCreate, _ []byte) {
 		mu.Lock()
 		calls[i.ID]++
 		mu.Unlock()
@@ -50,7 +50,7 @@ func TestGateHandlesEachInteractionOnce(t *testing.T) {
 func TestGateWaitsForRunningHandlers(t *testing.T) {
 	release := make(chan struct{})
 	entered := make(chan struct{})
-	g := newGate(func(*discordgo.Session, *discordgo.InteractionCreate) {
+	g := newGate(func(*discordgo.Session, *discordgo.InteractionCreate, []byte) {
 		entered <- struct{}{}
 		<-release
 	}, slog.New(slog.DiscardHandler))

@@ -63,7 +63,7 @@ type endpoint struct {
 	gate *gate
 	// handle handles one interaction and calls answered once its first
 	// answer is sent (bot.Bot.HandleAnswered).
-	handle func(i *discordgo.InteractionCreate, answered func())
+	handle func(i *discordgo.InteractionCreate, raw []byte, answered func())
 	now    func() time.Time
 	log    *slog.Logger
 }
@@ -124,7 +124,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	answered := make(chan struct{})
 	go func() {
 		defer e.gate.leave()
-		e.handle(&ic, func() { close(answered) })
+		e.handle(&ic, body, func() { close(answered) })
 	}()
 	timer := time.NewTimer(replyWait)
 	defer timer.Stop()

@@ -57,7 +57,7 @@ func newTestEndpoint(t *testing.T, key ed25519.PublicKey, now time.Time) *testEn
 	te.endpoint = &endpoint{
 		key:  key,
 		gate: newGate(nil, slog.New(slog.DiscardHandler)),
-		handle: func(i *discordgo.InteractionCreate, answered func()) {
+		handle: func(i *discordgo.InteractionCreate, _ []byte, answered func()) {
 			te.mu.Lock()
 			te.got = append(te.got, i.ID)
 			te.mu.Unlock()
@@ -184,7 +184,7 @@ func TestEndpointRepliesOnceAnsweredAndHandlesOnce(t *testing.T) {
 	e := newTestEndpoint(t, s.pub, now)
 	release := make(chan struct{})
 	finished := make(chan struct{})
-	e.handle = func(i *discordgo.InteractionCreate, answered func()) {
+	e.handle = func(i *discordgo.InteractionCreate, _ []byte, answered func()) {
 		answered()
 		<-release // the work after the answer
 		close(finished)
@@ -194,7 +194,7 @@ func TestEndpointRepliesOnceAnsweredAndHandlesOnce(t *testing.T) {
 	assert.Empty(t, w.Body.String())
 	require.Error(t, e.gate.Wait(expired(t)), "the work after the answer still runs")
 
-	e.handle = func(*discordgo.InteractionCreate, func()) { t.Error("a redelivery was handled again") }
+	e.handle = func(*discordgo.InteractionCreate, []byte, func()) { t.Error("a redelivery was handled again") }
 	w = serve(e, s.request([]byte(clickBody), now))
 	assert.Equal(t, http.StatusAccepted, w.Code)
 	assert.Equal(t, 1, e.gate.Dropped())

@@ -103,6 +103,7 @@ func (s *Server) overwriteCommands(_ http.ResponseWriter, r *http.Request, body 
 	for _, c := range cmds {
 		s.prepareCommandLocked(c, gid, old[[2]any{c.Type, c.Name}])
 	}
+	s.flagDeprecatedLocked(r, cmds...)
 	*l = cmds
 	s.commitListLocked(gid, l)
 	return http.StatusOK, cmds, nil
@@ -122,6 +123,7 @@ func (s *Server) createCommand(_ http.ResponseWriter, r *http.Request, body []by
 	if e != nil {
 		return 0, nil, e
 	}
+	s.flagDeprecatedLocked(r, &c)
 	status := http.StatusCreated
 	for i, old := range *l {
 		if old.Name == c.Name && old.Type == c.Type {
@@ -174,6 +176,7 @@ func (s *Server) editCommand(_ http.ResponseWriter, r *http.Request, body []byte
 	if fe := validateCommand("", &c); len(fe) > 0 {
 		return 0, nil, invalidForm(fe)
 	}
+	s.flagDeprecatedLocked(r, &c)
 	s.prepareCommandLocked(&c, gid, (*l)[i])
 	(*l)[i] = &c
 	s.commitListLocked(gid, l)
@@ -190,4 +193,18 @@ func (s *Server) deleteCommand(_ http.ResponseWriter, r *http.Request, _ []byte)
 	*l = append((*l)[:i:i], (*l)[i+1:]...)
 	s.commitListLocked(gid, l)
 	return http.StatusNoContent, nil, nil
+}
+
+// flagDeprecatedLocked records a violation for each command registered
+// with dm_permission: Discord still takes it but documents it as
+// deprecated in favour of contexts, and ignores it when contexts is
+// given
+// (https://discord.com/developers/docs/interactions/application-commands#application-command-object).
+func (s *Server) flagDeprecatedLocked(r *http.Request, cmds ...*Command) {
+	for _, c := range cmds {
+		if c != nil && c.DMPermission != nil {
+			s.violateLocked(&Violation{Method: r.Method, Path: r.URL.Path, Status: http.StatusOK,
+				Message: "/" + c.Name + ": dm_permission is deprecated, use contexts"})
+		}
+	}
 }

@@ -75,6 +75,13 @@
 //     only to a session whose IDENTIFY intents ask for them
 //     (GUILD_MESSAGES, DIRECT_MESSAGES; every event when it gives no
 //     intents). JSON text frames only (compression is declined).
+//     Close codes where Discord sends them: 4004 bad token, 4010 invalid
+//     shard, 4011 fewer shards than RequireShards asks, 4012 a "v" other
+//     than 9 or 10, 4013 an undefined intent bit, 4014 a privileged intent
+//     not in Options.PrivilegedIntents; CloseGateway(code) closes every
+//     connection with any code (forgetting the sessions after those that
+//     end them), RefuseGateway(code) closes them and every later IDENTIFY
+//     and RESUME, GatewayConnects counts the connections.
 //   - Rules: 3-second initial response, answered once; 15-minute tokens;
 //     component, modal, content and embed limits; only the author edits;
 //     ephemeral messages visible to their user only; allowed_mentions
@@ -121,7 +128,8 @@
 // registered definitions (choices by value or name, integer ranges, users
 // as ids or mentions); a command the user could not use in Discord
 // (contexts, default_member_permissions) is refused with a typed error, and
-// so is a click on a missing or disabled component.
+// so is a click on a missing or disabled component. A command registered
+// with the deprecated dm_permission is taken but recorded as a violation.
 //
 // Interaction.Wait returns the initial response, or ErrNoResponse as soon as
 // the 3-second deadline passes without one; Response, Followups and Payload

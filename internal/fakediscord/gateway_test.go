@@ -461,3 +461,36 @@ func TestGatewayRefuseAndClose(t *testing.T) {
 		assert.Equal(t, "RESUMED", read(t, resume(w, id, seq)).T)
 	})
 }
+
+// dm_permission is deprecated in favour of contexts, and ignored when
+// contexts is given
+// (https://discord.com/developers/docs/interactions/application-commands#application-command-object):
+// Discord still takes it, the stand-in too, but records a violation for
+// each command registered with it, so a bot cannot keep using it unseen.
+func TestCommandDMPermissionIsDeprecated(t *testing.T) {
+	w := newWorld(t, fakediscord.Options{ResponseDeadline: time.Minute})
+	rawBot(t, w.srv)
+	base := "/applications/" + w.srv.ApplicationID() + "/commands"
+	status, body := call(t, w.srv, "PUT", base, []obj{
+		{"name": "ctx", "description": "Guilds", "contexts": []int{0}},
+		{"name": "both", "description": "Both", "contexts": []int{0, 1}, "dm_permission": false},
+	})
+	require.Equal(t, 200, status, "%v", body)
+	v := w.srv.Violations()
+	require.Len(t, v, 1, "only the command with dm_permission")
+	assert.Contains(t, v[0].Error(), "/both: dm_permission is deprecated, use contexts")
+
+	status, body = call(t, w.srv, "POST", base, obj{"name": "old", "description": "Old", "dm_permission": false})
+	require.Equal(t, 201, status, "%v", body)
+	require.Len(t, w.srv.Violations(), 2, "create too")
+
+	dm, err := w.srv.DMChannel(w.alice.ID)
+	require.NoError(t, err)
+	ctx := context.Background()
+	_, err = w.srv.RunCommand(ctx, w.alice.ID, dm.ID, "/both")
+	assert.NoError(t, err, "contexts [0, 1] wins over dm_permission false")
+	_, err = w.srv.RunCommand(ctx, w.alice.ID, dm.ID, "/old")
+	assert.ErrorIs(t, err, fakediscord.ErrUnknownCommand, "dm_permission false alone still counts")
+	_, err = w.srv.RunCommand(ctx, w.alice.ID, dm.ID, "/ctx")
+	assert.ErrorIs(t, err, fakediscord.ErrUnknownCommand)
+}

@@ -170,14 +170,15 @@ func (s *Server) Command(ctx context.Context, userID, channelID string, in Comma
 
 // commandAvailableLocked applies contexts, dm_permission and
 // default_member_permissions as Discord's client does: a command a user
-// may not use is not offered to them.
+// may not use is not offered to them. dm_permission counts only when
+// contexts is not given.
 // https://discord.com/developers/docs/interactions/application-commands#permissions
 func (s *Server) commandAvailableLocked(cmd *Command, st *ixState) error {
 	inDM := st.guildID == ""
 	ctx := 0
 	if inDM {
 		ctx = 1
-		if cmd.DMPermission != nil && !*cmd.DMPermission {
+		if len(cmd.Contexts) == 0 && cmd.DMPermission != nil && !*cmd.DMPermission {
 			return fmt.Errorf("%w: /%s is not available in DMs", ErrUnknownCommand, cmd.Name)
 		}
 	}
