@@ -28,8 +28,8 @@ type closeWatch struct {
 func (w *closeWatch) Code() int { return int(w.code.Load()) }
 
 // dialer returns a websocket dialer whose connections report their close
-// frames to w. It dials directly (no proxy), as discordgo's default
-// dialer does without proxy variables.
+// frames to w. It dials directly, as discordgo's default dialer does
+// without proxy variables (with them, see gatewayProxied).
 func (w *closeWatch) dialer() *websocket.Dialer {
 	nd := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
 	return &websocket.Dialer{

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -96,7 +98,9 @@ func (gw *gateway) prepare(sessions []*discordgo.Session) []*shard {
 	for i, si := range sessions {
 		sh := &shard{s: si, watch: &closeWatch{}, kick: make(chan struct{}, 1), done: make(chan struct{})}
 		si.ShouldReconnectOnError = false
-		si.Dialer = sh.watch.dialer()
+		if !gatewayProxied() {
+			si.Dialer = sh.watch.dialer()
+		}
 		for _, h := range gw.handlers {
 			si.AddHandler(h)
 		}
@@ -109,6 +113,16 @@ func (gw *gateway) prepare(sessions []*discordgo.Session) []*shard {
 		shards[i] = sh
 	}
 	return shards
+}
+
+// gatewayProxied reports whether HTTPS_PROXY (or ALL_PROXY) applies to
+// Discord's gateway: then the sessions keep discordgo's dialer, which goes
+// through the proxy, and a close code is seen only when it fails a
+// connection's handshake (IDENTIFY or RESUME), not when it ends an open
+// connection.
+func gatewayProxied() bool {
+	u, err := http.ProxyFromEnvironment(&http.Request{URL: &url.URL{Scheme: "https", Host: "gateway.discord.gg"}})
+	return err == nil && u != nil
 }
 
 // open connects every shard (see openShards) and starts keeping them
