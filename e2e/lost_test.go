@@ -2,13 +2,16 @@ package e2e
 
 import (
 	"context"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot/internal/fakediscord"
+	"github.com/dixgame/dixbot/internal/redistest"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -81,4 +84,91 @@ func retired(t *testing.T, r *fakediscord.Response, message, text string) {
 	assert.Equal(t, message, r.Message.ID)
 	assert.Equal(t, text, r.Message.Content)
 	assert.Empty(t, components(*r.Message), "the buttons are retired")
+}
+
+// TestKilledBeforeTheLobby: the bot is killed (SIGKILL) after creating the
+// lobby's record, while its answer to /dix start is on its way (held by
+// the stand-in). When that answer is lost, nothing shows the lobby; it is
+// owed all the same: once its grace is over the bot, started again, posts
+// it, and /dix start asked meanwhile posts it at once instead of saying "a
+// game exists" with no way in. When the answer did get through, it is the
+// lobby: the bot posts no second one. Every channel ends with one lobby
+// whose buttons work.
+func TestKilledBeforeTheLobby(t *testing.T) {
+	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
+	redisURL := redistest.Start(t).URL()
+	cfg := baseConfig(t, fake, redisURL)
+	env := []string{
+		"DISCORD_TOKEN=" + fake.Token(),
+		"DISCORD_API_URL=" + fake.URL(),
+		"REDIS_URL=" + redisURL,
+		"REDIS_PREFIX=" + cfg.RedisPrefix,
+		"LOG_LEVEL=debug",
+	}
+	w := &world{fake: fake, cfg: cfg}
+	asked := w.table(t, "en-US", "Alice", "Bob")    // answer lost; /dix start asked again
+	owed := w.table(t, "en-US", "Carol", "Dan")     // answer lost; nobody asks
+	answered := w.table(t, "en-US", "Erin", "Finn") // answer through, then the kill
+	for _, tb := range []*table{asked, owed, answered} {
+		creator := tb.users[0]
+		hold := fake.HoldCallbacks(creator.ID)
+		p := startProcess(t, env)
+		_, err := fake.RunCommand(waitCtx(t), creator.ID, tb.channel.ID, "/dix start")
+		require.NoError(t, err)
+		select {
+		case <-hold.Arrived():
+		case <-time.After(waitTimeout):
+			t.Fatalf("no answer to /dix start:\n%s", p.log())
+		}
+		require.NoError(t, p.cmd.Process.Signal(syscall.SIGKILL))
+		<-p.done
+		if tb == answered {
+			hold.Release()
+			require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return len(lobbies(fake, tb.channel.ID)) == 1 }))
+		} else {
+			// Held until the end: past Discord's deadline, this answer
+			// is lost.
+			t.Cleanup(hold.Release)
+			assert.Empty(t, lobbies(fake, tb.channel.ID), "no lobby shown")
+		}
+	}
+	w.bot = startApp(t, cfg)
+	restarted := time.Now()
+
+	r := asked.command(asked.users[1], "/dix start")
+	require.NotNil(t, r.Message, describe(r))
+	assert.True(t, r.Ephemeral(), describe(r))
+	assert.Equal(t, locales.T("en", "err_game_exists_lobby", nil), r.Message.Content)
+	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return len(lobbies(fake, asked.channel.ID)) == 1 }),
+		"/dix start posts the lobby")
+
+	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return len(lobbies(fake, owed.channel.ID)) == 1 }),
+		"the owed lobby is posted")
+	t.Logf("the owed lobby came %v after the restart", time.Since(restarted).Round(100*time.Millisecond))
+
+	// Past the grace, no channel has a second lobby, and each one works.
+	time.Sleep(time.Until(restarted.Add(15 * time.Second)))
+	for _, tb := range []*table{asked, owed, answered} {
+		l := lobbies(fake, tb.channel.ID)
+		require.Len(t, l, 1, "one lobby")
+		tb.clickVerb(tb.users[1], l[0], "join")
+		assert.Len(t, seats(t, tb.record()), 2, "its buttons work")
+	}
+}
+
+// lobbies are the channel's public messages with a live Join button.
+func lobbies(fake *fakediscord.Server, channel string) []fakediscord.Message {
+	var out []fakediscord.Message
+	for _, m := range fake.Transcript(channel) {
+		if m.Deleted || m.Ephemeral() {
+			continue
+		}
+		for _, c := range components(m) {
+			if id, ok := parseCustomID(c.CustomID); ok && id.verb == "join" {
+				out = append(out, m)
+				break
+			}
+		}
+	}
+	return out
 }

@@ -60,9 +60,10 @@ func (ix *Interaction) Deliveries() int {
 // Hold holds up the initial responses (interaction callbacks) to the
 // interactions of one user: each such request waits, before Discord looks
 // at it, until Release. The interaction's deadline keeps running, so a
-// request held past it is refused as late. Tests use it to keep an
-// interaction in flight in the bot at a known point. It is safe for
-// concurrent use.
+// request held past it is refused as late; a request whose sender goes
+// away while it is held (its process killed) never reaches Discord and
+// changes nothing. Tests use it to keep an interaction in flight in the
+// bot at a known point. It is safe for concurrent use.
 type Hold struct {
 	s       *Server
 	user    string
@@ -105,8 +106,10 @@ func (h *Hold) Release() {
 }
 
 // waitHold blocks a callback to interaction id while a Hold on its user is
-// in place. It returns at once when there is none.
-func (s *Server) waitHold(ctx context.Context, id string) {
+// in place. It returns at once when there is none. It reports false when
+// the request's sender went away (its process killed, its context ended)
+// while the request was held: such a request never reached Discord.
+func (s *Server) waitHold(ctx context.Context, id string) bool {
 	s.mu.Lock()
 	st, ok := s.ixByID[id]
 	var h *Hold
@@ -121,14 +124,16 @@ func (s *Server) waitHold(ctx context.Context, id string) {
 	closed := s.closedCh
 	s.mu.Unlock()
 	if h == nil {
-		return
+		return true
 	}
 	h.arrOnce.Do(func() { close(h.arrived) })
 	select {
 	case <-h.release:
 	case <-closed:
 	case <-ctx.Done():
+		return false
 	}
+	return true
 }
 
 // RateLimitAfterBoards arms a fault for the next n public messages the bot

@@ -1,6 +1,7 @@
 package fakediscord_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -114,4 +115,38 @@ func TestRedeliverWithoutBot(t *testing.T) {
 	require.NoError(t, srv.Close())
 	err = ix.Redeliver(ctx)
 	assert.True(t, errors.Is(err, fakediscord.ErrClosed), "got %v", err)
+}
+
+func TestHoldDropsTheAnswerOfAGoneSender(t *testing.T) {
+	w := newWorld(t)
+	srv := w.srv
+	sent, cancel := context.WithCancel(context.Background())
+	answered := make(chan error, 1)
+	s, _ := connect(t, srv, func(s *discordgo.Session) {
+		s.AddHandler(func(s *discordgo.Session, i *discordgo.InteractionCreate) {
+			answered <- s.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{
+				Type: discordgo.InteractionResponseChannelMessageWithSource,
+				Data: &discordgo.InteractionResponseData{Content: "ok"},
+			}, discordgo.WithContext(sent))
+		})
+	})
+	ctx := ctxT(t)
+	_, err := s.ApplicationCommandBulkOverwrite(srv.ApplicationID(), w.guild.ID, []*discordgo.ApplicationCommand{dixCommand})
+	require.NoError(t, err)
+
+	hold := srv.HoldCallbacks(w.alice.ID)
+	defer hold.Release()
+	held, err := srv.RunCommand(ctx, w.alice.ID, w.channel.ID, "/dix start")
+	require.NoError(t, err)
+	select {
+	case <-hold.Arrived():
+	case <-ctx.Done():
+		t.Fatal("the held answer never arrived")
+	}
+	cancel() // the sender goes away (its process killed)
+	require.Error(t, <-answered)
+	hold.Release()
+	_, err = held.Wait(ctx)
+	assert.ErrorIs(t, err, fakediscord.ErrNoResponse, "the answer never reached Discord")
+	assert.Empty(t, srv.Transcript(w.channel.ID), "nothing posted")
 }

@@ -219,7 +219,9 @@ func (s *Server) expireLocked(st *ixState) {
 // --- interaction callback ---
 
 func (s *Server) interactionCallback(_ http.ResponseWriter, r *http.Request, body []byte) (int, any, *apiError) {
-	s.waitHold(r.Context(), r.PathValue("id"))
+	if !s.waitHold(r.Context(), r.PathValue("id")) {
+		return 0, nil, &apiError{http.StatusServiceUnavailable, 0, "the request never reached Discord: its sender went away while it was held", nil, nil}
+	}
 	var req callbackRequest
 	files, e := decodeWithFiles(r, body, &req)
 	if e != nil {
