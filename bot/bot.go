@@ -86,6 +86,8 @@ type Bot struct {
 	seed    func() int64
 	cmdIDs  map[string]string // English subcommand name -> handler id
 	apis    sync.Map          // *discordgo.Session -> sessionAPI
+	bots    sync.Map          // *discordgo.RateLimiter -> *botSession (shards share one)
+	gate    globalGate        // the bot's global rate limit
 
 	// deferAfter and workBudget are the time budgets (the constants of
 	// the same names); tests shorten them.
@@ -244,7 +246,8 @@ func (b *Bot) sessionAPI(s *discordgo.Session) sessionAPI {
 	if a, ok := b.apis.Load(s); ok {
 		return a.(sessionAPI)
 	}
-	a, _ := b.apis.LoadOrStore(s, newSessionAPI(s))
+	bt, _ := b.bots.LoadOrStore(s.Ratelimiter, newBotSession(s, &b.gate))
+	a, _ := b.apis.LoadOrStore(s, newSessionAPI(s, bt.(*botSession)))
 	return a.(sessionAPI)
 }
 

@@ -55,15 +55,24 @@ type discordAPI interface {
 // https://discord.com/developers/docs/interactions/receiving-and-responding#endpoints),
 // so a global 429 met by a bot-token request never makes discordgo hold an
 // answer back before sending it.
+//
+// Requests made with the bot token go through bt (ratelimit.go): never
+// held back in discordgo's rate limiter, they fail at once when their
+// bucket is empty or a global 429 runs, and are tried again later.
 type sessionAPI struct {
 	s  *discordgo.Session
 	ix *ixSessions
+	bt *botSession
 }
 
 // newSessionAPI returns the discordAPI of s, with a rate limiter of its
-// own for the interaction-token requests.
-func newSessionAPI(s *discordgo.Session) sessionAPI {
-	return sessionAPI{s: s, ix: &ixSessions{base: s}}
+// own for the interaction-token requests, and bt for the bot-token ones
+// (nil: one of its own).
+func newSessionAPI(s *discordgo.Session, bt *botSession) sessionAPI {
+	if bt == nil {
+		bt = newBotSession(s, &globalGate{})
+	}
+	return sessionAPI{s: s, ix: &ixSessions{base: s}, bt: bt}
 }
 
 // ixRenew is how long one session (and its rate limiter) serves the
@@ -205,34 +214,19 @@ func (a sessionAPI) webhookMessage(ctx context.Context, method string, i *discor
 }
 
 func (a sessionAPI) Send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
-	if len(m.Files) > 0 {
-		c := *m
-		c.Files = whole(m.Files)
-		m = &c
+	var body any = m
+	if nonce != "" {
+		// discordgo's MessageSend has no nonce: the same body with one.
+		body = struct {
+			*discordgo.MessageSend
+			Nonce        string `json:"nonce"`
+			EnforceNonce bool   `json:"enforce_nonce"`
+		}{m, nonce, true}
 	}
-	if nonce == "" {
-		return a.s.ChannelMessageSendComplex(channel, m, opts(ctx)...)
-	}
-	// discordgo's MessageSend has no nonce: the same body with one.
-	body := struct {
-		*discordgo.MessageSend
-		Nonce        string `json:"nonce"`
-		EnforceNonce bool   `json:"enforce_nonce"`
-	}{m, nonce, true}
+	// With files (a picture), the same body as payload_json of a multipart
+	// request: the nonce still makes a retry harmless.
 	endpoint := discordgo.EndpointChannelMessages(channel)
-	var raw []byte
-	var err error
-	if len(m.Files) > 0 {
-		// With files (a picture), the same body as payload_json of a
-		// multipart request: the nonce still makes a retry harmless.
-		ct, mp, merr := discordgo.MultipartBodyWithJSON(body, m.Files)
-		if merr != nil {
-			return nil, fmt.Errorf("bot: encoding a message with files: %w", merr)
-		}
-		raw, err = a.s.RequestRaw("POST", endpoint, ct, mp, endpoint, 0, opts(ctx)...)
-	} else {
-		raw, err = a.s.RequestWithBucketID("POST", endpoint, body, endpoint, opts(ctx)...)
-	}
+	raw, err := a.bt.request(ctx, http.MethodPost, endpoint, endpoint, body, whole(m.Files))
 	if err != nil {
 		return nil, err
 	}
@@ -248,15 +242,11 @@ func (a sessionAPI) Recent(ctx context.Context, channel string, limit int) ([]*d
 }
 
 func (a sessionAPI) Delete(ctx context.Context, channel, message string) error {
-	return a.s.ChannelMessageDelete(channel, message, opts(ctx)...)
+	_, err := a.bt.request(ctx, http.MethodDelete, discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, ""), nil, nil)
+	return err
 }
 
 func (a sessionAPI) Edit(ctx context.Context, m *discordgo.MessageEdit) error {
-	if len(m.Files) > 0 {
-		c := *m
-		c.Files = whole(m.Files)
-		m = &c
-	}
-	_, err := a.s.ChannelMessageEditComplex(m, opts(ctx)...)
+	_, err := a.bt.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(m.Channel, m.ID), discordgo.EndpointChannelMessage(m.Channel, ""), m, whole(m.Files))
 	return err
 }

@@ -21,7 +21,7 @@ import (
 // once ixRenew old, with the settings of the bot's session.
 func TestInteractionSessionRenewed(t *testing.T) {
 	base := &discordgo.Session{Token: "Bot t", UserAgent: "dix", MaxRestRetries: 2}
-	x := newSessionAPI(base).ix
+	x := newSessionAPI(base, nil).ix
 	first := x.get()
 	assert.Same(t, first, x.get(), "the same session within ixRenew")
 	assert.NotSame(t, base.Ratelimiter, first.Ratelimiter, "a rate limiter of its own")
@@ -65,7 +65,7 @@ func TestInteractionEditsInParallel(t *testing.T) {
 	require.NoError(t, discordapi.SetBaseURL(srv.URL))
 	t.Cleanup(func() { _ = discordapi.SetBaseURL("") })
 
-	a := newSessionAPI(&discordgo.Session{Token: "Bot t", Client: srv.Client()})
+	a := newSessionAPI(&discordgo.Session{Token: "Bot t", Client: srv.Client()}, nil)
 	content := "x"
 	start := time.Now()
 	var wg sync.WaitGroup

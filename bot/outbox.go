@@ -260,7 +260,11 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 			return nil, nil // archived: the outbox went with it
 		}
 	}
+	wait, _, limited := retryAfter(failed)
 	if done == 0 && refused == nil && rest == nil {
+		if limited {
+			b.deferOutbox(ctx, channel, wait)
+		}
 		return m.Missing, failed
 	}
 	sctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
@@ -294,6 +298,8 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 		}
 		if len(keep) == 0 {
 			r.Due = time.Time{} // the clock's next moment, if any
+		} else if limited {
+			r.Due = now.Add(wait) // when the rate limit lets it go
 		}
 		cur.setDue(r, now)
 		mark = cur.Missing
@@ -323,6 +329,38 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 		b.log.Info("the missing board is posted", "channel", channel, "missing_since", m.Missing.Since)
 	}
 	return mark, failed
+}
+
+// deferOutbox makes the channel's outbox due in wait, the time a rate
+// limit asks before another request (Discord's retry_after, or the time
+// left of a limit this process knows is running), earlier or later than
+// the grace or lease it had: a clock deadline due sooner stays first.
+func (b *Bot) deferOutbox(ctx context.Context, channel string, wait time.Duration) {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
+	defer cancel()
+	after, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
+		m, err := decodeMeta(r.Meta)
+		if err != nil {
+			return err
+		}
+		if len(m.Outbox) == 0 {
+			return errNothingToDo
+		}
+		now := b.now()
+		r.Due = now.Add(wait)
+		m.setDue(r, now)
+		return nil
+	})
+	switch {
+	case err == nil:
+		b.wakeAt(after.Due)
+	case errors.Is(err, errNothingToDo), errors.Is(err, dixbot.ErrNotFound):
+	default:
+		if isStoreFailure(err) && b.obs != nil {
+			b.obs.StoreError("update")
+		}
+		b.log.Warn("could not defer the effects to the end of a rate limit", "channel", channel, "err", err)
+	}
 }
 
 // executor does effects, keeping the board and ping messages they change.

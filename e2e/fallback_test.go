@@ -57,3 +57,45 @@ func TestPicturesThroughTheBotToken(t *testing.T) {
 	}
 	assert.Positive(t, byBot, "boards posted with the bot token")
 }
+
+// TestGlobalRateLimit: for 6 s Discord answers every bot-token request with
+// its global 429 as documented, without X-RateLimit-Reset-After
+// (https://discord.com/developers/docs/topics/rate-limits#exceeding-a-rate-limit),
+// while it refuses every follow-up and every edit through an interaction's
+// token too, so the boards can only go with the bot token. Every click is
+// still answered at once (the answers use the interaction's token, which
+// the global limit does not bind, and never wait for a bot-token bucket);
+// the bot sends at most one bot-token request into the global limit, then
+// holds the others back for its retry_after instead of sending them into
+// it; and the boards come once it is over.
+func TestGlobalRateLimit(t *testing.T) {
+	w := newWorld(t, false)
+	tb := w.table(t, "en-US", "Alice", "Bob")
+	tb.think = 0
+	tb.lobby("/dix start")
+	tb.boardFor(tb.record())
+	w.fake.RateLimitNext("POST /webhooks/{id}/{token}", 1<<20, 50*time.Millisecond)
+	w.fake.RateLimitNext("PATCH /webhooks/{id}/{token}/messages/{id}", 1<<20, 50*time.Millisecond)
+	w.fake.ResetStats()
+	w.fake.RateLimitGlobal(6 * time.Second)
+	start := time.Now()
+	turn := tb.record().State.Active
+	for tb.record().State.Active == turn {
+		require.Less(t, time.Since(start), waitTimeout, "a turn ended")
+		require.True(t, tb.decide())
+	}
+	tb.boardFor(tb.record()) // the next turn's board, posted with the bot token
+	elapsed := time.Since(start)
+
+	st := w.fake.Stats()
+	botLimited := 0
+	for _, r := range st.RouteNames() {
+		if st.Routes[r].Class == "bot" {
+			botLimited += st.Routes[r].RateLimited
+		}
+	}
+	t.Logf("next board after %v; slowest answer %v; %d bot-token requests, %d answered 429", elapsed, tb.slowest, st.BotToken, botLimited)
+	assert.Less(t, tb.slowest, 3*time.Second, "answers never wait for the bot token")
+	assert.LessOrEqual(t, botLimited, 1, "at most one request sent into the global limit")
+	assert.GreaterOrEqual(t, elapsed, 5*time.Second, "the board waited for the global limit to end")
+}

@@ -1,0 +1,209 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// Rate limits of the requests made with the bot token
+// (https://discord.com/developers/docs/topics/rate-limits).
+//
+// discordgo v0.29.0 sleeps, before sending a request, until the reset of
+// its bucket when the bucket is empty, whatever the request's context and
+// the no-retry option say; and it remembers a global 429 only when the
+// answer carries X-RateLimit-Reset-After, which Discord's documented
+// global 429 lacks ("Example Exceeded Global Rate Limit Response": only
+// Retry-After, X-RateLimit-Global and X-RateLimit-Scope), so it keeps
+// sending into the global limit, each request one more of the invalid
+// requests that get a bot banned for an hour ("10,000 per 10 minutes",
+// https://discord.com/developers/docs/topics/rate-limits#invalid-request-limit-aka-cloudflare-bans).
+// The outbox does its bot-token work holding its channel's lock: a sleep
+// there would hold every later board of the channel back.
+//
+// So the bot-token requests go through botSession: a request whose bucket
+// is empty, or sent while a global 429 is running, is not sent; it fails
+// at once with a *rateLimited saying how long to wait, like a 429 does, and
+// the outbox tries it again then (deferOutbox). Answers to interactions and
+// their follow-ups use the interaction's token: they are not bound by the
+// global limit and never wait for a bot-token bucket (sessionAPI.ix).
+
+// rateLimited is a request refused, by Discord or before it was sent, for
+// a rate limit: it may be sent again After.
+type rateLimited struct {
+	After  time.Duration
+	Global bool // the bot's global limit: no bot-token request until then
+	Sent   bool // Discord answered 429 (false: not sent at all)
+}
+
+func (e *rateLimited) Error() string {
+	scope := "route"
+	if e.Global {
+		scope = "global"
+	}
+	if !e.Sent {
+		return fmt.Sprintf("bot: %s rate limit running, not sent; retry after %v", scope, e.After)
+	}
+	return fmt.Sprintf("bot: %s rate limit (429); retry after %v", scope, e.After)
+}
+
+// minRetry is the least an outbox waits after a rate limit, so that a
+// retry_after of 0 never makes it loop.
+const minRetry = 100 * time.Millisecond
+
+// retryAfter is how long to wait before sending again after err, when err
+// is a rate limit: Discord's 429 (its retry_after) or one met before
+// sending. global reports the bot's global limit.
+func retryAfter(err error) (wait time.Duration, global, ok bool) {
+	var rl *rateLimited
+	if errors.As(err, &rl) {
+		return max(rl.After, minRetry), rl.Global, true
+	}
+	var rle *discordgo.RateLimitError
+	if errors.As(err, &rle) && rle.RateLimit != nil && rle.TooManyRequests != nil {
+		return max(rle.RetryAfter, minRetry), false, true
+	}
+	return 0, false, false
+}
+
+// globalGate holds the end of a global 429: until then no bot-token
+// request is sent. Safe for concurrent use.
+type globalGate struct {
+	mu    sync.Mutex
+	until time.Time
+}
+
+// wait is how long the global limit still runs (0: not running).
+func (g *globalGate) wait() time.Duration {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return time.Until(g.until)
+}
+
+// close holds every bot-token request back for d.
+func (g *globalGate) close(d time.Duration) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if t := time.Now().Add(d); t.After(g.until) {
+		g.until = t
+	}
+}
+
+// gateTransport reads every answer to a bot-token request: a 429 of the
+// global limit (X-RateLimit-Global: true, or X-RateLimit-Scope: global)
+// closes the gate for its retry_after (the body's, in seconds with
+// decimals; else the Retry-After header's). While the gate is closed it
+// sends nothing.
+type gateTransport struct {
+	base http.RoundTripper
+	gate *globalGate
+}
+
+func (t gateTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if w := t.gate.wait(); w > 0 {
+		if r.Body != nil {
+			_ = r.Body.Close()
+		}
+		return nil, &rateLimited{After: w, Global: true}
+	}
+	resp, err := t.base.RoundTrip(r)
+	if err != nil || resp.StatusCode != http.StatusTooManyRequests ||
+		resp.Header.Get("X-RateLimit-Global") == "" && resp.Header.Get("X-RateLimit-Scope") != "global" {
+		return resp, err
+	}
+	body, rerr := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+	_ = resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	wait := time.Duration(0)
+	var tm struct {
+		RetryAfter float64 `json:"retry_after"`
+	}
+	if rerr == nil && json.Unmarshal(body, &tm) == nil && tm.RetryAfter > 0 {
+		wait = time.Duration(tm.RetryAfter * float64(time.Second))
+	} else if s, err := strconv.ParseFloat(resp.Header.Get("Retry-After"), 64); err == nil && s > 0 {
+		wait = time.Duration(s * float64(time.Second))
+	}
+	t.gate.close(max(wait, time.Second)) // a global 429 without a time: a second
+	return resp, nil
+}
+
+// botSession sends the requests made with the bot token: a session of its
+// own, sharing the bot session's token and HTTP client, whose rate limiter
+// is never waited on and whose global 429s close a gate.
+type botSession struct {
+	s    *discordgo.Session
+	gate *globalGate
+}
+
+func newBotSession(base *discordgo.Session, gate *globalGate) *botSession {
+	client := base.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	tr := client.Transport
+	if tr == nil {
+		tr = http.DefaultTransport
+	}
+	c := *client
+	c.Transport = gateTransport{base: tr, gate: gate}
+	return &botSession{gate: gate, s: &discordgo.Session{
+		Token:          base.Token,
+		Client:         &c,
+		UserAgent:      base.UserAgent,
+		MaxRestRetries: base.MaxRestRetries,
+		LogLevel:       base.LogLevel,
+		Ratelimiter:    discordgo.NewRatelimiter(),
+	}}
+}
+
+// request sends data (as JSON, or as the payload_json of a multipart body
+// with files) to url in the rate-limit bucket named bucket, unless the
+// bucket is empty or the global limit runs: then it returns a *rateLimited
+// at once, without sending. The wait for the bucket's lock is the wait for
+// the request of the same bucket under way, bounded by its context.
+func (b *botSession) request(ctx context.Context, method, url, bucket string, data any, files []*discordgo.File) ([]byte, error) {
+	var body []byte
+	contentType := "application/json"
+	var err error
+	switch {
+	case len(files) > 0:
+		contentType, body, err = discordgo.MultipartBodyWithJSON(data, files)
+	case data != nil:
+		body, err = json.Marshal(data)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bot: encoding a request: %w", err)
+	}
+	if w := b.gate.wait(); w > 0 {
+		return nil, &rateLimited{After: w, Global: true}
+	}
+	rl := b.s.Ratelimiter
+	bk := rl.GetBucket(bucket)
+	bk.Lock()
+	if w := rl.GetWaitTime(bk, 1); w > 0 {
+		bk.Unlock()
+		return nil, &rateLimited{After: w}
+	}
+	bk.Remaining--
+	raw, err := b.s.RequestWithLockedBucket(method, url, contentType, body, bk, 0, opts(ctx)...)
+	var rle *discordgo.RateLimitError
+	if errors.As(err, &rle) && rle.RateLimit != nil && rle.TooManyRequests != nil {
+		// Discord's 429: the same wait, with the global flag the gate read.
+		w := rle.RetryAfter
+		global := false
+		if gw := b.gate.wait(); gw > 0 {
+			w, global = max(w, gw), true
+		}
+		return nil, &rateLimited{After: w, Global: global, Sent: true}
+	}
+	return raw, err
+}
