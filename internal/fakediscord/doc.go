@@ -56,7 +56,10 @@
 //     edit; attachment://name in embeds resolved; files served at
 //     /attachments/...; File reads them back (Options.DropFileData keeps
 //     no bytes, for load runs). A file of 0 bytes is taken, as Discord
-//     takes it, and recorded as a Violation.
+//     takes it, and recorded as a Violation. A message's "attachments"
+//     lists only the files no embed shows by reference (attachment://name,
+//     as the embeds were last set), as Discord lists them; Message.Loose
+//     gives them, Message.Attachments every file the message holds.
 //   - HTTP interactions (httpix.go): SetInteractionsEndpoints(ctx, urls...)
 //     checks each URL as Discord does (signed PING answered {"type":1}, a
 //     bad signature answered 401), then delivers interactions by signed
@@ -151,7 +154,11 @@
 // and token) again, as Discord may after a RESUME; a second initial answer
 // then gets 40060 and is recorded as a Violation. HoldCallbacks holds up a
 // user's initial answers until released, to keep an interaction in flight
-// in the bot at a known point (for shutdown tests).
+// in the bot at a known point (for shutdown tests). RateLimitNext answers
+// the next requests of a route with a 429 no header announced;
+// RateLimitGlobal answers every bot-token request, for a while, with
+// Discord's documented global 429 (no X-RateLimit-Reset-After);
+// RateLimitAfterBoards refuses the requests that follow a board.
 //
 // # Web view
 //
