@@ -39,6 +39,37 @@ type table struct {
 	slowest time.Duration
 }
 
+// final is r, the first answer to ix, unless r defers it (a busy machine
+// or a slow store): then the answer it stands for once it is there, as if
+// it had come at once: the "thinking…" message once it says something, a
+// follow-up (type 4), or the message clicked once edited (type 7).
+func (tb *table) final(ix *fakediscord.Interaction, r *fakediscord.Response) *fakediscord.Response {
+	tb.t.Helper()
+	if r.Type != fakediscord.CallbackDeferredChannelMessage && r.Type != fakediscord.CallbackDeferredUpdateMessage {
+		return r
+	}
+	var out *fakediscord.Response
+	err := waitUntil(waitCtx(tb.t), tb.fake, func() bool {
+		// The answer itself first: the follow-ups of the work after it
+		// (a new board) come later.
+		if cur, ok := ix.Response(); ok && cur.Message != nil {
+			m := cur.Message
+			switch {
+			case r.Type == fakediscord.CallbackDeferredChannelMessage && !m.Loading():
+				out = &fakediscord.Response{Type: fakediscord.CallbackChannelMessage, At: r.At, Latency: r.Latency, Message: m}
+			case r.Type == fakediscord.CallbackDeferredUpdateMessage && !m.EditedTimestamp.Before(r.At):
+				out = &fakediscord.Response{Type: fakediscord.CallbackUpdateMessage, At: r.At, Latency: r.Latency, Message: m}
+			}
+		}
+		if f := ix.Followups(); out == nil && len(f) > 0 {
+			out = &fakediscord.Response{Type: fakediscord.CallbackChannelMessage, At: r.At, Latency: r.Latency, Message: &f[0]}
+		}
+		return out != nil
+	})
+	require.NoError(tb.t, err, "the deferred answer never came: %s", describe(r))
+	return out
+}
+
 // answered notes the latency of an answer.
 func (tb *table) answered(r *fakediscord.Response) {
 	tb.slowest = max(tb.slowest, r.Latency)
@@ -74,7 +105,7 @@ func (tb *table) command(user fakediscord.User, line string) *fakediscord.Respon
 	r, err := ix.Wait(ctx)
 	require.NoError(tb.t, err, "answer to %s", line)
 	tb.answered(r)
-	return r
+	return tb.final(ix, r)
 }
 
 // click clicks a button as user and returns the bot's answer.
@@ -86,7 +117,7 @@ func (tb *table) click(user fakediscord.User, msgID, customID string) *fakedisco
 	r, err := ix.Wait(ctx)
 	require.NoError(tb.t, err, "answer to %s", customID)
 	tb.answered(r)
-	return r
+	return tb.final(ix, r)
 }
 
 // pick chooses values in a select menu as user and returns the answer.
@@ -98,7 +129,7 @@ func (tb *table) pick(user fakediscord.User, msgID, customID string, values ...s
 	r, err := ix.Wait(ctx)
 	require.NoError(tb.t, err, "answer to %s", customID)
 	tb.answered(r)
-	return r
+	return tb.final(ix, r)
 }
 
 // record reads the channel's record (active, else archived).

@@ -48,4 +48,19 @@ func TestSlowRedis(t *testing.T) {
 	}
 	assert.Zero(t, w.metric(t, `dix_interactions_total{kind="button",outcome="duplicate"}`))
 	require.True(t, tb.decide(), "the game goes on")
+
+	// A command meanwhile: "thinking…" privately, then the answer there.
+	w.redis.Pause()
+	paused = time.Now()
+	ix, err = tb.fake.RunCommand(waitCtx(t), tb.users[1].ID, tb.channel.ID, "/dix hand")
+	require.NoError(t, err)
+	r, err = ix.Wait(waitCtx(t))
+	require.NoError(t, err)
+	assert.Equal(t, 5, r.Type, "deferred: %s", describe(r))
+	time.Sleep(time.Until(paused.Add(2500 * time.Millisecond)))
+	w.redis.Resume()
+	r = tb.final(ix, r)
+	require.NotNil(t, r.Message, describe(r))
+	assert.True(t, r.Ephemeral(), describe(r))
+	assert.NotEmpty(t, r.Message.Embeds, "the hand: %s", describe(r))
 }
