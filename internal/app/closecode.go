@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/binary"
+	"errors"
 	"net"
 	"sync/atomic"
 	"time"
@@ -18,6 +19,8 @@ import (
 // (https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-close-event-codes).
 type closeWatch struct {
 	code atomic.Int32
+	conn atomic.Pointer[frameReader] // the current connection
+	shut atomic.Bool                 // no new connection (stop)
 	// roots are the certificate authorities trusted, nil for the
 	// system's.
 	roots *x509.CertPool
@@ -39,7 +42,7 @@ func (w *closeWatch) dialer() *websocket.Dialer {
 			if err != nil {
 				return nil, err
 			}
-			return w.wrap(c), nil
+			return w.wrap(c)
 		},
 		NetDialTLSContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			host, _, err := net.SplitHostPort(addr)
@@ -55,15 +58,34 @@ func (w *closeWatch) dialer() *websocket.Dialer {
 				_ = raw.Close()
 				return nil, err
 			}
-			return w.wrap(tc), nil
+			return w.wrap(tc)
 		},
 	}
 }
 
-// wrap starts watching a new connection.
-func (w *closeWatch) wrap(c net.Conn) net.Conn {
+// wrap starts watching a new connection, or closes it after stop.
+func (w *closeWatch) wrap(c net.Conn) (net.Conn, error) {
 	w.code.Store(0)
-	return &frameReader{Conn: c, watch: w}
+	f := &frameReader{Conn: c, watch: w}
+	w.conn.Store(f)
+	if w.shut.Load() {
+		_ = c.Close()
+		return nil, errGatewayClosing
+	}
+	return f, nil
+}
+
+// errGatewayClosing refuses a connection after stop.
+var errGatewayClosing = errors.New("the gateway is closing")
+
+// stop refuses every new connection and, with cut, closes the current
+// one at once, without a close frame: whatever reads it (discordgo
+// waiting for HELLO or READY) gets an error.
+func (w *closeWatch) stop(cut bool) {
+	w.shut.Store(true)
+	if f := w.conn.Load(); cut && f != nil {
+		_ = f.Close()
+	}
 }
 
 // frameReader follows the bytes the server sends (the HTTP upgrade

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -77,6 +78,9 @@ type shard struct {
 
 	mu      sync.Mutex // held while opening, so a retired shard is never reopened
 	retired bool
+	// opening is set while the session connects (it may wait for ever on
+	// a gateway that accepts the connection but never answers).
+	opening atomic.Bool
 }
 
 // newGateway prepares the sessions gatewaySessions gives, each with the
@@ -196,6 +200,8 @@ func (sh *shard) open() (retired bool, err error) {
 	if sh.retired {
 		return true, nil
 	}
+	sh.opening.Store(true)
+	defer sh.opening.Store(false)
 	return false, sh.s.Open()
 }
 
@@ -246,9 +252,20 @@ func (gw *gateway) reshard() {
 		if err == nil {
 			shards := gw.prepare(sessions)
 			gw.mu.Lock()
+			if gw.ctx.Err() != nil { // Close has begun
+				gw.mu.Unlock()
+				return
+			}
 			gw.shards, gw.concurrency = shards, concurrency
 			gw.mu.Unlock()
-			if err = openShards(gw.ctx, sessions, concurrency); err == nil {
+			for _, sh := range shards {
+				sh.opening.Store(true)
+			}
+			err = openShards(gw.ctx, sessions, concurrency)
+			for _, sh := range shards {
+				sh.opening.Store(false)
+			}
+			if err == nil {
 				gw.logger.Info("gateway shards reopened", "shards", len(sessions), "max_concurrency", concurrency)
 				gw.keepAll(shards)
 				return
@@ -268,9 +285,16 @@ func (gw *gateway) reshard() {
 	}
 }
 
-// Close stops reconnecting and closes every shard.
+// Close stops reconnecting and closes every shard. A shard still
+// connecting has its connection cut, so Close never waits on a gateway
+// that does not answer.
 func (gw *gateway) Close() error {
 	gw.cancel()
+	gw.mu.Lock()
+	for _, sh := range gw.shards {
+		sh.watch.stop(sh.opening.Load())
+	}
+	gw.mu.Unlock()
 	gw.wg.Wait()
 	gw.mu.Lock()
 	shards := gw.shards

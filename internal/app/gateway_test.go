@@ -193,3 +193,37 @@ func TestGatewayReshardsOnShardingRequired(t *testing.T) {
 	}
 	assert.Empty(t, fake.Violations())
 }
+
+// Shutting down while a shard reconnects to a gateway that accepts the
+// connection but never says HELLO does not wait for it: the connection
+// is cut and Run returns.
+func TestGatewayCloseDoesNotWaitForASilentGateway(t *testing.T) {
+	fastReconnects(t)
+	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
+	cfg := testConfig(t)
+	cfg.APIURL, cfg.Token = fake.URL(), fake.Token()
+	started := make(chan Started, 1)
+	cfg.Ready = func(s Started) { started <- s }
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, cfg, nil) }()
+	select {
+	case <-started:
+	case err := <-done:
+		t.Fatalf("Run returned during start-up: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("not ready")
+	}
+
+	connects := fake.GatewayConnects()
+	fake.SilenceGateway(true)
+	fake.CloseGateway(4000)
+	require.Eventually(t, func() bool { return fake.GatewayConnects() > connects }, 30*time.Second, 5*time.Millisecond, "the shard reconnects")
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not return: the shutdown waits for the silent gateway")
+	}
+}

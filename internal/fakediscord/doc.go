@@ -84,7 +84,8 @@
 //     not in Options.PrivilegedIntents; CloseGateway(code) closes every
 //     connection with any code (forgetting the sessions after those that
 //     end them), RefuseGateway(code) closes them and every later IDENTIFY
-//     and RESUME, GatewayConnects counts the connections.
+//     and RESUME, SilenceGateway(true) greets new connections with
+//     nothing, GatewayConnects counts the connections.
 //   - Rules: 3-second initial response, answered once; 15-minute tokens;
 //     component, modal, content and embed limits; only the author edits;
 //     ephemeral messages visible to their user only; allowed_mentions

@@ -150,7 +150,12 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 		c.close()
 	}()
 
-	c.send(mustJSON(map[string]any{"op": opHello, "d": map[string]any{"heartbeat_interval": s.opts.HeartbeatInterval.Milliseconds()}, "s": nil, "t": nil}))
+	s.mu.Lock()
+	silent := s.gwSilent
+	s.mu.Unlock()
+	if !silent {
+		c.send(mustJSON(map[string]any{"op": opHello, "d": map[string]any{"heartbeat_interval": s.opts.HeartbeatInterval.Milliseconds()}, "s": nil, "t": nil}))
+	}
 	for {
 		_, msg, err := ws.ReadMessage()
 		if err != nil {
@@ -551,6 +556,15 @@ func (s *Server) RequireShards(n int) {
 	s.requiredShards = n
 	s.mu.Unlock()
 	s.closeGatewayIf(4011, func(c *gwConn) bool { return c.session != nil && c.session.shard[1] < n })
+}
+
+// SilenceGateway makes new gateway connections get no HELLO (and so
+// nothing else), as a gateway that accepts connections but does not
+// answer would; false makes it greet them again.
+func (s *Server) SilenceGateway(silent bool) {
+	s.mu.Lock()
+	s.gwSilent = silent
+	s.mu.Unlock()
 }
 
 // GatewayConnects returns how many gateway connections were opened.

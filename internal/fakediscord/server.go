@@ -128,6 +128,7 @@ type Server struct {
 	gwRefusal      int
 	requiredShards int
 	gwConnects     int
+	gwSilent       bool // SilenceGateway
 
 	captureSeq int64
 	resumes    int
