@@ -145,7 +145,8 @@ func TestHoldDropsTheAnswerOfAGoneSender(t *testing.T) {
 	}
 	cancel() // the sender goes away (its process killed)
 	require.Error(t, <-answered)
-	hold.Release()
+	// Held on: the request is dropped once the stand-in sees its sender
+	// gone, not applied.
 	_, err = held.Wait(ctx)
 	assert.ErrorIs(t, err, fakediscord.ErrNoResponse, "the answer never reached Discord")
 	assert.Empty(t, srv.Transcript(w.channel.ID), "nothing posted")
