@@ -108,7 +108,7 @@ func TestKilledBeforeTheLobby(t *testing.T) {
 	w := &world{fake: fake, cfg: cfg}
 	asked := w.table(t, "en-US", "Alice", "Bob")    // answer lost; /dix start asked again
 	owed := w.table(t, "en-US", "Carol", "Dan")     // answer lost; nobody asks
-	answered := w.table(t, "en-US", "Erin", "Finn") // answer through, then the kill
+	answered := w.table(t, "en-US", "Erin", "Finn") // the kill once the answer is through
 	for _, tb := range []*table{asked, owed, answered} {
 		creator := tb.users[0]
 		hold := fake.HoldCallbacks(creator.ID)
@@ -120,14 +120,14 @@ func TestKilledBeforeTheLobby(t *testing.T) {
 		case <-time.After(waitTimeout):
 			t.Fatalf("no answer to /dix start:\n%s", p.log())
 		}
-		require.NoError(t, p.cmd.Process.Signal(syscall.SIGKILL))
-		<-p.done
 		if tb == answered {
 			hold.Release()
 			require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return len(lobbies(fake, tb.channel.ID)) == 1 }))
-		} else {
-			// Held until the end: past Discord's deadline, this answer
-			// is lost.
+		}
+		require.NoError(t, p.cmd.Process.Signal(syscall.SIGKILL))
+		<-p.done
+		if tb != answered {
+			// Held until the end: its sender gone, this answer is lost.
 			t.Cleanup(hold.Release)
 			assert.Empty(t, lobbies(fake, tb.channel.ID), "no lobby shown")
 		}
