@@ -136,11 +136,18 @@ func TestReplicaKills(t *testing.T) {
 	assert.Equal(t, k.started, k.finished, "every game started finished")
 	assert.Positive(t, k.finished)
 	if t.Failed() {
-		for i, p := range replicas {
-			t.Logf("replica %d:\n%s", i, tail(p.log(), 60))
-		}
-		for i, p := range old {
-			t.Logf("killed replica %d:\n%s", i, tail(p.log(), 30))
+		// What the replicas did about the channels of the games stuck,
+		// and their polling of due work.
+		for i, p := range append(old, replicas...) {
+			var lines []string
+			for _, l := range strings.Split(p.log(), "\n") {
+				if strings.Contains(l, "schedule") || slices.ContainsFunc(k.stuckIn, func(ch string) bool { return strings.Contains(l, ch) }) {
+					lines = append(lines, l)
+				}
+			}
+			if len(lines) > 0 {
+				t.Logf("process %d (of %d):\n%s", i, len(old)+len(replicas), strings.Join(lines[max(0, len(lines)-40):], "\n"))
+			}
 		}
 	}
 }
@@ -170,6 +177,7 @@ type killRun struct {
 	started    int
 	finished   int
 	stuck      int
+	stuckIn    []string // the channels of the games stuck
 	notes      []string
 }
 
@@ -218,6 +226,7 @@ func (k *killRun) play(i int, stop <-chan struct{}) {
 			k.note("table %d game %d: %v", i, g, err)
 			k.mu.Lock()
 			k.stuck++
+			k.stuckIn = append(k.stuckIn, tb.channel.ID)
 			k.mu.Unlock()
 			return
 		}

@@ -431,6 +431,10 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 		keys = append(keys, s.ixKey(channel, interactionID))
 	}
 	gameTTL, ixTTL := s.o.GameTTL.Milliseconds(), s.o.InteractionTTL.Milliseconds()
+	// indexed: an earlier try of this call wrote its due time to the
+	// index, then lost the race; the index must then be written again,
+	// even when this try keeps the record's due time.
+	indexed := false
 	for attempt := 0; ; attempt++ {
 		raw, rec, err := s.readActive(ctx, "update", channel)
 		if err != nil {
@@ -453,8 +457,9 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 			return nil, err
 		}
 		var res int
-		if !rec.Due.IsZero() && !rec.Due.Equal(due) {
+		if !rec.Due.IsZero() && (!rec.Due.Equal(due) || indexed) {
 			// The due index first, in the same round trip.
+			indexed = true
 			res, err = s.casIndexed(ctx, keys, raw[:casTokenSize], val, gameTTL, ixTTL, channel, rec.Due)
 		} else {
 			res, err = casScript.Run(ctx, s.rdb, keys, raw[:casTokenSize], val, gameTTL, ixTTL).Int()

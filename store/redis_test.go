@@ -407,3 +407,33 @@ func TestRedisGuildlessRecordsInNoIndex(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, list)
 }
+
+// TestRedisDueAfterConflict: an update whose first try moved the due time
+// (to a clock's deadline hours ahead) loses the race to another writer,
+// and its retry keeps the due time the record has (work owed in a second):
+// the game is found due in a second, not hours later.
+func TestRedisDueAfterConflict(t *testing.T) {
+	s := openRedis(t, redistest.Start(t), Options{})
+	create(t, s, "c1", "g1")
+	now := time.Now().Truncate(time.Millisecond)
+	soon := now.Add(time.Second)
+	_, err := s.Update(ctxb, "c1", "", func(r *dixbot.Record) error { r.Due = soon; return incr(r) })
+	require.NoError(t, err)
+	tries := 0
+	_, err = s.Update(ctxb, "c1", "", func(r *dixbot.Record) error {
+		tries++
+		if tries == 1 {
+			// Another writer changes the game meanwhile: this try loses.
+			_, err := s.Update(ctxb, "c1", "", incr)
+			require.NoError(t, err)
+			r.Due = now.Add(3 * time.Hour)
+		}
+		return incr(r)
+	})
+	require.NoError(t, err)
+	require.Equal(t, 2, tries, "the first try lost the race")
+	assert.Equal(t, soon.UTC(), get(t, s, "c1").Due)
+	got, err := s.Due(ctxb, now.Add(2*time.Second), 10)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"c1"}, got, "due when the record says")
+}
