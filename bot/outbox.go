@@ -296,6 +296,13 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 		case posted || cur.Missing != nil && !holds(keep):
 			cur.found(clockAt)
 		}
+		if x.edited && movedOn(x.rec, r) && !hasKind(cur.Outbox, effEdit) {
+			// The game moved on while the board was being edited: a
+			// newer click's answer may have landed before this edit,
+			// which shows an older state. The board is shown again.
+			cur.owe(r, effect{Kind: effEdit})
+			keep = cur.Outbox
+		}
 		if len(keep) == 0 {
 			r.Due = time.Time{} // the clock's next moment, if any
 		} else if limited {
@@ -373,6 +380,7 @@ type executor struct {
 	upTo     uint32               // the last effect owed by the change ix's answer showed
 	tried    uint32               // the last effect another try may have done in part
 	recent   []*discordgo.Message // the channel's latest messages, once read (tried)
+	edited   bool                 // the board was edited to show the game of rec
 	read     bool
 	now      time.Time // when the effects started
 	board    string    // the current board message
@@ -541,6 +549,51 @@ func (x *executor) edit(ctx context.Context, message string, v *via, ed *discord
 	return x.d.Edit(ctx, ed)
 }
 
+// movedOn reports whether the game of now is past the one of shown.
+func movedOn(shown, now *dixbot.Record) bool {
+	return shown.State != nil && now.State != nil && now.State.Seq != shown.State.Seq
+}
+
+// hasKind reports whether effs hold an effect of kind.
+func hasKind(effs []effect, kind string) bool {
+	for _, e := range effs {
+		if e.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// reshow owes the board of channel an edit when its game moved past seq,
+// the state an answer showed on it: a newer change's answer may have
+// landed first, and the board would stay one step behind.
+func (b *Bot) reshow(ctx context.Context, channel string, seq uint32) {
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	defer cancel()
+	rec, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
+		if r.State == nil || r.State.Seq == seq {
+			return errNothingToDo
+		}
+		m, err := decodeMeta(r.Meta)
+		if err != nil {
+			return err
+		}
+		if hasKind(m.Outbox, effEdit) {
+			return errNothingToDo
+		}
+		m.owe(r, effect{Kind: effEdit})
+		m.setDue(r, b.now())
+		r.Meta = m.encode()
+		return nil
+	})
+	switch {
+	case err == nil:
+		b.wakeAt(rec.Due)
+	case !errors.Is(err, errNothingToDo) && !errors.Is(err, dixbot.ErrNotFound):
+		b.log.Warn("could not check the board after an answer", "channel", channel, "err", err)
+	}
+}
+
 // shown reports whether the answer to the clicking interaction already
 // changed message the way e does: it updated that very message in place
 // for the change that owed e.
@@ -642,6 +695,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 			ed.Embeds, ed.Files, ed.Attachments = &[]*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}, nil, attachmentsFor(nil)
 			err = x.edit(ctx, x.board, x.boardVia, ed)
 		}
+		x.edited = x.edited || err == nil
 		return err
 	case effRetire:
 		var summary *discordgo.MessageEmbed

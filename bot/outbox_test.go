@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/engine"
 )
 
@@ -199,4 +200,46 @@ func TestTakeoverFindsTheBoardPostedBefore(t *testing.T) {
 	assert.Empty(t, m.Outbox)
 	assert.Equal(t, posted, m.Board, "the board posted before is the game's board")
 	assert.Equal(t, []string{posted}, h.rec.liveBoards(), "one board with buttons")
+}
+
+// TestBoardEditOvertakenIsShownAgain: while the outbox edits the board to
+// show the game, the game moves on (a newer click, whose own answer may
+// land before this edit). The batch then owes the board another edit, so
+// the board ends up showing the game as it stands.
+func TestBoardEditOvertakenIsShownAgain(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	board := h.board()
+	overtaken := false
+	h.rec.mu.Lock()
+	h.rec.refuse = func(c recorded) error {
+		switch {
+		case c.op == "respond":
+			return errors.New("connection reset") // the answer is lost: the outbox edits the board
+		case (c.op == "edit" || c.op == "followupEdit") && !overtaken:
+			overtaken = true
+			_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+				r.State.Seq++ // a newer change lands while the edit is under way
+				return nil
+			})
+			require.NoError(t, err)
+		}
+		return nil
+	}
+	h.rec.mu.Unlock()
+	h.clickOn("u1", board, h.mustFind(board, verbDraw))
+	require.True(t, overtaken)
+	rec, m := h.record()
+	require.Len(t, m.Outbox, 1, "the board is owed another edit")
+	assert.Equal(t, effEdit, m.Outbox[0].Kind)
+
+	h.rec.mu.Lock()
+	h.rec.refuse = nil
+	h.rec.mu.Unlock()
+	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, rec.Due))
+	rec, m = h.record()
+	assert.Empty(t, m.Outbox)
+	v, ok := shownVersion(&discordgo.Message{Components: h.rec.message(board.id).components})
+	require.True(t, ok)
+	assert.Equal(t, m.version(rec.State), v, "the board shows the game as it stands")
 }

@@ -48,6 +48,8 @@ func (c *call) answerApplied() {
 			if m, err := decodeMeta(r.Meta); err == nil && m.Board == msg.ID && !owesBoardChange(m.Outbox, msg.ID) {
 				e, files := c.b.boardMessage(m.Lang, m, r.State, c.canAttach())
 				c.updateFiles("", []*discordgo.MessageEmbed{e}, boardButtons(m.Lang, m, r.State), files)
+				channel, seq := r.Channel, r.State.Seq
+				c.then(func(ctx context.Context) { c.b.reshow(ctx, channel, seq) })
 				return
 			}
 		}
