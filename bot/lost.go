@@ -41,6 +41,10 @@ func (c *call) answerLost(err error) bool {
 	return true
 }
 
+// restoredEffects is how far the effects owed after a restored copy are
+// numbered past its count.
+const restoredEffects = 1 << 16
+
 // repost owes a fresh board (or lobby) for the game as the store has it,
 // unless its current board is newer than the message clicked (a message
 // left from before a repair that was made already).
@@ -55,6 +59,11 @@ func (c *call) repost() {
 				return errNothingToDo
 			}
 		}
+		// The lost data may have numbered effects past this copy's count:
+		// the new ones are numbered well past them, so that their nonces
+		// never meet those of messages posted before the loss (Discord
+		// would answer such a post with the old message).
+		m.NextEffect += restoredEffects
 		switch {
 		case r.State == nil:
 			m.owe(r, effect{Kind: effLobby, Msg: effLobbyAgain})

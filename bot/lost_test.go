@@ -51,7 +51,21 @@ func TestRestoredGameGoesOn(t *testing.T) {
 	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	snapshot := h.snap()
-	h.clickOn("u1", board, h.mustFind(board, verbDraw)) // the auction opens on the same board
+	// Follow-ups refused: messages go with the bot token and a nonce; the
+	// fresh board's must not be one of a message posted before the loss.
+	h.rec.refuse = func(c recorded) error {
+		if c.op == "followup" {
+			return errors.New("discord: 503")
+		}
+		return nil
+	}
+	h.clickOn("u1", board, h.mustFind(board, verbDraw)) // the auction opens on the same board, and its ping is posted
+	// The copy was taken just before the ping was owed: the next effect
+	// it numbers is the ping's.
+	_, now := h.record()
+	old := mustMeta(snapshot.rec.Meta)
+	old.NextEffect = now.NextEffect - 1
+	snapshot.rec.Meta = old.encode()
 	h.st.mu.Lock()
 	h.st.active[h.channel] = snapshot // the store restarts from its older copy
 	h.st.mu.Unlock()
