@@ -64,7 +64,7 @@ func (h *harness) seedGame(users []string, deck string, opts engine.Options) {
 // false when the game is no longer active.
 func (h *harness) step(rng *rand.Rand) bool {
 	h.t.Helper()
-	rec, err := h.st.Get(context.Background(), h.channel)
+	rec, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(h.t, err)
 	if rec.Finished {
 		return false
@@ -132,7 +132,7 @@ func (h *harness) step(rng *rand.Rand) bool {
 	if resp.Type == discordgo.InteractionResponseChannelMessageWithSource && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		h.t.Fatalf("phase %d: the click was refused: %q", g.Phase, resp.Data.Content)
 	}
-	after, err := h.st.Get(context.Background(), h.channel)
+	after, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(h.t, err)
 	if after.State != nil {
 		require.NotEqual(h.t, seq, after.State.Seq, "the click changed nothing")

@@ -342,6 +342,7 @@ func (r *recorder) message(id string) *shownMessage {
 type harness struct {
 	t       testing.TB
 	st      *memStore
+	db      dixbot.Store // the bot's store: st, or the one given to newHarnessOn
 	rec     *recorder
 	b       *Bot
 	n       int
@@ -389,6 +390,12 @@ func (o *countObserver) StoreError(op string) {
 
 func newHarness(t testing.TB) *harness {
 	t.Helper()
+	return newHarnessOn(t, nil)
+}
+
+// newHarnessOn is newHarness with the bot on the store db (nil: a memStore).
+func newHarnessOn(t testing.TB, db dixbot.Store) *harness {
+	t.Helper()
 	h := &harness{
 		t: t, st: newMemStore(), rec: newRecorder(), guild: "g1", channel: "c1",
 		locale: discordgo.EnglishUS, guildLc: discordgo.EnglishUS,
@@ -396,7 +403,11 @@ func newHarness(t testing.TB) *harness {
 		perms: map[string]int64{},
 		obs:   &countObserver{outcomes: map[string]int{}, store: map[string]int{}},
 	}
-	b, err := New(Options{Store: h.st, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.obs})
+	h.db = db
+	if db == nil {
+		h.db = h.st
+	}
+	b, err := New(Options{Store: h.db, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.obs})
 	require.NoError(t, err)
 	h.b = b
 	return h
@@ -487,7 +498,7 @@ func (h *harness) submit(user string, msg *shownMessage, customID string, fields
 // record returns the channel's active record.
 func (h *harness) record() (*dixbot.Record, *meta) {
 	h.t.Helper()
-	r, err := h.st.Get(context.Background(), h.channel)
+	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(h.t, err)
 	m, err := decodeMeta(r.Meta)
 	require.NoError(h.t, err)
