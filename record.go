@@ -7,7 +7,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // Record is everything persisted for one channel's game.
@@ -21,7 +21,7 @@ type Record struct {
 	// opaque to the store.
 	Meta []byte
 	// State is the rules state; nil while the game is still a lobby.
-	State *engine.Game
+	State *dix.Game
 	// Finished is true for an archived game (read-only history).
 	Finished  bool
 	UpdatedAt time.Time // set by the store on every write

@@ -16,7 +16,7 @@ import (
 
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/clock"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/redact"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -493,7 +493,7 @@ func (c *call) staleText(text string) (string, []discordgo.MessageComponent, []*
 	if err != nil || m.Board == "" {
 		return text, comps, nil
 	}
-	if g := rec.State; g != nil && g.Phase != engine.PhaseOver && c.i.Message != nil && c.i.Message.ID == m.Board {
+	if g := rec.State; g != nil && g.Phase != dix.PhaseOver && c.i.Message != nil && c.i.Message.ID == m.Board {
 		if v, ok := shownVersion(c.i.Message); ok && v != m.version(g) {
 			// The click came from the current board as it stood before
 			// (a double click, or a board whose update was lost): rather

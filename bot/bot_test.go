@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -118,7 +118,7 @@ const auctionDeck = "** g3 g5 b2 $2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2"
 
 func TestWrongUserOutsiderStale(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2", "u3"}, auctionDeck, engine.Options{Players: 3, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2", "u3"}, auctionDeck, dix.Options{Players: 3, FirstPlayer: 0})
 	board := h.board()
 	draw := h.mustFind(board, verbDraw)
 
@@ -131,7 +131,7 @@ func TestWrongUserOutsiderStale(t *testing.T) {
 	r := h.clickOn("u1", board, draw)
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	rec, _ := h.record()
-	require.Equal(t, engine.PhaseAuction, rec.State.Phase)
+	require.Equal(t, dix.PhaseAuction, rec.State.Phase)
 	require.Equal(t, 1, rec.State.ToAct())
 	// Bob and Chloé, who will bid, are pinged once by one message; Alice,
 	// who drew the wild, is not.
@@ -151,7 +151,7 @@ func TestWrongUserOutsiderStale(t *testing.T) {
 
 func TestDoubleClickSameInteraction(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	i := h.base("u1", discordgo.InteractionMessageComponent)
 	i.Data = discordgo.MessageComponentInteractionData{CustomID: h.mustFind(board, verbDraw), ComponentType: discordgo.ButtonComponent}
@@ -181,7 +181,7 @@ func TestDoubleClickSameInteraction(t *testing.T) {
 // private prompt gets its prompt replaced by "Done.".
 func TestRedeliveredUnansweredClickIsAnswered(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	i := h.clickIx("u1", board, h.mustFind(board, verbDraw))
 	h.rec.mu.Lock()
@@ -237,7 +237,7 @@ func TestRedeliveredUnansweredClickIsAnswered(t *testing.T) {
 
 func TestForgedCustomIDs(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	before := h.snap()
 	for _, id := range []string{
@@ -259,7 +259,7 @@ func TestForgedCustomIDs(t *testing.T) {
 // that Bob (seat 1) must bid.
 func toAuction(t *testing.T, h *harness) (board *shownMessage, prompt *shownMessage) {
 	t.Helper()
-	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board = h.board()
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
 	prompt = h.clickOn("u2", board, h.mustFind(board, verbBid)).shown(board)
@@ -326,7 +326,7 @@ func TestAuctionPaymentPicker(t *testing.T) {
 	h.clickOn("u2", prompt, customID(verbBidAmount, h.snapSeq(), "4"))
 	r := h.clickOn("u1", board, h.mustFind(board, verbPass))
 	rec, _ := h.record()
-	require.Equal(t, engine.PhaseAuctionPay, rec.State.Phase)
+	require.Equal(t, dix.PhaseAuctionPay, rec.State.Phase)
 	require.Equal(t, 1, rec.State.ToAct())
 	// Bob, who did not just click, must pay: the auction's ping, which
 	// notified him already, says so (edited: no second notification).
@@ -376,7 +376,7 @@ func TestAuctionPaymentPicker(t *testing.T) {
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	rec, _ = h.record()
 	assert.Equal(t, 1, rec.State.Players[1].Money)
-	assert.Contains(t, rec.State.Players[1].Collection, engine.Card{Kind: engine.KindSuperWild})
+	assert.Contains(t, rec.State.Players[1].Collection, dix.Card{Kind: dix.KindSuperWild})
 	// The decision is back with Alice, whose turn it is: no ping.
 	assert.Equal(t, 0, rec.State.ToAct())
 	assert.Empty(t, r.sends())
@@ -405,7 +405,7 @@ func (h *harness) snapSeq() uint32 {
 
 func TestStoreUnavailable(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	before := h.snap()
 	h.b.workBudget = 300 * time.Millisecond // the store stays down longer: tried again, then told
@@ -434,7 +434,7 @@ func (s slowStore) Update(ctx context.Context, channel, id string, fn func(*dixb
 
 func TestStoreTimeout(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	b, err := New(Options{Store: slowStore{h.st}, StoreTimeout: 50 * time.Millisecond})
 	require.NoError(t, err)
 	b.workBudget = 300 * time.Millisecond
@@ -510,7 +510,7 @@ func TestEveryErrorHasAMessage(t *testing.T) {
 	assert.Equal(t, "err_internal", key)
 	assert.Equal(t, outcomeError, outcome)
 	assert.True(t, unexpected)
-	key, _, outcome, _ = classify(fmt.Errorf("wrapped: %w", engine.ErrIdenticalCard))
+	key, _, outcome, _ = classify(fmt.Errorf("wrapped: %w", dix.ErrIdenticalCard))
 	assert.Equal(t, "err_identical_card", key)
 	assert.Equal(t, outcomeRefused, outcome)
 }
@@ -522,7 +522,7 @@ func TestRulesHandAndBoard(t *testing.T) {
 	assert.Equal(t, locales.T("fr", "rules_title", nil), r.response().Data.Embeds[0].Title)
 	assert.NotZero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral)
 
-	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	r = h.command("u2", "hand")
 	e := r.response().Data.Embeds[0]
 	assert.Equal(t, locales.T("fr", "hand_title", map[string]any{"Name": "Bob"}), e.Title)
@@ -543,7 +543,7 @@ func TestRulesHandAndBoard(t *testing.T) {
 
 func TestAbandon(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	assert.Equal(t, enT("err_no_permission", nil), h.command("u2", "abandon").ephemeralText())
 	h.perms["u3"] = discordgo.PermissionManageChannels
 	prompt := h.command("u3", "abandon").shown(nil)
@@ -619,7 +619,7 @@ func TestSoloDifficultyOutOfRange(t *testing.T) {
 
 func TestTurnBoundaryPostsFreshBoard(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, "g3 g5 b2 $2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2", engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, "g3 g5 b2 $2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2", dix.Options{Players: 2, FirstPlayer: 0})
 	old := h.board()
 	h.clickOn("u1", old, h.mustFind(old, verbDraw))
 	h.clickOn("u1", old, h.mustFind(old, verbStop))
@@ -650,7 +650,7 @@ func TestTurnBoundaryPostsFreshBoard(t *testing.T) {
 // is saved, and /dix board brings the board back.
 func TestDiscordDownAfterAnswer(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, "g3 g5 b2 $2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2", engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, "g3 g5 b2 $2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2", dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
 	h.clickOn("u1", board, h.mustFind(board, verbStop))
@@ -676,7 +676,7 @@ func TestDiscordDownAfterAnswer(t *testing.T) {
 // works and makes it the current board again.
 func TestUnrecordedBoardHeals(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	real := h.board()
 	// The table remembers another message (as if the last write failed).
 	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
@@ -703,7 +703,7 @@ func TestButtonFromAnEarlierGame(t *testing.T) {
 		return strconv.FormatUint(uint64(ms)<<22, 10)
 	}
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
 		m := mustMeta(r.Meta)
 		m.Origin = snowflake(0)
@@ -723,7 +723,7 @@ func TestButtonFromAnEarlierGame(t *testing.T) {
 
 func TestShowBoardButton(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	draw := h.mustFind(board, verbDraw)
 	h.clickOn("u1", board, draw)
@@ -743,7 +743,7 @@ const marketDeck = "g3 b2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2 g5"
 
 func toBobsBuy(t *testing.T, h *harness) *shownMessage {
 	t.Helper()
-	h.seedGame([]string{"u1", "u2"}, marketDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, marketDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	for _, v := range []string{verbDraw, verbDraw, verbStop, verbMoney} {
 		h.clickOn("u1", board, h.mustFind(board, v))
@@ -753,7 +753,7 @@ func toBobsBuy(t *testing.T, h *harness) *shownMessage {
 		h.clickOn("u2", board, h.mustFind(board, v))
 	}
 	rec, _ := h.record()
-	require.Equal(t, engine.PhaseBuy, rec.State.Phase)
+	require.Equal(t, dix.PhaseBuy, rec.State.Phase)
 	require.Equal(t, 1, rec.State.ToAct())
 	return board
 }
@@ -830,7 +830,7 @@ func TestStartOverUnarchivedGame(t *testing.T) {
 	h.st.active[h.channel] = st
 	delete(h.st.archived, h.channel)
 	h.st.mu.Unlock()
-	require.Equal(t, engine.PhaseOver, rec.State.Phase)
+	require.Equal(t, dix.PhaseOver, rec.State.Phase)
 
 	r := h.command("u2", "start")
 	assert.Zero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral, "a new lobby opens")
@@ -852,14 +852,14 @@ func TestWinningBidOpensThePayment(t *testing.T) {
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	assert.Empty(t, r.sends(), "the winner, who clicked, is not pinged")
 	rec, _ := h.record()
-	require.Equal(t, engine.PhaseAuctionPay, rec.State.Phase)
+	require.Equal(t, dix.PhaseAuctionPay, rec.State.Phase)
 	assert.Contains(t, aprompt.content, "You bid 2 and won")
 	assert.Contains(t, aprompt.content, "2 tokens")
 	assert.NotEmpty(t, findIDs(aprompt, verbAuctOther))
 
 	h.clickOn("u1", aprompt, h.mustFind(aprompt, verbAuctPay))
 	rec, _ = h.record()
-	assert.Equal(t, engine.PhaseDraw, rec.State.Phase)
+	assert.Equal(t, dix.PhaseDraw, rec.State.Phase)
 	assert.Equal(t, 3, rec.State.Players[0].Money)
 	assert.Equal(t, enT("done_pay", map[string]any{"Payment": "2 tokens"}), aprompt.content)
 }
@@ -873,7 +873,7 @@ func TestOnlyPaymentIsMadeByItself(t *testing.T) {
 	aprompt := h.clickOn("u1", board, h.mustFind(board, verbBid)).shown(board)
 	h.clickOn("u1", aprompt, customID(verbBidAmount, h.snapSeq(), "2"))
 	rec, _ := h.record()
-	assert.Equal(t, engine.PhaseDraw, rec.State.Phase, "Alice had only tokens: 2 tokens is the only payment")
+	assert.Equal(t, dix.PhaseDraw, rec.State.Phase, "Alice had only tokens: 2 tokens is the only payment")
 	assert.Equal(t, 3, rec.State.Players[0].Money)
 	assert.Contains(t, board.embeds[0].Description, enT("log_auto_pay", map[string]any{"Name": "Alice", "Payment": "2 tokens"}))
 }
@@ -895,8 +895,8 @@ func TestOnlyPayment(t *testing.T) {
 		{"token or consolation", 2, 1, "", 2, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g := &engine.Game{Opts: engine.Options{Players: 2}, Players: []engine.Player{
-				{Money: tc.money, Consolation: tc.cons, Collection: cards(t, tc.coll)}, {}}, Phase: engine.PhaseBuy}
+			g := &dix.Game{Opts: dix.Options{Players: 2}, Players: []dix.Player{
+				{Money: tc.money, Consolation: tc.cons, Collection: cards(t, tc.coll)}, {}}, Phase: dix.PhaseBuy}
 			pay, ok := onlyPayment(g, 0, tc.price)
 			if tc.want == "" {
 				assert.False(t, ok, "%+v", pay)
@@ -934,7 +934,7 @@ const soloBuyDeck = "g3 b2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2 g5 o9 p9"
 // the hand shows both.
 func TestSoloBuyCapacity(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1"}, soloBuyDeck, engine.Options{Players: 1, Difficulty: 4, FirstPlayer: 0})
+	h.seedGame([]string{"u1"}, soloBuyDeck, dix.Options{Players: 1, Difficulty: 4, FirstPlayer: 0})
 	board := h.board()
 	for _, v := range []string{verbDraw, verbDraw, verbStop, verbMoney} {
 		h.clickOn("u1", board, h.mustFind(board, v))
@@ -945,7 +945,7 @@ func TestSoloBuyCapacity(t *testing.T) {
 	}
 	rec, _ := h.record()
 	g := rec.State
-	require.Equal(t, engine.PhaseBuy, g.Phase)
+	require.Equal(t, dix.PhaseBuy, g.Phase)
 	require.Equal(t, 6, g.BuyCapacity(0), "5 tokens and one card")
 	require.Equal(t, 5, g.Capacity(0), "5 tokens, no duplicate")
 
@@ -967,7 +967,7 @@ func TestSoloBuyCapacity(t *testing.T) {
 // working buttons, instead of a link to the very message clicked.
 func TestStaleClickOnABoardLeftBehind(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, marketDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, marketDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	behind := *board // the board as it was before the draw
 	behind.components = append([]discordgo.MessageComponent(nil), board.components...)
@@ -986,7 +986,7 @@ func TestStaleClickOnABoardLeftBehind(t *testing.T) {
 	// Its buttons work, and the public board follows.
 	h.clickOn("u1", here, stop)
 	rec, _ := h.record()
-	assert.Equal(t, engine.PhaseChoose, rec.State.Phase)
+	assert.Equal(t, dix.PhaseChoose, rec.State.Phase)
 	_, ok := findID(board, verbNumbers)
 	assert.True(t, ok, "the public board shows the new decision")
 
@@ -1005,7 +1005,7 @@ func TestPingsAreClosedNotDeleted(t *testing.T) {
 		t.Run(lang, func(t *testing.T) {
 			h := newHarness(t)
 			h.lang = lang
-			h.seedGame([]string{"u1", "u2", "u3"}, auctionDeck, engine.Options{Players: 3, FirstPlayer: 0})
+			h.seedGame([]string{"u1", "u2", "u3"}, auctionDeck, dix.Options{Players: 3, FirstPlayer: 0})
 			h.give(0, "o4") // a card: more than one way to pay
 			board := h.board()
 			h.clickOn("u1", board, h.mustFind(board, verbDraw))
@@ -1026,7 +1026,7 @@ func TestPingsAreClosedNotDeleted(t *testing.T) {
 			r := h.clickOn("u1", prompt, customID(verbBidAmount, h.snapSeq(), "3"))
 			assert.Empty(t, r.sends(), "Alice, who just bid, is not pinged to pay")
 			rec, m := h.record()
-			require.Equal(t, engine.PhaseAuctionPay, rec.State.Phase)
+			require.Equal(t, dix.PhaseAuctionPay, rec.State.Phase)
 			assert.Empty(t, m.Ping)
 			closed := h.rec.message(ping)
 			require.NotNil(t, closed, "the ping is still there")
@@ -1045,7 +1045,7 @@ func TestForcedDecisionsAreTaken(t *testing.T) {
 		t.Run(lang, func(t *testing.T) {
 			h := newHarness(t)
 			h.lang = lang
-			h.seedGame([]string{"u1", "u2", "u3"}, auctionDeck, engine.Options{Players: 3, FirstPlayer: 0})
+			h.seedGame([]string{"u1", "u2", "u3"}, auctionDeck, dix.Options{Players: 3, FirstPlayer: 0})
 			_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
 				r.State.Players[2].Money = 0 // Chloé cannot bid
 				return nil
@@ -1069,7 +1069,7 @@ func TestForcedDecisionsAreTaken(t *testing.T) {
 func TestBustBuyOpensTheMarket(t *testing.T) {
 	h := newHarness(t)
 	deck := "g3 b2 o4 b7 g5 p1 b4 $1 g6 o5 p6 b9 g2 o9 p9 b8"
-	h.seedGame([]string{"u1", "u2"}, deck, engine.Options{Players: 2, FirstPlayer: 0, BustVariant: true})
+	h.seedGame([]string{"u1", "u2"}, deck, dix.Options{Players: 2, FirstPlayer: 0, BustVariant: true})
 	board := h.board()
 	for _, v := range []string{verbDraw, verbDraw, verbStop, verbMoney} {
 		h.clickOn("u1", board, h.mustFind(board, v))
@@ -1082,7 +1082,7 @@ func TestBustBuyOpensTheMarket(t *testing.T) {
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
 	rec, _ := h.record()
-	require.Equal(t, engine.PhaseBustChoice, rec.State.Phase)
+	require.Equal(t, dix.PhaseBustChoice, rec.State.Phase)
 
 	r := h.clickOn("u1", board, h.mustFind(board, verbBustBuy))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)

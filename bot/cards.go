@@ -5,47 +5,47 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
 // colorKey is the locale key suffix of a colour.
-func colorKey(c engine.Color) string {
+func colorKey(c dix.Color) string {
 	switch c {
-	case engine.Blue:
+	case dix.Blue:
 		return "blue"
-	case engine.Green:
+	case dix.Green:
 		return "green"
-	case engine.Orange:
+	case dix.Orange:
 		return "orange"
-	case engine.Pink:
+	case dix.Pink:
 		return "pink"
 	}
 	return "none"
 }
 
-func colorEmoji(lang string, c engine.Color) string {
+func colorEmoji(lang string, c dix.Color) string {
 	return locales.T(lang, "emoji_"+colorKey(c), nil)
 }
-func colorName(lang string, c engine.Color) string { return locales.T(lang, "color_"+colorKey(c), nil) }
+func colorName(lang string, c dix.Color) string { return locales.T(lang, "color_"+colorKey(c), nil) }
 
 // cardTexts caches cardText for every valid card in every language: boards
 // show many cards and the strings never change.
 var cardTexts = func() map[cardKey]string {
 	out := map[cardKey]string{}
-	var all []engine.Card
-	for _, col := range engine.Colors {
+	var all []dix.Card
+	for _, col := range dix.Colors {
 		for v := uint8(1); v <= 9; v++ {
-			all = append(all, engine.Card{Kind: engine.KindNumber, Color: col, Value: v})
+			all = append(all, dix.Card{Kind: dix.KindNumber, Color: col, Value: v})
 		}
-		all = append(all, engine.Card{Kind: engine.KindColorWild, Color: col})
+		all = append(all, dix.Card{Kind: dix.KindColorWild, Color: col})
 	}
 	for v := uint8(1); v <= 9; v++ {
-		all = append(all, engine.Card{Kind: engine.KindBlackWild, Value: v})
+		all = append(all, dix.Card{Kind: dix.KindBlackWild, Value: v})
 	}
-	all = append(all, engine.Card{Kind: engine.KindSuperWild})
+	all = append(all, dix.Card{Kind: dix.KindSuperWild})
 	for v := uint8(1); v <= 5; v++ {
-		all = append(all, engine.Card{Kind: engine.KindCurrency, Value: v})
+		all = append(all, dix.Card{Kind: dix.KindCurrency, Value: v})
 	}
 	for _, lang := range locales.Languages {
 		for _, c := range all {
@@ -57,54 +57,54 @@ var cardTexts = func() map[cardKey]string {
 
 type cardKey struct {
 	lang string
-	card engine.Card
+	card dix.Card
 }
 
 // cardText is the compact form of a card shown on boards ("🟩7").
-func cardText(lang string, c engine.Card) string {
+func cardText(lang string, c dix.Card) string {
 	if s, ok := cardTexts[cardKey{lang, c}]; ok {
 		return s
 	}
 	return renderCardText(lang, c)
 }
 
-func renderCardText(lang string, c engine.Card) string {
+func renderCardText(lang string, c dix.Card) string {
 	d := map[string]any{"Value": int(c.Value), "Emoji": colorEmoji(lang, c.Color)}
 	switch c.Kind {
-	case engine.KindNumber:
+	case dix.KindNumber:
 		return locales.T(lang, "card_number", d)
-	case engine.KindColorWild:
+	case dix.KindColorWild:
 		return locales.T(lang, "card_color_wild", d)
-	case engine.KindBlackWild:
+	case dix.KindBlackWild:
 		return locales.T(lang, "card_black_wild", d)
-	case engine.KindSuperWild:
+	case dix.KindSuperWild:
 		return locales.T(lang, "card_super_wild", d)
-	case engine.KindCurrency:
+	case dix.KindCurrency:
 		return locales.T(lang, "card_currency", d)
 	}
 	return locales.T(lang, "card_unknown", nil)
 }
 
 // cardName is the card in words ("green 7", "7 vert").
-func cardName(lang string, c engine.Card) string {
+func cardName(lang string, c dix.Card) string {
 	d := map[string]any{"Value": int(c.Value), "Color": colorName(lang, c.Color)}
 	switch c.Kind {
-	case engine.KindNumber:
+	case dix.KindNumber:
 		return locales.T(lang, "name_number", d)
-	case engine.KindColorWild:
+	case dix.KindColorWild:
 		return locales.T(lang, "name_color_wild", d)
-	case engine.KindBlackWild:
+	case dix.KindBlackWild:
 		return locales.T(lang, "name_black_wild", d)
-	case engine.KindSuperWild:
+	case dix.KindSuperWild:
 		return locales.T(lang, "name_super_wild", d)
-	case engine.KindCurrency:
+	case dix.KindCurrency:
 		return locales.T(lang, "name_currency", d)
 	}
 	return locales.T(lang, "card_unknown", nil)
 }
 
 // cardsText lists cards in compact form, or "none".
-func cardsText(lang string, cards []engine.Card) string {
+func cardsText(lang string, cards []dix.Card) string {
 	if len(cards) == 0 {
 		return locales.T(lang, "none", nil)
 	}
@@ -117,13 +117,13 @@ func cardsText(lang string, cards []engine.Card) string {
 
 // byColor renders number cards grouped by colour, one line per colour
 // ("🟦 1 2 2 5"), then the wilds on their own line when withWilds.
-func byColor(lang string, cards []engine.Card, withWilds bool) string {
+func byColor(lang string, cards []dix.Card, withWilds bool) string {
 	var nums [5][]int
-	var wilds []engine.Card
+	var wilds []dix.Card
 	for _, c := range cards {
 		switch c.Kind {
-		case engine.KindNumber:
-			if c.Color <= engine.Pink {
+		case dix.KindNumber:
+			if c.Color <= dix.Pink {
 				nums[c.Color] = append(nums[c.Color], int(c.Value))
 			}
 		default:
@@ -133,7 +133,7 @@ func byColor(lang string, cards []engine.Card, withWilds bool) string {
 		}
 	}
 	var lines []string
-	for _, col := range engine.Colors {
+	for _, col := range dix.Colors {
 		v := nums[col]
 		if len(v) == 0 {
 			continue
@@ -155,7 +155,7 @@ func byColor(lang string, cards []engine.Card, withWilds bool) string {
 }
 
 // paymentText describes a payment ("2 tokens, 1 consolation token, 🟦1 🟦1").
-func paymentText(lang string, p engine.Payment) string {
+func paymentText(lang string, p dix.Payment) string {
 	var parts []string
 	if p.Money > 0 {
 		parts = append(parts, locales.N(lang, "pay_tokens", p.Money, nil))
@@ -176,12 +176,12 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // tableauTotals returns the tableau's total (numbers minus currency) and
 // its money (currency sum) (3.1).
-func tableauTotals(t []engine.Card) (total, money int) {
+func tableauTotals(t []dix.Card) (total, money int) {
 	for _, c := range t {
 		switch c.Kind {
-		case engine.KindNumber:
+		case dix.KindNumber:
 			total += int(c.Value)
-		case engine.KindCurrency:
+		case dix.KindCurrency:
 			total -= int(c.Value)
 			money += int(c.Value)
 		}

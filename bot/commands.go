@@ -11,7 +11,7 @@ import (
 
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/clock"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -34,8 +34,8 @@ const (
 
 // Solo difficulty bounds (SPEC §5).
 const (
-	minDifficulty     = engine.MinDifficulty
-	maxDifficulty     = engine.MaxDifficulty
+	minDifficulty     = dix.MinDifficulty
+	maxDifficulty     = dix.MaxDifficulty
 	defaultDifficulty = 4 // the rulebook suggests starting at 4
 )
 
@@ -299,7 +299,7 @@ func (c *call) cmdSolo(diff int, language, pace string, noPictures bool) error {
 	if err != nil {
 		return err
 	}
-	g, err := engine.New(engine.Options{Players: 1, Difficulty: diff, Seed: c.b.seed(), FirstPlayer: 0})
+	g, err := dix.New(dix.Options{Players: 1, Difficulty: diff, Seed: c.b.seed(), FirstPlayer: 0})
 	if err != nil {
 		return err
 	}
@@ -370,7 +370,7 @@ func (c *call) postAgain(intro string) error {
 			m.Outbox = slices.DeleteFunc(m.Outbox, func(e effect) bool { return e.Kind == effLobby })
 			m.owe(r, effect{Kind: effLobby, Msg: effLobbyAgain})
 			key = "lobby_reposted"
-		case r.State.Phase == engine.PhaseOver:
+		case r.State.Phase == dix.PhaseOver:
 			m.owe(r, effect{Kind: effScores}, effect{Kind: effFinish})
 		default:
 			m.owe(r, effect{Kind: effBoard}) // retires the old one

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/computer"
-	"github.com/dixgame/dixbot/engine"
+	computer "github.com/dixgame/dixbot/computer/dix"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -41,7 +41,7 @@ func TestGameWithComputerPlayers(t *testing.T) {
 			rec, err := h.st.Get(context.Background(), h.channel)
 			require.NoError(t, err)
 			require.True(t, rec.Finished)
-			require.Equal(t, engine.PhaseOver, rec.State.Phase)
+			require.Equal(t, dix.PhaseOver, rec.State.Phase)
 			// The computers played: they hold cards.
 			assert.NotEmpty(t, rec.State.Players[1].Collection)
 			// Only the person was ever mentioned.
@@ -62,7 +62,7 @@ func TestHint(t *testing.T) {
 	for _, lang := range []string{"en", "fr"} {
 		t.Run(lang, func(t *testing.T) {
 			h := newHarness(t)
-			h.seedGame([]string{"u1", "u2"}, quickTurnDeck, engine.Options{Players: 2, FirstPlayer: 0})
+			h.seedGame([]string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 			if lang == "fr" {
 				h.locale = discordgo.French
 			}
@@ -117,7 +117,7 @@ func TestBoardAfterTheEnd(t *testing.T) {
 // 10 are lost, in solo the money goes to ALIX, and a tableau without money
 // gives the others nothing to gain.
 func TestRewardButtonsSayWhatTheyGive(t *testing.T) {
-	label := func(g *engine.Game, m *meta, verb string) string {
+	label := func(g *dix.Game, m *meta, verb string) string {
 		t.Helper()
 		for _, row := range boardButtons("en", m, g) {
 			for _, c := range row.(discordgo.ActionsRow).Components {
@@ -131,16 +131,16 @@ func TestRewardButtonsSayWhatTheyGive(t *testing.T) {
 		t.Fatalf("no %s button", verb)
 		return ""
 	}
-	choose := func(players int, deck string, draws int) *engine.Game {
-		cards, err := engine.ParseCards(deck)
+	choose := func(players int, deck string, draws int) *dix.Game {
+		cards, err := dix.ParseCards(deck)
 		require.NoError(t, err)
-		g, err := engine.NewWithDeck(engine.Options{Players: players, Difficulty: 7, FirstPlayer: 0}, cards)
+		g, err := dix.NewWithDeck(dix.Options{Players: players, Difficulty: 7, FirstPlayer: 0}, cards)
 		require.NoError(t, err)
 		for range draws {
-			_, err := g.Apply(engine.Action{Kind: engine.ActDraw})
+			_, err := g.Apply(dix.Action{Kind: dix.ActDraw})
 			require.NoError(t, err)
 		}
-		_, err = g.Apply(engine.Action{Kind: engine.ActStop})
+		_, err = g.Apply(dix.Action{Kind: dix.ActStop})
 		require.NoError(t, err)
 		return g
 	}
@@ -165,7 +165,7 @@ func TestRewardButtonsSayWhatTheyGive(t *testing.T) {
 // A summary that holds ALIX's whole turn after the player's titles both.
 func TestSoloSummaryTitlesEachTurn(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1"}, quickTurnDeck, engine.Options{Players: 1, Difficulty: 4, FirstPlayer: 0})
+	h.seedGame([]string{"u1"}, quickTurnDeck, dix.Options{Players: 1, Difficulty: 4, FirstPlayer: 0})
 	board := h.board()
 	for _, v := range []string{verbDraw, verbStop, verbMoney} {
 		h.clickOn("u1", board, h.mustFind(board, v))
@@ -257,7 +257,7 @@ func TestStalePromptLosesItsButtons(t *testing.T) {
 // alone on a line (the joins are word joiners and no-break spaces).
 func TestNoBreakInsideValues(t *testing.T) {
 	for _, lang := range locales.Languages {
-		wild := cardText(lang, engine.Card{Kind: engine.KindColorWild, Color: engine.Green})
+		wild := cardText(lang, dix.Card{Kind: dix.KindColorWild, Color: dix.Green})
 		assert.True(t, strings.HasSuffix(wild, "\u2060#"), "%s: %q", lang, wild)
 		for _, key := range []string{"player_tokens", "player_consolation"} {
 			s := locales.N(lang, key, 7, nil)

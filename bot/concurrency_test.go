@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // Many clicks on the same button at once (a frantic double click, or every
@@ -17,7 +17,7 @@ import (
 // is outdated or that it is not their decision.
 func TestConcurrentClicks(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2", "u3"}, auctionDeck, engine.Options{Players: 3, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2", "u3"}, auctionDeck, dix.Options{Players: 3, FirstPlayer: 0})
 	board := h.board()
 	draw := h.mustFind(board, verbDraw)
 	rec, _ := h.record()

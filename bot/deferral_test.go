@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -203,7 +203,7 @@ func (r result) ops() []string {
 func drawnTwin(t *testing.T) []byte {
 	t.Helper()
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
 	return h.snap().state
@@ -216,7 +216,7 @@ func drawnTwin(t *testing.T) []byte {
 func TestSlowStoreDefersTheAnswer(t *testing.T) {
 	want := drawnTwin(t)
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	ps := newPausedStore(h.st)
 	h.withStore(ps)
@@ -277,7 +277,7 @@ func TestAppliedClickIsNeverRefused(t *testing.T) {
 	for _, lie := range []error{dixbot.ErrUnavailable, context.DeadlineExceeded} {
 		t.Run(lie.Error(), func(t *testing.T) {
 			h := newHarness(t)
-			h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+			h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 			board := h.board()
 			ls := &lyingStore{memStore: h.st, err: lie, lies: 1}
 			h.withStore(ls)
@@ -304,7 +304,7 @@ func TestAppliedClickIsNeverRefused(t *testing.T) {
 // private follow-up for /dix start, whose public "thinking…" goes.
 func TestStoreStaysDown(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	before := h.snap()
 	h.b.deferAfter, h.b.workBudget = 50*time.Millisecond, 1500*time.Millisecond

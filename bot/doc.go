@@ -4,7 +4,7 @@
 //
 // Each interaction is handled by one handler; a router parses component
 // custom ids of the form "dix:<verb>:<version>[:<arg>]" where version is the
-// game's state version (engine.Game.Seq) or the lobby counter, so outdated
+// game's state version (dix.Game.Seq) or the lobby counter, so outdated
 // buttons are detected and change nothing (a component on a message older
 // than the table is outdated too: it belongs to an earlier game of the
 // channel). A click does its whole decision inside one dixbot.Store.Update

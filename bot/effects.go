@@ -3,7 +3,7 @@ package bot
 import (
 	"strings"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -43,9 +43,9 @@ func (m *meta) present(s int) string {
 // act, or in the final buy round every player who can still buy something
 // (the others are skipped automatically), in order; never the clicker,
 // nor a seat the computer plays.
-func nextDeciders(m *meta, g *engine.Game, clicker string) []string {
+func nextDeciders(m *meta, g *dix.Game, clicker string) []string {
 	var seats []int
-	if g.Phase == engine.PhaseFinalBuy && g.FinalNext < len(g.FinalOrder) {
+	if g.Phase == dix.PhaseFinalBuy && g.FinalNext < len(g.FinalOrder) {
 		for _, s := range g.FinalOrder[g.FinalNext:] {
 			if s == g.ToAct() || len(buyableNow(g, s)) > 0 {
 				seats = append(seats, s)
@@ -66,11 +66,11 @@ func nextDeciders(m *meta, g *engine.Game, clicker string) []string {
 // buyableNow is what seat could buy from the market now, whoever's turn it
 // is: the market only shrinks during the final round, so a player who can
 // buy nothing now will buy nothing then.
-func buyableNow(g *engine.Game, s int) []engine.Card {
-	var out []engine.Card
+func buyableNow(g *dix.Game, s int) []dix.Card {
+	var out []dix.Card
 	capacity := g.BuyCapacity(s)
 	for _, cd := range g.Market {
-		if cd.Kind != engine.KindNumber || int(cd.Value) > capacity {
+		if cd.Kind != dix.KindNumber || int(cd.Value) > capacity {
 			continue
 		}
 		owned := false
@@ -107,7 +107,7 @@ func containsString(s []string, v string) bool {
 //
 // The active player is never pinged within their own turn (the board's
 // post pinged them), nor anyone for a decision their own click opened.
-func pingEffect(m *meta, g *engine.Game, out played, clicker, guild, channel string) (effect, bool) {
+func pingEffect(m *meta, g *dix.Game, out played, clicker, guild, channel string) (effect, bool) {
 	a := g.Auction
 	if a == nil || g.Phase == out.prevPhase {
 		return effect{}, false
@@ -116,7 +116,7 @@ func pingEffect(m *meta, g *engine.Game, out played, clicker, guild, channel str
 	var users []string
 	key := ""
 	switch g.Phase {
-	case engine.PhaseAuction:
+	case dix.PhaseAuction:
 		key = "ping_auction"
 		min := a.HighBid + 1
 		if g.Solo() {
@@ -128,7 +128,7 @@ func pingEffect(m *meta, g *engine.Game, out played, clicker, guild, channel str
 				users = append(users, u)
 			}
 		}
-	case engine.PhaseAuctionPay:
+	case dix.PhaseAuctionPay:
 		key = "ping_pay"
 		if u := m.present(g.ToAct()); u != "" && u != clicker {
 			users = append(users, u)
@@ -143,7 +143,7 @@ func pingEffect(m *meta, g *engine.Game, out played, clicker, guild, channel str
 		key += "_link"
 	}
 	text := locales.T(m.Lang, key, d)
-	if g.Phase == engine.PhaseAuctionPay && m.Ping != "" && containsString(m.PingUsers, users[0]) {
+	if g.Phase == dix.PhaseAuctionPay && m.Ping != "" && containsString(m.PingUsers, users[0]) {
 		return effect{Kind: effPingEdit, Users: users, Text: text}, true
 	}
 	return effect{Kind: effPing, Users: users, Text: text}, true

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // Bot errors. Handlers return these (wrapped with %w, or as a *userError
@@ -109,28 +109,28 @@ var errorKeys = []struct {
 	{ErrAhead, "err_game_restored", outcomeStale},
 	{ErrMissingPermission, "err_missing_permission", outcomeRefused},
 	// Engine sentinels.
-	{engine.ErrBadOptions, "err_bad_options", outcomeRefused},
-	{engine.ErrGameOver, "err_game_over", outcomeRefused},
-	{engine.ErrNotYourTurn, "err_not_your_turn_generic", outcomeRefused},
-	{engine.ErrWrongPhase, "err_wrong_phase", outcomeRefused},
-	{engine.ErrUnknownPlayer, "err_not_in_game", outcomeRefused},
-	{engine.ErrUnknownAction, "err_bad_input", outcomeRefused},
-	{engine.ErrMustDraw, "err_must_draw", outcomeRefused},
-	{engine.ErrDeckEmpty, "err_deck_empty", outcomeRefused},
-	{engine.ErrBidTooLow, "err_bid_too_low", outcomeRefused},
-	{engine.ErrBidTooHigh, "err_bid_too_high", outcomeRefused},
-	{engine.ErrNotInMarket, "err_not_in_market", outcomeRefused},
-	{engine.ErrIdenticalCard, "err_identical_card", outcomeRefused},
-	{engine.ErrPaymentShort, "err_payment_short", outcomeRefused},
-	{engine.ErrNotOwned, "err_not_owned", outcomeRefused},
-	{engine.ErrWildPayment, "err_wild_payment", outcomeRefused},
-	{engine.ErrSoloPayment, "err_solo_payment", outcomeRefused},
-	{engine.ErrSuperfluousPayment, "err_superfluous_payment", outcomeRefused},
-	{engine.ErrCannotAfford, "err_cannot_afford", outcomeRefused},
-	{engine.ErrBadCard, "err_bad_card", outcomeRefused},
-	{engine.ErrSchemaTooNew, "err_schema_too_new", outcomeError},
-	{engine.ErrCorrupt, "err_corrupt", outcomeError},
-	{engine.ErrInvariant, "err_internal", outcomeError},
+	{dix.ErrBadOptions, "err_bad_options", outcomeRefused},
+	{dix.ErrGameOver, "err_game_over", outcomeRefused},
+	{dix.ErrNotYourTurn, "err_not_your_turn_generic", outcomeRefused},
+	{dix.ErrWrongPhase, "err_wrong_phase", outcomeRefused},
+	{dix.ErrUnknownPlayer, "err_not_in_game", outcomeRefused},
+	{dix.ErrUnknownAction, "err_bad_input", outcomeRefused},
+	{dix.ErrMustDraw, "err_must_draw", outcomeRefused},
+	{dix.ErrDeckEmpty, "err_deck_empty", outcomeRefused},
+	{dix.ErrBidTooLow, "err_bid_too_low", outcomeRefused},
+	{dix.ErrBidTooHigh, "err_bid_too_high", outcomeRefused},
+	{dix.ErrNotInMarket, "err_not_in_market", outcomeRefused},
+	{dix.ErrIdenticalCard, "err_identical_card", outcomeRefused},
+	{dix.ErrPaymentShort, "err_payment_short", outcomeRefused},
+	{dix.ErrNotOwned, "err_not_owned", outcomeRefused},
+	{dix.ErrWildPayment, "err_wild_payment", outcomeRefused},
+	{dix.ErrSoloPayment, "err_solo_payment", outcomeRefused},
+	{dix.ErrSuperfluousPayment, "err_superfluous_payment", outcomeRefused},
+	{dix.ErrCannotAfford, "err_cannot_afford", outcomeRefused},
+	{dix.ErrBadCard, "err_bad_card", outcomeRefused},
+	{dix.ErrSchemaTooNew, "err_schema_too_new", outcomeError},
+	{dix.ErrCorrupt, "err_corrupt", outcomeError},
+	{dix.ErrInvariant, "err_internal", outcomeError},
 	// A store call that ran out of time is an unreachable store.
 	{context.DeadlineExceeded, "err_store_unavailable", outcomeError},
 }

@@ -1,47 +1,47 @@
 package bot
 
 import (
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
 // renderEvents turns what the engine reports into lines in lang. Runs of
 // draws by the same player (ALIX's turns) become one line.
-func renderEvents(lang string, m *meta, evs []engine.Event) []string {
+func renderEvents(lang string, m *meta, evs []dix.Event) []string {
 	var lines []string
 	for i := 0; i < len(evs); i++ {
 		ev := evs[i]
 		d := map[string]any{"Name": m.name(lang, ev.Player), "Card": cardText(lang, ev.Card),
 			"CardName": cardName(lang, ev.Card), "Amount": ev.Amount}
 		switch ev.Kind {
-		case engine.EvTurnStarted:
+		case dix.EvTurnStarted:
 			lines = append(lines, locales.T(lang, "ev_turn_started", d))
-		case engine.EvDrew:
-			cards := []engine.Card{ev.Card}
-			for i+1 < len(evs) && evs[i+1].Kind == engine.EvDrew && evs[i+1].Player == ev.Player {
+		case dix.EvDrew:
+			cards := []dix.Card{ev.Card}
+			for i+1 < len(evs) && evs[i+1].Kind == dix.EvDrew && evs[i+1].Player == ev.Player {
 				i++
 				cards = append(cards, evs[i].Card)
 			}
 			d["Cards"] = cardsText(lang, cards)
 			lines = append(lines, locales.N(lang, "ev_drew", len(cards), d))
-		case engine.EvBust:
-			if ev.Bust == engine.BustMoney {
+		case dix.EvBust:
+			if ev.Bust == dix.BustMoney {
 				lines = append(lines, locales.T(lang, "ev_bust_money", d))
 			} else {
 				lines = append(lines, locales.T(lang, "ev_bust_total", d))
 			}
-		case engine.EvStopped:
+		case dix.EvStopped:
 			lines = append(lines, locales.T(lang, "ev_stopped", d))
-		case engine.EvTookNumbers:
+		case dix.EvTookNumbers:
 			if len(ev.Cards) == 0 {
 				lines = append(lines, locales.T(lang, "ev_took_no_numbers", d))
 				continue
 			}
 			d["Cards"] = cardsText(lang, ev.Cards)
 			lines = append(lines, locales.N(lang, "ev_took_numbers", len(ev.Cards), d))
-		case engine.EvTookMoney:
+		case dix.EvTookMoney:
 			lines = append(lines, locales.T(lang, "ev_took_money", d))
-		case engine.EvGained:
+		case dix.EvGained:
 			if ev.Amount == 0 && ev.Lost == 0 {
 				continue
 			}
@@ -50,32 +50,32 @@ func renderEvents(lang string, m *meta, evs []engine.Event) []string {
 				line += " " + locales.N(lang, "ev_lost", ev.Lost, nil)
 			}
 			lines = append(lines, line)
-		case engine.EvBustBuy:
+		case dix.EvBustBuy:
 			lines = append(lines, locales.T(lang, "ev_bust_buy", d))
-		case engine.EvConsolation:
+		case dix.EvConsolation:
 			lines = append(lines, locales.T(lang, "ev_consolation", d))
-		case engine.EvToMarket:
+		case dix.EvToMarket:
 			if len(ev.Cards) == 0 {
 				continue
 			}
 			d["Cards"] = cardsText(lang, ev.Cards)
 			lines = append(lines, locales.N(lang, "ev_to_market", len(ev.Cards), d))
-		case engine.EvToDiscard:
+		case dix.EvToDiscard:
 			// Currency cards and payments go to the discard every turn:
 			// saying so adds noise, not information (EvPaid says what was paid).
-		case engine.EvAuctionStarted:
+		case dix.EvAuctionStarted:
 			lines = append(lines, locales.T(lang, "ev_auction_started", d))
-		case engine.EvBid:
+		case dix.EvBid:
 			lines = append(lines, locales.T(lang, "ev_bid", d))
-		case engine.EvPassed:
+		case dix.EvPassed:
 			lines = append(lines, locales.T(lang, "ev_passed", d))
-		case engine.EvAuctionWon:
+		case dix.EvAuctionWon:
 			lines = append(lines, locales.T(lang, "ev_auction_won", d))
-		case engine.EvWildDiscarded:
+		case dix.EvWildDiscarded:
 			lines = append(lines, locales.T(lang, "ev_wild_discarded", d))
-		case engine.EvPaid:
+		case dix.EvPaid:
 			d["Payment"] = paymentText(lang, ev.Payment)
-			if i+1 < len(evs) && evs[i+1].Kind == engine.EvBought && evs[i+1].Player == ev.Player {
+			if i+1 < len(evs) && evs[i+1].Kind == dix.EvBought && evs[i+1].Player == ev.Player {
 				// A purchase reads as one line: what was bought, for how much.
 				i++
 				d["Card"] = cardText(lang, evs[i].Card)
@@ -83,17 +83,17 @@ func renderEvents(lang string, m *meta, evs []engine.Event) []string {
 				continue
 			}
 			lines = append(lines, locales.T(lang, "ev_paid", d))
-		case engine.EvBought:
+		case dix.EvBought:
 			lines = append(lines, locales.T(lang, "ev_bought", d))
-		case engine.EvTurnEnded:
+		case dix.EvTurnEnded:
 			// The next EvTurnStarted or the new board says it.
-		case engine.EvEndTriggered:
+		case dix.EvEndTriggered:
 			lines = append(lines, locales.T(lang, "ev_end_triggered", d))
-		case engine.EvFinalBuyStarted:
+		case dix.EvFinalBuyStarted:
 			lines = append(lines, locales.T(lang, "ev_final_buy_started", d))
-		case engine.EvFinalBuySkipped:
+		case dix.EvFinalBuySkipped:
 			lines = append(lines, locales.T(lang, "ev_final_buy_skipped", d))
-		case engine.EvGameOver:
+		case dix.EvGameOver:
 			lines = append(lines, locales.T(lang, "ev_game_over", d))
 		}
 	}
@@ -102,12 +102,12 @@ func renderEvents(lang string, m *meta, evs []engine.Event) []string {
 
 // turnBoundary reports whether events end a turn (a fresh board is posted
 // for the next one) and how many turns started.
-func turnBoundary(evs []engine.Event) (ended bool, started int) {
+func turnBoundary(evs []dix.Event) (ended bool, started int) {
 	for _, ev := range evs {
 		switch ev.Kind {
-		case engine.EvTurnEnded, engine.EvGameOver:
+		case dix.EvTurnEnded, dix.EvGameOver:
 			ended = true
-		case engine.EvTurnStarted:
+		case dix.EvTurnStarted:
 			started++
 		}
 	}

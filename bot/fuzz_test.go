@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // FuzzParseID: parseID never panics, and what it accepts is what customID
@@ -45,7 +45,7 @@ func FuzzClick(f *testing.F) {
 	f.Add("dix:pkc:0:g3.0.0.0.1", "u1", "27", false)
 	f.Fuzz(func(t *testing.T, id, user, value string, modal bool) {
 		h := newHarness(t)
-		h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+		h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 		board := h.board()
 		before := h.snap()
 		var r result

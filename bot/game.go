@@ -10,28 +10,28 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/computer"
-	"github.com/dixgame/dixbot/engine"
+	computer "github.com/dixgame/dixbot/computer/dix"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
 // verbActions maps the one-click verbs to their engine action.
-var verbActions = map[string]engine.ActionKind{
-	verbDraw:    engine.ActDraw,
-	verbStop:    engine.ActStop,
-	verbNumbers: engine.ActTakeNumbers,
-	verbMoney:   engine.ActTakeMoney,
-	verbEndTurn: engine.ActEndTurn,
-	verbConsol:  engine.ActConsolation,
-	verbBustBuy: engine.ActBustBuy,
-	verbPass:    engine.ActPass,
+var verbActions = map[string]dix.ActionKind{
+	verbDraw:    dix.ActDraw,
+	verbStop:    dix.ActStop,
+	verbNumbers: dix.ActTakeNumbers,
+	verbMoney:   dix.ActTakeMoney,
+	verbEndTurn: dix.ActEndTurn,
+	verbConsol:  dix.ActConsolation,
+	verbBustBuy: dix.ActBustBuy,
+	verbPass:    dix.ActPass,
 }
 
 // seatFor checks that the clicking user may decide now in the game of r at
 // state version: ErrStale for an outdated version (or a game button on a
 // lobby), ErrNotInGame for an outsider, ErrNotYourTurn naming the player
 // whose decision it is.
-func (c *call) seatFor(r *dixbot.Record, version uint32) (*engine.Game, *meta, int, error) {
+func (c *call) seatFor(r *dixbot.Record, version uint32) (*dix.Game, *meta, int, error) {
 	m, err := decodeMeta(r.Meta)
 	if err != nil {
 		return nil, nil, -1, err
@@ -52,8 +52,8 @@ func (c *call) seatFor(r *dixbot.Record, version uint32) (*engine.Game, *meta, i
 	if s < 0 {
 		return nil, nil, -1, ErrNotInGame
 	}
-	if g.Phase == engine.PhaseOver {
-		return nil, nil, -1, engine.ErrGameOver
+	if g.Phase == dix.PhaseOver {
+		return nil, nil, -1, dix.ErrGameOver
 	}
 	if m.Seats[s].Gone != "" {
 		return nil, nil, -1, ErrHandedOver
@@ -68,7 +68,7 @@ func (c *call) seatFor(r *dixbot.Record, version uint32) (*engine.Game, *meta, i
 }
 
 // peek loads the game without writing, for prompts: the same checks as seatFor.
-func (c *call) peek(version uint32) (*engine.Game, *meta, int, error) {
+func (c *call) peek(version uint32) (*dix.Game, *meta, int, error) {
 	r, err := c.get()
 	if err != nil {
 		return nil, nil, -1, err
@@ -78,14 +78,14 @@ func (c *call) peek(version uint32) (*engine.Game, *meta, int, error) {
 
 // peekChoice is peek for a prompt that opens one decision: it also returns
 // what the clicking seat may decide, and a refusal unless kind is open to it.
-func (c *call) peekChoice(version uint32, kind engine.ActionKind) (*engine.Game, *meta, int, engine.Choices, error) {
+func (c *call) peekChoice(version uint32, kind dix.ActionKind) (*dix.Game, *meta, int, dix.Choices, error) {
 	g, m, s, err := c.peek(version)
 	if err != nil {
-		return nil, nil, -1, engine.Choices{}, err
+		return nil, nil, -1, dix.Choices{}, err
 	}
 	ch, err := requireChoice(g, s, kind)
 	if err != nil {
-		return nil, nil, -1, engine.Choices{}, err
+		return nil, nil, -1, dix.Choices{}, err
 	}
 	return g, m, s, ch, nil
 }
@@ -96,7 +96,7 @@ type played struct {
 	m         *meta
 	lines     []string // the turn's events so far, in the game's language
 	prevActor int
-	prevPhase engine.Phase
+	prevPhase dix.Phase
 	active    int    // the active seat before the action
 	turn      int    // the turn number before the action
 	final     bool   // the action was taken in the final buy round (4)
@@ -116,14 +116,14 @@ const maxForced = 400
 // that answer decides nothing: stop with an empty deck, end a turn or skip
 // a final buy with nothing buyable, pass an auction one cannot afford, pay
 // a won auction that only one payment covers (R3).
-func forced(g *engine.Game, seat int) (engine.ActionKind, bool) {
+func forced(g *dix.Game, seat int) (dix.ActionKind, bool) {
 	if seat < 0 || g.IsAlix(seat) {
 		return 0, false
 	}
 	ch := g.Choices(seat)
-	if g.Phase == engine.PhaseAuctionPay && hasAction(ch, engine.ActPay) {
+	if g.Phase == dix.PhaseAuctionPay && hasAction(ch, dix.ActPay) {
 		if _, ok := onlyPayment(g, seat, ch.Owe); ok {
-			return engine.ActPay, true
+			return dix.ActPay, true
 		}
 		return 0, false
 	}
@@ -131,7 +131,7 @@ func forced(g *engine.Game, seat int) (engine.ActionKind, bool) {
 		return 0, false
 	}
 	switch k := ch.Actions[0]; k {
-	case engine.ActStop, engine.ActEndTurn, engine.ActPass:
+	case dix.ActStop, dix.ActEndTurn, dix.ActPass:
 		return k, true
 	}
 	return 0, false
@@ -140,19 +140,19 @@ func forced(g *engine.Game, seat int) (engine.ActionKind, bool) {
 // applyForced takes every decision that has only one possible answer, in
 // the same store update as the click that led to it, and says so in lines
 // of lang. Nobody is asked (or pinged) for a decision they cannot make.
-func applyForced(lang string, m *meta, g *engine.Game) ([]engine.Event, []string, error) {
-	var all []engine.Event
+func applyForced(lang string, m *meta, g *dix.Game) ([]dix.Event, []string, error) {
+	var all []dix.Event
 	var lines []string
 	for range maxForced {
 		s := g.ToAct()
 		lvl, cpu := m.computer(s)
-		if (cpu || m.handedOver(s)) && g.Phase != engine.PhaseOver {
+		if (cpu || m.handedOver(s)) && g.Phase != dix.PhaseOver {
 			// A computer player's move, or the computer's for a person
 			// absent or gone, played at once and told like ALIX's. Its
 			// randomness comes from the state, so a retried update
 			// decides the same.
 			r := rand.New(rand.NewPCG(uint64(g.Seq), uint64(len(g.Deck))<<8|uint64(s)))
-			a := engine.Action{}
+			a := dix.Action{}
 			if cpu {
 				a = computer.Decide(g, s, lvl, r)
 			} else {
@@ -174,18 +174,18 @@ func applyForced(lang string, m *meta, g *engine.Game) ([]engine.Event, []string
 		d := map[string]any{"Name": m.name(lang, s)}
 		key := ""
 		switch {
-		case k == engine.ActStop:
+		case k == dix.ActStop:
 			key = "log_auto_stop"
-		case k == engine.ActPass:
+		case k == dix.ActPass:
 			key = "log_auto_pass"
-		case k == engine.ActPay:
+		case k == dix.ActPay:
 			key = "log_auto_pay"
-		case g.Phase == engine.PhaseFinalBuy:
+		case g.Phase == dix.PhaseFinalBuy:
 			key = "log_auto_skip"
 		default:
 			key = "log_auto_end"
 		}
-		if k == engine.ActPass {
+		if k == dix.ActPass {
 			// Choices gives no minimum when the bid is out of reach: the
 			// smallest legal bid is one more than the high bid (solo: 5).
 			min := 1
@@ -197,8 +197,8 @@ func applyForced(lang string, m *meta, g *engine.Game) ([]engine.Event, []string
 			}
 			d["Min"] = min
 		}
-		a := engine.Action{Kind: k, Player: s}
-		if k == engine.ActPay {
+		a := dix.Action{Kind: k, Player: s}
+		if k == dix.ActPay {
 			a.Payment, _ = onlyPayment(g, s, g.Choices(s).Owe)
 			d["Payment"] = paymentText(lang, a.Payment)
 		}
@@ -210,7 +210,7 @@ func applyForced(lang string, m *meta, g *engine.Game) ([]engine.Event, []string
 		// The automatic line replaces the plain one of the same decision.
 		if len(evs) > 0 && evs[0].Player == s {
 			switch evs[0].Kind {
-			case engine.EvPassed, engine.EvStopped, engine.EvFinalBuySkipped, engine.EvPaid:
+			case dix.EvPassed, dix.EvStopped, dix.EvFinalBuySkipped, dix.EvPaid:
 				evs = evs[1:]
 			}
 		}
@@ -227,9 +227,9 @@ func applyForced(lang string, m *meta, g *engine.Game) ([]engine.Event, []string
 // ephemeral prompt replaces the prompt with what confirm returns (text, and
 // components for a next step of the same player) and the board is edited
 // after the answer.
-func (c *call) play(version uint32, build func(g *engine.Game, seat int) (engine.Action, error), confirm confirmFunc) error {
+func (c *call) play(version uint32, build func(g *dix.Game, seat int) (dix.Action, error), confirm confirmFunc) error {
 	var out played
-	var act engine.Action
+	var act dix.Action
 	seat := -1
 	o := c.origin()
 	rec, err := c.change(func(r *dixbot.Record) error {
@@ -297,10 +297,10 @@ func (c *call) origin() origin {
 // paused; it checks the game, runs the clock on to
 // the next decision and records the turn's lines (pre first) and the
 // Discord work owed, all inside the store update of r.
-func advance(r *dixbot.Record, m *meta, g *engine.Game, a *engine.Action, pre []string, o origin, now time.Time) (played, error) {
-	prev, prevPhase, active, turn, final := g.ToAct(), g.Phase, g.Active, m.Turn, g.Phase == engine.PhaseFinalBuy
+func advance(r *dixbot.Record, m *meta, g *dix.Game, a *dix.Action, pre []string, o origin, now time.Time) (played, error) {
+	prev, prevPhase, active, turn, final := g.ToAct(), g.Phase, g.Active, m.Turn, g.Phase == dix.PhaseFinalBuy
 	lines := pre
-	var evs []engine.Event
+	var evs []dix.Event
 	if a != nil {
 		var err error
 		evs, err = g.Apply(*a)
@@ -329,7 +329,7 @@ func advance(r *dixbot.Record, m *meta, g *engine.Game, a *engine.Action, pre []
 	m.addLog(lines...)
 	turnLines := m.turnSummary(m.Lang)
 	var finished []string // the turn's lines, for the game log
-	if ended || g.Phase == engine.PhaseOver {
+	if ended || g.Phase == dix.PhaseOver {
 		finished = m.TurnLog
 		if m.TurnCut > 0 {
 			finished = append(append(append([]string(nil), m.TurnLog[:turnHead]...), locales.N(m.Lang, "log_more", m.TurnCut, nil)), m.TurnLog[turnHead:]...)
@@ -350,11 +350,11 @@ func advance(r *dixbot.Record, m *meta, g *engine.Game, a *engine.Action, pre []
 
 // confirmFunc returns what replaces the ephemeral prompt once the action a
 // of seat is applied; g is the game after it.
-type confirmFunc func(lang string, a engine.Action, g *engine.Game, m *meta, seat int) (string, []discordgo.MessageComponent)
+type confirmFunc func(lang string, a dix.Action, g *dix.Game, m *meta, seat int) (string, []discordgo.MessageComponent)
 
 // confirmText is a confirmFunc answering one message of lang.
-func confirmText(text func(lang string, a engine.Action) string) confirmFunc {
-	return func(lang string, a engine.Action, _ *engine.Game, _ *meta, _ int) (string, []discordgo.MessageComponent) {
+func confirmText(text func(lang string, a dix.Action) string) confirmFunc {
+	return func(lang string, a dix.Action, _ *dix.Game, _ *meta, _ int) (string, []discordgo.MessageComponent) {
 		return text(lang, a), nil
 	}
 }
@@ -375,14 +375,14 @@ func (out played) summaryTitle() string {
 }
 
 // wholeTurns are the seats whose turn both started and ended within evs.
-func wholeTurns(evs []engine.Event) []int {
+func wholeTurns(evs []dix.Event) []int {
 	var out []int
 	started := -1
 	for _, ev := range evs {
 		switch ev.Kind {
-		case engine.EvTurnStarted:
+		case dix.EvTurnStarted:
 			started = ev.Player
-		case engine.EvTurnEnded, engine.EvGameOver:
+		case dix.EvTurnEnded, dix.EvGameOver:
 			if started >= 0 {
 				out = append(out, started)
 				started = -1
@@ -397,10 +397,10 @@ func wholeTurns(evs []engine.Event) []int {
 // act next; within a turn the board shows the game as it stands, an auction pings its bidders at once and a won auction its
 // winner, and a ping whose decision is over says so; at the end the
 // scoreboard is posted and the game archived.
-func effectsOf(out played, g *engine.Game, o origin) []effect {
+func effectsOf(out played, g *dix.Game, o origin) []effect {
 	m := out.m
 	fromBoard := o.fromBoard
-	over := g.Phase == engine.PhaseOver
+	over := g.Phase == dix.PhaseOver
 	boundary := out.ended || over
 	var effs []effect
 	// A click on the board changes it in place through its answer, and
@@ -443,7 +443,7 @@ func (c *call) answerPlay(out played, fromBoard bool, confirm string, confirmCom
 	switch {
 	case !fromBoard:
 		c.updateOrReply(confirm, confirmComps)
-	case out.ended || g.Phase == engine.PhaseOver:
+	case out.ended || g.Phase == dix.PhaseOver:
 		// The turn's summary: the board's picture goes with the board.
 		c.updateFiles("", []*discordgo.MessageEmbed{summaryEmbed(m.Lang, m, out.summary, out.lines)}, nil, nil)
 	default:
@@ -480,15 +480,15 @@ func (c *call) simpleAction(p parsedID) error {
 	if !ok {
 		return fmt.Errorf("%w: %q", ErrBadCustomID, p.verb)
 	}
-	err := c.play(p.version, func(g *engine.Game, s int) (engine.Action, error) {
-		return engine.Action{Kind: kind}, nil
-	}, confirmText(func(lang string, a engine.Action) string {
-		if kind == engine.ActPass {
+	err := c.play(p.version, func(g *dix.Game, s int) (dix.Action, error) {
+		return dix.Action{Kind: kind}, nil
+	}, confirmText(func(lang string, a dix.Action) string {
+		if kind == dix.ActPass {
 			return locales.T(lang, "done_pass", nil)
 		}
 		return locales.T(lang, "done_generic", nil)
 	}))
-	if err == nil && kind == engine.ActBustBuy {
+	if err == nil && kind == dix.ActBustBuy {
 		// The player chose to buy: the market opens at once (one click
 		// less than going through the board's Buy).
 		c.offerMarket()
@@ -512,7 +512,7 @@ func (c *call) offerMarket() {
 		return
 	}
 	ch := g.Choices(s)
-	if !hasAction(ch, engine.ActBuy) || len(ch.Buyable) == 0 {
+	if !hasAction(ch, dix.ActBuy) || len(ch.Buyable) == 0 {
 		return
 	}
 	c.ephemeral(locales.T(c.lang, "prompt_buy", map[string]any{"Capacity": g.BuyCapacity(s)}), buySelects(c.lang, m.version(g), ch.Buyable, proposer(g, s)))
@@ -576,7 +576,7 @@ func (c *call) hand() error {
 // mySeat loads the running game and the clicking user's seat in it, for
 // their private views: ErrNotStarted for a lobby, ErrNotInGame for an
 // outsider.
-func (c *call) mySeat() (*engine.Game, *meta, int, error) {
+func (c *call) mySeat() (*dix.Game, *meta, int, error) {
 	r, err := c.get()
 	if err != nil {
 		return nil, nil, -1, err

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -38,11 +38,11 @@ func (h *harness) startGameWith(opts []any, users ...string) {
 
 // seedGame stores a game dealt from deck (top first) with users in seats
 // and posts its board, as a started lobby would.
-func (h *harness) seedGame(users []string, deck string, opts engine.Options) {
+func (h *harness) seedGame(users []string, deck string, opts dix.Options) {
 	h.t.Helper()
-	cards, err := engine.ParseCards(deck)
+	cards, err := dix.ParseCards(deck)
 	require.NoError(h.t, err)
-	g, err := engine.NewWithDeck(opts, cards)
+	g, err := dix.NewWithDeck(opts, cards)
 	require.NoError(h.t, err)
 	m := &meta{Creator: users[0], Lang: locales.Or(h.lang, "en"), Turn: 1, Bust: opts.BustVariant}
 	for _, u := range users {
@@ -81,38 +81,38 @@ func (h *harness) step(rng *rand.Rand) bool {
 	board := h.board()
 	seq := g.Seq
 
-	has := func(k engine.ActionKind) bool { return slices.Contains(ch.Actions, k) }
+	has := func(k dix.ActionKind) bool { return slices.Contains(ch.Actions, k) }
 	click := func(msg *shownMessage, verb string, values ...string) result {
 		return h.clickOn(user, msg, h.mustFind(msg, verb), values...)
 	}
 	var r result
 	switch g.Phase {
-	case engine.PhaseDraw:
-		if has(engine.ActStop) && (!has(engine.ActDraw) || rng.IntN(10) < 4) {
+	case dix.PhaseDraw:
+		if has(dix.ActStop) && (!has(dix.ActDraw) || rng.IntN(10) < 4) {
 			r = click(board, verbStop)
 		} else {
 			r = click(board, verbDraw)
 		}
-	case engine.PhaseChoose:
+	case dix.PhaseChoose:
 		if rng.IntN(10) < 7 {
 			r = click(board, verbNumbers)
 		} else {
 			r = click(board, verbMoney)
 		}
-	case engine.PhaseBustChoice:
+	case dix.PhaseBustChoice:
 		if rng.IntN(2) == 0 {
 			r = click(board, verbConsol)
 		} else {
 			r = click(board, verbBustBuy)
 		}
-	case engine.PhaseBuy, engine.PhaseFinalBuy:
-		if has(engine.ActBuy) && len(ch.Buyable) > 0 && rng.IntN(2) == 0 {
+	case dix.PhaseBuy, dix.PhaseFinalBuy:
+		if has(dix.ActBuy) && len(ch.Buyable) > 0 && rng.IntN(2) == 0 {
 			r = h.buyByClicks(user, board, ch.Buyable[rng.IntN(len(ch.Buyable))])
 		} else {
 			r = click(board, verbEndTurn)
 		}
-	case engine.PhaseAuction:
-		if has(engine.ActBid) && rng.IntN(2) == 0 {
+	case dix.PhaseAuction:
+		if has(dix.ActBid) && rng.IntN(2) == 0 {
 			prompt := click(board, verbBid).shown(board)
 			require.True(h.t, prompt.ephemeral)
 			ids := findIDs(prompt, verbBidAmount)
@@ -121,7 +121,7 @@ func (h *harness) step(rng *rand.Rand) bool {
 		} else {
 			r = click(board, verbPass)
 		}
-	case engine.PhaseAuctionPay:
+	case dix.PhaseAuctionPay:
 		prompt := click(board, verbPay).shown(board)
 		require.True(h.t, prompt.ephemeral)
 		r = click(prompt, verbAuctPay)
@@ -141,7 +141,7 @@ func (h *harness) step(rng *rand.Rand) bool {
 }
 
 // buyByClicks buys card through the market prompt and the proposed payment.
-func (h *harness) buyByClicks(user string, board *shownMessage, card engine.Card) result {
+func (h *harness) buyByClicks(user string, board *shownMessage, card dix.Card) result {
 	h.t.Helper()
 	prompt := h.clickOn(user, board, h.mustFind(board, verbBuy)).shown(board)
 	require.True(h.t, prompt.ephemeral)
@@ -195,7 +195,7 @@ func TestFullGameByClicks(t *testing.T) {
 			rec, err := h.st.Get(context.Background(), h.channel)
 			require.NoError(t, err)
 			assert.True(t, rec.Finished)
-			assert.Equal(t, engine.PhaseOver, rec.State.Phase)
+			assert.Equal(t, dix.PhaseOver, rec.State.Phase)
 			last := h.rec.calls[len(h.rec.calls)-1]
 			require.True(t, last.posted(), last.op)
 			require.Len(t, last.send.Embeds, 1)

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -631,7 +631,7 @@ func (h *harness) mustFind(msg *shownMessage, verb string) string {
 }
 
 // gameOf returns the record's game (nil for a lobby).
-func gameOf(r *dixbot.Record) *engine.Game { return r.State }
+func gameOf(r *dixbot.Record) *dix.Game { return r.State }
 
 func mustMeta(b []byte) *meta {
 	m, err := decodeMeta(b)

@@ -7,8 +7,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/dixgame/dixbot/computer"
-	"github.com/dixgame/dixbot/engine"
+	computer "github.com/dixgame/dixbot/computer/dix"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -29,9 +29,9 @@ func (c *call) hint() error {
 }
 
 // hintEmbed is the hint for seat s, who must decide now in g.
-func hintEmbed(lang string, g *engine.Game, s int) *discordgo.MessageEmbed {
+func hintEmbed(lang string, g *dix.Game, s int) *discordgo.MessageEmbed {
 	var lines []string
-	if g.Phase == engine.PhaseDraw && len(g.Deck) > 0 {
+	if g.Phase == dix.PhaseDraw && len(g.Deck) > 0 {
 		o := computer.DrawOdds(g)
 		lines = append(lines, locales.T(lang, "hint_odds", map[string]any{
 			"Bust": pct(o.Bust()), "Left": o.Left, "Wild": pct(o.Wild),
@@ -46,7 +46,7 @@ func hintEmbed(lang string, g *engine.Game, s int) *discordgo.MessageEmbed {
 			lines = append(lines, locales.T(lang, "hint_gain", map[string]any{"Points": points(lang, o.Gain)}))
 		}
 	}
-	if g.Phase == engine.PhaseBuy || g.Phase == engine.PhaseFinalBuy {
+	if g.Phase == dix.PhaseBuy || g.Phase == dix.PhaseFinalBuy {
 		ch := g.Choices(s)
 		pay := proposer(g, s)
 		for _, cd := range ch.Buyable {
@@ -59,7 +59,7 @@ func hintEmbed(lang string, g *engine.Game, s int) *discordgo.MessageEmbed {
 	// no randomness.
 	adv := computer.Advise(g, s, rand.New(rand.NewPCG(uint64(g.Seq), 0)))
 	d := map[string]any{"Points": points(lang, adv.Points), "Amount": adv.Action.Amount, "Chance": pct(adv.Points)}
-	if adv.Action.Kind == engine.ActBuy {
+	if adv.Action.Kind == dix.ActBuy {
 		d["Card"] = cardText(lang, adv.Action.Card)
 	}
 	if g.Auction != nil {
@@ -73,29 +73,29 @@ func hintEmbed(lang string, g *engine.Game, s int) *discordgo.MessageEmbed {
 }
 
 // actionKey names an action kind in the hint's locale keys.
-func actionKey(k engine.ActionKind) string {
+func actionKey(k dix.ActionKind) string {
 	switch k {
-	case engine.ActDraw:
+	case dix.ActDraw:
 		return "draw"
-	case engine.ActStop:
+	case dix.ActStop:
 		return "stop"
-	case engine.ActTakeNumbers:
+	case dix.ActTakeNumbers:
 		return "numbers"
-	case engine.ActTakeMoney:
+	case dix.ActTakeMoney:
 		return "money"
-	case engine.ActBuy:
+	case dix.ActBuy:
 		return "buy"
-	case engine.ActEndTurn:
+	case dix.ActEndTurn:
 		return "skip"
-	case engine.ActConsolation:
+	case dix.ActConsolation:
 		return "consolation"
-	case engine.ActBustBuy:
+	case dix.ActBustBuy:
 		return "bustbuy"
-	case engine.ActBid:
+	case dix.ActBid:
 		return "bid"
-	case engine.ActPass:
+	case dix.ActPass:
 		return "pass"
-	case engine.ActPay:
+	case dix.ActPay:
 		return "pay"
 	}
 	return "none"

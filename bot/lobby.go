@@ -9,8 +9,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/computer"
-	"github.com/dixgame/dixbot/engine"
+	computer "github.com/dixgame/dixbot/computer/dix"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -101,7 +101,7 @@ func (c *call) lobbyStart(p parsedID) error {
 		if len(m.Seats) < minPlayers {
 			return refuse(ErrTooFew, "err_too_few", map[string]any{"Min": minPlayers})
 		}
-		g, err := engine.New(engine.Options{Players: len(m.Seats), BustVariant: m.Bust, Seed: c.b.seed(), FirstPlayer: -1})
+		g, err := dix.New(dix.Options{Players: len(m.Seats), BustVariant: m.Bust, Seed: c.b.seed(), FirstPlayer: -1})
 		if err != nil {
 			return err
 		}
@@ -229,7 +229,7 @@ func (c *call) create(r *dixbot.Record) error {
 			*r = *old
 			return nil
 		}
-		if old.State != nil && old.State.Phase == engine.PhaseOver && attempt == 0 {
+		if old.State != nil && old.State.Phase == dix.PhaseOver && attempt == 0 {
 			ferr := c.retry("finish", func(ctx context.Context) error { return c.b.store.Finish(ctx, c.i.ChannelID) })
 			if ferr == nil {
 				continue

@@ -6,7 +6,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -67,7 +67,7 @@ func (c *call) repost() {
 		switch {
 		case r.State == nil:
 			m.owe(r, effect{Kind: effLobby, Msg: effLobbyAgain})
-		case r.State.Phase == engine.PhaseOver:
+		case r.State.Phase == dix.PhaseOver:
 			m.owe(r, effect{Kind: effScores}, effect{Kind: effFinish})
 		default:
 			m.owe(r, effect{Kind: effBoard})

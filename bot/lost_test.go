@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -23,7 +23,7 @@ func TestLostGameRetiresItsButtons(t *testing.T) {
 	for _, lc := range []discordgo.Locale{discordgo.EnglishUS, discordgo.French} {
 		t.Run(string(lc), func(t *testing.T) {
 			h := newHarness(t)
-			h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+			h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 			board := h.board()
 			embeds := board.embeds
 			require.NoError(t, h.st.Delete(context.Background(), h.channel)) // the store's data is gone
@@ -48,7 +48,7 @@ func TestLostGameRetiresItsButtons(t *testing.T) {
 // store has it; the game then goes on from there.
 func TestRestoredGameGoesOn(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	snapshot := h.snap()
 	// Follow-ups refused: messages go with the bot token and a nonce; the

@@ -7,8 +7,8 @@ import (
 
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/clock"
-	"github.com/dixgame/dixbot/computer"
-	"github.com/dixgame/dixbot/engine"
+	computer "github.com/dixgame/dixbot/computer/dix"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -146,7 +146,7 @@ func (m *meta) encode() []byte {
 
 // version is the state version carried by the game's components: the
 // engine's Seq, as documented for the end-to-end tests and tools.
-func (m *meta) version(g *engine.Game) uint32 { return g.Seq }
+func (m *meta) version(g *dix.Game) uint32 { return g.Seq }
 
 // lobbyVersion is the state version carried by the lobby's components.
 func (m *meta) lobbyVersion() uint32 { return m.Lobby }

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // allPerms are the bot's usual permissions in a game's channel.
@@ -66,7 +66,7 @@ func (h *harness) restore() {
 // clock at the live pace (see clocked) started at now.
 func (h *harness) seedClocked(now time.Time) {
 	h.t.Helper()
-	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
 		m := mustMeta(r.Meta)
 		m.Pace = "live"
@@ -285,7 +285,7 @@ func TestBoardMissingToldToThePlayers(t *testing.T) {
 func TestBoardCommandWhileMissing(t *testing.T) {
 	h := newHarness(t)
 	h.appPerm = allPerms
-	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	lost := int64(discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks)
 	h.lose(lost)
 	r := h.command("u1", "board")
@@ -331,7 +331,7 @@ func TestBoardCommandWhileMissing(t *testing.T) {
 // until it expires.
 func TestChannelGone(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	h.rec.mu.Lock()
 	h.rec.refuse = func(c recorded) error {
 		if !c.posted() {

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // quickTurnDeck lets Alice end her first turn in three clicks (draw, stop,
@@ -38,7 +38,7 @@ func (r *recorder) liveBoards() []string {
 // returns the turn's board.
 func endTurnWhileDiscordFails(t *testing.T, h *harness) *shownMessage {
 	t.Helper()
-	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
 	h.clickOn("u1", board, h.mustFind(board, verbStop))
@@ -131,7 +131,7 @@ func TestOwedEffectsClaimedOnce(t *testing.T) {
 // block what comes after it.
 func TestPermanentRefusalIsSkipped(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	rec, m := h.record()
 	m.owe(rec, effect{Kind: effRetire, Msg: "gone"}, effect{Kind: effBoard})
 	rec.Meta = m.encode()
@@ -148,7 +148,7 @@ func TestPermanentRefusalIsSkipped(t *testing.T) {
 // through, the outbox sends nothing more for it.
 func TestBoardClickAnswerLostIsRepaired(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	boardVersion := func() uint32 {
 		t.Helper()
@@ -208,7 +208,7 @@ func TestTakeoverFindsTheBoardPostedBefore(t *testing.T) {
 // the board ends up showing the game as it stands.
 func TestBoardEditOvertakenIsShownAgain(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	overtaken := false
 	h.rec.mu.Lock()

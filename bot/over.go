@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -36,9 +36,9 @@ func (c *call) overText() (text string, ok bool) {
 		return map[string]any{"URL": messageURL(r.Guild, r.Channel, message)}
 	}
 	switch {
-	case r.State.Phase != engine.PhaseOver && m.Board != "":
+	case r.State.Phase != dix.PhaseOver && m.Board != "":
 		return locales.T(c.lang, "err_over_abandoned", link(m.Board)), true
-	case r.State.Phase != engine.PhaseOver:
+	case r.State.Phase != dix.PhaseOver:
 		return locales.T(c.lang, "err_over_abandoned_nolink", nil), true
 	case m.Scores != "":
 		return locales.T(c.lang, "err_over_scores", link(m.Scores)), true

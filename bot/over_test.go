@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -71,7 +71,7 @@ func TestPromptAfterTheGameSaysItIsOverAndWhereItsScoreboardIs(t *testing.T) {
 
 func TestPromptAfterAnAbandonSaysSo(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	prompt := h.command("u1", "abandon").shown(nil)
 	h.clickOn("u1", prompt, h.mustFind(prompt, verbAbandonYes))

@@ -9,8 +9,8 @@ import (
 
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/clock"
-	"github.com/dixgame/dixbot/computer"
-	"github.com/dixgame/dixbot/engine"
+	computer "github.com/dixgame/dixbot/computer/dix"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -38,7 +38,7 @@ const maxKickButtons = 4
 // auction passed, a purchase skipped, a turn drawn or stopped as the strong
 // player would) for an absent player or a decision whose time ran out.
 // It is the one place to change that policy.
-func autoMove(g *engine.Game, seat int, forGood bool, r *rand.Rand) engine.Action {
+func autoMove(g *dix.Game, seat int, forGood bool, r *rand.Rand) dix.Action {
 	if forGood {
 		return computer.Decide(g, seat, computer.Strong, r)
 	}
@@ -62,7 +62,7 @@ func (m *meta) clocked(s int) bool {
 
 // tick runs the clock on after a change of g at now: the decision made
 // (decided) is charged with its increment, and the next person's starts.
-func (m *meta) tick(g *engine.Game, now time.Time, decided bool) {
+func (m *meta) tick(g *dix.Game, now time.Time, decided bool) {
 	c := m.Clock
 	if c == nil {
 		return
@@ -70,7 +70,7 @@ func (m *meta) tick(g *engine.Game, now time.Time, decided bool) {
 	if decided {
 		c.Stop(now)
 	}
-	if a := g.ToAct(); g.Phase != engine.PhaseOver && m.clocked(a) {
+	if a := g.ToAct(); g.Phase != dix.PhaseOver && m.clocked(a) {
 		c.Start(a, now)
 		return
 	}
@@ -106,7 +106,7 @@ func (m *meta) setDue(r *dixbot.Record, now time.Time) {
 
 // newClock starts the clock of a game that begins at now, at the pace
 // named by the table (the default pace when it names none the bot knows).
-func (b *Bot) newClock(m *meta, g *engine.Game, now time.Time) {
+func (b *Bot) newClock(m *meta, g *dix.Game, now time.Time) {
 	p, ok := clock.Find(b.paces, m.Pace)
 	if !ok {
 		p, _ = clock.Find(b.paces, clock.DefaultPace)
@@ -121,7 +121,7 @@ func (b *Bot) newClock(m *meta, g *engine.Game, now time.Time) {
 // It returns how late the deadline it acted on was (−1: none).
 func (b *Bot) onClock(r *dixbot.Record, m *meta, now time.Time) (time.Duration, error) {
 	g, c := r.State, m.Clock
-	if g == nil || c == nil || g.Phase == engine.PhaseOver || m.PausedBy != "" {
+	if g == nil || c == nil || g.Phase == dix.PhaseOver || m.PausedBy != "" {
 		return -1, nil
 	}
 	if s := c.Seat; s >= 0 && s != g.ToAct() {
@@ -380,8 +380,8 @@ func (c *call) kickVote(p parsedID) error {
 		if g == nil {
 			return ErrNotStarted
 		}
-		if g.Phase == engine.PhaseOver {
-			return engine.ErrGameOver
+		if g.Phase == dix.PhaseOver {
+			return dix.ErrGameOver
 		}
 		voter := m.seatOf(c.user)
 		if c.user != m.Creator && (voter < 0 || m.Seats[voter].Gone != "") {
@@ -439,8 +439,8 @@ func (c *call) cmdLeave() error {
 		if g == nil {
 			return ErrLeaveLobby
 		}
-		if g.Phase == engine.PhaseOver {
-			return engine.ErrGameOver
+		if g.Phase == dix.PhaseOver {
+			return dix.ErrGameOver
 		}
 		s := m.seatOf(c.user)
 		if s < 0 || m.Seats[s].Gone != "" {
@@ -481,8 +481,8 @@ func (c *call) cmdPause(on bool) error {
 		if g == nil {
 			return ErrNotStarted
 		}
-		if g.Phase == engine.PhaseOver {
-			return engine.ErrGameOver
+		if g.Phase == dix.PhaseOver {
+			return dix.ErrGameOver
 		}
 		now := c.b.now()
 		key := "log_paused"

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	dixbot "github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // /dix start and /dix solo need Send Messages in a channel and Send
@@ -72,7 +72,7 @@ func TestCommandsUseContexts(t *testing.T) {
 // Attach Files again brings the pictures back.
 func TestOutboxAttachesOnlyWhereAllowed(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, "b1 g2 o3 p4 b5 g6", engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, "b1 g2 o3 p4 b5 g6", dix.Options{Players: 2, FirstPlayer: 0})
 	owe := func(d discordAPI) {
 		t.Helper()
 		rec, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -66,20 +66,20 @@ const maxSpendable = 64
 // copies) first, then the last copies, each group in card order; dups is
 // how many are duplicates. While an auction runs in a solo game only
 // duplicates may pay (§5). Wilds never pay (R4).
-func spendable(g *engine.Game, s int) (cards []engine.Card, dups int) {
-	var nums []engine.Card
+func spendable(g *dix.Game, s int) (cards []dix.Card, dups int) {
+	var nums []dix.Card
 	for _, cd := range g.Players[s].Collection {
-		if cd.Kind == engine.KindNumber {
+		if cd.Kind == dix.KindNumber {
 			nums = append(nums, cd)
 		}
 	}
-	slices.SortFunc(nums, func(a, b engine.Card) int {
+	slices.SortFunc(nums, func(a, b dix.Card) int {
 		if a.Color != b.Color {
 			return int(a.Color) - int(b.Color)
 		}
 		return int(a.Value) - int(b.Value)
 	})
-	var last []engine.Card
+	var last []dix.Card
 	for i, cd := range nums {
 		if i+1 < len(nums) && nums[i+1] == cd {
 			cards = append(cards, cd)
@@ -88,7 +88,7 @@ func spendable(g *engine.Game, s int) (cards []engine.Card, dups int) {
 		}
 	}
 	dups = len(cards)
-	if !(g.Solo() && (g.Phase == engine.PhaseAuction || g.Phase == engine.PhaseAuctionPay)) {
+	if !(g.Solo() && (g.Phase == dix.PhaseAuction || g.Phase == dix.PhaseAuctionPay)) {
 		cards = append(cards, last...)
 	}
 	if len(cards) > maxSpendable {
@@ -98,11 +98,11 @@ func spendable(g *engine.Game, s int) (cards []engine.Card, dups int) {
 }
 
 // payment is the engine payment of a pick.
-func (p pick) payment(list []engine.Card) (engine.Payment, error) {
+func (p pick) payment(list []dix.Card) (dix.Payment, error) {
 	if bits.Len64(p.cards) > len(list) {
-		return engine.Payment{}, fmt.Errorf("%w: card index out of range", ErrBadCustomID)
+		return dix.Payment{}, fmt.Errorf("%w: card index out of range", ErrBadCustomID)
 	}
-	pay := engine.Payment{Money: p.money, Consolation: p.cons}
+	pay := dix.Payment{Money: p.money, Consolation: p.cons}
 	for m := p.cards; m != 0; m &= m - 1 {
 		pay.Cards = append(pay.Cards, list[bits.TrailingZeros64(m)])
 	}
@@ -111,23 +111,23 @@ func (p pick) payment(list []engine.Card) (engine.Payment, error) {
 
 // checkPick is the engine's check of a payment (ownership, R4, solo
 // duplicates, covering the price, R3), said with the amounts.
-func checkPick(g *engine.Game, s, price int, pay engine.Payment) error {
+func checkPick(g *dix.Game, s, price int, pay dix.Payment) error {
 	err := g.CheckPayment(s, price, pay)
 	d := map[string]any{"Paid": pay.Value(), "Price": price}
 	switch {
-	case errors.Is(err, engine.ErrPaymentShort):
-		return refuse(engine.ErrPaymentShort, "err_payment_short_amounts", d)
-	case errors.Is(err, engine.ErrSuperfluousPayment):
-		return refuse(engine.ErrSuperfluousPayment, "pick_superfluous", d)
+	case errors.Is(err, dix.ErrPaymentShort):
+		return refuse(dix.ErrPaymentShort, "err_payment_short_amounts", d)
+	case errors.Is(err, dix.ErrSuperfluousPayment):
+		return refuse(dix.ErrSuperfluousPayment, "pick_superfluous", d)
 	}
 	return err
 }
 
 // pickPrice is what the target of a pick costs seat s now, checking that
 // the payment is the decision open to s.
-func pickPrice(g *engine.Game, s int, target string) (int, error) {
+func pickPrice(g *dix.Game, s int, target string) (int, error) {
 	if target == pickAuction {
-		ch, err := requireChoice(g, s, engine.ActPay)
+		ch, err := requireChoice(g, s, dix.ActPay)
 		return ch.Owe, err
 	}
 	cd, err := buyable(g, s, target)
@@ -136,7 +136,7 @@ func pickPrice(g *engine.Game, s int, target string) (int, error) {
 
 // pickerView renders the picker for p in lang, with an optional refusal
 // shown above it (a new refusal replaces the previous one).
-func pickerView(lang string, g *engine.Game, m *meta, s int, p pick, refusal string) (string, []discordgo.MessageComponent, error) {
+func pickerView(lang string, g *dix.Game, m *meta, s int, p pick, refusal string) (string, []discordgo.MessageComponent, error) {
 	price, err := pickPrice(g, s, p.target)
 	if err != nil {
 		return "", nil, err
@@ -161,7 +161,7 @@ func pickerView(lang string, g *engine.Game, m *meta, s int, p pick, refusal str
 		}
 		lines = append(lines, locales.T(lang, "pick_title_auction", d))
 	} else {
-		cd, _ := engine.ParseCard(p.target)
+		cd, _ := dix.ParseCard(p.target)
 		d["Card"], d["CardName"] = cardText(lang, cd), cardName(lang, cd)
 		lines = append(lines, locales.T(lang, "pick_title_buy", d))
 	}
@@ -239,7 +239,7 @@ func pickerView(lang string, g *engine.Game, m *meta, s int, p pick, refusal str
 		rows = append(rows, tokenMenu(verbPickMoney, pl.Money, p.money, "pick_money_option", 1))
 	}
 	if pl.Consolation > 0 {
-		rows = append(rows, tokenMenu(verbPickCons, pl.Consolation, p.cons, "pick_cons_option", engine.ConsolationValue))
+		rows = append(rows, tokenMenu(verbPickCons, pl.Consolation, p.cons, "pick_cons_option", dix.ConsolationValue))
 	}
 	confirm := button(lang, "btn_pick_confirm", map[string]any{"Paid": paid}, discordgo.SuccessButton, customID(verbPickOK, seq, p.arg()))
 	confirm.Disabled = checkErr != nil
@@ -332,7 +332,7 @@ func (c *call) pickConfirm(p parsedID) error {
 	if err != nil {
 		return err
 	}
-	payer := func(g *engine.Game, s, price int) (engine.Payment, error) {
+	payer := func(g *dix.Game, s, price int) (dix.Payment, error) {
 		list, _ := spendable(g, s)
 		pay, err := st.payment(list)
 		if err != nil {
@@ -360,7 +360,7 @@ func (c *call) pickConfirm(p parsedID) error {
 // the auction picker to the proposed payment.
 func (c *call) pickBack(p parsedID) error {
 	if p.arg == pickAuction {
-		g, m, s, ch, err := c.peekChoice(p.version, engine.ActPay)
+		g, m, s, ch, err := c.peekChoice(p.version, dix.ActPay)
 		if err != nil {
 			return err
 		}
@@ -372,12 +372,12 @@ func (c *call) pickBack(p parsedID) error {
 		c.updateOrReply(locales.T(c.lang, "prompt_auction_pay", d), comps)
 		return nil
 	}
-	g, m, s, ch, err := c.peekChoice(p.version, engine.ActBuy)
+	g, m, s, ch, err := c.peekChoice(p.version, dix.ActBuy)
 	if err != nil {
 		return err
 	}
 	if len(ch.Buyable) == 0 {
-		return refuse(engine.ErrNotInMarket, "err_nothing_to_buy", nil)
+		return refuse(dix.ErrNotInMarket, "err_nothing_to_buy", nil)
 	}
 	c.updateOrReply(locales.T(c.lang, "prompt_buy", map[string]any{"Capacity": g.BuyCapacity(s)}), buySelects(c.lang, m.version(g), ch.Buyable, proposer(g, s)))
 	return nil
@@ -387,34 +387,34 @@ func (c *call) pickBack(p parsedID) error {
 // one that the engine accepts and that has no superfluous unit (R3): paying
 // it then decides nothing. Cards that are the same colour and number are
 // the same choice.
-func onlyPayment(g *engine.Game, s, price int) (engine.Payment, bool) {
+func onlyPayment(g *dix.Game, s, price int) (dix.Payment, bool) {
 	list, _ := spendable(g, s)
 	pl := g.Players[s]
-	distinct := map[engine.Card]bool{}
+	distinct := map[dix.Card]bool{}
 	for _, cd := range list {
 		distinct[cd] = true
 	}
-	var found engine.Payment
+	var found dix.Payment
 	n := 0
 	for m := 0; m <= pl.Money; m++ {
 		for c := 0; c <= pl.Consolation; c++ {
 			for k := 0; k <= len(list); k++ {
-				if g.CheckPayment(s, price, engine.Payment{Money: m, Consolation: c, Cards: list[:k]}) != nil {
+				if g.CheckPayment(s, price, dix.Payment{Money: m, Consolation: c, Cards: list[:k]}) != nil {
 					continue
 				}
 				if k > 0 && k < len(list) && len(distinct) > 1 {
-					return engine.Payment{}, false // several ways to choose the cards
+					return dix.Payment{}, false // several ways to choose the cards
 				}
 				n++
 				if n > 1 {
-					return engine.Payment{}, false
+					return dix.Payment{}, false
 				}
-				found = engine.Payment{Money: m, Consolation: c, Cards: append([]engine.Card(nil), list[:k]...)}
+				found = dix.Payment{Money: m, Consolation: c, Cards: append([]dix.Card(nil), list[:k]...)}
 			}
 		}
 	}
 	if n != 1 || checkPick(g, s, price, found) != nil {
-		return engine.Payment{}, false
+		return dix.Payment{}, false
 	}
 	return found, true
 }

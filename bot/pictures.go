@@ -9,7 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 	"github.com/dixgame/dixbot/picture"
 )
@@ -110,7 +110,7 @@ func refusedFiles(err error, files []*discordgo.File) bool {
 
 // publicView is the engine's view of g without what the rules keep
 // hidden: the deck's order (its size stays).
-func publicView(g *engine.Game) engine.View {
+func publicView(g *dix.Game) dix.View {
 	v := g.View()
 	v.Deck = nil
 	return v
@@ -191,7 +191,7 @@ func withImage(e *discordgo.MessageEmbed, file string) *discordgo.MessageEmbed {
 // boardMessage is the board of g in lang: with pictures the short text and
 // the picture it shows, else the full text and no file.
 // attach false (no permission to) gives the text only.
-func (b *Bot) boardMessage(lang string, m *meta, g *engine.Game, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
+func (b *Bot) boardMessage(lang string, m *meta, g *dix.Game, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
 	if !attach || !b.pictured(m) {
 		return boardEmbed(lang, m, g), nil
 	}
@@ -205,7 +205,7 @@ func (b *Bot) boardMessage(lang string, m *meta, g *engine.Game, attach bool) (*
 
 // handMessage is seat s's private view in lang (/dix hand): with pictures
 // the collection drawn as runs, the wilds where the scorer places them.
-func (b *Bot) handMessage(lang string, m *meta, g *engine.Game, s int, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
+func (b *Bot) handMessage(lang string, m *meta, g *dix.Game, s int, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
 	if !attach || !b.pictured(m) {
 		return handEmbed(lang, m, g, s), nil
 	}
@@ -220,7 +220,7 @@ func (b *Bot) handMessage(lang string, m *meta, g *engine.Game, s int, attach bo
 // buyPreview is the picture of the buy prompt's payment step: seat s's
 // collection after buying cd with pay (the payment the step proposes), cd
 // where it goes and the cards paid apart. Nil without pictures.
-func (b *Bot) buyPreview(lang string, m *meta, g *engine.Game, s int, cd engine.Card, pay engine.Payment, attach bool) ([]*discordgo.MessageEmbed, []*discordgo.File) {
+func (b *Bot) buyPreview(lang string, m *meta, g *dix.Game, s int, cd dix.Card, pay dix.Payment, attach bool) ([]*discordgo.MessageEmbed, []*discordgo.File) {
 	if !attach || !b.pictured(m) {
 		return nil, nil
 	}
@@ -235,7 +235,7 @@ func (b *Bot) buyPreview(lang string, m *meta, g *engine.Game, s int, cd engine.
 }
 
 // boardPicture is the input of the board picture of g in lang.
-func boardPicture(lang string, m *meta, g *engine.Game) picture.Board {
+func boardPicture(lang string, m *meta, g *dix.Game) picture.Board {
 	return picture.Board{
 		View: publicView(g), Names: pictureNames(lang, m, len(g.Players)), Marks: pictureMarks(m, len(g.Players)),
 		Acting: g.ToAct(), Labels: pictureLabels(lang),
@@ -243,13 +243,13 @@ func boardPicture(lang string, m *meta, g *engine.Game) picture.Board {
 }
 
 // scoreboardPicture is the input of the final scoreboard's picture.
-func scoreboardPicture(lang string, m *meta, g *engine.Game) picture.Scoreboard {
+func scoreboardPicture(lang string, m *meta, g *dix.Game) picture.Scoreboard {
 	return picture.Scoreboard{View: publicView(g), Names: pictureNames(lang, m, len(g.Players)),
 		Marks: pictureMarks(m, len(g.Players)), Labels: pictureLabels(lang)}
 }
 
 // handPicture is the input of seat s's hand picture.
-func handPicture(lang string, m *meta, g *engine.Game, s int) picture.Hand {
+func handPicture(lang string, m *meta, g *dix.Game, s int) picture.Hand {
 	p := g.Players[s]
 	return picture.Hand{
 		Name: pictureNames(lang, m, len(g.Players))[s], Collection: p.Collection, Money: p.Money, Consolation: p.Consolation,
@@ -259,7 +259,7 @@ func handPicture(lang string, m *meta, g *engine.Game, s int) picture.Hand {
 
 // previewHand is the input of the buy preview: seat s's hand with cd as
 // the candidate and the cards of pay paid for it.
-func previewHand(lang string, m *meta, g *engine.Game, s int, cd engine.Card, pay engine.Payment) picture.Hand {
+func previewHand(lang string, m *meta, g *dix.Game, s int, cd dix.Card, pay dix.Payment) picture.Hand {
 	h := handPicture(lang, m, g, s)
 	h.Candidate, h.Pay = &cd, pay.Cards
 	return h
@@ -268,7 +268,7 @@ func previewHand(lang string, m *meta, g *engine.Game, s int, cd engine.Card, pa
 // scoresMessage is the final scoreboard of g: with pictures, every
 // player's runs with the wilds' placement, the scores and totals drawn
 // too. The text stays whole: it says the tie-breaks.
-func (b *Bot) scoresMessage(lang string, m *meta, g *engine.Game, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
+func (b *Bot) scoresMessage(lang string, m *meta, g *dix.Game, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
 	e := scoreboardEmbed(lang, m, g)
 	if !attach || !b.pictured(m) {
 		return e, nil

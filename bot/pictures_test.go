@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 	"github.com/dixgame/dixbot/picture"
 )
@@ -70,13 +70,13 @@ func TestPicturesOption(t *testing.T) {
 // from the public view: the same game with its deck in another order
 // gives the very same picture.
 func TestBoardPictureShowsNoHiddenInformation(t *testing.T) {
-	g, err := engine.New(engine.Options{Players: 3, Seed: 5, FirstPlayer: 0})
+	g, err := dix.New(dix.Options{Players: 3, Seed: 5, FirstPlayer: 0})
 	require.NoError(t, err)
 	for range 6 { // a few draws, so the tableau is not empty
-		if g.Phase != engine.PhaseDraw || !slices.Contains(g.Choices(g.ToAct()).Actions, engine.ActDraw) {
+		if g.Phase != dix.PhaseDraw || !slices.Contains(g.Choices(g.ToAct()).Actions, dix.ActDraw) {
 			break
 		}
-		_, err := g.Apply(engine.Action{Kind: engine.ActDraw, Player: g.ToAct()})
+		_, err := g.Apply(dix.Action{Kind: dix.ActDraw, Player: g.ToAct()})
 		require.NoError(t, err)
 	}
 	assert.Nil(t, publicView(g).Deck)
@@ -145,9 +145,9 @@ func TestOrphanedPictures(t *testing.T) {
 // acting seat cannot happen, so an unreadable card in a collection) is
 // shown as text, whole, and nothing panics.
 func TestPictureFallsBackToText(t *testing.T) {
-	g, err := engine.New(engine.Options{Players: 2, Seed: 1, FirstPlayer: 0})
+	g, err := dix.New(dix.Options{Players: 2, Seed: 1, FirstPlayer: 0})
 	require.NoError(t, err)
-	g.Players[0].Collection = []engine.Card{{Kind: engine.KindNumber, Color: engine.Blue, Value: 42}}
+	g.Players[0].Collection = []dix.Card{{Kind: dix.KindNumber, Color: dix.Blue, Value: 42}}
 	b, err := New(Options{Store: newMemStore()})
 	require.NoError(t, err)
 	m := &meta{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}}}
@@ -192,7 +192,7 @@ func TestPicturesInGamesByClicks(t *testing.T) {
 			for h.step(rng) {
 				if steps%7 == 0 {
 					rec, m := h.record()
-					if !rec.Finished && rec.State != nil && rec.State.Phase != engine.PhaseOver {
+					if !rec.Finished && rec.State != nil && rec.State.Phase != dix.PhaseOver {
 						h.command(m.Seats[rec.State.ToAct()].ID, "hand")
 						hands++
 					}
@@ -318,7 +318,7 @@ func (n noAttach) Edit(ctx context.Context, e *discordgo.MessageEdit) error {
 func TestNoAttachFilesPermission(t *testing.T) {
 	h := newHarness(t)
 	h.appPerm = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks
-	h.seedGame([]string{"u1", "u2"}, "b1 g2 o3 p4 b5 g6", engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, "b1 g2 o3 p4 b5 g6", dix.Options{Players: 2, FirstPlayer: 0})
 	var m *meta
 	rec, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
 		m = mustMeta(r.Meta)
@@ -376,14 +376,14 @@ func TestBuyPreviewAgreesWithTheMenu(t *testing.T) {
 				g := rec.State
 				s := g.ToAct()
 				ch := g.Choices(s)
-				if (g.Phase == engine.PhaseBuy || g.Phase == engine.PhaseFinalBuy) && len(ch.Buyable) > 0 && slices.Contains(ch.Actions, engine.ActBuy) {
+				if (g.Phase == dix.PhaseBuy || g.Phase == dix.PhaseFinalBuy) && len(ch.Buyable) > 0 && slices.Contains(ch.Actions, dix.ActBuy) {
 					user := m.Seats[s].ID
 					board := h.board()
 					prompt := h.clickOn(user, board, h.mustFind(board, verbBuy)).shown(board)
 					opts := menuOptions(prompt)
 					require.Len(t, opts, len(ch.Buyable))
 					for _, o := range opts {
-						cd, err := engine.ParseCard(o.Value)
+						cd, err := dix.ParseCard(o.Value)
 						require.NoError(t, err)
 						pay, ok := g.ProposePayment(s, int(cd.Value))
 						require.True(t, ok)
@@ -393,13 +393,13 @@ func TestBuyPreviewAgreesWithTheMenu(t *testing.T) {
 						require.NoError(t, err)
 						want := locales.N(lang, "option_card_pay", abs(after-before), map[string]any{"Payment": paymentText(lang, pay), "Points": signed(after - before)})
 						assert.Equal(t, truncate(want, 100), o.Description, "%s: the menu and the picture", cd)
-						if after-before != engine.BestScore(append(slices.Clone(g.Players[s].Collection), cd)).Total-before {
+						if after-before != dix.BestScore(append(slices.Clone(g.Players[s].Collection), cd)).Total-before {
 							costly++ // the cards paid change the score: the case that matters
 						}
 					}
 					// The step the player sees attaches that very picture.
 					o := opts[rng.IntN(len(opts))]
-					cd, _ := engine.ParseCard(o.Value)
+					cd, _ := dix.ParseCard(o.Value)
 					sel := h.clickOn(user, prompt, h.mustFind(prompt, verbBuySelect), o.Value)
 					files, _ := filesOf(sel.calls[0])
 					require.Len(t, files, 1)
@@ -450,10 +450,10 @@ func TestPicturesDrawOnlyWhatTheFontHas(t *testing.T) {
 		{ID: "u4", Name: "Dan", Gone: goneLeft},
 		{ID: "u5", Name: "Eve", Gone: goneKicked},
 	}}
-	g, err := engine.New(engine.Options{Players: 5, Seed: 3, FirstPlayer: 0})
+	g, err := dix.New(dix.Options{Players: 5, Seed: 3, FirstPlayer: 0})
 	require.NoError(t, err)
 	solo := &meta{Solo: true, Seats: []seat{{ID: "u1", Name: "Alice"}, {}}}
-	gs, err := engine.New(engine.Options{Players: 1, Seed: 3, FirstPlayer: 0, Difficulty: 5})
+	gs, err := dix.New(dix.Options{Players: 1, Seed: 3, FirstPlayer: 0, Difficulty: 5})
 	require.NoError(t, err)
 	for _, lang := range []string{"en", "fr"} {
 		l := pictureLabels(lang)
@@ -463,7 +463,7 @@ func TestPicturesDrawOnlyWhatTheFontHas(t *testing.T) {
 		}
 		for _, tc := range []struct {
 			m     *meta
-			g     *engine.Game
+			g     *dix.Game
 			marks []picture.Mark
 		}{
 			{m, g, []picture.Mark{picture.MarkNone, picture.MarkComputer, picture.MarkAway, picture.MarkComputer, picture.MarkComputer}},
@@ -627,7 +627,7 @@ func TestBoardAsText(t *testing.T) {
 // vote buttons a board can carry stay within Discord's five buttons per
 // row (https://discord.com/developers/docs/components/reference#action-row).
 func TestBoardButtonsFitTheirRows(t *testing.T) {
-	g, err := engine.New(engine.Options{Players: 5, Seed: 3, FirstPlayer: 0})
+	g, err := dix.New(dix.Options{Players: 5, Seed: 3, FirstPlayer: 0})
 	require.NoError(t, err)
 	m := &meta{Lang: "en", Creator: "u1"}
 	for i, u := range []string{"u1", "u2", "u3", "u4", "u5"} {

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -26,7 +26,7 @@ func (h *harness) setSeats(f func(seats []seat)) {
 
 func TestAuctionPingSkipsAbsentAndHandedOverSeats(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2", "u3", "u4"}, auctionDeck, engine.Options{Players: 4, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2", "u3", "u4"}, auctionDeck, dix.Options{Players: 4, FirstPlayer: 0})
 	h.setSeats(func(s []seat) {
 		s[2].Away, s[2].Late = true, 2 // Chloé is absent
 		s[3].Gone = goneLeft           // Dan left: the computer plays his seat
@@ -34,7 +34,7 @@ func TestAuctionPingSkipsAbsentAndHandedOverSeats(t *testing.T) {
 	// Alice draws the super wild: Bob, Chloé and Dan may bid.
 	r := h.clickOn("u1", h.board(), h.mustFind(h.board(), verbDraw))
 	rec, _ := h.record()
-	require.Equal(t, engine.PhaseAuction, rec.State.Phase)
+	require.Equal(t, dix.PhaseAuction, rec.State.Phase)
 	assert.Equal(t, []string{"u2"}, pinged(r.calls), "only Bob, present, is notified")
 	for _, s := range r.sends() {
 		assert.NotContains(t, s.Content, "<@u3>")
@@ -44,7 +44,7 @@ func TestAuctionPingSkipsAbsentAndHandedOverSeats(t *testing.T) {
 
 func TestAuctionPingIsNotSentWhenOnlyComputerPlayedSeatsBid(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2", "u3"}, auctionDeck, engine.Options{Players: 3, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2", "u3"}, auctionDeck, dix.Options{Players: 3, FirstPlayer: 0})
 	h.setSeats(func(s []seat) {
 		s[1].Gone = goneKicked
 		s[2].Away, s[2].Late = true, 2
@@ -55,7 +55,7 @@ func TestAuctionPingIsNotSentWhenOnlyComputerPlayedSeatsBid(t *testing.T) {
 
 func TestFinalRoundPingSkipsHandedOverSeats(t *testing.T) {
 	m, g := lateGame(t, locales.English)
-	g.Phase, g.Tableau, g.Deck, g.EndTriggered = engine.PhaseFinalBuy, nil, nil, true
+	g.Phase, g.Tableau, g.Deck, g.EndTriggered = dix.PhaseFinalBuy, nil, nil, true
 	g.FinalOrder, g.FinalNext = []int{3, 4, 0, 1, 2}, 2
 	require.NotEmpty(t, buyableNow(g, 1))
 	require.NotEmpty(t, buyableNow(g, 2))

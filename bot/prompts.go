@@ -8,8 +8,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/dixgame/dixbot/computer"
-	"github.com/dixgame/dixbot/engine"
+	computer "github.com/dixgame/dixbot/computer/dix"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -22,10 +22,10 @@ const (
 const maxNumber = 999
 
 // requireChoice checks that kind is open to seat now.
-func requireChoice(g *engine.Game, seat int, kind engine.ActionKind) (engine.Choices, error) {
+func requireChoice(g *dix.Game, seat int, kind dix.ActionKind) (dix.Choices, error) {
 	ch := g.Choices(seat)
 	if !hasAction(ch, kind) {
-		return ch, engine.ErrWrongPhase
+		return ch, dix.ErrWrongPhase
 	}
 	return ch, nil
 }
@@ -48,12 +48,12 @@ func bidAmounts(lo, hi int) []int {
 
 // bidPrompt opens the private bid prompt (3.5).
 func (c *call) bidPrompt(p parsedID) error {
-	g, m, _, ch, err := c.peekChoice(p.version, engine.ActBid)
+	g, m, _, ch, err := c.peekChoice(p.version, dix.ActBid)
 	if err != nil {
 		return err
 	}
 	if g.Auction == nil {
-		return engine.ErrWrongPhase
+		return dix.ErrWrongPhase
 	}
 	var row []discordgo.MessageComponent
 	for _, v := range bidAmounts(ch.MinBid, ch.MaxBid) {
@@ -83,20 +83,20 @@ func (c *call) bidPrompt(p parsedID) error {
 
 // placeBid applies a bid after checking it against the open range.
 func (c *call) placeBid(version uint32, amount int) error {
-	return c.play(version, func(g *engine.Game, s int) (engine.Action, error) {
-		ch, err := requireChoice(g, s, engine.ActBid)
+	return c.play(version, func(g *dix.Game, s int) (dix.Action, error) {
+		ch, err := requireChoice(g, s, dix.ActBid)
 		if err != nil {
-			return engine.Action{}, err
+			return dix.Action{}, err
 		}
 		if amount < ch.MinBid {
-			return engine.Action{}, refuse(engine.ErrBidTooLow, "err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid})
+			return dix.Action{}, refuse(dix.ErrBidTooLow, "err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid})
 		}
 		if amount > ch.MaxBid {
-			return engine.Action{}, refuse(engine.ErrBidTooHigh, "err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid})
+			return dix.Action{}, refuse(dix.ErrBidTooHigh, "err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid})
 		}
-		return engine.Action{Kind: engine.ActBid, Amount: amount}, nil
-	}, func(lang string, a engine.Action, g *engine.Game, m *meta, s int) (string, []discordgo.MessageComponent) {
-		if g.Phase == engine.PhaseAuctionPay && g.ToAct() == s && g.Auction != nil {
+		return dix.Action{Kind: dix.ActBid, Amount: amount}, nil
+	}, func(lang string, a dix.Action, g *dix.Game, m *meta, s int) (string, []discordgo.MessageComponent) {
+		if g.Phase == dix.PhaseAuctionPay && g.ToAct() == s && g.Auction != nil {
 			// The last bid won the auction: the payment step follows in the
 			// same prompt instead of sending the winner back to the board.
 			d := map[string]any{"Amount": a.Amount, "Card": cardText(lang, g.Auction.Wild), "CardName": cardName(lang, g.Auction.Wild)}
@@ -117,7 +117,7 @@ func (c *call) bidAmount(p parsedID) error {
 
 // bidCustom opens the "custom amount" modal.
 func (c *call) bidCustom(p parsedID) error {
-	g, m, _, ch, err := c.peekChoice(p.version, engine.ActBid)
+	g, m, _, ch, err := c.peekChoice(p.version, dix.ActBid)
 	if err != nil {
 		return err
 	}
@@ -165,12 +165,12 @@ func (c *call) modal(id, title string, inputs []discordgo.TextInput) {
 // buyPrompt opens the private market prompt: a select of the cards this
 // player may buy (R5), one select per colour beyond 25 choices.
 func (c *call) buyPrompt(p parsedID) error {
-	g, m, s, ch, err := c.peekChoice(p.version, engine.ActBuy)
+	g, m, s, ch, err := c.peekChoice(p.version, dix.ActBuy)
 	if err != nil {
 		return err
 	}
 	if len(ch.Buyable) == 0 {
-		return refuse(engine.ErrNotInMarket, "err_nothing_to_buy", nil)
+		return refuse(dix.ErrNotInMarket, "err_nothing_to_buy", nil)
 	}
 	// 3.4: a market card may be paid with any number card, in solo too
 	// (g.Capacity is the auction capacity, duplicates only in solo).
@@ -181,14 +181,14 @@ func (c *call) buyPrompt(p parsedID) error {
 // proposer returns the payment the engine proposes to seat s for a card
 // (R6), for the market select's descriptions.
 // The proposal depends only on the price, so it is computed once per price.
-func proposer(g *engine.Game, s int) func(engine.Card) (engine.Payment, int, bool) {
+func proposer(g *dix.Game, s int) func(dix.Card) (dix.Payment, int, bool) {
 	type proposal struct {
-		pay engine.Payment
+		pay dix.Payment
 		ok  bool
 	}
 	byPrice := map[int]proposal{}
 	coll := g.Players[s].Collection
-	return func(cd engine.Card) (engine.Payment, int, bool) {
+	return func(cd dix.Card) (dix.Payment, int, bool) {
 		price := int(cd.Value)
 		p, seen := byPrice[price]
 		if !seen {
@@ -205,8 +205,8 @@ func proposer(g *engine.Game, s int) func(engine.Card) (engine.Payment, int, boo
 // buySelects builds the market select menus. Each option shows the card's
 // colour as its emoji, its name and price, and (when pay is set) the
 // payment the next step will propose.
-func buySelects(lang string, seq uint32, cards []engine.Card, pay func(engine.Card) (engine.Payment, int, bool)) []discordgo.MessageComponent {
-	option := func(cd engine.Card) discordgo.SelectMenuOption {
+func buySelects(lang string, seq uint32, cards []dix.Card, pay func(dix.Card) (dix.Payment, int, bool)) []discordgo.MessageComponent {
+	option := func(cd dix.Card) discordgo.SelectMenuOption {
 		o := discordgo.SelectMenuOption{
 			Label: truncate(locales.T(lang, "option_card", map[string]any{"CardName": cardName(lang, cd), "Price": int(cd.Value)}), 100),
 			Value: cd.String(),
@@ -219,7 +219,7 @@ func buySelects(lang string, seq uint32, cards []engine.Card, pay func(engine.Ca
 		}
 		return o
 	}
-	one := func(id, placeholder string, cs []engine.Card) discordgo.MessageComponent {
+	one := func(id, placeholder string, cs []dix.Card) discordgo.MessageComponent {
 		opts := make([]discordgo.SelectMenuOption, len(cs))
 		for i, cd := range cs {
 			opts[i] = option(cd)
@@ -232,8 +232,8 @@ func buySelects(lang string, seq uint32, cards []engine.Card, pay func(engine.Ca
 		return []discordgo.MessageComponent{one(customID(verbBuySelect, seq), locales.T(lang, "select_buy", nil), cards)}
 	}
 	var rows []discordgo.MessageComponent
-	for _, col := range engine.Colors {
-		var cs []engine.Card
+	for _, col := range dix.Colors {
+		var cs []dix.Card
 		for _, cd := range cards {
 			if cd.Color == col {
 				cs = append(cs, cd)
@@ -252,17 +252,17 @@ func buySelects(lang string, seq uint32, cards []engine.Card, pay func(engine.Ca
 }
 
 // buyable parses a card notation and checks that seat may buy it now.
-func buyable(g *engine.Game, seat int, notation string) (engine.Card, error) {
-	cd, err := engine.ParseCard(notation)
+func buyable(g *dix.Game, seat int, notation string) (dix.Card, error) {
+	cd, err := dix.ParseCard(notation)
 	if err != nil {
-		return engine.Card{}, err
+		return dix.Card{}, err
 	}
-	ch, err := requireChoice(g, seat, engine.ActBuy)
+	ch, err := requireChoice(g, seat, dix.ActBuy)
 	if err != nil {
-		return engine.Card{}, err
+		return dix.Card{}, err
 	}
 	if !slices.Contains(ch.Buyable, cd) {
-		return engine.Card{}, engine.ErrNotInMarket
+		return dix.Card{}, dix.ErrNotInMarket
 	}
 	return cd, nil
 }
@@ -285,7 +285,7 @@ func (c *call) buySelect(p parsedID) error {
 	d := map[string]any{"Card": cardText(c.lang, cd), "CardName": cardName(c.lang, cd), "Price": price}
 	pay, ok := g.ProposePayment(s, price)
 	if !ok {
-		return refuse(engine.ErrCannotAfford, "err_cannot_afford_card", d)
+		return refuse(dix.ErrCannotAfford, "err_cannot_afford_card", d)
 	}
 	d["Payment"] = paymentText(c.lang, pay)
 	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
@@ -300,13 +300,13 @@ func (c *call) buySelect(p parsedID) error {
 
 // payer chooses the payment of price by seat s: the proposed one, or the
 // one the player picked.
-type payer func(g *engine.Game, s, price int) (engine.Payment, error)
+type payer func(g *dix.Game, s, price int) (dix.Payment, error)
 
 // proposed pays with the payment that loses the least (R6).
-func proposed(g *engine.Game, s, price int) (engine.Payment, error) {
+func proposed(g *dix.Game, s, price int) (dix.Payment, error) {
 	pay, ok := g.ProposePayment(s, price)
 	if !ok {
-		return pay, engine.ErrCannotAfford
+		return pay, dix.ErrCannotAfford
 	}
 	return pay, nil
 }
@@ -315,24 +315,24 @@ func (c *call) buyPay(p parsedID) error { return c.buy(p, proposed) }
 
 // buy applies ActBuy of the card named in the custom id.
 func (c *call) buy(p parsedID, payment payer) error {
-	return c.play(p.version, func(g *engine.Game, s int) (engine.Action, error) {
+	return c.play(p.version, func(g *dix.Game, s int) (dix.Action, error) {
 		cd, err := buyable(g, s, p.arg)
 		if err != nil {
-			return engine.Action{}, err
+			return dix.Action{}, err
 		}
 		pay, err := payment(g, s, int(cd.Value)) // 3.4: a card costs its value
 		if err != nil {
-			return engine.Action{}, err
+			return dix.Action{}, err
 		}
-		return engine.Action{Kind: engine.ActBuy, Card: cd, Payment: pay}, nil
-	}, confirmText(func(lang string, a engine.Action) string {
+		return dix.Action{Kind: dix.ActBuy, Card: cd, Payment: pay}, nil
+	}, confirmText(func(lang string, a dix.Action) string {
 		return locales.T(lang, "done_buy", map[string]any{"Card": cardText(lang, a.Card), "CardName": cardName(lang, a.Card), "Payment": paymentText(lang, a.Payment)})
 	}))
 }
 
 // auctionPayPrompt opens the winner's payment prompt (3.5).
 func (c *call) auctionPayPrompt(p parsedID) error {
-	g, m, s, ch, err := c.peekChoice(p.version, engine.ActPay)
+	g, m, s, ch, err := c.peekChoice(p.version, dix.ActPay)
 	if err != nil {
 		return err
 	}
@@ -349,7 +349,7 @@ func (c *call) auctionPayPrompt(p parsedID) error {
 // auctionPayStep adds the proposed payment of owe to d and returns the
 // buttons of the winner's payment step: Pay (when a payment covers it) and
 // Choose another payment.
-func auctionPayStep(lang string, g *engine.Game, m *meta, s, owe int, d map[string]any) (map[string]any, []discordgo.MessageComponent) {
+func auctionPayStep(lang string, g *dix.Game, m *meta, s, owe int, d map[string]any) (map[string]any, []discordgo.MessageComponent) {
 	pay, ok := g.ProposePayment(s, owe)
 	row := []discordgo.MessageComponent{}
 	if ok {
@@ -365,17 +365,17 @@ func auctionPayStep(lang string, g *engine.Game, m *meta, s, owe int, d map[stri
 func (c *call) auctionPay(p parsedID) error { return c.payAuction(p.version, proposed) }
 
 func (c *call) payAuction(version uint32, payment payer) error {
-	return c.play(version, func(g *engine.Game, s int) (engine.Action, error) {
-		ch, err := requireChoice(g, s, engine.ActPay)
+	return c.play(version, func(g *dix.Game, s int) (dix.Action, error) {
+		ch, err := requireChoice(g, s, dix.ActPay)
 		if err != nil {
-			return engine.Action{}, err
+			return dix.Action{}, err
 		}
 		pay, err := payment(g, s, ch.Owe)
 		if err != nil {
-			return engine.Action{}, err
+			return dix.Action{}, err
 		}
-		return engine.Action{Kind: engine.ActPay, Payment: pay}, nil
-	}, confirmText(func(lang string, a engine.Action) string {
+		return dix.Action{Kind: dix.ActPay, Payment: pay}, nil
+	}, confirmText(func(lang string, a dix.Action) string {
 		return locales.T(lang, "done_pay", map[string]any{"Payment": paymentText(lang, a.Payment)})
 	}))
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/discordapi"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 )
@@ -154,7 +154,7 @@ func TestOutboxWaitsOutTheRateLimit(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
-			h.seedGame([]string{"u1", "u2"}, quickTurnDeck, engine.Options{Players: 2, FirstPlayer: 0})
+			h.seedGame([]string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 			board := h.board()
 			h.clickOn("u1", board, h.mustFind(board, verbDraw))
 			h.clickOn("u1", board, h.mustFind(board, verbStop))

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // TestReadmeBoard checks that the README's sample board is what the bot
@@ -38,7 +38,7 @@ func TestReadmeBoard(t *testing.T) {
 		require.Less(t, steps, 2000, "no late board with a tableau")
 		rec, _ := h.record()
 		g := rec.State
-		if len(g.Deck) <= 30 && g.Phase == engine.PhaseDraw && g.Drawn >= 2 && len(g.Tableau) >= 2 && g.Auction == nil {
+		if len(g.Deck) <= 30 && g.Phase == dix.PhaseDraw && g.Drawn >= 2 && len(g.Tableau) >= 2 && g.Auction == nil {
 			break
 		}
 		require.True(t, h.step(rng))

@@ -6,7 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -44,7 +44,7 @@ func (c *call) answerApplied() {
 	case msg.Flags&discordgo.MessageFlagsEphemeral != 0:
 		c.update(done, nil, nil)
 	default:
-		if r, err := c.getQuiet(); err == nil && r.State != nil && r.State.Phase != engine.PhaseOver {
+		if r, err := c.getQuiet(); err == nil && r.State != nil && r.State.Phase != dix.PhaseOver {
 			if m, err := decodeMeta(r.Meta); err == nil && m.Board == msg.ID && !owesBoardChange(m.Outbox, msg.ID) {
 				e, files := c.b.boardMessage(m.Lang, m, r.State, c.canAttach())
 				c.updateFiles("", []*discordgo.MessageEmbed{e}, boardButtons(m.Lang, m, r.State), files)

@@ -5,8 +5,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/dixgame/dixbot/computer"
-	"github.com/dixgame/dixbot/engine"
+	computer "github.com/dixgame/dixbot/computer/dix"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -37,7 +37,7 @@ func (m *meta) name(lang string, seatNo int) string {
 }
 
 // boardEmbed renders everything public about the game (principle 2).
-func boardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmbed {
+func boardEmbed(lang string, m *meta, g *dix.Game) *discordgo.MessageEmbed {
 	return boardEmbedOf(lang, m, g, false)
 }
 
@@ -46,11 +46,11 @@ func boardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmbed {
 // the tableau and its risk, the auction, and each player's tokens and
 // score; the market and the collections are left to the picture and to
 // the board's "Board as text" button (boardText).
-func boardEmbedOf(lang string, m *meta, g *engine.Game, pictured bool) *discordgo.MessageEmbed {
+func boardEmbedOf(lang string, m *meta, g *dix.Game, pictured bool) *discordgo.MessageEmbed {
 	e := &discordgo.MessageEmbed{Color: colorBoard}
-	if g.Phase == engine.PhaseFinalBuy {
+	if g.Phase == dix.PhaseFinalBuy {
 		e.Title = locales.T(lang, "board_title_final", nil)
-	} else if g.Phase == engine.PhaseOver {
+	} else if g.Phase == dix.PhaseOver {
 		e.Title = locales.T(lang, "board_title_over", nil)
 		e.Color = colorOver
 	} else {
@@ -59,7 +59,7 @@ func boardEmbedOf(lang string, m *meta, g *engine.Game, pictured bool) *discordg
 
 	var desc []string
 	desc = append(desc, statusLine(lang, m, g))
-	if l := clockLine(lang, m); l != "" && g.Phase != engine.PhaseOver {
+	if l := clockLine(lang, m); l != "" && g.Phase != dix.PhaseOver {
 		desc = append(desc, l)
 	}
 	if len(m.Log) > 0 {
@@ -73,8 +73,8 @@ func boardEmbedOf(lang string, m *meta, g *engine.Game, pictured bool) *discordg
 
 	// The tableau matters while cards are drawn; after the stop or a bust
 	// it is empty and would only be noise.
-	emptyAfterDraw := len(g.Tableau) == 0 && (g.Phase == engine.PhaseBuy || g.Phase == engine.PhaseBustChoice)
-	if g.Phase != engine.PhaseFinalBuy && g.Phase != engine.PhaseOver && !emptyAfterDraw {
+	emptyAfterDraw := len(g.Tableau) == 0 && (g.Phase == dix.PhaseBuy || g.Phase == dix.PhaseBustChoice)
+	if g.Phase != dix.PhaseFinalBuy && g.Phase != dix.PhaseOver && !emptyAfterDraw {
 		total, money := tableauTotals(g.Tableau)
 		val := cardsText(lang, g.Tableau)
 		if r := riskLine(lang, g); r != "" {
@@ -103,7 +103,7 @@ func boardEmbedOf(lang string, m *meta, g *engine.Game, pictured bool) *discordg
 		switch {
 		case s == actor:
 			marker = locales.T(lang, "marker_to_act", nil)
-		case s == g.Active && g.Phase != engine.PhaseFinalBuy && g.Phase != engine.PhaseOver:
+		case s == g.Active && g.Phase != dix.PhaseFinalBuy && g.Phase != dix.PhaseOver:
 			marker = locales.T(lang, "marker_active", nil)
 		}
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
@@ -119,7 +119,7 @@ func boardEmbedOf(lang string, m *meta, g *engine.Game, pictured bool) *discordg
 // playerText is one player's public holdings (withCards: their collection
 // by colour, else their score); ALIX's also says how far she draws
 // (SPEC §5).
-func playerText(lang string, m *meta, g *engine.Game, s int, withCards bool) string {
+func playerText(lang string, m *meta, g *dix.Game, s int, withCards bool) string {
 	p := g.Players[s]
 	head := locales.N(lang, "player_tokens", p.Money, nil)
 	if g.IsAlix(s) {
@@ -128,12 +128,12 @@ func playerText(lang string, m *meta, g *engine.Game, s int, withCards bool) str
 	if p.Consolation > 0 {
 		head += locales.T(lang, "list_sep", nil) + locales.N(lang, "player_consolation", p.Consolation, nil)
 	}
-	if c := m.Clock; c != nil && s < len(c.Banks) && m.clocked(s) && s != c.Seat && g.Phase != engine.PhaseOver {
+	if c := m.Clock; c != nil && s < len(c.Banks) && m.clocked(s) && s != c.Seat && g.Phase != dix.PhaseOver {
 		// The time left of a player who is not deciding does not run.
 		head += locales.T(lang, "list_sep", nil) + locales.T(lang, "player_time", map[string]any{"Left": timeLeftText(lang, c.Banks[s])})
 	}
 	if !withCards {
-		return head + "\n" + locales.N(lang, "player_score", engine.BestScore(p.Collection).Total, nil)
+		return head + "\n" + locales.N(lang, "player_score", dix.BestScore(p.Collection).Total, nil)
 	}
 	if len(p.Collection) == 0 {
 		return head + "\n" + locales.T(lang, "no_cards", nil)
@@ -141,7 +141,7 @@ func playerText(lang string, m *meta, g *engine.Game, s int, withCards bool) str
 	return head + "\n" + byColor(lang, p.Collection, true)
 }
 
-func footerText(lang string, m *meta, g *engine.Game) string {
+func footerText(lang string, m *meta, g *dix.Game) string {
 	var parts []string
 	if m.Solo {
 		parts = append(parts, locales.T(lang, "footer_solo", map[string]any{"Level": m.Diff, "LevelName": locales.T(lang, "difficulty_"+itoa(m.Diff), nil)}))
@@ -158,7 +158,7 @@ func footerText(lang string, m *meta, g *engine.Game) string {
 	return strings.Join(parts, locales.T(lang, "footer_sep", nil)) + "\n" + locales.T(lang, "legend", nil)
 }
 
-func auctionText(lang string, m *meta, g *engine.Game) string {
+func auctionText(lang string, m *meta, g *dix.Game) string {
 	a := g.Auction
 	var lines []string
 	if a.HighBidder >= 0 && a.HighBid > 0 {
@@ -166,7 +166,7 @@ func auctionText(lang string, m *meta, g *engine.Game) string {
 	} else {
 		lines = append(lines, locales.T(lang, "auction_no_bid", nil))
 	}
-	if g.Phase == engine.PhaseAuction {
+	if g.Phase == dix.PhaseAuction {
 		if actor := g.ToAct(); actor >= 0 {
 			lines = append(lines, locales.T(lang, "auction_to_bid", map[string]any{"Name": m.name(lang, actor)}))
 		}
@@ -176,8 +176,8 @@ func auctionText(lang string, m *meta, g *engine.Game) string {
 
 // riskLine says in plain words which next card busts the active player
 // (3.1): a number n busts when total+n ≥ 11, a currency c when money+c ≥ 11.
-func riskLine(lang string, g *engine.Game) string {
-	if g.Phase != engine.PhaseDraw || g.Drawn == 0 {
+func riskLine(lang string, g *dix.Game) string {
+	if g.Phase != dix.PhaseDraw || g.Drawn == 0 {
 		return ""
 	}
 	if len(g.Deck) == 0 {
@@ -211,11 +211,11 @@ func riskLine(lang string, g *engine.Game) string {
 }
 
 // statusLine says whose decision it is and what it is.
-func statusLine(lang string, m *meta, g *engine.Game) string {
+func statusLine(lang string, m *meta, g *dix.Game) string {
 	actor := g.ToAct()
 	d := map[string]any{"Name": m.name(lang, actor)}
 	switch g.Phase {
-	case engine.PhaseDraw:
+	case dix.PhaseDraw:
 		if g.Drawn == 0 {
 			return locales.T(lang, "status_draw_first", d)
 		}
@@ -223,29 +223,29 @@ func statusLine(lang string, m *meta, g *engine.Game) string {
 			return locales.T(lang, "status_must_stop", d)
 		}
 		return locales.T(lang, "status_draw", d)
-	case engine.PhaseChoose:
+	case dix.PhaseChoose:
 		return locales.T(lang, "status_choose", d)
-	case engine.PhaseBuy:
+	case dix.PhaseBuy:
 		if len(g.Choices(actor).Buyable) == 0 {
 			return locales.T(lang, "status_buy_none", d)
 		}
 		return locales.T(lang, "status_buy", d)
-	case engine.PhaseBustChoice:
+	case dix.PhaseBustChoice:
 		return locales.T(lang, "status_bust_choice", d)
-	case engine.PhaseAuction:
+	case dix.PhaseAuction:
 		if g.Auction != nil {
 			d["Card"] = cardText(lang, g.Auction.Wild)
 		}
 		return locales.T(lang, "status_auction", d)
-	case engine.PhaseAuctionPay:
+	case dix.PhaseAuctionPay:
 		if g.Auction != nil {
 			d["Card"] = cardText(lang, g.Auction.Wild)
 			d["Amount"] = g.Auction.HighBid
 		}
 		return locales.T(lang, "status_auction_pay", d)
-	case engine.PhaseFinalBuy:
+	case dix.PhaseFinalBuy:
 		return locales.T(lang, "status_final_buy", d)
-	case engine.PhaseOver:
+	case dix.PhaseOver:
 		return locales.T(lang, "status_over", nil)
 	}
 	return ""
@@ -253,14 +253,14 @@ func statusLine(lang string, m *meta, g *engine.Game) string {
 
 // boardButtons builds the board's buttons from the choices of the seat
 // whose decision it is, plus "My hand" for anyone.
-func boardButtons(lang string, m *meta, g *engine.Game) []discordgo.MessageComponent {
+func boardButtons(lang string, m *meta, g *dix.Game) []discordgo.MessageComponent {
 	actor := g.ToAct()
-	if actor < 0 || g.Phase == engine.PhaseOver {
+	if actor < 0 || g.Phase == dix.PhaseOver {
 		return []discordgo.MessageComponent{}
 	}
 	ch := g.Choices(actor)
 	if m.PausedBy != "" {
-		ch = engine.Choices{} // nobody acts while the game is paused
+		ch = dix.Choices{} // nobody acts while the game is paused
 	}
 	seq := m.version(g)
 	var row []discordgo.MessageComponent
@@ -271,11 +271,11 @@ func boardButtons(lang string, m *meta, g *engine.Game) []discordgo.MessageCompo
 		}
 		var b discordgo.Button
 		switch k {
-		case engine.ActDraw:
+		case dix.ActDraw:
 			b = button(lang, "btn_draw", nil, discordgo.PrimaryButton, customID(verbDraw, seq))
-		case engine.ActStop:
+		case dix.ActStop:
 			b = button(lang, "btn_stop", nil, discordgo.SecondaryButton, customID(verbStop, seq))
-		case engine.ActTakeNumbers:
+		case dix.ActTakeNumbers:
 			// 3.2: the others gain the money; in solo, that is ALIX.
 			key := "btn_take_numbers"
 			switch {
@@ -284,43 +284,43 @@ func boardButtons(lang string, m *meta, g *engine.Game) []discordgo.MessageCompo
 			case g.Solo():
 				key = "btn_take_numbers_solo"
 			}
-			b = discordgo.Button{Label: truncate(locales.N(lang, key, engine.CountNumbers(g.Tableau), map[string]any{"Gain": money}), 80),
+			b = discordgo.Button{Label: truncate(locales.N(lang, key, dix.CountNumbers(g.Tableau), map[string]any{"Gain": money}), 80),
 				Style: discordgo.PrimaryButton, CustomID: customID(verbNumbers, seq)}
-		case engine.ActTakeMoney:
+		case dix.ActTakeMoney:
 			// What the player really gains: tokens beyond 10 are lost (1.2).
-			gain := min(money, engine.MoneyLimit-g.Players[actor].Money)
+			gain := min(money, dix.MoneyLimit-g.Players[actor].Money)
 			d := map[string]any{"Gain": gain}
 			suffix := ""
 			if gain < money {
 				suffix = "_capped"
 			}
-			if n := engine.CountNumbers(g.Tableau); n > 0 {
+			if n := dix.CountNumbers(g.Tableau); n > 0 {
 				// 3.2: taking the money sends the number cards to the market.
 				b = discordgo.Button{Label: truncate(locales.N(lang, "btn_take_money_cards"+suffix, n, d), 80),
 					Style: discordgo.SuccessButton, CustomID: customID(verbMoney, seq)}
 			} else {
 				b = button(lang, "btn_take_money"+suffix, d, discordgo.SuccessButton, customID(verbMoney, seq))
 			}
-		case engine.ActBuy:
+		case dix.ActBuy:
 			if len(ch.Buyable) == 0 {
 				continue
 			}
 			b = button(lang, "btn_buy", nil, discordgo.PrimaryButton, customID(verbBuy, seq))
-		case engine.ActEndTurn:
+		case dix.ActEndTurn:
 			key := "btn_end_turn"
-			if g.Phase == engine.PhaseFinalBuy {
+			if g.Phase == dix.PhaseFinalBuy {
 				key = "btn_skip_buy"
 			}
 			b = button(lang, key, nil, discordgo.SecondaryButton, customID(verbEndTurn, seq))
-		case engine.ActConsolation:
+		case dix.ActConsolation:
 			b = button(lang, "btn_consolation", nil, discordgo.PrimaryButton, customID(verbConsol, seq))
-		case engine.ActBustBuy:
+		case dix.ActBustBuy:
 			b = button(lang, "btn_bust_buy", nil, discordgo.SecondaryButton, customID(verbBustBuy, seq))
-		case engine.ActBid:
+		case dix.ActBid:
 			b = button(lang, "btn_bid", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}, discordgo.PrimaryButton, customID(verbBid, seq))
-		case engine.ActPass:
+		case dix.ActPass:
 			b = button(lang, "btn_pass", nil, discordgo.SecondaryButton, customID(verbPass, seq))
-		case engine.ActPay:
+		case dix.ActPay:
 			b = button(lang, "btn_pay_owe", map[string]any{"Amount": ch.Owe}, discordgo.PrimaryButton, customID(verbPay, seq))
 		default:
 			continue
@@ -348,13 +348,13 @@ func boardButtons(lang string, m *meta, g *engine.Game) []discordgo.MessageCompo
 }
 
 // orderedActions is the order of the board's buttons.
-var orderedActions = []engine.ActionKind{
-	engine.ActDraw, engine.ActStop, engine.ActTakeNumbers, engine.ActTakeMoney,
-	engine.ActBuy, engine.ActEndTurn, engine.ActConsolation, engine.ActBustBuy,
-	engine.ActBid, engine.ActPass, engine.ActPay,
+var orderedActions = []dix.ActionKind{
+	dix.ActDraw, dix.ActStop, dix.ActTakeNumbers, dix.ActTakeMoney,
+	dix.ActBuy, dix.ActEndTurn, dix.ActConsolation, dix.ActBustBuy,
+	dix.ActBid, dix.ActPass, dix.ActPay,
 }
 
-func hasAction(ch engine.Choices, k engine.ActionKind) bool {
+func hasAction(ch dix.Choices, k dix.ActionKind) bool {
 	for _, a := range ch.Actions {
 		if a == k {
 			return true
@@ -379,7 +379,7 @@ func truncate(s string, n int) string {
 // abandonedEmbed is what the board of an abandoned game becomes: the game
 // as it stood, saying it was ended and by whom, with nobody left to act
 // and no clock (the footer keeps the pace it was played at).
-func abandonedEmbed(lang string, m *meta, g *engine.Game, by string) *discordgo.MessageEmbed {
+func abandonedEmbed(lang string, m *meta, g *dix.Game, by string) *discordgo.MessageEmbed {
 	ended := *m
 	ended.Clock, ended.PausedBy = nil, ""
 	e := boardEmbed(lang, &ended, g)
@@ -407,7 +407,7 @@ func summaryEmbed(lang string, m *meta, title string, lines []string) *discordgo
 }
 
 // scoreboardEmbed renders the final standings (4.1, 4.2).
-func scoreboardEmbed(lang string, m *meta, g *engine.Game) *discordgo.MessageEmbed {
+func scoreboardEmbed(lang string, m *meta, g *dix.Game) *discordgo.MessageEmbed {
 	res := g.Results()
 	e := &discordgo.MessageEmbed{Title: locales.T(lang, "score_title", nil), Color: colorOver}
 	var desc []string
@@ -459,10 +459,10 @@ func medal(lang string, rank int) string {
 // scoreText renders one Score: the run of each colour with the wilds
 // placed in that colour (4.1: what each wild stands for), then the wilds
 // that add nothing.
-func scoreText(lang string, s engine.Score) string {
+func scoreText(lang string, s dix.Score) string {
 	var lines []string
-	var unused []engine.Card
-	placed := map[engine.Color][]string{}
+	var unused []dix.Card
+	placed := map[dix.Color][]string{}
 	for _, p := range s.Placements {
 		if !p.Used {
 			unused = append(unused, p.Wild)
@@ -499,9 +499,9 @@ func scoreText(lang string, s engine.Score) string {
 // now, where the scorer would put the wilds, capacity to pay. With a
 // picture it stays whole: the collection in text is what a screen reader
 // reads, and the copies that can pay are in it.
-func handEmbed(lang string, m *meta, g *engine.Game, s int) *discordgo.MessageEmbed {
+func handEmbed(lang string, m *meta, g *dix.Game, s int) *discordgo.MessageEmbed {
 	p := g.Players[s]
-	sc := engine.BestScore(p.Collection)
+	sc := dix.BestScore(p.Collection)
 	e := &discordgo.MessageEmbed{Title: locales.T(lang, "hand_title", map[string]any{"Name": m.name(lang, s)}), Color: colorPrompt}
 	e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: locales.N(lang, "hand_collection", len(p.Collection), nil), Value: truncate(byColor(lang, p.Collection, true), 1024)})
 	e.Fields = append(e.Fields,
@@ -514,7 +514,7 @@ func handEmbed(lang string, m *meta, g *engine.Game, s int) *discordgo.MessageEm
 // capacityText says how much the player could pay. In solo a market card
 // may be paid with any collection card but a bid only with duplicates
 // (SPEC §5), so both amounts are shown.
-func capacityText(lang string, g *engine.Game, s int) string {
+func capacityText(lang string, g *dix.Game, s int) string {
 	if g.Solo() {
 		return locales.T(lang, "hand_capacity_buy", map[string]any{"Amount": g.BuyCapacity(s)}) + "\n" +
 			locales.T(lang, "hand_capacity_bid", map[string]any{"Amount": g.Capacity(s)})
@@ -522,7 +522,7 @@ func capacityText(lang string, g *engine.Game, s int) string {
 	return locales.T(lang, "hand_capacity", map[string]any{"Amount": g.BuyCapacity(s)})
 }
 
-func playerTokens(lang string, p engine.Player) string {
+func playerTokens(lang string, p dix.Player) string {
 	return locales.N(lang, "player_tokens", p.Money, nil) + locales.T(lang, "list_sep", nil) + locales.N(lang, "player_consolation", p.Consolation, nil)
 }
 

@@ -12,27 +12,27 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/ (and the README's sample board with docs/board.png)")
 
-func cards(t testing.TB, s string) []engine.Card {
+func cards(t testing.TB, s string) []dix.Card {
 	t.Helper()
-	cs, err := engine.ParseCards(s)
+	cs, err := dix.ParseCards(s)
 	require.NoError(t, err)
 	return cs
 }
 
 // lateGame is a hand-built 5-player game near its end, with big
 // collections and a big market: the worst case for Discord's limits.
-func lateGame(t testing.TB, lang string) (*meta, *engine.Game) {
+func lateGame(t testing.TB, lang string) (*meta, *dix.Game) {
 	t.Helper()
 	big := "b1 b2 b3 b3 b4 b5 b6 b7 b8 b9 g1 g1 g2 g3 g4 g5 g6 g6 o1 o2 o3 o4 o5 o6 p1 p2 p3 p4 p5 p6 p6 b# g# *3 *7 **"
-	g := &engine.Game{
-		Opts: engine.Options{Players: 5},
-		Players: []engine.Player{
+	g := &dix.Game{
+		Opts: dix.Options{Players: 5},
+		Players: []dix.Player{
 			{Money: 10, Consolation: 4, Collection: cards(t, big)},
 			{Money: 3, Consolation: 1, Collection: cards(t, "b1 b2 b3 g4 g5 g6 o7 o8 o9 p1 p1 p2 p2 p3 p3 o# p# *1 *9")},
 			{Money: 0, Collection: cards(t, "g1 g2 g3 g4 g5 g6 g7 g8 g9 o1 o2 o3 o4 o5 o6 o7 o8 o9")},
@@ -43,7 +43,7 @@ func lateGame(t testing.TB, lang string) (*meta, *engine.Game) {
 		Tableau: cards(t, "b3 $4 o7 $2"),
 		Market:  cards(t, "b1 b2 b4 b5 b6 g1 g2 g3 g4 g5 g6 g7 o1 o2 o3 o4 o5 o6 o8 p1 p2 p3 p4 p5 p6 p7 p8 b1 g1 o1 p1"),
 		Active:  2,
-		Phase:   engine.PhaseDraw,
+		Phase:   dix.PhaseDraw,
 		Drawn:   4,
 		Seq:     412,
 	}
@@ -51,14 +51,14 @@ func lateGame(t testing.TB, lang string) (*meta, *engine.Game) {
 	for _, u := range []string{"u1", "u2", "u3", "u4", "u5"} {
 		m.Seats = append(m.Seats, seat{ID: u, Name: strings.Repeat("Verylongname", 2) + u})
 	}
-	var evs []engine.Event
+	var evs []dix.Event
 	for k := 0; k < 3*maxLog; k++ {
 		p := k % 5
 		evs = append(evs,
-			engine.Event{Kind: engine.EvDrew, Player: p, Card: g.Market[k%len(g.Market)]},
-			engine.Event{Kind: engine.EvDrew, Player: p, Card: engine.Card{Kind: engine.KindCurrency, Value: 3}},
-			engine.Event{Kind: engine.EvGained, Player: (p + 1) % 5, Amount: 3, Lost: 1},
-			engine.Event{Kind: engine.EvPaid, Player: p, Amount: 7, Payment: engine.Payment{Money: 2, Consolation: 1, Cards: g.Market[:2]}},
+			dix.Event{Kind: dix.EvDrew, Player: p, Card: g.Market[k%len(g.Market)]},
+			dix.Event{Kind: dix.EvDrew, Player: p, Card: dix.Card{Kind: dix.KindCurrency, Value: 3}},
+			dix.Event{Kind: dix.EvGained, Player: (p + 1) % 5, Amount: 3, Lost: 1},
+			dix.Event{Kind: dix.EvPaid, Player: p, Amount: 7, Payment: dix.Payment{Money: 2, Consolation: 1, Cards: g.Market[:2]}},
 		)
 	}
 	m.addLog(renderEvents(lang, m, evs)...)
@@ -117,7 +117,7 @@ func golden(t *testing.T, name, got string) {
 }
 
 // lateGameOf is lateGame cut down to its first n seats, the second to act.
-func lateGameOf(t testing.TB, lang string, n int) (*meta, *engine.Game) {
+func lateGameOf(t testing.TB, lang string, n int) (*meta, *dix.Game) {
 	m, g := lateGame(t, lang)
 	g.Opts.Players = n
 	g.Players = g.Players[:n]
@@ -127,53 +127,53 @@ func lateGameOf(t testing.TB, lang string, n int) (*meta, *engine.Game) {
 }
 
 // boardStates are the boards rendered to golden files.
-func boardStates(t *testing.T, lang string) map[string]func() (*meta, *engine.Game) {
-	return map[string]func() (*meta, *engine.Game){
-		"late_draw": func() (*meta, *engine.Game) { return lateGame(t, lang) },
+func boardStates(t *testing.T, lang string) map[string]func() (*meta, *dix.Game) {
+	return map[string]func() (*meta, *dix.Game){
+		"late_draw": func() (*meta, *dix.Game) { return lateGame(t, lang) },
 		// The same late game at 2, 3 and 4 players (the first seats).
-		"late_2p": func() (*meta, *engine.Game) { return lateGameOf(t, lang, 2) },
-		"late_3p": func() (*meta, *engine.Game) { return lateGameOf(t, lang, 3) },
-		"late_4p": func() (*meta, *engine.Game) { return lateGameOf(t, lang, 4) },
-		"late_auction": func() (*meta, *engine.Game) {
+		"late_2p": func() (*meta, *dix.Game) { return lateGameOf(t, lang, 2) },
+		"late_3p": func() (*meta, *dix.Game) { return lateGameOf(t, lang, 3) },
+		"late_4p": func() (*meta, *dix.Game) { return lateGameOf(t, lang, 4) },
+		"late_auction": func() (*meta, *dix.Game) {
 			m, g := lateGame(t, lang)
-			g.Phase = engine.PhaseAuction
-			g.Auction = &engine.Auction{Wild: engine.Card{Kind: engine.KindSuperWild}, HighBid: 6, HighBidder: 3, Order: []int{3, 4, 0, 1, 2}, Next: 2}
+			g.Phase = dix.PhaseAuction
+			g.Auction = &dix.Auction{Wild: dix.Card{Kind: dix.KindSuperWild}, HighBid: 6, HighBidder: 3, Order: []int{3, 4, 0, 1, 2}, Next: 2}
 			return m, g
 		},
-		"late_choose": func() (*meta, *engine.Game) {
+		"late_choose": func() (*meta, *dix.Game) {
 			m, g := lateGame(t, lang)
-			g.Phase = engine.PhaseChoose
+			g.Phase = dix.PhaseChoose
 			return m, g
 		},
-		"final_buy": func() (*meta, *engine.Game) {
+		"final_buy": func() (*meta, *dix.Game) {
 			m, g := lateGame(t, lang)
-			g.Phase, g.Tableau, g.Deck, g.EndTriggered = engine.PhaseFinalBuy, nil, nil, true
+			g.Phase, g.Tableau, g.Deck, g.EndTriggered = dix.PhaseFinalBuy, nil, nil, true
 			g.FinalOrder, g.FinalNext = []int{3, 4, 0, 1, 2}, 2
 			return m, g
 		},
-		"solo": func() (*meta, *engine.Game) {
-			g := &engine.Game{
-				Opts:    engine.Options{Players: 1, Difficulty: 7},
-				Players: []engine.Player{{Money: 4, Collection: cards(t, "b1 b2 g5 **")}, {Money: 9, Consolation: 1, Collection: cards(t, "o1 o2 o3 p9")}},
+		"solo": func() (*meta, *dix.Game) {
+			g := &dix.Game{
+				Opts:    dix.Options{Players: 1, Difficulty: 7},
+				Players: []dix.Player{{Money: 4, Collection: cards(t, "b1 b2 g5 **")}, {Money: 9, Consolation: 1, Collection: cards(t, "o1 o2 o3 p9")}},
 				Deck:    cards(t, "g2 o3 p4 b5 b6"),
 				Tableau: cards(t, "$5 $3"),
 				Market:  cards(t, "g9"),
-				Phase:   engine.PhaseDraw, Drawn: 2, Seq: 33,
+				Phase:   dix.PhaseDraw, Drawn: 2, Seq: 33,
 			}
 			m := &meta{V: metaVersion, Creator: "u1", Lang: lang, Solo: true, Diff: 7, Turn: 9,
 				Seats: []seat{{ID: "u1", Name: "Alice"}, {}}}
-			m.addLog(renderEvents(lang, m, []engine.Event{
-				{Kind: engine.EvTurnStarted, Player: 1},
-				{Kind: engine.EvDrew, Player: 1, Card: cards(t, "o1")[0]},
-				{Kind: engine.EvDrew, Player: 1, Card: cards(t, "$2")[0]},
-				{Kind: engine.EvDrew, Player: 1, Card: cards(t, "o2")[0]},
-				{Kind: engine.EvDrew, Player: 1, Card: cards(t, "o3")[0]},
-				{Kind: engine.EvStopped, Player: 1},
-				{Kind: engine.EvTookNumbers, Player: 1, Cards: cards(t, "o1 o2 o3")},
-				{Kind: engine.EvGained, Player: 0, Amount: 2},
-				{Kind: engine.EvToDiscard, Cards: cards(t, "$2")},
-				{Kind: engine.EvTurnEnded, Player: 1},
-				{Kind: engine.EvTurnStarted, Player: 0},
+			m.addLog(renderEvents(lang, m, []dix.Event{
+				{Kind: dix.EvTurnStarted, Player: 1},
+				{Kind: dix.EvDrew, Player: 1, Card: cards(t, "o1")[0]},
+				{Kind: dix.EvDrew, Player: 1, Card: cards(t, "$2")[0]},
+				{Kind: dix.EvDrew, Player: 1, Card: cards(t, "o2")[0]},
+				{Kind: dix.EvDrew, Player: 1, Card: cards(t, "o3")[0]},
+				{Kind: dix.EvStopped, Player: 1},
+				{Kind: dix.EvTookNumbers, Player: 1, Cards: cards(t, "o1 o2 o3")},
+				{Kind: dix.EvGained, Player: 0, Amount: 2},
+				{Kind: dix.EvToDiscard, Cards: cards(t, "$2")},
+				{Kind: dix.EvTurnEnded, Player: 1},
+				{Kind: dix.EvTurnStarted, Player: 0},
 			})...)
 			return m, g
 		},
@@ -199,7 +199,7 @@ func TestScoreboardGolden(t *testing.T) {
 		t.Run(lang, func(t *testing.T) {
 			m, g := lateGame(t, lang)
 			m.Lang = lang
-			g.Phase, g.Tableau = engine.PhaseOver, nil
+			g.Phase, g.Tableau = dix.PhaseOver, nil
 			e := scoreboardEmbed(lang, m, g)
 			checkEmbed(t, "scoreboard", e)
 			golden(t, "scoreboard_"+lang, dumpEmbed(e))
@@ -213,17 +213,17 @@ func TestScoreboardGolden(t *testing.T) {
 func TestTieBreaks(t *testing.T) {
 	tests := []struct {
 		name    string
-		players []engine.Player
+		players []dix.Player
 		key     string
 	}{
-		{"money decides", []engine.Player{{Money: 5, Collection: cards(t, "b1 b2")}, {Money: 2, Collection: cards(t, "g1 g2")}}, "score_tie_money"},
-		{"consolation counts 3", []engine.Player{{Money: 2, Collection: cards(t, "b1 b2")}, {Money: 0, Consolation: 1, Collection: cards(t, "g1 g2")}}, "score_tie_money"},
-		{"fewer cards decides", []engine.Player{{Money: 3, Collection: cards(t, "b1 b2 b2")}, {Money: 3, Collection: cards(t, "g1 g2")}}, "score_tie_cards"},
-		{"shared", []engine.Player{{Money: 3, Collection: cards(t, "b1 b2")}, {Money: 3, Collection: cards(t, "g1 g2")}}, "score_tie_shared"},
+		{"money decides", []dix.Player{{Money: 5, Collection: cards(t, "b1 b2")}, {Money: 2, Collection: cards(t, "g1 g2")}}, "score_tie_money"},
+		{"consolation counts 3", []dix.Player{{Money: 2, Collection: cards(t, "b1 b2")}, {Money: 0, Consolation: 1, Collection: cards(t, "g1 g2")}}, "score_tie_money"},
+		{"fewer cards decides", []dix.Player{{Money: 3, Collection: cards(t, "b1 b2 b2")}, {Money: 3, Collection: cards(t, "g1 g2")}}, "score_tie_cards"},
+		{"shared", []dix.Player{{Money: 3, Collection: cards(t, "b1 b2")}, {Money: 3, Collection: cards(t, "g1 g2")}}, "score_tie_shared"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g := &engine.Game{Opts: engine.Options{Players: 2}, Players: tc.players, Phase: engine.PhaseOver}
+			g := &dix.Game{Opts: dix.Options{Players: 2}, Players: tc.players, Phase: dix.PhaseOver}
 			m := &meta{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}}}
 			e := scoreboardEmbed("en", m, g)
 			res := g.Results()
@@ -253,21 +253,21 @@ func TestRiskLine(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.tableau, func(t *testing.T) {
-			g := &engine.Game{Tableau: cards(t, tc.tableau), Deck: cards(t, "g1"), Drawn: 1}
+			g := &dix.Game{Tableau: cards(t, tc.tableau), Deck: cards(t, "g1"), Drawn: 1}
 			assert.Equal(t, tc.want, riskLine("en", g))
 		})
 	}
-	empty := &engine.Game{Tableau: cards(t, "b1"), Drawn: 1}
+	empty := &dix.Game{Tableau: cards(t, "b1"), Drawn: 1}
 	assert.Equal(t, locales.T("en", "risk_deck_empty", nil), riskLine("en", empty))
-	fr := &engine.Game{Tableau: cards(t, "b3 $4 o7 $2"), Deck: cards(t, "g1"), Drawn: 1}
+	fr := &dix.Game{Tableau: cards(t, "b3 $4 o7 $2"), Deck: cards(t, "g1"), Drawn: 1}
 	assert.Equal(t, "⚠️ Piocher une carte Nombre de 7 ou plus, ou une carte Monnaie de 5, vous grille.", riskLine("fr", fr))
 }
 
 func TestBuySelectSplitByColour(t *testing.T) {
-	var all []engine.Card
-	for _, c := range engine.Colors {
+	var all []dix.Card
+	for _, c := range dix.Colors {
 		for v := uint8(1); v <= 9; v++ {
-			all = append(all, engine.Card{Kind: engine.KindNumber, Color: c, Value: v})
+			all = append(all, dix.Card{Kind: dix.KindNumber, Color: c, Value: v})
 		}
 	}
 	for _, lang := range locales.Languages {
@@ -292,7 +292,7 @@ func TestPromptsGolden(t *testing.T) {
 				sb.WriteString(dumpEmbed(lobbyEmbed(lang, m, state)))
 			}
 			sb.WriteString(dumpComponents(lobbyButtons(lang, m)))
-			g.Phase, g.Tableau = engine.PhaseBuy, nil
+			g.Phase, g.Tableau = dix.PhaseBuy, nil
 			require.NotEmpty(t, g.Choices(2).Buyable)
 			buy := buySelects(lang, 412, g.Choices(2).Buyable, proposer(g, 2))
 			checkComponents(t, "buy", buy)
@@ -300,9 +300,9 @@ func TestPromptsGolden(t *testing.T) {
 			for _, v := range [][2]int{{1, 1}, {1, 2}, {5, 13}, {7, 53}} {
 				fmt.Fprintf(&sb, "bids %v: %v\n", v, bidAmounts(v[0], v[1]))
 			}
-			pay := engine.Payment{Money: 2, Consolation: 1, Cards: cards(t, "b3 g6")}
+			pay := dix.Payment{Money: 2, Consolation: 1, Cards: cards(t, "b3 g6")}
 			sb.WriteString(paymentText(lang, pay) + "\n")
-			sb.WriteString(paymentText(lang, engine.Payment{}) + "\n")
+			sb.WriteString(paymentText(lang, dix.Payment{}) + "\n")
 			golden(t, "prompts_"+lang, sb.String())
 		})
 	}
@@ -311,21 +311,21 @@ func TestPromptsGolden(t *testing.T) {
 func TestEventLines(t *testing.T) {
 	m := &meta{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}}}
 	g3 := cards(t, "g3")[0]
-	pay := engine.Payment{Money: 1, Cards: cards(t, "b1 b1")}
+	pay := dix.Payment{Money: 1, Cards: cards(t, "b1 b1")}
 	tests := []struct {
 		name string
-		evs  []engine.Event
+		evs  []dix.Event
 		want []string
 	}{
-		{"stop with no number card", []engine.Event{{Kind: engine.EvTookNumbers, Player: 0}},
+		{"stop with no number card", []dix.Event{{Kind: dix.EvTookNumbers, Player: 0}},
 			[]string{"Alice takes no number card."}},
-		{"a bust says the total", []engine.Event{{Kind: engine.EvBust, Player: 0, Bust: engine.BustTotal, Amount: 13}},
+		{"a bust says the total", []dix.Event{{Kind: dix.EvBust, Player: 0, Bust: dix.BustTotal, Amount: 13}},
 			[]string{"💥 Alice busts: the tableau totals 13 (11 or more busts)."}},
-		{"a bust buy is said", []engine.Event{{Kind: engine.EvBustBuy, Player: 1}},
+		{"a bust buy is said", []dix.Event{{Kind: dix.EvBustBuy, Player: 1}},
 			[]string{"Bob takes a buy instead of the consolation token."}},
-		{"a purchase is one line", []engine.Event{{Kind: engine.EvPaid, Player: 1, Amount: 3, Payment: pay}, {Kind: engine.EvBought, Player: 1, Card: g3}},
+		{"a purchase is one line", []dix.Event{{Kind: dix.EvPaid, Player: 1, Amount: 3, Payment: pay}, {Kind: dix.EvBought, Player: 1, Card: g3}},
 			[]string{"🛒 Bob buys 🟩3 for 3: 1 token, 2 cards (🟦1 🟦1)."}},
-		{"an auction payment stays alone", []engine.Event{{Kind: engine.EvPaid, Player: 1, Amount: 3, Payment: pay}, {Kind: engine.EvDrew, Player: 0, Card: g3}},
+		{"an auction payment stays alone", []dix.Event{{Kind: dix.EvPaid, Player: 1, Amount: 3, Payment: pay}, {Kind: dix.EvDrew, Player: 0, Card: g3}},
 			[]string{"Bob pays 3: 1 token, 2 cards (🟦1 🟦1).", "Alice draws 🟩3."}},
 	}
 	for _, tc := range tests {

@@ -9,7 +9,7 @@ import (
 )
 
 // Component verbs: the second part of a custom id "dix:<verb>:<version>[:<arg>]".
-// The version is the lobby counter for lobby verbs and engine.Game.Seq for
+// The version is the lobby counter for lobby verbs and dix.Game.Seq for
 // game verbs; verbs anyone may use at any time carry 0.
 const (
 	verbJoin   = "join"

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 func TestParseIDStrict(t *testing.T) {
@@ -66,7 +66,7 @@ func TestCheckVersion(t *testing.T) {
 // malformed id is refused as not recognised.
 func TestFutureVersionIsRestoredData(t *testing.T) {
 	h := newHarness(t)
-	h.seedGame([]string{"u1", "u2"}, auctionDeck, engine.Options{Players: 2, FirstPlayer: 0})
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	before := h.snap()
 	withArg := customID(verbDraw, h.snapSeq(), "x")

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // memStore is an in-memory dixbot.Store for tests: optimistic versioned
@@ -49,7 +49,7 @@ func (st stored) get() (*dixbot.Record, error) {
 	r := st.rec
 	r.Meta = append([]byte(nil), st.rec.Meta...)
 	if st.state != nil {
-		g := &engine.Game{}
+		g := &dix.Game{}
 		if err := g.UnmarshalBinary(st.state); err != nil {
 			return nil, err
 		}

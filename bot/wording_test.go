@@ -6,7 +6,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // TestScoreChangesTakeTheirPlural: a purchase's score change reads "+1
@@ -14,14 +14,14 @@ import (
 // "−2 points" in French, in the market menu and in /dix hint; the hint's
 // averages use the language's decimal point.
 func TestScoreChangesTakeTheirPlural(t *testing.T) {
-	cards := []engine.Card{
-		{Kind: engine.KindNumber, Color: engine.Blue, Value: 1},
-		{Kind: engine.KindNumber, Color: engine.Blue, Value: 2},
-		{Kind: engine.KindNumber, Color: engine.Blue, Value: 3},
+	cards := []dix.Card{
+		{Kind: dix.KindNumber, Color: dix.Blue, Value: 1},
+		{Kind: dix.KindNumber, Color: dix.Blue, Value: 2},
+		{Kind: dix.KindNumber, Color: dix.Blue, Value: 3},
 	}
-	deltas := map[engine.Card]int{cards[0]: 1, cards[1]: 0, cards[2]: -2}
-	pay := func(cd engine.Card) (engine.Payment, int, bool) {
-		return engine.Payment{Money: int(cd.Value)}, deltas[cd], true
+	deltas := map[dix.Card]int{cards[0]: 1, cards[1]: 0, cards[2]: -2}
+	pay := func(cd dix.Card) (dix.Payment, int, bool) {
+		return dix.Payment{Money: int(cd.Value)}, deltas[cd], true
 	}
 	for _, tc := range []struct {
 		lang string

@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	dixbot "github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 	"github.com/dixgame/dixbot/internal/redistest"
 	"github.com/dixgame/dixbot/store"
@@ -106,7 +106,7 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 	for {
 		require.True(t, time.Now().Before(deadline), "the game did not finish in time")
 		rec := tb.record()
-		if rec.Finished || rec.State.Phase == engine.PhaseOver {
+		if rec.Finished || rec.State.Phase == dix.PhaseOver {
 			break
 		}
 		ss := clockSeats(t, rec)

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -79,7 +79,7 @@ func TestHintInBothLanguages(t *testing.T) {
 		require.True(t, r.Ephemeral(), describe(r))
 		require.NotEmpty(t, r.Message.Embeds, describe(r))
 		assert.Equal(t, locales.T(lang, "hint_title", nil), r.Message.Embeds[0].Title)
-		if rec.State.Phase == engine.PhaseDraw {
+		if rec.State.Phase == dix.PhaseDraw {
 			assert.Contains(t, r.Message.Embeds[0].Description, "%", "the odds of the next card")
 		}
 		r = tb.command(other, "/dix hint")

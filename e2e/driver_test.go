@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	dixbot "github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -301,7 +301,7 @@ func (tb *table) decide() bool {
 	rec := tb.record()
 	g := rec.State
 	require.NotNil(tb.t, g, "the game has started")
-	if rec.Finished || g.Phase == engine.PhaseOver {
+	if rec.Finished || g.Phase == dix.PhaseOver {
 		return false
 	}
 	seat := g.ToAct()
@@ -395,7 +395,7 @@ func describe(r *fakediscord.Response) string {
 }
 
 // playUntil makes decisions until cond holds for the stored game.
-func (tb *table) playUntil(cond func(*engine.Game) bool) *dixbot.Record {
+func (tb *table) playUntil(cond func(*dix.Game) bool) *dixbot.Record {
 	tb.t.Helper()
 	for i := 0; ; i++ {
 		require.Less(tb.t, i, 5000, "the game never reached the condition")
@@ -457,7 +457,7 @@ func (tb *table) clickVerb(u fakediscord.User, m fakediscord.Message, verb strin
 func (tb *table) checkScoreboard(names []string) fakediscord.Message {
 	tb.t.Helper()
 	rec := tb.record()
-	require.Equal(tb.t, engine.PhaseOver, rec.State.Phase)
+	require.Equal(tb.t, dix.PhaseOver, rec.State.Phase)
 	res := rec.State.Results()
 	m, err := tb.fake.WaitMessage(waitCtx(tb.t), tb.channel.ID, "", func(m fakediscord.Message) bool {
 		if len(m.Embeds) == 0 {

@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	dixbot "github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 	"github.com/dixgame/dixbot/internal/redistest"
 	"github.com/dixgame/dixbot/store"
@@ -307,7 +307,7 @@ func (k *killRun) game(tb *table, rng *rand.Rand) error {
 		if err != nil {
 			return fmt.Errorf("reading the game: %w", err)
 		}
-		if rec.Finished || rec.State.Phase == engine.PhaseOver {
+		if rec.Finished || rec.State.Phase == dix.PhaseOver {
 			return nil
 		}
 		var m killMeta

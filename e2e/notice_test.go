@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	dixbot "github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/browsertest"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 	"github.com/dixgame/dixbot/locales"
@@ -107,7 +107,7 @@ func boardMissingInTheChannel(t *testing.T, overHTTP bool) {
 	timeOut := func(lost int64) (fakediscord.Message, *dixbot.Record) {
 		t.Helper()
 		tb.weights = map[string]int{"draw": 1, "stop": 8, "bid": 1, "pass": 1, "pay": 1, "buy": 1, "end": 1, "num": 1, "money": 1}
-		before := tb.playUntil(func(g *engine.Game) bool { return g.Phase == engine.PhaseChoose })
+		before := tb.playUntil(func(g *dix.Game) bool { return g.Phase == dix.PhaseChoose })
 		board, _ := tb.boardFor(before)
 		require.NoError(t, fake.SetBotPermissions(tb.channel.ID, fakediscord.BotPermissions&^lost))
 		require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return boardMissing(t, tb.record()) != nil }),

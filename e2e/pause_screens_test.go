@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/browsertest"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 )
@@ -152,8 +152,8 @@ func TestPauseKickAndClockScreens(t *testing.T) {
 		tb := w.table(t, "en-US", "Alice", "Bruno")
 		tb.lobby("/dix start")
 		// A player opens the market prompt and keeps it open.
-		rec := tb.playUntil(func(g *engine.Game) bool {
-			return g.Phase == engine.PhaseBuy && len(g.Choices(g.ToAct()).Buyable) > 0
+		rec := tb.playUntil(func(g *dix.Game) bool {
+			return g.Phase == dix.PhaseBuy && len(g.Choices(g.ToAct()).Buyable) > 0
 		})
 		user := tb.user(seats(t, rec)[rec.State.ToAct()])
 		board, buttons := tb.boardFor(rec)

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 )
 
@@ -22,23 +22,23 @@ func TestPaymentByPicking(t *testing.T) {
 		require.Less(t, i, 400, "never a purchase to pay by picking")
 		rec := tb.record()
 		g := rec.State
-		require.NotEqual(t, engine.PhaseOver, g.Phase, "the game ended first")
+		require.NotEqual(t, dix.PhaseOver, g.Phase, "the game ended first")
 		seat := g.ToAct()
 		ch := g.Choices(seat)
 		pl := g.Players[seat]
 		numbers := 0
 		for _, c := range pl.Collection {
-			if c.Kind == engine.KindNumber {
+			if c.Kind == dix.KindNumber {
 				numbers++
 			}
 		}
-		var target engine.Card
+		var target dix.Card
 		for _, c := range ch.Buyable {
 			if v := int(c.Value); v >= 2 && pl.Money >= v-1 && numbers > 0 {
 				target = c
 			}
 		}
-		if g.Phase != engine.PhaseBuy || target.Kind == 0 {
+		if g.Phase != dix.PhaseBuy || target.Kind == 0 {
 			require.True(t, tb.decide())
 			continue
 		}

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	dixbot "github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/app"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 )
@@ -103,7 +103,7 @@ func (g *benchGame) click(ctx context.Context) (time.Duration, error) {
 		if err != nil {
 			return 0, err
 		}
-		if rec.Finished || rec.State == nil || rec.State.Phase == engine.PhaseOver {
+		if rec.Finished || rec.State == nil || rec.State.Phase == dix.PhaseOver {
 			g.channel = "" // over: a new game
 			continue
 		}

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -23,12 +23,12 @@ import (
 // their auctions) come up quickly.
 var drawHeavy = map[string]int{"draw": 30, "stop": 1, "num": 3, "money": 1, "buy": 1, "end": 3, "cons": 1, "bbuy": 1, "bid": 3, "pass": 1, "pay": 1}
 
-func inAuction(g *engine.Game) bool { return g.Phase == engine.PhaseAuction }
+func inAuction(g *dix.Game) bool { return g.Phase == dix.PhaseAuction }
 
 // bidding holds in an auction whose bidder may bid (one who cannot afford
 // the minimum only has Pass).
-func bidding(g *engine.Game) bool {
-	return inAuction(g) && slices.Contains(g.Choices(g.ToAct()).Actions, engine.ActBid)
+func bidding(g *dix.Game) bool {
+	return inAuction(g) && slices.Contains(g.Choices(g.ToAct()).Actions, dix.ActBid)
 }
 
 // assertRefused checks that an answer is an ephemeral message, in lang,
@@ -210,10 +210,10 @@ func TestConcurrentClicks(t *testing.T) {
 	for round := range 4 {
 		rec := tb.record()
 		g := rec.State
-		if g.Phase != engine.PhaseDraw {
+		if g.Phase != dix.PhaseDraw {
 			// Get back to a turn start, where Draw is the only decision.
 			tb.weights = map[string]int{"stop": 10, "num": 1, "money": 1, "end": 1, "cons": 1, "bbuy": 1, "pass": 1, "bid": 1, "pay": 1, "buy": 0, "draw": 1}
-			rec = tb.playUntil(func(g *engine.Game) bool { return g.Phase == engine.PhaseDraw })
+			rec = tb.playUntil(func(g *dix.Game) bool { return g.Phase == dix.PhaseDraw })
 			g = rec.State
 		}
 		active := tb.user(seats(t, rec)[g.ToAct()])

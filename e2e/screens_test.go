@@ -11,7 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/browsertest"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 )
@@ -73,14 +73,14 @@ func TestScreens(t *testing.T) {
 	}
 
 	// A late board: most of the deck drawn, and a purchase to make.
-	rec := tb.playUntil(func(g *engine.Game) bool {
-		if len(g.Deck) > 40 || g.Phase != engine.PhaseBuy {
+	rec := tb.playUntil(func(g *dix.Game) bool {
+		if len(g.Deck) > 40 || g.Phase != dix.PhaseBuy {
 			return false
 		}
 		s := g.ToAct()
 		pl := g.Players[s]
 		// The picker offers number cards only (R4: wilds never pay).
-		if !slices.ContainsFunc(pl.Collection, func(c engine.Card) bool { return c.Kind == engine.KindNumber }) {
+		if !slices.ContainsFunc(pl.Collection, func(c dix.Card) bool { return c.Kind == dix.KindNumber }) {
 			return false
 		}
 		for _, c := range g.Choices(s).Buyable {
@@ -98,7 +98,7 @@ func TestScreens(t *testing.T) {
 	// The payment picker, one card picked.
 	board, buttons := tb.boardFor(rec)
 	prompt := tb.click(user, board.ID, buttons["buy"].raw)
-	var target engine.Card
+	var target dix.Card
 	for _, c := range g.Choices(seat).Buyable {
 		if int(c.Value) >= 2 && g.Players[seat].Money >= int(c.Value)-1 {
 			target = c

@@ -1,16 +1,6 @@
-// Package engine is the rules of DIX (the French edition of TEN): the deck,
-// the state of one game, the transition function Apply, the payment helpers,
-// the solo opponent ALIX, scoring and the compact serialised form.
-//
-// The engine is a pure transition function: state + action → new state +
-// events, or a typed error (errors.go) and no change at all. Events describe
-// what happened; rendering them is the caller's business.
-//
-// It must never depend on I/O, Discord, Redis, the store, the bot, locale
-// strings, logging, the clock or global randomness: all randomness comes from
-// Options.Seed (math/rand/v2 PCG), so the same seed and the same actions give
-// the same state, byte for byte. It imports nothing of this module.
-//
-// Rule numbers in comments (R1 … R14, §3.4 …) refer to the rules
-// specification (docs/RULES.md).
+// Package engine is the place of the small contract every game on the table
+// implements (state, moves, who decides now, views per seat, events); each
+// game's rules live in a package of their own below it (engine/dix for DIX).
+// It holds no game's rules and must never depend on one, nor on I/O,
+// Discord, the store, the bot or locale strings.
 package engine

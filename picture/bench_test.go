@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // benchRender times render b.N times and reports the median and the 99th
@@ -41,13 +41,13 @@ func BenchmarkBoardLate5p(b *testing.B) {
 }
 
 func BenchmarkHand(b *testing.B) {
-	c, _ := engine.ParseCards(everyWild)
+	c, _ := dix.ParseCards(everyWild)
 	in := Hand{Name: "Chloé", Collection: c, Money: 7, Consolation: 2, Labels: enLabels}
 	benchRender(b, func() ([]byte, error) { return RenderHand(in) })
 }
 
 func BenchmarkScoreboard5p(b *testing.B) {
-	g := playUntil(b, 5, 4, func(*engine.Game) bool { return false })
+	g := playUntil(b, 5, 4, func(*dix.Game) bool { return false })
 	in := Scoreboard{View: g.View(), Names: names5}
 	benchRender(b, func() ([]byte, error) { return RenderScoreboard(in) })
 }

@@ -5,7 +5,7 @@ import (
 	"image"
 	"strconv"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // Labels are the few words a picture shows, in the language of whoever
@@ -26,7 +26,7 @@ type Labels struct {
 // deck's order, which View also holds, is never drawn: only its size), the
 // players' display names and marks by seat, and the seat who must act now.
 type Board struct {
-	View   engine.View
+	View   dix.View
 	Names  []string // by seat; a missing name is drawn as the seat number
 	Marks  []Mark   // by seat; missing: MarkNone
 	Acting int      // the seat who must decide now; -1: nobody
@@ -90,7 +90,7 @@ type seatData struct {
 	rank   int // scoreboard only
 }
 
-func seats(v *engine.View, names []string, marks []Mark, acting int) ([]seatData, error) {
+func seats(v *dix.View, names []string, marks []Mark, acting int) ([]seatData, error) {
 	out := make([]seatData, len(v.Seats))
 	for i, s := range v.Seats {
 		coll, err := parseCards(s.Collection)
@@ -104,7 +104,7 @@ func seats(v *engine.View, names []string, marks []Mark, acting int) ([]seatData
 			}
 		}
 		out[i] = seatData{seat: i, name: name, lay: layoutOf(coll, nil), money: s.Money, cons: s.Consolation,
-			acting: i == acting, active: i == v.Active && v.Phase != engine.PhaseOver.String()}
+			acting: i == acting, active: i == v.Active && v.Phase != dix.PhaseOver.String()}
 		if i < len(marks) {
 			out[i].mark = marks[i]
 		}
@@ -129,9 +129,9 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 	if err != nil {
 		return nil, err
 	}
-	var wild engine.Card
+	var wild dix.Card
 	if v.Auction != nil {
-		if wild, err = engine.ParseCard(v.Auction.Wild); err != nil {
+		if wild, err = dix.ParseCard(v.Auction.Wild); err != nil {
 			return nil, errBad(err)
 		}
 	}
@@ -195,7 +195,7 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 	c.row(x, y, labelH, 6, parts...)
 	ty := y + labelH + 2
 	for i, card := range tableau {
-		c.blit(cardTile(card, engine.NoColor, 0, medium, cTable), x+(i%8)*(medium.w+4), ty+(i/8)*(medium.h+4))
+		c.blit(cardTile(card, dix.NoColor, 0, medium, cTable), x+(i%8)*(medium.w+4), ty+(i/8)*(medium.h+4))
 	}
 	if len(tableau) == 0 {
 		c.blit(slotTile(0, medium, cTable), x, ty)
@@ -207,7 +207,7 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 			c.row(x, ay, labelH, 0, text(b.Labels.Auction, fLabel, cGold, cTable))
 		}
 		ay += labelH
-		c.blit(cardTile(wild, engine.NoColor, 0, medium, cTable), x, ay)
+		c.blit(cardTile(wild, dix.NoColor, 0, medium, cTable), x, ay)
 		var bid []*tile
 		if b.Labels.HighBid != "" {
 			bid = append(bid, text(b.Labels.HighBid, fLabel, cMuted, cTable))
@@ -236,10 +236,10 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 	return c.img, nil
 }
 
-func countNumbers(cards []engine.Card) (n [4][9]int) {
+func countNumbers(cards []dix.Card) (n [4][9]int) {
 	for _, c := range cards {
-		if c.Kind == engine.KindNumber && c.Valid() {
-			n[c.Color-engine.Blue][c.Value-1]++
+		if c.Kind == dix.KindNumber && c.Valid() {
+			n[c.Color-dix.Blue][c.Value-1]++
 		}
 	}
 	return n
@@ -295,7 +295,7 @@ func (c *canvas) drawBlock(x, y, h int, p *seatData) {
 	// Footer: unused wilds, then the total under the score column.
 	fy := gy + gridSmall.height() + 2
 	for i, w := range p.lay.unused {
-		c.blit(cardTile(w, engine.NoColor, 0, small, bg), gx+i*(small.w+4), fy)
+		c.blit(cardTile(w, dix.NoColor, 0, small, bg), gx+i*(small.w+4), fy)
 	}
 	sx := gx + 9*gridSmall.cellW
 	c.fill(image.Rect(sx+4, fy, sx+gridSmall.scoreW, fy+2), cMuted)

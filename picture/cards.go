@@ -6,7 +6,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // This file draws the cards and the tokens as tiles.
@@ -34,10 +34,10 @@ var (
 )
 
 type cardKey struct {
-	card  engine.Card
-	at    engine.Color // a placed wild: the colour it stands for
-	val   uint8        // a placed wild: the number it stands for
-	slot  uint8        // an empty place for this number (card unset)
+	card  dix.Card
+	at    dix.Color // a placed wild: the colour it stands for
+	val   uint8     // a placed wild: the number it stands for
+	slot  uint8     // an empty place for this number (card unset)
 	sz    cardSize
 	bg    color.RGBA
 	token bool
@@ -45,7 +45,7 @@ type cardKey struct {
 
 // cardTile is card c at size sz over bg. For a wild placed by the scorer,
 // at and val say what it stands for (NoColor: not placed).
-func cardTile(c engine.Card, at engine.Color, val uint8, sz cardSize, bg color.RGBA) *tile {
+func cardTile(c dix.Card, at dix.Color, val uint8, sz cardSize, bg color.RGBA) *tile {
 	return cached(cardKey{card: c, at: at, val: val, sz: sz, bg: bg}, false, func() *tile {
 		dst := image.NewRGBA(image.Rect(0, 0, sz.w, sz.h))
 		drawCard(dst, c, at, val, sz)
@@ -70,7 +70,7 @@ func slotTile(n uint8, sz cardSize, bg color.RGBA) *tile {
 	})
 }
 
-func drawCard(dst *image.RGBA, c engine.Card, at engine.Color, val uint8, sz cardSize) {
+func drawCard(dst *image.RGBA, c dix.Card, at dix.Color, val uint8, sz cardSize) {
 	p := newPen(dst)
 	w, h := float32(sz.w), float32(sz.h)
 	s := sz.sym
@@ -89,13 +89,13 @@ func drawCard(dst *image.RGBA, c engine.Card, at engine.Color, val uint8, sz car
 		drawGlyphs(dst, strconv.Itoa(int(n)), sz.num, ink, cx, cy)
 	}
 	switch c.Kind {
-	case engine.KindNumber:
+	case dix.KindNumber:
 		body(faceColor(c.Color), faceColor(c.Color), 0)
 		symbol(p, c.Color, inkOn(c.Color), symX, symY, s)
 		number(c.Value, inkOn(c.Color))
-	case engine.KindColorWild:
+	case dix.KindColorWild:
 		face, ink := faceColor(c.Color), inkOn(c.Color)
-		if at == engine.NoColor {
+		if at == dix.NoColor {
 			body(face, face, 0)
 			symbol(p, c.Color, ink, symX, symY, s)
 			drawGlyphs(dst, "#", sz.num, ink, cx, cy)
@@ -111,8 +111,8 @@ func drawCard(dst *image.RGBA, c engine.Card, at engine.Color, val uint8, sz car
 		symbol(p, c.Color, ink, symX+in/2, symY+in/2, s)
 		drawGlyphs(dst, "#", sz.mark, ink, float64(w-symX-in/2), float64(symY+in/2))
 		number(val, ink)
-	case engine.KindBlackWild:
-		if at == engine.NoColor {
+	case dix.KindBlackWild:
+		if at == dix.NoColor {
 			body(cEdge, cInk, max(1, w/24))
 			anyColour(p, symX, symY, s)
 		} else {
@@ -120,8 +120,8 @@ func drawCard(dst *image.RGBA, c engine.Card, at engine.Color, val uint8, sz car
 			symbol(p, at, faceColor(at), symX+1, symY+1, s)
 		}
 		number(c.Value, cWhite)
-	case engine.KindSuperWild:
-		if at == engine.NoColor {
+	case dix.KindSuperWild:
+		if at == dix.NoColor {
 			body(cEdge, cPaper, max(1, w/24))
 			anyColour(p, symX, symY, s)
 			star(p, float32(cx), float32(cy), w*0.36)
@@ -133,7 +133,7 @@ func drawCard(dst *image.RGBA, c engine.Card, at engine.Color, val uint8, sz car
 		star(p, w-symX-1, symY+1, s*0.62)
 		p.paint(cInk)
 		number(val, cInk)
-	case engine.KindCurrency:
+	case dix.KindCurrency:
 		body(cBrown, cCream, max(1, w/24))
 		p.circle(symX, symY, s*0.55)
 		p.paint(cBrown)
@@ -144,16 +144,16 @@ func drawCard(dst *image.RGBA, c engine.Card, at engine.Color, val uint8, sz car
 }
 
 // symbol draws colour c's shape centred on (x, y), about s wide, in ink.
-func symbol(p *pen, c engine.Color, ink color.RGBA, x, y, s float32) {
+func symbol(p *pen, c dix.Color, ink color.RGBA, x, y, s float32) {
 	h := s / 2
 	switch c {
-	case engine.Blue:
+	case dix.Blue:
 		p.circle(x, y, h)
-	case engine.Green:
+	case dix.Green:
 		p.poly([2]float32{x, y - h*1.05}, [2]float32{x + h*1.1, y + h*0.9}, [2]float32{x - h*1.1, y + h*0.9})
-	case engine.Orange:
+	case dix.Orange:
 		p.poly([2]float32{x - h, y - h}, [2]float32{x + h, y - h}, [2]float32{x + h, y + h}, [2]float32{x - h, y + h})
-	case engine.Pink:
+	case dix.Pink:
 		p.poly([2]float32{x, y - h*1.2}, [2]float32{x + h*0.95, y}, [2]float32{x, y + h*1.2}, [2]float32{x - h*0.95, y})
 	}
 	p.paint(ink)
@@ -163,7 +163,7 @@ func symbol(p *pen, c engine.Color, ink color.RGBA, x, y, s float32) {
 func anyColour(p *pen, x, y, s float32) {
 	h := s / 2
 	cells := [4][2]float32{{x - h, y - h}, {x, y - h}, {x - h, y}, {x, y}}
-	for i, col := range engine.Colors {
+	for i, col := range dix.Colors {
 		p.poly(cells[i], [2]float32{cells[i][0] + h, cells[i][1]}, [2]float32{cells[i][0] + h, cells[i][1] + h}, [2]float32{cells[i][0], cells[i][1] + h})
 		p.paint(faceColor(col))
 	}

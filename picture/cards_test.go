@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // TestColoursHaveTheirOwnSymbol checks that colour is not told by hue
@@ -17,8 +17,8 @@ import (
 func TestColoursHaveTheirOwnSymbol(t *testing.T) {
 	for _, sz := range []cardSize{small, medium, large} {
 		var masks [4][]bool
-		for i, col := range engine.Colors {
-			tl := cardTile(engine.Card{Kind: engine.KindNumber, Color: col, Value: 5}, engine.NoColor, 0, sz, cPanel)
+		for i, col := range dix.Colors {
+			tl := cardTile(dix.Card{Kind: dix.KindNumber, Color: col, Value: 5}, dix.NoColor, 0, sz, cPanel)
 			ink, face := inkOn(col), faceColor(col)
 			// The corner, inside the rounded edge: the top-left half of the
 			// card's width, above the number. A pixel is the symbol's when
@@ -45,7 +45,7 @@ func TestColoursHaveTheirOwnSymbol(t *testing.T) {
 						diff++
 					}
 				}
-				assert.GreaterOrEqual(t, diff, 6, "%s and %s symbols at %dx%d", engine.Colors[i], engine.Colors[j], sz.w, sz.h)
+				assert.GreaterOrEqual(t, diff, 6, "%s and %s symbols at %dx%d", dix.Colors[i], dix.Colors[j], sz.w, sz.h)
 			}
 		}
 	}
@@ -56,10 +56,10 @@ func TestColoursHaveTheirOwnSymbol(t *testing.T) {
 // different faces.
 func TestKindsOfWildLookDifferent(t *testing.T) {
 	faces := []*tile{
-		cardTile(engine.Card{Kind: engine.KindNumber, Color: engine.Green, Value: 4}, engine.NoColor, 0, small, cPanel),
-		cardTile(engine.Card{Kind: engine.KindColorWild, Color: engine.Green}, engine.Green, 4, small, cPanel),
-		cardTile(engine.Card{Kind: engine.KindBlackWild, Value: 4}, engine.Green, 4, small, cPanel),
-		cardTile(engine.Card{Kind: engine.KindSuperWild}, engine.Green, 4, small, cPanel),
+		cardTile(dix.Card{Kind: dix.KindNumber, Color: dix.Green, Value: 4}, dix.NoColor, 0, small, cPanel),
+		cardTile(dix.Card{Kind: dix.KindColorWild, Color: dix.Green}, dix.Green, 4, small, cPanel),
+		cardTile(dix.Card{Kind: dix.KindBlackWild, Value: 4}, dix.Green, 4, small, cPanel),
+		cardTile(dix.Card{Kind: dix.KindSuperWild}, dix.Green, 4, small, cPanel),
 	}
 	for i := range faces {
 		for j := i + 1; j < len(faces); j++ {

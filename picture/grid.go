@@ -5,41 +5,41 @@ import (
 	"image/color"
 	"strconv"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // This file lays a collection out as the scorer sees it: one row per colour,
 // one column per number 1–9, so the gaps in a run are empty places; copies of
 // a number are stacked, their count in a disc on the front copy; each wild stands in the place the scorer gives it
-// (engine.BestScore), and the wilds that add nothing are listed apart.
+// (dix.BestScore), and the wilds that add nothing are listed apart.
 
 // layout is a collection arranged for drawing.
 type layout struct {
-	count  [4][9]int         // number cards per colour and number
-	wild   [4][9]engine.Card // the wild standing in for that place (Kind 0: none)
-	cand   [4][9]bool        // the candidate card's place
-	unused []engine.Card     // wilds that add nothing
-	score  engine.Score
+	count  [4][9]int      // number cards per colour and number
+	wild   [4][9]dix.Card // the wild standing in for that place (Kind 0: none)
+	cand   [4][9]bool     // the candidate card's place
+	unused []dix.Card     // wilds that add nothing
+	score  dix.Score
 }
 
-func layoutOf(coll []engine.Card, cand *engine.Card) *layout {
+func layoutOf(coll []dix.Card, cand *dix.Card) *layout {
 	l := &layout{}
 	all := coll
 	if cand != nil {
-		all = append(append(make([]engine.Card, 0, len(coll)+1), coll...), *cand)
+		all = append(append(make([]dix.Card, 0, len(coll)+1), coll...), *cand)
 	}
-	l.score = engine.BestScore(all)
+	l.score = dix.BestScore(all)
 	for _, c := range all {
-		if c.Kind == engine.KindNumber && c.Valid() {
-			l.count[c.Color-engine.Blue][c.Value-1]++
+		if c.Kind == dix.KindNumber && c.Valid() {
+			l.count[c.Color-dix.Blue][c.Value-1]++
 		}
 	}
-	if cand != nil && cand.Kind == engine.KindNumber && cand.Valid() {
-		l.cand[cand.Color-engine.Blue][cand.Value-1] = true
+	if cand != nil && cand.Kind == dix.KindNumber && cand.Valid() {
+		l.cand[cand.Color-dix.Blue][cand.Value-1] = true
 	}
 	for _, p := range l.score.Placements {
 		if p.Used {
-			l.wild[p.Color-engine.Blue][p.Value-1] = p.Wild
+			l.wild[p.Color-dix.Blue][p.Value-1] = p.Wild
 		} else {
 			l.unused = append(l.unused, p.Wild)
 		}
@@ -69,7 +69,7 @@ func (st gridStyle) height() int { return 4 * st.rowH }
 
 // drawGrid draws l with its top-left corner at (x, y) over bg.
 func (c *canvas) drawGrid(x, y int, l *layout, st gridStyle, bg color.RGBA) {
-	for k := range engine.Colors {
+	for k := range dix.Colors {
 		c.drawRow(x, y+k*st.rowH, k, l, st, bg)
 	}
 }
@@ -78,7 +78,7 @@ func (c *canvas) drawGrid(x, y int, l *layout, st gridStyle, bg color.RGBA) {
 // (x, y) over bg.
 func (c *canvas) drawRow(x, y, k int, l *layout, st gridStyle, bg color.RGBA) {
 	sz := st.sz
-	col := engine.Colors[k]
+	col := dix.Colors[k]
 	{
 		ry := y + 2*st.stack // room for two stacked copies above
 		for n := range 9 {
@@ -91,8 +91,8 @@ func (c *canvas) drawRow(x, y, k int, l *layout, st gridStyle, bg color.RGBA) {
 				}
 				c.blit(cardTile(w, col, uint8(n+1), sz, bg), cx, ry)
 			case cnt > 0:
-				card := engine.Card{Kind: engine.KindNumber, Color: col, Value: uint8(n + 1)}
-				t := cardTile(card, engine.NoColor, 0, sz, bg)
+				card := dix.Card{Kind: dix.KindNumber, Color: col, Value: uint8(n + 1)}
+				t := cardTile(card, dix.NoColor, 0, sz, bg)
 				for i := cnt - 1; i >= 0; i-- {
 					o := min(i, 2) * st.stack
 					if i < cnt-1 {
@@ -152,10 +152,10 @@ func (c *canvas) row(x, y, h, gap int, tiles ...*tile) int {
 }
 
 // parseCards reads cards in SPEC §7 notation. Returns ErrBadInput.
-func parseCards(s []string) ([]engine.Card, error) {
-	out := make([]engine.Card, 0, len(s))
+func parseCards(s []string) ([]dix.Card, error) {
+	out := make([]dix.Card, 0, len(s))
 	for _, x := range s {
-		c, err := engine.ParseCard(x)
+		c, err := dix.ParseCard(x)
 		if err != nil {
 			return nil, errBad(err)
 		}

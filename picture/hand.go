@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // Hand is the input of the hand picture: one player's collection and
@@ -17,11 +17,11 @@ import (
 // under the Paid label, and the score change counts them.
 type Hand struct {
 	Name        string
-	Collection  []engine.Card
+	Collection  []dix.Card
 	Money       int
 	Consolation int
-	Candidate   *engine.Card
-	Pay         []engine.Card
+	Candidate   *dix.Card
+	Pay         []dix.Card
 	Labels      Labels // uses Score and Paid
 }
 
@@ -34,18 +34,18 @@ func (h Hand) Scores() (before, after int, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	return engine.BestScore(h.Collection).Total, layoutOf(drawn, h.Candidate).score.Total, nil
+	return dix.BestScore(h.Collection).Total, layoutOf(drawn, h.Candidate).score.Total, nil
 }
 
 // drawn is the collection as the grid shows it: without the cards of Pay.
-func (h *Hand) drawn() ([]engine.Card, error) {
+func (h *Hand) drawn() ([]dix.Card, error) {
 	if len(h.Pay) == 0 {
 		return h.Collection, nil
 	}
 	out := slices.Clone(h.Collection)
 	for _, c := range h.Pay {
 		i := slices.Index(out, c)
-		if i < 0 || c.Kind != engine.KindNumber {
+		if i < 0 || c.Kind != dix.KindNumber {
 			return nil, fmt.Errorf("%w: paying with %s, not a number card of the collection", ErrBadInput, c)
 		}
 		out = slices.Delete(out, i, i+1)
@@ -73,11 +73,11 @@ func RenderHand(h Hand) ([]byte, error) {
 
 func drawHand(h *Hand) (*image.Paletted, error) {
 	for _, c := range h.Collection {
-		if !c.Valid() || c.Kind == engine.KindCurrency {
+		if !c.Valid() || c.Kind == dix.KindCurrency {
 			return nil, fmt.Errorf("%w: card %s in a collection", ErrBadInput, c)
 		}
 	}
-	if h.Candidate != nil && (!h.Candidate.Valid() || h.Candidate.Kind != engine.KindNumber) {
+	if h.Candidate != nil && (!h.Candidate.Valid() || h.Candidate.Kind != dix.KindNumber) {
 		return nil, fmt.Errorf("%w: candidate %s", ErrBadInput, *h.Candidate)
 	}
 	coll, err := h.drawn()
@@ -113,7 +113,7 @@ func drawHand(h *Hand) (*image.Paletted, error) {
 	fy := gy + st.height() + 4
 	fx := x
 	for _, w := range l.unused {
-		c.blit(cardTile(w, engine.NoColor, 0, large, cPanel), fx, fy)
+		c.blit(cardTile(w, dix.NoColor, 0, large, cPanel), fx, fy)
 		fx += large.w + 8
 	}
 	sx := x + 9*st.cellW
@@ -124,7 +124,7 @@ func drawHand(h *Hand) (*image.Paletted, error) {
 	c.blit(tot, tx, ty)
 	left := tx - 8
 	if h.Candidate != nil {
-		before := engine.BestScore(h.Collection).Total
+		before := dix.BestScore(h.Collection).Total
 		d := l.score.Total - before
 		t := text(signed(d), fontKey{true, 24}, cGold, cPanel)
 		left -= t.w
@@ -144,7 +144,7 @@ func drawHand(h *Hand) (*image.Paletted, error) {
 
 // drawPaid draws the cards paid after the label, from x to at most right
 // (the cards overlap when they do not fit side by side).
-func (c *canvas) drawPaid(x, y, right int, pay []engine.Card, label string) {
+func (c *canvas) drawPaid(x, y, right int, pay []dix.Card, label string) {
 	cy := y + (large.h-medium.h)/2
 	if label != "" {
 		t := text(label, fLabel, cMuted, cPanel)
@@ -156,7 +156,7 @@ func (c *canvas) drawPaid(x, y, right int, pay []engine.Card, label string) {
 		step = max(8, (right-x-medium.w)/(n-1))
 	}
 	for i, cd := range pay {
-		c.blit(cardTile(cd, engine.NoColor, 0, medium, cPanel), x+i*step, cy)
+		c.blit(cardTile(cd, dix.NoColor, 0, medium, cPanel), x+i*step, cy)
 	}
 }
 

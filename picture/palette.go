@@ -3,7 +3,7 @@ package picture
 import (
 	"image/color"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // The fixed palette. Every picture is an 8-bit paletted image over these
@@ -40,8 +40,8 @@ var (
 
 // inkOn is the colour of a number on colour c's face: the one of white and
 // near-black with the higher contrast.
-func inkOn(c engine.Color) color.RGBA {
-	if c == engine.Blue || c == engine.Orange {
+func inkOn(c dix.Color) color.RGBA {
+	if c == dix.Blue || c == dix.Orange {
 		return cInk
 	}
 	return cWhite
@@ -50,15 +50,15 @@ func inkOn(c engine.Color) color.RGBA {
 func rgb(r, g, b uint8) color.RGBA { return color.RGBA{r, g, b, 0xff} }
 
 // faceColor is the face of colour c's cards.
-func faceColor(c engine.Color) color.RGBA {
+func faceColor(c dix.Color) color.RGBA {
 	switch c {
-	case engine.Blue:
+	case dix.Blue:
 		return cBlue
-	case engine.Green:
+	case dix.Green:
 		return cGreen
-	case engine.Orange:
+	case dix.Orange:
 		return cOrange
-	case engine.Pink:
+	case dix.Pink:
 		return cPink
 	}
 	return cInk

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // Colour-vision check of the four card faces.
@@ -53,14 +53,14 @@ func TestFacesApartUnderColourBlindness(t *testing.T) {
 	for _, sim := range cvdMatrices {
 		t.Run(sim.name, func(t *testing.T) {
 			var labs [4][3]float64
-			for i, col := range engine.Colors {
+			for i, col := range dix.Colors {
 				labs[i] = toLab(simulate(sim.m, linear(faceColor(col))))
 			}
 			for i := range 4 {
 				for j := i + 1; j < 4; j++ {
 					d := deltaE2000(labs[i], labs[j])
-					assert.GreaterOrEqual(t, d, minDeltaE00, "%s vs %s", engine.Colors[i], engine.Colors[j])
-					t.Logf("%s vs %s: ΔE00 %.1f", engine.Colors[i], engine.Colors[j], d)
+					assert.GreaterOrEqual(t, d, minDeltaE00, "%s vs %s", dix.Colors[i], dix.Colors[j])
+					t.Logf("%s vs %s: ΔE00 %.1f", dix.Colors[i], dix.Colors[j], d)
 				}
 			}
 		})
@@ -68,7 +68,7 @@ func TestFacesApartUnderColourBlindness(t *testing.T) {
 }
 
 func TestNumbersReadOnFaces(t *testing.T) {
-	for _, col := range engine.Colors {
+	for _, col := range dix.Colors {
 		c := contrast(linear(inkOn(col)), linear(faceColor(col)))
 		assert.GreaterOrEqual(t, c, minTextContrast, "ink on %s", col)
 		t.Logf("ink on %s: %.2f:1", col, c)

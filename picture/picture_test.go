@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden PNGs under testdata/")
@@ -28,14 +28,14 @@ var names5 = []string{"Alice", "Bob", "Chloé", "Dmitri", "Eleonora Verylongname
 
 // playUntil plays a game of players with the engine's simple policy from
 // seed until stop says so (or the game ends).
-func playUntil(t testing.TB, players int, seed int64, stop func(g *engine.Game) bool) *engine.Game {
+func playUntil(t testing.TB, players int, seed int64, stop func(g *dix.Game) bool) *dix.Game {
 	t.Helper()
-	g, err := engine.New(engine.Options{Players: players, Seed: seed, FirstPlayer: -1})
+	g, err := dix.New(dix.Options{Players: players, Seed: seed, FirstPlayer: -1})
 	require.NoError(t, err)
 	r := rand.New(rand.NewPCG(uint64(seed), 11))
-	var c engine.Choices
-	pol := []engine.Policy{engine.SimplePolicy, engine.RandomPolicy}
-	for g.Phase != engine.PhaseOver && !stop(g) {
+	var c dix.Choices
+	pol := []dix.Policy{dix.SimplePolicy, dix.RandomPolicy}
+	for g.Phase != dix.PhaseOver && !stop(g) {
 		seat := g.ToAct()
 		g.ChoicesInto(seat, &c)
 		_, err := g.Apply(pol[seat%2](g, seat, &c, r))
@@ -45,13 +45,13 @@ func playUntil(t testing.TB, players int, seed int64, stop func(g *engine.Game) 
 }
 
 // lateAuction is a late position with an auction on and a high bid.
-func lateAuction(deckLeft int) func(g *engine.Game) bool {
-	return func(g *engine.Game) bool {
+func lateAuction(deckLeft int) func(g *dix.Game) bool {
+	return func(g *dix.Game) bool {
 		return len(g.View().Deck) <= deckLeft && g.Auction != nil && g.Auction.HighBid > 0
 	}
 }
 
-func board(g *engine.Game, names []string) Board {
+func board(g *dix.Game, names []string) Board {
 	return Board{View: g.View(), Names: names, Acting: g.ToAct(), Labels: enLabels}
 }
 
@@ -87,10 +87,10 @@ func TestBoardGolden(t *testing.T) {
 		name    string
 		players int
 		seed    int64
-		stop    func(g *engine.Game) bool
+		stop    func(g *dix.Game) bool
 	}{
-		{"board_2p.png", 2, 1, func(g *engine.Game) bool {
-			return len(g.View().Deck) <= 40 && g.Phase == engine.PhaseDraw && len(g.Tableau) >= 2
+		{"board_2p.png", 2, 1, func(g *dix.Game) bool {
+			return len(g.View().Deck) <= 40 && g.Phase == dix.PhaseDraw && len(g.Tableau) >= 2
 		}},
 		{"board_3p.png", 3, 2, lateAuction(50)},
 		{"board_5p.png", 5, 3, lateAuction(15)},
@@ -98,7 +98,7 @@ func TestBoardGolden(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			g := playUntil(t, tc.players, tc.seed, tc.stop)
-			require.NotEqual(t, engine.PhaseOver, g.Phase)
+			require.NotEqual(t, dix.PhaseOver, g.Phase)
 			got, err := RenderBoard(board(g, names5[:tc.players]))
 			require.NoError(t, err)
 			assert.LessOrEqual(t, len(got), 60<<10, "PNG size")
@@ -109,7 +109,7 @@ func TestBoardGolden(t *testing.T) {
 }
 
 func TestBoardBadInput(t *testing.T) {
-	g := playUntil(t, 2, 1, func(g *engine.Game) bool { return len(g.Players[0].Collection) > 0 })
+	g := playUntil(t, 2, 1, func(g *dix.Game) bool { return len(g.Players[0].Collection) > 0 })
 	cases := []struct {
 		name string
 		edit func(b *Board)
@@ -141,17 +141,17 @@ func decode(t *testing.T, b []byte) image.Image {
 // copies of a number and a full run.
 const everyWild = "b1 b2 b2 b3 b5 b# g1 g1 g1 g2 g3 g4 g5 g6 g7 g9 *8 o1 o4 o5 o6 o6 ** p1 p3 p# *1"
 
-func cards(t *testing.T, s string) []engine.Card {
+func cards(t *testing.T, s string) []dix.Card {
 	t.Helper()
-	c, err := engine.ParseCards(s)
+	c, err := dix.ParseCards(s)
 	require.NoError(t, err)
 	return c
 }
 
 func TestHandGolden(t *testing.T) {
-	o7 := engine.Card{Kind: engine.KindNumber, Color: engine.Orange, Value: 7}
-	p4 := engine.Card{Kind: engine.KindNumber, Color: engine.Pink, Value: 4}
-	g7 := engine.Card{Kind: engine.KindNumber, Color: engine.Green, Value: 7}
+	o7 := dix.Card{Kind: dix.KindNumber, Color: dix.Orange, Value: 7}
+	p4 := dix.Card{Kind: dix.KindNumber, Color: dix.Pink, Value: 4}
+	g7 := dix.Card{Kind: dix.KindNumber, Color: dix.Green, Value: 7}
 	cases := []struct {
 		name string
 		hand Hand
@@ -174,14 +174,14 @@ func TestHandGolden(t *testing.T) {
 }
 
 func TestHandBadInput(t *testing.T) {
-	w := engine.Card{Kind: engine.KindSuperWild}
-	b2 := engine.Card{Kind: engine.KindNumber, Color: engine.Blue, Value: 2}
+	w := dix.Card{Kind: dix.KindSuperWild}
+	b2 := dix.Card{Kind: dix.KindNumber, Color: dix.Blue, Value: 2}
 	cases := []struct {
 		name string
 		hand Hand
 	}{
 		{"currency in a collection", Hand{Collection: cards(t, "b1 $3")}},
-		{"invalid card", Hand{Collection: []engine.Card{{Kind: engine.KindNumber, Color: engine.Blue, Value: 12}}}},
+		{"invalid card", Hand{Collection: []dix.Card{{Kind: dix.KindNumber, Color: dix.Blue, Value: 12}}}},
 		{"wild candidate", Hand{Collection: cards(t, "b1"), Candidate: &w}},
 		{"paying with a card not held", Hand{Collection: cards(t, "b1 o3"), Candidate: &b2, Pay: cards(t, "o3 o3")}},
 		{"paying with a wild", Hand{Collection: cards(t, "b1 o3 **"), Candidate: &b2, Pay: cards(t, "**")}},
@@ -198,16 +198,16 @@ func TestHandBadInput(t *testing.T) {
 // draws the collection the purchase leaves: the cards paid gone from the
 // grid, the candidate in, and the score change counting both.
 func TestHandShowsTheCollectionAfterPaying(t *testing.T) {
-	g7 := engine.Card{Kind: engine.KindNumber, Color: engine.Green, Value: 7}
+	g7 := dix.Card{Kind: dix.KindNumber, Color: dix.Green, Value: 7}
 	coll := cards(t, "g5 g6 o3 o4 o9 b1 b2 b3 b3")
 	pay := cards(t, "o3 o4")
 	h := Hand{Name: "Bob", Collection: coll, Candidate: &g7, Pay: pay, Labels: enLabels}
 	before, after, err := h.Scores()
 	require.NoError(t, err)
 	left := cards(t, "g5 g6 o9 b1 b2 b3 b3 g7")
-	assert.Equal(t, engine.BestScore(coll).Total, before)
-	assert.Equal(t, engine.BestScore(left).Total, after)
-	assert.Less(t, after-before, engine.BestScore(append(slices.Clone(coll), g7)).Total-before, "the payment costs points here")
+	assert.Equal(t, dix.BestScore(coll).Total, before)
+	assert.Equal(t, dix.BestScore(left).Total, after)
+	assert.Less(t, after-before, dix.BestScore(append(slices.Clone(coll), g7)).Total-before, "the payment costs points here")
 
 	// The grid is the one of the collection left, candidate framed.
 	got, err := RenderHand(h)
@@ -225,8 +225,8 @@ func TestHandShowsTheCollectionAfterPaying(t *testing.T) {
 }
 
 func TestScoreboardGolden(t *testing.T) {
-	g := playUntil(t, 5, 4, func(*engine.Game) bool { return false })
-	require.Equal(t, engine.PhaseOver, g.Phase)
+	g := playUntil(t, 5, 4, func(*dix.Game) bool { return false })
+	require.Equal(t, dix.PhaseOver, g.Phase)
 	got, err := RenderScoreboard(Scoreboard{View: g.View(), Names: names5, Labels: enLabels})
 	require.NoError(t, err)
 	t.Logf("scoreboard: %d bytes", len(got))
@@ -234,7 +234,7 @@ func TestScoreboardGolden(t *testing.T) {
 }
 
 func TestScoreboardNeedsResults(t *testing.T) {
-	g := playUntil(t, 3, 4, func(g *engine.Game) bool { return len(g.View().Deck) < 50 })
+	g := playUntil(t, 3, 4, func(g *dix.Game) bool { return len(g.View().Deck) < 50 })
 	_, err := RenderScoreboard(Scoreboard{View: g.View(), Names: names5})
 	assert.ErrorIs(t, err, ErrBadInput)
 }
@@ -243,7 +243,7 @@ func TestScoreboardNeedsResults(t *testing.T) {
 // two or three blue 1s carry a disc with their number on the front copy,
 // a single one carries none.
 func TestMarketShowsCopies(t *testing.T) {
-	g := playUntil(t, 2, 1, func(g *engine.Game) bool { return len(g.Players[0].Collection) > 0 })
+	g := playUntil(t, 2, 1, func(g *dix.Game) bool { return len(g.Players[0].Collection) > 0 })
 	for _, n := range []int{1, 2, 3} {
 		b := board(g, names5[:2])
 		b.View.Market = []string{"g3"}
@@ -335,7 +335,7 @@ func TestSeatMarks(t *testing.T) {
 		}
 	}
 
-	g := playUntil(t, 4, 7, func(*engine.Game) bool { return false })
+	g := playUntil(t, 4, 7, func(*dix.Game) bool { return false })
 	sb := Scoreboard{View: g.View(), Names: b.Names, Marks: b.Marks}
 	simg, err := drawScoreboard(&sb)
 	require.NoError(t, err)
@@ -363,7 +363,7 @@ func TestEveryRuneDrawnHasAGlyph(t *testing.T) {
 	for _, tc := range []struct {
 		players int
 		seed    int64
-		stop    func(*engine.Game) bool
+		stop    func(*dix.Game) bool
 	}{{2, 1, lateAuction(60)}, {3, 2, lateAuction(50)}, {5, 3, lateAuction(15)}} {
 		g := playUntil(t, tc.players, tc.seed, tc.stop)
 		_, err := RenderBoard(board(g, []string{"Zoë 🎲", "🤖 Computer 2 (normal)", "💤", "李 Li", "Ana"}))
@@ -372,10 +372,10 @@ func TestEveryRuneDrawnHasAGlyph(t *testing.T) {
 	b := marked(t)
 	_, err := RenderBoard(b)
 	require.NoError(t, err)
-	g := playUntil(t, 5, 4, func(*engine.Game) bool { return false })
+	g := playUntil(t, 5, 4, func(*dix.Game) bool { return false })
 	_, err = RenderScoreboard(Scoreboard{View: g.View(), Names: b.Names, Marks: b.Marks, Labels: enLabels})
 	require.NoError(t, err)
-	g7 := engine.Card{Kind: engine.KindNumber, Color: engine.Green, Value: 7}
+	g7 := dix.Card{Kind: dix.KindNumber, Color: dix.Green, Value: 7}
 	for _, h := range []Hand{
 		{Name: "🎲 Chloé", Collection: cards(t, everyWild), Money: 7, Consolation: 12, Labels: enLabels},
 		{Name: "Bob", Collection: cards(t, "g5 g6 o3 o9 b1 b2 b3 b3 p# *4"), Candidate: &g7, Pay: cards(t, "o3 o9"), Labels: enLabels},

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"image"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // Scoreboard is the input of the final scoreboard: the view of a finished
 // game (its Results filled in) and the display names by seat.
 type Scoreboard struct {
-	View   engine.View
+	View   dix.View
 	Names  []string
 	Marks  []Mark // by seat, as on the board
 	Labels Labels // unused for now: the scoreboard is numbers and names

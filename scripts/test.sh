@@ -29,11 +29,11 @@ go vet ./...
 echo "== go test -race"
 go test -race -count=1 -timeout 12m ./...
 
-echo "== fuzz (engine)"
+echo "== fuzz (engine/dix)"
 # -fuzzminimizetime bounds the minimising of each new interesting input
 # (60 s by default), so the fuzz time is spent executing inputs.
 fuzz() {
-  go test -run='^$' -fuzz="^$1\$" -fuzztime="$2" -fuzzminimizetime=100x ./engine/ | tee /tmp/dix-fuzz.$$
+  go test -run='^$' -fuzz="^$1\$" -fuzztime="$2" -fuzzminimizetime=100x ./engine/dix/ | tee /tmp/dix-fuzz.$$
   awk -v name="$1" '/elapsed: .*execs:/ { gsub(/[s,]/, "", $3); gsub(/,/, "", $5); t=$3; n=$5 }
     END { if (t > 0) printf "%s: %d executions in %d s, %d per second\n", name, n, t, n / t }' /tmp/dix-fuzz.$$
   rm -f /tmp/dix-fuzz.$$

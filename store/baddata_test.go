@@ -10,7 +10,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // putRaw and getRaw bypass a store to write and read the bytes of a record
@@ -98,7 +98,7 @@ func badEnvelopes(t testing.TB) []struct {
 		{"newer envelope", edit(func(b []byte) []byte { b[4] = envelopeVersion + 1; return b }), dixbot.ErrSchemaTooNew},
 		{"newer envelope, other layout", append([]byte(envelopeMagic), envelopeVersion+1, 9, 9), dixbot.ErrSchemaTooNew},
 		{"newer engine schema", edit(func(b []byte) []byte {
-			binary.BigEndian.PutUint16(b[6:], engine.SchemaVersion+1)
+			binary.BigEndian.PutUint16(b[6:], dix.SchemaVersion+1)
 			return reseal(b)
 		}), dixbot.ErrSchemaTooNew},
 	}

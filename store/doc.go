@@ -12,7 +12,7 @@
 // Both write the same binary envelope around a record (see envelope.go):
 // magic, envelope format version, engine schema, record version, flags and
 // update time, then the metadata and the state from
-// (*engine.Game).MarshalBinary. A value written by newer code gives
+// (*dix.Game).MarshalBinary. A value written by newer code gives
 // dixbot.ErrSchemaTooNew and damaged bytes give dixbot.ErrCorrupt; a bad
 // stored value never panics and never changes state.
 //

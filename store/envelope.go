@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // The envelope around one stored record. All integers are big-endian.
@@ -17,7 +17,7 @@ import (
 //	0      4    magic "DIXr"
 //	4      1    envelope format version (envelopeVersion)
 //	5      1    flags (flagFinished, flagState)
-//	6      2    engine schema (engine.SchemaVersion of the writer)
+//	6      2    engine schema (dix.SchemaVersion of the writer)
 //	8      8    record version
 //	16     8    updated at, Unix nanoseconds
 //	24     …    guild, meta, state: each a uvarint length then the bytes
@@ -67,7 +67,7 @@ func encode(r *dixbot.Record, version uint64, finished bool, at time.Time) ([]by
 	copy(b, envelopeMagic)
 	b[4] = envelopeVersion
 	b[5] = flags
-	binary.BigEndian.PutUint16(b[6:], engine.SchemaVersion)
+	binary.BigEndian.PutUint16(b[6:], dix.SchemaVersion)
 	binary.BigEndian.PutUint64(b[8:], version)
 	binary.BigEndian.PutUint64(b[16:], uint64(at.UnixNano()))
 	b = binary.AppendUvarint(b, uint64(len(r.Guild)))
@@ -112,9 +112,9 @@ func decode(channel string, b []byte) (*dixbot.Record, error) {
 	if crc32.Checksum(body, crcTable) != sum {
 		return nil, corrupt("checksum mismatch")
 	}
-	if s := binary.BigEndian.Uint16(b[6:]); s > engine.SchemaVersion {
+	if s := binary.BigEndian.Uint16(b[6:]); s > dix.SchemaVersion {
 		return nil, fmt.Errorf("%w: channel %s: engine schema %d, this build reads up to %d",
-			ErrSchemaTooNew, channel, s, engine.SchemaVersion)
+			ErrSchemaTooNew, channel, s, dix.SchemaVersion)
 	}
 	flags := b[5]
 	if b[4] < 2 && flags&flagDue != 0 {
@@ -176,15 +176,15 @@ func decode(channel string, b []byte) (*dixbot.Record, error) {
 // decodeState maps the engine's decoding errors to the store's. A panic in
 // the decoder on damaged bytes is reported as ErrCorrupt rather than taking
 // the process down with it.
-func decodeState(channel string, b []byte) (g *engine.Game, err error) {
+func decodeState(channel string, b []byte) (g *dix.Game, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			g, err = nil, fmt.Errorf("%w: channel %s: state decoder panicked: %v", ErrCorrupt, channel, p)
 		}
 	}()
-	g = new(engine.Game)
+	g = new(dix.Game)
 	if err := g.UnmarshalBinary(append([]byte(nil), b...)); err != nil {
-		if errors.Is(err, engine.ErrSchemaTooNew) {
+		if errors.Is(err, dix.ErrSchemaTooNew) {
 			return nil, fmt.Errorf("%w: channel %s: %w", ErrSchemaTooNew, channel, err)
 		}
 		return nil, fmt.Errorf("%w: channel %s: state: %w", ErrCorrupt, channel, err)

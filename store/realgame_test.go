@@ -8,22 +8,22 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // playedGame deals a 5-player game and plays it with the engine's
 // SimplePolicy until done says stop or the game is over.
-func playedGame(done func(*engine.Game) bool) (*engine.Game, error) {
-	g, err := engine.New(engine.Options{Players: 5, Seed: 1, FirstPlayer: -1})
+func playedGame(done func(*dix.Game) bool) (*dix.Game, error) {
+	g, err := dix.New(dix.Options{Players: 5, Seed: 1, FirstPlayer: -1})
 	if err != nil {
 		return nil, err
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	var c engine.Choices
-	for g.Phase != engine.PhaseOver && !done(g) {
+	var c dix.Choices
+	for g.Phase != dix.PhaseOver && !done(g) {
 		seat := g.ToAct()
 		c = g.Choices(seat)
-		if _, err := g.Apply(engine.SimplePolicy(g, seat, &c, r)); err != nil {
+		if _, err := g.Apply(dix.SimplePolicy(g, seat, &c, r)); err != nil {
 			return nil, err
 		}
 	}
@@ -34,11 +34,11 @@ func playedGame(done func(*engine.Game) bool) (*engine.Game, error) {
 }
 
 // halfDealt stops a game when half of its deck is drawn: mid-game.
-func halfDealt(g *engine.Game) bool { return len(g.Deck) <= engine.DeckSize(5)/2 }
+func halfDealt(g *dix.Game) bool { return len(g.Deck) <= dix.DeckSize(5)/2 }
 
 // midGame returns a 5-player game in the middle, or skips the test while
 // the engine cannot play or serialise.
-func midGame(t testing.TB) *engine.Game {
+func midGame(t testing.TB) *dix.Game {
 	t.Helper()
 	g, err := playedGame(halfDealt)
 	if err != nil {
@@ -47,7 +47,7 @@ func midGame(t testing.TB) *engine.Game {
 	return g
 }
 
-func stateBytes(t testing.TB, g *engine.Game) []byte {
+func stateBytes(t testing.TB, g *dix.Game) []byte {
 	t.Helper()
 	b, err := g.MarshalBinary()
 	require.NoError(t, err)
@@ -66,7 +66,7 @@ func testRealGames(t *testing.T, e env) {
 	// Play through the store.
 	seq := got.State.Seq
 	got, err := s.Update(ctxb, "c1", "click", func(r *dixbot.Record) error {
-		_, err := r.State.Apply(engine.Action{Kind: engine.ActDraw, Player: r.State.ToAct()})
+		_, err := r.State.Apply(dix.Action{Kind: dix.ActDraw, Player: r.State.ToAct()})
 		return err
 	})
 	if err != nil {
@@ -88,7 +88,7 @@ func testRealGames(t *testing.T, e env) {
 	require.NoError(t, err)
 	stateAt := len(valid) - crcSize - len(stateBytes(t, g))
 	newer := append([]byte(nil), valid...)
-	newer[stateAt] = engine.SchemaVersion + 1
+	newer[stateAt] = dix.SchemaVersion + 1
 	damaged := append([]byte(nil), valid...)
 	for i := stateAt + 8; i < len(damaged)-crcSize; i++ {
 		damaged[i] = 0xff
@@ -113,11 +113,11 @@ func TestBytesPerGame(t *testing.T) {
 	midGame(t)
 	stages := []struct {
 		name string
-		done func(*engine.Game) bool
+		done func(*dix.Game) bool
 	}{
-		{"dealt", func(*engine.Game) bool { return true }},
+		{"dealt", func(*dix.Game) bool { return true }},
 		{"mid-game", halfDealt},
-		{"over", func(*engine.Game) bool { return false }},
+		{"over", func(*dix.Game) bool { return false }},
 	}
 	for _, st := range stages {
 		g, err := playedGame(st.done)

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // tally is what one seat did over the simulated games (`dixsim sim
@@ -42,7 +42,7 @@ type analysis struct {
 }
 
 // observe counts the events of one action applied during phase.
-func (an *analysis) observe(g *engine.Game, phase engine.Phase, evs []engine.Event) {
+func (an *analysis) observe(g *dix.Game, phase dix.Phase, evs []dix.Event) {
 	if an.seats == nil {
 		n := len(g.Players)
 		an.seats = make([]tally, n)
@@ -57,35 +57,35 @@ func (an *analysis) observe(g *engine.Game, phase engine.Phase, evs []engine.Eve
 		}
 		t := &an.seats[ev.Player]
 		switch ev.Kind {
-		case engine.EvTurnStarted:
+		case dix.EvTurnStarted:
 			t.turns++
-		case engine.EvDrew:
+		case dix.EvDrew:
 			t.drawn++
-		case engine.EvTookNumbers:
+		case dix.EvTookNumbers:
 			t.kept += len(ev.Cards)
 			if len(ev.Cards) > 0 {
 				t.keptTurns++
 			}
-		case engine.EvBust:
-			if ev.Bust == engine.BustTotal {
+		case dix.EvBust:
+			if ev.Bust == dix.BustTotal {
 				t.bustA++
 			} else {
 				t.bustB++
 			}
-		case engine.EvTookMoney:
+		case dix.EvTookMoney:
 			t.moneyTurns++
 			t.moneyIn += ev.Amount
-		case engine.EvGained:
+		case dix.EvGained:
 			t.gained += ev.Amount
 			t.lost += ev.Lost
-		case engine.EvBought:
-			if phase == engine.PhaseFinalBuy {
+		case dix.EvBought:
+			if phase == dix.PhaseFinalBuy {
 				t.finalBought++
 			} else {
 				t.bought++
 			}
-		case engine.EvPaid:
-			if slices.ContainsFunc(evs, func(e engine.Event) bool { return e.Kind == engine.EvBought && e.Player == ev.Player }) {
+		case dix.EvPaid:
+			if slices.ContainsFunc(evs, func(e dix.Event) bool { return e.Kind == dix.EvBought && e.Player == ev.Player }) {
 				t.paidBuy += ev.Amount
 			} else {
 				t.paidWild += ev.Amount
@@ -93,13 +93,13 @@ func (an *analysis) observe(g *engine.Game, phase engine.Phase, evs []engine.Eve
 				an.auctions[an.turn][ev.Player]++
 				an.price[an.turn][ev.Player] += ev.Amount
 			}
-		case engine.EvWildDiscarded:
+		case dix.EvWildDiscarded:
 			an.discarded++
 			if nobodyCouldBid(g) {
 				an.broke++
 			}
 			an.auctions[an.turn][len(an.seats)]++
-		case engine.EvAuctionStarted:
+		case dix.EvAuctionStarted:
 			an.turn = ev.Player
 		}
 	}
@@ -107,10 +107,10 @@ func (an *analysis) observe(g *engine.Game, phase engine.Phase, evs []engine.Eve
 
 // nobodyCouldBid reports whether no seat of g has the capacity for the
 // lowest bid of an auction (3.5; 5 in solo, SPEC §5).
-func nobodyCouldBid(g *engine.Game) bool {
+func nobodyCouldBid(g *dix.Game) bool {
 	least := 1
 	if g.Solo() {
-		least = engine.SoloMinBid
+		least = dix.SoloMinBid
 	}
 	for s := range g.Players {
 		if g.Capacity(s) >= least {
@@ -121,9 +121,9 @@ func nobodyCouldBid(g *engine.Game) bool {
 }
 
 // finish counts the end of one game.
-func (an *analysis) finish(g *engine.Game) {
+func (an *analysis) finish(g *dix.Game) {
 	results := g.Results()
-	var own engine.Result
+	var own dix.Result
 	best := -1
 	for _, res := range results {
 		t := &an.seats[res.Player]
@@ -141,7 +141,7 @@ func (an *analysis) finish(g *engine.Game) {
 	for k := range an.boosted {
 		r := own
 		r.Score.Total += k
-		if !slices.ContainsFunc(results, func(o engine.Result) bool { return o.Player != 0 && o.Before(&r) }) {
+		if !slices.ContainsFunc(results, func(o dix.Result) bool { return o.Player != 0 && o.Before(&r) }) {
 			an.boosted[k]++
 		}
 	}

@@ -2,7 +2,7 @@
 //
 //	dixsim score                 read collections (SPEC §7 notation) on stdin, one per line; write JSON scores
 //	dixsim sim -games N -players P|A..B [-seed S] [-check] [-difficulty D] [-variant] [-policy mix|simple|random|easy|normal|strong|oracle] [-analyse]
-//	dixsim replay FILE           run a scenario file (engine/testdata/scenarios/README.md); print the final state as JSON
+//	dixsim replay FILE           run a scenario file (engine/dix/testdata/scenarios/README.md); print the final state as JSON
 package main
 
 import (

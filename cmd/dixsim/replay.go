@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix/scenario"
 )
 
 // runReplay implements `dixsim replay FILE`: it runs the scenario and prints
@@ -21,7 +21,7 @@ func runReplay(args []string, out io.Writer) error {
 		return fmt.Errorf("dixsim: %w", err)
 	}
 	defer f.Close()
-	res, err := engine.RunScenario(f)
+	res, err := scenario.Run(f)
 	if err != nil {
 		return fmt.Errorf("dixsim: %s: %w", args[0], err)
 	}

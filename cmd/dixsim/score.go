@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // Errors of `dixsim score`, reported per line as {"line":n,"error":"…"}.
@@ -54,12 +54,12 @@ type errorOut struct {
 
 // deckCopies is how many copies of each card the largest deck (4–5 players)
 // holds: a collection can never hold more.
-var deckCopies = func() map[engine.Card]int {
-	deck, err := engine.BuildDeck(5)
+var deckCopies = func() map[dix.Card]int {
+	deck, err := dix.BuildDeck(5)
 	if err != nil {
 		panic(err) // the deck table is a constant of the engine
 	}
-	m := make(map[engine.Card]int)
+	m := make(map[dix.Card]int)
 	for _, c := range deck {
 		m[c]++
 	}
@@ -69,7 +69,7 @@ var deckCopies = func() map[engine.Card]int {
 // runScore implements `dixsim score`: it reads collections from in, one per
 // line in SPEC §7 notation ("b3 g# *7 **"), and writes one JSON object per
 // line to out with the optimal total, each colour's best run and the
-// placement of every wild (engine.BestScore). An empty line is an empty
+// placement of every wild (dix.BestScore). An empty line is an empty
 // collection. A line that is not a collection — bad notation, a currency
 // card, more copies of a card than the deck holds, longer than 64 KiB — gets
 // {"line":n,"error":"…"} and the next line is read. runScore returns only
@@ -112,16 +112,16 @@ func runScore(in io.Reader, out io.Writer) error {
 	return nil
 }
 
-// scoreLine parses and scores one collection. Returns engine.ErrBadCard,
+// scoreLine parses and scores one collection. Returns dix.ErrBadCard,
 // errCurrency or errTooMany.
 func scoreLine(line string) (scoreOut, error) {
-	cards, err := engine.ParseCards(line) // Fields drops "\r\n" and blanks
+	cards, err := dix.ParseCards(line) // Fields drops "\r\n" and blanks
 	if err != nil {
 		return scoreOut{}, err
 	}
-	count := make(map[engine.Card]int)
+	count := make(map[dix.Card]int)
 	for _, c := range cards {
-		if c.Kind == engine.KindCurrency {
+		if c.Kind == dix.KindCurrency {
 			return scoreOut{}, fmt.Errorf("%w: %v", errCurrency, c)
 		}
 		count[c]++
@@ -129,7 +129,7 @@ func scoreLine(line string) (scoreOut, error) {
 			return scoreOut{}, fmt.Errorf("%w: %d × %v (at most %d)", errTooMany, count[c], c, deckCopies[c])
 		}
 	}
-	sc := engine.BestScore(cards)
+	sc := dix.BestScore(cards)
 	o := scoreOut{Total: sc.Total, Colors: make([]runOut, 0, 4), Wilds: make([]placeOut, 0, len(sc.Placements))}
 	for _, cs := range sc.Colors {
 		o.Colors = append(o.Colors, runOut{

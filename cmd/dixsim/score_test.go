@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // emptyRuns is the "colors" field of a collection with no run.
@@ -109,23 +109,23 @@ func TestRunScore(t *testing.T) {
 }
 
 // TestRunScoreManyLines feeds a long input of random collections and checks
-// each output line against engine.BestScore.
+// each output line against dix.BestScore.
 func TestRunScoreManyLines(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	deck, err := engine.BuildDeck(5)
+	deck, err := dix.BuildDeck(5)
 	require.NoError(t, err)
 	var in strings.Builder
 	var want []int
 	for range 2000 {
 		r.Shuffle(len(deck), func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
-		var coll []engine.Card
+		var coll []dix.Card
 		for _, c := range deck[:r.IntN(40)] {
-			if c.Kind != engine.KindCurrency {
+			if c.Kind != dix.KindCurrency {
 				coll = append(coll, c)
 			}
 		}
-		in.WriteString(engine.FormatCards(coll) + "\n")
-		want = append(want, engine.BestScore(coll).Total)
+		in.WriteString(dix.FormatCards(coll) + "\n")
+		want = append(want, dix.BestScore(coll).Total)
 	}
 	var out strings.Builder
 	require.NoError(t, runScore(strings.NewReader(in.String()), &out))

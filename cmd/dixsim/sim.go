@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dixgame/dixbot/computer"
-	"github.com/dixgame/dixbot/engine"
+	computer "github.com/dixgame/dixbot/computer/dix"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // simConfig is what `dixsim sim` was asked to do.
@@ -37,12 +37,12 @@ type simStats struct {
 type simViolation struct {
 	seed   int64
 	action int // 1-based, within the game
-	a      engine.Action
+	a      dix.Action
 	err    error
 }
 
 func (v *simViolation) Error() string {
-	return fmt.Sprintf("dixsim: seed %d, action %d (%s): %v", v.seed, v.action, engine.FormatAction(v.a), v.err)
+	return fmt.Sprintf("dixsim: seed %d, action %d (%s): %v", v.seed, v.action, dix.FormatAction(v.a), v.err)
 }
 
 func (v *simViolation) Unwrap() error { return v.err }
@@ -73,7 +73,7 @@ func runSim(args []string, out, errOut io.Writer) error {
 		if err != nil {
 			return err
 		}
-		st, err := simulate(cfg, policies, (*engine.Game).Check)
+		st, err := simulate(cfg, policies, (*dix.Game).Check)
 		if err != nil {
 			return err
 		}
@@ -90,7 +90,7 @@ func runSim(args []string, out, errOut io.Writer) error {
 }
 
 // parsePlayers reads "P" or a range "A..B" of player counts within 1–5 (a
-// single count is left to engine.New to judge, as before).
+// single count is left to dix.New to judge, as before).
 func parsePlayers(s string) (lo, hi int, err error) {
 	a, b, isRange := strings.Cut(s, "..")
 	if lo, err = strconv.Atoi(a); err != nil {
@@ -110,10 +110,10 @@ func parsePlayers(s string) (lo, hi int, err error) {
 
 // simPolicies returns one policy per seat (a solo game has one human seat)
 // from a name for every seat or a comma-separated list, one per seat.
-func simPolicies(name string, players int) ([]engine.Policy, []string, error) {
+func simPolicies(name string, players int) ([]dix.Policy, []string, error) {
 	seats := max(players, 1)
 	list := strings.Split(name, ",")
-	var pol []engine.Policy
+	var pol []dix.Policy
 	var names []string
 	for i := range seats {
 		n := strings.TrimSpace(list[min(i, len(list)-1)])
@@ -125,9 +125,9 @@ func simPolicies(name string, players int) ([]engine.Policy, []string, error) {
 		}
 		switch n {
 		case "simple":
-			pol = append(pol, engine.SimplePolicy)
+			pol = append(pol, dix.SimplePolicy)
 		case "random":
-			pol = append(pol, engine.RandomPolicy)
+			pol = append(pol, dix.RandomPolicy)
 		case "oracle":
 			pol = append(pol, oraclePolicy)
 		default:
@@ -144,21 +144,21 @@ func simPolicies(name string, players int) ([]engine.Policy, []string, error) {
 
 // simulate plays cfg.games games; with cfg.check it calls check after every
 // action and returns a *simViolation at the first failure.
-func simulate(cfg simConfig, policies []engine.Policy, check func(*engine.Game) error) (simStats, error) {
+func simulate(cfg simConfig, policies []dix.Policy, check func(*dix.Game) error) (simStats, error) {
 	st := simStats{}
-	var c engine.Choices
-	var evs []engine.Event
+	var c dix.Choices
+	var evs []dix.Event
 	start := time.Now()
 	if cfg.analyse {
 		st.analysis = &analysis{}
 	}
 	for i := range cfg.games {
 		seed := cfg.seed + int64(i)
-		opts := engine.Options{Players: cfg.players, Seed: seed, FirstPlayer: -1, BustVariant: cfg.variant}
+		opts := dix.Options{Players: cfg.players, Seed: seed, FirstPlayer: -1, BustVariant: cfg.variant}
 		if cfg.players == 1 {
 			opts.Difficulty = cfg.difficulty
 		}
-		g, err := engine.New(opts)
+		g, err := dix.New(opts)
 		if err != nil {
 			return st, fmt.Errorf("%w: %v", errUsage, err)
 		}
@@ -168,11 +168,11 @@ func simulate(cfg simConfig, policies []engine.Policy, check func(*engine.Game) 
 		}
 		r := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
 		n := 0
-		for g.Phase != engine.PhaseOver {
+		for g.Phase != dix.PhaseOver {
 			seat := g.ToAct()
 			g.ChoicesInto(seat, &c)
 			if len(c.Actions) == 0 {
-				return st, &simViolation{seed: seed, action: n + 1, err: fmt.Errorf("%w: seat %d has no choice", engine.ErrInvariant, seat)}
+				return st, &simViolation{seed: seed, action: n + 1, err: fmt.Errorf("%w: seat %d has no choice", dix.ErrInvariant, seat)}
 			}
 			a := policies[seat%len(policies)](g, seat, &c, r)
 			phase := g.Phase
@@ -186,9 +186,9 @@ func simulate(cfg simConfig, policies []engine.Policy, check func(*engine.Game) 
 			}
 			for k := range evs {
 				switch evs[k].Kind {
-				case engine.EvTurnEnded:
+				case dix.EvTurnEnded:
 					st.turns++
-				case engine.EvBust:
+				case dix.EvBust:
 					st.busts++
 				}
 			}
@@ -239,7 +239,7 @@ func printStats(out io.Writer, cfg simConfig, names []string, st simStats) error
 	sb.WriteString("average score:  ")
 	for seat, s := range st.scoreSum {
 		label := fmt.Sprintf("p%d", seat)
-		if cfg.players == 1 && seat == engine.Alix {
+		if cfg.players == 1 && seat == dix.Alix {
 			label = "alix"
 		}
 		fmt.Fprintf(&sb, "%s %.2f  ", label, float64(s)/g)
@@ -249,7 +249,7 @@ func printStats(out io.Writer, cfg simConfig, names []string, st simStats) error
 	// Each seat's win rate (a shared victory counts for every winner),
 	// with the Wilson score interval at 95%.
 	for seat, w := range st.wins {
-		if cfg.players == 1 && seat == engine.Alix {
+		if cfg.players == 1 && seat == dix.Alix {
 			continue // the human's rate says it: ALIX wins the rest (or shares)
 		}
 		label := fmt.Sprintf("p%d %s", seat, names[min(seat, len(names)-1)])
@@ -281,17 +281,17 @@ func wilson(k, n int) (lo, hi float64) {
 // player, except that it sees the order of the deck when it draws (it
 // draws exactly while the next card does not bust it). What it reaches
 // bounds what any fair player can hope for against ALIX.
-func oraclePolicy(g *engine.Game, seat int, c *engine.Choices, r *rand.Rand) engine.Action {
-	has := func(k engine.ActionKind) bool { return slices.Contains(c.Actions, k) }
-	if g.Phase == engine.PhaseDraw && has(engine.ActDraw) && has(engine.ActStop) && len(g.Deck) > 0 {
+func oraclePolicy(g *dix.Game, seat int, c *dix.Choices, r *rand.Rand) dix.Action {
+	has := func(k dix.ActionKind) bool { return slices.Contains(c.Actions, k) }
+	if g.Phase == dix.PhaseDraw && has(dix.ActDraw) && has(dix.ActStop) && len(g.Deck) > 0 {
 		number, currency := g.BustAt()
 		next := g.Deck[0]
-		busts := next.Kind == engine.KindNumber && number > 0 && int(next.Value) >= number ||
-			next.Kind == engine.KindCurrency && currency > 0 && int(next.Value) >= currency
+		busts := next.Kind == dix.KindNumber && number > 0 && int(next.Value) >= number ||
+			next.Kind == dix.KindCurrency && currency > 0 && int(next.Value) >= currency
 		if busts {
-			return engine.Action{Kind: engine.ActStop, Player: seat}
+			return dix.Action{Kind: dix.ActStop, Player: seat}
 		}
-		return engine.Action{Kind: engine.ActDraw, Player: seat}
+		return dix.Action{Kind: dix.ActDraw, Player: seat}
 	}
 	return computer.Decide(g, seat, computer.Strong, r)
 }

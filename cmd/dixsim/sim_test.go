@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 func TestRunSim(t *testing.T) {
@@ -67,10 +67,10 @@ func TestRunSimBadUsage(t *testing.T) {
 // and the action.
 func TestSimulateReportsViolation(t *testing.T) {
 	calls := 0
-	failing := func(g *engine.Game) error {
+	failing := func(g *dix.Game) error {
 		calls++
 		if calls == 5 {
-			return engine.ErrInvariant
+			return dix.ErrInvariant
 		}
 		return g.Check()
 	}
@@ -81,7 +81,7 @@ func TestSimulateReportsViolation(t *testing.T) {
 	require.True(t, errors.As(err, &v), "%v", err)
 	assert.Equal(t, int64(40), v.seed)
 	assert.Equal(t, 5, v.action)
-	assert.ErrorIs(t, err, engine.ErrInvariant)
+	assert.ErrorIs(t, err, dix.ErrInvariant)
 	assert.Contains(t, err.Error(), "seed 40, action 5 (p")
 
 	// Without -check the check is never called.
@@ -107,10 +107,10 @@ func TestSimulateDeterministic(t *testing.T) {
 }
 
 func TestRunReplay(t *testing.T) {
-	dir := filepath.Join("..", "..", "engine", "testdata", "scenarios")
+	dir := filepath.Join("..", "..", "engine", "dix", "testdata", "scenarios")
 	var out bytes.Buffer
 	require.NoError(t, runReplay([]string{filepath.Join(dir, "r08-final-buy-order.dix")}, &out))
-	var v engine.View
+	var v dix.View
 	require.NoError(t, json.Unmarshal(out.Bytes(), &v))
 	assert.Equal(t, "over", v.Phase)
 	assert.Equal(t, []string{"o5", "g2", "g3"}, v.Seats[2].Collection)
@@ -132,7 +132,7 @@ func TestRunReplayFailures(t *testing.T) {
 	var out bytes.Buffer
 	err := runReplay([]string{bad}, &out)
 	require.Error(t, err)
-	assert.ErrorIs(t, err, engine.ErrDeckEmpty)
+	assert.ErrorIs(t, err, dix.ErrDeckEmpty)
 	assert.Contains(t, err.Error(), "line 7")
 	assert.Empty(t, out.String())
 
@@ -147,7 +147,7 @@ func TestRunReplayFailures(t *testing.T) {
 }
 
 func TestRun(t *testing.T) {
-	dir := filepath.Join("..", "..", "engine", "testdata", "scenarios")
+	dir := filepath.Join("..", "..", "engine", "dix", "testdata", "scenarios")
 	tests := []struct {
 		name   string
 		args   []string
@@ -181,7 +181,7 @@ func TestRun(t *testing.T) {
 func TestAnalysisBoostedWins(t *testing.T) {
 	pol, _, err := simPolicies("simple", 1)
 	require.NoError(t, err)
-	st, err := simulate(simConfig{games: 60, players: 1, difficulty: 10, seed: 3, analyse: true}, pol, (*engine.Game).Check)
+	st, err := simulate(simConfig{games: 60, players: 1, difficulty: 10, seed: 3, analyse: true}, pol, (*dix.Game).Check)
 	require.NoError(t, err)
 	b := st.analysis.boosted
 	assert.Equal(t, st.wins[0], b[0])
