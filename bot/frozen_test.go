@@ -19,7 +19,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/redistest"
 	"github.com/dixgame/dixbot/store"
 )
@@ -82,7 +82,7 @@ type frozenShown struct {
 	Due  int64       `json:"due,omitempty"`
 	Msgs []frozenMsg `json:"messages"` // the board first
 	Turn int         `json:"turn,omitempty"`
-	Seq  uint32      `json:"seq,omitempty"` // engine.Game.Seq (0: a lobby)
+	Seq  uint32      `json:"seq,omitempty"` // dix.Game.Seq (0: a lobby)
 	Case string      `json:"case"`
 }
 
@@ -101,7 +101,7 @@ type frozenComp struct {
 
 // stepUntil plays random decisions (seeded) until done says so; it fails
 // when the game ends first.
-func (h *harness) stepUntil(seed uint64, done func(g *engine.Game) bool) {
+func (h *harness) stepUntil(seed uint64, done func(g *dix.Game) bool) {
 	h.t.Helper()
 	rng := rand.New(rand.NewPCG(seed, seed))
 	for i := 0; ; i++ {
@@ -149,8 +149,8 @@ var frozenCases = []frozenCase{
 		name: "auction", channel: "c-auction", seed: 22,
 		freeze: func(h *harness) map[string]string {
 			h.startGame("u1", "u2", "u3")
-			h.stepUntil(5, func(g *engine.Game) bool {
-				return g.Phase == engine.PhaseAuction && g.ToAct() >= 0 && h.canBid(g)
+			h.stepUntil(5, func(g *dix.Game) bool {
+				return g.Phase == dix.PhaseAuction && g.ToAct() >= 0 && h.canBid(g)
 			})
 			return h.openPrompt(verbBid)
 		},
@@ -169,8 +169,8 @@ var frozenCases = []frozenCase{
 		name: "solo", channel: "c-solo", seed: 23,
 		freeze: func(h *harness) map[string]string {
 			h.command("u1", "solo", optDifficulty, float64(6))
-			h.stepUntil(6, func(g *engine.Game) bool {
-				return g.Phase == engine.PhaseBuy && g.ToAct() == 0 && len(g.Choices(0).Buyable) > 0
+			h.stepUntil(6, func(g *dix.Game) bool {
+				return g.Phase == dix.PhaseBuy && g.ToAct() == 0 && len(g.Choices(0).Buyable) > 0
 			})
 			return h.openPrompt(verbBuy)
 		},
@@ -198,16 +198,16 @@ var frozenCases = []frozenCase{
 		name: "clocked", channel: "c-clocked", seed: 24,
 		freeze: func(h *harness) map[string]string {
 			h.startGameWith([]any{optPace, "live"}, "u1", "u2")
-			h.stepUntil(7, func(g *engine.Game) bool { return g.Seq >= 12 && g.Phase == engine.PhaseDraw })
+			h.stepUntil(7, func(g *dix.Game) bool { return g.Seq >= 12 && g.Phase == dix.PhaseDraw })
 			return nil
 		},
 	},
 }
 
 // canBid reports whether the player to act in an auction may bid.
-func (h *harness) canBid(g *engine.Game) bool {
+func (h *harness) canBid(g *dix.Game) bool {
 	for _, a := range g.Choices(g.ToAct()).Actions {
-		if a == engine.ActBid {
+		if a == dix.ActBid {
 			return true
 		}
 	}
@@ -499,7 +499,7 @@ func TestFrozenRecordsPlayToTheEnd(t *testing.T) {
 					final, err := db.Get(context.Background(), fc.channel)
 					require.NoError(t, err)
 					assert.True(t, final.Finished)
-					assert.Equal(t, engine.PhaseOver, final.State.Phase)
+					assert.Equal(t, dix.PhaseOver, final.State.Phase)
 					t.Logf("%d clicks to the end", steps)
 				})
 			}
