@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -180,6 +181,18 @@ func (a sessionAPI) DeleteOriginal(ctx context.Context, i *discordgo.Interaction
 }
 
 func (a sessionAPI) Followup(ctx context.Context, i *discordgo.Interaction, p *discordgo.WebhookParams) (*discordgo.Message, error) {
+	if isNoWait(ctx) {
+		uri := discordgo.EndpointWebhookToken(i.AppID, i.Token) + "?wait=true"
+		raw, err := sendNoWait(ctx, a.ix.get(), nil, ixPatience, http.MethodPost, uri, uri, p, whole(p.Files))
+		if err != nil {
+			return nil, err
+		}
+		var msg discordgo.Message
+		if err := json.Unmarshal(raw, &msg); err != nil {
+			return nil, fmt.Errorf("bot: reading the follow-up Discord created: %w", err)
+		}
+		return &msg, nil
+	}
 	if len(p.Files) > 0 {
 		c := *p
 		c.Files = whole(p.Files)
@@ -189,6 +202,11 @@ func (a sessionAPI) Followup(ctx context.Context, i *discordgo.Interaction, p *d
 }
 
 func (a sessionAPI) FollowupEdit(ctx context.Context, i *discordgo.Interaction, message string, e *discordgo.WebhookEdit) error {
+	if isNoWait(ctx) {
+		uri := discordgo.EndpointWebhookMessage(i.AppID, i.Token, message)
+		_, err := sendNoWait(ctx, a.ix.get(), nil, ixPatience, http.MethodPatch, uri, uri, e, whole(e.Files))
+		return err
+	}
 	if len(e.Files) > 0 {
 		c := *e
 		c.Files = whole(e.Files)
@@ -238,7 +256,20 @@ func (a sessionAPI) Send(ctx context.Context, channel string, m *discordgo.Messa
 }
 
 func (a sessionAPI) Recent(ctx context.Context, channel string, limit int) ([]*discordgo.Message, error) {
-	return a.s.ChannelMessages(channel, limit, "", "", "", opts(ctx)...)
+	endpoint := discordgo.EndpointChannelMessages(channel)
+	uri := endpoint
+	if limit > 0 {
+		uri += "?limit=" + strconv.Itoa(limit)
+	}
+	raw, err := a.bt.request(ctx, http.MethodGet, uri, "GET "+endpoint, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	var msgs []*discordgo.Message
+	if err := json.Unmarshal(raw, &msgs); err != nil {
+		return nil, fmt.Errorf("bot: reading the channel's messages: %w", err)
+	}
+	return msgs, nil
 }
 
 func (a sessionAPI) Delete(ctx context.Context, channel, message string) error {

@@ -200,6 +200,9 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 	mu := &b.channelLocks[fnv32(rec.Channel)%uint32(len(b.channelLocks))]
 	mu.Lock()
 	defer mu.Unlock()
+	// Holding the lock, no request waits for a rate limit's bucket: one
+	// refused so is tried again when the limit ends (ratelimit.go).
+	ctx = noWait(ctx)
 	var upTo uint32 // the last effect owed by the change ix answered
 	if ix != nil {
 		if m, err := decodeMeta(rec.Meta); err == nil {

@@ -35,7 +35,9 @@ import (
 // at once with a *rateLimited saying how long to wait, like a 429 does, and
 // the outbox tries it again then (deferOutbox). Answers to interactions and
 // their follow-ups use the interaction's token: they are not bound by the
-// global limit and never wait for a bot-token bucket (sessionAPI.ix).
+// global limit and never wait for a bot-token bucket (sessionAPI.ix). The
+// outbox's own requests with an interaction's token wait for their bucket
+// only briefly and within their context (noWait).
 
 // rateLimited is a request refused, by Discord or before it was sent, for
 // a rate limit: it may be sent again After.
@@ -82,8 +84,12 @@ type globalGate struct {
 	until time.Time
 }
 
-// wait is how long the global limit still runs (0: not running).
+// wait is how long the global limit still runs (0: not running, or no
+// gate).
 func (g *globalGate) wait() time.Duration {
+	if g == nil {
+		return 0
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return time.Until(g.until)
@@ -171,6 +177,15 @@ func newBotSession(base *discordgo.Session, gate *globalGate) *botSession {
 // at once, without sending. The wait for the bucket's lock is the wait for
 // the request of the same bucket under way, bounded by its context.
 func (b *botSession) request(ctx context.Context, method, url, bucket string, data any, files []*discordgo.File) ([]byte, error) {
+	return sendNoWait(ctx, b.s, b.gate, 0, method, url, bucket, data, files)
+}
+
+// sendNoWait sends a request through s in the bucket named bucket. When
+// gate (nil: none) is closed, or the bucket is empty for longer than
+// patience, it returns a *rateLimited at once, without sending (see
+// botSession.request); a shorter wait is waited out within ctx, never
+// beyond it.
+func sendNoWait(ctx context.Context, s *discordgo.Session, gate *globalGate, patience time.Duration, method, url, bucket string, data any, files []*discordgo.File) ([]byte, error) {
 	var body []byte
 	contentType := "application/json"
 	var err error
@@ -183,27 +198,58 @@ func (b *botSession) request(ctx context.Context, method, url, bucket string, da
 	if err != nil {
 		return nil, fmt.Errorf("bot: encoding a request: %w", err)
 	}
-	if w := b.gate.wait(); w > 0 {
+	if w := gate.wait(); w > 0 {
 		return nil, &rateLimited{After: w, Global: true}
 	}
-	rl := b.s.Ratelimiter
+	rl := s.Ratelimiter
 	bk := rl.GetBucket(bucket)
-	bk.Lock()
-	if w := rl.GetWaitTime(bk, 1); w > 0 {
+	for {
+		bk.Lock()
+		w := rl.GetWaitTime(bk, 1)
+		if w <= 0 {
+			break
+		}
 		bk.Unlock()
-		return nil, &rateLimited{After: w}
+		if w > patience {
+			return nil, &rateLimited{After: w}
+		}
+		t := time.NewTimer(w)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("bot: waiting for a rate limit of %v: %w", w, ctx.Err())
+		case <-t.C:
+		}
 	}
 	bk.Remaining--
-	raw, err := b.s.RequestWithLockedBucket(method, url, contentType, body, bk, 0, opts(ctx)...)
+	raw, err := s.RequestWithLockedBucket(method, url, contentType, body, bk, 0, opts(ctx)...)
 	var rle *discordgo.RateLimitError
 	if errors.As(err, &rle) && rle.RateLimit != nil && rle.TooManyRequests != nil {
 		// Discord's 429: the same wait, with the global flag the gate read.
 		w := rle.RetryAfter
 		global := false
-		if gw := b.gate.wait(); gw > 0 {
+		if gw := gate.wait(); gw > 0 {
 			w, global = max(w, gw), true
 		}
 		return nil, &rateLimited{After: w, Global: global, Sent: true}
 	}
 	return raw, err
 }
+
+// noWaitKey marks the context of the outbox's work, which holds its
+// channel's lock: its requests made with an interaction's token wait for
+// their bucket only up to ixPatience, and within the context, where
+// discordgo would sleep until the bucket's reset whatever the context
+// says; longer, they are refused at once and go with the bot token. An
+// answer to a click, which has its own 3 seconds and a bucket of its own,
+// is not concerned.
+type noWaitKey struct{}
+
+// ixPatience is the longest the outbox waits for an interaction token's
+// bucket (Discord's are a few requests per 2 s per token).
+const ixPatience = 2500 * time.Millisecond
+
+// noWait returns ctx marked so (see noWaitKey).
+func noWait(ctx context.Context) context.Context { return context.WithValue(ctx, noWaitKey{}, true) }
+
+func isNoWait(ctx context.Context) bool { v, _ := ctx.Value(noWaitKey{}).(bool); return v }

@@ -3,6 +3,9 @@ package bot
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
@@ -185,4 +188,81 @@ func TestOutboxWaitsOutTheRateLimit(t *testing.T) {
 			assert.Empty(t, m.Outbox, "done once the limit let it go")
 		})
 	}
+}
+
+// TestOutboxFollowUpsNeverWait: in the outbox's context (noWait), a
+// follow-up or an edit through an interaction's token whose bucket Discord
+// said is empty waits for it only briefly and within its context: a bucket
+// that resets in 5 s refuses the request at once, unsent (discordgo would
+// sleep the 5 s holding the outbox's channel lock); one that resets in
+// 300 ms is waited for, then sent; a context ending first ends the wait.
+func TestOutboxFollowUpsNeverWait(t *testing.T) {
+	var mu sync.Mutex
+	seen, resetAfter := 0, "5"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen++
+		ra := resetAfter
+		mu.Unlock()
+		w.Header().Set("X-RateLimit-Limit", "5")
+		w.Header().Set("X-RateLimit-Remaining", "0")
+		w.Header().Set("X-RateLimit-Reset-After", ra)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":"11","channel_id":"2","content":"x"}`))
+	}))
+	defer srv.Close()
+	sent := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return seen
+	}
+	require.NoError(t, discordapi.SetBaseURL(srv.URL))
+	t.Cleanup(func() { _ = discordapi.SetBaseURL("") })
+	a := newSessionAPI(&discordgo.Session{Token: "Bot t", Client: srv.Client()}, nil)
+	ix := &discordgo.Interaction{AppID: "9", Token: "tok"}
+	ctx := noWait(context.Background())
+	content := "x"
+
+	msg, err := a.Followup(ctx, ix, &discordgo.WebhookParams{Content: "board"})
+	require.NoError(t, err)
+	assert.Equal(t, "11", msg.ID)
+	require.NoError(t, a.FollowupEdit(ctx, ix, "11", &discordgo.WebhookEdit{Content: &content}))
+
+	// Reset in 5 s: refused at once.
+	start := time.Now()
+	_, err = a.Followup(ctx, ix, &discordgo.WebhookParams{Content: "ping"})
+	var rl *rateLimited
+	require.ErrorAs(t, err, &rl)
+	assert.False(t, rl.Sent)
+	assert.Greater(t, rl.After, 3*time.Second)
+	err = a.FollowupEdit(ctx, ix, "11", &discordgo.WebhookEdit{Content: &content})
+	require.ErrorAs(t, err, &rl)
+	assert.False(t, rl.Sent)
+	assert.Less(t, time.Since(start), time.Second, "nothing waited for the bucket")
+	assert.Equal(t, 2, sent(), "the refused requests were not sent")
+
+	// Reset in 300 ms: waited for, then sent.
+	mu.Lock()
+	resetAfter = "0.3"
+	mu.Unlock()
+	other := &discordgo.Interaction{AppID: "9", Token: "tok2"}
+	require.NoError(t, a.FollowupEdit(ctx, other, "11", &discordgo.WebhookEdit{Content: &content}))
+	start = time.Now()
+	require.NoError(t, a.FollowupEdit(ctx, other, "11", &discordgo.WebhookEdit{Content: &content}))
+	assert.GreaterOrEqual(t, time.Since(start), 250*time.Millisecond, "the bucket's reset was waited for")
+	assert.Equal(t, 4, sent())
+
+	// Reset in 2 s, the context ending in 100 ms: the wait ends with it.
+	mu.Lock()
+	resetAfter = "2"
+	mu.Unlock()
+	third := &discordgo.Interaction{AppID: "9", Token: "tok3"}
+	require.NoError(t, a.FollowupEdit(ctx, third, "11", &discordgo.WebhookEdit{Content: &content}))
+	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	start = time.Now()
+	err = a.FollowupEdit(short, third, "11", &discordgo.WebhookEdit{Content: &content})
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(start), time.Second, "the context ended the wait")
+	assert.Equal(t, 5, sent())
 }
