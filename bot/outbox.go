@@ -552,6 +552,17 @@ func (x *executor) edit(ctx context.Context, message string, v *via, ed *discord
 	return x.d.Edit(ctx, ed)
 }
 
+// adoptedAfter is the message a later effect than id adopts as the board
+// ("": none).
+func adoptedAfter(effs []effect, id uint32) string {
+	for _, e := range effs {
+		if e.ID > id && e.Kind == effAdopt {
+			return e.Msg
+		}
+	}
+	return ""
+}
+
 // movedOn reports whether the game of now is past the one of shown.
 func movedOn(shown, now *dixbot.Record) bool {
 	return shown.State != nil && now.State != nil && now.State.Seq != shown.State.Seq
@@ -653,6 +664,13 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		}
 		return x.boarded(ctx, effect{Kind: effBoarded, Msg: old}, oldVia)
 	case effBoard:
+		if a := adoptedAfter(m.Outbox, e.ID); a != "" && a != x.board {
+			// A player clicked a board the table did not record: this
+			// effect's earlier try posted it. It is the new board.
+			old, oldVia := x.board, x.boardVia
+			x.board, x.boardVia = a, nil
+			return x.boarded(ctx, effect{ID: e.ID, Kind: effBoarded, Msg: old}, oldVia)
+		}
 		emb, files := x.b.boardMessage(m.Lang, m, g, x.b.mayAttach(channel))
 		ms := &discordgo.MessageSend{
 			Embeds:          []*discordgo.MessageEmbed{emb},

@@ -243,3 +243,28 @@ func TestBoardEditOvertakenIsShownAgain(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, m.version(rec.State), v, "the board shows the game as it stands")
 }
+
+// TestClickOnUnrecordedBoardPostsNoOther: a process posted the owed board
+// and died before recording it; the next player clicks on that board. It
+// becomes the table's board: no other board is posted for the turn.
+func TestClickOnUnrecordedBoardPostsNoOther(t *testing.T) {
+	h := newHarness(t)
+	endTurnWhileDiscordFails(t, h)
+	rec, m := h.record()
+	require.Len(t, m.Outbox, 1)
+	ix := &via{App: "app", Token: "tok-dead", At: time.Now().UnixMilli()}
+	x := &executor{b: h.b, d: h.rec, rec: rec, m: m, ix: ix, now: time.Now(), board: m.Board, ping: m.Ping, users: m.PingUsers}
+	require.NoError(t, x.do(context.Background(), m.Outbox[0]))
+	posted := h.rec.message(x.board)
+	require.NotNil(t, posted)
+
+	r := h.clickOn("u2", posted, h.mustFind(posted, verbDraw))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	for _, c := range r.calls {
+		assert.False(t, c.posted(), "no message posted for the click: %+v", c.send)
+	}
+	_, m = h.record()
+	assert.Empty(t, m.Outbox)
+	assert.Equal(t, posted.id, m.Board, "the board clicked on is the table's board")
+	assert.Equal(t, []string{posted.id}, h.rec.liveBoards())
+}

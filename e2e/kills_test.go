@@ -328,6 +328,7 @@ func (k *killRun) game(tb *table, rng *rand.Rand) error {
 			if now != nil {
 				why = fmt.Sprintf("; the record: seq %d, due in %v, data %s", now.State.Seq, time.Until(now.Due).Round(time.Millisecond), now.Meta)
 			}
+			why += "; the channel's last public messages: " + lastBoards(k.fake, tb.channel.ID, 3)
 			return fmt.Errorf("decision %d (state %d): %w%s", decisions, v, err, why)
 		}
 		user := m.Seats[seat].ID
@@ -488,4 +489,34 @@ func duplicateBoards(t *testing.T, fake *fakediscord.Server, channel string) int
 		}
 	}
 	return dups
+}
+
+// lastBoards describes the last n public messages of channel: each version
+// with its time and the state versions its buttons carry.
+func lastBoards(fake *fakediscord.Server, channel string, n int) string {
+	var pub []fakediscord.Message
+	for _, m := range fake.Transcript(channel) {
+		if !m.Ephemeral() {
+			pub = append(pub, m)
+		}
+	}
+	var out []string
+	for _, m := range pub[max(0, len(pub)-n):] {
+		versions := func(rows []fakediscord.Component) []string {
+			var vs []string
+			for _, c := range components(fakediscord.Message{Components: rows}) {
+				if id, ok := parseCustomID(c.CustomID); ok {
+					vs = append(vs, id.verb+":"+strconv.FormatUint(id.version, 10))
+				}
+			}
+			return vs
+		}
+		d := fmt.Sprintf("[%s webhook=%v:", m.ID, m.WebhookID != "")
+		for _, h := range m.History {
+			d += fmt.Sprintf(" (until %s %v)", h.ReplacedAt.Format("15:04:05.000"), versions(h.Components))
+		}
+		d += fmt.Sprintf(" now %v]", versions(m.Components))
+		out = append(out, d)
+	}
+	return strings.Join(out, " ")
 }
