@@ -593,20 +593,29 @@ func (c *call) respond(r *discordgo.InteractionResponse) {
 }
 
 // update answers by editing the message the component sits on (type 7).
-// Embeds read from that message may be given back: their pictures stay
-// shown once (byReference).
-func (c *call) update(content string, embeds []*discordgo.MessageEmbed, comps []discordgo.MessageComponent) {
+// With files, they are uploaded and the message keeps no other attachment:
+// its old picture is replaced. Without, the message keeps those of its
+// pictures the new embeds still show and loses the others
+// (orphanedPictures); embeds read from that message may be given back:
+// their pictures stay shown once (byReference).
+func (c *call) update(content string, embeds []*discordgo.MessageEmbed, comps []discordgo.MessageComponent, files ...*discordgo.File) {
 	if comps == nil {
 		comps = []discordgo.MessageComponent{}
 	}
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
 	}
-	embeds = byReference(embeds)
+	var atts *[]*discordgo.MessageAttachment
+	if len(files) > 0 {
+		atts = attachmentsFor(files)
+	} else {
+		embeds = byReference(embeds)
+		atts = orphanedPictures(c.i.Message, embeds)
+	}
 	c.respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseUpdateMessage,
 		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds, Components: comps, AllowedMentions: noMentions(),
-			Attachments: orphanedPictures(c.i.Message, embeds)},
+			Files: files, Attachments: atts},
 	})
 }
 

@@ -329,14 +329,10 @@ func (c *call) cmdSolo(diff int, language, pace string, noPictures bool) error {
 // cmdBoard posts the board again at the bottom of the channel; the old one
 // loses its buttons.
 func (c *call) cmdBoard() error {
-	r, err := c.get()
-	if errors.Is(err, dixbot.ErrNotFound) && r != nil && r.Finished && r.State != nil {
+	r, m, err := c.table()
+	if errors.Is(err, dixbot.ErrNotFound) && m != nil && r.Finished && r.State != nil {
 		// The game is over and archived: its final scoreboard, in the
 		// answer itself, for everyone in the channel.
-		m, merr := decodeMeta(r.Meta)
-		if merr != nil {
-			return merr
-		}
 		e, files := c.b.scoresMessage(m.Lang, m, r.State, c.canAttach())
 		c.respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
@@ -358,11 +354,7 @@ func (c *call) cmdBoard() error {
 // it does so, after intro when there is one.
 func (c *call) postAgain(intro string) error {
 	key := "board_reposted"
-	rec, err := c.change(func(r *dixbot.Record) error {
-		m, err := decodeMeta(r.Meta)
-		if err != nil {
-			return err
-		}
+	rec, err := c.changeTable(func(r *dixbot.Record, m *meta) error {
 		switch {
 		case r.State == nil:
 			// Also the way back for a lobby whose message was lost: the
@@ -375,7 +367,6 @@ func (c *call) postAgain(intro string) error {
 		default:
 			m.owe(r, effect{Kind: effBoard}) // retires the old one
 		}
-		r.Meta = m.encode()
 		return nil
 	})
 	if err != nil {
@@ -399,11 +390,7 @@ func (c *call) mayAbandon(m *meta) bool {
 }
 
 func (c *call) cmdAbandon() error {
-	r, err := c.get()
-	if err != nil {
-		return err
-	}
-	m, err := decodeMeta(r.Meta)
+	r, m, err := c.table()
 	if err != nil {
 		return err
 	}
@@ -433,11 +420,7 @@ func abandonYesID(r *dixbot.Record, m *meta) string {
 // an earlier table, or without a version, is outdated; a version the table
 // has not reached was never drawn.
 func (c *call) abandonYes(p parsedID) error {
-	r, err := c.get()
-	if err != nil {
-		return err
-	}
-	m, err := decodeMeta(r.Meta)
+	r, m, err := c.table()
 	if err != nil {
 		return err
 	}
@@ -469,14 +452,9 @@ func (c *call) abandonYes(p parsedID) error {
 	// One public notice: the board says who abandoned the game. The
 	// archive comes last, with the other effects, so a crash in between
 	// leaves them owed rather than lost.
-	rec, err := c.change(func(r *dixbot.Record) error {
-		m, err := decodeMeta(r.Meta)
-		if err != nil {
-			return err
-		}
+	rec, err := c.changeTable(func(r *dixbot.Record, m *meta) error {
 		m.dropHeld() // a board still missing has nothing left to show
 		m.owe(r, effect{Kind: effEnded, Text: escape(c.name)}, effect{Kind: effFinish})
-		r.Meta = m.encode()
 		return nil
 	})
 	if err != nil {

@@ -218,14 +218,7 @@ func TestGameLog(t *testing.T) {
 // findIDOfLabel is the custom id of the button of msg labelled label.
 func findIDOfLabel(msg *shownMessage, label string) (string, bool) {
 	for _, row := range msg.components {
-		var cs []discordgo.MessageComponent
-		switch r := row.(type) {
-		case discordgo.ActionsRow:
-			cs = r.Components
-		case *discordgo.ActionsRow:
-			cs = r.Components
-		}
-		for _, c := range cs {
+		for _, c := range rowComponents(row) {
 			if b, ok := c.(discordgo.Button); ok && b.Label == label {
 				return b.CustomID, true
 			}

@@ -27,15 +27,11 @@ var verbActions = map[string]dix.ActionKind{
 	verbPass:    dix.ActPass,
 }
 
-// seatFor checks that the clicking user may decide now in the game of r at
-// state version: ErrStale for an outdated version (or a game button on a
-// lobby), ErrNotInGame for an outsider, ErrNotYourTurn naming the player
-// whose decision it is.
-func (c *call) seatFor(r *dixbot.Record, version uint32) (*dix.Game, *meta, int, error) {
-	m, err := decodeMeta(r.Meta)
-	if err != nil {
-		return nil, nil, -1, err
-	}
+// seatFor checks that the clicking user may decide now in the game of r
+// (table data m) at state version: ErrStale for an outdated version (or a
+// game button on a lobby), ErrNotInGame for an outsider, ErrNotYourTurn
+// naming the player whose decision it is.
+func (c *call) seatFor(r *dixbot.Record, m *meta, version uint32) (*dix.Game, *meta, int, error) {
 	g := r.State
 	if g == nil && c.i.Message != nil && m.newerThanTable(c.i.Message.ID) {
 		// A game button of this very table on a lobby: the store lost the
@@ -69,11 +65,11 @@ func (c *call) seatFor(r *dixbot.Record, version uint32) (*dix.Game, *meta, int,
 
 // peek loads the game without writing, for prompts: the same checks as seatFor.
 func (c *call) peek(version uint32) (*dix.Game, *meta, int, error) {
-	r, err := c.get()
+	r, m, err := c.table()
 	if err != nil {
 		return nil, nil, -1, err
 	}
-	return c.seatFor(r, version)
+	return c.seatFor(r, m, version)
 }
 
 // peekChoice is peek for a prompt that opens one decision: it also returns
@@ -232,8 +228,8 @@ func (c *call) play(version uint32, build func(g *dix.Game, seat int) (dix.Actio
 	var act dix.Action
 	seat := -1
 	o := c.origin()
-	rec, err := c.change(func(r *dixbot.Record) error {
-		g, m, s, err := c.seatFor(r, version)
+	rec, err := c.changeTable(func(r *dixbot.Record, m *meta) error {
+		g, m, s, err := c.seatFor(r, m, version)
 		if err != nil {
 			return err
 		}
@@ -445,10 +441,10 @@ func (c *call) answerPlay(out played, fromBoard bool, confirm string, confirmCom
 		c.updateOrReply(confirm, confirmComps)
 	case out.ended || g.Phase == dix.PhaseOver:
 		// The turn's summary: the board's picture goes with the board.
-		c.updateFiles("", []*discordgo.MessageEmbed{summaryEmbed(m.Lang, m, out.summary, out.lines)}, nil, nil)
+		c.update("", []*discordgo.MessageEmbed{summaryEmbed(m.Lang, m, out.summary, out.lines)}, nil)
 	default:
 		e, files := c.b.boardMessage(m.Lang, m, g, c.canAttach())
-		c.updateFiles("", []*discordgo.MessageEmbed{e}, boardButtons(m.Lang, m, g), files)
+		c.update("", []*discordgo.MessageEmbed{e}, boardButtons(m.Lang, m, g), files...)
 	}
 }
 
@@ -520,11 +516,7 @@ func (c *call) offerMarket() {
 
 // showBoard shows the current board to the user alone.
 func (c *call) showBoard() error {
-	r, err := c.get()
-	if err != nil {
-		return err
-	}
-	m, err := decodeMeta(r.Meta)
+	r, m, err := c.table()
 	if err != nil {
 		return err
 	}
@@ -546,11 +538,7 @@ func (c *call) showBoard() error {
 // pictured board leaves to its picture. It is how a screen reader reads
 // what the picture shows.
 func (c *call) boardText() error {
-	r, err := c.get()
-	if err != nil {
-		return err
-	}
-	m, err := decodeMeta(r.Meta)
+	r, m, err := c.table()
 	if err != nil {
 		return err
 	}
@@ -577,11 +565,7 @@ func (c *call) hand() error {
 // their private views: ErrNotStarted for a lobby, ErrNotInGame for an
 // outsider.
 func (c *call) mySeat() (*dix.Game, *meta, int, error) {
-	r, err := c.get()
-	if err != nil {
-		return nil, nil, -1, err
-	}
-	m, err := decodeMeta(r.Meta)
+	r, m, err := c.table()
 	if err != nil {
 		return nil, nil, -1, err
 	}

@@ -586,6 +586,18 @@ func findIDs(msg *shownMessage, verb string) []string {
 	return out
 }
 
+// rowComponents are the components of an action row (none for another
+// component).
+func rowComponents(c discordgo.MessageComponent) []discordgo.MessageComponent {
+	switch v := c.(type) {
+	case discordgo.ActionsRow:
+		return v.Components
+	case *discordgo.ActionsRow:
+		return v.Components
+	}
+	return nil
+}
+
 func componentIDs(cs []discordgo.MessageComponent) []string {
 	var out []string
 	for _, c := range cs {

@@ -25,11 +25,7 @@ const (
 // since the buttons were drawn.
 func (c *call) lobbyChange(version uint32, fn func(r *dixbot.Record, m *meta) error) (*dixbot.Record, *meta, error) {
 	var out *meta
-	rec, err := c.change(func(r *dixbot.Record) error {
-		m, err := decodeMeta(r.Meta)
-		if err != nil {
-			return err
-		}
+	rec, err := c.changeTable(func(r *dixbot.Record, m *meta) error {
 		if r.State != nil || (c.i.Message != nil && m.olderThanTable(c.i.Message.ID)) {
 			return ErrStale
 		}
@@ -43,7 +39,6 @@ func (c *call) lobbyChange(version uint32, fn func(r *dixbot.Record, m *meta) er
 		if c.i.Message != nil && r.State == nil {
 			m.Board = c.i.Message.ID
 		}
-		r.Meta = m.encode()
 		out = m
 		return nil
 	})
@@ -181,11 +176,7 @@ func (c *call) lobbyRemoveCPU(p parsedID) error {
 }
 
 func (c *call) lobbyCancel(p parsedID) error {
-	r, err := c.get()
-	if err != nil {
-		return err
-	}
-	m, err := decodeMeta(r.Meta)
+	r, m, err := c.table()
 	if err != nil {
 		return err
 	}

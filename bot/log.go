@@ -80,12 +80,8 @@ func (b *Bot) appendLog(ctx context.Context, channel, origin string, lines []str
 // (0: the most recent lines), with buttons to the older and newer pages.
 // An archived game's log stays readable as long as its log record lives.
 func (c *call) gameLog(page int) error {
-	r, err := c.get()
-	if err != nil && !(errors.Is(err, dixbot.ErrNotFound) && r != nil && r.Finished) {
-		return err
-	}
-	m, err := decodeMeta(r.Meta)
-	if err != nil {
+	r, m, err := c.table()
+	if err != nil && !(errors.Is(err, dixbot.ErrNotFound) && m != nil && r.Finished) {
 		return err
 	}
 	var l gameLogRecord

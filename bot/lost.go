@@ -49,11 +49,7 @@ const restoredEffects = 1 << 16
 // unless its current board is newer than the message clicked (a message
 // left from before a repair that was made already).
 func (c *call) repost() {
-	rec, err := c.change(func(r *dixbot.Record) error {
-		m, err := decodeMeta(r.Meta)
-		if err != nil {
-			return err
-		}
+	rec, err := c.changeTable(func(r *dixbot.Record, m *meta) error {
 		if bt, ok := snowflakeTime(m.Board); ok {
 			if ct, ok := snowflakeTime(c.i.Message.ID); ok && bt > ct {
 				return errNothingToDo
@@ -72,7 +68,6 @@ func (c *call) repost() {
 		default:
 			m.owe(r, effect{Kind: effBoard})
 		}
-		r.Meta = m.encode()
 		return nil
 	})
 	if err != nil {

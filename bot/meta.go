@@ -134,6 +134,47 @@ func decodeMeta(b []byte) (*meta, error) {
 	return m, nil
 }
 
+// table loads the channel's record and its table data: get, then
+// decodeMeta. As with get, an archived game comes with dixbot.ErrNotFound,
+// and with its table data when it reads. Table data that does not read
+// fails the call, unless reading the record failed it first.
+func (c *call) table() (*dixbot.Record, *meta, error) {
+	r, err := c.get()
+	if r == nil {
+		return nil, nil, err
+	}
+	m, merr := decodeMeta(r.Meta)
+	switch {
+	case merr != nil && err != nil:
+		return r, nil, err
+	case merr != nil:
+		return nil, nil, merr
+	}
+	return r, m, err
+}
+
+// changeTable is change for fn working on the record and its table data:
+// see onTable.
+func (c *call) changeTable(fn func(r *dixbot.Record, m *meta) error) (*dixbot.Record, error) {
+	return c.change(onTable(fn))
+}
+
+// onTable is the store update that runs fn on the record and its table
+// data, and writes the table data back into the record when fn succeeds.
+func onTable(fn func(r *dixbot.Record, m *meta) error) func(*dixbot.Record) error {
+	return func(r *dixbot.Record) error {
+		m, err := decodeMeta(r.Meta)
+		if err != nil {
+			return err
+		}
+		if err := fn(r, m); err != nil {
+			return err
+		}
+		r.Meta = m.encode()
+		return nil
+	}
+}
+
 func (m *meta) encode() []byte {
 	m.V = metaVersion
 	b, err := json.Marshal(m)

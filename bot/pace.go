@@ -187,11 +187,7 @@ func (c *call) comeBack(r *dixbot.Record) *dixbot.Record {
 	}
 	ctx, cancel := c.storeCtx()
 	defer cancel()
-	rec, err := c.b.store.Update(ctx, r.Channel, "", func(r *dixbot.Record) error {
-		m, err := decodeMeta(r.Meta)
-		if err != nil {
-			return err
-		}
+	rec, err := c.b.store.Update(ctx, r.Channel, "", onTable(func(r *dixbot.Record, m *meta) error {
 		s := m.seatOf(c.user)
 		if r.State == nil || s < 0 || !m.Seats[s].Away {
 			return errNothingToDo
@@ -201,9 +197,8 @@ func (c *call) comeBack(r *dixbot.Record) *dixbot.Record {
 		m.tick(r.State, c.b.now(), false)
 		m.owe(r, effect{Kind: effEdit})
 		m.setDue(r, c.b.now())
-		r.Meta = m.encode()
 		return nil
-	})
+	}))
 	if err != nil {
 		return r
 	}
@@ -371,11 +366,7 @@ func (c *call) kickVote(p parsedID) error {
 		return err
 	}
 	var rec *dixbot.Record
-	rec, err = c.change(func(r *dixbot.Record) error {
-		m, err := decodeMeta(r.Meta)
-		if err != nil {
-			return err
-		}
+	rec, err = c.changeTable(func(r *dixbot.Record, m *meta) error {
 		g := r.State
 		if g == nil {
 			return ErrNotStarted
@@ -403,11 +394,10 @@ func (c *call) kickVote(p parsedID) error {
 			m.addLog(locales.T(m.Lang, "log_kick_vote", d))
 			m.owe(r, effect{Kind: effEdit})
 			m.setDue(r, c.b.now())
-			r.Meta = m.encode()
 			return nil
 		}
 		st.Gone, st.Away, st.Votes = goneKicked, false, nil
-		_, err = advance(r, m, g, nil, []string{locales.T(m.Lang, "log_kicked", d)}, origin{guild: c.i.GuildID, channel: c.i.ChannelID}, c.b.now())
+		_, err := advance(r, m, g, nil, []string{locales.T(m.Lang, "log_kicked", d)}, origin{guild: c.i.GuildID, channel: c.i.ChannelID}, c.b.now())
 		return err
 	})
 	if err != nil {
@@ -430,11 +420,7 @@ func parseSeatArg(s string) (int, error) {
 // cmdLeave hands the user's own seat to the computer for the rest of the
 // game (/dix leave). The last person at the table abandons instead.
 func (c *call) cmdLeave() error {
-	rec, err := c.change(func(r *dixbot.Record) error {
-		m, err := decodeMeta(r.Meta)
-		if err != nil {
-			return err
-		}
+	rec, err := c.changeTable(func(r *dixbot.Record, m *meta) error {
 		g := r.State
 		if g == nil {
 			return ErrLeaveLobby
@@ -455,7 +441,7 @@ func (c *call) cmdLeave() error {
 			m.Seats[i].Votes = removeString(m.Seats[i].Votes, c.user)
 		}
 		d := map[string]any{"Name": m.name(m.Lang, s)}
-		_, err = advance(r, m, g, nil, []string{locales.T(m.Lang, "log_left", d)}, origin{guild: c.i.GuildID, channel: c.i.ChannelID}, c.b.now())
+		_, err := advance(r, m, g, nil, []string{locales.T(m.Lang, "log_left", d)}, origin{guild: c.i.GuildID, channel: c.i.ChannelID}, c.b.now())
 		return err
 	})
 	if err != nil {
@@ -469,11 +455,7 @@ func (c *call) cmdLeave() error {
 // cmdPause pauses (on) or resumes the game: the creator or a member who
 // may manage the channel. While paused no clock runs and nobody acts.
 func (c *call) cmdPause(on bool) error {
-	rec, err := c.change(func(r *dixbot.Record) error {
-		m, err := decodeMeta(r.Meta)
-		if err != nil {
-			return err
-		}
+	rec, err := c.changeTable(func(r *dixbot.Record, m *meta) error {
 		if !c.mayAbandon(m) {
 			return refuse(ErrNoPermission, "err_no_permission_pause", nil)
 		}
@@ -511,7 +493,6 @@ func (c *call) cmdPause(on bool) error {
 		m.addLog(locales.T(m.Lang, key, map[string]any{"Name": escape(c.name)}))
 		m.owe(r, effect{Kind: effEdit})
 		m.setDue(r, now)
-		r.Meta = m.encode()
 		return nil
 	})
 	if err != nil {

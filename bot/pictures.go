@@ -281,25 +281,6 @@ func (b *Bot) scoresMessage(lang string, m *meta, g *dix.Game, attach bool) (*di
 	return withImage(e, scoresFile), []*discordgo.File{pngFile(scoresFile, png)}
 }
 
-// updateFiles answers by editing the message the component sits on (type
-// 7), uploading files and keeping no other attachment: the message's old
-// picture is replaced (or, with no files, removed).
-func (c *call) updateFiles(content string, embeds []*discordgo.MessageEmbed, comps []discordgo.MessageComponent, files []*discordgo.File) {
-	if comps == nil {
-		comps = []discordgo.MessageComponent{}
-	}
-	if embeds == nil {
-		embeds = []*discordgo.MessageEmbed{}
-	}
-	c.respond(&discordgo.InteractionResponse{
-		Type: discordgo.InteractionResponseUpdateMessage,
-		Data: &discordgo.InteractionResponseData{
-			Content: content, Embeds: embeds, Components: comps, AllowedMentions: noMentions(),
-			Files: files, Attachments: attachmentsFor(files),
-		},
-	})
-}
-
 // orphanedPictures is the "attachments" of an update of msg to embeds:
 // when msg has a picture and none of the new embeds shows an image, an
 // empty list, so the picture does not stay behind as a loose file;

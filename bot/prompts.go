@@ -294,7 +294,7 @@ func (c *call) buySelect(p parsedID) error {
 		button(c.lang, "btn_back", nil, discordgo.SecondaryButton, customID(verbPickBack, m.version(g))),
 	}}}
 	embeds, files := c.b.buyPreview(c.lang, m, g, s, cd, pay, c.canAttach())
-	c.updateFiles(locales.T(c.lang, "prompt_buy_pay", d), embeds, comps, files)
+	c.update(locales.T(c.lang, "prompt_buy_pay", d), embeds, comps, files...)
 	return nil
 }
 

@@ -47,7 +47,7 @@ func (c *call) answerApplied() {
 		if r, err := c.getQuiet(); err == nil && r.State != nil && r.State.Phase != dix.PhaseOver {
 			if m, err := decodeMeta(r.Meta); err == nil && m.Board == msg.ID && !owesBoardChange(m.Outbox, msg.ID) {
 				e, files := c.b.boardMessage(m.Lang, m, r.State, c.canAttach())
-				c.updateFiles("", []*discordgo.MessageEmbed{e}, boardButtons(m.Lang, m, r.State), files)
+				c.update("", []*discordgo.MessageEmbed{e}, boardButtons(m.Lang, m, r.State), files...)
 				channel, seq := r.Channel, r.State.Seq
 				c.then(func(ctx context.Context) { c.b.reshow(ctx, channel, seq) })
 				return

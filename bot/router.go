@@ -8,9 +8,9 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// Component verbs: the second part of a custom id "dix:<verb>:<version>[:<arg>]".
-// The version is the lobby counter for lobby verbs and dix.Game.Seq for
-// game verbs; verbs anyone may use at any time carry 0.
+// The verbs of the custom ids "dix:<verb>:<version>[:<arg>]". Their
+// spellings are stored on messages already posted and never change; what
+// each one is, its argument and its handler are in the glossary, verbs.
 const (
 	verbJoin   = "join"
 	verbLeave  = "leave"
@@ -21,36 +21,36 @@ const (
 	verbStop      = "stop"
 	verbNumbers   = "num"
 	verbMoney     = "money"
-	verbBuy       = "buy"  // opens the market prompt
-	verbEndTurn   = "end"  // skip the buy (also skips a final buy)
-	verbConsol    = "cons" // bust variant: take the consolation token
-	verbBustBuy   = "bbuy" // bust variant: take a buy phase
-	verbBid       = "bid"  // opens the bid prompt
+	verbBuy       = "buy"
+	verbEndTurn   = "end"
+	verbConsol    = "cons"
+	verbBustBuy   = "bbuy"
+	verbBid       = "bid"
 	verbPass      = "pass"
-	verbPay       = "pay" // auction winner: opens the payment prompt
+	verbPay       = "pay"
 	verbHand      = "hand"
 	verbShowBoard = "show"
-	verbBoardText = "text" // the whole board as text, privately
+	verbBoardText = "text"
 
-	verbBidAmount  = "bidn" // arg: amount
-	verbBidCustom  = "bidc" // opens the custom amount modal
+	verbBidAmount  = "bidn"
+	verbBidCustom  = "bidc"
 	verbBidModal   = "bidm"
-	verbBuySelect  = "bsel" // arg: colour letter when split by colour
-	verbBuyPay     = "bpay" // arg: card
-	verbBuyOther   = "balt" // arg: card; opens the payment picker
-	verbBuyModal   = "bmod" // the former payment modal: outdated
+	verbBuySelect  = "bsel"
+	verbBuyPay     = "bpay"
+	verbBuyOther   = "balt"
+	verbBuyModal   = "bmod"
 	verbAuctPay    = "apay"
-	verbAuctOther  = "aalt"   // opens the payment picker
-	verbAuctModal  = "amod"   // the former payment modal: outdated
-	verbPickCards  = "pkc"    // arg: pick and card menu number (picker.go)
-	verbPickMoney  = "pkm"    // arg: pick
-	verbPickCons   = "pkt"    // arg: pick
-	verbPickOK     = "pko"    // arg: pick; pays with it
-	verbPickBack   = "back"   // arg: card or "w" (auction); none: the market
-	verbAddCPU     = "addcpu" // lobby select: a computer player of the level chosen
-	verbLog        = "log"    // arg: page of /dix log, 0 the most recent
-	verbRemoveCPU  = "rmcpu"  // lobby: remove the last computer player
-	verbKick       = "kick"   // arg: the seat to hand to the computer
+	verbAuctOther  = "aalt"
+	verbAuctModal  = "amod"
+	verbPickCards  = "pkc"
+	verbPickMoney  = "pkm"
+	verbPickCons   = "pkt"
+	verbPickOK     = "pko"
+	verbPickBack   = "back"
+	verbAddCPU     = "addcpu"
+	verbLog        = "log"
+	verbRemoveCPU  = "rmcpu"
+	verbKick       = "kick"
 	verbAbandonYes = "abyes"
 	verbAbandonNo  = "abno"
 )
@@ -96,16 +96,15 @@ func parseID(s string) (parsedID, error) {
 		return parsedID{}, fmt.Errorf("%w: version %q", ErrBadCustomID, parts[2])
 	}
 	p := parsedID{verb: parts[1], version: uint32(v)}
-	if _, ok := componentHandlers[p.verb]; !ok {
-		if _, ok := modalHandlers[p.verb]; !ok {
-			return parsedID{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.verb)
-		}
+	spec, ok := verbs[p.verb]
+	if !ok {
+		return parsedID{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.verb)
 	}
-	if versionless[p.verb] && p.version != 0 {
+	if spec.versionless && p.version != 0 {
 		return parsedID{}, fmt.Errorf("%w: %q carries no version", ErrBadCustomID, p.verb)
 	}
 	hasArg := len(parts) == 4
-	switch verbArgs[p.verb] {
+	switch spec.arg {
 	case argNone:
 		if hasArg {
 			return parsedID{}, fmt.Errorf("%w: %q takes no argument", ErrBadCustomID, p.verb)
@@ -133,26 +132,6 @@ const (
 	argOptional
 )
 
-// verbArgs lists the verbs that take an argument; every other verb refuses one.
-var verbArgs = map[string]argSpec{
-	verbBidAmount:  argRequired, // the amount
-	verbBuySelect:  argOptional, // the colour, when the market is split by colour
-	verbBuyPay:     argRequired, // the card
-	verbBuyOther:   argRequired,
-	verbBuyModal:   argRequired,
-	verbPickCards:  argRequired, // the pick so far (picker.go)
-	verbPickMoney:  argRequired,
-	verbPickCons:   argRequired,
-	verbPickOK:     argRequired,
-	verbPickBack:   argOptional, // the card, or "w" for an auction; none: the market
-	verbLog:        argRequired, // the page
-	verbKick:       argRequired, // the seat
-	verbAbandonYes: argOptional, // the table's origin (see abandonYes)
-}
-
-// versionless lists the verbs anyone may use at any time: their version is 0.
-var versionless = map[string]bool{verbHand: true, verbShowBoard: true, verbBoardText: true, verbAbandonNo: true, verbLog: true, verbKick: true}
-
 // checkVersion compares the state version a component carries with the
 // table's: an older one is outdated (ErrStale), a newer one shows a state
 // the store no longer has (ErrAhead: its data was restored from an older
@@ -170,54 +149,79 @@ func checkVersion(shown, current uint32) error {
 
 type componentHandler func(c *call, p parsedID) error
 
-var componentHandlers map[string]componentHandler
-var modalHandlers map[string]componentHandler
+// verbSpec is what the router knows of a verb.
+type verbSpec struct {
+	run   componentHandler
+	modal bool    // the id of a modal, answered by its submission; else of a message component
+	arg   argSpec // whether the id carries an argument (argNone unless said)
+	// versionless: anyone may use it at any time, and its version is 0.
+	// Every other verb carries the lobby counter (lobby verbs),
+	// dix.Game.Seq (game verbs) or the record's version (verbAbandonYes).
+	versionless bool
+}
+
+// verbs is the glossary of the custom ids' verbs: one line per verb, saying
+// what its component is. The names of the constants say the same in Go.
+var verbs map[string]verbSpec
 
 func init() {
-	componentHandlers = map[string]componentHandler{
-		verbJoin:   (*call).lobbyJoin,
-		verbLeave:  (*call).lobbyLeave,
-		verbGo:     (*call).lobbyStart,
-		verbCancel: (*call).lobbyCancel,
+	verbs = map[string]verbSpec{
+		// The lobby.
+		verbJoin:      {run: (*call).lobbyJoin},      // "join": take a seat
+		verbLeave:     {run: (*call).lobbyLeave},     // "leave": give one's seat back
+		verbGo:        {run: (*call).lobbyStart},     // "go": the creator starts the game
+		verbCancel:    {run: (*call).lobbyCancel},    // "cancel": the creator closes the lobby
+		verbAddCPU:    {run: (*call).lobbyAddCPU},    // "addcpu": menu seating a computer player of the level chosen
+		verbRemoveCPU: {run: (*call).lobbyRemoveCPU}, // "rmcpu": remove the last computer player
 
-		verbDraw:      (*call).simpleAction,
-		verbStop:      (*call).simpleAction,
-		verbNumbers:   (*call).simpleAction,
-		verbMoney:     (*call).simpleAction,
-		verbEndTurn:   (*call).simpleAction,
-		verbConsol:    (*call).simpleAction,
-		verbBustBuy:   (*call).simpleAction,
-		verbPass:      (*call).simpleAction,
-		verbBuy:       (*call).buyPrompt,
-		verbBid:       (*call).bidPrompt,
-		verbPay:       (*call).auctionPayPrompt,
-		verbHand:      func(c *call, _ parsedID) error { return c.hand() },
-		verbShowBoard: func(c *call, _ parsedID) error { return c.showBoard() },
-		verbBoardText: func(c *call, _ parsedID) error { return c.boardText() },
+		// The board's decisions, one click each.
+		verbDraw:    {run: (*call).simpleAction}, // "draw": draw a card
+		verbStop:    {run: (*call).simpleAction}, // "stop": stop drawing
+		verbNumbers: {run: (*call).simpleAction}, // "num": take the number cards drawn
+		verbMoney:   {run: (*call).simpleAction}, // "money": take the money instead
+		verbEndTurn: {run: (*call).simpleAction}, // "end": buy nothing (also skips a final buy)
+		verbConsol:  {run: (*call).simpleAction}, // "cons": bust variant, take the consolation token
+		verbBustBuy: {run: (*call).simpleAction}, // "bbuy": bust variant, take a buy phase instead
+		verbPass:    {run: (*call).simpleAction}, // "pass": pass in an auction
 
-		verbBidAmount:  (*call).bidAmount,
-		verbBidCustom:  (*call).bidCustom,
-		verbBuySelect:  (*call).buySelect,
-		verbBuyPay:     (*call).buyPay,
-		verbBuyOther:   (*call).pickOpen,
-		verbAuctPay:    (*call).auctionPay,
-		verbAuctOther:  (*call).pickOpen,
-		verbPickCards:  (*call).pickChange,
-		verbPickMoney:  (*call).pickChange,
-		verbPickCons:   (*call).pickChange,
-		verbPickOK:     (*call).pickConfirm,
-		verbPickBack:   (*call).pickBack,
-		verbAddCPU:     (*call).lobbyAddCPU,
-		verbLog:        (*call).logPage,
-		verbRemoveCPU:  (*call).lobbyRemoveCPU,
-		verbKick:       (*call).kickVote,
-		verbAbandonYes: (*call).abandonYes,
-		verbAbandonNo:  (*call).abandonNo,
-	}
-	modalHandlers = map[string]componentHandler{
-		verbBidModal:  (*call).bidModal,
-		verbBuyModal:  func(*call, parsedID) error { return ErrStale },
-		verbAuctModal: func(*call, parsedID) error { return ErrStale },
+		// The board's buttons that open a private prompt.
+		verbBuy: {run: (*call).buyPrompt},        // "buy": the market prompt
+		verbBid: {run: (*call).bidPrompt},        // "bid": the bid prompt
+		verbPay: {run: (*call).auctionPayPrompt}, // "pay": the auction winner's payment prompt
+
+		// Anyone, at any time.
+		verbHand:      {run: func(c *call, _ parsedID) error { return c.hand() }, versionless: true},      // "hand": one's own holdings, privately
+		verbShowBoard: {run: func(c *call, _ parsedID) error { return c.showBoard() }, versionless: true}, // "show": the current board, privately
+		verbBoardText: {run: func(c *call, _ parsedID) error { return c.boardText() }, versionless: true}, // "text": the whole board as text, privately (screen readers)
+		verbLog:       {run: (*call).logPage, arg: argRequired, versionless: true},                        // "log": a page of /dix log, arg the page (0 the most recent)
+		verbKick:      {run: (*call).kickVote, arg: argRequired, versionless: true},                       // "kick": a vote to hand seat arg to the computer
+
+		// The bid prompt.
+		verbBidAmount: {run: (*call).bidAmount, arg: argRequired}, // "bidn": bid arg tokens
+		verbBidCustom: {run: (*call).bidCustom},                   // "bidc": opens the modal of a custom amount
+		verbBidModal:  {run: (*call).bidModal, modal: true},       // "bidm": that modal, submitted
+
+		// The market prompt: buying a card.
+		verbBuySelect: {run: (*call).buySelect, arg: argOptional},                                            // "bsel": "buy select", the menu of cards to buy; arg the colour when the market is split by colour
+		verbBuyPay:    {run: (*call).buyPay, arg: argRequired},                                               // "bpay": "buy pay", pay card arg with the payment proposed
+		verbBuyOther:  {run: (*call).pickOpen, arg: argRequired},                                             // "balt": "buy alternative", another payment for card arg: opens the picker
+		verbBuyModal:  {run: func(*call, parsedID) error { return ErrStale }, modal: true, arg: argRequired}, // "bmod": the payment modal of older boards, outdated
+
+		// The auction winner's payment prompt.
+		verbAuctPay:   {run: (*call).auctionPay},                                           // "apay": "auction pay", pay with the payment proposed
+		verbAuctOther: {run: (*call).pickOpen},                                             // "aalt": "auction alternative", another payment: opens the picker
+		verbAuctModal: {run: func(*call, parsedID) error { return ErrStale }, modal: true}, // "amod": the payment modal of older boards, outdated
+
+		// The payment picker (picker.go): arg is the pick so far.
+		verbPickCards: {run: (*call).pickChange, arg: argRequired},  // "pkc": "pick cards", a menu of number cards; arg also its number
+		verbPickMoney: {run: (*call).pickChange, arg: argRequired},  // "pkm": "pick money", the menu of money
+		verbPickCons:  {run: (*call).pickChange, arg: argRequired},  // "pkt": "pick tokens", the menu of consolation tokens
+		verbPickOK:    {run: (*call).pickConfirm, arg: argRequired}, // "pko": "pick OK", pay with the pick
+		verbPickBack:  {run: (*call).pickBack, arg: argOptional},    // "back": one step back; arg the card or "w" (auction), none the market
+
+		// /dix abandon's confirmation.
+		verbAbandonYes: {run: (*call).abandonYes, arg: argOptional}, // "abyes": end the table; arg the table's origin (see abandonYes)
+		verbAbandonNo:  {run: (*call).abandonNo, versionless: true}, // "abno": keep it
 	}
 }
 
@@ -242,11 +246,10 @@ func (b *Bot) route(c *call) error {
 		if err != nil {
 			return err
 		}
-		h, ok := componentHandlers[p.verb]
-		if !ok {
+		if verbs[p.verb].modal {
 			return fmt.Errorf("%w: %q is not a component", ErrBadCustomID, p.verb)
 		}
-		return h(c, p)
+		return verbs[p.verb].run(c, p)
 	case discordgo.InteractionModalSubmit:
 		d, ok := c.i.Data.(discordgo.ModalSubmitInteractionData)
 		if !ok {
@@ -256,11 +259,10 @@ func (b *Bot) route(c *call) error {
 		if err != nil {
 			return err
 		}
-		h, ok := modalHandlers[p.verb]
-		if !ok {
+		if !verbs[p.verb].modal {
 			return fmt.Errorf("%w: %q is not a modal", ErrBadCustomID, p.verb)
 		}
-		return h(c, p)
+		return verbs[p.verb].run(c, p)
 	}
 	return ErrBadInput
 }

@@ -103,3 +103,33 @@ func TestFutureVersionIsRestoredData(t *testing.T) {
 	assert.Len(t, m.Seats, 1, "nobody joined")
 	checkAllCalls(t, h.rec.calls)
 }
+
+// TestComponentAndModalVerbsStayApart: a component's verb submitted as a
+// modal, or a modal's clicked as a component, is a forged id and changes
+// nothing.
+func TestComponentAndModalVerbsStayApart(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
+	board := h.board()
+	before := h.snap()
+	seq := h.snapSeq()
+	for verb, spec := range verbs {
+		var args []string
+		if spec.arg == argRequired {
+			args = []string{"1"}
+		}
+		version := seq
+		if spec.versionless {
+			version = 0
+		}
+		id := customID(verb, version, args...)
+		var txt string
+		if spec.modal {
+			txt = h.clickOn("u1", board, id).ephemeralText()
+		} else {
+			txt = h.submit("u1", board, id, map[string]string{"amount": "3"}).ephemeralText()
+		}
+		assert.Equal(t, enT("err_bad_custom_id", nil), txt, id)
+	}
+	h.unchanged(before)
+}
