@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -241,15 +240,7 @@ func (c *call) cmdStart(variant, language, pace string, noPictures bool) error {
 	m := &meta{Creator: c.user, Lang: c.gameLanguage(language, false), Bust: variant == variantBust,
 		Seats: []seat{{ID: c.user, Name: c.name}}, Lobby: 1, Origin: c.i.ID, Pace: pace, NoPictures: noPictures || c.b.noPictures}
 	rec := &dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID}
-	// The lobby is the answer; it is owed too until its message is
-	// recorded, so that if the answer is lost (this process dies) any
-	// process posts it once lobbyGrace is over.
-	m.owe(rec, effect{Kind: effLobby})
-	rec.Due = time.Now().Add(lobbyGrace)
-	if c.i.Token != "" && c.i.AppID != "" {
-		// Its answer, if it was made, is found through the interaction.
-		m.BoardVia = &via{App: c.i.AppID, Token: c.i.Token, At: c.at.UnixMilli()}
-	}
+	c.oweLobby(rec, m)
 	rec.Meta = m.encode()
 	if err := c.create(rec); err != nil {
 		var ue *userError
@@ -260,29 +251,7 @@ func (c *call) cmdStart(variant, language, pace string, noPictures bool) error {
 		}
 		return err
 	}
-	c.respond(&discordgo.InteractionResponse{
-		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{
-			Embeds: []*discordgo.MessageEmbed{lobbyEmbed(m.Lang, m, "open")}, Components: lobbyButtons(m.Lang, m),
-			AllowedMentions: noMentions(),
-		},
-	})
-	channel, i := c.i.ChannelID, c.i
-	c.then(func(ctx context.Context) {
-		if !c.answered {
-			// The lobby was not posted as the answer: it is posted now.
-			if err := c.b.runOutbox(ctx, c.b.apiFor(ctx), rec, nil); err != nil {
-				c.b.log.Warn("lobby left for later", "channel", channel, "err", err)
-			}
-			return
-		}
-		msg, err := c.b.apiFor(ctx).Original(ctx, i)
-		if err != nil || msg == nil {
-			c.b.log.Warn("could not read the lobby message; it is posted again later", "channel", channel, "err", err)
-			return
-		}
-		c.b.rememberLobby(ctx, channel, msg.ID)
-	})
+	c.answerLobby(rec, m, "", nil)
 	return nil
 }
 
@@ -334,11 +303,15 @@ func (c *call) cmdBoard() error {
 		// The game is over and archived: its final scoreboard, in the
 		// answer itself, for everyone in the channel.
 		e, files := c.b.scoresMessage(m.Lang, m, r.State, c.canAttach())
+		var comps []discordgo.MessageComponent
+		if r.State.Phase == dix.PhaseOver {
+			comps = rematchRow(m.Lang)
+		}
 		c.respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{
 				Content: locales.T(m.Lang, "board_archived", nil), Embeds: []*discordgo.MessageEmbed{e},
-				AllowedMentions: noMentions(), Files: files,
+				Components: comps, AllowedMentions: noMentions(), Files: files,
 			},
 		})
 		return nil

@@ -78,7 +78,7 @@ func (c *call) lobbyLeave(p parsedID) error {
 		if c.user == m.Creator {
 			return ErrCreatorLeave
 		}
-		m.Seats = slices.Delete(m.Seats, s, s+1)
+		m.unseat(s)
 		return nil
 	})
 	if err != nil {
@@ -96,27 +96,14 @@ func (c *call) lobbyStart(p parsedID) error {
 		if len(m.Seats) < minPlayers {
 			return refuse(ErrTooFew, "err_too_few", map[string]any{"Min": minPlayers})
 		}
-		g, err := dix.New(dix.Options{Players: len(m.Seats), BustVariant: m.Bust, Seed: c.b.seed(), FirstPlayer: -1})
-		if err != nil {
+		first := -1
+		if m.Starts > 0 && m.Starts <= len(m.Seats) {
+			first = m.Starts - 1
+		}
+		if err := c.begin(r, m, first); err != nil {
 			return err
 		}
-		r.State = g
-		m.Turn = 1
-		m.Log = []string{locales.T(m.Lang, "log_started", map[string]any{"Name": m.name(m.Lang, g.Active)})}
-		m.TurnLog = append(m.TurnLog, m.Log...)
-		// A computer player who starts plays at once.
-		evs, lines, err := applyForced(m.Lang, m, g)
-		if err != nil {
-			return err
-		}
-		_, started := turnBoundary(evs)
-		m.Turn += started
-		m.addLog(lines...)
 		m.Board = "" // the lobby message is answered below; the first board comes next
-		now := c.b.now()
-		c.b.newClock(m, g, now)
-		m.owe(r, effect{Kind: effBoard, Users: nextDeciders(m, g, c.user)})
-		m.setDue(r, now)
 		return nil
 	})
 	if err != nil {
@@ -125,6 +112,59 @@ func (c *call) lobbyStart(p parsedID) error {
 	c.update("", []*discordgo.MessageEmbed{lobbyEmbed(m.Lang, m, "started")}, nil)
 	c.settle(rec)
 	return nil
+}
+
+// begin deals the game of the table m into r: seat first starts (-1: drawn
+// at random; a solo game always starts with its player), a computer player
+// who starts plays at once, the clock runs and the first board is owed.
+func (c *call) begin(r *dixbot.Record, m *meta, first int) error {
+	opts := dix.Options{Players: len(m.Seats), BustVariant: m.Bust, Seed: c.b.seed(), FirstPlayer: first}
+	if m.Solo {
+		opts = dix.Options{Players: 1, Difficulty: m.Diff, Seed: c.b.seed(), FirstPlayer: 0}
+	}
+	g, err := dix.New(opts)
+	if err != nil {
+		return err
+	}
+	r.State = g
+	m.Turn = 1
+	m.First = g.Active + 1
+	m.Starts = 0
+	if m.Solo {
+		m.Log = []string{locales.T(m.Lang, "log_solo_started", map[string]any{"Name": m.name(m.Lang, 0), "Level": m.Diff,
+			"LevelName": locales.T(m.Lang, "difficulty_"+itoa(m.Diff), nil)})}
+	} else {
+		m.Log = []string{locales.T(m.Lang, "log_started", map[string]any{"Name": m.name(m.Lang, g.Active)})}
+	}
+	m.TurnLog = append(m.TurnLog, m.Log...)
+	// A computer player who starts plays at once.
+	evs, lines, err := applyForced(m.Lang, m, g)
+	if err != nil {
+		return err
+	}
+	_, started := turnBoundary(evs)
+	m.Turn += started
+	m.addLog(lines...)
+	now := c.b.now()
+	c.b.newClock(m, g, now)
+	m.owe(r, effect{Kind: effBoard, Users: nextDeciders(m, g, c.user)})
+	m.setDue(r, now)
+	return nil
+}
+
+// unseat removes seat s from the lobby. The seat due to start keeps
+// starting; when it is the one removed, the seat after it starts.
+func (m *meta) unseat(s int) {
+	m.Seats = slices.Delete(m.Seats, s, s+1)
+	switch {
+	case m.Starts > s+1:
+		m.Starts--
+	case m.Starts == s+1 && s == len(m.Seats):
+		m.Starts = 1 // the seat after the last is the first
+	}
+	if len(m.Seats) == 0 {
+		m.Starts = 0
+	}
 }
 
 // lobbyAddCPU seats a computer player of the level chosen (the creator).
@@ -162,7 +202,7 @@ func (c *call) lobbyRemoveCPU(p parsedID) error {
 		}
 		for i := len(m.Seats) - 1; i >= 0; i-- {
 			if m.Seats[i].CPU != "" {
-				m.Seats = slices.Delete(m.Seats, i, i+1)
+				m.unseat(i)
 				return nil
 			}
 		}

@@ -805,6 +805,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		ms := &discordgo.MessageSend{
 			Content:         mentions(all),
 			Embeds:          []*discordgo.MessageEmbed{emb},
+			Components:      rematchRow(m.Lang),
 			AllowedMentions: mentionUsers(all),
 			Files:           files,
 		}

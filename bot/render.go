@@ -554,6 +554,9 @@ func lobbyEmbed(lang string, m *meta, state string) *discordgo.MessageEmbed {
 	}
 	settings := locales.T(lang, "lobby_settings_value", map[string]any{
 		"Variant": variant, "Language": locales.T(lang, "language_name_"+m.Lang, nil)})
+	if m.Starts > 0 && m.Starts <= len(m.Seats) {
+		settings += "\n" + locales.T(lang, "lobby_starts", map[string]any{"Name": m.name(lang, m.Starts-1)})
+	}
 	if m.Pace != "" {
 		settings += "\n" + locales.T(lang, "lobby_pace", map[string]any{"Pace": locales.T(lang, "pace_"+m.Pace, nil)})
 	}

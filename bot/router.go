@@ -222,6 +222,9 @@ func init() {
 		// /dix abandon's confirmation.
 		verbAbandonYes: {run: (*call).abandonYes, arg: argOptional}, // "abyes": end the table; arg the table's origin (see abandonYes)
 		verbAbandonNo:  {run: (*call).abandonNo, versionless: true}, // "abno": keep it
+
+		// The final scoreboard (rematch.go).
+		verbRematch: {run: (*call).rematch, versionless: true}, // "again": the next game with the same seats and options
 	}
 }
 

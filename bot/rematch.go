@@ -1,0 +1,319 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// verbRematch is the Rematch button of a final scoreboard. It carries no
+// version: the scoreboard's game is told by the message's id against the
+// table's origin (olderThanTable).
+const verbRematch = "again"
+
+// errClaimed: another click claimed the rematch of the finished game.
+var errClaimed = errors.New("bot: the rematch is claimed")
+
+// rematchRow is the row of a final scoreboard: the Rematch button, in the
+// game's language.
+func rematchRow(lang string) []discordgo.MessageComponent {
+	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		button(lang, "btn_rematch", nil, discordgo.SuccessButton, customID(verbRematch, 0)),
+	}}}
+}
+
+// rematch answers the Rematch button of a final scoreboard: any person
+// seated in the finished game may click it. It opens the next game of the
+// channel with the same seats (people, computer players with their level,
+// ALIX with her difficulty) and options (pace, language, pictures, variant),
+// the seat after the one that started the last game starting this one.
+//
+// When the clicker is the only person seated (a solo game, or a game
+// against computer players), the new game starts at once: everyone at the
+// table is there. Otherwise a lobby opens with every person already joined
+// and the clicker as its creator: the others may still have gone for the
+// evening, and the lobby lets them leave, or the clicker seat a computer
+// player instead, before the game starts.
+//
+// The store's Create makes it exactly once: of several clicks at once (or
+// repeated), one creates the game and the others are told where it is.
+func (c *call) rematch(_ parsedID) error {
+	if c.i.Message == nil {
+		return ErrBadInput
+	}
+	r, err := c.get()
+	finished := errors.Is(err, dixbot.ErrNotFound) && r != nil && r.Finished
+	if err != nil && !finished {
+		return err
+	}
+	m, err := decodeMeta(r.Meta)
+	if err != nil {
+		return err
+	}
+	if m.olderThanTable(c.i.Message.ID) {
+		if finished {
+			return refuse(ErrStale, "err_rematch_gone", nil)
+		}
+		return c.rematchTaken(r, m)
+	}
+	if r.State == nil || r.State.Phase != dix.PhaseOver {
+		// The channel's game is newer than its last scoreboard but not
+		// over: a scoreboard is never posted for it.
+		if finished {
+			return refuse(ErrStale, "err_rematch_gone", nil)
+		}
+		return c.rematchTaken(r, m)
+	}
+	if m.seatOf(c.user) < 0 {
+		return refuse(ErrNotInGame, "err_rematch_not_seated", nil)
+	}
+	if !finished {
+		// Over but not archived yet (its outbox is being done, or
+		// archiving failed): one click claims the rematch, archives it
+		// and creates the next game; the others are told.
+		if err := c.claimRematch(); err != nil {
+			return err
+		}
+		if err := c.retry("finish", func(ctx context.Context) error {
+			err := c.b.store.Finish(ctx, c.i.ChannelID)
+			if errors.Is(err, dixbot.ErrNotFound) {
+				return nil // archived in between by its outbox
+			}
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	next, nm, err := c.rematchRecord(r, m)
+	if err != nil {
+		return err
+	}
+	if err := c.createOnce(next); err != nil {
+		return err
+	}
+	if next.State != nil {
+		c.respond(&discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{
+				Content:         locales.T(nm.Lang, "rematch_started", map[string]any{"Name": nm.name(nm.Lang, next.State.Active)}),
+				AllowedMentions: noMentions(),
+			},
+		})
+		c.settle(next)
+		return nil
+	}
+	var others []string
+	for s := range nm.Seats {
+		if u := nm.human(s); u != "" && u != c.user {
+			others = append(others, u)
+		}
+	}
+	c.answerLobby(next, nm, locales.T(nm.Lang, "rematch_lobby", map[string]any{
+		"Mentions": mentions(others), "Creator": escape(c.name)}), others)
+	return nil
+}
+
+// claimRematch marks the finished, not yet archived game as rematched by
+// this click, exactly once.
+func (c *call) claimRematch() error {
+	_, err := c.change(func(r *dixbot.Record) error {
+		m, err := decodeMeta(r.Meta)
+		if err != nil {
+			return err
+		}
+		if r.State == nil || r.State.Phase != dix.PhaseOver || m.Rematch != "" && m.Rematch != c.i.ID {
+			return errClaimed
+		}
+		m.Rematch = c.i.ID
+		r.Meta = m.encode()
+		return nil
+	})
+	if errors.Is(err, errClaimed) || errors.Is(err, dixbot.ErrNotFound) {
+		return c.rematchTakenNow()
+	}
+	return err
+}
+
+// rematchTakenNow is the refusal of a click that came second: where the
+// channel's new game is, as far as the store says.
+func (c *call) rematchTakenNow() error {
+	r, err := c.get()
+	if err != nil {
+		return refuse(dixbot.ErrExists, "err_rematch_opening", nil)
+	}
+	m, err := decodeMeta(r.Meta)
+	if err != nil {
+		return err
+	}
+	return c.rematchTaken(r, m)
+}
+
+// rematchTaken is the refusal of a rematch when the channel already holds
+// another game (r, m): who opened it and, once known, a link to it.
+func (c *call) rematchTaken(r *dixbot.Record, m *meta) error {
+	name := locales.T(c.lang, "nobody", nil)
+	for _, s := range m.Seats {
+		if s.ID == m.Creator && s.ID != "" {
+			name = escape(s.Name)
+		}
+	}
+	if m.Rematch != "" || m.Board == "" {
+		// The finished game itself (its rematch being made), or a game
+		// whose message is not posted yet.
+		return refuse(dixbot.ErrExists, "err_rematch_opening", nil)
+	}
+	return refuse(dixbot.ErrExists, "err_rematch_exists", map[string]any{
+		"Name": name, "URL": messageURL(r.Guild, r.Channel, m.Board)})
+}
+
+// createOnce stores the rematch's record: ErrExists means another click
+// (or command) got the channel first, and the answer says where its game is.
+func (c *call) createOnce(r *dixbot.Record) error {
+	unsure := false
+	err := c.retry("create", func(ctx context.Context) error {
+		err := c.b.store.Create(ctx, r)
+		if unsure && errors.Is(err, dixbot.ErrExists) {
+			if old, gerr := c.b.store.Get(ctx, c.i.ChannelID); gerr == nil {
+				if m, merr := decodeMeta(old.Meta); merr == nil && m.Origin == c.i.ID {
+					*r = *old // a try that looked failed landed
+					return nil
+				}
+			}
+		}
+		unsure = unsure || transient(err)
+		return err
+	})
+	if errors.Is(err, dixbot.ErrExists) {
+		return c.rematchTakenNow()
+	}
+	return err
+}
+
+// rematchRecord is the record of the game after the finished one r, m:
+// started at once when the clicker is the only person seated, else a lobby.
+func (c *call) rematchRecord(r *dixbot.Record, m *meta) (*dixbot.Record, *meta, error) {
+	pace, err := c.b.paceOf(m.Pace)
+	if err != nil {
+		pace, _ = c.b.paceOf("") // a pace the bot no longer offers: its default
+	}
+	nm := &meta{Creator: c.user, Lang: m.Lang, Bust: m.Bust, Solo: m.Solo, Diff: m.Diff, Origin: c.i.ID,
+		Pace: pace, NoPictures: m.NoPictures || c.b.noPictures}
+	seats, first := rematchSeats(m, lastFirst(r, m), c.user, c.name)
+	nm.Seats = seats
+	rec := &dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID}
+	people := 0
+	for s := range seats {
+		if nm.human(s) != "" {
+			people++
+		}
+	}
+	if m.Solo || people == 1 {
+		if err := c.begin(rec, nm, first); err != nil {
+			return nil, nil, err
+		}
+		rec.Meta = nm.encode()
+		return rec, nm, nil
+	}
+	nm.Lobby = 1
+	nm.Starts = first + 1
+	c.oweLobby(rec, nm)
+	rec.Meta = nm.encode()
+	return rec, nm, nil
+}
+
+// lastFirst is the seat that started the finished game, or -1 when the
+// table does not know it (a game started before it was recorded and drawn
+// at random).
+func lastFirst(r *dixbot.Record, m *meta) int {
+	if m.First > 0 {
+		return m.First - 1
+	}
+	if r.State != nil && r.State.Opts.FirstPlayer >= 0 {
+		return r.State.Opts.FirstPlayer
+	}
+	return -1
+}
+
+// rematchSeats are the seats of the game after m: the same people and
+// computer players in the same order, the clicker (user, shown as name)
+// included; a person whose seat the computer took for good (they left, or
+// were voted out) is not seated again, unless they are the clicker. first
+// is the seat after the one that started (last; -1: unknown, then -1, a
+// random first player), skipping the seats left out; a solo game always
+// starts with its player (SPEC §5).
+func rematchSeats(m *meta, last int, user, name string) ([]seat, int) {
+	var seats []seat
+	at := make([]int, len(m.Seats)) // old seat -> new seat, -1 when left out
+	for i, s := range m.Seats {
+		at[i] = -1
+		switch {
+		case s.ID == user:
+			seats = append(seats, seat{ID: s.ID, Name: name})
+		case s.ID != "" && s.Gone != "":
+			continue
+		default:
+			seats = append(seats, seat{ID: s.ID, Name: s.Name, CPU: s.CPU})
+		}
+		at[i] = len(seats) - 1
+	}
+	if m.Solo {
+		return seats, 0
+	}
+	if last < 0 || last >= len(m.Seats) {
+		return seats, -1
+	}
+	for k := 1; k <= len(m.Seats); k++ {
+		if s := at[(last+k)%len(m.Seats)]; s >= 0 {
+			return seats, s
+		}
+	}
+	return seats, -1
+}
+
+// oweLobby makes the lobby of a new table the answer to its interaction,
+// owed too until its message is recorded, so that if the answer is lost
+// (this process dies) any process posts it once lobbyGrace is over.
+func (c *call) oweLobby(rec *dixbot.Record, m *meta) {
+	m.owe(rec, effect{Kind: effLobby})
+	rec.Due = time.Now().Add(lobbyGrace)
+	if c.i.Token != "" && c.i.AppID != "" {
+		// Its answer, if it was made, is found through the interaction.
+		m.BoardVia = &via{App: c.i.AppID, Token: c.i.Token, At: c.at.UnixMilli()}
+	}
+}
+
+// answerLobby answers with the lobby of the new table rec, m, after
+// content (which may mention users), and records the lobby's message.
+func (c *call) answerLobby(rec *dixbot.Record, m *meta, content string, users []string) {
+	allowed := mentionUsers(users)
+	c.respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{
+			Content: content,
+			Embeds:  []*discordgo.MessageEmbed{lobbyEmbed(m.Lang, m, "open")}, Components: lobbyButtons(m.Lang, m),
+			AllowedMentions: allowed,
+		},
+	})
+	channel, i := c.i.ChannelID, c.i
+	c.then(func(ctx context.Context) {
+		if !c.answered {
+			// The lobby was not posted as the answer: it is posted now.
+			if err := c.b.runOutbox(ctx, c.b.apiFor(ctx), rec, nil); err != nil {
+				c.b.log.Warn("lobby left for later", "channel", channel, "err", err)
+			}
+			return
+		}
+		msg, err := c.b.apiFor(ctx).Original(ctx, i)
+		if err != nil || msg == nil {
+			c.b.log.Warn("could not read the lobby message; it is posted again later", "channel", channel, "err", err)
+			return
+		}
+		c.b.rememberLobby(ctx, channel, msg.ID)
+	})
+}
