@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"flag"
 	"hash/crc32"
 	"math/rand/v2"
 	"os"
@@ -24,14 +25,15 @@ import (
 	"github.com/dixgame/dixbot/store"
 )
 
-// The frozen records: games in mid-play as this bot writes them, kept in
+// The frozen records: games in mid-play as the bot of commit e5bccf7 writes them, kept in
 // testdata so that every later build is shown to read them and play them to
 // their end, and the custom ids of the messages they left in Discord to
-// route. Made by
+// route. They are the formats of commit e5bccf7 (envelope format 2, table
+// data version 1), made by TestFrozenRecordsGenerate at that commit:
 //
-//	go test ./bot/ -run TestFrozenRecordsGenerate -update
+//	go test ./bot/ -run TestFrozenRecordsGenerate -freeze
 //
-// which plays each frozenCase on a Redis store and on a file store and
+// plays each frozenCase on a Redis store and on a file store and
 // writes, per case:
 //
 //	bot/testdata/records/<case>.table.json  the table data (Record.Meta) as stored
@@ -45,8 +47,12 @@ import (
 // flagDue bit is clear, the 8 bytes of the due time are absent and the
 // CRC-32C is computed again (store/envelope.go). A format-1 record is made
 // from the format-2 one that way, since this build writes only format 2.
-// The -update flag is the golden files' (render_test.go): -run keeps the
-// command to this test.
+//
+// Frozen records are never made again: run by a later build, the generator
+// would write that build's formats and the tests would no longer show that
+// the older ones are read. So it refuses to write over them; a new case is
+// frozen by a build of the format it stands for, in files of its own.
+var freeze = flag.Bool("freeze", false, "write the frozen records of bot/testdata/records and store/testdata/records (never over existing ones)")
 
 const (
 	frozenBotDir   = "testdata/records"
@@ -285,10 +291,13 @@ func (f frozenMsg) shownMsg(channel string) *shownMessage {
 	return m
 }
 
-// TestFrozenRecordsGenerate writes the frozen records (with -update only).
+// TestFrozenRecordsGenerate writes the frozen records (with -freeze only).
 func TestFrozenRecordsGenerate(t *testing.T) {
-	if !*update {
-		t.Skip("writes the frozen records: run with -update")
+	if !*freeze {
+		t.Skip("writes the frozen records: run with -freeze")
+	}
+	if _, err := os.Stat(filepath.Join(frozenStoreDir, frozenFileDB)); err == nil {
+		t.Fatalf("the records are frozen already (%s): they are never written again", filepath.Join(frozenStoreDir, frozenFileDB))
 	}
 	ctx := context.Background()
 	srv := redistest.Start(t)
