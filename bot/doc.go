@@ -72,7 +72,8 @@
 //     in dixbot.Record.Meta; the whole game's log is a record of its own
 //     (channel + "/log"), written once per turn by the outbox, for /dix log.
 //
-// The package depends on the engine (the rules), the root package dixbot
+// The package depends on DIX's rules (engine/dix), its computer player
+// (computer/dix) and drawings (picture/dix), the root package dixbot
 // (the Record and the Store contract), locales (every user-facing string)
 // and discordgo. It must never depend on a store implementation, on cmd/ or
 // on configuration from the environment, and it formats no user-facing text

@@ -12,6 +12,7 @@ import (
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 	"github.com/dixgame/dixbot/picture"
+	dixpicture "github.com/dixgame/dixbot/picture/dix"
 )
 
 // Pictures (DISCORD-UX "Pictures"): the board, /dix hand, the buy prompt's
@@ -136,24 +137,24 @@ func pictureNames(lang string, m *meta, seats int) []string {
 // pictureMarks are the marks drawn before the seats' names, as the text
 // marks them: a robot for a seat the computer plays (a computer player,
 // ALIX, a seat handed over), a moon for an absent player.
-func pictureMarks(m *meta, seats int) []picture.Mark {
-	marks := make([]picture.Mark, seats)
+func pictureMarks(m *meta, seats int) []dixpicture.Mark {
+	marks := make([]dixpicture.Mark, seats)
 	for s := range marks {
 		switch {
 		case s >= len(m.Seats):
 		case m.Seats[s].CPU != "" || m.Seats[s].ID == "" || m.Seats[s].Gone != "":
-			marks[s] = picture.MarkComputer
+			marks[s] = dixpicture.MarkComputer
 		case m.Seats[s].Away:
-			marks[s] = picture.MarkAway
+			marks[s] = dixpicture.MarkAway
 		}
 	}
 	return marks
 }
 
 // pictureLabels are the words a picture shows, in lang.
-func pictureLabels(lang string) picture.Labels {
+func pictureLabels(lang string) dixpicture.Labels {
 	t := func(k string) string { return locales.T(lang, k, nil) }
-	return picture.Labels{
+	return dixpicture.Labels{
 		Market: t("pic_market"), Deck: t("pic_deck"), Tableau: t("pic_tableau"), Total: t("pic_total"),
 		Money: t("pic_money"), Auction: t("pic_auction"), HighBid: t("pic_high_bid"), Score: t("pic_score"),
 		Paid: t("pic_paid"),
@@ -195,7 +196,7 @@ func (b *Bot) boardMessage(lang string, m *meta, g *dix.Game, attach bool) (*dis
 	if !attach || !b.pictured(m) {
 		return boardEmbed(lang, m, g), nil
 	}
-	png, err := picture.RenderBoard(boardPicture(lang, m, g))
+	png, err := dixpicture.RenderBoard(boardPicture(lang, m, g))
 	if err != nil {
 		b.log.Warn("board picture not drawn; text only", "err", err)
 		return boardEmbed(lang, m, g), nil
@@ -209,7 +210,7 @@ func (b *Bot) handMessage(lang string, m *meta, g *dix.Game, s int, attach bool)
 	if !attach || !b.pictured(m) {
 		return handEmbed(lang, m, g, s), nil
 	}
-	png, err := picture.RenderHand(handPicture(lang, m, g, s))
+	png, err := dixpicture.RenderHand(handPicture(lang, m, g, s))
 	if err != nil {
 		b.log.Warn("hand picture not drawn; text only", "err", err)
 		return handEmbed(lang, m, g, s), nil
@@ -224,7 +225,7 @@ func (b *Bot) buyPreview(lang string, m *meta, g *dix.Game, s int, cd dix.Card, 
 	if !attach || !b.pictured(m) {
 		return nil, nil
 	}
-	png, err := picture.RenderHand(previewHand(lang, m, g, s, cd, pay))
+	png, err := dixpicture.RenderHand(previewHand(lang, m, g, s, cd, pay))
 	if err != nil {
 		b.log.Warn("buy picture not drawn", "err", err)
 		return nil, nil
@@ -235,23 +236,23 @@ func (b *Bot) buyPreview(lang string, m *meta, g *dix.Game, s int, cd dix.Card, 
 }
 
 // boardPicture is the input of the board picture of g in lang.
-func boardPicture(lang string, m *meta, g *dix.Game) picture.Board {
-	return picture.Board{
+func boardPicture(lang string, m *meta, g *dix.Game) dixpicture.Board {
+	return dixpicture.Board{
 		View: publicView(g), Names: pictureNames(lang, m, len(g.Players)), Marks: pictureMarks(m, len(g.Players)),
 		Acting: g.ToAct(), Labels: pictureLabels(lang),
 	}
 }
 
 // scoreboardPicture is the input of the final scoreboard's picture.
-func scoreboardPicture(lang string, m *meta, g *dix.Game) picture.Scoreboard {
-	return picture.Scoreboard{View: publicView(g), Names: pictureNames(lang, m, len(g.Players)),
+func scoreboardPicture(lang string, m *meta, g *dix.Game) dixpicture.Scoreboard {
+	return dixpicture.Scoreboard{View: publicView(g), Names: pictureNames(lang, m, len(g.Players)),
 		Marks: pictureMarks(m, len(g.Players)), Labels: pictureLabels(lang)}
 }
 
 // handPicture is the input of seat s's hand picture.
-func handPicture(lang string, m *meta, g *dix.Game, s int) picture.Hand {
+func handPicture(lang string, m *meta, g *dix.Game, s int) dixpicture.Hand {
 	p := g.Players[s]
-	return picture.Hand{
+	return dixpicture.Hand{
 		Name: pictureNames(lang, m, len(g.Players))[s], Collection: p.Collection, Money: p.Money, Consolation: p.Consolation,
 		Labels: pictureLabels(lang),
 	}
@@ -259,7 +260,7 @@ func handPicture(lang string, m *meta, g *dix.Game, s int) picture.Hand {
 
 // previewHand is the input of the buy preview: seat s's hand with cd as
 // the candidate and the cards of pay paid for it.
-func previewHand(lang string, m *meta, g *dix.Game, s int, cd dix.Card, pay dix.Payment) picture.Hand {
+func previewHand(lang string, m *meta, g *dix.Game, s int, cd dix.Card, pay dix.Payment) dixpicture.Hand {
 	h := handPicture(lang, m, g, s)
 	h.Candidate, h.Pay = &cd, pay.Cards
 	return h
@@ -273,7 +274,7 @@ func (b *Bot) scoresMessage(lang string, m *meta, g *dix.Game, attach bool) (*di
 	if !attach || !b.pictured(m) {
 		return e, nil
 	}
-	png, err := picture.RenderScoreboard(scoreboardPicture(lang, m, g))
+	png, err := dixpicture.RenderScoreboard(scoreboardPicture(lang, m, g))
 	if err != nil {
 		b.log.Warn("scoreboard picture not drawn; text only", "err", err)
 		return e, nil

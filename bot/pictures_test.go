@@ -20,6 +20,7 @@ import (
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 	"github.com/dixgame/dixbot/picture"
+	dixpicture "github.com/dixgame/dixbot/picture/dix"
 )
 
 // maxUpload is Discord's default limit on one uploaded file (10 MiB,
@@ -404,7 +405,7 @@ func TestBuyPreviewAgreesWithTheMenu(t *testing.T) {
 					files, _ := filesOf(sel.calls[0])
 					require.Len(t, files, 1)
 					pay, _ := g.ProposePayment(s, int(cd.Value))
-					want, err := picture.RenderHand(previewHand(lang, m, g, s, cd, pay))
+					want, err := dixpicture.RenderHand(previewHand(lang, m, g, s, cd, pay))
 					require.NoError(t, err)
 					assert.True(t, bytes.Equal(want, readFile(t, files[0])), "%s: the attached picture is not the collection after paying", cd)
 					checked++
@@ -464,10 +465,10 @@ func TestPicturesDrawOnlyWhatTheFontHas(t *testing.T) {
 		for _, tc := range []struct {
 			m     *meta
 			g     *dix.Game
-			marks []picture.Mark
+			marks []dixpicture.Mark
 		}{
-			{m, g, []picture.Mark{picture.MarkNone, picture.MarkComputer, picture.MarkAway, picture.MarkComputer, picture.MarkComputer}},
-			{solo, gs, []picture.Mark{picture.MarkNone, picture.MarkComputer}},
+			{m, g, []dixpicture.Mark{dixpicture.MarkNone, dixpicture.MarkComputer, dixpicture.MarkAway, dixpicture.MarkComputer, dixpicture.MarkComputer}},
+			{solo, gs, []dixpicture.Mark{dixpicture.MarkNone, dixpicture.MarkComputer}},
 		} {
 			b := boardPicture(lang, tc.m, tc.g)
 			sb := scoreboardPicture(lang, tc.m, tc.g)

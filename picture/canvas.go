@@ -24,68 +24,70 @@ import (
 // a picture is then only rectangle fills and tile copies, which is what
 // makes a render cost well under a millisecond before encoding.
 
-// tile is a small paletted image; pixels equal to transparent are skipped.
-type tile struct {
-	w, h int
-	pix  []uint8
+// Tile is a small paletted image; pixels equal to Transparent are skipped.
+type Tile struct {
+	W, H int
+	Pix  []uint8
 }
 
-// canvas is a picture being drawn.
-type canvas struct {
-	img *image.Paletted
+// Canvas is a picture being drawn.
+type Canvas struct {
+	Img *image.Paletted
 }
 
 // pixPool keeps picture buffers between renders (see encode).
 var pixPool sync.Pool
 
-func newCanvas(w, h int, bg color.RGBA) *canvas {
+// NewCanvas is a w×h picture filled with bg (a named colour), its pixels
+// taken from the buffers Encode gives back.
+func NewCanvas(w, h int, bg color.RGBA) *Canvas {
 	var pix []uint8
 	if p, ok := pixPool.Get().(*[]uint8); ok && cap(*p) >= w*h {
 		pix = (*p)[:w*h]
 	} else {
 		pix = make([]uint8, w*h, max(w*h, 600*1000))
 	}
-	img := &image.Paletted{Pix: pix, Stride: w, Rect: image.Rect(0, 0, w, h), Palette: palette}
-	c := &canvas{img: img}
-	c.fill(img.Rect, bg)
+	img := &image.Paletted{Pix: pix, Stride: w, Rect: image.Rect(0, 0, w, h), Palette: Palette}
+	c := &Canvas{Img: img}
+	c.Fill(img.Rect, bg)
 	return c
 }
 
-// fill paints r with colour col (a named colour).
-func (c *canvas) fill(r image.Rectangle, col color.RGBA) {
-	r = r.Intersect(c.img.Rect)
+// Fill paints r with colour col (a named colour).
+func (c *Canvas) Fill(r image.Rectangle, col color.RGBA) {
+	r = r.Intersect(c.Img.Rect)
 	if r.Empty() {
 		return
 	}
-	idx := indexOf(col)
-	row := c.img.Pix[r.Min.Y*c.img.Stride+r.Min.X : r.Min.Y*c.img.Stride+r.Max.X]
+	idx := IndexOf(col)
+	row := c.Img.Pix[r.Min.Y*c.Img.Stride+r.Min.X : r.Min.Y*c.Img.Stride+r.Max.X]
 	for i := range row {
 		row[i] = idx
 	}
 	for y := r.Min.Y + 1; y < r.Max.Y; y++ {
-		copy(c.img.Pix[y*c.img.Stride+r.Min.X:], row)
+		copy(c.Img.Pix[y*c.Img.Stride+r.Min.X:], row)
 	}
 }
 
-// frame paints a border of thickness t just inside r.
-func (c *canvas) frame(r image.Rectangle, t int, col color.RGBA) {
-	c.fill(image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+t), col)
-	c.fill(image.Rect(r.Min.X, r.Max.Y-t, r.Max.X, r.Max.Y), col)
-	c.fill(image.Rect(r.Min.X, r.Min.Y, r.Min.X+t, r.Max.Y), col)
-	c.fill(image.Rect(r.Max.X-t, r.Min.Y, r.Max.X, r.Max.Y), col)
+// Frame paints a border of thickness t just inside r.
+func (c *Canvas) Frame(r image.Rectangle, t int, col color.RGBA) {
+	c.Fill(image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+t), col)
+	c.Fill(image.Rect(r.Min.X, r.Max.Y-t, r.Max.X, r.Max.Y), col)
+	c.Fill(image.Rect(r.Min.X, r.Min.Y, r.Min.X+t, r.Max.Y), col)
+	c.Fill(image.Rect(r.Max.X-t, r.Min.Y, r.Max.X, r.Max.Y), col)
 }
 
-// blit copies t with its top-left corner at (x, y), clipped to the canvas.
-func (c *canvas) blit(t *tile, x, y int) {
-	for ty := range t.h {
+// Blit copies t with its top-left corner at (x, y), clipped to the canvas.
+func (c *Canvas) Blit(t *Tile, x, y int) {
+	for ty := range t.H {
 		py := y + ty
-		if py < 0 || py >= c.img.Rect.Max.Y {
+		if py < 0 || py >= c.Img.Rect.Max.Y {
 			continue
 		}
-		src := t.pix[ty*t.w : (ty+1)*t.w]
-		dst := c.img.Pix[py*c.img.Stride:]
+		src := t.Pix[ty*t.W : (ty+1)*t.W]
+		dst := c.Img.Pix[py*c.Img.Stride:]
 		for tx, v := range src {
-			if px := x + tx; v != transparent && px >= 0 && px < c.img.Stride {
+			if px := x + tx; v != Transparent && px >= 0 && px < c.Img.Stride {
 				dst[px] = v
 			}
 		}
@@ -96,11 +98,32 @@ func (c *canvas) blit(t *tile, x, y int) {
 // safe for concurrent use, so all rasterising happens under mu.
 var cache = struct {
 	sync.Mutex
-	tiles map[any]*tile
-	faces map[fontKey]font.Face
+	tiles map[any]*Tile
+	faces map[FontKey]font.Face
 	texts int           // text tiles in tiles, bounded by maxTextTiles
 	runes map[rune]bool // every rune rasterised so far (the tests check the fonts have them)
-}{tiles: map[any]*tile{}, faces: map[fontKey]font.Face{}, runes: map[rune]bool{}}
+}{tiles: map[any]*Tile{}, faces: map[FontKey]font.Face{}, runes: map[rune]bool{}}
+
+// DrawnRunes returns the runes drawn so far by Text (a new map), so the
+// tests of the drawings can check that the fonts have every one of them.
+func DrawnRunes() map[rune]bool {
+	cache.Lock()
+	defer cache.Unlock()
+	m := make(map[rune]bool, len(cache.runes))
+	for r := range cache.runes {
+		m[r] = true
+	}
+	return m
+}
+
+// HasGlyph reports whether both embedded fonts draw r (a rune without a
+// glyph shows as an empty box).
+func HasGlyph(r rune) bool {
+	cache.Lock()
+	defer cache.Unlock()
+	loadFonts()
+	return hasGlyph(r)
+}
 
 // rasterised notes the runes of s as drawn; the caller holds cache.Mutex.
 // Names pass through Drawable first, so the set stays within the fonts'
@@ -114,8 +137,15 @@ func rasterised(s string) {
 // maxTextTiles bounds the text tiles kept (names come and go with games).
 const maxTextTiles = 4096
 
-// cached returns the tile for key, making it with mk under the cache lock.
-func cached(key any, isText bool, mk func() *tile) *tile {
+// Cached returns the tile for key, making it with mk under the cache lock
+// the first time; the tile is kept for good. Keys of different types never
+// meet, so each drawing package keys its tiles with types of its own. mk may
+// call DrawGlyphs.
+func Cached(key any, mk func() *Tile) *Tile { return cached(key, false, mk) }
+
+// cached is Cached; isText marks a text tile, of which at most maxTextTiles
+// are kept (names come and go with games).
+func cached(key any, isText bool, mk func() *Tile) *Tile {
 	cache.Lock()
 	defer cache.Unlock()
 	if t, ok := cache.tiles[key]; ok {
@@ -137,18 +167,18 @@ func cached(key any, isText bool, mk func() *tile) *tile {
 	return t
 }
 
-// quantise turns src (drawn over a transparent background) into a tile,
+// Quantise turns src (drawn over a transparent background) into a tile,
 // compositing its partly covered pixels over bg.
-func quantise(src *image.RGBA, bg color.RGBA) *tile {
+func Quantise(src *image.RGBA, bg color.RGBA) *Tile {
 	b := src.Bounds()
-	t := &tile{w: b.Dx(), h: b.Dy(), pix: make([]uint8, b.Dx()*b.Dy())}
+	t := &Tile{W: b.Dx(), H: b.Dy(), Pix: make([]uint8, b.Dx()*b.Dy())}
 	memo := map[color.RGBA]uint8{}
-	for y := range t.h {
-		for x := range t.w {
+	for y := range t.H {
+		for x := range t.W {
 			o := src.PixOffset(b.Min.X+x, b.Min.Y+y)
 			r, g, bl, a := src.Pix[o], src.Pix[o+1], src.Pix[o+2], src.Pix[o+3]
 			if a < 8 {
-				t.pix[y*t.w+x] = transparent
+				t.Pix[y*t.W+x] = Transparent
 				continue
 			}
 			// Premultiplied over an opaque background.
@@ -159,10 +189,10 @@ func quantise(src *image.RGBA, bg color.RGBA) *tile {
 				uint8(uint32(bl) + k*uint32(bg.B)/255), 255}
 			idx, ok := memo[c]
 			if !ok {
-				idx = uint8(palette[:transparent].Index(c))
+				idx = uint8(Palette[:Transparent].Index(c))
 				memo[c] = idx
 			}
-			t.pix[y*t.w+x] = idx
+			t.Pix[y*t.W+x] = idx
 		}
 	}
 	return t
@@ -170,9 +200,11 @@ func quantise(src *image.RGBA, bg color.RGBA) *tile {
 
 // Fonts.
 
-type fontKey struct {
-	bold bool
-	size int
+// FontKey names one of the embedded fonts (Go Bold or Go Regular) at a size
+// in pixels.
+type FontKey struct {
+	Bold bool
+	Size int
 }
 
 var (
@@ -194,16 +226,16 @@ func loadFonts() {
 }
 
 // face returns the face for k; the caller holds cache.Mutex.
-func face(k fontKey) font.Face {
+func face(k FontKey) font.Face {
 	if f, ok := cache.faces[k]; ok {
 		return f
 	}
 	loadFonts()
 	src := fontRegu
-	if k.bold {
+	if k.Bold {
 		src = fontBold
 	}
-	f, err := opentype.NewFace(src, &opentype.FaceOptions{Size: float64(k.size), DPI: 72, Hinting: font.HintingFull})
+	f, err := opentype.NewFace(src, &opentype.FaceOptions{Size: float64(k.Size), DPI: 72, Hinting: font.HintingFull})
 	if err != nil {
 		panic(err) // fixed sizes: cannot fail
 	}
@@ -211,23 +243,16 @@ func face(k fontKey) font.Face {
 	return f
 }
 
-var (
-	fLabel = fontKey{true, 15}
-	fName  = fontKey{true, 17}
-	fSmall = fontKey{false, 14}
-	fBig   = fontKey{true, 22}
-)
-
 type textKey struct {
 	s      string
-	f      fontKey
+	f      FontKey
 	fg, bg color.RGBA
 }
 
-// text returns a tile of s in font f, colour fg over bg. The tile's height
+// Text returns a tile of s in font f, colour fg over bg. The tile's height
 // is the font's line height; its baseline is at the font's ascent.
-func text(s string, f fontKey, fg, bg color.RGBA) *tile {
-	return cached(textKey{s, f, fg, bg}, true, func() *tile {
+func Text(s string, f FontKey, fg, bg color.RGBA) *Tile {
+	return cached(textKey{s, f, fg, bg}, true, func() *Tile {
 		fc := face(f)
 		m := fc.Metrics()
 		rasterised(s)
@@ -236,7 +261,7 @@ func text(s string, f fontKey, fg, bg color.RGBA) *tile {
 		dst := image.NewRGBA(image.Rect(0, 0, max(w, 1), h))
 		d := font.Drawer{Dst: dst, Src: image.NewUniform(fg), Face: fc, Dot: fixed.Point26_6{Y: m.Ascent}}
 		d.DrawString(s)
-		return quantise(dst, bg)
+		return Quantise(dst, bg)
 	})
 }
 
@@ -281,31 +306,32 @@ func hasGlyph(r rune) bool {
 // glyphBuf is the sfnt buffer of hasGlyph, used under cache.Mutex.
 var glyphBuf sfnt.Buffer
 
-// textWidth is the width of s in font f.
-func textWidth(s string, f fontKey) int {
+// TextWidth is the width of s in font f.
+func TextWidth(s string, f FontKey) int {
 	cache.Lock()
 	defer cache.Unlock()
 	return font.MeasureString(face(f), s).Ceil()
 }
 
-// fit shortens s with an ellipsis until it is at most w wide in font f.
-func fit(s string, f fontKey, w int) string {
-	if textWidth(s, f) <= w {
+// Fit shortens s with an ellipsis until it is at most w wide in font f.
+func Fit(s string, f FontKey, w int) string {
+	if TextWidth(s, f) <= w {
 		return s
 	}
 	r := []rune(s)
 	for len(r) > 1 {
 		r = r[:len(r)-1]
-		if t := string(r) + "…"; textWidth(t, f) <= w {
+		if t := string(r) + "…"; TextWidth(t, f) <= w {
 			return t
 		}
 	}
 	return "…"
 }
 
-// drawGlyphs draws s centred on (cx, cy) (the centre of its ink) into dst;
-// the caller holds cache.Mutex.
-func drawGlyphs(dst *image.RGBA, s string, f fontKey, col color.RGBA, cx, cy float64) {
+// DrawGlyphs draws s centred on (cx, cy) (the centre of its ink) into dst;
+// it is called only from the maker of a Cached tile, which holds the cache
+// lock the fonts need.
+func DrawGlyphs(dst *image.RGBA, s string, f FontKey, col color.RGBA, cx, cy float64) {
 	fc := face(f)
 	rasterised(s)
 	b, _ := font.BoundString(fc, s)
@@ -320,27 +346,30 @@ func drawGlyphs(dst *image.RGBA, s string, f fontKey, col color.RGBA, cx, cy flo
 
 // Vector shapes, drawn over dst with x/image/vector.
 
-type pen struct {
+// Pen fills vector shapes into one RGBA image: add shapes, then Paint.
+type Pen struct {
 	z   *vector.Rasterizer
 	dst *image.RGBA
 }
 
-func newPen(dst *image.RGBA) *pen {
+// NewPen is a pen drawing into dst.
+func NewPen(dst *image.RGBA) *Pen {
 	b := dst.Bounds()
 	z := vector.NewRasterizer(b.Dx(), b.Dy())
 	z.DrawOp = draw.Over
-	return &pen{z: z, dst: dst}
+	return &Pen{z: z, dst: dst}
 }
 
-func (p *pen) paint(col color.RGBA) {
+// Paint fills the shapes added so far with col and starts afresh.
+func (p *Pen) Paint(col color.RGBA) {
 	p.z.Draw(p.dst, p.dst.Bounds(), image.NewUniform(col), image.Point{})
 	b := p.dst.Bounds()
 	p.z.Reset(b.Dx(), b.Dy())
 	p.z.DrawOp = draw.Over
 }
 
-// roundRect adds a rectangle with corners of radius r.
-func (p *pen) roundRect(x0, y0, x1, y1, r float32) {
+// RoundRect adds a rectangle with corners of radius r.
+func (p *Pen) RoundRect(x0, y0, x1, y1, r float32) {
 	const k = 0.5523 // cubic approximation of a quarter circle
 	z := p.z
 	z.MoveTo(x0+r, y0)
@@ -355,13 +384,13 @@ func (p *pen) roundRect(x0, y0, x1, y1, r float32) {
 	z.ClosePath()
 }
 
-// circle adds a circle.
-func (p *pen) circle(cx, cy, r float32) {
-	p.roundRect(cx-r, cy-r, cx+r, cy+r, r)
+// Circle adds a circle.
+func (p *Pen) Circle(cx, cy, r float32) {
+	p.RoundRect(cx-r, cy-r, cx+r, cy+r, r)
 }
 
-// poly adds a closed polygon.
-func (p *pen) poly(pts ...[2]float32) {
+// Poly adds a closed polygon.
+func (p *Pen) Poly(pts ...[2]float32) {
 	p.z.MoveTo(pts[0][0], pts[0][1])
 	for _, q := range pts[1:] {
 		p.z.LineTo(q[0], q[1])

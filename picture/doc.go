@@ -1,23 +1,15 @@
-// Package picture draws DIX positions as PNG images: the public board, one
-// player's hand and the final scoreboard, with number cards as small cards in
-// their colour, the wilds where the scorer places them, currency cards and
-// tokens.
+// Package picture is the raster core the games' drawings share: a paletted
+// canvas, tiles (small images rasterised once, quantised to the palette and
+// cached), the embedded Go fonts and their text tiles, a vector pen for
+// shapes, the fixed palette and the PNG encoding. Each game's drawings live
+// in a package of their own below it (picture/dix for DIX).
 //
-// Colours are told apart by shape as well as hue: every colour has its own
-// corner symbol (blue circle, green triangle, orange square, pink diamond),
-// and the four card faces stay apart under simulated deuteranopia,
-// protanopia and tritanopia (palette_test.go states the method and the
-// threshold).
-//
-// The only words drawn are the ones the caller passes (names and localised
-// labels); everything else is numbers and symbols, so the package holds no
-// locale strings. Rasterising uses golang.org/x/image with the embedded Go
-// fonts: no system fonts, no cgo. Card faces and text are rasterised once and
-// cached; the picture is an 8-bit paletted image, which keeps both the
+// Rasterising uses golang.org/x/image with the embedded Go fonts: no system
+// fonts, no cgo. A picture is an 8-bit paletted image, which keeps both the
 // encoding time and the PNG small.
 //
-// It depends only on the engine (and the standard library and
-// golang.org/x/image): never on Discord, the bot, the store, locales, I/O
-// beyond the bytes it returns, logging or the clock. Every exported function
-// is safe for concurrent use.
+// It depends only on the standard library and golang.org/x/image: never on a
+// game, Discord, the bot, the store, locales, I/O beyond the bytes it
+// returns, logging or the clock. Every exported function is safe for
+// concurrent use; a Canvas and a Pen belong to one drawing at a time.
 package picture

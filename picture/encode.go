@@ -21,9 +21,9 @@ func (b *bufferPool) Get() *png.EncoderBuffer {
 
 func (b *bufferPool) Put(x *png.EncoderBuffer) { b.p.Put(x) }
 
-// encode returns img as PNG bytes and gives its buffer back to pixPool:
-// img must not be used afterwards.
-func encode(img *image.Paletted) ([]byte, error) {
+// Encode returns img as PNG bytes and gives its buffer back for the next
+// NewCanvas: img must not be used afterwards.
+func Encode(img *image.Paletted) ([]byte, error) {
 	defer pixPool.Put(&img.Pix)
 	var buf bytes.Buffer
 	buf.Grow(48 << 10)

@@ -18,6 +18,6 @@
 //
 // Errors are the sentinels of the root package (re-exported in errors.go),
 // wrapped with %w. Configuration arrives as an Options value: this package
-// never reads the environment. It depends on the engine and the root package
-// only, never on the bot.
+// never reads the environment. It depends on DIX's rules (engine/dix) and
+// the root package only, never on the bot.
 package store

@@ -1,4 +1,4 @@
-package picture
+package dix
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/picture"
 )
 
 // Labels are the few words a picture shows, in the language of whoever
@@ -75,7 +76,7 @@ func RenderBoard(b Board) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return encode(img)
+	return picture.Encode(img)
 }
 
 type seatData struct {
@@ -99,7 +100,7 @@ func seats(v *dix.View, names []string, marks []Mark, acting int) ([]seatData, e
 		}
 		name := strconv.Itoa(i + 1)
 		if i < len(names) {
-			if n := Drawable(names[i]); n != "" {
+			if n := picture.Drawable(names[i]); n != "" {
 				name = n
 			}
 		}
@@ -157,69 +158,69 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 	rows := (len(ps) + 1) / 2
 	bh := blockHeight()
 	h := margin + topH + colGap + rows*(bh+colGap) + margin - colGap
-	c := newCanvas(pageW, h, cTable)
+	c := newCanvas(pageW, h, picture.Table)
 
 	// The market, by colour and number like a collection.
 	x, y := margin, margin
 	if b.Labels.Market != "" {
-		c.row(x, y, labelH, 0, text(b.Labels.Market, fLabel, cMuted, cTable))
+		c.row(x, y, labelH, 0, picture.Text(b.Labels.Market, fLabel, picture.Muted, picture.Table))
 	}
-	deck := text(strconv.Itoa(v.DeckCount), fLabel, cWhite, cTable)
-	dx := x + gridSmall.width() - deck.w - 2
-	c.blit(deck, dx, y+(labelH-deck.h)/2)
+	deck := picture.Text(strconv.Itoa(v.DeckCount), fLabel, picture.White, picture.Table)
+	dx := x + gridSmall.width() - deck.W - 2
+	c.Blit(deck, dx, y+(labelH-deck.H)/2)
 	if b.Labels.Deck != "" {
-		t := text(b.Labels.Deck, fLabel, cMuted, cTable)
-		c.blit(t, dx-5-t.w, y+(labelH-t.h)/2)
+		t := picture.Text(b.Labels.Deck, fLabel, picture.Muted, picture.Table)
+		c.Blit(t, dx-5-t.W, y+(labelH-t.H)/2)
 	}
 	if len(mrows) == 0 {
-		c.blit(slotTile(0, small, cTable), x, y+labelH+2*gridSmall.stack)
+		c.Blit(slotTile(0, small, picture.Table), x, y+labelH+2*gridSmall.stack)
 	}
 	for i, k := range mrows {
-		c.drawRow(x, y+labelH+i*gridSmall.rowH, k, &layout{count: mcount}, gridStyle{sz: small, cellW: gridSmall.cellW, rowH: gridSmall.rowH, stack: 2}, cTable)
+		c.drawRow(x, y+labelH+i*gridSmall.rowH, k, &layout{count: mcount}, gridStyle{sz: small, cellW: gridSmall.cellW, rowH: gridSmall.rowH, stack: 2}, picture.Table)
 	}
 
 	// The tableau and its sums.
 	x = margin + blockW + colGap
-	var parts []*tile
+	var parts []*picture.Tile
 	if b.Labels.Tableau != "" {
-		parts = append(parts, text(b.Labels.Tableau, fLabel, cMuted, cTable))
+		parts = append(parts, picture.Text(b.Labels.Tableau, fLabel, picture.Muted, picture.Table))
 	}
 	if b.Labels.Total != "" {
-		parts = append(parts, text(b.Labels.Total, fLabel, cMuted, cTable))
+		parts = append(parts, picture.Text(b.Labels.Total, fLabel, picture.Muted, picture.Table))
 	}
-	parts = append(parts, text(strconv.Itoa(v.TableauTotal), fName, cWhite, cTable))
+	parts = append(parts, picture.Text(strconv.Itoa(v.TableauTotal), fName, picture.White, picture.Table))
 	if b.Labels.Money != "" {
-		parts = append(parts, text(b.Labels.Money, fLabel, cMuted, cTable))
+		parts = append(parts, picture.Text(b.Labels.Money, fLabel, picture.Muted, picture.Table))
 	}
-	parts = append(parts, text(strconv.Itoa(v.TableauMoney), fName, cGold, cTable))
+	parts = append(parts, picture.Text(strconv.Itoa(v.TableauMoney), fName, picture.Gold, picture.Table))
 	c.row(x, y, labelH, 6, parts...)
 	ty := y + labelH + 2
 	for i, card := range tableau {
-		c.blit(cardTile(card, dix.NoColor, 0, medium, cTable), x+(i%8)*(medium.w+4), ty+(i/8)*(medium.h+4))
+		c.Blit(cardTile(card, dix.NoColor, 0, medium, picture.Table), x+(i%8)*(medium.w+4), ty+(i/8)*(medium.h+4))
 	}
 	if len(tableau) == 0 {
-		c.blit(slotTile(0, medium, cTable), x, ty)
+		c.Blit(slotTile(0, medium, picture.Table), x, ty)
 	}
 	// The auction.
 	if a := v.Auction; a != nil {
 		ay := ty + tabRows*(medium.h+4) + 8
 		if b.Labels.Auction != "" {
-			c.row(x, ay, labelH, 0, text(b.Labels.Auction, fLabel, cGold, cTable))
+			c.row(x, ay, labelH, 0, picture.Text(b.Labels.Auction, fLabel, picture.Gold, picture.Table))
 		}
 		ay += labelH
-		c.blit(cardTile(wild, dix.NoColor, 0, medium, cTable), x, ay)
-		var bid []*tile
+		c.Blit(cardTile(wild, dix.NoColor, 0, medium, picture.Table), x, ay)
+		var bid []*picture.Tile
 		if b.Labels.HighBid != "" {
-			bid = append(bid, text(b.Labels.HighBid, fLabel, cMuted, cTable))
+			bid = append(bid, picture.Text(b.Labels.HighBid, fLabel, picture.Muted, picture.Table))
 		}
 		if a.HighBid > 0 && a.HighBidder >= 0 && a.HighBidder < len(ps) {
-			bid = append(bid, text(strconv.Itoa(a.HighBid), fName, cGold, cTable))
+			bid = append(bid, picture.Text(strconv.Itoa(a.HighBid), fName, picture.Gold, picture.Table))
 			bx := c.row(x+medium.w+10, ay, medium.h/2, 6, bid...)
 			_ = bx
-			name := fit(ps[a.HighBidder].name, fName, blockW-medium.w-14)
-			c.row(x+medium.w+10, ay+medium.h/2, medium.h/2, 0, text(name, fName, cWhite, cTable))
+			name := picture.Fit(ps[a.HighBidder].name, fName, blockW-medium.w-14)
+			c.row(x+medium.w+10, ay+medium.h/2, medium.h/2, 0, picture.Text(name, fName, picture.White, picture.Table))
 		} else {
-			bid = append(bid, text("–", fName, cWhite, cTable))
+			bid = append(bid, picture.Text("–", fName, picture.White, picture.Table))
 			c.row(x+medium.w+10, ay, medium.h, 6, bid...)
 		}
 	}
@@ -233,7 +234,7 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 			y += bh + colGap
 		}
 	}
-	return c.img, nil
+	return c.Img, nil
 }
 
 func countNumbers(cards []dix.Card) (n [4][9]int) {
@@ -254,25 +255,25 @@ var footerH = small.h + 6
 
 // drawBlock draws one player's area.
 func (c *canvas) drawBlock(x, y, h int, p *seatData) {
-	bg := cPanel
+	bg := picture.Panel
 	if p.acting {
-		bg = cPanelAct
+		bg = picture.PanelAct
 	}
 	r := image.Rect(x, y, x+blockW, y+h)
-	c.fill(r, bg)
+	c.Fill(r, bg)
 	if p.acting {
-		c.frame(r, 3, cGold)
+		c.Frame(r, 3, picture.Gold)
 	}
 	// Header: marker, name, tokens.
 	hx, hy := x+8, y+4
-	var right []*tile
+	var right []*picture.Tile
 	right = append(right, tokenTile(tokMoney, p.money, 26, bg))
 	if p.cons > 0 {
 		right = append(right, tokenTile(tokConsolation, p.cons, 26, bg))
 	}
 	rw := 0
 	for _, t := range right {
-		rw += t.w + 4
+		rw += t.W + 4
 	}
 	c.row(x+blockW-8-rw+4, hy, headerH-4, 4, right...)
 	if p.rank > 0 {
@@ -287,18 +288,18 @@ func (c *canvas) drawBlock(x, y, h int, p *seatData) {
 	if p.mark != MarkNone {
 		hx = c.row(hx, hy, headerH-4, 0, seatMarkTile(p.mark, bg)) + 5
 	}
-	name := fit(p.name, fName, x+blockW-8-rw-hx-4)
-	c.row(hx, hy, headerH-4, 0, text(name, fName, cWhite, bg))
+	name := picture.Fit(p.name, fName, x+blockW-8-rw-hx-4)
+	c.row(hx, hy, headerH-4, 0, picture.Text(name, fName, picture.White, bg))
 
 	gx, gy := x+5, y+headerH
 	c.drawGrid(gx, gy, p.lay, gridSmall, bg)
 	// Footer: unused wilds, then the total under the score column.
 	fy := gy + gridSmall.height() + 2
 	for i, w := range p.lay.unused {
-		c.blit(cardTile(w, dix.NoColor, 0, small, bg), gx+i*(small.w+4), fy)
+		c.Blit(cardTile(w, dix.NoColor, 0, small, bg), gx+i*(small.w+4), fy)
 	}
 	sx := gx + 9*gridSmall.cellW
-	c.fill(image.Rect(sx+4, fy, sx+gridSmall.scoreW, fy+2), cMuted)
-	t := text(strconv.Itoa(p.lay.score.Total), fontKey{true, 21}, cWhite, bg)
-	c.blit(t, sx+gridSmall.scoreW-t.w-2, fy+4+(small.h-4-t.h)/2)
+	c.Fill(image.Rect(sx+4, fy, sx+gridSmall.scoreW, fy+2), picture.Muted)
+	t := picture.Text(strconv.Itoa(p.lay.score.Total), picture.FontKey{Bold: true, Size: 21}, picture.White, bg)
+	c.Blit(t, sx+gridSmall.scoreW-t.W-2, fy+4+(small.h-4-t.H)/2)
 }

@@ -1,4 +1,4 @@
-package picture
+package dix
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/picture"
 )
 
 // Hand is the input of the hand picture: one player's collection and
@@ -68,7 +69,7 @@ func RenderHand(h Hand) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return encode(img)
+	return picture.Encode(img)
 }
 
 func drawHand(h *Hand) (*image.Paletted, error) {
@@ -89,57 +90,57 @@ func drawHand(h *Hand) (*image.Paletted, error) {
 	st := gridLarge
 	footer := large.h + 12
 	H := 10 + hdr + st.height() + footer + 6
-	c := newCanvas(handW, H, cPanel)
+	c := newCanvas(handW, H, picture.Panel)
 	x, y := 10, 8
 
 	// Header: name, tokens.
-	var right []*tile
-	right = append(right, tokenTile(tokMoney, h.Money, 32, cPanel))
+	var right []*picture.Tile
+	right = append(right, tokenTile(tokMoney, h.Money, 32, picture.Panel))
 	if h.Consolation > 0 {
-		right = append(right, tokenTile(tokConsolation, h.Consolation, 32, cPanel))
+		right = append(right, tokenTile(tokConsolation, h.Consolation, 32, picture.Panel))
 	}
 	rw := -6
 	for _, t := range right {
-		rw += t.w + 6
+		rw += t.W + 6
 	}
 	c.row(handW-10-rw, y, hdr-8, 6, right...)
-	nf := fontKey{true, 22}
-	c.row(x, y, hdr-8, 0, text(fit(Drawable(h.Name), nf, handW-30-rw), nf, cWhite, cPanel))
+	nf := picture.FontKey{Bold: true, Size: 22}
+	c.row(x, y, hdr-8, 0, picture.Text(picture.Fit(picture.Drawable(h.Name), nf, handW-30-rw), nf, picture.White, picture.Panel))
 
 	gy := y + hdr
-	c.drawGrid(x, gy, l, st, cPanel)
+	c.drawGrid(x, gy, l, st, picture.Panel)
 
 	// Footer: unused wilds, the total (and what the candidate adds).
 	fy := gy + st.height() + 4
 	fx := x
 	for _, w := range l.unused {
-		c.blit(cardTile(w, dix.NoColor, 0, large, cPanel), fx, fy)
+		c.Blit(cardTile(w, dix.NoColor, 0, large, picture.Panel), fx, fy)
 		fx += large.w + 8
 	}
 	sx := x + 9*st.cellW
-	c.fill(image.Rect(sx+6, fy, sx+st.scoreW, fy+2), cMuted)
-	tot := text(strconv.Itoa(l.score.Total), fontKey{true, 30}, cWhite, cPanel)
-	tx := sx + st.scoreW - tot.w - 2
-	ty := fy + 4 + (large.h-4-tot.h)/2
-	c.blit(tot, tx, ty)
+	c.Fill(image.Rect(sx+6, fy, sx+st.scoreW, fy+2), picture.Muted)
+	tot := picture.Text(strconv.Itoa(l.score.Total), picture.FontKey{Bold: true, Size: 30}, picture.White, picture.Panel)
+	tx := sx + st.scoreW - tot.W - 2
+	ty := fy + 4 + (large.h-4-tot.H)/2
+	c.Blit(tot, tx, ty)
 	left := tx - 8
 	if h.Candidate != nil {
 		before := dix.BestScore(h.Collection).Total
 		d := l.score.Total - before
-		t := text(signed(d), fontKey{true, 24}, cGold, cPanel)
-		left -= t.w
-		c.blit(t, left, ty+(tot.h-t.h)/2)
+		t := picture.Text(signed(d), picture.FontKey{Bold: true, Size: 24}, picture.Gold, picture.Panel)
+		left -= t.W
+		c.Blit(t, left, ty+(tot.H-t.H)/2)
 		left -= 10
 	}
 	if h.Labels.Score != "" {
-		t := text(h.Labels.Score, fLabel, cMuted, cPanel)
-		left -= t.w
-		c.blit(t, left, ty+(tot.h-t.h)/2)
+		t := picture.Text(h.Labels.Score, fLabel, picture.Muted, picture.Panel)
+		left -= t.W
+		c.Blit(t, left, ty+(tot.H-t.H)/2)
 	}
 	if len(h.Pay) > 0 {
 		c.drawPaid(fx, fy, left-12, h.Pay, h.Labels.Paid)
 	}
-	return c.img, nil
+	return c.Img, nil
 }
 
 // drawPaid draws the cards paid after the label, from x to at most right
@@ -147,16 +148,16 @@ func drawHand(h *Hand) (*image.Paletted, error) {
 func (c *canvas) drawPaid(x, y, right int, pay []dix.Card, label string) {
 	cy := y + (large.h-medium.h)/2
 	if label != "" {
-		t := text(label, fLabel, cMuted, cPanel)
-		c.blit(t, x, cy+(medium.h-t.h)/2)
-		x += t.w + 8
+		t := picture.Text(label, fLabel, picture.Muted, picture.Panel)
+		c.Blit(t, x, cy+(medium.h-t.H)/2)
+		x += t.W + 8
 	}
 	step := medium.w + 4
 	if n := len(pay); n > 1 && x+n*step-4 > right {
 		step = max(8, (right-x-medium.w)/(n-1))
 	}
 	for i, cd := range pay {
-		c.blit(cardTile(cd, dix.NoColor, 0, medium, cPanel), x+i*step, cy)
+		c.Blit(cardTile(cd, dix.NoColor, 0, medium, picture.Panel), x+i*step, cy)
 	}
 }
 

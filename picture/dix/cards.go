@@ -1,4 +1,4 @@
-package picture
+package dix
 
 import (
 	"image"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/picture"
 )
 
 // This file draws the cards and the tokens as tiles.
@@ -22,15 +23,15 @@ import (
 // cardSize is one of the sizes cards are drawn at.
 type cardSize struct {
 	w, h int
-	num  fontKey // the number
-	mark fontKey // the "#" corner mark of a placed colour wild
-	sym  float32 // symbol size
+	num  picture.FontKey // the number
+	mark picture.FontKey // the "#" corner mark of a placed colour wild
+	sym  float32         // symbol size
 }
 
 var (
-	small  = cardSize{w: 24, h: 34, num: fontKey{true, 19}, mark: fontKey{true, 10}, sym: 9}
-	medium = cardSize{w: 32, h: 44, num: fontKey{true, 25}, mark: fontKey{true, 12}, sym: 9}
-	large  = cardSize{w: 44, h: 60, num: fontKey{true, 34}, mark: fontKey{true, 15}, sym: 12}
+	small  = cardSize{w: 24, h: 34, num: picture.FontKey{Bold: true, Size: 19}, mark: picture.FontKey{Bold: true, Size: 10}, sym: 9}
+	medium = cardSize{w: 32, h: 44, num: picture.FontKey{Bold: true, Size: 25}, mark: picture.FontKey{Bold: true, Size: 12}, sym: 9}
+	large  = cardSize{w: 44, h: 60, num: picture.FontKey{Bold: true, Size: 34}, mark: picture.FontKey{Bold: true, Size: 15}, sym: 12}
 )
 
 type cardKey struct {
@@ -45,48 +46,48 @@ type cardKey struct {
 
 // cardTile is card c at size sz over bg. For a wild placed by the scorer,
 // at and val say what it stands for (NoColor: not placed).
-func cardTile(c dix.Card, at dix.Color, val uint8, sz cardSize, bg color.RGBA) *tile {
-	return cached(cardKey{card: c, at: at, val: val, sz: sz, bg: bg}, false, func() *tile {
+func cardTile(c dix.Card, at dix.Color, val uint8, sz cardSize, bg color.RGBA) *picture.Tile {
+	return picture.Cached(cardKey{card: c, at: at, val: val, sz: sz, bg: bg}, func() *picture.Tile {
 		dst := image.NewRGBA(image.Rect(0, 0, sz.w, sz.h))
 		drawCard(dst, c, at, val, sz)
-		return quantise(dst, bg)
+		return picture.Quantise(dst, bg)
 	})
 }
 
 // slotTile is the empty place for number n in a run.
-func slotTile(n uint8, sz cardSize, bg color.RGBA) *tile {
-	return cached(cardKey{slot: n, sz: sz, bg: bg}, false, func() *tile {
+func slotTile(n uint8, sz cardSize, bg color.RGBA) *picture.Tile {
+	return picture.Cached(cardKey{slot: n, sz: sz, bg: bg}, func() *picture.Tile {
 		dst := image.NewRGBA(image.Rect(0, 0, sz.w, sz.h))
-		p := newPen(dst)
+		p := picture.NewPen(dst)
 		w, h := float32(sz.w), float32(sz.h)
-		p.roundRect(0.5, 0.5, w-0.5, h-0.5, 3)
-		p.paint(cSlot)
-		p.roundRect(1.7, 1.7, w-1.7, h-1.7, 2)
-		p.paint(bg)
+		p.RoundRect(0.5, 0.5, w-0.5, h-0.5, 3)
+		p.Paint(picture.Slot)
+		p.RoundRect(1.7, 1.7, w-1.7, h-1.7, 2)
+		p.Paint(bg)
 		if n > 0 {
-			drawGlyphs(dst, strconv.Itoa(int(n)), sz.mark, cSlot, float64(w)/2, float64(h)/2)
+			picture.DrawGlyphs(dst, strconv.Itoa(int(n)), sz.mark, picture.Slot, float64(w)/2, float64(h)/2)
 		}
-		return quantise(dst, bg)
+		return picture.Quantise(dst, bg)
 	})
 }
 
 func drawCard(dst *image.RGBA, c dix.Card, at dix.Color, val uint8, sz cardSize) {
-	p := newPen(dst)
+	p := picture.NewPen(dst)
 	w, h := float32(sz.w), float32(sz.h)
 	s := sz.sym
 	rad := w / 8
 	body := func(border, face color.RGBA, bw float32) {
-		p.roundRect(0, 0, w, h, rad)
-		p.paint(border)
+		p.RoundRect(0, 0, w, h, rad)
+		p.Paint(border)
 		if bw > 0 {
-			p.roundRect(bw, bw, w-bw, h-bw, max(1, rad-bw))
-			p.paint(face)
+			p.RoundRect(bw, bw, w-bw, h-bw, max(1, rad-bw))
+			p.Paint(face)
 		}
 	}
 	cx, cy := float64(w)/2, float64(h)*0.58
 	symX, symY := 2+s/2+w/24, 2+s/2+h/30
 	number := func(n uint8, ink color.RGBA) {
-		drawGlyphs(dst, strconv.Itoa(int(n)), sz.num, ink, cx, cy)
+		picture.DrawGlyphs(dst, strconv.Itoa(int(n)), sz.num, ink, cx, cy)
 	}
 	switch c.Kind {
 	case dix.KindNumber:
@@ -98,79 +99,79 @@ func drawCard(dst *image.RGBA, c dix.Card, at dix.Color, val uint8, sz cardSize)
 		if at == dix.NoColor {
 			body(face, face, 0)
 			symbol(p, c.Color, ink, symX, symY, s)
-			drawGlyphs(dst, "#", sz.num, ink, cx, cy)
+			picture.DrawGlyphs(dst, "#", sz.num, ink, cx, cy)
 			return
 		}
 		// Placed: an inner frame in the ink, the number, "#" in the corner.
 		body(face, face, 0)
 		in := max(1.5, w/16)
-		p.roundRect(in, in, w-in, h-in, max(1, rad-in))
-		p.paint(ink)
-		p.roundRect(in+1.3, in+1.3, w-in-1.3, h-in-1.3, max(1, rad-in-1))
-		p.paint(face)
+		p.RoundRect(in, in, w-in, h-in, max(1, rad-in))
+		p.Paint(ink)
+		p.RoundRect(in+1.3, in+1.3, w-in-1.3, h-in-1.3, max(1, rad-in-1))
+		p.Paint(face)
 		symbol(p, c.Color, ink, symX+in/2, symY+in/2, s)
-		drawGlyphs(dst, "#", sz.mark, ink, float64(w-symX-in/2), float64(symY+in/2))
+		picture.DrawGlyphs(dst, "#", sz.mark, ink, float64(w-symX-in/2), float64(symY+in/2))
 		number(val, ink)
 	case dix.KindBlackWild:
 		if at == dix.NoColor {
-			body(cEdge, cInk, max(1, w/24))
+			body(picture.Edge, picture.Ink, max(1, w/24))
 			anyColour(p, symX, symY, s)
 		} else {
-			body(faceColor(at), cInk, max(2, w/12))
+			body(faceColor(at), picture.Ink, max(2, w/12))
 			symbol(p, at, faceColor(at), symX+1, symY+1, s)
 		}
-		number(c.Value, cWhite)
+		number(c.Value, picture.White)
 	case dix.KindSuperWild:
 		if at == dix.NoColor {
-			body(cEdge, cPaper, max(1, w/24))
+			body(picture.Edge, picture.Paper, max(1, w/24))
 			anyColour(p, symX, symY, s)
 			star(p, float32(cx), float32(cy), w*0.36)
-			p.paint(cInk)
+			p.Paint(picture.Ink)
 			return
 		}
-		body(faceColor(at), cPaper, max(2, w/12))
+		body(faceColor(at), picture.Paper, max(2, w/12))
 		symbol(p, at, faceColor(at), symX+1, symY+1, s)
 		star(p, w-symX-1, symY+1, s*0.62)
-		p.paint(cInk)
-		number(val, cInk)
+		p.Paint(picture.Ink)
+		number(val, picture.Ink)
 	case dix.KindCurrency:
-		body(cBrown, cCream, max(1, w/24))
-		p.circle(symX, symY, s*0.55)
-		p.paint(cBrown)
-		p.circle(symX, symY, s*0.55-1.2)
-		p.paint(cGold)
-		number(c.Value, cBrown)
+		body(picture.Brown, picture.Cream, max(1, w/24))
+		p.Circle(symX, symY, s*0.55)
+		p.Paint(picture.Brown)
+		p.Circle(symX, symY, s*0.55-1.2)
+		p.Paint(picture.Gold)
+		number(c.Value, picture.Brown)
 	}
 }
 
 // symbol draws colour c's shape centred on (x, y), about s wide, in ink.
-func symbol(p *pen, c dix.Color, ink color.RGBA, x, y, s float32) {
+func symbol(p *picture.Pen, c dix.Color, ink color.RGBA, x, y, s float32) {
 	h := s / 2
 	switch c {
 	case dix.Blue:
-		p.circle(x, y, h)
+		p.Circle(x, y, h)
 	case dix.Green:
-		p.poly([2]float32{x, y - h*1.05}, [2]float32{x + h*1.1, y + h*0.9}, [2]float32{x - h*1.1, y + h*0.9})
+		p.Poly([2]float32{x, y - h*1.05}, [2]float32{x + h*1.1, y + h*0.9}, [2]float32{x - h*1.1, y + h*0.9})
 	case dix.Orange:
-		p.poly([2]float32{x - h, y - h}, [2]float32{x + h, y - h}, [2]float32{x + h, y + h}, [2]float32{x - h, y + h})
+		p.Poly([2]float32{x - h, y - h}, [2]float32{x + h, y - h}, [2]float32{x + h, y + h}, [2]float32{x - h, y + h})
 	case dix.Pink:
-		p.poly([2]float32{x, y - h*1.2}, [2]float32{x + h*0.95, y}, [2]float32{x, y + h*1.2}, [2]float32{x - h*0.95, y})
+		p.Poly([2]float32{x, y - h*1.2}, [2]float32{x + h*0.95, y}, [2]float32{x, y + h*1.2}, [2]float32{x - h*0.95, y})
 	}
-	p.paint(ink)
+	p.Paint(ink)
 }
 
 // anyColour draws the "any colour" mark: a 2×2 grid of the four colours.
-func anyColour(p *pen, x, y, s float32) {
+func anyColour(p *picture.Pen, x, y, s float32) {
 	h := s / 2
 	cells := [4][2]float32{{x - h, y - h}, {x, y - h}, {x - h, y}, {x, y}}
 	for i, col := range dix.Colors {
-		p.poly(cells[i], [2]float32{cells[i][0] + h, cells[i][1]}, [2]float32{cells[i][0] + h, cells[i][1] + h}, [2]float32{cells[i][0], cells[i][1] + h})
-		p.paint(faceColor(col))
+		p.Poly(cells[i], [2]float32{cells[i][0] + h, cells[i][1]}, [2]float32{cells[i][0] + h, cells[i][1] + h}, [2]float32{cells[i][0], cells[i][1] + h})
+		p.Paint(faceColor(col))
 	}
 }
 
 // star adds a five-pointed star of outer radius r centred on (x, y).
-func star(p *pen, x, y, r float32) {
+func star(p *picture.Pen, x, y, r float32) {
 	var pts [][2]float32
 	for i := range 10 {
 		rr := r
@@ -180,7 +181,7 @@ func star(p *pen, x, y, r float32) {
 		a := float64(i)*math.Pi/5 - math.Pi/2
 		pts = append(pts, [2]float32{x + rr*float32(math.Cos(a)), y + rr*float32(math.Sin(a))})
 	}
-	p.poly(pts...)
+	p.Poly(pts...)
 }
 
 // Tokens.
@@ -201,22 +202,22 @@ type tokenKey struct {
 
 // tokenTile is a token of kind k, d pixels wide, carrying the count n: a gold
 // coin for money tokens, a lilac hexagon for consolation tokens.
-func tokenTile(k tokenKind, n, d int, bg color.RGBA) *tile {
-	return cached(tokenKey{k, n, d, bg}, false, func() *tile {
+func tokenTile(k tokenKind, n, d int, bg color.RGBA) *picture.Tile {
+	return picture.Cached(tokenKey{k, n, d, bg}, func() *picture.Tile {
 		dst := image.NewRGBA(image.Rect(0, 0, d, d))
-		p := newPen(dst)
+		p := picture.NewPen(dst)
 		r := float32(d) / 2
-		f := fontKey{true, d * 13 / 20}
+		f := picture.FontKey{Bold: true, Size: d * 13 / 20}
 		if n >= 10 {
-			f.size = d * 11 / 20
+			f.Size = d * 11 / 20
 		}
 		switch k {
 		case tokMoney:
-			p.circle(r, r, r)
-			p.paint(cBrown)
-			p.circle(r, r, r-1.5)
-			p.paint(cGold)
-			drawGlyphs(dst, strconv.Itoa(n), f, cBrown, float64(r), float64(r))
+			p.Circle(r, r, r)
+			p.Paint(picture.Brown)
+			p.Circle(r, r, r-1.5)
+			p.Paint(picture.Gold)
+			picture.DrawGlyphs(dst, strconv.Itoa(n), f, picture.Brown, float64(r), float64(r))
 		case tokConsolation:
 			hex := func(rr float32) {
 				var pts [][2]float32
@@ -224,15 +225,15 @@ func tokenTile(k tokenKind, n, d int, bg color.RGBA) *tile {
 					a := float64(i)*math.Pi/3 + math.Pi/6
 					pts = append(pts, [2]float32{r + rr*float32(math.Cos(a)), r + rr*float32(math.Sin(a))})
 				}
-				p.poly(pts...)
+				p.Poly(pts...)
 			}
 			hex(r)
-			p.paint(cInk)
+			p.Paint(picture.Ink)
 			hex(r - 1.5)
-			p.paint(cLilac)
-			drawGlyphs(dst, strconv.Itoa(n), f, cInk, float64(r), float64(r))
+			p.Paint(picture.Lilac)
+			picture.DrawGlyphs(dst, strconv.Itoa(n), f, picture.Ink, float64(r), float64(r))
 		}
-		return quantise(dst, bg)
+		return picture.Quantise(dst, bg)
 	})
 }
 
@@ -243,18 +244,18 @@ type markKey struct {
 
 // markTile is the marker before a name: a gold arrow for the player who must
 // decide, a white star for the player whose turn it is.
-func markTile(acting bool, bg color.RGBA) *tile {
-	return cached(markKey{acting, bg}, false, func() *tile {
+func markTile(acting bool, bg color.RGBA) *picture.Tile {
+	return picture.Cached(markKey{acting, bg}, func() *picture.Tile {
 		dst := image.NewRGBA(image.Rect(0, 0, 18, 20))
-		p := newPen(dst)
+		p := picture.NewPen(dst)
 		if acting {
-			p.poly([2]float32{2, 1}, [2]float32{17, 10}, [2]float32{2, 19})
-			p.paint(cGold)
+			p.Poly([2]float32{2, 1}, [2]float32{17, 10}, [2]float32{2, 19})
+			p.Paint(picture.Gold)
 		} else {
 			star(p, 9, 10.5, 9)
-			p.paint(cWhite)
+			p.Paint(picture.White)
 		}
-		return quantise(dst, bg)
+		return picture.Quantise(dst, bg)
 	})
 }
 
@@ -264,18 +265,18 @@ type rankKey struct {
 }
 
 // rankTile is a final rank in a disc: gold for the winners.
-func rankTile(rank int, bg color.RGBA) *tile {
-	return cached(rankKey{rank, bg}, false, func() *tile {
+func rankTile(rank int, bg color.RGBA) *picture.Tile {
+	return picture.Cached(rankKey{rank, bg}, func() *picture.Tile {
 		dst := image.NewRGBA(image.Rect(0, 0, 24, 24))
-		p := newPen(dst)
-		p.circle(12, 12, 12)
+		p := picture.NewPen(dst)
+		p.Circle(12, 12, 12)
 		if rank == 1 {
-			p.paint(cGold)
+			p.Paint(picture.Gold)
 		} else {
-			p.paint(cMuted)
+			p.Paint(picture.Muted)
 		}
-		drawGlyphs(dst, strconv.Itoa(rank), fontKey{true, 15}, cInk, 12, 12)
-		return quantise(dst, bg)
+		picture.DrawGlyphs(dst, strconv.Itoa(rank), picture.FontKey{Bold: true, Size: 15}, picture.Ink, 12, 12)
+		return picture.Quantise(dst, bg)
 	})
 }
 
@@ -291,23 +292,23 @@ func countRadius(sz cardSize) int { return max(7, sz.w/4) }
 // countTile is the count of copies of a number card: a white number in a
 // dark disc ringed in white, 2·countRadius(sz)+2 pixels wide, drawn over
 // the top-right corner of the front copy (see drawRow).
-func countTile(n int, sz cardSize, bg color.RGBA) *tile {
-	return cached(countKey{n, sz, bg}, false, func() *tile {
+func countTile(n int, sz cardSize, bg color.RGBA) *picture.Tile {
+	return picture.Cached(countKey{n, sz, bg}, func() *picture.Tile {
 		r := countRadius(sz)
 		d := 2*r + 2
 		dst := image.NewRGBA(image.Rect(0, 0, d, d))
-		p := newPen(dst)
+		p := picture.NewPen(dst)
 		c := float32(d) / 2
-		p.circle(c, c, float32(r))
-		p.paint(cWhite)
-		p.circle(c, c, float32(r)-1.3)
-		p.paint(cInk)
-		f := fontKey{true, r * 3 / 2}
+		p.Circle(c, c, float32(r))
+		p.Paint(picture.White)
+		p.Circle(c, c, float32(r)-1.3)
+		p.Paint(picture.Ink)
+		f := picture.FontKey{Bold: true, Size: r * 3 / 2}
 		if n >= 10 {
-			f.size = r * 6 / 5
+			f.Size = r * 6 / 5
 		}
-		drawGlyphs(dst, strconv.Itoa(n), f, cWhite, float64(c), float64(c))
-		return quantise(dst, bg)
+		picture.DrawGlyphs(dst, strconv.Itoa(n), f, picture.White, float64(c), float64(c))
+		return picture.Quantise(dst, bg)
 	})
 }
 
@@ -319,28 +320,28 @@ type seatMarkKey struct {
 // seatMarkTile is the mark before the name of a seat the computer plays (a
 // robot's head: antenna, rounded head, two eyes, a mouth) or of an absent
 // player (a crescent moon), drawn with shapes, not with a font's emoji.
-func seatMarkTile(m Mark, bg color.RGBA) *tile {
-	return cached(seatMarkKey{m, bg}, false, func() *tile {
+func seatMarkTile(m Mark, bg color.RGBA) *picture.Tile {
+	return picture.Cached(seatMarkKey{m, bg}, func() *picture.Tile {
 		dst := image.NewRGBA(image.Rect(0, 0, 20, 20))
-		p := newPen(dst)
+		p := picture.NewPen(dst)
 		switch m {
 		case MarkComputer:
-			p.poly([2]float32{9.2, 2}, [2]float32{10.8, 2}, [2]float32{10.8, 6}, [2]float32{9.2, 6})
-			p.circle(10, 2.2, 1.9)
-			p.roundRect(1, 9, 3, 15, 0.8) // ears
-			p.roundRect(17, 9, 19, 15, 0.8)
-			p.roundRect(2.5, 5.5, 17.5, 19, 3)
-			p.paint(cMuted)
-			p.circle(7, 11, 2)
-			p.circle(13, 11, 2)
-			p.roundRect(6.5, 15, 13.5, 16.6, 0.8)
-			p.paint(cInk)
+			p.Poly([2]float32{9.2, 2}, [2]float32{10.8, 2}, [2]float32{10.8, 6}, [2]float32{9.2, 6})
+			p.Circle(10, 2.2, 1.9)
+			p.RoundRect(1, 9, 3, 15, 0.8) // ears
+			p.RoundRect(17, 9, 19, 15, 0.8)
+			p.RoundRect(2.5, 5.5, 17.5, 19, 3)
+			p.Paint(picture.Muted)
+			p.Circle(7, 11, 2)
+			p.Circle(13, 11, 2)
+			p.RoundRect(6.5, 15, 13.5, 16.6, 0.8)
+			p.Paint(picture.Ink)
 		case MarkAway:
-			p.circle(10, 10, 8)
-			p.paint(cLilac)
-			p.circle(14, 7, 7)
-			p.paint(bg)
+			p.Circle(10, 10, 8)
+			p.Paint(picture.Lilac)
+			p.Circle(14, 7, 7)
+			p.Paint(bg)
 		}
-		return quantise(dst, bg)
+		return picture.Quantise(dst, bg)
 	})
 }

@@ -1,4 +1,4 @@
-package picture
+package dix
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/picture"
 )
 
 // Colour-vision check of the four card faces.
@@ -96,9 +97,9 @@ func TestDeltaE2000(t *testing.T) {
 }
 
 func TestPaletteHasRoom(t *testing.T) {
-	require.Len(t, palette, 256)
+	require.Len(t, picture.Palette, 256)
 	seen := map[color.Color]bool{}
-	for _, c := range palette[:transparent] {
+	for _, c := range picture.Palette[:picture.Transparent] {
 		seen[c] = true
 	}
 	t.Logf("%d distinct colours", len(seen))

@@ -1,10 +1,11 @@
-package picture
+package dix
 
 import (
 	"fmt"
 	"image"
 
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/picture"
 )
 
 // Scoreboard is the input of the final scoreboard: the view of a finished
@@ -26,7 +27,7 @@ func RenderScoreboard(s Scoreboard) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return encode(img)
+	return picture.Encode(img)
 }
 
 func drawScoreboard(s *Scoreboard) (*image.Paletted, error) {
@@ -50,11 +51,11 @@ func drawScoreboard(s *Scoreboard) (*image.Paletted, error) {
 	rows := (len(ordered) + 1) / 2
 	bh := blockHeight()
 	H := 2*margin + rows*bh + (rows-1)*colGap
-	c := newCanvas(pageW, H, cTable)
+	c := newCanvas(pageW, H, picture.Table)
 	for i := range ordered {
 		x := margin + (i%2)*(blockW+colGap)
 		y := margin + (i/2)*(bh+colGap)
 		c.drawBlock(x, y, bh, &ordered[i])
 	}
-	return c.img, nil
+	return c.Img, nil
 }

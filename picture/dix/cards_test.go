@@ -1,4 +1,4 @@
-package picture
+package dix
 
 import (
 	"image/color"
@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/picture"
 )
 
 // TestColoursHaveTheirOwnSymbol checks that colour is not told by hue
@@ -18,14 +19,14 @@ func TestColoursHaveTheirOwnSymbol(t *testing.T) {
 	for _, sz := range []cardSize{small, medium, large} {
 		var masks [4][]bool
 		for i, col := range dix.Colors {
-			tl := cardTile(dix.Card{Kind: dix.KindNumber, Color: col, Value: 5}, dix.NoColor, 0, sz, cPanel)
+			tl := cardTile(dix.Card{Kind: dix.KindNumber, Color: col, Value: 5}, dix.NoColor, 0, sz, picture.Panel)
 			ink, face := inkOn(col), faceColor(col)
 			// The corner, inside the rounded edge: the top-left half of the
 			// card's width, above the number. A pixel is the symbol's when
 			// its colour is nearer the ink than the face.
 			for y := 2; y < sz.h/3; y++ {
 				for x := 2; x < sz.w/2; x++ {
-					p := palette[tl.pix[y*tl.w+x]].(color.RGBA)
+					p := picture.Palette[tl.Pix[y*tl.W+x]].(color.RGBA)
 					masks[i] = append(masks[i], dist(p, ink) < dist(p, face))
 				}
 			}
@@ -55,21 +56,21 @@ func TestColoursHaveTheirOwnSymbol(t *testing.T) {
 // on the same colour and number, and the number card itself, give four
 // different faces.
 func TestKindsOfWildLookDifferent(t *testing.T) {
-	faces := []*tile{
-		cardTile(dix.Card{Kind: dix.KindNumber, Color: dix.Green, Value: 4}, dix.NoColor, 0, small, cPanel),
-		cardTile(dix.Card{Kind: dix.KindColorWild, Color: dix.Green}, dix.Green, 4, small, cPanel),
-		cardTile(dix.Card{Kind: dix.KindBlackWild, Value: 4}, dix.Green, 4, small, cPanel),
-		cardTile(dix.Card{Kind: dix.KindSuperWild}, dix.Green, 4, small, cPanel),
+	faces := []*picture.Tile{
+		cardTile(dix.Card{Kind: dix.KindNumber, Color: dix.Green, Value: 4}, dix.NoColor, 0, small, picture.Panel),
+		cardTile(dix.Card{Kind: dix.KindColorWild, Color: dix.Green}, dix.Green, 4, small, picture.Panel),
+		cardTile(dix.Card{Kind: dix.KindBlackWild, Value: 4}, dix.Green, 4, small, picture.Panel),
+		cardTile(dix.Card{Kind: dix.KindSuperWild}, dix.Green, 4, small, picture.Panel),
 	}
 	for i := range faces {
 		for j := i + 1; j < len(faces); j++ {
 			diff := 0
-			for k := range faces[i].pix {
-				if faces[i].pix[k] != faces[j].pix[k] {
+			for k := range faces[i].Pix {
+				if faces[i].Pix[k] != faces[j].Pix[k] {
 					diff++
 				}
 			}
-			assert.Greater(t, diff, len(faces[i].pix)/10, "faces %d and %d", i, j)
+			assert.Greater(t, diff, len(faces[i].Pix)/10, "faces %d and %d", i, j)
 		}
 	}
 }

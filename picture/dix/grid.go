@@ -1,4 +1,4 @@
-package picture
+package dix
 
 import (
 	"image"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/picture"
 )
 
 // This file lays a collection out as the scorer sees it: one row per colour,
@@ -54,14 +55,14 @@ type gridStyle struct {
 	rowH      int // row height
 	stack     int // offset of each stacked copy
 	scoreW    int // width of the score column; 0: none
-	scoreFont fontKey
+	scoreFont picture.FontKey
 	frameWild bool // a gold frame around placed wilds
 	runBar    bool // a bar under each colour's best run
 }
 
 var (
-	gridSmall = gridStyle{sz: small, cellW: 28, rowH: 40, stack: 2, scoreW: 26, scoreFont: fontKey{true, 17}, runBar: true}
-	gridLarge = gridStyle{sz: large, cellW: 52, rowH: 72, stack: 4, scoreW: 52, scoreFont: fontKey{true, 26}, frameWild: true, runBar: true}
+	gridSmall = gridStyle{sz: small, cellW: 28, rowH: 40, stack: 2, scoreW: 26, scoreFont: picture.FontKey{Bold: true, Size: 17}, runBar: true}
+	gridLarge = gridStyle{sz: large, cellW: 52, rowH: 72, stack: 4, scoreW: 52, scoreFont: picture.FontKey{Bold: true, Size: 26}, frameWild: true, runBar: true}
 )
 
 func (st gridStyle) width() int  { return 9*st.cellW + st.scoreW }
@@ -87,9 +88,9 @@ func (c *canvas) drawRow(x, y, k int, l *layout, st gridStyle, bg color.RGBA) {
 			switch {
 			case w.Kind != 0:
 				if st.frameWild {
-					c.frame(image.Rect(cx-2, ry-2, cx+sz.w+2, ry+sz.h+2), 2, cGold)
+					c.Frame(image.Rect(cx-2, ry-2, cx+sz.w+2, ry+sz.h+2), 2, picture.Gold)
 				}
-				c.blit(cardTile(w, col, uint8(n+1), sz, bg), cx, ry)
+				c.Blit(cardTile(w, col, uint8(n+1), sz, bg), cx, ry)
 			case cnt > 0:
 				card := dix.Card{Kind: dix.KindNumber, Color: col, Value: uint8(n + 1)}
 				t := cardTile(card, dix.NoColor, 0, sz, bg)
@@ -97,22 +98,22 @@ func (c *canvas) drawRow(x, y, k int, l *layout, st gridStyle, bg color.RGBA) {
 					o := min(i, 2) * st.stack
 					if i < cnt-1 {
 						// A line of table between a copy and the one behind it.
-						c.fill(image.Rect(cx+o-1, ry-o-1, cx+o+sz.w+1, ry-o+sz.h+1), bg)
+						c.Fill(image.Rect(cx+o-1, ry-o-1, cx+o+sz.w+1, ry-o+sz.h+1), bg)
 					}
-					c.blit(t, cx+o, ry-o)
+					c.Blit(t, cx+o, ry-o)
 				}
 				if cnt > 1 {
 					// The copies stack by a few pixels only: say how many,
 					// centred a little inside the front copy's top-right
 					// corner, clear of its symbol and its number.
 					r := countRadius(sz)
-					c.blit(countTile(cnt, sz, bg), cx+sz.w-3-r-1, ry+3-r-1)
+					c.Blit(countTile(cnt, sz, bg), cx+sz.w-3-r-1, ry+3-r-1)
 				}
 				if l.cand[k][n] {
-					c.frame(image.Rect(cx-3, ry-3-min(cnt-1, 2)*st.stack, cx+sz.w+3+min(cnt-1, 2)*st.stack, ry+sz.h+3), 3, cWhite)
+					c.Frame(image.Rect(cx-3, ry-3-min(cnt-1, 2)*st.stack, cx+sz.w+3+min(cnt-1, 2)*st.stack, ry+sz.h+3), 3, picture.White)
 				}
 			default:
-				c.blit(slotTile(uint8(n+1), sz, bg), cx, ry)
+				c.Blit(slotTile(uint8(n+1), sz, bg), cx, ry)
 			}
 		}
 		cs := l.score.Colors[k]
@@ -120,19 +121,19 @@ func (c *canvas) drawRow(x, y, k int, l *layout, st gridStyle, bg color.RGBA) {
 			bx := x + int(cs.Lo-1)*st.cellW
 			ex := x + int(cs.Hi-1)*st.cellW + sz.w
 			by := ry + sz.h + 2
-			c.fill(image.Rect(bx, by, ex, by+max(2, st.stack)), faceColor(col))
+			c.Fill(image.Rect(bx, by, ex, by+max(2, st.stack)), faceColor(col))
 		}
 		if st.scoreW > 0 {
-			fg := cWhite
+			fg := picture.White
 			if cs.Bonus > 0 {
-				fg = cGold
+				fg = picture.Gold
 			}
 			s := "–"
 			if cs.Score > 0 {
 				s = strconv.Itoa(cs.Score)
 			}
-			t := text(s, st.scoreFont, fg, bg)
-			c.blit(t, x+9*st.cellW+st.scoreW-t.w-2, ry+(sz.h-t.h)/2)
+			t := picture.Text(s, st.scoreFont, fg, bg)
+			c.Blit(t, x+9*st.cellW+st.scoreW-t.W-2, ry+(sz.h-t.H)/2)
 		}
 	}
 }
@@ -140,13 +141,13 @@ func (c *canvas) drawRow(x, y, k int, l *layout, st gridStyle, bg color.RGBA) {
 // row draws tiles left to right from (x, y), vertically centred on a line
 // of height h, with gap pixels between them; it returns the x after the
 // last one.
-func (c *canvas) row(x, y, h, gap int, tiles ...*tile) int {
+func (c *canvas) row(x, y, h, gap int, tiles ...*picture.Tile) int {
 	for i, t := range tiles {
 		if i > 0 {
 			x += gap
 		}
-		c.blit(t, x, y+(h-t.h)/2)
-		x += t.w
+		c.Blit(t, x, y+(h-t.H)/2)
+		x += t.W
 	}
 	return x
 }

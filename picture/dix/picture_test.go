@@ -1,4 +1,4 @@
-package picture
+package dix
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/picture"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden PNGs under testdata/")
@@ -257,10 +258,10 @@ func TestMarketShowsCopies(t *testing.T) {
 		r := countRadius(small)
 		x, y := cx+small.w-3-r-1, ry+3-r-1
 		for k := 2; k <= 3; k++ {
-			assert.Equal(t, k == n, tileAt(img, countTile(k, small, cTable), x, y), "%d copies: disc %d", n, k)
+			assert.Equal(t, k == n, tileAt(img, countTile(k, small, picture.Table), x, y), "%d copies: disc %d", n, k)
 		}
 		if n == 2 {
-			png, err := encode(img)
+			png, err := picture.Encode(img)
 			require.NoError(t, err)
 			checkGolden(t, "board_market_copies.png", png)
 		}
@@ -269,11 +270,11 @@ func TestMarketShowsCopies(t *testing.T) {
 
 // tileAt reports whether every opaque pixel of t is found in img with its
 // top-left corner at (x, y).
-func tileAt(img *image.Paletted, t *tile, x, y int) bool {
-	for ty := range t.h {
-		for tx := range t.w {
-			v := t.pix[ty*t.w+tx]
-			if v != transparent && img.ColorIndexAt(x+tx, y+ty) != v {
+func tileAt(img *image.Paletted, t *picture.Tile, x, y int) bool {
+	for ty := range t.H {
+		for tx := range t.W {
+			v := t.Pix[ty*t.W+tx]
+			if v != picture.Transparent && img.ColorIndexAt(x+tx, y+ty) != v {
 				return false
 			}
 		}
@@ -292,7 +293,7 @@ func TestDrawable(t *testing.T) {
 		{"💤", ""},
 		{"", ""},
 	} {
-		assert.Equal(t, tc.want, Drawable(tc.in), "%q", tc.in)
+		assert.Equal(t, tc.want, picture.Drawable(tc.in), "%q", tc.in)
 	}
 }
 
@@ -312,7 +313,7 @@ func TestSeatMarks(t *testing.T) {
 	b := marked(t)
 	img, err := drawBoard(&b)
 	require.NoError(t, err)
-	got, err := encode(img)
+	got, err := picture.Encode(img)
 	require.NoError(t, err)
 	checkGolden(t, "board_marks.png", got)
 
@@ -320,10 +321,10 @@ func TestSeatMarks(t *testing.T) {
 	for seat, want := range []Mark{MarkNone, MarkComputer, MarkAway, MarkNone} {
 		bx := margin + (seat%2)*(blockW+colGap)
 		by := margin + topH + colGap + (seat/2)*(blockHeight()+colGap)
-		bg := cPanel
+		bg := picture.Panel
 		x := bx + 8
 		if seat == b.Acting {
-			bg = cPanelAct
+			bg = picture.PanelAct
 			x += 18 + 5 // the arrow first
 		}
 		if seat == b.View.Active {
@@ -339,7 +340,7 @@ func TestSeatMarks(t *testing.T) {
 	sb := Scoreboard{View: g.View(), Names: b.Names, Marks: b.Marks}
 	simg, err := drawScoreboard(&sb)
 	require.NoError(t, err)
-	spng, err := encode(simg)
+	spng, err := picture.Encode(simg)
 	require.NoError(t, err)
 	checkGolden(t, "scoreboard_marks.png", spng)
 	for i, r := range g.View().Results {
@@ -350,7 +351,7 @@ func TestSeatMarks(t *testing.T) {
 			want = b.Marks[r.Seat]
 		}
 		for _, m := range []Mark{MarkComputer, MarkAway} {
-			assert.Equal(t, m == want, tileAt(simg, seatMarkTile(m, cPanel), x, y), "scoreboard seat %d, mark %d", r.Seat, m)
+			assert.Equal(t, m == want, tileAt(simg, seatMarkTile(m, picture.Panel), x, y), "scoreboard seat %d, mark %d", r.Seat, m)
 		}
 	}
 }
@@ -385,17 +386,16 @@ func TestEveryRuneDrawnHasAGlyph(t *testing.T) {
 		require.NoError(t, err)
 	}
 
-	cache.Lock()
-	defer cache.Unlock()
-	require.NotEmpty(t, cache.runes)
+	drawn := picture.DrawnRunes()
+	require.NotEmpty(t, drawn)
 	var missing []string
-	for r := range cache.runes {
-		if !hasGlyph(r) {
+	for r := range drawn {
+		if !picture.HasGlyph(r) {
 			missing = append(missing, string(r))
 		}
 	}
 	assert.Empty(t, missing, "runes drawn as empty boxes")
 	for _, r := range "–…−+#0123456789" {
-		assert.True(t, cache.runes[r] || r == '…', "%q is drawn somewhere: the test covers it", r)
+		assert.True(t, drawn[r] || r == '…', "%q is drawn somewhere: the test covers it", r)
 	}
 }

@@ -1,4 +1,4 @@
-package picture
+package dix
 
 import (
 	"slices"
