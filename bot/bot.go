@@ -485,11 +485,7 @@ func (c *call) staleText(text string) (string, []discordgo.MessageComponent, []*
 	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: locales.T(c.lang, "btn_show_board", nil), Style: discordgo.SecondaryButton, CustomID: customID(verbShowBoard, 0)},
 	}}}
-	rec, err := c.getQuiet()
-	if err != nil {
-		return text, comps, nil
-	}
-	m, err := decodeMeta(rec.Meta)
+	rec, m, err := c.tableQuiet()
 	if err != nil || m.Board == "" {
 		return text, comps, nil
 	}
@@ -712,11 +708,7 @@ func (c *call) change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 func (b *Bot) rememberLobby(ctx context.Context, channel, message string) {
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
-	_, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
-		m, err := decodeMeta(r.Meta)
-		if err != nil {
-			return err
-		}
+	_, err := b.store.Update(sctx, channel, "", onTable(func(r *dixbot.Record, m *meta) error {
 		if r.State != nil {
 			return errNothingToDo // started
 		}
@@ -740,9 +732,8 @@ func (b *Bot) rememberLobby(ctx context.Context, channel, message string) {
 			r.Due = time.Time{}
 		}
 		m.setDue(r, b.now())
-		r.Meta = m.encode()
 		return nil
-	})
+	}))
 	if err != nil && !errors.Is(err, errNothingToDo) {
 		if isStoreFailure(err) && b.obs != nil {
 			b.obs.StoreError("update")

@@ -495,12 +495,8 @@ func (c *call) simpleAction(p parsedID) error {
 // offerMarket follows an answer with the market prompt when the user may
 // buy now. Best effort: nothing is shown otherwise.
 func (c *call) offerMarket() {
-	r, err := c.getQuiet()
+	r, m, err := c.tableQuiet()
 	if err != nil || r.State == nil {
-		return
-	}
-	m, err := decodeMeta(r.Meta)
-	if err != nil {
 		return
 	}
 	g, s := r.State, m.seatOf(c.user)

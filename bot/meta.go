@@ -161,6 +161,20 @@ func (c *call) table() (*dixbot.Record, *meta, error) {
 	return r, m, err
 }
 
+// tableQuiet is table for decorating a message (getQuiet): the record and
+// its table data, or an error when either does not read.
+func (c *call) tableQuiet() (*dixbot.Record, *meta, error) {
+	r, err := c.getQuiet()
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := decodeMeta(r.Meta)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, m, nil
+}
+
 // changeTable is change for fn working on the record and its table data:
 // see onTable.
 func (c *call) changeTable(fn func(r *dixbot.Record, m *meta) error) (*dixbot.Record, error) {

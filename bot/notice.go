@@ -174,11 +174,7 @@ func supersededBoard(after []effect) bool { return holds(after) }
 func (b *Bot) retryMissing(ctx context.Context, d discordAPI, channel string, ix *via) (*missing, error) {
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	var mark *missing
-	rec, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
-		m, err := decodeMeta(r.Meta)
-		if err != nil {
-			return err
-		}
+	rec, err := b.store.Update(sctx, channel, "", onTable(func(r *dixbot.Record, m *meta) error {
 		mark = m.Missing
 		if m.Missing == nil || len(m.Outbox) == 0 {
 			return errNothingToDo
@@ -189,7 +185,7 @@ func (b *Bot) retryMissing(ctx context.Context, d discordAPI, channel string, ix
 		}
 		r.Due = now.Add(outboxGrace)
 		return nil
-	})
+	}))
 	cancel()
 	switch {
 	case errors.Is(err, errNothingToDo):

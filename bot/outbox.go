@@ -273,11 +273,7 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 	sctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
 	defer cancel()
 	var mark *missing
-	after, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
-		cur, err := decodeMeta(r.Meta)
-		if err != nil {
-			return err
-		}
+	after, err := b.store.Update(sctx, channel, "", onTable(func(r *dixbot.Record, cur *meta) error {
 		keep := cur.Outbox[:0]
 		for _, e := range cur.Outbox {
 			if e.ID > done {
@@ -313,9 +309,8 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 		}
 		cur.setDue(r, now)
 		mark = cur.Missing
-		r.Meta = cur.encode()
 		return nil
-	})
+	}))
 	if err != nil && !errors.Is(err, dixbot.ErrNotFound) {
 		if isStoreFailure(err) && b.obs != nil {
 			b.obs.StoreError("update")
@@ -348,11 +343,7 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 func (b *Bot) deferOutbox(ctx context.Context, channel string, wait time.Duration) {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
 	defer cancel()
-	after, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
-		m, err := decodeMeta(r.Meta)
-		if err != nil {
-			return err
-		}
+	after, err := b.store.Update(sctx, channel, "", onTable(func(r *dixbot.Record, m *meta) error {
 		if len(m.Outbox) == 0 {
 			return errNothingToDo
 		}
@@ -360,7 +351,7 @@ func (b *Bot) deferOutbox(ctx context.Context, channel string, wait time.Duratio
 		r.Due = now.Add(wait)
 		m.setDue(r, now)
 		return nil
-	})
+	}))
 	switch {
 	case err == nil:
 		b.wakeAt(after.Due)
@@ -865,15 +856,10 @@ func (x *executor) keepScores(ctx context.Context) {
 	if x.scores == "" || x.scores == x.m.Scores {
 		return
 	}
-	_, err := x.b.store.Update(ctx, x.rec.Channel, "", func(r *dixbot.Record) error {
-		m, err := decodeMeta(r.Meta)
-		if err != nil {
-			return err
-		}
+	_, err := x.b.store.Update(ctx, x.rec.Channel, "", onTable(func(r *dixbot.Record, m *meta) error {
 		m.Scores = x.scores
-		r.Meta = m.encode()
 		return nil
-	})
+	}))
 	if err != nil && !errors.Is(err, dixbot.ErrNotFound) {
 		x.b.log.Warn("could not record the scoreboard's message", "channel", x.rec.Channel, "err", err)
 	}

@@ -44,8 +44,8 @@ func (c *call) answerApplied() {
 	case msg.Flags&discordgo.MessageFlagsEphemeral != 0:
 		c.update(done, nil, nil)
 	default:
-		if r, err := c.getQuiet(); err == nil && r.State != nil && r.State.Phase != dix.PhaseOver {
-			if m, err := decodeMeta(r.Meta); err == nil && m.Board == msg.ID && !owesBoardChange(m.Outbox, msg.ID) {
+		if r, m, err := c.tableQuiet(); err == nil && r.State != nil && r.State.Phase != dix.PhaseOver {
+			if m.Board == msg.ID && !owesBoardChange(m.Outbox, msg.ID) {
 				e, files := c.b.boardMessage(m.Lang, m, r.State, c.canAttach())
 				c.update("", []*discordgo.MessageEmbed{e}, boardButtons(m.Lang, m, r.State), files...)
 				channel, seq := r.Channel, r.State.Seq

@@ -47,13 +47,9 @@ func (c *call) rematch(_ parsedID) error {
 	if c.i.Message == nil {
 		return ErrBadInput
 	}
-	r, err := c.get()
-	finished := errors.Is(err, dixbot.ErrNotFound) && r != nil && r.Finished
+	r, m, err := c.table()
+	finished := errors.Is(err, dixbot.ErrNotFound) && m != nil && r.Finished
 	if err != nil && !finished {
-		return err
-	}
-	m, err := decodeMeta(r.Meta)
-	if err != nil {
 		return err
 	}
 	if m.olderThanTable(c.i.Message.ID) {
@@ -122,16 +118,11 @@ func (c *call) rematch(_ parsedID) error {
 // claimRematch marks the finished, not yet archived game as rematched by
 // this click, exactly once.
 func (c *call) claimRematch() error {
-	_, err := c.change(func(r *dixbot.Record) error {
-		m, err := decodeMeta(r.Meta)
-		if err != nil {
-			return err
-		}
+	_, err := c.changeTable(func(r *dixbot.Record, m *meta) error {
 		if r.State == nil || r.State.Phase != dix.PhaseOver || m.Rematch != "" && m.Rematch != c.i.ID {
 			return errClaimed
 		}
 		m.Rematch = c.i.ID
-		r.Meta = m.encode()
 		return nil
 	})
 	if errors.Is(err, errClaimed) || errors.Is(err, dixbot.ErrNotFound) {
