@@ -493,6 +493,33 @@ func TestFrozenRecordsPlayToTheEnd(t *testing.T) {
 						}
 					}
 					require.Equal(t, shown.Msgs[0].ID, m.Board, "the first frozen message is the board")
+					if rec.State != nil {
+						// Every id of the frozen board reaches its handler:
+						// clicked by someone outside the game, it is refused
+						// as such, and nothing changes. (A prompt is seen by
+						// its user alone: its ids are clicked by resume.)
+						for _, f := range shown.Msgs {
+							if f.Ephemeral {
+								continue
+							}
+							for _, row := range f.Rows {
+								for _, c := range row {
+									var values []string
+									if c.Select {
+										values = c.Options[:1]
+									}
+									txt := h.clickOn("u9", h.rec.message(f.ID), c.ID, values...).ephemeralText()
+									if p, _ := parseID(c.ID); p.verb == verbBoardText {
+										assert.Empty(t, txt, "the board as text is for anyone") // in its embed
+									} else {
+										assert.Equal(t, enT("err_not_in_game", nil), txt, c.ID)
+									}
+								}
+							}
+						}
+						after, _ := h.record()
+						require.Equal(t, rec.Version, after.Version, "an outsider's clicks changed the game")
+					}
 
 					if fc.resume != nil {
 						fc.resume(t, h, shown)
