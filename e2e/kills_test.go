@@ -346,7 +346,7 @@ func (k *killRun) game(tb *table, rng *rand.Rand) error {
 				}
 			}
 		}
-		time.Sleep(time.Duration(50+rng.IntN(150)) * time.Millisecond)
+		time.Sleep(time.Duration(300+rng.IntN(300)) * time.Millisecond) // a quick player's pace
 	}
 }
 
