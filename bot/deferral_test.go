@@ -69,21 +69,29 @@ func (s *pausedStore) call(ctx context.Context, op func()) error {
 	}
 }
 
-func (s *pausedStore) Get(ctx context.Context, channel string) (r *dixbot.Record, err error) {
+// The results are locals, not named results: when ctx ends first the queued
+// op still writes them later, and a return must not write them meanwhile.
+
+func (s *pausedStore) Get(ctx context.Context, channel string) (*dixbot.Record, error) {
+	var r *dixbot.Record
+	var err error
 	if cerr := s.call(ctx, func() { r, err = s.memStore.Get(context.Background(), channel) }); cerr != nil {
 		return nil, cerr
 	}
 	return r, err
 }
 
-func (s *pausedStore) Create(ctx context.Context, r *dixbot.Record) (err error) {
+func (s *pausedStore) Create(ctx context.Context, r *dixbot.Record) error {
+	var err error
 	if cerr := s.call(ctx, func() { err = s.memStore.Create(context.Background(), r) }); cerr != nil {
 		return cerr
 	}
 	return err
 }
 
-func (s *pausedStore) Update(ctx context.Context, channel, id string, fn func(*dixbot.Record) error) (r *dixbot.Record, err error) {
+func (s *pausedStore) Update(ctx context.Context, channel, id string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
+	var r *dixbot.Record
+	var err error
 	if cerr := s.call(ctx, func() { r, err = s.memStore.Update(context.Background(), channel, id, fn) }); cerr != nil {
 		return nil, cerr
 	}
