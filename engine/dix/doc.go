@@ -9,7 +9,8 @@
 // It must never depend on I/O, Discord, Redis, the store, the bot, locale
 // strings, logging, the clock or global randomness: all randomness comes from
 // Options.Seed (math/rand/v2 PCG), so the same seed and the same actions give
-// the same state, byte for byte. It imports nothing of this module.
+// the same state, byte for byte. It imports nothing of this module but the
+// engine contract, which Rules and State (contract.go) implement.
 //
 // Rule numbers in comments (R1 … R14, §3.4 …) refer to the rules
 // specification (docs/RULES.md).

@@ -13,7 +13,7 @@ type View struct {
 	Active       int          `json:"active"`
 	ToAct        int          `json:"to_act"`
 	DeckCount    int          `json:"deck_count"`
-	Deck         []string     `json:"deck"`
+	Deck         []string     `json:"deck" engine:"private"` // the order of the deck: nobody may see it
 	Tableau      []string     `json:"tableau"`
 	TableauTotal int          `json:"tableau_total"`
 	TableauMoney int          `json:"tableau_money"`
