@@ -44,7 +44,7 @@ type (
 )
 
 type higherSeat struct {
-	Seat   int   `json:"seat"`
+	Seat   int   `json:"seat" engine:"seat"`
 	Points int   `json:"points"`
 	Left   []int `json:"left"`
 	Chosen bool  `json:"chosen"`
@@ -295,6 +295,8 @@ func TestHigherBothDecideAtOnceAndTheChoiceStaysHidden(t *testing.T) {
 	assert.Contains(t, string(own), `"choice":4`)
 	assert.Equal(t, "", enginetest.Leak(st.View(engine.Public)))
 	assert.Equal(t, "view.Seats[1].Choice", enginetest.Leak(st.View(1)))
+	assert.Equal(t, "", enginetest.LeakTo(st.View(1), 1))
+	assert.Equal(t, "view.Seats[1].Choice", enginetest.LeakTo(st.View(1), 0))
 
 	evs, err = st.Apply(0, "3")
 	require.NoError(t, err)
@@ -347,43 +349,60 @@ func TestLeak(t *testing.T) {
 		Secret string `engine:"private"`
 		Open   string
 	}
+	type owned struct {
+		Seat int `engine:"seat"`
+		Hand inner
+	}
 	type outer struct {
 		Ptr   *inner
 		List  []inner
 		Map   map[string]inner
 		Any   any
 		Empty inner
+		Seats []owned
 	}
 	tests := []struct {
 		name string
 		v    any
+		seat int
 		want string
 	}{
-		{"nothing private set", outer{Ptr: &inner{Open: "x"}, List: []inner{{Open: "y"}}}, ""},
-		{"through a pointer", outer{Ptr: &inner{Secret: "s"}}, "view.Ptr.Secret"},
-		{"in a slice", outer{List: []inner{{}, {Secret: "s"}}}, "view.List[1].Secret"},
-		{"in a map", outer{Map: map[string]inner{"k": {Secret: "s"}}}, "view.Map[k].Secret"},
-		{"in an interface", outer{Any: &inner{Secret: "s"}}, "view.Any.Secret"},
-		{"nil", nil, ""},
+		{"nothing private set", outer{Ptr: &inner{Open: "x"}, List: []inner{{Open: "y"}}}, engine.Public, ""},
+		{"through a pointer", outer{Ptr: &inner{Secret: "s"}}, engine.Public, "view.Ptr.Secret"},
+		{"in a slice", outer{List: []inner{{}, {Secret: "s"}}}, engine.Public, "view.List[1].Secret"},
+		{"in a map", outer{Map: map[string]inner{"k": {Secret: "s"}}}, engine.Public, "view.Map[k].Secret"},
+		{"in an interface", outer{Any: &inner{Secret: "s"}}, engine.Public, "view.Any.Secret"},
+		{"nil", nil, engine.Public, ""},
+		{"nobody's, to a seat", outer{Ptr: &inner{Secret: "s"}}, 0, "view.Ptr.Secret"},
+		{"a seat's own", outer{Seats: []owned{{Seat: 0}, {Seat: 1, Hand: inner{Secret: "s"}}}}, 1, ""},
+		{"another seat's", outer{Seats: []owned{{Seat: 0}, {Seat: 1, Hand: inner{Secret: "s"}}}}, 0, "view.Seats[1].Hand.Secret"},
+		{"a seat's, in public", outer{Seats: []owned{{Seat: 1, Hand: inner{Secret: "s"}}}}, engine.Public, "view.Seats[0].Hand.Secret"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, enginetest.Leak(tc.v))
+			assert.Equal(t, tc.want, enginetest.LeakTo(tc.v, tc.seat))
 		})
 	}
 }
 
-// leaky is higher with a public view that shows seat 0's pending choice.
-type leakyGame struct{ higherGame }
+// leaky is higher with a view that shows a pending choice to whom it must
+// not: seat 0's in the public view, or every seat's to every seat.
+type leakyGame struct {
+	higherGame
+	toSeats bool
+}
 
-type leaky struct{ *higher }
+type leaky struct {
+	*higher
+	toSeats bool
+}
 
 func (g leakyGame) New(s engine.Setup) (engine.State, error) {
 	st, err := g.higherGame.New(s)
 	if err != nil {
 		return nil, err
 	}
-	return leaky{st.(*higher)}, nil
+	return leaky{st.(*higher), g.toSeats}, nil
 }
 
 func (g leakyGame) Decode(data []byte) (engine.State, error) {
@@ -391,14 +410,20 @@ func (g leakyGame) Decode(data []byte) (engine.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	return leaky{st.(*higher)}, nil
+	return leaky{st.(*higher), g.toSeats}, nil
 }
 
 func (l leaky) View(seat int) any {
-	if seat == engine.Public {
+	if !l.toSeats && seat == engine.Public {
 		seat = 0
 	}
-	return l.higher.View(seat)
+	v := l.higher.View(seat).(higherView)
+	if l.toSeats && seat != engine.Public {
+		for s := range v.Seats {
+			v.Seats[s].Choice = l.pending[s]
+		}
+	}
+	return v
 }
 
 type leakyPlayer struct{ higherPlayer }
@@ -411,10 +436,22 @@ func (p leakyPlayer) Timeout(s engine.State, seat int, r *rand.Rand) (engine.Mov
 	return p.higherPlayer.Timeout(s.(leaky).higher, seat, r)
 }
 
-func TestPlayFindsALeakOfThePublicView(t *testing.T) {
-	err := enginetest.Play(leakyGame{}, engine.Setup{Players: 2, Seed: 3}, leakyPlayer{}, 0)
-	require.Error(t, err)
-	assert.True(t, strings.Contains(err.Error(), "private field view.Seats[0].Choice"), "got %v", err)
+func TestPlayFindsALeak(t *testing.T) {
+	tests := []struct {
+		name    string
+		toSeats bool
+		want    string
+	}{
+		{"in the public view", false, "the public view shows the private field view.Seats[0].Choice"},
+		{"to another seat", true, "shows the field view.Seats"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := enginetest.Play(leakyGame{toSeats: tc.toSeats}, engine.Setup{Players: 2, Seed: 3}, leakyPlayer{}, 0)
+			require.Error(t, err)
+			assert.True(t, strings.Contains(err.Error(), tc.want), "got %v", err)
+		})
+	}
 }
 
 func TestSchemaOf(t *testing.T) {

@@ -34,9 +34,12 @@
 // View(Public) is what everyone may see, View(seat) what that seat may see.
 // Events returned by Apply are public too (what only one seat may know shows
 // in its view). Views are JSON-ready values of the game's own types; a
-// field that only some seats may see carries the struct tag
-// `engine:"private"` and is left zero in View(Public), which the
-// conformance tests of package enginetest check on every state they reach.
+// field that only one seat may see carries the struct tag
+// `engine:"private"` inside a struct whose int field tagged `engine:"seat"`
+// names that seat (a private field with no such struct around it is seen
+// by nobody, as DIX's deck order). View(Public) leaves every private field
+// zero and View(seat) every one but seat's own: the conformance test of
+// package enginetest checks both on every state it reaches.
 //
 // The model is boardgame.io's game definition (setup, moves, turn with its
 // active players, endIf, playerView) and disgo's router (one prefix per

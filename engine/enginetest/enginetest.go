@@ -52,7 +52,8 @@ func Run(t *testing.T, c Config) {
 // not deciding is refused with the right error and changes nothing, Seq
 // grows with every move, the bytes decode to the same state (and play goes
 // on from the decoded copy), a changed schema version is refused, the views
-// encode as JSON and the public view holds no private field. Seats decide
+// encode as JSON, the public view holds no private field and a seat's view
+// none but its own (see LeakTo). Seats decide
 // in a random order drawn from the setup's seed; one decision in ten is
 // the player's Timeout.
 func Play(g engine.Game, setup engine.Setup, p engine.Player, maxMoves int) error {
@@ -152,8 +153,12 @@ func checkState(g engine.Game, st engine.State, players int) error {
 		return errors.New("the decoded state has another public view")
 	}
 	for s := range players {
-		if _, err := json.Marshal(st.View(s)); err != nil {
+		v := st.View(s)
+		if _, err := json.Marshal(v); err != nil {
 			return fmt.Errorf("view of seat %d: %w", s, err)
+		}
+		if path := LeakTo(v, s); path != "" {
+			return fmt.Errorf("the view of seat %d shows the field %s, not its own", s, path)
 		}
 	}
 	return nil
@@ -235,41 +240,57 @@ func checkOver(st engine.State, players int) error {
 
 // Leak returns the path of the first field tagged `engine:"private"` that
 // holds a non-zero value anywhere in v ("" when none does): what a public
-// view must never show.
-func Leak(v any) string {
-	return leak(reflect.ValueOf(v), "view")
+// view must never show. It is LeakTo(v, engine.Public).
+func Leak(v any) string { return LeakTo(v, engine.Public) }
+
+// LeakTo returns the path of the first field of v that seat may not see
+// ("" when none): a non-zero field tagged `engine:"private"` belongs to the
+// seat named by the int field tagged `engine:"seat"` of the nearest struct
+// around it that has one (only that seat may see it), or to nobody when no
+// struct around it has one. Every seat may see everything else.
+func LeakTo(v any, seat int) string {
+	return leak(reflect.ValueOf(v), "view", seat, noOwner)
 }
 
-func leak(v reflect.Value, path string) string {
+// noOwner marks a private field that no seat may see.
+const noOwner = -1 << 31
+
+func leak(v reflect.Value, path string, seat, owner int) string {
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
 			return ""
 		}
-		return leak(v.Elem(), path)
+		return leak(v.Elem(), path, seat, owner)
 	case reflect.Struct:
+		t := v.Type()
 		for i := range v.NumField() {
-			f := v.Type().Field(i)
+			if f := t.Field(i); f.Tag.Get("engine") == "seat" && v.Field(i).CanInt() {
+				owner = int(v.Field(i).Int())
+			}
+		}
+		for i := range v.NumField() {
+			f := t.Field(i)
 			p := path + "." + f.Name
-			if f.Tag.Get("engine") == "private" && !v.Field(i).IsZero() {
+			if f.Tag.Get("engine") == "private" && !v.Field(i).IsZero() && (seat == engine.Public || owner != seat) {
 				return p
 			}
 			if f.IsExported() {
-				if l := leak(v.Field(i), p); l != "" {
+				if l := leak(v.Field(i), p, seat, owner); l != "" {
 					return l
 				}
 			}
 		}
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
-			if l := leak(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); l != "" {
+			if l := leak(v.Index(i), fmt.Sprintf("%s[%d]", path, i), seat, owner); l != "" {
 				return l
 			}
 		}
 	case reflect.Map:
 		it := v.MapRange()
 		for it.Next() {
-			if l := leak(it.Value(), fmt.Sprintf("%s[%v]", path, it.Key())); l != "" {
+			if l := leak(it.Value(), fmt.Sprintf("%s[%v]", path, it.Key()), seat, owner); l != "" {
 				return l
 			}
 		}
