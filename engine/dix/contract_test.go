@@ -2,6 +2,7 @@ package dix_test
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"math/rand/v2"
 	"strconv"
@@ -244,4 +245,46 @@ func TestContractDecodeErrors(t *testing.T) {
 	back, err := dix.Rules{}.Decode(data)
 	require.NoError(t, err)
 	assert.Equal(t, data, back.Encode())
+}
+
+// FuzzContractApply sends any text as a move, at any point of a game: it
+// never panics; a refusal wraps one of the contract's sentinels and changes
+// nothing; an accepted move keeps the invariants. A move that parses reads
+// back the same from FormatMove.
+func FuzzContractApply(f *testing.F) {
+	for _, m := range []string{"draw", "stop", "bid 3", "buy g7 m2 c1 g1", "pay m5", "pass", "end", "numbers", "money", "m1", "buy **"} {
+		f.Add(uint64(1), uint8(4), m)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, moves uint8, m string) {
+		st, err := dix.Rules{}.New(engine.Setup{Players: 2 + int(seed%4), Seed: int64(seed), First: -1})
+		require.NoError(t, err)
+		g := st.(dix.State).Game()
+		r := rand.New(rand.NewPCG(seed, 3))
+		for range int(moves) % 60 {
+			if g.Phase == dix.PhaseOver {
+				break
+			}
+			c := g.Choices(g.ToAct())
+			_, err := g.Apply(dix.RandomPolicy(g, g.ToAct(), &c, r))
+			require.NoError(t, err)
+		}
+		if a, err := dix.ParseMove(1, engine.Move(m)); err == nil {
+			back, err := dix.ParseMove(1, dix.FormatMove(a))
+			require.NoError(t, err)
+			assert.Equal(t, a, back)
+		}
+		before := st.Encode()
+		for seat := range len(g.Players) {
+			_, err := st.Apply(seat, engine.Move(m))
+			if err != nil {
+				known := errors.Is(err, engine.ErrBadMove) || errors.Is(err, engine.ErrNotYourTurn) ||
+					errors.Is(err, engine.ErrIllegalMove) || errors.Is(err, engine.ErrGameOver)
+				assert.True(t, known, "move %q: %v", m, err)
+				require.Equal(t, before, st.Encode())
+				continue
+			}
+			require.NoError(t, st.Check())
+			before = st.Encode()
+		}
+	})
 }
