@@ -58,6 +58,9 @@ type effect struct {
 	Title string   `json:"t,omitempty"`
 	Lines []string `json:"l,omitempty"`
 	Text  string   `json:"x,omitempty"`
+	// Again marks an edit owed because an older render of the board may
+	// have landed after a newer one: no answer counts as having made it.
+	Again bool `json:"a,omitempty"`
 }
 
 // outboxGrace is how long the process that made a change has to do its
@@ -295,11 +298,11 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 		case posted || cur.Missing != nil && !holds(keep):
 			cur.found(clockAt)
 		}
-		if x.edited && movedOn(x.rec, r) && !hasKind(cur.Outbox, effEdit) {
+		if x.edited && movedOn(x.rec, r) && !owesAgain(cur.Outbox) {
 			// The game moved on while the board was being edited: a
 			// newer click's answer may have landed before this edit,
 			// which shows an older state. The board is shown again.
-			cur.owe(r, effect{Kind: effEdit})
+			cur.owe(r, effect{Kind: effEdit, Again: true})
 			keep = cur.Outbox
 		}
 		if len(keep) == 0 {
@@ -559,10 +562,14 @@ func movedOn(shown, now *dixbot.Record) bool {
 	return shown.State != nil && now.State != nil && now.State.Seq != shown.State.Seq
 }
 
-// hasKind reports whether effs hold an effect of kind.
-func hasKind(effs []effect, kind string) bool {
+// owesAgain reports whether effs hold an edit of the board owed because
+// an older render may have landed last. Another edit owed does not do: a
+// click's answer that showed its change on the board leaves out the edit
+// that change owes (executor.shown), though that answer may have landed
+// before the older render.
+func owesAgain(effs []effect) bool {
 	for _, e := range effs {
-		if e.Kind == kind {
+		if e.Kind == effEdit && e.Again {
 			return true
 		}
 	}
@@ -583,10 +590,10 @@ func (b *Bot) reshow(ctx context.Context, channel string, seq uint32) {
 		if err != nil {
 			return err
 		}
-		if hasKind(m.Outbox, effEdit) {
+		if owesAgain(m.Outbox) {
 			return errNothingToDo
 		}
-		m.owe(r, effect{Kind: effEdit})
+		m.owe(r, effect{Kind: effEdit, Again: true})
 		m.setDue(r, b.now())
 		r.Meta = m.encode()
 		return nil
@@ -601,9 +608,10 @@ func (b *Bot) reshow(ctx context.Context, channel string, seq uint32) {
 
 // shown reports whether the answer to the clicking interaction already
 // changed message the way e does: it updated that very message in place
-// for the change that owed e.
+// for the change that owed e. An edit owed again (Again) is never shown:
+// an older render may have landed after that answer.
 func (x *executor) shown(e effect, message string) bool {
-	return x.ix != nil && message != "" && x.ix.Orig == message && e.ID <= x.upTo
+	return !e.Again && x.ix != nil && message != "" && x.ix.Orig == message && e.ID <= x.upTo
 }
 
 // viaOf is the interaction that can edit message: the clicking one when

@@ -268,3 +268,79 @@ func TestClickOnUnrecordedBoardPostsNoOther(t *testing.T) {
 	assert.Equal(t, posted.id, m.Board, "the board clicked on is the table's board")
 	assert.Equal(t, []string{posted.id}, h.rec.liveBoards())
 }
+
+// hookAPI is the recorder with a hook around the interaction answers.
+type hookAPI struct {
+	*recorder
+	before, after func()
+}
+
+func (a hookAPI) Respond(ctx context.Context, i *discordgo.Interaction, r *discordgo.InteractionResponse) error {
+	if a.before != nil {
+		a.before()
+	}
+	err := a.recorder.Respond(ctx, i, r)
+	if a.after != nil {
+		a.after()
+	}
+	return err
+}
+
+// TestRedeliveredAnswerOvertakenIsRepaired: a redelivered click whose
+// first answer was lost shows the game on the board; meanwhile a newer
+// click, on the board the outbox brought up to date, changes the game and
+// answers first. The redelivery's older render lands last, while the newer
+// click's own board edit, which its answer made, is still owed: the board
+// is shown again all the same, and ends up showing the game as it stands.
+func TestRedeliveredAnswerOvertakenIsRepaired(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
+	board := h.board()
+	boardVersion := func() uint32 {
+		t.Helper()
+		v, ok := shownVersion(&discordgo.Message{Components: h.rec.message(board.id).components})
+		require.True(t, ok, "the board has game buttons")
+		return v
+	}
+	first := h.clickIx("u1", board, h.mustFind(board, verbDraw))
+	h.rec.mu.Lock()
+	h.rec.refuse = func(c recorded) error {
+		if c.op == "respond" {
+			return errors.New("connection reset") // the first answer is lost
+		}
+		return nil
+	}
+	h.rec.mu.Unlock()
+	h.run(first)
+	h.rec.mu.Lock()
+	h.rec.refuse = nil
+	h.rec.mu.Unlock()
+	rec, m := h.record()
+	require.Equal(t, m.version(rec.State), boardVersion(), "the outbox showed the draw")
+
+	shown := h.rec.message(board.id)
+	next := h.clickIx("u1", shown, h.mustFind(shown, verbStop))
+	answered, release, finished := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	newer := hookAPI{recorder: h.rec, after: func() {
+		close(answered) // the newer click's answer landed; its effects wait
+		<-release
+	}}
+	redelivered := hookAPI{recorder: h.rec, before: func() {
+		go func() {
+			defer close(finished)
+			h.b.handle(newer, &discordgo.InteractionCreate{Interaction: next}, h.raw())
+		}()
+		<-answered
+	}}
+	h.b.handle(redelivered, &discordgo.InteractionCreate{Interaction: first}, h.raw())
+	close(release)
+	<-finished
+
+	rec, m = h.record()
+	if len(m.Outbox) > 0 {
+		require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, rec.Due))
+		rec, m = h.record()
+	}
+	assert.Empty(t, m.Outbox)
+	assert.Equal(t, m.version(rec.State), boardVersion(), "the board shows the game as it stands")
+}
