@@ -2,7 +2,7 @@ package dix
 
 // View is a plain, JSON-ready picture of a game with cards in SPEC §7
 // notation, for tools and logs (`dixsim replay`). It shows everything,
-// including the order of the deck.
+// including the order of the deck (Deck, which State.View leaves out).
 type View struct {
 	Players      int          `json:"players"`
 	Solo         bool         `json:"solo,omitempty"`
