@@ -128,7 +128,7 @@ func (c *call) begin(r *dixbot.Record, m *meta, first int) error {
 	}
 	r.State = g
 	m.Turn = 1
-	m.First = g.Active + 1
+	g.Opts.FirstPlayer = g.Active // the seat that started, drawn or not (for a rematch)
 	m.Starts = 0
 	if m.Solo {
 		m.Log = []string{locales.T(m.Lang, "log_solo_started", map[string]any{"Name": m.name(m.Lang, 0), "Level": m.Diff,

@@ -83,8 +83,6 @@ type meta struct {
 	// Scores is the id of the final scoreboard message once posted, kept
 	// with the archived game so a prompt used afterwards can point to it.
 	Scores string `json:"sc,omitempty"`
-	// First is the seat that started the game, plus one (0: not known).
-	First int `json:"fp,omitempty"`
 	// Starts is, in a lobby opened by a rematch, the seat that starts the
 	// game, plus one (0: drawn at random when it starts).
 	Starts int `json:"rs,omitempty"`

@@ -195,7 +195,7 @@ func (c *call) rematchRecord(r *dixbot.Record, m *meta) (*dixbot.Record, *meta, 
 	}
 	nm := &meta{Creator: c.user, Lang: m.Lang, Bust: m.Bust, Solo: m.Solo, Diff: m.Diff, Origin: c.i.ID,
 		Pace: pace, NoPictures: m.NoPictures || c.b.noPictures}
-	seats, first := rematchSeats(m, lastFirst(r, m), c.user, c.name)
+	seats, first := rematchSeats(m, lastFirst(r), c.user, c.name)
 	nm.Seats = seats
 	rec := &dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID}
 	people := 0
@@ -218,13 +218,10 @@ func (c *call) rematchRecord(r *dixbot.Record, m *meta) (*dixbot.Record, *meta, 
 	return rec, nm, nil
 }
 
-// lastFirst is the seat that started the finished game, or -1 when the
-// table does not know it (a game started before it was recorded and drawn
-// at random).
-func lastFirst(r *dixbot.Record, m *meta) int {
-	if m.First > 0 {
-		return m.First - 1
-	}
+// lastFirst is the seat that started the finished game, or -1 when its
+// rules state does not say (a game dealt with its first player drawn at
+// random before the table recorded the seat drawn).
+func lastFirst(r *dixbot.Record) int {
 	if r.State != nil && r.State.Opts.FirstPlayer >= 0 {
 		return r.State.Opts.FirstPlayer
 	}

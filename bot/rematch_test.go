@@ -55,8 +55,8 @@ func TestRematchOpensTheLobbyWithTheSameSeatsAndOptions(t *testing.T) {
 	h.clickOn("u3", lobby, h.mustFind(lobby, verbJoin))
 	h.clickOn("u1", lobby, h.mustFind(lobby, verbGo))
 	rec, m := h.record()
-	first := m.First - 1
-	require.GreaterOrEqual(t, first, 0, "the table knows who started")
+	first := rec.State.Opts.FirstPlayer
+	require.GreaterOrEqual(t, first, 0, "the rules state keeps who started")
 	playToEnd(t, h, 3)
 	old, om := h.archived()
 	require.Equal(t, dix.PhaseOver, old.State.Phase)
@@ -90,7 +90,7 @@ func TestRematchOpensTheLobbyWithTheSameSeatsAndOptions(t *testing.T) {
 	h.clickOn("u2", lob, h.mustFind(lob, verbGo))
 	rec, m = h.record()
 	require.NotNil(t, rec.State)
-	assert.Equal(t, (first+1)%4+1, m.First)
+	assert.Equal(t, (first+1)%4, rec.State.Opts.FirstPlayer)
 	assert.True(t, rec.State.Opts.BustVariant)
 	assert.Equal(t, 4, rec.State.Opts.Players)
 }
@@ -201,15 +201,15 @@ func TestRematchStartsAtOnceWhenTheClickerIsTheOnlyPerson(t *testing.T) {
 		lobby := h.command("u1", "start").shown(nil)
 		h.clickOn("u1", lobby, h.mustFind(lobby, verbAddCPU), "easy")
 		h.clickOn("u1", lobby, h.mustFind(lobby, verbGo))
-		_, m := h.record()
-		first := m.First - 1
+		rec, _ := h.record()
+		first := rec.State.Opts.FirstPlayer
 		playToEnd(t, h, 4)
 		board := h.scoreboard()
 		h.clickOn("u1", board, h.mustFind(board, verbRematch))
 		rec, m := h.record()
 		require.NotNil(t, rec.State)
 		assert.Equal(t, []seat{{ID: "u1", Name: "Alice"}, {CPU: "easy"}}, m.Seats[:2])
-		assert.Equal(t, 1-first, m.First-1, "the other seat starts")
+		assert.Equal(t, 1-first, rec.State.Opts.FirstPlayer, "the other seat starts")
 		assert.NotEmpty(t, m.Board, "the board is posted")
 	})
 }
