@@ -225,6 +225,7 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 	channel := rec.Channel
 	x := &executor{b: b, d: d, rec: rec, m: m, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
 		board: m.Board, ping: m.Ping, users: m.PingUsers, boardVia: m.BoardVia, pingVia: m.PingVia, scores: m.Scores}
+	x.boardVia = newestVia(x.boardVia, ix, x.board, x.now)
 	var done uint32
 	var failed, refused error // refused: the board or scoreboard Discord refused for good
 	var rest *effect          // what is left of the effect a later step of which failed
@@ -557,6 +558,19 @@ func adoptedAfter(effs []effect, id uint32) string {
 	return ""
 }
 
+// newestVia is the interaction the board message is edited with: the
+// clicking one when its answer updated that board (a click's token edits
+// the message it sits on as "@original", and lives the longest), else
+// recorded. So later edits of the board go through an interaction's token,
+// not the bot token.
+func newestVia(recorded, clicking *via, board string, now time.Time) *via {
+	if board != "" && clicking.usable(now) && clicking.Orig == board &&
+		(!recorded.usable(now) || recorded.At <= clicking.At) {
+		return clicking
+	}
+	return recorded
+}
+
 // movedOn reports whether the game of now is past the one of shown.
 func movedOn(shown, now *dixbot.Record) bool {
 	return shown.State != nil && now.State != nil && now.State.Seq != shown.State.Seq
@@ -739,10 +753,10 @@ func (x *executor) do(ctx context.Context, e effect) error {
 				return err
 			}
 		}
-		x.board, x.boardVia = e.Msg, nil
-		if x.ix != nil && x.ix.Orig == e.Msg {
-			x.boardVia = x.ix
+		if old != e.Msg {
+			x.boardVia = nil // a board this process did not post
 		}
+		x.board, x.boardVia = e.Msg, newestVia(x.boardVia, x.ix, e.Msg, x.now)
 		return nil
 	case effPing:
 		if err := x.pinged(ctx); err != nil && !permanent(err) {
