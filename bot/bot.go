@@ -67,11 +67,11 @@ type Observer interface {
 // localised error.
 const (
 	defaultStoreTimeout = 1500 * time.Millisecond
-	deferAfter          = 2 * time.Second        // from the interaction's arrival
-	workBudget          = 8 * time.Second        // store work and routing before the answer
-	respondTimeout      = 3 * time.Second        // one call to Discord
-	afterTimeout        = 15 * time.Second       // post-answer work (new board, pings)
-	storeRetryPause     = 100 * time.Millisecond // before the first retry of a failed store call; doubles
+	deferAfter          = 1500 * time.Millisecond // from the interaction's arrival: Discord's 3 s, less the time to reach us and to answer on a loaded machine
+	workBudget          = 8 * time.Second         // store work and routing before the answer
+	respondTimeout      = 3 * time.Second         // one call to Discord
+	afterTimeout        = 15 * time.Second        // post-answer work (new board, pings)
+	storeRetryPause     = 100 * time.Millisecond  // before the first retry of a failed store call; doubles
 )
 
 // Bot handles Discord interactions for DIX. It is safe for concurrent use:

@@ -52,7 +52,7 @@
 //     board whose update was lost) is answered privately with the game as
 //     it stands and working buttons; the bot never edits the board from the
 //     side, which could race with a newer action's own update.
-//   - An answer not ready within 2 s (a slow store) is deferred and
+//   - An answer not ready within 1.5 s (a slow store) is deferred and
 //     finished through the interaction's token; store calls are tried
 //     again within the interaction's budget, and a write that looked
 //     failed is found applied before writing again (deferral.go, retry.go).
