@@ -319,9 +319,6 @@ func (s *Redis) activeKey(guild string) string { return s.o.Prefix + "active:" +
 // due time of their record in Unix milliseconds. It is a hint, written
 // before the record (so a crash between the two leaves an entry too many,
 // never one too few) and corrected by Due against the records themselves.
-// A write only moves an entry earlier (ZADD LT, Redis 6.2: a write that
-// loses the race, then gives up or dies, must not put off the winner's due
-// time); Due moves an entry found early to its record's due time.
 func (s *Redis) dueKey() string { return s.o.Prefix + "due" }
 
 func (s *Redis) deadline(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -349,7 +346,7 @@ func (s *Redis) Create(ctx context.Context, r *dixbot.Record) error {
 	// retried SET finds its first run landed.
 	index := func(c redis.Cmdable) error {
 		if !r.Due.IsZero() {
-			if err := c.ZAddLT(ctx, s.dueKey(), redis.Z{Score: float64(r.Due.UnixMilli()), Member: r.Channel}).Err(); err != nil {
+			if err := c.ZAdd(ctx, s.dueKey(), redis.Z{Score: float64(r.Due.UnixMilli()), Member: r.Channel}).Err(); err != nil {
 				return err
 			}
 		}
@@ -489,14 +486,14 @@ func (s *Redis) casIndexed(ctx context.Context, keys []string, token, val []byte
 	if s.cluster {
 		// The index and the game are in different slots, perhaps on
 		// different nodes: in order, two round trips.
-		if err := s.rdb.ZAddLT(ctx, s.dueKey(), redis.Z{Score: float64(due.UnixMilli()), Member: channel}).Err(); err != nil {
+		if err := s.rdb.ZAdd(ctx, s.dueKey(), redis.Z{Score: float64(due.UnixMilli()), Member: channel}).Err(); err != nil {
 			return 0, err
 		}
 		return casScript.Run(ctx, s.rdb, keys, token, val, gameTTL, ixTTL).Int()
 	}
 	var cas *redis.Cmd
 	_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-		p.ZAddLT(ctx, s.dueKey(), redis.Z{Score: float64(due.UnixMilli()), Member: channel})
+		p.ZAdd(ctx, s.dueKey(), redis.Z{Score: float64(due.UnixMilli()), Member: channel})
 		cas = p.EvalSha(ctx, casScript.Hash(), keys, token, val, gameTTL, ixTTL)
 		return nil
 	})

@@ -437,32 +437,3 @@ func TestRedisDueAfterConflict(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"c1"}, got, "due when the record says")
 }
-
-// TestRedisDueAfterLostTryGivenUp: a write whose try lost the race gives
-// up (its function finds nothing to do, or its process dies before trying
-// again): the due time it meant to write never reaches the index, which
-// still finds the game when the winner's record says.
-func TestRedisDueAfterLostTryGivenUp(t *testing.T) {
-	s := openRedis(t, redistest.Start(t), Options{})
-	create(t, s, "c1", "g1")
-	now := time.Now().Truncate(time.Millisecond)
-	soon := now.Add(time.Second)
-	errGiveUp := errors.New("nothing to do")
-	tries := 0
-	_, err := s.Update(ctxb, "c1", "", func(r *dixbot.Record) error {
-		tries++
-		if tries > 1 {
-			return errGiveUp
-		}
-		// Another writer makes the game due soon meanwhile: this try loses.
-		_, err := s.Update(ctxb, "c1", "", func(r *dixbot.Record) error { r.Due = soon; return incr(r) })
-		require.NoError(t, err)
-		r.Due = now.Add(3 * time.Hour)
-		return incr(r)
-	})
-	require.ErrorIs(t, err, errGiveUp)
-	assert.Equal(t, soon.UTC(), get(t, s, "c1").Due)
-	got, err := s.Due(ctxb, now.Add(2*time.Second), 10)
-	require.NoError(t, err)
-	assert.Equal(t, []string{"c1"}, got, "due when the record says")
-}
