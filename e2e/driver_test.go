@@ -113,6 +113,14 @@ func (tb *table) click(user fakediscord.User, msgID, customID string) *fakedisco
 	tb.t.Helper()
 	ctx := waitCtx(tb.t)
 	ix, err := tb.fake.Click(ctx, user.ID, msgID, customID)
+	// A board edit that repairs an older render landing after a newer
+	// answer can take the button away for a moment; the stand-in then
+	// delivers nothing, and a person clicks again once the board shows
+	// the game as it stands. A board that never comes back still fails.
+	for end := time.Now().Add(15 * time.Second); errors.Is(err, fakediscord.ErrUnknownComponent) && time.Now().Before(end); {
+		time.Sleep(50 * time.Millisecond)
+		ix, err = tb.fake.Click(ctx, user.ID, msgID, customID)
+	}
 	require.NoError(tb.t, err, "click %s as %s", customID, user.Username)
 	r, err := ix.Wait(ctx)
 	require.NoError(tb.t, err, "answer to %s", customID)
