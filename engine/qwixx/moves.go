@@ -1,0 +1,112 @@
+package qwixx
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dixgame/dixbot/engine"
+)
+
+// ActionKind says which action a move decides. The zero value is not a
+// valid action.
+type ActionKind uint8
+
+const (
+	ActInvalid ActionKind = iota
+	ActWhite              // action 1: the white sum, every seat at once
+	ActColour             // action 2: a colour sum, the active seat alone
+)
+
+// Action is one seat's decision: in action Kind, mark Number in row Color,
+// or nothing (Pass).
+type Action struct {
+	Kind   ActionKind
+	Pass   bool
+	Color  Color
+	Number int // 2–12
+}
+
+// Move notation (engine.Move), short enough for a button's custom id:
+//
+//	w r7    action 1: mark the white sum 7 in the red row
+//	w -     action 1: mark nothing
+//	c b10   action 2: mark 10 in the blue row, a white die plus the blue die
+//	c -     action 2: mark nothing (the active seat takes a penalty if it
+//	        marked nothing in action 1 either)
+//
+// Rows are "r y g b" (SPEC §10). Marking a row's last number (r12, y12,
+// g2, b2) marks its lock too; the notation has no separate lock. The
+// number is part of the move so that a decision sent for an older roll is
+// refused (ErrWrongSum) instead of marking another number.
+
+// String returns a in the move notation.
+func (a Action) String() string {
+	var k string
+	switch a.Kind {
+	case ActWhite:
+		k = "w"
+	case ActColour:
+		k = "c"
+	default:
+		return "?"
+	}
+	if a.Pass {
+		return k + " -"
+	}
+	return k + " " + a.Color.String() + strconv.Itoa(a.Number)
+}
+
+// Move returns a as an engine.Move.
+func (a Action) Move() engine.Move { return engine.Move(a.String()) }
+
+// ParseMove reads the move notation. It returns an error wrapping
+// engine.ErrBadMove and ErrBadMove.
+func ParseMove(m engine.Move) (Action, error) {
+	bad := func(why string) (Action, error) {
+		return Action{}, fmt.Errorf("%w: %w: %q: %s", engine.ErrBadMove, ErrBadMove, m, why)
+	}
+	if len(m) > engine.MaxMoveLen {
+		return bad("too long")
+	}
+	f := strings.Fields(string(m))
+	if len(f) != 2 {
+		return bad("want an action and a mark")
+	}
+	var a Action
+	switch f[0] {
+	case "w":
+		a.Kind = ActWhite
+	case "c":
+		a.Kind = ActColour
+	default:
+		return bad("action is w or c")
+	}
+	if f[1] == "-" {
+		a.Pass = true
+		return a, nil
+	}
+	c, n, ok := ParseMark(f[1])
+	if !ok {
+		return bad("mark is a row letter and a number 2–12, or -")
+	}
+	a.Color, a.Number = c, n
+	return a, nil
+}
+
+// ParseMark reads a mark of SPEC §10 ("r7", "g12"): a row letter and a
+// number 2–12 in canonical form.
+func ParseMark(s string) (Color, int, bool) {
+	if len(s) < 2 || len(s) > 3 {
+		return 0, 0, false
+	}
+	c, ok := ParseColor(s[:1])
+	if !ok {
+		return 0, 0, false
+	}
+	n, err := strconv.Atoi(s[1:])
+	if err != nil || n < 2 || n > 12 || strconv.Itoa(n) != s[1:] {
+		return 0, 0, false
+	}
+	return c, n, true
+}

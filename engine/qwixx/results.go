@@ -1,0 +1,42 @@
+package qwixx
+
+import "sort"
+
+// Result is one seat's standing.
+type Result struct {
+	Seat  int
+	Rank  int // 1 for the winners; tied seats share a rank (Q10)
+	Score int // Sheet.Score
+}
+
+// Results returns the standings, best first: highest score (§7); tied
+// seats share the rank, and the victory at rank 1 (Q10), listed in seat
+// order. Final once the game is over; before that it ranks the sheets as
+// they stand.
+func (g *Game) Results() []Result {
+	res := make([]Result, g.Players)
+	for s := range res {
+		res[s] = Result{Seat: s, Score: g.Sheets[s].Score()}
+	}
+	sort.SliceStable(res, func(a, b int) bool { return res[a].Score > res[b].Score })
+	for i := range res {
+		if i > 0 && res[i].Score == res[i-1].Score {
+			res[i].Rank = res[i-1].Rank
+		} else {
+			res[i].Rank = i + 1
+		}
+	}
+	return res
+}
+
+// Winners returns the seats ranked first (several when they share the
+// victory, Q10).
+func (g *Game) Winners() []int {
+	var w []int
+	for _, r := range g.Results() {
+		if r.Rank == 1 {
+			w = append(w, r.Seat)
+		}
+	}
+	return w
+}
