@@ -1,0 +1,216 @@
+package dixxit
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/dixgame/dixbot/engine"
+)
+
+// SchemaVersion is the version of the serialised form Encode writes.
+const SchemaVersion = 1
+
+// The serialised form (SchemaVersion 1); integers are single bytes unless
+// marked (uvarint, varint as encoding/binary writes them), card lists a
+// uvarint length then one byte per Card:
+//
+//	schema version (uvarint)
+//	players, first, seed (varint), seq (uvarint), turn (uvarint)
+//	active, phase, target, flags (1: aloud), out seats (one bit each)
+//	clue: length (uvarint), UTF-8 bytes
+//	grid: 9 cards (0 for an empty square)
+//	pile (top first), set aside, discard, then the cards of each seat
+//	fingers: count (uvarint), then per finger: seat, square, time (uvarint)
+//
+// A new field means a new SchemaVersion; decode keeps reading the old ones.
+
+const flagAloud = 1
+
+// Encode returns the state's bytes; the same state always gives the same
+// bytes. They hold the target and the order of the pile: they are for the
+// store, never for a player.
+func (g *Game) Encode() []byte {
+	b := binary.AppendUvarint(make([]byte, 0, 200), SchemaVersion)
+	b = append(b, byte(g.players), byte(g.first))
+	b = binary.AppendVarint(b, g.seed)
+	b = binary.AppendUvarint(b, g.seq)
+	b = binary.AppendUvarint(b, g.turn)
+	var flags byte
+	if g.aloud {
+		flags |= flagAloud
+	}
+	b = append(b, byte(g.active), byte(g.phase), byte(g.target), flags, g.out)
+	b = binary.AppendUvarint(b, uint64(len(g.clue)))
+	b = append(b, g.clue...)
+	for _, c := range g.grid {
+		b = append(b, byte(c))
+	}
+	b = appendCards(b, g.pile)
+	b = appendCards(b, g.aside)
+	b = appendCards(b, g.discard)
+	for _, w := range g.won {
+		b = appendCards(b, w)
+	}
+	b = binary.AppendUvarint(b, uint64(len(g.fingers)))
+	for _, f := range g.fingers {
+		b = append(b, byte(f.seat), byte(f.square))
+		b = binary.AppendUvarint(b, f.at)
+	}
+	return b
+}
+
+func appendCards(b []byte, cs []Card) []byte {
+	b = binary.AppendUvarint(b, uint64(len(cs)))
+	for _, c := range cs {
+		b = append(b, byte(c))
+	}
+	return b
+}
+
+// reader reads the serialised form; the first error sticks.
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) fail(what string) {
+	if r.err == nil {
+		r.err = errors.New(what)
+	}
+}
+
+func (r *reader) byte() byte {
+	if r.err != nil || len(r.b) == 0 {
+		r.fail("truncated")
+		return 0
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return c
+}
+
+func (r *reader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.fail("bad uvarint")
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.fail("bad varint")
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) bytes(n uint64) []byte {
+	if r.err != nil || n > uint64(len(r.b)) {
+		r.fail("truncated")
+		return nil
+	}
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *reader) cards() []Card {
+	n := r.uvarint()
+	if n > Cards {
+		r.fail("card list too long")
+		return nil
+	}
+	raw := r.bytes(n)
+	cs := make([]Card, len(raw))
+	for i, c := range raw {
+		cs[i] = Card(c)
+	}
+	return cs
+}
+
+// decode reads Encode's bytes and checks the invariants of what it read.
+func decode(data []byte) (*Game, error) {
+	v, err := engine.SchemaOf(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", err, ErrCorrupt)
+	}
+	if v > SchemaVersion {
+		return nil, fmt.Errorf("%w: %w: version %d, this build reads up to %d", engine.ErrSchemaTooNew, ErrSchemaTooNew, v, SchemaVersion)
+	}
+	if v != SchemaVersion {
+		return nil, fmt.Errorf("%w: %w: unknown version %d", engine.ErrCorrupt, ErrCorrupt, v)
+	}
+	r := &reader{b: data[len(binary.AppendUvarint(nil, v)):]}
+	g := &Game{players: int(r.byte()), first: int(r.byte())}
+	g.seed = r.varint()
+	g.seq = r.uvarint()
+	g.turn = r.uvarint()
+	g.active, g.phase, g.target = int(r.byte()), Phase(r.byte()), int(r.byte())
+	flags := r.byte()
+	g.aloud = flags&flagAloud != 0
+	g.out = r.byte()
+	n := r.uvarint()
+	if n > maxMoveBytes {
+		r.fail("clue too long")
+	}
+	g.clue = string(r.bytes(n))
+	for i := range g.grid {
+		g.grid[i] = Card(r.byte())
+	}
+	g.pile, g.aside, g.discard = r.cards(), r.cards(), r.cards()
+	if g.players > MaxPlayers {
+		r.fail("too many players")
+	}
+	if r.err == nil {
+		g.won = make([][]Card, g.players)
+		for s := range g.won {
+			g.won[s] = r.cards()
+		}
+	}
+	nf := r.uvarint()
+	if nf > MaxPlayers {
+		r.fail("too many fingers")
+	}
+	for range nf {
+		if r.err != nil {
+			break
+		}
+		f := finger{seat: int(r.byte()), square: int(r.byte())}
+		f.at = r.uvarint()
+		g.fingers = append(g.fingers, f)
+	}
+	switch {
+	case r.err != nil:
+	case len(r.b) > 0:
+		r.fail("trailing bytes")
+	case flags&^flagAloud != 0:
+		r.fail("unknown flags")
+	case !utf8.ValidString(g.clue) || utf8.RuneCountInString(g.clue) > MaxClue:
+		r.fail("bad clue")
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("%w: %w: %v", engine.ErrCorrupt, ErrCorrupt, r.err)
+	}
+	if err := g.check(); err != nil {
+		return nil, fmt.Errorf("%w: %w: %v", engine.ErrCorrupt, ErrCorrupt, err)
+	}
+	if g.phase == PhaseGuess {
+		if _, err := ParseMove(ClueMove(g.clue)); err != nil && !g.aloud {
+			return nil, fmt.Errorf("%w: %w: bad clue", engine.ErrCorrupt, ErrCorrupt)
+		}
+	}
+	return g, nil
+}
