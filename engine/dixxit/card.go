@@ -7,19 +7,20 @@ import (
 // Cards is the number of picture cards (§1); each has two faces (X1).
 const Cards = 71
 
-// Card is one face of one picture card: 2×(number−1) + face + 1, where
-// number is 1–71 and face 0 is "a", 1 is "b"; the zero Card is no card (an
-// empty square). Its notation (§7) is c017a.
+// Card is one face of one picture card: 2×number + face + 1, where number
+// is 0–70 (the deck's own numbering, picture/dixxit/deck) and face 0 is
+// "a", 1 is "b"; the zero Card is no card (an empty square). Its notation
+// (§7) is c017a.
 type Card uint8
 
 // NumCardFaces is the number of Card values: 142 pictures.
 const NumCardFaces = 2 * Cards
 
-// CardOf returns face (0 or 1) of card number n (1–71).
-func CardOf(n, face int) Card { return Card(2*(n-1) + face + 1) }
+// CardOf returns face (0 or 1) of card number n (0–70).
+func CardOf(n, face int) Card { return Card(2*n + face + 1) }
 
-// Number returns the card's number, 1–71.
-func (c Card) Number() int { return (int(c)-1)/2 + 1 }
+// Number returns the card's number, 0–70.
+func (c Card) Number() int { return (int(c) - 1) / 2 }
 
 // Face returns the card's face: 0 (a) or 1 (b).
 func (c Card) Face() int { return (int(c) - 1) % 2 }
@@ -38,7 +39,7 @@ func (c Card) String() string {
 	return fmt.Sprintf("c%03d%c", c.Number(), 'a'+rune(c.Face()))
 }
 
-// ParseCard reads a deck id (c017a, c17a). It returns an error wrapping
+// ParseCard reads a deck id (c017a, c17a, c000a to c070b). It returns an error wrapping
 // ErrBadMove for anything else.
 func ParseCard(s string) (Card, error) {
 	bad := fmt.Errorf("%w: card %q", ErrBadMove, s)
@@ -56,7 +57,7 @@ func ParseCard(s string) (Card, error) {
 		}
 		n = 10*n + int(d-'0')
 	}
-	if n < 1 || n > Cards {
+	if n >= Cards {
 		return 0, bad
 	}
 	return CardOf(n, int(face-'a')), nil

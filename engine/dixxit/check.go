@@ -35,7 +35,7 @@ func (g *Game) check() error {
 		return fmt.Errorf("phase %d", g.phase)
 	}
 	// Every card in exactly one place (§6).
-	var seen [Cards + 1]bool
+	var seen [Cards]bool
 	place := func(where string, cs ...Card) error {
 		for _, c := range cs {
 			if !c.Valid() {
@@ -63,7 +63,7 @@ func (g *Game) check() error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	for n := 1; n <= Cards; n++ {
+	for n := range Cards {
 		if !seen[n] {
 			return fmt.Errorf("card %d is nowhere", n)
 		}

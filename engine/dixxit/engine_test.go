@@ -323,7 +323,7 @@ func TestParseMove(t *testing.T) {
 }
 
 func TestCards(t *testing.T) {
-	for n := 1; n <= Cards; n++ {
+	for n := range Cards {
 		for face := range 2 {
 			c := CardOf(n, face)
 			back, err := ParseCard(c.String())
@@ -334,7 +334,7 @@ func TestCards(t *testing.T) {
 		}
 	}
 	assert.Equal(t, "c017a", CardOf(17, 0).String())
-	for _, bad := range []string{"", "c", "c0a", "c72a", "c017c", "x017a", "c1x7a"} {
+	for _, bad := range []string{"", "c", "ca", "c0", "c71a", "c071a", "c017c", "x017a", "c1x7a"} {
 		_, err := ParseCard(bad)
 		assert.Error(t, err, bad)
 	}

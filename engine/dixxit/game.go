@@ -98,7 +98,7 @@ func newGame(players int, seed int64, first int) (*Game, error) {
 	}
 	deck := make([]Card, Cards)
 	for i, n := range r.Perm(Cards) {
-		deck[i] = CardOf(n+1, r.IntN(2)) // X1
+		deck[i] = CardOf(n, r.IntN(2)) // X1
 	}
 	k := asideCount(players)
 	g := &Game{

@@ -130,7 +130,7 @@ func (sc *scenario) build() error {
 		}
 	}
 	var rest []Card
-	for n := 1; n <= Cards; n++ {
+	for n := range Cards {
 		if !named[n] {
 			rest = append(rest, CardOf(n, 0))
 		}
