@@ -44,7 +44,7 @@ func (k EventKind) MarshalText() ([]byte, error) { return []byte(k.String()), ni
 type Event struct {
 	Kind    EventKind `json:"kind"`
 	Seat    int       `json:"seat"`
-	By      int       `json:"by,omitempty"`
+	By      int       `json:"by"`
 	Square  int       `json:"square,omitempty"` // 1–9
 	Card    Card      `json:"card,omitzero"`
 	Squares []int     `json:"squares,omitempty"` // 1–9

@@ -1,0 +1,224 @@
+package dixxit
+
+import (
+	"bytes"
+	"encoding/binary"
+	"flag"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dixxit"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden PNGs under testdata/")
+
+// testFaces draws a picture per face: a background of the card's own hue,
+// a disc for face a, a diamond for face b, and transparent corners (as
+// clip art has).
+func testFaces(card, face int) []byte {
+	if card < 0 || card >= dixxit.Cards || face < 0 || face > 1 {
+		return nil
+	}
+	img := image.NewNRGBA(image.Rect(0, 0, 256, 256))
+	bg := color.NRGBA{uint8(40 + card*3), uint8(200 - card*2), uint8(90 + face*120), 255}
+	fg := color.NRGBA{uint8(250 - card*3), uint8(60 + card), 40, 255}
+	for y := range 256 {
+		for x := range 256 {
+			dx, dy := x-128, y-128
+			switch {
+			case dx*dx+dy*dy > 120*120 && (x < 30 || x > 226) && (y < 30 || y > 226):
+			case face == 0 && dx*dx+dy*dy < 70*70, face == 1 && abs(dx)+abs(dy) < 80:
+				img.SetNRGBA(x, y, fg)
+			default:
+				img.SetNRGBA(x, y, bg)
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}
+
+func abs(x int) int { return max(x, -x) }
+
+var names = []string{"Ann", "Bob", "Chloé", "Dmitri Verylongname-Surname", "Eve"}
+
+// game returns a 5-player game after the clue and two fingers, with its
+// target on square target (1–9).
+func game(t *testing.T, target int) *dixxit.Game {
+	t.Helper()
+	s, err := dixxit.Rules{}.New(engine.Setup{Players: 5, Seed: 4, First: 0})
+	require.NoError(t, err)
+	g := withTarget(t, s.(*dixxit.Game), target)
+	for _, m := range []struct {
+		seat int
+		m    engine.Move
+	}{{0, "clue night"}, {3, "f 2 200"}, {1, "f 7 100"}} {
+		_, err := g.Apply(m.seat, m.m)
+		require.NoError(t, err)
+	}
+	return g
+}
+
+// withTarget returns g with the turn's target on square sq (1–9), by
+// rewriting the target byte of its serialised form (engine/dixxit's
+// codec.go: version, players, first, seed, seq, turn, active, phase,
+// target).
+func withTarget(t *testing.T, g *dixxit.Game, sq int) *dixxit.Game {
+	t.Helper()
+	b := g.Encode()
+	i := 3
+	for _, signed := range []bool{true, false, false} {
+		var n int
+		if signed {
+			_, n = binary.Varint(b[i:])
+		} else {
+			_, n = binary.Uvarint(b[i:])
+		}
+		require.Positive(t, n)
+		i += n
+	}
+	b[i+2] = byte(sq - 1)
+	s, err := dixxit.Rules{}.Decode(b)
+	require.NoError(t, err)
+	return s.(*dixxit.Game)
+}
+
+// checkGolden compares png bytes pixel by pixel with testdata/name, or
+// rewrites it with -update.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run with -update to create it")
+	gi, err := png.Decode(bytes.NewReader(got))
+	require.NoError(t, err)
+	wi, err := png.Decode(bytes.NewReader(want))
+	require.NoError(t, err)
+	require.Equal(t, wi.Bounds(), gi.Bounds(), "size")
+	diff := 0
+	b := gi.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if gi.At(x, y) != wi.At(x, y) {
+				diff++
+			}
+		}
+	}
+	assert.Zero(t, diff, "%d pixels differ from %s (run with -update after checking the picture)", diff, name)
+}
+
+func TestGolden(t *testing.T) {
+	r := NewRenderer(testFaces)
+	g := game(t, 5)
+	for _, tc := range []struct {
+		name string
+		grid Grid
+	}{
+		{"grid_public.png", GridOf(g.ViewOf(engine.Public), names)},
+		{"grid_active.png", GridOf(g.ViewOf(0), names)},
+		{"grid_found.png", func() Grid {
+			gr := GridOf(g.ViewOf(engine.Public), names)
+			gr.Squares[4].Name, gr.Squares[4].Found = "Chloé", true
+			return gr
+		}()},
+		{"grid_empty_squares.png", func() Grid {
+			gr := GridOf(g.ViewOf(engine.Public), names)
+			gr.Squares[0].Card, gr.Squares[8].Card = "", ""
+			gr.Squares[3].Card = "c999z" // no such card: its id on a blank
+			return gr
+		}()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := r.Render(tc.grid)
+			require.NoError(t, err)
+			checkGolden(t, tc.name, b)
+		})
+	}
+}
+
+// TestPublicGridHidesTheTarget checks X11: the public grid, and the grid
+// of every guesser, of the same position with two targets are the same
+// bytes; only the active player's differs.
+func TestPublicGridHidesTheTarget(t *testing.T) {
+	r := NewRenderer(testFaces)
+	x, y := game(t, 5), game(t, 9)
+	for seat := engine.Public; seat < 5; seat++ {
+		bx, err := r.Render(GridOf(x.ViewOf(seat), names))
+		require.NoError(t, err)
+		by, err := r.Render(GridOf(y.ViewOf(seat), names))
+		require.NoError(t, err)
+		if seat == 0 {
+			assert.NotEqual(t, bx, by, "the active player's grid frames the target")
+		} else {
+			assert.Equal(t, bx, by, "seat %d", seat)
+		}
+	}
+}
+
+func TestGridOf(t *testing.T) {
+	g := game(t, 5)
+	pub := GridOf(g.ViewOf(engine.Public), names)
+	assert.Zero(t, pub.Target)
+	assert.Equal(t, "Dmitri Verylongname-Surname", pub.Squares[1].Name)
+	assert.Equal(t, "Bob", pub.Squares[6].Name)
+	assert.Equal(t, 5, GridOf(g.ViewOf(0), names).Target)
+	assert.Equal(t, "?", GridOf(g.ViewOf(engine.Public), nil).Squares[1].Name)
+}
+
+// TestRenderIsFastAndSmall renders a grid many times: every PNG is at most
+// 200 KB. Timings are reported, never asserted (see BenchmarkGrid).
+func TestRenderIsFastAndSmall(t *testing.T) {
+	r := NewRenderer(testFaces)
+	g := GridOf(game(t, 5).ViewOf(engine.Public), names)
+	var times []time.Duration
+	for range 20 {
+		t0 := time.Now()
+		b, err := r.Render(g)
+		times = append(times, time.Since(t0))
+		require.NoError(t, err)
+		assert.LessOrEqual(t, len(b), 200<<10)
+	}
+	slices.Sort(times)
+	t.Logf("render p50 %v", times[len(times)/2])
+}
+
+// BenchmarkGrid renders the grid with its tiles cached, as a running bot
+// does, and reports the PNG size.
+func BenchmarkGrid(b *testing.B) {
+	r := NewRenderer(testFaces)
+	t := &testing.T{}
+	g := GridOf(game(t, 5).ViewOf(engine.Public), names)
+	var size int
+	if _, err := r.Render(g); err != nil {
+		b.Fatal(err)
+	}
+	var times []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		png, err := r.Render(g)
+		times = append(times, time.Since(t0))
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(png)
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(size), "bytes")
+}
