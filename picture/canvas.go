@@ -38,16 +38,22 @@ type Canvas struct {
 // pixPool keeps picture buffers between renders (see encode).
 var pixPool sync.Pool
 
-// NewCanvas is a w×h picture filled with bg (a named colour), its pixels
-// taken from the buffers Encode gives back.
-func NewCanvas(w, h int, bg color.RGBA) *Canvas {
+// NewCanvas is a w×h picture over Palette filled with bg (a named colour),
+// its pixels taken from the buffers Encode gives back.
+func NewCanvas(w, h int, bg color.RGBA) *Canvas { return newCanvas(w, h, bg, Palette) }
+
+// NewWideCanvas is NewCanvas over WidePalette: Qwixx's colours are
+// allowed in Fill, and tiles of QuantiseWide.
+func NewWideCanvas(w, h int, bg color.RGBA) *Canvas { return newCanvas(w, h, bg, WidePalette) }
+
+func newCanvas(w, h int, bg color.RGBA, pal color.Palette) *Canvas {
 	var pix []uint8
 	if p, ok := pixPool.Get().(*[]uint8); ok && cap(*p) >= w*h {
 		pix = (*p)[:w*h]
 	} else {
 		pix = make([]uint8, w*h, max(w*h, 600*1000))
 	}
-	img := &image.Paletted{Pix: pix, Stride: w, Rect: image.Rect(0, 0, w, h), Palette: Palette}
+	img := &image.Paletted{Pix: pix, Stride: w, Rect: image.Rect(0, 0, w, h), Palette: pal}
 	c := &Canvas{Img: img}
 	c.Fill(img.Rect, bg)
 	return c
@@ -168,8 +174,17 @@ func cached(key any, isText bool, mk func() *Tile) *Tile {
 }
 
 // Quantise turns src (drawn over a transparent background) into a tile,
-// compositing its partly covered pixels over bg.
-func Quantise(src *image.RGBA, bg color.RGBA) *Tile {
+// compositing its partly covered pixels over bg, with the colours of
+// Palette.
+func Quantise(src *image.RGBA, bg color.RGBA) *Tile { return quantise(src, bg, Palette[:Transparent]) }
+
+// QuantiseWide is Quantise with the colours of WidePalette, for the
+// pictures of NewWideCanvas.
+func QuantiseWide(src *image.RGBA, bg color.RGBA) *Tile {
+	return quantise(src, bg, WidePalette[:Transparent])
+}
+
+func quantise(src *image.RGBA, bg color.RGBA, pal color.Palette) *Tile {
 	b := src.Bounds()
 	t := &Tile{W: b.Dx(), H: b.Dy(), Pix: make([]uint8, b.Dx()*b.Dy())}
 	memo := map[color.RGBA]uint8{}
@@ -189,7 +204,7 @@ func Quantise(src *image.RGBA, bg color.RGBA) *Tile {
 				uint8(uint32(bl) + k*uint32(bg.B)/255), 255}
 			idx, ok := memo[c]
 			if !ok {
-				idx = uint8(Palette[:Transparent].Index(c))
+				idx = uint8(pal.Index(c))
 				memo[c] = idx
 			}
 			t.Pix[y*t.W+x] = idx

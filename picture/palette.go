@@ -32,6 +32,12 @@ var (
 	Green  = RGB(0x0b, 0x74, 0x33)
 	Orange = RGB(0xfa, 0xa3, 0x23)
 	Pink   = RGB(0xc9, 0x12, 0x80)
+
+	// Qwixx's red and yellow rows (its green and blue are Green and Blue
+	// above), and Grey, a die out of play.
+	Red    = RGB(0xdc, 0x32, 0x2f)
+	Yellow = RGB(0xff, 0xe0, 0x3a)
+	Grey   = RGB(0x6b, 0x72, 0x7b)
 )
 
 // RGB is the opaque colour r, g, b.
@@ -41,10 +47,14 @@ func RGB(r, g, b uint8) color.RGBA { return color.RGBA{r, g, b, 0xff} }
 // It is never written to a picture.
 const Transparent = 255
 
-// Palette is the picture palette (at most 255 colours in use).
-var Palette = buildPalette()
+// Palette is the picture palette (at most 255 colours in use), and
+// WidePalette the same with Qwixx's colours and their blends after it (the
+// first colours keep their indices). A picture of NewCanvas carries
+// Palette, one of NewWideCanvas WidePalette.
+var Palette, WidePalette = buildPalette()
 
-func buildPalette() color.Palette {
+// buildPalette returns the palette and the wide palette, each padded to 256.
+func buildPalette() (color.Palette, color.Palette) {
 	named := []color.RGBA{Table, Panel, PanelAct, Gold, White, Muted, Slot, Ink, Edge,
 		Cream, Brown, Lilac, Paper, Blue, Green, Orange, Pink}
 	faces := []color.RGBA{Blue, Green, Orange, Pink}
@@ -81,10 +91,25 @@ func buildPalette() color.Palette {
 			add(Blend(pr.a, pr.b, t*64))
 		}
 	}
-	for len(p) < 256 {
-		p = append(p, Table) // padding; index 255 is the transparent marker
+	// The colours added for Qwixx come last, in the wide palette only, so
+	// that the other drawings keep their pixels and their bytes.
+	base := len(p)
+	for _, c := range []color.RGBA{Red, Yellow, Grey} {
+		add(c)
 	}
-	return p
+	for _, pr := range []pair{{Red, Panel}, {Yellow, Panel}, {Red, PanelAct}, {Yellow, PanelAct},
+		{White, Red}, {Ink, Yellow}, {Ink, Red}, {Red, Table}, {Yellow, Table}, {Grey, Table}, {Ink, Grey}} {
+		for _, t := range []int{1, 2, 3} {
+			add(Blend(pr.a, pr.b, t*64))
+		}
+	}
+	pad := func(p color.Palette) color.Palette {
+		for len(p) < 256 {
+			p = append(p, Table) // padding; index 255 is the transparent marker
+		}
+		return p
+	}
+	return pad(p[:base:base]), pad(p)
 }
 
 // Blend mixes a over b with a weight of a256/256.
@@ -93,9 +118,10 @@ func Blend(a, b color.RGBA, a256 int) color.RGBA {
 	return RGB(m(a.R, b.R), m(a.G, b.G), m(a.B, b.B))
 }
 
-// IndexOf returns the palette index of c, which must be exact (a named colour).
+// IndexOf returns the palette index of c, which must be exact (a named
+// colour); the same in Palette and WidePalette.
 func IndexOf(c color.RGBA) uint8 {
-	for i, p := range Palette[:Transparent] {
+	for i, p := range WidePalette[:Transparent] {
 		if p == c {
 			return uint8(i)
 		}

@@ -1,0 +1,256 @@
+package qwixx
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"strconv"
+
+	rules "github.com/dixgame/dixbot/engine/qwixx"
+	"github.com/dixgame/dixbot/picture"
+)
+
+// ErrBadInput is returned for a view that cannot be drawn: no sheets or
+// more than five, a row, die or penalty count out of range.
+var ErrBadInput = errors.New("picture: bad input")
+
+// Labels are the few words a picture may show, in the language of whoever
+// reads it; the caller passes them localised. An empty label is left out.
+type Labels struct {
+	Score string // before a sheet's total ("score")
+}
+
+// Mark says who plays a seat, drawn before the seat's name.
+type Mark uint8
+
+const (
+	MarkNone     Mark = iota // a person playing their seat
+	MarkComputer             // the computer plays the seat: a robot's head
+	MarkAway                 // an absent player the computer stands in for: a crescent moon
+)
+
+// Board is the input of the board picture: the engine's view of a game,
+// the players' display names and marks by seat.
+type Board struct {
+	View   rules.View
+	Names  []string // by seat; a missing name is drawn as the seat number
+	Marks  []Mark   // by seat; missing: MarkNone
+	Labels Labels
+}
+
+// Geometry, in pixels. The width fits Discord's embed images (about 550 px
+// shown) with little scaling.
+const (
+	pageW   = 600
+	margin  = 8
+	gap     = 6
+	topH    = 52
+	dieSize = 40
+	headH   = 28
+	rowsX   = 8 // the rows' left edge inside a block
+	blockH  = headH + 4*(cellH+gapY) + 6
+)
+
+// RenderBoard draws the board: the roll on top (the white dice, their sum,
+// the coloured dice, a die out of play greyed and crossed), then one block
+// per seat: a gold arrow and frame on the seats that must decide, a small
+// die before the name of the seat that rolled, a robot or a moon before a
+// seat the computer plays or an absent player's, the final rank once the
+// game is over, the penalty boxes and the score; then the four rows with
+// their marks, the numbers passed over dimmed, each row's lock and points.
+// Runes the embedded fonts cannot draw are left out of the names. It
+// returns PNG bytes, or an error wrapping ErrBadInput. Safe for concurrent
+// use.
+func RenderBoard(b Board) ([]byte, error) {
+	img, err := drawBoard(&b)
+	if err != nil {
+		return nil, err
+	}
+	return picture.Encode(img)
+}
+
+func checkView(v *rules.View) error {
+	if len(v.Sheets) < 1 || len(v.Sheets) > rules.MaxPlayers {
+		return fmt.Errorf("%w: %d sheets", ErrBadInput, len(v.Sheets))
+	}
+	for _, d := range v.Dice {
+		if d > 6 {
+			return fmt.Errorf("%w: a die shows %d", ErrBadInput, d)
+		}
+	}
+	for _, s := range v.Sheets {
+		if s.Penalties < 0 || s.Penalties > rules.MaxPenalties {
+			return fmt.Errorf("%w: %d penalties", ErrBadInput, s.Penalties)
+		}
+		for c, r := range s.Rows {
+			for _, n := range r.Marks {
+				if rules.Pos(rules.Color(c), n) < 0 {
+					return fmt.Errorf("%w: mark %d in row %s", ErrBadInput, n, rules.Color(c))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func drawBoard(b *Board) (*image.Paletted, error) {
+	v := &b.View
+	if err := checkView(v); err != nil {
+		return nil, err
+	}
+	h := margin + topH + gap + len(v.Sheets)*(blockH+gap) - gap + margin
+	c := picture.NewWideCanvas(pageW, h, picture.Table)
+	drawRoll(c, v)
+	ranks := map[int]int{}
+	for _, r := range v.Results {
+		ranks[r.Seat] = r.Rank
+	}
+	y := margin + topH + gap
+	for s := range v.Sheets {
+		name := strconv.Itoa(s + 1)
+		if s < len(b.Names) {
+			if n := picture.Drawable(b.Names[s]); n != "" {
+				name = n
+			}
+		}
+		var mark Mark
+		if s < len(b.Marks) {
+			mark = b.Marks[s]
+		}
+		drawSheet(c, margin, y, v, s, name, mark, ranks[s], b.Labels)
+		y += blockH + gap
+	}
+	return c.Img, nil
+}
+
+// row blits tiles left to right from x, centred in a band of height h at
+// y, gap apart; it returns the x after the last.
+func row(c *picture.Canvas, x, y, h, gap int, tiles ...*picture.Tile) int {
+	for i, t := range tiles {
+		if i > 0 {
+			x += gap
+		}
+		c.Blit(t, x, y+(h-t.H)/2)
+		x += t.W
+	}
+	return x
+}
+
+// drawRoll draws the dice: W1, W2, the white sum, then red, yellow, green
+// and blue (grey and crossed when out of play).
+func drawRoll(c *picture.Canvas, v *rules.View) {
+	y := margin + (topH-dieSize)/2
+	x := margin
+	for _, d := range []rules.Die{rules.W1, rules.W2} {
+		c.Blit(dieTile(picture.White, picture.Ink, int(v.Dice[d]), dieSize, picture.Table), x, y)
+		x += dieSize + gap
+	}
+	x = row(c, x+4, margin, topH, 0, sumTile(v.WhiteSum, picture.Table)) + 24
+	for _, col := range rules.Colors {
+		val := int(v.Dice[rules.DieOf(col)])
+		if v.Removed[col] {
+			val = 0
+		}
+		c.Blit(dieTile(faceOf(col), inkOf(col), val, dieSize, picture.Table), x, y)
+		x += dieSize + gap
+	}
+}
+
+// drawSheet draws seat s's block at (x, y).
+func drawSheet(c *picture.Canvas, x, y int, v *rules.View, s int, name string, mark Mark, rank int, l Labels) {
+	sh := &v.Sheets[s]
+	deciding := sh.Deciding
+	bg := picture.Panel
+	if deciding {
+		bg = picture.PanelAct
+	}
+	w := pageW - 2*margin
+	r := image.Rect(x, y, x+w, y+blockH)
+	c.Fill(r, bg)
+	if deciding {
+		c.Frame(r, 3, picture.Gold)
+	}
+	// Header: rank, markers, name; on the right the penalties and score.
+	right := []*picture.Tile{}
+	for i := range rules.MaxPenalties {
+		right = append(right, penaltyTile(i < sh.Penalties, bg))
+	}
+	score := []*picture.Tile{}
+	if l.Score != "" {
+		score = append(score, picture.Text(l.Score, fLabel, picture.Muted, bg))
+	}
+	score = append(score, picture.Text(strconv.Itoa(sh.Score), fScore, picture.White, bg))
+	sw := 0
+	for i, t := range score {
+		sw += t.W
+		if i > 0 {
+			sw += 5
+		}
+	}
+	rx := x + w - 10 - sw
+	row(c, rx, y+2, headH, 5, score...)
+	pw := len(right)*18 + (len(right)-1)*3
+	px := rx - 14 - pw
+	row(c, px, y+2, headH, 3, right...)
+
+	hx := x + 8
+	if rank > 0 {
+		hx = row(c, hx, y+2, headH, 0, rankTile(rank, bg)) + 6
+	}
+	if deciding {
+		hx = row(c, hx, y+2, headH, 0, markTile(0, bg)) + 5
+	}
+	if s == v.Active && !v.Over {
+		hx = row(c, hx, y+2, headH, 0, markTile(1, bg)) + 5
+	}
+	if mark != MarkNone {
+		hx = row(c, hx, y+2, headH, 0, seatMarkTile(mark, bg)) + 5
+	}
+	name = picture.Fit(name, fName, px-hx-10)
+	row(c, hx, y+2, headH, 0, picture.Text(name, fName, picture.White, bg))
+
+	// The rows.
+	ry := y + headH + 2
+	for _, col := range rules.Colors {
+		rv := &sh.Rows[col]
+		right := -1
+		marked := [rules.RowCells]bool{}
+		for _, n := range rv.Marks {
+			p := rules.Pos(col, n)
+			marked[p] = true
+			right = max(right, p)
+		}
+		cx := x + rowsX
+		for p := range rules.RowCells {
+			st := cellOpen
+			switch {
+			case marked[p]:
+				st = cellMarked
+			case p < right || v.Locked[col]:
+				st = cellSkipped
+			}
+			c.Blit(cellTile(col, p, st, bg), cx, ry)
+			cx += cellW + gapX
+		}
+		st := cellOpen
+		switch {
+		case rv.Lock:
+			st = cellMarked
+		case v.Locked[col]:
+			st = cellSkipped
+		}
+		c.Blit(cellTile(col, rules.LockPos, st, bg), cx, ry)
+		pts := picture.Text(strconv.Itoa(rv.Points), fCell, pointsColor(rv.Points), bg)
+		c.Blit(pts, x+w-10-pts.W, ry+(cellH-pts.H)/2)
+		ry += cellH + gapY
+	}
+}
+
+// pointsColor is the colour of a row's points: muted while zero.
+func pointsColor(n int) color.RGBA {
+	if n == 0 {
+		return picture.Muted
+	}
+	return picture.White
+}
