@@ -1,0 +1,151 @@
+package deck
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"image/png"
+	"io/fs"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestDeckHas71CardsOf2Faces checks X1: 71 cards, a picture on each face.
+func TestDeckHas71CardsOf2Faces(t *testing.T) {
+	require.Equal(t, 71, Cards())
+	n := 0
+	for c := range Cards() {
+		for f := range Faces {
+			if Face(c, f) != nil {
+				n++
+			}
+		}
+	}
+	assert.Equal(t, 142, n)
+	assert.Len(t, Manifest(), 142)
+}
+
+// TestFacesAreSquarePNGs decodes every face: a Side×Side PNG.
+func TestFacesAreSquarePNGs(t *testing.T) {
+	for c := range Cards() {
+		for f := range Faces {
+			img, err := png.Decode(bytes.NewReader(Face(c, f)))
+			require.NoError(t, err, ID(c, f))
+			b := img.Bounds()
+			assert.Equal(t, Side, b.Dx(), ID(c, f))
+			assert.Equal(t, Side, b.Dy(), ID(c, f))
+		}
+	}
+}
+
+// TestKeywordsAndTitles checks section 8: at least five keywords in each
+// language, lower case, trimmed, none repeated within a face, and a title in
+// each language.
+func TestKeywordsAndTitles(t *testing.T) {
+	for c := range Cards() {
+		for f := range Faces {
+			id := ID(c, f)
+			en, fr := Keywords(c, f)
+			assert.GreaterOrEqual(t, len(en), 5, id)
+			assert.GreaterOrEqual(t, len(fr), 5, id)
+			for _, kws := range [][]string{en, fr} {
+				seen := map[string]bool{}
+				for _, k := range kws {
+					assert.NotEmpty(t, k, id)
+					assert.Equal(t, strings.TrimSpace(k), k, id)
+					assert.Equal(t, strings.ToLower(k), k, id)
+					assert.False(t, seen[k], "%s repeats %q", id, k)
+					seen[k] = true
+				}
+			}
+			te, tf := Title(c, f)
+			assert.NotEmpty(t, te, id)
+			assert.NotEmpty(t, tf, id)
+		}
+	}
+}
+
+// TestFrenchKeywordsUseAccents guards against French keywords typed without
+// their accents: across the deck, a good share carries one.
+func TestFrenchKeywordsUseAccents(t *testing.T) {
+	total, accented := 0, 0
+	for _, e := range Manifest() {
+		for _, k := range e.KeywordsFr {
+			total++
+			if strings.IndexFunc(k, func(r rune) bool { return r > unicode.MaxASCII }) >= 0 {
+				accented++
+			}
+		}
+	}
+	assert.Greater(t, accented*10, total, "%d of %d French keywords have a letter beyond ASCII", accented, total)
+}
+
+// TestNoDuplicatePictures compares the pictures' hashes, and the sources.
+func TestNoDuplicatePictures(t *testing.T) {
+	byHash := map[[32]byte]string{}
+	bySource := map[string]string{}
+	for _, e := range Manifest() {
+		id := ID(e.Card, int(e.Face[0]-'a'))
+		h := sha256.Sum256(Face(e.Card, int(e.Face[0]-'a')))
+		if prev, ok := byHash[h]; ok {
+			t.Errorf("%s and %s are the same picture", prev, id)
+		}
+		byHash[h] = id
+		if prev, ok := bySource[e.Source]; ok {
+			t.Errorf("%s and %s come from the same source %s", prev, id, e.Source)
+		}
+		bySource[e.Source] = id
+		assert.NotEmpty(t, e.Licence, id)
+		assert.Equal(t, id+".png", e.File)
+	}
+}
+
+// TestDeckSize keeps the embedded deck under 8 MB, and every embedded PNG
+// in the manifest.
+func TestDeckSize(t *testing.T) {
+	total := 0
+	n := 0
+	err := fs.WalkDir(files, "png", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := files.ReadFile(p)
+		total += len(b)
+		n++
+		return err
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 142, n, "PNG files embedded")
+	assert.Less(t, total, 8<<20)
+	t.Logf("deck: %d pictures, %d bytes", n, total)
+}
+
+// TestOutOfRange: bad arguments give empty results, never a panic.
+func TestOutOfRange(t *testing.T) {
+	for _, a := range [][2]int{{-1, 0}, {Cards(), 0}, {0, -1}, {0, Faces}, {1 << 30, 1 << 30}} {
+		assert.Nil(t, Face(a[0], a[1]))
+		en, fr := Keywords(a[0], a[1])
+		assert.Nil(t, en)
+		assert.Nil(t, fr)
+		te, tf := Title(a[0], a[1])
+		assert.Empty(t, te)
+		assert.Empty(t, tf)
+		assert.Empty(t, ID(a[0], a[1]))
+	}
+	assert.Equal(t, "c017a", ID(17, 0))
+	assert.Equal(t, "c070b", ID(70, 1))
+}
+
+// TestKeywordsAreCopies: changing what Keywords returns leaves the deck as
+// it is.
+func TestKeywordsAreCopies(t *testing.T) {
+	en, fr := Keywords(0, 0)
+	want := en[0]
+	en[0], fr[0] = "changed", "changé"
+	en2, fr2 := Keywords(0, 0)
+	assert.Equal(t, want, en2[0])
+	assert.NotEqual(t, "changé", fr2[0])
+}
