@@ -1,7 +1,11 @@
-// Command dixsim scores collections, simulates and replays games of DIX.
+// Command dixsim scores collections, simulates and replays games of DIX,
+// and simulates games of Qwixx and computes its solitaire optimum.
 //
 //	dixsim score                 read collections (SPEC §7 notation) on stdin, one per line; write JSON scores
 //	dixsim sim -games N -players P|A..B [-seed S] [-check] [-difficulty D] [-variant] [-policy mix|simple|random|easy|normal|strong|oracle] [-analyse]
+//	dixsim sim -game qwixx -games N -players P|A..B [-seed S] [-check] [-policy simple|easy|normal|strong|mix|p0,p1,…]
+//	dixsim sim -game qwixx -solitaire -games N [-policy strong]   average score of one sheet active every roll
+//	dixsim optimum [-games N] [-fit N] [-out FILE]   exact Qwixx solitaire values; fit the strong level's table
 //	dixsim replay FILE           run a scenario file (engine/dix/testdata/scenarios/README.md); print the final state as JSON
 package main
 
@@ -13,7 +17,7 @@ import (
 	"os"
 )
 
-const usage = "usage: dixsim score | sim -games N -players P|A..B [-seed S] [-check] | replay FILE"
+const usage = "usage: dixsim score | sim [-game dix|qwixx] -games N -players P|A..B [-seed S] [-check] | optimum | replay FILE"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -34,6 +38,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = runSim(args[1:], stdout, stderr)
 	case "replay":
 		err = runReplay(args[1:], stdout)
+	case "optimum":
+		err = runOptimum(args[1:], stdout, stderr)
 	default:
 		fmt.Fprintln(stderr, usage)
 		return 2

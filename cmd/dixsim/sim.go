@@ -13,6 +13,7 @@ import (
 
 	computer "github.com/dixgame/dixbot/computer/dix"
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/engine/qwixx"
 )
 
 // simConfig is what `dixsim sim` was asked to do.
@@ -59,13 +60,32 @@ func runSim(args []string, out, errOut io.Writer) error {
 	fs.IntVar(&cfg.difficulty, "difficulty", 6, "solo difficulty, 4–10")
 	fs.BoolVar(&cfg.variant, "variant", false, "play the bust variant")
 	fs.BoolVar(&cfg.analyse, "analyse", false, "also print what each seat did per game (cards drawn and kept, busts, money gained and lost, purchases, wilds) and seat 0's score margin, and seat 0's win rate had it scored 1, 2 or 3 points more")
-	fs.StringVar(&cfg.policy, "policy", "mix", "automatic players: one name for every seat, or one per seat separated by commas (the last repeats); names: random, simple, easy, normal, strong (computer players), oracle (the strong player seeing the deck's order when it draws: an analysis bound, not a fair player), or mix (simple and random by turns of seat)")
+	game := fs.String("game", "dix", "the game: dix or qwixx")
+	solitaire := fs.Bool("solitaire", false, "qwixx: solitaire analysis (one sheet, active every roll; -players is ignored; policy strong unless given)")
+	fs.StringVar(&cfg.policy, "policy", "mix", "automatic players: one name for every seat, or one per seat separated by commas (the last repeats); names: random, simple, easy, normal, strong (computer players), oracle (the strong player seeing the deck's order when it draws: an analysis bound, not a fair player), or mix (simple and random by turns of seat); qwixx: simple (marks only what leaves no gap), easy, normal, strong, or mix (simple and normal by turns of seat)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	lo, hi, err := parsePlayers(*players)
 	if fs.NArg() != 0 || cfg.games < 1 || err != nil {
 		return fmt.Errorf("%w: sim -games N -players P|A..B [-seed S] [-check]", errUsage)
+	}
+	switch {
+	case *game == "qwixx" && *solitaire:
+		return runQwixxSim(cfg, true, out)
+	case *game == "qwixx":
+		if lo < qwixx.MinPlayers || hi > qwixx.MaxPlayers {
+			return fmt.Errorf("%w: qwixx is played by %d–%d players (or -solitaire)", errUsage, qwixx.MinPlayers, qwixx.MaxPlayers)
+		}
+		for p := lo; p <= hi; p++ {
+			cfg.players = p
+			if err := runQwixxSim(cfg, false, out); err != nil {
+				return err
+			}
+		}
+		return nil
+	case *game != "dix" || *solitaire:
+		return fmt.Errorf("%w: -game dix or qwixx; -solitaire is qwixx's", errUsage)
 	}
 	for p := lo; p <= hi; p++ {
 		cfg.players = p

@@ -27,7 +27,7 @@ func tri(a, b int) int {
 }
 
 // key returns the index of s (Penalties 0–3) under its symmetries.
-func key(s Sheet) int {
+func key(s Position) int {
 	return s.Penalties*quadKeys + tri(tri(int(s.Rows[0]), int(s.Rows[1])), tri(int(s.Rows[2]), int(s.Rows[3])))
 }
 
@@ -53,7 +53,7 @@ func SolveOptimum() *Optimum {
 			bySum[sum] = append(bySum[sum], r)
 		}
 	}
-	future := func(s Sheet) float64 {
+	future := func(s Position) float64 {
 		if s.closed() >= 2 {
 			return 0
 		}
@@ -62,7 +62,7 @@ func SolveOptimum() *Optimum {
 	for pen := 3; pen >= 0; pen-- {
 		for sum := len(bySum) - 1; sum >= 0; sum-- {
 			for _, r := range bySum[sum] {
-				s := Sheet{Rows: r, Penalties: pen}
+				s := Position{Rows: r, Penalties: pen}
 				if s.closed() >= 2 {
 					continue
 				}
@@ -75,7 +75,7 @@ func SolveOptimum() *Optimum {
 
 // Value returns the points still to be scored from s under perfect
 // solitaire play: 0 once the game is over.
-func (o *Optimum) Value(s Sheet) float64 {
+func (o *Optimum) Value(s Position) float64 {
 	if s.Penalties >= 4 || s.closed() >= 2 {
 		return 0
 	}

@@ -5,16 +5,16 @@ import (
 	"slices"
 )
 
-// Sheet is one sheet as its future play sees it: the code of each row (red,
+// Position is one sheet as its future play sees it: the code of each row (red,
 // yellow, green, blue) and the penalties marked (0–3; the fourth ends the
 // game, §6).
-type Sheet struct {
+type Position struct {
 	Rows      [4]uint8
 	Penalties int
 }
 
 // closed returns how many rows of s are closed.
-func (s Sheet) closed() int {
+func (s Position) closed() int {
 	n := 0
 	for _, c := range s.Rows {
 		if c == rowClosed {
@@ -27,7 +27,7 @@ func (s Sheet) closed() int {
 // Future values a sheet: the points its player can still expect to score
 // from it (0 once the game is over). The values below are expectations over
 // the rolls to come, never over a known roll.
-type Future func(Sheet) float64
+type Future func(Position) float64
 
 // whitePairs lists the 21 rolls of the two white dice, smaller first, with
 // their probability.
@@ -53,10 +53,10 @@ var whitePairs = func() (w [21]struct {
 // player) who chooses both actions to maximise the points they score this
 // turn plus future's value of the sheet that follows. future is called only
 // on sheets of a game still running.
-func turnValue(s Sheet, future Future) float64 {
+func turnValue(s Position, future Future) float64 {
 	penalty := -5.0 // §3: nothing marked in either action
 	if s.Penalties+1 < 4 {
-		penalty += future(Sheet{Rows: s.Rows, Penalties: s.Penalties + 1})
+		penalty += future(Position{Rows: s.Rows, Penalties: s.Penalties + 1})
 	}
 	locks := s.closed()
 	// single[c][p]: one mark, at position p of row c, in either action.

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	computer "github.com/dixgame/dixbot/computer/qwixx"
+	"github.com/dixgame/dixbot/engine/qwixx"
+)
+
+func TestRunSimQwixx(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"every level and simple, checked", []string{"-game", "qwixx", "-games", "20", "-players", "4", "-policy", "strong,normal,easy,simple", "-check"},
+			[]string{"games:          20 (qwixx, 4 players, policies strong normal easy simple, seeds 1…20, checked)", "rolls/game:", "ended by locks:", "win rate:       p0 strong", "95% CI", "p3 simple", "slowest decision: p0 strong"}},
+		{"every player count", []string{"-game", "qwixx", "-games", "5", "-players", "2..5"}, []string{"2 players, policies simple normal", "5 players, policies simple normal simple normal simple"}},
+		{"solitaire", []string{"-game", "qwixx", "-solitaire", "-games", "20", "-check"}, []string{"qwixx solitaire, policies strong", "average score:  strong", "min", "max"}},
+		{"a scaled table", []string{"-game", "qwixx", "-games", "5", "-players", "2", "-policy", "table:0.3,normal"}, []string{"policies table:0.3 normal"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			require.NoError(t, runSim(tc.args, &out, &errOut))
+			for _, w := range tc.want {
+				assert.Contains(t, out.String(), w)
+			}
+		})
+	}
+}
+
+func TestRunSimQwixxBadUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"-game", "qwixx", "-players", "1", "-games", "1"},
+		{"-game", "qwixx", "-players", "6", "-games", "1"},
+		{"-game", "qwixx", "-policy", "clever", "-games", "1"},
+		{"-game", "qwixx", "-policy", "table:x", "-games", "1"},
+		{"-game", "chess", "-games", "1"},
+		{"-solitaire", "-games", "1"},
+	} {
+		var out, errOut bytes.Buffer
+		assert.ErrorIs(t, runSim(args, &out, &errOut), errUsage, "%v", args)
+	}
+}
+
+// TestSimpleQwixxLeavesNoGap plays games with the simple policy on every
+// seat and checks each of its marks is the box right after the row's last
+// mark.
+func TestSimpleQwixxLeavesNoGap(t *testing.T) {
+	marks := 0
+	for seed := range int64(20) {
+		g, err := qwixx.New(qwixx.Options{Players: 3, Seed: seed, First: -1})
+		require.NoError(t, err)
+		for !g.Over() {
+			for _, seat := range g.ToDecide() {
+				a, err := simpleQwixx(g, seat, rand.New(rand.NewPCG(1, 1)))
+				require.NoError(t, err)
+				if !a.Pass {
+					assert.Equal(t, g.Sheets[seat].Rows[a.Color].Right()+1, qwixx.Pos(a.Color, a.Number), "%s", a)
+					marks++
+				}
+				_, err = g.Apply(seat, a)
+				require.NoError(t, err)
+			}
+		}
+	}
+	assert.Greater(t, marks, 50)
+}
+
+func TestRunOptimumBadUsage(t *testing.T) {
+	for _, args := range [][]string{{"-fit", "0"}, {"-games", "-1"}, {"extra"}} {
+		var out, errOut bytes.Buffer
+		assert.ErrorIs(t, runOptimum(args, &out, &errOut), errUsage, "%v", args)
+	}
+}
+
+// TestCompactSourceRoundTrips checks the written table is Go source that
+// holds the table's numbers.
+func TestCompactSourceRoundTrips(t *testing.T) {
+	src := string(compactSource(computer.SolitaireTable(), 3000, 1_000_001, 2.32))
+	assert.Contains(t, src, "package qwixx")
+	assert.Contains(t, src, "var compactTable = Compact{")
+	assert.Contains(t, src, "`dixsim optimum -fit 3000 -seed 1 -out computer/qwixx/compact_table.go`")
+	assert.Contains(t, src, fmt.Sprintf("%.3f", computer.SolitaireTable()[0][0][1]))
+}

@@ -1,0 +1,36 @@
+package qwixx_test
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	computer "github.com/dixgame/dixbot/computer/qwixx"
+	"github.com/dixgame/dixbot/engine/qwixx"
+)
+
+// BenchmarkDecide times one decision of each level over random positions
+// of 2–5 sheets, and reports the slowest single decision seen.
+func BenchmarkDecide(b *testing.B) {
+	r := rand.New(rand.NewPCG(8, 9))
+	var games []*qwixx.Game
+	for i := range 256 {
+		games = append(games, randomPosition(b, r, 2+i%4, int64(i)))
+	}
+	for _, l := range computer.Levels {
+		b.Run(l.String(), func(b *testing.B) {
+			var slowest time.Duration
+			i := 0
+			for b.Loop() {
+				g := games[i%len(games)]
+				i++
+				t0 := time.Now()
+				if _, err := computer.Decide(g, g.ToDecide()[0], l, r); err != nil {
+					b.Fatal(err)
+				}
+				slowest = max(slowest, time.Since(t0))
+			}
+			b.ReportMetric(float64(slowest.Microseconds()), "slowest-µs")
+		})
+	}
+}

@@ -1,0 +1,34 @@
+// Package qwixx is the computer player of Qwixx and the numbers behind it:
+// the exact value of every solitaire sheet under perfect play, a small
+// table fitted to it, and the expected points of each decision open to a
+// seat (for a hint).
+//
+// It decides from what every seat may see (Q11): its own sheet, the rows
+// locked, the roll on the table and its own action 1 decision. It never
+// reads the game's future rolls nor what other seats decided in the
+// action 1 under way (decisions are simultaneous). Decisions are
+// deterministic: only the easy level draws, from the *rand.Rand given.
+//
+// How it plays. Every decision is valued in points of final score: the
+// points a mark adds now (a row's nth mark adds n, the lock one more
+// mark, Q3; a penalty −5) plus a measure of the sheet that follows. The
+// active seat values its white sum with the best colour sum of the same
+// roll to follow (Q2, Q5, Q6, Q8). The levels differ by that measure:
+//
+//   - strong: Compact, an additive table (row code × penalties × rows
+//     already closed) fitted by least squares to Optimum, the exact
+//     solitaire values computed by dynamic programming (`dixsim optimum`
+//     solves them, plays them, fits the table and writes
+//     compact_table.go);
+//   - normal: a rule of thumb (each open row marks about 45% of the boxes
+//     left), blind to penalties and to the end of the game;
+//   - easy: no measure; it marks the number skipping the fewest boxes when
+//     it skips at most one (more on a colour sum, more again to avoid a
+//     penalty) and passes otherwise.
+//
+// None of them models the other seats: their marks, locks and penalties
+// matter only through the rows they lock.
+//
+// It depends only on the rules (engine/qwixx), the engine contract and the
+// standard library: no Discord, no store, no text.
+package qwixx

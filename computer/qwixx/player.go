@@ -1,0 +1,144 @@
+package qwixx
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/qwixx"
+)
+
+// Level is how well the computer plays. The zero value is not a level.
+type Level uint8
+
+const (
+	Easy Level = iota + 1
+	Normal
+	Strong
+)
+
+// Levels lists the levels, weakest first.
+var Levels = []Level{Easy, Normal, Strong}
+
+var levelNames = [...]string{Easy: "easy", Normal: "normal", Strong: "strong"}
+
+// String is the level's name: easy, normal or strong.
+func (l Level) String() string {
+	if l < Easy || l > Strong {
+		return fmt.Sprintf("level(%d)", uint8(l))
+	}
+	return levelNames[l]
+}
+
+// ErrLevel is returned by ParseLevel for an unknown name.
+var ErrLevel = errors.New("computer: unknown level")
+
+// ParseLevel reads a level name (any case). It returns ErrLevel otherwise.
+func ParseLevel(s string) (Level, error) {
+	for _, l := range Levels {
+		if strings.EqualFold(s, l.String()) {
+			return l, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: %q (want easy, normal or strong)", ErrLevel, s)
+}
+
+// Decide returns seat's decision at level l: one of g.LegalActions(seat).
+// Easy draws from r; normal and strong do not. It returns an error
+// wrapping engine.ErrNotYourTurn when seat has nothing to decide.
+func Decide(g *qwixx.Game, seat int, l Level, r *rand.Rand) (qwixx.Action, error) {
+	var a qwixx.Action
+	var ok bool
+	switch l {
+	case Easy:
+		a, ok = decideEasy(g, seat, r)
+	case Normal:
+		a, ok = bestOption(g, seat, heuristic)
+	default:
+		a, ok = bestOption(g, seat, strongFuture(g))
+	}
+	if !ok {
+		return qwixx.Action{}, fmt.Errorf("%w: seat %d", engine.ErrNotYourTurn, seat)
+	}
+	return a, nil
+}
+
+// Timeout returns the decision taken for seat when its time runs out: a
+// pass on the white sum (never a penalty, since action 2 follows for the
+// active seat), and the strong level's decision on a colour sum (a
+// penalty when that is the best, or the only, choice). Errors as Decide.
+func Timeout(g *qwixx.Game, seat int, r *rand.Rand) (qwixx.Action, error) {
+	if !g.Deciding(seat) {
+		return qwixx.Action{}, fmt.Errorf("%w: seat %d", engine.ErrNotYourTurn, seat)
+	}
+	if g.Phase == qwixx.PhaseWhite {
+		return qwixx.Action{Kind: qwixx.ActWhite, Pass: true}, nil
+	}
+	return Decide(g, seat, Strong, r)
+}
+
+// Options returns every decision open to seat with the points the strong
+// level expects seat to finish the game with after it (for a hint), in
+// g.LegalActions' order; none when seat has nothing to decide. For the
+// active seat's white sum, a decision is valued with the best colour sum
+// of this roll to follow.
+func Options(g *qwixx.Game, seat int) []Option {
+	return appendOptions(nil, g, seat, strongFuture(g))
+}
+
+// strongScale is the share of the solitaire table's values the strong
+// level counts on, by seats: 1 alone (solitaire); with others at the table
+// they lock rows and take penalties that end the game well before a
+// solitaire sheet would, so a box kept for later is worth much less. Each
+// factor is the one of 0.05, 0.1, …, 0.55 that won most often against
+// normal players (`dixsim sim -game qwixx -policy table:F,normal`, 600
+// games per factor and seat count; the figures are in the package's
+// notes).
+var strongScale = [qwixx.MaxPlayers + 1]float64{1: 1, 2: 0.35, 3: 0.3, 4: 0.25, 5: 0.25}
+
+// strongFuture is the strong level's measure of a sheet in g.
+func strongFuture(g *qwixx.Game) Future {
+	k := strongScale[min(max(g.Players, 1), qwixx.MaxPlayers)]
+	if g.Solitaire || k == 1 {
+		return compactTable.Value
+	}
+	return Scaled(&compactTable, k)
+}
+
+// Scaled returns the values of c multiplied by k.
+func Scaled(c *Compact, k float64) Future {
+	return func(p Position) float64 { return k * c.Value(p) }
+}
+
+// Player is the computer player at Level as an engine.Player, for the
+// table that knows games only through the contract. It is safe for
+// concurrent use.
+type Player struct{ Level Level }
+
+var _ engine.Player = Player{}
+
+// Decide returns Decide's action as a move. It returns an error wrapping
+// engine.ErrWrongGame for a state that is not a qwixx.State and
+// engine.ErrNotYourTurn when seat has nothing to decide.
+func (p Player) Decide(s engine.State, seat int, r *rand.Rand) (engine.Move, error) {
+	return move(s, func(g *qwixx.Game) (qwixx.Action, error) { return Decide(g, seat, p.Level, r) })
+}
+
+// Timeout returns Timeout's action as a move; errors as Decide.
+func (Player) Timeout(s engine.State, seat int, r *rand.Rand) (engine.Move, error) {
+	return move(s, func(g *qwixx.Game) (qwixx.Action, error) { return Timeout(g, seat, r) })
+}
+
+func move(s engine.State, decide func(*qwixx.Game) (qwixx.Action, error)) (engine.Move, error) {
+	st, ok := s.(qwixx.State)
+	if !ok {
+		return "", fmt.Errorf("%w: %T", engine.ErrWrongGame, s)
+	}
+	a, err := decide(st.Game())
+	if err != nil {
+		return "", err
+	}
+	return a.Move(), nil
+}

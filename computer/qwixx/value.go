@@ -1,0 +1,110 @@
+package qwixx
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/qwixx"
+)
+
+// Option is one decision open to a seat and the points the seat can
+// expect to finish the game with if it takes it.
+type Option struct {
+	Action qwixx.Action
+	Points float64
+}
+
+// appendOptions appends every decision open to seat (g.LegalActions'
+// order) valued under future: the seat's score now, plus the points the
+// decision adds, plus future's value of the sheet that follows. The active
+// seat's action 1 is valued with its best action 2 on this roll to follow
+// (Q2, Q5, Q6, Q8 as the rules have them).
+func appendOptions(dst []Option, g *qwixx.Game, seat int, future Future) []Option {
+	var buf [10]qwixx.Action
+	acts := g.AppendLegal(buf[:0], seat)
+	if len(acts) == 0 {
+		return dst
+	}
+	p := positionOf(g, seat)
+	score := float64(g.Sheets[seat].Score())
+	for _, a := range acts {
+		dst = append(dst, Option{Action: a, Points: score + actionValue(g, seat, p, a, future)})
+	}
+	return dst
+}
+
+// actionValue returns the points a adds to p (seat's position) now and
+// later, under future.
+func actionValue(g *qwixx.Game, seat int, p Position, a qwixx.Action, future Future) float64 {
+	if a.Kind == qwixx.ActColour {
+		if a.Pass {
+			if _, marked := g.Choices[seat].Marked(); !marked {
+				q, pts := p.penalty() // §3
+				return pts + worth(q, future)
+			}
+			return worth(p, future)
+		}
+		q, pts, _ := p.mark(a.Color, a.Number)
+		return pts + worth(q, future)
+	}
+	q, pts := p, 0.0
+	if !a.Pass {
+		q, pts, _ = p.mark(a.Color, a.Number)
+	}
+	if seat != g.Active {
+		return pts + worth(q, future)
+	}
+	if q.over() {
+		return pts // Q8: no action 2 after the game ended in action 1
+	}
+	var best float64
+	if a.Pass {
+		pq, ppts := q.penalty()
+		best = ppts + worth(pq, future)
+	} else {
+		best = worth(q, future)
+	}
+	for _, c := range qwixx.Colors {
+		d := int(g.Dice[qwixx.DieOf(c)])
+		if d == 0 || q.Rows[c] == rowClosed { // Q5: removed die, locked row
+			continue
+		}
+		for _, w := range [2]int{int(g.Dice[qwixx.W1]), int(g.Dice[qwixx.W2])} {
+			if q2, pts2, ok := q.mark(c, w+d); ok {
+				best = max(best, pts2+worth(q2, future))
+			}
+		}
+	}
+	return pts + best
+}
+
+// bestOption returns the decision of seat with the highest value under
+// future, the first such in g.LegalActions' order; ok is false when seat
+// has nothing to decide.
+func bestOption(g *qwixx.Game, seat int, future Future) (qwixx.Action, bool) {
+	var buf [10]Option
+	opts := appendOptions(buf[:0], g, seat, future)
+	if len(opts) == 0 {
+		return qwixx.Action{}, false
+	}
+	best, v := opts[0].Action, math.Inf(-1)
+	for _, o := range opts {
+		if o.Points > v+1e-9 {
+			best, v = o.Action, o.Points
+		}
+	}
+	return best, true
+}
+
+// DecideUnder returns seat's best decision under future (as the strong
+// level decides under its table): for tools that measure other tables.
+// It returns an error wrapping engine.ErrNotYourTurn when seat has nothing
+// to decide.
+func DecideUnder(g *qwixx.Game, seat int, future Future) (qwixx.Action, error) {
+	a, ok := bestOption(g, seat, future)
+	if !ok {
+		return a, fmt.Errorf("%w: seat %d", engine.ErrNotYourTurn, seat)
+	}
+	return a, nil
+}
