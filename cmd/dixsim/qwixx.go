@@ -19,7 +19,7 @@ type qwixxPolicy func(g *qwixx.Game, seat int, r *rand.Rand) (qwixx.Action, erro
 // qwixxPolicies returns one policy per seat from a name for every seat or
 // a comma-separated list, one per seat (the last repeats): easy, normal,
 // strong (the computer player's levels), simple, or table:F (the strong
-// level's decisions under its solitaire table's values times F, to measure
+// level's decisions with its solitaire table's values times F, to measure
 // the factors it uses); mix is simple and normal by turns of seat.
 func qwixxPolicies(spec string, seats int) ([]qwixxPolicy, []string, error) {
 	list := strings.Split(spec, ",")
@@ -38,9 +38,8 @@ func qwixxPolicies(spec string, seats int) ([]qwixxPolicy, []string, error) {
 			if err != nil || f <= 0 {
 				return nil, nil, fmt.Errorf("%w: policy %q (table:F, F > 0)", errUsage, n)
 			}
-			future := computer.Scaled(computer.SolitaireTable(), f)
 			pol = append(pol, func(g *qwixx.Game, seat int, _ *rand.Rand) (qwixx.Action, error) {
-				return computer.DecideUnder(g, seat, future)
+				return computer.DecideUnder(g, seat, computer.TableFuture(g, seat, f))
 			})
 		} else if n == "simple" {
 			pol = append(pol, simpleQwixx)

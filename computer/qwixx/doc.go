@@ -19,15 +19,19 @@
 //     already closed) fitted by least squares to Optimum, the exact
 //     solitaire values computed by dynamic programming (`dixsim optimum`
 //     solves them, plays them, fits the table and writes
-//     compact_table.go);
+//     compact_table.go). Alone it plays the table as it is. With others
+//     at the table it counts a share of it (strongScale: the game ends
+//     sooner, so a box kept for later is worth less) and reads the
+//     penalties as those of the most penalised seat, whose fourth ends
+//     the game for all;
 //   - normal: a rule of thumb (each open row marks about 45% of the boxes
 //     left), blind to penalties and to the end of the game;
 //   - easy: no measure; it marks the number skipping the fewest boxes when
 //     it skips at most one (more on a colour sum, more again to avoid a
 //     penalty) and passes otherwise.
 //
-// None of them models the other seats: their marks, locks and penalties
-// matter only through the rows they lock.
+// None of them models the other seats' decisions: the others matter
+// through the rows they lock and, for the strong level, their penalties.
 //
 // It depends only on the rules (engine/qwixx), the engine contract and the
 // standard library: no Discord, no store, no text.

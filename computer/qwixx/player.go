@@ -57,7 +57,7 @@ func Decide(g *qwixx.Game, seat int, l Level, r *rand.Rand) (qwixx.Action, error
 	case Normal:
 		a, ok = bestOption(g, seat, heuristic)
 	default:
-		a, ok = bestOption(g, seat, strongFuture(g))
+		a, ok = bestOption(g, seat, strongFuture(g, seat))
 	}
 	if !ok {
 		return qwixx.Action{}, fmt.Errorf("%w: seat %d", engine.ErrNotYourTurn, seat)
@@ -85,31 +85,46 @@ func Timeout(g *qwixx.Game, seat int, r *rand.Rand) (qwixx.Action, error) {
 // active seat's white sum, a decision is valued with the best colour sum
 // of this roll to follow.
 func Options(g *qwixx.Game, seat int) []Option {
-	return appendOptions(nil, g, seat, strongFuture(g))
+	return appendOptions(nil, g, seat, strongFuture(g, seat))
 }
 
 // strongScale is the share of the solitaire table's values the strong
-// level counts on, by seats: 1 alone (solitaire); with others at the table
-// they lock rows and take penalties that end the game well before a
-// solitaire sheet would, so a box kept for later is worth much less. Each
-// factor is the one of 0.05, 0.1, …, 0.55 that won most often against
-// normal players (`dixsim sim -game qwixx -policy table:F,normal`, 600
-// games per factor and seat count; the figures are in the package's
-// notes).
-var strongScale = [qwixx.MaxPlayers + 1]float64{1: 1, 2: 0.35, 3: 0.3, 4: 0.25, 5: 0.25}
+// level counts on, by seats: all of them alone (solitaire); with others at
+// the table, who lock rows and take penalties that end the game well
+// before a solitaire sheet would, a box kept for later is worth much less.
+// Each factor is the one of 0.2, 0.25, …, 0.4 that won most often against
+// normal players (`dixsim sim -game qwixx -policy table:F,normal`; the
+// figures are in the package's notes).
+var strongScale = [qwixx.MaxPlayers + 1]float64{1: 1, 2: 0.35, 3: 0.25, 4: 0.25, 5: 0.25}
 
-// strongFuture is the strong level's measure of a sheet in g.
-func strongFuture(g *qwixx.Game) Future {
-	k := strongScale[min(max(g.Players, 1), qwixx.MaxPlayers)]
-	if g.Solitaire || k == 1 {
-		return compactTable.Value
-	}
-	return Scaled(&compactTable, k)
+// strongFuture is the strong level's measure of seat's sheet in g.
+func strongFuture(g *qwixx.Game, seat int) Future {
+	return TableFuture(g, seat, strongScale[min(max(g.Players, 1), qwixx.MaxPlayers)])
 }
 
-// Scaled returns the values of c multiplied by k.
-func Scaled(c *Compact, k float64) Future {
-	return func(p Position) float64 { return k * c.Value(p) }
+// TableFuture returns the measure of seat's sheet that the strong level
+// uses, with the solitaire table's values times k: a sheet is valued with
+// the penalties of the most penalised seat at the table (capped at 3), its
+// own or another's (Q11: they are public), since any seat's fourth penalty
+// ends the game (§6).
+func TableFuture(g *qwixx.Game, seat int, k float64) Future {
+	clock := 0
+	for s := range g.Sheets {
+		if s != seat {
+			clock = max(clock, g.Sheets[s].Penalties)
+		}
+	}
+	if clock == 0 && k == 1 {
+		return compactTable.Value
+	}
+	return func(p Position) float64 {
+		q := p
+		q.Penalties = min(max(p.Penalties, clock), qwixx.MaxPenalties-1)
+		if p.Penalties >= qwixx.MaxPenalties {
+			return 0
+		}
+		return k * compactTable.Value(q)
+	}
 }
 
 // Player is the computer player at Level as an engine.Player, for the
