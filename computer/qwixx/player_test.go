@@ -195,3 +195,20 @@ func TestWrongGameAndNotDeciding(t *testing.T) {
 
 // notQwixx is a state of some other game.
 type notQwixx struct{ engine.State }
+
+// TestStrongReadsTheTablesPenalties checks that the strong level values a
+// sheet with the penalties of the most penalised seat (any seat's fourth
+// ends the game, §6) and its own when they are more.
+func TestStrongReadsTheTablesPenalties(t *testing.T) {
+	g, err := qwixx.New(qwixx.Options{Players: 3, Seed: 1, First: 0})
+	require.NoError(t, err)
+	empty := computer.Position{}
+	calm := computer.TableFuture(g, 0, 1)(empty)
+	g.Sheets[2].Penalties = 3
+	tense := computer.TableFuture(g, 0, 1)(empty)
+	assert.Less(t, tense, calm, "the game may end on seat 2's next penalty")
+	assert.InDelta(t, computer.TableFuture(g, 1, 1)(computer.Position{Penalties: 3}), tense, 1e-9)
+	assert.InDelta(t, calm, computer.TableFuture(g, 2, 1)(empty), 1e-9, "for seat 2 the others have none: the sheet given says its own")
+	assert.InDelta(t, 0.25*tense, computer.TableFuture(g, 0, 0.25)(empty), 1e-9)
+	assert.Zero(t, computer.TableFuture(g, 0, 1)(computer.Position{Penalties: 4}))
+}
