@@ -130,6 +130,27 @@ func TableFuture(g *qwixx.Game, seat int, k float64) Future {
 	}
 }
 
+// Plan returns the strong level's two decisions for the active seat at
+// the start of its roll (a "My turn" prompt that takes both at once): its
+// white sum, then the colour sum it would mark if no other seat locks a
+// row in the same action 1 (Q5), and the points it expects to finish with
+// (as Options). ok is false unless seat is the active seat deciding its
+// white sum.
+func Plan(g *qwixx.Game, seat int) (white, colour qwixx.Action, points float64, ok bool) {
+	if g.Phase != qwixx.PhaseWhite || seat != g.Active || !g.Deciding(seat) {
+		return white, colour, 0, false
+	}
+	future := strongFuture(g, seat)
+	white, _ = bestOption(g, seat, future)
+	p := positionOf(g, seat)
+	q, pts := p, 0.0
+	if !white.Pass {
+		q, pts, _ = p.mark(white.Color, white.Number)
+	}
+	best, colour := followUp(g, q, !white.Pass, future)
+	return white, colour, float64(g.Sheets[seat].Score()) + pts + best, true
+}
+
 // Player is the computer player at Level as an engine.Player, for the
 // table that knows games only through the contract. It is safe for
 // concurrent use.

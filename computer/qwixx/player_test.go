@@ -212,3 +212,48 @@ func TestStrongReadsTheTablesPenalties(t *testing.T) {
 	assert.InDelta(t, 0.25*tense, computer.TableFuture(g, 0, 0.25)(empty), 1e-9)
 	assert.Zero(t, computer.TableFuture(g, 0, 1)(computer.Position{Penalties: 4}))
 }
+
+// TestPlanIsTheStrongTurn checks the active seat's plan: its white sum is
+// the strong decision, its value the best of Options, and once every other
+// seat passed its colour sum is legal and is the strong decision.
+func TestPlanIsTheStrongTurn(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	plans := 0
+	for i := range 300 {
+		g := randomPosition(t, r, 1+i%5, int64(i))
+		for _, seat := range g.ToDecide() {
+			white, colour, points, ok := computer.Plan(g, seat)
+			if seat != g.Active || g.Phase != qwixx.PhaseWhite {
+				assert.False(t, ok)
+				continue
+			}
+			require.True(t, ok)
+			plans++
+			want, err := computer.Decide(g, seat, computer.Strong, r)
+			require.NoError(t, err)
+			assert.Equal(t, want, white)
+			for _, o := range computer.Options(g, seat) {
+				if o.Action == white {
+					assert.InDelta(t, o.Points, points, 1e-9)
+				}
+			}
+			h := g.Clone()
+			for _, s := range h.ToDecide() {
+				a := qwixx.Action{Kind: qwixx.ActWhite, Pass: true}
+				if s == seat {
+					a = white
+				}
+				_, err := h.Apply(s, a)
+				require.NoError(t, err)
+			}
+			if h.Over() {
+				continue
+			}
+			require.NoError(t, h.Legal(seat, colour), "%s then %s", white, colour)
+			next, err := computer.Decide(h, seat, computer.Strong, r)
+			require.NoError(t, err)
+			assert.Equal(t, next, colour)
+		}
+	}
+	assert.Greater(t, plans, 20)
+}

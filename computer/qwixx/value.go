@@ -55,28 +55,44 @@ func actionValue(g *qwixx.Game, seat int, p Position, a qwixx.Action, future Fut
 	if seat != g.Active {
 		return pts + worth(q, future)
 	}
+	best, _ := followUp(g, q, !a.Pass, future)
+	return pts + best
+}
+
+// followUp returns the best colour sum for the active seat whose position
+// after its action 1 is q (marked: it marked something there), on the roll
+// on the table, and its value under future: the pass (a penalty when it
+// marked nothing, §3) or a mark. Rows locked by other seats in the same
+// action 1 are unknown until it ends and are not foreseen.
+func followUp(g *qwixx.Game, q Position, marked bool, future Future) (float64, qwixx.Action) {
+	var a qwixx.Action
 	if q.over() {
-		return pts // Q8: no action 2 after the game ended in action 1
+		return 0, qwixx.Action{Kind: qwixx.ActColour, Pass: true} // Q8: no action 2 after the game ended in action 1
 	}
-	var best float64
-	if a.Pass {
-		pq, ppts := q.penalty()
-		best = ppts + worth(pq, future)
+	var pass float64
+	if marked {
+		pass = worth(q, future)
 	} else {
-		best = worth(q, future)
+		pq, ppts := q.penalty()
+		pass = ppts + worth(pq, future)
 	}
-	for _, c := range qwixx.Colors {
+	best := math.Inf(-1)
+	for _, c := range qwixx.Colors { // g.LegalActions' order: the first best
 		d := int(g.Dice[qwixx.DieOf(c)])
 		if d == 0 || q.Rows[c] == rowClosed { // Q5: removed die, locked row
 			continue
 		}
 		for _, w := range [2]int{int(g.Dice[qwixx.W1]), int(g.Dice[qwixx.W2])} {
-			if q2, pts2, ok := q.mark(c, w+d); ok {
-				best = max(best, pts2+worth(q2, future))
+			if q2, pts2, ok := q.mark(c, w+d); ok && pts2+worth(q2, future) > best+1e-9 {
+				best = pts2 + worth(q2, future)
+				a = qwixx.Action{Kind: qwixx.ActColour, Color: c, Number: w + d}
 			}
 		}
 	}
-	return pts + best
+	if pass > best+1e-9 {
+		return pass, qwixx.Action{Kind: qwixx.ActColour, Pass: true}
+	}
+	return best, a
 }
 
 // bestOption returns the decision of seat with the highest value under
