@@ -20,7 +20,7 @@ func (g *Game) Apply(seat int, a Action) ([]Event, error) {
 	if a.Kind == ActWhite {
 		return g.applyWhite(seat, a), nil
 	}
-	return g.applyColour(a), nil
+	return g.applyColour(a, nil), nil
 }
 
 // Legal returns why seat may not take decision a now, nil when it may.
@@ -44,6 +44,13 @@ func (g *Game) Legal(seat int, a Action) error {
 		return fmt.Errorf("%w: %w: no action", engine.ErrBadMove, ErrBadMove)
 	case (a.Kind == ActWhite) != (g.Phase == PhaseWhite):
 		return illegal(ErrWrongAction, "%s in the %s phase", a, g.Phase)
+	}
+	if a.Plan.Set {
+		if err := g.legalPlan(seat, a); err != nil {
+			return err
+		}
+	}
+	switch {
 	case a.Pass:
 		return nil
 	case a.Color > Blue:
@@ -72,6 +79,39 @@ func (g *Game) Legal(seat int, a Action) error {
 	return nil
 }
 
+// legalPlan returns why the active seat may not give action 2 decision
+// a.Plan with its action 1 decision a, as things stand: the colour sum
+// must come from the dice in play and fit the sheet once a is marked (Q2).
+// A row that another seat locks in action 1 may still forbid it later
+// (Q5): the plan is then dropped.
+func (g *Game) legalPlan(seat int, a Action) error {
+	illegal := func(err error, format string, args ...any) error {
+		return fmt.Errorf("%w: %w: "+format, append([]any{engine.ErrIllegalMove, err}, args...)...)
+	}
+	p := a.Plan
+	switch {
+	case a.Kind != ActWhite || seat != g.Active:
+		return illegal(ErrWrongAction, "only the active seat plans action 2 with action 1")
+	case p.Pass:
+		return nil
+	case p.Color > Blue:
+		return fmt.Errorf("%w: %w: no row %d", engine.ErrBadMove, ErrBadMove, p.Color)
+	case g.Locked[p.Color]:
+		return illegal(ErrDieRemoved, "the %s die", p.Color)
+	}
+	if _, ok := g.colourDie(p.Color, p.Number); !ok {
+		return illegal(ErrWrongSum, "no white die and the %s die make %d", p.Color, p.Number)
+	}
+	sh := g.Sheets[seat]
+	if !a.Pass && sh.Check(a.Color, a.Number) == nil {
+		sh.Mark(a.Color, a.Number)
+	}
+	if err := sh.Check(p.Color, p.Number); err != nil {
+		return illegal(err, "planned %s%d", p.Color, p.Number)
+	}
+	return nil
+}
+
 // colourDie returns the white die that, with the die of colour c, makes n
 // (§3 action 2: one white die and one coloured die still in play).
 func (g *Game) colourDie(c Color, n int) (Die, bool) {
@@ -89,6 +129,9 @@ func (g *Game) colourDie(c Color, n int) (Die, bool) {
 
 func (g *Game) applyWhite(seat int, a Action) []Event {
 	var evs []Event
+	if seat == g.Active {
+		g.plan = a.Plan
+	}
 	if a.Pass {
 		g.Choices[seat] = ChoicePass
 		evs = append(evs, Event{Kind: EvPassed, Seat: seat, Action: 1})
@@ -120,10 +163,21 @@ func (g *Game) endWhite(evs []Event) []Event {
 			evs = g.lock(c, by, evs)
 		}
 	}
+	plan := g.plan
+	g.plan = Plan{}
 	if g.LockCount() >= 2 {
+		// Q8: no action 2, so no planned one either.
 		return g.end(EndLocks, evs)
 	}
 	g.Phase = PhaseColour
+	if plan.Set {
+		if g.Legal(g.Active, plan.Action()) != nil {
+			// Q5: a row locked in action 1 forbids the plan; the active
+			// seat decides action 2 as usual.
+			return append(evs, Event{Kind: EvPlanDropped, Seat: g.Active})
+		}
+		return g.applyColour(plan.Action(), evs)
+	}
 	return evs
 }
 
@@ -142,8 +196,7 @@ func (g *Game) end(why End, evs []Event) []Event {
 	return append(evs, Event{Kind: EvGameOver, Seat: -1, End: why})
 }
 
-func (g *Game) applyColour(a Action) []Event {
-	var evs []Event
+func (g *Game) applyColour(a Action, evs []Event) []Event {
 	seat := g.Active
 	if a.Pass {
 		evs = append(evs, Event{Kind: EvPassed, Seat: seat, Action: 2})
@@ -183,7 +236,9 @@ func (g *Game) applyColour(a Action) []Event {
 // when seat is not deciding): in action 1 the white sum in each row that
 // takes it, in action 2 each distinct colour sum (a white die and a
 // coloured die in play) that its row takes. The order is fixed: rows
-// r y g b, and in action 2 the sum with W1 before the sum with W2.
+// r y g b, and in action 2 the sum with W1 before the sum with W2. The
+// active seat's action 1 decisions with a Plan are not listed: each is
+// one of these with one of LegalPlans.
 func (g *Game) LegalActions(seat int) []Action {
 	return g.AppendLegal(nil, seat)
 }
@@ -218,6 +273,33 @@ func (g *Game) AppendLegal(dst []Action, seat int) []Action {
 		}
 	}
 	return append(dst, Action{Kind: ActColour, Pass: true})
+}
+
+// LegalPlans returns the action 2 decisions the active seat may plan with
+// its action 1 decision a (see Plan), passing last; none when a is not an
+// action 1 decision the active seat may take now.
+func (g *Game) LegalPlans(a Action) []Action {
+	if a.Kind != ActWhite || g.Legal(g.Active, Action{Kind: ActWhite, Pass: a.Pass, Color: a.Color, Number: a.Number}) != nil {
+		return nil
+	}
+	var out []Action
+	for _, c := range Colors {
+		v := int(g.Dice[DieOf(c)])
+		if v == 0 {
+			continue
+		}
+		for _, w := range []Die{W1, W2} {
+			n := int(g.Dice[w]) + v
+			if w == W2 && g.Dice[W2] == g.Dice[W1] {
+				continue
+			}
+			a.Plan = Plan{Set: true, Color: c, Number: n}
+			if g.legalPlan(g.Active, a) == nil {
+				out = append(out, a.Plan.Action())
+			}
+		}
+	}
+	return append(out, Action{Kind: ActColour, Pass: true})
 }
 
 // ForcedAction returns seat's only decision when it is to mark nothing

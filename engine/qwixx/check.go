@@ -83,6 +83,14 @@ func (g *Game) Check() error {
 			return bad("row %s locked by nobody", c)
 		}
 	}
+	if p := g.plan; p.Set {
+		if g.Phase != PhaseWhite || g.Choices[g.Active] == ChoiceNone {
+			return bad("a plan of action 2 in phase %s, the active seat's choice %d", g.Phase, g.Choices[g.Active])
+		}
+		if !p.Pass && (p.Color > Blue || Pos(p.Color, p.Number) < 0) {
+			return bad("plan %s%d", p.Color, p.Number)
+		}
+	}
 	switch g.Phase {
 	case PhaseWhite:
 		if decided == g.Players {
@@ -133,7 +141,9 @@ func turnsActive(g *Game, s int) int {
 // sheet gains marks (no more than one, Q1), right of its marks (§4); a row
 // locked before gains none (§5); a penalty only for the active seat on its
 // pass in action 2, with no action 1 mark (§3); a roll only after action
-// 2, with no die of a locked row; Seq grows by one. It returns the first
+// 2, with no die of a locked row; Seq grows by one. The active seat's
+// planned action 2 (Plan) counts as its own when the decision ends action
+// 1. It returns the first
 // violation, wrapping ErrInvariant.
 func CheckStep(prev, next *Game, seat int, a Action) error {
 	bad := func(format string, args ...any) error {
@@ -144,6 +154,14 @@ func CheckStep(prev, next *Game, seat int, a Action) error {
 	}
 	if next.Players != prev.Players || next.seed != prev.seed || next.First != prev.First {
 		return bad("the setup changed")
+	}
+	// planRan: the active seat's action 2 decision, given with its action
+	// 1 decision, may be applied on the decision that ends action 1.
+	hasPlan := prev.plan.Set || (a.Plan.Set && seat == prev.Active)
+	planRan := hasPlan && prev.Phase == PhaseWhite && (next.Phase != PhaseWhite || next.Turn != prev.Turn)
+	_, activeMarked1 := prev.Choices[prev.Active].Marked()
+	if seat == prev.Active && a.Kind == ActWhite && !a.Pass {
+		activeMarked1 = true
 	}
 	for s := range prev.Sheets {
 		p, n := &prev.Sheets[s], &next.Sheets[s]
@@ -167,24 +185,27 @@ func CheckStep(prev, next *Game, seat int, a Action) error {
 				}
 			}
 		}
-		if s != seat && added > 0 {
-			return bad("seat %d marked on seat %d's decision", s, seat)
+		own := 0 // marks of this decision; one more may be the plan's
+		if s == seat && !a.Pass {
+			own = 1
 		}
-		if added > 1 {
-			return bad("seat %d marked %d numbers in one action", s, added)
+		allowed := own
+		if planRan && s == prev.Active {
+			allowed++
 		}
-		if added == 1 && a.Pass {
-			return bad("a pass marked")
+		if added < own || added > allowed {
+			return bad("seat %d marked %d numbers on this decision", s, added)
 		}
 		if d := n.Penalties - p.Penalties; d != 0 {
-			_, marked := prev.Choices[s].Marked()
-			if d != 1 || s != prev.Active || a.Kind != ActColour || !a.Pass || marked {
+			// §3: the active seat, marking nothing in either action.
+			byPass := a.Kind == ActColour && a.Pass
+			if d != 1 || s != prev.Active || activeMarked1 || !(byPass || planRan) {
 				return bad("seat %d penalties %d → %d", s, p.Penalties, n.Penalties)
 			}
 		}
 	}
 	if next.Turn != prev.Turn {
-		if next.Turn != prev.Turn+1 || prev.Phase != PhaseColour {
+		if next.Turn != prev.Turn+1 || (prev.Phase != PhaseColour && !planRan) {
 			return bad("roll %d after %d in phase %s", next.Turn, prev.Turn, prev.Phase)
 		}
 	} else if next.Dice != prev.Dice {

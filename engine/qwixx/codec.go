@@ -8,9 +8,9 @@ import (
 
 // SchemaVersion is the version of the serialised form written by
 // AppendBinary; Decode reads every version up to it.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
-// The serialised form (SchemaVersion 1), integers one byte unless marked
+// The serialised form (SchemaVersion 2), integers one byte unless marked
 // uvarint/varint (encoding/binary):
 //
 //	version (uvarint)
@@ -18,6 +18,8 @@ const SchemaVersion = 1
 //	first as drawn
 //	turn (uvarint), active, phase, end
 //	the six dice, locked rows (bit c for row c)
+//	the plan (0: none, 1: pass, 2 + 11·row + number − 2: a mark); not in
+//	version 1
 //	per seat: the four rows (two bytes each, little endian), penalties,
 //	action 1 choice
 //	seq (uvarint)
@@ -28,8 +30,12 @@ const SchemaVersion = 1
 const flagSolitaire = 1
 
 // AppendBinary appends the serialised form to b.
-func (g *Game) AppendBinary(b []byte) []byte {
-	b = binary.AppendUvarint(b, SchemaVersion)
+func (g *Game) AppendBinary(b []byte) []byte { return g.appendVersion(b, SchemaVersion) }
+
+// appendVersion appends the serialised form of schema version v (1 or 2;
+// version 1 has no plan).
+func (g *Game) appendVersion(b []byte, v uint64) []byte {
+	b = binary.AppendUvarint(b, v)
 	var flags byte
 	if g.Solitaire {
 		flags |= flagSolitaire
@@ -47,6 +53,9 @@ func (g *Game) AppendBinary(b []byte) []byte {
 		}
 	}
 	b = append(b, locked)
+	if v >= 2 {
+		b = append(b, planByte(g.plan))
+	}
 	for s := range g.Sheets {
 		for _, r := range g.Sheets[s].Rows {
 			b = binary.LittleEndian.AppendUint16(b, uint16(r))
@@ -54,6 +63,28 @@ func (g *Game) AppendBinary(b []byte) []byte {
 		b = append(b, byte(g.Sheets[s].Penalties), byte(g.Choices[s]))
 	}
 	return binary.AppendUvarint(b, g.Seq)
+}
+
+func planByte(p Plan) byte {
+	switch {
+	case !p.Set:
+		return 0
+	case p.Pass:
+		return 1
+	}
+	return byte(2 + 11*int(p.Color) + p.Number - 2)
+}
+
+func planOf(b byte) (Plan, bool) {
+	switch {
+	case b == 0:
+		return Plan{}, true
+	case b == 1:
+		return Plan{Set: true, Pass: true}, true
+	case b < 2+44:
+		return Plan{Set: true, Color: Color((b - 2) / 11), Number: int((b-2)%11) + 2}, true
+	}
+	return Plan{}, false
 }
 
 // MarshalBinary returns AppendBinary(nil). It never fails.
@@ -138,10 +169,14 @@ func decode(data []byte) (*Game, error) {
 	for c := range g.Locked {
 		g.Locked[c] = locked&(1<<c) != 0
 	}
+	var planOK = true
+	if v >= 2 {
+		g.plan, planOK = planOf(r.byte())
+	}
 	if r.err != nil {
 		return nil, r.err
 	}
-	if flags&^flagSolitaire != 0 || locked > 15 || g.Players < 1 || g.Players > MaxPlayers || turn > 1<<20 {
+	if !planOK || flags&^flagSolitaire != 0 || locked > 15 || g.Players < 1 || g.Players > MaxPlayers || turn > 1<<20 {
 		return nil, fmt.Errorf("%w: bad header", ErrCorrupt)
 	}
 	g.Turn = int(turn)
@@ -165,7 +200,7 @@ func decode(data []byte) (*Game, error) {
 	if err := g.Check(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
-	if !bytes.Equal(g.AppendBinary(make([]byte, 0, len(data))), data) {
+	if !bytes.Equal(g.appendVersion(make([]byte, 0, len(data)), v), data) {
 		return nil, fmt.Errorf("%w: not the canonical form", ErrCorrupt)
 	}
 	return g, nil

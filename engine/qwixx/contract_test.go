@@ -22,11 +22,19 @@ func (randomPlayer) Decide(s engine.State, seat int, r *rand.Rand) (engine.Move,
 	if !ok {
 		return "", engine.ErrWrongGame
 	}
-	l := st.Game().LegalActions(seat)
+	g := st.Game()
+	l := g.LegalActions(seat)
 	if len(l) == 0 {
 		return "", engine.ErrNotYourTurn
 	}
-	return l[r.IntN(len(l))].Move(), nil
+	a := l[r.IntN(len(l))]
+	if seat == g.Active && a.Kind == qwixx.ActWhite && r.IntN(3) == 0 {
+		// Both decisions at once.
+		plans := g.LegalPlans(a)
+		p := plans[r.IntN(len(plans))]
+		a.Plan = qwixx.Plan{Set: true, Pass: p.Pass, Color: p.Color, Number: p.Number}
+	}
+	return a.Move(), nil
 }
 
 func (p randomPlayer) Timeout(s engine.State, seat int, r *rand.Rand) (engine.Move, error) {
@@ -90,6 +98,9 @@ func TestMoveNotation(t *testing.T) {
 		{"c g2", qwixx.Action{Kind: qwixx.ActColour, Color: qwixx.Green, Number: 2}},
 		{"c y12", qwixx.Action{Kind: qwixx.ActColour, Color: qwixx.Yellow, Number: 12}},
 		{"c -", qwixx.Action{Kind: qwixx.ActColour, Pass: true}},
+		{"w r7 c b10", qwixx.Action{Kind: qwixx.ActWhite, Color: qwixx.Red, Number: 7, Plan: qwixx.Plan{Set: true, Color: qwixx.Blue, Number: 10}}},
+		{"w - c g2", qwixx.Action{Kind: qwixx.ActWhite, Pass: true, Plan: qwixx.Plan{Set: true, Color: qwixx.Green, Number: 2}}},
+		{"w y4 c -", qwixx.Action{Kind: qwixx.ActWhite, Color: qwixx.Yellow, Number: 4, Plan: qwixx.Plan{Set: true, Pass: true}}},
 	}
 	for _, tc := range tests {
 		t.Run(string(tc.move), func(t *testing.T) {
@@ -99,7 +110,7 @@ func TestMoveNotation(t *testing.T) {
 			assert.Equal(t, tc.action, a)
 		})
 	}
-	for _, m := range []engine.Move{"", "w", "-", "w r", "w r1", "w r13", "w r07", "w x7", "x r7", "w r7 b3", "c", "w --", "w +7", "w r-2"} {
+	for _, m := range []engine.Move{"", "w", "-", "w r", "w r1", "w r13", "w r07", "w x7", "x r7", "w r7 b3", "c", "w --", "w +7", "w r-2", "c r7 w r8", "w r7 c", "w r7 c b1", "w r7 w b10", "c - c -", "w r7 c b10 c -"} {
 		t.Run("refuses "+string(m), func(t *testing.T) {
 			_, err := qwixx.ParseMove(m)
 			assert.ErrorIs(t, err, engine.ErrBadMove)
@@ -158,7 +169,7 @@ func TestContractErrorsChangeNothing(t *testing.T) {
 // never panics; a refusal wraps one of the contract's sentinels and changes
 // nothing; an accepted move keeps the invariants.
 func FuzzContractApply(f *testing.F) {
-	for _, m := range []string{"w r7", "w -", "c b10", "c -", "w g2", "c y12", "w", "r7"} {
+	for _, m := range []string{"w r7", "w -", "c b10", "c -", "w g2", "c y12", "w", "r7", "w r7 c b10", "w - c -"} {
 		f.Add(uint64(1), uint8(4), m)
 	}
 	f.Fuzz(func(t *testing.T, seed uint64, moves uint8, m string) {

@@ -36,6 +36,13 @@
 // has only the pass: State.Forced returns it, so the table takes it
 // without asking.
 //
+// The active seat may give both decisions at once ("w r7 c b10", a Plan):
+// the action 2 part waits, shown only in that seat's own view, until every
+// seat has decided on the white sum; it then applies at once, or is
+// dropped (EvPlanDropped) when a row locked in action 1 forbids it (Q5),
+// and the seat decides action 2 as usual. LegalPlans lists the plans open
+// with an action 1 decision.
+//
 // # Solitaire
 //
 // Options{Players: 1, Solitaire: true} (engine.Setup Options
@@ -46,6 +53,7 @@
 //
 //	Rules{}.New / Decode, State.Game()     the *Game behind a contract State
 //	g.LegalActions(seat), g.AppendLegal   every decision open to a seat, passing last
+//	g.LegalPlans(a), g.Planned()          action 2 plans open with action 1 decision a; the active seat's plan
 //	g.Legal(seat, a)                      why a decision is refused (nil: allowed)
 //	g.ForcedAction(seat)                  the pass of a seat that may mark nothing
 //	g.Apply(seat, a)                      the typed transition (State.Apply parses text)

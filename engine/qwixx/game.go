@@ -155,7 +155,13 @@ type Game struct {
 
 	seed    int64 // the source of every roll; hidden (Q11)
 	firstIn int   // Options.First as given (-1: drawn)
+	plan    Plan  // the active seat's action 2 decision given with its action 1 one; private to it
 }
+
+// Planned returns the active seat's action 2 decision given with its
+// action 1 decision and not applied yet (Plan.Set false: none). Only the
+// active seat may see it.
+func (g *Game) Planned() Plan { return g.plan }
 
 // New starts a game: empty sheets, all dice in play, the first roll made
 // (§2, §3). It returns an error wrapping ErrBadOptions.

@@ -19,12 +19,32 @@ const (
 )
 
 // Action is one seat's decision: in action Kind, mark Number in row Color,
-// or nothing (Pass).
+// or nothing (Pass). An action 1 decision of the active seat may carry its
+// action 2 decision too (Plan): both at once.
 type Action struct {
 	Kind   ActionKind
 	Pass   bool
 	Color  Color
 	Number int // 2–12
+	Plan   Plan
+}
+
+// Plan is the active seat's action 2 decision given with its action 1
+// decision ("w r7 c b10"). The zero value is no plan. It is private to the
+// active seat until it is applied: once every seat decided on the white
+// sum, it is applied at once if it is still allowed (a row locked in action
+// 1 may forbid it, Q5), and dropped otherwise, the seat deciding action 2
+// as usual.
+type Plan struct {
+	Set    bool
+	Pass   bool
+	Color  Color
+	Number int
+}
+
+// Action returns the plan as the action 2 decision it stands for.
+func (p Plan) Action() Action {
+	return Action{Kind: ActColour, Pass: p.Pass, Color: p.Color, Number: p.Number}
 }
 
 // Move notation (engine.Move), short enough for a button's custom id:
@@ -34,6 +54,8 @@ type Action struct {
 //	c b10   action 2: mark 10 in the blue row, a white die plus the blue die
 //	c -     action 2: mark nothing (the active seat takes a penalty if it
 //	        marked nothing in action 1 either)
+//	w r7 c b10, w - c b10, w r7 c -
+//	        the active seat's two decisions at once (see Plan)
 //
 // Rows are "r y g b" (SPEC §10). Marking a row's last number (r12, y12,
 // g2, b2) marks its lock too; the notation has no separate lock. The
@@ -51,10 +73,14 @@ func (a Action) String() string {
 	default:
 		return "?"
 	}
-	if a.Pass {
-		return k + " -"
+	s := k + " -"
+	if !a.Pass {
+		s = k + " " + a.Color.String() + strconv.Itoa(a.Number)
 	}
-	return k + " " + a.Color.String() + strconv.Itoa(a.Number)
+	if a.Plan.Set && a.Kind == ActWhite {
+		s += " " + a.Plan.Action().String()
+	}
+	return s
 }
 
 // Move returns a as an engine.Move.
@@ -70,6 +96,18 @@ func ParseMove(m engine.Move) (Action, error) {
 		return bad("too long")
 	}
 	f := strings.Fields(string(m))
+	if len(f) == 4 && f[0] == "w" && f[2] == "c" {
+		a, err := ParseMove(engine.Move(f[0] + " " + f[1]))
+		if err != nil {
+			return Action{}, err
+		}
+		p, err := ParseMove(engine.Move(f[2] + " " + f[3]))
+		if err != nil {
+			return Action{}, err
+		}
+		a.Plan = Plan{Set: true, Pass: p.Pass, Color: p.Color, Number: p.Number}
+		return a, nil
+	}
 	if len(f) != 2 {
 		return bad("want an action and a mark")
 	}

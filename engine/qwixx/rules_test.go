@@ -292,3 +292,18 @@ func TestPlaysEndWithinBounds(t *testing.T) {
 		assert.True(t, bytes.Equal(back.AppendBinary(nil), g.AppendBinary(nil)))
 	}
 }
+
+// TestDecodeSchema1 reads a state written by schema 1 (no plan): the same
+// game, written back in the current schema.
+func TestDecodeSchema1(t *testing.T) {
+	g, err := qwixx.New(qwixx.Options{Players: 3, Seed: 8, First: 1})
+	require.NoError(t, err)
+	playRandom(t, g, rand.New(rand.NewPCG(1, 1)))
+	v2 := g.AppendBinary(nil)
+	v1 := qwixx.EncodeSchema1(g) // schema 2 without the plan byte
+
+	require.NotEqual(t, v2, v1)
+	back, err := qwixx.Decode(v1)
+	require.NoError(t, err)
+	assert.Equal(t, v2, back.AppendBinary(nil))
+}

@@ -25,12 +25,13 @@ type View struct {
 
 // SheetView is one seat's sheet in a View.
 type SheetView struct {
-	Seat      int        `json:"seat"`
+	Seat      int        `json:"seat" engine:"seat"`
 	Rows      [4]RowView `json:"rows"` // r y g b
 	Penalties int        `json:"penalties"`
 	Score     int        `json:"score"`
-	Deciding  bool       `json:"deciding"`          // the seat must decide now
-	Action1   string     `json:"action1,omitempty"` // this roll's action 1 decision: "" (none yet), "-" or a mark ("r7")
+	Deciding  bool       `json:"deciding"`                        // the seat must decide now
+	Action1   string     `json:"action1,omitempty"`               // this roll's action 1 decision: "" (none yet), "-" or a mark ("r7")
+	Plan      string     `json:"plan,omitempty" engine:"private"` // the active seat's planned action 2 ("c b10"), in its own view only
 }
 
 // RowView is one row of a SheetView.
@@ -42,8 +43,9 @@ type RowView struct {
 	Points int   `json:"points"`
 }
 
-// View returns what seat sees (seat -1: the public view; everything is
-// public, Q11, so only Options differ).
+// View returns what seat sees (seat -1: the public view). Everything is
+// public (Q11) but the active seat's planned action 2, which only its own
+// view shows; Options are the seat's own.
 func (g *Game) View(seat int) View {
 	v := View{
 		Players: g.Players, Solitaire: g.Solitaire, Seq: g.Seq, Turn: g.Turn, Active: g.Active,
@@ -80,6 +82,9 @@ func (g *Game) View(seat int) View {
 				marks = []int{}
 			}
 			sv.Rows[c] = RowView{Color: c, Marks: marks, Lock: r.Locked(), Count: r.Count(), Points: RowPoints(r.Count())}
+		}
+		if p := g.plan; p.Set && s == g.Active && seat == s {
+			sv.Plan = p.Action().String()
 		}
 		v.Sheets[s] = sv
 	}

@@ -212,7 +212,8 @@ func (s *scenario) apply(seat int, m engine.Move) error {
 }
 
 // white: "white p0 r7 p1 - p2 y12", action 1 decisions in the order
-// written.
+// written; "p0 r7>b10" (or "->b10", "r7>-") is the active seat's action 1
+// decision with its action 2 decision planned (move "w r7 c b10").
 func (s *scenario) white(f []string) error {
 	if len(f) == 0 || len(f)%2 != 0 {
 		return errors.New("white pN MARK|- …")
@@ -223,7 +224,11 @@ func (s *scenario) white(f []string) error {
 		if err != nil {
 			return err
 		}
-		if err := s.apply(seat, engine.Move("w "+f[i+1])); err != nil {
+		m := "w " + f[i+1]
+		if w, p, ok := strings.Cut(f[i+1], ">"); ok {
+			m = "w " + w + " c " + p
+		}
+		if err := s.apply(seat, engine.Move(m)); err != nil {
 			return err
 		}
 	}
@@ -389,6 +394,25 @@ func (s *scenario) expect(f []string) error {
 		}
 		if g.Dice != want {
 			return fail("dice %s, want %s", g.Dice, want)
+		}
+	case "plan":
+		// expect plan c b10 | expect plan none: the active seat's planned
+		// action 2, as its own view shows it (and no other view)
+		want := strings.Join(f[1:], " ")
+		if want == "none" {
+			want = ""
+		}
+		for seat := -1; seat < g.Players; seat++ {
+			v := qwixx.StateOf(g).View(seat).(qwixx.View)
+			for _, sv := range v.Sheets {
+				w := ""
+				if sv.Seat == g.Active && seat == g.Active {
+					w = want
+				}
+				if sv.Plan != w {
+					return fail("view of p%d shows plan %q of p%d, want %q", seat, sv.Plan, sv.Seat, w)
+				}
+			}
 		}
 	case "phase":
 		if len(f) != 2 || g.Phase.String() != f[1] {
