@@ -180,3 +180,23 @@ func TestNamesDrawable(t *testing.T) {
 		assert.True(t, picture.HasGlyph(r), "rune %q drawn without a glyph", r)
 	}
 }
+
+func TestScoreboardGolden(t *testing.T) {
+	g := playUntil(t, 4, 4, func(*rules.Game) bool { return false })
+	require.True(t, g.Over())
+	got, err := RenderScoreboard(Scoreboard{View: g.View(-1), Names: names5[:4], Marks: []Mark{MarkComputer}, Labels: Labels{Score: "score"}})
+	require.NoError(t, err)
+	assert.LessOrEqual(t, len(got), 80<<10, "PNG size")
+	checkGolden(t, "scoreboard_4p.png", got)
+}
+
+func TestScoreboardNeedsResults(t *testing.T) {
+	g := playUntil(t, 3, 1, func(g *rules.Game) bool { return g.Turn == 4 })
+	_, err := RenderScoreboard(Scoreboard{View: g.View(-1)})
+	assert.ErrorIs(t, err, ErrBadInput)
+	g = playUntil(t, 3, 1, func(*rules.Game) bool { return false })
+	v := g.View(-1)
+	v.Results[0].Seat = 7
+	_, err = RenderScoreboard(Scoreboard{View: v})
+	assert.ErrorIs(t, err, ErrBadInput)
+}
