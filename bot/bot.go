@@ -88,6 +88,7 @@ type Bot struct {
 	apis    sync.Map          // *discordgo.Session -> sessionAPI
 	bots    sync.Map          // *discordgo.RateLimiter -> *botSession (shards share one)
 	gate    globalGate        // the bot's global rate limit
+	fences  fences            // the order of what reaches each board message
 
 	// deferAfter and workBudget are the time budgets (the constants of
 	// the same names); tests shorten them.
@@ -299,6 +300,7 @@ type call struct {
 	answered  bool                        // Discord took the answer (or a deferral)
 	at        time.Time                   // when the interaction arrived
 	updated   string                      // the message the answer updated in place ("": none)
+	shows     *shows                      // what an answer updating the board puts on it (nil: not a board)
 	after     []func(ctx context.Context) // post-answer work
 	notice    notice                      // its game's board, if missing (notice.go)
 }
@@ -566,12 +568,40 @@ func (c *call) ephemeralFiles(text string, comps []discordgo.MessageComponent, f
 // finishes it through the interaction's token (finishDeferred). A failure
 // is logged: there is nobody left to tell.
 func (c *call) respond(r *discordgo.InteractionResponse) {
+	if s := c.shows; s != nil && r.Type == discordgo.InteractionResponseUpdateMessage && c.i.Message != nil {
+		// The board's fence is passed without ansMu: while an earlier
+		// request on the board is in flight, the deferral can still go.
+		sent, _ := c.b.fences.send(c.i.Message.ID, *s, c.b.now(), func() error {
+			c.sendLocked(r)
+			return nil
+		})
+		if !sent {
+			// The board already shows a newer state, which holds this
+			// click's change: the click is acknowledged, the board kept.
+			c.sendLocked(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
+		}
+		return
+	}
+	c.sendLocked(r)
+}
+
+// sendLocked is send under ansMu, with its own time limit.
+func (c *call) sendLocked(r *discordgo.InteractionResponse) {
 	c.ansMu.Lock()
 	defer c.ansMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 	defer cancel()
+	c.send(ctx, r)
+}
+
+// send is respond without the board's fence.
+func (c *call) send(ctx context.Context, r *discordgo.InteractionResponse) {
 	if c.deferred != 0 {
 		c.responded = true
+		if r.Type == discordgo.InteractionResponseDeferredMessageUpdate {
+			c.answered = true // acknowledged already: nothing to change
+			return
+		}
 		c.answered = c.finishDeferred(ctx, r) == nil
 		return
 	}

@@ -441,9 +441,11 @@ func (c *call) answerPlay(out played, fromBoard bool, confirm string, confirmCom
 		c.updateOrReply(confirm, confirmComps)
 	case out.ended || g.Phase == dix.PhaseOver:
 		// The turn's summary: the board's picture goes with the board.
+		c.shows = &shows{Retire: true}
 		c.update("", []*discordgo.MessageEmbed{summaryEmbed(m.Lang, m, out.summary, out.lines)}, nil)
 	default:
 		e, files := c.b.boardMessage(m.Lang, m, g, c.canAttach())
+		c.shows = &shows{Seq: uint64(g.Seq)}
 		c.update("", []*discordgo.MessageEmbed{e}, boardButtons(m.Lang, m, g), files...)
 	}
 }

@@ -37,6 +37,7 @@ func (c *call) answerLost(err error) bool {
 	c.b.log.Info("buttons of a game the store does not have retired", "interaction", c.i.ID, "channel", c.i.ChannelID,
 		"message", c.i.Message.ID, "ahead", ahead)
 	msg := c.i.Message
+	c.shows = &shows{Retire: true}
 	c.update(locales.T(c.lang, key, nil), msg.Embeds, nil)
 	return true
 }

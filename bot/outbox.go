@@ -723,13 +723,16 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		ed.Embeds = &[]*discordgo.MessageEmbed{emb}
 		ed.Files, ed.Attachments = files, attachmentsFor(files) // the new picture replaces the old one
 		ed.AllowedMentions = noMentions()
-		err := x.edit(ctx, x.board, x.boardVia, ed)
-		if refusedFiles(err, files) { // no ATTACH_FILES here: text only
-			x.b.lacksFiles(channel)
-			ed.Embeds, ed.Files, ed.Attachments = &[]*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}, nil, attachmentsFor(nil)
-			err = x.edit(ctx, x.board, x.boardVia, ed)
-		}
-		x.edited = x.edited || err == nil
+		sent, err := x.b.fences.send(x.board, shows{Seq: uint64(g.Seq)}, x.b.now(), func() error {
+			err := x.edit(ctx, x.board, x.boardVia, ed)
+			if refusedFiles(err, files) { // no ATTACH_FILES here: text only
+				x.b.lacksFiles(channel)
+				ed.Embeds, ed.Files, ed.Attachments = &[]*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}, nil, attachmentsFor(nil)
+				err = x.edit(ctx, x.board, x.boardVia, ed)
+			}
+			return err
+		})
+		x.edited = x.edited || sent && err == nil
 		return err
 	case effRetire:
 		var summary *discordgo.MessageEmbed
@@ -907,7 +910,10 @@ func (x *executor) retireVia(ctx context.Context, message string, v *via, summar
 		e.Content = &empty
 	}
 	e.AllowedMentions = noMentions()
-	return x.edit(ctx, message, v, e)
+	_, err := x.b.fences.send(message, shows{Retire: true}, x.b.now(), func() error {
+		return x.edit(ctx, message, v, e)
+	})
+	return err
 }
 
 // pinged edits the current ping, whose decision is made, to say so: the

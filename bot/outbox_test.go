@@ -288,12 +288,16 @@ func (a hookAPI) Respond(ctx context.Context, i *discordgo.Interaction, r *disco
 
 // TestRedeliveredAnswerOvertakenIsRepaired: a redelivered click whose
 // first answer was lost shows the game on the board; meanwhile a newer
-// click, on the board the outbox brought up to date, changes the game and
-// answers first. The redelivery's older render lands last, while the newer
-// click's own board edit, which its answer made, is still owed: the board
-// is shown again all the same, and ends up showing the game as it stands.
+// click, on the board the outbox brought up to date, reaches another
+// process (a replica), changes the game and answers first. The
+// redelivery's older render lands last, while the newer click's own board
+// edit, which its answer made, is still owed: the board is shown again all
+// the same, and ends up showing the game as it stands. (Within one process
+// the board's fence sends the older render first.)
 func TestRedeliveredAnswerOvertakenIsRepaired(t *testing.T) {
 	h := newHarness(t)
+	replica, err := New(Options{Store: h.db, DefaultLanguage: "en", Seed: func() int64 { return 7 }})
+	require.NoError(t, err)
 	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	boardVersion := func() uint32 {
@@ -328,7 +332,7 @@ func TestRedeliveredAnswerOvertakenIsRepaired(t *testing.T) {
 	redelivered := hookAPI{recorder: h.rec, before: func() {
 		go func() {
 			defer close(finished)
-			h.b.handle(newer, &discordgo.InteractionCreate{Interaction: next}, h.raw())
+			replica.handle(newer, &discordgo.InteractionCreate{Interaction: next}, h.raw())
 		}()
 		<-answered
 	}}

@@ -47,6 +47,7 @@ func (c *call) answerApplied() {
 		if r, m, err := c.tableQuiet(); err == nil && r.State != nil && r.State.Phase != dix.PhaseOver {
 			if m.Board == msg.ID && !owesBoardChange(m.Outbox, msg.ID) {
 				e, files := c.b.boardMessage(m.Lang, m, r.State, c.canAttach())
+				c.shows = &shows{Seq: uint64(r.State.Seq)}
 				c.update("", []*discordgo.MessageEmbed{e}, boardButtons(m.Lang, m, r.State), files...)
 				channel, seq := r.Channel, r.State.Seq
 				c.then(func(ctx context.Context) { c.b.reshow(ctx, channel, seq) })

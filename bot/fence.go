@@ -1,0 +1,85 @@
+package bot
+
+import (
+	"sync"
+	"time"
+)
+
+// shows is what a request puts on a board message: the game at version
+// Seq, or, with Retire, no game at all (the buttons stripped, the turn's
+// summary, a game gone).
+type shows struct {
+	Seq    uint64
+	Retire bool
+}
+
+// fences order, within one process, what reaches each board message: a
+// render of an older state never lands after a newer one, and nothing
+// shows a game on a board once it is retired. Requests that change the
+// same board run one at a time, in the order they pass the fence; a render
+// older than what the board shows is not sent. The table still owes an
+// edit after any change (effEdit), so a render left out is never the last
+// word. fences is safe for concurrent use.
+type fences struct {
+	mu sync.Mutex
+	m  map[string]*fence
+}
+
+type fence struct {
+	mu      sync.Mutex
+	seq     uint64
+	retired bool
+	used    time.Time
+}
+
+// fenceKeep is how long a board's fence outlives its last request: longer
+// than any request of the table stays in flight.
+const fenceKeep = 10 * time.Minute
+
+// fencePrune is the number of fences above which the idle ones are dropped.
+const fencePrune = 4096
+
+// send runs fn, the request that makes message show s, unless the message
+// shows a newer state or is retired; it reports whether fn ran. A retire
+// always runs (it is the same whenever it lands). The fence moves before fn
+// runs: a request that fails may still have landed, and a later render of
+// an older state must not follow it.
+func (f *fences) send(message string, s shows, now time.Time, fn func() error) (bool, error) {
+	if message == "" {
+		return true, fn()
+	}
+	e := f.entry(message, now)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !s.Retire && (e.retired || s.Seq < e.seq) {
+		return false, nil
+	}
+	if s.Retire {
+		e.retired = true
+	} else {
+		e.seq = s.Seq
+	}
+	return true, fn()
+}
+
+func (f *fences) entry(message string, now time.Time) *fence {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.m == nil {
+		f.m = map[string]*fence{}
+	}
+	if len(f.m) >= fencePrune {
+		for id, e := range f.m {
+			if now.Sub(e.used) > fenceKeep {
+				delete(f.m, id)
+			}
+		}
+	}
+	e := f.m[message]
+	if e == nil {
+		e = &fence{}
+		f.m[message] = e
+	}
+	e.used = now
+	return e
+}

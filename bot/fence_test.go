@@ -1,0 +1,82 @@
+package bot
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestFenceKeepsEachBoardMovingForward(t *testing.T) {
+	var f fences
+	now := time.Unix(1_700_000_000, 0)
+	var landed []string
+	show := func(msg string, s shows, what string) bool {
+		sent, err := f.send(msg, s, now, func() error {
+			landed = append(landed, what)
+			return nil
+		})
+		require.NoError(t, err)
+		return sent
+	}
+	assert.True(t, show("m1", shows{Seq: 54}, "54"), "the first render of a board")
+	assert.False(t, show("m1", shows{Seq: 53}, "53"), "an older render after a newer one")
+	assert.True(t, show("m1", shows{Seq: 54}, "54 again"), "the same state again (a pause, a clock)")
+	assert.True(t, show("m2", shows{Seq: 10}, "other board"), "another board has its own fence")
+	assert.True(t, show("m1", shows{Retire: true}, "summary"), "a retire")
+	assert.False(t, show("m1", shows{Seq: 55}, "55"), "a newer render on a retired board")
+	assert.True(t, show("m1", shows{Retire: true}, "retire again"), "a retire sent again")
+	assert.Equal(t, []string{"54", "54 again", "other board", "summary", "retire again"}, landed)
+}
+
+func TestFenceMovesBeforeAFailedRequest(t *testing.T) {
+	var f fences
+	now := time.Unix(1_700_000_000, 0)
+	_, err := f.send("m", shows{Seq: 7}, now, func() error { return assert.AnError })
+	require.ErrorIs(t, err, assert.AnError)
+	sent, err := f.send("m", shows{Seq: 6}, now, func() error { return nil })
+	require.NoError(t, err)
+	assert.False(t, sent, "the failed request may have landed: an older render does not follow it")
+}
+
+func TestFenceSendsOneRequestPerBoardAtATime(t *testing.T) {
+	var f fences
+	now := time.Unix(1_700_000_000, 0)
+	var mu sync.Mutex
+	inFlight, most := 0, 0
+	var wg sync.WaitGroup
+	for i := range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _ = f.send("m", shows{Seq: uint64(i)}, now, func() error {
+				mu.Lock()
+				inFlight++
+				most = max(most, inFlight)
+				mu.Unlock()
+				time.Sleep(time.Millisecond)
+				mu.Lock()
+				inFlight--
+				mu.Unlock()
+				return nil
+			})
+		}()
+	}
+	wg.Wait()
+	assert.Equal(t, 1, most, "requests on one board in flight at once")
+	sent, _ := f.send("m", shows{Seq: 48}, now, func() error { return nil })
+	assert.False(t, sent, "the board shows the newest render sent")
+}
+
+func TestFencePrunesIdleBoards(t *testing.T) {
+	var f fences
+	start := time.Unix(1_700_000_000, 0)
+	for i := range fencePrune {
+		_, _ = f.send(string(rune('a'+i%26))+time.Duration(i).String(), shows{Seq: 1}, start, func() error { return nil })
+	}
+	require.Len(t, f.m, fencePrune)
+	_, _ = f.send("late", shows{Seq: 1}, start.Add(fenceKeep+time.Second), func() error { return nil })
+	assert.Len(t, f.m, 1, "only the board just used is kept")
+}
