@@ -121,11 +121,52 @@ func (tb *table) click(user fakediscord.User, msgID, customID string) *fakedisco
 		time.Sleep(50 * time.Millisecond)
 		ix, err = tb.fake.Click(ctx, user.ID, msgID, customID)
 	}
+	if err != nil {
+		tb.explainGone(msgID)
+	}
 	require.NoError(tb.t, err, "click %s as %s", customID, user.Username)
 	r, err := ix.Wait(ctx)
 	require.NoError(tb.t, err, "answer to %s", customID)
 	tb.answered(r)
 	return tb.final(ix, r)
+}
+
+// explainGone logs what a message showed over time and the channel's
+// latest messages, for a click whose button is gone.
+func (tb *table) explainGone(msgID string) {
+	tb.t.Helper()
+	ids := func(cs []fakediscord.Component) []string {
+		var out []string
+		for _, c := range cs {
+			if c.CustomID != "" {
+				out = append(out, c.CustomID)
+			}
+			for _, sub := range c.Components {
+				if sub.CustomID != "" {
+					out = append(out, sub.CustomID)
+				}
+			}
+		}
+		return out
+	}
+	if m, ok := tb.fake.Message(msgID); ok {
+		for _, r := range m.History {
+			tb.t.Logf("message %s until %s: %v (%s)", msgID, r.ReplacedAt.Format("15:04:05.000"), ids(r.Components), r.By)
+		}
+		tb.t.Logf("message %s now: %v (%s)", msgID, ids(m.Components), m.EditedBy)
+	}
+	msgs := tb.fake.Transcript(tb.channel.ID)
+	for _, m := range msgs[max(0, len(msgs)-5):] {
+		tb.t.Logf("latest %s at %s: %q %v", m.ID, m.Timestamp.Format("15:04:05.000"), firstLine(m.Content), ids(m.Components))
+	}
+	if rec := tb.record(); rec != nil {
+		tb.t.Logf("record version %d", version(tb.t, rec))
+	}
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
 }
 
 // pick chooses values in a select menu as user and returns the answer.

@@ -325,7 +325,7 @@ func (s *Server) applyCallbackLocked(st *ixState, req callbackRequest, files []u
 		if e := checkEditNotEmpty(m, &data); e != nil {
 			return e
 		}
-		s.editMessageLocked(m, &data)
+		s.editMessageLocked(m, &data, "UPDATE_MESSAGE callback")
 		st.originalID = m.ID
 	case CallbackModal:
 		st.modal = &Modal{CustomID: data.CustomID, Title: data.Title, Components: *data.Components}
@@ -427,7 +427,7 @@ func (s *Server) followupCreate(_ http.ResponseWriter, r *http.Request, body []b
 	// the first follow-up edits the loading message."
 	// https://discord.com/developers/docs/interactions/receiving-and-responding#create-followup-message
 	if orig, ok := s.messages[st.originalID]; ok && st.callbackType == CallbackDeferredChannelMessage && orig.Loading() && !orig.Deleted {
-		s.editMessageLocked(orig, &p)
+		s.editMessageLocked(orig, &p, "follow-up after a deferral")
 		return http.StatusOK, s.messageJSON(orig), nil
 	}
 	m := s.createMessageLocked(s.channels[st.channelID], s.bot, &p, st)
@@ -474,7 +474,7 @@ func (s *Server) webhookMessageEdit(_ http.ResponseWriter, r *http.Request, body
 	if e := s.prepareEditLocked(m, &p, files, true); e != nil {
 		return 0, nil, e
 	}
-	s.editMessageLocked(m, &p)
+	s.editMessageLocked(m, &p, "interaction webhook edit")
 	return http.StatusOK, s.messageJSON(m), nil
 }
 

@@ -50,7 +50,10 @@ type Message struct {
 	// time it was replaced. Treat it as read-only: its embeds and
 	// components are shared with the server's copy.
 	History []Revision
-	Deleted bool
+	// EditedBy is the kind of request that made the current version
+	// (empty: the message's creation).
+	EditedBy string
+	Deleted  bool
 	// Dismissed is set when the user dismissed this ephemeral message in
 	// the web view (client side only on Discord; the bot is not told).
 	Dismissed bool
@@ -67,6 +70,9 @@ type Revision struct {
 	// embeds showed by reference (see Message).
 	Attachments []Attachment
 	Embedded    []string
+	// By is the kind of request that made the version (empty: the
+	// message's creation).
+	By string
 }
 
 // Loose returns the files of the version shown on their own, under its
@@ -230,10 +236,11 @@ func normaliseEmbeds(in []Embed) []Embed {
 
 // editMessageLocked applies the fields present in p. A deferred (loading)
 // message receives its content without an "(edited)" mark and pings then.
-func (s *Server) editMessageLocked(m *Message, p *messagePayload) {
+func (s *Server) editMessageLocked(m *Message, p *messagePayload, by string) {
 	now := s.now()
 	m.History = append(m.History, Revision{ReplacedAt: now, Content: m.Content, Embeds: m.Embeds, Components: m.Components, Flags: m.Flags,
-		Attachments: m.Attachments, Embedded: m.Embedded})
+		Attachments: m.Attachments, Embedded: m.Embedded, By: m.EditedBy})
+	m.EditedBy = by
 	wasLoading := m.Loading()
 	if p.Content != nil {
 		m.Content = *p.Content

@@ -597,7 +597,7 @@ func (s *Server) editChannelMessage(_ http.ResponseWriter, r *http.Request, body
 	if e := s.prepareEditLocked(m, &p, files, false); e != nil {
 		return 0, nil, e
 	}
-	s.editMessageLocked(m, &p)
+	s.editMessageLocked(m, &p, "bot-token edit")
 	return http.StatusOK, s.messageJSON(m), nil
 }
 
