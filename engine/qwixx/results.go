@@ -4,9 +4,9 @@ import "sort"
 
 // Result is one seat's standing.
 type Result struct {
-	Seat  int
-	Rank  int // 1 for the winners; tied seats share a rank (Q10)
-	Score int // Sheet.Score
+	Seat  int `json:"seat"`
+	Rank  int `json:"rank"`  // 1 for the winners; tied seats share a rank (Q10)
+	Score int `json:"score"` // Sheet.Score
 }
 
 // Results returns the standings, best first: highest score (§7); tied
