@@ -31,8 +31,7 @@ func (randomPlayer) Decide(s engine.State, seat int, r *rand.Rand) (engine.Move,
 	if seat == g.Active && a.Kind == qwixx.ActWhite && r.IntN(3) == 0 {
 		// Both decisions at once.
 		plans := g.LegalPlans(a)
-		p := plans[r.IntN(len(plans))]
-		a.Plan = qwixx.Plan{Set: true, Pass: p.Pass, Color: p.Color, Number: p.Number}
+		a.Plan = plans[r.IntN(len(plans))].AsPlan()
 	}
 	return a.Move(), nil
 }

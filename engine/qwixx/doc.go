@@ -54,6 +54,7 @@
 //	Rules{}.New / Decode, State.Game()     the *Game behind a contract State
 //	g.LegalActions(seat), g.AppendLegal   every decision open to a seat, passing last
 //	g.LegalPlans(a), g.Planned()          action 2 plans open with action 1 decision a; the active seat's plan
+//	a.Plan = c.AsPlan()                   an action 1 decision a carrying action 2 decision c ("w r7 c b10")
 //	g.Legal(seat, a)                      why a decision is refused (nil: allowed)
 //	g.ForcedAction(seat)                  the pass of a seat that may mark nothing
 //	g.Apply(seat, a)                      the typed transition (State.Apply parses text)

@@ -42,6 +42,12 @@ type Plan struct {
 	Number int
 }
 
+// AsPlan returns action 2 decision a as a Plan, to give with an action 1
+// decision.
+func (a Action) AsPlan() Plan {
+	return Plan{Set: true, Pass: a.Pass, Color: a.Color, Number: a.Number}
+}
+
 // Action returns the plan as the action 2 decision it stands for.
 func (p Plan) Action() Action {
 	return Action{Kind: ActColour, Pass: p.Pass, Color: p.Color, Number: p.Number}

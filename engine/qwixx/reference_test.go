@@ -244,8 +244,7 @@ func TestEngineAgreesWithANaiveReference(t *testing.T) {
 			if seat == g.Active && a.Kind == qwixx.ActWhite && r.IntN(3) == 0 {
 				p := g.LegalPlans(a)
 				// Any plan the colour dice make, allowed or not later (Q5).
-				pl := p[r.IntN(len(p))]
-				a.Plan = qwixx.Plan{Set: true, Pass: pl.Pass, Color: pl.Color, Number: pl.Number}
+				a.Plan = p[r.IntN(len(p))].AsPlan()
 			}
 			_, err := g.Apply(seat, a)
 			require.NoError(t, err)
