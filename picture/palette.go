@@ -34,8 +34,10 @@ var (
 	Pink   = RGB(0xc9, 0x12, 0x80)
 
 	// Qwixx's red and yellow rows (its green and blue are Green and Blue
-	// above), and Grey, a die out of play.
-	Red    = RGB(0xdc, 0x32, 0x2f)
+	// above), and Grey, a die out of play. The red leans to crimson and is
+	// light, with dark numbers, to stay apart from Green under simulated
+	// colour blindness (picture/qwixx's palette_test.go).
+	Red    = RGB(0xfc, 0x40, 0x74)
 	Yellow = RGB(0xff, 0xe0, 0x3a)
 	Grey   = RGB(0x6b, 0x72, 0x7b)
 )

@@ -32,9 +32,9 @@ func faceOf(c rules.Color) color.RGBA {
 }
 
 // inkOf is the colour of numbers, pips and marks on c's face: white on the
-// dark faces, near-black on the light ones.
+// dark face (green), near-black on the light ones.
 func inkOf(c rules.Color) color.RGBA {
-	if c == rules.Red || c == rules.Green {
+	if c == rules.Green {
 		return picture.White
 	}
 	return picture.Ink
