@@ -2,7 +2,7 @@ package qwixx
 
 import "fmt"
 
-// Check verifies the invariants of SPEC §9 that a single state shows, and
+// Check verifies the invariants of §9 that a single state shows, and
 // the consistency of the fields, and returns the first violation (wrapping
 // ErrInvariant). CheckStep verifies those of a move.
 func (g *Game) Check() error {
@@ -136,7 +136,7 @@ func turnsActive(g *Game, s int) int {
 	return (g.Turn-k-1)/g.Players + 1
 }
 
-// CheckStep verifies the invariants of SPEC §9 that a move shows, from
+// CheckStep verifies the invariants of §9 that a move shows, from
 // prev (the state before) to next (after seat's decision a): only seat's
 // sheet gains marks (no more than one, Q1), right of its marks (§4); a row
 // locked before gains none (§5); a penalty only for the active seat on its

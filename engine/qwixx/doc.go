@@ -13,7 +13,7 @@
 // module but the engine contract.
 //
 // Rulings in comments (Q1 … Q12, §4 …) refer to the rules specification
-// QWIXX-SPEC.md, whose source of truth is the French rulebook.
+// docs/QWIXX-RULES.md (the French rulebook restated, with the rulings).
 //
 // # A turn
 //

@@ -27,7 +27,7 @@ type Roll [6]uint8
 // WhiteSum returns W1 + W2 (action 1).
 func (r Roll) WhiteSum() int { return int(r[W1]) + int(r[W2]) }
 
-// String writes the roll in SPEC §10 notation: "W3 W4 r5 y1 g6 b2", a
+// String writes the roll in §10 notation: "W3 W4 r5 y1 g6 b2", a
 // removed die absent.
 func (r Roll) String() string {
 	s := fmt.Sprintf("W%d W%d", r[W1], r[W2])

@@ -63,7 +63,7 @@ func (p Plan) Action() Action {
 //	w r7 c b10, w - c b10, w r7 c -
 //	        the active seat's two decisions at once (see Plan)
 //
-// Rows are "r y g b" (SPEC §10). Marking a row's last number (r12, y12,
+// Rows are "r y g b" (§10). Marking a row's last number (r12, y12,
 // g2, b2) marks its lock too; the notation has no separate lock. The
 // number is part of the move so that a decision sent for an older roll is
 // refused (ErrWrongSum) instead of marking another number.
@@ -138,7 +138,7 @@ func ParseMove(m engine.Move) (Action, error) {
 	return a, nil
 }
 
-// ParseMark reads a mark of SPEC §10 ("r7", "g12"): a row letter and a
+// ParseMark reads a mark of §10 ("r7", "g12"): a row letter and a
 // number 2–12 in canonical form.
 func ParseMark(s string) (Color, int, bool) {
 	if len(s) < 2 || len(s) > 3 {

@@ -6,11 +6,11 @@ import (
 	"strings"
 )
 
-// The notation of SPEC §10 for tests, scenario files and tools: rows
+// The notation of §10 for tests, scenario files and tools: rows
 // "r y g b", a mark "r7", a lock "rL", a roll "W3 W4 r5 y1 g6 b2" (a
 // removed die absent), a pass "-", a penalty "P".
 
-// String writes the sheet in SPEC §10 notation: every mark row by row,
+// String writes the sheet in §10 notation: every mark row by row,
 // left to right, each lock after its row ("r2 r5 g12 g11 g10 g9 g8 g2 gL"),
 // then one "P" per penalty; "-" for an empty sheet.
 func (s Sheet) String() string {
@@ -84,7 +84,7 @@ func ParseSheet(s string) (Sheet, error) {
 	return sh, nil
 }
 
-// ParseRoll reads a roll of SPEC §10 ("W3 W4 r5 y1 g6 b2"): the two white
+// ParseRoll reads a roll of §10 ("W3 W4 r5 y1 g6 b2"): the two white
 // dice first, then the coloured dice in play in any order (a removed die
 // absent). It returns an error wrapping ErrBadRoll.
 func ParseRoll(s string) (Roll, error) {

@@ -11,7 +11,7 @@ import (
 	"github.com/dixgame/dixbot/engine/qwixx"
 )
 
-// This file is a second, naive statement of the rules (QWIXX-SPEC §3–§7),
+// This file is a second, naive statement of the rules (docs/QWIXX-RULES.md §3–§7),
 // written from the spec without the engine's bit rows or code, and a test
 // that plays random games on both and compares them at every step: the
 // decisions open to every seat, who decides, penalties, locks, the end and

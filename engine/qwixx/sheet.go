@@ -14,7 +14,7 @@ const (
 // Colors lists the four rows in sheet order.
 var Colors = [4]Color{Red, Yellow, Green, Blue}
 
-// String returns the colour's letter of SPEC §10: "r", "y", "g", "b".
+// String returns the colour's letter of §10: "r", "y", "g", "b".
 func (c Color) String() string {
 	if c > Blue {
 		return "?"
