@@ -266,6 +266,11 @@ func (s *scenario) expect(f []string) error {
 		return errors.New("expect what")
 	}
 	g := s.g
+	for _, w := range f[1:] {
+		if seat, err := seatOf([]string{w}, 0); err == nil && seat >= g.Players {
+			return fmt.Errorf("no seat p%d in a game of %d", seat, g.Players)
+		}
+	}
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{errExpect}, args...)...)
 	}

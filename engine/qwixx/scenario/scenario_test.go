@@ -2,6 +2,8 @@ package scenario_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -56,4 +58,25 @@ func TestRunPasses(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 3, res.Decisions)
 	assert.Equal(t, 4, res.Expects)
+}
+
+// FuzzRun feeds any text to Run: it never panics, and a failure is an
+// *Error with a line number.
+func FuzzRun(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "scenarios", "*.qwixx"))
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
+	}
+	f.Add("players 2\nexpect sheet p4 -\n")
+	f.Fuzz(func(t *testing.T, script string) {
+		_, err := scenario.Run(strings.NewReader(script))
+		var se *scenario.Error
+		if err != nil && !errors.As(err, &se) {
+			t.Fatalf("error %v is not a *scenario.Error", err)
+		}
+	})
 }
