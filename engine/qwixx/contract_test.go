@@ -2,6 +2,7 @@ package qwixx_test
 
 import (
 	"errors"
+	"flag"
 	"math/rand/v2"
 	"testing"
 
@@ -48,8 +49,12 @@ func contractSetups() []engine.Setup {
 	return setups
 }
 
+// contractSeeds is how many seeds TestContractConformance plays for each
+// setup; a longer run: go test ./engine/qwixx/ -run Conformance -contract-seeds 200.
+var contractSeeds = flag.Int("contract-seeds", 4, "games per setup in TestContractConformance")
+
 func TestContractConformance(t *testing.T) {
-	seeds := 4
+	seeds := *contractSeeds
 	if testing.Short() {
 		seeds = 1
 	}
