@@ -547,6 +547,18 @@ func (x *executor) edit(ctx context.Context, message string, v *via, ed *discord
 	return x.d.Edit(ctx, ed)
 }
 
+// replacedLater reports whether an effect after id retires board or posts
+// a fresh one (which retires it): the game it would show has moved past
+// that board, whose buttons a player could otherwise click for a moment.
+func replacedLater(effs []effect, id uint32, board string) bool {
+	for _, e := range effs {
+		if e.ID > id && (e.Kind == effBoard || e.Kind == effRetire && e.Msg == board) {
+			return true
+		}
+	}
+	return false
+}
+
 // adoptedAfter is the message a later effect than id adopts as the board
 // ("": none).
 func adoptedAfter(effs []effect, id uint32) string {
@@ -713,7 +725,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 	case effBoarded:
 		return x.boarded(ctx, e, nil)
 	case effEdit:
-		if x.board == "" || x.shown(e, x.board) {
+		if x.board == "" || x.shown(e, x.board) || replacedLater(m.Outbox, e.ID, x.board) {
 			return nil
 		}
 		ed := discordgo.NewMessageEdit(channel, x.board)

@@ -348,3 +348,41 @@ func TestRedeliveredAnswerOvertakenIsRepaired(t *testing.T) {
 	assert.Empty(t, m.Outbox)
 	assert.Equal(t, m.version(rec.State), boardVersion(), "the board shows the game as it stands")
 }
+
+// TestBoardEditLeftOutWhenTheBoardIsReplaced: an edit of the board owed
+// before the turn ended would show the next turn on the old board, whose
+// buttons a player could click for a moment before the summary replaces
+// them: with a fresh board or the old board's retirement owed after it,
+// the edit is left out. Without them it is made.
+func TestBoardEditLeftOutWhenTheBoardIsReplaced(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
+	board := h.board()
+	rec, m := h.record()
+	edit := effect{ID: 1, Kind: effEdit, Again: true}
+	for _, tc := range []struct {
+		name  string
+		after []effect
+		edits int
+	}{
+		{"nothing after", nil, 1},
+		{"a fresh board after", []effect{{ID: 2, Kind: effBoard}}, 0},
+		{"the board retired after", []effect{{ID: 2, Kind: effRetire, Msg: board.id}}, 0},
+		{"another message retired after", []effect{{ID: 2, Kind: effRetire, Msg: "other"}}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mm := *m
+			mm.Outbox = append([]effect{edit}, tc.after...)
+			x := &executor{b: h.b, d: h.rec, rec: rec, m: &mm, now: time.Now(), board: board.id}
+			start := h.rec.count()
+			require.NoError(t, x.do(context.Background(), edit))
+			edits := 0
+			for _, c := range h.rec.since(start) {
+				if c.op == "edit" || c.op == "followupEdit" {
+					edits++
+				}
+			}
+			assert.Equal(t, tc.edits, edits)
+		})
+	}
+}
