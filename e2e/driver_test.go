@@ -128,7 +128,39 @@ func (tb *table) click(user fakediscord.User, msgID, customID string) *fakedisco
 	r, err := ix.Wait(ctx)
 	require.NoError(tb.t, err, "answer to %s", customID)
 	tb.answered(r)
+	if id, ok := parseCustomID(customID); ok && r.Type == fakediscord.CallbackDeferredUpdateMessage {
+		return tb.finalOf(ix, r, id.version)
+	}
 	return tb.final(ix, r)
+}
+
+// finalOf is final for a deferred click on a game button of version v.
+// The board clicked on may show a newer state before the click's own edit
+// is made, which the bot then leaves out (an older render never follows a
+// newer one): the click is applied once the game is past v, and the board
+// changed after the click.
+func (tb *table) finalOf(ix *fakediscord.Interaction, r *fakediscord.Response, v uint64) *fakediscord.Response {
+	tb.t.Helper()
+	clicked := r.At.Add(-r.Latency)
+	var out *fakediscord.Response
+	err := waitUntil(waitCtx(tb.t), tb.fake, func() bool {
+		cur, ok := ix.Response()
+		if !ok || cur.Message == nil {
+			return false
+		}
+		m := cur.Message
+		switch {
+		case !m.EditedTimestamp.Before(r.At):
+			out = &fakediscord.Response{Type: fakediscord.CallbackUpdateMessage, At: r.At, Latency: r.Latency, Message: m}
+		case !m.EditedTimestamp.Before(clicked):
+			if rec := tb.record(); rec.State == nil || uint64(version(tb.t, rec)) > v {
+				out = &fakediscord.Response{Type: fakediscord.CallbackUpdateMessage, At: r.At, Latency: r.Latency, Message: m}
+			}
+		}
+		return out != nil
+	})
+	require.NoError(tb.t, err, "the deferred answer never came: %s", describe(r))
+	return out
 }
 
 // explainGone logs what a message showed over time and the channel's
