@@ -2,15 +2,21 @@
 // guessers that play with the keywords of the deck's pictures (DIXXIT-SPEC
 // §8).
 //
-// The clue-giver picks a keyword of its target that matches, as well as it
-// matches the target, one or two other pictures of the grid: an ambiguous
+// The clue-giver picks a keyword of its target (or a word of one, or a
+// keyword of the deck the target is associated with) that one or two
+// other pictures of the grid match as well as the target: an ambiguous
 // clue, neither obvious nor hopeless (the rulebook's "intersection" rather
 // than "labyrinth"). Guessers rank the free squares by how well the clue
-// matches each picture's keywords in either language (whole phrase, then
-// words, then word stems, accents and case ignored) and put a finger on the
-// best, drawing among equals; a clue said aloud is one they cannot hear, so
-// they pick at random. Out of time (X9), a guesser has no finger and an
-// active player skips the turn.
+// matches each picture's keywords in either language (whole keyword, then
+// words, then word stems, accents and case ignored), then by association
+// (how many keywords the picture shares with the deck's other pictures
+// that carry the clue), and put a finger on the best, drawing among
+// equals; a clue said aloud is one they cannot hear, so they pick at
+// random. Out of time (X9), a guesser has no finger and an active player
+// skips the turn.
+//
+// The keywords of the whole deck are public (only the order of the pile
+// is secret): NewPlayer indexes them once.
 //
 // It reads only what its seat may see: the seat's own view
 // (dixxit.Game.ViewOf), where a guesser finds no target. Decisions are

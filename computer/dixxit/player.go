@@ -2,6 +2,7 @@ package dixxit
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -23,9 +24,128 @@ type Keywords func(card, face int) (en, fr []string)
 type Player struct {
 	Keywords Keywords
 	Lang     string
+	m        *model // the deck's keywords, folded and indexed (NewPlayer); nil: built for each decision
 }
 
-var _ engine.Player = Player{}
+// NewPlayer returns the player of the deck whose keywords kw tells, giving
+// its clues in lang, with the deck's keywords indexed once.
+func NewPlayer(kw Keywords, lang string) Player {
+	return Player{Keywords: kw, Lang: lang, m: build(kw)}
+}
+
+// model returns the deck's keywords, indexed.
+func (p Player) model() *model {
+	if p.m != nil {
+		return p.m
+	}
+	return build(p.Keywords)
+}
+
+// model is every face's keywords, folded, and which faces carry each word.
+type model struct {
+	faces    [dixxit.NumCardFaces + 1]card // by dixxit.Card
+	carriers map[string][]dixxit.Card      // a folded keyword, or a word of one, and the faces that carry it
+	vocab    [2][]string                   // every keyword of the deck in English, in French
+	prepared [2][]clue                     // each of vocab as a clue
+	// shared counts the folded keywords two faces have in common.
+	shared [dixxit.NumCardFaces + 1][dixxit.NumCardFaces + 1]uint8
+}
+
+func build(kw Keywords) *model {
+	m := &model{carriers: map[string][]dixxit.Card{}}
+	if kw == nil {
+		return m
+	}
+	seen := [2]map[string]bool{{}, {}}
+	for n := range dixxit.Cards {
+		for face := range 2 {
+			c := dixxit.CardOf(n, face)
+			en, fr := kw(n, face)
+			m.faces[c] = cardOf(en, fr)
+			for lang, ws := range [2][]string{en, fr} {
+				for _, w := range ws {
+					if !seen[lang][w] {
+						seen[lang][w] = true
+						m.vocab[lang] = append(m.vocab[lang], w)
+					}
+				}
+			}
+			for i, ph := range m.faces[c].phrases {
+				keys := append([]string{ph}, m.faces[c].words[i]...)
+				for _, k := range keys {
+					if l := m.carriers[k]; len(l) == 0 || l[len(l)-1] != c {
+						m.carriers[k] = append(l, c)
+					}
+				}
+			}
+		}
+	}
+	for lang, ws := range m.vocab {
+		for _, w := range ws {
+			m.prepared[lang] = append(m.prepared[lang], m.prepare(w))
+		}
+	}
+	for a := range m.faces {
+		for b := range a {
+			n := 0
+			for _, ph := range m.faces[a].phrases {
+				if slices.Contains(m.faces[b].phrases, ph) {
+					n++
+				}
+			}
+			m.shared[a][b], m.shared[b][a] = uint8(min(n, 255)), uint8(min(n, 255))
+		}
+	}
+	return m
+}
+
+// clue is a clue folded, with the faces of the deck that carry it or one
+// of its words.
+type clue struct {
+	folded   string
+	words    []string
+	stems    []string
+	carriers []dixxit.Card
+}
+
+// prepare folds text and finds its carriers.
+func (m *model) prepare(text string) clue {
+	f := fold(text)
+	cl := clue{folded: f, words: strings.Fields(f)}
+	cl.stems = stems(cl.words)
+	for _, k := range append([]string{f}, cl.words...) {
+		for _, o := range m.carriers[k] {
+			if !slices.Contains(cl.carriers, o) {
+				cl.carriers = append(cl.carriers, o)
+			}
+		}
+	}
+	return cl
+}
+
+// card returns the keywords of the face with deck id id (none for an
+// empty square or an unknown id).
+func (m *model) card(id string) (dixxit.Card, card) {
+	c, err := dixxit.ParseCard(id)
+	if err != nil {
+		return 0, card{}
+	}
+	return c, m.faces[c]
+}
+
+// score is how well cl matches the picture c, x: its direct match
+// (match) first, then its association: how many keywords x shares with
+// the other pictures of the deck that carry the clue (a clue "moon" is
+// near a picture of an owl when pictures of the moon also say "night").
+func (m *model) score(cl clue, c dixxit.Card, x card) int {
+	assoc := 0
+	for _, o := range cl.carriers {
+		if o != c {
+			assoc += int(m.shared[o][c])
+		}
+	}
+	return 100*match(cl, x) + min(assoc, 99)
+}
 
 // view returns seat's view of s, or the contract's error.
 func view(s engine.State, seat int) (dixxit.View, error) {
@@ -73,16 +193,11 @@ func (Player) Timeout(s engine.State, seat int, _ *rand.Rand) (engine.Move, erro
 type card struct {
 	phrases []string   // every keyword of both languages, folded
 	words   [][]string // the words of each phrase
+	stems   [][]string // their stems ("" for a word of fewer than four letters)
 }
 
-// cardOf returns the keywords of the face with deck id id ("" for an empty
-// square: no keyword).
-func (p Player) cardOf(id string) card {
-	c, err := dixxit.ParseCard(id)
-	if err != nil || p.Keywords == nil {
-		return card{}
-	}
-	en, fr := p.Keywords(c.Number(), c.Face())
+// cardOf folds the keywords of one face.
+func cardOf(en, fr []string) card {
 	var k card
 	for _, w := range slices.Concat(en, fr) {
 		f := fold(w)
@@ -91,8 +206,21 @@ func (p Player) cardOf(id string) card {
 		}
 		k.phrases = append(k.phrases, f)
 		k.words = append(k.words, strings.Fields(f))
+		k.stems = append(k.stems, stems(k.words[len(k.words)-1]))
 	}
 	return k
+}
+
+// stems returns the stem of each word of four letters or more, "" for the
+// others.
+func stems(words []string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		if len(w) >= 4 {
+			out[i] = stem(w)
+		}
+	}
+	return out
 }
 
 // fold lowers s, drops its accents and turns every run of characters that
@@ -126,27 +254,27 @@ func stem(w string) string {
 	return string(r)
 }
 
-// Match scores how well a clue matches a picture: 4 for a keyword equal to
-// the whole clue, plus per word of the clue 2 for a keyword word equal to
-// it and 1 for one of the same stem (words of four letters or more). 0 is
-// no match.
-func match(clue string, k card) int {
-	clue = fold(clue)
-	if clue == "" {
+// match scores how well a clue matches a picture directly: 4 for a
+// keyword equal to the whole clue, plus per word of the clue 2 for a
+// keyword word equal to it and 1 for one of the same stem (words of four
+// letters or more). 0 is no match.
+func match(cl clue, k card) int {
+	if cl.folded == "" {
 		return 0
 	}
 	score := 0
-	if slices.Contains(k.phrases, clue) {
+	if slices.Contains(k.phrases, cl.folded) {
 		score += 4
 	}
-	for _, cw := range strings.Fields(clue) {
+	for i, cw := range cl.words {
+		cs := cl.stems[i]
 		best := 0
-		for _, ws := range k.words {
-			for _, w := range ws {
+		for j, ws := range k.words {
+			for l, w := range ws {
 				switch {
 				case w == cw:
 					best = 2
-				case best < 1 && len(cw) >= 4 && len(w) >= 4 && stem(w) == stem(cw):
+				case best < 1 && cs != "" && k.stems[j][l] == cs:
 					best = 1
 				}
 			}
@@ -168,17 +296,20 @@ func free(v dixxit.View) []int {
 }
 
 // Guess returns the free square (1–9) whose picture best matches the
-// clue of v, drawing among equals with r; at random when the clue was said
-// aloud. v is a guesser's view: it holds no target.
+// clue of v (model.score), drawing among equals with r; at random when
+// the clue was said aloud. v is a guesser's view: it holds no target.
 func (p Player) Guess(v dixxit.View, r *rand.Rand) int {
 	sqs := free(v)
 	if v.Aloud || v.Clue == "" {
 		return sqs[r.IntN(len(sqs))]
 	}
+	m := p.model()
+	cl := m.prepare(v.Clue)
 	var best []int
 	top := -1
 	for _, sq := range sqs {
-		switch s := match(v.Clue, p.cardOf(v.Grid[sq-1])); {
+		c, k := m.card(v.Grid[sq-1])
+		switch s := m.score(cl, c, k); {
 		case s > top:
 			top, best = s, []int{sq}
 		case s == top:
@@ -189,69 +320,107 @@ func (p Player) Guess(v dixxit.View, r *rand.Rand) int {
 }
 
 // Clue returns the clue the active player gives for its target in v (its
-// own view, which holds the target): a keyword of the target in the
-// player's language (the other language when it has none) that as many as
-// one or two other pictures of the grid match as well as the target; short
-// of that, the keyword matched as well by the fewest others but at least
-// one; short of that, any keyword of the target. A picture with no
+// own view, which holds the target), chosen so that guessers ranking the
+// grid as Guess does find the target on their first finger about two times
+// in five. The candidates are the target's keywords in the player's
+// language (the other language when it has none), the words of those
+// keywords, and the deck's other keywords the target is associated with
+// (model.score). For each, the grid in v tells how many pictures rank
+// equal to the target (the guessers draw among them) or above it, hence
+// the chance that the first finger finds the target; the clue kept is one
+// whose chance is nearest 5/12, which one or two other pictures matching
+// as well as the target give equally (one in two, one in three), with at
+// most two pictures above the target: neither obvious (only the target
+// matches) nor hopeless. Equals are drawn with r. A picture with no
 // keyword gets its deck id, which matches nothing.
 func (p Player) Clue(v dixxit.View, r *rand.Rand) string {
 	if v.Secret == nil {
 		return ""
 	}
-	tc, err := dixxit.ParseCard(v.Secret.Card)
-	if err != nil || p.Keywords == nil {
-		return v.Secret.Card
-	}
-	en, fr := p.Keywords(tc.Number(), tc.Face())
-	words := en
+	m := p.model()
+	tc, target := m.card(v.Secret.Card)
+	lang := 0
 	if p.Lang == "fr" {
-		words = fr
+		lang = 1
 	}
+	en, fr := []string(nil), []string(nil)
+	if p.Keywords != nil && tc.Valid() {
+		en, fr = p.Keywords(tc.Number(), tc.Face())
+	}
+	words := [2][]string{en, fr}[lang]
 	if len(words) == 0 {
 		words = slices.Concat(en, fr)
 	}
-	if len(words) == 0 {
-		return v.Secret.Card
-	}
-	target := p.cardOf(v.Secret.Card)
-	var others []card
-	for sq, id := range v.Grid {
-		if sq+1 != v.Secret.Target && id != "" {
-			others = append(others, p.cardOf(id))
+	var cands []string
+	var prepared []clue
+	add := func(w string, cl clue) {
+		if !slices.Contains(cands, w) {
+			cands = append(cands, w)
+			prepared = append(prepared, cl)
 		}
 	}
-	// Rank each keyword by how many others match it as well as the target.
-	type cand struct {
-		word string
-		amb  int
-	}
-	var cands []cand
 	for _, w := range words {
-		ts := match(w, target)
-		amb := 0
-		for _, o := range others {
-			if match(w, o) >= ts {
-				amb++
+		add(w, m.prepare(w))
+		if f := strings.Fields(w); len(f) > 1 {
+			for _, x := range f {
+				if len([]rune(x)) >= 4 {
+					add(x, m.prepare(x))
+				}
 			}
 		}
-		cands = append(cands, cand{w, amb})
 	}
-	rank := func(c cand) int {
-		switch {
-		case c.amb == 1 || c.amb == 2:
-			return 0
-		case c.amb > 2:
-			return c.amb
+	for i, w := range m.vocab[lang] {
+		if cl := m.prepared[lang][i]; match(cl, target) == 0 && m.score(cl, tc, target) > 0 {
+			add(w, cl)
 		}
-		return 100 // obvious: nobody else matches
 	}
-	slices.SortStableFunc(cands, func(a, b cand) int { return rank(a) - rank(b) })
-	n := 1
-	for n < len(cands) && rank(cands[n]) == rank(cands[0]) {
-		n++
+	if len(cands) == 0 {
+		return v.Secret.Card
 	}
-	return cands[r.IntN(n)].word
+	type other struct {
+		c dixxit.Card
+		k card
+	}
+	var others []other
+	for sq, id := range v.Grid {
+		if sq+1 != v.Secret.Target && id != "" {
+			c, k := m.card(id)
+			others = append(others, other{c, k})
+		}
+	}
+	const aim = 5.0 / 12 // between one in three and one in two: both are as near
+	cost := func(cl clue) float64 {
+		ts := m.score(cl, tc, target)
+		if ts == 0 {
+			return 10
+		}
+		better, equal := 0, 0
+		for _, o := range others {
+			switch s := m.score(cl, o.c, o.k); {
+			case s > ts:
+				better++
+			case s == ts:
+				equal++
+			}
+		}
+		switch {
+		case better > 2:
+			return 5 // hopeless: three pictures or more rank above the target
+		case better > 0:
+			return aim + 0.1*float64(better) // never first, found soon after
+		}
+		return math.Abs(1/float64(1+equal) - aim)
+	}
+	best, low := []string{}, math.Inf(1)
+	for i, c := range cands {
+		switch k := cost(prepared[i]); {
+		case k < low-1e-9:
+			best, low = []string{c}, k
+		case k < low+1e-9:
+			best = append(best, c)
+		}
+	}
+	return best[r.IntN(len(best))]
 }
 
 func (p Player) clue(v dixxit.View, r *rand.Rand) engine.Move {

@@ -52,12 +52,12 @@ func TestContract(t *testing.T) {
 		setups = append(setups, engine.Setup{Players: n, Seed: int64(n), First: -1})
 	}
 	enginetest.Run(t, enginetest.Config{Game: dixxit.Rules{}, Setups: setups, Seeds: 2,
-		Player: Player{Keywords: synthetic, Lang: "fr"}})
+		Player: NewPlayer(synthetic, "fr")})
 }
 
 func TestErrors(t *testing.T) {
 	g := newGame(t, 4, 1)
-	p := Player{Keywords: synthetic}
+	p := NewPlayer(synthetic, "en")
 	r := rand.New(rand.NewPCG(1, 2))
 	_, err := p.Decide(g, 1, r)
 	assert.ErrorIs(t, err, engine.ErrNotYourTurn)
@@ -70,7 +70,7 @@ func TestErrors(t *testing.T) {
 // TestTimeouts checks X9: the active player skips, a guesser is out.
 func TestTimeouts(t *testing.T) {
 	g := newGame(t, 4, 1)
-	p := Player{Keywords: synthetic}
+	p := NewPlayer(synthetic, "en")
 	r := rand.New(rand.NewPCG(1, 2))
 	m, err := p.Timeout(g, 0, r)
 	require.NoError(t, err)
@@ -87,7 +87,7 @@ func TestTimeouts(t *testing.T) {
 // TestGuessersNeverReadTheTarget plays the same positions with two
 // targets: every guesser's decision is the same.
 func TestGuessersNeverReadTheTarget(t *testing.T) {
-	p := Player{Keywords: synthetic}
+	p := NewPlayer(synthetic, "en")
 	for seed := range int64(30) {
 		x := newGame(t, 5, seed)
 		y := newGame(t, 5, seed)
@@ -136,19 +136,26 @@ func withTarget(t *testing.T, g *dixxit.Game, sq int) *dixxit.Game {
 	return s.(*dixxit.Game)
 }
 
-// grid builds a guesser's view of a grid whose nine pictures have the
-// given keywords, and the Keywords function that tells them.
-func grid(kws [9][]string) (dixxit.View, Keywords) {
+// grid builds a guesser's view of a grid whose nine pictures (cards 0–8,
+// face a) have the keywords kws (English; French the first one with "fr-"
+// before it), and the Keywords function that tells them and those of the
+// pictures off the grid (cards 9 on).
+func grid(kws [9][]string, off ...[]string) (dixxit.View, Keywords) {
 	var v dixxit.View
 	for sq := range kws {
 		v.Grid[sq] = dixxit.CardOf(sq, 0).String()
 	}
 	v.Fingers = []dixxit.FingerView{}
 	return v, func(card, face int) (en, fr []string) {
-		if card < 0 || card >= 9 || face != 0 {
+		switch {
+		case face != 0 || card < 0:
 			return nil, nil
+		case card < 9:
+			return kws[card], []string{"fr-" + kws[card][0]}
+		case card-9 < len(off):
+			return off[card-9], nil
 		}
-		return kws[card], []string{"fr-" + kws[card][0]}
+		return nil, nil
 	}
 }
 
@@ -157,7 +164,7 @@ func TestGuessRanksByTheClue(t *testing.T) {
 		{"ship", "sea", "sailing boat"}, {"cat", "pet"}, {"boat", "river"}, {"tree", "forest"},
 		{"owl", "night", "bird"}, {"été", "plage"}}
 	v, kw := grid(kws)
-	p := Player{Keywords: kw}
+	p := NewPlayer(kw, "en")
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, tc := range []struct {
 		clue string
@@ -194,43 +201,46 @@ func TestGuessRanksByTheClue(t *testing.T) {
 	assert.Len(t, seen, 9)
 }
 
-// TestClueIsAmbiguous checks the clue-giver: a keyword of the target that
-// one or two other pictures share, never one nobody else has when such a
-// keyword exists, never one every picture has.
+// TestClueIsAmbiguous checks the clue-giver: it prefers a clue that the
+// target and two other pictures match equally (a first finger on the
+// target one time in three) to one only the target matches, whether the
+// clue is a keyword of the target or a word the target is associated with
+// through other pictures of the deck.
 func TestClueIsAmbiguous(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
 	kws := [9][]string{
-		{"labyrinth", "maze", "intersection", "lost", "thing"}, // the target
-		{"road", "intersection", "car", "thing", "x"},
-		{"cross", "intersection", "church", "thing", "y"},
-		{"thing", "a"}, {"thing", "b"}, {"thing", "c"}, {"thing", "d"}, {"thing", "e"}, {"thing", "f"},
+		{"labyrinth", "maze", "intersection", "lost"}, // the target
+		{"road", "intersection", "car"},
+		{"cross", "intersection", "church"},
+		{"a"}, {"b"}, {"c"}, {"d"}, {"e"}, {"f"},
 	}
 	v, kw := grid(kws)
 	v.Secret = &dixxit.Secret{Target: 1, Card: v.Grid[0]}
-	p := Player{Keywords: kw}
-	r := rand.New(rand.NewPCG(5, 6))
-	for range 50 {
-		assert.Equal(t, "intersection", p.Clue(v, r))
+	p := NewPlayer(kw, "en")
+	for range 20 {
+		assert.Equal(t, "intersection", p.Clue(v, r), "shared with two others")
 	}
-	// No keyword shared: one nobody else has (labyrinth, maze, lost).
-	kws[1] = []string{"road"}
-	kws[2] = []string{"cross"}
+	// Nothing shared on the grid, but two pictures off the grid carry
+	// "feather" and share a keyword each with the target and two others.
+	kws = [9][]string{{"owl", "bird"}, {"moon", "sky"}, {"star", "sky"}, {"a"}, {"b"}, {"c"}, {"d"}, {"e"}, {"f"}}
+	v, kw = grid(kws, []string{"feather", "bird"}, []string{"feather", "sky"})
+	v.Secret = &dixxit.Secret{Target: 1, Card: v.Grid[0]}
+	p = NewPlayer(kw, "en")
+	for range 20 {
+		assert.Equal(t, "feather", p.Clue(v, r), "associated with the target and two others")
+	}
+	// Nothing shared, nothing associated: one of the target's keywords
+	// (obvious, but never one that does not match it).
 	v, kw = grid(kws)
 	v.Secret = &dixxit.Secret{Target: 1, Card: v.Grid[0]}
-	p = Player{Keywords: kw}
-	for range 50 {
-		assert.Equal(t, "thing", p.Clue(v, r), "shared with eight beats shared with none")
-	}
-	kws[0] = []string{"labyrinth", "maze"}
-	v, kw = grid(kws)
-	v.Secret = &dixxit.Secret{Target: 1, Card: v.Grid[0]}
-	p = Player{Keywords: kw}
-	assert.Contains(t, []string{"labyrinth", "maze"}, p.Clue(v, r))
+	p = NewPlayer(kw, "en")
+	assert.Contains(t, []string{"owl", "bird"}, p.Clue(v, r))
 }
 
 // TestDecideIsDeterministic: the same state and the same random source
 // give the same move.
 func TestDecideIsDeterministic(t *testing.T) {
-	p := Player{Keywords: synthetic}
+	p := NewPlayer(synthetic, "en")
 	g := newGame(t, 4, 8)
 	a, err := p.Decide(g, 0, rand.New(rand.NewPCG(1, 1)))
 	require.NoError(t, err)
@@ -244,7 +254,7 @@ func TestDecideIsDeterministic(t *testing.T) {
 // often than guessers at random (about one in nine). The measure on the
 // deck's own keywords is TestClueQualityOnTheDeck.
 func TestBeatsRandom(t *testing.T) {
-	p := Player{Keywords: synthetic}
+	p := NewPlayer(synthetic, "en")
 	st, err := Simulate(p, 4, 1, 400, false)
 	require.NoError(t, err)
 	rnd, err := Simulate(p, 4, 1, 400, true)
