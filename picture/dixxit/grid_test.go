@@ -18,6 +18,7 @@ import (
 
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/engine/dixxit"
+	"github.com/dixgame/dixbot/picture/dixxit/deck"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden PNGs under testdata/")
@@ -198,10 +199,36 @@ func TestRenderIsFastAndSmall(t *testing.T) {
 	t.Logf("render p50 %v", times[len(times)/2])
 }
 
+// TestDeckGridsAreSmall renders grids of the deck's own pictures (every
+// face once): each PNG is at most 200 KB.
+func TestDeckGridsAreSmall(t *testing.T) {
+	r := NewRenderer(deck.Face)
+	g := GridOf(game(t, 5).ViewOf(engine.Public), names)
+	largest := 0
+	for first := 0; first < dixxit.NumCardFaces; first += dixxit.Squares {
+		for sq := range g.Squares {
+			n := (first + sq) % dixxit.NumCardFaces
+			g.Squares[sq].Card = dixxit.CardOf(n/2, n%2).String()
+		}
+		b, err := r.Render(g)
+		require.NoError(t, err)
+		largest = max(largest, len(b))
+	}
+	t.Logf("largest grid of the deck: %d bytes", largest)
+	assert.LessOrEqual(t, largest, 200<<10)
+}
+
+// BenchmarkGridDeck renders a grid of the deck's pictures with their
+// tiles cached.
+func BenchmarkGridDeck(b *testing.B) {
+	benchGrid(b, NewRenderer(deck.Face))
+}
+
 // BenchmarkGrid renders the grid with its tiles cached, as a running bot
 // does, and reports the PNG size.
-func BenchmarkGrid(b *testing.B) {
-	r := NewRenderer(testFaces)
+func BenchmarkGrid(b *testing.B) { benchGrid(b, NewRenderer(testFaces)) }
+
+func benchGrid(b *testing.B, r *Renderer) {
 	t := &testing.T{}
 	g := GridOf(game(t, 5).ViewOf(engine.Public), names)
 	var size int
