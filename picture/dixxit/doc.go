@@ -2,7 +2,8 @@
 // the nine pictures in a 3×3 grid, each square numbered 1–9, every finger
 // down shown with its guesser's name and, while the target is not found,
 // the square crossed out; a found square framed in green; and, in the
-// active player's private view only, the target framed in gold.
+// active player's private view only, the target framed in gold; and the
+// final scoreboard, each player's cards as small pictures (§4).
 //
 // The pictures come from a Faces function (the deck's deck.Face), so the
 // package never reads the deck itself. Each picture is scaled to its

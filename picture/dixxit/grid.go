@@ -71,24 +71,31 @@ const (
 type Renderer struct {
 	faces Faces
 	mu    sync.Mutex
-	tiles map[dixxit.Card]*picture.Tile
+	tiles map[tileKey]*picture.Tile
+}
+
+// tileKey names one picture at one size.
+type tileKey struct {
+	c    dixxit.Card
+	side int
 }
 
 // NewRenderer returns a renderer of the pictures faces gives.
 func NewRenderer(faces Faces) *Renderer {
-	return &Renderer{faces: faces, tiles: map[dixxit.Card]*picture.Tile{}}
+	return &Renderer{faces: faces, tiles: map[tileKey]*picture.Tile{}}
 }
 
-// tile returns the picture of card scaled to Side and quantised, made once;
-// a card with no picture (or one that does not decode) is a blank tile
-// with its deck id.
-func (r *Renderer) tile(id string) *picture.Tile {
+// tile returns the picture of card id scaled to side×side pixels and
+// quantised, made once; a card with no picture (or one that does not
+// decode) is a blank tile with its deck id; nil for no card.
+func (r *Renderer) tile(id string, side int) *picture.Tile {
 	c, err := dixxit.ParseCard(id)
 	if err != nil {
 		return nil
 	}
+	key := tileKey{c, side}
 	r.mu.Lock()
-	t, ok := r.tiles[c]
+	t, ok := r.tiles[key]
 	r.mu.Unlock()
 	if ok {
 		return t
@@ -99,18 +106,18 @@ func (r *Renderer) tile(id string) *picture.Tile {
 			src, _ = png.Decode(bytes.NewReader(b))
 		}
 	}
-	dst := image.NewRGBA(image.Rect(0, 0, Side, Side))
+	dst := image.NewRGBA(image.Rect(0, 0, side, side))
 	xdraw.Draw(dst, dst.Bounds(), image.NewUniform(cardBack), image.Point{}, xdraw.Src)
 	if src != nil {
 		xdraw.CatmullRom.Scale(dst, dst.Bounds(), src, src.Bounds(), xdraw.Over, nil)
 	}
 	t = quantise(dst)
 	if src == nil {
-		label := text(id, picture.FontKey{Bold: true, Size: 22}, ink, cardBack)
-		blit(t, label, (Side-label.W)/2, (Side-label.H)/2)
+		label := text(id, picture.FontKey{Bold: true, Size: max(side/10, 9)}, ink, cardBack)
+		blit(t, label, (side-label.W)/2, (side-label.H)/2)
 	}
 	r.mu.Lock()
-	r.tiles[c] = t
+	r.tiles[key] = t
 	r.mu.Unlock()
 	return t
 }
@@ -125,7 +132,7 @@ func (r *Renderer) Render(g Grid) ([]byte, error) {
 		x := margin + (sq%3)*(Side+gap)
 		y := margin + (sq/3)*(Side+gap)
 		cell := image.Rect(x, y, x+Side, y+Side)
-		if t := r.tile(s.Card); t != nil {
+		if t := r.tile(s.Card, Side); t != nil {
 			copyRows(img, t, x, y)
 		} else {
 			fill(img, cell, panel)
