@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +24,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden PNGs under testdata/")
 
+// testRenderer draws with testFaces; the tests share its tiles.
+var testRenderer = NewRenderer(testFaces)
+
 // testFaces draws a picture per face: a background of the card's own hue,
 // a disc for face a, a diamond for face b, and transparent corners (as
 // clip art has).
@@ -30,6 +34,22 @@ func testFaces(card, face int) []byte {
 	if card < 0 || card >= dixxit.Cards || face < 0 || face > 1 {
 		return nil
 	}
+	testPNGs.Lock()
+	defer testPNGs.Unlock()
+	k := 2*card + face
+	if testPNGs.m[k] == nil {
+		testPNGs.m[k] = drawTestFace(card, face)
+	}
+	return testPNGs.m[k]
+}
+
+// testPNGs keeps the pictures of testFaces, drawn once.
+var testPNGs = struct {
+	sync.Mutex
+	m map[int][]byte
+}{m: map[int][]byte{}}
+
+func drawTestFace(card, face int) []byte {
 	img := image.NewNRGBA(image.Rect(0, 0, 256, 256))
 	bg := color.NRGBA{uint8(40 + card*3), uint8(200 - card*2), uint8(90 + face*120), 255}
 	fg := color.NRGBA{uint8(250 - card*3), uint8(60 + card), 40, 255}
@@ -125,7 +145,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 }
 
 func TestGolden(t *testing.T) {
-	r := NewRenderer(testFaces)
+	r := testRenderer
 	g := game(t, 5)
 	for _, tc := range []struct {
 		name string
@@ -157,7 +177,7 @@ func TestGolden(t *testing.T) {
 // of every guesser, of the same position with two targets are the same
 // bytes; only the active player's differs.
 func TestPublicGridHidesTheTarget(t *testing.T) {
-	r := NewRenderer(testFaces)
+	r := testRenderer
 	x, y := game(t, 5), game(t, 9)
 	for seat := engine.Public; seat < 5; seat++ {
 		bx, err := r.Render(GridOf(x.ViewOf(seat), names))
@@ -185,10 +205,10 @@ func TestGridOf(t *testing.T) {
 // TestRenderIsFastAndSmall renders a grid many times: every PNG is at most
 // 200 KB. Timings are reported, never asserted (see BenchmarkGrid).
 func TestRenderIsFastAndSmall(t *testing.T) {
-	r := NewRenderer(testFaces)
+	r := testRenderer
 	g := GridOf(game(t, 5).ViewOf(engine.Public), names)
 	var times []time.Duration
-	for range 20 {
+	for range 5 {
 		t0 := time.Now()
 		b, err := r.Render(g)
 		times = append(times, time.Since(t0))

@@ -42,7 +42,7 @@ func finished(t *testing.T, players int, seed int64) *dixxit.Game {
 }
 
 func TestScoreboardGolden(t *testing.T) {
-	r := NewRenderer(testFaces)
+	r := testRenderer
 	g := finished(t, 5, 2)
 	rows := HoldingsOf(g.ViewOf(engine.Public), names)
 	require.Len(t, rows, 5)
@@ -69,7 +69,7 @@ func TestHoldingsOf(t *testing.T) {
 	require.Len(t, rows, 4)
 	assert.Equal(t, []string{"Ann", "Bob", "?", "?"}, []string{rows[0].Name, rows[1].Name, rows[2].Name, rows[3].Name})
 	assert.False(t, rows[0].Winner)
-	b, err := NewRenderer(testFaces).Scoreboard(rows)
+	b, err := testRenderer.Scoreboard(rows)
 	require.NoError(t, err)
 	assert.NotEmpty(t, b)
 }
