@@ -85,15 +85,21 @@ func build(kw Keywords) *model {
 			m.prepared[lang] = append(m.prepared[lang], m.prepare(w))
 		}
 	}
-	for a := range m.faces {
-		for b := range a {
-			n := 0
-			for _, ph := range m.faces[a].phrases {
-				if slices.Contains(m.faces[b].phrases, ph) {
-					n++
+	// Two faces share a keyword for each phrase both carry.
+	byPhrase := map[string][]dixxit.Card{}
+	for c := range m.faces {
+		for _, ph := range m.faces[c].phrases {
+			byPhrase[ph] = append(byPhrase[ph], dixxit.Card(c))
+		}
+	}
+	for _, cs := range byPhrase {
+		for i, a := range cs {
+			for _, b := range cs[:i] {
+				if m.shared[a][b] < 255 {
+					m.shared[a][b]++
+					m.shared[b][a]++
 				}
 			}
-			m.shared[a][b], m.shared[b][a] = uint8(min(n, 255)), uint8(min(n, 255))
 		}
 	}
 	return m
