@@ -165,12 +165,16 @@ func (r *Renderer) Render(g Grid) ([]byte, error) {
 
 func fill(img *image.Paletted, r image.Rectangle, c color.RGBA) {
 	r = r.Intersect(img.Rect)
+	if r.Empty() {
+		return
+	}
 	idx := index(c)
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		row := img.Pix[y*img.Stride+r.Min.X : y*img.Stride+r.Max.X]
-		for i := range row {
-			row[i] = idx
-		}
+	first := img.Pix[r.Min.Y*img.Stride+r.Min.X : r.Min.Y*img.Stride+r.Max.X]
+	for i := range first {
+		first[i] = idx
+	}
+	for y := r.Min.Y + 1; y < r.Max.Y; y++ {
+		copy(img.Pix[y*img.Stride+r.Min.X:], first)
 	}
 }
 

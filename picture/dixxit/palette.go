@@ -60,7 +60,14 @@ var palette = func() color.Palette {
 }()
 
 // index returns the palette index of a named colour.
-func index(c color.RGBA) uint8 { return uint8(palette[:picture.Transparent].Index(c)) }
+func index(c color.RGBA) uint8 {
+	for i, p := range palette[:picture.Transparent] {
+		if p == c {
+			return uint8(i)
+		}
+	}
+	return uint8(palette[:picture.Transparent].Index(c))
+}
 
 // fromCore maps the raster core's palette indices to the package's.
 var fromCore = func() (m [256]uint8) {
