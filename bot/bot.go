@@ -573,11 +573,16 @@ func (c *call) respond(r *discordgo.InteractionResponse) {
 		// request on the board is in flight, the deferral can still go.
 		sent, _ := c.b.fences.send(c.i.Message.ID, *s, c.b.now(), func() error {
 			c.sendLocked(r)
+			if !c.answered || c.updated != c.i.Message.ID {
+				return errNotShown
+			}
 			return nil
 		})
 		if !sent {
 			// The board already shows a newer state, which holds this
 			// click's change: the click is acknowledged, the board kept.
+			c.b.log.Debug("board answer left out: the board shows a newer state", "interaction", c.i.ID,
+				"message", c.i.Message.ID, "seq", s.Seq)
 			c.sendLocked(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
 		}
 		return

@@ -1,8 +1,11 @@
 package bot
 
 import (
+	"errors"
 	"sync"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 )
 
 // shows is what a request puts on a board message: the game at version
@@ -41,9 +44,10 @@ const fencePrune = 4096
 
 // send runs fn, the request that makes message show s, unless the message
 // shows a newer state or is retired; it reports whether fn ran. A retire
-// always runs (it is the same whenever it lands). The fence moves before fn
-// runs: a request that fails may still have landed, and a later render of
-// an older state must not follow it.
+// always runs (it is the same whenever it lands). The fence moves unless
+// Discord (or the rate limiter, before sending) refused the request: one
+// that failed otherwise may still have landed, and a later render of an
+// older state must not follow it.
 func (f *fences) send(message string, s shows, now time.Time, fn func() error) (bool, error) {
 	if message == "" {
 		return true, fn()
@@ -54,13 +58,38 @@ func (f *fences) send(message string, s shows, now time.Time, fn func() error) (
 	if !s.Retire && (e.retired || s.Seq < e.seq) {
 		return false, nil
 	}
+	err := fn()
+	if refusedRequest(err) {
+		return true, err
+	}
 	if s.Retire {
 		e.retired = true
 	} else {
 		e.seq = s.Seq
 	}
-	return true, fn()
+	return true, err
 }
+
+// refusedRequest reports whether err says the request changed nothing:
+// Discord answered it with a client error (a 429 included), or the rate
+// limiter kept it from being sent.
+func refusedRequest(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, errNotShown) {
+		return true
+	}
+	if _, _, ok := retryAfter(err); ok {
+		return true
+	}
+	var rerr *discordgo.RESTError
+	return errors.As(err, &rerr) && rerr.Response != nil && rerr.Response.StatusCode >= 400 && rerr.Response.StatusCode < 500
+}
+
+// errNotShown is an answer that did not put its board on the message (it
+// was refused, or became a private text).
+var errNotShown = errors.New("bot: the answer did not show the board")
 
 func (f *fences) entry(message string, now time.Time) *fence {
 	f.mu.Lock()

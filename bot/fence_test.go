@@ -1,10 +1,12 @@
 package bot
 
 import (
+	"net/http"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -31,14 +33,33 @@ func TestFenceKeepsEachBoardMovingForward(t *testing.T) {
 	assert.Equal(t, []string{"54", "54 again", "other board", "summary", "retire again"}, landed)
 }
 
-func TestFenceMovesBeforeAFailedRequest(t *testing.T) {
-	var f fences
+func TestFenceMovesUnlessTheRequestWasRefused(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
-	_, err := f.send("m", shows{Seq: 7}, now, func() error { return assert.AnError })
-	require.ErrorIs(t, err, assert.AnError)
-	sent, err := f.send("m", shows{Seq: 6}, now, func() error { return nil })
-	require.NoError(t, err)
-	assert.False(t, sent, "the failed request may have landed: an older render does not follow it")
+	tooMany := &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusTooManyRequests}}
+	for _, tc := range []struct {
+		name  string
+		err   error
+		moved bool
+	}{
+		{"sent", nil, true},
+		{"failed, may have landed", assert.AnError, true},
+		{"a 5xx", &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadGateway}}, true},
+		{"a 429", tooMany, false},
+		{"a 403", &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusForbidden}}, false},
+		{"held by the rate limiter", &rateLimited{After: time.Second}, false},
+		{"an answer that did not show the board", errNotShown, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var f fences
+			_, err := f.send("m", shows{Seq: 7}, now, func() error { return tc.err })
+			require.ErrorIs(t, err, tc.err)
+			sent, _ := f.send("m", shows{Seq: 6}, now, func() error { return nil })
+			assert.Equal(t, !tc.moved, sent, "an older render after it")
+			_, _ = f.send("r", shows{Retire: true}, now, func() error { return tc.err })
+			sent, _ = f.send("r", shows{Seq: 8}, now, func() error { return nil })
+			assert.Equal(t, !tc.moved, sent, "a render after its retire")
+		})
+	}
 }
 
 func TestFenceSendsOneRequestPerBoardAtATime(t *testing.T) {

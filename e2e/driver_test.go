@@ -66,6 +66,9 @@ func (tb *table) final(ix *fakediscord.Interaction, r *fakediscord.Response) *fa
 		}
 		return out != nil
 	})
+	if err != nil && r.Message != nil {
+		tb.explainGone(r.Message.ID)
+	}
 	require.NoError(tb.t, err, "the deferred answer never came: %s", describe(r))
 	return out
 }
@@ -159,6 +162,9 @@ func (tb *table) finalOf(ix *fakediscord.Interaction, r *fakediscord.Response, v
 		}
 		return out != nil
 	})
+	if err != nil && r.Message != nil {
+		tb.explainGone(r.Message.ID)
+	}
 	require.NoError(tb.t, err, "the deferred answer never came: %s", describe(r))
 	return out
 }
