@@ -22,6 +22,11 @@ func (g *Game) Apply(seat int, m engine.Move) ([]engine.Event, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.Kind == MoveFinger && p.OnTurn && p.Turn != g.turn {
+		// A click on the board of a turn already scored, however fast the
+		// next clue came.
+		return nil, fmt.Errorf("%w: %w: turn %d, now %d", engine.ErrNotYourTurn, ErrTurnOver, p.Turn, g.turn)
+	}
 	if g.phase == PhaseClue && (p.Kind == MoveFinger || p.Kind == MoveOut) {
 		// Nobody guesses before the clue, nor once the turn is scored: a
 		// late click of the turn before lands here.

@@ -24,6 +24,10 @@
 //	            snowflake id, whose high bits are the millisecond at which
 //	            Discord received the click, so clicks of one millisecond
 //	            are still ordered
+//	f N T K     the same finger, clicked on the board of turn K
+//	            (View.Turn): refused once turn K is over, so a click that
+//	            arrives after its turn was scored never lands on the next
+//	            turn (ErrTurnOver)
 //	out         a guesser has no finger this turn (X9, the move taken when
 //	            the guessing time runs out)
 //
@@ -51,7 +55,8 @@
 // found or no guesser is left to decide. A click that reaches Apply after
 // that is refused (engine.ErrNotYourTurn and ErrNoClue while the next
 // clue is awaited; the table tells a click of an earlier turn by
-// View.Turn), even if its time is earlier than the find: the rulebook's active player says
+// View.Turn, or the engine by the turn an "f N T K" move names), even if
+// its time is earlier than the find: the rulebook's active player says
 // "yes" when the finger lands and the turn stops there, and the bot
 // applies clicks within milliseconds of their arrival.
 //

@@ -46,8 +46,11 @@ func (randomPlayer) Decide(s engine.State, seat int, r *rand.Rand) (engine.Move,
 		}
 	}
 	sq := free[r.IntN(len(free))]
-	if r.IntN(2) == 0 {
+	switch r.IntN(3) {
+	case 0:
 		return engine.Move(fmt.Sprintf("f %d", sq)), nil
+	case 1:
+		return FingerMoveOn(sq, 0, v.Turn), nil
 	}
 	return FingerMove(sq, 0), nil // time 0: earlier than every finger, so never refused
 }
@@ -302,7 +305,9 @@ func TestParseMove(t *testing.T) {
 		{"f 10", Parsed{}, ErrBadSquare},
 		{"f 01", Parsed{}, ErrBadSquare},
 		{"f 3 -1", Parsed{}, ErrBadMove},
-		{"f 3 1 2", Parsed{}, ErrBadMove},
+		{"f 3 1 2", Parsed{Kind: MoveFinger, Square: 3, At: 1, Timed: true, Turn: 2, OnTurn: true}, nil},
+		{"f 3 1 2 4", Parsed{}, ErrBadMove},
+		{"f 3 1 x", Parsed{}, ErrBadMove},
 		{"f", Parsed{}, ErrBadSquare},
 		{"out now", Parsed{}, ErrBadMove},
 		{"aloud ", Parsed{}, ErrBadMove},

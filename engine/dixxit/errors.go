@@ -21,6 +21,7 @@ var (
 	ErrNoClue       = errors.New("dixxit: the clue is not given yet")
 	ErrAlreadyDone  = errors.New("dixxit: this guesser has a finger down or is out of the turn")
 	ErrSquareTaken  = errors.New("dixxit: someone was there first")
+	ErrTurnOver     = errors.New("dixxit: the turn of this finger is over")
 	ErrGameOver     = errors.New("dixxit: the game is over")
 	ErrSchemaTooNew = errors.New("dixxit: state written by a newer schema")
 	ErrCorrupt      = errors.New("dixxit: corrupt serialised state")

@@ -18,8 +18,10 @@ func fuzzMove(b [3]byte) (int, engine.Move) {
 	switch b[1] % 8 {
 	case 0, 1:
 		return seat, engine.Move(fmt.Sprintf("f %d", sq))
-	case 2, 3:
+	case 2:
 		return seat, FingerMove(sq, uint64(b[2])*uint64(b[1]>>3))
+	case 3:
+		return seat, FingerMoveOn(sq, uint64(b[2])*uint64(b[1]>>3), uint64(b[0]>>5))
 	case 4:
 		return seat, ClueMove(fmt.Sprintf("clue %d", b[2]))
 	case 5:

@@ -30,6 +30,8 @@ type Parsed struct {
 	Square int    // MoveFinger: 1–9
 	At     uint64 // MoveFinger: the time of the finger, when Timed
 	Timed  bool   // MoveFinger: the move carries a time
+	Turn   uint64 // MoveFinger: the turn (View.Turn) of the board clicked, when OnTurn
+	OnTurn bool   // MoveFinger: the move names its turn
 }
 
 // maxMoveBytes bounds what ParseMove reads: a clue of 100 characters of
@@ -44,6 +46,13 @@ func ClueMove(text string) engine.Move { return engine.Move("clue " + text) }
 // FingerMove returns the move of a finger on square (1–9) at time at.
 func FingerMove(square int, at uint64) engine.Move {
 	return engine.Move(fmt.Sprintf("f %d %d", square, at))
+}
+
+// FingerMoveOn returns the move of a finger on square (1–9) at time at,
+// clicked on the board of turn (View.Turn): Apply refuses it once that
+// turn is over.
+func FingerMoveOn(square int, at, turn uint64) engine.Move {
+	return engine.Move(fmt.Sprintf("f %d %d %d", square, at, turn))
 }
 
 // ParseMove reads a move. It returns an error wrapping engine.ErrBadMove
@@ -80,8 +89,8 @@ func ParseMove(m engine.Move) (Parsed, error) {
 		return Parsed{Kind: map[string]MoveKind{"aloud": MoveAloud, "skip": MoveSkip, "out": MoveOut}[verb]}, nil
 	case "f":
 		f := strings.Split(rest, " ")
-		if len(f) < 1 || len(f) > 2 {
-			return bad(ErrBadMove, "f SQUARE [TIME]")
+		if len(f) < 1 || len(f) > 3 {
+			return bad(ErrBadMove, "f SQUARE [TIME [TURN]]")
 		}
 		sq, err := strconv.Atoi(f[0])
 		if err != nil || len(f[0]) > 1 {
@@ -91,12 +100,19 @@ func ParseMove(m engine.Move) (Parsed, error) {
 			return bad(ErrBadSquare, f[0])
 		}
 		p := Parsed{Kind: MoveFinger, Square: sq}
-		if len(f) == 2 {
+		if len(f) >= 2 {
 			at, err := strconv.ParseUint(f[1], 10, 64)
 			if err != nil {
 				return bad(ErrBadMove, "time "+strconv.Quote(f[1]))
 			}
 			p.At, p.Timed = at, true
+		}
+		if len(f) == 3 {
+			turn, err := strconv.ParseUint(f[2], 10, 64)
+			if err != nil {
+				return bad(ErrBadMove, "turn "+strconv.Quote(f[2]))
+			}
+			p.Turn, p.OnTurn = turn, true
 		}
 		return p, nil
 	}

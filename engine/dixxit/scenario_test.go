@@ -308,7 +308,7 @@ func (sc *scenario) guess(f []string) error {
 	}
 	m := engine.Move("f " + sq)
 	if timed {
-		m += engine.Move(" " + at)
+		m += engine.Move(" " + strings.Replace(at, "/", " ", 1))
 	}
 	if len(f) < 2 {
 		return errors.New("say no, yes, taken HOLDER or refused ERROR")
@@ -360,7 +360,7 @@ var sentinels = map[string]error{
 	"engine.ErrBadMove": engine.ErrBadMove, "engine.ErrGameOver": engine.ErrGameOver,
 	"ErrNotYourTurn": ErrNotYourTurn, "ErrNotActive": ErrNotActive, "ErrNotGuessing": ErrNotGuessing,
 	"ErrNoClue": ErrNoClue, "ErrClueGiven": ErrClueGiven, "ErrAlreadyDone": ErrAlreadyDone, "ErrSquareTaken": ErrSquareTaken,
-	"ErrGameOver": ErrGameOver, "ErrBadMove": ErrBadMove, "ErrBadClue": ErrBadClue, "ErrBadSquare": ErrBadSquare,
+	"ErrGameOver": ErrGameOver, "ErrTurnOver": ErrTurnOver, "ErrBadMove": ErrBadMove, "ErrBadClue": ErrBadClue, "ErrBadSquare": ErrBadSquare,
 }
 
 func (sc *scenario) seatNames(seats []int) []string {
