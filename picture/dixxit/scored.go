@@ -1,0 +1,41 @@
+package dixxit
+
+import "github.com/dixgame/dixbot/engine/dixxit"
+
+// ScoredGrid returns the grid as the turn that evs scored left it, before
+// the refill: prev is the public view before the move, evs its events. The
+// finder's square shows as found, the fingers that came after the find
+// lose their mark, and when nobody found it the target is framed: the
+// turn is scored, so the target is public (X11). Names as GridOf.
+func ScoredGrid(prev dixxit.View, evs []dixxit.Event, names []string) Grid {
+	g := GridOf(prev, names)
+	g.Target = 0
+	name := func(seat int) string {
+		if seat >= 0 && seat < len(names) {
+			return names[seat]
+		}
+		return "?"
+	}
+	ok := func(sq int) bool { return sq >= 1 && sq <= dixxit.Squares }
+	for _, e := range evs {
+		switch e.Kind {
+		case dixxit.EvFinger:
+			if ok(e.Square) {
+				g.Squares[e.Square-1].Name = name(e.Seat)
+			}
+		case dixxit.EvLifted, dixxit.EvIgnored:
+			if ok(e.Square) && g.Squares[e.Square-1].Name == name(e.Seat) {
+				g.Squares[e.Square-1].Name = ""
+			}
+		case dixxit.EvFound:
+			if ok(e.Square) {
+				g.Squares[e.Square-1] = Square{Card: e.Card.String(), Name: name(e.Seat), Found: true}
+			}
+		case dixxit.EvNotFound:
+			if ok(e.Square) {
+				g.Target = e.Square
+			}
+		}
+	}
+	return g
+}
