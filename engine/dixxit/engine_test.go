@@ -357,3 +357,38 @@ func TestTakenErrorNamesTheHolder(t *testing.T) {
 	assert.Equal(t, TakenError{Square: 5, Holder: 2}, *te)
 	assert.ErrorIs(t, err, engine.ErrIllegalMove)
 }
+
+// TestReplayIsByteForByte checks §6: the same seed and the same decisions
+// give the same game, byte for byte, after every move.
+func TestReplayIsByteForByte(t *testing.T) {
+	for players := MinPlayers; players <= MaxPlayers; players++ {
+		setup := engine.Setup{Players: players, Seed: int64(40 + players), First: -1}
+		st, err := Rules{}.New(setup)
+		require.NoError(t, err)
+		r := rand.New(rand.NewPCG(uint64(players), 3))
+		type decision struct {
+			seat int
+			m    engine.Move
+		}
+		var log []decision
+		var states [][]byte
+		for !st.Over() {
+			seats := st.ToDecide()
+			seat := seats[r.IntN(len(seats))]
+			m, err := randomPlayer{}.Decide(st, seat, r)
+			require.NoError(t, err)
+			_, err = st.Apply(seat, m)
+			require.NoError(t, err)
+			log = append(log, decision{seat, m})
+			states = append(states, st.Encode())
+		}
+		require.Greater(t, len(log), 30, "a whole game")
+		again, err := Rules{}.New(setup)
+		require.NoError(t, err)
+		for i, d := range log {
+			_, err := again.Apply(d.seat, d.m)
+			require.NoError(t, err)
+			require.Equal(t, states[i], again.Encode(), "%d players, move %d", players, i+1)
+		}
+	}
+}
