@@ -20,8 +20,15 @@ type Record struct {
 	// Meta is the bot's own data (seats to users, language, board message),
 	// opaque to the store.
 	Meta []byte
-	// State is the rules state; nil while the game is still a lobby.
+	// State is the rules state of a DIX game; nil while the game is still
+	// a lobby, and for another game (Game).
 	State *dix.Game
+	// Game is the name of the contract game (engine.Game.Name) the record
+	// holds; "" for DIX, whose state is State.
+	Game string
+	// Data is that game's state, engine.State.Encode's bytes; nil while
+	// its table is a lobby.
+	Data []byte
 	// Finished is true for an archived game (read-only history).
 	Finished  bool
 	UpdatedAt time.Time // set by the store on every write

@@ -15,6 +15,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/redact"
@@ -48,6 +49,9 @@ type Options struct {
 	// NoPictures turns the pictures off for every game (DIX_PICTURES=off):
 	// boards, hands and scoreboards are text only.
 	NoPictures bool
+	// Games are the games played through the engine contract besides DIX,
+	// each under its own command and custom id prefix.
+	Games []present.Game
 }
 
 // Observer receives metrics. Implementations must be safe for concurrent use.
@@ -89,6 +93,7 @@ type Bot struct {
 	bots    sync.Map          // *discordgo.RateLimiter -> *botSession (shards share one)
 	gate    globalGate        // the bot's global rate limit
 	fences  fences            // the order of what reaches each board message
+	games   registry          // the contract games by name
 
 	// deferAfter and workBudget are the time budgets (the constants of
 	// the same names); tests shorten them.
@@ -161,6 +166,11 @@ func New(opts Options) (*Bot, error) {
 	for _, id := range subcommands {
 		b.cmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
 	}
+	games, err := newRegistry(opts.Games)
+	if err != nil {
+		return nil, err
+	}
+	b.games = games
 	return b, nil
 }
 
@@ -289,6 +299,7 @@ type call struct {
 	name string          // their display name
 	lang string          // their language (ephemeral messages)
 	kind string          // command|button|select|modal
+	game string          // the contract game the call is for ("": DIX)
 
 	// ansMu orders the first answer and the deferral (deferNow, run by a
 	// timer): whichever comes first decides how the other is sent.
@@ -685,6 +696,9 @@ func (c *call) get() (*dixbot.Record, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r.Game != c.game && !r.Finished {
+		return nil, otherGame(gameTitle(r.Game))
+	}
 	c.notice.seen = r
 	if r.Finished {
 		return r, dixbot.ErrNotFound
@@ -705,6 +719,9 @@ func (c *call) getQuiet() (*dixbot.Record, error) {
 	if err == nil && r.Finished {
 		return nil, dixbot.ErrNotFound
 	}
+	if err == nil && r.Game != c.game {
+		return nil, otherGame(gameTitle(r.Game))
+	}
 	if err == nil {
 		c.notice.seen = r
 	}
@@ -724,7 +741,12 @@ func (c *call) change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 				return err
 			}
 		}
-		r, err = c.b.store.Update(ctx, c.i.ChannelID, c.i.ID, fn)
+		r, err = c.b.store.Update(ctx, c.i.ChannelID, c.i.ID, func(r *dixbot.Record) error {
+			if r.Game != c.game {
+				return otherGame(gameTitle(r.Game))
+			}
+			return fn(r)
+		})
 		if unsure && errors.Is(err, dixbot.ErrDuplicate) {
 			// A try that looked failed landed in between.
 			r, err = c.b.store.Get(ctx, c.i.ChannelID)

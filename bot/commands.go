@@ -81,7 +81,8 @@ func (b *Bot) paceOption() *discordgo.ApplicationCommandOption {
 	return o
 }
 
-// Commands returns the localised definition of /dix and its subcommands.
+// Commands returns the localised definition of /dix and its subcommands,
+// then the command of every contract game (Options.Games).
 func (b *Bot) Commands() []*discordgo.ApplicationCommand {
 	var subs []*discordgo.ApplicationCommandOption
 	for _, id := range subcommands {
@@ -113,14 +114,14 @@ func (b *Bot) Commands() []*discordgo.ApplicationCommand {
 	// dm_permission
 	// (https://discord.com/developers/docs/interactions/application-commands#application-command-object).
 	guildOnly := []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
-	return []*discordgo.ApplicationCommand{{
+	return append([]*discordgo.ApplicationCommand{{
 		Name:                     en("cmd_name"),
 		NameLocalizations:        localized("cmd_name"),
 		Description:              en("cmd_desc"),
 		DescriptionLocalizations: localized("cmd_desc"),
 		Contexts:                 &guildOnly,
 		Options:                  subs,
-	}}
+	}}, b.contractCommands()...)
 }
 
 // command routes /dix <subcommand>.

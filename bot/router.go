@@ -239,11 +239,17 @@ func (b *Bot) route(c *call) error {
 		if !ok {
 			return ErrBadInput
 		}
+		if g, ok := b.games[d.Name]; ok {
+			return b.contractCommand(c, g, d)
+		}
 		return b.command(c, d)
 	case discordgo.InteractionMessageComponent:
 		d, ok := c.i.Data.(discordgo.MessageComponentInteractionData)
 		if !ok {
 			return ErrBadCustomID
+		}
+		if g, ok := b.games.gameOfID(d.CustomID); ok {
+			return b.contractClick(c, g, d.CustomID)
 		}
 		p, err := parseID(d.CustomID)
 		if err != nil {

@@ -35,6 +35,7 @@ func (s *memStore) put(r *dixbot.Record) (stored, error) {
 	st := stored{rec: *r}
 	st.rec.State = nil
 	st.rec.Meta = append([]byte(nil), r.Meta...)
+	st.rec.Data = append([]byte(nil), r.Data...)
 	if r.State != nil {
 		b, err := r.State.MarshalBinary()
 		if err != nil {
@@ -48,6 +49,7 @@ func (s *memStore) put(r *dixbot.Record) (stored, error) {
 func (st stored) get() (*dixbot.Record, error) {
 	r := st.rec
 	r.Meta = append([]byte(nil), st.rec.Meta...)
+	r.Data = append([]byte(nil), st.rec.Data...)
 	if st.state != nil {
 		g := &dix.Game{}
 		if err := g.UnmarshalBinary(st.state); err != nil {

@@ -16,21 +16,29 @@ import (
 //	offset size
 //	0      4    magic "DIXr"
 //	4      1    envelope format version (envelopeVersion)
-//	5      1    flags (flagFinished, flagState)
+//	5      1    flags (flagFinished, flagState, flagDue, flagGame)
 //	6      2    engine schema (dix.SchemaVersion of the writer)
 //	8      8    record version
 //	16     8    updated at, Unix nanoseconds
 //	24     …    guild, meta, state: each a uvarint length then the bytes
 //	            (state only with flagState)
+//	…      …    game name, game data: each a uvarint length then the bytes
+//	            (only with flagGame; format 3)
 //	…      8    due time, Unix milliseconds (only with flagDue; format 2)
 //	end-4  4    CRC-32C of everything before it
+//
+// A record is written in the oldest format that holds it: a DIX record
+// (no Game) in format 2, which processes reading only formats 1 and 2 still
+// read, a record of another game in format 3, which they refuse
+// (ErrSchemaTooNew) rather than misread.
 //
 // The first 16 bytes are the compare-and-set token of the Redis store: any
 // write changes the version, and a writer with another layout changes the
 // magic, format or schema bytes.
 const (
 	envelopeMagic   = "DIXr"
-	envelopeVersion = 2 // 2 added flagDue; format 1 is still read
+	envelopeVersion = 3 // the newest format read: 2 added flagDue, 3 flagGame; formats 1 and 2 are still read
+	formatGame      = 3 // the format a record with flagGame is written in
 	headerSize      = 24
 	casTokenSize    = 16
 	crcSize         = 4
@@ -38,7 +46,8 @@ const (
 	flagFinished = 1 << 0
 	flagState    = 1 << 1
 	flagDue      = 1 << 2
-	knownFlags   = flagFinished | flagState | flagDue
+	flagGame     = 1 << 3
+	knownFlags   = flagFinished | flagState | flagDue | flagGame
 )
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
@@ -62,10 +71,18 @@ func encode(r *dixbot.Record, version uint64, finished bool, at time.Time) ([]by
 	if !r.Due.IsZero() {
 		flags |= flagDue
 	}
-	size := headerSize + 3*binary.MaxVarintLen64 + len(r.Guild) + len(r.Meta) + len(state) + 8 + crcSize
+	format := byte(2)
+	if r.Game != "" {
+		if r.State != nil {
+			return nil, fmt.Errorf("%w: channel %s: a %s record with a DIX state", ErrBadRecord, r.Channel, r.Game)
+		}
+		flags |= flagGame
+		format = formatGame
+	}
+	size := headerSize + 5*binary.MaxVarintLen64 + len(r.Guild) + len(r.Meta) + len(state) + len(r.Game) + len(r.Data) + 8 + crcSize
 	b := make([]byte, headerSize, size)
 	copy(b, envelopeMagic)
-	b[4] = envelopeVersion
+	b[4] = format
 	b[5] = flags
 	binary.BigEndian.PutUint16(b[6:], dix.SchemaVersion)
 	binary.BigEndian.PutUint64(b[8:], version)
@@ -77,6 +94,12 @@ func encode(r *dixbot.Record, version uint64, finished bool, at time.Time) ([]by
 	if flags&flagState != 0 {
 		b = binary.AppendUvarint(b, uint64(len(state)))
 		b = append(b, state...)
+	}
+	if flags&flagGame != 0 {
+		b = binary.AppendUvarint(b, uint64(len(r.Game)))
+		b = append(b, r.Game...)
+		b = binary.AppendUvarint(b, uint64(len(r.Data)))
+		b = append(b, r.Data...)
 	}
 	if flags&flagDue != 0 {
 		b = binary.BigEndian.AppendUint64(b, uint64(r.Due.UnixMilli()))
@@ -120,6 +143,12 @@ func decode(channel string, b []byte) (*dixbot.Record, error) {
 	if b[4] < 2 && flags&flagDue != 0 {
 		return nil, corrupt("due time in format 1")
 	}
+	if b[4] < formatGame && flags&flagGame != 0 {
+		return nil, corrupt(fmt.Sprintf("game in format %d", b[4]))
+	}
+	if flags&flagGame != 0 && flags&flagState != 0 {
+		return nil, corrupt("a game and a DIX state")
+	}
 	if flags&^knownFlags != 0 {
 		return nil, corrupt(fmt.Sprintf("unknown flags %#x", flags))
 	}
@@ -158,6 +187,23 @@ func decode(channel string, b []byte) (*dixbot.Record, error) {
 		}
 		if r.State, err = decodeState(channel, state); err != nil {
 			return nil, err
+		}
+	}
+	if flags&flagGame != 0 {
+		game, err := field("game")
+		if err != nil {
+			return nil, err
+		}
+		if len(game) == 0 {
+			return nil, corrupt("empty game name")
+		}
+		r.Game = string(game)
+		data, err := field("data")
+		if err != nil {
+			return nil, err
+		}
+		if len(data) > 0 {
+			r.Data = append([]byte(nil), data...)
 		}
 	}
 	if flags&flagDue != 0 {

@@ -147,3 +147,58 @@ func TestEnvelopeDueAndFormat1(t *testing.T) {
 	_, err = decode("c", b)
 	assert.ErrorIs(t, err, ErrCorrupt)
 }
+
+// A record of a contract game is written in format 3 with its name and
+// data; a DIX record stays in format 2, which older readers take; a format-2
+// envelope claiming a game, an empty game name, or a game beside a DIX state
+// are corrupt.
+func TestEnvelopeGame(t *testing.T) {
+	r := &dixbot.Record{Channel: "c", Guild: "g", Meta: []byte("m"), Game: "qwixx", Data: []byte{2, 9, 9},
+		Due: time.UnixMilli(1_800_000_000_123).UTC()}
+	b, err := encode(r, 4, false, time.Unix(0, 42))
+	require.NoError(t, err)
+	assert.Equal(t, byte(3), b[4])
+	got, err := decode("c", b)
+	require.NoError(t, err)
+	assert.Equal(t, "qwixx", got.Game)
+	assert.Equal(t, []byte{2, 9, 9}, got.Data)
+	assert.Equal(t, r.Due, got.Due)
+	assert.Nil(t, got.State)
+	clear(b)
+	assert.Equal(t, []byte{2, 9, 9}, got.Data, "decode must copy")
+
+	lobby := &dixbot.Record{Channel: "c", Game: "qwixx"}
+	b, err = encode(lobby, 1, false, time.Unix(0, 42))
+	require.NoError(t, err)
+	got, err = decode("c", b)
+	require.NoError(t, err)
+	assert.Equal(t, "qwixx", got.Game)
+	assert.Nil(t, got.Data)
+
+	dixRec := &dixbot.Record{Channel: "c", Meta: []byte("m")}
+	b, err = encode(dixRec, 1, false, time.Unix(0, 42))
+	require.NoError(t, err)
+	assert.Equal(t, byte(2), b[4], "a DIX record keeps the format older readers take")
+
+	reseal := func(b []byte) []byte {
+		return append(b[:len(b)-crcSize], binary.BigEndian.AppendUint32(nil, crc32.Checksum(b[:len(b)-crcSize], crcTable))...)
+	}
+	b, err = encode(r, 4, false, time.Unix(0, 42))
+	require.NoError(t, err)
+	b[4] = 2
+	_, err = decode("c", reseal(b))
+	assert.ErrorIs(t, err, ErrCorrupt)
+
+	b, err = encode(&dixbot.Record{Channel: "c", Game: "x"}, 1, false, time.Unix(0, 42))
+	require.NoError(t, err)
+	i := bytes.Index(b, []byte{1, 'x'})
+	require.Positive(t, i)
+	b = append(append(b[:i:i], 0), b[i+2:]...)
+	_, err = decode("c", reseal(b))
+	assert.ErrorIs(t, err, ErrCorrupt)
+
+	g, err := playedGame(halfDealt)
+	require.NoError(t, err)
+	_, err = encode(&dixbot.Record{Channel: "c", Game: "qwixx", State: g}, 1, false, time.Unix(0, 42))
+	assert.ErrorIs(t, err, ErrBadRecord)
+}

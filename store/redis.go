@@ -410,7 +410,7 @@ func (s *Redis) Get(ctx context.Context, channel string) (*dixbot.Record, error)
 // next version if nobody wrote in between: a GET and one EVALSHA when
 // uncontended. On a concurrent write it starts again (fn is called again on
 // the fresh record) up to Options.Retries times with a jittered backoff, then
-// returns ErrConflict. fn may change Meta and State only; the store owns the
+// returns ErrConflict. fn may change Meta, State, Game, Data and Due only; the store owns the
 // other fields. fn must not call the store.
 //
 // A non-empty interactionID is recorded in the same atomic step as the write

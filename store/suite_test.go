@@ -58,6 +58,7 @@ func runSuite(t *testing.T, newEnv newEnv) {
 		{"RealGames", testRealGames},
 		{"Due", testDue},
 		{"DueClaimedOnce", testDueClaimedOnce},
+		{"GameData", testGameData},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newEnv(t)) })
@@ -665,4 +666,41 @@ func testDueClaimedOnce(t *testing.T, e env) {
 	got, err := s.Due(ctxb, now, 100)
 	require.NoError(t, err)
 	assert.Empty(t, got)
+}
+
+// A record of a contract game keeps its game name and state bytes through
+// Create, Update, Finish and a reopening of the store, and a DIX record
+// written after it carries none.
+func testGameData(t *testing.T, e env) {
+	s := e.open(Options{})
+	data := []byte{2, 0, 1, 255, 0, 7}
+	require.NoError(t, s.Create(ctxb, &dixbot.Record{Channel: "c1", Guild: "g1", Meta: []byte("0"), Game: "qwixx"}))
+	r := get(t, s, "c1")
+	assert.Equal(t, "qwixx", r.Game)
+	assert.Empty(t, r.Data)
+	got, err := s.Update(ctxb, "c1", "i1", func(r *dixbot.Record) error {
+		r.Data = append([]byte(nil), data...)
+		return incr(r)
+	})
+	require.NoError(t, err)
+	for _, r := range []*dixbot.Record{got, get(t, s, "c1")} {
+		assert.Equal(t, "qwixx", r.Game)
+		assert.Equal(t, data, r.Data)
+		assert.Nil(t, r.State)
+		assert.Equal(t, 1, counter(t, r))
+	}
+	require.NoError(t, s.Close())
+	s = e.open(Options{})
+	r = get(t, s, "c1")
+	assert.Equal(t, "qwixx", r.Game)
+	assert.Equal(t, data, r.Data)
+	require.NoError(t, s.Finish(ctxb, "c1"))
+	r = get(t, s, "c1")
+	assert.True(t, r.Finished)
+	assert.Equal(t, "qwixx", r.Game)
+	assert.Equal(t, data, r.Data)
+	require.NoError(t, s.Create(ctxb, &dixbot.Record{Channel: "c1", Guild: "g1", Meta: []byte("0")}))
+	r = get(t, s, "c1")
+	assert.Empty(t, r.Game)
+	assert.Empty(t, r.Data)
 }

@@ -1,0 +1,888 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// The table of contract games: every game registered in Options.Games is
+// played here through the engine contract and its presenter, under its own
+// command (/<name>) and custom ids "<name>:<verb>:<n>[:<arg>]", n being
+// the lobby counter (lobby verbs) or the state's Seq (verbMove). The
+// record holds the game's name (Record.Game), its state (Record.Data) and
+// the table's data (tableData in Record.Meta).
+
+// The verbs of a contract game's custom ids.
+const (
+	cverbJoin   = "join"   // take a seat in the lobby
+	cverbLeave  = "leave"  // give one's lobby seat back
+	cverbCPU    = "cpu"    // seat a computer player; arg its level
+	cverbRmCPU  = "rmcpu"  // remove the last computer seat
+	cverbGo     = "go"     // the creator starts the game
+	cverbCancel = "cancel" // the creator closes the lobby
+	cverbMove   = "mv"     // the clicker's decision; arg the move
+)
+
+// The subcommands of every contract game's command, by handler id; their
+// names are the table's ("cmd_<id>_name"), their descriptions the game's
+// ("<game>_cmd_<id>_desc").
+var contractSubcommands = []string{"start", "board", "rules", "leave", "abandon"}
+
+// tableDataVersion is the version of tableData.
+const tableDataVersion = 1
+
+// maxTableLog is how many event lines a contract game's board keeps.
+const maxTableLog = 6
+
+// tableData is the table's data of a contract game, compact JSON in
+// Record.Meta.
+type tableData struct {
+	V       int         `json:"v"`
+	Creator string      `json:"c"`
+	Lang    string      `json:"l"`
+	Seats   []tableSeat `json:"s"`
+	Lobby   uint32      `json:"lc,omitempty"` // lobby counter: changes with every seat taken or given back
+	Board   string      `json:"b,omitempty"`  // the board message (the lobby message the game started on)
+	Seed    int64       `json:"sd,omitempty"` // the game's seed, also of the computer's decisions
+	// Open is, by seat, the Seq at which the seat's current decision
+	// opened: a button shown at that Seq or later still means the same
+	// decision, so clicks of several seats deciding at once all count.
+	Open   []uint64 `json:"op,omitempty"`
+	Log    []string `json:"g,omitempty"`  // the latest event lines, in Lang
+	NoPics bool     `json:"np,omitempty"` // the board is text only
+}
+
+// tableSeat is one seat: a person's, or the computer's (Level set). A
+// person who leaves keeps their seat's name and the computer plays it.
+type tableSeat struct {
+	User  string `json:"u,omitempty"`
+	Name  string `json:"n"`
+	Level string `json:"cpu,omitempty"`
+}
+
+func decodeTableData(b []byte) (*tableData, error) {
+	var td tableData
+	if err := json.Unmarshal(b, &td); err != nil {
+		return nil, fmt.Errorf("%w: table data: %v", dixbot.ErrCorrupt, err)
+	}
+	if td.V > tableDataVersion {
+		return nil, fmt.Errorf("%w: table data version %d", dixbot.ErrSchemaTooNew, td.V)
+	}
+	return &td, nil
+}
+
+func (td *tableData) encode() []byte {
+	b, err := json.Marshal(td)
+	if err != nil {
+		panic(err) // plain data: cannot fail
+	}
+	return b
+}
+
+// seatOf is the seat a person plays (-1: none).
+func (td *tableData) seatOf(user string) int {
+	for s, st := range td.Seats {
+		if st.User == user && st.Level == "" {
+			return s
+		}
+	}
+	return -1
+}
+
+// seated reports whether user holds a seat, played by them or handed to
+// the computer.
+func (td *tableData) seated(user string) bool {
+	return slices.ContainsFunc(td.Seats, func(s tableSeat) bool { return s.User == user })
+}
+
+func (td *tableData) table(pictures bool) present.Table {
+	t := present.Table{Lang: td.Lang, Log: td.Log, Pictures: pictures && !td.NoPics}
+	for _, s := range td.Seats {
+		t.Names = append(t.Names, s.Name)
+		t.Computer = append(t.Computer, s.Level != "")
+	}
+	return t
+}
+
+// Errors of the contract table, each said with a locale key.
+var (
+	errOtherGame   = errors.New("bot: another game runs in this channel")
+	errMoveRefused = errors.New("bot: the game refused the move")
+)
+
+// otherGame is the answer to a command or button of one game in a channel
+// holding another.
+func otherGame(game string) error {
+	return refuse(errOtherGame, "table_err_other_game", map[string]any{"Game": game})
+}
+
+// registry keeps the contract games by name.
+type registry map[string]*present.Game
+
+func newRegistry(games []present.Game) (registry, error) {
+	r := registry{}
+	for i := range games {
+		g := &games[i]
+		if g.Rules == nil || g.Presenter == nil || g.Player == nil {
+			return nil, errors.New("bot: a game without rules, presenter or player")
+		}
+		name := g.Rules.Name()
+		if name == "" || name == idPrefix || r[name] != nil {
+			return nil, fmt.Errorf("bot: game name %q taken", name)
+		}
+		if g.MinSeats < 1 || g.MaxSeats < g.MinSeats || len(g.Levels) == 0 {
+			return nil, fmt.Errorf("bot: game %q: bad seats or levels", name)
+		}
+		r[name] = g
+	}
+	return r, nil
+}
+
+// gameOfID returns the game whose prefix the custom id carries.
+func (r registry) gameOfID(id string) (*present.Game, bool) {
+	prefix, _, ok := strings.Cut(id, ":")
+	if !ok {
+		return nil, false
+	}
+	g, ok := r[prefix]
+	return g, ok
+}
+
+// contractID builds a contract game's custom id.
+func contractID(game, verb string, n uint64, arg string) string {
+	id := game + ":" + verb + ":" + strconv.FormatUint(n, 10)
+	if arg != "" {
+		id += ":" + arg
+	}
+	return id
+}
+
+// contractParsed is a parsed contract custom id.
+type contractParsed struct {
+	verb string
+	n    uint64
+	arg  string
+}
+
+func parseContractID(s string) (contractParsed, error) {
+	if len(s) > 100 {
+		return contractParsed{}, fmt.Errorf("%w: too long", ErrBadCustomID)
+	}
+	parts := strings.SplitN(s, ":", 4)
+	if len(parts) < 3 {
+		return contractParsed{}, fmt.Errorf("%w: %q", ErrBadCustomID, s)
+	}
+	n, err := strconv.ParseUint(parts[2], 10, 64)
+	if err != nil || (len(parts[2]) > 1 && parts[2][0] == '0') {
+		return contractParsed{}, fmt.Errorf("%w: number %q", ErrBadCustomID, parts[2])
+	}
+	p := contractParsed{verb: parts[1], n: n}
+	if len(parts) == 4 {
+		p.arg = parts[3]
+	}
+	needsArg := p.verb == cverbCPU || p.verb == cverbMove
+	switch p.verb {
+	case cverbJoin, cverbLeave, cverbCPU, cverbRmCPU, cverbGo, cverbCancel, cverbMove:
+	default:
+		return contractParsed{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.verb)
+	}
+	if needsArg != (p.arg != "") || len(p.arg) > engine.MaxMoveLen {
+		return contractParsed{}, fmt.Errorf("%w: argument of %q", ErrBadCustomID, p.verb)
+	}
+	return p, nil
+}
+
+// contractCommands are the commands of the registered games.
+func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
+	names := make([]string, 0, len(b.games))
+	for name := range b.games {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	guildOnly := []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+	var out []*discordgo.ApplicationCommand
+	for _, name := range names {
+		var subs []*discordgo.ApplicationCommandOption
+		for _, id := range contractSubcommands {
+			sub := &discordgo.ApplicationCommandOption{
+				Type:                     discordgo.ApplicationCommandOptionSubCommand,
+				Name:                     en("cmd_" + id + "_name"),
+				NameLocalizations:        *localized("cmd_" + id + "_name"),
+				Description:              en(name + "_cmd_" + id + "_desc"),
+				DescriptionLocalizations: *localized(name + "_cmd_" + id + "_desc"),
+			}
+			if id == "start" {
+				sub.Options = []*discordgo.ApplicationCommandOption{languageOption(), picturesOption()}
+			}
+			subs = append(subs, sub)
+		}
+		out = append(out, &discordgo.ApplicationCommand{
+			Name:                     en(name + "_cmd_name"),
+			NameLocalizations:        localized(name + "_cmd_name"),
+			Description:              en(name + "_cmd_desc"),
+			DescriptionLocalizations: localized(name + "_cmd_desc"),
+			Contexts:                 &guildOnly,
+			Options:                  subs,
+		})
+	}
+	return out
+}
+
+// contractCommand routes /<game> <subcommand>.
+func (b *Bot) contractCommand(c *call, g *present.Game, d discordgo.ApplicationCommandInteractionData) error {
+	if len(d.Options) != 1 {
+		return ErrBadInput
+	}
+	c.game = g.Rules.Name()
+	sub := d.Options[0]
+	opts := map[string]*discordgo.ApplicationCommandInteractionDataOption{}
+	for _, o := range sub.Options {
+		opts[o.Name] = o
+	}
+	switch b.cmdIDs[sub.Name] {
+	case "start":
+		noPics, err := picturesOff(stringOpt(opts, optPictures))
+		if err != nil {
+			return err
+		}
+		return c.contractStart(g, stringOpt(opts, optLanguage), noPics)
+	case "board":
+		return c.contractBoardCommand(g)
+	case "rules":
+		c.ephemeral(g.Presenter.Rules(c.lang), nil)
+		return nil
+	case "leave":
+		return c.contractLeave(g)
+	case "abandon":
+		return c.contractAbandon(g)
+	}
+	return ErrBadInput
+}
+
+// contractGet loads the channel's active record of game g.
+func (c *call) contractGet(g *present.Game) (*dixbot.Record, *tableData, error) {
+	var r *dixbot.Record
+	err := c.retry("get", func(ctx context.Context) (err error) {
+		r, err = c.b.store.Get(ctx, c.i.ChannelID)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.Finished {
+		return nil, nil, refuse(dixbot.ErrNotFound, "table_err_no_game", map[string]any{"Command": "/" + en(g.Rules.Name()+"_cmd_name")})
+	}
+	if r.Game != g.Rules.Name() {
+		return nil, nil, otherGame(gameTitle(r.Game))
+	}
+	td, err := decodeTableData(r.Meta)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, td, nil
+}
+
+// gameTitle is the name of a record's game as players know it.
+func gameTitle(game string) string {
+	if game == "" {
+		return "DIX"
+	}
+	return en(game + "_title")
+}
+
+// contractChange runs fn on the game's record and table data inside one
+// exactly-once store update (see change).
+func (c *call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *tableData) error) (*dixbot.Record, *tableData, error) {
+	var td *tableData
+	r, err := c.change(func(r *dixbot.Record) error {
+		if r.Game != g.Rules.Name() {
+			return otherGame(gameTitle(r.Game))
+		}
+		var err error
+		if td, err = decodeTableData(r.Meta); err != nil {
+			return err
+		}
+		if err := fn(r, td); err != nil {
+			return err
+		}
+		r.Meta = td.encode()
+		return nil
+	})
+	return r, td, err
+}
+
+// contractStart opens a lobby: /<game> start.
+func (c *call) contractStart(g *present.Game, lang string, noPics bool) error {
+	if lang == "" {
+		lang = c.gameLang()
+	}
+	if !locales.Supported(lang) {
+		return ErrBadInput
+	}
+	td := &tableData{V: tableDataVersion, Creator: c.user, Lang: lang, NoPics: noPics || c.b.noPictures,
+		Seats: []tableSeat{{User: c.user, Name: c.name}}}
+	rec := &dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID, Game: g.Rules.Name(), Meta: td.encode()}
+	err := c.retry("create", func(ctx context.Context) error { return c.b.store.Create(ctx, rec) })
+	if errors.Is(err, dixbot.ErrExists) && c.finishOver(g) {
+		err = c.retry("create", func(ctx context.Context) error { return c.b.store.Create(ctx, rec) })
+	}
+	if errors.Is(err, dixbot.ErrExists) {
+		return c.busyChannel()
+	}
+	if err != nil {
+		return err
+	}
+	content, comps := c.lobbyView(g, td)
+	c.respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: noMentions()},
+	})
+	return nil
+}
+
+// gameLang is the language of a new game: the server's when supported,
+// else the bot's default.
+func (c *call) gameLang() string {
+	if c.i.GuildLocale != nil {
+		if l := locales.For(string(*c.i.GuildLocale)); l != "" {
+			return l
+		}
+	}
+	return c.b.lang
+}
+
+// finishOver archives the channel's record when it holds a contract game
+// that is over (its archiving was interrupted), so a new game may open.
+func (c *call) finishOver(g *present.Game) bool {
+	r, err := c.getQuietAny()
+	if err != nil || r.Game == "" || r.Data == nil {
+		return false
+	}
+	rules, ok := c.b.games[r.Game]
+	if !ok {
+		return false
+	}
+	st, err := rules.Rules.Decode(r.Data)
+	if err != nil || !st.Over() {
+		return false
+	}
+	return c.retry("finish", func(ctx context.Context) error { return c.b.store.Finish(ctx, c.i.ChannelID) }) == nil
+}
+
+// getQuietAny is the channel's active record, whatever its game.
+func (c *call) getQuietAny() (*dixbot.Record, error) {
+	ctx, cancel := c.storeCtx()
+	defer cancel()
+	r, err := c.b.store.Get(ctx, c.i.ChannelID)
+	if err == nil && r.Finished {
+		return nil, dixbot.ErrNotFound
+	}
+	return r, err
+}
+
+// busyChannel is the answer to a start in a channel with a game: which
+// game runs there.
+func (c *call) busyChannel() error {
+	r, err := c.getQuietAny()
+	if err != nil {
+		return refuse(dixbot.ErrExists, "err_game_exists", nil)
+	}
+	return otherGame(gameTitle(r.Game))
+}
+
+// lobbyView is the lobby message of a contract game.
+func (c *call) lobbyView(g *present.Game, td *tableData) (string, []discordgo.MessageComponent) {
+	name := g.Rules.Name()
+	var seats []string
+	for _, s := range td.Seats {
+		key := "table_lobby_seat"
+		if s.Level != "" {
+			key = "table_lobby_seat_cpu"
+		}
+		seats = append(seats, locales.T(td.Lang, key, map[string]any{"Name": s.Name, "Level": locales.T(td.Lang, "table_level_"+s.Level, nil)}))
+	}
+	content := locales.T(td.Lang, "table_lobby", map[string]any{
+		"Game": en(name + "_title"), "Creator": td.Seats[0].Name, "Seats": strings.Join(seats, "\n"),
+		"Min": g.MinSeats, "Max": g.MaxSeats,
+	})
+	n := uint64(td.Lobby)
+	btn := func(label string, style discordgo.ButtonStyle, verb, arg string) discordgo.MessageComponent {
+		return discordgo.Button{Label: label, Style: style, CustomID: contractID(name, verb, n, arg)}
+	}
+	row1 := []discordgo.MessageComponent{
+		btn(locales.T(td.Lang, "btn_join", nil), discordgo.PrimaryButton, cverbJoin, ""),
+		btn(locales.T(td.Lang, "btn_leave", nil), discordgo.SecondaryButton, cverbLeave, ""),
+		btn(locales.T(td.Lang, "btn_start", nil), discordgo.SuccessButton, cverbGo, ""),
+		btn(locales.T(td.Lang, "btn_cancel", nil), discordgo.DangerButton, cverbCancel, ""),
+	}
+	var row2 []discordgo.MessageComponent
+	for _, l := range g.Levels {
+		row2 = append(row2, btn(locales.T(td.Lang, "table_btn_add_cpu", map[string]any{"Level": locales.T(td.Lang, "table_level_"+l, nil)}),
+			discordgo.SecondaryButton, cverbCPU, l))
+		if len(row2) == 4 {
+			break
+		}
+	}
+	row2 = append(row2, btn(locales.T(td.Lang, "table_btn_remove_cpu", nil), discordgo.SecondaryButton, cverbRmCPU, ""))
+	return content, []discordgo.MessageComponent{
+		discordgo.ActionsRow{Components: row1},
+		discordgo.ActionsRow{Components: row2},
+	}
+}
+
+// contractClick handles a click on a contract game's component.
+func (b *Bot) contractClick(c *call, g *present.Game, id string) error {
+	c.game = g.Rules.Name()
+	p, err := parseContractID(id)
+	if err != nil {
+		return err
+	}
+	if c.i.Type != discordgo.InteractionMessageComponent {
+		return fmt.Errorf("%w: %q is not a modal", ErrBadCustomID, id)
+	}
+	if p.verb == cverbMove {
+		return c.contractMove(g, p)
+	}
+	return c.contractLobby(g, p)
+}
+
+// contractLobby handles the lobby's buttons.
+func (c *call) contractLobby(g *present.Game, p contractParsed) error {
+	started, cancelled := false, false
+	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+		if r.Data != nil || uint64(td.Lobby) != p.n {
+			return ErrStale
+		}
+		switch p.verb {
+		case cverbJoin:
+			if td.seated(c.user) {
+				return ErrAlreadyJoined
+			}
+			if len(td.Seats) >= g.MaxSeats {
+				return ErrLobbyFull
+			}
+			td.Seats = append(td.Seats, tableSeat{User: c.user, Name: c.name})
+		case cverbLeave:
+			s := td.seatOf(c.user)
+			switch {
+			case s < 0:
+				return ErrNotJoined
+			case c.user == td.Creator:
+				return ErrCreatorLeave
+			}
+			td.Seats = slices.Delete(td.Seats, s, s+1)
+		case cverbCPU:
+			if !slices.Contains(g.Levels, p.arg) {
+				return ErrBadCustomID
+			}
+			if !td.seated(c.user) {
+				return ErrNotJoined
+			}
+			if len(td.Seats) >= g.MaxSeats {
+				return ErrLobbyFull
+			}
+			td.Seats = append(td.Seats, tableSeat{Name: locales.T(td.Lang, "table_cpu_name", map[string]any{
+				"N": len(td.Seats) + 1, "Level": locales.T(td.Lang, "table_level_"+p.arg, nil)}), Level: p.arg})
+		case cverbRmCPU:
+			if !td.seated(c.user) {
+				return ErrNotJoined
+			}
+			last := len(td.Seats) - 1
+			if last < 1 || td.Seats[last].User != "" {
+				return refuse(ErrBadInput, "table_err_no_cpu", nil)
+			}
+			td.Seats = td.Seats[:last]
+		case cverbCancel:
+			if c.user != td.Creator {
+				return ErrNotCreator
+			}
+			cancelled = true
+		case cverbGo:
+			if c.user != td.Creator {
+				return ErrNotCreator
+			}
+			if len(td.Seats) < g.MinSeats {
+				return refuse(ErrTooFew, "err_too_few", map[string]any{"Min": g.MinSeats})
+			}
+			td.Seed = c.b.seed()
+			st, err := g.Rules.New(engine.Setup{Players: len(td.Seats), Seed: td.Seed, First: -1})
+			if err != nil {
+				return err
+			}
+			td.Open = make([]uint64, len(td.Seats))
+			for _, s := range st.ToDecide() {
+				td.Open[s] = st.Seq()
+			}
+			td.Board = c.i.Message.ID
+			evs, err := c.b.advance(g, st, td)
+			if err != nil {
+				return err
+			}
+			td.Log = appendLog(td.Log, g.Presenter.Events(td.table(false), evs))
+			r.Data = st.Encode()
+			started = true
+		}
+		td.Lobby++
+		return nil
+	})
+	if errors.Is(err, ErrStale) {
+		return c.contractStale(g)
+	}
+	if err != nil {
+		return err
+	}
+	c.shows = &shows{Seq: r.Version}
+	if cancelled {
+		c.shows = &shows{Retire: true}
+		c.retry("finish", func(ctx context.Context) error { return c.b.store.Finish(ctx, c.i.ChannelID) })
+		c.update(locales.T(td.Lang, "table_lobby_closed", map[string]any{"Game": en(g.Rules.Name() + "_title")}), nil, nil)
+		return nil
+	}
+	if started {
+		return c.showContractBoard(g, r, td)
+	}
+	content, comps := c.lobbyView(g, td)
+	c.update(content, nil, comps)
+	return nil
+}
+
+// contractMove applies the clicker's decision, then the forced decisions
+// and the computer seats' until a person must decide, in one update.
+func (c *call) contractMove(g *present.Game, p contractParsed) error {
+	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+		if r.Data == nil {
+			return ErrStale
+		}
+		seat := td.seatOf(c.user)
+		if seat < 0 {
+			if td.seated(c.user) {
+				return refuse(ErrHandedOver, "table_err_handed_over", nil)
+			}
+			return refuse(ErrNotInGame, "table_err_not_seated", nil)
+		}
+		st, err := g.Rules.Decode(r.Data)
+		if err != nil {
+			return err
+		}
+		switch {
+		case p.n > st.Seq():
+			return fmt.Errorf("%w: version %d is newer than the game's %d", ErrAhead, p.n, st.Seq())
+		case seat < len(td.Open) && p.n < td.Open[seat]:
+			return ErrStale
+		}
+		m := engine.Move(p.arg)
+		evs, err := applyOpen(st, td, seat, m)
+		if err != nil {
+			if errors.Is(err, engine.ErrInvariant) || errors.Is(err, engine.ErrCorrupt) {
+				return err
+			}
+			rf := g.Presenter.Refusal(c.lang, st, seat, m, err)
+			return refuse(errMoveRefused, rf.Key, rf.Data)
+		}
+		more, err := c.b.advance(g, st, td)
+		if err != nil {
+			return err
+		}
+		td.Log = appendLog(td.Log, g.Presenter.Events(td.table(false), append(evs, more...)))
+		r.Data = st.Encode()
+		return nil
+	})
+	if errors.Is(err, ErrStale) || errors.Is(err, ErrAhead) {
+		return c.contractStale(g)
+	}
+	if err != nil {
+		return err
+	}
+	return c.showContractBoard(g, r, td)
+}
+
+// applyOpen applies seat's move m and keeps td.Open: a seat whose decision
+// opens with this move (newly deciding, or deciding again after its own
+// move) gets the new Seq.
+func applyOpen(st engine.State, td *tableData, seat int, m engine.Move) ([]engine.Event, error) {
+	before := st.ToDecide()
+	evs, err := st.Apply(seat, m)
+	if err != nil {
+		return nil, err
+	}
+	if len(td.Open) < len(td.Seats) {
+		td.Open = append(td.Open, make([]uint64, len(td.Seats)-len(td.Open))...)
+	}
+	for _, s := range st.ToDecide() {
+		if s == seat || !slices.Contains(before, s) {
+			td.Open[s] = st.Seq()
+		}
+	}
+	return evs, nil
+}
+
+// maxAdvance bounds the decisions the table takes in one update: more
+// than any game's whole length.
+const maxAdvance = 100000
+
+// advance takes the forced decisions and the computer seats' decisions
+// until a person must decide or the game is over.
+func (b *Bot) advance(g *present.Game, st engine.State, td *tableData) ([]engine.Event, error) {
+	var all []engine.Event
+	for range maxAdvance {
+		if st.Over() {
+			return all, nil
+		}
+		moved := false
+		for _, s := range st.ToDecide() {
+			m, ok := st.Forced(s)
+			if !ok && s < len(td.Seats) && td.Seats[s].Level != "" {
+				var err error
+				r := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(s)))
+				if m, err = g.Player(td.Seats[s].Level).Decide(st, s, r); err != nil {
+					return nil, fmt.Errorf("bot: computer seat %d: %w", s, err)
+				}
+				ok = true
+			}
+			if !ok {
+				continue
+			}
+			evs, err := applyOpen(st, td, s, m)
+			if err != nil {
+				return nil, fmt.Errorf("bot: decision %q of seat %d: %w", m, s, err)
+			}
+			all = append(all, evs...)
+			moved = true
+			break // who decides may have changed
+		}
+		if !moved {
+			return all, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: the game does not end", engine.ErrInvariant)
+}
+
+func appendLog(log, lines []string) []string {
+	log = append(log, lines...)
+	if len(log) > maxTableLog {
+		log = append([]string(nil), log[len(log)-maxTableLog:]...)
+	}
+	return log
+}
+
+// contractBoard renders the record's board: the lobby before the game,
+// the running board with the buttons of the decisions open, or the final
+// scoreboard.
+func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *tableData) (present.Board, engine.State, error) {
+	st, err := g.Rules.Decode(r.Data)
+	if err != nil {
+		return present.Board{}, nil, err
+	}
+	pb := g.Presenter.Board(td.table(!b.noPictures), st)
+	return pb, st, nil
+}
+
+// boardComponents are the buttons of a board at state version seq.
+func boardComponents(game string, seq uint64, pb present.Board) []discordgo.MessageComponent {
+	var rows []discordgo.MessageComponent
+	for _, row := range pb.Rows {
+		var cs []discordgo.MessageComponent
+		for _, bt := range row {
+			btn := discordgo.Button{Label: bt.Label, Style: bt.Style, CustomID: contractID(game, cverbMove, seq, string(bt.Move))}
+			if btn.Style == 0 {
+				btn.Style = discordgo.SecondaryButton
+			}
+			if bt.Emoji != "" {
+				btn.Emoji = &discordgo.ComponentEmoji{Name: bt.Emoji}
+			}
+			cs = append(cs, btn)
+		}
+		if len(cs) > 0 {
+			rows = append(rows, discordgo.ActionsRow{Components: cs})
+		}
+	}
+	return rows
+}
+
+// showContractBoard answers the click by drawing the board in place; a
+// game over is archived first and the board becomes its scoreboard.
+func (c *call) showContractBoard(g *present.Game, r *dixbot.Record, td *tableData) error {
+	pb, st, err := c.b.contractBoard(g, r, td)
+	if err != nil {
+		return err
+	}
+	if st.Over() {
+		if err := c.retry("finish", func(ctx context.Context) error { return c.b.store.Finish(ctx, c.i.ChannelID) }); err != nil {
+			c.b.log.Warn("could not archive a finished game", "channel", c.i.ChannelID, "err", err)
+		}
+	}
+	c.shows = &shows{Seq: r.Version}
+	c.update(pb.Content, pb.Embeds, boardComponents(g.Rules.Name(), st.Seq(), pb), pb.Files...)
+	return nil
+}
+
+// contractStale answers an outdated click: a click on the current board
+// redraws it as it stands, and the clicker is told privately.
+func (c *call) contractStale(g *present.Game) error {
+	text := locales.T(c.lang, "err_stale", nil)
+	r, td, err := c.contractGet(g)
+	if err == nil && c.i.Message != nil && c.i.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		switch {
+		case r.Data == nil:
+			content, comps := c.lobbyView(g, td)
+			c.shows = &shows{Seq: r.Version}
+			c.update(content, nil, comps)
+		case c.i.Message.ID == td.Board:
+			if err := c.showContractBoard(g, r, td); err != nil {
+				return err
+			}
+		}
+	}
+	c.ephemeral(text, nil)
+	return nil
+}
+
+// contractBoardCommand posts the board (or the lobby) again: /<game> board.
+func (c *call) contractBoardCommand(g *present.Game) error {
+	r, td, err := c.contractGet(g)
+	if err != nil {
+		return err
+	}
+	if r.Data == nil {
+		content, comps := c.lobbyView(g, td)
+		c.respond(&discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: noMentions()},
+		})
+		return nil
+	}
+	pb, st, err := c.b.contractBoard(g, r, td)
+	if err != nil {
+		return err
+	}
+	c.respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
+			Components: boardComponents(g.Rules.Name(), st.Seq(), pb), AllowedMentions: noMentions()},
+	})
+	return nil
+}
+
+// contractLeave hands the caller's seat to the computer: /<game> leave.
+// In a lobby the caller leaves it.
+func (c *call) contractLeave(g *present.Game) error {
+	lobby := false
+	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+		s := td.seatOf(c.user)
+		if s < 0 {
+			return refuse(ErrNotInGame, "table_err_not_seated", nil)
+		}
+		if r.Data == nil {
+			if c.user == td.Creator {
+				return ErrCreatorLeave
+			}
+			lobby = true
+			td.Seats = slices.Delete(td.Seats, s, s+1)
+			td.Lobby++
+			return nil
+		}
+		st, err := g.Rules.Decode(r.Data)
+		if err != nil {
+			return err
+		}
+		td.Seats[s].Level = g.Default
+		evs, err := c.b.advance(g, st, td)
+		if err != nil {
+			return err
+		}
+		td.Log = appendLog(td.Log, append([]string{locales.T(td.Lang, "table_left", map[string]any{"Name": td.Seats[s].Name})},
+			g.Presenter.Events(td.table(false), evs)...))
+		r.Data = st.Encode()
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	key := "table_left_you"
+	if lobby {
+		key = "table_left_lobby_you"
+	}
+	c.ephemeral(locales.T(c.lang, key, nil), nil)
+	if !lobby {
+		c.editContractBoard(g, r, td)
+	}
+	return nil
+}
+
+// contractAbandon ends the game: /<game> abandon, by a seated person or
+// the creator.
+func (c *call) contractAbandon(g *present.Game) error {
+	r, td, err := c.contractGet(g)
+	if err != nil {
+		return err
+	}
+	if !td.seated(c.user) && c.user != td.Creator {
+		return refuse(ErrNotInGame, "table_err_not_seated", nil)
+	}
+	if err := c.retry("finish", func(ctx context.Context) error { return c.b.store.Finish(ctx, c.i.ChannelID) }); err != nil {
+		return err
+	}
+	c.respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: locales.T(td.Lang, "table_abandoned", map[string]any{
+			"Name": c.name, "Game": en(g.Rules.Name() + "_title")}), AllowedMentions: noMentions()},
+	})
+	if board := td.Board; board != "" && r.Data != nil {
+		c.then(func(ctx context.Context) {
+			c.b.fences.send(board, shows{Retire: true}, c.b.now(), func() error {
+				return c.d.Edit(ctx, &discordgo.MessageEdit{Channel: c.i.ChannelID, ID: board, Components: &[]discordgo.MessageComponent{}})
+			})
+		})
+	}
+	return nil
+}
+
+// editContractBoard edits the board message with the bot's token after
+// the answer, through its fence (a change made by a command).
+func (c *call) editContractBoard(g *present.Game, r *dixbot.Record, td *tableData) {
+	board := td.Board
+	if board == "" {
+		return
+	}
+	c.then(func(ctx context.Context) {
+		pb, st, err := c.b.contractBoard(g, r, td)
+		if err != nil {
+			c.b.log.Warn("could not draw the board", "channel", c.i.ChannelID, "err", err)
+			return
+		}
+		if st.Over() {
+			sctx, cancel := context.WithTimeout(ctx, c.b.timeout)
+			if err := c.b.store.Finish(sctx, c.i.ChannelID); err != nil {
+				c.b.log.Warn("could not archive a finished game", "channel", c.i.ChannelID, "err", err)
+			}
+			cancel()
+		}
+		comps := boardComponents(g.Rules.Name(), st.Seq(), pb)
+		embeds := pb.Embeds
+		if embeds == nil {
+			embeds = []*discordgo.MessageEmbed{}
+		}
+		ed := &discordgo.MessageEdit{Channel: c.i.ChannelID, ID: board, Content: &pb.Content, Embeds: &embeds, Components: &comps,
+			AllowedMentions: noMentions()}
+		if len(pb.Files) > 0 {
+			ed.Files, ed.Attachments = pb.Files, attachmentsFor(pb.Files)
+		}
+		_, err = c.b.fences.send(board, shows{Seq: r.Version}, c.b.now(), func() error { return c.d.Edit(ctx, ed) })
+		if err != nil {
+			c.b.log.Warn("could not edit the board", "channel", c.i.ChannelID, "err", err)
+		}
+	})
+}

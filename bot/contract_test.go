@@ -1,0 +1,293 @@
+package bot
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/bot/present"
+	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
+	computer "github.com/dixgame/dixbot/computer/qwixx"
+	"github.com/dixgame/dixbot/engine"
+	rules "github.com/dixgame/dixbot/engine/qwixx"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// newQwixxHarness is a harness whose bot also hosts Qwixx.
+func newQwixxHarness(t *testing.T, pictures bool) *harness {
+	t.Helper()
+	h := newHarness(t)
+	b, err := New(Options{Store: h.db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.obs,
+		NoPictures: !pictures, Games: []present.Game{botqwixx.Game()}})
+	require.NoError(t, err)
+	h.b = b
+	return h
+}
+
+// qcommand runs /qwixx <sub> with options (name, value pairs).
+func (h *harness) qcommand(user, sub string, opts ...any) result {
+	h.t.Helper()
+	i := h.base(user, discordgo.InteractionApplicationCommand)
+	so := &discordgo.ApplicationCommandInteractionDataOption{Name: locales.T("en", "cmd_"+sub+"_name", nil), Type: discordgo.ApplicationCommandOptionSubCommand}
+	for k := 0; k+1 < len(opts); k += 2 {
+		so.Options = append(so.Options, &discordgo.ApplicationCommandInteractionDataOption{
+			Name: locales.T("en", "opt_"+opts[k].(string)+"_name", nil), Value: opts[k+1], Type: discordgo.ApplicationCommandOptionString})
+	}
+	i.Data = discordgo.ApplicationCommandInteractionData{Name: "qwixx", Options: []*discordgo.ApplicationCommandInteractionDataOption{so}}
+	return h.run(i)
+}
+
+// qfind returns the custom id of msg's component with the verb (and, when
+// given, the argument).
+func qfind(msg *shownMessage, verb, arg string) (string, bool) {
+	for _, id := range componentIDs(msg.components) {
+		p, err := parseContractID(id)
+		if err == nil && strings.HasPrefix(id, "qwixx:") && p.verb == verb && (arg == "" || p.arg == arg) {
+			return id, true
+		}
+	}
+	return "", false
+}
+
+func (h *harness) qmust(msg *shownMessage, verb, arg string) string {
+	h.t.Helper()
+	id, ok := qfind(msg, verb, arg)
+	require.True(h.t, ok, "no %s:%s among %v", verb, arg, componentIDs(msg.components))
+	return id
+}
+
+// qstate is the channel's Qwixx game and table data (nil game: a lobby).
+func (h *harness) qstate() (*rules.Game, *tableData, uint64) {
+	h.t.Helper()
+	r, err := h.db.Get(context.Background(), h.channel)
+	require.NoError(h.t, err)
+	require.Equal(h.t, "qwixx", r.Game)
+	td, err := decodeTableData(r.Meta)
+	require.NoError(h.t, err)
+	if r.Data == nil {
+		return nil, td, r.Version
+	}
+	st, err := rules.Rules{}.Decode(r.Data)
+	require.NoError(h.t, err)
+	return st.(rules.State).Game(), td, r.Version
+}
+
+// openQwixx opens a table with the people given and computer seats of the
+// levels given, starts it, and returns the board.
+func (h *harness) openQwixx(people []string, cpus ...string) *shownMessage {
+	h.t.Helper()
+	res := h.qcommand(people[0], "start")
+	lobby := res.shown(nil)
+	require.NotNil(h.t, lobby)
+	for _, u := range people[1:] {
+		lobby = h.clickOn(u, lobby, h.qmust(lobby, cverbJoin, "")).shown(lobby)
+	}
+	for _, l := range cpus {
+		lobby = h.clickOn(people[0], lobby, h.qmust(lobby, cverbCPU, l)).shown(lobby)
+	}
+	return h.clickOn(people[0], lobby, h.qmust(lobby, cverbGo, "")).shown(lobby)
+}
+
+// A Qwixx game with two people and two computer seats plays to its final
+// scoreboard by clicks on the public board alone; along the way a row the
+// clicker may not mark, a stale button, a forged id, a decision that is
+// not the clicker's and a click by a stranger are refused and change
+// nothing.
+func TestQwixxPlaysToTheEnd(t *testing.T) {
+	h := newQwixxHarness(t, false)
+	h.locale = discordgo.EnglishUS
+	board := h.openQwixx([]string{"u1", "u2"}, "easy", "strong")
+	users := []string{"u1", "u2"}
+	assert.Contains(t, board.content, "Waiting for:")
+
+	refusedRow, staleSeen, notYours := false, false, false
+	var old *shownMessage
+	rng := rand.New(rand.NewPCG(3, 4))
+	// unchanged checks that a refused click changed nothing.
+	unchanged := func(version uint64) {
+		t.Helper()
+		_, _, v := h.qstate()
+		assert.Equal(t, version, v, "a refused click changed the game")
+	}
+	for step := 0; ; step++ {
+		require.Less(t, step, 2000, "the game does not end")
+		g, td, version := h.qstate()
+		if g.Over() {
+			t.Fatal("the game ended without its record being archived")
+		}
+		toDecide := g.ToDecide()
+		require.NotEmpty(t, toDecide)
+		for _, s := range toDecide {
+			require.Empty(t, td.Seats[s].Level, "a computer seat is waited for")
+			_, forced := rules.StateOf(g).Forced(s)
+			require.False(t, forced, "a seat with one forced decision is asked")
+		}
+		seat := toDecide[rng.IntN(len(toDecide))]
+		user := users[seat]
+		other := users[1-seat]
+
+		if !refusedRow && g.Phase == rules.PhaseWhite {
+			for _, c := range rules.Colors {
+				a := rules.Action{Kind: rules.ActWhite, Color: c, Number: g.Dice.WhiteSum()}
+				id, shown := qfind(board, cverbMove, a.String())
+				if shown && g.Legal(seat, a) != nil {
+					txt := h.clickOn(user, board, id).ephemeralText()
+					assert.NotContains(t, txt, "⟦")
+					assert.Contains(t, txt, locales.T("en", "qwixx_colour_"+[]string{"red", "yellow", "green", "blue"}[c], nil))
+					unchanged(version)
+					refusedRow = true
+					break
+				}
+			}
+		}
+		if !notYours && g.Phase == rules.PhaseColour && !slices_contains(toDecide, 1-seat) {
+			if id, ok := qfind(board, cverbMove, "c -"); ok {
+				txt := h.clickOn(other, board, id).ephemeralText()
+				assert.Equal(t, locales.T("en", "qwixx_err_not_your_turn", nil), txt)
+				unchanged(version)
+				notYours = true
+			}
+		}
+		if old != nil && !staleSeen {
+			// A button of an earlier decision of this seat.
+			if id, ok := qfind(old, cverbMove, "w -"); ok {
+				p, _ := parseContractID(id)
+				if p.n < td.Open[seat] {
+					res := h.clickOn(user, old, id)
+					assert.Contains(t, res.texts(), locales.T("en", "err_stale", nil))
+					unchanged(version)
+					staleSeen = true
+				}
+			}
+		}
+		if step == 0 {
+			cp := *board // the recorder updates the shown message in place
+			old = &cp
+			for _, forged := range []string{"qwixx:mv:" + itoa(int(g.Seq)) + ":w r99", "qwixx:mv:x:w -", "qwixx:zz:1", "qwixx:mv:1",
+				"qwixx:mv:" + itoa(int(g.Seq)) + ":" + strings.Repeat("w", 90)} {
+				res := h.clickOn(user, board, forged)
+				assert.NotEmpty(t, res.ephemeralText(), forged)
+				unchanged(version)
+			}
+			txt := h.clickOn("u9", board, h.qmust(board, cverbMove, "w -")).ephemeralText()
+			assert.Equal(t, locales.T("en", "table_err_not_seated", nil), txt)
+			unchanged(version)
+		}
+
+		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
+		require.NoError(t, err)
+		id := h.qmust(board, cverbMove, string(m))
+		res := h.clickOn(user, board, id)
+		require.Equal(t, discordgo.InteractionResponseUpdateMessage, res.response().Type, "%s: %v", id, res.texts())
+		board = res.shown(board)
+		r, err := h.db.Get(context.Background(), h.channel)
+		require.NoError(t, err)
+		if r.Finished {
+			break
+		}
+	}
+	t.Logf("%d clicks; final board:\n%s", h.n, board.content)
+	assert.True(t, refusedRow, "no click on a row the clicker may not mark")
+	assert.True(t, staleSeen, "no stale click")
+	assert.True(t, notYours, "no click on another's decision")
+	assert.Contains(t, board.content, locales.T("en", "qwixx_over_title", nil))
+	assert.Empty(t, componentIDs(board.components), "the scoreboard has no buttons")
+	assert.Contains(t, board.content, "1. ")
+	assert.NotContains(t, board.content, "⟦")
+
+	// The channel is free again, for any game.
+	lobby := h.qcommand("u1", "start").shown(nil)
+	assert.Contains(t, lobby.content, "Qwixx")
+}
+
+func slices_contains(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Four people clicking the white sum at once on the same board are each
+// applied exactly once, every one of them answered with the board.
+func TestQwixxSimultaneousWhiteSums(t *testing.T) {
+	for round := range 3 {
+		h := newQwixxHarness(t, false)
+		h.channel = "c" + itoa(round+10)
+		users := []string{"u1", "u2", "u3", "u4"}
+		board := h.openQwixx(users)
+		g, _, version := h.qstate()
+		require.Equal(t, rules.PhaseWhite, g.Phase)
+		deciding := g.ToDecide()
+		var ixs []*discordgo.Interaction
+		for _, s := range deciding {
+			ixs = append(ixs, h.clickIx(users[s], board, h.qmust(board, cverbMove, "w -")))
+		}
+		var wg sync.WaitGroup
+		for _, ix := range ixs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				h.b.handle(h.rec, &discordgo.InteractionCreate{Interaction: ix}, nil)
+			}()
+		}
+		wg.Wait()
+		g, _, v := h.qstate()
+		for _, s := range deciding {
+			assert.Equal(t, rules.ChoicePass, g.Choices[s], "seat %d", s)
+		}
+		assert.Equal(t, rules.PhaseColour, g.Phase)
+		assert.Equal(t, version+uint64(len(deciding)), v, "one write per click")
+		for _, ix := range ixs {
+			for _, c := range h.rec.since(0) {
+				if c.op == "respond" && c.interaction == ix.ID {
+					assert.Contains(t, []discordgo.InteractionResponseType{discordgo.InteractionResponseUpdateMessage,
+						discordgo.InteractionResponseDeferredMessageUpdate}, c.resp.Type, "click %s answered %v", ix.ID, c.resp.Data)
+				}
+			}
+		}
+	}
+}
+
+// The board carries the picture of the roll and the sheets; the lobby
+// refuses what it must; a DIX command in a Qwixx channel, and a Qwixx
+// command in a DIX channel, say which game runs there.
+func TestQwixxTable(t *testing.T) {
+	h := newQwixxHarness(t, true)
+	lobby := h.qcommand("u1", "start").shown(nil)
+	assert.Contains(t, h.clickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).ephemeralText(), "At least 2", "one seat is too few")
+	assert.Contains(t, h.clickOn("u1", lobby, h.qmust(lobby, cverbJoin, "")).ephemeralText(), "already")
+	lobby = h.clickOn("u1", lobby, h.qmust(lobby, cverbCPU, "normal")).shown(lobby)
+	assert.Contains(t, lobby.content, "🤖")
+	txt := h.command("u2", "board").ephemeralText()
+	assert.Contains(t, txt, "Qwixx", "a DIX command in a Qwixx channel names the game")
+	board := h.clickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).shown(lobby)
+	require.Len(t, board.embeds, 1)
+	assert.Equal(t, "attachment://qwixx.png", board.embeds[0].Image.URL)
+	assert.Contains(t, h.qcommand("u1", "rules").ephemeralText(), "Qwixx")
+	assert.Contains(t, h.qcommand("u3", "start").ephemeralText(), "Qwixx")
+
+	// /qwixx leave: the computer plays the seat to the end.
+	assert.Equal(t, locales.T("en", "table_left_you", nil), h.qcommand("u1", "leave").ephemeralText())
+	r, err := h.db.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	assert.True(t, r.Finished, "with no one left the computers finish the game")
+
+	h2 := newQwixxHarness(t, false)
+	h2.command("u1", "start")
+	assert.Contains(t, h2.qcommand("u2", "start").ephemeralText(), "DIX")
+	h3 := newQwixxHarness(t, false)
+	h3.openQwixx([]string{"u1", "u2"})
+	assert.Contains(t, h3.qcommand("u1", "abandon").response().Data.Content, "abandoned")
+	_, err = h3.db.Get(context.Background(), h3.channel)
+	require.NoError(t, err)
+	assert.Contains(t, h3.qcommand("u1", "board").ephemeralText(), "no game")
+	_ = engine.Public
+}

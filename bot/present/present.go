@@ -1,0 +1,74 @@
+// Package present is what the Discord table asks of a game beyond the
+// engine contract: a presenter that turns a state into a board (text,
+// picture, buttons), events into lines and refusals into words, in the
+// reader's language. The table (package bot) and each game's presenter
+// (bot/<game>) both import it; it imports no game and not the table.
+package present
+
+import (
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot/engine"
+)
+
+// Table is what the table tells a presenter about one game besides its
+// state.
+type Table struct {
+	Lang     string   // the game's language ("en", "fr")
+	Names    []string // display names by seat
+	Computer []bool   // by seat: the computer plays it
+	Log      []string // the latest event lines, oldest first, already in Lang
+	Pictures bool     // draw the board as a picture
+}
+
+// Button is one button of a board: a click on it is the move Move of the
+// clicker's own seat. The table builds its custom id.
+type Button struct {
+	Label string
+	Emoji string // an emoji shown before the label ("" for none)
+	Move  engine.Move
+	Style discordgo.ButtonStyle
+}
+
+// Board is a rendered board message.
+type Board struct {
+	Content string
+	Embeds  []*discordgo.MessageEmbed
+	Files   []*discordgo.File
+	Rows    [][]Button // at most 5 rows of at most 5 buttons
+}
+
+// Refusal is a move refused by the engine, said to the clicker alone: a
+// locale key and its data.
+type Refusal struct {
+	Key  string
+	Data map[string]any
+}
+
+// Presenter renders one game. Implementations are safe for concurrent use.
+type Presenter interface {
+	// Board renders st for everyone: the running board with the buttons of
+	// the decisions open, or, once st is over, the final scoreboard
+	// without buttons.
+	Board(t Table, st engine.State) Board
+	// Events renders what happened, one line per event worth telling.
+	Events(t Table, evs []engine.Event) []string
+	// Refusal says why seat may not make move m in st (err is Apply's).
+	Refusal(lang string, st engine.State, seat int, m engine.Move, err error) Refusal
+	// Rules is a summary of the rules in lang.
+	Rules(lang string) string
+}
+
+// Game is one game the table hosts.
+type Game struct {
+	Rules     engine.Game
+	Presenter Presenter
+	// Player returns the computer player of a level (one of Levels).
+	Player func(level string) engine.Player
+	// Levels are the computer's levels, weakest first; Default is the one
+	// that takes over a seat whose player leaves.
+	Levels   []string
+	Default  string
+	MinSeats int
+	MaxSeats int
+}

@@ -1,0 +1,362 @@
+// Package qwixx is the presenter of Qwixx on the Discord table: the board
+// (one picture and a short text), its buttons, the event lines, the
+// refusals and the rules, in the reader's language. It imports the rules
+// (engine/qwixx), the computer player (computer/qwixx), the pictures
+// (picture/qwixx), the locales and the table's presenter contract
+// (bot/present), never the table itself.
+package qwixx
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot/bot/present"
+	computer "github.com/dixgame/dixbot/computer/qwixx"
+	"github.com/dixgame/dixbot/engine"
+	rules "github.com/dixgame/dixbot/engine/qwixx"
+	"github.com/dixgame/dixbot/locales"
+	picture "github.com/dixgame/dixbot/picture/qwixx"
+)
+
+// Game returns Qwixx as the table registers it: 2–5 seats (§1), computer
+// levels easy, normal and strong, a leaving player's seat played at the
+// normal level.
+func Game() present.Game {
+	levels := make([]string, len(computer.Levels))
+	for i, l := range computer.Levels {
+		levels[i] = l.String()
+	}
+	return present.Game{
+		Rules:     rules.Rules{},
+		Presenter: Presenter{},
+		Player: func(level string) engine.Player {
+			l, err := computer.ParseLevel(level)
+			if err != nil {
+				l = computer.Normal
+			}
+			return computer.Player{Level: l}
+		},
+		Levels:   levels,
+		Default:  computer.Normal.String(),
+		MinSeats: 2,
+		MaxSeats: 5,
+	}
+}
+
+// Presenter renders Qwixx. It is safe for concurrent use.
+type Presenter struct{}
+
+var _ present.Presenter = Presenter{}
+
+// emoji are the rows' colours as shown on buttons and in lines.
+var emoji = [4]string{"🔴", "🟡", "🟢", "🔵"}
+
+// colourKeys are the locale keys of the rows' names.
+var colourKeys = [4]string{"qwixx_colour_red", "qwixx_colour_yellow", "qwixx_colour_green", "qwixx_colour_blue"}
+
+// pictureName is the board picture's file name.
+const pictureName = "qwixx.png"
+
+func gameOf(st engine.State) *rules.Game {
+	s, ok := st.(rules.State)
+	if !ok {
+		return nil
+	}
+	return s.Game()
+}
+
+func name(t present.Table, seat int) string {
+	if seat >= 0 && seat < len(t.Names) {
+		return t.Names[seat]
+	}
+	return "?"
+}
+
+func names(t present.Table, seats []int) string {
+	var out []string
+	for _, s := range seats {
+		out = append(out, name(t, s))
+	}
+	return strings.Join(out, ", ")
+}
+
+// Board renders the public board: the roll, a line per sheet, the latest
+// events, who must decide, and the buttons of the decisions open; once
+// over, the final scoreboard.
+func (Presenter) Board(t present.Table, st engine.State) present.Board {
+	g := gameOf(st)
+	if g == nil {
+		return present.Board{Content: locales.T(t.Lang, "err_internal", nil)}
+	}
+	if g.Over() {
+		return scoreboard(t, g)
+	}
+	l := t.Lang
+	var sb strings.Builder
+	sb.WriteString(locales.T(l, "qwixx_board_title", map[string]any{"Turn": g.Turn, "Name": name(t, g.Active)}))
+	sb.WriteByte('\n')
+	sb.WriteString(diceLine(l, g))
+	for s := range g.Sheets {
+		sb.WriteByte('\n')
+		sb.WriteString(sheetLine(t, g, s))
+	}
+	for _, line := range t.Log {
+		sb.WriteByte('\n')
+		sb.WriteString(line)
+	}
+	sb.WriteByte('\n')
+	if g.Phase == rules.PhaseWhite {
+		sb.WriteString(locales.T(l, "qwixx_waiting_white", map[string]any{"Names": names(t, g.ToDecide()), "Sum": g.Dice.WhiteSum()}))
+	} else {
+		sb.WriteString(locales.T(l, "qwixx_waiting_colour", map[string]any{"Name": name(t, g.Active)}))
+	}
+	b := present.Board{Content: sb.String(), Rows: buttons(l, g)}
+	if t.Pictures {
+		marks := make([]picture.Mark, len(t.Computer))
+		for i, c := range t.Computer {
+			if c {
+				marks[i] = picture.MarkComputer
+			}
+		}
+		png, err := picture.RenderBoard(picture.Board{View: g.View(engine.Public), Names: t.Names, Marks: marks,
+			Labels: picture.Labels{Score: locales.T(l, "qwixx_label_score", nil)}})
+		if err == nil {
+			b.Files = []*discordgo.File{{Name: pictureName, ContentType: "image/png", Reader: bytes.NewReader(png)}}
+			b.Embeds = []*discordgo.MessageEmbed{{Image: &discordgo.MessageEmbedImage{URL: "attachment://" + pictureName}}}
+		}
+	}
+	return b
+}
+
+// diceLine is the roll in words: the white dice and their sum, the
+// coloured dice still in play.
+func diceLine(l string, g *rules.Game) string {
+	var colours []string
+	for _, c := range rules.Colors {
+		if g.InPlay(rules.DieOf(c)) {
+			colours = append(colours, locales.T(l, "qwixx_die", map[string]any{"Emoji": emoji[c], "Value": g.Dice[rules.DieOf(c)]}))
+		}
+	}
+	return locales.T(l, "qwixx_dice", map[string]any{"W1": g.Dice[rules.W1], "W2": g.Dice[rules.W2], "Sum": g.Dice.WhiteSum(),
+		"Colours": strings.Join(colours, " ")})
+}
+
+// sheetLine is one sheet in short: score, marks per row, penalties.
+func sheetLine(t present.Table, g *rules.Game, s int) string {
+	sh := &g.Sheets[s]
+	var rows []string
+	for _, c := range rules.Colors {
+		marks := sh.Rows[c].Numbers(c)
+		last := "·"
+		if len(marks) > 0 {
+			last = locales.T(t.Lang, "qwixx_row_last", map[string]any{"Number": marks[len(marks)-1]})
+		}
+		if sh.Rows[c].Locked() {
+			last = "🔒"
+		}
+		rows = append(rows, locales.T(t.Lang, "qwixx_row_short", map[string]any{"Emoji": emoji[c], "Count": sh.Rows[c].Count(), "Last": last}))
+	}
+	key := "qwixx_sheet_line"
+	if slices.Contains(g.ToDecide(), s) {
+		key = "qwixx_sheet_line_deciding"
+	}
+	return locales.T(t.Lang, key, map[string]any{"Name": name(t, s), "Score": sh.Score(), "Rows": strings.Join(rows, " "),
+		"Penalties": sh.Penalties})
+}
+
+// buttons are the board's buttons: in action 1 the white sum in every row
+// still open and Pass, for whoever clicks; in action 2 the active seat's
+// colour sums and "No colour sum".
+func buttons(l string, g *rules.Game) [][]present.Button {
+	if g.Phase == rules.PhaseWhite {
+		sum := g.Dice.WhiteSum()
+		var row []present.Button
+		for _, c := range rules.Colors {
+			if g.Locked[c] {
+				continue
+			}
+			a := rules.Action{Kind: rules.ActWhite, Color: c, Number: sum}
+			row = append(row, present.Button{Label: locales.T(l, "qwixx_btn_white", map[string]any{"Sum": sum}), Emoji: emoji[c],
+				Move: a.Move(), Style: discordgo.SecondaryButton})
+		}
+		row = append(row, present.Button{Label: locales.T(l, "qwixx_btn_pass", nil), Move: rules.Action{Kind: rules.ActWhite, Pass: true}.Move(),
+			Style: discordgo.PrimaryButton})
+		return [][]present.Button{row}
+	}
+	var rows [][]present.Button
+	var row []present.Button
+	pass := present.Button{}
+	for _, a := range g.LegalActions(g.Active) {
+		if a.Kind != rules.ActColour {
+			continue
+		}
+		if a.Pass {
+			key := "qwixx_btn_no_colour"
+			if g.Choices[g.Active] == rules.ChoicePass {
+				key = "qwixx_btn_no_colour_penalty"
+			}
+			pass = present.Button{Label: locales.T(l, key, nil), Move: a.Move(), Style: discordgo.DangerButton}
+			continue
+		}
+		w, d := colourDice(g, a.Color, a.Number)
+		row = append(row, present.Button{Label: locales.T(l, "qwixx_btn_colour", map[string]any{"Sum": a.Number, "White": w, "Die": d}),
+			Emoji: emoji[a.Color], Move: a.Move(), Style: discordgo.SecondaryButton})
+		if len(row) == 5 {
+			rows = append(rows, row)
+			row = nil
+		}
+	}
+	if pass.Move != "" {
+		row = append(row, pass)
+	}
+	if len(row) > 0 {
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// colourDice returns the white die and the colour die that make n in
+// row c.
+func colourDice(g *rules.Game, c rules.Color, n int) (white, die int) {
+	d := int(g.Dice[rules.DieOf(c)])
+	for _, w := range []rules.Die{rules.W1, rules.W2} {
+		if int(g.Dice[w])+d == n {
+			return int(g.Dice[w]), d
+		}
+	}
+	return n - d, d
+}
+
+// scoreboard is the final board: the standings in words and the sheets
+// drawn in rank order.
+func scoreboard(t present.Table, g *rules.Game) present.Board {
+	l := t.Lang
+	var sb strings.Builder
+	sb.WriteString(locales.T(l, "qwixx_over_title", nil))
+	for _, line := range t.Log {
+		sb.WriteByte('\n')
+		sb.WriteString(line)
+	}
+	for _, r := range g.Results() {
+		sb.WriteByte('\n')
+		sh := &g.Sheets[r.Seat]
+		var rows []string
+		for _, c := range rules.Colors {
+			rows = append(rows, locales.T(l, "qwixx_row_points", map[string]any{"Emoji": emoji[c], "Points": rules.RowPoints(sh.Rows[c].Count())}))
+		}
+		sb.WriteString(locales.T(l, "qwixx_result_line", map[string]any{"Rank": r.Rank, "Name": name(t, r.Seat), "Score": r.Score,
+			"Rows": strings.Join(rows, " "), "Penalties": sh.Penalties * rules.PenaltyPoints}))
+	}
+	b := present.Board{Content: sb.String()}
+	if t.Pictures {
+		marks := make([]picture.Mark, len(t.Computer))
+		for i, c := range t.Computer {
+			if c {
+				marks[i] = picture.MarkComputer
+			}
+		}
+		png, err := picture.RenderScoreboard(picture.Scoreboard{View: g.View(engine.Public), Names: t.Names, Marks: marks,
+			Labels: picture.Labels{Score: locales.T(l, "qwixx_label_score", nil)}})
+		if err == nil {
+			b.Files = []*discordgo.File{{Name: pictureName, ContentType: "image/png", Reader: bytes.NewReader(png)}}
+			b.Embeds = []*discordgo.MessageEmbed{{Image: &discordgo.MessageEmbedImage{URL: "attachment://" + pictureName}}}
+		}
+	}
+	return b
+}
+
+// Events renders the events worth a line: rolls, marks, colour-sum
+// passes, penalties, locks and the end (a white-sum pass is left out: the
+// board shows who is still to decide).
+func (Presenter) Events(t present.Table, evs []engine.Event) []string {
+	l := t.Lang
+	var out []string
+	for _, e := range evs {
+		ev, ok := e.(rules.Event)
+		if !ok {
+			continue
+		}
+		switch ev.Kind {
+		case rules.EvRolled:
+			out = append(out, locales.T(l, "qwixx_ev_rolled", map[string]any{"Name": name(t, ev.Seat), "Sum": ev.Dice.WhiteSum()}))
+		case rules.EvMarked:
+			if ev.Lock {
+				continue // told by the lock's own line
+			}
+			key := "qwixx_ev_marked_white"
+			if ev.Action == 2 {
+				key = "qwixx_ev_marked_colour"
+			}
+			out = append(out, locales.T(l, key, map[string]any{"Name": name(t, ev.Seat), "Emoji": emoji[ev.Color&3], "Number": ev.Number}))
+		case rules.EvPassed:
+			if ev.Action == 2 {
+				out = append(out, locales.T(l, "qwixx_ev_passed_colour", map[string]any{"Name": name(t, ev.Seat)}))
+			}
+		case rules.EvPenalty:
+			out = append(out, locales.T(l, "qwixx_ev_penalty", map[string]any{"Name": name(t, ev.Seat), "Count": ev.Count, "Max": rules.MaxPenalties}))
+		case rules.EvLocked:
+			out = append(out, locales.T(l, "qwixx_ev_locked", map[string]any{"Names": names(t, ev.Seats), "Emoji": emoji[ev.Color&3],
+				"Colour": locales.T(l, colourKeys[ev.Color&3], nil)}))
+		case rules.EvGameOver:
+			key := "qwixx_ev_over_locks"
+			if ev.End == rules.EndPenalties {
+				key = "qwixx_ev_over_penalties"
+			}
+			out = append(out, locales.T(l, key, nil))
+		case rules.EvPlanDropped:
+			out = append(out, locales.T(l, "qwixx_ev_plan_dropped", map[string]any{"Name": name(t, ev.Seat)}))
+		}
+	}
+	return out
+}
+
+// Refusal says why seat may not make move m: the rule it breaks, in the
+// seat's own terms ("your red row is past 7").
+func (Presenter) Refusal(lang string, st engine.State, seat int, m engine.Move, err error) present.Refusal {
+	a, perr := rules.ParseMove(m)
+	data := map[string]any{}
+	if perr == nil {
+		data["Emoji"] = emoji[a.Color&3]
+		data["Colour"] = locales.T(lang, colourKeys[a.Color&3], nil)
+		data["Number"] = a.Number
+		if g := gameOf(st); g != nil && seat >= 0 && seat < len(g.Sheets) && a.Color <= rules.Blue {
+			if marks := g.Sheets[seat].Rows[a.Color].Numbers(a.Color); len(marks) > 0 {
+				data["Last"] = marks[len(marks)-1]
+			}
+		}
+	}
+	key := "qwixx_err_bad_move"
+	switch {
+	case errors.Is(err, rules.ErrDecided):
+		key = "qwixx_err_decided"
+	case errors.Is(err, rules.ErrWrongAction) && a.Kind == rules.ActColour:
+		key = "qwixx_err_colour_not_yet"
+	case errors.Is(err, rules.ErrWrongAction):
+		key = "qwixx_err_white_over"
+	case errors.Is(err, rules.ErrNotYourTurn), errors.Is(err, engine.ErrNotYourTurn):
+		key = "qwixx_err_not_your_turn"
+	case errors.Is(err, rules.ErrRowLocked):
+		key = "qwixx_err_row_locked"
+	case errors.Is(err, rules.ErrDieRemoved):
+		key = "qwixx_err_die_removed"
+	case errors.Is(err, rules.ErrNotRightOf):
+		key = "qwixx_err_not_right_of"
+		if _, ok := data["Last"]; !ok {
+			data["Last"] = "?"
+		}
+	case errors.Is(err, rules.ErrLockNeedsFive):
+		key = "qwixx_err_lock_needs_five"
+	case errors.Is(err, rules.ErrWrongSum):
+		key = "qwixx_err_wrong_sum"
+	case errors.Is(err, engine.ErrGameOver):
+		key = "qwixx_err_game_over"
+	}
+	return present.Refusal{Key: key, Data: data}
+}
+
+// Rules is the summary of the rules.
+func (Presenter) Rules(lang string) string { return locales.T(lang, "qwixx_rules", nil) }
