@@ -34,12 +34,14 @@ const (
 	cverbGo     = "go"     // the creator starts the game
 	cverbCancel = "cancel" // the creator closes the lobby
 	cverbMove   = "mv"     // the clicker's decision; arg the move
+	cverbPrompt = "pr"     // opens the clicker's private prompt
+	cverbSelect = "sel"    // the prompt's menu: the decision chosen is its value
 )
 
 // The subcommands of every contract game's command, by handler id; their
 // names are the table's ("cmd_<id>_name"), their descriptions the game's
 // ("<game>_cmd_<id>_desc").
-var contractSubcommands = []string{"start", "board", "rules", "leave", "abandon"}
+var contractSubcommands = []string{"start", "board", "hint", "rules", "leave", "abandon"}
 
 // tableDataVersion is the version of tableData.
 const tableDataVersion = 1
@@ -195,7 +197,7 @@ func parseContractID(s string) (contractParsed, error) {
 	}
 	needsArg := p.verb == cverbCPU || p.verb == cverbMove
 	switch p.verb {
-	case cverbJoin, cverbLeave, cverbCPU, cverbRmCPU, cverbGo, cverbCancel, cverbMove:
+	case cverbJoin, cverbLeave, cverbCPU, cverbRmCPU, cverbGo, cverbCancel, cverbMove, cverbPrompt, cverbSelect:
 	default:
 		return contractParsed{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.verb)
 	}
@@ -216,7 +218,11 @@ func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
 	var out []*discordgo.ApplicationCommand
 	for _, name := range names {
 		var subs []*discordgo.ApplicationCommandOption
+		_, hints := b.games[name].Presenter.(present.Hinter)
 		for _, id := range contractSubcommands {
+			if id == "hint" && !hints {
+				continue
+			}
 			sub := &discordgo.ApplicationCommandOption{
 				Type:                     discordgo.ApplicationCommandOptionSubCommand,
 				Name:                     en("cmd_" + id + "_name"),
@@ -264,6 +270,8 @@ func (b *Bot) contractCommand(c *call, g *present.Game, d discordgo.ApplicationC
 	case "rules":
 		c.ephemeral(g.Presenter.Rules(c.lang), nil)
 		return nil
+	case "hint":
+		return c.contractHint(g)
 	case "leave":
 		return c.contractLeave(g)
 	case "abandon":
@@ -453,7 +461,17 @@ func (b *Bot) contractClick(c *call, g *present.Game, id string) error {
 	if c.i.Type != discordgo.InteractionMessageComponent {
 		return fmt.Errorf("%w: %q is not a modal", ErrBadCustomID, id)
 	}
-	if p.verb == cverbMove {
+	switch p.verb {
+	case cverbMove:
+		return c.contractMove(g, p)
+	case cverbPrompt:
+		return c.contractPrompt(g, p)
+	case cverbSelect:
+		vals := c.values()
+		if len(vals) != 1 || vals[0] == "" || len(vals[0]) > engine.MaxMoveLen {
+			return ErrBadInput
+		}
+		p.arg = vals[0]
 		return c.contractMove(g, p)
 	}
 	return c.contractLobby(g, p)
@@ -606,7 +624,53 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 	if err != nil {
 		return err
 	}
+	if c.fromPrompt() {
+		// A decision from a private prompt: the prompt says it is taken,
+		// and the public board is edited after the answer.
+		c.update(locales.T(c.lang, "table_prompt_done", nil), nil, nil)
+		c.editContractBoard(g, r, td)
+		return nil
+	}
 	return c.showContractBoard(g, r, td)
+}
+
+// contractPrompt opens the clicker's private prompt (Prompter).
+func (c *call) contractPrompt(g *present.Game, p contractParsed) error {
+	pr, ok := g.Presenter.(present.Prompter)
+	if !ok {
+		return ErrBadCustomID
+	}
+	r, td, err := c.contractGet(g)
+	if err != nil {
+		return err
+	}
+	if r.Data == nil {
+		return c.contractStale(g)
+	}
+	seat := td.seatOf(c.user)
+	if seat < 0 {
+		return refuse(ErrNotInGame, "table_err_not_seated", nil)
+	}
+	st, err := g.Rules.Decode(r.Data)
+	if err != nil {
+		return err
+	}
+	if p.n > st.Seq() || (seat < len(td.Open) && p.n < td.Open[seat]) {
+		return c.contractStale(g)
+	}
+	prompt, ok := pr.Prompt(c.lang, st, seat)
+	if !ok || len(prompt.Choices) == 0 {
+		return refuse(ErrNotYourTurn, "table_err_no_prompt", nil)
+	}
+	var opts []discordgo.SelectMenuOption
+	for _, ch := range prompt.Choices[:min(len(prompt.Choices), 25)] {
+		opts = append(opts, discordgo.SelectMenuOption{Label: truncate(ch.Label, 100), Value: string(ch.Move)})
+	}
+	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.SelectMenu{CustomID: contractID(g.Rules.Name(), cverbSelect, st.Seq(), ""), Placeholder: prompt.Placeholder, Options: opts},
+	}}}
+	c.ephemeral(prompt.Content, comps)
+	return nil
 }
 
 // applyOpen applies seat's move m and keeps td.Open: a seat whose decision
@@ -697,6 +761,9 @@ func boardComponents(game string, seq uint64, pb present.Board) []discordgo.Mess
 		var cs []discordgo.MessageComponent
 		for _, bt := range row {
 			btn := discordgo.Button{Label: bt.Label, Style: bt.Style, CustomID: contractID(game, cverbMove, seq, string(bt.Move))}
+			if bt.Prompt {
+				btn.CustomID = contractID(game, cverbPrompt, seq, "")
+			}
 			if btn.Style == 0 {
 				btn.Style = discordgo.SecondaryButton
 			}
@@ -773,6 +840,31 @@ func (c *call) contractBoardCommand(g *present.Game) error {
 		Data: &discordgo.InteractionResponseData{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
 			Components: boardComponents(g.Rules.Name(), st.Seq(), pb), AllowedMentions: noMentions()},
 	})
+	return nil
+}
+
+// contractHint gives the caller the presenter's advice: /<game> hint.
+func (c *call) contractHint(g *present.Game) error {
+	h, ok := g.Presenter.(present.Hinter)
+	if !ok {
+		return ErrBadInput
+	}
+	r, td, err := c.contractGet(g)
+	if err != nil {
+		return err
+	}
+	seat := td.seatOf(c.user)
+	if seat < 0 {
+		return refuse(ErrNotInGame, "table_err_not_seated", nil)
+	}
+	if r.Data == nil {
+		return refuse(ErrNotStarted, "table_err_not_started", nil)
+	}
+	st, err := g.Rules.Decode(r.Data)
+	if err != nil {
+		return err
+	}
+	c.ephemeral(h.Hint(c.lang, st, seat), nil)
 	return nil
 }
 

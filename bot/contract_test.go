@@ -272,6 +272,16 @@ func TestQwixxTable(t *testing.T) {
 	require.Len(t, board.embeds, 1)
 	assert.Equal(t, "attachment://qwixx.png", board.embeds[0].Image.URL)
 	assert.Contains(t, h.qcommand("u1", "rules").ephemeralText(), "Qwixx")
+	g, _, _ := h.qstate()
+	hint := h.qcommand("u1", "hint").ephemeralText()
+	assert.NotContains(t, hint, "⟦")
+	if g.Deciding(0) {
+		assert.Contains(t, hint, "💡")
+		assert.Equal(t, len(g.LegalActions(0))+1, strings.Count(hint, "\n")+1, "one line per decision open: %s", hint)
+	} else {
+		assert.Equal(t, locales.T("en", "qwixx_hint_nothing", nil), hint)
+	}
+	assert.Equal(t, locales.T("en", "table_err_not_seated", nil), h.qcommand("u5", "hint").ephemeralText())
 	assert.Contains(t, h.qcommand("u3", "start").ephemeralText(), "Qwixx")
 
 	// /qwixx leave: the computer plays the seat to the end.
@@ -290,4 +300,50 @@ func TestQwixxTable(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, h3.qcommand("u1", "board").ephemeralText(), "no game")
 	_ = engine.Public
+}
+
+// The active player's "My turn…" prompt takes both decisions at once: the
+// menu's first choice is the strong player's plan; once chosen the prompt
+// says so and the public board is edited; another player has no prompt.
+func TestQwixxMyTurnPrompt(t *testing.T) {
+	h := newQwixxHarness(t, false)
+	users := []string{"u1", "u2"}
+	board := h.openQwixx(users)
+	for step := 0; ; step++ {
+		require.Less(t, step, 50, "the active player never had a prompt")
+		g, _, version := h.qstate()
+		if g.Phase == rules.PhaseWhite && g.Deciding(g.Active) {
+			active, other := users[g.Active], users[1-g.Active]
+			assert.Equal(t, locales.T("en", "table_err_no_prompt", nil), h.clickOn(other, board, h.qmust(board, cverbPrompt, "")).ephemeralText())
+			res := h.clickOn(active, board, h.qmust(board, cverbPrompt, ""))
+			res.ephemeralText()
+			prompt := res.shown(nil)
+			require.NotNil(t, prompt)
+			sel, ok := qfind(prompt, cverbSelect, "")
+			require.True(t, ok, "a menu of decisions")
+			vals := selectOptions(prompt, sel)
+			require.NotEmpty(t, vals)
+			white, colour, _, ok := computer.Plan(g, g.Active)
+			require.True(t, ok)
+			white.Plan = rules.Plan{Set: true, Pass: colour.Pass, Color: colour.Color, Number: colour.Number}
+			assert.Equal(t, white.String(), vals[0], "the strong plan first")
+			before := h.rec.count()
+			res = h.clickOn(active, prompt, sel, vals[0])
+			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.response().Type)
+			assert.Equal(t, locales.T("en", "table_prompt_done", nil), h.rec.message(prompt.id).content)
+			g2, _, v2 := h.qstate()
+			assert.Greater(t, v2, version)
+			assert.True(t, g2.Turn > g.Turn || g2.Choices[g.Active] != rules.ChoiceNone, "the decision was taken")
+			edited := false
+			for _, c := range h.rec.since(before) {
+				edited = edited || (c.op == "edit" && c.edit.ID == board.id)
+			}
+			assert.True(t, edited, "the public board is edited")
+			return
+		}
+		seat := g.ToDecide()[0]
+		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
+		require.NoError(t, err)
+		board = h.clickOn(users[seat], board, h.qmust(board, cverbMove, string(m))).shown(board)
+	}
 }

@@ -28,6 +28,30 @@ type Button struct {
 	Emoji string // an emoji shown before the label ("" for none)
 	Move  engine.Move
 	Style discordgo.ButtonStyle
+	// Prompt: the button opens the presenter's private prompt for the
+	// clicker (Prompter) instead of making a move; Move is then empty.
+	Prompt bool
+}
+
+// Prompter is a Presenter with a private prompt, where a seat may give
+// several decisions at once.
+type Prompter interface {
+	// Prompt is seat's private prompt in st, in lang; ok is false when the
+	// seat has nothing to decide there.
+	Prompt(lang string, st engine.State, seat int) (p Prompt, ok bool)
+}
+
+// Prompt is a private prompt: a text and a menu of decisions.
+type Prompt struct {
+	Content     string
+	Placeholder string
+	Choices     []Choice // at most 25
+}
+
+// Choice is one decision of a prompt's menu.
+type Choice struct {
+	Label string
+	Move  engine.Move
 }
 
 // Board is a rendered board message.
@@ -57,6 +81,13 @@ type Presenter interface {
 	Refusal(lang string, st engine.State, seat int, m engine.Move, err error) Refusal
 	// Rules is a summary of the rules in lang.
 	Rules(lang string) string
+}
+
+// Hinter is a Presenter that can advise a seat: what the computer's best
+// level would decide now, and why. The table offers /<game> hint for it.
+type Hinter interface {
+	// Hint is the advice to seat in st, in lang, for that seat alone.
+	Hint(lang string, st engine.State, seat int) string
 }
 
 // Game is one game the table hosts.

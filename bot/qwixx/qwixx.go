@@ -9,6 +9,7 @@ package qwixx
 import (
 	"bytes"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 
@@ -185,7 +186,11 @@ func buttons(l string, g *rules.Game) [][]present.Button {
 		}
 		row = append(row, present.Button{Label: locales.T(l, "qwixx_btn_pass", nil), Move: rules.Action{Kind: rules.ActWhite, Pass: true}.Move(),
 			Style: discordgo.PrimaryButton})
-		return [][]present.Button{row}
+		rows := [][]present.Button{row}
+		if g.Deciding(g.Active) {
+			rows = append(rows, []present.Button{{Label: locales.T(l, "qwixx_btn_my_turn", nil), Prompt: true, Style: discordgo.SuccessButton}})
+		}
+		return rows
 	}
 	var rows [][]present.Button
 	var row []present.Button
@@ -356,6 +361,88 @@ func (Presenter) Refusal(lang string, st engine.State, seat int, m engine.Move, 
 		key = "qwixx_err_game_over"
 	}
 	return present.Refusal{Key: key, Data: data}
+}
+
+var (
+	_ present.Hinter   = Presenter{}
+	_ present.Prompter = Presenter{}
+)
+
+// Prompt is the active seat's "My turn…" prompt: both decisions of its
+// roll at once, the white sum and the colour sum (Plan), the strong
+// computer player's choice first. Other seats have none.
+func (Presenter) Prompt(lang string, st engine.State, seat int) (present.Prompt, bool) {
+	g := gameOf(st)
+	if g == nil || seat != g.Active || g.Phase != rules.PhaseWhite || !g.Deciding(seat) {
+		return present.Prompt{}, false
+	}
+	var choices []present.Choice
+	add := func(a rules.Action) {
+		label := locales.T(lang, "qwixx_plan", map[string]any{"White": decision(lang, g, rules.Action{Kind: rules.ActWhite, Pass: a.Pass,
+			Color: a.Color, Number: a.Number}), "Colour": decision(lang, g, a.Plan.Action())})
+		for _, ch := range choices {
+			if ch.Move == a.Move() {
+				return
+			}
+		}
+		choices = append(choices, present.Choice{Label: label, Move: a.Move()})
+	}
+	if white, colour, _, ok := computer.Plan(g, seat); ok {
+		white.Plan = rules.Plan{Set: true, Pass: colour.Pass, Color: colour.Color, Number: colour.Number}
+		add(white)
+	}
+	for _, w := range g.LegalActions(seat) {
+		for _, c := range g.LegalPlans(w) {
+			w.Plan = rules.Plan{Set: true, Pass: c.Pass, Color: c.Color, Number: c.Number}
+			add(w)
+		}
+	}
+	return present.Prompt{Content: locales.T(lang, "qwixx_prompt", map[string]any{"Sum": g.Dice.WhiteSum()}),
+		Placeholder: locales.T(lang, "qwixx_prompt_placeholder", nil), Choices: choices}, true
+}
+
+// Hint is what the strong computer player would decide for seat now, with
+// the points it expects the seat to end with after each decision open.
+func (Presenter) Hint(lang string, st engine.State, seat int) string {
+	g := gameOf(st)
+	if g == nil || seat < 0 || seat >= g.Players {
+		return locales.T(lang, "qwixx_hint_nothing", nil)
+	}
+	opts := computer.Options(g, seat)
+	if len(opts) == 0 {
+		return locales.T(lang, "qwixx_hint_nothing", nil)
+	}
+	slices.SortStableFunc(opts, func(a, b computer.Option) int {
+		switch {
+		case a.Points > b.Points:
+			return -1
+		case a.Points < b.Points:
+			return 1
+		}
+		return 0
+	})
+	lines := []string{locales.T(lang, "qwixx_hint_best", map[string]any{"Decision": decision(lang, g, opts[0].Action)})}
+	for _, o := range opts {
+		lines = append(lines, locales.T(lang, "qwixx_hint_option", map[string]any{"Decision": decision(lang, g, o.Action),
+			"Points": int(math.Round(o.Points))}))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// decision is an action in words.
+func decision(lang string, g *rules.Game, a rules.Action) string {
+	switch {
+	case a.Pass && a.Kind == rules.ActWhite:
+		return locales.T(lang, "qwixx_btn_pass", nil)
+	case a.Pass && g.Choices[g.Active] == rules.ChoicePass:
+		return locales.T(lang, "qwixx_btn_no_colour_penalty", nil)
+	case a.Pass:
+		return locales.T(lang, "qwixx_btn_no_colour", nil)
+	case a.Kind == rules.ActWhite:
+		return locales.T(lang, "qwixx_decision_white", map[string]any{"Emoji": emoji[a.Color&3], "Number": a.Number})
+	}
+	w, d := colourDice(g, a.Color, a.Number)
+	return locales.T(lang, "qwixx_decision_colour", map[string]any{"Emoji": emoji[a.Color&3], "Sum": a.Number, "White": w, "Die": d})
 }
 
 // Rules is the summary of the rules.

@@ -1,0 +1,97 @@
+package e2e
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	computer "github.com/dixgame/dixbot/computer/qwixx"
+	rules "github.com/dixgame/dixbot/engine/qwixx"
+	"github.com/dixgame/dixbot/internal/fakediscord"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// qwixxButton returns the custom id of m's Qwixx button of verb (and
+// argument, when given).
+func qwixxButton(m fakediscord.Message, verb, arg string) (string, bool) {
+	for _, c := range components(m) {
+		parts := strings.SplitN(c.CustomID, ":", 4)
+		if len(parts) < 3 || parts[0] != "qwixx" || parts[1] != verb {
+			continue
+		}
+		if arg == "" || (len(parts) == 4 && parts[3] == arg) {
+			return c.CustomID, true
+		}
+	}
+	return "", false
+}
+
+// qwixxClick clicks m's button of verb (and argument) as u; the answer
+// must be the message updated in place.
+func (tb *table) qwixxClick(u fakediscord.User, m fakediscord.Message, verb, arg string) fakediscord.Message {
+	tb.t.Helper()
+	id, ok := qwixxButton(m, verb, arg)
+	require.True(tb.t, ok, "no qwixx:%s:%s button on %q", verb, arg, m.Content)
+	r := tb.click(u, m.ID, id)
+	require.False(tb.t, r.Ephemeral(), "%s by %s refused: %s", id, u.Username, describe(r))
+	now, ok := tb.fake.Message(m.ID)
+	require.True(tb.t, ok)
+	return now
+}
+
+// A game of Qwixx through the stand-in, on Redis, in English and in
+// French: two people and two computer seats, from /qwixx start to the
+// final scoreboard, every decision a click on the public board.
+func TestQwixxFullGame(t *testing.T) {
+	for _, tc := range []struct {
+		lang, guild, line string
+		names             []string
+	}{
+		{"en", "en-US", "/qwixx start", []string{"Alice", "Bob"}},
+		{"fr", "fr", "/qwixx start language:fr", []string{"Amélie/fr", "Bruno/fr"}},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			w := newWorld(t, true)
+			tb := w.table(t, tc.guild, tc.names...)
+			r := tb.command(tb.users[0], tc.line)
+			require.NotNil(t, r.Message)
+			require.False(t, r.Ephemeral(), "the lobby: %s", describe(r))
+			board := *r.Message
+			board = tb.qwixxClick(tb.users[1], board, "join", "")
+			board = tb.qwixxClick(tb.users[0], board, "cpu", "easy")
+			board = tb.qwixxClick(tb.users[0], board, "cpu", "strong")
+			board = tb.qwixxClick(tb.users[0], board, "go", "")
+			require.NotEmpty(t, board.Embeds, "the board's picture")
+			rng := rand.New(rand.NewPCG(5, 6))
+			for step := 0; ; step++ {
+				require.Less(t, step, 1000, "the game does not end")
+				rec := tb.record()
+				require.Equal(t, "qwixx", rec.Game)
+				if rec.Finished {
+					break
+				}
+				st, err := rules.Rules{}.Decode(rec.Data)
+				require.NoError(t, err)
+				g := st.(rules.State).Game()
+				deciding := g.ToDecide()
+				require.NotEmpty(t, deciding)
+				seat := deciding[rng.IntN(len(deciding))]
+				require.Less(t, seat, 2, "a computer seat is waited for")
+				m, err := computer.Player{Level: computer.Normal}.Decide(st, seat, rand.New(rand.NewPCG(uint64(step), 2)))
+				require.NoError(t, err)
+				board = tb.qwixxClick(tb.users[seat], board, "mv", string(m))
+			}
+			assert.Contains(t, board.Content, locales.T(tc.lang, "qwixx_over_title", nil))
+			assert.Empty(t, components(board), "the scoreboard has no buttons")
+			assert.NotEmpty(t, board.Embeds, "the scoreboard's picture")
+			for _, n := range tc.names {
+				name, _, _ := strings.Cut(n, "/")
+				assert.Contains(t, board.Content, name)
+			}
+			assert.NotContains(t, board.Content, "⟦")
+		})
+	}
+}
