@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,6 +74,19 @@ func (tb *table) final(ix *fakediscord.Interaction, r *fakediscord.Response) *fa
 	return out
 }
 
+// stuck logs the stacks of the program's goroutines that are in the bot's
+// own code, for an interaction left unanswered.
+func stuck(t *testing.T) {
+	t.Helper()
+	buf := make([]byte, 8<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "dixbot/bot.") && !strings.Contains(g, "e2e.") {
+			t.Logf("goroutine in the bot:\n%s", g)
+		}
+	}
+}
+
 // answered notes the latency of an answer.
 func (tb *table) answered(r *fakediscord.Response) {
 	tb.slowest = max(tb.slowest, r.Latency)
@@ -129,6 +143,9 @@ func (tb *table) click(user fakediscord.User, msgID, customID string) *fakedisco
 	}
 	require.NoError(tb.t, err, "click %s as %s", customID, user.Username)
 	r, err := ix.Wait(ctx)
+	if err != nil {
+		stuck(tb.t)
+	}
 	require.NoError(tb.t, err, "answer to %s", customID)
 	tb.answered(r)
 	if id, ok := parseCustomID(customID); ok && r.Type == fakediscord.CallbackDeferredUpdateMessage {
