@@ -392,3 +392,64 @@ func TestReplayIsByteForByte(t *testing.T) {
 		}
 	}
 }
+
+// TestRaceOrderIsTimeOrder checks X7 on 200 races: five guessers click
+// within the same 10 ms, often on the same squares, and the table applies
+// the clicks in a random order. Every race ends as if the clicks had been
+// applied in the order of their times (the snowflake ids: millisecond in
+// the high bits), with one finger per square.
+func TestRaceOrderIsTimeOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(28, 7))
+	const epoch = 1732500000000
+	for race := range 200 {
+		type click struct {
+			seat int
+			m    engine.Move
+			at   uint64
+		}
+		var clicks []click
+		for seat := 1; seat <= 5; seat++ {
+			at := uint64(epoch+r.IntN(10))<<22 | uint64(r.IntN(1<<22))
+			clicks = append(clicks, click{seat, FingerMoveOn(1+r.IntN(4), at, 1), at})
+		}
+		play := func(order []click) *Game {
+			st, err := Rules{}.New(engine.Setup{Players: 6, Seed: int64(race), First: 0})
+			require.NoError(t, err)
+			g := st.(*Game)
+			g.target = 8 // never clicked: the race runs to its end
+			_, err = g.Apply(0, "clue x")
+			require.NoError(t, err)
+			for _, c := range order {
+				if _, err := g.Apply(c.seat, c.m); err != nil {
+					require.ErrorIs(t, err, ErrSquareTaken)
+				}
+				require.NoError(t, g.Check())
+			}
+			return g
+		}
+		byTime := slices.Clone(clicks)
+		slices.SortFunc(byTime, func(a, b click) int { return cmpUint(a.at, b.at) })
+		want := play(byTime)
+		shuffled := slices.Clone(clicks)
+		r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		got := play(shuffled)
+		require.Equal(t, fingersOf(want), fingersOf(got), "race %d", race)
+		for i := 1; i < len(got.fingers); i++ {
+			require.Less(t, got.fingers[i-1].at, got.fingers[i].at, "race %d: fingers in time order", race)
+		}
+	}
+}
+
+func cmpUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func fingersOf(g *Game) string {
+	return fmt.Sprint(g.fingers, g.ToDecide())
+}
