@@ -2,12 +2,9 @@ package dix
 
 import (
 	"bytes"
-	"flag"
 	"image"
 	"image/png"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -16,9 +13,8 @@ import (
 
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/picture"
+	"github.com/dixgame/dixbot/picture/picturetest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden PNGs under testdata/")
 
 var enLabels = Labels{
 	Market: "Market", Deck: "Deck", Tableau: "Tableau", Total: "total", Money: "money",
@@ -56,33 +52,6 @@ func board(g *dix.Game, names []string) Board {
 	return Board{View: g.View(), Names: names, Acting: g.ToAct(), Labels: enLabels}
 }
 
-// checkGolden compares png bytes pixel by pixel with testdata/name, or
-// rewrites it with -update.
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run with -update to create it")
-	gi, err := png.Decode(bytes.NewReader(got))
-	require.NoError(t, err)
-	wi, err := png.Decode(bytes.NewReader(want))
-	require.NoError(t, err)
-	require.Equal(t, wi.Bounds(), gi.Bounds(), "size")
-	diff := 0
-	b := gi.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			if gi.At(x, y) != wi.At(x, y) {
-				diff++
-			}
-		}
-	}
-	assert.Zero(t, diff, "%s: %d pixels differ (run with -update after looking at the new picture)", name, diff)
-}
-
 func TestBoardGolden(t *testing.T) {
 	cases := []struct {
 		name    string
@@ -104,7 +73,7 @@ func TestBoardGolden(t *testing.T) {
 			require.NoError(t, err)
 			assert.LessOrEqual(t, len(got), 60<<10, "PNG size")
 			t.Logf("%s: %d bytes", tc.name, len(got))
-			checkGolden(t, tc.name, got)
+			picturetest.Golden(t, tc.name, got)
 		})
 	}
 }
@@ -169,7 +138,7 @@ func TestHandGolden(t *testing.T) {
 			got, err := RenderHand(tc.hand)
 			require.NoError(t, err)
 			t.Logf("%s: %d bytes", tc.name, len(got))
-			checkGolden(t, tc.name, got)
+			picturetest.Golden(t, tc.name, got)
 		})
 	}
 }
@@ -231,7 +200,7 @@ func TestScoreboardGolden(t *testing.T) {
 	got, err := RenderScoreboard(Scoreboard{View: g.View(), Names: names5, Labels: enLabels})
 	require.NoError(t, err)
 	t.Logf("scoreboard: %d bytes", len(got))
-	checkGolden(t, "scoreboard_5p.png", got)
+	picturetest.Golden(t, "scoreboard_5p.png", got)
 }
 
 func TestScoreboardNeedsResults(t *testing.T) {
@@ -263,7 +232,7 @@ func TestMarketShowsCopies(t *testing.T) {
 		if n == 2 {
 			png, err := picture.Encode(img)
 			require.NoError(t, err)
-			checkGolden(t, "board_market_copies.png", png)
+			picturetest.Golden(t, "board_market_copies.png", png)
 		}
 	}
 }
@@ -315,7 +284,7 @@ func TestSeatMarks(t *testing.T) {
 	require.NoError(t, err)
 	got, err := picture.Encode(img)
 	require.NoError(t, err)
-	checkGolden(t, "board_marks.png", got)
+	picturetest.Golden(t, "board_marks.png", got)
 
 	topH := img.Bounds().Dy() - 2*margin - 2*(blockHeight()+colGap)
 	for seat, want := range []Mark{MarkNone, MarkComputer, MarkAway, MarkNone} {
@@ -342,7 +311,7 @@ func TestSeatMarks(t *testing.T) {
 	require.NoError(t, err)
 	spng, err := picture.Encode(simg)
 	require.NoError(t, err)
-	checkGolden(t, "scoreboard_marks.png", spng)
+	picturetest.Golden(t, "scoreboard_marks.png", spng)
 	for i, r := range g.View().Results {
 		x := margin + (i%2)*(blockW+colGap) + 8 + 24 + 6 // after the rank
 		y := margin + (i/2)*(blockHeight()+colGap) + 4 + (headerH-4-20)/2

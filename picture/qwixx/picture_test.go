@@ -1,12 +1,7 @@
 package qwixx
 
 import (
-	"bytes"
-	"flag"
-	"image/png"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,9 +9,8 @@ import (
 
 	rules "github.com/dixgame/dixbot/engine/qwixx"
 	"github.com/dixgame/dixbot/picture"
+	"github.com/dixgame/dixbot/picture/picturetest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden PNGs under testdata/")
 
 var names5 = []string{"Alice", "Bob", "Chloé", "Dmitri", "Eleonora Verylongname"}
 
@@ -56,33 +50,6 @@ func playUntil(t testing.TB, players int, seed int64, stop func(g *rules.Game) b
 	return g
 }
 
-// checkGolden compares png bytes pixel by pixel with testdata/name, or
-// rewrites it with -update.
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run with -update to create it")
-	gi, err := png.Decode(bytes.NewReader(got))
-	require.NoError(t, err)
-	wi, err := png.Decode(bytes.NewReader(want))
-	require.NoError(t, err)
-	require.Equal(t, wi.Bounds(), gi.Bounds(), "size")
-	diff := 0
-	b := gi.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			if gi.At(x, y) != wi.At(x, y) {
-				diff++
-			}
-		}
-	}
-	assert.Zero(t, diff, "%s: %d pixels differ (run with -update after looking at the new picture)", name, diff)
-}
-
 // lateWithALock stops in action 1 of a roll once a row is locked and a
 // seat has decided, so the picture shows a removed die, a lock, a
 // decision made and seats still deciding.
@@ -118,7 +85,7 @@ func TestBoardGolden(t *testing.T) {
 			require.NoError(t, err)
 			assert.LessOrEqual(t, len(got), 80<<10, "PNG size")
 			t.Logf("%s: %d bytes", tc.name, len(got))
-			checkGolden(t, tc.name, got)
+			picturetest.Golden(t, tc.name, got)
 		})
 	}
 }
@@ -187,7 +154,7 @@ func TestScoreboardGolden(t *testing.T) {
 	got, err := RenderScoreboard(Scoreboard{View: g.View(-1), Names: names5[:4], Marks: []Mark{MarkComputer}, Labels: Labels{Score: "score"}})
 	require.NoError(t, err)
 	assert.LessOrEqual(t, len(got), 80<<10, "PNG size")
-	checkGolden(t, "scoreboard_4p.png", got)
+	picturetest.Golden(t, "scoreboard_4p.png", got)
 }
 
 func TestScoreboardNeedsResults(t *testing.T) {
