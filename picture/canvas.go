@@ -83,6 +83,20 @@ func (c *Canvas) Frame(r image.Rectangle, t int, col color.RGBA) {
 	c.Fill(image.Rect(r.Max.X-t, r.Min.Y, r.Max.X, r.Max.Y), col)
 }
 
+// Row blits tiles left to right from x, each centred vertically in the
+// band of height h below y, gap pixels apart; it returns the x after the
+// last one.
+func (c *Canvas) Row(x, y, h, gap int, tiles ...*Tile) int {
+	for i, t := range tiles {
+		if i > 0 {
+			x += gap
+		}
+		c.Blit(t, x, y+(h-t.H)/2)
+		x += t.W
+	}
+	return x
+}
+
 // Blit copies t with its top-left corner at (x, y), clipped to the canvas.
 func (c *Canvas) Blit(t *Tile, x, y int) {
 	for ty := range t.H {

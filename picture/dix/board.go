@@ -163,7 +163,7 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 	// The market, by colour and number like a collection.
 	x, y := margin, margin
 	if b.Labels.Market != "" {
-		c.row(x, y, labelH, 0, picture.Text(b.Labels.Market, fLabel, picture.Muted, picture.Table))
+		c.Row(x, y, labelH, 0, picture.Text(b.Labels.Market, fLabel, picture.Muted, picture.Table))
 	}
 	deck := picture.Text(strconv.Itoa(v.DeckCount), fLabel, picture.White, picture.Table)
 	dx := x + gridSmall.width() - deck.W - 2
@@ -193,7 +193,7 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 		parts = append(parts, picture.Text(b.Labels.Money, fLabel, picture.Muted, picture.Table))
 	}
 	parts = append(parts, picture.Text(strconv.Itoa(v.TableauMoney), fName, picture.Gold, picture.Table))
-	c.row(x, y, labelH, 6, parts...)
+	c.Row(x, y, labelH, 6, parts...)
 	ty := y + labelH + 2
 	for i, card := range tableau {
 		c.Blit(cardTile(card, dix.NoColor, 0, medium, picture.Table), x+(i%8)*(medium.w+4), ty+(i/8)*(medium.h+4))
@@ -205,7 +205,7 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 	if a := v.Auction; a != nil {
 		ay := ty + tabRows*(medium.h+4) + 8
 		if b.Labels.Auction != "" {
-			c.row(x, ay, labelH, 0, picture.Text(b.Labels.Auction, fLabel, picture.Gold, picture.Table))
+			c.Row(x, ay, labelH, 0, picture.Text(b.Labels.Auction, fLabel, picture.Gold, picture.Table))
 		}
 		ay += labelH
 		c.Blit(cardTile(wild, dix.NoColor, 0, medium, picture.Table), x, ay)
@@ -215,13 +215,13 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 		}
 		if a.HighBid > 0 && a.HighBidder >= 0 && a.HighBidder < len(ps) {
 			bid = append(bid, picture.Text(strconv.Itoa(a.HighBid), fName, picture.Gold, picture.Table))
-			bx := c.row(x+medium.w+10, ay, medium.h/2, 6, bid...)
+			bx := c.Row(x+medium.w+10, ay, medium.h/2, 6, bid...)
 			_ = bx
 			name := picture.Fit(ps[a.HighBidder].name, fName, blockW-medium.w-14)
-			c.row(x+medium.w+10, ay+medium.h/2, medium.h/2, 0, picture.Text(name, fName, picture.White, picture.Table))
+			c.Row(x+medium.w+10, ay+medium.h/2, medium.h/2, 0, picture.Text(name, fName, picture.White, picture.Table))
 		} else {
 			bid = append(bid, picture.Text("–", fName, picture.White, picture.Table))
-			c.row(x+medium.w+10, ay, medium.h, 6, bid...)
+			c.Row(x+medium.w+10, ay, medium.h, 6, bid...)
 		}
 	}
 
@@ -275,21 +275,21 @@ func (c *canvas) drawBlock(x, y, h int, p *seatData) {
 	for _, t := range right {
 		rw += t.W + 4
 	}
-	c.row(x+blockW-8-rw+4, hy, headerH-4, 4, right...)
+	c.Row(x+blockW-8-rw+4, hy, headerH-4, 4, right...)
 	if p.rank > 0 {
-		hx = c.row(hx, hy, headerH-4, 0, rankTile(p.rank, bg)) + 6
+		hx = c.Row(hx, hy, headerH-4, 0, rankTile(p.rank, bg)) + 6
 	}
 	if p.acting {
-		hx = c.row(hx, hy, headerH-4, 0, markTile(true, bg)) + 5
+		hx = c.Row(hx, hy, headerH-4, 0, markTile(true, bg)) + 5
 	}
 	if p.active {
-		hx = c.row(hx, hy, headerH-4, 0, markTile(false, bg)) + 5
+		hx = c.Row(hx, hy, headerH-4, 0, markTile(false, bg)) + 5
 	}
 	if p.mark != MarkNone {
-		hx = c.row(hx, hy, headerH-4, 0, seatMarkTile(p.mark, bg)) + 5
+		hx = c.Row(hx, hy, headerH-4, 0, seatMarkTile(p.mark, bg)) + 5
 	}
 	name := picture.Fit(p.name, fName, x+blockW-8-rw-hx-4)
-	c.row(hx, hy, headerH-4, 0, picture.Text(name, fName, picture.White, bg))
+	c.Row(hx, hy, headerH-4, 0, picture.Text(name, fName, picture.White, bg))
 
 	gx, gy := x+5, y+headerH
 	c.drawGrid(gx, gy, p.lay, gridSmall, bg)

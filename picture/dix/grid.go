@@ -138,20 +138,6 @@ func (c *canvas) drawRow(x, y, k int, l *layout, st gridStyle, bg color.RGBA) {
 	}
 }
 
-// row draws tiles left to right from (x, y), vertically centred on a line
-// of height h, with gap pixels between them; it returns the x after the
-// last one.
-func (c *canvas) row(x, y, h, gap int, tiles ...*picture.Tile) int {
-	for i, t := range tiles {
-		if i > 0 {
-			x += gap
-		}
-		c.Blit(t, x, y+(h-t.H)/2)
-		x += t.W
-	}
-	return x
-}
-
 // parseCards reads cards in SPEC §7 notation. Returns ErrBadInput.
 func parseCards(s []string) ([]dix.Card, error) {
 	out := make([]dix.Card, 0, len(s))

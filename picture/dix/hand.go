@@ -103,9 +103,9 @@ func drawHand(h *Hand) (*image.Paletted, error) {
 	for _, t := range right {
 		rw += t.W + 6
 	}
-	c.row(handW-10-rw, y, hdr-8, 6, right...)
+	c.Row(handW-10-rw, y, hdr-8, 6, right...)
 	nf := picture.FontKey{Bold: true, Size: 22}
-	c.row(x, y, hdr-8, 0, picture.Text(picture.Fit(picture.Drawable(h.Name), nf, handW-30-rw), nf, picture.White, picture.Panel))
+	c.Row(x, y, hdr-8, 0, picture.Text(picture.Fit(picture.Drawable(h.Name), nf, handW-30-rw), nf, picture.White, picture.Panel))
 
 	gy := y + hdr
 	c.drawGrid(x, gy, l, st, picture.Panel)

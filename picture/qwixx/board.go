@@ -124,19 +124,6 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 	return c.Img, nil
 }
 
-// row blits tiles left to right from x, centred in a band of height h at
-// y, gap apart; it returns the x after the last.
-func row(c *picture.Canvas, x, y, h, gap int, tiles ...*picture.Tile) int {
-	for i, t := range tiles {
-		if i > 0 {
-			x += gap
-		}
-		c.Blit(t, x, y+(h-t.H)/2)
-		x += t.W
-	}
-	return x
-}
-
 // drawRoll draws the dice: W1, W2, the white sum, then red, yellow, green
 // and blue (grey and crossed when out of play).
 func drawRoll(c *picture.Canvas, v *rules.View) {
@@ -146,7 +133,7 @@ func drawRoll(c *picture.Canvas, v *rules.View) {
 		c.Blit(dieTile(picture.White, picture.Ink, int(v.Dice[d]), dieSize, picture.Table), x, y)
 		x += dieSize + gap
 	}
-	x = row(c, x+4, margin, topH, 0, sumTile(v.WhiteSum, picture.Table)) + 24
+	x = c.Row(x+4, margin, topH, 0, sumTile(v.WhiteSum, picture.Table)) + 24
 	for _, col := range rules.Colors {
 		val := int(v.Dice[rules.DieOf(col)])
 		if v.Removed[col] {
@@ -189,26 +176,26 @@ func drawSheet(c *picture.Canvas, x, y int, v *rules.View, s int, name string, m
 		}
 	}
 	rx := x + w - 10 - sw
-	row(c, rx, y+2, headH, 5, score...)
+	c.Row(rx, y+2, headH, 5, score...)
 	pw := len(right)*18 + (len(right)-1)*3
 	px := rx - 14 - pw
-	row(c, px, y+2, headH, 3, right...)
+	c.Row(px, y+2, headH, 3, right...)
 
 	hx := x + 8
 	if rank > 0 {
-		hx = row(c, hx, y+2, headH, 0, rankTile(rank, bg)) + 6
+		hx = c.Row(hx, y+2, headH, 0, rankTile(rank, bg)) + 6
 	}
 	if deciding {
-		hx = row(c, hx, y+2, headH, 0, markTile(0, bg)) + 5
+		hx = c.Row(hx, y+2, headH, 0, markTile(0, bg)) + 5
 	}
 	if s == v.Active && !v.Over {
-		hx = row(c, hx, y+2, headH, 0, markTile(1, bg)) + 5
+		hx = c.Row(hx, y+2, headH, 0, markTile(1, bg)) + 5
 	}
 	if mark != MarkNone {
-		hx = row(c, hx, y+2, headH, 0, seatMarkTile(mark, bg)) + 5
+		hx = c.Row(hx, y+2, headH, 0, seatMarkTile(mark, bg)) + 5
 	}
 	name = picture.Fit(name, fName, px-hx-10)
-	row(c, hx, y+2, headH, 0, picture.Text(name, fName, picture.White, bg))
+	c.Row(hx, y+2, headH, 0, picture.Text(name, fName, picture.White, bg))
 
 	// The rows.
 	ry := y + headH + 2

@@ -216,8 +216,7 @@ func markTile(kind int, bg color.RGBA) *picture.Tile {
 		dst := image.NewRGBA(image.Rect(0, 0, 18, 20))
 		p := picture.NewPen(dst)
 		if kind == 0 {
-			p.Poly([2]float32{2, 1}, [2]float32{17, 10}, [2]float32{2, 19})
-			p.Paint(picture.Gold)
+			p.Arrow()
 		} else {
 			p.RoundRect(1, 2, 17, 18, 3)
 			p.Paint(picture.White)
@@ -239,14 +238,7 @@ type rankKey struct {
 func rankTile(rank int, bg color.RGBA) *picture.Tile {
 	return picture.Cached(rankKey{rank, bg}, func() *picture.Tile {
 		dst := image.NewRGBA(image.Rect(0, 0, 24, 24))
-		p := picture.NewPen(dst)
-		p.Circle(12, 12, 12)
-		if rank == 1 {
-			p.Paint(picture.Gold)
-		} else {
-			p.Paint(picture.Muted)
-		}
-		picture.DrawGlyphs(dst, strconv.Itoa(rank), picture.FontKey{Bold: true, Size: 15}, picture.Ink, 12, 12)
+		picture.NewPen(dst).RankDisc(rank)
 		return picture.QuantiseWide(dst, bg)
 	})
 }
@@ -265,21 +257,9 @@ func seatMarkTile(m Mark, bg color.RGBA) *picture.Tile {
 		p := picture.NewPen(dst)
 		switch m {
 		case MarkComputer:
-			p.Poly([2]float32{9.2, 2}, [2]float32{10.8, 2}, [2]float32{10.8, 6}, [2]float32{9.2, 6})
-			p.Circle(10, 2.2, 1.9)
-			p.RoundRect(1, 9, 3, 15, 0.8)
-			p.RoundRect(17, 9, 19, 15, 0.8)
-			p.RoundRect(2.5, 5.5, 17.5, 19, 3)
-			p.Paint(picture.Muted)
-			p.Circle(7, 11, 2)
-			p.Circle(13, 11, 2)
-			p.RoundRect(6.5, 15, 13.5, 16.6, 0.8)
-			p.Paint(picture.Ink)
+			p.Robot()
 		case MarkAway:
-			p.Circle(10, 10, 8)
-			p.Paint(picture.Lilac)
-			p.Circle(14, 7, 7)
-			p.Paint(bg)
+			p.Moon(bg)
 		}
 		return picture.QuantiseWide(dst, bg)
 	})

@@ -1,0 +1,39 @@
+package picture
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// solid is a w×h tile of palette index v.
+func solid(w, h int, v uint8) *Tile {
+	t := &Tile{W: w, H: h, Pix: make([]uint8, w*h)}
+	for i := range t.Pix {
+		t.Pix[i] = v
+	}
+	return t
+}
+
+// TestRow checks that Row lays tiles left to right gap apart, each centred
+// in the band, and returns the x after the last.
+func TestRow(t *testing.T) {
+	c := NewCanvas(40, 20, Table)
+	bg := c.Img.ColorIndexAt(0, 0)
+	a, b := solid(3, 10, IndexOf(Gold)), solid(4, 4, IndexOf(Ink))
+	end := c.Row(5, 2, 14, 2, a, b)
+	assert.Equal(t, 5+3+2+4, end)
+	at := func(x, y int) uint8 { return c.Img.ColorIndexAt(x, y) }
+	// a: x 5–7, y 2+(14−10)/2 = 4 to 13.
+	assert.Equal(t, IndexOf(Gold), at(5, 4))
+	assert.Equal(t, IndexOf(Gold), at(7, 13))
+	assert.Equal(t, bg, at(5, 3))
+	assert.Equal(t, bg, at(8, 8), "the gap")
+	// b: x 10–13, y 2+(14−4)/2 = 7 to 10.
+	assert.Equal(t, IndexOf(Ink), at(10, 7))
+	assert.Equal(t, IndexOf(Ink), at(13, 10))
+	assert.Equal(t, bg, at(10, 6))
+	assert.Equal(t, bg, at(14, 8))
+
+	assert.Equal(t, 9, c.Row(9, 0, 20, 3), "no tiles")
+}

@@ -1,0 +1,56 @@
+package picture
+
+import (
+	"image/color"
+	"strconv"
+)
+
+// The marks drawn before a seat's name, the same in every game. Each one
+// paints into the top-left corner of the pen's image, in the box its
+// comment gives; the game turns the image into a tile (Quantise or
+// QuantiseWide) and caches it.
+
+// Arrow paints the gold arrow, pointing right, of the seat that must
+// decide, in an 18×20 box.
+func (p *Pen) Arrow() {
+	p.Poly([2]float32{2, 1}, [2]float32{17, 10}, [2]float32{2, 19})
+	p.Paint(Gold)
+}
+
+// Robot paints a robot's head (antenna, ears, rounded head, two eyes, a
+// mouth), the mark of a seat the computer plays, in a 20×20 box: drawn
+// with shapes, not with a font's emoji.
+func (p *Pen) Robot() {
+	p.Poly([2]float32{9.2, 2}, [2]float32{10.8, 2}, [2]float32{10.8, 6}, [2]float32{9.2, 6})
+	p.Circle(10, 2.2, 1.9)
+	p.RoundRect(1, 9, 3, 15, 0.8) // ears
+	p.RoundRect(17, 9, 19, 15, 0.8)
+	p.RoundRect(2.5, 5.5, 17.5, 19, 3)
+	p.Paint(Muted)
+	p.Circle(7, 11, 2)
+	p.Circle(13, 11, 2)
+	p.RoundRect(6.5, 15, 13.5, 16.6, 0.8)
+	p.Paint(Ink)
+}
+
+// Moon paints a crescent moon, the mark of an absent player, in a 20×20
+// box over the background bg (the crescent is a disc with a disc of bg
+// cut out of it).
+func (p *Pen) Moon(bg color.RGBA) {
+	p.Circle(10, 10, 8)
+	p.Paint(Lilac)
+	p.Circle(14, 7, 7)
+	p.Paint(bg)
+}
+
+// RankDisc paints a final rank, its number in a 24×24 disc: gold for the
+// winners (rank 1), grey for the others.
+func (p *Pen) RankDisc(rank int) {
+	p.Circle(12, 12, 12)
+	if rank == 1 {
+		p.Paint(Gold)
+	} else {
+		p.Paint(Muted)
+	}
+	DrawGlyphs(p.dst, strconv.Itoa(rank), FontKey{Bold: true, Size: 15}, Ink, 12, 12)
+}
