@@ -1,6 +1,6 @@
 package dix
 
-import "sort"
+import "github.com/dixgame/dixbot/engine"
 
 // Results returns the final standings, best first (4.2): highest score, then
 // most money (money tokens + 3 × consolation tokens, R9), then fewest cards in
@@ -18,14 +18,7 @@ func (g *Game) Results() []Result {
 			Cards:  len(pl.Collection),
 		}
 	}
-	sort.SliceStable(res, func(a, b int) bool { return res[a].Before(&res[b]) })
-	for i := range res {
-		if i > 0 && !res[i-1].Before(&res[i]) {
-			res[i].Rank = res[i-1].Rank
-		} else {
-			res[i].Rank = i + 1
-		}
-	}
+	engine.Rank(res, (*Result).Before, func(r *Result) *int { return &r.Rank })
 	return res
 }
 

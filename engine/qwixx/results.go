@@ -1,6 +1,6 @@
 package qwixx
 
-import "sort"
+import "github.com/dixgame/dixbot/engine"
 
 // Result is one seat's standing.
 type Result struct {
@@ -18,14 +18,7 @@ func (g *Game) Results() []Result {
 	for s := range res {
 		res[s] = Result{Seat: s, Score: g.Sheets[s].Score()}
 	}
-	sort.SliceStable(res, func(a, b int) bool { return res[a].Score > res[b].Score })
-	for i := range res {
-		if i > 0 && res[i].Score == res[i-1].Score {
-			res[i].Rank = res[i-1].Rank
-		} else {
-			res[i].Rank = i + 1
-		}
-	}
+	engine.Rank(res, func(a, b *Result) bool { return a.Score > b.Score }, func(r *Result) *int { return &r.Rank })
 	return res
 }
 
