@@ -320,28 +320,32 @@ func TestHigherForcesTheLastNumber(t *testing.T) {
 }
 
 func TestHigherRefusals(t *testing.T) {
-	tests := []struct {
-		name string
-		seat int
-		move engine.Move
-		want error
-	}{
-		{"not a number", 0, "seven", engine.ErrBadMove},
-		{"out of range", 0, "12", engine.ErrBadMove},
-		{"not held", 0, "7", engine.ErrIllegalMove},
-		{"no such seat", 2, "1", engine.ErrNotYourTurn},
-		{"public seat", engine.Public, "1", engine.ErrNotYourTurn},
+	st, err := higherGame{}.New(engine.Setup{Players: 2})
+	require.NoError(t, err)
+	enginetest.Refuses(t, st, []enginetest.Refusal{
+		{Name: "not a number", Seat: 0, Move: "seven", Want: []error{engine.ErrBadMove}},
+		{Name: "out of range", Seat: 0, Move: "12", Want: []error{engine.ErrBadMove}},
+		{Name: "not held", Seat: 0, Move: "7", Want: []error{engine.ErrIllegalMove}},
+		{Name: "no such seat", Seat: 2, Move: "1", Want: []error{engine.ErrNotYourTurn}},
+		{Name: "public seat", Seat: engine.Public, Move: "1", Want: []error{engine.ErrNotYourTurn}},
+	})
+}
+
+// TestRefusalCheck checks that a refusal check fails on a move accepted
+// and on a refusal with the wrong error, and that Refused knows the
+// contract's sentinels only.
+func TestRefusalCheck(t *testing.T) {
+	st, err := higherGame{}.New(engine.Setup{Players: 2})
+	require.NoError(t, err)
+	assert.ErrorContains(t, enginetest.Refusal{Seat: 0, Move: "not held", Want: []error{engine.ErrIllegalMove}}.Check(st), "want")
+	assert.NoError(t, enginetest.Refusal{Seat: 0, Move: "x", Want: []error{engine.ErrBadMove}}.Check(st))
+	assert.ErrorContains(t, enginetest.Refusal{Seat: 0, Move: "3", Want: []error{engine.ErrBadMove}}.Check(st), "accepted")
+
+	for _, e := range []error{engine.ErrBadMove, engine.ErrNotYourTurn, engine.ErrIllegalMove, engine.ErrGameOver} {
+		assert.True(t, enginetest.Refused(fmt.Errorf("seat 1: %w", e)), "%v", e)
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			st, err := higherGame{}.New(engine.Setup{Players: 2})
-			require.NoError(t, err)
-			before := st.Encode()
-			_, err = st.Apply(tc.seat, tc.move)
-			assert.ErrorIs(t, err, tc.want)
-			assert.Equal(t, before, st.Encode())
-		})
-	}
+	assert.False(t, enginetest.Refused(engine.ErrCorrupt))
+	assert.False(t, enginetest.Refused(nil))
 }
 
 func TestLeak(t *testing.T) {

@@ -2,34 +2,25 @@ package dix_test
 
 import (
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot/engine/dix/scenario"
+	"github.com/dixgame/dixbot/engine/enginetest"
 )
 
 // TestScenarios runs every scenario file of testdata/scenarios: the rulebook
 // examples and the rulings R1–R14.
 func TestScenarios(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "scenarios", "*.dix"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".dix"), func(t *testing.T) {
-			f, err := os.Open(file)
-			require.NoError(t, err)
-			defer f.Close()
-			res, err := scenario.Run(f)
-			require.NoError(t, err)
-			require.NotNil(t, res.Game)
-			assert.NoError(t, res.Game.Check())
-			assert.Positive(t, res.Expects, "a scenario must check something")
-		})
-	}
+	enginetest.Scenarios(t, "dix", func(t *testing.T, f *os.File) int {
+		res, err := scenario.Run(f)
+		require.NoError(t, err)
+		require.NotNil(t, res.Game)
+		assert.NoError(t, res.Game.Check())
+		return res.Expects
+	})
 }
 
 // TestScenariosCoverRulings makes sure every ruling and rulebook example
@@ -44,13 +35,5 @@ func TestScenariosCoverRulings(t *testing.T) {
 		"bust-limits", "bust-consolation-at-limit", "variant-bust-others-gain", "solo-variant-alix-bust",
 		"solo-alix-bids-human-capacity", "solo-alix-stops-at-difficulty", "solo-market-as-usual",
 	}
-	files, err := filepath.Glob(filepath.Join("testdata", "scenarios", "*.dix"))
-	require.NoError(t, err)
-	for _, w := range want {
-		found := false
-		for _, f := range files {
-			found = found || strings.HasPrefix(filepath.Base(f), w)
-		}
-		assert.True(t, found, "no scenario for %s", w)
-	}
+	enginetest.ScenariosCover(t, "dix", want)
 }

@@ -1,7 +1,9 @@
 // Package enginetest is the conformance test of the engine contract: it
 // plays games to their end through nothing but engine.Game, engine.State
 // and an engine.Player, and checks on every state it reaches what the
-// contract promises. Every game runs it against its own rules.
+// contract promises. Every game runs it against its own rules. It also
+// holds what the games' own tests share: checks of refused moves (Refuses)
+// and the runner of a game's scenario files (Scenarios, ScenariosCover).
 //
 // It imports only the engine contract and the standard library.
 package enginetest

@@ -2,34 +2,25 @@ package qwixx_test
 
 import (
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dixgame/dixbot/engine/enginetest"
 	"github.com/dixgame/dixbot/engine/qwixx/scenario"
 )
 
 // TestScenarios runs every scenario file of testdata/scenarios: the
 // rulebook's examples and the rulings Q1–Q12.
 func TestScenarios(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "scenarios", "*.qwixx"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".qwixx"), func(t *testing.T) {
-			f, err := os.Open(file)
-			require.NoError(t, err)
-			defer f.Close()
-			res, err := scenario.Run(f)
-			require.NoError(t, err)
-			require.NotNil(t, res.Game)
-			assert.NoError(t, res.Game.Check())
-			assert.Positive(t, res.Expects, "a scenario must check something")
-		})
-	}
+	enginetest.Scenarios(t, "qwixx", func(t *testing.T, f *os.File) int {
+		res, err := scenario.Run(f)
+		require.NoError(t, err)
+		require.NotNil(t, res.Game)
+		assert.NoError(t, res.Game.Check())
+		return res.Expects
+	})
 }
 
 // TestScenariosCoverRulings makes sure every ruling and rulebook example
@@ -44,13 +35,5 @@ func TestScenariosCoverRulings(t *testing.T) {
 		"q05-removed-die-unusable", "q09-fourth-penalty", "q07-others-keep-their-marks",
 		"solitaire", "forced-pass", "non-active-never-penalised",
 	}
-	files, err := filepath.Glob(filepath.Join("testdata", "scenarios", "*.qwixx"))
-	require.NoError(t, err)
-	for _, w := range want {
-		found := false
-		for _, f := range files {
-			found = found || strings.HasPrefix(filepath.Base(f), w)
-		}
-		assert.True(t, found, "no scenario for %s", w)
-	}
+	enginetest.ScenariosCover(t, "qwixx", want)
 }
