@@ -78,19 +78,6 @@ func TestScoreAndSpendDeltas(t *testing.T) {
 	assert.Equal(t, -2, SpendDelta(run, cards(t, "b2")), "its middle cuts it")
 }
 
-func TestParseLevel(t *testing.T) {
-	for _, l := range Levels {
-		got, err := ParseLevel(l.String())
-		require.NoError(t, err)
-		assert.Equal(t, l, got)
-	}
-	got, err := ParseLevel("STRONG")
-	require.NoError(t, err)
-	assert.Equal(t, Strong, got)
-	_, err = ParseLevel("grandmaster")
-	assert.ErrorIs(t, err, ErrLevel)
-}
-
 // randomPositions plays random games and calls f on the positions met.
 func randomPositions(t *testing.T, games int, f func(g *dix.Game, seat int)) {
 	t.Helper()

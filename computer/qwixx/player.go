@@ -1,49 +1,31 @@
 package qwixx
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
-	"strings"
 
+	"github.com/dixgame/dixbot/computer"
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/engine/qwixx"
 )
 
-// Level is how well the computer plays. The zero value is not a level.
-type Level uint8
+// Level is how well the computer plays: the levels of package computer.
+type Level = computer.Level
 
 const (
-	Easy Level = iota + 1
-	Normal
-	Strong
+	Easy   = computer.Easy
+	Normal = computer.Normal
+	Strong = computer.Strong
 )
 
 // Levels lists the levels, weakest first.
-var Levels = []Level{Easy, Normal, Strong}
-
-var levelNames = [...]string{Easy: "easy", Normal: "normal", Strong: "strong"}
-
-// String is the level's name: easy, normal or strong.
-func (l Level) String() string {
-	if l < Easy || l > Strong {
-		return fmt.Sprintf("level(%d)", uint8(l))
-	}
-	return levelNames[l]
-}
+var Levels = computer.Levels
 
 // ErrLevel is returned by ParseLevel for an unknown name.
-var ErrLevel = errors.New("computer: unknown level")
+var ErrLevel = computer.ErrLevel
 
 // ParseLevel reads a level name (any case). It returns ErrLevel otherwise.
-func ParseLevel(s string) (Level, error) {
-	for _, l := range Levels {
-		if strings.EqualFold(s, l.String()) {
-			return l, nil
-		}
-	}
-	return 0, fmt.Errorf("%w: %q (want easy, normal or strong)", ErrLevel, s)
-}
+func ParseLevel(s string) (Level, error) { return computer.ParseLevel(s) }
 
 // Decide returns seat's decision at level l: one of g.LegalActions(seat).
 // Easy draws from r; normal and strong do not. It returns an error
