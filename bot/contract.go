@@ -65,6 +65,10 @@ type tableData struct {
 	Open   []uint64 `json:"op,omitempty"`
 	Log    []string `json:"g,omitempty"`  // the latest event lines, in Lang
 	NoPics bool     `json:"np,omitempty"` // the board is text only
+	// Acted is, by seat, when its person last decided (Unix ms), and Ping
+	// the ping message not yet settled (pings_contract.go).
+	Acted []int64  `json:"ac,omitempty"`
+	Ping  *pingMsg `json:"pg,omitempty"`
 }
 
 // tableSeat is one seat: a person's, or the computer's (Level set). A
@@ -480,6 +484,7 @@ func (b *Bot) contractClick(c *call, g *present.Game, id string) error {
 // contractLobby handles the lobby's buttons.
 func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 	started, cancelled := false, false
+	var pings pingPlan
 	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
 		if r.Data != nil || uint64(td.Lobby) != p.n {
 			return ErrStale
@@ -550,6 +555,7 @@ func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 				return err
 			}
 			td.Log = appendLog(td.Log, g.Presenter.Events(td.table(false), evs))
+			pings = planPings(st, td, 0, td.seatOf(c.user), c.b.now())
 			r.Data = st.Encode()
 			started = true
 		}
@@ -570,6 +576,7 @@ func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 		return nil
 	}
 	if started {
+		c.sendPings(g, td.Lang, td.Board, pings)
 		return c.showContractBoard(g, r, td)
 	}
 	content, comps := c.lobbyView(g, td)
@@ -580,6 +587,7 @@ func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 // contractMove applies the clicker's decision, then the forced decisions
 // and the computer seats' until a person must decide, in one update.
 func (c *call) contractMove(g *present.Game, p contractParsed) error {
+	var pings pingPlan
 	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
 		if r.Data == nil {
 			return ErrStale
@@ -602,6 +610,7 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 			return ErrStale
 		}
 		m := engine.Move(p.arg)
+		since := st.Seq() + 1
 		evs, err := applyOpen(st, td, seat, m)
 		if err != nil {
 			if errors.Is(err, engine.ErrInvariant) || errors.Is(err, engine.ErrCorrupt) {
@@ -615,6 +624,9 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 			return err
 		}
 		td.Log = appendLog(td.Log, g.Presenter.Events(td.table(false), append(evs, more...)))
+		now := c.b.now()
+		noteActed(td, seat, now)
+		pings = planPings(st, td, since, seat, now)
 		r.Data = st.Encode()
 		return nil
 	})
@@ -624,6 +636,7 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 	if err != nil {
 		return err
 	}
+	c.sendPings(g, td.Lang, td.Board, pings)
 	if c.fromPrompt() {
 		// A decision from a private prompt: the prompt says it is taken,
 		// and the public board is edited after the answer.
@@ -872,6 +885,7 @@ func (c *call) contractHint(g *present.Game) error {
 // In a lobby the caller leaves it.
 func (c *call) contractLeave(g *present.Game) error {
 	lobby := false
+	var pings pingPlan
 	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
 		s := td.seatOf(c.user)
 		if s < 0 {
@@ -891,12 +905,14 @@ func (c *call) contractLeave(g *present.Game) error {
 			return err
 		}
 		td.Seats[s].Level = g.Default
+		since := st.Seq() + 1
 		evs, err := c.b.advance(g, st, td)
 		if err != nil {
 			return err
 		}
 		td.Log = appendLog(td.Log, append([]string{locales.T(td.Lang, "table_left", map[string]any{"Name": td.Seats[s].Name})},
 			g.Presenter.Events(td.table(false), evs)...))
+		pings = planPings(st, td, since, s, c.b.now())
 		r.Data = st.Encode()
 		return nil
 	})
@@ -909,6 +925,7 @@ func (c *call) contractLeave(g *present.Game) error {
 	}
 	c.ephemeral(locales.T(c.lang, key, nil), nil)
 	if !lobby {
+		c.sendPings(g, td.Lang, td.Board, pings)
 		c.editContractBoard(g, r, td)
 	}
 	return nil

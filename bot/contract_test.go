@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
@@ -345,5 +346,73 @@ func TestQwixxMyTurnPrompt(t *testing.T) {
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
 		board = h.clickOn(users[seat], board, h.qmust(board, cverbMove, string(m))).shown(board)
+	}
+}
+
+// Pings: when a roll opens, the people who must decide and have not been
+// at the board for a minute get one message mentioning them all, never
+// the clicker; it is edited to say so once they have decided; someone who
+// clicked within the minute is not pinged.
+func TestQwixxPings(t *testing.T) {
+	h := newQwixxHarness(t, false)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	users := []string{"u1", "u2", "u3"}
+	board := h.openQwixx(users)
+	pings := func(from int) []recorded {
+		var out []recorded
+		for _, c := range h.rec.since(from) {
+			if c.op == "followup" && c.params != nil && c.params.AllowedMentions != nil && len(c.params.AllowedMentions.Users) > 0 {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	first := pings(0)
+	require.Len(t, first, 1, "one ping for the first roll")
+	g, td, _ := h.qstate()
+	var want []string
+	for _, s := range g.ToDecide() {
+		if users[s] != "u1" {
+			want = append(want, users[s])
+		}
+	}
+	assert.ElementsMatch(t, want, first[0].params.AllowedMentions.Users, "everyone deciding but the clicker")
+	require.NotNil(t, td.Ping, "the ping is recorded")
+	pingID := td.Ping.ID
+
+	// Everyone decides the white sum: the ping says it is settled.
+	mark := h.rec.count()
+	for _, s := range g.ToDecide() {
+		board = h.clickOn(users[s], board, h.qmust(board, cverbMove, "w -")).shown(board)
+	}
+	settled := false
+	for _, c := range h.rec.since(mark) {
+		if c.op == "followupEdit" && c.edit.ID == pingID {
+			settled = true
+			assert.Equal(t, locales.T("en", "table_ping_settled", map[string]any{"Names": strings.Join(td.Ping.Names, ", ")}), *c.edit.Content)
+		}
+	}
+	assert.True(t, settled, "the ping is edited once settled")
+	assert.Empty(t, pings(mark), "nobody who just clicked is pinged")
+
+	// A minute later, the next decisions ping again, once per person.
+	now = now.Add(2 * pingPresent)
+	g, _, _ = h.qstate()
+	mark = h.rec.count()
+	seat := g.ToDecide()[0]
+	m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(1, 1)))
+	require.NoError(t, err)
+	board = h.clickOn(users[seat], board, h.qmust(board, cverbMove, string(m))).shown(board)
+	g2, _, _ := h.qstate()
+	if g2.Turn > g.Turn {
+		later := pings(mark)
+		require.Len(t, later, 1)
+		assert.NotContains(t, later[0].params.AllowedMentions.Users, users[seat])
+		seen := map[string]int{}
+		for _, u := range later[0].params.AllowedMentions.Users {
+			seen[u]++
+			assert.Equal(t, 1, seen[u])
+		}
 	}
 }

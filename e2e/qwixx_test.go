@@ -92,6 +92,20 @@ func TestQwixxFullGame(t *testing.T) {
 				assert.Contains(t, board.Content, name)
 			}
 			assert.NotContains(t, board.Content, "⟦")
+
+			// The second player, never at the board before the first roll,
+			// was pinged once; the ping says so once they decided.
+			settled, pings := 0, 0
+			for _, m := range tb.fake.Transcript(tb.channel.ID) {
+				switch {
+				case strings.HasPrefix(m.Content, "✅"):
+					settled++
+				case strings.HasPrefix(m.Content, "🔔"):
+					pings++
+				}
+			}
+			assert.GreaterOrEqual(t, settled, 1, "a settled ping")
+			assert.LessOrEqual(t, pings, 1, "pings left unsettled")
 		})
 	}
 }

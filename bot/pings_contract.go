@@ -1,0 +1,155 @@
+package bot
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// Pings of contract games: when decisions open, the people who must make
+// them and are not at the board get one message mentioning them all; it is
+// edited (never deleted) once their decisions are made or a newer ping
+// replaces it. A seat whose player clicked within pingPresent is at the
+// board and is not pinged; a forced decision or a computer seat's is never
+// waited for, so never pinged for.
+const pingPresent = time.Minute
+
+// pingPlan is the ping work an update owes after its answer.
+type pingPlan struct {
+	settle *pingMsg // the ping to edit as settled
+	users  []string // the people to ping now
+	names  []string
+	opens  []uint64 // by user: the state version their decision opened at
+}
+
+// pingMsg is a ping message as the table data keeps it.
+type pingMsg struct {
+	ID    string   `json:"id"`
+	Via   *via     `json:"v,omitempty"`
+	Users []string `json:"u,omitempty"`
+	Names []string `json:"n,omitempty"`
+	Opens []uint64 `json:"o,omitempty"` // by user: the state version the decision pinged for opened at
+}
+
+// planPings works out, inside an update, who is to be pinged: seats whose
+// decision opened at version since or later (td.Open: in this update),
+// played by people other than clicker (-1: none) who did not act within
+// pingPresent. The
+// current ping is settled when none of its users is still at the decision
+// it was pinged for, or when a new ping replaces it.
+func planPings(st engine.State, td *tableData, since uint64, clicker int, now time.Time) pingPlan {
+	var p pingPlan
+	deciding := st.ToDecide()
+	for _, s := range deciding {
+		if s == clicker || s >= len(td.Seats) || td.Seats[s].Level != "" || td.Seats[s].User == "" {
+			continue
+		}
+		if s >= len(td.Open) || td.Open[s] < since {
+			continue // not opened in this update
+		}
+		if s < len(td.Acted) && now.Sub(time.UnixMilli(td.Acted[s])) < pingPresent {
+			continue
+		}
+		p.users = append(p.users, td.Seats[s].User)
+		p.names = append(p.names, td.Seats[s].Name)
+		p.opens = append(p.opens, td.Open[s])
+	}
+	if td.Ping != nil {
+		still := false
+		for _, s := range deciding {
+			if s >= len(td.Seats) || s >= len(td.Open) {
+				continue
+			}
+			if i := slices.Index(td.Ping.Users, td.Seats[s].User); i >= 0 && i < len(td.Ping.Opens) && td.Ping.Opens[i] == td.Open[s] {
+				still = true
+			}
+		}
+		if !still || len(p.users) > 0 || st.Over() {
+			p.settle = td.Ping
+			td.Ping = nil
+		}
+	}
+	return p
+}
+
+// noteActed records that seat acted at now.
+func noteActed(td *tableData, seat int, now time.Time) {
+	if seat < 0 || seat >= len(td.Seats) {
+		return
+	}
+	if len(td.Acted) < len(td.Seats) {
+		td.Acted = append(td.Acted, make([]int64, len(td.Seats)-len(td.Acted))...)
+	}
+	td.Acted[seat] = now.UnixMilli()
+}
+
+// sendPings does the ping work of an update after the answer: the settled
+// ping is edited, the new one posted as a follow-up of the interaction and
+// recorded in the table data.
+func (c *call) sendPings(g *present.Game, lang, board string, p pingPlan) {
+	if p.settle == nil && len(p.users) == 0 {
+		return
+	}
+	c.then(func(ctx context.Context) {
+		if s := p.settle; s != nil && s.ID != "" {
+			text := locales.T(lang, "table_ping_settled", map[string]any{"Names": strings.Join(s.Names, ", ")})
+			edit := &discordgo.WebhookEdit{Content: &text, AllowedMentions: noMentions()}
+			var err error
+			if s.Via != nil && time.Since(time.UnixMilli(s.Via.At)) < viaLife {
+				err = c.d.FollowupEdit(ctx, s.Via.interaction(), s.ID, edit)
+			} else {
+				err = c.d.Edit(ctx, &discordgo.MessageEdit{Channel: c.i.ChannelID, ID: s.ID, Content: &text, AllowedMentions: noMentions()})
+			}
+			if err != nil {
+				c.b.log.Warn("could not settle a ping", "channel", c.i.ChannelID, "err", err)
+			}
+		}
+		if len(p.users) == 0 {
+			return
+		}
+		v := c.via()
+		if v == nil {
+			return
+		}
+		var mentions []string
+		for _, u := range p.users {
+			mentions = append(mentions, "<@"+u+">")
+		}
+		text := locales.T(lang, "table_ping", map[string]any{"Mentions": strings.Join(mentions, " "),
+			"Game": en(g.Rules.Name() + "_title"), "URL": messageURL(c.i.GuildID, c.i.ChannelID, board)})
+		msg, err := c.d.Followup(ctx, c.i, &discordgo.WebhookParams{Content: text,
+			AllowedMentions: &discordgo.MessageAllowedMentions{Users: p.users}})
+		if err != nil {
+			c.b.log.Warn("could not ping", "channel", c.i.ChannelID, "err", err)
+			return
+		}
+		sctx, cancel := context.WithTimeout(ctx, c.b.timeout)
+		defer cancel()
+		_, err = c.b.store.Update(sctx, c.i.ChannelID, "", func(r *dixbot.Record) error {
+			if r.Game != g.Rules.Name() {
+				return errNothingToDo
+			}
+			td, err := decodeTableData(r.Meta)
+			if err != nil {
+				return err
+			}
+			if td.Ping != nil {
+				return errNothingToDo // a newer ping is recorded
+			}
+			td.Ping = &pingMsg{ID: msg.ID, Via: v, Users: p.users, Names: p.names, Opens: p.opens}
+			r.Meta = td.encode()
+			return nil
+		})
+		if err != nil && err != errNothingToDo {
+			c.b.log.Warn("could not record a ping", "channel", c.i.ChannelID, "err", err)
+		}
+	})
+}
