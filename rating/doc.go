@@ -10,7 +10,7 @@
 // A player's skill is a normal distribution N(Mu, Sigma²). After a game, Rate
 // moves every player's Mu toward what the result says and shrinks Sigma by the
 // information the game carried. The value shown to people is Ordinal,
-// Mu − 3·Sigma: a skill the player is very likely (≈ 99.85 %, one-sided) to be
+// Mu − 3·Sigma: a skill the player is very likely (≈ 99.87 %, one-sided) to be
 // above, so a newcomer starts at 0 and climbs as games remove uncertainty.
 //
 // # Constants
