@@ -4,8 +4,8 @@ package rating
 // level's strength is fixed and known (see the package documentation).
 const ComputerSigma = 1.0
 
-// Computer levels, in the order of the games' computer players (easy,
-// normal, strong).
+// Computer levels: the values of computer.Level (easy 1, normal 2,
+// strong 3), so a caller passes int(level).
 const (
 	Easy   = 1
 	Normal = 2
