@@ -48,3 +48,14 @@ func TestGolden(t *testing.T) {
 	img.SetColorIndex(2, 1, 1)
 	Golden(t, "dot.png", encode(t, img))
 }
+
+// BenchmarkBench times the encoding of a small PNG through Bench, which
+// reports its median, 99th percentile and size.
+func BenchmarkBench(b *testing.B) {
+	img := image.NewPaletted(image.Rect(0, 0, 40, 30), color.Palette{color.Black, color.White})
+	Bench(b, func() ([]byte, error) {
+		var buf bytes.Buffer
+		err := png.Encode(&buf, img)
+		return buf.Bytes(), err
+	})
+}
