@@ -22,17 +22,9 @@ type qwixxPolicy func(g *qwixx.Game, seat int, r *rand.Rand) (qwixx.Action, erro
 // level's decisions with its solitaire table's values times F, to measure
 // the factors it uses); mix is simple and normal by turns of seat.
 func qwixxPolicies(spec string, seats int) ([]qwixxPolicy, []string, error) {
-	list := strings.Split(spec, ",")
 	var pol []qwixxPolicy
 	var names []string
-	for i := range seats {
-		n := strings.TrimSpace(list[min(i, len(list)-1)])
-		if n == "mix" {
-			n = "simple"
-			if i%2 == 1 {
-				n = "normal"
-			}
-		}
+	for _, n := range seatPolicies(spec, seats, "normal") {
 		if k, ok := strings.CutPrefix(n, "table:"); ok {
 			f, err := strconv.ParseFloat(k, 64)
 			if err != nil || f <= 0 {

@@ -128,21 +128,31 @@ func parsePlayers(s string) (lo, hi int, err error) {
 	return lo, hi, nil
 }
 
-// simPolicies returns one policy per seat (a solo game has one human seat)
-// from a name for every seat or a comma-separated list, one per seat.
-func simPolicies(name string, players int) ([]dix.Policy, []string, error) {
-	seats := max(players, 1)
-	list := strings.Split(name, ",")
-	var pol []dix.Policy
-	var names []string
-	for i := range seats {
+// seatPolicies reads a policy spec: one name for every seat or a
+// comma-separated list, one per seat (the last repeats); "mix" is simple
+// and alt by turns of seat. It returns the name of each seat's policy.
+func seatPolicies(spec string, seats int, alt string) []string {
+	list := strings.Split(spec, ",")
+	names := make([]string, seats)
+	for i := range names {
 		n := strings.TrimSpace(list[min(i, len(list)-1)])
 		if n == "mix" {
 			n = "simple"
 			if i%2 == 1 {
-				n = "random"
+				n = alt
 			}
 		}
+		names[i] = n
+	}
+	return names
+}
+
+// simPolicies returns one policy per seat (a solo game has one human seat)
+// from a name for every seat or a comma-separated list, one per seat.
+func simPolicies(name string, players int) ([]dix.Policy, []string, error) {
+	var pol []dix.Policy
+	var names []string
+	for _, n := range seatPolicies(name, max(players, 1), "random") {
 		switch n {
 		case "simple":
 			pol = append(pol, dix.SimplePolicy)

@@ -15,21 +15,17 @@ import (
 	"github.com/dixgame/dixbot/engine/dix"
 )
 
-func TestRunSim(t *testing.T) {
-	tests := []struct {
-		name string
-		args []string
-		want []string
-	}{
-		{"four players checked", []string{"-games", "30", "-players", "4", "-seed", "7", "-check"}, []string{"games:          30 (4 players", "seeds 7…36", "checked", "games/second:", "turns/game:", "bust rate:", "average score:  p0", "p3"}},
-		{"solo", []string{"-games", "20", "-players", "1", "-difficulty", "9", "-check"}, []string{"solo against ALIX, difficulty 9", "alix"}},
-		{"five random players, bust variant", []string{"-games", "10", "-players", "5", "-policy", "random", "-variant", "-check"}, []string{"policies random random random random random", "bust variant", "p4"}},
-		{"two simple players", []string{"-games", "10", "-players", "2", "-policy", "simple"}, []string{"policies simple simple"}},
-		{"every player count", []string{"-games", "5", "-players", "1..5", "-check"}, []string{"solo against ALIX", "games:          5 (2 players", "3 players", "4 players", "5 players"}},
-		{"a range of one", []string{"-games", "5", "-players", "3..3"}, []string{"3 players"}},
-		{"solo analysed", []string{"-games", "5", "-players", "1", "-difficulty", "10", "-policy", "strong", "-analyse"}, []string{"per game:", "human", "alix", "wilds drawn on alix's turns", "when nobody could bid", "margin of seat 0", "win rate with k more points"}},
-		{"four players analysed", []string{"-games", "5", "-players", "4", "-analyse"}, []string{"p3 random", "wilds drawn on p0 simple's turns"}},
-	}
+// simCase is a run of the simulator and what its output must contain.
+type simCase struct {
+	name string
+	args []string
+	want []string
+}
+
+// simOutputs runs each case as a subtest: the run succeeds and its output
+// contains every string of want.
+func simOutputs(t *testing.T, tests []simCase) {
+	t.Helper()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
@@ -39,6 +35,28 @@ func TestRunSim(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestSeatPolicies(t *testing.T) {
+	assert.Equal(t, []string{"strong", "strong", "strong"}, seatPolicies("strong", 3, "random"))
+	assert.Equal(t, []string{"easy", "normal", "normal"}, seatPolicies("easy, normal", 3, "random"))
+	assert.Equal(t, []string{"simple", "random", "simple", "random"}, seatPolicies("mix", 4, "random"))
+	assert.Equal(t, []string{"oracle", "normal", "simple"}, seatPolicies("oracle,mix", 3, "normal"), "mix by the seat's parity")
+	assert.Equal(t, []string{"a"}, seatPolicies("a,b,c", 1, "random"))
+}
+
+func TestRunSim(t *testing.T) {
+	tests := []simCase{
+		{"four players checked", []string{"-games", "30", "-players", "4", "-seed", "7", "-check"}, []string{"games:          30 (4 players", "seeds 7…36", "checked", "games/second:", "turns/game:", "bust rate:", "average score:  p0", "p3"}},
+		{"solo", []string{"-games", "20", "-players", "1", "-difficulty", "9", "-check"}, []string{"solo against ALIX, difficulty 9", "alix"}},
+		{"five random players, bust variant", []string{"-games", "10", "-players", "5", "-policy", "random", "-variant", "-check"}, []string{"policies random random random random random", "bust variant", "p4"}},
+		{"two simple players", []string{"-games", "10", "-players", "2", "-policy", "simple"}, []string{"policies simple simple"}},
+		{"every player count", []string{"-games", "5", "-players", "1..5", "-check"}, []string{"solo against ALIX", "games:          5 (2 players", "3 players", "4 players", "5 players"}},
+		{"a range of one", []string{"-games", "5", "-players", "3..3"}, []string{"3 players"}},
+		{"solo analysed", []string{"-games", "5", "-players", "1", "-difficulty", "10", "-policy", "strong", "-analyse"}, []string{"per game:", "human", "alix", "wilds drawn on alix's turns", "when nobody could bid", "margin of seat 0", "win rate with k more points"}},
+		{"four players analysed", []string{"-games", "5", "-players", "4", "-analyse"}, []string{"p3 random", "wilds drawn on p0 simple's turns"}},
+	}
+	simOutputs(t, tests)
 }
 
 func TestRunSimBadUsage(t *testing.T) {
