@@ -1,6 +1,7 @@
 package picture
 
 import (
+	"image"
 	"image/color"
 	"strconv"
 )
@@ -53,4 +54,26 @@ func (p *Pen) RankDisc(rank int) {
 		p.Paint(Muted)
 	}
 	DrawGlyphs(p.dst, strconv.Itoa(rank), FontKey{Bold: true, Size: 15}, Ink, 12, 12)
+}
+
+type drawnKey struct {
+	key  any
+	w, h int
+	bg   color.RGBA
+	wide bool
+}
+
+// Drawn is the w×h tile that draw paints over bg, quantised to Palette (to
+// WidePalette when wide) and cached: key says what the drawing depends on
+// besides w, h, bg and wide, with a type of the caller's own so that no
+// other drawing shares it.
+func Drawn(key any, w, h int, bg color.RGBA, wide bool, draw func(p *Pen)) *Tile {
+	return Cached(drawnKey{key, w, h, bg, wide}, func() *Tile {
+		dst := image.NewRGBA(image.Rect(0, 0, w, h))
+		draw(NewPen(dst))
+		if wide {
+			return QuantiseWide(dst, bg)
+		}
+		return Quantise(dst, bg)
+	})
 }

@@ -47,3 +47,25 @@ func TestMarks(t *testing.T) {
 		assert.True(t, inked, "rank %d: its number in ink", rank)
 	}
 }
+
+type testKey int
+
+// TestDrawn checks that a drawn tile is cached under its key, size,
+// background and palette, and quantised to the palette asked for.
+func TestDrawn(t *testing.T) {
+	calls := 0
+	draw := func(p *Pen) { calls++; p.RankDisc(1) }
+	a := Drawn(testKey(1), 24, 24, Panel, false, draw)
+	assert.Same(t, a, Drawn(testKey(1), 24, 24, Panel, false, draw), "cached")
+	assert.Equal(t, 1, calls)
+	assert.NotSame(t, a, Drawn(testKey(2), 24, 24, Panel, false, draw), "another key")
+	assert.NotSame(t, a, Drawn(testKey(1), 24, 24, Table, false, draw), "another background")
+	w := Drawn(testKey(1), 24, 24, Panel, true, draw)
+	assert.NotSame(t, a, w, "the wide palette")
+	assert.Equal(t, 4, calls)
+	assert.Equal(t, [2]int{24, 24}, [2]int{a.W, a.H})
+
+	want := paint(24, 24, func(p *Pen) { p.RankDisc(1) })
+	assert.Equal(t, QuantiseWide(want, Panel).Pix, w.Pix)
+	assert.Equal(t, Quantise(want, Panel).Pix, a.Pix)
+}

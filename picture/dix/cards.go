@@ -237,39 +237,26 @@ func tokenTile(k tokenKind, n, d int, bg color.RGBA) *picture.Tile {
 	})
 }
 
-type markKey struct {
-	acting bool
-	bg     color.RGBA
-}
+type markKey bool
 
 // markTile is the marker before a name: a gold arrow for the player who must
 // decide, a white star for the player whose turn it is.
 func markTile(acting bool, bg color.RGBA) *picture.Tile {
-	return picture.Cached(markKey{acting, bg}, func() *picture.Tile {
-		dst := image.NewRGBA(image.Rect(0, 0, 18, 20))
-		p := picture.NewPen(dst)
+	return picture.Drawn(markKey(acting), 18, 20, bg, false, func(p *picture.Pen) {
 		if acting {
 			p.Arrow()
 		} else {
 			star(p, 9, 10.5, 9)
 			p.Paint(picture.White)
 		}
-		return picture.Quantise(dst, bg)
 	})
 }
 
-type rankKey struct {
-	rank int
-	bg   color.RGBA
-}
+type rankKey int
 
 // rankTile is a final rank in a disc: gold for the winners.
 func rankTile(rank int, bg color.RGBA) *picture.Tile {
-	return picture.Cached(rankKey{rank, bg}, func() *picture.Tile {
-		dst := image.NewRGBA(image.Rect(0, 0, 24, 24))
-		picture.NewPen(dst).RankDisc(rank)
-		return picture.Quantise(dst, bg)
-	})
+	return picture.Drawn(rankKey(rank), 24, 24, bg, false, func(p *picture.Pen) { p.RankDisc(rank) })
 }
 
 type countKey struct {
@@ -304,24 +291,16 @@ func countTile(n int, sz cardSize, bg color.RGBA) *picture.Tile {
 	})
 }
 
-type seatMarkKey struct {
-	mark Mark
-	bg   color.RGBA
-}
-
 // seatMarkTile is the mark before the name of a seat the computer plays (a
 // robot's head: antenna, rounded head, two eyes, a mouth) or of an absent
 // player (a crescent moon), drawn with shapes, not with a font's emoji.
 func seatMarkTile(m Mark, bg color.RGBA) *picture.Tile {
-	return picture.Cached(seatMarkKey{m, bg}, func() *picture.Tile {
-		dst := image.NewRGBA(image.Rect(0, 0, 20, 20))
-		p := picture.NewPen(dst)
+	return picture.Drawn(m, 20, 20, bg, false, func(p *picture.Pen) {
 		switch m {
 		case MarkComputer:
 			p.Robot()
 		case MarkAway:
 			p.Moon(bg)
 		}
-		return picture.Quantise(dst, bg)
 	})
 }

@@ -204,63 +204,44 @@ func penaltyTile(taken bool, bg color.RGBA) *picture.Tile {
 	})
 }
 
-type markKey struct {
-	kind int // 0: must decide (gold arrow), 1: rolled (a small die)
-	bg   color.RGBA
-}
+// markKey is 0 for a seat that must decide (a gold arrow), 1 for the
+// seat that rolled (a small die).
+type markKey int
 
 // markTile is the marker before a name: a gold arrow for a seat that must
 // decide, a small white die for the seat that rolled.
 func markTile(kind int, bg color.RGBA) *picture.Tile {
-	return picture.Cached(markKey{kind, bg}, func() *picture.Tile {
-		dst := image.NewRGBA(image.Rect(0, 0, 18, 20))
-		p := picture.NewPen(dst)
+	return picture.Drawn(markKey(kind), 18, 20, bg, true, func(p *picture.Pen) {
 		if kind == 0 {
 			p.Arrow()
-		} else {
-			p.RoundRect(1, 2, 17, 18, 3)
-			p.Paint(picture.White)
-			for _, q := range pips[5] {
-				p.Circle(5+float32(q[0])*4, 6+float32(q[1])*4, 1.4)
-			}
-			p.Paint(picture.Ink)
+			return
 		}
-		return picture.QuantiseWide(dst, bg)
+		p.RoundRect(1, 2, 17, 18, 3)
+		p.Paint(picture.White)
+		for _, q := range pips[5] {
+			p.Circle(5+float32(q[0])*4, 6+float32(q[1])*4, 1.4)
+		}
+		p.Paint(picture.Ink)
 	})
 }
 
-type rankKey struct {
-	rank int
-	bg   color.RGBA
-}
+type rankKey int
 
 // rankTile is a final rank in a disc: gold for the winners.
 func rankTile(rank int, bg color.RGBA) *picture.Tile {
-	return picture.Cached(rankKey{rank, bg}, func() *picture.Tile {
-		dst := image.NewRGBA(image.Rect(0, 0, 24, 24))
-		picture.NewPen(dst).RankDisc(rank)
-		return picture.QuantiseWide(dst, bg)
-	})
-}
-
-type seatMarkKey struct {
-	mark Mark
-	bg   color.RGBA
+	return picture.Drawn(rankKey(rank), 24, 24, bg, true, func(p *picture.Pen) { p.RankDisc(rank) })
 }
 
 // seatMarkTile is the mark before the name of a seat the computer plays (a
 // robot's head) or of an absent player (a crescent moon), drawn with
 // shapes, not with a font's emoji.
 func seatMarkTile(m Mark, bg color.RGBA) *picture.Tile {
-	return picture.Cached(seatMarkKey{m, bg}, func() *picture.Tile {
-		dst := image.NewRGBA(image.Rect(0, 0, 20, 20))
-		p := picture.NewPen(dst)
+	return picture.Drawn(m, 20, 20, bg, true, func(p *picture.Pen) {
 		switch m {
 		case MarkComputer:
 			p.Robot()
 		case MarkAway:
 			p.Moon(bg)
 		}
-		return picture.QuantiseWide(dst, bg)
 	})
 }
