@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -11,21 +10,11 @@ import (
 	"strings"
 
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/engine/scenariofile"
 )
 
-// Error is a failed scenario line: an illegal action, an expectation
-// not met, or a line that cannot be read.
-type Error struct {
-	Line int    // 1-based line number
-	Text string // the line as written
-	Err  error  // what went wrong; wraps the engine sentinel for an illegal action
-}
-
-func (e *Error) Error() string {
-	return fmt.Sprintf("line %d: %s: %v", e.Line, e.Text, e.Err)
-}
-
-func (e *Error) Unwrap() error { return e.Err }
+// Error is a failed scenario line (see scenariofile.Error).
+type Error = scenariofile.Error
 
 // errExpect marks an expectation that was not met.
 var errExpect = errors.New("expectation not met")
@@ -64,32 +53,14 @@ type placement struct {
 // failed (with the game as it stood in the result).
 func Run(r io.Reader) (*Result, error) {
 	s := &scenario{opts: dix.Options{Players: 2, FirstPlayer: 0}, money: map[int]int{}, cons: map[int]int{}}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := sc.Text()
+	err := scenariofile.Read(r, func(text string) string {
 		if i := strings.IndexByte(text, '#'); i >= 0 && (i == 0 || text[i-1] == ' ' || text[i-1] == '\t') {
-			text = text[:i] // a comment: '#' at the start or after a blank (g# is a card)
+			return text[:i] // a comment: '#' at the start or after a blank (g# is a card)
 		}
-		f := strings.Fields(text)
-		if len(f) == 0 {
-			continue
-		}
-		if err := s.line(f); err != nil {
-			s.res.Game = s.g
-			return &s.res, &Error{Line: line, Text: strings.TrimSpace(sc.Text()), Err: err}
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return &s.res, &Error{Line: line, Err: err}
-	}
-	if err := s.start(); err != nil {
-		return &s.res, &Error{Line: line, Text: "(end)", Err: err}
-	}
+		return text
+	}, s.line, s.start)
 	s.res.Game = s.g
-	return &s.res, nil
+	return &s.res, err
 }
 
 func (s *scenario) line(f []string) error {

@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -12,19 +11,11 @@ import (
 
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/engine/qwixx"
+	"github.com/dixgame/dixbot/engine/scenariofile"
 )
 
-// Error is a failed scenario line: a refused decision, an expectation not
-// met, or a line that cannot be read.
-type Error struct {
-	Line int    // 1-based line number
-	Text string // the line as written
-	Err  error  // what went wrong; wraps the engine's sentinel for a refused decision
-}
-
-func (e *Error) Error() string { return fmt.Sprintf("line %d: %s: %v", e.Line, e.Text, e.Err) }
-
-func (e *Error) Unwrap() error { return e.Err }
+// Error is a failed scenario line (see scenariofile.Error).
+type Error = scenariofile.Error
 
 // Result is the outcome of a scenario.
 type Result struct {
@@ -46,31 +37,14 @@ type scenario struct {
 // the result).
 func Run(r io.Reader) (*Result, error) {
 	s := &scenario{opts: qwixx.Options{Players: 2}, sheets: map[int]qwixx.Sheet{}}
-	sc := bufio.NewScanner(r)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := sc.Text()
+	err := scenariofile.Read(r, func(text string) string {
 		if i := strings.IndexByte(text, '#'); i >= 0 {
-			text = text[:i]
+			return text[:i]
 		}
-		f := strings.Fields(text)
-		if len(f) == 0 {
-			continue
-		}
-		if err := s.line(f); err != nil {
-			s.res.Game = s.g
-			return &s.res, &Error{Line: line, Text: strings.TrimSpace(sc.Text()), Err: err}
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return &s.res, &Error{Line: line, Err: err}
-	}
-	if err := s.start(); err != nil {
-		return &s.res, &Error{Line: line, Text: "(end)", Err: err}
-	}
+		return text
+	}, s.line, s.start)
 	s.res.Game = s.g
-	return &s.res, nil
+	return &s.res, err
 }
 
 func (s *scenario) line(f []string) error {
