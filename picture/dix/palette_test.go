@@ -4,7 +4,6 @@ import (
 	"image/color"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot/engine/dix"
@@ -31,29 +30,11 @@ const (
 )
 
 func TestFacesApartUnderColourBlindness(t *testing.T) {
-	for _, sim := range picturetest.CVDs {
-		t.Run(sim.Name, func(t *testing.T) {
-			var labs [4][3]float64
-			for i, col := range dix.Colors {
-				labs[i] = picturetest.Lab(sim.M, faceColor(col))
-			}
-			for i := range 4 {
-				for j := i + 1; j < 4; j++ {
-					d := picturetest.DeltaE2000(labs[i], labs[j])
-					assert.GreaterOrEqual(t, d, minDeltaE00, "%s vs %s", dix.Colors[i], dix.Colors[j])
-					t.Logf("%s vs %s: ΔE00 %.1f", dix.Colors[i], dix.Colors[j], d)
-				}
-			}
-		})
-	}
+	picturetest.Apart(t, picturetest.Named(dix.Colors[:], faceColor, inkOn), minDeltaE00)
 }
 
 func TestNumbersReadOnFaces(t *testing.T) {
-	for _, col := range dix.Colors {
-		c := picturetest.Contrast(picturetest.Linear(inkOn(col)), picturetest.Linear(faceColor(col)))
-		assert.GreaterOrEqual(t, c, minTextContrast, "ink on %s", col)
-		t.Logf("ink on %s: %.2f:1", col, c)
-	}
+	picturetest.Readable(t, picturetest.Named(dix.Colors[:], faceColor, inkOn), minTextContrast)
 }
 
 func TestPaletteHasRoom(t *testing.T) {

@@ -81,3 +81,22 @@ func TestSimulate(t *testing.T) {
 		assert.Less(t, d, normal/2, "%s: red and green come closer", s.Name)
 	}
 }
+
+// TestSwatches checks Named, and that Apart and Readable pass a palette
+// far apart under every simulation (black, white, mid grey) with ink of
+// the highest contrast.
+func TestSwatches(t *testing.T) {
+	type shade int
+	grey := map[shade]color.RGBA{0: {0, 0, 0, 255}, 1: {255, 255, 255, 255}, 2: {119, 119, 119, 255}}
+	ink := func(s shade) color.RGBA {
+		if s == 1 {
+			return grey[0]
+		}
+		return grey[1]
+	}
+	sw := Named([]shade{0, 1, 2}, func(s shade) color.RGBA { return grey[s] }, ink)
+	assert.Equal(t, Swatch{Name: "2", Face: grey[2], Ink: grey[1]}, sw[2])
+	Apart(t, sw, 20)
+	Readable(t, sw[:2], 21)
+	Readable(t, sw, 4.4)
+}
