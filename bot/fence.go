@@ -2,7 +2,9 @@ package bot
 
 import (
 	"errors"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -29,9 +31,9 @@ type fences struct {
 }
 
 type fence struct {
-	mu      sync.Mutex
+	mu      sync.Mutex // held while a request on the board is in flight
 	seq     uint64
-	retired bool
+	retired atomic.Bool // read without mu, by retired
 	used    time.Time
 }
 
@@ -55,7 +57,7 @@ func (f *fences) send(message string, s shows, now time.Time, fn func() error) (
 	e := f.entry(message, now)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if !s.Retire && (e.retired || s.Seq < e.seq) {
+	if !s.Retire && (e.retired.Load() || s.Seq < e.seq) {
 		return false, nil
 	}
 	err := fn()
@@ -63,7 +65,7 @@ func (f *fences) send(message string, s shows, now time.Time, fn func() error) (
 		return true, err
 	}
 	if s.Retire {
-		e.retired = true
+		e.retired.Store(true)
 	} else {
 		e.seq = s.Seq
 	}
@@ -90,6 +92,22 @@ func refusedRequest(err error) bool {
 // errNotShown is an answer that did not put its board on the message (it
 // was refused, or became a private text).
 var errNotShown = errors.New("bot: the answer did not show the board")
+
+// retired reports whether this process retired message.
+func (f *fences) retired(message string) bool {
+	f.mu.Lock()
+	e := f.m[message]
+	f.mu.Unlock()
+	return e != nil && e.retired.Load()
+}
+
+// olderMessage reports whether message a was posted before b, by their
+// snowflake ids; false when either is not a snowflake.
+func olderMessage(a, b string) bool {
+	x, errA := strconv.ParseUint(a, 10, 64)
+	y, errB := strconv.ParseUint(b, 10, 64)
+	return errA == nil && errB == nil && x < y
+}
 
 func (f *fences) entry(message string, now time.Time) *fence {
 	f.mu.Lock()

@@ -9,6 +9,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 func TestFenceKeepsEachBoardMovingForward(t *testing.T) {
@@ -100,4 +102,43 @@ func TestFencePrunesIdleBoards(t *testing.T) {
 	require.Len(t, f.m, fencePrune)
 	_, _ = f.send("late", shows{Seq: 1}, start.Add(fenceKeep+time.Second), func() error { return nil })
 	assert.Len(t, f.m, 1, "only the board just used is kept")
+}
+
+func TestOlderMessage(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"1574975907527917569", "1574975907867656193", true},
+		{"1574975907867656193", "1574975907527917569", false},
+		{"1574975907527917569", "1574975907527917569", false},
+		{"1574975907527917569", "", false},
+		{"m3", "m4", false},
+	} {
+		assert.Equal(t, tc.want, olderMessage(tc.a, tc.b), "%s before %s", tc.a, tc.b)
+	}
+}
+
+// TestClickOnAReplacedBoardAdoptsNothing: a click applied from a board
+// other than the recorded one makes it the board only when it was posted
+// after the recorded one (a board whose id could not be recorded), never
+// when it was replaced by the recorded one or retired by this process.
+func TestClickOnAReplacedBoardAdoptsNothing(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
+	rec, m := h.record()
+	m.Board = "1574975907867656193"
+	out := played{rec: rec, m: m, prevPhase: rec.State.Phase, active: rec.State.Active}
+	adopts := func(o origin) bool {
+		for _, e := range effectsOf(out, rec.State, o) {
+			if e.Kind == effAdopt {
+				return true
+			}
+		}
+		return false
+	}
+	assert.True(t, adopts(origin{fromBoard: true, clicked: "1574975907999999999"}), "a board posted after the recorded one")
+	assert.False(t, adopts(origin{fromBoard: true, clicked: "1574975907527917569"}), "a board posted before the recorded one")
+	assert.False(t, adopts(origin{fromBoard: true, clicked: "1574975907999999999", retired: true}), "a board this process retired")
+	assert.False(t, adopts(origin{fromBoard: true, clicked: m.Board}), "the recorded board")
 }

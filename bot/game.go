@@ -276,6 +276,9 @@ type origin struct {
 	user, guild, channel string
 	fromBoard            bool   // the click was on the board message
 	clicked              string // the message clicked on
+	// retired: the message clicked on is a board this process retired
+	// (a board replaced while the click was on its way), never adopted.
+	retired bool
 }
 
 // origin is the origin of the call's changes.
@@ -284,6 +287,7 @@ func (c *call) origin() origin {
 	if c.i.Message != nil {
 		o.clicked = c.i.Message.ID
 		o.fromBoard = c.i.Message.Flags&discordgo.MessageFlagsEphemeral == 0
+		o.retired = c.b.fences.retired(o.clicked)
 	}
 	return o
 }
@@ -415,9 +419,11 @@ func effectsOf(out played, g *dix.Game, o origin) []effect {
 	case boundary:
 		return append(effs, effect{Kind: effBoard, Users: nextDeciders(m, g, o.user)})
 	}
-	if clicked := o.clicked; fromBoard && clicked != m.Board {
+	if clicked := o.clicked; fromBoard && clicked != m.Board && !o.retired && !olderMessage(clicked, m.Board) {
 		// The click came from a board the table did not know as current
-		// (its id could not be recorded): it is the live one now.
+		// (its id could not be recorded): it is the live one now. A board
+		// posted before the recorded one (replaced while the click was on
+		// its way) is not: the recorded board shows the click's change.
 		effs = append(effs, effect{Kind: effAdopt, Msg: clicked})
 	}
 	effs = append(effs, effect{Kind: effEdit})

@@ -214,6 +214,11 @@ func (tb *table) explainGone(msgID string) {
 	for _, m := range msgs[max(0, len(msgs)-5):] {
 		tb.t.Logf("latest %s at %s: %q %v", m.ID, m.Timestamp.Format("15:04:05.000"), firstLine(m.Content), ids(m.Components))
 	}
+	ixs := tb.fake.Interactions()
+	slices.SortFunc(ixs, func(a, b fakediscord.InteractionReport) int { return strings.Compare(a.ID, b.ID) })
+	for _, ix := range ixs[max(0, len(ixs)-5):] {
+		tb.t.Logf("interaction %s type %d by %s: answered %v with %d after %v", ix.ID, ix.Type, ix.UserID, ix.Responded, ix.CallbackType, ix.Latency)
+	}
 	if rec := tb.record(); rec != nil {
 		tb.t.Logf("record version %d", version(tb.t, rec))
 	}
@@ -365,6 +370,7 @@ func (tb *table) boardFor(rec *dixbot.Record) (fakediscord.Message, map[string]c
 	})
 	if err != nil {
 		last, _ := tb.fake.LatestPublic(tb.channel.ID)
+		tb.explainGone(last.ID)
 		tb.t.Fatalf("no board with buttons for state %d: %v; latest public message: %q %+v", seq, err, last.Content, last.Components)
 	}
 	return m, buttons
