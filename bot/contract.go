@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -67,8 +68,11 @@ type tableData struct {
 	NoPics bool     `json:"np,omitempty"` // the board is text only
 	// Acted is, by seat, when its person last decided (Unix ms), and Ping
 	// the ping message not yet settled (pings_contract.go).
-	Acted []int64  `json:"ac,omitempty"`
-	Ping  *pingMsg `json:"pg,omitempty"`
+	Acted []int64 `json:"ac,omitempty"`
+	// OpenAt is, by seat, when its current decision opened (Unix ms), for
+	// its clock (clock_contract.go).
+	OpenAt []int64  `json:"oa,omitempty"`
+	Ping   *pingMsg `json:"pg,omitempty"`
 }
 
 // tableSeat is one seat: a person's, or the computer's (Level set). A
@@ -545,17 +549,20 @@ func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 			if err != nil {
 				return err
 			}
+			now := c.b.now()
 			td.Open = make([]uint64, len(td.Seats))
 			for _, s := range st.ToDecide() {
 				td.Open[s] = st.Seq()
+				noteOpened(td, s, now)
 			}
 			td.Board = c.i.Message.ID
-			evs, err := c.b.advance(g, st, td)
+			evs, err := c.b.advance(g, st, td, now)
 			if err != nil {
 				return err
 			}
 			td.Log = appendLog(td.Log, g.Presenter.Events(td.table(false), evs))
-			pings = planPings(st, td, 0, td.seatOf(c.user), c.b.now())
+			pings = planPings(st, td, 0, td.seatOf(c.user), now)
+			setContractDue(r, td, g, st)
 			r.Data = st.Encode()
 			started = true
 		}
@@ -576,6 +583,7 @@ func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 		return nil
 	}
 	if started {
+		c.b.wakeAt(r.Due)
 		c.sendPings(g, td.Lang, td.Board, pings)
 		return c.showContractBoard(g, r, td)
 	}
@@ -611,7 +619,8 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 		}
 		m := engine.Move(p.arg)
 		since := st.Seq() + 1
-		evs, err := applyOpen(st, td, seat, m)
+		now := c.b.now()
+		evs, err := applyOpen(st, td, seat, m, now)
 		if err != nil {
 			if errors.Is(err, engine.ErrInvariant) || errors.Is(err, engine.ErrCorrupt) {
 				return err
@@ -619,14 +628,14 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 			rf := g.Presenter.Refusal(c.lang, st, seat, m, err)
 			return refuse(errMoveRefused, rf.Key, rf.Data)
 		}
-		more, err := c.b.advance(g, st, td)
+		more, err := c.b.advance(g, st, td, now)
 		if err != nil {
 			return err
 		}
 		td.Log = appendLog(td.Log, g.Presenter.Events(td.table(false), append(evs, more...)))
-		now := c.b.now()
 		noteActed(td, seat, now)
 		pings = planPings(st, td, since, seat, now)
+		setContractDue(r, td, g, st)
 		r.Data = st.Encode()
 		return nil
 	})
@@ -636,6 +645,7 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 	if err != nil {
 		return err
 	}
+	c.b.wakeAt(r.Due)
 	c.sendPings(g, td.Lang, td.Board, pings)
 	if c.fromPrompt() {
 		// A decision from a private prompt: the prompt says it is taken,
@@ -688,8 +698,8 @@ func (c *call) contractPrompt(g *present.Game, p contractParsed) error {
 
 // applyOpen applies seat's move m and keeps td.Open: a seat whose decision
 // opens with this move (newly deciding, or deciding again after its own
-// move) gets the new Seq.
-func applyOpen(st engine.State, td *tableData, seat int, m engine.Move) ([]engine.Event, error) {
+// move) gets the new Seq, and now as the start of its clock.
+func applyOpen(st engine.State, td *tableData, seat int, m engine.Move, now time.Time) ([]engine.Event, error) {
 	before := st.ToDecide()
 	evs, err := st.Apply(seat, m)
 	if err != nil {
@@ -701,6 +711,7 @@ func applyOpen(st engine.State, td *tableData, seat int, m engine.Move) ([]engin
 	for _, s := range st.ToDecide() {
 		if s == seat || !slices.Contains(before, s) {
 			td.Open[s] = st.Seq()
+			noteOpened(td, s, now)
 		}
 	}
 	return evs, nil
@@ -712,7 +723,7 @@ const maxAdvance = 100000
 
 // advance takes the forced decisions and the computer seats' decisions
 // until a person must decide or the game is over.
-func (b *Bot) advance(g *present.Game, st engine.State, td *tableData) ([]engine.Event, error) {
+func (b *Bot) advance(g *present.Game, st engine.State, td *tableData, now time.Time) ([]engine.Event, error) {
 	var all []engine.Event
 	for range maxAdvance {
 		if st.Over() {
@@ -732,7 +743,7 @@ func (b *Bot) advance(g *present.Game, st engine.State, td *tableData) ([]engine
 			if !ok {
 				continue
 			}
-			evs, err := applyOpen(st, td, s, m)
+			evs, err := applyOpen(st, td, s, m, now)
 			if err != nil {
 				return nil, fmt.Errorf("bot: decision %q of seat %d: %w", m, s, err)
 			}
@@ -906,13 +917,14 @@ func (c *call) contractLeave(g *present.Game) error {
 		}
 		td.Seats[s].Level = g.Default
 		since := st.Seq() + 1
-		evs, err := c.b.advance(g, st, td)
+		evs, err := c.b.advance(g, st, td, c.b.now())
 		if err != nil {
 			return err
 		}
 		td.Log = appendLog(td.Log, append([]string{locales.T(td.Lang, "table_left", map[string]any{"Name": td.Seats[s].Name})},
 			g.Presenter.Events(td.table(false), evs)...))
 		pings = planPings(st, td, since, s, c.b.now())
+		setContractDue(r, td, g, st)
 		r.Data = st.Encode()
 		return nil
 	})
@@ -960,37 +972,10 @@ func (c *call) contractAbandon(g *present.Game) error {
 }
 
 // editContractBoard edits the board message with the bot's token after
-// the answer, through its fence (a change made by a command).
+// the answer, through its fence (a change made by a command or a prompt).
 func (c *call) editContractBoard(g *present.Game, r *dixbot.Record, td *tableData) {
-	board := td.Board
-	if board == "" {
-		return
-	}
 	c.then(func(ctx context.Context) {
-		pb, st, err := c.b.contractBoard(g, r, td)
-		if err != nil {
-			c.b.log.Warn("could not draw the board", "channel", c.i.ChannelID, "err", err)
-			return
-		}
-		if st.Over() {
-			sctx, cancel := context.WithTimeout(ctx, c.b.timeout)
-			if err := c.b.store.Finish(sctx, c.i.ChannelID); err != nil {
-				c.b.log.Warn("could not archive a finished game", "channel", c.i.ChannelID, "err", err)
-			}
-			cancel()
-		}
-		comps := boardComponents(g.Rules.Name(), st.Seq(), pb)
-		embeds := pb.Embeds
-		if embeds == nil {
-			embeds = []*discordgo.MessageEmbed{}
-		}
-		ed := &discordgo.MessageEdit{Channel: c.i.ChannelID, ID: board, Content: &pb.Content, Embeds: &embeds, Components: &comps,
-			AllowedMentions: noMentions()}
-		if len(pb.Files) > 0 {
-			ed.Files, ed.Attachments = pb.Files, attachmentsFor(pb.Files)
-		}
-		_, err = c.b.fences.send(board, shows{Seq: r.Version}, c.b.now(), func() error { return c.d.Edit(ctx, ed) })
-		if err != nil {
+		if err := c.b.editBoard(ctx, c.d, c.i.ChannelID, g, r, td); err != nil {
 			c.b.log.Warn("could not edit the board", "channel", c.i.ChannelID, "err", err)
 		}
 	})

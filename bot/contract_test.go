@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -415,4 +416,60 @@ func TestQwixxPings(t *testing.T) {
 			assert.Equal(t, 1, seen[u])
 		}
 	}
+}
+
+// A clocked game where nobody answers still ends: each decision out of
+// time is taken for its seat (a white sum passed, never a penalty; a
+// colour sum the strong player's choice), the board is edited each time,
+// and nothing happens before a deadline.
+func TestQwixxClockPlaysForTheAbsent(t *testing.T) {
+	h := newQwixxHarness(t, false)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	board := h.openQwixx([]string{"u1", "u2"}, "easy")
+	r, err := h.db.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	require.True(t, now.Add(botqwixx.Game().Decision).Equal(r.Due), "the first deadline: %v", r.Due)
+
+	// Before the deadline nothing changes.
+	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now.Add(time.Second)))
+	_, _, v := h.qstate()
+	assert.Equal(t, r.Version, v)
+
+	g, _, _ := h.qstate()
+	white := g.Phase == rules.PhaseWhite
+	before := slices.Clone(g.Sheets)
+	deciding := g.ToDecide()
+	now = r.Due
+	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+	g2, _, _ := h.qstate()
+	if white {
+		for _, s := range deciding {
+			if s != g.Active || g2.Turn == g.Turn {
+				assert.Equal(t, before[s].Rows, g2.Sheets[s].Rows, "a white sum out of time is a pass")
+				assert.Equal(t, before[s].Penalties, g2.Sheets[s].Penalties, "never a penalty")
+			}
+		}
+	}
+	for i := 0; ; i++ {
+		require.Less(t, i, 1000, "the game does not end")
+		r, err := h.db.Get(context.Background(), h.channel)
+		require.NoError(t, err)
+		if r.Finished {
+			break
+		}
+		require.False(t, r.Due.IsZero(), "a game waiting for people has a deadline")
+		now = r.Due
+		require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+	}
+	timedOut := 0
+	for _, c := range h.rec.since(0) {
+		if c.op == "edit" && c.edit.ID == board.id && c.edit.Content != nil && strings.Contains(*c.edit.Content, "⏰") {
+			timedOut++
+		}
+	}
+	assert.Greater(t, timedOut, 5, "the board says who ran out of time")
+	shown := h.rec.message(board.id)
+	assert.Contains(t, shown.content, locales.T("en", "qwixx_over_title", nil))
+	assert.Empty(t, componentIDs(shown.components))
 }

@@ -131,6 +131,9 @@ func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf tim
 		if r.Due.IsZero() || r.Due.After(asOf) {
 			return errNothingToDo
 		}
+		if r.Game != "" {
+			return errContractDue
+		}
 		m, err := decodeMeta(r.Meta)
 		if err != nil {
 			return err
@@ -154,6 +157,8 @@ func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf tim
 	})
 	cancel()
 	switch {
+	case errors.Is(err, errContractDue):
+		return b.runContractDue(ctx, d, channel, asOf)
 	case errors.Is(err, errNothingToDo), errors.Is(err, dixbot.ErrNotFound):
 		return nil
 	case err != nil:

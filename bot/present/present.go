@@ -6,6 +6,8 @@
 package present
 
 import (
+	"time"
+
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot/engine"
@@ -102,4 +104,8 @@ type Game struct {
 	Default  string
 	MinSeats int
 	MaxSeats int
+	// Decision is the time each decision has, its clock starting when it
+	// opens; once out, the computer's Timeout decides for the seat. Zero:
+	// no clock.
+	Decision time.Duration
 }

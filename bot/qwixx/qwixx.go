@@ -12,6 +12,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -45,8 +46,13 @@ func Game() present.Game {
 		Default:  computer.Normal.String(),
 		MinSeats: 2,
 		MaxSeats: 5,
+		Decision: DecisionTime,
 	}
 }
+
+// DecisionTime is the time a player has for each decision: a Qwixx roll
+// is short, so the live pace of the table.
+const DecisionTime = 90 * time.Second
 
 // Presenter renders Qwixx. It is safe for concurrent use.
 type Presenter struct{}

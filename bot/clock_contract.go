@@ -1,0 +1,163 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// Clocks of contract games: every seat deciding has its own deadline,
+// present.Game.Decision after its decision opened (tableData.OpenAt). The
+// record's Due is the earliest deadline of a person deciding, so the due
+// poller (RunDue) finds the game then; a decision out of time is the
+// computer's Timeout for that seat (in Qwixx: a white sum passed, a colour
+// sum the strong player's choice).
+
+// noteOpened records when seat's decision opened.
+func noteOpened(td *tableData, seat int, now time.Time) {
+	if seat < 0 || seat >= len(td.Seats) {
+		return
+	}
+	if len(td.OpenAt) < len(td.Seats) {
+		td.OpenAt = append(td.OpenAt, make([]int64, len(td.Seats)-len(td.OpenAt))...)
+	}
+	td.OpenAt[seat] = now.UnixMilli()
+}
+
+// deadline is when seat's decision runs out of time (zero: never).
+func (td *tableData) deadline(g *present.Game, seat int) time.Time {
+	if g.Decision <= 0 || seat < 0 || seat >= len(td.OpenAt) || td.OpenAt[seat] == 0 || td.Seats[seat].Level != "" {
+		return time.Time{}
+	}
+	return time.UnixMilli(td.OpenAt[seat]).Add(g.Decision)
+}
+
+// setDue sets the record's Due to the earliest deadline of a person
+// deciding in st (zero: none, or the game is over).
+func setContractDue(r *dixbot.Record, td *tableData, g *present.Game, st engine.State) {
+	r.Due = time.Time{}
+	if st.Over() {
+		return
+	}
+	for _, s := range st.ToDecide() {
+		if d := td.deadline(g, s); !d.IsZero() && (r.Due.IsZero() || d.Before(r.Due)) {
+			r.Due = d
+		}
+	}
+}
+
+// errContractDue tells runDue that the record due is a contract game's.
+var errContractDue = errors.New("bot: a contract game is due")
+
+// runContractDue takes the decisions out of time of the channel's contract
+// game, then the forced and computer decisions that follow, in one update,
+// and edits the board.
+func (b *Bot) runContractDue(ctx context.Context, d discordAPI, channel string, asOf time.Time) error {
+	var g *present.Game
+	var td *tableData
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	rec, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
+		if r.Due.IsZero() || r.Due.After(asOf) {
+			return errNothingToDo
+		}
+		var ok bool
+		if g, ok = b.games[r.Game]; !ok || r.Data == nil {
+			r.Due = time.Time{} // not a game this process plays: nothing it can do
+			return nil
+		}
+		var err error
+		if td, err = decodeTableData(r.Meta); err != nil {
+			return err
+		}
+		st, err := g.Rules.Decode(r.Data)
+		if err != nil {
+			return err
+		}
+		now := b.now()
+		var evs []engine.Event
+		for range maxAdvance {
+			late := -1
+			for _, s := range st.ToDecide() {
+				if dl := td.deadline(g, s); !dl.IsZero() && !dl.After(now) {
+					late = s
+					break
+				}
+			}
+			if late < 0 {
+				break
+			}
+			rng := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(late)))
+			m, err := g.Player(g.Default).Timeout(st, late, rng)
+			if err != nil {
+				return err
+			}
+			e, err := applyOpen(st, td, late, m, now)
+			if err != nil {
+				return err
+			}
+			evs = append(evs, e...)
+			td.Log = appendLog(td.Log, []string{locales.T(td.Lang, "table_timed_out", map[string]any{"Name": td.Seats[late].Name})})
+			more, err := b.advance(g, st, td, now)
+			if err != nil {
+				return err
+			}
+			evs = append(evs, more...)
+		}
+		td.Log = appendLog(td.Log, g.Presenter.Events(td.table(false), evs))
+		setContractDue(r, td, g, st)
+		r.Data = st.Encode()
+		r.Meta = td.encode()
+		return nil
+	})
+	cancel()
+	switch {
+	case errors.Is(err, errNothingToDo), errors.Is(err, dixbot.ErrNotFound):
+		return nil
+	case err != nil:
+		return err
+	}
+	b.wakeAt(rec.Due)
+	if g == nil || td == nil {
+		return nil
+	}
+	return b.editBoard(ctx, d, channel, g, rec, td)
+}
+
+// editBoard edits the board message with the bot's token, through its
+// fence; a game over is archived first.
+func (b *Bot) editBoard(ctx context.Context, d discordAPI, channel string, g *present.Game, r *dixbot.Record, td *tableData) error {
+	if td.Board == "" || r.Data == nil {
+		return nil
+	}
+	pb, st, err := b.contractBoard(g, r, td)
+	if err != nil {
+		return err
+	}
+	if st.Over() {
+		sctx, cancel := context.WithTimeout(ctx, b.timeout)
+		if err := b.store.Finish(sctx, channel); err != nil {
+			b.log.Warn("could not archive a finished game", "channel", channel, "err", err)
+		}
+		cancel()
+	}
+	comps := boardComponents(g.Rules.Name(), st.Seq(), pb)
+	embeds := pb.Embeds
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	ed := &discordgo.MessageEdit{Channel: channel, ID: td.Board, Content: &pb.Content, Embeds: &embeds, Components: &comps,
+		AllowedMentions: noMentions()}
+	if len(pb.Files) > 0 {
+		ed.Files, ed.Attachments = pb.Files, attachmentsFor(pb.Files)
+	}
+	_, err = b.fences.send(td.Board, shows{Seq: r.Version}, b.now(), func() error { return d.Edit(ctx, ed) })
+	return err
+}
