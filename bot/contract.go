@@ -570,7 +570,7 @@ func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 		return nil
 	})
 	if errors.Is(err, ErrStale) {
-		return c.contractStale(g)
+		return c.contractStale(g, true)
 	}
 	if err != nil {
 		return err
@@ -607,6 +607,9 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 			}
 			return refuse(ErrNotInGame, "table_err_not_seated", nil)
 		}
+		if olderThanBoard(c.i.Message, td.Board) {
+			return ErrStale // a message of an earlier game of the channel
+		}
 		st, err := g.Rules.Decode(r.Data)
 		if err != nil {
 			return err
@@ -640,7 +643,7 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 		return nil
 	})
 	if errors.Is(err, ErrStale) || errors.Is(err, ErrAhead) {
-		return c.contractStale(g)
+		return c.contractStale(g, false)
 	}
 	if err != nil {
 		return err
@@ -668,7 +671,7 @@ func (c *call) contractPrompt(g *present.Game, p contractParsed) error {
 		return err
 	}
 	if r.Data == nil {
-		return c.contractStale(g)
+		return c.contractStale(g, false)
 	}
 	seat := td.seatOf(c.user)
 	if seat < 0 {
@@ -678,8 +681,8 @@ func (c *call) contractPrompt(g *present.Game, p contractParsed) error {
 	if err != nil {
 		return err
 	}
-	if p.n > st.Seq() || (seat < len(td.Open) && p.n < td.Open[seat]) {
-		return c.contractStale(g)
+	if olderThanBoard(c.i.Message, td.Board) || p.n > st.Seq() || (seat < len(td.Open) && p.n < td.Open[seat]) {
+		return c.contractStale(g, false)
 	}
 	prompt, ok := pr.Prompt(c.lang, st, seat)
 	if !ok || len(prompt.Choices) == 0 {
@@ -694,6 +697,21 @@ func (c *call) contractPrompt(g *present.Game, p contractParsed) error {
 	}}}
 	c.ephemeral(prompt.Content, comps)
 	return nil
+}
+
+// olderThanBoard reports whether msg was posted before the board message
+// board: it then belongs to an earlier game of the channel (custom ids
+// carry only the state's version). Message ids are snowflakes, whose
+// order is their creation order
+// (https://discord.com/developers/docs/reference#snowflakes); ids that are
+// not numbers are not compared.
+func olderThanBoard(msg *discordgo.Message, board string) bool {
+	if msg == nil || board == "" {
+		return false
+	}
+	m, err1 := strconv.ParseUint(msg.ID, 10, 64)
+	b, err2 := strconv.ParseUint(board, 10, 64)
+	return err1 == nil && err2 == nil && m < b
 }
 
 // applyOpen applies seat's move m and keeps td.Open: a seat whose decision
@@ -822,12 +840,12 @@ func (c *call) showContractBoard(g *present.Game, r *dixbot.Record, td *tableDat
 
 // contractStale answers an outdated click: a click on the current board
 // redraws it as it stands, and the clicker is told privately.
-func (c *call) contractStale(g *present.Game) error {
+func (c *call) contractStale(g *present.Game, lobbyClick bool) error {
 	text := locales.T(c.lang, "err_stale", nil)
 	r, td, err := c.contractGet(g)
 	if err == nil && c.i.Message != nil && c.i.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
 		switch {
-		case r.Data == nil:
+		case r.Data == nil && lobbyClick:
 			content, comps := c.lobbyView(g, td)
 			c.shows = &shows{Seq: r.Version}
 			c.update(content, nil, comps)

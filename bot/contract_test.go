@@ -473,3 +473,23 @@ func TestQwixxClockPlaysForTheAbsent(t *testing.T) {
 	assert.Contains(t, shown.content, locales.T("en", "qwixx_over_title", nil))
 	assert.Empty(t, componentIDs(shown.components))
 }
+
+// A message posted before the game's board belongs to an earlier game of
+// the channel: its buttons are stale whatever version they carry.
+func TestOlderThanBoard(t *testing.T) {
+	for _, tc := range []struct {
+		name, msg, board string
+		want             bool
+	}{
+		{"older", "1100000000000000000", "1200000000000000000", true},
+		{"the board", "1200000000000000000", "1200000000000000000", false},
+		{"newer", "1300000000000000000", "1200000000000000000", false},
+		{"not snowflakes", "orig-i5", "orig-i3", false},
+		{"no board", "1100000000000000000", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, olderThanBoard(&discordgo.Message{ID: tc.msg}, tc.board))
+		})
+	}
+	assert.False(t, olderThanBoard(nil, "1"))
+}

@@ -109,3 +109,33 @@ func TestQwixxFullGame(t *testing.T) {
 		})
 	}
 }
+
+// A board of an earlier game of the channel, posted again with /qwixx
+// board and so never retired, keeps buttons that look like the new game's:
+// a click on it changes nothing in the new game.
+func TestQwixxOldBoardOfAnEarlierGame(t *testing.T) {
+	w := newWorld(t, false)
+	tb := w.table(t, "en-US", "Alice", "Bob")
+	open := func() fakediscord.Message {
+		r := tb.command(tb.users[0], "/qwixx start")
+		require.NotNil(t, r.Message)
+		board := tb.qwixxClick(tb.users[1], *r.Message, "join", "")
+		return tb.qwixxClick(tb.users[0], board, "go", "")
+	}
+	open()
+	r := tb.command(tb.users[0], "/qwixx board")
+	require.NotNil(t, r.Message)
+	require.False(t, r.Ephemeral())
+	repost := *r.Message
+	r = tb.command(tb.users[0], "/qwixx abandon")
+	require.False(t, r.Ephemeral(), "abandoned: %s", describe(r))
+	open()
+	before := tb.record()
+	id, ok := qwixxButton(repost, "mv", "w -")
+	require.True(t, ok, "the repost keeps its buttons")
+	r = tb.click(tb.users[1], repost.ID, id)
+	assert.True(t, r.Ephemeral(), "refused: %s", describe(r))
+	after := tb.record()
+	assert.Equal(t, before.Version, after.Version, "the new game is unchanged")
+	assert.Equal(t, before.Data, after.Data)
+}
