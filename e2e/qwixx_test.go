@@ -136,6 +136,5 @@ func TestQwixxOldBoardOfAnEarlierGame(t *testing.T) {
 	r = tb.click(tb.users[1], repost.ID, id)
 	assert.True(t, r.Ephemeral(), "refused: %s", describe(r))
 	after := tb.record()
-	assert.Equal(t, before.Version, after.Version, "the new game is unchanged")
-	assert.Equal(t, before.Data, after.Data)
+	assert.Equal(t, before.Data, after.Data, "the new game is unchanged")
 }
