@@ -37,7 +37,16 @@ const (
 	cverbMove   = "mv"     // the clicker's decision; arg the move
 	cverbPrompt = "pr"     // opens the clicker's private prompt
 	cverbSelect = "sel"    // the prompt's menu: the decision chosen is its value
+	cverbModal  = "md"     // opens a form (present.Modal); arg its verb
+	cverbSubmit = "ms"     // the form's submission: the move is arg + " " + its text
 )
+
+// modalText is the custom id of a form's text field.
+const modalText = "text"
+
+// maxModalText bounds the text of a form's submission (Discord's own limit
+// of a text input's value, https://discord.com/developers/docs/interactions/message-components#text-inputs).
+const maxModalText = 4000
 
 // The subcommands of every contract game's command, by handler id; their
 // names are the table's ("cmd_<id>_name"), their descriptions the game's
@@ -203,9 +212,9 @@ func parseContractID(s string) (contractParsed, error) {
 	if len(parts) == 4 {
 		p.arg = parts[3]
 	}
-	needsArg := p.verb == cverbCPU || p.verb == cverbMove
+	needsArg := p.verb == cverbCPU || p.verb == cverbMove || p.verb == cverbModal || p.verb == cverbSubmit
 	switch p.verb {
-	case cverbJoin, cverbLeave, cverbCPU, cverbRmCPU, cverbGo, cverbCancel, cverbMove, cverbPrompt, cverbSelect:
+	case cverbJoin, cverbLeave, cverbCPU, cverbRmCPU, cverbGo, cverbCancel, cverbMove, cverbPrompt, cverbSelect, cverbModal, cverbSubmit:
 	default:
 		return contractParsed{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.verb)
 	}
@@ -474,6 +483,10 @@ func (b *Bot) contractClick(c *call, g *present.Game, id string) error {
 		return c.contractMove(g, p)
 	case cverbPrompt:
 		return c.contractPrompt(g, p)
+	case cverbModal:
+		return c.contractOpenModal(g, p)
+	case cverbSubmit:
+		return fmt.Errorf("%w: %q is a form's", ErrBadCustomID, id)
 	case cverbSelect:
 		vals := c.values()
 		if len(vals) != 1 || vals[0] == "" || len(vals[0]) > engine.MaxMoveLen {
@@ -483,6 +496,25 @@ func (b *Bot) contractClick(c *call, g *present.Game, id string) error {
 		return c.contractMove(g, p)
 	}
 	return c.contractLobby(g, p)
+}
+
+// contractSubmit handles the submission of a contract game's form: the
+// move is the form's verb and its text.
+func (b *Bot) contractSubmit(c *call, g *present.Game, id string) error {
+	c.game = g.Rules.Name()
+	p, err := parseContractID(id)
+	if err != nil {
+		return err
+	}
+	if p.verb != cverbSubmit {
+		return fmt.Errorf("%w: %q is not a form", ErrBadCustomID, id)
+	}
+	text, ok := c.modalValues()[modalText]
+	if !ok || len(text) > maxModalText {
+		return ErrBadInput
+	}
+	p.arg += " " + text
+	return c.contractMove(g, p)
 }
 
 // contractLobby handles the lobby's buttons.
@@ -596,6 +628,16 @@ func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 // and the computer seats' until a person must decide, in one update.
 func (c *call) contractMove(g *present.Game, p contractParsed) error {
 	var pings pingPlan
+	m := engine.Move(p.arg)
+	if sp, ok := g.Presenter.(present.Stamper); ok {
+		click, err := strconv.ParseUint(c.i.ID, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%w: interaction id %q", ErrBadInput, c.i.ID)
+		}
+		if m, err = sp.Stamp(m, click); err != nil {
+			return fmt.Errorf("%w: %v", ErrBadCustomID, err)
+		}
+	}
 	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
 		if r.Data == nil {
 			return ErrStale
@@ -620,7 +662,6 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 		case seat < len(td.Open) && p.n < td.Open[seat]:
 			return ErrStale
 		}
-		m := engine.Move(p.arg)
 		since := st.Seq() + 1
 		now := c.b.now()
 		evs, err := applyOpen(st, td, seat, m, now)
@@ -629,6 +670,14 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 				return err
 			}
 			rf := g.Presenter.Refusal(c.lang, st, seat, m, err)
+			for k, s := range rf.Names {
+				if rf.Data == nil {
+					rf.Data = map[string]any{}
+				}
+				if s >= 0 && s < len(td.Seats) {
+					rf.Data[k] = td.Seats[s].Name
+				}
+			}
 			return refuse(errMoveRefused, rf.Key, rf.Data)
 		}
 		more, err := c.b.advance(g, st, td, now)
@@ -650,52 +699,100 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 	}
 	c.b.wakeAt(r.Due)
 	c.sendPings(g, td.Lang, td.Board, pings)
-	if c.fromPrompt() {
+	switch {
+	case c.fromPrompt() || (c.i.Message != nil && c.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0):
 		// A decision from a private prompt: the prompt says it is taken,
 		// and the public board is edited after the answer.
 		c.update(locales.T(c.lang, "table_prompt_done", nil), nil, nil)
+		c.editContractBoard(g, r, td)
+		return nil
+	case c.i.Message == nil:
+		// A form's submission without its message: said privately.
+		c.ephemeral(locales.T(c.lang, "table_prompt_done", nil), nil)
 		c.editContractBoard(g, r, td)
 		return nil
 	}
 	return c.showContractBoard(g, r, td)
 }
 
-// contractPrompt opens the clicker's private prompt (Prompter).
-func (c *call) contractPrompt(g *present.Game, p contractParsed) error {
+// promptOf is the clicker's seat, the game and the presenter's private
+// prompt for a click on a board of version p.n.
+func (c *call) promptOf(g *present.Game, p contractParsed) (present.Prompt, engine.State, error) {
 	pr, ok := g.Presenter.(present.Prompter)
 	if !ok {
-		return ErrBadCustomID
+		return present.Prompt{}, nil, ErrBadCustomID
 	}
 	r, td, err := c.contractGet(g)
 	if err != nil {
-		return err
+		return present.Prompt{}, nil, err
 	}
 	if r.Data == nil {
-		return c.contractStale(g, false)
+		return present.Prompt{}, nil, ErrStale
 	}
 	seat := td.seatOf(c.user)
 	if seat < 0 {
-		return refuse(ErrNotInGame, "table_err_not_seated", nil)
+		return present.Prompt{}, nil, refuse(ErrNotInGame, "table_err_not_seated", nil)
 	}
 	st, err := g.Rules.Decode(r.Data)
 	if err != nil {
-		return err
+		return present.Prompt{}, nil, err
 	}
 	if olderThanBoard(c.i.Message, td.Board) || p.n > st.Seq() || (seat < len(td.Open) && p.n < td.Open[seat]) {
-		return c.contractStale(g, false)
+		return present.Prompt{}, nil, ErrStale
 	}
 	prompt, ok := pr.Prompt(c.lang, st, seat)
-	if !ok || len(prompt.Choices) == 0 {
-		return refuse(ErrNotYourTurn, "table_err_no_prompt", nil)
+	if !ok || (len(prompt.Choices) == 0 && len(prompt.Buttons) == 0) {
+		return present.Prompt{}, nil, refuse(ErrNotYourTurn, "table_err_no_prompt", nil)
 	}
-	var opts []discordgo.SelectMenuOption
-	for _, ch := range prompt.Choices[:min(len(prompt.Choices), 25)] {
-		opts = append(opts, discordgo.SelectMenuOption{Label: truncate(ch.Label, 100), Value: string(ch.Move)})
+	return prompt, st, nil
+}
+
+// contractOpenModal opens the form of the clicker's private prompt whose
+// verb the button carries.
+func (c *call) contractOpenModal(g *present.Game, p contractParsed) error {
+	prompt, st, err := c.promptOf(g, p)
+	if errors.Is(err, ErrStale) {
+		return c.contractStale(g, false)
 	}
-	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.SelectMenu{CustomID: contractID(g.Rules.Name(), cverbSelect, st.Seq(), ""), Placeholder: prompt.Placeholder, Options: opts},
-	}}}
-	c.ephemeral(prompt.Content, comps)
+	if err != nil {
+		return err
+	}
+	for _, bt := range prompt.Buttons {
+		if md := bt.Modal; md != nil && md.Verb == p.arg {
+			c.modal(contractID(g.Rules.Name(), cverbSubmit, st.Seq(), md.Verb), md.Title, []discordgo.TextInput{{
+				CustomID: modalText, Label: truncate(md.Label, 45), Style: discordgo.TextInputShort, Placeholder: truncate(md.Placeholder, 100),
+				Required: true, MinLength: md.Min, MaxLength: md.Max,
+			}})
+			return nil
+		}
+	}
+	return refuse(ErrNotYourTurn, "table_err_no_prompt", nil)
+}
+
+// contractPrompt opens the clicker's private prompt (Prompter): a menu
+// of decisions, or buttons, with the prompt's pictures.
+func (c *call) contractPrompt(g *present.Game, p contractParsed) error {
+	prompt, st, err := c.promptOf(g, p)
+	if errors.Is(err, ErrStale) {
+		return c.contractStale(g, false)
+	}
+	if err != nil {
+		return err
+	}
+	var comps []discordgo.MessageComponent
+	if len(prompt.Choices) > 0 {
+		var opts []discordgo.SelectMenuOption
+		for _, ch := range prompt.Choices[:min(len(prompt.Choices), 25)] {
+			opts = append(opts, discordgo.SelectMenuOption{Label: truncate(ch.Label, 100), Value: string(ch.Move)})
+		}
+		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.SelectMenu{CustomID: contractID(g.Rules.Name(), cverbSelect, st.Seq(), ""), Placeholder: prompt.Placeholder, Options: opts},
+		}})
+	}
+	if len(prompt.Buttons) > 0 {
+		comps = append(comps, boardComponents(g.Rules.Name(), st.Seq(), present.Board{Rows: [][]present.Button{prompt.Buttons[:min(len(prompt.Buttons), 5)]}})...)
+	}
+	c.ephemeralFiles(prompt.Content, comps, prompt.Files, prompt.Embeds...)
 	return nil
 }
 
@@ -753,7 +850,11 @@ func (b *Bot) advance(g *present.Game, st engine.State, td *tableData, now time.
 			if !ok && s < len(td.Seats) && td.Seats[s].Level != "" {
 				var err error
 				r := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(s)))
-				if m, err = g.Player(td.Seats[s].Level).Decide(st, s, r); err != nil {
+				player := g.Player
+				if g.PlayerIn != nil {
+					player = func(level string) engine.Player { return g.PlayerIn(level, td.Lang) }
+				}
+				if m, err = player(td.Seats[s].Level).Decide(st, s, r); err != nil {
 					return nil, fmt.Errorf("bot: computer seat %d: %w", s, err)
 				}
 				ok = true
@@ -803,8 +904,11 @@ func boardComponents(game string, seq uint64, pb present.Board) []discordgo.Mess
 		var cs []discordgo.MessageComponent
 		for _, bt := range row {
 			btn := discordgo.Button{Label: bt.Label, Style: bt.Style, CustomID: contractID(game, cverbMove, seq, string(bt.Move))}
-			if bt.Prompt {
+			switch {
+			case bt.Prompt:
 				btn.CustomID = contractID(game, cverbPrompt, seq, "")
+			case bt.Modal != nil:
+				btn.CustomID = contractID(game, cverbModal, seq, bt.Modal.Verb)
 			}
 			if btn.Style == 0 {
 				btn.Style = discordgo.SecondaryButton

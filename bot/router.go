@@ -264,6 +264,9 @@ func (b *Bot) route(c *call) error {
 		if !ok {
 			return ErrBadInput
 		}
+		if g, ok := b.games.gameOfID(d.CustomID); ok {
+			return b.contractSubmit(c, g, d.CustomID)
+		}
 		p, err := parseID(d.CustomID)
 		if err != nil {
 			return err

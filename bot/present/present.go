@@ -33,6 +33,26 @@ type Button struct {
 	// Prompt: the button opens the presenter's private prompt for the
 	// clicker (Prompter) instead of making a move; Move is then empty.
 	Prompt bool
+	// Modal: the button opens a form with one text field; its submission
+	// is the move Modal.Verb + " " + the text. Move is then empty.
+	Modal *Modal
+}
+
+// Modal is a form of one text field whose submission is a move.
+type Modal struct {
+	Verb        string // the move's first word; the text follows it
+	Title       string
+	Label       string
+	Placeholder string
+	Min, Max    int // the text's length bounds, in characters
+}
+
+// Stamper is a Presenter whose moves take the time of the click: the table
+// passes every move a person makes through Stamp with the interaction's
+// snowflake id (Discord's time of the click) before applying it. An error
+// refuses the move as forged.
+type Stamper interface {
+	Stamp(m engine.Move, click uint64) (engine.Move, error)
 }
 
 // Prompter is a Presenter with a private prompt, where a seat may give
@@ -43,11 +63,15 @@ type Prompter interface {
 	Prompt(lang string, st engine.State, seat int) (p Prompt, ok bool)
 }
 
-// Prompt is a private prompt: a text and a menu of decisions.
+// Prompt is a private prompt: a text and a menu of decisions, or buttons
+// (moves and forms), with pictures.
 type Prompt struct {
 	Content     string
 	Placeholder string
 	Choices     []Choice // at most 25
+	Buttons     []Button // at most 5
+	Embeds      []*discordgo.MessageEmbed
+	Files       []*discordgo.File
 }
 
 // Choice is one decision of a prompt's menu.
@@ -69,6 +93,9 @@ type Board struct {
 type Refusal struct {
 	Key  string
 	Data map[string]any
+	// Names are data keys whose value is a seat's name: the table adds
+	// them to Data.
+	Names map[string]int
 }
 
 // Presenter renders one game. Implementations are safe for concurrent use.
@@ -100,8 +127,11 @@ type Game struct {
 	Player func(level string) engine.Player
 	// Levels are the computer's levels, weakest first; Default is the one
 	// that takes over a seat whose player leaves.
-	Levels   []string
-	Default  string
+	Levels  []string
+	Default string
+	// PlayerIn, when set, is used instead of Player: the computer player
+	// of a level for a game played in lang.
+	PlayerIn func(level, lang string) engine.Player
 	MinSeats int
 	MaxSeats int
 	// Decision is the time each decision has, its clock starting when it

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/dixgame/dixbot/bot/dixxit"
 	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/bot/qwixx"
 )
@@ -10,5 +11,6 @@ import (
 func Games() []present.Game {
 	return []present.Game{
 		qwixx.Game(),
+		dixxit.Game(),
 	}
 }

@@ -1,0 +1,344 @@
+// Package dixxit is the presenter of Dixxit on the Discord table: the
+// public board (the grid as one picture, the clue, the race's buttons),
+// the active player's private prompt (the grid with the target framed,
+// Give a clue, Said aloud), the event lines, the refusals and the rules,
+// in the reader's language. It imports the rules (engine/dixxit), the
+// computer player (computer/dixxit), the pictures (picture/dixxit and its
+// deck), the locales and the table's presenter contract (bot/present),
+// never the table itself.
+//
+// Secrecy (X11): everything but Prompt is drawn from the public view
+// (engine.Public), which holds no target; Prompt is the active player's
+// alone.
+package dixxit
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot/bot/present"
+	computer "github.com/dixgame/dixbot/computer/dixxit"
+	"github.com/dixgame/dixbot/engine"
+	rules "github.com/dixgame/dixbot/engine/dixxit"
+	"github.com/dixgame/dixbot/locales"
+	picture "github.com/dixgame/dixbot/picture/dixxit"
+	"github.com/dixgame/dixbot/picture/dixxit/deck"
+)
+
+// Level is the computer's one level.
+const Level = "normal"
+
+// Game returns Dixxit as the table registers it: 3–6 seats (§2), one
+// computer level whose clues are in the game's language.
+func Game() present.Game {
+	return present.Game{
+		Rules:     rules.Rules{},
+		Presenter: Presenter{},
+		Player:    func(string) engine.Player { return playerIn("en") },
+		PlayerIn:  func(_, lang string) engine.Player { return playerIn(lang) },
+		Levels:    []string{Level},
+		Default:   Level,
+		MinSeats:  rules.MinPlayers,
+		MaxSeats:  rules.MaxPlayers,
+	}
+}
+
+// players are the computer players by language, built once (the deck's
+// keywords are indexed then).
+var (
+	playersMu sync.Mutex
+	players   = map[string]engine.Player{}
+)
+
+func playerIn(lang string) engine.Player {
+	if !locales.Supported(lang) {
+		lang = "en"
+	}
+	playersMu.Lock()
+	defer playersMu.Unlock()
+	p, ok := players[lang]
+	if !ok {
+		p = computer.NewPlayer(deck.Keywords, lang)
+		players[lang] = p
+	}
+	return p
+}
+
+// renderer draws the grids, keeping each picture's tile.
+var renderer = sync.OnceValue(func() *picture.Renderer { return picture.NewRenderer(deck.Face) })
+
+// The pictures' file names.
+const (
+	gridName   = "dixxit.png"
+	targetName = "dixxit-target.png"
+	scoresName = "dixxit-scores.png"
+)
+
+// Presenter renders Dixxit. It is safe for concurrent use.
+type Presenter struct{}
+
+var (
+	_ present.Presenter = Presenter{}
+	_ present.Prompter  = Presenter{}
+	_ present.Stamper   = Presenter{}
+)
+
+func gameOf(st engine.State) *rules.Game {
+	g, _ := st.(*rules.Game)
+	return g
+}
+
+func name(t present.Table, seat int) string {
+	if seat >= 0 && seat < len(t.Names) {
+		return t.Names[seat]
+	}
+	return "?"
+}
+
+func names(t present.Table, seats []int) string {
+	var out []string
+	for _, s := range seats {
+		out = append(out, name(t, s))
+	}
+	return strings.Join(out, ", ")
+}
+
+func squares(sq []int) string {
+	var out []string
+	for _, s := range sq {
+		out = append(out, strconv.Itoa(s))
+	}
+	return strings.Join(out, ", ")
+}
+
+// picked is a picture as an attachment and the embed showing it.
+func picked(file string, png []byte) ([]*discordgo.File, []*discordgo.MessageEmbed) {
+	return []*discordgo.File{{Name: file, ContentType: "image/png", Reader: bytes.NewReader(png)}},
+		[]*discordgo.MessageEmbed{{Image: &discordgo.MessageEmbedImage{URL: "attachment://" + file}}}
+}
+
+// Board renders the public board from the public view: the turn, the
+// clue once given, the latest events, who must decide, the grid picture
+// and the buttons: "My picture" while the clue is awaited, the squares 1–9
+// while the guessers race. Once over, the final scoreboard.
+func (Presenter) Board(t present.Table, st engine.State) present.Board {
+	g := gameOf(st)
+	if g == nil {
+		return present.Board{Content: locales.T(t.Lang, "err_internal", nil)}
+	}
+	v := g.ViewOf(engine.Public)
+	if g.Over() {
+		return scoreboard(t, v)
+	}
+	l := t.Lang
+	var sb strings.Builder
+	sb.WriteString(locales.T(l, "dixxit_board_title", map[string]any{"Turn": v.Turn, "Name": name(t, v.Active), "Pile": v.Pile}))
+	switch {
+	case v.Aloud:
+		sb.WriteString("\n" + locales.T(l, "dixxit_board_aloud", map[string]any{"Name": name(t, v.Active)}))
+	case v.Clue != "":
+		sb.WriteString("\n" + locales.T(l, "dixxit_board_clue", map[string]any{"Name": name(t, v.Active), "Clue": v.Clue}))
+	}
+	for _, line := range t.Log {
+		sb.WriteString("\n" + line)
+	}
+	b := present.Board{}
+	if v.Phase == rules.PhaseClue.String() {
+		sb.WriteString("\n" + locales.T(l, "dixxit_waiting_clue", map[string]any{"Name": name(t, v.Active)}))
+		b.Rows = [][]present.Button{{{Label: locales.T(l, "dixxit_btn_my_picture", nil), Prompt: true, Style: discordgo.SuccessButton}}}
+	} else {
+		sb.WriteString("\n" + locales.T(l, "dixxit_waiting_guess", map[string]any{"Names": names(t, v.Deciding)}))
+		held := map[int]bool{}
+		for _, f := range v.Fingers {
+			held[f.Square] = true
+		}
+		var row []present.Button
+		for sq := 1; sq <= rules.Squares; sq++ {
+			if v.Grid[sq-1] == "" {
+				continue
+			}
+			style := discordgo.PrimaryButton
+			if held[sq] {
+				style = discordgo.SecondaryButton
+			}
+			row = append(row, present.Button{Label: strconv.Itoa(sq), Move: squareMove(sq, v.Turn), Style: style})
+			if len(row) == 5 {
+				b.Rows = append(b.Rows, row)
+				row = nil
+			}
+		}
+		if len(row) > 0 {
+			b.Rows = append(b.Rows, row)
+		}
+	}
+	b.Content = sb.String()
+	if png, err := renderer().Render(picture.GridOf(v, t.Names)); err == nil {
+		b.Files, b.Embeds = picked(gridName, png)
+	}
+	return b
+}
+
+// squareMove is a square button's move: "f N K", the square and the turn
+// of the board; Stamp adds the click's time.
+func squareMove(square int, turn uint64) engine.Move {
+	return engine.Move(fmt.Sprintf("f %d %d", square, turn))
+}
+
+// Stamp turns a square button's "f N K" into the finger "f N T K" at the
+// click's time T, Discord's own (X7); the prompt's moves (clue, aloud)
+// pass as they are. Any other move is not one a person may send.
+func (Presenter) Stamp(m engine.Move, click uint64) (engine.Move, error) {
+	f := strings.Fields(string(m))
+	switch {
+	case len(f) == 3 && f[0] == "f":
+		sq, err1 := strconv.Atoi(f[1])
+		turn, err2 := strconv.ParseUint(f[2], 10, 64)
+		if err1 != nil || err2 != nil || sq < 1 || sq > rules.Squares {
+			return "", rules.ErrBadSquare
+		}
+		return rules.FingerMoveOn(sq, click, turn), nil
+	case len(f) == 1 && f[0] == "aloud":
+		return m, nil
+	case len(f) > 0 && f[0] == "clue" && strings.HasPrefix(string(m), "clue "):
+		return m, nil
+	}
+	return "", rules.ErrBadMove
+}
+
+// scoreboard is the final board: the ranking and each player's cards as
+// small pictures.
+func scoreboard(t present.Table, v rules.View) present.Board {
+	l := t.Lang
+	var sb strings.Builder
+	sb.WriteString(locales.T(l, "dixxit_over_title", nil))
+	for _, line := range t.Log {
+		sb.WriteString("\n" + line)
+	}
+	for _, r := range v.Results {
+		sb.WriteString("\n" + locales.N(l, "dixxit_result_line", r.Score, map[string]any{"Rank": r.Rank, "Name": name(t, r.Seat)}))
+	}
+	b := present.Board{Content: sb.String()}
+	if png, err := renderer().Scoreboard(picture.HoldingsOf(v, t.Names)); err == nil {
+		b.Files, b.Embeds = picked(scoresName, png)
+	}
+	return b
+}
+
+// Prompt is the active player's private prompt while the clue is awaited:
+// the grid with their target framed, Give a clue (a form, X4) and Said
+// aloud. Nobody else has one.
+func (Presenter) Prompt(lang string, st engine.State, seat int) (present.Prompt, bool) {
+	g := gameOf(st)
+	if g == nil || g.Over() || g.Phase() != rules.PhaseClue || g.Active() != seat {
+		return present.Prompt{}, false
+	}
+	v := g.ViewOf(seat)
+	if v.Secret == nil {
+		return present.Prompt{}, false
+	}
+	p := present.Prompt{
+		Content: locales.T(lang, "dixxit_prompt", map[string]any{"Square": v.Secret.Target}),
+		Buttons: []present.Button{
+			{Label: locales.T(lang, "dixxit_btn_clue", nil), Style: discordgo.PrimaryButton, Modal: &present.Modal{
+				Verb: "clue", Title: locales.T(lang, "dixxit_modal_title", nil), Label: locales.T(lang, "dixxit_modal_label", nil),
+				Placeholder: locales.T(lang, "dixxit_modal_placeholder", nil), Min: 1, Max: rules.MaxClue,
+			}},
+			{Label: locales.T(lang, "dixxit_btn_aloud", nil), Move: "aloud", Style: discordgo.SecondaryButton},
+		},
+	}
+	// The names are not needed to find one's own picture; the fingers of
+	// a turn waiting for its clue are none.
+	if png, err := renderer().Render(picture.GridOf(v, nil)); err == nil {
+		p.Files, p.Embeds = picked(targetName, png)
+	}
+	return p, true
+}
+
+// Events renders what happened: the clue, each finger, who got there
+// first, the find or not, who takes what, the refill and the end.
+func (Presenter) Events(t present.Table, evs []engine.Event) []string {
+	l := t.Lang
+	var out []string
+	for _, e := range evs {
+		ev, ok := e.(rules.Event)
+		if !ok {
+			continue
+		}
+		d := map[string]any{"Name": name(t, ev.Seat), "By": name(t, ev.By), "Square": ev.Square, "Squares": squares(ev.Squares),
+			"Count": len(ev.Cards), "Clue": ev.Text}
+		key := ""
+		switch ev.Kind {
+		case rules.EvClue:
+			key = "dixxit_ev_clue"
+			if ev.Aloud {
+				key = "dixxit_ev_aloud"
+			}
+		case rules.EvSkipped:
+			key = "dixxit_ev_skipped"
+		case rules.EvFinger:
+			key = "dixxit_ev_finger"
+		case rules.EvLifted:
+			key = "dixxit_ev_lifted"
+		case rules.EvOut:
+			key = "dixxit_ev_out"
+		case rules.EvFound:
+			key = "dixxit_ev_found"
+		case rules.EvIgnored:
+			key = "dixxit_ev_ignored"
+		case rules.EvTook:
+			key = "dixxit_ev_took"
+		case rules.EvNotFound:
+			key = "dixxit_ev_not_found"
+		case rules.EvReturned:
+			key = "dixxit_ev_returned"
+		case rules.EvRefilled:
+			key = "dixxit_ev_refilled"
+		case rules.EvGameOver:
+			key = "dixxit_ev_over"
+		}
+		switch {
+		case key == "dixxit_ev_took":
+			out = append(out, locales.N(l, key, len(ev.Cards), d))
+		case key != "":
+			out = append(out, locales.T(l, key, d))
+		}
+	}
+	return out
+}
+
+// Refusal says why seat may not make move m: the square taken and by
+// whom (X7), the turn over, the clue not the seat's to give, a clue too
+// long.
+func (Presenter) Refusal(lang string, st engine.State, seat int, m engine.Move, err error) present.Refusal {
+	var taken *rules.TakenError
+	switch {
+	case errors.As(err, &taken):
+		return present.Refusal{Key: "dixxit_err_taken", Data: map[string]any{"Square": taken.Square}, Names: map[string]int{"Name": taken.Holder}}
+	case errors.Is(err, rules.ErrBadClue):
+		return present.Refusal{Key: "dixxit_err_bad_clue", Data: map[string]any{"Max": rules.MaxClue}}
+	case errors.Is(err, rules.ErrTurnOver), errors.Is(err, rules.ErrNoClue) && gameOf(st) != nil && gameOf(st).Active() != seat:
+		return present.Refusal{Key: "dixxit_err_turn_over"}
+	case errors.Is(err, rules.ErrNotGuessing):
+		return present.Refusal{Key: "dixxit_err_not_guessing"}
+	case errors.Is(err, rules.ErrAlreadyDone):
+		return present.Refusal{Key: "dixxit_err_done"}
+	case errors.Is(err, rules.ErrClueGiven):
+		return present.Refusal{Key: "dixxit_err_clue_given"}
+	case errors.Is(err, rules.ErrNotActive):
+		if g := gameOf(st); g != nil {
+			return present.Refusal{Key: "dixxit_err_not_active", Names: map[string]int{"Name": g.Active()}}
+		}
+	case errors.Is(err, engine.ErrGameOver):
+		return present.Refusal{Key: "dixxit_err_over"}
+	}
+	return present.Refusal{Key: "dixxit_err_bad_move"}
+}
+
+// Rules is a summary of the rules in lang.
+func (Presenter) Rules(lang string) string { return locales.T(lang, "dixxit_rules", nil) }

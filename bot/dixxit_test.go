@@ -1,0 +1,547 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot"
+	botdixxit "github.com/dixgame/dixbot/bot/dixxit"
+	"github.com/dixgame/dixbot/bot/present"
+	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
+	"github.com/dixgame/dixbot/engine"
+	drules "github.com/dixgame/dixbot/engine/dixxit"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// newDixxitHarness is a harness whose bot hosts Qwixx and Dixxit, with a
+// sixth person, logging into logs when given.
+func newDixxitHarness(t *testing.T, logs io.Writer) *harness {
+	t.Helper()
+	h := newHarness(t)
+	h.names["u6"] = "Fay"
+	opts := Options{Store: h.db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.obs,
+		Games: []present.Game{botqwixx.Game(), botdixxit.Game()}}
+	if logs != nil {
+		opts.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	b, err := New(opts)
+	require.NoError(t, err)
+	h.b = b
+	return h
+}
+
+// discordEpoch is the first millisecond of 2015, the origin of snowflake
+// times (https://discord.com/developers/docs/reference#snowflakes).
+const discordEpoch = 1420070400000
+
+// snowflake is an interaction id received at millisecond ms (since the
+// Discord epoch) with the increment inc.
+func snowflake(ms, inc uint64) string { return strconv.FormatUint(ms<<22|inc&0xfff, 10) }
+
+// dnow is the harness's snowflake clock: every interaction one millisecond
+// after the previous.
+func (h *harness) dnow() string { return snowflake(uint64(1_000_000+h.n), 0) }
+
+// dcommand runs /dixxit <sub> with options (name, value pairs).
+func (h *harness) dcommand(user, sub string, opts ...any) result {
+	h.t.Helper()
+	i := h.base(user, discordgo.InteractionApplicationCommand)
+	i.ID = h.dnow()
+	so := &discordgo.ApplicationCommandInteractionDataOption{Name: locales.T("en", "cmd_"+sub+"_name", nil), Type: discordgo.ApplicationCommandOptionSubCommand}
+	for k := 0; k+1 < len(opts); k += 2 {
+		so.Options = append(so.Options, &discordgo.ApplicationCommandInteractionDataOption{
+			Name: locales.T("en", "opt_"+opts[k].(string)+"_name", nil), Value: opts[k+1], Type: discordgo.ApplicationCommandOptionString})
+	}
+	i.Data = discordgo.ApplicationCommandInteractionData{Name: "dixxit", Options: []*discordgo.ApplicationCommandInteractionDataOption{so}}
+	return h.run(i)
+}
+
+// dclick clicks a component with a snowflake interaction id.
+func (h *harness) dclick(user string, msg *shownMessage, id string) result {
+	h.t.Helper()
+	i := h.clickIx(user, msg, id)
+	i.ID = h.dnow()
+	return h.run(i)
+}
+
+// dsubmit submits the clue form opened from the prompt msg.
+func (h *harness) dsubmit(user string, msg *shownMessage, id, text string) result {
+	h.t.Helper()
+	i := h.base(user, discordgo.InteractionModalSubmit)
+	i.ID = h.dnow()
+	i.Data = discordgo.ModalSubmitInteractionData{CustomID: id, Components: []discordgo.MessageComponent{
+		&discordgo.ActionsRow{Components: []discordgo.MessageComponent{&discordgo.TextInput{CustomID: modalText, Value: text}}}}}
+	if msg != nil {
+		i.Message = &discordgo.Message{ID: msg.id, ChannelID: h.channel, Flags: discordgo.MessageFlagsEphemeral, Components: msg.components}
+	}
+	return h.run(i)
+}
+
+// dfind returns the custom id of msg's Dixxit component with the verb
+// (and, when given, the argument).
+func dfind(msg *shownMessage, verb, arg string) (string, bool) {
+	for _, id := range componentIDs(msg.components) {
+		p, err := parseContractID(id)
+		if err == nil && strings.HasPrefix(id, "dixxit:") && p.verb == verb && (arg == "" || p.arg == arg) {
+			return id, true
+		}
+	}
+	return "", false
+}
+
+func (h *harness) dmust(msg *shownMessage, verb, arg string) string {
+	h.t.Helper()
+	id, ok := dfind(msg, verb, arg)
+	require.True(h.t, ok, "no %s:%s among %v", verb, arg, componentIDs(msg.components))
+	return id
+}
+
+// dstate is the channel's Dixxit game, table data and record version.
+func (h *harness) dstate() (*drules.Game, *tableData, uint64) {
+	h.t.Helper()
+	r, err := h.db.Get(context.Background(), h.channel)
+	require.NoError(h.t, err)
+	require.Equal(h.t, "dixxit", r.Game)
+	td, err := decodeTableData(r.Meta)
+	require.NoError(h.t, err)
+	if r.Data == nil {
+		return nil, td, r.Version
+	}
+	st, err := drules.Rules{}.Decode(r.Data)
+	require.NoError(h.t, err)
+	return st.(*drules.Game), td, r.Version
+}
+
+// openDixxit opens a table in lang with the people given and cpus
+// computer seats, starts it, and returns the board.
+func (h *harness) openDixxit(lang string, people []string, cpus int) *shownMessage {
+	h.t.Helper()
+	lobby := h.dcommand(people[0], "start", "language", lang).shown(nil)
+	require.NotNil(h.t, lobby)
+	for _, u := range people[1:] {
+		require.True(h.t, answeredInPlace(h.dclick(u, lobby, h.dmust(lobby, cverbJoin, ""))))
+		lobby = h.rec.message(lobby.id)
+	}
+	for range cpus {
+		require.True(h.t, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, cverbCPU, botdixxit.Level))))
+		lobby = h.rec.message(lobby.id)
+	}
+	require.True(h.t, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, cverbGo, ""))))
+	return h.rec.message(lobby.id)
+}
+
+// answeredInPlace reports whether a click was answered on its message:
+// updated at once, or deferred and then edited (a loaded machine).
+func answeredInPlace(res result) bool {
+	switch res.response().Type {
+	case discordgo.InteractionResponseUpdateMessage:
+		return true
+	case discordgo.InteractionResponseDeferredMessageUpdate:
+		for _, c := range res.calls {
+			if c.op == "editOriginal" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// giveClue opens the active person's prompt on board and gives text as
+// the clue through the form; it returns the prompt and the answer.
+func (h *harness) giveClue(user string, board *shownMessage, text string) (*shownMessage, result) {
+	h.t.Helper()
+	res := h.dclick(user, board, h.dmust(board, cverbPrompt, ""))
+	res.ephemeralText()
+	prompt := res.shown(nil)
+	require.NotNil(h.t, prompt)
+	open := h.dclick(user, prompt, h.dmust(prompt, cverbModal, "clue"))
+	resp := open.response()
+	require.Equal(h.t, discordgo.InteractionResponseModal, resp.Type)
+	return prompt, h.dsubmit(user, prompt, resp.Data.CustomID, text)
+}
+
+// squareID is the custom id of square sq's button on board.
+func (h *harness) squareID(board *shownMessage, g *drules.Game, sq int) string {
+	h.t.Helper()
+	return h.dmust(board, cverbMove, "f "+itoa(sq)+" "+strconv.FormatUint(g.ViewOf(engine.Public).Turn, 10))
+}
+
+// A Dixxit game with three people and one computer seat plays to its final
+// scoreboard: clues through the private prompt's form (or said aloud),
+// fingers by the board's square buttons; along the way a square already
+// taken, a click by the clue-giver, a forged finger with its own time, a
+// clue too long and a stale button are refused and change nothing.
+func TestDixxitPlaysToTheEnd(t *testing.T) {
+	for _, lang := range []string{"en", "fr"} {
+		t.Run(lang, func(t *testing.T) {
+			h := newDixxitHarness(t, nil)
+			if lang == "fr" {
+				h.locale = discordgo.French
+			}
+			users := []string{"u1", "u2", "u3"}
+			board := h.openDixxit(lang, users, 1)
+			assert.Len(t, board.embeds, 1, "the grid picture")
+			rng := rand.New(rand.NewPCG(5, 6))
+			unchanged := func(version uint64, what string) {
+				t.Helper()
+				_, _, v := h.dstate()
+				assert.Equal(t, version, v, "%s changed the game", what)
+			}
+			taken, notGuesser, forged, tooLong, stale, aloud, noPrompt := false, false, false, false, false, false, false
+			var old *shownMessage
+			var oldTurn uint64
+			for step := 0; ; step++ {
+				require.Less(t, step, 1000, "the game does not end")
+				g, td, version := h.dstate()
+				require.False(t, g.Over(), "the game ended without being archived")
+				v := g.ViewOf(engine.Public)
+				if g.Phase() == drules.PhaseClue {
+					active := g.Active()
+					require.Empty(t, td.Seats[active].Level, "a computer's clue is waited for")
+					if !noPrompt {
+						other := users[(active+1)%3]
+						assert.Equal(t, locales.T(lang, "table_err_no_prompt", nil), h.dclick(other, board, h.dmust(board, cverbPrompt, "")).ephemeralText())
+						unchanged(version, "another's prompt")
+						noPrompt = true
+					}
+					if !aloud && step > 0 {
+						res := h.dclick(users[active], board, h.dmust(board, cverbPrompt, ""))
+						prompt := res.shown(nil)
+						assert.Contains(t, prompt.content, locales.T(lang, "dixxit_prompt", map[string]any{"Square": g.ViewOf(active).Secret.Target}))
+						assert.Len(t, res.response().Data.Files, 1, "the grid with the target framed")
+						h.dclick(users[active], prompt, h.dmust(prompt, cverbMove, "aloud"))
+						aloud = true
+					} else {
+						if !tooLong {
+							_, res := h.giveClue(users[active], board, strings.Repeat("x", 101))
+							assert.Contains(t, res.texts(), locales.T(lang, "dixxit_err_bad_clue", map[string]any{"Max": 100}))
+							unchanged(version, "a clue too long")
+							tooLong = true
+						}
+						prompt, _ := h.giveClue(users[active], board, "night "+itoa(step))
+						assert.Equal(t, locales.T(lang, "table_prompt_done", nil), h.rec.message(prompt.id).content)
+					}
+					board = h.rec.message(board.id)
+					g2, _, _ := h.dstate()
+					assert.True(t, g2.Phase() != drules.PhaseClue || g2.ViewOf(engine.Public).Turn > v.Turn || g2.Over(), "the clue was taken")
+					if r, _ := h.db.Get(context.Background(), h.channel); r.Finished {
+						break
+					}
+					if old == nil {
+						cp := *board
+						old, oldTurn = &cp, v.Turn
+					}
+					continue
+				}
+				deciding := g.ToDecide()
+				require.NotEmpty(t, deciding)
+				for _, s := range deciding {
+					require.Empty(t, td.Seats[s].Level, "a computer seat is waited for")
+				}
+				seat := deciding[rng.IntN(len(deciding))]
+				held := map[int]int{}
+				for _, f := range v.Fingers {
+					held[f.Square] = f.Seat
+				}
+				if !taken && len(v.Fingers) > 0 {
+					f := v.Fingers[0]
+					txt := h.dclick(users[seat], board, h.squareID(board, g, f.Square)).ephemeralText()
+					assert.Equal(t, locales.T(lang, "dixxit_err_taken", map[string]any{"Name": td.Seats[f.Seat].Name}), txt)
+					unchanged(version, "a taken square")
+					taken = true
+				}
+				if !notGuesser {
+					txt := h.dclick(users[g.Active()], board, h.squareID(board, g, 1+rng.IntN(9))).ephemeralText()
+					assert.Equal(t, locales.T(lang, "dixxit_err_not_guessing", nil), txt)
+					unchanged(version, "the clue-giver's finger")
+					notGuesser = true
+				}
+				if !forged {
+					for _, id := range []string{"dixxit:mv:" + strconv.FormatUint(g.Seq(), 10) + ":f 1 5 " + strconv.FormatUint(v.Turn, 10),
+						"dixxit:mv:" + strconv.FormatUint(g.Seq(), 10) + ":skip", "dixxit:ms:1:clue", "dixxit:mv:" + strconv.FormatUint(g.Seq(), 10) + ":f 10 1"} {
+						res := h.dclick(users[seat], board, id)
+						assert.NotEmpty(t, res.ephemeralText(), id)
+						unchanged(version, id)
+					}
+					forged = true
+				}
+				if old != nil && !stale && oldTurn < v.Turn {
+					if id, ok := dfind(old, cverbMove, ""); ok {
+						res := h.dclick(users[seat], old, id)
+						assert.Contains(t, res.texts(), locales.T(lang, "err_stale", nil))
+						unchanged(version, "a stale button")
+						stale = true
+					}
+				}
+				var free []int
+				for sq := 1; sq <= 9; sq++ {
+					if _, ok := held[sq]; !ok && v.Grid[sq-1] != "" {
+						free = append(free, sq)
+					}
+				}
+				sq := free[rng.IntN(len(free))]
+				res := h.dclick(users[seat], board, h.squareID(board, g, sq))
+				require.True(t, answeredInPlace(res), "%v", res.texts())
+				board = h.rec.message(board.id)
+				if r, _ := h.db.Get(context.Background(), h.channel); r.Finished {
+					break
+				}
+			}
+			for what, seen := range map[string]bool{"taken": taken, "not a guesser": notGuesser, "forged": forged, "too long": tooLong,
+				"stale": stale, "aloud": aloud, "no prompt": noPrompt} {
+				assert.True(t, seen, what)
+			}
+			t.Logf("%d interactions; final board:\n%s", h.n, board.content)
+			assert.Contains(t, board.content, locales.T(lang, "dixxit_over_title", nil))
+			assert.Len(t, board.embeds, 1, "the scoreboard picture")
+			assert.Empty(t, componentIDs(board.components), "the scoreboard has no buttons")
+		})
+	}
+}
+
+// Five guessers clicking within the same 10 ms, in any processing order:
+// a square clicked by all of them goes to the earliest click by Discord's
+// time (the others told privately who was there first), and fingers on
+// distinct squares stand in the order of their clicks' snowflakes (X7).
+func TestDixxitRace(t *testing.T) {
+	h := newDixxitHarness(t, nil)
+	users := []string{"u1", "u2", "u3", "u4", "u5", "u6"}
+	board := h.openDixxit("en", users, 0)
+	rng := rand.New(rand.NewPCG(8, 9))
+	for round := range 6 {
+		g, _, _ := h.dstate()
+		require.Equal(t, drules.PhaseClue, g.Phase())
+		active := g.Active()
+		target := g.ViewOf(active).Secret.Target
+		h.giveClue(users[active], board, "race "+itoa(round))
+		board = h.rec.message(board.id)
+		g, _, version := h.dstate()
+		guessers := g.ToDecide()
+		require.Len(t, guessers, 5)
+		var wrong []int
+		for sq := 1; sq <= 9; sq++ {
+			if sq != target {
+				wrong = append(wrong, sq)
+			}
+		}
+		rng.Shuffle(len(wrong), func(i, j int) { wrong[i], wrong[j] = wrong[j], wrong[i] })
+		// Snowflakes within 10 ms, given to the guessers in a random order.
+		base := uint64(2_000_000 + 100*round)
+		times := make([]string, len(guessers))
+		for k := range times {
+			times[k] = snowflake(base+uint64(rng.IntN(10)), uint64(k))
+		}
+		order := rng.Perm(len(guessers))
+		race := func(squareOf func(k int) int, who []int) []*discordgo.Interaction {
+			var ixs []*discordgo.Interaction
+			for _, k := range who {
+				ix := h.clickIx(users[guessers[k]], board, h.squareID(board, g, squareOf(k)))
+				ix.ID = times[k]
+				ixs = append(ixs, ix)
+			}
+			var wg sync.WaitGroup
+			for _, k := range order {
+				if k >= len(ixs) {
+					continue
+				}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					h.b.handle(h.rec, &discordgo.InteractionCreate{Interaction: ixs[k]}, nil)
+				}()
+			}
+			wg.Wait()
+			return ixs
+		}
+		earliest := func(ks []int) int {
+			best := ks[0]
+			for _, k := range ks[1:] {
+				a, _ := strconv.ParseUint(times[k], 10, 64)
+				b, _ := strconv.ParseUint(times[best], 10, 64)
+				if a < b {
+					best = k
+				}
+			}
+			return best
+		}
+		all := []int{0, 1, 2, 3, 4}
+		// Everybody on one wrong square.
+		mark := h.rec.count()
+		race(func(int) int { return wrong[0] }, all)
+		g, _, v := h.dstate()
+		pv := g.ViewOf(engine.Public)
+		require.Len(t, pv.Fingers, 1, "one finger on the square")
+		first := earliest(all)
+		assert.Equal(t, drules.FingerView{Seat: guessers[first], Square: wrong[0]}, pv.Fingers[0])
+		assert.Greater(t, v, version)
+		for _, k := range all {
+			if k != first {
+				assert.Contains(t, g.ToDecide(), guessers[k], "a later click picks again")
+			}
+		}
+		// Each later click is told privately who was there first (the
+		// holder when it was processed), or, when it was processed first
+		// and lifted, by the board's line.
+		taken := locales.T("en", "dixxit_err_taken", map[string]any{"Name": ""})
+		refused := 0
+		for _, c := range h.rec.since(mark) {
+			if (c.resp != nil && c.resp.Data != nil && strings.Contains(c.resp.Data.Content, taken)) || (c.params != nil && strings.Contains(c.params.Content, taken)) {
+				refused++
+			}
+		}
+		lifted := strings.Count(h.rec.message(board.id).content, "picks again")
+		assert.Equal(t, 4, refused+lifted, "refused %d, lifted %d", refused, lifted)
+		// Three of the four others on distinct wrong squares, at once.
+		var rest []int
+		for _, k := range all {
+			if k != first {
+				rest = append(rest, k)
+			}
+		}
+		board = h.rec.message(board.id)
+		rest3 := rest[:3]
+		sq := map[int]int{}
+		for i, k := range rest3 {
+			sq[k] = wrong[1+i]
+		}
+		// The second clicks come later than the first ones.
+		for _, k := range rest3 {
+			times[k] = snowflake(base+20+uint64(rng.IntN(10)), uint64(k))
+		}
+		race(func(k int) int { return sq[k] }, rest3)
+		g, _, _ = h.dstate()
+		pv = g.ViewOf(engine.Public)
+		require.Len(t, pv.Fingers, 4)
+		byTime := slices.Clone(rest3)
+		sort.Slice(byTime, func(i, j int) bool {
+			a, _ := strconv.ParseUint(times[byTime[i]], 10, 64)
+			b, _ := strconv.ParseUint(times[byTime[j]], 10, 64)
+			return a < b
+		})
+		for i, k := range byTime {
+			assert.Equal(t, drules.FingerView{Seat: guessers[k], Square: sq[k]}, pv.Fingers[1+i], "finger %d", i+1)
+		}
+		// The last guesser finds it: the turn is scored.
+		board = h.rec.message(board.id)
+		last := rest[3]
+		// (The id of the current version: concurrent answers may leave a
+		// board one version behind, whose click is answered as outdated.)
+		ix := h.clickIx(users[guessers[last]], board, contractID("dixxit", cverbMove, g.Seq(), "f "+itoa(target)+" "+strconv.FormatUint(pv.Turn, 10)))
+		ix.ID = snowflake(base+50, 0)
+		res := h.run(ix)
+		require.True(t, answeredInPlace(res), "%v", res.texts())
+		board = h.rec.message(board.id)
+		g, _, _ = h.dstate()
+		assert.Equal(t, pv.Turn+1, g.ViewOf(engine.Public).Turn)
+	}
+}
+
+// withTarget is g with the turn's target on square sq (1–9): the target
+// byte of its serialised form rewritten (engine/dixxit's codec: version,
+// players, first, seed, seq, turn, active, phase, target).
+func withTarget(t *testing.T, data []byte, sq int) []byte {
+	t.Helper()
+	b := slices.Clone(data)
+	i := 3
+	for _, signed := range []bool{true, false, false} {
+		var n int
+		if signed {
+			_, n = binary.Varint(b[i:])
+		} else {
+			_, n = binary.Uvarint(b[i:])
+		}
+		require.Positive(t, n)
+		i += n
+	}
+	b[i+2] = byte(sq - 1)
+	st, err := drules.Rules{}.Decode(b)
+	require.NoError(t, err)
+	require.Equal(t, sq, st.(*drules.Game).ViewOf(st.(*drules.Game).Active()).Secret.Target)
+	return b
+}
+
+// X11: the public board of one position with two different targets — its
+// text, picture bytes, embeds, buttons and their custom ids, and the log
+// lines — is the same, before and after the clue and a wrong finger; the
+// active player's prompt differs.
+func TestDixxitPublicBoardHidesTheTarget(t *testing.T) {
+	type shot struct {
+		content string
+		ids     []string
+		embeds  string
+		files   [][]byte
+		logs    string
+	}
+	play := func(target int) (shots []shot, prompt []byte) {
+		var logs bytes.Buffer
+		h := newDixxitHarness(t, &logs)
+		users := []string{"u1", "u2", "u3", "u4"}
+		board := h.openDixxit("en", users, 0)
+		retarget := func() {
+			_, err := h.db.Update(context.Background(), h.channel, "retarget-"+itoa(h.n), func(r *dixbot.Record) error {
+				r.Data = withTarget(t, r.Data, target)
+				return nil
+			})
+			require.NoError(t, err)
+		}
+		retarget()
+		snap := func() {
+			res := h.dcommand("u2", "board")
+			d := res.response().Data
+			s := shot{content: d.Content, ids: componentIDs(d.Components), logs: logs.String()}
+			for _, e := range d.Embeds {
+				s.embeds += e.Image.URL
+			}
+			for _, f := range d.Files {
+				b, err := io.ReadAll(f.Reader)
+				require.NoError(t, err)
+				s.files = append(s.files, b)
+			}
+			shots = append(shots, s)
+		}
+		snap()
+		g, _, _ := h.dstate()
+		active := g.Active()
+		res := h.dclick(users[active], board, h.dmust(board, cverbPrompt, ""))
+		for _, f := range res.response().Data.Files {
+			prompt, _ = io.ReadAll(f.Reader)
+		}
+		h.giveClue(users[active], board, "moon")
+		board = h.rec.message(board.id)
+		snap()
+		g, _, _ = h.dstate()
+		wrong := 1
+		for wrong == 4 || wrong == 6 {
+			wrong++
+		}
+		h.dclick(users[g.ToDecide()[0]], board, h.squareID(board, g, wrong))
+		snap()
+		return shots, prompt
+	}
+	a, pa := play(4)
+	b, pb := play(6)
+	require.Len(t, a, 3)
+	for i := range a {
+		assert.Equal(t, a[i].content, b[i].content, "shot %d: text", i)
+		assert.Equal(t, a[i].ids, b[i].ids, "shot %d: custom ids", i)
+		assert.Equal(t, a[i].embeds, b[i].embeds, "shot %d: embeds", i)
+		assert.Equal(t, a[i].files, b[i].files, "shot %d: pictures", i)
+		assert.NotEmpty(t, a[i].files, "shot %d: a picture", i)
+		assert.Equal(t, a[i].logs, b[i].logs, "shot %d: logs", i)
+	}
+	assert.NotEqual(t, pa, pb, "the active player's own grid frames the target")
+}
