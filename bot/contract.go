@@ -1097,8 +1097,27 @@ func (c *call) contractAbandon(g *present.Game) error {
 // the answer, through its fence (a change made by a command or a prompt).
 func (c *call) editContractBoard(g *present.Game, r *dixbot.Record, td *tableData) {
 	c.then(func(ctx context.Context) {
-		if err := c.b.editBoard(ctx, c.d, c.i.ChannelID, g, r, td); err != nil {
-			c.b.log.Warn("could not edit the board", "channel", c.i.ChannelID, "err", err)
+		for attempt := 0; ; attempt++ {
+			err := c.b.editBoard(ctx, c.d, c.i.ChannelID, g, r, td)
+			// A board edit kept back by the route's rate limit is sent
+			// again once the limit allows it: nothing else would show a
+			// decision taken in a private prompt.
+			wait, _, limited := retryAfter(err)
+			if limited && attempt < maxBoardEditRetries {
+				select {
+				case <-ctx.Done():
+				case <-time.After(wait):
+					continue
+				}
+			}
+			if err != nil {
+				c.b.log.Warn("could not edit the board", "channel", c.i.ChannelID, "err", err)
+			}
+			return
 		}
 	})
 }
+
+// maxBoardEditRetries bounds the board edits sent again after a rate
+// limit.
+const maxBoardEditRetries = 3

@@ -1,0 +1,153 @@
+package e2e
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/engine"
+	rules "github.com/dixgame/dixbot/engine/dixxit"
+	"github.com/dixgame/dixbot/internal/fakediscord"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// dixxitButton returns the custom id of m's Dixxit button of verb (and
+// argument, when given).
+func dixxitButton(m fakediscord.Message, verb, arg string) (string, bool) {
+	for _, c := range components(m) {
+		parts := strings.SplitN(c.CustomID, ":", 4)
+		if len(parts) < 3 || parts[0] != "dixxit" || parts[1] != verb {
+			continue
+		}
+		if arg == "" || (len(parts) == 4 && parts[3] == arg) {
+			return c.CustomID, true
+		}
+	}
+	return "", false
+}
+
+// dixxitClick clicks m's button of verb (and argument) as u; the answer
+// must be the message updated in place.
+func (tb *table) dixxitClick(u fakediscord.User, m fakediscord.Message, verb, arg string) fakediscord.Message {
+	tb.t.Helper()
+	id, ok := dixxitButton(m, verb, arg)
+	require.True(tb.t, ok, "no dixxit:%s:%s button on %q", verb, arg, m.Content)
+	r := tb.click(u, m.ID, id)
+	require.False(tb.t, r.Ephemeral(), "%s by %s refused: %s", id, u.Username, describe(r))
+	now, ok := tb.fake.Message(m.ID)
+	require.True(tb.t, ok)
+	return now
+}
+
+// dixxitShows waits until the message shows a Dixxit button of verb (and
+// argument): a decision taken in a private prompt edits the board after
+// its answer.
+func (tb *table) dixxitShows(msgID, verb, arg string) fakediscord.Message {
+	tb.t.Helper()
+	for end := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		m, ok := tb.fake.Message(msgID)
+		require.True(tb.t, ok)
+		if _, ok := dixxitButton(m, verb, arg); ok || time.Now().After(end) {
+			return m
+		}
+	}
+}
+
+// A game of Dixxit through the stand-in, on Redis, in English and in
+// French: three people and one computer seat, from /dixxit start to the
+// final scoreboard; each clue through the clue-giver's private prompt and
+// its form, each finger a click on the public board's squares (the
+// stand-in's interaction ids are snowflakes, the fingers' times).
+func TestDixxitFullGame(t *testing.T) {
+	for _, tc := range []struct {
+		lang, guild, line string
+		names             []string
+	}{
+		{"en", "en-US", "/dixxit start", []string{"Alice", "Bob", "Chloe"}},
+		{"fr", "fr", "/dixxit start language:fr", []string{"Amélie/fr", "Bruno/fr", "Céline/fr"}},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			w := newWorld(t, true)
+			tb := w.table(t, tc.guild, tc.names...)
+			r := tb.command(tb.users[0], tc.line)
+			require.NotNil(t, r.Message)
+			require.False(t, r.Ephemeral(), "the lobby: %s", describe(r))
+			board := *r.Message
+			board = tb.dixxitClick(tb.users[1], board, "join", "")
+			board = tb.dixxitClick(tb.users[2], board, "join", "")
+			board = tb.dixxitClick(tb.users[0], board, "cpu", "normal")
+			board = tb.dixxitClick(tb.users[0], board, "go", "")
+			require.NotEmpty(t, board.Embeds, "the grid picture")
+			rng := rand.New(rand.NewPCG(7, 8))
+			clues := 0
+			for step := 0; ; step++ {
+				require.Less(t, step, 1000, "the game does not end")
+				rec := tb.record()
+				require.Equal(t, "dixxit", rec.Game)
+				if rec.Finished {
+					break
+				}
+				st, err := rules.Rules{}.Decode(rec.Data)
+				require.NoError(t, err)
+				g := st.(*rules.Game)
+				v := g.ViewOf(engine.Public)
+				if g.Phase() == rules.PhaseClue {
+					u := tb.users[g.Active()]
+					// A click on a board an older render left behind is
+					// answered by the board as it stands: click again.
+					var prompt *fakediscord.Response
+					for try := 0; try < 5 && (prompt == nil || !prompt.Ephemeral()); try++ {
+						board = tb.dixxitShows(board.ID, "pr", "")
+						id, ok := dixxitButton(board, "pr", "")
+						require.True(t, ok, "no My picture button on %q", board.Content)
+						prompt = tb.click(u, board.ID, id)
+					}
+					require.True(t, prompt.Ephemeral(), "the private prompt: %s", describe(prompt))
+					require.NotEmpty(t, prompt.Message.Embeds, "the grid with the target framed: type %d %s", prompt.Type, describe(prompt))
+					md, ok := dixxitButton(*prompt.Message, "md", "clue")
+					require.True(t, ok, "no Give a clue button on the prompt")
+					ix, opened := tb.clickIx(u, prompt.Message.ID, md)
+					require.Equal(t, fakediscord.CallbackModal, opened.Type, "the clue form: %s", describe(opened))
+					done := tb.submit(u, ix, map[string]string{"text": "clue " + strconv.Itoa(step)})
+					require.NotNil(t, done.Message)
+					assert.Equal(t, locales.T(tc.lang, "table_prompt_done", nil), done.Message.Content)
+					clues++
+				} else {
+					deciding := g.ToDecide()
+					require.NotEmpty(t, deciding)
+					seat := deciding[rng.IntN(len(deciding))]
+					require.Less(t, seat, 3, "a computer seat is waited for")
+					held := map[int]bool{}
+					for _, f := range v.Fingers {
+						held[f.Square] = true
+					}
+					var free []int
+					for sq := 1; sq <= rules.Squares; sq++ {
+						if !held[sq] && v.Grid[sq-1] != "" {
+							free = append(free, sq)
+						}
+					}
+					sq := free[rng.IntN(len(free))]
+					board = tb.dixxitShows(board.ID, "mv", "")
+					board = tb.dixxitClick(tb.users[seat], board, "mv", "f "+strconv.Itoa(sq)+" "+strconv.FormatUint(v.Turn, 10))
+				}
+				board, _ = tb.fake.Message(board.ID)
+			}
+			board, _ = tb.fake.Message(board.ID)
+			assert.Positive(t, clues)
+			assert.Contains(t, board.Content, locales.T(tc.lang, "dixxit_over_title", nil))
+			assert.Empty(t, components(board), "the scoreboard has no buttons")
+			assert.NotEmpty(t, board.Embeds, "the scoreboard's picture")
+			for _, n := range tc.names {
+				name, _, _ := strings.Cut(n, "/")
+				assert.Contains(t, board.Content, name)
+			}
+			assert.NotContains(t, board.Content, "⟦")
+		})
+	}
+}
