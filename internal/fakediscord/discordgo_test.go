@@ -427,7 +427,9 @@ func TestDiscordgoResumeAfterDroppedWebsocket(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("no RESUMED")
 	}
-	assert.Equal(t, 1, srv.Resumes())
+	// At least the one RESUME that replayed the command: on a busy machine
+	// a missed heartbeat may make discordgo resume once more.
+	assert.GreaterOrEqual(t, srv.Resumes(), 1)
 	assert.Empty(t, srv.Violations())
 	assert.Empty(t, bot.errors())
 	// Closed at the end of the test, the session must not start
