@@ -16,34 +16,6 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// dixxitButton returns the custom id of m's Dixxit button of verb (and
-// argument, when given).
-func dixxitButton(m fakediscord.Message, verb, arg string) (string, bool) {
-	for _, c := range components(m) {
-		parts := strings.SplitN(c.CustomID, ":", 4)
-		if len(parts) < 3 || parts[0] != "dixxit" || parts[1] != verb {
-			continue
-		}
-		if arg == "" || (len(parts) == 4 && parts[3] == arg) {
-			return c.CustomID, true
-		}
-	}
-	return "", false
-}
-
-// dixxitClick clicks m's button of verb (and argument) as u; the answer
-// must be the message updated in place.
-func (tb *table) dixxitClick(u fakediscord.User, m fakediscord.Message, verb, arg string) fakediscord.Message {
-	tb.t.Helper()
-	id, ok := dixxitButton(m, verb, arg)
-	require.True(tb.t, ok, "no dixxit:%s:%s button on %q", verb, arg, m.Content)
-	r := tb.click(u, m.ID, id)
-	require.False(tb.t, r.Ephemeral(), "%s by %s refused: %s", id, u.Username, describe(r))
-	now, ok := tb.fake.Message(m.ID)
-	require.True(tb.t, ok)
-	return now
-}
-
 // dixxitShows waits until the message shows a Dixxit button of verb (and
 // argument): a decision taken in a private prompt edits the board after
 // its answer.
@@ -52,7 +24,7 @@ func (tb *table) dixxitShows(msgID, verb, arg string) fakediscord.Message {
 	for end := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		m, ok := tb.fake.Message(msgID)
 		require.True(tb.t, ok)
-		if _, ok := dixxitButton(m, verb, arg); ok || time.Now().After(end) {
+		if _, ok := gameButton("dixxit", m, verb, arg); ok || time.Now().After(end) {
 			return m
 		}
 	}
@@ -78,10 +50,10 @@ func TestDixxitFullGame(t *testing.T) {
 			require.NotNil(t, r.Message)
 			require.False(t, r.Ephemeral(), "the lobby: %s", describe(r))
 			board := *r.Message
-			board = tb.dixxitClick(tb.users[1], board, "join", "")
-			board = tb.dixxitClick(tb.users[2], board, "join", "")
-			board = tb.dixxitClick(tb.users[0], board, "cpu", "normal")
-			board = tb.dixxitClick(tb.users[0], board, "go", "")
+			board = tb.gameClick("dixxit", tb.users[1], board, "join", "")
+			board = tb.gameClick("dixxit", tb.users[2], board, "join", "")
+			board = tb.gameClick("dixxit", tb.users[0], board, "cpu", "normal")
+			board = tb.gameClick("dixxit", tb.users[0], board, "go", "")
 			require.NotEmpty(t, board.Embeds, "the grid picture")
 			rng := rand.New(rand.NewPCG(7, 8))
 			clues := 0
@@ -103,13 +75,13 @@ func TestDixxitFullGame(t *testing.T) {
 					var prompt *fakediscord.Response
 					for try := 0; try < 5 && (prompt == nil || !prompt.Ephemeral()); try++ {
 						board = tb.dixxitShows(board.ID, "pr", "")
-						id, ok := dixxitButton(board, "pr", "")
+						id, ok := gameButton("dixxit", board, "pr", "")
 						require.True(t, ok, "no My picture button on %q", board.Content)
 						prompt = tb.click(u, board.ID, id)
 					}
 					require.True(t, prompt.Ephemeral(), "the private prompt: %s", describe(prompt))
 					require.NotEmpty(t, prompt.Message.Embeds, "the grid with the target framed: type %d %s", prompt.Type, describe(prompt))
-					md, ok := dixxitButton(*prompt.Message, "md", "clue")
+					md, ok := gameButton("dixxit", *prompt.Message, "md", "clue")
 					require.True(t, ok, "no Give a clue button on the prompt")
 					ix, opened := tb.clickIx(u, prompt.Message.ID, md)
 					require.Equal(t, fakediscord.CallbackModal, opened.Type, "the clue form: %s", describe(opened))
@@ -134,7 +106,7 @@ func TestDixxitFullGame(t *testing.T) {
 					}
 					sq := free[rng.IntN(len(free))]
 					board = tb.dixxitShows(board.ID, "mv", "")
-					board = tb.dixxitClick(tb.users[seat], board, "mv", "f "+strconv.Itoa(sq)+" "+strconv.FormatUint(v.Turn, 10))
+					board = tb.gameClick("dixxit", tb.users[seat], board, "mv", "f "+strconv.Itoa(sq)+" "+strconv.FormatUint(v.Turn, 10))
 				}
 				board, _ = tb.fake.Message(board.ID)
 			}

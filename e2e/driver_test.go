@@ -634,3 +634,31 @@ func getRecord(ctx context.Context, st dixbot.Store, channel string) (*dixbot.Re
 		}
 	}
 }
+
+// gameButton returns the custom id of m's button of game and verb (and
+// argument, when given).
+func gameButton(game string, m fakediscord.Message, verb, arg string) (string, bool) {
+	for _, c := range components(m) {
+		parts := strings.SplitN(c.CustomID, ":", 4)
+		if len(parts) < 3 || parts[0] != game || parts[1] != verb {
+			continue
+		}
+		if arg == "" || (len(parts) == 4 && parts[3] == arg) {
+			return c.CustomID, true
+		}
+	}
+	return "", false
+}
+
+// gameClick clicks m's button of game and verb (and argument) as u; the
+// answer must be the message updated in place.
+func (tb *table) gameClick(game string, u fakediscord.User, m fakediscord.Message, verb, arg string) fakediscord.Message {
+	tb.t.Helper()
+	id, ok := gameButton(game, m, verb, arg)
+	require.True(tb.t, ok, "no %s:%s:%s button on %q", game, verb, arg, m.Content)
+	r := tb.click(u, m.ID, id)
+	require.False(tb.t, r.Ephemeral(), "%s by %s refused: %s", id, u.Username, describe(r))
+	now, ok := tb.fake.Message(m.ID)
+	require.True(tb.t, ok)
+	return now
+}

@@ -14,34 +14,6 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// qwixxButton returns the custom id of m's Qwixx button of verb (and
-// argument, when given).
-func qwixxButton(m fakediscord.Message, verb, arg string) (string, bool) {
-	for _, c := range components(m) {
-		parts := strings.SplitN(c.CustomID, ":", 4)
-		if len(parts) < 3 || parts[0] != "qwixx" || parts[1] != verb {
-			continue
-		}
-		if arg == "" || (len(parts) == 4 && parts[3] == arg) {
-			return c.CustomID, true
-		}
-	}
-	return "", false
-}
-
-// qwixxClick clicks m's button of verb (and argument) as u; the answer
-// must be the message updated in place.
-func (tb *table) qwixxClick(u fakediscord.User, m fakediscord.Message, verb, arg string) fakediscord.Message {
-	tb.t.Helper()
-	id, ok := qwixxButton(m, verb, arg)
-	require.True(tb.t, ok, "no qwixx:%s:%s button on %q", verb, arg, m.Content)
-	r := tb.click(u, m.ID, id)
-	require.False(tb.t, r.Ephemeral(), "%s by %s refused: %s", id, u.Username, describe(r))
-	now, ok := tb.fake.Message(m.ID)
-	require.True(tb.t, ok)
-	return now
-}
-
 // A game of Qwixx through the stand-in, on Redis, in English and in
 // French: two people and two computer seats, from /qwixx start to the
 // final scoreboard, every decision a click on the public board.
@@ -60,10 +32,10 @@ func TestQwixxFullGame(t *testing.T) {
 			require.NotNil(t, r.Message)
 			require.False(t, r.Ephemeral(), "the lobby: %s", describe(r))
 			board := *r.Message
-			board = tb.qwixxClick(tb.users[1], board, "join", "")
-			board = tb.qwixxClick(tb.users[0], board, "cpu", "easy")
-			board = tb.qwixxClick(tb.users[0], board, "cpu", "strong")
-			board = tb.qwixxClick(tb.users[0], board, "go", "")
+			board = tb.gameClick("qwixx", tb.users[1], board, "join", "")
+			board = tb.gameClick("qwixx", tb.users[0], board, "cpu", "easy")
+			board = tb.gameClick("qwixx", tb.users[0], board, "cpu", "strong")
+			board = tb.gameClick("qwixx", tb.users[0], board, "go", "")
 			require.NotEmpty(t, board.Embeds, "the board's picture")
 			rng := rand.New(rand.NewPCG(5, 6))
 			for step := 0; ; step++ {
@@ -82,7 +54,7 @@ func TestQwixxFullGame(t *testing.T) {
 				require.Less(t, seat, 2, "a computer seat is waited for")
 				m, err := computer.Player{Level: computer.Normal}.Decide(st, seat, rand.New(rand.NewPCG(uint64(step), 2)))
 				require.NoError(t, err)
-				board = tb.qwixxClick(tb.users[seat], board, "mv", string(m))
+				board = tb.gameClick("qwixx", tb.users[seat], board, "mv", string(m))
 			}
 			assert.Contains(t, board.Content, locales.T(tc.lang, "qwixx_over_title", nil))
 			assert.Empty(t, components(board), "the scoreboard has no buttons")
@@ -119,8 +91,8 @@ func TestQwixxOldBoardOfAnEarlierGame(t *testing.T) {
 	open := func() fakediscord.Message {
 		r := tb.command(tb.users[0], "/qwixx start")
 		require.NotNil(t, r.Message)
-		board := tb.qwixxClick(tb.users[1], *r.Message, "join", "")
-		return tb.qwixxClick(tb.users[0], board, "go", "")
+		board := tb.gameClick("qwixx", tb.users[1], *r.Message, "join", "")
+		return tb.gameClick("qwixx", tb.users[0], board, "go", "")
 	}
 	open()
 	r := tb.command(tb.users[0], "/qwixx board")
@@ -131,7 +103,7 @@ func TestQwixxOldBoardOfAnEarlierGame(t *testing.T) {
 	require.False(t, r.Ephemeral(), "abandoned: %s", describe(r))
 	open()
 	before := tb.record()
-	id, ok := qwixxButton(repost, "mv", "w -")
+	id, ok := gameButton("qwixx", repost, "mv", "w -")
 	require.True(t, ok, "the repost keeps its buttons")
 	r = tb.click(tb.users[1], repost.ID, id)
 	assert.True(t, r.Ephemeral(), "refused: %s", describe(r))

@@ -94,21 +94,6 @@ func gameOf(st engine.State) *rules.Game {
 	return g
 }
 
-func name(t present.Table, seat int) string {
-	if seat >= 0 && seat < len(t.Names) {
-		return t.Names[seat]
-	}
-	return "?"
-}
-
-func names(t present.Table, seats []int) string {
-	var out []string
-	for _, s := range seats {
-		out = append(out, name(t, s))
-	}
-	return strings.Join(out, ", ")
-}
-
 func squares(sq []int) string {
 	var out []string
 	for _, s := range sq {
@@ -138,22 +123,22 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 	}
 	l := t.Lang
 	var sb strings.Builder
-	sb.WriteString(locales.T(l, "dixxit_board_title", map[string]any{"Turn": v.Turn, "Name": name(t, v.Active), "Pile": v.Pile}))
+	sb.WriteString(locales.T(l, "dixxit_board_title", map[string]any{"Turn": v.Turn, "Name": t.Name(v.Active), "Pile": v.Pile}))
 	switch {
 	case v.Aloud:
-		sb.WriteString("\n" + locales.T(l, "dixxit_board_aloud", map[string]any{"Name": name(t, v.Active)}))
+		sb.WriteString("\n" + locales.T(l, "dixxit_board_aloud", map[string]any{"Name": t.Name(v.Active)}))
 	case v.Clue != "":
-		sb.WriteString("\n" + locales.T(l, "dixxit_board_clue", map[string]any{"Name": name(t, v.Active), "Clue": v.Clue}))
+		sb.WriteString("\n" + locales.T(l, "dixxit_board_clue", map[string]any{"Name": t.Name(v.Active), "Clue": v.Clue}))
 	}
 	for _, line := range t.Log {
 		sb.WriteString("\n" + line)
 	}
 	b := present.Board{}
 	if v.Phase == rules.PhaseClue.String() {
-		sb.WriteString("\n" + locales.T(l, "dixxit_waiting_clue", map[string]any{"Name": name(t, v.Active)}))
+		sb.WriteString("\n" + locales.T(l, "dixxit_waiting_clue", map[string]any{"Name": t.Name(v.Active)}))
 		b.Rows = [][]present.Button{{{Label: locales.T(l, "dixxit_btn_my_picture", nil), Prompt: true, Style: discordgo.SuccessButton}}}
 	} else {
-		sb.WriteString("\n" + locales.T(l, "dixxit_waiting_guess", map[string]any{"Names": names(t, v.Deciding)}))
+		sb.WriteString("\n" + locales.T(l, "dixxit_waiting_guess", map[string]any{"Names": t.NameList(v.Deciding)}))
 		held := map[int]bool{}
 		for _, f := range v.Fingers {
 			held[f.Square] = true
@@ -221,7 +206,7 @@ func scoreboard(t present.Table, v rules.View) present.Board {
 		sb.WriteString("\n" + line)
 	}
 	for _, r := range v.Results {
-		sb.WriteString("\n" + locales.N(l, "dixxit_result_line", r.Score, map[string]any{"Rank": r.Rank, "Name": name(t, r.Seat)}))
+		sb.WriteString("\n" + locales.N(l, "dixxit_result_line", r.Score, map[string]any{"Rank": r.Rank, "Name": t.Name(r.Seat)}))
 	}
 	b := present.Board{Content: sb.String()}
 	if png, err := renderer().Scoreboard(picture.HoldingsOf(v, t.Names)); err == nil {
@@ -270,7 +255,7 @@ func (Presenter) Events(t present.Table, evs []engine.Event) []string {
 		if !ok {
 			continue
 		}
-		d := map[string]any{"Name": name(t, ev.Seat), "By": name(t, ev.By), "Square": ev.Square, "Squares": squares(ev.Squares),
+		d := map[string]any{"Name": t.Name(ev.Seat), "By": t.Name(ev.By), "Square": ev.Square, "Squares": squares(ev.Squares),
 			"Count": len(ev.Cards), "Clue": ev.Text}
 		key := ""
 		switch ev.Kind {

@@ -6,6 +6,7 @@
 package present
 
 import (
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -21,6 +22,24 @@ type Table struct {
 	Computer []bool   // by seat: the computer plays it
 	Log      []string // the latest event lines, oldest first, already in Lang
 	Pictures bool     // draw the board as a picture
+}
+
+// Name returns the display name of seat ("?" for a seat the table does
+// not have).
+func (t Table) Name(seat int) string {
+	if seat >= 0 && seat < len(t.Names) {
+		return t.Names[seat]
+	}
+	return "?"
+}
+
+// NameList returns the display names of seats, comma-separated.
+func (t Table) NameList(seats []int) string {
+	out := make([]string, 0, len(seats))
+	for _, s := range seats {
+		out = append(out, t.Name(s))
+	}
+	return strings.Join(out, ", ")
 }
 
 // Button is one button of a board: a click on it is the move Move of the

@@ -76,21 +76,6 @@ func gameOf(st engine.State) *rules.Game {
 	return s.Game()
 }
 
-func name(t present.Table, seat int) string {
-	if seat >= 0 && seat < len(t.Names) {
-		return t.Names[seat]
-	}
-	return "?"
-}
-
-func names(t present.Table, seats []int) string {
-	var out []string
-	for _, s := range seats {
-		out = append(out, name(t, s))
-	}
-	return strings.Join(out, ", ")
-}
-
 // Board renders the public board: the roll, a line per sheet, the latest
 // events, who must decide, and the buttons of the decisions open; once
 // over, the final scoreboard.
@@ -104,7 +89,7 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 	}
 	l := t.Lang
 	var sb strings.Builder
-	sb.WriteString(locales.T(l, "qwixx_board_title", map[string]any{"Turn": g.Turn, "Name": name(t, g.Active)}))
+	sb.WriteString(locales.T(l, "qwixx_board_title", map[string]any{"Turn": g.Turn, "Name": t.Name(g.Active)}))
 	sb.WriteByte('\n')
 	sb.WriteString(diceLine(l, g))
 	for s := range g.Sheets {
@@ -117,9 +102,9 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 	}
 	sb.WriteByte('\n')
 	if g.Phase == rules.PhaseWhite {
-		sb.WriteString(locales.T(l, "qwixx_waiting_white", map[string]any{"Names": names(t, g.ToDecide()), "Sum": g.Dice.WhiteSum()}))
+		sb.WriteString(locales.T(l, "qwixx_waiting_white", map[string]any{"Names": t.NameList(g.ToDecide()), "Sum": g.Dice.WhiteSum()}))
 	} else {
-		sb.WriteString(locales.T(l, "qwixx_waiting_colour", map[string]any{"Name": name(t, g.Active)}))
+		sb.WriteString(locales.T(l, "qwixx_waiting_colour", map[string]any{"Name": t.Name(g.Active)}))
 	}
 	b := present.Board{Content: sb.String(), Rows: buttons(l, g)}
 	if t.Pictures {
@@ -171,7 +156,7 @@ func sheetLine(t present.Table, g *rules.Game, s int) string {
 	if slices.Contains(g.ToDecide(), s) {
 		key = "qwixx_sheet_line_deciding"
 	}
-	return locales.T(t.Lang, key, map[string]any{"Name": name(t, s), "Score": sh.Score(), "Rows": strings.Join(rows, " "),
+	return locales.T(t.Lang, key, map[string]any{"Name": t.Name(s), "Score": sh.Score(), "Rows": strings.Join(rows, " "),
 		"Penalties": sh.Penalties})
 }
 
@@ -259,7 +244,7 @@ func scoreboard(t present.Table, g *rules.Game) present.Board {
 		for _, c := range rules.Colors {
 			rows = append(rows, locales.T(l, "qwixx_row_points", map[string]any{"Emoji": emoji[c], "Points": rules.RowPoints(sh.Rows[c].Count())}))
 		}
-		sb.WriteString(locales.T(l, "qwixx_result_line", map[string]any{"Rank": r.Rank, "Name": name(t, r.Seat), "Score": r.Score,
+		sb.WriteString(locales.T(l, "qwixx_result_line", map[string]any{"Rank": r.Rank, "Name": t.Name(r.Seat), "Score": r.Score,
 			"Rows": strings.Join(rows, " "), "Penalties": sh.Penalties * rules.PenaltyPoints}))
 	}
 	b := present.Board{Content: sb.String()}
@@ -293,7 +278,7 @@ func (Presenter) Events(t present.Table, evs []engine.Event) []string {
 		}
 		switch ev.Kind {
 		case rules.EvRolled:
-			out = append(out, locales.T(l, "qwixx_ev_rolled", map[string]any{"Name": name(t, ev.Seat), "Sum": ev.Dice.WhiteSum()}))
+			out = append(out, locales.T(l, "qwixx_ev_rolled", map[string]any{"Name": t.Name(ev.Seat), "Sum": ev.Dice.WhiteSum()}))
 		case rules.EvMarked:
 			if ev.Lock {
 				continue // told by the lock's own line
@@ -302,15 +287,15 @@ func (Presenter) Events(t present.Table, evs []engine.Event) []string {
 			if ev.Action == 2 {
 				key = "qwixx_ev_marked_colour"
 			}
-			out = append(out, locales.T(l, key, map[string]any{"Name": name(t, ev.Seat), "Emoji": emoji[ev.Color&3], "Number": ev.Number}))
+			out = append(out, locales.T(l, key, map[string]any{"Name": t.Name(ev.Seat), "Emoji": emoji[ev.Color&3], "Number": ev.Number}))
 		case rules.EvPassed:
 			if ev.Action == 2 {
-				out = append(out, locales.T(l, "qwixx_ev_passed_colour", map[string]any{"Name": name(t, ev.Seat)}))
+				out = append(out, locales.T(l, "qwixx_ev_passed_colour", map[string]any{"Name": t.Name(ev.Seat)}))
 			}
 		case rules.EvPenalty:
-			out = append(out, locales.T(l, "qwixx_ev_penalty", map[string]any{"Name": name(t, ev.Seat), "Count": ev.Count, "Max": rules.MaxPenalties}))
+			out = append(out, locales.T(l, "qwixx_ev_penalty", map[string]any{"Name": t.Name(ev.Seat), "Count": ev.Count, "Max": rules.MaxPenalties}))
 		case rules.EvLocked:
-			out = append(out, locales.T(l, "qwixx_ev_locked", map[string]any{"Names": names(t, ev.Seats), "Emoji": emoji[ev.Color&3],
+			out = append(out, locales.T(l, "qwixx_ev_locked", map[string]any{"Names": t.NameList(ev.Seats), "Emoji": emoji[ev.Color&3],
 				"Colour": locales.T(l, colourKeys[ev.Color&3], nil)}))
 		case rules.EvGameOver:
 			key := "qwixx_ev_over_locks"
@@ -319,7 +304,7 @@ func (Presenter) Events(t present.Table, evs []engine.Event) []string {
 			}
 			out = append(out, locales.T(l, key, nil))
 		case rules.EvPlanDropped:
-			out = append(out, locales.T(l, "qwixx_ev_plan_dropped", map[string]any{"Name": name(t, ev.Seat)}))
+			out = append(out, locales.T(l, "qwixx_ev_plan_dropped", map[string]any{"Name": t.Name(ev.Seat)}))
 		}
 	}
 	return out
