@@ -32,12 +32,17 @@ func noteOpened(td *tableData, seat int, now time.Time) {
 	td.OpenAt[seat] = now.UnixMilli()
 }
 
-// deadline is when seat's decision runs out of time (zero: never).
-func (td *tableData) deadline(g *present.Game, seat int) time.Time {
-	if g.Decision <= 0 || seat < 0 || seat >= len(td.OpenAt) || td.OpenAt[seat] == 0 || td.Seats[seat].Level != "" {
+// deadline is when seat's decision in st runs out of time under the
+// table's pace (zero: never).
+func (td *tableData) deadline(g *present.Game, st engine.State, seat int) time.Time {
+	if seat < 0 || seat >= len(td.OpenAt) || td.OpenAt[seat] == 0 || td.Seats[seat].Level != "" {
 		return time.Time{}
 	}
-	return time.UnixMilli(td.OpenAt[seat]).Add(g.Decision)
+	d := g.PaceOf(td.Pace).Clock(st, seat)
+	if d <= 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(td.OpenAt[seat]).Add(d)
 }
 
 // setDue sets the record's Due to the earliest deadline of a person
@@ -48,7 +53,7 @@ func setContractDue(r *dixbot.Record, td *tableData, g *present.Game, st engine.
 		return
 	}
 	for _, s := range st.ToDecide() {
-		if d := td.deadline(g, s); !d.IsZero() && (r.Due.IsZero() || d.Before(r.Due)) {
+		if d := td.deadline(g, st, s); !d.IsZero() && (r.Due.IsZero() || d.Before(r.Due)) {
 			r.Due = d
 		}
 	}
@@ -86,7 +91,7 @@ func (b *Bot) runContractDue(ctx context.Context, d discordAPI, channel string, 
 		for range maxAdvance {
 			late := -1
 			for _, s := range st.ToDecide() {
-				if dl := td.deadline(g, s); !dl.IsZero() && !dl.After(now) {
+				if dl := td.deadline(g, st, s); !dl.IsZero() && !dl.After(now) {
 					late = s
 					break
 				}

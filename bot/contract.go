@@ -75,6 +75,7 @@ type tableData struct {
 	Open   []uint64 `json:"op,omitempty"`
 	Log    []string `json:"g,omitempty"`  // the latest event lines, in Lang
 	NoPics bool     `json:"np,omitempty"` // the board is text only
+	Pace   string   `json:"pc,omitempty"` // the pace's name (present.Pace); "": the game's default
 	// Acted is, by seat, when its person last decided (Unix ms), and Ping
 	// the ping message not yet settled (pings_contract.go).
 	Acted []int64 `json:"ac,omitempty"`

@@ -155,6 +155,33 @@ type Game struct {
 	MaxSeats int
 	// Decision is the time each decision has, its clock starting when it
 	// opens; once out, the computer's Timeout decides for the seat. Zero:
-	// no clock.
+	// no clock. Paces, when set, take its place.
 	Decision time.Duration
+	// Paces are the clocks a lobby may choose from, the first the default.
+	Paces []Pace
+}
+
+// Pace is one choice of clocks for a game.
+type Pace struct {
+	// Name identifies the pace in the record and in its locale key
+	// ("<game>_pace_<name>").
+	Name string
+	// Clock is the time seat's current decision in st has, its clock
+	// starting when the decision opens; zero: no clock.
+	Clock func(st engine.State, seat int) time.Duration
+}
+
+// PaceOf returns the pace named name, or the default (the first pace; a
+// pace of Decision for every decision when Paces is empty).
+func (g *Game) PaceOf(name string) Pace {
+	for _, p := range g.Paces {
+		if p.Name == name {
+			return p
+		}
+	}
+	if len(g.Paces) > 0 {
+		return g.Paces[0]
+	}
+	d := g.Decision
+	return Pace{Name: "live", Clock: func(engine.State, int) time.Duration { return d }}
 }
