@@ -143,7 +143,7 @@ func sheetLine(t present.Table, g *rules.Game, s int) string {
 	var rows []string
 	for _, c := range rules.Colors {
 		marks := sh.Rows[c].Numbers(c)
-		last := "·"
+		last := ""
 		if len(marks) > 0 {
 			last = locales.T(t.Lang, "qwixx_row_last", map[string]any{"Number": marks[len(marks)-1]})
 		}
@@ -156,7 +156,7 @@ func sheetLine(t present.Table, g *rules.Game, s int) string {
 	if slices.Contains(g.ToDecide(), s) {
 		key = "qwixx_sheet_line_deciding"
 	}
-	return locales.T(t.Lang, key, map[string]any{"Name": t.Name(s), "Score": sh.Score(), "Rows": strings.Join(rows, " "),
+	return locales.N(t.Lang, key, sh.Score(), map[string]any{"Name": t.Name(s), "Score": sh.Score(), "Rows": strings.Join(rows, " "),
 		"Penalties": sh.Penalties})
 }
 
@@ -244,7 +244,7 @@ func scoreboard(t present.Table, g *rules.Game) present.Board {
 		for _, c := range rules.Colors {
 			rows = append(rows, locales.T(l, "qwixx_row_points", map[string]any{"Emoji": emoji[c], "Points": rules.RowPoints(sh.Rows[c].Count())}))
 		}
-		sb.WriteString(locales.T(l, "qwixx_result_line", map[string]any{"Rank": r.Rank, "Name": t.Name(r.Seat), "Score": r.Score,
+		sb.WriteString(locales.N(l, "qwixx_result_line", r.Score, map[string]any{"Rank": r.Rank, "Name": t.Name(r.Seat), "Score": r.Score,
 			"Rows": strings.Join(rows, " "), "Penalties": sh.Penalties * rules.PenaltyPoints}))
 	}
 	b := present.Board{Content: sb.String()}
