@@ -16,6 +16,7 @@ const (
 	DefaultRetries        = 20
 	DefaultSweepInterval  = 10 * time.Minute
 	DefaultLockTimeout    = 200 * time.Millisecond
+	DefaultResultTTL      = 90 * 24 * time.Hour
 )
 
 // Options configure a store. The zero value of every field means its default;
@@ -59,6 +60,10 @@ type Options struct {
 	// LockTimeout is how long OpenFile waits for the file lock held by another
 	// process before failing with ErrLocked (default 200 ms).
 	LockTimeout time.Duration
+	// ResultTTL is how long the result of a finished game is kept in its
+	// server's statistics (default 90 days). The totals and ratings it
+	// fed stay until the person asks to be forgotten.
+	ResultTTL time.Duration
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -73,6 +78,7 @@ func (o Options) withDefaults() (Options, error) {
 		{"InteractionTTL", &o.InteractionTTL, DefaultInteractionTTL},
 		{"SweepInterval", &o.SweepInterval, DefaultSweepInterval},
 		{"LockTimeout", &o.LockTimeout, DefaultLockTimeout},
+		{"ResultTTL", &o.ResultTTL, DefaultResultTTL},
 	}
 	for _, d := range durations {
 		switch {
