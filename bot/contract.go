@@ -898,9 +898,11 @@ func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *tableData) (p
 	return pb, st, nil
 }
 
-// boardComponents are the buttons of a board at state version seq.
+// boardComponents are the buttons of a board at state version seq; never
+// nil, so that an edit to a board without buttons sends an empty list,
+// which removes the buttons ("components": null leaves them).
 func boardComponents(game string, seq uint64, pb present.Board) []discordgo.MessageComponent {
-	var rows []discordgo.MessageComponent
+	rows := []discordgo.MessageComponent{}
 	for _, row := range pb.Rows {
 		var cs []discordgo.MessageComponent
 		for _, bt := range row {

@@ -219,7 +219,7 @@ func (tb *table) explainGone(msgID string) {
 	for _, ix := range ixs[max(0, len(ixs)-5):] {
 		tb.t.Logf("interaction %s type %d by %s: answered %v with %d after %v", ix.ID, ix.Type, ix.UserID, ix.Responded, ix.CallbackType, ix.Latency)
 	}
-	if rec := tb.record(); rec != nil {
+	if rec := tb.record(); rec != nil && rec.State != nil {
 		tb.t.Logf("record version %d", version(tb.t, rec))
 	}
 }

@@ -136,3 +136,21 @@ func localize(lang, id string, count any, data map[string]any) string {
 	}
 	return s
 }
+
+// Add adds to lang the messages of a TOML file, as en.toml holds them, for
+// a game whose words live outside this package (a game defined in a test).
+// It is not safe for use concurrently with T: call it before any.
+func Add(lang string, toml []byte) error {
+	if !Supported(lang) {
+		return fmt.Errorf("locales: unsupported language %q", lang)
+	}
+	name := "added." + lang + ".toml" // the bundle reads the language from the name
+	mf, err := bundle.ParseMessageFileBytes(toml, name)
+	if err != nil {
+		return fmt.Errorf("locales: %s: %w", name, err)
+	}
+	for _, m := range mf.Messages {
+		keys[lang][m.ID] = true
+	}
+	return nil
+}

@@ -109,7 +109,7 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		Paces:           paces,
 		WakeAt:          runner.WakeAt,
 		NoPictures:      cfg.PicturesOff(),
-		Games:           Games(),
+		Games:           cfg.games(),
 	})
 	if err != nil {
 		return fmt.Errorf("creating the bot: %w", err)

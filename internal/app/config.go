@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"github.com/dixgame/dixbot/bot/present"
 	"net"
 	"net/url"
 	"os"
@@ -88,6 +89,8 @@ type Config struct {
 	// Seed, when set, gives the shuffle of every new game (tests replay the
 	// same deal); nil draws a random seed.
 	Seed func() int64 `env:"-"`
+	// Games are the games the table hosts besides DIX; nil: Games().
+	Games []present.Game `env:"-"`
 }
 
 // ShardCount is SHARD_COUNT: a number of shards, or ShardsAuto.

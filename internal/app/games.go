@@ -14,3 +14,11 @@ func Games() []present.Game {
 		dixxit.Game(),
 	}
 }
+
+// games returns the configured games, Games() unless set.
+func (cfg Config) games() []present.Game {
+	if cfg.Games != nil {
+		return cfg.Games
+	}
+	return Games()
+}
