@@ -900,7 +900,8 @@ func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *tableData) (p
 
 // boardComponents are the buttons of a board at state version seq; never
 // nil, so that an edit to a board without buttons sends an empty list,
-// which removes the buttons ("components": null leaves them).
+// which removes the buttons: Discord keeps them on a "components": null
+// (https://github.com/discord/discord-api-docs/issues/5860).
 func boardComponents(game string, seq uint64, pb present.Board) []discordgo.MessageComponent {
 	rows := []discordgo.MessageComponent{}
 	for _, row := range pb.Rows {
