@@ -22,6 +22,7 @@ import (
 func TestRedisCluster(t *testing.T) {
 	c := redistest.StartCluster(t)
 	t.Run("Suite", func(t *testing.T) { runSuite(t, redisEnv(c.URL(), true)) })
+	t.Run("Keep", func(t *testing.T) { runKeepSuite(t, redisEnv(c.URL(), true)) })
 	t.Run("Layout", func(t *testing.T) { testClusterLayout(t, c) })
 	t.Run("Seeds", func(t *testing.T) { testClusterSeeds(t, c) })
 	t.Run("OpenErrors", func(t *testing.T) { testClusterOpenErrors(t, c) })

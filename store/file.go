@@ -28,6 +28,7 @@ import (
 //	        record without a guild)
 //	due     channel → due time of its active record (Unix ms, big-endian)
 //	meta    "format" → file layout version
+//	settings  see file_keep.go
 //
 // Writes are bbolt transactions: one writer at a time, so Update never
 // conflicts and its version check is implicit. Concurrent writes are grouped
@@ -91,7 +92,7 @@ func OpenFile(path string, o Options) (*File, error) {
 	}
 	db.MaxBatchDelay = batchDelay
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, name := range [][]byte{bucketGames, bucketDone, bucketIx, bucketActive, bucketMeta, bucketDue} {
+		for _, name := range [][]byte{bucketGames, bucketDone, bucketIx, bucketActive, bucketMeta, bucketDue, bucketSettings} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return err
 			}

@@ -25,6 +25,7 @@ import (
 //	P game:{channel}        active record (envelope), expires GameTTL after its last write
 //	P done:{channel}        finished record, expires ArchiveTTL after Finish
 //	P ix:{channel}:<id>     applied interaction id, expires after InteractionTTL
+//	P retired, P settings:{g:<guild>}  see redis_keep.go
 //	P active:<guild>        index: sorted set of the guild's channels, scored by
 //	                        the time (µs) their entry was last added; a record
 //	                        without a guild is in no index
@@ -215,7 +216,7 @@ func OpenRedis(ctx context.Context, o Options) (*Redis, error) {
 	if err := s.rdb.Del(ctx, s.activeKey("")).Err(); err != nil {
 		return fail(fmt.Errorf("store: open redis %s: %w", addr, mapErr(err)))
 	}
-	for _, sc := range []*redis.Script{casScript, finishScript, unindexScript, redueScript} {
+	for _, sc := range []*redis.Script{casScript, finishScript, unindexScript, redueScript, purgeScript} {
 		if err := sc.Load(ctx, s.rdb).Err(); err != nil {
 			return fail(fmt.Errorf("store: open redis %s: load script: %w", addr, mapErr(err)))
 		}
@@ -624,9 +625,13 @@ func (s *Redis) Finish(ctx context.Context, channel string) error {
 		if err != nil {
 			return fmt.Errorf("store: finish %s: %w", channel, err)
 		}
-		val, err := encode(rec, rec.Version+1, true, writeStamp())
+		at := writeStamp()
+		val, err := encode(rec, rec.Version+1, true, at)
 		if err != nil {
 			return err
+		}
+		if err := s.retire(ctx, channel, at); err != nil {
+			return fmt.Errorf("store: finish %s: %w", channel, mapErr(err))
 		}
 		res, err := finishScript.Run(ctx, s.rdb, []string{gk, dk}, raw[:casTokenSize], val, archTTL).Int()
 		if err != nil {
