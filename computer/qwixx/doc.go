@@ -24,8 +24,8 @@
 //     sooner, so a box kept for later is worth less) and reads the
 //     penalties as those of the most penalised seat, whose fourth ends
 //     the game for all;
-//   - normal: a rule of thumb (each open row marks about 45% of the boxes
-//     left), blind to penalties and to the end of the game;
+//   - normal: a rule of thumb (each open row marks about a third of the
+//     boxes left, fewer the more seats there are), blind to penalties;
 //   - easy: no measure; it marks the number skipping the fewest boxes when
 //     it skips at most one (more on a colour sum, more again to avoid a
 //     penalty) and passes otherwise.

@@ -37,7 +37,7 @@ func Decide(g *qwixx.Game, seat int, l Level, r *rand.Rand) (qwixx.Action, error
 	case Easy:
 		a, ok = decideEasy(g, seat, r)
 	case Normal:
-		a, ok = bestOption(g, seat, heuristic)
+		a, ok = bestOption(g, seat, normalFuture(g))
 	default:
 		a, ok = bestOption(g, seat, strongFuture(g, seat))
 	}
