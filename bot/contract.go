@@ -39,6 +39,7 @@ const (
 	cverbSelect = "sel"    // the prompt's menu: the decision chosen is its value
 	cverbModal  = "md"     // opens a form (present.Modal); arg its verb
 	cverbSubmit = "ms"     // the form's submission: the move is arg + " " + its text
+	cverbPace   = "pace"   // the lobby's pace menu: the pace chosen is its value
 )
 
 // modalText is the custom id of a form's text field.
@@ -216,6 +217,7 @@ func parseContractID(s string) (contractParsed, error) {
 	needsArg := p.verb == cverbCPU || p.verb == cverbMove || p.verb == cverbModal || p.verb == cverbSubmit
 	switch p.verb {
 	case cverbJoin, cverbLeave, cverbCPU, cverbRmCPU, cverbGo, cverbCancel, cverbMove, cverbPrompt, cverbSelect, cverbModal, cverbSubmit:
+	case cverbPace:
 	default:
 		return contractParsed{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.verb)
 	}
@@ -463,10 +465,15 @@ func (c *call) lobbyView(g *present.Game, td *tableData) (string, []discordgo.Me
 		}
 	}
 	row2 = append(row2, btn(locales.T(td.Lang, "table_btn_remove_cpu", nil), discordgo.SecondaryButton, cverbRmCPU, ""))
-	return content, []discordgo.MessageComponent{
+	comps := []discordgo.MessageComponent{
 		discordgo.ActionsRow{Components: row1},
 		discordgo.ActionsRow{Components: row2},
 	}
+	if row := paceMenu(g, td); row != nil {
+		content += "\n" + paceLine(g, td)
+		comps = append(comps, row)
+	}
+	return content, comps
 }
 
 // contractClick handles a click on a contract game's component.
@@ -495,6 +502,12 @@ func (b *Bot) contractClick(c *call, g *present.Game, id string) error {
 		}
 		p.arg = vals[0]
 		return c.contractMove(g, p)
+	case cverbPace:
+		vals := c.values()
+		if len(vals) != 1 || vals[0] == "" || len(vals[0]) > engine.MaxMoveLen {
+			return ErrBadInput
+		}
+		p.arg = vals[0]
 	}
 	return c.contractLobby(g, p)
 }
@@ -570,6 +583,10 @@ func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 				return ErrNotCreator
 			}
 			cancelled = true
+		case cverbPace:
+			if err := choosePace(g, td, c.user, p.arg); err != nil {
+				return err
+			}
 		case cverbGo:
 			if c.user != td.Creator {
 				return ErrNotCreator
@@ -895,6 +912,7 @@ func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *tableData) (p
 		return present.Board{}, nil, err
 	}
 	pb := g.Presenter.Board(td.table(!b.noPictures), st)
+	pb.Content = withLine(pb.Content, tableClockLine(g, st, td))
 	return pb, st, nil
 }
 

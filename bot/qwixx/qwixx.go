@@ -47,8 +47,16 @@ func Game() present.Game {
 		MinSeats: 2,
 		MaxSeats: 5,
 		Decision: DecisionTime,
+		Paces: []present.Pace{
+			{Name: "live", Clock: func(engine.State, int) time.Duration { return DecisionTime }},
+			{Name: "evening", Clock: func(engine.State, int) time.Duration { return EveningTime }},
+		},
 	}
 }
+
+// EveningTime is the time a player has for each decision at the evening
+// pace: a game played over a day, each player deciding when they look in.
+const EveningTime = 12 * time.Hour
 
 // DecisionTime is the time a player has for each decision: a Qwixx roll
 // is short, so the live pace of the table.
