@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
@@ -544,4 +545,97 @@ func TestDixxitPublicBoardHidesTheTarget(t *testing.T) {
 		assert.Equal(t, a[i].logs, b[i].logs, "shot %d: logs", i)
 	}
 	assert.NotEqual(t, pa, pb, "the active player's own grid frames the target")
+}
+
+// X9 under the live pace: a person who never clicks is out of every turn
+// they guess once their time runs out (no finger, no card for anyone) and
+// skips every turn they should give the clue; the others play, and the
+// game reaches its scoreboard through the clocks.
+func TestDixxitClockWithASilentPlayer(t *testing.T) {
+	h := newDixxitHarness(t, nil)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	users := []string{"u1", "u2", "u3"}
+	const silent = 2
+	board := h.openDixxit("en", users, 0)
+	r, err := h.db.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	require.True(t, now.Add(botdixxit.LiveClue).Equal(r.Due), "the clue's deadline: %v", r.Due)
+	rng := rand.New(rand.NewPCG(3, 4))
+	outs, skips := 0, 0
+	for step := 0; ; step++ {
+		require.Less(t, step, 2000, "the game does not end")
+		r, err := h.db.Get(context.Background(), h.channel)
+		require.NoError(t, err)
+		if r.Finished {
+			break
+		}
+		board = h.rec.message(board.id)
+		g, _, _ := h.dstate()
+		deciding := g.ToDecide()
+		var people []int
+		for _, s := range deciding {
+			if s != silent {
+				people = append(people, s)
+			}
+		}
+		if len(people) == 0 {
+			// Only the silent seat decides: its time runs out.
+			require.False(t, r.Due.IsZero(), "a decision waits without a clock")
+			want := botdixxit.LiveGuess
+			if g.Phase() == drules.PhaseClue {
+				want = botdixxit.LiveClue
+				skips++
+			} else {
+				outs++
+			}
+			assert.LessOrEqual(t, r.Due.Sub(now), want, "the deadline is within the pace's time")
+
+			turn := g.ViewOf(engine.Public).Turn
+			require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, r.Due.Add(-time.Millisecond)))
+			g2, _, _ := h.dstate()
+			assert.Equal(t, g.Seq(), g2.Seq(), "nothing happens before the deadline")
+			now = r.Due
+			require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+			g2, _, _ = h.dstate()
+			if !g2.Over() {
+				assert.Equal(t, turn+1, g2.ViewOf(engine.Public).Turn, "the turn passes")
+			}
+			continue
+		}
+		now = now.Add(time.Second)
+		seat := people[rng.IntN(len(people))]
+		if g.Phase() == drules.PhaseClue {
+			h.giveClue(users[seat], board, "clock "+itoa(step))
+			continue
+		}
+		v := g.ViewOf(engine.Public)
+		held := map[int]bool{}
+		for _, f := range v.Fingers {
+			held[f.Square] = true
+		}
+		var free []int
+		for sq := 1; sq <= 9; sq++ {
+			if !held[sq] && v.Grid[sq-1] != "" {
+				free = append(free, sq)
+			}
+		}
+		h.dclick(users[seat], board, h.squareID(board, g, free[rng.IntN(len(free))]))
+	}
+	assert.Positive(t, outs, "the silent guesser ran out of time")
+	assert.Positive(t, skips, "the silent clue-giver ran out of time")
+	g, _, _ := h.dstate()
+	assert.Empty(t, g.ViewOf(engine.Public).Holdings[silent], "the silent seat took nothing")
+	shown := h.rec.message(board.id)
+	assert.Contains(t, shown.content, locales.T("en", "dixxit_over_title", nil))
+	assert.Empty(t, componentIDs(shown.components))
+	timedOut, skipped, out := false, false, false
+	for _, c := range h.rec.since(0) {
+		if c.op == "edit" && c.edit.ID == board.id && c.edit.Content != nil {
+			timedOut = timedOut || strings.Contains(*c.edit.Content, locales.T("en", "table_timed_out", map[string]any{"Name": "Chloé"}))
+			skipped = skipped || strings.Contains(*c.edit.Content, locales.T("en", "dixxit_ev_skipped", map[string]any{"Name": "Chloé"}))
+			out = out || strings.Contains(*c.edit.Content, locales.T("en", "dixxit_ev_out", map[string]any{"Name": "Chloé"}))
+		}
+	}
+	assert.True(t, timedOut && skipped && out, "the board tells: timed out %v, skipped %v, out %v", timedOut, skipped, out)
 }

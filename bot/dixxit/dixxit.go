@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -46,7 +47,39 @@ func Game() present.Game {
 		Default:   Level,
 		MinSeats:  rules.MinPlayers,
 		MaxSeats:  rules.MaxPlayers,
+		Paces:     Paces,
 	}
+}
+
+// Paces are Dixxit's clocks (X9), live first (the default): each gives the
+// active player a time for the clue and every guesser a time to put a
+// finger down once the clue is out. Out of time, the computer's Timeout
+// takes the turn's clue-giver's skip or the guesser's "out".
+var Paces = []present.Pace{
+	pace("live", LiveClue, LiveGuess),
+	pace("relaxed", 3*time.Minute, 2*time.Minute),
+}
+
+// The live pace's times: Dixxit is a game played together, now.
+const (
+	LiveClue  = 90 * time.Second
+	LiveGuess = 45 * time.Second
+)
+
+// pace is a pace of clue seconds for the active player and guess for each
+// guesser; nothing else decides in Dixxit.
+func pace(name string, clue, guess time.Duration) present.Pace {
+	return present.Pace{Name: name, Clock: func(st engine.State, seat int) time.Duration {
+		g := gameOf(st)
+		switch {
+		case g == nil || g.Over():
+			return 0
+		case g.Phase() == rules.PhaseClue:
+			return clue
+		default:
+			return guess
+		}
+	}}
 }
 
 // players are the computer players by language, built once (the deck's
