@@ -28,6 +28,34 @@ import (
 type Tile struct {
 	W, H int
 	Pix  []uint8
+
+	// spans are the runs of pixels to copy, row by row (Transparent
+	// left out), for the tiles of the cache (see Cached), whose pixels
+	// never change; nil for others.
+	spans []span
+}
+
+// span is the pixels x0 to x1 (excluded) of row y of a tile.
+type span struct{ y, x0, x1 int32 }
+
+// opaqueSpans lists t's runs of pixels other than Transparent.
+func opaqueSpans(t *Tile) []span {
+	out := []span{}
+	for y := range t.H {
+		row := t.Pix[y*t.W : (y+1)*t.W]
+		for x := 0; x < len(row); {
+			if row[x] == Transparent {
+				x++
+				continue
+			}
+			x0 := x
+			for x < len(row) && row[x] != Transparent {
+				x++
+			}
+			out = append(out, span{int32(y), int32(x0), int32(x)})
+		}
+	}
+	return out
 }
 
 // Canvas is a picture being drawn.
@@ -99,6 +127,16 @@ func (c *Canvas) Row(x, y, h, gap int, tiles ...*Tile) int {
 
 // Blit copies t with its top-left corner at (x, y), clipped to the canvas.
 func (c *Canvas) Blit(t *Tile, x, y int) {
+	if t.spans != nil && x >= 0 && y >= 0 && x+t.W <= c.Img.Stride && y+t.H <= c.Img.Rect.Max.Y {
+		// Within the canvas: a copy per run.
+		pix, stride := c.Img.Pix, c.Img.Stride
+		for _, s := range t.spans {
+			row := int(s.y) * t.W
+			at := (y+int(s.y))*stride + x
+			copy(pix[at+int(s.x0):at+int(s.x1)], t.Pix[row+int(s.x0):row+int(s.x1)])
+		}
+		return
+	}
 	for ty := range t.H {
 		py := y + ty
 		if py < 0 || py >= c.Img.Rect.Max.Y {
@@ -183,6 +221,9 @@ func cached(key any, isText bool, mk func() *Tile) *Tile {
 		cache.texts++
 	}
 	t := mk()
+	if t.spans == nil { // nil: not a tile of the cache already
+		t.spans = opaqueSpans(t)
+	}
 	cache.tiles[key] = t
 	return t
 }

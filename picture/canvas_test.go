@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // solid is a w×h tile of palette index v.
@@ -36,4 +37,26 @@ func TestRow(t *testing.T) {
 	assert.Equal(t, bg, at(14, 8))
 
 	assert.Equal(t, 9, c.Row(9, 0, 20, 3), "no tiles")
+}
+
+// TestBlitByRunsAsByPixels blits a cached tile with holes by its runs and
+// the same pixels as an uncached tile, inside the canvas and across its
+// edges: the pictures agree.
+func TestBlitByRunsAsByPixels(t *testing.T) {
+	pix := []uint8{
+		1, Transparent, 2, 2,
+		Transparent, Transparent, Transparent, Transparent,
+		3, 3, 3, Transparent,
+	}
+	cachedTile := Cached(struct{ test string }{"blit"}, func() *Tile {
+		return &Tile{W: 4, H: 3, Pix: append([]uint8(nil), pix...)}
+	})
+	require.NotNil(t, cachedTile.spans)
+	plain := &Tile{W: 4, H: 3, Pix: pix}
+	for _, at := range [][2]int{{0, 0}, {3, 2}, {6, 7}, {-2, 1}, {7, -1}, {8, 8}} {
+		a, b := NewCanvas(10, 10, Table), NewCanvas(10, 10, Table)
+		a.Blit(cachedTile, at[0], at[1])
+		b.Blit(plain, at[0], at[1])
+		assert.Equal(t, b.Img.Pix, a.Img.Pix, "at %v", at)
+	}
 }

@@ -2,15 +2,43 @@ package picture
 
 import (
 	"bytes"
+	"encoding/binary"
+	"hash/crc32"
 	"image"
+	"image/color"
 	"image/png"
+	"math/bits"
 	"sync"
 )
 
-// encoder writes the pictures: the fastest deflate level (a paletted
-// picture of flat areas compresses well at any level) and buffers reused
-// across calls.
-var encoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &bufferPool{}}
+// Encode returns img as PNG bytes and gives its buffer back for the next
+// NewCanvas: img must not be used afterwards.
+//
+// A picture here is flat areas, runs of one colour and rows repeated from
+// the row above, drawn over a fixed palette: encodePaletted writes it as an
+// 8-bit paletted PNG without row filters whose deflate stream is made of
+// those two repetitions alone (a copy of the row above, a run of the last
+// byte) and literals, coded with deflate's fixed Huffman codes. It does a
+// few comparisons per byte where a general deflate hashes every position,
+// and the file decodes to the same pixels as image/png's.
+func Encode(img *image.Paletted) ([]byte, error) {
+	defer pixPool.Put(&img.Pix)
+	return EncodePaletted(img)
+}
+
+// EncodePaletted is Encode without giving the buffer back: img stays
+// usable.
+func EncodePaletted(img *image.Paletted) ([]byte, error) {
+	if len(img.Palette) <= 16 || len(img.Palette) > 256 || img.Rect.Empty() {
+		// Fewer bits per pixel (or nothing to draw): image/png.
+		return encodeStd(img)
+	}
+	return encodePaletted(img), nil
+}
+
+// stdEncoder writes the pictures encodePaletted does not: the fastest
+// deflate level, buffers reused across calls.
+var stdEncoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &bufferPool{}}
 
 type bufferPool struct{ p sync.Pool }
 
@@ -21,14 +49,371 @@ func (b *bufferPool) Get() *png.EncoderBuffer {
 
 func (b *bufferPool) Put(x *png.EncoderBuffer) { b.p.Put(x) }
 
-// Encode returns img as PNG bytes and gives its buffer back for the next
-// NewCanvas: img must not be used afterwards.
-func Encode(img *image.Paletted) ([]byte, error) {
-	defer pixPool.Put(&img.Pix)
+func encodeStd(img *image.Paletted) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(48 << 10)
-	if err := encoder.Encode(&buf, img); err != nil {
+	if err := stdEncoder.Encode(&buf, img); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// rawPool keeps the filtered scanlines (a 0 filter byte before each row)
+// between encodes.
+var rawPool sync.Pool
+
+// The PNG format: https://www.w3.org/TR/png-3/ (chunks, IHDR, PLTE, tRNS,
+// IDAT as a zlib stream of the filtered scanlines); deflate and its fixed
+// Huffman codes: RFC 1951 §3.2.5–3.2.6; zlib's header and Adler-32: RFC 1950.
+
+func encodePaletted(img *image.Paletted) []byte {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	stride := w + 1
+	n := stride * h
+	var raw []byte
+	if p, ok := rawPool.Get().(*[]byte); ok && cap(*p) >= n {
+		raw = (*p)[:n]
+	} else {
+		raw = make([]byte, n)
+	}
+	defer rawPool.Put(&raw)
+	for y := range h {
+		row := raw[y*stride : (y+1)*stride]
+		row[0] = 0 // filter type None
+		off := img.PixOffset(img.Rect.Min.X, img.Rect.Min.Y+y)
+		copy(row[1:], img.Pix[off:off+w])
+	}
+
+	out := make([]byte, 0, 8<<10+n/16)
+	out = append(out, 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n')
+	var ihdr [13]byte
+	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
+	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
+	ihdr[8], ihdr[9] = 8, 3 // bit depth 8, colour type 3 (indexed)
+	out = chunk(out, "IHDR", ihdr[:])
+
+	pal := make([]byte, 0, 3*len(img.Palette))
+	var alpha []byte
+	last := -1 // the last entry that is not opaque
+	for i, c := range img.Palette {
+		// As image/png: the colour without its alpha premultiplied.
+		nc := color.NRGBAModel.Convert(c).(color.NRGBA)
+		if nc.A != 0xff {
+			last = i
+		}
+		pal = append(pal, nc.R, nc.G, nc.B)
+		alpha = append(alpha, nc.A)
+	}
+	out = chunk(out, "PLTE", pal)
+	if last >= 0 {
+		out = chunk(out, "tRNS", alpha[:last+1])
+	}
+
+	// IDAT: its length is written once the stream is done.
+	start := len(out)
+	out = append(out, 0, 0, 0, 0, 'I', 'D', 'A', 'T')
+	out = append(out, 0x78, 0x01) // zlib: deflate, 32 KiB window, fastest
+	out = deflateRaw(out, raw, stride)
+	out = binary.BigEndian.AppendUint32(out, adlerRows(raw, stride))
+	binary.BigEndian.PutUint32(out[start:], uint32(len(out)-start-8))
+	out = binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(out[start+4:]))
+	return chunk(out, "IEND", nil)
+}
+
+// chunk appends a PNG chunk: length, type, data, CRC of type and data.
+func chunk(out []byte, typ string, data []byte) []byte {
+	out = binary.BigEndian.AppendUint32(out, uint32(len(data)))
+	at := len(out)
+	out = append(out, typ...)
+	out = append(out, data...)
+	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(out[at:]))
+}
+
+// bitWriter writes deflate's bit stream: least significant bit first.
+type bitWriter struct {
+	out  []byte
+	bits uint64
+	n    uint
+}
+
+func (b *bitWriter) write(v uint64, n uint) {
+	b.bits |= v << b.n
+	b.n += n
+	if b.n >= 32 {
+		b.out = binary.LittleEndian.AppendUint32(b.out, uint32(b.bits))
+		b.bits >>= 32
+		b.n -= 32
+	}
+}
+
+func (b *bitWriter) flush() []byte {
+	for b.n > 0 {
+		b.out = append(b.out, byte(b.bits))
+		b.bits >>= 8
+		b.n -= min(b.n, 8)
+	}
+	return b.out
+}
+
+// fixedLit holds deflate's fixed literal/length codes (RFC 1951 §3.2.6),
+// bit-reversed for the bit writer, with their lengths.
+var fixedLit [288]struct {
+	code uint16
+	n    uint8
+}
+
+// fixedDist holds the fixed distance codes: 5 bits each, reversed.
+var fixedDist [30]uint16
+
+// Lengths 3..258 and distances 1..32768 by code (RFC 1951 §3.2.5): the
+// base of each code and its extra bits.
+var (
+	lengthBase  = [29]uint16{3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258}
+	lengthExtra = [29]uint8{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0}
+	distBase    = [30]uint16{1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577}
+	distExtra   = [30]uint8{0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13}
+	// lengthCode is the code (0..28, for symbol 257+code) of each length
+	// 3..258, indexed by length-3.
+	lengthCode [256]uint8
+)
+
+func init() {
+	rev := func(v uint16, n uint8) uint16 { return bits.Reverse16(v) >> (16 - n) }
+	for v := range 288 {
+		var code uint16
+		var n uint8
+		switch {
+		case v < 144:
+			code, n = 0x30+uint16(v), 8
+		case v < 256:
+			code, n = 0x190+uint16(v-144), 9
+		case v < 280:
+			code, n = uint16(v-256), 7
+		default:
+			code, n = 0xc0+uint16(v-280), 8
+		}
+		fixedLit[v].code, fixedLit[v].n = rev(code, n), n
+	}
+	for d := range fixedDist {
+		fixedDist[d] = rev(uint16(d), 5)
+	}
+	for c := range lengthBase {
+		lo := int(lengthBase[c])
+		hi := lo + 1<<lengthExtra[c]
+		for l := lo; l < hi && l <= 258; l++ {
+			lengthCode[l-3] = uint8(c)
+		}
+	}
+}
+
+// distCode is the distance code of d (1..32768).
+func distCode(d int) int {
+	if d <= 4 {
+		return d - 1
+	}
+	// Two codes per power of two above 4: the top bit's position and the
+	// bit below it.
+	l := bits.Len(uint(d-1)) - 1
+	return 2*l + int((d-1)>>(l-1)&1)
+}
+
+func (b *bitWriter) literal(v byte) {
+	c := fixedLit[v]
+	b.write(uint64(c.code), uint(c.n))
+}
+
+// match writes a copy of length 3..258 from dist bytes back.
+func (b *bitWriter) match(length, dist int) {
+	lc := lengthCode[length-3]
+	c := fixedLit[257+int(lc)]
+	v, n := uint64(c.code), uint(c.n)
+	if e := lengthExtra[lc]; e > 0 {
+		v |= uint64(length-int(lengthBase[lc])) << n
+		n += uint(e)
+	}
+	dc := distCode(dist)
+	v |= uint64(fixedDist[dc]) << n
+	n += 5
+	if e := distExtra[dc]; e > 0 {
+		v |= uint64(dist-int(distBase[dc])) << n
+		n += uint(e)
+	}
+	b.write(v, n) // at most 7+5+5+13 = 30 bits
+}
+
+// copies writes a copy of n ≥ 3 bytes from dist back as matches of at
+// most 258 bytes, none shorter than 3.
+func (b *bitWriter) copies(n, dist int) {
+	for n > 0 {
+		l := min(n, 258)
+		if r := n - l; r > 0 && r < 3 {
+			l = n - 3
+		}
+		b.match(l, dist)
+		n -= l
+	}
+}
+
+// maxDist is deflate's window: the farthest a copy reaches back.
+const maxDist = 32768
+
+// deflateRaw appends the deflate stream of data, one block with the fixed
+// codes, whose rows are stride bytes long: each position is a copy of the
+// row above, a run of the byte before, or a literal.
+func deflateRaw(out, data []byte, stride int) []byte {
+	b := bitWriter{out: out}
+	b.write(1|1<<1, 3) // BFINAL, BTYPE 01: fixed codes
+	up := stride <= maxDist
+	var table [1 << hashBits]int32 // position+1 of the last 4 bytes seen with each hash
+	for i := 0; i < len(data); {
+		var u, r int
+		if up && i >= stride {
+			u = same(data[i:], data[i-stride:])
+		}
+		if i > 0 && u < 258 {
+			r = run(data[i:], data[i-1])
+		}
+		switch {
+		case u >= 3 && u >= r:
+			b.copies(u, stride)
+			i += u
+			continue
+		case r >= 3:
+			b.copies(r, 1)
+			i += r
+			continue
+		}
+		// Neither: the bytes seen last with the same hash, often the
+		// same glyph or card drawn elsewhere.
+		if i+4 <= len(data) {
+			h := hash4(data[i:])
+			c := int(table[h]) - 1
+			table[h] = int32(i + 1)
+			if c >= 0 && i-c <= maxDist {
+				if m := same(data[i:], data[c:i]); m >= 4 {
+					b.copies(m, i-c)
+					i += m
+					continue
+				}
+			}
+		}
+		b.literal(data[i])
+		i++
+	}
+	b.literal255() // end of block
+	return b.flush()
+}
+
+const hashBits = 14
+
+// hash4 hashes the 4 bytes at the start of p.
+func hash4(p []byte) uint32 {
+	return binary.LittleEndian.Uint32(p) * 0x1e35a7bd >> (32 - hashBits)
+}
+
+// literal255 writes the end-of-block code (256).
+func (b *bitWriter) literal255() {
+	c := fixedLit[256]
+	b.write(uint64(c.code), uint(c.n))
+}
+
+// same is the length of the common prefix of a and b (b at least as long
+// as a where it matters).
+func same(a, b []byte) int {
+	n := 0
+	for len(a) >= 8 && len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(a) ^ binary.LittleEndian.Uint64(b)
+		if x != 0 {
+			return n + bits.TrailingZeros64(x)/8
+		}
+		a, b, n = a[8:], b[8:], n+8
+	}
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return n + i
+		}
+	}
+	return n + min(len(a), len(b))
+}
+
+// run is the number of bytes at the start of a equal to c.
+func run(a []byte, c byte) int {
+	w := uint64(c) * 0x0101010101010101
+	n := 0
+	for len(a) >= 8 {
+		x := binary.LittleEndian.Uint64(a) ^ w
+		if x != 0 {
+			return n + bits.TrailingZeros64(x)/8
+		}
+		a, n = a[8:], n+8
+	}
+	for _, v := range a {
+		if v != c {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// adlerRows is the Adler-32 of data (RFC 1950 §8.2), rows of stride bytes:
+// a row equal to the one above adds what that row added, which needs no
+// pass over its bytes. For a block of L bytes x₀…x_{L-1}, with
+// s1 = Σxᵢ and s2 = Σ(L-i)·xᵢ, the sums A and B become A+s1 and B+L·A+s2.
+func adlerRows(data []byte, stride int) uint32 {
+	const mod = 65521
+	a, b := uint64(1), uint64(0)
+	var s1, s2 uint64
+	for at := 0; at < len(data); at += stride {
+		row := data[at:min(at+stride, len(data))]
+		if at == 0 || len(row) != stride || !bytes.Equal(row, data[at-stride:at]) {
+			s1, s2 = rowSums(row)
+		}
+		b = (b + uint64(len(row))%mod*a + s2) % mod
+		a = (a + s1) % mod
+	}
+	return uint32(b<<16 | a)
+}
+
+// rowSums are s1 and s2 of row (see adlerRows), modulo 65521, summed by
+// chunks short enough that s2 cannot overflow: appending a chunk Y of n
+// bytes to what came before gives s1+s1(Y) and s2+n·s1+s2(Y).
+func rowSums(row []byte) (s1, s2 uint64) {
+	const mod = 65521
+	for len(row) > 0 {
+		n := min(len(row), 1<<16)
+		a, b := sums(row[:n])
+		s2 = (s2 + uint64(n)%mod*s1 + b) % mod
+		s1 = (s1 + a) % mod
+		row = row[n:]
+	}
+	return s1, s2
+}
+
+// sums are s1 and s2 of p, not reduced: s2 adds s1 after every byte.
+func sums(p []byte) (a, b uint64) {
+	for len(p) >= 8 {
+		a += uint64(p[0])
+		b += a
+		a += uint64(p[1])
+		b += a
+		a += uint64(p[2])
+		b += a
+		a += uint64(p[3])
+		b += a
+		a += uint64(p[4])
+		b += a
+		a += uint64(p[5])
+		b += a
+		a += uint64(p[6])
+		b += a
+		a += uint64(p[7])
+		b += a
+		p = p[8:]
+	}
+	for _, x := range p {
+		a += uint64(x)
+		b += a
+	}
+	return a % 65521, b % 65521
 }
