@@ -27,7 +27,52 @@ echo "== go vet"
 go vet ./...
 
 echo "== go test -race"
-go test -race -count=1 -timeout 25m ./...
+# The end-to-end package sets discordgo's process-wide endpoints, so its
+# tests run one at a time within a process; it is split into E2E_SHARDS
+# processes that run beside the other packages. The longest tests are dealt
+# out first, one per shard in turn, then the others.
+shards=${E2E_SHARDS:-3}
+heavy=(TestFivePlayersFasterThanTheRateLimits TestBoardMissingInTheChannel TestReplicaKills TestFullGame
+  TestBinaryMissingToken TestBotTokenCallsPerTurn TestGameInAThread TestDixxitFullGame TestQwixxFullGame)
+mapfile -t all < <(grep -ho '^func Test[A-Za-z0-9_]*' e2e/*_test.go | sed 's/^func //' | sort -u)
+order=("${heavy[@]}")
+for t in "${all[@]}"; do
+  [[ " ${heavy[*]} " == *" $t "* ]] || order+=("$t")
+done
+declare -a shard
+i=0
+for t in "${order[@]}"; do
+  [[ " ${all[*]} " == *" $t "* ]] || continue
+  shard[i % shards]+="${shard[i % shards]:+|}$t"
+  i=$((i + 1))
+done
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+pids=()
+failed=0
+go test -race -count=1 -timeout 25m $(go list ./... | grep -v '/e2e$') >"$logs/packages" 2>&1 &
+pids+=($!)
+# One build of the end-to-end tests, run in the package's directory as go
+# test would, once per shard.
+if go test -race -c -o "$logs/e2e.test" ./e2e >"$logs/e2e-build" 2>&1; then
+  for k in $(seq 0 $((shards - 1))); do
+    (cd e2e && "$logs/e2e.test" -test.count=1 -test.timeout=25m -test.run "^(${shard[k]})\$" >"$logs/e2e-$k" 2>&1 \
+      && echo "ok  	e2e shard $((k + 1)) of $shards" >>"$logs/e2e-$k") &
+    pids+=($!)
+  done
+else
+  cat "$logs/e2e-build"
+  failed=1
+fi
+for p in "${pids[@]}"; do
+  wait "$p" || failed=1
+done
+cat "$logs/packages"
+for k in $(seq 0 $((shards - 1))); do
+  echo "-- e2e shard $((k + 1)) of $shards"
+  cat "$logs/e2e-$k" 2>/dev/null || true
+done
+[ "$failed" -eq 0 ] || { echo "go test failed"; exit 1; }
 
 echo "== fuzz (engine/dix)"
 # -fuzzminimizetime bounds the minimising of each new interesting input
