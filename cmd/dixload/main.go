@@ -1,9 +1,10 @@
 // Command dixload is the load benchmark of the bot: many concurrent DIX
-// games played by scripted players through the local Discord stand-in
+// (or, with -game qwixx, Qwixx) games played by scripted players through the local Discord stand-in
 // against one bot process on a real Redis, with the answers' latencies,
 // the bot's CPU time per interaction and its bot-token requests per turn.
 //
 //	go run ./cmd/dixload -games 1000 -think 3s
+//	go run ./cmd/dixload -game qwixx -players 4 -games 1000 -think 3s -duration 2m
 //
 // It builds cmd/dixbot (go build, from the module this command is run in)
 // unless -bot names a binary, and runs it as a child process so that its
@@ -85,7 +86,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.Float64Var(&o.cfg.Jitter, "jitter", 0.5, "think time varies uniformly by ± this fraction")
 	ramp := fs.Duration("ramp", -1, "spread the games' starts over this time (default: the think time × 5)")
 	fs.DurationVar(&o.cfg.Duration, "duration", 0, "end after this time, starting new games meanwhile (default: every game to its end)")
-	fs.StringVar(&o.cfg.Start, "start", "/dix start", "the command that opens each game")
+	fs.StringVar(&o.cfg.Game, "game", loadtest.GameDIX, "the game played: dix or qwixx")
+	fs.StringVar(&o.cfg.Start, "start", "", "the command that opens each game (default \"/<game> start\")")
 	fs.BoolVar(&o.cfg.RateLimits, "rate-limits", true, "keep the stand-in's Discord rate limits on")
 	fs.DurationVar(&o.cfg.APILatency, "api-latency", 0, "delay each of the stand-in's REST answers, as Discord's round trip (e.g. 50ms)")
 	fs.StringVar(&o.cfg.RedisURL, "redis", "", "Redis URL for the bot (default: a private redis-server)")
@@ -102,7 +104,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.quiet, "q", false, "no progress lines")
 	fs.BoolVar(&o.verbose, "v", false, "log the stand-in's diagnostics (warnings) to stderr")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: dixload [flags]\n\nPlays concurrent DIX games through the Discord stand-in against one bot on Redis and reports latencies, CPU and Discord requests.")
+		fmt.Fprintln(stderr, "Usage: dixload [flags]\n\nPlays concurrent DIX or Qwixx games through the Discord stand-in against one bot on Redis and reports latencies, CPU and Discord requests.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -114,6 +116,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	o.cfg.Ramp = *ramp
 	if o.cfg.Ramp < 0 {
 		o.cfg.Ramp = 5 * o.cfg.Think
+	}
+	switch o.cfg.Game {
+	case loadtest.GameDIX, loadtest.GameQwixx:
+	default:
+		return nil, fmt.Errorf("-game %q: dix or qwixx", o.cfg.Game)
 	}
 	switch o.pictures {
 	case "on", "off":

@@ -9,26 +9,35 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// customID is a parsed "dix:<verb>:<version>[:<arg>]" component id.
+// customID is a parsed "<game>:<verb>:<version>[:<arg>]" component id
+// of one of the games played (games).
 type customID struct {
 	verb    string
 	version uint64
+	arg     string
 	raw     string
 }
 
+// games are the custom ids' game prefixes the players know.
+var games = []string{"dix", "qwixx"}
+
 func parseCustomID(s string) (customID, bool) {
 	parts := strings.SplitN(s, ":", 4)
-	if len(parts) < 3 || parts[0] != "dix" {
+	if len(parts) < 3 || !slices.Contains(games, parts[0]) {
 		return customID{}, false
 	}
 	v, err := strconv.ParseUint(parts[2], 10, 32)
 	if err != nil {
 		return customID{}, false
 	}
-	return customID{verb: parts[1], version: v, raw: s}, true
+	id := customID{verb: parts[1], version: v, raw: s}
+	if len(parts) == 4 {
+		id.arg = parts[3]
+	}
+	return id, true
 }
 
-// controls lists the enabled components of a message that carry a DIX
+// controls lists the enabled components of a message that carry a game's
 // custom id.
 func controls(m fakediscord.Message) []fakediscord.Component {
 	var out []fakediscord.Component

@@ -35,7 +35,9 @@ type Config struct {
 	// Duration, when set, ends the run after this time, a table whose game
 	// has ended starting another meanwhile; 0 plays every game to its end.
 	Duration time.Duration
-	// Start is the command that opens each game; default "/dix start".
+	// Game is the game played: GameDIX (the default) or GameQwixx.
+	Game string
+	// Start is the command that opens each game; default "/<Game> start".
 	Start string
 	// RateLimits keeps the stand-in's Discord rate limits on (as on
 	// Discord); off measures the bot without them.
@@ -85,8 +87,15 @@ func (c *Config) defaults() error {
 	if c.Bot == nil {
 		return errors.New("loadtest: no bot")
 	}
+	switch c.Game {
+	case "":
+		c.Game = GameDIX
+	case GameDIX, GameQwixx:
+	default:
+		return fmt.Errorf("loadtest: game %q: %s or %s", c.Game, GameDIX, GameQwixx)
+	}
 	if c.Start == "" {
-		c.Start = "/dix start"
+		c.Start = "/" + c.Game + " start"
 	}
 	if c.Stall <= 0 {
 		c.Stall = 2 * time.Minute
@@ -102,6 +111,12 @@ func (c *Config) defaults() error {
 	}
 	return nil
 }
+
+// The games a load run plays.
+const (
+	GameDIX   = "dix"
+	GameQwixx = "qwixx"
+)
 
 // lang is the language of the boards: the guilds are not Community
 // servers, so their locale is en-US, and the players' client is English.

@@ -110,3 +110,44 @@ func TestRunPlaysEveryGameToItsEnd(t *testing.T) {
 	assert.Contains(t, out.String(), "p99")
 	assert.Contains(t, out.String(), "ms per interaction")
 }
+
+// TestRunPlaysQwixxToTheEnd runs the load on Qwixx at its smallest: three
+// four-player games, every player deciding at once as soon as the board
+// asks. Only correctness is checked: every game reached its scoreboard,
+// every interaction was answered within 3 s, each roll saw decisions, and
+// the stand-in saw no broken rule.
+func TestRunPlaysQwixxToTheEnd(t *testing.T) {
+	url := redisURL(t)
+	bin := dixbot(t)
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	rep, err := loadtest.Run(ctx, loadtest.Config{
+		Game:     loadtest.GameQwixx,
+		Games:    3,
+		Players:  4,
+		Bot:      &loadtest.Child{Path: bin, Dir: dir, LogFile: filepath.Join(dir, "dixbot.log")},
+		RedisURL: url,
+		Dir:      dir,
+		Stall:    time.Minute,
+		Seed:     7,
+	})
+	require.NoError(t, err)
+	t.Logf("%d answers in %.1fs of play, %d rolls, %d decisions, %d refused, p99 %.1f ms", rep.Answers.Answered, rep.Elapsed,
+		rep.Games.Turns, rep.Games.Decisions, rep.Games.Refusals, rep.Answers.Latency.P99)
+
+	assert.Zero(t, rep.TableErrorCount, "tables stopped midway: %v", rep.TableErrors)
+	assert.Equal(t, "/qwixx start", rep.Config.Start)
+	assert.Equal(t, 3, rep.Games.Opened)
+	assert.Equal(t, 3, rep.Games.Finished, "every game reached its scoreboard")
+	assert.Positive(t, rep.Games.Turns, "rolls read from the boards")
+	assert.Greater(t, rep.Games.Decisions, rep.Games.Turns, "several decisions per roll")
+	a := rep.Answers
+	assert.Zero(t, a.Unanswered)
+	assert.Equal(t, a.Answered, a.Dispatched, "the players' count is the stand-in's")
+	assert.Equal(t, a.Dispatched, a.InTime, "every interaction answered within 3 s")
+	assert.Equal(t, 3, a.ByKind["command"].Count, "one /qwixx start per game")
+	assert.Zero(t, rep.ViolationCount, "the stand-in's record of broken rules: %v", rep.Violations)
+	require.NotNil(t, rep.Bot.Log)
+	assert.Zero(t, rep.Bot.Log.Errors, "errors in the bot's log: %v", rep.Bot.Log.First)
+}

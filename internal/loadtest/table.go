@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -51,6 +52,9 @@ type table struct {
 	want    uint64                // the lowest state version not decided on yet
 	last    *fakediscord.Response // the last answer, for error messages
 
+	// mu guards samples, unanswered and last while a game of simultaneous
+	// decisions (Qwixx) has several players' interactions under way.
+	mu         sync.Mutex
 	samples    [numKinds][]time.Duration
 	unanswered int // interactions the stand-in saw go unanswered for 3 s
 	gone       int // clicks on a button the board had just lost
@@ -70,7 +74,11 @@ func (t *table) play(ctx context.Context, repeat bool) {
 	for {
 		err := t.open(ctx)
 		if err == nil {
-			err = t.playGame(ctx)
+			if t.cfg.Game == GameQwixx {
+				err = t.playQwixx(ctx)
+			} else {
+				err = t.playGame(ctx)
+			}
 		}
 		if ctx.Err() != nil {
 			return // the run is over: whatever was under way stops here
@@ -368,7 +376,14 @@ func (t *table) click(ctx context.Context, user fakediscord.User, msgID, customI
 // returned as fakediscord.ErrNoResponse. The answer is waited for even
 // when ctx ends meanwhile: it belongs to the run.
 func (t *table) interact(ctx context.Context, k kind, send func(context.Context) (*fakediscord.Interaction, error)) (*fakediscord.Response, error) {
-	if err := sleep(ctx, t.think()); err != nil {
+	return t.interactAfter(ctx, k, t.think(), send)
+}
+
+// interactAfter is interact with the think time given: safe for
+// concurrent use by the players of one table (it draws nothing from the
+// table's random source).
+func (t *table) interactAfter(ctx context.Context, k kind, think time.Duration, send func(context.Context) (*fakediscord.Interaction, error)) (*fakediscord.Response, error) {
+	if err := sleep(ctx, think); err != nil {
 		return nil, err
 	}
 	ix, err := send(ctx)
@@ -380,12 +395,16 @@ func (t *table) interact(ctx context.Context, k kind, send func(context.Context)
 	r, err := ix.Wait(wctx)
 	if err != nil {
 		if errors.Is(err, fakediscord.ErrNoResponse) {
+			t.mu.Lock()
 			t.unanswered++
+			t.mu.Unlock()
 		}
 		return nil, err
 	}
+	t.mu.Lock()
 	t.samples[k] = append(t.samples[k], r.Latency)
 	t.last = r
+	t.mu.Unlock()
 	t.answered.Add(1)
 	t.recent.add(r.Latency)
 	return r, nil
