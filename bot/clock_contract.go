@@ -147,11 +147,16 @@ func (b *Bot) editBoard(ctx context.Context, d discordAPI, channel string, g *pr
 		return err
 	}
 	if st.Over() {
-		sctx, cancel := context.WithTimeout(ctx, b.timeout)
-		if err := b.store.Finish(sctx, channel); err != nil {
-			b.log.Warn("could not archive a finished game", "channel", channel, "err", err)
+		if err := b.recordContract(ctx, g, r, td, st); err != nil {
+			// Left active: finishOver records it before archiving it.
+			b.log.Warn("could not record a finished game's result; it stays active", "channel", channel, "err", err)
+		} else {
+			sctx, cancel := context.WithTimeout(ctx, b.timeout)
+			if err := b.store.Finish(sctx, channel); err != nil {
+				b.log.Warn("could not archive a finished game", "channel", channel, "err", err)
+			}
+			cancel()
 		}
-		cancel()
 	}
 	comps := boardComponents(g.Rules.Name(), st.Seq(), pb)
 	embeds := pb.Embeds

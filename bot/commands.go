@@ -121,7 +121,7 @@ func (b *Bot) Commands() []*discordgo.ApplicationCommand {
 		DescriptionLocalizations: localized("cmd_desc"),
 		Contexts:                 &guildOnly,
 		Options:                  subs,
-	}}, b.contractCommands()...)
+	}}, append(b.contractCommands(), b.statsCommands()...)...)
 }
 
 // command routes /dix <subcommand>.
@@ -337,7 +337,7 @@ func (c *call) postAgain(intro string) error {
 			m.owe(r, effect{Kind: effLobby, Msg: effLobbyAgain})
 			key = "lobby_reposted"
 		case r.State.Phase == dix.PhaseOver:
-			m.owe(r, effect{Kind: effScores}, effect{Kind: effFinish})
+			m.owe(r, effect{Kind: effResult}, effect{Kind: effScores}, effect{Kind: effFinish})
 		default:
 			m.owe(r, effect{Kind: effBoard}) // retires the old one
 		}

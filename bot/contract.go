@@ -407,6 +407,10 @@ func (c *call) finishOver(g *present.Game) bool {
 	if err != nil || !st.Over() {
 		return false
 	}
+	if err := c.b.recordOver(c.ctx, r); err != nil {
+		c.b.log.Warn("could not record a finished game's result; it stays active", "channel", c.i.ChannelID, "err", err)
+		return false
+	}
 	return c.retry("finish", func(ctx context.Context) error { return c.b.store.Finish(ctx, c.i.ChannelID) }) == nil
 }
 
@@ -955,7 +959,10 @@ func (c *call) showContractBoard(g *present.Game, r *dixbot.Record, td *tableDat
 		return err
 	}
 	if st.Over() {
-		if err := c.retry("finish", func(ctx context.Context) error { return c.b.store.Finish(ctx, c.i.ChannelID) }); err != nil {
+		if err := c.b.recordContract(c.ctx, g, r, td, st); err != nil {
+			// Left active: finishOver records it before archiving it.
+			c.b.log.Warn("could not record a finished game's result; it stays active", "channel", c.i.ChannelID, "err", err)
+		} else if err := c.retry("finish", func(ctx context.Context) error { return c.b.store.Finish(ctx, c.i.ChannelID) }); err != nil {
 			c.b.log.Warn("could not archive a finished game", "channel", c.i.ChannelID, "err", err)
 		}
 	}

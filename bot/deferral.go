@@ -56,6 +56,9 @@ func (c *call) deferNow() {
 // that one, deferred, is shown to its asker alone.
 func (c *call) publicAnswer() bool {
 	d, ok := c.i.Data.(discordgo.ApplicationCommandInteractionData)
+	if ok && d.Name == en("leaderboard_cmd_name") {
+		return true
+	}
 	if !ok || len(d.Options) == 0 || d.Options[0] == nil {
 		return false
 	}

@@ -415,7 +415,7 @@ func effectsOf(out played, g *dix.Game, o origin) []effect {
 	}
 	switch {
 	case over:
-		return append(effs, effect{Kind: effScores}, effect{Kind: effFinish})
+		return append(effs, effect{Kind: effResult}, effect{Kind: effScores}, effect{Kind: effFinish})
 	case boundary:
 		return append(effs, effect{Kind: effBoard, Users: nextDeciders(m, g, o.user)})
 	}

@@ -65,7 +65,7 @@ func (c *call) repost() {
 		case r.State == nil:
 			m.owe(r, effect{Kind: effLobby, Msg: effLobbyAgain})
 		case r.State.Phase == dix.PhaseOver:
-			m.owe(r, effect{Kind: effScores}, effect{Kind: effFinish})
+			m.owe(r, effect{Kind: effResult}, effect{Kind: effScores}, effect{Kind: effFinish})
 		default:
 			m.owe(r, effect{Kind: effBoard})
 		}

@@ -809,6 +809,8 @@ func (x *executor) do(ctx context.Context, e effect) error {
 			Content: e.Text, AllowedMentions: mentionUsers(e.Users),
 		})
 		return err
+	case effResult:
+		return x.b.record(ctx, x.b.dixResult(x.rec, x.m))
 	case effLog:
 		return x.b.appendLog(ctx, channel, x.m.Origin, append([]string{"**" + e.Title + "**"}, e.Lines...))
 	case effEnded:

@@ -223,6 +223,10 @@ func init() {
 		verbAbandonYes: {run: (*call).abandonYes, arg: argOptional}, // "abyes": end the table; arg the table's origin (see abandonYes)
 		verbAbandonNo:  {run: (*call).abandonNo, versionless: true}, // "abno": keep it
 
+		// /forget-me's confirmation (stats.go).
+		verbForgetYes: {run: (*call).forgetYes, versionless: true}, // "fgyes": delete the clicker's statistics on the server
+		verbForgetNo:  {run: (*call).forgetNo, versionless: true},  // "fgno": keep them
+
 		// The final scoreboard (rematch.go).
 		verbRematch: {run: (*call).rematch, versionless: true}, // "again": the next game with the same seats and options
 	}
@@ -241,6 +245,9 @@ func (b *Bot) route(c *call) error {
 		}
 		if g, ok := b.games[d.Name]; ok {
 			return b.contractCommand(c, g, d)
+		}
+		if ok, err := b.statsCommand(c, d); ok {
+			return err
 		}
 		return b.command(c, d)
 	case discordgo.InteractionMessageComponent:
