@@ -196,7 +196,7 @@ func (b *Bot) boardMessage(lang string, m *meta, g *dix.Game, attach bool) (*dis
 	if !attach || !b.pictured(m) {
 		return boardEmbed(lang, m, g), nil
 	}
-	png, err := dixpicture.RenderBoard(boardPicture(lang, m, g))
+	png, err := memoBoard(boardPicture(lang, m, g))
 	if err != nil {
 		b.log.Warn("board picture not drawn; text only", "err", err)
 		return boardEmbed(lang, m, g), nil
@@ -210,7 +210,7 @@ func (b *Bot) handMessage(lang string, m *meta, g *dix.Game, s int, attach bool)
 	if !attach || !b.pictured(m) {
 		return handEmbed(lang, m, g, s), nil
 	}
-	png, err := dixpicture.RenderHand(handPicture(lang, m, g, s))
+	png, err := memoHand(handPicture(lang, m, g, s))
 	if err != nil {
 		b.log.Warn("hand picture not drawn; text only", "err", err)
 		return handEmbed(lang, m, g, s), nil
@@ -225,7 +225,7 @@ func (b *Bot) buyPreview(lang string, m *meta, g *dix.Game, s int, cd dix.Card, 
 	if !attach || !b.pictured(m) {
 		return nil, nil
 	}
-	png, err := dixpicture.RenderHand(previewHand(lang, m, g, s, cd, pay))
+	png, err := memoHand(previewHand(lang, m, g, s, cd, pay))
 	if err != nil {
 		b.log.Warn("buy picture not drawn", "err", err)
 		return nil, nil
@@ -233,6 +233,39 @@ func (b *Bot) buyPreview(lang string, m *meta, g *dix.Game, s int, cd dix.Card, 
 	e := &discordgo.MessageEmbed{Color: colorPrompt,
 		Title: truncate(locales.T(lang, "buy_preview", map[string]any{"Card": cardText(lang, cd), "CardName": cardName(lang, cd)}), 256)}
 	return []*discordgo.MessageEmbed{withImage(e, handFile)}, []*discordgo.File{pngFile(handFile, png)}
+}
+
+// pictureMemo keeps the DIX pictures drawn lately, by what they show: a
+// picture asked for again (the board an answer showed, edited in again;
+// a board whose text changed and not its picture) is not drawn again.
+var pictureMemo = picture.NewMemo(32 << 20)
+
+// memoBoard is the PNG of the board picture in, drawn at most once while
+// pictureMemo keeps it.
+func memoBoard(in dixpicture.Board) ([]byte, error) {
+	key, err := in.Key()
+	if err != nil {
+		return dixpicture.RenderBoard(in)
+	}
+	return pictureMemo.Picture(key, func() ([]byte, error) { return dixpicture.RenderBoard(in) })
+}
+
+// memoHand is memoBoard for a hand picture.
+func memoHand(in dixpicture.Hand) ([]byte, error) {
+	key, err := in.Key()
+	if err != nil {
+		return dixpicture.RenderHand(in)
+	}
+	return pictureMemo.Picture(key, func() ([]byte, error) { return dixpicture.RenderHand(in) })
+}
+
+// memoScoreboard is memoBoard for a final scoreboard.
+func memoScoreboard(in dixpicture.Scoreboard) ([]byte, error) {
+	key, err := in.Key()
+	if err != nil {
+		return dixpicture.RenderScoreboard(in)
+	}
+	return pictureMemo.Picture(key, func() ([]byte, error) { return dixpicture.RenderScoreboard(in) })
 }
 
 // boardPicture is the input of the board picture of g in lang.
@@ -274,7 +307,7 @@ func (b *Bot) scoresMessage(lang string, m *meta, g *dix.Game, attach bool) (*di
 	if !attach || !b.pictured(m) {
 		return e, nil
 	}
-	png, err := dixpicture.RenderScoreboard(scoreboardPicture(lang, m, g))
+	png, err := memoScoreboard(scoreboardPicture(lang, m, g))
 	if err != nil {
 		b.log.Warn("scoreboard picture not drawn; text only", "err", err)
 		return e, nil

@@ -672,3 +672,35 @@ func TestPicturedHandKeepsTheCollectionInText(t *testing.T) {
 	require.Len(t, resp.Data.Embeds, 1)
 	assert.Contains(t, dumpEmbed(resp.Data.Embeds[0]), byColor("en", rec.State.Players[0].Collection, true))
 }
+
+// TestBoardDrawnOncePerPicture: the board asked for again, after a change
+// its picture does not show (the sequence number), is the picture already
+// drawn (the same bytes in memory), not a new one; a change the picture
+// shows draws a new one.
+func TestBoardDrawnOncePerPicture(t *testing.T) {
+	g, err := dix.New(dix.Options{Players: 3, Seed: 8, FirstPlayer: 0})
+	require.NoError(t, err)
+	b, err := New(Options{Store: newMemStore()})
+	require.NoError(t, err)
+	m := &meta{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}, {ID: "u3", Name: "Chloé"}}}
+	_, files := b.boardMessage("en", m, g, true)
+	require.Len(t, files, 1)
+	first := readFile(t, files[0])
+	g.Seq += 3
+	_, files = b.boardMessage("en", m, g, true)
+	require.Len(t, files, 1)
+	again := readFile(t, files[0])
+	assert.Equal(t, first, again)
+
+	png1, err := memoBoard(boardPicture("en", m, g))
+	require.NoError(t, err)
+	png2, err := memoBoard(boardPicture("en", m, g))
+	require.NoError(t, err)
+	assert.Same(t, &png1[0], &png2[0], "drawn twice")
+
+	_, err = g.Apply(dix.Action{Kind: dix.ActDraw, Player: g.ToAct()})
+	require.NoError(t, err)
+	png3, err := memoBoard(boardPicture("en", m, g))
+	require.NoError(t, err)
+	assert.NotEqual(t, png1, png3, "a drawn change keeps the old picture")
+}

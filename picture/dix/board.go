@@ -303,3 +303,32 @@ func (c *canvas) drawBlock(x, y, h int, p *seatData) {
 	t := picture.Text(strconv.Itoa(p.lay.score.Total), picture.FontKey{Bold: true, Size: 21}, picture.White, bg)
 	c.Blit(t, sx+gridSmall.scoreW-t.W-2, fy+4+(small.h-4-t.H)/2)
 }
+
+// Key names the board picture b draws: boards with the same key are drawn
+// alike. The view's sequence number, which every action moves on, is not
+// drawn and is left out, so a change the picture does not show (a pass
+// that moves only the text's clock, say) keeps the key.
+func (b Board) Key() (picture.Key, error) {
+	b.View.Seq = 0
+	return picture.KeyOf(struct {
+		Kind  string
+		Board Board
+	}{"dix board", b})
+}
+
+// Key names the hand picture h draws.
+func (h Hand) Key() (picture.Key, error) {
+	return picture.KeyOf(struct {
+		Kind string
+		Hand Hand
+	}{"dix hand", h})
+}
+
+// Key names the scoreboard picture s draws.
+func (s Scoreboard) Key() (picture.Key, error) {
+	s.View.Seq = 0
+	return picture.KeyOf(struct {
+		Kind       string
+		Scoreboard Scoreboard
+	}{"dix scoreboard", s})
+}
