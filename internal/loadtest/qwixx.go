@@ -16,8 +16,9 @@ import (
 // marks as deciding (its sheet line starts with ▶) clicks, all of them at
 // once, each after their own think time: a white sum in a random row or
 // Pass, and for the active player a random colour sum or "No colour sum".
-// A white sum the player's sheet refuses (a box already passed) is
-// followed by Pass, as a person would.
+// A player marks a white sum only where their sheet line shows it may
+// (right of the row's last mark, the last box after five marks); one the
+// sheet refuses all the same is followed by Pass, as a person would.
 
 // qwixxPass is the share of white-sum decisions that pass, and of
 // colour-sum decisions that take no colour sum.
@@ -43,7 +44,7 @@ type qwixxBoard struct {
 	white, colour []customID // "w …" and "c …" moves
 	version       uint64
 	turn          int
-	deciding      map[string]bool
+	deciding      map[string]string // name -> its sheet line
 }
 
 // qwixxMarkers are the texts that start a deciding player's sheet line,
@@ -66,7 +67,7 @@ func newQwixxMarkers(lang string, names []string) qwixxMarkers {
 }
 
 func (q qwixxMarkers) read(m fakediscord.Message) qwixxBoard {
-	b := qwixxBoard{deciding: map[string]bool{}}
+	b := qwixxBoard{deciding: map[string]string{}}
 	for _, id := range withVerb(m, "mv") {
 		b.version = max(b.version, id.version)
 		switch {
@@ -79,7 +80,7 @@ func (q qwixxMarkers) read(m fakediscord.Message) qwixxBoard {
 	for _, line := range strings.Split(m.Content, "\n") {
 		for n, p := range q.deciding {
 			if strings.HasPrefix(line, p) {
-				b.deciding[n] = true
+				b.deciding[n] = line
 			}
 		}
 		if rest, ok := strings.CutPrefix(line, q.turn); ok {
@@ -147,14 +148,15 @@ func (t *table) playQwixx(ctx context.Context) error {
 		turn = max(turn, b.turn)
 		for _, u := range t.players {
 			n := u.Username
-			if !b.deciding[n] || inflight[n] || b.version < next[n] {
+			line, deciding := b.deciding[n]
+			if !deciding || inflight[n] || b.version < next[n] {
 				continue
 			}
 			var pick, pass customID
 			if len(b.colour) > 0 {
 				pick, pass = t.pickQwixx(b.colour, "c -", qwixxPassColour)
 			} else if len(b.white) > 0 {
-				pick, pass = t.pickQwixx(b.white, "w -", qwixxPassWhite)
+				pick, pass = t.pickQwixx(markable(line, b.white), "w -", qwixxPassWhite)
 			} else {
 				continue
 			}
@@ -234,4 +236,81 @@ func (t *table) qwixxDecide(ctx context.Context, u fakediscord.User, boardID str
 		return o
 	}
 	return o
+}
+
+// rowEmoji are the rows' colours as the sheet lines show them, in the
+// order of the moves' colour letters.
+var rowEmoji = [4]string{"🔴", "🟡", "🟢", "🔵"}
+
+const rowLetters = "rygb"
+
+// markable keeps the white-sum moves among ids that the sheet line allows
+// (the pass always): a row's short form is its colour, its mark count and
+// "→" with its last number (none without marks, 🔒 once locked).
+func markable(line string, ids []customID) []customID {
+	var out []customID
+	for _, id := range ids {
+		c, n, ok := parseMark(id.arg)
+		if !ok || mayMark(line, c, n) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// parseMark reads "w r7": row index c and number n.
+func parseMark(arg string) (int, int, bool) {
+	f := strings.Fields(arg)
+	if len(f) != 2 || len(f[1]) < 2 {
+		return 0, 0, false
+	}
+	c := strings.IndexByte(rowLetters, f[1][0])
+	n, err := strconv.Atoi(f[1][1:])
+	if c < 0 || err != nil {
+		return 0, 0, false
+	}
+	return c, n, true
+}
+
+// mayMark reports whether the sheet line lets row c take number n.
+func mayMark(line string, c, n int) bool {
+	i := strings.Index(line, rowEmoji[c])
+	if i < 0 {
+		return true // not read: let the bot say
+	}
+	rest := line[i+len(rowEmoji[c]):]
+	end := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
+	if end < 0 {
+		end = len(rest)
+	}
+	count, _ := strconv.Atoi(rest[:end])
+	rest = rest[end:]
+	if strings.HasPrefix(rest, "🔒") {
+		return false
+	}
+	ascending := c < 2
+	last := 1
+	if !ascending {
+		last = 13
+	}
+	if after, ok := strings.CutPrefix(rest, "→"); ok {
+		e := strings.IndexFunc(after, func(r rune) bool { return r < '0' || r > '9' })
+		if e < 0 {
+			e = len(after)
+		}
+		if v, err := strconv.Atoi(after[:e]); err == nil {
+			last = v
+		}
+	}
+	lastBox := 12
+	if !ascending {
+		lastBox = 2
+	}
+	if n == lastBox && count < 5 {
+		return false
+	}
+	if ascending {
+		return n > last
+	}
+	return n < last
 }
