@@ -197,20 +197,38 @@ func (t *table) pickQwixx(ids []customID, passArg string, passShare float64) (pi
 }
 
 // qwixxDecide makes one player's decision after their think time: the
-// click, and Pass at once when a mark is refused. It runs beside the other
-// players' decisions and touches the table only through interactAfter.
+// click, and Pass at once when a mark is refused. Each click is on the
+// button of that move as the board shows it at that moment (the board's
+// buttons are drawn again after every decision, another player's
+// included); a button gone meanwhile is looked for again on the board as
+// it then stands, as a person would click it again. It runs beside the
+// other players' decisions and touches the table only through
+// interactAfter.
 func (t *table) qwixxDecide(ctx context.Context, u fakediscord.User, boardID string, think time.Duration, pick, pass customID) qwixxOutcome {
 	o := qwixxOutcome{name: u.Username, next: pick.version + 1}
-	for try, id := range []customID{pick, pass} {
+	for try, want := range []customID{pick, pass} {
 		if try == 1 && (pass.raw == "" || pick.raw == pass.raw) {
 			break
 		}
 		if try == 1 {
 			think = 0
 		}
-		r, err := t.interactAfter(ctx, kindButton, think, func(ctx context.Context) (*fakediscord.Interaction, error) {
-			return t.fake.Click(ctx, u.ID, boardID, id.raw)
-		})
+		var r *fakediscord.Response
+		var err error
+		for again := 0; ; again++ {
+			id, ok := t.currentButton(boardID, want.arg)
+			if !ok {
+				return o // the decision is no longer asked for
+			}
+			r, err = t.interactAfter(ctx, kindButton, think, func(ctx context.Context) (*fakediscord.Interaction, error) {
+				return t.fake.Click(ctx, u.ID, boardID, id.raw)
+			})
+			if !errors.Is(err, fakediscord.ErrUnknownComponent) || again == 2 {
+				break
+			}
+			o.gone++
+			think = 0
+		}
 		switch {
 		case errors.Is(err, fakediscord.ErrNoResponse):
 			return o
@@ -236,6 +254,21 @@ func (t *table) qwixxDecide(ctx context.Context, u fakediscord.User, boardID str
 		return o
 	}
 	return o
+}
+
+// currentButton returns the board's button of move arg as the board
+// shows it now.
+func (t *table) currentButton(boardID, arg string) (customID, bool) {
+	m, ok := t.fake.Message(boardID)
+	if !ok {
+		return customID{}, false
+	}
+	for _, id := range withVerb(m, "mv") {
+		if id.arg == arg {
+			return id, true
+		}
+	}
+	return customID{}, false
 }
 
 // rowEmoji are the rows' colours as the sheet lines show them, in the
