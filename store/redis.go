@@ -50,7 +50,12 @@ type Redis struct {
 	rdb     redis.UniversalClient // *redis.Client, or *redis.ClusterClient in cluster mode
 	o       Options
 	cluster bool
+	recent  *recent // the active records last written or read, by game key
 }
+
+// recentRecords is how many active records a Redis keeps in memory for
+// Update (see recent): a few per game of a busy process.
+const recentRecords = 8192
 
 var _ dixbot.Store = (*Redis)(nil)
 
@@ -93,14 +98,17 @@ func writeStamp() time.Time {
 //	ARGV[4] interaction TTL ms
 //
 // Returns 1 when written, 0 on a version conflict (or a missing game), -1 when
-// the interaction was already applied (nothing written).
+// the interaction was already applied (nothing written). The interaction
+// key is set with NX: one command both checks and records it.
 var casScript = redis.NewScript(`
 local cur = redis.call('GETRANGE', KEYS[1], 0, 15)
 if cur == string.sub(ARGV[2], 1, 16) and redis.call('GET', KEYS[1]) == ARGV[2] then return 1 end
-if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
-if cur ~= ARGV[1] then return 0 end
+if cur ~= ARGV[1] then
+  if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
+  return 0
+end
+if KEYS[2] and not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[4]) then return -1 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-if KEYS[2] then redis.call('SET', KEYS[2], '1', 'PX', ARGV[4]) end
 return 1
 `)
 
@@ -162,7 +170,7 @@ func OpenRedis(ctx context.Context, o Options) (*Redis, error) {
 	}
 	cluster := o.Cluster || namesSeveralNodes(o.URL)
 	var (
-		s    = &Redis{o: o, cluster: cluster}
+		s    = &Redis{o: o, cluster: cluster, recent: newRecent(recentRecords)}
 		addr string // for messages: no credentials
 	)
 	if cluster {
@@ -382,6 +390,7 @@ func (s *Redis) Create(ctx context.Context, r *dixbot.Record) error {
 	case set.Val() != string(val):
 		return fmt.Errorf("%w: channel %s", ErrExists, r.Channel)
 	}
+	s.recent.put(s.gameKey(r.Channel), val)
 	r.Version, r.UpdatedAt, r.Finished = 1, now.UTC(), false
 	return nil
 }
@@ -399,17 +408,25 @@ func (s *Redis) Get(ctx context.Context, channel string) (*dixbot.Record, error)
 	if err != nil {
 		return nil, fmt.Errorf("store: get %s: %w", channel, mapErr(err))
 	}
-	for _, v := range vals {
+	for i, v := range vals {
 		if b, ok := v.(string); ok {
-			return decode(channel, []byte(b))
+			raw := []byte(b)
+			if i == 0 {
+				s.recent.put(s.gameKey(channel), raw)
+			} else {
+				s.recent.drop(s.gameKey(channel))
+			}
+			return decode(channel, raw)
 		}
 	}
+	s.recent.drop(s.gameKey(channel))
 	return nil, notFound(channel)
 }
 
 // Update loads the active record, calls fn on it and writes it back with the
-// next version if nobody wrote in between: a GET and one EVALSHA when
-// uncontended. On a concurrent write it starts again (fn is called again on
+// next version if nobody wrote in between: one EVALSHA when this store wrote
+// or read the record last and nobody wrote since (see recent), a GET and one
+// EVALSHA otherwise. On a concurrent write it starts again (fn is called again on
 // the fresh record) up to Options.Retries times with a jittered backoff, then
 // returns ErrConflict. fn may change Meta, State, Game, Data and Due only; the store owns the
 // other fields. fn must not call the store.
@@ -436,8 +453,28 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 	// index, then lost the race; the index must then be written again,
 	// even when this try keeps the record's due time.
 	indexed := false
+	// kept: the first try starts from the value this process last wrote
+	// or read (s.recent), unverified: a failed compare-and-set, or an
+	// error of fn, sends it back to the stored record.
+	kept := s.recent.get(gk)
 	for attempt := 0; ; attempt++ {
-		raw, rec, err := s.readActive(ctx, "update", channel)
+		var (
+			raw []byte
+			rec *dixbot.Record
+			err error
+		)
+		fromKept := kept != nil
+		if fromKept {
+			raw, kept = kept, nil
+			if rec, err = decode(channel, raw); err != nil {
+				fromKept = false
+			}
+		}
+		if !fromKept {
+			if raw, rec, err = s.readActive(ctx, "update", channel); err == nil {
+				s.recent.put(gk, raw)
+			}
+		}
 		if err != nil {
 			if errors.Is(err, ErrNotFound) && s.applied(ctx, channel, interactionID) {
 				return nil, duplicate(channel, interactionID)
@@ -446,6 +483,10 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 		}
 		guild, version, due := rec.Guild, rec.Version, rec.Due
 		if err := fn(rec); err != nil {
+			if fromKept {
+				attempt-- // not a conflict: the record as stored decides
+				continue
+			}
 			if s.applied(ctx, channel, interactionID) {
 				return nil, duplicate(channel, interactionID)
 			}
@@ -466,14 +507,21 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 			res, err = casScript.Run(ctx, s.rdb, keys, raw[:casTokenSize], val, gameTTL, ixTTL).Int()
 		}
 		if err != nil {
+			s.recent.drop(gk)
 			return nil, fmt.Errorf("store: update %s: %w", channel, mapErr(err))
 		}
 		switch res {
 		case 1:
+			s.recent.put(gk, val)
 			rec.UpdatedAt = now.UTC()
 			return rec, nil
 		case -1:
 			return nil, duplicate(channel, interactionID)
+		}
+		s.recent.drop(gk)
+		if fromKept {
+			attempt-- // the kept value was out of date: read the record
+			continue
 		}
 		if err := s.backoff(ctx, attempt); err != nil {
 			return nil, fmt.Errorf("%w: channel %s after %d attempts: %w", ErrConflict, channel, attempt+1, err)
@@ -615,6 +663,7 @@ func (s *Redis) Finish(ctx context.Context, channel string) error {
 	ctx, cancel := s.deadline(ctx)
 	defer cancel()
 	gk, dk := s.gameKey(channel), s.doneKey(channel)
+	defer s.recent.drop(gk) // archived, or in doubt
 	archTTL := s.o.ArchiveTTL.Milliseconds()
 	for attempt := 0; ; attempt++ {
 		raw, rec, err := s.readActive(ctx, "finish", channel)
@@ -658,6 +707,7 @@ func (s *Redis) Delete(ctx context.Context, channel string) error {
 	}
 	ctx, cancel := s.deadline(ctx)
 	defer cancel()
+	defer s.recent.drop(s.gameKey(channel))
 	// The guild of the active game, to drop its index entry. An unreadable
 	// record leaves its entry, which Active drops once the game is gone.
 	_, rec, err := s.readActive(ctx, "delete", channel)

@@ -198,9 +198,11 @@ func TestRedisRoundTrips(t *testing.T) {
 		call func() error
 		max  int64
 	}{
-		{"Update", func() error { _, err := s.Update(ctxb, "c1", "", incr); return err }, 2},
-		{"Update with interaction", func() error { _, err := s.Update(ctxb, "c1", "click", incr); return err }, 2},
+		// The record this store wrote last is not read again.
+		{"Update", func() error { _, err := s.Update(ctxb, "c1", "", incr); return err }, 1},
+		{"Update with interaction", func() error { _, err := s.Update(ctxb, "c1", "click", incr); return err }, 1},
 		{"Get", func() error { _, err := s.Get(ctxb, "c1"); return err }, 1},
+		{"Update after Get", func() error { _, err := s.Update(ctxb, "c1", "", incr); return err }, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -209,6 +211,47 @@ func TestRedisRoundTrips(t *testing.T) {
 			assert.LessOrEqual(t, cc.n.Load()-before, tc.max, "commands sent")
 		})
 	}
+}
+
+// TestRedisUpdateAfterAnotherProcessWrote: a store whose kept record is
+// out of date (another process wrote since) still applies its update to
+// the stored record, also when its function refuses the kept one, and
+// reads it once more to do so.
+func TestRedisUpdateAfterAnotherProcessWrote(t *testing.T) {
+	srv := redistest.Start(t)
+	p1 := openRedis(t, srv, Options{})
+	p2 := openRedis(t, srv, Options{Prefix: p1.o.Prefix})
+	create(t, p1, "c1", "g")
+	_, err := p1.Update(ctxb, "c1", "", incr) // p1 keeps version 2
+	require.NoError(t, err)
+	for range 2 {
+		_, err := p2.Update(ctxb, "c1", "", incr)
+		require.NoError(t, err)
+	}
+	var cc commandCounter
+	p1.rdb.AddHook(&cc)
+	r, err := p1.Update(ctxb, "c1", "", incr)
+	require.NoError(t, err)
+	assert.Equal(t, 4, counter(t, r), "no update lost")
+	assert.Equal(t, int64(3), cc.n.Load(), "the failed compare-and-set, the read, the write")
+
+	_, err = p2.Update(ctxb, "c1", "", incr) // p1's kept record is out of date again
+	require.NoError(t, err)
+	errStale := errors.New("not the stored record")
+	r, err = p1.Update(ctxb, "c1", "", func(r *dixbot.Record) error {
+		if counter(t, r) != 5 {
+			return errStale
+		}
+		return incr(r)
+	})
+	require.NoError(t, err, "the refusal of an out-of-date record is not the answer")
+	assert.Equal(t, 6, counter(t, r))
+	assert.Equal(t, 6, counter(t, get(t, p2, "c1")))
+
+	// Finished elsewhere: the kept record does not bring the game back.
+	require.NoError(t, p2.Finish(ctxb, "c1"))
+	_, err = p1.Update(ctxb, "c1", "", incr)
+	assert.ErrorIs(t, err, ErrNotFound)
 }
 
 // TestRedisFault stops the server under a running store: calls fail with
@@ -292,9 +335,16 @@ func TestRedisHungServer(t *testing.T) {
 
 	srv.Resume()
 	require.Eventually(t, func() bool { return s.Ping(ctxb) == nil }, 15*time.Second, 50*time.Millisecond)
+	// The update that timed out may have been sent (Update writes at once
+	// a record it read last): tried again with its interaction id, it is
+	// applied exactly once.
+	_, err = s.Update(ctxb, "c1", "i1", incr)
+	if !errors.Is(err, dixbot.ErrDuplicate) {
+		require.NoError(t, err)
+	}
 	got, err := s.Update(ctxb, "c1", "i2", incr)
 	require.NoError(t, err)
-	assert.Equal(t, 1, counter(t, got), "the update that timed out must not have been applied")
+	assert.Equal(t, 2, counter(t, got), "the update that timed out applied once, and the next one")
 }
 
 func TestRedisContextDeadline(t *testing.T) {
