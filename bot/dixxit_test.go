@@ -308,7 +308,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 			}
 			t.Logf("%d interactions; final board:\n%s", h.n, board.content)
 			assert.Contains(t, board.content, locales.T(lang, "dixxit_over_title", nil))
-			assert.Len(t, board.embeds, 1, "the scoreboard picture")
+			assert.Len(t, board.embeds, 2, "the scoreboard picture and the last turn scored")
 			assert.Empty(t, componentIDs(board.components), "the scoreboard has no buttons")
 		})
 	}
@@ -490,6 +490,9 @@ func TestDixxitPublicBoardHidesTheTarget(t *testing.T) {
 	play := func(target int) (shots []shot, prompt []byte) {
 		var logs bytes.Buffer
 		h := newDixxitHarness(t, &logs)
+		// One time for both games: the board shows when each clock runs out.
+		at := time.Date(2026, 11, 25, 21, 0, 0, 0, time.UTC)
+		h.b.now = func() time.Time { return at }
 		users := []string{"u1", "u2", "u3", "u4"}
 		board := h.openDixxit("en", users, 0)
 		retarget := func() {

@@ -30,6 +30,21 @@ func (tb *table) dixxitShows(msgID, verb, arg string) fakediscord.Message {
 	}
 }
 
+// dixxitShowsID waits until the message shows the button of custom id id.
+func (tb *table) dixxitShowsID(msgID, id string) fakediscord.Message {
+	tb.t.Helper()
+	for end := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		m, ok := tb.fake.Message(msgID)
+		require.True(tb.t, ok)
+		for _, c := range components(m) {
+			if c.CustomID == id {
+				return m
+			}
+		}
+		require.False(tb.t, time.Now().After(end), "no button %s on %q", id, m.Content)
+	}
+}
+
 // A game of Dixxit through the stand-in, on Redis, in English and in
 // French: three people and one computer seat, from /dixxit start to the
 // final scoreboard; each clue through the clue-giver's private prompt and
@@ -70,15 +85,14 @@ func TestDixxitFullGame(t *testing.T) {
 				v := g.ViewOf(engine.Public)
 				if g.Phase() == rules.PhaseClue {
 					u := tb.users[g.Active()]
-					// A click on a board an older render left behind is
-					// answered by the board as it stands: click again.
-					var prompt *fakediscord.Response
-					for try := 0; try < 5 && (prompt == nil || !prompt.Ephemeral()); try++ {
-						board = tb.dixxitShows(board.ID, "pr", "")
-						id, ok := gameButton("dixxit", board, "pr", "")
-						require.True(t, ok, "no My picture button on %q", board.Content)
-						prompt = tb.click(u, board.ID, id)
-					}
+					// The board of this turn: a clue given in the private
+					// prompt edits the board after its answer, and the
+					// computer's finger may already have scored that turn;
+					// the board of the turn before says another gives the
+					// clue, and its button is answered as outdated.
+					pr := "dixxit:pr:" + strconv.FormatUint(g.Seq(), 10)
+					board = tb.dixxitShowsID(board.ID, pr)
+					prompt := tb.click(u, board.ID, pr)
 					require.True(t, prompt.Ephemeral(), "the private prompt: %s", describe(prompt))
 					require.NotEmpty(t, prompt.Message.Embeds, "the grid with the target framed: type %d %s", prompt.Type, describe(prompt))
 					md, ok := gameButton("dixxit", *prompt.Message, "md", "clue")

@@ -109,6 +109,7 @@ var renderer = sync.OnceValue(func() *picture.Renderer { return picture.NewRende
 // The pictures' file names.
 const (
 	gridName   = "dixxit.png"
+	lastName   = "dixxit-scored.png"
 	targetName = "dixxit-target.png"
 	scoresName = "dixxit-scores.png"
 )
@@ -157,14 +158,21 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 	l := t.Lang
 	var sb strings.Builder
 	sb.WriteString(locales.T(l, "dixxit_board_title", map[string]any{"Turn": v.Turn, "Name": t.Name(v.Active), "Pile": v.Pile}))
+	// The clue of the turn shows once, under the title: its event line
+	// is left out of the latest events.
+	told := ""
 	switch {
 	case v.Aloud:
 		sb.WriteString("\n" + locales.T(l, "dixxit_board_aloud", map[string]any{"Name": t.Name(v.Active)}))
+		told = locales.T(l, "dixxit_ev_aloud", map[string]any{"Name": t.Name(v.Active)})
 	case v.Clue != "":
 		sb.WriteString("\n" + locales.T(l, "dixxit_board_clue", map[string]any{"Name": t.Name(v.Active), "Clue": v.Clue}))
+		told = locales.T(l, "dixxit_ev_clue", map[string]any{"Name": t.Name(v.Active), "Clue": v.Clue})
 	}
 	for _, line := range t.Log {
-		sb.WriteString("\n" + line)
+		if line != told {
+			sb.WriteString("\n" + line)
+		}
 	}
 	b := present.Board{}
 	if v.Phase == rules.PhaseClue.String() {
@@ -196,10 +204,34 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 		}
 	}
 	b.Content = sb.String()
+	if v.Phase == rules.PhaseClue.String() && v.Last != nil && v.Last.Turn+1 == v.Turn {
+		// The turn just scored, before the refill, above the grid of
+		// this one.
+		b.Files, b.Embeds = lastTurn(t, *v.Last)
+	}
 	if png, err := renderer().Render(picture.GridOf(v, t.Names)); err == nil {
-		b.Files, b.Embeds = picked(gridName, png)
+		f, e := picked(gridName, png)
+		b.Files, b.Embeds = append(b.Files, f...), append(b.Embeds, e...)
 	}
 	return b
+}
+
+// lastTurn is the picture of turn l as it was scored, titled with its
+// outcome.
+func lastTurn(t present.Table, l rules.Scored) ([]*discordgo.File, []*discordgo.MessageEmbed) {
+	png, err := renderer().Render(picture.LastGrid(l, t.Names))
+	if err != nil {
+		return nil, nil
+	}
+	f, e := picked(lastName, png)
+	key, d := "dixxit_last_not_found", map[string]any{"Turn": l.Turn, "Name": t.Name(l.Active), "Square": l.Target}
+	for _, fv := range l.Fingers {
+		if fv.Square == l.Found {
+			key, d["Finder"] = "dixxit_last_found", t.Name(fv.Seat)
+		}
+	}
+	e[0].Title = locales.T(t.Lang, key, d)
+	return f, e
 }
 
 // squareMove is a square button's move: "f N K", the square and the turn
@@ -244,6 +276,11 @@ func scoreboard(t present.Table, v rules.View) present.Board {
 	b := present.Board{Content: sb.String()}
 	if png, err := renderer().Scoreboard(picture.HoldingsOf(v, t.Names)); err == nil {
 		b.Files, b.Embeds = picked(scoresName, png)
+	}
+	if v.Last != nil {
+		// The last turn, as it was scored.
+		f, e := lastTurn(t, *v.Last)
+		b.Files, b.Embeds = append(b.Files, f...), append(b.Embeds, e...)
 	}
 	return b
 }

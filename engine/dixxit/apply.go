@@ -52,6 +52,7 @@ func (g *Game) Apply(seat int, m engine.Move) ([]engine.Event, error) {
 		evs = []Event{{Kind: EvClue, Seat: seat, Text: p.Clue, Aloud: g.aloud}}
 	case g.phase == PhaseClue && p.Kind == MoveSkip:
 		// X9: nothing is scored, the grid is unchanged, the turn passes.
+		g.last = nil
 		evs = g.nextTurn([]Event{{Kind: EvSkipped, Seat: seat}})
 	case g.phase == PhaseGuess && p.Kind == MoveFinger:
 		evs, err = g.finger(seat, p)
@@ -117,6 +118,7 @@ func (g *Game) finger(seat int, p Parsed) ([]Event, error) {
 	}
 	before := g.fingers[:i]
 	g.fingers = g.fingers[:i+1]
+	g.last = g.scoredNow(sq)
 	card := g.grid[sq]
 	g.grid[sq] = noCard
 	g.won[seat] = append(g.won[seat], card)
@@ -144,6 +146,7 @@ func (g *Game) afterGuess(evs []Event) []Event {
 		}
 	}
 	a := g.active
+	g.last = g.scoredNow(-1)
 	card := g.grid[g.target]
 	evs = append(evs, Event{Kind: EvNotFound, Seat: a, Square: g.target + 1, Card: card})
 	if n := len(g.won[a]); n > 0 {

@@ -10,7 +10,7 @@ import (
 )
 
 // SchemaVersion is the version of the serialised form Encode writes.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // The serialised form (SchemaVersion 1); integers are single bytes unless
 // marked (uvarint, varint as encoding/binary writes them), card lists a
@@ -23,6 +23,10 @@ const SchemaVersion = 1
 //	grid: 9 cards (0 for an empty square)
 //	pile (top first), set aside, discard, then the cards of each seat
 //	fingers: count (uvarint), then per finger: seat, square, time (uvarint)
+//	(from SchemaVersion 2) the latest turn scored: 0 for none, or 1 then
+//	turn (uvarint), active, the 9 cards of its grid, by square the seat
+//	whose finger counted there plus one (0: none), the square found plus
+//	one (0: not found), the target square
 //
 // A new field means a new SchemaVersion; decode keeps reading the old ones.
 
@@ -57,6 +61,20 @@ func (g *Game) Encode() []byte {
 	for _, f := range g.fingers {
 		b = append(b, byte(f.seat), byte(f.square))
 		b = binary.AppendUvarint(b, f.at)
+	}
+	if l := g.last; l == nil {
+		b = append(b, 0)
+	} else {
+		b = append(b, 1)
+		b = binary.AppendUvarint(b, l.turn)
+		b = append(b, byte(l.active))
+		for _, c := range l.grid {
+			b = append(b, byte(c))
+		}
+		for _, s := range l.finger {
+			b = append(b, byte(s+1))
+		}
+		b = append(b, byte(l.found+1), byte(l.target))
 	}
 	return b
 }
@@ -141,6 +159,31 @@ func (r *reader) cards() []Card {
 	return cs
 }
 
+// scored reads a turn scored (SchemaVersion 2) of a game of players.
+func (r *reader) scored(players int) *scored {
+	l := &scored{turn: r.uvarint(), active: int(r.byte())}
+	if l.active >= players {
+		r.fail("bad active seat of the turn scored")
+	}
+	for i := range l.grid {
+		if l.grid[i] = Card(r.byte()); !l.grid[i].Valid() {
+			r.fail("bad card of the turn scored")
+		}
+	}
+	for i := range l.finger {
+		s := int(r.byte()) - 1
+		if s >= players || s == l.active {
+			r.fail("bad finger of the turn scored")
+		}
+		l.finger[i] = int8(s)
+	}
+	l.found, l.target = int(r.byte())-1, int(r.byte())
+	if l.found >= Squares || l.target >= Squares || (l.found >= 0 && l.found != l.target) {
+		r.fail("bad squares of the turn scored")
+	}
+	return l
+}
+
 // decode reads Encode's bytes and checks the invariants of what it read.
 func decode(data []byte) (*Game, error) {
 	v, err := engine.SchemaOf(data)
@@ -150,7 +193,7 @@ func decode(data []byte) (*Game, error) {
 	if v > SchemaVersion {
 		return nil, fmt.Errorf("%w: %w: version %d, this build reads up to %d", engine.ErrSchemaTooNew, ErrSchemaTooNew, v, SchemaVersion)
 	}
-	if v != SchemaVersion {
+	if v != SchemaVersion && v != 1 {
 		return nil, fmt.Errorf("%w: %w: unknown version %d", engine.ErrCorrupt, ErrCorrupt, v)
 	}
 	r := &reader{b: data[len(binary.AppendUvarint(nil, v)):]}
@@ -191,6 +234,9 @@ func decode(data []byte) (*Game, error) {
 		f := finger{seat: int(r.byte()), square: int(r.byte())}
 		f.at = r.uvarint()
 		g.fingers = append(g.fingers, f)
+	}
+	if v >= 2 && r.byte() == 1 {
+		g.last = r.scored(g.players)
 	}
 	switch {
 	case r.err != nil:

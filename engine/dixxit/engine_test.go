@@ -453,3 +453,64 @@ func cmpUint(a, b uint64) int {
 func fingersOf(g *Game) string {
 	return fmt.Sprint(g.fingers, g.ToDecide())
 }
+
+// The latest turn scored shows in every view once it is scored, as it
+// stood then: its grid before the refill, the fingers that counted (not
+// one placed after the find), the square found or none, and the target;
+// a turn skipped (X9) leaves none.
+func TestLastTurnScored(t *testing.T) {
+	x, _ := twoTargets(t, 4, 3, 5, 5)
+	grid := x.ViewOf(engine.Public).Grid
+	assert.Nil(t, x.ViewOf(engine.Public).Last, "nothing scored yet")
+	for _, m := range []struct {
+		seat int
+		m    engine.Move
+	}{{0, "clue moon"}, {1, "f 2 100"}, {3, "f 7 300"}, {2, "f 5 200"}} {
+		_, err := x.Apply(m.seat, m.m)
+		require.NoError(t, err)
+	}
+	v := x.ViewOf(engine.Public)
+	want := &Scored{Turn: 1, Active: 0, Grid: grid, Fingers: []FingerView{{Seat: 1, Square: 2}, {Seat: 2, Square: 5}},
+		Found: 5, Target: 5}
+	assert.Equal(t, want, v.Last)
+	assert.Equal(t, want, x.ViewOf(1).Last, "the same in every view")
+	assert.NotEqual(t, grid, v.Grid, "refilled")
+
+	// Not found: seat 1 is now active; the target is shown.
+	grid = v.Grid
+	x.target = 8
+	for _, m := range []struct {
+		seat int
+		m    engine.Move
+	}{{1, "aloud"}, {2, "f 1 10"}, {3, "out"}, {0, "f 3 20"}} {
+		_, err := x.Apply(m.seat, m.m)
+		require.NoError(t, err)
+	}
+	v = x.ViewOf(engine.Public)
+	assert.Equal(t, &Scored{Turn: 2, Active: 1, Grid: grid, Fingers: []FingerView{{Seat: 2, Square: 1}, {Seat: 0, Square: 3}}, Found: 0, Target: 9}, v.Last)
+
+	// A skipped turn leaves none, and the codec keeps it all.
+	y, err := decode(x.Encode())
+	require.NoError(t, err)
+	assert.Equal(t, jsonOf(t, x.View(engine.Public)), jsonOf(t, y.View(engine.Public)))
+	_, err = x.Apply(2, "skip")
+	require.NoError(t, err)
+	assert.Nil(t, x.ViewOf(engine.Public).Last)
+}
+
+// A record of SchemaVersion 1 (no turn scored in it) still decodes, to the
+// same game.
+func TestDecodesSchemaVersion1(t *testing.T) {
+	x, _ := twoTargets(t, 5, 9, 3, 3)
+	_, err := x.Apply(x.active, "clue sun")
+	require.NoError(t, err)
+	v2 := x.Encode()
+	require.Equal(t, byte(2), v2[0])
+	require.Equal(t, byte(0), v2[len(v2)-1], "no turn scored")
+	v1 := append([]byte{1}, v2[1:len(v2)-1]...)
+	y, err := decode(v1)
+	require.NoError(t, err)
+	assert.Equal(t, v2, y.Encode())
+	_, err = decode(append(slices.Clone(v1), 0))
+	assert.ErrorIs(t, err, ErrCorrupt, "version 1 has nothing after the fingers")
+}

@@ -74,6 +74,31 @@ type Game struct {
 	won     [][]Card // the cards in front of each seat, in the order taken
 	fingers []finger // in time order (X7)
 	out     uint8    // guessers out of the turn (X9), one bit per seat
+	last    *scored  // the latest turn scored, as it was scored; nil: none, or that turn was skipped
+}
+
+// scored is a turn as it stood when it was scored (§3.4), before the
+// refill: public from then on (X11).
+type scored struct {
+	turn   uint64
+	active int
+	grid   [Squares]Card
+	finger [Squares]int8 // by square: the seat whose finger counted there, −1 for none
+	found  int           // the square (0–8) where the target was found, −1 when not found
+	target int           // the target square (0–8)
+}
+
+// scoredNow is the turn as it stands now, to be scored: the fingers that
+// count are down, none was removed from the grid yet.
+func (g *Game) scoredNow(found int) *scored {
+	s := &scored{turn: g.turn, active: g.active, grid: g.grid, found: found, target: g.target}
+	for i := range s.finger {
+		s.finger[i] = -1
+	}
+	for _, f := range g.fingers {
+		s.finger[f.square] = int8(f.seat)
+	}
+	return s
 }
 
 var _ engine.State = (*Game)(nil)

@@ -24,6 +24,7 @@ type View struct {
 	Fingers  []FingerView    `json:"fingers"` // in time order (X7); each one a "no" (X8)
 	Out      []int           `json:"out"`     // guessers out of the turn (X9)
 	Secret   *Secret         `json:"secret,omitempty"`
+	Last     *Scored         `json:"last,omitempty"`    // the latest turn scored; nil when none, or when it was skipped
 	Results  []engine.Result `json:"results,omitempty"` // once over
 }
 
@@ -31,6 +32,17 @@ type View struct {
 type FingerView struct {
 	Seat   int `json:"seat"`
 	Square int `json:"square"` // 1–9
+}
+
+// Scored is a turn as it stood when it was scored (§3.4), before the
+// refill; its target is public then (X11).
+type Scored struct {
+	Turn    uint64       `json:"turn"`
+	Active  int          `json:"active"`
+	Grid    [9]string    `json:"grid"`    // deck ids by square 1–9
+	Fingers []FingerView `json:"fingers"` // the fingers that counted, by square
+	Found   int          `json:"found"`   // 1–9: the square where the target was found; 0: not found
+	Target  int          `json:"target"`  // 1–9
 }
 
 // Secret is what only the active player knows: the target of the turn.
@@ -84,6 +96,15 @@ func (g *Game) ViewOf(seat int) View {
 	}
 	if g.phase == PhaseOver {
 		v.Results = g.Results()
+	}
+	if l := g.last; l != nil {
+		v.Last = &Scored{Turn: l.turn, Active: l.active, Fingers: []FingerView{}, Found: l.found + 1, Target: l.target + 1}
+		for sq, c := range l.grid {
+			v.Last.Grid[sq] = c.String()
+			if l.finger[sq] >= 0 {
+				v.Last.Fingers = append(v.Last.Fingers, FingerView{Seat: int(l.finger[sq]), Square: sq + 1})
+			}
+		}
 	}
 	return v
 }

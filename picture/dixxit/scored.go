@@ -39,3 +39,28 @@ func ScoredGrid(prev dixxit.View, evs []dixxit.Event, names []string) Grid {
 	}
 	return g
 }
+
+// LastGrid returns the grid of a turn as it was scored (View.Last): each
+// finger that counted with its guesser's name, the square found marked
+// found, or, when nobody found it, the target framed. Names as GridOf.
+func LastGrid(l dixxit.Scored, names []string) Grid {
+	var g Grid
+	for sq := range g.Squares {
+		g.Squares[sq].Card = l.Grid[sq]
+	}
+	for _, f := range l.Fingers {
+		if f.Square < 1 || f.Square > dixxit.Squares {
+			continue
+		}
+		name := "?"
+		if f.Seat >= 0 && f.Seat < len(names) {
+			name = names[f.Seat]
+		}
+		g.Squares[f.Square-1].Name = name
+		g.Squares[f.Square-1].Found = f.Square == l.Found
+	}
+	if l.Found == 0 && l.Target >= 1 && l.Target <= dixxit.Squares {
+		g.Target = l.Target
+	}
+	return g
+}

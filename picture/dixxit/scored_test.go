@@ -61,3 +61,15 @@ func TestScoredGrid(t *testing.T) {
 	assert.Equal(t, "Chloé", sg.Squares[2].Name)
 	assert.False(t, sg.Squares[8].Found)
 }
+
+// The grid of the turn scored the engine keeps (View.Last) is the grid
+// drawn from the move that scored it, found or not.
+func TestLastGridIsTheScoredGrid(t *testing.T) {
+	for _, moves := range [][]mv{{{2, "f 5 150"}}, {{2, "f 3"}, {4, "f 9"}}} {
+		g := game(t, 5)
+		prev, evs := scoredBy(t, g, moves...)
+		last := g.ViewOf(engine.Public).Last
+		require.NotNil(t, last)
+		assert.Equal(t, ScoredGrid(prev, evs, names), LastGrid(*last, names))
+	}
+}
