@@ -140,12 +140,16 @@ func (t *table) playQwixx(ctx context.Context) error {
 					return ctx.Err()
 				}
 			}
-			t.turns += turn
 			t.finished.Add(1)
 			return nil
 		}
 		b := q.read(m)
-		turn = max(turn, b.turn)
+		if b.turn > turn {
+			// Rolls are counted as the board shows them, so that a run
+			// ended midway counts the rolls its games played.
+			t.turns += b.turn - turn
+			turn = b.turn
+		}
 		for _, u := range t.players {
 			n := u.Username
 			line, deciding := b.deciding[n]
