@@ -1,0 +1,272 @@
+package e2e
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/engine"
+	rules "github.com/dixgame/dixbot/engine/dixxit"
+	"github.com/dixgame/dixbot/internal/fakediscord"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// dixxitGame is the channel's Dixxit game as its record holds it; over
+// once the record is archived.
+func (tb *table) dixxitGame() (*rules.Game, bool) {
+	tb.t.Helper()
+	rec := tb.record()
+	require.Equal(tb.t, "dixxit", rec.Game)
+	if rec.Finished || rec.Data == nil {
+		return nil, true
+	}
+	st, err := rules.Rules{}.Decode(rec.Data)
+	require.NoError(tb.t, err)
+	return st.(*rules.Game), false
+}
+
+// openDixxit opens a Dixxit game of the table's people alone and returns
+// its board.
+func (tb *table) openDixxit() fakediscord.Message {
+	tb.t.Helper()
+	r := tb.command(tb.users[0], "/dixxit start")
+	require.NotNil(tb.t, r.Message)
+	require.False(tb.t, r.Ephemeral(), "the lobby: %s", describe(r))
+	board := *r.Message
+	for _, u := range tb.users[1:] {
+		board = tb.gameClick("dixxit", u, board, "join", "")
+	}
+	return tb.gameClick("dixxit", tb.users[0], board, "go", "")
+}
+
+// dixxitRaces is how many races TestDixxitRaceThroughTheStandIn runs:
+// DIXXIT_MEASURE set measures 200; the test suite runs 6.
+func dixxitRaces() int {
+	if os.Getenv("DIXXIT_MEASURE") != "" {
+		return 200
+	}
+	return 6
+}
+
+// raceClick is one guesser's click of a race.
+type raceClick struct {
+	seat   int
+	square int
+	sent   time.Time
+	id     uint64 // the delivered interaction's snowflake id
+	ix     *fakediscord.Interaction
+	r      *fakediscord.Response
+	err    error
+}
+
+// TestDixxitRaceThroughTheStandIn: five guessers click at the same moment
+// through the stand-in, race after race (X7). Each turn has two races:
+// all five on one wrong square, then the four left each on a square of
+// their own. Every click is answered; the square of the first race holds
+// exactly one finger, the one of the earliest click by its snowflake id,
+// the others told privately who was there first; the fingers of the
+// second race stand in the order of their clicks' snowflake ids, one per
+// square. The answer latencies, as the stand-in sees them, are logged; no
+// time is asserted. DIXXIT_MEASURE=1 runs 200 races.
+func TestDixxitRaceThroughTheStandIn(t *testing.T) {
+	w := newWorld(t, false)
+	tb := w.table(t, "en-US", "Ann", "Ben", "Cid", "Dee", "Eve", "Fay")
+	races := dixxitRaces()
+	rng := rand.New(rand.NewPCG(28, 7))
+	board := tb.openDixxit()
+	var latencies, spreads []time.Duration
+	games, clicks, refused, deferred := 1, 0, 0, 0
+	taken := locales.T("en", "dixxit_err_taken", map[string]any{"Name": "\x00"})
+	takenPrefix, _, _ := strings.Cut(taken, "\x00")
+	for race := 0; race < races; {
+		g, over := tb.dixxitGame()
+		if over {
+			board = tb.openDixxit()
+			games++
+			continue
+		}
+		v := g.ViewOf(engine.Public)
+		seq := strconv.FormatUint(g.Seq(), 10)
+		if g.Phase() == rules.PhaseClue {
+			// The clue, said aloud from the private prompt.
+			u := tb.users[g.Active()]
+			board = tb.dixxitShowsID(board.ID, "dixxit:pr:"+seq)
+			prompt := tb.click(u, board.ID, "dixxit:pr:"+seq)
+			require.True(t, prompt.Ephemeral(), "the private prompt: %s", describe(prompt))
+			id, ok := gameButton("dixxit", *prompt.Message, "mv", "aloud")
+			require.True(t, ok, "no Said aloud on the prompt")
+			tb.click(u, prompt.Message.ID, id)
+			continue
+		}
+		target := g.ViewOf(g.Active()).Secret.Target
+		free := map[int]bool{}
+		for sq := 1; sq <= rules.Squares; sq++ {
+			free[sq] = v.Grid[sq-1] != ""
+		}
+		for _, f := range v.Fingers {
+			free[f.Square] = false
+		}
+		var wrong []int
+		for sq := 1; sq <= rules.Squares; sq++ {
+			if free[sq] && sq != target {
+				wrong = append(wrong, sq)
+			}
+		}
+		rng.Shuffle(len(wrong), func(i, j int) { wrong[i], wrong[j] = wrong[j], wrong[i] })
+		deciding := g.ToDecide()
+		cs := make([]*raceClick, len(deciding))
+		same := len(v.Fingers) == 0 // the first race of the turn: all on one square
+		for i, s := range deciding {
+			cs[i] = &raceClick{seat: s, square: wrong[0]}
+			if !same {
+				cs[i].square = wrong[i]
+			}
+		}
+		turn := strconv.FormatUint(v.Turn, 10)
+		board = tb.dixxitShowsID(board.ID, "dixxit:mv:"+seq+":f "+strconv.Itoa(wrong[0])+" "+turn)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for _, c := range cs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+				defer cancel()
+				move := "f " + strconv.Itoa(c.square) + " " + turn
+				c.sent = time.Now()
+				ix, err := tb.fake.Click(ctx, tb.users[c.seat].ID, board.ID, "dixxit:mv:"+seq+":"+move)
+				// Another's finger redraws the board's buttons: a click
+				// landing just after finds its button gone, and the
+				// guesser clicks the same square on the board as it
+				// stands (a later click, by its snowflake).
+				for again := 0; errors.Is(err, fakediscord.ErrUnknownComponent) && again < 20; again++ {
+					m, _ := tb.fake.Message(board.ID)
+					id, ok := gameButton("dixxit", m, "mv", move)
+					if !ok {
+						time.Sleep(5 * time.Millisecond)
+						continue
+					}
+					ix, err = tb.fake.Click(ctx, tb.users[c.seat].ID, board.ID, id)
+				}
+				if err != nil {
+					c.err = err
+					return
+				}
+				c.ix = ix
+				c.id, c.err = strconv.ParseUint(ix.ID, 10, 64)
+				if c.err == nil {
+					c.r, c.err = ix.Wait(ctx)
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+		first, last := cs[0].sent, cs[0].sent
+		for _, c := range cs {
+			require.NoError(t, c.err, "race %d: the click of seat %d was not answered", race, c.seat)
+			latencies = append(latencies, c.r.Latency)
+			if c.r.Type == fakediscord.CallbackDeferredUpdateMessage {
+				// A busy machine: the answer it stands for.
+				deferred++
+				c.r = tb.final(c.ix, c.r)
+			}
+			if c.sent.Before(first) {
+				first = c.sent
+			}
+			if c.sent.After(last) {
+				last = c.sent
+			}
+			if c.r.Ephemeral() {
+				// Refused: only a square already taken, in the first race.
+				require.True(t, same, "race %d: seat %d refused: %s", race, c.seat, describe(c.r))
+				require.NotNil(t, c.r.Message)
+				assert.Contains(t, c.r.Message.Content, takenPrefix, "race %d: seat %d", race, c.seat)
+				refused++
+			} else {
+				require.Contains(t, []int{fakediscord.CallbackUpdateMessage, fakediscord.CallbackDeferredUpdateMessage}, c.r.Type,
+					"race %d: the click of seat %d is answered with the board: %s", race, c.seat, describe(c.r))
+			}
+		}
+		spreads = append(spreads, last.Sub(first))
+		clicks += len(cs)
+		byID := slices.Clone(cs)
+		slices.SortFunc(byID, func(a, b *raceClick) int { return cmp.Compare(a.id, b.id) })
+
+		// The game after the race: every answer is given once the click
+		// is applied.
+		after, over := tb.dixxitGame()
+		var fingers []rules.FingerView
+		switch {
+		case !over && after.ViewOf(engine.Public).Turn == v.Turn:
+			fingers = after.ViewOf(engine.Public).Fingers
+		default:
+			// The turn was scored: its fingers are the turn kept.
+			rec := tb.record()
+			st, err := rules.Rules{}.Decode(rec.Data)
+			require.NoError(t, err)
+			l := st.(*rules.Game).ViewOf(engine.Public).Last
+			require.NotNil(t, l, "race %d: the turn scored", race)
+			require.Equal(t, v.Turn, l.Turn)
+			fingers = l.Fingers
+			// Last lists them by square: put them in time order again,
+			// the fingers down before the race first.
+			slices.SortStableFunc(fingers, func(a, b rules.FingerView) int {
+				return cmp.Compare(orderOf(v.Fingers, byID, a.Seat), orderOf(v.Fingers, byID, b.Seat))
+			})
+		}
+		perSquare := map[int]int{}
+		for _, f := range fingers {
+			perSquare[f.Square]++
+		}
+		for sq, n := range perSquare {
+			assert.Equal(t, 1, n, "race %d: square %d holds %d fingers", race, sq, n)
+		}
+		if same {
+			require.Len(t, fingers, 1, "race %d: one finger on square %d", race, wrong[0])
+			assert.Equal(t, rules.FingerView{Seat: byID[0].seat, Square: wrong[0]}, fingers[0],
+				"race %d: the square goes to the earliest click by its snowflake", race)
+		} else {
+			require.Len(t, fingers, len(v.Fingers)+len(cs), "race %d: every finger down", race)
+			for i, c := range byID {
+				assert.Equal(t, rules.FingerView{Seat: c.seat, Square: c.square}, fingers[len(v.Fingers)+i],
+					"race %d: finger %d in snowflake order", race, i)
+			}
+		}
+		race++
+	}
+	slices.Sort(latencies)
+	slices.Sort(spreads)
+	pct := func(p float64) time.Duration { return latencies[min(len(latencies)-1, int(p*float64(len(latencies))))] }
+	t.Logf("%d races in %d games, %d clicks (%d refused: a square already taken), all of a race sent within %v of each other (slowest race; median %v)",
+		races, games, clicks, refused, spreads[len(spreads)-1], spreads[len(spreads)/2])
+	t.Logf("%d answers deferred", deferred)
+	t.Logf("answer latency through the stand-in: p50 %v, p90 %v, p99 %v, max %v", pct(0.50), pct(0.90), pct(0.99), latencies[len(latencies)-1])
+}
+
+// orderOf is the place of seat's finger in time order: the fingers down
+// before the race first, then the race's clicks by snowflake id.
+func orderOf(before []rules.FingerView, byID []*raceClick, seat int) int {
+	for i, f := range before {
+		if f.Seat == seat {
+			return i
+		}
+	}
+	for i, c := range byID {
+		if c.seat == seat {
+			return len(before) + i
+		}
+	}
+	return len(before) + len(byID)
+}
