@@ -180,7 +180,7 @@ func TestDixxitRaceThroughTheStandIn(t *testing.T) {
 			if c.r.Type == fakediscord.CallbackDeferredUpdateMessage {
 				// A busy machine: the answer it stands for.
 				deferred++
-				c.r = tb.final(c.ix, c.r)
+				c.r = tb.dixxitFinal(c.ix, c.r, g.Seq())
 			}
 			if c.sent.Before(first) {
 				first = c.sent
@@ -253,6 +253,31 @@ func TestDixxitRaceThroughTheStandIn(t *testing.T) {
 		races, games, clicks, refused, spreads[len(spreads)-1], spreads[len(spreads)/2])
 	t.Logf("%d answers deferred", deferred)
 	t.Logf("answer latency through the stand-in: p50 %v, p90 %v, p99 %v, max %v", pct(0.50), pct(0.90), pct(0.99), latencies[len(latencies)-1])
+}
+
+// dixxitFinal is the answer a deferred click r of ix on a board of
+// version v stands for: its private follow-up (a refusal), or the board
+// once the game is past v (the click's own edit is left out when the
+// board already shows a newer state).
+func (tb *table) dixxitFinal(ix *fakediscord.Interaction, r *fakediscord.Response, v uint64) *fakediscord.Response {
+	tb.t.Helper()
+	var out *fakediscord.Response
+	err := waitUntil(waitCtx(tb.t), tb.fake, func() bool {
+		if f := ix.Followups(); len(f) > 0 {
+			out = &fakediscord.Response{Type: fakediscord.CallbackChannelMessage, At: r.At, Latency: r.Latency, Message: &f[0]}
+			return true
+		}
+		cur, ok := ix.Response()
+		if !ok || cur.Message == nil || cur.Message.EditedTimestamp.Before(r.At.Add(-r.Latency)) {
+			return false
+		}
+		if g, over := tb.dixxitGame(); over || g.Seq() > v {
+			out = &fakediscord.Response{Type: fakediscord.CallbackUpdateMessage, At: r.At, Latency: r.Latency, Message: cur.Message}
+		}
+		return out != nil
+	})
+	require.NoError(tb.t, err, "the deferred answer never came: %s", describe(r))
+	return out
 }
 
 // orderOf is the place of seat's finger in time order: the fingers down
