@@ -150,9 +150,11 @@ func (g *Game) afterGuess(evs []Event) []Event {
 	card := g.grid[g.target]
 	evs = append(evs, Event{Kind: EvNotFound, Seat: a, Square: g.target + 1, Card: card})
 	if n := len(g.won[a]); n > 0 {
-		// The rulebook lets the active player give back "one of" their
-		// cards; every card counts one, so the engine returns the last one
-		// taken and asks nothing.
+		// The rulebook ("Le décompte des points": "ce dernier perd une
+		// carte image devant lui (s'il en possède) et la replace sous la
+		// pioche"; §3.4) names no card and gives no moment to choose one;
+		// every card counts one, so the engine returns the last one taken
+		// and asks nothing.
 		c := g.won[a][n-1]
 		g.won[a] = g.won[a][: n-1 : n-1]
 		g.pile = append(g.pile, c)
