@@ -158,7 +158,7 @@ func (b *Bot) editBoard(ctx context.Context, d discordAPI, channel string, g *pr
 			cancel()
 		}
 	}
-	comps := boardComponents(g.Rules.Name(), st.Seq(), pb)
+	comps := tableComponents(g, st, td, pb)
 	embeds := pb.Embeds
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}

@@ -40,6 +40,7 @@ const (
 	cverbModal  = "md"     // opens a form (present.Modal); arg its verb
 	cverbSubmit = "ms"     // the form's submission: the move is arg + " " + its text
 	cverbPace   = "pace"   // the lobby's pace menu: the pace chosen is its value
+	cverbAgain  = "again"  // the final scoreboard's Rematch (contract_table_rematch.go)
 )
 
 // modalText is the custom id of a form's text field.
@@ -84,6 +85,14 @@ type tableData struct {
 	// its clock (clock_contract.go).
 	OpenAt []int64  `json:"oa,omitempty"`
 	Ping   *pingMsg `json:"pg,omitempty"`
+	// First is the seat that started the game, plus one; Starts, in a
+	// lobby, the seat that is to start it, plus one (0: drawn).
+	First  int `json:"fs,omitempty"`
+	Starts int `json:"st,omitempty"`
+	// Rematch is the interaction that claimed the rematch of the game
+	// over; Origin the interaction that opened this table as a rematch.
+	Rematch string `json:"rm,omitempty"`
+	Origin  string `json:"or,omitempty"`
 }
 
 // tableSeat is one seat: a person's, or the computer's (Level set). A
@@ -217,7 +226,7 @@ func parseContractID(s string) (contractParsed, error) {
 	needsArg := p.verb == cverbCPU || p.verb == cverbMove || p.verb == cverbModal || p.verb == cverbSubmit
 	switch p.verb {
 	case cverbJoin, cverbLeave, cverbCPU, cverbRmCPU, cverbGo, cverbCancel, cverbMove, cverbPrompt, cverbSelect, cverbModal, cverbSubmit:
-	case cverbPace:
+	case cverbPace, cverbAgain:
 	default:
 		return contractParsed{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.verb)
 	}
@@ -447,7 +456,7 @@ func (c *call) lobbyView(g *present.Game, td *tableData) (string, []discordgo.Me
 		seats = append(seats, locales.T(td.Lang, key, map[string]any{"Name": s.Name, "Level": locales.T(td.Lang, "table_level_"+s.Level, nil)}))
 	}
 	content := locales.T(td.Lang, "table_lobby", map[string]any{
-		"Game": en(name + "_title"), "Creator": td.Seats[0].Name, "Seats": strings.Join(seats, "\n"),
+		"Game": en(name + "_title"), "Creator": td.creatorName(), "Seats": strings.Join(seats, "\n"),
 		"Min": g.MinSeats, "Max": g.MaxSeats,
 	})
 	n := uint64(td.Lobby)
@@ -491,6 +500,8 @@ func (b *Bot) contractClick(c *call, g *present.Game, id string) error {
 		return fmt.Errorf("%w: %q is not a modal", ErrBadCustomID, id)
 	}
 	switch p.verb {
+	case cverbAgain:
+		return c.contractRematch(g)
 	case cverbMove:
 		return c.contractMove(g, p)
 	case cverbPrompt:
@@ -598,26 +609,13 @@ func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 			if len(td.Seats) < g.MinSeats {
 				return refuse(ErrTooFew, "err_too_few", map[string]any{"Min": g.MinSeats})
 			}
-			td.Seed = c.b.seed()
-			st, err := g.Rules.New(engine.Setup{Players: len(td.Seats), Seed: td.Seed, First: -1})
-			if err != nil {
-				return err
-			}
 			now := c.b.now()
-			td.Open = make([]uint64, len(td.Seats))
-			for _, s := range st.ToDecide() {
-				td.Open[s] = st.Seq()
-				noteOpened(td, s, now)
-			}
 			td.Board = c.i.Message.ID
-			evs, err := c.b.advance(g, st, td, now)
+			st, err := c.b.startTable(g, r, td, now)
 			if err != nil {
 				return err
 			}
-			td.Log = appendLog(td.Log, g.Presenter.Events(td.table(false), evs))
 			pings = planPings(st, td, 0, td.seatOf(c.user), now)
-			setContractDue(r, td, g, st)
-			r.Data = st.Encode()
 			started = true
 		}
 		td.Lobby++
@@ -967,7 +965,7 @@ func (c *call) showContractBoard(g *present.Game, r *dixbot.Record, td *tableDat
 		}
 	}
 	c.shows = &shows{Seq: r.Version}
-	c.update(pb.Content, pb.Embeds, boardComponents(g.Rules.Name(), st.Seq(), pb), pb.Files...)
+	c.update(pb.Content, pb.Embeds, tableComponents(g, st, td, pb), pb.Files...)
 	return nil
 }
 
@@ -1013,7 +1011,7 @@ func (c *call) contractBoardCommand(g *present.Game) error {
 	c.respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
-			Components: boardComponents(g.Rules.Name(), st.Seq(), pb), AllowedMentions: noMentions()},
+			Components: tableComponents(g, st, td, pb), AllowedMentions: noMentions()},
 	})
 	return nil
 }

@@ -99,3 +99,29 @@ func withLine(content, line string) string {
 	}
 	return content + "\n" + line
 }
+
+// tableComponents are a board's components: the game's buttons while it
+// runs, the Rematch button on its final scoreboard.
+func tableComponents(g *present.Game, st engine.State, td *tableData, pb present.Board) []discordgo.MessageComponent {
+	comps := boardComponents(g.Rules.Name(), st.Seq(), pb)
+	if st.Over() {
+		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			button(td.Lang, "btn_rematch", nil, discordgo.SuccessButton, contractID(g.Rules.Name(), cverbAgain, 0, "")),
+		}})
+	}
+	return comps
+}
+
+// creatorName is the name of the table's creator: their seat's (a
+// rematch's creator may sit anywhere), else the first seat's.
+func (td *tableData) creatorName() string {
+	for _, s := range td.Seats {
+		if s.User == td.Creator && s.User != "" {
+			return s.Name
+		}
+	}
+	if len(td.Seats) > 0 {
+		return td.Seats[0].Name
+	}
+	return "?"
+}

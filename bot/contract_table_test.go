@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dixgame/dixbot"
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -113,4 +115,195 @@ func TestContractLivePaceClock(t *testing.T) {
 	assert.Contains(t, board.content, fmt.Sprintf("<t:%d:R>", now.Add(botqwixx.DecisionTime).Unix()))
 	assert.NotContains(t, board.content, "Robot 3 <t:", "a computer seat has no clock")
 	assert.Equal(t, 1, strings.Count(board.content, "⏳"), "seats with one deadline share one clock")
+}
+
+// playOut ends the channel's Qwixx game by letting every clock run out,
+// and returns the final scoreboard (the board message, edited).
+func (h *harness) playOut(board *shownMessage, now *time.Time) *shownMessage {
+	h.t.Helper()
+	for i := 0; ; i++ {
+		require.Less(h.t, i, 2000, "the game does not end")
+		r, err := h.db.Get(context.Background(), h.channel)
+		require.NoError(h.t, err)
+		if r.Finished {
+			break
+		}
+		require.False(h.t, r.Due.IsZero())
+		*now = r.Due
+		require.NoError(h.t, h.b.runDue(context.Background(), h.rec, h.channel, *now))
+	}
+	return h.rec.message(board.id)
+}
+
+// rematchID is the Rematch button's id on a Qwixx scoreboard.
+var rematchID = contractID("qwixx", cverbAgain, 0, "")
+
+// Rematch on a Qwixx scoreboard with two people: a lobby with the same
+// seats (people and computer levels) and options, the clicker its creator,
+// the seat after the last game's first starting. A stranger, a forged id,
+// a second click and the old scoreboard after the new game started are
+// refused in words and open nothing.
+func TestContractRematchLobby(t *testing.T) {
+	for _, lang := range []string{"en", "fr"} {
+		t.Run(lang, func(t *testing.T) {
+			h := newQwixxHarness(t, false)
+			if lang == "fr" {
+				h.locale = discordgo.French
+			}
+			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+			h.b.now = func() time.Time { return now }
+			lobby := h.qcommand("u1", "start", "language", lang).shown(nil)
+			lobby = h.clickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).shown(lobby)
+			lobby = h.clickOn("u1", lobby, h.qmust(lobby, cverbCPU, "strong")).shown(lobby)
+			lobby = h.clickOn("u1", lobby, h.qmust(lobby, cverbPace, ""), "evening").shown(lobby)
+			board := h.clickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).shown(lobby)
+			_, td0, _ := h.qstate()
+			require.Positive(t, td0.First)
+			score := h.playOut(board, &now)
+			assert.Equal(t, []string{rematchID}, componentIDs(score.components), "the scoreboard offers Rematch alone")
+
+			finished, err := h.db.Get(context.Background(), h.channel)
+			require.NoError(t, err)
+			require.True(t, finished.Finished)
+			// A stranger and forged ids open nothing.
+			assert.Equal(t, locales.T(lang, "err_rematch_not_seated", nil), h.clickOn("u9", score, rematchID).ephemeralText())
+			for _, id := range []string{"qwixx:again:1:x", "qwixx:again:x", "qwixx:again"} {
+				assert.Equal(t, locales.T(lang, "err_bad_custom_id", nil), h.clickOn("u2", score, id).ephemeralText(), id)
+			}
+			other := &shownMessage{id: "m-other", components: score.components}
+			assert.Equal(t, locales.T(lang, "err_rematch_gone", nil), h.clickOn("u2", other, rematchID).ephemeralText(),
+				"Rematch on a message that is not the game's scoreboard")
+			r, err := h.db.Get(context.Background(), h.channel)
+			require.NoError(t, err)
+			assert.True(t, r.Finished, "a refused Rematch opened a game")
+
+			res := h.clickOn("u2", score, rematchID)
+			again := res.shown(nil)
+			require.NotNil(t, again)
+			resp := res.response()
+			assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "the rematch's lobby is public")
+			assert.Contains(t, again.content, "<@u1>", "the other person is called")
+			assert.Equal(t, []string{"u1"}, resp.Data.AllowedMentions.Users)
+			_, td, _ := h.qstate()
+			assert.Equal(t, "u2", td.Creator)
+			assert.Equal(t, "evening", td.Pace)
+			assert.Equal(t, lang, td.Lang)
+			require.Len(t, td.Seats, 3)
+			assert.Equal(t, []string{"u1", "u2", ""}, []string{td.Seats[0].User, td.Seats[1].User, td.Seats[2].User})
+			assert.Equal(t, "strong", td.Seats[2].Level)
+			assert.Equal(t, td0.First%3+1, td.Starts, "the next seat starts")
+			assert.Equal(t, td0.First%3, td.Starts-1)
+
+			// A second click on the scoreboard is told where the table is.
+			txt := h.clickOn("u1", score, rematchID).ephemeralText()
+			assert.Equal(t, locales.T(lang, "table_err_rematch_lobby", map[string]any{"Name": "Bob"}), txt)
+			// Only the new creator starts it, the next seat first.
+			assert.Equal(t, locales.T(lang, "err_not_creator", nil), h.clickOn("u1", again, h.qmust(again, cverbGo, "")).ephemeralText())
+			board2 := h.clickOn("u2", again, h.qmust(again, cverbGo, "")).shown(again)
+			g2, td2, _ := h.qstate()
+			require.NotNil(t, g2)
+			assert.Equal(t, td0.First%3+1, td2.First)
+			assert.Equal(t, td0.First%3, g2.First, "the engine starts with the seat the table gave")
+			assert.NotEmpty(t, componentIDs(board2.components))
+			// The old scoreboard now points to the running game.
+			txt = h.clickOn("u1", score, rematchID).ephemeralText()
+			assert.Equal(t, locales.T(lang, "err_rematch_exists", map[string]any{"Name": "Bob", "URL": messageURL(h.guild, h.channel, again.id)}), txt)
+		})
+	}
+}
+
+// Rematch of a game with one person and computer seats starts at once:
+// the answer is the new board, the computer seats at their levels, the
+// next seat first; the board is recorded and its buttons play.
+func TestContractRematchStartsAtOnce(t *testing.T) {
+	h := newQwixxHarness(t, false)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	board := h.openQwixx([]string{"u1"}, "easy", "normal")
+	_, td0, _ := h.qstate()
+	score := h.playOut(board, &now)
+	res := h.clickOn("u1", score, rematchID)
+	nb := res.shown(nil)
+	require.NotNil(t, nb)
+	g, td, _ := h.qstate()
+	require.NotNil(t, g, "the rematch started")
+	assert.Equal(t, []string{"easy", "normal"}, []string{td.Seats[1].Level, td.Seats[2].Level})
+	assert.Equal(t, td0.First%3+1, td.First)
+	assert.Equal(t, nb.id, td.Board, "the answer is the new game's board")
+	assert.Contains(t, strings.Join(td.Log, "\n"), locales.T("en", "table_rematch_started", map[string]any{"Name": td.Seats[td.First-1].Name}))
+	assert.NotEmpty(t, componentIDs(nb.components))
+	assert.NotContains(t, componentIDs(nb.components), rematchID)
+}
+
+// Several players clicking Rematch at once open exactly one game, whether
+// the game over is archived already or not; the others are told.
+func TestContractRematchConcurrent(t *testing.T) {
+	for _, archived := range []bool{true, false} {
+		t.Run(fmt.Sprint("archived=", archived), func(t *testing.T) {
+			h := newQwixxHarness(t, false)
+			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+			h.b.now = func() time.Time { return now }
+			users := []string{"u1", "u2", "u3", "u4"}
+			board := h.openQwixx(users)
+			score := h.playOut(board, &now)
+			if !archived {
+				// The game over, its archiving not done: the record is
+				// active again.
+				r, err := h.db.Get(context.Background(), h.channel)
+				require.NoError(t, err)
+				r.Finished = false
+				require.NoError(t, h.db.Create(context.Background(), r))
+				// A game over has been written many times: its version is
+				// not the new table's first (the stores compare versions).
+				for range 5 {
+					_, err := h.db.Update(context.Background(), h.channel, "", func(*dixbot.Record) error { return nil })
+					require.NoError(t, err)
+				}
+			}
+			var wg sync.WaitGroup
+			mark := h.rec.count()
+			ixs := make([]*discordgo.Interaction, len(users))
+			for k, u := range users {
+				ixs[k] = h.clickIx(u, score, rematchID)
+			}
+			for k := range users {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					h.b.handle(h.rec, &discordgo.InteractionCreate{Interaction: ixs[k]}, h.raw())
+				}()
+			}
+			wg.Wait()
+			opened, answers := 0, 0
+			for _, c := range h.rec.since(mark) {
+				if c.op != "respond" {
+					continue
+				}
+				answers++
+				resp := c.resp
+				if resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
+					opened++
+					continue
+				}
+				assert.Contains(t, []string{
+					locales.T("en", "err_rematch_opening", nil),
+					locales.T("en", "table_err_rematch_lobby", map[string]any{"Name": nameIn(h, resp.Data.Content)}),
+				}, resp.Data.Content)
+			}
+			assert.Equal(t, len(users), answers, "every click is answered once")
+			assert.Equal(t, 1, opened, "exactly one rematch opens")
+			_, td, _ := h.qstate()
+			assert.Len(t, td.Seats, 4)
+		})
+	}
+}
+
+// nameIn is the harness's player name the text contains ("" for none).
+func nameIn(h *harness, text string) string {
+	for _, n := range h.names {
+		if strings.Contains(text, n) {
+			return n
+		}
+	}
+	return ""
 }

@@ -199,7 +199,7 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 	assert.True(t, staleSeen, "no stale click")
 	assert.True(t, notYours, "no click on another's decision")
 	assert.Contains(t, board.content, locales.T("en", "qwixx_over_title", nil))
-	assert.Empty(t, componentIDs(board.components), "the scoreboard has no buttons")
+	assert.Equal(t, []string{"qwixx:again:0"}, componentIDs(board.components), "the scoreboard has only Rematch")
 	assert.Contains(t, board.content, "1. ")
 	assert.NotContains(t, board.content, "⟦")
 
@@ -471,7 +471,7 @@ func TestQwixxClockPlaysForTheAbsent(t *testing.T) {
 	assert.Greater(t, timedOut, 5, "the board says who ran out of time")
 	shown := h.rec.message(board.id)
 	assert.Contains(t, shown.content, locales.T("en", "qwixx_over_title", nil))
-	assert.Empty(t, componentIDs(shown.components))
+	assert.Equal(t, []string{"qwixx:again:0"}, componentIDs(shown.components))
 }
 
 // A message posted before the game's board belongs to an earlier game of

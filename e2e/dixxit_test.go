@@ -127,7 +127,9 @@ func TestDixxitFullGame(t *testing.T) {
 			board, _ = tb.fake.Message(board.ID)
 			assert.Positive(t, clues)
 			assert.Contains(t, board.Content, locales.T(tc.lang, "dixxit_over_title", nil))
-			assert.Empty(t, components(board), "the scoreboard has no buttons")
+			if cs := components(board); assert.Len(t, cs, 1, "the scoreboard has only Rematch") {
+				assert.Equal(t, "dixxit:again:0", cs[0].CustomID)
+			}
 			assert.NotEmpty(t, board.Embeds, "the scoreboard's picture")
 			for _, n := range tc.names {
 				name, _, _ := strings.Cut(n, "/")

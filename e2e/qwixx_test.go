@@ -57,7 +57,9 @@ func TestQwixxFullGame(t *testing.T) {
 				board = tb.gameClick("qwixx", tb.users[seat], board, "mv", string(m))
 			}
 			assert.Contains(t, board.Content, locales.T(tc.lang, "qwixx_over_title", nil))
-			assert.Empty(t, components(board), "the scoreboard has no buttons")
+			if cs := components(board); assert.Len(t, cs, 1, "the scoreboard has only Rematch") {
+				assert.Equal(t, "qwixx:again:0", cs[0].CustomID)
+			}
 			assert.NotEmpty(t, board.Embeds, "the scoreboard's picture")
 			for _, n := range tc.names {
 				name, _, _ := strings.Cut(n, "/")

@@ -1,0 +1,310 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// Rematch of contract games: the final scoreboard's button opens the
+// channel's next game with the same seats (people, and computer seats with
+// their level) and options (pace, language, pictures), the seat after the
+// one that started the last game starting it. When the clicker is the only
+// person seated the game starts at once; otherwise a lobby opens with
+// every person already joined and the clicker as its creator, so that
+// those gone for the evening may leave before it starts. The store's
+// Create makes it exactly once: of several clicks, one opens the next game
+// and the others are told where it is.
+
+// firstStream is the random stream, under the game's seed, that draws the
+// seat starting a game no rematch orders.
+const firstStream = 1 << 62
+
+// startTable starts the game of the lobby r, td at now: the seat that
+// starts (td.Starts, else drawn from the seed), the forced and computer
+// decisions that open it, the clocks of the people deciding.
+func (b *Bot) startTable(g *present.Game, r *dixbot.Record, td *tableData, now time.Time) (engine.State, error) {
+	td.Seed = b.seed()
+	n := len(td.Seats)
+	first := td.Starts - 1
+	if first < 0 || first >= n {
+		first = rand.New(rand.NewPCG(uint64(td.Seed), firstStream)).IntN(n)
+	}
+	td.First, td.Starts = first+1, 0
+	st, err := g.Rules.New(engine.Setup{Players: n, Seed: td.Seed, First: first})
+	if err != nil {
+		return nil, err
+	}
+	td.Open = make([]uint64, n)
+	for _, s := range st.ToDecide() {
+		td.Open[s] = st.Seq()
+		noteOpened(td, s, now)
+	}
+	evs, err := b.advance(g, st, td, now)
+	if err != nil {
+		return nil, err
+	}
+	td.Log = appendLog(td.Log, g.Presenter.Events(td.table(false), evs))
+	setContractDue(r, td, g, st)
+	r.Data = st.Encode()
+	return st, nil
+}
+
+// contractRematch answers the Rematch button of a contract game's final
+// scoreboard.
+func (c *call) contractRematch(g *present.Game) error {
+	if c.i.Message == nil {
+		return ErrBadInput
+	}
+	var r *dixbot.Record
+	err := c.retry("get", func(ctx context.Context) (err error) {
+		r, err = c.b.store.Get(ctx, c.i.ChannelID)
+		return err
+	})
+	if errors.Is(err, dixbot.ErrNotFound) {
+		return refuse(ErrStale, "err_rematch_gone", nil)
+	}
+	if err != nil {
+		return err
+	}
+	gone := refuse(ErrStale, "err_rematch_gone", nil)
+	if r.Game != g.Rules.Name() {
+		if r.Finished {
+			return gone
+		}
+		return c.rematchTakenBy(r)
+	}
+	td, err := decodeTableData(r.Meta)
+	if err != nil {
+		return err
+	}
+	var st engine.State
+	if r.Data != nil {
+		if st, err = g.Rules.Decode(r.Data); err != nil {
+			return err
+		}
+	}
+	if td.Board != c.i.Message.ID || st == nil || !st.Over() {
+		// The message is not this game's scoreboard: an older game's, or
+		// a forged click on another message.
+		if r.Finished {
+			return gone
+		}
+		return c.rematchTakenBy(r)
+	}
+	if !td.seated(c.user) {
+		return refuse(ErrNotInGame, "err_rematch_not_seated", nil)
+	}
+	if !r.Finished {
+		// Over but not archived yet: one click claims the rematch and
+		// archives the game; the others are told.
+		_, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+			// The channel's record may be another game by now (the
+			// rematch another click opened): it is then not claimed.
+			if td.Board != c.i.Message.ID || r.Data == nil || td.Rematch != "" && td.Rematch != c.i.ID {
+				return errClaimed
+			}
+			td.Rematch = c.i.ID
+			return nil
+		})
+		if errors.Is(err, errClaimed) || errors.Is(err, dixbot.ErrNotFound) {
+			return c.rematchTakenNowBy()
+		}
+		if err != nil {
+			return err
+		}
+		if err := c.retry("finish", func(ctx context.Context) error {
+			err := c.b.store.Finish(ctx, c.i.ChannelID)
+			if errors.Is(err, dixbot.ErrNotFound) {
+				return nil // archived in between by its board's edit
+			}
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	next, ntd, st2, err := c.rematchTable(g, r, td)
+	if err != nil {
+		return err
+	}
+	if err := c.createRematch(next); err != nil {
+		return err
+	}
+	if st2 != nil {
+		pb := g.Presenter.Board(ntd.table(!c.b.noPictures), st2)
+		pb.Content = withLine(pb.Content, tableClockLine(g, st2, ntd))
+		c.respond(&discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
+				Components: tableComponents(g, st2, ntd, pb), AllowedMentions: noMentions()},
+		})
+		c.b.wakeAt(next.Due)
+		c.rememberBoard(g)
+		return nil
+	}
+	var others []string
+	for _, s := range ntd.Seats {
+		if s.User != "" && s.Level == "" && s.User != c.user {
+			others = append(others, s.User)
+		}
+	}
+	content, comps := c.lobbyView(g, ntd)
+	content = locales.T(ntd.Lang, "table_rematch_lobby", map[string]any{"Mentions": mentions(others), "Creator": escape(c.name)}) +
+		"\n\n" + content
+	c.respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: mentionUsers(others)},
+	})
+	return nil
+}
+
+// rematchTable is the record of the game after the finished one r, td:
+// started at once (its state returned) when the clicker is the only
+// person seated, else a lobby (nil state).
+func (c *call) rematchTable(g *present.Game, r *dixbot.Record, td *tableData) (*dixbot.Record, *tableData, engine.State, error) {
+	ntd := &tableData{V: tableDataVersion, Creator: c.user, Lang: td.Lang, NoPics: td.NoPics || c.b.noPictures,
+		Pace: td.Pace, Origin: c.i.ID}
+	people := 0
+	at := make([]int, len(td.Seats)) // old seat -> new seat, -1 when left out
+	for i, s := range td.Seats {
+		at[i] = -1
+		switch {
+		case s.User == c.user:
+			ntd.Seats = append(ntd.Seats, tableSeat{User: s.User, Name: c.name})
+		case s.User != "" && s.Level != "":
+			continue // a person who left: not seated again
+		default:
+			ntd.Seats = append(ntd.Seats, s)
+		}
+		at[i] = len(ntd.Seats) - 1
+		if s.User != "" && (s.Level == "" || s.User == c.user) {
+			people++
+		}
+	}
+	// The seat after the one that started the last game starts, skipping
+	// the seats left out.
+	if last := td.First - 1; last >= 0 && last < len(td.Seats) {
+		for k := 1; k <= len(td.Seats); k++ {
+			if s := at[(last+k)%len(td.Seats)]; s >= 0 {
+				ntd.Starts = s + 1
+				break
+			}
+		}
+	}
+	rec := &dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID, Game: g.Rules.Name()}
+	if people == 1 && len(ntd.Seats) >= g.MinSeats {
+		st, err := c.b.startTable(g, rec, ntd, c.b.now())
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		ntd.Log = append([]string{locales.T(ntd.Lang, "table_rematch_started", map[string]any{"Name": ntd.Seats[ntd.First-1].Name})}, ntd.Log...)
+		ntd.Log = appendLog(nil, ntd.Log)
+		rec.Meta = ntd.encode()
+		return rec, ntd, st, nil
+	}
+	rec.Meta = ntd.encode()
+	return rec, ntd, nil, nil
+}
+
+// createRematch stores the rematch's record: ErrExists means another
+// click (or a command) got the channel first, and the answer says where
+// its game is.
+func (c *call) createRematch(r *dixbot.Record) error {
+	unsure := false
+	err := c.retry("create", func(ctx context.Context) error {
+		err := c.b.store.Create(ctx, r)
+		if unsure && errors.Is(err, dixbot.ErrExists) {
+			if old, gerr := c.b.store.Get(ctx, c.i.ChannelID); gerr == nil {
+				if td, terr := decodeTableData(old.Meta); terr == nil && old.Game == r.Game && td.Origin == c.i.ID {
+					*r = *old // a try that looked failed landed
+					return nil
+				}
+			}
+		}
+		unsure = unsure || transient(err)
+		return err
+	})
+	if errors.Is(err, dixbot.ErrExists) {
+		return c.rematchTakenNowBy()
+	}
+	return err
+}
+
+// rematchTakenNowBy is the refusal of a rematch click that came second:
+// where the channel's new game is, as far as the store says.
+func (c *call) rematchTakenNowBy() error {
+	r, err := c.getQuietAny()
+	if err != nil {
+		return refuse(dixbot.ErrExists, "err_rematch_opening", nil)
+	}
+	return c.rematchTakenBy(r)
+}
+
+// rematchTakenBy is the refusal of a rematch when the channel holds
+// another game r: who opened it and, once its board is known, a link.
+func (c *call) rematchTakenBy(r *dixbot.Record) error {
+	if _, ok := c.b.games[r.Game]; !ok {
+		return otherGame(gameTitle(r.Game))
+	}
+	td, err := decodeTableData(r.Meta)
+	if err != nil {
+		return err
+	}
+	name := locales.T(c.lang, "nobody", nil)
+	for _, s := range td.Seats {
+		if s.User == td.Creator && s.User != "" {
+			name = escape(s.Name)
+		}
+	}
+	switch {
+	case td.Rematch != "":
+		return refuse(dixbot.ErrExists, "err_rematch_opening", nil) // the game over itself, its rematch being made
+	case r.Data == nil:
+		return refuse(dixbot.ErrExists, "table_err_rematch_lobby", map[string]any{"Name": name})
+	case td.Board == "":
+		return refuse(dixbot.ErrExists, "err_rematch_opening", nil)
+	}
+	return refuse(dixbot.ErrExists, "err_rematch_exists", map[string]any{
+		"Name": name, "URL": messageURL(r.Guild, r.Channel, td.Board)})
+}
+
+// rememberBoard records, after the answer, the answer's message as the
+// board of the game the rematch started.
+func (c *call) rememberBoard(g *present.Game) {
+	channel, i, origin := c.i.ChannelID, c.i, c.i.ID
+	c.then(func(ctx context.Context) {
+		msg, err := c.d.Original(ctx, i)
+		if err != nil || msg == nil {
+			c.b.log.Warn("could not read the board message of a rematch", "channel", channel, "err", err)
+			return
+		}
+		sctx, cancel := context.WithTimeout(ctx, c.b.timeout)
+		defer cancel()
+		_, err = c.b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
+			if r.Game != g.Rules.Name() {
+				return errNothingToDo
+			}
+			td, err := decodeTableData(r.Meta)
+			if err != nil {
+				return err
+			}
+			if td.Origin != origin || td.Board != "" {
+				return errNothingToDo
+			}
+			td.Board = msg.ID
+			r.Meta = td.encode()
+			return nil
+		})
+		if err != nil && !errors.Is(err, errNothingToDo) && !errors.Is(err, dixbot.ErrNotFound) {
+			c.b.log.Warn("could not record the board message of a rematch", "channel", channel, "err", err)
+		}
+	})
+}
