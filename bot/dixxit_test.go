@@ -631,7 +631,7 @@ func TestDixxitClockWithASilentPlayer(t *testing.T) {
 	assert.Empty(t, g.ViewOf(engine.Public).Holdings[silent], "the silent seat took nothing")
 	shown := h.rec.message(board.id)
 	assert.Contains(t, shown.content, locales.T("en", "dixxit_over_title", nil))
-	assert.Empty(t, componentIDs(shown.components))
+	assert.Equal(t, []string{"dixxit:again:0"}, componentIDs(shown.components), "the scoreboard has only Rematch")
 	timedOut, skipped, out := false, false, false
 	for _, c := range h.rec.since(0) {
 		if c.op == "edit" && c.edit.ID == board.id && c.edit.Content != nil {

@@ -75,5 +75,5 @@ func TestQwixxOnePlayerNeverAnswers(t *testing.T) {
 	assert.Greater(t, timeouts, whiteTimeouts, "the absent player's colour sums ran out of time")
 	shown := h.rec.message(board.id)
 	assert.Contains(t, shown.content, locales.T("en", "qwixx_over_title", nil))
-	assert.Empty(t, componentIDs(shown.components), "the scoreboard has no buttons")
+	assert.Equal(t, []string{"qwixx:again:0"}, componentIDs(shown.components), "the scoreboard has only Rematch")
 }
