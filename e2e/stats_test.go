@@ -210,7 +210,7 @@ func TestResultsRecordedOnceOverKills(t *testing.T) {
 				w.bot = startApp(t, cfg)
 			}
 			w.bot.stop()
-			t.Logf("%s: %d kills between a game's last move and its scoreboard (%d after its result was recorded): every game counted once",
+			t.Logf("%s: %d kills between a game's last move and its scoreboard, %d of them after its result was recorded",
 				tc.name, kills, recordedAtKill)
 		})
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -24,6 +25,9 @@ import (
 //	s user d         solo record at difficulty d (d: 4 bytes big-endian)
 //	g user game      nothing: the games the person has records of
 //	u user game id   nothing: the results the person is in
+//	t ms game id     nothing: the results by time (ms: Unix ms, 8 bytes
+//	                 big-endian); a recording deletes the results older
+//	                 than ResultTTL, with their u entries
 //
 // The leaderboard reads the game's records and sorts them; the bucket is
 // created by the first recording.
@@ -115,13 +119,58 @@ func (s *File) RecordResult(ctx context.Context, r *dixbot.Result) (bool, error)
 				return err
 			}
 		}
+		at := r.At
+		if at.IsZero() {
+			at = time.Now()
+		}
+		if err := g.Put(timeKey(at, r.Game, r.ID), nil); err != nil {
+			return err
+		}
 		recorded = true
-		return nil
+		return expireResults(g, time.Now().Add(-s.o.ResultTTL))
 	})
 	if err != nil {
 		return false, err
 	}
 	return recorded, nil
+}
+
+// timeKey is the time index entry of a result.
+func timeKey(at time.Time, game, id string) []byte {
+	k := binary.BigEndian.AppendUint64([]byte("t\x00"), uint64(max(at.UnixMilli(), 0)))
+	return append(append(k, 0), statsKey(game, id)...)
+}
+
+// expireResults deletes the server's results recorded before cutoff, and
+// the entries that list them under their people.
+func expireResults(g *bolt.Bucket, cutoff time.Time) error {
+	end := binary.BigEndian.AppendUint64([]byte("t\x00"), uint64(max(cutoff.UnixMilli(), 0)))
+	var old [][]byte
+	c := g.Cursor()
+	for k, _ := c.Seek([]byte("t\x00")); k != nil && bytes.Compare(k, end) < 0; k, _ = c.Next() {
+		old = append(old, bytes.Clone(k))
+	}
+	for _, k := range old {
+		gi := k[len(end)+1:] // game NUL id
+		rk := append([]byte("r\x00"), gi...)
+		var r dixbot.Result
+		if v := g.Get(rk); v != nil && json.Unmarshal(v, &r) == nil {
+			for _, s := range r.Seats {
+				if s.User != "" {
+					if err := g.Delete(append(append(statsKey("u", s.User), 0), gi...)); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		if err := g.Delete(rk); err != nil {
+			return err
+		}
+		if err := g.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func mustJSON(v any) []byte {

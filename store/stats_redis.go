@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -19,7 +20,7 @@ import (
 // Redis Cluster slot and a recording is one transaction there. With P the
 // prefix and T = P{g:<guild>}:
 //
-//	T r:<game>:<id>     result (JSON), kept Options.ResultTTL; its presence
+//	T r:<game>:<id>     result (JSON), kept Options.ResultTTL from its time; its presence
 //	                    makes a second recording of the game a no-op
 //	T p:<game>:<user>   hash: n name, p played, w won, t total, b best,
 //	                    mu and sg the rating (absent while unrated)
@@ -27,7 +28,9 @@ import (
 //	T s:<user>          hash of the solo records: p<d>, w<d>, b<d> played,
 //	                    won and best score at difficulty d
 //	T ug:<user>         set: the games the person has records of
-//	T ur:<user>         set: the results (<game>:<id>) the person is in
+//	T ur:<user>         sorted set: the results (<game>:<id>) the person is
+//	                    in, by their time (Unix ms); entries older than
+//	                    ResultTTL are dropped at the person's next game
 func (s *Redis) statsKey(guild string) string { return s.o.Prefix + "{g:" + guild + "}:" }
 
 func (s *Redis) resultKey(guild, game, id string) string {
@@ -70,6 +73,13 @@ func (s *Redis) RecordResult(ctx context.Context, r *dixbot.Result) (bool, error
 		}
 	}
 	d := strconv.Itoa(r.Solo)
+	at := r.At
+	if at.IsZero() {
+		at = time.Now()
+	}
+	cutoff := "(" + strconv.FormatInt(time.Now().Add(-s.o.ResultTTL).UnixMilli(), 10)
+	// The result is kept ResultTTL from its time, as the file store keeps it.
+	keep := max(s.o.ResultTTL-time.Since(at), time.Millisecond)
 	recorded := false
 	record := func(tx *redis.Tx) error {
 		recorded = false
@@ -100,9 +110,11 @@ func (s *Redis) RecordResult(ctx context.Context, r *dixbot.Result) (bool, error
 		}
 		applyResult(r, ps, solo)
 		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
-			p.Set(ctx, rk, val, s.o.ResultTTL)
+			p.Set(ctx, rk, val, keep)
 			for _, u := range users {
-				p.SAdd(ctx, s.userResultsKey(r.Guild, u), r.Game+":"+r.ID)
+				urk := s.userResultsKey(r.Guild, u)
+				p.ZAdd(ctx, urk, redis.Z{Score: float64(at.UnixMilli()), Member: r.Game + ":" + r.ID})
+				p.ZRemRangeByScore(ctx, urk, "-inf", cutoff)
 				if r.Solo > 0 {
 					st := solo[u]
 					p.HSet(ctx, s.soloKey(r.Guild, u), "p"+d, st.Played, "w"+d, st.Won, "b"+d, st.Best)
@@ -311,7 +323,7 @@ func (s *Redis) ForgetPlayer(ctx context.Context, guild, user string) error {
 	for attempt := 0; ; attempt++ {
 		var a, b *redis.StringSliceCmd
 		_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-			a, b = p.SMembers(ctx, gk), p.SMembers(ctx, urk)
+			a, b = p.SMembers(ctx, gk), p.ZRange(ctx, urk, 0, -1)
 			return nil
 		})
 		if err != nil {

@@ -41,14 +41,20 @@ func runStatsSuite(t *testing.T, newEnv newEnv) {
 		{"ServersApart", testStatsServersApart},
 		{"Forget", testStatsForget},
 		{"BadResults", testStatsBad},
+		{"ResultsExpire", nil},
 		{"Restart", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
 			s := e.open(Options{}).(statsStore)
-			if tc.run == nil {
+			switch tc.name {
+			case "Restart":
 				testStatsRestart(t, e, s)
+				return
+			case "ResultsExpire":
+				require.NoError(t, s.Close())
+				testStatsExpire(t, e.open(Options{ResultTTL: time.Hour}).(statsStore))
 				return
 			}
 			tc.run(t, s)
@@ -350,6 +356,41 @@ func testStatsRestart(t *testing.T, e env, s statsStore) {
 	ok, err := s.RecordResult(ctxb, r)
 	require.NoError(t, err)
 	assert.False(t, ok, "recorded before the restart")
+}
+
+// testStatsExpire: a result older than ResultTTL is dropped from what
+// lists the person's results at their next game (and, in the file store,
+// deleted with it; Redis expires the result's key itself), while the
+// totals it fed stay.
+func testStatsExpire(t *testing.T, s statsStore) {
+	old := game("g1", "dix", person("a", 40, 1), person("b", 30, 2))
+	old.At = time.Now().Add(-2 * time.Hour)
+	record(t, s, old)
+	record(t, s, game("g1", "dix", person("a", 10, 2), person("b", 30, 1)))
+	a, _ := statsOf(t, s, "g1", "a")
+	assert.Equal(t, 2, a["dix"].Played)
+	switch st := s.(type) {
+	case *Redis:
+		ur, err := st.rdb.ZRange(ctxb, st.userResultsKey("g1", "a"), 0, -1).Result()
+		require.NoError(t, err)
+		assert.Len(t, ur, 1)
+		assert.NotContains(t, ur, "dix:"+old.ID)
+	case *File:
+		raw := storedResults(t, s, "g1")
+		require.Len(t, raw, 1)
+		assert.NotContains(t, raw[0], old.ID)
+		require.NoError(t, st.db.View(func(tx *bolt.Tx) error {
+			return guildBucket(tx, "g1").ForEach(func(k, _ []byte) error {
+				assert.NotContains(t, string(k), old.ID, "every entry of the old result is gone")
+				return nil
+			})
+		}))
+	}
+	// The person asks to be forgotten: the newer result is scrubbed.
+	require.NoError(t, s.ForgetPlayer(ctxb, "g1", "a"))
+	for _, v := range storedResults(t, s, "g1") {
+		assert.NotContains(t, v, `"a"`)
+	}
 }
 
 // storedResults reads the raw results kept for guild.
