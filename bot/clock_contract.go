@@ -6,8 +6,6 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/engine"
@@ -63,62 +61,80 @@ func setContractDue(r *dixbot.Record, td *tableData, g *present.Game, st engine.
 var errContractDue = errors.New("bot: a contract game is due")
 
 // runContractDue takes the decisions out of time of the channel's contract
-// game, then the forced and computer decisions that follow, in one update,
-// and edits the board.
+// game, then the forced and computer decisions that follow, in one update
+// that owes the board's edit and the pings; the same update claims the
+// effects owed (moving Due on by a lease, so other processes leave them),
+// which are then done.
 func (b *Bot) runContractDue(ctx context.Context, d discordAPI, channel string, asOf time.Time) error {
-	var g *present.Game
-	var td *tableData
+	var tried uint32 // the effects owed before this claim: another process may have done some
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	rec, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
 		if r.Due.IsZero() || r.Due.After(asOf) {
 			return errNothingToDo
 		}
-		var ok bool
-		if g, ok = b.games[r.Game]; !ok || r.Data == nil {
+		g, ok := b.games[r.Game]
+		if !ok {
 			r.Due = time.Time{} // not a game this process plays: nothing it can do
 			return nil
 		}
-		var err error
-		if td, err = decodeTableData(r.Meta); err != nil {
-			return err
-		}
-		st, err := g.Rules.Decode(r.Data)
+		td, err := decodeTableData(r.Meta)
 		if err != nil {
 			return err
 		}
+		tried = td.NextEffect
 		now := b.now()
-		var evs []engine.Event
-		for range maxAdvance {
-			late := -1
-			for _, s := range st.ToDecide() {
-				if dl := td.deadline(g, st, s); !dl.IsZero() && !dl.After(now) {
-					late = s
+		var st engine.State
+		if r.Data != nil {
+			if st, err = g.Rules.Decode(r.Data); err != nil {
+				return err
+			}
+			since := st.Seq() + 1
+			var evs []engine.Event
+			timedOut := false
+			for range maxAdvance {
+				late := -1
+				for _, s := range st.ToDecide() {
+					if dl := td.deadline(g, st, s); !dl.IsZero() && !dl.After(now) {
+						late = s
+						break
+					}
+				}
+				if late < 0 {
 					break
 				}
+				timedOut = true
+				rng := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(late)))
+				m, err := g.Player(g.Default).Timeout(st, late, rng)
+				if err != nil {
+					return err
+				}
+				e, err := applyOpen(st, td, late, m, now)
+				if err != nil {
+					return err
+				}
+				evs = append(evs, e...)
+				td.Log = appendLog(td.Log, []string{locales.T(td.Lang, "table_timed_out", map[string]any{"Name": td.Seats[late].Name})})
+				more, err := b.advance(g, st, td, now)
+				if err != nil {
+					return err
+				}
+				evs = append(evs, more...)
 			}
-			if late < 0 {
-				break
+			td.Log = appendLog(td.Log, g.Presenter.Events(td.table(false), evs))
+			setContractDue(r, td, g, st)
+			if timedOut {
+				td.oweChange(r, g, st, planPings(st, td, since, -1, now), now)
+				r.Data = st.Encode()
 			}
-			rng := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(late)))
-			m, err := g.Player(g.Default).Timeout(st, late, rng)
-			if err != nil {
-				return err
-			}
-			e, err := applyOpen(st, td, late, m, now)
-			if err != nil {
-				return err
-			}
-			evs = append(evs, e...)
-			td.Log = appendLog(td.Log, []string{locales.T(td.Lang, "table_timed_out", map[string]any{"Name": td.Seats[late].Name})})
-			more, err := b.advance(g, st, td, now)
-			if err != nil {
-				return err
-			}
-			evs = append(evs, more...)
+		} else {
+			r.Due = time.Time{}
 		}
-		td.Log = appendLog(td.Log, g.Presenter.Events(td.table(false), evs))
-		setContractDue(r, td, g, st)
-		r.Data = st.Encode()
+		if len(td.Outbox) > 0 {
+			// Claimed: the effects are this process's for a lease.
+			if at := now.Add(outboxLease); r.Due.IsZero() || r.Due.After(at) {
+				r.Due = at
+			}
+		}
 		r.Meta = td.encode()
 		return nil
 	})
@@ -130,44 +146,5 @@ func (b *Bot) runContractDue(ctx context.Context, d discordAPI, channel string, 
 		return err
 	}
 	b.wakeAt(rec.Due)
-	if g == nil || td == nil {
-		return nil
-	}
-	return b.editBoard(ctx, d, channel, g, rec, td)
-}
-
-// editBoard edits the board message with the bot's token, through its
-// fence; a game over is archived first.
-func (b *Bot) editBoard(ctx context.Context, d discordAPI, channel string, g *present.Game, r *dixbot.Record, td *tableData) error {
-	if td.Board == "" || r.Data == nil {
-		return nil
-	}
-	pb, st, err := b.contractBoard(g, r, td)
-	if err != nil {
-		return err
-	}
-	if st.Over() {
-		if err := b.recordContract(ctx, g, r, td, st); err != nil {
-			// Left active: finishOver records it before archiving it.
-			b.log.Warn("could not record a finished game's result; it stays active", "channel", channel, "err", err)
-		} else {
-			sctx, cancel := context.WithTimeout(ctx, b.timeout)
-			if err := b.store.Finish(sctx, channel); err != nil {
-				b.log.Warn("could not archive a finished game", "channel", channel, "err", err)
-			}
-			cancel()
-		}
-	}
-	comps := tableComponents(g, st, td, pb)
-	embeds := pb.Embeds
-	if embeds == nil {
-		embeds = []*discordgo.MessageEmbed{}
-	}
-	ed := &discordgo.MessageEdit{Channel: channel, ID: td.Board, Content: &pb.Content, Embeds: &embeds, Components: &comps,
-		AllowedMentions: noMentions()}
-	if len(pb.Files) > 0 {
-		ed.Files, ed.Attachments = pb.Files, attachmentsFor(pb.Files)
-	}
-	_, err = b.fences.send(td.Board, shows{Seq: r.Version}, b.now(), func() error { return d.Edit(ctx, ed) })
-	return err
+	return b.contractOutbox(ctx, d, rec, nil, tried)
 }

@@ -93,6 +93,14 @@ type tableData struct {
 	// over; Origin the interaction that opened this table as a rematch.
 	Rematch string `json:"rm,omitempty"`
 	Origin  string `json:"or,omitempty"`
+	// Outbox is the Discord work owed by the changes made, NextEffect the
+	// number of the last effect owed (outbox_contract.go).
+	Outbox     []effect `json:"ob,omitempty"`
+	NextEffect uint32   `json:"ne,omitempty"`
+	// BoardVia is the newest interaction whose answer is the board message
+	// (the start command's, or a click's on the board): its token edits
+	// the board without the bot token.
+	BoardVia *via `json:"bv,omitempty"`
 }
 
 // tableSeat is one seat: a person's, or the computer's (Level set). A
@@ -371,6 +379,10 @@ func (c *call) contractStart(g *present.Game, lang string, noPics bool) error {
 	}
 	td := &tableData{V: tableDataVersion, Creator: c.user, Lang: lang, NoPics: noPics || c.b.noPictures,
 		Seats: []tableSeat{{User: c.user, Name: c.name}}}
+	if c.i.Token != "" && c.i.AppID != "" {
+		// The answer is the lobby, later the board: this token edits it.
+		td.BoardVia = &via{App: c.i.AppID, Token: c.i.Token, At: c.at.UnixMilli()}
+	}
 	rec := &dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID, Game: g.Rules.Name(), Meta: td.encode()}
 	err := c.retry("create", func(ctx context.Context) error { return c.b.store.Create(ctx, rec) })
 	if errors.Is(err, dixbot.ErrExists) && c.finishOver(g) {
@@ -549,10 +561,12 @@ func (b *Bot) contractSubmit(c *call, g *present.Game, id string) error {
 // contractLobby handles the lobby's buttons.
 func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 	started, cancelled := false, false
-	var pings pingPlan
 	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
 		if r.Data != nil || uint64(td.Lobby) != p.n {
 			return ErrStale
+		}
+		if v := c.boardVia(); v != nil {
+			td.BoardVia = v
 		}
 		switch p.verb {
 		case cverbJoin:
@@ -615,7 +629,7 @@ func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 			if err != nil {
 				return err
 			}
-			pings = planPings(st, td, 0, td.seatOf(c.user), now)
+			td.oweChange(r, g, st, planPings(st, td, 0, td.seatOf(c.user), now), now)
 			started = true
 		}
 		td.Lobby++
@@ -627,7 +641,7 @@ func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 	if err != nil {
 		return err
 	}
-	c.shows = &shows{Seq: r.Version}
+	c.shows = &shows{Seq: uint64(td.Lobby)}
 	if cancelled {
 		c.shows = &shows{Retire: true}
 		c.retry("finish", func(ctx context.Context) error { return c.b.store.Finish(ctx, c.i.ChannelID) })
@@ -635,8 +649,7 @@ func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 		return nil
 	}
 	if started {
-		c.b.wakeAt(r.Due)
-		c.sendPings(g, td.Lang, td.Board, pings)
+		c.settleContract(r)
 		return c.showContractBoard(g, r, td)
 	}
 	content, comps := c.lobbyView(g, td)
@@ -647,7 +660,6 @@ func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 // contractMove applies the clicker's decision, then the forced decisions
 // and the computer seats' until a person must decide, in one update.
 func (c *call) contractMove(g *present.Game, p contractParsed) error {
-	var pings pingPlan
 	m := engine.Move(p.arg)
 	if sp, ok := g.Presenter.(present.Stamper); ok {
 		click, err := strconv.ParseUint(c.i.ID, 10, 64)
@@ -706,8 +718,8 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 		}
 		td.Log = appendLog(td.Log, g.Presenter.Events(td.table(false), append(evs, more...)))
 		noteActed(td, seat, now)
-		pings = planPings(st, td, since, seat, now)
 		setContractDue(r, td, g, st)
+		td.oweChange(r, g, st, planPings(st, td, since, seat, now), now)
 		r.Data = st.Encode()
 		return nil
 	})
@@ -717,19 +729,16 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 	if err != nil {
 		return err
 	}
-	c.b.wakeAt(r.Due)
-	c.sendPings(g, td.Lang, td.Board, pings)
+	c.settleContract(r)
 	switch {
 	case c.fromPrompt() || (c.i.Message != nil && c.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0):
 		// A decision from a private prompt: the prompt says it is taken,
-		// and the public board is edited after the answer.
+		// and the public board is edited after the answer (its owed edit).
 		c.update(locales.T(c.lang, "table_prompt_done", nil), nil, nil)
-		c.editContractBoard(g, r, td)
 		return nil
 	case c.i.Message == nil:
 		// A form's submission without its message: said privately.
 		c.ephemeral(locales.T(c.lang, "table_prompt_done", nil), nil)
-		c.editContractBoard(g, r, td)
 		return nil
 	}
 	return c.showContractBoard(g, r, td)
@@ -949,24 +958,25 @@ func boardComponents(game string, seq uint64, pb present.Board) []discordgo.Mess
 	return rows
 }
 
-// showContractBoard answers the click by drawing the board in place; a
-// game over is archived first and the board becomes its scoreboard.
+// showContractBoard answers the click by drawing the board in place; for a
+// game over the board is its scoreboard (the game is archived by its last
+// effect).
 func (c *call) showContractBoard(g *present.Game, r *dixbot.Record, td *tableData) error {
 	pb, st, err := c.b.contractBoard(g, r, td)
 	if err != nil {
 		return err
 	}
-	if st.Over() {
-		if err := c.b.recordContract(c.ctx, g, r, td, st); err != nil {
-			// Left active: finishOver records it before archiving it.
-			c.b.log.Warn("could not record a finished game's result; it stays active", "channel", c.i.ChannelID, "err", err)
-		} else if err := c.retry("finish", func(ctx context.Context) error { return c.b.store.Finish(ctx, c.i.ChannelID) }); err != nil {
-			c.b.log.Warn("could not archive a finished game", "channel", c.i.ChannelID, "err", err)
-		}
-	}
-	c.shows = &shows{Seq: r.Version}
+	c.shows = &shows{Seq: boardSeq(td, st)}
 	c.update(pb.Content, pb.Embeds, tableComponents(g, st, td, pb), pb.Files...)
 	return nil
+}
+
+// boardSeq is what a contract game's board message shows, for its fence:
+// the lobby's counter while it is a lobby (td.Lobby), then that counter
+// plus the game's version, so a render of the same game is never older
+// whatever else the table data recorded since.
+func boardSeq(td *tableData, st engine.State) uint64 {
+	return uint64(td.Lobby) + st.Seq()
 }
 
 // contractStale answers an outdated click: a click on the current board
@@ -978,7 +988,7 @@ func (c *call) contractStale(g *present.Game, lobbyClick bool) error {
 		switch {
 		case r.Data == nil && lobbyClick:
 			content, comps := c.lobbyView(g, td)
-			c.shows = &shows{Seq: r.Version}
+			c.shows = &shows{Seq: uint64(td.Lobby)}
 			c.update(content, nil, comps)
 		case c.i.Message.ID == td.Board:
 			if err := c.showContractBoard(g, r, td); err != nil {
@@ -1045,8 +1055,7 @@ func (c *call) contractHint(g *present.Game) error {
 // In a lobby the caller leaves it.
 func (c *call) contractLeave(g *present.Game) error {
 	lobby := false
-	var pings pingPlan
-	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
 		s := td.seatOf(c.user)
 		if s < 0 {
 			return refuse(ErrNotInGame, "table_err_not_seated", nil)
@@ -1072,8 +1081,8 @@ func (c *call) contractLeave(g *present.Game) error {
 		}
 		td.Log = appendLog(td.Log, append([]string{locales.T(td.Lang, "table_left", map[string]any{"Name": td.Seats[s].Name})},
 			g.Presenter.Events(td.table(false), evs)...))
-		pings = planPings(st, td, since, s, c.b.now())
 		setContractDue(r, td, g, st)
+		td.oweChange(r, g, st, planPings(st, td, since, s, c.b.now()), c.b.now())
 		r.Data = st.Encode()
 		return nil
 	})
@@ -1086,8 +1095,7 @@ func (c *call) contractLeave(g *present.Game) error {
 	}
 	c.ephemeral(locales.T(c.lang, key, nil), nil)
 	if !lobby {
-		c.sendPings(g, td.Lang, td.Board, pings)
-		c.editContractBoard(g, r, td)
+		c.settleContract(r)
 	}
 	return nil
 }
@@ -1111,40 +1119,19 @@ func (c *call) contractAbandon(g *present.Game) error {
 			"Name": c.name, "Game": en(g.Rules.Name() + "_title")}), AllowedMentions: noMentions()},
 	})
 	if board := td.Board; board != "" && r.Data != nil {
+		v := td.BoardVia
 		c.then(func(ctx context.Context) {
 			c.b.fences.send(board, shows{Retire: true}, c.b.now(), func() error {
-				return c.d.Edit(ctx, &discordgo.MessageEdit{Channel: c.i.ChannelID, ID: board, Components: &[]discordgo.MessageComponent{}})
+				none := &[]discordgo.MessageComponent{}
+				if v.usable(time.Now()) && (v.Orig == "" || v.Orig == board) {
+					// The board's newest interaction edits it (outbox_contract.go).
+					if err := c.d.FollowupEdit(ctx, v.interaction(), "@original", &discordgo.WebhookEdit{Components: none}); err == nil {
+						return nil
+					}
+				}
+				return c.d.Edit(ctx, &discordgo.MessageEdit{Channel: c.i.ChannelID, ID: board, Components: none})
 			})
 		})
 	}
 	return nil
 }
-
-// editContractBoard edits the board message with the bot's token after
-// the answer, through its fence (a change made by a command or a prompt).
-func (c *call) editContractBoard(g *present.Game, r *dixbot.Record, td *tableData) {
-	c.then(func(ctx context.Context) {
-		for attempt := 0; ; attempt++ {
-			err := c.b.editBoard(ctx, c.d, c.i.ChannelID, g, r, td)
-			// A board edit kept back by the route's rate limit is sent
-			// again once the limit allows it: nothing else would show a
-			// decision taken in a private prompt.
-			wait, _, limited := retryAfter(err)
-			if limited && attempt < maxBoardEditRetries {
-				select {
-				case <-ctx.Done():
-				case <-time.After(wait):
-					continue
-				}
-			}
-			if err != nil {
-				c.b.log.Warn("could not edit the board", "channel", c.i.ChannelID, "err", err)
-			}
-			return
-		}
-	})
-}
-
-// maxBoardEditRetries bounds the board edits sent again after a rate
-// limit.
-const maxBoardEditRetries = 3

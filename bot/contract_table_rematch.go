@@ -121,6 +121,11 @@ func (c *call) contractRematch(g *present.Game) error {
 		if err != nil {
 			return err
 		}
+		// The game's end may still be owed (outbox_contract.go): its
+		// result is recorded (once, whoever records it) before archiving.
+		if err := c.b.recordOver(c.ctx, r); err != nil {
+			return err
+		}
 		if err := c.retry("finish", func(ctx context.Context) error {
 			err := c.b.store.Finish(ctx, c.i.ChannelID)
 			if errors.Is(err, dixbot.ErrNotFound) {

@@ -225,8 +225,9 @@ func TestQwixxSimultaneousWhiteSums(t *testing.T) {
 		h.channel = "c" + itoa(round+10)
 		users := []string{"u1", "u2", "u3", "u4"}
 		board := h.openQwixx(users)
-		g, _, version := h.qstate()
+		g, _, _ := h.qstate()
 		require.Equal(t, rules.PhaseWhite, g.Phase)
+		seq := g.Seq
 		deciding := g.ToDecide()
 		var ixs []*discordgo.Interaction
 		for _, s := range deciding {
@@ -241,12 +242,13 @@ func TestQwixxSimultaneousWhiteSums(t *testing.T) {
 			}()
 		}
 		wg.Wait()
-		g, _, v := h.qstate()
+		g, td, _ := h.qstate()
 		for _, s := range deciding {
 			assert.Equal(t, rules.ChoicePass, g.Choices[s], "seat %d", s)
 		}
 		assert.Equal(t, rules.PhaseColour, g.Phase)
-		assert.Equal(t, version+uint64(len(deciding)), v, "one write per click")
+		assert.Equal(t, seq+uint64(len(deciding)), g.Seq, "one move per click")
+		assert.Empty(t, td.Outbox, "the work the clicks owed is done")
 		for _, ix := range ixs {
 			for _, c := range h.rec.since(0) {
 				if c.op == "respond" && c.interaction == ix.ID {
@@ -338,9 +340,11 @@ func TestQwixxMyTurnPrompt(t *testing.T) {
 			assert.True(t, g2.Turn > g.Turn || g2.Choices[g.Active] != rules.ChoiceNone, "the decision was taken")
 			edited := false
 			for _, c := range h.rec.since(before) {
-				edited = edited || (c.op == "edit" && c.edit.ID == board.id)
+				edited = edited || (c.op == "followupEdit" && c.edit.ID == board.id)
+				assert.NotEqual(t, "edit", c.op, "no request with the bot token")
+				assert.NotEqual(t, "send", c.op, "no request with the bot token")
 			}
-			assert.True(t, edited, "the public board is edited")
+			assert.True(t, edited, "the public board is edited through the token of the last click on it")
 			return
 		}
 		seat := g.ToDecide()[0]
@@ -464,7 +468,7 @@ func TestQwixxClockPlaysForTheAbsent(t *testing.T) {
 	}
 	timedOut := 0
 	for _, c := range h.rec.since(0) {
-		if c.op == "edit" && c.edit.ID == board.id && c.edit.Content != nil && strings.Contains(*c.edit.Content, "⏰") {
+		if (c.op == "edit" || c.op == "followupEdit") && c.edit.ID == board.id && c.edit.Content != nil && strings.Contains(*c.edit.Content, "⏰") {
 			timedOut++
 		}
 	}

@@ -634,7 +634,7 @@ func TestDixxitClockWithASilentPlayer(t *testing.T) {
 	assert.Equal(t, []string{"dixxit:again:0"}, componentIDs(shown.components), "the scoreboard has only Rematch")
 	timedOut, skipped, out := false, false, false
 	for _, c := range h.rec.since(0) {
-		if c.op == "edit" && c.edit.ID == board.id && c.edit.Content != nil {
+		if (c.op == "edit" || c.op == "followupEdit") && c.edit.ID == board.id && c.edit.Content != nil {
 			timedOut = timedOut || strings.Contains(*c.edit.Content, locales.T("en", "table_timed_out", map[string]any{"Name": "Chloé"}))
 			skipped = skipped || strings.Contains(*c.edit.Content, locales.T("en", "dixxit_ev_skipped", map[string]any{"Name": "Chloé"}))
 			out = out || strings.Contains(*c.edit.Content, locales.T("en", "dixxit_ev_out", map[string]any{"Name": "Chloé"}))

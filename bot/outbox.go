@@ -61,6 +61,9 @@ type effect struct {
 	// Again marks an edit owed because an older render of the board may
 	// have landed after a newer one: no answer counts as having made it.
 	Again bool `json:"a,omitempty"`
+	// Via is the interaction that can edit Msg (contract games' settled
+	// pings; nil: the bot token).
+	Via *via `json:"v,omitempty"`
 }
 
 // outboxGrace is how long the process that made a change has to do its

@@ -1,17 +1,10 @@
 package bot
 
 import (
-	"context"
 	"slices"
-	"strings"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
-	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/engine"
-	"github.com/dixgame/dixbot/locales"
 )
 
 // Pings of contract games: when decisions open, the people who must make
@@ -37,6 +30,9 @@ type pingMsg struct {
 	Users []string `json:"u,omitempty"`
 	Names []string `json:"n,omitempty"`
 	Opens []uint64 `json:"o,omitempty"` // by user: the state version the decision pinged for opened at
+	// Eff is the effect that posts the ping, while its message is not
+	// known (ID "").
+	Eff uint32 `json:"e,omitempty"`
 }
 
 // planPings works out, inside an update, who is to be pinged: seats whose
@@ -89,67 +85,4 @@ func noteActed(td *tableData, seat int, now time.Time) {
 		td.Acted = append(td.Acted, make([]int64, len(td.Seats)-len(td.Acted))...)
 	}
 	td.Acted[seat] = now.UnixMilli()
-}
-
-// sendPings does the ping work of an update after the answer: the settled
-// ping is edited, the new one posted as a follow-up of the interaction and
-// recorded in the table data.
-func (c *call) sendPings(g *present.Game, lang, board string, p pingPlan) {
-	if p.settle == nil && len(p.users) == 0 {
-		return
-	}
-	c.then(func(ctx context.Context) {
-		if s := p.settle; s != nil && s.ID != "" {
-			text := locales.T(lang, "table_ping_settled", map[string]any{"Names": strings.Join(s.Names, ", ")})
-			edit := &discordgo.WebhookEdit{Content: &text, AllowedMentions: noMentions()}
-			var err error
-			if s.Via != nil && time.Since(time.UnixMilli(s.Via.At)) < viaLife {
-				err = c.d.FollowupEdit(ctx, s.Via.interaction(), s.ID, edit)
-			} else {
-				err = c.d.Edit(ctx, &discordgo.MessageEdit{Channel: c.i.ChannelID, ID: s.ID, Content: &text, AllowedMentions: noMentions()})
-			}
-			if err != nil {
-				c.b.log.Warn("could not settle a ping", "channel", c.i.ChannelID, "err", err)
-			}
-		}
-		if len(p.users) == 0 {
-			return
-		}
-		v := c.via()
-		if v == nil {
-			return
-		}
-		var mentions []string
-		for _, u := range p.users {
-			mentions = append(mentions, "<@"+u+">")
-		}
-		text := locales.T(lang, "table_ping", map[string]any{"Mentions": strings.Join(mentions, " "),
-			"Game": en(g.Rules.Name() + "_title"), "URL": messageURL(c.i.GuildID, c.i.ChannelID, board)})
-		msg, err := c.d.Followup(ctx, c.i, &discordgo.WebhookParams{Content: text,
-			AllowedMentions: &discordgo.MessageAllowedMentions{Users: p.users}})
-		if err != nil {
-			c.b.log.Warn("could not ping", "channel", c.i.ChannelID, "err", err)
-			return
-		}
-		sctx, cancel := context.WithTimeout(ctx, c.b.timeout)
-		defer cancel()
-		_, err = c.b.store.Update(sctx, c.i.ChannelID, "", func(r *dixbot.Record) error {
-			if r.Game != g.Rules.Name() {
-				return errNothingToDo
-			}
-			td, err := decodeTableData(r.Meta)
-			if err != nil {
-				return err
-			}
-			if td.Ping != nil {
-				return errNothingToDo // a newer ping is recorded
-			}
-			td.Ping = &pingMsg{ID: msg.ID, Via: v, Users: p.users, Names: p.names, Opens: p.opens}
-			r.Meta = td.encode()
-			return nil
-		})
-		if err != nil && err != errNothingToDo {
-			c.b.log.Warn("could not record a ping", "channel", c.i.ChannelID, "err", err)
-		}
-	})
 }

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -10,6 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	qcomputer "github.com/dixgame/dixbot/computer/qwixx"
+	qrules "github.com/dixgame/dixbot/engine/qwixx"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 )
 
@@ -89,4 +92,115 @@ func TestFivePlayersFasterThanTheRateLimits(t *testing.T) {
 	assert.Less(t, tb.slowest, 3*time.Second)
 	assert.GreaterOrEqual(t, p.messages, p.turns-1, "every turn's board notified its player")
 	assert.Zero(t, p.deleted)
+}
+
+// TestQwixxBotTokenCallsPerTurn plays a 4-player Qwixx game at a human
+// pace (thinkTime per decision on the stand-in's clock) and counts the
+// requests made with the bot token per roll: every decision a click on
+// the public board (its answer updates the board in place; a ping is a
+// follow-up of the click), or, with "prompt", the active player's white
+// sum taken in the private "My turn…" prompt, whose own token cannot edit
+// the public board: that board is edited through the token of the last
+// click on it (see bot/outbox_contract.go). Neither needs the bot token.
+func TestQwixxBotTokenCallsPerTurn(t *testing.T) {
+	report := os.Getenv("E2E_CALLS_REPORT") != ""
+	for _, mode := range []string{"board", "prompt"} {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorldWith(t, true, fakediscord.Options{DisableWeb: true, DisableRateLimits: report})
+			names := []string{"Alice", "Bob", "Chloe", "Dan"}
+			tb := w.table(t, "en-US", names...)
+			r := tb.command(tb.users[0], "/qwixx start")
+			require.NotNil(t, r.Message)
+			board := *r.Message
+			for _, u := range tb.users[1:] {
+				board = tb.gameClick("qwixx", u, board, "join", "")
+			}
+			board = tb.gameClick("qwixx", tb.users[0], board, "go", "")
+			w.fake.ResetStats()
+			rng := rand.New(rand.NewPCG(3, 4))
+			decisions, prompts := 0, 0
+			var turns uint64
+			for step := 0; ; step++ {
+				require.Less(t, step, 5000, "the game does not end")
+				rec := tb.record()
+				if rec.Finished {
+					break
+				}
+				st, err := qrules.Rules{}.Decode(rec.Data)
+				require.NoError(t, err)
+				if st.Over() {
+					require.Eventually(t, func() bool { return tb.record().Finished }, time.Minute, 20*time.Millisecond, "archived")
+					break
+				}
+				g := st.(qrules.State).Game()
+				turns = uint64(g.Turn)
+				deciding := g.ToDecide()
+				seat := deciding[rng.IntN(len(deciding))]
+				m, err := qcomputer.Player{Level: qcomputer.Normal}.Decide(st, seat, rand.New(rand.NewPCG(uint64(step), 2)))
+				require.NoError(t, err)
+				decisions++
+				if mode == "prompt" && g.Phase == qrules.PhaseWhite && seat == g.Active {
+					id, ok := gameButton("qwixx", board, "pr", "")
+					require.True(t, ok, "no My turn button on %q", board.Content)
+					p := tb.click(tb.users[seat], board.ID, id)
+					require.True(t, p.Ephemeral() && p.Message != nil, "the prompt: %s", describe(p))
+					sel, ok := gameButton("qwixx", *p.Message, "sel", "")
+					require.True(t, ok, "no menu in the prompt")
+					white, colour, _, ok := qcomputer.Plan(g, seat)
+					require.True(t, ok)
+					white.Plan = qrules.Plan{Set: true, Pass: colour.Pass, Color: colour.Color, Number: colour.Number}
+					tb.pick(tb.users[seat], p.Message.ID, sel, white.String())
+					prompts++
+				} else {
+					board = tb.gameClick("qwixx", tb.users[seat], board, "mv", string(m))
+				}
+				tb.fake.Advance(tb.think)
+				board = tb.qwixxBoardAsItStands(board.ID)
+			}
+			st := w.fake.Stats()
+			var b strings.Builder
+			for _, r := range st.RouteNames() {
+				fmt.Fprintf(&b, "  %-50s %-11s %5d (429: %d)\n", r, st.Routes[r].Class, st.Routes[r].Requests, st.Routes[r].RateLimited)
+			}
+			perTurn := float64(st.BotToken) / float64(max(turns, 1))
+			t.Logf("%s: %d rolls, %d decisions (%d in the prompt): %d bot-token requests (%.2f per roll), %d with interaction tokens, %d answered 429\n%s",
+				mode, turns, decisions, prompts, st.BotToken, perTurn, st.InteractionToken, st.RateLimited, b.String())
+			if report {
+				return
+			}
+			assert.Zero(t, st.BotToken, "bot-token requests at human pace")
+		})
+	}
+}
+
+// qwixxBoardAsItStands waits until the Qwixx board message shows the game
+// as it stands (its buttons carry the game's version; an edit owed after
+// a decision taken elsewhere lands after that decision's answer) and
+// returns it.
+func (tb *table) qwixxBoardAsItStands(id string) fakediscord.Message {
+	tb.t.Helper()
+	var board fakediscord.Message
+	require.Eventually(tb.t, func() bool {
+		rec := tb.record()
+		m, ok := tb.fake.Message(id)
+		if !ok {
+			return false
+		}
+		board = m
+		if rec.Finished || rec.Data == nil {
+			return true
+		}
+		st, err := qrules.Rules{}.Decode(rec.Data)
+		if err != nil || st.Over() {
+			return err == nil
+		}
+		want := fmt.Sprintf("qwixx:mv:%d:", st.Seq())
+		for _, c := range components(m) {
+			if strings.HasPrefix(c.CustomID, want) {
+				return true
+			}
+		}
+		return false
+	}, time.Minute, 10*time.Millisecond, "the board shows the game as it stands")
+	return board
 }

@@ -29,6 +29,11 @@ func (tb *table) qwixxGame() (*rules.Game, bool) {
 	}
 	st, err := rules.Rules{}.Decode(rec.Data)
 	require.NoError(tb.t, err)
+	if st.Over() {
+		// The game's last effect, after the answer, archives it.
+		require.Eventually(tb.t, func() bool { return tb.record().Finished }, time.Minute, 20*time.Millisecond, "archived")
+		return nil, true
+	}
 	return st.(rules.State).Game(), false
 }
 

@@ -1,0 +1,510 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// The outbox of contract games: the Discord work a change of a contract
+// game owes besides the answer to its interaction (the board shown as the
+// game stands, a ping, a ping settled, the game's end, its archiving) is
+// written as effects into the table data (tableData.Outbox) by the same
+// exactly-once store update as the change, and the record is made due a
+// few seconds ahead (outboxGrace), as DIX's outbox does (outbox.go). The
+// process that made the change does the effects after its answer and
+// removes them; if it dies first, any process finds the game through
+// Store.Due, claims it (runContractDue) and does them. Every effect is
+// idempotent: the board is edited to the game as it stands (through its
+// fence, so an older render never lands after a newer one), a ping is
+// looked for among the channel's latest messages before it is posted
+// again, a ping is settled by an edit.
+//
+// Requests go through interaction tokens wherever Discord allows one: an
+// interaction's token edits the message its answer made or updated
+// ("@original") and the follow-ups it posted, for 15 minutes
+// (https://discord.com/developers/docs/interactions/receiving-and-responding#edit-original-interaction-response,
+// https://discord.com/developers/docs/interactions/receiving-and-responding#edit-followup-message),
+// and posts follow-ups in that time
+// (https://discord.com/developers/docs/interactions/receiving-and-responding#create-followup-message).
+// The public board is the answer to /<game> start and is updated in place
+// by every click on it, so the table keeps the newest such interaction
+// (tableData.BoardVia): a decision taken in a private prompt, a form or a
+// command, whose own token edits only that prompt or answer, edits the
+// board through it. The bot token is used only when no recorded
+// interaction is younger than viaLife, or when Discord refuses one.
+
+// Effect kinds of contract games.
+const (
+	ceffEdit   = "cedit"   // show the game as it stands on the board
+	ceffPing   = "cping"   // post Text mentioning Users: the ping tableData.Ping records (its Eff)
+	ceffSettle = "csettle" // edit the ping Msg (editable through Via) to say Text; Msg "#<n>": the ping effect n posts
+	ceffEnd    = "cend"    // the game is over: the table's work at a game's end (gameEnded), done once
+	ceffFinish = "cfinish" // archive the game (frees the channel); last
+)
+
+// owe appends effects to the table's outbox and makes the record due
+// within the grace, so they are done even if this process dies first. It
+// runs inside the store update of the change, after the record's clock
+// (setContractDue) is set. It returns the first effect's number.
+func (td *tableData) owe(r *dixbot.Record, now time.Time, effs ...effect) uint32 {
+	first := td.NextEffect + 1
+	for _, e := range effs {
+		td.NextEffect++
+		e.ID = td.NextEffect
+		td.Outbox = append(td.Outbox, e)
+	}
+	td.outboxDue(r, now)
+	return first
+}
+
+// outboxDue brings the record's Due forward to the end of the grace when
+// effects are owed.
+func (td *tableData) outboxDue(r *dixbot.Record, now time.Time) {
+	if len(td.Outbox) == 0 {
+		return
+	}
+	if at := now.Add(outboxGrace); r.Due.IsZero() || r.Due.After(at) {
+		r.Due = at
+	}
+}
+
+// oweChange owes what a change of the game leaves to do after the answer:
+// the board shown as it stands, the pings of p, and, when the game is
+// over, its end and its archiving. guild and channel make the board's link.
+func (td *tableData) oweChange(r *dixbot.Record, g *present.Game, st engine.State, p pingPlan, now time.Time) {
+	effs := []effect{{Kind: ceffEdit}}
+	if s := p.settle; s != nil && (s.ID != "" || s.Eff != 0) {
+		e := effect{Kind: ceffSettle, Msg: s.ID, Via: s.Via,
+			Text: locales.T(td.Lang, "table_ping_settled", map[string]any{"Names": strings.Join(s.Names, ", ")})}
+		if s.ID == "" {
+			e.Msg = "#" + strconv.FormatUint(uint64(s.Eff), 10)
+		}
+		effs = append(effs, e)
+	}
+	if len(p.users) > 0 && td.Board != "" {
+		var mentions []string
+		for _, u := range p.users {
+			mentions = append(mentions, "<@"+u+">")
+		}
+		text := locales.T(td.Lang, "table_ping", map[string]any{"Mentions": strings.Join(mentions, " "),
+			"Game": en(g.Rules.Name() + "_title"), "URL": messageURL(r.Guild, r.Channel, td.Board)})
+		effs = append(effs, effect{Kind: ceffPing, Users: p.users, Text: text})
+	}
+	if st.Over() {
+		effs = append(effs, effect{Kind: ceffEnd}, effect{Kind: ceffFinish})
+	}
+	first := td.owe(r, now, effs...)
+	if len(p.users) > 0 && td.Board != "" {
+		// The new ping is recorded now; its message once posted.
+		id := first + uint32(len(effs)) - 1
+		if st.Over() {
+			id -= 2
+		}
+		td.Ping = &pingMsg{Eff: id, Users: p.users, Names: p.names, Opens: p.opens}
+	}
+}
+
+// boardVia is the interaction of a click on the message clicked, kept as
+// the one that edits the board (nil: the click is not on a public message).
+func (c *call) boardVia() *via {
+	m := c.i.Message
+	if m == nil || m.Flags&discordgo.MessageFlagsEphemeral != 0 || c.i.Token == "" || c.i.AppID == "" {
+		return nil
+	}
+	return &via{App: c.i.AppID, Token: c.i.Token, At: c.at.UnixMilli(), Orig: m.ID}
+}
+
+// answeredVia is the call's interaction once answered (nil: not
+// answered). A click on a public message whose change was answered
+// updated that message, in place (type 7) or by acknowledging it (type 6,
+// when the board already showed a newer game): either way the message is
+// its "@original"
+// (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object-interaction-callback-type).
+func (c *call) answeredVia() *via {
+	v := c.via()
+	if v != nil && v.Orig == "" {
+		if b := c.boardVia(); b != nil {
+			v.Orig = b.Orig
+		}
+	}
+	return v
+}
+
+// settleContract queues the outbox of rec, the record a change of this
+// call wrote, to be done after the answer through this interaction.
+func (c *call) settleContract(rec *dixbot.Record) {
+	if rec == nil {
+		return
+	}
+	c.b.wakeAt(rec.Due)
+	c.then(func(ctx context.Context) {
+		if d := c.b.effectDelay; d > 0 {
+			time.Sleep(d) // a test widens the window between the write and the effects
+		}
+		if err := c.b.contractOutbox(ctx, c.b.apiFor(ctx), rec, c.answeredVia(), 0); err != nil {
+			c.b.log.Warn("effects left for later", "channel", rec.Channel, "err", err)
+		}
+	})
+}
+
+// contractOutbox does the effects of a contract game's record in order,
+// then removes the ones done from the stored outbox. It stops at the first
+// effect Discord could not do for now, leaving it and the rest due; one
+// Discord refuses for good is logged and counted done. ix is the
+// interaction whose change wrote rec (nil: none, e.g. a deadline); effects
+// numbered up to tried may have been done in part by a process that died
+// (a ping it posted is looked for before it is posted again).
+func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *via, tried uint32) error {
+	mu := &b.channelLocks[fnv32(rec.Channel)%uint32(len(b.channelLocks))]
+	mu.Lock()
+	defer mu.Unlock()
+	ctx = noWait(ctx)
+	var upTo uint32 // the last effect owed by the change ix answered
+	if ix != nil {
+		if td, err := decodeTableData(rec.Meta); err == nil {
+			upTo = td.NextEffect
+		}
+	}
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	fresh, err := b.store.Get(sctx, rec.Channel)
+	cancel()
+	switch {
+	case err == nil && fresh.Finished && fresh.Version >= rec.Version:
+		return nil // archived: its last effect was done
+	case err == nil && fresh.Version >= rec.Version:
+		rec = fresh
+	}
+	g, ok := b.games[rec.Game]
+	if !ok {
+		return nil
+	}
+	td, err := decodeTableData(rec.Meta)
+	if err != nil || len(td.Outbox) == 0 {
+		return err
+	}
+	x := &cexec{b: b, d: d, rec: rec, td: td, g: g, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
+		posted: map[uint32]via{}}
+	var done uint32
+	var failed error
+	for _, e := range td.Outbox {
+		if ix != nil && e.ID > upTo {
+			// A later change's effects: its own process does them after
+			// its answer (which shows a board click's change on the board
+			// itself), or any process once they are due.
+			break
+		}
+		if err := x.do(ctx, e); err != nil {
+			if !permanent(err) {
+				failed = fmt.Errorf("effect %s: %w", e.Kind, err)
+				break
+			}
+			b.log.Warn("effect refused by Discord; skipped", "channel", rec.Channel, "effect", e.Kind, "err", err)
+		}
+		done = e.ID
+		if e.Kind == ceffFinish {
+			return nil // archived: the outbox went with it
+		}
+	}
+	wait, _, limited := retryAfter(failed)
+	if done == 0 && !limited {
+		return failed
+	}
+	sctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
+	defer cancel()
+	after, err := b.store.Update(sctx, rec.Channel, "", func(r *dixbot.Record) error {
+		if r.Game != rec.Game {
+			return errNothingToDo
+		}
+		cur, err := decodeTableData(r.Meta)
+		if err != nil {
+			return err
+		}
+		keep := cur.Outbox[:0]
+		for _, e := range cur.Outbox {
+			if e.ID <= done {
+				continue
+			}
+			if n, ok := pingRef(e); ok {
+				if v, posted := x.posted[n]; posted {
+					e.Msg, e.Via = v.Orig, viaOrNil(v)
+				}
+			}
+			keep = append(keep, e)
+		}
+		cur.Outbox = keep
+		if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == cur.Board && (!cur.BoardVia.usable(x.now) || cur.BoardVia.At <= v.At) {
+			// The newest click answered on the board: its token edits the
+			// board for the longest. Recorded once answered, so no request
+			// goes through a token before its interaction is answered.
+			cur.BoardVia = v
+		}
+		if p := cur.Ping; p != nil && p.ID == "" {
+			if v, posted := x.posted[p.Eff]; posted {
+				p.ID, p.Via, p.Eff = v.Orig, viaOrNil(v), 0
+			}
+		}
+		if x.shown != nil && !bytes.Equal(r.Data, x.shown) && !cedAgain(cur.Outbox) {
+			// The game moved on while the board was being edited: a newer
+			// change's answer may have landed before this edit, which
+			// shows an older game. The board is shown again.
+			cur.NextEffect++
+			cur.Outbox = append(cur.Outbox, effect{ID: cur.NextEffect, Kind: ceffEdit, Again: true})
+		}
+		now := b.now()
+		r.Due = time.Time{}
+		if r.Data != nil {
+			if st, err := g.Rules.Decode(r.Data); err == nil {
+				setContractDue(r, cur, g, st)
+			}
+		}
+		if limited && len(cur.Outbox) > 0 {
+			if at := now.Add(wait); r.Due.IsZero() || r.Due.After(at) {
+				r.Due = at
+			}
+		} else {
+			cur.outboxDue(r, now)
+		}
+		r.Meta = cur.encode()
+		return nil
+	})
+	switch {
+	case err == nil:
+		b.wakeAt(after.Due)
+	case errors.Is(err, errNothingToDo), errors.Is(err, dixbot.ErrNotFound):
+	default:
+		if isStoreFailure(err) && b.obs != nil {
+			b.obs.StoreError("update")
+		}
+		return errors.Join(failed, fmt.Errorf("recording the effects done: %w", err))
+	}
+	return failed
+}
+
+// pingRef is the number of the ping effect whose message a settle effect
+// names before it is posted ("#<n>").
+func pingRef(e effect) (uint32, bool) {
+	if e.Kind != ceffSettle || !strings.HasPrefix(e.Msg, "#") {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(e.Msg[1:], 10, 32)
+	return uint32(n), err == nil
+}
+
+// viaOrNil is v without its message, nil when it has no token (a message
+// posted with the bot token).
+func viaOrNil(v via) *via {
+	if v.Token == "" {
+		return nil
+	}
+	v.Orig = ""
+	return &v
+}
+
+// cedAgain reports whether effs hold a board edit owed because an older
+// render may have landed last.
+func cedAgain(effs []effect) bool {
+	for _, e := range effs {
+		if e.Kind == ceffEdit && e.Again {
+			return true
+		}
+	}
+	return false
+}
+
+// cexec does the effects of a contract game.
+type cexec struct {
+	b      *Bot
+	d      discordAPI
+	rec    *dixbot.Record // the record as it stands (the freshest read)
+	td     *tableData
+	g      *present.Game
+	ix     *via   // the interaction whose change owed effects up to upTo (nil: none)
+	upTo   uint32 // the last effect owed by ix's change
+	tried  uint32 // the last effect another try may have done in part
+	now    time.Time
+	posted map[uint32]via // ping messages posted by this run, by effect: the message (Orig) and its interaction
+	shown  []byte         // the game data a board edit of this run showed (nil: none)
+	read   bool
+	recent []*discordgo.Message
+}
+
+func (x *cexec) do(ctx context.Context, e effect) error {
+	switch e.Kind {
+	case ceffEdit:
+		if x.td.Board == "" || x.rec.Data == nil {
+			return nil
+		}
+		if !e.Again && x.ix != nil && x.ix.Orig == x.td.Board && e.ID <= x.upTo {
+			// The answer showed the change on the board; a newer change
+			// shows itself (its answer, or its own owed edit).
+			return nil
+		}
+		return x.editBoard(ctx)
+	case ceffPing:
+		if x.td.Board == "" {
+			return nil
+		}
+		ms := &discordgo.MessageSend{Content: e.Text, AllowedMentions: &discordgo.MessageAllowedMentions{Users: e.Users}}
+		msg, v, err := x.post(ctx, e, ms)
+		if err != nil {
+			return err
+		}
+		pv := via{Orig: msg.ID}
+		if v != nil {
+			pv = *v
+			pv.Orig = msg.ID
+		}
+		x.posted[e.ID] = pv
+		return nil
+	case ceffSettle:
+		msg, v := e.Msg, e.Via
+		if n, ok := pingRef(e); ok {
+			p, posted := x.posted[n]
+			if !posted {
+				return nil // its ping was never posted (refused for good)
+			}
+			msg, v = p.Orig, viaOrNil(p)
+		}
+		if msg == "" {
+			return nil
+		}
+		text := e.Text
+		if v.usable(x.now) {
+			err := x.d.FollowupEdit(ctx, v.interaction(), msg, &discordgo.WebhookEdit{Content: &text, AllowedMentions: noMentions()})
+			if err == nil || ctx.Err() != nil {
+				return err
+			}
+			x.b.log.Info("ping edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
+		}
+		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: msg, Content: &text, AllowedMentions: noMentions()})
+	case ceffEnd:
+		return x.b.gameEnded(ctx, x.rec, x.td)
+	case ceffFinish:
+		sctx, cancel := context.WithTimeout(ctx, x.b.timeout)
+		defer cancel()
+		if err := x.b.store.Finish(sctx, x.rec.Channel); err != nil && !errors.Is(err, dixbot.ErrNotFound) {
+			if isStoreFailure(err) && x.b.obs != nil {
+				x.b.obs.StoreError("finish")
+			}
+			return err
+		}
+		return nil
+	}
+	return fmt.Errorf("bot: unknown effect %q", e.Kind)
+}
+
+// gameEnded is the table's work at the end of a contract game, done once
+// (effect ceffEnd) before the game is archived, with the record as it
+// stands: its result is recorded in the stats (stats.go). An error leaves
+// the effect owed, tried again later.
+func (b *Bot) gameEnded(ctx context.Context, rec *dixbot.Record, td *tableData) error {
+	return b.recordOver(ctx, rec)
+}
+
+// editBoard shows the game as it stands on the board, through the board's
+// fence, by the best interaction's token (editVia).
+func (x *cexec) editBoard(ctx context.Context) error {
+	pb, st, err := x.b.contractBoard(x.g, x.rec, x.td)
+	if err != nil {
+		return err
+	}
+	comps := tableComponents(x.g, st, x.td, pb)
+	embeds := pb.Embeds
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	we := &discordgo.WebhookEdit{Content: &pb.Content, Embeds: &embeds, Components: &comps, AllowedMentions: noMentions()}
+	if len(pb.Files) > 0 {
+		we.Files, we.Attachments = pb.Files, attachmentsFor(pb.Files)
+	}
+	sent, err := x.b.fences.send(x.td.Board, shows{Seq: boardSeq(x.td, st)}, x.b.now(), func() error {
+		return x.editVia(ctx, x.td.Board, we)
+	})
+	if sent && err == nil {
+		x.shown = x.rec.Data
+	}
+	return err
+}
+
+// editVia edits the board message: as "@original" of the clicking
+// interaction when its answer updated the board, else of the interaction
+// recorded as the board's (tableData.BoardVia) while its token is valid,
+// else (or when Discord refuses those) with the bot token.
+func (x *cexec) editVia(ctx context.Context, message string, we *discordgo.WebhookEdit) error {
+	v := x.td.BoardVia
+	if x.ix.usable(x.now) && x.ix.Orig == message {
+		v = x.ix
+	}
+	if v.usable(x.now) && (v.Orig == "" || v.Orig == message) {
+		err := x.d.FollowupEdit(ctx, v.interaction(), "@original", we)
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
+		x.b.log.Info("board edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
+	}
+	ed := &discordgo.MessageEdit{Channel: x.rec.Channel, ID: message, Content: we.Content, Embeds: we.Embeds, Components: we.Components,
+		AllowedMentions: we.AllowedMentions, Files: we.Files, Attachments: we.Attachments}
+	return x.d.Edit(ctx, ed)
+}
+
+// post posts a ping: as a follow-up of the clicking interaction, else of
+// the board's recorded interaction, while its token is valid, else with
+// the bot token and the effect's nonce. A ping another try may have posted
+// is looked for among the channel's latest messages first. It returns the
+// interaction the message can be edited with (nil: the bot token).
+func (x *cexec) post(ctx context.Context, e effect, ms *discordgo.MessageSend) (*discordgo.Message, *via, error) {
+	if e.ID <= x.tried {
+		if !x.read {
+			x.read = true
+			msgs, err := x.d.Recent(ctx, x.rec.Channel, 20)
+			if err != nil {
+				x.b.log.Info("could not read the channel's latest messages", "channel", x.rec.Channel, "err", err)
+			}
+			x.recent = msgs
+		}
+		for _, m := range x.recent {
+			if laterID(m.ID, x.td.Board) && m.Content == ms.Content {
+				x.b.log.Info("message posted by an earlier try found; not posted again", "channel", x.rec.Channel, "effect", e.Kind, "message", m.ID)
+				return m, nil, nil
+			}
+		}
+	}
+	for _, v := range []*via{x.ix, x.td.BoardVia} {
+		if !v.usable(x.now) {
+			continue
+		}
+		msg, err := x.d.Followup(ctx, v.interaction(), &discordgo.WebhookParams{Content: ms.Content, AllowedMentions: ms.AllowedMentions})
+		if err == nil {
+			w := *v
+			w.Orig = ""
+			return msg, &w, nil
+		}
+		if ctx.Err() != nil {
+			return nil, nil, err
+		}
+		x.b.log.Info("follow-up refused; posting otherwise", "channel", x.rec.Channel, "effect", e.Kind, "err", err)
+	}
+	msg, err := x.d.Send(ctx, x.rec.Channel, ms, x.nonce(e))
+	return msg, nil, err
+}
+
+// nonce is the idempotency key of the message effect e posts (Discord
+// keeps at most 25 characters).
+func (x *cexec) nonce(e effect) string {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s/%s/%d", x.rec.Channel, x.td.Board, e.ID)
+	return "dix" + strconv.FormatUint(h.Sum64(), 36)
+}
