@@ -162,6 +162,14 @@ var cache = struct {
 	runes map[rune]bool // every rune rasterised so far (the tests check the fonts have them)
 }{tiles: map[any]*Tile{}, faces: map[FontKey]font.Face{}, runes: map[rune]bool{}}
 
+// DropTiles empties the tile cache, as a process starts with it: for the
+// benchmarks of a first ("cold") render. Faces and the runes noted stay.
+func DropTiles() {
+	cache.Lock()
+	defer cache.Unlock()
+	cache.tiles, cache.texts = map[any]*Tile{}, 0
+}
+
 // DrawnRunes returns the runes drawn so far by Text (a new map), so the
 // tests of the drawings can check that the fonts have every one of them.
 func DrawnRunes() map[rune]bool {
