@@ -238,7 +238,9 @@ func (b *Bot) buyPreview(lang string, m *meta, g *dix.Game, s int, cd dix.Card, 
 // pictureMemo keeps the DIX pictures drawn lately, by what they show: a
 // picture asked for again (the board an answer showed, edited in again;
 // a board whose text changed and not its picture) is not drawn again.
-var pictureMemo = picture.NewMemo(32 << 20)
+// Such a picture is asked for again within seconds: 8 MiB is a few hundred
+// boards, the last second or more of a process drawing 300 a second.
+var pictureMemo = picture.NewMemo(8 << 20)
 
 // memoBoard is the PNG of the board picture in, drawn at most once while
 // pictureMemo keeps it.
