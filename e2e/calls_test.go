@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	qcomputer "github.com/dixgame/dixbot/computer/qwixx"
+	"github.com/dixgame/dixbot/engine"
+	xrules "github.com/dixgame/dixbot/engine/dixxit"
 	qrules "github.com/dixgame/dixbot/engine/qwixx"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 )
@@ -203,4 +206,86 @@ func (tb *table) qwixxBoardAsItStands(id string) fakediscord.Message {
 		return false
 	}, time.Minute, 10*time.Millisecond, "the board shows the game as it stands")
 	return board
+}
+
+// TestDixxitBotTokenCallsPerTurn plays a 4-person Dixxit game at a human
+// pace and counts the requests made with the bot token per turn: each
+// clue given in the clue-giver's private prompt and its form (whose tokens
+// cannot edit the public board: the board is edited through the token of
+// the last click on it), each finger a click on the board's squares.
+func TestDixxitBotTokenCallsPerTurn(t *testing.T) {
+	report := os.Getenv("E2E_CALLS_REPORT") != ""
+	w := newWorldWith(t, true, fakediscord.Options{DisableWeb: true, DisableRateLimits: report})
+	names := []string{"Alice", "Bob", "Chloe", "Dan"}
+	tb := w.table(t, "en-US", names...)
+	r := tb.command(tb.users[0], "/dixxit start")
+	require.NotNil(t, r.Message)
+	board := *r.Message
+	for _, u := range tb.users[1:] {
+		board = tb.gameClick("dixxit", u, board, "join", "")
+	}
+	board = tb.gameClick("dixxit", tb.users[0], board, "go", "")
+	w.fake.ResetStats()
+	rng := rand.New(rand.NewPCG(7, 9))
+	var turns uint64
+	decisions := 0
+	for step := 0; ; step++ {
+		require.Less(t, step, 2000, "the game does not end")
+		rec := tb.record()
+		if rec.Finished {
+			break
+		}
+		st, err := xrules.Rules{}.Decode(rec.Data)
+		require.NoError(t, err)
+		if st.Over() {
+			require.Eventually(t, func() bool { return tb.record().Finished }, time.Minute, 20*time.Millisecond, "archived")
+			break
+		}
+		g := st.(*xrules.Game)
+		v := g.ViewOf(engine.Public)
+		turns = v.Turn
+		decisions++
+		if g.Phase() == xrules.PhaseClue {
+			u := tb.users[g.Active()]
+			pr := "dixxit:pr:" + strconv.FormatUint(g.Seq(), 10)
+			board = tb.dixxitShowsID(board.ID, pr)
+			prompt := tb.click(u, board.ID, pr)
+			require.True(t, prompt.Ephemeral(), "the private prompt: %s", describe(prompt))
+			md, ok := gameButton("dixxit", *prompt.Message, "md", "clue")
+			require.True(t, ok, "no Give a clue button on the prompt")
+			ix, opened := tb.clickIx(u, prompt.Message.ID, md)
+			require.Equal(t, fakediscord.CallbackModal, opened.Type, "the clue form: %s", describe(opened))
+			tb.submit(u, ix, map[string]string{"text": "clue " + strconv.Itoa(step)})
+		} else {
+			deciding := g.ToDecide()
+			require.NotEmpty(t, deciding)
+			seat := deciding[rng.IntN(len(deciding))]
+			held := map[int]bool{}
+			for _, f := range v.Fingers {
+				held[f.Square] = true
+			}
+			var free []int
+			for sq := 1; sq <= xrules.Squares; sq++ {
+				if !held[sq] && v.Grid[sq-1] != "" {
+					free = append(free, sq)
+				}
+			}
+			sq := free[rng.IntN(len(free))]
+			board = tb.dixxitShows(board.ID, "mv", "")
+			board = tb.gameClick("dixxit", tb.users[seat], board, "mv", "f "+strconv.Itoa(sq)+" "+strconv.FormatUint(v.Turn, 10))
+		}
+		tb.fake.Advance(tb.think)
+		board, _ = tb.fake.Message(board.ID)
+	}
+	st := w.fake.Stats()
+	var b strings.Builder
+	for _, r := range st.RouteNames() {
+		fmt.Fprintf(&b, "  %-50s %-11s %5d (429: %d)\n", r, st.Routes[r].Class, st.Routes[r].Requests, st.Routes[r].RateLimited)
+	}
+	t.Logf("%d turns, %d decisions: %d bot-token requests (%.2f per turn), %d with interaction tokens, %d answered 429\n%s",
+		turns, decisions, st.BotToken, float64(st.BotToken)/float64(max(turns, 1)), st.InteractionToken, st.RateLimited, b.String())
+	if report {
+		return
+	}
+	assert.Zero(t, st.BotToken, "bot-token requests at human pace")
 }
