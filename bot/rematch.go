@@ -76,6 +76,11 @@ func (c *call) rematch(_ parsedID) error {
 		if err := c.claimRematch(); err != nil {
 			return err
 		}
+		// The outbox goes with the archived record: the result it may
+		// still owe is recorded first (once, whoever records it).
+		if err := c.b.record(c.ctx, c.b.dixResult(r, m)); err != nil {
+			return err
+		}
 		if err := c.retry("finish", func(ctx context.Context) error {
 			err := c.b.store.Finish(ctx, c.i.ChannelID)
 			if errors.Is(err, dixbot.ErrNotFound) {

@@ -2,9 +2,11 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
@@ -279,4 +281,58 @@ func TestStatsCommandsRegistered(t *testing.T) {
 	}
 	assert.Equal(t, []string{"dix", "qwixx"}, choices, "every game")
 	assert.Len(t, newHarness(t).b.Commands(), 1, "a store without statistics")
+}
+
+// failingStats is the embedded store whose first recordings fail as
+// unreachable.
+type failingStats struct {
+	*store.File
+	fail atomic.Int32
+}
+
+func (f *failingStats) RecordResult(ctx context.Context, r *dixbot.Result) (bool, error) {
+	if f.fail.Add(-1) >= 0 {
+		return false, fmt.Errorf("%w: test", dixbot.ErrUnavailable)
+	}
+	return f.File.RecordResult(ctx, r)
+}
+
+// A contract game whose result cannot be recorded at its end stays
+// active, its scoreboard shown; a Rematch click, or the next start in the
+// channel, records it before archiving it.
+func TestContractResultRecordedLater(t *testing.T) {
+	for _, via := range []string{"rematch", "start"} {
+		t.Run(via, func(t *testing.T) {
+			db, err := store.OpenFile(filepath.Join(t.TempDir(), "dix.db"), store.Options{})
+			require.NoError(t, err)
+			t.Cleanup(func() { db.Close() })
+			fs := &failingStats{File: db}
+			fs.fail.Store(1)
+			h := newHarnessOn(t, fs)
+			b, err := New(Options{Store: fs, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.obs,
+				NoPictures: true, Games: []present.Game{botqwixx.Game()}})
+			require.NoError(t, err)
+			h.b = b
+			lobby := h.qcommand("u1", "start").shown(nil)
+			lobby = h.clickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).shown(lobby)
+			lobby = h.clickOn("u1", lobby, h.qmust(lobby, cverbCPU, "normal")).shown(lobby)
+			board := h.clickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).shown(lobby)
+			h.qcommand("u1", "leave")
+			h.qcommand("u2", "leave")
+			r, err := h.db.Get(context.Background(), h.channel)
+			require.NoError(t, err)
+			require.False(t, r.Finished, "not archived while its result is not recorded")
+			assert.Empty(t, h.playerStats("g1", "u1"))
+
+			switch via {
+			case "rematch":
+				h.clickOn("u2", h.rec.message(board.id), rematchID)
+			case "start":
+				h.qcommand("u2", "start")
+			}
+			for _, u := range []string{"u1", "u2"} {
+				assert.Equal(t, 1, h.playerStats("g1", u)["qwixx"].Played, u)
+			}
+		})
+	}
 }
