@@ -31,10 +31,10 @@ import (
 // store counts a game id once, so the effect done twice (a process killed
 // after recording, before removing the effect) counts once.
 //
-// A contract game (Qwixx, Dixxit) is recorded by the process that archives
-// it, just before archiving it; when the recording fails the game is not
-// archived, so the next /<game> start in the channel (finishOver), which
-// archives it, records it first.
+// A contract game (Qwixx, Dixxit) is recorded the same way, by the effect
+// that ends it in its own outbox (outbox_contract.go, gameEnded), before
+// the effect that archives it. A Rematch click or the next start in the
+// channel that archives a game over records it first (recordOver).
 
 // effResult records the finished game's result in its server's statistics.
 const effResult = "result"
