@@ -235,8 +235,14 @@ func decode(data []byte) (*Game, error) {
 		f.at = r.uvarint()
 		g.fingers = append(g.fingers, f)
 	}
-	if v >= 2 && r.byte() == 1 {
-		g.last = r.scored(g.players)
+	if v >= 2 {
+		switch r.byte() {
+		case 0:
+		case 1:
+			g.last = r.scored(g.players)
+		default:
+			r.fail("bad mark of the turn scored")
+		}
 	}
 	switch {
 	case r.err != nil:

@@ -513,4 +513,8 @@ func TestDecodesSchemaVersion1(t *testing.T) {
 	assert.Equal(t, v2, y.Encode())
 	_, err = decode(append(slices.Clone(v1), 0))
 	assert.ErrorIs(t, err, ErrCorrupt, "version 1 has nothing after the fingers")
+	bad := slices.Clone(v2)
+	bad[len(bad)-1] = 2
+	_, err = decode(bad)
+	assert.ErrorIs(t, err, ErrCorrupt, "a turn scored is marked 0 or 1")
 }
