@@ -216,6 +216,8 @@ func (s *Server) attachLocked(channelID string, existing []Attachment, p *messag
 			stored.data = nil
 		}
 		s.files[att.ID] = stored
+		s.stats.Uploads++
+		s.stats.UploadedBytes += int64(len(f.data))
 		out = append(out, att)
 	}
 	if len(out) > maxAttachments {

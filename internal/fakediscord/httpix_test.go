@@ -297,6 +297,12 @@ func TestAttachments(t *testing.T) {
 			m, ok := w.srv.Message(r.body["id"].(string))
 			require.True(t, ok)
 			require.Len(t, m.Attachments, len(tc.files))
+			st, size := w.srv.Stats(), 0
+			for _, f := range tc.files {
+				size += len(f.data)
+			}
+			assert.Equal(t, len(tc.files), st.Uploads, "files counted")
+			assert.Equal(t, int64(size), st.UploadedBytes, "bytes counted")
 			a := m.Attachments[0]
 			assert.Equal(t, tc.files[0].name, a.Filename)
 			assert.Equal(t, len(tc.files[0].data), a.Size)

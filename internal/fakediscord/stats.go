@@ -23,6 +23,10 @@ type Stats struct {
 	// deliveries sent to the next endpoint after a connection failure.
 	HTTPDeliveries int `json:"http_deliveries"`
 	HTTPFailovers  int `json:"http_failovers"`
+	// Uploads counts the files stored from files[n] parts, UploadedBytes
+	// their bytes.
+	Uploads       int   `json:"uploads"`
+	UploadedBytes int64 `json:"uploaded_bytes"`
 }
 
 // RouteStats counts one route template's requests.

@@ -161,6 +161,10 @@ type DiscordFigures struct {
 	BotTokenPerSecond float64 `json:"bot_token_per_second"`
 	InteractionToken  int     `json:"interaction_token"`
 	// RateLimited counts 429 answers, by token class.
+	// Uploads are the files the bot uploaded, UploadedBytes their bytes.
+	Uploads                int           `json:"uploads"`
+	UploadedBytes          int64         `json:"uploaded_bytes"`
+	UploadedBytesPerTurn   float64       `json:"uploaded_bytes_per_turn"`
 	RateLimitedBot         int           `json:"rate_limited_bot"`
 	RateLimitedInteraction int           `json:"rate_limited_interaction"`
 	Routes                 []RouteFigure `json:"routes"`
@@ -259,8 +263,10 @@ func (r *Report) fill(tables []*table, fake *fakediscord.Server, before, after r
 	st := fake.Stats()
 	d := &r.Discord
 	d.BotToken, d.InteractionToken = st.BotToken, st.InteractionToken
+	d.Uploads, d.UploadedBytes = st.Uploads, st.UploadedBytes
 	if r.Games.Turns > 0 {
 		d.BotTokenPerTurn = float64(st.BotToken) / float64(r.Games.Turns)
+		d.UploadedBytesPerTurn = float64(st.UploadedBytes) / float64(r.Games.Turns)
 	}
 	d.BotTokenPerSecond = float64(st.BotToken) / window
 	for _, name := range st.RouteNames() {
@@ -347,6 +353,7 @@ func (r *Report) Print(w io.Writer) {
 	d := r.Discord
 	fmt.Fprintln(w, "discord requests")
 	line("bot token", "%d: %.3f per turn, %.2f/s (Discord's global limit: 50/s)", d.BotToken, d.BotTokenPerTurn, d.BotTokenPerSecond)
+	line("uploaded", "%d files, %.1f MiB, %.1f KiB per turn", d.Uploads, float64(d.UploadedBytes)/(1<<20), d.UploadedBytesPerTurn/1024)
 	line("interaction token", "%d", d.InteractionToken)
 	line("429 answers", "%d to the bot token, %d to interaction tokens", d.RateLimitedBot, d.RateLimitedInteraction)
 	for _, rt := range d.Routes {
