@@ -264,7 +264,16 @@ func deflateRaw(out, data []byte, stride int) []byte {
 	b := bitWriter{out: out}
 	b.write(1|1<<1, 3) // BFINAL, BTYPE 01: fixed codes
 	up := stride <= maxDist
-	var table [1 << hashBits]int32 // position+1 of the last 4 bytes seen with each hash
+	// table holds the position+1 of the last 4 bytes seen with each hash:
+	// 64 KiB, taken from a pool rather than the goroutine's stack.
+	tp, _ := tablePool.Get().(*[1 << hashBits]int32)
+	if tp == nil {
+		tp = new([1 << hashBits]int32)
+	} else {
+		clear(tp[:])
+	}
+	defer tablePool.Put(tp)
+	table := tp
 	for i := 0; i < len(data); {
 		var u, r int
 		if up && i >= stride {
@@ -305,6 +314,9 @@ func deflateRaw(out, data []byte, stride int) []byte {
 }
 
 const hashBits = 14
+
+// tablePool keeps deflateRaw's hash tables between encodes.
+var tablePool sync.Pool
 
 // hash4 hashes the 4 bytes at the start of p.
 func hash4(p []byte) uint32 {
