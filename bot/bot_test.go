@@ -577,9 +577,20 @@ func TestAbandon(t *testing.T) {
 func TestCommandsAreLocalised(t *testing.T) {
 	h := newHarness(t)
 	cmds := h.b.Commands()
-	require.Len(t, cmds, 1)
-	c := cmds[0]
-	assert.Equal(t, "dix", c.Name)
+	var c *discordgo.ApplicationCommand
+	for _, cmd := range cmds {
+		assert.Regexp(t, `^[-_\p{Ll}\p{N}]{1,32}$`, cmd.Name)
+		require.NotNil(t, cmd.NameLocalizations, cmd.Name)
+		assert.Regexp(t, `^[-_\p{Ll}\p{N}]{1,32}$`, (*cmd.NameLocalizations)[discordgo.French])
+		require.NotNil(t, cmd.DescriptionLocalizations, cmd.Name)
+		assert.NotEmpty(t, (*cmd.DescriptionLocalizations)[discordgo.French], cmd.Name)
+		assert.LessOrEqual(t, len([]rune(cmd.Description)), 100, cmd.Name)
+		assert.LessOrEqual(t, len([]rune((*cmd.DescriptionLocalizations)[discordgo.French])), 100, cmd.Name)
+		if cmd.Name == "dix" {
+			c = cmd
+		}
+	}
+	require.NotNil(t, c, "no /dix")
 	require.NotNil(t, c.DescriptionLocalizations)
 	assert.NotEmpty(t, (*c.DescriptionLocalizations)[discordgo.French])
 	require.Len(t, c.Options, len(subcommands))

@@ -121,7 +121,7 @@ func (b *Bot) Commands() []*discordgo.ApplicationCommand {
 		DescriptionLocalizations: localized("cmd_desc"),
 		Contexts:                 &guildOnly,
 		Options:                  subs,
-	}}, append(b.contractCommands(), b.statsCommands()...)...)
+	}, settingsCommand()}, append(b.contractCommands(), b.statsCommands()...)...)
 }
 
 // command routes /dix <subcommand>.
@@ -136,13 +136,20 @@ func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) er
 	}
 	switch b.cmdIDs[sub.Name] {
 	case "start":
-		noPics, err := picturesOff(stringOpt(opts, optPictures))
+		// The channel's settings fill the options not given.
+		s := c.startSettings()
+		noPics, err := picturesOff(orSetting(stringOpt(opts, optPictures), s.Pics))
 		if err != nil {
 			return err
 		}
-		return c.cmdStart(stringOpt(opts, optVariant), stringOpt(opts, optLanguage), stringOpt(opts, optPace), noPics)
+		return c.cmdStart(orSetting(stringOpt(opts, optVariant), s.Variant), orSetting(stringOpt(opts, optLanguage), s.Lang),
+			orSetting(stringOpt(opts, optPace), s.Pace), noPics)
 	case "solo":
+		s := c.startSettings()
 		diff := defaultDifficulty
+		if s.Diff != 0 {
+			diff = s.Diff
+		}
 		if o, ok := opts[en("opt_"+optDifficulty+"_name")]; ok {
 			v, ok := o.Value.(float64)
 			if !ok || v < minDifficulty || v > maxDifficulty || v != float64(int(v)) {
@@ -150,11 +157,11 @@ func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) er
 			}
 			diff = int(v)
 		}
-		noPics, err := picturesOff(stringOpt(opts, optPictures))
+		noPics, err := picturesOff(orSetting(stringOpt(opts, optPictures), s.Pics))
 		if err != nil {
 			return err
 		}
-		return c.cmdSolo(diff, stringOpt(opts, optLanguage), stringOpt(opts, optPace), noPics)
+		return c.cmdSolo(diff, orSetting(stringOpt(opts, optLanguage), s.Lang), orSetting(stringOpt(opts, optPace), s.Pace), noPics)
 	case "board":
 		return c.cmdBoard()
 	case "hand":

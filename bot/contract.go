@@ -297,11 +297,13 @@ func (b *Bot) contractCommand(c *call, g *present.Game, d discordgo.ApplicationC
 	}
 	switch b.cmdIDs[sub.Name] {
 	case "start":
-		noPics, err := picturesOff(stringOpt(opts, optPictures))
+		// The channel's settings fill the options not given.
+		s := c.startSettings()
+		noPics, err := picturesOff(orSetting(stringOpt(opts, optPictures), s.Pics))
 		if err != nil {
 			return err
 		}
-		return c.contractStart(g, stringOpt(opts, optLanguage), noPics)
+		return c.contractStart(g, orSetting(stringOpt(opts, optLanguage), s.Lang), noPics, s.Paces[g.Rules.Name()])
 	case "board":
 		return c.contractBoardCommand(g)
 	case "rules":
@@ -370,7 +372,8 @@ func (c *call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *tab
 }
 
 // contractStart opens a lobby: /<game> start.
-func (c *call) contractStart(g *present.Game, lang string, noPics bool) error {
+// pace is the table's pace ("": the game's default).
+func (c *call) contractStart(g *present.Game, lang string, noPics bool, pace string) error {
 	if lang == "" {
 		lang = c.gameLang()
 	}
@@ -378,7 +381,7 @@ func (c *call) contractStart(g *present.Game, lang string, noPics bool) error {
 		return ErrBadInput
 	}
 	td := &tableData{V: tableDataVersion, Creator: c.user, Lang: lang, NoPics: noPics || c.b.noPictures,
-		Seats: []tableSeat{{User: c.user, Name: c.name}}}
+		Seats: []tableSeat{{User: c.user, Name: c.name}}, Pace: pace}
 	if c.i.Token != "" && c.i.AppID != "" {
 		// The answer is the lobby, later the board: this token edits it.
 		td.BoardVia = &via{App: c.i.AppID, Token: c.i.Token, At: c.at.UnixMilli()}
@@ -470,7 +473,7 @@ func (c *call) lobbyView(g *present.Game, td *tableData) (string, []discordgo.Me
 	content := locales.T(td.Lang, "table_lobby", map[string]any{
 		"Game": en(name + "_title"), "Creator": td.creatorName(), "Seats": strings.Join(seats, "\n"),
 		"Min": g.MinSeats, "Max": g.MaxSeats,
-	})
+	}) + "\n" + tableOptions(g, td)
 	n := uint64(td.Lobby)
 	btn := func(label string, style discordgo.ButtonStyle, verb, arg string) discordgo.MessageComponent {
 		return discordgo.Button{Label: label, Style: style, CustomID: contractID(name, verb, n, arg)}

@@ -59,10 +59,12 @@ func TestStartNeedsTheSendPermissionOfItsChannel(t *testing.T) {
 func TestCommandsUseContexts(t *testing.T) {
 	h := newHarness(t)
 	cmds := h.b.Commands()
-	require.Len(t, cmds, 1)
-	assert.Nil(t, cmds[0].DMPermission)
-	require.NotNil(t, cmds[0].Contexts)
-	assert.Equal(t, []discordgo.InteractionContextType{discordgo.InteractionContextGuild}, *cmds[0].Contexts)
+	require.NotEmpty(t, cmds)
+	for _, cmd := range cmds {
+		assert.Nil(t, cmd.DMPermission, cmd.Name)
+		require.NotNil(t, cmd.Contexts, cmd.Name)
+		assert.Equal(t, []discordgo.InteractionContextType{discordgo.InteractionContextGuild}, *cmd.Contexts, cmd.Name)
+	}
 }
 
 // Where an interaction's app_permissions show no Attach Files, the boards

@@ -560,6 +560,9 @@ func lobbyEmbed(lang string, m *meta, state string) *discordgo.MessageEmbed {
 	if m.Pace != "" {
 		settings += "\n" + locales.T(lang, "lobby_pace", map[string]any{"Pace": locales.T(lang, "pace_"+m.Pace, nil)})
 	}
+	if m.NoPictures {
+		settings += "\n" + locales.T(lang, "pictures_off", nil)
+	}
 	e.Fields = []*discordgo.MessageEmbedField{
 		{Name: locales.N(lang, "lobby_players", len(m.Seats), nil), Value: players, Inline: true},
 		{Name: locales.T(lang, "lobby_settings", nil), Value: settings, Inline: true},

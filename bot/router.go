@@ -53,6 +53,7 @@ const (
 	verbKick       = "kick"
 	verbAbandonYes = "abyes"
 	verbAbandonNo  = "abno"
+	verbSettings   = "set"
 )
 
 const idPrefix = "dix"
@@ -227,6 +228,9 @@ func init() {
 		verbForgetYes: {run: (*call).forgetYes, versionless: true}, // "fgyes": delete the clicker's statistics on the server
 		verbForgetNo:  {run: (*call).forgetNo, versionless: true},  // "fgno": keep them
 
+		// /settings (settings.go).
+		verbSettings: {run: (*call).settingsChange, arg: argRequired, versionless: true}, // "set": change setting arg of the channel (a menu's value, or a button's other value)
+
 		// The final scoreboard (rematch.go).
 		verbRematch: {run: (*call).rematch, versionless: true}, // "again": the next game with the same seats and options
 	}
@@ -248,6 +252,9 @@ func (b *Bot) route(c *call) error {
 		}
 		if ok, err := b.statsCommand(c, d); ok {
 			return err
+		}
+		if d.Name == en("settings_cmd_name") {
+			return c.cmdSettings()
 		}
 		return b.command(c, d)
 	case discordgo.InteractionMessageComponent:

@@ -115,7 +115,8 @@ const usage = `Environment:
   STORE_TIMEOUT     per store call (default 1500ms)
   SHUTDOWN_TIMEOUT  time to finish interactions in flight on SIGTERM (default 10s)
   GAME_TTL          an untouched game expires after this (default 720h)
-  ARCHIVE_TTL       a finished game is kept this long (default 168h)
+  DIX_RETENTION     finished and abandoned games and their logs are deleted after this, 90d or 2160h (default 90d)
+  ARCHIVE_TTL       the store's own expiry of a finished game (default: a day after DIX_RETENTION)
   DUE_POLL          how often to look for due work: deadlines, reminders, work a crashed process left (default 1s)
   INTERACTIONS_ADDR, DISCORD_PUBLIC_KEY  set both to serve Discord's interactions endpoint at that address,
                     checked with the application's public key, instead of the gateway (HTTP interactions mode)

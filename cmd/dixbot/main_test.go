@@ -31,7 +31,8 @@ func TestLoadConfigDefaults(t *testing.T) {
 	assert.Equal(t, 1500*time.Millisecond, cfg.StoreTimeout)
 	assert.Equal(t, 10*time.Second, cfg.ShutdownTimeout)
 	assert.Equal(t, 720*time.Hour, cfg.GameTTL)
-	assert.Equal(t, 168*time.Hour, cfg.ArchiveTTL)
+	assert.Zero(t, cfg.ArchiveTTL, "unset: a day after DIX_RETENTION")
+	assert.Equal(t, app.Days(90*24*time.Hour), cfg.Retention)
 }
 
 func TestLoadConfigValues(t *testing.T) {
@@ -49,6 +50,7 @@ func TestLoadConfigValues(t *testing.T) {
 		"SHUTDOWN_TIMEOUT=3s",
 		"GAME_TTL=48h",
 		"ARCHIVE_TTL=1h",
+		"DIX_RETENTION=30d",
 	})
 	require.NoError(t, err)
 	assert.Equal(t, "http://127.0.0.1:8765/", cfg.APIURL)
@@ -61,6 +63,7 @@ func TestLoadConfigValues(t *testing.T) {
 	assert.Equal(t, 3*time.Second, cfg.ShutdownTimeout)
 	assert.Equal(t, 48*time.Hour, cfg.GameTTL)
 	assert.Equal(t, time.Hour, cfg.ArchiveTTL)
+	assert.Equal(t, app.Days(30*24*time.Hour), cfg.Retention)
 }
 
 func TestLoadConfigModes(t *testing.T) {
@@ -93,6 +96,9 @@ func TestRunBadConfiguration(t *testing.T) {
 		{"store timeout", []string{"DISCORD_TOKEN=" + secret, "STORE_TIMEOUT=soon"}, "STORE_TIMEOUT"},
 		{"store timeout too long", []string{"DISCORD_TOKEN=" + secret, "STORE_TIMEOUT=5s"}, "STORE_TIMEOUT"},
 		{"negative ttl", []string{"DISCORD_TOKEN=" + secret, "GAME_TTL=-1h"}, "GAME_TTL"},
+		{"retention", []string{"DISCORD_TOKEN=" + secret, "DIX_RETENTION=soon"}, `DIX_RETENTION "soon" must be a number of days such as 90d, or a duration such as 720h`},
+		{"negative retention", []string{"DISCORD_TOKEN=" + secret, "DIX_RETENTION=-1h"}, "DIX_RETENTION must be a positive number of days"},
+		{"negative archive ttl", []string{"DISCORD_TOKEN=" + secret, "ARCHIVE_TTL=-1h"}, "ARCHIVE_TTL"},
 		{"zero shutdown", []string{"DISCORD_TOKEN=" + secret, "SHUTDOWN_TIMEOUT=0s"}, "SHUTDOWN_TIMEOUT"},
 		{"redis scheme", []string{"DISCORD_TOKEN=" + secret, "REDIS_URL=http://:hunter2@host/"}, "REDIS_URL"},
 		{"api url", []string{"DISCORD_TOKEN=" + secret, "DISCORD_API_URL=discord.com"}, "DISCORD_API_URL"},

@@ -212,6 +212,11 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	runnerDone := make(chan struct{})
 	go func() { defer close(runnerDone); runner.Run(runCtx) }()
 	defer func() { stopRunner(); <-runnerDone }() // before the store closes
+	if keeper := retentionRunner(cfg, st, b.Retire, logger); keeper != nil {
+		keeperDone := make(chan struct{})
+		go func() { defer close(keeperDone); keeper.Run(runCtx) }()
+		defer func() { stopRunner(); <-keeperDone }()
+	}
 
 	var srv *http.Server
 	serveErr := make(chan error, 1)
@@ -340,7 +345,7 @@ func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (dixbot.Sto
 		Prefix:     cfg.RedisPrefix,
 		Timeout:    cfg.StoreTimeout,
 		GameTTL:    cfg.GameTTL,
-		ArchiveTTL: cfg.ArchiveTTL,
+		ArchiveTTL: cfg.archiveTTL(),
 	}
 	if cfg.RedisURL != "" {
 		opts.URL, opts.Cluster = cfg.RedisURL, cfg.RedisCluster

@@ -50,7 +50,13 @@ type Config struct {
 	StoreTimeout     time.Duration `env:"STORE_TIMEOUT" envDefault:"1500ms"`
 	ShutdownTimeout  time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"10s"`
 	GameTTL          time.Duration `env:"GAME_TTL" envDefault:"720h"`
-	ArchiveTTL       time.Duration `env:"ARCHIVE_TTL" envDefault:"168h"`
+	// ArchiveTTL is the store's own expiry of a finished game, a backstop
+	// for a bot that stops running (0: a day after Retention).
+	ArchiveTTL time.Duration `env:"ARCHIVE_TTL"`
+	// Retention is how long a finished or abandoned game (its archived
+	// record and its log) is kept before the retention scheduler deletes
+	// it: days (90d) or a Go duration (2160h); 0 means 90 days.
+	Retention Days `env:"DIX_RETENTION" envDefault:"90d"`
 	// DuePoll is how often the store is asked for work due without a
 	// click (Discord work a crashed process left undone).
 	DuePoll time.Duration `env:"DUE_POLL" envDefault:"1s"`
@@ -233,11 +239,16 @@ func (c *Config) Validate() error {
 		{"STORE_TIMEOUT", c.StoreTimeout},
 		{"SHUTDOWN_TIMEOUT", c.ShutdownTimeout},
 		{"GAME_TTL", c.GameTTL},
-		{"ARCHIVE_TTL", c.ArchiveTTL},
 	} {
 		if d.v <= 0 {
 			bad("%s must be a positive duration such as 1500ms, 10s or 720h", d.name)
 		}
+	}
+	if c.ArchiveTTL < 0 {
+		bad("ARCHIVE_TTL must be a positive duration such as 2184h, or unset (a day after DIX_RETENTION)")
+	}
+	if c.Retention < 0 {
+		bad("DIX_RETENTION must be a positive number of days such as 90d, or a duration such as 720h")
 	}
 	switch n := int(max(c.ShardCount, 1)); {
 	case c.ShardCount == ShardsAuto && c.ShardID != 0:
