@@ -642,3 +642,49 @@ func TestDixxitClockWithASilentPlayer(t *testing.T) {
 	}
 	assert.True(t, timedOut && skipped && out, "the board tells: timed out %v, skipped %v, out %v", timedOut, skipped, out)
 }
+
+// X10: a person who leaves the running game hands their seat to the
+// computer, which gives its clues and puts its fingers down at once; the
+// others play to the scoreboard without ever waiting for that seat.
+func TestDixxitLeaverPlayedByTheComputer(t *testing.T) {
+	h := newDixxitHarness(t, nil)
+	users := []string{"u1", "u2", "u3"}
+	board := h.openDixxit("en", users, 0)
+	const leaver = 2
+	res := h.dcommand(users[leaver], "leave")
+	require.NotEmpty(t, res.texts())
+	_, td, _ := h.dstate()
+	require.Equal(t, botdixxit.Level, td.Seats[leaver].Level, "the computer plays the seat")
+	rng := rand.New(rand.NewPCG(12, 13))
+	for step := 0; ; step++ {
+		require.Less(t, step, 1000, "the game does not end")
+		r, err := h.db.Get(context.Background(), h.channel)
+		require.NoError(t, err)
+		if r.Finished {
+			break
+		}
+		board = h.rec.message(board.id)
+		g, _, _ := h.dstate()
+		deciding := g.ToDecide()
+		require.NotContains(t, deciding, leaver, "the computer's seat is waited for")
+		seat := deciding[rng.IntN(len(deciding))]
+		if g.Phase() == drules.PhaseClue {
+			h.giveClue(users[seat], board, "left "+itoa(step))
+			continue
+		}
+		v := g.ViewOf(engine.Public)
+		held := map[int]bool{}
+		for _, f := range v.Fingers {
+			held[f.Square] = true
+		}
+		var free []int
+		for sq := 1; sq <= 9; sq++ {
+			if !held[sq] && v.Grid[sq-1] != "" {
+				free = append(free, sq)
+			}
+		}
+		h.dclick(users[seat], board, h.squareID(board, g, free[rng.IntN(len(free))]))
+	}
+	shown := h.rec.message(board.id)
+	assert.Contains(t, shown.content, locales.T("en", "dixxit_over_title", nil))
+}
