@@ -47,7 +47,7 @@ func (td *tableData) deadline(g *present.Game, st engine.State, seat int) time.T
 // deciding in st (zero: none, or the game is over).
 func setContractDue(r *dixbot.Record, td *tableData, g *present.Game, st engine.State) {
 	r.Due = time.Time{}
-	if st.Over() {
+	if st.Over() || td.Paused != "" {
 		return
 	}
 	for _, s := range st.ToDecide() {
@@ -67,6 +67,8 @@ var errContractDue = errors.New("bot: a contract game is due")
 // which are then done.
 func (b *Bot) runContractDue(ctx context.Context, d discordAPI, channel string, asOf time.Time) error {
 	var tried uint32 // the effects owed before this claim: another process may have done some
+	var fresh []string
+	var origin string
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	rec, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
 		if r.Due.IsZero() || r.Due.After(asOf) {
@@ -113,14 +115,14 @@ func (b *Bot) runContractDue(ctx context.Context, d discordAPI, channel string, 
 					return err
 				}
 				evs = append(evs, e...)
-				td.Log = appendLog(td.Log, []string{locales.T(td.Lang, "table_timed_out", map[string]any{"Name": td.Seats[late].Name})})
+				td.addLog([]string{locales.T(td.Lang, "table_timed_out", map[string]any{"Name": td.Seats[late].Name})})
 				more, err := b.advance(g, st, td, now)
 				if err != nil {
 					return err
 				}
 				evs = append(evs, more...)
 			}
-			td.Log = appendLog(td.Log, g.Presenter.Events(td.table(false), evs))
+			td.addLog(g.Presenter.Events(td.table(false), evs))
 			setContractDue(r, td, g, st)
 			if timedOut {
 				td.oweChange(r, g, st, planPings(st, td, since, -1, now), now)
@@ -136,6 +138,7 @@ func (b *Bot) runContractDue(ctx context.Context, d discordAPI, channel string, 
 			}
 		}
 		r.Meta = td.encode()
+		fresh, origin = td.fresh, td.logOrigin()
 		return nil
 	})
 	cancel()
@@ -146,5 +149,10 @@ func (b *Bot) runContractDue(ctx context.Context, d discordAPI, channel string, 
 		return err
 	}
 	b.wakeAt(rec.Due)
+	if len(fresh) > 0 {
+		if err := b.appendLog(ctx, channel, origin, fresh); err != nil {
+			b.log.Warn("could not keep the game's log", "channel", channel, "err", err)
+		}
+	}
 	return b.contractOutbox(ctx, d, rec, nil, tried)
 }

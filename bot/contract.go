@@ -41,6 +41,7 @@ const (
 	cverbSubmit = "ms"     // the form's submission: the move is arg + " " + its text
 	cverbPace   = "pace"   // the lobby's pace menu: the pace chosen is its value
 	cverbAgain  = "again"  // the final scoreboard's Rematch (contract_table_rematch.go)
+	cverbLog    = "log"    // a page of /<game> log; n the page, 0 the latest
 )
 
 // modalText is the custom id of a form's text field.
@@ -53,7 +54,7 @@ const maxModalText = 4000
 // The subcommands of every contract game's command, by handler id; their
 // names are the table's ("cmd_<id>_name"), their descriptions the game's
 // ("<game>_cmd_<id>_desc").
-var contractSubcommands = []string{"start", "board", "hint", "rules", "leave", "abandon"}
+var contractSubcommands = []string{"start", "board", "hint", "rules", "leave", "abandon", "pause", "resume", "log"}
 
 // tableDataVersion is the version of tableData.
 const tableDataVersion = 1
@@ -101,6 +102,12 @@ type tableData struct {
 	// (the start command's, or a click's on the board): its token edits
 	// the board without the bot token.
 	BoardVia *via `json:"bv,omitempty"`
+	// Paused is who paused the game (""; running), PausedAt when (Unix
+	// ms): the clocks stand still meanwhile (contract_table_pause.go).
+	Paused   string `json:"pz,omitempty"`
+	PausedAt int64  `json:"pa,omitempty"`
+	// fresh are the event lines of this update, for the game's log.
+	fresh []string
 }
 
 // tableSeat is one seat: a person's, or the computer's (Level set). A
@@ -234,7 +241,7 @@ func parseContractID(s string) (contractParsed, error) {
 	needsArg := p.verb == cverbCPU || p.verb == cverbMove || p.verb == cverbModal || p.verb == cverbSubmit
 	switch p.verb {
 	case cverbJoin, cverbLeave, cverbCPU, cverbRmCPU, cverbGo, cverbCancel, cverbMove, cverbPrompt, cverbSelect, cverbModal, cverbSubmit:
-	case cverbPace, cverbAgain:
+	case cverbPace, cverbAgain, cverbLog:
 	default:
 		return contractParsed{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.verb)
 	}
@@ -315,6 +322,12 @@ func (b *Bot) contractCommand(c *call, g *present.Game, d discordgo.ApplicationC
 		return c.contractLeave(g)
 	case "abandon":
 		return c.contractAbandon(g)
+	case "pause":
+		return c.contractPause(g, true)
+	case "resume":
+		return c.contractPause(g, false)
+	case "log":
+		return c.contractLog(g, 0)
 	}
 	return ErrBadInput
 }
@@ -368,6 +381,9 @@ func (c *call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *tab
 		r.Meta = td.encode()
 		return nil
 	})
+	if err == nil {
+		c.keepLog(td)
+	}
 	return r, td, err
 }
 
@@ -517,6 +533,8 @@ func (b *Bot) contractClick(c *call, g *present.Game, id string) error {
 	switch p.verb {
 	case cverbAgain:
 		return c.contractRematch(g)
+	case cverbLog:
+		return c.contractLog(g, p.n)
 	case cverbMove:
 		return c.contractMove(g, p)
 	case cverbPrompt:
@@ -687,6 +705,9 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 		if olderThanBoard(c.i.Message, td.Board) {
 			return ErrStale // a message of an earlier game of the channel
 		}
+		if td.Paused != "" {
+			return refuse(ErrPaused, "table_err_paused", map[string]any{"Name": td.Paused, "Command": "/" + en(g.Rules.Name()+"_cmd_name")})
+		}
 		st, err := g.Rules.Decode(r.Data)
 		if err != nil {
 			return err
@@ -719,7 +740,7 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 		if err != nil {
 			return err
 		}
-		td.Log = appendLog(td.Log, g.Presenter.Events(td.table(false), append(evs, more...)))
+		td.addLog(g.Presenter.Events(td.table(false), append(evs, more...)))
 		noteActed(td, seat, now)
 		setContractDue(r, td, g, st)
 		td.oweChange(r, g, st, planPings(st, td, since, seat, now), now)
@@ -872,6 +893,9 @@ const maxAdvance = 100000
 // until a person must decide or the game is over.
 func (b *Bot) advance(g *present.Game, st engine.State, td *tableData, now time.Time) ([]engine.Event, error) {
 	var all []engine.Event
+	if td.Paused != "" {
+		return nil, nil // nobody plays while the game is paused
+	}
 	for range maxAdvance {
 		if st.Over() {
 			return all, nil
@@ -1082,7 +1106,7 @@ func (c *call) contractLeave(g *present.Game) error {
 		if err != nil {
 			return err
 		}
-		td.Log = appendLog(td.Log, append([]string{locales.T(td.Lang, "table_left", map[string]any{"Name": td.Seats[s].Name})},
+		td.addLog(append([]string{locales.T(td.Lang, "table_left", map[string]any{"Name": td.Seats[s].Name})},
 			g.Presenter.Events(td.table(false), evs)...))
 		setContractDue(r, td, g, st)
 		td.oweChange(r, g, st, planPings(st, td, since, s, c.b.now()), c.b.now())

@@ -62,6 +62,9 @@ func tableClockLine(g *present.Game, st engine.State, td *tableData) string {
 	if st.Over() {
 		return ""
 	}
+	if td.Paused != "" {
+		return pausedLine(g, td)
+	}
 	type group struct {
 		at    time.Time
 		seats []int

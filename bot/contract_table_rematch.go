@@ -52,7 +52,7 @@ func (b *Bot) startTable(g *present.Game, r *dixbot.Record, td *tableData, now t
 	if err != nil {
 		return nil, err
 	}
-	td.Log = appendLog(td.Log, g.Presenter.Events(td.table(false), evs))
+	td.addLog(g.Presenter.Events(td.table(false), evs))
 	setContractDue(r, td, g, st)
 	r.Data = st.Encode()
 	return st, nil
@@ -152,6 +152,7 @@ func (c *call) contractRematch(g *present.Game) error {
 				Components: tableComponents(g, st2, ntd, pb), AllowedMentions: noMentions()},
 		})
 		c.b.wakeAt(next.Due)
+		c.keepLog(ntd)
 		c.rememberBoard(g)
 		return nil
 	}
@@ -210,8 +211,9 @@ func (c *call) rematchTable(g *present.Game, r *dixbot.Record, td *tableData) (*
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		ntd.Log = append([]string{locales.T(ntd.Lang, "table_rematch_started", map[string]any{"Name": ntd.Seats[ntd.First-1].Name})}, ntd.Log...)
-		ntd.Log = appendLog(nil, ntd.Log)
+		line := locales.T(ntd.Lang, "table_rematch_started", map[string]any{"Name": ntd.Seats[ntd.First-1].Name})
+		ntd.Log = appendLog(nil, append([]string{line}, ntd.Log...))
+		ntd.fresh = append([]string{line}, ntd.fresh...)
 		rec.Meta = ntd.encode()
 		return rec, ntd, st, nil
 	}

@@ -1,0 +1,187 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// Pause, resume and the log of contract games. While a game is paused no
+// clock runs (every deadline moves on by the pause's length when it
+// resumes), nobody decides and the computer waits. The log keeps the
+// game's event lines in the channel's log record (log.go), written after
+// each update's answer.
+
+// addLog adds event lines to the board's latest lines and to the lines
+// this update owes the game's log.
+func (td *tableData) addLog(lines []string) {
+	td.Log = appendLog(td.Log, lines)
+	td.fresh = append(td.fresh, lines...)
+}
+
+// logOrigin names the table in the channel's log record: the interaction
+// that opened a rematch, else the board message.
+func (td *tableData) logOrigin() string {
+	if td.Origin != "" {
+		return "t" + td.Origin
+	}
+	return "t" + td.Board
+}
+
+// keepLog writes the update's event lines to the game's log after the
+// answer.
+func (c *call) keepLog(td *tableData) {
+	if td == nil || len(td.fresh) == 0 {
+		return
+	}
+	channel, origin, lines := c.i.ChannelID, td.logOrigin(), td.fresh
+	c.then(func(ctx context.Context) {
+		if err := c.b.appendLog(ctx, channel, origin, lines); err != nil {
+			c.b.log.Warn("could not keep the game's log", "channel", channel, "err", err)
+		}
+	})
+}
+
+// mayPause: the table's creator, or a member who may manage the channel.
+func (c *call) mayPause(td *tableData) bool {
+	if c.user != "" && c.user == td.Creator {
+		return true
+	}
+	return c.i.Member != nil && c.i.Member.Permissions&(discordgo.PermissionManageChannels|discordgo.PermissionAdministrator) != 0
+}
+
+// contractPause pauses (on) or resumes the game: /<game> pause and
+// /<game> resume.
+func (c *call) contractPause(g *present.Game, on bool) error {
+	cmd := "/" + en(g.Rules.Name()+"_cmd_name")
+	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+		if !c.mayPause(td) {
+			return refuse(ErrNoPermission, "err_no_permission_pause", nil)
+		}
+		if r.Data == nil {
+			return refuse(ErrNotStarted, "table_err_not_started", nil)
+		}
+		st, err := g.Rules.Decode(r.Data)
+		if err != nil {
+			return err
+		}
+		if st.Over() {
+			return refuse(ErrNotStarted, "table_err_over", nil)
+		}
+		now := c.b.now()
+		name := escape(c.name)
+		var pings pingPlan
+		switch {
+		case on && td.Paused != "":
+			return refuse(ErrPaused, "err_already_paused", map[string]any{"Name": td.Paused})
+		case !on && td.Paused == "":
+			return ErrNotPaused
+		case on:
+			td.Paused, td.PausedAt = name, now.UnixMilli()
+			td.addLog([]string{locales.T(td.Lang, "log_paused", map[string]any{"Name": name})})
+		default:
+			// Every clock running stands still for the pause's length.
+			if held := now.UnixMilli() - td.PausedAt; held > 0 {
+				for s, at := range td.OpenAt {
+					if at != 0 {
+						td.OpenAt[s] = at + held
+					}
+				}
+			}
+			td.Paused, td.PausedAt = "", 0
+			td.addLog([]string{locales.T(td.Lang, "log_resumed", map[string]any{"Name": name})})
+			// The game goes on from where the pause held it: the
+			// computer plays the seats handed over meanwhile.
+			since := st.Seq() + 1
+			evs, err := c.b.advance(g, st, td, now)
+			if err != nil {
+				return err
+			}
+			td.addLog(g.Presenter.Events(td.table(false), evs))
+			pings = planPings(st, td, since, -1, now)
+		}
+		setContractDue(r, td, g, st)
+		td.oweChange(r, g, st, pings, now)
+		r.Data = st.Encode()
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	key := "table_pause_done"
+	if !on {
+		key = "resume_done"
+	}
+	c.ephemeral(locales.T(c.lang, key, map[string]any{"Command": cmd}), nil)
+	c.settleContract(r)
+	return nil
+}
+
+// pausedLine is the board's line of a paused game.
+func pausedLine(g *present.Game, td *tableData) string {
+	return locales.T(td.Lang, "table_paused", map[string]any{"Name": td.Paused, "Command": "/" + en(g.Rules.Name()+"_cmd_name")})
+}
+
+// contractLog answers /<game> log privately with page page of the game's
+// log (0: the latest lines), the channel's game running or over.
+func (c *call) contractLog(g *present.Game, page uint64) error {
+	var r *dixbot.Record
+	err := c.retry("get", func(ctx context.Context) (err error) {
+		r, err = c.b.store.Get(ctx, c.i.ChannelID)
+		return err
+	})
+	if errors.Is(err, dixbot.ErrNotFound) || err == nil && r.Game != g.Rules.Name() && r.Finished {
+		return refuse(dixbot.ErrNotFound, "table_err_no_game", map[string]any{"Command": "/" + en(g.Rules.Name()+"_cmd_name")})
+	}
+	if err != nil {
+		return err
+	}
+	if r.Game != g.Rules.Name() {
+		return otherGame(gameTitle(r.Game))
+	}
+	td, err := decodeTableData(r.Meta)
+	if err != nil {
+		return err
+	}
+	var l gameLogRecord
+	if r.Data != nil {
+		ctx, cancel := c.storeCtx()
+		lr, lerr := c.b.store.Get(ctx, logChannel(c.i.ChannelID))
+		cancel()
+		switch {
+		case lerr == nil:
+			if json.Unmarshal(lr.Meta, &l) != nil || l.Origin != td.logOrigin() {
+				l = gameLogRecord{}
+			}
+		case !errors.Is(lerr, dixbot.ErrNotFound):
+			return c.storeErr("get", lerr)
+		}
+	}
+	pages := uint64(max(1, (len(l.Lines)+logPageLines-1)/logPageLines))
+	page = min(page, pages-1)
+	text, _ := logView(c.lang, l.Lines, l.Cut, int(page))
+	// The page buttons are the game's own.
+	var row []discordgo.MessageComponent
+	if page+1 < pages {
+		row = append(row, button(c.lang, "btn_log_older", nil, discordgo.SecondaryButton, contractID(g.Rules.Name(), cverbLog, page+1, "")))
+	}
+	if page > 0 {
+		row = append(row, button(c.lang, "btn_log_newer", nil, discordgo.SecondaryButton, contractID(g.Rules.Name(), cverbLog, page-1, "")))
+	}
+	var comps []discordgo.MessageComponent
+	if len(row) > 0 {
+		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
+	}
+	if c.i.Type == discordgo.InteractionMessageComponent {
+		c.update(text, nil, comps)
+		return nil
+	}
+	c.ephemeral(text, comps)
+	return nil
+}

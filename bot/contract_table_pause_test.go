@@ -1,0 +1,160 @@
+package bot
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/locales"
+)
+
+// qwixxMove is a move of seat's open decision on board: a white-sum pass
+// or colour pass button the seat may click.
+func (h *harness) qwixxMove(board *shownMessage) string {
+	h.t.Helper()
+	for _, id := range componentIDs(board.components) {
+		if p, err := parseContractID(id); err == nil && p.verb == cverbMove {
+			return id
+		}
+	}
+	h.t.Fatalf("no move on the board: %v", componentIDs(board.components))
+	return ""
+}
+
+// Only the creator or a channel manager pauses and resumes; while paused
+// the board says so, clicks are refused and no clock runs; on resume every
+// deadline has moved on by the pause's length.
+func TestContractPauseResume(t *testing.T) {
+	for _, lang := range []string{"en", "fr"} {
+		t.Run(lang, func(t *testing.T) {
+			h := newQwixxHarness(t, false)
+			if lang == "fr" {
+				h.locale = discordgo.French
+			}
+			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+			h.b.now = func() time.Time { return now }
+			h.perms["u3"] = discordgo.PermissionManageChannels
+			lobby := h.qcommand("u1", "start", "language", lang).shown(nil)
+			assert.Equal(t, locales.T(lang, "table_err_not_started", nil), h.qcommand("u1", "pause").ephemeralText())
+			lobby = h.clickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).shown(lobby)
+			lobby = h.clickOn("u1", lobby, h.qmust(lobby, cverbCPU, "easy")).shown(lobby)
+			board := h.clickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).shown(lobby)
+			r0, err := h.db.Get(context.Background(), h.channel)
+			require.NoError(t, err)
+			_, _, v := h.qstate()
+
+			assert.Equal(t, locales.T(lang, "err_no_permission_pause", nil), h.qcommand("u2", "pause").ephemeralText())
+			assert.Equal(t, locales.T(lang, "err_not_paused", nil), h.qcommand("u1", "resume").ephemeralText())
+			_, _, v2 := h.qstate()
+			assert.Equal(t, v, v2, "a refused pause changed the game")
+
+			assert.Equal(t, locales.T(lang, "table_pause_done", map[string]any{"Command": "/qwixx"}), h.qcommand("u1", "pause").ephemeralText())
+			_, td, v := h.qstate()
+			assert.Equal(t, "Alice", td.Paused)
+			r, err := h.db.Get(context.Background(), h.channel)
+			require.NoError(t, err)
+			assert.True(t, r.Due.IsZero(), "no clock runs while paused")
+			shown := h.rec.message(board.id)
+			assert.Contains(t, shown.content, locales.T(lang, "table_paused", map[string]any{"Name": "Alice", "Command": "/qwixx"}))
+			assert.NotContains(t, shown.content, "<t:")
+			assert.Equal(t, locales.T(lang, "err_already_paused", map[string]any{"Name": "Alice"}), h.qcommand("u1", "pause").ephemeralText())
+
+			// Clicks are refused, and the clock does not run out.
+			txt := h.clickOn("u2", shown, h.qwixxMove(shown)).ephemeralText()
+			assert.Equal(t, locales.T(lang, "table_err_paused", map[string]any{"Name": "Alice", "Command": "/qwixx"}), txt)
+			now = now.Add(time.Hour)
+			require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+			_, _, v2 = h.qstate()
+			assert.Equal(t, v, v2, "a paused game changed")
+
+			// A channel manager resumes: each deadline is an hour later.
+			assert.Equal(t, locales.T(lang, "resume_done", nil), h.qcommand("u3", "resume").ephemeralText())
+			r, err = h.db.Get(context.Background(), h.channel)
+			require.NoError(t, err)
+			assert.True(t, r0.Due.Add(time.Hour).Equal(r.Due), "the deadline %v moved on by the pause: %v", r0.Due, r.Due)
+			_, td, _ = h.qstate()
+			assert.Empty(t, td.Paused)
+			shown = h.rec.message(board.id)
+			assert.Contains(t, shown.content, "<t:"+itoa(int(r.Due.Unix()))+":R>")
+			// The click goes through again.
+			res := h.clickOn("u2", shown, h.qwixxMove(shown))
+			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.response().Type)
+		})
+	}
+}
+
+// /qwixx log shows the game's event lines, more than the board keeps,
+// privately and page by page, the pause and resume among them; it stays
+// readable once the game is over; a forged page shows the oldest.
+func TestContractLog(t *testing.T) {
+	h := newQwixxHarness(t, false)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	board := h.openQwixx([]string{"u1", "u2"}, "easy")
+	h.qcommand("u1", "pause")
+	h.qcommand("u1", "resume")
+	score := h.playOut(board, &now)
+	require.NotNil(t, score)
+
+	res := h.qcommand("u2", "log")
+	txt := res.ephemeralText()
+	assert.Contains(t, txt, locales.T("en", "table_timed_out", map[string]any{"Name": "Bob"}))
+	resp := res.response()
+	older := ""
+	for _, id := range componentIDs(resp.Data.Components) {
+		if strings.HasPrefix(id, "qwixx:log:") {
+			older = id
+		}
+	}
+	require.NotEmpty(t, older, "a whole game's log has more than one page")
+	page := h.clickOn("u2", &shownMessage{id: "orig-x", ephemeral: true}, older)
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, page.response().Type)
+	all := h.clickOn("u2", &shownMessage{id: "orig-x", ephemeral: true}, contractID("qwixx", cverbLog, 99999, "")).response().Data.Content
+	assert.Contains(t, all, locales.T("en", "log_paused", map[string]any{"Name": "Alice"}), "the oldest page")
+	assert.Contains(t, all, locales.T("en", "log_resumed", map[string]any{"Name": "Alice"}))
+	_, td, _ := h.qstate()
+	assert.NotContains(t, strings.Join(td.Log, "\n"), locales.T("en", "log_paused", map[string]any{"Name": "Alice"}), "the board keeps only the latest lines")
+	assert.Equal(t, locales.T("en", "err_bad_custom_id", nil), h.clickOn("u2", nil, "qwixx:log:1:x").ephemeralText())
+}
+
+// Every contract game's command and subcommand fits Discord's limits in
+// every language: names of 1–32 characters, descriptions of 1–100
+// (https://discord.com/developers/docs/interactions/application-commands#application-command-object-application-command-structure).
+func TestContractCommandsFitDiscord(t *testing.T) {
+	h := newQwixxHarness(t, false)
+	check := func(name string, names map[discordgo.Locale]string, desc string, descs map[discordgo.Locale]string) {
+		t.Helper()
+		all := []string{name}
+		for _, n := range names {
+			all = append(all, n)
+		}
+		for _, n := range all {
+			assert.True(t, len([]rune(n)) >= 1 && len([]rune(n)) <= 32, "name %q", n)
+		}
+		all = []string{desc}
+		for _, d := range descs {
+			all = append(all, d)
+		}
+		for _, d := range all {
+			assert.True(t, len([]rune(d)) >= 1 && len([]rune(d)) <= 100, "description %q (%d)", d, len([]rune(d)))
+		}
+	}
+	cmds := h.b.contractCommands()
+	require.NotEmpty(t, cmds)
+	for _, c := range cmds {
+		check(c.Name, *c.NameLocalizations, c.Description, *c.DescriptionLocalizations)
+		var subs []string
+		for _, o := range c.Options {
+			check(o.Name, o.NameLocalizations, o.Description, o.DescriptionLocalizations)
+			subs = append(subs, o.Name)
+		}
+		for _, want := range []string{"pause", "resume", "log"} {
+			assert.Contains(t, subs, want)
+		}
+	}
+}
