@@ -346,6 +346,7 @@ func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (dixbot.Sto
 		Timeout:    cfg.StoreTimeout,
 		GameTTL:    cfg.GameTTL,
 		ArchiveTTL: cfg.archiveTTL(),
+		ResultTTL:  cfg.retention(),
 	}
 	if cfg.RedisURL != "" {
 		opts.URL, opts.Cluster = cfg.RedisURL, cfg.RedisCluster
