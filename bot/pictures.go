@@ -238,9 +238,10 @@ func (b *Bot) buyPreview(lang string, m *meta, g *dix.Game, s int, cd dix.Card, 
 // pictureMemo keeps the DIX pictures drawn lately, by what they show: a
 // picture asked for again (the board an answer showed, edited in again;
 // a board whose text changed and not its picture) is not drawn again.
-// Such a picture is asked for again within seconds: 8 MiB is a few hundred
-// boards, the last second or more of a process drawing 300 a second.
-var pictureMemo = picture.NewMemo(8 << 20)
+// Such a picture is asked for again within seconds: 4 MiB is about 150
+// boards, the last half second of a process drawing 300 a second, the last
+// few of a quieter one.
+var pictureMemo = picture.NewMemo(4 << 20)
 
 // memoBoard is the PNG of the board picture in, drawn at most once while
 // pictureMemo keeps it.

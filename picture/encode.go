@@ -117,7 +117,10 @@ func encodePaletted(img *image.Paletted) []byte {
 	out = binary.BigEndian.AppendUint32(out, adlerRows(raw, stride))
 	binary.BigEndian.PutUint32(out[start:], uint32(len(out)-start-8))
 	out = binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(out[start+4:]))
-	return chunk(out, "IEND", nil)
+	out = chunk(out, "IEND", nil)
+	// The file is kept (a memo, an upload's retries): without the room
+	// the buffer was given for the worst case.
+	return bytes.Clone(out)
 }
 
 // chunk appends a PNG chunk: length, type, data, CRC of type and data.
