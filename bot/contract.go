@@ -954,6 +954,27 @@ func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *tableData) (p
 	return pb, st, nil
 }
 
+// buttonsVersion is the version a board's decision buttons carry: for a
+// game with SteadyButtons, the latest at which a decision still open
+// opened (td.Open), so that the buttons keep their custom ids while seats
+// decide at once; otherwise, and when no decision is open, the version of
+// st.
+func buttonsVersion(g *present.Game, st engine.State, td *tableData) uint64 {
+	if !g.SteadyButtons {
+		return st.Seq()
+	}
+	n, open := uint64(0), false
+	for _, s := range st.ToDecide() {
+		if s < len(td.Open) {
+			n, open = max(n, td.Open[s]), true
+		}
+	}
+	if !open || n > st.Seq() {
+		return st.Seq()
+	}
+	return n
+}
+
 // boardComponents are the buttons of a board at state version seq; never
 // nil, so that an edit to a board without buttons sends an empty list,
 // which removes the buttons: Discord keeps them on a "components": null

@@ -106,7 +106,7 @@ func withLine(content, line string) string {
 // tableComponents are a board's components: the game's buttons while it
 // runs, the Rematch button on its final scoreboard.
 func tableComponents(g *present.Game, st engine.State, td *tableData, pb present.Board) []discordgo.MessageComponent {
-	comps := boardComponents(g.Rules.Name(), st.Seq(), pb)
+	comps := boardComponents(g.Rules.Name(), buttonsVersion(g, st, td), pb)
 	if st.Over() {
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			button(td.Lang, "btn_rematch", nil, discordgo.SuccessButton, contractID(g.Rules.Name(), cverbAgain, 0, "")),

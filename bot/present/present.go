@@ -159,6 +159,14 @@ type Game struct {
 	Decision time.Duration
 	// Paces are the clocks a lobby may choose from, the first the default.
 	Paces []Pace
+	// SteadyButtons keeps the custom ids of the board's decision buttons
+	// while the decisions they were drawn for stay open, for a game whose
+	// seats decide at once: a board redrawn because one seat decided then
+	// leaves the others' buttons as they were (Discord checks a clicked
+	// component against the message as it stands,
+	// https://discord.com/developers/docs/interactions/message-components).
+	// Otherwise every drawing carries the state's version.
+	SteadyButtons bool
 }
 
 // Pace is one choice of clocks for a game.

@@ -51,6 +51,8 @@ func Game() present.Game {
 			{Name: "live", Clock: func(engine.State, int) time.Duration { return DecisionTime }},
 			{Name: "evening", Clock: func(engine.State, int) time.Duration { return EveningTime }},
 		},
+		// Everyone decides on the white sum at once.
+		SteadyButtons: true,
 	}
 }
 
