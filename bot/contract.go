@@ -514,7 +514,6 @@ func (c *call) lobbyView(g *present.Game, td *tableData) (string, []discordgo.Me
 		discordgo.ActionsRow{Components: row2},
 	}
 	if row := paceMenu(g, td); row != nil {
-		content += "\n" + paceLine(g, td)
 		comps = append(comps, row)
 	}
 	return content, comps

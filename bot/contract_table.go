@@ -34,12 +34,6 @@ func paceMenu(g *present.Game, td *tableData) discordgo.MessageComponent {
 	}}}
 }
 
-// paceLine is the lobby's line naming the pace chosen.
-func paceLine(g *present.Game, td *tableData) string {
-	return locales.T(td.Lang, "table_lobby_pace", map[string]any{
-		"Pace": locales.T(td.Lang, g.Rules.Name()+"_pace_"+g.PaceOf(td.Pace).Name, nil)})
-}
-
 // choosePace sets the table's pace to the one named name: the creator's
 // choice alone, among the game's paces.
 func choosePace(g *present.Game, td *tableData, user, name string) error {
