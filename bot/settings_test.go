@@ -273,3 +273,40 @@ func TestSettingsRefusals(t *testing.T) {
 	after, _ := h.savedSettings()
 	assert.Equal(t, before, after)
 }
+
+// Saved values the bot no longer offers (a pace taken out, a game no longer
+// hosted, damaged bytes) never stop a start: it uses the defaults for them.
+func TestSettingsUnknownValuesIgnored(t *testing.T) {
+	h, rs := newSettingsHarness(t)
+	ctx := context.Background()
+	require.NoError(t, rs.SaveSettings(ctx, h.guild, h.channel,
+		[]byte(`{"v":1,"l":"de","pic":"maybe","p":"blitz","var":"bust","d":42,"gp":{"chess":"slow","qwixx":"turbo"}}`)))
+	h.command("u1", "start")
+	_, m := h.record()
+	assert.Equal(t, "en", m.Lang)
+	assert.Equal(t, "evening", m.Pace)
+	assert.False(t, m.NoPictures)
+	assert.True(t, m.Bust, "the value still offered is used")
+	require.NoError(t, h.db.Delete(ctx, h.channel))
+
+	require.NoError(t, rs.SaveSettings(ctx, h.guild, h.channel, []byte(`not json`)))
+	h.command("u1", "solo")
+	_, m = h.record()
+	assert.Equal(t, defaultDifficulty, m.Diff)
+	require.NoError(t, h.db.Delete(ctx, h.channel))
+	require.NoError(t, rs.SaveSettings(ctx, h.guild, h.channel, []byte(`{"v":99,"l":"fr"}`)))
+	h.command("u1", "start")
+	_, m = h.record()
+	assert.Equal(t, "en", m.Lang, "settings of a newer version are not read")
+}
+
+// A store that keeps no settings: /settings says so, and starts work as
+// before.
+func TestSettingsWithoutASettingsStore(t *testing.T) {
+	h := newHarness(t) // the in-memory store keeps no settings
+	h.perms["u1"] = discordgo.PermissionManageChannels
+	assert.Equal(t, enT("settings_err_unsupported", nil), h.settingsCmd("u1").ephemeralText())
+	h.command("u1", "start", "variant", "bust")
+	_, m := h.record()
+	assert.True(t, m.Bust)
+}
