@@ -138,7 +138,10 @@ func (s channelSettings) any() bool {
 }
 
 // mayConfigure: the creator of the channel's latest game (active or
-// archived), or a member who may manage the channel.
+// archived), or a member who may manage the channel. The member's
+// permissions in an interaction are their total permissions in its
+// channel, overwrites included
+// (https://discord.com/developers/docs/resources/guild#guild-member-object).
 func (c *call) mayConfigure() (bool, error) {
 	if c.i.Member != nil && c.i.Member.Permissions&(discordgo.PermissionManageChannels|discordgo.PermissionAdministrator) != 0 {
 		return true, nil
@@ -402,7 +405,9 @@ func (b *Bot) settingsView(lang string, s channelSettings, note string) (string,
 	var gamePaces []discordgo.SelectMenuOption
 	for _, game := range games {
 		for _, p := range b.games[game].Paces {
-			if len(gamePaces) == 25 { // a menu's most options
+			// A select menu holds 25 options at most
+			// (https://discord.com/developers/docs/components/reference#string-select).
+			if len(gamePaces) == 25 {
 				break
 			}
 			gamePaces = append(gamePaces, discordgo.SelectMenuOption{
