@@ -864,10 +864,18 @@ func olderThanBoard(msg *discordgo.Message, board string) bool {
 }
 
 // applyOpen applies seat's move m and keeps td.Open: a seat whose decision
-// opens with this move (newly deciding, or deciding again after its own
-// move) gets the new Seq, and now as the start of its clock.
+// opens with this move (newly deciding, deciding again after its own move,
+// or deciding something else, for a decisionKeyer) gets the new Seq, and
+// now as the start of its clock.
 func applyOpen(st engine.State, td *tableData, seat int, m engine.Move, now time.Time) ([]engine.Event, error) {
 	before := st.ToDecide()
+	keyer, _ := st.(decisionKeyer)
+	var keys []uint64
+	if keyer != nil {
+		for _, s := range before {
+			keys = append(keys, keyer.DecisionKey(s))
+		}
+	}
 	evs, err := st.Apply(seat, m)
 	if err != nil {
 		return nil, err
@@ -876,12 +884,20 @@ func applyOpen(st engine.State, td *tableData, seat int, m engine.Move, now time
 		td.Open = append(td.Open, make([]uint64, len(td.Seats)-len(td.Open))...)
 	}
 	for _, s := range st.ToDecide() {
-		if s == seat || !slices.Contains(before, s) {
+		i := slices.Index(before, s)
+		if s == seat || i < 0 || (keyer != nil && keyer.DecisionKey(s) != keys[i]) {
 			td.Open[s] = st.Seq()
 			noteOpened(td, s, now)
 		}
 	}
 	return evs, nil
+}
+
+// decisionKeyer is a state that names each seat's current decision, for
+// a seat whose decision changes while it stays deciding (in Dixxit, a
+// guesser who becomes the next clue-giver when another finds the target).
+type decisionKeyer interface {
+	DecisionKey(seat int) uint64
 }
 
 // maxAdvance bounds the decisions the table takes in one update: more

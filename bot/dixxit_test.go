@@ -688,3 +688,31 @@ func TestDixxitLeaverPlayedByTheComputer(t *testing.T) {
 	shown := h.rec.message(board.id)
 	assert.Contains(t, shown.content, locales.T("en", "dixxit_over_title", nil))
 }
+
+// The next clue-giver's clock starts when their clue is awaited, even
+// when they were still guessing as another guesser found the target: the
+// whole clue time (X9), not what the race left of it.
+func TestDixxitNextClueGiverHasTheWholeClueTime(t *testing.T) {
+	h := newDixxitHarness(t, nil)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	users := []string{"u1", "u2", "u3"}
+	board := h.openDixxit("en", users, 0)
+	g, _, _ := h.dstate()
+	active := g.Active()
+	target := g.ViewOf(active).Secret.Target
+	h.giveClue(users[active], board, "soon")
+	board = h.rec.message(board.id)
+	now = now.Add(30 * time.Second)
+	g, _, _ = h.dstate()
+	next, finder := (active+1)%3, (active+2)%3
+	require.Contains(t, g.ToDecide(), next, "still guessing")
+	res := h.dclick(users[finder], board, h.squareID(board, g, target))
+	require.True(t, answeredInPlace(res), "%v", res.texts())
+	g, _, _ = h.dstate()
+	require.Equal(t, next, g.Active())
+	require.Equal(t, drules.PhaseClue, g.Phase())
+	r, err := h.db.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	assert.True(t, now.Add(botdixxit.LiveClue).Equal(r.Due), "the clue's deadline %v, want %v", r.Due, now.Add(botdixxit.LiveClue))
+}

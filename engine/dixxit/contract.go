@@ -56,6 +56,12 @@ func (g *Game) ToDecide() []int {
 	return seats
 }
 
+// DecisionKey names seat's current decision: the turn and the phase. It
+// changes when a seat deciding as a guesser becomes the next clue-giver
+// in the same move (another guesser's find), so the table's clock for
+// that seat starts again.
+func (g *Game) DecisionKey(seat int) uint64 { return g.turn<<2 | uint64(g.phase) }
+
 // Forced always reports false: no decision of Dixxit chooses nothing (a
 // guesser always has several free squares; the clue is a choice).
 func (g *Game) Forced(int) (engine.Move, bool) { return "", false }
