@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -177,8 +178,9 @@ func TestQwixxBotTokenCallsPerTurn(t *testing.T) {
 }
 
 // qwixxBoardAsItStands waits until the Qwixx board message shows the game
-// as it stands (its buttons carry the game's version; an edit owed after
-// a decision taken elsewhere lands after that decision's answer) and
+// as it stands (its sheet lines mark the seats deciding and its buttons
+// carry the version their decisions opened at; an edit owed after a
+// decision taken elsewhere lands after that decision's answer) and
 // returns it.
 func (tb *table) qwixxBoardAsItStands(id string) fakediscord.Message {
 	tb.t.Helper()
@@ -197,7 +199,32 @@ func (tb *table) qwixxBoardAsItStands(id string) fakediscord.Message {
 		if err != nil || st.Over() {
 			return err == nil
 		}
-		want := fmt.Sprintf("qwixx:mv:%d:", st.Seq())
+		var meta struct {
+			Open  []uint64 `json:"op"`
+			Seats []struct {
+				Name string `json:"n"`
+			} `json:"s"`
+		}
+		if json.Unmarshal(rec.Meta, &meta) != nil {
+			return false
+		}
+		g := st.(qrules.State).Game()
+		v := st.Seq()
+		if deciding := g.ToDecide(); len(deciding) > 0 {
+			v = 0
+			for _, s := range deciding {
+				if s < len(meta.Open) {
+					v = max(v, meta.Open[s])
+				}
+			}
+		}
+		for s, seat := range meta.Seats {
+			marked := strings.Contains(m.Content, "▶ "+seat.Name+":")
+			if marked != g.Deciding(s) {
+				return false
+			}
+		}
+		want := fmt.Sprintf("qwixx:mv:%d:", v)
 		for _, c := range components(m) {
 			if strings.HasPrefix(c.CustomID, want) {
 				return true
