@@ -716,3 +716,47 @@ func TestDixxitNextClueGiverHasTheWholeClueTime(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, now.Add(botdixxit.LiveClue).Equal(r.Due), "the clue's deadline %v, want %v", r.Due, now.Add(botdixxit.LiveClue))
 }
+
+// The square buttons keep their custom ids through a turn's race
+// (present.Game.SteadyButtons): a finger redraws the board, and a click on
+// a square as drawn before that redraw is still a click on that square
+// (X7: the guessers race at once). A square of the turn before is refused:
+// that turn's guessing is over.
+func TestDixxitSquareButtonsSteadyWithinARace(t *testing.T) {
+	h := newDixxitHarness(t, nil)
+	users := []string{"u1", "u2", "u3", "u4"}
+	board := h.openDixxit("en", users, 0)
+	g, _, _ := h.dstate()
+	active := g.Active()
+	target := g.ViewOf(active).Secret.Target
+	h.giveClue(users[active], board, "steady")
+	board = h.rec.message(board.id)
+	g, _, _ = h.dstate()
+	var wrong []int
+	for sq := 1; sq <= 9; sq++ {
+		if sq != target {
+			wrong = append(wrong, sq)
+		}
+	}
+	before := h.squareID(board, g, wrong[1])
+	guessers := g.ToDecide()
+	require.Len(t, guessers, 3)
+	res := h.dclick(users[guessers[0]], board, h.squareID(board, g, wrong[0]))
+	require.True(t, answeredInPlace(res), "%v", res.texts())
+	board = h.rec.message(board.id)
+	assert.Equal(t, before, h.squareID(board, g, wrong[1]), "square %d's button after another's finger", wrong[1])
+	res = h.dclick(users[guessers[1]], board, before)
+	require.True(t, answeredInPlace(res), "the button as drawn before: %v", res.texts())
+	g, _, _ = h.dstate()
+	assert.Contains(t, g.ViewOf(engine.Public).Fingers, drules.FingerView{Seat: guessers[1], Square: wrong[1]})
+
+	// The last guesser ends the turn.
+	res = h.dclick(users[guessers[2]], board, h.squareID(board, g, target))
+	require.True(t, answeredInPlace(res), "%v", res.texts())
+	g, _, version := h.dstate()
+	require.Equal(t, uint64(2), g.ViewOf(engine.Public).Turn)
+	late := h.dclick(users[guessers[0]], board, before)
+	assert.Contains(t, late.texts(), locales.T("en", "dixxit_err_turn_over", nil), "a square of the turn before")
+	_, _, v := h.dstate()
+	assert.Equal(t, version, v, "a square of the turn before changes nothing")
+}

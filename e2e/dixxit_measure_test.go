@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -134,7 +135,16 @@ func TestDixxitRaceThroughTheStandIn(t *testing.T) {
 			}
 		}
 		turn := strconv.FormatUint(v.Turn, 10)
-		board = tb.dixxitShowsID(board.ID, "dixxit:mv:"+seq+":f "+strconv.Itoa(wrong[0])+" "+turn)
+		// The board as it stands: this turn's squares, each finger down
+		// drawn as held (the square buttons keep their ids through the
+		// race, so the ids alone do not tell a newer drawing).
+		board = tb.dixxitRaceBoard(board.ID, turn, v.Fingers)
+		ids := map[int]string{}
+		for _, c := range cs {
+			id, ok := gameButton("dixxit", board, "mv", "f "+strconv.Itoa(c.square)+" "+turn)
+			require.True(t, ok, "no square %d on %q", c.square, board.Content)
+			ids[c.square] = id
+		}
 		start := make(chan struct{})
 		var wg sync.WaitGroup
 		for _, c := range cs {
@@ -146,7 +156,7 @@ func TestDixxitRaceThroughTheStandIn(t *testing.T) {
 				defer cancel()
 				move := "f " + strconv.Itoa(c.square) + " " + turn
 				c.sent = time.Now()
-				ix, err := tb.fake.Click(ctx, tb.users[c.seat].ID, board.ID, "dixxit:mv:"+seq+":"+move)
+				ix, err := tb.fake.Click(ctx, tb.users[c.seat].ID, board.ID, ids[c.square])
 				// Another's finger redraws the board's buttons: a click
 				// landing just after finds its button gone, and the
 				// guesser clicks the same square on the board as it
@@ -253,6 +263,41 @@ func TestDixxitRaceThroughTheStandIn(t *testing.T) {
 		races, games, clicks, refused, spreads[len(spreads)-1], spreads[len(spreads)/2])
 	t.Logf("%d answers deferred", deferred)
 	t.Logf("answer latency through the stand-in: p50 %v, p90 %v, p99 %v, max %v", pct(0.50), pct(0.90), pct(0.99), latencies[len(latencies)-1])
+}
+
+// dixxitRaceBoard waits until the board shows turn's square buttons with
+// every finger of fingers drawn as held (a grey button), and returns it.
+func (tb *table) dixxitRaceBoard(msgID, turn string, fingers []rules.FingerView) fakediscord.Message {
+	tb.t.Helper()
+	var m fakediscord.Message
+	err := waitUntil(waitCtx(tb.t), tb.fake, func() bool {
+		var ok bool
+		if m, ok = tb.fake.Message(msgID); !ok {
+			return false
+		}
+		style := map[string]int{}
+		for _, c := range components(m) {
+			if p := strings.SplitN(c.CustomID, ":", 4); len(p) == 4 && p[0] == "dixxit" && p[1] == "mv" {
+				style[p[3]] = c.Style
+			}
+		}
+		if len(style) == 0 {
+			return false
+		}
+		for _, f := range fingers {
+			if style["f "+strconv.Itoa(f.Square)+" "+turn] != int(discordgo.SecondaryButton) {
+				return false
+			}
+		}
+		for arg := range style {
+			if !strings.HasSuffix(arg, " "+turn) {
+				return false
+			}
+		}
+		return true
+	})
+	require.NoError(tb.t, err, "the board of turn %s never showed its fingers", turn)
+	return m
 }
 
 // dixxitFinal is the answer a deferred click r of ix on a board of

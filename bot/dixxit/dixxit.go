@@ -48,6 +48,9 @@ func Game() present.Game {
 		MinSeats:  rules.MinPlayers,
 		MaxSeats:  rules.MaxPlayers,
 		Paces:     Paces,
+		// The guessers race at once (X7): one's finger must not take the
+		// others' square buttons away mid-click.
+		SteadyButtons: true,
 	}
 }
 
