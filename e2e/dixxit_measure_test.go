@@ -24,7 +24,7 @@ import (
 )
 
 // dixxitGame is the channel's Dixxit game as its record holds it; over
-// once the record is archived.
+// once the game is over (and then archived).
 func (tb *table) dixxitGame() (*rules.Game, bool) {
 	tb.t.Helper()
 	rec := tb.record()
@@ -34,6 +34,11 @@ func (tb *table) dixxitGame() (*rules.Game, bool) {
 	}
 	st, err := rules.Rules{}.Decode(rec.Data)
 	require.NoError(tb.t, err)
+	if st.Over() {
+		// Over: the game is archived just after.
+		require.NoError(tb.t, waitUntil(waitCtx(tb.t), tb.fake, func() bool { return tb.record().Finished }), "a game over is never archived")
+		return nil, true
+	}
 	return st.(*rules.Game), false
 }
 
@@ -219,10 +224,11 @@ func TestDixxitRaceThroughTheStandIn(t *testing.T) {
 		after, over := tb.dixxitGame()
 		var fingers []rules.FingerView
 		switch {
-		case !over && after.ViewOf(engine.Public).Turn == v.Turn:
+		case !over && !after.Over() && after.ViewOf(engine.Public).Turn == v.Turn:
 			fingers = after.ViewOf(engine.Public).Fingers
 		default:
-			// The turn was scored: its fingers are the turn kept.
+			// The turn was scored (the last one ends the game, which
+			// may not be archived yet): its fingers are the turn kept.
 			rec := tb.record()
 			st, err := rules.Rules{}.Decode(rec.Data)
 			require.NoError(t, err)
