@@ -33,7 +33,7 @@ func noteOpened(td *tableData, seat int, now time.Time) {
 // deadline is when seat's decision in st runs out of time under the
 // table's pace (zero: never).
 func (td *tableData) deadline(g *present.Game, st engine.State, seat int) time.Time {
-	if seat < 0 || seat >= len(td.OpenAt) || td.OpenAt[seat] == 0 || td.Seats[seat].Level != "" {
+	if seat < 0 || seat >= len(td.OpenAt) || td.OpenAt[seat] == 0 || td.Seats[seat].Level != "" || td.Seats[seat].Away {
 		return time.Time{}
 	}
 	d := g.PaceOf(td.Pace).Clock(st, seat)
@@ -52,6 +52,9 @@ func setContractDue(r *dixbot.Record, td *tableData, g *present.Game, st engine.
 	}
 	for _, s := range st.ToDecide() {
 		if d := td.deadline(g, st, s); !d.IsZero() && (r.Due.IsZero() || d.Before(r.Due)) {
+			r.Due = d
+		}
+		if d := td.remindAt(g, st, s); !d.IsZero() && (r.Due.IsZero() || d.Before(r.Due)) {
 			r.Due = d
 		}
 	}
@@ -116,6 +119,7 @@ func (b *Bot) runContractDue(ctx context.Context, d discordAPI, channel string, 
 				}
 				evs = append(evs, e...)
 				td.addLog([]string{locales.T(td.Lang, "table_timed_out", map[string]any{"Name": td.Seats[late].Name})})
+				td.addLog(td.markLate(late))
 				more, err := b.advance(g, st, td, now)
 				if err != nil {
 					return err
@@ -123,10 +127,14 @@ func (b *Bot) runContractDue(ctx context.Context, d discordAPI, channel string, 
 				evs = append(evs, more...)
 			}
 			td.addLog(g.Presenter.Events(td.table(false), evs))
+			reminders := td.reminders(r, g, st, now)
 			setContractDue(r, td, g, st)
 			if timedOut {
 				td.oweChange(r, g, st, planPings(st, td, since, -1, now), now)
 				r.Data = st.Encode()
+			}
+			if len(reminders) > 0 {
+				td.owe(r, now, reminders...)
 			}
 		} else {
 			r.Due = time.Time{}

@@ -106,6 +106,10 @@ type tableData struct {
 	// ms): the clocks stand still meanwhile (contract_table_pause.go).
 	Paused   string `json:"pz,omitempty"`
 	PausedAt int64  `json:"pa,omitempty"`
+	// Reminded is, by seat, the Seq plus one of the decision
+	// (tableData.Open) its person was reminded of (0: none;
+	// contract_table_absent.go).
+	Reminded []uint64 `json:"rd,omitempty"`
 	// fresh are the event lines of this update, for the game's log.
 	fresh []string
 }
@@ -116,6 +120,10 @@ type tableSeat struct {
 	User  string `json:"u,omitempty"`
 	Name  string `json:"n"`
 	Level string `json:"cpu,omitempty"`
+	// Late counts the person's decisions in a row out of time; Away: the
+	// computer plays for them until they click (contract_table_absent.go).
+	Late int  `json:"lt,omitempty"`
+	Away bool `json:"aw,omitempty"`
 }
 
 func decodeTableData(b []byte) (*tableData, error) {
@@ -690,6 +698,7 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 			return fmt.Errorf("%w: %v", ErrBadCustomID, err)
 		}
 	}
+	back := false
 	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
 		if r.Data == nil {
 			return ErrStale
@@ -710,6 +719,14 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 		st, err := g.Rules.Decode(r.Data)
 		if err != nil {
 			return err
+		}
+		if td.Seats[seat].Away {
+			// An absent person's click brings them back, and only that.
+			back = true
+			td.comeBack(seat, st, c.b.now())
+			setContractDue(r, td, g, st)
+			td.oweChange(r, g, st, pingPlan{}, c.b.now())
+			return nil
 		}
 		switch {
 		case p.n > st.Seq():
@@ -741,6 +758,7 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 		}
 		td.addLog(g.Presenter.Events(td.table(false), append(evs, more...)))
 		noteActed(td, seat, now)
+		td.Seats[seat].Late = 0 // they decide in time again
 		setContractDue(r, td, g, st)
 		td.oweChange(r, g, st, planPings(st, td, since, seat, now), now)
 		r.Data = st.Encode()
@@ -753,6 +771,10 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 		return err
 	}
 	c.settleContract(r)
+	if back {
+		c.ephemeral(locales.T(c.lang, "table_back_you", nil), nil)
+		return nil
+	}
 	switch {
 	case c.fromPrompt() || (c.i.Message != nil && c.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0):
 		// A decision from a private prompt: the prompt says it is taken,
@@ -918,6 +940,14 @@ func (b *Bot) advance(g *present.Game, st engine.State, td *tableData, now time.
 		moved := false
 		for _, s := range st.ToDecide() {
 			m, ok := st.Forced(s)
+			if !ok && s < len(td.Seats) && td.Seats[s].Away && td.Seats[s].Level == "" {
+				var err error
+				r := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(s)))
+				if m, err = g.Player(g.Default).Timeout(st, s, r); err != nil {
+					return nil, fmt.Errorf("bot: absent seat %d: %w", s, err)
+				}
+				ok = true
+			}
 			if !ok && s < len(td.Seats) && td.Seats[s].Level != "" {
 				var err error
 				r := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(s)))

@@ -103,7 +103,7 @@ func TestContractLog(t *testing.T) {
 
 	res := h.qcommand("u2", "log")
 	txt := res.ephemeralText()
-	assert.Contains(t, txt, locales.T("en", "table_timed_out", map[string]any{"Name": "Bob"}))
+	assert.Contains(t, txt, "📜")
 	resp := res.response()
 	older := ""
 	for _, id := range componentIDs(resp.Data.Components) {
@@ -117,6 +117,8 @@ func TestContractLog(t *testing.T) {
 	all := h.clickOn("u2", &shownMessage{id: "orig-x", ephemeral: true}, contractID("qwixx", cverbLog, 99999, "")).response().Data.Content
 	assert.Contains(t, all, locales.T("en", "log_paused", map[string]any{"Name": "Alice"}), "the oldest page")
 	assert.Contains(t, all, locales.T("en", "log_resumed", map[string]any{"Name": "Alice"}))
+	assert.Contains(t, all, locales.T("en", "table_timed_out", map[string]any{"Name": "Bob"}))
+	assert.Contains(t, all, locales.T("en", "log_absent", map[string]any{"Name": "Bob"}))
 	_, td, _ := h.qstate()
 	assert.NotContains(t, strings.Join(td.Log, "\n"), locales.T("en", "log_paused", map[string]any{"Name": "Alice"}), "the board keeps only the latest lines")
 	assert.Equal(t, locales.T("en", "err_bad_custom_id", nil), h.clickOn("u2", nil, "qwixx:log:1:x").ephemeralText())

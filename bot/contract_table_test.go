@@ -87,7 +87,7 @@ func TestContractPaceInLobby(t *testing.T) {
 			board := h.clickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).shown(lobby)
 			r, err := h.db.Get(context.Background(), h.channel)
 			require.NoError(t, err)
-			assert.True(t, now.Add(botqwixx.EveningTime).Equal(r.Due), "the first deadline: %v", r.Due)
+			assert.True(t, now.Add(botqwixx.EveningTime/2).Equal(r.Due), "the first reminders: %v", r.Due)
 			want := locales.T(lang, "table_clock", map[string]any{"Names": "Alice, Bob", "Unix": now.Add(botqwixx.EveningTime).Unix()})
 			assert.Contains(t, board.content, want)
 		})

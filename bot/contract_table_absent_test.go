@@ -1,0 +1,178 @@
+package bot
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
+	computer "github.com/dixgame/dixbot/computer/qwixx"
+	rules "github.com/dixgame/dixbot/engine/qwixx"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// reminders counts the reminders posted to user so far.
+func (h *harness) reminders(user string) int {
+	n := 0
+	for _, c := range h.rec.since(0) {
+		if content, _ := postedText(c); strings.HasPrefix(content, "⏰ <@"+user+">") {
+			n++
+		}
+	}
+	return n
+}
+
+// postedText is the content and allowed mentions of a posted message.
+func postedText(c recorded) (string, []string) {
+	switch {
+	case c.op == "send" && c.send != nil && c.send.AllowedMentions != nil:
+		return c.send.Content, c.send.AllowedMentions.Users
+	case c.op == "send" && c.send != nil:
+		return c.send.Content, nil
+	case c.op == "followup" && c.params != nil && c.params.AllowedMentions != nil:
+		return c.params.Content, c.params.AllowedMentions.Users
+	case c.op == "followup" && c.params != nil:
+		return c.params.Content, nil
+	}
+	return "", nil
+}
+
+// At the evening pace each person deciding is reminded once per decision,
+// half way through its time, with a link to the board; at the live pace
+// (90 s) nobody is.
+func TestContractRemindersOncePerDecision(t *testing.T) {
+	h := newQwixxHarness(t, false)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	lobby := h.qcommand("u1", "start").shown(nil)
+	lobby = h.clickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).shown(lobby)
+	lobby = h.clickOn("u1", lobby, h.qmust(lobby, cverbPace, ""), "evening").shown(lobby)
+	h.clickOn("u1", lobby, h.qmust(lobby, cverbGo, ""))
+	g, _, _ := h.qstate()
+	require.Len(t, g.ToDecide(), 2, "a white sum: both decide")
+	r, err := h.db.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	half := now.Add(botqwixx.EveningTime / 2)
+	assert.True(t, half.Equal(r.Due), "due for the reminders: %v", r.Due)
+
+	now = half.Add(-time.Second)
+	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+	assert.Zero(t, h.reminders("u1")+h.reminders("u2"), "no reminder before half time")
+	now = half
+	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+	assert.Equal(t, 1, h.reminders("u1"))
+	assert.Equal(t, 1, h.reminders("u2"))
+	// Again, and later: still one per decision.
+	for range 3 {
+		now = now.Add(time.Hour)
+		require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+	}
+	assert.Equal(t, 1, h.reminders("u1"))
+	assert.Equal(t, 1, h.reminders("u2"))
+	r, err = h.db.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	for !r.Due.IsZero() && r.Due.Before(half.Add(botqwixx.EveningTime/2)) {
+		now = r.Due // the outbox's own due times
+		require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+		r, err = h.db.Get(context.Background(), h.channel)
+		require.NoError(t, err)
+	}
+	_, td, _ := h.qstate()
+	assert.True(t, half.Add(botqwixx.EveningTime/2).Equal(r.Due), "then due at the deadline: %v", r.Due)
+	var remind string
+	for _, c := range h.rec.since(0) {
+		if content, users := postedText(c); strings.HasPrefix(content, "⏰ <@u1>") {
+			remind = content
+			assert.Equal(t, []string{"u1"}, users, "a reminder mentions its person alone")
+		}
+	}
+	assert.Equal(t, locales.T("en", "table_remind", map[string]any{"Mentions": "<@u1>", "Game": "Qwixx",
+		"Unix": half.Add(botqwixx.EveningTime / 2).Unix(), "URL": messageURL(h.guild, h.channel, td.Board)}), remind)
+
+	// The live pace reminds nobody.
+	h2 := newQwixxHarness(t, false)
+	h2.b.now = func() time.Time { return now }
+	h2.openQwixx([]string{"u1", "u2"})
+	r, err = h2.db.Get(context.Background(), h2.channel)
+	require.NoError(t, err)
+	assert.True(t, now.Add(botqwixx.DecisionTime).Equal(r.Due), "due at the deadline alone")
+}
+
+// A person out of time twice in a row is absent: the computer decides for
+// them at once from then on, never waiting for them; a click of theirs
+// brings them back (and does only that), and their clock runs again.
+func TestContractAbsentPlayerComesBack(t *testing.T) {
+	h := newQwixxHarness(t, false)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	board := h.openQwixx([]string{"u1", "u2"}, "easy")
+	rng := rand.New(rand.NewPCG(1, 2))
+	// u1 decides at once; u2 never does.
+	for i := 0; ; i++ {
+		require.Less(t, i, 200, "u2 never becomes absent")
+		_, td, _ := h.qstate()
+		if td.Seats[1].Away {
+			break
+		}
+		r, err := h.db.Get(context.Background(), h.channel)
+		require.NoError(t, err)
+		require.False(t, r.Finished)
+		st, err := rules.Rules{}.Decode(r.Data)
+		require.NoError(t, err)
+		if containsInt(st.ToDecide(), 0) {
+			m, err := computer.Player{Level: computer.Normal}.Decide(st, 0, rng)
+			require.NoError(t, err)
+			res := h.clickOn("u1", h.rec.message(board.id), contractID("qwixx", cverbMove, st.Seq(), string(m)))
+			require.NotNil(t, res.response())
+			continue
+		}
+		require.False(t, r.Due.IsZero())
+		now = r.Due
+		require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+	}
+	_, td, _ := h.qstate()
+	assert.Contains(t, strings.Join(td.Log, "\n"), locales.T("en", "log_absent", map[string]any{"Name": "Bob"}))
+	g, td, _ := h.qstate()
+	assert.NotContains(t, g.ToDecide(), 1, "an absent seat is never waited for")
+	// While u1 plays on, u2's seat never holds the game up.
+	for range 5 {
+		r, err := h.db.Get(context.Background(), h.channel)
+		require.NoError(t, err)
+		if r.Finished {
+			break
+		}
+		st, err := rules.Rules{}.Decode(r.Data)
+		require.NoError(t, err)
+		require.NotContains(t, st.ToDecide(), 1)
+		m, err := computer.Player{Level: computer.Normal}.Decide(st, 0, rng)
+		require.NoError(t, err)
+		h.clickOn("u1", h.rec.message(board.id), contractID("qwixx", cverbMove, st.Seq(), string(m)))
+	}
+	r, err := h.db.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	require.False(t, r.Finished, "the game ended before the absent player could come back")
+	before := r.Data
+	txt := h.clickOn("u2", h.rec.message(board.id), h.qwixxMove(h.rec.message(board.id))).ephemeralText()
+	assert.Equal(t, locales.T("en", "table_back_you", nil), txt)
+	r, err = h.db.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	assert.Equal(t, before, r.Data, "coming back makes no move")
+	_, td, _ = h.qstate()
+	assert.False(t, td.Seats[1].Away)
+	assert.Zero(t, td.Seats[1].Late)
+	assert.Contains(t, strings.Join(td.Log, "\n"), locales.T("en", "log_back", map[string]any{"Name": "Bob"}))
+}
+
+func containsInt(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
