@@ -94,8 +94,10 @@ func (q qwixxMarkers) read(m fakediscord.Message) qwixxBoard {
 	return b
 }
 
+// isScoreboard reports whether m is the final scoreboard: its title, and
+// no decision left (a Rematch button may follow).
 func (q qwixxMarkers) isScoreboard(m fakediscord.Message) bool {
-	return strings.HasPrefix(m.Content, q.over) && len(controls(m)) == 0
+	return strings.HasPrefix(m.Content, q.over) && len(withVerb(m, "mv")) == 0
 }
 
 // playQwixx plays the game opened on the lobby message t.since (the lobby
