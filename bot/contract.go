@@ -42,6 +42,7 @@ const (
 	cverbPace   = "pace"   // the lobby's pace menu: the pace chosen is its value
 	cverbAgain  = "again"  // the final scoreboard's Rematch (contract_table_rematch.go)
 	cverbLog    = "log"    // a page of /<game> log; n the page, 0 the latest
+	cverbKick   = "kick"   // a vote to hand a seat to the computer; arg the seat
 )
 
 // modalText is the custom id of a form's text field.
@@ -124,6 +125,8 @@ type tableSeat struct {
 	// computer plays for them until they click (contract_table_absent.go).
 	Late int  `json:"lt,omitempty"`
 	Away bool `json:"aw,omitempty"`
+	// Votes are the people who voted to hand the seat to the computer.
+	Votes []string `json:"vt,omitempty"`
 }
 
 func decodeTableData(b []byte) (*tableData, error) {
@@ -246,10 +249,10 @@ func parseContractID(s string) (contractParsed, error) {
 	if len(parts) == 4 {
 		p.arg = parts[3]
 	}
-	needsArg := p.verb == cverbCPU || p.verb == cverbMove || p.verb == cverbModal || p.verb == cverbSubmit
+	needsArg := p.verb == cverbCPU || p.verb == cverbMove || p.verb == cverbModal || p.verb == cverbSubmit || p.verb == cverbKick
 	switch p.verb {
 	case cverbJoin, cverbLeave, cverbCPU, cverbRmCPU, cverbGo, cverbCancel, cverbMove, cverbPrompt, cverbSelect, cverbModal, cverbSubmit:
-	case cverbPace, cverbAgain, cverbLog:
+	case cverbPace, cverbAgain, cverbLog, cverbKick:
 	default:
 		return contractParsed{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.verb)
 	}
@@ -542,6 +545,8 @@ func (b *Bot) contractClick(c *call, g *present.Game, id string) error {
 		return c.contractRematch(g)
 	case cverbLog:
 		return c.contractLog(g, p.n)
+	case cverbKick:
+		return c.contractKick(g, p.arg)
 	case cverbMove:
 		return c.contractMove(g, p)
 	case cverbPrompt:

@@ -105,6 +105,8 @@ func tableComponents(g *present.Game, st engine.State, td *tableData, pb present
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			button(td.Lang, "btn_rematch", nil, discordgo.SuccessButton, contractID(g.Rules.Name(), cverbAgain, 0, "")),
 		}})
+	} else if row := kickRow(g, td); row != nil && len(comps) < 5 {
+		comps = append(comps, row)
 	}
 	return comps
 }

@@ -1,0 +1,139 @@
+package bot
+
+import (
+	"strconv"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// The kick vote of contract games, by DIX's rules (pace.go): a person
+// absent or out of time at least once may have their seat handed to the
+// computer for the rest of the game, by the creator's click alone or by a
+// majority of the other people still playing.
+
+// kickable reports whether seat s may be handed to the computer by a vote.
+func (td *tableData) kickable(s int) bool {
+	if s < 0 || s >= len(td.Seats) {
+		return false
+	}
+	st := td.Seats[s]
+	return st.User != "" && st.Level == "" && (st.Away || st.Late > 0)
+}
+
+// othersPlaying counts the people who still play their seat, other than s.
+func (td *tableData) othersPlaying(s int) int {
+	n := 0
+	for i, st := range td.Seats {
+		if i != s && st.User != "" && st.Level == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// votesNeeded is the majority of the people playing other than seat s.
+func (td *tableData) votesNeeded(s int) int { return td.othersPlaying(s)/2 + 1 }
+
+// kickRow is the board's row of vote buttons, one per seat that may be
+// handed to the computer (nil: none).
+func kickRow(g *present.Game, td *tableData) discordgo.MessageComponent {
+	var out []discordgo.MessageComponent
+	for s := range td.Seats {
+		if !td.kickable(s) || len(out) == maxKickButtons {
+			continue
+		}
+		out = append(out, discordgo.Button{Label: td.kickLabel(s), Style: discordgo.DangerButton,
+			CustomID: contractID(g.Rules.Name(), cverbKick, 0, strconv.Itoa(s))})
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return discordgo.ActionsRow{Components: out}
+}
+
+// kickLabel is the label of the vote on seat s, worded as DIX's
+// (kickLabel in pace.go).
+func (td *tableData) kickLabel(s int) string {
+	votes, need := len(td.Seats[s].Votes), td.votesNeeded(s)
+	key := "btn_kick"
+	creator := td.seatOf(td.Creator)
+	switch {
+	case creator < 0 || creator == s:
+		key = "btn_kick_creator"
+	case need == 1 && td.othersPlaying(s) == 1:
+		key = "btn_kick_alone"
+	case votes > 0:
+		key = "btn_kick_votes"
+	}
+	d := map[string]any{"Votes": votes, "Name": td.Seats[s].Name}
+	if creator >= 0 {
+		d["Creator"] = td.Seats[creator].Name
+	}
+	return truncate(locales.N(td.Lang, key, need, d), maxLabel)
+}
+
+// contractKick is a vote to hand seat arg to the computer.
+func (c *call) contractKick(g *present.Game, arg string) error {
+	target, err := parseSeatArg(arg)
+	if err != nil {
+		return err
+	}
+	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+		if r.Data == nil {
+			return refuse(ErrNotStarted, "table_err_not_started", nil)
+		}
+		st, err := g.Rules.Decode(r.Data)
+		if err != nil {
+			return err
+		}
+		if st.Over() {
+			return refuse(ErrNotStarted, "table_err_over", nil)
+		}
+		voter := td.seatOf(c.user)
+		if c.user != td.Creator && voter < 0 {
+			return refuse(ErrNotInGame, "table_err_not_seated", nil)
+		}
+		if target >= len(td.Seats) || target == voter || !td.kickable(target) {
+			return ErrNoKick
+		}
+		if td.Paused != "" {
+			return refuse(ErrPaused, "table_err_paused", map[string]any{"Name": td.Paused, "Command": "/" + en(g.Rules.Name()+"_cmd_name")})
+		}
+		seat := &td.Seats[target]
+		for _, v := range seat.Votes {
+			if v == c.user {
+				return ErrAlreadyVoted
+			}
+		}
+		seat.Votes = append(seat.Votes, c.user)
+		now := c.b.now()
+		d := map[string]any{"Name": seat.Name, "Voter": escape(c.name), "Votes": len(seat.Votes), "Need": td.votesNeeded(target)}
+		if c.user != td.Creator && len(seat.Votes) < td.votesNeeded(target) {
+			td.addLog([]string{locales.T(td.Lang, "log_kick_vote", d)})
+			td.oweChange(r, g, st, pingPlan{}, now)
+			return nil
+		}
+		seat.Level, seat.Away, seat.Votes = g.Default, false, nil
+		td.addLog([]string{locales.T(td.Lang, "log_kicked", d)})
+		since := st.Seq() + 1
+		evs, err := c.b.advance(g, st, td, now)
+		if err != nil {
+			return err
+		}
+		td.addLog(g.Presenter.Events(td.table(false), evs))
+		setContractDue(r, td, g, st)
+		td.oweChange(r, g, st, planPings(st, td, since, voter, now), now)
+		r.Data = st.Encode()
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	c.ephemeral(locales.T(c.lang, "kick_done", nil), nil)
+	c.settleContract(r)
+	return nil
+}

@@ -1,0 +1,69 @@
+package bot
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// A person out of time may have their seat handed to the computer: by a
+// majority of the others or the creator's click alone, as at DIX's table;
+// a stranger, a repeated vote, a seat that may not be voted on and forged
+// seats are refused in words and change nothing.
+func TestContractKickVote(t *testing.T) {
+	h := newQwixxHarness(t, false)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	board := h.openQwixx([]string{"u1", "u2", "u3"})
+	// Chloé (u3) ran out of time once.
+	_, err := h.db.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+		td, err := decodeTableData(r.Meta)
+		require.NoError(t, err)
+		td.Seats[2].Late = 1
+		r.Meta = td.encode()
+		return nil
+	})
+	require.NoError(t, err)
+	h.qcommand("u1", "board")
+	_, td, _ := h.qstate()
+	r, err := h.db.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	pb, st, err := h.b.contractBoard(h.b.games["qwixx"], r, td)
+	require.NoError(t, err)
+	kick := contractID("qwixx", cverbKick, 0, "2")
+	assert.Contains(t, componentIDs(tableComponents(h.b.games["qwixx"], st, td, pb)), kick, "the board offers the vote")
+
+	_, _, v := h.qstate()
+	for _, tc := range []struct{ user, id, key string }{
+		{"u9", kick, "table_err_not_seated"},
+		{"u2", contractID("qwixx", cverbKick, 0, "0"), "err_no_kick"},
+		{"u2", contractID("qwixx", cverbKick, 0, "3"), "err_no_kick"},
+		{"u2", contractID("qwixx", cverbKick, 0, "7"), "err_bad_custom_id"},
+		{"u2", "qwixx:kick:0:x", "err_bad_custom_id"},
+		{"u2", "qwixx:kick:0", "err_bad_custom_id"},
+	} {
+		assert.Equal(t, locales.T("en", tc.key, nil), h.clickOn(tc.user, board, tc.id).ephemeralText(), tc.id)
+	}
+	_, _, v2 := h.qstate()
+	assert.Equal(t, v, v2, "a refused vote changed the game")
+
+	assert.Equal(t, locales.T("en", "kick_done", nil), h.clickOn("u2", board, kick).ephemeralText())
+	_, td, _ = h.qstate()
+	assert.Equal(t, []string{"u2"}, td.Seats[2].Votes)
+	assert.Empty(t, td.Seats[2].Level, "one vote of two needed")
+	assert.Contains(t, strings.Join(td.Log, "\n"), locales.T("en", "log_kick_vote", map[string]any{"Voter": "Bob", "Name": "Chloé", "Votes": 1, "Need": 2}))
+	assert.Equal(t, locales.T("en", "err_already_voted", nil), h.clickOn("u2", board, kick).ephemeralText())
+	// The creator decides alone.
+	assert.Equal(t, locales.T("en", "kick_done", nil), h.clickOn("u1", board, kick).ephemeralText())
+	g, td, _ := h.qstate()
+	assert.Equal(t, "normal", td.Seats[2].Level)
+	assert.NotContains(t, g.ToDecide(), 2, "the computer plays the seat at once")
+	assert.Equal(t, locales.T("en", "table_err_handed_over", nil), h.clickOn("u3", board, h.qwixxMove(h.rec.message(board.id))).ephemeralText())
+}
