@@ -10,7 +10,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
-	computer "github.com/dixgame/dixbot/computer/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -136,7 +135,10 @@ func forced(g *dix.Game, seat int) (dix.ActionKind, bool) {
 // applyForced takes every decision that has only one possible answer, in
 // the same store update as the click that led to it, and says so in lines
 // of lang. Nobody is asked (or pinged) for a decision they cannot make.
-func applyForced(lang string, m *meta, g *dix.Game) ([]dix.Event, []string, error) {
+//
+// The computer players' decisions come from memo when it holds them (see
+// cpuMemo); with record, memo keeps those taken.
+func applyForced(lang string, m *meta, g *dix.Game, memo cpuMemo, record bool) ([]dix.Event, []string, error) {
 	var all []dix.Event
 	var lines []string
 	for range maxForced {
@@ -150,7 +152,7 @@ func applyForced(lang string, m *meta, g *dix.Game) ([]dix.Event, []string, erro
 			r := rand.New(rand.NewPCG(uint64(g.Seq), uint64(len(g.Deck))<<8|uint64(s)))
 			a := dix.Action{}
 			if cpu {
-				a = computer.Decide(g, s, lvl, r)
+				a = memo.decide(g, s, lvl, r, record)
 			} else {
 				a = autoMove(g, s, m.Seats[s].Gone != "", r)
 				m.Seats[s].Auto++
@@ -228,6 +230,9 @@ func (c *call) play(version uint32, build func(g *dix.Game, seat int) (dix.Actio
 	var act dix.Action
 	seat := -1
 	o := c.origin()
+	// The computer players' turns this click leads to are worked out
+	// before the update, so its deadline is the store's alone.
+	o.memo = c.foresee(version, build, o)
 	rec, err := c.changeTable(func(r *dixbot.Record, m *meta) error {
 		g, m, s, err := c.seatFor(r, m, version)
 		if err != nil {
@@ -279,6 +284,11 @@ type origin struct {
 	// retired: the message clicked on is a board this process retired
 	// (a board replaced while the click was on its way), never adopted.
 	retired bool
+	// memo holds the computer players' decisions worked out before the
+	// update (nil: none); foresee says the change is played on a copy to
+	// fill it (cpumemo.go).
+	memo    cpuMemo
+	foresee bool
 }
 
 // origin is the origin of the call's changes.
@@ -312,7 +322,7 @@ func advance(r *dixbot.Record, m *meta, g *dix.Game, a *dix.Action, pre []string
 	if m.PausedBy == "" {
 		// While paused nothing moves: the computer plays a seat handed
 		// over during the pause once the game is resumed.
-		more, moreLines, err := applyForced(m.Lang, m, g)
+		more, moreLines, err := applyForced(m.Lang, m, g, o.memo, o.foresee)
 		if err != nil {
 			return played{}, err
 		}

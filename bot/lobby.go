@@ -138,7 +138,7 @@ func (c *call) begin(r *dixbot.Record, m *meta, first int) error {
 	}
 	m.TurnLog = append(m.TurnLog, m.Log...)
 	// A computer player who starts plays at once.
-	evs, lines, err := applyForced(m.Lang, m, g)
+	evs, lines, err := applyForced(m.Lang, m, g, nil, false)
 	if err != nil {
 		return err
 	}
