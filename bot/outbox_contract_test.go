@@ -219,3 +219,54 @@ func TestContractGameEndIsOwed(t *testing.T) {
 		assert.NotContains(t, []string{"edit", "send"}, c.op, "no request with the bot token at human pace")
 	}
 }
+
+// A ping owed while Discord fails, then settled by later clicks before it
+// was ever posted: the effects wait in order, and the run that posts the
+// ping settles that very message, as a follow-up edited through its token.
+func TestContractPingSettledBeforePosted(t *testing.T) {
+	h := newQwixxHarness(t, false)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	users := []string{"u1", "u2", "u3"}
+	h.rec.mu.Lock()
+	h.rec.fail = errors.New("discord unreachable")
+	h.rec.mu.Unlock()
+	board := h.openQwixx(users)
+	_, td, _ := h.qstate()
+	require.NotNil(t, td.Ping, "a ping is owed")
+	assert.Empty(t, td.Ping.ID, "not posted")
+	g, _, _ := h.qstate()
+	for _, s := range g.ToDecide() {
+		board = h.clickOn(users[s], board, h.qmust(board, cverbMove, "w -")).shown(board)
+	}
+	r, err := h.db.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	td, err = decodeTableData(r.Meta)
+	require.NoError(t, err)
+	settle := -1
+	for i, e := range td.Outbox {
+		if n, ok := pingRef(e); ok {
+			settle = i
+			assert.Less(t, uint32(0), n)
+		}
+	}
+	require.GreaterOrEqual(t, settle, 0, "the settle names the ping by its effect")
+	h.rec.mu.Lock()
+	h.rec.fail = nil
+	h.rec.mu.Unlock()
+	n := h.rec.count()
+	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, r.Due))
+	posted, settled := false, false
+	for _, c := range h.rec.since(n) {
+		if c.op == "followup" && c.params.AllowedMentions != nil && len(c.params.AllowedMentions.Users) > 0 {
+			posted = true
+		}
+		if c.op == "followupEdit" && c.edit.Content != nil && *c.edit.Content == locales.T("en", "table_ping_settled", map[string]any{"Names": "Bob, Chloé"}) {
+			settled = true
+		}
+	}
+	assert.True(t, posted, "the ping is posted")
+	assert.True(t, settled, "and settled")
+	_, td, _ = h.qstate()
+	assert.Empty(t, td.Outbox)
+}
