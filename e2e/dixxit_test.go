@@ -45,8 +45,8 @@ func (tb *table) dixxitShowsID(msgID, id string) fakediscord.Message {
 	}
 }
 
-// A game of Dixxit through the stand-in, on Redis, in English and in
-// French: three people and one computer seat, from /dixxit start to the
+// A game of Dixxit through the stand-in, in English on Redis and in
+// French on the embedded store: three people and one computer seat, from /dixxit start to the
 // final scoreboard; each clue through the clue-giver's private prompt and
 // its form, each finger a click on the public board's squares (the
 // stand-in's interaction ids are snowflakes, the fingers' times).
@@ -54,12 +54,13 @@ func TestDixxitFullGame(t *testing.T) {
 	for _, tc := range []struct {
 		lang, guild, line string
 		names             []string
+		redis             bool // the embedded store otherwise
 	}{
-		{"en", "en-US", "/dixxit start", []string{"Alice", "Bob", "Chloe"}},
-		{"fr", "fr", "/dixxit start language:fr", []string{"Amélie/fr", "Bruno/fr", "Céline/fr"}},
+		{"en", "en-US", "/dixxit start", []string{"Alice", "Bob", "Chloe"}, true},
+		{"fr", "fr", "/dixxit start language:fr", []string{"Amélie/fr", "Bruno/fr", "Céline/fr"}, false},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
-			w := newWorld(t, true)
+			w := newWorld(t, tc.redis)
 			tb := w.table(t, tc.guild, tc.names...)
 			r := tb.command(tb.users[0], tc.line)
 			require.NotNil(t, r.Message)

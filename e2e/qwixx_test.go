@@ -15,19 +15,20 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// A game of Qwixx through the stand-in, on Redis, in English and in
-// French: two people and two computer seats, from /qwixx start to the
+// A game of Qwixx through the stand-in, in English on Redis and in
+// French on the embedded store: two people and two computer seats, from /qwixx start to the
 // final scoreboard, every decision a click on the public board.
 func TestQwixxFullGame(t *testing.T) {
 	for _, tc := range []struct {
 		lang, guild, line string
 		names             []string
+		redis             bool // the embedded store otherwise
 	}{
-		{"en", "en-US", "/qwixx start", []string{"Alice", "Bob"}},
-		{"fr", "fr", "/qwixx start language:fr", []string{"Amélie/fr", "Bruno/fr"}},
+		{"en", "en-US", "/qwixx start", []string{"Alice", "Bob"}, true},
+		{"fr", "fr", "/qwixx start language:fr", []string{"Amélie/fr", "Bruno/fr"}, false},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
-			w := newWorld(t, true)
+			w := newWorld(t, tc.redis)
 			tb := w.table(t, tc.guild, tc.names...)
 			r := tb.command(tb.users[0], tc.line)
 			require.NotNil(t, r.Message)
