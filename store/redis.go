@@ -51,6 +51,9 @@ type Redis struct {
 	o       Options
 	cluster bool
 	recent  *recent // the active records last written or read, by game key
+	// skew is the server's clock minus this process's, measured at open:
+	// an update's last moment to write is sent in the server's time.
+	skew time.Duration
 }
 
 // recentRecords is how many active records a Redis keeps in memory for
@@ -95,14 +98,23 @@ func writeStamp() time.Time {
 //
 //	KEYS[1] game key, KEYS[2] interaction key (optional)
 //	ARGV[1] expected token, ARGV[2] new record, ARGV[3] game TTL ms,
-//	ARGV[4] interaction TTL ms
+//	ARGV[4] interaction TTL ms, ARGV[5] the server time (Unix ms) after
+//	which nothing is written, 0 for none
 //
 // Returns 1 when written, 0 on a version conflict (or a missing game), -1 when
-// the interaction was already applied (nothing written). The interaction
+// the interaction was already applied (nothing written), -2 when the script
+// ran after ARGV[5]: the caller has given up by then (a command held up by
+// a hung server or network and delivered late), so writing would apply an
+// update already reported as failed. The interaction
 // key is set with NX: one command both checks and records it.
 var casScript = redis.NewScript(`
 local cur = redis.call('GETRANGE', KEYS[1], 0, 15)
 if cur == string.sub(ARGV[2], 1, 16) and redis.call('GET', KEYS[1]) == ARGV[2] then return 1 end
+local by = tonumber(ARGV[5])
+if by and by > 0 then
+  local t = redis.call('TIME')
+  if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > by then return -2 end
+end
 if cur ~= ARGV[1] then
   if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
   return 0
@@ -223,6 +235,11 @@ func OpenRedis(ctx context.Context, o Options) (*Redis, error) {
 	// accumulate.
 	if err := s.rdb.Del(ctx, s.activeKey("")).Err(); err != nil {
 		return fail(fmt.Errorf("store: open redis %s: %w", addr, mapErr(err)))
+	}
+	sent := time.Now()
+	if t, err := s.rdb.Time(ctx).Result(); err == nil {
+		rtt := time.Since(sent)
+		s.skew = t.Sub(sent.Add(rtt / 2))
 	}
 	for _, sc := range []*redis.Script{casScript, finishScript, unindexScript, redueScript, purgeScript} {
 		if err := sc.Load(ctx, s.rdb).Err(); err != nil {
@@ -502,9 +519,9 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 		if !rec.Due.IsZero() && (!rec.Due.Equal(due) || indexed) {
 			// The due index first, in the same round trip.
 			indexed = true
-			res, err = s.casIndexed(ctx, keys, raw[:casTokenSize], val, gameTTL, ixTTL, channel, rec.Due)
+			res, err = s.casIndexed(ctx, keys, raw[:casTokenSize], val, gameTTL, ixTTL, s.writeBy(ctx), channel, rec.Due)
 		} else {
-			res, err = casScript.Run(ctx, s.rdb, keys, raw[:casTokenSize], val, gameTTL, ixTTL).Int()
+			res, err = casScript.Run(ctx, s.rdb, keys, raw[:casTokenSize], val, gameTTL, ixTTL, s.writeBy(ctx)).Int()
 		}
 		if err != nil {
 			s.recent.drop(gk)
@@ -517,6 +534,9 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 			return rec, nil
 		case -1:
 			return nil, duplicate(channel, interactionID)
+		case -2:
+			s.recent.drop(gk)
+			return nil, fmt.Errorf("store: update %s: %w: reached the server after the caller's deadline, not written", channel, ErrUnavailable)
 		}
 		s.recent.drop(gk)
 		if fromKept {
@@ -529,25 +549,38 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 	}
 }
 
+// writeBy is the last moment, in the server's time (Unix ms), at which an
+// update under ctx may still be written: ctx's deadline less a margin for
+// the answer's way back, so that a write is never applied after the caller
+// reported it failed. 0: ctx has no deadline.
+func (s *Redis) writeBy(ctx context.Context) int64 {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return 0
+	}
+	margin := min(s.o.Timeout/4, 250*time.Millisecond)
+	return dl.Add(s.skew - margin).UnixMilli()
+}
+
 // casIndexed runs casScript after indexing the record's new due time, in one
 // pipeline; a server that lost its script cache gets the script again.
-func (s *Redis) casIndexed(ctx context.Context, keys []string, token, val []byte, gameTTL, ixTTL int64, channel string, due time.Time) (int, error) {
+func (s *Redis) casIndexed(ctx context.Context, keys []string, token, val []byte, gameTTL, ixTTL, by int64, channel string, due time.Time) (int, error) {
 	if s.cluster {
 		// The index and the game are in different slots, perhaps on
 		// different nodes: in order, two round trips.
 		if err := s.rdb.ZAdd(ctx, s.dueKey(), redis.Z{Score: float64(due.UnixMilli()), Member: channel}).Err(); err != nil {
 			return 0, err
 		}
-		return casScript.Run(ctx, s.rdb, keys, token, val, gameTTL, ixTTL).Int()
+		return casScript.Run(ctx, s.rdb, keys, token, val, gameTTL, ixTTL, by).Int()
 	}
 	var cas *redis.Cmd
 	_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		p.ZAdd(ctx, s.dueKey(), redis.Z{Score: float64(due.UnixMilli()), Member: channel})
-		cas = p.EvalSha(ctx, casScript.Hash(), keys, token, val, gameTTL, ixTTL)
+		cas = p.EvalSha(ctx, casScript.Hash(), keys, token, val, gameTTL, ixTTL, by)
 		return nil
 	})
 	if err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
-		return casScript.Run(ctx, s.rdb, keys, token, val, gameTTL, ixTTL).Int()
+		return casScript.Run(ctx, s.rdb, keys, token, val, gameTTL, ixTTL, by).Int()
 	}
 	if err != nil {
 		return 0, err

@@ -335,16 +335,19 @@ func TestRedisHungServer(t *testing.T) {
 
 	srv.Resume()
 	require.Eventually(t, func() bool { return s.Ping(ctxb) == nil }, 15*time.Second, 50*time.Millisecond)
-	// The update that timed out may have been sent (Update writes at once
-	// a record it read last): tried again with its interaction id, it is
-	// applied exactly once.
-	_, err = s.Update(ctxb, "c1", "i1", incr)
-	if !errors.Is(err, dixbot.ErrDuplicate) {
-		require.NoError(t, err)
-	}
-	got, err := s.Update(ctxb, "c1", "i2", incr)
+	// The update that timed out was sent at once (Update writes a record
+	// it read last without reading it again), held by the hung server and
+	// run once it resumed: past its deadline, it wrote nothing, so the
+	// caller told of a failure was told the truth.
+	rec, err := s.Get(ctxb, "c1")
 	require.NoError(t, err)
-	assert.Equal(t, 2, counter(t, got), "the update that timed out applied once, and the next one")
+	assert.Equal(t, 0, counter(t, rec), "the update reported failed was not applied")
+	// Tried again with its interaction id, it is applied, once.
+	got, err := s.Update(ctxb, "c1", "i1", incr)
+	require.NoError(t, err)
+	assert.Equal(t, 1, counter(t, got))
+	_, err = s.Update(ctxb, "c1", "i1", incr)
+	assert.ErrorIs(t, err, dixbot.ErrDuplicate)
 }
 
 func TestRedisContextDeadline(t *testing.T) {
