@@ -42,20 +42,6 @@ func (tb *table) dixxitGame() (*rules.Game, bool) {
 	return st.(*rules.Game), false
 }
 
-// openDixxit opens a Dixxit game of the table's people alone and returns
-// its board.
-func (tb *table) openDixxit() fakediscord.Message {
-	tb.t.Helper()
-	r := tb.command(tb.users[0], "/dixxit start")
-	require.NotNil(tb.t, r.Message)
-	require.False(tb.t, r.Ephemeral(), "the lobby: %s", describe(r))
-	board := *r.Message
-	for _, u := range tb.users[1:] {
-		board = tb.gameClick("dixxit", u, board, "join", "")
-	}
-	return tb.gameClick("dixxit", tb.users[0], board, "go", "")
-}
-
 // dixxitRaces is how many races TestDixxitRaceThroughTheStandIn runs:
 // DIXXIT_MEASURE set measures 200; the test suite runs 6.
 func dixxitRaces() int {
@@ -90,7 +76,7 @@ func TestDixxitRaceThroughTheStandIn(t *testing.T) {
 	tb := w.table(t, "en-US", "Ann", "Ben", "Cid", "Dee", "Eve", "Fay")
 	races := dixxitRaces()
 	rng := rand.New(rand.NewPCG(28, 7))
-	board := tb.openDixxit()
+	board := tb.openGame("dixxit")
 	var latencies, spreads []time.Duration
 	games, clicks, refused, deferred := 1, 0, 0, 0
 	taken := locales.T("en", "dixxit_err_taken", map[string]any{"Name": "\x00"})
@@ -98,7 +84,7 @@ func TestDixxitRaceThroughTheStandIn(t *testing.T) {
 	for race := 0; race < races; {
 		g, over := tb.dixxitGame()
 		if over {
-			board = tb.openDixxit()
+			board = tb.openGame("dixxit")
 			games++
 			continue
 		}

@@ -662,3 +662,17 @@ func (tb *table) gameClick(game string, u fakediscord.User, m fakediscord.Messag
 	require.True(tb.t, ok)
 	return now
 }
+
+// openGame opens a game of the table's people alone with /<game> start and
+// returns its board.
+func (tb *table) openGame(game string) fakediscord.Message {
+	tb.t.Helper()
+	r := tb.command(tb.users[0], "/"+game+" start")
+	require.NotNil(tb.t, r.Message)
+	require.False(tb.t, r.Ephemeral(), "the lobby: %s", describe(r))
+	board := *r.Message
+	for _, u := range tb.users[1:] {
+		board = tb.gameClick(game, u, board, "join", "")
+	}
+	return tb.gameClick(game, tb.users[0], board, "go", "")
+}

@@ -37,20 +37,6 @@ func (tb *table) qwixxGame() (*rules.Game, bool) {
 	return st.(rules.State).Game(), false
 }
 
-// openQwixx opens a Qwixx game of the table's people alone and returns
-// its board.
-func (tb *table) openQwixx() fakediscord.Message {
-	tb.t.Helper()
-	r := tb.command(tb.users[0], "/qwixx start")
-	require.NotNil(tb.t, r.Message)
-	require.False(tb.t, r.Ephemeral(), "the lobby: %s", describe(r))
-	board := *r.Message
-	for _, u := range tb.users[1:] {
-		board = tb.gameClick("qwixx", u, board, "join", "")
-	}
-	return tb.gameClick("qwixx", tb.users[0], board, "go", "")
-}
-
 // qwixxRounds is how many rolls TestQwixxSimultaneousClicks plays:
 // QWIXX_MEASURE set measures 200; the test suite plays 20.
 func qwixxRounds() int {
@@ -72,14 +58,14 @@ func TestQwixxSimultaneousClicks(t *testing.T) {
 	tb := w.table(t, "en-US", "Ann", "Ben", "Cid", "Dee", "Eve")
 	rounds := qwixxRounds()
 	rng := rand.New(rand.NewPCG(27, 5))
-	board := tb.openQwixx()
+	board := tb.openGame("qwixx")
 	var latencies []time.Duration
 	var spreads []time.Duration
 	clicks, games, again := 0, 1, 0
 	for round := 0; round < rounds; {
 		g, over := tb.qwixxGame()
 		if over {
-			board = tb.openQwixx()
+			board = tb.openGame("qwixx")
 			games++
 			continue
 		}
@@ -223,7 +209,7 @@ func TestQwixxPingsPerRoll(t *testing.T) {
 	for k, names := range [][]string{{"Ann", "Ben", "Cid", "Dee"}, {"Eva", "Fay", "Gus", "Hal"}} {
 		tb := w.table(t, "en-US", names...)
 		rng := rand.New(rand.NewPCG(uint64(k), 4))
-		board := tb.openQwixx()
+		board := tb.openGame("qwixx")
 		for step := 0; ; step++ {
 			require.Less(t, step, 1000, "the game does not end")
 			g, over := tb.qwixxGame()
