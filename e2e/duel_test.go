@@ -26,14 +26,16 @@ import (
 // hosts any game written to the engine contract: two seats choose a number
 // from 1 to 5 at once, the higher number takes the round, and after
 // duelRounds rounds the seat with more rounds wins. Both seats decide at
-// once every round; the pace gives the last round a short clock.
+// once every round; the pace gives the second seat a short clock in the
+// last round.
 
 const (
 	duelRounds = 3
 	duelMax    = 5
 	duelSchema = 1
-	// duelLastClock is the time a seat has in the last round; the earlier
-	// rounds have an hour.
+	// duelLastClock is the time the second seat has in the last round;
+	// every other decision has an hour, so that a slow machine never runs
+	// the first seat out of time.
 	duelLastClock = 2 * time.Second
 )
 
@@ -218,8 +220,8 @@ func duelGame() present.Game {
 		Default:   "normal",
 		MinSeats:  2,
 		MaxSeats:  2,
-		Paces: []present.Pace{{Name: "live", Clock: func(st engine.State, _ int) time.Duration {
-			if st.(*duelState).Round == duelRounds-1 {
+		Paces: []present.Pace{{Name: "live", Clock: func(st engine.State, seat int) time.Duration {
+			if st.(*duelState).Round == duelRounds-1 && seat == 1 {
 				return duelLastClock
 			}
 			return time.Hour
