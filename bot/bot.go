@@ -308,12 +308,16 @@ type call struct {
 	closed   bool                              // the handler is done: no deferral any more
 
 	responded bool
-	answered  bool                        // Discord took the answer (or a deferral)
-	at        time.Time                   // when the interaction arrived
-	updated   string                      // the message the answer updated in place ("": none)
-	shows     *shows                      // what an answer updating the board puts on it (nil: not a board)
-	after     []func(ctx context.Context) // post-answer work
-	notice    notice                      // its game's board, if missing (notice.go)
+	answered  bool      // Discord took the answer (or a deferral)
+	at        time.Time // when the interaction arrived
+	updated   string    // the message the answer updated in place ("": none)
+	// acked: the answer acknowledged the click on its message without
+	// changing it (type 6), so that message is the interaction's
+	// "@original" although the answer updated nothing.
+	acked  bool
+	shows  *shows                      // what an answer updating the board puts on it (nil: not a board)
+	after  []func(ctx context.Context) // post-answer work
+	notice notice                      // its game's board, if missing (notice.go)
 }
 
 // via is the call's interaction, for the work after the answer (see via).
@@ -632,6 +636,7 @@ func (c *call) send(ctx context.Context, r *discordgo.InteractionResponse) {
 	if r.Type == discordgo.InteractionResponseUpdateMessage && c.i.Message != nil {
 		c.updated = c.i.Message.ID
 	}
+	c.acked = r.Type == discordgo.InteractionResponseDeferredMessageUpdate
 }
 
 // update answers by editing the message the component sits on (type 7).

@@ -169,8 +169,22 @@ func (td *tableData) table(pictures bool) present.Table {
 	for _, s := range td.Seats {
 		t.Names = append(t.Names, s.Name)
 		t.Computer = append(t.Computer, s.Level != "")
+		t.Marks = append(t.Marks, seatMarkOf(td.Lang, s))
 	}
 	return t
+}
+
+// seatMarkOf is what the board adds after the name of a person the
+// computer plays for: absent until they click, or for good (they left or
+// were voted out).
+func seatMarkOf(lang string, s tableSeat) string {
+	switch {
+	case s.User != "" && s.Level != "":
+		return locales.T(lang, "mark_gone", nil)
+	case s.Away:
+		return locales.T(lang, "mark_away", nil)
+	}
+	return ""
 }
 
 // Errors of the contract table, each said with a locale key.

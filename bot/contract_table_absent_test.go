@@ -139,6 +139,7 @@ func TestContractAbsentPlayerComesBack(t *testing.T) {
 	assert.Contains(t, strings.Join(td.Log, "\n"), locales.T("en", "log_absent", map[string]any{"Name": "Bob"}))
 	g, td, _ := h.qstate()
 	assert.NotContains(t, g.ToDecide(), 1, "an absent seat is never waited for")
+	assert.Contains(t, h.rec.message(board.id).content, "Bob"+locales.T("en", "mark_away", nil), "the board marks the absent player")
 	// While u1 plays on, u2's seat never holds the game up.
 	for range 5 {
 		r, err := h.db.Get(context.Background(), h.channel)
@@ -166,6 +167,7 @@ func TestContractAbsentPlayerComesBack(t *testing.T) {
 	assert.False(t, td.Seats[1].Away)
 	assert.Zero(t, td.Seats[1].Late)
 	assert.Contains(t, strings.Join(td.Log, "\n"), locales.T("en", "log_back", map[string]any{"Name": "Bob"}))
+	assert.NotContains(t, h.rec.message(board.id).content, locales.T("en", "mark_away", nil), "the mark goes with their return")
 }
 
 func containsInt(s []int, v int) bool {

@@ -133,9 +133,11 @@ func (c *call) boardVia() *via {
 // when the board already showed a newer game): either way the message is
 // its "@original"
 // (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object-interaction-callback-type).
+// A click answered with a message of its own (an ephemeral reply) has
+// that reply as its "@original", never the message clicked.
 func (c *call) answeredVia() *via {
 	v := c.via()
-	if v != nil && v.Orig == "" {
+	if v != nil && v.Orig == "" && c.acked {
 		if b := c.boardVia(); b != nil {
 			v.Orig = b.Orig
 		}

@@ -22,6 +22,10 @@ type Table struct {
 	Computer []bool   // by seat: the computer plays it
 	Log      []string // the latest event lines, oldest first, already in Lang
 	Pictures bool     // draw the board as a picture
+	// Marks are, by seat, what the board adds after a person's name, in
+	// Lang: absent (the computer plays for them until they click), or
+	// handed to the computer for good; "" for none.
+	Marks []string
 }
 
 // Name returns the display name of seat ("?" for a seat the table does
@@ -31,6 +35,24 @@ func (t Table) Name(seat int) string {
 		return t.Names[seat]
 	}
 	return "?"
+}
+
+// Label returns the display name of seat followed by its mark, for the
+// board's lines about seats (their sheets, who is still to decide).
+func (t Table) Label(seat int) string {
+	if seat >= 0 && seat < len(t.Marks) {
+		return t.Name(seat) + t.Marks[seat]
+	}
+	return t.Name(seat)
+}
+
+// LabelList returns the labels of seats, comma-separated.
+func (t Table) LabelList(seats []int) string {
+	out := make([]string, 0, len(seats))
+	for _, s := range seats {
+		out = append(out, t.Label(s))
+	}
+	return strings.Join(out, ", ")
 }
 
 // NameList returns the display names of seats, comma-separated.

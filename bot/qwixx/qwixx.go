@@ -112,9 +112,9 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 	}
 	sb.WriteByte('\n')
 	if g.Phase == rules.PhaseWhite {
-		sb.WriteString(locales.T(l, "qwixx_waiting_white", map[string]any{"Names": t.NameList(g.ToDecide()), "Sum": g.Dice.WhiteSum()}))
+		sb.WriteString(locales.T(l, "qwixx_waiting_white", map[string]any{"Names": t.LabelList(g.ToDecide()), "Sum": g.Dice.WhiteSum()}))
 	} else {
-		sb.WriteString(locales.T(l, "qwixx_waiting_colour", map[string]any{"Name": t.Name(g.Active)}))
+		sb.WriteString(locales.T(l, "qwixx_waiting_colour", map[string]any{"Name": t.Label(g.Active)}))
 	}
 	b := present.Board{Content: sb.String(), Rows: buttons(l, g)}
 	if t.Pictures {
@@ -166,7 +166,7 @@ func sheetLine(t present.Table, g *rules.Game, s int) string {
 	if slices.Contains(g.ToDecide(), s) {
 		key = "qwixx_sheet_line_deciding"
 	}
-	return locales.N(t.Lang, key, sh.Score(), map[string]any{"Name": t.Name(s), "Score": sh.Score(), "Rows": strings.Join(rows, " "),
+	return locales.N(t.Lang, key, sh.Score(), map[string]any{"Name": t.Label(s), "Score": sh.Score(), "Rows": strings.Join(rows, " "),
 		"Penalties": sh.Penalties})
 }
 
