@@ -123,11 +123,17 @@ func (m *meta) computer(s int) (computer.Level, bool) {
 	return lvl, err == nil
 }
 
+// decodeMeta is the table data encoded in b, a value of the caller's own:
+// table data decoded lately is copied from decodedMetas rather than
+// decoded again.
 func decodeMeta(b []byte) (*meta, error) {
-	m := &meta{}
 	if len(b) == 0 {
 		return nil, fmt.Errorf("%w: empty table data", dixbot.ErrCorrupt)
 	}
+	if m := decodedMetas.get(b); m != nil {
+		return m, nil
+	}
+	m := &meta{}
 	if err := json.Unmarshal(b, m); err != nil {
 		return nil, fmt.Errorf("%w: table data: %v", dixbot.ErrCorrupt, err)
 	}
@@ -137,6 +143,7 @@ func decodeMeta(b []byte) (*meta, error) {
 	if m.V < 1 {
 		return nil, fmt.Errorf("%w: table data version %d", dixbot.ErrCorrupt, m.V)
 	}
+	decodedMetas.put(b, m)
 	return m, nil
 }
 

@@ -10,7 +10,7 @@ import (
 func TestAddMakesAGamesWordsKnown(t *testing.T) {
 	const id = "addtest_title"
 	require.False(t, Has(French, id))
-	t.Cleanup(func() { delete(keys[French], id) }) // other tests see the files' keys only
+	t.Cleanup(func() { delete(keys[French], id); delete(plain[French], id) }) // other tests see the files' keys only
 	require.NoError(t, Add(French, []byte(id+" = \"Le duel de {{.Name}}\"\n")))
 	assert.True(t, Has(French, id))
 	assert.False(t, Has(English, id), "only the language added to")

@@ -3,7 +3,9 @@ package locales
 import (
 	"embed"
 	"fmt"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -27,7 +29,81 @@ var (
 	bundle     *i18n.Bundle
 	localizers = map[string]*i18n.Localizer{}
 	keys       = map[string]map[string]bool{}
+	// plain holds, by language and id, the text T gives without going
+	// through go-i18n: a message's text without data, and the text of a
+	// message without placeholders whatever the data (see fixed).
+	plain = map[string]map[string]fixed{}
 )
+
+// fixed is a message's text as go-i18n gives it without data (nil
+// TemplateData, no plural count), and whether it is its text with any data
+// too: none of the message's forms holds a placeholder (go-i18n gives the
+// text of such a message as it is written).
+type fixed struct {
+	text   string
+	noData bool
+	// parts is the message's "other" form cut at its placeholders, when it
+	// holds only text and placeholders {{.Name}}: even entries are text,
+	// odd ones the names of data values. nil: go-i18n executes it.
+	parts []string
+}
+
+// placeholderRE is a placeholder as text/template reads it with nothing
+// else in it: a field of the data, spaces allowed inside the braces.
+var placeholderRE = regexp.MustCompile(`{{ *\.([A-Za-z_][A-Za-z_0-9]*) *}}`)
+
+// cut is form as fixed.parts, or nil when it holds any other action.
+func cut(form string) []string {
+	var parts []string
+	rest := form
+	for {
+		loc := placeholderRE.FindStringSubmatchIndex(rest)
+		if loc == nil {
+			break
+		}
+		parts = append(parts, rest[:loc[0]], rest[loc[2]:loc[3]])
+		rest = rest[loc[1]:]
+	}
+	if strings.Contains(rest, "{{") || strings.Contains(rest, "}}") {
+		return nil
+	}
+	for i := 0; i < len(parts); i += 2 {
+		if strings.Contains(parts[i], "{{") || strings.Contains(parts[i], "}}") {
+			return nil
+		}
+	}
+	return append(parts, rest)
+}
+
+// fill is parts with the values of data, as text/template prints them;
+// false when a value is missing or not a string or an integer (go-i18n
+// then prints it).
+func fill(parts []string, data map[string]any) (string, bool) {
+	var b strings.Builder
+	for i, p := range parts {
+		if i%2 == 0 {
+			b.WriteString(p)
+			continue
+		}
+		switch v := data[p].(type) {
+		case string:
+			b.WriteString(v)
+		case int:
+			b.WriteString(strconv.Itoa(v))
+		case int64:
+			b.WriteString(strconv.FormatInt(v, 10))
+		case int32:
+			b.WriteString(strconv.FormatInt(int64(v), 10))
+		case uint32:
+			b.WriteString(strconv.FormatUint(uint64(v), 10))
+		case uint64:
+			b.WriteString(strconv.FormatUint(v, 10))
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
 
 func init() {
 	bundle = i18n.NewBundle(language.English)
@@ -49,6 +125,29 @@ func init() {
 		// Only the language itself: a missing key must show up as missing,
 		// not silently fall back to English.
 		localizers[lang] = i18n.NewLocalizer(bundle, lang)
+		plain[lang] = map[string]fixed{}
+		addPlain(lang, mf.Messages)
+	}
+}
+
+// addPlain records the texts of messages of lang in plain.
+func addPlain(lang string, msgs []*i18n.Message) {
+	for _, m := range msgs {
+		delim := m.LeftDelim
+		if delim == "" {
+			delim = "{{"
+		}
+		noData := true
+		for _, form := range []string{m.Zero, m.One, m.Two, m.Few, m.Many, m.Other} {
+			if strings.Contains(form, delim) {
+				noData = false
+			}
+		}
+		f := fixed{text: localizeI18n(lang, m.ID, nil, nil), noData: noData}
+		if !noData && m.LeftDelim == "" && m.RightDelim == "" && m.Other != "" {
+			f.parts = cut(m.Other)
+		}
+		plain[lang][m.ID] = f
 	}
 }
 
@@ -103,7 +202,19 @@ func Missing(id string) string { return "⟦" + id + "⟧" }
 // the template placeholders filled from data. It never fails: an unknown id
 // gives Missing(id). T is safe for concurrent use.
 func T(lang, id string, data map[string]any) string {
-	return localize(lang, id, nil, data)
+	if _, ok := localizers[lang]; !ok {
+		lang = English
+	}
+	f, ok := plain[lang][id]
+	if ok && (data == nil || f.noData) {
+		return f.text
+	}
+	if ok && f.parts != nil {
+		if s, ok := fill(f.parts, data); ok {
+			return s
+		}
+	}
+	return localizeI18n(lang, id, nil, data)
 }
 
 // N is T for a message with plural forms chosen by count; count is also
@@ -114,10 +225,11 @@ func N(lang, id string, count int, data map[string]any) string {
 		d[k] = v
 	}
 	d["Count"] = count
-	return localize(lang, id, count, d)
+	return localizeI18n(lang, id, count, d)
 }
 
-func localize(lang, id string, count any, data map[string]any) string {
+// localizeI18n is the message id in lang through go-i18n.
+func localizeI18n(lang, id string, count any, data map[string]any) string {
 	lc, ok := localizers[lang]
 	if !ok {
 		lang = English
@@ -152,5 +264,6 @@ func Add(lang string, toml []byte) error {
 	for _, m := range mf.Messages {
 		keys[lang][m.ID] = true
 	}
+	addPlain(lang, mf.Messages)
 	return nil
 }

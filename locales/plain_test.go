@@ -1,0 +1,86 @@
+package locales
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// T gives, for every message of both languages, what go-i18n gives: with
+// no data, with data filling its placeholders, and with data it does not
+// use; a language that is not supported reads as English.
+func TestTSameAsGoI18n(t *testing.T) {
+	for _, lang := range Languages {
+		msgs := messages(t, lang)
+		for _, k := range Keys(lang) {
+			data := map[string]any{"Unused": "x"}
+			for _, form := range msgs[k] {
+				for _, m := range placeholder.FindAllStringSubmatch(form, -1) {
+					data[m[1]] = "«" + m[1] + "»"
+				}
+			}
+			require.Equal(t, localizeI18n(lang, k, nil, nil), T(lang, k, nil), "%s %s without data", lang, k)
+			require.Equal(t, localizeI18n(lang, k, nil, data), T(lang, k, data), "%s %s with data", lang, k)
+			require.Equal(t, localizeI18n(lang, k, nil, map[string]any{}), T(lang, k, map[string]any{}), "%s %s with empty data", lang, k)
+			nums := map[string]any{}
+			for name := range data {
+				nums[name] = len(name) * 1001
+			}
+			require.Equal(t, localizeI18n(lang, k, nil, nums), T(lang, k, nums), "%s %s with numbers", lang, k)
+			odd := map[string]any{}
+			for name := range data {
+				odd[name] = []int{len(name)}
+			}
+			require.Equal(t, localizeI18n(lang, k, nil, odd), T(lang, k, odd), "%s %s with other values", lang, k)
+		}
+	}
+	require.Equal(t, T(English, "btn_bid_amount", nil), T("de", "btn_bid_amount", nil))
+	require.Equal(t, Missing("no_such_key"), T(French, "no_such_key", nil))
+	require.Equal(t, Missing("no_such_key"), T("de", "no_such_key", map[string]any{"A": 1}))
+}
+
+// A message with a placeholder given data is filled in, not taken as
+// written.
+func TestTFillsPlaceholders(t *testing.T) {
+	require.Equal(t, "Bid 7", T(English, "btn_bid_amount", map[string]any{"Amount": 7}))
+	require.NotEqual(t, T(English, "btn_bid_amount", nil), T(English, "btn_bid_amount", map[string]any{"Amount": 7}))
+}
+
+// Messages cut at their placeholders read as the text around them.
+func TestCut(t *testing.T) {
+	require.Equal(t, []string{"Bid ", "Amount", "!"}, cut("Bid {{.Amount}}!"))
+	require.Equal(t, []string{"", "A", " and ", "B", ""}, cut("{{ .A }} and {{.B}}"))
+	require.Nil(t, cut("{{if .A}}x{{end}}"))
+	require.Nil(t, cut("{{.A}} {{- .B}}"))
+	require.Nil(t, cut("{{.A | printf \"%d\"}}"))
+}
+
+// BenchmarkTData is T of a message with a placeholder; BenchmarkTDataGoI18n
+// through go-i18n.
+func BenchmarkTData(b *testing.B) {
+	d := map[string]any{"Amount": 7}
+	for b.Loop() {
+		_ = T(French, "btn_bid_amount", d)
+	}
+}
+
+func BenchmarkTDataGoI18n(b *testing.B) {
+	d := map[string]any{"Amount": 7}
+	for b.Loop() {
+		_ = localizeI18n(French, "btn_bid_amount", nil, d)
+	}
+}
+
+// BenchmarkT is T of a message without data; BenchmarkTGoI18n the same
+// message through go-i18n.
+func BenchmarkT(b *testing.B) {
+	for b.Loop() {
+		_ = T(French, "pic_market", nil)
+	}
+}
+
+func BenchmarkTGoI18n(b *testing.B) {
+	for b.Loop() {
+		_ = localizeI18n(French, "pic_market", nil, nil)
+	}
+}
