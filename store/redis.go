@@ -30,12 +30,14 @@ import (
 //	                        the time (µs) their entry was last added; a record
 //	                        without a guild is in no index
 //
-// Every script and multi-key command touches the keys of one slot only: the
-// compare-and-set (game and interaction keys), the move to the archive (game
-// and done keys), Get and Delete (game and done keys) work on one channel's
-// keys, which share the {channel} hash tag, and the index script on the index
-// key alone. So the same code runs on one server and on a Redis Cluster
-// (Options.Cluster).
+// On a Redis Cluster (Options.Cluster) every script and multi-key command
+// touches the keys of one slot only: the compare-and-set (game and
+// interaction keys), the move to the archive (game and done keys), Get and
+// Delete (game and done keys) work on one channel's keys, which share the
+// {channel} hash tag, and the index scripts on their index key alone. On one
+// server the compare-and-set also moves the game's entry in the due index
+// (P due), so that a click's write is one command; on a cluster that entry
+// is written by a command of its own just before.
 //
 // The index lives in another slot than the games, so it is not written
 // atomically with them (Redis Cluster forbids multi-slot scripts). It may hold
@@ -51,6 +53,7 @@ type Redis struct {
 	o       Options
 	cluster bool
 	recent  *recent // the active records last written or read, by game key
+	sent    sentCounter
 	// skew is the server's clock minus this process's, measured at open:
 	// an update's last moment to write is sent in the server's time.
 	skew time.Duration
@@ -94,19 +97,25 @@ func writeStamp() time.Time {
 
 // casScript writes a new record only if the stored one still starts with the
 // token read before (magic, format, flags, schema and version: see
-// envelope.go), and records the interaction id in the same step.
+// envelope.go), records the interaction id and, on one server, moves the
+// record's entry in the due index, all in the same step.
 //
-//	KEYS[1] game key, KEYS[2] interaction key (optional)
+//	KEYS[1] game key, KEYS[2] interaction key (optional), then the due
+//	index when ARGV[6] is given
 //	ARGV[1] expected token, ARGV[2] new record, ARGV[3] game TTL ms,
 //	ARGV[4] interaction TTL ms, ARGV[5] the server time (Unix ms) after
-//	which nothing is written, 0 for none
+//	which nothing is written, 0 for none, ARGV[6] the record's due time
+//	(Unix ms) for the due index or "" to leave the index alone, ARGV[7]
+//	the index's member (the channel)
 //
 // Returns 1 when written, 0 on a version conflict (or a missing game), -1 when
 // the interaction was already applied (nothing written), -2 when the script
 // ran after ARGV[5]: the caller has given up by then (a command held up by
 // a hung server or network and delivered late), so writing would apply an
 // update already reported as failed. The interaction
-// key is set with NX: one command both checks and records it.
+// key is set with NX: one command both checks and records it. A Redis
+// Cluster keeps the due index in another slot than the game: there the
+// caller writes the index itself, before the script (see Redis).
 var casScript = redis.NewScript(`
 local cur = redis.call('GETRANGE', KEYS[1], 0, 15)
 if cur == string.sub(ARGV[2], 1, 16) and redis.call('GET', KEYS[1]) == ARGV[2] then return 1 end
@@ -115,11 +124,17 @@ if by and by > 0 then
   local t = redis.call('TIME')
   if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > by then return -2 end
 end
+local nk = #KEYS
+local due = ARGV[6]
+if due and due ~= '' then nk = nk - 1 else due = nil end
+local ix = nil
+if nk >= 2 then ix = KEYS[2] end
 if cur ~= ARGV[1] then
-  if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
+  if ix and redis.call('EXISTS', ix) == 1 then return -1 end
   return 0
 end
-if KEYS[2] and not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[4]) then return -1 end
+if ix and not redis.call('SET', ix, '1', 'NX', 'PX', ARGV[4]) then return -1 end
+if due then redis.call('ZADD', KEYS[#KEYS], due, ARGV[7]) end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 return 1
 `)
@@ -207,6 +222,8 @@ func OpenRedis(ctx context.Context, o Options) (*Redis, error) {
 		ro.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
 		s.rdb, addr = redis.NewClient(ro), ro.Addr
 	}
+
+	s.rdb.AddHook(&s.sent)
 
 	ctx, cancel := s.deadline(ctx)
 	defer cancel()
@@ -342,9 +359,10 @@ func (s *Redis) ixKey(ch, id string) string {
 func (s *Redis) activeKey(guild string) string { return s.o.Prefix + "active:" + guild }
 
 // dueKey is the index of due times: a sorted set of channels scored by the
-// due time of their record in Unix milliseconds. It is a hint, written
-// before the record (so a crash between the two leaves an entry too many,
-// never one too few) and corrected by Due against the records themselves.
+// due time of their record in Unix milliseconds. It is a hint, written with
+// the record in one script on one server, and before the record on a
+// cluster (so a crash between the two leaves an entry too many, never one
+// too few), and corrected by Due against the records themselves.
 func (s *Redis) dueKey() string { return s.o.Prefix + "due" }
 
 func (s *Redis) deadline(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -467,8 +485,9 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 	}
 	gameTTL, ixTTL := s.o.GameTTL.Milliseconds(), s.o.InteractionTTL.Milliseconds()
 	// indexed: an earlier try of this call wrote its due time to the
-	// index, then lost the race; the index must then be written again,
-	// even when this try keeps the record's due time.
+	// index (a cluster writes it before the script), then lost the race;
+	// the index must then be written again, even when this try keeps the
+	// record's due time.
 	indexed := false
 	// kept: the first try starts from the value this process last wrote
 	// or read (s.recent), unverified: a failed compare-and-set, or an
@@ -517,7 +536,7 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 		}
 		var res int
 		if !rec.Due.IsZero() && (!rec.Due.Equal(due) || indexed) {
-			// The due index first, in the same round trip.
+			// The due index with the record (casIndexed).
 			indexed = true
 			res, err = s.casIndexed(ctx, keys, raw[:casTokenSize], val, gameTTL, ixTTL, s.writeBy(ctx), channel, rec.Due)
 		} else {
@@ -562,30 +581,19 @@ func (s *Redis) writeBy(ctx context.Context) int64 {
 	return dl.Add(s.skew - margin).UnixMilli()
 }
 
-// casIndexed runs casScript after indexing the record's new due time, in one
-// pipeline; a server that lost its script cache gets the script again.
+// casIndexed runs casScript and indexes the record's new due time: on one
+// server inside the script, in the same step; on a Redis Cluster, where the
+// index and the game are in different slots, perhaps on different nodes,
+// the index first, then the script (two round trips).
 func (s *Redis) casIndexed(ctx context.Context, keys []string, token, val []byte, gameTTL, ixTTL, by int64, channel string, due time.Time) (int, error) {
 	if s.cluster {
-		// The index and the game are in different slots, perhaps on
-		// different nodes: in order, two round trips.
 		if err := s.rdb.ZAdd(ctx, s.dueKey(), redis.Z{Score: float64(due.UnixMilli()), Member: channel}).Err(); err != nil {
 			return 0, err
 		}
 		return casScript.Run(ctx, s.rdb, keys, token, val, gameTTL, ixTTL, by).Int()
 	}
-	var cas *redis.Cmd
-	_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-		p.ZAdd(ctx, s.dueKey(), redis.Z{Score: float64(due.UnixMilli()), Member: channel})
-		cas = p.EvalSha(ctx, casScript.Hash(), keys, token, val, gameTTL, ixTTL, by)
-		return nil
-	})
-	if err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
-		return casScript.Run(ctx, s.rdb, keys, token, val, gameTTL, ixTTL, by).Int()
-	}
-	if err != nil {
-		return 0, err
-	}
-	return cas.Int()
+	keys = append(keys[:len(keys):len(keys)], s.dueKey())
+	return casScript.Run(ctx, s.rdb, keys, token, val, gameTTL, ixTTL, by, due.UnixMilli(), channel).Int()
 }
 
 // Due lists up to max channels whose active record is due at or before

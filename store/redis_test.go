@@ -203,6 +203,9 @@ func TestRedisRoundTrips(t *testing.T) {
 		{"Update with interaction", func() error { _, err := s.Update(ctxb, "c1", "click", incr); return err }, 1},
 		{"Get", func() error { _, err := s.Get(ctxb, "c1"); return err }, 1},
 		{"Update after Get", func() error { _, err := s.Update(ctxb, "c1", "", incr); return err }, 1},
+		// The due index is written by the compare-and-set's script.
+		{"Update moving the due time", func() error { _, err := s.Update(ctxb, "c1", "", dueIn(time.Minute)); return err }, 1},
+		{"Update with interaction moving the due time", func() error { _, err := s.Update(ctxb, "c1", "tick", dueIn(time.Hour)); return err }, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -211,6 +214,52 @@ func TestRedisRoundTrips(t *testing.T) {
 			assert.LessOrEqual(t, cc.n.Load()-before, tc.max, "commands sent")
 		})
 	}
+}
+
+// dueIn is incr that also makes the record due d from now.
+func dueIn(d time.Duration) func(*dixbot.Record) error {
+	return func(r *dixbot.Record) error {
+		r.Due = time.Now().Add(d)
+		return incr(r)
+	}
+}
+
+// TestRedisUpdateIndexesItsDueTime: on one server the due index moves
+// with the record, in its script: a record made due is found by Due, one
+// whose due time moves later is not found before it, and an update that
+// loses its compare-and-set leaves the index as it was.
+func TestRedisUpdateIndexesItsDueTime(t *testing.T) {
+	srv := redistest.Start(t)
+	s := openRedis(t, srv, Options{})
+	create(t, s, "c1", "g")
+	now := time.Now()
+	_, err := s.Update(ctxb, "c1", "i1", func(r *dixbot.Record) error { r.Due = now.Add(time.Second); return incr(r) })
+	require.NoError(t, err)
+	score, err := s.rdb.ZScore(ctxb, s.dueKey(), "c1").Result()
+	require.NoError(t, err)
+	assert.Equal(t, float64(now.Add(time.Second).UnixMilli()), score)
+	got, err := s.Due(ctxb, now.Add(2*time.Second), 10)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"c1"}, got)
+
+	_, err = s.Update(ctxb, "c1", "", func(r *dixbot.Record) error { r.Due = now.Add(time.Hour); return incr(r) })
+	require.NoError(t, err)
+	score, err = s.rdb.ZScore(ctxb, s.dueKey(), "c1").Result()
+	require.NoError(t, err)
+	assert.Equal(t, float64(now.Add(time.Hour).UnixMilli()), score)
+
+	// A compare-and-set on an out-of-date token writes neither the record
+	// nor the index.
+	raw, err := s.rdb.Get(ctxb, s.gameKey("c1")).Bytes()
+	require.NoError(t, err)
+	stale := append([]byte(nil), raw[:casTokenSize]...)
+	stale[casTokenSize-1] ^= 0xff
+	res, err := casScript.Run(ctxb, s.rdb, []string{s.gameKey("c1"), s.dueKey()}, stale, "another record", 60000, 60000, 0, now.UnixMilli(), "c1").Int()
+	require.NoError(t, err)
+	assert.Equal(t, 0, res)
+	score, err = s.rdb.ZScore(ctxb, s.dueKey(), "c1").Result()
+	require.NoError(t, err)
+	assert.Equal(t, float64(now.Add(time.Hour).UnixMilli()), score, "the index is unchanged")
 }
 
 // TestRedisUpdateAfterAnotherProcessWrote: a store whose kept record is
@@ -489,4 +538,30 @@ func TestRedisDueAfterConflict(t *testing.T) {
 	got, err := s.Due(ctxb, now.Add(2*time.Second), 10)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"c1"}, got, "due when the record says")
+}
+
+// TestRedisSentCounts: Sent counts the commands sent and the round trips,
+// a pipeline (Due's reads of several records) being one round trip.
+func TestRedisSentCounts(t *testing.T) {
+	srv := redistest.Start(t)
+	s := openRedis(t, srv, Options{})
+	create(t, s, "c1", "g")
+	create(t, s, "c2", "g")
+	past := time.Now().Add(-time.Minute)
+	for _, ch := range []string{"c1", "c2"} {
+		_, err := s.Update(ctxb, ch, "", func(r *dixbot.Record) error { r.Due = past; return incr(r) })
+		require.NoError(t, err)
+	}
+	cmds, trips := s.Sent()
+	_, err := s.Update(ctxb, "c1", "", incr)
+	require.NoError(t, err)
+	c, tr := s.Sent()
+	assert.Equal(t, [2]uint64{1, 1}, [2]uint64{c - cmds, tr - trips}, "an update of a record kept: one command")
+
+	cmds, trips = c, tr
+	due, err := s.Due(ctxb, time.Now(), 10)
+	require.NoError(t, err)
+	assert.Len(t, due, 2)
+	c, tr = s.Sent()
+	assert.Equal(t, [2]uint64{3, 2}, [2]uint64{c - cmds, tr - trips}, "the index, then both records in one pipeline")
 }

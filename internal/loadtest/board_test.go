@@ -125,6 +125,8 @@ dix_interaction_duration_seconds_bucket{le="+Inf"} 100
 dix_interaction_duration_seconds_sum 0.6
 dix_interaction_duration_seconds_count 100
 dix_active_games 3
+dix_redis_commands_sent_total 420
+dix_redis_round_trips_total 400
 `))
 	}))
 	defer srv.Close()
@@ -141,6 +143,10 @@ dix_active_games 3
 	assert.Equal(t, uint64(50), d.count)
 	assert.Equal(t, []uint64{10, 40, 49, 50, 50}, d.cum)
 	assert.InDelta(t, 0.5, d.sum, 1e-9)
+
+	_, sent, err := scrapeMetrics(context.Background(), strings.TrimPrefix(srv.URL, "http://"))
+	require.NoError(t, err)
+	assert.Equal(t, redisSent{known: true, commands: 420, roundTrips: 400}, sent)
 
 	_, err = scrapeHistogram(context.Background(), "127.0.0.1:1")
 	assert.Error(t, err, "nothing listens there")

@@ -338,14 +338,15 @@ type reading struct {
 	machine machineCPU
 	redis   redisReading
 	hist    histogram // the bot's handling times; no bounds if unread
+	sent    redisSent // what the bot's store sent to Redis
 }
 
 func readings(ctx context.Context, bot Bot, redisURL, metricsAddr string) (reading, error) {
 	r := reading{at: time.Now(), self: selfCPU(), machine: readMachineCPU()}
 	var err error
 	if metricsAddr != "" {
-		if h, err := scrapeHistogram(ctx, metricsAddr); err == nil {
-			r.hist = h
+		if h, sent, err := scrapeMetrics(ctx, metricsAddr); err == nil {
+			r.hist, r.sent = h, sent
 		}
 	}
 	if r.bot, r.botOK, err = bot.Usage(); err != nil {

@@ -26,23 +26,58 @@ type histogram struct {
 	count  uint64
 }
 
+// The commands the bot's store sent to Redis and its round trips, counted
+// by the store itself (store.Redis.Sent): INFO commandstats counts the
+// commands its scripts run on the server too.
+const (
+	sentMetric  = "dix_redis_commands_sent_total"
+	tripsMetric = "dix_redis_round_trips_total"
+)
+
+// redisSent is what the bot's store says it sent to Redis.
+type redisSent struct {
+	known                bool // the bot exports the counters
+	commands, roundTrips uint64
+}
+
 // scrapeHistogram reads the duration histogram from the bot at addr.
 func scrapeHistogram(ctx context.Context, addr string) (histogram, error) {
+	h, _, err := scrapeMetrics(ctx, addr)
+	return h, err
+}
+
+// scrapeMetrics reads the duration histogram and the Redis counters from
+// the bot at addr.
+func scrapeMetrics(ctx context.Context, addr string) (histogram, redisSent, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/metrics", nil)
 	if err != nil {
-		return histogram{}, err
+		return histogram{}, redisSent{}, err
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return histogram{}, fmt.Errorf("loadtest: the bot's /metrics: %w", err)
+		return histogram{}, redisSent{}, fmt.Errorf("loadtest: the bot's /metrics: %w", err)
 	}
 	defer resp.Body.Close()
-	var h histogram
+	var (
+		h    histogram
+		sent redisSent
+	)
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() {
 		name, value, ok := strings.Cut(sc.Text(), " ")
+		if ok && (name == sentMetric || name == tripsMetric) {
+			if n, err := strconv.ParseUint(value, 10, 64); err == nil {
+				sent.known = true
+				if name == sentMetric {
+					sent.commands = n
+				} else {
+					sent.roundTrips = n
+				}
+			}
+			continue
+		}
 		if !ok || !strings.HasPrefix(name, durationMetric) {
 			continue
 		}
@@ -66,12 +101,12 @@ func scrapeHistogram(ctx context.Context, addr string) (histogram, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return histogram{}, err
+		return histogram{}, redisSent{}, err
 	}
 	if len(h.bounds) == 0 {
-		return histogram{}, fmt.Errorf("loadtest: no %s on the bot's /metrics", durationMetric)
+		return histogram{}, redisSent{}, fmt.Errorf("loadtest: no %s on the bot's /metrics", durationMetric)
 	}
-	return h, nil
+	return h, sent, nil
 }
 
 // minus is h's observations since before.

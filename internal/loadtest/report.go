@@ -148,8 +148,22 @@ type RedisFigures struct {
 	Private                bool    `json:"private"` // a redis-server started for the run
 	Commands               int64   `json:"commands"`
 	CommandsPerInteraction float64 `json:"commands_per_interaction"`
-	CPUS                   float64 `json:"cpu_s"`
-	MemoryMiB              float64 `json:"memory_mib"`
+	// Sent counts what the bot's store sent, as it counts it itself
+	// (store.Redis.Sent): Commands above also counts the commands its
+	// scripts run on the server, and the load tool's own few. Nil when
+	// the bot does not export the counters.
+	Sent      *RedisSentFigures `json:"sent,omitempty"`
+	CPUS      float64           `json:"cpu_s"`
+	MemoryMiB float64           `json:"memory_mib"`
+}
+
+// RedisSentFigures are the commands the bot's store sent to Redis and the
+// round trips they took (a pipeline is one).
+type RedisSentFigures struct {
+	Commands                 uint64  `json:"commands"`
+	CommandsPerInteraction   float64 `json:"commands_per_interaction"`
+	RoundTrips               uint64  `json:"round_trips"`
+	RoundTripsPerInteraction float64 `json:"round_trips_per_interaction"`
 }
 
 // DiscordFigures count the bot's requests to the stand-in.
@@ -255,6 +269,14 @@ func (r *Report) fill(tables []*table, fake *fakediscord.Server, before, after r
 	if n := r.Answers.Answered; n > 0 {
 		r.Redis.CommandsPerInteraction = float64(r.Redis.Commands) / float64(n)
 	}
+	if before.sent.known && after.sent.known {
+		sf := &RedisSentFigures{Commands: after.sent.commands - before.sent.commands, RoundTrips: after.sent.roundTrips - before.sent.roundTrips}
+		if n := r.Answers.Answered; n > 0 {
+			sf.CommandsPerInteraction = float64(sf.Commands) / float64(n)
+			sf.RoundTripsPerInteraction = float64(sf.RoundTrips) / float64(n)
+		}
+		r.Redis.Sent = sf
+	}
 	r.Redis.CPUS = (after.redis.cpu - before.redis.cpu).Seconds()
 	r.Redis.MemoryMiB = mib(after.redis.memory)
 	ours := r.Bot.Cores + r.Load.Cores + r.Redis.CPUS/window
@@ -349,7 +371,10 @@ func (r *Report) Print(w io.Writer) {
 	fmt.Fprintln(w, "others on the machine")
 	line("load tool", "%.1fs CPU, %.2f cores, %.0f MiB peak RSS (the stand-in and the players)", r.Load.CPUS, r.Load.Cores, r.Load.PeakRSSMiB)
 	rd := r.Redis
-	line("redis", "%d commands (%.1f per interaction), %.1fs CPU, %.0f MiB", rd.Commands, rd.CommandsPerInteraction, rd.CPUS, rd.MemoryMiB)
+	line("redis", "%d commands run (%.1f per interaction, the scripts' own included), %.1fs CPU, %.0f MiB", rd.Commands, rd.CommandsPerInteraction, rd.CPUS, rd.MemoryMiB)
+	if sf := rd.Sent; sf != nil {
+		line("redis sent", "%d commands sent by the bot (%.2f per interaction) in %d round trips (%.2f per interaction)", sf.Commands, sf.CommandsPerInteraction, sf.RoundTrips, sf.RoundTripsPerInteraction)
+	}
 	d := r.Discord
 	fmt.Fprintln(w, "discord requests")
 	line("bot token", "%d: %.3f per turn, %.2f/s (Discord's global limit: 50/s)", d.BotToken, d.BotTokenPerTurn, d.BotTokenPerSecond)

@@ -30,6 +30,13 @@ type ActiveCounter interface {
 	Active(ctx context.Context, guild string) ([]string, error)
 }
 
+// SentCounter is a store that counts what it sends to Redis
+// (store.Redis): MetricsOptions.Store implementing it feeds the
+// dix_redis_commands_sent_total and dix_redis_round_trips_total counters.
+type SentCounter interface {
+	Sent() (commands, roundTrips uint64)
+}
+
 // MetricsOptions configure NewMetrics. Every field is optional.
 type MetricsOptions struct {
 	// Store and Guilds feed the dix_active_games gauge: at scrape time, the
@@ -191,6 +198,16 @@ func (m *Metrics) WriteTo(ctx context.Context, w io.Writer) error {
 
 	writeHistogram(&b, "dix_deadline_lateness_seconds", "Time between a player's time running out and the computer deciding for them.",
 		LatenessBuckets, m.late, m.lateSum, m.lateCount)
+
+	if sc, ok := m.opts.Store.(SentCounter); ok {
+		cmds, trips := sc.Sent()
+		b.WriteString("# HELP dix_redis_commands_sent_total Commands the store sent to Redis (not those its scripts ran there).\n")
+		b.WriteString("# TYPE dix_redis_commands_sent_total counter\n")
+		fmt.Fprintf(&b, "dix_redis_commands_sent_total %d\n", cmds)
+		b.WriteString("# HELP dix_redis_round_trips_total Round trips of the store to Redis (a pipeline is one).\n")
+		b.WriteString("# TYPE dix_redis_round_trips_total counter\n")
+		fmt.Fprintf(&b, "dix_redis_round_trips_total %d\n", trips)
+	}
 
 	if m.activeKnown {
 		b.WriteString("# HELP dix_active_games Games in progress in the bot's servers.\n")

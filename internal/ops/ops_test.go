@@ -232,6 +232,25 @@ func TestMetricsActiveGames(t *testing.T) {
 	assert.Equal(t, 1.0, e.samples[`dix_store_errors_total{op="active"}`])
 }
 
+// sendingStore is a store that counts what it sends to Redis.
+type sendingStore struct {
+	fakeStore
+	commands, trips uint64
+}
+
+func (s *sendingStore) Sent() (uint64, uint64) { return s.commands, s.trips }
+
+func TestMetricsRedisSent(t *testing.T) {
+	st := &sendingStore{commands: 7, trips: 5}
+	e := scrape(t, NewMetrics(MetricsOptions{Store: st}))
+	assert.Equal(t, "counter", e.typ["dix_redis_commands_sent_total"])
+	assert.Equal(t, 7.0, e.samples["dix_redis_commands_sent_total"])
+	assert.Equal(t, 5.0, e.samples["dix_redis_round_trips_total"])
+
+	_, ok := scrape(t, NewMetrics(MetricsOptions{Store: &fakeStore{}})).samples["dix_redis_round_trips_total"]
+	assert.False(t, ok, "a store that does not count exports nothing")
+}
+
 func TestHealthz(t *testing.T) {
 	tests := []struct {
 		name     string
