@@ -472,9 +472,15 @@ func (s *Redis) Get(ctx context.Context, channel string) (*dixbot.Record, error)
 // application has moved on. Other errors: ErrNotFound (no active game), the
 // error of fn as is, ErrCorrupt, ErrSchemaTooNew, ErrUnavailable.
 //
-// ErrUnavailable after the write was sent does not say whether it was
-// applied (the reply may be what was lost). Retrying with the same
+// An update with an interactionID (a person's action) that reaches the
+// server after its caller's deadline writes nothing, so that one reported
+// failed is not applied later by a server or network that held it up.
+// Otherwise ErrUnavailable after the write was sent does not say whether
+// it was applied (the reply may be what was lost). Retrying with the same
 // interactionID is safe: it gives ErrDuplicate when the first try landed.
+// An update without one (the bot's own work: effects done, a deadline
+// claimed) is not checked against the clock: applied late, it still applies
+// to the version it read, and saves the script a TIME command.
 func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 	ctx, cancel := s.deadline(ctx)
 	defer cancel()
@@ -484,6 +490,10 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 		keys = append(keys, s.ixKey(channel, interactionID))
 	}
 	gameTTL, ixTTL := s.o.GameTTL.Milliseconds(), s.o.InteractionTTL.Milliseconds()
+	var by int64 // see writeBy: a person's action only
+	if interactionID != "" {
+		by = s.writeBy(ctx)
+	}
 	// indexed: an earlier try of this call wrote its due time to the
 	// index (a cluster writes it before the script), then lost the race;
 	// the index must then be written again, even when this try keeps the
@@ -538,9 +548,9 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 		if !rec.Due.IsZero() && (!rec.Due.Equal(due) || indexed) {
 			// The due index with the record (casIndexed).
 			indexed = true
-			res, err = s.casIndexed(ctx, keys, raw[:casTokenSize], val, gameTTL, ixTTL, s.writeBy(ctx), channel, rec.Due)
+			res, err = s.casIndexed(ctx, keys, raw[:casTokenSize], val, gameTTL, ixTTL, by, channel, rec.Due)
 		} else {
-			res, err = casScript.Run(ctx, s.rdb, keys, raw[:casTokenSize], val, gameTTL, ixTTL, s.writeBy(ctx)).Int()
+			res, err = casScript.Run(ctx, s.rdb, keys, raw[:casTokenSize], val, gameTTL, ixTTL, by).Int()
 		}
 		if err != nil {
 			s.recent.drop(gk)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -564,4 +566,36 @@ func TestRedisSentCounts(t *testing.T) {
 	assert.Len(t, due, 2)
 	c, tr = s.Sent()
 	assert.Equal(t, [2]uint64{3, 2}, [2]uint64{c - cmds, tr - trips}, "the index, then both records in one pipeline")
+}
+
+// TestRedisUpdateReadsTheClockForActionsOnly: the compare-and-set asks the
+// server's clock (TIME, to write nothing after the caller's deadline) for
+// an update with an interaction id, a person's action, and not for the
+// bot's own updates.
+func TestRedisUpdateReadsTheClockForActionsOnly(t *testing.T) {
+	if os.Getenv("REDIS_URL") != "" {
+		t.Skip("counts the commands of a server of its own")
+	}
+	srv := redistest.Start(t)
+	s := openRedis(t, srv, Options{})
+	create(t, s, "c1", "g")
+	timeCalls := func() int {
+		info, err := s.rdb.Info(ctxb, "commandstats").Result()
+		require.NoError(t, err)
+		for _, l := range strings.Split(info, "\n") {
+			if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "cmdstat_time:calls="); ok {
+				n, err := strconv.Atoi(rest[:strings.IndexByte(rest, ',')])
+				require.NoError(t, err)
+				return n
+			}
+		}
+		return 0
+	}
+	before := timeCalls()
+	_, err := s.Update(ctxb, "c1", "", incr)
+	require.NoError(t, err)
+	assert.Equal(t, before, timeCalls(), "the bot's own update")
+	_, err = s.Update(ctxb, "c1", "click", incr)
+	require.NoError(t, err)
+	assert.Equal(t, before+1, timeCalls(), "a person's action")
 }
