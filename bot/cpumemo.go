@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"math/rand/v2"
 	"strconv"
 
@@ -60,9 +59,7 @@ func (c *call) foresee(version uint32, build func(g *dix.Game, seat int) (dix.Ac
 	if foreseeOff {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(c.ctx, c.b.timeout)
-	r, err := c.b.store.Get(ctx, c.i.ChannelID)
-	cancel()
+	r, err := c.b.peek(c.ctx, c.i.ChannelID)
 	if err != nil || r.Finished || r.State == nil || r.Game != c.game {
 		return nil
 	}

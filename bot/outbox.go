@@ -220,10 +220,7 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 			upTo = m.NextEffect
 		}
 	}
-	sctx, cancel := context.WithTimeout(ctx, b.timeout)
-	fresh, err := b.store.Get(sctx, rec.Channel)
-	cancel()
-	if err == nil && !fresh.Finished && fresh.Version >= rec.Version {
+	if fresh, err := b.latest(ctx, rec); err == nil && !fresh.Finished && fresh.Version >= rec.Version {
 		rec = fresh
 	}
 	m, err := decodeMeta(rec.Meta)
@@ -282,7 +279,7 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 		}
 		return m.Missing, failed
 	}
-	sctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
 	defer cancel()
 	var mark *missing
 	after, err := b.store.Update(sctx, channel, "", onTable(func(r *dixbot.Record, cur *meta) error {
@@ -346,6 +343,44 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 		b.log.Info("the missing board is posted", "channel", channel, "missing_since", m.Missing.Since)
 	}
 	return mark, failed
+}
+
+// latestRecords is a store that knows, without a round trip, the latest
+// record this process wrote or read (store.Redis).
+type latestRecords interface {
+	Latest(channel string, version uint64) (*dixbot.Record, bool)
+}
+
+// latest is the newest record of rec's channel: the one this process
+// wrote or read last when the store keeps it (no round trip; a later
+// write of another process is then found by the compare-and-set of the
+// update that records the effects done), else as stored.
+func (b *Bot) latest(ctx context.Context, rec *dixbot.Record) (*dixbot.Record, error) {
+	if l, ok := b.store.(latestRecords); ok {
+		if fresh, ok := l.Latest(rec.Channel, rec.Version); ok {
+			if fresh == nil {
+				return rec, nil
+			}
+			return fresh, nil
+		}
+	}
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	defer cancel()
+	return b.store.Get(sctx, rec.Channel)
+}
+
+// peek is the channel's record as this process last wrote or read it when
+// the store keeps it (no round trip; another process may have written
+// since), else as stored: for work the update checks again.
+func (b *Bot) peek(ctx context.Context, channel string) (*dixbot.Record, error) {
+	if l, ok := b.store.(latestRecords); ok {
+		if rec, ok := l.Latest(channel, 0); ok && rec != nil {
+			return rec, nil
+		}
+	}
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	defer cancel()
+	return b.store.Get(sctx, channel)
 }
 
 // deferOutbox makes the channel's outbox due in wait, the time a rate

@@ -180,9 +180,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 			upTo = td.NextEffect
 		}
 	}
-	sctx, cancel := context.WithTimeout(ctx, b.timeout)
-	fresh, err := b.store.Get(sctx, rec.Channel)
-	cancel()
+	fresh, err := b.latest(ctx, rec)
 	switch {
 	case err == nil && fresh.Finished && fresh.Version >= rec.Version:
 		return nil // archived: its last effect was done
@@ -224,7 +222,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 	if done == 0 && !limited {
 		return failed
 	}
-	sctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
 	defer cancel()
 	after, err := b.store.Update(sctx, rec.Channel, "", func(r *dixbot.Record) error {
 		if r.Game != rec.Game {

@@ -1,6 +1,9 @@
 package store
 
-import "sync"
+import (
+	"encoding/binary"
+	"sync"
+)
 
 // recent keeps, by game key, the value this process last wrote or read,
 // so that Update can try its compare-and-set against it without reading
@@ -46,4 +49,13 @@ func (r *recent) drop(key string) {
 	defer r.mu.Unlock()
 	delete(r.cur, key)
 	delete(r.old, key)
+}
+
+// keptVersion is the record version of a kept value (see envelope.go),
+// ok false when it is too short to say.
+func keptVersion(val []byte) (uint64, bool) {
+	if len(val) < headerSize {
+		return 0, false
+	}
+	return binary.BigEndian.Uint64(val[8:16]), true
 }

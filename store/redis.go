@@ -458,6 +458,28 @@ func (s *Redis) Get(ctx context.Context, channel string) (*dixbot.Record, error)
 	return nil, notFound(channel)
 }
 
+// Latest answers, without asking the server, whether this process knows
+// a later version of channel's active record than version: the record it
+// last wrote or read there. It returns that record (ok true) when it is
+// later, nil and ok true when version is the latest it knows, and ok false
+// when it keeps nothing for channel, which only Get can then tell. Another
+// process may have written since: what it wrote is not known here.
+func (s *Redis) Latest(channel string, version uint64) (rec *dixbot.Record, ok bool) {
+	raw := s.recent.get(s.gameKey(channel))
+	v, ok := keptVersion(raw)
+	switch {
+	case !ok:
+		return nil, false
+	case v <= version:
+		return nil, true
+	}
+	rec, err := decode(channel, raw)
+	if err != nil {
+		return nil, false
+	}
+	return rec, true
+}
+
 // Update loads the active record, calls fn on it and writes it back with the
 // next version if nobody wrote in between: one EVALSHA when this store wrote
 // or read the record last and nobody wrote since (see recent), a GET and one

@@ -599,3 +599,45 @@ func TestRedisUpdateReadsTheClockForActionsOnly(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, before+1, timeCalls(), "a person's action")
 }
+
+// TestRedisLatest: Latest tells, without a command, the record this
+// process last wrote or read, when it is later than the version asked.
+func TestRedisLatest(t *testing.T) {
+	srv := redistest.Start(t)
+	s := openRedis(t, srv, Options{})
+	other := openRedis(t, srv, Options{Prefix: s.o.Prefix})
+	create(t, s, "c1", "g")
+	r2, err := s.Update(ctxb, "c1", "", incr)
+	require.NoError(t, err)
+	cmds, _ := s.Sent()
+
+	rec, ok := s.Latest("c1", r2.Version)
+	assert.True(t, ok)
+	assert.Nil(t, rec, "version 2 is the latest written here")
+	rec, ok = s.Latest("c1", 1)
+	require.True(t, ok)
+	require.NotNil(t, rec)
+	assert.Equal(t, r2.Version, rec.Version)
+	assert.Equal(t, 1, counter(t, rec))
+	_, ok = s.Latest("c9", 1)
+	assert.False(t, ok, "nothing kept")
+	after, _ := s.Sent()
+	assert.Equal(t, cmds, after, "nothing sent")
+
+	// Another process's write is not known until it is read.
+	_, err = other.Update(ctxb, "c1", "", incr)
+	require.NoError(t, err)
+	rec, ok = s.Latest("c1", r2.Version)
+	assert.True(t, ok)
+	assert.Nil(t, rec)
+	_, err = s.Get(ctxb, "c1")
+	require.NoError(t, err)
+	rec, ok = s.Latest("c1", r2.Version)
+	require.True(t, ok)
+	require.NotNil(t, rec)
+	assert.Equal(t, 2, counter(t, rec))
+
+	require.NoError(t, s.Finish(ctxb, "c1"))
+	_, ok = s.Latest("c1", 1)
+	assert.False(t, ok, "archived: nothing kept")
+}
