@@ -107,6 +107,7 @@ type Bot struct {
 	noPictures   bool
 	noFiles      sync.Map       // channel id -> struct{}: no Attach Files there (mayAttach)
 	channelLocks [64]sync.Mutex // runOutbox, by channel hash
+	folds        folds          // effects done, recorded with the channel's next change (fold.go)
 
 	mu       sync.Mutex
 	closing  bool
@@ -272,6 +273,7 @@ func (b *Bot) Close(ctx context.Context) error {
 	go func() { b.inflight.Wait(); close(done) }()
 	select {
 	case <-done:
+		b.writeFolds(ctx)
 		return nil
 	case <-ctx.Done():
 		return fmt.Errorf("bot: close: %w", ctx.Err())
@@ -746,12 +748,16 @@ func (c *call) change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 				return err
 			}
 		}
-		r, err = c.b.store.Update(ctx, c.i.ChannelID, c.i.ID, func(r *dixbot.Record) error {
+		apply, fd := c.b.withFold(c.i.ChannelID, func(r *dixbot.Record) error {
 			if r.Game != c.game {
 				return otherGame(gameTitle(r.Game))
 			}
 			return fn(r)
 		})
+		r, err = c.b.store.Update(ctx, c.i.ChannelID, c.i.ID, apply)
+		if err == nil && fd != nil {
+			c.b.folds.drop(c.i.ChannelID, fd)
+		}
 		if unsure && errors.Is(err, dixbot.ErrDuplicate) {
 			// A try that looked failed landed in between.
 			r, err = c.b.store.Get(ctx, c.i.ChannelID)

@@ -129,7 +129,8 @@ func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf tim
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	late := time.Duration(-1)
 	var tried uint32 // the effects owed before this claim: another process may have done some
-	rec, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
+	fd := b.folds.get(channel) // effects done whose record waits (fold.go)
+	claim := func(r *dixbot.Record) error {
 		late = -1
 		if r.Due.IsZero() || r.Due.After(asOf) {
 			return errNothingToDo
@@ -141,8 +142,11 @@ func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf tim
 		if err != nil {
 			return err
 		}
-		tried = m.NextEffect
 		now := b.now()
+		if fd != nil {
+			fd.apply(r, m, now)
+		}
+		tried = m.NextEffect
 		if late, err = b.onClock(r, m, now); err != nil {
 			return err
 		}
@@ -157,8 +161,12 @@ func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf tim
 		}
 		r.Meta = m.encode()
 		return nil
-	})
+	}
+	rec, err := b.store.Update(sctx, channel, "", claim)
 	cancel()
+	if fd != nil && err == nil {
+		b.folds.drop(channel, fd) // written with the claim
+	}
 	switch {
 	case errors.Is(err, errContractDue):
 		return b.runContractDue(ctx, d, channel, asOf)
@@ -232,11 +240,22 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 		board: m.Board, ping: m.Ping, users: m.PingUsers, boardVia: m.BoardVia, pingVia: m.PingVia, scores: m.Scores}
 	x.boardVia = newestVia(x.boardVia, ix, x.board, x.now)
 	var done uint32
+	// A fold waiting (fold.go): its effects are done already.
+	waiting := b.folds.get(channel)
+	if waiting != nil && waiting.origin == m.Origin {
+		done = waiting.done
+		x.boardVia = newestVia(x.boardVia, waiting.via, x.board, x.now)
+	} else {
+		waiting = nil
+	}
 	var failed, refused error // refused: the board or scoreboard Discord refused for good
 	var rest *effect          // what is left of the effect a later step of which failed
 	refusedKind, posted := "", false
 	clockAt := b.now() // the clock held while the board was missing runs again from here
 	for i, e := range m.Outbox {
+		if e.ID <= done {
+			continue // done by a batch whose record waits (fold)
+		}
 		if m.Missing != nil && held(e.Kind) {
 			if e.Kind == effBoard && supersededBoard(m.Outbox[i+1:]) {
 				done = e.ID
@@ -278,6 +297,18 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 			b.deferOutbox(ctx, channel, wait)
 		}
 		return m.Missing, failed
+	}
+	if b.foldsOn() && failed == nil && refused == nil && rest == nil && !posted && !x.edited && m.Missing == nil &&
+		done == m.Outbox[len(m.Outbox)-1].ID && x.board == m.Board && x.ping == m.Ping && x.pingVia == m.PingVia &&
+		slices.Equal(x.users, m.PingUsers) && x.scores == m.Scores {
+		// Nothing the table records changed: the effects are recorded
+		// done with the channel's next change (fold.go).
+		fd := &fold{origin: m.Origin, done: done, board: x.board}
+		if x.boardVia != m.BoardVia {
+			fd.via = x.boardVia
+		}
+		b.later(channel, fd)
+		return nil, nil
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
 	defer cancel()
@@ -325,6 +356,9 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 			b.obs.StoreError("update")
 		}
 		return m.Missing, errors.Join(failed, fmt.Errorf("recording the effects done: %w", err))
+	}
+	if waiting != nil {
+		b.folds.drop(channel, waiting) // written with these
 	}
 	if after != nil {
 		b.wakeAt(after.Due)

@@ -1,0 +1,165 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/dixgame/dixbot"
+)
+
+// Effects done but not yet recorded. A batch of DIX effects that changed
+// nothing the table records (no message posted, retired or refused, no
+// board edited: most often a click whose answer already showed its change
+// on the board) need not be recorded done by a write of its own: this
+// process records it with the channel's next change it makes (a click,
+// its due work, the next batch's record), or on its own foldWait after
+// the batch if no change came first. Until then the record stays due at
+// the end of the grace (outboxGrace), so a process that dies with a fold
+// unwritten leaves its effects to be taken over, exactly as if it had died
+// before doing them; they are edits of the board to the game as it stands
+// and ping edits, which are idempotent.
+//
+// Only a store that keeps the records this process wrote (store.Redis)
+// folds: there the separate write is a round trip to the server; the
+// embedded store writes at once, as it always did.
+
+// foldWait is how long a fold waits for the channel's next change before
+// it is written on its own: within the grace, with a margin for the write.
+const foldWait = outboxGrace - 500*time.Millisecond
+
+// fold is the record of a batch of effects done: the effects of the table
+// origin numbered up to done leave the outbox; via, when set, is the
+// interaction that now edits board (the newest click on it).
+type fold struct {
+	origin string
+	done   uint32
+	board  string
+	via    *via
+}
+
+// folds are the folds waiting, by channel. Safe for concurrent use.
+type folds struct {
+	mu sync.Mutex
+	m  map[string]*fold
+}
+
+func (f *folds) get(channel string) *fold {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.m[channel]
+}
+
+func (f *folds) put(channel string, fd *fold) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.m == nil {
+		f.m = map[string]*fold{}
+	}
+	f.m[channel] = fd
+}
+
+// drop forgets fd, once written, unless a later fold replaced it.
+func (f *folds) drop(channel string, fd *fold) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.m[channel] == fd {
+		delete(f.m, channel)
+	}
+}
+
+// all takes every fold waiting.
+func (f *folds) all() map[string]*fold {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m := f.m
+	f.m = nil
+	return m
+}
+
+// apply records fd on the table m of r: the effects it did leave the
+// outbox, and the record is due only for what is left. It reports
+// whether fd is of this table (the same origin, effects still there).
+func (fd *fold) apply(r *dixbot.Record, m *meta, now time.Time) bool {
+	if m.Origin != fd.origin || len(m.Outbox) == 0 || m.Outbox[0].ID > fd.done {
+		return false
+	}
+	m.Outbox = slices.DeleteFunc(m.Outbox, func(e effect) bool { return e.ID <= fd.done })
+	if fd.via != nil && m.Board == fd.board {
+		m.BoardVia = newestVia(m.BoardVia, fd.via, m.Board, now)
+	}
+	if len(m.Outbox) == 0 && m.Missing == nil {
+		r.Due = time.Time{} // the clock's next moment, if any
+	}
+	m.setDue(r, now)
+	return true
+}
+
+// foldsOn reports whether this bot folds: its store keeps the records
+// this process wrote.
+func (b *Bot) foldsOn() bool {
+	_, ok := b.store.(latestRecords)
+	return ok
+}
+
+// withFold is fn run on a DIX record of channel after the fold waiting
+// there, if any, is applied; fd is that fold (nil: none), to drop once the
+// update is written.
+func (b *Bot) withFold(channel string, fn func(*dixbot.Record) error) (func(*dixbot.Record) error, *fold) {
+	fd := b.folds.get(channel)
+	if fd == nil {
+		return fn, nil
+	}
+	return func(r *dixbot.Record) error {
+		if r.Game == "" {
+			if m, err := decodeMeta(r.Meta); err == nil && fd.apply(r, m, b.now()) {
+				r.Meta = m.encode()
+			}
+		}
+		return fn(r)
+	}, fd
+}
+
+// later folds fd: it waits for the channel's next change, and is written
+// on its own after foldWait.
+func (b *Bot) later(channel string, fd *fold) {
+	b.folds.put(channel, fd)
+	time.AfterFunc(foldWait, func() {
+		if b.folds.get(channel) != fd {
+			return // written with a change, or replaced by a later one
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
+		defer cancel()
+		b.writeFold(ctx, channel, fd)
+	})
+}
+
+// writeFold writes fd on its own.
+func (b *Bot) writeFold(ctx context.Context, channel string, fd *fold) {
+	after, err := b.store.Update(ctx, channel, "", onTable(func(r *dixbot.Record, m *meta) error {
+		if !fd.apply(r, m, b.now()) {
+			return errNothingToDo
+		}
+		return nil
+	}))
+	b.folds.drop(channel, fd)
+	switch {
+	case err == nil:
+		b.wakeAt(after.Due)
+	case errors.Is(err, errNothingToDo), errors.Is(err, dixbot.ErrNotFound):
+	default:
+		if isStoreFailure(err) && b.obs != nil {
+			b.obs.StoreError("update")
+		}
+		b.log.Warn("could not record the effects done; they are left for later", "channel", channel, "err", err)
+	}
+}
+
+// writeFolds writes every fold waiting, as the process stops.
+func (b *Bot) writeFolds(ctx context.Context) {
+	for channel, fd := range b.folds.all() {
+		b.writeFold(ctx, channel, fd)
+	}
+}
