@@ -128,7 +128,7 @@ func (b *Bot) RunDue(ctx context.Context, s *discordgo.Session, channel string, 
 func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf time.Time) error {
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	late := time.Duration(-1)
-	var tried uint32 // the effects owed before this claim: another process may have done some
+	var tried uint32           // the effects owed before this claim: another process may have done some
 	fd := b.folds.get(channel) // effects done whose record waits (fold.go)
 	claim := func(r *dixbot.Record) error {
 		late = -1
