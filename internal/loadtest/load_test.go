@@ -101,6 +101,10 @@ func TestRunPlaysEveryGameToItsEnd(t *testing.T) {
 	assert.Zero(t, b.Log.Errors, "errors in the bot's log: %v", b.Log.First)
 
 	assert.Positive(t, rep.Redis.Commands)
+	require.NotNil(t, rep.Redis.Sent, "the bot's count of what it sent to Redis was read")
+	assert.Positive(t, rep.Redis.Sent.RoundTrips)
+	assert.LessOrEqual(t, rep.Redis.Sent.RoundTrips, rep.Redis.Sent.Commands)
+	assert.Less(t, rep.Redis.Sent.Commands, uint64(rep.Redis.Commands), "the server also counts what its scripts run")
 	assert.Positive(t, rep.Discord.InteractionToken)
 	assert.Positive(t, rep.Machine.CPUs)
 	assert.Contains(t, progress.String(), "answers", "progress lines")
@@ -109,6 +113,7 @@ func TestRunPlaysEveryGameToItsEnd(t *testing.T) {
 	rep.Print(&out)
 	assert.Contains(t, out.String(), "p99")
 	assert.Contains(t, out.String(), "ms per interaction")
+	assert.Contains(t, out.String(), "round trips")
 }
 
 // TestRunPlaysQwixxToTheEnd runs the load on Qwixx at its smallest: three
