@@ -84,7 +84,7 @@ func TestLobby(t *testing.T) {
 	assert.True(t, rec.State.Opts.BustVariant)
 	board := h.board()
 	assert.NotEqual(t, lobby.id, board.id)
-	assert.Equal(t, locales.T("fr", "board_title", map[string]any{"Turn": 1, "Name": m.name("fr", rec.State.Active)}), board.embeds[0].Title)
+	assert.Equal(t, locales.T("fr", "dix_board_title", map[string]any{"Turn": 1, "Name": m.name("fr", rec.State.Active)}), board.embeds[0].Title)
 	if first := m.Seats[rec.State.ToAct()].ID; first != "u1" {
 		assert.Equal(t, "<@"+first+">", board.content, "the first player is pinged")
 		assert.Equal(t, []string{first}, board.mentions.Users)
@@ -251,7 +251,7 @@ func TestForgedCustomIDs(t *testing.T) {
 	}
 	h.unchanged(before)
 	// A forged card in a buy select is refused too.
-	assert.Equal(t, enT("err_bad_card", nil), h.clickOn("u1", board, customID(verbBuySelect, 0), "zz").ephemeralText())
+	assert.Equal(t, enT("dix_err_bad_card", nil), h.clickOn("u1", board, customID(verbBuySelect, 0), "zz").ephemeralText())
 	h.unchanged(before)
 }
 
@@ -291,7 +291,7 @@ func TestBidPromptAndModal(t *testing.T) {
 	for range 2 {
 		r := h.clickOn("u2", prompt, over)
 		assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-		assert.Equal(t, "⚠️ "+enT("err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid})+"\n"+promptText, prompt.content)
+		assert.Equal(t, "⚠️ "+enT("dix_err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid})+"\n"+promptText, prompt.content)
 		assert.NotEmpty(t, findIDs(prompt, verbBidAmount), "the prompt keeps its buttons")
 	}
 	// The custom amount opens a modal; garbage in it is refused.
@@ -303,13 +303,13 @@ func TestBidPromptAndModal(t *testing.T) {
 		assert.Contains(t, txt, "Nothing changed", "input %q", bad)
 	}
 	txt := h.submit("u2", prompt, modalID, map[string]string{fieldAmount: itoa(ch.MaxBid + 5)}).ephemeralText()
-	assert.Equal(t, enT("err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}), txt)
+	assert.Equal(t, enT("dix_err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}), txt)
 	h.unchanged(before)
 
 	// A good amount: the prompt is replaced by a confirmation, the board is edited.
 	r = h.submit("u2", prompt, modalID, map[string]string{fieldAmount: " 3 "})
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	assert.Equal(t, enT("done_bid", map[string]any{"Amount": 3}), prompt.content)
+	assert.Equal(t, enT("dix_done_bid", map[string]any{"Amount": 3}), prompt.content)
 	rec, _ = h.record()
 	assert.Equal(t, 3, rec.State.Auction.HighBid)
 	assert.Contains(t, board.embeds[0].Description, "Bob bids 3")
@@ -341,7 +341,7 @@ func TestAuctionPaymentPicker(t *testing.T) {
 	require.True(t, pay.ephemeral)
 	assert.Contains(t, pay.content, "4 tokens")
 	picker := h.clickOn("u2", pay, h.mustFind(pay, verbAuctOther)).shown(pay)
-	assert.Contains(t, picker.content, enT("pick_status_empty", map[string]any{"Price": 4}))
+	assert.Contains(t, picker.content, enT("dix_pick_status_empty", map[string]any{"Price": 4}))
 	ok := h.mustFind(picker, verbPickOK)
 	assert.True(t, disabled(picker, ok), "nothing picked: no payment yet")
 
@@ -352,9 +352,9 @@ func TestAuctionPaymentPicker(t *testing.T) {
 		arg  string
 		want string
 	}{
-		{"too little", "w.2.0.0", enT("err_payment_short_amounts", map[string]any{"Paid": 2, "Price": 4})},
-		{"tokens not owned", "w.0.2.0", enT("err_not_owned", nil)},
-		{"too much (R3)", "w.5.0.0", enT("pick_superfluous", map[string]any{"Price": 4})},
+		{"too little", "w.2.0.0", enT("dix_err_payment_short_amounts", map[string]any{"Paid": 2, "Price": 4})},
+		{"tokens not owned", "w.0.2.0", enT("dix_err_not_owned", nil)},
+		{"too much (R3)", "w.5.0.0", enT("dix_pick_superfluous", map[string]any{"Price": 4})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := h.clickOn("u2", picker, customID(verbPickOK, h.snapSeq(), tc.arg))
@@ -511,7 +511,7 @@ func TestEveryErrorHasAMessage(t *testing.T) {
 	assert.Equal(t, outcomeError, outcome)
 	assert.True(t, unexpected)
 	key, _, outcome, _ = classify(fmt.Errorf("wrapped: %w", dix.ErrIdenticalCard))
-	assert.Equal(t, "err_identical_card", key)
+	assert.Equal(t, "dix_err_identical_card", key)
 	assert.Equal(t, outcomeRefused, outcome)
 }
 
@@ -519,13 +519,13 @@ func TestRulesHandAndBoard(t *testing.T) {
 	h := newHarness(t)
 	h.locale = discordgo.French
 	r := h.command("u1", "rules")
-	assert.Equal(t, locales.T("fr", "rules_title", nil), r.response().Data.Embeds[0].Title)
+	assert.Equal(t, locales.T("fr", "dix_rules_title", nil), r.response().Data.Embeds[0].Title)
 	assert.NotZero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral)
 
 	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	r = h.command("u2", "hand")
 	e := r.response().Data.Embeds[0]
-	assert.Equal(t, locales.T("fr", "hand_title", map[string]any{"Name": "Bob"}), e.Title)
+	assert.Equal(t, locales.T("fr", "dix_hand_title", map[string]any{"Name": "Bob"}), e.Title)
 	assert.NotZero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral)
 	assert.Equal(t, enT("err_not_in_game", nil), func() string { h.locale = discordgo.EnglishGB; return h.command("u9", "hand").ephemeralText() }())
 
@@ -560,10 +560,10 @@ func TestAbandon(t *testing.T) {
 	assert.Empty(t, board.components)
 	// The old board says the game was abandoned, with nobody to act.
 	require.Len(t, board.embeds, 1)
-	assert.Equal(t, enT("board_title_abandoned", nil), board.embeds[0].Title)
+	assert.Equal(t, enT("dix_board_title_abandoned", nil), board.embeds[0].Title)
 	assert.Contains(t, board.embeds[0].Description, enT("abandon_public", map[string]any{"Name": "Alice"}))
 	for _, f := range board.embeds[0].Fields {
-		assert.NotContains(t, f.Name, enT("marker_to_act", nil))
+		assert.NotContains(t, f.Name, enT("dix_marker_to_act", nil))
 	}
 	// One public notice: the old board says it, no message of its own.
 	assert.Empty(t, r.sends())
@@ -637,10 +637,10 @@ func TestTurnBoundaryPostsFreshBoard(t *testing.T) {
 	assert.Contains(t, old.embeds[0].Description, "Alice stops")
 	// Nothing in the market: the turn ends by itself, and the board says why.
 	r := h.clickOn("u1", old, h.mustFind(old, verbNumbers))
-	assert.Contains(t, old.embeds[0].Description, enT("log_auto_end", map[string]any{"Name": "Alice"}))
+	assert.Contains(t, old.embeds[0].Description, enT("dix_log_auto_end", map[string]any{"Name": "Alice"}))
 
 	// The old board became the turn's summary, without buttons.
-	assert.Equal(t, enT("summary_title", map[string]any{"Turn": 1, "Name": "Alice"}), old.embeds[0].Title)
+	assert.Equal(t, enT("dix_summary_title", map[string]any{"Turn": 1, "Name": "Alice"}), old.embeds[0].Title)
 	assert.Contains(t, old.embeds[0].Description, "Alice draws 🟩3.")
 	assert.Contains(t, old.embeds[0].Description, "Alice takes 1 number card: 🟩3.")
 	assert.Empty(t, old.components)
@@ -651,7 +651,7 @@ func TestTurnBoundaryPostsFreshBoard(t *testing.T) {
 	assert.Equal(t, []string{"u2"}, sends[0].AllowedMentions.Users)
 	nb := h.board()
 	assert.NotEqual(t, old.id, nb.id)
-	assert.Equal(t, enT("board_title", map[string]any{"Turn": 2, "Name": "Bob"}), nb.embeds[0].Title)
+	assert.Equal(t, enT("dix_board_title", map[string]any{"Turn": 2, "Name": "Bob"}), nb.embeds[0].Title)
 	_, m := h.record()
 	assert.Empty(t, m.TurnLog, "the new turn's log starts empty")
 	checkAllCalls(t, h.rec.calls)
@@ -783,13 +783,13 @@ func TestBuyWithChosenPayment(t *testing.T) {
 	assert.Equal(t, []string{"b2", "g3"}, selectOptions(back, h.mustFind(back, verbBuySelect)))
 	pay = h.clickOn("u2", back, h.mustFind(back, verbBuySelect), "g3").shown(back)
 	picker := h.clickOn("u2", pay, h.mustFind(pay, verbBuyOther)).shown(pay)
-	assert.Contains(t, picker.content, enT("pick_title_buy", map[string]any{"Price": 3, "Card": "🟩3", "CardName": "green 3"}))
+	assert.Contains(t, picker.content, enT("dix_pick_title_buy", map[string]any{"Price": 3, "Card": "🟩3", "CardName": "green 3"}))
 	checkAllCalls(t, h.rec.calls)
 
 	// Bob's cards: 🟧4, his last one, is offered with what it costs him.
 	cardsID := h.mustFind(picker, verbPickCards)
 	assert.Equal(t, []string{"0"}, selectOptions(picker, cardsID))
-	assert.Contains(t, dumpComponents(picker.components), enT("pick_card_last", nil))
+	assert.Contains(t, dumpComponents(picker.components), enT("dix_pick_card_last", nil))
 
 	before := h.snap()
 	h.clickOn("u2", picker, cardsID, "0")
@@ -872,7 +872,7 @@ func TestWinningBidOpensThePayment(t *testing.T) {
 	rec, _ = h.record()
 	assert.Equal(t, dix.PhaseDraw, rec.State.Phase)
 	assert.Equal(t, 3, rec.State.Players[0].Money)
-	assert.Equal(t, enT("done_pay", map[string]any{"Payment": "2 tokens"}), aprompt.content)
+	assert.Equal(t, enT("dix_done_pay", map[string]any{"Payment": "2 tokens"}), aprompt.content)
 }
 
 // TestOnlyPaymentIsMadeByItself: a winner whom only one payment covers
@@ -886,7 +886,7 @@ func TestOnlyPaymentIsMadeByItself(t *testing.T) {
 	rec, _ := h.record()
 	assert.Equal(t, dix.PhaseDraw, rec.State.Phase, "Alice had only tokens: 2 tokens is the only payment")
 	assert.Equal(t, 3, rec.State.Players[0].Money)
-	assert.Contains(t, board.embeds[0].Description, enT("log_auto_pay", map[string]any{"Name": "Alice", "Payment": "2 tokens"}))
+	assert.Contains(t, board.embeds[0].Description, enT("dix_log_auto_pay", map[string]any{"Name": "Alice", "Payment": "2 tokens"}))
 }
 
 func TestOnlyPayment(t *testing.T) {
@@ -968,8 +968,8 @@ func TestSoloBuyCapacity(t *testing.T) {
 	for _, f := range hand.Fields {
 		text += f.Value + "\n"
 	}
-	assert.Contains(t, text, enT("hand_capacity_buy", map[string]any{"Amount": 6}))
-	assert.Contains(t, text, enT("hand_capacity_bid", map[string]any{"Amount": 5}))
+	assert.Contains(t, text, enT("dix_hand_capacity_buy", map[string]any{"Amount": 6}))
+	assert.Contains(t, text, enT("dix_hand_capacity_bid", map[string]any{"Amount": 5}))
 }
 
 // TestStaleClickOnABoardLeftBehind: a click on the current board as it
@@ -1069,7 +1069,7 @@ func TestForcedDecisionsAreTaken(t *testing.T) {
 			r = h.clickOn("u2", board, h.mustFind(board, verbPass))
 			rec, _ := h.record()
 			assert.Equal(t, 0, rec.State.ToAct(), "Chloé passed by herself")
-			assert.Contains(t, board.embeds[0].Description, locales.T(lang, "log_auto_pass", map[string]any{"Name": "Chloé", "Min": 1}))
+			assert.Contains(t, board.embeds[0].Description, locales.T(lang, "dix_log_auto_pass", map[string]any{"Name": "Chloé", "Min": 1}))
 			assert.Empty(t, r.sends())
 		})
 	}

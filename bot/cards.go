@@ -25,9 +25,11 @@ func colorKey(c dix.Color) string {
 }
 
 func colorEmoji(lang string, c dix.Color) string {
-	return locales.T(lang, "emoji_"+colorKey(c), nil)
+	return locales.T(lang, "dix_emoji_"+colorKey(c), nil)
 }
-func colorName(lang string, c dix.Color) string { return locales.T(lang, "color_"+colorKey(c), nil) }
+func colorName(lang string, c dix.Color) string {
+	return locales.T(lang, "dix_color_"+colorKey(c), nil)
+}
 
 // cardTexts caches cardText for every valid card in every language: boards
 // show many cards and the strings never change.
@@ -72,17 +74,17 @@ func renderCardText(lang string, c dix.Card) string {
 	d := map[string]any{"Value": int(c.Value), "Emoji": colorEmoji(lang, c.Color)}
 	switch c.Kind {
 	case dix.KindNumber:
-		return locales.T(lang, "card_number", d)
+		return locales.T(lang, "dix_card_number", d)
 	case dix.KindColorWild:
-		return locales.T(lang, "card_color_wild", d)
+		return locales.T(lang, "dix_card_color_wild", d)
 	case dix.KindBlackWild:
-		return locales.T(lang, "card_black_wild", d)
+		return locales.T(lang, "dix_card_black_wild", d)
 	case dix.KindSuperWild:
-		return locales.T(lang, "card_super_wild", d)
+		return locales.T(lang, "dix_card_super_wild", d)
 	case dix.KindCurrency:
-		return locales.T(lang, "card_currency", d)
+		return locales.T(lang, "dix_card_currency", d)
 	}
-	return locales.T(lang, "card_unknown", nil)
+	return locales.T(lang, "dix_card_unknown", nil)
 }
 
 // cardName is the card in words ("green 7", "7 vert").
@@ -90,17 +92,17 @@ func cardName(lang string, c dix.Card) string {
 	d := map[string]any{"Value": int(c.Value), "Color": colorName(lang, c.Color)}
 	switch c.Kind {
 	case dix.KindNumber:
-		return locales.T(lang, "name_number", d)
+		return locales.T(lang, "dix_name_number", d)
 	case dix.KindColorWild:
-		return locales.T(lang, "name_color_wild", d)
+		return locales.T(lang, "dix_name_color_wild", d)
 	case dix.KindBlackWild:
-		return locales.T(lang, "name_black_wild", d)
+		return locales.T(lang, "dix_name_black_wild", d)
 	case dix.KindSuperWild:
-		return locales.T(lang, "name_super_wild", d)
+		return locales.T(lang, "dix_name_super_wild", d)
 	case dix.KindCurrency:
-		return locales.T(lang, "name_currency", d)
+		return locales.T(lang, "dix_name_currency", d)
 	}
-	return locales.T(lang, "card_unknown", nil)
+	return locales.T(lang, "dix_card_unknown", nil)
 }
 
 // cardsText lists cards in compact form, or "none".
@@ -143,10 +145,10 @@ func byColor(lang string, cards []dix.Card, withWilds bool) string {
 		for i, n := range v {
 			parts[i] = itoa(n)
 		}
-		lines = append(lines, locales.T(lang, "color_line", map[string]any{"Emoji": colorEmoji(lang, col), "Values": strings.Join(parts, " ")}))
+		lines = append(lines, locales.T(lang, "dix_color_line", map[string]any{"Emoji": colorEmoji(lang, col), "Values": strings.Join(parts, " ")}))
 	}
 	if withWilds && len(wilds) > 0 {
-		lines = append(lines, locales.T(lang, "wilds_line", map[string]any{"Cards": cardsText(lang, wilds)}))
+		lines = append(lines, locales.T(lang, "dix_wilds_line", map[string]any{"Cards": cardsText(lang, wilds)}))
 	}
 	if len(lines) == 0 {
 		return locales.T(lang, "none", nil)
@@ -158,16 +160,16 @@ func byColor(lang string, cards []dix.Card, withWilds bool) string {
 func paymentText(lang string, p dix.Payment) string {
 	var parts []string
 	if p.Money > 0 {
-		parts = append(parts, locales.N(lang, "pay_tokens", p.Money, nil))
+		parts = append(parts, locales.N(lang, "dix_pay_tokens", p.Money, nil))
 	}
 	if p.Consolation > 0 {
-		parts = append(parts, locales.N(lang, "pay_consolation", p.Consolation, nil))
+		parts = append(parts, locales.N(lang, "dix_pay_consolation", p.Consolation, nil))
 	}
 	if len(p.Cards) > 0 {
-		parts = append(parts, locales.N(lang, "pay_cards", len(p.Cards), map[string]any{"Cards": cardsText(lang, p.Cards)}))
+		parts = append(parts, locales.N(lang, "dix_pay_cards", len(p.Cards), map[string]any{"Cards": cardsText(lang, p.Cards)}))
 	}
 	if len(parts) == 0 {
-		return locales.T(lang, "pay_nothing", nil)
+		return locales.T(lang, "dix_pay_nothing", nil)
 	}
 	return strings.Join(parts, locales.T(lang, "list_sep", nil))
 }

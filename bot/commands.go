@@ -172,7 +172,7 @@ func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) er
 		return c.gameLog(0)
 	case "rules":
 		c.ephemeral("", nil, &discordgo.MessageEmbed{
-			Title: locales.T(c.lang, "rules_title", nil), Description: locales.T(c.lang, "rules_body", nil), Color: colorPrompt,
+			Title: locales.T(c.lang, "dix_rules_title", nil), Description: locales.T(c.lang, "dix_rules_body", nil), Color: colorPrompt,
 		})
 		return nil
 	case "leave":

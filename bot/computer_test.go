@@ -76,11 +76,11 @@ func TestHint(t *testing.T) {
 			require.NotZero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "only the player sees it")
 			require.Len(t, resp.Data.Embeds, 1)
 			text := resp.Data.Embeds[0].Description
-			assert.Contains(t, text, locales.T(lang, "hint_odds", map[string]any{"Bust": pct(o.Bust()), "Left": o.Left, "Wild": pct(o.Wild)}))
-			assert.Contains(t, text, locales.T(lang, "hint_bust_total", map[string]any{"Number": 8, "Chance": pct(o.BustTotal)}), "a number of 8 or more busts a total of 3")
-			assert.Contains(t, text, locales.T(lang, "hint_gain", map[string]any{"Points": points(lang, o.Gain)}))
+			assert.Contains(t, text, locales.T(lang, "dix_hint_odds", map[string]any{"Bust": pct(o.Bust()), "Left": o.Left, "Wild": pct(o.Wild)}))
+			assert.Contains(t, text, locales.T(lang, "dix_hint_bust_total", map[string]any{"Number": 8, "Chance": pct(o.BustTotal)}), "a number of 8 or more busts a total of 3")
+			assert.Contains(t, text, locales.T(lang, "dix_hint_gain", map[string]any{"Points": points(lang, o.Gain)}))
 			adv := computer.Advise(rec.State, 0, nil)
-			assert.Contains(t, text, locales.T(lang, "hint_do_"+actionKey(adv.Action.Kind), nil))
+			assert.Contains(t, text, locales.T(lang, "dix_hint_do_"+actionKey(adv.Action.Kind), nil))
 
 			assert.Equal(t, locales.T(lang, "err_not_your_turn", map[string]any{"Name": "Alice"}), h.command("u2", "hint").ephemeralText())
 			assert.Equal(t, locales.T(lang, "err_not_in_game", nil), h.command("u9", "hint").ephemeralText())
@@ -106,7 +106,7 @@ func TestBoardAfterTheEnd(t *testing.T) {
 			assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "for the whole channel")
 			assert.Equal(t, locales.T(lang, "board_archived", nil), resp.Data.Content)
 			require.Len(t, resp.Data.Embeds, 1)
-			assert.Equal(t, locales.T(lang, "score_title", nil), resp.Data.Embeds[0].Title)
+			assert.Equal(t, locales.T(lang, "dix_score_title", nil), resp.Data.Embeds[0].Title)
 			assert.Empty(t, r.sends(), "nothing sent with the bot's token")
 			checkAllCalls(t, h.rec.calls)
 		})
@@ -252,12 +252,12 @@ func TestNoBreakInsideValues(t *testing.T) {
 	for _, lang := range locales.Languages {
 		wild := cardText(lang, dix.Card{Kind: dix.KindColorWild, Color: dix.Green})
 		assert.True(t, strings.HasSuffix(wild, "\u2060#"), "%s: %q", lang, wild)
-		for _, key := range []string{"player_tokens", "player_consolation"} {
+		for _, key := range []string{"dix_player_tokens", "dix_player_consolation"} {
 			s := locales.N(lang, key, 7, nil)
 			assert.Contains(t, s, "\u00a07\u00a0", "%s %s: %q", lang, key, s)
 			assert.NotContains(t, s, " 7", "%s %s", lang, key)
 		}
-		footer := locales.T(lang, "footer_solo", map[string]any{"Level": 7, "LevelName": "x"})
+		footer := locales.T(lang, "dix_footer_solo", map[string]any{"Level": 7, "LevelName": "x"})
 		assert.Contains(t, footer, "\u00a07 ", "%s: %q", lang, footer)
 	}
 }

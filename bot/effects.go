@@ -117,7 +117,7 @@ func pingEffect(m *meta, g *dix.Game, out played, clicker, guild, channel string
 	key := ""
 	switch g.Phase {
 	case dix.PhaseAuction:
-		key = "ping_auction"
+		key = "dix_ping_auction"
 		min := a.HighBid + 1
 		if g.Solo() {
 			min = max(min, 5)
@@ -129,7 +129,7 @@ func pingEffect(m *meta, g *dix.Game, out played, clicker, guild, channel string
 			}
 		}
 	case dix.PhaseAuctionPay:
-		key = "ping_pay"
+		key = "dix_ping_pay"
 		if u := m.present(g.ToAct()); u != "" && u != clicker {
 			users = append(users, u)
 		}

@@ -173,15 +173,15 @@ func applyForced(lang string, m *meta, g *dix.Game, memo cpuMemo, record bool) (
 		key := ""
 		switch {
 		case k == dix.ActStop:
-			key = "log_auto_stop"
+			key = "dix_log_auto_stop"
 		case k == dix.ActPass:
-			key = "log_auto_pass"
+			key = "dix_log_auto_pass"
 		case k == dix.ActPay:
-			key = "log_auto_pay"
+			key = "dix_log_auto_pay"
 		case g.Phase == dix.PhaseFinalBuy:
-			key = "log_auto_skip"
+			key = "dix_log_auto_skip"
 		default:
-			key = "log_auto_end"
+			key = "dix_log_auto_end"
 		}
 		if k == dix.ActPass {
 			// Choices gives no minimum when the bid is out of reach: the
@@ -373,13 +373,13 @@ func confirmText(text func(lang string, a dix.Action) string) confirmFunc {
 func (out played) summaryTitle() string {
 	lang := out.m.Lang
 	if out.final {
-		return locales.T(lang, "summary_title_final", nil)
+		return locales.T(lang, "dix_summary_title_final", nil)
 	}
 	// One title per turn the summary holds: the active player's, then
 	// those played at once after it.
-	title := locales.T(lang, "summary_title", map[string]any{"Turn": out.turn, "Name": out.m.name(lang, out.active)})
+	title := locales.T(lang, "dix_summary_title", map[string]any{"Turn": out.turn, "Name": out.m.name(lang, out.active)})
 	for i, s := range out.played {
-		title += " · " + locales.T(lang, "summary_title", map[string]any{"Turn": out.turn + 1 + i, "Name": out.m.name(lang, s)})
+		title += " · " + locales.T(lang, "dix_summary_title", map[string]any{"Turn": out.turn + 1 + i, "Name": out.m.name(lang, s)})
 	}
 	return truncate(title, 256)
 }
@@ -498,7 +498,7 @@ func (c *call) simpleAction(p parsedID) error {
 		return dix.Action{Kind: kind}, nil
 	}, confirmText(func(lang string, a dix.Action) string {
 		if kind == dix.ActPass {
-			return locales.T(lang, "done_pass", nil)
+			return locales.T(lang, "dix_done_pass", nil)
 		}
 		return locales.T(lang, "done_generic", nil)
 	}))
@@ -525,7 +525,7 @@ func (c *call) offerMarket() {
 	if !hasAction(ch, dix.ActBuy) || len(ch.Buyable) == 0 {
 		return
 	}
-	c.ephemeral(locales.T(c.lang, "prompt_buy", map[string]any{"Capacity": g.BuyCapacity(s)}), buySelects(c.lang, m.version(g), ch.Buyable, proposer(g, s)))
+	c.ephemeral(locales.T(c.lang, "dix_prompt_buy", map[string]any{"Capacity": g.BuyCapacity(s)}), buySelects(c.lang, m.version(g), ch.Buyable, proposer(g, s)))
 }
 
 // showBoard shows the current board to the user alone.

@@ -199,7 +199,7 @@ func TestFullGameByClicks(t *testing.T) {
 			last := h.rec.calls[len(h.rec.calls)-1]
 			require.True(t, last.posted(), last.op)
 			require.Len(t, last.send.Embeds, 1)
-			assert.Equal(t, locales.T(lang, "score_title", nil), last.send.Embeds[0].Title)
+			assert.Equal(t, locales.T(lang, "dix_score_title", nil), last.send.Embeds[0].Title)
 			assert.Len(t, last.send.Embeds[0].Fields, len(tc.users))
 			assert.Contains(t, last.send.Embeds[0].Description, "🏆")
 
@@ -253,7 +253,7 @@ func TestSoloGameByClicks(t *testing.T) {
 	found := false
 	for _, c := range h.rec.calls {
 		for _, e := range embedsOf(c) {
-			if strings.Contains(e.Description, locales.T("en", "alix_name", nil)+" draws") {
+			if strings.Contains(e.Description, locales.T("en", "dix_alix_name", nil)+" draws") {
 				found = true
 			}
 		}
@@ -263,7 +263,7 @@ func TestSoloGameByClicks(t *testing.T) {
 	final := false
 	for _, c := range h.rec.calls {
 		for _, e := range embedsOf(c) {
-			final = final || e.Title == locales.T("en", "summary_title_final", nil)
+			final = final || e.Title == locales.T("en", "dix_summary_title_final", nil)
 		}
 	}
 	assert.True(t, final, "no summary of the final buy round")

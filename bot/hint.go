@@ -33,17 +33,17 @@ func hintEmbed(lang string, g *dix.Game, s int) *discordgo.MessageEmbed {
 	var lines []string
 	if g.Phase == dix.PhaseDraw && len(g.Deck) > 0 {
 		o := computer.DrawOdds(g)
-		lines = append(lines, locales.T(lang, "hint_odds", map[string]any{
+		lines = append(lines, locales.T(lang, "dix_hint_odds", map[string]any{
 			"Bust": pct(o.Bust()), "Left": o.Left, "Wild": pct(o.Wild),
 		}))
 		if o.BustNumber > 0 {
-			lines = append(lines, locales.T(lang, "hint_bust_total", map[string]any{"Number": o.BustNumber, "Chance": pct(o.BustTotal)}))
+			lines = append(lines, locales.T(lang, "dix_hint_bust_total", map[string]any{"Number": o.BustNumber, "Chance": pct(o.BustTotal)}))
 		}
 		if o.BustCurrency > 0 {
-			lines = append(lines, locales.T(lang, "hint_bust_money", map[string]any{"Currency": o.BustCurrency, "Chance": pct(o.BustMoney)}))
+			lines = append(lines, locales.T(lang, "dix_hint_bust_money", map[string]any{"Currency": o.BustCurrency, "Chance": pct(o.BustMoney)}))
 		}
 		if g.Drawn > 0 {
-			lines = append(lines, locales.T(lang, "hint_gain", map[string]any{"Points": points(lang, o.Gain)}))
+			lines = append(lines, locales.T(lang, "dix_hint_gain", map[string]any{"Points": points(lang, o.Gain)}))
 		}
 	}
 	if g.Phase == dix.PhaseBuy || g.Phase == dix.PhaseFinalBuy {
@@ -51,7 +51,7 @@ func hintEmbed(lang string, g *dix.Game, s int) *discordgo.MessageEmbed {
 		pay := proposer(g, s)
 		for _, cd := range ch.Buyable {
 			if _, delta, ok := pay(cd); ok {
-				lines = append(lines, locales.N(lang, "hint_card", abs(delta), map[string]any{"Card": cardText(lang, cd), "Points": signed(delta)}))
+				lines = append(lines, locales.N(lang, "dix_hint_card", abs(delta), map[string]any{"Card": cardText(lang, cd), "Points": signed(delta)}))
 			}
 		}
 	}
@@ -65,11 +65,11 @@ func hintEmbed(lang string, g *dix.Game, s int) *discordgo.MessageEmbed {
 	if g.Auction != nil {
 		d["Card"] = cardText(lang, g.Auction.Wild)
 	}
-	lines = append(lines, locales.T(lang, "hint_advice", map[string]any{
-		"Do":  locales.T(lang, "hint_do_"+actionKey(adv.Action.Kind), d),
-		"Why": locales.T(lang, fmt.Sprintf("hint_why_%d", adv.Reason), d),
+	lines = append(lines, locales.T(lang, "dix_hint_advice", map[string]any{
+		"Do":  locales.T(lang, "dix_hint_do_"+actionKey(adv.Action.Kind), d),
+		"Why": locales.T(lang, fmt.Sprintf("dix_hint_why_%d", adv.Reason), d),
 	}))
-	return &discordgo.MessageEmbed{Title: locales.T(lang, "hint_title", nil), Description: strings.Join(lines, "\n"), Color: colorPrompt}
+	return &discordgo.MessageEmbed{Title: locales.T(lang, "dix_hint_title", nil), Description: strings.Join(lines, "\n"), Color: colorPrompt}
 }
 
 // actionKey names an action kind in the hint's locale keys.

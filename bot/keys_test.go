@@ -51,7 +51,7 @@ func TestEveryLiteralKeyExists(t *testing.T) {
 	for d := minDifficulty; d <= maxDifficulty; d++ {
 		assert.True(t, locales.Has("fr", "difficulty_"+itoa(d)))
 	}
-	for _, k := range []string{"ping_auction", "ping_pay", "ping_closed"} {
+	for _, k := range []string{"dix_ping_auction", "dix_ping_pay", "ping_closed"} {
 		assert.True(t, locales.Has("en", k) && locales.Has("en", k+"_link"), k)
 	}
 }

@@ -19,7 +19,7 @@ func (h *harness) scoreboardID() string {
 	h.rec.mu.Lock()
 	defer h.rec.mu.Unlock()
 	for id, msg := range h.rec.msgs {
-		if !msg.ephemeral && len(msg.embeds) > 0 && msg.embeds[0].Title == locales.T("en", "score_title", nil) {
+		if !msg.ephemeral && len(msg.embeds) > 0 && msg.embeds[0].Title == locales.T("en", "dix_score_title", nil) {
 			return id
 		}
 	}

@@ -239,7 +239,7 @@ func TestLeaveHandsTheSeatOverAndTheScoreboardSaysSo(t *testing.T) {
 	}
 	var board string
 	for _, c := range h.rec.calls {
-		if c.posted() && len(c.send.Embeds) > 0 && c.send.Embeds[0].Title == locales.T("en", "score_title", nil) {
+		if c.posted() && len(c.send.Embeds) > 0 && c.send.Embeds[0].Title == locales.T("en", "dix_score_title", nil) {
 			for _, f := range c.send.Embeds[0].Fields {
 				board += f.Name + "\n" + f.Value + "\n"
 			}
@@ -431,7 +431,7 @@ func TestAbandonedBoardShowsNoClock(t *testing.T) {
 		require.True(t, clockShown(board), "a running game shows its clock")
 		prompt := h.command("u1", "abandon").shown(nil)
 		h.clickOn("u1", prompt, h.mustFind(prompt, verbAbandonYes))
-		require.Equal(t, enT("board_title_abandoned", nil), board.embeds[0].Title)
+		require.Equal(t, enT("dix_board_title_abandoned", nil), board.embeds[0].Title)
 		assert.False(t, clockShown(board), "paused %v: %s", paused, board.embeds[0].Description)
 		assert.Contains(t, board.embeds[0].Footer.Text, "Pace: Live", "the pace it was played at stays")
 	}

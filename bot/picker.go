@@ -116,9 +116,9 @@ func checkPick(g *dix.Game, s, price int, pay dix.Payment) error {
 	d := map[string]any{"Paid": pay.Value(), "Price": price}
 	switch {
 	case errors.Is(err, dix.ErrPaymentShort):
-		return refuse(dix.ErrPaymentShort, "err_payment_short_amounts", d)
+		return refuse(dix.ErrPaymentShort, "dix_err_payment_short_amounts", d)
 	case errors.Is(err, dix.ErrSuperfluousPayment):
-		return refuse(dix.ErrSuperfluousPayment, "pick_superfluous", d)
+		return refuse(dix.ErrSuperfluousPayment, "dix_pick_superfluous", d)
 	}
 	return err
 }
@@ -159,30 +159,30 @@ func pickerView(lang string, g *dix.Game, m *meta, s int, p pick, refusal string
 		if g.Auction != nil {
 			d["Card"], d["CardName"] = cardText(lang, g.Auction.Wild), cardName(lang, g.Auction.Wild)
 		}
-		lines = append(lines, locales.T(lang, "pick_title_auction", d))
+		lines = append(lines, locales.T(lang, "dix_pick_title_auction", d))
 	} else {
 		cd, _ := dix.ParseCard(p.target)
 		d["Card"], d["CardName"] = cardText(lang, cd), cardName(lang, cd)
-		lines = append(lines, locales.T(lang, "pick_title_buy", d))
+		lines = append(lines, locales.T(lang, "dix_pick_title_buy", d))
 	}
 	paid := pay.Value()
 	d = map[string]any{"Payment": paymentText(lang, pay), "Paid": paid, "Price": price, "Missing": price - paid, "Lost": paid - price}
 	checkErr := checkPick(g, s, price, pay)
 	switch {
 	case paid == 0:
-		lines = append(lines, locales.T(lang, "pick_status_empty", d))
+		lines = append(lines, locales.T(lang, "dix_pick_status_empty", d))
 	case checkErr == nil && paid > price:
-		lines = append(lines, locales.T(lang, "pick_status_ok_loss", d))
+		lines = append(lines, locales.T(lang, "dix_pick_status_ok_loss", d))
 	case checkErr == nil:
-		lines = append(lines, locales.T(lang, "pick_status_ok", d))
+		lines = append(lines, locales.T(lang, "dix_pick_status_ok", d))
 	case paid < price:
-		lines = append(lines, locales.T(lang, "pick_status_short", d))
+		lines = append(lines, locales.T(lang, "dix_pick_status_short", d))
 	default:
 		key, data, _, _ := classify(checkErr)
-		lines = append(lines, locales.T(lang, "pick_status_wrong", d)+"\n"+locales.T(lang, key, data))
+		lines = append(lines, locales.T(lang, "dix_pick_status_wrong", d)+"\n"+locales.T(lang, key, data))
 	}
 	if g.Solo() && p.target == pickAuction {
-		lines = append(lines, locales.T(lang, "pick_solo", nil)) // §5
+		lines = append(lines, locales.T(lang, "dix_pick_solo", nil)) // §5
 	}
 
 	// The menus: cards (25 per menu), money, consolation; then the buttons.
@@ -199,9 +199,9 @@ func pickerView(lang string, g *dix.Game, m *meta, s int, p pick, refusal string
 		var opts []discordgo.SelectMenuOption
 		for i := k * 25; i < len(list) && i < (k+1)*25; i++ {
 			cd := list[i]
-			desc := "pick_card_last"
+			desc := "dix_pick_card_last"
 			if i < dups {
-				desc = "pick_card_dup"
+				desc = "dix_pick_card_dup"
 			}
 			opts = append(opts, discordgo.SelectMenuOption{
 				Label:       truncate(cardName(lang, cd), 100),
@@ -212,9 +212,9 @@ func pickerView(lang string, g *dix.Game, m *meta, s int, p pick, refusal string
 			})
 		}
 		zero := 0
-		placeholder := locales.T(lang, "pick_cards_placeholder", nil)
+		placeholder := locales.T(lang, "dix_pick_cards_placeholder", nil)
 		if len(list) > 25 {
-			placeholder = locales.T(lang, "pick_cards_placeholder_part", map[string]any{"From": k*25 + 1, "To": min(len(list), (k+1)*25), "Of": len(list)})
+			placeholder = locales.T(lang, "dix_pick_cards_placeholder_part", map[string]any{"From": k*25 + 1, "To": min(len(list), (k+1)*25), "Of": len(list)})
 		}
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
 			CustomID: customID(verbPickCards, seq, p.arg(itoa(k))), Placeholder: truncate(placeholder, 150),
@@ -236,16 +236,16 @@ func pickerView(lang string, g *dix.Game, m *meta, s int, p pick, refusal string
 		}}}
 	}
 	if pl.Money > 0 {
-		rows = append(rows, tokenMenu(verbPickMoney, pl.Money, p.money, "pick_money_option", 1))
+		rows = append(rows, tokenMenu(verbPickMoney, pl.Money, p.money, "dix_pick_money_option", 1))
 	}
 	if pl.Consolation > 0 {
-		rows = append(rows, tokenMenu(verbPickCons, pl.Consolation, p.cons, "pick_cons_option", dix.ConsolationValue))
+		rows = append(rows, tokenMenu(verbPickCons, pl.Consolation, p.cons, "dix_pick_cons_option", dix.ConsolationValue))
 	}
-	confirm := button(lang, "btn_pick_confirm", map[string]any{"Paid": paid}, discordgo.SuccessButton, customID(verbPickOK, seq, p.arg()))
+	confirm := button(lang, "dix_btn_pick_confirm", map[string]any{"Paid": paid}, discordgo.SuccessButton, customID(verbPickOK, seq, p.arg()))
 	confirm.Disabled = checkErr != nil
 	rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		confirm,
-		button(lang, "btn_back", nil, discordgo.SecondaryButton, customID(verbPickBack, seq, p.target)),
+		button(lang, "dix_btn_back", nil, discordgo.SecondaryButton, customID(verbPickBack, seq, p.target)),
 	}})
 	return strings.Join(lines, "\n"), rows, nil
 }
@@ -369,7 +369,7 @@ func (c *call) pickBack(p parsedID) error {
 			d["Card"], d["CardName"] = cardText(c.lang, g.Auction.Wild), cardName(c.lang, g.Auction.Wild)
 		}
 		d, comps := auctionPayStep(c.lang, g, m, s, ch.Owe, d)
-		c.updateOrReply(locales.T(c.lang, "prompt_auction_pay", d), comps)
+		c.updateOrReply(locales.T(c.lang, "dix_prompt_auction_pay", d), comps)
 		return nil
 	}
 	g, m, s, ch, err := c.peekChoice(p.version, dix.ActBuy)
@@ -377,9 +377,9 @@ func (c *call) pickBack(p parsedID) error {
 		return err
 	}
 	if len(ch.Buyable) == 0 {
-		return refuse(dix.ErrNotInMarket, "err_nothing_to_buy", nil)
+		return refuse(dix.ErrNotInMarket, "dix_err_nothing_to_buy", nil)
 	}
-	c.updateOrReply(locales.T(c.lang, "prompt_buy", map[string]any{"Capacity": g.BuyCapacity(s)}), buySelects(c.lang, m.version(g), ch.Buyable, proposer(g, s)))
+	c.updateOrReply(locales.T(c.lang, "dix_prompt_buy", map[string]any{"Capacity": g.BuyCapacity(s)}), buySelects(c.lang, m.version(g), ch.Buyable, proposer(g, s)))
 	return nil
 }
 

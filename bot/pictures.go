@@ -155,9 +155,9 @@ func pictureMarks(m *meta, seats int) []dixpicture.Mark {
 func pictureLabels(lang string) dixpicture.Labels {
 	t := func(k string) string { return locales.T(lang, k, nil) }
 	return dixpicture.Labels{
-		Market: t("pic_market"), Deck: t("pic_deck"), Tableau: t("pic_tableau"), Total: t("pic_total"),
-		Money: t("pic_money"), Auction: t("pic_auction"), HighBid: t("pic_high_bid"), Score: t("pic_score"),
-		Paid: t("pic_paid"),
+		Market: t("dix_pic_market"), Deck: t("dix_pic_deck"), Tableau: t("dix_pic_tableau"), Total: t("dix_pic_total"),
+		Money: t("dix_pic_money"), Auction: t("dix_pic_auction"), HighBid: t("dix_pic_high_bid"), Score: t("dix_pic_score"),
+		Paid: t("dix_pic_paid"),
 	}
 }
 
@@ -231,7 +231,7 @@ func (b *Bot) buyPreview(lang string, m *meta, g *dix.Game, s int, cd dix.Card, 
 		return nil, nil
 	}
 	e := &discordgo.MessageEmbed{Color: colorPrompt,
-		Title: truncate(locales.T(lang, "buy_preview", map[string]any{"Card": cardText(lang, cd), "CardName": cardName(lang, cd)}), 256)}
+		Title: truncate(locales.T(lang, "dix_buy_preview", map[string]any{"Card": cardText(lang, cd), "CardName": cardName(lang, cd)}), 256)}
 	return []*discordgo.MessageEmbed{withImage(e, handFile)}, []*discordgo.File{pngFile(handFile, png)}
 }
 

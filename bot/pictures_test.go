@@ -392,7 +392,7 @@ func TestBuyPreviewAgreesWithTheMenu(t *testing.T) {
 						assert.Equal(t, pay.Cards, ph.Pay, "%s: the picture pays with the proposed cards", cd)
 						before, after, err := ph.Scores()
 						require.NoError(t, err)
-						want := locales.N(lang, "option_card_pay", abs(after-before), map[string]any{"Payment": paymentText(lang, pay), "Points": signed(after - before)})
+						want := locales.N(lang, "dix_option_card_pay", abs(after-before), map[string]any{"Payment": paymentText(lang, pay), "Points": signed(after - before)})
 						assert.Equal(t, truncate(want, 100), o.Description, "%s: the menu and the picture", cd)
 						if after-before != dix.BestScore(append(slices.Clone(g.Players[s].Collection), cd)).Total-before {
 							costly++ // the cards paid change the score: the case that matters
@@ -581,7 +581,7 @@ func TestBoardAsText(t *testing.T) {
 	g := rec.State
 	board := h.board()
 	require.NotNil(t, board.embeds[0].Image, "the board is pictured")
-	market := locales.N("en", "board_deck_market", len(g.Deck), nil)
+	market := locales.N("en", "dix_board_deck_market", len(g.Deck), nil)
 	for _, f := range board.embeds[0].Fields {
 		assert.NotEqual(t, market, f.Name, "the pictured summary leaves the market to the picture")
 	}
@@ -603,7 +603,7 @@ func TestBoardAsText(t *testing.T) {
 		for _, f := range resp.Data.Embeds[0].Fields {
 			names = append(names, f.Name)
 		}
-		assert.Contains(t, names, locales.N(tc.lang, "board_deck_market", len(g.Deck), nil))
+		assert.Contains(t, names, locales.N(tc.lang, "dix_board_deck_market", len(g.Deck), nil))
 		for s, p := range g.Players {
 			if len(p.Collection) > 0 {
 				assert.Contains(t, dumpEmbed(resp.Data.Embeds[0]), byColor(tc.lang, p.Collection, true), "seat %d's collection", s)

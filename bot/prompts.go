@@ -57,25 +57,25 @@ func (c *call) bidPrompt(p parsedID) error {
 	}
 	var row []discordgo.MessageComponent
 	for _, v := range bidAmounts(ch.MinBid, ch.MaxBid) {
-		row = append(row, button(c.lang, "btn_bid_amount", map[string]any{"Amount": v}, discordgo.PrimaryButton, customID(verbBidAmount, m.version(g), itoa(v))))
+		row = append(row, button(c.lang, "dix_btn_bid_amount", map[string]any{"Amount": v}, discordgo.PrimaryButton, customID(verbBidAmount, m.version(g), itoa(v))))
 	}
 	comps := []discordgo.MessageComponent{}
 	if len(row) > 0 {
 		comps = append(comps, discordgo.ActionsRow{Components: row})
 	}
 	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		button(c.lang, "btn_bid_custom", nil, discordgo.SecondaryButton, customID(verbBidCustom, m.version(g))),
-		button(c.lang, "btn_pass", nil, discordgo.SecondaryButton, customID(verbPass, m.version(g))),
+		button(c.lang, "dix_btn_bid_custom", nil, discordgo.SecondaryButton, customID(verbBidCustom, m.version(g))),
+		button(c.lang, "dix_btn_pass", nil, discordgo.SecondaryButton, customID(verbPass, m.version(g))),
 	}})
 	d := map[string]any{"Card": cardText(c.lang, g.Auction.Wild), "CardName": cardName(c.lang, g.Auction.Wild), "Min": ch.MinBid, "Max": ch.MaxBid}
-	text := locales.T(c.lang, "prompt_bid", d)
+	text := locales.T(c.lang, "dix_prompt_bid", d)
 	if g.Auction.HighBidder >= 0 && g.Auction.HighBid > 0 {
 		d["High"] = g.Auction.HighBid
 		d["Holder"] = m.name(c.lang, g.Auction.HighBidder)
-		text = locales.T(c.lang, "prompt_bid_over", d)
+		text = locales.T(c.lang, "dix_prompt_bid_over", d)
 	}
 	if g.Solo() {
-		text += "\n" + locales.T(c.lang, "prompt_bid_solo", nil)
+		text += "\n" + locales.T(c.lang, "dix_prompt_bid_solo", nil)
 	}
 	c.ephemeral(text, comps)
 	return nil
@@ -89,10 +89,10 @@ func (c *call) placeBid(version uint32, amount int) error {
 			return dix.Action{}, err
 		}
 		if amount < ch.MinBid {
-			return dix.Action{}, refuse(dix.ErrBidTooLow, "err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid})
+			return dix.Action{}, refuse(dix.ErrBidTooLow, "dix_err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid})
 		}
 		if amount > ch.MaxBid {
-			return dix.Action{}, refuse(dix.ErrBidTooHigh, "err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid})
+			return dix.Action{}, refuse(dix.ErrBidTooHigh, "dix_err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid})
 		}
 		return dix.Action{Kind: dix.ActBid, Amount: amount}, nil
 	}, func(lang string, a dix.Action, g *dix.Game, m *meta, s int) (string, []discordgo.MessageComponent) {
@@ -101,9 +101,9 @@ func (c *call) placeBid(version uint32, amount int) error {
 			// same prompt instead of sending the winner back to the board.
 			d := map[string]any{"Amount": a.Amount, "Card": cardText(lang, g.Auction.Wild), "CardName": cardName(lang, g.Auction.Wild)}
 			d, row := auctionPayStep(lang, g, m, s, g.Auction.HighBid, d)
-			return locales.T(lang, "prompt_won_pay", d), row
+			return locales.T(lang, "dix_prompt_won_pay", d), row
 		}
-		return locales.T(lang, "done_bid", map[string]any{"Amount": a.Amount}), nil
+		return locales.T(lang, "dix_done_bid", map[string]any{"Amount": a.Amount}), nil
 	})
 }
 
@@ -121,9 +121,9 @@ func (c *call) bidCustom(p parsedID) error {
 	if err != nil {
 		return err
 	}
-	c.modal(customID(verbBidModal, m.version(g)), locales.T(c.lang, "modal_bid_title", nil), []discordgo.TextInput{{
+	c.modal(customID(verbBidModal, m.version(g)), locales.T(c.lang, "dix_modal_bid_title", nil), []discordgo.TextInput{{
 		CustomID: fieldAmount, Style: discordgo.TextInputShort, Required: true, MaxLength: 3,
-		Label:       truncate(locales.T(c.lang, "modal_bid_label", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}), 45),
+		Label:       truncate(locales.T(c.lang, "dix_modal_bid_label", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}), 45),
 		Placeholder: itoa(ch.MinBid),
 	}})
 	return nil
@@ -170,11 +170,11 @@ func (c *call) buyPrompt(p parsedID) error {
 		return err
 	}
 	if len(ch.Buyable) == 0 {
-		return refuse(dix.ErrNotInMarket, "err_nothing_to_buy", nil)
+		return refuse(dix.ErrNotInMarket, "dix_err_nothing_to_buy", nil)
 	}
 	// 3.4: a market card may be paid with any number card, in solo too
 	// (g.Capacity is the auction capacity, duplicates only in solo).
-	c.ephemeral(locales.T(c.lang, "prompt_buy", map[string]any{"Capacity": g.BuyCapacity(s)}), buySelects(c.lang, m.version(g), ch.Buyable, proposer(g, s)))
+	c.ephemeral(locales.T(c.lang, "dix_prompt_buy", map[string]any{"Capacity": g.BuyCapacity(s)}), buySelects(c.lang, m.version(g), ch.Buyable, proposer(g, s)))
 	return nil
 }
 
@@ -208,13 +208,13 @@ func proposer(g *dix.Game, s int) func(dix.Card) (dix.Payment, int, bool) {
 func buySelects(lang string, seq uint32, cards []dix.Card, pay func(dix.Card) (dix.Payment, int, bool)) []discordgo.MessageComponent {
 	option := func(cd dix.Card) discordgo.SelectMenuOption {
 		o := discordgo.SelectMenuOption{
-			Label: truncate(locales.T(lang, "option_card", map[string]any{"CardName": cardName(lang, cd), "Price": int(cd.Value)}), 100),
+			Label: truncate(locales.T(lang, "dix_option_card", map[string]any{"CardName": cardName(lang, cd), "Price": int(cd.Value)}), 100),
 			Value: cd.String(),
 			Emoji: &discordgo.ComponentEmoji{Name: colorEmoji(lang, cd.Color)},
 		}
 		if pay != nil {
 			if p, delta, ok := pay(cd); ok {
-				o.Description = truncate(locales.N(lang, "option_card_pay", abs(delta), map[string]any{"Payment": paymentText(lang, p), "Points": signed(delta)}), 100)
+				o.Description = truncate(locales.N(lang, "dix_option_card_pay", abs(delta), map[string]any{"Payment": paymentText(lang, p), "Points": signed(delta)}), 100)
 			}
 		}
 		return o
@@ -229,7 +229,7 @@ func buySelects(lang string, seq uint32, cards []dix.Card, pay func(dix.Card) (d
 		}}}
 	}
 	if len(cards) <= 25 {
-		return []discordgo.MessageComponent{one(customID(verbBuySelect, seq), locales.T(lang, "select_buy", nil), cards)}
+		return []discordgo.MessageComponent{one(customID(verbBuySelect, seq), locales.T(lang, "dix_select_buy", nil), cards)}
 	}
 	var rows []discordgo.MessageComponent
 	for _, col := range dix.Colors {
@@ -246,7 +246,7 @@ func buySelects(lang string, seq uint32, cards []dix.Card, pay func(dix.Card) (d
 			cs = cs[:25]
 		}
 		rows = append(rows, one(customID(verbBuySelect, seq, col.String()),
-			locales.T(lang, "select_buy_color", map[string]any{"Color": colorName(lang, col), "Emoji": colorEmoji(lang, col)}), cs))
+			locales.T(lang, "dix_select_buy_color", map[string]any{"Color": colorName(lang, col), "Emoji": colorEmoji(lang, col)}), cs))
 	}
 	return rows
 }
@@ -285,16 +285,16 @@ func (c *call) buySelect(p parsedID) error {
 	d := map[string]any{"Card": cardText(c.lang, cd), "CardName": cardName(c.lang, cd), "Price": price}
 	pay, ok := g.ProposePayment(s, price)
 	if !ok {
-		return refuse(dix.ErrCannotAfford, "err_cannot_afford_card", d)
+		return refuse(dix.ErrCannotAfford, "dix_err_cannot_afford_card", d)
 	}
 	d["Payment"] = paymentText(c.lang, pay)
 	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		button(c.lang, "btn_pay", nil, discordgo.SuccessButton, customID(verbBuyPay, m.version(g), cd.String())),
-		button(c.lang, "btn_other_payment", nil, discordgo.SecondaryButton, customID(verbBuyOther, m.version(g), cd.String())),
-		button(c.lang, "btn_back", nil, discordgo.SecondaryButton, customID(verbPickBack, m.version(g))),
+		button(c.lang, "dix_btn_pay", nil, discordgo.SuccessButton, customID(verbBuyPay, m.version(g), cd.String())),
+		button(c.lang, "dix_btn_other_payment", nil, discordgo.SecondaryButton, customID(verbBuyOther, m.version(g), cd.String())),
+		button(c.lang, "dix_btn_back", nil, discordgo.SecondaryButton, customID(verbPickBack, m.version(g))),
 	}}}
 	embeds, files := c.b.buyPreview(c.lang, m, g, s, cd, pay, c.canAttach())
-	c.update(locales.T(c.lang, "prompt_buy_pay", d), embeds, comps, files...)
+	c.update(locales.T(c.lang, "dix_prompt_buy_pay", d), embeds, comps, files...)
 	return nil
 }
 
@@ -326,7 +326,7 @@ func (c *call) buy(p parsedID, payment payer) error {
 		}
 		return dix.Action{Kind: dix.ActBuy, Card: cd, Payment: pay}, nil
 	}, confirmText(func(lang string, a dix.Action) string {
-		return locales.T(lang, "done_buy", map[string]any{"Card": cardText(lang, a.Card), "CardName": cardName(lang, a.Card), "Payment": paymentText(lang, a.Payment)})
+		return locales.T(lang, "dix_done_buy", map[string]any{"Card": cardText(lang, a.Card), "CardName": cardName(lang, a.Card), "Payment": paymentText(lang, a.Payment)})
 	}))
 }
 
@@ -342,7 +342,7 @@ func (c *call) auctionPayPrompt(p parsedID) error {
 		d["CardName"] = cardName(c.lang, g.Auction.Wild)
 	}
 	d, comps := auctionPayStep(c.lang, g, m, s, ch.Owe, d)
-	c.ephemeral(locales.T(c.lang, "prompt_auction_pay", d), comps)
+	c.ephemeral(locales.T(c.lang, "dix_prompt_auction_pay", d), comps)
 	return nil
 }
 
@@ -354,11 +354,11 @@ func auctionPayStep(lang string, g *dix.Game, m *meta, s, owe int, d map[string]
 	row := []discordgo.MessageComponent{}
 	if ok {
 		d["Payment"] = paymentText(lang, pay)
-		row = append(row, button(lang, "btn_pay", nil, discordgo.SuccessButton, customID(verbAuctPay, m.version(g))))
+		row = append(row, button(lang, "dix_btn_pay", nil, discordgo.SuccessButton, customID(verbAuctPay, m.version(g))))
 	} else {
-		d["Payment"] = locales.T(lang, "pay_none_found", nil)
+		d["Payment"] = locales.T(lang, "dix_pay_none_found", nil)
 	}
-	row = append(row, button(lang, "btn_other_payment", nil, discordgo.SecondaryButton, customID(verbAuctOther, m.version(g))))
+	row = append(row, button(lang, "dix_btn_other_payment", nil, discordgo.SecondaryButton, customID(verbAuctOther, m.version(g))))
 	return d, []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
 }
 
@@ -376,7 +376,7 @@ func (c *call) payAuction(version uint32, payment payer) error {
 		}
 		return dix.Action{Kind: dix.ActPay, Payment: pay}, nil
 	}, confirmText(func(lang string, a dix.Action) string {
-		return locales.T(lang, "done_pay", map[string]any{"Payment": paymentText(lang, a.Payment)})
+		return locales.T(lang, "dix_done_pay", map[string]any{"Payment": paymentText(lang, a.Payment)})
 	}))
 }
 

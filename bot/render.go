@@ -31,7 +31,7 @@ func (m *meta) name(lang string, seatNo int) string {
 		return locales.T(lang, "computer_name", map[string]any{"N": seatNo + 1, "Level": locales.T(lang, "level_"+lvl, nil)})
 	}
 	if m.Seats[seatNo].ID == "" {
-		return locales.T(lang, "alix_name", nil)
+		return locales.T(lang, "dix_alix_name", nil)
 	}
 	return escape(m.Seats[seatNo].Name)
 }
@@ -49,12 +49,12 @@ func boardEmbed(lang string, m *meta, g *dix.Game) *discordgo.MessageEmbed {
 func boardEmbedOf(lang string, m *meta, g *dix.Game, pictured bool) *discordgo.MessageEmbed {
 	e := &discordgo.MessageEmbed{Color: colorBoard}
 	if g.Phase == dix.PhaseFinalBuy {
-		e.Title = locales.T(lang, "board_title_final", nil)
+		e.Title = locales.T(lang, "dix_board_title_final", nil)
 	} else if g.Phase == dix.PhaseOver {
-		e.Title = locales.T(lang, "board_title_over", nil)
+		e.Title = locales.T(lang, "dix_board_title_over", nil)
 		e.Color = colorOver
 	} else {
-		e.Title = locales.T(lang, "board_title", map[string]any{"Turn": m.Turn, "Name": m.name(lang, g.Active)})
+		e.Title = locales.T(lang, "dix_board_title", map[string]any{"Turn": m.Turn, "Name": m.name(lang, g.Active)})
 	}
 
 	var desc []string
@@ -63,10 +63,10 @@ func boardEmbedOf(lang string, m *meta, g *dix.Game, pictured bool) *discordgo.M
 		desc = append(desc, l)
 	}
 	if len(m.Log) > 0 {
-		desc = append(desc, "", locales.T(lang, "board_last_events", nil))
+		desc = append(desc, "", locales.T(lang, "dix_board_last_events", nil))
 		start := max(0, len(m.Log)-boardLogLines)
 		for _, l := range m.Log[start:] {
-			desc = append(desc, locales.T(lang, "log_line", map[string]any{"Line": l}))
+			desc = append(desc, locales.T(lang, "dix_log_line", map[string]any{"Line": l}))
 		}
 	}
 	e.Description = strings.Join(desc, "\n")
@@ -81,19 +81,19 @@ func boardEmbedOf(lang string, m *meta, g *dix.Game, pictured bool) *discordgo.M
 			val += "\n" + r
 		}
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
-			Name:  locales.T(lang, "board_tableau", map[string]any{"Total": total, "Money": money}),
+			Name:  locales.T(lang, "dix_board_tableau", map[string]any{"Total": total, "Money": money}),
 			Value: val,
 		})
 	}
 	if a := g.Auction; a != nil {
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
-			Name:  locales.T(lang, "board_auction", map[string]any{"Card": cardText(lang, a.Wild), "CardName": cardName(lang, a.Wild)}),
+			Name:  locales.T(lang, "dix_board_auction", map[string]any{"Card": cardText(lang, a.Wild), "CardName": cardName(lang, a.Wild)}),
 			Value: auctionText(lang, m, g),
 		})
 	}
 	if !pictured {
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
-			Name:  locales.N(lang, "board_deck_market", len(g.Deck), nil),
+			Name:  locales.N(lang, "dix_board_deck_market", len(g.Deck), nil),
 			Value: byColor(lang, g.Market, false),
 		})
 	}
@@ -102,17 +102,17 @@ func boardEmbedOf(lang string, m *meta, g *dix.Game, pictured bool) *discordgo.M
 		marker := ""
 		switch {
 		case s == actor:
-			marker = locales.T(lang, "marker_to_act", nil)
+			marker = locales.T(lang, "dix_marker_to_act", nil)
 		case s == g.Active && g.Phase != dix.PhaseFinalBuy && g.Phase != dix.PhaseOver:
-			marker = locales.T(lang, "marker_active", nil)
+			marker = locales.T(lang, "dix_marker_active", nil)
 		}
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
-			Name:   truncate(locales.T(lang, "board_player", map[string]any{"Marker": marker, "Name": m.name(lang, s)})+seatMark(lang, m, s), 256),
+			Name:   truncate(locales.T(lang, "dix_board_player", map[string]any{"Marker": marker, "Name": m.name(lang, s)})+seatMark(lang, m, s), 256),
 			Value:  playerText(lang, m, g, s, !pictured),
 			Inline: true,
 		})
 	}
-	e.Footer = &discordgo.MessageEmbedFooter{Text: footerText(lang, m, g) + "\n" + locales.T(lang, "legend_markers", nil)}
+	e.Footer = &discordgo.MessageEmbedFooter{Text: footerText(lang, m, g) + "\n" + locales.T(lang, "dix_legend_markers", nil)}
 	return e
 }
 
@@ -121,22 +121,22 @@ func boardEmbedOf(lang string, m *meta, g *dix.Game, pictured bool) *discordgo.M
 // (SPEC §5).
 func playerText(lang string, m *meta, g *dix.Game, s int, withCards bool) string {
 	p := g.Players[s]
-	head := locales.N(lang, "player_tokens", p.Money, nil)
+	head := locales.N(lang, "dix_player_tokens", p.Money, nil)
 	if g.IsAlix(s) {
-		head = locales.T(lang, "alix_target", map[string]any{"Level": m.Diff}) + "\n" + head
+		head = locales.T(lang, "dix_alix_target", map[string]any{"Level": m.Diff}) + "\n" + head
 	}
 	if p.Consolation > 0 {
-		head += locales.T(lang, "list_sep", nil) + locales.N(lang, "player_consolation", p.Consolation, nil)
+		head += locales.T(lang, "list_sep", nil) + locales.N(lang, "dix_player_consolation", p.Consolation, nil)
 	}
 	if c := m.Clock; c != nil && s < len(c.Banks) && m.clocked(s) && s != c.Seat && g.Phase != dix.PhaseOver {
 		// The time left of a player who is not deciding does not run.
-		head += locales.T(lang, "list_sep", nil) + locales.T(lang, "player_time", map[string]any{"Left": timeLeftText(lang, c.Banks[s])})
+		head += locales.T(lang, "list_sep", nil) + locales.T(lang, "dix_player_time", map[string]any{"Left": timeLeftText(lang, c.Banks[s])})
 	}
 	if !withCards {
-		return head + "\n" + locales.N(lang, "player_score", dix.BestScore(p.Collection).Total, nil)
+		return head + "\n" + locales.N(lang, "dix_player_score", dix.BestScore(p.Collection).Total, nil)
 	}
 	if len(p.Collection) == 0 {
-		return head + "\n" + locales.T(lang, "no_cards", nil)
+		return head + "\n" + locales.T(lang, "dix_no_cards", nil)
 	}
 	return head + "\n" + byColor(lang, p.Collection, true)
 }
@@ -144,31 +144,31 @@ func playerText(lang string, m *meta, g *dix.Game, s int, withCards bool) string
 func footerText(lang string, m *meta, g *dix.Game) string {
 	var parts []string
 	if m.Solo {
-		parts = append(parts, locales.T(lang, "footer_solo", map[string]any{"Level": m.Diff, "LevelName": locales.T(lang, "difficulty_"+itoa(m.Diff), nil)}))
+		parts = append(parts, locales.T(lang, "dix_footer_solo", map[string]any{"Level": m.Diff, "LevelName": locales.T(lang, "difficulty_"+itoa(m.Diff), nil)}))
 	} else {
-		parts = append(parts, locales.N(lang, "footer_players", len(g.Players), nil))
+		parts = append(parts, locales.N(lang, "dix_footer_players", len(g.Players), nil))
 	}
 	if m.Bust {
 		parts = append(parts, locales.T(lang, "variant_bust", nil))
 	}
 	if m.Clock != nil {
-		parts = append(parts, locales.T(lang, "footer_pace", map[string]any{"Pace": paceText(lang, m.Clock.Pace)}))
+		parts = append(parts, locales.T(lang, "dix_footer_pace", map[string]any{"Pace": paceText(lang, m.Clock.Pace)}))
 	}
-	parts = append(parts, locales.T(lang, "footer_version", map[string]any{"Seq": g.Seq}))
-	return strings.Join(parts, locales.T(lang, "footer_sep", nil)) + "\n" + locales.T(lang, "legend", nil)
+	parts = append(parts, locales.T(lang, "dix_footer_version", map[string]any{"Seq": g.Seq}))
+	return strings.Join(parts, locales.T(lang, "dix_footer_sep", nil)) + "\n" + locales.T(lang, "dix_legend", nil)
 }
 
 func auctionText(lang string, m *meta, g *dix.Game) string {
 	a := g.Auction
 	var lines []string
 	if a.HighBidder >= 0 && a.HighBid > 0 {
-		lines = append(lines, locales.T(lang, "auction_high", map[string]any{"Amount": a.HighBid, "Name": m.name(lang, a.HighBidder)}))
+		lines = append(lines, locales.T(lang, "dix_auction_high", map[string]any{"Amount": a.HighBid, "Name": m.name(lang, a.HighBidder)}))
 	} else {
-		lines = append(lines, locales.T(lang, "auction_no_bid", nil))
+		lines = append(lines, locales.T(lang, "dix_auction_no_bid", nil))
 	}
 	if g.Phase == dix.PhaseAuction {
 		if actor := g.ToAct(); actor >= 0 {
-			lines = append(lines, locales.T(lang, "auction_to_bid", map[string]any{"Name": m.name(lang, actor)}))
+			lines = append(lines, locales.T(lang, "dix_auction_to_bid", map[string]any{"Name": m.name(lang, actor)}))
 		}
 	}
 	return strings.Join(lines, "\n")
@@ -181,33 +181,33 @@ func riskLine(lang string, g *dix.Game) string {
 		return ""
 	}
 	if len(g.Deck) == 0 {
-		return locales.T(lang, "risk_deck_empty", nil)
+		return locales.T(lang, "dix_risk_deck_empty", nil)
 	}
 	total, money := tableauTotals(g.Tableau)
 	var num, cur string
 	switch n := 11 - total; {
 	case n <= 1:
-		num = locales.T(lang, "risk_num_any", nil)
+		num = locales.T(lang, "dix_risk_num_any", nil)
 	case n <= 9:
-		num = locales.T(lang, "risk_num_min", map[string]any{"N": n})
+		num = locales.T(lang, "dix_risk_num_min", map[string]any{"N": n})
 	}
 	switch c := 11 - money; {
 	case c <= 1:
-		cur = locales.T(lang, "risk_cur_any", nil)
+		cur = locales.T(lang, "dix_risk_cur_any", nil)
 	case c == 5:
-		cur = locales.T(lang, "risk_cur_exact", map[string]any{"N": c})
+		cur = locales.T(lang, "dix_risk_cur_exact", map[string]any{"N": c})
 	case c < 5:
-		cur = locales.T(lang, "risk_cur_min", map[string]any{"N": c})
+		cur = locales.T(lang, "dix_risk_cur_min", map[string]any{"N": c})
 	}
 	switch {
 	case num != "" && cur != "":
-		return locales.T(lang, "risk_both", map[string]any{"A": num, "B": cur})
+		return locales.T(lang, "dix_risk_both", map[string]any{"A": num, "B": cur})
 	case num != "":
-		return locales.T(lang, "risk_one", map[string]any{"A": num})
+		return locales.T(lang, "dix_risk_one", map[string]any{"A": num})
 	case cur != "":
-		return locales.T(lang, "risk_one", map[string]any{"A": cur})
+		return locales.T(lang, "dix_risk_one", map[string]any{"A": cur})
 	}
-	return locales.T(lang, "risk_none", nil)
+	return locales.T(lang, "dix_risk_none", nil)
 }
 
 // statusLine says whose decision it is and what it is.
@@ -217,36 +217,36 @@ func statusLine(lang string, m *meta, g *dix.Game) string {
 	switch g.Phase {
 	case dix.PhaseDraw:
 		if g.Drawn == 0 {
-			return locales.T(lang, "status_draw_first", d)
+			return locales.T(lang, "dix_status_draw_first", d)
 		}
 		if len(g.Deck) == 0 {
-			return locales.T(lang, "status_must_stop", d)
+			return locales.T(lang, "dix_status_must_stop", d)
 		}
-		return locales.T(lang, "status_draw", d)
+		return locales.T(lang, "dix_status_draw", d)
 	case dix.PhaseChoose:
-		return locales.T(lang, "status_choose", d)
+		return locales.T(lang, "dix_status_choose", d)
 	case dix.PhaseBuy:
 		if len(g.Choices(actor).Buyable) == 0 {
-			return locales.T(lang, "status_buy_none", d)
+			return locales.T(lang, "dix_status_buy_none", d)
 		}
-		return locales.T(lang, "status_buy", d)
+		return locales.T(lang, "dix_status_buy", d)
 	case dix.PhaseBustChoice:
-		return locales.T(lang, "status_bust_choice", d)
+		return locales.T(lang, "dix_status_bust_choice", d)
 	case dix.PhaseAuction:
 		if g.Auction != nil {
 			d["Card"] = cardText(lang, g.Auction.Wild)
 		}
-		return locales.T(lang, "status_auction", d)
+		return locales.T(lang, "dix_status_auction", d)
 	case dix.PhaseAuctionPay:
 		if g.Auction != nil {
 			d["Card"] = cardText(lang, g.Auction.Wild)
 			d["Amount"] = g.Auction.HighBid
 		}
-		return locales.T(lang, "status_auction_pay", d)
+		return locales.T(lang, "dix_status_auction_pay", d)
 	case dix.PhaseFinalBuy:
-		return locales.T(lang, "status_final_buy", d)
+		return locales.T(lang, "dix_status_final_buy", d)
 	case dix.PhaseOver:
-		return locales.T(lang, "status_over", nil)
+		return locales.T(lang, "dix_status_over", nil)
 	}
 	return ""
 }
@@ -272,17 +272,17 @@ func boardButtons(lang string, m *meta, g *dix.Game) []discordgo.MessageComponen
 		var b discordgo.Button
 		switch k {
 		case dix.ActDraw:
-			b = button(lang, "btn_draw", nil, discordgo.PrimaryButton, customID(verbDraw, seq))
+			b = button(lang, "dix_btn_draw", nil, discordgo.PrimaryButton, customID(verbDraw, seq))
 		case dix.ActStop:
-			b = button(lang, "btn_stop", nil, discordgo.SecondaryButton, customID(verbStop, seq))
+			b = button(lang, "dix_btn_stop", nil, discordgo.SecondaryButton, customID(verbStop, seq))
 		case dix.ActTakeNumbers:
 			// 3.2: the others gain the money; in solo, that is ALIX.
-			key := "btn_take_numbers"
+			key := "dix_btn_take_numbers"
 			switch {
 			case money == 0:
-				key = "btn_take_numbers_free"
+				key = "dix_btn_take_numbers_free"
 			case g.Solo():
-				key = "btn_take_numbers_solo"
+				key = "dix_btn_take_numbers_solo"
 			}
 			b = discordgo.Button{Label: truncate(locales.N(lang, key, dix.CountNumbers(g.Tableau), map[string]any{"Gain": money}), 80),
 				Style: discordgo.PrimaryButton, CustomID: customID(verbNumbers, seq)}
@@ -296,32 +296,32 @@ func boardButtons(lang string, m *meta, g *dix.Game) []discordgo.MessageComponen
 			}
 			if n := dix.CountNumbers(g.Tableau); n > 0 {
 				// 3.2: taking the money sends the number cards to the market.
-				b = discordgo.Button{Label: truncate(locales.N(lang, "btn_take_money_cards"+suffix, n, d), 80),
+				b = discordgo.Button{Label: truncate(locales.N(lang, "dix_btn_take_money_cards"+suffix, n, d), 80),
 					Style: discordgo.SuccessButton, CustomID: customID(verbMoney, seq)}
 			} else {
-				b = button(lang, "btn_take_money"+suffix, d, discordgo.SuccessButton, customID(verbMoney, seq))
+				b = button(lang, "dix_btn_take_money"+suffix, d, discordgo.SuccessButton, customID(verbMoney, seq))
 			}
 		case dix.ActBuy:
 			if len(ch.Buyable) == 0 {
 				continue
 			}
-			b = button(lang, "btn_buy", nil, discordgo.PrimaryButton, customID(verbBuy, seq))
+			b = button(lang, "dix_btn_buy", nil, discordgo.PrimaryButton, customID(verbBuy, seq))
 		case dix.ActEndTurn:
-			key := "btn_end_turn"
+			key := "dix_btn_end_turn"
 			if g.Phase == dix.PhaseFinalBuy {
-				key = "btn_skip_buy"
+				key = "dix_btn_skip_buy"
 			}
 			b = button(lang, key, nil, discordgo.SecondaryButton, customID(verbEndTurn, seq))
 		case dix.ActConsolation:
-			b = button(lang, "btn_consolation", nil, discordgo.PrimaryButton, customID(verbConsol, seq))
+			b = button(lang, "dix_btn_consolation", nil, discordgo.PrimaryButton, customID(verbConsol, seq))
 		case dix.ActBustBuy:
-			b = button(lang, "btn_bust_buy", nil, discordgo.SecondaryButton, customID(verbBustBuy, seq))
+			b = button(lang, "dix_btn_bust_buy", nil, discordgo.SecondaryButton, customID(verbBustBuy, seq))
 		case dix.ActBid:
-			b = button(lang, "btn_bid", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}, discordgo.PrimaryButton, customID(verbBid, seq))
+			b = button(lang, "dix_btn_bid", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}, discordgo.PrimaryButton, customID(verbBid, seq))
 		case dix.ActPass:
-			b = button(lang, "btn_pass", nil, discordgo.SecondaryButton, customID(verbPass, seq))
+			b = button(lang, "dix_btn_pass", nil, discordgo.SecondaryButton, customID(verbPass, seq))
 		case dix.ActPay:
-			b = button(lang, "btn_pay_owe", map[string]any{"Amount": ch.Owe}, discordgo.PrimaryButton, customID(verbPay, seq))
+			b = button(lang, "dix_btn_pay_owe", map[string]any{"Amount": ch.Owe}, discordgo.PrimaryButton, customID(verbPay, seq))
 		default:
 			continue
 		}
@@ -331,12 +331,12 @@ func boardButtons(lang string, m *meta, g *dix.Game) []discordgo.MessageComponen
 	if len(row) > 0 {
 		rows = append(rows, discordgo.ActionsRow{Components: row})
 	}
-	more := []discordgo.MessageComponent{button(lang, "btn_hand", nil, discordgo.SecondaryButton, customID(verbHand, 0))}
+	more := []discordgo.MessageComponent{button(lang, "dix_btn_hand", nil, discordgo.SecondaryButton, customID(verbHand, 0))}
 	if !m.NoPictures {
 		// The picture shows the market and the collections; this gives
 		// them as text to whoever asks (a screen reader cannot read a
 		// picture).
-		more = append(more, button(lang, "btn_board_text", nil, discordgo.SecondaryButton, customID(verbBoardText, 0)))
+		more = append(more, button(lang, "dix_btn_board_text", nil, discordgo.SecondaryButton, customID(verbBoardText, 0)))
 	}
 	more = append(more, kickButtons(lang, m)...)
 	for len(more) > 0 { // a row holds five buttons
@@ -383,11 +383,11 @@ func abandonedEmbed(lang string, m *meta, g *dix.Game, by string) *discordgo.Mes
 	ended := *m
 	ended.Clock, ended.PausedBy = nil, ""
 	e := boardEmbed(lang, &ended, g)
-	e.Title = locales.T(lang, "board_title_abandoned", nil)
+	e.Title = locales.T(lang, "dix_board_title_abandoned", nil)
 	e.Color = colorSummary
 	_, rest, _ := strings.Cut(e.Description, "\n")
 	e.Description = strings.TrimRight(locales.T(lang, "abandon_public", map[string]any{"Name": by})+"\n"+rest, "\n")
-	marker := locales.T(lang, "marker_to_act", nil)
+	marker := locales.T(lang, "dix_marker_to_act", nil)
 	for _, f := range e.Fields {
 		f.Name = strings.TrimPrefix(f.Name, marker)
 		f.Value = strings.TrimSuffix(f.Value, "\n"+riskLine(lang, g))
@@ -409,7 +409,7 @@ func summaryEmbed(lang string, m *meta, title string, lines []string) *discordgo
 // scoreboardEmbed renders the final standings (4.1, 4.2).
 func scoreboardEmbed(lang string, m *meta, g *dix.Game) *discordgo.MessageEmbed {
 	res := g.Results()
-	e := &discordgo.MessageEmbed{Title: locales.T(lang, "score_title", nil), Color: colorOver}
+	e := &discordgo.MessageEmbed{Title: locales.T(lang, "dix_score_title", nil), Color: colorOver}
 	var desc []string
 	var winners []string
 	for _, r := range res {
@@ -419,30 +419,30 @@ func scoreboardEmbed(lang string, m *meta, g *dix.Game) *discordgo.MessageEmbed 
 	}
 	switch {
 	case len(winners) == 1:
-		desc = append(desc, locales.T(lang, "score_winner", map[string]any{"Name": winners[0]}))
+		desc = append(desc, locales.T(lang, "dix_score_winner", map[string]any{"Name": winners[0]}))
 	case len(winners) > 1:
-		desc = append(desc, locales.T(lang, "score_shared", map[string]any{"Names": strings.Join(winners, locales.T(lang, "list_sep", nil))}))
+		desc = append(desc, locales.T(lang, "dix_score_shared", map[string]any{"Names": strings.Join(winners, locales.T(lang, "list_sep", nil))}))
 	}
 	if len(res) > 1 && res[0].Score.Total == res[1].Score.Total {
 		a, b := res[0], res[1]
 		d := map[string]any{"A": m.name(lang, a.Player), "B": m.name(lang, b.Player)}
 		switch {
 		case a.Rank == b.Rank:
-			desc = append(desc, locales.T(lang, "score_tie_shared", d))
+			desc = append(desc, locales.T(lang, "dix_score_tie_shared", d))
 		case a.Money != b.Money:
 			d["MoneyA"], d["MoneyB"] = a.Money, b.Money
-			desc = append(desc, locales.T(lang, "score_tie_money", d)) // 4.2, R9
+			desc = append(desc, locales.T(lang, "dix_score_tie_money", d)) // 4.2, R9
 		default:
 			d["CardsA"], d["CardsB"] = a.Cards, b.Cards
-			desc = append(desc, locales.T(lang, "score_tie_cards", d))
+			desc = append(desc, locales.T(lang, "dix_score_tie_cards", d))
 		}
 	}
 	e.Description = strings.Join(desc, "\n")
 	for _, r := range res {
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
-			Name: truncate(locales.N(lang, "score_player", r.Score.Total, map[string]any{
+			Name: truncate(locales.N(lang, "dix_score_player", r.Score.Total, map[string]any{
 				"Rank": r.Rank, "Name": m.name(lang, r.Player) + seatMark(lang, m, r.Player), "Medal": medal(lang, r.Rank)}), 256),
-			Value: truncate(scoreText(lang, r.Score)+"\n"+locales.T(lang, "score_money_cards", map[string]any{"Money": r.Money, "Cards": r.Cards})+autoText(lang, m, r.Player), 1024),
+			Value: truncate(scoreText(lang, r.Score)+"\n"+locales.T(lang, "dix_score_money_cards", map[string]any{"Money": r.Money, "Cards": r.Cards})+autoText(lang, m, r.Player), 1024),
 		})
 	}
 	e.Footer = &discordgo.MessageEmbedFooter{Text: footerText(lang, m, g)}
@@ -451,9 +451,9 @@ func scoreboardEmbed(lang string, m *meta, g *dix.Game) *discordgo.MessageEmbed 
 
 func medal(lang string, rank int) string {
 	if rank >= 1 && rank <= 3 {
-		return locales.T(lang, "medal_"+itoa(rank), nil)
+		return locales.T(lang, "dix_medal_"+itoa(rank), nil)
 	}
-	return locales.T(lang, "medal_other", nil)
+	return locales.T(lang, "dix_medal_other", nil)
 }
 
 // scoreText renders one Score: the run of each colour with the wilds
@@ -468,7 +468,7 @@ func scoreText(lang string, s dix.Score) string {
 			unused = append(unused, p.Wild)
 			continue
 		}
-		placed[p.Color] = append(placed[p.Color], locales.T(lang, "wild_as", map[string]any{"Wild": cardText(lang, p.Wild), "Value": int(p.Value)}))
+		placed[p.Color] = append(placed[p.Color], locales.T(lang, "dix_wild_as", map[string]any{"Wild": cardText(lang, p.Wild), "Value": int(p.Value)}))
 	}
 	for _, cs := range s.Colors {
 		d := map[string]any{"Emoji": colorEmoji(lang, cs.Color), "Color": colorName(lang, cs.Color),
@@ -476,21 +476,21 @@ func scoreText(lang string, s dix.Score) string {
 		var run string
 		switch {
 		case cs.Length == 0:
-			run = locales.T(lang, "run_empty", d)
+			run = locales.T(lang, "dix_run_empty", d)
 		case cs.Bonus > 0:
-			run = locales.T(lang, "run_full", d)
+			run = locales.T(lang, "dix_run_full", d)
 		case cs.Length == 1:
-			run = locales.T(lang, "run_single", d)
+			run = locales.T(lang, "dix_run_single", d)
 		default:
-			run = locales.N(lang, "run_line", cs.Length, d)
+			run = locales.N(lang, "dix_run_line", cs.Length, d)
 		}
 		if w := placed[cs.Color]; len(w) > 0 {
-			run = locales.T(lang, "run_with_wilds", map[string]any{"Run": run, "Wilds": strings.Join(w, locales.T(lang, "list_sep", nil))})
+			run = locales.T(lang, "dix_run_with_wilds", map[string]any{"Run": run, "Wilds": strings.Join(w, locales.T(lang, "list_sep", nil))})
 		}
 		lines = append(lines, run)
 	}
 	if len(unused) > 0 {
-		lines = append(lines, locales.N(lang, "wilds_unused", len(unused), map[string]any{"Cards": cardsText(lang, unused)}))
+		lines = append(lines, locales.N(lang, "dix_wilds_unused", len(unused), map[string]any{"Cards": cardsText(lang, unused)}))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -502,11 +502,11 @@ func scoreText(lang string, s dix.Score) string {
 func handEmbed(lang string, m *meta, g *dix.Game, s int) *discordgo.MessageEmbed {
 	p := g.Players[s]
 	sc := dix.BestScore(p.Collection)
-	e := &discordgo.MessageEmbed{Title: locales.T(lang, "hand_title", map[string]any{"Name": m.name(lang, s)}), Color: colorPrompt}
-	e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: locales.N(lang, "hand_collection", len(p.Collection), nil), Value: truncate(byColor(lang, p.Collection, true), 1024)})
+	e := &discordgo.MessageEmbed{Title: locales.T(lang, "dix_hand_title", map[string]any{"Name": m.name(lang, s)}), Color: colorPrompt}
+	e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: locales.N(lang, "dix_hand_collection", len(p.Collection), nil), Value: truncate(byColor(lang, p.Collection, true), 1024)})
 	e.Fields = append(e.Fields,
-		&discordgo.MessageEmbedField{Name: locales.N(lang, "hand_score", sc.Total, nil), Value: truncate(scoreText(lang, sc), 1024)},
-		&discordgo.MessageEmbedField{Name: locales.T(lang, "hand_tokens", nil), Value: playerTokens(lang, p) + "\n" + capacityText(lang, g, s)},
+		&discordgo.MessageEmbedField{Name: locales.N(lang, "dix_hand_score", sc.Total, nil), Value: truncate(scoreText(lang, sc), 1024)},
+		&discordgo.MessageEmbedField{Name: locales.T(lang, "dix_hand_tokens", nil), Value: playerTokens(lang, p) + "\n" + capacityText(lang, g, s)},
 	)
 	return e
 }
@@ -516,14 +516,14 @@ func handEmbed(lang string, m *meta, g *dix.Game, s int) *discordgo.MessageEmbed
 // (SPEC §5), so both amounts are shown.
 func capacityText(lang string, g *dix.Game, s int) string {
 	if g.Solo() {
-		return locales.T(lang, "hand_capacity_buy", map[string]any{"Amount": g.BuyCapacity(s)}) + "\n" +
-			locales.T(lang, "hand_capacity_bid", map[string]any{"Amount": g.Capacity(s)})
+		return locales.T(lang, "dix_hand_capacity_buy", map[string]any{"Amount": g.BuyCapacity(s)}) + "\n" +
+			locales.T(lang, "dix_hand_capacity_bid", map[string]any{"Amount": g.Capacity(s)})
 	}
-	return locales.T(lang, "hand_capacity", map[string]any{"Amount": g.BuyCapacity(s)})
+	return locales.T(lang, "dix_hand_capacity", map[string]any{"Amount": g.BuyCapacity(s)})
 }
 
 func playerTokens(lang string, p dix.Player) string {
-	return locales.N(lang, "player_tokens", p.Money, nil) + locales.T(lang, "list_sep", nil) + locales.N(lang, "player_consolation", p.Consolation, nil)
+	return locales.N(lang, "dix_player_tokens", p.Money, nil) + locales.T(lang, "list_sep", nil) + locales.N(lang, "dix_player_consolation", p.Consolation, nil)
 }
 
 // lobbyEmbed renders an open, started or cancelled lobby.

@@ -216,10 +216,10 @@ func TestTieBreaks(t *testing.T) {
 		players []dix.Player
 		key     string
 	}{
-		{"money decides", []dix.Player{{Money: 5, Collection: cards(t, "b1 b2")}, {Money: 2, Collection: cards(t, "g1 g2")}}, "score_tie_money"},
-		{"consolation counts 3", []dix.Player{{Money: 2, Collection: cards(t, "b1 b2")}, {Money: 0, Consolation: 1, Collection: cards(t, "g1 g2")}}, "score_tie_money"},
-		{"fewer cards decides", []dix.Player{{Money: 3, Collection: cards(t, "b1 b2 b2")}, {Money: 3, Collection: cards(t, "g1 g2")}}, "score_tie_cards"},
-		{"shared", []dix.Player{{Money: 3, Collection: cards(t, "b1 b2")}, {Money: 3, Collection: cards(t, "g1 g2")}}, "score_tie_shared"},
+		{"money decides", []dix.Player{{Money: 5, Collection: cards(t, "b1 b2")}, {Money: 2, Collection: cards(t, "g1 g2")}}, "dix_score_tie_money"},
+		{"consolation counts 3", []dix.Player{{Money: 2, Collection: cards(t, "b1 b2")}, {Money: 0, Consolation: 1, Collection: cards(t, "g1 g2")}}, "dix_score_tie_money"},
+		{"fewer cards decides", []dix.Player{{Money: 3, Collection: cards(t, "b1 b2 b2")}, {Money: 3, Collection: cards(t, "g1 g2")}}, "dix_score_tie_cards"},
+		{"shared", []dix.Player{{Money: 3, Collection: cards(t, "b1 b2")}, {Money: 3, Collection: cards(t, "g1 g2")}}, "dix_score_tie_shared"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -230,8 +230,8 @@ func TestTieBreaks(t *testing.T) {
 			d := map[string]any{"A": m.name("en", res[0].Player), "B": m.name("en", res[1].Player),
 				"MoneyA": res[0].Money, "MoneyB": res[1].Money, "CardsA": res[0].Cards, "CardsB": res[1].Cards}
 			assert.Contains(t, e.Description, locales.T("en", tc.key, d))
-			if tc.key == "score_tie_shared" {
-				assert.Contains(t, e.Description, locales.T("en", "score_shared", map[string]any{"Names": "Alice, Bob"}))
+			if tc.key == "dix_score_tie_shared" {
+				assert.Contains(t, e.Description, locales.T("en", "dix_score_shared", map[string]any{"Names": "Alice, Bob"}))
 			}
 		})
 	}
@@ -258,7 +258,7 @@ func TestRiskLine(t *testing.T) {
 		})
 	}
 	empty := &dix.Game{Tableau: cards(t, "b1"), Drawn: 1}
-	assert.Equal(t, locales.T("en", "risk_deck_empty", nil), riskLine("en", empty))
+	assert.Equal(t, locales.T("en", "dix_risk_deck_empty", nil), riskLine("en", empty))
 	fr := &dix.Game{Tableau: cards(t, "b3 $4 o7 $2"), Deck: cards(t, "g1"), Drawn: 1}
 	assert.Equal(t, "⚠️ Piocher une carte Nombre de 7 ou plus, ou une carte Monnaie de 5, vous grille.", riskLine("fr", fr))
 }

@@ -78,7 +78,7 @@ func TestHintInBothLanguages(t *testing.T) {
 		r := tb.command(actor, "/dix hint")
 		require.True(t, r.Ephemeral(), describe(r))
 		require.NotEmpty(t, r.Message.Embeds, describe(r))
-		assert.Equal(t, locales.T(lang, "hint_title", nil), r.Message.Embeds[0].Title)
+		assert.Equal(t, locales.T(lang, "dix_hint_title", nil), r.Message.Embeds[0].Title)
 		if rec.State.Phase == dix.PhaseDraw {
 			assert.Contains(t, r.Message.Embeds[0].Description, "%", "the odds of the next card")
 		}

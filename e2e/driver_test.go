@@ -574,7 +574,7 @@ func (tb *table) checkScoreboard(names []string) fakediscord.Message {
 			return false
 		}
 		title := m.Embeds[0].Title
-		return title == locales.T("en", "score_title", nil) || title == locales.T("fr", "score_title", nil)
+		return title == locales.T("en", "dix_score_title", nil) || title == locales.T("fr", "dix_score_title", nil)
 	})
 	require.NoError(tb.t, err, "the final scoreboard")
 	// The game is archived once the scoreboard is out.

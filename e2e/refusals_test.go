@@ -174,8 +174,8 @@ func TestRefusals(t *testing.T) {
 		}{
 			{"not a number", "abc", "err_bad_number", map[string]any{"Text": "abc"}},
 			{"negative", "-3", "err_bad_number", map[string]any{"Text": "-3"}},
-			{"above capacity", "999", "err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}},
-			{"below minimum", "0", "err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}},
+			{"above capacity", "999", "dix_err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}},
+			{"below minimum", "0", "dix_err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}},
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
@@ -375,8 +375,8 @@ func TestLanguages(t *testing.T) {
 
 	boardEN, _ := en.boardFor(en.record())
 	boardFR, _ := fr.boardFor(fr.record())
-	assert.Equal(t, locales.T("en", "btn_draw", nil), labelOf(boardEN, "draw"))
-	assert.Equal(t, locales.T("fr", "btn_draw", nil), labelOf(boardFR, "draw"))
+	assert.Equal(t, locales.T("en", "dix_btn_draw", nil), labelOf(boardEN, "draw"))
+	assert.Equal(t, locales.T("fr", "dix_btn_draw", nil), labelOf(boardFR, "draw"))
 	require.NotEmpty(t, boardFR.Embeds)
 	assert.NotEqual(t, boardEN.Embeds[0].Title, boardFR.Embeds[0].Title, "the French board is in French")
 
@@ -391,8 +391,8 @@ func TestLanguages(t *testing.T) {
 	}
 	sEN := en.checkScoreboard([]string{"Alice", "Bob", "Chloe"})
 	sFR := fr.checkScoreboard([]string{"Amelie", "Benoit", "Camille"})
-	assert.Equal(t, locales.T("en", "score_title", nil), sEN.Embeds[0].Title)
-	assert.Equal(t, locales.T("fr", "score_title", nil), sFR.Embeds[0].Title)
+	assert.Equal(t, locales.T("en", "dix_score_title", nil), sEN.Embeds[0].Title)
+	assert.Equal(t, locales.T("fr", "dix_score_title", nil), sFR.Embeds[0].Title)
 
 	// Private answers follow the clicking user's language.
 	r := fr.command(fr.users[0], "/dix rules")

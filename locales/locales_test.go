@@ -88,16 +88,16 @@ func TestPlurals(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.lang+"/"+tc.want, func(t *testing.T) {
-			assert.Equal(t, tc.want, N(tc.lang, "pay_tokens", tc.count, nil))
+			assert.Equal(t, tc.want, N(tc.lang, "dix_pay_tokens", tc.count, nil))
 		})
 	}
 }
 
 func TestTemplates(t *testing.T) {
-	assert.Equal(t, "Bid 7", T(English, "btn_bid_amount", map[string]any{"Amount": 7}))
-	assert.Equal(t, "Miser 7", T(French, "btn_bid_amount", map[string]any{"Amount": 7}))
+	assert.Equal(t, "Bid 7", T(English, "dix_btn_bid_amount", map[string]any{"Amount": 7}))
+	assert.Equal(t, "Miser 7", T(French, "dix_btn_bid_amount", map[string]any{"Amount": 7}))
 	assert.Equal(t, Missing("no_such_key"), T(English, "no_such_key", nil))
-	assert.Equal(t, "Bid 7", T("de", "btn_bid_amount", map[string]any{"Amount": 7}), "unsupported language falls back to English")
+	assert.Equal(t, "Bid 7", T("de", "dix_btn_bid_amount", map[string]any{"Amount": 7}), "unsupported language falls back to English")
 }
 
 func TestEveryMessageRenders(t *testing.T) {

@@ -34,7 +34,7 @@ func TestTSameAsGoI18n(t *testing.T) {
 			require.Equal(t, localizeI18n(lang, k, nil, odd), T(lang, k, odd), "%s %s with other values", lang, k)
 		}
 	}
-	require.Equal(t, T(English, "btn_bid_amount", nil), T("de", "btn_bid_amount", nil))
+	require.Equal(t, T(English, "dix_btn_bid_amount", nil), T("de", "dix_btn_bid_amount", nil))
 	require.Equal(t, Missing("no_such_key"), T(French, "no_such_key", nil))
 	require.Equal(t, Missing("no_such_key"), T("de", "no_such_key", map[string]any{"A": 1}))
 }
@@ -42,8 +42,8 @@ func TestTSameAsGoI18n(t *testing.T) {
 // A message with a placeholder given data is filled in, not taken as
 // written.
 func TestTFillsPlaceholders(t *testing.T) {
-	require.Equal(t, "Bid 7", T(English, "btn_bid_amount", map[string]any{"Amount": 7}))
-	require.NotEqual(t, T(English, "btn_bid_amount", nil), T(English, "btn_bid_amount", map[string]any{"Amount": 7}))
+	require.Equal(t, "Bid 7", T(English, "dix_btn_bid_amount", map[string]any{"Amount": 7}))
+	require.NotEqual(t, T(English, "dix_btn_bid_amount", nil), T(English, "dix_btn_bid_amount", map[string]any{"Amount": 7}))
 }
 
 // Messages cut at their placeholders read as the text around them.
@@ -60,14 +60,14 @@ func TestCut(t *testing.T) {
 func BenchmarkTData(b *testing.B) {
 	d := map[string]any{"Amount": 7}
 	for b.Loop() {
-		_ = T(French, "btn_bid_amount", d)
+		_ = T(French, "dix_btn_bid_amount", d)
 	}
 }
 
 func BenchmarkTDataGoI18n(b *testing.B) {
 	d := map[string]any{"Amount": 7}
 	for b.Loop() {
-		_ = localizeI18n(French, "btn_bid_amount", nil, d)
+		_ = localizeI18n(French, "dix_btn_bid_amount", nil, d)
 	}
 }
 
@@ -75,12 +75,12 @@ func BenchmarkTDataGoI18n(b *testing.B) {
 // message through go-i18n.
 func BenchmarkT(b *testing.B) {
 	for b.Loop() {
-		_ = T(French, "pic_market", nil)
+		_ = T(French, "dix_pic_market", nil)
 	}
 }
 
 func BenchmarkTGoI18n(b *testing.B) {
 	for b.Loop() {
-		_ = localizeI18n(French, "pic_market", nil, nil)
+		_ = localizeI18n(French, "dix_pic_market", nil, nil)
 	}
 }

@@ -94,7 +94,7 @@ func readBoard(m fakediscord.Message, lang string) (board, bool) {
 	if len(b.buttons) == 0 {
 		return board{}, false
 	}
-	marker := locales.T(lang, "marker_to_act", nil)
+	marker := locales.T(lang, "dix_marker_to_act", nil)
 	for _, e := range m.Embeds {
 		for _, f := range e.Fields {
 			if name, ok := strings.CutPrefix(f.Name, marker); ok {
@@ -107,7 +107,7 @@ func readBoard(m fakediscord.Message, lang string) (board, bool) {
 
 // isScoreboard reports whether m is the final scoreboard.
 func isScoreboard(m fakediscord.Message, lang string) bool {
-	return len(m.Embeds) > 0 && m.Embeds[0].Title == locales.T(lang, "score_title", nil)
+	return len(m.Embeds) > 0 && m.Embeds[0].Title == locales.T(lang, "dix_score_title", nil)
 }
 
 // idAfter reports whether snowflake a is newer than b.

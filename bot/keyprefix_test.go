@@ -1,0 +1,203 @@
+package bot
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/locales"
+)
+
+// gamePresenters are the presenter packages of the games, beside the table
+// (relative to bot/), with the prefix every locale key of their own starts
+// with.
+var gamePresenters = map[string]string{
+	"dix":    "dix_",
+	"qwixx":  "qwixx_",
+	"dixxit": "dixxit_",
+}
+
+// unreferencedKeys are the locale keys no Go file names, with the reason
+// they are kept.
+var unreferencedKeys = map[string]string{}
+
+// goLiterals returns the string literals of the non-test Go files under
+// root (every directory below it when deep), made of the characters of a
+// locale key and the verb of fmt.Sprintf.
+func goLiterals(t *testing.T, root string, deep bool) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != root && (!deep || strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, src, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if bl, ok := n.(*ast.BasicLit); ok && bl.Kind == token.STRING {
+				if s, err := strconv.Unquote(bl.Value); err == nil && keyLike(s) {
+					out = append(out, s)
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	require.NoError(t, err)
+	return out
+}
+
+func keyLike(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '%') {
+			return false
+		}
+	}
+	return true
+}
+
+// namedKeys returns the keys among keys that literals name: a literal equal
+// to the key, or the fixed start of a key completed at run time (a literal
+// ending in "_", or the text before a fmt verb, as in "dix_hint_why_%d").
+// A game's bare prefix ("dix_") names no key.
+func namedKeys(literals, keys []string) map[string]bool {
+	isKey := map[string]bool{}
+	for _, k := range keys {
+		isKey[k] = true
+	}
+	named := map[string]bool{}
+	for _, l := range literals {
+		if isKey[l] {
+			named[l] = true
+			continue
+		}
+		if i := strings.IndexByte(l, '%'); i >= 0 {
+			l = l[:i]
+		}
+		if !strings.HasSuffix(l, "_") || len(l) < 4 || isGamePrefix(l) {
+			continue
+		}
+		for _, k := range keys {
+			if strings.HasPrefix(k, l) {
+				named[k] = true
+			}
+		}
+	}
+	return named
+}
+
+func isGamePrefix(l string) bool {
+	for _, p := range gamePresenters {
+		if l == p {
+			return true
+		}
+	}
+	return false
+}
+
+// composed reports whether key is made of literals put end to end, each
+// after the first starting with "_" or following one that ends with "_"
+// (as name+"_cmd_"+id+"_desc", key+"_link").
+func composed(key string, literal map[string]bool) bool {
+	// ends[i]: key[:i] is such a concatenation of at least one literal.
+	ends := make([]bool, len(key)+1)
+	for i := 1; i <= len(key); i++ {
+		if literal[key[:i]] {
+			ends[i] = true
+		}
+	}
+	for i := 1; i < len(key); i++ {
+		if !ends[i] {
+			continue
+		}
+		for j := i + 1; j <= len(key); j++ {
+			if literal[key[i:j]] && (key[i] == '_' || key[i-1] == '_') {
+				ends[j] = true
+			}
+		}
+	}
+	return ends[len(key)] && !literal[key]
+}
+
+// TestGameKeysCarryTheirPrefix: a locale key a game's presenter names is
+// that game's own (it starts with the game's prefix) or one the table
+// itself names (package bot, outside the games' packages).
+func TestGameKeysCarryTheirPrefix(t *testing.T) {
+	keys := locales.Keys(locales.English)
+	shared := namedKeys(goLiterals(t, ".", false), keys)
+	require.Greater(t, len(shared), 200, "the table's keys are found")
+	checked := 0
+	for dir, prefix := range gamePresenters {
+		if _, err := os.Stat(dir); os.IsNotExist(err) {
+			continue
+		}
+		var wrong []string
+		for k := range namedKeys(goLiterals(t, dir, true), keys) {
+			checked++
+			if !strings.HasPrefix(k, prefix) && !shared[k] {
+				wrong = append(wrong, k)
+			}
+		}
+		sort.Strings(wrong)
+		assert.Empty(t, wrong, "bot/%s names keys that neither start with %q nor are the table's", dir, prefix)
+	}
+	assert.Greater(t, checked, 50, "the games' keys are found")
+}
+
+// TestEveryKeyIsUsed: every English key exists in French and the other way
+// round, and some Go file of the repository names it (or builds it), or it
+// is listed in unreferencedKeys with the reason it is kept.
+func TestEveryKeyIsUsed(t *testing.T) {
+	en := locales.Keys(locales.English)
+	for _, k := range en {
+		assert.True(t, locales.Has(locales.French, k), "%q is in en.toml, not in fr.toml", k)
+	}
+	for _, k := range locales.Keys(locales.French) {
+		assert.True(t, locales.Has(locales.English, k), "%q is in fr.toml, not in en.toml", k)
+	}
+	literals := goLiterals(t, "..", true)
+	literal := map[string]bool{}
+	for _, l := range literals {
+		literal[l] = true
+	}
+	named := namedKeys(literals, en)
+	var unused []string
+	for _, k := range en {
+		if named[k] || composed(k, literal) || unreferencedKeys[k] != "" {
+			continue
+		}
+		unused = append(unused, k)
+	}
+	assert.Empty(t, unused, "keys no Go file names or builds")
+	for k := range unreferencedKeys {
+		assert.True(t, locales.Has(locales.English, k), "unreferencedKeys lists %q, which en.toml does not hold", k)
+	}
+}
