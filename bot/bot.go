@@ -15,6 +15,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
+	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/engine/dix"
@@ -516,7 +517,7 @@ func (c *call) staleText(text string) (string, []discordgo.MessageComponent, []*
 			// stands with working buttons. An action taken on them edits
 			// the public board, as every action does; editing it from
 			// here could race with a newer action's own update.
-			return text + "\n" + locales.T(c.lang, "stale_here", nil), boardButtons(c.lang, m, g), []*discordgo.MessageEmbed{boardEmbed(c.lang, m, g)}
+			return text + "\n" + locales.T(c.lang, "stale_here", nil), dixview.BoardButtons(m.view(c.lang), g), []*discordgo.MessageEmbed{dixview.BoardEmbed(m.view(c.lang), g)}
 		}
 	}
 	return text + "\n" + locales.T(c.lang, "stale_link", map[string]any{"URL": messageURL(c.i.GuildID, c.i.ChannelID, m.Board)}), comps, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
+	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -561,7 +562,7 @@ func TestAbandon(t *testing.T) {
 	// The old board says the game was abandoned, with nobody to act.
 	require.Len(t, board.embeds, 1)
 	assert.Equal(t, enT("dix_board_title_abandoned", nil), board.embeds[0].Title)
-	assert.Contains(t, board.embeds[0].Description, enT("abandon_public", map[string]any{"Name": "Alice"}))
+	assert.Contains(t, board.embeds[0].Description, enT("dix_abandon_public", map[string]any{"Name": "Alice"}))
 	for _, f := range board.embeds[0].Fields {
 		assert.NotContains(t, f.Name, enT("dix_marker_to_act", nil))
 	}
@@ -895,7 +896,7 @@ func TestOnlyPayment(t *testing.T) {
 		money, cons int
 		coll        string
 		price       int
-		want        string // paymentText, "" when there is a choice
+		want        string // the payment's text, "" when there is a choice
 	}{
 		{"tokens only", 5, 0, "", 3, "3 tokens"},
 		{"one consolation token, nothing else", 0, 1, "", 2, "1 consolation token"},
@@ -908,13 +909,13 @@ func TestOnlyPayment(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g := &dix.Game{Opts: dix.Options{Players: 2}, Players: []dix.Player{
 				{Money: tc.money, Consolation: tc.cons, Collection: cards(t, tc.coll)}, {}}, Phase: dix.PhaseBuy}
-			pay, ok := onlyPayment(g, 0, tc.price)
+			pay, ok := dixview.OnlyPayment(g, 0, tc.price)
 			if tc.want == "" {
 				assert.False(t, ok, "%+v", pay)
 				return
 			}
 			require.True(t, ok)
-			assert.Equal(t, tc.want, paymentText("en", pay))
+			assert.Equal(t, tc.want, dixview.PaymentText("en", pay))
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	dixview "github.com/dixgame/dixbot/bot/dix"
 	computer "github.com/dixgame/dixbot/computer/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
@@ -76,11 +77,11 @@ func TestHint(t *testing.T) {
 			require.NotZero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "only the player sees it")
 			require.Len(t, resp.Data.Embeds, 1)
 			text := resp.Data.Embeds[0].Description
-			assert.Contains(t, text, locales.T(lang, "dix_hint_odds", map[string]any{"Bust": pct(o.Bust()), "Left": o.Left, "Wild": pct(o.Wild)}))
-			assert.Contains(t, text, locales.T(lang, "dix_hint_bust_total", map[string]any{"Number": 8, "Chance": pct(o.BustTotal)}), "a number of 8 or more busts a total of 3")
-			assert.Contains(t, text, locales.T(lang, "dix_hint_gain", map[string]any{"Points": points(lang, o.Gain)}))
+			assert.Contains(t, text, locales.T(lang, "dix_hint_odds", map[string]any{"Bust": dixview.Pct(o.Bust()), "Left": o.Left, "Wild": dixview.Pct(o.Wild)}))
+			assert.Contains(t, text, locales.T(lang, "dix_hint_bust_total", map[string]any{"Number": 8, "Chance": dixview.Pct(o.BustTotal)}), "a number of 8 or more busts a total of 3")
+			assert.Contains(t, text, locales.T(lang, "dix_hint_gain", map[string]any{"Points": dixview.Points(lang, o.Gain)}))
 			adv := computer.Advise(rec.State, 0, nil)
-			assert.Contains(t, text, locales.T(lang, "dix_hint_do_"+actionKey(adv.Action.Kind), nil))
+			assert.Contains(t, text, locales.T(lang, "dix_hint_do_"+dixview.ActionKey(adv.Action.Kind), nil))
 
 			assert.Equal(t, locales.T(lang, "err_not_your_turn", map[string]any{"Name": "Alice"}), h.command("u2", "hint").ephemeralText())
 			assert.Equal(t, locales.T(lang, "err_not_in_game", nil), h.command("u9", "hint").ephemeralText())
@@ -119,7 +120,7 @@ func TestBoardAfterTheEnd(t *testing.T) {
 func TestRewardButtonsSayWhatTheyGive(t *testing.T) {
 	label := func(g *dix.Game, m *meta, verb string) string {
 		t.Helper()
-		for _, row := range boardButtons("en", m, g) {
+		for _, row := range dixview.BoardButtons(m.view("en"), g) {
 			for _, c := range row.(discordgo.ActionsRow).Components {
 				if b, ok := c.(discordgo.Button); ok {
 					if p, err := parseID(b.CustomID); err == nil && p.verb == verb {
@@ -250,7 +251,7 @@ func TestStalePromptLosesItsButtons(t *testing.T) {
 // alone on a line (the joins are word joiners and no-break spaces).
 func TestNoBreakInsideValues(t *testing.T) {
 	for _, lang := range locales.Languages {
-		wild := cardText(lang, dix.Card{Kind: dix.KindColorWild, Color: dix.Green})
+		wild := dixview.CardText(lang, dix.Card{Kind: dix.KindColorWild, Color: dix.Green})
 		assert.True(t, strings.HasSuffix(wild, "\u2060#"), "%s: %q", lang, wild)
 		for _, key := range []string{"dix_player_tokens", "dix_player_consolation"} {
 			s := locales.N(lang, key, 7, nil)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 )
 
@@ -81,7 +82,7 @@ func BenchmarkBoardEmbed(b *testing.B) {
 	m, g := lateGame(b, "fr")
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = boardEmbed("fr", m, g)
-		_ = boardButtons("fr", m, g)
+		_ = dixview.BoardEmbed(m.view("fr"), g)
+		_ = dixview.BoardButtons(m.view("fr"), g)
 	}
 }

@@ -3,6 +3,7 @@ package bot
 import (
 	"strings"
 
+	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -112,7 +113,7 @@ func pingEffect(m *meta, g *dix.Game, out played, clicker, guild, channel string
 	if a == nil || g.Phase == out.prevPhase {
 		return effect{}, false
 	}
-	d := map[string]any{"Card": cardText(m.Lang, a.Wild), "CardName": cardName(m.Lang, a.Wild), "Amount": a.HighBid}
+	d := map[string]any{"Card": dixview.CardText(m.Lang, a.Wild), "CardName": dixview.CardName(m.Lang, a.Wild), "Amount": a.HighBid}
 	var users []string
 	key := ""
 	switch g.Phase {

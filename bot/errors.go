@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/dixgame/dixbot"
+	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 )
 
@@ -108,6 +109,7 @@ var errorKeys = []struct {
 	{ErrLeaveLobby, "err_leave_lobby", outcomeRefused},
 	{ErrAhead, "err_game_restored", outcomeStale},
 	{ErrMissingPermission, "err_missing_permission", outcomeRefused},
+	{dixview.ErrBadPick, "err_bad_custom_id", outcomeRefused},
 	// Engine sentinels.
 	{dix.ErrBadOptions, "err_bad_options", outcomeRefused},
 	{dix.ErrGameOver, "err_game_over", outcomeRefused},
@@ -115,19 +117,6 @@ var errorKeys = []struct {
 	{dix.ErrWrongPhase, "err_wrong_phase", outcomeRefused},
 	{dix.ErrUnknownPlayer, "err_not_in_game", outcomeRefused},
 	{dix.ErrUnknownAction, "err_bad_input", outcomeRefused},
-	{dix.ErrMustDraw, "dix_err_must_draw", outcomeRefused},
-	{dix.ErrDeckEmpty, "dix_err_deck_empty", outcomeRefused},
-	{dix.ErrBidTooLow, "dix_err_bid_too_low", outcomeRefused},
-	{dix.ErrBidTooHigh, "dix_err_bid_too_high", outcomeRefused},
-	{dix.ErrNotInMarket, "dix_err_not_in_market", outcomeRefused},
-	{dix.ErrIdenticalCard, "dix_err_identical_card", outcomeRefused},
-	{dix.ErrPaymentShort, "dix_err_payment_short", outcomeRefused},
-	{dix.ErrNotOwned, "dix_err_not_owned", outcomeRefused},
-	{dix.ErrWildPayment, "dix_err_wild_payment", outcomeRefused},
-	{dix.ErrSoloPayment, "dix_err_solo_payment", outcomeRefused},
-	{dix.ErrSuperfluousPayment, "dix_err_superfluous_payment", outcomeRefused},
-	{dix.ErrCannotAfford, "dix_err_cannot_afford", outcomeRefused},
-	{dix.ErrBadCard, "dix_err_bad_card", outcomeRefused},
 	{dix.ErrSchemaTooNew, "err_schema_too_new", outcomeError},
 	{dix.ErrCorrupt, "err_corrupt", outcomeError},
 	{dix.ErrInvariant, "err_internal", outcomeError},
@@ -143,10 +132,18 @@ func classify(err error) (key string, data map[string]any, outcome string, unexp
 		_, _, outcome, _ = classify(ue.err)
 		return ue.key, ue.data, outcome, false
 	}
+	var dr *dixview.Refusal
+	if errors.As(err, &dr) {
+		_, _, outcome, _ = classify(dr.Err)
+		return dr.Key, dr.Data, outcome, false
+	}
 	for _, e := range errorKeys {
 		if errors.Is(err, e.err) {
 			return e.key, nil, e.outcome, e.outcome == outcomeError
 		}
+	}
+	if key, ok := dixview.RefusalKey(err); ok {
+		return key, nil, outcomeRefused, false
 	}
 	return "err_internal", nil, outcomeError, true
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
+	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -78,7 +79,7 @@ func (c *call) peekChoice(version uint32, kind dix.ActionKind) (*dix.Game, *meta
 	if err != nil {
 		return nil, nil, -1, dix.Choices{}, err
 	}
-	ch, err := requireChoice(g, s, kind)
+	ch, err := dixview.RequireChoice(g, s, kind)
 	if err != nil {
 		return nil, nil, -1, dix.Choices{}, err
 	}
@@ -116,8 +117,8 @@ func forced(g *dix.Game, seat int) (dix.ActionKind, bool) {
 		return 0, false
 	}
 	ch := g.Choices(seat)
-	if g.Phase == dix.PhaseAuctionPay && hasAction(ch, dix.ActPay) {
-		if _, ok := onlyPayment(g, seat, ch.Owe); ok {
+	if g.Phase == dix.PhaseAuctionPay && dixview.HasAction(ch, dix.ActPay) {
+		if _, ok := dixview.OnlyPayment(g, seat, ch.Owe); ok {
 			return dix.ActPay, true
 		}
 		return 0, false
@@ -162,7 +163,7 @@ func applyForced(lang string, m *meta, g *dix.Game, memo cpuMemo, record bool) (
 				return nil, nil, err
 			}
 			all = append(all, evs...)
-			lines = append(lines, renderEvents(lang, m, evs)...)
+			lines = append(lines, dixview.Events(m.names(lang), evs)...)
 			continue
 		}
 		k, ok := forced(g, s)
@@ -197,8 +198,8 @@ func applyForced(lang string, m *meta, g *dix.Game, memo cpuMemo, record bool) (
 		}
 		a := dix.Action{Kind: k, Player: s}
 		if k == dix.ActPay {
-			a.Payment, _ = onlyPayment(g, s, g.Choices(s).Owe)
-			d["Payment"] = paymentText(lang, a.Payment)
+			a.Payment, _ = dixview.OnlyPayment(g, s, g.Choices(s).Owe)
+			d["Payment"] = dixview.PaymentText(lang, a.Payment)
 		}
 		evs, err := g.Apply(a)
 		if err != nil {
@@ -213,7 +214,7 @@ func applyForced(lang string, m *meta, g *dix.Game, memo cpuMemo, record bool) (
 			}
 		}
 		lines = append(lines, locales.T(lang, key, d))
-		lines = append(lines, renderEvents(lang, m, evs)...)
+		lines = append(lines, dixview.Events(m.names(lang), evs)...)
 	}
 	return all, lines, nil
 }
@@ -317,7 +318,7 @@ func advance(r *dixbot.Record, m *meta, g *dix.Game, a *dix.Action, pre []string
 		if err != nil {
 			return played{}, err
 		}
-		lines = append(lines, renderEvents(m.Lang, m, evs)...)
+		lines = append(lines, dixview.Events(m.names(m.Lang), evs)...)
 	}
 	if m.PausedBy == "" {
 		// While paused nothing moves: the computer plays a seat handed
@@ -334,7 +335,7 @@ func advance(r *dixbot.Record, m *meta, g *dix.Game, a *dix.Action, pre []string
 		return played{}, err
 	}
 	m.tick(g, now, a != nil)
-	ended, started := turnBoundary(evs)
+	ended, started := dixview.TurnBoundary(evs)
 	m.Turn += started
 	m.addLog(lines...)
 	turnLines := m.turnSummary(m.Lang)
@@ -458,11 +459,11 @@ func (c *call) answerPlay(out played, fromBoard bool, confirm string, confirmCom
 	case out.ended || g.Phase == dix.PhaseOver:
 		// The turn's summary: the board's picture goes with the board.
 		c.shows = &shows{Retire: true}
-		c.update("", []*discordgo.MessageEmbed{summaryEmbed(m.Lang, m, out.summary, out.lines)}, nil)
+		c.update("", []*discordgo.MessageEmbed{dixview.SummaryEmbed(m.Lang, out.summary, out.lines)}, nil)
 	default:
 		e, files := c.b.boardMessage(m.Lang, m, g, c.canAttach())
 		c.shows = &shows{Seq: uint64(g.Seq)}
-		c.update("", []*discordgo.MessageEmbed{e}, boardButtons(m.Lang, m, g), files...)
+		c.update("", []*discordgo.MessageEmbed{e}, dixview.BoardButtons(m.view(m.Lang), g), files...)
 	}
 }
 
@@ -522,10 +523,10 @@ func (c *call) offerMarket() {
 		return
 	}
 	ch := g.Choices(s)
-	if !hasAction(ch, dix.ActBuy) || len(ch.Buyable) == 0 {
+	if !dixview.HasAction(ch, dix.ActBuy) || len(ch.Buyable) == 0 {
 		return
 	}
-	c.ephemeral(locales.T(c.lang, "dix_prompt_buy", map[string]any{"Capacity": g.BuyCapacity(s)}), buySelects(c.lang, m.version(g), ch.Buyable, proposer(g, s)))
+	c.ephemeral(locales.T(c.lang, "dix_prompt_buy", map[string]any{"Capacity": g.BuyCapacity(s)}), dixview.BuySelects(c.lang, m.version(g), ch.Buyable, dixview.Proposer(g, s)))
 }
 
 // showBoard shows the current board to the user alone.
@@ -560,7 +561,7 @@ func (c *call) boardText() error {
 		c.ephemeral(locales.T(c.lang, "lobby_open_here", nil), nil, lobbyEmbed(c.lang, m, "open"))
 		return nil
 	}
-	c.ephemeral("", nil, boardEmbed(c.lang, m, r.State))
+	c.ephemeral("", nil, dixview.BoardEmbed(m.view(c.lang), r.State))
 	return nil
 }
 

@@ -13,13 +13,17 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// keyUse finds the message keys written literally in the bot's code: the
-// second argument of locales.T/N, and the key argument of button and refuse.
+// keyUse finds the message keys written literally in the bot's code and in
+// DIX's presentation (bot/dix): the second argument of locales.T/N, and the
+// key argument of button and refuse.
 var keyUse = regexp.MustCompile(`(?:locales\.[TN]\([^,()]+, |button\([^,()]+, |refuse\([^,()]+, |key = |key := )"([a-z0-9_]+)"`)
 
 func TestEveryLiteralKeyExists(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	require.NoError(t, err)
+	presenter, err := filepath.Glob("dix/*.go") // DIX's presentation
+	require.NoError(t, err)
+	files = append(files, presenter...)
 	found := 0
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {

@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
+	dixview "github.com/dixgame/dixbot/bot/dix"
 	computer "github.com/dixgame/dixbot/computer/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
@@ -142,7 +143,7 @@ func (c *call) begin(r *dixbot.Record, m *meta, first int) error {
 	if err != nil {
 		return err
 	}
-	_, started := turnBoundary(evs)
+	_, started := dixview.TurnBoundary(evs)
 	m.Turn += started
 	m.addLog(lines...)
 	now := c.b.now()

@@ -14,6 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
+	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -776,7 +777,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		emb, files := x.b.boardMessage(m.Lang, m, g, x.b.mayAttach(channel))
 		ms := &discordgo.MessageSend{
 			Embeds:          []*discordgo.MessageEmbed{emb},
-			Components:      boardButtons(m.Lang, m, g),
+			Components:      dixview.BoardButtons(m.view(m.Lang), g),
 			AllowedMentions: noMentions(),
 			Files:           files,
 		}
@@ -787,7 +788,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		msg, v, err := x.post(ctx, e, ms)
 		if refusedFiles(err, files) { // no ATTACH_FILES here: text only
 			x.b.lacksFiles(channel)
-			ms.Embeds, ms.Files = []*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}, nil
+			ms.Embeds, ms.Files = []*discordgo.MessageEmbed{dixview.BoardEmbed(m.view(m.Lang), g)}, nil
 			msg, v, err = x.post(ctx, e, ms)
 		}
 		if err != nil {
@@ -806,7 +807,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 			return nil
 		}
 		ed := discordgo.NewMessageEdit(channel, x.board)
-		comps := boardButtons(m.Lang, m, g)
+		comps := dixview.BoardButtons(m.view(m.Lang), g)
 		ed.Components = &comps
 		emb, files := x.b.boardMessage(m.Lang, m, g, x.b.mayAttach(channel))
 		ed.Embeds = &[]*discordgo.MessageEmbed{emb}
@@ -816,7 +817,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 			err := x.edit(ctx, x.board, x.boardVia, ed)
 			if refusedFiles(err, files) { // no ATTACH_FILES here: text only
 				x.b.lacksFiles(channel)
-				ed.Embeds, ed.Files, ed.Attachments = &[]*discordgo.MessageEmbed{boardEmbed(m.Lang, m, g)}, nil, attachmentsFor(nil)
+				ed.Embeds, ed.Files, ed.Attachments = &[]*discordgo.MessageEmbed{dixview.BoardEmbed(m.view(m.Lang), g)}, nil, attachmentsFor(nil)
 				err = x.edit(ctx, x.board, x.boardVia, ed)
 			}
 			return err
@@ -826,7 +827,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 	case effRetire:
 		var summary *discordgo.MessageEmbed
 		if e.Title != "" {
-			summary = summaryEmbed(m.Lang, m, e.Title, e.Lines)
+			summary = dixview.SummaryEmbed(m.Lang, e.Title, e.Lines)
 		}
 		if x.shown(e, e.Msg) {
 			// The answer made the board clicked on the turn's summary;
@@ -894,7 +895,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		}
 		ed := discordgo.NewMessageEdit(channel, x.board)
 		ed.Components = &[]discordgo.MessageComponent{}
-		ed.Embeds = &[]*discordgo.MessageEmbed{abandonedEmbed(m.Lang, m, g, e.Text)}
+		ed.Embeds = &[]*discordgo.MessageEmbed{dixview.AbandonedEmbed(m.view(m.Lang), g, e.Text)}
 		ed.Attachments = attachmentsFor(nil) // the text says it all: no picture left behind
 		empty := ""
 		ed.Content = &empty

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 	"github.com/dixgame/dixbot/picture"
@@ -194,28 +195,28 @@ func withImage(e *discordgo.MessageEmbed, file string) *discordgo.MessageEmbed {
 // attach false (no permission to) gives the text only.
 func (b *Bot) boardMessage(lang string, m *meta, g *dix.Game, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
 	if !attach || !b.pictured(m) {
-		return boardEmbed(lang, m, g), nil
+		return dixview.BoardEmbed(m.view(lang), g), nil
 	}
 	png, err := memoBoard(boardPicture(lang, m, g))
 	if err != nil {
 		b.log.Warn("board picture not drawn; text only", "err", err)
-		return boardEmbed(lang, m, g), nil
+		return dixview.BoardEmbed(m.view(lang), g), nil
 	}
-	return withImage(boardEmbedOf(lang, m, g, true), boardFile), []*discordgo.File{pngFile(boardFile, png)}
+	return withImage(dixview.BoardEmbedOf(m.view(lang), g, true), boardFile), []*discordgo.File{pngFile(boardFile, png)}
 }
 
 // handMessage is seat s's private view in lang (/dix hand): with pictures
 // the collection drawn as runs, the wilds where the scorer places them.
 func (b *Bot) handMessage(lang string, m *meta, g *dix.Game, s int, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
 	if !attach || !b.pictured(m) {
-		return handEmbed(lang, m, g, s), nil
+		return dixview.HandEmbed(m.names(lang), g, s), nil
 	}
 	png, err := memoHand(handPicture(lang, m, g, s))
 	if err != nil {
 		b.log.Warn("hand picture not drawn; text only", "err", err)
-		return handEmbed(lang, m, g, s), nil
+		return dixview.HandEmbed(m.names(lang), g, s), nil
 	}
-	return withImage(handEmbed(lang, m, g, s), handFile), []*discordgo.File{pngFile(handFile, png)}
+	return withImage(dixview.HandEmbed(m.names(lang), g, s), handFile), []*discordgo.File{pngFile(handFile, png)}
 }
 
 // buyPreview is the picture of the buy prompt's payment step: seat s's
@@ -231,7 +232,7 @@ func (b *Bot) buyPreview(lang string, m *meta, g *dix.Game, s int, cd dix.Card, 
 		return nil, nil
 	}
 	e := &discordgo.MessageEmbed{Color: colorPrompt,
-		Title: truncate(locales.T(lang, "dix_buy_preview", map[string]any{"Card": cardText(lang, cd), "CardName": cardName(lang, cd)}), 256)}
+		Title: truncate(locales.T(lang, "dix_buy_preview", map[string]any{"Card": dixview.CardText(lang, cd), "CardName": dixview.CardName(lang, cd)}), 256)}
 	return []*discordgo.MessageEmbed{withImage(e, handFile)}, []*discordgo.File{pngFile(handFile, png)}
 }
 
@@ -306,7 +307,7 @@ func previewHand(lang string, m *meta, g *dix.Game, s int, cd dix.Card, pay dix.
 // player's runs with the wilds' placement, the scores and totals drawn
 // too. The text stays whole: it says the tie-breaks.
 func (b *Bot) scoresMessage(lang string, m *meta, g *dix.Game, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
-	e := scoreboardEmbed(lang, m, g)
+	e := dixview.ScoreboardEmbed(m.view(lang), g)
 	if !attach || !b.pictured(m) {
 		return e, nil
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
+	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 	"github.com/dixgame/dixbot/picture"
@@ -155,7 +156,7 @@ func TestPictureFallsBackToText(t *testing.T) {
 	e, files := b.boardMessage("en", m, g, true)
 	assert.Nil(t, files)
 	assert.Nil(t, e.Image)
-	assert.Equal(t, boardEmbed("en", m, g), e)
+	assert.Equal(t, dixview.BoardEmbed(m.view("en"), g), e)
 	e, files = b.handMessage("en", m, g, 0, true)
 	assert.Nil(t, files)
 	assert.Nil(t, e.Image)
@@ -339,7 +340,7 @@ func TestNoAttachFilesPermission(t *testing.T) {
 			if refused > 0 {
 				assert.Empty(t, c.send.Files)
 				assert.Nil(t, c.send.Embeds[0].Image)
-				assert.Equal(t, boardEmbed("en", m, rec.State), c.send.Embeds[0], "the whole text")
+				assert.Equal(t, dixview.BoardEmbed(m.view("en"), rec.State), c.send.Embeds[0], "the whole text")
 			}
 		}
 	}
@@ -392,7 +393,7 @@ func TestBuyPreviewAgreesWithTheMenu(t *testing.T) {
 						assert.Equal(t, pay.Cards, ph.Pay, "%s: the picture pays with the proposed cards", cd)
 						before, after, err := ph.Scores()
 						require.NoError(t, err)
-						want := locales.N(lang, "dix_option_card_pay", abs(after-before), map[string]any{"Payment": paymentText(lang, pay), "Points": signed(after - before)})
+						want := locales.N(lang, "dix_option_card_pay", dixview.Abs(after-before), map[string]any{"Payment": dixview.PaymentText(lang, pay), "Points": dixview.Signed(after - before)})
 						assert.Equal(t, truncate(want, 100), o.Description, "%s: the menu and the picture", cd)
 						if after-before != dix.BestScore(append(slices.Clone(g.Players[s].Collection), cd)).Total-before {
 							costly++ // the cards paid change the score: the case that matters
@@ -598,7 +599,7 @@ func TestBoardAsText(t *testing.T) {
 		assert.NotZero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "only for the clicker")
 		assert.Empty(t, resp.Data.Files)
 		require.Len(t, resp.Data.Embeds, 1)
-		assert.Equal(t, dumpEmbed(boardEmbed(tc.lang, m, g)), dumpEmbed(resp.Data.Embeds[0]), "the whole board as text, in the clicker's language")
+		assert.Equal(t, dumpEmbed(dixview.BoardEmbed(m.view(tc.lang), g)), dumpEmbed(resp.Data.Embeds[0]), "the whole board as text, in the clicker's language")
 		var names []string
 		for _, f := range resp.Data.Embeds[0].Fields {
 			names = append(names, f.Name)
@@ -606,7 +607,7 @@ func TestBoardAsText(t *testing.T) {
 		assert.Contains(t, names, locales.N(tc.lang, "dix_board_deck_market", len(g.Deck), nil))
 		for s, p := range g.Players {
 			if len(p.Collection) > 0 {
-				assert.Contains(t, dumpEmbed(resp.Data.Embeds[0]), byColor(tc.lang, p.Collection, true), "seat %d's collection", s)
+				assert.Contains(t, dumpEmbed(resp.Data.Embeds[0]), dixview.ByColor(tc.lang, p.Collection, true), "seat %d's collection", s)
 			}
 		}
 	}
@@ -634,7 +635,7 @@ func TestBoardButtonsFitTheirRows(t *testing.T) {
 	for i, u := range []string{"u1", "u2", "u3", "u4", "u5"} {
 		m.Seats = append(m.Seats, seat{ID: u, Name: u, Late: min(i, 1)})
 	}
-	rows := boardButtons("en", m, g)
+	rows := dixview.BoardButtons(m.view("en"), g)
 	var ids []string
 	for _, r := range rows {
 		row := r.(discordgo.ActionsRow)
@@ -670,7 +671,7 @@ func TestPicturedHandKeepsTheCollectionInText(t *testing.T) {
 	resp := r.response()
 	require.Len(t, resp.Data.Files, 1, "pictured")
 	require.Len(t, resp.Data.Embeds, 1)
-	assert.Contains(t, dumpEmbed(resp.Data.Embeds[0]), byColor("en", rec.State.Players[0].Collection, true))
+	assert.Contains(t, dumpEmbed(resp.Data.Embeds[0]), dixview.ByColor("en", rec.State.Players[0].Collection, true))
 }
 
 // TestBoardDrawnOncePerPicture: the board asked for again, after a change

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 )
 
@@ -48,7 +49,7 @@ func TestReadmeBoard(t *testing.T) {
 	rec, m := h.record()
 	e, files := h.b.boardMessage("en", m, rec.State, true)
 	require.Len(t, files, 1, "pictured by default")
-	sample := readmeBoard(e, boardButtons("en", m, rec.State), now)
+	sample := readmeBoard(e, dixview.BoardButtons(m.view("en"), rec.State), now)
 
 	readme := filepath.Join("..", "README.md")
 	png := filepath.Join("..", "docs", "board.png")

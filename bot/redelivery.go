@@ -6,6 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -52,7 +53,7 @@ func (c *call) answerApplied() {
 			if m.Board == msg.ID && !owesBoardChange(m.Outbox, msg.ID) {
 				e, files := c.b.boardMessage(m.Lang, m, r.State, c.canAttach())
 				c.shows = &shows{Seq: uint64(r.State.Seq)}
-				c.update("", []*discordgo.MessageEmbed{e}, boardButtons(m.Lang, m, r.State), files...)
+				c.update("", []*discordgo.MessageEmbed{e}, dixview.BoardButtons(m.view(m.Lang), r.State), files...)
 				channel, seq := r.Channel, r.State.Seq
 				c.then(func(ctx context.Context) { c.b.reshow(ctx, channel, seq) })
 				return

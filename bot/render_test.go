@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -61,7 +62,7 @@ func lateGame(t testing.TB, lang string) (*meta, *dix.Game) {
 			dix.Event{Kind: dix.EvPaid, Player: p, Amount: 7, Payment: dix.Payment{Money: 2, Consolation: 1, Cards: g.Market[:2]}},
 		)
 	}
-	m.addLog(renderEvents(lang, m, evs)...)
+	m.addLog(dixview.Events(m.names(lang), evs)...)
 	return m, g
 }
 
@@ -162,7 +163,7 @@ func boardStates(t *testing.T, lang string) map[string]func() (*meta, *dix.Game)
 			}
 			m := &meta{V: metaVersion, Creator: "u1", Lang: lang, Solo: true, Diff: 7, Turn: 9,
 				Seats: []seat{{ID: "u1", Name: "Alice"}, {}}}
-			m.addLog(renderEvents(lang, m, []dix.Event{
+			m.addLog(dixview.Events(m.names(lang), []dix.Event{
 				{Kind: dix.EvTurnStarted, Player: 1},
 				{Kind: dix.EvDrew, Player: 1, Card: cards(t, "o1")[0]},
 				{Kind: dix.EvDrew, Player: 1, Card: cards(t, "$2")[0]},
@@ -185,8 +186,8 @@ func TestBoardGolden(t *testing.T) {
 		for name, build := range boardStates(t, lang) {
 			t.Run(name+"_"+lang, func(t *testing.T) {
 				m, g := build()
-				e := boardEmbed(lang, m, g)
-				comps := boardButtons(lang, m, g)
+				e := dixview.BoardEmbed(m.view(lang), g)
+				comps := dixview.BoardButtons(m.view(lang), g)
 				checkMessage(t, name, "", []*discordgo.MessageEmbed{e}, comps)
 				golden(t, "board_"+name+"_"+lang, dumpEmbed(e)+dumpComponents(comps))
 			})
@@ -200,67 +201,14 @@ func TestScoreboardGolden(t *testing.T) {
 			m, g := lateGame(t, lang)
 			m.Lang = lang
 			g.Phase, g.Tableau = dix.PhaseOver, nil
-			e := scoreboardEmbed(lang, m, g)
+			e := dixview.ScoreboardEmbed(m.view(lang), g)
 			checkEmbed(t, "scoreboard", e)
 			golden(t, "scoreboard_"+lang, dumpEmbed(e))
-			h := handEmbed(lang, m, g, 0)
+			h := dixview.HandEmbed(m.names(lang), g, 0)
 			checkEmbed(t, "hand", h)
 			golden(t, "hand_"+lang, dumpEmbed(h))
 		})
 	}
-}
-
-func TestTieBreaks(t *testing.T) {
-	tests := []struct {
-		name    string
-		players []dix.Player
-		key     string
-	}{
-		{"money decides", []dix.Player{{Money: 5, Collection: cards(t, "b1 b2")}, {Money: 2, Collection: cards(t, "g1 g2")}}, "dix_score_tie_money"},
-		{"consolation counts 3", []dix.Player{{Money: 2, Collection: cards(t, "b1 b2")}, {Money: 0, Consolation: 1, Collection: cards(t, "g1 g2")}}, "dix_score_tie_money"},
-		{"fewer cards decides", []dix.Player{{Money: 3, Collection: cards(t, "b1 b2 b2")}, {Money: 3, Collection: cards(t, "g1 g2")}}, "dix_score_tie_cards"},
-		{"shared", []dix.Player{{Money: 3, Collection: cards(t, "b1 b2")}, {Money: 3, Collection: cards(t, "g1 g2")}}, "dix_score_tie_shared"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			g := &dix.Game{Opts: dix.Options{Players: 2}, Players: tc.players, Phase: dix.PhaseOver}
-			m := &meta{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}}}
-			e := scoreboardEmbed("en", m, g)
-			res := g.Results()
-			d := map[string]any{"A": m.name("en", res[0].Player), "B": m.name("en", res[1].Player),
-				"MoneyA": res[0].Money, "MoneyB": res[1].Money, "CardsA": res[0].Cards, "CardsB": res[1].Cards}
-			assert.Contains(t, e.Description, locales.T("en", tc.key, d))
-			if tc.key == "dix_score_tie_shared" {
-				assert.Contains(t, e.Description, locales.T("en", "dix_score_shared", map[string]any{"Names": "Alice, Bob"}))
-			}
-		})
-	}
-}
-
-func TestRiskLine(t *testing.T) {
-	tests := []struct {
-		tableau string
-		want    string
-	}{
-		// The rulebook example: total 4, money 6.
-		{"b3 $4 o7 $2", "⚠️ Drawing a number of 7 or more, or a currency card of 5, busts you."},
-		{"b9", "⚠️ Drawing a number of 2 or more busts you."},
-		{"b9 g1", "⚠️ Drawing any number card busts you."},
-		{"$5 $4", "⚠️ Drawing a currency card of 2 or more busts you."},
-		{"b9 $5 $5 b2", "⚠️ Drawing any currency card busts you."},
-		{"$5 $5 b9 b9", "⚠️ Drawing a number of 3 or more, or any currency card, busts you."},
-		{"$1", "No card can bust you yet."},
-	}
-	for _, tc := range tests {
-		t.Run(tc.tableau, func(t *testing.T) {
-			g := &dix.Game{Tableau: cards(t, tc.tableau), Deck: cards(t, "g1"), Drawn: 1}
-			assert.Equal(t, tc.want, riskLine("en", g))
-		})
-	}
-	empty := &dix.Game{Tableau: cards(t, "b1"), Drawn: 1}
-	assert.Equal(t, locales.T("en", "dix_risk_deck_empty", nil), riskLine("en", empty))
-	fr := &dix.Game{Tableau: cards(t, "b3 $4 o7 $2"), Deck: cards(t, "g1"), Drawn: 1}
-	assert.Equal(t, "⚠️ Piocher une carte Nombre de 7 ou plus, ou une carte Monnaie de 5, vous grille.", riskLine("fr", fr))
 }
 
 func TestBuySelectSplitByColour(t *testing.T) {
@@ -271,10 +219,10 @@ func TestBuySelectSplitByColour(t *testing.T) {
 		}
 	}
 	for _, lang := range locales.Languages {
-		rows := buySelects(lang, 7, all, nil)
+		rows := dixview.BuySelects(lang, 7, all, nil)
 		checkComponents(t, "split", rows)
 		assert.Len(t, rows, 4, "one select per colour")
-		one := buySelects(lang, 7, all[:25], nil)
+		one := dixview.BuySelects(lang, 7, all[:25], nil)
 		checkComponents(t, "single", one)
 		assert.Len(t, one, 1)
 	}
@@ -294,43 +242,16 @@ func TestPromptsGolden(t *testing.T) {
 			sb.WriteString(dumpComponents(lobbyButtons(lang, m)))
 			g.Phase, g.Tableau = dix.PhaseBuy, nil
 			require.NotEmpty(t, g.Choices(2).Buyable)
-			buy := buySelects(lang, 412, g.Choices(2).Buyable, proposer(g, 2))
+			buy := dixview.BuySelects(lang, 412, g.Choices(2).Buyable, dixview.Proposer(g, 2))
 			checkComponents(t, "buy", buy)
 			sb.WriteString(dumpComponents(buy))
 			for _, v := range [][2]int{{1, 1}, {1, 2}, {5, 13}, {7, 53}} {
-				fmt.Fprintf(&sb, "bids %v: %v\n", v, bidAmounts(v[0], v[1]))
+				fmt.Fprintf(&sb, "bids %v: %v\n", v, dixview.BidAmounts(v[0], v[1]))
 			}
 			pay := dix.Payment{Money: 2, Consolation: 1, Cards: cards(t, "b3 g6")}
-			sb.WriteString(paymentText(lang, pay) + "\n")
-			sb.WriteString(paymentText(lang, dix.Payment{}) + "\n")
+			sb.WriteString(dixview.PaymentText(lang, pay) + "\n")
+			sb.WriteString(dixview.PaymentText(lang, dix.Payment{}) + "\n")
 			golden(t, "prompts_"+lang, sb.String())
-		})
-	}
-}
-
-func TestEventLines(t *testing.T) {
-	m := &meta{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}}}
-	g3 := cards(t, "g3")[0]
-	pay := dix.Payment{Money: 1, Cards: cards(t, "b1 b1")}
-	tests := []struct {
-		name string
-		evs  []dix.Event
-		want []string
-	}{
-		{"stop with no number card", []dix.Event{{Kind: dix.EvTookNumbers, Player: 0}},
-			[]string{"Alice takes no number card."}},
-		{"a bust says the total", []dix.Event{{Kind: dix.EvBust, Player: 0, Bust: dix.BustTotal, Amount: 13}},
-			[]string{"💥 Alice busts: the tableau totals 13 (11 or more busts)."}},
-		{"a bust buy is said", []dix.Event{{Kind: dix.EvBustBuy, Player: 1}},
-			[]string{"Bob takes a buy instead of the consolation token."}},
-		{"a purchase is one line", []dix.Event{{Kind: dix.EvPaid, Player: 1, Amount: 3, Payment: pay}, {Kind: dix.EvBought, Player: 1, Card: g3}},
-			[]string{"🛒 Bob buys 🟩3 for 3: 1 token, 2 cards (🟦1 🟦1)."}},
-		{"an auction payment stays alone", []dix.Event{{Kind: dix.EvPaid, Player: 1, Amount: 3, Payment: pay}, {Kind: dix.EvDrew, Player: 0, Card: g3}},
-			[]string{"Bob pays 3: 1 token, 2 cards (🟦1 🟦1).", "Alice draws 🟩3."}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, renderEvents("en", m, tc.evs))
 		})
 	}
 }

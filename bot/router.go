@@ -6,47 +6,49 @@ import (
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
+	dixview "github.com/dixgame/dixbot/bot/dix"
 )
 
 // The verbs of the custom ids "dix:<verb>:<version>[:<arg>]". Their
 // spellings are stored on messages already posted and never change; what
 // each one is, its argument and its handler are in the glossary, verbs.
+// The verbs of the components DIX's presentation builds are bot/dix's.
 const (
 	verbJoin   = "join"
 	verbLeave  = "leave"
 	verbGo     = "go"
 	verbCancel = "cancel"
 
-	verbDraw      = "draw"
-	verbStop      = "stop"
-	verbNumbers   = "num"
-	verbMoney     = "money"
-	verbBuy       = "buy"
-	verbEndTurn   = "end"
-	verbConsol    = "cons"
-	verbBustBuy   = "bbuy"
-	verbBid       = "bid"
-	verbPass      = "pass"
-	verbPay       = "pay"
-	verbHand      = "hand"
+	verbDraw      = dixview.VerbDraw
+	verbStop      = dixview.VerbStop
+	verbNumbers   = dixview.VerbNumbers
+	verbMoney     = dixview.VerbMoney
+	verbBuy       = dixview.VerbBuy
+	verbEndTurn   = dixview.VerbEndTurn
+	verbConsol    = dixview.VerbConsol
+	verbBustBuy   = dixview.VerbBustBuy
+	verbBid       = dixview.VerbBid
+	verbPass      = dixview.VerbPass
+	verbPay       = dixview.VerbPay
+	verbHand      = dixview.VerbHand
 	verbShowBoard = "show"
-	verbBoardText = "text"
+	verbBoardText = dixview.VerbBoardText
 
 	verbBidAmount  = "bidn"
 	verbBidCustom  = "bidc"
 	verbBidModal   = "bidm"
-	verbBuySelect  = "bsel"
+	verbBuySelect  = dixview.VerbBuySelect
 	verbBuyPay     = "bpay"
 	verbBuyOther   = "balt"
 	verbBuyModal   = "bmod"
-	verbAuctPay    = "apay"
-	verbAuctOther  = "aalt"
+	verbAuctPay    = dixview.VerbAuctPay
+	verbAuctOther  = dixview.VerbAuctOther
 	verbAuctModal  = "amod"
-	verbPickCards  = "pkc"
-	verbPickMoney  = "pkm"
-	verbPickCons   = "pkt"
-	verbPickOK     = "pko"
-	verbPickBack   = "back"
+	verbPickCards  = dixview.VerbPickCards
+	verbPickMoney  = dixview.VerbPickMoney
+	verbPickCons   = dixview.VerbPickCons
+	verbPickOK     = dixview.VerbPickOK
+	verbPickBack   = dixview.VerbPickBack
 	verbAddCPU     = "addcpu"
 	verbLog        = "log"
 	verbRemoveCPU  = "rmcpu"
@@ -56,21 +58,11 @@ const (
 	verbSettings   = "set"
 )
 
-const idPrefix = "dix"
+const idPrefix = dixview.IDPrefix
 
 // customID builds a component custom id.
 func customID(verb string, version uint32, args ...string) string {
-	var sb strings.Builder
-	sb.WriteString(idPrefix)
-	sb.WriteByte(':')
-	sb.WriteString(verb)
-	sb.WriteByte(':')
-	sb.WriteString(strconv.FormatUint(uint64(version), 10))
-	for _, a := range args {
-		sb.WriteByte(':')
-		sb.WriteString(a)
-	}
-	return sb.String()
+	return dixview.ID(verb, version, args...)
 }
 
 // parsedID is a parsed custom id.

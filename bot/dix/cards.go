@@ -1,8 +1,7 @@
-package bot
+package dixview
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/dixgame/dixbot/engine/dix"
@@ -24,10 +23,11 @@ func colorKey(c dix.Color) string {
 	return "none"
 }
 
-func colorEmoji(lang string, c dix.Color) string {
+func ColorEmoji(lang string, c dix.Color) string {
 	return locales.T(lang, "dix_emoji_"+colorKey(c), nil)
 }
-func colorName(lang string, c dix.Color) string {
+
+func ColorName(lang string, c dix.Color) string {
 	return locales.T(lang, "dix_color_"+colorKey(c), nil)
 }
 
@@ -62,8 +62,8 @@ type cardKey struct {
 	card dix.Card
 }
 
-// cardText is the compact form of a card shown on boards ("🟩7").
-func cardText(lang string, c dix.Card) string {
+// CardText is the compact form of a card shown on boards ("🟩7").
+func CardText(lang string, c dix.Card) string {
 	if s, ok := cardTexts[cardKey{lang, c}]; ok {
 		return s
 	}
@@ -71,7 +71,7 @@ func cardText(lang string, c dix.Card) string {
 }
 
 func renderCardText(lang string, c dix.Card) string {
-	d := map[string]any{"Value": int(c.Value), "Emoji": colorEmoji(lang, c.Color)}
+	d := map[string]any{"Value": int(c.Value), "Emoji": ColorEmoji(lang, c.Color)}
 	switch c.Kind {
 	case dix.KindNumber:
 		return locales.T(lang, "dix_card_number", d)
@@ -87,9 +87,9 @@ func renderCardText(lang string, c dix.Card) string {
 	return locales.T(lang, "dix_card_unknown", nil)
 }
 
-// cardName is the card in words ("green 7", "7 vert").
-func cardName(lang string, c dix.Card) string {
-	d := map[string]any{"Value": int(c.Value), "Color": colorName(lang, c.Color)}
+// CardName is the card in words ("green 7", "7 vert").
+func CardName(lang string, c dix.Card) string {
+	d := map[string]any{"Value": int(c.Value), "Color": ColorName(lang, c.Color)}
 	switch c.Kind {
 	case dix.KindNumber:
 		return locales.T(lang, "dix_name_number", d)
@@ -105,21 +105,21 @@ func cardName(lang string, c dix.Card) string {
 	return locales.T(lang, "dix_card_unknown", nil)
 }
 
-// cardsText lists cards in compact form, or "none".
-func cardsText(lang string, cards []dix.Card) string {
+// CardsText lists cards in compact form, or "none".
+func CardsText(lang string, cards []dix.Card) string {
 	if len(cards) == 0 {
 		return locales.T(lang, "none", nil)
 	}
 	parts := make([]string, len(cards))
 	for i, c := range cards {
-		parts[i] = cardText(lang, c)
+		parts[i] = CardText(lang, c)
 	}
 	return strings.Join(parts, " ")
 }
 
-// byColor renders number cards grouped by colour, one line per colour
+// ByColor renders number cards grouped by colour, one line per colour
 // ("🟦 1 2 2 5"), then the wilds on their own line when withWilds.
-func byColor(lang string, cards []dix.Card, withWilds bool) string {
+func ByColor(lang string, cards []dix.Card, withWilds bool) string {
 	var nums [5][]int
 	var wilds []dix.Card
 	for _, c := range cards {
@@ -145,10 +145,10 @@ func byColor(lang string, cards []dix.Card, withWilds bool) string {
 		for i, n := range v {
 			parts[i] = itoa(n)
 		}
-		lines = append(lines, locales.T(lang, "dix_color_line", map[string]any{"Emoji": colorEmoji(lang, col), "Values": strings.Join(parts, " ")}))
+		lines = append(lines, locales.T(lang, "dix_color_line", map[string]any{"Emoji": ColorEmoji(lang, col), "Values": strings.Join(parts, " ")}))
 	}
 	if withWilds && len(wilds) > 0 {
-		lines = append(lines, locales.T(lang, "dix_wilds_line", map[string]any{"Cards": cardsText(lang, wilds)}))
+		lines = append(lines, locales.T(lang, "dix_wilds_line", map[string]any{"Cards": CardsText(lang, wilds)}))
 	}
 	if len(lines) == 0 {
 		return locales.T(lang, "none", nil)
@@ -156,8 +156,8 @@ func byColor(lang string, cards []dix.Card, withWilds bool) string {
 	return strings.Join(lines, "\n")
 }
 
-// paymentText describes a payment ("2 tokens, 1 consolation token, 🟦1 🟦1").
-func paymentText(lang string, p dix.Payment) string {
+// PaymentText describes a payment ("2 tokens, 1 consolation token, 🟦1 🟦1").
+func PaymentText(lang string, p dix.Payment) string {
 	var parts []string
 	if p.Money > 0 {
 		parts = append(parts, locales.N(lang, "dix_pay_tokens", p.Money, nil))
@@ -166,19 +166,17 @@ func paymentText(lang string, p dix.Payment) string {
 		parts = append(parts, locales.N(lang, "dix_pay_consolation", p.Consolation, nil))
 	}
 	if len(p.Cards) > 0 {
-		parts = append(parts, locales.N(lang, "dix_pay_cards", len(p.Cards), map[string]any{"Cards": cardsText(lang, p.Cards)}))
+		parts = append(parts, locales.N(lang, "dix_pay_cards", len(p.Cards), map[string]any{"Cards": CardsText(lang, p.Cards)}))
 	}
 	if len(parts) == 0 {
 		return locales.T(lang, "dix_pay_nothing", nil)
 	}
-	return strings.Join(parts, locales.T(lang, "list_sep", nil))
+	return strings.Join(parts, locales.T(lang, "dix_list_sep", nil))
 }
 
-func itoa(n int) string { return strconv.Itoa(n) }
-
-// tableauTotals returns the tableau's total (numbers minus currency) and
+// TableauTotals returns the tableau's total (numbers minus currency) and
 // its money (currency sum) (3.1).
-func tableauTotals(t []dix.Card) (total, money int) {
+func TableauTotals(t []dix.Card) (total, money int) {
 	for _, c := range t {
 		switch c.Kind {
 		case dix.KindNumber:
@@ -190,8 +188,3 @@ func tableauTotals(t []dix.Card) (total, money int) {
 	}
 	return total, money
 }
-
-// escape keeps a display name from being read as Markdown.
-func escape(s string) string { return markdown.Replace(s) }
-
-var markdown = strings.NewReplacer(`\`, `\\`, `*`, `\*`, `_`, `\_`, `~`, `\~`, `|`, `\|`, "`", "\\`", `>`, `\>`)

@@ -1,18 +1,19 @@
-package bot
+package dixview
 
 import (
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
-// renderEvents turns what the engine reports into lines in lang. Runs of
+// Events turns what the engine reports into lines in lang. Runs of
 // draws by the same player (ALIX's turns) become one line.
-func renderEvents(lang string, m *meta, evs []dix.Event) []string {
+func Events(t Table, evs []dix.Event) []string {
+	lang := t.Lang
 	var lines []string
 	for i := 0; i < len(evs); i++ {
 		ev := evs[i]
-		d := map[string]any{"Name": m.name(lang, ev.Player), "Card": cardText(lang, ev.Card),
-			"CardName": cardName(lang, ev.Card), "Amount": ev.Amount}
+		d := map[string]any{"Name": t.Name(ev.Player), "Card": CardText(lang, ev.Card),
+			"CardName": CardName(lang, ev.Card), "Amount": ev.Amount}
 		switch ev.Kind {
 		case dix.EvTurnStarted:
 			lines = append(lines, locales.T(lang, "dix_ev_turn_started", d))
@@ -22,7 +23,7 @@ func renderEvents(lang string, m *meta, evs []dix.Event) []string {
 				i++
 				cards = append(cards, evs[i].Card)
 			}
-			d["Cards"] = cardsText(lang, cards)
+			d["Cards"] = CardsText(lang, cards)
 			lines = append(lines, locales.N(lang, "dix_ev_drew", len(cards), d))
 		case dix.EvBust:
 			if ev.Bust == dix.BustMoney {
@@ -37,7 +38,7 @@ func renderEvents(lang string, m *meta, evs []dix.Event) []string {
 				lines = append(lines, locales.T(lang, "dix_ev_took_no_numbers", d))
 				continue
 			}
-			d["Cards"] = cardsText(lang, ev.Cards)
+			d["Cards"] = CardsText(lang, ev.Cards)
 			lines = append(lines, locales.N(lang, "dix_ev_took_numbers", len(ev.Cards), d))
 		case dix.EvTookMoney:
 			lines = append(lines, locales.T(lang, "dix_ev_took_money", d))
@@ -58,7 +59,7 @@ func renderEvents(lang string, m *meta, evs []dix.Event) []string {
 			if len(ev.Cards) == 0 {
 				continue
 			}
-			d["Cards"] = cardsText(lang, ev.Cards)
+			d["Cards"] = CardsText(lang, ev.Cards)
 			lines = append(lines, locales.N(lang, "dix_ev_to_market", len(ev.Cards), d))
 		case dix.EvToDiscard:
 			// Currency cards and payments go to the discard every turn:
@@ -74,11 +75,11 @@ func renderEvents(lang string, m *meta, evs []dix.Event) []string {
 		case dix.EvWildDiscarded:
 			lines = append(lines, locales.T(lang, "dix_ev_wild_discarded", d))
 		case dix.EvPaid:
-			d["Payment"] = paymentText(lang, ev.Payment)
+			d["Payment"] = PaymentText(lang, ev.Payment)
 			if i+1 < len(evs) && evs[i+1].Kind == dix.EvBought && evs[i+1].Player == ev.Player {
 				// A purchase reads as one line: what was bought, for how much.
 				i++
-				d["Card"] = cardText(lang, evs[i].Card)
+				d["Card"] = CardText(lang, evs[i].Card)
 				lines = append(lines, locales.T(lang, "dix_ev_bought_paid", d))
 				continue
 			}
@@ -100,9 +101,9 @@ func renderEvents(lang string, m *meta, evs []dix.Event) []string {
 	return lines
 }
 
-// turnBoundary reports whether events end a turn (a fresh board is posted
+// TurnBoundary reports whether events end a turn (a fresh board is posted
 // for the next one) and how many turns started.
-func turnBoundary(evs []dix.Event) (ended bool, started int) {
+func TurnBoundary(evs []dix.Event) (ended bool, started int) {
 	for _, ev := range evs {
 		switch ev.Kind {
 		case dix.EvTurnEnded, dix.EvGameOver:

@@ -1,0 +1,169 @@
+package dixview
+
+import (
+	"slices"
+
+	"github.com/bwmarrin/discordgo"
+
+	computer "github.com/dixgame/dixbot/computer/dix"
+	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// RequireChoice checks that kind is open to seat now.
+func RequireChoice(g *dix.Game, seat int, kind dix.ActionKind) (dix.Choices, error) {
+	ch := g.Choices(seat)
+	if !HasAction(ch, kind) {
+		return ch, dix.ErrWrongPhase
+	}
+	return ch, nil
+}
+
+// BidAmounts are the quick amounts offered: the minimum, a few steps, the maximum.
+func BidAmounts(lo, hi int) []int {
+	if hi < lo {
+		return nil
+	}
+	cand := []int{lo, lo + 1, lo + 2, lo + (hi-lo)/2, hi}
+	var out []int
+	for _, v := range cand {
+		if v >= lo && v <= hi && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Proposer returns the payment the engine proposes to seat s for a card
+// (R6), for the market select's descriptions.
+// The proposal depends only on the price, so it is computed once per price.
+func Proposer(g *dix.Game, s int) func(dix.Card) (dix.Payment, int, bool) {
+	type proposal struct {
+		pay dix.Payment
+		ok  bool
+	}
+	byPrice := map[int]proposal{}
+	coll := g.Players[s].Collection
+	return func(cd dix.Card) (dix.Payment, int, bool) {
+		price := int(cd.Value)
+		p, seen := byPrice[price]
+		if !seen {
+			p.pay, p.ok = g.ProposePayment(s, price)
+			byPrice[price] = p
+		}
+		// What the purchase does to the score, the cards spent included
+		// (they can shorten a run).
+		delta := computer.ScoreDelta(coll, cd) + computer.SpendDelta(append(slices.Clone(coll), cd), p.pay.Cards)
+		return p.pay, delta, p.ok
+	}
+}
+
+// BuySelects builds the market select menus. Each option shows the card's
+// colour as its emoji, its name and price, and (when pay is set) the
+// payment the next step will propose.
+func BuySelects(lang string, seq uint32, cards []dix.Card, pay func(dix.Card) (dix.Payment, int, bool)) []discordgo.MessageComponent {
+	option := func(cd dix.Card) discordgo.SelectMenuOption {
+		o := discordgo.SelectMenuOption{
+			Label: truncate(locales.T(lang, "dix_option_card", map[string]any{"CardName": CardName(lang, cd), "Price": int(cd.Value)}), 100),
+			Value: cd.String(),
+			Emoji: &discordgo.ComponentEmoji{Name: ColorEmoji(lang, cd.Color)},
+		}
+		if pay != nil {
+			if p, delta, ok := pay(cd); ok {
+				o.Description = truncate(locales.N(lang, "dix_option_card_pay", Abs(delta), map[string]any{"Payment": PaymentText(lang, p), "Points": Signed(delta)}), 100)
+			}
+		}
+		return o
+	}
+	one := func(id, placeholder string, cs []dix.Card) discordgo.MessageComponent {
+		opts := make([]discordgo.SelectMenuOption, len(cs))
+		for i, cd := range cs {
+			opts[i] = option(cd)
+		}
+		return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
+			CustomID: id, Placeholder: truncate(placeholder, 150), Options: opts,
+		}}}
+	}
+	if len(cards) <= 25 {
+		return []discordgo.MessageComponent{one(ID(VerbBuySelect, seq), locales.T(lang, "dix_select_buy", nil), cards)}
+	}
+	var rows []discordgo.MessageComponent
+	for _, col := range dix.Colors {
+		var cs []dix.Card
+		for _, cd := range cards {
+			if cd.Color == col {
+				cs = append(cs, cd)
+			}
+		}
+		if len(cs) == 0 {
+			continue
+		}
+		if len(cs) > 25 {
+			cs = cs[:25]
+		}
+		rows = append(rows, one(ID(VerbBuySelect, seq, col.String()),
+			locales.T(lang, "dix_select_buy_color", map[string]any{"Color": ColorName(lang, col), "Emoji": ColorEmoji(lang, col)}), cs))
+	}
+	return rows
+}
+
+// Buyable parses a card notation and checks that seat may buy it now.
+func Buyable(g *dix.Game, seat int, notation string) (dix.Card, error) {
+	cd, err := dix.ParseCard(notation)
+	if err != nil {
+		return dix.Card{}, err
+	}
+	ch, err := RequireChoice(g, seat, dix.ActBuy)
+	if err != nil {
+		return dix.Card{}, err
+	}
+	if !slices.Contains(ch.Buyable, cd) {
+		return dix.Card{}, dix.ErrNotInMarket
+	}
+	return cd, nil
+}
+
+// Proposed pays with the payment that loses the least (R6).
+func Proposed(g *dix.Game, s, price int) (dix.Payment, error) {
+	pay, ok := g.ProposePayment(s, price)
+	if !ok {
+		return pay, dix.ErrCannotAfford
+	}
+	return pay, nil
+}
+
+// AuctionPayStep adds the proposed payment of owe to d and returns the
+// buttons of the winner's payment step: Pay (when a payment covers it) and
+// Choose another payment.
+func AuctionPayStep(lang string, g *dix.Game, s, owe int, d map[string]any) (map[string]any, []discordgo.MessageComponent) {
+	pay, ok := g.ProposePayment(s, owe)
+	row := []discordgo.MessageComponent{}
+	if ok {
+		d["Payment"] = PaymentText(lang, pay)
+		row = append(row, button(lang, "dix_btn_pay", nil, discordgo.SuccessButton, ID(VerbAuctPay, g.Seq)))
+	} else {
+		d["Payment"] = locales.T(lang, "dix_pay_none_found", nil)
+	}
+	row = append(row, button(lang, "dix_btn_other_payment", nil, discordgo.SecondaryButton, ID(VerbAuctOther, g.Seq)))
+	return d, []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
+}
+
+// Abs is |n|, the count that chooses the plural form of a signed amount.
+func Abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// Signed writes a score change with its sign: +2, 0, −1.
+func Signed(n int) string {
+	switch {
+	case n > 0:
+		return "+" + itoa(n)
+	case n < 0:
+		return "−" + itoa(-n)
+	}
+	return "0"
+}

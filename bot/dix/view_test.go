@@ -1,0 +1,131 @@
+package dixview
+
+import (
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/locales"
+)
+
+func cards(t testing.TB, s string) []dix.Card {
+	t.Helper()
+	cs, err := dix.ParseCards(s)
+	require.NoError(t, err)
+	return cs
+}
+
+func TestRiskLine(t *testing.T) {
+	tests := []struct {
+		tableau string
+		want    string
+	}{
+		// The rulebook example: total 4, money 6.
+		{"b3 $4 o7 $2", "⚠️ Drawing a number of 7 or more, or a currency card of 5, busts you."},
+		{"b9", "⚠️ Drawing a number of 2 or more busts you."},
+		{"b9 g1", "⚠️ Drawing any number card busts you."},
+		{"$5 $4", "⚠️ Drawing a currency card of 2 or more busts you."},
+		{"b9 $5 $5 b2", "⚠️ Drawing any currency card busts you."},
+		{"$5 $5 b9 b9", "⚠️ Drawing a number of 3 or more, or any currency card, busts you."},
+		{"$1", "No card can bust you yet."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.tableau, func(t *testing.T) {
+			g := &dix.Game{Tableau: cards(t, tc.tableau), Deck: cards(t, "g1"), Drawn: 1}
+			assert.Equal(t, tc.want, RiskLine("en", g))
+		})
+	}
+	empty := &dix.Game{Tableau: cards(t, "b1"), Drawn: 1}
+	assert.Equal(t, locales.T("en", "dix_risk_deck_empty", nil), RiskLine("en", empty))
+	fr := &dix.Game{Tableau: cards(t, "b3 $4 o7 $2"), Deck: cards(t, "g1"), Drawn: 1}
+	assert.Equal(t, "⚠️ Piocher une carte Nombre de 7 ou plus, ou une carte Monnaie de 5, vous grille.", RiskLine("fr", fr))
+}
+
+func TestEventLines(t *testing.T) {
+	t2 := Table{Lang: "en", Names: []string{"Alice", "Bob"}}
+	g3 := cards(t, "g3")[0]
+	pay := dix.Payment{Money: 1, Cards: cards(t, "b1 b1")}
+	tests := []struct {
+		name string
+		evs  []dix.Event
+		want []string
+	}{
+		{"stop with no number card", []dix.Event{{Kind: dix.EvTookNumbers, Player: 0}},
+			[]string{"Alice takes no number card."}},
+		{"a bust says the total", []dix.Event{{Kind: dix.EvBust, Player: 0, Bust: dix.BustTotal, Amount: 13}},
+			[]string{"💥 Alice busts: the tableau totals 13 (11 or more busts)."}},
+		{"a bust buy is said", []dix.Event{{Kind: dix.EvBustBuy, Player: 1}},
+			[]string{"Bob takes a buy instead of the consolation token."}},
+		{"a purchase is one line", []dix.Event{{Kind: dix.EvPaid, Player: 1, Amount: 3, Payment: pay}, {Kind: dix.EvBought, Player: 1, Card: g3}},
+			[]string{"🛒 Bob buys 🟩3 for 3: 1 token, 2 cards (🟦1 🟦1)."}},
+		{"an auction payment stays alone", []dix.Event{{Kind: dix.EvPaid, Player: 1, Amount: 3, Payment: pay}, {Kind: dix.EvDrew, Player: 0, Card: g3}},
+			[]string{"Bob pays 3: 1 token, 2 cards (🟦1 🟦1).", "Alice draws 🟩3."}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, Events(t2, tc.evs))
+		})
+	}
+}
+
+func TestTieBreaks(t *testing.T) {
+	tests := []struct {
+		name    string
+		players []dix.Player
+		key     string
+	}{
+		{"money decides", []dix.Player{{Money: 5, Collection: cards(t, "b1 b2")}, {Money: 2, Collection: cards(t, "g1 g2")}}, "dix_score_tie_money"},
+		{"consolation counts 3", []dix.Player{{Money: 2, Collection: cards(t, "b1 b2")}, {Money: 0, Consolation: 1, Collection: cards(t, "g1 g2")}}, "dix_score_tie_money"},
+		{"fewer cards decides", []dix.Player{{Money: 3, Collection: cards(t, "b1 b2 b2")}, {Money: 3, Collection: cards(t, "g1 g2")}}, "dix_score_tie_cards"},
+		{"shared", []dix.Player{{Money: 3, Collection: cards(t, "b1 b2")}, {Money: 3, Collection: cards(t, "g1 g2")}}, "dix_score_tie_shared"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &dix.Game{Opts: dix.Options{Players: 2}, Players: tc.players, Phase: dix.PhaseOver}
+			t2 := Table{Lang: "en", Names: []string{"Alice", "Bob"}}
+			e := ScoreboardEmbed(t2, g)
+			res := g.Results()
+			d := map[string]any{"A": t2.Name(res[0].Player), "B": t2.Name(res[1].Player),
+				"MoneyA": res[0].Money, "MoneyB": res[1].Money, "CardsA": res[0].Cards, "CardsB": res[1].Cards}
+			assert.Contains(t, e.Description, locales.T("en", tc.key, d))
+			if tc.key == "dix_score_tie_shared" {
+				assert.Contains(t, e.Description, locales.T("en", "dix_score_shared", map[string]any{"Names": "Alice, Bob"}))
+			}
+		})
+	}
+}
+
+// TestScoreChangesTakeTheirPlural: a purchase's score change reads "+1
+// point", "0 points", "−2 points" in English and "+1 point", "0 point",
+// "−2 points" in French, in the market menu and in /dix hint; the hint's
+// averages use the language's decimal point.
+func TestScoreChangesTakeTheirPlural(t *testing.T) {
+	cards := []dix.Card{
+		{Kind: dix.KindNumber, Color: dix.Blue, Value: 1},
+		{Kind: dix.KindNumber, Color: dix.Blue, Value: 2},
+		{Kind: dix.KindNumber, Color: dix.Blue, Value: 3},
+	}
+	deltas := map[dix.Card]int{cards[0]: 1, cards[1]: 0, cards[2]: -2}
+	pay := func(cd dix.Card) (dix.Payment, int, bool) {
+		return dix.Payment{Money: int(cd.Value)}, deltas[cd], true
+	}
+	for _, tc := range []struct {
+		lang string
+		want []string
+	}{
+		{"en", []string{"+1 point · you would pay 1 token", "0 points · you would pay 2 tokens", "−2 points · you would pay 3 tokens"}},
+		{"fr", []string{"+1 point · vous paieriez 1 jeton", "0 point · vous paieriez 2 jetons", "−2 points · vous paieriez 3 jetons"}},
+	} {
+		rows := BuySelects(tc.lang, 1, cards, pay)
+		var got []string
+		for _, o := range rows[0].(discordgo.ActionsRow).Components[0].(discordgo.SelectMenu).Options {
+			got = append(got, o.Description)
+		}
+		assert.Equal(t, tc.want, got, tc.lang)
+	}
+	assert.Equal(t, "+0.4", Points("en", 0.42))
+	assert.Equal(t, "−1,5", Points("fr", -1.5))
+}
