@@ -514,6 +514,17 @@ func TestEveryErrorHasAMessage(t *testing.T) {
 	key, _, outcome, _ = classify(fmt.Errorf("wrapped: %w", dix.ErrIdenticalCard))
 	assert.Equal(t, "dix_err_identical_card", key)
 	assert.Equal(t, outcomeRefused, outcome)
+	// DIX's refusals said with their amounts, and a picker's unreadable id.
+	d := map[string]any{"Paid": 2, "Price": 4}
+	key, data, outcome, unexpected := classify(fmt.Errorf("wrapped: %w", &dixview.Refusal{Err: dix.ErrPaymentShort, Key: "dix_err_payment_short_amounts", Data: d}))
+	assert.Equal(t, "dix_err_payment_short_amounts", key)
+	assert.Equal(t, d, data)
+	assert.Equal(t, outcomeRefused, outcome)
+	assert.False(t, unexpected)
+	_, _, err := dixview.ParsePick("w.x.0.0")
+	key, _, outcome, _ = classify(err)
+	assert.Equal(t, "err_bad_custom_id", key)
+	assert.Equal(t, outcomeRefused, outcome)
 }
 
 func TestRulesHandAndBoard(t *testing.T) {

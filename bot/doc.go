@@ -72,10 +72,18 @@
 //     in dixbot.Record.Meta; the whole game's log is a record of its own
 //     (channel + "/log"), written once per turn by the outbox, for /dix log.
 //
-// The package depends on DIX's rules (engine/dix), its computer player
-// (computer/dix) and drawings (picture/dix), the root package dixbot
-// (the Record and the Store contract), locales (every user-facing string)
-// and discordgo. It must never depend on a store implementation, on cmd/ or
-// on configuration from the environment, and it formats no user-facing text
-// itself: all of it comes from locales.
+// What a DIX game looks like (the board and its buttons, the scoreboard,
+// the hand, cards and payments as text, the lines of events, the hint, the
+// prompts' components and the payment picker) is DIX's presentation,
+// package bot/dix (dixview): this package keeps the handlers of the clicks
+// and commands, the turn loop, the outbox, the pictures and the table data
+// (meta), and gives the presentation what it needs of that data as a
+// dixview.Table (dixtable.go). bot/dix never imports this package.
+//
+// The package depends on DIX's rules (engine/dix), its presentation
+// (bot/dix), computer player (computer/dix) and drawings (picture/dix),
+// the root package dixbot (the Record and the Store contract), locales
+// (every user-facing string) and discordgo. It must never depend on a
+// store implementation, on cmd/ or on configuration from the environment,
+// and it formats no user-facing text itself: all of it comes from locales.
 package bot

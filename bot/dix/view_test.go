@@ -1,6 +1,7 @@
 package dixview
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
@@ -128,4 +129,53 @@ func TestScoreChangesTakeTheirPlural(t *testing.T) {
 	}
 	assert.Equal(t, "+0.4", Points("en", 0.42))
 	assert.Equal(t, "−1,5", Points("fr", -1.5))
+}
+
+// TestRefusals: every refusal of DIX's rules has its words in both
+// languages, found through any wrapping; the engine's other errors are not
+// DIX's to say.
+func TestRefusals(t *testing.T) {
+	for _, r := range refusalKeys {
+		for _, lang := range locales.Languages {
+			assert.True(t, locales.Has(lang, r.key), "%v: %s has no %s message", r.err, r.key, lang)
+		}
+		key, ok := RefusalKey(fmt.Errorf("wrapped: %w", r.err))
+		assert.True(t, ok)
+		assert.Equal(t, r.key, key)
+	}
+	_, ok := RefusalKey(dix.ErrWrongPhase)
+	assert.False(t, ok, "the table says the engine's errors that are not DIX's rules")
+	short := &Refusal{Err: dix.ErrPaymentShort, Key: "dix_err_payment_short_amounts", Data: map[string]any{"Paid": 2, "Price": 4}}
+	assert.ErrorIs(t, short, dix.ErrPaymentShort)
+	assert.Equal(t, "That payment does not cover the price: it pays 2 and 4 is owed.", refusalText("en", short))
+	assert.Equal(t, locales.T("fr", "dix_err_not_owned", nil), refusalText("fr", dix.ErrNotOwned))
+	assert.Equal(t, locales.T("en", "err_internal", nil), refusalText("en", dix.ErrInvariant))
+}
+
+// TestCustomIDs: the ids DIX's components carry, as messages already
+// posted hold them.
+func TestCustomIDs(t *testing.T) {
+	assert.Equal(t, "dix:draw:12", ID(VerbDraw, 12))
+	assert.Equal(t, "dix:hand:0", ID(VerbHand, 0))
+	p := Pick{Target: PickAuction, Money: 2, Cons: 1, Cards: 0x5}
+	assert.Equal(t, "dix:pkc:7:w.2.1.5.0", ID(VerbPickCards, 7, p.Arg("0")))
+	back, extra, err := ParsePick(p.Arg("0"))
+	require.NoError(t, err)
+	assert.Equal(t, p, back)
+	assert.Equal(t, []string{"0"}, extra)
+	for _, bad := range []string{"", "w", "w.1.2", "w.-1.0.0", "w.0.0.zz", ".0.0.0", "w.1000.0.0"} {
+		_, _, err := ParsePick(bad)
+		assert.ErrorIs(t, err, ErrBadPick, bad)
+	}
+}
+
+// TestTableNames: a seat the table does not have is nobody's.
+func TestTableNames(t *testing.T) {
+	tb := Table{Lang: "fr", Names: []string{"Alice"}, Marks: []string{" 💤"}}
+	assert.Equal(t, "Alice", tb.Name(0))
+	assert.Equal(t, locales.T("fr", "nobody", nil), tb.Name(1))
+	assert.Equal(t, locales.T("fr", "nobody", nil), tb.Name(-1))
+	assert.Equal(t, " 💤", tb.mark(0))
+	assert.Empty(t, tb.mark(3))
+	assert.Empty(t, tb.auto(0))
 }
