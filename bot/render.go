@@ -6,6 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/dixgame/dixbot/bot/present"
 	computer "github.com/dixgame/dixbot/computer/dix"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -38,13 +39,7 @@ func button(lang, key string, data map[string]any, style discordgo.ButtonStyle, 
 }
 
 // truncate cuts s to at most n characters (runes).
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
+func truncate(s string, n int) string { return present.Truncate(s, n) }
 
 // lobbyEmbed renders an open, started or cancelled lobby.
 func lobbyEmbed(lang string, m *meta, state string) *discordgo.MessageEmbed {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -84,7 +85,7 @@ func BoardEmbedOf(t Table, g *dix.Game, pictured bool) *discordgo.MessageEmbed {
 			marker = locales.T(lang, "dix_marker_active", nil)
 		}
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
-			Name:   truncate(locales.T(lang, "dix_board_player", map[string]any{"Marker": marker, "Name": t.Name(s)})+t.mark(s), 256),
+			Name:   present.Truncate(locales.T(lang, "dix_board_player", map[string]any{"Marker": marker, "Name": t.Name(s)})+t.mark(s), 256),
 			Value:  playerText(t, g, s, !pictured),
 			Inline: true,
 		})
@@ -266,7 +267,7 @@ func BoardButtons(t Table, g *dix.Game) []discordgo.MessageComponent {
 			case g.Solo():
 				key = "dix_btn_take_numbers_solo"
 			}
-			b = discordgo.Button{Label: truncate(locales.N(lang, key, dix.CountNumbers(g.Tableau), map[string]any{"Gain": money}), 80),
+			b = discordgo.Button{Label: present.Truncate(locales.N(lang, key, dix.CountNumbers(g.Tableau), map[string]any{"Gain": money}), 80),
 				Style: discordgo.PrimaryButton, CustomID: ID(VerbNumbers, seq)}
 		case dix.ActTakeMoney:
 			// What the player really gains: tokens beyond 10 are lost (1.2).
@@ -278,7 +279,7 @@ func BoardButtons(t Table, g *dix.Game) []discordgo.MessageComponent {
 			}
 			if n := dix.CountNumbers(g.Tableau); n > 0 {
 				// 3.2: taking the money sends the number cards to the market.
-				b = discordgo.Button{Label: truncate(locales.N(lang, "dix_btn_take_money_cards"+suffix, n, d), 80),
+				b = discordgo.Button{Label: present.Truncate(locales.N(lang, "dix_btn_take_money_cards"+suffix, n, d), 80),
 					Style: discordgo.SuccessButton, CustomID: ID(VerbMoney, seq)}
 			} else {
 				b = button(lang, "dix_btn_take_money"+suffix, d, discordgo.SuccessButton, ID(VerbMoney, seq))
@@ -373,7 +374,7 @@ func SummaryEmbed(lang string, title string, lines []string) *discordgo.MessageE
 	if desc == "" {
 		desc = locales.T(lang, "none", nil)
 	}
-	return &discordgo.MessageEmbed{Title: title, Description: truncate(desc, 4000), Color: colorSummary}
+	return &discordgo.MessageEmbed{Title: title, Description: present.Truncate(desc, 4000), Color: colorSummary}
 }
 
 // ScoreboardEmbed renders the final standings (4.1, 4.2).
@@ -411,9 +412,9 @@ func ScoreboardEmbed(t Table, g *dix.Game) *discordgo.MessageEmbed {
 	e.Description = strings.Join(desc, "\n")
 	for _, r := range res {
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{
-			Name: truncate(locales.N(lang, "dix_score_player", r.Score.Total, map[string]any{
+			Name: present.Truncate(locales.N(lang, "dix_score_player", r.Score.Total, map[string]any{
 				"Rank": r.Rank, "Name": t.Name(r.Player) + t.mark(r.Player), "Medal": medal(lang, r.Rank)}), 256),
-			Value: truncate(ScoreText(lang, r.Score)+"\n"+locales.T(lang, "dix_score_money_cards", map[string]any{"Money": r.Money, "Cards": r.Cards})+t.auto(r.Player), 1024),
+			Value: present.Truncate(ScoreText(lang, r.Score)+"\n"+locales.T(lang, "dix_score_money_cards", map[string]any{"Money": r.Money, "Cards": r.Cards})+t.auto(r.Player), 1024),
 		})
 	}
 	e.Footer = &discordgo.MessageEmbedFooter{Text: FooterText(t, g)}
@@ -475,9 +476,9 @@ func HandEmbed(t Table, g *dix.Game, s int) *discordgo.MessageEmbed {
 	p := g.Players[s]
 	sc := dix.BestScore(p.Collection)
 	e := &discordgo.MessageEmbed{Title: locales.T(lang, "dix_hand_title", map[string]any{"Name": t.Name(s)}), Color: colorPrompt}
-	e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: locales.N(lang, "dix_hand_collection", len(p.Collection), nil), Value: truncate(ByColor(lang, p.Collection, true), 1024)})
+	e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: locales.N(lang, "dix_hand_collection", len(p.Collection), nil), Value: present.Truncate(ByColor(lang, p.Collection, true), 1024)})
 	e.Fields = append(e.Fields,
-		&discordgo.MessageEmbedField{Name: locales.N(lang, "dix_hand_score", sc.Total, nil), Value: truncate(ScoreText(lang, sc), 1024)},
+		&discordgo.MessageEmbedField{Name: locales.N(lang, "dix_hand_score", sc.Total, nil), Value: present.Truncate(ScoreText(lang, sc), 1024)},
 		&discordgo.MessageEmbedField{Name: locales.T(lang, "dix_hand_tokens", nil), Value: PlayerTokens(lang, p) + "\n" + CapacityText(lang, g, s)},
 	)
 	return e

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/dixgame/dixbot/bot/present"
 	computer "github.com/dixgame/dixbot/computer/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
@@ -65,13 +66,13 @@ func Proposer(g *dix.Game, s int) func(dix.Card) (dix.Payment, int, bool) {
 func BuySelects(lang string, seq uint32, cards []dix.Card, pay func(dix.Card) (dix.Payment, int, bool)) []discordgo.MessageComponent {
 	option := func(cd dix.Card) discordgo.SelectMenuOption {
 		o := discordgo.SelectMenuOption{
-			Label: truncate(locales.T(lang, "dix_option_card", map[string]any{"CardName": CardName(lang, cd), "Price": int(cd.Value)}), 100),
+			Label: present.Truncate(locales.T(lang, "dix_option_card", map[string]any{"CardName": CardName(lang, cd), "Price": int(cd.Value)}), 100),
 			Value: cd.String(),
 			Emoji: &discordgo.ComponentEmoji{Name: ColorEmoji(lang, cd.Color)},
 		}
 		if pay != nil {
 			if p, delta, ok := pay(cd); ok {
-				o.Description = truncate(locales.N(lang, "dix_option_card_pay", Abs(delta), map[string]any{"Payment": PaymentText(lang, p), "Points": Signed(delta)}), 100)
+				o.Description = present.Truncate(locales.N(lang, "dix_option_card_pay", Abs(delta), map[string]any{"Payment": PaymentText(lang, p), "Points": Signed(delta)}), 100)
 			}
 		}
 		return o
@@ -82,7 +83,7 @@ func BuySelects(lang string, seq uint32, cards []dix.Card, pay func(dix.Card) (d
 			opts[i] = option(cd)
 		}
 		return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-			CustomID: id, Placeholder: truncate(placeholder, 150), Options: opts,
+			CustomID: id, Placeholder: present.Truncate(placeholder, 150), Options: opts,
 		}}}
 	}
 	if len(cards) <= 25 {

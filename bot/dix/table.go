@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -186,16 +187,7 @@ const (
 )
 
 func button(lang, key string, data map[string]any, style discordgo.ButtonStyle, id string) discordgo.Button {
-	return discordgo.Button{Label: truncate(locales.T(lang, key, data), 80), Style: style, CustomID: id}
-}
-
-// truncate cuts s to at most n characters (runes).
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
+	return discordgo.Button{Label: present.Truncate(locales.T(lang, key, data), 80), Style: style, CustomID: id}
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -215,3 +215,14 @@ func (g *Game) PaceOf(name string) Pace {
 	d := g.Decision
 	return Pace{Name: "live", Clock: func(engine.State, int) time.Duration { return d }}
 }
+
+// Truncate cuts s to at most n characters (runes), ending with "…" when
+// it cuts: Discord refuses a label, a title or a field longer than its
+// limit.
+func Truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
