@@ -8,12 +8,13 @@ import (
 	"time"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
 )
 
-// Effects done but not yet recorded. A batch of DIX effects that changed
-// nothing the table records (no message posted, retired or refused, no
-// board edited: most often a click whose answer already showed its change
-// on the board) need not be recorded done by a write of its own: this
+// Effects done but not yet recorded. A batch of effects (DIX's or a
+// contract game's) that changed nothing the table records (no message
+// posted, retired or refused, no board edited: most often a click whose
+// answer already showed its change on the board) need not be recorded done by a write of its own: this
 // process records it with the channel's next change it makes (a click,
 // its due work, the next batch's record), or on its own foldWait after
 // the batch if no change came first. Until then the record stays due at
@@ -31,13 +32,37 @@ import (
 const foldWait = outboxGrace - 500*time.Millisecond
 
 // fold is the record of a batch of effects done: the effects of the table
-// origin numbered up to done leave the outbox; via, when set, is the
-// interaction that now edits board (the newest click on it).
+// named table (tableOf) numbered up to done leave the outbox of the
+// record, of version at least version; via, when set, is the interaction
+// that now edits board (the newest click on it).
 type fold struct {
-	origin string
-	done   uint32
-	board  string
-	via    *via
+	table   string
+	version uint64
+	done    uint32
+	board   string
+	via     *via
+}
+
+// of reports whether fd is of the table named table as stored in r: a
+// table opened anew in the channel has another name, and starts again at
+// version 1.
+func (fd *fold) of(r *dixbot.Record, table string, outbox []effect) bool {
+	return fd.table != "" && table == fd.table && r.Version >= fd.version &&
+		len(outbox) > 0 && outbox[0].ID <= fd.done
+}
+
+// tableOf names a DIX table: the interaction that opened it ("": not
+// known, no fold).
+func tableOf(m *meta) string { return m.Origin }
+
+// contractTableOf names a contract game's table: its board message, the
+// answer to the command that opened it, with the rematch that opened it
+// if any ("": no board yet, no fold).
+func contractTableOf(td *tableData) string {
+	if td.Board == "" {
+		return ""
+	}
+	return td.Origin + "/" + td.Board
 }
 
 // folds are the folds waiting, by channel. Safe for concurrent use.
@@ -81,9 +106,9 @@ func (f *folds) all() map[string]*fold {
 
 // apply records fd on the table m of r: the effects it did leave the
 // outbox, and the record is due only for what is left. It reports
-// whether fd is of this table (the same origin, effects still there).
+// whether fd is of this table (the same table, effects still there).
 func (fd *fold) apply(r *dixbot.Record, m *meta, now time.Time) bool {
-	if m.Origin != fd.origin || len(m.Outbox) == 0 || m.Outbox[0].ID > fd.done {
+	if !fd.of(r, tableOf(m), m.Outbox) {
 		return false
 	}
 	m.Outbox = slices.DeleteFunc(m.Outbox, func(e effect) bool { return e.ID <= fd.done })
@@ -94,6 +119,29 @@ func (fd *fold) apply(r *dixbot.Record, m *meta, now time.Time) bool {
 		r.Due = time.Time{} // the clock's next moment, if any
 	}
 	m.setDue(r, now)
+	return true
+}
+
+// applyContract is apply for the table td of a contract game: the record
+// is due for what is left when due is set (the change it is written with
+// sets its due time itself otherwise).
+func (fd *fold) applyContract(r *dixbot.Record, td *tableData, g *present.Game, now time.Time, due bool) bool {
+	if !fd.of(r, contractTableOf(td), td.Outbox) {
+		return false
+	}
+	td.Outbox = slices.DeleteFunc(td.Outbox, func(e effect) bool { return e.ID <= fd.done })
+	if v := fd.via; v.usable(now) && v.Orig == td.Board && (!td.BoardVia.usable(now) || td.BoardVia.At <= v.At) {
+		td.BoardVia = v
+	}
+	if due {
+		r.Due = time.Time{}
+		if r.Data != nil {
+			if st, err := g.Rules.Decode(r.Data); err == nil {
+				setContractDue(r, td, g, st)
+			}
+		}
+		td.outboxDue(r, now)
+	}
 	return true
 }
 
@@ -117,6 +165,10 @@ func (b *Bot) withFold(channel string, fn func(*dixbot.Record) error) (func(*dix
 			if m, err := decodeMeta(r.Meta); err == nil && fd.apply(r, m, b.now()) {
 				r.Meta = m.encode()
 			}
+		} else if g, ok := b.games[r.Game]; ok {
+			if td, err := decodeTableData(r.Meta); err == nil && fd.applyContract(r, td, g, b.now(), false) {
+				r.Meta = td.encode()
+			}
 		}
 		return fn(r)
 	}, fd
@@ -138,12 +190,32 @@ func (b *Bot) later(channel string, fd *fold) {
 
 // writeFold writes fd on its own.
 func (b *Bot) writeFold(ctx context.Context, channel string, fd *fold) {
-	after, err := b.store.Update(ctx, channel, "", onTable(func(r *dixbot.Record, m *meta) error {
-		if !fd.apply(r, m, b.now()) {
+	after, err := b.store.Update(ctx, channel, "", func(r *dixbot.Record) error {
+		if r.Game == "" {
+			m, err := decodeMeta(r.Meta)
+			if err != nil {
+				return err
+			}
+			if !fd.apply(r, m, b.now()) {
+				return errNothingToDo
+			}
+			r.Meta = m.encode()
+			return nil
+		}
+		g, ok := b.games[r.Game]
+		if !ok {
 			return errNothingToDo
 		}
+		td, err := decodeTableData(r.Meta)
+		if err != nil {
+			return err
+		}
+		if !fd.applyContract(r, td, g, b.now(), true) {
+			return errNothingToDo
+		}
+		r.Meta = td.encode()
 		return nil
-	}))
+	})
 	b.folds.drop(channel, fd)
 	switch {
 	case err == nil:

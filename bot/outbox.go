@@ -243,7 +243,7 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 	var done uint32
 	// A fold waiting (fold.go): its effects are done already.
 	waiting := b.folds.get(channel)
-	if waiting != nil && waiting.origin == m.Origin {
+	if waiting != nil && waiting.of(rec, tableOf(m), m.Outbox) {
 		done = waiting.done
 		x.boardVia = newestVia(x.boardVia, waiting.via, x.board, x.now)
 	} else {
@@ -289,6 +289,9 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 		}
 		done = e.ID
 		if e.Kind == effFinish {
+			if waiting != nil {
+				b.folds.drop(channel, waiting) // archived with the game
+			}
 			return nil, nil // archived: the outbox went with it
 		}
 	}
@@ -299,12 +302,12 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 		}
 		return m.Missing, failed
 	}
-	if b.foldsOn() && failed == nil && refused == nil && rest == nil && !posted && !x.edited && m.Missing == nil &&
+	if b.foldsOn() && tableOf(m) != "" && failed == nil && refused == nil && rest == nil && !posted && !x.edited && m.Missing == nil &&
 		done == m.Outbox[len(m.Outbox)-1].ID && x.board == m.Board && x.ping == m.Ping && x.pingVia == m.PingVia &&
 		slices.Equal(x.users, m.PingUsers) && x.scores == m.Scores {
 		// Nothing the table records changed: the effects are recorded
 		// done with the channel's next change (fold.go).
-		fd := &fold{origin: m.Origin, done: done, board: x.board}
+		fd := &fold{table: tableOf(m), version: rec.Version, done: done, board: x.board}
 		if x.boardVia != m.BoardVia {
 			fd.via = x.boardVia
 		}

@@ -198,8 +198,18 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 	x := &cexec{b: b, d: d, rec: rec, td: td, g: g, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
 		posted: map[uint32]via{}}
 	var done uint32
+	// A fold waiting (fold.go): its effects are done already.
+	waiting := b.folds.get(rec.Channel)
+	if waiting != nil && waiting.of(rec, contractTableOf(td), td.Outbox) {
+		done = waiting.done
+	} else {
+		waiting = nil
+	}
 	var failed error
 	for _, e := range td.Outbox {
+		if e.ID <= done {
+			continue // done by a batch whose record waits (fold)
+		}
 		if ix != nil && e.ID > upTo {
 			// A later change's effects: its own process does them after
 			// its answer (which shows a board click's change on the board
@@ -215,12 +225,26 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 		}
 		done = e.ID
 		if e.Kind == ceffFinish {
+			if waiting != nil {
+				b.folds.drop(rec.Channel, waiting) // archived with the game
+			}
 			return nil // archived: the outbox went with it
 		}
 	}
 	wait, _, limited := retryAfter(failed)
 	if done == 0 && !limited {
 		return failed
+	}
+	if b.foldsOn() && contractTableOf(td) != "" && failed == nil && len(x.posted) == 0 && x.shown == nil && done == td.Outbox[len(td.Outbox)-1].ID {
+		// Nothing the table records changed but the board's newest
+		// interaction: the effects are recorded done with the channel's
+		// next change (fold.go).
+		fd := &fold{table: contractTableOf(td), version: rec.Version, done: done, board: td.Board}
+		if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == td.Board {
+			fd.via = v
+		}
+		b.later(rec.Channel, fd)
+		return nil
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
 	defer cancel()
@@ -282,6 +306,9 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 	})
 	switch {
 	case err == nil:
+		if waiting != nil {
+			b.folds.drop(rec.Channel, waiting) // written with these
+		}
 		b.wakeAt(after.Due)
 	case errors.Is(err, errNothingToDo), errors.Is(err, dixbot.ErrNotFound):
 	default:

@@ -2,7 +2,9 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -11,7 +13,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
+	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
+	computer "github.com/dixgame/dixbot/computer/qwixx"
 	"github.com/dixgame/dixbot/engine/dix"
+	rules "github.com/dixgame/dixbot/engine/qwixx"
 	"github.com/dixgame/dixbot/internal/redistest"
 	"github.com/dixgame/dixbot/store"
 )
@@ -129,4 +135,50 @@ func TestCloseWritesTheFolds(t *testing.T) {
 	require.NoError(t, h.b.Close(context.Background()))
 	_, m := h.record()
 	assert.Empty(t, m.Outbox)
+}
+
+// TestContractRoundTripsPerClick: on Redis, a Qwixx click on the board
+// whose answer shows all it changes costs one round trip, its change: its
+// effects are recorded done with the next change, or on their own within
+// the grace.
+func TestContractRoundTripsPerClick(t *testing.T) {
+	h, rs, _ := redisHarness(t)
+	b, err := New(Options{Store: rs, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.obs,
+		NoPictures: true, Games: []present.Game{botqwixx.Game()}})
+	require.NoError(t, err)
+	h.b = b
+	users := []string{"u1", "u2"}
+	board := h.openQwixx(users)
+	measured := 0
+	for step := 0; step < 40 && measured < 3; step++ {
+		g, _, _ := h.qstate()
+		seat := g.ToDecide()[0]
+		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
+		require.NoError(t, err)
+		logBefore := logVersion(t, h)
+		_, before := rs.Sent()
+		res := h.clickOn(users[seat], board, h.qmust(board, cverbMove, string(m)))
+		_, after := rs.Sent()
+		board = res.shown(board)
+		if len(res.calls) != 1 || h.b.folds.get(h.channel) == nil || logVersion(t, h) != logBefore {
+			continue // a message posted, or the board edited: recorded at once; or the log written
+		}
+		measured++
+		assert.Equal(t, uint64(1), after-before, "round trips of step %d", step)
+	}
+	assert.Positive(t, measured, "no click whose answer showed all it changed")
+	require.Eventually(t, func() bool {
+		_, td, _ := h.qstate()
+		return len(td.Outbox) == 0
+	}, 20*time.Second, 50*time.Millisecond, "recorded within the grace")
+}
+
+// logVersion is the version of the channel's game log record (0: none).
+func logVersion(t *testing.T, h *harness) uint64 {
+	r, err := h.db.Get(context.Background(), logChannel(h.channel))
+	if errors.Is(err, dixbot.ErrNotFound) {
+		return 0
+	}
+	require.NoError(t, err)
+	return r.Version
 }
