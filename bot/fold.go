@@ -178,7 +178,11 @@ func (b *Bot) withFold(channel string, fn func(*dixbot.Record) error) (func(*dix
 // on its own after foldWait.
 func (b *Bot) later(channel string, fd *fold) {
 	b.folds.put(channel, fd)
-	time.AfterFunc(foldWait, func() {
+	wait := foldWait
+	if b.foldWait > 0 {
+		wait = b.foldWait
+	}
+	time.AfterFunc(wait, func() {
 		if b.folds.get(channel) != fd {
 			return // written with a change, or replaced by a later one
 		}
@@ -229,8 +233,12 @@ func (b *Bot) writeFold(ctx context.Context, channel string, fd *fold) {
 	}
 }
 
-// writeFolds writes every fold waiting, as the process stops.
+// writeFolds writes every fold waiting, as the process stops; none when
+// ctx is over already (they wait for a later call, or their timers).
 func (b *Bot) writeFolds(ctx context.Context) {
+	if ctx.Err() != nil {
+		return
+	}
 	for channel, fd := range b.folds.all() {
 		b.writeFold(ctx, channel, fd)
 	}

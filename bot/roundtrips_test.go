@@ -34,6 +34,7 @@ func TestRedisRoundTripsPerClick(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { rs.Close() })
 	h := newHarnessOn(t, rs)
+	h.b.foldWait = time.Hour // written with the next click only
 	h.startGame("u1", "u2")
 	measured := 0
 	for n := 0; n < 20 && measured < 3; n++ {
@@ -93,16 +94,11 @@ func foldedClick(t *testing.T, h *harness) *dixbot.Record {
 func TestFoldWrittenOnItsOwn(t *testing.T) {
 	h, _, _ := redisHarness(t)
 	h.startGame("u1", "u2")
-	rec := foldedClick(t, h)
-	m, err := decodeMeta(rec.Meta)
-	require.NoError(t, err)
-	require.NotEmpty(t, m.Outbox, "the effects wait")
-	require.False(t, rec.Due.IsZero(), "the record is due at the end of the grace meanwhile")
+	foldedClick(t, h)
 	require.Eventually(t, func() bool {
 		_, m := h.record()
-		return len(m.Outbox) == 0
+		return len(m.Outbox) == 0 && h.b.folds.get(h.channel) == nil
 	}, 20*time.Second, 50*time.Millisecond, "recorded within the grace")
-	assert.Nil(t, h.b.folds.get(h.channel))
 }
 
 // TestFoldLostLeavesTheEffectsOwed: a process that dies with effects done
@@ -110,6 +106,7 @@ func TestFoldWrittenOnItsOwn(t *testing.T) {
 // the grace is over, as if they had not been done.
 func TestFoldLostLeavesTheEffectsOwed(t *testing.T) {
 	h, rs, _ := redisHarness(t)
+	h.b.foldWait = time.Hour
 	h.startGame("u1", "u2")
 	rec := foldedClick(t, h)
 	other, err := New(Options{Store: rs, DefaultLanguage: "en", Seed: func() int64 { return 7 }})
@@ -127,11 +124,18 @@ func TestFoldLostLeavesTheEffectsOwed(t *testing.T) {
 	assert.Greater(t, h.rec.count(), before, "the board edited by the other process")
 }
 
-// TestCloseWritesTheFolds: a bot that stops records the effects it did.
+// TestCloseWritesTheFolds: a bot that stops records the effects it did,
+// when the time it is given to stop is not over already (the first call
+// of a shutdown only turns new interactions away).
 func TestCloseWritesTheFolds(t *testing.T) {
 	h, _, _ := redisHarness(t)
+	h.b.foldWait = time.Hour
 	h.startGame("u1", "u2")
 	foldedClick(t, h)
+	spent, cancel := context.WithCancel(context.Background())
+	cancel()
+	_ = h.b.Close(spent)
+	require.NotNil(t, h.b.folds.get(h.channel), "kept for the next call")
 	require.NoError(t, h.b.Close(context.Background()))
 	_, m := h.record()
 	assert.Empty(t, m.Outbox)
@@ -147,6 +151,7 @@ func TestContractRoundTripsPerClick(t *testing.T) {
 		NoPictures: true, Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
 	h.b = b
+	h.b.foldWait = time.Hour
 	users := []string{"u1", "u2"}
 	board := h.openQwixx(users)
 	measured := 0
@@ -167,10 +172,11 @@ func TestContractRoundTripsPerClick(t *testing.T) {
 		assert.Equal(t, uint64(1), after-before, "round trips of step %d", step)
 	}
 	assert.Positive(t, measured, "no click whose answer showed all it changed")
-	require.Eventually(t, func() bool {
-		_, td, _ := h.qstate()
-		return len(td.Outbox) == 0
-	}, 20*time.Second, 50*time.Millisecond, "recorded within the grace")
+	fd := h.b.folds.get(h.channel)
+	require.NotNil(t, fd)
+	h.b.writeFold(context.Background(), h.channel, fd)
+	_, td, _ := h.qstate()
+	assert.Empty(t, td.Outbox, "recorded")
 }
 
 // logVersion is the version of the channel's game log record (0: none).
