@@ -322,6 +322,10 @@ type call struct {
 	shows  *shows                      // what an answer updating the board puts on it (nil: not a board)
 	after  []func(ctx context.Context) // post-answer work
 	notice notice                      // its game's board, if missing (notice.go)
+	// keepPic is the key of the board picture the click's answer keeps
+	// rather than uploading (answerPicture; "": none), answerPic the key of
+	// the picture the answer shows on the board ("": none).
+	keepPic, answerPic string
 }
 
 // via is the call's interaction, for the work after the answer (see via).
@@ -329,7 +333,11 @@ func (c *call) via() *via {
 	if !c.answered || c.i.Token == "" || c.i.AppID == "" {
 		return nil
 	}
-	return &via{App: c.i.AppID, Token: c.i.Token, At: c.at.UnixMilli(), Orig: c.updated}
+	v := &via{App: c.i.AppID, Token: c.i.Token, At: c.at.UnixMilli(), Orig: c.updated}
+	if c.updated != "" {
+		v.Pic = c.answerPic
+	}
+	return v
 }
 
 func (b *Bot) handle(d discordAPI, ic *discordgo.InteractionCreate, raw []byte) {

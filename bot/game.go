@@ -461,7 +461,7 @@ func (c *call) answerPlay(out played, fromBoard bool, confirm string, confirmCom
 		c.shows = &shows{Retire: true}
 		c.update("", []*discordgo.MessageEmbed{dixview.SummaryEmbed(m.Lang, out.summary, out.lines)}, nil)
 	default:
-		e, files := c.b.boardMessage(m.Lang, m, g, c.canAttach())
+		e, files := c.boardAnswer(m, g)
 		c.shows = &shows{Seq: uint64(g.Seq)}
 		c.update("", []*discordgo.MessageEmbed{e}, dixview.BoardButtons(m.view(m.Lang), g), files...)
 	}

@@ -89,6 +89,18 @@ type meta struct {
 	// Rematch is the interaction that claimed the rematch of this finished
 	// game while it was not archived yet (rematch.go).
 	Rematch string `json:"rm,omitempty"`
+	// BoardPic is the picture the board message has on Discord, when it is
+	// known (pictures.go): an edit of that message showing the same picture
+	// keeps Discord's file rather than uploading it again. nil: not known.
+	BoardPic *boardPic `json:"bp,omitempty"`
+}
+
+// boardPic names the picture a board message has: the message (it follows
+// Board: a picture of another message says nothing about the board) and
+// the key of what the picture shows (picture/dix Board.Key).
+type boardPic struct {
+	Msg string `json:"m"`
+	Key string `json:"k"`
 }
 
 // seat is one player: a Discord user and the name shown on the board.
@@ -183,7 +195,13 @@ func (c *call) tableQuiet() (*dixbot.Record, *meta, error) {
 // changeTable is change for fn working on the record and its table data:
 // see onTable.
 func (c *call) changeTable(fn func(r *dixbot.Record, m *meta) error) (*dixbot.Record, error) {
-	return c.change(onTable(fn))
+	return c.change(onTable(func(r *dixbot.Record, m *meta) error {
+		if err := fn(r, m); err != nil {
+			return err
+		}
+		c.answerPicture(r, m)
+		return nil
+	}))
 }
 
 // onTable is the store update that runs fn on the record and its table

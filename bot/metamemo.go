@@ -83,6 +83,7 @@ func cloneMeta(m *meta) *meta {
 		}
 	}
 	c.Missing = clonePtr(m.Missing)
+	c.BoardPic = clonePtr(m.BoardPic)
 	if m.Clock != nil {
 		ck := *m.Clock
 		if ck.Banks != nil {

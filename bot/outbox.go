@@ -229,6 +229,7 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 			upTo = m.NextEffect
 		}
 	}
+	answered := rec.Version // the record the answer of ix showed
 	if fresh, err := b.latest(ctx, rec); err == nil && !fresh.Finished && fresh.Version >= rec.Version {
 		rec = fresh
 	}
@@ -240,6 +241,7 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 	x := &executor{b: b, d: d, rec: rec, m: m, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
 		board: m.Board, ping: m.Ping, users: m.PingUsers, boardVia: m.BoardVia, pingVia: m.PingVia, scores: m.Scores}
 	x.boardVia = newestVia(x.boardVia, ix, x.board, x.now)
+	x.pic, x.pic0 = startPicture(m, ix, rec.Version == answered), clonePtr(m.BoardPic)
 	var done uint32
 	// A fold waiting (fold.go): its effects are done already.
 	waiting := b.folds.get(channel)
@@ -331,6 +333,7 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 		cur.Board, cur.Ping, cur.PingUsers = x.board, x.ping, x.users
 		cur.BoardVia, cur.PingVia = x.boardVia, x.pingVia
 		cur.Scores = x.scores
+		cur.BoardPic = x.boardPicture(r, cur)
 		now := b.now()
 		switch {
 		case refused != nil:
@@ -468,6 +471,8 @@ type executor struct {
 	boardVia *via      // the interaction that can edit board (nil: none)
 	pingVia  *via      // the interaction that can edit ping (nil: none)
 	scores   string    // the final scoreboard message, once posted
+	pic      *boardPic // the picture the board has, when known (pictures.go)
+	pic0     *boardPic // the table data's BoardPic as read
 	// rest is what remains owed of the effect being done once its first
 	// steps took effect (a message posted): if a later step fails, the
 	// effect is recorded as this rest, so a retry never posts again.
@@ -492,6 +497,9 @@ type via struct {
 	// Orig is the message the interaction's answer updated (a click on a
 	// button edits the message it sits on): it is edited as "@original".
 	Orig string `json:"o,omitempty"`
+	// Pic is the key of the board picture the answer put on Orig ("":
+	// none, or not a board); never stored.
+	Pic string `json:"-"`
 }
 
 // viaLife is how long an interaction's token is used after it arrived:
@@ -777,7 +785,7 @@ func (x *executor) do(ctx context.Context, e effect) error {
 			x.board, x.boardVia = a, nil
 			return x.boarded(ctx, effect{ID: e.ID, Kind: effBoarded, Msg: old}, oldVia)
 		}
-		emb, files := x.b.boardMessage(m.Lang, m, g, x.b.mayAttach(channel))
+		emb, files, key := x.b.boardMessageKey(m.Lang, m, g, x.b.mayAttach(channel), "")
 		ms := &discordgo.MessageSend{
 			Embeds:          []*discordgo.MessageEmbed{emb},
 			Components:      dixview.BoardButtons(m.view(m.Lang), g),
@@ -797,6 +805,10 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		if err != nil {
 			return err
 		}
+		x.pic = nil
+		if len(ms.Files) > 0 {
+			x.pic = &boardPic{Msg: msg.ID, Key: key}
+		}
 		old, oldVia := x.board, x.boardVia
 		x.board, x.boardVia = msg.ID, v
 		if old == msg.ID {
@@ -812,20 +824,25 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		ed := discordgo.NewMessageEdit(channel, x.board)
 		comps := dixview.BoardButtons(m.view(m.Lang), g)
 		ed.Components = &comps
-		emb, files := x.b.boardMessage(m.Lang, m, g, x.b.mayAttach(channel))
+		emb, files, key := x.b.boardMessageKey(m.Lang, m, g, x.b.mayAttach(channel), x.keptPicture())
 		ed.Embeds = &[]*discordgo.MessageEmbed{emb}
 		ed.Files, ed.Attachments = files, attachmentsFor(files) // the new picture replaces the old one
+		if key != "" && len(files) == 0 {
+			ed.Attachments = nil // the message keeps the picture it has (pictures.go)
+		}
 		ed.AllowedMentions = noMentions()
 		sent, err := x.b.fences.send(x.board, shows{Seq: uint64(g.Seq)}, x.b.now(), func() error {
 			err := x.edit(ctx, x.board, x.boardVia, ed)
 			if refusedFiles(err, files) { // no ATTACH_FILES here: text only
 				x.b.lacksFiles(channel)
+				key = ""
 				ed.Embeds, ed.Files, ed.Attachments = &[]*discordgo.MessageEmbed{dixview.BoardEmbed(m.view(m.Lang), g)}, nil, attachmentsFor(nil)
 				err = x.edit(ctx, x.board, x.boardVia, ed)
 			}
 			return err
 		})
 		x.edited = x.edited || sent && err == nil
+		x.editedPicture(key, sent && err == nil)
 		return err
 	case effRetire:
 		var summary *discordgo.MessageEmbed

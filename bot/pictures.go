@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"net/url"
 	"path"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/dixgame/dixbot"
 	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
@@ -194,15 +196,93 @@ func withImage(e *discordgo.MessageEmbed, file string) *discordgo.MessageEmbed {
 // the picture it shows, else the full text and no file.
 // attach false (no permission to) gives the text only.
 func (b *Bot) boardMessage(lang string, m *meta, g *dix.Game, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
+	e, files, _ := b.boardMessageKey(lang, m, g, attach, "")
+	return e, files
+}
+
+// boardMessageKey is boardMessage with the key of the picture it shows
+// ("": none). When that key is keep, the picture a board message already
+// has, it is not drawn nor attached: the embed shows the file the message
+// keeps (see BoardPic).
+func (b *Bot) boardMessageKey(lang string, m *meta, g *dix.Game, attach bool, keep string) (*discordgo.MessageEmbed, []*discordgo.File, string) {
 	if !attach || !b.pictured(m) {
-		return dixview.BoardEmbed(m.view(lang), g), nil
+		return dixview.BoardEmbed(m.view(lang), g), nil, ""
 	}
-	png, err := memoBoard(boardPicture(lang, m, g))
+	in := boardPicture(lang, m, g)
+	key := pictureKey(in)
+	if key != "" && key == keep {
+		return withImage(dixview.BoardEmbedOf(m.view(lang), g, true), boardFile), nil, key
+	}
+	png, err := memoBoard(in)
 	if err != nil {
 		b.log.Warn("board picture not drawn; text only", "err", err)
-		return dixview.BoardEmbed(m.view(lang), g), nil
+		return dixview.BoardEmbed(m.view(lang), g), nil, ""
 	}
-	return withImage(dixview.BoardEmbedOf(m.view(lang), g, true), boardFile), []*discordgo.File{pngFile(boardFile, png)}
+	return withImage(dixview.BoardEmbedOf(m.view(lang), g, true), boardFile), []*discordgo.File{pngFile(boardFile, png)}, key
+}
+
+// pictureKey is the key a board picture is known by in BoardPic: the first
+// half of its picture/dix Board.Key, in hex ("" if it has none).
+func pictureKey(in dixpicture.Board) string {
+	k, err := in.Key()
+	if err != nil {
+		return ""
+	}
+	return hex.EncodeToString(k[:16])
+}
+
+// Keeping a board's picture. Discord keeps a message's files on an edit
+// that neither uploads files nor lists "attachments"
+// (https://discord.com/developers/docs/reference#editing-message-attachments;
+// https://discord.com/developers/docs/resources/message#edit-message: "To
+// remove or replace files you will have to supply the attachments field"),
+// and an embed of the edit can show a kept file by its name,
+// attachment://board.png
+// (https://discord.com/developers/docs/reference#uploading-files). So an
+// edit of the board whose picture is the one the message has sends no file:
+// the table data records that picture (meta.BoardPic), by message and key.
+//
+// The record says only what is sure:
+//   - The outbox records the picture it posted with a board, or edited onto
+//     it, once Discord took the request; and the picture a click's answer
+//     put on the board, when that answer was the last change (the record
+//     read back is the one the answer showed). Any other change written in
+//     between, a request that failed (it may have landed or not) or a text
+//     board leave it unknown (executor.boardPicture).
+//   - A click on the board may change its picture with its answer: the
+//     click's own store update keeps the record only when the board as the
+//     click leaves it draws the same picture, and forgets it otherwise
+//     (answerPicture), before the answer is sent. It forgets it by naming
+//     the click instead (a boardPic of no message), so that an outbox that
+//     read the record before and writes after it sees that a click came in
+//     between.
+
+// answerPicture runs inside the store update of a click, once the click
+// is applied: a click on the board whose picture is known leaves it known
+// when the board now draws the same picture (the answer then sends none);
+// a click on any other public message forgets it, since the answer may
+// show another picture.
+func (c *call) answerPicture(r *dixbot.Record, m *meta) {
+	c.keepPic = ""
+	if c.i.Message == nil || c.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		return // the answer changes no public message
+	}
+	// A click on a public message may be on the board (one posted but not
+	// recorded yet, too).
+	if p := m.BoardPic; p != nil && p.Msg == m.Board && r.State != nil && c.b.pictured(m) && c.canAttach() &&
+		pictureKey(boardPicture(m.Lang, m, r.State)) == p.Key {
+		c.keepPic = p.Key
+		return
+	}
+	m.BoardPic = &boardPic{Key: c.i.ID} // of no message: not known, as of this click
+}
+
+// boardAnswer is the board of g for the answer to a click on it: without a
+// file when the board message keeps the picture it has (answerPicture).
+func (c *call) boardAnswer(m *meta, g *dix.Game) (*discordgo.MessageEmbed, []*discordgo.File) {
+	e, files, key := c.b.boardMessageKey(m.Lang, m, g, c.canAttach(), c.keepPic)
+	c.answerPic = key
+	return e, files
 }
 
 // handMessage is seat s's private view in lang (/dix hand): with pictures
@@ -399,4 +479,59 @@ func pictureFile(raw string) (string, bool) {
 		return name, true
 	}
 	return "", false
+}
+
+// startPicture is the picture the board has as the outbox starts on the
+// table data m: what m records, or, when the answer of ix put a picture on
+// the board and no change was written since (last), that picture.
+func startPicture(m *meta, ix *via, last bool) *boardPic {
+	if ix != nil && ix.Orig != "" && ix.Orig == m.Board {
+		switch {
+		case ix.Pic == "":
+			return nil // the answer showed the board as text
+		case last:
+			return &boardPic{Msg: m.Board, Key: ix.Pic}
+		}
+	}
+	return clonePtr(m.BoardPic)
+}
+
+// keptPicture is the key of the picture the board message has, if known.
+func (x *executor) keptPicture() string {
+	if x.pic == nil || x.pic.Msg != x.board {
+		return ""
+	}
+	return x.pic.Key
+}
+
+// editedPicture records the outcome of an edit of the board meant to show
+// the picture key ("": none): the board has it once Discord took the edit;
+// after any other outcome (refused, failed, or left out for a newer render
+// already there) what it has is not known.
+func (x *executor) editedPicture(key string, done bool) {
+	if done && key != "" {
+		x.pic = &boardPic{Msg: x.board, Key: key}
+		return
+	}
+	x.pic = nil
+}
+
+// boardPicture is the BoardPic the outbox records in r, whose table data
+// is cur, once its effects are done: the picture it knows the board has,
+// unless BoardPic changed since the outbox read it (a click on the board
+// came in between, whose answer may have changed the picture, or another
+// run of the outbox); changes that leave BoardPic alone do not touch the
+// board's picture themselves (they owe an edit).
+func (x *executor) boardPicture(r *dixbot.Record, cur *meta) *boardPic {
+	if r.Version != x.rec.Version && !samePicture(cur.BoardPic, x.pic0) {
+		return nil
+	}
+	if x.pic == nil || x.pic.Msg != x.board {
+		return nil
+	}
+	return clonePtr(x.pic)
+}
+
+func samePicture(a, b *boardPic) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }

@@ -705,3 +705,70 @@ func TestBoardDrawnOncePerPicture(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEqual(t, png1, png3, "a drawn change keeps the old picture")
 }
+
+// A click on the board whose picture the table data knows: when the board
+// as the click leaves it draws the same picture, the answer attaches no
+// file and its embed shows the file the message keeps, and the table data
+// still knows the picture; when the picture changes, the answer uploads it
+// and the table data forgets the picture (naming the click) until the
+// outbox learns it. A click on an ephemeral prompt leaves it as it is.
+func TestAnswerKeepsAnUnchangedBoardPicture(t *testing.T) {
+	g, err := dix.New(dix.Options{Players: 3, Seed: 8, FirstPlayer: 0})
+	require.NoError(t, err)
+	b, err := New(Options{Store: newMemStore()})
+	require.NoError(t, err)
+	m := &meta{Lang: "en", Board: "900", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}, {ID: "u3", Name: "Chloé"}}}
+	key := pictureKey(boardPicture("en", m, g))
+	require.NotEmpty(t, key)
+	click := func(msg string, flags discordgo.MessageFlags) *call {
+		return &call{b: b, i: &discordgo.Interaction{ID: "77", Type: discordgo.InteractionMessageComponent,
+			Message: &discordgo.Message{ID: msg, Flags: flags}}}
+	}
+	r := &dixbot.Record{State: g}
+
+	m.BoardPic = &boardPic{Msg: "900", Key: key}
+	c := click("900", 0)
+	c.answerPicture(r, m)
+	assert.Equal(t, key, c.keepPic)
+	assert.Equal(t, &boardPic{Msg: "900", Key: key}, m.BoardPic)
+	e, files := c.boardAnswer(m, g)
+	assert.Empty(t, files, "no file: the message keeps its picture")
+	require.NotNil(t, e.Image)
+	assert.Equal(t, "attachment://"+boardFile, e.Image.URL)
+	assert.Equal(t, key, c.answerPic)
+
+	_, err = g.Apply(dix.Action{Kind: dix.ActDraw, Player: g.ToAct()})
+	require.NoError(t, err)
+	c = click("900", 0)
+	c.answerPicture(r, m)
+	assert.Empty(t, c.keepPic)
+	assert.Equal(t, &boardPic{Key: "77"}, m.BoardPic, "forgotten, as of this click")
+	_, files = c.boardAnswer(m, g)
+	assert.Len(t, files, 1, "a changed picture is uploaded")
+	assert.Equal(t, pictureKey(boardPicture("en", m, g)), c.answerPic)
+
+	m.BoardPic = &boardPic{Msg: "900", Key: key}
+	c = click("901", discordgo.MessageFlagsEphemeral)
+	c.answerPicture(r, m)
+	assert.Equal(t, &boardPic{Msg: "900", Key: key}, m.BoardPic, "a prompt's answer leaves the board alone")
+	c = click("555", 0) // a board posted but not recorded yet
+	c.answerPicture(r, m)
+	assert.Equal(t, &boardPic{Key: "77"}, m.BoardPic)
+}
+
+// The outbox records the picture the board has only when nothing that may
+// have changed it came in between: a click that forgot it, or a board that
+// is not the one the picture is on.
+func TestOutboxRecordsTheBoardPicture(t *testing.T) {
+	x := &executor{rec: &dixbot.Record{Version: 4}, board: "900", pic0: &boardPic{Msg: "900", Key: "a"}, pic: &boardPic{Msg: "900", Key: "b"}}
+	assert.Equal(t, &boardPic{Msg: "900", Key: "b"}, x.boardPicture(&dixbot.Record{Version: 4}, &meta{BoardPic: &boardPic{Msg: "900", Key: "a"}}))
+	assert.Equal(t, &boardPic{Msg: "900", Key: "b"}, x.boardPicture(&dixbot.Record{Version: 6}, &meta{BoardPic: &boardPic{Msg: "900", Key: "a"}}),
+		"a change in between that left the picture alone (a command)")
+	assert.Nil(t, x.boardPicture(&dixbot.Record{Version: 5}, &meta{BoardPic: &boardPic{Key: "77"}}), "a click in between")
+	x.board = "901"
+	assert.Nil(t, x.boardPicture(&dixbot.Record{Version: 4}, &meta{BoardPic: &boardPic{Msg: "900", Key: "a"}}), "another board")
+	assert.Equal(t, &boardPic{Msg: "900", Key: "c"}, startPicture(&meta{Board: "900"}, &via{Orig: "900", Pic: "c"}, true))
+	assert.Nil(t, startPicture(&meta{Board: "900", BoardPic: &boardPic{Msg: "900", Key: "a"}}, &via{Orig: "900"}, true), "a text answer")
+	assert.Equal(t, &boardPic{Key: "77"}, startPicture(&meta{Board: "900", BoardPic: &boardPic{Key: "77"}}, &via{Orig: "900", Pic: "c"}, false))
+	assert.Equal(t, &boardPic{Msg: "900", Key: "a"}, startPicture(&meta{Board: "900", BoardPic: &boardPic{Msg: "900", Key: "a"}}, nil, false), "no answer")
+}

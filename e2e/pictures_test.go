@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"image/png"
 	"os"
@@ -60,6 +61,70 @@ func TestPictures(t *testing.T) {
 		assert.Empty(t, hand.Message.Attachments)
 		checkPictures(t, w.fake, tb.channel.ID, false)
 	})
+}
+
+// TestPicturesKeptWhenUnchanged: an edit of the board that leaves its
+// picture as it is (a pause, a resume: the text changes, not what the
+// picture shows) uploads no file, and the board still shows its picture,
+// the very file it had; a click that changes what the picture shows
+// uploads a new one.
+func TestPicturesKeptWhenUnchanged(t *testing.T) {
+	w := newWorld(t, false)
+	tb := w.table(t, "en-US", "Alice", "Bob")
+	tb.lobby("/dix start")
+	// The bot knows the picture the board has once a click's work is done
+	// with nothing else written meanwhile (the first board's own work may
+	// cross the first click: then the next click's work tells).
+	var board fakediscord.Message
+	known := false
+	for range 6 {
+		require.True(t, tb.decide())
+		type tableData struct {
+			Board  string            `json:"b"`
+			Outbox []json.RawMessage `json:"ob"`
+			Pic    *struct {
+				Msg string `json:"m"`
+			} `json:"bp"`
+		}
+		var meta tableData
+		err := waitUntil(waitCtx(t), w.fake, func() bool {
+			meta = tableData{}
+			require.NoError(t, json.Unmarshal(tb.record().Meta, &meta))
+			return len(meta.Outbox) == 0
+		})
+		require.NoError(t, err, "%s", tb.record().Meta)
+		if known = meta.Pic != nil && meta.Pic.Msg == meta.Board; known {
+			board, _ = w.fake.Message(meta.Board)
+			break
+		}
+	}
+	require.True(t, known, "the bot knows the board's picture")
+	checkPicture(t, w.fake, board, "board.png")
+	att := board.Attachments[0]
+	uploads := w.fake.Stats().Uploads
+
+	for _, step := range []struct{ command, shows, gone string }{
+		{"/dix pause", "Paused by", "resumed the game"},
+		{"/dix resume", "resumed the game", "Paused by"},
+	} {
+		require.True(t, tb.command(tb.users[0], step.command).Ephemeral(), step.command)
+		require.NoError(t, waitUntil(waitCtx(t), w.fake, func() bool {
+			m, ok := w.fake.Message(board.ID)
+			board = m
+			return ok && strings.Contains(boardText(m), step.shows) && !strings.Contains(boardText(m), step.gone)
+		}), step.command)
+		checkPicture(t, w.fake, board, "board.png")
+		assert.Equal(t, att.ID, board.Attachments[0].ID, "%s: the board keeps its file", step.command)
+		assert.Equal(t, uploads, w.fake.Stats().Uploads, "%s: no file uploaded", step.command)
+	}
+
+	require.True(t, tb.decide())
+	require.NoError(t, waitUntil(waitCtx(t), w.fake, func() bool { return w.fake.Stats().Uploads > uploads }))
+	rec := tb.record()
+	now, _ := tb.boardFor(rec)
+	checkPicture(t, w.fake, now, "board.png")
+	assert.NotEqual(t, att.ID, now.Attachments[0].ID, "a changed picture is a new file")
+	checkPictures(t, w.fake, tb.channel.ID, true)
 }
 
 // checkPicture checks that m shows exactly one attached PNG, named name,

@@ -178,6 +178,26 @@ func (s *Server) attachLocked(channelID string, existing []Attachment, p *messag
 			refs = append(refs, a)
 		}
 	}
+	// Each entry names a file of the message being edited or a file of the
+	// request by its placeholder (its n in files[n]): "The attachments
+	// JSON parameter includes all files that will be appended to the
+	// message, including new files and their respective snowflake
+	// placeholders"
+	// (https://discord.com/developers/docs/reference#editing-message-attachments).
+	// The stand-in refuses an id that is neither, so that a request naming
+	// a file the message no longer has fails here instead of passing
+	// unnoticed.
+	var fe formErrors
+	for i, ref := range refs {
+		known := slices.ContainsFunc(existing, func(a Attachment) bool { return a.ID == ref.id() }) ||
+			slices.ContainsFunc(files, func(f upload) bool { return f.index == ref.id() })
+		if !known {
+			fe.add(fmt.Sprintf("attachments.%d.id", i), "ATTACHMENT_NOT_FOUND", fmt.Sprintf("Unknown attachment %q: neither a file of the message nor a files[n] of the request.", ref.id()))
+		}
+	}
+	if len(fe) > 0 {
+		return nil, invalidForm(fe)
+	}
 	var out []Attachment
 	if p.Attachments == nil {
 		out = append(out, existing...)

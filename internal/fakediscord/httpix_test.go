@@ -353,6 +353,72 @@ func TestAttachmentsInInteractionAnswers(t *testing.T) {
 	assert.Empty(t, w.srv.Violations())
 }
 
+// TestAttachmentsKeptOrRefused: an edit without files and without
+// "attachments" keeps the message's picture, which its new embed shows
+// again by name, on each route that edits (an interaction's answer, the
+// interaction's token, the bot token), and uploads nothing; an
+// "attachments" entry naming neither a file of the message nor a files[n]
+// of the request is refused, and the message is left as it was
+// (https://discord.com/developers/docs/reference#editing-message-attachments).
+func TestAttachmentsKeptOrRefused(t *testing.T) {
+	w := newWorld(t)
+	rawBot(t, w.srv)
+	ix := interactionFor(t, w)
+	board := file{"board.png", pngOf(t, 8, 8)}
+	shown := func(title string) obj {
+		return obj{"embeds": []obj{{"title": title, "image": obj{"url": "attachment://board.png"}}}, "components": []obj{row(button("go"))}}
+	}
+	r := multipartCall(t, w.srv, "", http.MethodPost, "/interactions/"+ix.ID+"/"+ix.Token+"/callback", obj{"type": 4, "data": shown("first")}, board)
+	require.Equal(t, http.StatusNoContent, r.status, "%v", r.body)
+	resp, err := ix.Wait(ctxT(t))
+	require.NoError(t, err)
+	msg := resp.Message.ID
+	first, _ := w.srv.Message(msg)
+	require.Len(t, first.Attachments, 1)
+	att := first.Attachments[0]
+	uploads := w.srv.Stats().Uploads
+	kept := func(title string) {
+		t.Helper()
+		m, _ := w.srv.Message(msg)
+		require.Len(t, m.Attachments, 1, title)
+		assert.Equal(t, att.ID, m.Attachments[0].ID, "%s: the same file", title)
+		assert.Equal(t, title, m.Embeds[0].Title)
+		assert.Equal(t, att.URL, m.Embeds[0].Image.URL, "%s: the embed shows the kept file", title)
+		assert.Empty(t, m.Loose(), title)
+		assert.Equal(t, uploads, w.srv.Stats().Uploads, "%s: nothing uploaded", title)
+	}
+
+	click, err := w.srv.Click(ctxT(t), w.bruno.ID, msg, "go")
+	require.NoError(t, err)
+	r = multipartCall(t, w.srv, "", http.MethodPost, "/interactions/"+click.ID+"/"+click.Token+"/callback", obj{"type": 7, "data": shown("answer")})
+	require.Equal(t, http.StatusNoContent, r.status, "%v", r.body)
+	kept("answer")
+
+	r = multipartCall(t, w.srv, "", http.MethodPatch, "/webhooks/"+w.srv.ApplicationID()+"/"+click.Token+"/messages/@original", shown("token edit"))
+	require.Equal(t, http.StatusOK, r.status, "%v", r.body)
+	kept("token edit")
+
+	r = multipartCall(t, w.srv, w.srv.Token(), http.MethodPatch, "/channels/"+w.channel.ID+"/messages/"+msg, shown("bot edit"))
+	require.Equal(t, http.StatusOK, r.status, "%v", r.body)
+	kept("bot edit")
+
+	for _, atts := range [][]obj{{{"id": "12345"}}, {{"id": att.ID}, {"id": 0}}} {
+		edit := shown("refused")
+		edit["attachments"] = atts
+		r = multipartCall(t, w.srv, w.srv.Token(), http.MethodPatch, "/channels/"+w.channel.ID+"/messages/"+msg, edit)
+		assert.Equal(t, http.StatusBadRequest, r.status, "%v", r.body)
+		assert.Equal(t, float64(50035), r.body["code"], "%v", r.body)
+		kept("bot edit")
+	}
+	click, err = w.srv.Click(ctxT(t), w.bruno.ID, msg, "go")
+	require.NoError(t, err)
+	edit := shown("refused")
+	edit["attachments"] = []obj{{"id": "12345"}}
+	r = multipartCall(t, w.srv, "", http.MethodPost, "/interactions/"+click.ID+"/"+click.Token+"/callback", obj{"type": 7, "data": edit})
+	assert.Equal(t, http.StatusBadRequest, r.status, "%v", r.body)
+	kept("bot edit")
+}
+
 // TestEmptyUpload: a files[n] part of no bytes on each route that takes
 // files. Discord documents no refusal of it (a part carries "the file
 // contents", https://discord.com/developers/docs/reference#uploading-files):
