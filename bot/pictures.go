@@ -209,11 +209,15 @@ func (b *Bot) boardMessageKey(lang string, m *meta, g *dix.Game, attach bool, ke
 		return dixview.BoardEmbed(m.view(lang), g), nil, ""
 	}
 	in := boardPicture(lang, m, g)
-	key := pictureKey(in)
+	k, kerr := in.Key()
+	key := ""
+	if kerr == nil {
+		key = hex.EncodeToString(k[:16])
+	}
 	if key != "" && key == keep {
 		return withImage(dixview.BoardEmbedOf(m.view(lang), g, true), boardFile), nil, key
 	}
-	png, err := memoBoard(in)
+	png, err := memoBoardAt(in, k, kerr)
 	if err != nil {
 		b.log.Warn("board picture not drawn; text only", "err", err)
 		return dixview.BoardEmbed(m.view(lang), g), nil, ""
@@ -328,7 +332,13 @@ var pictureMemo = picture.NewMemo(4 << 20)
 // pictureMemo keeps it.
 func memoBoard(in dixpicture.Board) ([]byte, error) {
 	key, err := in.Key()
-	if err != nil {
+	return memoBoardAt(in, key, err)
+}
+
+// memoBoardAt is memoBoard for in of key (in.Key(), which failed with
+// kerr).
+func memoBoardAt(in dixpicture.Board, key picture.Key, kerr error) ([]byte, error) {
+	if kerr != nil {
 		return dixpicture.RenderBoard(in)
 	}
 	return pictureMemo.Picture(key, func() ([]byte, error) { return dixpicture.RenderBoard(in) })
