@@ -526,7 +526,7 @@ func (c *call) offerMarket() {
 	if !dixview.HasAction(ch, dix.ActBuy) || len(ch.Buyable) == 0 {
 		return
 	}
-	c.ephemeral(locales.T(c.lang, "dix_prompt_buy", map[string]any{"Capacity": g.BuyCapacity(s)}), dixview.BuySelects(c.lang, m.version(g), ch.Buyable, dixview.Proposer(g, s)))
+	c.ephemeral(dixview.MarketPrompt(c.lang, g, s, ch))
 }
 
 // showBoard shows the current board to the user alone.

@@ -126,21 +126,16 @@ func (c *call) pickBack(p parsedID) error {
 		if err != nil {
 			return err
 		}
-		d := map[string]any{"Amount": ch.Owe}
-		if g.Auction != nil {
-			d["Card"], d["CardName"] = dixview.CardText(c.lang, g.Auction.Wild), dixview.CardName(c.lang, g.Auction.Wild)
-		}
-		d, comps := dixview.AuctionPayStep(c.lang, g, s, ch.Owe, d)
-		c.updateOrReply(locales.T(c.lang, "dix_prompt_auction_pay", d), comps)
+		c.updateOrReply(dixview.AuctionPayPrompt(c.lang, g, s, ch.Owe))
 		return nil
 	}
-	g, m, s, ch, err := c.peekChoice(p.version, dix.ActBuy)
+	g, _, s, ch, err := c.peekChoice(p.version, dix.ActBuy)
 	if err != nil {
 		return err
 	}
 	if len(ch.Buyable) == 0 {
 		return refuse(dix.ErrNotInMarket, "dix_err_nothing_to_buy", nil)
 	}
-	c.updateOrReply(locales.T(c.lang, "dix_prompt_buy", map[string]any{"Capacity": g.BuyCapacity(s)}), dixview.BuySelects(c.lang, m.version(g), ch.Buyable, dixview.Proposer(g, s)))
+	c.updateOrReply(dixview.MarketPrompt(c.lang, g, s, ch))
 	return nil
 }

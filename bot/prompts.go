@@ -18,7 +18,7 @@ const (
 )
 
 // maxNumber bounds numbers typed in modals (far above any legal value).
-const maxNumber = 999
+const maxNumber = dixview.MaxNumber
 
 // bidPrompt opens the private bid prompt (3.5).
 func (c *call) bidPrompt(p parsedID) error {
@@ -29,29 +29,7 @@ func (c *call) bidPrompt(p parsedID) error {
 	if g.Auction == nil {
 		return dix.ErrWrongPhase
 	}
-	var row []discordgo.MessageComponent
-	for _, v := range dixview.BidAmounts(ch.MinBid, ch.MaxBid) {
-		row = append(row, button(c.lang, "dix_btn_bid_amount", map[string]any{"Amount": v}, discordgo.PrimaryButton, customID(verbBidAmount, m.version(g), itoa(v))))
-	}
-	comps := []discordgo.MessageComponent{}
-	if len(row) > 0 {
-		comps = append(comps, discordgo.ActionsRow{Components: row})
-	}
-	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		button(c.lang, "dix_btn_bid_custom", nil, discordgo.SecondaryButton, customID(verbBidCustom, m.version(g))),
-		button(c.lang, "dix_btn_pass", nil, discordgo.SecondaryButton, customID(verbPass, m.version(g))),
-	}})
-	d := map[string]any{"Card": dixview.CardText(c.lang, g.Auction.Wild), "CardName": dixview.CardName(c.lang, g.Auction.Wild), "Min": ch.MinBid, "Max": ch.MaxBid}
-	text := locales.T(c.lang, "dix_prompt_bid", d)
-	if g.Auction.HighBidder >= 0 && g.Auction.HighBid > 0 {
-		d["High"] = g.Auction.HighBid
-		d["Holder"] = m.name(c.lang, g.Auction.HighBidder)
-		text = locales.T(c.lang, "dix_prompt_bid_over", d)
-	}
-	if g.Solo() {
-		text += "\n" + locales.T(c.lang, "dix_prompt_bid_solo", nil)
-	}
-	c.ephemeral(text, comps)
+	c.ephemeral(dixview.BidPrompt(m.names(c.lang), g, ch))
 	return nil
 }
 
@@ -70,14 +48,7 @@ func (c *call) placeBid(version uint32, amount int) error {
 		}
 		return dix.Action{Kind: dix.ActBid, Amount: amount}, nil
 	}, func(lang string, a dix.Action, g *dix.Game, m *meta, s int) (string, []discordgo.MessageComponent) {
-		if g.Phase == dix.PhaseAuctionPay && g.ToAct() == s && g.Auction != nil {
-			// The last bid won the auction: the payment step follows in the
-			// same prompt instead of sending the winner back to the board.
-			d := map[string]any{"Amount": a.Amount, "Card": dixview.CardText(lang, g.Auction.Wild), "CardName": dixview.CardName(lang, g.Auction.Wild)}
-			d, row := dixview.AuctionPayStep(lang, g, s, g.Auction.HighBid, d)
-			return locales.T(lang, "dix_prompt_won_pay", d), row
-		}
-		return locales.T(lang, "dix_done_bid", map[string]any{"Amount": a.Amount}), nil
+		return dixview.BidDone(lang, g, s, a.Amount)
 	})
 }
 
@@ -139,7 +110,7 @@ func (c *call) modal(id, title string, inputs []discordgo.TextInput) {
 // buyPrompt opens the private market prompt: a select of the cards this
 // player may buy (R5), one select per colour beyond 25 choices.
 func (c *call) buyPrompt(p parsedID) error {
-	g, m, s, ch, err := c.peekChoice(p.version, dix.ActBuy)
+	g, _, s, ch, err := c.peekChoice(p.version, dix.ActBuy)
 	if err != nil {
 		return err
 	}
@@ -148,7 +119,7 @@ func (c *call) buyPrompt(p parsedID) error {
 	}
 	// 3.4: a market card may be paid with any number card, in solo too
 	// (g.Capacity is the auction capacity, duplicates only in solo).
-	c.ephemeral(locales.T(c.lang, "dix_prompt_buy", map[string]any{"Capacity": g.BuyCapacity(s)}), dixview.BuySelects(c.lang, m.version(g), ch.Buyable, dixview.Proposer(g, s)))
+	c.ephemeral(dixview.MarketPrompt(c.lang, g, s, ch))
 	return nil
 }
 
@@ -166,20 +137,12 @@ func (c *call) buySelect(p parsedID) error {
 	if err != nil {
 		return err
 	}
-	price := int(cd.Value) // 3.4: a card costs its value
-	d := map[string]any{"Card": dixview.CardText(c.lang, cd), "CardName": dixview.CardName(c.lang, cd), "Price": price}
-	pay, ok := g.ProposePayment(s, price)
-	if !ok {
-		return refuse(dix.ErrCannotAfford, "dix_err_cannot_afford_card", d)
+	text, comps, pay, err := dixview.BuyPayStep(c.lang, g, s, cd)
+	if err != nil {
+		return err
 	}
-	d["Payment"] = dixview.PaymentText(c.lang, pay)
-	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		button(c.lang, "dix_btn_pay", nil, discordgo.SuccessButton, customID(verbBuyPay, m.version(g), cd.String())),
-		button(c.lang, "dix_btn_other_payment", nil, discordgo.SecondaryButton, customID(verbBuyOther, m.version(g), cd.String())),
-		button(c.lang, "dix_btn_back", nil, discordgo.SecondaryButton, customID(verbPickBack, m.version(g))),
-	}}}
 	embeds, files := c.b.buyPreview(c.lang, m, g, s, cd, pay, c.canAttach())
-	c.update(locales.T(c.lang, "dix_prompt_buy_pay", d), embeds, comps, files...)
+	c.update(text, embeds, comps, files...)
 	return nil
 }
 
@@ -212,13 +175,7 @@ func (c *call) auctionPayPrompt(p parsedID) error {
 	if err != nil {
 		return err
 	}
-	d := map[string]any{"Amount": ch.Owe}
-	if g.Auction != nil {
-		d["Card"] = dixview.CardText(c.lang, g.Auction.Wild)
-		d["CardName"] = dixview.CardName(c.lang, g.Auction.Wild)
-	}
-	d, comps := dixview.AuctionPayStep(c.lang, g, s, ch.Owe, d)
-	c.ephemeral(locales.T(c.lang, "dix_prompt_auction_pay", d), comps)
+	c.ephemeral(dixview.AuctionPayPrompt(c.lang, g, s, ch.Owe))
 	return nil
 }
 

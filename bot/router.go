@@ -34,12 +34,12 @@ const (
 	verbShowBoard = "show"
 	verbBoardText = dixview.VerbBoardText
 
-	verbBidAmount  = "bidn"
-	verbBidCustom  = "bidc"
+	verbBidAmount  = dixview.VerbBidAmount
+	verbBidCustom  = dixview.VerbBidCustom
 	verbBidModal   = "bidm"
 	verbBuySelect  = dixview.VerbBuySelect
-	verbBuyPay     = "bpay"
-	verbBuyOther   = "balt"
+	verbBuyPay     = dixview.VerbBuyPay
+	verbBuyOther   = dixview.VerbBuyOther
 	verbBuyModal   = "bmod"
 	verbAuctPay    = dixview.VerbAuctPay
 	verbAuctOther  = dixview.VerbAuctOther

@@ -168,3 +168,82 @@ func Signed(n int) string {
 	}
 	return "0"
 }
+
+// BidPrompt is the private prompt of a bid (3.5) open to a player with
+// choices ch: what is auctioned and the bid so far, the quick amounts, a
+// custom amount and Pass. g has an auction.
+func BidPrompt(t Table, g *dix.Game, ch dix.Choices) (string, []discordgo.MessageComponent) {
+	lang := t.Lang
+	var row []discordgo.MessageComponent
+	for _, v := range BidAmounts(ch.MinBid, ch.MaxBid) {
+		row = append(row, button(lang, "dix_btn_bid_amount", map[string]any{"Amount": v}, discordgo.PrimaryButton, ID(VerbBidAmount, g.Seq, itoa(v))))
+	}
+	comps := []discordgo.MessageComponent{}
+	if len(row) > 0 {
+		comps = append(comps, discordgo.ActionsRow{Components: row})
+	}
+	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		button(lang, "dix_btn_bid_custom", nil, discordgo.SecondaryButton, ID(VerbBidCustom, g.Seq)),
+		button(lang, "dix_btn_pass", nil, discordgo.SecondaryButton, ID(VerbPass, g.Seq)),
+	}})
+	d := map[string]any{"Card": CardText(lang, g.Auction.Wild), "CardName": CardName(lang, g.Auction.Wild), "Min": ch.MinBid, "Max": ch.MaxBid}
+	text := locales.T(lang, "dix_prompt_bid", d)
+	if g.Auction.HighBidder >= 0 && g.Auction.HighBid > 0 {
+		d["High"] = g.Auction.HighBid
+		d["Holder"] = t.Name(g.Auction.HighBidder)
+		text = locales.T(lang, "dix_prompt_bid_over", d)
+	}
+	if g.Solo() {
+		text += "\n" + locales.T(lang, "dix_prompt_bid_solo", nil)
+	}
+	return text, comps
+}
+
+// BidDone is what the bid prompt of seat s becomes once s bid amount: the
+// payment step in the same prompt when that bid won the auction (instead
+// of sending the winner back to the board), else the bid said.
+func BidDone(lang string, g *dix.Game, s, amount int) (string, []discordgo.MessageComponent) {
+	if g.Phase == dix.PhaseAuctionPay && g.ToAct() == s && g.Auction != nil {
+		d := map[string]any{"Amount": amount, "Card": CardText(lang, g.Auction.Wild), "CardName": CardName(lang, g.Auction.Wild)}
+		d, row := AuctionPayStep(lang, g, s, g.Auction.HighBid, d)
+		return locales.T(lang, "dix_prompt_won_pay", d), row
+	}
+	return locales.T(lang, "dix_done_bid", map[string]any{"Amount": amount}), nil
+}
+
+// BuyPayStep is the step after seat s chose cd in the market: its price,
+// the payment the engine proposes (R6), and Pay, Choose another payment,
+// Back. A Refusal when no payment covers the price.
+func BuyPayStep(lang string, g *dix.Game, s int, cd dix.Card) (string, []discordgo.MessageComponent, dix.Payment, error) {
+	price := int(cd.Value) // 3.4: a card costs its value
+	d := map[string]any{"Card": CardText(lang, cd), "CardName": CardName(lang, cd), "Price": price}
+	pay, ok := g.ProposePayment(s, price)
+	if !ok {
+		return "", nil, pay, &Refusal{Err: dix.ErrCannotAfford, Key: "dix_err_cannot_afford_card", Data: d}
+	}
+	d["Payment"] = PaymentText(lang, pay)
+	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		button(lang, "dix_btn_pay", nil, discordgo.SuccessButton, ID(VerbBuyPay, g.Seq, cd.String())),
+		button(lang, "dix_btn_other_payment", nil, discordgo.SecondaryButton, ID(VerbBuyOther, g.Seq, cd.String())),
+		button(lang, "dix_btn_back", nil, discordgo.SecondaryButton, ID(VerbPickBack, g.Seq)),
+	}}}
+	return locales.T(lang, "dix_prompt_buy_pay", d), comps, pay, nil
+}
+
+// MarketPrompt is the private market prompt of seat s, whose choices ch
+// include buying: what s can pay (3.4: a market card may be paid with any
+// number card, in solo too) and the market's select menus.
+func MarketPrompt(lang string, g *dix.Game, s int, ch dix.Choices) (string, []discordgo.MessageComponent) {
+	return locales.T(lang, "dix_prompt_buy", map[string]any{"Capacity": g.BuyCapacity(s)}), BuySelects(lang, g.Seq, ch.Buyable, Proposer(g, s))
+}
+
+// AuctionPayPrompt is the private prompt of the auction's winner, seat s,
+// who owes owe (3.5): the wild won and the payment step.
+func AuctionPayPrompt(lang string, g *dix.Game, s, owe int) (string, []discordgo.MessageComponent) {
+	d := map[string]any{"Amount": owe}
+	if g.Auction != nil {
+		d["Card"], d["CardName"] = CardText(lang, g.Auction.Wild), CardName(lang, g.Auction.Wild)
+	}
+	d, comps := AuctionPayStep(lang, g, s, owe, d)
+	return locales.T(lang, "dix_prompt_auction_pay", d), comps
+}

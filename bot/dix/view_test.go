@@ -179,3 +179,25 @@ func TestTableNames(t *testing.T) {
 	assert.Empty(t, tb.mark(3))
 	assert.Empty(t, tb.auto(0))
 }
+
+// TestBuyPayStep: the step after choosing a market card proposes a payment
+// with its buttons, or refuses, with the card and its price, a card the
+// player cannot afford.
+func TestBuyPayStep(t *testing.T) {
+	cd := cards(t, "g5")[0]
+	g := &dix.Game{Opts: dix.Options{Players: 2}, Seq: 9, Players: []dix.Player{{Money: 2}, {Money: 6}}, Market: []dix.Card{cd}}
+	_, _, _, err := BuyPayStep("en", g, 0, cd)
+	var r *Refusal
+	require.ErrorAs(t, err, &r)
+	assert.ErrorIs(t, err, dix.ErrCannotAfford)
+	assert.Equal(t, "You cannot afford 🟩5 (green 5, price 5).", locales.T("en", r.Key, r.Data))
+	text, comps, pay, err := BuyPayStep("en", g, 1, cd)
+	require.NoError(t, err)
+	assert.Equal(t, dix.Payment{Money: 5}, pay)
+	assert.Equal(t, "Buy 🟩5 (green 5) for 5. Proposed payment: 5 tokens.", text)
+	row := comps[0].(discordgo.ActionsRow).Components
+	require.Len(t, row, 3)
+	assert.Equal(t, "dix:bpay:9:g5", row[0].(discordgo.Button).CustomID)
+	assert.Equal(t, "dix:balt:9:g5", row[1].(discordgo.Button).CustomID)
+	assert.Equal(t, "dix:back:9", row[2].(discordgo.Button).CustomID)
+}
