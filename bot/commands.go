@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
+	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
@@ -171,9 +172,7 @@ func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) er
 	case "log":
 		return c.gameLog(0)
 	case "rules":
-		c.ephemeral("", nil, &discordgo.MessageEmbed{
-			Title: locales.T(c.lang, "dix_rules_title", nil), Description: locales.T(c.lang, "dix_rules_body", nil), Color: colorPrompt,
-		})
+		c.ephemeral("", nil, dixview.RulesEmbed(c.lang))
 		return nil
 	case "leave":
 		return c.cmdLeave()

@@ -110,6 +110,7 @@ var errorKeys = []struct {
 	{ErrAhead, "err_game_restored", outcomeStale},
 	{ErrMissingPermission, "err_missing_permission", outcomeRefused},
 	{dixview.ErrBadPick, "err_bad_custom_id", outcomeRefused},
+	{dixview.ErrBadValue, "err_bad_input", outcomeRefused},
 	// Engine sentinels.
 	{dix.ErrBadOptions, "err_bad_options", outcomeRefused},
 	{dix.ErrGameOver, "err_game_over", outcomeRefused},

@@ -372,17 +372,7 @@ func confirmText(text func(lang string, a dix.Action) string) confirmFunc {
 
 // summaryTitle is the title of the summary the turn's board becomes.
 func (out played) summaryTitle() string {
-	lang := out.m.Lang
-	if out.final {
-		return locales.T(lang, "dix_summary_title_final", nil)
-	}
-	// One title per turn the summary holds: the active player's, then
-	// those played at once after it.
-	title := locales.T(lang, "dix_summary_title", map[string]any{"Turn": out.turn, "Name": out.m.name(lang, out.active)})
-	for i, s := range out.played {
-		title += " · " + locales.T(lang, "dix_summary_title", map[string]any{"Turn": out.turn + 1 + i, "Name": out.m.name(lang, s)})
-	}
-	return truncate(title, 256)
+	return dixview.SummaryTitle(out.m.names(out.m.Lang), out.turn, out.active, out.played, out.final)
 }
 
 // wholeTurns are the seats whose turn both started and ended within evs.

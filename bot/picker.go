@@ -2,7 +2,6 @@ package bot
 
 import (
 	"fmt"
-	"strconv"
 
 	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/engine/dix"
@@ -45,44 +44,8 @@ func (c *call) pickChange(p parsedID) error {
 	if err != nil {
 		return err
 	}
-	vals := c.values()
-	one := func() (int, error) {
-		if len(vals) != 1 {
-			return 0, ErrBadInput
-		}
-		n, err := strconv.Atoi(vals[0])
-		if err != nil || n < 0 || n > maxNumber {
-			return 0, ErrBadInput
-		}
-		return n, nil
-	}
-	switch p.verb {
-	case verbPickMoney:
-		if st.Money, err = one(); err != nil {
-			return err
-		}
-	case verbPickCons:
-		if st.Cons, err = one(); err != nil {
-			return err
-		}
-	case verbPickCards:
-		if len(extra) != 1 {
-			return fmt.Errorf("%w: no card group", ErrBadCustomID)
-		}
-		k, err := strconv.Atoi(extra[0])
-		if err != nil || k < 0 || k*25 >= dixview.MaxSpendable {
-			return fmt.Errorf("%w: card group %q", ErrBadCustomID, extra[0])
-		}
-		for i := k * 25; i < (k+1)*25 && i < dixview.MaxSpendable; i++ {
-			st.Cards &^= 1 << uint(i)
-		}
-		for _, v := range vals {
-			i, err := strconv.Atoi(v)
-			if err != nil || i < k*25 || i >= (k+1)*25 || i >= dixview.MaxSpendable {
-				return ErrBadInput
-			}
-			st.Cards |= 1 << uint(i)
-		}
+	if st, err = st.Change(p.verb, extra, c.values()); err != nil {
+		return err
 	}
 	return c.showPicker(p.version, st, "")
 }
@@ -94,14 +57,7 @@ func (c *call) pickConfirm(p parsedID) error {
 	if err != nil {
 		return err
 	}
-	payer := func(g *dix.Game, s, price int) (dix.Payment, error) {
-		list, _ := dixview.Spendable(g, s)
-		pay, err := st.Payment(list)
-		if err != nil {
-			return pay, err
-		}
-		return pay, dixview.CheckPick(g, s, price, pay)
-	}
+	payer := st.Pays
 	if st.Target == dixview.PickAuction {
 		err = c.payAuction(p.version, payer)
 	} else {

@@ -11,13 +11,11 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// Embed colours (not text).
+// Embed colours (not text); DIX's board, scoreboard and summaries have
+// theirs in bot/dix.
 const (
-	colorBoard   = 0x2b6cb0
-	colorLobby   = 0x38a169
-	colorOver    = 0xd69e2e
-	colorSummary = 0x718096
-	colorPrompt  = 0x805ad5
+	colorLobby  = 0x38a169
+	colorPrompt = 0x805ad5
 )
 
 // name returns the display name of a seat (ALIX for the solo robot).
