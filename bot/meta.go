@@ -227,6 +227,9 @@ func (m *meta) encode() []byte {
 		// A struct of strings, ints and bools always marshals.
 		panic(err)
 	}
+	if d, ok := decodedOf(m); ok {
+		decodedMetas.keep(b, d) // what decoding b gives: its next reader copies it
+	}
 	return b
 }
 

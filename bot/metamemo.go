@@ -3,6 +3,7 @@ package bot
 import (
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // metaMemo keeps table data already decoded, by its exact encoding: one
@@ -56,6 +57,126 @@ func (mm *metaMemo) put(b []byte, m *meta) {
 		mm.old, mm.cur = mm.cur, map[string]*meta{}
 	}
 	mm.cur[string(b)] = c
+}
+
+// keep keeps m, which the caller no longer changes, as decoded from b.
+func (mm *metaMemo) keep(b []byte, m *meta) {
+	mm.mu.Lock()
+	defer mm.mu.Unlock()
+	if _, ok := mm.cur[string(b)]; ok {
+		return
+	}
+	if len(mm.cur) >= mm.max/2 {
+		mm.old, mm.cur = mm.cur, map[string]*meta{}
+	}
+	mm.cur[string(b)] = m
+}
+
+// decodedOf is what decoding the encoding of m gives, worked out without
+// decoding: a deep copy of m with what JSON does not keep made as decoding
+// makes it. An empty slice of a field left out when empty is nil, a field
+// not stored (json:"-") is empty, a time is read back from its text (no
+// monotonic reading, the location decoding gives). False when m holds a
+// string that is not valid UTF-8 (JSON changes it). A field added to the
+// table data must be handled here as JSON handles it
+// (TestEncodedMetaAsDecoded compares with decoding, every field set, empty
+// and with times of the clock).
+func decodedOf(m *meta) (*meta, bool) {
+	if !validStrings(m) {
+		return nil, false
+	}
+	c := cloneMeta(m)
+	c.PingUsers, c.Log, c.TurnLog = nilIfEmpty(c.PingUsers), nilIfEmpty(c.Log), nilIfEmpty(c.TurnLog)
+	if len(c.Outbox) == 0 {
+		c.Outbox = nil
+	}
+	for i := range c.Seats {
+		c.Seats[i].Votes = nilIfEmpty(c.Seats[i].Votes)
+	}
+	for i := range c.Outbox {
+		e := &c.Outbox[i]
+		e.Users, e.Lines = nilIfEmpty(e.Users), nilIfEmpty(e.Lines)
+		if e.Via != nil {
+			e.Via.Pic = ""
+		}
+	}
+	for _, v := range []*via{c.BoardVia, c.PingVia} {
+		if v != nil {
+			v.Pic = ""
+		}
+	}
+	if c.Clock != nil {
+		c.Clock.Since, c.Clock.PausedAt = asDecoded(c.Clock.Since, false), asDecoded(c.Clock.PausedAt, true)
+	}
+	if c.Missing != nil {
+		c.Missing.Since, c.Missing.Next = asDecoded(c.Missing.Since, false), asDecoded(c.Missing.Next, true)
+	}
+	return c, true
+}
+
+func nilIfEmpty(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
+// asDecoded is t as JSON decoding gives it back; omitzero: a zero t is
+// left out, so it decodes as the zero time.
+func asDecoded(t time.Time, omitzero bool) time.Time {
+	if omitzero && t.IsZero() {
+		return time.Time{}
+	}
+	b, err := t.MarshalJSON()
+	if err != nil {
+		return t
+	}
+	var d time.Time
+	if d.UnmarshalJSON(b) != nil {
+		return t
+	}
+	return d
+}
+
+// validStrings reports whether every string of m is valid UTF-8.
+func validStrings(m *meta) bool {
+	ok := true
+	chk := func(ss ...string) {
+		for _, s := range ss {
+			ok = ok && utf8.ValidString(s)
+		}
+	}
+	chk(m.Creator, m.Lang, m.Board, m.Ping, m.Origin, m.Pace, m.PausedBy, m.Scores, m.Rematch)
+	chk(m.PingUsers...)
+	chk(m.Log...)
+	chk(m.TurnLog...)
+	for _, s := range m.Seats {
+		chk(s.ID, s.Name, s.CPU, s.Gone)
+		chk(s.Votes...)
+	}
+	for _, e := range m.Outbox {
+		chk(e.Kind, e.Msg, e.Title, e.Text)
+		chk(e.Users...)
+		chk(e.Lines...)
+		if e.Via != nil {
+			chk(e.Via.App, e.Via.Token, e.Via.Orig)
+		}
+	}
+	for _, v := range []*via{m.BoardVia, m.PingVia} {
+		if v != nil {
+			chk(v.App, v.Token, v.Orig)
+		}
+	}
+	if m.Missing != nil {
+		chk(m.Missing.Kind)
+	}
+	if m.Clock != nil {
+		chk(m.Clock.Pace.Name)
+	}
+	if m.BoardPic != nil {
+		chk(m.BoardPic.Msg, m.BoardPic.Key)
+	}
+	return ok
 }
 
 // cloneMeta is a deep copy of m: it shares no slice or pointer with m,

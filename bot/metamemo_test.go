@@ -234,3 +234,99 @@ func benchMeta(b *testing.B) []byte {
 	m.owe(&dixbot.Record{}, effect{Kind: effEdit}, effect{Kind: effPing, Users: []string{"110000000000000001"}, Text: "<@110000000000000001> it is your turn"})
 	return m.encode()
 }
+
+// setAll calls f on every settable value of kind k reachable from v.
+func setAll(v reflect.Value, k reflect.Kind, f func(reflect.Value)) {
+	if v.Kind() == k && v.CanSet() {
+		f(v)
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			setAll(v.Elem(), k, f)
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			setAll(v.Index(i), k, f)
+		}
+	case reflect.Struct:
+		if v.Type() == reflect.TypeOf(time.Time{}) {
+			return
+		}
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				setAll(v.Field(i), k, f)
+			}
+		}
+	}
+}
+
+// What encode keeps for the next decodeMeta is what decoding its bytes
+// gives: with every field set, with every slice empty, with times of the
+// clock (monotonic reading, local location) and zero times, and with a
+// string that is not valid UTF-8 in any one field (then nothing is kept).
+func TestEncodedMetaAsDecoded(t *testing.T) {
+	filled := func() *meta {
+		var m meta
+		n := 0
+		fillValue(reflect.ValueOf(&m).Elem(), &n)
+		return &m
+	}
+	check := func(name string, m *meta) {
+		t.Helper()
+		b := m.encode()
+		var want meta
+		require.NoError(t, json.Unmarshal(b, &want), name)
+		got, ok := decodedOf(m)
+		require.True(t, ok, name)
+		require.Equal(t, &want, got, name)
+		require.True(t, reflect.DeepEqual(&want, got), name)
+		kept := decodedMetas.get(b)
+		require.True(t, reflect.DeepEqual(&want, kept), "%s: kept as decoded", name)
+	}
+	check("every field set", filled())
+
+	m := filled()
+	setAll(reflect.ValueOf(m), reflect.Slice, func(v reflect.Value) {
+		if v.Type().Elem().Kind() != reflect.Struct {
+			v.Set(reflect.MakeSlice(v.Type(), 0, 0))
+		}
+	})
+	check("slices of values empty", m)
+	m = filled()
+	m.Outbox, m.Seats = []effect{}, []seat{}
+	check("outbox and seats empty", m)
+	m.Seats = nil
+	check("no seats", m)
+
+	m = filled()
+	now := time.Now()
+	m.Clock.Since, m.Clock.PausedAt = now, now.Add(time.Second).In(time.FixedZone("X", 3600))
+	m.Missing.Since, m.Missing.Next = now, time.Time{}
+	check("times of the clock", m)
+	m.Clock.PausedAt = time.Time{}.In(time.FixedZone("X", 3600))
+	check("a zero time with a location", m)
+
+	strs := 0
+	setAll(reflect.ValueOf(filled()), reflect.String, func(reflect.Value) { strs++ })
+	require.Greater(t, strs, 30)
+	for i := range strs {
+		m := filled()
+		j := 0
+		setAll(reflect.ValueOf(m), reflect.String, func(v reflect.Value) {
+			if j == i {
+				v.SetString("a\xffb")
+			}
+			j++
+		})
+		b := m.encode()
+		var want meta
+		require.NoError(t, json.Unmarshal(b, &want))
+		if got, ok := decodedOf(m); ok {
+			require.Equal(t, &want, got, "string %d", i)
+		}
+		got, err := decodeMeta(b)
+		require.NoError(t, err)
+		require.Equal(t, &want, got, "string %d", i)
+	}
+}
