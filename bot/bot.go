@@ -322,10 +322,9 @@ type call struct {
 	shows  *shows                      // what an answer updating the board puts on it (nil: not a board)
 	after  []func(ctx context.Context) // post-answer work
 	notice notice                      // its game's board, if missing (notice.go)
-	// keepPic is the key of the board picture the click's answer keeps
-	// rather than uploading (answerPicture; "": none), answerPic the key of
-	// the picture the answer shows on the board ("": none).
-	keepPic, answerPic string
+	// answerPic is the key of the picture the answer shows on the board
+	// ("": none).
+	answerPic string
 }
 
 // via is the call's interaction, for the work after the answer (see via).

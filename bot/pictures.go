@@ -263,11 +263,15 @@ func pictureKey(in dixpicture.Board) string {
 
 // answerPicture runs inside the store update of a click, once the click
 // is applied: a click on the board whose picture is known leaves it known
-// when the board now draws the same picture (the answer then sends none);
-// a click on any other public message forgets it, since the answer may
-// show another picture.
+// when the board now draws the same picture; a click on any other public
+// message forgets it, since the answer may show another picture.
+//
+// The answer itself still uploads the picture: Discord documents keeping a
+// message's files on an edit without "attachments" for the edit
+// endpoints, not for an interaction's UPDATE_MESSAGE answer, which is
+// reported to drop them (https://github.com/discord/discord-api-docs/issues/6277).
+// Only edits through those endpoints (the outbox's) keep the file.
 func (c *call) answerPicture(r *dixbot.Record, m *meta) {
-	c.keepPic = ""
 	if c.i.Message == nil || c.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		return // the answer changes no public message
 	}
@@ -275,16 +279,15 @@ func (c *call) answerPicture(r *dixbot.Record, m *meta) {
 	// recorded yet, too).
 	if p := m.BoardPic; p != nil && p.Msg == m.Board && r.State != nil && c.b.pictured(m) && c.canAttach() &&
 		pictureKey(boardPicture(m.Lang, m, r.State)) == p.Key {
-		c.keepPic = p.Key
 		return
 	}
 	m.BoardPic = &boardPic{Key: c.i.ID} // of no message: not known, as of this click
 }
 
-// boardAnswer is the board of g for the answer to a click on it: without a
-// file when the board message keeps the picture it has (answerPicture).
+// boardAnswer is the board of g for the answer to a click on it, with its
+// picture (see answerPicture).
 func (c *call) boardAnswer(m *meta, g *dix.Game) (*discordgo.MessageEmbed, []*discordgo.File) {
-	e, files, key := c.b.boardMessageKey(m.Lang, m, g, c.canAttach(), c.keepPic)
+	e, files, key := c.b.boardMessageKey(m.Lang, m, g, c.canAttach(), "")
 	c.answerPic = key
 	return e, files
 }

@@ -707,11 +707,12 @@ func TestBoardDrawnOncePerPicture(t *testing.T) {
 }
 
 // A click on the board whose picture the table data knows: when the board
-// as the click leaves it draws the same picture, the answer attaches no
-// file and its embed shows the file the message keeps, and the table data
-// still knows the picture; when the picture changes, the answer uploads it
-// and the table data forgets the picture (naming the click) until the
-// outbox learns it. A click on an ephemeral prompt leaves it as it is.
+// as the click leaves it draws the same picture, the table data still
+// knows the picture, and the answer (an UPDATE_MESSAGE, which may drop
+// files it does not carry) uploads that same picture; when the picture
+// changes, the answer uploads it and the table data forgets the picture
+// (naming the click) until the outbox learns it. A click on an ephemeral
+// prompt leaves it as it is.
 func TestAnswerKeepsAnUnchangedBoardPicture(t *testing.T) {
 	g, err := dix.New(dix.Options{Players: 3, Seed: 8, FirstPlayer: 0})
 	require.NoError(t, err)
@@ -729,10 +730,9 @@ func TestAnswerKeepsAnUnchangedBoardPicture(t *testing.T) {
 	m.BoardPic = &boardPic{Msg: "900", Key: key}
 	c := click("900", 0)
 	c.answerPicture(r, m)
-	assert.Equal(t, key, c.keepPic)
 	assert.Equal(t, &boardPic{Msg: "900", Key: key}, m.BoardPic)
 	e, files := c.boardAnswer(m, g)
-	assert.Empty(t, files, "no file: the message keeps its picture")
+	assert.Len(t, files, 1, "an answer carries its picture")
 	require.NotNil(t, e.Image)
 	assert.Equal(t, "attachment://"+boardFile, e.Image.URL)
 	assert.Equal(t, key, c.answerPic)
@@ -741,7 +741,6 @@ func TestAnswerKeepsAnUnchangedBoardPicture(t *testing.T) {
 	require.NoError(t, err)
 	c = click("900", 0)
 	c.answerPicture(r, m)
-	assert.Empty(t, c.keepPic)
 	assert.Equal(t, &boardPic{Key: "77"}, m.BoardPic, "forgotten, as of this click")
 	_, files = c.boardAnswer(m, g)
 	assert.Len(t, files, 1, "a changed picture is uploaded")
