@@ -785,7 +785,7 @@ func (c *call) change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 func (b *Bot) rememberLobby(ctx context.Context, channel, message string) {
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
-	_, err := b.store.Update(sctx, channel, "", onTable(func(r *dixbot.Record, m *meta) error {
+	_, err := b.store.Update(sctx, channel, "", onTable(func(r *dixbot.Record, m *dixTable) error {
 		if r.State != nil {
 			return errNothingToDo // started
 		}

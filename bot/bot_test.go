@@ -703,7 +703,7 @@ func TestUnrecordedBoardHeals(t *testing.T) {
 	real := h.board()
 	// The table remembers another message (as if the last write failed).
 	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
-		m := mustMeta(r.Meta)
+		m := mustDixTable(r.Meta)
 		m.Board = "lost"
 		r.Meta = m.encode()
 		return nil
@@ -728,7 +728,7 @@ func TestButtonFromAnEarlierGame(t *testing.T) {
 	h := newHarness(t)
 	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
-		m := mustMeta(r.Meta)
+		m := mustDixTable(r.Meta)
 		m.Origin = snowflake(0)
 		r.Meta = m.encode()
 		return nil

@@ -244,7 +244,7 @@ func (c *call) cmdStart(variant, language, pace string, noPictures bool) error {
 	if err != nil {
 		return err
 	}
-	m := &meta{Creator: c.user, Lang: c.gameLanguage(language, false), Bust: variant == variantBust,
+	m := &dixTable{Creator: c.user, Lang: c.gameLanguage(language, false), Bust: variant == variantBust,
 		Seats: []seat{{ID: c.user, Name: c.name}}, Lobby: 1, Origin: c.i.ID, Pace: pace, NoPictures: noPictures || c.b.noPictures}
 	rec := &dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID}
 	c.oweLobby(rec, m)
@@ -280,7 +280,7 @@ func (c *call) cmdSolo(diff int, language, pace string, noPictures bool) error {
 		return err
 	}
 	lang := c.gameLanguage(language, true)
-	m := &meta{Creator: c.user, Lang: lang, Solo: true, Diff: diff, Turn: 1, Origin: c.i.ID,
+	m := &dixTable{Creator: c.user, Lang: lang, Solo: true, Diff: diff, Turn: 1, Origin: c.i.ID,
 		Seats: []seat{{ID: c.user, Name: c.name}, {}}, Pace: pace, NoPictures: noPictures || c.b.noPictures}
 	now := c.b.now()
 	c.b.newClock(m, g, now)
@@ -334,7 +334,7 @@ func (c *call) cmdBoard() error {
 // it does so, after intro when there is one.
 func (c *call) postAgain(intro string) error {
 	key := "board_reposted"
-	rec, err := c.changeTable(func(r *dixbot.Record, m *meta) error {
+	rec, err := c.changeTable(func(r *dixbot.Record, m *dixTable) error {
 		switch {
 		case r.State == nil:
 			// Also the way back for a lobby whose message was lost: the
@@ -362,7 +362,7 @@ func (c *call) postAgain(intro string) error {
 }
 
 // mayAbandon: the creator, or a member who may manage the channel.
-func (c *call) mayAbandon(m *meta) bool {
+func (c *call) mayAbandon(m *dixTable) bool {
 	if c.user != "" && c.user == m.Creator {
 		return true
 	}
@@ -388,7 +388,7 @@ func (c *call) cmdAbandon() error {
 // the table of r: it carries the record's version when the prompt was made
 // and the table's origin, so that only a prompt /dix abandon made for this
 // table ends it.
-func abandonYesID(r *dixbot.Record, m *meta) string {
+func abandonYesID(r *dixbot.Record, m *dixTable) string {
 	if m.Origin == "" {
 		return customID(verbAbandonYes, uint32(r.Version))
 	}
@@ -432,7 +432,7 @@ func (c *call) abandonYes(p parsedID) error {
 	// One public notice: the board says who abandoned the game. The
 	// archive comes last, with the other effects, so a crash in between
 	// leaves them owed rather than lost.
-	rec, err := c.changeTable(func(r *dixbot.Record, m *meta) error {
+	rec, err := c.changeTable(func(r *dixbot.Record, m *dixTable) error {
 		m.dropHeld() // a board still missing has nothing left to show
 		m.owe(r, effect{Kind: effEnded, Text: escape(c.name)}, effect{Kind: effFinish})
 		return nil

@@ -118,7 +118,7 @@ func TestBoardAfterTheEnd(t *testing.T) {
 // 10 are lost, in solo the money goes to ALIX, and a tableau without money
 // gives the others nothing to gain.
 func TestRewardButtonsSayWhatTheyGive(t *testing.T) {
-	label := func(g *dix.Game, m *meta, verb string) string {
+	label := func(g *dix.Game, m *dixTable, verb string) string {
 		t.Helper()
 		for _, row := range dixview.BoardButtons(m.view("en"), g) {
 			for _, c := range row.(discordgo.ActionsRow).Components {
@@ -145,7 +145,7 @@ func TestRewardButtonsSayWhatTheyGive(t *testing.T) {
 		require.NoError(t, err)
 		return g
 	}
-	two := &meta{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}}}
+	two := &dixTable{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}}}
 
 	g := choose(2, "g3 $4 b1 b2 b3", 2)
 	assert.Equal(t, "Take money (+4; 1 card to the market)", label(g, two, verbMoney))
@@ -158,7 +158,7 @@ func TestRewardButtonsSayWhatTheyGive(t *testing.T) {
 	g = choose(2, "g3 b4 b1 b2 b3", 2)
 	assert.Equal(t, "Take numbers (2 cards)", label(g, two, verbNumbers), "nobody gains anything")
 
-	solo := &meta{Lang: "en", Solo: true, Diff: 7, Seats: []seat{{ID: "u1", Name: "Alice"}, {}}}
+	solo := &dixTable{Lang: "en", Solo: true, Diff: 7, Seats: []seat{{ID: "u1", Name: "Alice"}, {}}}
 	g = choose(1, "g3 $2 b1 b2 b3 b4 b5 b6 b7 b8 b9", 2)
 	assert.Equal(t, "Take numbers (1 card; ALIX gains 2)", label(g, solo, verbNumbers))
 }
@@ -203,7 +203,7 @@ func TestGameLog(t *testing.T) {
 	assert.Greater(t, pages, 3)
 	assert.True(t, seen[locales.T("en", "log_started", map[string]any{"Name": "Alice"})] || seen[locales.T("en", "log_started", map[string]any{"Name": "Bob"})], "the first page holds the game's start")
 
-	m := &meta{Lang: "en"}
+	m := &dixTable{Lang: "en"}
 	var long []string
 	for i := range 40 {
 		long = append(long, itoa(i))

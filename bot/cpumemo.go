@@ -63,7 +63,7 @@ func (c *call) foresee(version uint32, build func(g *dix.Game, seat int) (dix.Ac
 	if err != nil || r.Finished || r.State == nil || r.Game != c.game {
 		return nil
 	}
-	m, err := decodeMeta(r.Meta)
+	m, err := decodeDixTable(r.Meta)
 	if err != nil {
 		return nil
 	}
@@ -90,7 +90,7 @@ func (c *call) foresee(version uint32, build func(g *dix.Game, seat int) (dix.Ac
 }
 
 // playsComputer reports whether a seat of the table is a computer player's.
-func (m *meta) playsComputer() bool {
+func (m *dixTable) playsComputer() bool {
 	for _, s := range m.Seats {
 		if s.CPU != "" {
 			return true

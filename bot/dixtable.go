@@ -6,7 +6,7 @@ import (
 
 // names is what DIX's presentation (bot/dix) needs of the table to name
 // the seats in lang: the lines of events, the hand.
-func (m *meta) names(lang string) dixview.Table {
+func (m *dixTable) names(lang string) dixview.Table {
 	t := dixview.Table{Lang: lang, Names: make([]string, len(m.Seats))}
 	for s := range m.Seats {
 		t.Names[s] = m.name(lang, s)
@@ -16,7 +16,7 @@ func (m *meta) names(lang string) dixview.Table {
 
 // view is everything DIX's presentation needs of the table in lang: the
 // board, its buttons, the scoreboard.
-func (m *meta) view(lang string) dixview.Table {
+func (m *dixTable) view(lang string) dixview.Table {
 	t := m.names(lang)
 	t.Marks = make([]string, len(m.Seats))
 	t.Auto = make([]string, len(m.Seats))

@@ -77,7 +77,7 @@
 // prompts' components and the payment picker) is DIX's presentation,
 // package bot/dix (dixview): this package keeps the handlers of the clicks
 // and commands, the turn loop, the outbox, the pictures and the table data
-// (meta), and gives the presentation what it needs of that data as a
+// (dixTable), and gives the presentation what it needs of that data as a
 // dixview.Table (dixtable.go). bot/dix never imports this package.
 //
 // The package depends on DIX's rules (engine/dix), its presentation

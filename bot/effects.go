@@ -22,7 +22,7 @@ func mentions(users []string) string {
 }
 
 // human is the Discord user of seat s, "" for ALIX or an unknown seat.
-func (m *meta) human(s int) string {
+func (m *dixTable) human(s int) string {
 	if s < 0 || s >= len(m.Seats) {
 		return ""
 	}
@@ -33,7 +33,7 @@ func (m *meta) human(s int) string {
 // themselves: "" for ALIX, a computer player, and a person the computer
 // plays for (absent, or gone for good), who is never notified of a
 // decision the computer takes.
-func (m *meta) present(s int) string {
+func (m *dixTable) present(s int) string {
 	if m.handedOver(s) {
 		return ""
 	}
@@ -44,7 +44,7 @@ func (m *meta) present(s int) string {
 // act, or in the final buy round every player who can still buy something
 // (the others are skipped automatically), in order; never the clicker,
 // nor a seat the computer plays.
-func nextDeciders(m *meta, g *dix.Game, clicker string) []string {
+func nextDeciders(m *dixTable, g *dix.Game, clicker string) []string {
 	var seats []int
 	if g.Phase == dix.PhaseFinalBuy && g.FinalNext < len(g.FinalOrder) {
 		for _, s := range g.FinalOrder[g.FinalNext:] {
@@ -108,7 +108,7 @@ func containsString(s []string, v string) bool {
 //
 // The active player is never pinged within their own turn (the board's
 // post pinged them), nor anyone for a decision their own click opened.
-func pingEffect(m *meta, g *dix.Game, out played, clicker, guild, channel string) (effect, bool) {
+func pingEffect(m *dixTable, g *dix.Game, out played, clicker, guild, channel string) (effect, bool) {
 	a := g.Auction
 	if a == nil || g.Phase == out.prevPhase {
 		return effect{}, false

@@ -53,7 +53,7 @@ func (fd *fold) of(r *dixbot.Record, table string, outbox []effect) bool {
 
 // tableOf names a DIX table: the interaction that opened it ("": not
 // known, no fold).
-func tableOf(m *meta) string { return m.Origin }
+func tableOf(m *dixTable) string { return m.Origin }
 
 // contractTableOf names a contract game's table: its board message, the
 // answer to the command that opened it, with the rematch that opened it
@@ -107,7 +107,7 @@ func (f *folds) all() map[string]*fold {
 // apply records fd on the table m of r: the effects it did leave the
 // outbox, and the record is due only for what is left. It reports
 // whether fd is of this table (the same table, effects still there).
-func (fd *fold) apply(r *dixbot.Record, m *meta, now time.Time) bool {
+func (fd *fold) apply(r *dixbot.Record, m *dixTable, now time.Time) bool {
 	if !fd.of(r, tableOf(m), m.Outbox) {
 		return false
 	}
@@ -162,7 +162,7 @@ func (b *Bot) withFold(channel string, fn func(*dixbot.Record) error) (func(*dix
 	}
 	return func(r *dixbot.Record) error {
 		if r.Game == "" {
-			if m, err := decodeMeta(r.Meta); err == nil && fd.apply(r, m, b.now()) {
+			if m, err := decodeDixTable(r.Meta); err == nil && fd.apply(r, m, b.now()) {
 				r.Meta = m.encode()
 			}
 		} else if g, ok := b.games[r.Game]; ok {
@@ -196,7 +196,7 @@ func (b *Bot) later(channel string, fd *fold) {
 func (b *Bot) writeFold(ctx context.Context, channel string, fd *fold) {
 	after, err := b.store.Update(ctx, channel, "", func(r *dixbot.Record) error {
 		if r.Game == "" {
-			m, err := decodeMeta(r.Meta)
+			m, err := decodeDixTable(r.Meta)
 			if err != nil {
 				return err
 			}

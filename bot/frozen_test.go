@@ -338,7 +338,7 @@ func TestFrozenRecordsGenerate(t *testing.T) {
 		hf, shownFile := play(fs)
 		rr, _ := hr.record()
 		rf, _ := hf.record()
-		mr, mf := mustMeta(rr.Meta), mustMeta(rf.Meta)
+		mr, mf := mustDixTable(rr.Meta), mustDixTable(rf.Meta)
 		mr.BoardVia, mf.BoardVia, mr.PingVia, mf.PingVia = nil, nil, nil, nil // dated by the clock of the machine
 		require.Equal(t, mr, mf, "%s: both stores hold the same table", fc.name)
 		require.Equal(t, shown, shownFile)
@@ -468,7 +468,7 @@ func TestFrozenRecordsPlayToTheEnd(t *testing.T) {
 					rec, m := h.record()
 					// The file store's records are those of its own run, whose
 					// interactions arrived at other instants (via.At).
-					want, got := mustMeta(table), mustMeta(rec.Meta)
+					want, got := mustDixTable(table), mustDixTable(rec.Meta)
 					for _, v := range []*via{want.BoardVia, want.PingVia, got.BoardVia, got.PingVia} {
 						if v != nil {
 							v.At = 0

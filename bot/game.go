@@ -31,7 +31,7 @@ var verbActions = map[string]dix.ActionKind{
 // (table data m) at state version: ErrStale for an outdated version (or a
 // game button on a lobby), ErrNotInGame for an outsider, ErrNotYourTurn
 // naming the player whose decision it is.
-func (c *call) seatFor(r *dixbot.Record, m *meta, version uint32) (*dix.Game, *meta, int, error) {
+func (c *call) seatFor(r *dixbot.Record, m *dixTable, version uint32) (*dix.Game, *dixTable, int, error) {
 	g := r.State
 	if g == nil && c.i.Message != nil && m.newerThanTable(c.i.Message.ID) {
 		// A game button of this very table on a lobby: the store lost the
@@ -64,7 +64,7 @@ func (c *call) seatFor(r *dixbot.Record, m *meta, version uint32) (*dix.Game, *m
 }
 
 // peek loads the game without writing, for prompts: the same checks as seatFor.
-func (c *call) peek(version uint32) (*dix.Game, *meta, int, error) {
+func (c *call) peek(version uint32) (*dix.Game, *dixTable, int, error) {
 	r, m, err := c.table()
 	if err != nil {
 		return nil, nil, -1, err
@@ -74,7 +74,7 @@ func (c *call) peek(version uint32) (*dix.Game, *meta, int, error) {
 
 // peekChoice is peek for a prompt that opens one decision: it also returns
 // what the clicking seat may decide, and a refusal unless kind is open to it.
-func (c *call) peekChoice(version uint32, kind dix.ActionKind) (*dix.Game, *meta, int, dix.Choices, error) {
+func (c *call) peekChoice(version uint32, kind dix.ActionKind) (*dix.Game, *dixTable, int, dix.Choices, error) {
 	g, m, s, err := c.peek(version)
 	if err != nil {
 		return nil, nil, -1, dix.Choices{}, err
@@ -89,7 +89,7 @@ func (c *call) peekChoice(version uint32, kind dix.ActionKind) (*dix.Game, *meta
 // played is the result of one applied action.
 type played struct {
 	rec       *dixbot.Record
-	m         *meta
+	m         *dixTable
 	lines     []string // the turn's events so far, in the game's language
 	prevActor int
 	prevPhase dix.Phase
@@ -139,7 +139,7 @@ func forced(g *dix.Game, seat int) (dix.ActionKind, bool) {
 //
 // The computer players' decisions come from memo when it holds them (see
 // cpuMemo); with record, memo keeps those taken.
-func applyForced(lang string, m *meta, g *dix.Game, memo cpuMemo, record bool) ([]dix.Event, []string, error) {
+func applyForced(lang string, m *dixTable, g *dix.Game, memo cpuMemo, record bool) ([]dix.Event, []string, error) {
 	var all []dix.Event
 	var lines []string
 	for range maxForced {
@@ -234,7 +234,7 @@ func (c *call) play(version uint32, build func(g *dix.Game, seat int) (dix.Actio
 	// The computer players' turns this click leads to are worked out
 	// before the update, so its deadline is the store's alone.
 	o.memo = c.foresee(version, build, o)
-	rec, err := c.changeTable(func(r *dixbot.Record, m *meta) error {
+	rec, err := c.changeTable(func(r *dixbot.Record, m *dixTable) error {
 		g, m, s, err := c.seatFor(r, m, version)
 		if err != nil {
 			return err
@@ -263,7 +263,7 @@ func (c *call) play(version uint32, build func(g *dix.Game, seat int) (dix.Actio
 		return err
 	}
 	out.rec = rec
-	if m, err := decodeMeta(rec.Meta); err == nil {
+	if m, err := decodeDixTable(rec.Meta); err == nil {
 		out.m = m
 	}
 	text := ""
@@ -308,7 +308,7 @@ func (c *call) origin() origin {
 // paused; it checks the game, runs the clock on to
 // the next decision and records the turn's lines (pre first) and the
 // Discord work owed, all inside the store update of r.
-func advance(r *dixbot.Record, m *meta, g *dix.Game, a *dix.Action, pre []string, o origin, now time.Time) (played, error) {
+func advance(r *dixbot.Record, m *dixTable, g *dix.Game, a *dix.Action, pre []string, o origin, now time.Time) (played, error) {
 	prev, prevPhase, active, turn, final := g.ToAct(), g.Phase, g.Active, m.Turn, g.Phase == dix.PhaseFinalBuy
 	lines := pre
 	var evs []dix.Event
@@ -361,11 +361,11 @@ func advance(r *dixbot.Record, m *meta, g *dix.Game, a *dix.Action, pre []string
 
 // confirmFunc returns what replaces the ephemeral prompt once the action a
 // of seat is applied; g is the game after it.
-type confirmFunc func(lang string, a dix.Action, g *dix.Game, m *meta, seat int) (string, []discordgo.MessageComponent)
+type confirmFunc func(lang string, a dix.Action, g *dix.Game, m *dixTable, seat int) (string, []discordgo.MessageComponent)
 
 // confirmText is a confirmFunc answering one message of lang.
 func confirmText(text func(lang string, a dix.Action) string) confirmFunc {
-	return func(lang string, a dix.Action, _ *dix.Game, _ *meta, _ int) (string, []discordgo.MessageComponent) {
+	return func(lang string, a dix.Action, _ *dix.Game, _ *dixTable, _ int) (string, []discordgo.MessageComponent) {
 		return text(lang, a), nil
 	}
 }
@@ -569,7 +569,7 @@ func (c *call) hand() error {
 // mySeat loads the running game and the clicking user's seat in it, for
 // their private views: ErrNotStarted for a lobby, ErrNotInGame for an
 // outsider.
-func (c *call) mySeat() (*dix.Game, *meta, int, error) {
+func (c *call) mySeat() (*dix.Game, *dixTable, int, error) {
 	r, m, err := c.table()
 	if err != nil {
 		return nil, nil, -1, err

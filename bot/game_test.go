@@ -44,7 +44,7 @@ func (h *harness) seedGame(users []string, deck string, opts dix.Options) {
 	require.NoError(h.t, err)
 	g, err := dix.NewWithDeck(opts, cards)
 	require.NoError(h.t, err)
-	m := &meta{Creator: users[0], Lang: locales.Or(h.lang, "en"), Turn: 1, Bust: opts.BustVariant}
+	m := &dixTable{Creator: users[0], Lang: locales.Or(h.lang, "en"), Turn: 1, Bust: opts.BustVariant}
 	for _, u := range users {
 		m.Seats = append(m.Seats, seat{ID: u, Name: h.names[u]})
 	}
@@ -70,7 +70,7 @@ func (h *harness) step(rng *rand.Rand) bool {
 		return false
 	}
 	g := rec.State
-	m, err := decodeMeta(rec.Meta)
+	m, err := decodeDixTable(rec.Meta)
 	require.NoError(h.t, err)
 	h.maxMeta = max(h.maxMeta, len(rec.Meta))
 	actor := g.ToAct()
@@ -188,7 +188,7 @@ func TestFullGameByClicks(t *testing.T) {
 			assert.Greater(t, steps, 20)
 			final, err := h.st.Get(context.Background(), h.channel)
 			require.NoError(t, err)
-			t.Logf("%d clicks, %d turns, largest table data %d bytes", steps, mustMeta(final.Meta).Turn, h.maxMeta)
+			t.Logf("%d clicks, %d turns, largest table data %d bytes", steps, mustDixTable(final.Meta).Turn, h.maxMeta)
 			assert.Less(t, h.maxMeta, 4096, "table data stays compact")
 
 			// The game is archived and the scoreboard was posted.
@@ -215,7 +215,7 @@ func TestFullGameByClicks(t *testing.T) {
 					boards++
 				}
 			}
-			assert.GreaterOrEqual(t, boards, mustMeta(rec.Meta).Turn, "a fresh board per turn")
+			assert.GreaterOrEqual(t, boards, mustDixTable(rec.Meta).Turn, "a fresh board per turn")
 			live := 0
 			for _, msg := range h.rec.msgs {
 				if !msg.ephemeral && len(componentIDs(msg.components)) > 0 {

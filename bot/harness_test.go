@@ -496,11 +496,11 @@ func (h *harness) submit(user string, msg *shownMessage, customID string, fields
 }
 
 // record returns the channel's active record.
-func (h *harness) record() (*dixbot.Record, *meta) {
+func (h *harness) record() (*dixbot.Record, *dixTable) {
 	h.t.Helper()
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(h.t, err)
-	m, err := decodeMeta(r.Meta)
+	m, err := decodeDixTable(r.Meta)
 	require.NoError(h.t, err)
 	return r, m
 }
@@ -645,8 +645,8 @@ func (h *harness) mustFind(msg *shownMessage, verb string) string {
 // gameOf returns the record's game (nil for a lobby).
 func gameOf(r *dixbot.Record) *dix.Game { return r.State }
 
-func mustMeta(b []byte) *meta {
-	m, err := decodeMeta(b)
+func mustDixTable(b []byte) *dixTable {
+	m, err := decodeDixTable(b)
 	if err != nil {
 		panic(err)
 	}

@@ -24,9 +24,9 @@ const (
 // lobbyChange runs fn on the lobby's table data inside one exactly-once
 // store update; ErrStale when the game has started or the lobby changed
 // since the buttons were drawn.
-func (c *call) lobbyChange(version uint32, fn func(r *dixbot.Record, m *meta) error) (*dixbot.Record, *meta, error) {
-	var out *meta
-	rec, err := c.changeTable(func(r *dixbot.Record, m *meta) error {
+func (c *call) lobbyChange(version uint32, fn func(r *dixbot.Record, m *dixTable) error) (*dixbot.Record, *dixTable, error) {
+	var out *dixTable
+	rec, err := c.changeTable(func(r *dixbot.Record, m *dixTable) error {
 		if r.State != nil || (c.i.Message != nil && m.olderThanTable(c.i.Message.ID)) {
 			return ErrStale
 		}
@@ -46,14 +46,14 @@ func (c *call) lobbyChange(version uint32, fn func(r *dixbot.Record, m *meta) er
 	if err != nil {
 		return nil, nil, err
 	}
-	if m, err := decodeMeta(rec.Meta); err == nil {
+	if m, err := decodeDixTable(rec.Meta); err == nil {
 		out = m
 	}
 	return rec, out, nil
 }
 
 func (c *call) lobbyJoin(p parsedID) error {
-	_, m, err := c.lobbyChange(p.version, func(_ *dixbot.Record, m *meta) error {
+	_, m, err := c.lobbyChange(p.version, func(_ *dixbot.Record, m *dixTable) error {
 		if m.seatOf(c.user) >= 0 {
 			return ErrAlreadyJoined
 		}
@@ -71,7 +71,7 @@ func (c *call) lobbyJoin(p parsedID) error {
 }
 
 func (c *call) lobbyLeave(p parsedID) error {
-	_, m, err := c.lobbyChange(p.version, func(_ *dixbot.Record, m *meta) error {
+	_, m, err := c.lobbyChange(p.version, func(_ *dixbot.Record, m *dixTable) error {
 		s := m.seatOf(c.user)
 		if s < 0 {
 			return ErrNotJoined
@@ -90,7 +90,7 @@ func (c *call) lobbyLeave(p parsedID) error {
 }
 
 func (c *call) lobbyStart(p parsedID) error {
-	rec, m, err := c.lobbyChange(p.version, func(r *dixbot.Record, m *meta) error {
+	rec, m, err := c.lobbyChange(p.version, func(r *dixbot.Record, m *dixTable) error {
 		if c.user != m.Creator {
 			return ErrNotCreator
 		}
@@ -118,7 +118,7 @@ func (c *call) lobbyStart(p parsedID) error {
 // begin deals the game of the table m into r: seat first starts (-1: drawn
 // at random; a solo game always starts with its player), a computer player
 // who starts plays at once, the clock runs and the first board is owed.
-func (c *call) begin(r *dixbot.Record, m *meta, first int) error {
+func (c *call) begin(r *dixbot.Record, m *dixTable, first int) error {
 	opts := dix.Options{Players: len(m.Seats), BustVariant: m.Bust, Seed: c.b.seed(), FirstPlayer: first}
 	if m.Solo {
 		opts = dix.Options{Players: 1, Difficulty: m.Diff, Seed: c.b.seed(), FirstPlayer: 0}
@@ -155,7 +155,7 @@ func (c *call) begin(r *dixbot.Record, m *meta, first int) error {
 
 // unseat removes seat s from the lobby. The seat due to start keeps
 // starting; when it is the one removed, the seat after it starts.
-func (m *meta) unseat(s int) {
+func (m *dixTable) unseat(s int) {
 	m.Seats = slices.Delete(m.Seats, s, s+1)
 	switch {
 	case m.Starts > s+1:
@@ -178,7 +178,7 @@ func (c *call) lobbyAddCPU(p parsedID) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrBadInput, err)
 	}
-	_, m, err := c.lobbyChange(p.version, func(_ *dixbot.Record, m *meta) error {
+	_, m, err := c.lobbyChange(p.version, func(_ *dixbot.Record, m *dixTable) error {
 		if c.user != m.Creator {
 			return ErrNotCreator
 		}
@@ -197,7 +197,7 @@ func (c *call) lobbyAddCPU(p parsedID) error {
 
 // lobbyRemoveCPU removes the last computer player seated (the creator).
 func (c *call) lobbyRemoveCPU(p parsedID) error {
-	_, m, err := c.lobbyChange(p.version, func(_ *dixbot.Record, m *meta) error {
+	_, m, err := c.lobbyChange(p.version, func(_ *dixbot.Record, m *dixTable) error {
 		if c.user != m.Creator {
 			return ErrNotCreator
 		}
@@ -256,7 +256,7 @@ func (c *call) create(r *dixbot.Record) error {
 			}
 			return err
 		}
-		if m, merr := decodeMeta(old.Meta); merr == nil && m.Origin == c.i.ID {
+		if m, merr := decodeDixTable(old.Meta); merr == nil && m.Origin == c.i.ID {
 			// This very command made it: a try that looked failed landed.
 			*r = *old
 			return nil
@@ -267,7 +267,7 @@ func (c *call) create(r *dixbot.Record) error {
 				continue
 			}
 		}
-		if m, merr := decodeMeta(old.Meta); merr == nil && m.Board != "" {
+		if m, merr := decodeDixTable(old.Meta); merr == nil && m.Board != "" {
 			return refuse(dixbot.ErrExists, "err_game_exists_link", map[string]any{"URL": messageURL(c.i.GuildID, c.i.ChannelID, m.Board)})
 		}
 		return err

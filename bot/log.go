@@ -24,7 +24,7 @@ const maxLogLines = 1000
 // gameLogRecord is the log record's data.
 type gameLogRecord struct {
 	V      int      `json:"v"`
-	Origin string   `json:"o"` // the table the lines belong to (meta.Origin)
+	Origin string   `json:"o"` // the table the lines belong to (dixTable.Origin)
 	Lines  []string `json:"l"`
 	Cut    int      `json:"c,omitempty"` // older lines no longer kept
 }

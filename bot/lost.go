@@ -50,7 +50,7 @@ const restoredEffects = 1 << 16
 // unless its current board is newer than the message clicked (a message
 // left from before a repair that was made already).
 func (c *call) repost() {
-	rec, err := c.changeTable(func(r *dixbot.Record, m *meta) error {
+	rec, err := c.changeTable(func(r *dixbot.Record, m *dixTable) error {
 		if bt, ok := snowflakeTime(m.Board); ok {
 			if ct, ok := snowflakeTime(c.i.Message.ID); ok && bt > ct {
 				return errNothingToDo

@@ -63,7 +63,7 @@ func TestRestoredGameGoesOn(t *testing.T) {
 	// The copy was taken just before the ping was owed: the next effect
 	// it numbers is the ping's.
 	_, now := h.record()
-	old := mustMeta(snapshot.rec.Meta)
+	old := mustDixTable(snapshot.rec.Meta)
 	old.NextEffect = now.NextEffect - 1
 	snapshot.rec.Meta = old.encode()
 	h.st.mu.Lock()

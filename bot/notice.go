@@ -116,7 +116,7 @@ func refusal(err error) (status, code int) {
 // refused records that Discord refused for good, at now, to post the
 // effect of kind with err: the first time it holds the game's clock; it
 // schedules the next try of the bot token.
-func (m *meta) refused(kind string, err error, now time.Time) {
+func (m *dixTable) refused(kind string, err error, now time.Time) {
 	if m.Missing == nil {
 		m.Missing = &missing{Since: now}
 		if m.Clock != nil {
@@ -135,7 +135,7 @@ func (m *meta) refused(kind string, err error, now time.Time) {
 
 // found clears the mark once the board is posted: the clock runs again
 // from at, unless someone paused the game.
-func (m *meta) found(at time.Time) {
+func (m *dixTable) found(at time.Time) {
 	if m.Missing == nil {
 		return
 	}
@@ -147,7 +147,7 @@ func (m *meta) found(at time.Time) {
 
 // dropHeld forgets the board and scoreboard still owed and the mark (the
 // game is abandoned: they have nothing left to show).
-func (m *meta) dropHeld() {
+func (m *dixTable) dropHeld() {
 	if m.Missing == nil {
 		return
 	}
@@ -174,7 +174,7 @@ func supersededBoard(after []effect) bool { return holds(after) }
 func (b *Bot) retryMissing(ctx context.Context, d discordAPI, channel string, ix *via) (*missing, error) {
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	var mark *missing
-	rec, err := b.store.Update(sctx, channel, "", onTable(func(r *dixbot.Record, m *meta) error {
+	rec, err := b.store.Update(sctx, channel, "", onTable(func(r *dixbot.Record, m *dixTable) error {
 		mark = m.Missing
 		if m.Missing == nil || len(m.Outbox) == 0 {
 			return errNothingToDo
@@ -223,7 +223,7 @@ const (
 	toldBoard  = "board"  // that the board is missing, and why
 )
 
-// missingKey is how the mark starts in the table data (meta.Missing).
+// missingKey is how the mark starts in the table data (dixTable.Missing).
 var missingKey = []byte(`"bm":{`)
 
 // seenMissing is the mark of the game the call saw (nil: none).
@@ -232,7 +232,7 @@ func (c *call) seenMissing() *missing {
 	if r == nil || r.Finished || r.State == nil || !bytes.Contains(r.Meta, missingKey) {
 		return nil // the common case, without decoding the table data
 	}
-	m, err := decodeMeta(r.Meta)
+	m, err := decodeDixTable(r.Meta)
 	if err != nil {
 		return nil
 	}

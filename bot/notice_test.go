@@ -68,7 +68,7 @@ func (h *harness) seedClocked(now time.Time) {
 	h.t.Helper()
 	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
-		m := mustMeta(r.Meta)
+		m := mustDixTable(r.Meta)
 		m.Pace = "live"
 		h.b.newClock(m, r.State, now)
 		m.setDue(r, now)
@@ -128,7 +128,7 @@ func TestBoardMissingAfterADeadline(t *testing.T) {
 
 	// Alice lets her time run out: the computer decides for her until her
 	// turn ends and a board is owed.
-	var m *meta
+	var m *dixTable
 	for i := 0; m == nil || m.Missing == nil; i++ {
 		require.Less(t, i, 10, "the turn never ended")
 		*now = now.Add(5 * time.Minute)
@@ -344,7 +344,7 @@ func TestChannelGone(t *testing.T) {
 	}
 	h.rec.mu.Unlock()
 	rec, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
-		m := mustMeta(r.Meta)
+		m := mustDixTable(r.Meta)
 		m.owe(r, effect{Kind: effBoard})
 		r.Meta = m.encode()
 		return nil
@@ -387,7 +387,7 @@ func TestMissingRetries(t *testing.T) {
 	assert.Less(t, total, 3*time.Hour, "bounded")
 	assert.Greater(t, total, 2*time.Hour, "yet long enough for someone to fix the permission")
 
-	m := &meta{}
+	m := &dixTable{}
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for range missingTries - 1 {
 		m.refused(effBoard, missingPermissions(), now)

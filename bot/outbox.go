@@ -78,7 +78,7 @@ const (
 // owe appends effects to the table's outbox and makes the record due, so
 // that they are done even if this process dies before doing them. It runs
 // inside the store update of the change.
-func (m *meta) owe(r *dixbot.Record, effs ...effect) {
+func (m *dixTable) owe(r *dixbot.Record, effs ...effect) {
 	if len(effs) == 0 {
 		return
 	}
@@ -98,7 +98,7 @@ func (c *call) settle(rec *dixbot.Record) {
 		return
 	}
 	c.b.wakeAt(rec.Due)
-	if m, err := decodeMeta(rec.Meta); err != nil || len(m.Outbox) == 0 {
+	if m, err := decodeDixTable(rec.Meta); err != nil || len(m.Outbox) == 0 {
 		return
 	}
 	c.then(func(ctx context.Context) {
@@ -139,7 +139,7 @@ func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf tim
 		if r.Game != "" {
 			return errContractDue
 		}
-		m, err := decodeMeta(r.Meta)
+		m, err := decodeDixTable(r.Meta)
 		if err != nil {
 			return err
 		}
@@ -225,7 +225,7 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 	ctx = noWait(ctx)
 	var upTo uint32 // the last effect owed by the change ix answered
 	if ix != nil {
-		if m, err := decodeMeta(rec.Meta); err == nil {
+		if m, err := decodeDixTable(rec.Meta); err == nil {
 			upTo = m.NextEffect
 		}
 	}
@@ -233,7 +233,7 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 	if fresh, err := b.latest(ctx, rec); err == nil && !fresh.Finished && fresh.Version >= rec.Version {
 		rec = fresh
 	}
-	m, err := decodeMeta(rec.Meta)
+	m, err := decodeDixTable(rec.Meta)
 	if err != nil || len(m.Outbox) == 0 {
 		return nil, err
 	}
@@ -319,7 +319,7 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
 	defer cancel()
 	var mark *missing
-	after, err := b.store.Update(sctx, channel, "", onTable(func(r *dixbot.Record, cur *meta) error {
+	after, err := b.store.Update(sctx, channel, "", onTable(func(r *dixbot.Record, cur *dixTable) error {
 		keep := cur.Outbox[:0]
 		for _, e := range cur.Outbox {
 			if e.ID > done {
@@ -431,7 +431,7 @@ func (b *Bot) peek(ctx context.Context, channel string) (*dixbot.Record, error) 
 func (b *Bot) deferOutbox(ctx context.Context, channel string, wait time.Duration) {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
 	defer cancel()
-	after, err := b.store.Update(sctx, channel, "", onTable(func(r *dixbot.Record, m *meta) error {
+	after, err := b.store.Update(sctx, channel, "", onTable(func(r *dixbot.Record, m *dixTable) error {
 		if len(m.Outbox) == 0 {
 			return errNothingToDo
 		}
@@ -457,7 +457,7 @@ type executor struct {
 	b        *Bot
 	d        discordAPI
 	rec      *dixbot.Record
-	m        *meta
+	m        *dixTable
 	ix       *via                 // the clicking interaction (nil: none, e.g. a deadline)
 	upTo     uint32               // the last effect owed by the change ix's answer showed
 	tried    uint32               // the last effect another try may have done in part
@@ -701,7 +701,7 @@ func (b *Bot) reshow(ctx context.Context, channel string, seq uint32) {
 		if r.State == nil || r.State.Seq == seq {
 			return errNothingToDo
 		}
-		m, err := decodeMeta(r.Meta)
+		m, err := decodeDixTable(r.Meta)
 		if err != nil {
 			return err
 		}
@@ -993,7 +993,7 @@ func (x *executor) keepScores(ctx context.Context) {
 	if x.scores == "" || x.scores == x.m.Scores {
 		return
 	}
-	_, err := x.b.store.Update(ctx, x.rec.Channel, "", onTable(func(r *dixbot.Record, m *meta) error {
+	_, err := x.b.store.Update(ctx, x.rec.Channel, "", onTable(func(r *dixbot.Record, m *dixTable) error {
 		m.Scores = x.scores
 		return nil
 	}))

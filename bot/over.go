@@ -28,7 +28,7 @@ func (c *call) overText() (text string, ok bool) {
 	if err != nil || !r.Finished || r.State == nil {
 		return "", false
 	}
-	m, err := decodeMeta(r.Meta)
+	m, err := decodeDixTable(r.Meta)
 	if err != nil || m.olderThanTable(c.i.Message.ID) {
 		return "", false // a message of an earlier game still
 	}

@@ -47,7 +47,7 @@ func autoMove(g *dix.Game, seat int, forGood bool, r *rand.Rand) dix.Action {
 
 // handedOver reports whether the computer plays the person in seat s at
 // once: they are absent, or gone for good.
-func (m *meta) handedOver(s int) bool {
+func (m *dixTable) handedOver(s int) bool {
 	if s < 0 || s >= len(m.Seats) || m.Seats[s].ID == "" {
 		return false
 	}
@@ -56,13 +56,13 @@ func (m *meta) handedOver(s int) bool {
 
 // clocked reports whether the decisions of seat s run on the clock: a
 // person who plays their seat.
-func (m *meta) clocked(s int) bool {
+func (m *dixTable) clocked(s int) bool {
 	return s >= 0 && s < len(m.Seats) && m.Seats[s].ID != "" && m.Seats[s].CPU == "" && !m.handedOver(s)
 }
 
 // tick runs the clock on after a change of g at now: the decision made
 // (decided) is charged with its increment, and the next person's starts.
-func (m *meta) tick(g *dix.Game, now time.Time, decided bool) {
+func (m *dixTable) tick(g *dix.Game, now time.Time, decided bool) {
 	c := m.Clock
 	if c == nil {
 		return
@@ -81,7 +81,7 @@ func (m *meta) tick(g *dix.Game, now time.Time, decided bool) {
 // holds effects) and the clock's next reminder or deadline. While the
 // board is missing the outbox is due at its next try (none after the
 // last: a click tries), or sooner for a change's grace.
-func (m *meta) setDue(r *dixbot.Record, now time.Time) {
+func (m *dixTable) setDue(r *dixbot.Record, now time.Time) {
 	var due time.Time
 	switch {
 	case len(m.Outbox) == 0:
@@ -106,7 +106,7 @@ func (m *meta) setDue(r *dixbot.Record, now time.Time) {
 
 // newClock starts the clock of a game that begins at now, at the pace
 // named by the table (the default pace when it names none the bot knows).
-func (b *Bot) newClock(m *meta, g *dix.Game, now time.Time) {
+func (b *Bot) newClock(m *dixTable, g *dix.Game, now time.Time) {
 	p, ok := clock.Find(b.paces, m.Pace)
 	if !ok {
 		p, _ = clock.Find(b.paces, clock.DefaultPace)
@@ -119,7 +119,7 @@ func (b *Bot) newClock(m *meta, g *dix.Game, now time.Time) {
 // onClock acts on the game's clock at now inside the store update of r: a
 // decision out of time is taken by the computer, a reminder due is owed.
 // It returns how late the deadline it acted on was (−1: none).
-func (b *Bot) onClock(r *dixbot.Record, m *meta, now time.Time) (time.Duration, error) {
+func (b *Bot) onClock(r *dixbot.Record, m *dixTable, now time.Time) (time.Duration, error) {
 	g, c := r.State, m.Clock
 	if g == nil || c == nil || g.Phase == dix.PhaseOver || m.PausedBy != "" {
 		return -1, nil
@@ -178,7 +178,7 @@ type DeadlineObserver interface {
 // the computer, in its own exactly-once update; the board says so. It
 // returns the record as it is after (r when nothing changed).
 func (c *call) comeBack(r *dixbot.Record) *dixbot.Record {
-	m, err := decodeMeta(r.Meta)
+	m, err := decodeDixTable(r.Meta)
 	if err != nil || r.State == nil {
 		return r
 	}
@@ -187,7 +187,7 @@ func (c *call) comeBack(r *dixbot.Record) *dixbot.Record {
 	}
 	ctx, cancel := c.storeCtx()
 	defer cancel()
-	rec, err := c.b.store.Update(ctx, r.Channel, "", onTable(func(r *dixbot.Record, m *meta) error {
+	rec, err := c.b.store.Update(ctx, r.Channel, "", onTable(func(r *dixbot.Record, m *dixTable) error {
 		s := m.seatOf(c.user)
 		if r.State == nil || s < 0 || !m.Seats[s].Away {
 			return errNothingToDo
@@ -253,7 +253,7 @@ func timeLeftText(lang string, d time.Duration) string {
 // clockLine is the board's line about the decision running: when it runs
 // out, as a Discord timestamp that counts down on every client; or that the
 // game is paused.
-func clockLine(lang string, m *meta) string {
+func clockLine(lang string, m *dixTable) string {
 	if m.PausedBy != "" {
 		return locales.T(lang, "status_paused", map[string]any{"Name": m.PausedBy})
 	}
@@ -269,7 +269,7 @@ func clockLine(lang string, m *meta) string {
 
 // seatMark is what the board and the scoreboard add to the name of a
 // person the computer plays for: absent, or gone for good.
-func seatMark(lang string, m *meta, s int) string {
+func seatMark(lang string, m *dixTable, s int) string {
 	switch {
 	case s < 0 || s >= len(m.Seats):
 		return ""
@@ -283,7 +283,7 @@ func seatMark(lang string, m *meta, s int) string {
 
 // kickable reports whether seat s may be handed to the computer by a vote:
 // a person still playing it who is absent or ran out of time.
-func (m *meta) kickable(s int) bool {
+func (m *dixTable) kickable(s int) bool {
 	if s < 0 || s >= len(m.Seats) {
 		return false
 	}
@@ -292,7 +292,7 @@ func (m *meta) kickable(s int) bool {
 }
 
 // othersPlaying counts the people who still play their seat, other than s.
-func (m *meta) othersPlaying(s int) int {
+func (m *dixTable) othersPlaying(s int) int {
 	n := 0
 	for i, st := range m.Seats {
 		if i != s && st.ID != "" && st.Gone == "" {
@@ -303,11 +303,11 @@ func (m *meta) othersPlaying(s int) int {
 }
 
 // votesNeeded is the majority of the people playing other than seat s.
-func (m *meta) votesNeeded(s int) int { return m.othersPlaying(s)/2 + 1 }
+func (m *dixTable) votesNeeded(s int) int { return m.othersPlaying(s)/2 + 1 }
 
 // kickButtons are the board's vote buttons, one per seat that may be handed
 // to the computer.
-func kickButtons(lang string, m *meta) []discordgo.MessageComponent {
+func kickButtons(lang string, m *dixTable) []discordgo.MessageComponent {
 	var out []discordgo.MessageComponent
 	for s := range m.Seats {
 		if !m.kickable(s) || len(out) == maxKickButtons {
@@ -330,7 +330,7 @@ const maxLabel = 80
 // the seat is the creator's own, the click only when the creator is the
 // one other person playing), and the votes cast so far. A long name
 // is shortened so that what decides always shows.
-func kickLabel(lang string, m *meta, s int) string {
+func kickLabel(lang string, m *dixTable, s int) string {
 	votes, need := len(m.Seats[s].Votes), m.votesNeeded(s)
 	key := "btn_kick"
 	creator := m.seatOf(m.Creator)
@@ -366,7 +366,7 @@ func (c *call) kickVote(p parsedID) error {
 		return err
 	}
 	var rec *dixbot.Record
-	rec, err = c.changeTable(func(r *dixbot.Record, m *meta) error {
+	rec, err = c.changeTable(func(r *dixbot.Record, m *dixTable) error {
 		g := r.State
 		if g == nil {
 			return ErrNotStarted
@@ -420,7 +420,7 @@ func parseSeatArg(s string) (int, error) {
 // cmdLeave hands the user's own seat to the computer for the rest of the
 // game (/dix leave). The last person at the table abandons instead.
 func (c *call) cmdLeave() error {
-	rec, err := c.changeTable(func(r *dixbot.Record, m *meta) error {
+	rec, err := c.changeTable(func(r *dixbot.Record, m *dixTable) error {
 		g := r.State
 		if g == nil {
 			return ErrLeaveLobby
@@ -455,7 +455,7 @@ func (c *call) cmdLeave() error {
 // cmdPause pauses (on) or resumes the game: the creator or a member who
 // may manage the channel. While paused no clock runs and nobody acts.
 func (c *call) cmdPause(on bool) error {
-	rec, err := c.changeTable(func(r *dixbot.Record, m *meta) error {
+	rec, err := c.changeTable(func(r *dixbot.Record, m *dixTable) error {
 		if !c.mayAbandon(m) {
 			return refuse(ErrNoPermission, "err_no_permission_pause", nil)
 		}
@@ -522,7 +522,7 @@ func removeString(s []string, v string) []string {
 
 // autoText is the scoreboard's line on how much the computer played a
 // person's seat ("" when it never did).
-func autoText(lang string, m *meta, s int) string {
+func autoText(lang string, m *dixTable, s int) string {
 	if s < 0 || s >= len(m.Seats) || m.Seats[s].ID == "" || m.Seats[s].CPU != "" {
 		return ""
 	}

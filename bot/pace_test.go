@@ -170,7 +170,7 @@ func TestKickVoteByMajorityOrByTheCreator(t *testing.T) {
 	// Dan ran out of time once; Bob and Chloé vote, the creator abstains.
 	target := m.seatOf("u4")
 	_, err := h.st.Update(context.Background(), h.channel, "", func(r2 *dixbot.Record) error {
-		mm := mustMeta(r2.Meta)
+		mm := mustDixTable(r2.Meta)
 		mm.Seats[target].Late = 1
 		r2.Meta = mm.encode()
 		return nil
@@ -205,7 +205,7 @@ func TestKickVoteByMajorityOrByTheCreator(t *testing.T) {
 	_, m2 := h2.record()
 	t2 := m2.seatOf("u3")
 	_, err = h2.st.Update(context.Background(), h2.channel, "", func(r2 *dixbot.Record) error {
-		mm := mustMeta(r2.Meta)
+		mm := mustDixTable(r2.Meta)
 		mm.Seats[t2].Away = true
 		r2.Meta = mm.encode()
 		return nil
@@ -293,7 +293,7 @@ func TestAnyClickOfAnAbsentPlayerBringsThemBack(t *testing.T) {
 	away := (rec.State.ToAct() + 1) % 3
 	user := m.Seats[away].ID
 	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
-		mm := mustMeta(r.Meta)
+		mm := mustDixTable(r.Meta)
 		mm.Seats[away].Away, mm.Seats[away].Late = true, 2
 		r.Meta = mm.encode()
 		return nil

@@ -78,7 +78,7 @@ func TestOutboxAttachesOnlyWhereAllowed(t *testing.T) {
 	owe := func(d discordAPI) {
 		t.Helper()
 		rec, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
-			m := mustMeta(r.Meta)
+			m := mustDixTable(r.Meta)
 			m.owe(r, effect{Kind: effBoard})
 			r.Meta = m.encode()
 			return nil

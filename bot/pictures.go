@@ -62,7 +62,7 @@ func picturesOff(option string) (bool, error) {
 }
 
 // pictured reports whether the game of m is shown with pictures.
-func (b *Bot) pictured(m *meta) bool {
+func (b *Bot) pictured(m *dixTable) bool {
 	return !b.noPictures && m != nil && !m.NoPictures
 }
 
@@ -123,7 +123,7 @@ func publicView(g *dix.Game) dix.View {
 // pictureNames are the seats' names as drawn: plain text (no Markdown
 // escapes), the computer players and ALIX by their localised names, without
 // the emoji the pictures' font cannot draw (pictureMarks draws a robot).
-func pictureNames(lang string, m *meta, seats int) []string {
+func pictureNames(lang string, m *dixTable, seats int) []string {
 	names := make([]string, seats)
 	for s := range names {
 		switch {
@@ -140,7 +140,7 @@ func pictureNames(lang string, m *meta, seats int) []string {
 // pictureMarks are the marks drawn before the seats' names, as the text
 // marks them: a robot for a seat the computer plays (a computer player,
 // ALIX, a seat handed over), a moon for an absent player.
-func pictureMarks(m *meta, seats int) []dixpicture.Mark {
+func pictureMarks(m *dixTable, seats int) []dixpicture.Mark {
 	marks := make([]dixpicture.Mark, seats)
 	for s := range marks {
 		switch {
@@ -195,7 +195,7 @@ func withImage(e *discordgo.MessageEmbed, file string) *discordgo.MessageEmbed {
 // boardMessage is the board of g in lang: with pictures the short text and
 // the picture it shows, else the full text and no file.
 // attach false (no permission to) gives the text only.
-func (b *Bot) boardMessage(lang string, m *meta, g *dix.Game, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
+func (b *Bot) boardMessage(lang string, m *dixTable, g *dix.Game, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
 	e, files, _ := b.boardMessageKey(lang, m, g, attach, "")
 	return e, files
 }
@@ -204,7 +204,7 @@ func (b *Bot) boardMessage(lang string, m *meta, g *dix.Game, attach bool) (*dis
 // ("": none). When that key is keep, the picture a board message already
 // has, it is not drawn nor attached: the embed shows the file the message
 // keeps (see BoardPic).
-func (b *Bot) boardMessageKey(lang string, m *meta, g *dix.Game, attach bool, keep string) (*discordgo.MessageEmbed, []*discordgo.File, string) {
+func (b *Bot) boardMessageKey(lang string, m *dixTable, g *dix.Game, attach bool, keep string) (*discordgo.MessageEmbed, []*discordgo.File, string) {
 	if !attach || !b.pictured(m) {
 		return dixview.BoardEmbed(m.view(lang), g), nil, ""
 	}
@@ -244,7 +244,7 @@ func pictureKey(in dixpicture.Board) string {
 // attachment://board.png
 // (https://discord.com/developers/docs/reference#uploading-files). So an
 // edit of the board whose picture is the one the message has sends no file:
-// the table data records that picture (meta.BoardPic), by message and key.
+// the table data records that picture (dixTable.BoardPic), by message and key.
 //
 // The record says only what is sure:
 //   - The outbox records the picture it posted with a board, or edited onto
@@ -271,7 +271,7 @@ func pictureKey(in dixpicture.Board) string {
 // endpoints, not for an interaction's UPDATE_MESSAGE answer, which is
 // reported to drop them (https://github.com/discord/discord-api-docs/issues/6277).
 // Only edits through those endpoints (the outbox's) keep the file.
-func (c *call) answerPicture(r *dixbot.Record, m *meta) {
+func (c *call) answerPicture(r *dixbot.Record, m *dixTable) {
 	if c.i.Message == nil || c.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		return // the answer changes no public message
 	}
@@ -286,7 +286,7 @@ func (c *call) answerPicture(r *dixbot.Record, m *meta) {
 
 // boardAnswer is the board of g for the answer to a click on it, with its
 // picture (see answerPicture).
-func (c *call) boardAnswer(m *meta, g *dix.Game) (*discordgo.MessageEmbed, []*discordgo.File) {
+func (c *call) boardAnswer(m *dixTable, g *dix.Game) (*discordgo.MessageEmbed, []*discordgo.File) {
 	e, files, key := c.b.boardMessageKey(m.Lang, m, g, c.canAttach(), "")
 	c.answerPic = key
 	return e, files
@@ -294,7 +294,7 @@ func (c *call) boardAnswer(m *meta, g *dix.Game) (*discordgo.MessageEmbed, []*di
 
 // handMessage is seat s's private view in lang (/dix hand): with pictures
 // the collection drawn as runs, the wilds where the scorer places them.
-func (b *Bot) handMessage(lang string, m *meta, g *dix.Game, s int, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
+func (b *Bot) handMessage(lang string, m *dixTable, g *dix.Game, s int, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
 	if !attach || !b.pictured(m) {
 		return dixview.HandEmbed(m.names(lang), g, s), nil
 	}
@@ -309,7 +309,7 @@ func (b *Bot) handMessage(lang string, m *meta, g *dix.Game, s int, attach bool)
 // buyPreview is the picture of the buy prompt's payment step: seat s's
 // collection after buying cd with pay (the payment the step proposes), cd
 // where it goes and the cards paid apart. Nil without pictures.
-func (b *Bot) buyPreview(lang string, m *meta, g *dix.Game, s int, cd dix.Card, pay dix.Payment, attach bool) ([]*discordgo.MessageEmbed, []*discordgo.File) {
+func (b *Bot) buyPreview(lang string, m *dixTable, g *dix.Game, s int, cd dix.Card, pay dix.Payment, attach bool) ([]*discordgo.MessageEmbed, []*discordgo.File) {
 	if !attach || !b.pictured(m) {
 		return nil, nil
 	}
@@ -366,7 +366,7 @@ func memoScoreboard(in dixpicture.Scoreboard) ([]byte, error) {
 }
 
 // boardPicture is the input of the board picture of g in lang.
-func boardPicture(lang string, m *meta, g *dix.Game) dixpicture.Board {
+func boardPicture(lang string, m *dixTable, g *dix.Game) dixpicture.Board {
 	return dixpicture.Board{
 		View: publicView(g), Names: pictureNames(lang, m, len(g.Players)), Marks: pictureMarks(m, len(g.Players)),
 		Acting: g.ToAct(), Labels: pictureLabels(lang),
@@ -374,13 +374,13 @@ func boardPicture(lang string, m *meta, g *dix.Game) dixpicture.Board {
 }
 
 // scoreboardPicture is the input of the final scoreboard's picture.
-func scoreboardPicture(lang string, m *meta, g *dix.Game) dixpicture.Scoreboard {
+func scoreboardPicture(lang string, m *dixTable, g *dix.Game) dixpicture.Scoreboard {
 	return dixpicture.Scoreboard{View: publicView(g), Names: pictureNames(lang, m, len(g.Players)),
 		Marks: pictureMarks(m, len(g.Players)), Labels: pictureLabels(lang)}
 }
 
 // handPicture is the input of seat s's hand picture.
-func handPicture(lang string, m *meta, g *dix.Game, s int) dixpicture.Hand {
+func handPicture(lang string, m *dixTable, g *dix.Game, s int) dixpicture.Hand {
 	p := g.Players[s]
 	return dixpicture.Hand{
 		Name: pictureNames(lang, m, len(g.Players))[s], Collection: p.Collection, Money: p.Money, Consolation: p.Consolation,
@@ -390,7 +390,7 @@ func handPicture(lang string, m *meta, g *dix.Game, s int) dixpicture.Hand {
 
 // previewHand is the input of the buy preview: seat s's hand with cd as
 // the candidate and the cards of pay paid for it.
-func previewHand(lang string, m *meta, g *dix.Game, s int, cd dix.Card, pay dix.Payment) dixpicture.Hand {
+func previewHand(lang string, m *dixTable, g *dix.Game, s int, cd dix.Card, pay dix.Payment) dixpicture.Hand {
 	h := handPicture(lang, m, g, s)
 	h.Candidate, h.Pay = &cd, pay.Cards
 	return h
@@ -399,7 +399,7 @@ func previewHand(lang string, m *meta, g *dix.Game, s int, cd dix.Card, pay dix.
 // scoresMessage is the final scoreboard of g: with pictures, every
 // player's runs with the wilds' placement, the scores and totals drawn
 // too. The text stays whole: it says the tie-breaks.
-func (b *Bot) scoresMessage(lang string, m *meta, g *dix.Game, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
+func (b *Bot) scoresMessage(lang string, m *dixTable, g *dix.Game, attach bool) (*discordgo.MessageEmbed, []*discordgo.File) {
 	e := dixview.ScoreboardEmbed(m.view(lang), g)
 	if !attach || !b.pictured(m) {
 		return e, nil
@@ -497,7 +497,7 @@ func pictureFile(raw string) (string, bool) {
 // startPicture is the picture the board has as the outbox starts on the
 // table data m: what m records, or, when the answer of ix put a picture on
 // the board and no change was written since (last), that picture.
-func startPicture(m *meta, ix *via, last bool) *boardPic {
+func startPicture(m *dixTable, ix *via, last bool) *boardPic {
 	if ix != nil && ix.Orig != "" && ix.Orig == m.Board {
 		switch {
 		case ix.Pic == "":
@@ -535,7 +535,7 @@ func (x *executor) editedPicture(key string, done bool) {
 // came in between, whose answer may have changed the picture, or another
 // run of the outbox); changes that leave BoardPic alone do not touch the
 // board's picture themselves (they owe an edit).
-func (x *executor) boardPicture(r *dixbot.Record, cur *meta) *boardPic {
+func (x *executor) boardPicture(r *dixbot.Record, cur *dixTable) *boardPic {
 	if r.Version != x.rec.Version && !samePicture(cur.BoardPic, x.pic0) {
 		return nil
 	}

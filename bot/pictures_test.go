@@ -85,7 +85,7 @@ func TestBoardPictureShowsNoHiddenInformation(t *testing.T) {
 	assert.Equal(t, len(g.Deck), publicView(g).DeckCount)
 	b, err := New(Options{Store: newMemStore()})
 	require.NoError(t, err)
-	m := &meta{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}, {ID: "u3", Name: "Chloé"}}}
+	m := &dixTable{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}, {ID: "u3", Name: "Chloé"}}}
 	_, files := b.boardMessage("en", m, g, true)
 	require.Len(t, files, 1)
 	before := readFile(t, files[0])
@@ -152,7 +152,7 @@ func TestPictureFallsBackToText(t *testing.T) {
 	g.Players[0].Collection = []dix.Card{{Kind: dix.KindNumber, Color: dix.Blue, Value: 42}}
 	b, err := New(Options{Store: newMemStore()})
 	require.NoError(t, err)
-	m := &meta{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}}}
+	m := &dixTable{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}}}
 	e, files := b.boardMessage("en", m, g, true)
 	assert.Nil(t, files)
 	assert.Nil(t, e.Image)
@@ -321,9 +321,9 @@ func TestNoAttachFilesPermission(t *testing.T) {
 	h := newHarness(t)
 	h.appPerm = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks
 	h.seedGame([]string{"u1", "u2"}, "b1 g2 o3 p4 b5 g6", dix.Options{Players: 2, FirstPlayer: 0})
-	var m *meta
+	var m *dixTable
 	rec, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
-		m = mustMeta(r.Meta)
+		m = mustDixTable(r.Meta)
 		m.owe(r, effect{Kind: effBoard})
 		r.Meta = m.encode()
 		return nil
@@ -445,7 +445,7 @@ func menuOptions(msg *shownMessage) []discordgo.SelectMenuOption {
 // empty box), and each seat carries the mark the text gives it: the robot
 // for the computer's seats, the moon for an absent player.
 func TestPicturesDrawOnlyWhatTheFontHas(t *testing.T) {
-	m := &meta{Seats: []seat{
+	m := &dixTable{Seats: []seat{
 		{ID: "u1", Name: "Alice"},
 		{CPU: "strong"},
 		{ID: "u3", Name: "Chloé", Away: true},
@@ -454,7 +454,7 @@ func TestPicturesDrawOnlyWhatTheFontHas(t *testing.T) {
 	}}
 	g, err := dix.New(dix.Options{Players: 5, Seed: 3, FirstPlayer: 0})
 	require.NoError(t, err)
-	solo := &meta{Solo: true, Seats: []seat{{ID: "u1", Name: "Alice"}, {}}}
+	solo := &dixTable{Solo: true, Seats: []seat{{ID: "u1", Name: "Alice"}, {}}}
 	gs, err := dix.New(dix.Options{Players: 1, Seed: 3, FirstPlayer: 0, Difficulty: 5})
 	require.NoError(t, err)
 	for _, lang := range []string{"en", "fr"} {
@@ -464,7 +464,7 @@ func TestPicturesDrawOnlyWhatTheFontHas(t *testing.T) {
 			assert.Equal(t, s, picture.Drawable(s), "%s label", lang)
 		}
 		for _, tc := range []struct {
-			m     *meta
+			m     *dixTable
 			g     *dix.Game
 			marks []dixpicture.Mark
 		}{
@@ -631,7 +631,7 @@ func TestBoardAsText(t *testing.T) {
 func TestBoardButtonsFitTheirRows(t *testing.T) {
 	g, err := dix.New(dix.Options{Players: 5, Seed: 3, FirstPlayer: 0})
 	require.NoError(t, err)
-	m := &meta{Lang: "en", Creator: "u1"}
+	m := &dixTable{Lang: "en", Creator: "u1"}
 	for i, u := range []string{"u1", "u2", "u3", "u4", "u5"} {
 		m.Seats = append(m.Seats, seat{ID: u, Name: u, Late: min(i, 1)})
 	}
@@ -683,7 +683,7 @@ func TestBoardDrawnOncePerPicture(t *testing.T) {
 	require.NoError(t, err)
 	b, err := New(Options{Store: newMemStore()})
 	require.NoError(t, err)
-	m := &meta{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}, {ID: "u3", Name: "Chloé"}}}
+	m := &dixTable{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}, {ID: "u3", Name: "Chloé"}}}
 	_, files := b.boardMessage("en", m, g, true)
 	require.Len(t, files, 1)
 	first := readFile(t, files[0])
@@ -718,7 +718,7 @@ func TestAnswerKeepsAnUnchangedBoardPicture(t *testing.T) {
 	require.NoError(t, err)
 	b, err := New(Options{Store: newMemStore()})
 	require.NoError(t, err)
-	m := &meta{Lang: "en", Board: "900", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}, {ID: "u3", Name: "Chloé"}}}
+	m := &dixTable{Lang: "en", Board: "900", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}, {ID: "u3", Name: "Chloé"}}}
 	key := pictureKey(boardPicture("en", m, g))
 	require.NotEmpty(t, key)
 	click := func(msg string, flags discordgo.MessageFlags) *call {
@@ -760,14 +760,14 @@ func TestAnswerKeepsAnUnchangedBoardPicture(t *testing.T) {
 // is not the one the picture is on.
 func TestOutboxRecordsTheBoardPicture(t *testing.T) {
 	x := &executor{rec: &dixbot.Record{Version: 4}, board: "900", pic0: &boardPic{Msg: "900", Key: "a"}, pic: &boardPic{Msg: "900", Key: "b"}}
-	assert.Equal(t, &boardPic{Msg: "900", Key: "b"}, x.boardPicture(&dixbot.Record{Version: 4}, &meta{BoardPic: &boardPic{Msg: "900", Key: "a"}}))
-	assert.Equal(t, &boardPic{Msg: "900", Key: "b"}, x.boardPicture(&dixbot.Record{Version: 6}, &meta{BoardPic: &boardPic{Msg: "900", Key: "a"}}),
+	assert.Equal(t, &boardPic{Msg: "900", Key: "b"}, x.boardPicture(&dixbot.Record{Version: 4}, &dixTable{BoardPic: &boardPic{Msg: "900", Key: "a"}}))
+	assert.Equal(t, &boardPic{Msg: "900", Key: "b"}, x.boardPicture(&dixbot.Record{Version: 6}, &dixTable{BoardPic: &boardPic{Msg: "900", Key: "a"}}),
 		"a change in between that left the picture alone (a command)")
-	assert.Nil(t, x.boardPicture(&dixbot.Record{Version: 5}, &meta{BoardPic: &boardPic{Key: "77"}}), "a click in between")
+	assert.Nil(t, x.boardPicture(&dixbot.Record{Version: 5}, &dixTable{BoardPic: &boardPic{Key: "77"}}), "a click in between")
 	x.board = "901"
-	assert.Nil(t, x.boardPicture(&dixbot.Record{Version: 4}, &meta{BoardPic: &boardPic{Msg: "900", Key: "a"}}), "another board")
-	assert.Equal(t, &boardPic{Msg: "900", Key: "c"}, startPicture(&meta{Board: "900"}, &via{Orig: "900", Pic: "c"}, true))
-	assert.Nil(t, startPicture(&meta{Board: "900", BoardPic: &boardPic{Msg: "900", Key: "a"}}, &via{Orig: "900"}, true), "a text answer")
-	assert.Equal(t, &boardPic{Key: "77"}, startPicture(&meta{Board: "900", BoardPic: &boardPic{Key: "77"}}, &via{Orig: "900", Pic: "c"}, false))
-	assert.Equal(t, &boardPic{Msg: "900", Key: "a"}, startPicture(&meta{Board: "900", BoardPic: &boardPic{Msg: "900", Key: "a"}}, nil, false), "no answer")
+	assert.Nil(t, x.boardPicture(&dixbot.Record{Version: 4}, &dixTable{BoardPic: &boardPic{Msg: "900", Key: "a"}}), "another board")
+	assert.Equal(t, &boardPic{Msg: "900", Key: "c"}, startPicture(&dixTable{Board: "900"}, &via{Orig: "900", Pic: "c"}, true))
+	assert.Nil(t, startPicture(&dixTable{Board: "900", BoardPic: &boardPic{Msg: "900", Key: "a"}}, &via{Orig: "900"}, true), "a text answer")
+	assert.Equal(t, &boardPic{Key: "77"}, startPicture(&dixTable{Board: "900", BoardPic: &boardPic{Key: "77"}}, &via{Orig: "900", Pic: "c"}, false))
+	assert.Equal(t, &boardPic{Msg: "900", Key: "a"}, startPicture(&dixTable{Board: "900", BoardPic: &boardPic{Msg: "900", Key: "a"}}, nil, false), "no answer")
 }

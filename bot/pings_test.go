@@ -16,7 +16,7 @@ import (
 func (h *harness) setSeats(f func(seats []seat)) {
 	h.t.Helper()
 	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
-		m := mustMeta(r.Meta)
+		m := mustDixTable(r.Meta)
 		f(m.Seats)
 		r.Meta = m.encode()
 		return nil

@@ -47,7 +47,7 @@ func (c *call) placeBid(version uint32, amount int) error {
 			return dix.Action{}, refuse(dix.ErrBidTooHigh, "dix_err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid})
 		}
 		return dix.Action{Kind: dix.ActBid, Amount: amount}, nil
-	}, func(lang string, a dix.Action, g *dix.Game, m *meta, s int) (string, []discordgo.MessageComponent) {
+	}, func(lang string, a dix.Action, g *dix.Game, m *dixTable, s int) (string, []discordgo.MessageComponent) {
 		return dixview.BidDone(lang, g, s, a.Amount)
 	})
 }

@@ -123,7 +123,7 @@ func (c *call) rematch(_ parsedID) error {
 // claimRematch marks the finished, not yet archived game as rematched by
 // this click, exactly once.
 func (c *call) claimRematch() error {
-	_, err := c.changeTable(func(r *dixbot.Record, m *meta) error {
+	_, err := c.changeTable(func(r *dixbot.Record, m *dixTable) error {
 		if r.State == nil || r.State.Phase != dix.PhaseOver || m.Rematch != "" && m.Rematch != c.i.ID {
 			return errClaimed
 		}
@@ -143,7 +143,7 @@ func (c *call) rematchTakenNow() error {
 	if err != nil {
 		return refuse(dixbot.ErrExists, "err_rematch_opening", nil)
 	}
-	m, err := decodeMeta(r.Meta)
+	m, err := decodeDixTable(r.Meta)
 	if err != nil {
 		return err
 	}
@@ -152,7 +152,7 @@ func (c *call) rematchTakenNow() error {
 
 // rematchTaken is the refusal of a rematch when the channel already holds
 // another game (r, m): who opened it and, once known, a link to it.
-func (c *call) rematchTaken(r *dixbot.Record, m *meta) error {
+func (c *call) rematchTaken(r *dixbot.Record, m *dixTable) error {
 	name := locales.T(c.lang, "nobody", nil)
 	for _, s := range m.Seats {
 		if s.ID == m.Creator && s.ID != "" {
@@ -176,7 +176,7 @@ func (c *call) createOnce(r *dixbot.Record) error {
 		err := c.b.store.Create(ctx, r)
 		if unsure && errors.Is(err, dixbot.ErrExists) {
 			if old, gerr := c.b.store.Get(ctx, c.i.ChannelID); gerr == nil {
-				if m, merr := decodeMeta(old.Meta); merr == nil && m.Origin == c.i.ID {
+				if m, merr := decodeDixTable(old.Meta); merr == nil && m.Origin == c.i.ID {
 					*r = *old // a try that looked failed landed
 					return nil
 				}
@@ -193,12 +193,12 @@ func (c *call) createOnce(r *dixbot.Record) error {
 
 // rematchRecord is the record of the game after the finished one r, m:
 // started at once when the clicker is the only person seated, else a lobby.
-func (c *call) rematchRecord(r *dixbot.Record, m *meta) (*dixbot.Record, *meta, error) {
+func (c *call) rematchRecord(r *dixbot.Record, m *dixTable) (*dixbot.Record, *dixTable, error) {
 	pace, err := c.b.paceOf(m.Pace)
 	if err != nil {
 		pace, _ = c.b.paceOf("") // a pace the bot no longer offers: its default
 	}
-	nm := &meta{Creator: c.user, Lang: m.Lang, Bust: m.Bust, Solo: m.Solo, Diff: m.Diff, Origin: c.i.ID,
+	nm := &dixTable{Creator: c.user, Lang: m.Lang, Bust: m.Bust, Solo: m.Solo, Diff: m.Diff, Origin: c.i.ID,
 		Pace: pace, NoPictures: m.NoPictures || c.b.noPictures}
 	seats, first := rematchSeats(m, lastFirst(r), c.user, c.name)
 	nm.Seats = seats
@@ -240,7 +240,7 @@ func lastFirst(r *dixbot.Record) int {
 // is the seat after the one that started (last; -1: unknown, then -1, a
 // random first player), skipping the seats left out; a solo game always
 // starts with its player (SPEC §5).
-func rematchSeats(m *meta, last int, user, name string) ([]seat, int) {
+func rematchSeats(m *dixTable, last int, user, name string) ([]seat, int) {
 	var seats []seat
 	at := make([]int, len(m.Seats)) // old seat -> new seat, -1 when left out
 	for i, s := range m.Seats {
@@ -272,7 +272,7 @@ func rematchSeats(m *meta, last int, user, name string) ([]seat, int) {
 // oweLobby makes the lobby of a new table the answer to its interaction,
 // owed too until its message is recorded, so that if the answer is lost
 // (this process dies) any process posts it once lobbyGrace is over.
-func (c *call) oweLobby(rec *dixbot.Record, m *meta) {
+func (c *call) oweLobby(rec *dixbot.Record, m *dixTable) {
 	m.owe(rec, effect{Kind: effLobby})
 	rec.Due = time.Now().Add(lobbyGrace)
 	if c.i.Token != "" && c.i.AppID != "" {
@@ -283,7 +283,7 @@ func (c *call) oweLobby(rec *dixbot.Record, m *meta) {
 
 // answerLobby answers with the lobby of the new table rec, m, after
 // content (which may mention users), and records the lobby's message.
-func (c *call) answerLobby(rec *dixbot.Record, m *meta, content string, users []string) {
+func (c *call) answerLobby(rec *dixbot.Record, m *dixTable, content string, users []string) {
 	allowed := mentionUsers(users)
 	c.respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,

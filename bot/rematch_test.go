@@ -34,12 +34,12 @@ func (h *harness) scoreboard() *shownMessage {
 }
 
 // archived is the channel's record, which must be an archived game.
-func (h *harness) archived() (*dixbot.Record, *meta) {
+func (h *harness) archived() (*dixbot.Record, *dixTable) {
 	h.t.Helper()
 	r, err := h.st.Get(context.Background(), h.channel)
 	require.NoError(h.t, err)
 	require.True(h.t, r.Finished, "the game is archived")
-	return r, mustMeta(r.Meta)
+	return r, mustDixTable(r.Meta)
 }
 
 // A rematch of a game of three people and a computer player: a lobby with
@@ -239,7 +239,7 @@ func TestRematchOfAnUnarchivedGame(t *testing.T) {
 // A person who left the game is not seated again; the next seat after the
 // one that started is found among those who stay.
 func TestRematchSeats(t *testing.T) {
-	m := &meta{Seats: []seat{{ID: "a", Name: "A"}, {ID: "b", Name: "B", Gone: goneLeft}, {CPU: "easy", Gone: ""}, {ID: "c", Name: "C"}}}
+	m := &dixTable{Seats: []seat{{ID: "a", Name: "A"}, {ID: "b", Name: "B", Gone: goneLeft}, {CPU: "easy", Gone: ""}, {ID: "c", Name: "C"}}}
 	seats, first := rematchSeats(m, 0, "c", "Cé")
 	assert.Equal(t, []seat{{ID: "a", Name: "A"}, {CPU: "easy"}, {ID: "c", Name: "Cé"}}, seats)
 	assert.Equal(t, 1, first, "b left: the computer player after it starts")
@@ -254,12 +254,12 @@ func TestRematchSeats(t *testing.T) {
 // In a rematch lobby, the seat due to start keeps starting when another
 // leaves; when it leaves, the seat after it starts.
 func TestLobbyLeaveKeepsWhoStarts(t *testing.T) {
-	m := &meta{Seats: []seat{{ID: "a"}, {ID: "b"}, {ID: "c"}}, Starts: 3}
+	m := &dixTable{Seats: []seat{{ID: "a"}, {ID: "b"}, {ID: "c"}}, Starts: 3}
 	m.unseat(0)
 	assert.Equal(t, 2, m.Starts, "c still starts")
 	m.unseat(1)
 	assert.Equal(t, 1, m.Starts, "c left, the last seat: the first starts")
-	m = &meta{Seats: []seat{{ID: "a"}, {ID: "b"}, {ID: "c"}}, Starts: 2}
+	m = &dixTable{Seats: []seat{{ID: "a"}, {ID: "b"}, {ID: "c"}}, Starts: 2}
 	m.unseat(1)
 	assert.Equal(t, 2, m.Starts, "b left: c, now second, starts")
 }

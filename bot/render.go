@@ -19,7 +19,7 @@ const (
 )
 
 // name returns the display name of a seat (ALIX for the solo robot).
-func (m *meta) name(lang string, seatNo int) string {
+func (m *dixTable) name(lang string, seatNo int) string {
 	if seatNo < 0 || seatNo >= len(m.Seats) {
 		return locales.T(lang, "nobody", nil)
 	}
@@ -40,7 +40,7 @@ func button(lang, key string, data map[string]any, style discordgo.ButtonStyle, 
 func truncate(s string, n int) string { return present.Truncate(s, n) }
 
 // lobbyEmbed renders an open, started or cancelled lobby.
-func lobbyEmbed(lang string, m *meta, state string) *discordgo.MessageEmbed {
+func lobbyEmbed(lang string, m *dixTable, state string) *discordgo.MessageEmbed {
 	e := &discordgo.MessageEmbed{Color: colorLobby}
 	creator := locales.T(lang, "nobody", nil)
 	if len(m.Seats) > 0 {
@@ -83,7 +83,7 @@ func lobbyEmbed(lang string, m *meta, state string) *discordgo.MessageEmbed {
 	return e
 }
 
-func lobbyButtons(lang string, m *meta) []discordgo.MessageComponent {
+func lobbyButtons(lang string, m *dixTable) []discordgo.MessageComponent {
 	v := m.lobbyVersion()
 	rows := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		button(lang, "btn_join", nil, discordgo.PrimaryButton, customID(verbJoin, v)),

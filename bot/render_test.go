@@ -28,7 +28,7 @@ func cards(t testing.TB, s string) []dix.Card {
 
 // lateGame is a hand-built 5-player game near its end, with big
 // collections and a big market: the worst case for Discord's limits.
-func lateGame(t testing.TB, lang string) (*meta, *dix.Game) {
+func lateGame(t testing.TB, lang string) (*dixTable, *dix.Game) {
 	t.Helper()
 	big := "b1 b2 b3 b3 b4 b5 b6 b7 b8 b9 g1 g1 g2 g3 g4 g5 g6 g6 o1 o2 o3 o4 o5 o6 p1 p2 p3 p4 p5 p6 p6 b# g# *3 *7 **"
 	g := &dix.Game{
@@ -48,7 +48,7 @@ func lateGame(t testing.TB, lang string) (*meta, *dix.Game) {
 		Drawn:   4,
 		Seq:     412,
 	}
-	m := &meta{V: metaVersion, Creator: "u1", Lang: lang, Turn: 57, Board: "m9"}
+	m := &dixTable{V: dixTableVersion, Creator: "u1", Lang: lang, Turn: 57, Board: "m9"}
 	for _, u := range []string{"u1", "u2", "u3", "u4", "u5"} {
 		m.Seats = append(m.Seats, seat{ID: u, Name: strings.Repeat("Verylongname", 2) + u})
 	}
@@ -118,7 +118,7 @@ func golden(t *testing.T, name, got string) {
 }
 
 // lateGameOf is lateGame cut down to its first n seats, the second to act.
-func lateGameOf(t testing.TB, lang string, n int) (*meta, *dix.Game) {
+func lateGameOf(t testing.TB, lang string, n int) (*dixTable, *dix.Game) {
 	m, g := lateGame(t, lang)
 	g.Opts.Players = n
 	g.Players = g.Players[:n]
@@ -128,31 +128,31 @@ func lateGameOf(t testing.TB, lang string, n int) (*meta, *dix.Game) {
 }
 
 // boardStates are the boards rendered to golden files.
-func boardStates(t *testing.T, lang string) map[string]func() (*meta, *dix.Game) {
-	return map[string]func() (*meta, *dix.Game){
-		"late_draw": func() (*meta, *dix.Game) { return lateGame(t, lang) },
+func boardStates(t *testing.T, lang string) map[string]func() (*dixTable, *dix.Game) {
+	return map[string]func() (*dixTable, *dix.Game){
+		"late_draw": func() (*dixTable, *dix.Game) { return lateGame(t, lang) },
 		// The same late game at 2, 3 and 4 players (the first seats).
-		"late_2p": func() (*meta, *dix.Game) { return lateGameOf(t, lang, 2) },
-		"late_3p": func() (*meta, *dix.Game) { return lateGameOf(t, lang, 3) },
-		"late_4p": func() (*meta, *dix.Game) { return lateGameOf(t, lang, 4) },
-		"late_auction": func() (*meta, *dix.Game) {
+		"late_2p": func() (*dixTable, *dix.Game) { return lateGameOf(t, lang, 2) },
+		"late_3p": func() (*dixTable, *dix.Game) { return lateGameOf(t, lang, 3) },
+		"late_4p": func() (*dixTable, *dix.Game) { return lateGameOf(t, lang, 4) },
+		"late_auction": func() (*dixTable, *dix.Game) {
 			m, g := lateGame(t, lang)
 			g.Phase = dix.PhaseAuction
 			g.Auction = &dix.Auction{Wild: dix.Card{Kind: dix.KindSuperWild}, HighBid: 6, HighBidder: 3, Order: []int{3, 4, 0, 1, 2}, Next: 2}
 			return m, g
 		},
-		"late_choose": func() (*meta, *dix.Game) {
+		"late_choose": func() (*dixTable, *dix.Game) {
 			m, g := lateGame(t, lang)
 			g.Phase = dix.PhaseChoose
 			return m, g
 		},
-		"final_buy": func() (*meta, *dix.Game) {
+		"final_buy": func() (*dixTable, *dix.Game) {
 			m, g := lateGame(t, lang)
 			g.Phase, g.Tableau, g.Deck, g.EndTriggered = dix.PhaseFinalBuy, nil, nil, true
 			g.FinalOrder, g.FinalNext = []int{3, 4, 0, 1, 2}, 2
 			return m, g
 		},
-		"solo": func() (*meta, *dix.Game) {
+		"solo": func() (*dixTable, *dix.Game) {
 			g := &dix.Game{
 				Opts:    dix.Options{Players: 1, Difficulty: 7},
 				Players: []dix.Player{{Money: 4, Collection: cards(t, "b1 b2 g5 **")}, {Money: 9, Consolation: 1, Collection: cards(t, "o1 o2 o3 p9")}},
@@ -161,7 +161,7 @@ func boardStates(t *testing.T, lang string) map[string]func() (*meta, *dix.Game)
 				Market:  cards(t, "g9"),
 				Phase:   dix.PhaseDraw, Drawn: 2, Seq: 33,
 			}
-			m := &meta{V: metaVersion, Creator: "u1", Lang: lang, Solo: true, Diff: 7, Turn: 9,
+			m := &dixTable{V: dixTableVersion, Creator: "u1", Lang: lang, Solo: true, Diff: 7, Turn: 9,
 				Seats: []seat{{ID: "u1", Name: "Alice"}, {}}}
 			m.addLog(dixview.Events(m.names(lang), []dix.Event{
 				{Kind: dix.EvTurnStarted, Player: 1},

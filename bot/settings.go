@@ -160,7 +160,7 @@ func (c *call) mayConfigure() (bool, error) {
 	case err != nil:
 		return false, c.storeErr("get", err)
 	}
-	// DIX's meta and a contract game's table data both keep the creator
+	// DIX's table data and a contract game's table data both keep the creator
 	// under "c".
 	var v struct {
 		Creator string `json:"c"`

@@ -87,7 +87,7 @@ func (b *Bot) record(ctx context.Context, r *dixbot.Result) error {
 // dixResult is the result of a finished DIX game (nil: not over, or not
 // on a server). Its id is the channel and the interaction that opened the
 // table; a table without one is told apart by its final state.
-func (b *Bot) dixResult(rec *dixbot.Record, m *meta) *dixbot.Result {
+func (b *Bot) dixResult(rec *dixbot.Record, m *dixTable) *dixbot.Result {
 	g := rec.State
 	if g == nil || g.Phase != dix.PhaseOver || rec.Guild == "" {
 		return nil

@@ -91,7 +91,7 @@ func TestDixGameEndRecordsResultOnce(t *testing.T) {
 	}
 	rec, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
-	m := mustMeta(rec.Meta)
+	m := mustDixTable(rec.Meta)
 	res := h.b.dixResult(rec, m)
 	require.NotNil(t, res)
 	assert.Equal(t, "c1:"+m.Origin, res.ID)
@@ -118,7 +118,7 @@ func TestDixGameEndRecordsResultOnce(t *testing.T) {
 	require.NotNil(t, before)
 	require.NoError(t, h.b.record(context.Background(), res))
 	again := *rec
-	mm := mustMeta(again.Meta)
+	mm := mustDixTable(again.Meta)
 	mm.Outbox = []effect{{ID: 1, Kind: effResult}}
 	again.Meta = mm.encode()
 	require.NoError(t, h.b.runOutbox(context.Background(), h.rec, &again, nil))
@@ -137,7 +137,7 @@ func TestResultOwedAtTheEndOnly(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, rec.Finished)
 	assert.Empty(t, h.playerStats("g1", "u1"), "an abandoned game does not count")
-	assert.Nil(t, h.b.dixResult(rec, mustMeta(rec.Meta)), "not over")
+	assert.Nil(t, h.b.dixResult(rec, mustDixTable(rec.Meta)), "not over")
 }
 
 // A solo game is recorded apart: its difficulty's record, no rating.

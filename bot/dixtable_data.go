@@ -12,10 +12,10 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// metaVersion is the version of the table data the bot keeps in
+// dixTableVersion is the version of the table data the bot keeps in
 // dixbot.Record.Meta. A record with a higher version was written by a newer
 // bot and is refused (dixbot.ErrSchemaTooNew) rather than misread.
-const metaVersion = 1
+const dixTableVersion = 1
 
 // maxLog is how many event lines the table keeps for "what just happened";
 // maxTurnLog bounds the lines of one turn kept for its summary.
@@ -26,8 +26,10 @@ const (
 	maxTurnLines = 120 // lines of one turn kept for the game log
 )
 
-// meta is the bot's table data, serialised as compact JSON in Record.Meta.
-type meta struct {
+// dixTable is the table data of a DIX game (seats, board and ping messages,
+// log, outbox, clock), serialised as compact JSON in Record.Meta; a
+// contract game's is tableData.
+type dixTable struct {
 	V       int    `json:"v"`
 	Creator string `json:"c"`            // Discord user id of the creator
 	Lang    string `json:"l"`            // the game's language (board, public messages)
@@ -127,7 +129,7 @@ type seat struct {
 }
 
 // computer is the level of the computer player in seat s, if it is one.
-func (m *meta) computer(s int) (computer.Level, bool) {
+func (m *dixTable) computer(s int) (computer.Level, bool) {
 	if s < 0 || s >= len(m.Seats) || m.Seats[s].CPU == "" {
 		return 0, false
 	}
@@ -135,21 +137,21 @@ func (m *meta) computer(s int) (computer.Level, bool) {
 	return lvl, err == nil
 }
 
-// decodeMeta is the table data encoded in b, a value of the caller's own:
+// decodeDixTable is the table data encoded in b, a value of the caller's own:
 // table data decoded lately is copied from decodedMetas rather than
 // decoded again.
-func decodeMeta(b []byte) (*meta, error) {
+func decodeDixTable(b []byte) (*dixTable, error) {
 	if len(b) == 0 {
 		return nil, fmt.Errorf("%w: empty table data", dixbot.ErrCorrupt)
 	}
 	if m := decodedMetas.get(b); m != nil {
 		return m, nil
 	}
-	m := &meta{}
+	m := &dixTable{}
 	if err := json.Unmarshal(b, m); err != nil {
 		return nil, fmt.Errorf("%w: table data: %v", dixbot.ErrCorrupt, err)
 	}
-	if m.V > metaVersion {
+	if m.V > dixTableVersion {
 		return nil, fmt.Errorf("%w: table data version %d", dixbot.ErrSchemaTooNew, m.V)
 	}
 	if m.V < 1 {
@@ -160,15 +162,15 @@ func decodeMeta(b []byte) (*meta, error) {
 }
 
 // table loads the channel's record and its table data: get, then
-// decodeMeta. As with get, an archived game comes with dixbot.ErrNotFound,
+// decodeDixTable. As with get, an archived game comes with dixbot.ErrNotFound,
 // and with its table data when it reads. Table data that does not read
 // fails the call, unless reading the record failed it first.
-func (c *call) table() (*dixbot.Record, *meta, error) {
+func (c *call) table() (*dixbot.Record, *dixTable, error) {
 	r, err := c.get()
 	if r == nil {
 		return nil, nil, err
 	}
-	m, merr := decodeMeta(r.Meta)
+	m, merr := decodeDixTable(r.Meta)
 	switch {
 	case merr != nil && err != nil:
 		return r, nil, err
@@ -180,12 +182,12 @@ func (c *call) table() (*dixbot.Record, *meta, error) {
 
 // tableQuiet is table for decorating a message (getQuiet): the record and
 // its table data, or an error when either does not read.
-func (c *call) tableQuiet() (*dixbot.Record, *meta, error) {
+func (c *call) tableQuiet() (*dixbot.Record, *dixTable, error) {
 	r, err := c.getQuiet()
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err := decodeMeta(r.Meta)
+	m, err := decodeDixTable(r.Meta)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -194,8 +196,8 @@ func (c *call) tableQuiet() (*dixbot.Record, *meta, error) {
 
 // changeTable is change for fn working on the record and its table data:
 // see onTable.
-func (c *call) changeTable(fn func(r *dixbot.Record, m *meta) error) (*dixbot.Record, error) {
-	return c.change(onTable(func(r *dixbot.Record, m *meta) error {
+func (c *call) changeTable(fn func(r *dixbot.Record, m *dixTable) error) (*dixbot.Record, error) {
+	return c.change(onTable(func(r *dixbot.Record, m *dixTable) error {
 		if err := fn(r, m); err != nil {
 			return err
 		}
@@ -206,9 +208,9 @@ func (c *call) changeTable(fn func(r *dixbot.Record, m *meta) error) (*dixbot.Re
 
 // onTable is the store update that runs fn on the record and its table
 // data, and writes the table data back into the record when fn succeeds.
-func onTable(fn func(r *dixbot.Record, m *meta) error) func(*dixbot.Record) error {
+func onTable(fn func(r *dixbot.Record, m *dixTable) error) func(*dixbot.Record) error {
 	return func(r *dixbot.Record) error {
-		m, err := decodeMeta(r.Meta)
+		m, err := decodeDixTable(r.Meta)
 		if err != nil {
 			return err
 		}
@@ -220,8 +222,8 @@ func onTable(fn func(r *dixbot.Record, m *meta) error) func(*dixbot.Record) erro
 	}
 }
 
-func (m *meta) encode() []byte {
-	m.V = metaVersion
+func (m *dixTable) encode() []byte {
+	m.V = dixTableVersion
 	b, err := json.Marshal(m)
 	if err != nil {
 		// A struct of strings, ints and bools always marshals.
@@ -235,14 +237,14 @@ func (m *meta) encode() []byte {
 
 // version is the state version carried by the game's components: the
 // engine's Seq, as documented for the end-to-end tests and tools.
-func (m *meta) version(g *dix.Game) uint32 { return g.Seq }
+func (m *dixTable) version(g *dix.Game) uint32 { return g.Seq }
 
 // lobbyVersion is the state version carried by the lobby's components.
-func (m *meta) lobbyVersion() uint32 { return m.Lobby }
+func (m *dixTable) lobbyVersion() uint32 { return m.Lobby }
 
 // olderThanTable reports whether message (a Discord snowflake) was created
 // before the table was opened. Ids that are not snowflakes are never older.
-func (m *meta) olderThanTable(message string) bool {
+func (m *dixTable) olderThanTable(message string) bool {
 	mt, ok1 := snowflakeTime(message)
 	ot, ok2 := snowflakeTime(m.Origin)
 	return ok1 && ok2 && mt < ot
@@ -250,7 +252,7 @@ func (m *meta) olderThanTable(message string) bool {
 
 // newerThanTable reports whether message (a Discord snowflake) was created
 // after the table was opened. Ids that are not snowflakes are never newer.
-func (m *meta) newerThanTable(message string) bool {
+func (m *dixTable) newerThanTable(message string) bool {
 	mt, ok1 := snowflakeTime(message)
 	ot, ok2 := snowflakeTime(m.Origin)
 	return ok1 && ok2 && mt >= ot
@@ -266,7 +268,7 @@ func snowflakeTime(id string) (uint64, bool) {
 }
 
 // seatOf returns the seat of a Discord user, or -1.
-func (m *meta) seatOf(user string) int {
+func (m *dixTable) seatOf(user string) int {
 	if user == "" {
 		return -1
 	}
@@ -280,7 +282,7 @@ func (m *meta) seatOf(user string) int {
 
 // addLog appends event lines, keeping the last maxLog (and the last
 // maxTurnLog of the turn).
-func (m *meta) addLog(lines ...string) {
+func (m *dixTable) addLog(lines ...string) {
 	m.Log = keepLast(append(m.Log, lines...), maxLog)
 	// The turn's lines, all of them up to maxTurnLines (then the oldest
 	// after the first turnHead go, counted in TurnCut): the turn's summary
@@ -294,7 +296,7 @@ func (m *meta) addLog(lines ...string) {
 
 // turnSummary are the lines of the turn's summary: the first ones, a line
 // saying how many are left out (in lang), and the last ones.
-func (m *meta) turnSummary(lang string) []string {
+func (m *dixTable) turnSummary(lang string) []string {
 	cut := m.TurnCut
 	lines := m.TurnLog
 	if extra := len(lines) - maxTurnLog; extra > 0 {

@@ -101,10 +101,10 @@ func shared(a, b reflect.Value, path string) string {
 
 // filledMeta is table data with every field set, as encoded.
 func filledMeta(t testing.TB) []byte {
-	var m meta
+	var m dixTable
 	n := 0
 	fillValue(reflect.ValueOf(&m).Elem(), &n)
-	m.V = metaVersion
+	m.V = dixTableVersion
 	b, err := json.Marshal(&m)
 	require.NoError(t, err)
 	return b
@@ -112,16 +112,16 @@ func filledMeta(t testing.TB) []byte {
 
 // Table data decoded again comes from the memo, as JSON decodes it, and
 // each caller's copy shares nothing with another's or with the memo's:
-// changing one changes nothing the next decodeMeta returns.
+// changing one changes nothing the next decodeDixTable returns.
 func TestDecodeMetaCopiesShareNothing(t *testing.T) {
 	b := filledMeta(t)
-	var want meta
+	var want dixTable
 	require.NoError(t, json.Unmarshal(b, &want))
 
-	first, err := decodeMeta(b)
+	first, err := decodeDixTable(b)
 	require.NoError(t, err)
 	require.NotNil(t, decodedMetas.get(b), "the decoded table data is kept")
-	second, err := decodeMeta(b)
+	second, err := decodeDixTable(b)
 	require.NoError(t, err)
 	require.Equal(t, &want, first)
 	require.Equal(t, &want, second)
@@ -134,27 +134,27 @@ func TestDecodeMetaCopiesShareNothing(t *testing.T) {
 	first.Seats[0].Votes[1] = "changed"
 	first.Outbox = append(first.Outbox[:1], effect{Kind: "changed"})
 	require.Equal(t, &want, second)
-	third, err := decodeMeta(b)
+	third, err := decodeDixTable(b)
 	require.NoError(t, err)
 	require.Equal(t, &want, third)
 }
 
-// cloneMeta keeps nil and empty slices apart (they encode differently),
-// and copies a meta with nothing set.
+// cloneDixTable keeps nil and empty slices apart (they encode differently),
+// and copies a dixTable with nothing set.
 func TestCloneMetaKeepsNilSlices(t *testing.T) {
-	m := &meta{V: 1, Seats: []seat{}, Log: nil}
-	c := cloneMeta(m)
+	m := &dixTable{V: 1, Seats: []seat{}, Log: nil}
+	c := cloneDixTable(m)
 	require.NotNil(t, c.Seats)
 	require.Nil(t, c.Log)
 	require.Equal(t, string(m.encode()), string(c.encode()))
-	require.Equal(t, &meta{}, cloneMeta(&meta{}))
+	require.Equal(t, &dixTable{}, cloneDixTable(&dixTable{}))
 }
 
 // Table data that does not read is refused every time, never kept.
 func TestDecodeMetaRefusalsNotKept(t *testing.T) {
 	for _, b := range []string{`{"v":1,"s":[`, `{"v":99}`, `{"v":0}`} {
 		for range 2 {
-			_, err := decodeMeta([]byte(b))
+			_, err := decodeDixTable([]byte(b))
 			require.Error(t, err, b)
 		}
 		require.Nil(t, decodedMetas.get([]byte(b)), b)
@@ -163,9 +163,9 @@ func TestDecodeMetaRefusalsNotKept(t *testing.T) {
 
 // The memo holds a bounded number of entries: the older half goes.
 func TestMetaMemoBounded(t *testing.T) {
-	mm := newMetaMemo(8)
+	mm := newDixTableMemo(8)
 	for i := range 20 {
-		mm.put([]byte(fmt.Sprint(i)), &meta{V: i})
+		mm.put([]byte(fmt.Sprint(i)), &dixTable{V: i})
 	}
 	require.LessOrEqual(t, len(mm.cur)+len(mm.old), 8)
 	require.NotNil(t, mm.get([]byte("19")))
@@ -176,7 +176,7 @@ func TestMetaMemoBounded(t *testing.T) {
 // once (run with -race).
 func TestDecodeMetaConcurrent(t *testing.T) {
 	b := filledMeta(t)
-	var want meta
+	var want dixTable
 	require.NoError(t, json.Unmarshal(b, &want))
 	var wg sync.WaitGroup
 	for g := range 8 {
@@ -184,7 +184,7 @@ func TestDecodeMetaConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range 50 {
-				m, err := decodeMeta(b)
+				m, err := decodeDixTable(b)
 				if err != nil || !reflect.DeepEqual(m, &want) {
 					t.Errorf("goroutine %d: %v", g, err)
 					return
@@ -198,13 +198,13 @@ func TestDecodeMetaConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
-// BenchmarkDecodeMeta is decodeMeta on table data decoded before (a copy
+// BenchmarkDecodeMeta is decodeDixTable on table data decoded before (a copy
 // from the memo); BenchmarkDecodeMetaJSON decodes it every time, as
-// decodeMeta does on a miss.
+// decodeDixTable does on a miss.
 func BenchmarkDecodeMeta(b *testing.B) {
 	data := benchMeta(b)
 	for b.Loop() {
-		if _, err := decodeMeta(data); err != nil {
+		if _, err := decodeDixTable(data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -213,7 +213,7 @@ func BenchmarkDecodeMeta(b *testing.B) {
 func BenchmarkDecodeMetaJSON(b *testing.B) {
 	data := benchMeta(b)
 	for b.Loop() {
-		var m meta
+		var m dixTable
 		if err := json.Unmarshal(data, &m); err != nil {
 			b.Fatal(err)
 		}
@@ -223,7 +223,7 @@ func BenchmarkDecodeMetaJSON(b *testing.B) {
 // benchMeta is the table data of a 5-player game in its second turn: log
 // lines, an outbox, a clock.
 func benchMeta(b *testing.B) []byte {
-	m := &meta{V: 1, Creator: "100000000000000001", Lang: "en", Board: "1300000000000000001", Origin: "1200000000000000001",
+	m := &dixTable{V: 1, Creator: "100000000000000001", Lang: "en", Board: "1300000000000000001", Origin: "1200000000000000001",
 		Turn: 2, Pace: "live", BoardVia: &via{App: "app", Token: "tok-0123456789abcdef", At: 1700000000000, Orig: "1300000000000000001"}}
 	for s := range 5 {
 		m.Seats = append(m.Seats, seat{ID: fmt.Sprint(110000000000000000 + s), Name: fmt.Sprintf("Player %d", s)})
@@ -261,21 +261,21 @@ func setAll(v reflect.Value, k reflect.Kind, f func(reflect.Value)) {
 	}
 }
 
-// What encode keeps for the next decodeMeta is what decoding its bytes
+// What encode keeps for the next decodeDixTable is what decoding its bytes
 // gives: with every field set, with every slice empty, with times of the
 // clock (monotonic reading, local location) and zero times, and with a
 // string that is not valid UTF-8 in any one field (then nothing is kept).
 func TestEncodedMetaAsDecoded(t *testing.T) {
-	filled := func() *meta {
-		var m meta
+	filled := func() *dixTable {
+		var m dixTable
 		n := 0
 		fillValue(reflect.ValueOf(&m).Elem(), &n)
 		return &m
 	}
-	check := func(name string, m *meta) {
+	check := func(name string, m *dixTable) {
 		t.Helper()
 		b := m.encode()
-		var want meta
+		var want dixTable
 		require.NoError(t, json.Unmarshal(b, &want), name)
 		got, ok := decodedOf(m)
 		require.True(t, ok, name)
@@ -320,12 +320,12 @@ func TestEncodedMetaAsDecoded(t *testing.T) {
 			j++
 		})
 		b := m.encode()
-		var want meta
+		var want dixTable
 		require.NoError(t, json.Unmarshal(b, &want))
 		if got, ok := decodedOf(m); ok {
 			require.Equal(t, &want, got, "string %d", i)
 		}
-		got, err := decodeMeta(b)
+		got, err := decodeDixTable(b)
 		require.NoError(t, err)
 		require.Equal(t, &want, got, "string %d", i)
 	}

@@ -6,18 +6,18 @@ import (
 	"unicode/utf8"
 )
 
-// metaMemo keeps table data already decoded, by its exact encoding: one
+// dixTableMemo keeps table data already decoded, by its exact encoding: one
 // click decodes the same Record.Meta several times (the click's update,
 // its answer, the outbox before and after its effects, the computer's
 // look ahead), and JSON decoding is most of what that costs. A decoded
 // value kept here is never handed out nor changed: every caller gets a
-// deep copy of it (cloneMeta), which it may change freely, as it would a
+// deep copy of it (cloneDixTable), which it may change freely, as it would a
 // value decoded for it alone. It holds up to about metaMemoEntries values:
 // past half of them, the older half is dropped. Safe for concurrent use.
-type metaMemo struct {
+type dixTableMemo struct {
 	mu       sync.Mutex
 	max      int
-	cur, old map[string]*meta
+	cur, old map[string]*dixTable
 }
 
 // metaMemoEntries bounds the table data kept: a few per game that clicks
@@ -25,14 +25,14 @@ type metaMemo struct {
 // the decoded value).
 const metaMemoEntries = 2048
 
-var decodedMetas = newMetaMemo(metaMemoEntries)
+var decodedMetas = newDixTableMemo(metaMemoEntries)
 
-func newMetaMemo(maxEntries int) *metaMemo {
-	return &metaMemo{max: maxEntries, cur: map[string]*meta{}}
+func newDixTableMemo(maxEntries int) *dixTableMemo {
+	return &dixTableMemo{max: maxEntries, cur: map[string]*dixTable{}}
 }
 
 // get returns a copy of the table data decoded from b, or nil if none is kept.
-func (mm *metaMemo) get(b []byte) *meta {
+func (mm *dixTableMemo) get(b []byte) *dixTable {
 	mm.mu.Lock()
 	m, ok := mm.cur[string(b)]
 	if !ok {
@@ -42,32 +42,32 @@ func (mm *metaMemo) get(b []byte) *meta {
 	if m == nil {
 		return nil
 	}
-	return cloneMeta(m)
+	return cloneDixTable(m)
 }
 
 // put keeps a copy of m, decoded from b.
-func (mm *metaMemo) put(b []byte, m *meta) {
-	c := cloneMeta(m)
+func (mm *dixTableMemo) put(b []byte, m *dixTable) {
+	c := cloneDixTable(m)
 	mm.mu.Lock()
 	defer mm.mu.Unlock()
 	if _, ok := mm.cur[string(b)]; ok {
 		return
 	}
 	if len(mm.cur) >= mm.max/2 {
-		mm.old, mm.cur = mm.cur, map[string]*meta{}
+		mm.old, mm.cur = mm.cur, map[string]*dixTable{}
 	}
 	mm.cur[string(b)] = c
 }
 
 // keep keeps m, which the caller no longer changes, as decoded from b.
-func (mm *metaMemo) keep(b []byte, m *meta) {
+func (mm *dixTableMemo) keep(b []byte, m *dixTable) {
 	mm.mu.Lock()
 	defer mm.mu.Unlock()
 	if _, ok := mm.cur[string(b)]; ok {
 		return
 	}
 	if len(mm.cur) >= mm.max/2 {
-		mm.old, mm.cur = mm.cur, map[string]*meta{}
+		mm.old, mm.cur = mm.cur, map[string]*dixTable{}
 	}
 	mm.cur[string(b)] = m
 }
@@ -81,11 +81,11 @@ func (mm *metaMemo) keep(b []byte, m *meta) {
 // table data must be handled here as JSON handles it
 // (TestEncodedMetaAsDecoded compares with decoding, every field set, empty
 // and with times of the clock).
-func decodedOf(m *meta) (*meta, bool) {
+func decodedOf(m *dixTable) (*dixTable, bool) {
 	if !validStrings(m) {
 		return nil, false
 	}
-	c := cloneMeta(m)
+	c := cloneDixTable(m)
 	c.PingUsers, c.Log, c.TurnLog = nilIfEmpty(c.PingUsers), nilIfEmpty(c.Log), nilIfEmpty(c.TurnLog)
 	if len(c.Outbox) == 0 {
 		c.Outbox = nil
@@ -139,7 +139,7 @@ func asDecoded(t time.Time, omitzero bool) time.Time {
 }
 
 // validStrings reports whether every string of m is valid UTF-8.
-func validStrings(m *meta) bool {
+func validStrings(m *dixTable) bool {
 	ok := true
 	chk := func(ss ...string) {
 		for _, s := range ss {
@@ -179,12 +179,12 @@ func validStrings(m *meta) bool {
 	return ok
 }
 
-// cloneMeta is a deep copy of m: it shares no slice or pointer with m,
+// cloneDixTable is a deep copy of m: it shares no slice or pointer with m,
 // so that either may change without the other seeing it. A field added to
-// meta, seat, effect or the types they point to that holds a slice, map
+// dixTable, seat, effect or the types they point to that holds a slice, map
 // or pointer must be copied here (TestDecodeMetaCopiesShareNothing fills
 // every field and finds any shared one).
-func cloneMeta(m *meta) *meta {
+func cloneDixTable(m *dixTable) *dixTable {
 	c := *m
 	if m.Seats != nil {
 		c.Seats = make([]seat, len(m.Seats))
