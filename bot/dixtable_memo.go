@@ -46,18 +46,7 @@ func (mm *dixTableMemo) get(b []byte) *dixTable {
 }
 
 // put keeps a copy of m, decoded from b.
-func (mm *dixTableMemo) put(b []byte, m *dixTable) {
-	c := cloneDixTable(m)
-	mm.mu.Lock()
-	defer mm.mu.Unlock()
-	if _, ok := mm.cur[string(b)]; ok {
-		return
-	}
-	if len(mm.cur) >= mm.max/2 {
-		mm.old, mm.cur = mm.cur, map[string]*dixTable{}
-	}
-	mm.cur[string(b)] = c
-}
+func (mm *dixTableMemo) put(b []byte, m *dixTable) { mm.keep(b, cloneDixTable(m)) }
 
 // keep keeps m, which the caller no longer changes, as decoded from b.
 func (mm *dixTableMemo) keep(b []byte, m *dixTable) {

@@ -221,6 +221,14 @@ func (b *Bot) writeFold(ctx context.Context, channel string, fd *fold) {
 		return nil
 	})
 	b.folds.drop(channel, fd)
+	b.afterOwnUpdate(channel, after, err, "could not record the effects done; they are left for later")
+}
+
+// afterOwnUpdate follows an update the bot makes on its own (no click):
+// once written, the poller wakes for the record's due time; an update
+// with nothing to do, or of a game gone, is no failure; a failure is
+// counted and logged with what it leaves undone (failed).
+func (b *Bot) afterOwnUpdate(channel string, after *dixbot.Record, err error, failed string) {
 	switch {
 	case err == nil:
 		b.wakeAt(after.Due)
@@ -229,7 +237,7 @@ func (b *Bot) writeFold(ctx context.Context, channel string, fd *fold) {
 		if isStoreFailure(err) && b.obs != nil {
 			b.obs.StoreError("update")
 		}
-		b.log.Warn("could not record the effects done; they are left for later", "channel", channel, "err", err)
+		b.log.Warn(failed, "channel", channel, "err", err)
 	}
 }
 

@@ -440,16 +440,7 @@ func (b *Bot) deferOutbox(ctx context.Context, channel string, wait time.Duratio
 		m.setDue(r, now)
 		return nil
 	}))
-	switch {
-	case err == nil:
-		b.wakeAt(after.Due)
-	case errors.Is(err, errNothingToDo), errors.Is(err, dixbot.ErrNotFound):
-	default:
-		if isStoreFailure(err) && b.obs != nil {
-			b.obs.StoreError("update")
-		}
-		b.log.Warn("could not defer the effects to the end of a rate limit", "channel", channel, "err", err)
-	}
+	b.afterOwnUpdate(channel, after, err, "could not defer the effects to the end of a rate limit")
 }
 
 // executor does effects, keeping the board and ping messages they change.
