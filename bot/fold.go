@@ -28,8 +28,10 @@ import (
 // embedded store writes at once, as it always did.
 
 // foldWait is how long a fold waits for the channel's next change before
-// it is written on its own: within the grace, with a margin for the write.
-const foldWait = outboxGrace - 500*time.Millisecond
+// it is written on its own: half the grace, so that a loaded process
+// writes it well before the record falls due and another process (or its
+// own poller) takes the effects over again.
+const foldWait = outboxGrace / 2
 
 // fold is the record of a batch of effects done: the effects of the table
 // named table (tableOf) numbered up to done leave the outbox of the
