@@ -83,15 +83,9 @@ func (c *call) contractKick(g *present.Game, arg string) error {
 		return err
 	}
 	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
-		if r.Data == nil {
-			return refuse(ErrNotStarted, "table_err_not_started", nil)
-		}
-		st, err := g.Rules.Decode(r.Data)
+		st, err := runningState(g, r)
 		if err != nil {
 			return err
-		}
-		if st.Over() {
-			return refuse(ErrNotStarted, "table_err_over", nil)
 		}
 		voter := td.seatOf(c.user)
 		if c.user != td.Creator && voter < 0 {

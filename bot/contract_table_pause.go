@@ -9,6 +9,7 @@ import (
 
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -64,15 +65,9 @@ func (c *call) contractPause(g *present.Game, on bool) error {
 		if !c.mayPause(td) {
 			return refuse(ErrNoPermission, "err_no_permission_pause", nil)
 		}
-		if r.Data == nil {
-			return refuse(ErrNotStarted, "table_err_not_started", nil)
-		}
-		st, err := g.Rules.Decode(r.Data)
+		st, err := runningState(g, r)
 		if err != nil {
 			return err
-		}
-		if st.Over() {
-			return refuse(ErrNotStarted, "table_err_over", nil)
 		}
 		now := c.b.now()
 		name := escape(c.name)
@@ -184,4 +179,20 @@ func (c *call) contractLog(g *present.Game, page uint64) error {
 	}
 	c.ephemeral(text, comps)
 	return nil
+}
+
+// runningState is the state of the game r holds while it runs; a lobby or
+// a game over is refused, in words.
+func runningState(g *present.Game, r *dixbot.Record) (engine.State, error) {
+	if r.Data == nil {
+		return nil, refuse(ErrNotStarted, "table_err_not_started", nil)
+	}
+	st, err := g.Rules.Decode(r.Data)
+	if err != nil {
+		return nil, err
+	}
+	if st.Over() {
+		return nil, refuse(ErrNotStarted, "table_err_over", nil)
+	}
+	return st, nil
 }

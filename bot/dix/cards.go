@@ -71,38 +71,30 @@ func CardText(lang string, c dix.Card) string {
 }
 
 func renderCardText(lang string, c dix.Card) string {
-	d := map[string]any{"Value": int(c.Value), "Emoji": ColorEmoji(lang, c.Color)}
-	switch c.Kind {
-	case dix.KindNumber:
-		return locales.T(lang, "dix_card_number", d)
-	case dix.KindColorWild:
-		return locales.T(lang, "dix_card_color_wild", d)
-	case dix.KindBlackWild:
-		return locales.T(lang, "dix_card_black_wild", d)
-	case dix.KindSuperWild:
-		return locales.T(lang, "dix_card_super_wild", d)
-	case dix.KindCurrency:
-		return locales.T(lang, "dix_card_currency", d)
+	k, ok := kindKeys[c.Kind]
+	if !ok {
+		return locales.T(lang, "dix_card_unknown", nil)
 	}
-	return locales.T(lang, "dix_card_unknown", nil)
+	return locales.T(lang, "dix_card_"+k, map[string]any{"Value": int(c.Value), "Emoji": ColorEmoji(lang, c.Color)})
+}
+
+// kindKeys end the locale keys of a card of each kind: "dix_card_" + key
+// (its text with its emoji) and "dix_name_" + key (its name in words).
+var kindKeys = map[dix.Kind]string{
+	dix.KindNumber:    "number",
+	dix.KindColorWild: "color_wild",
+	dix.KindBlackWild: "black_wild",
+	dix.KindSuperWild: "super_wild",
+	dix.KindCurrency:  "currency",
 }
 
 // CardName is the card in words ("green 7", "7 vert").
 func CardName(lang string, c dix.Card) string {
-	d := map[string]any{"Value": int(c.Value), "Color": ColorName(lang, c.Color)}
-	switch c.Kind {
-	case dix.KindNumber:
-		return locales.T(lang, "dix_name_number", d)
-	case dix.KindColorWild:
-		return locales.T(lang, "dix_name_color_wild", d)
-	case dix.KindBlackWild:
-		return locales.T(lang, "dix_name_black_wild", d)
-	case dix.KindSuperWild:
-		return locales.T(lang, "dix_name_super_wild", d)
-	case dix.KindCurrency:
-		return locales.T(lang, "dix_name_currency", d)
+	k, ok := kindKeys[c.Kind]
+	if !ok {
+		return locales.T(lang, "dix_card_unknown", nil)
 	}
-	return locales.T(lang, "dix_card_unknown", nil)
+	return locales.T(lang, "dix_name_"+k, map[string]any{"Value": int(c.Value), "Color": ColorName(lang, c.Color)})
 }
 
 // CardsText lists cards in compact form, or "none".
