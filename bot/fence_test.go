@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"net/http"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/engine/dix"
 )
 
@@ -141,4 +143,24 @@ func TestClickOnAReplacedBoardAdoptsNothing(t *testing.T) {
 	assert.False(t, adopts(origin{fromBoard: true, clicked: "1574975907527917569"}), "a board posted before the recorded one")
 	assert.False(t, adopts(origin{fromBoard: true, clicked: "1574975907999999999", retired: true}), "a board this process retired")
 	assert.False(t, adopts(origin{fromBoard: true, clicked: m.Board}), "the recorded board")
+}
+
+// TestAdoptAfterAFreshBoardKeepsTheFreshOne: a click on a board is owed as
+// its adoption, but the effects of another change posted a fresh board
+// first (the clicked one is older): the fresh board stays the board and
+// the clicked one keeps no buttons.
+func TestAdoptAfterAFreshBoardKeepsTheFreshOne(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
+	clicked := h.board()
+	rec, err := h.b.store.Update(context.Background(), h.channel, "", onTable(func(r *dixbot.Record, m *dixTable) error {
+		m.owe(r, effect{Kind: effBoard}, effect{Kind: effAdopt, Msg: clicked.id}, effect{Kind: effEdit})
+		return nil
+	}))
+	require.NoError(t, err)
+	require.NoError(t, h.b.runOutbox(context.Background(), h.rec, rec, nil))
+	_, m := h.record()
+	assert.Empty(t, m.Outbox)
+	assert.NotEqual(t, clicked.id, m.Board, "the fresh board is the board")
+	assert.Equal(t, []string{m.Board}, h.rec.liveBoards(), "exactly one board with buttons")
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -61,6 +62,15 @@ func (c *call) repost() {
 		// never meet those of messages posted before the loss (Discord
 		// would answer such a post with the old message).
 		m.NextEffect += restoredEffects
+		// What the copy still owed of its board (or lobby) is replaced by
+		// the fresh one: posting both would show two boards at once.
+		m.Outbox = slices.DeleteFunc(m.Outbox, func(e effect) bool {
+			switch e.Kind {
+			case effLobby, effBoard, effEdit, effAdopt:
+				return true
+			}
+			return false
+		})
 		switch {
 		case r.State == nil:
 			m.owe(r, effect{Kind: effLobby, Msg: effLobbyAgain})

@@ -85,6 +85,39 @@ func TestRestoredGameGoesOn(t *testing.T) {
 	assert.NotEqual(t, snapshot.state, h.snap().state)
 }
 
+// TestRestoredCopyOwingItsBoard: the older copy was taken while its board
+// was still owed (its effects not yet recorded as done). The click on the
+// board as it was later gets one fresh board, not the copy's owed board
+// and a fresh one after it.
+func TestRestoredCopyOwingItsBoard(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
+	board := h.board()
+	snapshot := h.snap()
+	old := mustDixTable(snapshot.rec.Meta)
+	var fake dixbot.Record
+	old.owe(&fake, effect{Kind: effBoard}, effect{Kind: effEdit})
+	snapshot.rec.Meta = old.encode()
+	h.clickOn("u1", board, h.mustFind(board, verbDraw))
+	h.st.mu.Lock()
+	h.st.active[h.channel] = snapshot // the store restarts from its older copy
+	h.st.mu.Unlock()
+
+	before := h.rec.count()
+	r := h.clickOn("u2", board, h.mustFind(board, verbPass))
+	assert.Equal(t, locales.T("en", "err_game_restored", nil), r.response().Data.Content)
+	posts := 0
+	for _, c := range h.rec.since(before) {
+		if c.posted() {
+			posts++
+		}
+	}
+	assert.Equal(t, 1, posts, "one fresh board")
+	_, m := h.record()
+	assert.Empty(t, m.Outbox)
+	assert.Equal(t, []string{m.Board}, h.rec.liveBoards(), "exactly one board with buttons")
+}
+
 // blockedStore is a store whose Create lands and then never answers, as
 // when the process that made it is killed right after.
 type blockedStore struct {

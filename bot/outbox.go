@@ -851,6 +851,17 @@ func (x *executor) do(ctx context.Context, e effect) error {
 		}
 		return err
 	case effAdopt:
+		if x.board != "" && x.board != e.Msg {
+			// A board was posted after the one clicked (the effects of
+			// another change ran first): that one stays the board, and the
+			// one clicked keeps no buttons.
+			if x.b.fences.retired(e.Msg) {
+				return nil
+			}
+			if olderMessage(e.Msg, x.board) {
+				return x.retire(ctx, e.Msg, nil)
+			}
+		}
 		old := x.board
 		if old != "" && old != e.Msg {
 			if err := x.retire(ctx, old, nil); err != nil {
