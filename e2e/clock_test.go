@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"regexp"
 	"slices"
@@ -114,9 +115,10 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 			// Chloe clicks her hand on the latest board: she is back. (Not
 			// the board of rec: the computer plays her seat at once, so
 			// that board may already be retired.)
-			board, err := fake.WaitMessage(waitCtx(t), tb.channel.ID, "", func(m fakediscord.Message) bool { return hasHand(m) })
-			require.NoError(t, err, "a board with a hand button")
-			r := tb.click(chloe, board.ID, handID(t, board))
+			r := tb.clickHand(chloe)
+			if r == nil {
+				continue // the game ended first
+			}
 			require.True(t, r.Ephemeral(), "her hand, privately: %s", describe(r))
 			require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return !clockSeats(t, tb.record())[2].Away }))
 			backs++
@@ -211,6 +213,32 @@ func hasHand(m fakediscord.Message) bool {
 		}
 	}
 	return false
+}
+
+// clickHand clicks, as user, the hand button of the latest board. A board
+// replaced between being read and clicked (the computer plays on at once)
+// loses its buttons: the click goes to the board that replaced it, as a
+// person's next click would. It returns nil when the game ended first.
+func (tb *table) clickHand(user fakediscord.User) *fakediscord.Response {
+	tb.t.Helper()
+	ctx := waitCtx(tb.t)
+	for {
+		if rec := tb.record(); rec.Finished || rec.State.Phase == dix.PhaseOver {
+			return nil
+		}
+		board, err := tb.fake.WaitMessage(ctx, tb.channel.ID, "", hasHand)
+		require.NoError(tb.t, err, "a board with a hand button")
+		ix, err := tb.fake.Click(ctx, user.ID, board.ID, handID(tb.t, board))
+		if errors.Is(err, fakediscord.ErrUnknownComponent) {
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		require.NoError(tb.t, err, "click the hand as %s", user.Username)
+		r, err := ix.Wait(ctx)
+		require.NoError(tb.t, err, "answer to the hand button")
+		tb.answered(r)
+		return tb.final(ix, r)
+	}
 }
 
 // handID is the custom id of the board's hand button.
