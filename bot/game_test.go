@@ -173,14 +173,18 @@ func TestFullGameByClicks(t *testing.T) {
 		users []string
 		seed  uint64
 		opts  []any
+		// text: boards without pictures (drawing them is most of what a
+		// click costs here; the largest and the French boards draw them).
+		text bool
 	}{
-		{"two players", []string{"u1", "u2"}, 1, nil},
-		{"three players", []string{"u1", "u2", "u3"}, 2, nil},
-		{"five players", []string{"u1", "u2", "u3", "u4", "u5"}, 3, nil},
-		{"bust variant in French", []string{"u1", "u2", "u3"}, 4, []any{optVariant, variantBust, optLanguage, "fr"}},
+		{"two players", []string{"u1", "u2"}, 1, nil, true},
+		{"three players", []string{"u1", "u2", "u3"}, 2, nil, true},
+		{"five players", []string{"u1", "u2", "u3", "u4", "u5"}, 3, nil, false},
+		{"bust variant in French", []string{"u1", "u2", "u3"}, 4, []any{optVariant, variantBust, optLanguage, "fr"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
+			h.b.noPictures = tc.text
 			h.startGameWith(tc.opts, tc.users...)
 			_, m := h.record()
 			lang := m.Lang
