@@ -435,13 +435,13 @@ func testInteractionExpiry(t *testing.T, e env) {
 	assert.Equal(t, 2, counter(t, got))
 }
 
-// concurrentOptions let 64 writers on one key finish: with every writer
+// concurrentOptions let 24 writers on one key finish: with every writer
 // contending for the same record, a writer may lose the compare-and-set many
 // times in a row, which real games (a handful of players) never do.
 var concurrentOptions = Options{Timeout: 30 * time.Second, Retries: 10000}
 
 func testConcurrentOneGame(t *testing.T, e env) {
-	const workers, each = 64, 200
+	const workers, each = 24, 100
 	s := e.open(concurrentOptions)
 	create(t, s, "c1", "")
 	var wg sync.WaitGroup
