@@ -111,6 +111,11 @@ type tableData struct {
 	// (tableData.Open) its person was reminded of (0: none;
 	// contract_table_absent.go).
 	Reminded []uint64 `json:"rd,omitempty"`
+	// Pic is the picture the board message has on Discord, when it is
+	// known (pictures_contract.go): an edit of the board showing the same
+	// picture keeps Discord's files rather than drawing and uploading them
+	// again. nil: not known.
+	Pic *boardPic `json:"bp,omitempty"`
 	// fresh are the event lines of this update, for the game's log.
 	fresh []string
 }
@@ -403,6 +408,7 @@ func (c *call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *tab
 		if err := fn(r, td); err != nil {
 			return err
 		}
+		c.answerContractPicture(td)
 		r.Meta = td.encode()
 		return nil
 	})
@@ -1008,12 +1014,18 @@ func appendLog(log, lines []string) []string {
 // contractBoard renders the record's board: the lobby before the game,
 // the running board with the buttons of the decisions open, or the final
 // scoreboard.
-func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *tableData) (present.Board, engine.State, error) {
+//
+// kept is the picture the message shows already ("": none known): a board
+// showing that same picture is not drawn, and carries no files
+// (present.Table.Kept).
+func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *tableData, kept string) (present.Board, engine.State, error) {
 	st, err := g.Rules.Decode(r.Data)
 	if err != nil {
 		return present.Board{}, nil, err
 	}
-	pb := g.Presenter.Board(td.table(!b.noPictures), st)
+	t := td.table(!b.noPictures)
+	t.Kept = kept
+	pb := g.Presenter.Board(t, st)
 	pb.Content = withLine(pb.Content, tableClockLine(g, st, td))
 	return pb, st, nil
 }
@@ -1073,11 +1085,16 @@ func boardComponents(game string, seq uint64, pb present.Board) []discordgo.Mess
 // showContractBoard answers the click by drawing the board in place; for a
 // game over the board is its scoreboard (the game is archived by its last
 // effect).
+//
+// The answer carries the board's pictures even when the message has them
+// (see answerContractPicture).
 func (c *call) showContractBoard(g *present.Game, r *dixbot.Record, td *tableData) error {
-	pb, st, err := c.b.contractBoard(g, r, td)
+	pb, st, err := c.b.contractBoard(g, r, td, "")
 	if err != nil {
 		return err
 	}
+	c.keepContractPicture(td, pb.Picture)
+	c.answerPic = pb.Picture
 	c.shows = &shows{Seq: boardSeq(td, st)}
 	c.update(pb.Content, pb.Embeds, tableComponents(g, st, td, pb), pb.Files...)
 	return nil
@@ -1126,7 +1143,7 @@ func (c *call) contractBoardCommand(g *present.Game) error {
 		})
 		return nil
 	}
-	pb, st, err := c.b.contractBoard(g, r, td)
+	pb, st, err := c.b.contractBoard(g, r, td, "")
 	if err != nil {
 		return err
 	}

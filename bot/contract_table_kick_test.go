@@ -35,7 +35,7 @@ func TestContractKickVote(t *testing.T) {
 	_, td, _ := h.qstate()
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
-	pb, st, err := h.b.contractBoard(h.b.games["qwixx"], r, td)
+	pb, st, err := h.b.contractBoard(h.b.games["qwixx"], r, td, "")
 	require.NoError(t, err)
 	kick := contractID("qwixx", cverbKick, 0, "2")
 	assert.Contains(t, componentIDs(tableComponents(h.b.games["qwixx"], st, td, pb)), kick, "the board offers the vote")

@@ -180,6 +180,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 			upTo = td.NextEffect
 		}
 	}
+	answered := rec.Version // the record the answer of ix showed
 	fresh, err := b.latest(ctx, rec)
 	switch {
 	case err == nil && fresh.Finished && fresh.Version >= rec.Version:
@@ -197,6 +198,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 	}
 	x := &cexec{b: b, d: d, rec: rec, td: td, g: g, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
 		posted: map[uint32]via{}}
+	x.pic, x.pic0 = td.startPicture(ix, rec.Version == answered), clonePtr(td.Pic)
 	var done uint32
 	// A fold waiting (fold.go): its effects are done already.
 	waiting := b.folds.get(rec.Channel)
@@ -280,6 +282,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 				p.ID, p.Via, p.Eff = v.Orig, viaOrNil(v), 0
 			}
 		}
+		cur.Pic = x.boardPicture(r, cur)
 		if x.shown != nil && !bytes.Equal(r.Data, x.shown) && !cedAgain(cur.Outbox) {
 			// The game moved on while the board was being edited: a newer
 			// change's answer may have landed before this edit, which
@@ -364,6 +367,8 @@ type cexec struct {
 	now    time.Time
 	posted map[uint32]via // ping messages posted by this run, by effect: the message (Orig) and its interaction
 	shown  []byte         // the game data a board edit of this run showed (nil: none)
+	pic    *boardPic      // the pictures the board has, when known (pictures_contract.go)
+	pic0   *boardPic      // the table data's Pic as read
 	read   bool
 	recent []*discordgo.Message
 }
@@ -442,9 +447,13 @@ func (b *Bot) gameEnded(ctx context.Context, rec *dixbot.Record, td *tableData) 
 }
 
 // editBoard shows the game as it stands on the board, through the board's
-// fence, by the best interaction's token (editVia).
+// fence, by the best interaction's token (editVia). Pictures the board has
+// already are neither drawn nor uploaded: the edit then carries no files
+// and no "attachments", and Discord keeps the message's files
+// (pictures_contract.go).
 func (x *cexec) editBoard(ctx context.Context) error {
-	pb, st, err := x.b.contractBoard(x.g, x.rec, x.td)
+	kept := x.keptPicture()
+	pb, st, err := x.b.contractBoard(x.g, x.rec, x.td, kept)
 	if err != nil {
 		return err
 	}
@@ -460,6 +469,7 @@ func (x *cexec) editBoard(ctx context.Context) error {
 	sent, err := x.b.fences.send(x.td.Board, shows{Seq: boardSeq(x.td, st)}, x.b.now(), func() error {
 		return x.editVia(ctx, x.td.Board, we)
 	})
+	x.editedPicture(pb.Picture, sent && err == nil)
 	if sent && err == nil {
 		x.shown = x.rec.Data
 	}

@@ -50,7 +50,7 @@ func boardShows(t *testing.T, h *harness, board string) bool {
 	require.NoError(t, err)
 	td, err := decodeTableData(r.Meta)
 	require.NoError(t, err)
-	pb, _, err := h.b.contractBoard(h.b.games[r.Game], r, td)
+	pb, _, err := h.b.contractBoard(h.b.games[r.Game], r, td, "")
 	require.NoError(t, err)
 	return h.rec.message(board).content == pb.Content
 }

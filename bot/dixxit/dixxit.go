@@ -207,34 +207,68 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 		}
 	}
 	b.Content = sb.String()
+	var pics []pic
 	if v.Phase == rules.PhaseClue.String() && v.Last != nil && v.Last.Turn+1 == v.Turn {
 		// The turn just scored, before the refill, above the grid of
 		// this one.
-		b.Files, b.Embeds = lastTurn(t, *v.Last)
+		pics = append(pics, lastTurn(t, *v.Last))
 	}
-	if png, err := renderer().Render(picture.GridOf(v, t.Names)); err == nil {
-		f, e := picked(gridName, png)
-		b.Files, b.Embeds = append(b.Files, f...), append(b.Embeds, e...)
-	}
+	pics = append(pics, gridPic(gridName, picture.GridOf(v, t.Names), ""))
+	withPictures(&b, t, "dixxit board", pics)
 	return b
+}
+
+// pic is one picture of a message: its file's name, the input it is
+// drawn from (all it shows), how it is drawn, and its embed's title.
+type pic struct {
+	file  string
+	in    any
+	draw  func() ([]byte, error)
+	title string
+}
+
+// gridPic is the picture of grid g in file, titled title.
+func gridPic(file string, g picture.Grid, title string) pic {
+	return pic{file: file, in: g, draw: func() ([]byte, error) { return renderer().Render(g) }, title: title}
+}
+
+// withPictures adds pics to b, each as a file shown by an embed of its
+// own, in order, and names them (Board.Picture) by their inputs. When
+// that name is t.Kept, the pictures the message has, they are not drawn:
+// the embeds show the message's files by name. A picture that cannot be
+// drawn is left out, and the files then have no name.
+func withPictures(b *present.Board, t present.Table, kind string, pics []pic) {
+	parts := []any{kind}
+	for _, p := range pics {
+		parts = append(parts, p.file, p.in)
+	}
+	key := present.PictureKey(parts...)
+	kept := key != "" && key == t.Kept
+	for _, p := range pics {
+		e := &discordgo.MessageEmbed{Title: p.title, Image: &discordgo.MessageEmbedImage{URL: "attachment://" + p.file}}
+		if !kept {
+			png, err := p.draw()
+			if err != nil {
+				key = ""
+				continue
+			}
+			b.Files = append(b.Files, &discordgo.File{Name: p.file, ContentType: "image/png", Reader: bytes.NewReader(png)})
+		}
+		b.Embeds = append(b.Embeds, e)
+	}
+	b.Picture = key
 }
 
 // lastTurn is the picture of turn l as it was scored, titled with its
 // outcome.
-func lastTurn(t present.Table, l rules.Scored) ([]*discordgo.File, []*discordgo.MessageEmbed) {
-	png, err := renderer().Render(picture.LastGrid(l, t.Names))
-	if err != nil {
-		return nil, nil
-	}
-	f, e := picked(lastName, png)
+func lastTurn(t present.Table, l rules.Scored) pic {
 	key, d := "dixxit_last_not_found", map[string]any{"Turn": l.Turn, "Name": t.Name(l.Active), "Square": l.Target}
 	for _, fv := range l.Fingers {
 		if fv.Square == l.Found {
 			key, d["Finder"] = "dixxit_last_found", t.Name(fv.Seat)
 		}
 	}
-	e[0].Title = locales.T(t.Lang, key, d)
-	return f, e
+	return gridPic(lastName, picture.LastGrid(l, t.Names), locales.T(t.Lang, key, d))
 }
 
 // squareMove is a square button's move: "f N K", the square and the turn
@@ -277,14 +311,13 @@ func scoreboard(t present.Table, v rules.View) present.Board {
 		sb.WriteString("\n" + locales.N(l, "dixxit_result_line", r.Score, map[string]any{"Rank": r.Rank, "Name": t.Name(r.Seat)}))
 	}
 	b := present.Board{Content: sb.String()}
-	if png, err := renderer().Scoreboard(picture.HoldingsOf(v, t.Names)); err == nil {
-		b.Files, b.Embeds = picked(scoresName, png)
-	}
+	rows := picture.HoldingsOf(v, t.Names)
+	pics := []pic{{file: scoresName, in: rows, draw: func() ([]byte, error) { return renderer().Scoreboard(rows) }}}
 	if v.Last != nil {
 		// The last turn, as it was scored.
-		f, e := lastTurn(t, *v.Last)
-		b.Files, b.Embeds = append(b.Files, f...), append(b.Embeds, e...)
+		pics = append(pics, lastTurn(t, *v.Last))
 	}
+	withPictures(&b, t, "dixxit scoreboard", pics)
 	return b
 }
 

@@ -1,6 +1,7 @@
 package dixxit
 
 import (
+	"encoding/binary"
 	"strings"
 	"testing"
 
@@ -79,4 +80,58 @@ func TestBoardShowsTheTurnScored(t *testing.T) {
 		require.NoError(t, err)
 		assert.Len(t, Presenter{}.Board(tb, g).Embeds, 1)
 	}
+}
+
+// twin is g with another target: the same game as everyone but its
+// active player sees it.
+func twin(t *testing.T, g *rules.Game) *rules.Game {
+	t.Helper()
+	b := g.Encode()
+	// The target follows the schema, seats, first seat, seed, version
+	// and turn, then the active seat and the phase (engine/dixxit codec).
+	at := len(binary.AppendUvarint(nil, rules.SchemaVersion)) + 2 + len(binary.AppendVarint(nil, 5)) +
+		len(binary.AppendUvarint(nil, g.Seq())) + len(binary.AppendUvarint(nil, g.ViewOf(engine.Public).Turn)) + 2
+	b[at] = (b[at] + 1) % rules.Squares
+	st, err := rules.Rules{}.Decode(b)
+	require.NoError(t, err)
+	o := st.(*rules.Game)
+	require.NotEqual(t, g.ViewOf(g.Active()).Secret.Target, o.ViewOf(o.Active()).Secret.Target, "the twin's target")
+	require.Equal(t, g.ViewOf(engine.Public), o.ViewOf(engine.Public), "the same public view")
+	return o
+}
+
+// The board names its pictures by what they show to everyone, never by
+// the target only the active player knows; it draws none when they are
+// the ones the message keeps (Table.Kept), the embeds still showing the
+// files by name; a change they show changes the name.
+func TestBoardPictureKey(t *testing.T) {
+	tb := present.Table{Lang: "en", Names: []string{"Ann", "Bob", "Chloé", "Dan"}, Pictures: true}
+	g := newGame(t)
+	b := Presenter{}.Board(tb, g)
+	require.Len(t, b.Files, 1)
+	require.NotEmpty(t, b.Picture)
+	assert.Equal(t, b.Picture, Presenter{}.Board(tb, twin(t, g)).Picture, "the target is not in the key")
+
+	kept := tb
+	kept.Kept = b.Picture
+	k := Presenter{}.Board(kept, g)
+	assert.Empty(t, k.Files, "kept: not drawn")
+	assert.Equal(t, b.Picture, k.Picture)
+	assert.Equal(t, b.Embeds, k.Embeds, "the embeds show the kept files")
+	assert.Equal(t, b.Content, k.Content)
+
+	// The clue changes no picture (turn 1 has no turn scored above the
+	// grid); a finger does.
+	_, err := g.Apply(0, "clue sea")
+	require.NoError(t, err)
+	c := Presenter{}.Board(tb, g)
+	assert.Equal(t, b.Picture, c.Picture, "the clue is text")
+	assert.Equal(t, c.Picture, Presenter{}.Board(tb, twin(t, g)).Picture, "the target is not in the key")
+	target := g.ViewOf(0).Secret.Target
+	miss := target%rules.Squares + 1
+	_, err = g.Apply(2, rules.FingerMove(miss, 10))
+	require.NoError(t, err)
+	f := Presenter{}.Board(tb, g)
+	assert.NotEqual(t, c.Picture, f.Picture, "a finger on the grid")
+	assert.Len(t, f.Files, 1)
 }

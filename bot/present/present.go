@@ -6,6 +6,9 @@
 package present
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -26,6 +29,11 @@ type Table struct {
 	// Lang: absent (the computer plays for them until they click), or
 	// handed to the computer for good; "" for none.
 	Marks []string
+	// Kept is the Picture of the board the message shows already ("":
+	// none known). A board whose Picture is Kept is not drawn again: its
+	// Files are left out, its Embeds still show them by name
+	// (attachment://<name>), as the message keeps the files it has.
+	Kept string
 }
 
 // Name returns the display name of seat ("?" for a seat the table does
@@ -127,6 +135,23 @@ type Board struct {
 	Embeds  []*discordgo.MessageEmbed
 	Files   []*discordgo.File
 	Rows    [][]Button // at most 5 rows of at most 5 buttons
+	// Picture names what the board's files show, worked out from their
+	// public input without drawing them (PictureKey): two boards with the
+	// same Picture have the same files, by name and content. "": no files.
+	Picture string
+}
+
+// PictureKey is the Picture of files drawn from parts alone (each a
+// picture's input and its file name, say): a hash of their JSON. parts
+// must hold everything the files show, and only public information; ""
+// when they cannot be encoded.
+func PictureKey(parts ...any) string {
+	b, err := json.Marshal(parts)
+	if err != nil {
+		return ""
+	}
+	k := sha256.Sum256(b)
+	return hex.EncodeToString(k[:16])
 }
 
 // Refusal is a move refused by the engine, said to the clicker alone: a

@@ -118,20 +118,52 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 	}
 	b := present.Board{Content: sb.String(), Rows: buttons(l, g)}
 	if t.Pictures {
-		marks := make([]picture.Mark, len(t.Computer))
-		for i, c := range t.Computer {
-			if c {
-				marks[i] = picture.MarkComputer
-			}
-		}
-		png, err := picture.RenderBoard(picture.Board{View: g.View(engine.Public), Names: t.Names, Marks: marks,
-			Labels: picture.Labels{Score: locales.T(l, "qwixx_label_score", nil)}})
-		if err == nil {
-			b.Files = []*discordgo.File{{Name: pictureName, ContentType: "image/png", Reader: bytes.NewReader(png)}}
-			b.Embeds = []*discordgo.MessageEmbed{{Image: &discordgo.MessageEmbedImage{URL: "attachment://" + pictureName}}}
-		}
+		in := picture.Board{View: publicView(g), Names: t.Names, Marks: marks(t), Labels: labels(l)}
+		withPicture(&b, t, present.PictureKey("qwixx board", pictureName, in), func() ([]byte, error) { return picture.RenderBoard(in) })
 	}
 	return b
+}
+
+// publicView is the public view of g as the pictures draw it: without
+// its Seq, which they do not show, so that it does not change their key.
+func publicView(g *rules.Game) rules.View {
+	v := g.View(engine.Public)
+	v.Seq = 0
+	return v
+}
+
+// marks are the seats' marks as the pictures draw them.
+func marks(t present.Table) []picture.Mark {
+	out := make([]picture.Mark, len(t.Computer))
+	for i, c := range t.Computer {
+		if c {
+			out[i] = picture.MarkComputer
+		}
+	}
+	return out
+}
+
+// labels are the words the pictures show, in l.
+func labels(l string) picture.Labels {
+	return picture.Labels{Score: locales.T(l, "qwixx_label_score", nil)}
+}
+
+// withPicture adds to b the picture draw makes, whose key is key
+// (present.PictureKey of everything it shows). When key is t.Kept, the
+// picture the message has, it is not drawn: b shows the message's file by
+// name.
+func withPicture(b *present.Board, t present.Table, key string, draw func() ([]byte, error)) {
+	embeds := []*discordgo.MessageEmbed{{Image: &discordgo.MessageEmbedImage{URL: "attachment://" + pictureName}}}
+	if key != "" && key == t.Kept {
+		b.Embeds, b.Picture = embeds, key
+		return
+	}
+	png, err := draw()
+	if err != nil {
+		return
+	}
+	b.Files = []*discordgo.File{{Name: pictureName, ContentType: "image/png", Reader: bytes.NewReader(png)}}
+	b.Embeds, b.Picture = embeds, key
 }
 
 // diceLine is the roll in words: the white dice and their sum, the
@@ -259,18 +291,8 @@ func scoreboard(t present.Table, g *rules.Game) present.Board {
 	}
 	b := present.Board{Content: sb.String()}
 	if t.Pictures {
-		marks := make([]picture.Mark, len(t.Computer))
-		for i, c := range t.Computer {
-			if c {
-				marks[i] = picture.MarkComputer
-			}
-		}
-		png, err := picture.RenderScoreboard(picture.Scoreboard{View: g.View(engine.Public), Names: t.Names, Marks: marks,
-			Labels: picture.Labels{Score: locales.T(l, "qwixx_label_score", nil)}})
-		if err == nil {
-			b.Files = []*discordgo.File{{Name: pictureName, ContentType: "image/png", Reader: bytes.NewReader(png)}}
-			b.Embeds = []*discordgo.MessageEmbed{{Image: &discordgo.MessageEmbedImage{URL: "attachment://" + pictureName}}}
-		}
+		in := picture.Scoreboard{View: publicView(g), Names: t.Names, Marks: marks(t), Labels: labels(l)}
+		withPicture(&b, t, present.PictureKey("qwixx scoreboard", pictureName, in), func() ([]byte, error) { return picture.RenderScoreboard(in) })
 	}
 	return b
 }

@@ -79,3 +79,53 @@ func TestScoreboardSaysPointsInTheReadersGrammar(t *testing.T) {
 		}
 	}
 }
+
+// The board names its picture by what it shows, without drawing it when
+// that is the picture the message keeps (Table.Kept): no file then, the
+// embed still showing the file by name. A change the picture shows
+// changes the name; the active seat's private plan does not.
+func TestBoardPictureKey(t *testing.T) {
+	tb := present.Table{Lang: "en", Names: []string{"Ann", "Bob", "Cat"}, Computer: []bool{false, false, true}, Pictures: true}
+	g := sheetsGame(t, "-", "-", "-")
+	b := Presenter{}.Board(tb, rules.StateOf(g))
+	if len(b.Files) != 1 || b.Picture == "" {
+		t.Fatalf("a board with pictures: %d files, picture %q", len(b.Files), b.Picture)
+	}
+	kept := tb
+	kept.Kept = b.Picture
+	k := Presenter{}.Board(kept, rules.StateOf(g))
+	if len(k.Files) != 0 || k.Picture != b.Picture {
+		t.Errorf("kept: %d files, picture %q, want none and %q", len(k.Files), k.Picture, b.Picture)
+	}
+	if len(k.Embeds) != 1 || k.Embeds[0].Image == nil || k.Embeds[0].Image.URL != "attachment://"+pictureName || k.Content != b.Content {
+		t.Errorf("kept: the embed must show the message's file, the text stay: %+v", k.Embeds)
+	}
+	off := tb
+	off.Pictures = false
+	if o := (Presenter{}).Board(off, rules.StateOf(g)); o.Picture != "" || len(o.Files) != 0 {
+		t.Errorf("text only: picture %q, %d files", o.Picture, len(o.Files))
+	}
+	renamed := tb
+	renamed.Names = []string{"Ann", "Bea", "Cat"}
+	if (Presenter{}).Board(renamed, rules.StateOf(g)).Picture == b.Picture {
+		t.Error("a name the picture shows changed, not the key")
+	}
+
+	// The active seat passes its white sum, with or without a private plan
+	// of its colour sum: the public board is the same picture.
+	plain, planned := sheetsGame(t, "-", "-", "-"), sheetsGame(t, "-", "-", "-")
+	if _, err := plain.Apply(plain.Active, rules.Action{Kind: rules.ActWhite, Pass: true}); err != nil {
+		t.Fatal(err)
+	}
+	plan := rules.Action{Kind: rules.ActColour, Pass: true}.AsPlan()
+	if _, err := planned.Apply(planned.Active, rules.Action{Kind: rules.ActWhite, Pass: true, Plan: plan}); err != nil {
+		t.Fatal(err)
+	}
+	if plain.View(plain.Active).Sheets[plain.Active].Plan == planned.View(planned.Active).Sheets[planned.Active].Plan {
+		t.Fatal("the two games must differ in the active seat's plan")
+	}
+	p1, p2 := Presenter{}.Board(tb, rules.StateOf(plain)), Presenter{}.Board(tb, rules.StateOf(planned))
+	if p1.Picture != p2.Picture || p1.Picture == b.Picture {
+		t.Errorf("plan or not: %q and %q (before the pass %q)", p1.Picture, p2.Picture, b.Picture)
+	}
+}

@@ -1,0 +1,133 @@
+package bot
+
+import (
+	"errors"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot"
+)
+
+// Keeping a contract board's pictures, as DIX's board keeps its own
+// (pictures.go). A presenter names the pictures of a board by what they
+// show (present.Board.Picture) without drawing them, and leaves out the
+// files of a board whose pictures are the ones the message has
+// (present.Table.Kept). Discord keeps a message's files on an edit that
+// neither uploads files nor lists "attachments"
+// (https://discord.com/developers/docs/resources/message#edit-message: "To
+// remove or replace files you will have to supply the attachments
+// field"), and an embed of the edit shows a kept file by its name,
+// attachment://<name>
+// (https://discord.com/developers/docs/reference#uploading-files). So the
+// outbox's edit of a board whose pictures did not change (a pause, a
+// resume, a clock's line, an absence) neither draws nor uploads them.
+//
+// The table data records the pictures the board message has
+// (tableData.Pic: message and name), only when it is sure:
+//   - The outbox records what its own edit put on the board once Discord
+//     took it, and what a click's answer put there when the record that
+//     answer showed is still the latest (cexec.boardPicture). A request
+//     that failed (it may have landed or not), a render left out for a
+//     newer one, or a board without pictures leave them unknown.
+//   - A click on a public message may change the board's pictures with its
+//     answer (an UPDATE_MESSAGE, which carries them again: Discord
+//     documents keeping files for the edit endpoints, not for that answer,
+//     which is reported to drop files it does not carry,
+//     https://github.com/discord/discord-api-docs/issues/6277). Its store
+//     update forgets them by naming the click (a boardPic of no message),
+//     so an outbox that read the record before and writes after sees that
+//     a click came in between (answerContractPicture).
+//   - A click answered with the board as it stands but no change of its
+//     own (an outdated click, a redelivered one) forgets them with a write
+//     of its own before its answer, when that answer shows other pictures
+//     than the ones recorded (keepContractPicture).
+
+// answerContractPicture runs inside the store update of a contract
+// game's interaction: a click on a public message forgets the board's
+// pictures, as of this click, since its answer may show others. A command
+// or a click on a private prompt leaves them as they are.
+func (c *call) answerContractPicture(td *tableData) {
+	if c.i.Message == nil || c.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		return
+	}
+	td.Pic = &boardPic{Key: c.i.ID} // of no message: not known, as of this click
+}
+
+// keepContractPicture runs before an answer that shows the board of td,
+// whose pictures are named key, on the message clicked, with no change
+// written by this call: when the table data says the board has other
+// pictures, it forgets them first (they may be replaced).
+func (c *call) keepContractPicture(td *tableData, key string) {
+	p := td.Pic
+	if p == nil || p.Msg == "" || p.Msg != td.Board || c.i.Message == nil || c.i.Message.ID != td.Board || p.Key == key {
+		return
+	}
+	known := *p
+	ctx, cancel := c.storeCtx()
+	defer cancel()
+	_, err := c.b.store.Update(ctx, c.i.ChannelID, "", func(r *dixbot.Record) error {
+		cur, err := decodeTableData(r.Meta)
+		if err != nil {
+			return err
+		}
+		if cur.Pic == nil || *cur.Pic != known {
+			return errNothingToDo // forgotten or replaced meanwhile
+		}
+		cur.Pic = &boardPic{Key: c.i.ID}
+		r.Meta = cur.encode()
+		return nil
+	})
+	if err != nil && !errors.Is(err, errNothingToDo) {
+		c.b.log.Warn("could not forget the board's pictures", "channel", c.i.ChannelID, "err", err)
+	}
+}
+
+// startPicture is the pictures the board has as the outbox starts on the
+// table data td: what td records, or, when the answer of ix put pictures
+// on the board and no change was written since (last), those.
+func (td *tableData) startPicture(ix *via, last bool) *boardPic {
+	if ix != nil && ix.Orig != "" && ix.Orig == td.Board {
+		switch {
+		case ix.Pic == "":
+			return nil // the answer showed no pictures, or acknowledged the click
+		case last:
+			return &boardPic{Msg: td.Board, Key: ix.Pic}
+		}
+	}
+	return clonePtr(td.Pic)
+}
+
+// keptPicture is the name of the pictures the board message has, if
+// known.
+func (x *cexec) keptPicture() string {
+	if x.pic == nil || x.pic.Msg == "" || x.pic.Msg != x.td.Board {
+		return ""
+	}
+	return x.pic.Key
+}
+
+// editedPicture records the outcome of an edit of the board meant to show
+// the pictures key ("": none, or not named): the board has them once
+// Discord took the edit; after any other outcome (refused, failed, or left
+// out for a newer render already there) what it has is not known.
+func (x *cexec) editedPicture(key string, done bool) {
+	if done && key != "" {
+		x.pic = &boardPic{Msg: x.td.Board, Key: key}
+		return
+	}
+	x.pic = nil
+}
+
+// boardPicture is the Pic the outbox records in r, whose table data is
+// cur, once its effects are done: the pictures it knows the board has,
+// unless Pic changed since the outbox read it (a click came in between,
+// whose answer may have changed them, or another run of the outbox).
+func (x *cexec) boardPicture(r *dixbot.Record, cur *tableData) *boardPic {
+	if r.Version != x.rec.Version && !samePicture(cur.Pic, x.pic0) {
+		return nil
+	}
+	if x.pic == nil || x.pic.Msg == "" || x.pic.Msg != cur.Board {
+		return nil
+	}
+	return clonePtr(x.pic)
+}

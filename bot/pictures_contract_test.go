@@ -1,0 +1,190 @@
+package bot
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot"
+)
+
+// boardEdits are the edits of message board among calls, through an
+// interaction's token or the bot's.
+func boardEdits(calls []recorded, board string) []*discordgo.MessageEdit {
+	var out []*discordgo.MessageEdit
+	for _, c := range calls {
+		if (c.op == "followupEdit" || c.op == "edit" || c.op == "editOriginal") && c.edit != nil && c.edit.ID == board && !c.refused {
+			out = append(out, c.edit)
+		}
+	}
+	return out
+}
+
+// requireUpload checks that ed uploads the Qwixx board's picture and keeps
+// no other file.
+func requireUpload(t *testing.T, ed *discordgo.MessageEdit, what string) {
+	t.Helper()
+	require.Len(t, ed.Files, 1, "%s: the picture is uploaded", what)
+	assert.Equal(t, "qwixx.png", ed.Files[0].Name)
+	require.NotNil(t, ed.Attachments, "%s: the new file replaces the old one", what)
+	assert.Len(t, *ed.Attachments, 1)
+}
+
+// requireKept checks that ed uploads nothing and lists no attachments, so
+// Discord keeps the message's file, which its embed still shows by name.
+func requireKept(t *testing.T, ed *discordgo.MessageEdit, what string) {
+	t.Helper()
+	assert.Empty(t, ed.Files, "%s: nothing uploaded", what)
+	assert.Nil(t, ed.Attachments, "%s: no attachments listed (Discord keeps the file)", what)
+	require.NotNil(t, ed.Embeds)
+	require.Len(t, *ed.Embeds, 1)
+	require.NotNil(t, (*ed.Embeds)[0].Image)
+	assert.Equal(t, "attachment://qwixx.png", (*ed.Embeds)[0].Image.URL, "%s: the embed shows the kept file", what)
+}
+
+// The outbox's edit of a Qwixx board whose picture did not change (a pause,
+// a resume) uploads nothing and keeps Discord's file; a click's answer
+// always carries the picture; an edit whose picture changed (a decision
+// out of time) uploads the new one.
+func TestContractEditKeepsAnUnchangedPicture(t *testing.T) {
+	h := newQwixxHarness(t, true)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	lobby := h.qcommand("u1", "start").shown(nil)
+	lobby = h.clickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).shown(lobby)
+	board := h.clickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).shown(lobby)
+	_, td, _ := h.qstate()
+
+	pause := func(what string, on bool) *discordgo.MessageEdit {
+		t.Helper()
+		sub := "pause"
+		if !on {
+			sub = "resume"
+		}
+		r := h.qcommand("u1", sub)
+		eds := boardEdits(r.calls, board.id)
+		require.Len(t, eds, 1, "%s: the board is edited once", what)
+		return eds[0]
+	}
+	ed := pause("pause", true)
+	if td.Pic == nil || td.Pic.Msg != board.id {
+		// The board's picture was not known: this edit uploads it, and
+		// is known from then on.
+		requireUpload(t, ed, "first pause")
+		ed = pause("resume", false)
+		requireKept(t, ed, "resume")
+		ed = pause("pause", true)
+	}
+	requireKept(t, ed, "pause")
+	_, td, _ = h.qstate()
+	require.NotNil(t, td.Pic)
+	assert.Equal(t, board.id, td.Pic.Msg, "the picture stays known")
+	requireKept(t, pause("resume", false), "resume")
+
+	// A click's answer carries the picture, changed or not.
+	r := h.clickOn("u2", h.rec.message(board.id), h.qwixxMove(h.rec.message(board.id)))
+	resp := r.response()
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type)
+	require.Len(t, resp.Data.Files, 1, "the answer uploads the picture")
+	assert.Empty(t, boardEdits(r.calls, board.id), "the answer showed the change")
+
+	// A decision out of time changes the picture: the edit uploads it.
+	g, _, v := h.qstate()
+	require.NotEmpty(t, g.ToDecide())
+	now = now.Add(time.Hour)
+	start := h.rec.count()
+	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+	_, td, v2 := h.qstate()
+	require.Greater(t, v2, v, "the clock decided")
+	eds := boardEdits(h.rec.since(start), board.id)
+	require.NotEmpty(t, eds)
+	requireUpload(t, eds[0], "a changed picture")
+	require.NotNil(t, td.Pic)
+	assert.Equal(t, board.id, td.Pic.Msg, "the new picture is known")
+	requireKept(t, pause("pause after the change", true), "pause after the change")
+}
+
+// The table data's record of the board's picture: a click on a public
+// message forgets it, a command or a click on a private prompt does not;
+// old records without it read as not known.
+func TestContractAnswerForgetsThePicture(t *testing.T) {
+	td, err := decodeTableData([]byte(`{"v":1,"c":"u1","l":"en","s":[{"u":"u1","n":"Alice"}],"b":"900"}`))
+	require.NoError(t, err)
+	assert.Nil(t, td.Pic, "an old record: not known")
+
+	click := func(msg *discordgo.Message) *call {
+		return &call{i: &discordgo.Interaction{ID: "77", Type: discordgo.InteractionMessageComponent, Message: msg}}
+	}
+	td.Pic = &boardPic{Msg: "900", Key: "k"}
+	click(nil).answerContractPicture(td)
+	assert.Equal(t, &boardPic{Msg: "900", Key: "k"}, td.Pic, "a command")
+	click(&discordgo.Message{ID: "901", Flags: discordgo.MessageFlagsEphemeral}).answerContractPicture(td)
+	assert.Equal(t, &boardPic{Msg: "900", Key: "k"}, td.Pic, "a private prompt")
+	click(&discordgo.Message{ID: "900"}).answerContractPicture(td)
+	assert.Equal(t, &boardPic{Key: "77"}, td.Pic, "a click on the board: forgotten, as of the click")
+
+	b, err := decodeTableData(td.encode())
+	require.NoError(t, err)
+	assert.Equal(t, td.Pic, b.Pic)
+
+	x := &cexec{rec: &dixbot.Record{Version: 4}, td: &tableData{Board: "900"}, pic0: &boardPic{Msg: "900", Key: "a"}, pic: &boardPic{Msg: "900", Key: "b"}}
+	assert.Equal(t, &boardPic{Msg: "900", Key: "b"}, x.boardPicture(&dixbot.Record{Version: 4}, &tableData{Board: "900", Pic: &boardPic{Msg: "900", Key: "a"}}))
+	assert.Equal(t, &boardPic{Msg: "900", Key: "b"}, x.boardPicture(&dixbot.Record{Version: 6}, &tableData{Board: "900", Pic: &boardPic{Msg: "900", Key: "a"}}),
+		"a change in between that left the picture alone (a command)")
+	assert.Nil(t, x.boardPicture(&dixbot.Record{Version: 5}, &tableData{Board: "900", Pic: &boardPic{Key: "77"}}), "a click in between")
+	assert.Nil(t, x.boardPicture(&dixbot.Record{Version: 4}, &tableData{Board: "901", Pic: &boardPic{Msg: "900", Key: "a"}}), "another board")
+
+	board := &tableData{Board: "900", Pic: &boardPic{Key: "77"}}
+	assert.Equal(t, &boardPic{Msg: "900", Key: "c"}, board.startPicture(&via{Orig: "900", Pic: "c"}, true), "the answer's picture")
+	assert.Equal(t, &boardPic{Key: "77"}, board.startPicture(&via{Orig: "900", Pic: "c"}, false), "a change written since the answer")
+	assert.Nil(t, board.startPicture(&via{Orig: "900"}, true), "an answer without a picture")
+	board.Pic = &boardPic{Msg: "900", Key: "a"}
+	assert.Equal(t, &boardPic{Msg: "900", Key: "a"}, board.startPicture(nil, false), "no answer")
+}
+
+// An outdated click on the board is answered with the board as it stands
+// and writes no change of its own: when that answer shows another picture
+// than the one the table data records, it forgets it first; the same
+// picture stays known.
+func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
+	h := newQwixxHarness(t, true)
+	lobby := h.qcommand("u1", "start").shown(nil)
+	lobby = h.clickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).shown(lobby)
+	board := h.clickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).shown(lobby)
+	h.qcommand("u1", "pause")
+	h.qcommand("u1", "resume")
+	_, td, _ := h.qstate()
+	require.NotNil(t, td.Pic)
+	require.Equal(t, board.id, td.Pic.Msg)
+	known := *td.Pic
+
+	stale := func() result {
+		g, _, _ := h.qstate()
+		id := contractID("qwixx", cverbMove, g.Seq+5, "w -")
+		r := h.clickOn("u2", h.rec.message(board.id), id)
+		resp := r.response()
+		require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board shown again")
+		require.Len(t, resp.Data.Files, 1)
+		return r
+	}
+	stale()
+	_, td, _ = h.qstate()
+	assert.Equal(t, &known, td.Pic, "the same picture stays known")
+
+	_, err := h.db.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+		cur, err := decodeTableData(r.Meta)
+		require.NoError(t, err)
+		cur.Pic = &boardPic{Msg: board.id, Key: "another"}
+		r.Meta = cur.encode()
+		return nil
+	})
+	require.NoError(t, err)
+	stale()
+	_, td, _ = h.qstate()
+	require.NotNil(t, td.Pic)
+	assert.Empty(t, td.Pic.Msg, "forgotten: the answer replaced the picture")
+}
