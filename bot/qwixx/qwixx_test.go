@@ -10,7 +10,7 @@ import (
 
 // sheetsGame returns a game whose sheets are the §10 notations
 // given, seat by seat.
-func sheetsGame(t *testing.T, sheets ...string) *rules.Game {
+func sheetsGame(t testing.TB, sheets ...string) *rules.Game {
 	t.Helper()
 	g, err := rules.New(rules.Options{Players: len(sheets), Seed: 7, First: 0})
 	if err != nil {
