@@ -27,50 +27,75 @@ echo "== go vet"
 go vet ./...
 
 echo "== go test -race"
-# The end-to-end package sets discordgo's process-wide endpoints, so its
-# tests run one at a time within a process; it is split into E2E_SHARDS
-# processes that run beside the other packages. The longest tests are dealt
-# out first, one per shard in turn, then the others.
-shards=${E2E_SHARDS:-3}
-heavy=(TestFivePlayersFasterThanTheRateLimits TestBoardMissingInTheChannel TestReplicaKills TestFullGame
-  TestBinaryMissingToken TestBotTokenCallsPerTurn TestGameInAThread TestDixxitFullGame TestQwixxFullGame)
-mapfile -t all < <(grep -ho '^func Test[A-Za-z0-9_]*' e2e/*_test.go | sed 's/^func //' | sort -u)
-order=("${heavy[@]}")
-for t in "${all[@]}"; do
-  [[ " ${heavy[*]} " == *" $t "* ]] || order+=("$t")
-done
-declare -a shard
-i=0
-for t in "${order[@]}"; do
-  [[ " ${all[*]} " == *" $t "* ]] || continue
-  shard[i % shards]+="${shard[i % shards]:+|}$t"
-  i=$((i + 1))
-done
+# Two packages are split into processes that run beside the others: the
+# end-to-end tests (they set discordgo's process-wide endpoints, so they
+# run one at a time within a process) into E2E_SHARDS, and the table's
+# (bot, the longest package) into BOT_SHARDS. A package's tests are dealt
+# out longest first, one per shard in turn, then the others.
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 pids=()
 failed=0
-go test -race -count=1 -timeout 25m $(go list ./... | grep -v '/e2e$') >"$logs/packages" 2>&1 &
-pids+=($!)
-# One build of the end-to-end tests, run in the package's directory as go
-# test would, once per shard.
-if go test -race -c -o "$logs/e2e.test" ./e2e >"$logs/e2e-build" 2>&1; then
-  for k in $(seq 0 $((shards - 1))); do
-    (cd e2e && "$logs/e2e.test" -test.count=1 -test.timeout=25m -test.run "^(${shard[k]})\$" >"$logs/e2e-$k" 2>&1 \
-      && echo "ok  	e2e shard $((k + 1)) of $shards" >>"$logs/e2e-$k") &
+# shardTests PKG N HEAVY... prints N -test.run patterns covering the tests
+# of PKG, one per line.
+shardTests() {
+  local pkg=$1 n=$2
+  shift 2
+  local heavy=("$@") all order shard i t
+  mapfile -t all < <(grep -ho '^func Test[A-Za-z0-9_]*' "$pkg"/*_test.go | sed 's/^func //' | sort -u)
+  order=()
+  for t in "${heavy[@]}"; do
+    [[ " ${all[*]} " == *" $t "* ]] && order+=("$t")
+  done
+  for t in "${all[@]}"; do
+    [[ " ${heavy[*]} " == *" $t "* ]] || order+=("$t")
+  done
+  shard=()
+  i=0
+  for t in "${order[@]}"; do
+    shard[i % n]+="${shard[i % n]:+|}$t"
+    i=$((i + 1))
+  done
+  for ((i = 0; i < n; i++)); do echo "^(${shard[i]})\$"; done
+}
+# runShards PKG N HEAVY...: one build of PKG's tests, run in the package's
+# directory as go test would, once per shard, in the background.
+runShards() {
+  local pkg=$1 n=$2 k start
+  shift 2
+  local patterns
+  mapfile -t patterns < <(shardTests "$pkg" "$n" "$@")
+  if ! go test -race -c -o "$logs/$pkg.test" "./$pkg" >"$logs/$pkg-build" 2>&1; then
+    cat "$logs/$pkg-build"
+    failed=1
+    return
+  fi
+  for ((k = 0; k < n; k++)); do
+    (start=$SECONDS
+      cd "$pkg" && "$logs/$pkg.test" -test.count=1 -test.timeout=25m -test.run "${patterns[k]}" >"$logs/$pkg-$k" 2>&1 \
+        && echo "ok  	$pkg shard $((k + 1)) of $n	$((SECONDS - start))s" >>"$logs/$pkg-$k") &
     pids+=($!)
   done
-else
-  cat "$logs/e2e-build"
-  failed=1
-fi
+}
+e2eShards=${E2E_SHARDS:-3}
+botShards=${BOT_SHARDS:-2}
+go test -race -count=1 -timeout 25m $(go list ./... | grep -v '/e2e$' | grep -v 'dixbot/bot$') >"$logs/packages" 2>&1 &
+pids+=($!)
+runShards e2e "$e2eShards" TestFivePlayersFasterThanTheRateLimits TestBoardMissingInTheChannel TestReplicaKills TestFullGame \
+  TestBinaryMissingToken TestBotTokenCallsPerTurn TestGameInAThread TestDixxitFullGame TestQwixxFullGame
+runShards bot "$botShards" TestFrozenRecordsPlayToTheEnd TestFullGameByClicks TestPicturesInGamesByClicks \
+  TestRematchStartsAtOnceWhenTheClickerIsTheOnlyPerson TestDixxitPlaysToTheEnd TestReadmeBoard
 for p in "${pids[@]}"; do
   wait "$p" || failed=1
 done
 cat "$logs/packages"
-for k in $(seq 0 $((shards - 1))); do
-  echo "-- e2e shard $((k + 1)) of $shards"
-  cat "$logs/e2e-$k" 2>/dev/null || true
+for pkg in bot e2e; do
+  n=$botShards
+  [ "$pkg" = e2e ] && n=$e2eShards
+  for ((k = 0; k < n; k++)); do
+    echo "-- $pkg shard $((k + 1)) of $n"
+    cat "$logs/$pkg-$k" 2>/dev/null || true
+  done
 done
 [ "$failed" -eq 0 ] || { echo "go test failed"; exit 1; }
 
