@@ -109,6 +109,7 @@ type Bot struct {
 	noFiles      sync.Map       // channel id -> struct{}: no Attach Files there (mayAttach)
 	channelLocks [64]sync.Mutex // runOutbox, by channel hash
 	folds        folds          // effects done, recorded with the channel's next change (fold.go)
+	batches      batches        // effects this process owes a batch for (batches.go)
 	foldWait     time.Duration  // foldWait unless set (tests)
 
 	mu       sync.Mutex

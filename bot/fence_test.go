@@ -164,3 +164,41 @@ func TestAdoptAfterAFreshBoardKeepsTheFreshOne(t *testing.T) {
 	assert.NotEqual(t, clicked.id, m.Board, "the fresh board is the board")
 	assert.Equal(t, []string{m.Board}, h.rec.liveBoards(), "exactly one board with buttons")
 }
+
+// TestOwnBatchLeftToItself: past the grace, this process's poller finds a
+// change of its own due while that change's batch is still to run (its
+// answer was slow): the poller leaves it to the batch, which does the
+// effects once, without reading the channel's messages for an earlier try
+// (a request with the bot token).
+func TestOwnBatchLeftToItself(t *testing.T) {
+	h := newHarness(t)
+	h.seedGame([]string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
+	board := h.board()
+	h.clickOn("u1", board, h.mustFind(board, verbDraw))
+	h.clickOn("u1", board, h.mustFind(board, verbStop))
+	h.b.effectDelay = 300 * time.Millisecond
+	before, _ := h.record()
+	start := h.rec.count()
+	clicked := make(chan struct{})
+	go func() {
+		defer close(clicked)
+		h.clickOn("u1", board, h.mustFind(board, verbMoney)) // the turn ends: a fresh board is owed
+	}()
+	require.Eventually(t, func() bool { r, _ := h.record(); return r.Version > before.Version }, 10*time.Second, time.Millisecond)
+	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, time.Now().Add(time.Hour)))
+	<-clicked
+	posts, reads := 0, 0
+	for _, c := range h.rec.since(start) {
+		switch {
+		case c.posted():
+			posts++
+		case c.op == "recent":
+			reads++
+		}
+	}
+	assert.Equal(t, 1, posts, "one fresh board")
+	assert.Zero(t, reads, "no look for an earlier try")
+	_, m := h.record()
+	assert.Empty(t, m.Outbox)
+	assert.Equal(t, []string{m.Board}, h.rec.liveBoards())
+}

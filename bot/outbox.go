@@ -101,7 +101,9 @@ func (c *call) settle(rec *dixbot.Record) {
 	if m, err := decodeDixTable(rec.Meta); err != nil || len(m.Outbox) == 0 {
 		return
 	}
+	done := c.b.batches.start(rec.Channel)
 	c.then(func(ctx context.Context) {
+		defer done()
 		if d := c.b.effectDelay; d > 0 {
 			time.Sleep(d) // a test widens the window between the write and the effects
 		}
@@ -127,6 +129,9 @@ func (b *Bot) RunDue(ctx context.Context, s *discordgo.Session, channel string, 
 }
 
 func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf time.Time) error {
+	if b.batches.busy(channel) {
+		return nil // this process's own batch does the effects (batches.go)
+	}
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	late := time.Duration(-1)
 	var tried uint32           // the effects owed before this claim: another process may have done some

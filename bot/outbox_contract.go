@@ -152,7 +152,9 @@ func (c *call) settleContract(rec *dixbot.Record) {
 		return
 	}
 	c.b.wakeAt(rec.Due)
+	done := c.b.batches.start(rec.Channel)
 	c.then(func(ctx context.Context) {
+		defer done()
 		if d := c.b.effectDelay; d > 0 {
 			time.Sleep(d) // a test widens the window between the write and the effects
 		}
