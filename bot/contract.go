@@ -118,6 +118,9 @@ type tableData struct {
 	Pic *boardPic `json:"bp,omitempty"`
 	// fresh are the event lines of this update, for the game's log.
 	fresh []string
+	// forgot: this update forgot the board's pictures, as of its click
+	// (answerContractPicture).
+	forgot bool
 }
 
 // tableSeat is one seat: a person's, or the computer's (Level set). A

@@ -43,6 +43,10 @@ type fold struct {
 	done    uint32
 	board   string
 	via     *via
+	// pic, when set, is the pictures a contract game's board has (learnt
+	// from the answer that showed them), recorded while the table data's
+	// Pic is still pic0, as the batch read it (pictures_contract.go).
+	pic, pic0 *boardPic
 }
 
 // of reports whether fd is of the table named table as stored in r: a
@@ -134,6 +138,9 @@ func (fd *fold) applyContract(r *dixbot.Record, td *tableData, g *present.Game, 
 	td.Outbox = slices.DeleteFunc(td.Outbox, func(e effect) bool { return e.ID <= fd.done })
 	if v := fd.via; v.usable(now) && v.Orig == td.Board && (!td.BoardVia.usable(now) || td.BoardVia.At <= v.At) {
 		td.BoardVia = v
+	}
+	if fd.pic != nil && fd.pic.Msg == td.Board && samePicture(td.Pic, fd.pic0) {
+		td.Pic = clonePtr(fd.pic)
 	}
 	if due {
 		r.Due = time.Time{}

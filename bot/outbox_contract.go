@@ -247,6 +247,9 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 		if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == td.Board {
 			fd.via = v
 		}
+		if x.pic != nil && !samePicture(x.pic, td.Pic) {
+			fd.pic, fd.pic0 = x.pic, x.pic0 // the pictures the answer showed
+		}
 		b.later(rec.Channel, fd)
 		return nil
 	}

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"errors"
+	"strconv"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -39,8 +40,11 @@ import (
 //     a click came in between (answerContractPicture).
 //   - A click answered with the board as it stands but no change of its
 //     own (an outdated click, a redelivered one) forgets them with a write
-//     of its own before its answer, when that answer shows other pictures
-//     than the ones recorded (keepContractPicture).
+//     of its own before its answer, unless they are the ones that answer
+//     shows (keepContractPicture).
+//   - What the outbox learns from an answer when it records nothing else
+//     waits with its effects done (a fold, fold.go) and is recorded with
+//     them, if Pic is still what the outbox read.
 
 // answerContractPicture runs inside the store update of a contract
 // game's interaction: a click on a public message forgets the board's
@@ -51,18 +55,25 @@ func (c *call) answerContractPicture(td *tableData) {
 		return
 	}
 	td.Pic = &boardPic{Key: c.i.ID} // of no message: not known, as of this click
+	td.forgot = true
 }
 
 // keepContractPicture runs before an answer that shows the board of td,
-// whose pictures are named key, on the message clicked, with no change
-// written by this call: when the table data says the board has other
-// pictures, it forgets them first (they may be replaced).
+// whose pictures are named key, on the message clicked. When the call
+// wrote no change that forgot them (an outdated click, a redelivered
+// one), and the table data does not say the board has these very
+// pictures, it forgets what it says first, naming this click, since the
+// answer may replace the board's pictures: an outbox that read the table
+// data before then records nothing, and a fold waiting is not applied.
 func (c *call) keepContractPicture(td *tableData, key string) {
-	p := td.Pic
-	if p == nil || p.Msg == "" || p.Msg != td.Board || c.i.Message == nil || c.i.Message.ID != td.Board || p.Key == key {
-		return
+	switch {
+	case c.i.Message == nil || td.Board == "" || c.i.Message.ID != td.Board, td.forgot:
+		return // not the board; or this call's change forgot them already
+	case known(td, key):
+		return // the record says what the answer shows
+	case key == "" && !known(td, td.picKey()):
+		return // a text answer, and the record says nothing
 	}
-	known := *p
 	ctx, cancel := c.storeCtx()
 	defer cancel()
 	_, err := c.b.store.Update(ctx, c.i.ChannelID, "", func(r *dixbot.Record) error {
@@ -70,16 +81,32 @@ func (c *call) keepContractPicture(td *tableData, key string) {
 		if err != nil {
 			return err
 		}
-		if cur.Pic == nil || *cur.Pic != known {
-			return errNothingToDo // forgotten or replaced meanwhile
+		if cur.Board != td.Board || known(cur, key) {
+			return errNothingToDo
 		}
-		cur.Pic = &boardPic{Key: c.i.ID}
+		// Named by the click and the version it replaces: no other
+		// forgetting (a first delivery of this click) has that name.
+		cur.Pic = &boardPic{Key: c.i.ID + "/" + strconv.FormatUint(r.Version, 10)}
 		r.Meta = cur.encode()
 		return nil
 	})
 	if err != nil && !errors.Is(err, errNothingToDo) {
 		c.b.log.Warn("could not forget the board's pictures", "channel", c.i.ChannelID, "err", err)
 	}
+}
+
+// picKey is the key of the pictures td records ("": none).
+func (td *tableData) picKey() string {
+	if td.Pic == nil {
+		return ""
+	}
+	return td.Pic.Key
+}
+
+// known reports whether td records that its board has the pictures key.
+func known(td *tableData, key string) bool {
+	p := td.Pic
+	return key != "" && p != nil && p.Msg != "" && p.Msg == td.Board && p.Key == key
 }
 
 // startPicture is the pictures the board has as the outbox starts on the

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -10,6 +11,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
+	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
+	computer "github.com/dixgame/dixbot/computer/qwixx"
+	rules "github.com/dixgame/dixbot/engine/qwixx"
 )
 
 // boardEdits are the edits of message board among calls, through an
@@ -144,6 +149,22 @@ func TestContractAnswerForgetsThePicture(t *testing.T) {
 	assert.Nil(t, board.startPicture(&via{Orig: "900"}, true), "an answer without a picture")
 	board.Pic = &boardPic{Msg: "900", Key: "a"}
 	assert.Equal(t, &boardPic{Msg: "900", Key: "a"}, board.startPicture(nil, false), "no answer")
+
+	// A fold records the answer's picture only while Pic is what its batch
+	// read.
+	fd := &fold{table: "/900", version: 3, done: 2, pic: &boardPic{Msg: "900", Key: "c"}, pic0: &boardPic{Key: "77"}}
+	for _, tc := range []struct {
+		pic, want *boardPic
+		why       string
+	}{
+		{&boardPic{Key: "77"}, &boardPic{Msg: "900", Key: "c"}, "as read"},
+		{&boardPic{Key: "78"}, &boardPic{Key: "78"}, "a click in between"},
+		{&boardPic{Msg: "900", Key: "d"}, &boardPic{Msg: "900", Key: "d"}, "an edit in between"},
+	} {
+		td := &tableData{Board: "900", Outbox: []effect{{ID: 2, Kind: ceffEdit}}, Pic: tc.pic}
+		require.True(t, fd.applyContract(&dixbot.Record{Version: 4}, td, nil, time.Now(), false))
+		assert.Equal(t, tc.want, td.Pic, tc.why)
+	}
 }
 
 // An outdated click on the board is answered with the board as it stands
@@ -187,4 +208,52 @@ func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
 	_, td, _ = h.qstate()
 	require.NotNil(t, td.Pic)
 	assert.Empty(t, td.Pic.Msg, "forgotten: the answer replaced the picture")
+	marker := *td.Pic
+	stale()
+	_, td, _ = h.qstate()
+	require.NotNil(t, td.Pic)
+	assert.Empty(t, td.Pic.Msg)
+	assert.NotEqual(t, marker, *td.Pic, "an unknown picture is forgotten again, as of this click")
+}
+
+// On Redis, a click on the board whose answer shows all it changes has its
+// effects recorded done later, with the next change or on their own (a
+// fold): the picture the answer put on the board is recorded with them,
+// so a pause that follows keeps it.
+func TestContractFoldRecordsTheAnswersPicture(t *testing.T) {
+	h, rs, _ := redisHarness(t)
+	b, err := New(Options{Store: rs, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.obs,
+		Games: []present.Game{botqwixx.Game()}})
+	require.NoError(t, err)
+	h.b = b
+	h.b.foldWait = time.Hour
+	users := []string{"u1", "u2"}
+	board := h.openQwixx(users)
+	folded := false
+	for step := 0; step < 40 && !folded; step++ {
+		g, _, _ := h.qstate()
+		seat := g.ToDecide()[0]
+		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
+		require.NoError(t, err)
+		res := h.clickOn(users[seat], board, h.qmust(board, cverbMove, string(m)))
+		board = res.shown(board)
+		folded = len(res.calls) == 1 && h.b.folds.get(h.channel) != nil
+		if folded {
+			require.Len(t, res.response().Data.Files, 1, "the answer carries the picture")
+		}
+	}
+	require.True(t, folded, "no click whose answer showed all it changed")
+	_, td, _ := h.qstate()
+	require.NotNil(t, td.Pic)
+	assert.Empty(t, td.Pic.Msg, "the click forgot the picture")
+	h.b.writeFold(context.Background(), h.channel, h.b.folds.get(h.channel))
+	_, td, _ = h.qstate()
+	assert.Empty(t, td.Outbox, "recorded")
+	require.NotNil(t, td.Pic, "the answer's picture recorded with the fold")
+	assert.Equal(t, board.id, td.Pic.Msg)
+
+	r := h.qcommand("u1", "pause")
+	eds := boardEdits(r.calls, board.id)
+	require.Len(t, eds, 1)
+	requireKept(t, eds[0], "a pause after the click")
 }
