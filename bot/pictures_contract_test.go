@@ -257,3 +257,32 @@ func TestContractFoldRecordsTheAnswersPicture(t *testing.T) {
 	require.Len(t, eds, 1)
 	requireKept(t, eds[0], "a pause after the click")
 }
+
+// Dixxit: the clue of the first turn, given in the clue-giver's private
+// form, changes the board's text and not its grid: the board's edit keeps
+// the grid Discord has. The first finger, a click on the board, is
+// answered with a new grid.
+func TestDixxitClueKeepsTheGrid(t *testing.T) {
+	h := newDixxitHarness(t, nil)
+	people := []string{"u1", "u2", "u3"}
+	board := h.openDixxit("en", people, 0)
+	g, td, _ := h.dstate()
+	require.NotNil(t, td.Pic)
+	require.Equal(t, board.id, td.Pic.Msg, "the grid the start showed is known")
+	_, res := h.giveClue(people[g.Active()], board, "sea")
+	eds := boardEdits(res.calls, board.id)
+	require.Len(t, eds, 1, "the board shows the clue")
+	assert.Empty(t, eds[0].Files, "the same grid: nothing uploaded")
+	assert.Nil(t, eds[0].Attachments, "Discord keeps the grid")
+	require.NotNil(t, eds[0].Embeds)
+	require.Len(t, *eds[0].Embeds, 1)
+	assert.Equal(t, "attachment://dixxit.png", (*eds[0].Embeds)[0].Image.URL)
+	assert.Contains(t, *eds[0].Content, "sea")
+
+	g, _, _ = h.dstate()
+	guesser := (g.Active() + 1) % len(people)
+	board = h.rec.message(board.id)
+	r := h.dclick(people[guesser], board, h.squareID(board, g, 1))
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	assert.NotEmpty(t, r.response().Data.Files, "a finger: the answer uploads the new grid")
+}
