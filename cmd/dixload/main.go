@@ -96,6 +96,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.bot, "bot", "", "a dixbot binary (default: go build ./cmd/dixbot)")
 	fs.BoolVar(&o.inProcess, "inprocess", false, "run the bot in this process (its CPU is then not told apart; for -cpuprofile)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of this process here (needs -inprocess to include the bot)")
+	fs.StringVar(&o.cfg.BotProfile, "botprofile", "", "write a CPU profile of the bot's own process here (from its /debug/pprof, over the run after the ramp)")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile of this process here at the end of the run (the stand-in's memory)")
 	fs.StringVar(&o.cfg.Dir, "dir", "", "keep the run's files (the bot's log, Redis's) here (default: a temporary directory)")
 	fs.Uint64Var(&o.cfg.Seed, "seed", 1, "seed of the players' choices")

@@ -226,14 +226,15 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	}
 	if ln != nil {
 		started.HTTPAddr = ln.Addr().String()
-		srv = &http.Server{
-			Handler: ops.Handler(ops.HealthOptions{
-				Gateway: ready,
-				Store:   st,
-				Timeout: cfg.StoreTimeout,
-			}, metrics),
-			ReadHeaderTimeout: 5 * time.Second,
+		h := ops.Handler(ops.HealthOptions{
+			Gateway: ready,
+			Store:   st,
+			Timeout: cfg.StoreTimeout,
+		}, metrics)
+		if cfg.Profiles {
+			h = ops.WithProfiles(h)
 		}
+		srv = &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
 		go func() { serveErr <- srv.Serve(ln) }()
 		logger.Info("serving /healthz and /metrics", "addr", started.HTTPAddr)
 	}

@@ -39,6 +39,11 @@ type Config struct {
 	Language string `env:"DIX_LANGUAGE" envDefault:"en"`
 	// HTTPAddr, when set, serves /healthz and /metrics there.
 	HTTPAddr string `env:"HTTP_ADDR"`
+	// Profiles, when on, also serves Go's runtime profiles there, under
+	// /debug/pprof/ (net/http/pprof): for measuring the process under
+	// load. They say a lot about the process, so they are off unless
+	// HTTP_ADDR is reachable by its operators only.
+	Profiles bool `env:"HTTP_PPROF" envDefault:"false"`
 	// InteractionsAddr and PublicKey, set together, select HTTP
 	// interactions mode: Discord POSTs interactions to an endpoint served
 	// at InteractionsAddr (any path), signed with the application's key

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"runtime"
 	"slices"
@@ -72,6 +73,10 @@ type Config struct {
 	// AtEnd, when set, is called once the games are over, before the
 	// stand-in and the bot stop (dixload writes its heap profile there).
 	AtEnd func()
+	// BotProfile, when set, is a file for a CPU profile of the bot's own
+	// process, taken through its /debug/pprof/profile (HTTP_PPROF) once
+	// every game has started, until the run's end is near.
+	BotProfile string
 }
 
 func (c *Config) defaults() error {
@@ -179,6 +184,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		settings.Env = append(slices.Clip(settings.Env), "HTTP_ADDR="+metricsAddr)
 	}
+	if cfg.BotProfile != "" {
+		settings.Env = append(slices.Clip(settings.Env), "HTTP_PPROF=true")
+	}
 	if err := cfg.Bot.Start(ctx, settings); err != nil {
 		return nil, err
 	}
@@ -236,8 +244,19 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		wg.Wait()
 		close(done)
 	}()
+	profiled := make(chan error, 1)
+	if cfg.BotProfile != "" {
+		go func() { profiled <- profileBot(playCtx, metricsAddr, cfg) }()
+	} else {
+		profiled <- nil
+	}
 	progress(ctx, done, cfg, start, tables, recent, before, redisURL)
 	played := time.Since(start)
+	if err := <-profiled; err != nil {
+		rep.Bot.Profile = err.Error()
+	} else if cfg.BotProfile != "" {
+		rep.Bot.Profile = cfg.BotProfile
+	}
 	select {
 	case <-cfg.Bot.Exited():
 		return nil, errExited
@@ -431,4 +450,43 @@ func latencies(tables []*table, kinds ...kind) []time.Duration {
 	}
 	slices.Sort(all)
 	return all
+}
+
+// profileBot writes a CPU profile of the bot's process to cfg.BotProfile:
+// from the end of the ramp (every game started) to 2 s before the run's
+// end (30 s when the run has no set duration).
+func profileBot(ctx context.Context, addr string, cfg Config) error {
+	if err := sleep(ctx, cfg.Ramp); err != nil {
+		return fmt.Errorf("loadtest: no bot profile: the run ended during the ramp")
+	}
+	secs := 30
+	if cfg.Duration > 0 {
+		secs = int((cfg.Duration - cfg.Ramp - 2*time.Second) / time.Second)
+	}
+	if secs < 1 {
+		return fmt.Errorf("loadtest: no bot profile: the run is not longer than its ramp")
+	}
+	rctx, cancel := context.WithTimeout(context.Background(), time.Duration(secs+30)*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(rctx, http.MethodGet, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", addr, secs), nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("loadtest: the bot's profile: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("loadtest: the bot's profile: %s", resp.Status)
+	}
+	f, err := os.Create(cfg.BotProfile)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		f.Close()
+		return fmt.Errorf("loadtest: the bot's profile: %w", err)
+	}
+	return f.Close()
 }

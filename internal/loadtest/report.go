@@ -120,6 +120,9 @@ type BotFigures struct {
 	Handling *HandlingFigures `json:"handling,omitempty"`
 	Stop     string           `json:"stop_error,omitempty"`
 	Log      *LogProblems     `json:"log,omitempty"`
+	// Profile is the file of the bot's CPU profile (Config.BotProfile),
+	// or why there is none.
+	Profile string `json:"profile,omitempty"`
 }
 
 // HandlingFigures are the bot's dix_interaction_duration_seconds over the
@@ -364,6 +367,9 @@ func (r *Report) Print(w io.Writer) {
 		for _, l := range b.Log.First {
 			line("", "%s", l)
 		}
+	}
+	if b.Profile != "" {
+		line("bot profile", "%s", b.Profile)
 	}
 	if b.Stop != "" {
 		line("stop", "%s", b.Stop)

@@ -297,3 +297,22 @@ func TestMetricsEndpoint(t *testing.T) {
 	h.ServeHTTP(rec, httptest.NewRequest("POST", "/metrics", nil))
 	assert.Equal(t, http.StatusMethodNotAllowed, rec.Code)
 }
+
+// TestProfilesServedOnlyWhenAsked: the runtime profiles are served beside
+// /healthz and /metrics by WithProfiles, and not by Handler alone.
+func TestProfilesServedOnlyWhenAsked(t *testing.T) {
+	plain := Handler(HealthOptions{Gateway: func() bool { return true }}, NewMetrics(MetricsOptions{}))
+	get := func(h http.Handler, path string) *httptest.ResponseRecorder {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+		return w
+	}
+	assert.Equal(t, http.StatusNotFound, get(plain, "/debug/pprof/").Code, "no profiles by default")
+	with := WithProfiles(plain)
+	w := get(with, "/debug/pprof/")
+	assert.Equal(t, http.StatusOK, w.Code)
+	assert.Contains(t, w.Body.String(), "goroutine")
+	assert.Equal(t, http.StatusOK, get(with, "/debug/pprof/cmdline").Code)
+	assert.Equal(t, http.StatusOK, get(with, "/metrics").Code, "the metrics still")
+	assert.NotEqual(t, http.StatusNotFound, get(with, "/healthz").Code, "the health check still")
+}
