@@ -75,7 +75,8 @@ type Config struct {
 	AtEnd func()
 	// BotProfile, when set, is a file for a CPU profile of the bot's own
 	// process, taken through its /debug/pprof/profile (HTTP_PPROF) once
-	// every game has started, until the run's end is near.
+	// every game has started, until the run's end is near (for 5 s when
+	// the run has no Duration).
 	BotProfile string
 }
 
@@ -454,12 +455,12 @@ func latencies(tables []*table, kinds ...kind) []time.Duration {
 
 // profileBot writes a CPU profile of the bot's process to cfg.BotProfile:
 // from the end of the ramp (every game started) to 2 s before the run's
-// end (30 s when the run has no set duration).
+// end (5 s when the run has no set duration).
 func profileBot(ctx context.Context, addr string, cfg Config) error {
 	if err := sleep(ctx, cfg.Ramp); err != nil {
 		return fmt.Errorf("loadtest: no bot profile: the run ended during the ramp")
 	}
-	secs := 30
+	secs := 5
 	if cfg.Duration > 0 {
 		secs = int((cfg.Duration - cfg.Ramp - 2*time.Second) / time.Second)
 	}

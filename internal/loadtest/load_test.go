@@ -68,9 +68,15 @@ func TestRunPlaysEveryGameToItsEnd(t *testing.T) {
 		Progress: &progress,
 		// A line at once: the run lasts a few seconds.
 		ProgressEvery: 50 * time.Millisecond,
+		BotProfile:    filepath.Join(dir, "bot.prof"),
 	})
 	require.NoError(t, err)
 	t.Logf("%d answers in %.1fs of play, p99 %.1f ms", rep.Answers.Answered, rep.Elapsed, rep.Answers.Latency.P99)
+	prof, err := os.ReadFile(filepath.Join(dir, "bot.prof"))
+	require.NoError(t, err, "the bot's profile: %s", rep.Bot.Profile)
+	require.Greater(t, len(prof), 2)
+	assert.Equal(t, []byte{0x1f, 0x8b}, prof[:2], "a profile (gzipped protobuf)")
+	assert.Equal(t, filepath.Join(dir, "bot.prof"), rep.Bot.Profile)
 
 	assert.Zero(t, rep.TableErrorCount, "tables stopped midway: %v", rep.TableErrors)
 	assert.Equal(t, 5, rep.Games.Opened)
