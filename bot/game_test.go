@@ -134,8 +134,15 @@ func (h *harness) step(rng *rand.Rand) bool {
 	}
 	after, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(h.t, err)
-	if after.State != nil {
-		require.NotEqual(h.t, seq, after.State.Seq, "the click changed nothing")
+	if after.State != nil && after.State.Seq == seq {
+		// A store too slow for the answer's budget on a loaded machine
+		// says so, deferred; the player clicks again.
+		txt := r.texts()
+		if strings.Contains(txt, enT("err_conflict", nil)) || strings.Contains(txt, enT("err_store_unavailable", nil)) {
+			h.t.Logf("phase %d: %q; clicked again", g.Phase, txt)
+			return h.step(rng)
+		}
+		h.t.Fatalf("phase %d: the click changed nothing; its answer: %v", g.Phase, r.describe())
 	}
 	return true
 }

@@ -543,6 +543,19 @@ func (r result) shown(clicked *shownMessage) *shownMessage {
 }
 
 // ephemeralText returns the text of an ephemeral answer (or fails).
+// describe lists the calls of the answer, for a failure message.
+func (r result) describe() string {
+	var b strings.Builder
+	for _, c := range r.calls {
+		fmt.Fprintf(&b, "[%s", c.op)
+		if c.resp != nil {
+			fmt.Fprintf(&b, " type %d", c.resp.Type)
+		}
+		b.WriteString("]")
+	}
+	return b.String() + " " + r.texts()
+}
+
 func (r result) ephemeralText() string {
 	r.h.t.Helper()
 	resp := r.response()
