@@ -26,8 +26,9 @@ type shows struct {
 // edit after any change (effEdit), so a render left out is never the last
 // word. fences is safe for concurrent use.
 type fences struct {
-	mu sync.Mutex
-	m  map[string]*fence
+	mu     sync.Mutex
+	m      map[string]*fence
+	pruned time.Time // the last look for idle fences
 }
 
 type fence struct {
@@ -41,8 +42,14 @@ type fence struct {
 // than any request of the table stays in flight.
 const fenceKeep = 10 * time.Minute
 
-// fencePrune is the number of fences above which the idle ones are dropped.
-const fencePrune = 4096
+// fencePrune is the number of fences above which the idle ones are
+// dropped, at most once per fencePruneEvery: a busy process keeps more
+// fences than that within fenceKeep, and looking through them on every
+// request would cost more than keeping them.
+const (
+	fencePrune      = 4096
+	fencePruneEvery = time.Minute
+)
 
 // send runs fn, the request that makes message show s, unless the message
 // shows a newer state or is retired; it reports whether fn ran. A retire
@@ -115,7 +122,8 @@ func (f *fences) entry(message string, now time.Time) *fence {
 	if f.m == nil {
 		f.m = map[string]*fence{}
 	}
-	if len(f.m) >= fencePrune {
+	if len(f.m) >= fencePrune && now.Sub(f.pruned) >= fencePruneEvery {
+		f.pruned = now
 		for id, e := range f.m {
 			if now.Sub(e.used) > fenceKeep {
 				delete(f.m, id)

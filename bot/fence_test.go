@@ -202,3 +202,21 @@ func TestOwnBatchLeftToItself(t *testing.T) {
 	assert.Empty(t, m.Outbox)
 	assert.Equal(t, []string{m.Board}, h.rec.liveBoards())
 }
+
+// TestFencePrunesAtMostOncePerInterval: a process holding more fences
+// than fencePrune, all of them in use, looks for idle ones once per
+// fencePruneEvery, not on every request.
+func TestFencePrunesAtMostOncePerInterval(t *testing.T) {
+	var f fences
+	start := time.Unix(1_700_000_000, 0)
+	for i := range fencePrune + 10 {
+		_, _ = f.send("m"+time.Duration(i).String(), shows{Seq: 1}, start, func() error { return nil })
+	}
+	require.Len(t, f.m, fencePrune+10, "none idle: all kept")
+	looked := f.pruned
+	_, _ = f.send("next", shows{Seq: 1}, start.Add(time.Second), func() error { return nil })
+	assert.Equal(t, looked, f.pruned, "no second look within the interval")
+	_, _ = f.send("later", shows{Seq: 1}, start.Add(fencePruneEvery+time.Second), func() error { return nil })
+	assert.Equal(t, start.Add(fencePruneEvery+time.Second), f.pruned, "a look once the interval is over")
+	assert.Len(t, f.m, fencePrune+12, "still none idle")
+}
