@@ -19,6 +19,7 @@ import (
 	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/internal/discordapi"
 	"github.com/dixgame/dixbot/internal/redact"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -91,8 +92,8 @@ type Bot struct {
 	seed    func() int64
 	cmdIDs  map[string]string // English subcommand name -> handler id
 	apis    sync.Map          // *discordgo.Session -> sessionAPI
-	bots    sync.Map          // *discordgo.RateLimiter -> *botSession (shards share one)
-	gate    globalGate        // the bot's global rate limit
+	bots    sync.Map          // *discordgo.RateLimiter -> *discordapi.BotSession (shards share one)
+	gate    discordapi.Gate   // the bot's global rate limit
 	fences  fences            // the order of what reaches each board message
 	games   registry          // the contract games by name
 
@@ -261,8 +262,8 @@ func (b *Bot) sessionAPI(s *discordgo.Session) sessionAPI {
 	if a, ok := b.apis.Load(s); ok {
 		return a.(sessionAPI)
 	}
-	bt, _ := b.bots.LoadOrStore(s.Ratelimiter, newBotSession(s, &b.gate))
-	a, _ := b.apis.LoadOrStore(s, newSessionAPI(s, bt.(*botSession)))
+	bt, _ := b.bots.LoadOrStore(s.Ratelimiter, discordapi.NewBotSession(s, &b.gate))
+	a, _ := b.apis.LoadOrStore(s, newSessionAPI(s, bt.(*discordapi.BotSession)))
 	return a.(sessionAPI)
 }
 

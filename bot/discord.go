@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot/internal/discordapi"
 )
 
 // discordAPI is everything the bot asks of Discord. sessionAPI implements it
@@ -57,21 +59,21 @@ type discordAPI interface {
 // so a global 429 met by a bot-token request never makes discordgo hold an
 // answer back before sending it.
 //
-// Requests made with the bot token go through bt (ratelimit.go): never
+// Requests made with the bot token go through bt (internal/discordapi): never
 // held back in discordgo's rate limiter, they fail at once when their
 // bucket is empty or a global 429 runs, and are tried again later.
 type sessionAPI struct {
 	s  *discordgo.Session
 	ix *ixSessions
-	bt *botSession
+	bt *discordapi.BotSession
 }
 
 // newSessionAPI returns the discordAPI of s, with a rate limiter of its
 // own for the interaction-token requests, and bt for the bot-token ones
 // (nil: one of its own).
-func newSessionAPI(s *discordgo.Session, bt *botSession) sessionAPI {
+func newSessionAPI(s *discordgo.Session, bt *discordapi.BotSession) sessionAPI {
 	if bt == nil {
-		bt = newBotSession(s, &globalGate{})
+		bt = discordapi.NewBotSession(s, &discordapi.Gate{})
 	}
 	return sessionAPI{s: s, ix: &ixSessions{base: s}, bt: bt}
 }
@@ -181,9 +183,9 @@ func (a sessionAPI) DeleteOriginal(ctx context.Context, i *discordgo.Interaction
 }
 
 func (a sessionAPI) Followup(ctx context.Context, i *discordgo.Interaction, p *discordgo.WebhookParams) (*discordgo.Message, error) {
-	if isNoWait(ctx) {
+	if discordapi.IsNoWait(ctx) {
 		uri := discordgo.EndpointWebhookToken(i.AppID, i.Token) + "?wait=true"
-		raw, err := sendNoWait(ctx, a.ix.get(), nil, ixPatience, http.MethodPost, uri, uri, p, whole(p.Files))
+		raw, err := discordapi.SendNoWait(ctx, a.ix.get(), nil, discordapi.IxPatience, http.MethodPost, uri, uri, p, whole(p.Files))
 		if err != nil {
 			return nil, err
 		}
@@ -202,9 +204,9 @@ func (a sessionAPI) Followup(ctx context.Context, i *discordgo.Interaction, p *d
 }
 
 func (a sessionAPI) FollowupEdit(ctx context.Context, i *discordgo.Interaction, message string, e *discordgo.WebhookEdit) error {
-	if isNoWait(ctx) {
+	if discordapi.IsNoWait(ctx) {
 		uri := discordgo.EndpointWebhookMessage(i.AppID, i.Token, message)
-		_, err := sendNoWait(ctx, a.ix.get(), nil, ixPatience, http.MethodPatch, uri, uri, e, whole(e.Files))
+		_, err := discordapi.SendNoWait(ctx, a.ix.get(), nil, discordapi.IxPatience, http.MethodPatch, uri, uri, e, whole(e.Files))
 		return err
 	}
 	if len(e.Files) > 0 {
@@ -244,7 +246,7 @@ func (a sessionAPI) Send(ctx context.Context, channel string, m *discordgo.Messa
 	// With files (a picture), the same body as payload_json of a multipart
 	// request: the nonce still makes a retry harmless.
 	endpoint := discordgo.EndpointChannelMessages(channel)
-	raw, err := a.bt.request(ctx, http.MethodPost, endpoint, endpoint, body, whole(m.Files))
+	raw, err := a.bt.Request(ctx, http.MethodPost, endpoint, endpoint, body, whole(m.Files))
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +263,7 @@ func (a sessionAPI) Recent(ctx context.Context, channel string, limit int) ([]*d
 	if limit > 0 {
 		uri += "?limit=" + strconv.Itoa(limit)
 	}
-	raw, err := a.bt.request(ctx, http.MethodGet, uri, "GET "+endpoint, nil, nil)
+	raw, err := a.bt.Request(ctx, http.MethodGet, uri, "GET "+endpoint, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -273,11 +275,11 @@ func (a sessionAPI) Recent(ctx context.Context, channel string, limit int) ([]*d
 }
 
 func (a sessionAPI) Delete(ctx context.Context, channel, message string) error {
-	_, err := a.bt.request(ctx, http.MethodDelete, discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, ""), nil, nil)
+	_, err := a.bt.Request(ctx, http.MethodDelete, discordgo.EndpointChannelMessage(channel, message), discordgo.EndpointChannelMessage(channel, ""), nil, nil)
 	return err
 }
 
 func (a sessionAPI) Edit(ctx context.Context, m *discordgo.MessageEdit) error {
-	_, err := a.bt.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(m.Channel, m.ID), discordgo.EndpointChannelMessage(m.Channel, ""), m, whole(m.Files))
+	_, err := a.bt.Request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(m.Channel, m.ID), discordgo.EndpointChannelMessage(m.Channel, ""), m, whole(m.Files))
 	return err
 }

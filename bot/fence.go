@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot/internal/discordapi"
 )
 
 // shows is what a request puts on a board message: the game at version
@@ -89,7 +91,7 @@ func refusedRequest(err error) bool {
 	if errors.Is(err, errNotShown) {
 		return true
 	}
-	if _, _, ok := retryAfter(err); ok {
+	if _, _, ok := discordapi.RetryAfter(err); ok {
 		return true
 	}
 	var rerr *discordgo.RESTError

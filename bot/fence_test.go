@@ -13,6 +13,7 @@ import (
 
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/internal/discordapi"
 )
 
 func TestFenceKeepsEachBoardMovingForward(t *testing.T) {
@@ -50,7 +51,7 @@ func TestFenceMovesUnlessTheRequestWasRefused(t *testing.T) {
 		{"a 5xx", &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadGateway}}, true},
 		{"a 429", tooMany, false},
 		{"a 403", &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusForbidden}}, false},
-		{"held by the rate limiter", &rateLimited{After: time.Second}, false},
+		{"held by the rate limiter", &discordapi.RateLimited{After: time.Second}, false},
 		{"an answer that did not show the board", errNotShown, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dixgame/dixbot"
 	dixview "github.com/dixgame/dixbot/bot/dix"
+	"github.com/dixgame/dixbot/internal/discordapi"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -226,8 +227,8 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 	mu.Lock()
 	defer mu.Unlock()
 	// Holding the lock, no request waits for a rate limit's bucket: one
-	// refused so is tried again when the limit ends (ratelimit.go).
-	ctx = noWait(ctx)
+	// refused so is tried again when the limit ends (internal/discordapi).
+	ctx = discordapi.NoWait(ctx)
 	var upTo uint32 // the last effect owed by the change ix answered
 	if ix != nil {
 		if m, err := decodeDixTable(rec.Meta); err == nil {
@@ -302,7 +303,7 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 			return nil, nil // archived: the outbox went with it
 		}
 	}
-	wait, _, limited := retryAfter(failed)
+	wait, _, limited := discordapi.RetryAfter(failed)
 	if done == 0 && refused == nil && rest == nil {
 		if limited {
 			b.deferOutbox(ctx, channel, wait)

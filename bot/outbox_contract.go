@@ -15,6 +15,7 @@ import (
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/internal/discordapi"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -175,7 +176,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 	mu := &b.channelLocks[fnv32(rec.Channel)%uint32(len(b.channelLocks))]
 	mu.Lock()
 	defer mu.Unlock()
-	ctx = noWait(ctx)
+	ctx = discordapi.NoWait(ctx)
 	var upTo uint32 // the last effect owed by the change ix answered
 	if ix != nil {
 		if td, err := decodeTableData(rec.Meta); err == nil {
@@ -235,7 +236,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 			return nil // archived: the outbox went with it
 		}
 	}
-	wait, _, limited := retryAfter(failed)
+	wait, _, limited := discordapi.RetryAfter(failed)
 	if done == 0 && !limited {
 		return failed
 	}

@@ -31,16 +31,16 @@ func TestBotTokenRequestsNeverWait(t *testing.T) {
 		// provoke makes Discord refuse what follows and returns the
 		// requests that reached the stand-in meanwhile.
 		provoke func(t *testing.T, srv *fakediscord.Server, a sessionAPI, channel string) int
-		first   rateLimited // the first refusal (After: at least)
-		sent    int         // requests the stand-in saw in all
-		later   bool        // the requests after the first are refused too, unsent
+		first   discordapi.RateLimited // the first refusal (After: at least)
+		sent    int                    // requests the stand-in saw in all
+		later   bool                   // the requests after the first are refused too, unsent
 	}{{
 		name: "global 429 without Reset-After",
 		provoke: func(t *testing.T, srv *fakediscord.Server, a sessionAPI, channel string) int {
 			srv.RateLimitGlobal(30 * time.Second)
 			return 0
 		},
-		first: rateLimited{After: 29 * time.Second, Global: true, Sent: true}, sent: 1, later: true,
+		first: discordapi.RateLimited{After: 29 * time.Second, Global: true, Sent: true}, sent: 1, later: true,
 	}, {
 		name: "empty bucket",
 		provoke: func(t *testing.T, srv *fakediscord.Server, a sessionAPI, channel string) int {
@@ -50,14 +50,14 @@ func TestBotTokenRequestsNeverWait(t *testing.T) {
 			}
 			return 5
 		},
-		first: rateLimited{After: time.Second}, sent: 5, later: true,
+		first: discordapi.RateLimited{After: time.Second}, sent: 5, later: true,
 	}, {
 		name: "a route's 429",
 		provoke: func(t *testing.T, srv *fakediscord.Server, a sessionAPI, channel string) int {
 			srv.RateLimitNext("POST /channels/{id}/messages", 1, 700*time.Millisecond)
 			return 0
 		},
-		first: rateLimited{After: 700 * time.Millisecond, Sent: true}, sent: 2,
+		first: discordapi.RateLimited{After: 700 * time.Millisecond, Sent: true}, sent: 2,
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -73,12 +73,12 @@ func TestBotTokenRequestsNeverWait(t *testing.T) {
 
 			start := time.Now()
 			_, err = a.Send(ctx, ch.ID, &discordgo.MessageSend{Content: "board"}, "n1")
-			var rl *rateLimited
+			var rl *discordapi.RateLimited
 			require.ErrorAs(t, err, &rl)
 			assert.GreaterOrEqual(t, rl.After, tc.first.After)
 			assert.Equal(t, tc.first.Global, rl.Global)
 			assert.Equal(t, tc.first.Sent, rl.Sent)
-			wait, global, ok := retryAfter(err)
+			wait, global, ok := discordapi.RetryAfter(err)
 			assert.True(t, ok)
 			assert.Equal(t, rl.After, wait)
 			assert.Equal(t, rl.Global, global)
@@ -115,7 +115,7 @@ func TestBotTokenRequestsNeverWait(t *testing.T) {
 }
 
 // TestRetryAfter: the wait of each kind of refusal, never less than
-// minRetry.
+// discordapi.MinRetry.
 func TestRetryAfter(t *testing.T) {
 	rle := &discordgo.RateLimitError{RateLimit: &discordgo.RateLimit{TooManyRequests: &discordgo.TooManyRequests{RetryAfter: 1500 * time.Millisecond}}}
 	for _, tc := range []struct {
@@ -127,13 +127,13 @@ func TestRetryAfter(t *testing.T) {
 	}{
 		{"discordgo's 429", rle, 1500 * time.Millisecond, false, true},
 		{"wrapped", errors.Join(errors.New("effect board"), rle), 1500 * time.Millisecond, false, true},
-		{"global", &rateLimited{After: 65 * time.Second, Global: true}, 65 * time.Second, true, true},
-		{"retry_after 0", &rateLimited{}, minRetry, false, true},
+		{"global", &discordapi.RateLimited{After: 65 * time.Second, Global: true}, 65 * time.Second, true, true},
+		{"retry_after 0", &discordapi.RateLimited{}, discordapi.MinRetry, false, true},
 		{"not a rate limit", errors.New("boom"), 0, false, false},
 		{"nil", nil, 0, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wait, global, ok := retryAfter(tc.err)
+			wait, global, ok := discordapi.RetryAfter(tc.err)
 			assert.Equal(t, tc.ok, ok)
 			assert.Equal(t, tc.wait, wait)
 			assert.Equal(t, tc.global, global)
@@ -152,7 +152,7 @@ func TestOutboxWaitsOutTheRateLimit(t *testing.T) {
 		err  error
 		wait time.Duration
 	}{
-		{"global 429 of 40 s", &rateLimited{After: 40 * time.Second, Global: true, Sent: true}, 40 * time.Second},
+		{"global 429 of 40 s", &discordapi.RateLimited{After: 40 * time.Second, Global: true, Sent: true}, 40 * time.Second},
 		{"route 429 of 400 ms", route, 400 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -220,7 +220,7 @@ func TestOutboxFollowUpsNeverWait(t *testing.T) {
 	t.Cleanup(func() { _ = discordapi.SetBaseURL("") })
 	a := newSessionAPI(&discordgo.Session{Token: "Bot t", Client: srv.Client()}, nil)
 	ix := &discordgo.Interaction{AppID: "9", Token: "tok"}
-	ctx := noWait(context.Background())
+	ctx := discordapi.NoWait(context.Background())
 	content := "x"
 
 	msg, err := a.Followup(ctx, ix, &discordgo.WebhookParams{Content: "board"})
@@ -231,7 +231,7 @@ func TestOutboxFollowUpsNeverWait(t *testing.T) {
 	// Reset in 5 s: refused at once.
 	start := time.Now()
 	_, err = a.Followup(ctx, ix, &discordgo.WebhookParams{Content: "ping"})
-	var rl *rateLimited
+	var rl *discordapi.RateLimited
 	require.ErrorAs(t, err, &rl)
 	assert.False(t, rl.Sent)
 	assert.Greater(t, rl.After, 3*time.Second)

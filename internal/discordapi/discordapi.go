@@ -1,4 +1,6 @@
-// Package discordapi points discordgo at a Discord API base URL.
+// Package discordapi points discordgo at a Discord API base URL, and
+// sends the bot's requests within Discord's rate limits without ever
+// sleeping on them (ratelimit.go).
 //
 // Production uses Discord itself (the default); development and end-to-end
 // tests point the bot at a local stand-in (internal/fakediscord) or a REST
