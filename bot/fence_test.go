@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 	"testing"
@@ -180,14 +181,19 @@ func TestOwnBatchLeftToItself(t *testing.T) {
 	h.b.effectDelay = 300 * time.Millisecond
 	before, _ := h.record()
 	start := h.rec.count()
-	clicked := make(chan struct{})
+	polled := make(chan error, 1)
 	go func() {
-		defer close(clicked)
-		h.clickOn("u1", board, h.mustFind(board, verbMoney)) // the turn ends: a fresh board is owed
+		// The poller, once the click's change is written.
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			if r, err := h.b.store.Get(context.Background(), h.channel); err == nil && r.Version > before.Version {
+				polled <- h.b.runDue(context.Background(), h.rec, h.channel, time.Now().Add(time.Hour))
+				return
+			}
+		}
+		polled <- errors.New("the click's change was never written")
 	}()
-	require.Eventually(t, func() bool { r, _ := h.record(); return r.Version > before.Version }, 10*time.Second, time.Millisecond)
-	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, time.Now().Add(time.Hour)))
-	<-clicked
+	h.clickOn("u1", board, h.mustFind(board, verbMoney)) // the turn ends: a fresh board is owed
+	require.NoError(t, <-polled)
 	posts, reads := 0, 0
 	for _, c := range h.rec.since(start) {
 		switch {

@@ -138,7 +138,8 @@ func (h *harness) step(rng *rand.Rand) bool {
 		// A store too slow for the answer's budget on a loaded machine
 		// says so, deferred; the player clicks again.
 		txt := r.texts()
-		if strings.Contains(txt, enT("err_conflict", nil)) || strings.Contains(txt, enT("err_store_unavailable", nil)) {
+		if (strings.Contains(txt, enT("err_conflict", nil)) || strings.Contains(txt, enT("err_store_unavailable", nil))) && h.reclicks < 5 {
+			h.reclicks++
 			h.t.Logf("phase %d: %q; clicked again", g.Phase, txt)
 			return h.step(rng)
 		}

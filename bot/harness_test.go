@@ -340,22 +340,23 @@ func (r *recorder) message(id string) *shownMessage {
 
 // harness drives a Bot with simulated interactions in one channel.
 type harness struct {
-	t       testing.TB
-	st      *memStore
-	db      dixbot.Store // the bot's store: st, or the one given to newHarnessOn
-	rec     *recorder
-	b       *Bot
-	n       int
-	guild   string
-	channel string
-	locale  discordgo.Locale // the users' Discord locale
-	guildLc discordgo.Locale // the server's preferred locale
-	names   map[string]string
-	perms   map[string]int64
-	obs     *countObserver
-	maxMeta int    // largest table data seen by step
-	lang    string // the language of games made by seedGame ("en" when unset)
-	appPerm int64  // the bot's permissions in the channel sent with interactions (0: not sent)
+	t        testing.TB
+	st       *memStore
+	db       dixbot.Store // the bot's store: st, or the one given to newHarnessOn
+	rec      *recorder
+	b        *Bot
+	n        int
+	guild    string
+	channel  string
+	locale   discordgo.Locale // the users' Discord locale
+	guildLc  discordgo.Locale // the server's preferred locale
+	names    map[string]string
+	perms    map[string]int64
+	obs      *countObserver
+	maxMeta  int    // largest table data seen by step
+	reclicks int    // clicks step made again after a store too slow for the answer
+	lang     string // the language of games made by seedGame ("en" when unset)
+	appPerm  int64  // the bot's permissions in the channel sent with interactions (0: not sent)
 	// chType is the type of the channel the interactions come from, sent
 	// in their JSON as Discord does (-1: no JSON, 0: a text channel).
 	chType discordgo.ChannelType
