@@ -13,12 +13,9 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-
 	"github.com/dixgame/dixbot"
-	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/clock"
-	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/discordapi"
 	"github.com/dixgame/dixbot/internal/redact"
 	"github.com/dixgame/dixbot/locales"
@@ -510,57 +507,6 @@ func withoutRefusal(content string) string {
 // refusalMark starts every refusal line (locale key refusal_line).
 const refusalMark = "⚠️"
 
-// staleText adds the way back to the current board to an "outdated" message.
-func (c *call) staleText(text string) (string, []discordgo.MessageComponent, []*discordgo.MessageEmbed) {
-	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: locales.T(c.lang, "btn_show_board", nil), Style: discordgo.SecondaryButton, CustomID: customID(verbShowBoard, 0)},
-	}}}
-	rec, m, err := c.tableQuiet()
-	if err != nil || m.Board == "" {
-		return text, comps, nil
-	}
-	if g := rec.State; g != nil && g.Phase != dix.PhaseOver && c.i.Message != nil && c.i.Message.ID == m.Board {
-		if v, ok := shownVersion(c.i.Message); ok && v != m.version(g) {
-			// The click came from the current board as it stood before
-			// (a double click, or a board whose update was lost): rather
-			// than point to the very message clicked, show the game as it
-			// stands with working buttons. An action taken on them edits
-			// the public board, as every action does; editing it from
-			// here could race with a newer action's own update.
-			return text + "\n" + locales.T(c.lang, "stale_here", nil), dixview.BoardButtons(m.view(c.lang), g), []*discordgo.MessageEmbed{dixview.BoardEmbed(m.view(c.lang), g)}
-		}
-	}
-	return text + "\n" + locales.T(c.lang, "stale_link", map[string]any{"URL": messageURL(c.i.GuildID, c.i.ChannelID, m.Board)}), comps, nil
-}
-
-// shownVersion is the state version carried by the game buttons of msg.
-func shownVersion(msg *discordgo.Message) (uint32, bool) {
-	for _, row := range msg.Components {
-		var cs []discordgo.MessageComponent
-		switch r := row.(type) {
-		case *discordgo.ActionsRow:
-			cs = r.Components
-		case discordgo.ActionsRow:
-			cs = r.Components
-		}
-		for _, comp := range cs {
-			var id string
-			switch b := comp.(type) {
-			case *discordgo.Button:
-				id = b.CustomID
-			case discordgo.Button:
-				id = b.CustomID
-			}
-			if p, err := parseID(id); err == nil {
-				if _, game := verbActions[p.verb]; game || p.verb == verbBuy || p.verb == verbBid || p.verb == verbPay {
-					return p.version, true
-				}
-			}
-		}
-	}
-	return 0, false
-}
-
 // ephemeral answers (or follows up) with a message only the user sees.
 func (c *call) ephemeral(text string, comps []discordgo.MessageComponent, embeds ...*discordgo.MessageEmbed) {
 	c.ephemeralFiles(text, comps, nil, embeds...)
@@ -782,41 +728,36 @@ func (c *call) change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 	return r, err
 }
 
-// rememberLobby records the id of the lobby message (the answer to
-// /dix start, read after the answer), so its buttons are known as current.
-func (b *Bot) rememberLobby(ctx context.Context, channel, message string) {
-	sctx, cancel := context.WithTimeout(ctx, b.timeout)
-	defer cancel()
-	_, err := b.store.Update(sctx, channel, "", onTable(func(r *dixbot.Record, m *dixTable) error {
-		if r.State != nil {
-			return errNothingToDo // started
-		}
-		// The lobby owed in case the answer was lost is posted.
-		keep, posted := m.Outbox[:0], false
-		for _, e := range m.Outbox {
-			if e.Kind == effLobby && e.Msg == "" {
-				posted = true
-				continue
-			}
-			keep = append(keep, e)
-		}
-		m.Outbox = keep
-		if m.Board != "" && !posted {
-			return errNothingToDo // a click on it told the id already
-		}
-		if m.Board == "" {
-			m.Board = message
-		}
-		if len(keep) == 0 {
-			r.Due = time.Time{}
-		}
-		m.setDue(r, b.now())
-		return nil
-	}))
-	if err != nil && !errors.Is(err, errNothingToDo) {
-		if isStoreFailure(err) && b.obs != nil {
-			b.obs.StoreError("update")
-		}
-		b.log.Warn("could not record the lobby message", "channel", channel, "message", message, "err", err)
+// updateOrReply replaces the ephemeral prompt the user clicked on with text
+// (or answers with an ephemeral message when there is no such message).
+func (c *call) updateOrReply(text string, comps []discordgo.MessageComponent) {
+	if c.i.Message == nil {
+		c.ephemeral(text, comps)
+		return
 	}
+	c.update(text, nil, comps)
+}
+
+// The post-answer work gets the Discord API through its context.
+type ctxKey int
+
+const apiKey ctxKey = 0
+
+func (b *Bot) apiFor(ctx context.Context) discordAPI {
+	if d, ok := ctx.Value(apiKey).(discordAPI); ok {
+		return d
+	}
+	panic("bot: no Discord API in context")
+}
+
+// modal answers with a modal of text inputs.
+func (c *call) modal(id, title string, inputs []discordgo.TextInput) {
+	rows := make([]discordgo.MessageComponent, len(inputs))
+	for i, in := range inputs {
+		rows[i] = discordgo.ActionsRow{Components: []discordgo.MessageComponent{in}}
+	}
+	c.respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseModal,
+		Data: &discordgo.InteractionResponseData{CustomID: id, Title: truncate(title, 45), Components: rows},
+	})
 }

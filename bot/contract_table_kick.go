@@ -78,7 +78,7 @@ func (td *tableData) kickLabel(s int) string {
 
 // contractKick is a vote to hand seat arg to the computer.
 func (c *call) contractKick(g *present.Game, arg string) error {
-	target, err := parseSeatArg(arg)
+	target, err := parseSeatArg(arg, g.MaxSeats)
 	if err != nil {
 		return err
 	}

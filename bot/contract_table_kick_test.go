@@ -67,3 +67,31 @@ func TestContractKickVote(t *testing.T) {
 	assert.NotContains(t, g.ToDecide(), 2, "the computer plays the seat at once")
 	assert.Equal(t, locales.T("en", "table_err_handed_over", nil), h.clickOn("u3", board, h.qwixxMove(h.rec.message(board.id))).ephemeralText())
 }
+
+// The sixth seat of a six-player Dixxit table may be voted on like any
+// other: the seat a vote carries is bounded by the game's seats, not by
+// DIX's five.
+func TestContractKickVoteOnTheSixthSeat(t *testing.T) {
+	h := newDixxitHarness(t, nil)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	board := h.openDixxit("en", []string{"u1", "u2", "u3", "u4", "u5", "u6"}, 0)
+	_, err := h.db.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+		td, err := decodeTableData(r.Meta)
+		require.NoError(t, err)
+		require.Len(t, td.Seats, 6)
+		td.Seats[5].Late = 1
+		r.Meta = td.encode()
+		return nil
+	})
+	require.NoError(t, err)
+	_, _, v := h.dstate()
+	assert.Equal(t, locales.T("en", "err_bad_custom_id", nil),
+		h.clickOn("u1", board, contractID("dixxit", cverbKick, 0, "6")).ephemeralText(), "a seventh seat")
+	_, _, v2 := h.dstate()
+	assert.Equal(t, v, v2, "a refused vote changed the game")
+
+	assert.Equal(t, locales.T("en", "kick_done", nil), h.clickOn("u1", board, contractID("dixxit", cverbKick, 0, "5")).ephemeralText())
+	_, td, _ := h.dstate()
+	assert.NotEmpty(t, td.Seats[5].Level, "the creator's vote hands the sixth seat to the computer")
+}

@@ -97,14 +97,6 @@ type dixTable struct {
 	BoardPic *boardPic `json:"bp,omitempty"`
 }
 
-// boardPic names the picture a board message has: the message (it follows
-// Board: a picture of another message says nothing about the board) and
-// the key of what the picture shows (picture/dix Board.Key).
-type boardPic struct {
-	Msg string `json:"m"`
-	Key string `json:"k"`
-}
-
 // seat is one player: a Discord user and the name shown on the board.
 type seat struct {
 	ID   string `json:"i"`

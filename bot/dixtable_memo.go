@@ -211,13 +211,3 @@ func cloneStrings(s []string) []string {
 	}
 	return append(make([]string, 0, len(s)), s...)
 }
-
-// clonePtr is a pointer to a copy of *p, nil if p is; T holds no slice or
-// pointer.
-func clonePtr[T any](p *T) *T {
-	if p == nil {
-		return nil
-	}
-	c := *p
-	return &c
-}

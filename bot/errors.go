@@ -4,10 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/dixgame/dixbot"
-	dixview "github.com/dixgame/dixbot/bot/dix"
-	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // Bot errors. Handlers return these (wrapped with %w, or as a *userError
@@ -68,12 +67,15 @@ const (
 	outcomePanic     = "panic"
 )
 
-// errorKeys maps every sentinel error the bot may meet to its message key.
-var errorKeys = []struct {
+// errorKey is one sentinel error, its message key and its outcome.
+type errorKey struct {
 	err     error
 	key     string
 	outcome string
-}{
+}
+
+// errorKeys maps the table's sentinel errors to their message keys.
+var errorKeys = []errorKey{
 	// Store sentinels.
 	{dixbot.ErrDuplicate, "err_stale", outcomeStale},
 	{dixbot.ErrNotFound, "err_no_game", outcomeRefused},
@@ -109,21 +111,16 @@ var errorKeys = []struct {
 	{ErrLeaveLobby, "err_leave_lobby", outcomeRefused},
 	{ErrAhead, "err_game_restored", outcomeStale},
 	{ErrMissingPermission, "err_missing_permission", outcomeRefused},
-	{dixview.ErrBadPick, "err_bad_custom_id", outcomeRefused},
-	{dixview.ErrBadValue, "err_bad_input", outcomeRefused},
-	// Engine sentinels.
-	{dix.ErrBadOptions, "err_bad_options", outcomeRefused},
-	{dix.ErrGameOver, "err_game_over", outcomeRefused},
-	{dix.ErrNotYourTurn, "err_not_your_turn_generic", outcomeRefused},
-	{dix.ErrWrongPhase, "err_wrong_phase", outcomeRefused},
-	{dix.ErrUnknownPlayer, "err_not_in_game", outcomeRefused},
-	{dix.ErrUnknownAction, "err_bad_input", outcomeRefused},
-	{dix.ErrSchemaTooNew, "err_schema_too_new", outcomeError},
-	{dix.ErrCorrupt, "err_corrupt", outcomeError},
-	{dix.ErrInvariant, "err_internal", outcomeError},
-	// A store call that ran out of time is an unreachable store.
+}
+
+// errorKeysLast are matched after every game's: a store call that ran out
+// of time is an unreachable store.
+var errorKeysLast = []errorKey{
 	{context.DeadlineExceeded, "err_store_unavailable", outcomeError},
 }
+
+// allErrorKeys are the table's, DIX's (dixtable_errors.go), then the last.
+var allErrorKeys = slices.Concat(errorKeys, dixErrorKeys, errorKeysLast)
 
 // classify returns the message key, its data and the outcome of err, and
 // whether err is unexpected (to be logged).
@@ -133,17 +130,16 @@ func classify(err error) (key string, data map[string]any, outcome string, unexp
 		_, _, outcome, _ = classify(ue.err)
 		return ue.key, ue.data, outcome, false
 	}
-	var dr *dixview.Refusal
-	if errors.As(err, &dr) {
-		_, _, outcome, _ = classify(dr.Err)
-		return dr.Key, dr.Data, outcome, false
+	if key, data, inner, ok := dixRefusal(err); ok {
+		_, _, outcome, _ = classify(inner)
+		return key, data, outcome, false
 	}
-	for _, e := range errorKeys {
+	for _, e := range allErrorKeys {
 		if errors.Is(err, e.err) {
 			return e.key, nil, e.outcome, e.outcome == outcomeError
 		}
 	}
-	if key, ok := dixview.RefusalKey(err); ok {
+	if key, ok := dixRefusalKey(err); ok {
 		return key, nil, outcomeRefused, false
 	}
 	return "err_internal", nil, outcomeError, true
@@ -160,3 +156,6 @@ func isStoreFailure(err error) bool {
 	}
 	return false
 }
+
+// errClaimed: another click claimed the rematch of the finished game.
+var errClaimed = errors.New("bot: the rematch is claimed")

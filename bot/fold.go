@@ -57,10 +57,6 @@ func (fd *fold) of(r *dixbot.Record, table string, outbox []effect) bool {
 		len(outbox) > 0 && outbox[0].ID <= fd.done
 }
 
-// tableOf names a DIX table: the interaction that opened it ("": not
-// known, no fold).
-func tableOf(m *dixTable) string { return m.Origin }
-
 // contractTableOf names a contract game's table: its board message, the
 // answer to the command that opened it, with the rematch that opened it
 // if any ("": no board yet, no fold).
@@ -110,24 +106,6 @@ func (f *folds) all() map[string]*fold {
 	return m
 }
 
-// apply records fd on the table m of r: the effects it did leave the
-// outbox, and the record is due only for what is left. It reports
-// whether fd is of this table (the same table, effects still there).
-func (fd *fold) apply(r *dixbot.Record, m *dixTable, now time.Time) bool {
-	if !fd.of(r, tableOf(m), m.Outbox) {
-		return false
-	}
-	m.Outbox = slices.DeleteFunc(m.Outbox, func(e effect) bool { return e.ID <= fd.done })
-	if fd.via != nil && m.Board == fd.board {
-		m.BoardVia = newestVia(m.BoardVia, fd.via, m.Board, now)
-	}
-	if len(m.Outbox) == 0 && m.Missing == nil {
-		r.Due = time.Time{} // the clock's next moment, if any
-	}
-	m.setDue(r, now)
-	return true
-}
-
 // applyContract is apply for the table td of a contract game: the record
 // is due for what is left when due is set (the change it is written with
 // sets its due time itself otherwise).
@@ -171,9 +149,7 @@ func (b *Bot) withFold(channel string, fn func(*dixbot.Record) error) (func(*dix
 	}
 	return func(r *dixbot.Record) error {
 		if r.Game == "" {
-			if m, err := decodeDixTable(r.Meta); err == nil && fd.apply(r, m, b.now()) {
-				r.Meta = m.encode()
-			}
+			_, _ = fd.applyDix(r, b.now()) // an undecodable table fails fn's own reading
 		} else if g, ok := b.games[r.Game]; ok {
 			if td, err := decodeTableData(r.Meta); err == nil && fd.applyContract(r, td, g, b.now(), false) {
 				r.Meta = td.encode()
@@ -205,14 +181,12 @@ func (b *Bot) later(channel string, fd *fold) {
 func (b *Bot) writeFold(ctx context.Context, channel string, fd *fold) {
 	after, err := b.store.Update(ctx, channel, "", func(r *dixbot.Record) error {
 		if r.Game == "" {
-			m, err := decodeDixTable(r.Meta)
-			if err != nil {
+			switch ok, err := fd.applyDix(r, b.now()); {
+			case err != nil:
 				return err
-			}
-			if !fd.apply(r, m, b.now()) {
+			case !ok:
 				return errNothingToDo
 			}
-			r.Meta = m.encode()
 			return nil
 		}
 		g, ok := b.games[r.Game]
@@ -259,4 +233,14 @@ func (b *Bot) writeFolds(ctx context.Context) {
 	for channel, fd := range b.folds.all() {
 		b.writeFold(ctx, channel, fd)
 	}
+}
+
+// clonePtr is a pointer to a copy of *p, nil if p is; T holds no slice or
+// pointer.
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	return &c
 }

@@ -6,64 +6,14 @@ import (
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
-	dixview "github.com/dixgame/dixbot/bot/dix"
 )
 
-// The verbs of the custom ids "dix:<verb>:<version>[:<arg>]". Their
-// spellings are stored on messages already posted and never change; what
-// each one is, its argument and its handler are in the glossary, verbs.
-// The verbs of the components DIX's presentation builds are bot/dix's.
+// The verbs of the table's own custom ids under idPrefix; DIX's are in
+// dixtable_router.go. The glossary, verbs, says what each one is.
 const (
-	verbJoin   = "join"
-	verbLeave  = "leave"
-	verbGo     = "go"
-	verbCancel = "cancel"
-
-	verbDraw      = dixview.VerbDraw
-	verbStop      = dixview.VerbStop
-	verbNumbers   = dixview.VerbNumbers
-	verbMoney     = dixview.VerbMoney
-	verbBuy       = dixview.VerbBuy
-	verbEndTurn   = dixview.VerbEndTurn
-	verbConsol    = dixview.VerbConsol
-	verbBustBuy   = dixview.VerbBustBuy
-	verbBid       = dixview.VerbBid
-	verbPass      = dixview.VerbPass
-	verbPay       = dixview.VerbPay
-	verbHand      = dixview.VerbHand
-	verbShowBoard = "show"
-	verbBoardText = dixview.VerbBoardText
-
-	verbBidAmount  = dixview.VerbBidAmount
-	verbBidCustom  = dixview.VerbBidCustom
-	verbBidModal   = "bidm"
-	verbBuySelect  = dixview.VerbBuySelect
-	verbBuyPay     = dixview.VerbBuyPay
-	verbBuyOther   = dixview.VerbBuyOther
-	verbBuyModal   = "bmod"
-	verbAuctPay    = dixview.VerbAuctPay
-	verbAuctOther  = dixview.VerbAuctOther
-	verbAuctModal  = "amod"
-	verbPickCards  = dixview.VerbPickCards
-	verbPickMoney  = dixview.VerbPickMoney
-	verbPickCons   = dixview.VerbPickCons
-	verbPickOK     = dixview.VerbPickOK
-	verbPickBack   = dixview.VerbPickBack
-	verbAddCPU     = "addcpu"
-	verbLog        = "log"
-	verbRemoveCPU  = "rmcpu"
-	verbKick       = "kick"
-	verbAbandonYes = "abyes"
-	verbAbandonNo  = "abno"
-	verbSettings   = "set"
+	verbLog      = "log"
+	verbSettings = "set"
 )
-
-const idPrefix = dixview.IDPrefix
-
-// customID builds a component custom id.
-func customID(verb string, version uint32, args ...string) string {
-	return dixview.ID(verb, version, args...)
-}
 
 // parsedID is a parsed custom id.
 type parsedID struct {
@@ -317,4 +267,37 @@ func (c *call) modalValues() map[string]string {
 	}
 	walk(d.Components)
 	return out
+}
+
+// parseNumber reads a typed whole number 0–most; blank is 0 when optional.
+func parseNumber(s string, optional bool, most int) (int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" && optional {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > most {
+		return 0, refuse(ErrBadInput, "err_bad_number", map[string]any{"Text": truncate(escape(s), 20)})
+	}
+	return n, nil
+}
+
+// idPrefix starts the custom ids of the table's own components ("dix:"
+// for the settings, the log, /forget-me) and of DIX's (bot/dix IDPrefix):
+// ids on messages already posted keep it.
+const idPrefix = "dix"
+
+// customID builds a component custom id.
+func customID(verb string, version uint32, args ...string) string {
+	var sb strings.Builder
+	sb.WriteString(idPrefix)
+	sb.WriteByte(':')
+	sb.WriteString(verb)
+	sb.WriteByte(':')
+	sb.WriteString(strconv.FormatUint(uint64(version), 10))
+	for _, a := range args {
+		sb.WriteByte(':')
+		sb.WriteString(a)
+	}
+	return sb.String()
 }

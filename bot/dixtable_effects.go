@@ -1,8 +1,6 @@
 package bot
 
 import (
-	"strings"
-
 	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
@@ -12,14 +10,6 @@ import (
 // outbox (outbox.go). At most one notification per player per decision,
 // and none for a decision the player just saw appear because of their own
 // click.
-
-func mentions(users []string) string {
-	parts := make([]string, len(users))
-	for i, u := range users {
-		parts[i] = "<@" + u + ">"
-	}
-	return strings.Join(parts, " ")
-}
 
 // human is the Discord user of seat s, "" for ALIX or an unknown seat.
 func (m *dixTable) human(s int) string {
@@ -86,15 +76,6 @@ func buyableNow(g *dix.Game, s int) []dix.Card {
 		}
 	}
 	return out
-}
-
-func containsString(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // pingEffect is the one ping a decision within a turn gets, if any:

@@ -17,9 +17,6 @@ import (
 // table's origin (olderThanTable).
 const verbRematch = "again"
 
-// errClaimed: another click claimed the rematch of the finished game.
-var errClaimed = errors.New("bot: the rematch is claimed")
-
 // rematchRow is the row of a final scoreboard: the Rematch button, in the
 // game's language.
 func rematchRow(lang string) []discordgo.MessageComponent {

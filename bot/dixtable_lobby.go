@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
-
 	"github.com/dixgame/dixbot"
+
 	dixview "github.com/dixgame/dixbot/bot/dix"
+
 	computer "github.com/dixgame/dixbot/computer/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
@@ -271,5 +273,44 @@ func (c *call) create(r *dixbot.Record) error {
 			return refuse(dixbot.ErrExists, "err_game_exists_link", map[string]any{"URL": messageURL(c.i.GuildID, c.i.ChannelID, m.Board)})
 		}
 		return err
+	}
+}
+
+// rememberLobby records the id of the lobby message (the answer to
+// /dix start, read after the answer), so its buttons are known as current.
+func (b *Bot) rememberLobby(ctx context.Context, channel, message string) {
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	defer cancel()
+	_, err := b.store.Update(sctx, channel, "", onTable(func(r *dixbot.Record, m *dixTable) error {
+		if r.State != nil {
+			return errNothingToDo // started
+		}
+		// The lobby owed in case the answer was lost is posted.
+		keep, posted := m.Outbox[:0], false
+		for _, e := range m.Outbox {
+			if e.Kind == effLobby && e.Msg == "" {
+				posted = true
+				continue
+			}
+			keep = append(keep, e)
+		}
+		m.Outbox = keep
+		if m.Board != "" && !posted {
+			return errNothingToDo // a click on it told the id already
+		}
+		if m.Board == "" {
+			m.Board = message
+		}
+		if len(keep) == 0 {
+			r.Due = time.Time{}
+		}
+		m.setDue(r, b.now())
+		return nil
+	}))
+	if err != nil && !errors.Is(err, errNothingToDo) {
+		if isStoreFailure(err) && b.obs != nil {
+			b.obs.StoreError("update")
+		}
+		b.log.Warn("could not record the lobby message", "channel", channel, "message", message, "err", err)
 	}
 }

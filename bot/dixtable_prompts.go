@@ -3,7 +3,6 @@ package bot
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -75,36 +74,11 @@ func (c *call) bidCustom(p parsedID) error {
 }
 
 func (c *call) bidModal(p parsedID) error {
-	n, err := parseNumber(c.modalValues()[fieldAmount], false)
+	n, err := parseNumber(c.modalValues()[fieldAmount], false, maxNumber)
 	if err != nil {
 		return err
 	}
 	return c.placeBid(p.version, n)
-}
-
-// parseNumber reads a typed whole number 0–maxNumber; blank is 0 when optional.
-func parseNumber(s string, optional bool) (int, error) {
-	s = strings.TrimSpace(s)
-	if s == "" && optional {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 || n > maxNumber {
-		return 0, refuse(ErrBadInput, "err_bad_number", map[string]any{"Text": truncate(escape(s), 20)})
-	}
-	return n, nil
-}
-
-// modal answers with a modal of text inputs.
-func (c *call) modal(id, title string, inputs []discordgo.TextInput) {
-	rows := make([]discordgo.MessageComponent, len(inputs))
-	for i, in := range inputs {
-		rows[i] = discordgo.ActionsRow{Components: []discordgo.MessageComponent{in}}
-	}
-	c.respond(&discordgo.InteractionResponse{
-		Type: discordgo.InteractionResponseModal,
-		Data: &discordgo.InteractionResponseData{CustomID: id, Title: truncate(title, 45), Components: rows},
-	})
 }
 
 // buyPrompt opens the private market prompt: a select of the cards this

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -455,28 +454,6 @@ func (c *call) answerPlay(out played, fromBoard bool, confirm string, confirmCom
 		c.shows = &shows{Seq: uint64(g.Seq)}
 		c.update("", []*discordgo.MessageEmbed{e}, dixview.BoardButtons(m.view(m.Lang), g), files...)
 	}
-}
-
-// updateOrReply replaces the ephemeral prompt the user clicked on with text
-// (or answers with an ephemeral message when there is no such message).
-func (c *call) updateOrReply(text string, comps []discordgo.MessageComponent) {
-	if c.i.Message == nil {
-		c.ephemeral(text, comps)
-		return
-	}
-	c.update(text, nil, comps)
-}
-
-// The post-answer work gets the Discord API through its context.
-type ctxKey int
-
-const apiKey ctxKey = 0
-
-func (b *Bot) apiFor(ctx context.Context) discordAPI {
-	if d, ok := ctx.Value(apiKey).(discordAPI); ok {
-		return d
-	}
-	panic("bot: no Discord API in context")
 }
 
 // simpleAction handles the one-click decisions on the board.

@@ -1,0 +1,44 @@
+package bot
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine/dix"
+)
+
+// dixResult is the result of a finished DIX game (nil: not over, or not
+// on a server). Its id is the channel and the interaction that opened the
+// table; a table without one is told apart by its final state.
+func (b *Bot) dixResult(rec *dixbot.Record, m *dixTable) *dixbot.Result {
+	g := rec.State
+	if g == nil || g.Phase != dix.PhaseOver || rec.Guild == "" {
+		return nil
+	}
+	id := m.Origin
+	if id == "" {
+		bin, err := g.MarshalBinary()
+		if err != nil {
+			return nil
+		}
+		id = stateID(bin)
+	}
+	r := &dixbot.Result{Guild: rec.Guild, Game: dixGame, ID: rec.Channel + ":" + id, At: b.now().UTC(), Pace: m.Pace}
+	if m.Solo {
+		r.Solo = m.Diff
+	}
+	for _, res := range g.Results() {
+		if res.Player < 0 || res.Player >= len(m.Seats) {
+			continue
+		}
+		s := m.Seats[res.Player]
+		rs := dixbot.ResultSeat{User: s.ID, Name: s.Name, Level: s.CPU, Score: res.Score.Total, Rank: res.Rank}
+		if m.Solo && s.ID == "" {
+			rs.Level, rs.Name = dixbot.LevelALIX, "ALIX"
+		}
+		r.Seats = append(r.Seats, rs)
+	}
+	slices.SortStableFunc(r.Seats, func(a, b dixbot.ResultSeat) int { return cmp.Compare(a.Rank, b.Rank) })
+	return r
+}
