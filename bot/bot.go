@@ -667,7 +667,7 @@ func (c *call) get() (*dixbot.Record, error) {
 	if r.Finished {
 		return r, dixbot.ErrNotFound
 	}
-	return c.comeBack(r), nil
+	return c.dixComeBack(r), nil
 }
 
 // getQuiet is get for decorating a message: it never reports metrics and

@@ -67,48 +67,17 @@ func (b *Bot) paceOption() *discordgo.ApplicationCommandOption {
 	return o
 }
 
-// Commands returns the localised definition of /dix and its subcommands,
-// then the command of every contract game (Options.Games).
+// Commands returns the localised definition of /dix (dixCommand), the
+// server's /settings, the command of every contract game (Options.Games)
+// and the statistics' commands.
 func (b *Bot) Commands() []*discordgo.ApplicationCommand {
-	var subs []*discordgo.ApplicationCommandOption
-	for _, id := range subcommands {
-		sub := &discordgo.ApplicationCommandOption{
-			Type:                     discordgo.ApplicationCommandOptionSubCommand,
-			Name:                     en("cmd_" + id + "_name"),
-			NameLocalizations:        *localized("cmd_" + id + "_name"),
-			Description:              en("cmd_" + id + "_desc"),
-			DescriptionLocalizations: *localized("cmd_" + id + "_desc"),
-		}
-		switch id {
-		case "start":
-			v := option(optVariant, discordgo.ApplicationCommandOptionString)
-			v.Choices = []*discordgo.ApplicationCommandOptionChoice{
-				choice("variant_standard", variantStd),
-				choice("variant_bust", variantBust),
-			}
-			sub.Options = []*discordgo.ApplicationCommandOption{v, languageOption(), b.paceOption(), picturesOption()}
-		case "solo":
-			d := option(optDifficulty, discordgo.ApplicationCommandOptionInteger)
-			lo := float64(minDifficulty)
-			d.MinValue = &lo
-			d.MaxValue = maxDifficulty
-			sub.Options = []*discordgo.ApplicationCommandOption{d, languageOption(), b.paceOption(), picturesOption()}
-		}
-		subs = append(subs, sub)
-	}
-	// Servers only: contexts [GUILD], which replaces the deprecated
-	// dm_permission
-	// (https://discord.com/developers/docs/interactions/application-commands#application-command-object).
-	guildOnly := []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
-	return append([]*discordgo.ApplicationCommand{{
-		Name:                     en("cmd_name"),
-		NameLocalizations:        localized("cmd_name"),
-		Description:              en("cmd_desc"),
-		DescriptionLocalizations: localized("cmd_desc"),
-		Contexts:                 &guildOnly,
-		Options:                  subs,
-	}, settingsCommand()}, append(b.contractCommands(), b.statsCommands()...)...)
+	return append([]*discordgo.ApplicationCommand{b.dixCommand(), settingsCommand()}, append(b.contractCommands(), b.statsCommands()...)...)
 }
+
+// guildOnly are the contexts of every command: servers only, contexts
+// [GUILD], which replaces the deprecated dm_permission
+// (https://discord.com/developers/docs/interactions/application-commands#application-command-object).
+var guildOnly = []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
 
 func stringOpt(opts map[string]*discordgo.ApplicationCommandInteractionDataOption, id string) string {
 	if o, ok := opts[en("opt_"+id+"_name")]; ok {

@@ -291,7 +291,6 @@ func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	guildOnly := []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
 	var out []*discordgo.ApplicationCommand
 	for _, name := range names {
 		var subs []*discordgo.ApplicationCommandOption

@@ -293,3 +293,41 @@ func (c *call) abandonNo(parsedID) error {
 	c.updateOrReply(locales.T(c.lang, "abandon_kept", nil), nil)
 	return nil
 }
+
+// dixCommand is the localised definition of /dix and its subcommands.
+func (b *Bot) dixCommand() *discordgo.ApplicationCommand {
+	var subs []*discordgo.ApplicationCommandOption
+	for _, id := range subcommands {
+		sub := &discordgo.ApplicationCommandOption{
+			Type:                     discordgo.ApplicationCommandOptionSubCommand,
+			Name:                     en("cmd_" + id + "_name"),
+			NameLocalizations:        *localized("cmd_" + id + "_name"),
+			Description:              en("cmd_" + id + "_desc"),
+			DescriptionLocalizations: *localized("cmd_" + id + "_desc"),
+		}
+		switch id {
+		case "start":
+			v := option(optVariant, discordgo.ApplicationCommandOptionString)
+			v.Choices = []*discordgo.ApplicationCommandOptionChoice{
+				choice("variant_standard", variantStd),
+				choice("variant_bust", variantBust),
+			}
+			sub.Options = []*discordgo.ApplicationCommandOption{v, languageOption(), b.paceOption(), picturesOption()}
+		case "solo":
+			d := option(optDifficulty, discordgo.ApplicationCommandOptionInteger)
+			lo := float64(minDifficulty)
+			d.MinValue = &lo
+			d.MaxValue = maxDifficulty
+			sub.Options = []*discordgo.ApplicationCommandOption{d, languageOption(), b.paceOption(), picturesOption()}
+		}
+		subs = append(subs, sub)
+	}
+	return &discordgo.ApplicationCommand{
+		Name:                     en("cmd_name"),
+		NameLocalizations:        localized("cmd_name"),
+		Description:              en("cmd_desc"),
+		DescriptionLocalizations: localized("cmd_desc"),
+		Contexts:                 &guildOnly,
+		Options:                  subs,
+	}
+}

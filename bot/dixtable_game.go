@@ -256,7 +256,7 @@ func (c *call) play(version uint32, build func(g *dix.Game, seat int) (dix.Actio
 			// Any click of an absent player brings them back, even one
 			// on a board that moved on.
 			if r, gerr := c.getQuiet(); gerr == nil {
-				c.comeBack(r)
+				c.dixComeBack(r)
 			}
 		}
 		return err

@@ -806,3 +806,19 @@ func (x *executor) nonce(e effect) string {
 	fmt.Fprintf(h, "%s/%s/%d", x.rec.Channel, x.m.Origin, e.ID)
 	return "dix" + strconv.FormatUint(h.Sum64(), 36)
 }
+
+// runDixOutbox does the effects of rec in order, then removes the ones done
+// from the stored outbox (with the messages they posted). It stops at the
+// first effect Discord could not do for now (unreachable, rate limited,
+// 5xx), leaving it and the rest due. An effect Discord refuses for good (a
+// message deleted, a permission missing) is logged and counted done,
+// except a board or the final scoreboard: that one stays owed, first, and
+// the game records that its board is missing (notice.go).
+//
+// ix is the interaction whose click made the change, when there is one: its
+// token posts and edits messages at no cost against the bot's global rate
+// limit (see via).
+func (b *Bot) runDixOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *via) error {
+	_, err := b.doOutbox(ctx, d, rec, ix)
+	return err
+}

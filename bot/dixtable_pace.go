@@ -288,10 +288,10 @@ func (m *dixTable) setDue(r *dixbot.Record, now time.Time) {
 	r.Due = due
 }
 
-// comeBack takes the seat of an absent player who clicks again back from
+// dixComeBack takes the seat of an absent player who clicks again back from
 // the computer, in its own exactly-once update; the board says so. It
 // returns the record as it is after (r when nothing changed).
-func (c *call) comeBack(r *dixbot.Record) *dixbot.Record {
+func (c *call) dixComeBack(r *dixbot.Record) *dixbot.Record {
 	m, err := decodeDixTable(r.Meta)
 	if err != nil || r.State == nil {
 		return r

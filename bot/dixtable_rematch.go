@@ -294,7 +294,7 @@ func (c *call) answerLobby(rec *dixbot.Record, m *dixTable, content string, user
 	c.then(func(ctx context.Context) {
 		if !c.answered {
 			// The lobby was not posted as the answer: it is posted now.
-			if err := c.b.runOutbox(ctx, c.b.apiFor(ctx), rec, nil); err != nil {
+			if err := c.b.runDixOutbox(ctx, c.b.apiFor(ctx), rec, nil); err != nil {
 				c.b.log.Warn("lobby left for later", "channel", channel, "err", err)
 			}
 			return

@@ -1,6 +1,32 @@
-// Package bot is the Discord side of DIX: slash commands, the lobby, the
-// public board, the buttons and ephemeral prompts that drive a game, and the
+// Package bot is the Discord table every game shares: slash commands,
+// the lobby, seats, computer seats, clocks and absent players, the public
+// board, the buttons and ephemeral prompts that drive a game, the outbox
+// of Discord work, pictures, the log, statistics and settings, and the
 // translation of every error into a localised ephemeral reply.
+//
+// The package has two parts.
+//   - The table (every file not named dixtable*.go) imports no game. The
+//     games registered in Options.Games (Qwixx, Dixxit, and any other:
+//     internal/app wires them in) are played on it through the engine
+//     contract (package engine) and their presenters (bot/present), under
+//     their own commands and custom ids (contract.go and the files it
+//     names).
+//   - DIX's own table (dixtable*.go) runs DIX with its handlers, turn loop,
+//     lobby, clocks, outbox effects and pictures, on its table data
+//     (dixTable), under /dix and the custom ids "dix:<verb>:...". These
+//     files alone import DIX's packages. The table reaches them only at
+//     these points: the verbs of "dix:" ids (dixVerbs, and verbLog for
+//     the log's pages) and the /dix command (dixCommand, command); DIX's
+//     error keys and refusals (dixErrorKeys, dixRefusal); the work due on
+//     a DIX record (runDixDue, applyDix); the answers to a click already
+//     applied, to a game over or lost, and to an outdated DIX button
+//     (answerApplied, answerOver, repost, staleText); a person back at the
+//     table (dixComeBack); a DIX board Discord refuses (seenMissing,
+//     retryMissing); and the server settings of DIX's options (the
+//     difficulty bounds). TestTableImportsNoGame checks both.
+//
+// What follows describes DIX's table, which the contract table follows
+// for every game (contract.go says where it differs).
 //
 // Each interaction is handled by one handler; a router parses component
 // custom ids of the form "dix:<verb>:<version>[:<arg>]" where version is the
@@ -75,15 +101,17 @@
 // What a DIX game looks like (the board and its buttons, the scoreboard,
 // the hand, cards and payments as text, the lines of events, the hint, the
 // prompts' components and the payment picker) is DIX's presentation,
-// package bot/dix (dixview): this package keeps the handlers of the clicks
-// and commands, the turn loop, the outbox, the pictures and the table data
-// (dixTable), and gives the presentation what it needs of that data as a
-// dixview.Table (dixtable.go). bot/dix never imports this package.
+// package bot/dix (dixview): DIX's table keeps the handlers of the clicks
+// and commands, the turn loop, the outbox effects, the pictures and the
+// table data (dixTable), and gives the presentation what it needs of that
+// data as a dixview.Table (dixtable.go). bot/dix never imports this
+// package.
 //
-// The package depends on DIX's rules (engine/dix), its presentation
-// (bot/dix), computer player (computer/dix) and drawings (picture/dix),
-// the root package dixbot (the Record and the Store contract), locales
-// (every user-facing string) and discordgo. It must never depend on a
+// The table depends on the engine contract (engine), the presenters'
+// contract (bot/present), the root package dixbot (the Record and the
+// Store contract), locales (every user-facing string) and discordgo; DIX's
+// table also on DIX's rules (engine/dix), presentation (bot/dix),
+// computer player (computer/dix) and drawings (picture/dix). It must never depend on a
 // store implementation, on cmd/ or on configuration from the environment,
 // and it formats no user-facing text itself: all of it comes from locales.
 package bot

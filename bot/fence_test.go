@@ -160,7 +160,7 @@ func TestAdoptAfterAFreshBoardKeepsTheFreshOne(t *testing.T) {
 		return nil
 	}))
 	require.NoError(t, err)
-	require.NoError(t, h.b.runOutbox(context.Background(), h.rec, rec, nil))
+	require.NoError(t, h.b.runDixOutbox(context.Background(), h.rec, rec, nil))
 	_, m := h.record()
 	assert.Empty(t, m.Outbox)
 	assert.NotEqual(t, clicked.id, m.Board, "the fresh board is the board")

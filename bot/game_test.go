@@ -56,7 +56,7 @@ func (h *harness) seedGame(users []string, deck string, opts dix.Options) {
 	m.owe(rec, effect{Kind: effBoard, Users: nextDeciders(m, g, "")})
 	rec.Meta = m.encode()
 	require.NoError(h.t, h.st.Create(context.Background(), rec))
-	require.NoError(h.t, h.b.runOutbox(context.Background(), h.rec, rec, nil))
+	require.NoError(h.t, h.b.runDixOutbox(context.Background(), h.rec, rec, nil))
 }
 
 // step plays one decision of the player whose decision it is, chosen by

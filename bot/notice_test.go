@@ -350,7 +350,7 @@ func TestChannelGone(t *testing.T) {
 		return nil
 	})
 	require.NoError(t, err)
-	require.NoError(t, h.b.runOutbox(context.Background(), h.rec, rec, nil))
+	require.NoError(t, h.b.runDixOutbox(context.Background(), h.rec, rec, nil))
 	rec, m := h.record()
 	require.NotNil(t, m.Missing)
 	assert.Equal(t, discordgo.ErrCodeUnknownChannel, m.Missing.Code)

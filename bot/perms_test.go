@@ -84,7 +84,7 @@ func TestOutboxAttachesOnlyWhereAllowed(t *testing.T) {
 			return nil
 		})
 		require.NoError(t, err)
-		require.NoError(t, h.b.runOutbox(context.Background(), d, rec, nil))
+		require.NoError(t, h.b.runDixOutbox(context.Background(), d, rec, nil))
 	}
 	count := func() (refused, withFiles, text int) {
 		for _, c := range h.rec.calls {

@@ -329,7 +329,7 @@ func TestNoAttachFilesPermission(t *testing.T) {
 		return nil
 	})
 	require.NoError(t, err)
-	require.NoError(t, h.b.runOutbox(context.Background(), noAttach{h.rec}, rec, nil))
+	require.NoError(t, h.b.runDixOutbox(context.Background(), noAttach{h.rec}, rec, nil))
 	var refused, sent int
 	for _, c := range h.rec.calls {
 		switch {

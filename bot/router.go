@@ -2,18 +2,18 @@ package bot
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 )
 
-// The verbs of the table's own custom ids under idPrefix; DIX's are in
-// dixtable_router.go. The glossary, verbs, says what each one is.
-const (
-	verbLog      = "log"
-	verbSettings = "set"
-)
+// verbSettings is the verb of /settings' components, one of the table's
+// own custom ids under idPrefix (the others: /forget-me's, in stats.go;
+// DIX's are in dixtable_router.go). The glossary, verbs, says what each
+// one is.
+const verbSettings = "set"
 
 // parsedID is a parsed custom id.
 type parsedID struct {
@@ -103,79 +103,21 @@ type verbSpec struct {
 	versionless bool
 }
 
-// verbs is the glossary of the custom ids' verbs: one line per verb, saying
-// what its component is. The names of the constants say the same in Go.
+// verbs is the glossary of the custom ids' verbs under idPrefix: one line
+// per verb, saying what its component is, the table's here and DIX's in
+// dixVerbs. The names of the constants say the same in Go.
 var verbs map[string]verbSpec
 
 func init() {
 	verbs = map[string]verbSpec{
-		// The lobby.
-		verbJoin:      {run: (*call).lobbyJoin},      // "join": take a seat
-		verbLeave:     {run: (*call).lobbyLeave},     // "leave": give one's seat back
-		verbGo:        {run: (*call).lobbyStart},     // "go": the creator starts the game
-		verbCancel:    {run: (*call).lobbyCancel},    // "cancel": the creator closes the lobby
-		verbAddCPU:    {run: (*call).lobbyAddCPU},    // "addcpu": menu seating a computer player of the level chosen
-		verbRemoveCPU: {run: (*call).lobbyRemoveCPU}, // "rmcpu": remove the last computer player
-
-		// The board's decisions, one click each.
-		verbDraw:    {run: (*call).simpleAction}, // "draw": draw a card
-		verbStop:    {run: (*call).simpleAction}, // "stop": stop drawing
-		verbNumbers: {run: (*call).simpleAction}, // "num": take the number cards drawn
-		verbMoney:   {run: (*call).simpleAction}, // "money": take the money instead
-		verbEndTurn: {run: (*call).simpleAction}, // "end": buy nothing (also skips a final buy)
-		verbConsol:  {run: (*call).simpleAction}, // "cons": bust variant, take the consolation token
-		verbBustBuy: {run: (*call).simpleAction}, // "bbuy": bust variant, take a buy phase instead
-		verbPass:    {run: (*call).simpleAction}, // "pass": pass in an auction
-
-		// The board's buttons that open a private prompt.
-		verbBuy: {run: (*call).buyPrompt},        // "buy": the market prompt
-		verbBid: {run: (*call).bidPrompt},        // "bid": the bid prompt
-		verbPay: {run: (*call).auctionPayPrompt}, // "pay": the auction winner's payment prompt
-
-		// Anyone, at any time.
-		verbHand:      {run: func(c *call, _ parsedID) error { return c.hand() }, versionless: true},      // "hand": one's own holdings, privately
-		verbShowBoard: {run: func(c *call, _ parsedID) error { return c.showBoard() }, versionless: true}, // "show": the current board, privately
-		verbBoardText: {run: func(c *call, _ parsedID) error { return c.boardText() }, versionless: true}, // "text": the whole board as text, privately (screen readers)
-		verbLog:       {run: (*call).logPage, arg: argRequired, versionless: true},                        // "log": a page of /dix log, arg the page (0 the most recent)
-		verbKick:      {run: (*call).kickVote, arg: argRequired, versionless: true},                       // "kick": a vote to hand seat arg to the computer
-
-		// The bid prompt.
-		verbBidAmount: {run: (*call).bidAmount, arg: argRequired}, // "bidn": bid arg tokens
-		verbBidCustom: {run: (*call).bidCustom},                   // "bidc": opens the modal of a custom amount
-		verbBidModal:  {run: (*call).bidModal, modal: true},       // "bidm": that modal, submitted
-
-		// The market prompt: buying a card.
-		verbBuySelect: {run: (*call).buySelect, arg: argOptional},                                            // "bsel": "buy select", the menu of cards to buy; arg the colour when the market is split by colour
-		verbBuyPay:    {run: (*call).buyPay, arg: argRequired},                                               // "bpay": "buy pay", pay card arg with the payment proposed
-		verbBuyOther:  {run: (*call).pickOpen, arg: argRequired},                                             // "balt": "buy alternative", another payment for card arg: opens the picker
-		verbBuyModal:  {run: func(*call, parsedID) error { return ErrStale }, modal: true, arg: argRequired}, // "bmod": the payment modal of older boards, outdated
-
-		// The auction winner's payment prompt.
-		verbAuctPay:   {run: (*call).auctionPay},                                           // "apay": "auction pay", pay with the payment proposed
-		verbAuctOther: {run: (*call).pickOpen},                                             // "aalt": "auction alternative", another payment: opens the picker
-		verbAuctModal: {run: func(*call, parsedID) error { return ErrStale }, modal: true}, // "amod": the payment modal of older boards, outdated
-
-		// The payment picker (picker.go): arg is the pick so far.
-		verbPickCards: {run: (*call).pickChange, arg: argRequired},  // "pkc": "pick cards", a menu of number cards; arg also its number
-		verbPickMoney: {run: (*call).pickChange, arg: argRequired},  // "pkm": "pick money", the menu of money
-		verbPickCons:  {run: (*call).pickChange, arg: argRequired},  // "pkt": "pick tokens", the menu of consolation tokens
-		verbPickOK:    {run: (*call).pickConfirm, arg: argRequired}, // "pko": "pick OK", pay with the pick
-		verbPickBack:  {run: (*call).pickBack, arg: argOptional},    // "back": one step back; arg the card or "w" (auction), none the market
-
-		// /dix abandon's confirmation.
-		verbAbandonYes: {run: (*call).abandonYes, arg: argOptional}, // "abyes": end the table; arg the table's origin (see abandonYes)
-		verbAbandonNo:  {run: (*call).abandonNo, versionless: true}, // "abno": keep it
-
 		// /forget-me's confirmation (stats.go).
 		verbForgetYes: {run: (*call).forgetYes, versionless: true}, // "fgyes": delete the clicker's statistics on the server
 		verbForgetNo:  {run: (*call).forgetNo, versionless: true},  // "fgno": keep them
 
 		// /settings (settings.go).
 		verbSettings: {run: (*call).settingsChange, arg: argRequired, versionless: true}, // "set": change setting arg of the channel (a menu's value, or a button's other value)
-
-		// The final scoreboard (rematch.go).
-		verbRematch: {run: (*call).rematch, versionless: true}, // "again": the next game with the same seats and options
 	}
+	maps.Copy(verbs, dixVerbs())
 }
 
 // route sends an interaction to its handler.

@@ -188,7 +188,6 @@ func (c *call) checkConfigure() error {
 
 // settingsCommand returns the definition of /settings.
 func settingsCommand() *discordgo.ApplicationCommand {
-	guildOnly := []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
 	return &discordgo.ApplicationCommand{
 		Name:                     en("settings_cmd_name"),
 		NameLocalizations:        localized("settings_cmd_name"),

@@ -169,7 +169,6 @@ func (b *Bot) statsCommands() []*discordgo.ApplicationCommand {
 	if b.stats() == nil {
 		return nil
 	}
-	guildOnly := []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
 	gameOpt := func(required bool) *discordgo.ApplicationCommandOption {
 		o := option("game", discordgo.ApplicationCommandOptionString)
 		o.Required = required

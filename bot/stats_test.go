@@ -121,7 +121,7 @@ func TestDixGameEndRecordsResultOnce(t *testing.T) {
 	mm := mustDixTable(again.Meta)
 	mm.Outbox = []effect{{ID: 1, Kind: effResult}}
 	again.Meta = mm.encode()
-	require.NoError(t, h.b.runOutbox(context.Background(), h.rec, &again, nil))
+	require.NoError(t, h.b.runDixOutbox(context.Background(), h.rec, &again, nil))
 	assert.Equal(t, 1, h.playerStats("g1", "u1")["dix"].Played)
 }
 
