@@ -225,8 +225,8 @@ func parseNumber(s string, optional bool, most int) (int, error) {
 }
 
 // idPrefix starts the custom ids of the table's own components ("dix:"
-// for the settings, the log, /forget-me) and of DIX's (bot/dix IDPrefix):
-// ids on messages already posted keep it.
+// for /settings and /forget-me) and of DIX's (bot/dix IDPrefix): ids on
+// messages already posted keep it.
 const idPrefix = "dix"
 
 // customID builds a component custom id.
