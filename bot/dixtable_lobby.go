@@ -256,6 +256,9 @@ func (c *call) create(r *dixbot.Record) error {
 			if errors.Is(gerr, dixbot.ErrNotFound) && attempt == 0 {
 				continue // archived in between
 			}
+			if errors.Is(gerr, errOtherGame) {
+				return gerr // the game there is another's: its name says which
+			}
 			return err
 		}
 		if m, merr := decodeDixTable(old.Meta); merr == nil && m.Origin == c.i.ID {

@@ -543,7 +543,6 @@ func (r result) shown(clicked *shownMessage) *shownMessage {
 	return nil
 }
 
-// ephemeralText returns the text of an ephemeral answer (or fails).
 // describe lists the calls of the answer, for a failure message.
 func (r result) describe() string {
 	var b strings.Builder
@@ -557,6 +556,7 @@ func (r result) describe() string {
 	return b.String() + " " + r.texts()
 }
 
+// ephemeralText returns the text of an ephemeral answer (or fails).
 func (r result) ephemeralText() string {
 	r.h.t.Helper()
 	resp := r.response()
