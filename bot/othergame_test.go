@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/bot/present"
 	botdixxit "github.com/dixgame/dixbot/bot/dixxit"
+	"github.com/dixgame/dixbot/bot/present"
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	"github.com/dixgame/dixbot/locales"
 )
