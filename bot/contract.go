@@ -437,7 +437,7 @@ func (c *call) contractStart(g *present.Game, lang string, noPics bool, pace str
 	}
 	rec := &dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID, Game: g.Rules.Name(), Meta: td.encode()}
 	err := c.retry("create", func(ctx context.Context) error { return c.b.store.Create(ctx, rec) })
-	if errors.Is(err, dixbot.ErrExists) && c.finishOver(g) {
+	if errors.Is(err, dixbot.ErrExists) && c.finishOver() {
 		err = c.retry("create", func(ctx context.Context) error { return c.b.store.Create(ctx, rec) })
 	}
 	if errors.Is(err, dixbot.ErrExists) {
@@ -465,24 +465,36 @@ func (c *call) gameLang() string {
 	return c.b.lang
 }
 
-// finishOver archives the channel's record when it holds a contract game
-// that is over (its archiving was interrupted), so a new game may open.
-func (c *call) finishOver(g *present.Game) bool {
+// finishOver archives the channel's record when its game, of any game, is
+// over (its archiving was interrupted), its result recorded first, so a
+// new game may open.
+func (c *call) finishOver() bool {
 	r, err := c.getQuietAny()
-	if err != nil || r.Game == "" || r.Data == nil {
+	if err != nil {
 		return false
 	}
-	rules, ok := c.b.games[r.Game]
-	if !ok {
-		return false
-	}
-	st, err := rules.Rules.Decode(r.Data)
-	if err != nil || !st.Over() {
-		return false
-	}
-	if err := c.b.recordOver(c.ctx, r); err != nil {
-		c.b.log.Warn("could not record a finished game's result; it stays active", "channel", c.i.ChannelID, "err", err)
-		return false
+	if r.Game == "" {
+		res, over := c.b.dixOver(r)
+		if !over {
+			return false
+		}
+		if err := c.b.record(c.ctx, res); err != nil {
+			c.b.log.Warn("could not record a finished game's result; it stays active", "channel", c.i.ChannelID, "err", err)
+			return false
+		}
+	} else {
+		rules, ok := c.b.games[r.Game]
+		if !ok || r.Data == nil {
+			return false
+		}
+		st, err := rules.Rules.Decode(r.Data)
+		if err != nil || !st.Over() {
+			return false
+		}
+		if err := c.b.recordOver(c.ctx, r); err != nil {
+			c.b.log.Warn("could not record a finished game's result; it stays active", "channel", c.i.ChannelID, "err", err)
+			return false
+		}
 	}
 	return c.retry("finish", func(ctx context.Context) error { return c.b.store.Finish(ctx, c.i.ChannelID) }) == nil
 }

@@ -239,8 +239,8 @@ func (c *call) lobbyCancel(p parsedID) error {
 	return nil
 }
 
-// create stores a new record; when the channel's game is over but was not
-// archived yet, it archives it and tries once more. An existing game gives
+// create stores a new record; when the channel's game (of any game) is
+// over but was not archived yet, it archives it and tries once more. An existing game gives
 // a refusal pointing to its board.
 func (c *call) create(r *dixbot.Record) error {
 	for attempt := 0; ; attempt++ {
@@ -257,7 +257,10 @@ func (c *call) create(r *dixbot.Record) error {
 				continue // archived in between
 			}
 			if errors.Is(gerr, errOtherGame) {
-				return gerr // the game there is another's: its name says which
+				if attempt == 0 && c.finishOver() {
+					continue // another game's, over: archived now
+				}
+				return gerr // another game's, running: its name says which
 			}
 			return err
 		}
@@ -266,11 +269,8 @@ func (c *call) create(r *dixbot.Record) error {
 			*r = *old
 			return nil
 		}
-		if old.State != nil && old.State.Phase == dix.PhaseOver && attempt == 0 {
-			ferr := c.retry("finish", func(ctx context.Context) error { return c.b.store.Finish(ctx, c.i.ChannelID) })
-			if ferr == nil {
-				continue
-			}
+		if attempt == 0 && c.finishOver() {
+			continue
 		}
 		if m, merr := decodeDixTable(old.Meta); merr == nil && m.Board != "" {
 			return refuse(dixbot.ErrExists, "err_game_exists_link", map[string]any{"URL": messageURL(c.i.GuildID, c.i.ChannelID, m.Board)})

@@ -42,3 +42,16 @@ func (b *Bot) dixResult(rec *dixbot.Record, m *dixTable) *dixbot.Result {
 	slices.SortStableFunc(r.Seats, func(a, b dixbot.ResultSeat) int { return cmp.Compare(a.Rank, b.Rank) })
 	return r
 }
+
+// dixOver reports whether rec holds a DIX game that is over, and its
+// result for the statistics (nil: none to record).
+func (b *Bot) dixOver(rec *dixbot.Record) (*dixbot.Result, bool) {
+	if rec.State == nil || rec.State.Phase != dix.PhaseOver {
+		return nil, false
+	}
+	m, err := decodeDixTable(rec.Meta)
+	if err != nil {
+		return nil, true
+	}
+	return b.dixResult(rec, m), true
+}

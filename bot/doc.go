@@ -20,8 +20,9 @@
 //     error keys and refusals (dixErrorKeys, dixRefusal); the work due on
 //     a DIX record (runDixDue, applyDix); the answers to a click already
 //     applied, to a game over or lost, and to an outdated DIX button
-//     (answerApplied, answerOver, repost, staleText); a person back at the
-//     table (dixComeBack); a DIX board Discord refuses (seenMissing,
+//     (answerApplied, answerOver, repost, staleText); a DIX game over,
+//     archived for a new game (dixOver); a person back at the table
+//     (dixComeBack); a DIX board Discord refuses (seenMissing,
 //     retryMissing); and the server settings of DIX's options (the
 //     difficulty bounds). TestTableImportsNoGame checks both.
 //

@@ -18,7 +18,7 @@ import (
 // the table uses: the points listed in the package comment.
 var dixSeams = []string{
 	"answerApplied", "answerOver", "applyDix", "command",
-	"defaultDifficulty", "dixComeBack", "dixCommand", "dixErrorKeys",
+	"defaultDifficulty", "dixComeBack", "dixCommand", "dixErrorKeys", "dixOver",
 	"dixRefusal", "dixRefusalKey", "dixVerbs", "maxDifficulty",
 	"minDifficulty", "repost", "retryMissing", "runDixDue", "seenMissing",
 	"staleText", "verbLog",

@@ -2,14 +2,18 @@ package bot
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dixgame/dixbot"
 	botdixxit "github.com/dixgame/dixbot/bot/dixxit"
 	"github.com/dixgame/dixbot/bot/present"
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
+	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -77,4 +81,90 @@ func TestOneGamePerChannelAcrossGames(t *testing.T) {
 		assert.Equal(t, other("DIX"), res.ephemeralText(), "/qwixx %s", sub)
 	}
 	unchanged(r.Version, "")
+}
+
+// unarchive puts the channel's archived record back as active, as if its
+// archiving had failed.
+func (h *harness) unarchive() {
+	h.t.Helper()
+	h.st.mu.Lock()
+	defer h.st.mu.Unlock()
+	st, ok := h.st.archived[h.channel]
+	require.True(h.t, ok, "nothing archived")
+	st.rec.Finished = false
+	h.st.active[h.channel] = st
+	delete(h.st.archived, h.channel)
+}
+
+// resultsStore is a memStore that keeps the results recorded.
+type resultsStore struct {
+	*memStore
+	results []string // "<game> <guild>"
+}
+
+func (s *resultsStore) RecordResult(_ context.Context, r *dixbot.Result) (bool, error) {
+	s.results = append(s.results, r.Game+" "+r.Guild)
+	return true, nil
+}
+
+func (s *resultsStore) PlayerStats(context.Context, string, string) ([]dixbot.PlayerStats, []dixbot.SoloStats, error) {
+	return nil, nil, nil
+}
+
+func (s *resultsStore) Leaderboard(context.Context, string, string, string, int) ([]dixbot.Standing, *dixbot.Standing, error) {
+	return nil, nil, nil
+}
+
+func (s *resultsStore) ForgetPlayer(context.Context, string, string) error { return nil }
+
+// A game over whose archiving failed does not keep another game from the
+// channel: /qwixx start after DIX, and /dix start after Qwixx, archive it
+// (its result recorded) and open their lobby.
+func TestStartAfterAnotherGameOverUnarchived(t *testing.T) {
+	h := newHarness(t)
+	rs := &resultsStore{memStore: h.st}
+	b, err := New(Options{Store: rs, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.obs,
+		NoPictures: true, Games: []present.Game{botqwixx.Game()}})
+	require.NoError(t, err)
+	h.b = b
+	h.guild = "g1"
+
+	h.startGame("u1", "u2")
+	playToEnd(t, h, 5)
+	h.unarchive()
+	rs.results = nil // recorded when it ended; the store keeps it once
+	res := h.qcommand("u2", "start")
+	require.NotNil(t, res.shown(nil), "a Qwixx lobby: %s", res.describe())
+	assert.Zero(t, res.response().Data.Flags&discordgo.MessageFlagsEphemeral, "the lobby is public")
+	_, td, _ := h.qstate()
+	assert.Equal(t, "u2", td.Creator)
+	assert.Equal(t, []string{"dix g1"}, rs.results, "the DIX game's result, recorded before it was archived")
+
+	// The Qwixx game, played to its end by the computer's decisions.
+	g := h.b.games["qwixx"]
+	st, err := g.Rules.New(engine.Setup{Players: 2, Seed: 5, First: 0})
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(5, 5))
+	for !st.Over() {
+		for _, s := range st.ToDecide() {
+			m, err := g.Player(g.Default).Decide(st, s, rng)
+			require.NoError(t, err)
+			_, err = st.Apply(s, m)
+			require.NoError(t, err)
+		}
+	}
+	td.Seats = append(td.Seats, tableSeat{User: "u1", Name: "Alice"})
+	_, err = h.db.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+		r.Data, r.Meta = st.Encode(), td.encode()
+		return nil
+	})
+	require.NoError(t, err)
+
+	res = h.command("u1", "start")
+	require.NotNil(t, res.shown(nil), "a DIX lobby: %s", res.describe())
+	assert.Zero(t, res.response().Data.Flags&discordgo.MessageFlagsEphemeral, "the lobby is public")
+	rec, m := h.record()
+	assert.Empty(t, rec.Game)
+	assert.Equal(t, "u1", m.Creator)
+	assert.Equal(t, []string{"dix g1", "qwixx g1"}, rs.results, "the Qwixx game's result too")
 }
