@@ -43,6 +43,8 @@ const (
 	cverbAgain  = "again"  // the final scoreboard's Rematch (contract_table_rematch.go)
 	cverbLog    = "log"    // a page of /<game> log; n the page, 0 the latest
 	cverbKick   = "kick"   // a vote to hand a seat to the computer; arg the seat
+	cverbEnd    = "abyes"  // /<game> abandon confirmed; n the record's version, arg the table (abandonArg)
+	cverbKeep   = "abno"   // /<game> abandon called off
 )
 
 // modalText is the custom id of a form's text field.
@@ -271,10 +273,10 @@ func parseContractID(s string) (contractParsed, error) {
 	if len(parts) == 4 {
 		p.arg = parts[3]
 	}
-	needsArg := p.verb == cverbCPU || p.verb == cverbMove || p.verb == cverbModal || p.verb == cverbSubmit || p.verb == cverbKick
+	needsArg := p.verb == cverbCPU || p.verb == cverbMove || p.verb == cverbModal || p.verb == cverbSubmit || p.verb == cverbKick || p.verb == cverbEnd
 	switch p.verb {
 	case cverbJoin, cverbLeave, cverbCPU, cverbRmCPU, cverbGo, cverbCancel, cverbMove, cverbPrompt, cverbSelect, cverbModal, cverbSubmit:
-	case cverbPace, cverbAgain, cverbLog, cverbKick:
+	case cverbPace, cverbAgain, cverbLog, cverbKick, cverbEnd, cverbKeep:
 	default:
 		return contractParsed{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.verb)
 	}
@@ -581,6 +583,11 @@ func (b *Bot) contractClick(c *call, g *present.Game, id string) error {
 		return c.contractLog(g, p.n)
 	case cverbKick:
 		return c.contractKick(g, p.arg)
+	case cverbEnd:
+		return c.contractEnd(g, p)
+	case cverbKeep:
+		c.updateOrReply(locales.T(c.lang, "abandon_kept", nil), nil)
+		return nil
 	case cverbMove:
 		return c.contractMove(g, p)
 	case cverbPrompt:
@@ -1243,38 +1250,76 @@ func (c *call) contractLeave(g *present.Game) error {
 	return nil
 }
 
-// contractAbandon ends the game: /<game> abandon, by a seated person or
-// the creator.
+// contractAbandon asks the game's creator, or a member who may manage
+// the channel, to confirm that the game ends (DISCORD-UX: /dix abandon,
+// which every game's table follows); anyone else is refused.
 func (c *call) contractAbandon(g *present.Game) error {
 	r, td, err := c.contractGet(g)
 	if err != nil {
 		return err
 	}
-	if !td.seated(c.user) && c.user != td.Creator {
-		return refuse(ErrNotInGame, "table_err_not_seated", nil)
+	if !c.mayEnd(td.Creator) {
+		return ErrNoPermission
+	}
+	name := g.Rules.Name()
+	c.ephemeral(locales.T(c.lang, "abandon_confirm", nil), []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		button(c.lang, "btn_abandon_yes", nil, discordgo.DangerButton, contractID(name, cverbEnd, r.Version, abandonArg(td))),
+		button(c.lang, "btn_abandon_no", nil, discordgo.SecondaryButton, contractID(name, cverbKeep, 0, "")),
+	}}})
+	return nil
+}
+
+// abandonArg names the table a confirmation of /<game> abandon was asked
+// at: its opening and its board ("-" before the board is known).
+func abandonArg(td *tableData) string {
+	if t := contractTableOf(td); t != "" {
+		return t
+	}
+	return "-"
+}
+
+// contractEnd ends the game once /<game> abandon is confirmed: the channel
+// is told who ended it, and the board (or the lobby) loses its buttons. A confirmation of
+// an earlier table, or by someone who may not end the game, changes
+// nothing.
+func (c *call) contractEnd(g *present.Game, p contractParsed) error {
+	r, td, err := c.contractGet(g)
+	if err != nil {
+		return err
+	}
+	switch {
+	case p.n == 0 || p.arg != abandonArg(td):
+		return ErrStale
+	case p.n > r.Version:
+		return fmt.Errorf("%w: version %d is newer than the record's %d", ErrBadCustomID, p.n, r.Version)
+	}
+	if !c.mayEnd(td.Creator) {
+		return ErrNoPermission
 	}
 	if err := c.retry("finish", func(ctx context.Context) error { return c.b.store.Finish(ctx, c.i.ChannelID) }); err != nil {
 		return err
 	}
-	c.respond(&discordgo.InteractionResponse{
-		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: locales.T(td.Lang, "table_abandoned", map[string]any{
-			"Name": c.name, "Game": en(g.Rules.Name() + "_title")}), AllowedMentions: noMentions()},
-	})
-	if board := td.Board; board != "" && r.Data != nil {
-		v := td.BoardVia
-		c.then(func(ctx context.Context) {
-			c.b.fences.send(board, shows{Retire: true}, c.b.now(), func() error {
-				none := &[]discordgo.MessageComponent{}
-				if v.usable(time.Now()) && (v.Orig == "" || v.Orig == board) {
-					// The board's newest interaction edits it (outbox_contract.go).
-					if err := c.d.FollowupEdit(ctx, v.interaction(), "@original", &discordgo.WebhookEdit{Components: none}); err == nil {
-						return nil
-					}
+	c.updateOrReply(locales.T(c.lang, "abandon_done", nil), nil)
+	notice := locales.T(td.Lang, "table_abandoned", map[string]any{"Name": c.name, "Game": en(g.Rules.Name() + "_title")})
+	board, v := td.Board, td.BoardVia
+	c.then(func(ctx context.Context) {
+		d := c.b.apiFor(ctx)
+		if _, err := d.Followup(ctx, c.i, &discordgo.WebhookParams{Content: notice, AllowedMentions: noMentions()}); err != nil {
+			c.b.log.Warn("could not tell the channel the game was abandoned", "channel", c.i.ChannelID, "err", err)
+		}
+		if board == "" {
+			return
+		}
+		c.b.fences.send(board, shows{Retire: true}, c.b.now(), func() error {
+			none := &[]discordgo.MessageComponent{}
+			if v.usable(time.Now()) && (v.Orig == "" || v.Orig == board) {
+				// The board's newest interaction edits it (outbox_contract.go).
+				if err := d.FollowupEdit(ctx, v.interaction(), "@original", &discordgo.WebhookEdit{Components: none}); err == nil {
+					return nil
 				}
-				return c.d.Edit(ctx, &discordgo.MessageEdit{Channel: c.i.ChannelID, ID: board, Components: none})
-			})
+			}
+			return d.Edit(ctx, &discordgo.MessageEdit{Channel: c.i.ChannelID, ID: board, Components: none})
 		})
-	}
+	})
 	return nil
 }

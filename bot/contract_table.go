@@ -124,3 +124,12 @@ func (td *tableData) creatorName() string {
 	}
 	return "?"
 }
+
+// mayEnd reports whether the clicker may end the table created by
+// creator: its creator, or a member who may manage the channel.
+func (c *call) mayEnd(creator string) bool {
+	if c.user != "" && c.user == creator {
+		return true
+	}
+	return c.i.Member != nil && c.i.Member.Permissions&(discordgo.PermissionManageChannels|discordgo.PermissionAdministrator) != 0
+}

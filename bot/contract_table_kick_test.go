@@ -2,10 +2,12 @@ package bot
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -94,4 +96,63 @@ func TestContractKickVoteOnTheSixthSeat(t *testing.T) {
 	assert.Equal(t, locales.T("en", "kick_done", nil), h.clickOn("u1", board, contractID("dixxit", cverbKick, 0, "5")).ephemeralText())
 	_, td, _ := h.dstate()
 	assert.NotEmpty(t, td.Seats[5].Level, "the creator's vote hands the sixth seat to the computer")
+}
+
+// /<game> abandon is the creator's, or a channel manager's, and asks for
+// confirmation, as /dix abandon does: another player is refused, "Keep
+// playing" changes nothing, and the confirmation ends the game, tells the
+// channel and takes the board's buttons; a confirmation asked at an
+// earlier table is outdated.
+func TestContractAbandonConfirmed(t *testing.T) {
+	h := newQwixxHarness(t, false)
+	board := h.openQwixx([]string{"u1", "u2"})
+	_, _, v := h.qstate()
+	unchanged := func() {
+		t.Helper()
+		r, err := h.db.Get(context.Background(), h.channel)
+		require.NoError(t, err)
+		assert.False(t, r.Finished, "the game ended")
+		assert.Equal(t, v, r.Version, "the game changed")
+	}
+	assert.Equal(t, locales.T("en", "err_no_permission", nil), h.qcommand("u2", "abandon").ephemeralText())
+	unchanged()
+
+	ask := h.qcommand("u1", "abandon")
+	assert.Equal(t, locales.T("en", "abandon_confirm", nil), ask.ephemeralText())
+	confirm := ask.shown(nil)
+	require.NotNil(t, confirm)
+	ids := componentIDs(confirm.components)
+	require.Len(t, ids, 2)
+	yes, no := ids[0], ids[1]
+	assert.True(t, strings.HasPrefix(yes, "qwixx:abyes:"), yes)
+	assert.Equal(t, "qwixx:abno:0", no)
+
+	assert.Equal(t, locales.T("en", "abandon_kept", nil), h.clickOn("u1", confirm, no).shown(confirm).content)
+	unchanged()
+	// A forged confirmation, or one of another table, changes nothing.
+	assert.Equal(t, locales.T("en", "err_stale", nil), h.clickOn("u1", confirm, "qwixx:abyes:"+strconv.FormatUint(v, 10)+":x/y").ephemeralText())
+	assert.Equal(t, locales.T("en", "err_bad_custom_id", nil), h.clickOn("u1", confirm, "qwixx:abyes:5").ephemeralText())
+	unchanged()
+
+	// A channel manager who does not play may end it too.
+	h.perms["u9"] = discordgo.PermissionManageChannels
+	res := h.clickOn("u9", confirm, yes)
+	assert.Equal(t, locales.T("en", "abandon_done", nil), res.shown(confirm).content)
+	var notice []string
+	for _, ms := range res.sends() {
+		notice = append(notice, ms.Content)
+	}
+	assert.Equal(t, []string{locales.T("en", "table_abandoned", map[string]any{"Name": "Mallory", "Game": "Qwixx"})}, notice, "the channel is told, once")
+	r, err := h.db.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	assert.True(t, r.Finished, "the game is archived")
+	assert.Empty(t, componentIDs(h.rec.message(board.id).components), "the board keeps no button")
+	assert.Contains(t, h.qcommand("u1", "board").ephemeralText(), "no game")
+
+	// The same confirmation, at the next table, is outdated.
+	h.openQwixx([]string{"u1", "u2"})
+	assert.Equal(t, locales.T("en", "err_stale", nil), h.clickOn("u1", confirm, yes).ephemeralText())
+	r, err = h.db.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	assert.False(t, r.Finished, "the next game goes on")
 }

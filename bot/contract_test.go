@@ -297,12 +297,6 @@ func TestQwixxTable(t *testing.T) {
 	h2 := newQwixxHarness(t, false)
 	h2.command("u1", "start")
 	assert.Contains(t, h2.qcommand("u2", "start").ephemeralText(), "DIX")
-	h3 := newQwixxHarness(t, false)
-	h3.openQwixx([]string{"u1", "u2"})
-	assert.Contains(t, h3.qcommand("u1", "abandon").response().Data.Content, "abandoned")
-	_, err = h3.db.Get(context.Background(), h3.channel)
-	require.NoError(t, err)
-	assert.Contains(t, h3.qcommand("u1", "board").ephemeralText(), "no game")
 	_ = engine.Public
 }
 

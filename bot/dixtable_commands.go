@@ -206,12 +206,7 @@ func (c *call) cmdStart(variant, language, pace string, noPictures bool) error {
 }
 
 // mayAbandon: the creator, or a member who may manage the channel.
-func (c *call) mayAbandon(m *dixTable) bool {
-	if c.user != "" && c.user == m.Creator {
-		return true
-	}
-	return c.i.Member != nil && c.i.Member.Permissions&(discordgo.PermissionManageChannels|discordgo.PermissionAdministrator) != 0
-}
+func (c *call) mayAbandon(m *dixTable) bool { return c.mayEnd(m.Creator) }
 
 func (c *call) cmdAbandon() error {
 	r, m, err := c.table()
