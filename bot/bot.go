@@ -88,7 +88,7 @@ type Bot struct {
 	obs     Observer
 	seed    func() int64
 	cmdIDs  map[string]string // English subcommand name -> handler id
-	apis    sync.Map          // *discordgo.Session -> sessionAPI
+	apis    sync.Map          // *discordgo.Session -> discordapi.API
 	bots    sync.Map          // *discordgo.RateLimiter -> *discordapi.BotSession (shards share one)
 	gate    discordapi.Gate   // the bot's global rate limit
 	fences  fences            // the order of what reaches each board message
@@ -255,13 +255,13 @@ func (a answeredAPI) Respond(ctx context.Context, i *discordgo.Interaction, r *d
 }
 
 // sessionAPI is the discordAPI of s, made once per session.
-func (b *Bot) sessionAPI(s *discordgo.Session) sessionAPI {
+func (b *Bot) sessionAPI(s *discordgo.Session) discordapi.API {
 	if a, ok := b.apis.Load(s); ok {
-		return a.(sessionAPI)
+		return a.(discordapi.API)
 	}
 	bt, _ := b.bots.LoadOrStore(s.Ratelimiter, discordapi.NewBotSession(s, &b.gate))
-	a, _ := b.apis.LoadOrStore(s, newSessionAPI(s, bt.(*discordapi.BotSession)))
-	return a.(sessionAPI)
+	a, _ := b.apis.LoadOrStore(s, discordapi.NewAPI(s, bt.(*discordapi.BotSession)))
+	return a.(discordapi.API)
 }
 
 // Close stops taking interactions (new ones get a localised "restarting"

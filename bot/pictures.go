@@ -102,8 +102,8 @@ func refusedFiles(err error, files []*discordgo.File) bool {
 }
 
 // pngFile is one PNG to upload. Its reader is a *bytes.Reader, so
-// sessionAPI sends the whole picture with every request that carries it,
-// a retry or a fallback included (see whole).
+// discordapi.API sends the whole picture with every request that carries
+// it, a retry or a fallback included.
 func pngFile(name string, png []byte) *discordgo.File {
 	return &discordgo.File{Name: name, ContentType: "image/png", Reader: bytes.NewReader(png)}
 }

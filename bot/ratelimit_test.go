@@ -30,20 +30,20 @@ func TestBotTokenRequestsNeverWait(t *testing.T) {
 		name string
 		// provoke makes Discord refuse what follows and returns the
 		// requests that reached the stand-in meanwhile.
-		provoke func(t *testing.T, srv *fakediscord.Server, a sessionAPI, channel string) int
+		provoke func(t *testing.T, srv *fakediscord.Server, a discordapi.API, channel string) int
 		first   discordapi.RateLimited // the first refusal (After: at least)
 		sent    int                    // requests the stand-in saw in all
 		later   bool                   // the requests after the first are refused too, unsent
 	}{{
 		name: "global 429 without Reset-After",
-		provoke: func(t *testing.T, srv *fakediscord.Server, a sessionAPI, channel string) int {
+		provoke: func(t *testing.T, srv *fakediscord.Server, a discordapi.API, channel string) int {
 			srv.RateLimitGlobal(30 * time.Second)
 			return 0
 		},
 		first: discordapi.RateLimited{After: 29 * time.Second, Global: true, Sent: true}, sent: 1, later: true,
 	}, {
 		name: "empty bucket",
-		provoke: func(t *testing.T, srv *fakediscord.Server, a sessionAPI, channel string) int {
+		provoke: func(t *testing.T, srv *fakediscord.Server, a discordapi.API, channel string) int {
 			for range 5 { // the stand-in's 5 messages per 5 s per channel
 				_, err := a.Send(context.Background(), channel, &discordgo.MessageSend{Content: "x"}, "")
 				require.NoError(t, err)
@@ -53,7 +53,7 @@ func TestBotTokenRequestsNeverWait(t *testing.T) {
 		first: discordapi.RateLimited{After: time.Second}, sent: 5, later: true,
 	}, {
 		name: "a route's 429",
-		provoke: func(t *testing.T, srv *fakediscord.Server, a sessionAPI, channel string) int {
+		provoke: func(t *testing.T, srv *fakediscord.Server, a discordapi.API, channel string) int {
 			srv.RateLimitNext("POST /channels/{id}/messages", 1, 700*time.Millisecond)
 			return 0
 		},
@@ -67,7 +67,7 @@ func TestBotTokenRequestsNeverWait(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, discordapi.SetBaseURL(srv.URL()))
 			t.Cleanup(func() { _ = discordapi.SetBaseURL("") })
-			a := newSessionAPI(&discordgo.Session{Token: "Bot " + srv.Token(), Ratelimiter: discordgo.NewRatelimiter()}, nil)
+			a := discordapi.NewAPI(&discordgo.Session{Token: "Bot " + srv.Token(), Ratelimiter: discordgo.NewRatelimiter()}, nil)
 			ctx := context.Background()
 			tc.provoke(t, srv, a, ch.ID)
 
@@ -218,7 +218,7 @@ func TestOutboxFollowUpsNeverWait(t *testing.T) {
 	}
 	require.NoError(t, discordapi.SetBaseURL(srv.URL))
 	t.Cleanup(func() { _ = discordapi.SetBaseURL("") })
-	a := newSessionAPI(&discordgo.Session{Token: "Bot t", Client: srv.Client()}, nil)
+	a := discordapi.NewAPI(&discordgo.Session{Token: "Bot t", Client: srv.Client()}, nil)
 	ix := &discordgo.Interaction{AppID: "9", Token: "tok"}
 	ctx := discordapi.NoWait(context.Background())
 	content := "x"

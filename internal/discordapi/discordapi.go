@@ -1,6 +1,8 @@
-// Package discordapi points discordgo at a Discord API base URL, and
-// sends the bot's requests within Discord's rate limits without ever
-// sleeping on them (ratelimit.go).
+// Package discordapi points discordgo at a Discord API base URL, sends
+// the bot's requests within Discord's rate limits without ever sleeping on
+// them (ratelimit.go), and is the REST API the table asks of Discord
+// (API, session.go): answers and follow-ups with the interaction's token,
+// messages with the bot's.
 //
 // Production uses Discord itself (the default); development and end-to-end
 // tests point the bot at a local stand-in (internal/fakediscord) or a REST

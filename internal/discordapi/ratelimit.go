@@ -35,7 +35,7 @@ import (
 // at once with a *RateLimited saying how long to wait, like a 429 does, and
 // the outbox tries it again then (deferOutbox). Answers to interactions and
 // their follow-ups use the interaction's token: they are not bound by the
-// global limit and never wait for a bot-token bucket (sessionAPI.ix). The
+// global limit and never wait for a bot-token bucket (API.ix). The
 // outbox's own requests with an interaction's token wait for their bucket
 // only briefly and within their context (noWait).
 

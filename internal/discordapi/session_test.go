@@ -1,6 +1,7 @@
-package bot
+package discordapi
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -12,8 +13,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/dixgame/dixbot/internal/discordapi"
 )
 
 // TestInteractionSessionRenewed: the session of the interaction-token
@@ -21,7 +20,7 @@ import (
 // once ixRenew old, with the settings of the bot's session.
 func TestInteractionSessionRenewed(t *testing.T) {
 	base := &discordgo.Session{Token: "Bot t", UserAgent: "dix", MaxRestRetries: 2}
-	x := newSessionAPI(base, nil).ix
+	x := NewAPI(base, nil).ix
 	first := x.get()
 	assert.Same(t, first, x.get(), "the same session within ixRenew")
 	assert.NotSame(t, base.Ratelimiter, first.Ratelimiter, "a rate limiter of its own")
@@ -62,10 +61,10 @@ func TestInteractionEditsInParallel(t *testing.T) {
 		_, _ = w.Write([]byte(`{"id":"1","channel_id":"2","content":"x"}`))
 	}))
 	defer srv.Close()
-	require.NoError(t, discordapi.SetBaseURL(srv.URL))
-	t.Cleanup(func() { _ = discordapi.SetBaseURL("") })
+	require.NoError(t, SetBaseURL(srv.URL))
+	t.Cleanup(func() { _ = SetBaseURL("") })
 
-	a := newSessionAPI(&discordgo.Session{Token: "Bot t", Client: srv.Client()}, nil)
+	a := NewAPI(&discordgo.Session{Token: "Bot t", Client: srv.Client()}, nil)
 	content := "x"
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -94,12 +93,12 @@ func TestInteractionEditsInParallel(t *testing.T) {
 // follow-up) goes out whole, and the caller's File is left untouched.
 func TestWholeFiles(t *testing.T) {
 	png := []byte("\x89PNG\r\n\x1a\n the picture's bytes")
-	f := pngFile(boardFile, png)
+	f := &discordgo.File{Name: "board.png", ContentType: "image/png", Reader: bytes.NewReader(png)}
 	for try := range 3 {
 		got := whole([]*discordgo.File{f})
 		require.Len(t, got, 1)
 		assert.NotSame(t, f, got[0])
-		assert.Equal(t, boardFile, got[0].Name)
+		assert.Equal(t, "board.png", got[0].Name)
 		assert.Equal(t, "image/png", got[0].ContentType)
 		data, err := io.ReadAll(got[0].Reader)
 		require.NoError(t, err)
