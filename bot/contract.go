@@ -243,11 +243,10 @@ func (r registry) gameOfID(id string) (*present.Game, bool) {
 
 // contractID builds a contract game's custom id.
 func contractID(game, verb string, n uint64, arg string) string {
-	id := game + ":" + verb + ":" + strconv.FormatUint(n, 10)
-	if arg != "" {
-		id += ":" + arg
+	if arg == "" {
+		return present.CustomID(game, verb, n)
 	}
-	return id
+	return present.CustomID(game, verb, n, arg)
 }
 
 // contractParsed is a parsed contract custom id.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/dixgame/dixbot/bot/present"
 )
 
 // verbSettings is the verb of /settings' components, one of the table's
@@ -231,15 +232,5 @@ const idPrefix = "dix"
 
 // customID builds a component custom id.
 func customID(verb string, version uint32, args ...string) string {
-	var sb strings.Builder
-	sb.WriteString(idPrefix)
-	sb.WriteByte(':')
-	sb.WriteString(verb)
-	sb.WriteByte(':')
-	sb.WriteString(strconv.FormatUint(uint64(version), 10))
-	for _, a := range args {
-		sb.WriteByte(':')
-		sb.WriteString(a)
-	}
-	return sb.String()
+	return present.CustomID(idPrefix, verb, uint64(version), args...)
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -105,17 +104,7 @@ const (
 
 // ID builds a component custom id, "dix:<verb>:<version>[:<arg>]".
 func ID(verb string, version uint32, args ...string) string {
-	var sb strings.Builder
-	sb.WriteString(IDPrefix)
-	sb.WriteByte(':')
-	sb.WriteString(verb)
-	sb.WriteByte(':')
-	sb.WriteString(strconv.FormatUint(uint64(version), 10))
-	for _, a := range args {
-		sb.WriteByte(':')
-		sb.WriteString(a)
-	}
-	return sb.String()
+	return present.CustomID(IDPrefix, verb, uint64(version), args...)
 }
 
 // MaxNumber bounds the numbers read from custom ids and forms (far above

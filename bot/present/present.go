@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"time"
 
@@ -239,6 +240,24 @@ func (g *Game) PaceOf(name string) Pace {
 	}
 	d := g.Decision
 	return Pace{Name: "live", Clock: func(engine.State, int) time.Duration { return d }}
+}
+
+// CustomID builds a component's custom id, "<prefix>:<verb>:<n>" and one
+// ":<arg>" per argument: the shape of every custom id the table and the
+// games' presenters build (prefix the game's name, or "dix" for the
+// table's own components).
+func CustomID(prefix, verb string, n uint64, args ...string) string {
+	var sb strings.Builder
+	sb.WriteString(prefix)
+	sb.WriteByte(':')
+	sb.WriteString(verb)
+	sb.WriteByte(':')
+	sb.WriteString(strconv.FormatUint(n, 10))
+	for _, a := range args {
+		sb.WriteByte(':')
+		sb.WriteString(a)
+	}
+	return sb.String()
 }
 
 // Truncate cuts s to at most n characters (runes), ending with "…" when

@@ -12,3 +12,9 @@ func TestTruncate(t *testing.T) {
 	assert.Equal(t, "é…", Truncate("éèê", 2), "characters, not bytes")
 	assert.Equal(t, "", Truncate("", 5))
 }
+
+func TestCustomID(t *testing.T) {
+	assert.Equal(t, "dix:draw:12", CustomID("dix", "draw", 12))
+	assert.Equal(t, "qwixx:mv:3:w -", CustomID("qwixx", "mv", 3, "w -"))
+	assert.Equal(t, "dix:pkc:7:g7:2", CustomID("dix", "pkc", 7, "g7", "2"))
+}
