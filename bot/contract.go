@@ -1249,15 +1249,16 @@ func (c *call) contractLeave(g *present.Game) error {
 	return nil
 }
 
-// contractAbandon asks the game's creator, or a member who may manage
-// the channel, to confirm that the game ends (DISCORD-UX: /dix abandon,
-// which every game's table follows); anyone else is refused.
+// contractAbandon asks the game's creator, the last person still playing,
+// or a member who may manage the channel, to confirm that the game ends
+// (DISCORD-UX: /dix abandon, which every game's table follows); anyone
+// else is refused.
 func (c *call) contractAbandon(g *present.Game) error {
 	r, td, err := c.contractGet(g)
 	if err != nil {
 		return err
 	}
-	if !c.mayEnd(td.Creator) {
+	if !c.manages(td.Creator) && !td.lastPlaying(c.user) {
 		return ErrNoPermission
 	}
 	name := g.Rules.Name()
@@ -1292,7 +1293,7 @@ func (c *call) contractEnd(g *present.Game, p contractParsed) error {
 	case p.n > r.Version:
 		return fmt.Errorf("%w: version %d is newer than the record's %d", ErrBadCustomID, p.n, r.Version)
 	}
-	if !c.mayEnd(td.Creator) {
+	if !c.manages(td.Creator) && !td.lastPlaying(c.user) {
 		return ErrNoPermission
 	}
 	if err := c.retry("finish", func(ctx context.Context) error { return c.b.store.Finish(ctx, c.i.ChannelID) }); err != nil {

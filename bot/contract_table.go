@@ -125,9 +125,10 @@ func (td *tableData) creatorName() string {
 	return "?"
 }
 
-// mayEnd reports whether the clicker may end the table created by
-// creator: its creator, or a member who may manage the channel.
-func (c *call) mayEnd(creator string) bool {
+// manages reports whether the clicker may pause, resume or end the table
+// created by creator: its creator, or a member who may manage the
+// channel.
+func (c *call) manages(creator string) bool {
 	if c.user != "" && c.user == creator {
 		return true
 	}

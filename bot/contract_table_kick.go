@@ -35,6 +35,13 @@ func (td *tableData) othersPlaying(s int) int {
 	return n
 }
 
+// lastPlaying reports whether user is the only person still playing
+// their seat: the last one at the table.
+func (td *tableData) lastPlaying(user string) bool {
+	s := td.seatOf(user)
+	return s >= 0 && user != "" && td.Seats[s].Level == "" && td.othersPlaying(s) == 0
+}
+
 // votesNeeded is the majority of the people playing other than seat s.
 func (td *tableData) votesNeeded(s int) int { return td.othersPlaying(s)/2 + 1 }
 

@@ -50,12 +50,7 @@ func (c *call) keepLog(td *tableData) {
 }
 
 // mayPause: the table's creator, or a member who may manage the channel.
-func (c *call) mayPause(td *tableData) bool {
-	if c.user != "" && c.user == td.Creator {
-		return true
-	}
-	return c.i.Member != nil && c.i.Member.Permissions&(discordgo.PermissionManageChannels|discordgo.PermissionAdministrator) != 0
-}
+func (c *call) mayPause(td *tableData) bool { return c.manages(td.Creator) }
 
 // contractPause pauses (on) or resumes the game: /<game> pause and
 // /<game> resume.

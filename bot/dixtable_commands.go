@@ -205,8 +205,11 @@ func (c *call) cmdStart(variant, language, pace string, noPictures bool) error {
 	return nil
 }
 
-// mayAbandon: the creator, or a member who may manage the channel.
-func (c *call) mayAbandon(m *dixTable) bool { return c.mayEnd(m.Creator) }
+// mayAbandon: the creator, the last person still playing, or a member who
+// may manage the channel.
+func (c *call) mayAbandon(m *dixTable) bool {
+	return c.manages(m.Creator) || m.lastPlaying(c.user)
+}
 
 func (c *call) cmdAbandon() error {
 	r, m, err := c.table()

@@ -195,7 +195,7 @@ func (c *call) cmdLeave() error {
 // may manage the channel. While paused no clock runs and nobody acts.
 func (c *call) cmdPause(on bool) error {
 	rec, err := c.changeTable(func(r *dixbot.Record, m *dixTable) error {
-		if !c.mayAbandon(m) {
+		if !c.manages(m.Creator) {
 			return refuse(ErrNoPermission, "err_no_permission_pause", nil)
 		}
 		g := r.State
@@ -370,6 +370,13 @@ func (m *dixTable) othersPlaying(s int) int {
 		}
 	}
 	return n
+}
+
+// lastPlaying reports whether user is the only person still playing
+// their seat: the last one at the table.
+func (m *dixTable) lastPlaying(user string) bool {
+	s := m.seatOf(user)
+	return s >= 0 && user != "" && m.Seats[s].Gone == "" && m.othersPlaying(s) == 0
 }
 
 // votesNeeded is the majority of the people playing other than seat s.

@@ -168,3 +168,45 @@ func TestStartAfterAnotherGameOverUnarchived(t *testing.T) {
 	assert.Equal(t, "u1", m.Creator)
 	assert.Equal(t, []string{"dix g1", "qwixx g1"}, rs.results, "the Qwixx game's result too")
 }
+
+// The last person playing, once the others left, may end the game, though
+// they did not open the table: DIX's answer to their /dix leave sends
+// them to /dix abandon; in every game /<game> abandon takes them.
+func TestLastPlayerMayAbandon(t *testing.T) {
+	t.Run("dix", func(t *testing.T) {
+		h := newHarness(t)
+		h.startGame("u1", "u2")
+		h.command("u1", "leave")
+		assert.Equal(t, locales.T("en", "err_last_player", nil), h.command("u2", "leave").ephemeralText())
+		ask := h.command("u2", "abandon")
+		assert.Equal(t, locales.T("en", "abandon_confirm", nil), ask.ephemeralText())
+		confirm := ask.shown(nil)
+		require.NotNil(t, confirm)
+		h.clickOn("u2", confirm, h.mustFind(confirm, verbAbandonYes))
+		r, err := h.db.Get(context.Background(), h.channel)
+		require.NoError(t, err)
+		assert.True(t, r.Finished, "the game ended")
+	})
+	t.Run("qwixx", func(t *testing.T) {
+		h := newQwixxHarness(t, false)
+		h.openQwixx([]string{"u1", "u2"})
+		h.qcommand("u1", "leave")
+		ask := h.qcommand("u2", "abandon")
+		assert.Equal(t, locales.T("en", "abandon_confirm", nil), ask.ephemeralText())
+		confirm := ask.shown(nil)
+		require.NotNil(t, confirm)
+		yes, ok := qfind(confirm, cverbEnd, "")
+		require.True(t, ok)
+		h.clickOn("u2", confirm, yes)
+		r, err := h.db.Get(context.Background(), h.channel)
+		require.NoError(t, err)
+		assert.True(t, r.Finished, "the game ended")
+	})
+	t.Run("others", func(t *testing.T) {
+		// Anyone else seated is refused while another person plays.
+		h := newQwixxHarness(t, false)
+		h.openQwixx([]string{"u1", "u2", "u3"})
+		h.qcommand("u1", "leave")
+		assert.Equal(t, locales.T("en", "err_no_permission", nil), h.qcommand("u2", "abandon").ephemeralText())
+	})
+}
