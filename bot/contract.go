@@ -424,6 +424,9 @@ func (c *call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *tab
 // contractStart opens a lobby: /<game> start.
 // pace is the table's pace ("": the game's default).
 func (c *call) contractStart(g *present.Game, lang string, noPics bool, pace string) error {
+	if err := c.missingPermission(); err != nil {
+		return err
+	}
 	if lang == "" {
 		lang = c.gameLang()
 	}

@@ -9,10 +9,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	dixbot "github.com/dixgame/dixbot"
+	botdixxit "github.com/dixgame/dixbot/bot/dixxit"
+	"github.com/dixgame/dixbot/bot/present"
+	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	"github.com/dixgame/dixbot/engine/dix"
 )
 
-// /dix start and /dix solo need Send Messages in a channel and Send
+// /dix start, /dix solo and every game's start need Send Messages in a
+// channel and Send
 // Messages in Threads in a thread, which does not take Send Messages from
 // its channel
 // (https://discord.com/developers/docs/topics/permissions#permissions-for-threads);
@@ -36,12 +40,24 @@ func TestStartNeedsTheSendPermissionOfItsChannel(t *testing.T) {
 		{"public thread, Send Messages in Threads only", discordgo.ChannelTypeGuildPublicThread, all &^ discordgo.PermissionSendMessages, ""},
 		{"no JSON: taken as a channel", -1, all &^ discordgo.PermissionSendMessages, "Send Messages"},
 	} {
-		for _, sub := range []string{"start", "solo"} {
+		for _, sub := range []string{"start", "solo", "qwixx start", "dixxit start"} {
 			t.Run(tc.name+" "+sub, func(t *testing.T) {
 				h := newHarness(t)
+				b, err := New(Options{Store: h.db, DefaultLanguage: "en", Observer: h.obs, NoPictures: true,
+					Games: []present.Game{botqwixx.Game(), botdixxit.Game()}})
+				require.NoError(t, err)
+				h.b = b
 				h.chType, h.appPerm = tc.chType, tc.perms
-				r := h.command("u1", sub)
-				_, err := h.st.Get(context.Background(), h.channel)
+				var r result
+				switch sub {
+				case "qwixx start":
+					r = h.qcommand("u1", "start")
+				case "dixxit start":
+					r = h.dcommand("u1", "start")
+				default:
+					r = h.command("u1", sub)
+				}
+				_, err = h.st.Get(context.Background(), h.channel)
 				if tc.want == "" {
 					assert.NoError(t, err, "the game starts")
 					return
