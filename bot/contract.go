@@ -666,8 +666,8 @@ func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 			if !slices.Contains(g.Levels, p.arg) {
 				return ErrBadCustomID
 			}
-			if !td.seated(c.user) {
-				return ErrNotJoined
+			if c.user != td.Creator {
+				return ErrNotCreator // the creator seats the computers, as at DIX's table
 			}
 			if len(td.Seats) >= g.MaxSeats {
 				return ErrLobbyFull
@@ -675,8 +675,8 @@ func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 			td.Seats = append(td.Seats, tableSeat{Name: locales.T(td.Lang, "table_cpu_name", map[string]any{
 				"N": len(td.Seats) + 1, "Level": locales.T(td.Lang, "table_level_"+p.arg, nil)}), Level: p.arg})
 		case cverbRmCPU:
-			if !td.seated(c.user) {
-				return ErrNotJoined
+			if c.user != td.Creator {
+				return ErrNotCreator
 			}
 			last := len(td.Seats) - 1
 			if last < 1 || td.Seats[last].User != "" {

@@ -156,3 +156,25 @@ func TestContractAbandonConfirmed(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, r.Finished, "the next game goes on")
 }
+
+// In every game's lobby only its creator seats and removes computer
+// players, as at DIX's table: a person who joined, or a stranger, is
+// refused and the lobby is unchanged.
+func TestContractLobbyComputersAreTheCreators(t *testing.T) {
+	h := newQwixxHarness(t, false)
+	lobby := h.qcommand("u1", "start").shown(nil)
+	lobby = h.clickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).shown(lobby)
+	lobby = h.clickOn("u1", lobby, h.qmust(lobby, cverbCPU, "normal")).shown(lobby)
+	_, td, _ := h.qstate()
+	require.Len(t, td.Seats, 3)
+	for _, u := range []string{"u2", "u3"} {
+		for _, id := range []string{h.qmust(lobby, cverbCPU, "easy"), h.qmust(lobby, cverbRmCPU, "")} {
+			assert.Equal(t, locales.T("en", "err_not_creator", nil), h.clickOn(u, lobby, id).ephemeralText(), "%s by %s", id, u)
+		}
+	}
+	_, after, _ := h.qstate()
+	assert.Equal(t, td.Seats, after.Seats, "the seats changed")
+	h.clickOn("u1", lobby, h.qmust(lobby, cverbRmCPU, ""))
+	_, after, _ = h.qstate()
+	assert.Len(t, after.Seats, 2, "the creator removes the computer")
+}
