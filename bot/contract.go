@@ -428,7 +428,7 @@ func (c *call) contractStart(g *present.Game, lang string, noPics bool, pace str
 		return err
 	}
 	if lang == "" {
-		lang = c.gameLang()
+		lang = c.gameLanguage("", false)
 	}
 	if !locales.Supported(lang) {
 		return ErrBadInput

@@ -210,3 +210,51 @@ func TestLastPlayerMayAbandon(t *testing.T) {
 		assert.Equal(t, locales.T("en", "err_no_permission", nil), h.qcommand("u2", "abandon").ephemeralText())
 	})
 }
+
+// Every game's table picks its language as /dix start does: the option;
+// else the server's locale unless it is en-US (which a server that is not
+// a Community server always reports, so it says nothing); else the
+// language of the player who opens it.
+func TestStartLanguageAsAtDIX(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		user, server  discordgo.Locale
+		option, wants string
+	}{
+		{"a French player on a server that says nothing", discordgo.French, discordgo.EnglishUS, "", "fr"},
+		{"an English player on a French server", discordgo.EnglishGB, discordgo.French, "", "fr"},
+		{"the option first", discordgo.French, discordgo.French, "en", "en"},
+		{"an English player", discordgo.EnglishUS, discordgo.EnglishUS, "", "en"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			b, err := New(Options{Store: h.db, DefaultLanguage: "en", Observer: h.obs, NoPictures: true,
+				Games: []present.Game{botqwixx.Game(), botdixxit.Game()}})
+			require.NoError(t, err)
+			h.b = b
+			h.locale, h.guildLc = tc.user, tc.server
+			var opts []any
+			if tc.option != "" {
+				opts = []any{"language", tc.option}
+			}
+			require.NotNil(t, h.command("u1", "start", opts...).shown(nil))
+			_, m := h.record()
+			assert.Equal(t, tc.wants, m.Lang, "DIX")
+			for _, game := range []string{"qwixx", "dixxit"} {
+				h.channel = "c-" + game
+				var res result
+				if game == "qwixx" {
+					res = h.qcommand("u1", "start", opts...)
+				} else {
+					res = h.dcommand("u1", "start", opts...)
+				}
+				require.NotNil(t, res.shown(nil), "%s: %s", game, res.describe())
+				r, err := h.db.Get(context.Background(), h.channel)
+				require.NoError(t, err)
+				td, err := decodeTableData(r.Meta)
+				require.NoError(t, err)
+				assert.Equal(t, tc.wants, td.Lang, game)
+			}
+		})
+	}
+}
