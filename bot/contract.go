@@ -1282,7 +1282,8 @@ func abandonArg(td *tableData) string {
 }
 
 // contractEnd ends the game once /<game> abandon is confirmed: the channel
-// is told who ended it, and the board (or the lobby) loses its buttons. A confirmation of
+// is told who ended it; the board says so instead of its clock, and it (or
+// the lobby) loses its buttons; a ping waiting for a decision says it too. A confirmation of
 // an earlier table, or by someone who may not end the game, changes
 // nothing.
 func (c *call) contractEnd(g *present.Game, p contractParsed) error {
@@ -1304,11 +1305,35 @@ func (c *call) contractEnd(g *present.Game, p contractParsed) error {
 	}
 	c.updateOrReply(locales.T(c.lang, "abandon_done", nil), nil)
 	notice := locales.T(td.Lang, "table_abandoned", map[string]any{"Name": c.name, "Game": en(g.Rules.Name() + "_title")})
-	board, v := td.Board, td.BoardVia
+	// The board says it ended, without its clock; its picture stays.
+	var ended *string
+	if r.Data != nil {
+		if st, err := g.Rules.Decode(r.Data); err == nil {
+			t := td.table(!c.b.noPictures)
+			t.Kept = td.picKey()
+			text := withLine(g.Presenter.Board(t, st).Content, notice)
+			ended = &text
+		}
+	}
+	board, v, ping := td.Board, td.BoardVia, td.Ping
 	c.then(func(ctx context.Context) {
 		d := c.b.apiFor(ctx)
 		if _, err := d.Followup(ctx, c.i, &discordgo.WebhookParams{Content: notice, AllowedMentions: noMentions()}); err != nil {
 			c.b.log.Warn("could not tell the channel the game was abandoned", "channel", c.i.ChannelID, "err", err)
+		}
+		if ping != nil && ping.ID != "" {
+			// The ping's decision will not be made: it says why.
+			text := notice
+			var err error
+			if ping.Via.usable(time.Now()) {
+				err = d.FollowupEdit(ctx, ping.Via.interaction(), ping.ID, &discordgo.WebhookEdit{Content: &text, AllowedMentions: noMentions()})
+			}
+			if !ping.Via.usable(time.Now()) || err != nil {
+				err = d.Edit(ctx, &discordgo.MessageEdit{Channel: c.i.ChannelID, ID: ping.ID, Content: &text, AllowedMentions: noMentions()})
+			}
+			if err != nil {
+				c.b.log.Warn("could not settle the ping of an abandoned game", "channel", c.i.ChannelID, "err", err)
+			}
 		}
 		if board == "" {
 			return
@@ -1317,11 +1342,11 @@ func (c *call) contractEnd(g *present.Game, p contractParsed) error {
 			none := &[]discordgo.MessageComponent{}
 			if v.usable(time.Now()) && (v.Orig == "" || v.Orig == board) {
 				// The board's newest interaction edits it (outbox_contract.go).
-				if err := d.FollowupEdit(ctx, v.interaction(), "@original", &discordgo.WebhookEdit{Components: none}); err == nil {
+				if err := d.FollowupEdit(ctx, v.interaction(), "@original", &discordgo.WebhookEdit{Content: ended, Components: none}); err == nil {
 					return nil
 				}
 			}
-			return d.Edit(ctx, &discordgo.MessageEdit{Channel: c.i.ChannelID, ID: board, Components: none})
+			return d.Edit(ctx, &discordgo.MessageEdit{Channel: c.i.ChannelID, ID: board, Content: ended, Components: none})
 		})
 	})
 	return nil

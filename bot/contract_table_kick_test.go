@@ -107,6 +107,13 @@ func TestContractAbandonConfirmed(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	board := h.openQwixx([]string{"u1", "u2"})
 	_, _, v := h.qstate()
+	var ping *shownMessage // the ping of Bob's decision, who has not clicked yet
+	for _, m := range h.rec.messages() {
+		if strings.Contains(m.content, "your decision") {
+			ping = m
+		}
+	}
+	require.NotNil(t, ping, "Bob is pinged")
 	unchanged := func() {
 		t.Helper()
 		r, err := h.db.Get(context.Background(), h.channel)
@@ -146,7 +153,12 @@ func TestContractAbandonConfirmed(t *testing.T) {
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
 	assert.True(t, r.Finished, "the game is archived")
-	assert.Empty(t, componentIDs(h.rec.message(board.id).components), "the board keeps no button")
+	ended := h.rec.message(board.id)
+	assert.Empty(t, componentIDs(ended.components), "the board keeps no button")
+	notice0 := locales.T("en", "table_abandoned", map[string]any{"Name": "Mallory", "Game": "Qwixx"})
+	assert.True(t, strings.HasSuffix(ended.content, "\n"+notice0), "the board says it ended: %q", ended.content)
+	assert.NotContains(t, ended.content, "⏳", "and shows no clock")
+	assert.Equal(t, notice0, h.rec.message(ping.id).content, "the ping says the game ended")
 	assert.Contains(t, h.qcommand("u1", "board").ephemeralText(), "no game")
 
 	// The same confirmation, at the next table, is outdated.

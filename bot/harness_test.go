@@ -338,6 +338,17 @@ func (r *recorder) message(id string) *shownMessage {
 	return r.msgs[id]
 }
 
+// messages are the messages shown, in no order.
+func (r *recorder) messages() []*shownMessage {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]*shownMessage, 0, len(r.msgs))
+	for _, m := range r.msgs {
+		out = append(out, m)
+	}
+	return out
+}
+
 // harness drives a Bot with simulated interactions in one channel.
 type harness struct {
 	t        testing.TB
