@@ -17,17 +17,26 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
+// newGamesHarness is a harness whose bot hosts Qwixx and Dixxit besides
+// DIX, with text boards.
+func newGamesHarness(t *testing.T) *harness {
+	t.Helper()
+	h := newHarness(t)
+	b, err := New(Options{Store: h.db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.obs,
+		NoPictures: true, Games: []present.Game{botqwixx.Game(), botdixxit.Game()}})
+	require.NoError(t, err)
+	b.workBudget = harnessBudget
+	h.b = b
+	return h
+}
+
 // One game per channel, whatever the games: in a channel where Qwixx is
 // played, every command of DIX and of Dixxit that would act on a game
 // there says, privately, that the channel has a game of Qwixx, and changes
 // nothing; where DIX is played, every /qwixx command says it of DIX. The
 // rules, which act on no game, are shown.
 func TestOneGamePerChannelAcrossGames(t *testing.T) {
-	h := newHarness(t)
-	b, err := New(Options{Store: h.db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.obs,
-		NoPictures: true, Games: []present.Game{botqwixx.Game(), botdixxit.Game()}})
-	require.NoError(t, err)
-	h.b = b
+	h := newGamesHarness(t)
 	other := func(game string) string {
 		return locales.T("en", "table_err_other_game", map[string]any{"Game": game})
 	}
@@ -227,11 +236,7 @@ func TestStartLanguageAsAtDIX(t *testing.T) {
 		{"an English player", discordgo.EnglishUS, discordgo.EnglishUS, "", "en"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newHarness(t)
-			b, err := New(Options{Store: h.db, DefaultLanguage: "en", Observer: h.obs, NoPictures: true,
-				Games: []present.Game{botqwixx.Game(), botdixxit.Game()}})
-			require.NoError(t, err)
-			h.b = b
+			h := newGamesHarness(t)
 			h.locale, h.guildLc = tc.user, tc.server
 			var opts []any
 			if tc.option != "" {

@@ -9,9 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	dixbot "github.com/dixgame/dixbot"
-	botdixxit "github.com/dixgame/dixbot/bot/dixxit"
-	"github.com/dixgame/dixbot/bot/present"
-	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	"github.com/dixgame/dixbot/engine/dix"
 )
 
@@ -42,11 +39,7 @@ func TestStartNeedsTheSendPermissionOfItsChannel(t *testing.T) {
 	} {
 		for _, sub := range []string{"start", "solo", "qwixx start", "dixxit start"} {
 			t.Run(tc.name+" "+sub, func(t *testing.T) {
-				h := newHarness(t)
-				b, err := New(Options{Store: h.db, DefaultLanguage: "en", Observer: h.obs, NoPictures: true,
-					Games: []present.Game{botqwixx.Game(), botdixxit.Game()}})
-				require.NoError(t, err)
-				h.b = b
+				h := newGamesHarness(t)
 				h.chType, h.appPerm = tc.chType, tc.perms
 				var r result
 				switch sub {
@@ -57,7 +50,7 @@ func TestStartNeedsTheSendPermissionOfItsChannel(t *testing.T) {
 				default:
 					r = h.command("u1", sub)
 				}
-				_, err = h.st.Get(context.Background(), h.channel)
+				_, err := h.st.Get(context.Background(), h.channel)
 				if tc.want == "" {
 					assert.NoError(t, err, "the game starts")
 					return
