@@ -190,3 +190,29 @@ func TestContractLobbyComputersAreTheCreators(t *testing.T) {
 	_, after, _ = h.qstate()
 	assert.Len(t, after.Seats, 2, "the creator removes the computer")
 }
+
+// At the end of a game every person seated is told, once, with a link to
+// the final scoreboard (the board), as at DIX's table.
+func TestContractGameOverTellsEveryone(t *testing.T) {
+	h := newQwixxHarness(t, false)
+	h.openQwixx([]string{"u1", "u2"})
+	h.qcommand("u1", "leave")
+	h.qcommand("u2", "leave") // the computers finish the game
+	r, err := h.db.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	require.True(t, r.Finished)
+	td, err := decodeTableData(r.Meta)
+	require.NoError(t, err)
+	want := locales.T("en", "table_over_ping", map[string]any{"Mentions": "<@u1> <@u2>", "Game": "Qwixx",
+		"URL": messageURL(h.guild, h.channel, td.Board)})
+	var told []*shownMessage
+	for _, m := range h.rec.messages() {
+		if m.content == want {
+			told = append(told, m)
+		}
+	}
+	require.Len(t, told, 1, "one message tells the end")
+	require.NotNil(t, told[0].mentions)
+	assert.ElementsMatch(t, []string{"u1", "u2"}, told[0].mentions.Users, "it notifies both people")
+	assert.False(t, told[0].ephemeral)
+}

@@ -95,26 +95,33 @@ func (td *tableData) oweChange(r *dixbot.Record, g *present.Game, st engine.Stat
 		}
 		effs = append(effs, e)
 	}
+	ping := -1 // the index in effs of the ping posted now
 	if len(p.users) > 0 && td.Board != "" {
-		var mentions []string
-		for _, u := range p.users {
-			mentions = append(mentions, "<@"+u+">")
-		}
-		text := locales.T(td.Lang, "table_ping", map[string]any{"Mentions": strings.Join(mentions, " "),
+		text := locales.T(td.Lang, "table_ping", map[string]any{"Mentions": mentions(p.users),
 			"Game": en(g.Rules.Name() + "_title"), "URL": messageURL(r.Guild, r.Channel, td.Board)})
+		ping = len(effs)
 		effs = append(effs, effect{Kind: ceffPing, Users: p.users, Text: text})
 	}
 	if st.Over() {
+		// The final scoreboard is the board: every person seated is told,
+		// once, as at DIX's table.
+		var people []string
+		for _, s := range td.Seats {
+			if s.User != "" {
+				people = append(people, s.User)
+			}
+		}
+		if len(people) > 0 && td.Board != "" {
+			text := locales.T(td.Lang, "table_over_ping", map[string]any{"Mentions": mentions(people),
+				"Game": en(g.Rules.Name() + "_title"), "URL": messageURL(r.Guild, r.Channel, td.Board)})
+			effs = append(effs, effect{Kind: ceffPing, Users: people, Text: text})
+		}
 		effs = append(effs, effect{Kind: ceffEnd}, effect{Kind: ceffFinish})
 	}
 	first := td.owe(r, now, effs...)
-	if len(p.users) > 0 && td.Board != "" {
+	if ping >= 0 {
 		// The new ping is recorded now; its message once posted.
-		id := first + uint32(len(effs)) - 1
-		if st.Over() {
-			id -= 2
-		}
-		td.Ping = &pingMsg{Eff: id, Users: p.users, Names: p.names, Opens: p.opens}
+		td.Ping = &pingMsg{Eff: first + uint32(ping), Users: p.users, Names: p.names, Opens: p.opens}
 	}
 }
 
