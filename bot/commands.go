@@ -79,6 +79,17 @@ func (b *Bot) Commands() []*discordgo.ApplicationCommand {
 // (https://discord.com/developers/docs/interactions/application-commands#application-command-object).
 var guildOnly = []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
 
+// subcommand is the subcommand of a command of one (d.Options has one
+// entry) and its options by name.
+func subcommand(d discordgo.ApplicationCommandInteractionData) (*discordgo.ApplicationCommandInteractionDataOption, map[string]*discordgo.ApplicationCommandInteractionDataOption) {
+	sub := d.Options[0]
+	opts := map[string]*discordgo.ApplicationCommandInteractionDataOption{}
+	for _, o := range sub.Options {
+		opts[o.Name] = o
+	}
+	return sub, opts
+}
+
 func stringOpt(opts map[string]*discordgo.ApplicationCommandInteractionDataOption, id string) string {
 	if o, ok := opts[en("opt_"+id+"_name")]; ok {
 		if s, ok := o.Value.(string); ok {

@@ -326,15 +326,11 @@ func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
 
 // contractCommand routes /<game> <subcommand>.
 func (b *Bot) contractCommand(c *call, g *present.Game, d discordgo.ApplicationCommandInteractionData) error {
-	if len(d.Options) != 1 {
+	if len(d.Options) != 1 || d.Options[0] == nil {
 		return ErrBadInput
 	}
 	c.game = g.Rules.Name()
-	sub := d.Options[0]
-	opts := map[string]*discordgo.ApplicationCommandInteractionDataOption{}
-	for _, o := range sub.Options {
-		opts[o.Name] = o
-	}
+	sub, opts := subcommand(d)
 	switch b.cmdIDs[sub.Name] {
 	case "start":
 		// The channel's settings fill the options not given.

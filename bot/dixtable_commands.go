@@ -23,14 +23,10 @@ const (
 
 // command routes /dix <subcommand>.
 func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) error {
-	if d.Name != en("cmd_name") || len(d.Options) != 1 {
+	if d.Name != en("cmd_name") || len(d.Options) != 1 || d.Options[0] == nil {
 		return ErrBadInput
 	}
-	sub := d.Options[0]
-	opts := map[string]*discordgo.ApplicationCommandInteractionDataOption{}
-	for _, o := range sub.Options {
-		opts[o.Name] = o
-	}
+	sub, opts := subcommand(d)
 	switch b.cmdIDs[sub.Name] {
 	case "start":
 		// The channel's settings fill the options not given.

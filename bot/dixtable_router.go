@@ -81,26 +81,10 @@ func (c *call) staleText(text string) (string, []discordgo.MessageComponent, []*
 
 // shownVersion is the state version carried by the game buttons of msg.
 func shownVersion(msg *discordgo.Message) (uint32, bool) {
-	for _, row := range msg.Components {
-		var cs []discordgo.MessageComponent
-		switch r := row.(type) {
-		case *discordgo.ActionsRow:
-			cs = r.Components
-		case discordgo.ActionsRow:
-			cs = r.Components
-		}
-		for _, comp := range cs {
-			var id string
-			switch b := comp.(type) {
-			case *discordgo.Button:
-				id = b.CustomID
-			case discordgo.Button:
-				id = b.CustomID
-			}
-			if p, err := parseID(id); err == nil {
-				if _, game := verbActions[p.verb]; game || p.verb == verbBuy || p.verb == verbBid || p.verb == verbPay {
-					return p.version, true
-				}
+	for _, id := range customIDs(msg.Components) {
+		if p, err := parseID(id); err == nil {
+			if _, game := verbActions[p.verb]; game || p.verb == verbBuy || p.verb == verbBid || p.verb == verbPay {
+				return p.version, true
 			}
 		}
 	}
