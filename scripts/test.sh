@@ -31,7 +31,7 @@ echo "== go test -race"
 # end-to-end tests (they set discordgo's process-wide endpoints, so they
 # run one at a time within a process) into E2E_SHARDS, and the table's
 # (bot, the longest package) into BOT_SHARDS. A package's tests are dealt
-# out longest first, one per shard in turn, then the others.
+# out longest first, in a snake over the shards, then the others.
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 pids=()
@@ -50,10 +50,15 @@ shardTests() {
   for t in "${all[@]}"; do
     [[ " ${heavy[*]} " == *" $t "* ]] || order+=("$t")
   done
+  # Dealt in a snake (1, 2, 3, 3, 2, 1, 1, …): each round's longest
+  # test goes to the shard that got the round's shortest before.
   shard=()
   i=0
+  local k
   for t in "${order[@]}"; do
-    shard[i % n]+="${shard[i % n]:+|}$t"
+    k=$((i % n))
+    (((i / n) % 2)) && k=$((n - 1 - k))
+    shard[k]+="${shard[k]:+|}$t"
     i=$((i + 1))
   done
   for ((i = 0; i < n; i++)); do echo "^(${shard[i]})\$"; done
@@ -81,10 +86,19 @@ e2eShards=${E2E_SHARDS:-3}
 botShards=${BOT_SHARDS:-2}
 go test -race -count=1 -timeout 25m $(go list ./... | grep -v '/e2e$' | grep -v 'dixbot/bot$') >"$logs/packages" 2>&1 &
 pids+=($!)
-runShards e2e "$e2eShards" TestFivePlayersFasterThanTheRateLimits TestBoardMissingInTheChannel TestReplicaKills TestFullGame \
-  TestBinaryMissingToken TestBotTokenCallsPerTurn TestGameInAThread TestDixxitFullGame TestQwixxFullGame
+# The longest tests first, longest to shortest, as measured alone with
+# go test -race -v (docs/PERFORMANCE.md, "The test command").
+runShards e2e "$e2eShards" TestReplicaKills TestPingsPerTurn TestFivePlayersFasterThanTheRateLimits \
+  TestLogsHoldNoInteractionToken TestBoardMissingInTheChannel TestStoreDownMidGame TestPauseKickAndClockScreens \
+  TestResultsRecordedOnceOverKills TestNoPingsForComputerPlayedSeats TestFullGame TestLanguages \
+  TestKilledAfterSavingStillPostsTheBoard TestClockedGameWithTwoProcesses TestBotTokenCallsPerTurn TestScreens
 runShards bot "$botShards" TestFrozenRecordsPlayToTheEnd TestFullGameByClicks TestPicturesInGamesByClicks \
-  TestRematchStartsAtOnceWhenTheClickerIsTheOnlyPerson TestDixxitPlaysToTheEnd TestReadmeBoard
+  TestRematchStartsAtOnceWhenTheClickerIsTheOnlyPerson TestDixxitPlaysToTheEnd TestBoardAfterTheEnd \
+  TestGameWithComputerPlayers TestStartOverUnarchivedGame TestReadmeBoard \
+  TestPromptAfterTheGameSaysItIsOverAndWhereItsScoreboardIs TestRematchRefusals TestRematchOfAnUnarchivedGame \
+  TestBuyPreviewAgreesWithTheMenu TestFinishedGameShowsNoClock TestGameLog TestRematchConcurrentClicksCreateOneGame \
+  TestLeaveHandsTheSeatOverAndTheScoreboardSaysSo TestComputerTurnsDecidedOutsideTheStoreUpdate TestStoreStaysDown \
+  TestDixxitClockWithASilentPlayer TestDixxitRace TestSlowStoreDefersTheAnswer
 for p in "${pids[@]}"; do
   wait "$p" || failed=1
 done
