@@ -74,7 +74,11 @@ type tableData struct {
 	Seats   []tableSeat `json:"s"`
 	Lobby   uint32      `json:"lc,omitempty"` // lobby counter: changes with every seat taken or given back
 	Board   string      `json:"b,omitempty"`  // the board message (the lobby message the game started on)
-	Seed    int64       `json:"sd,omitempty"` // the game's seed, also of the computer's decisions
+	// Began is the board message the game started on, once the board was
+	// posted again (/<game> board): it names the table in the log, folds
+	// and confirmations, whatever its board is now. "": Board.
+	Began string `json:"bg,omitempty"`
+	Seed  int64  `json:"sd,omitempty"` // the game's seed, also of the computer's decisions
 	// Open is, by seat, the Seq at which the seat's current decision
 	// opened: a button shown at that Seq or later still means the same
 	// decision, so clicks of several seats deciding at once all count.
@@ -915,18 +919,16 @@ func (c *call) contractPrompt(g *present.Game, p contractParsed) error {
 }
 
 // olderThanBoard reports whether msg was posted before the board message
-// board: it then belongs to an earlier game of the channel (custom ids
-// carry only the state's version). Message ids are snowflakes, whose
-// order is their creation order
-// (https://discord.com/developers/docs/reference#snowflakes); ids that are
-// not numbers are not compared.
+// board: it then belongs to an earlier game of the channel, or is a
+// board posted again since (custom ids carry only the state's version).
+// Message ids are snowflakes, whose order is their creation order
+// (https://discord.com/developers/docs/reference#snowflakes); they are
+// compared as laterID does.
 func olderThanBoard(msg *discordgo.Message, board string) bool {
 	if msg == nil || board == "" {
 		return false
 	}
-	m, err1 := strconv.ParseUint(msg.ID, 10, 64)
-	b, err2 := strconv.ParseUint(board, 10, 64)
-	return err1 == nil && err2 == nil && m < b
+	return laterID(board, msg.ID)
 }
 
 // applyOpen applies seat's move m and keeps td.Open: a seat whose decision
@@ -1171,7 +1173,86 @@ func (c *call) contractBoardCommand(g *present.Game) error {
 		Data: &discordgo.InteractionResponseData{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
 			Components: tableComponents(g, st, td, pb), AllowedMentions: noMentions()},
 	})
+	if contractTableOf(td) != "" {
+		c.adoptBoard(g, contractTableOf(td), r.Version)
+	}
 	return nil
+}
+
+// adoptBoard makes the answer of /<game> board, which showed the game
+// of table at version shown, the table's board once it is posted: clicks
+// and edits go to it, the previous board loses its buttons (and its
+// clicks are outdated), and a game that moved on meanwhile is shown on
+// it. A board posted again by an earlier command loses its buttons to a
+// later one; a table ended meanwhile keeps its board.
+func (c *call) adoptBoard(g *present.Game, table string, shown uint64) {
+	channel, i, at := c.i.ChannelID, c.i, c.at
+	done := c.b.batches.start(channel)
+	c.then(func(ctx context.Context) {
+		defer done()
+		msg, err := c.d.Original(ctx, i)
+		if err != nil || msg == nil {
+			c.b.log.Warn("could not read the board posted again", "channel", channel, "err", err)
+			return
+		}
+		v := &via{App: i.AppID, Token: i.Token, At: at.UnixMilli(), Orig: msg.ID}
+		sctx, cancel := context.WithTimeout(ctx, c.b.timeout)
+		defer cancel()
+		ended := true // the table is no longer the channel's
+		rec, err := c.b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
+			if r.Game != g.Rules.Name() || r.Data == nil {
+				return errNothingToDo
+			}
+			td, err := decodeTableData(r.Meta)
+			if err != nil {
+				return err
+			}
+			now := c.b.now()
+			ended = contractTableOf(td) != table
+			switch {
+			case ended || msg.ID == td.Board:
+				return errNothingToDo
+			case !laterID(msg.ID, td.Board):
+				// A later /<game> board was adopted first.
+				td.owe(r, now, effect{Kind: ceffRetire, Msg: msg.ID, Via: v})
+			default:
+				if td.Began == "" {
+					td.Began = td.Board
+				}
+				old := effect{Kind: ceffRetire, Msg: td.Board}
+				if ov := td.BoardVia; ov != nil && (ov.Orig == "" || ov.Orig == td.Board) {
+					old.Via = ov
+				}
+				td.Board, td.BoardVia, td.Pic = msg.ID, v, nil
+				td.owe(r, now, old)
+				if r.Version != shown {
+					td.owe(r, now, effect{Kind: ceffEdit, Again: true})
+				}
+			}
+			r.Meta = td.encode()
+			return nil
+		})
+		if ended && (err == nil || errors.Is(err, errNothingToDo) || errors.Is(err, dixbot.ErrNotFound)) {
+			// Ended (or followed by another game) before its board was
+			// posted again: that message keeps no buttons.
+			none := []discordgo.MessageComponent{}
+			if err := c.d.FollowupEdit(ctx, i, "@original", &discordgo.WebhookEdit{Components: &none, AllowedMentions: noMentions()}); err != nil {
+				c.b.log.Info("could not take the buttons off a board of an ended game", "channel", channel, "err", err)
+			}
+			return
+		}
+		if errors.Is(err, errNothingToDo) {
+			return
+		}
+		if err != nil {
+			c.b.log.Warn("could not make the board posted again the board", "channel", channel, "err", err)
+			return
+		}
+		c.b.wakeAt(rec.Due)
+		if err := c.b.contractOutbox(ctx, c.b.apiFor(ctx), rec, nil, 0); err != nil {
+			c.b.log.Warn("effects left for later", "channel", channel, "err", err)
+		}
+	})
 }
 
 // contractHint gives the caller the presenter's advice: /<game> hint.

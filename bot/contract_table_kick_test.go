@@ -33,7 +33,7 @@ func TestContractKickVote(t *testing.T) {
 		return nil
 	})
 	require.NoError(t, err)
-	h.qcommand("u1", "board")
+	board = h.qcommand("u1", "board").shown(nil) // the board from now on
 	_, td, _ := h.qstate()
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)

@@ -27,12 +27,20 @@ func (td *tableData) addLog(lines []string) {
 }
 
 // logOrigin names the table in the channel's log record: the interaction
-// that opened a rematch, else the board message.
+// that opened a rematch, else the board message the game started on.
 func (td *tableData) logOrigin() string {
 	if td.Origin != "" {
 		return "t" + td.Origin
 	}
-	return "t" + td.Board
+	return "t" + td.began()
+}
+
+// began is the board message the game started on ("": not known yet).
+func (td *tableData) began() string {
+	if td.Began != "" {
+		return td.Began
+	}
+	return td.Board
 }
 
 // keepLog writes the update's event lines to the game's log after the

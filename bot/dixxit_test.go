@@ -522,6 +522,7 @@ func TestDixxitPublicBoardHidesTheTarget(t *testing.T) {
 		snap := func() {
 			res := h.dcommand("u2", "board")
 			d := res.response().Data
+			board = res.shown(nil) // the board from now on
 			s := shot{content: d.Content, ids: componentIDs(d.Components), logs: whatLogsSay(logs.String())}
 			for _, e := range d.Embeds {
 				s.embeds += e.Image.URL

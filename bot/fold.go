@@ -64,7 +64,7 @@ func contractTableOf(td *tableData) string {
 	if td.Board == "" {
 		return ""
 	}
-	return td.Origin + "/" + td.Board
+	return td.Origin + "/" + td.began()
 }
 
 // folds are the folds waiting, by channel. Safe for concurrent use.

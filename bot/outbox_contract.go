@@ -53,6 +53,7 @@ const (
 	ceffPing   = "cping"   // post Text mentioning Users: the ping tableData.Ping records (its Eff)
 	ceffSettle = "csettle" // edit the ping Msg (editable through Via) to say Text; Msg "#<n>": the ping effect n posts
 	ceffEnd    = "cend"    // the game is over: the table's work at a game's end (gameEnded), done once
+	ceffRetire = "cretire" // strip the buttons of Msg, a board no longer the board (editable through Via; nil: the bot token)
 	ceffFinish = "cfinish" // archive the game (frees the channel); last
 )
 
@@ -435,6 +436,8 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 			x.b.log.Info("ping edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
 		}
 		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: msg, Content: &text, AllowedMentions: noMentions()})
+	case ceffRetire:
+		return x.retire(ctx, e.Msg, e.Via)
 	case ceffEnd:
 		return x.b.gameEnded(ctx, x.rec, x.td)
 	case ceffFinish:
@@ -508,6 +511,32 @@ func (x *cexec) editVia(ctx context.Context, message string, we *discordgo.Webho
 	ed := &discordgo.MessageEdit{Channel: x.rec.Channel, ID: message, Content: we.Content, Embeds: we.Embeds, Components: we.Components,
 		AllowedMentions: we.AllowedMentions, Files: we.Files, Attachments: we.Attachments}
 	return x.d.Edit(ctx, ed)
+}
+
+// retire strips the buttons of message, a board that is no longer the
+// board, through v while its token is valid (as "@original" when its
+// answer is that message), else with the bot token. Past its fence's
+// retirement no older render of that board lands.
+func (x *cexec) retire(ctx context.Context, message string, v *via) error {
+	if message == "" {
+		return nil
+	}
+	none := []discordgo.MessageComponent{}
+	_, err := x.b.fences.send(message, shows{Retire: true}, x.b.now(), func() error {
+		if v.usable(x.now) {
+			id := message
+			if v.Orig == "" || v.Orig == message {
+				id = "@original"
+			}
+			err := x.d.FollowupEdit(ctx, v.interaction(), id, &discordgo.WebhookEdit{Components: &none, AllowedMentions: noMentions()})
+			if err == nil || ctx.Err() != nil {
+				return err
+			}
+			x.b.log.Info("board retirement through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
+		}
+		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: message, Components: &none, AllowedMentions: noMentions()})
+	})
+	return err
 }
 
 // post posts a ping: as a follow-up of the clicking interaction, else of

@@ -18,6 +18,7 @@ import (
 // reads.
 type contractTable struct {
 	Creator string `json:"c"`
+	Board   string `json:"b"`
 	Pace    string `json:"pc"`
 	First   int    `json:"fs"`
 	Starts  int    `json:"st"`

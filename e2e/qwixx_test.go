@@ -91,37 +91,101 @@ func TestQwixxFullGame(t *testing.T) {
 	}
 }
 
-// A board of an earlier game of the channel, posted again with /qwixx
-// board and so never retired, keeps buttons that look like the new game's:
-// a click on it changes nothing in the new game.
-func TestQwixxOldBoardOfAnEarlierGame(t *testing.T) {
-	w := newWorld(t, false)
+// /qwixx board posts the board again at the bottom of the channel, and
+// that message is the board from then on, as with /dix board: the old
+// one loses its buttons, the game goes on on the new one, and none of it
+// takes a request with the bot token.
+func TestQwixxBoardPostedAgain(t *testing.T) {
+	w := newWorldWith(t, false, fakediscord.Options{DisableWeb: true})
 	tb := w.table(t, "en-US", "Alice", "Bob")
-	open := func() fakediscord.Message {
-		r := tb.command(tb.users[0], "/qwixx start")
-		require.NotNil(t, r.Message)
-		board := tb.gameClick("qwixx", tb.users[1], *r.Message, "join", "")
-		return tb.gameClick("qwixx", tb.users[0], board, "go", "")
-	}
-	open()
-	r := tb.command(tb.users[0], "/qwixx board")
+	old := tb.openGame("qwixx")
+	w.fake.ResetStats()
+	r := tb.command(tb.users[1], "/qwixx board")
 	require.NotNil(t, r.Message)
-	require.False(t, r.Ephemeral())
+	require.False(t, r.Ephemeral(), "the board, for everyone: %s", describe(r))
 	repost := *r.Message
-	r = tb.command(tb.users[0], "/qwixx abandon")
-	require.True(t, r.Ephemeral(), "the confirmation: %s", describe(r))
-	require.NotNil(t, r.Message)
-	yes, ok := gameButton("qwixx", *r.Message, "abyes", "")
-	require.True(t, ok, "the confirmation's button: %s", describe(r))
-	r = tb.click(tb.users[0], r.Message.ID, yes)
-	require.NotNil(t, r.Message)
-	assert.Equal(t, locales.T("en", "abandon_done", nil), r.Message.Content, "abandoned: %s", describe(r))
-	open()
+	require.NotEqual(t, old.ID, repost.ID)
+	require.Eventually(t, func() bool {
+		m, ok := tb.fake.Message(old.ID)
+		return ok && len(components(m)) == 0
+	}, time.Minute, 20*time.Millisecond, "the old board loses its buttons")
+	td := tb.contractTable()
+	assert.Equal(t, repost.ID, td.Board, "the repost is the board")
+
 	before := tb.record()
-	id, ok := gameButton("qwixx", repost, "mv", "w -")
-	require.True(t, ok, "the repost keeps its buttons")
-	r = tb.click(tb.users[1], repost.ID, id)
-	assert.True(t, r.Ephemeral(), "refused: %s", describe(r))
-	after := tb.record()
-	assert.Equal(t, before.Data, after.Data, "the new game is unchanged")
+	st, err := rules.Rules{}.Decode(before.Data)
+	require.NoError(t, err)
+	g := st.(rules.State).Game()
+	seat := g.ToDecide()[0]
+	m, err := computer.Player{Level: computer.Normal}.Decide(st, seat, rand.New(rand.NewPCG(1, 2)))
+	require.NoError(t, err)
+	board := tb.gameClick("qwixx", tb.users[seat], repost, "mv", string(m))
+	assert.Equal(t, repost.ID, board.ID, "the click is answered on the new board")
+	assert.Greater(t, tb.record().Version, before.Version, "the game goes on")
+	assert.Zero(t, w.fake.Stats().BotToken, "bot-token requests")
+}
+
+// A game that moves on while the answer of /qwixx board is on its way
+// (a click on the old board, taken first) is shown on the new board once
+// it is the board; a game abandoned meanwhile leaves the message posted
+// again without buttons.
+func TestQwixxBoardPostedAgainWhileTheGameMoves(t *testing.T) {
+	w := newWorldWith(t, false, fakediscord.Options{DisableWeb: true})
+	tb := w.table(t, "en-US", "Alice", "Bob")
+	old := tb.openGame("qwixx")
+
+	// Bob's /qwixx board is answered while Alice decides on the old board.
+	hold := w.fake.HoldCallbacks(tb.users[1].ID)
+	t.Cleanup(hold.Release)
+	ix, err := w.fake.RunCommand(waitCtx(t), tb.users[1].ID, tb.channel.ID, "/qwixx board")
+	require.NoError(t, err)
+	select {
+	case <-hold.Arrived():
+	case <-time.After(waitTimeout):
+		t.Fatal("no answer to /qwixx board")
+	}
+	st, err := rules.Rules{}.Decode(tb.record().Data)
+	require.NoError(t, err)
+	m, err := computer.Player{Level: computer.Normal}.Decide(st, 0, rand.New(rand.NewPCG(1, 2)))
+	require.NoError(t, err)
+	tb.gameClick("qwixx", tb.users[0], old, "mv", string(m))
+	moved := tb.record()
+	hold.Release()
+	r, err := ix.Wait(waitCtx(t))
+	require.NoError(t, err)
+	require.NotNil(t, r.Message)
+	repost := r.Message.ID
+	require.Eventually(t, func() bool {
+		o, ok := tb.fake.Message(old.ID)
+		return ok && len(components(o)) == 0 && tb.contractTable().Board == repost
+	}, time.Minute, 20*time.Millisecond, "the new message is the board, the old one has no buttons")
+	shown := tb.qwixxBoardAsItStands(repost)
+	assert.Equal(t, moved.Data, tb.record().Data, "nobody else decided")
+	assert.Contains(t, shown.Content, "Alice marks", "the new board shows Alice's decision")
+
+	// Bob's /qwixx board is answered while Alice abandons the game.
+	hold = w.fake.HoldCallbacks(tb.users[1].ID)
+	t.Cleanup(hold.Release)
+	ix, err = w.fake.RunCommand(waitCtx(t), tb.users[1].ID, tb.channel.ID, "/qwixx board")
+	require.NoError(t, err)
+	select {
+	case <-hold.Arrived():
+	case <-time.After(waitTimeout):
+		t.Fatal("no answer to /qwixx board")
+	}
+	a := tb.command(tb.users[0], "/qwixx abandon")
+	require.NotNil(t, a.Message)
+	yes, ok := gameButton("qwixx", *a.Message, "abyes", "")
+	require.True(t, ok, describe(a))
+	tb.click(tb.users[0], a.Message.ID, yes)
+	require.Eventually(t, func() bool { return tb.record().Finished }, time.Minute, 20*time.Millisecond, "abandoned")
+	hold.Release()
+	r, err = ix.Wait(waitCtx(t))
+	require.NoError(t, err)
+	require.NotNil(t, r.Message)
+	late := r.Message.ID
+	require.Eventually(t, func() bool {
+		n, ok := tb.fake.Message(late)
+		return ok && len(components(n)) == 0
+	}, time.Minute, 20*time.Millisecond, "the board posted again of the ended game has no buttons")
 }

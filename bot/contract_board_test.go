@@ -1,0 +1,102 @@
+package bot
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/locales"
+)
+
+// /qwixx board posts the board again at the bottom of the channel and
+// makes that message the board, as /dix board does: the old one loses its
+// buttons and its clicks are outdated, the game goes on on the new one,
+// and the table stays the same table (its log, an abandon confirmation
+// asked before). Posted again twice, the first repost loses its buttons
+// to the second.
+func TestContractBoardPostedAgainIsTheBoard(t *testing.T) {
+	h := newQwixxHarness(t, false)
+	old := h.openQwixx([]string{"u1", "u2"})
+	_, td, _ := h.qstate()
+	require.Equal(t, old.id, td.Board)
+	old = h.clickOn("u1", old, h.qwixxMove(old)).shown(old) // Alice decides, on the old board
+	oldMove := h.qwixxMove(old)                             // Bob's decision, still open
+	ask := h.qcommand("u1", "abandon").shown(nil)           // the confirmation, asked at the old board
+	require.NotNil(t, ask)
+
+	res := h.qcommand("u2", "board")
+	resp := res.response()
+	require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type)
+	assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "the board is posted for everyone")
+	nb := res.shown(nil)
+	require.NotNil(t, nb)
+	require.NotEqual(t, old.id, nb.id)
+	_, td, v := h.qstate()
+	assert.Equal(t, nb.id, td.Board, "the new message is the board")
+	assert.Equal(t, old.id, td.Began, "the game started on the old one")
+	assert.Empty(t, td.Outbox, "the work owed is done")
+	assert.Empty(t, componentIDs(h.rec.message(old.id).components), "the old board keeps no button")
+	assert.NotEmpty(t, componentIDs(nb.components), "the new board has the buttons")
+	for _, c := range res.calls {
+		assert.NotContains(t, []string{"send", "edit"}, c.op, "no request with the bot token")
+	}
+
+	// A click on the old board is outdated and changes nothing.
+	stale := h.clickOn("u2", &shownMessage{id: old.id, channel: h.channel, components: nb.components}, oldMove)
+	assert.Equal(t, locales.T("en", "err_stale", nil), stale.ephemeralText())
+	_, _, v2 := h.qstate()
+	assert.Equal(t, v, v2, "the stale click changed the game")
+
+	// The game goes on on the new board, answered in place.
+	moved := h.clickOn("u2", nb, h.qwixxMove(nb))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, moved.response().Type)
+	_, td, v3 := h.qstate()
+	assert.Greater(t, v3, v2, "the click on the new board is applied")
+	assert.Equal(t, nb.id, td.Board)
+
+	// The table is the same: its log goes back before the repost.
+	log := h.qcommand("u2", "log").ephemeralText()
+	assert.Contains(t, log, "📜")
+	assert.GreaterOrEqual(t, strings.Count(log, "\n"), 2, "the log keeps the lines before the repost: %q", log)
+
+	// Posted again once more: the first repost is no longer the board.
+	again := h.qcommand("u1", "board").shown(nil)
+	require.NotNil(t, again)
+	_, td, _ = h.qstate()
+	assert.Equal(t, again.id, td.Board)
+	assert.Equal(t, old.id, td.Began, "still the table that started on the first board")
+	assert.Empty(t, componentIDs(h.rec.message(nb.id).components), "the first repost keeps no button")
+
+	// The confirmation asked at the old board still ends this table.
+	yes := componentIDs(ask.components)[0]
+	assert.Equal(t, locales.T("en", "abandon_done", nil), h.clickOn("u1", ask, yes).shown(ask).content)
+	r, err := h.db.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	assert.True(t, r.Finished, "the game is ended")
+	assert.Empty(t, componentIDs(h.rec.message(again.id).components), "the board keeps no button")
+}
+
+// A board of an earlier game of the channel that kept its buttons (an
+// edit that never landed) carries ids that look like the new game's: a
+// click on it changes nothing in the new game.
+func TestContractOldBoardOfAnEarlierGame(t *testing.T) {
+	h := newQwixxHarness(t, false)
+	first := h.openQwixx([]string{"u1", "u2"})
+	kept := &shownMessage{id: first.id, channel: h.channel, components: first.components}
+	move := h.qwixxMove(kept)
+	ask := h.qcommand("u1", "abandon").shown(nil)
+	require.NotNil(t, ask)
+	h.clickOn("u1", ask, componentIDs(ask.components)[0])
+	h.openQwixx([]string{"u1", "u2"})
+	before, err := h.db.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	res := h.clickOn("u2", kept, move)
+	assert.Equal(t, locales.T("en", "err_stale", nil), res.ephemeralText())
+	after, err := h.db.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	assert.Equal(t, before.Data, after.Data, "the new game is unchanged")
+}
