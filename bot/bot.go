@@ -99,10 +99,13 @@ type Bot struct {
 	deferAfter time.Duration
 	workBudget time.Duration
 
-	paces        []clock.Pace
-	now          func() time.Time
-	wakeAt       func(time.Time)
-	effectDelay  time.Duration
+	paces       []clock.Pace
+	now         func() time.Time
+	wakeAt      func(time.Time)
+	effectDelay time.Duration
+	// effectsHook, when set, runs after effectDelay, before a change's
+	// own effects (tests).
+	effectsHook  func()
 	noPictures   bool
 	noFiles      sync.Map       // channel id -> struct{}: no Attach Files there (mayAttach)
 	channelLocks [64]sync.Mutex // runOutbox, by channel hash

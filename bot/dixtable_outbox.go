@@ -274,17 +274,13 @@ func (c *call) settle(rec *dixbot.Record) {
 	if m, err := decodeDixTable(rec.Meta); err != nil || len(m.Outbox) == 0 {
 		return
 	}
-	done := c.b.batches.start(rec.Channel)
+	done, written := c.b.batches.start(rec.Channel), time.Now()
 	c.then(func(ctx context.Context) {
 		defer done()
-		if d := c.b.effectDelay; d > 0 {
-			time.Sleep(d) // a test widens the window between the write and the effects
-		}
-		mk, err := c.b.doOutbox(ctx, c.b.apiFor(ctx), rec, c.via())
+		c.b.beforeEffects()
+		mk, err := c.b.doOutbox(ctx, c.b.apiFor(ctx), rec, heldBy(c.via(), written))
 		c.notice.ran, c.notice.after = true, mk
-		if err != nil {
-			c.b.log.Warn("effects left for later", "channel", rec.Channel, "err", err)
-		}
+		c.b.leftForLater(rec.Channel, err)
 	})
 }
 
@@ -308,7 +304,8 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 			upTo = m.NextEffect
 		}
 	}
-	answered := rec.Version // the record the answer of ix showed
+	answered := rec.Version  // the record the answer of ix showed
+	ours := newHold(rec, ix) // on the record this process wrote
 	if fresh, err := b.latest(ctx, rec); err == nil && !fresh.Finished && fresh.Version >= rec.Version {
 		rec = fresh
 	}
@@ -317,7 +314,7 @@ func (b *Bot) outbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *
 		return nil, err
 	}
 	channel := rec.Channel
-	x := &executor{b: b, d: d, rec: rec, m: m, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
+	x := &executor{b: b, d: d, rec: rec, m: m, ix: ix, upTo: upTo, tried: tried, now: time.Now(), hold: ours,
 		board: m.Board, ping: m.Ping, users: m.PingUsers, boardVia: m.BoardVia, pingVia: m.PingVia, scores: m.Scores}
 	x.boardVia = newestVia(x.boardVia, ix, x.board, x.now)
 	x.pic, x.pic0 = startPicture(m, ix, rec.Version == answered), clonePtr(m.BoardPic)
@@ -496,6 +493,7 @@ type executor struct {
 	recent   []*discordgo.Message // the channel's latest messages, once read (tried)
 	edited   bool                 // the board was edited to show the game of rec
 	read     bool
+	hold     *hold     // the run's hold on the effects: only while it lasts does it post
 	now      time.Time // when the effects started
 	board    string    // the current board message
 	ping     string    // the current ping message
@@ -636,6 +634,9 @@ func (b *Bot) doOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix
 // follow-up) with the bot token and the effect's nonce. It returns the
 // interaction the message can be edited with (nil: the bot token).
 func (x *executor) post(ctx context.Context, e effect, ms *discordgo.MessageSend) (*discordgo.Message, *via, error) {
+	if err := x.b.keep(ctx, x.hold); err != nil {
+		return nil, nil, err
+	}
 	if e.ID != 0 && e.ID <= x.tried {
 		if msg := x.postedBefore(ctx, ms); msg != nil {
 			x.b.log.Info("message posted by an earlier try found; not posted again", "channel", x.rec.Channel, "effect", e.Kind, "message", msg.ID)

@@ -58,7 +58,9 @@
 //     outbox of effects written by the same store update as the change and
 //     done after the answer; if the process dies first, any process finds
 //     the game through Store.Due and does it (outbox.go). Posts carry a
-//     nonce, so doing an effect twice shows it once.
+//     nonce, so doing an effect twice shows it once; a follow-up, which
+//     carries none, is posted only by the process holding the effects (the
+//     change's own for its grace, a claim for its lease: outbox.go, hold).
 //   - A board (or the final scoreboard) Discord refuses for good (a
 //     permission removed mid-game, a thread archived) is never dropped:
 //     the game records why, holds its clock, and tries again, by itself

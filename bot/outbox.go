@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"net/http"
 	"slices"
@@ -75,6 +76,101 @@ const (
 // errNothingToDo ends an update that finds nothing to do (a claim on a game
 // whose effects are not, or no longer, due).
 var errNothingToDo = errors.New("bot: nothing due")
+
+// holdMargin is how long before the end of its hold on a channel's
+// effects a run stops posting on that hold alone: a message it posts
+// lands within that time, before another process may take the effects
+// over and look for it among the channel's messages.
+const holdMargin = time.Second
+
+// errHoldLost: another process took a channel's effects over (or the
+// channel changed) while this run's hold on them was ending; the run
+// leaves them to that process.
+var errHoldLost = errors.New("bot: the effects were taken over")
+
+// beforeEffects holds a change's own effects for the test hooks
+// (effectDelay, effectsHook); nothing in production.
+func (b *Bot) beforeEffects() {
+	if d := b.effectDelay; d > 0 {
+		time.Sleep(d) // a test widens the window between the write and the effects
+	}
+	if f := b.effectsHook; f != nil {
+		f()
+	}
+}
+
+// leftForLater logs why a batch of effects stopped (err nil: it did not).
+func (b *Bot) leftForLater(channel string, err error) {
+	switch {
+	case errors.Is(err, errHoldLost):
+		b.log.Info("effects left to the process that took them over", "channel", channel)
+	case err != nil:
+		b.log.Warn("effects left for later", "channel", channel, "err", err)
+	}
+}
+
+// hold is a run's hold on the effects of a channel: the process whose
+// change owes them holds them for the grace after it wrote the change, a
+// process that claimed them for its lease (which a clock's moment due
+// sooner may cut short). Only the holder posts a message for an effect:
+// a follow-up carries no nonce, so two processes posting the same effect
+// would show it twice.
+type hold struct {
+	channel string
+	until   time.Time // when another process may take the effects over
+	due     time.Time // the record's Due as this run wrote or read it
+}
+
+// newHold is the hold of a run on rec's effects: for the grace after the
+// change was written when the run is that change's own (ix.held), else
+// for the lease from now.
+func newHold(rec *dixbot.Record, ix *via) *hold {
+	h := &hold{channel: rec.Channel, due: rec.Due, until: time.Now().Add(outboxLease)}
+	if ix != nil && !ix.held.IsZero() {
+		h.until = ix.held
+	}
+	return h
+}
+
+// heldBy is v holding the effects of the change written at written.
+func heldBy(v *via, written time.Time) *via {
+	if v != nil {
+		v.held = written.Add(outboxGrace)
+	}
+	return v
+}
+
+// keep makes sure the run still holds the effects before it posts a
+// message. Near the end of the hold it moves the record's Due on by a
+// lease, if no other process claimed the effects meanwhile (the Due is
+// still the one the run knows); else it returns errHoldLost and the
+// effects are left to that process, which looks for the messages this
+// run posted before posting them again.
+func (b *Bot) keep(ctx context.Context, h *hold) error {
+	now := time.Now()
+	if h == nil || now.Before(h.until.Add(-holdMargin)) {
+		return nil
+	}
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	defer cancel()
+	due := now.Add(outboxLease)
+	_, err := b.store.Update(sctx, h.channel, "", func(r *dixbot.Record) error {
+		if r.Due.UnixMilli() != h.due.UnixMilli() {
+			return errHoldLost
+		}
+		r.Due = due
+		return nil
+	})
+	switch {
+	case errors.Is(err, errHoldLost), errors.Is(err, dixbot.ErrNotFound):
+		return errHoldLost
+	case err != nil:
+		return fmt.Errorf("%w: %w", errHoldLost, err)
+	}
+	h.until, h.due = due, due
+	b.log.Info("effects held longer", "channel", h.channel)
+	return nil
+}
 
 // RunDue does the pending work of a channel found by Store.Due as of asOf:
 // it claims the game (moving its Due time on by a lease, so other processes
@@ -151,6 +247,9 @@ type via struct {
 	// Pic is the key of the board picture the answer put on Orig ("":
 	// none, or not a board); never stored.
 	Pic string `json:"-"`
+	// held is when the hold of the change this interaction wrote on its
+	// effects ends (zero: not known); never stored.
+	held time.Time
 }
 
 // viaLife is how long an interaction's token is used after it arrived:

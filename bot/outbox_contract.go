@@ -161,15 +161,11 @@ func (c *call) settleContract(rec *dixbot.Record) {
 		return
 	}
 	c.b.wakeAt(rec.Due)
-	done := c.b.batches.start(rec.Channel)
+	done, written := c.b.batches.start(rec.Channel), time.Now()
 	c.then(func(ctx context.Context) {
 		defer done()
-		if d := c.b.effectDelay; d > 0 {
-			time.Sleep(d) // a test widens the window between the write and the effects
-		}
-		if err := c.b.contractOutbox(ctx, c.b.apiFor(ctx), rec, c.answeredVia(), 0); err != nil {
-			c.b.log.Warn("effects left for later", "channel", rec.Channel, "err", err)
-		}
+		c.b.beforeEffects()
+		c.b.leftForLater(rec.Channel, c.b.contractOutbox(ctx, c.b.apiFor(ctx), rec, heldBy(c.answeredVia(), written), 0))
 	})
 }
 
@@ -191,7 +187,8 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 			upTo = td.NextEffect
 		}
 	}
-	answered := rec.Version // the record the answer of ix showed
+	answered := rec.Version  // the record the answer of ix showed
+	ours := newHold(rec, ix) // on the record this process wrote
 	fresh, err := b.latest(ctx, rec)
 	switch {
 	case err == nil && fresh.Finished && fresh.Version >= rec.Version:
@@ -208,7 +205,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 		return err
 	}
 	x := &cexec{b: b, d: d, rec: rec, td: td, g: g, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
-		posted: map[uint32]via{}}
+		posted: map[uint32]via{}, hold: ours}
 	x.pic, x.pic0 = td.startPicture(ix, rec.Version == answered), clonePtr(td.Pic)
 	var done uint32
 	// A fold waiting (fold.go): its effects are done already.
@@ -385,6 +382,7 @@ type cexec struct {
 	pic0   *boardPic      // the table data's Pic as read
 	read   bool
 	recent []*discordgo.Message
+	hold   *hold // the run's hold on the effects: only while it lasts does it post
 }
 
 func (x *cexec) do(ctx context.Context, e effect) error {
@@ -545,6 +543,9 @@ func (x *cexec) retire(ctx context.Context, message string, v *via) error {
 // is looked for among the channel's latest messages first. It returns the
 // interaction the message can be edited with (nil: the bot token).
 func (x *cexec) post(ctx context.Context, e effect, ms *discordgo.MessageSend) (*discordgo.Message, *via, error) {
+	if err := x.b.keep(ctx, x.hold); err != nil {
+		return nil, nil, err
+	}
 	if e.ID <= x.tried {
 		if !x.read {
 			x.read = true

@@ -1,0 +1,80 @@
+package bot
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine/dix"
+)
+
+// A change's own process posts the messages its effects owe only while it
+// holds them (the grace after the change): a follow-up carries no nonce,
+// so another process that took the effects over would post the same board
+// again. Late, with the effects claimed by another process meanwhile, it
+// posts nothing and leaves them to that process, which posts the board
+// once. Late with nobody else on them, it holds them longer and posts the
+// board itself, as a follow-up of the click.
+func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
+	for _, claimed := range []bool{true, false} {
+		name := "nobody else"
+		if claimed {
+			name = "claimed by another process"
+		}
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			h.seedGame([]string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
+			board := h.board()
+			h.clickOn("u1", board, h.mustFind(board, verbDraw))
+			h.clickOn("u1", board, h.mustFind(board, verbStop))
+			// The next click's effects start when its hold has ended.
+			h.b.effectDelay = outboxGrace
+			if claimed {
+				h.b.effectsHook = func() {
+					_, err := h.db.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+						r.Due = time.Now().Add(outboxLease) // what another process's claim writes
+						return nil
+					})
+					require.NoError(t, err)
+				}
+			}
+			res := h.clickOn("u1", board, h.mustFind(board, verbMoney))
+			posts := 0
+			for _, c := range res.calls {
+				if c.posted() {
+					posts++
+					assert.Equal(t, "followup", c.op, "posted with the click's token")
+				}
+			}
+			rec, m := h.record()
+			if !claimed {
+				assert.Equal(t, 1, posts, "the board is posted by the change's process")
+				assert.Empty(t, m.Outbox)
+				assert.Equal(t, []string{m.Board}, h.rec.liveBoards())
+				return
+			}
+			assert.Zero(t, posts, "nothing posted once the effects were taken over")
+			require.Len(t, m.Outbox, 1, "the new board is still owed")
+			assert.Equal(t, effBoard, m.Outbox[0].Kind)
+
+			// The process that took them over does them.
+			h.b.effectDelay, h.b.effectsHook = 0, nil
+			before := h.rec.count()
+			require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, rec.Due))
+			posts = 0
+			for _, c := range h.rec.since(before) {
+				if c.posted() {
+					posts++
+				}
+			}
+			assert.Equal(t, 1, posts, "one board posted")
+			_, m = h.record()
+			assert.Empty(t, m.Outbox)
+			assert.Equal(t, []string{m.Board}, h.rec.liveBoards(), "exactly one board with buttons")
+		})
+	}
+}
