@@ -78,3 +78,48 @@ func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
 		})
 	}
 }
+
+// The same for a contract game: the ping a Qwixx game's start owes is not
+// posted by the change's own process once another process took its
+// effects over, and that process posts it once.
+func TestOwnContractEffectsOnlyWhileHeld(t *testing.T) {
+	h := newQwixxHarness(t, false)
+	lobby := h.qcommand("u1", "start").shown(nil)
+	require.NotNil(t, lobby)
+	lobby = h.clickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).shown(lobby)
+	h.b.effectDelay = outboxGrace
+	h.b.effectsHook = func() {
+		_, err := h.db.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+			r.Due = time.Now().Add(outboxLease) // what another process's claim writes
+			return nil
+		})
+		require.NoError(t, err)
+	}
+	res := h.clickOn("u1", lobby, h.qmust(lobby, cverbGo, ""))
+	for _, c := range res.calls {
+		assert.False(t, c.posted(), "nothing posted once the effects were taken over: %s", c.op)
+	}
+	_, td, _ := h.qstate()
+	owed := 0
+	for _, e := range td.Outbox {
+		if e.Kind == ceffPing {
+			owed++
+		}
+	}
+	require.Equal(t, 1, owed, "Bob's ping is still owed")
+
+	h.b.effectDelay, h.b.effectsHook = 0, nil
+	r, err := h.db.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	before := h.rec.count()
+	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, r.Due))
+	posts := 0
+	for _, c := range h.rec.since(before) {
+		if c.posted() {
+			posts++
+		}
+	}
+	assert.Equal(t, 1, posts, "the ping is posted once")
+	_, td, _ = h.qstate()
+	assert.Empty(t, td.Outbox)
+}
