@@ -1225,6 +1225,7 @@ func (c *call) adoptBoard(g *present.Game, table string, shown uint64) {
 				}
 				td.Board, td.BoardVia, td.Pic = msg.ID, v, nil
 				td.owe(r, now, old)
+				td.repointPing(r, g, now)
 				if r.Version != shown {
 					td.owe(r, now, effect{Kind: ceffEdit, Again: true})
 				}

@@ -41,6 +41,15 @@ func TestContractBoardPostedAgainIsTheBoard(t *testing.T) {
 	assert.Empty(t, td.Outbox, "the work owed is done")
 	assert.Empty(t, componentIDs(h.rec.message(old.id).components), "the old board keeps no button")
 	assert.NotEmpty(t, componentIDs(nb.components), "the new board has the buttons")
+	var ping *shownMessage // Bob's, who has not decided yet
+	for _, m := range h.rec.messages() {
+		if strings.Contains(m.content, "your decision") {
+			ping = m
+		}
+	}
+	require.NotNil(t, ping, "Bob is pinged")
+	assert.Contains(t, ping.content, messageURL(h.guild, h.channel, nb.id), "the ping leads to the new board")
+	assert.Contains(t, ping.content, "<@u2>")
 	for _, c := range res.calls {
 		assert.NotContains(t, []string{"send", "edit"}, c.op, "no request with the bot token")
 	}

@@ -4,7 +4,10 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
 )
 
 // Pings of contract games: when decisions open, the people who must make
@@ -85,4 +88,25 @@ func noteActed(td *tableData, seat int, now time.Time) {
 		td.Acted = append(td.Acted, make([]int64, len(td.Seats)-len(td.Acted))...)
 	}
 	td.Acted[seat] = now.UnixMilli()
+}
+
+// repointPing makes the ping still waiting for a decision lead to the
+// board as it is now (posted again): the ping message is edited, or the
+// ping still to be posted says so. An edit notifies nobody.
+func (td *tableData) repointPing(r *dixbot.Record, g *present.Game, now time.Time) {
+	p := td.Ping
+	if p == nil || len(p.Users) == 0 {
+		return
+	}
+	text := locales.T(td.Lang, "table_ping", map[string]any{"Mentions": mentions(p.Users),
+		"Game": en(g.Rules.Name() + "_title"), "URL": messageURL(r.Guild, r.Channel, td.Board)})
+	if p.ID != "" {
+		td.owe(r, now, effect{Kind: ceffSettle, Msg: p.ID, Via: p.Via, Text: text})
+		return
+	}
+	for i, e := range td.Outbox {
+		if e.ID == p.Eff && e.Kind == ceffPing {
+			td.Outbox[i].Text = text
+		}
+	}
 }
