@@ -74,6 +74,9 @@ type tableData struct {
 	Seats   []tableSeat `json:"s"`
 	Lobby   uint32      `json:"lc,omitempty"` // lobby counter: changes with every seat taken or given back
 	Board   string      `json:"b,omitempty"`  // the board message (the lobby message the game started on)
+	// Opened is the interaction that opened the table with /<game> start
+	// (a rematch's is Origin): it names a lobby, which has no board yet.
+	Opened string `json:"od,omitempty"`
 	// Began is the board message the game started on, once the board was
 	// posted again (/<game> board): it names the table in the log, folds
 	// and confirmations, whatever its board is now. "": Board.
@@ -434,7 +437,7 @@ func (c *call) contractStart(g *present.Game, lang string, noPics bool, pace str
 		return ErrBadInput
 	}
 	td := &tableData{V: tableDataVersion, Creator: c.user, Lang: lang, NoPics: noPics || c.b.noPictures,
-		Seats: []tableSeat{{User: c.user, Name: c.name}}, Pace: pace}
+		Seats: []tableSeat{{User: c.user, Name: c.name}}, Pace: pace, Opened: c.i.ID}
 	if c.i.Token != "" && c.i.AppID != "" {
 		// The answer is the lobby, later the board: this token edits it.
 		td.BoardVia = &via{App: c.i.AppID, Token: c.i.Token, At: c.at.UnixMilli()}
@@ -1162,6 +1165,9 @@ func (c *call) contractBoardCommand(g *present.Game) error {
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: noMentions()},
 		})
+		if o := td.opening(); o != "" {
+			c.adoptBoard(g, "lobby "+o, r.Version)
+		}
 		return nil
 	}
 	pb, st, err := c.b.contractBoard(g, r, td, "")
@@ -1182,9 +1188,11 @@ func (c *call) contractBoardCommand(g *present.Game) error {
 // adoptBoard makes the answer of /<game> board, which showed the game
 // of table at version shown, the table's board once it is posted: clicks
 // and edits go to it, the previous board loses its buttons (and its
-// clicks are outdated), and a game that moved on meanwhile is shown on
-// it. A board posted again by an earlier command loses its buttons to a
-// later one; a table ended meanwhile keeps its board.
+// clicks are outdated), a ping waiting for a decision leads to it, and a
+// game that moved on meanwhile is shown on it. A board posted again by an
+// earlier command loses its buttons to a later one; the message loses
+// them too when its table ended (or its lobby started) meanwhile. In a
+// lobby (table "lobby <opening>") the new message is the lobby's.
 func (c *call) adoptBoard(g *present.Game, table string, shown uint64) {
 	channel, i, at := c.i.ChannelID, c.i, c.at
 	done := c.b.batches.start(channel)
@@ -1200,7 +1208,7 @@ func (c *call) adoptBoard(g *present.Game, table string, shown uint64) {
 		defer cancel()
 		ended := true // the table is no longer the channel's
 		rec, err := c.b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
-			if r.Game != g.Rules.Name() || r.Data == nil {
+			if r.Game != g.Rules.Name() {
 				return errNothingToDo
 			}
 			td, err := decodeTableData(r.Meta)
@@ -1208,6 +1216,27 @@ func (c *call) adoptBoard(g *present.Game, table string, shown uint64) {
 				return err
 			}
 			now := c.b.now()
+			if lobby := "lobby " + td.opening(); r.Data == nil || table == lobby {
+				ended = r.Data != nil || table != lobby
+				if ended {
+					return errNothingToDo
+				}
+				v0 := td.BoardVia
+				switch {
+				case v0 != nil && v0.Orig == msg.ID:
+					return errNothingToDo
+				case v0 != nil && laterID(v0.Orig, msg.ID):
+					// A later /<game> board was adopted first.
+					td.owe(r, now, effect{Kind: ceffRetire, Msg: msg.ID, Via: v})
+				default:
+					if v0 != nil {
+						td.owe(r, now, effect{Kind: ceffRetire, Msg: v0.Orig, Via: v0})
+					}
+					td.BoardVia = v
+				}
+				r.Meta = td.encode()
+				return nil
+			}
 			ended = contractTableOf(td) != table
 			switch {
 			case ended || msg.ID == td.Board:

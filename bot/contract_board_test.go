@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -108,4 +109,43 @@ func TestContractOldBoardOfAnEarlierGame(t *testing.T) {
 	after, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
 	assert.Equal(t, before.Data, after.Data, "the new game is unchanged")
+}
+
+// In a lobby, /qwixx board posts the lobby again and that message is the
+// lobby from then on: the old one loses its buttons, people join on the
+// new one and the game starts there. A table written before tables were
+// named (no opening recorded) keeps both lobbies, as before.
+func TestContractLobbyPostedAgainIsTheLobby(t *testing.T) {
+	h := newQwixxHarness(t, false)
+	old := h.qcommand("u1", "start").shown(nil)
+	require.NotNil(t, old)
+	res := h.qcommand("u2", "board")
+	nl := res.shown(nil)
+	require.NotNil(t, nl)
+	require.NotEqual(t, old.id, nl.id)
+	assert.Empty(t, componentIDs(h.rec.message(old.id).components), "the old lobby keeps no button")
+	assert.NotEmpty(t, componentIDs(nl.components))
+	for _, c := range res.calls {
+		assert.NotContains(t, []string{"send", "edit"}, c.op, "no request with the bot token")
+	}
+	nl = h.clickOn("u2", nl, h.qmust(nl, cverbJoin, "")).shown(nl)
+	board := h.clickOn("u1", nl, h.qmust(nl, cverbGo, "")).shown(nl)
+	_, td, _ := h.qstate()
+	assert.Equal(t, nl.id, td.Board, "the game starts on the new lobby")
+	assert.NotEmpty(t, componentIDs(board.components))
+
+	// A lobby of a table recorded without its opening.
+	h2 := newQwixxHarness(t, false)
+	first := h2.qcommand("u1", "start").shown(nil)
+	_, err := h2.db.Update(context.Background(), h2.channel, "", func(r *dixbot.Record) error {
+		td, err := decodeTableData(r.Meta)
+		require.NoError(t, err)
+		td.Opened = ""
+		r.Meta = td.encode()
+		return nil
+	})
+	require.NoError(t, err)
+	again := h2.qcommand("u2", "board").shown(nil)
+	require.NotNil(t, again)
+	assert.NotEmpty(t, componentIDs(h2.rec.message(first.id).components), "the first lobby is left as it was")
 }

@@ -35,6 +35,15 @@ func (td *tableData) logOrigin() string {
 	return "t" + td.began()
 }
 
+// opening names the interaction that opened the table ("": a table
+// written before tables were named so).
+func (td *tableData) opening() string {
+	if td.Origin != "" {
+		return td.Origin
+	}
+	return td.Opened
+}
+
 // began is the board message the game started on ("": not known yet).
 func (td *tableData) began() string {
 	if td.Began != "" {

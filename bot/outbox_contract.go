@@ -516,10 +516,14 @@ func (x *cexec) editVia(ctx context.Context, message string, we *discordgo.Webho
 // answer is that message), else with the bot token. Past its fence's
 // retirement no older render of that board lands.
 func (x *cexec) retire(ctx context.Context, message string, v *via) error {
-	if message == "" {
-		return nil
-	}
 	none := []discordgo.MessageComponent{}
+	if message == "" {
+		// The answer of v, whose id is not known: a lobby not clicked yet.
+		if !v.usable(x.now) {
+			return nil
+		}
+		return x.d.FollowupEdit(ctx, v.interaction(), "@original", &discordgo.WebhookEdit{Components: &none, AllowedMentions: noMentions()})
+	}
 	_, err := x.b.fences.send(message, shows{Retire: true}, x.b.now(), func() error {
 		if v.usable(x.now) {
 			id := message

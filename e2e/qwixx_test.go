@@ -189,3 +189,27 @@ func TestQwixxBoardPostedAgainWhileTheGameMoves(t *testing.T) {
 		return ok && len(components(n)) == 0
 	}, time.Minute, 20*time.Millisecond, "the board posted again of the ended game has no buttons")
 }
+
+// /qwixx board in a lobby posts the lobby again at the bottom of the
+// channel; the old one loses its buttons, and the game is joined and
+// started on the new one, with no request made with the bot token.
+func TestQwixxLobbyPostedAgain(t *testing.T) {
+	w := newWorldWith(t, false, fakediscord.Options{DisableWeb: true})
+	tb := w.table(t, "en-US", "Alice", "Bob")
+	r := tb.command(tb.users[0], "/qwixx start")
+	require.NotNil(t, r.Message)
+	old := *r.Message
+	w.fake.ResetStats()
+	r = tb.command(tb.users[1], "/qwixx board")
+	require.NotNil(t, r.Message)
+	require.False(t, r.Ephemeral(), describe(r))
+	lobby := *r.Message
+	require.Eventually(t, func() bool {
+		m, ok := tb.fake.Message(old.ID)
+		return ok && len(components(m)) == 0
+	}, time.Minute, 20*time.Millisecond, "the old lobby loses its buttons")
+	lobby = tb.gameClick("qwixx", tb.users[1], lobby, "join", "")
+	board := tb.gameClick("qwixx", tb.users[0], lobby, "go", "")
+	assert.Equal(t, board.ID, tb.contractTable().Board, "the game starts on the new lobby")
+	assert.Zero(t, w.fake.Stats().BotToken, "bot-token requests")
+}
