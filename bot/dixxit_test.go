@@ -476,11 +476,11 @@ func withTarget(t *testing.T, data []byte, sq int) []byte {
 }
 
 // whatLogsSay is what log lines say, without their time or the lines a
-// slow machine adds (an answer deferred).
+// slow machine adds (an answer deferred, effects held longer).
 func whatLogsSay(logs string) string {
 	var out []string
 	for _, l := range strings.Split(logs, "\n") {
-		if l == "" || strings.Contains(l, `msg="answer deferred"`) {
+		if l == "" || strings.Contains(l, `msg="answer deferred"`) || strings.Contains(l, `msg="effects held longer"`) {
 			continue
 		}
 		if _, rest, ok := strings.Cut(l, " "); ok && strings.HasPrefix(l, "time=") {
