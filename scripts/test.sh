@@ -107,33 +107,6 @@ runShards bot "$botShards" TestFrozenRecordsPlayToTheEnd TestFullGameByClicks Te
   TestBuyPreviewAgreesWithTheMenu TestFinishedGameShowsNoClock TestGameLog TestRematchConcurrentClicksCreateOneGame \
   TestLeaveHandsTheSeatOverAndTheScoreboardSaysSo TestComputerTurnsDecidedOutsideTheStoreUpdate TestStoreStaysDown \
   TestDixxitClockWithASilentPlayer TestDixxitRace TestSlowStoreDefersTheAnswer
-# The fuzzing and the checked simulations run beside the tests, whose
-# processes leave part of the 2 cores idle while they wait (on the
-# stand-in's clock, on Redis, on Discord's simulated latency).
-# -fuzzminimizetime bounds the minimising of each new interesting input
-# (60 s by default), so the fuzz time is spent executing inputs.
-fuzz() {
-  go test -run='^$' -fuzz="^$1\$" -fuzztime="$2" -fuzzminimizetime=100x ./engine/dix/ | tee /tmp/dix-fuzz.$$
-  awk -v name="$1" '/elapsed: .*execs:/ { gsub(/[s,]/, "", $3); gsub(/,/, "", $5); t=$3; n=$5 }
-    END { if (t > 0) printf "%s: %d executions in %d s, %d per second\n", name, n, t, n / t }' /tmp/dix-fuzz.$$
-  rm -f /tmp/dix-fuzz.$$
-}
-# Budgets are counts of executions, not durations: Go 1.26's coordinator can
-# fail a duration budget at its deadline with a bare "context deadline
-# exceeded" and no failing input (go.dev/issue/75804, fixed in Go 1.27).
-# The counts are about 20 s and 10 s of fuzzing on a 2-core machine.
-fuzzAndSimulate() {
-  echo "== fuzz (engine/dix)"
-  fuzz FuzzApply "${FUZZTIME:-100000x}"
-  fuzz FuzzUnmarshal "${FUZZTIME:-350000x}"
-
-  echo "== checked simulation"
-  go run ./cmd/dixsim sim -games 2000 -players 4 -check
-  go run ./cmd/dixsim sim -games 500 -players 1 -check
-}
-(set -e; fuzzAndSimulate) >"$logs/more" 2>&1 &
-pids+=($!)
-
 for p in "${pids[@]}"; do
   wait "$p" || failed=1
 done
@@ -148,7 +121,29 @@ for pkg in bot e2e; do
     cat "$logs/$pkg-$k" 2>/dev/null || true
   done
 done
-cat "$logs/more"
-[ "$failed" -eq 0 ] || { echo "the tests failed"; exit 1; }
+[ "$failed" -eq 0 ] || { echo "go test failed"; exit 1; }
+
+echo "== fuzz (engine/dix)"
+# -fuzzminimizetime bounds the minimising of each new interesting input
+# (60 s by default), so the fuzz time is spent executing inputs.
+fuzz() {
+  go test -run='^$' -fuzz="^$1\$" -fuzztime="$2" -fuzzminimizetime=100x ./engine/dix/ | tee /tmp/dix-fuzz.$$
+  # "elapsed: 1m14s," is 74 s.
+  awk -v name="$1" '/elapsed: .*execs:/ { e=$3; gsub(/[s,]/, "", e); m=0
+      if (e ~ /m/) { split(e, p, "m"); m=p[1]; e=p[2] }
+      gsub(/,/, "", $5); t=m*60+e; n=$5 }
+    END { if (t > 0) printf "%s: %d executions in %d s, %d per second\n", name, n, t, n / t }' /tmp/dix-fuzz.$$
+  rm -f /tmp/dix-fuzz.$$
+}
+# Budgets are counts of executions, not durations: Go 1.26's coordinator can
+# fail a duration budget at its deadline with a bare "context deadline
+# exceeded" and no failing input (go.dev/issue/75804, fixed in Go 1.27).
+# The counts are about 20 s and 10 s of fuzzing on a 2-core machine.
+fuzz FuzzApply "${FUZZTIME:-100000x}"
+fuzz FuzzUnmarshal "${FUZZTIME:-350000x}"
+
+echo "== checked simulation"
+go run ./cmd/dixsim sim -games 2000 -players 4 -check
+go run ./cmd/dixsim sim -games 500 -players 1 -check
 
 echo "== all tests passed"
