@@ -16,6 +16,7 @@ import (
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/clock"
+	"github.com/dixgame/dixbot/internal/batches"
 	"github.com/dixgame/dixbot/internal/discordapi"
 	"github.com/dixgame/dixbot/internal/redact"
 	"github.com/dixgame/dixbot/locales"
@@ -110,7 +111,7 @@ type Bot struct {
 	noFiles      sync.Map       // channel id -> struct{}: no Attach Files there (mayAttach)
 	channelLocks [64]sync.Mutex // runOutbox, by channel hash
 	folds        folds          // effects done, recorded with the channel's next change (fold.go)
-	batches      batches        // effects this process owes a batch for (batches.go)
+	batches      batches.Set    // effects this process owes a batch for (internal/batches)
 	foldWait     time.Duration  // foldWait unless set (tests)
 
 	mu       sync.Mutex
@@ -155,6 +156,7 @@ func New(opts Options) (*Bot, error) {
 		noPictures:  opts.NoPictures,
 		deferAfter:  deferAfter,
 		workBudget:  workBudget,
+		batches:     batches.Set{Longest: afterTimeout},
 	}
 	if b.wakeAt == nil {
 		b.wakeAt = func(time.Time) {}

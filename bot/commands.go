@@ -3,6 +3,7 @@ package bot
 import (
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -59,8 +60,8 @@ func (b *Bot) paceOption() *discordgo.ApplicationCommandOption {
 	o := option(optPace, discordgo.ApplicationCommandOptionString)
 	for _, p := range b.paces {
 		o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{
-			Name:              truncate(paceText(locales.English, p), 100),
-			NameLocalizations: map[discordgo.Locale]string{discordgo.French: truncate(paceText(locales.French, p), 100)},
+			Name:              truncate(present.PaceText(locales.English, p), 100),
+			NameLocalizations: map[discordgo.Locale]string{discordgo.French: truncate(present.PaceText(locales.French, p), 100)},
 			Value:             p.Name,
 		})
 	}

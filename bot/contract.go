@@ -1195,7 +1195,7 @@ func (c *call) contractBoardCommand(g *present.Game) error {
 // lobby (table "lobby <opening>") the new message is the lobby's.
 func (c *call) adoptBoard(g *present.Game, table string, shown uint64) {
 	channel, i, at := c.i.ChannelID, c.i, c.at
-	done := c.b.batches.start(channel)
+	done := c.b.batches.Start(channel)
 	c.then(func(ctx context.Context) {
 		defer done()
 		msg, err := c.d.Original(ctx, i)

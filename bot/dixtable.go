@@ -2,6 +2,7 @@ package bot
 
 import (
 	dixview "github.com/dixgame/dixbot/bot/dix"
+	"github.com/dixgame/dixbot/bot/present"
 )
 
 // names is what DIX's presentation (bot/dix) needs of the table to name
@@ -25,13 +26,13 @@ func (m *dixTable) view(lang string) dixview.Table {
 		t.Marks[s] = seatMark(lang, m, s)
 		t.Auto[s] = autoText(lang, m, s)
 		if c := m.Clock; c != nil && s < len(c.Banks) && m.clocked(s) && s != c.Seat {
-			t.TimeLeft[s] = timeLeftText(lang, c.Banks[s])
+			t.TimeLeft[s] = present.TimeLeftText(lang, c.Banks[s])
 		}
 	}
 	t.Turn, t.Log = m.Turn, m.Log
 	t.Solo, t.Diff, t.Bust = m.Solo, m.Diff, m.Bust
 	if m.Clock != nil {
-		t.Pace = paceText(lang, m.Clock.Pace)
+		t.Pace = present.PaceText(lang, m.Clock.Pace)
 	}
 	t.Clock = clockLine(lang, m)
 	t.Paused = m.PausedBy != ""

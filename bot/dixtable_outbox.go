@@ -274,7 +274,7 @@ func (c *call) settle(rec *dixbot.Record) {
 	if m, err := decodeDixTable(rec.Meta); err != nil || len(m.Outbox) == 0 {
 		return
 	}
-	done, written := c.b.batches.start(rec.Channel), time.Now()
+	done, written := c.b.batches.Start(rec.Channel), time.Now()
 	c.then(func(ctx context.Context) {
 		defer done()
 		c.b.beforeEffects()

@@ -182,8 +182,8 @@ func (b *Bot) RunDue(ctx context.Context, s *discordgo.Session, channel string, 
 }
 
 func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf time.Time) error {
-	if b.batches.busy(channel) {
-		return nil // this process's own batch does the effects (batches.go)
+	if b.batches.Busy(channel) {
+		return nil // this process's own batch does the effects (internal/batches)
 	}
 	return b.runDixDue(ctx, d, channel, asOf)
 }

@@ -161,7 +161,7 @@ func (c *call) settleContract(rec *dixbot.Record) {
 		return
 	}
 	c.b.wakeAt(rec.Due)
-	done, written := c.b.batches.start(rec.Channel), time.Now()
+	done, written := c.b.batches.Start(rec.Channel), time.Now()
 	c.then(func(ctx context.Context) {
 		defer done()
 		c.b.beforeEffects()

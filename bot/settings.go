@@ -389,7 +389,7 @@ func (b *Bot) settingsView(lang string, s channelSettings, note string) (string,
 	var paces []discordgo.SelectMenuOption
 	for _, p := range b.paces {
 		paces = append(paces, discordgo.SelectMenuOption{Label: truncate(t("pace_"+p.Name, nil), 100),
-			Description: truncate(paceText(lang, p), 100), Value: p.Name, Default: p.Name == pace})
+			Description: truncate(present.PaceText(lang, p), 100), Value: p.Name, Default: p.Name == pace})
 	}
 	var diffs []discordgo.SelectMenuOption
 	for d := minDifficulty; d <= maxDifficulty; d++ {

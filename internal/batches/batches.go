@@ -1,11 +1,14 @@
-package bot
+// Package batches keeps, within one process, the channels whose effects
+// the process is about to do itself (the Discord work a change owes after
+// its answer), so that its poller of due work leaves them alone.
+package batches
 
 import (
 	"sync"
 	"time"
 )
 
-// batches are the channels for which this process owes a batch of
+// Set is the channels for which this process owes a batch of
 // effects: a change it wrote, whose effects it does once the change's
 // answer is sent. Until that batch ends, this process's own poller of due
 // work leaves the channel alone: the effects are this process's and no
@@ -15,10 +18,11 @@ import (
 // its next poll. Other processes know nothing of it: past the grace they
 // take the effects over, as they must when this process died. A batch
 // that never runs (its call panicked first) stops counting after
-// afterTimeout, the longest a batch may take. Safe for concurrent use.
-type batches struct {
-	mu sync.Mutex
-	m  map[string]batchMark
+// Longest, the longest a batch may take. Safe for concurrent use.
+type Set struct {
+	Longest time.Duration
+	mu      sync.Mutex
+	m       map[string]batchMark
 }
 
 type batchMark struct {
@@ -26,9 +30,9 @@ type batchMark struct {
 	until time.Time // when the channel is left to the poller anyway
 }
 
-// start records a batch owed in channel; the batch calls done when it
+// Start records a batch owed in channel; the batch calls done when it
 // ends.
-func (bs *batches) start(channel string) (done func()) {
+func (bs *Set) Start(channel string) (done func()) {
 	bs.mu.Lock()
 	defer bs.mu.Unlock()
 	if bs.m == nil {
@@ -36,7 +40,7 @@ func (bs *batches) start(channel string) (done func()) {
 	}
 	mk := bs.m[channel]
 	mk.n++
-	mk.until = time.Now().Add(afterTimeout)
+	mk.until = time.Now().Add(bs.Longest)
 	bs.m[channel] = mk
 	var once sync.Once
 	return func() {
@@ -54,9 +58,9 @@ func (bs *batches) start(channel string) (done func()) {
 	}
 }
 
-// busy reports whether a batch of this process is owed or running in
+// Busy reports whether a batch of this process is owed or running in
 // channel.
-func (bs *batches) busy(channel string) bool {
+func (bs *Set) Busy(channel string) bool {
 	bs.mu.Lock()
 	defer bs.mu.Unlock()
 	mk, ok := bs.m[channel]
