@@ -28,6 +28,7 @@ func newQwixxHarness(t *testing.T, pictures bool) *harness {
 	b, err := New(Options{Store: h.db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.obs,
 		NoPictures: !pictures, Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
+	b.workBudget = harnessBudget
 	h.b = b
 	return h
 }

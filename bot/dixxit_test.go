@@ -41,6 +41,7 @@ func newDixxitHarness(t *testing.T, logs io.Writer) *harness {
 	}
 	b, err := New(opts)
 	require.NoError(t, err)
+	b.workBudget = harnessBudget
 	h.b = b
 	return h
 }

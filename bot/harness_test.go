@@ -551,7 +551,10 @@ func (r result) response() *discordgo.InteractionResponse {
 func (r result) shown(clicked *shownMessage) *shownMessage {
 	r.h.t.Helper()
 	resp := r.response()
-	if resp.Type == discordgo.InteractionResponseUpdateMessage {
+	if resp.Type == discordgo.InteractionResponseUpdateMessage ||
+		resp.Type == discordgo.InteractionResponseDeferredMessageUpdate && clicked != nil {
+		// Updated in place, at once or, on a slow machine, deferred and
+		// then edited (finishDeferred).
 		return r.h.rec.message(clicked.id)
 	}
 	for _, c := range r.calls {
