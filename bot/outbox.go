@@ -118,14 +118,13 @@ func (b *Bot) leftForLater(channel string, err error) {
 type hold struct {
 	channel string
 	until   time.Time // when another process may take the effects over
-	due     time.Time // the record's Due as this run wrote or read it
 }
 
 // newHold is the hold of a run on rec's effects: for the grace after the
 // change was written when the run is that change's own (ix.held), else
 // for the lease from now.
 func newHold(rec *dixbot.Record, ix *via) *hold {
-	h := &hold{channel: rec.Channel, due: rec.Due, until: time.Now().Add(outboxLease)}
+	h := &hold{channel: rec.Channel, until: time.Now().Add(outboxLease)}
 	if ix != nil && !ix.held.IsZero() {
 		h.until = ix.held
 	}
@@ -142,10 +141,14 @@ func heldBy(v *via, written time.Time) *via {
 
 // keep makes sure the run still holds the effects before it posts a
 // message. Near the end of the hold it moves the record's Due on by a
-// lease, if no other process claimed the effects meanwhile (the Due is
-// still the one the run knows); else it returns errHoldLost and the
-// effects are left to that process, which looks for the messages this
-// run posted before posting them again.
+// lease, unless another process holds them by then; it then returns
+// errHoldLost and leaves the effects to that process, which looks for the
+// messages this run posted before posting them again. While effects are
+// owed, a change (any click, of any process) keeps the record due within
+// the grace (outboxDue, dixTable.owe); only a hold moves it further on: a
+// claim's lease, or another process's own effects held longer. A claim
+// and this update are both compare-and-set updates of the record, so one
+// of them sees the other's.
 func (b *Bot) keep(ctx context.Context, h *hold) error {
 	now := time.Now()
 	if h == nil || now.Before(h.until.Add(-holdMargin)) {
@@ -155,7 +158,7 @@ func (b *Bot) keep(ctx context.Context, h *hold) error {
 	defer cancel()
 	due := now.Add(outboxLease)
 	_, err := b.store.Update(sctx, h.channel, "", func(r *dixbot.Record) error {
-		if r.Due.UnixMilli() != h.due.UnixMilli() {
+		if r.Due.After(now.Add(outboxGrace)) {
 			return errHoldLost
 		}
 		r.Due = due
@@ -167,7 +170,7 @@ func (b *Bot) keep(ctx context.Context, h *hold) error {
 	case err != nil:
 		return fmt.Errorf("%w: %w", errHoldLost, err)
 	}
-	h.until, h.due = due, due
+	h.until = due
 	b.log.Info("effects held longer", "channel", h.channel)
 	return nil
 }
