@@ -156,9 +156,15 @@ func (b *Bot) keep(ctx context.Context, h *hold) error {
 	}
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
-	due := now.Add(outboxLease)
+	// Due times are set from the table's clock (b.now) or the wall clock;
+	// the later of the two reads both.
+	ref := now
+	if t := b.now(); t.After(ref) {
+		ref = t
+	}
+	due := ref.Add(outboxLease)
 	_, err := b.store.Update(sctx, h.channel, "", func(r *dixbot.Record) error {
-		if r.Due.After(now.Add(outboxGrace)) {
+		if r.Due.After(ref.Add(outboxGrace)) {
 			return errHoldLost
 		}
 		r.Due = due
@@ -170,7 +176,7 @@ func (b *Bot) keep(ctx context.Context, h *hold) error {
 	case err != nil:
 		return fmt.Errorf("%w: %w", errHoldLost, err)
 	}
-	h.until = due
+	h.until = now.Add(outboxLease)
 	b.log.Info("effects held longer", "channel", h.channel)
 	return nil
 }
