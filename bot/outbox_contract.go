@@ -517,27 +517,27 @@ func (x *cexec) editVia(ctx context.Context, message string, we *discordgo.Webho
 // retirement no older render of that board lands.
 func (x *cexec) retire(ctx context.Context, message string, v *via) error {
 	none := []discordgo.MessageComponent{}
-	if message == "" {
-		// The answer of v, whose id is not known: a lobby not clicked yet.
-		if !v.usable(x.now) {
-			return nil
-		}
-		return x.d.FollowupEdit(ctx, v.interaction(), "@original", &discordgo.WebhookEdit{Components: &none, AllowedMentions: noMentions()})
-	}
-	_, err := x.b.fences.send(message, shows{Retire: true}, x.b.now(), func() error {
+	edit := func() error {
 		if v.usable(x.now) {
 			id := message
 			if v.Orig == "" || v.Orig == message {
 				id = "@original"
 			}
 			err := x.d.FollowupEdit(ctx, v.interaction(), id, &discordgo.WebhookEdit{Components: &none, AllowedMentions: noMentions()})
-			if err == nil || ctx.Err() != nil {
+			if err == nil || ctx.Err() != nil || message == "" {
 				return err
 			}
 			x.b.log.Info("board retirement through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
 		}
+		if message == "" {
+			return nil // the answer of v, whose id is not known (a lobby nobody clicked), out of reach
+		}
 		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: message, Components: &none, AllowedMentions: noMentions()})
-	})
+	}
+	if message == "" {
+		return edit()
+	}
+	_, err := x.b.fences.send(message, shows{Retire: true}, x.b.now(), edit)
 	return err
 }
 
