@@ -135,9 +135,6 @@ func (h *harness) playOut(board *shownMessage, now *time.Time) *shownMessage {
 	return h.rec.message(board.id)
 }
 
-// rematchID is the Rematch button's id on a Qwixx scoreboard.
-var rematchID = contractID("qwixx", cverbAgain, 0, "")
-
 // Rematch on a Qwixx scoreboard with two people: a lobby with the same
 // seats (people and computer levels) and options, the clicker its creator,
 // the seat after the last game's first starting. A stranger, a forged id,

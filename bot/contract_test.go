@@ -13,89 +13,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/bot/present"
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	computer "github.com/dixgame/dixbot/computer/qwixx"
 	"github.com/dixgame/dixbot/engine"
 	rules "github.com/dixgame/dixbot/engine/qwixx"
 	"github.com/dixgame/dixbot/locales"
 )
-
-// newQwixxHarness is a harness whose bot also hosts Qwixx.
-func newQwixxHarness(t *testing.T, pictures bool) *harness {
-	t.Helper()
-	h := newHarness(t)
-	b, err := New(Options{Store: h.db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.obs,
-		NoPictures: !pictures, Games: []present.Game{botqwixx.Game()}})
-	require.NoError(t, err)
-	b.workBudget = harnessBudget
-	h.b = b
-	return h
-}
-
-// qcommand runs /qwixx <sub> with options (name, value pairs).
-func (h *harness) qcommand(user, sub string, opts ...any) result {
-	h.t.Helper()
-	i := h.base(user, discordgo.InteractionApplicationCommand)
-	so := &discordgo.ApplicationCommandInteractionDataOption{Name: locales.T("en", "cmd_"+sub+"_name", nil), Type: discordgo.ApplicationCommandOptionSubCommand}
-	for k := 0; k+1 < len(opts); k += 2 {
-		so.Options = append(so.Options, &discordgo.ApplicationCommandInteractionDataOption{
-			Name: locales.T("en", "opt_"+opts[k].(string)+"_name", nil), Value: opts[k+1], Type: discordgo.ApplicationCommandOptionString})
-	}
-	i.Data = discordgo.ApplicationCommandInteractionData{Name: "qwixx", Options: []*discordgo.ApplicationCommandInteractionDataOption{so}}
-	return h.run(i)
-}
-
-// qfind returns the custom id of msg's component with the verb (and, when
-// given, the argument).
-func qfind(msg *shownMessage, verb, arg string) (string, bool) {
-	for _, id := range componentIDs(msg.components) {
-		p, err := parseContractID(id)
-		if err == nil && strings.HasPrefix(id, "qwixx:") && p.verb == verb && (arg == "" || p.arg == arg) {
-			return id, true
-		}
-	}
-	return "", false
-}
-
-func (h *harness) qmust(msg *shownMessage, verb, arg string) string {
-	h.t.Helper()
-	id, ok := qfind(msg, verb, arg)
-	require.True(h.t, ok, "no %s:%s among %v", verb, arg, componentIDs(msg.components))
-	return id
-}
-
-// qstate is the channel's Qwixx game and table data (nil game: a lobby).
-func (h *harness) qstate() (*rules.Game, *tableData, uint64) {
-	h.t.Helper()
-	r, err := h.db.Get(context.Background(), h.channel)
-	require.NoError(h.t, err)
-	require.Equal(h.t, "qwixx", r.Game)
-	td, err := decodeTableData(r.Meta)
-	require.NoError(h.t, err)
-	if r.Data == nil {
-		return nil, td, r.Version
-	}
-	st, err := rules.Rules{}.Decode(r.Data)
-	require.NoError(h.t, err)
-	return st.(rules.State).Game(), td, r.Version
-}
-
-// openQwixx opens a table with the people given and computer seats of the
-// levels given, starts it, and returns the board.
-func (h *harness) openQwixx(people []string, cpus ...string) *shownMessage {
-	h.t.Helper()
-	res := h.qcommand(people[0], "start")
-	lobby := res.shown(nil)
-	require.NotNil(h.t, lobby)
-	for _, u := range people[1:] {
-		lobby = h.clickOn(u, lobby, h.qmust(lobby, cverbJoin, "")).shown(lobby)
-	}
-	for _, l := range cpus {
-		lobby = h.clickOn(people[0], lobby, h.qmust(lobby, cverbCPU, l)).shown(lobby)
-	}
-	return h.clickOn(people[0], lobby, h.qmust(lobby, cverbGo, "")).shown(lobby)
-}
 
 // A Qwixx game with two people and two computer seats plays to its final
 // scoreboard by clicks on the public board alone; along the way a row the

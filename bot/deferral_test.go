@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -180,22 +179,6 @@ func (h *harness) onRespond(f func(*discordgo.InteractionResponse)) {
 		}
 		return nil
 	}
-}
-
-// texts are every text the calls showed a user.
-func (r result) texts() string {
-	var sb strings.Builder
-	for _, c := range r.calls {
-		switch {
-		case c.resp != nil && c.resp.Data != nil:
-			sb.WriteString(c.resp.Data.Content + "\n")
-		case c.params != nil:
-			sb.WriteString(c.params.Content + "\n")
-		case c.edit != nil && c.edit.Content != nil:
-			sb.WriteString(*c.edit.Content + "\n")
-		}
-	}
-	return sb.String()
 }
 
 func (r result) ops() []string {

@@ -14,13 +14,6 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// Solo difficulty bounds (SPEC §5).
-const (
-	minDifficulty     = dix.MinDifficulty
-	maxDifficulty     = dix.MaxDifficulty
-	defaultDifficulty = 4 // the rulebook suggests starting at 4
-)
-
 // command routes /dix <subcommand>.
 func (b *Bot) command(c *call, d discordgo.ApplicationCommandInteractionData) error {
 	if d.Name != en("cmd_name") || len(d.Options) != 1 || d.Options[0] == nil {

@@ -50,7 +50,6 @@ const (
 	verbPickBack   = dixview.VerbPickBack
 	verbAddCPU     = "addcpu"
 	verbRemoveCPU  = "rmcpu"
-	verbLog        = "log"
 	verbKick       = "kick"
 	verbAbandonYes = "abyes"
 	verbAbandonNo  = "abno"

@@ -54,24 +54,6 @@ const discordEpoch = 1420070400000
 // Discord epoch) with the increment inc.
 func snowflake(ms, inc uint64) string { return strconv.FormatUint(ms<<22|inc&0xfff, 10) }
 
-// dnow is the harness's snowflake clock: every interaction one millisecond
-// after the previous.
-func (h *harness) dnow() string { return snowflake(uint64(1_000_000+h.n), 0) }
-
-// dcommand runs /dixxit <sub> with options (name, value pairs).
-func (h *harness) dcommand(user, sub string, opts ...any) result {
-	h.t.Helper()
-	i := h.base(user, discordgo.InteractionApplicationCommand)
-	i.ID = h.dnow()
-	so := &discordgo.ApplicationCommandInteractionDataOption{Name: locales.T("en", "cmd_"+sub+"_name", nil), Type: discordgo.ApplicationCommandOptionSubCommand}
-	for k := 0; k+1 < len(opts); k += 2 {
-		so.Options = append(so.Options, &discordgo.ApplicationCommandInteractionDataOption{
-			Name: locales.T("en", "opt_"+opts[k].(string)+"_name", nil), Value: opts[k+1], Type: discordgo.ApplicationCommandOptionString})
-	}
-	i.Data = discordgo.ApplicationCommandInteractionData{Name: "dixxit", Options: []*discordgo.ApplicationCommandInteractionDataOption{so}}
-	return h.run(i)
-}
-
 // dclick clicks a component with a snowflake interaction id.
 func (h *harness) dclick(user string, msg *shownMessage, id string) result {
 	h.t.Helper()

@@ -30,6 +30,10 @@ type gameLogRecord struct {
 }
 
 // logChannel is the store key of a channel's game log.
+// verbLog is the verb of a page of /dix log: "dix:log:0:<page>", the page
+// counted from the most recent (0).
+const verbLog = "log"
+
 func logChannel(channel string) string { return channel + "/log" }
 
 // appendLog adds lines to the game log of the table origin in channel,

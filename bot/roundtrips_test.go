@@ -61,15 +61,6 @@ func TestRedisRoundTripsPerClick(t *testing.T) {
 	assert.Positive(t, measured, "no click within a turn")
 }
 
-// redisHarness is a harness on a Redis store of its own.
-func redisHarness(t *testing.T) (*harness, *store.Redis, *redistest.Server) {
-	srv := redistest.Start(t)
-	rs, err := store.OpenRedis(context.Background(), store.Options{URL: srv.URL(), Prefix: fmt.Sprintf("rt%d:", time.Now().UnixNano())})
-	require.NoError(t, err)
-	t.Cleanup(func() { rs.Close() })
-	return newHarnessOn(t, rs), rs, srv
-}
-
 // foldedClick plays a draw within a turn whose answer shows everything it
 // changes, and returns its record: its effect is done, and waits to be
 // recorded (a fold). It fails t when the game offers no such click.

@@ -118,6 +118,14 @@ func (c *call) startSettings() channelSettings {
 	return s
 }
 
+// The solo difficulties a server may set for DIX (SPEC §5), checked
+// against DIX's rules by its table's tests.
+const (
+	minDifficulty     = 4
+	maxDifficulty     = 10
+	defaultDifficulty = 4 // the rulebook suggests starting at 4
+)
+
 // orSetting is the command's option when given, else the saved setting.
 func orSetting(option, saved string) string {
 	if option != "" {
