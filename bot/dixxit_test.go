@@ -50,10 +50,6 @@ func newDixxitHarness(t *testing.T, logs io.Writer) *harness {
 // times (https://discord.com/developers/docs/reference#snowflakes).
 const discordEpoch = 1420070400000
 
-// snowflake is an interaction id received at millisecond ms (since the
-// Discord epoch) with the increment inc.
-func snowflake(ms, inc uint64) string { return strconv.FormatUint(ms<<22|inc&0xfff, 10) }
-
 // dclick clicks a component with a snowflake interaction id.
 func (h *harness) dclick(user string, msg *shownMessage, id string) result {
 	h.t.Helper()

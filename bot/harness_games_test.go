@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -139,3 +140,7 @@ func redisHarness(t *testing.T) (*harness, *store.Redis, *redistest.Server) {
 // dnow is the harness's snowflake clock: every interaction one millisecond
 // after the previous.
 func (h *harness) dnow() string { return snowflake(uint64(1_000_000+h.n), 0) }
+
+// snowflake is an interaction id received at millisecond ms (since the
+// Discord epoch) with the increment inc.
+func snowflake(ms, inc uint64) string { return strconv.FormatUint(ms<<22|inc&0xfff, 10) }
