@@ -73,7 +73,7 @@ const (
 	defaultStoreTimeout = 1500 * time.Millisecond
 	deferAfter          = 1500 * time.Millisecond // from the interaction's arrival: Discord's 3 s, less the time to reach us and to answer on a loaded machine
 	workBudget          = 8 * time.Second         // store work and routing before the answer
-	respondTimeout      = 3 * time.Second         // one call to Discord
+	RespondTimeout      = 3 * time.Second         // one call to Discord
 	afterTimeout        = 15 * time.Second        // post-answer work (new board, pings)
 	storeRetryPause     = 100 * time.Millisecond  // before the first retry of a failed store call; doubles
 )
@@ -81,38 +81,38 @@ const (
 // Bot handles Discord interactions for DIX. It is safe for concurrent use:
 // Handle may run for many interactions at once.
 type Bot struct {
-	store   dixbot.Store
-	log     *slog.Logger
+	Store   dixbot.Store
+	Log     *slog.Logger
 	guild   string
 	lang    string
-	timeout time.Duration
-	obs     Observer
-	seed    func() int64
-	cmdIDs  map[string]string // English subcommand name -> handler id
+	Timeout time.Duration
+	Obs     Observer
+	Seed    func() int64
+	CmdIDs  map[string]string // English subcommand name -> handler id
 	apis    sync.Map          // *discordgo.Session -> discordapi.API
 	bots    sync.Map          // *discordgo.RateLimiter -> *discordapi.BotSession (shards share one)
 	gate    discordapi.Gate   // the bot's global rate limit
-	fences  fences            // the order of what reaches each board message
-	games   registry          // the contract games by name
+	Fences  Fences            // the order of what reaches each board message
+	Games   registry          // the contract games by name
 
-	// deferAfter and workBudget are the time budgets (the constants of
+	// DeferAfter and workBudget are the time budgets (the constants of
 	// the same names); tests shorten them.
-	deferAfter time.Duration
-	workBudget time.Duration
+	DeferAfter time.Duration
+	WorkBudget time.Duration
 
-	paces       []clock.Pace
-	now         func() time.Time
-	wakeAt      func(time.Time)
-	effectDelay time.Duration
-	// effectsHook, when set, runs after effectDelay, before a change's
+	Paces       []clock.Pace
+	Now         func() time.Time
+	WakeAt      func(time.Time)
+	EffectDelay time.Duration
+	// EffectsHook, when set, runs after effectDelay, before a change's
 	// own effects (tests).
-	effectsHook  func()
-	noPictures   bool
+	EffectsHook  func()
+	NoPictures   bool
 	noFiles      sync.Map       // channel id -> struct{}: no Attach Files there (mayAttach)
-	channelLocks [64]sync.Mutex // runOutbox, by channel hash
-	folds        folds          // effects done, recorded with the channel's next change (fold.go)
-	batches      batches.Set    // effects this process owes a batch for (internal/batches)
-	foldWait     time.Duration  // foldWait unless set (tests)
+	ChannelLocks [64]sync.Mutex // runOutbox, by channel hash
+	Folds        folds          // effects done, recorded with the channel's next change (fold.go)
+	Batches      batches.Set    // effects this process owes a batch for (internal/batches)
+	FoldWait     time.Duration  // foldWait unless set (tests)
 
 	mu       sync.Mutex
 	closing  bool
@@ -140,44 +140,44 @@ func New(opts Options) (*Bot, error) {
 		opts.Seed = randomSeed
 	}
 	b := &Bot{
-		store:   opts.Store,
-		log:     opts.Logger,
+		Store:   opts.Store,
+		Log:     opts.Logger,
 		guild:   opts.GuildID,
 		lang:    opts.DefaultLanguage,
-		timeout: opts.StoreTimeout,
-		obs:     opts.Observer,
-		seed:    opts.Seed,
-		cmdIDs:  map[string]string{},
+		Timeout: opts.StoreTimeout,
+		Obs:     opts.Observer,
+		Seed:    opts.Seed,
+		CmdIDs:  map[string]string{},
 
-		effectDelay: opts.EffectDelay,
-		paces:       opts.Paces,
-		now:         opts.Now,
-		wakeAt:      opts.WakeAt,
-		noPictures:  opts.NoPictures,
-		deferAfter:  deferAfter,
-		workBudget:  workBudget,
-		batches:     batches.Set{Longest: afterTimeout},
+		EffectDelay: opts.EffectDelay,
+		Paces:       opts.Paces,
+		Now:         opts.Now,
+		WakeAt:      opts.WakeAt,
+		NoPictures:  opts.NoPictures,
+		DeferAfter:  deferAfter,
+		WorkBudget:  workBudget,
+		Batches:     batches.Set{Longest: afterTimeout},
 	}
-	if b.wakeAt == nil {
-		b.wakeAt = func(time.Time) {}
+	if b.WakeAt == nil {
+		b.WakeAt = func(time.Time) {}
 	}
-	if len(b.paces) == 0 {
-		b.paces = clock.Defaults
+	if len(b.Paces) == 0 {
+		b.Paces = clock.Defaults
 	}
-	if _, ok := clock.Find(b.paces, clock.DefaultPace); !ok {
+	if _, ok := clock.Find(b.Paces, clock.DefaultPace); !ok {
 		return nil, fmt.Errorf("bot: the paces lack the default %q", clock.DefaultPace)
 	}
-	if b.now == nil {
-		b.now = time.Now
+	if b.Now == nil {
+		b.Now = time.Now
 	}
-	for _, id := range subcommands {
-		b.cmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
+	for _, id := range Subcommands {
+		b.CmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
 	}
 	games, err := newRegistry(opts.Games)
 	if err != nil {
 		return nil, err
 	}
-	b.games = games
+	b.Games = games
 	return b, nil
 }
 
@@ -225,14 +225,14 @@ func (b *Bot) Register(s *discordgo.Session) error {
 // concurrent use, answers within Discord's deadline, and recovers from
 // panics (still answering with an error message).
 func (b *Bot) Handle(s *discordgo.Session, i *discordgo.InteractionCreate) {
-	b.handle(b.sessionAPI(s), i, nil)
+	b.Serve(b.sessionAPI(s), i, nil)
 }
 
 // HandleJSON is Handle for an interaction whose JSON the intake has (the
 // gateway event's data): raw tells what discordgo's Interaction does not
 // decode, such as the type of the channel it came from.
 func (b *Bot) HandleJSON(s *discordgo.Session, i *discordgo.InteractionCreate, raw []byte) {
-	b.handle(b.sessionAPI(s), i, raw)
+	b.Serve(b.sessionAPI(s), i, raw)
 }
 
 // HandleAnswered is HandleJSON for an interaction received over HTTP (the
@@ -245,18 +245,18 @@ func (b *Bot) HandleAnswered(s *discordgo.Session, i *discordgo.InteractionCreat
 	var once sync.Once
 	done := func() { once.Do(answered) }
 	defer done()
-	b.handle(answeredAPI{discordAPI: b.sessionAPI(s), answered: done}, i, raw)
+	b.Serve(answeredAPI{DiscordAPI: b.sessionAPI(s), answered: done}, i, raw)
 }
 
 // answeredAPI is a discordAPI that reports the first answer.
 type answeredAPI struct {
-	discordAPI
+	DiscordAPI
 	answered func()
 }
 
 func (a answeredAPI) Respond(ctx context.Context, i *discordgo.Interaction, r *discordgo.InteractionResponse) error {
 	defer a.answered()
-	return a.discordAPI.Respond(ctx, i, r)
+	return a.DiscordAPI.Respond(ctx, i, r)
 }
 
 // sessionAPI is the discordAPI of s, made once per session.
@@ -296,18 +296,18 @@ func (b *Bot) enter() bool {
 	return true
 }
 
-// call is one interaction being handled.
-type call struct {
-	b    *Bot
-	d    discordAPI
-	i    *discordgo.Interaction
+// Call is one interaction being handled.
+type Call struct {
+	B    *Bot
+	D    DiscordAPI
+	I    *discordgo.Interaction
 	raw  []byte          // the interaction's JSON, when the intake has it
-	ctx  context.Context // deadline for the work before the first answer
-	user string          // the clicking user's id
-	name string          // their display name
-	lang string          // their language (ephemeral messages)
+	Ctx  context.Context // deadline for the work before the first answer
+	User string          // the clicking user's id
+	Name string          // their display name
+	Lang string          // their language (ephemeral messages)
 	kind string          // command|button|select|modal
-	game string          // the contract game the call is for ("": DIX)
+	Game string          // the contract game the call is for ("": DIX)
 
 	// ansMu orders the first answer and the deferral (deferNow, run by a
 	// timer): whichever comes first decides how the other is sent.
@@ -315,63 +315,63 @@ type call struct {
 	deferred discordgo.InteractionResponseType // the deferral Discord took (0: none)
 	closed   bool                              // the handler is done: no deferral any more
 
-	responded bool
-	answered  bool      // Discord took the answer (or a deferral)
-	at        time.Time // when the interaction arrived
+	Responded bool
+	Answered  bool      // Discord took the answer (or a deferral)
+	At        time.Time // when the interaction arrived
 	updated   string    // the message the answer updated in place ("": none)
 	// acked: the answer acknowledged the click on its message without
 	// changing it (type 6), so that message is the interaction's
 	// "@original" although the answer updated nothing.
 	acked  bool
-	shows  *shows                      // what an answer updating the board puts on it (nil: not a board)
+	Shows  *Shows                      // what an answer updating the board puts on it (nil: not a board)
 	after  []func(ctx context.Context) // post-answer work
-	notice notice                      // its game's board, if missing (notice.go)
-	// answerPic is the key of the picture the answer shows on the board
+	Notice notice                      // its game's board, if missing (notice.go)
+	// AnswerPic is the key of the picture the answer shows on the board
 	// ("": none).
-	answerPic string
+	AnswerPic string
 }
 
-// via is the call's interaction, for the work after the answer (see via).
-func (c *call) via() *via {
-	if !c.answered || c.i.Token == "" || c.i.AppID == "" {
+// Via is the call's interaction, for the work after the answer (see via).
+func (c *Call) Via() *Via {
+	if !c.Answered || c.I.Token == "" || c.I.AppID == "" {
 		return nil
 	}
-	v := &via{App: c.i.AppID, Token: c.i.Token, At: c.at.UnixMilli(), Orig: c.updated}
+	v := &Via{App: c.I.AppID, Token: c.I.Token, At: c.At.UnixMilli(), Orig: c.updated}
 	if c.updated != "" {
-		v.Pic = c.answerPic
+		v.Pic = c.AnswerPic
 	}
 	return v
 }
 
-func (b *Bot) handle(d discordAPI, ic *discordgo.InteractionCreate, raw []byte) {
+func (b *Bot) Serve(d DiscordAPI, ic *discordgo.InteractionCreate, raw []byte) {
 	if ic == nil || ic.Interaction == nil {
 		return
 	}
 	start := time.Now()
-	c := &call{b: b, d: d, i: ic.Interaction, raw: raw, kind: kindOf(ic.Interaction), at: start}
+	c := &Call{B: b, D: d, I: ic.Interaction, raw: raw, kind: kindOf(ic.Interaction), At: start}
 	b.notePermissions(ic.Interaction)
-	c.user, c.name = userOf(ic.Interaction)
-	c.lang = locales.Or(locales.For(string(ic.Locale)), b.lang)
+	c.User, c.Name = userOf(ic.Interaction)
+	c.Lang = locales.Or(locales.For(string(ic.Locale)), b.lang)
 	if ic.Type == discordgo.InteractionApplicationCommandAutocomplete || ic.Type == discordgo.InteractionPing {
 		return
 	}
 	if !b.enter() {
-		c.ctx = context.Background()
+		c.Ctx = context.Background()
 		c.fail(ErrClosing)
-		b.observe(c.kind, outcomeRefused, start)
+		b.observe(c.kind, OutcomeRefused, start)
 		return
 	}
 	defer b.inflight.Done()
-	ctx, cancel := context.WithTimeout(context.Background(), b.workBudget)
+	ctx, cancel := context.WithTimeout(context.Background(), b.WorkBudget)
 	defer cancel()
-	c.ctx = ctx
-	timer := time.AfterFunc(max(0, b.deferAfter-time.Since(start)), c.deferNow)
+	c.Ctx = ctx
+	timer := time.AfterFunc(max(0, b.DeferAfter-time.Since(start)), c.deferNow)
 
 	outcome := outcomeOK
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
-				b.log.Error("panic handling interaction", "interaction", c.i.ID, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				b.Log.Error("panic handling interaction", "interaction", c.I.ID, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 				outcome = outcomePanic
 				c.after = nil
 				c.fail(errPanic)
@@ -382,7 +382,7 @@ func (b *Bot) handle(d discordAPI, ic *discordgo.InteractionCreate, raw []byte) 
 		case errors.Is(err, dixbot.ErrDuplicate):
 			// The store already applied this very interaction: it is a
 			// redelivery, answered only if the first delivery did not.
-			b.log.Debug("interaction already applied", "interaction", c.i.ID)
+			b.Log.Debug("interaction already applied", "interaction", c.I.ID)
 			outcome = outcomeDuplicate
 			c.answerApplied()
 		case err != nil:
@@ -402,7 +402,7 @@ func (b *Bot) handle(d discordAPI, ic *discordgo.InteractionCreate, raw []byte) 
 			func() {
 				defer func() {
 					if r := recover(); r != nil {
-						b.log.Error("panic after answering", "interaction", c.i.ID, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+						b.Log.Error("panic after answering", "interaction", c.I.ID, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 					}
 				}()
 				f(actx)
@@ -414,8 +414,8 @@ func (b *Bot) handle(d discordAPI, ic *discordgo.InteractionCreate, raw []byte) 
 var errPanic = errors.New("bot: internal error")
 
 func (b *Bot) observe(kind, outcome string, start time.Time) {
-	if b.obs != nil {
-		b.obs.Interaction(kind, outcome, time.Since(start))
+	if b.Obs != nil {
+		b.Obs.Interaction(kind, outcome, time.Since(start))
 	}
 }
 
@@ -442,57 +442,57 @@ func userOf(i *discordgo.Interaction) (id, name string) {
 	return "", ""
 }
 
-// then queues work to do after the first answer (new board, pings).
-func (c *call) then(f func(ctx context.Context)) { c.after = append(c.after, f) }
+// Then queues work to do after the first answer (new board, pings).
+func (c *Call) Then(f func(ctx context.Context)) { c.after = append(c.after, f) }
 
 // fail answers err as a localised ephemeral message and returns the outcome.
 // Unexpected errors are logged with the interaction id.
-func (c *call) fail(err error) string {
-	key, data, outcome, unexpected := classify(err)
+func (c *Call) fail(err error) string {
+	key, data, outcome, unexpected := Classify(err)
 	if errors.Is(err, errPanic) {
 		key, outcome, unexpected = "err_internal", outcomePanic, false
 	}
 	if unexpected {
-		c.b.log.Error("interaction failed", "interaction", c.i.ID, "channel", c.i.ChannelID, "err", err)
+		c.B.Log.Error("interaction failed", "interaction", c.I.ID, "channel", c.I.ChannelID, "err", err)
 	} else {
-		c.b.log.Debug("interaction refused", "interaction", c.i.ID, "err", err)
+		c.B.Log.Debug("interaction refused", "interaction", c.I.ID, "err", err)
 	}
-	if c.answerOver(err) || c.answerLost(err) {
+	if own.AnswerOver(c, err) || c.answerLost(err) {
 		return outcomeStale
 	}
-	text := locales.T(c.lang, key, data)
-	if outcome == outcomeRefused && c.fromPrompt() && !c.responded {
+	text := locales.T(c.Lang, key, data)
+	if outcome == OutcomeRefused && c.FromPrompt() && !c.Responded {
 		// A refusal in a private prompt replaces the prompt's previous
 		// refusal: the prompt is redrawn with it on top, its buttons
 		// intact, instead of a new message piling up under it.
-		msg := c.i.Message
-		content := locales.T(c.lang, "refusal_line", map[string]any{"Text": text})
+		msg := c.I.Message
+		content := locales.T(c.Lang, "refusal_line", map[string]any{"Text": text})
 		if rest := withoutRefusal(msg.Content); rest != "" {
 			content += "\n" + rest
 		}
-		c.update(content, msg.Embeds, msg.Components)
+		c.Update(content, msg.Embeds, msg.Components)
 		return outcome
 	}
 	var comps []discordgo.MessageComponent
 	var embeds []*discordgo.MessageEmbed
 	if outcome == outcomeStale {
-		text, comps, embeds = c.staleText(text)
-		if c.fromPrompt() && !c.responded {
+		text, comps, embeds = own.StaleText(c, text)
+		if c.FromPrompt() && !c.Responded {
 			// A private prompt whose decision is over loses its buttons:
 			// it becomes the "outdated" answer itself, so no live copy of
 			// an old decision is left behind.
-			c.update(text, embeds, comps)
+			c.Update(text, embeds, comps)
 			return outcome
 		}
 	}
-	c.ephemeral(text, comps, embeds...)
+	c.Ephemeral(text, comps, embeds...)
 	return outcome
 }
 
-// fromPrompt reports whether the interaction came from one of the bot's
+// FromPrompt reports whether the interaction came from one of the bot's
 // private prompts (an ephemeral message with components).
-func (c *call) fromPrompt() bool {
-	m := c.i.Message
+func (c *Call) FromPrompt() bool {
+	m := c.I.Message
 	return m != nil && m.Flags&discordgo.MessageFlagsEphemeral != 0 && len(m.Components) > 0
 }
 
@@ -500,7 +500,7 @@ func (c *call) fromPrompt() bool {
 // refusal put on top.
 func withoutRefusal(content string) string {
 	first, rest, found := strings.Cut(content, "\n")
-	if strings.HasPrefix(first, refusalMark) {
+	if strings.HasPrefix(first, RefusalMark) {
 		if !found {
 			return ""
 		}
@@ -509,59 +509,59 @@ func withoutRefusal(content string) string {
 	return content
 }
 
-// refusalMark starts every refusal line (locale key refusal_line).
-const refusalMark = "⚠️"
+// RefusalMark starts every refusal line (locale key refusal_line).
+const RefusalMark = "⚠️"
 
-// ephemeral answers (or follows up) with a message only the user sees.
-func (c *call) ephemeral(text string, comps []discordgo.MessageComponent, embeds ...*discordgo.MessageEmbed) {
-	c.ephemeralFiles(text, comps, nil, embeds...)
+// Ephemeral answers (or follows up) with a message only the user sees.
+func (c *Call) Ephemeral(text string, comps []discordgo.MessageComponent, embeds ...*discordgo.MessageEmbed) {
+	c.EphemeralFiles(text, comps, nil, embeds...)
 }
 
-// ephemeralFiles is ephemeral with files attached (pictures).
-func (c *call) ephemeralFiles(text string, comps []discordgo.MessageComponent, files []*discordgo.File, embeds ...*discordgo.MessageEmbed) {
+// EphemeralFiles is ephemeral with files attached (pictures).
+func (c *Call) EphemeralFiles(text string, comps []discordgo.MessageComponent, files []*discordgo.File, embeds ...*discordgo.MessageEmbed) {
 	if comps == nil {
 		comps = []discordgo.MessageComponent{}
 	}
-	if c.responded {
-		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
+	if c.Responded {
+		ctx, cancel := context.WithTimeout(context.Background(), RespondTimeout)
 		defer cancel()
-		_, err := c.d.Followup(ctx, c.i, &discordgo.WebhookParams{
+		_, err := c.D.Followup(ctx, c.I, &discordgo.WebhookParams{
 			Content: text, Components: comps, Embeds: embeds, Flags: discordgo.MessageFlagsEphemeral,
-			AllowedMentions: noMentions(), Files: files,
+			AllowedMentions: NoMentions(), Files: files,
 		})
 		if err != nil {
-			c.b.log.Warn("follow-up failed", "interaction", c.i.ID, "err", err)
+			c.B.Log.Warn("follow-up failed", "interaction", c.I.ID, "err", err)
 		}
 		return
 	}
-	c.respond(&discordgo.InteractionResponse{
+	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{
 			Content: text, Components: comps, Embeds: embeds, Flags: discordgo.MessageFlagsEphemeral,
-			AllowedMentions: noMentions(), Files: files,
+			AllowedMentions: NoMentions(), Files: files,
 		},
 	})
 }
 
-// respond sends the first answer, or, when the interaction was deferred,
+// Respond sends the first answer, or, when the interaction was deferred,
 // finishes it through the interaction's token (finishDeferred). A failure
 // is logged: there is nobody left to tell.
-func (c *call) respond(r *discordgo.InteractionResponse) {
-	if s := c.shows; s != nil && r.Type == discordgo.InteractionResponseUpdateMessage && c.i.Message != nil {
+func (c *Call) Respond(r *discordgo.InteractionResponse) {
+	if s := c.Shows; s != nil && r.Type == discordgo.InteractionResponseUpdateMessage && c.I.Message != nil {
 		// The board's fence is passed without ansMu: while an earlier
 		// request on the board is in flight, the deferral can still go.
-		sent, _ := c.b.fences.send(c.i.Message.ID, *s, c.b.now(), func() error {
+		sent, _ := c.B.Fences.Send(c.I.Message.ID, *s, c.B.Now(), func() error {
 			c.sendLocked(r)
-			if !c.answered || c.updated != c.i.Message.ID {
-				return errNotShown
+			if !c.Answered || c.updated != c.I.Message.ID {
+				return ErrNotShown
 			}
 			return nil
 		})
 		if !sent {
 			// The board already shows a newer state, which holds this
 			// click's change: the click is acknowledged, the board kept.
-			c.b.log.Debug("board answer left out: the board shows a newer state", "interaction", c.i.ID,
-				"message", c.i.Message.ID, "seq", s.Seq)
+			c.B.Log.Debug("board answer left out: the board shows a newer state", "interaction", c.I.ID,
+				"message", c.I.Message.ID, "seq", s.Seq)
 			c.sendLocked(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
 		}
 		return
@@ -570,46 +570,46 @@ func (c *call) respond(r *discordgo.InteractionResponse) {
 }
 
 // sendLocked is send under ansMu, with its own time limit.
-func (c *call) sendLocked(r *discordgo.InteractionResponse) {
+func (c *Call) sendLocked(r *discordgo.InteractionResponse) {
 	c.ansMu.Lock()
 	defer c.ansMu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), RespondTimeout)
 	defer cancel()
-	c.send(ctx, r)
+	c.Send(ctx, r)
 }
 
-// send is respond without the board's fence.
-func (c *call) send(ctx context.Context, r *discordgo.InteractionResponse) {
+// Send is respond without the board's fence.
+func (c *Call) Send(ctx context.Context, r *discordgo.InteractionResponse) {
 	if c.deferred != 0 {
-		c.responded = true
+		c.Responded = true
 		if r.Type == discordgo.InteractionResponseDeferredMessageUpdate {
-			c.answered = true // acknowledged already: nothing to change
+			c.Answered = true // acknowledged already: nothing to change
 			return
 		}
-		c.answered = c.finishDeferred(ctx, r) == nil
+		c.Answered = c.finishDeferred(ctx, r) == nil
 		return
 	}
-	c.responded = true
-	if err := c.d.Respond(ctx, c.i, r); err != nil {
-		if c.answered = c.answerRefused(ctx, r, err); !c.answered {
-			c.b.log.Warn("answer failed", "interaction", c.i.ID, "err", err)
+	c.Responded = true
+	if err := c.D.Respond(ctx, c.I, r); err != nil {
+		if c.Answered = c.answerRefused(ctx, r, err); !c.Answered {
+			c.B.Log.Warn("answer failed", "interaction", c.I.ID, "err", err)
 		}
 		return
 	}
-	c.answered = true
-	if r.Type == discordgo.InteractionResponseUpdateMessage && c.i.Message != nil {
-		c.updated = c.i.Message.ID
+	c.Answered = true
+	if r.Type == discordgo.InteractionResponseUpdateMessage && c.I.Message != nil {
+		c.updated = c.I.Message.ID
 	}
 	c.acked = r.Type == discordgo.InteractionResponseDeferredMessageUpdate
 }
 
-// update answers by editing the message the component sits on (type 7).
+// Update answers by editing the message the component sits on (type 7).
 // With files, they are uploaded and the message keeps no other attachment:
 // its old picture is replaced. Without, the message keeps those of its
 // pictures the new embeds still show and loses the others
 // (orphanedPictures); embeds read from that message may be given back:
 // their pictures stay shown once (byReference).
-func (c *call) update(content string, embeds []*discordgo.MessageEmbed, comps []discordgo.MessageComponent, files ...*discordgo.File) {
+func (c *Call) Update(content string, embeds []*discordgo.MessageEmbed, comps []discordgo.MessageComponent, files ...*discordgo.File) {
 	if comps == nil {
 		comps = []discordgo.MessageComponent{}
 	}
@@ -618,23 +618,23 @@ func (c *call) update(content string, embeds []*discordgo.MessageEmbed, comps []
 	}
 	var atts *[]*discordgo.MessageAttachment
 	if len(files) > 0 {
-		atts = attachmentsFor(files)
+		atts = AttachmentsFor(files)
 	} else {
-		embeds = byReference(embeds)
-		atts = orphanedPictures(c.i.Message, embeds)
+		embeds = ByReference(embeds)
+		atts = OrphanedPictures(c.I.Message, embeds)
 	}
-	c.respond(&discordgo.InteractionResponse{
+	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseUpdateMessage,
-		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds, Components: comps, AllowedMentions: noMentions(),
+		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds, Components: comps, AllowedMentions: NoMentions(),
 			Files: files, Attachments: atts},
 	})
 }
 
-func noMentions() *discordgo.MessageAllowedMentions {
+func NoMentions() *discordgo.MessageAllowedMentions {
 	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
 }
 
-func messageURL(guild, channel, message string) string {
+func MessageURL(guild, channel, message string) string {
 	if guild == "" {
 		guild = "@me"
 	}
@@ -643,104 +643,104 @@ func messageURL(guild, channel, message string) string {
 
 // Store calls, each with its own timeout inside the answer budget.
 
-func (c *call) storeCtx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(c.ctx, c.b.timeout)
+func (c *Call) StoreCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(c.Ctx, c.B.Timeout)
 }
 
-func (c *call) storeErr(op string, err error) error {
-	if err != nil && isStoreFailure(err) && c.b.obs != nil {
-		c.b.obs.StoreError(op)
+func (c *Call) StoreErr(op string, err error) error {
+	if err != nil && IsStoreFailure(err) && c.B.Obs != nil {
+		c.B.Obs.StoreError(op)
 	}
 	return err
 }
 
-// get loads the channel's active game: dixbot.ErrNotFound when there is
+// Get loads the channel's active game: dixbot.ErrNotFound when there is
 // none (an archived game is not active).
-func (c *call) get() (*dixbot.Record, error) {
+func (c *Call) Get() (*dixbot.Record, error) {
 	var r *dixbot.Record
-	err := c.retry("get", func(ctx context.Context) (err error) {
-		r, err = c.b.store.Get(ctx, c.i.ChannelID)
+	err := c.Retry("get", func(ctx context.Context) (err error) {
+		r, err = c.B.Store.Get(ctx, c.I.ChannelID)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if r.Game != c.game && !r.Finished {
+	if r.Game != c.Game && !r.Finished {
 		return nil, otherGame(gameTitle(r.Game))
 	}
-	c.notice.seen = r
+	c.Notice.Seen = r
 	if r.Finished {
 		return r, dixbot.ErrNotFound
 	}
-	return c.dixComeBack(r), nil
+	return own.ComeBack(c, r), nil
 }
 
-// getQuiet is get for decorating a message: it never reports metrics and
+// GetQuiet is get for decorating a message: it never reports metrics and
 // stays within what is left of the answer budget.
-func (c *call) getQuiet() (*dixbot.Record, error) {
-	base := c.ctx
+func (c *Call) GetQuiet() (*dixbot.Record, error) {
+	base := c.Ctx
 	if base == nil {
 		base = context.Background()
 	}
-	ctx, cancel := context.WithTimeout(base, c.b.timeout)
+	ctx, cancel := context.WithTimeout(base, c.B.Timeout)
 	defer cancel()
-	r, err := c.b.store.Get(ctx, c.i.ChannelID)
+	r, err := c.B.Store.Get(ctx, c.I.ChannelID)
 	if err == nil && r.Finished {
 		return nil, dixbot.ErrNotFound
 	}
-	if err == nil && r.Game != c.game {
+	if err == nil && r.Game != c.Game {
 		return nil, otherGame(gameTitle(r.Game))
 	}
 	if err == nil {
-		c.notice.seen = r
+		c.Notice.Seen = r
 	}
 	return r, err
 }
 
-// change runs fn on the channel's record inside one exactly-once store
+// Change runs fn on the channel's record inside one exactly-once store
 // Update keyed by the interaction id, tried again while the store fails
 // (see applied). dixbot.ErrDuplicate means the interaction was applied
 // before this delivery of it.
-func (c *call) change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
+func (c *Call) Change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 	var r *dixbot.Record
 	unsure := false // the last try may have been applied
-	err := c.retry("update", func(ctx context.Context) (err error) {
+	err := c.Retry("update", func(ctx context.Context) (err error) {
 		if unsure {
 			if r, err = c.applied(ctx); r != nil || err != nil {
 				return err
 			}
 		}
-		apply, fd := c.b.withFold(c.i.ChannelID, func(r *dixbot.Record) error {
-			if r.Game != c.game {
+		apply, fd := c.B.withFold(c.I.ChannelID, func(r *dixbot.Record) error {
+			if r.Game != c.Game {
 				return otherGame(gameTitle(r.Game))
 			}
 			return fn(r)
 		})
-		r, err = c.b.store.Update(ctx, c.i.ChannelID, c.i.ID, apply)
+		r, err = c.B.Store.Update(ctx, c.I.ChannelID, c.I.ID, apply)
 		if err == nil && fd != nil {
-			c.b.folds.drop(c.i.ChannelID, fd)
+			c.B.Folds.Drop(c.I.ChannelID, fd)
 		}
 		if unsure && errors.Is(err, dixbot.ErrDuplicate) {
 			// A try that looked failed landed in between.
-			r, err = c.b.store.Get(ctx, c.i.ChannelID)
+			r, err = c.B.Store.Get(ctx, c.I.ChannelID)
 		}
-		unsure = unsure || transient(err)
+		unsure = unsure || Transient(err)
 		return err
 	})
 	if err == nil {
-		c.notice.seen = r
+		c.Notice.Seen = r
 	}
 	return r, err
 }
 
-// updateOrReply replaces the ephemeral prompt the user clicked on with text
+// UpdateOrReply replaces the ephemeral prompt the user clicked on with text
 // (or answers with an ephemeral message when there is no such message).
-func (c *call) updateOrReply(text string, comps []discordgo.MessageComponent) {
-	if c.i.Message == nil {
-		c.ephemeral(text, comps)
+func (c *Call) UpdateOrReply(text string, comps []discordgo.MessageComponent) {
+	if c.I.Message == nil {
+		c.Ephemeral(text, comps)
 		return
 	}
-	c.update(text, nil, comps)
+	c.Update(text, nil, comps)
 }
 
 // The post-answer work gets the Discord API through its context.
@@ -748,21 +748,21 @@ type ctxKey int
 
 const apiKey ctxKey = 0
 
-func (b *Bot) apiFor(ctx context.Context) discordAPI {
-	if d, ok := ctx.Value(apiKey).(discordAPI); ok {
+func (b *Bot) ApiFor(ctx context.Context) DiscordAPI {
+	if d, ok := ctx.Value(apiKey).(DiscordAPI); ok {
 		return d
 	}
 	panic("bot: no Discord API in context")
 }
 
-// modal answers with a modal of text inputs.
-func (c *call) modal(id, title string, inputs []discordgo.TextInput) {
+// Modal answers with a modal of text inputs.
+func (c *Call) Modal(id, title string, inputs []discordgo.TextInput) {
 	rows := make([]discordgo.MessageComponent, len(inputs))
 	for i, in := range inputs {
 		rows[i] = discordgo.ActionsRow{Components: []discordgo.MessageComponent{in}}
 	}
-	c.respond(&discordgo.InteractionResponse{
+	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseModal,
-		Data: &discordgo.InteractionResponseData{CustomID: id, Title: truncate(title, 45), Components: rows},
+		Data: &discordgo.InteractionResponseData{CustomID: id, Title: Truncate(title, 45), Components: rows},
 	})
 }

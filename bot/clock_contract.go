@@ -20,7 +20,7 @@ import (
 // sum the strong player's choice).
 
 // noteOpened records when seat's decision opened.
-func noteOpened(td *tableData, seat int, now time.Time) {
+func noteOpened(td *TableData, seat int, now time.Time) {
 	if seat < 0 || seat >= len(td.Seats) {
 		return
 	}
@@ -32,7 +32,7 @@ func noteOpened(td *tableData, seat int, now time.Time) {
 
 // deadline is when seat's decision in st runs out of time under the
 // table's pace (zero: never).
-func (td *tableData) deadline(g *present.Game, st engine.State, seat int) time.Time {
+func (td *TableData) deadline(g *present.Game, st engine.State, seat int) time.Time {
 	if seat < 0 || seat >= len(td.OpenAt) || td.OpenAt[seat] == 0 || td.Seats[seat].Level != "" || td.Seats[seat].Away {
 		return time.Time{}
 	}
@@ -45,7 +45,7 @@ func (td *tableData) deadline(g *present.Game, st engine.State, seat int) time.T
 
 // setDue sets the record's Due to the earliest deadline of a person
 // deciding in st (zero: none, or the game is over).
-func setContractDue(r *dixbot.Record, td *tableData, g *present.Game, st engine.State) {
+func setContractDue(r *dixbot.Record, td *TableData, g *present.Game, st engine.State) {
 	r.Due = time.Time{}
 	if st.Over() || td.Paused != "" {
 		return
@@ -60,34 +60,34 @@ func setContractDue(r *dixbot.Record, td *tableData, g *present.Game, st engine.
 	}
 }
 
-// errContractDue tells runDue that the record due is a contract game's.
-var errContractDue = errors.New("bot: a contract game is due")
+// ErrContractDue tells runDue that the record due is a contract game's.
+var ErrContractDue = errors.New("bot: a contract game is due")
 
-// runContractDue takes the decisions out of time of the channel's contract
+// RunContractDue takes the decisions out of time of the channel's contract
 // game, then the forced and computer decisions that follow, in one update
 // that owes the board's edit and the pings; the same update claims the
 // effects owed (moving Due on by a lease, so other processes leave them),
 // which are then done.
-func (b *Bot) runContractDue(ctx context.Context, d discordAPI, channel string, asOf time.Time) error {
+func (b *Bot) RunContractDue(ctx context.Context, d DiscordAPI, channel string, asOf time.Time) error {
 	var tried uint32 // the effects owed before this claim: another process may have done some
 	var fresh []string
 	var origin string
-	sctx, cancel := context.WithTimeout(ctx, b.timeout)
-	rec, err := b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
+	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
+	rec, err := b.Store.Update(sctx, channel, "", func(r *dixbot.Record) error {
 		if r.Due.IsZero() || r.Due.After(asOf) {
-			return errNothingToDo
+			return ErrNothingToDo
 		}
-		g, ok := b.games[r.Game]
+		g, ok := b.Games[r.Game]
 		if !ok {
 			r.Due = time.Time{} // not a game this process plays: nothing it can do
 			return nil
 		}
-		td, err := decodeTableData(r.Meta)
+		td, err := DecodeTableData(r.Meta)
 		if err != nil {
 			return err
 		}
 		tried = td.NextEffect
-		now := b.now()
+		now := b.Now()
 		var st engine.State
 		if r.Data != nil {
 			if st, err = g.Rules.Decode(r.Data); err != nil {
@@ -141,25 +141,25 @@ func (b *Bot) runContractDue(ctx context.Context, d discordAPI, channel string, 
 		}
 		if len(td.Outbox) > 0 {
 			// Claimed: the effects are this process's for a lease.
-			if at := now.Add(outboxLease); r.Due.IsZero() || r.Due.After(at) {
+			if at := now.Add(OutboxLease); r.Due.IsZero() || r.Due.After(at) {
 				r.Due = at
 			}
 		}
-		r.Meta = td.encode()
+		r.Meta = td.Encode()
 		fresh, origin = td.fresh, td.logOrigin()
 		return nil
 	})
 	cancel()
 	switch {
-	case errors.Is(err, errNothingToDo), errors.Is(err, dixbot.ErrNotFound):
+	case errors.Is(err, ErrNothingToDo), errors.Is(err, dixbot.ErrNotFound):
 		return nil
 	case err != nil:
 		return err
 	}
-	b.wakeAt(rec.Due)
+	b.WakeAt(rec.Due)
 	if len(fresh) > 0 {
-		if err := b.appendLog(ctx, channel, origin, fresh); err != nil {
-			b.log.Warn("could not keep the game's log", "channel", channel, "err", err)
+		if err := b.AppendLog(ctx, channel, origin, fresh); err != nil {
+			b.Log.Warn("could not keep the game's log", "channel", channel, "err", err)
 		}
 	}
 	return b.contractOutbox(ctx, d, rec, nil, tried)

@@ -10,79 +10,83 @@ import (
 
 // The subcommands of /dix, by handler id. Their names and descriptions are
 // in the locale files under "cmd_<id>_name" and "cmd_<id>_desc".
-var subcommands = []string{"start", "solo", "board", "hand", "hint", "log", "rules", "leave", "pause", "resume", "abandon"}
+var Subcommands = []string{"start", "solo", "board", "hand", "hint", "log", "rules", "leave", "pause", "resume", "abandon"}
 
 // Option and choice values (identifiers, not shown to users).
 const (
-	optVariant    = "variant"
-	optLanguage   = "language"
-	optDifficulty = "difficulty"
-	optPace       = "pace"
-	optPictures   = "pictures"
-	picsOn        = "on"
-	picsOff       = "off"
-	variantStd    = "standard"
-	variantBust   = "bust"
+	OptVariant    = "variant"
+	OptLanguage   = "language"
+	OptDifficulty = "difficulty"
+	OptPace       = "pace"
+	OptPictures   = "pictures"
+	PicsOn        = "on"
+	PicsOff       = "off"
+	VariantStd    = "standard"
+	VariantBust   = "bust"
 )
 
-func localized(key string) *map[discordgo.Locale]string {
+func Localized(key string) *map[discordgo.Locale]string {
 	return &map[discordgo.Locale]string{discordgo.French: locales.T(locales.French, key, nil)}
 }
 
-func en(key string) string { return locales.T(locales.English, key, nil) }
+func En(key string) string { return locales.T(locales.English, key, nil) }
 
-// option builds a command option whose name and description are localised.
-func option(id string, typ discordgo.ApplicationCommandOptionType) *discordgo.ApplicationCommandOption {
+// Option builds a command option whose name and description are localised.
+func Option(id string, typ discordgo.ApplicationCommandOptionType) *discordgo.ApplicationCommandOption {
 	return &discordgo.ApplicationCommandOption{
 		Type:                     typ,
-		Name:                     en("opt_" + id + "_name"),
-		NameLocalizations:        *localized("opt_" + id + "_name"),
-		Description:              en("opt_" + id + "_desc"),
-		DescriptionLocalizations: *localized("opt_" + id + "_desc"),
+		Name:                     En("opt_" + id + "_name"),
+		NameLocalizations:        *Localized("opt_" + id + "_name"),
+		Description:              En("opt_" + id + "_desc"),
+		DescriptionLocalizations: *Localized("opt_" + id + "_desc"),
 	}
 }
 
-func choice(key string, value any) *discordgo.ApplicationCommandOptionChoice {
-	return &discordgo.ApplicationCommandOptionChoice{Name: en(key), NameLocalizations: *localized(key), Value: value}
+func Choice(key string, value any) *discordgo.ApplicationCommandOptionChoice {
+	return &discordgo.ApplicationCommandOptionChoice{Name: En(key), NameLocalizations: *Localized(key), Value: value}
 }
 
-func languageOption() *discordgo.ApplicationCommandOption {
-	o := option(optLanguage, discordgo.ApplicationCommandOptionString)
+func LanguageOption() *discordgo.ApplicationCommandOption {
+	o := Option(OptLanguage, discordgo.ApplicationCommandOptionString)
 	o.Choices = []*discordgo.ApplicationCommandOptionChoice{
-		choice("language_name_en", locales.English),
-		choice("language_name_fr", locales.French),
+		Choice("language_name_en", locales.English),
+		Choice("language_name_fr", locales.French),
 	}
 	return o
 }
 
-// paceOption offers the bot's paces, each with its durations.
-func (b *Bot) paceOption() *discordgo.ApplicationCommandOption {
-	o := option(optPace, discordgo.ApplicationCommandOptionString)
-	for _, p := range b.paces {
+// PaceOption offers the bot's paces, each with its durations.
+func (b *Bot) PaceOption() *discordgo.ApplicationCommandOption {
+	o := Option(OptPace, discordgo.ApplicationCommandOptionString)
+	for _, p := range b.Paces {
 		o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{
-			Name:              truncate(present.PaceText(locales.English, p), 100),
-			NameLocalizations: map[discordgo.Locale]string{discordgo.French: truncate(present.PaceText(locales.French, p), 100)},
+			Name:              Truncate(present.PaceText(locales.English, p), 100),
+			NameLocalizations: map[discordgo.Locale]string{discordgo.French: Truncate(present.PaceText(locales.French, p), 100)},
 			Value:             p.Name,
 		})
 	}
 	return o
 }
 
-// Commands returns the localised definition of /dix (dixCommand), the
-// server's /settings, the command of every contract game (Options.Games)
-// and the statistics' commands.
+// Commands returns the localised definition of the hosted own table's
+// command (/dix, Host), the server's /settings, the command of every
+// contract game (Options.Games) and the statistics' commands.
 func (b *Bot) Commands() []*discordgo.ApplicationCommand {
-	return append([]*discordgo.ApplicationCommand{b.dixCommand(), settingsCommand()}, append(b.contractCommands(), b.statsCommands()...)...)
+	var cmds []*discordgo.ApplicationCommand
+	if c := own.Command(b); c != nil {
+		cmds = append(cmds, c)
+	}
+	return append(append(cmds, settingsCommand()), append(b.contractCommands(), b.statsCommands()...)...)
 }
 
-// guildOnly are the contexts of every command: servers only, contexts
+// GuildOnly are the contexts of every command: servers only, contexts
 // [GUILD], which replaces the deprecated dm_permission
 // (https://discord.com/developers/docs/interactions/application-commands#application-command-object).
-var guildOnly = []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+var GuildOnly = []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
 
-// subcommand is the subcommand of a command of one (d.Options has one
+// Subcommand is the subcommand of a command of one (d.Options has one
 // entry) and its options by name.
-func subcommand(d discordgo.ApplicationCommandInteractionData) (*discordgo.ApplicationCommandInteractionDataOption, map[string]*discordgo.ApplicationCommandInteractionDataOption) {
+func Subcommand(d discordgo.ApplicationCommandInteractionData) (*discordgo.ApplicationCommandInteractionDataOption, map[string]*discordgo.ApplicationCommandInteractionDataOption) {
 	sub := d.Options[0]
 	opts := map[string]*discordgo.ApplicationCommandInteractionDataOption{}
 	for _, o := range sub.Options {
@@ -91,8 +95,8 @@ func subcommand(d discordgo.ApplicationCommandInteractionData) (*discordgo.Appli
 	return sub, opts
 }
 
-func stringOpt(opts map[string]*discordgo.ApplicationCommandInteractionDataOption, id string) string {
-	if o, ok := opts[en("opt_"+id+"_name")]; ok {
+func StringOpt(opts map[string]*discordgo.ApplicationCommandInteractionDataOption, id string) string {
+	if o, ok := opts[En("opt_"+id+"_name")]; ok {
 		if s, ok := o.Value.(string); ok {
 			return s
 		}
@@ -100,7 +104,7 @@ func stringOpt(opts map[string]*discordgo.ApplicationCommandInteractionDataOptio
 	return ""
 }
 
-// gameLanguage is the game's language:
+// GameLanguage is the game's language:
 //   - the language: option, if given;
 //   - in a solo game, the player's own language;
 //   - the server's preferred locale when it is a supported one other than
@@ -108,37 +112,37 @@ func stringOpt(opts map[string]*discordgo.ApplicationCommandInteractionDataOptio
 //     so en-US says nothing);
 //   - the language of the player who starts the game;
 //   - DIX_LANGUAGE (Options.DefaultLanguage).
-func (c *call) gameLanguage(option string, solo bool) string {
+func (c *Call) GameLanguage(option string, solo bool) string {
 	if locales.Supported(option) {
 		return option
 	}
-	user := locales.For(string(c.i.Locale))
+	user := locales.For(string(c.I.Locale))
 	if solo && user != "" {
 		return user
 	}
-	if c.i.GuildLocale != nil && *c.i.GuildLocale != discordgo.EnglishUS {
-		if l := locales.For(string(*c.i.GuildLocale)); l != "" {
+	if c.I.GuildLocale != nil && *c.I.GuildLocale != discordgo.EnglishUS {
+		if l := locales.For(string(*c.I.GuildLocale)); l != "" {
 			return l
 		}
 	}
 	if user != "" {
 		return user
 	}
-	return c.b.lang
+	return c.B.lang
 }
 
-// paceOf checks the pace: option (empty: the default pace).
-func (b *Bot) paceOf(option string) (string, error) {
+// PaceOf checks the pace: option (empty: the default pace).
+func (b *Bot) PaceOf(option string) (string, error) {
 	if option == "" {
 		return clock.DefaultPace, nil
 	}
-	if _, ok := clock.Find(b.paces, option); !ok {
+	if _, ok := clock.Find(b.Paces, option); !ok {
 		return "", ErrBadInput
 	}
 	return option, nil
 }
 
-// lobbyGrace is how long the process that answered /dix start has to
+// LobbyGrace is how long the process that answered /dix start has to
 // record the lobby message before any process posts the lobby itself: the
 // answer may be deferred and come up to workBudget late.
-const lobbyGrace = workBudget + outboxGrace
+const LobbyGrace = workBudget + OutboxGrace

@@ -28,22 +28,22 @@ import (
 
 // The verbs of a contract game's custom ids.
 const (
-	cverbJoin   = "join"   // take a seat in the lobby
+	CverbJoin   = "join"   // take a seat in the lobby
 	cverbLeave  = "leave"  // give one's lobby seat back
-	cverbCPU    = "cpu"    // seat a computer player; arg its level
+	CverbCPU    = "cpu"    // seat a computer player; arg its level
 	cverbRmCPU  = "rmcpu"  // remove the last computer seat
-	cverbGo     = "go"     // the creator starts the game
+	CverbGo     = "go"     // the creator starts the game
 	cverbCancel = "cancel" // the creator closes the lobby
-	cverbMove   = "mv"     // the clicker's decision; arg the move
+	CverbMove   = "mv"     // the clicker's decision; arg the move
 	cverbPrompt = "pr"     // opens the clicker's private prompt
 	cverbSelect = "sel"    // the prompt's menu: the decision chosen is its value
 	cverbModal  = "md"     // opens a form (present.Modal); arg its verb
 	cverbSubmit = "ms"     // the form's submission: the move is arg + " " + its text
 	cverbPace   = "pace"   // the lobby's pace menu: the pace chosen is its value
-	cverbAgain  = "again"  // the final scoreboard's Rematch (contract_table_rematch.go)
+	CverbAgain  = "again"  // the final scoreboard's Rematch (contract_table_rematch.go)
 	cverbLog    = "log"    // a page of /<game> log; n the page, 0 the latest
 	cverbKick   = "kick"   // a vote to hand a seat to the computer; arg the seat
-	cverbEnd    = "abyes"  // /<game> abandon confirmed; n the record's version, arg the table (abandonArg)
+	CverbEnd    = "abyes"  // /<game> abandon confirmed; n the record's version, arg the table (abandonArg)
 	cverbKeep   = "abno"   // /<game> abandon called off
 )
 
@@ -57,7 +57,7 @@ const maxModalText = 4000
 // The subcommands of every contract game's command, by handler id; their
 // names are the table's ("cmd_<id>_name"), their descriptions the game's
 // ("<game>_cmd_<id>_desc").
-var contractSubcommands = []string{"start", "board", "hint", "rules", "leave", "abandon", "pause", "resume", "log"}
+var ContractSubcommands = []string{"start", "board", "hint", "rules", "leave", "abandon", "pause", "resume", "log"}
 
 // tableDataVersion is the version of tableData.
 const tableDataVersion = 1
@@ -65,13 +65,13 @@ const tableDataVersion = 1
 // maxTableLog is how many event lines a contract game's board keeps.
 const maxTableLog = 6
 
-// tableData is the table's data of a contract game, compact JSON in
+// TableData is the table's data of a contract game, compact JSON in
 // Record.Meta.
-type tableData struct {
+type TableData struct {
 	V       int         `json:"v"`
 	Creator string      `json:"c"`
 	Lang    string      `json:"l"`
-	Seats   []tableSeat `json:"s"`
+	Seats   []TableSeat `json:"s"`
 	Lobby   uint32      `json:"lc,omitempty"` // lobby counter: changes with every seat taken or given back
 	Board   string      `json:"b,omitempty"`  // the board message (the lobby message the game started on)
 	// Opened is the interaction that opened the table with /<game> start
@@ -106,12 +106,12 @@ type tableData struct {
 	Origin  string `json:"or,omitempty"`
 	// Outbox is the Discord work owed by the changes made, NextEffect the
 	// number of the last effect owed (outbox_contract.go).
-	Outbox     []effect `json:"ob,omitempty"`
+	Outbox     []Effect `json:"ob,omitempty"`
 	NextEffect uint32   `json:"ne,omitempty"`
 	// BoardVia is the newest interaction whose answer is the board message
 	// (the start command's, or a click's on the board): its token edits
 	// the board without the bot token.
-	BoardVia *via `json:"bv,omitempty"`
+	BoardVia *Via `json:"bv,omitempty"`
 	// Paused is who paused the game (""; running), PausedAt when (Unix
 	// ms): the clocks stand still meanwhile (contract_table_pause.go).
 	Paused   string `json:"pz,omitempty"`
@@ -124,7 +124,7 @@ type tableData struct {
 	// known (pictures_contract.go): an edit of the board showing the same
 	// picture keeps Discord's files rather than drawing and uploading them
 	// again. nil: not known.
-	Pic *boardPic `json:"bp,omitempty"`
+	Pic *BoardPic `json:"bp,omitempty"`
 	// fresh are the event lines of this update, for the game's log.
 	fresh []string
 	// forgot: this update forgot the board's pictures, as of its click
@@ -132,9 +132,9 @@ type tableData struct {
 	forgot bool
 }
 
-// tableSeat is one seat: a person's, or the computer's (Level set). A
+// TableSeat is one seat: a person's, or the computer's (Level set). A
 // person who leaves keeps their seat's name and the computer plays it.
-type tableSeat struct {
+type TableSeat struct {
 	User  string `json:"u,omitempty"`
 	Name  string `json:"n"`
 	Level string `json:"cpu,omitempty"`
@@ -146,8 +146,8 @@ type tableSeat struct {
 	Votes []string `json:"vt,omitempty"`
 }
 
-func decodeTableData(b []byte) (*tableData, error) {
-	var td tableData
+func DecodeTableData(b []byte) (*TableData, error) {
+	var td TableData
 	if err := json.Unmarshal(b, &td); err != nil {
 		return nil, fmt.Errorf("%w: table data: %v", dixbot.ErrCorrupt, err)
 	}
@@ -157,7 +157,7 @@ func decodeTableData(b []byte) (*tableData, error) {
 	return &td, nil
 }
 
-func (td *tableData) encode() []byte {
+func (td *TableData) Encode() []byte {
 	b, err := json.Marshal(td)
 	if err != nil {
 		panic(err) // plain data: cannot fail
@@ -166,7 +166,7 @@ func (td *tableData) encode() []byte {
 }
 
 // seatOf is the seat a person plays (-1: none).
-func (td *tableData) seatOf(user string) int {
+func (td *TableData) seatOf(user string) int {
 	for s, st := range td.Seats {
 		if st.User == user && st.Level == "" {
 			return s
@@ -177,11 +177,11 @@ func (td *tableData) seatOf(user string) int {
 
 // seated reports whether user holds a seat, played by them or handed to
 // the computer.
-func (td *tableData) seated(user string) bool {
-	return slices.ContainsFunc(td.Seats, func(s tableSeat) bool { return s.User == user })
+func (td *TableData) seated(user string) bool {
+	return slices.ContainsFunc(td.Seats, func(s TableSeat) bool { return s.User == user })
 }
 
-func (td *tableData) table(pictures bool) present.Table {
+func (td *TableData) table(pictures bool) present.Table {
 	t := present.Table{Lang: td.Lang, Log: td.Log, Pictures: pictures && !td.NoPics}
 	for _, s := range td.Seats {
 		t.Names = append(t.Names, s.Name)
@@ -194,7 +194,7 @@ func (td *tableData) table(pictures bool) present.Table {
 // seatMarkOf is what the board adds after the name of a person the
 // computer plays for: absent until they click, or for good (they left or
 // were voted out).
-func seatMarkOf(lang string, s tableSeat) string {
+func seatMarkOf(lang string, s TableSeat) string {
 	switch {
 	case s.User != "" && s.Level != "":
 		return locales.T(lang, "mark_gone", nil)
@@ -206,14 +206,14 @@ func seatMarkOf(lang string, s tableSeat) string {
 
 // Errors of the contract table, each said with a locale key.
 var (
-	errOtherGame   = errors.New("bot: another game runs in this channel")
+	ErrOtherGame   = errors.New("bot: another game runs in this channel")
 	errMoveRefused = errors.New("bot: the game refused the move")
 )
 
 // otherGame is the answer to a command or button of one game in a channel
 // holding another.
 func otherGame(game string) error {
-	return refuse(errOtherGame, "table_err_other_game", map[string]any{"Game": game})
+	return Refuse(ErrOtherGame, "table_err_other_game", map[string]any{"Game": game})
 }
 
 // registry keeps the contract games by name.
@@ -248,8 +248,8 @@ func (r registry) gameOfID(id string) (*present.Game, bool) {
 	return g, ok
 }
 
-// contractID builds a contract game's custom id.
-func contractID(game, verb string, n uint64, arg string) string {
+// ContractID builds a contract game's custom id.
+func ContractID(game, verb string, n uint64, arg string) string {
 	if arg == "" {
 		return present.CustomID(game, verb, n)
 	}
@@ -258,12 +258,12 @@ func contractID(game, verb string, n uint64, arg string) string {
 
 // contractParsed is a parsed contract custom id.
 type contractParsed struct {
-	verb string
+	Verb string
 	n    uint64
-	arg  string
+	Arg  string
 }
 
-func parseContractID(s string) (contractParsed, error) {
+func ParseContractID(s string) (contractParsed, error) {
 	if len(s) > 100 {
 		return contractParsed{}, fmt.Errorf("%w: too long", ErrBadCustomID)
 	}
@@ -275,56 +275,56 @@ func parseContractID(s string) (contractParsed, error) {
 	if err != nil || (len(parts[2]) > 1 && parts[2][0] == '0') {
 		return contractParsed{}, fmt.Errorf("%w: number %q", ErrBadCustomID, parts[2])
 	}
-	p := contractParsed{verb: parts[1], n: n}
+	p := contractParsed{Verb: parts[1], n: n}
 	if len(parts) == 4 {
-		p.arg = parts[3]
+		p.Arg = parts[3]
 	}
-	needsArg := p.verb == cverbCPU || p.verb == cverbMove || p.verb == cverbModal || p.verb == cverbSubmit || p.verb == cverbKick || p.verb == cverbEnd
-	switch p.verb {
-	case cverbJoin, cverbLeave, cverbCPU, cverbRmCPU, cverbGo, cverbCancel, cverbMove, cverbPrompt, cverbSelect, cverbModal, cverbSubmit:
-	case cverbPace, cverbAgain, cverbLog, cverbKick, cverbEnd, cverbKeep:
+	needsArg := p.Verb == CverbCPU || p.Verb == CverbMove || p.Verb == cverbModal || p.Verb == cverbSubmit || p.Verb == cverbKick || p.Verb == CverbEnd
+	switch p.Verb {
+	case CverbJoin, cverbLeave, CverbCPU, cverbRmCPU, CverbGo, cverbCancel, CverbMove, cverbPrompt, cverbSelect, cverbModal, cverbSubmit:
+	case cverbPace, CverbAgain, cverbLog, cverbKick, CverbEnd, cverbKeep:
 	default:
-		return contractParsed{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.verb)
+		return contractParsed{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.Verb)
 	}
-	if needsArg != (p.arg != "") || len(p.arg) > engine.MaxMoveLen {
-		return contractParsed{}, fmt.Errorf("%w: argument of %q", ErrBadCustomID, p.verb)
+	if needsArg != (p.Arg != "") || len(p.Arg) > engine.MaxMoveLen {
+		return contractParsed{}, fmt.Errorf("%w: argument of %q", ErrBadCustomID, p.Verb)
 	}
 	return p, nil
 }
 
 // contractCommands are the commands of the registered games.
 func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
-	names := make([]string, 0, len(b.games))
-	for name := range b.games {
+	names := make([]string, 0, len(b.Games))
+	for name := range b.Games {
 		names = append(names, name)
 	}
 	slices.Sort(names)
 	var out []*discordgo.ApplicationCommand
 	for _, name := range names {
 		var subs []*discordgo.ApplicationCommandOption
-		_, hints := b.games[name].Presenter.(present.Hinter)
-		for _, id := range contractSubcommands {
+		_, hints := b.Games[name].Presenter.(present.Hinter)
+		for _, id := range ContractSubcommands {
 			if id == "hint" && !hints {
 				continue
 			}
 			sub := &discordgo.ApplicationCommandOption{
 				Type:                     discordgo.ApplicationCommandOptionSubCommand,
-				Name:                     en("cmd_" + id + "_name"),
-				NameLocalizations:        *localized("cmd_" + id + "_name"),
-				Description:              en(name + "_cmd_" + id + "_desc"),
-				DescriptionLocalizations: *localized(name + "_cmd_" + id + "_desc"),
+				Name:                     En("cmd_" + id + "_name"),
+				NameLocalizations:        *Localized("cmd_" + id + "_name"),
+				Description:              En(name + "_cmd_" + id + "_desc"),
+				DescriptionLocalizations: *Localized(name + "_cmd_" + id + "_desc"),
 			}
 			if id == "start" {
-				sub.Options = []*discordgo.ApplicationCommandOption{languageOption(), picturesOption()}
+				sub.Options = []*discordgo.ApplicationCommandOption{LanguageOption(), PicturesOption()}
 			}
 			subs = append(subs, sub)
 		}
 		out = append(out, &discordgo.ApplicationCommand{
-			Name:                     en(name + "_cmd_name"),
-			NameLocalizations:        localized(name + "_cmd_name"),
-			Description:              en(name + "_cmd_desc"),
-			DescriptionLocalizations: localized(name + "_cmd_desc"),
-			Contexts:                 &guildOnly,
+			Name:                     En(name + "_cmd_name"),
+			NameLocalizations:        Localized(name + "_cmd_name"),
+			Description:              En(name + "_cmd_desc"),
+			DescriptionLocalizations: Localized(name + "_cmd_desc"),
+			Contexts:                 &GuildOnly,
 			Options:                  subs,
 		})
 	}
@@ -332,25 +332,25 @@ func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
 }
 
 // contractCommand routes /<game> <subcommand>.
-func (b *Bot) contractCommand(c *call, g *present.Game, d discordgo.ApplicationCommandInteractionData) error {
+func (b *Bot) contractCommand(c *Call, g *present.Game, d discordgo.ApplicationCommandInteractionData) error {
 	if len(d.Options) != 1 || d.Options[0] == nil {
 		return ErrBadInput
 	}
-	c.game = g.Rules.Name()
-	sub, opts := subcommand(d)
-	switch b.cmdIDs[sub.Name] {
+	c.Game = g.Rules.Name()
+	sub, opts := Subcommand(d)
+	switch b.CmdIDs[sub.Name] {
 	case "start":
 		// The channel's settings fill the options not given.
-		s := c.startSettings()
-		noPics, err := picturesOff(orSetting(stringOpt(opts, optPictures), s.Pics))
+		s := c.StartSettings()
+		noPics, err := PicturesOff(OrSetting(StringOpt(opts, OptPictures), s.Pics))
 		if err != nil {
 			return err
 		}
-		return c.contractStart(g, orSetting(stringOpt(opts, optLanguage), s.Lang), noPics, s.Paces[g.Rules.Name()])
+		return c.contractStart(g, OrSetting(StringOpt(opts, OptLanguage), s.Lang), noPics, s.Paces[g.Rules.Name()])
 	case "board":
 		return c.contractBoardCommand(g)
 	case "rules":
-		c.ephemeral(g.Presenter.Rules(c.lang), nil)
+		c.Ephemeral(g.Presenter.Rules(c.Lang), nil)
 		return nil
 	case "hint":
 		return c.contractHint(g)
@@ -369,22 +369,22 @@ func (b *Bot) contractCommand(c *call, g *present.Game, d discordgo.ApplicationC
 }
 
 // contractGet loads the channel's active record of game g.
-func (c *call) contractGet(g *present.Game) (*dixbot.Record, *tableData, error) {
+func (c *Call) contractGet(g *present.Game) (*dixbot.Record, *TableData, error) {
 	var r *dixbot.Record
-	err := c.retry("get", func(ctx context.Context) (err error) {
-		r, err = c.b.store.Get(ctx, c.i.ChannelID)
+	err := c.Retry("get", func(ctx context.Context) (err error) {
+		r, err = c.B.Store.Get(ctx, c.I.ChannelID)
 		return err
 	})
 	if err != nil {
 		return nil, nil, err
 	}
 	if r.Finished {
-		return nil, nil, refuse(dixbot.ErrNotFound, "table_err_no_game", map[string]any{"Command": "/" + en(g.Rules.Name()+"_cmd_name")})
+		return nil, nil, Refuse(dixbot.ErrNotFound, "table_err_no_game", map[string]any{"Command": "/" + En(g.Rules.Name()+"_cmd_name")})
 	}
 	if r.Game != g.Rules.Name() {
 		return nil, nil, otherGame(gameTitle(r.Game))
 	}
-	td, err := decodeTableData(r.Meta)
+	td, err := DecodeTableData(r.Meta)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -396,26 +396,26 @@ func gameTitle(game string) string {
 	if game == "" {
 		return "DIX"
 	}
-	return en(game + "_title")
+	return En(game + "_title")
 }
 
 // contractChange runs fn on the game's record and table data inside one
 // exactly-once store update (see change).
-func (c *call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *tableData) error) (*dixbot.Record, *tableData, error) {
-	var td *tableData
-	r, err := c.change(func(r *dixbot.Record) error {
+func (c *Call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *TableData) error) (*dixbot.Record, *TableData, error) {
+	var td *TableData
+	r, err := c.Change(func(r *dixbot.Record) error {
 		if r.Game != g.Rules.Name() {
 			return otherGame(gameTitle(r.Game))
 		}
 		var err error
-		if td, err = decodeTableData(r.Meta); err != nil {
+		if td, err = DecodeTableData(r.Meta); err != nil {
 			return err
 		}
 		if err := fn(r, td); err != nil {
 			return err
 		}
 		c.answerContractPicture(td)
-		r.Meta = td.encode()
+		r.Meta = td.Encode()
 		return nil
 	})
 	if err == nil {
@@ -426,26 +426,26 @@ func (c *call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *tab
 
 // contractStart opens a lobby: /<game> start.
 // pace is the table's pace ("": the game's default).
-func (c *call) contractStart(g *present.Game, lang string, noPics bool, pace string) error {
-	if err := c.missingPermission(); err != nil {
+func (c *Call) contractStart(g *present.Game, lang string, noPics bool, pace string) error {
+	if err := c.MissingPermission(); err != nil {
 		return err
 	}
 	if lang == "" {
-		lang = c.gameLanguage("", false)
+		lang = c.GameLanguage("", false)
 	}
 	if !locales.Supported(lang) {
 		return ErrBadInput
 	}
-	td := &tableData{V: tableDataVersion, Creator: c.user, Lang: lang, NoPics: noPics || c.b.noPictures,
-		Seats: []tableSeat{{User: c.user, Name: c.name}}, Pace: pace, Opened: c.i.ID}
-	if c.i.Token != "" && c.i.AppID != "" {
+	td := &TableData{V: tableDataVersion, Creator: c.User, Lang: lang, NoPics: noPics || c.B.NoPictures,
+		Seats: []TableSeat{{User: c.User, Name: c.Name}}, Pace: pace, Opened: c.I.ID}
+	if c.I.Token != "" && c.I.AppID != "" {
 		// The answer is the lobby, later the board: this token edits it.
-		td.BoardVia = &via{App: c.i.AppID, Token: c.i.Token, At: c.at.UnixMilli()}
+		td.BoardVia = &Via{App: c.I.AppID, Token: c.I.Token, At: c.At.UnixMilli()}
 	}
-	rec := &dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID, Game: g.Rules.Name(), Meta: td.encode()}
-	err := c.retry("create", func(ctx context.Context) error { return c.b.store.Create(ctx, rec) })
-	if errors.Is(err, dixbot.ErrExists) && c.finishOver() {
-		err = c.retry("create", func(ctx context.Context) error { return c.b.store.Create(ctx, rec) })
+	rec := &dixbot.Record{Channel: c.I.ChannelID, Guild: c.I.GuildID, Game: g.Rules.Name(), Meta: td.Encode()}
+	err := c.Retry("create", func(ctx context.Context) error { return c.B.Store.Create(ctx, rec) })
+	if errors.Is(err, dixbot.ErrExists) && c.FinishOver() {
+		err = c.Retry("create", func(ctx context.Context) error { return c.B.Store.Create(ctx, rec) })
 	}
 	if errors.Is(err, dixbot.ErrExists) {
 		return c.busyChannel()
@@ -454,43 +454,43 @@ func (c *call) contractStart(g *present.Game, lang string, noPics bool, pace str
 		return err
 	}
 	content, comps := c.lobbyView(g, td)
-	c.respond(&discordgo.InteractionResponse{
+	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: noMentions()},
+		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: NoMentions()},
 	})
 	return nil
 }
 
 // gameLang is the language of a new game: the server's when supported,
 // else the bot's default.
-func (c *call) gameLang() string {
-	if c.i.GuildLocale != nil {
-		if l := locales.For(string(*c.i.GuildLocale)); l != "" {
+func (c *Call) gameLang() string {
+	if c.I.GuildLocale != nil {
+		if l := locales.For(string(*c.I.GuildLocale)); l != "" {
 			return l
 		}
 	}
-	return c.b.lang
+	return c.B.lang
 }
 
-// finishOver archives the channel's record when its game, of any game, is
+// FinishOver archives the channel's record when its game, of any game, is
 // over (its archiving was interrupted), its result recorded first, so a
 // new game may open.
-func (c *call) finishOver() bool {
+func (c *Call) FinishOver() bool {
 	r, err := c.getQuietAny()
 	if err != nil {
 		return false
 	}
 	if r.Game == "" {
-		res, over := c.b.dixOver(r)
+		res, over := own.Over(c.B, r)
 		if !over {
 			return false
 		}
-		if err := c.b.record(c.ctx, res); err != nil {
-			c.b.log.Warn("could not record a finished game's result; it stays active", "channel", c.i.ChannelID, "err", err)
+		if err := c.B.Record(c.Ctx, res); err != nil {
+			c.B.Log.Warn("could not record a finished game's result; it stays active", "channel", c.I.ChannelID, "err", err)
 			return false
 		}
 	} else {
-		rules, ok := c.b.games[r.Game]
+		rules, ok := c.B.Games[r.Game]
 		if !ok || r.Data == nil {
 			return false
 		}
@@ -498,19 +498,19 @@ func (c *call) finishOver() bool {
 		if err != nil || !st.Over() {
 			return false
 		}
-		if err := c.b.recordOver(c.ctx, r); err != nil {
-			c.b.log.Warn("could not record a finished game's result; it stays active", "channel", c.i.ChannelID, "err", err)
+		if err := c.B.recordOver(c.Ctx, r); err != nil {
+			c.B.Log.Warn("could not record a finished game's result; it stays active", "channel", c.I.ChannelID, "err", err)
 			return false
 		}
 	}
-	return c.retry("finish", func(ctx context.Context) error { return c.b.store.Finish(ctx, c.i.ChannelID) }) == nil
+	return c.Retry("finish", func(ctx context.Context) error { return c.B.Store.Finish(ctx, c.I.ChannelID) }) == nil
 }
 
 // getQuietAny is the channel's active record, whatever its game.
-func (c *call) getQuietAny() (*dixbot.Record, error) {
-	ctx, cancel := c.storeCtx()
+func (c *Call) getQuietAny() (*dixbot.Record, error) {
+	ctx, cancel := c.StoreCtx()
 	defer cancel()
-	r, err := c.b.store.Get(ctx, c.i.ChannelID)
+	r, err := c.B.Store.Get(ctx, c.I.ChannelID)
 	if err == nil && r.Finished {
 		return nil, dixbot.ErrNotFound
 	}
@@ -519,16 +519,16 @@ func (c *call) getQuietAny() (*dixbot.Record, error) {
 
 // busyChannel is the answer to a start in a channel with a game: which
 // game runs there.
-func (c *call) busyChannel() error {
+func (c *Call) busyChannel() error {
 	r, err := c.getQuietAny()
 	if err != nil {
-		return refuse(dixbot.ErrExists, "err_game_exists", nil)
+		return Refuse(dixbot.ErrExists, "err_game_exists", nil)
 	}
 	return otherGame(gameTitle(r.Game))
 }
 
 // lobbyView is the lobby message of a contract game.
-func (c *call) lobbyView(g *present.Game, td *tableData) (string, []discordgo.MessageComponent) {
+func (c *Call) lobbyView(g *present.Game, td *TableData) (string, []discordgo.MessageComponent) {
 	name := g.Rules.Name()
 	var seats []string
 	for _, s := range td.Seats {
@@ -539,23 +539,23 @@ func (c *call) lobbyView(g *present.Game, td *tableData) (string, []discordgo.Me
 		seats = append(seats, locales.T(td.Lang, key, map[string]any{"Name": s.Name, "Level": locales.T(td.Lang, "table_level_"+s.Level, nil)}))
 	}
 	content := locales.T(td.Lang, "table_lobby", map[string]any{
-		"Game": en(name + "_title"), "Creator": td.creatorName(), "Seats": strings.Join(seats, "\n"),
+		"Game": En(name + "_title"), "Creator": td.creatorName(), "Seats": strings.Join(seats, "\n"),
 		"Min": g.MinSeats, "Max": g.MaxSeats,
 	}) + "\n" + tableOptions(g, td)
 	n := uint64(td.Lobby)
 	btn := func(label string, style discordgo.ButtonStyle, verb, arg string) discordgo.MessageComponent {
-		return discordgo.Button{Label: label, Style: style, CustomID: contractID(name, verb, n, arg)}
+		return discordgo.Button{Label: label, Style: style, CustomID: ContractID(name, verb, n, arg)}
 	}
 	row1 := []discordgo.MessageComponent{
-		btn(locales.T(td.Lang, "btn_join", nil), discordgo.PrimaryButton, cverbJoin, ""),
+		btn(locales.T(td.Lang, "btn_join", nil), discordgo.PrimaryButton, CverbJoin, ""),
 		btn(locales.T(td.Lang, "btn_leave", nil), discordgo.SecondaryButton, cverbLeave, ""),
-		btn(locales.T(td.Lang, "btn_start", nil), discordgo.SuccessButton, cverbGo, ""),
+		btn(locales.T(td.Lang, "btn_start", nil), discordgo.SuccessButton, CverbGo, ""),
 		btn(locales.T(td.Lang, "btn_cancel", nil), discordgo.DangerButton, cverbCancel, ""),
 	}
 	var row2 []discordgo.MessageComponent
 	for _, l := range g.Levels {
 		row2 = append(row2, btn(locales.T(td.Lang, "table_btn_add_cpu", map[string]any{"Level": locales.T(td.Lang, "table_level_"+l, nil)}),
-			discordgo.SecondaryButton, cverbCPU, l))
+			discordgo.SecondaryButton, CverbCPU, l))
 		if len(row2) == 4 {
 			break
 		}
@@ -572,28 +572,28 @@ func (c *call) lobbyView(g *present.Game, td *tableData) (string, []discordgo.Me
 }
 
 // contractClick handles a click on a contract game's component.
-func (b *Bot) contractClick(c *call, g *present.Game, id string) error {
-	c.game = g.Rules.Name()
-	p, err := parseContractID(id)
+func (b *Bot) contractClick(c *Call, g *present.Game, id string) error {
+	c.Game = g.Rules.Name()
+	p, err := ParseContractID(id)
 	if err != nil {
 		return err
 	}
-	if c.i.Type != discordgo.InteractionMessageComponent {
+	if c.I.Type != discordgo.InteractionMessageComponent {
 		return fmt.Errorf("%w: %q is not a modal", ErrBadCustomID, id)
 	}
-	switch p.verb {
-	case cverbAgain:
+	switch p.Verb {
+	case CverbAgain:
 		return c.contractRematch(g)
 	case cverbLog:
 		return c.contractLog(g, p.n)
 	case cverbKick:
-		return c.contractKick(g, p.arg)
-	case cverbEnd:
+		return c.contractKick(g, p.Arg)
+	case CverbEnd:
 		return c.contractEnd(g, p)
 	case cverbKeep:
-		c.updateOrReply(locales.T(c.lang, "abandon_kept", nil), nil)
+		c.UpdateOrReply(locales.T(c.Lang, "abandon_kept", nil), nil)
 		return nil
-	case cverbMove:
+	case CverbMove:
 		return c.contractMove(g, p)
 	case cverbPrompt:
 		return c.contractPrompt(g, p)
@@ -602,113 +602,113 @@ func (b *Bot) contractClick(c *call, g *present.Game, id string) error {
 	case cverbSubmit:
 		return fmt.Errorf("%w: %q is a form's", ErrBadCustomID, id)
 	case cverbSelect:
-		vals := c.values()
+		vals := c.Values()
 		if len(vals) != 1 || vals[0] == "" || len(vals[0]) > engine.MaxMoveLen {
 			return ErrBadInput
 		}
-		p.arg = vals[0]
+		p.Arg = vals[0]
 		return c.contractMove(g, p)
 	case cverbPace:
-		vals := c.values()
+		vals := c.Values()
 		if len(vals) != 1 || vals[0] == "" || len(vals[0]) > engine.MaxMoveLen {
 			return ErrBadInput
 		}
-		p.arg = vals[0]
+		p.Arg = vals[0]
 	}
 	return c.contractLobby(g, p)
 }
 
 // contractSubmit handles the submission of a contract game's form: the
 // move is the form's verb and its text.
-func (b *Bot) contractSubmit(c *call, g *present.Game, id string) error {
-	c.game = g.Rules.Name()
-	p, err := parseContractID(id)
+func (b *Bot) contractSubmit(c *Call, g *present.Game, id string) error {
+	c.Game = g.Rules.Name()
+	p, err := ParseContractID(id)
 	if err != nil {
 		return err
 	}
-	if p.verb != cverbSubmit {
+	if p.Verb != cverbSubmit {
 		return fmt.Errorf("%w: %q is not a form", ErrBadCustomID, id)
 	}
-	text, ok := c.modalValues()[modalText]
+	text, ok := c.ModalValues()[modalText]
 	if !ok || len(text) > maxModalText {
 		return ErrBadInput
 	}
-	p.arg += " " + text
+	p.Arg += " " + text
 	return c.contractMove(g, p)
 }
 
 // contractLobby handles the lobby's buttons.
-func (c *call) contractLobby(g *present.Game, p contractParsed) error {
+func (c *Call) contractLobby(g *present.Game, p contractParsed) error {
 	started, cancelled := false, false
-	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
 		if r.Data != nil || uint64(td.Lobby) != p.n {
 			return ErrStale
 		}
 		if v := c.boardVia(); v != nil {
 			td.BoardVia = v
 		}
-		switch p.verb {
-		case cverbJoin:
-			if td.seated(c.user) {
+		switch p.Verb {
+		case CverbJoin:
+			if td.seated(c.User) {
 				return ErrAlreadyJoined
 			}
 			if len(td.Seats) >= g.MaxSeats {
 				return ErrLobbyFull
 			}
-			td.Seats = append(td.Seats, tableSeat{User: c.user, Name: c.name})
+			td.Seats = append(td.Seats, TableSeat{User: c.User, Name: c.Name})
 		case cverbLeave:
-			s := td.seatOf(c.user)
+			s := td.seatOf(c.User)
 			switch {
 			case s < 0:
 				return ErrNotJoined
-			case c.user == td.Creator:
+			case c.User == td.Creator:
 				return ErrCreatorLeave
 			}
 			td.Seats = slices.Delete(td.Seats, s, s+1)
-		case cverbCPU:
-			if !slices.Contains(g.Levels, p.arg) {
+		case CverbCPU:
+			if !slices.Contains(g.Levels, p.Arg) {
 				return ErrBadCustomID
 			}
-			if c.user != td.Creator {
+			if c.User != td.Creator {
 				return ErrNotCreator // the creator seats the computers, as at DIX's table
 			}
 			if len(td.Seats) >= g.MaxSeats {
 				return ErrLobbyFull
 			}
-			td.Seats = append(td.Seats, tableSeat{Name: locales.T(td.Lang, "table_cpu_name", map[string]any{
-				"N": len(td.Seats) + 1, "Level": locales.T(td.Lang, "table_level_"+p.arg, nil)}), Level: p.arg})
+			td.Seats = append(td.Seats, TableSeat{Name: locales.T(td.Lang, "table_cpu_name", map[string]any{
+				"N": len(td.Seats) + 1, "Level": locales.T(td.Lang, "table_level_"+p.Arg, nil)}), Level: p.Arg})
 		case cverbRmCPU:
-			if c.user != td.Creator {
+			if c.User != td.Creator {
 				return ErrNotCreator
 			}
 			last := len(td.Seats) - 1
 			if last < 1 || td.Seats[last].User != "" {
-				return refuse(ErrBadInput, "table_err_no_cpu", nil)
+				return Refuse(ErrBadInput, "table_err_no_cpu", nil)
 			}
 			td.Seats = td.Seats[:last]
 		case cverbCancel:
-			if c.user != td.Creator {
+			if c.User != td.Creator {
 				return ErrNotCreator
 			}
 			cancelled = true
 		case cverbPace:
-			if err := choosePace(g, td, c.user, p.arg); err != nil {
+			if err := choosePace(g, td, c.User, p.Arg); err != nil {
 				return err
 			}
-		case cverbGo:
-			if c.user != td.Creator {
+		case CverbGo:
+			if c.User != td.Creator {
 				return ErrNotCreator
 			}
 			if len(td.Seats) < g.MinSeats {
-				return refuse(ErrTooFew, "err_too_few", map[string]any{"Min": g.MinSeats})
+				return Refuse(ErrTooFew, "err_too_few", map[string]any{"Min": g.MinSeats})
 			}
-			now := c.b.now()
-			td.Board = c.i.Message.ID
-			st, err := c.b.startTable(g, r, td, now)
+			now := c.B.Now()
+			td.Board = c.I.Message.ID
+			st, err := c.B.startTable(g, r, td, now)
 			if err != nil {
 				return err
 			}
-			td.oweChange(r, g, st, planPings(st, td, 0, td.seatOf(c.user), now), now)
+			td.oweChange(r, g, st, planPings(st, td, 0, td.seatOf(c.User), now), now)
 			started = true
 		}
 		td.Lobby++
@@ -720,11 +720,11 @@ func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 	if err != nil {
 		return err
 	}
-	c.shows = &shows{Seq: uint64(td.Lobby)}
+	c.Shows = &Shows{Seq: uint64(td.Lobby)}
 	if cancelled {
-		c.shows = &shows{Retire: true}
-		c.retry("finish", func(ctx context.Context) error { return c.b.store.Finish(ctx, c.i.ChannelID) })
-		c.update(locales.T(td.Lang, "table_lobby_closed", map[string]any{"Game": en(g.Rules.Name() + "_title")}), nil, nil)
+		c.Shows = &Shows{Retire: true}
+		c.Retry("finish", func(ctx context.Context) error { return c.B.Store.Finish(ctx, c.I.ChannelID) })
+		c.Update(locales.T(td.Lang, "table_lobby_closed", map[string]any{"Game": En(g.Rules.Name() + "_title")}), nil, nil)
 		return nil
 	}
 	if started {
@@ -732,40 +732,40 @@ func (c *call) contractLobby(g *present.Game, p contractParsed) error {
 		return c.showContractBoard(g, r, td)
 	}
 	content, comps := c.lobbyView(g, td)
-	c.update(content, nil, comps)
+	c.Update(content, nil, comps)
 	return nil
 }
 
 // contractMove applies the clicker's decision, then the forced decisions
 // and the computer seats' until a person must decide, in one update.
-func (c *call) contractMove(g *present.Game, p contractParsed) error {
-	m := engine.Move(p.arg)
+func (c *Call) contractMove(g *present.Game, p contractParsed) error {
+	m := engine.Move(p.Arg)
 	if sp, ok := g.Presenter.(present.Stamper); ok {
-		click, err := strconv.ParseUint(c.i.ID, 10, 64)
+		click, err := strconv.ParseUint(c.I.ID, 10, 64)
 		if err != nil {
-			return fmt.Errorf("%w: interaction id %q", ErrBadInput, c.i.ID)
+			return fmt.Errorf("%w: interaction id %q", ErrBadInput, c.I.ID)
 		}
 		if m, err = sp.Stamp(m, click); err != nil {
 			return fmt.Errorf("%w: %v", ErrBadCustomID, err)
 		}
 	}
 	back := false
-	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
 		if r.Data == nil {
 			return ErrStale
 		}
-		seat := td.seatOf(c.user)
+		seat := td.seatOf(c.User)
 		if seat < 0 {
-			if td.seated(c.user) {
-				return refuse(ErrHandedOver, "table_err_handed_over", nil)
+			if td.seated(c.User) {
+				return Refuse(ErrHandedOver, "table_err_handed_over", nil)
 			}
-			return refuse(ErrNotInGame, "table_err_not_seated", nil)
+			return Refuse(ErrNotInGame, "table_err_not_seated", nil)
 		}
-		if olderThanBoard(c.i.Message, td.Board) {
+		if olderThanBoard(c.I.Message, td.Board) {
 			return ErrStale // a message of an earlier game of the channel
 		}
 		if td.Paused != "" {
-			return refuse(ErrPaused, "table_err_paused", map[string]any{"Name": td.Paused, "Command": "/" + en(g.Rules.Name()+"_cmd_name")})
+			return Refuse(ErrPaused, "table_err_paused", map[string]any{"Name": td.Paused, "Command": "/" + En(g.Rules.Name()+"_cmd_name")})
 		}
 		st, err := g.Rules.Decode(r.Data)
 		if err != nil {
@@ -774,9 +774,9 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 		if td.Seats[seat].Away {
 			// An absent person's click brings them back, and only that.
 			back = true
-			td.comeBack(seat, st, c.b.now())
+			td.comeBack(seat, st, c.B.Now())
 			setContractDue(r, td, g, st)
-			td.oweChange(r, g, st, pingPlan{}, c.b.now())
+			td.oweChange(r, g, st, pingPlan{}, c.B.Now())
 			return nil
 		}
 		switch {
@@ -786,13 +786,13 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 			return ErrStale
 		}
 		since := st.Seq() + 1
-		now := c.b.now()
+		now := c.B.Now()
 		evs, err := applyOpen(st, td, seat, m, now)
 		if err != nil {
 			if errors.Is(err, engine.ErrInvariant) || errors.Is(err, engine.ErrCorrupt) {
 				return err
 			}
-			rf := g.Presenter.Refusal(c.lang, st, seat, m, err)
+			rf := g.Presenter.Refusal(c.Lang, st, seat, m, err)
 			for k, s := range rf.Names {
 				if rf.Data == nil {
 					rf.Data = map[string]any{}
@@ -801,9 +801,9 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 					rf.Data[k] = td.Seats[s].Name
 				}
 			}
-			return refuse(errMoveRefused, rf.Key, rf.Data)
+			return Refuse(errMoveRefused, rf.Key, rf.Data)
 		}
-		more, err := c.b.advance(g, st, td, now)
+		more, err := c.B.advance(g, st, td, now)
 		if err != nil {
 			return err
 		}
@@ -823,18 +823,18 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 	}
 	c.settleContract(r)
 	if back {
-		c.ephemeral(locales.T(c.lang, "table_back_you", nil), nil)
+		c.Ephemeral(locales.T(c.Lang, "table_back_you", nil), nil)
 		return nil
 	}
 	switch {
-	case c.fromPrompt() || (c.i.Message != nil && c.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0):
+	case c.FromPrompt() || (c.I.Message != nil && c.I.Message.Flags&discordgo.MessageFlagsEphemeral != 0):
 		// A decision from a private prompt: the prompt says it is taken,
 		// and the public board is edited after the answer (its owed edit).
-		c.update(locales.T(c.lang, "table_prompt_done", nil), nil, nil)
+		c.Update(locales.T(c.Lang, "table_prompt_done", nil), nil, nil)
 		return nil
-	case c.i.Message == nil:
+	case c.I.Message == nil:
 		// A form's submission without its message: said privately.
-		c.ephemeral(locales.T(c.lang, "table_prompt_done", nil), nil)
+		c.Ephemeral(locales.T(c.Lang, "table_prompt_done", nil), nil)
 		return nil
 	}
 	return c.showContractBoard(g, r, td)
@@ -842,7 +842,7 @@ func (c *call) contractMove(g *present.Game, p contractParsed) error {
 
 // promptOf is the clicker's seat, the game and the presenter's private
 // prompt for a click on a board of version p.n.
-func (c *call) promptOf(g *present.Game, p contractParsed) (present.Prompt, engine.State, error) {
+func (c *Call) promptOf(g *present.Game, p contractParsed) (present.Prompt, engine.State, error) {
 	pr, ok := g.Presenter.(present.Prompter)
 	if !ok {
 		return present.Prompt{}, nil, ErrBadCustomID
@@ -854,27 +854,27 @@ func (c *call) promptOf(g *present.Game, p contractParsed) (present.Prompt, engi
 	if r.Data == nil {
 		return present.Prompt{}, nil, ErrStale
 	}
-	seat := td.seatOf(c.user)
+	seat := td.seatOf(c.User)
 	if seat < 0 {
-		return present.Prompt{}, nil, refuse(ErrNotInGame, "table_err_not_seated", nil)
+		return present.Prompt{}, nil, Refuse(ErrNotInGame, "table_err_not_seated", nil)
 	}
 	st, err := g.Rules.Decode(r.Data)
 	if err != nil {
 		return present.Prompt{}, nil, err
 	}
-	if olderThanBoard(c.i.Message, td.Board) || p.n > st.Seq() || (seat < len(td.Open) && p.n < td.Open[seat]) {
+	if olderThanBoard(c.I.Message, td.Board) || p.n > st.Seq() || (seat < len(td.Open) && p.n < td.Open[seat]) {
 		return present.Prompt{}, nil, ErrStale
 	}
-	prompt, ok := pr.Prompt(c.lang, st, seat)
+	prompt, ok := pr.Prompt(c.Lang, st, seat)
 	if !ok || (len(prompt.Choices) == 0 && len(prompt.Buttons) == 0) {
-		return present.Prompt{}, nil, refuse(ErrNotYourTurn, "table_err_no_prompt", nil)
+		return present.Prompt{}, nil, Refuse(ErrNotYourTurn, "table_err_no_prompt", nil)
 	}
 	return prompt, st, nil
 }
 
 // contractOpenModal opens the form of the clicker's private prompt whose
 // verb the button carries.
-func (c *call) contractOpenModal(g *present.Game, p contractParsed) error {
+func (c *Call) contractOpenModal(g *present.Game, p contractParsed) error {
 	prompt, st, err := c.promptOf(g, p)
 	if errors.Is(err, ErrStale) {
 		return c.contractStale(g, false)
@@ -883,20 +883,20 @@ func (c *call) contractOpenModal(g *present.Game, p contractParsed) error {
 		return err
 	}
 	for _, bt := range prompt.Buttons {
-		if md := bt.Modal; md != nil && md.Verb == p.arg {
-			c.modal(contractID(g.Rules.Name(), cverbSubmit, st.Seq(), md.Verb), md.Title, []discordgo.TextInput{{
-				CustomID: modalText, Label: truncate(md.Label, 45), Style: discordgo.TextInputShort, Placeholder: truncate(md.Placeholder, 100),
+		if md := bt.Modal; md != nil && md.Verb == p.Arg {
+			c.Modal(ContractID(g.Rules.Name(), cverbSubmit, st.Seq(), md.Verb), md.Title, []discordgo.TextInput{{
+				CustomID: modalText, Label: Truncate(md.Label, 45), Style: discordgo.TextInputShort, Placeholder: Truncate(md.Placeholder, 100),
 				Required: true, MinLength: md.Min, MaxLength: md.Max,
 			}})
 			return nil
 		}
 	}
-	return refuse(ErrNotYourTurn, "table_err_no_prompt", nil)
+	return Refuse(ErrNotYourTurn, "table_err_no_prompt", nil)
 }
 
 // contractPrompt opens the clicker's private prompt (Prompter): a menu
 // of decisions, or buttons, with the prompt's pictures.
-func (c *call) contractPrompt(g *present.Game, p contractParsed) error {
+func (c *Call) contractPrompt(g *present.Game, p contractParsed) error {
 	prompt, st, err := c.promptOf(g, p)
 	if errors.Is(err, ErrStale) {
 		return c.contractStale(g, false)
@@ -908,16 +908,16 @@ func (c *call) contractPrompt(g *present.Game, p contractParsed) error {
 	if len(prompt.Choices) > 0 {
 		var opts []discordgo.SelectMenuOption
 		for _, ch := range prompt.Choices[:min(len(prompt.Choices), 25)] {
-			opts = append(opts, discordgo.SelectMenuOption{Label: truncate(ch.Label, 100), Value: string(ch.Move)})
+			opts = append(opts, discordgo.SelectMenuOption{Label: Truncate(ch.Label, 100), Value: string(ch.Move)})
 		}
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.SelectMenu{CustomID: contractID(g.Rules.Name(), cverbSelect, st.Seq(), ""), Placeholder: prompt.Placeholder, Options: opts},
+			discordgo.SelectMenu{CustomID: ContractID(g.Rules.Name(), cverbSelect, st.Seq(), ""), Placeholder: prompt.Placeholder, Options: opts},
 		}})
 	}
 	if len(prompt.Buttons) > 0 {
 		comps = append(comps, boardComponents(g.Rules.Name(), st.Seq(), present.Board{Rows: [][]present.Button{prompt.Buttons[:min(len(prompt.Buttons), 5)]}})...)
 	}
-	c.ephemeralFiles(prompt.Content, comps, prompt.Files, prompt.Embeds...)
+	c.EphemeralFiles(prompt.Content, comps, prompt.Files, prompt.Embeds...)
 	return nil
 }
 
@@ -931,14 +931,14 @@ func olderThanBoard(msg *discordgo.Message, board string) bool {
 	if msg == nil || board == "" {
 		return false
 	}
-	return laterID(board, msg.ID)
+	return LaterID(board, msg.ID)
 }
 
 // applyOpen applies seat's move m and keeps td.Open: a seat whose decision
 // opens with this move (newly deciding, deciding again after its own move,
 // or deciding something else, for a decisionKeyer) gets the new Seq, and
 // now as the start of its clock.
-func applyOpen(st engine.State, td *tableData, seat int, m engine.Move, now time.Time) ([]engine.Event, error) {
+func applyOpen(st engine.State, td *TableData, seat int, m engine.Move, now time.Time) ([]engine.Event, error) {
 	before := st.ToDecide()
 	keyer, _ := st.(decisionKeyer)
 	var keys []uint64
@@ -977,7 +977,7 @@ const maxAdvance = 100000
 
 // advance takes the forced decisions and the computer seats' decisions
 // until a person must decide or the game is over.
-func (b *Bot) advance(g *present.Game, st engine.State, td *tableData, now time.Time) ([]engine.Event, error) {
+func (b *Bot) advance(g *present.Game, st engine.State, td *TableData, now time.Time) ([]engine.Event, error) {
 	var all []engine.Event
 	if td.Paused != "" {
 		return nil, nil // nobody plays while the game is paused
@@ -1042,12 +1042,12 @@ func appendLog(log, lines []string) []string {
 // kept is the picture the message shows already ("": none known): a board
 // showing that same picture is not drawn, and carries no files
 // (present.Table.Kept).
-func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *tableData, kept string) (present.Board, engine.State, error) {
+func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *TableData, kept string) (present.Board, engine.State, error) {
 	st, err := g.Rules.Decode(r.Data)
 	if err != nil {
 		return present.Board{}, nil, err
 	}
-	t := td.table(!b.noPictures)
+	t := td.table(!b.NoPictures)
 	t.Kept = kept
 	pb := g.Presenter.Board(t, st)
 	pb.Content = withLine(pb.Content, tableClockLine(g, st, td))
@@ -1059,7 +1059,7 @@ func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *tableData, ke
 // opened (td.Open), so that the buttons keep their custom ids while seats
 // decide at once; otherwise, and when no decision is open, the version of
 // st.
-func buttonsVersion(g *present.Game, st engine.State, td *tableData) uint64 {
+func buttonsVersion(g *present.Game, st engine.State, td *TableData) uint64 {
 	if !g.SteadyButtons {
 		return st.Seq()
 	}
@@ -1084,12 +1084,12 @@ func boardComponents(game string, seq uint64, pb present.Board) []discordgo.Mess
 	for _, row := range pb.Rows {
 		var cs []discordgo.MessageComponent
 		for _, bt := range row {
-			btn := discordgo.Button{Label: bt.Label, Style: bt.Style, CustomID: contractID(game, cverbMove, seq, string(bt.Move))}
+			btn := discordgo.Button{Label: bt.Label, Style: bt.Style, CustomID: ContractID(game, CverbMove, seq, string(bt.Move))}
 			switch {
 			case bt.Prompt:
-				btn.CustomID = contractID(game, cverbPrompt, seq, "")
+				btn.CustomID = ContractID(game, cverbPrompt, seq, "")
 			case bt.Modal != nil:
-				btn.CustomID = contractID(game, cverbModal, seq, bt.Modal.Verb)
+				btn.CustomID = ContractID(game, cverbModal, seq, bt.Modal.Verb)
 			}
 			if btn.Style == 0 {
 				btn.Style = discordgo.SecondaryButton
@@ -1112,15 +1112,15 @@ func boardComponents(game string, seq uint64, pb present.Board) []discordgo.Mess
 //
 // The answer carries the board's pictures even when the message has them
 // (see answerContractPicture).
-func (c *call) showContractBoard(g *present.Game, r *dixbot.Record, td *tableData) error {
-	pb, st, err := c.b.contractBoard(g, r, td, "")
+func (c *Call) showContractBoard(g *present.Game, r *dixbot.Record, td *TableData) error {
+	pb, st, err := c.B.contractBoard(g, r, td, "")
 	if err != nil {
 		return err
 	}
 	c.keepContractPicture(td, pb.Picture)
-	c.answerPic = pb.Picture
-	c.shows = &shows{Seq: boardSeq(td, st)}
-	c.update(pb.Content, pb.Embeds, tableComponents(g, st, td, pb), pb.Files...)
+	c.AnswerPic = pb.Picture
+	c.Shows = &Shows{Seq: boardSeq(td, st)}
+	c.Update(pb.Content, pb.Embeds, tableComponents(g, st, td, pb), pb.Files...)
 	return nil
 }
 
@@ -1128,56 +1128,56 @@ func (c *call) showContractBoard(g *present.Game, r *dixbot.Record, td *tableDat
 // the lobby's counter while it is a lobby (td.Lobby), then that counter
 // plus the game's version, so a render of the same game is never older
 // whatever else the table data recorded since.
-func boardSeq(td *tableData, st engine.State) uint64 {
+func boardSeq(td *TableData, st engine.State) uint64 {
 	return uint64(td.Lobby) + st.Seq()
 }
 
 // contractStale answers an outdated click: a click on the current board
 // redraws it as it stands, and the clicker is told privately.
-func (c *call) contractStale(g *present.Game, lobbyClick bool) error {
-	text := locales.T(c.lang, "err_stale", nil)
+func (c *Call) contractStale(g *present.Game, lobbyClick bool) error {
+	text := locales.T(c.Lang, "err_stale", nil)
 	r, td, err := c.contractGet(g)
-	if err == nil && c.i.Message != nil && c.i.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
+	if err == nil && c.I.Message != nil && c.I.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
 		switch {
 		case r.Data == nil && lobbyClick:
 			content, comps := c.lobbyView(g, td)
-			c.shows = &shows{Seq: uint64(td.Lobby)}
-			c.update(content, nil, comps)
-		case c.i.Message.ID == td.Board:
+			c.Shows = &Shows{Seq: uint64(td.Lobby)}
+			c.Update(content, nil, comps)
+		case c.I.Message.ID == td.Board:
 			if err := c.showContractBoard(g, r, td); err != nil {
 				return err
 			}
 		}
 	}
-	c.ephemeral(text, nil)
+	c.Ephemeral(text, nil)
 	return nil
 }
 
 // contractBoardCommand posts the board (or the lobby) again: /<game> board.
-func (c *call) contractBoardCommand(g *present.Game) error {
+func (c *Call) contractBoardCommand(g *present.Game) error {
 	r, td, err := c.contractGet(g)
 	if err != nil {
 		return err
 	}
 	if r.Data == nil {
 		content, comps := c.lobbyView(g, td)
-		c.respond(&discordgo.InteractionResponse{
+		c.Respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
-			Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: noMentions()},
+			Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: NoMentions()},
 		})
 		if o := td.opening(); o != "" {
 			c.adoptBoard(g, "lobby "+o, r.Version)
 		}
 		return nil
 	}
-	pb, st, err := c.b.contractBoard(g, r, td, "")
+	pb, st, err := c.B.contractBoard(g, r, td, "")
 	if err != nil {
 		return err
 	}
-	c.respond(&discordgo.InteractionResponse{
+	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
-			Components: tableComponents(g, st, td, pb), AllowedMentions: noMentions()},
+			Components: tableComponents(g, st, td, pb), AllowedMentions: NoMentions()},
 	})
 	if contractTableOf(td) != "" {
 		c.adoptBoard(g, contractTableOf(td), r.Version)
@@ -1193,62 +1193,62 @@ func (c *call) contractBoardCommand(g *present.Game) error {
 // earlier command loses its buttons to a later one; the message loses
 // them too when its table ended (or its lobby started) meanwhile. In a
 // lobby (table "lobby <opening>") the new message is the lobby's.
-func (c *call) adoptBoard(g *present.Game, table string, shown uint64) {
-	channel, i, at := c.i.ChannelID, c.i, c.at
-	done := c.b.batches.Start(channel)
-	c.then(func(ctx context.Context) {
+func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
+	channel, i, at := c.I.ChannelID, c.I, c.At
+	done := c.B.Batches.Start(channel)
+	c.Then(func(ctx context.Context) {
 		defer done()
-		msg, err := c.d.Original(ctx, i)
+		msg, err := c.D.Original(ctx, i)
 		if err != nil || msg == nil {
-			c.b.log.Warn("could not read the board posted again", "channel", channel, "err", err)
+			c.B.Log.Warn("could not read the board posted again", "channel", channel, "err", err)
 			return
 		}
-		v := &via{App: i.AppID, Token: i.Token, At: at.UnixMilli(), Orig: msg.ID}
-		sctx, cancel := context.WithTimeout(ctx, c.b.timeout)
+		v := &Via{App: i.AppID, Token: i.Token, At: at.UnixMilli(), Orig: msg.ID}
+		sctx, cancel := context.WithTimeout(ctx, c.B.Timeout)
 		defer cancel()
 		ended := true // the table is no longer the channel's
-		rec, err := c.b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
+		rec, err := c.B.Store.Update(sctx, channel, "", func(r *dixbot.Record) error {
 			if r.Game != g.Rules.Name() {
-				return errNothingToDo
+				return ErrNothingToDo
 			}
-			td, err := decodeTableData(r.Meta)
+			td, err := DecodeTableData(r.Meta)
 			if err != nil {
 				return err
 			}
-			now := c.b.now()
+			now := c.B.Now()
 			if lobby := "lobby " + td.opening(); r.Data == nil || table == lobby {
 				ended = r.Data != nil || table != lobby
 				if ended {
-					return errNothingToDo
+					return ErrNothingToDo
 				}
 				v0 := td.BoardVia
 				switch {
 				case v0 != nil && v0.Orig == msg.ID:
-					return errNothingToDo
-				case v0 != nil && laterID(v0.Orig, msg.ID):
+					return ErrNothingToDo
+				case v0 != nil && LaterID(v0.Orig, msg.ID):
 					// A later /<game> board was adopted first.
-					td.owe(r, now, effect{Kind: ceffRetire, Msg: msg.ID, Via: v})
+					td.owe(r, now, Effect{Kind: ceffRetire, Msg: msg.ID, Via: v})
 				default:
 					if v0 != nil {
-						td.owe(r, now, effect{Kind: ceffRetire, Msg: v0.Orig, Via: v0})
+						td.owe(r, now, Effect{Kind: ceffRetire, Msg: v0.Orig, Via: v0})
 					}
 					td.BoardVia = v
 				}
-				r.Meta = td.encode()
+				r.Meta = td.Encode()
 				return nil
 			}
 			ended = contractTableOf(td) != table
 			switch {
 			case ended || msg.ID == td.Board:
-				return errNothingToDo
-			case !laterID(msg.ID, td.Board):
+				return ErrNothingToDo
+			case !LaterID(msg.ID, td.Board):
 				// A later /<game> board was adopted first.
-				td.owe(r, now, effect{Kind: ceffRetire, Msg: msg.ID, Via: v})
+				td.owe(r, now, Effect{Kind: ceffRetire, Msg: msg.ID, Via: v})
 			default:
 				if td.Began == "" {
 					td.Began = td.Board
 				}
-				old := effect{Kind: ceffRetire, Msg: td.Board}
+				old := Effect{Kind: ceffRetire, Msg: td.Board}
 				if ov := td.BoardVia; ov != nil && (ov.Orig == "" || ov.Orig == td.Board) {
 					old.Via = ov
 				}
@@ -1256,37 +1256,37 @@ func (c *call) adoptBoard(g *present.Game, table string, shown uint64) {
 				td.owe(r, now, old)
 				td.repointPing(r, g, now)
 				if r.Version != shown {
-					td.owe(r, now, effect{Kind: ceffEdit, Again: true})
+					td.owe(r, now, Effect{Kind: ceffEdit, Again: true})
 				}
 			}
-			r.Meta = td.encode()
+			r.Meta = td.Encode()
 			return nil
 		})
-		if ended && (err == nil || errors.Is(err, errNothingToDo) || errors.Is(err, dixbot.ErrNotFound)) {
+		if ended && (err == nil || errors.Is(err, ErrNothingToDo) || errors.Is(err, dixbot.ErrNotFound)) {
 			// Ended (or followed by another game) before its board was
 			// posted again: that message keeps no buttons.
 			none := []discordgo.MessageComponent{}
-			if err := c.d.FollowupEdit(ctx, i, "@original", &discordgo.WebhookEdit{Components: &none, AllowedMentions: noMentions()}); err != nil {
-				c.b.log.Info("could not take the buttons off a board of an ended game", "channel", channel, "err", err)
+			if err := c.D.FollowupEdit(ctx, i, "@original", &discordgo.WebhookEdit{Components: &none, AllowedMentions: NoMentions()}); err != nil {
+				c.B.Log.Info("could not take the buttons off a board of an ended game", "channel", channel, "err", err)
 			}
 			return
 		}
-		if errors.Is(err, errNothingToDo) {
+		if errors.Is(err, ErrNothingToDo) {
 			return
 		}
 		if err != nil {
-			c.b.log.Warn("could not make the board posted again the board", "channel", channel, "err", err)
+			c.B.Log.Warn("could not make the board posted again the board", "channel", channel, "err", err)
 			return
 		}
-		c.b.wakeAt(rec.Due)
-		if err := c.b.contractOutbox(ctx, c.b.apiFor(ctx), rec, nil, 0); err != nil {
-			c.b.log.Warn("effects left for later", "channel", channel, "err", err)
+		c.B.WakeAt(rec.Due)
+		if err := c.B.contractOutbox(ctx, c.B.ApiFor(ctx), rec, nil, 0); err != nil {
+			c.B.Log.Warn("effects left for later", "channel", channel, "err", err)
 		}
 	})
 }
 
 // contractHint gives the caller the presenter's advice: /<game> hint.
-func (c *call) contractHint(g *present.Game) error {
+func (c *Call) contractHint(g *present.Game) error {
 	h, ok := g.Presenter.(present.Hinter)
 	if !ok {
 		return ErrBadInput
@@ -1295,32 +1295,32 @@ func (c *call) contractHint(g *present.Game) error {
 	if err != nil {
 		return err
 	}
-	seat := td.seatOf(c.user)
+	seat := td.seatOf(c.User)
 	if seat < 0 {
-		return refuse(ErrNotInGame, "table_err_not_seated", nil)
+		return Refuse(ErrNotInGame, "table_err_not_seated", nil)
 	}
 	if r.Data == nil {
-		return refuse(ErrNotStarted, "table_err_not_started", nil)
+		return Refuse(ErrNotStarted, "table_err_not_started", nil)
 	}
 	st, err := g.Rules.Decode(r.Data)
 	if err != nil {
 		return err
 	}
-	c.ephemeral(h.Hint(c.lang, st, seat), nil)
+	c.Ephemeral(h.Hint(c.Lang, st, seat), nil)
 	return nil
 }
 
 // contractLeave hands the caller's seat to the computer: /<game> leave.
 // In a lobby the caller leaves it.
-func (c *call) contractLeave(g *present.Game) error {
+func (c *Call) contractLeave(g *present.Game) error {
 	lobby := false
-	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
-		s := td.seatOf(c.user)
+	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
+		s := td.seatOf(c.User)
 		if s < 0 {
-			return refuse(ErrNotInGame, "table_err_not_seated", nil)
+			return Refuse(ErrNotInGame, "table_err_not_seated", nil)
 		}
 		if r.Data == nil {
-			if c.user == td.Creator {
+			if c.User == td.Creator {
 				return ErrCreatorLeave
 			}
 			lobby = true
@@ -1334,14 +1334,14 @@ func (c *call) contractLeave(g *present.Game) error {
 		}
 		td.Seats[s].Level = g.Default
 		since := st.Seq() + 1
-		evs, err := c.b.advance(g, st, td, c.b.now())
+		evs, err := c.B.advance(g, st, td, c.B.Now())
 		if err != nil {
 			return err
 		}
 		td.addLog(append([]string{locales.T(td.Lang, "table_left", map[string]any{"Name": td.Seats[s].Name})},
 			g.Presenter.Events(td.table(false), evs)...))
 		setContractDue(r, td, g, st)
-		td.oweChange(r, g, st, planPings(st, td, since, s, c.b.now()), c.b.now())
+		td.oweChange(r, g, st, planPings(st, td, since, s, c.B.Now()), c.B.Now())
 		r.Data = st.Encode()
 		return nil
 	})
@@ -1352,7 +1352,7 @@ func (c *call) contractLeave(g *present.Game) error {
 	if lobby {
 		key = "table_left_lobby_you"
 	}
-	c.ephemeral(locales.T(c.lang, key, nil), nil)
+	c.Ephemeral(locales.T(c.Lang, key, nil), nil)
 	if !lobby {
 		c.settleContract(r)
 	}
@@ -1363,25 +1363,25 @@ func (c *call) contractLeave(g *present.Game) error {
 // or a member who may manage the channel, to confirm that the game ends
 // (DISCORD-UX: /dix abandon, which every game's table follows); anyone
 // else is refused.
-func (c *call) contractAbandon(g *present.Game) error {
+func (c *Call) contractAbandon(g *present.Game) error {
 	r, td, err := c.contractGet(g)
 	if err != nil {
 		return err
 	}
-	if !c.manages(td.Creator) && !td.lastPlaying(c.user) {
+	if !c.Manages(td.Creator) && !td.lastPlaying(c.User) {
 		return ErrNoPermission
 	}
 	name := g.Rules.Name()
-	c.ephemeral(locales.T(c.lang, "abandon_confirm", nil), []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		button(c.lang, "btn_abandon_yes", nil, discordgo.DangerButton, contractID(name, cverbEnd, r.Version, abandonArg(td))),
-		button(c.lang, "btn_abandon_no", nil, discordgo.SecondaryButton, contractID(name, cverbKeep, 0, "")),
+	c.Ephemeral(locales.T(c.Lang, "abandon_confirm", nil), []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		Button(c.Lang, "btn_abandon_yes", nil, discordgo.DangerButton, ContractID(name, CverbEnd, r.Version, abandonArg(td))),
+		Button(c.Lang, "btn_abandon_no", nil, discordgo.SecondaryButton, ContractID(name, cverbKeep, 0, "")),
 	}}})
 	return nil
 }
 
 // abandonArg names the table a confirmation of /<game> abandon was asked
 // at: its opening and its board ("-" before the board is known).
-func abandonArg(td *tableData) string {
+func abandonArg(td *TableData) string {
 	if t := contractTableOf(td); t != "" {
 		return t
 	}
@@ -1393,67 +1393,67 @@ func abandonArg(td *tableData) string {
 // the lobby) loses its buttons; a ping waiting for a decision says it too. A confirmation of
 // an earlier table, or by someone who may not end the game, changes
 // nothing.
-func (c *call) contractEnd(g *present.Game, p contractParsed) error {
+func (c *Call) contractEnd(g *present.Game, p contractParsed) error {
 	r, td, err := c.contractGet(g)
 	if err != nil {
 		return err
 	}
 	switch {
-	case p.n == 0 || p.arg != abandonArg(td):
+	case p.n == 0 || p.Arg != abandonArg(td):
 		return ErrStale
 	case p.n > r.Version:
 		return fmt.Errorf("%w: version %d is newer than the record's %d", ErrBadCustomID, p.n, r.Version)
 	}
-	if !c.manages(td.Creator) && !td.lastPlaying(c.user) {
+	if !c.Manages(td.Creator) && !td.lastPlaying(c.User) {
 		return ErrNoPermission
 	}
-	if err := c.retry("finish", func(ctx context.Context) error { return c.b.store.Finish(ctx, c.i.ChannelID) }); err != nil {
+	if err := c.Retry("finish", func(ctx context.Context) error { return c.B.Store.Finish(ctx, c.I.ChannelID) }); err != nil {
 		return err
 	}
-	c.updateOrReply(locales.T(c.lang, "abandon_done", nil), nil)
-	notice := locales.T(td.Lang, "table_abandoned", map[string]any{"Name": c.name, "Game": en(g.Rules.Name() + "_title")})
+	c.UpdateOrReply(locales.T(c.Lang, "abandon_done", nil), nil)
+	notice := locales.T(td.Lang, "table_abandoned", map[string]any{"Name": c.Name, "Game": En(g.Rules.Name() + "_title")})
 	// The board says it ended, without its clock; its picture stays.
 	var ended *string
 	if r.Data != nil {
 		if st, err := g.Rules.Decode(r.Data); err == nil {
-			t := td.table(!c.b.noPictures)
+			t := td.table(!c.B.NoPictures)
 			t.Kept = td.picKey()
 			text := withLine(g.Presenter.Board(t, st).Content, notice)
 			ended = &text
 		}
 	}
 	board, v, ping := td.Board, td.BoardVia, td.Ping
-	c.then(func(ctx context.Context) {
-		d := c.b.apiFor(ctx)
-		if _, err := d.Followup(ctx, c.i, &discordgo.WebhookParams{Content: notice, AllowedMentions: noMentions()}); err != nil {
-			c.b.log.Warn("could not tell the channel the game was abandoned", "channel", c.i.ChannelID, "err", err)
+	c.Then(func(ctx context.Context) {
+		d := c.B.ApiFor(ctx)
+		if _, err := d.Followup(ctx, c.I, &discordgo.WebhookParams{Content: notice, AllowedMentions: NoMentions()}); err != nil {
+			c.B.Log.Warn("could not tell the channel the game was abandoned", "channel", c.I.ChannelID, "err", err)
 		}
 		if ping != nil && ping.ID != "" {
 			// The ping's decision will not be made: it says why.
 			text := notice
 			var err error
-			if ping.Via.usable(time.Now()) {
-				err = d.FollowupEdit(ctx, ping.Via.interaction(), ping.ID, &discordgo.WebhookEdit{Content: &text, AllowedMentions: noMentions()})
+			if ping.Via.Usable(time.Now()) {
+				err = d.FollowupEdit(ctx, ping.Via.Interaction(), ping.ID, &discordgo.WebhookEdit{Content: &text, AllowedMentions: NoMentions()})
 			}
-			if !ping.Via.usable(time.Now()) || err != nil {
-				err = d.Edit(ctx, &discordgo.MessageEdit{Channel: c.i.ChannelID, ID: ping.ID, Content: &text, AllowedMentions: noMentions()})
+			if !ping.Via.Usable(time.Now()) || err != nil {
+				err = d.Edit(ctx, &discordgo.MessageEdit{Channel: c.I.ChannelID, ID: ping.ID, Content: &text, AllowedMentions: NoMentions()})
 			}
 			if err != nil {
-				c.b.log.Warn("could not settle the ping of an abandoned game", "channel", c.i.ChannelID, "err", err)
+				c.B.Log.Warn("could not settle the ping of an abandoned game", "channel", c.I.ChannelID, "err", err)
 			}
 		}
 		if board == "" {
 			return
 		}
-		c.b.fences.send(board, shows{Retire: true}, c.b.now(), func() error {
+		c.B.Fences.Send(board, Shows{Retire: true}, c.B.Now(), func() error {
 			none := &[]discordgo.MessageComponent{}
-			if v.usable(time.Now()) && (v.Orig == "" || v.Orig == board) {
+			if v.Usable(time.Now()) && (v.Orig == "" || v.Orig == board) {
 				// The board's newest interaction edits it (outbox_contract.go).
-				if err := d.FollowupEdit(ctx, v.interaction(), "@original", &discordgo.WebhookEdit{Content: ended, Components: none}); err == nil {
+				if err := d.FollowupEdit(ctx, v.Interaction(), "@original", &discordgo.WebhookEdit{Content: ended, Components: none}); err == nil {
 					return nil
 				}
 			}
-			return d.Edit(ctx, &discordgo.MessageEdit{Channel: c.i.ChannelID, ID: board, Content: ended, Components: none})
+			return d.Edit(ctx, &discordgo.MessageEdit{Channel: c.I.ChannelID, ID: board, Content: ended, Components: none})
 		})
 	})
 	return nil

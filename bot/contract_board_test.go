@@ -49,7 +49,7 @@ func TestContractBoardPostedAgainIsTheBoard(t *testing.T) {
 		}
 	}
 	require.NotNil(t, ping, "Bob is pinged")
-	assert.Contains(t, ping.content, messageURL(h.guild, h.channel, nb.id), "the ping leads to the new board")
+	assert.Contains(t, ping.content, MessageURL(h.guild, h.channel, nb.id), "the ping leads to the new board")
 	assert.Contains(t, ping.content, "<@u2>")
 	for _, c := range res.calls {
 		assert.NotContains(t, []string{"send", "edit"}, c.op, "no request with the bot token")
@@ -129,8 +129,8 @@ func TestContractLobbyPostedAgainIsTheLobby(t *testing.T) {
 	for _, c := range res.calls {
 		assert.NotContains(t, []string{"send", "edit"}, c.op, "no request with the bot token")
 	}
-	nl = h.clickOn("u2", nl, h.qmust(nl, cverbJoin, "")).shown(nl)
-	board := h.clickOn("u1", nl, h.qmust(nl, cverbGo, "")).shown(nl)
+	nl = h.clickOn("u2", nl, h.qmust(nl, CverbJoin, "")).shown(nl)
+	board := h.clickOn("u1", nl, h.qmust(nl, CverbGo, "")).shown(nl)
 	_, td, _ := h.qstate()
 	assert.Equal(t, nl.id, td.Board, "the game starts on the new lobby")
 	assert.NotEmpty(t, componentIDs(board.components))
@@ -139,10 +139,10 @@ func TestContractLobbyPostedAgainIsTheLobby(t *testing.T) {
 	h2 := newQwixxHarness(t, false)
 	first := h2.qcommand("u1", "start").shown(nil)
 	_, err := h2.db.Update(context.Background(), h2.channel, "", func(r *dixbot.Record) error {
-		td, err := decodeTableData(r.Meta)
+		td, err := DecodeTableData(r.Meta)
 		require.NoError(t, err)
 		td.Opened = ""
-		r.Meta = td.encode()
+		r.Meta = td.Encode()
 		return nil
 	})
 	require.NoError(t, err)

@@ -48,11 +48,11 @@ func postedText(c recorded) (string, []string) {
 func TestContractRemindersOncePerDecision(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.now = func() time.Time { return now }
+	h.b.Now = func() time.Time { return now }
 	lobby := h.qcommand("u1", "start").shown(nil)
-	lobby = h.clickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).shown(lobby)
+	lobby = h.clickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).shown(lobby)
 	lobby = h.clickOn("u1", lobby, h.qmust(lobby, cverbPace, ""), "evening").shown(lobby)
-	h.clickOn("u1", lobby, h.qmust(lobby, cverbGo, ""))
+	h.clickOn("u1", lobby, h.qmust(lobby, CverbGo, ""))
 	g, _, _ := h.qstate()
 	require.Len(t, g.ToDecide(), 2, "a white sum: both decide")
 	r, err := h.db.Get(context.Background(), h.channel)
@@ -61,16 +61,16 @@ func TestContractRemindersOncePerDecision(t *testing.T) {
 	assert.True(t, half.Equal(r.Due), "due for the reminders: %v", r.Due)
 
 	now = half.Add(-time.Second)
-	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
 	assert.Zero(t, h.reminders("u1")+h.reminders("u2"), "no reminder before half time")
 	now = half
-	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
 	assert.Equal(t, 1, h.reminders("u1"))
 	assert.Equal(t, 1, h.reminders("u2"))
 	// Again, and later: still one per decision.
 	for range 3 {
 		now = now.Add(time.Hour)
-		require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+		require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
 	}
 	assert.Equal(t, 1, h.reminders("u1"))
 	assert.Equal(t, 1, h.reminders("u2"))
@@ -78,7 +78,7 @@ func TestContractRemindersOncePerDecision(t *testing.T) {
 	require.NoError(t, err)
 	for !r.Due.IsZero() && r.Due.Before(half.Add(botqwixx.EveningTime/2)) {
 		now = r.Due // the outbox's own due times
-		require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+		require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
 		r, err = h.db.Get(context.Background(), h.channel)
 		require.NoError(t, err)
 	}
@@ -92,11 +92,11 @@ func TestContractRemindersOncePerDecision(t *testing.T) {
 		}
 	}
 	assert.Equal(t, locales.T("en", "table_remind", map[string]any{"Mentions": "<@u1>", "Game": "Qwixx",
-		"Unix": half.Add(botqwixx.EveningTime / 2).Unix(), "URL": messageURL(h.guild, h.channel, td.Board)}), remind)
+		"Unix": half.Add(botqwixx.EveningTime / 2).Unix(), "URL": MessageURL(h.guild, h.channel, td.Board)}), remind)
 
 	// The live pace reminds nobody.
 	h2 := newQwixxHarness(t, false)
-	h2.b.now = func() time.Time { return now }
+	h2.b.Now = func() time.Time { return now }
 	h2.openQwixx([]string{"u1", "u2"})
 	r, err = h2.db.Get(context.Background(), h2.channel)
 	require.NoError(t, err)
@@ -109,7 +109,7 @@ func TestContractRemindersOncePerDecision(t *testing.T) {
 func TestContractAbsentPlayerComesBack(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.now = func() time.Time { return now }
+	h.b.Now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1", "u2"}, "easy")
 	rng := rand.New(rand.NewPCG(1, 2))
 	// u1 decides at once; u2 never does.
@@ -127,13 +127,13 @@ func TestContractAbsentPlayerComesBack(t *testing.T) {
 		if containsInt(st.ToDecide(), 0) {
 			m, err := computer.Player{Level: computer.Normal}.Decide(st, 0, rng)
 			require.NoError(t, err)
-			res := h.clickOn("u1", h.rec.message(board.id), contractID("qwixx", cverbMove, st.Seq(), string(m)))
+			res := h.clickOn("u1", h.rec.message(board.id), ContractID("qwixx", CverbMove, st.Seq(), string(m)))
 			require.NotNil(t, res.response())
 			continue
 		}
 		require.False(t, r.Due.IsZero())
 		now = r.Due
-		require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+		require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
 	}
 	_, td, _ := h.qstate()
 	assert.Contains(t, strings.Join(td.Log, "\n"), locales.T("en", "log_absent", map[string]any{"Name": "Bob"}))
@@ -152,7 +152,7 @@ func TestContractAbsentPlayerComesBack(t *testing.T) {
 		require.NotContains(t, st.ToDecide(), 1)
 		m, err := computer.Player{Level: computer.Normal}.Decide(st, 0, rng)
 		require.NoError(t, err)
-		h.clickOn("u1", h.rec.message(board.id), contractID("qwixx", cverbMove, st.Seq(), string(m)))
+		h.clickOn("u1", h.rec.message(board.id), ContractID("qwixx", CverbMove, st.Seq(), string(m)))
 	}
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)

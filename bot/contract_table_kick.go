@@ -16,7 +16,7 @@ import (
 // majority of the other people still playing.
 
 // kickable reports whether seat s may be handed to the computer by a vote.
-func (td *tableData) kickable(s int) bool {
+func (td *TableData) kickable(s int) bool {
 	if s < 0 || s >= len(td.Seats) {
 		return false
 	}
@@ -25,7 +25,7 @@ func (td *tableData) kickable(s int) bool {
 }
 
 // othersPlaying counts the people who still play their seat, other than s.
-func (td *tableData) othersPlaying(s int) int {
+func (td *TableData) othersPlaying(s int) int {
 	n := 0
 	for i, st := range td.Seats {
 		if i != s && st.User != "" && st.Level == "" {
@@ -37,24 +37,24 @@ func (td *tableData) othersPlaying(s int) int {
 
 // lastPlaying reports whether user is the only person still playing
 // their seat: the last one at the table.
-func (td *tableData) lastPlaying(user string) bool {
+func (td *TableData) lastPlaying(user string) bool {
 	s := td.seatOf(user)
 	return s >= 0 && user != "" && td.Seats[s].Level == "" && td.othersPlaying(s) == 0
 }
 
 // votesNeeded is the majority of the people playing other than seat s.
-func (td *tableData) votesNeeded(s int) int { return td.othersPlaying(s)/2 + 1 }
+func (td *TableData) votesNeeded(s int) int { return td.othersPlaying(s)/2 + 1 }
 
 // kickRow is the board's row of vote buttons, one per seat that may be
 // handed to the computer (nil: none).
-func kickRow(g *present.Game, td *tableData) discordgo.MessageComponent {
+func kickRow(g *present.Game, td *TableData) discordgo.MessageComponent {
 	var out []discordgo.MessageComponent
 	for s := range td.Seats {
-		if !td.kickable(s) || len(out) == maxKickButtons {
+		if !td.kickable(s) || len(out) == MaxKickButtons {
 			continue
 		}
 		out = append(out, discordgo.Button{Label: td.kickLabel(s), Style: discordgo.DangerButton,
-			CustomID: contractID(g.Rules.Name(), cverbKick, 0, strconv.Itoa(s))})
+			CustomID: ContractID(g.Rules.Name(), cverbKick, 0, strconv.Itoa(s))})
 	}
 	if len(out) == 0 {
 		return nil
@@ -64,7 +64,7 @@ func kickRow(g *present.Game, td *tableData) discordgo.MessageComponent {
 
 // kickLabel is the label of the vote on seat s, worded as DIX's
 // (kickLabel in pace.go).
-func (td *tableData) kickLabel(s int) string {
+func (td *TableData) kickLabel(s int) string {
 	votes, need := len(td.Seats[s].Votes), td.votesNeeded(s)
 	key := "btn_kick"
 	creator := td.seatOf(td.Creator)
@@ -80,40 +80,40 @@ func (td *tableData) kickLabel(s int) string {
 	if creator >= 0 {
 		d["Creator"] = td.Seats[creator].Name
 	}
-	return truncate(locales.N(td.Lang, key, need, d), maxLabel)
+	return Truncate(locales.N(td.Lang, key, need, d), MaxLabel)
 }
 
 // contractKick is a vote to hand seat arg to the computer.
-func (c *call) contractKick(g *present.Game, arg string) error {
-	target, err := parseSeatArg(arg, g.MaxSeats)
+func (c *Call) contractKick(g *present.Game, arg string) error {
+	target, err := ParseSeatArg(arg, g.MaxSeats)
 	if err != nil {
 		return err
 	}
-	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
 		st, err := runningState(g, r)
 		if err != nil {
 			return err
 		}
-		voter := td.seatOf(c.user)
-		if c.user != td.Creator && voter < 0 {
-			return refuse(ErrNotInGame, "table_err_not_seated", nil)
+		voter := td.seatOf(c.User)
+		if c.User != td.Creator && voter < 0 {
+			return Refuse(ErrNotInGame, "table_err_not_seated", nil)
 		}
 		if target >= len(td.Seats) || target == voter || !td.kickable(target) {
 			return ErrNoKick
 		}
 		if td.Paused != "" {
-			return refuse(ErrPaused, "table_err_paused", map[string]any{"Name": td.Paused, "Command": "/" + en(g.Rules.Name()+"_cmd_name")})
+			return Refuse(ErrPaused, "table_err_paused", map[string]any{"Name": td.Paused, "Command": "/" + En(g.Rules.Name()+"_cmd_name")})
 		}
 		seat := &td.Seats[target]
 		for _, v := range seat.Votes {
-			if v == c.user {
+			if v == c.User {
 				return ErrAlreadyVoted
 			}
 		}
-		seat.Votes = append(seat.Votes, c.user)
-		now := c.b.now()
-		d := map[string]any{"Name": seat.Name, "Voter": escape(c.name), "Votes": len(seat.Votes), "Need": td.votesNeeded(target)}
-		if c.user != td.Creator && len(seat.Votes) < td.votesNeeded(target) {
+		seat.Votes = append(seat.Votes, c.User)
+		now := c.B.Now()
+		d := map[string]any{"Name": seat.Name, "Voter": Escape(c.Name), "Votes": len(seat.Votes), "Need": td.votesNeeded(target)}
+		if c.User != td.Creator && len(seat.Votes) < td.votesNeeded(target) {
 			td.addLog([]string{locales.T(td.Lang, "log_kick_vote", d)})
 			td.oweChange(r, g, st, pingPlan{}, now)
 			return nil
@@ -121,7 +121,7 @@ func (c *call) contractKick(g *present.Game, arg string) error {
 		seat.Level, seat.Away, seat.Votes = g.Default, false, nil
 		td.addLog([]string{locales.T(td.Lang, "log_kicked", d)})
 		since := st.Seq() + 1
-		evs, err := c.b.advance(g, st, td, now)
+		evs, err := c.B.advance(g, st, td, now)
 		if err != nil {
 			return err
 		}
@@ -134,7 +134,7 @@ func (c *call) contractKick(g *present.Game, arg string) error {
 	if err != nil {
 		return err
 	}
-	c.ephemeral(locales.T(c.lang, "kick_done", nil), nil)
+	c.Ephemeral(locales.T(c.Lang, "kick_done", nil), nil)
 	c.settleContract(r)
 	return nil
 }

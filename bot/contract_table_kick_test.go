@@ -22,14 +22,14 @@ import (
 func TestContractKickVote(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.now = func() time.Time { return now }
+	h.b.Now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1", "u2", "u3"})
 	// Chloé (u3) ran out of time once.
 	_, err := h.db.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
-		td, err := decodeTableData(r.Meta)
+		td, err := DecodeTableData(r.Meta)
 		require.NoError(t, err)
 		td.Seats[2].Late = 1
-		r.Meta = td.encode()
+		r.Meta = td.Encode()
 		return nil
 	})
 	require.NoError(t, err)
@@ -37,17 +37,17 @@ func TestContractKickVote(t *testing.T) {
 	_, td, _ := h.qstate()
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
-	pb, st, err := h.b.contractBoard(h.b.games["qwixx"], r, td, "")
+	pb, st, err := h.b.contractBoard(h.b.Games["qwixx"], r, td, "")
 	require.NoError(t, err)
-	kick := contractID("qwixx", cverbKick, 0, "2")
-	assert.Contains(t, componentIDs(tableComponents(h.b.games["qwixx"], st, td, pb)), kick, "the board offers the vote")
+	kick := ContractID("qwixx", cverbKick, 0, "2")
+	assert.Contains(t, componentIDs(tableComponents(h.b.Games["qwixx"], st, td, pb)), kick, "the board offers the vote")
 
 	_, _, v := h.qstate()
 	for _, tc := range []struct{ user, id, key string }{
 		{"u9", kick, "table_err_not_seated"},
-		{"u2", contractID("qwixx", cverbKick, 0, "0"), "err_no_kick"},
-		{"u2", contractID("qwixx", cverbKick, 0, "3"), "err_no_kick"},
-		{"u2", contractID("qwixx", cverbKick, 0, "7"), "err_bad_custom_id"},
+		{"u2", ContractID("qwixx", cverbKick, 0, "0"), "err_no_kick"},
+		{"u2", ContractID("qwixx", cverbKick, 0, "3"), "err_no_kick"},
+		{"u2", ContractID("qwixx", cverbKick, 0, "7"), "err_bad_custom_id"},
 		{"u2", "qwixx:kick:0:x", "err_bad_custom_id"},
 		{"u2", "qwixx:kick:0", "err_bad_custom_id"},
 	} {
@@ -76,24 +76,24 @@ func TestContractKickVote(t *testing.T) {
 func TestContractKickVoteOnTheSixthSeat(t *testing.T) {
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.now = func() time.Time { return now }
+	h.b.Now = func() time.Time { return now }
 	board := h.openDixxit("en", []string{"u1", "u2", "u3", "u4", "u5", "u6"}, 0)
 	_, err := h.db.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
-		td, err := decodeTableData(r.Meta)
+		td, err := DecodeTableData(r.Meta)
 		require.NoError(t, err)
 		require.Len(t, td.Seats, 6)
 		td.Seats[5].Late = 1
-		r.Meta = td.encode()
+		r.Meta = td.Encode()
 		return nil
 	})
 	require.NoError(t, err)
 	_, _, v := h.dstate()
 	assert.Equal(t, locales.T("en", "err_bad_custom_id", nil),
-		h.clickOn("u1", board, contractID("dixxit", cverbKick, 0, "6")).ephemeralText(), "a seventh seat")
+		h.clickOn("u1", board, ContractID("dixxit", cverbKick, 0, "6")).ephemeralText(), "a seventh seat")
 	_, _, v2 := h.dstate()
 	assert.Equal(t, v, v2, "a refused vote changed the game")
 
-	assert.Equal(t, locales.T("en", "kick_done", nil), h.clickOn("u1", board, contractID("dixxit", cverbKick, 0, "5")).ephemeralText())
+	assert.Equal(t, locales.T("en", "kick_done", nil), h.clickOn("u1", board, ContractID("dixxit", cverbKick, 0, "5")).ephemeralText())
 	_, td, _ := h.dstate()
 	assert.NotEmpty(t, td.Seats[5].Level, "the creator's vote hands the sixth seat to the computer")
 }
@@ -175,12 +175,12 @@ func TestContractAbandonConfirmed(t *testing.T) {
 func TestContractLobbyComputersAreTheCreators(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	lobby := h.qcommand("u1", "start").shown(nil)
-	lobby = h.clickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).shown(lobby)
-	lobby = h.clickOn("u1", lobby, h.qmust(lobby, cverbCPU, "normal")).shown(lobby)
+	lobby = h.clickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).shown(lobby)
+	lobby = h.clickOn("u1", lobby, h.qmust(lobby, CverbCPU, "normal")).shown(lobby)
 	_, td, _ := h.qstate()
 	require.Len(t, td.Seats, 3)
 	for _, u := range []string{"u2", "u3"} {
-		for _, id := range []string{h.qmust(lobby, cverbCPU, "easy"), h.qmust(lobby, cverbRmCPU, "")} {
+		for _, id := range []string{h.qmust(lobby, CverbCPU, "easy"), h.qmust(lobby, cverbRmCPU, "")} {
 			assert.Equal(t, locales.T("en", "err_not_creator", nil), h.clickOn(u, lobby, id).ephemeralText(), "%s by %s", id, u)
 		}
 	}
@@ -201,10 +201,10 @@ func TestContractGameOverTellsEveryone(t *testing.T) {
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
 	require.True(t, r.Finished)
-	td, err := decodeTableData(r.Meta)
+	td, err := DecodeTableData(r.Meta)
 	require.NoError(t, err)
 	want := locales.T("en", "table_over_ping", map[string]any{"Mentions": "<@u1> <@u2>", "Game": "Qwixx",
-		"URL": messageURL(h.guild, h.channel, td.Board)})
+		"URL": MessageURL(h.guild, h.channel, td.Board)})
 	var told []*shownMessage
 	for _, m := range h.rec.messages() {
 		if m.content == want {

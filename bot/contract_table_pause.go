@@ -21,14 +21,14 @@ import (
 
 // addLog adds event lines to the board's latest lines and to the lines
 // this update owes the game's log.
-func (td *tableData) addLog(lines []string) {
+func (td *TableData) addLog(lines []string) {
 	td.Log = appendLog(td.Log, lines)
 	td.fresh = append(td.fresh, lines...)
 }
 
 // logOrigin names the table in the channel's log record: the interaction
 // that opened a rematch, else the board message the game started on.
-func (td *tableData) logOrigin() string {
+func (td *TableData) logOrigin() string {
 	if td.Origin != "" {
 		return "t" + td.Origin
 	}
@@ -37,7 +37,7 @@ func (td *tableData) logOrigin() string {
 
 // opening names the interaction that opened the table ("": a table
 // written before tables were named so).
-func (td *tableData) opening() string {
+func (td *TableData) opening() string {
 	if td.Origin != "" {
 		return td.Origin
 	}
@@ -45,7 +45,7 @@ func (td *tableData) opening() string {
 }
 
 // began is the board message the game started on ("": not known yet).
-func (td *tableData) began() string {
+func (td *TableData) began() string {
 	if td.Began != "" {
 		return td.Began
 	}
@@ -54,39 +54,39 @@ func (td *tableData) began() string {
 
 // keepLog writes the update's event lines to the game's log after the
 // answer.
-func (c *call) keepLog(td *tableData) {
+func (c *Call) keepLog(td *TableData) {
 	if td == nil || len(td.fresh) == 0 {
 		return
 	}
-	channel, origin, lines := c.i.ChannelID, td.logOrigin(), td.fresh
-	c.then(func(ctx context.Context) {
-		if err := c.b.appendLog(ctx, channel, origin, lines); err != nil {
-			c.b.log.Warn("could not keep the game's log", "channel", channel, "err", err)
+	channel, origin, lines := c.I.ChannelID, td.logOrigin(), td.fresh
+	c.Then(func(ctx context.Context) {
+		if err := c.B.AppendLog(ctx, channel, origin, lines); err != nil {
+			c.B.Log.Warn("could not keep the game's log", "channel", channel, "err", err)
 		}
 	})
 }
 
 // mayPause: the table's creator, or a member who may manage the channel.
-func (c *call) mayPause(td *tableData) bool { return c.manages(td.Creator) }
+func (c *Call) mayPause(td *TableData) bool { return c.Manages(td.Creator) }
 
 // contractPause pauses (on) or resumes the game: /<game> pause and
 // /<game> resume.
-func (c *call) contractPause(g *present.Game, on bool) error {
-	cmd := "/" + en(g.Rules.Name()+"_cmd_name")
-	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+func (c *Call) contractPause(g *present.Game, on bool) error {
+	cmd := "/" + En(g.Rules.Name()+"_cmd_name")
+	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
 		if !c.mayPause(td) {
-			return refuse(ErrNoPermission, "err_no_permission_pause", nil)
+			return Refuse(ErrNoPermission, "err_no_permission_pause", nil)
 		}
 		st, err := runningState(g, r)
 		if err != nil {
 			return err
 		}
-		now := c.b.now()
-		name := escape(c.name)
+		now := c.B.Now()
+		name := Escape(c.Name)
 		var pings pingPlan
 		switch {
 		case on && td.Paused != "":
-			return refuse(ErrPaused, "err_already_paused", map[string]any{"Name": td.Paused})
+			return Refuse(ErrPaused, "err_already_paused", map[string]any{"Name": td.Paused})
 		case !on && td.Paused == "":
 			return ErrNotPaused
 		case on:
@@ -106,7 +106,7 @@ func (c *call) contractPause(g *present.Game, on bool) error {
 			// The game goes on from where the pause held it: the
 			// computer plays the seats handed over meanwhile.
 			since := st.Seq() + 1
-			evs, err := c.b.advance(g, st, td, now)
+			evs, err := c.B.advance(g, st, td, now)
 			if err != nil {
 				return err
 			}
@@ -125,26 +125,26 @@ func (c *call) contractPause(g *present.Game, on bool) error {
 	if !on {
 		key = "resume_done"
 	}
-	c.ephemeral(locales.T(c.lang, key, map[string]any{"Command": cmd}), nil)
+	c.Ephemeral(locales.T(c.Lang, key, map[string]any{"Command": cmd}), nil)
 	c.settleContract(r)
 	return nil
 }
 
 // pausedLine is the board's line of a paused game.
-func pausedLine(g *present.Game, td *tableData) string {
-	return locales.T(td.Lang, "table_paused", map[string]any{"Name": td.Paused, "Command": "/" + en(g.Rules.Name()+"_cmd_name")})
+func pausedLine(g *present.Game, td *TableData) string {
+	return locales.T(td.Lang, "table_paused", map[string]any{"Name": td.Paused, "Command": "/" + En(g.Rules.Name()+"_cmd_name")})
 }
 
 // contractLog answers /<game> log privately with page page of the game's
 // log (0: the latest lines), the channel's game running or over.
-func (c *call) contractLog(g *present.Game, page uint64) error {
+func (c *Call) contractLog(g *present.Game, page uint64) error {
 	var r *dixbot.Record
-	err := c.retry("get", func(ctx context.Context) (err error) {
-		r, err = c.b.store.Get(ctx, c.i.ChannelID)
+	err := c.Retry("get", func(ctx context.Context) (err error) {
+		r, err = c.B.Store.Get(ctx, c.I.ChannelID)
 		return err
 	})
 	if errors.Is(err, dixbot.ErrNotFound) || err == nil && r.Game != g.Rules.Name() && r.Finished {
-		return refuse(dixbot.ErrNotFound, "table_err_no_game", map[string]any{"Command": "/" + en(g.Rules.Name()+"_cmd_name")})
+		return Refuse(dixbot.ErrNotFound, "table_err_no_game", map[string]any{"Command": "/" + En(g.Rules.Name()+"_cmd_name")})
 	}
 	if err != nil {
 		return err
@@ -152,44 +152,44 @@ func (c *call) contractLog(g *present.Game, page uint64) error {
 	if r.Game != g.Rules.Name() {
 		return otherGame(gameTitle(r.Game))
 	}
-	td, err := decodeTableData(r.Meta)
+	td, err := DecodeTableData(r.Meta)
 	if err != nil {
 		return err
 	}
-	var l gameLogRecord
+	var l GameLogRecord
 	if r.Data != nil {
-		ctx, cancel := c.storeCtx()
-		lr, lerr := c.b.store.Get(ctx, logChannel(c.i.ChannelID))
+		ctx, cancel := c.StoreCtx()
+		lr, lerr := c.B.Store.Get(ctx, LogChannel(c.I.ChannelID))
 		cancel()
 		switch {
 		case lerr == nil:
 			if json.Unmarshal(lr.Meta, &l) != nil || l.Origin != td.logOrigin() {
-				l = gameLogRecord{}
+				l = GameLogRecord{}
 			}
 		case !errors.Is(lerr, dixbot.ErrNotFound):
-			return c.storeErr("get", lerr)
+			return c.StoreErr("get", lerr)
 		}
 	}
 	pages := uint64(max(1, (len(l.Lines)+logPageLines-1)/logPageLines))
 	page = min(page, pages-1)
-	text, _ := logView(c.lang, l.Lines, l.Cut, int(page))
+	text, _ := LogView(c.Lang, l.Lines, l.Cut, int(page))
 	// The page buttons are the game's own.
 	var row []discordgo.MessageComponent
 	if page+1 < pages {
-		row = append(row, button(c.lang, "btn_log_older", nil, discordgo.SecondaryButton, contractID(g.Rules.Name(), cverbLog, page+1, "")))
+		row = append(row, Button(c.Lang, "btn_log_older", nil, discordgo.SecondaryButton, ContractID(g.Rules.Name(), cverbLog, page+1, "")))
 	}
 	if page > 0 {
-		row = append(row, button(c.lang, "btn_log_newer", nil, discordgo.SecondaryButton, contractID(g.Rules.Name(), cverbLog, page-1, "")))
+		row = append(row, Button(c.Lang, "btn_log_newer", nil, discordgo.SecondaryButton, ContractID(g.Rules.Name(), cverbLog, page-1, "")))
 	}
 	var comps []discordgo.MessageComponent
 	if len(row) > 0 {
 		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
 	}
-	if c.i.Type == discordgo.InteractionMessageComponent {
-		c.update(text, nil, comps)
+	if c.I.Type == discordgo.InteractionMessageComponent {
+		c.Update(text, nil, comps)
 		return nil
 	}
-	c.ephemeral(text, comps)
+	c.Ephemeral(text, comps)
 	return nil
 }
 
@@ -197,14 +197,14 @@ func (c *call) contractLog(g *present.Game, page uint64) error {
 // a game over is refused, in words.
 func runningState(g *present.Game, r *dixbot.Record) (engine.State, error) {
 	if r.Data == nil {
-		return nil, refuse(ErrNotStarted, "table_err_not_started", nil)
+		return nil, Refuse(ErrNotStarted, "table_err_not_started", nil)
 	}
 	st, err := g.Rules.Decode(r.Data)
 	if err != nil {
 		return nil, err
 	}
 	if st.Over() {
-		return nil, refuse(ErrNotStarted, "table_err_over", nil)
+		return nil, Refuse(ErrNotStarted, "table_err_over", nil)
 	}
 	return st, nil
 }

@@ -18,7 +18,7 @@ import (
 func (h *harness) qwixxMove(board *shownMessage) string {
 	h.t.Helper()
 	for _, id := range componentIDs(board.components) {
-		if p, err := parseContractID(id); err == nil && p.verb == cverbMove {
+		if p, err := ParseContractID(id); err == nil && p.Verb == CverbMove {
 			return id
 		}
 	}
@@ -37,13 +37,13 @@ func TestContractPauseResume(t *testing.T) {
 				h.locale = discordgo.French
 			}
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.now = func() time.Time { return now }
+			h.b.Now = func() time.Time { return now }
 			h.perms["u3"] = discordgo.PermissionManageChannels
 			lobby := h.qcommand("u1", "start", "language", lang).shown(nil)
 			assert.Equal(t, locales.T(lang, "table_err_not_started", nil), h.qcommand("u1", "pause").ephemeralText())
-			lobby = h.clickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).shown(lobby)
-			lobby = h.clickOn("u1", lobby, h.qmust(lobby, cverbCPU, "easy")).shown(lobby)
-			board := h.clickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).shown(lobby)
+			lobby = h.clickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).shown(lobby)
+			lobby = h.clickOn("u1", lobby, h.qmust(lobby, CverbCPU, "easy")).shown(lobby)
+			board := h.clickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).shown(lobby)
 			r0, err := h.db.Get(context.Background(), h.channel)
 			require.NoError(t, err)
 			_, _, v := h.qstate()
@@ -68,7 +68,7 @@ func TestContractPauseResume(t *testing.T) {
 			txt := h.clickOn("u2", shown, h.qwixxMove(shown)).ephemeralText()
 			assert.Equal(t, locales.T(lang, "table_err_paused", map[string]any{"Name": "Alice", "Command": "/qwixx"}), txt)
 			now = now.Add(time.Hour)
-			require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+			require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
 			_, _, v2 = h.qstate()
 			assert.Equal(t, v, v2, "a paused game changed")
 
@@ -80,7 +80,7 @@ func TestContractPauseResume(t *testing.T) {
 			_, td, _ = h.qstate()
 			assert.Empty(t, td.Paused)
 			shown = h.rec.message(board.id)
-			assert.Contains(t, shown.content, "<t:"+itoa(int(r.Due.Unix()))+":R>")
+			assert.Contains(t, shown.content, "<t:"+Itoa(int(r.Due.Unix()))+":R>")
 			// The click goes through again.
 			res := h.clickOn("u2", shown, h.qwixxMove(shown))
 			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.response().Type)
@@ -94,7 +94,7 @@ func TestContractPauseResume(t *testing.T) {
 func TestContractLog(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.now = func() time.Time { return now }
+	h.b.Now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1", "u2"}, "easy")
 	h.qcommand("u1", "pause")
 	h.qcommand("u1", "resume")
@@ -114,7 +114,7 @@ func TestContractLog(t *testing.T) {
 	require.NotEmpty(t, older, "a whole game's log has more than one page")
 	page := h.clickOn("u2", &shownMessage{id: "orig-x", ephemeral: true}, older)
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, page.response().Type)
-	all := h.clickOn("u2", &shownMessage{id: "orig-x", ephemeral: true}, contractID("qwixx", cverbLog, 99999, "")).response().Data.Content
+	all := h.clickOn("u2", &shownMessage{id: "orig-x", ephemeral: true}, ContractID("qwixx", cverbLog, 99999, "")).response().Data.Content
 	assert.Contains(t, all, locales.T("en", "log_paused", map[string]any{"Name": "Alice"}), "the oldest page")
 	assert.Contains(t, all, locales.T("en", "log_resumed", map[string]any{"Name": "Alice"}))
 	assert.Contains(t, all, locales.T("en", "table_timed_out", map[string]any{"Name": "Bob"}))

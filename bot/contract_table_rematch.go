@@ -31,8 +31,8 @@ const firstStream = 1 << 62
 // startTable starts the game of the lobby r, td at now: the seat that
 // starts (td.Starts, else drawn from the seed), the forced and computer
 // decisions that open it, the clocks of the people deciding.
-func (b *Bot) startTable(g *present.Game, r *dixbot.Record, td *tableData, now time.Time) (engine.State, error) {
-	td.Seed = b.seed()
+func (b *Bot) startTable(g *present.Game, r *dixbot.Record, td *TableData, now time.Time) (engine.State, error) {
+	td.Seed = b.Seed()
 	n := len(td.Seats)
 	first := td.Starts - 1
 	if first < 0 || first >= n {
@@ -60,29 +60,29 @@ func (b *Bot) startTable(g *present.Game, r *dixbot.Record, td *tableData, now t
 
 // contractRematch answers the Rematch button of a contract game's final
 // scoreboard.
-func (c *call) contractRematch(g *present.Game) error {
-	if c.i.Message == nil {
+func (c *Call) contractRematch(g *present.Game) error {
+	if c.I.Message == nil {
 		return ErrBadInput
 	}
 	var r *dixbot.Record
-	err := c.retry("get", func(ctx context.Context) (err error) {
-		r, err = c.b.store.Get(ctx, c.i.ChannelID)
+	err := c.Retry("get", func(ctx context.Context) (err error) {
+		r, err = c.B.Store.Get(ctx, c.I.ChannelID)
 		return err
 	})
 	if errors.Is(err, dixbot.ErrNotFound) {
-		return refuse(ErrStale, "err_rematch_gone", nil)
+		return Refuse(ErrStale, "err_rematch_gone", nil)
 	}
 	if err != nil {
 		return err
 	}
-	gone := refuse(ErrStale, "err_rematch_gone", nil)
+	gone := Refuse(ErrStale, "err_rematch_gone", nil)
 	if r.Game != g.Rules.Name() {
 		if r.Finished {
 			return gone
 		}
 		return c.rematchTakenBy(r)
 	}
-	td, err := decodeTableData(r.Meta)
+	td, err := DecodeTableData(r.Meta)
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (c *call) contractRematch(g *present.Game) error {
 			return err
 		}
 	}
-	if td.Board != c.i.Message.ID || st == nil || !st.Over() {
+	if td.Board != c.I.Message.ID || st == nil || !st.Over() {
 		// The message is not this game's scoreboard: an older game's, or
 		// a forged click on another message.
 		if r.Finished {
@@ -100,22 +100,22 @@ func (c *call) contractRematch(g *present.Game) error {
 		}
 		return c.rematchTakenBy(r)
 	}
-	if !td.seated(c.user) {
-		return refuse(ErrNotInGame, "err_rematch_not_seated", nil)
+	if !td.seated(c.User) {
+		return Refuse(ErrNotInGame, "err_rematch_not_seated", nil)
 	}
 	if !r.Finished {
 		// Over but not archived yet: one click claims the rematch and
 		// archives the game; the others are told.
-		_, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+		_, _, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
 			// The channel's record may be another game by now (the
 			// rematch another click opened): it is then not claimed.
-			if td.Board != c.i.Message.ID || r.Data == nil || td.Rematch != "" && td.Rematch != c.i.ID {
-				return errClaimed
+			if td.Board != c.I.Message.ID || r.Data == nil || td.Rematch != "" && td.Rematch != c.I.ID {
+				return ErrClaimed
 			}
-			td.Rematch = c.i.ID
+			td.Rematch = c.I.ID
 			return nil
 		})
-		if errors.Is(err, errClaimed) || errors.Is(err, dixbot.ErrNotFound) {
+		if errors.Is(err, ErrClaimed) || errors.Is(err, dixbot.ErrNotFound) {
 			return c.rematchTakenNowBy()
 		}
 		if err != nil {
@@ -123,11 +123,11 @@ func (c *call) contractRematch(g *present.Game) error {
 		}
 		// The game's end may still be owed (outbox_contract.go): its
 		// result is recorded (once, whoever records it) before archiving.
-		if err := c.b.recordOver(c.ctx, r); err != nil {
+		if err := c.B.recordOver(c.Ctx, r); err != nil {
 			return err
 		}
-		if err := c.retry("finish", func(ctx context.Context) error {
-			err := c.b.store.Finish(ctx, c.i.ChannelID)
+		if err := c.Retry("finish", func(ctx context.Context) error {
+			err := c.B.Store.Finish(ctx, c.I.ChannelID)
 			if errors.Is(err, dixbot.ErrNotFound) {
 				return nil // archived in between by its board's edit
 			}
@@ -144,30 +144,30 @@ func (c *call) contractRematch(g *present.Game) error {
 		return err
 	}
 	if st2 != nil {
-		pb := g.Presenter.Board(ntd.table(!c.b.noPictures), st2)
+		pb := g.Presenter.Board(ntd.table(!c.B.NoPictures), st2)
 		pb.Content = withLine(pb.Content, tableClockLine(g, st2, ntd))
-		c.respond(&discordgo.InteractionResponse{
+		c.Respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
-				Components: tableComponents(g, st2, ntd, pb), AllowedMentions: noMentions()},
+				Components: tableComponents(g, st2, ntd, pb), AllowedMentions: NoMentions()},
 		})
-		c.b.wakeAt(next.Due)
+		c.B.WakeAt(next.Due)
 		c.keepLog(ntd)
 		c.rememberBoard(g)
 		return nil
 	}
 	var others []string
 	for _, s := range ntd.Seats {
-		if s.User != "" && s.Level == "" && s.User != c.user {
+		if s.User != "" && s.Level == "" && s.User != c.User {
 			others = append(others, s.User)
 		}
 	}
 	content, comps := c.lobbyView(g, ntd)
-	content = locales.T(ntd.Lang, "table_rematch_lobby", map[string]any{"Mentions": mentions(others), "Creator": escape(c.name)}) +
+	content = locales.T(ntd.Lang, "table_rematch_lobby", map[string]any{"Mentions": Mentions(others), "Creator": Escape(c.Name)}) +
 		"\n\n" + content
-	c.respond(&discordgo.InteractionResponse{
+	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: mentionUsers(others)},
+		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: MentionUsers(others)},
 	})
 	return nil
 }
@@ -175,23 +175,23 @@ func (c *call) contractRematch(g *present.Game) error {
 // rematchTable is the record of the game after the finished one r, td:
 // started at once (its state returned) when the clicker is the only
 // person seated, else a lobby (nil state).
-func (c *call) rematchTable(g *present.Game, r *dixbot.Record, td *tableData) (*dixbot.Record, *tableData, engine.State, error) {
-	ntd := &tableData{V: tableDataVersion, Creator: c.user, Lang: td.Lang, NoPics: td.NoPics || c.b.noPictures,
-		Pace: td.Pace, Origin: c.i.ID}
+func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *TableData) (*dixbot.Record, *TableData, engine.State, error) {
+	ntd := &TableData{V: tableDataVersion, Creator: c.User, Lang: td.Lang, NoPics: td.NoPics || c.B.NoPictures,
+		Pace: td.Pace, Origin: c.I.ID}
 	people := 0
 	at := make([]int, len(td.Seats)) // old seat -> new seat, -1 when left out
 	for i, s := range td.Seats {
 		at[i] = -1
 		switch {
-		case s.User == c.user:
-			ntd.Seats = append(ntd.Seats, tableSeat{User: s.User, Name: c.name})
+		case s.User == c.User:
+			ntd.Seats = append(ntd.Seats, TableSeat{User: s.User, Name: c.Name})
 		case s.User != "" && s.Level != "":
 			continue // a person who left: not seated again
 		default:
 			ntd.Seats = append(ntd.Seats, s)
 		}
 		at[i] = len(ntd.Seats) - 1
-		if s.User != "" && (s.Level == "" || s.User == c.user) {
+		if s.User != "" && (s.Level == "" || s.User == c.User) {
 			people++
 		}
 	}
@@ -205,38 +205,38 @@ func (c *call) rematchTable(g *present.Game, r *dixbot.Record, td *tableData) (*
 			}
 		}
 	}
-	rec := &dixbot.Record{Channel: c.i.ChannelID, Guild: c.i.GuildID, Game: g.Rules.Name()}
+	rec := &dixbot.Record{Channel: c.I.ChannelID, Guild: c.I.GuildID, Game: g.Rules.Name()}
 	if people == 1 && len(ntd.Seats) >= g.MinSeats {
-		st, err := c.b.startTable(g, rec, ntd, c.b.now())
+		st, err := c.B.startTable(g, rec, ntd, c.B.Now())
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		line := locales.T(ntd.Lang, "table_rematch_started", map[string]any{"Name": ntd.Seats[ntd.First-1].Name})
 		ntd.Log = appendLog(nil, append([]string{line}, ntd.Log...))
 		ntd.fresh = append([]string{line}, ntd.fresh...)
-		rec.Meta = ntd.encode()
+		rec.Meta = ntd.Encode()
 		return rec, ntd, st, nil
 	}
-	rec.Meta = ntd.encode()
+	rec.Meta = ntd.Encode()
 	return rec, ntd, nil, nil
 }
 
 // createRematch stores the rematch's record: ErrExists means another
 // click (or a command) got the channel first, and the answer says where
 // its game is.
-func (c *call) createRematch(r *dixbot.Record) error {
+func (c *Call) createRematch(r *dixbot.Record) error {
 	unsure := false
-	err := c.retry("create", func(ctx context.Context) error {
-		err := c.b.store.Create(ctx, r)
+	err := c.Retry("create", func(ctx context.Context) error {
+		err := c.B.Store.Create(ctx, r)
 		if unsure && errors.Is(err, dixbot.ErrExists) {
-			if old, gerr := c.b.store.Get(ctx, c.i.ChannelID); gerr == nil {
-				if td, terr := decodeTableData(old.Meta); terr == nil && old.Game == r.Game && td.Origin == c.i.ID {
+			if old, gerr := c.B.Store.Get(ctx, c.I.ChannelID); gerr == nil {
+				if td, terr := DecodeTableData(old.Meta); terr == nil && old.Game == r.Game && td.Origin == c.I.ID {
 					*r = *old // a try that looked failed landed
 					return nil
 				}
 			}
 		}
-		unsure = unsure || transient(err)
+		unsure = unsure || Transient(err)
 		return err
 	})
 	if errors.Is(err, dixbot.ErrExists) {
@@ -247,71 +247,71 @@ func (c *call) createRematch(r *dixbot.Record) error {
 
 // rematchTakenNowBy is the refusal of a rematch click that came second:
 // where the channel's new game is, as far as the store says.
-func (c *call) rematchTakenNowBy() error {
+func (c *Call) rematchTakenNowBy() error {
 	r, err := c.getQuietAny()
 	if err != nil {
-		return refuse(dixbot.ErrExists, "err_rematch_opening", nil)
+		return Refuse(dixbot.ErrExists, "err_rematch_opening", nil)
 	}
 	return c.rematchTakenBy(r)
 }
 
 // rematchTakenBy is the refusal of a rematch when the channel holds
 // another game r: who opened it and, once its board is known, a link.
-func (c *call) rematchTakenBy(r *dixbot.Record) error {
-	if _, ok := c.b.games[r.Game]; !ok {
+func (c *Call) rematchTakenBy(r *dixbot.Record) error {
+	if _, ok := c.B.Games[r.Game]; !ok {
 		return otherGame(gameTitle(r.Game))
 	}
-	td, err := decodeTableData(r.Meta)
+	td, err := DecodeTableData(r.Meta)
 	if err != nil {
 		return err
 	}
-	name := locales.T(c.lang, "nobody", nil)
+	name := locales.T(c.Lang, "nobody", nil)
 	for _, s := range td.Seats {
 		if s.User == td.Creator && s.User != "" {
-			name = escape(s.Name)
+			name = Escape(s.Name)
 		}
 	}
 	switch {
 	case td.Rematch != "":
-		return refuse(dixbot.ErrExists, "err_rematch_opening", nil) // the game over itself, its rematch being made
+		return Refuse(dixbot.ErrExists, "err_rematch_opening", nil) // the game over itself, its rematch being made
 	case r.Data == nil:
-		return refuse(dixbot.ErrExists, "table_err_rematch_lobby", map[string]any{"Name": name})
+		return Refuse(dixbot.ErrExists, "table_err_rematch_lobby", map[string]any{"Name": name})
 	case td.Board == "":
-		return refuse(dixbot.ErrExists, "err_rematch_opening", nil)
+		return Refuse(dixbot.ErrExists, "err_rematch_opening", nil)
 	}
-	return refuse(dixbot.ErrExists, "err_rematch_exists", map[string]any{
-		"Name": name, "URL": messageURL(r.Guild, r.Channel, td.Board)})
+	return Refuse(dixbot.ErrExists, "err_rematch_exists", map[string]any{
+		"Name": name, "URL": MessageURL(r.Guild, r.Channel, td.Board)})
 }
 
 // rememberBoard records, after the answer, the answer's message as the
 // board of the game the rematch started.
-func (c *call) rememberBoard(g *present.Game) {
-	channel, i, origin := c.i.ChannelID, c.i, c.i.ID
-	c.then(func(ctx context.Context) {
-		msg, err := c.d.Original(ctx, i)
+func (c *Call) rememberBoard(g *present.Game) {
+	channel, i, origin := c.I.ChannelID, c.I, c.I.ID
+	c.Then(func(ctx context.Context) {
+		msg, err := c.D.Original(ctx, i)
 		if err != nil || msg == nil {
-			c.b.log.Warn("could not read the board message of a rematch", "channel", channel, "err", err)
+			c.B.Log.Warn("could not read the board message of a rematch", "channel", channel, "err", err)
 			return
 		}
-		sctx, cancel := context.WithTimeout(ctx, c.b.timeout)
+		sctx, cancel := context.WithTimeout(ctx, c.B.Timeout)
 		defer cancel()
-		_, err = c.b.store.Update(sctx, channel, "", func(r *dixbot.Record) error {
+		_, err = c.B.Store.Update(sctx, channel, "", func(r *dixbot.Record) error {
 			if r.Game != g.Rules.Name() {
-				return errNothingToDo
+				return ErrNothingToDo
 			}
-			td, err := decodeTableData(r.Meta)
+			td, err := DecodeTableData(r.Meta)
 			if err != nil {
 				return err
 			}
 			if td.Origin != origin || td.Board != "" {
-				return errNothingToDo
+				return ErrNothingToDo
 			}
 			td.Board = msg.ID
-			r.Meta = td.encode()
+			r.Meta = td.Encode()
 			return nil
 		})
-		if err != nil && !errors.Is(err, errNothingToDo) && !errors.Is(err, dixbot.ErrNotFound) {
-			c.b.log.Warn("could not record the board message of a rematch", "channel", channel, "err", err)
+		if err != nil && !errors.Is(err, ErrNothingToDo) && !errors.Is(err, dixbot.ErrNotFound) {
+			c.B.Log.Warn("could not record the board message of a rematch", "channel", channel, "err", err)
 		}
 	})
 }

@@ -49,10 +49,10 @@ func TestContractPaceInLobby(t *testing.T) {
 				h.locale = discordgo.French
 			}
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.now = func() time.Time { return now }
+			h.b.Now = func() time.Time { return now }
 			lobby := h.qcommand("u1", "start", "language", lang).shown(nil)
 			require.NotNil(t, lobby)
-			lobby = h.clickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).shown(lobby)
+			lobby = h.clickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).shown(lobby)
 			paceID := h.qmust(lobby, cverbPace, "")
 			menu := selectMenu(t, lobby, paceID)
 			require.Len(t, menu.Options, 2)
@@ -68,12 +68,12 @@ func TestContractPaceInLobby(t *testing.T) {
 			assert.Equal(t, locales.T(lang, "err_not_creator", nil), txt)
 			txt = h.clickOn("u1", lobby, paceID, "forever").ephemeralText()
 			assert.Equal(t, locales.T(lang, "err_bad_custom_id", nil), txt)
-			txt = h.clickOn("u1", lobby, contractID("qwixx", cverbPace, 0, "evening")).ephemeralText()
+			txt = h.clickOn("u1", lobby, ContractID("qwixx", cverbPace, 0, "evening")).ephemeralText()
 			assert.Equal(t, locales.T(lang, "err_bad_custom_id", nil), txt, "a pace id carrying its value is forged")
 			_, td, v2 := h.qstate()
 			assert.Equal(t, v, v2, "a refused choice changed the table")
 			assert.Empty(t, td.Pace)
-			h.clickOn("u1", lobby, contractID("qwixx", cverbPace, 0, ""), "evening")
+			h.clickOn("u1", lobby, ContractID("qwixx", cverbPace, 0, ""), "evening")
 			_, td, v2 = h.qstate()
 			assert.Equal(t, v, v2, "a menu of an older lobby changed the table")
 
@@ -84,7 +84,7 @@ func TestContractPaceInLobby(t *testing.T) {
 			menu = selectMenu(t, lobby, h.qmust(lobby, cverbPace, ""))
 			assert.True(t, menu.Options[1].Default, "the menu shows the pace chosen")
 
-			board := h.clickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).shown(lobby)
+			board := h.clickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).shown(lobby)
 			r, err := h.db.Get(context.Background(), h.channel)
 			require.NoError(t, err)
 			assert.True(t, now.Add(botqwixx.EveningTime/2).Equal(r.Due), "the first reminders: %v", r.Due)
@@ -99,7 +99,7 @@ func TestContractPaceInLobby(t *testing.T) {
 func TestContractLivePaceClock(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.now = func() time.Time { return now }
+	h.b.Now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1", "u2"}, "easy")
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
@@ -130,7 +130,7 @@ func (h *harness) playOut(board *shownMessage, now *time.Time) *shownMessage {
 		}
 		require.False(h.t, r.Due.IsZero())
 		*now = r.Due
-		require.NoError(h.t, h.b.runDue(context.Background(), h.rec, h.channel, *now))
+		require.NoError(h.t, h.b.RunDueOn(context.Background(), h.rec, h.channel, *now))
 	}
 	return h.rec.message(board.id)
 }
@@ -148,12 +148,12 @@ func TestContractRematchLobby(t *testing.T) {
 				h.locale = discordgo.French
 			}
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.now = func() time.Time { return now }
+			h.b.Now = func() time.Time { return now }
 			lobby := h.qcommand("u1", "start", "language", lang).shown(nil)
-			lobby = h.clickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).shown(lobby)
-			lobby = h.clickOn("u1", lobby, h.qmust(lobby, cverbCPU, "strong")).shown(lobby)
+			lobby = h.clickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).shown(lobby)
+			lobby = h.clickOn("u1", lobby, h.qmust(lobby, CverbCPU, "strong")).shown(lobby)
 			lobby = h.clickOn("u1", lobby, h.qmust(lobby, cverbPace, ""), "evening").shown(lobby)
-			board := h.clickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).shown(lobby)
+			board := h.clickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).shown(lobby)
 			_, td0, _ := h.qstate()
 			require.Positive(t, td0.First)
 			score := h.playOut(board, &now)
@@ -195,8 +195,8 @@ func TestContractRematchLobby(t *testing.T) {
 			txt := h.clickOn("u1", score, rematchID).ephemeralText()
 			assert.Equal(t, locales.T(lang, "table_err_rematch_lobby", map[string]any{"Name": "Bob"}), txt)
 			// Only the new creator starts it, the next seat first.
-			assert.Equal(t, locales.T(lang, "err_not_creator", nil), h.clickOn("u1", again, h.qmust(again, cverbGo, "")).ephemeralText())
-			board2 := h.clickOn("u2", again, h.qmust(again, cverbGo, "")).shown(again)
+			assert.Equal(t, locales.T(lang, "err_not_creator", nil), h.clickOn("u1", again, h.qmust(again, CverbGo, "")).ephemeralText())
+			board2 := h.clickOn("u2", again, h.qmust(again, CverbGo, "")).shown(again)
 			g2, td2, _ := h.qstate()
 			require.NotNil(t, g2)
 			assert.Equal(t, td0.First%3+1, td2.First)
@@ -204,7 +204,7 @@ func TestContractRematchLobby(t *testing.T) {
 			assert.NotEmpty(t, componentIDs(board2.components))
 			// The old scoreboard now points to the running game.
 			txt = h.clickOn("u1", score, rematchID).ephemeralText()
-			assert.Equal(t, locales.T(lang, "err_rematch_exists", map[string]any{"Name": "Bob", "URL": messageURL(h.guild, h.channel, again.id)}), txt)
+			assert.Equal(t, locales.T(lang, "err_rematch_exists", map[string]any{"Name": "Bob", "URL": MessageURL(h.guild, h.channel, again.id)}), txt)
 		})
 	}
 }
@@ -215,7 +215,7 @@ func TestContractRematchLobby(t *testing.T) {
 func TestContractRematchStartsAtOnce(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.now = func() time.Time { return now }
+	h.b.Now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1"}, "easy", "normal")
 	_, td0, _ := h.qstate()
 	score := h.playOut(board, &now)
@@ -239,7 +239,7 @@ func TestContractRematchConcurrent(t *testing.T) {
 		t.Run(fmt.Sprint("archived=", archived), func(t *testing.T) {
 			h := newQwixxHarness(t, false)
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.now = func() time.Time { return now }
+			h.b.Now = func() time.Time { return now }
 			users := []string{"u1", "u2", "u3", "u4"}
 			board := h.openQwixx(users)
 			score := h.playOut(board, &now)
@@ -267,7 +267,7 @@ func TestContractRematchConcurrent(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					h.b.handle(h.rec, &discordgo.InteractionCreate{Interaction: ixs[k]}, h.raw())
+					h.b.Serve(h.rec, &discordgo.InteractionCreate{Interaction: ixs[k]}, h.raw())
 				}()
 			}
 			wg.Wait()

@@ -21,14 +21,14 @@ import (
 
 // deferNow defers the interaction unless it was answered already. It runs
 // on a timer, concurrently with the handler.
-func (c *call) deferNow() {
+func (c *Call) deferNow() {
 	c.ansMu.Lock()
 	defer c.ansMu.Unlock()
-	if c.responded || c.closed || c.deferred != 0 {
+	if c.Responded || c.closed || c.deferred != 0 {
 		return
 	}
 	r := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
-	if c.i.Message == nil {
+	if c.I.Message == nil {
 		// A command (or a modal not sent from a message): "thinking…",
 		// with the visibility its answer will have.
 		r.Type = discordgo.InteractionResponseDeferredChannelMessageWithSource
@@ -37,16 +37,16 @@ func (c *call) deferNow() {
 			r.Data.Flags = discordgo.MessageFlagsEphemeral
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), RespondTimeout)
 	defer cancel()
-	if err := c.d.Respond(ctx, c.i, r); err != nil {
-		c.b.log.Warn("deferral failed", "interaction", c.i.ID, "err", err)
+	if err := c.D.Respond(ctx, c.I, r); err != nil {
+		c.B.Log.Warn("deferral failed", "interaction", c.I.ID, "err", err)
 		return
 	}
-	c.b.log.Info("answer deferred", "interaction", c.i.ID, "channel", c.i.ChannelID, "kind", c.kind)
-	c.deferred, c.answered = r.Type, true
+	c.B.Log.Info("answer deferred", "interaction", c.I.ID, "channel", c.I.ChannelID, "kind", c.kind)
+	c.deferred, c.Answered = r.Type, true
 	if r.Type == discordgo.InteractionResponseDeferredMessageUpdate {
-		c.updated = c.i.Message.ID // "@original" is the message clicked on
+		c.updated = c.I.Message.ID // "@original" is the message clicked on
 	}
 }
 
@@ -54,15 +54,15 @@ func (c *call) deferNow() {
 // (the lobby of /dix start, the start of /dix solo); every other answer is
 // ephemeral, but for the final scoreboard /dix board shows after a game:
 // that one, deferred, is shown to its asker alone.
-func (c *call) publicAnswer() bool {
-	d, ok := c.i.Data.(discordgo.ApplicationCommandInteractionData)
-	if ok && d.Name == en("leaderboard_cmd_name") {
+func (c *Call) publicAnswer() bool {
+	d, ok := c.I.Data.(discordgo.ApplicationCommandInteractionData)
+	if ok && d.Name == En("leaderboard_cmd_name") {
 		return true
 	}
 	if !ok || len(d.Options) == 0 || d.Options[0] == nil {
 		return false
 	}
-	switch c.b.cmdIDs[d.Options[0].Name] {
+	switch c.B.CmdIDs[d.Options[0].Name] {
 	case "start", "solo":
 		return true
 	}
@@ -71,15 +71,15 @@ func (c *call) publicAnswer() bool {
 
 // close ends the answering: a deferral no longer goes out, and a deferred
 // command that got no answer loses its "thinking…" message.
-func (c *call) close() {
+func (c *Call) close() {
 	c.ansMu.Lock()
 	defer c.ansMu.Unlock()
 	c.closed = true
-	if c.deferred == discordgo.InteractionResponseDeferredChannelMessageWithSource && !c.responded {
-		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
+	if c.deferred == discordgo.InteractionResponseDeferredChannelMessageWithSource && !c.Responded {
+		ctx, cancel := context.WithTimeout(context.Background(), RespondTimeout)
 		defer cancel()
-		if err := c.d.DeleteOriginal(ctx, c.i); err != nil {
-			c.b.log.Warn("could not remove the deferred answer", "interaction", c.i.ID, "err", err)
+		if err := c.D.DeleteOriginal(ctx, c.I); err != nil {
+			c.B.Log.Warn("could not remove the deferred answer", "interaction", c.I.ID, "err", err)
 		}
 	}
 }
@@ -90,7 +90,7 @@ func (c *call) close() {
 // (the first follow-up would do the same) or is a follow-up of a
 // component, and a modal, which can only be a first answer, becomes a
 // private note asking to click again. It returns Discord's error.
-func (c *call) finishDeferred(ctx context.Context, r *discordgo.InteractionResponse) error {
+func (c *Call) finishDeferred(ctx context.Context, r *discordgo.InteractionResponse) error {
 	d := r.Data
 	if d == nil {
 		d = &discordgo.InteractionResponseData{}
@@ -106,30 +106,30 @@ func (c *call) finishDeferred(ctx context.Context, r *discordgo.InteractionRespo
 	if ephemeral := d.Flags&discordgo.MessageFlagsEphemeral != 0; editThinking && ephemeral && c.publicAnswer() {
 		// Except a private answer (a refusal of /dix start) after a public
 		// "thinking…": that one goes, and the answer follows privately.
-		if err := c.d.DeleteOriginal(ctx, c.i); err != nil {
-			c.b.log.Warn("could not remove the deferred answer", "interaction", c.i.ID, "err", err)
+		if err := c.D.DeleteOriginal(ctx, c.I); err != nil {
+			c.B.Log.Warn("could not remove the deferred answer", "interaction", c.I.ID, "err", err)
 		}
 		editThinking = false
 	}
 	var err error
 	switch {
 	case r.Type == discordgo.InteractionResponseModal:
-		_, err = c.d.Followup(ctx, c.i, &discordgo.WebhookParams{
-			Content: locales.T(c.lang, "slow_modal", nil), Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
+		_, err = c.D.Followup(ctx, c.I, &discordgo.WebhookParams{
+			Content: locales.T(c.Lang, "slow_modal", nil), Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: NoMentions(),
 		})
 	case r.Type == discordgo.InteractionResponseUpdateMessage, editThinking:
-		err = c.d.EditOriginal(ctx, c.i, &discordgo.WebhookEdit{
+		err = c.D.EditOriginal(ctx, c.I, &discordgo.WebhookEdit{
 			Content: &d.Content, Embeds: &d.Embeds, Components: &d.Components,
 			Files: d.Files, Attachments: d.Attachments, AllowedMentions: d.AllowedMentions,
 		})
 	default:
-		_, err = c.d.Followup(ctx, c.i, &discordgo.WebhookParams{
+		_, err = c.D.Followup(ctx, c.I, &discordgo.WebhookParams{
 			Content: d.Content, Embeds: d.Embeds, Components: d.Components, Flags: d.Flags,
 			Files: d.Files, AllowedMentions: d.AllowedMentions,
 		})
 	}
 	if err != nil {
-		c.b.log.Warn("deferred answer failed", "interaction", c.i.ID, "err", err)
+		c.B.Log.Warn("deferred answer failed", "interaction", c.I.ID, "err", err)
 	}
 	return err
 }

@@ -6,10 +6,10 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// discordAPI is everything the bot asks of Discord. discordapi.API
+// DiscordAPI is everything the bot asks of Discord. discordapi.API
 // implements it over a *discordgo.Session; tests implement it with a
 // recorder.
-type discordAPI interface {
+type DiscordAPI interface {
 	// Respond sends the first answer to an interaction (within 3 s).
 	Respond(ctx context.Context, i *discordgo.Interaction, r *discordgo.InteractionResponse) error
 	// Original returns the message of the first answer.

@@ -41,7 +41,7 @@ func newDixxitHarness(t *testing.T, logs io.Writer) *harness {
 	}
 	b, err := New(opts)
 	require.NoError(t, err)
-	b.workBudget = harnessBudget
+	b.WorkBudget = harnessBudget
 	h.b = b
 	return h
 }
@@ -75,8 +75,8 @@ func (h *harness) dsubmit(user string, msg *shownMessage, id, text string) resul
 // (and, when given, the argument).
 func dfind(msg *shownMessage, verb, arg string) (string, bool) {
 	for _, id := range componentIDs(msg.components) {
-		p, err := parseContractID(id)
-		if err == nil && strings.HasPrefix(id, "dixxit:") && p.verb == verb && (arg == "" || p.arg == arg) {
+		p, err := ParseContractID(id)
+		if err == nil && strings.HasPrefix(id, "dixxit:") && p.Verb == verb && (arg == "" || p.Arg == arg) {
 			return id, true
 		}
 	}
@@ -91,12 +91,12 @@ func (h *harness) dmust(msg *shownMessage, verb, arg string) string {
 }
 
 // dstate is the channel's Dixxit game, table data and record version.
-func (h *harness) dstate() (*drules.Game, *tableData, uint64) {
+func (h *harness) dstate() (*drules.Game, *TableData, uint64) {
 	h.t.Helper()
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(h.t, err)
 	require.Equal(h.t, "dixxit", r.Game)
-	td, err := decodeTableData(r.Meta)
+	td, err := DecodeTableData(r.Meta)
 	require.NoError(h.t, err)
 	if r.Data == nil {
 		return nil, td, r.Version
@@ -113,14 +113,14 @@ func (h *harness) openDixxit(lang string, people []string, cpus int) *shownMessa
 	lobby := h.dcommand(people[0], "start", "language", lang).shown(nil)
 	require.NotNil(h.t, lobby)
 	for _, u := range people[1:] {
-		require.True(h.t, answeredInPlace(h.dclick(u, lobby, h.dmust(lobby, cverbJoin, ""))))
+		require.True(h.t, answeredInPlace(h.dclick(u, lobby, h.dmust(lobby, CverbJoin, ""))))
 		lobby = h.rec.message(lobby.id)
 	}
 	for range cpus {
-		require.True(h.t, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, cverbCPU, botdixxit.Level))))
+		require.True(h.t, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, CverbCPU, botdixxit.Level))))
 		lobby = h.rec.message(lobby.id)
 	}
-	require.True(h.t, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, cverbGo, ""))))
+	require.True(h.t, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, CverbGo, ""))))
 	return h.rec.message(lobby.id)
 }
 
@@ -157,7 +157,7 @@ func (h *harness) giveClue(user string, board *shownMessage, text string) (*show
 // squareID is the custom id of square sq's button on board.
 func (h *harness) squareID(board *shownMessage, g *drules.Game, sq int) string {
 	h.t.Helper()
-	return h.dmust(board, cverbMove, "f "+itoa(sq)+" "+strconv.FormatUint(g.ViewOf(engine.Public).Turn, 10))
+	return h.dmust(board, CverbMove, "f "+Itoa(sq)+" "+strconv.FormatUint(g.ViewOf(engine.Public).Turn, 10))
 }
 
 // A Dixxit game with three people and one computer seat plays to its final
@@ -203,7 +203,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 						prompt := res.shown(nil)
 						assert.Contains(t, prompt.content, locales.T(lang, "dixxit_prompt", map[string]any{"Square": g.ViewOf(active).Secret.Target}))
 						assert.Len(t, res.response().Data.Files, 1, "the grid with the target framed")
-						h.dclick(users[active], prompt, h.dmust(prompt, cverbMove, "aloud"))
+						h.dclick(users[active], prompt, h.dmust(prompt, CverbMove, "aloud"))
 						aloud = true
 					} else {
 						if !tooLong {
@@ -212,7 +212,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 							unchanged(version, "a clue too long")
 							tooLong = true
 						}
-						prompt, _ := h.giveClue(users[active], board, "night "+itoa(step))
+						prompt, _ := h.giveClue(users[active], board, "night "+Itoa(step))
 						assert.Equal(t, locales.T(lang, "table_prompt_done", nil), h.rec.message(prompt.id).content)
 					}
 					board = h.rec.message(board.id)
@@ -260,7 +260,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 					forged = true
 				}
 				if old != nil && !stale && oldTurn < v.Turn {
-					if id, ok := dfind(old, cverbMove, ""); ok {
+					if id, ok := dfind(old, CverbMove, ""); ok {
 						res := h.dclick(users[seat], old, id)
 						assert.Contains(t, res.texts(), locales.T(lang, "err_stale", nil))
 						unchanged(version, "a stale button")
@@ -307,7 +307,7 @@ func TestDixxitRace(t *testing.T) {
 		require.Equal(t, drules.PhaseClue, g.Phase())
 		active := g.Active()
 		target := g.ViewOf(active).Secret.Target
-		h.giveClue(users[active], board, "race "+itoa(round))
+		h.giveClue(users[active], board, "race "+Itoa(round))
 		board = h.rec.message(board.id)
 		g, _, version := h.dstate()
 		guessers := g.ToDecide()
@@ -341,7 +341,7 @@ func TestDixxitRace(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					h.b.handle(h.rec, &discordgo.InteractionCreate{Interaction: ixs[k]}, nil)
+					h.b.Serve(h.rec, &discordgo.InteractionCreate{Interaction: ixs[k]}, nil)
 				}()
 			}
 			wg.Wait()
@@ -420,7 +420,7 @@ func TestDixxitRace(t *testing.T) {
 		last := rest[3]
 		// (The id of the current version: concurrent answers may leave a
 		// board one version behind, whose click is answered as outdated.)
-		ix := h.clickIx(users[guessers[last]], board, contractID("dixxit", cverbMove, g.Seq(), "f "+itoa(target)+" "+strconv.FormatUint(pv.Turn, 10)))
+		ix := h.clickIx(users[guessers[last]], board, ContractID("dixxit", CverbMove, g.Seq(), "f "+Itoa(target)+" "+strconv.FormatUint(pv.Turn, 10)))
 		ix.ID = snowflake(base+50, 0)
 		res := h.run(ix)
 		require.True(t, answeredInPlace(res), "%v", res.texts())
@@ -487,11 +487,11 @@ func TestDixxitPublicBoardHidesTheTarget(t *testing.T) {
 		h := newDixxitHarness(t, &logs)
 		// One time for both games: the board shows when each clock runs out.
 		at := time.Date(2026, 11, 25, 21, 0, 0, 0, time.UTC)
-		h.b.now = func() time.Time { return at }
+		h.b.Now = func() time.Time { return at }
 		users := []string{"u1", "u2", "u3", "u4"}
 		board := h.openDixxit("en", users, 0)
 		retarget := func() {
-			_, err := h.db.Update(context.Background(), h.channel, "retarget-"+itoa(h.n), func(r *dixbot.Record) error {
+			_, err := h.db.Update(context.Background(), h.channel, "retarget-"+Itoa(h.n), func(r *dixbot.Record) error {
 				r.Data = withTarget(t, r.Data, target)
 				return nil
 			})
@@ -553,7 +553,7 @@ func TestDixxitPublicBoardHidesTheTarget(t *testing.T) {
 func TestDixxitClockWithASilentPlayer(t *testing.T) {
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.now = func() time.Time { return now }
+	h.b.Now = func() time.Time { return now }
 	users := []string{"u1", "u2", "u3"}
 	const silent = 2
 	board := h.openDixxit("en", users, 0)
@@ -591,11 +591,11 @@ func TestDixxitClockWithASilentPlayer(t *testing.T) {
 			assert.LessOrEqual(t, r.Due.Sub(now), want, "the deadline is within the pace's time")
 
 			turn := g.ViewOf(engine.Public).Turn
-			require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, r.Due.Add(-time.Millisecond)))
+			require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, r.Due.Add(-time.Millisecond)))
 			g2, _, _ := h.dstate()
 			assert.Equal(t, g.Seq(), g2.Seq(), "nothing happens before the deadline")
 			now = r.Due
-			require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+			require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
 			g2, _, _ = h.dstate()
 			if !g2.Over() {
 				assert.Equal(t, turn+1, g2.ViewOf(engine.Public).Turn, "the turn passes")
@@ -605,7 +605,7 @@ func TestDixxitClockWithASilentPlayer(t *testing.T) {
 		now = now.Add(time.Second)
 		seat := people[rng.IntN(len(people))]
 		if g.Phase() == drules.PhaseClue {
-			h.giveClue(users[seat], board, "clock "+itoa(step))
+			h.giveClue(users[seat], board, "clock "+Itoa(step))
 			continue
 		}
 		v := g.ViewOf(engine.Public)
@@ -665,7 +665,7 @@ func TestDixxitLeaverPlayedByTheComputer(t *testing.T) {
 		require.NotContains(t, deciding, leaver, "the computer's seat is waited for")
 		seat := deciding[rng.IntN(len(deciding))]
 		if g.Phase() == drules.PhaseClue {
-			h.giveClue(users[seat], board, "left "+itoa(step))
+			h.giveClue(users[seat], board, "left "+Itoa(step))
 			continue
 		}
 		v := g.ViewOf(engine.Public)
@@ -691,7 +691,7 @@ func TestDixxitLeaverPlayedByTheComputer(t *testing.T) {
 func TestDixxitNextClueGiverHasTheWholeClueTime(t *testing.T) {
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.now = func() time.Time { return now }
+	h.b.Now = func() time.Time { return now }
 	users := []string{"u1", "u2", "u3"}
 	board := h.openDixxit("en", users, 0)
 	g, _, _ := h.dstate()

@@ -4,27 +4,15 @@
 // of Discord work, pictures, the log, statistics and settings, and the
 // translation of every error into a localised ephemeral reply.
 //
-// The package has two parts.
-//   - The table (every file not named dixtable*.go) imports no game. The
-//     games registered in Options.Games (Qwixx, Dixxit, and any other:
-//     internal/app wires them in) are played on it through the engine
-//     contract (package engine) and their presenters (bot/present), under
-//     their own commands and custom ids (contract.go and the files it
-//     names).
-//   - DIX's own table (dixtable*.go) runs DIX with its handlers, turn loop,
-//     lobby, clocks, outbox effects and pictures, on its table data
-//     (dixTable), under /dix and the custom ids "dix:<verb>:...". These
-//     files alone import DIX's packages. The table reaches them only at
-//     these points: the verbs of "dix:" ids (dixVerbs, and verbLog for
-//     the log's pages) and the /dix command (dixCommand, command); DIX's
-//     error keys and refusals (dixErrorKeys, dixRefusal); the work due on
-//     a DIX record (runDixDue, applyDix); the answers to a click already
-//     applied, to a game over or lost, and to an outdated DIX button
-//     (answerApplied, answerOver, repost, staleText); a DIX game over,
-//     archived for a new game (dixOver); a person back at the table
-//     (dixComeBack); a DIX board Discord refuses (seenMissing,
-//     retryMissing); and the server settings of DIX's options (the
-//     difficulty bounds). TestTableImportsNoGame checks both.
+// The package imports no game (TestTableImportsNoGame). The games
+// registered in Options.Games (Qwixx, Dixxit, and any other: internal/app
+// wires them in) are played on it through the engine contract (package
+// engine) and their presenters (bot/present), under their own commands and
+// custom ids (contract.go and the files it names). DIX keeps a table of its
+// own, package bot/dixtable, with its handlers, turn loop, lobby, clocks,
+// outbox effects and pictures, under /dix and the custom ids
+// "dix:<verb>:..."; it registers itself with Host, and the table reaches
+// it only through the interface OwnTable (owntable.go).
 //
 // What follows describes DIX's table, which the contract table follows
 // for every game (contract.go says where it differs).

@@ -40,114 +40,114 @@ var (
 	ErrAhead = errors.New("bot: the message is ahead of the stored game")
 )
 
-// userError is an expected refusal with data for its message.
-type userError struct {
+// UserError is an expected refusal with data for its message.
+type UserError struct {
 	err  error // one of the sentinels above
 	key  string
 	data map[string]any
 }
 
-func (e *userError) Error() string { return fmt.Sprintf("%v (%s)", e.err, e.key) }
-func (e *userError) Unwrap() error { return e.err }
+func (e *UserError) Error() string { return fmt.Sprintf("%v (%s)", e.err, e.key) }
+func (e *UserError) Unwrap() error { return e.err }
 
-// refuse returns a userError for sentinel err with message key and data.
-func refuse(err error, key string, data map[string]any) error {
-	return &userError{err: err, key: key, data: data}
+// Refuse returns a userError for sentinel err with message key and data.
+func Refuse(err error, key string, data map[string]any) error {
+	return &UserError{err: err, key: key, data: data}
 }
 
 // Outcomes reported to the Observer.
 const (
 	outcomeOK      = "ok"
-	outcomeRefused = "refused"
+	OutcomeRefused = "refused"
 	outcomeStale   = "stale"
 	// outcomeDuplicate is a redelivered interaction, already applied and
 	// answered: it gets no answer at all.
 	outcomeDuplicate = "duplicate"
-	outcomeError     = "error"
+	OutcomeError     = "error"
 	outcomePanic     = "panic"
 )
 
-// errorKey is one sentinel error, its message key and its outcome.
-type errorKey struct {
-	err     error
-	key     string
-	outcome string
+// ErrorKey is one sentinel error, its message key and its outcome.
+type ErrorKey struct {
+	Err     error
+	Key     string
+	Outcome string
 }
 
-// errorKeys maps the table's sentinel errors to their message keys.
-var errorKeys = []errorKey{
+// ErrorKeys maps the table's sentinel errors to their message keys.
+var ErrorKeys = []ErrorKey{
 	// Store sentinels.
 	{dixbot.ErrDuplicate, "err_stale", outcomeStale},
-	{dixbot.ErrNotFound, "err_no_game", outcomeRefused},
-	{dixbot.ErrExists, "err_game_exists", outcomeRefused},
-	{dixbot.ErrConflict, "err_conflict", outcomeError},
-	{dixbot.ErrUnavailable, "err_store_unavailable", outcomeError},
-	{dixbot.ErrLocked, "err_store_unavailable", outcomeError},
-	{dixbot.ErrSchemaTooNew, "err_schema_too_new", outcomeError},
-	{dixbot.ErrCorrupt, "err_corrupt", outcomeError},
+	{dixbot.ErrNotFound, "err_no_game", OutcomeRefused},
+	{dixbot.ErrExists, "err_game_exists", OutcomeRefused},
+	{dixbot.ErrConflict, "err_conflict", OutcomeError},
+	{dixbot.ErrUnavailable, "err_store_unavailable", OutcomeError},
+	{dixbot.ErrLocked, "err_store_unavailable", OutcomeError},
+	{dixbot.ErrSchemaTooNew, "err_schema_too_new", OutcomeError},
+	{dixbot.ErrCorrupt, "err_corrupt", OutcomeError},
 	// Bot sentinels.
 	{ErrStale, "err_stale", outcomeStale},
-	{ErrBadCustomID, "err_bad_custom_id", outcomeRefused},
-	{ErrBadInput, "err_bad_input", outcomeRefused},
-	{ErrNotInGame, "err_not_in_game", outcomeRefused},
-	{ErrNotYourTurn, "err_not_your_turn_generic", outcomeRefused},
-	{ErrNotCreator, "err_not_creator", outcomeRefused},
-	{ErrNoPermission, "err_no_permission", outcomeRefused},
-	{ErrLobbyFull, "err_lobby_full", outcomeRefused},
-	{ErrAlreadyJoined, "err_already_joined", outcomeRefused},
-	{ErrNotJoined, "err_not_joined", outcomeRefused},
-	{ErrCreatorLeave, "err_creator_leave", outcomeRefused},
-	{ErrTooFew, "err_too_few", outcomeRefused},
-	{ErrNotStarted, "err_not_started", outcomeRefused},
-	{ErrStarted, "err_started", outcomeRefused},
-	{ErrClosing, "err_restarting", outcomeRefused},
-	{ErrNoChannel, "err_no_channel", outcomeRefused},
-	{ErrPaused, "err_paused_generic", outcomeRefused},
-	{ErrNotPaused, "err_not_paused", outcomeRefused},
-	{ErrHandedOver, "err_handed_over", outcomeRefused},
-	{ErrNoKick, "err_no_kick", outcomeRefused},
-	{ErrAlreadyVoted, "err_already_voted", outcomeRefused},
-	{ErrLastPlayer, "err_last_player", outcomeRefused},
-	{ErrLeaveLobby, "err_leave_lobby", outcomeRefused},
+	{ErrBadCustomID, "err_bad_custom_id", OutcomeRefused},
+	{ErrBadInput, "err_bad_input", OutcomeRefused},
+	{ErrNotInGame, "err_not_in_game", OutcomeRefused},
+	{ErrNotYourTurn, "err_not_your_turn_generic", OutcomeRefused},
+	{ErrNotCreator, "err_not_creator", OutcomeRefused},
+	{ErrNoPermission, "err_no_permission", OutcomeRefused},
+	{ErrLobbyFull, "err_lobby_full", OutcomeRefused},
+	{ErrAlreadyJoined, "err_already_joined", OutcomeRefused},
+	{ErrNotJoined, "err_not_joined", OutcomeRefused},
+	{ErrCreatorLeave, "err_creator_leave", OutcomeRefused},
+	{ErrTooFew, "err_too_few", OutcomeRefused},
+	{ErrNotStarted, "err_not_started", OutcomeRefused},
+	{ErrStarted, "err_started", OutcomeRefused},
+	{ErrClosing, "err_restarting", OutcomeRefused},
+	{ErrNoChannel, "err_no_channel", OutcomeRefused},
+	{ErrPaused, "err_paused_generic", OutcomeRefused},
+	{ErrNotPaused, "err_not_paused", OutcomeRefused},
+	{ErrHandedOver, "err_handed_over", OutcomeRefused},
+	{ErrNoKick, "err_no_kick", OutcomeRefused},
+	{ErrAlreadyVoted, "err_already_voted", OutcomeRefused},
+	{ErrLastPlayer, "err_last_player", OutcomeRefused},
+	{ErrLeaveLobby, "err_leave_lobby", OutcomeRefused},
 	{ErrAhead, "err_game_restored", outcomeStale},
-	{ErrMissingPermission, "err_missing_permission", outcomeRefused},
+	{ErrMissingPermission, "err_missing_permission", OutcomeRefused},
 }
 
 // errorKeysLast are matched after every game's: a store call that ran out
 // of time is an unreachable store.
-var errorKeysLast = []errorKey{
-	{context.DeadlineExceeded, "err_store_unavailable", outcomeError},
+var errorKeysLast = []ErrorKey{
+	{context.DeadlineExceeded, "err_store_unavailable", OutcomeError},
 }
 
-// allErrorKeys are the table's, DIX's (dixtable_errors.go), then the last.
-var allErrorKeys = slices.Concat(errorKeys, dixErrorKeys, errorKeysLast)
+// allErrorKeys are the table's, the hosted own table's (Host), then the last.
+var allErrorKeys = slices.Concat(ErrorKeys, errorKeysLast)
 
-// classify returns the message key, its data and the outcome of err, and
+// Classify returns the message key, its data and the outcome of err, and
 // whether err is unexpected (to be logged).
-func classify(err error) (key string, data map[string]any, outcome string, unexpected bool) {
-	var ue *userError
+func Classify(err error) (key string, data map[string]any, outcome string, unexpected bool) {
+	var ue *UserError
 	if errors.As(err, &ue) {
-		_, _, outcome, _ = classify(ue.err)
+		_, _, outcome, _ = Classify(ue.err)
 		return ue.key, ue.data, outcome, false
 	}
-	if key, data, inner, ok := dixRefusal(err); ok {
-		_, _, outcome, _ = classify(inner)
+	if key, data, inner, ok := own.Refusal(err); ok {
+		_, _, outcome, _ = Classify(inner)
 		return key, data, outcome, false
 	}
 	for _, e := range allErrorKeys {
-		if errors.Is(err, e.err) {
-			return e.key, nil, e.outcome, e.outcome == outcomeError
+		if errors.Is(err, e.Err) {
+			return e.Key, nil, e.Outcome, e.Outcome == OutcomeError
 		}
 	}
-	if key, ok := dixRefusalKey(err); ok {
-		return key, nil, outcomeRefused, false
+	if key, ok := own.RefusalKey(err); ok {
+		return key, nil, OutcomeRefused, false
 	}
-	return "err_internal", nil, outcomeError, true
+	return "err_internal", nil, OutcomeError, true
 }
 
-// isStoreFailure reports whether err is the store failing (as opposed to an
+// IsStoreFailure reports whether err is the store failing (as opposed to an
 // answer such as "no game here").
-func isStoreFailure(err error) bool {
+func IsStoreFailure(err error) bool {
 	for _, e := range []error{dixbot.ErrConflict, dixbot.ErrUnavailable, dixbot.ErrLocked,
 		dixbot.ErrSchemaTooNew, dixbot.ErrCorrupt, context.DeadlineExceeded} {
 		if errors.Is(err, e) {
@@ -157,5 +157,5 @@ func isStoreFailure(err error) bool {
 	return false
 }
 
-// errClaimed: another click claimed the rematch of the finished game.
-var errClaimed = errors.New("bot: the rematch is claimed")
+// ErrClaimed: another click claimed the rematch of the finished game.
+var ErrClaimed = errors.New("bot: the rematch is claimed")

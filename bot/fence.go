@@ -12,25 +12,25 @@ import (
 	"github.com/dixgame/dixbot/internal/discordapi"
 )
 
-// shows is what a request puts on a board message: the game at version
+// Shows is what a request puts on a board message: the game at version
 // Seq, or, with Retire, no game at all (the buttons stripped, the turn's
 // summary, a game gone).
-type shows struct {
+type Shows struct {
 	Seq    uint64
 	Retire bool
 }
 
-// fences order, within one process, what reaches each board message: a
+// Fences order, within one process, what reaches each board message: a
 // render of an older state never lands after a newer one, and nothing
 // shows a game on a board once it is retired. Requests that change the
 // same board run one at a time, in the order they pass the fence; a render
 // older than what the board shows is not sent. The table still owes an
 // edit after any change (effEdit), so a render left out is never the last
 // word. fences is safe for concurrent use.
-type fences struct {
+type Fences struct {
 	mu     sync.Mutex
-	m      map[string]*fence
-	pruned time.Time // the last look for idle fences
+	M      map[string]*fence
+	Pruned time.Time // the last look for idle fences
 }
 
 type fence struct {
@@ -40,26 +40,26 @@ type fence struct {
 	used    time.Time
 }
 
-// fenceKeep is how long a board's fence outlives its last request: longer
+// FenceKeep is how long a board's fence outlives its last request: longer
 // than any request of the table stays in flight.
-const fenceKeep = 10 * time.Minute
+const FenceKeep = 10 * time.Minute
 
 // fencePrune is the number of fences above which the idle ones are
 // dropped, at most once per fencePruneEvery: a busy process keeps more
 // fences than that within fenceKeep, and looking through them on every
 // request would cost more than keeping them.
 const (
-	fencePrune      = 4096
-	fencePruneEvery = time.Minute
+	FencePrune      = 4096
+	FencePruneEvery = time.Minute
 )
 
-// send runs fn, the request that makes message show s, unless the message
+// Send runs fn, the request that makes message show s, unless the message
 // shows a newer state or is retired; it reports whether fn ran. A retire
 // always runs (it is the same whenever it lands). The fence moves unless
 // Discord (or the rate limiter, before sending) refused the request: one
 // that failed otherwise may still have landed, and a later render of an
 // older state must not follow it.
-func (f *fences) send(message string, s shows, now time.Time, fn func() error) (bool, error) {
+func (f *Fences) Send(message string, s Shows, now time.Time, fn func() error) (bool, error) {
 	if message == "" {
 		return true, fn()
 	}
@@ -88,7 +88,7 @@ func refusedRequest(err error) bool {
 	if err == nil {
 		return false
 	}
-	if errors.Is(err, errNotShown) {
+	if errors.Is(err, ErrNotShown) {
 		return true
 	}
 	if _, _, ok := discordapi.RetryAfter(err); ok {
@@ -98,44 +98,44 @@ func refusedRequest(err error) bool {
 	return errors.As(err, &rerr) && rerr.Response != nil && rerr.Response.StatusCode >= 400 && rerr.Response.StatusCode < 500
 }
 
-// errNotShown is an answer that did not put its board on the message (it
+// ErrNotShown is an answer that did not put its board on the message (it
 // was refused, or became a private text).
-var errNotShown = errors.New("bot: the answer did not show the board")
+var ErrNotShown = errors.New("bot: the answer did not show the board")
 
-// retired reports whether this process retired message.
-func (f *fences) retired(message string) bool {
+// Retired reports whether this process retired message.
+func (f *Fences) Retired(message string) bool {
 	f.mu.Lock()
-	e := f.m[message]
+	e := f.M[message]
 	f.mu.Unlock()
 	return e != nil && e.retired.Load()
 }
 
-// olderMessage reports whether message a was posted before b, by their
+// OlderMessage reports whether message a was posted before b, by their
 // snowflake ids; false when either is not a snowflake.
-func olderMessage(a, b string) bool {
+func OlderMessage(a, b string) bool {
 	x, errA := strconv.ParseUint(a, 10, 64)
 	y, errB := strconv.ParseUint(b, 10, 64)
 	return errA == nil && errB == nil && x < y
 }
 
-func (f *fences) entry(message string, now time.Time) *fence {
+func (f *Fences) entry(message string, now time.Time) *fence {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.m == nil {
-		f.m = map[string]*fence{}
+	if f.M == nil {
+		f.M = map[string]*fence{}
 	}
-	if len(f.m) >= fencePrune && now.Sub(f.pruned) >= fencePruneEvery {
-		f.pruned = now
-		for id, e := range f.m {
-			if now.Sub(e.used) > fenceKeep {
-				delete(f.m, id)
+	if len(f.M) >= FencePrune && now.Sub(f.Pruned) >= FencePruneEvery {
+		f.Pruned = now
+		for id, e := range f.M {
+			if now.Sub(e.used) > FenceKeep {
+				delete(f.M, id)
 			}
 		}
 	}
-	e := f.m[message]
+	e := f.M[message]
 	if e == nil {
 		e = &fence{}
-		f.m[message] = e
+		f.M[message] = e
 	}
 	e.used = now
 	return e

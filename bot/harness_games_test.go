@@ -26,7 +26,7 @@ func newQwixxHarness(t *testing.T, pictures bool) *harness {
 	b, err := New(Options{Store: h.db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.obs,
 		NoPictures: !pictures, Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
-	b.workBudget = harnessBudget
+	b.WorkBudget = harnessBudget
 	h.b = b
 	return h
 }
@@ -48,8 +48,8 @@ func (h *harness) qcommand(user, sub string, opts ...any) result {
 // given, the argument).
 func qfind(msg *shownMessage, verb, arg string) (string, bool) {
 	for _, id := range componentIDs(msg.components) {
-		p, err := parseContractID(id)
-		if err == nil && strings.HasPrefix(id, "qwixx:") && p.verb == verb && (arg == "" || p.arg == arg) {
+		p, err := ParseContractID(id)
+		if err == nil && strings.HasPrefix(id, "qwixx:") && p.Verb == verb && (arg == "" || p.Arg == arg) {
 			return id, true
 		}
 	}
@@ -64,12 +64,12 @@ func (h *harness) qmust(msg *shownMessage, verb, arg string) string {
 }
 
 // qstate is the channel's Qwixx game and table data (nil game: a lobby).
-func (h *harness) qstate() (*rules.Game, *tableData, uint64) {
+func (h *harness) qstate() (*rules.Game, *TableData, uint64) {
 	h.t.Helper()
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(h.t, err)
 	require.Equal(h.t, "qwixx", r.Game)
-	td, err := decodeTableData(r.Meta)
+	td, err := DecodeTableData(r.Meta)
 	require.NoError(h.t, err)
 	if r.Data == nil {
 		return nil, td, r.Version
@@ -87,12 +87,12 @@ func (h *harness) openQwixx(people []string, cpus ...string) *shownMessage {
 	lobby := res.shown(nil)
 	require.NotNil(h.t, lobby)
 	for _, u := range people[1:] {
-		lobby = h.clickOn(u, lobby, h.qmust(lobby, cverbJoin, "")).shown(lobby)
+		lobby = h.clickOn(u, lobby, h.qmust(lobby, CverbJoin, "")).shown(lobby)
 	}
 	for _, l := range cpus {
-		lobby = h.clickOn(people[0], lobby, h.qmust(lobby, cverbCPU, l)).shown(lobby)
+		lobby = h.clickOn(people[0], lobby, h.qmust(lobby, CverbCPU, l)).shown(lobby)
 	}
-	return h.clickOn(people[0], lobby, h.qmust(lobby, cverbGo, "")).shown(lobby)
+	return h.clickOn(people[0], lobby, h.qmust(lobby, CverbGo, "")).shown(lobby)
 }
 
 // dcommand runs /dixxit <sub> with options (name, value pairs).
@@ -110,7 +110,7 @@ func (h *harness) dcommand(user, sub string, opts ...any) result {
 }
 
 // rematchID is the Rematch button's id on a Qwixx scoreboard.
-var rematchID = contractID("qwixx", cverbAgain, 0, "")
+var rematchID = ContractID("qwixx", CverbAgain, 0, "")
 
 // texts are every text the calls showed a user.
 func (r result) texts() string {

@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -72,8 +71,8 @@ func (r *recorder) add(c recorded) {
 	r.calls = append(r.calls, c)
 }
 
-// record adds c, refused when refuse says so: it returns the refusal.
-func (r *recorder) record(c recorded) error {
+// Record adds c, refused when refuse says so: it returns the refusal.
+func (r *recorder) Record(c recorded) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var err error
@@ -86,7 +85,7 @@ func (r *recorder) record(c recorded) error {
 }
 
 func (r *recorder) Respond(ctx context.Context, i *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
-	refusal := r.record(recorded{op: "respond", interaction: i.ID, channel: i.ChannelID, resp: resp})
+	refusal := r.Record(recorded{op: "respond", interaction: i.ID, channel: i.ChannelID, resp: resp})
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if refusal != nil {
@@ -140,7 +139,7 @@ func (r *recorder) EditOriginal(ctx context.Context, i *discordgo.Interaction, e
 	r.mu.Unlock()
 	ed := &discordgo.MessageEdit{ID: message, Content: e.Content, Components: e.Components, Embeds: e.Embeds, AllowedMentions: e.AllowedMentions,
 		Files: e.Files, Attachments: e.Attachments}
-	refusal := r.record(recorded{op: "editOriginal", interaction: i.ID, channel: i.ChannelID, edit: ed})
+	refusal := r.Record(recorded{op: "editOriginal", interaction: i.ID, channel: i.ChannelID, edit: ed})
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if refusal != nil {
@@ -169,7 +168,7 @@ func (r *recorder) DeleteOriginal(ctx context.Context, i *discordgo.Interaction)
 // same message, and with the interaction's token in nonce.
 func (r *recorder) Followup(ctx context.Context, i *discordgo.Interaction, p *discordgo.WebhookParams) (*discordgo.Message, error) {
 	send := &discordgo.MessageSend{Content: p.Content, Embeds: p.Embeds, Components: p.Components, AllowedMentions: p.AllowedMentions, Files: p.Files}
-	refusal := r.record(recorded{op: "followup", interaction: i.ID, channel: i.ChannelID, params: p, send: send, nonce: i.Token})
+	refusal := r.Record(recorded{op: "followup", interaction: i.ID, channel: i.ChannelID, params: p, send: send, nonce: i.Token})
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.fail != nil {
@@ -197,7 +196,7 @@ func (r *recorder) FollowupEdit(ctx context.Context, i *discordgo.Interaction, m
 	r.mu.Unlock()
 	ed := &discordgo.MessageEdit{ID: message, Content: e.Content, Components: e.Components, Embeds: e.Embeds, AllowedMentions: e.AllowedMentions,
 		Files: e.Files, Attachments: e.Attachments}
-	refusal := r.record(recorded{op: "followupEdit", edit: ed, nonce: i.Token})
+	refusal := r.Record(recorded{op: "followupEdit", edit: ed, nonce: i.Token})
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.fail != nil {
@@ -265,7 +264,7 @@ func msgSeq(id string) int {
 func (c recorded) posted() bool { return c.op == "send" || c.op == "followup" }
 
 func (r *recorder) Send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
-	refusal := r.record(recorded{op: "send", channel: channel, send: m, nonce: nonce})
+	refusal := r.Record(recorded{op: "send", channel: channel, send: m, nonce: nonce})
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.fail != nil {
@@ -288,7 +287,7 @@ func (r *recorder) Send(ctx context.Context, channel string, m *discordgo.Messag
 }
 
 func (r *recorder) Edit(ctx context.Context, e *discordgo.MessageEdit) error {
-	refusal := r.record(recorded{op: "edit", channel: e.Channel, edit: e})
+	refusal := r.Record(recorded{op: "edit", channel: e.Channel, edit: e})
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.fail != nil {
@@ -425,7 +424,7 @@ func newHarnessOn(t testing.TB, db dixbot.Store) *harness {
 	// detector slows the computer players' decisions, made inside the
 	// click, tenfold, and a busy machine more. The budget's own tests set
 	// theirs (deferral_test.go).
-	b.workBudget = harnessBudget
+	b.WorkBudget = harnessBudget
 	h.b = b
 	return h
 }
@@ -442,7 +441,7 @@ type result struct {
 func (h *harness) run(i *discordgo.Interaction) result {
 	h.t.Helper()
 	start := h.rec.count()
-	h.b.handle(h.rec, &discordgo.InteractionCreate{Interaction: i}, h.raw())
+	h.b.Serve(h.rec, &discordgo.InteractionCreate{Interaction: i}, h.raw())
 	return result{h: h, calls: h.rec.since(start)}
 }
 
@@ -515,26 +514,6 @@ func (h *harness) submit(user string, msg *shownMessage, customID string, fields
 	return h.run(i)
 }
 
-// record returns the channel's active record.
-func (h *harness) record() (*dixbot.Record, *dixTable) {
-	h.t.Helper()
-	r, err := h.db.Get(context.Background(), h.channel)
-	require.NoError(h.t, err)
-	m, err := decodeDixTable(r.Meta)
-	require.NoError(h.t, err)
-	return r, m
-}
-
-// board returns the current board message as shown.
-func (h *harness) board() *shownMessage {
-	h.t.Helper()
-	_, m := h.record()
-	require.NotEmpty(h.t, m.Board, "no board message recorded")
-	msg := h.rec.message(m.Board)
-	require.NotNil(h.t, msg, "board message %s was never sent", m.Board)
-	return msg
-}
-
 // response is the first answer of the interaction.
 func (r result) response() *discordgo.InteractionResponse {
 	r.h.t.Helper()
@@ -603,8 +582,8 @@ func findID(msg *shownMessage, verb string) (string, bool) {
 		return "", false
 	}
 	for _, id := range componentIDs(msg.components) {
-		p, err := parseID(id)
-		if err == nil && p.verb == verb {
+		p, err := ParseID(id)
+		if err == nil && p.Verb == verb {
 			return id, true
 		}
 	}
@@ -615,7 +594,7 @@ func findID(msg *shownMessage, verb string) (string, bool) {
 func findIDs(msg *shownMessage, verb string) []string {
 	var out []string
 	for _, id := range componentIDs(msg.components) {
-		if p, err := parseID(id); err == nil && p.verb == verb {
+		if p, err := ParseID(id); err == nil && p.Verb == verb {
 			out = append(out, id)
 		}
 	}
@@ -676,15 +655,4 @@ func (h *harness) mustFind(msg *shownMessage, verb string) string {
 	id, ok := findID(msg, verb)
 	require.True(h.t, ok, "no %q component among %v", verb, componentIDs(msg.components))
 	return id
-}
-
-// gameOf returns the record's game (nil for a lobby).
-func gameOf(r *dixbot.Record) *dix.Game { return r.State }
-
-func mustDixTable(b []byte) *dixTable {
-	m, err := decodeDixTable(b)
-	if err != nil {
-		panic(err)
-	}
-	return m
 }

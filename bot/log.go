@@ -21,8 +21,8 @@ const logPageLines = 20
 // every click stays small. It keeps the last maxLogLines lines of the game.
 const maxLogLines = 1000
 
-// gameLogRecord is the log record's data.
-type gameLogRecord struct {
+// GameLogRecord is the log record's data.
+type GameLogRecord struct {
 	V      int      `json:"v"`
 	Origin string   `json:"o"` // the table the lines belong to (dixTable.Origin)
 	Lines  []string `json:"l"`
@@ -32,27 +32,27 @@ type gameLogRecord struct {
 // logChannel is the store key of a channel's game log.
 // verbLog is the verb of a page of /dix log: "dix:log:0:<page>", the page
 // counted from the most recent (0).
-const verbLog = "log"
+const VerbLog = "log"
 
-func logChannel(channel string) string { return channel + "/log" }
+func LogChannel(channel string) string { return channel + "/log" }
 
-// appendLog adds lines to the game log of the table origin in channel,
+// AppendLog adds lines to the game log of the table origin in channel,
 // starting it anew for a new table. Doing it twice for one turn is
 // harmless enough (a repeated turn in the log) and happens only when a
 // process dies between the two writes.
-func (b *Bot) appendLog(ctx context.Context, channel, origin string, lines []string) error {
-	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+func (b *Bot) AppendLog(ctx context.Context, channel, origin string, lines []string) error {
+	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
 	defer cancel()
-	key := logChannel(channel)
+	key := LogChannel(channel)
 	add := func(r *dixbot.Record) error {
-		var l gameLogRecord
+		var l GameLogRecord
 		if len(r.Meta) > 0 {
 			if err := json.Unmarshal(r.Meta, &l); err != nil {
-				l = gameLogRecord{}
+				l = GameLogRecord{}
 			}
 		}
 		if l.Origin != origin {
-			l = gameLogRecord{V: 1, Origin: origin}
+			l = GameLogRecord{V: 1, Origin: origin}
 		}
 		l.Lines = append(l.Lines, lines...)
 		if cut := len(l.Lines) - maxLogLines; cut > 0 {
@@ -66,23 +66,23 @@ func (b *Bot) appendLog(ctx context.Context, channel, origin string, lines []str
 		r.Meta = meta
 		return nil
 	}
-	_, err := b.store.Update(sctx, key, "", add)
+	_, err := b.Store.Update(sctx, key, "", add)
 	if errors.Is(err, dixbot.ErrNotFound) {
 		// No server index for it: the log is not a game of the server.
 		r := &dixbot.Record{Channel: key}
 		if err = add(r); err == nil {
-			err = b.store.Create(sctx, r)
+			err = b.Store.Create(sctx, r)
 		}
 		if errors.Is(err, dixbot.ErrExists) {
-			_, err = b.store.Update(sctx, key, "", add)
+			_, err = b.Store.Update(sctx, key, "", add)
 		}
 	}
 	return err
 }
 
-// logView is page page of a log in lang (lines already in the game's
+// LogView is page page of a log in lang (lines already in the game's
 // language, a heading in lang) and its buttons; cut lines are gone.
-func logView(lang string, history []string, cut, page int) (string, []discordgo.MessageComponent) {
+func LogView(lang string, history []string, cut, page int) (string, []discordgo.MessageComponent) {
 	n := len(history)
 	pages := max(1, (n+logPageLines-1)/logPageLines)
 	page = min(page, pages-1)
@@ -98,14 +98,14 @@ func logView(lang string, history []string, cut, page int) (string, []discordgo.
 	lines = append(lines, history[lo:hi]...)
 	var row []discordgo.MessageComponent
 	if page+1 < pages {
-		row = append(row, button(lang, "btn_log_older", nil, discordgo.SecondaryButton, customID(verbLog, 0, strconv.Itoa(page+1))))
+		row = append(row, Button(lang, "btn_log_older", nil, discordgo.SecondaryButton, CustomID(VerbLog, 0, strconv.Itoa(page+1))))
 	}
 	if page > 0 {
-		row = append(row, button(lang, "btn_log_newer", nil, discordgo.SecondaryButton, customID(verbLog, 0, strconv.Itoa(page-1))))
+		row = append(row, Button(lang, "btn_log_newer", nil, discordgo.SecondaryButton, CustomID(VerbLog, 0, strconv.Itoa(page-1))))
 	}
 	var comps []discordgo.MessageComponent
 	if len(row) > 0 {
 		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
 	}
-	return truncate(strings.Join(lines, "\n"), 2000), comps
+	return Truncate(strings.Join(lines, "\n"), 2000), comps
 }

@@ -20,27 +20,27 @@ import (
 
 // answerLost answers a click on such a message, when err says so. It
 // reports whether it answered.
-func (c *call) answerLost(err error) bool {
+func (c *Call) answerLost(err error) bool {
 	ahead := errors.Is(err, ErrAhead)
-	if c.responded || c.i.Message == nil || c.i.Type != discordgo.InteractionMessageComponent ||
+	if c.Responded || c.I.Message == nil || c.I.Type != discordgo.InteractionMessageComponent ||
 		!ahead && !errors.Is(err, dixbot.ErrNotFound) {
 		return false
 	}
 	key := "err_game_gone"
 	if ahead {
 		key = "err_game_restored"
-		c.repost()
-	} else if _, gerr := c.getQuiet(); !errors.Is(gerr, dixbot.ErrNotFound) {
+		own.Repost(c)
+	} else if _, gerr := c.GetQuiet(); !errors.Is(gerr, dixbot.ErrNotFound) {
 		return false // a game is there after all (or the store cannot say)
 	}
-	c.b.log.Info("buttons of a game the store does not have retired", "interaction", c.i.ID, "channel", c.i.ChannelID,
-		"message", c.i.Message.ID, "ahead", ahead)
-	msg := c.i.Message
-	c.shows = &shows{Retire: true}
-	c.update(locales.T(c.lang, key, nil), msg.Embeds, nil)
+	c.B.Log.Info("buttons of a game the store does not have retired", "interaction", c.I.ID, "channel", c.I.ChannelID,
+		"message", c.I.Message.ID, "ahead", ahead)
+	msg := c.I.Message
+	c.Shows = &Shows{Retire: true}
+	c.Update(locales.T(c.Lang, key, nil), msg.Embeds, nil)
 	return true
 }
 
-// restoredEffects is how far the effects owed after a restored copy are
+// RestoredEffects is how far the effects owed after a restored copy are
 // numbered past its count.
-const restoredEffects = 1 << 16
+const RestoredEffects = 1 << 16

@@ -45,9 +45,9 @@ import (
 // why (answerRefused), so that a permission removed mid-game never shows
 // as "This interaction failed".
 
-// missing is why the board (or the final scoreboard) a game owes is not
+// Missing is why the board (or the final scoreboard) a game owes is not
 // in its channel: Discord refused it for good.
-type missing struct {
+type Missing struct {
 	Kind   string    `json:"k"`           // effBoard or effScores
 	Status int       `json:"s,omitempty"` // HTTP status of the last refusal
 	Code   int       `json:"c,omitempty"` // Discord's JSON error code of the last refusal (0: none)
@@ -64,41 +64,41 @@ type missing struct {
 // A try is one or two requests (two with a picture): a game whose channel
 // stays closed to the bot costs Discord a few dozen requests, not a loop.
 const (
-	missingFirst = 15 * time.Second
+	MissingFirst = 15 * time.Second
 	missingMax   = 30 * time.Minute
-	missingTries = 12
+	MissingTries = 12
 )
 
-// missingRetry is how long after the tries-th refusal the bot token tries
+// MissingRetry is how long after the tries-th refusal the bot token tries
 // again (zero: it does not).
-func missingRetry(tries int) time.Duration {
-	if tries < 1 || tries >= missingTries {
+func MissingRetry(tries int) time.Duration {
+	if tries < 1 || tries >= MissingTries {
 		return 0
 	}
-	d := missingFirst
+	d := MissingFirst
 	for i := 1; i < tries && d < missingMax; i++ {
 		d *= 2
 	}
 	return min(d, missingMax)
 }
 
-// held reports whether an effect of kind stays owed when Discord refuses
+// Held reports whether an effect of kind stays owed when Discord refuses
 // it for good: the board and the final scoreboard.
-func held(kind string) bool { return kind == effBoard || kind == effScores }
+func Held(kind string) bool { return kind == EffBoard || kind == EffScores }
 
-// holds reports whether effs owe a board or a scoreboard.
-func holds(effs []effect) bool {
+// Holds reports whether effs owe a board or a scoreboard.
+func Holds(effs []Effect) bool {
 	for _, e := range effs {
-		if held(e.Kind) {
+		if Held(e.Kind) {
 			return true
 		}
 	}
 	return false
 }
 
-// refusal is the HTTP status and Discord's JSON error code of a refused
+// Refusal is the HTTP status and Discord's JSON error code of a refused
 // request (zeros when err is not an answer of Discord's).
-func refusal(err error) (status, code int) {
+func Refusal(err error) (status, code int) {
 	var rerr *discordgo.RESTError
 	if !errors.As(err, &rerr) {
 		return 0, 0
@@ -112,23 +112,23 @@ func refusal(err error) (status, code int) {
 	return status, code
 }
 
-// supersededBoard reports whether the effects after a board post owe
+// SupersededBoard reports whether the effects after a board post owe
 // another board or the scoreboard, which show the game as it stands: a
 // board missing for several turns comes back as one post.
-func supersededBoard(after []effect) bool { return holds(after) }
+func SupersededBoard(after []Effect) bool { return Holds(after) }
 
-// near reports whether two stored times are the same moment, to the
+// Near reports whether two stored times are the same moment, to the
 // precision of any store.
-func near(a, b time.Time) bool {
+func Near(a, b time.Time) bool {
 	d := a.Sub(b)
 	return d > -time.Second && d < time.Second
 }
 
 // notice is what a call knows about its game's board being missing.
 type notice struct {
-	seen  *dixbot.Record // the game as the call last read or wrote it
-	ran   bool           // the call did its game's outbox (settle)
-	after *missing       // the mark as that run left it
+	Seen  *dixbot.Record // the game as the call last read or wrote it
+	Ran   bool           // the call did its game's outbox (settle)
+	After *Missing       // the mark as that run left it
 	told  string         // what the answer itself told the user ("": nothing)
 }
 
@@ -138,46 +138,46 @@ const (
 	toldBoard  = "board"  // that the board is missing, and why
 )
 
-// missingKey is how the mark starts in the table data (dixTable.Missing).
-var missingKey = []byte(`"bm":{`)
+// MissingKey is how the mark starts in the table data (dixTable.Missing).
+var MissingKey = []byte(`"bm":{`)
 
 // tellMissing queues what a call in a game whose board is missing owes
 // after its answer: a try at once through its interaction (unless the
 // call did the outbox already) and, if the board is still missing, a
 // private notice to its user.
-func (c *call) tellMissing() {
-	c.then(func(ctx context.Context) {
-		v := c.via()
+func (c *Call) tellMissing() {
+	c.Then(func(ctx context.Context) {
+		v := c.Via()
 		if v == nil {
 			return // not answered: no follow-up possible
 		}
-		mk := c.notice.after
-		if !c.notice.ran {
-			if c.seenMissing() == nil {
+		mk := c.Notice.After
+		if !c.Notice.Ran {
+			if own.SeenMissing(c) == nil {
 				return
 			}
 			var err error
-			mk, err = c.b.retryMissing(ctx, c.b.apiFor(ctx), c.i.ChannelID, v)
+			mk, err = own.RetryMissing(c.B, ctx, c.B.ApiFor(ctx), c.I.ChannelID, v)
 			if err != nil {
-				c.b.log.Warn("the missing board was not tried again", "channel", c.i.ChannelID, "err", err)
+				c.B.Log.Warn("the missing board was not tried again", "channel", c.I.ChannelID, "err", err)
 			}
 		}
-		if mk == nil || c.notice.told == toldBoard {
+		if mk == nil || c.Notice.told == toldBoard {
 			return
 		}
-		text := missingText(c.lang, mk, c.i.AppPermissions)
-		if c.notice.told == toldAnswer {
+		text := MissingText(c.Lang, mk, c.I.AppPermissions)
+		if c.Notice.told == toldAnswer {
 			// The answer said why it could not be shown: it says that
 			// the board is missing too, in one message rather than two.
-			ectx, cancel := context.WithTimeout(ctx, respondTimeout)
+			ectx, cancel := context.WithTimeout(ctx, RespondTimeout)
 			defer cancel()
-			err := c.d.FollowupEdit(ectx, c.i, "@original", &discordgo.WebhookEdit{Content: &text, AllowedMentions: noMentions()})
+			err := c.D.FollowupEdit(ectx, c.I, "@original", &discordgo.WebhookEdit{Content: &text, AllowedMentions: NoMentions()})
 			if err == nil {
 				return
 			}
-			c.b.log.Warn("could not edit the answer into the missing board's notice", "interaction", c.i.ID, "err", err)
+			c.B.Log.Warn("could not edit the answer into the missing board's notice", "interaction", c.I.ID, "err", err)
 		}
-		c.ephemeral(text, nil)
+		c.Ephemeral(text, nil)
 	})
 }
 
@@ -186,52 +186,52 @@ func (c *call) tellMissing() {
 // permissions the channel may have lost mid-game): the user is told why
 // rather than shown "This interaction failed". It reports whether that
 // answer went through.
-func (c *call) answerRefused(ctx context.Context, r *discordgo.InteractionResponse, err error) bool {
+func (c *Call) answerRefused(ctx context.Context, r *discordgo.InteractionResponse, err error) bool {
 	d := r.Data
-	if d == nil || !permanent(err) || (len(d.Embeds) == 0 && len(d.Files) == 0) {
+	if d == nil || !Permanent(err) || (len(d.Embeds) == 0 && len(d.Files) == 0) {
 		return false
 	}
-	if _, code := refusal(err); code != discordgo.ErrCodeMissingPermissions {
+	if _, code := Refusal(err); code != discordgo.ErrCodeMissingPermissions {
 		return false
 	}
 	var text string
 	told := toldAnswer
-	if mk := c.seenMissing(); mk != nil {
-		text, told = missingText(c.lang, mk, c.i.AppPermissions), toldBoard
+	if mk := own.SeenMissing(c); mk != nil {
+		text, told = MissingText(c.Lang, mk, c.I.AppPermissions), toldBoard
 	} else {
-		reason, fix := refusalText(c.lang, discordgo.ErrCodeMissingPermissions, 0, c.i.AppPermissions, len(d.Files) > 0)
-		text = locales.T(c.lang, "answer_refused", map[string]any{"Reason": reason, "Fix": fix})
+		reason, fix := RefusalText(c.Lang, discordgo.ErrCodeMissingPermissions, 0, c.I.AppPermissions, len(d.Files) > 0)
+		text = locales.T(c.Lang, "answer_refused", map[string]any{"Reason": reason, "Fix": fix})
 	}
 	alt := &discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral,
-			Components: []discordgo.MessageComponent{}, AllowedMentions: noMentions()},
+			Components: []discordgo.MessageComponent{}, AllowedMentions: NoMentions()},
 	}
-	if rerr := c.d.Respond(ctx, c.i, alt); rerr != nil {
-		c.b.log.Warn("answer refused, and its text alone too", "interaction", c.i.ID, "err", err, "then", rerr)
+	if rerr := c.D.Respond(ctx, c.I, alt); rerr != nil {
+		c.B.Log.Warn("answer refused, and its text alone too", "interaction", c.I.ID, "err", err, "then", rerr)
 		return false
 	}
-	c.b.log.Info("answer refused by Discord; the user was told why", "interaction", c.i.ID, "channel", c.i.ChannelID, "err", err)
-	c.notice.told = told
+	c.B.Log.Info("answer refused by Discord; the user was told why", "interaction", c.I.ID, "channel", c.I.ChannelID, "err", err)
+	c.Notice.told = told
 	return true
 }
 
-// missingText is the notice of mk in lang: what is missing, why, what to
+// MissingText is the notice of mk in lang: what is missing, why, what to
 // do, and that the game waits. perms are the bot's permissions in the
 // channel as an interaction tells them (0: unknown).
-func missingText(lang string, mk *missing, perms int64) string {
+func MissingText(lang string, mk *Missing, perms int64) string {
 	key := "board_missing"
-	if mk.Kind == effScores {
+	if mk.Kind == EffScores {
 		key = "scores_missing"
 	}
-	reason, fix := refusalText(lang, mk.Code, mk.Status, perms, false)
+	reason, fix := RefusalText(lang, mk.Code, mk.Status, perms, false)
 	return locales.T(lang, key, map[string]any{"Reason": reason, "Fix": fix})
 }
 
-// refusalText says in lang why Discord refused a message (code and status
+// RefusalText says in lang why Discord refused a message (code and status
 // of its answer), and what to do about it. perms are the bot's permissions
 // in the channel (0: unknown); files: the message carried files.
-func refusalText(lang string, code, status int, perms int64, files bool) (reason, fix string) {
+func RefusalText(lang string, code, status int, perms int64, files bool) (reason, fix string) {
 	switch code {
 	case discordgo.ErrCodePerformedOperationOnArchivedThread:
 		return locales.T(lang, "missing_archived", nil), locales.T(lang, "missing_fix_archived", nil)

@@ -29,27 +29,27 @@ import (
 
 // Effect kinds.
 const (
-	effBoard    = "board"  // post a fresh board for the game as it stands, mentioning Users; the previous board is retired
-	effBoarded  = "posted" // the rest of a board whose message is posted: retire Msg (the previous board), close the ping
-	effEdit     = "edit"   // show the game as it stands on the current board
-	effRetire   = "retire" // strip the buttons of Msg; with Title, replace it by the summary of Lines
-	effAdopt    = "adopt"  // Msg (a board clicked on) is the current board: retire the one recorded
-	effPing     = "ping"   // post Text mentioning Users (the previous ping is closed first)
-	effPinged   = "pinged" // the decision of the current ping is made: the ping says so
-	effPingEdit = "repin"  // the current ping, which notified Users already, now says Text (an edit notifies nobody)
-	effScores   = "scores" // post the final scoreboard
-	effEnded    = "ended"  // the game was abandoned by Text: the board says so for good
-	effFinish   = "finish" // archive the game (frees the channel); last
-	effRemind   = "remind" // post Text mentioning Users: a reminder of the decision running, never edited after
-	effLog      = "log"    // add a finished turn (Title, Lines) to the game log record
-	effLobby    = "lobby"  // post the lobby as it stands, unless one is recorded (Msg effLobbyAgain: in any case); the previous one is retired
+	EffBoard    = "board"  // post a fresh board for the game as it stands, mentioning Users; the previous board is retired
+	EffBoarded  = "posted" // the rest of a board whose message is posted: retire Msg (the previous board), close the ping
+	EffEdit     = "edit"   // show the game as it stands on the current board
+	EffRetire   = "retire" // strip the buttons of Msg; with Title, replace it by the summary of Lines
+	EffAdopt    = "adopt"  // Msg (a board clicked on) is the current board: retire the one recorded
+	EffPing     = "ping"   // post Text mentioning Users (the previous ping is closed first)
+	EffPinged   = "pinged" // the decision of the current ping is made: the ping says so
+	EffPingEdit = "repin"  // the current ping, which notified Users already, now says Text (an edit notifies nobody)
+	EffScores   = "scores" // post the final scoreboard
+	EffEnded    = "ended"  // the game was abandoned by Text: the board says so for good
+	EffFinish   = "finish" // archive the game (frees the channel); last
+	EffRemind   = "remind" // post Text mentioning Users: a reminder of the decision running, never edited after
+	EffLog      = "log"    // add a finished turn (Title, Lines) to the game log record
+	EffLobby    = "lobby"  // post the lobby as it stands, unless one is recorded (Msg effLobbyAgain: in any case); the previous one is retired
 )
 
-// effLobbyAgain is the Msg of an effLobby that posts the lobby anew.
-const effLobbyAgain = "again"
+// EffLobbyAgain is the Msg of an effLobby that posts the lobby anew.
+const EffLobbyAgain = "again"
 
-// effect is one piece of Discord work owed by a change of the game.
-type effect struct {
+// Effect is one piece of Discord work owed by a change of the game.
+type Effect struct {
 	ID    uint32   `json:"i"`
 	Kind  string   `json:"k"`
 	Msg   string   `json:"m,omitempty"`
@@ -62,20 +62,20 @@ type effect struct {
 	Again bool `json:"a,omitempty"`
 	// Via is the interaction that can edit Msg (contract games' settled
 	// pings; nil: the bot token).
-	Via *via `json:"v,omitempty"`
+	Via *Via `json:"v,omitempty"`
 }
 
 // outboxGrace is how long the process that made a change has to do its
 // effects before any process may take them over; outboxLease how long a
 // process that took them over has before another may.
 const (
-	outboxGrace = 3 * time.Second
-	outboxLease = 30 * time.Second
+	OutboxGrace = 3 * time.Second
+	OutboxLease = 30 * time.Second
 )
 
-// errNothingToDo ends an update that finds nothing to do (a claim on a game
+// ErrNothingToDo ends an update that finds nothing to do (a claim on a game
 // whose effects are not, or no longer, due).
-var errNothingToDo = errors.New("bot: nothing due")
+var ErrNothingToDo = errors.New("bot: nothing due")
 
 // holdMargin is how long before the end of its hold on a channel's
 // effects a run stops posting on that hold alone: a message it posts
@@ -88,58 +88,58 @@ const holdMargin = time.Second
 // leaves them to that process.
 var errHoldLost = errors.New("bot: the effects were taken over")
 
-// beforeEffects holds a change's own effects for the test hooks
+// BeforeEffects holds a change's own effects for the test hooks
 // (effectDelay, effectsHook); nothing in production.
-func (b *Bot) beforeEffects() {
-	if d := b.effectDelay; d > 0 {
+func (b *Bot) BeforeEffects() {
+	if d := b.EffectDelay; d > 0 {
 		time.Sleep(d) // a test widens the window between the write and the effects
 	}
-	if f := b.effectsHook; f != nil {
+	if f := b.EffectsHook; f != nil {
 		f()
 	}
 }
 
-// leftForLater logs why a batch of effects stopped (err nil: it did not).
-func (b *Bot) leftForLater(channel string, err error) {
+// LeftForLater logs why a batch of effects stopped (err nil: it did not).
+func (b *Bot) LeftForLater(channel string, err error) {
 	switch {
 	case errors.Is(err, errHoldLost):
-		b.log.Info("effects left to the process that took them over", "channel", channel)
+		b.Log.Info("effects left to the process that took them over", "channel", channel)
 	case err != nil:
-		b.log.Warn("effects left for later", "channel", channel, "err", err)
+		b.Log.Warn("effects left for later", "channel", channel, "err", err)
 	}
 }
 
-// hold is a run's hold on the effects of a channel: the process whose
+// Hold is a run's hold on the effects of a channel: the process whose
 // change owes them holds them for the grace after it wrote the change, a
 // process that claimed them for its lease (which a clock's moment due
 // sooner may cut short). Only the holder posts a message for an effect:
 // a follow-up carries no nonce, so two processes posting the same effect
 // would show it twice.
-type hold struct {
+type Hold struct {
 	channel string
 	until   time.Time // when another process may take the effects over
 }
 
-// newHold is the hold of a run on rec's effects: for the grace after the
+// NewHold is the hold of a run on rec's effects: for the grace after the
 // change was written when the run is that change's own (ix.held), else
 // for the lease from now.
-func newHold(rec *dixbot.Record, ix *via) *hold {
-	h := &hold{channel: rec.Channel, until: time.Now().Add(outboxLease)}
+func NewHold(rec *dixbot.Record, ix *Via) *Hold {
+	h := &Hold{channel: rec.Channel, until: time.Now().Add(OutboxLease)}
 	if ix != nil && !ix.held.IsZero() {
 		h.until = ix.held
 	}
 	return h
 }
 
-// heldBy is v holding the effects of the change written at written.
-func heldBy(v *via, written time.Time) *via {
+// HeldBy is v holding the effects of the change written at written.
+func HeldBy(v *Via, written time.Time) *Via {
 	if v != nil {
-		v.held = written.Add(outboxGrace)
+		v.held = written.Add(OutboxGrace)
 	}
 	return v
 }
 
-// keep makes sure the run still holds the effects before it posts a
+// Keep makes sure the run still holds the effects before it posts a
 // message. Near the end of the hold it moves the record's Due on by a
 // lease, unless another process holds them by then; it then returns
 // errHoldLost and leaves the effects to that process, which looks for the
@@ -149,22 +149,22 @@ func heldBy(v *via, written time.Time) *via {
 // claim's lease, or another process's own effects held longer. A claim
 // and this update are both compare-and-set updates of the record, so one
 // of them sees the other's.
-func (b *Bot) keep(ctx context.Context, h *hold) error {
+func (b *Bot) Keep(ctx context.Context, h *Hold) error {
 	now := time.Now()
 	if h == nil || now.Before(h.until.Add(-holdMargin)) {
 		return nil
 	}
-	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
 	defer cancel()
 	// Due times are set from the table's clock (b.now) or the wall clock;
 	// the later of the two reads both.
 	ref := now
-	if t := b.now(); t.After(ref) {
+	if t := b.Now(); t.After(ref) {
 		ref = t
 	}
-	due := ref.Add(outboxLease)
-	_, err := b.store.Update(sctx, h.channel, "", func(r *dixbot.Record) error {
-		if r.Due.After(ref.Add(outboxGrace)) {
+	due := ref.Add(OutboxLease)
+	_, err := b.Store.Update(sctx, h.channel, "", func(r *dixbot.Record) error {
+		if r.Due.After(ref.Add(OutboxGrace)) {
 			return errHoldLost
 		}
 		r.Due = due
@@ -176,8 +176,8 @@ func (b *Bot) keep(ctx context.Context, h *hold) error {
 	case err != nil:
 		return fmt.Errorf("%w: %w", errHoldLost, err)
 	}
-	h.until = now.Add(outboxLease)
-	b.log.Info("effects held longer", "channel", h.channel)
+	h.until = now.Add(OutboxLease)
+	b.Log.Info("effects held longer", "channel", h.channel)
 	return nil
 }
 
@@ -187,14 +187,14 @@ func (b *Bot) keep(ctx context.Context, h *hold) error {
 // handler of a schedule.Runner over the store. It returns nil when there
 // was nothing to do (already done or taken by another process).
 func (b *Bot) RunDue(ctx context.Context, s *discordgo.Session, channel string, asOf time.Time) error {
-	return b.runDue(ctx, b.sessionAPI(s), channel, asOf)
+	return b.RunDueOn(ctx, b.sessionAPI(s), channel, asOf)
 }
 
-func (b *Bot) runDue(ctx context.Context, d discordAPI, channel string, asOf time.Time) error {
-	if b.batches.Busy(channel) {
+func (b *Bot) RunDueOn(ctx context.Context, d DiscordAPI, channel string, asOf time.Time) error {
+	if b.Batches.Busy(channel) {
 		return nil // this process's own batch does the effects (internal/batches)
 	}
-	return b.runDixDue(ctx, d, channel, asOf)
+	return own.RunDue(b, ctx, d, channel, asOf)
 }
 
 // latestRecords is a store that knows, without a round trip, the latest
@@ -203,12 +203,12 @@ type latestRecords interface {
 	Latest(channel string, version uint64) (*dixbot.Record, bool)
 }
 
-// latest is the newest record of rec's channel: the one this process
+// Latest is the newest record of rec's channel: the one this process
 // wrote or read last when the store keeps it (no round trip; a later
 // write of another process is then found by the compare-and-set of the
 // update that records the effects done), else as stored.
-func (b *Bot) latest(ctx context.Context, rec *dixbot.Record) (*dixbot.Record, error) {
-	if l, ok := b.store.(latestRecords); ok {
+func (b *Bot) Latest(ctx context.Context, rec *dixbot.Record) (*dixbot.Record, error) {
+	if l, ok := b.Store.(latestRecords); ok {
 		if fresh, ok := l.Latest(rec.Channel, rec.Version); ok {
 			if fresh == nil {
 				return rec, nil
@@ -216,26 +216,26 @@ func (b *Bot) latest(ctx context.Context, rec *dixbot.Record) (*dixbot.Record, e
 			return fresh, nil
 		}
 	}
-	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
 	defer cancel()
-	return b.store.Get(sctx, rec.Channel)
+	return b.Store.Get(sctx, rec.Channel)
 }
 
-// peek is the channel's record as this process last wrote or read it when
+// Peek is the channel's record as this process last wrote or read it when
 // the store keeps it (no round trip; another process may have written
 // since), else as stored: for work the update checks again.
-func (b *Bot) peek(ctx context.Context, channel string) (*dixbot.Record, error) {
-	if l, ok := b.store.(latestRecords); ok {
+func (b *Bot) Peek(ctx context.Context, channel string) (*dixbot.Record, error) {
+	if l, ok := b.Store.(latestRecords); ok {
 		if rec, ok := l.Latest(channel, 0); ok && rec != nil {
 			return rec, nil
 		}
 	}
-	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
 	defer cancel()
-	return b.store.Get(sctx, channel)
+	return b.Store.Get(sctx, channel)
 }
 
-// via is an interaction whose token changes messages without the bot
+// Via is an interaction whose token changes messages without the bot
 // token: the answer to an interaction and its follow-up messages are made,
 // and can be edited, with the interaction's own token for 15 minutes
 // (https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages),
@@ -246,7 +246,7 @@ func (b *Bot) peek(ctx context.Context, channel string) (*dixbot.Record, error) 
 // interaction it was made with so a later click can still edit it. The
 // bot token is used only when no interaction is valid any more (a
 // deadline acting hours later), or when the interaction's request fails.
-type via struct {
+type Via struct {
 	App   string `json:"a"`
 	Token string `json:"t"`
 	At    int64  `json:"at"` // when the interaction arrived (Unix ms)
@@ -265,37 +265,37 @@ type via struct {
 // Discord's 15 minutes, less a margin for the requests under way.
 const viaLife = 14 * time.Minute
 
-// usable reports whether v's token can still be used at now.
-func (v *via) usable(now time.Time) bool {
+// Usable reports whether v's token can still be used at now.
+func (v *Via) Usable(now time.Time) bool {
 	return v != nil && v.Token != "" && now.Before(time.UnixMilli(v.At).Add(viaLife))
 }
 
-func (v *via) interaction() *discordgo.Interaction {
+func (v *Via) Interaction() *discordgo.Interaction {
 	return &discordgo.Interaction{AppID: v.App, Token: v.Token}
 }
 
-// laterID reports whether snowflake a was made after b.
-func laterID(a, b string) bool {
+// LaterID reports whether snowflake a was made after b.
+func LaterID(a, b string) bool {
 	na, erra := strconv.ParseUint(strings.TrimLeft(a, "abcdefghijklmnopqrstuvwxyz-"), 10, 64)
 	nb, errb := strconv.ParseUint(strings.TrimLeft(b, "abcdefghijklmnopqrstuvwxyz-"), 10, 64)
 	return erra == nil && errb == nil && na > nb
 }
 
-// sameMessage reports whether m shows what ms posts: the same text, the
+// SameMessage reports whether m shows what ms posts: the same text, the
 // same first embed's title and description, the same component ids (a
 // board's carry the state version).
-func sameMessage(m *discordgo.Message, ms *discordgo.MessageSend) bool {
+func SameMessage(m *discordgo.Message, ms *discordgo.MessageSend) bool {
 	if m.Content != ms.Content || len(m.Embeds) != len(ms.Embeds) {
 		return false
 	}
 	if len(ms.Embeds) > 0 && (m.Embeds[0].Title != ms.Embeds[0].Title || m.Embeds[0].Description != ms.Embeds[0].Description) {
 		return false
 	}
-	return slices.Equal(customIDs(m.Components), customIDs(ms.Components))
+	return slices.Equal(CustomIDs(m.Components), CustomIDs(ms.Components))
 }
 
-// customIDs lists the custom ids of the components in rows, in order.
-func customIDs(rows []discordgo.MessageComponent) []string {
+// CustomIDs lists the custom ids of the components in rows, in order.
+func CustomIDs(rows []discordgo.MessageComponent) []string {
 	var out []string
 	for _, row := range rows {
 		var cs []discordgo.MessageComponent
@@ -321,65 +321,65 @@ func customIDs(rows []discordgo.MessageComponent) []string {
 	return out
 }
 
-// replacedLater reports whether an effect after id retires board or posts
+// ReplacedLater reports whether an effect after id retires board or posts
 // a fresh one (which retires it): the game it would show has moved past
 // that board, whose buttons a player could otherwise click for a moment.
-func replacedLater(effs []effect, id uint32, board string) bool {
+func ReplacedLater(effs []Effect, id uint32, board string) bool {
 	for _, e := range effs {
-		if e.ID > id && (e.Kind == effBoard || e.Kind == effRetire && e.Msg == board) {
+		if e.ID > id && (e.Kind == EffBoard || e.Kind == EffRetire && e.Msg == board) {
 			return true
 		}
 	}
 	return false
 }
 
-// adoptedAfter is the message a later effect than id adopts as the board
+// AdoptedAfter is the message a later effect than id adopts as the board
 // ("": none).
-func adoptedAfter(effs []effect, id uint32) string {
+func AdoptedAfter(effs []Effect, id uint32) string {
 	for _, e := range effs {
-		if e.ID > id && e.Kind == effAdopt {
+		if e.ID > id && e.Kind == EffAdopt {
 			return e.Msg
 		}
 	}
 	return ""
 }
 
-// newestVia is the interaction the board message is edited with: the
+// NewestVia is the interaction the board message is edited with: the
 // clicking one when its answer updated that board (a click's token edits
 // the message it sits on as "@original", and lives the longest), else
 // recorded. So later edits of the board go through an interaction's token,
 // not the bot token.
-func newestVia(recorded, clicking *via, board string, now time.Time) *via {
-	if board != "" && clicking.usable(now) && clicking.Orig == board &&
-		(!recorded.usable(now) || recorded.At <= clicking.At) {
+func NewestVia(recorded, clicking *Via, board string, now time.Time) *Via {
+	if board != "" && clicking.Usable(now) && clicking.Orig == board &&
+		(!recorded.Usable(now) || recorded.At <= clicking.At) {
 		return clicking
 	}
 	return recorded
 }
 
-// owesAgain reports whether effs hold an edit of the board owed because
+// OwesAgain reports whether effs hold an edit of the board owed because
 // an older render may have landed last. Another edit owed does not do: a
 // click's answer that showed its change on the board leaves out the edit
 // that change owes (executor.shown), though that answer may have landed
 // before the older render.
-func owesAgain(effs []effect) bool {
+func OwesAgain(effs []Effect) bool {
 	for _, e := range effs {
-		if e.Kind == effEdit && e.Again {
+		if e.Kind == EffEdit && e.Again {
 			return true
 		}
 	}
 	return false
 }
 
-func fnv32(s string) uint32 {
+func Fnv32(s string) uint32 {
 	h := fnv.New32a()
 	h.Write([]byte(s))
 	return h.Sum32()
 }
 
-// permanent reports whether Discord refused a request for good (a client
+// Permanent reports whether Discord refused a request for good (a client
 // error other than a rate limit), so retrying it is pointless.
-func permanent(err error) bool {
+func Permanent(err error) bool {
 	var rerr *discordgo.RESTError
 	if errors.As(err, &rerr) && rerr.Response != nil {
 		code := rerr.Response.StatusCode
@@ -388,14 +388,14 @@ func permanent(err error) bool {
 	return false
 }
 
-// mentionUsers allows exactly users to be notified.
-func mentionUsers(users []string) *discordgo.MessageAllowedMentions {
-	am := noMentions()
+// MentionUsers allows exactly users to be notified.
+func MentionUsers(users []string) *discordgo.MessageAllowedMentions {
+	am := NoMentions()
 	am.Users = append([]string(nil), users...)
 	return am
 }
 
-func mentions(users []string) string {
+func Mentions(users []string) string {
 	parts := make([]string, len(users))
 	for i, u := range users {
 		parts[i] = "<@" + u + ">"
@@ -403,7 +403,7 @@ func mentions(users []string) string {
 	return strings.Join(parts, " ")
 }
 
-func containsString(s []string, v string) bool {
+func ContainsString(s []string, v string) bool {
 	for _, x := range s {
 		if x == v {
 			return true

@@ -50,7 +50,7 @@ import (
 // Effect kinds of contract games.
 const (
 	ceffEdit   = "cedit"   // show the game as it stands on the board
-	ceffPing   = "cping"   // post Text mentioning Users: the ping tableData.Ping records (its Eff)
+	CeffPing   = "cping"   // post Text mentioning Users: the ping tableData.Ping records (its Eff)
 	ceffSettle = "csettle" // edit the ping Msg (editable through Via) to say Text; Msg "#<n>": the ping effect n posts
 	ceffEnd    = "cend"    // the game is over: the table's work at a game's end (gameEnded), done once
 	ceffRetire = "cretire" // strip the buttons of Msg, a board no longer the board (editable through Via; nil: the bot token)
@@ -61,7 +61,7 @@ const (
 // within the grace, so they are done even if this process dies first. It
 // runs inside the store update of the change, after the record's clock
 // (setContractDue) is set. It returns the first effect's number.
-func (td *tableData) owe(r *dixbot.Record, now time.Time, effs ...effect) uint32 {
+func (td *TableData) owe(r *dixbot.Record, now time.Time, effs ...Effect) uint32 {
 	first := td.NextEffect + 1
 	for _, e := range effs {
 		td.NextEffect++
@@ -74,11 +74,11 @@ func (td *tableData) owe(r *dixbot.Record, now time.Time, effs ...effect) uint32
 
 // outboxDue brings the record's Due forward to the end of the grace when
 // effects are owed.
-func (td *tableData) outboxDue(r *dixbot.Record, now time.Time) {
+func (td *TableData) outboxDue(r *dixbot.Record, now time.Time) {
 	if len(td.Outbox) == 0 {
 		return
 	}
-	if at := now.Add(outboxGrace); r.Due.IsZero() || r.Due.After(at) {
+	if at := now.Add(OutboxGrace); r.Due.IsZero() || r.Due.After(at) {
 		r.Due = at
 	}
 }
@@ -86,10 +86,10 @@ func (td *tableData) outboxDue(r *dixbot.Record, now time.Time) {
 // oweChange owes what a change of the game leaves to do after the answer:
 // the board shown as it stands, the pings of p, and, when the game is
 // over, its end and its archiving. guild and channel make the board's link.
-func (td *tableData) oweChange(r *dixbot.Record, g *present.Game, st engine.State, p pingPlan, now time.Time) {
-	effs := []effect{{Kind: ceffEdit}}
+func (td *TableData) oweChange(r *dixbot.Record, g *present.Game, st engine.State, p pingPlan, now time.Time) {
+	effs := []Effect{{Kind: ceffEdit}}
 	if s := p.settle; s != nil && (s.ID != "" || s.Eff != 0) {
-		e := effect{Kind: ceffSettle, Msg: s.ID, Via: s.Via,
+		e := Effect{Kind: ceffSettle, Msg: s.ID, Via: s.Via,
 			Text: locales.T(td.Lang, "table_ping_settled", map[string]any{"Names": strings.Join(s.Names, ", ")})}
 		if s.ID == "" {
 			e.Msg = "#" + strconv.FormatUint(uint64(s.Eff), 10)
@@ -98,10 +98,10 @@ func (td *tableData) oweChange(r *dixbot.Record, g *present.Game, st engine.Stat
 	}
 	ping := -1 // the index in effs of the ping posted now
 	if len(p.users) > 0 && td.Board != "" {
-		text := locales.T(td.Lang, "table_ping", map[string]any{"Mentions": mentions(p.users),
-			"Game": en(g.Rules.Name() + "_title"), "URL": messageURL(r.Guild, r.Channel, td.Board)})
+		text := locales.T(td.Lang, "table_ping", map[string]any{"Mentions": Mentions(p.users),
+			"Game": En(g.Rules.Name() + "_title"), "URL": MessageURL(r.Guild, r.Channel, td.Board)})
 		ping = len(effs)
-		effs = append(effs, effect{Kind: ceffPing, Users: p.users, Text: text})
+		effs = append(effs, Effect{Kind: CeffPing, Users: p.users, Text: text})
 	}
 	if st.Over() {
 		// The final scoreboard is the board: every person seated is told,
@@ -113,11 +113,11 @@ func (td *tableData) oweChange(r *dixbot.Record, g *present.Game, st engine.Stat
 			}
 		}
 		if len(people) > 0 && td.Board != "" {
-			text := locales.T(td.Lang, "table_over_ping", map[string]any{"Mentions": mentions(people),
-				"Game": en(g.Rules.Name() + "_title"), "URL": messageURL(r.Guild, r.Channel, td.Board)})
-			effs = append(effs, effect{Kind: ceffPing, Users: people, Text: text})
+			text := locales.T(td.Lang, "table_over_ping", map[string]any{"Mentions": Mentions(people),
+				"Game": En(g.Rules.Name() + "_title"), "URL": MessageURL(r.Guild, r.Channel, td.Board)})
+			effs = append(effs, Effect{Kind: CeffPing, Users: people, Text: text})
 		}
-		effs = append(effs, effect{Kind: ceffEnd}, effect{Kind: ceffFinish})
+		effs = append(effs, Effect{Kind: ceffEnd}, Effect{Kind: ceffFinish})
 	}
 	first := td.owe(r, now, effs...)
 	if ping >= 0 {
@@ -128,12 +128,12 @@ func (td *tableData) oweChange(r *dixbot.Record, g *present.Game, st engine.Stat
 
 // boardVia is the interaction of a click on the message clicked, kept as
 // the one that edits the board (nil: the click is not on a public message).
-func (c *call) boardVia() *via {
-	m := c.i.Message
-	if m == nil || m.Flags&discordgo.MessageFlagsEphemeral != 0 || c.i.Token == "" || c.i.AppID == "" {
+func (c *Call) boardVia() *Via {
+	m := c.I.Message
+	if m == nil || m.Flags&discordgo.MessageFlagsEphemeral != 0 || c.I.Token == "" || c.I.AppID == "" {
 		return nil
 	}
-	return &via{App: c.i.AppID, Token: c.i.Token, At: c.at.UnixMilli(), Orig: m.ID}
+	return &Via{App: c.I.AppID, Token: c.I.Token, At: c.At.UnixMilli(), Orig: m.ID}
 }
 
 // answeredVia is the call's interaction once answered (nil: not
@@ -144,8 +144,8 @@ func (c *call) boardVia() *via {
 // (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object-interaction-callback-type).
 // A click answered with a message of its own (an ephemeral reply) has
 // that reply as its "@original", never the message clicked.
-func (c *call) answeredVia() *via {
-	v := c.via()
+func (c *Call) answeredVia() *Via {
+	v := c.Via()
 	if v != nil && v.Orig == "" && c.acked {
 		if b := c.boardVia(); b != nil {
 			v.Orig = b.Orig
@@ -156,16 +156,16 @@ func (c *call) answeredVia() *via {
 
 // settleContract queues the outbox of rec, the record a change of this
 // call wrote, to be done after the answer through this interaction.
-func (c *call) settleContract(rec *dixbot.Record) {
+func (c *Call) settleContract(rec *dixbot.Record) {
 	if rec == nil {
 		return
 	}
-	c.b.wakeAt(rec.Due)
-	done, written := c.b.batches.Start(rec.Channel), time.Now()
-	c.then(func(ctx context.Context) {
+	c.B.WakeAt(rec.Due)
+	done, written := c.B.Batches.Start(rec.Channel), time.Now()
+	c.Then(func(ctx context.Context) {
 		defer done()
-		c.b.beforeEffects()
-		c.b.leftForLater(rec.Channel, c.b.contractOutbox(ctx, c.b.apiFor(ctx), rec, heldBy(c.answeredVia(), written), 0))
+		c.B.BeforeEffects()
+		c.B.LeftForLater(rec.Channel, c.B.contractOutbox(ctx, c.B.ApiFor(ctx), rec, HeldBy(c.answeredVia(), written), 0))
 	})
 }
 
@@ -176,42 +176,42 @@ func (c *call) settleContract(rec *dixbot.Record) {
 // interaction whose change wrote rec (nil: none, e.g. a deadline); effects
 // numbered up to tried may have been done in part by a process that died
 // (a ping it posted is looked for before it is posted again).
-func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Record, ix *via, tried uint32) error {
-	mu := &b.channelLocks[fnv32(rec.Channel)%uint32(len(b.channelLocks))]
+func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Record, ix *Via, tried uint32) error {
+	mu := &b.ChannelLocks[Fnv32(rec.Channel)%uint32(len(b.ChannelLocks))]
 	mu.Lock()
 	defer mu.Unlock()
 	ctx = discordapi.NoWait(ctx)
 	var upTo uint32 // the last effect owed by the change ix answered
 	if ix != nil {
-		if td, err := decodeTableData(rec.Meta); err == nil {
+		if td, err := DecodeTableData(rec.Meta); err == nil {
 			upTo = td.NextEffect
 		}
 	}
 	answered := rec.Version  // the record the answer of ix showed
-	ours := newHold(rec, ix) // on the record this process wrote
-	fresh, err := b.latest(ctx, rec)
+	ours := NewHold(rec, ix) // on the record this process wrote
+	fresh, err := b.Latest(ctx, rec)
 	switch {
 	case err == nil && fresh.Finished && fresh.Version >= rec.Version:
 		return nil // archived: its last effect was done
 	case err == nil && fresh.Version >= rec.Version:
 		rec = fresh
 	}
-	g, ok := b.games[rec.Game]
+	g, ok := b.Games[rec.Game]
 	if !ok {
 		return nil
 	}
-	td, err := decodeTableData(rec.Meta)
+	td, err := DecodeTableData(rec.Meta)
 	if err != nil || len(td.Outbox) == 0 {
 		return err
 	}
 	x := &cexec{b: b, d: d, rec: rec, td: td, g: g, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
-		posted: map[uint32]via{}, hold: ours}
-	x.pic, x.pic0 = td.startPicture(ix, rec.Version == answered), clonePtr(td.Pic)
+		posted: map[uint32]Via{}, hold: ours}
+	x.pic, x.pic0 = td.startPicture(ix, rec.Version == answered), ClonePtr(td.Pic)
 	var done uint32
 	// A fold waiting (fold.go): its effects are done already.
-	waiting := b.folds.get(rec.Channel)
-	if waiting != nil && waiting.of(rec, contractTableOf(td), td.Outbox) {
-		done = waiting.done
+	waiting := b.Folds.Get(rec.Channel)
+	if waiting != nil && waiting.Of(rec, contractTableOf(td), td.Outbox) {
+		done = waiting.Done
 	} else {
 		waiting = nil
 	}
@@ -227,16 +227,16 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 			break
 		}
 		if err := x.do(ctx, e); err != nil {
-			if !permanent(err) {
+			if !Permanent(err) {
 				failed = fmt.Errorf("effect %s: %w", e.Kind, err)
 				break
 			}
-			b.log.Warn("effect refused by Discord; skipped", "channel", rec.Channel, "effect", e.Kind, "err", err)
+			b.Log.Warn("effect refused by Discord; skipped", "channel", rec.Channel, "effect", e.Kind, "err", err)
 		}
 		done = e.ID
 		if e.Kind == ceffFinish {
 			if waiting != nil {
-				b.folds.drop(rec.Channel, waiting) // archived with the game
+				b.Folds.Drop(rec.Channel, waiting) // archived with the game
 			}
 			return nil // archived: the outbox went with it
 		}
@@ -245,27 +245,27 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 	if done == 0 && !limited {
 		return failed
 	}
-	if b.foldsOn() && contractTableOf(td) != "" && failed == nil && len(x.posted) == 0 && x.shown == nil && done == td.Outbox[len(td.Outbox)-1].ID {
+	if b.FoldsOn() && contractTableOf(td) != "" && failed == nil && len(x.posted) == 0 && x.shown == nil && done == td.Outbox[len(td.Outbox)-1].ID {
 		// Nothing the table records changed but the board's newest
 		// interaction: the effects are recorded done with the channel's
 		// next change (fold.go).
-		fd := &fold{table: contractTableOf(td), version: rec.Version, done: done, board: td.Board}
-		if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == td.Board {
-			fd.via = v
+		fd := &Fold{Table: contractTableOf(td), Version: rec.Version, Done: done, Board: td.Board}
+		if v := x.ix; v.Usable(x.now) && v.Orig != "" && v.Orig == td.Board {
+			fd.Via = v
 		}
-		if x.pic != nil && !samePicture(x.pic, td.Pic) {
+		if x.pic != nil && !SamePicture(x.pic, td.Pic) {
 			fd.pic, fd.pic0 = x.pic, x.pic0 // the pictures the answer showed
 		}
-		b.later(rec.Channel, fd)
+		b.Later(rec.Channel, fd)
 		return nil
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.Timeout)
 	defer cancel()
-	after, err := b.store.Update(sctx, rec.Channel, "", func(r *dixbot.Record) error {
+	after, err := b.Store.Update(sctx, rec.Channel, "", func(r *dixbot.Record) error {
 		if r.Game != rec.Game {
-			return errNothingToDo
+			return ErrNothingToDo
 		}
-		cur, err := decodeTableData(r.Meta)
+		cur, err := DecodeTableData(r.Meta)
 		if err != nil {
 			return err
 		}
@@ -282,7 +282,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 			keep = append(keep, e)
 		}
 		cur.Outbox = keep
-		if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == cur.Board && (!cur.BoardVia.usable(x.now) || cur.BoardVia.At <= v.At) {
+		if v := x.ix; v.Usable(x.now) && v.Orig != "" && v.Orig == cur.Board && (!cur.BoardVia.Usable(x.now) || cur.BoardVia.At <= v.At) {
 			// The newest click answered on the board: its token edits the
 			// board for the longest. Recorded once answered, so no request
 			// goes through a token before its interaction is answered.
@@ -299,9 +299,9 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 			// change's answer may have landed before this edit, which
 			// shows an older game. The board is shown again.
 			cur.NextEffect++
-			cur.Outbox = append(cur.Outbox, effect{ID: cur.NextEffect, Kind: ceffEdit, Again: true})
+			cur.Outbox = append(cur.Outbox, Effect{ID: cur.NextEffect, Kind: ceffEdit, Again: true})
 		}
-		now := b.now()
+		now := b.Now()
 		r.Due = time.Time{}
 		if r.Data != nil {
 			if st, err := g.Rules.Decode(r.Data); err == nil {
@@ -315,19 +315,19 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 		} else {
 			cur.outboxDue(r, now)
 		}
-		r.Meta = cur.encode()
+		r.Meta = cur.Encode()
 		return nil
 	})
 	switch {
 	case err == nil:
 		if waiting != nil {
-			b.folds.drop(rec.Channel, waiting) // written with these
+			b.Folds.Drop(rec.Channel, waiting) // written with these
 		}
-		b.wakeAt(after.Due)
-	case errors.Is(err, errNothingToDo), errors.Is(err, dixbot.ErrNotFound):
+		b.WakeAt(after.Due)
+	case errors.Is(err, ErrNothingToDo), errors.Is(err, dixbot.ErrNotFound):
 	default:
-		if isStoreFailure(err) && b.obs != nil {
-			b.obs.StoreError("update")
+		if IsStoreFailure(err) && b.Obs != nil {
+			b.Obs.StoreError("update")
 		}
 		return errors.Join(failed, fmt.Errorf("recording the effects done: %w", err))
 	}
@@ -336,7 +336,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d discordAPI, rec *dixbot.Reco
 
 // pingRef is the number of the ping effect whose message a settle effect
 // names before it is posted ("#<n>").
-func pingRef(e effect) (uint32, bool) {
+func pingRef(e Effect) (uint32, bool) {
 	if e.Kind != ceffSettle || !strings.HasPrefix(e.Msg, "#") {
 		return 0, false
 	}
@@ -346,7 +346,7 @@ func pingRef(e effect) (uint32, bool) {
 
 // viaOrNil is v without its message, nil when it has no token (a message
 // posted with the bot token).
-func viaOrNil(v via) *via {
+func viaOrNil(v Via) *Via {
 	if v.Token == "" {
 		return nil
 	}
@@ -356,7 +356,7 @@ func viaOrNil(v via) *via {
 
 // cedAgain reports whether effs hold a board edit owed because an older
 // render may have landed last.
-func cedAgain(effs []effect) bool {
+func cedAgain(effs []Effect) bool {
 	for _, e := range effs {
 		if e.Kind == ceffEdit && e.Again {
 			return true
@@ -368,24 +368,24 @@ func cedAgain(effs []effect) bool {
 // cexec does the effects of a contract game.
 type cexec struct {
 	b      *Bot
-	d      discordAPI
+	d      DiscordAPI
 	rec    *dixbot.Record // the record as it stands (the freshest read)
-	td     *tableData
+	td     *TableData
 	g      *present.Game
-	ix     *via   // the interaction whose change owed effects up to upTo (nil: none)
+	ix     *Via   // the interaction whose change owed effects up to upTo (nil: none)
 	upTo   uint32 // the last effect owed by ix's change
 	tried  uint32 // the last effect another try may have done in part
 	now    time.Time
-	posted map[uint32]via // ping messages posted by this run, by effect: the message (Orig) and its interaction
+	posted map[uint32]Via // ping messages posted by this run, by effect: the message (Orig) and its interaction
 	shown  []byte         // the game data a board edit of this run showed (nil: none)
-	pic    *boardPic      // the pictures the board has, when known (pictures_contract.go)
-	pic0   *boardPic      // the table data's Pic as read
+	pic    *BoardPic      // the pictures the board has, when known (pictures_contract.go)
+	pic0   *BoardPic      // the table data's Pic as read
 	read   bool
 	recent []*discordgo.Message
-	hold   *hold // the run's hold on the effects: only while it lasts does it post
+	hold   *Hold // the run's hold on the effects: only while it lasts does it post
 }
 
-func (x *cexec) do(ctx context.Context, e effect) error {
+func (x *cexec) do(ctx context.Context, e Effect) error {
 	switch e.Kind {
 	case ceffEdit:
 		if x.td.Board == "" || x.rec.Data == nil {
@@ -397,7 +397,7 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 			return nil
 		}
 		return x.editBoard(ctx)
-	case ceffPing:
+	case CeffPing:
 		if x.td.Board == "" {
 			return nil
 		}
@@ -406,7 +406,7 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 		if err != nil {
 			return err
 		}
-		pv := via{Orig: msg.ID}
+		pv := Via{Orig: msg.ID}
 		if v != nil {
 			pv = *v
 			pv.Orig = msg.ID
@@ -426,24 +426,24 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 			return nil
 		}
 		text := e.Text
-		if v.usable(x.now) {
-			err := x.d.FollowupEdit(ctx, v.interaction(), msg, &discordgo.WebhookEdit{Content: &text, AllowedMentions: noMentions()})
+		if v.Usable(x.now) {
+			err := x.d.FollowupEdit(ctx, v.Interaction(), msg, &discordgo.WebhookEdit{Content: &text, AllowedMentions: NoMentions()})
 			if err == nil || ctx.Err() != nil {
 				return err
 			}
-			x.b.log.Info("ping edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
+			x.b.Log.Info("ping edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
 		}
-		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: msg, Content: &text, AllowedMentions: noMentions()})
+		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: msg, Content: &text, AllowedMentions: NoMentions()})
 	case ceffRetire:
 		return x.retire(ctx, e.Msg, e.Via)
 	case ceffEnd:
 		return x.b.gameEnded(ctx, x.rec, x.td)
 	case ceffFinish:
-		sctx, cancel := context.WithTimeout(ctx, x.b.timeout)
+		sctx, cancel := context.WithTimeout(ctx, x.b.Timeout)
 		defer cancel()
-		if err := x.b.store.Finish(sctx, x.rec.Channel); err != nil && !errors.Is(err, dixbot.ErrNotFound) {
-			if isStoreFailure(err) && x.b.obs != nil {
-				x.b.obs.StoreError("finish")
+		if err := x.b.Store.Finish(sctx, x.rec.Channel); err != nil && !errors.Is(err, dixbot.ErrNotFound) {
+			if IsStoreFailure(err) && x.b.Obs != nil {
+				x.b.Obs.StoreError("finish")
 			}
 			return err
 		}
@@ -456,7 +456,7 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 // (effect ceffEnd) before the game is archived, with the record as it
 // stands: its result is recorded in the stats (stats.go). An error leaves
 // the effect owed, tried again later.
-func (b *Bot) gameEnded(ctx context.Context, rec *dixbot.Record, td *tableData) error {
+func (b *Bot) gameEnded(ctx context.Context, rec *dixbot.Record, td *TableData) error {
 	return b.recordOver(ctx, rec)
 }
 
@@ -476,11 +476,11 @@ func (x *cexec) editBoard(ctx context.Context) error {
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
 	}
-	we := &discordgo.WebhookEdit{Content: &pb.Content, Embeds: &embeds, Components: &comps, AllowedMentions: noMentions()}
+	we := &discordgo.WebhookEdit{Content: &pb.Content, Embeds: &embeds, Components: &comps, AllowedMentions: NoMentions()}
 	if len(pb.Files) > 0 {
-		we.Files, we.Attachments = pb.Files, attachmentsFor(pb.Files)
+		we.Files, we.Attachments = pb.Files, AttachmentsFor(pb.Files)
 	}
-	sent, err := x.b.fences.send(x.td.Board, shows{Seq: boardSeq(x.td, st)}, x.b.now(), func() error {
+	sent, err := x.b.Fences.Send(x.td.Board, Shows{Seq: boardSeq(x.td, st)}, x.b.Now(), func() error {
 		return x.editVia(ctx, x.td.Board, we)
 	})
 	x.editedPicture(pb.Picture, sent && err == nil)
@@ -496,15 +496,15 @@ func (x *cexec) editBoard(ctx context.Context) error {
 // else (or when Discord refuses those) with the bot token.
 func (x *cexec) editVia(ctx context.Context, message string, we *discordgo.WebhookEdit) error {
 	v := x.td.BoardVia
-	if x.ix.usable(x.now) && x.ix.Orig == message {
+	if x.ix.Usable(x.now) && x.ix.Orig == message {
 		v = x.ix
 	}
-	if v.usable(x.now) && (v.Orig == "" || v.Orig == message) {
-		err := x.d.FollowupEdit(ctx, v.interaction(), "@original", we)
+	if v.Usable(x.now) && (v.Orig == "" || v.Orig == message) {
+		err := x.d.FollowupEdit(ctx, v.Interaction(), "@original", we)
 		if err == nil || ctx.Err() != nil {
 			return err
 		}
-		x.b.log.Info("board edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
+		x.b.Log.Info("board edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
 	}
 	ed := &discordgo.MessageEdit{Channel: x.rec.Channel, ID: message, Content: we.Content, Embeds: we.Embeds, Components: we.Components,
 		AllowedMentions: we.AllowedMentions, Files: we.Files, Attachments: we.Attachments}
@@ -515,29 +515,29 @@ func (x *cexec) editVia(ctx context.Context, message string, we *discordgo.Webho
 // board, through v while its token is valid (as "@original" when its
 // answer is that message), else with the bot token. Past its fence's
 // retirement no older render of that board lands.
-func (x *cexec) retire(ctx context.Context, message string, v *via) error {
+func (x *cexec) retire(ctx context.Context, message string, v *Via) error {
 	none := []discordgo.MessageComponent{}
 	edit := func() error {
-		if v.usable(x.now) {
+		if v.Usable(x.now) {
 			id := message
 			if v.Orig == "" || v.Orig == message {
 				id = "@original"
 			}
-			err := x.d.FollowupEdit(ctx, v.interaction(), id, &discordgo.WebhookEdit{Components: &none, AllowedMentions: noMentions()})
+			err := x.d.FollowupEdit(ctx, v.Interaction(), id, &discordgo.WebhookEdit{Components: &none, AllowedMentions: NoMentions()})
 			if err == nil || ctx.Err() != nil || message == "" {
 				return err
 			}
-			x.b.log.Info("board retirement through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
+			x.b.Log.Info("board retirement through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
 		}
 		if message == "" {
 			return nil // the answer of v, whose id is not known (a lobby nobody clicked), out of reach
 		}
-		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: message, Components: &none, AllowedMentions: noMentions()})
+		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: message, Components: &none, AllowedMentions: NoMentions()})
 	}
 	if message == "" {
 		return edit()
 	}
-	_, err := x.b.fences.send(message, shows{Retire: true}, x.b.now(), edit)
+	_, err := x.b.Fences.Send(message, Shows{Retire: true}, x.b.Now(), edit)
 	return err
 }
 
@@ -546,8 +546,8 @@ func (x *cexec) retire(ctx context.Context, message string, v *via) error {
 // the bot token and the effect's nonce. A ping another try may have posted
 // is looked for among the channel's latest messages first. It returns the
 // interaction the message can be edited with (nil: the bot token).
-func (x *cexec) post(ctx context.Context, e effect, ms *discordgo.MessageSend) (*discordgo.Message, *via, error) {
-	if err := x.b.keep(ctx, x.hold); err != nil {
+func (x *cexec) post(ctx context.Context, e Effect, ms *discordgo.MessageSend) (*discordgo.Message, *Via, error) {
+	if err := x.b.Keep(ctx, x.hold); err != nil {
 		return nil, nil, err
 	}
 	if e.ID <= x.tried {
@@ -555,22 +555,22 @@ func (x *cexec) post(ctx context.Context, e effect, ms *discordgo.MessageSend) (
 			x.read = true
 			msgs, err := x.d.Recent(ctx, x.rec.Channel, 20)
 			if err != nil {
-				x.b.log.Info("could not read the channel's latest messages", "channel", x.rec.Channel, "err", err)
+				x.b.Log.Info("could not read the channel's latest messages", "channel", x.rec.Channel, "err", err)
 			}
 			x.recent = msgs
 		}
 		for _, m := range x.recent {
-			if laterID(m.ID, x.td.Board) && m.Content == ms.Content {
-				x.b.log.Info("message posted by an earlier try found; not posted again", "channel", x.rec.Channel, "effect", e.Kind, "message", m.ID)
+			if LaterID(m.ID, x.td.Board) && m.Content == ms.Content {
+				x.b.Log.Info("message posted by an earlier try found; not posted again", "channel", x.rec.Channel, "effect", e.Kind, "message", m.ID)
 				return m, nil, nil
 			}
 		}
 	}
-	for _, v := range []*via{x.ix, x.td.BoardVia} {
-		if !v.usable(x.now) {
+	for _, v := range []*Via{x.ix, x.td.BoardVia} {
+		if !v.Usable(x.now) {
 			continue
 		}
-		msg, err := x.d.Followup(ctx, v.interaction(), &discordgo.WebhookParams{Content: ms.Content, AllowedMentions: ms.AllowedMentions})
+		msg, err := x.d.Followup(ctx, v.Interaction(), &discordgo.WebhookParams{Content: ms.Content, AllowedMentions: ms.AllowedMentions})
 		if err == nil {
 			w := *v
 			w.Orig = ""
@@ -579,7 +579,7 @@ func (x *cexec) post(ctx context.Context, e effect, ms *discordgo.MessageSend) (
 		if ctx.Err() != nil {
 			return nil, nil, err
 		}
-		x.b.log.Info("follow-up refused; posting otherwise", "channel", x.rec.Channel, "effect", e.Kind, "err", err)
+		x.b.Log.Info("follow-up refused; posting otherwise", "channel", x.rec.Channel, "effect", e.Kind, "err", err)
 	}
 	msg, err := x.d.Send(ctx, x.rec.Channel, ms, x.nonce(e))
 	return msg, nil, err
@@ -587,7 +587,7 @@ func (x *cexec) post(ctx context.Context, e effect, ms *discordgo.MessageSend) (
 
 // nonce is the idempotency key of the message effect e posts (Discord
 // keeps at most 25 characters).
-func (x *cexec) nonce(e effect) string {
+func (x *cexec) nonce(e Effect) string {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s/%s/%d", x.rec.Channel, x.td.Board, e.ID)
 	return "dix" + strconv.FormatUint(h.Sum64(), 36)

@@ -38,7 +38,7 @@ func toActivePrompt(t *testing.T, h *harness, users []string, board *shownMessag
 		seat := g.ToDecide()[0]
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
-		board = h.clickOn(users[seat], board, h.qmust(board, cverbMove, string(m))).shown(board)
+		board = h.clickOn(users[seat], board, h.qmust(board, CverbMove, string(m))).shown(board)
 	}
 }
 
@@ -48,9 +48,9 @@ func boardShows(t *testing.T, h *harness, board string) bool {
 	t.Helper()
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
-	td, err := decodeTableData(r.Meta)
+	td, err := DecodeTableData(r.Meta)
 	require.NoError(t, err)
-	pb, _, err := h.b.contractBoard(h.b.games[r.Game], r, td, "")
+	pb, _, err := h.b.contractBoard(h.b.Games[r.Game], r, td, "")
 	require.NoError(t, err)
 	return h.rec.message(board).content == pb.Content
 }
@@ -75,7 +75,7 @@ func TestContractBoardEditOwedSurvivesAFailure(t *testing.T) {
 
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
-	td, err := decodeTableData(r.Meta)
+	td, err := DecodeTableData(r.Meta)
 	require.NoError(t, err)
 	require.NotEmpty(t, td.Outbox, "the board's edit is still owed")
 	assert.Equal(t, ceffEdit, td.Outbox[0].Kind)
@@ -84,10 +84,10 @@ func TestContractBoardEditOwedSurvivesAFailure(t *testing.T) {
 
 	// Within the grace, the process that made the change has the effects.
 	n := h.rec.count()
-	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, time.Now()))
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, time.Now()))
 	assert.Equal(t, n, h.rec.count(), "nothing done before the grace is over")
 
-	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, r.Due))
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, r.Due))
 	assert.True(t, boardShows(t, h, board.id), "the board shows the game")
 	for _, c := range h.rec.since(n) {
 		assert.NotContains(t, []string{"edit", "send"}, c.op, "no request with the bot token")
@@ -97,7 +97,7 @@ func TestContractBoardEditOwedSurvivesAFailure(t *testing.T) {
 
 	// Found due again, it does nothing.
 	n = h.rec.count()
-	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, time.Now().Add(time.Hour)))
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, time.Now().Add(time.Hour)))
 	for _, c := range h.rec.since(n) {
 		assert.NotEqual(t, "followupEdit", c.op, "the board is not edited twice")
 	}
@@ -113,7 +113,7 @@ func TestContractRedeliveredClickShowsTheBoard(t *testing.T) {
 	g, _, _ := h.qstate()
 	seq := g.Seq
 	seat := g.ToDecide()[0]
-	ix := h.clickIx(users[seat], board, h.qmust(board, cverbMove, "w -"))
+	ix := h.clickIx(users[seat], board, h.qmust(board, CverbMove, "w -"))
 	h.rec.mu.Lock()
 	h.rec.refuse = func(c recorded) error {
 		if c.op == "respond" && c.interaction == ix.ID {
@@ -182,11 +182,11 @@ func TestContractBoardEditOvertakenIsShownAgain(t *testing.T) {
 	assert.False(t, boardShows(t, h, board.id), "the edit showed the older game")
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
-	td, err := decodeTableData(r.Meta)
+	td, err := DecodeTableData(r.Meta)
 	require.NoError(t, err)
 	require.Len(t, td.Outbox, 1, "the board is owed again")
 	assert.True(t, td.Outbox[0].Again)
-	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, r.Due))
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, r.Due))
 	assert.True(t, boardShows(t, h, board.id), "the board shows the newer game")
 }
 
@@ -204,7 +204,7 @@ func TestContractGameEndIsOwed(t *testing.T) {
 		if r.Finished {
 			break
 		}
-		td, err := decodeTableData(r.Meta)
+		td, err := DecodeTableData(r.Meta)
 		require.NoError(t, err)
 		assert.Empty(t, td.Outbox, "every click's effects are done after its answer")
 		st, err := rules.Rules{}.Decode(r.Data)
@@ -212,7 +212,7 @@ func TestContractGameEndIsOwed(t *testing.T) {
 		require.False(t, st.Over(), "a game over is archived by its last effect")
 		m, err := computer.Player{Level: computer.Normal}.Decide(st, 0, rand.New(rand.NewPCG(uint64(step), 3)))
 		require.NoError(t, err)
-		board = h.clickOn("u1", board, h.qmust(board, cverbMove, string(m))).shown(board)
+		board = h.clickOn("u1", board, h.qmust(board, CverbMove, string(m))).shown(board)
 	}
 	assert.Contains(t, h.rec.message(board.id).content, locales.T("en", "qwixx_over_title", nil))
 	for _, c := range h.rec.since(0) {
@@ -226,7 +226,7 @@ func TestContractGameEndIsOwed(t *testing.T) {
 func TestContractPingSettledBeforePosted(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.now = func() time.Time { return now }
+	h.b.Now = func() time.Time { return now }
 	users := []string{"u1", "u2", "u3"}
 	h.rec.mu.Lock()
 	h.rec.fail = errors.New("discord unreachable")
@@ -237,11 +237,11 @@ func TestContractPingSettledBeforePosted(t *testing.T) {
 	assert.Empty(t, td.Ping.ID, "not posted")
 	g, _, _ := h.qstate()
 	for _, s := range g.ToDecide() {
-		board = h.clickOn(users[s], board, h.qmust(board, cverbMove, "w -")).shown(board)
+		board = h.clickOn(users[s], board, h.qmust(board, CverbMove, "w -")).shown(board)
 	}
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
-	td, err = decodeTableData(r.Meta)
+	td, err = DecodeTableData(r.Meta)
 	require.NoError(t, err)
 	settle := -1
 	for i, e := range td.Outbox {
@@ -255,7 +255,7 @@ func TestContractPingSettledBeforePosted(t *testing.T) {
 	h.rec.fail = nil
 	h.rec.mu.Unlock()
 	n := h.rec.count()
-	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, r.Due))
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, r.Due))
 	posted, settled := false, false
 	for _, c := range h.rec.since(n) {
 		if c.op == "followup" && c.params.AllowedMentions != nil && len(c.params.AllowedMentions.Users) > 0 {

@@ -16,13 +16,13 @@ import (
 
 // Why a seat is played by the computer for the rest of the game.
 const (
-	goneLeft   = "left"   // /dix leave
-	goneKicked = "kicked" // the others' vote, or the creator
+	GoneLeft   = "left"   // /dix leave
+	GoneKicked = "kicked" // the others' vote, or the creator
 )
 
-// maxKickButtons bounds the vote buttons on the board (a row holds five,
+// MaxKickButtons bounds the vote buttons on the board (a row holds five,
 // one is the hand's).
-const maxKickButtons = 4
+const MaxKickButtons = 4
 
 // DeadlineObserver is implemented by an Observer that also wants how late
 // each deadline was acted on (after the moment it fell due).
@@ -30,21 +30,21 @@ type DeadlineObserver interface {
 	Deadline(late time.Duration)
 }
 
-// maxLabel is the longest button label Discord accepts
+// MaxLabel is the longest button label Discord accepts
 // (https://discord.com/developers/docs/components/reference#button).
-const maxLabel = 80
+const MaxLabel = 80
 
-// parseSeatArg reads a seat number carried by a custom id, of a table of
+// ParseSeatArg reads a seat number carried by a custom id, of a table of
 // at most seats seats.
-func parseSeatArg(s string, seats int) (int, error) {
-	n, err := parseNumber(s, false, seats-1)
+func ParseSeatArg(s string, seats int) (int, error) {
+	n, err := ParseNumber(s, false, seats-1)
 	if err != nil {
 		return 0, fmt.Errorf("%w: seat %q", ErrBadCustomID, s)
 	}
 	return n, nil
 }
 
-func removeString(s []string, v string) []string {
+func RemoveString(s []string, v string) []string {
 	out := s[:0]
 	for _, x := range s {
 		if x != v {

@@ -40,12 +40,12 @@ type permission struct {
 	key  string
 }
 
-// missingPermission returns the error naming the first permission the bot
+// MissingPermission returns the error naming the first permission the bot
 // lacks in the interaction's channel (app_permissions), or nil. An
 // interaction without app_permissions (0) is not checked.
-func (c *call) missingPermission() error {
-	p := c.i.AppPermissions
-	if p == 0 || c.i.GuildID == "" {
+func (c *Call) MissingPermission() error {
+	p := c.I.AppPermissions
+	if p == 0 || c.I.GuildID == "" {
 		return nil
 	}
 	if p&discordgo.PermissionAdministrator != 0 {
@@ -53,8 +53,8 @@ func (c *call) missingPermission() error {
 	}
 	for _, n := range neededPermissions(c.inThread()) {
 		if p&n.bits == 0 {
-			lang := c.lang
-			return refuse(ErrMissingPermission, "err_missing_permission", map[string]any{"Permission": locales.T(lang, n.key, nil)})
+			lang := c.Lang
+			return Refuse(ErrMissingPermission, "err_missing_permission", map[string]any{"Permission": locales.T(lang, n.key, nil)})
 		}
 	}
 	return nil
@@ -66,7 +66,7 @@ func (c *call) missingPermission() error {
 // which discordgo's Interaction does not decode: the intake hands over
 // the interaction's JSON. Without it, the channel is taken as a channel,
 // not a thread.
-func (c *call) inThread() bool {
+func (c *Call) inThread() bool {
 	if len(c.raw) == 0 {
 		return false
 	}

@@ -28,38 +28,38 @@ import (
 
 // The attachments' file names, which the embeds refer to.
 const (
-	boardFile  = "board.png"
-	handFile   = "hand.png"
-	scoresFile = "scores.png"
+	BoardFile  = "board.png"
+	HandFile   = "hand.png"
+	ScoresFile = "scores.png"
 )
 
-// picturesOption is the pictures: option of /dix start and /dix solo.
-func picturesOption() *discordgo.ApplicationCommandOption {
-	o := option(optPictures, discordgo.ApplicationCommandOptionString)
+// PicturesOption is the pictures: option of /dix start and /dix solo.
+func PicturesOption() *discordgo.ApplicationCommandOption {
+	o := Option(OptPictures, discordgo.ApplicationCommandOptionString)
 	o.Choices = []*discordgo.ApplicationCommandOptionChoice{
-		choice("pictures_on", picsOn),
-		choice("pictures_off", picsOff),
+		Choice("pictures_on", PicsOn),
+		Choice("pictures_off", PicsOff),
 	}
 	return o
 }
 
-// picturesOff reads the pictures: option ("" is on). It returns
+// PicturesOff reads the pictures: option ("" is on). It returns
 // ErrBadInput for a value that is not one of its choices.
-func picturesOff(option string) (bool, error) {
+func PicturesOff(option string) (bool, error) {
 	switch option {
-	case "", picsOn:
+	case "", PicsOn:
 		return false, nil
-	case picsOff:
+	case PicsOff:
 		return true, nil
 	}
 	return false, ErrBadInput
 }
 
-// canAttach reports whether the answer to the interaction may carry files:
+// CanAttach reports whether the answer to the interaction may carry files:
 // they need ATTACH_FILES in the channel, as the bot's own messages do
 // (app_permissions; 0, not sent, is taken as allowed).
-func (c *call) canAttach() bool {
-	p := c.i.AppPermissions
+func (c *Call) CanAttach() bool {
+	p := c.I.AppPermissions
 	return p == 0 || p&discordgo.PermissionAttachFiles != 0
 }
 
@@ -78,53 +78,53 @@ func (b *Bot) notePermissions(i *discordgo.Interaction) {
 	}
 }
 
-// lacksFiles records that Discord refused files in channel.
-func (b *Bot) lacksFiles(channel string) { b.noFiles.Store(channel, struct{}{}) }
+// LacksFiles records that Discord refused files in channel.
+func (b *Bot) LacksFiles(channel string) { b.noFiles.Store(channel, struct{}{}) }
 
-// mayAttach reports whether the bot's messages in channel may carry
+// MayAttach reports whether the bot's messages in channel may carry
 // files: not once an interaction's app_permissions or a refusal showed
 // that the bot lacks Attach Files there, until an interaction shows it
 // has it again. So a channel without it gets text boards at once rather
 // than a 403 per board, which would count towards Discord's limit of
 // 10,000 invalid requests per 10 minutes
 // (https://discord.com/developers/docs/topics/rate-limits#invalid-request-limit-aka-cloudflare-bans).
-func (b *Bot) mayAttach(channel string) bool {
+func (b *Bot) MayAttach(channel string) bool {
 	_, no := b.noFiles.Load(channel)
 	return !no
 }
 
-// refusedFiles reports whether Discord refused a request that carried
+// RefusedFiles reports whether Discord refused a request that carried
 // files for a missing permission (no ATTACH_FILES in the channel): the
 // same message without them, text only, goes through.
-func refusedFiles(err error, files []*discordgo.File) bool {
+func RefusedFiles(err error, files []*discordgo.File) bool {
 	var rerr *discordgo.RESTError
 	return len(files) > 0 && errors.As(err, &rerr) && rerr.Message != nil && rerr.Message.Code == discordgo.ErrCodeMissingPermissions
 }
 
-// pngFile is one PNG to upload. Its reader is a *bytes.Reader, so
+// PngFile is one PNG to upload. Its reader is a *bytes.Reader, so
 // discordapi.API sends the whole picture with every request that carries
 // it, a retry or a fallback included.
-func pngFile(name string, png []byte) *discordgo.File {
+func PngFile(name string, png []byte) *discordgo.File {
 	return &discordgo.File{Name: name, ContentType: "image/png", Reader: bytes.NewReader(png)}
 }
 
-// attachmentsFor is the "attachments" list of an edit that uploads files
+// AttachmentsFor is the "attachments" list of an edit that uploads files
 // and keeps nothing else: each new file by its placeholder id (its index
 // among the request's files[n] parts). Discord keeps a message's existing
 // attachments on an edit unless the list is given, and then keeps only
 // those listed, so a new board picture replaces the old one instead of
 // piling up (https://discord.com/developers/docs/reference#editing-message-attachments).
 // No files: an empty list, which removes every attachment.
-func attachmentsFor(files []*discordgo.File) *[]*discordgo.MessageAttachment {
+func AttachmentsFor(files []*discordgo.File) *[]*discordgo.MessageAttachment {
 	atts := make([]*discordgo.MessageAttachment, len(files))
 	for i, f := range files {
-		atts[i] = &discordgo.MessageAttachment{ID: itoa(i), Filename: f.Name}
+		atts[i] = &discordgo.MessageAttachment{ID: Itoa(i), Filename: f.Name}
 	}
 	return &atts
 }
 
-// withImage points e at the attachment file.
-func withImage(e *discordgo.MessageEmbed, file string) *discordgo.MessageEmbed {
+// WithImage points e at the attachment file.
+func WithImage(e *discordgo.MessageEmbed, file string) *discordgo.MessageEmbed {
 	e.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + file}
 	return e
 }
@@ -155,15 +155,15 @@ func withImage(e *discordgo.MessageEmbed, file string) *discordgo.MessageEmbed {
 //     read the record before and writes after it sees that a click came in
 //     between.
 
-// pictureMemo keeps the DIX pictures drawn lately, by what they show: a
+// PictureMemo keeps the DIX pictures drawn lately, by what they show: a
 // picture asked for again (the board an answer showed, edited in again;
 // a board whose text changed and not its picture) is not drawn again.
 // Such a picture is asked for again within seconds: 4 MiB is about 150
 // boards, the last half second of a process drawing 300 a second, the last
 // few of a quieter one.
-var pictureMemo = picture.NewMemo(4 << 20)
+var PictureMemo = picture.NewMemo(4 << 20)
 
-// orphanedPictures is the "attachments" of an update of msg to embeds:
+// OrphanedPictures is the "attachments" of an update of msg to embeds:
 // when msg has a picture and none of the new embeds shows an image, an
 // empty list, so the picture does not stay behind as a loose file;
 // otherwise nil (Discord keeps the files, which the new embeds show).
@@ -175,18 +175,18 @@ var pictureMemo = picture.NewMemo(4 << 20)
 // https://github.com/discord/discord-api-docs/issues/1340): msg has a
 // picture when it lists attachments or when one of its embeds shows an
 // image.
-func orphanedPictures(msg *discordgo.Message, embeds []*discordgo.MessageEmbed) *[]*discordgo.MessageAttachment {
-	if msg == nil || len(msg.Attachments) == 0 && !showsImage(msg.Embeds) {
+func OrphanedPictures(msg *discordgo.Message, embeds []*discordgo.MessageEmbed) *[]*discordgo.MessageAttachment {
+	if msg == nil || len(msg.Attachments) == 0 && !ShowsImage(msg.Embeds) {
 		return nil
 	}
-	if showsImage(embeds) {
+	if ShowsImage(embeds) {
 		return nil
 	}
 	return &[]*discordgo.MessageAttachment{}
 }
 
-// showsImage reports whether one of embeds shows an image.
-func showsImage(embeds []*discordgo.MessageEmbed) bool {
+// ShowsImage reports whether one of embeds shows an image.
+func ShowsImage(embeds []*discordgo.MessageEmbed) bool {
 	for _, e := range embeds {
 		if e != nil && (e.Image != nil || e.Thumbnail != nil) {
 			return true
@@ -195,7 +195,7 @@ func showsImage(embeds []*discordgo.MessageEmbed) bool {
 	return false
 }
 
-// byReference returns embeds as they must be sent again on their own
+// ByReference returns embeds as they must be sent again on their own
 // message: an image shown from one of the bot's picture files (a message
 // read back from Discord holds the file's CDN URL there) points at the file
 // by name again, attachment://name. Sent back with the CDN URL, the embed
@@ -205,7 +205,7 @@ func showsImage(embeds []*discordgo.MessageEmbed) bool {
 // on the message can be referenced so by an edit
 // (https://discord.com/developers/docs/reference#uploading-files). The
 // embeds given are not changed.
-func byReference(embeds []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
+func ByReference(embeds []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
 	var out []*discordgo.MessageEmbed
 	for i, e := range embeds {
 		if e == nil || e.Image == nil {
@@ -239,20 +239,20 @@ func pictureFile(raw string) (string, bool) {
 		return "", false
 	}
 	switch name := path.Base(u.Path); name {
-	case boardFile, handFile, scoresFile:
+	case BoardFile, HandFile, ScoresFile:
 		return name, true
 	}
 	return "", false
 }
 
-func samePicture(a, b *boardPic) bool {
+func SamePicture(a, b *BoardPic) bool {
 	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
 
-// boardPic names the picture a board message has: the message (it follows
+// BoardPic names the picture a board message has: the message (it follows
 // Board: a picture of another message says nothing about the board) and
 // the key of what the picture shows (picture/dix Board.Key).
-type boardPic struct {
+type BoardPic struct {
 	Msg string `json:"m"`
 	Key string `json:"k"`
 }

@@ -50,11 +50,11 @@ import (
 // game's interaction: a click on a public message forgets the board's
 // pictures, as of this click, since its answer may show others. A command
 // or a click on a private prompt leaves them as they are.
-func (c *call) answerContractPicture(td *tableData) {
-	if c.i.Message == nil || c.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+func (c *Call) answerContractPicture(td *TableData) {
+	if c.I.Message == nil || c.I.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		return
 	}
-	td.Pic = &boardPic{Key: c.i.ID} // of no message: not known, as of this click
+	td.Pic = &BoardPic{Key: c.I.ID} // of no message: not known, as of this click
 	td.forgot = true
 }
 
@@ -65,38 +65,38 @@ func (c *call) answerContractPicture(td *tableData) {
 // pictures, it forgets what it says first, naming this click, since the
 // answer may replace the board's pictures: an outbox that read the table
 // data before then records nothing, and a fold waiting is not applied.
-func (c *call) keepContractPicture(td *tableData, key string) {
+func (c *Call) keepContractPicture(td *TableData, key string) {
 	switch {
-	case c.i.Message == nil || td.Board == "" || c.i.Message.ID != td.Board, td.forgot:
+	case c.I.Message == nil || td.Board == "" || c.I.Message.ID != td.Board, td.forgot:
 		return // not the board; or this call's change forgot them already
 	case known(td, key):
 		return // the record says what the answer shows
 	case key == "" && !known(td, td.picKey()):
 		return // a text answer, and the record says nothing
 	}
-	ctx, cancel := c.storeCtx()
+	ctx, cancel := c.StoreCtx()
 	defer cancel()
-	_, err := c.b.store.Update(ctx, c.i.ChannelID, "", func(r *dixbot.Record) error {
-		cur, err := decodeTableData(r.Meta)
+	_, err := c.B.Store.Update(ctx, c.I.ChannelID, "", func(r *dixbot.Record) error {
+		cur, err := DecodeTableData(r.Meta)
 		if err != nil {
 			return err
 		}
 		if cur.Board != td.Board || known(cur, key) {
-			return errNothingToDo
+			return ErrNothingToDo
 		}
 		// Named by the click and the version it replaces: no other
 		// forgetting (a first delivery of this click) has that name.
-		cur.Pic = &boardPic{Key: c.i.ID + "/" + strconv.FormatUint(r.Version, 10)}
-		r.Meta = cur.encode()
+		cur.Pic = &BoardPic{Key: c.I.ID + "/" + strconv.FormatUint(r.Version, 10)}
+		r.Meta = cur.Encode()
 		return nil
 	})
-	if err != nil && !errors.Is(err, errNothingToDo) {
-		c.b.log.Warn("could not forget the board's pictures", "channel", c.i.ChannelID, "err", err)
+	if err != nil && !errors.Is(err, ErrNothingToDo) {
+		c.B.Log.Warn("could not forget the board's pictures", "channel", c.I.ChannelID, "err", err)
 	}
 }
 
 // picKey is the key of the pictures td records ("": none).
-func (td *tableData) picKey() string {
+func (td *TableData) picKey() string {
 	if td.Pic == nil {
 		return ""
 	}
@@ -104,7 +104,7 @@ func (td *tableData) picKey() string {
 }
 
 // known reports whether td records that its board has the pictures key.
-func known(td *tableData, key string) bool {
+func known(td *TableData, key string) bool {
 	p := td.Pic
 	return key != "" && p != nil && p.Msg != "" && p.Msg == td.Board && p.Key == key
 }
@@ -112,16 +112,16 @@ func known(td *tableData, key string) bool {
 // startPicture is the pictures the board has as the outbox starts on the
 // table data td: what td records, or, when the answer of ix put pictures
 // on the board and no change was written since (last), those.
-func (td *tableData) startPicture(ix *via, last bool) *boardPic {
+func (td *TableData) startPicture(ix *Via, last bool) *BoardPic {
 	if ix != nil && ix.Orig != "" && ix.Orig == td.Board {
 		switch {
 		case ix.Pic == "":
 			return nil // the answer showed no pictures, or acknowledged the click
 		case last:
-			return &boardPic{Msg: td.Board, Key: ix.Pic}
+			return &BoardPic{Msg: td.Board, Key: ix.Pic}
 		}
 	}
-	return clonePtr(td.Pic)
+	return ClonePtr(td.Pic)
 }
 
 // keptPicture is the name of the pictures the board message has, if
@@ -139,7 +139,7 @@ func (x *cexec) keptPicture() string {
 // out for a newer render already there) what it has is not known.
 func (x *cexec) editedPicture(key string, done bool) {
 	if done && key != "" {
-		x.pic = &boardPic{Msg: x.td.Board, Key: key}
+		x.pic = &BoardPic{Msg: x.td.Board, Key: key}
 		return
 	}
 	x.pic = nil
@@ -149,12 +149,12 @@ func (x *cexec) editedPicture(key string, done bool) {
 // cur, once its effects are done: the pictures it knows the board has,
 // unless Pic changed since the outbox read it (a click came in between,
 // whose answer may have changed them, or another run of the outbox).
-func (x *cexec) boardPicture(r *dixbot.Record, cur *tableData) *boardPic {
-	if r.Version != x.rec.Version && !samePicture(cur.Pic, x.pic0) {
+func (x *cexec) boardPicture(r *dixbot.Record, cur *TableData) *BoardPic {
+	if r.Version != x.rec.Version && !SamePicture(cur.Pic, x.pic0) {
 		return nil
 	}
 	if x.pic == nil || x.pic.Msg == "" || x.pic.Msg != cur.Board {
 		return nil
 	}
-	return clonePtr(x.pic)
+	return ClonePtr(x.pic)
 }

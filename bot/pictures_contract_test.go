@@ -58,10 +58,10 @@ func requireKept(t *testing.T, ed *discordgo.MessageEdit, what string) {
 func TestContractEditKeepsAnUnchangedPicture(t *testing.T) {
 	h := newQwixxHarness(t, true)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.now = func() time.Time { return now }
+	h.b.Now = func() time.Time { return now }
 	lobby := h.qcommand("u1", "start").shown(nil)
-	lobby = h.clickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).shown(lobby)
-	board := h.clickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).shown(lobby)
+	lobby = h.clickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).shown(lobby)
+	board := h.clickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).shown(lobby)
 	_, td, _ := h.qstate()
 
 	pause := func(what string, on bool) *discordgo.MessageEdit {
@@ -102,7 +102,7 @@ func TestContractEditKeepsAnUnchangedPicture(t *testing.T) {
 	require.NotEmpty(t, g.ToDecide())
 	now = now.Add(time.Hour)
 	start := h.rec.count()
-	require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
 	_, td, v2 := h.qstate()
 	require.Greater(t, v2, v, "the clock decided")
 	eds := boardEdits(h.rec.since(start), board.id)
@@ -117,51 +117,51 @@ func TestContractEditKeepsAnUnchangedPicture(t *testing.T) {
 // message forgets it, a command or a click on a private prompt does not;
 // old records without it read as not known.
 func TestContractAnswerForgetsThePicture(t *testing.T) {
-	td, err := decodeTableData([]byte(`{"v":1,"c":"u1","l":"en","s":[{"u":"u1","n":"Alice"}],"b":"900"}`))
+	td, err := DecodeTableData([]byte(`{"v":1,"c":"u1","l":"en","s":[{"u":"u1","n":"Alice"}],"b":"900"}`))
 	require.NoError(t, err)
 	assert.Nil(t, td.Pic, "an old record: not known")
 
-	click := func(msg *discordgo.Message) *call {
-		return &call{i: &discordgo.Interaction{ID: "77", Type: discordgo.InteractionMessageComponent, Message: msg}}
+	click := func(msg *discordgo.Message) *Call {
+		return &Call{I: &discordgo.Interaction{ID: "77", Type: discordgo.InteractionMessageComponent, Message: msg}}
 	}
-	td.Pic = &boardPic{Msg: "900", Key: "k"}
+	td.Pic = &BoardPic{Msg: "900", Key: "k"}
 	click(nil).answerContractPicture(td)
-	assert.Equal(t, &boardPic{Msg: "900", Key: "k"}, td.Pic, "a command")
+	assert.Equal(t, &BoardPic{Msg: "900", Key: "k"}, td.Pic, "a command")
 	click(&discordgo.Message{ID: "901", Flags: discordgo.MessageFlagsEphemeral}).answerContractPicture(td)
-	assert.Equal(t, &boardPic{Msg: "900", Key: "k"}, td.Pic, "a private prompt")
+	assert.Equal(t, &BoardPic{Msg: "900", Key: "k"}, td.Pic, "a private prompt")
 	click(&discordgo.Message{ID: "900"}).answerContractPicture(td)
-	assert.Equal(t, &boardPic{Key: "77"}, td.Pic, "a click on the board: forgotten, as of the click")
+	assert.Equal(t, &BoardPic{Key: "77"}, td.Pic, "a click on the board: forgotten, as of the click")
 
-	b, err := decodeTableData(td.encode())
+	b, err := DecodeTableData(td.Encode())
 	require.NoError(t, err)
 	assert.Equal(t, td.Pic, b.Pic)
 
-	x := &cexec{rec: &dixbot.Record{Version: 4}, td: &tableData{Board: "900"}, pic0: &boardPic{Msg: "900", Key: "a"}, pic: &boardPic{Msg: "900", Key: "b"}}
-	assert.Equal(t, &boardPic{Msg: "900", Key: "b"}, x.boardPicture(&dixbot.Record{Version: 4}, &tableData{Board: "900", Pic: &boardPic{Msg: "900", Key: "a"}}))
-	assert.Equal(t, &boardPic{Msg: "900", Key: "b"}, x.boardPicture(&dixbot.Record{Version: 6}, &tableData{Board: "900", Pic: &boardPic{Msg: "900", Key: "a"}}),
+	x := &cexec{rec: &dixbot.Record{Version: 4}, td: &TableData{Board: "900"}, pic0: &BoardPic{Msg: "900", Key: "a"}, pic: &BoardPic{Msg: "900", Key: "b"}}
+	assert.Equal(t, &BoardPic{Msg: "900", Key: "b"}, x.boardPicture(&dixbot.Record{Version: 4}, &TableData{Board: "900", Pic: &BoardPic{Msg: "900", Key: "a"}}))
+	assert.Equal(t, &BoardPic{Msg: "900", Key: "b"}, x.boardPicture(&dixbot.Record{Version: 6}, &TableData{Board: "900", Pic: &BoardPic{Msg: "900", Key: "a"}}),
 		"a change in between that left the picture alone (a command)")
-	assert.Nil(t, x.boardPicture(&dixbot.Record{Version: 5}, &tableData{Board: "900", Pic: &boardPic{Key: "77"}}), "a click in between")
-	assert.Nil(t, x.boardPicture(&dixbot.Record{Version: 4}, &tableData{Board: "901", Pic: &boardPic{Msg: "900", Key: "a"}}), "another board")
+	assert.Nil(t, x.boardPicture(&dixbot.Record{Version: 5}, &TableData{Board: "900", Pic: &BoardPic{Key: "77"}}), "a click in between")
+	assert.Nil(t, x.boardPicture(&dixbot.Record{Version: 4}, &TableData{Board: "901", Pic: &BoardPic{Msg: "900", Key: "a"}}), "another board")
 
-	board := &tableData{Board: "900", Pic: &boardPic{Key: "77"}}
-	assert.Equal(t, &boardPic{Msg: "900", Key: "c"}, board.startPicture(&via{Orig: "900", Pic: "c"}, true), "the answer's picture")
-	assert.Equal(t, &boardPic{Key: "77"}, board.startPicture(&via{Orig: "900", Pic: "c"}, false), "a change written since the answer")
-	assert.Nil(t, board.startPicture(&via{Orig: "900"}, true), "an answer without a picture")
-	board.Pic = &boardPic{Msg: "900", Key: "a"}
-	assert.Equal(t, &boardPic{Msg: "900", Key: "a"}, board.startPicture(nil, false), "no answer")
+	board := &TableData{Board: "900", Pic: &BoardPic{Key: "77"}}
+	assert.Equal(t, &BoardPic{Msg: "900", Key: "c"}, board.startPicture(&Via{Orig: "900", Pic: "c"}, true), "the answer's picture")
+	assert.Equal(t, &BoardPic{Key: "77"}, board.startPicture(&Via{Orig: "900", Pic: "c"}, false), "a change written since the answer")
+	assert.Nil(t, board.startPicture(&Via{Orig: "900"}, true), "an answer without a picture")
+	board.Pic = &BoardPic{Msg: "900", Key: "a"}
+	assert.Equal(t, &BoardPic{Msg: "900", Key: "a"}, board.startPicture(nil, false), "no answer")
 
 	// A fold records the answer's picture only while Pic is what its batch
 	// read.
-	fd := &fold{table: "/900", version: 3, done: 2, pic: &boardPic{Msg: "900", Key: "c"}, pic0: &boardPic{Key: "77"}}
+	fd := &Fold{Table: "/900", Version: 3, Done: 2, pic: &BoardPic{Msg: "900", Key: "c"}, pic0: &BoardPic{Key: "77"}}
 	for _, tc := range []struct {
-		pic, want *boardPic
+		pic, want *BoardPic
 		why       string
 	}{
-		{&boardPic{Key: "77"}, &boardPic{Msg: "900", Key: "c"}, "as read"},
-		{&boardPic{Key: "78"}, &boardPic{Key: "78"}, "a click in between"},
-		{&boardPic{Msg: "900", Key: "d"}, &boardPic{Msg: "900", Key: "d"}, "an edit in between"},
+		{&BoardPic{Key: "77"}, &BoardPic{Msg: "900", Key: "c"}, "as read"},
+		{&BoardPic{Key: "78"}, &BoardPic{Key: "78"}, "a click in between"},
+		{&BoardPic{Msg: "900", Key: "d"}, &BoardPic{Msg: "900", Key: "d"}, "an edit in between"},
 	} {
-		td := &tableData{Board: "900", Outbox: []effect{{ID: 2, Kind: ceffEdit}}, Pic: tc.pic}
+		td := &TableData{Board: "900", Outbox: []Effect{{ID: 2, Kind: ceffEdit}}, Pic: tc.pic}
 		require.True(t, fd.applyContract(&dixbot.Record{Version: 4}, td, nil, time.Now(), false))
 		assert.Equal(t, tc.want, td.Pic, tc.why)
 	}
@@ -174,8 +174,8 @@ func TestContractAnswerForgetsThePicture(t *testing.T) {
 func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
 	h := newQwixxHarness(t, true)
 	lobby := h.qcommand("u1", "start").shown(nil)
-	lobby = h.clickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).shown(lobby)
-	board := h.clickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).shown(lobby)
+	lobby = h.clickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).shown(lobby)
+	board := h.clickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).shown(lobby)
 	h.qcommand("u1", "pause")
 	h.qcommand("u1", "resume")
 	_, td, _ := h.qstate()
@@ -185,7 +185,7 @@ func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
 
 	stale := func() result {
 		g, _, _ := h.qstate()
-		id := contractID("qwixx", cverbMove, g.Seq+5, "w -")
+		id := ContractID("qwixx", CverbMove, g.Seq+5, "w -")
 		r := h.clickOn("u2", h.rec.message(board.id), id)
 		resp := r.response()
 		require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board shown again")
@@ -197,10 +197,10 @@ func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
 	assert.Equal(t, &known, td.Pic, "the same picture stays known")
 
 	_, err := h.db.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
-		cur, err := decodeTableData(r.Meta)
+		cur, err := DecodeTableData(r.Meta)
 		require.NoError(t, err)
-		cur.Pic = &boardPic{Msg: board.id, Key: "another"}
-		r.Meta = cur.encode()
+		cur.Pic = &BoardPic{Msg: board.id, Key: "another"}
+		r.Meta = cur.Encode()
 		return nil
 	})
 	require.NoError(t, err)
@@ -226,7 +226,7 @@ func TestContractFoldRecordsTheAnswersPicture(t *testing.T) {
 		Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
 	h.b = b
-	h.b.foldWait = time.Hour
+	h.b.FoldWait = time.Hour
 	users := []string{"u1", "u2"}
 	board := h.openQwixx(users)
 	folded := false
@@ -235,9 +235,9 @@ func TestContractFoldRecordsTheAnswersPicture(t *testing.T) {
 		seat := g.ToDecide()[0]
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
-		res := h.clickOn(users[seat], board, h.qmust(board, cverbMove, string(m)))
+		res := h.clickOn(users[seat], board, h.qmust(board, CverbMove, string(m)))
 		board = res.shown(board)
-		folded = len(res.calls) == 1 && h.b.folds.get(h.channel) != nil
+		folded = len(res.calls) == 1 && h.b.Folds.Get(h.channel) != nil
 		if folded {
 			require.Len(t, res.response().Data.Files, 1, "the answer carries the picture")
 		}
@@ -246,7 +246,7 @@ func TestContractFoldRecordsTheAnswersPicture(t *testing.T) {
 	_, td, _ := h.qstate()
 	require.NotNil(t, td.Pic)
 	assert.Empty(t, td.Pic.Msg, "the click forgot the picture")
-	h.b.writeFold(context.Background(), h.channel, h.b.folds.get(h.channel))
+	h.b.WriteFold(context.Background(), h.channel, h.b.Folds.Get(h.channel))
 	_, td, _ = h.qstate()
 	assert.Empty(t, td.Outbox, "recorded")
 	require.NotNil(t, td.Pic, "the answer's picture recorded with the fold")

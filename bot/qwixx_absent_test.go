@@ -23,7 +23,7 @@ import (
 func TestQwixxOnePlayerNeverAnswers(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.now = func() time.Time { return now }
+	h.b.Now = func() time.Time { return now }
 	users := []string{"u1", "u2"}
 	board := h.openQwixx(users)
 	clicks, timeouts, whiteTimeouts := 0, 0, 0
@@ -41,7 +41,7 @@ func TestQwixxOnePlayerNeverAnswers(t *testing.T) {
 			// u1 answers at once, on the clock's same instant.
 			m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), 0, rand.New(rand.NewPCG(uint64(step), 7)))
 			require.NoError(t, err)
-			res := h.clickOn("u1", board, h.qmust(board, cverbMove, string(m)))
+			res := h.clickOn("u1", board, h.qmust(board, CverbMove, string(m)))
 			require.Equal(t, discordgo.InteractionResponseUpdateMessage, res.response().Type, "%s: %v", m, res.texts())
 			board = res.shown(board)
 			clicks++
@@ -51,13 +51,13 @@ func TestQwixxOnePlayerNeverAnswers(t *testing.T) {
 		// before the deadline, then the clock decides for u2 alone.
 		require.Equal(t, []int{1}, deciding)
 		require.False(t, r.Due.IsZero(), "a game waiting for a person has a deadline")
-		require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, r.Due.Add(-time.Second)))
+		require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, r.Due.Add(-time.Second)))
 		_, _, v := h.qstate()
 		require.Equal(t, r.Version, v, "nothing happens before the deadline")
 		before := g.Sheets[1]
 		white := g.Phase == rules.PhaseWhite
 		now = r.Due
-		require.NoError(t, h.b.runDue(context.Background(), h.rec, h.channel, now))
+		require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
 		g2, _, v2 := h.qstate()
 		require.Greater(t, v2, r.Version, "the deadline decides")
 		timeouts++

@@ -25,13 +25,13 @@ func TestQwixxWhiteButtonsStableWithinARoll(t *testing.T) {
 	require.Equal(t, rules.PhaseWhite, g.Phase)
 	deciding := g.ToDecide()
 	require.GreaterOrEqual(t, len(deciding), 2)
-	before := h.qmust(board, cverbMove, "w -")
+	before := h.qmust(board, CverbMove, "w -")
 	first, second := deciding[0], deciding[1]
 	if first == g.Active {
 		first, second = second, first
 	}
 	board = h.clickOn(users[first], board, before).shown(board)
-	after, ok := qfind(board, cverbMove, "w -")
+	after, ok := qfind(board, CverbMove, "w -")
 	require.True(t, ok)
 	assert.Equal(t, before, after, "the Pass button after another's decision")
 	res := h.clickOn(users[second], board, before)
@@ -48,9 +48,9 @@ func TestQwixxWhiteButtonsStableWithinARoll(t *testing.T) {
 		if g.Phase == rules.PhaseColour {
 			arg = "c -"
 		}
-		board = h.clickOn(users[s], board, h.qmust(board, cverbMove, arg)).shown(board)
+		board = h.clickOn(users[s], board, h.qmust(board, CverbMove, arg)).shown(board)
 	}
-	next := h.qmust(board, cverbMove, "w -")
+	next := h.qmust(board, CverbMove, "w -")
 	assert.NotEqual(t, before, next, "a new roll has new buttons")
 	stale := h.clickOn(users[g.ToDecide()[0]], board, before)
 	assert.Contains(t, stale.texts(), locales.T("en", "err_stale", nil), "a button of the roll before is stale")

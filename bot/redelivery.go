@@ -9,15 +9,15 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// owesBoardChange reports whether effs still owe a change that replaces or
+// OwesBoardChange reports whether effs still owe a change that replaces or
 // retires the board message (a fresh board, the turn's summary): showing
 // the game on it now could race with that change.
-func owesBoardChange(effs []effect, board string) bool {
+func OwesBoardChange(effs []Effect, board string) bool {
 	for _, e := range effs {
 		switch e.Kind {
-		case effBoard, effBoarded, effAdopt, effScores, effEnded, effFinish:
+		case EffBoard, EffBoarded, EffAdopt, EffScores, EffEnded, EffFinish:
 			return true
-		case effRetire:
+		case EffRetire:
 			if e.Msg == board {
 				return true
 			}
@@ -26,47 +26,77 @@ func owesBoardChange(effs []effect, board string) bool {
 	return false
 }
 
-// notFound reports whether Discord answered err with 404.
-func notFound(err error) bool {
-	status, _ := refusal(err)
+// answerApplied answers an interaction whose change the store applied
+// already: a redelivery (a load balancer sending it to another replica
+// when the first died handling it, a gateway resuming). The first delivery
+// may have died before answering, and an interaction left unanswered shows
+// "This interaction failed" though its click counted. So Discord is asked
+// for the interaction's original response: when there is none (404:
+// https://discord.com/developers/docs/interactions/receiving-and-responding#get-original-interaction-response),
+// it is answered as the first answer would have been, by the game's
+// table (ContractAnswerApplied, or the own table's AnswerApplied). When the
+// first answer went out, nothing is sent: Discord refuses a second one.
+func (c *Call) answerApplied() {
+	if c.Responded || c.I.Token == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.Ctx, RespondTimeout)
+	_, err := c.D.Original(ctx, c.I)
+	cancel()
+	if !NotFound(err) {
+		if err != nil {
+			c.B.Log.Info("redelivered interaction: could not tell whether it was answered; left alone", "interaction", c.I.ID, "err", err)
+		}
+		return
+	}
+	if c.Game != "" {
+		c.ContractAnswerApplied()
+		return
+	}
+	own.AnswerApplied(c)
+}
+
+// NotFound reports whether Discord answered err with 404.
+func NotFound(err error) bool {
+	status, _ := Refusal(err)
 	return status == http.StatusNotFound
 }
 
-// contractAnswerApplied is answerApplied for a contract game: a click on
+// ContractAnswerApplied is answerApplied for a contract game: a click on
 // the game's board shows the game as it stands, any other public message
 // is acknowledged, a private prompt and a command say it is done. The
 // effects still owed are then done through this interaction; the first
 // delivery may have done some of them in part.
-func (c *call) contractAnswerApplied() {
-	done := locales.T(c.lang, "done_generic", nil)
-	ctx, cancel := c.storeCtx()
-	r, err := c.b.store.Get(ctx, c.i.ChannelID)
+func (c *Call) ContractAnswerApplied() {
+	done := locales.T(c.Lang, "done_generic", nil)
+	ctx, cancel := c.StoreCtx()
+	r, err := c.B.Store.Get(ctx, c.I.ChannelID)
 	cancel()
-	var td *tableData
-	if err == nil && !r.Finished && r.Game == c.game {
-		td, _ = decodeTableData(r.Meta)
+	var td *TableData
+	if err == nil && !r.Finished && r.Game == c.Game {
+		td, _ = DecodeTableData(r.Meta)
 	}
-	msg := c.i.Message
+	msg := c.I.Message
 	switch {
-	case c.i.Type != discordgo.InteractionMessageComponent || msg == nil:
-		c.ephemeral(done, nil)
+	case c.I.Type != discordgo.InteractionMessageComponent || msg == nil:
+		c.Ephemeral(done, nil)
 	case msg.Flags&discordgo.MessageFlagsEphemeral != 0:
-		c.update(done, nil, nil)
+		c.Update(done, nil, nil)
 	case td != nil && r.Data != nil && msg.ID == td.Board:
-		if g, ok := c.b.games[c.game]; ok {
+		if g, ok := c.B.Games[c.Game]; ok {
 			if err := c.showContractBoard(g, r, td); err == nil {
 				break
 			}
 		}
 		fallthrough
 	default:
-		c.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
+		c.Respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
 	}
 	if td != nil && len(td.Outbox) > 0 {
 		tried := td.NextEffect
-		c.then(func(ctx context.Context) {
-			if err := c.b.contractOutbox(ctx, c.b.apiFor(ctx), r, c.via(), tried); err != nil {
-				c.b.log.Warn("effects left for later", "channel", r.Channel, "err", err)
+		c.Then(func(ctx context.Context) {
+			if err := c.B.contractOutbox(ctx, c.B.ApiFor(ctx), r, c.Via(), tried); err != nil {
+				c.B.Log.Warn("effects left for later", "channel", r.Channel, "err", err)
 			}
 		})
 	}

@@ -13,20 +13,20 @@ import (
 // Embed colours (not text); DIX's board, scoreboard and summaries have
 // theirs in bot/dix.
 const (
-	colorLobby  = 0x38a169
-	colorPrompt = 0x805ad5
+	ColorLobby  = 0x38a169
+	ColorPrompt = 0x805ad5
 )
 
-func button(lang, key string, data map[string]any, style discordgo.ButtonStyle, id string) discordgo.Button {
-	return discordgo.Button{Label: truncate(locales.T(lang, key, data), 80), Style: style, CustomID: id}
+func Button(lang, key string, data map[string]any, style discordgo.ButtonStyle, id string) discordgo.Button {
+	return discordgo.Button{Label: Truncate(locales.T(lang, key, data), 80), Style: style, CustomID: id}
 }
 
-// truncate cuts s to at most n characters (runes).
-func truncate(s string, n int) string { return present.Truncate(s, n) }
+// Truncate cuts s to at most n characters (runes).
+func Truncate(s string, n int) string { return present.Truncate(s, n) }
 
-func itoa(n int) string { return strconv.Itoa(n) }
+func Itoa(n int) string { return strconv.Itoa(n) }
 
-// escape keeps a display name from being read as Markdown.
-func escape(s string) string { return markdown.Replace(s) }
+// Escape keeps a display name from being read as Markdown.
+func Escape(s string) string { return markdown.Replace(s) }
 
 var markdown = strings.NewReplacer(`\`, `\\`, `*`, `\*`, `_`, `\_`, `~`, `\~`, `|`, `\|`, "`", "\\`", `>`, `\>`)

@@ -16,9 +16,9 @@ import (
 // store is asked whether the interaction is recorded, so a click is never
 // told refused when it was applied, and never applied twice.
 
-// transient reports whether err is the store failing for a moment, so that
+// Transient reports whether err is the store failing for a moment, so that
 // trying again may succeed.
-func transient(err error) bool {
+func Transient(err error) bool {
 	for _, e := range []error{dixbot.ErrUnavailable, dixbot.ErrLocked, dixbot.ErrConflict, context.DeadlineExceeded} {
 		if errors.Is(err, e) {
 			return true
@@ -27,24 +27,24 @@ func transient(err error) bool {
 	return false
 }
 
-// retry runs op, each try with its own store timeout, until it succeeds,
+// Retry runs op, each try with its own store timeout, until it succeeds,
 // fails otherwise than transiently, or the call's budget ends; a failed
 // store call of kind op ("get", "update"…) is counted each time.
-func (c *call) retry(kind string, op func(ctx context.Context) error) error {
+func (c *Call) Retry(kind string, op func(ctx context.Context) error) error {
 	pause := storeRetryPause
 	for {
-		ctx, cancel := c.storeCtx()
+		ctx, cancel := c.StoreCtx()
 		err := op(ctx)
 		cancel()
-		c.storeErr(kind, err)
-		if !transient(err) || c.ctx.Err() != nil {
+		c.StoreErr(kind, err)
+		if !Transient(err) || c.Ctx.Err() != nil {
 			return err
 		}
-		c.b.log.Debug("store call failed; trying again", "interaction", c.i.ID, "op", kind, "err", err)
+		c.B.Log.Debug("store call failed; trying again", "interaction", c.I.ID, "op", kind, "err", err)
 		t := time.NewTimer(pause)
 		select {
 		case <-t.C:
-		case <-c.ctx.Done():
+		case <-c.Ctx.Done():
 			t.Stop()
 			return err
 		}
@@ -60,27 +60,27 @@ var errProbe = errors.New("bot: probe")
 // update that writes nothing: a store answers dixbot.ErrDuplicate for an
 // interaction it recorded whatever the change would do now
 // (store.Redis.Update, store.File.Update).
-func (c *call) applied(ctx context.Context) (*dixbot.Record, error) {
-	_, err := c.b.store.Update(ctx, c.i.ChannelID, c.i.ID, func(*dixbot.Record) error { return errProbe })
+func (c *Call) applied(ctx context.Context) (*dixbot.Record, error) {
+	_, err := c.B.Store.Update(ctx, c.I.ChannelID, c.I.ID, func(*dixbot.Record) error { return errProbe })
 	switch {
 	case errors.Is(err, dixbot.ErrDuplicate):
-		return c.b.store.Get(ctx, c.i.ChannelID)
+		return c.B.Store.Get(ctx, c.I.ChannelID)
 	case errors.Is(err, errProbe), errors.Is(err, dixbot.ErrNotFound):
 		return nil, nil
 	}
 	return nil, err
 }
 
-// remove deletes the channel's game. A try that looked failed may have
+// Remove deletes the channel's game. A try that looked failed may have
 // landed: the next one then finds nothing, which is done too.
-func (c *call) remove() error {
+func (c *Call) Remove() error {
 	unsure := false
-	return c.retry("delete", func(ctx context.Context) error {
-		err := c.b.store.Delete(ctx, c.i.ChannelID)
+	return c.Retry("delete", func(ctx context.Context) error {
+		err := c.B.Store.Delete(ctx, c.I.ChannelID)
 		if unsure && errors.Is(err, dixbot.ErrNotFound) {
 			return nil
 		}
-		unsure = unsure || transient(err)
+		unsure = unsure || Transient(err)
 		return err
 	})
 }

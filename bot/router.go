@@ -2,7 +2,6 @@ package bot
 
 import (
 	"fmt"
-	"maps"
 	"strconv"
 	"strings"
 
@@ -10,59 +9,59 @@ import (
 	"github.com/dixgame/dixbot/bot/present"
 )
 
-// verbSettings is the verb of /settings' components, one of the table's
+// VerbSettings is the verb of /settings' components, one of the table's
 // own custom ids under idPrefix (the others: /forget-me's, in stats.go;
-// DIX's are in dixtable_router.go). The glossary, verbs, says what each
+// DIX's are in bot/dixtable/router.go). The glossary, verbs, says what each
 // one is.
-const verbSettings = "set"
+const VerbSettings = "set"
 
-// parsedID is a parsed custom id.
-type parsedID struct {
-	verb    string
-	version uint32
-	arg     string
+// ParsedID is a parsed custom id.
+type ParsedID struct {
+	Verb    string
+	Version uint32
+	Arg     string
 }
 
-// parseID parses a custom id; ErrBadCustomID for anything not built by customID.
-func parseID(s string) (parsedID, error) {
+// ParseID parses a custom id; ErrBadCustomID for anything not built by customID.
+func ParseID(s string) (ParsedID, error) {
 	if len(s) > 100 {
-		return parsedID{}, fmt.Errorf("%w: too long", ErrBadCustomID)
+		return ParsedID{}, fmt.Errorf("%w: too long", ErrBadCustomID)
 	}
 	parts := strings.Split(s, ":")
 	if len(parts) < 3 || len(parts) > 4 || parts[0] != idPrefix {
-		return parsedID{}, fmt.Errorf("%w: %q", ErrBadCustomID, s)
+		return ParsedID{}, fmt.Errorf("%w: %q", ErrBadCustomID, s)
 	}
 	v, err := strconv.ParseUint(parts[2], 10, 32)
 	if err != nil {
-		return parsedID{}, fmt.Errorf("%w: version %q", ErrBadCustomID, parts[2])
+		return ParsedID{}, fmt.Errorf("%w: version %q", ErrBadCustomID, parts[2])
 	}
 	if len(parts[2]) > 1 && parts[2][0] == '0' {
-		return parsedID{}, fmt.Errorf("%w: version %q", ErrBadCustomID, parts[2])
+		return ParsedID{}, fmt.Errorf("%w: version %q", ErrBadCustomID, parts[2])
 	}
-	p := parsedID{verb: parts[1], version: uint32(v)}
-	spec, ok := verbs[p.verb]
+	p := ParsedID{Verb: parts[1], Version: uint32(v)}
+	spec, ok := Verbs[p.Verb]
 	if !ok {
-		return parsedID{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.verb)
+		return ParsedID{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.Verb)
 	}
-	if spec.versionless && p.version != 0 {
-		return parsedID{}, fmt.Errorf("%w: %q carries no version", ErrBadCustomID, p.verb)
+	if spec.Versionless && p.Version != 0 {
+		return ParsedID{}, fmt.Errorf("%w: %q carries no version", ErrBadCustomID, p.Verb)
 	}
 	hasArg := len(parts) == 4
-	switch spec.arg {
+	switch spec.Arg {
 	case argNone:
 		if hasArg {
-			return parsedID{}, fmt.Errorf("%w: %q takes no argument", ErrBadCustomID, p.verb)
+			return ParsedID{}, fmt.Errorf("%w: %q takes no argument", ErrBadCustomID, p.Verb)
 		}
-	case argRequired:
+	case ArgRequired:
 		if !hasArg {
-			return parsedID{}, fmt.Errorf("%w: %q needs an argument", ErrBadCustomID, p.verb)
+			return ParsedID{}, fmt.Errorf("%w: %q needs an argument", ErrBadCustomID, p.Verb)
 		}
 	}
 	if hasArg {
 		if parts[3] == "" {
-			return parsedID{}, fmt.Errorf("%w: empty argument", ErrBadCustomID)
+			return ParsedID{}, fmt.Errorf("%w: empty argument", ErrBadCustomID)
 		}
-		p.arg = parts[3]
+		p.Arg = parts[3]
 	}
 	return p, nil
 }
@@ -72,16 +71,16 @@ type argSpec uint8
 
 const (
 	argNone argSpec = iota
-	argRequired
-	argOptional
+	ArgRequired
+	ArgOptional
 )
 
-// checkVersion compares the state version a component carries with the
+// CheckVersion compares the state version a component carries with the
 // table's: an older one is outdated (ErrStale), a newer one shows a state
 // the store no longer has (ErrAhead: its data was restored from an older
 // copy; Discord sends only the custom ids of a message's own components,
 // so a newer one is never made up by a user).
-func checkVersion(shown, current uint32) error {
+func CheckVersion(shown, current uint32) error {
 	switch {
 	case shown > current:
 		return fmt.Errorf("%w: version %d is newer than the table's %d", ErrAhead, shown, current)
@@ -91,105 +90,104 @@ func checkVersion(shown, current uint32) error {
 	return nil
 }
 
-type componentHandler func(c *call, p parsedID) error
+type componentHandler func(c *Call, p ParsedID) error
 
-// verbSpec is what the router knows of a verb.
-type verbSpec struct {
-	run   componentHandler
-	modal bool    // the id of a modal, answered by its submission; else of a message component
-	arg   argSpec // whether the id carries an argument (argNone unless said)
-	// versionless: anyone may use it at any time, and its version is 0.
+// VerbSpec is what the router knows of a verb.
+type VerbSpec struct {
+	Run   componentHandler
+	Modal bool    // the id of a modal, answered by its submission; else of a message component
+	Arg   argSpec // whether the id carries an argument (argNone unless said)
+	// Versionless: anyone may use it at any time, and its version is 0.
 	// Every other verb carries the lobby counter (lobby verbs),
 	// dix.Game.Seq (game verbs) or the record's version (verbAbandonYes).
-	versionless bool
+	Versionless bool
 }
 
-// verbs is the glossary of the custom ids' verbs under idPrefix: one line
+// Verbs is the glossary of the custom ids' verbs under idPrefix: one line
 // per verb, saying what its component is, the table's here and DIX's in
 // dixVerbs. The names of the constants say the same in Go.
-var verbs map[string]verbSpec
+var Verbs map[string]VerbSpec
 
 func init() {
-	verbs = map[string]verbSpec{
+	Verbs = map[string]VerbSpec{
 		// /forget-me's confirmation (stats.go).
-		verbForgetYes: {run: (*call).forgetYes, versionless: true}, // "fgyes": delete the clicker's statistics on the server
-		verbForgetNo:  {run: (*call).forgetNo, versionless: true},  // "fgno": keep them
+		VerbForgetYes: {Run: (*Call).forgetYes, Versionless: true}, // "fgyes": delete the clicker's statistics on the server
+		VerbForgetNo:  {Run: (*Call).forgetNo, Versionless: true},  // "fgno": keep them
 
 		// /settings (settings.go).
-		verbSettings: {run: (*call).settingsChange, arg: argRequired, versionless: true}, // "set": change setting arg of the channel (a menu's value, or a button's other value)
+		VerbSettings: {Run: (*Call).settingsChange, Arg: ArgRequired, Versionless: true}, // "set": change setting arg of the channel (a menu's value, or a button's other value)
 	}
-	maps.Copy(verbs, dixVerbs())
 }
 
 // route sends an interaction to its handler.
-func (b *Bot) route(c *call) error {
-	if c.i.ChannelID == "" {
+func (b *Bot) route(c *Call) error {
+	if c.I.ChannelID == "" {
 		return ErrNoChannel
 	}
-	switch c.i.Type {
+	switch c.I.Type {
 	case discordgo.InteractionApplicationCommand:
-		d, ok := c.i.Data.(discordgo.ApplicationCommandInteractionData)
+		d, ok := c.I.Data.(discordgo.ApplicationCommandInteractionData)
 		if !ok {
 			return ErrBadInput
 		}
-		if g, ok := b.games[d.Name]; ok {
+		if g, ok := b.Games[d.Name]; ok {
 			return b.contractCommand(c, g, d)
 		}
 		if ok, err := b.statsCommand(c, d); ok {
 			return err
 		}
-		if d.Name == en("settings_cmd_name") {
+		if d.Name == En("settings_cmd_name") {
 			return c.cmdSettings()
 		}
-		return b.command(c, d)
+		return own.Run(b, c, d)
 	case discordgo.InteractionMessageComponent:
-		d, ok := c.i.Data.(discordgo.MessageComponentInteractionData)
+		d, ok := c.I.Data.(discordgo.MessageComponentInteractionData)
 		if !ok {
 			return ErrBadCustomID
 		}
-		if g, ok := b.games.gameOfID(d.CustomID); ok {
+		if g, ok := b.Games.gameOfID(d.CustomID); ok {
 			return b.contractClick(c, g, d.CustomID)
 		}
-		p, err := parseID(d.CustomID)
+		p, err := ParseID(d.CustomID)
 		if err != nil {
 			return err
 		}
-		if verbs[p.verb].modal {
-			return fmt.Errorf("%w: %q is not a component", ErrBadCustomID, p.verb)
+		if Verbs[p.Verb].Modal {
+			return fmt.Errorf("%w: %q is not a component", ErrBadCustomID, p.Verb)
 		}
-		return verbs[p.verb].run(c, p)
+		return Verbs[p.Verb].Run(c, p)
 	case discordgo.InteractionModalSubmit:
-		d, ok := c.i.Data.(discordgo.ModalSubmitInteractionData)
+		d, ok := c.I.Data.(discordgo.ModalSubmitInteractionData)
 		if !ok {
 			return ErrBadInput
 		}
-		if g, ok := b.games.gameOfID(d.CustomID); ok {
+		if g, ok := b.Games.gameOfID(d.CustomID); ok {
 			return b.contractSubmit(c, g, d.CustomID)
 		}
-		p, err := parseID(d.CustomID)
+		p, err := ParseID(d.CustomID)
 		if err != nil {
 			return err
 		}
-		if !verbs[p.verb].modal {
-			return fmt.Errorf("%w: %q is not a modal", ErrBadCustomID, p.verb)
+		if !Verbs[p.Verb].Modal {
+			return fmt.Errorf("%w: %q is not a modal", ErrBadCustomID, p.Verb)
 		}
-		return verbs[p.verb].run(c, p)
+		return Verbs[p.Verb].Run(c, p)
 	}
 	return ErrBadInput
 }
 
-// values returns the selected values of a select menu interaction.
-func (c *call) values() []string {
-	if d, ok := c.i.Data.(discordgo.MessageComponentInteractionData); ok {
+// Values returns the selected values of a select menu interaction.
+func (c *Call) Values() []string {
+	if d, ok := c.I.Data.(discordgo.MessageComponentInteractionData); ok {
 		return d.Values
 	}
 	return nil
 }
 
-// modalValues returns the text inputs of a modal submission by custom id.
-func (c *call) modalValues() map[string]string {
+// ModalValues returns the text inputs of a modal submission by custom id.
+func (c *Call) ModalValues() map[string]string {
 	out := map[string]string{}
-	d, ok := c.i.Data.(discordgo.ModalSubmitInteractionData)
+	d, ok := c.I.Data.(discordgo.ModalSubmitInteractionData)
 	if !ok {
 		return out
 	}
@@ -212,15 +210,15 @@ func (c *call) modalValues() map[string]string {
 	return out
 }
 
-// parseNumber reads a typed whole number 0–most; blank is 0 when optional.
-func parseNumber(s string, optional bool, most int) (int, error) {
+// ParseNumber reads a typed whole number 0–most; blank is 0 when optional.
+func ParseNumber(s string, optional bool, most int) (int, error) {
 	s = strings.TrimSpace(s)
 	if s == "" && optional {
 		return 0, nil
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 || n > most {
-		return 0, refuse(ErrBadInput, "err_bad_number", map[string]any{"Text": truncate(escape(s), 20)})
+		return 0, Refuse(ErrBadInput, "err_bad_number", map[string]any{"Text": Truncate(Escape(s), 20)})
 	}
 	return n, nil
 }
@@ -230,7 +228,7 @@ func parseNumber(s string, optional bool, most int) (int, error) {
 // messages already posted keep it.
 const idPrefix = "dix"
 
-// customID builds a component custom id.
-func customID(verb string, version uint32, args ...string) string {
+// CustomID builds a component custom id.
+func CustomID(verb string, version uint32, args ...string) string {
 	return present.CustomID(idPrefix, verb, uint64(version), args...)
 }

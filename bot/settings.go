@@ -19,10 +19,10 @@ import (
 // settingsVersion is the version of channelSettings.
 const settingsVersion = 1
 
-// channelSettings are a channel's saved settings (/settings): what a start
+// ChannelSettings are a channel's saved settings (/settings): what a start
 // in the channel uses unless its command's options say otherwise. An empty
 // field is not set: the bot's own default applies.
-type channelSettings struct {
+type ChannelSettings struct {
 	V       int    `json:"v"`
 	Lang    string `json:"l,omitempty"`   // en or fr; "": the server's or the player's language
 	Pics    string `json:"pic,omitempty"` // picsOn or picsOff
@@ -36,43 +36,43 @@ type channelSettings struct {
 // The arguments of the settings components' custom ids: which setting the
 // component changes.
 const (
-	setLang    = "lang"
-	setPics    = "pics"
-	setPace    = "pace"
-	setVariant = "var"
-	setDiff    = "diff"
-	setGame    = "game"
-	setReset   = "reset"
+	SetLang    = "lang"
+	SetPics    = "pics"
+	SetPace    = "pace"
+	SetVariant = "var"
+	SetDiff    = "diff"
+	SetGame    = "game"
+	SetReset   = "reset"
 	langAuto   = "auto" // the language option that clears the setting
 )
 
 // settingsStore is the bot's store when it keeps channel settings.
 func (b *Bot) settingsStore() (dixbot.SettingsStore, bool) {
-	ss, ok := b.store.(dixbot.SettingsStore)
+	ss, ok := b.Store.(dixbot.SettingsStore)
 	return ss, ok
 }
 
 // clean drops the values the bot no longer offers (a pace removed from
 // DIX_PACES, a game no longer hosted), so that a start never refuses
 // saved settings.
-func (b *Bot) clean(s channelSettings) channelSettings {
+func (b *Bot) clean(s ChannelSettings) ChannelSettings {
 	if !locales.Supported(s.Lang) {
 		s.Lang = ""
 	}
-	if s.Pics != picsOn && s.Pics != picsOff {
+	if s.Pics != PicsOn && s.Pics != PicsOff {
 		s.Pics = ""
 	}
-	if _, ok := clock.Find(b.paces, s.Pace); !ok {
+	if _, ok := clock.Find(b.Paces, s.Pace); !ok {
 		s.Pace = ""
 	}
-	if s.Variant != variantStd && s.Variant != variantBust {
+	if s.Variant != VariantStd && s.Variant != VariantBust {
 		s.Variant = ""
 	}
-	if s.Diff < minDifficulty || s.Diff > maxDifficulty {
+	if s.Diff < MinDifficulty || s.Diff > MaxDifficulty {
 		s.Diff = 0
 	}
 	for game, pace := range s.Paces {
-		if g, ok := b.games[game]; !ok || !hasPace(g, pace) {
+		if g, ok := b.Games[game]; !ok || !hasPace(g, pace) {
 			delete(s.Paces, game)
 		}
 	}
@@ -86,34 +86,34 @@ func hasPace(g *present.Game, name string) bool {
 // loadSettings reads the channel's settings. A store without settings,
 // none saved or unreadable ones give the zero settings; a store failure
 // is returned (with the zero settings), for the caller to decide.
-func (c *call) loadSettings() (channelSettings, error) {
-	ss, ok := c.b.settingsStore()
-	if !ok || c.i.GuildID == "" {
-		return channelSettings{}, nil
+func (c *Call) loadSettings() (ChannelSettings, error) {
+	ss, ok := c.B.settingsStore()
+	if !ok || c.I.GuildID == "" {
+		return ChannelSettings{}, nil
 	}
-	ctx, cancel := c.storeCtx()
+	ctx, cancel := c.StoreCtx()
 	defer cancel()
-	raw, err := ss.Settings(ctx, c.i.GuildID, c.i.ChannelID)
+	raw, err := ss.Settings(ctx, c.I.GuildID, c.I.ChannelID)
 	switch {
 	case errors.Is(err, dixbot.ErrNotFound):
-		return channelSettings{}, nil
+		return ChannelSettings{}, nil
 	case err != nil:
-		return channelSettings{}, c.storeErr("settings", err)
+		return ChannelSettings{}, c.StoreErr("settings", err)
 	}
-	var s channelSettings
+	var s ChannelSettings
 	if json.Unmarshal(raw, &s) != nil || s.V > settingsVersion {
-		c.b.log.Warn("unreadable channel settings: defaults used", "channel", c.i.ChannelID)
-		return channelSettings{}, nil
+		c.B.Log.Warn("unreadable channel settings: defaults used", "channel", c.I.ChannelID)
+		return ChannelSettings{}, nil
 	}
-	return c.b.clean(s), nil
+	return c.B.clean(s), nil
 }
 
-// startSettings are the settings a start uses: those of the channel, or
+// StartSettings are the settings a start uses: those of the channel, or
 // none when the store cannot be read (a start does not fail for them).
-func (c *call) startSettings() channelSettings {
+func (c *Call) StartSettings() ChannelSettings {
 	s, err := c.loadSettings()
 	if err != nil {
-		c.b.log.Warn("channel settings not read: defaults used", "channel", c.i.ChannelID, "err", err)
+		c.B.Log.Warn("channel settings not read: defaults used", "channel", c.I.ChannelID, "err", err)
 	}
 	return s
 }
@@ -121,13 +121,13 @@ func (c *call) startSettings() channelSettings {
 // The solo difficulties a server may set for DIX (SPEC §5), checked
 // against DIX's rules by its table's tests.
 const (
-	minDifficulty     = 4
-	maxDifficulty     = 10
-	defaultDifficulty = 4 // the rulebook suggests starting at 4
+	MinDifficulty     = 4
+	MaxDifficulty     = 10
+	DefaultDifficulty = 4 // the rulebook suggests starting at 4
 )
 
-// orSetting is the command's option when given, else the saved setting.
-func orSetting(option, saved string) string {
+// OrSetting is the command's option when given, else the saved setting.
+func OrSetting(option, saved string) string {
 	if option != "" {
 		return option
 	}
@@ -135,13 +135,13 @@ func orSetting(option, saved string) string {
 }
 
 // picturesOff reports whether the settings turn the pictures off.
-func (s channelSettings) picturesOff() bool { return s.Pics == picsOff }
+func (s ChannelSettings) picturesOff() bool { return s.Pics == PicsOff }
 
 // bust reports whether the settings choose DIX's bust variant.
-func (s channelSettings) bust() bool { return s.Variant == variantBust }
+func (s ChannelSettings) bust() bool { return s.Variant == VariantBust }
 
 // any reports whether any setting is saved.
-func (s channelSettings) any() bool {
+func (s ChannelSettings) any() bool {
 	return s.Lang != "" || s.Pics != "" || s.Pace != "" || s.Variant != "" || s.Diff != 0 || len(s.Paces) > 0
 }
 
@@ -150,46 +150,46 @@ func (s channelSettings) any() bool {
 // permissions in an interaction are their total permissions in its
 // channel, overwrites included
 // (https://discord.com/developers/docs/resources/guild#guild-member-object).
-func (c *call) mayConfigure() (bool, error) {
-	if c.i.Member != nil && c.i.Member.Permissions&(discordgo.PermissionManageChannels|discordgo.PermissionAdministrator) != 0 {
+func (c *Call) mayConfigure() (bool, error) {
+	if c.I.Member != nil && c.I.Member.Permissions&(discordgo.PermissionManageChannels|discordgo.PermissionAdministrator) != 0 {
 		return true, nil
 	}
-	if c.user == "" {
+	if c.User == "" {
 		return false, nil
 	}
-	ctx, cancel := c.storeCtx()
+	ctx, cancel := c.StoreCtx()
 	defer cancel()
-	r, err := c.b.store.Get(ctx, c.i.ChannelID)
+	r, err := c.B.Store.Get(ctx, c.I.ChannelID)
 	switch {
 	case errors.Is(err, dixbot.ErrNotFound):
 		return false, nil
 	case errors.Is(err, dixbot.ErrCorrupt), errors.Is(err, dixbot.ErrSchemaTooNew):
 		return false, nil // no creator to read: managers only
 	case err != nil:
-		return false, c.storeErr("get", err)
+		return false, c.StoreErr("get", err)
 	}
 	// DIX's table data and a contract game's table data both keep the creator
 	// under "c".
 	var v struct {
 		Creator string `json:"c"`
 	}
-	return json.Unmarshal(r.Meta, &v) == nil && v.Creator == c.user, nil
+	return json.Unmarshal(r.Meta, &v) == nil && v.Creator == c.User, nil
 }
 
 // checkConfigure refuses a person who may not change the settings.
-func (c *call) checkConfigure() error {
-	if c.i.GuildID == "" {
+func (c *Call) checkConfigure() error {
+	if c.I.GuildID == "" {
 		return ErrNoChannel
 	}
-	if _, ok := c.b.settingsStore(); !ok {
-		return refuse(ErrBadInput, "settings_err_unsupported", nil)
+	if _, ok := c.B.settingsStore(); !ok {
+		return Refuse(ErrBadInput, "settings_err_unsupported", nil)
 	}
 	ok, err := c.mayConfigure()
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return refuse(ErrNoPermission, "settings_err_permission", nil)
+		return Refuse(ErrNoPermission, "settings_err_permission", nil)
 	}
 	return nil
 }
@@ -197,17 +197,17 @@ func (c *call) checkConfigure() error {
 // settingsCommand returns the definition of /settings.
 func settingsCommand() *discordgo.ApplicationCommand {
 	return &discordgo.ApplicationCommand{
-		Name:                     en("settings_cmd_name"),
-		NameLocalizations:        localized("settings_cmd_name"),
-		Description:              en("settings_cmd_desc"),
-		DescriptionLocalizations: localized("settings_cmd_desc"),
-		Contexts:                 &guildOnly,
+		Name:                     En("settings_cmd_name"),
+		NameLocalizations:        Localized("settings_cmd_name"),
+		Description:              En("settings_cmd_desc"),
+		DescriptionLocalizations: Localized("settings_cmd_desc"),
+		Contexts:                 &GuildOnly,
 	}
 }
 
 // cmdSettings answers /settings privately with the channel's settings
 // and the menus that change them.
-func (c *call) cmdSettings() error {
+func (c *Call) cmdSettings() error {
 	if err := c.checkConfigure(); err != nil {
 		return err
 	}
@@ -215,14 +215,14 @@ func (c *call) cmdSettings() error {
 	if err != nil {
 		return err
 	}
-	text, comps := c.b.settingsView(c.lang, s, "")
-	c.ephemeral(text, comps)
+	text, comps := c.B.settingsView(c.Lang, s, "")
+	c.Ephemeral(text, comps)
 	return nil
 }
 
 // settingsChange applies a click on the settings message: the setting
 // p.arg takes the value chosen (a menu) or the other value (a button).
-func (c *call) settingsChange(p parsedID) error {
+func (c *Call) settingsChange(p ParsedID) error {
 	if err := c.checkConfigure(); err != nil {
 		return err
 	}
@@ -231,14 +231,14 @@ func (c *call) settingsChange(p parsedID) error {
 		return err
 	}
 	value := ""
-	if vs := c.values(); len(vs) == 1 {
+	if vs := c.Values(); len(vs) == 1 {
 		value = vs[0]
 	} else if len(vs) > 1 {
-		return refuse(ErrBadInput, "settings_err_value", nil)
+		return Refuse(ErrBadInput, "settings_err_value", nil)
 	}
-	bad := refuse(ErrBadInput, "settings_err_value", nil)
-	switch p.arg {
-	case setLang:
+	bad := Refuse(ErrBadInput, "settings_err_value", nil)
+	switch p.Arg {
+	case SetLang:
 		switch {
 		case value == langAuto:
 			s.Lang = ""
@@ -247,20 +247,20 @@ func (c *call) settingsChange(p parsedID) error {
 		default:
 			return bad
 		}
-	case setPace:
-		if _, ok := clock.Find(c.b.paces, value); !ok {
+	case SetPace:
+		if _, ok := clock.Find(c.B.Paces, value); !ok {
 			return bad
 		}
 		s.Pace = value
-	case setDiff:
+	case SetDiff:
 		n, err := strconv.Atoi(value)
-		if err != nil || n < minDifficulty || n > maxDifficulty || strconv.Itoa(n) != value {
+		if err != nil || n < MinDifficulty || n > MaxDifficulty || strconv.Itoa(n) != value {
 			return bad
 		}
 		s.Diff = n
-	case setGame:
+	case SetGame:
 		game, pace, ok := strings.Cut(value, "/")
-		g, known := c.b.games[game]
+		g, known := c.B.Games[game]
 		if !ok || !known || !hasPace(g, pace) {
 			return bad
 		}
@@ -268,29 +268,29 @@ func (c *call) settingsChange(p parsedID) error {
 			s.Paces = map[string]string{}
 		}
 		s.Paces[game] = pace
-	case setPics:
+	case SetPics:
 		if value != "" {
 			return bad
 		}
 		if s.picturesOff() {
-			s.Pics = picsOn
+			s.Pics = PicsOn
 		} else {
-			s.Pics = picsOff
+			s.Pics = PicsOff
 		}
-	case setVariant:
+	case SetVariant:
 		if value != "" {
 			return bad
 		}
 		if s.bust() {
-			s.Variant = variantStd
+			s.Variant = VariantStd
 		} else {
-			s.Variant = variantBust
+			s.Variant = VariantBust
 		}
-	case setReset:
+	case SetReset:
 		if value != "" {
 			return bad
 		}
-		s = channelSettings{}
+		s = ChannelSettings{}
 	default:
 		return ErrBadCustomID
 	}
@@ -299,16 +299,16 @@ func (c *call) settingsChange(p parsedID) error {
 	if err != nil {
 		return err
 	}
-	ss, _ := c.b.settingsStore()
-	err = c.retry("save settings", func(ctx context.Context) error { return ss.SaveSettings(ctx, c.i.GuildID, c.i.ChannelID, raw) })
+	ss, _ := c.B.settingsStore()
+	err = c.Retry("save settings", func(ctx context.Context) error { return ss.SaveSettings(ctx, c.I.GuildID, c.I.ChannelID, raw) })
 	if err != nil {
 		return err
 	}
-	text, comps := c.b.settingsView(c.lang, s, locales.T(c.lang, "settings_saved", nil))
-	if c.i.Message != nil {
-		c.update(text, nil, comps)
+	text, comps := c.B.settingsView(c.Lang, s, locales.T(c.Lang, "settings_saved", nil))
+	if c.I.Message != nil {
+		c.Update(text, nil, comps)
 	} else {
-		c.ephemeral(text, comps)
+		c.Ephemeral(text, comps)
 	}
 	return nil
 }
@@ -325,7 +325,7 @@ func paceLabel(lang, game, pace string) string {
 // pacedGames are the hosted contract games that offer paces, by name.
 func (b *Bot) pacedGames() []string {
 	var out []string
-	for name, g := range b.games {
+	for name, g := range b.Games {
 		if len(g.Paces) > 0 {
 			out = append(out, name)
 		}
@@ -336,11 +336,11 @@ func (b *Bot) pacedGames() []string {
 
 // gamePace is the pace a new table of game uses under s: the saved one,
 // else the game's default (its first).
-func (b *Bot) gamePace(s channelSettings, game string) string {
+func (b *Bot) gamePace(s ChannelSettings, game string) string {
 	if p := s.Paces[game]; p != "" {
 		return p
 	}
-	if g, ok := b.games[game]; ok && len(g.Paces) > 0 {
+	if g, ok := b.Games[game]; ok && len(g.Paces) > 0 {
 		return g.Paces[0].Name
 	}
 	return ""
@@ -348,7 +348,7 @@ func (b *Bot) gamePace(s channelSettings, game string) string {
 
 // settingsView is the settings message in lang, after note when there is
 // one, with the menus and buttons that change each setting.
-func (b *Bot) settingsView(lang string, s channelSettings, note string) (string, []discordgo.MessageComponent) {
+func (b *Bot) settingsView(lang string, s ChannelSettings, note string) (string, []discordgo.MessageComponent) {
 	t := func(key string, d map[string]any) string { return locales.T(lang, key, d) }
 	language := t("settings_language_auto", nil)
 	if s.Lang != "" {
@@ -362,10 +362,10 @@ func (b *Bot) settingsView(lang string, s channelSettings, note string) (string,
 	if s.bust() {
 		variant = t("variant_bust", nil)
 	}
-	pace := orSetting(s.Pace, clock.DefaultPace)
+	pace := OrSetting(s.Pace, clock.DefaultPace)
 	diff := s.Diff
 	if diff == 0 {
-		diff = defaultDifficulty
+		diff = DefaultDifficulty
 	}
 	var lines []string
 	if note != "" {
@@ -377,7 +377,7 @@ func (b *Bot) settingsView(lang string, s channelSettings, note string) (string,
 		t("settings_line_language", map[string]any{"Value": language}),
 		t("settings_line_pictures", map[string]any{"Value": pics}),
 		t("settings_line_dix", map[string]any{"Pace": t("pace_"+pace, nil), "Variant": variant, "Level": diff,
-			"LevelName": t("difficulty_"+itoa(diff), nil)}),
+			"LevelName": t("difficulty_"+Itoa(diff), nil)}),
 	)
 	games := b.pacedGames()
 	for _, game := range games {
@@ -387,7 +387,7 @@ func (b *Bot) settingsView(lang string, s channelSettings, note string) (string,
 
 	menu := func(arg, placeholder string, opts []discordgo.SelectMenuOption) discordgo.MessageComponent {
 		return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-			CustomID: customID(verbSettings, 0, arg), Placeholder: t(placeholder, nil), Options: opts,
+			CustomID: CustomID(VerbSettings, 0, arg), Placeholder: t(placeholder, nil), Options: opts,
 		}}}
 	}
 	langs := []discordgo.SelectMenuOption{{Label: t("settings_language_auto", nil), Value: langAuto, Default: s.Lang == ""}}
@@ -395,36 +395,36 @@ func (b *Bot) settingsView(lang string, s channelSettings, note string) (string,
 		langs = append(langs, discordgo.SelectMenuOption{Label: t("language_name_"+l, nil), Value: l, Default: s.Lang == l})
 	}
 	var paces []discordgo.SelectMenuOption
-	for _, p := range b.paces {
-		paces = append(paces, discordgo.SelectMenuOption{Label: truncate(t("pace_"+p.Name, nil), 100),
-			Description: truncate(present.PaceText(lang, p), 100), Value: p.Name, Default: p.Name == pace})
+	for _, p := range b.Paces {
+		paces = append(paces, discordgo.SelectMenuOption{Label: Truncate(t("pace_"+p.Name, nil), 100),
+			Description: Truncate(present.PaceText(lang, p), 100), Value: p.Name, Default: p.Name == pace})
 	}
 	var diffs []discordgo.SelectMenuOption
-	for d := minDifficulty; d <= maxDifficulty; d++ {
-		diffs = append(diffs, discordgo.SelectMenuOption{Label: itoa(d), Description: truncate(t("difficulty_"+itoa(d), nil), 100),
-			Value: itoa(d), Default: d == diff})
+	for d := MinDifficulty; d <= MaxDifficulty; d++ {
+		diffs = append(diffs, discordgo.SelectMenuOption{Label: Itoa(d), Description: Truncate(t("difficulty_"+Itoa(d), nil), 100),
+			Value: Itoa(d), Default: d == diff})
 	}
 	rows := []discordgo.MessageComponent{
-		menu(setLang, "settings_select_language", langs),
-		menu(setPace, "settings_select_pace", paces),
-		menu(setDiff, "settings_select_difficulty", diffs),
+		menu(SetLang, "settings_select_language", langs),
+		menu(SetPace, "settings_select_pace", paces),
+		menu(SetDiff, "settings_select_difficulty", diffs),
 	}
 	var gamePaces []discordgo.SelectMenuOption
 	for _, game := range games {
-		for _, p := range b.games[game].Paces {
+		for _, p := range b.Games[game].Paces {
 			// A select menu holds 25 options at most
 			// (https://discord.com/developers/docs/components/reference#string-select).
 			if len(gamePaces) == 25 {
 				break
 			}
 			gamePaces = append(gamePaces, discordgo.SelectMenuOption{
-				Label: truncate(t(game+"_title", nil)+t("settings_game_sep", nil)+paceLabel(lang, game, p.Name), 100),
+				Label: Truncate(t(game+"_title", nil)+t("settings_game_sep", nil)+paceLabel(lang, game, p.Name), 100),
 				Value: game + "/" + p.Name, Default: p.Name == b.gamePace(s, game),
 			})
 		}
 	}
 	if len(gamePaces) > 0 {
-		rows = append(rows, menu(setGame, "settings_select_game_pace", gamePaces))
+		rows = append(rows, menu(SetGame, "settings_select_game_pace", gamePaces))
 	}
 	picsKey, variantKey := "settings_btn_pictures_off", "settings_btn_bust"
 	if s.picturesOff() {
@@ -434,17 +434,17 @@ func (b *Bot) settingsView(lang string, s channelSettings, note string) (string,
 		variantKey = "settings_btn_standard"
 	}
 	rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		button(lang, picsKey, nil, discordgo.SecondaryButton, customID(verbSettings, 0, setPics)),
-		button(lang, variantKey, nil, discordgo.SecondaryButton, customID(verbSettings, 0, setVariant)),
-		button(lang, "settings_btn_reset", nil, discordgo.DangerButton, customID(verbSettings, 0, setReset)),
+		Button(lang, picsKey, nil, discordgo.SecondaryButton, CustomID(VerbSettings, 0, SetPics)),
+		Button(lang, variantKey, nil, discordgo.SecondaryButton, CustomID(VerbSettings, 0, SetVariant)),
+		Button(lang, "settings_btn_reset", nil, discordgo.DangerButton, CustomID(VerbSettings, 0, SetReset)),
 	}})
-	return truncate(strings.Join(lines, "\n"), 2000), rows
+	return Truncate(strings.Join(lines, "\n"), 2000), rows
 }
 
 // tableOptions is the line of a contract game's lobby that says the
 // table's language, pace and pictures (from the command's options or the
 // channel's settings).
-func tableOptions(g *present.Game, td *tableData) string {
+func tableOptions(g *present.Game, td *TableData) string {
 	pics := locales.T(td.Lang, "pictures_on", nil)
 	if td.NoPics {
 		pics = locales.T(td.Lang, "pictures_off", nil)

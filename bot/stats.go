@@ -34,56 +34,56 @@ import (
 // the effect that archives it. A Rematch click or the next start in the
 // channel that archives a game over records it first (recordOver).
 
-// effResult records the finished game's result in its server's statistics.
-const effResult = "result"
+// EffResult records the finished game's result in its server's statistics.
+const EffResult = "result"
 
 // Verbs of /forget-me's confirmation.
 const (
-	verbForgetYes = "fgyes"
-	verbForgetNo  = "fgno"
+	VerbForgetYes = "fgyes"
+	VerbForgetNo  = "fgno"
 )
 
 // leaderboardSize is how many lines /leaderboard shows.
 const leaderboardSize = 10
 
-// dixGame is DIX's name in the statistics.
-const dixGame = "dix"
+// DixGame is DIX's name in the statistics.
+const DixGame = "dix"
 
-// stats is the store's statistics, nil when it keeps none.
-func (b *Bot) stats() dixbot.Stats {
-	s, _ := b.store.(dixbot.Stats)
+// Stats is the store's statistics, nil when it keeps none.
+func (b *Bot) Stats() dixbot.Stats {
+	s, _ := b.Store.(dixbot.Stats)
 	return s
 }
 
-// record adds r to the statistics. A result they cannot key (a game
+// Record adds r to the statistics. A result they cannot key (a game
 // outside a server) is logged and dropped; a store failure is returned,
 // so that the caller tries again.
-func (b *Bot) record(ctx context.Context, r *dixbot.Result) error {
-	s := b.stats()
+func (b *Bot) Record(ctx context.Context, r *dixbot.Result) error {
+	s := b.Stats()
 	if s == nil || r == nil {
 		return nil
 	}
-	sctx, cancel := context.WithTimeout(ctx, b.timeout)
+	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
 	defer cancel()
 	ok, err := s.RecordResult(sctx, r)
 	switch {
 	case err == nil:
 		if ok {
-			b.log.Info("game result recorded", "game", r.Game, "id", r.ID, "seats", len(r.Seats))
+			b.Log.Info("game result recorded", "game", r.Game, "id", r.ID, "seats", len(r.Seats))
 		}
 		return nil
-	case isStoreFailure(err) || errors.Is(err, dixbot.ErrConflict):
-		if b.obs != nil {
-			b.obs.StoreError("update")
+	case IsStoreFailure(err) || errors.Is(err, dixbot.ErrConflict):
+		if b.Obs != nil {
+			b.Obs.StoreError("update")
 		}
 		return fmt.Errorf("recording the game's result: %w", err)
 	}
-	b.log.Warn("game result not recorded", "game", r.Game, "id", r.ID, "err", err)
+	b.Log.Warn("game result not recorded", "game", r.Game, "id", r.ID, "err", err)
 	return nil
 }
 
-// stateID names a game by its final state's bytes.
-func stateID(b []byte) string {
+// StateID names a game by its final state's bytes.
+func StateID(b []byte) string {
 	h := fnv.New64a()
 	h.Write(b)
 	return "s" + strconv.FormatUint(h.Sum64(), 36)
@@ -92,13 +92,13 @@ func stateID(b []byte) string {
 // contractResult is the result of a finished contract game (nil: not
 // over, or not on a server). Its id is the channel and the game's board
 // message (the lobby it started on), else its final state.
-func contractResult(g *present.Game, rec *dixbot.Record, td *tableData, st engine.State) *dixbot.Result {
+func contractResult(g *present.Game, rec *dixbot.Record, td *TableData, st engine.State) *dixbot.Result {
 	if st == nil || !st.Over() || rec.Guild == "" {
 		return nil
 	}
 	id := td.Board
 	if id == "" {
-		id = stateID(st.Encode())
+		id = StateID(st.Encode())
 	}
 	r := &dixbot.Result{Guild: rec.Guild, Game: g.Rules.Name(), ID: rec.Channel + ":" + id, Pace: td.Pace}
 	for _, res := range st.Results() {
@@ -117,23 +117,23 @@ func contractResult(g *present.Game, rec *dixbot.Record, td *tableData, st engin
 
 // recordContract records a finished contract game before it is archived;
 // an error means it is not recorded yet and the game must stay active.
-func (b *Bot) recordContract(ctx context.Context, g *present.Game, rec *dixbot.Record, td *tableData, st engine.State) error {
+func (b *Bot) recordContract(ctx context.Context, g *present.Game, rec *dixbot.Record, td *TableData, st engine.State) error {
 	r := contractResult(g, rec, td, st)
 	if r == nil {
 		return nil
 	}
-	r.At = b.now().UTC()
-	return b.record(ctx, r)
+	r.At = b.Now().UTC()
+	return b.Record(ctx, r)
 }
 
 // recordOver decodes the record's contract game and records it when it is
 // over (finishOver's retry path).
 func (b *Bot) recordOver(ctx context.Context, rec *dixbot.Record) error {
-	g, ok := b.games[rec.Game]
+	g, ok := b.Games[rec.Game]
 	if !ok || rec.Data == nil {
 		return nil
 	}
-	td, err := decodeTableData(rec.Meta)
+	td, err := DecodeTableData(rec.Meta)
 	if err != nil {
 		return nil
 	}
@@ -147,8 +147,8 @@ func (b *Bot) recordOver(ctx context.Context, rec *dixbot.Record) error {
 // statsGames are the games with statistics: DIX, then the registered
 // games by name.
 func (b *Bot) statsGames() []string {
-	names := []string{dixGame}
-	for name := range b.games {
+	names := []string{DixGame}
+	for name := range b.Games {
 		names = append(names, name)
 	}
 	slices.Sort(names[1:])
@@ -157,7 +157,7 @@ func (b *Bot) statsGames() []string {
 
 // statsTitle is a game's name as shown.
 func statsTitle(game string) string {
-	if game == dixGame {
+	if game == DixGame {
 		return gameTitle("")
 	}
 	return gameTitle(game)
@@ -166,11 +166,11 @@ func statsTitle(game string) string {
 // statsCommands are /stats, /leaderboard and /forget-me, for every game;
 // none when the store keeps no statistics.
 func (b *Bot) statsCommands() []*discordgo.ApplicationCommand {
-	if b.stats() == nil {
+	if b.Stats() == nil {
 		return nil
 	}
 	gameOpt := func(required bool) *discordgo.ApplicationCommandOption {
-		o := option("game", discordgo.ApplicationCommandOptionString)
+		o := Option("game", discordgo.ApplicationCommandOptionString)
 		o.Required = required
 		for _, g := range b.statsGames() {
 			o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: statsTitle(g), Value: g})
@@ -179,13 +179,13 @@ func (b *Bot) statsCommands() []*discordgo.ApplicationCommand {
 	}
 	cmd := func(id string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand {
 		return &discordgo.ApplicationCommand{
-			Name: en(id + "_cmd_name"), NameLocalizations: localized(id + "_cmd_name"),
-			Description: en(id + "_cmd_desc"), DescriptionLocalizations: localized(id + "_cmd_desc"),
-			Contexts: &guildOnly, Options: opts,
+			Name: En(id + "_cmd_name"), NameLocalizations: Localized(id + "_cmd_name"),
+			Description: En(id + "_cmd_desc"), DescriptionLocalizations: Localized(id + "_cmd_desc"),
+			Contexts: &GuildOnly, Options: opts,
 		}
 	}
 	return []*discordgo.ApplicationCommand{
-		cmd("stats", option("member", discordgo.ApplicationCommandOptionUser), gameOpt(false)),
+		cmd("stats", Option("member", discordgo.ApplicationCommandOptionUser), gameOpt(false)),
 		cmd("leaderboard", gameOpt(true)),
 		cmd("forget"),
 	}
@@ -193,24 +193,24 @@ func (b *Bot) statsCommands() []*discordgo.ApplicationCommand {
 
 // statsCommand routes /stats, /leaderboard and /forget-me; handled is
 // false for another command.
-func (b *Bot) statsCommand(c *call, d discordgo.ApplicationCommandInteractionData) (handled bool, err error) {
-	var run func(*call, discordgo.ApplicationCommandInteractionData) error
+func (b *Bot) statsCommand(c *Call, d discordgo.ApplicationCommandInteractionData) (handled bool, err error) {
+	var run func(*Call, discordgo.ApplicationCommandInteractionData) error
 	switch d.Name {
-	case en("stats_cmd_name"):
-		run = (*call).statsShow
-	case en("leaderboard_cmd_name"):
-		run = (*call).leaderboard
-	case en("forget_cmd_name"):
-		run = (*call).forgetAsk
+	case En("stats_cmd_name"):
+		run = (*Call).statsShow
+	case En("leaderboard_cmd_name"):
+		run = (*Call).leaderboard
+	case En("forget_cmd_name"):
+		run = (*Call).forgetAsk
 	default:
 		return false, nil
 	}
-	if c.i.GuildID == "" {
-		c.ephemeral(locales.T(c.lang, "stats_server_only", nil), nil)
+	if c.I.GuildID == "" {
+		c.Ephemeral(locales.T(c.Lang, "stats_server_only", nil), nil)
 		return true, nil
 	}
-	if b.stats() == nil {
-		c.ephemeral(locales.T(c.lang, "stats_unavailable", nil), nil)
+	if b.Stats() == nil {
+		c.Ephemeral(locales.T(c.Lang, "stats_unavailable", nil), nil)
 		return true, nil
 	}
 	return true, run(c, d)
@@ -218,13 +218,13 @@ func (b *Bot) statsCommand(c *call, d discordgo.ApplicationCommandInteractionDat
 
 // gameArg is the game option of a stats command ("": none); an unknown
 // game is bad input.
-func (c *call) gameArg(d discordgo.ApplicationCommandInteractionData) (string, error) {
+func (c *Call) gameArg(d discordgo.ApplicationCommandInteractionData) (string, error) {
 	for _, o := range d.Options {
-		if o.Name != en("opt_game_name") {
+		if o.Name != En("opt_game_name") {
 			continue
 		}
 		v, ok := o.Value.(string)
-		if !ok || !slices.Contains(c.b.statsGames(), v) {
+		if !ok || !slices.Contains(c.B.statsGames(), v) {
 			return "", fmt.Errorf("%w: game %v", ErrBadInput, o.Value)
 		}
 		return v, nil
@@ -244,18 +244,18 @@ func oneDecimal(lang string, v float64) string {
 	return strings.Replace(s, ".", locales.T(lang, "decimal_point", nil), 1)
 }
 
-// shownRating is the rating shown for mu and sigma: Mu − 3·Sigma.
-func shownRating(lang string, mu, sigma float64) string {
+// ShownRating is the rating shown for mu and sigma: Mu − 3·Sigma.
+func ShownRating(lang string, mu, sigma float64) string {
 	return oneDecimal(lang, rating.Ordinal(rating.Rating{Mu: mu, Sigma: sigma}))
 }
 
 // statsShow answers /stats [member] [game], privately.
-func (c *call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
+func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 	game, err := c.gameArg(d)
 	if err != nil {
 		return err
 	}
-	user, name := c.user, c.name
+	user, name := c.User, c.Name
 	for _, o := range d.Options {
 		if o.Type != discordgo.ApplicationCommandOptionUser {
 			continue
@@ -268,9 +268,9 @@ func (c *call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 	}
 	var ps []dixbot.PlayerStats
 	var solo []dixbot.SoloStats
-	err = c.retry("get", func(ctx context.Context) error {
+	err = c.Retry("get", func(ctx context.Context) error {
 		var err error
-		ps, solo, err = c.b.stats().PlayerStats(ctx, c.i.GuildID, user)
+		ps, solo, err = c.B.Stats().PlayerStats(ctx, c.I.GuildID, user)
 		return err
 	})
 	if err != nil {
@@ -278,18 +278,18 @@ func (c *call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 	}
 	if game != "" {
 		ps = slices.DeleteFunc(ps, func(p dixbot.PlayerStats) bool { return p.Game != game })
-		if game != dixGame {
+		if game != DixGame {
 			solo = nil
 		}
 	}
 	for _, p := range ps {
-		if p.Name != "" && user != c.user {
+		if p.Name != "" && user != c.User {
 			name = p.Name
 		}
 	}
-	lang := c.lang
+	lang := c.Lang
 	if len(ps) == 0 && len(solo) == 0 {
-		c.ephemeral(locales.T(lang, "stats_none", map[string]any{"Name": escape(name)}), nil)
+		c.Ephemeral(locales.T(lang, "stats_none", map[string]any{"Name": Escape(name)}), nil)
 		return nil
 	}
 	var lines []string
@@ -298,7 +298,7 @@ func (c *call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 	for _, p := range ps {
 		rt := locales.T(lang, "stats_unrated", nil)
 		if p.Rated {
-			rt = shownRating(lang, p.Mu, p.Sigma)
+			rt = ShownRating(lang, p.Mu, p.Sigma)
 		}
 		lines = append(lines, locales.T(lang, "stats_game", map[string]any{
 			"Game": statsTitle(p.Game), "Played": p.Played, "Won": p.Won,
@@ -318,7 +318,7 @@ func (c *call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 		soloPlayed += s.Played
 	}
 	if soloPlayed > favPlayed {
-		fav = dixGame
+		fav = DixGame
 	}
 	if fav != "" && game == "" {
 		lines = append(lines, locales.T(lang, "stats_favourite", map[string]any{"Game": statsTitle(fav)}))
@@ -328,7 +328,7 @@ func (c *call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 		Description: strings.Join(lines, "\n"),
 		Footer:      &discordgo.MessageEmbedFooter{Text: locales.T(lang, "stats_rating_note", nil)},
 	}
-	c.ephemeral("", nil, emb)
+	c.Ephemeral("", nil, emb)
 	return nil
 }
 
@@ -352,7 +352,7 @@ func memberName(r *discordgo.ApplicationCommandInteractionDataResolved, id strin
 
 // leaderboard answers /leaderboard game:, in public: the top ten and the
 // asker's own line when they are rated below them.
-func (c *call) leaderboard(d discordgo.ApplicationCommandInteractionData) error {
+func (c *Call) leaderboard(d discordgo.ApplicationCommandInteractionData) error {
 	game, err := c.gameArg(d)
 	if err != nil {
 		return err
@@ -362,9 +362,9 @@ func (c *call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 	}
 	var top []dixbot.Standing
 	var own *dixbot.Standing
-	err = c.retry("get", func(ctx context.Context) error {
+	err = c.Retry("get", func(ctx context.Context) error {
 		var err error
-		top, own, err = c.b.stats().Leaderboard(ctx, c.i.GuildID, game, c.user, leaderboardSize)
+		top, own, err = c.B.Stats().Leaderboard(ctx, c.I.GuildID, game, c.User, leaderboardSize)
 		return err
 	})
 	if err != nil {
@@ -378,7 +378,7 @@ func (c *call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 		if name == "" {
 			name = s.User
 		}
-		return locales.T(lang, key, map[string]any{"Rank": s.Rank, "Name": escape(name), "Rating": shownRating(lang, s.Mu, s.Sigma),
+		return locales.T(lang, key, map[string]any{"Rank": s.Rank, "Name": Escape(name), "Rating": ShownRating(lang, s.Mu, s.Sigma),
 			"Played": s.Played, "Won": s.Won})
 	}
 	for _, s := range top {
@@ -390,25 +390,25 @@ func (c *call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 	if own != nil && own.Rank > len(top) {
 		lines = append(lines, "", line("leaderboard_you", *own))
 	}
-	c.respond(&discordgo.InteractionResponse{
+	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{
 			Embeds: []*discordgo.MessageEmbed{{
 				Title: title, Description: strings.Join(lines, "\n"),
 				Footer: &discordgo.MessageEmbedFooter{Text: locales.T(lang, "stats_rating_note", nil)},
 			}},
-			AllowedMentions: noMentions(),
+			AllowedMentions: NoMentions(),
 		},
 	})
 	return nil
 }
 
 // forgetAsk answers /forget-me with its confirmation, privately.
-func (c *call) forgetAsk(discordgo.ApplicationCommandInteractionData) error {
-	c.ephemeral(locales.T(c.lang, "forget_confirm", nil), []discordgo.MessageComponent{
+func (c *Call) forgetAsk(discordgo.ApplicationCommandInteractionData) error {
+	c.Ephemeral(locales.T(c.Lang, "forget_confirm", nil), []discordgo.MessageComponent{
 		discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: locales.T(c.lang, "btn_forget_yes", nil), Style: discordgo.DangerButton, CustomID: customID(verbForgetYes, 0)},
-			discordgo.Button{Label: locales.T(c.lang, "btn_forget_no", nil), Style: discordgo.SecondaryButton, CustomID: customID(verbForgetNo, 0)},
+			discordgo.Button{Label: locales.T(c.Lang, "btn_forget_yes", nil), Style: discordgo.DangerButton, CustomID: CustomID(VerbForgetYes, 0)},
+			discordgo.Button{Label: locales.T(c.Lang, "btn_forget_no", nil), Style: discordgo.SecondaryButton, CustomID: CustomID(VerbForgetNo, 0)},
 		}},
 	})
 	return nil
@@ -416,25 +416,25 @@ func (c *call) forgetAsk(discordgo.ApplicationCommandInteractionData) error {
 
 // forgetYes deletes the clicker's statistics and ratings on the server of
 // the click: only the clicker's, whoever's message it is.
-func (c *call) forgetYes(parsedID) error {
-	if c.i.GuildID == "" {
-		return refuse(ErrBadInput, "stats_server_only", nil)
+func (c *Call) forgetYes(ParsedID) error {
+	if c.I.GuildID == "" {
+		return Refuse(ErrBadInput, "stats_server_only", nil)
 	}
-	s := c.b.stats()
+	s := c.B.Stats()
 	if s == nil {
-		return refuse(ErrBadInput, "stats_unavailable", nil)
+		return Refuse(ErrBadInput, "stats_unavailable", nil)
 	}
-	err := c.retry("delete", func(ctx context.Context) error { return s.ForgetPlayer(ctx, c.i.GuildID, c.user) })
+	err := c.Retry("delete", func(ctx context.Context) error { return s.ForgetPlayer(ctx, c.I.GuildID, c.User) })
 	if err != nil {
 		return err
 	}
-	c.b.log.Info("a person's statistics were deleted at their request", "guild", c.i.GuildID)
-	c.updateOrReply(locales.T(c.lang, "forget_done", nil), nil)
+	c.B.Log.Info("a person's statistics were deleted at their request", "guild", c.I.GuildID)
+	c.UpdateOrReply(locales.T(c.Lang, "forget_done", nil), nil)
 	return nil
 }
 
 // forgetNo keeps them.
-func (c *call) forgetNo(parsedID) error {
-	c.updateOrReply(locales.T(c.lang, "forget_kept", nil), nil)
+func (c *Call) forgetNo(ParsedID) error {
+	c.UpdateOrReply(locales.T(c.Lang, "forget_kept", nil), nil)
 	return nil
 }

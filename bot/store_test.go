@@ -46,7 +46,7 @@ func (s *memStore) put(r *dixbot.Record) (stored, error) {
 	return st, nil
 }
 
-func (st stored) get() (*dixbot.Record, error) {
+func (st stored) Get() (*dixbot.Record, error) {
 	r := st.rec
 	r.Meta = append([]byte(nil), st.rec.Meta...)
 	r.Data = append([]byte(nil), st.rec.Data...)
@@ -87,10 +87,10 @@ func (s *memStore) Get(ctx context.Context, channel string) (*dixbot.Record, err
 		return nil, s.fail
 	}
 	if st, ok := s.active[channel]; ok {
-		return st.get()
+		return st.Get()
 	}
 	if st, ok := s.archived[channel]; ok {
-		return st.get()
+		return st.Get()
 	}
 	return nil, dixbot.ErrNotFound
 }
@@ -118,7 +118,7 @@ func (s *memStore) Update(ctx context.Context, channel, interactionID string, fn
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		r, err := st.get()
+		r, err := st.Get()
 		if err != nil {
 			return nil, err
 		}
@@ -147,7 +147,7 @@ func (s *memStore) Update(ctx context.Context, channel, interactionID string, fn
 		}
 		s.writes++
 		s.mu.Unlock()
-		return next.get()
+		return next.Get()
 	}
 	return nil, dixbot.ErrConflict
 }

@@ -30,8 +30,9 @@ echo "== go test -race"
 # Two packages are split into processes that run beside the others: the
 # end-to-end tests (they set discordgo's process-wide endpoints, so they
 # run one at a time within a process) into E2E_SHARDS, and the table's
-# (bot, the longest package) into BOT_SHARDS. A package's tests are dealt
-# out longest first, in a snake over the shards, then the others.
+# (bot/dixtable, DIX's table, the longest package) into BOT_SHARDS. A
+# package's tests are dealt out longest first, in a snake over the
+# shards, then the others.
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 pids=()
@@ -67,18 +68,19 @@ shardTests() {
 # directory as go test would, once per shard, in the background.
 runShards() {
   local pkg=$1 n=$2 k start
+  local name=${pkg//\//-}
   shift 2
   local patterns
   mapfile -t patterns < <(shardTests "$pkg" "$n" "$@")
-  if ! go test -race -c -o "$logs/$pkg.test" "./$pkg" >"$logs/$pkg-build" 2>&1; then
-    cat "$logs/$pkg-build"
+  if ! go test -race -c -o "$logs/$name.test" "./$pkg" >"$logs/$name-build" 2>&1; then
+    cat "$logs/$name-build"
     failed=1
     return
   fi
   for ((k = 0; k < n; k++)); do
     (start=$SECONDS
-      cd "$pkg" && "$logs/$pkg.test" -test.count=1 -test.timeout=25m -test.run "${patterns[k]}" >"$logs/$pkg-$k" 2>&1 \
-        && echo "ok  	$pkg shard $((k + 1)) of $n	$((SECONDS - start))s" >>"$logs/$pkg-$k") &
+      cd "$pkg" && "$logs/$name.test" -test.count=1 -test.timeout=25m -test.run "${patterns[k]}" >"$logs/$name-$k" 2>&1 \
+        && echo "ok  	$pkg shard $((k + 1)) of $n	$((SECONDS - start))s" >>"$logs/$name-$k") &
     pids+=($!)
   done
 }
@@ -90,7 +92,7 @@ botShards=${BOT_SHARDS:-2}
 # their long property tests six to seven times slower, so they run
 # without it.
 single=$(go list ./engine/... ./computer/...)
-go test -race -count=1 -timeout 25m $(go list ./... | grep -v '/e2e$' | grep -v 'dixbot/bot$' | grep -vxF "$single") >"$logs/packages" 2>&1 &
+go test -race -count=1 -timeout 25m $(go list ./... | grep -v '/e2e$' | grep -v 'dixbot/bot/dixtable$' | grep -vxF "$single") >"$logs/packages" 2>&1 &
 pids+=($!)
 go test -count=1 -timeout 25m $single >"$logs/single" 2>&1 &
 pids+=($!)
@@ -100,7 +102,7 @@ runShards e2e "$e2eShards" TestReplicaKills TestPingsPerTurn TestFivePlayersFast
   TestLogsHoldNoInteractionToken TestBoardMissingInTheChannel TestStoreDownMidGame TestPauseKickAndClockScreens \
   TestResultsRecordedOnceOverKills TestNoPingsForComputerPlayedSeats TestFullGame TestLanguages \
   TestKilledAfterSavingStillPostsTheBoard TestClockedGameWithTwoProcesses TestBotTokenCallsPerTurn TestScreens
-runShards bot "$botShards" TestFrozenRecordsPlayToTheEnd TestFullGameByClicks TestPicturesInGamesByClicks \
+runShards bot/dixtable "$botShards" TestFrozenRecordsPlayToTheEnd TestFullGameByClicks TestPicturesInGamesByClicks \
   TestRematchStartsAtOnceWhenTheClickerIsTheOnlyPerson TestDixxitPlaysToTheEnd TestBoardAfterTheEnd \
   TestGameWithComputerPlayers TestStartOverUnarchivedGame TestReadmeBoard \
   TestPromptAfterTheGameSaysItIsOverAndWhereItsScoreboardIs TestRematchRefusals TestRematchOfAnUnarchivedGame \
@@ -113,12 +115,12 @@ done
 cat "$logs/packages"
 echo "-- without the race detector (single-threaded)"
 cat "$logs/single"
-for pkg in bot e2e; do
+for pkg in bot/dixtable e2e; do
   n=$botShards
   [ "$pkg" = e2e ] && n=$e2eShards
   for ((k = 0; k < n; k++)); do
     echo "-- $pkg shard $((k + 1)) of $n"
-    cat "$logs/$pkg-$k" 2>/dev/null || true
+    cat "$logs/${pkg//\//-}-$k" 2>/dev/null || true
   done
 done
 [ "$failed" -eq 0 ] || { echo "go test failed"; exit 1; }

@@ -1,0 +1,161 @@
+package dixtable
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/dixgame/dixbot/bot"
+	"github.com/stretchr/testify/assert"
+)
+
+// checkMessage asserts Discord's limits on one message and that it shows
+// no missing locale string.
+func checkMessage(t *testing.T, where, content string, embeds []*discordgo.MessageEmbed, comps []discordgo.MessageComponent) {
+	t.Helper()
+	assert.LessOrEqual(t, utf8.RuneCountInString(content), 2000, "%s: content", where)
+	assert.NotContains(t, content, "⟦", "%s: missing string in content", where)
+	assert.LessOrEqual(t, len(embeds), 10, "%s: embeds", where)
+	for _, e := range embeds {
+		checkEmbed(t, where, e)
+	}
+	checkComponents(t, where, comps)
+}
+
+func checkEmbed(t *testing.T, where string, e *discordgo.MessageEmbed) {
+	t.Helper()
+	n := utf8.RuneCountInString
+	total := n(e.Title) + n(e.Description)
+	assert.LessOrEqual(t, n(e.Title), 256, "%s: title", where)
+	assert.LessOrEqual(t, n(e.Description), 4096, "%s: description", where)
+	assert.LessOrEqual(t, len(e.Fields), 25, "%s: fields", where)
+	all := e.Title + e.Description
+	for _, f := range e.Fields {
+		assert.LessOrEqual(t, n(f.Name), 256, "%s: field name", where)
+		assert.LessOrEqual(t, n(f.Value), 1024, "%s: field value %q", where, f.Name)
+		assert.NotEmpty(t, strings.TrimSpace(f.Name), "%s: empty field name", where)
+		assert.NotEmpty(t, strings.TrimSpace(f.Value), "%s: empty field value %q", where, f.Name)
+		total += n(f.Name) + n(f.Value)
+		all += f.Name + f.Value
+	}
+	if e.Footer != nil {
+		assert.LessOrEqual(t, n(e.Footer.Text), 2048, "%s: footer", where)
+		total += n(e.Footer.Text)
+		all += e.Footer.Text
+	}
+	assert.LessOrEqual(t, total, 6000, "%s: embed total", where)
+	assert.NotContains(t, all, "⟦", "%s: missing string", where)
+	assert.NotContains(t, all, "<no value>", "%s: missing placeholder", where)
+}
+
+func checkComponents(t *testing.T, where string, comps []discordgo.MessageComponent) {
+	t.Helper()
+	assert.LessOrEqual(t, len(comps), 5, "%s: rows", where)
+	seen := map[string]bool{}
+	for _, c := range comps {
+		row, ok := c.(discordgo.ActionsRow)
+		if !assert.True(t, ok, "%s: top-level %T", where, c) {
+			continue
+		}
+		assert.LessOrEqual(t, len(row.Components), 5, "%s: row size", where)
+		assert.NotEmpty(t, row.Components, "%s: empty row", where)
+		for _, cc := range row.Components {
+			var id string
+			switch v := cc.(type) {
+			case discordgo.Button:
+				id = v.CustomID
+				assert.LessOrEqual(t, utf8.RuneCountInString(v.Label), 80, "%s: label %q", where, v.Label)
+				assert.NotEmpty(t, v.Label, "%s: empty label", where)
+				assert.NotContains(t, v.Label, "⟦", "%s: missing label", where)
+			case discordgo.SelectMenu:
+				id = v.CustomID
+				assert.Len(t, row.Components, 1, "%s: a select fills its row", where)
+				assert.LessOrEqual(t, len(v.Options), 25, "%s: options", where)
+				assert.NotEmpty(t, v.Options, "%s: select without options", where)
+				values := map[string]bool{}
+				for _, o := range v.Options {
+					assert.LessOrEqual(t, utf8.RuneCountInString(o.Label), 100, "%s: option label", where)
+					assert.False(t, values[o.Value], "%s: duplicate option %q", where, o.Value)
+					values[o.Value] = true
+				}
+			case discordgo.TextInput:
+				id = v.CustomID
+				assert.LessOrEqual(t, utf8.RuneCountInString(v.Label), 45, "%s: input label", where)
+			default:
+				t.Errorf("%s: unexpected component %T", where, cc)
+			}
+			assert.LessOrEqual(t, len(id), 100, "%s: custom id %q", where, id)
+			assert.False(t, seen[id], "%s: custom id %q twice", where, id)
+			seen[id] = true
+			if _, err := bot.ParseID(id); err != nil && cc.Type() != discordgo.TextInputComponent {
+				t.Errorf("%s: custom id %q does not parse: %v", where, id, err)
+			}
+		}
+	}
+}
+
+// checkAllCalls checks every recorded message and that pings mention only
+// the users allowed.
+func checkAllCalls(t *testing.T, calls []recorded) {
+	t.Helper()
+	for k, c := range calls {
+		where := fmt.Sprintf("call %d (%s)", k, c.op)
+		switch {
+		case c.resp != nil && c.resp.Data != nil:
+			d := c.resp.Data
+			if c.resp.Type == discordgo.InteractionResponseModal {
+				assert.LessOrEqual(t, len(d.CustomID), 100, where)
+				assert.LessOrEqual(t, utf8.RuneCountInString(d.Title), 45, "%s: modal title", where)
+				assert.LessOrEqual(t, len(d.Components), 5, where)
+				continue
+			}
+			checkMessage(t, where, d.Content, d.Embeds, d.Components)
+			checkMentions(t, where, d.Content, d.AllowedMentions)
+		case c.send != nil:
+			checkMessage(t, where, c.send.Content, c.send.Embeds, c.send.Components)
+			checkMentions(t, where, c.send.Content, c.send.AllowedMentions)
+		case c.edit != nil:
+			var embeds []*discordgo.MessageEmbed
+			var comps []discordgo.MessageComponent
+			if c.edit.Embeds != nil {
+				embeds = *c.edit.Embeds
+			}
+			if c.edit.Components != nil {
+				comps = *c.edit.Components
+			}
+			checkMessage(t, where, "", embeds, comps)
+			assert.NotNil(t, c.edit.AllowedMentions, where)
+		case c.params != nil:
+			checkMessage(t, where, c.params.Content, c.params.Embeds, c.params.Components)
+			checkMentions(t, where, c.params.Content, c.params.AllowedMentions)
+		}
+	}
+}
+
+// checkMentions: never parse everyone or roles; the users mentioned in the
+// content are exactly the users allowed.
+func checkMentions(t *testing.T, where, content string, am *discordgo.MessageAllowedMentions) {
+	t.Helper()
+	if !assert.NotNil(t, am, "%s: allowed mentions unset", where) {
+		return
+	}
+	assert.Empty(t, am.Parse, "%s: parses mentions", where)
+	assert.Empty(t, am.Roles, where)
+	var ids []string
+	for rest := content; ; {
+		i := strings.Index(rest, "<@")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(rest[i:], ">")
+		ids = append(ids, rest[i+2:i+j])
+		rest = rest[i+j:]
+	}
+	if len(ids) > 0 {
+		assert.Equal(t, ids, am.Users, "%s: mentions", where)
+	} else {
+		assert.Empty(t, am.Users, "%s: users allowed without a mention", where)
+	}
+}

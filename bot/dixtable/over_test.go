@@ -1,0 +1,86 @@
+package dixtable
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/bot"
+	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// scoreboardID is the id of the final scoreboard the harness's bot posted.
+func scoreboardID(h *harness) string {
+	h.t.Helper()
+	h.rec.mu.Lock()
+	defer h.rec.mu.Unlock()
+	for id, msg := range h.rec.msgs {
+		if !msg.ephemeral && len(msg.embeds) > 0 && msg.embeds[0].Title == locales.T("en", "dix_score_title", nil) {
+			return id
+		}
+	}
+	h.t.Fatal("no scoreboard posted")
+	return ""
+}
+
+func TestPromptAfterTheGameSaysItIsOverAndWhereItsScoreboardIs(t *testing.T) {
+	h := newHarness(t)
+	startGame(h, "u1", "u2")
+	h.command("u2", "leave") // Alice plays on against the computer
+	// Alice opens the market prompt once she can buy, and keeps it.
+	var prompt, board *shownMessage
+	var buy string
+	for range 2000 {
+		rec, err := h.st.Get(context.Background(), h.channel)
+		require.NoError(t, err)
+		if rec.Finished {
+			break
+		}
+		if prompt == nil && rec.State.ToAct() == 0 {
+			if _, ok := findID(h.board(), verbBuy); ok {
+				board = h.board()
+				buy = h.mustFind(board, verbBuy)
+				prompt = h.clickOn("u1", board, buy).shown(board)
+			}
+		}
+		require.True(t, stepAs(h, "u1"))
+	}
+	require.NotNil(t, prompt, "no purchase was ever offered")
+	rec, err := h.st.Get(context.Background(), h.channel)
+	require.NoError(t, err)
+	require.True(t, rec.Finished)
+	url := bot.MessageURL(h.guild, h.channel, scoreboardID(h))
+
+	sel := findIDs(prompt, verbBuySelect)[0]
+	r := h.clickOn("u1", prompt, sel, selectOptions(prompt, sel)[0])
+	resp := r.response()
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the prompt itself says it")
+	assert.Equal(t, locales.T("en", "err_over_scores", map[string]any{"URL": url}), resp.Data.Content)
+	assert.Empty(t, resp.Data.Components, "no button left on a prompt of a finished game")
+	assert.NotContains(t, resp.Data.Content, locales.T("en", "err_no_game", nil))
+
+	// A button of an old board, in French for a French user.
+	h.locale = discordgo.French
+	r = h.clickOn("u1", board, buy)
+	assert.Equal(t, locales.T("fr", "err_over_scores", map[string]any{"URL": url}), r.ephemeralText())
+}
+
+func TestPromptAfterAnAbandonSaysSo(t *testing.T) {
+	h := newHarness(t)
+	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
+	board := h.board()
+	prompt := h.command("u1", "abandon").shown(nil)
+	h.clickOn("u1", prompt, h.mustFind(prompt, verbAbandonYes))
+	r := h.clickOn("u1", board, bot.CustomID(verbDraw, 0))
+	text := r.ephemeralText()
+	assert.Equal(t, locales.T("en", "err_over_abandoned", map[string]any{"URL": bot.MessageURL(h.guild, h.channel, board.id)}), text)
+	assert.False(t, strings.Contains(text, locales.T("en", "err_no_game", nil)))
+
+	// A command still finds no game: the channel is free.
+	assert.Equal(t, locales.T("en", "err_no_game", nil), h.command("u1", "hand").ephemeralText())
+}

@@ -1,0 +1,280 @@
+package dixtable
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot"
+	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// scoreboard is the final scoreboard the harness's bot posted, with its
+// Rematch button (the last one posted, when several games ended).
+func scoreboard(h *harness) *shownMessage {
+	h.t.Helper()
+	h.rec.mu.Lock()
+	var best *shownMessage
+	for id, msg := range h.rec.msgs {
+		if _, ok := findID(msg, verbRematch); ok && !msg.ephemeral && (best == nil || msgSeq(id) > msgSeq(best.id)) {
+			best = msg
+		}
+	}
+	h.rec.mu.Unlock()
+	if best != nil {
+		return best
+	}
+	h.t.Fatal("no scoreboard with a Rematch button posted")
+	return nil
+}
+
+// archived is the channel's record, which must be an archived game.
+func archived(h *harness) (*dixbot.Record, *dixTable) {
+	h.t.Helper()
+	r, err := h.st.Get(context.Background(), h.channel)
+	require.NoError(h.t, err)
+	require.True(h.t, r.Finished, "the game is archived")
+	return r, mustDixTable(r.Meta)
+}
+
+// A rematch of a game of three people and a computer player: a lobby with
+// everyone seated again, the same options, the clicker as its creator, the
+// seat after the last game's first player due to start; started, the game
+// starts with that seat.
+func TestRematchOpensTheLobbyWithTheSameSeatsAndOptions(t *testing.T) {
+	h := newHarness(t)
+	opts := []any{bot.OptVariant, bot.VariantBust, bot.OptLanguage, "fr", bot.OptPace, "live", bot.OptPictures, bot.PicsOff}
+	lobby := h.command("u1", "start", opts...).shown(nil)
+	h.clickOn("u2", lobby, h.mustFind(lobby, verbJoin))
+	h.clickOn("u1", lobby, h.mustFind(lobby, verbAddCPU), "strong")
+	h.clickOn("u3", lobby, h.mustFind(lobby, verbJoin))
+	h.clickOn("u1", lobby, h.mustFind(lobby, verbGo))
+	rec, m := h.Record()
+	first := rec.State.Opts.FirstPlayer
+	require.GreaterOrEqual(t, first, 0, "the rules state keeps who started")
+	playToEnd(t, h, 3)
+	old, om := archived(h)
+	require.Equal(t, dix.PhaseOver, old.State.Phase)
+
+	board := scoreboard(h)
+	r := h.clickOn("u2", board, h.mustFind(board, verbRematch))
+	resp := r.response()
+	require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type)
+	assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "the lobby is public")
+	assert.ElementsMatch(t, []string{"u1", "u3"}, resp.Data.AllowedMentions.Users, "the other people are called, once")
+	assert.Equal(t, locales.T("fr", "rematch_lobby", map[string]any{"Mentions": "<@u1> <@u3>", "Creator": "Bob"}), resp.Data.Content)
+	require.NotNil(t, r.shown(nil))
+	_, ok := findID(r.shown(nil), verbGo)
+	assert.True(t, ok, "a lobby with its Start button")
+
+	rec, m = h.Record()
+	require.Nil(t, rec.State, "a lobby, not a game yet")
+	assert.Equal(t, "u2", m.Creator)
+	assert.Equal(t, []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}, {CPU: "strong"}, {ID: "u3", Name: "Chloé"}}, m.Seats)
+	assert.Equal(t, om.Lang, m.Lang)
+	assert.Equal(t, "fr", m.Lang)
+	assert.True(t, m.Bust)
+	assert.Equal(t, "live", m.Pace)
+	assert.True(t, m.NoPictures)
+	assert.Equal(t, (first+1)%4+1, m.Starts, "the next seat starts")
+	assert.NotEmpty(t, m.Board, "the lobby message is recorded")
+	assert.Contains(t, r.shown(nil).embeds[0].Fields[1].Value, locales.T("fr", "lobby_starts", map[string]any{"Name": m.name("fr", (first+1)%4)}))
+
+	// Bob starts it: the next seat plays first.
+	lob := r.shown(nil)
+	h.clickOn("u2", lob, h.mustFind(lob, verbGo))
+	rec, m = h.Record()
+	require.NotNil(t, rec.State)
+	assert.Equal(t, (first+1)%4, rec.State.Opts.FirstPlayer)
+	assert.True(t, rec.State.Opts.BustVariant)
+	assert.Equal(t, 4, rec.State.Opts.Players)
+}
+
+// Only a person seated in the finished game may ask for its rematch; a
+// second click, or one of another player, finds the new game and says
+// where it is.
+func TestRematchRefusals(t *testing.T) {
+	h := newHarness(t)
+	startGame(h, "u1", "u2")
+	playToEnd(t, h, 5)
+	board := scoreboard(h)
+	id := h.mustFind(board, verbRematch)
+
+	h.locale = discordgo.French
+	assert.Equal(t, locales.T("fr", "err_rematch_not_seated", nil), h.clickOn("u9", board, id).ephemeralText())
+	archived(h) // nothing created
+	h.locale = discordgo.EnglishUS
+
+	h.clickOn("u1", board, id)
+	_, m := h.Record()
+	url := bot.MessageURL(h.guild, h.channel, m.Board)
+	want := locales.T("en", "err_rematch_exists", map[string]any{"Name": "Alice", "URL": url})
+	assert.Equal(t, want, h.clickOn("u2", board, id).ephemeralText())
+	assert.Equal(t, want, h.clickOn("u1", board, id).ephemeralText(), "a double click opens nothing more")
+	_, m2 := h.Record()
+	assert.Equal(t, m.Origin, m2.Origin)
+}
+
+// Five clicks at once on the Rematch button, by both players: the store
+// creates exactly one new game, and every other click is told where it is.
+func TestRematchConcurrentClicksCreateOneGame(t *testing.T) {
+	h := newHarness(t)
+	startGame(h, "u1", "u2")
+	playToEnd(t, h, 5)
+	board := scoreboard(h)
+	id := h.mustFind(board, verbRematch)
+	var ixs []*discordgo.Interaction
+	mine := map[string]bool{}
+	for _, u := range []string{"u1", "u2", "u1", "u2", "u2"} {
+		ix := h.clickIx(u, board, id)
+		ixs = append(ixs, ix)
+		mine[ix.ID] = true
+	}
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for _, ix := range ixs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			h.b.Serve(h.rec, &discordgo.InteractionCreate{Interaction: ix}, h.raw())
+		}()
+	}
+	close(start)
+	wg.Wait()
+
+	_, m := h.Record()
+	lobbies, refusals := 0, 0
+	h.rec.mu.Lock()
+	for _, c := range h.rec.calls {
+		if c.op != "respond" || !mine[c.interaction] || c.resp == nil || c.resp.Data == nil {
+			continue
+		}
+		switch {
+		case c.resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 && len(c.resp.Data.Components) > 0:
+			if c.interaction == m.Origin {
+				lobbies++
+			} else {
+				t.Errorf("a second lobby was answered by %s", c.interaction)
+			}
+		case c.resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0:
+			assert.Contains(t, []string{
+				locales.T("en", "err_rematch_opening", nil),
+				locales.T("en", "err_rematch_exists", map[string]any{"Name": h.names[m.Creator], "URL": bot.MessageURL(h.guild, h.channel, m.Board)}),
+			}, c.resp.Data.Content)
+			refusals++
+		}
+	}
+	h.rec.mu.Unlock()
+	assert.Equal(t, 1, lobbies, "exactly one new game")
+	assert.Equal(t, 4, refusals)
+}
+
+// Against computer players only, or ALIX, the rematch starts at once: a
+// solo game with the same difficulty, its player first (SPEC §5); a game
+// against a computer player with the next seat first.
+func TestRematchStartsAtOnceWhenTheClickerIsTheOnlyPerson(t *testing.T) {
+	t.Run("solo", func(t *testing.T) {
+		h := newHarness(t)
+		h.command("u1", "solo", bot.OptDifficulty, float64(6), bot.OptPace, "relaxed")
+		playToEnd(t, h, 2)
+		board := scoreboard(h)
+		r := h.clickOn("u1", board, h.mustFind(board, verbRematch))
+		assert.Equal(t, locales.T("en", "rematch_started", map[string]any{"Name": "Alice"}), r.response().Data.Content)
+		rec, m := h.Record()
+		require.NotNil(t, rec.State)
+		assert.True(t, m.Solo)
+		assert.Equal(t, 6, rec.State.Opts.Difficulty)
+		assert.Equal(t, 1, rec.State.Opts.Players)
+		assert.Equal(t, "relaxed", m.Pace)
+		assert.Equal(t, []seat{{ID: "u1", Name: "Alice"}, {}}, m.Seats)
+		assert.Equal(t, 0, rec.State.Active)
+		assert.NotEmpty(t, m.Board, "the board is posted")
+	})
+	t.Run("against a computer player", func(t *testing.T) {
+		h := newHarness(t)
+		lobby := h.command("u1", "start").shown(nil)
+		h.clickOn("u1", lobby, h.mustFind(lobby, verbAddCPU), "easy")
+		h.clickOn("u1", lobby, h.mustFind(lobby, verbGo))
+		rec, _ := h.Record()
+		first := rec.State.Opts.FirstPlayer
+		playToEnd(t, h, 4)
+		board := scoreboard(h)
+		h.clickOn("u1", board, h.mustFind(board, verbRematch))
+		rec, m := h.Record()
+		require.NotNil(t, rec.State)
+		assert.Equal(t, []seat{{ID: "u1", Name: "Alice"}, {CPU: "easy"}}, m.Seats[:2])
+		assert.Equal(t, 1-first, rec.State.Opts.FirstPlayer, "the other seat starts")
+		assert.NotEmpty(t, m.Board, "the board is posted")
+	})
+}
+
+// A game over but not archived yet (its archive failed, or is being
+// done): the rematch archives it and opens the next game, once.
+func TestRematchOfAnUnarchivedGame(t *testing.T) {
+	h := newHarness(t)
+	startGame(h, "u1", "u2")
+	playToEnd(t, h, 5)
+	board := scoreboard(h)
+	h.st.mu.Lock()
+	st := h.st.archived[h.channel]
+	st.rec.Finished = false
+	h.st.active[h.channel] = st
+	delete(h.st.archived, h.channel)
+	h.st.mu.Unlock()
+
+	r := h.clickOn("u2", board, h.mustFind(board, verbRematch))
+	assert.Zero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral, "a new lobby opens")
+	rec, m := h.Record()
+	assert.Nil(t, rec.State)
+	assert.Equal(t, "u2", m.Creator)
+	assert.Len(t, m.Seats, 2)
+}
+
+// A person who left the game is not seated again; the next seat after the
+// one that started is found among those who stay.
+func TestRematchSeats(t *testing.T) {
+	m := &dixTable{Seats: []seat{{ID: "a", Name: "A"}, {ID: "b", Name: "B", Gone: bot.GoneLeft}, {CPU: "easy", Gone: ""}, {ID: "c", Name: "C"}}}
+	seats, first := rematchSeats(m, 0, "c", "Cé")
+	assert.Equal(t, []seat{{ID: "a", Name: "A"}, {CPU: "easy"}, {ID: "c", Name: "Cé"}}, seats)
+	assert.Equal(t, 1, first, "b left: the computer player after it starts")
+	_, first = rematchSeats(m, 3, "c", "C")
+	assert.Equal(t, 0, first, "after the last seat, the first")
+	_, first = rematchSeats(m, -1, "c", "C")
+	assert.Equal(t, -1, first, "unknown: drawn at random")
+	seats, _ = rematchSeats(m, 0, "b", "B")
+	assert.Len(t, seats, 4, "who left may come back by clicking")
+}
+
+// In a rematch lobby, the seat due to start keeps starting when another
+// leaves; when it leaves, the seat after it starts.
+func TestLobbyLeaveKeepsWhoStarts(t *testing.T) {
+	m := &dixTable{Seats: []seat{{ID: "a"}, {ID: "b"}, {ID: "c"}}, Starts: 3}
+	m.unseat(0)
+	assert.Equal(t, 2, m.Starts, "c still starts")
+	m.unseat(1)
+	assert.Equal(t, 1, m.Starts, "c left, the last seat: the first starts")
+	m = &dixTable{Seats: []seat{{ID: "a"}, {ID: "b"}, {ID: "c"}}, Starts: 2}
+	m.unseat(1)
+	assert.Equal(t, 2, m.Starts, "b left: c, now second, starts")
+}
+
+// An abandoned game ends without a scoreboard, so without a Rematch
+// button; its last board offers nothing to click.
+func TestAbandonedGameHasNoRematch(t *testing.T) {
+	h := newHarness(t)
+	startGame(h, "u1", "u2")
+	board := h.board()
+	r := h.command("u1", "abandon").shown(nil)
+	h.clickOn("u1", r, h.mustFind(r, verbAbandonYes))
+	msg := h.rec.message(board.id)
+	_, ok := findID(msg, verbRematch)
+	assert.False(t, ok)
+	assert.Empty(t, componentIDs(msg.components))
+}
