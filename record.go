@@ -1,13 +1,11 @@
 // Package dixbot holds the few types shared by the adapters: the record of
 // one channel's game as the store keeps it, and the store contract the bot
-// relies on. It imports only the engine.
+// relies on. It imports no game.
 package dixbot
 
 import (
 	"context"
 	"time"
-
-	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // Record is everything persisted for one channel's game.
@@ -20,9 +18,9 @@ type Record struct {
 	// Meta is the bot's own data (seats to users, language, board message),
 	// opaque to the store.
 	Meta []byte
-	// State is the rules state of a DIX game; nil while the game is still
-	// a lobby, and for another game (Game).
-	State *dix.Game
+	// State is the rules state of a DIX game (engine/dix.GameOf reads it);
+	// nil while the game is still a lobby, and for another game (Game).
+	State WholeState
 	// Game is the name of the contract game (engine.Game.Name) the record
 	// holds; "" for DIX, whose state is State.
 	Game string
@@ -37,6 +35,13 @@ type Record struct {
 	// store indexes it so that Store.Due finds the game then. Kept with
 	// millisecond precision.
 	Due time.Time
+}
+
+// WholeState is a game's rules state kept whole in its record: DIX's
+// (*engine/dix.Game), which the store encodes with MarshalBinary and
+// decodes with engine/dix's UnmarshalBinary.
+type WholeState interface {
+	MarshalBinary() ([]byte, error)
 }
 
 // Store persists one Record per channel. Implementations are safe for

@@ -3,6 +3,7 @@ package bot
 import (
 	"go/parser"
 	"go/token"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,5 +44,17 @@ func TestTableImportsNoGame(t *testing.T) {
 			path := strings.Trim(im.Path.Value, `"`)
 			assert.False(t, isGamePackage(path), "%s is the table's and imports the game %s", p, path)
 		}
+	}
+}
+
+// Nor does anything the table depends on: go list -deps, the structure
+// drawing of the module, finds no game's package below it.
+func TestTableDependsOnNoGame(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	require.NoError(t, err)
+	deps := strings.Fields(string(out))
+	require.Contains(t, deps, "github.com/dixgame/dixbot", "the list holds the table's dependencies")
+	for _, d := range deps {
+		assert.False(t, isGamePackage(d), "the table depends on the game %s", d)
 	}
 }

@@ -107,7 +107,7 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 	for {
 		require.True(t, time.Now().Before(deadline), "the game did not finish in time")
 		rec := tb.record()
-		if rec.Finished || rec.State.Phase == dix.PhaseOver {
+		if rec.Finished || dix.GameOf(rec.State).Phase == dix.PhaseOver {
 			break
 		}
 		ss := clockSeats(t, rec)
@@ -124,7 +124,7 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 			backs++
 			continue
 		}
-		actor := rec.State.ToAct()
+		actor := dix.GameOf(rec.State).ToAct()
 		if ss[actor].ID != chloe.ID {
 			before := othersOuts()
 			if !tb.decideInTime(rec) {
@@ -132,7 +132,7 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 			}
 			continue
 		}
-		seq := rec.State.Seq
+		seq := dix.GameOf(rec.State).Seq
 		if !restarted && backs == 1 {
 			// Both processes die while her time runs; the one of the
 			// other shard comes back after her deadline and acts on it
@@ -142,11 +142,11 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 				require.NoError(t, p.cmd.Process.Signal(syscall.SIGKILL))
 				<-p.done
 			}
-			require.Equal(t, seq, tb.record().State.Seq, "her time was still running when the processes stopped")
+			require.Equal(t, seq, dix.GameOf(tb.record().State).Seq, "her time was still running when the processes stopped")
 			time.Sleep(4500 * time.Millisecond) // past her deadline (at most 4 s: the bank or two increments)
 			t0 := time.Now()
 			running = []*process{start(1 - home)}
-			require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return tb.record().State.Seq != seq }))
+			require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return dix.GameOf(tb.record().State).Seq != seq }))
 			restartGap = time.Since(t0)
 			running = append(running, start(home))
 			// While the game's shard has no process, no click reaches it.
@@ -155,7 +155,7 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 			continue
 		}
 		// Chloe does not answer: the computer decides once her time is out.
-		err := waitUntil(waitCtx(t), fake, func() bool { return tb.record().State.Seq != seq })
+		err := waitUntil(waitCtx(t), fake, func() bool { return dix.GameOf(tb.record().State).Seq != seq })
 		require.NoError(t, err, "her decision out of time was never taken")
 	}
 	rec := tb.record()
@@ -223,7 +223,7 @@ func (tb *table) clickHand(user fakediscord.User) *fakediscord.Response {
 	tb.t.Helper()
 	ctx := waitCtx(tb.t)
 	for {
-		if rec := tb.record(); rec.Finished || rec.State.Phase == dix.PhaseOver {
+		if rec := tb.record(); rec.Finished || dix.GameOf(rec.State).Phase == dix.PhaseOver {
 			return nil
 		}
 		board, err := tb.fake.WaitMessage(ctx, tb.channel.ID, "", hasHand)
@@ -258,13 +258,13 @@ func handID(t *testing.T, m fakediscord.Message) string {
 // computer's move then stands and it returns false).
 func (tb *table) decideInTime(rec *dixbot.Record) bool {
 	tb.t.Helper()
-	seq, v := rec.State.Seq, version(tb.t, rec)
+	seq, v := dix.GameOf(rec.State).Seq, version(tb.t, rec)
 	shown := func() bool {
 		return slices.ContainsFunc(tb.fake.Transcript(tb.channel.ID), func(m fakediscord.Message) bool {
 			return !m.Ephemeral() && len(decisionButtons(m, v)) > 0
 		})
 	}
-	taken := func() bool { return tb.record().State.Seq != seq }
+	taken := func() bool { return dix.GameOf(tb.record().State).Seq != seq }
 	require.NoError(tb.t, waitUntil(waitCtx(tb.t), tb.fake, func() bool { return shown() || taken() }),
 		"neither a board for state %d nor a decision out of time", seq)
 	if taken() {

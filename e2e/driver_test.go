@@ -173,7 +173,7 @@ func (tb *table) finalOf(ix *fakediscord.Interaction, r *fakediscord.Response, v
 		case !m.EditedTimestamp.Before(r.At):
 			out = &fakediscord.Response{Type: fakediscord.CallbackUpdateMessage, At: r.At, Latency: r.Latency, Message: m}
 		case !m.EditedTimestamp.Before(clicked):
-			if rec := tb.record(); rec.State == nil || uint64(version(tb.t, rec)) > v {
+			if rec := tb.record(); dix.GameOf(rec.State) == nil || uint64(version(tb.t, rec)) > v {
 				out = &fakediscord.Response{Type: fakediscord.CallbackUpdateMessage, At: r.At, Latency: r.Latency, Message: m}
 			}
 		}
@@ -219,7 +219,7 @@ func (tb *table) explainGone(msgID string) {
 	for _, ix := range ixs[max(0, len(ixs)-5):] {
 		tb.t.Logf("interaction %s type %d by %s: answered %v with %d after %v", ix.ID, ix.Type, ix.UserID, ix.Responded, ix.CallbackType, ix.Latency)
 	}
-	if rec := tb.record(); rec != nil && rec.State != nil {
+	if rec := tb.record(); rec != nil && dix.GameOf(rec.State) != nil {
 		tb.t.Logf("record version %d", version(tb.t, rec))
 	}
 }
@@ -253,10 +253,10 @@ func (tb *table) record() *dixbot.Record {
 func (tb *table) stateBytes() []byte {
 	tb.t.Helper()
 	r := tb.record()
-	if r.State == nil {
+	if dix.GameOf(r.State) == nil {
 		return r.Meta
 	}
-	b, err := r.State.MarshalBinary()
+	b, err := dix.GameOf(r.State).MarshalBinary()
 	require.NoError(tb.t, err)
 	return b
 }
@@ -292,7 +292,7 @@ func seats(t *testing.T, r *dixbot.Record) []string {
 // version is the state version the game's buttons carry now.
 func version(t *testing.T, r *dixbot.Record) uint32 {
 	t.Helper()
-	return r.State.Seq + readMeta(t, r).Base
+	return dix.GameOf(r.State).Seq + readMeta(t, r).Base
 }
 
 func (tb *table) user(id string) fakediscord.User {
@@ -409,7 +409,7 @@ func (tb *table) choose(buttons map[string]customID) customID {
 func (tb *table) decide() bool {
 	tb.t.Helper()
 	rec := tb.record()
-	g := rec.State
+	g := dix.GameOf(rec.State)
 	require.NotNil(tb.t, g, "the game has started")
 	if rec.Finished || g.Phase == dix.PhaseOver {
 		return false
@@ -435,7 +435,7 @@ func (tb *table) decide() bool {
 		tb.promptClick(user, r, "apay", func(cs []customID) customID { return cs[0] })
 	}
 
-	after := tb.record().State
+	after := dix.GameOf(tb.record().State)
 	// One action, then those with a single possible answer (taken by themselves).
 	require.Greater(tb.t, after.Seq, g.Seq, "clicking %s applied its action (answer: %s)", id.raw, describe(r))
 	// The player took thinkTime to decide: Discord's rate-limit windows,
@@ -510,7 +510,7 @@ func (tb *table) playUntil(cond func(*dix.Game) bool) *dixbot.Record {
 	for i := 0; ; i++ {
 		require.Less(tb.t, i, 5000, "the game never reached the condition")
 		rec := tb.record()
-		if cond(rec.State) {
+		if cond(dix.GameOf(rec.State)) {
 			return rec
 		}
 		require.True(tb.t, tb.decide(), "the game ended before the condition held")
@@ -540,7 +540,7 @@ func (tb *table) lobby(startLine string) {
 	}
 	tb.clickVerb(tb.users[0], lobby, "go")
 	rec := tb.record()
-	require.NotNil(tb.t, rec.State, "the game started")
+	require.NotNil(tb.t, dix.GameOf(rec.State), "the game started")
 	assert.Len(tb.t, seats(tb.t, rec), len(tb.users))
 }
 
@@ -567,8 +567,8 @@ func (tb *table) clickVerb(u fakediscord.User, m fakediscord.Message, verb strin
 func (tb *table) checkScoreboard(names []string) fakediscord.Message {
 	tb.t.Helper()
 	rec := tb.record()
-	require.Equal(tb.t, dix.PhaseOver, rec.State.Phase)
-	res := rec.State.Results()
+	require.Equal(tb.t, dix.PhaseOver, dix.GameOf(rec.State).Phase)
+	res := dix.GameOf(rec.State).Results()
 	m, err := tb.fake.WaitMessage(waitCtx(tb.t), tb.channel.ID, "", func(m fakediscord.Message) bool {
 		if len(m.Embeds) == 0 {
 			return false

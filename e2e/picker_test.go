@@ -21,7 +21,7 @@ func TestPaymentByPicking(t *testing.T) {
 	for i := 0; ; i++ {
 		require.Less(t, i, 400, "never a purchase to pay by picking")
 		rec := tb.record()
-		g := rec.State
+		g := dix.GameOf(rec.State)
 		require.NotEqual(t, dix.PhaseOver, g.Phase, "the game ended first")
 		seat := g.ToAct()
 		ch := g.Choices(seat)
@@ -63,7 +63,7 @@ func TestPaymentByPicking(t *testing.T) {
 		r := tb.click(user, picker.Message.ID, ok.CustomID)
 		require.NotNil(t, r.Message, describe(r))
 
-		after := tb.record().State
+		after := dix.GameOf(tb.record().State)
 		assert.Greater(t, after.Seq, g.Seq, "the purchase was applied: %s", describe(r))
 		assert.Contains(t, after.Players[seat].Collection, target, "the card was bought")
 		assert.Equal(t, pl.Money-money, after.Players[seat].Money, "with the money picked")

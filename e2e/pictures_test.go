@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/browsertest"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 )
@@ -55,7 +56,7 @@ func TestPictures(t *testing.T) {
 			}
 		}
 		rec := tb.record()
-		actor := tb.user(seats(t, rec)[rec.State.ToAct()])
+		actor := tb.user(seats(t, rec)[dix.GameOf(rec.State).ToAct()])
 		hand := tb.command(actor, "/dix hand")
 		require.True(t, hand.Ephemeral(), describe(hand))
 		assert.Empty(t, hand.Message.Attachments)

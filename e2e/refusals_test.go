@@ -84,7 +84,7 @@ func TestRefusals(t *testing.T) {
 	tb.weights = drawHeavy
 
 	rec := tb.playUntil(bidding)
-	g := rec.State
+	g := dix.GameOf(rec.State)
 	bidderSeat := g.ToAct()
 	ids := seats(t, rec)
 	bidder := tb.user(ids[bidderSeat])
@@ -209,12 +209,12 @@ func TestConcurrentClicks(t *testing.T) {
 
 	for round := range 4 {
 		rec := tb.record()
-		g := rec.State
+		g := dix.GameOf(rec.State)
 		if g.Phase != dix.PhaseDraw {
 			// Get back to a turn start, where Draw is the only decision.
 			tb.weights = map[string]int{"stop": 10, "num": 1, "money": 1, "end": 1, "cons": 1, "bbuy": 1, "pass": 1, "bid": 1, "pay": 1, "buy": 0, "draw": 1}
 			rec = tb.playUntil(func(g *dix.Game) bool { return g.Phase == dix.PhaseDraw })
-			g = rec.State
+			g = dix.GameOf(rec.State)
 		}
 		active := tb.user(seats(t, rec)[g.ToAct()])
 		board, buttons := tb.boardFor(rec)
@@ -264,7 +264,7 @@ func TestConcurrentClicks(t *testing.T) {
 		close(start)
 		wg.Wait()
 
-		after := tb.record().State
+		after := dix.GameOf(tb.record().State)
 		assert.Equal(t, 1, applied, "round %d: exactly one click applied", round)
 		assert.Equal(t, n-1, refused+gone, "round %d: every other click refused", round)
 		assert.GreaterOrEqual(t, refused, 1, "round %d: concurrent clicks reached the bot", round)
@@ -276,7 +276,7 @@ func TestConcurrentClicks(t *testing.T) {
 	// the bidder's prompt and Pass on the board, each clicked three times.
 	tb.weights = drawHeavy
 	rec := tb.playUntil(bidding)
-	g := rec.State
+	g := dix.GameOf(rec.State)
 	bidder := tb.user(seats(t, rec)[g.ToAct()])
 	board, buttons := tb.boardFor(rec)
 	prompt := tb.click(bidder, board.ID, buttons["bid"].raw)
@@ -322,7 +322,7 @@ func TestConcurrentClicks(t *testing.T) {
 	}
 	close(start)
 	wg.Wait()
-	after := tb.record().State
+	after := dix.GameOf(tb.record().State)
 	// One decision applied, then those with a single possible answer
 	// (taken by themselves); the others were refused as outdated (below).
 	assert.Greater(t, after.Seq, g.Seq, "one of the decisions was applied")
@@ -330,7 +330,7 @@ func TestConcurrentClicks(t *testing.T) {
 	refused := 0
 	var others []string
 	for _, r := range answers {
-		if r.Ephemeral() && r.Message != nil && strings.Contains(r.Message.Content, locales.T(locales.For(bidder.Locale), "err_stale", nil)) {
+		if r.Ephemeral() && strings.Contains(sentContent(r), locales.T(locales.For(bidder.Locale), "err_stale", nil)) {
 			refused++
 		} else {
 			others = append(others, describe(r))
@@ -344,6 +344,26 @@ func TestConcurrentClicks(t *testing.T) {
 	tb.checkScoreboard([]string{"Alice", "Bob", "Chloe"})
 }
 
+// sentContent is the text the answer r itself carried. The clicks on one
+// private prompt all update that same message, and r.Message is that
+// message as it is when read, perhaps already updated by another click's
+// answer (the applied one's, sent after this refusal): an answer that
+// sent its message (4) or update (7) is judged by its callback data.
+func sentContent(r *fakediscord.Response) string {
+	if r.Type == fakediscord.CallbackChannelMessage || r.Type == fakediscord.CallbackUpdateMessage {
+		var d struct {
+			Content string `json:"content"`
+		}
+		if json.Unmarshal(r.Data, &d) == nil {
+			return d.Content
+		}
+	}
+	if r.Message == nil {
+		return ""
+	}
+	return r.Message.Content
+}
+
 func TestRestartDuringAuction(t *testing.T) {
 	w := newWorld(t, true)
 	tb := w.table(t, "en-US", "Alice", "Bob", "Chloe")
@@ -355,7 +375,7 @@ func TestRestartDuringAuction(t *testing.T) {
 	w.restart(t)
 	assert.Equal(t, before, tb.stateBytes(), "the auction survived the restart")
 	after := tb.record()
-	assert.Equal(t, rec.State.Auction, after.State.Auction)
+	assert.Equal(t, dix.GameOf(rec.State).Auction, dix.GameOf(after.State).Auction)
 
 	tb.weights = nil
 	tb.playToEnd()

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	dixbot "github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 	"github.com/dixgame/dixbot/internal/redistest"
 	"github.com/dixgame/dixbot/locales"
@@ -90,7 +91,7 @@ func (tb *table) untilVerbs(verbs []string, max int) (*dixbot.Record, fakediscor
 		board, buttons := tb.boardFor(rec)
 		for _, v := range verbs {
 			if _, ok := buttons[v]; ok {
-				return rec, board, buttons, tb.user(seats(tb.t, rec)[rec.State.ToAct()])
+				return rec, board, buttons, tb.user(seats(tb.t, rec)[dix.GameOf(rec.State).ToAct()])
 			}
 		}
 		require.True(tb.t, tb.decide(), "the game ended")
@@ -124,7 +125,7 @@ func TestRedeliveredInteraction(t *testing.T) {
 		require.False(t, r.Ephemeral(), "applied: %s", describe(r))
 		after := tb.record()
 		// One step, and any decision with one possible answer it led to.
-		require.Greater(t, after.State.Seq, rec.State.Seq)
+		require.Greater(t, dix.GameOf(after.State).Seq, dix.GameOf(rec.State).Seq)
 		tb.boardFor(after)
 		state, handled := tb.stateBytes(), w.settled(t)
 		// The first delivery's work (the next board, a ping) went out as
@@ -159,10 +160,10 @@ func TestRedeliveredInteraction(t *testing.T) {
 		r, err := ix.Wait(waitCtx(t))
 		require.NoError(t, err)
 		assert.False(t, r.Ephemeral(), "the first delivery was applied: %s", describe(r))
-		applied := tb.record().State.Seq
-		assert.Greater(t, applied, rec.State.Seq, "applied")
+		applied := dix.GameOf(tb.record().State).Seq
+		assert.Greater(t, applied, dix.GameOf(rec.State).Seq, "applied")
 		w.settled(t)
-		assert.Equal(t, applied, tb.record().State.Seq, "applied once")
+		assert.Equal(t, applied, dix.GameOf(tb.record().State).Seq, "applied once")
 	})
 
 	t.Run("private prompt and command", func(t *testing.T) {
@@ -259,7 +260,7 @@ func TestStoreDownMidGame(t *testing.T) {
 			// The same button, clicked again, now plays.
 			r := tb.click(user, board.ID, id.raw)
 			assert.False(t, r.Ephemeral(), "applied once the store is back: %s", describe(r))
-			assert.Greater(t, tb.record().State.Seq, rec.State.Seq)
+			assert.Greater(t, dix.GameOf(tb.record().State).Seq, dix.GameOf(rec.State).Seq)
 		})
 	}
 	assert.Zero(t, w.metric(t, `dix_interactions_total{kind="button",outcome="panic"}`))
@@ -410,7 +411,7 @@ func TestInteractionsDuringShutdown(t *testing.T) {
 	w.cfg.Draining, w.cfg.Drained = nil, nil
 	w.bot = startApp(t, w.cfg)
 	after := tb.record()
-	assert.Greater(t, after.State.Seq, rec.State.Seq, "saved")
+	assert.Greater(t, dix.GameOf(after.State).Seq, dix.GameOf(rec.State).Seq, "saved")
 	// What the bot posts after answering was posted before it stopped.
 	tb.boardFor(after)
 	require.True(t, tb.decide())

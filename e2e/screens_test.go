@@ -90,7 +90,7 @@ func TestScreens(t *testing.T) {
 		}
 		return false
 	})
-	g := rec.State
+	g := dix.GameOf(rec.State)
 	seat := g.ToAct()
 	user := tb.user(seats(t, rec)[seat])
 	shoot("board-5p-late", user.ID, `//div[contains(@class,"embed")]`)

@@ -164,15 +164,15 @@ func TestResultsRecordedOnceOverKills(t *testing.T) {
 				for i := 0; ; i++ {
 					require.Less(t, i, 5000, "the game never reached its last move")
 					rec = tb.record()
-					if lastMove(rec.State) != "" {
+					if lastMove(dix.GameOf(rec.State)) != "" {
 						break
 					}
-					require.True(t, tb.decide(), "the game ended before its last move: finished %v, phase %v, seq %d", rec.Finished, rec.State.Phase, rec.State.Seq)
+					require.True(t, tb.decide(), "the game ended before its last move: finished %v, phase %v, seq %d", rec.Finished, dix.GameOf(rec.State).Phase, dix.GameOf(rec.State).Seq)
 				}
 				board, buttons := tb.boardFor(rec)
-				end, ok := buttons[lastMove(rec.State)]
-				require.True(t, ok, "the last move %q is on the board", lastMove(rec.State))
-				user := tb.user(seats(t, rec)[rec.State.ToAct()])
+				end, ok := buttons[lastMove(dix.GameOf(rec.State))]
+				require.True(t, ok, "the last move %q is on the board", lastMove(dix.GameOf(rec.State)))
+				user := tb.user(seats(t, rec)[dix.GameOf(rec.State).ToAct()])
 				w.bot.stop()
 
 				p := startProcess(t, append(env, "DIX_TEST_EFFECT_DELAY=1500ms"))

@@ -60,8 +60,8 @@ func encode(r *dixbot.Record, version uint64, finished bool, at time.Time) ([]by
 	if finished {
 		flags |= flagFinished
 	}
-	if r.State != nil {
-		b, err := r.State.MarshalBinary()
+	if dix.GameOf(r.State) != nil {
+		b, err := dix.GameOf(r.State).MarshalBinary()
 		if err != nil {
 			return nil, fmt.Errorf("%w: channel %s: encode state: %w", ErrBadRecord, r.Channel, err)
 		}
@@ -73,7 +73,7 @@ func encode(r *dixbot.Record, version uint64, finished bool, at time.Time) ([]by
 	}
 	format := byte(2)
 	if r.Game != "" {
-		if r.State != nil {
+		if dix.GameOf(r.State) != nil {
 			return nil, fmt.Errorf("%w: channel %s: a %s record with a DIX state", ErrBadRecord, r.Channel, r.Game)
 		}
 		flags |= flagGame

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 var ctxTime = time.Date(2026, 11, 22, 5, 0, 0, 123456789, time.UTC)
@@ -38,7 +39,7 @@ func TestEnvelopeRoundTrip(t *testing.T) {
 			assert.Equal(t, tc.version, got.Version)
 			assert.Equal(t, tc.finished, got.Finished)
 			assert.True(t, got.UpdatedAt.Equal(ctxTime), "got %v, want %v", got.UpdatedAt, ctxTime)
-			assert.Nil(t, got.State)
+			assert.Nil(t, dix.GameOf(got.State))
 			at, ok := updatedAt(b)
 			assert.True(t, ok)
 			assert.True(t, at.Equal(ctxTime))
@@ -106,10 +107,10 @@ func FuzzDecode(f *testing.F) {
 		assert.Equal(t, r.Version, r2.Version)
 		assert.Equal(t, r.Finished, r2.Finished)
 		assert.True(t, r.UpdatedAt.Equal(r2.UpdatedAt))
-		require.Equal(t, r.State == nil, r2.State == nil)
-		if r.State != nil {
-			b1, err1 := r.State.MarshalBinary()
-			b2, err2 := r2.State.MarshalBinary()
+		require.Equal(t, dix.GameOf(r.State) == nil, dix.GameOf(r2.State) == nil)
+		if dix.GameOf(r.State) != nil {
+			b1, err1 := dix.GameOf(r.State).MarshalBinary()
+			b2, err2 := dix.GameOf(r2.State).MarshalBinary()
 			require.NoError(t, err1)
 			require.NoError(t, err2)
 			assert.Equal(t, b1, b2)
@@ -163,7 +164,7 @@ func TestEnvelopeGame(t *testing.T) {
 	assert.Equal(t, "qwixx", got.Game)
 	assert.Equal(t, []byte{2, 9, 9}, got.Data)
 	assert.Equal(t, r.Due, got.Due)
-	assert.Nil(t, got.State)
+	assert.Nil(t, dix.GameOf(got.State))
 	clear(b)
 	assert.Equal(t, []byte{2, 9, 9}, got.Data, "decode must copy")
 

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/redistest"
 )
 
@@ -33,7 +34,7 @@ func readFrozen(t *testing.T, name string) []byte {
 func TestFrozenEnvelopesDecode(t *testing.T) {
 	for _, name := range frozenCases {
 		t.Run(name, func(t *testing.T) {
-			table := readFrozen(t, filepath.Join("..", "..", "..", "bot", "testdata", "records", name+".table.json"))
+			table := readFrozen(t, filepath.Join("..", "..", "..", "bot", "dixtable", "testdata", "records", name+".table.json"))
 			for i, format := range []string{"env1", "env2"} {
 				env := readFrozen(t, name+"."+format)
 				assert.Equal(t, byte(i+1), env[4], "envelope format")
@@ -46,11 +47,11 @@ func TestFrozenEnvelopesDecode(t *testing.T) {
 					assert.True(t, r.Due.IsZero())
 				}
 				if name == "lobby" {
-					assert.Nil(t, r.State)
+					assert.Nil(t, dix.GameOf(r.State))
 					continue
 				}
-				require.NotNil(t, r.State)
-				require.NoError(t, r.State.Check())
+				require.NotNil(t, dix.GameOf(r.State))
+				require.NoError(t, dix.GameOf(r.State).Check())
 				// The state written again is the state read.
 				again, err := encode(r, r.Version, false, r.UpdatedAt)
 				require.NoError(t, err)
@@ -96,7 +97,7 @@ func TestFrozenRecordsThroughStores(t *testing.T) {
 			r, err := s.Get(ctxb, ch)
 			require.NoError(t, err, name)
 			assert.Equal(t, "g1", r.Guild)
-			assert.Equal(t, name != "lobby", r.State != nil)
+			assert.Equal(t, name != "lobby", dix.GameOf(r.State) != nil)
 			up, err := s.Update(ctxb, ch, "", func(r *dixbot.Record) error { return nil })
 			require.NoError(t, err)
 			assert.Equal(t, r.Version+1, up.Version)

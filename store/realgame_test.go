@@ -60,26 +60,26 @@ func testRealGames(t *testing.T, e env) {
 	r := &dixbot.Record{Channel: "c1", Guild: "g", Meta: []byte("0"), State: g}
 	require.NoError(t, s.Create(ctxb, r))
 	got := get(t, s, "c1")
-	require.NotNil(t, got.State)
-	assert.Equal(t, stateBytes(t, g), stateBytes(t, got.State))
+	require.NotNil(t, dix.GameOf(got.State))
+	assert.Equal(t, stateBytes(t, g), stateBytes(t, dix.GameOf(got.State)))
 
 	// Play through the store.
-	seq := got.State.Seq
+	seq := dix.GameOf(got.State).Seq
 	got, err := s.Update(ctxb, "c1", "click", func(r *dixbot.Record) error {
-		_, err := r.State.Apply(dix.Action{Kind: dix.ActDraw, Player: r.State.ToAct()})
+		_, err := dix.GameOf(r.State).Apply(dix.Action{Kind: dix.ActDraw, Player: dix.GameOf(r.State).ToAct()})
 		return err
 	})
 	if err != nil {
 		t.Skipf("engine Apply: %v", err)
 	}
-	assert.Greater(t, got.State.Seq, seq)
+	assert.Greater(t, dix.GameOf(got.State).Seq, seq)
 	stored := get(t, s, "c1")
-	assert.Equal(t, stateBytes(t, got.State), stateBytes(t, stored.State))
+	assert.Equal(t, stateBytes(t, dix.GameOf(got.State)), stateBytes(t, dix.GameOf(stored.State)))
 
 	require.NoError(t, s.Finish(ctxb, "c1"))
 	archived := get(t, s, "c1")
 	assert.True(t, archived.Finished)
-	assert.Equal(t, stateBytes(t, got.State), stateBytes(t, archived.State))
+	assert.Equal(t, stateBytes(t, dix.GameOf(got.State)), stateBytes(t, dix.GameOf(archived.State)))
 
 	// The engine's own checks reach the caller as the store's errors: a
 	// state from a newer engine (its first byte is the engine schema) and a
@@ -130,6 +130,6 @@ func TestBytesPerGame(t *testing.T) {
 			st.name, g.Seq, len(stateBytes(t, g)), len(b))
 		got, err := decode(rec.Channel, b)
 		require.NoError(t, err)
-		assert.Equal(t, stateBytes(t, g), stateBytes(t, got.State))
+		assert.Equal(t, stateBytes(t, g), stateBytes(t, dix.GameOf(got.State)))
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // env is one backend under test. open returns a store on the env's own,
@@ -119,7 +120,7 @@ func testCreateGet(t *testing.T, e env) {
 	assert.Equal(t, "g1", got.Guild)
 	assert.Equal(t, []byte("hello"), got.Meta)
 	assert.Equal(t, uint64(1), got.Version)
-	assert.Nil(t, got.State)
+	assert.Nil(t, dix.GameOf(got.State))
 	assert.False(t, got.Finished)
 	assert.WithinRange(t, got.UpdatedAt, before.Add(-time.Millisecond), time.Now().Add(time.Millisecond))
 	assert.True(t, got.UpdatedAt.Equal(r.UpdatedAt), "got %v, want %v", got.UpdatedAt, r.UpdatedAt)
@@ -686,7 +687,7 @@ func testGameData(t *testing.T, e env) {
 	for _, r := range []*dixbot.Record{got, get(t, s, "c1")} {
 		assert.Equal(t, "qwixx", r.Game)
 		assert.Equal(t, data, r.Data)
-		assert.Nil(t, r.State)
+		assert.Nil(t, dix.GameOf(r.State))
 		assert.Equal(t, 1, counter(t, r))
 	}
 	require.NoError(t, s.Close())

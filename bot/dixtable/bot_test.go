@@ -81,13 +81,13 @@ func TestLobby(t *testing.T) {
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	assert.Empty(t, lobby.components, "the started lobby has no buttons")
 	rec, m := h.Record()
-	require.NotNil(t, rec.State)
-	assert.Equal(t, 2, len(rec.State.Players))
-	assert.True(t, rec.State.Opts.BustVariant)
+	require.NotNil(t, dix.GameOf(rec.State))
+	assert.Equal(t, 2, len(dix.GameOf(rec.State).Players))
+	assert.True(t, dix.GameOf(rec.State).Opts.BustVariant)
 	board := h.board()
 	assert.NotEqual(t, lobby.id, board.id)
-	assert.Equal(t, locales.T("fr", "dix_board_title", map[string]any{"Turn": 1, "Name": m.name("fr", rec.State.Active)}), board.embeds[0].Title)
-	if first := m.Seats[rec.State.ToAct()].ID; first != "u1" {
+	assert.Equal(t, locales.T("fr", "dix_board_title", map[string]any{"Turn": 1, "Name": m.name("fr", dix.GameOf(rec.State).Active)}), board.embeds[0].Title)
+	if first := m.Seats[dix.GameOf(rec.State).ToAct()].ID; first != "u1" {
 		assert.Equal(t, "<@"+first+">", board.content, "the first player is pinged")
 		assert.Equal(t, []string{first}, board.mentions.Users)
 	}
@@ -133,8 +133,8 @@ func TestWrongUserOutsiderStale(t *testing.T) {
 	r := h.clickOn("u1", board, draw)
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	rec, _ := h.Record()
-	require.Equal(t, dix.PhaseAuction, rec.State.Phase)
-	require.Equal(t, 1, rec.State.ToAct())
+	require.Equal(t, dix.PhaseAuction, dix.GameOf(rec.State).Phase)
+	require.Equal(t, 1, dix.GameOf(rec.State).ToAct())
 	// Bob and Chloé, who will bid, are pinged once by one message; Alice,
 	// who drew the wild, is not.
 	sends := r.sends()
@@ -160,7 +160,7 @@ func TestDoubleClickSameInteraction(t *testing.T) {
 	i.Message = &discordgo.Message{ID: board.id, ChannelID: h.channel}
 	h.run(i)
 	rec, _ := h.Record()
-	seq := rec.State.Seq
+	seq := dix.GameOf(rec.State).Seq
 	before := snap(h)
 	r := h.run(i) // Discord delivers the same interaction again
 	// Its first delivery answered it: a second initial answer would be
@@ -171,7 +171,7 @@ func TestDoubleClickSameInteraction(t *testing.T) {
 	}
 	unchanged(h, before)
 	rec, _ = h.Record()
-	assert.Equal(t, seq, rec.State.Seq)
+	assert.Equal(t, seq, dix.GameOf(rec.State).Seq)
 	assert.Equal(t, 1, h.obs.outcomes["button/duplicate"])
 }
 
@@ -199,23 +199,23 @@ func TestRedeliveredUnansweredClickIsAnswered(t *testing.T) {
 	h.rec.refuse = nil
 	h.rec.mu.Unlock()
 	rec, m := h.Record()
-	seq := rec.State.Seq
+	seq := dix.GameOf(rec.State).Seq
 
 	r := h.run(i)
 	resp := r.response()
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board clicked on is updated")
 	v, ok := shownVersion(&discordgo.Message{Components: resp.Data.Components})
 	require.True(t, ok, "with game buttons")
-	assert.Equal(t, m.version(rec.State), v, "for the game as it stands")
+	assert.Equal(t, m.version(dix.GameOf(rec.State)), v, "for the game as it stands")
 	rec, _ = h.Record()
-	assert.Equal(t, seq, rec.State.Seq, "applied once")
+	assert.Equal(t, seq, dix.GameOf(rec.State).Seq, "applied once")
 	assert.Equal(t, 1, h.obs.outcomes["button/duplicate"])
 
 	// A click on a private prompt (bid), answer lost, delivered again.
 	_, m = h.Record()
 	prompt := &shownMessage{id: "p1", channel: h.channel, ephemeral: true,
 		components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{Label: "x", CustomID: "dix:x:0"}}}}}
-	i = h.clickIx("u1", prompt, bot.CustomID(verbStop, m.version(rec.State)))
+	i = h.clickIx("u1", prompt, bot.CustomID(verbStop, m.version(dix.GameOf(rec.State))))
 	h.rec.mu.Lock()
 	h.rec.refuse = func(c recorded) error {
 		if c.op == "respond" {
@@ -229,7 +229,7 @@ func TestRedeliveredUnansweredClickIsAnswered(t *testing.T) {
 	h.rec.refuse = nil
 	h.rec.mu.Unlock()
 	after, _ := h.Record()
-	require.Greater(t, after.State.Seq, seq, "the stop was applied")
+	require.Greater(t, dix.GameOf(after.State).Seq, seq, "the stop was applied")
 	r = h.run(i)
 	resp = r.response()
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type)
@@ -273,7 +273,7 @@ func TestBidPromptAndModal(t *testing.T) {
 	h := newHarness(t)
 	board, prompt := toAuction(t, h)
 	rec, _ := h.Record()
-	ch := rec.State.Choices(1)
+	ch := dix.GameOf(rec.State).Choices(1)
 	require.Equal(t, 1, ch.MinBid)
 
 	// The quick amounts: minimum, steps, maximum.
@@ -313,7 +313,7 @@ func TestBidPromptAndModal(t *testing.T) {
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	assert.Equal(t, enT("dix_done_bid", map[string]any{"Amount": 3}), prompt.content)
 	rec, _ = h.Record()
-	assert.Equal(t, 3, rec.State.Auction.HighBid)
+	assert.Equal(t, 3, dix.GameOf(rec.State).Auction.HighBid)
 	assert.Contains(t, board.embeds[0].Description, "Bob bids 3")
 	// Alice, the active player, bids last: she drew the wild and is not
 	// pinged again.
@@ -328,8 +328,8 @@ func TestAuctionPaymentPicker(t *testing.T) {
 	h.clickOn("u2", prompt, bot.CustomID(verbBidAmount, snapSeq(h), "4"))
 	r := h.clickOn("u1", board, h.mustFind(board, verbPass))
 	rec, _ := h.Record()
-	require.Equal(t, dix.PhaseAuctionPay, rec.State.Phase)
-	require.Equal(t, 1, rec.State.ToAct())
+	require.Equal(t, dix.PhaseAuctionPay, dix.GameOf(rec.State).Phase)
+	require.Equal(t, 1, dix.GameOf(rec.State).ToAct())
 	// Bob, who did not just click, must pay: the auction's ping, which
 	// notified him already, says so (edited: no second notification).
 	assert.Empty(t, r.sends())
@@ -377,10 +377,10 @@ func TestAuctionPaymentPicker(t *testing.T) {
 	r = h.clickOn("u2", picker, ok)
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	rec, _ = h.Record()
-	assert.Equal(t, 1, rec.State.Players[1].Money)
-	assert.Contains(t, rec.State.Players[1].Collection, dix.Card{Kind: dix.KindSuperWild})
+	assert.Equal(t, 1, dix.GameOf(rec.State).Players[1].Money)
+	assert.Contains(t, dix.GameOf(rec.State).Players[1].Collection, dix.Card{Kind: dix.KindSuperWild})
 	// The decision is back with Alice, whose turn it is: no ping.
-	assert.Equal(t, 0, rec.State.ToAct())
+	assert.Equal(t, 0, dix.GameOf(rec.State).ToAct())
 	assert.Empty(t, r.sends())
 	checkAllCalls(t, h.rec.calls)
 }
@@ -402,7 +402,7 @@ func disabled(msg *shownMessage, id string) bool {
 // snapSeq is the version the game's components carry now.
 func snapSeq(h *harness) uint32 {
 	rec, m := h.Record()
-	return m.version(rec.State)
+	return m.version(dix.GameOf(rec.State))
 }
 
 func TestStoreUnavailable(t *testing.T) {
@@ -684,7 +684,7 @@ func TestDiscordDownAfterAnswer(t *testing.T) {
 	r := h.clickOn("u1", board, h.mustFind(board, verbMoney))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	rec, m := h.Record()
-	assert.Equal(t, 1, rec.State.ToAct(), "the turn passed to Bob")
+	assert.Equal(t, 1, dix.GameOf(rec.State).ToAct(), "the turn passed to Bob")
 	assert.Equal(t, board.id, m.Board, "no new board was recorded")
 
 	h.rec.mu.Lock()
@@ -777,8 +777,8 @@ func toBobsBuy(t *testing.T, h *harness) *shownMessage {
 		h.clickOn("u2", board, h.mustFind(board, v))
 	}
 	rec, _ := h.Record()
-	require.Equal(t, dix.PhaseBuy, rec.State.Phase)
-	require.Equal(t, 1, rec.State.ToAct())
+	require.Equal(t, dix.PhaseBuy, dix.GameOf(rec.State).Phase)
+	require.Equal(t, 1, dix.GameOf(rec.State).ToAct())
 	return board
 }
 
@@ -815,8 +815,8 @@ func TestBuyWithChosenPayment(t *testing.T) {
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	assert.Contains(t, picker.content, "🟩3")
 	rec, _ := h.Record()
-	assert.Equal(t, 3, rec.State.Players[1].Money)
-	assert.Equal(t, cards(t, "g3"), rec.State.Players[1].Collection)
+	assert.Equal(t, 3, dix.GameOf(rec.State).Players[1].Money)
+	assert.Equal(t, cards(t, "g3"), dix.GameOf(rec.State).Players[1].Collection)
 	assert.Contains(t, board.embeds[0].Description, "Bob buys 🟩3")
 }
 
@@ -854,12 +854,12 @@ func TestStartOverUnarchivedGame(t *testing.T) {
 	h.st.active[h.channel] = st
 	delete(h.st.archived, h.channel)
 	h.st.mu.Unlock()
-	require.Equal(t, dix.PhaseOver, rec.State.Phase)
+	require.Equal(t, dix.PhaseOver, dix.GameOf(rec.State).Phase)
 
 	r := h.command("u2", "start")
 	assert.Zero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral, "a new lobby opens")
 	rec, m := h.Record()
-	assert.Nil(t, rec.State)
+	assert.Nil(t, dix.GameOf(rec.State))
 	assert.Equal(t, "u2", m.Creator)
 }
 
@@ -876,15 +876,15 @@ func TestWinningBidOpensThePayment(t *testing.T) {
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	assert.Empty(t, r.sends(), "the winner, who clicked, is not pinged")
 	rec, _ := h.Record()
-	require.Equal(t, dix.PhaseAuctionPay, rec.State.Phase)
+	require.Equal(t, dix.PhaseAuctionPay, dix.GameOf(rec.State).Phase)
 	assert.Contains(t, aprompt.content, "You bid 2 and won")
 	assert.Contains(t, aprompt.content, "2 tokens")
 	assert.NotEmpty(t, findIDs(aprompt, verbAuctOther))
 
 	h.clickOn("u1", aprompt, h.mustFind(aprompt, verbAuctPay))
 	rec, _ = h.Record()
-	assert.Equal(t, dix.PhaseDraw, rec.State.Phase)
-	assert.Equal(t, 3, rec.State.Players[0].Money)
+	assert.Equal(t, dix.PhaseDraw, dix.GameOf(rec.State).Phase)
+	assert.Equal(t, 3, dix.GameOf(rec.State).Players[0].Money)
 	assert.Equal(t, enT("dix_done_pay", map[string]any{"Payment": "2 tokens"}), aprompt.content)
 }
 
@@ -897,8 +897,8 @@ func TestOnlyPaymentIsMadeByItself(t *testing.T) {
 	aprompt := h.clickOn("u1", board, h.mustFind(board, verbBid)).shown(board)
 	h.clickOn("u1", aprompt, bot.CustomID(verbBidAmount, snapSeq(h), "2"))
 	rec, _ := h.Record()
-	assert.Equal(t, dix.PhaseDraw, rec.State.Phase, "Alice had only tokens: 2 tokens is the only payment")
-	assert.Equal(t, 3, rec.State.Players[0].Money)
+	assert.Equal(t, dix.PhaseDraw, dix.GameOf(rec.State).Phase, "Alice had only tokens: 2 tokens is the only payment")
+	assert.Equal(t, 3, dix.GameOf(rec.State).Players[0].Money)
 	assert.Contains(t, board.embeds[0].Description, enT("dix_log_auto_pay", map[string]any{"Name": "Alice", "Payment": "2 tokens"}))
 }
 
@@ -938,10 +938,10 @@ func give(h *harness, s int, notation string) {
 	cs := cards(h.t, notation)
 	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
 		for _, cd := range cs {
-			i := slices.Index(r.State.Deck, cd)
+			i := slices.Index(dix.GameOf(r.State).Deck, cd)
 			require.GreaterOrEqual(h.t, i, 0, "%s in the deck", cd)
-			r.State.Deck = slices.Delete(r.State.Deck, i, i+1)
-			r.State.Players[s].Collection = append(r.State.Players[s].Collection, cd)
+			dix.GameOf(r.State).Deck = slices.Delete(dix.GameOf(r.State).Deck, i, i+1)
+			dix.GameOf(r.State).Players[s].Collection = append(dix.GameOf(r.State).Players[s].Collection, cd)
 		}
 		return nil
 	})
@@ -968,7 +968,7 @@ func TestSoloBuyCapacity(t *testing.T) {
 		h.clickOn("u1", board, h.mustFind(board, v))
 	}
 	rec, _ := h.Record()
-	g := rec.State
+	g := dix.GameOf(rec.State)
 	require.Equal(t, dix.PhaseBuy, g.Phase)
 	require.Equal(t, 6, g.BuyCapacity(0), "5 tokens and one card")
 	require.Equal(t, 5, g.Capacity(0), "5 tokens, no duplicate")
@@ -1010,7 +1010,7 @@ func TestStaleClickOnABoardLeftBehind(t *testing.T) {
 	// Its buttons work, and the public board follows.
 	h.clickOn("u1", here, stop)
 	rec, _ := h.Record()
-	assert.Equal(t, dix.PhaseChoose, rec.State.Phase)
+	assert.Equal(t, dix.PhaseChoose, dix.GameOf(rec.State).Phase)
 	_, ok := findID(board, verbNumbers)
 	assert.True(t, ok, "the public board shows the new decision")
 
@@ -1050,7 +1050,7 @@ func TestPingsAreClosedNotDeleted(t *testing.T) {
 			r := h.clickOn("u1", prompt, bot.CustomID(verbBidAmount, snapSeq(h), "3"))
 			assert.Empty(t, r.sends(), "Alice, who just bid, is not pinged to pay")
 			rec, m := h.Record()
-			require.Equal(t, dix.PhaseAuctionPay, rec.State.Phase)
+			require.Equal(t, dix.PhaseAuctionPay, dix.GameOf(rec.State).Phase)
 			assert.Empty(t, m.Ping)
 			closed := h.rec.message(ping)
 			require.NotNil(t, closed, "the ping is still there")
@@ -1071,7 +1071,7 @@ func TestForcedDecisionsAreTaken(t *testing.T) {
 			h.lang = lang
 			seedGame(h, []string{"u1", "u2", "u3"}, auctionDeck, dix.Options{Players: 3, FirstPlayer: 0})
 			_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
-				r.State.Players[2].Money = 0 // Chloé cannot bid
+				dix.GameOf(r.State).Players[2].Money = 0 // Chloé cannot bid
 				return nil
 			})
 			require.NoError(t, err)
@@ -1081,7 +1081,7 @@ func TestForcedDecisionsAreTaken(t *testing.T) {
 			assert.Equal(t, []string{"u2"}, r.sends()[0].AllowedMentions.Users, "only Bob, who can bid, is pinged")
 			r = h.clickOn("u2", board, h.mustFind(board, verbPass))
 			rec, _ := h.Record()
-			assert.Equal(t, 0, rec.State.ToAct(), "Chloé passed by herself")
+			assert.Equal(t, 0, dix.GameOf(rec.State).ToAct(), "Chloé passed by herself")
 			assert.Contains(t, board.embeds[0].Description, locales.T(lang, "dix_log_auto_pass", map[string]any{"Name": "Chloé", "Min": 1}))
 			assert.Empty(t, r.sends())
 		})
@@ -1106,7 +1106,7 @@ func TestBustBuyOpensTheMarket(t *testing.T) {
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
 	rec, _ := h.Record()
-	require.Equal(t, dix.PhaseBustChoice, rec.State.Phase)
+	require.Equal(t, dix.PhaseBustChoice, dix.GameOf(rec.State).Phase)
 
 	r := h.clickOn("u1", board, h.mustFind(board, verbBustBuy))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
@@ -1182,7 +1182,7 @@ func TestAbandonConfirmationBelongsToItsPrompt(t *testing.T) {
 	unchanged(h, before)
 
 	prompt := h.command("u1", "abandon").shown(nil)
-	h.clickOn(m.Seats[rec.State.ToAct()].ID, board, bot.CustomID(verbDraw, rec.State.Seq))
+	h.clickOn(m.Seats[dix.GameOf(rec.State).ToAct()].ID, board, bot.CustomID(verbDraw, dix.GameOf(rec.State).Seq))
 	moved, _ := h.Record()
 	require.Greater(t, moved.Version, rec.Version, "the game moved on")
 	h.clickOn("u1", prompt, h.mustFind(prompt, verbAbandonYes))

@@ -111,12 +111,12 @@ func cmdSolo(c *bot.Call, diff int, language, pace string, noPictures bool) erro
 // loses its buttons.
 func cmdBoard(c *bot.Call) error {
 	r, m, err := table(c)
-	if errors.Is(err, dixbot.ErrNotFound) && m != nil && r.Finished && r.State != nil {
+	if errors.Is(err, dixbot.ErrNotFound) && m != nil && r.Finished && dix.GameOf(r.State) != nil {
 		// The game is over and archived: its final scoreboard, in the
 		// answer itself, for everyone in the channel.
-		e, files := scoresMessage(c.B, m.Lang, m, r.State, c.CanAttach())
+		e, files := scoresMessage(c.B, m.Lang, m, dix.GameOf(r.State), c.CanAttach())
 		var comps []discordgo.MessageComponent
-		if r.State.Phase == dix.PhaseOver {
+		if dix.GameOf(r.State).Phase == dix.PhaseOver {
 			comps = rematchRow(m.Lang)
 		}
 		c.Respond(&discordgo.InteractionResponse{
@@ -141,13 +141,13 @@ func postAgain(c *bot.Call, intro string) error {
 	key := "board_reposted"
 	rec, err := changeTable(c, func(r *dixbot.Record, m *dixTable) error {
 		switch {
-		case r.State == nil:
+		case dix.GameOf(r.State) == nil:
 			// Also the way back for a lobby whose message was lost: the
 			// lobby owed in case it was is replaced by this one.
 			m.Outbox = slices.DeleteFunc(m.Outbox, func(e bot.Effect) bool { return e.Kind == bot.EffLobby })
 			m.owe(r, bot.Effect{Kind: bot.EffLobby, Msg: bot.EffLobbyAgain})
 			key = "lobby_reposted"
-		case r.State.Phase == dix.PhaseOver:
+		case dix.GameOf(r.State).Phase == dix.PhaseOver:
 			m.owe(r, bot.Effect{Kind: bot.EffResult}, bot.Effect{Kind: bot.EffScores}, bot.Effect{Kind: bot.EffFinish})
 		default:
 			m.owe(r, bot.Effect{Kind: bot.EffBoard}) // retires the old one
@@ -245,7 +245,7 @@ func abandonYes(c *bot.Call, p bot.ParsedID) error {
 	if !mayAbandon(c, m) {
 		return bot.ErrNoPermission
 	}
-	if r.State == nil {
+	if dix.GameOf(r.State) == nil {
 		err := c.Remove()
 		if err != nil && !errors.Is(err, dixbot.ErrNotFound) {
 			return err

@@ -43,9 +43,9 @@ func TestGameWithComputerPlayers(t *testing.T) {
 			rec, err := h.st.Get(context.Background(), h.channel)
 			require.NoError(t, err)
 			require.True(t, rec.Finished)
-			require.Equal(t, dix.PhaseOver, rec.State.Phase)
+			require.Equal(t, dix.PhaseOver, dix.GameOf(rec.State).Phase)
 			// The computers played: they hold cards.
-			assert.NotEmpty(t, rec.State.Players[1].Collection)
+			assert.NotEmpty(t, dix.GameOf(rec.State).Players[1].Collection)
 			// Only the person was ever mentioned.
 			for _, c := range h.rec.calls {
 				if c.send != nil {
@@ -71,7 +71,7 @@ func TestHint(t *testing.T) {
 			board := h.board()
 			h.clickOn("u1", board, h.mustFind(board, verbDraw)) // g3: total 3
 			rec, _ := h.Record()
-			o := computer.DrawOdds(rec.State)
+			o := computer.DrawOdds(dix.GameOf(rec.State))
 
 			r := h.command("u1", "hint")
 			resp := r.response()
@@ -81,7 +81,7 @@ func TestHint(t *testing.T) {
 			assert.Contains(t, text, locales.T(lang, "dix_hint_odds", map[string]any{"Bust": dixview.Pct(o.Bust()), "Left": o.Left, "Wild": dixview.Pct(o.Wild)}))
 			assert.Contains(t, text, locales.T(lang, "dix_hint_bust_total", map[string]any{"Number": 8, "Chance": dixview.Pct(o.BustTotal)}), "a number of 8 or more busts a total of 3")
 			assert.Contains(t, text, locales.T(lang, "dix_hint_gain", map[string]any{"Points": dixview.Points(lang, o.Gain)}))
-			adv := computer.Advise(rec.State, 0, nil)
+			adv := computer.Advise(dix.GameOf(rec.State), 0, nil)
 			assert.Contains(t, text, locales.T(lang, "dix_hint_do_"+dixview.ActionKey(adv.Action.Kind), nil))
 
 			assert.Equal(t, locales.T(lang, "err_not_your_turn", map[string]any{"Name": "Alice"}), h.command("u2", "hint").ephemeralText())

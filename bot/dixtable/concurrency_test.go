@@ -22,7 +22,7 @@ func TestConcurrentClicks(t *testing.T) {
 	board := h.board()
 	draw := h.mustFind(board, verbDraw)
 	rec, _ := h.Record()
-	seq := rec.State.Seq
+	seq := dix.GameOf(rec.State).Seq
 
 	const n = 24
 	is := make([]*discordgo.Interaction, n)
@@ -45,7 +45,7 @@ func TestConcurrentClicks(t *testing.T) {
 	wg.Wait()
 
 	rec, _ = h.Record()
-	assert.Equal(t, seq+1, rec.State.Seq, "exactly one draw applied")
+	assert.Equal(t, seq+1, dix.GameOf(rec.State).Seq, "exactly one draw applied")
 	answered := map[string]int{}
 	for _, c := range h.rec.since(start) {
 		if c.op == "respond" {

@@ -61,7 +61,7 @@ func foresee(c *bot.Call, version uint32, build func(g *dix.Game, seat int) (dix
 		return nil
 	}
 	r, err := c.B.Peek(c.Ctx, c.I.ChannelID)
-	if err != nil || r.Finished || r.State == nil || r.Game != c.Game {
+	if err != nil || r.Finished || dix.GameOf(r.State) == nil || r.Game != c.Game {
 		return nil
 	}
 	m, err := decodeDixTable(r.Meta)
@@ -69,7 +69,7 @@ func foresee(c *bot.Call, version uint32, build func(g *dix.Game, seat int) (dix
 		return nil
 	}
 	cp := *r
-	cp.State = r.State.Clone()
+	cp.State = dix.GameOf(r.State).Clone()
 	if !m.playsComputer() {
 		return nil
 	}

@@ -133,9 +133,9 @@ func TestClickOnAReplacedBoardAdoptsNothing(t *testing.T) {
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	rec, m := h.Record()
 	m.Board = "1574975907867656193"
-	out := played{rec: rec, m: m, prevPhase: rec.State.Phase, active: rec.State.Active}
+	out := played{rec: rec, m: m, prevPhase: dix.GameOf(rec.State).Phase, active: dix.GameOf(rec.State).Active}
 	adopts := func(o origin) bool {
-		for _, e := range effectsOf(out, rec.State, o) {
+		for _, e := range effectsOf(out, dix.GameOf(rec.State), o) {
 			if e.Kind == bot.EffAdopt {
 				return true
 			}

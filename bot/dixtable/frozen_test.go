@@ -114,7 +114,7 @@ func stepUntil(h *harness, seed uint64, done func(g *dix.Game) bool) {
 	for i := 0; ; i++ {
 		r, _ := h.Record()
 		require.False(h.t, r.Finished, "the game ended before the state to freeze")
-		if done(r.State) {
+		if done(dix.GameOf(r.State)) {
 			return
 		}
 		require.Less(h.t, i, 2000)
@@ -127,7 +127,7 @@ func stepUntil(h *harness, seed uint64, done func(g *dix.Game) bool) {
 func openPrompt(h *harness, verb string) map[string]string {
 	h.t.Helper()
 	r, m := h.Record()
-	user := m.Seats[r.State.ToAct()].ID
+	user := m.Seats[dix.GameOf(r.State).ToAct()].ID
 	board := h.board()
 	prompt := h.clickOn(user, board, h.mustFind(board, verb)).shown(board)
 	require.NotNil(h.t, prompt)
@@ -148,7 +148,7 @@ var frozenCases = []frozenCase{
 			h.clickOn("u3", lobby, h.mustFind(lobby, verbJoin))
 			h.clickOn("u1", lobby, h.mustFind(lobby, verbGo))
 			r, m := h.Record()
-			require.NotNil(t, r.State, "the frozen lobby starts")
+			require.NotNil(t, dix.GameOf(r.State), "the frozen lobby starts")
 			assert.Len(t, m.Seats, 3)
 		},
 	},
@@ -169,7 +169,7 @@ var frozenCases = []frozenCase{
 			r := h.clickOn(p.User, h.rec.message(p.ID), id)
 			require.NotEqual(t, discordgo.InteractionResponseChannelMessageWithSource, r.response().Type, "refused: %+v", r.response().Data)
 			after, _ := h.Record()
-			assert.NotEqual(t, before.State.Seq, after.State.Seq, "the frozen bid was not taken")
+			assert.NotEqual(t, dix.GameOf(before.State).Seq, dix.GameOf(after.State).Seq, "the frozen bid was not taken")
 		},
 	},
 	{
@@ -198,7 +198,7 @@ var frozenCases = []frozenCase{
 			pay := h.clickOn(p.User, h.rec.message(p.ID), id, card).shown(h.rec.message(p.ID))
 			h.clickOn(p.User, pay, h.mustFind(pay, verbBuyPay))
 			after, _ := h.Record()
-			assert.NotEqual(t, before.State.Seq, after.State.Seq, "the frozen market prompt bought nothing")
+			assert.NotEqual(t, dix.GameOf(before.State).Seq, dix.GameOf(after.State).Seq, "the frozen market prompt bought nothing")
 		},
 	},
 	{
@@ -327,8 +327,8 @@ func TestFrozenRecordsGenerate(t *testing.T) {
 			if !r.Due.IsZero() {
 				shown.Due = r.Due.UnixMilli()
 			}
-			if r.State != nil {
-				shown.Seq = r.State.Seq
+			if dix.GameOf(r.State) != nil {
+				shown.Seq = dix.GameOf(r.State).Seq
 			}
 			for id, user := range prompts {
 				shown.Msgs = append(shown.Msgs, freezeMsg(h.rec.message(id), user))
@@ -480,8 +480,8 @@ func TestFrozenRecordsPlayToTheEnd(t *testing.T) {
 					}
 					assert.Equal(t, want, got, "the table data reads as stored")
 					assert.Equal(t, shown.Turn, m.Turn)
-					if rec.State != nil {
-						assert.Equal(t, shown.Seq, rec.State.Seq)
+					if dix.GameOf(rec.State) != nil {
+						assert.Equal(t, shown.Seq, dix.GameOf(rec.State).Seq)
 					}
 					for _, f := range shown.Msgs {
 						h.rec.msgs[f.ID] = f.shownMsg(fc.channel)
@@ -497,7 +497,7 @@ func TestFrozenRecordsPlayToTheEnd(t *testing.T) {
 						}
 					}
 					require.Equal(t, shown.Msgs[0].ID, m.Board, "the first frozen message is the board")
-					if rec.State != nil {
+					if dix.GameOf(rec.State) != nil {
 						// Every id of the frozen board reaches its handler:
 						// clicked by someone outside the game, it is refused
 						// as such, and nothing changes. (A prompt is seen by
@@ -532,7 +532,7 @@ func TestFrozenRecordsPlayToTheEnd(t *testing.T) {
 					final, err := db.Get(context.Background(), fc.channel)
 					require.NoError(t, err)
 					assert.True(t, final.Finished)
-					assert.Equal(t, dix.PhaseOver, final.State.Phase)
+					assert.Equal(t, dix.PhaseOver, dix.GameOf(final.State).Phase)
 					t.Logf("%d clicks to the end", steps)
 				})
 			}

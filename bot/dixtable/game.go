@@ -32,7 +32,7 @@ var verbActions = map[string]dix.ActionKind{
 // game button on a lobby), ErrNotInGame for an outsider, ErrNotYourTurn
 // naming the player whose decision it is.
 func seatFor(c *bot.Call, r *dixbot.Record, m *dixTable, version uint32) (*dix.Game, *dixTable, int, error) {
-	g := r.State
+	g := dix.GameOf(r.State)
 	if g == nil && c.I.Message != nil && m.newerThanTable(c.I.Message.ID) {
 		// A game button of this very table on a lobby: the store lost the
 		// start of the game.
@@ -269,7 +269,7 @@ func play(c *bot.Call, version uint32, build func(g *dix.Game, seat int) (dix.Ac
 	text := ""
 	var comps []discordgo.MessageComponent
 	if confirm != nil {
-		text, comps = confirm(c.Lang, act, out.rec.State, out.m, seat)
+		text, comps = confirm(c.Lang, act, dix.GameOf(out.rec.State), out.m, seat)
 	}
 	answerPlay(c, out, o.fromBoard, text, comps)
 	settle(c, rec)
@@ -442,7 +442,7 @@ func effectsOf(out played, g *dix.Game, o origin) []bot.Effect {
 // as it stands (or the turn's summary once the turn is over), a private
 // prompt is replaced by its confirmation.
 func answerPlay(c *bot.Call, out played, fromBoard bool, confirm string, confirmComps []discordgo.MessageComponent) {
-	g, m := out.rec.State, out.m
+	g, m := dix.GameOf(out.rec.State), out.m
 	switch {
 	case !fromBoard:
 		c.UpdateOrReply(confirm, confirmComps)
@@ -483,10 +483,10 @@ func simpleAction(c *bot.Call, p bot.ParsedID) error {
 // buy now. Best effort: nothing is shown otherwise.
 func offerMarket(c *bot.Call) {
 	r, m, err := tableQuiet(c)
-	if err != nil || r.State == nil {
+	if err != nil || dix.GameOf(r.State) == nil {
 		return
 	}
-	g, s := r.State, m.seatOf(c.User)
+	g, s := dix.GameOf(r.State), m.seatOf(c.User)
 	if s < 0 || g.ToAct() != s {
 		return
 	}
@@ -503,7 +503,7 @@ func showBoard(c *bot.Call) error {
 	if err != nil {
 		return err
 	}
-	if r.State == nil {
+	if dix.GameOf(r.State) == nil {
 		c.Ephemeral(locales.T(c.Lang, "lobby_open_here", nil), nil, lobbyEmbed(c.Lang, m, "open"))
 		return nil
 	}
@@ -511,7 +511,7 @@ func showBoard(c *bot.Call) error {
 	if m.Board != "" {
 		text = locales.T(c.Lang, "stale_link", map[string]any{"URL": bot.MessageURL(c.I.GuildID, c.I.ChannelID, m.Board)})
 	}
-	e, files := boardMessage(c.B, c.Lang, m, r.State, c.CanAttach())
+	e, files := boardMessage(c.B, c.Lang, m, dix.GameOf(r.State), c.CanAttach())
 	c.EphemeralFiles(text, nil, files, e)
 	return nil
 }
@@ -525,11 +525,11 @@ func boardText(c *bot.Call) error {
 	if err != nil {
 		return err
 	}
-	if r.State == nil {
+	if dix.GameOf(r.State) == nil {
 		c.Ephemeral(locales.T(c.Lang, "lobby_open_here", nil), nil, lobbyEmbed(c.Lang, m, "open"))
 		return nil
 	}
-	c.Ephemeral("", nil, dixview.BoardEmbed(m.view(c.Lang), r.State))
+	c.Ephemeral("", nil, dixview.BoardEmbed(m.view(c.Lang), dix.GameOf(r.State)))
 	return nil
 }
 
@@ -552,12 +552,12 @@ func mySeat(c *bot.Call) (*dix.Game, *dixTable, int, error) {
 	if err != nil {
 		return nil, nil, -1, err
 	}
-	if r.State == nil {
+	if dix.GameOf(r.State) == nil {
 		return nil, nil, -1, bot.ErrNotStarted
 	}
 	s := m.seatOf(c.User)
-	if s < 0 || s >= len(r.State.Players) {
+	if s < 0 || s >= len(dix.GameOf(r.State).Players) {
 		return nil, nil, -1, bot.ErrNotInGame
 	}
-	return r.State, m, s, nil
+	return dix.GameOf(r.State), m, s, nil
 }

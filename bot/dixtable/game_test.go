@@ -34,7 +34,7 @@ func startGameWith(h *harness, opts []any, users ...string) {
 	r = h.clickOn(users[0], lobby, h.mustFind(lobby, verbGo))
 	require.Equal(h.t, discordgo.InteractionResponseUpdateMessage, r.response().Type, "start: %+v", r.response().Data)
 	rec, _ := h.Record()
-	require.NotNil(h.t, rec.State)
+	require.NotNil(h.t, dix.GameOf(rec.State))
 }
 
 // seedGame stores a game dealt from deck (top first) with users in seats
@@ -70,7 +70,7 @@ func step(h *harness, rng *rand.Rand) bool {
 	if rec.Finished {
 		return false
 	}
-	g := rec.State
+	g := dix.GameOf(rec.State)
 	m, err := decodeDixTable(rec.Meta)
 	require.NoError(h.t, err)
 	h.maxMeta = max(h.maxMeta, len(rec.Meta))
@@ -135,7 +135,7 @@ func step(h *harness, rng *rand.Rand) bool {
 	}
 	after, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(h.t, err)
-	if after.State != nil && after.State.Seq == seq {
+	if dix.GameOf(after.State) != nil && dix.GameOf(after.State).Seq == seq {
 		// A store too slow for the answer's budget on a loaded machine
 		// says so, deferred; the player clicks again.
 		txt := r.texts()
@@ -208,7 +208,7 @@ func TestFullGameByClicks(t *testing.T) {
 			rec, err := h.st.Get(context.Background(), h.channel)
 			require.NoError(t, err)
 			assert.True(t, rec.Finished)
-			assert.Equal(t, dix.PhaseOver, rec.State.Phase)
+			assert.Equal(t, dix.PhaseOver, dix.GameOf(rec.State).Phase)
 			last := h.rec.calls[len(h.rec.calls)-1]
 			require.True(t, last.posted(), last.op)
 			require.Len(t, last.send.Embeds, 1)
@@ -253,10 +253,10 @@ func TestSoloGameByClicks(t *testing.T) {
 	r := h.command("u1", "solo", bot.OptDifficulty, float64(6))
 	assert.Contains(t, r.response().Data.Content, "ALIX")
 	rec, m := h.Record()
-	require.NotNil(t, rec.State)
+	require.NotNil(t, dix.GameOf(rec.State))
 	assert.True(t, m.Solo)
 	assert.Equal(t, 6, m.Diff)
-	assert.Equal(t, 1, rec.State.Opts.Players)
+	assert.Equal(t, 1, dix.GameOf(rec.State).Opts.Players)
 	assert.Contains(t, h.board().embeds[0].Footer.Text, "difficulty\u00a06", "the number never stands alone on a line")
 
 	playToEnd(t, h, 11)

@@ -680,7 +680,7 @@ func (h *harness) mustFind(msg *shownMessage, verb string) string {
 }
 
 // gameOf returns the record's game (nil for a lobby).
-func gameOf(r *dixbot.Record) *dix.Game { return r.State }
+func gameOf(r *dixbot.Record) *dix.Game { return dix.GameOf(r.State) }
 
 func mustDixTable(b []byte) *dixTable {
 	m, err := decodeDixTable(b)

@@ -30,7 +30,7 @@ const (
 func lobbyChange(c *bot.Call, version uint32, fn func(r *dixbot.Record, m *dixTable) error) (*dixbot.Record, *dixTable, error) {
 	var out *dixTable
 	rec, err := changeTable(c, func(r *dixbot.Record, m *dixTable) error {
-		if r.State != nil || (c.I.Message != nil && m.olderThanTable(c.I.Message.ID)) {
+		if dix.GameOf(r.State) != nil || (c.I.Message != nil && m.olderThanTable(c.I.Message.ID)) {
 			return bot.ErrStale
 		}
 		if err := bot.CheckVersion(version, m.lobbyVersion()); err != nil {
@@ -40,7 +40,7 @@ func lobbyChange(c *bot.Call, version uint32, fn func(r *dixbot.Record, m *dixTa
 			return err
 		}
 		m.Lobby++
-		if c.I.Message != nil && r.State == nil {
+		if c.I.Message != nil && dix.GameOf(r.State) == nil {
 			m.Board = c.I.Message.ID
 		}
 		out = m
@@ -224,7 +224,7 @@ func lobbyCancel(c *bot.Call, p bot.ParsedID) error {
 	if err != nil {
 		return err
 	}
-	if r.State != nil || (c.I.Message != nil && m.olderThanTable(c.I.Message.ID)) {
+	if dix.GameOf(r.State) != nil || (c.I.Message != nil && m.olderThanTable(c.I.Message.ID)) {
 		return bot.ErrStale
 	}
 	if err := bot.CheckVersion(p.Version, m.lobbyVersion()); err != nil {
@@ -286,7 +286,7 @@ func rememberLobby(b *bot.Bot, ctx context.Context, channel, message string) {
 	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
 	defer cancel()
 	_, err := b.Store.Update(sctx, channel, "", onTable(func(r *dixbot.Record, m *dixTable) error {
-		if r.State != nil {
+		if dix.GameOf(r.State) != nil {
 			return bot.ErrNothingToDo // started
 		}
 		// The lobby owed in case the answer was lost is posted.

@@ -34,9 +34,9 @@ func repost(c *bot.Call) {
 			return false
 		})
 		switch {
-		case r.State == nil:
+		case dix.GameOf(r.State) == nil:
 			m.owe(r, bot.Effect{Kind: bot.EffLobby, Msg: bot.EffLobbyAgain})
-		case r.State.Phase == dix.PhaseOver:
+		case dix.GameOf(r.State).Phase == dix.PhaseOver:
 			m.owe(r, bot.Effect{Kind: bot.EffResult}, bot.Effect{Kind: bot.EffScores}, bot.Effect{Kind: bot.EffFinish})
 		default:
 			m.owe(r, bot.Effect{Kind: bot.EffBoard})

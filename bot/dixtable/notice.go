@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot"
+	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // refused records that Discord refused for good, at now, to post the
@@ -98,7 +99,7 @@ func retryMissing(b *bot.Bot, ctx context.Context, d bot.DiscordAPI, channel str
 // seenMissing is the mark of the game the call saw (nil: none).
 func seenMissing(c *bot.Call) *bot.Missing {
 	r := c.Notice.Seen
-	if r == nil || r.Finished || r.State == nil || !bytes.Contains(r.Meta, bot.MissingKey) {
+	if r == nil || r.Finished || dix.GameOf(r.State) == nil || !bytes.Contains(r.Meta, bot.MissingKey) {
 		return nil // the common case, without decoding the table data
 	}
 	m, err := decodeDixTable(r.Meta)

@@ -71,7 +71,7 @@ func seedClocked(h *harness, now time.Time) {
 	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
 		m := mustDixTable(r.Meta)
 		m.Pace = "live"
-		newClock(h.b, m, r.State, now)
+		newClock(h.b, m, dix.GameOf(r.State), now)
 		m.setDue(r, now)
 		r.Meta = m.Encode()
 		return nil
@@ -137,7 +137,7 @@ func TestBoardMissingAfterADeadline(t *testing.T) {
 		_, m = h.Record()
 	}
 	rec, m := h.Record()
-	assert.Equal(t, 1, rec.State.Active, "the turn passed to Bob")
+	assert.Equal(t, 1, dix.GameOf(rec.State).Active, "the turn passed to Bob")
 	require.NotNil(t, m.Missing)
 	assert.Equal(t, bot.EffBoard, m.Missing.Kind)
 	assert.Equal(t, http.StatusForbidden, m.Missing.Status)
@@ -211,7 +211,7 @@ func TestBoardMissingToldToThePlayers(t *testing.T) {
 	r := h.clickOn("u1", board, h.mustFind(board, verbMoney))
 	rec, m := h.Record()
 	require.NotNil(t, m.Missing)
-	assert.Equal(t, 1, rec.State.Active, "her click was applied: Bob's turn")
+	assert.Equal(t, 1, dix.GameOf(rec.State).Active, "her click was applied: Bob's turn")
 	en := bot.MissingText("en", m.Missing, allPerms&^lost)
 	assert.Equal(t, []string{en}, toldPrivately(r), "one private message: the notice")
 	assert.Contains(t, en, "I lack the **Send Messages** and **Embed Links** permissions here")

@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/discordapi"
 	"github.com/dixgame/dixbot/locales"
 
@@ -19,7 +20,7 @@ import (
 )
 
 func (x *executor) do(ctx context.Context, e bot.Effect) error {
-	channel, g, m := x.rec.Channel, x.rec.State, x.m
+	channel, g, m := x.rec.Channel, dix.GameOf(x.rec.State), x.m
 	switch e.Kind {
 	case bot.EffLobby:
 		if g != nil || x.board != "" && e.Msg != bot.EffLobbyAgain {
@@ -512,7 +513,7 @@ type executor struct {
 
 // movedOn reports whether the game of now is past the one of shown.
 func movedOn(shown, now *dixbot.Record) bool {
-	return shown.State != nil && now.State != nil && now.State.Seq != shown.State.Seq
+	return dix.GameOf(shown.State) != nil && dix.GameOf(now.State) != nil && dix.GameOf(now.State).Seq != dix.GameOf(shown.State).Seq
 }
 
 // reshow owes the board of channel an edit when its game moved past seq,
@@ -522,7 +523,7 @@ func reshow(b *bot.Bot, ctx context.Context, channel string, seq uint32) {
 	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
 	defer cancel()
 	rec, err := b.Store.Update(sctx, channel, "", func(r *dixbot.Record) error {
-		if r.State == nil || r.State.Seq == seq {
+		if dix.GameOf(r.State) == nil || dix.GameOf(r.State).Seq == seq {
 			return bot.ErrNothingToDo
 		}
 		m, err := decodeDixTable(r.Meta)

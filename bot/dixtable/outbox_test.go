@@ -161,7 +161,7 @@ func TestBoardClickAnswerLostIsRepaired(t *testing.T) {
 	n := h.rec.count()
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
 	rec, m := h.Record()
-	assert.Equal(t, m.version(rec.State), boardVersion(), "answered in place")
+	assert.Equal(t, m.version(dix.GameOf(rec.State)), boardVersion(), "answered in place")
 	assert.Len(t, h.rec.since(n), 1, "the answer alone: nothing owed is sent again")
 	assert.Empty(t, m.Outbox)
 
@@ -175,8 +175,8 @@ func TestBoardClickAnswerLostIsRepaired(t *testing.T) {
 	h.rec.mu.Unlock()
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
 	rec, m = h.Record()
-	assert.Greater(t, rec.State.Seq, uint32(0))
-	assert.Equal(t, m.version(rec.State), boardVersion(), "the board shows the game as it stands")
+	assert.Greater(t, dix.GameOf(rec.State).Seq, uint32(0))
+	assert.Equal(t, m.version(dix.GameOf(rec.State)), boardVersion(), "the board shows the game as it stands")
 	assert.Empty(t, m.Outbox, "done")
 }
 
@@ -220,7 +220,7 @@ func TestBoardEditOvertakenIsShownAgain(t *testing.T) {
 		case (c.op == "edit" || c.op == "followupEdit") && !overtaken:
 			overtaken = true
 			_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
-				r.State.Seq++ // a newer change lands while the edit is under way
+				dix.GameOf(r.State).Seq++ // a newer change lands while the edit is under way
 				return nil
 			})
 			require.NoError(t, err)
@@ -242,7 +242,7 @@ func TestBoardEditOvertakenIsShownAgain(t *testing.T) {
 	assert.Empty(t, m.Outbox)
 	v, ok := shownVersion(&discordgo.Message{Components: h.rec.message(board.id).components})
 	require.True(t, ok)
-	assert.Equal(t, m.version(rec.State), v, "the board shows the game as it stands")
+	assert.Equal(t, m.version(dix.GameOf(rec.State)), v, "the board shows the game as it stands")
 }
 
 // TestClickOnUnrecordedBoardPostsNoOther: a process posted the owed board
@@ -321,7 +321,7 @@ func TestRedeliveredAnswerOvertakenIsRepaired(t *testing.T) {
 	h.rec.refuse = nil
 	h.rec.mu.Unlock()
 	rec, m := h.Record()
-	require.Equal(t, m.version(rec.State), boardVersion(), "the outbox showed the draw")
+	require.Equal(t, m.version(dix.GameOf(rec.State)), boardVersion(), "the outbox showed the draw")
 
 	shown := h.rec.message(board.id)
 	next := h.clickIx("u1", shown, h.mustFind(shown, verbStop))
@@ -347,7 +347,7 @@ func TestRedeliveredAnswerOvertakenIsRepaired(t *testing.T) {
 		rec, m = h.Record()
 	}
 	assert.Empty(t, m.Outbox)
-	assert.Equal(t, m.version(rec.State), boardVersion(), "the board shows the game as it stands")
+	assert.Equal(t, m.version(dix.GameOf(rec.State)), boardVersion(), "the board shows the game as it stands")
 }
 
 // TestBoardEditLeftOutWhenTheBoardIsReplaced: an edit of the board owed

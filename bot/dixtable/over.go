@@ -26,7 +26,7 @@ func overText(c *bot.Call) (text string, ok bool) {
 	ctx, cancel := context.WithTimeout(base, c.B.Timeout)
 	defer cancel()
 	r, err := c.B.Store.Get(ctx, c.I.ChannelID)
-	if err != nil || !r.Finished || r.State == nil {
+	if err != nil || !r.Finished || dix.GameOf(r.State) == nil {
 		return "", false
 	}
 	m, err := decodeDixTable(r.Meta)
@@ -37,9 +37,9 @@ func overText(c *bot.Call) (text string, ok bool) {
 		return map[string]any{"URL": bot.MessageURL(r.Guild, r.Channel, message)}
 	}
 	switch {
-	case r.State.Phase != dix.PhaseOver && m.Board != "":
+	case dix.GameOf(r.State).Phase != dix.PhaseOver && m.Board != "":
 		return locales.T(c.Lang, "err_over_abandoned", link(m.Board)), true
-	case r.State.Phase != dix.PhaseOver:
+	case dix.GameOf(r.State).Phase != dix.PhaseOver:
 		return locales.T(c.Lang, "err_over_abandoned_nolink", nil), true
 	case m.Scores != "":
 		return locales.T(c.Lang, "err_over_scores", link(m.Scores)), true

@@ -41,7 +41,7 @@ func TestPromptAfterTheGameSaysItIsOverAndWhereItsScoreboardIs(t *testing.T) {
 		if rec.Finished {
 			break
 		}
-		if prompt == nil && rec.State.ToAct() == 0 {
+		if prompt == nil && dix.GameOf(rec.State).ToAct() == 0 {
 			if _, ok := findID(h.board(), verbBuy); ok {
 				board = h.board()
 				buy = h.mustFind(board, verbBuy)

@@ -59,7 +59,7 @@ func newClock(b *bot.Bot, m *dixTable, g *dix.Game, now time.Time) {
 // decision out of time is taken by the computer, a reminder due is owed.
 // It returns how late the deadline it acted on was (−1: none).
 func onClock(b *bot.Bot, r *dixbot.Record, m *dixTable, now time.Time) (time.Duration, error) {
-	g, c := r.State, m.Clock
+	g, c := dix.GameOf(r.State), m.Clock
 	if g == nil || c == nil || g.Phase == dix.PhaseOver || m.PausedBy != "" {
 		return -1, nil
 	}
@@ -116,7 +116,7 @@ func kickVote(c *bot.Call, p bot.ParsedID) error {
 	}
 	var rec *dixbot.Record
 	rec, err = changeTable(c, func(r *dixbot.Record, m *dixTable) error {
-		g := r.State
+		g := dix.GameOf(r.State)
 		if g == nil {
 			return bot.ErrNotStarted
 		}
@@ -161,7 +161,7 @@ func kickVote(c *bot.Call, p bot.ParsedID) error {
 // game (/dix leave). The last person at the table abandons instead.
 func cmdLeave(c *bot.Call) error {
 	rec, err := changeTable(c, func(r *dixbot.Record, m *dixTable) error {
-		g := r.State
+		g := dix.GameOf(r.State)
 		if g == nil {
 			return bot.ErrLeaveLobby
 		}
@@ -199,7 +199,7 @@ func cmdPause(c *bot.Call, on bool) error {
 		if !c.Manages(m.Creator) {
 			return bot.Refuse(bot.ErrNoPermission, "err_no_permission_pause", nil)
 		}
-		g := r.State
+		g := dix.GameOf(r.State)
 		if g == nil {
 			return bot.ErrNotStarted
 		}
@@ -294,7 +294,7 @@ func (m *dixTable) setDue(r *dixbot.Record, now time.Time) {
 // returns the record as it is after (r when nothing changed).
 func dixComeBack(c *bot.Call, r *dixbot.Record) *dixbot.Record {
 	m, err := decodeDixTable(r.Meta)
-	if err != nil || r.State == nil {
+	if err != nil || dix.GameOf(r.State) == nil {
 		return r
 	}
 	if s := m.seatOf(c.User); s < 0 || !m.Seats[s].Away || m.Seats[s].Gone != "" {
@@ -304,12 +304,12 @@ func dixComeBack(c *bot.Call, r *dixbot.Record) *dixbot.Record {
 	defer cancel()
 	rec, err := c.B.Store.Update(ctx, r.Channel, "", onTable(func(r *dixbot.Record, m *dixTable) error {
 		s := m.seatOf(c.User)
-		if r.State == nil || s < 0 || !m.Seats[s].Away {
+		if dix.GameOf(r.State) == nil || s < 0 || !m.Seats[s].Away {
 			return bot.ErrNothingToDo
 		}
 		m.Seats[s].Away, m.Seats[s].Late, m.Seats[s].Votes = false, 0, nil
 		m.addLog(locales.T(m.Lang, "log_back", map[string]any{"Name": m.name(m.Lang, s)}))
-		m.tick(r.State, c.B.Now(), false)
+		m.tick(dix.GameOf(r.State), c.B.Now(), false)
 		m.owe(r, bot.Effect{Kind: bot.EffEdit})
 		m.setDue(r, c.B.Now())
 		return nil

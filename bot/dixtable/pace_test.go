@@ -13,6 +13,7 @@ import (
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot"
 	"github.com/dixgame/dixbot/clock"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -55,7 +56,7 @@ func TestPaceSetsTheClockAndTheBoardCountsDown(t *testing.T) {
 	require.NotNil(t, m.Clock)
 	assert.Equal(t, "live", m.Clock.Pace.Name)
 	assert.Equal(t, 100*time.Second, m.Clock.Pace.Bank)
-	actor := rec.State.ToAct()
+	actor := dix.GameOf(rec.State).ToAct()
 	assert.Equal(t, actor, m.Clock.Seat, "the clock runs for the player to act")
 	deadline := now.Add(100 * time.Second)
 	assert.Equal(t, deadline, m.Clock.Deadline())
@@ -79,7 +80,7 @@ func TestRemindersAtMostTwiceToThePlayerToAct(t *testing.T) {
 	startGameWith(h, []any{"pace", "live"}, "u1", "u2", "u3")
 	rec, m := h.Record()
 	start := *now
-	actor := m.Seats[rec.State.ToAct()].ID
+	actor := m.Seats[dix.GameOf(rec.State).ToAct()].ID
 	var reminders []recorded
 	for _, at := range []time.Duration{10, 49, 50, 51, 70, 89, 90, 95, 99} {
 		*now = start.Add(at * time.Second)
@@ -91,7 +92,7 @@ func TestRemindersAtMostTwiceToThePlayerToAct(t *testing.T) {
 		assert.Contains(t, r.send.Content, "<@"+actor+">")
 	}
 	rec2, _ := h.Record()
-	assert.Equal(t, rec.State.Seq, rec2.State.Seq, "no decision was taken before the deadline")
+	assert.Equal(t, dix.GameOf(rec.State).Seq, dix.GameOf(rec2.State).Seq, "no decision was taken before the deadline")
 }
 
 func TestTimeoutIsTakenByTheComputerThenAbsentThenBack(t *testing.T) {
@@ -99,14 +100,14 @@ func TestTimeoutIsTakenByTheComputerThenAbsentThenBack(t *testing.T) {
 	now := clocked(h)
 	startGameWith(h, []any{"pace", "live"}, "u1", "u2")
 	rec, m := h.Record()
-	s := rec.State.ToAct()
+	s := dix.GameOf(rec.State).ToAct()
 	user := m.Seats[s].ID
-	seq := rec.State.Seq
+	seq := dix.GameOf(rec.State).Seq
 
 	*now = now.Add(101 * time.Second)
 	due(h)
 	rec, m = h.Record()
-	require.Greater(t, rec.State.Seq, seq, "the decision out of time was taken")
+	require.Greater(t, dix.GameOf(rec.State).Seq, seq, "the decision out of time was taken")
 	assert.Equal(t, 1, m.Seats[s].Late)
 	assert.False(t, m.Seats[s].Away)
 	assert.Contains(t, strings.Join(m.Log, "\n"), locales.T("en", "log_timeout", map[string]any{"Name": m.name("en", s)}))
@@ -114,18 +115,18 @@ func TestTimeoutIsTakenByTheComputerThenAbsentThenBack(t *testing.T) {
 
 	// Out of time again (the increment only: 10 s), in a row: absent.
 	for i := 0; i < 10 && !m.Seats[s].Away; i++ {
-		if rec.State.ToAct() == s {
+		if dix.GameOf(rec.State).ToAct() == s {
 			*now = now.Add(m.Clock.Remaining(s, *now) + time.Second)
 		} else {
 			// The other player decides at once.
-			other := m.Seats[rec.State.ToAct()].ID
+			other := m.Seats[dix.GameOf(rec.State).ToAct()].ID
 			require.True(t, stepAs(h, other))
 		}
 		due(h)
 		rec, m = h.Record()
 	}
 	require.True(t, m.Seats[s].Away, "marked absent after two timeouts in a row")
-	assert.NotEqual(t, s, rec.State.ToAct(), "the computer plays an absent player's seat at once")
+	assert.NotEqual(t, s, dix.GameOf(rec.State).ToAct(), "the computer plays an absent player's seat at once")
 	assert.Equal(t, -1, func() int {
 		if m.Clock.Seat == s {
 			return s
@@ -192,11 +193,11 @@ func TestKickVoteByMajorityOrByTheCreator(t *testing.T) {
 	h.clickOn("u3", nil, id)
 	rec, m = h.Record()
 	assert.Equal(t, bot.GoneKicked, m.Seats[target].Gone, "two of the three others are a majority")
-	assert.NotEqual(t, target, rec.State.ToAct(), "the computer plays the seat at once")
+	assert.NotEqual(t, target, dix.GameOf(rec.State).ToAct(), "the computer plays the seat at once")
 	assert.Contains(t, h.board().embeds[0].Fields[len(h.board().embeds[0].Fields)-4+target].Name, "🤖")
 
 	// The kicked player can no longer act.
-	r = h.clickOn("u4", h.board(), bot.CustomID(verbDraw, rec.State.Seq))
+	r = h.clickOn("u4", h.board(), bot.CustomID(verbDraw, dix.GameOf(rec.State).Seq))
 	assert.Equal(t, enT("err_handed_over", nil), r.ephemeralText())
 
 	// The creator decides alone.
@@ -255,7 +256,7 @@ func TestPauseStopsClocksAndPlay(t *testing.T) {
 	now := clocked(h)
 	startGame(h, "u1", "u2", "u3")
 	rec, m := h.Record()
-	actor := m.Seats[rec.State.ToAct()].ID
+	actor := m.Seats[dix.GameOf(rec.State).ToAct()].ID
 
 	r := h.command("u2", "pause")
 	if m.Creator != "u2" {
@@ -269,13 +270,13 @@ func TestPauseStopsClocksAndPlay(t *testing.T) {
 	assert.Contains(t, board.embeds[0].Description, "Paused by Alice")
 	_, drawOK := findID(board, verbDraw)
 	assert.False(t, drawOK, "no game buttons while paused")
-	r = h.clickOn(actor, board, bot.CustomID(verbDraw, rec.State.Seq))
+	r = h.clickOn(actor, board, bot.CustomID(verbDraw, dix.GameOf(rec.State).Seq))
 	assert.Contains(t, r.ephemeralText(), "paused")
 
 	*now = now.Add(10 * time.Hour)
 	due(h)
 	rec2, _ := h.Record()
-	assert.Equal(t, rec.State.Seq, rec2.State.Seq, "nothing times out while paused")
+	assert.Equal(t, dix.GameOf(rec.State).Seq, dix.GameOf(rec2.State).Seq, "nothing times out while paused")
 
 	h.command("u1", "resume")
 	rec, m = h.Record()
@@ -291,7 +292,7 @@ func TestAnyClickOfAnAbsentPlayerBringsThemBack(t *testing.T) {
 	clocked(h)
 	startGame(h, "u1", "u2", "u3")
 	rec, m := h.Record()
-	away := (rec.State.ToAct() + 1) % 3
+	away := (dix.GameOf(rec.State).ToAct() + 1) % 3
 	user := m.Seats[away].ID
 	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
 		mm := mustDixTable(r.Meta)
@@ -301,8 +302,8 @@ func TestAnyClickOfAnAbsentPlayerBringsThemBack(t *testing.T) {
 	})
 	require.NoError(t, err)
 	// A button of another player's turn: refused, yet they are back.
-	r := h.clickOn(user, h.board(), bot.CustomID(verbDraw, rec.State.Seq))
-	assert.Equal(t, enT("err_not_your_turn", map[string]any{"Name": m.Seats[rec.State.ToAct()].Name}), r.ephemeralText())
+	r := h.clickOn(user, h.board(), bot.CustomID(verbDraw, dix.GameOf(rec.State).Seq))
+	assert.Equal(t, enT("err_not_your_turn", map[string]any{"Name": m.Seats[dix.GameOf(rec.State).ToAct()].Name}), r.ephemeralText())
 	_, m = h.Record()
 	assert.False(t, m.Seats[away].Away)
 	assert.Zero(t, m.Seats[away].Late)
@@ -324,11 +325,11 @@ func TestLeaveWhilePausedMovesNothingUntilResume(t *testing.T) {
 	now := clocked(h)
 	startGame(h, "u1", "u2", "u3")
 	rec, m := h.Record()
-	actor := rec.State.ToAct()
+	actor := dix.GameOf(rec.State).ToAct()
 	leaver := m.Seats[actor].ID
 	h.command("u1", "pause")
 	rec, m = h.Record()
-	seq, banks := rec.State.Seq, append([]time.Duration(nil), m.Clock.Banks...)
+	seq, banks := dix.GameOf(rec.State).Seq, append([]time.Duration(nil), m.Clock.Banks...)
 
 	start := h.rec.count()
 	r := h.command(leaver, "leave")
@@ -338,8 +339,8 @@ func TestLeaveWhilePausedMovesNothingUntilResume(t *testing.T) {
 	calls := h.rec.since(start)
 	rec, m = h.Record()
 	assert.Equal(t, bot.GoneLeft, m.Seats[actor].Gone, "the seat is handed over")
-	assert.Equal(t, seq, rec.State.Seq, "the computer plays nothing while paused")
-	assert.Equal(t, actor, rec.State.ToAct())
+	assert.Equal(t, seq, dix.GameOf(rec.State).Seq, "the computer plays nothing while paused")
+	assert.Equal(t, actor, dix.GameOf(rec.State).ToAct())
 	assert.Equal(t, banks, m.Clock.Banks, "no clock runs while paused")
 	assert.Empty(t, pinged(calls), "nobody is notified while paused")
 	assert.Contains(t, h.board().embeds[0].Description, "Paused by Alice")
@@ -350,12 +351,12 @@ func TestLeaveWhilePausedMovesNothingUntilResume(t *testing.T) {
 	h.command("u1", "resume")
 	calls = h.rec.since(start)
 	rec, m = h.Record()
-	assert.Greater(t, rec.State.Seq, seq, "the computer plays the seat once the game runs again")
-	assert.NotEqual(t, actor, rec.State.ToAct())
-	next := m.Seats[rec.State.ToAct()].ID
+	assert.Greater(t, dix.GameOf(rec.State).Seq, seq, "the computer plays the seat once the game runs again")
+	assert.NotEqual(t, actor, dix.GameOf(rec.State).ToAct())
+	next := m.Seats[dix.GameOf(rec.State).ToAct()].ID
 	assert.Contains(t, pinged(calls), next, "the player to act next is notified")
 	assert.NotContains(t, pinged(calls), leaver)
-	assert.Equal(t, rec.State.ToAct(), m.Clock.Seat, "the next player's clock runs")
+	assert.Equal(t, dix.GameOf(rec.State).ToAct(), m.Clock.Seat, "the next player's clock runs")
 }
 
 // nbsp is s with its spaces non-breaking.
@@ -369,13 +370,13 @@ func TestBoardShowsTimeLeftCompactAndNeverMoreThanTheBank(t *testing.T) {
 	for range 12 {
 		rec, m := h.Record()
 		*now = now.Add(time.Second)
-		require.True(t, stepAs(h, m.Seats[rec.State.ToAct()].ID))
+		require.True(t, stepAs(h, m.Seats[dix.GameOf(rec.State).ToAct()].ID))
 	}
 	rec, m := h.Record()
 	for s, b := range m.Clock.Banks {
 		assert.LessOrEqual(t, b, 100*time.Second, "seat %d", s)
 	}
-	waiting := 1 - rec.State.ToAct()
+	waiting := 1 - dix.GameOf(rec.State).ToAct()
 	require.Greater(t, m.Clock.Banks[waiting], time.Minute)
 	field := h.board().embeds[0].Fields[len(h.board().embeds[0].Fields)-2+waiting].Value
 	assert.Contains(t, field, "⏳\u00a01\u00a0min", "the time left of the player waiting, to the minute")

@@ -251,8 +251,8 @@ func answerPicture(c *bot.Call, r *dixbot.Record, m *dixTable) {
 	}
 	// A click on a public message may be on the board (one posted but not
 	// recorded yet, too).
-	if p := m.BoardPic; p != nil && p.Msg == m.Board && r.State != nil && pictured(c.B, m) && c.CanAttach() &&
-		pictureKey(boardPicture(m.Lang, m, r.State)) == p.Key {
+	if p := m.BoardPic; p != nil && p.Msg == m.Board && dix.GameOf(r.State) != nil && pictured(c.B, m) && c.CanAttach() &&
+		pictureKey(boardPicture(m.Lang, m, dix.GameOf(r.State))) == p.Key {
 		return
 	}
 	m.BoardPic = &bot.BoardPic{Key: c.I.ID} // of no message: not known, as of this click

@@ -195,8 +195,8 @@ func TestPicturesInGamesByClicks(t *testing.T) {
 			for step(h, rng) {
 				if steps%7 == 0 {
 					rec, m := h.Record()
-					if !rec.Finished && rec.State != nil && rec.State.Phase != dix.PhaseOver {
-						h.command(m.Seats[rec.State.ToAct()].ID, "hand")
+					if !rec.Finished && dix.GameOf(rec.State) != nil && dix.GameOf(rec.State).Phase != dix.PhaseOver {
+						h.command(m.Seats[dix.GameOf(rec.State).ToAct()].ID, "hand")
 						hands++
 					}
 				}
@@ -341,7 +341,7 @@ func TestNoAttachFilesPermission(t *testing.T) {
 			if refused > 0 {
 				assert.Empty(t, c.send.Files)
 				assert.Nil(t, c.send.Embeds[0].Image)
-				assert.Equal(t, dixview.BoardEmbed(m.view("en"), rec.State), c.send.Embeds[0], "the whole text")
+				assert.Equal(t, dixview.BoardEmbed(m.view("en"), dix.GameOf(rec.State)), c.send.Embeds[0], "the whole text")
 			}
 		}
 	}
@@ -376,7 +376,7 @@ func TestBuyPreviewAgreesWithTheMenu(t *testing.T) {
 				if rec.Finished {
 					break
 				}
-				g := rec.State
+				g := dix.GameOf(rec.State)
 				s := g.ToAct()
 				ch := g.Choices(s)
 				if (g.Phase == dix.PhaseBuy || g.Phase == dix.PhaseFinalBuy) && len(ch.Buyable) > 0 && slices.Contains(ch.Actions, dix.ActBuy) {
@@ -536,7 +536,7 @@ func TestBuyPictureShownOnce(t *testing.T) {
 	r = h.clickOn("u2", pay, h.mustFind(pay, verbBuyPay))
 	d = r.response().Data
 	rec, _ := h.Record()
-	require.Contains(t, rec.State.Players[1].Collection, cards(t, "g3")[0], "bought")
+	require.Contains(t, dix.GameOf(rec.State).Players[1].Collection, cards(t, "g3")[0], "bought")
 	assert.False(t, bot.ShowsImage(d.Embeds))
 	require.NotNil(t, d.Attachments, "bought: the picture goes with the step")
 	assert.Empty(t, *d.Attachments)
@@ -580,7 +580,7 @@ func TestBoardAsText(t *testing.T) {
 		require.True(t, step(h, rng))
 	}
 	rec, m := h.Record()
-	g := rec.State
+	g := dix.GameOf(rec.State)
 	board := h.board()
 	require.NotNil(t, board.embeds[0].Image, "the board is pictured")
 	market := locales.N("en", "dix_board_deck_market", len(g.Deck), nil)
@@ -662,7 +662,7 @@ func TestPicturedHandKeepsTheCollectionInText(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	for {
 		rec, _ := h.Record()
-		if len(rec.State.Players[0].Collection) > 0 {
+		if len(dix.GameOf(rec.State).Players[0].Collection) > 0 {
 			break
 		}
 		require.True(t, step(h, rng))
@@ -672,7 +672,7 @@ func TestPicturedHandKeepsTheCollectionInText(t *testing.T) {
 	resp := r.response()
 	require.Len(t, resp.Data.Files, 1, "pictured")
 	require.Len(t, resp.Data.Embeds, 1)
-	assert.Contains(t, dumpEmbed(resp.Data.Embeds[0]), dixview.ByColor("en", rec.State.Players[0].Collection, true))
+	assert.Contains(t, dumpEmbed(resp.Data.Embeds[0]), dixview.ByColor("en", dix.GameOf(rec.State).Players[0].Collection, true))
 }
 
 // TestBoardDrawnOncePerPicture: the board asked for again, after a change

@@ -35,7 +35,7 @@ func TestAuctionPingSkipsAbsentAndHandedOverSeats(t *testing.T) {
 	// Alice draws the super wild: Bob, Chloé and Dan may bid.
 	r := h.clickOn("u1", h.board(), h.mustFind(h.board(), verbDraw))
 	rec, _ := h.Record()
-	require.Equal(t, dix.PhaseAuction, rec.State.Phase)
+	require.Equal(t, dix.PhaseAuction, dix.GameOf(rec.State).Phase)
 	assert.Equal(t, []string{"u2"}, pinged(r.calls), "only Bob, present, is notified")
 	for _, s := range r.sends() {
 		assert.NotContains(t, s.Content, "<@u3>")

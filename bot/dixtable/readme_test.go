@@ -40,16 +40,16 @@ func TestReadmeBoard(t *testing.T) {
 	for steps := 0; ; steps++ {
 		require.Less(t, steps, 2000, "no late board with a tableau")
 		rec, _ := h.Record()
-		g := rec.State
+		g := dix.GameOf(rec.State)
 		if len(g.Deck) <= 30 && g.Phase == dix.PhaseDraw && g.Drawn >= 2 && len(g.Tableau) >= 2 && g.Auction == nil {
 			break
 		}
 		require.True(t, step(h, rng))
 	}
 	rec, m := h.Record()
-	e, files := boardMessage(h.b, "en", m, rec.State, true)
+	e, files := boardMessage(h.b, "en", m, dix.GameOf(rec.State), true)
 	require.Len(t, files, 1, "pictured by default")
-	sample := readmeBoard(e, dixview.BoardButtons(m.view("en"), rec.State), now)
+	sample := readmeBoard(e, dixview.BoardButtons(m.view("en"), dix.GameOf(rec.State)), now)
 
 	readme := filepath.Join("..", "..", "README.md")
 	png := filepath.Join("..", "..", "docs", "board.png")

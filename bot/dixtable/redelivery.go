@@ -24,12 +24,12 @@ func answerApplied(c *bot.Call) {
 	case msg.Flags&discordgo.MessageFlagsEphemeral != 0:
 		c.Update(done, nil, nil)
 	default:
-		if r, m, err := tableQuiet(c); err == nil && r.State != nil && r.State.Phase != dix.PhaseOver {
+		if r, m, err := tableQuiet(c); err == nil && dix.GameOf(r.State) != nil && dix.GameOf(r.State).Phase != dix.PhaseOver {
 			if m.Board == msg.ID && !bot.OwesBoardChange(m.Outbox, msg.ID) {
-				e, files := boardMessage(c.B, m.Lang, m, r.State, c.CanAttach())
-				c.Shows = &bot.Shows{Seq: uint64(r.State.Seq)}
-				c.Update("", []*discordgo.MessageEmbed{e}, dixview.BoardButtons(m.view(m.Lang), r.State), files...)
-				channel, seq := r.Channel, r.State.Seq
+				e, files := boardMessage(c.B, m.Lang, m, dix.GameOf(r.State), c.CanAttach())
+				c.Shows = &bot.Shows{Seq: uint64(dix.GameOf(r.State).Seq)}
+				c.Update("", []*discordgo.MessageEmbed{e}, dixview.BoardButtons(m.view(m.Lang), dix.GameOf(r.State)), files...)
+				channel, seq := r.Channel, dix.GameOf(r.State).Seq
 				c.Then(func(ctx context.Context) { reshow(c.B, ctx, channel, seq) })
 				return
 			}

@@ -56,7 +56,7 @@ func rematch(c *bot.Call, _ bot.ParsedID) error {
 		}
 		return rematchTaken(c, r, m)
 	}
-	if r.State == nil || r.State.Phase != dix.PhaseOver {
+	if dix.GameOf(r.State) == nil || dix.GameOf(r.State).Phase != dix.PhaseOver {
 		// The channel's game is newer than its last scoreboard but not
 		// over: a scoreboard is never posted for it.
 		if finished {
@@ -96,11 +96,11 @@ func rematch(c *bot.Call, _ bot.ParsedID) error {
 	if err := createOnce(c, next); err != nil {
 		return err
 	}
-	if next.State != nil {
+	if dix.GameOf(next.State) != nil {
 		c.Respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{
-				Content:         locales.T(nm.Lang, "rematch_started", map[string]any{"Name": nm.name(nm.Lang, next.State.Active)}),
+				Content:         locales.T(nm.Lang, "rematch_started", map[string]any{"Name": nm.name(nm.Lang, dix.GameOf(next.State).Active)}),
 				AllowedMentions: bot.NoMentions(),
 			},
 		})
@@ -122,7 +122,7 @@ func rematch(c *bot.Call, _ bot.ParsedID) error {
 // this click, exactly once.
 func claimRematch(c *bot.Call) error {
 	_, err := changeTable(c, func(r *dixbot.Record, m *dixTable) error {
-		if r.State == nil || r.State.Phase != dix.PhaseOver || m.Rematch != "" && m.Rematch != c.I.ID {
+		if dix.GameOf(r.State) == nil || dix.GameOf(r.State).Phase != dix.PhaseOver || m.Rematch != "" && m.Rematch != c.I.ID {
 			return bot.ErrClaimed
 		}
 		m.Rematch = c.I.ID
@@ -225,8 +225,8 @@ func rematchRecord(c *bot.Call, r *dixbot.Record, m *dixTable) (*dixbot.Record, 
 // rules state does not say (a game dealt with its first player drawn at
 // random before the table recorded the seat drawn).
 func lastFirst(r *dixbot.Record) int {
-	if r.State != nil && r.State.Opts.FirstPlayer >= 0 {
-		return r.State.Opts.FirstPlayer
+	if dix.GameOf(r.State) != nil && dix.GameOf(r.State).Opts.FirstPlayer >= 0 {
+		return dix.GameOf(r.State).Opts.FirstPlayer
 	}
 	return -1
 }

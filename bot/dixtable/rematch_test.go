@@ -56,11 +56,11 @@ func TestRematchOpensTheLobbyWithTheSameSeatsAndOptions(t *testing.T) {
 	h.clickOn("u3", lobby, h.mustFind(lobby, verbJoin))
 	h.clickOn("u1", lobby, h.mustFind(lobby, verbGo))
 	rec, m := h.Record()
-	first := rec.State.Opts.FirstPlayer
+	first := dix.GameOf(rec.State).Opts.FirstPlayer
 	require.GreaterOrEqual(t, first, 0, "the rules state keeps who started")
 	playToEnd(t, h, 3)
 	old, om := archived(h)
-	require.Equal(t, dix.PhaseOver, old.State.Phase)
+	require.Equal(t, dix.PhaseOver, dix.GameOf(old.State).Phase)
 
 	board := scoreboard(h)
 	r := h.clickOn("u2", board, h.mustFind(board, verbRematch))
@@ -74,7 +74,7 @@ func TestRematchOpensTheLobbyWithTheSameSeatsAndOptions(t *testing.T) {
 	assert.True(t, ok, "a lobby with its Start button")
 
 	rec, m = h.Record()
-	require.Nil(t, rec.State, "a lobby, not a game yet")
+	require.Nil(t, dix.GameOf(rec.State), "a lobby, not a game yet")
 	assert.Equal(t, "u2", m.Creator)
 	assert.Equal(t, []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}, {CPU: "strong"}, {ID: "u3", Name: "Chloé"}}, m.Seats)
 	assert.Equal(t, om.Lang, m.Lang)
@@ -90,10 +90,10 @@ func TestRematchOpensTheLobbyWithTheSameSeatsAndOptions(t *testing.T) {
 	lob := r.shown(nil)
 	h.clickOn("u2", lob, h.mustFind(lob, verbGo))
 	rec, m = h.Record()
-	require.NotNil(t, rec.State)
-	assert.Equal(t, (first+1)%4, rec.State.Opts.FirstPlayer)
-	assert.True(t, rec.State.Opts.BustVariant)
-	assert.Equal(t, 4, rec.State.Opts.Players)
+	require.NotNil(t, dix.GameOf(rec.State))
+	assert.Equal(t, (first+1)%4, dix.GameOf(rec.State).Opts.FirstPlayer)
+	assert.True(t, dix.GameOf(rec.State).Opts.BustVariant)
+	assert.Equal(t, 4, dix.GameOf(rec.State).Opts.Players)
 }
 
 // Only a person seated in the finished game may ask for its rematch; a
@@ -188,13 +188,13 @@ func TestRematchStartsAtOnceWhenTheClickerIsTheOnlyPerson(t *testing.T) {
 		r := h.clickOn("u1", board, h.mustFind(board, verbRematch))
 		assert.Equal(t, locales.T("en", "rematch_started", map[string]any{"Name": "Alice"}), r.response().Data.Content)
 		rec, m := h.Record()
-		require.NotNil(t, rec.State)
+		require.NotNil(t, dix.GameOf(rec.State))
 		assert.True(t, m.Solo)
-		assert.Equal(t, 6, rec.State.Opts.Difficulty)
-		assert.Equal(t, 1, rec.State.Opts.Players)
+		assert.Equal(t, 6, dix.GameOf(rec.State).Opts.Difficulty)
+		assert.Equal(t, 1, dix.GameOf(rec.State).Opts.Players)
 		assert.Equal(t, "relaxed", m.Pace)
 		assert.Equal(t, []seat{{ID: "u1", Name: "Alice"}, {}}, m.Seats)
-		assert.Equal(t, 0, rec.State.Active)
+		assert.Equal(t, 0, dix.GameOf(rec.State).Active)
 		assert.NotEmpty(t, m.Board, "the board is posted")
 	})
 	t.Run("against a computer player", func(t *testing.T) {
@@ -203,14 +203,14 @@ func TestRematchStartsAtOnceWhenTheClickerIsTheOnlyPerson(t *testing.T) {
 		h.clickOn("u1", lobby, h.mustFind(lobby, verbAddCPU), "easy")
 		h.clickOn("u1", lobby, h.mustFind(lobby, verbGo))
 		rec, _ := h.Record()
-		first := rec.State.Opts.FirstPlayer
+		first := dix.GameOf(rec.State).Opts.FirstPlayer
 		playToEnd(t, h, 4)
 		board := scoreboard(h)
 		h.clickOn("u1", board, h.mustFind(board, verbRematch))
 		rec, m := h.Record()
-		require.NotNil(t, rec.State)
+		require.NotNil(t, dix.GameOf(rec.State))
 		assert.Equal(t, []seat{{ID: "u1", Name: "Alice"}, {CPU: "easy"}}, m.Seats[:2])
-		assert.Equal(t, 1-first, rec.State.Opts.FirstPlayer, "the other seat starts")
+		assert.Equal(t, 1-first, dix.GameOf(rec.State).Opts.FirstPlayer, "the other seat starts")
 		assert.NotEmpty(t, m.Board, "the board is posted")
 	})
 }
@@ -232,7 +232,7 @@ func TestRematchOfAnUnarchivedGame(t *testing.T) {
 	r := h.clickOn("u2", board, h.mustFind(board, verbRematch))
 	assert.Zero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral, "a new lobby opens")
 	rec, m := h.Record()
-	assert.Nil(t, rec.State)
+	assert.Nil(t, dix.GameOf(rec.State))
 	assert.Equal(t, "u2", m.Creator)
 	assert.Len(t, m.Seats, 2)
 }

@@ -40,7 +40,7 @@ func TestRedisRoundTripsPerClick(t *testing.T) {
 	measured := 0
 	for n := 0; n < 20 && measured < 3; n++ {
 		rec, m := h.Record()
-		g := rec.State
+		g := dix.GameOf(rec.State)
 		if g.Phase != dix.PhaseDraw || !slices.Contains(g.Choices(g.ToAct()).Actions, dix.ActDraw) {
 			break
 		}
@@ -50,7 +50,7 @@ func TestRedisRoundTripsPerClick(t *testing.T) {
 		r := h.clickOn(user, board, h.mustFind(board, verbDraw))
 		_, after := rs.Sent()
 		rec, m2 := h.Record()
-		require.Greater(t, rec.State.Seq, g.Seq, "the click changed the game")
+		require.Greater(t, dix.GameOf(rec.State).Seq, g.Seq, "the click changed the game")
 		if m2.Turn != m.Turn || len(r.calls) != 1 {
 			continue // the turn ended (its log is written too), or a message was posted
 		}
@@ -68,7 +68,7 @@ func TestRedisRoundTripsPerClick(t *testing.T) {
 func foldedClick(t *testing.T, h *harness) *dixbot.Record {
 	for n := 0; n < 20; n++ {
 		rec, m := h.Record()
-		g := rec.State
+		g := dix.GameOf(rec.State)
 		require.Equal(t, dix.PhaseDraw, g.Phase)
 		board := h.board()
 		r := h.clickOn(m.Seats[g.ToAct()].ID, board, h.mustFind(board, verbDraw))

@@ -65,7 +65,7 @@ func staleText(c *bot.Call, text string) (string, []discordgo.MessageComponent, 
 	if err != nil || m.Board == "" {
 		return text, comps, nil
 	}
-	if g := rec.State; g != nil && g.Phase != dix.PhaseOver && c.I.Message != nil && c.I.Message.ID == m.Board {
+	if g := dix.GameOf(rec.State); g != nil && g.Phase != dix.PhaseOver && c.I.Message != nil && c.I.Message.ID == m.Board {
 		if v, ok := shownVersion(c.I.Message); ok && v != m.version(g) {
 			// The click came from the current board as it stood before
 			// (a double click, or a board whose update was lost): rather

@@ -13,7 +13,7 @@ import (
 // on a server). Its id is the channel and the interaction that opened the
 // table; a table without one is told apart by its final state.
 func dixResult(b *bot.Bot, rec *dixbot.Record, m *dixTable) *dixbot.Result {
-	g := rec.State
+	g := dix.GameOf(rec.State)
 	if g == nil || g.Phase != dix.PhaseOver || rec.Guild == "" {
 		return nil
 	}
@@ -47,7 +47,7 @@ func dixResult(b *bot.Bot, rec *dixbot.Record, m *dixTable) *dixbot.Result {
 // dixOver reports whether rec holds a DIX game that is over, and its
 // result for the statistics (nil: none to record).
 func dixOver(b *bot.Bot, rec *dixbot.Record) (*dixbot.Result, bool) {
-	if rec.State == nil || rec.State.Phase != dix.PhaseOver {
+	if dix.GameOf(rec.State) == nil || dix.GameOf(rec.State).Phase != dix.PhaseOver {
 		return nil, false
 	}
 	m, err := decodeDixTable(rec.Meta)

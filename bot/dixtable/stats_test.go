@@ -17,6 +17,7 @@ import (
 	"github.com/dixgame/dixbot/bot"
 	"github.com/dixgame/dixbot/bot/present"
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 	"github.com/dixgame/dixbot/store"
 )
@@ -97,7 +98,7 @@ func TestDixGameEndRecordsResultOnce(t *testing.T) {
 	require.NotNil(t, res)
 	assert.Equal(t, "c1:"+m.Origin, res.ID)
 	require.Len(t, res.Seats, 3)
-	for _, g := range rec.State.Results() {
+	for _, g := range dix.GameOf(rec.State).Results() {
 		s := m.Seats[g.Player]
 		found := false
 		for _, rs := range res.Seats {

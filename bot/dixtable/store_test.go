@@ -36,8 +36,8 @@ func (s *memStore) put(r *dixbot.Record) (stored, error) {
 	st.rec.State = nil
 	st.rec.Meta = append([]byte(nil), r.Meta...)
 	st.rec.Data = append([]byte(nil), r.Data...)
-	if r.State != nil {
-		b, err := r.State.MarshalBinary()
+	if dix.GameOf(r.State) != nil {
+		b, err := dix.GameOf(r.State).MarshalBinary()
 		if err != nil {
 			return stored{}, err
 		}
