@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -23,7 +24,7 @@ func TestContractBoardPostedAgainIsTheBoard(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	old := h.openQwixx([]string{"u1", "u2"})
 	_, td, _ := h.qstate()
-	require.Equal(t, old.id, td.Board)
+	require.Equal(t, old.ID, td.Board)
 	old = h.clickOn("u1", old, h.qwixxMove(old)).shown(old) // Alice decides, on the old board
 	oldMove := h.qwixxMove(old)                             // Bob's decision, still open
 	ask := h.qcommand("u1", "abandon").shown(nil)           // the confirmation, asked at the old board
@@ -35,28 +36,28 @@ func TestContractBoardPostedAgainIsTheBoard(t *testing.T) {
 	assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "the board is posted for everyone")
 	nb := res.shown(nil)
 	require.NotNil(t, nb)
-	require.NotEqual(t, old.id, nb.id)
+	require.NotEqual(t, old.ID, nb.ID)
 	_, td, v := h.qstate()
-	assert.Equal(t, nb.id, td.Board, "the new message is the board")
-	assert.Equal(t, old.id, td.Began, "the game started on the old one")
+	assert.Equal(t, nb.ID, td.Board, "the new message is the board")
+	assert.Equal(t, old.ID, td.Began, "the game started on the old one")
 	assert.Empty(t, td.Outbox, "the work owed is done")
-	assert.Empty(t, componentIDs(h.rec.message(old.id).components), "the old board keeps no button")
-	assert.NotEmpty(t, componentIDs(nb.components), "the new board has the buttons")
-	var ping *shownMessage // Bob's, who has not decided yet
-	for _, m := range h.rec.messages() {
-		if strings.Contains(m.content, "your decision") {
+	assert.Empty(t, tabletest.ComponentIDs(h.rec.Message(old.ID).Components), "the old board keeps no button")
+	assert.NotEmpty(t, tabletest.ComponentIDs(nb.Components), "the new board has the buttons")
+	var ping *tabletest.Message // Bob's, who has not decided yet
+	for _, m := range h.rec.Messages() {
+		if strings.Contains(m.Content, "your decision") {
 			ping = m
 		}
 	}
 	require.NotNil(t, ping, "Bob is pinged")
-	assert.Contains(t, ping.content, MessageURL(h.guild, h.channel, nb.id), "the ping leads to the new board")
-	assert.Contains(t, ping.content, "<@u2>")
+	assert.Contains(t, ping.Content, MessageURL(h.guild, h.channel, nb.ID), "the ping leads to the new board")
+	assert.Contains(t, ping.Content, "<@u2>")
 	for _, c := range res.calls {
-		assert.NotContains(t, []string{"send", "edit"}, c.op, "no request with the bot token")
+		assert.NotContains(t, []string{"send", "edit"}, c.Op, "no request with the bot token")
 	}
 
 	// A click on the old board is outdated and changes nothing.
-	stale := h.clickOn("u2", &shownMessage{id: old.id, channel: h.channel, components: nb.components}, oldMove)
+	stale := h.clickOn("u2", &tabletest.Message{ID: old.ID, Channel: h.channel, Components: nb.Components}, oldMove)
 	assert.Equal(t, locales.T("en", "err_stale", nil), stale.ephemeralText())
 	_, _, v2 := h.qstate()
 	assert.Equal(t, v, v2, "the stale click changed the game")
@@ -67,7 +68,7 @@ func TestContractBoardPostedAgainIsTheBoard(t *testing.T) {
 		discordgo.InteractionResponseDeferredMessageUpdate}, moved.response().Type, "answered on the new board")
 	_, td, v3 := h.qstate()
 	assert.Greater(t, v3, v2, "the click on the new board is applied")
-	assert.Equal(t, nb.id, td.Board)
+	assert.Equal(t, nb.ID, td.Board)
 
 	// The table is the same: its log goes back before the repost.
 	log := h.qcommand("u2", "log").ephemeralText()
@@ -78,17 +79,17 @@ func TestContractBoardPostedAgainIsTheBoard(t *testing.T) {
 	again := h.qcommand("u1", "board").shown(nil)
 	require.NotNil(t, again)
 	_, td, _ = h.qstate()
-	assert.Equal(t, again.id, td.Board)
-	assert.Equal(t, old.id, td.Began, "still the table that started on the first board")
-	assert.Empty(t, componentIDs(h.rec.message(nb.id).components), "the first repost keeps no button")
+	assert.Equal(t, again.ID, td.Board)
+	assert.Equal(t, old.ID, td.Began, "still the table that started on the first board")
+	assert.Empty(t, tabletest.ComponentIDs(h.rec.Message(nb.ID).Components), "the first repost keeps no button")
 
 	// The confirmation asked at the old board still ends this table.
-	yes := componentIDs(ask.components)[0]
-	assert.Equal(t, locales.T("en", "abandon_done", nil), h.clickOn("u1", ask, yes).shown(ask).content)
+	yes := tabletest.ComponentIDs(ask.Components)[0]
+	assert.Equal(t, locales.T("en", "abandon_done", nil), h.clickOn("u1", ask, yes).shown(ask).Content)
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
 	assert.True(t, r.Finished, "the game is ended")
-	assert.Empty(t, componentIDs(h.rec.message(again.id).components), "the board keeps no button")
+	assert.Empty(t, tabletest.ComponentIDs(h.rec.Message(again.ID).Components), "the board keeps no button")
 }
 
 // A board of an earlier game of the channel that kept its buttons (an
@@ -97,11 +98,11 @@ func TestContractBoardPostedAgainIsTheBoard(t *testing.T) {
 func TestContractOldBoardOfAnEarlierGame(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	first := h.openQwixx([]string{"u1", "u2"})
-	kept := &shownMessage{id: first.id, channel: h.channel, components: first.components}
+	kept := &tabletest.Message{ID: first.ID, Channel: h.channel, Components: first.Components}
 	move := h.qwixxMove(kept)
 	ask := h.qcommand("u1", "abandon").shown(nil)
 	require.NotNil(t, ask)
-	h.clickOn("u1", ask, componentIDs(ask.components)[0])
+	h.clickOn("u1", ask, tabletest.ComponentIDs(ask.Components)[0])
 	h.openQwixx([]string{"u1", "u2"})
 	before, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
@@ -123,17 +124,17 @@ func TestContractLobbyPostedAgainIsTheLobby(t *testing.T) {
 	res := h.qcommand("u2", "board")
 	nl := res.shown(nil)
 	require.NotNil(t, nl)
-	require.NotEqual(t, old.id, nl.id)
-	assert.Empty(t, componentIDs(h.rec.message(old.id).components), "the old lobby keeps no button")
-	assert.NotEmpty(t, componentIDs(nl.components))
+	require.NotEqual(t, old.ID, nl.ID)
+	assert.Empty(t, tabletest.ComponentIDs(h.rec.Message(old.ID).Components), "the old lobby keeps no button")
+	assert.NotEmpty(t, tabletest.ComponentIDs(nl.Components))
 	for _, c := range res.calls {
-		assert.NotContains(t, []string{"send", "edit"}, c.op, "no request with the bot token")
+		assert.NotContains(t, []string{"send", "edit"}, c.Op, "no request with the bot token")
 	}
 	nl = h.clickOn("u2", nl, h.qmust(nl, CverbJoin, "")).shown(nl)
 	board := h.clickOn("u1", nl, h.qmust(nl, CverbGo, "")).shown(nl)
 	_, td, _ := h.qstate()
-	assert.Equal(t, nl.id, td.Board, "the game starts on the new lobby")
-	assert.NotEmpty(t, componentIDs(board.components))
+	assert.Equal(t, nl.ID, td.Board, "the game starts on the new lobby")
+	assert.NotEmpty(t, tabletest.ComponentIDs(board.Components))
 
 	// A lobby of a table recorded without its opening.
 	h2 := newQwixxHarness(t, false)
@@ -148,5 +149,5 @@ func TestContractLobbyPostedAgainIsTheLobby(t *testing.T) {
 	require.NoError(t, err)
 	again := h2.qcommand("u2", "board").shown(nil)
 	require.NotNil(t, again)
-	assert.NotEmpty(t, componentIDs(h2.rec.message(first.id).components), "the first lobby is left as it was")
+	assert.NotEmpty(t, tabletest.ComponentIDs(h2.rec.Message(first.ID).Components), "the first lobby is left as it was")
 }

@@ -13,13 +13,14 @@ import (
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	computer "github.com/dixgame/dixbot/computer/qwixx"
 	rules "github.com/dixgame/dixbot/engine/qwixx"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
 // reminders counts the reminders posted to user so far.
 func (h *harness) reminders(user string) int {
 	n := 0
-	for _, c := range h.rec.since(0) {
+	for _, c := range h.rec.Since(0) {
 		if content, _ := postedText(c); strings.HasPrefix(content, "⏰ <@"+user+">") {
 			n++
 		}
@@ -28,16 +29,16 @@ func (h *harness) reminders(user string) int {
 }
 
 // postedText is the content and allowed mentions of a posted message.
-func postedText(c recorded) (string, []string) {
+func postedText(c tabletest.Call) (string, []string) {
 	switch {
-	case c.op == "send" && c.send != nil && c.send.AllowedMentions != nil:
-		return c.send.Content, c.send.AllowedMentions.Users
-	case c.op == "send" && c.send != nil:
-		return c.send.Content, nil
-	case c.op == "followup" && c.params != nil && c.params.AllowedMentions != nil:
-		return c.params.Content, c.params.AllowedMentions.Users
-	case c.op == "followup" && c.params != nil:
-		return c.params.Content, nil
+	case c.Op == "send" && c.Send != nil && c.Send.AllowedMentions != nil:
+		return c.Send.Content, c.Send.AllowedMentions.Users
+	case c.Op == "send" && c.Send != nil:
+		return c.Send.Content, nil
+	case c.Op == "followup" && c.Params != nil && c.Params.AllowedMentions != nil:
+		return c.Params.Content, c.Params.AllowedMentions.Users
+	case c.Op == "followup" && c.Params != nil:
+		return c.Params.Content, nil
 	}
 	return "", nil
 }
@@ -85,7 +86,7 @@ func TestContractRemindersOncePerDecision(t *testing.T) {
 	_, td, _ := h.qstate()
 	assert.True(t, half.Add(botqwixx.EveningTime/2).Equal(r.Due), "then due at the deadline: %v", r.Due)
 	var remind string
-	for _, c := range h.rec.since(0) {
+	for _, c := range h.rec.Since(0) {
 		if content, users := postedText(c); strings.HasPrefix(content, "⏰ <@u1>") {
 			remind = content
 			assert.Equal(t, []string{"u1"}, users, "a reminder mentions its person alone")
@@ -127,7 +128,7 @@ func TestContractAbsentPlayerComesBack(t *testing.T) {
 		if containsInt(st.ToDecide(), 0) {
 			m, err := computer.Player{Level: computer.Normal}.Decide(st, 0, rng)
 			require.NoError(t, err)
-			res := h.clickOn("u1", h.rec.message(board.id), ContractID("qwixx", CverbMove, st.Seq(), string(m)))
+			res := h.clickOn("u1", h.rec.Message(board.ID), ContractID("qwixx", CverbMove, st.Seq(), string(m)))
 			require.NotNil(t, res.response())
 			continue
 		}
@@ -139,7 +140,7 @@ func TestContractAbsentPlayerComesBack(t *testing.T) {
 	assert.Contains(t, strings.Join(td.Log, "\n"), locales.T("en", "log_absent", map[string]any{"Name": "Bob"}))
 	g, td, _ := h.qstate()
 	assert.NotContains(t, g.ToDecide(), 1, "an absent seat is never waited for")
-	assert.Contains(t, h.rec.message(board.id).content, "Bob"+locales.T("en", "mark_away", nil), "the board marks the absent player")
+	assert.Contains(t, h.rec.Message(board.ID).Content, "Bob"+locales.T("en", "mark_away", nil), "the board marks the absent player")
 	// While u1 plays on, u2's seat never holds the game up.
 	for range 5 {
 		r, err := h.db.Get(context.Background(), h.channel)
@@ -152,13 +153,13 @@ func TestContractAbsentPlayerComesBack(t *testing.T) {
 		require.NotContains(t, st.ToDecide(), 1)
 		m, err := computer.Player{Level: computer.Normal}.Decide(st, 0, rng)
 		require.NoError(t, err)
-		h.clickOn("u1", h.rec.message(board.id), ContractID("qwixx", CverbMove, st.Seq(), string(m)))
+		h.clickOn("u1", h.rec.Message(board.ID), ContractID("qwixx", CverbMove, st.Seq(), string(m)))
 	}
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
 	require.False(t, r.Finished, "the game ended before the absent player could come back")
 	before := r.Data
-	txt := h.clickOn("u2", h.rec.message(board.id), h.qwixxMove(h.rec.message(board.id))).ephemeralText()
+	txt := h.clickOn("u2", h.rec.Message(board.ID), h.qwixxMove(h.rec.Message(board.ID))).ephemeralText()
 	assert.Equal(t, locales.T("en", "table_back_you", nil), txt)
 	r, err = h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
@@ -167,7 +168,7 @@ func TestContractAbsentPlayerComesBack(t *testing.T) {
 	assert.False(t, td.Seats[1].Away)
 	assert.Zero(t, td.Seats[1].Late)
 	assert.Contains(t, strings.Join(td.Log, "\n"), locales.T("en", "log_back", map[string]any{"Name": "Bob"}))
-	assert.NotContains(t, h.rec.message(board.id).content, locales.T("en", "mark_away", nil), "the mark goes with their return")
+	assert.NotContains(t, h.rec.Message(board.ID).Content, locales.T("en", "mark_away", nil), "the mark goes with their return")
 }
 
 func containsInt(s []int, v int) bool {

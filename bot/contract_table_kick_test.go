@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -40,7 +41,7 @@ func TestContractKickVote(t *testing.T) {
 	pb, st, err := h.b.contractBoard(h.b.Games["qwixx"], r, td, "")
 	require.NoError(t, err)
 	kick := ContractID("qwixx", cverbKick, 0, "2")
-	assert.Contains(t, componentIDs(tableComponents(h.b.Games["qwixx"], st, td, pb)), kick, "the board offers the vote")
+	assert.Contains(t, tabletest.ComponentIDs(tableComponents(h.b.Games["qwixx"], st, td, pb)), kick, "the board offers the vote")
 
 	_, _, v := h.qstate()
 	for _, tc := range []struct{ user, id, key string }{
@@ -67,7 +68,7 @@ func TestContractKickVote(t *testing.T) {
 	g, td, _ := h.qstate()
 	assert.Equal(t, "normal", td.Seats[2].Level)
 	assert.NotContains(t, g.ToDecide(), 2, "the computer plays the seat at once")
-	assert.Equal(t, locales.T("en", "table_err_handed_over", nil), h.clickOn("u3", board, h.qwixxMove(h.rec.message(board.id))).ephemeralText())
+	assert.Equal(t, locales.T("en", "table_err_handed_over", nil), h.clickOn("u3", board, h.qwixxMove(h.rec.Message(board.ID))).ephemeralText())
 }
 
 // The sixth seat of a six-player Dixxit table may be voted on like any
@@ -107,9 +108,9 @@ func TestContractAbandonConfirmed(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	board := h.openQwixx([]string{"u1", "u2"})
 	_, _, v := h.qstate()
-	var ping *shownMessage // the ping of Bob's decision, who has not clicked yet
-	for _, m := range h.rec.messages() {
-		if strings.Contains(m.content, "your decision") {
+	var ping *tabletest.Message // the ping of Bob's decision, who has not clicked yet
+	for _, m := range h.rec.Messages() {
+		if strings.Contains(m.Content, "your decision") {
 			ping = m
 		}
 	}
@@ -128,13 +129,13 @@ func TestContractAbandonConfirmed(t *testing.T) {
 	assert.Equal(t, locales.T("en", "abandon_confirm", nil), ask.ephemeralText())
 	confirm := ask.shown(nil)
 	require.NotNil(t, confirm)
-	ids := componentIDs(confirm.components)
+	ids := tabletest.ComponentIDs(confirm.Components)
 	require.Len(t, ids, 2)
 	yes, no := ids[0], ids[1]
 	assert.True(t, strings.HasPrefix(yes, "qwixx:abyes:"), yes)
 	assert.Equal(t, "qwixx:abno:0", no)
 
-	assert.Equal(t, locales.T("en", "abandon_kept", nil), h.clickOn("u1", confirm, no).shown(confirm).content)
+	assert.Equal(t, locales.T("en", "abandon_kept", nil), h.clickOn("u1", confirm, no).shown(confirm).Content)
 	unchanged()
 	// A forged confirmation, or one of another table, changes nothing.
 	assert.Equal(t, locales.T("en", "err_stale", nil), h.clickOn("u1", confirm, "qwixx:abyes:"+strconv.FormatUint(v, 10)+":x/y").ephemeralText())
@@ -144,7 +145,7 @@ func TestContractAbandonConfirmed(t *testing.T) {
 	// A channel manager who does not play may end it too.
 	h.perms["u9"] = discordgo.PermissionManageChannels
 	res := h.clickOn("u9", confirm, yes)
-	assert.Equal(t, locales.T("en", "abandon_done", nil), res.shown(confirm).content)
+	assert.Equal(t, locales.T("en", "abandon_done", nil), res.shown(confirm).Content)
 	var notice []string
 	for _, ms := range res.sends() {
 		notice = append(notice, ms.Content)
@@ -153,12 +154,12 @@ func TestContractAbandonConfirmed(t *testing.T) {
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
 	assert.True(t, r.Finished, "the game is archived")
-	ended := h.rec.message(board.id)
-	assert.Empty(t, componentIDs(ended.components), "the board keeps no button")
+	ended := h.rec.Message(board.ID)
+	assert.Empty(t, tabletest.ComponentIDs(ended.Components), "the board keeps no button")
 	notice0 := locales.T("en", "table_abandoned", map[string]any{"Name": "Mallory", "Game": "Qwixx"})
-	assert.True(t, strings.HasSuffix(ended.content, "\n"+notice0), "the board says it ended: %q", ended.content)
-	assert.NotContains(t, ended.content, "⏳", "and shows no clock")
-	assert.Equal(t, notice0, h.rec.message(ping.id).content, "the ping says the game ended")
+	assert.True(t, strings.HasSuffix(ended.Content, "\n"+notice0), "the board says it ended: %q", ended.Content)
+	assert.NotContains(t, ended.Content, "⏳", "and shows no clock")
+	assert.Equal(t, notice0, h.rec.Message(ping.ID).Content, "the ping says the game ended")
 	assert.Contains(t, h.qcommand("u1", "board").ephemeralText(), "no game")
 
 	// The same confirmation, at the next table, is outdated.
@@ -205,14 +206,14 @@ func TestContractGameOverTellsEveryone(t *testing.T) {
 	require.NoError(t, err)
 	want := locales.T("en", "table_over_ping", map[string]any{"Mentions": "<@u1> <@u2>", "Game": "Qwixx",
 		"URL": MessageURL(h.guild, h.channel, td.Board)})
-	var told []*shownMessage
-	for _, m := range h.rec.messages() {
-		if m.content == want {
+	var told []*tabletest.Message
+	for _, m := range h.rec.Messages() {
+		if m.Content == want {
 			told = append(told, m)
 		}
 	}
 	require.Len(t, told, 1, "one message tells the end")
-	require.NotNil(t, told[0].mentions)
-	assert.ElementsMatch(t, []string{"u1", "u2"}, told[0].mentions.Users, "it notifies both people")
-	assert.False(t, told[0].ephemeral)
+	require.NotNil(t, told[0].Mentions)
+	assert.ElementsMatch(t, []string{"u1", "u2"}, told[0].Mentions.Users, "it notifies both people")
+	assert.False(t, told[0].Ephemeral)
 }

@@ -10,19 +10,20 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
 // qwixxMove is a move of seat's open decision on board: a white-sum pass
 // or colour pass button the seat may click.
-func (h *harness) qwixxMove(board *shownMessage) string {
+func (h *harness) qwixxMove(board *tabletest.Message) string {
 	h.t.Helper()
-	for _, id := range componentIDs(board.components) {
+	for _, id := range tabletest.ComponentIDs(board.Components) {
 		if p, err := ParseContractID(id); err == nil && p.Verb == CverbMove {
 			return id
 		}
 	}
-	h.t.Fatalf("no move on the board: %v", componentIDs(board.components))
+	h.t.Fatalf("no move on the board: %v", tabletest.ComponentIDs(board.Components))
 	return ""
 }
 
@@ -59,9 +60,9 @@ func TestContractPauseResume(t *testing.T) {
 			r, err := h.db.Get(context.Background(), h.channel)
 			require.NoError(t, err)
 			assert.True(t, r.Due.IsZero(), "no clock runs while paused")
-			shown := h.rec.message(board.id)
-			assert.Contains(t, shown.content, locales.T(lang, "table_paused", map[string]any{"Name": "Alice", "Command": "/qwixx"}))
-			assert.NotContains(t, shown.content, "<t:")
+			shown := h.rec.Message(board.ID)
+			assert.Contains(t, shown.Content, locales.T(lang, "table_paused", map[string]any{"Name": "Alice", "Command": "/qwixx"}))
+			assert.NotContains(t, shown.Content, "<t:")
 			assert.Equal(t, locales.T(lang, "err_already_paused", map[string]any{"Name": "Alice"}), h.qcommand("u1", "pause").ephemeralText())
 
 			// Clicks are refused, and the clock does not run out.
@@ -79,8 +80,8 @@ func TestContractPauseResume(t *testing.T) {
 			assert.True(t, r0.Due.Add(time.Hour).Equal(r.Due), "the deadline %v moved on by the pause: %v", r0.Due, r.Due)
 			_, td, _ = h.qstate()
 			assert.Empty(t, td.Paused)
-			shown = h.rec.message(board.id)
-			assert.Contains(t, shown.content, "<t:"+Itoa(int(r.Due.Unix()))+":R>")
+			shown = h.rec.Message(board.ID)
+			assert.Contains(t, shown.Content, "<t:"+Itoa(int(r.Due.Unix()))+":R>")
 			// The click goes through again.
 			res := h.clickOn("u2", shown, h.qwixxMove(shown))
 			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.response().Type)
@@ -106,15 +107,15 @@ func TestContractLog(t *testing.T) {
 	assert.Contains(t, txt, "📜")
 	resp := res.response()
 	older := ""
-	for _, id := range componentIDs(resp.Data.Components) {
+	for _, id := range tabletest.ComponentIDs(resp.Data.Components) {
 		if strings.HasPrefix(id, "qwixx:log:") {
 			older = id
 		}
 	}
 	require.NotEmpty(t, older, "a whole game's log has more than one page")
-	page := h.clickOn("u2", &shownMessage{id: "orig-x", ephemeral: true}, older)
+	page := h.clickOn("u2", &tabletest.Message{ID: "orig-x", Ephemeral: true}, older)
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, page.response().Type)
-	all := h.clickOn("u2", &shownMessage{id: "orig-x", ephemeral: true}, ContractID("qwixx", cverbLog, 99999, "")).response().Data.Content
+	all := h.clickOn("u2", &tabletest.Message{ID: "orig-x", Ephemeral: true}, ContractID("qwixx", cverbLog, 99999, "")).response().Data.Content
 	assert.Contains(t, all, locales.T("en", "log_paused", map[string]any{"Name": "Alice"}), "the oldest page")
 	assert.Contains(t, all, locales.T("en", "log_resumed", map[string]any{"Name": "Alice"}))
 	assert.Contains(t, all, locales.T("en", "table_timed_out", map[string]any{"Name": "Bob"}))

@@ -14,14 +14,15 @@ import (
 
 	"github.com/dixgame/dixbot"
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
 // selectMenu is the select menu of msg whose custom id is id.
-func selectMenu(t *testing.T, msg *shownMessage, id string) discordgo.SelectMenu {
+func selectMenu(t *testing.T, msg *tabletest.Message, id string) discordgo.SelectMenu {
 	t.Helper()
-	for _, c := range msg.components {
-		for _, cc := range rowComponents(c) {
+	for _, c := range msg.Components {
+		for _, cc := range tabletest.RowComponents(c) {
 			switch m := cc.(type) {
 			case discordgo.SelectMenu:
 				if m.CustomID == id {
@@ -59,7 +60,7 @@ func TestContractPaceInLobby(t *testing.T) {
 			assert.Equal(t, "live", menu.Options[0].Value)
 			assert.True(t, menu.Options[0].Default, "live is the default")
 			assert.Equal(t, locales.T(lang, "qwixx_pace_evening", nil), menu.Options[1].Label)
-			assert.Contains(t, lobby.content, locales.T(lang, "qwixx_pace_live", nil))
+			assert.Contains(t, lobby.Content, locales.T(lang, "qwixx_pace_live", nil))
 
 			_, _, v := h.qstate()
 			// Another player may not choose; an unknown pace and a menu of
@@ -80,7 +81,7 @@ func TestContractPaceInLobby(t *testing.T) {
 			lobby = h.clickOn("u1", lobby, paceID, "evening").shown(lobby)
 			_, td, _ = h.qstate()
 			assert.Equal(t, "evening", td.Pace)
-			assert.Contains(t, lobby.content, locales.T(lang, "qwixx_pace_evening", nil))
+			assert.Contains(t, lobby.Content, locales.T(lang, "qwixx_pace_evening", nil))
 			menu = selectMenu(t, lobby, h.qmust(lobby, cverbPace, ""))
 			assert.True(t, menu.Options[1].Default, "the menu shows the pace chosen")
 
@@ -89,7 +90,7 @@ func TestContractPaceInLobby(t *testing.T) {
 			require.NoError(t, err)
 			assert.True(t, now.Add(botqwixx.EveningTime/2).Equal(r.Due), "the first reminders: %v", r.Due)
 			want := locales.T(lang, "table_clock", map[string]any{"Names": "Alice, Bob", "Unix": now.Add(botqwixx.EveningTime).Unix()})
-			assert.Contains(t, board.content, want)
+			assert.Contains(t, board.Content, want)
 		})
 	}
 }
@@ -112,14 +113,14 @@ func TestContractLivePaceClock(t *testing.T) {
 		}
 	}
 	require.Positive(t, deciding)
-	assert.Contains(t, board.content, fmt.Sprintf("<t:%d:R>", now.Add(botqwixx.DecisionTime).Unix()))
-	assert.NotContains(t, board.content, "Robot 3 <t:", "a computer seat has no clock")
-	assert.Equal(t, 1, strings.Count(board.content, "⏳"), "seats with one deadline share one clock")
+	assert.Contains(t, board.Content, fmt.Sprintf("<t:%d:R>", now.Add(botqwixx.DecisionTime).Unix()))
+	assert.NotContains(t, board.Content, "Robot 3 <t:", "a computer seat has no clock")
+	assert.Equal(t, 1, strings.Count(board.Content, "⏳"), "seats with one deadline share one clock")
 }
 
 // playOut ends the channel's Qwixx game by letting every clock run out,
 // and returns the final scoreboard (the board message, edited).
-func (h *harness) playOut(board *shownMessage, now *time.Time) *shownMessage {
+func (h *harness) playOut(board *tabletest.Message, now *time.Time) *tabletest.Message {
 	h.t.Helper()
 	for i := 0; ; i++ {
 		require.Less(h.t, i, 2000, "the game does not end")
@@ -132,7 +133,7 @@ func (h *harness) playOut(board *shownMessage, now *time.Time) *shownMessage {
 		*now = r.Due
 		require.NoError(h.t, h.b.RunDueOn(context.Background(), h.rec, h.channel, *now))
 	}
-	return h.rec.message(board.id)
+	return h.rec.Message(board.ID)
 }
 
 // Rematch on a Qwixx scoreboard with two people: a lobby with the same
@@ -157,7 +158,7 @@ func TestContractRematchLobby(t *testing.T) {
 			_, td0, _ := h.qstate()
 			require.Positive(t, td0.First)
 			score := h.playOut(board, &now)
-			assert.Equal(t, []string{rematchID}, componentIDs(score.components), "the scoreboard offers Rematch alone")
+			assert.Equal(t, []string{rematchID}, tabletest.ComponentIDs(score.Components), "the scoreboard offers Rematch alone")
 
 			finished, err := h.db.Get(context.Background(), h.channel)
 			require.NoError(t, err)
@@ -167,7 +168,7 @@ func TestContractRematchLobby(t *testing.T) {
 			for _, id := range []string{"qwixx:again:1:x", "qwixx:again:x", "qwixx:again"} {
 				assert.Equal(t, locales.T(lang, "err_bad_custom_id", nil), h.clickOn("u2", score, id).ephemeralText(), id)
 			}
-			other := &shownMessage{id: "m-other", components: score.components}
+			other := &tabletest.Message{ID: "m-other", Components: score.Components}
 			assert.Equal(t, locales.T(lang, "err_rematch_gone", nil), h.clickOn("u2", other, rematchID).ephemeralText(),
 				"Rematch on a message that is not the game's scoreboard")
 			r, err := h.db.Get(context.Background(), h.channel)
@@ -179,7 +180,7 @@ func TestContractRematchLobby(t *testing.T) {
 			require.NotNil(t, again)
 			resp := res.response()
 			assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "the rematch's lobby is public")
-			assert.Contains(t, again.content, "<@u1>", "the other person is called")
+			assert.Contains(t, again.Content, "<@u1>", "the other person is called")
 			assert.Equal(t, []string{"u1"}, resp.Data.AllowedMentions.Users)
 			_, td, _ := h.qstate()
 			assert.Equal(t, "u2", td.Creator)
@@ -201,10 +202,10 @@ func TestContractRematchLobby(t *testing.T) {
 			require.NotNil(t, g2)
 			assert.Equal(t, td0.First%3+1, td2.First)
 			assert.Equal(t, td0.First%3, g2.First, "the engine starts with the seat the table gave")
-			assert.NotEmpty(t, componentIDs(board2.components))
+			assert.NotEmpty(t, tabletest.ComponentIDs(board2.Components))
 			// The old scoreboard now points to the running game.
 			txt = h.clickOn("u1", score, rematchID).ephemeralText()
-			assert.Equal(t, locales.T(lang, "err_rematch_exists", map[string]any{"Name": "Bob", "URL": MessageURL(h.guild, h.channel, again.id)}), txt)
+			assert.Equal(t, locales.T(lang, "err_rematch_exists", map[string]any{"Name": "Bob", "URL": MessageURL(h.guild, h.channel, again.ID)}), txt)
 		})
 	}
 }
@@ -226,10 +227,10 @@ func TestContractRematchStartsAtOnce(t *testing.T) {
 	require.NotNil(t, g, "the rematch started")
 	assert.Equal(t, []string{"easy", "normal"}, []string{td.Seats[1].Level, td.Seats[2].Level})
 	assert.Equal(t, td0.First%3+1, td.First)
-	assert.Equal(t, nb.id, td.Board, "the answer is the new game's board")
+	assert.Equal(t, nb.ID, td.Board, "the answer is the new game's board")
 	assert.Contains(t, strings.Join(td.Log, "\n"), locales.T("en", "table_rematch_started", map[string]any{"Name": td.Seats[td.First-1].Name}))
-	assert.NotEmpty(t, componentIDs(nb.components))
-	assert.NotContains(t, componentIDs(nb.components), rematchID)
+	assert.NotEmpty(t, tabletest.ComponentIDs(nb.Components))
+	assert.NotContains(t, tabletest.ComponentIDs(nb.Components), rematchID)
 }
 
 // Several players clicking Rematch at once open exactly one game, whether
@@ -258,7 +259,7 @@ func TestContractRematchConcurrent(t *testing.T) {
 				}
 			}
 			var wg sync.WaitGroup
-			mark := h.rec.count()
+			mark := h.rec.Count()
 			ixs := make([]*discordgo.Interaction, len(users))
 			for k, u := range users {
 				ixs[k] = h.clickIx(u, score, rematchID)
@@ -272,12 +273,12 @@ func TestContractRematchConcurrent(t *testing.T) {
 			}
 			wg.Wait()
 			opened, answers := 0, 0
-			for _, c := range h.rec.since(mark) {
-				if c.op != "respond" {
+			for _, c := range h.rec.Since(mark) {
+				if c.Op != "respond" {
 					continue
 				}
 				answers++
-				resp := c.resp
+				resp := c.Resp
 				if resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
 					opened++
 					continue

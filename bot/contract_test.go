@@ -17,6 +17,7 @@ import (
 	computer "github.com/dixgame/dixbot/computer/qwixx"
 	"github.com/dixgame/dixbot/engine"
 	rules "github.com/dixgame/dixbot/engine/qwixx"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -30,10 +31,10 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 	h.locale = discordgo.EnglishUS
 	board := h.openQwixx([]string{"u1", "u2"}, "easy", "strong")
 	users := []string{"u1", "u2"}
-	assert.Contains(t, board.content, "Waiting for:")
+	assert.Contains(t, board.Content, "Waiting for:")
 
 	refusedRow, staleSeen, notYours := false, false, false
-	var old *shownMessage
+	var old *tabletest.Message
 	rng := rand.New(rand.NewPCG(3, 4))
 	// unchanged checks that a refused click changed nothing.
 	unchanged := func(version uint64) {
@@ -118,18 +119,18 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 			break
 		}
 	}
-	t.Logf("%d clicks; final board:\n%s", h.n, board.content)
+	t.Logf("%d clicks; final board:\n%s", h.n, board.Content)
 	assert.True(t, refusedRow, "no click on a row the clicker may not mark")
 	assert.True(t, staleSeen, "no stale click")
 	assert.True(t, notYours, "no click on another's decision")
-	assert.Contains(t, board.content, locales.T("en", "qwixx_over_title", nil))
-	assert.Equal(t, []string{"qwixx:again:0"}, componentIDs(board.components), "the scoreboard has only Rematch")
-	assert.Contains(t, board.content, "1. ")
-	assert.NotContains(t, board.content, "⟦")
+	assert.Contains(t, board.Content, locales.T("en", "qwixx_over_title", nil))
+	assert.Equal(t, []string{"qwixx:again:0"}, tabletest.ComponentIDs(board.Components), "the scoreboard has only Rematch")
+	assert.Contains(t, board.Content, "1. ")
+	assert.NotContains(t, board.Content, "⟦")
 
 	// The channel is free again, for any game.
 	lobby := h.qcommand("u1", "start").shown(nil)
-	assert.Contains(t, lobby.content, "Qwixx")
+	assert.Contains(t, lobby.Content, "Qwixx")
 }
 
 func slices_contains(s []int, v int) bool {
@@ -174,10 +175,10 @@ func TestQwixxSimultaneousWhiteSums(t *testing.T) {
 		assert.Equal(t, seq+uint64(len(deciding)), g.Seq, "one move per click")
 		assert.Empty(t, td.Outbox, "the work the clicks owed is done")
 		for _, ix := range ixs {
-			for _, c := range h.rec.since(0) {
-				if c.op == "respond" && c.interaction == ix.ID {
+			for _, c := range h.rec.Since(0) {
+				if c.Op == "respond" && c.Interaction == ix.ID {
 					assert.Contains(t, []discordgo.InteractionResponseType{discordgo.InteractionResponseUpdateMessage,
-						discordgo.InteractionResponseDeferredMessageUpdate}, c.resp.Type, "click %s answered %v", ix.ID, c.resp.Data)
+						discordgo.InteractionResponseDeferredMessageUpdate}, c.Resp.Type, "click %s answered %v", ix.ID, c.Resp.Data)
 				}
 			}
 		}
@@ -193,10 +194,10 @@ func TestQwixxTable(t *testing.T) {
 	assert.Contains(t, h.clickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).ephemeralText(), "At least 2", "one seat is too few")
 	assert.Contains(t, h.clickOn("u1", lobby, h.qmust(lobby, CverbJoin, "")).ephemeralText(), "already")
 	lobby = h.clickOn("u1", lobby, h.qmust(lobby, CverbCPU, "normal")).shown(lobby)
-	assert.Contains(t, lobby.content, "🤖")
+	assert.Contains(t, lobby.Content, "🤖")
 	board := h.clickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).shown(lobby)
-	require.Len(t, board.embeds, 1)
-	assert.Equal(t, "attachment://qwixx.png", board.embeds[0].Image.URL)
+	require.Len(t, board.Embeds, 1)
+	assert.Equal(t, "attachment://qwixx.png", board.Embeds[0].Image.URL)
 	assert.Contains(t, h.qcommand("u1", "rules").ephemeralText(), "Qwixx")
 	g, _, _ := h.qstate()
 	hint := h.qcommand("u1", "hint").ephemeralText()
@@ -237,24 +238,24 @@ func TestQwixxMyTurnPrompt(t *testing.T) {
 			require.NotNil(t, prompt)
 			sel, ok := qfind(prompt, cverbSelect, "")
 			require.True(t, ok, "a menu of decisions")
-			vals := selectOptions(prompt, sel)
+			vals := tabletest.SelectOptions(prompt, sel)
 			require.NotEmpty(t, vals)
 			white, colour, _, ok := computer.Plan(g, g.Active)
 			require.True(t, ok)
 			white.Plan = rules.Plan{Set: true, Pass: colour.Pass, Color: colour.Color, Number: colour.Number}
 			assert.Equal(t, white.String(), vals[0], "the strong plan first")
-			before := h.rec.count()
+			before := h.rec.Count()
 			res = h.clickOn(active, prompt, sel, vals[0])
 			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.response().Type)
-			assert.Equal(t, locales.T("en", "table_prompt_done", nil), h.rec.message(prompt.id).content)
+			assert.Equal(t, locales.T("en", "table_prompt_done", nil), h.rec.Message(prompt.ID).Content)
 			g2, _, v2 := h.qstate()
 			assert.Greater(t, v2, version)
 			assert.True(t, g2.Turn > g.Turn || g2.Choices[g.Active] != rules.ChoiceNone, "the decision was taken")
 			edited := false
-			for _, c := range h.rec.since(before) {
-				edited = edited || (c.op == "followupEdit" && c.edit.ID == board.id)
-				assert.NotEqual(t, "edit", c.op, "no request with the bot token")
-				assert.NotEqual(t, "send", c.op, "no request with the bot token")
+			for _, c := range h.rec.Since(before) {
+				edited = edited || (c.Op == "followupEdit" && c.Edit.ID == board.ID)
+				assert.NotEqual(t, "edit", c.Op, "no request with the bot token")
+				assert.NotEqual(t, "send", c.Op, "no request with the bot token")
 			}
 			assert.True(t, edited, "the public board is edited through the token of the last click on it")
 			return
@@ -276,10 +277,10 @@ func TestQwixxPings(t *testing.T) {
 	h.b.Now = func() time.Time { return now }
 	users := []string{"u1", "u2", "u3"}
 	board := h.openQwixx(users)
-	pings := func(from int) []recorded {
-		var out []recorded
-		for _, c := range h.rec.since(from) {
-			if c.op == "followup" && c.params != nil && c.params.AllowedMentions != nil && len(c.params.AllowedMentions.Users) > 0 {
+	pings := func(from int) []tabletest.Call {
+		var out []tabletest.Call
+		for _, c := range h.rec.Since(from) {
+			if c.Op == "followup" && c.Params != nil && c.Params.AllowedMentions != nil && len(c.Params.AllowedMentions.Users) > 0 {
 				out = append(out, c)
 			}
 		}
@@ -294,20 +295,20 @@ func TestQwixxPings(t *testing.T) {
 			want = append(want, users[s])
 		}
 	}
-	assert.ElementsMatch(t, want, first[0].params.AllowedMentions.Users, "everyone deciding but the clicker")
+	assert.ElementsMatch(t, want, first[0].Params.AllowedMentions.Users, "everyone deciding but the clicker")
 	require.NotNil(t, td.Ping, "the ping is recorded")
 	pingID := td.Ping.ID
 
 	// Everyone decides the white sum: the ping says it is settled.
-	mark := h.rec.count()
+	mark := h.rec.Count()
 	for _, s := range g.ToDecide() {
 		board = h.clickOn(users[s], board, h.qmust(board, CverbMove, "w -")).shown(board)
 	}
 	settled := false
-	for _, c := range h.rec.since(mark) {
-		if c.op == "followupEdit" && c.edit.ID == pingID {
+	for _, c := range h.rec.Since(mark) {
+		if c.Op == "followupEdit" && c.Edit.ID == pingID {
 			settled = true
-			assert.Equal(t, locales.T("en", "table_ping_settled", map[string]any{"Names": strings.Join(td.Ping.Names, ", ")}), *c.edit.Content)
+			assert.Equal(t, locales.T("en", "table_ping_settled", map[string]any{"Names": strings.Join(td.Ping.Names, ", ")}), *c.Edit.Content)
 		}
 	}
 	assert.True(t, settled, "the ping is edited once settled")
@@ -316,7 +317,7 @@ func TestQwixxPings(t *testing.T) {
 	// A minute later, the next decisions ping again, once per person.
 	now = now.Add(2 * pingPresent)
 	g, _, _ = h.qstate()
-	mark = h.rec.count()
+	mark = h.rec.Count()
 	seat := g.ToDecide()[0]
 	m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(1, 1)))
 	require.NoError(t, err)
@@ -325,9 +326,9 @@ func TestQwixxPings(t *testing.T) {
 	if g2.Turn > g.Turn {
 		later := pings(mark)
 		require.Len(t, later, 1)
-		assert.NotContains(t, later[0].params.AllowedMentions.Users, users[seat])
+		assert.NotContains(t, later[0].Params.AllowedMentions.Users, users[seat])
 		seen := map[string]int{}
-		for _, u := range later[0].params.AllowedMentions.Users {
+		for _, u := range later[0].Params.AllowedMentions.Users {
 			seen[u]++
 			assert.Equal(t, 1, seen[u])
 		}
@@ -379,19 +380,19 @@ func TestQwixxClockPlaysForTheAbsent(t *testing.T) {
 		require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
 	}
 	timedOut, absent := 0, false
-	for _, c := range h.rec.since(0) {
-		if (c.op == "edit" || c.op == "followupEdit") && c.edit.ID == board.id && c.edit.Content != nil && strings.Contains(*c.edit.Content, "⏰") {
+	for _, c := range h.rec.Since(0) {
+		if (c.Op == "edit" || c.Op == "followupEdit") && c.Edit.ID == board.ID && c.Edit.Content != nil && strings.Contains(*c.Edit.Content, "⏰") {
 			timedOut++
-			absent = absent || strings.Contains(*c.edit.Content, "💤")
+			absent = absent || strings.Contains(*c.Edit.Content, "💤")
 		}
 	}
 	// Out of time twice in a row, each person is absent and the computer
 	// plays their seat without waiting (contract_table_absent.go).
 	assert.GreaterOrEqual(t, timedOut, 2, "the board says who ran out of time")
 	assert.True(t, absent, "the board says who is absent")
-	shown := h.rec.message(board.id)
-	assert.Contains(t, shown.content, locales.T("en", "qwixx_over_title", nil))
-	assert.Equal(t, []string{"qwixx:again:0"}, componentIDs(shown.components))
+	shown := h.rec.Message(board.ID)
+	assert.Contains(t, shown.Content, locales.T("en", "qwixx_over_title", nil))
+	assert.Equal(t, []string{"qwixx:again:0"}, tabletest.ComponentIDs(shown.Components))
 }
 
 // A message posted before the game's board belongs to an earlier game of

@@ -25,6 +25,7 @@ import (
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	"github.com/dixgame/dixbot/engine"
 	drules "github.com/dixgame/dixbot/engine/dixxit"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -51,7 +52,7 @@ func newDixxitHarness(t *testing.T, logs io.Writer) *harness {
 const discordEpoch = 1420070400000
 
 // dclick clicks a component with a snowflake interaction id.
-func (h *harness) dclick(user string, msg *shownMessage, id string) result {
+func (h *harness) dclick(user string, msg *tabletest.Message, id string) result {
 	h.t.Helper()
 	i := h.clickIx(user, msg, id)
 	i.ID = h.dnow()
@@ -59,22 +60,22 @@ func (h *harness) dclick(user string, msg *shownMessage, id string) result {
 }
 
 // dsubmit submits the clue form opened from the prompt msg.
-func (h *harness) dsubmit(user string, msg *shownMessage, id, text string) result {
+func (h *harness) dsubmit(user string, msg *tabletest.Message, id, text string) result {
 	h.t.Helper()
 	i := h.base(user, discordgo.InteractionModalSubmit)
 	i.ID = h.dnow()
 	i.Data = discordgo.ModalSubmitInteractionData{CustomID: id, Components: []discordgo.MessageComponent{
 		&discordgo.ActionsRow{Components: []discordgo.MessageComponent{&discordgo.TextInput{CustomID: modalText, Value: text}}}}}
 	if msg != nil {
-		i.Message = &discordgo.Message{ID: msg.id, ChannelID: h.channel, Flags: discordgo.MessageFlagsEphemeral, Components: msg.components}
+		i.Message = &discordgo.Message{ID: msg.ID, ChannelID: h.channel, Flags: discordgo.MessageFlagsEphemeral, Components: msg.Components}
 	}
 	return h.run(i)
 }
 
 // dfind returns the custom id of msg's Dixxit component with the verb
 // (and, when given, the argument).
-func dfind(msg *shownMessage, verb, arg string) (string, bool) {
-	for _, id := range componentIDs(msg.components) {
+func dfind(msg *tabletest.Message, verb, arg string) (string, bool) {
+	for _, id := range tabletest.ComponentIDs(msg.Components) {
 		p, err := ParseContractID(id)
 		if err == nil && strings.HasPrefix(id, "dixxit:") && p.Verb == verb && (arg == "" || p.Arg == arg) {
 			return id, true
@@ -83,10 +84,10 @@ func dfind(msg *shownMessage, verb, arg string) (string, bool) {
 	return "", false
 }
 
-func (h *harness) dmust(msg *shownMessage, verb, arg string) string {
+func (h *harness) dmust(msg *tabletest.Message, verb, arg string) string {
 	h.t.Helper()
 	id, ok := dfind(msg, verb, arg)
-	require.True(h.t, ok, "no %s:%s among %v", verb, arg, componentIDs(msg.components))
+	require.True(h.t, ok, "no %s:%s among %v", verb, arg, tabletest.ComponentIDs(msg.Components))
 	return id
 }
 
@@ -108,20 +109,20 @@ func (h *harness) dstate() (*drules.Game, *TableData, uint64) {
 
 // openDixxit opens a table in lang with the people given and cpus
 // computer seats, starts it, and returns the board.
-func (h *harness) openDixxit(lang string, people []string, cpus int) *shownMessage {
+func (h *harness) openDixxit(lang string, people []string, cpus int) *tabletest.Message {
 	h.t.Helper()
 	lobby := h.dcommand(people[0], "start", "language", lang).shown(nil)
 	require.NotNil(h.t, lobby)
 	for _, u := range people[1:] {
 		require.True(h.t, answeredInPlace(h.dclick(u, lobby, h.dmust(lobby, CverbJoin, ""))))
-		lobby = h.rec.message(lobby.id)
+		lobby = h.rec.Message(lobby.ID)
 	}
 	for range cpus {
 		require.True(h.t, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, CverbCPU, botdixxit.Level))))
-		lobby = h.rec.message(lobby.id)
+		lobby = h.rec.Message(lobby.ID)
 	}
 	require.True(h.t, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, CverbGo, ""))))
-	return h.rec.message(lobby.id)
+	return h.rec.Message(lobby.ID)
 }
 
 // answeredInPlace reports whether a click was answered on its message:
@@ -132,7 +133,7 @@ func answeredInPlace(res result) bool {
 		return true
 	case discordgo.InteractionResponseDeferredMessageUpdate:
 		for _, c := range res.calls {
-			if c.op == "editOriginal" {
+			if c.Op == "editOriginal" {
 				return true
 			}
 		}
@@ -142,7 +143,7 @@ func answeredInPlace(res result) bool {
 
 // giveClue opens the active person's prompt on board and gives text as
 // the clue through the form; it returns the prompt and the answer.
-func (h *harness) giveClue(user string, board *shownMessage, text string) (*shownMessage, result) {
+func (h *harness) giveClue(user string, board *tabletest.Message, text string) (*tabletest.Message, result) {
 	h.t.Helper()
 	res := h.dclick(user, board, h.dmust(board, cverbPrompt, ""))
 	res.ephemeralText()
@@ -155,7 +156,7 @@ func (h *harness) giveClue(user string, board *shownMessage, text string) (*show
 }
 
 // squareID is the custom id of square sq's button on board.
-func (h *harness) squareID(board *shownMessage, g *drules.Game, sq int) string {
+func (h *harness) squareID(board *tabletest.Message, g *drules.Game, sq int) string {
 	h.t.Helper()
 	return h.dmust(board, CverbMove, "f "+Itoa(sq)+" "+strconv.FormatUint(g.ViewOf(engine.Public).Turn, 10))
 }
@@ -174,7 +175,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 			}
 			users := []string{"u1", "u2", "u3"}
 			board := h.openDixxit(lang, users, 1)
-			assert.Len(t, board.embeds, 1, "the grid picture")
+			assert.Len(t, board.Embeds, 1, "the grid picture")
 			rng := rand.New(rand.NewPCG(5, 6))
 			unchanged := func(version uint64, what string) {
 				t.Helper()
@@ -182,7 +183,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 				assert.Equal(t, version, v, "%s changed the game", what)
 			}
 			taken, notGuesser, forged, tooLong, stale, aloud, noPrompt := false, false, false, false, false, false, false
-			var old *shownMessage
+			var old *tabletest.Message
 			var oldTurn uint64
 			for step := 0; ; step++ {
 				require.Less(t, step, 1000, "the game does not end")
@@ -201,7 +202,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 					if !aloud && step > 0 {
 						res := h.dclick(users[active], board, h.dmust(board, cverbPrompt, ""))
 						prompt := res.shown(nil)
-						assert.Contains(t, prompt.content, locales.T(lang, "dixxit_prompt", map[string]any{"Square": g.ViewOf(active).Secret.Target}))
+						assert.Contains(t, prompt.Content, locales.T(lang, "dixxit_prompt", map[string]any{"Square": g.ViewOf(active).Secret.Target}))
 						assert.Len(t, res.response().Data.Files, 1, "the grid with the target framed")
 						h.dclick(users[active], prompt, h.dmust(prompt, CverbMove, "aloud"))
 						aloud = true
@@ -213,9 +214,9 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 							tooLong = true
 						}
 						prompt, _ := h.giveClue(users[active], board, "night "+Itoa(step))
-						assert.Equal(t, locales.T(lang, "table_prompt_done", nil), h.rec.message(prompt.id).content)
+						assert.Equal(t, locales.T(lang, "table_prompt_done", nil), h.rec.Message(prompt.ID).Content)
 					}
-					board = h.rec.message(board.id)
+					board = h.rec.Message(board.ID)
 					g2, _, _ := h.dstate()
 					assert.True(t, g2.Phase() != drules.PhaseClue || g2.ViewOf(engine.Public).Turn > v.Turn || g2.Over(), "the clue was taken")
 					if r, _ := h.db.Get(context.Background(), h.channel); r.Finished {
@@ -276,7 +277,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 				sq := free[rng.IntN(len(free))]
 				res := h.dclick(users[seat], board, h.squareID(board, g, sq))
 				require.True(t, answeredInPlace(res), "%v", res.texts())
-				board = h.rec.message(board.id)
+				board = h.rec.Message(board.ID)
 				if r, _ := h.db.Get(context.Background(), h.channel); r.Finished {
 					break
 				}
@@ -285,10 +286,10 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 				"stale": stale, "aloud": aloud, "no prompt": noPrompt} {
 				assert.True(t, seen, what)
 			}
-			t.Logf("%d interactions; final board:\n%s", h.n, board.content)
-			assert.Contains(t, board.content, locales.T(lang, "dixxit_over_title", nil))
-			assert.Len(t, board.embeds, 2, "the scoreboard picture and the last turn scored")
-			assert.Equal(t, []string{"dixxit:again:0"}, componentIDs(board.components), "the scoreboard has only Rematch")
+			t.Logf("%d interactions; final board:\n%s", h.n, board.Content)
+			assert.Contains(t, board.Content, locales.T(lang, "dixxit_over_title", nil))
+			assert.Len(t, board.Embeds, 2, "the scoreboard picture and the last turn scored")
+			assert.Equal(t, []string{"dixxit:again:0"}, tabletest.ComponentIDs(board.Components), "the scoreboard has only Rematch")
 		})
 	}
 }
@@ -308,7 +309,7 @@ func TestDixxitRace(t *testing.T) {
 		active := g.Active()
 		target := g.ViewOf(active).Secret.Target
 		h.giveClue(users[active], board, "race "+Itoa(round))
-		board = h.rec.message(board.id)
+		board = h.rec.Message(board.ID)
 		g, _, version := h.dstate()
 		guessers := g.ToDecide()
 		require.Len(t, guessers, 5)
@@ -360,7 +361,7 @@ func TestDixxitRace(t *testing.T) {
 		}
 		all := []int{0, 1, 2, 3, 4}
 		// Everybody on one wrong square.
-		mark := h.rec.count()
+		mark := h.rec.Count()
 		race(func(int) int { return wrong[0] }, all)
 		g, _, v := h.dstate()
 		pv := g.ViewOf(engine.Public)
@@ -378,12 +379,12 @@ func TestDixxitRace(t *testing.T) {
 		// and lifted, by the board's line.
 		taken := locales.T("en", "dixxit_err_taken", map[string]any{"Name": ""})
 		refused := 0
-		for _, c := range h.rec.since(mark) {
-			if (c.resp != nil && c.resp.Data != nil && strings.Contains(c.resp.Data.Content, taken)) || (c.params != nil && strings.Contains(c.params.Content, taken)) {
+		for _, c := range h.rec.Since(mark) {
+			if (c.Resp != nil && c.Resp.Data != nil && strings.Contains(c.Resp.Data.Content, taken)) || (c.Params != nil && strings.Contains(c.Params.Content, taken)) {
 				refused++
 			}
 		}
-		lifted := strings.Count(h.rec.message(board.id).content, "picks again")
+		lifted := strings.Count(h.rec.Message(board.ID).Content, "picks again")
 		assert.Equal(t, 4, refused+lifted, "refused %d, lifted %d", refused, lifted)
 		// Three of the four others on distinct wrong squares, at once.
 		var rest []int
@@ -392,7 +393,7 @@ func TestDixxitRace(t *testing.T) {
 				rest = append(rest, k)
 			}
 		}
-		board = h.rec.message(board.id)
+		board = h.rec.Message(board.ID)
 		rest3 := rest[:3]
 		sq := map[int]int{}
 		for i, k := range rest3 {
@@ -416,7 +417,7 @@ func TestDixxitRace(t *testing.T) {
 			assert.Equal(t, drules.FingerView{Seat: guessers[k], Square: sq[k]}, pv.Fingers[1+i], "finger %d", i+1)
 		}
 		// The last guesser finds it: the turn is scored.
-		board = h.rec.message(board.id)
+		board = h.rec.Message(board.ID)
 		last := rest[3]
 		// (The id of the current version: concurrent answers may leave a
 		// board one version behind, whose click is answered as outdated.)
@@ -424,7 +425,7 @@ func TestDixxitRace(t *testing.T) {
 		ix.ID = snowflake(base+50, 0)
 		res := h.run(ix)
 		require.True(t, answeredInPlace(res), "%v", res.texts())
-		board = h.rec.message(board.id)
+		board = h.rec.Message(board.ID)
 		g, _, _ = h.dstate()
 		assert.Equal(t, pv.Turn+1, g.ViewOf(engine.Public).Turn)
 	}
@@ -502,7 +503,7 @@ func TestDixxitPublicBoardHidesTheTarget(t *testing.T) {
 			res := h.dcommand("u2", "board")
 			d := res.response().Data
 			board = res.shown(nil) // the board from now on
-			s := shot{content: d.Content, ids: componentIDs(d.Components), logs: whatLogsSay(logs.String())}
+			s := shot{content: d.Content, ids: tabletest.ComponentIDs(d.Components), logs: whatLogsSay(logs.String())}
 			for _, e := range d.Embeds {
 				s.embeds += e.Image.URL
 			}
@@ -521,7 +522,7 @@ func TestDixxitPublicBoardHidesTheTarget(t *testing.T) {
 			prompt, _ = io.ReadAll(f.Reader)
 		}
 		h.giveClue(users[active], board, "moon")
-		board = h.rec.message(board.id)
+		board = h.rec.Message(board.ID)
 		snap()
 		g, _, _ = h.dstate()
 		wrong := 1
@@ -569,7 +570,7 @@ func TestDixxitClockWithASilentPlayer(t *testing.T) {
 		if r.Finished {
 			break
 		}
-		board = h.rec.message(board.id)
+		board = h.rec.Message(board.ID)
 		g, _, _ := h.dstate()
 		deciding := g.ToDecide()
 		var people []int
@@ -625,15 +626,15 @@ func TestDixxitClockWithASilentPlayer(t *testing.T) {
 	assert.Positive(t, skips, "the silent clue-giver ran out of time")
 	g, _, _ := h.dstate()
 	assert.Empty(t, g.ViewOf(engine.Public).Holdings[silent], "the silent seat took nothing")
-	shown := h.rec.message(board.id)
-	assert.Contains(t, shown.content, locales.T("en", "dixxit_over_title", nil))
-	assert.Equal(t, []string{"dixxit:again:0"}, componentIDs(shown.components), "the scoreboard has only Rematch")
+	shown := h.rec.Message(board.ID)
+	assert.Contains(t, shown.Content, locales.T("en", "dixxit_over_title", nil))
+	assert.Equal(t, []string{"dixxit:again:0"}, tabletest.ComponentIDs(shown.Components), "the scoreboard has only Rematch")
 	timedOut, skipped, out := false, false, false
-	for _, c := range h.rec.since(0) {
-		if (c.op == "edit" || c.op == "followupEdit") && c.edit.ID == board.id && c.edit.Content != nil {
-			timedOut = timedOut || strings.Contains(*c.edit.Content, locales.T("en", "table_timed_out", map[string]any{"Name": "Chloé"}))
-			skipped = skipped || strings.Contains(*c.edit.Content, locales.T("en", "dixxit_ev_skipped", map[string]any{"Name": "Chloé"}))
-			out = out || strings.Contains(*c.edit.Content, locales.T("en", "dixxit_ev_out", map[string]any{"Name": "Chloé"}))
+	for _, c := range h.rec.Since(0) {
+		if (c.Op == "edit" || c.Op == "followupEdit") && c.Edit.ID == board.ID && c.Edit.Content != nil {
+			timedOut = timedOut || strings.Contains(*c.Edit.Content, locales.T("en", "table_timed_out", map[string]any{"Name": "Chloé"}))
+			skipped = skipped || strings.Contains(*c.Edit.Content, locales.T("en", "dixxit_ev_skipped", map[string]any{"Name": "Chloé"}))
+			out = out || strings.Contains(*c.Edit.Content, locales.T("en", "dixxit_ev_out", map[string]any{"Name": "Chloé"}))
 		}
 	}
 	assert.True(t, timedOut && skipped && out, "the board tells: timed out %v, skipped %v, out %v", timedOut, skipped, out)
@@ -659,7 +660,7 @@ func TestDixxitLeaverPlayedByTheComputer(t *testing.T) {
 		if r.Finished {
 			break
 		}
-		board = h.rec.message(board.id)
+		board = h.rec.Message(board.ID)
 		g, _, _ := h.dstate()
 		deciding := g.ToDecide()
 		require.NotContains(t, deciding, leaver, "the computer's seat is waited for")
@@ -681,8 +682,8 @@ func TestDixxitLeaverPlayedByTheComputer(t *testing.T) {
 		}
 		h.dclick(users[seat], board, h.squareID(board, g, free[rng.IntN(len(free))]))
 	}
-	shown := h.rec.message(board.id)
-	assert.Contains(t, shown.content, locales.T("en", "dixxit_over_title", nil))
+	shown := h.rec.Message(board.ID)
+	assert.Contains(t, shown.Content, locales.T("en", "dixxit_over_title", nil))
 }
 
 // The next clue-giver's clock starts when their clue is awaited, even
@@ -698,7 +699,7 @@ func TestDixxitNextClueGiverHasTheWholeClueTime(t *testing.T) {
 	active := g.Active()
 	target := g.ViewOf(active).Secret.Target
 	h.giveClue(users[active], board, "soon")
-	board = h.rec.message(board.id)
+	board = h.rec.Message(board.ID)
 	now = now.Add(30 * time.Second)
 	g, _, _ = h.dstate()
 	next, finder := (active+1)%3, (active+2)%3
@@ -726,7 +727,7 @@ func TestDixxitSquareButtonsSteadyWithinARace(t *testing.T) {
 	active := g.Active()
 	target := g.ViewOf(active).Secret.Target
 	h.giveClue(users[active], board, "steady")
-	board = h.rec.message(board.id)
+	board = h.rec.Message(board.ID)
 	g, _, _ = h.dstate()
 	var wrong []int
 	for sq := 1; sq <= 9; sq++ {
@@ -739,7 +740,7 @@ func TestDixxitSquareButtonsSteadyWithinARace(t *testing.T) {
 	require.Len(t, guessers, 3)
 	res := h.dclick(users[guessers[0]], board, h.squareID(board, g, wrong[0]))
 	require.True(t, answeredInPlace(res), "%v", res.texts())
-	board = h.rec.message(board.id)
+	board = h.rec.Message(board.ID)
 	assert.Equal(t, before, h.squareID(board, g, wrong[1]), "square %d's button after another's finger", wrong[1])
 	res = h.dclick(users[guessers[1]], board, before)
 	require.True(t, answeredInPlace(res), "the button as drawn before: %v", res.texts())

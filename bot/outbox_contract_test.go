@@ -14,13 +14,14 @@ import (
 	"github.com/dixgame/dixbot"
 	computer "github.com/dixgame/dixbot/computer/qwixx"
 	rules "github.com/dixgame/dixbot/engine/qwixx"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
 // toActivePrompt plays Qwixx clicks on the board until the active player
 // may open their private prompt, opens it and returns it with the custom
 // id of its menu and the menu's first decision.
-func toActivePrompt(t *testing.T, h *harness, users []string, board *shownMessage) (*shownMessage, *shownMessage, string, string) {
+func toActivePrompt(t *testing.T, h *harness, users []string, board *tabletest.Message) (*tabletest.Message, *tabletest.Message, string, string) {
 	t.Helper()
 	for step := 0; ; step++ {
 		require.Less(t, step, 50, "the active player never had a prompt")
@@ -31,7 +32,7 @@ func toActivePrompt(t *testing.T, h *harness, users []string, board *shownMessag
 			require.NotNil(t, prompt)
 			sel, ok := qfind(prompt, cverbSelect, "")
 			require.True(t, ok, "a menu of decisions")
-			vals := selectOptions(prompt, sel)
+			vals := tabletest.SelectOptions(prompt, sel)
 			require.NotEmpty(t, vals)
 			return board, prompt, sel, vals[0]
 		}
@@ -52,7 +53,7 @@ func boardShows(t *testing.T, h *harness, board string) bool {
 	require.NoError(t, err)
 	pb, _, err := h.b.contractBoard(h.b.Games[r.Game], r, td, "")
 	require.NoError(t, err)
-	return h.rec.message(board).content == pb.Content
+	return h.rec.Message(board).Content == pb.Content
 }
 
 // A decision taken in a private prompt while Discord fails leaves the
@@ -64,14 +65,14 @@ func TestContractBoardEditOwedSurvivesAFailure(t *testing.T) {
 	users := []string{"u1", "u2"}
 	board, prompt, sel, val := toActivePrompt(t, h, users, h.openQwixx(users))
 	g, _, _ := h.qstate()
-	h.rec.mu.Lock()
-	h.rec.fail = errors.New("discord unreachable")
-	h.rec.mu.Unlock()
+	h.rec.Mu.Lock()
+	h.rec.Fail = errors.New("discord unreachable")
+	h.rec.Mu.Unlock()
 	res := h.clickOn(users[g.Active], prompt, sel, val)
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.response().Type, "the prompt says the decision is taken")
-	h.rec.mu.Lock()
-	h.rec.fail = nil
-	h.rec.mu.Unlock()
+	h.rec.Mu.Lock()
+	h.rec.Fail = nil
+	h.rec.Mu.Unlock()
 
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
@@ -80,26 +81,26 @@ func TestContractBoardEditOwedSurvivesAFailure(t *testing.T) {
 	require.NotEmpty(t, td.Outbox, "the board's edit is still owed")
 	assert.Equal(t, ceffEdit, td.Outbox[0].Kind)
 	require.False(t, r.Due.IsZero())
-	assert.False(t, boardShows(t, h, board.id), "the board is behind the game")
+	assert.False(t, boardShows(t, h, board.ID), "the board is behind the game")
 
 	// Within the grace, the process that made the change has the effects.
-	n := h.rec.count()
+	n := h.rec.Count()
 	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, time.Now()))
-	assert.Equal(t, n, h.rec.count(), "nothing done before the grace is over")
+	assert.Equal(t, n, h.rec.Count(), "nothing done before the grace is over")
 
 	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, r.Due))
-	assert.True(t, boardShows(t, h, board.id), "the board shows the game")
-	for _, c := range h.rec.since(n) {
-		assert.NotContains(t, []string{"edit", "send"}, c.op, "no request with the bot token")
+	assert.True(t, boardShows(t, h, board.ID), "the board shows the game")
+	for _, c := range h.rec.Since(n) {
+		assert.NotContains(t, []string{"edit", "send"}, c.Op, "no request with the bot token")
 	}
 	_, td, _ = h.qstate()
 	assert.Empty(t, td.Outbox, "nothing left owed")
 
 	// Found due again, it does nothing.
-	n = h.rec.count()
+	n = h.rec.Count()
 	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, time.Now().Add(time.Hour)))
-	for _, c := range h.rec.since(n) {
-		assert.NotEqual(t, "followupEdit", c.op, "the board is not edited twice")
+	for _, c := range h.rec.Since(n) {
+		assert.NotEqual(t, "followupEdit", c.Op, "the board is not edited twice")
 	}
 }
 
@@ -114,18 +115,18 @@ func TestContractRedeliveredClickShowsTheBoard(t *testing.T) {
 	seq := g.Seq
 	seat := g.ToDecide()[0]
 	ix := h.clickIx(users[seat], board, h.qmust(board, CverbMove, "w -"))
-	h.rec.mu.Lock()
-	h.rec.refuse = func(c recorded) error {
-		if c.op == "respond" && c.interaction == ix.ID {
+	h.rec.Mu.Lock()
+	h.rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "respond" && c.Interaction == ix.ID {
 			return errors.New("the process died before answering")
 		}
 		return nil
 	}
-	h.rec.mu.Unlock()
+	h.rec.Mu.Unlock()
 	h.run(ix)
-	h.rec.mu.Lock()
-	h.rec.refuse = nil
-	h.rec.mu.Unlock()
+	h.rec.Mu.Lock()
+	h.rec.Refuse = nil
+	h.rec.Mu.Unlock()
 
 	again := *ix
 	res := h.run(&again)
@@ -134,7 +135,7 @@ func TestContractRedeliveredClickShowsTheBoard(t *testing.T) {
 	resp := res.response()
 	require.NotNil(t, resp)
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board in place")
-	assert.True(t, boardShows(t, h, board.id), "the board shows the game")
+	assert.True(t, boardShows(t, h, board.ID), "the board shows the game")
 }
 
 // The board edit of a change made while another change lands shows the
@@ -153,9 +154,9 @@ func TestContractBoardEditOvertakenIsShownAgain(t *testing.T) {
 	}
 	require.GreaterOrEqual(t, other, 0)
 	overtaken := false
-	h.rec.mu.Lock()
-	h.rec.refuse = func(c recorded) error {
-		if c.op != "followupEdit" || c.edit.ID != board.id || overtaken {
+	h.rec.Mu.Lock()
+	h.rec.Refuse = func(c tabletest.Call) error {
+		if c.Op != "followupEdit" || c.Edit.ID != board.ID || overtaken {
 			return nil
 		}
 		overtaken = true
@@ -173,13 +174,13 @@ func TestContractBoardEditOvertakenIsShownAgain(t *testing.T) {
 		})
 		return err
 	}
-	h.rec.mu.Unlock()
+	h.rec.Mu.Unlock()
 	h.clickOn(users[g.Active], prompt, sel, val)
-	h.rec.mu.Lock()
-	h.rec.refuse = nil
-	h.rec.mu.Unlock()
+	h.rec.Mu.Lock()
+	h.rec.Refuse = nil
+	h.rec.Mu.Unlock()
 	require.True(t, overtaken)
-	assert.False(t, boardShows(t, h, board.id), "the edit showed the older game")
+	assert.False(t, boardShows(t, h, board.ID), "the edit showed the older game")
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
 	td, err := DecodeTableData(r.Meta)
@@ -187,7 +188,7 @@ func TestContractBoardEditOvertakenIsShownAgain(t *testing.T) {
 	require.Len(t, td.Outbox, 1, "the board is owed again")
 	assert.True(t, td.Outbox[0].Again)
 	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, r.Due))
-	assert.True(t, boardShows(t, h, board.id), "the board shows the newer game")
+	assert.True(t, boardShows(t, h, board.ID), "the board shows the newer game")
 }
 
 // A ping owed by a change is posted as a follow-up of the clicking
@@ -214,9 +215,9 @@ func TestContractGameEndIsOwed(t *testing.T) {
 		require.NoError(t, err)
 		board = h.clickOn("u1", board, h.qmust(board, CverbMove, string(m))).shown(board)
 	}
-	assert.Contains(t, h.rec.message(board.id).content, locales.T("en", "qwixx_over_title", nil))
-	for _, c := range h.rec.since(0) {
-		assert.NotContains(t, []string{"edit", "send"}, c.op, "no request with the bot token at human pace")
+	assert.Contains(t, h.rec.Message(board.ID).Content, locales.T("en", "qwixx_over_title", nil))
+	for _, c := range h.rec.Since(0) {
+		assert.NotContains(t, []string{"edit", "send"}, c.Op, "no request with the bot token at human pace")
 	}
 }
 
@@ -228,9 +229,9 @@ func TestContractPingSettledBeforePosted(t *testing.T) {
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
 	users := []string{"u1", "u2", "u3"}
-	h.rec.mu.Lock()
-	h.rec.fail = errors.New("discord unreachable")
-	h.rec.mu.Unlock()
+	h.rec.Mu.Lock()
+	h.rec.Fail = errors.New("discord unreachable")
+	h.rec.Mu.Unlock()
 	board := h.openQwixx(users)
 	_, td, _ := h.qstate()
 	require.NotNil(t, td.Ping, "a ping is owed")
@@ -251,17 +252,17 @@ func TestContractPingSettledBeforePosted(t *testing.T) {
 		}
 	}
 	require.GreaterOrEqual(t, settle, 0, "the settle names the ping by its effect")
-	h.rec.mu.Lock()
-	h.rec.fail = nil
-	h.rec.mu.Unlock()
-	n := h.rec.count()
+	h.rec.Mu.Lock()
+	h.rec.Fail = nil
+	h.rec.Mu.Unlock()
+	n := h.rec.Count()
 	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, r.Due))
 	posted, settled := false, false
-	for _, c := range h.rec.since(n) {
-		if c.op == "followup" && c.params.AllowedMentions != nil && len(c.params.AllowedMentions.Users) > 0 {
+	for _, c := range h.rec.Since(n) {
+		if c.Op == "followup" && c.Params.AllowedMentions != nil && len(c.Params.AllowedMentions.Users) > 0 {
 			posted = true
 		}
-		if c.op == "followupEdit" && c.edit.Content != nil && *c.edit.Content == locales.T("en", "table_ping_settled", map[string]any{"Names": "Bob, Chloé"}) {
+		if c.Op == "followupEdit" && c.Edit.Content != nil && *c.Edit.Content == locales.T("en", "table_ping_settled", map[string]any{"Names": "Bob, Chloé"}) {
 			settled = true
 		}
 	}

@@ -15,15 +15,16 @@ import (
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	computer "github.com/dixgame/dixbot/computer/qwixx"
 	rules "github.com/dixgame/dixbot/engine/qwixx"
+	"github.com/dixgame/dixbot/internal/tabletest"
 )
 
 // boardEdits are the edits of message board among calls, through an
 // interaction's token or the bot's.
-func boardEdits(calls []recorded, board string) []*discordgo.MessageEdit {
+func boardEdits(calls []tabletest.Call, board string) []*discordgo.MessageEdit {
 	var out []*discordgo.MessageEdit
 	for _, c := range calls {
-		if (c.op == "followupEdit" || c.op == "edit" || c.op == "editOriginal") && c.edit != nil && c.edit.ID == board && !c.refused {
-			out = append(out, c.edit)
+		if (c.Op == "followupEdit" || c.Op == "edit" || c.Op == "editOriginal") && c.Edit != nil && c.Edit.ID == board && !c.Refused {
+			out = append(out, c.Edit)
 		}
 	}
 	return out
@@ -71,12 +72,12 @@ func TestContractEditKeepsAnUnchangedPicture(t *testing.T) {
 			sub = "resume"
 		}
 		r := h.qcommand("u1", sub)
-		eds := boardEdits(r.calls, board.id)
+		eds := boardEdits(r.calls, board.ID)
 		require.Len(t, eds, 1, "%s: the board is edited once", what)
 		return eds[0]
 	}
 	ed := pause("pause", true)
-	if td.Pic == nil || td.Pic.Msg != board.id {
+	if td.Pic == nil || td.Pic.Msg != board.ID {
 		// The board's picture was not known: this edit uploads it, and
 		// is known from then on.
 		requireUpload(t, ed, "first pause")
@@ -87,29 +88,29 @@ func TestContractEditKeepsAnUnchangedPicture(t *testing.T) {
 	requireKept(t, ed, "pause")
 	_, td, _ = h.qstate()
 	require.NotNil(t, td.Pic)
-	assert.Equal(t, board.id, td.Pic.Msg, "the picture stays known")
+	assert.Equal(t, board.ID, td.Pic.Msg, "the picture stays known")
 	requireKept(t, pause("resume", false), "resume")
 
 	// A click's answer carries the picture, changed or not.
-	r := h.clickOn("u2", h.rec.message(board.id), h.qwixxMove(h.rec.message(board.id)))
+	r := h.clickOn("u2", h.rec.Message(board.ID), h.qwixxMove(h.rec.Message(board.ID)))
 	resp := r.response()
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type)
 	require.Len(t, resp.Data.Files, 1, "the answer uploads the picture")
-	assert.Empty(t, boardEdits(r.calls, board.id), "the answer showed the change")
+	assert.Empty(t, boardEdits(r.calls, board.ID), "the answer showed the change")
 
 	// A decision out of time changes the picture: the edit uploads it.
 	g, _, v := h.qstate()
 	require.NotEmpty(t, g.ToDecide())
 	now = now.Add(time.Hour)
-	start := h.rec.count()
+	start := h.rec.Count()
 	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
 	_, td, v2 := h.qstate()
 	require.Greater(t, v2, v, "the clock decided")
-	eds := boardEdits(h.rec.since(start), board.id)
+	eds := boardEdits(h.rec.Since(start), board.ID)
 	require.NotEmpty(t, eds)
 	requireUpload(t, eds[0], "a changed picture")
 	require.NotNil(t, td.Pic)
-	assert.Equal(t, board.id, td.Pic.Msg, "the new picture is known")
+	assert.Equal(t, board.ID, td.Pic.Msg, "the new picture is known")
 	requireKept(t, pause("pause after the change", true), "pause after the change")
 }
 
@@ -180,13 +181,13 @@ func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
 	h.qcommand("u1", "resume")
 	_, td, _ := h.qstate()
 	require.NotNil(t, td.Pic)
-	require.Equal(t, board.id, td.Pic.Msg)
+	require.Equal(t, board.ID, td.Pic.Msg)
 	known := *td.Pic
 
 	stale := func() result {
 		g, _, _ := h.qstate()
 		id := ContractID("qwixx", CverbMove, g.Seq+5, "w -")
-		r := h.clickOn("u2", h.rec.message(board.id), id)
+		r := h.clickOn("u2", h.rec.Message(board.ID), id)
 		resp := r.response()
 		require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board shown again")
 		require.Len(t, resp.Data.Files, 1)
@@ -199,7 +200,7 @@ func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
 	_, err := h.db.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
 		cur, err := DecodeTableData(r.Meta)
 		require.NoError(t, err)
-		cur.Pic = &BoardPic{Msg: board.id, Key: "another"}
+		cur.Pic = &BoardPic{Msg: board.ID, Key: "another"}
 		r.Meta = cur.Encode()
 		return nil
 	})
@@ -250,10 +251,10 @@ func TestContractFoldRecordsTheAnswersPicture(t *testing.T) {
 	_, td, _ = h.qstate()
 	assert.Empty(t, td.Outbox, "recorded")
 	require.NotNil(t, td.Pic, "the answer's picture recorded with the fold")
-	assert.Equal(t, board.id, td.Pic.Msg)
+	assert.Equal(t, board.ID, td.Pic.Msg)
 
 	r := h.qcommand("u1", "pause")
-	eds := boardEdits(r.calls, board.id)
+	eds := boardEdits(r.calls, board.ID)
 	require.Len(t, eds, 1)
 	requireKept(t, eds[0], "a pause after the click")
 }
@@ -268,9 +269,9 @@ func TestDixxitClueKeepsTheGrid(t *testing.T) {
 	board := h.openDixxit("en", people, 0)
 	g, td, _ := h.dstate()
 	require.NotNil(t, td.Pic)
-	require.Equal(t, board.id, td.Pic.Msg, "the grid the start showed is known")
+	require.Equal(t, board.ID, td.Pic.Msg, "the grid the start showed is known")
 	_, res := h.giveClue(people[g.Active()], board, "sea")
-	eds := boardEdits(res.calls, board.id)
+	eds := boardEdits(res.calls, board.ID)
 	require.Len(t, eds, 1, "the board shows the clue")
 	assert.Empty(t, eds[0].Files, "the same grid: nothing uploaded")
 	assert.Nil(t, eds[0].Attachments, "Discord keeps the grid")
@@ -281,7 +282,7 @@ func TestDixxitClueKeepsTheGrid(t *testing.T) {
 
 	g, _, _ = h.dstate()
 	guesser := (g.Active() + 1) % len(people)
-	board = h.rec.message(board.id)
+	board = h.rec.Message(board.ID)
 	r := h.dclick(people[guesser], board, h.squareID(board, g, 1))
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	assert.NotEmpty(t, r.response().Data.Files, "a finger: the answer uploads the new grid")

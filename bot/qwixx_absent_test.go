@@ -12,6 +12,7 @@ import (
 
 	computer "github.com/dixgame/dixbot/computer/qwixx"
 	rules "github.com/dixgame/dixbot/engine/qwixx"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -73,7 +74,7 @@ func TestQwixxOnePlayerNeverAnswers(t *testing.T) {
 	assert.Positive(t, clicks)
 	assert.Positive(t, whiteTimeouts, "the absent player's white sums ran out of time")
 	assert.Greater(t, timeouts, whiteTimeouts, "the absent player's colour sums ran out of time")
-	shown := h.rec.message(board.id)
-	assert.Contains(t, shown.content, locales.T("en", "qwixx_over_title", nil))
-	assert.Equal(t, []string{"qwixx:again:0"}, componentIDs(shown.components), "the scoreboard has only Rematch")
+	shown := h.rec.Message(board.ID)
+	assert.Contains(t, shown.Content, locales.T("en", "qwixx_over_title", nil))
+	assert.Equal(t, []string{"qwixx:again:0"}, tabletest.ComponentIDs(shown.Components), "the scoreboard has only Rematch")
 }

@@ -44,9 +44,9 @@ func qwixxPingsPerRoll(t *testing.T, gap time.Duration, seed uint64) (float64, i
 		board = res.shown(board)
 	}
 	notified := 0
-	for _, c := range h.rec.since(0) {
-		if c.op == "followup" && c.params != nil && c.params.AllowedMentions != nil {
-			notified += len(c.params.AllowedMentions.Users)
+	for _, c := range h.rec.Since(0) {
+		if c.Op == "followup" && c.Params != nil && c.Params.AllowedMentions != nil {
+			notified += len(c.Params.AllowedMentions.Users)
 		}
 	}
 	return float64(notified) / float64(len(users)*turns), turns

@@ -18,6 +18,7 @@ import (
 	"github.com/dixgame/dixbot/bot"
 	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -25,18 +26,18 @@ func enT(key string, data map[string]any) string { return locales.T("en", key, d
 
 // unchanged asserts that the channel's stored record is byte for byte what
 // it was.
-func unchanged(h *harness, before stored) {
+func unchanged(h *harness, before tabletest.Stored) {
 	h.t.Helper()
-	after, ok := h.st.snapshot(h.channel)
+	after, ok := h.st.Snapshot(h.channel)
 	require.True(h.t, ok)
-	assert.Equal(h.t, before.rec.Version, after.rec.Version, "version changed")
-	assert.Equal(h.t, before.state, after.state, "state changed")
-	assert.Equal(h.t, string(before.rec.Meta), string(after.rec.Meta), "table data changed")
+	assert.Equal(h.t, before.Rec.Version, after.Rec.Version, "version changed")
+	assert.Equal(h.t, before.State, after.State, "state changed")
+	assert.Equal(h.t, string(before.Rec.Meta), string(after.Rec.Meta), "table data changed")
 }
 
-func snap(h *harness) stored {
+func snap(h *harness) tabletest.Stored {
 	h.t.Helper()
-	s, ok := h.st.snapshot(h.channel)
+	s, ok := h.st.Snapshot(h.channel)
 	require.True(h.t, ok)
 	return s
 }
@@ -50,17 +51,17 @@ func TestLobby(t *testing.T) {
 	assert.Equal(t, locales.T("fr", "lobby_title_open", nil), resp.Data.Embeds[0].Title, "the game's language is the option")
 	lobby := r.shown(nil)
 	_, m := h.Record()
-	assert.Equal(t, lobby.id, m.Board, "the lobby message is remembered")
+	assert.Equal(t, lobby.ID, m.Board, "the lobby message is remembered")
 	assert.True(t, m.Bust)
 
 	// Join, join twice, leave, creator leaves.
 	r = h.clickOn("u2", lobby, h.mustFind(lobby, verbJoin))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	assert.Contains(t, lobby.embeds[0].Fields[0].Value, "Bob")
+	assert.Contains(t, lobby.Embeds[0].Fields[0].Value, "Bob")
 	assert.Contains(t, h.clickOn("u2", lobby, h.mustFind(lobby, verbJoin)).ephemeralText(), enT("err_already_joined", nil))
 	r = h.clickOn("u3", lobby, h.mustFind(lobby, verbJoin))
 	r = h.clickOn("u3", lobby, h.mustFind(lobby, verbLeave))
-	assert.NotContains(t, lobby.embeds[0].Fields[0].Value, "Chloé")
+	assert.NotContains(t, lobby.Embeds[0].Fields[0].Value, "Chloé")
 	assert.Contains(t, h.clickOn("u3", lobby, h.mustFind(lobby, verbLeave)).ephemeralText(), enT("err_not_joined", nil))
 	assert.Contains(t, h.clickOn("u1", lobby, h.mustFind(lobby, verbLeave)).ephemeralText(), enT("err_creator_leave", nil))
 
@@ -75,23 +76,23 @@ func TestLobby(t *testing.T) {
 
 	// One game per channel: a second start points to the lobby.
 	txt := h.command("u4", "start").ephemeralText()
-	assert.Contains(t, txt, "https://discord.com/channels/g1/c1/"+lobby.id)
+	assert.Contains(t, txt, "https://discord.com/channels/g1/c1/"+lobby.ID)
 
 	r = h.clickOn("u1", lobby, h.mustFind(lobby, verbGo))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	assert.Empty(t, lobby.components, "the started lobby has no buttons")
+	assert.Empty(t, lobby.Components, "the started lobby has no buttons")
 	rec, m := h.Record()
 	require.NotNil(t, dix.GameOf(rec.State))
 	assert.Equal(t, 2, len(dix.GameOf(rec.State).Players))
 	assert.True(t, dix.GameOf(rec.State).Opts.BustVariant)
 	board := h.board()
-	assert.NotEqual(t, lobby.id, board.id)
-	assert.Equal(t, locales.T("fr", "dix_board_title", map[string]any{"Turn": 1, "Name": m.name("fr", dix.GameOf(rec.State).Active)}), board.embeds[0].Title)
+	assert.NotEqual(t, lobby.ID, board.ID)
+	assert.Equal(t, locales.T("fr", "dix_board_title", map[string]any{"Turn": 1, "Name": m.name("fr", dix.GameOf(rec.State).Active)}), board.Embeds[0].Title)
 	if first := m.Seats[dix.GameOf(rec.State).ToAct()].ID; first != "u1" {
-		assert.Equal(t, "<@"+first+">", board.content, "the first player is pinged")
-		assert.Equal(t, []string{first}, board.mentions.Users)
+		assert.Equal(t, "<@"+first+">", board.Content, "the first player is pinged")
+		assert.Equal(t, []string{first}, board.Mentions.Users)
 	}
-	checkAllCalls(t, h.rec.calls)
+	tabletest.CheckAllCalls(t, h.rec.Calls)
 }
 
 func TestLobbyFullAndCancel(t *testing.T) {
@@ -146,9 +147,9 @@ func TestWrongUserOutsiderStale(t *testing.T) {
 	before = snap(h)
 	txt := h.clickOn("u1", board, draw).ephemeralText()
 	assert.Contains(t, txt, enT("err_stale", nil))
-	assert.Contains(t, txt, "https://discord.com/channels/g1/c1/"+board.id, "a way back to the board")
+	assert.Contains(t, txt, "https://discord.com/channels/g1/c1/"+board.ID, "a way back to the board")
 	unchanged(h, before)
-	checkAllCalls(t, h.rec.calls)
+	tabletest.CheckAllCalls(t, h.rec.Calls)
 }
 
 func TestDoubleClickSameInteraction(t *testing.T) {
@@ -157,7 +158,7 @@ func TestDoubleClickSameInteraction(t *testing.T) {
 	board := h.board()
 	i := h.base("u1", discordgo.InteractionMessageComponent)
 	i.Data = discordgo.MessageComponentInteractionData{CustomID: h.mustFind(board, verbDraw), ComponentType: discordgo.ButtonComponent}
-	i.Message = &discordgo.Message{ID: board.id, ChannelID: h.channel}
+	i.Message = &discordgo.Message{ID: board.ID, ChannelID: h.channel}
 	h.run(i)
 	rec, _ := h.Record()
 	seq := dix.GameOf(rec.State).Seq
@@ -167,7 +168,7 @@ func TestDoubleClickSameInteraction(t *testing.T) {
 	// refused by Discord (already acknowledged), so nothing is sent; the
 	// bot only reads whether it was answered.
 	for _, c := range r.calls {
-		assert.Equal(t, "original", c.op, "a redelivered interaction gets no second answer")
+		assert.Equal(t, "original", c.Op, "a redelivered interaction gets no second answer")
 	}
 	unchanged(h, before)
 	rec, _ = h.Record()
@@ -186,18 +187,18 @@ func TestRedeliveredUnansweredClickIsAnswered(t *testing.T) {
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	i := h.clickIx("u1", board, h.mustFind(board, verbDraw))
-	h.rec.mu.Lock()
-	h.rec.refuse = func(c recorded) error {
-		if c.op == "respond" {
+	h.rec.Mu.Lock()
+	h.rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "respond" {
 			return errors.New("connection reset")
 		}
 		return nil
 	}
-	h.rec.mu.Unlock()
+	h.rec.Mu.Unlock()
 	h.run(i)
-	h.rec.mu.Lock()
-	h.rec.refuse = nil
-	h.rec.mu.Unlock()
+	h.rec.Mu.Lock()
+	h.rec.Refuse = nil
+	h.rec.Mu.Unlock()
 	rec, m := h.Record()
 	seq := dix.GameOf(rec.State).Seq
 
@@ -213,21 +214,21 @@ func TestRedeliveredUnansweredClickIsAnswered(t *testing.T) {
 
 	// A click on a private prompt (bid), answer lost, delivered again.
 	_, m = h.Record()
-	prompt := &shownMessage{id: "p1", channel: h.channel, ephemeral: true,
-		components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{Label: "x", CustomID: "dix:x:0"}}}}}
+	prompt := &tabletest.Message{ID: "p1", Channel: h.channel, Ephemeral: true,
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{Label: "x", CustomID: "dix:x:0"}}}}}
 	i = h.clickIx("u1", prompt, bot.CustomID(verbStop, m.version(dix.GameOf(rec.State))))
-	h.rec.mu.Lock()
-	h.rec.refuse = func(c recorded) error {
-		if c.op == "respond" {
+	h.rec.Mu.Lock()
+	h.rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "respond" {
 			return errors.New("connection reset")
 		}
 		return nil
 	}
-	h.rec.mu.Unlock()
+	h.rec.Mu.Unlock()
 	h.run(i)
-	h.rec.mu.Lock()
-	h.rec.refuse = nil
-	h.rec.mu.Unlock()
+	h.rec.Mu.Lock()
+	h.rec.Refuse = nil
+	h.rec.Mu.Unlock()
 	after, _ := h.Record()
 	require.Greater(t, dix.GameOf(after.State).Seq, seq, "the stop was applied")
 	r = h.run(i)
@@ -259,13 +260,13 @@ func TestForgedCustomIDs(t *testing.T) {
 
 // toAuction starts a 2-player game whose first draw is the super wild, so
 // that Bob (seat 1) must bid.
-func toAuction(t *testing.T, h *harness) (board *shownMessage, prompt *shownMessage) {
+func toAuction(t *testing.T, h *harness) (board *tabletest.Message, prompt *tabletest.Message) {
 	t.Helper()
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board = h.board()
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
 	prompt = h.clickOn("u2", board, h.mustFind(board, verbBid)).shown(board)
-	require.True(t, prompt.ephemeral)
+	require.True(t, prompt.Ephemeral)
 	return board, prompt
 }
 
@@ -277,7 +278,7 @@ func TestBidPromptAndModal(t *testing.T) {
 	require.Equal(t, 1, ch.MinBid)
 
 	// The quick amounts: minimum, steps, maximum.
-	ids := findIDs(prompt, verbBidAmount)
+	ids := tabletest.FindIDs(prompt, verbBidAmount)
 	require.NotEmpty(t, ids)
 	first, _ := bot.ParseID(ids[0])
 	last, _ := bot.ParseID(ids[len(ids)-1])
@@ -289,12 +290,12 @@ func TestBidPromptAndModal(t *testing.T) {
 	over := bot.CustomID(verbBidAmount, snapSeq(h), bot.Itoa(ch.MaxBid+1))
 	// A refusal redraws the prompt with it on top (item 8): refusals do
 	// not pile up as messages, and a second one replaces the first.
-	promptText := prompt.content
+	promptText := prompt.Content
 	for range 2 {
 		r := h.clickOn("u2", prompt, over)
 		assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-		assert.Equal(t, "⚠️ "+enT("dix_err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid})+"\n"+promptText, prompt.content)
-		assert.NotEmpty(t, findIDs(prompt, verbBidAmount), "the prompt keeps its buttons")
+		assert.Equal(t, "⚠️ "+enT("dix_err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid})+"\n"+promptText, prompt.Content)
+		assert.NotEmpty(t, tabletest.FindIDs(prompt, verbBidAmount), "the prompt keeps its buttons")
 	}
 	// The custom amount opens a modal; garbage in it is refused.
 	r := h.clickOn("u2", prompt, h.mustFind(prompt, verbBidCustom))
@@ -311,14 +312,14 @@ func TestBidPromptAndModal(t *testing.T) {
 	// A good amount: the prompt is replaced by a confirmation, the board is edited.
 	r = h.submit("u2", prompt, modalID, map[string]string{fieldAmount: " 3 "})
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	assert.Equal(t, enT("dix_done_bid", map[string]any{"Amount": 3}), prompt.content)
+	assert.Equal(t, enT("dix_done_bid", map[string]any{"Amount": 3}), prompt.Content)
 	rec, _ = h.Record()
 	assert.Equal(t, 3, dix.GameOf(rec.State).Auction.HighBid)
-	assert.Contains(t, board.embeds[0].Description, "Bob bids 3")
+	assert.Contains(t, board.Embeds[0].Description, "Bob bids 3")
 	// Alice, the active player, bids last: she drew the wild and is not
 	// pinged again.
 	assert.Empty(t, r.sends())
-	checkAllCalls(t, h.rec.calls)
+	tabletest.CheckAllCalls(t, h.rec.Calls)
 }
 
 func TestAuctionPaymentPicker(t *testing.T) {
@@ -335,15 +336,15 @@ func TestAuctionPaymentPicker(t *testing.T) {
 	assert.Empty(t, r.sends())
 	_, m := h.Record()
 	require.NotEmpty(t, m.Ping)
-	assert.True(t, strings.HasPrefix(h.rec.message(m.Ping).content, "<@u2>,"), h.rec.message(m.Ping).content)
-	assert.Contains(t, h.rec.message(m.Ping).content, "4")
-	assert.Empty(t, h.rec.deleted)
+	assert.True(t, strings.HasPrefix(h.rec.Message(m.Ping).Content, "<@u2>,"), h.rec.Message(m.Ping).Content)
+	assert.Contains(t, h.rec.Message(m.Ping).Content, "4")
+	assert.Empty(t, h.rec.Deleted)
 
 	pay := h.clickOn("u2", board, h.mustFind(board, verbPay)).shown(board)
-	require.True(t, pay.ephemeral)
-	assert.Contains(t, pay.content, "4 tokens")
+	require.True(t, pay.Ephemeral)
+	assert.Contains(t, pay.Content, "4 tokens")
 	picker := h.clickOn("u2", pay, h.mustFind(pay, verbAuctOther)).shown(pay)
-	assert.Contains(t, picker.content, enT("dix_pick_status_empty", map[string]any{"Price": 4}))
+	assert.Contains(t, picker.Content, enT("dix_pick_status_empty", map[string]any{"Price": 4}))
 	ok := h.mustFind(picker, verbPickOK)
 	assert.True(t, disabled(picker, ok), "nothing picked: no payment yet")
 
@@ -361,7 +362,7 @@ func TestAuctionPaymentPicker(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := h.clickOn("u2", picker, bot.CustomID(verbPickOK, snapSeq(h), tc.arg))
 			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type, "no new message")
-			assert.Contains(t, picker.content, tc.want)
+			assert.Contains(t, picker.Content, tc.want)
 		})
 	}
 	unchanged(h, before)
@@ -369,8 +370,8 @@ func TestAuctionPaymentPicker(t *testing.T) {
 	// Picking: 4 money tokens (from the empty pick).
 	r = h.clickOn("u2", picker, bot.CustomID(verbPickMoney, snapSeq(h), "w.0.0.0"), "4")
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	assert.Contains(t, picker.content, "**4 of 4**")
-	assert.NotContains(t, picker.content, "⚠️", "the refusal went with the next pick")
+	assert.Contains(t, picker.Content, "**4 of 4**")
+	assert.NotContains(t, picker.Content, "⚠️", "the refusal went with the next pick")
 	ok = h.mustFind(picker, verbPickOK)
 	assert.False(t, disabled(picker, ok))
 	unchanged(h, before)
@@ -382,12 +383,12 @@ func TestAuctionPaymentPicker(t *testing.T) {
 	// The decision is back with Alice, whose turn it is: no ping.
 	assert.Equal(t, 0, dix.GameOf(rec.State).ToAct())
 	assert.Empty(t, r.sends())
-	checkAllCalls(t, h.rec.calls)
+	tabletest.CheckAllCalls(t, h.rec.Calls)
 }
 
 // disabled reports whether the button id of msg is disabled.
-func disabled(msg *shownMessage, id string) bool {
-	for _, c := range msg.components {
+func disabled(msg *tabletest.Message, id string) bool {
+	for _, c := range msg.Components {
 		if row, ok := c.(discordgo.ActionsRow); ok {
 			for _, cc := range row.Components {
 				if b, ok := cc.(discordgo.Button); ok && b.CustomID == id {
@@ -411,7 +412,7 @@ func TestStoreUnavailable(t *testing.T) {
 	board := h.board()
 	before := snap(h)
 	h.b.WorkBudget = 300 * time.Millisecond // the store stays down longer: tried again, then told
-	h.st.setFail(dixbot.ErrUnavailable)
+	h.st.SetFail(dixbot.ErrUnavailable)
 	for _, lc := range []discordgo.Locale{discordgo.EnglishUS, discordgo.French} {
 		h.locale = lc
 		lang := locales.For(string(lc))
@@ -419,7 +420,7 @@ func TestStoreUnavailable(t *testing.T) {
 		assert.Equal(t, locales.T(lang, "err_store_unavailable", nil), h.command("u1", "hand").ephemeralText())
 		assert.Equal(t, locales.T(lang, "err_store_unavailable", nil), h.command("u3", "start").ephemeralText())
 	}
-	h.st.setFail(nil)
+	h.st.SetFail(nil)
 	unchanged(h, before)
 	assert.Equal(t, 6, h.obs.outcomes["button/error"]+h.obs.outcomes["command/error"])
 	assert.Positive(t, h.obs.store["update"])
@@ -427,7 +428,7 @@ func TestStoreUnavailable(t *testing.T) {
 }
 
 // slowStore blocks every call until its context ends.
-type slowStore struct{ *memStore }
+type slowStore struct{ *tabletest.MemStore }
 
 func (s slowStore) Update(ctx context.Context, channel, id string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 	<-ctx.Done()
@@ -446,7 +447,7 @@ func TestStoreTimeout(t *testing.T) {
 }
 
 // panicStore panics on Get.
-type panicStore struct{ *memStore }
+type panicStore struct{ *tabletest.MemStore }
 
 func (s panicStore) Get(ctx context.Context, channel string) (*dixbot.Record, error) { panic("boom") }
 
@@ -484,13 +485,13 @@ func TestCloseWaitsForInFlight(t *testing.T) {
 }
 
 type blockingStore struct {
-	*memStore
+	*tabletest.MemStore
 	release chan struct{}
 }
 
 func (s blockingStore) Get(ctx context.Context, channel string) (*dixbot.Record, error) {
 	<-s.release
-	return s.memStore.Get(ctx, channel)
+	return s.MemStore.Get(ctx, channel)
 }
 
 func TestErrorsAreLocalised(t *testing.T) {
@@ -547,11 +548,11 @@ func TestRulesHandAndBoard(t *testing.T) {
 	r = h.command("u2", "board")
 	r.ephemeralText()
 	nb := h.board()
-	assert.NotEqual(t, old.id, nb.id)
-	assert.Empty(t, old.components, "the old board lost its buttons")
-	assert.NotEmpty(t, nb.components)
-	assert.Empty(t, nb.content, "a repost pings nobody")
-	checkAllCalls(t, h.rec.calls)
+	assert.NotEqual(t, old.ID, nb.ID)
+	assert.Empty(t, old.Components, "the old board lost its buttons")
+	assert.NotEmpty(t, nb.Components)
+	assert.Empty(t, nb.Content, "a repost pings nobody")
+	tabletest.CheckAllCalls(t, h.rec.Calls)
 }
 
 func TestAbandon(t *testing.T) {
@@ -560,22 +561,22 @@ func TestAbandon(t *testing.T) {
 	assert.Equal(t, enT("err_no_permission", nil), h.command("u2", "abandon").ephemeralText())
 	h.perms["u3"] = discordgo.PermissionManageChannels
 	prompt := h.command("u3", "abandon").shown(nil)
-	require.True(t, prompt.ephemeral)
+	require.True(t, prompt.Ephemeral)
 	r := h.clickOn("u3", prompt, h.mustFind(prompt, verbAbandonNo))
-	assert.Equal(t, enT("abandon_kept", nil), prompt.content)
+	assert.Equal(t, enT("abandon_kept", nil), prompt.Content)
 	_, err := h.st.Get(context.Background(), h.channel)
 	require.NoError(t, err)
 
 	prompt = h.command("u1", "abandon").shown(nil)
 	board := h.board()
 	r = h.clickOn("u1", prompt, h.mustFind(prompt, verbAbandonYes))
-	assert.Equal(t, enT("abandon_done", nil), prompt.content)
-	assert.Empty(t, board.components)
+	assert.Equal(t, enT("abandon_done", nil), prompt.Content)
+	assert.Empty(t, board.Components)
 	// The old board says the game was abandoned, with nobody to act.
-	require.Len(t, board.embeds, 1)
-	assert.Equal(t, enT("dix_board_title_abandoned", nil), board.embeds[0].Title)
-	assert.Contains(t, board.embeds[0].Description, enT("dix_abandon_public", map[string]any{"Name": "Alice"}))
-	for _, f := range board.embeds[0].Fields {
+	require.Len(t, board.Embeds, 1)
+	assert.Equal(t, enT("dix_board_title_abandoned", nil), board.Embeds[0].Title)
+	assert.Contains(t, board.Embeds[0].Description, enT("dix_abandon_public", map[string]any{"Name": "Alice"}))
+	for _, f := range board.Embeds[0].Fields {
 		assert.NotContains(t, f.Name, enT("dix_marker_to_act", nil))
 	}
 	// One public notice: the old board says it, no message of its own.
@@ -647,27 +648,27 @@ func TestTurnBoundaryPostsFreshBoard(t *testing.T) {
 	old := h.board()
 	h.clickOn("u1", old, h.mustFind(old, verbDraw))
 	h.clickOn("u1", old, h.mustFind(old, verbStop))
-	assert.Contains(t, old.embeds[0].Description, "Alice stops")
+	assert.Contains(t, old.Embeds[0].Description, "Alice stops")
 	// Nothing in the market: the turn ends by itself, and the board says why.
 	r := h.clickOn("u1", old, h.mustFind(old, verbNumbers))
-	assert.Contains(t, old.embeds[0].Description, enT("dix_log_auto_end", map[string]any{"Name": "Alice"}))
+	assert.Contains(t, old.Embeds[0].Description, enT("dix_log_auto_end", map[string]any{"Name": "Alice"}))
 
 	// The old board became the turn's summary, without buttons.
-	assert.Equal(t, enT("dix_summary_title", map[string]any{"Turn": 1, "Name": "Alice"}), old.embeds[0].Title)
-	assert.Contains(t, old.embeds[0].Description, "Alice draws 🟩3.")
-	assert.Contains(t, old.embeds[0].Description, "Alice takes 1 number card: 🟩3.")
-	assert.Empty(t, old.components)
+	assert.Equal(t, enT("dix_summary_title", map[string]any{"Turn": 1, "Name": "Alice"}), old.Embeds[0].Title)
+	assert.Contains(t, old.Embeds[0].Description, "Alice draws 🟩3.")
+	assert.Contains(t, old.Embeds[0].Description, "Alice takes 1 number card: 🟩3.")
+	assert.Empty(t, old.Components)
 	// A fresh board pings Bob only, and is remembered.
 	sends := r.sends()
 	require.Len(t, sends, 1)
 	assert.Equal(t, "<@u2>", sends[0].Content)
 	assert.Equal(t, []string{"u2"}, sends[0].AllowedMentions.Users)
 	nb := h.board()
-	assert.NotEqual(t, old.id, nb.id)
-	assert.Equal(t, enT("dix_board_title", map[string]any{"Turn": 2, "Name": "Bob"}), nb.embeds[0].Title)
+	assert.NotEqual(t, old.ID, nb.ID)
+	assert.Equal(t, enT("dix_board_title", map[string]any{"Turn": 2, "Name": "Bob"}), nb.Embeds[0].Title)
 	_, m := h.Record()
 	assert.Empty(t, m.TurnLog, "the new turn's log starts empty")
-	checkAllCalls(t, h.rec.calls)
+	tabletest.CheckAllCalls(t, h.rec.Calls)
 }
 
 // When Discord refuses the new board, the click is still answered, the game
@@ -678,22 +679,22 @@ func TestDiscordDownAfterAnswer(t *testing.T) {
 	board := h.board()
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
 	h.clickOn("u1", board, h.mustFind(board, verbStop))
-	h.rec.mu.Lock()
-	h.rec.fail = errors.New("discord: 503")
-	h.rec.mu.Unlock()
+	h.rec.Mu.Lock()
+	h.rec.Fail = errors.New("discord: 503")
+	h.rec.Mu.Unlock()
 	r := h.clickOn("u1", board, h.mustFind(board, verbMoney))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	rec, m := h.Record()
 	assert.Equal(t, 1, dix.GameOf(rec.State).ToAct(), "the turn passed to Bob")
-	assert.Equal(t, board.id, m.Board, "no new board was recorded")
+	assert.Equal(t, board.ID, m.Board, "no new board was recorded")
 
-	h.rec.mu.Lock()
-	h.rec.fail = nil
-	h.rec.mu.Unlock()
+	h.rec.Mu.Lock()
+	h.rec.Fail = nil
+	h.rec.Mu.Unlock()
 	h.command("u2", "board").ephemeralText()
 	nb := h.board()
-	assert.NotEqual(t, board.id, nb.id)
-	assert.Contains(t, componentIDs(nb.components), bot.CustomID(verbDraw, snapSeq(h)))
+	assert.NotEqual(t, board.ID, nb.ID)
+	assert.Contains(t, tabletest.ComponentIDs(nb.Components), bot.CustomID(verbDraw, snapSeq(h)))
 }
 
 // When the new board's id could not be recorded, a click on it still
@@ -710,13 +711,13 @@ func TestUnrecordedBoardHeals(t *testing.T) {
 		return nil
 	})
 	require.NoError(t, err)
-	h.rec.mu.Lock()
-	h.rec.msgs["lost"] = &shownMessage{id: "lost", channel: h.channel}
-	h.rec.mu.Unlock()
+	h.rec.Mu.Lock()
+	h.rec.Msgs["lost"] = &tabletest.Message{ID: "lost", Channel: h.channel}
+	h.rec.Mu.Unlock()
 	r := h.clickOn("u1", real, h.mustFind(real, verbDraw))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	_, m := h.Record()
-	assert.Equal(t, real.id, m.Board)
+	assert.Equal(t, real.ID, m.Board)
 }
 
 // A button on a message older than the game (left from an earlier game of
@@ -738,10 +739,10 @@ func TestButtonFromAnEarlierGame(t *testing.T) {
 	board := h.board()
 	draw := h.mustFind(board, verbDraw)
 	before := snap(h)
-	old := &shownMessage{id: snowflake(-time.Hour), channel: h.channel}
+	old := &tabletest.Message{ID: snowflake(-time.Hour), Channel: h.channel}
 	assert.Contains(t, h.clickOn("u1", old, draw).ephemeralText(), enT("err_stale", nil))
 	unchanged(h, before)
-	newer := &shownMessage{id: snowflake(time.Second), channel: h.channel}
+	newer := &tabletest.Message{ID: snowflake(time.Second), Channel: h.channel}
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, h.clickOn("u1", newer, draw).response().Type)
 }
 
@@ -753,7 +754,7 @@ func TestShowBoardButton(t *testing.T) {
 	h.clickOn("u1", board, draw)
 	h.locale = discordgo.French
 	stale := h.clickOn("u2", board, draw).shown(board)
-	require.True(t, stale.ephemeral)
+	require.True(t, stale.Ephemeral)
 	r := h.clickOn("u2", stale, h.mustFind(stale, verbShowBoard))
 	e := r.response().Data.Embeds
 	require.Len(t, e, 1)
@@ -765,7 +766,7 @@ func TestShowBoardButton(t *testing.T) {
 // market); Bob draws o4, stops and takes the numbers: he may buy.
 const marketDeck = "g3 b2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2 g5"
 
-func toBobsBuy(t *testing.T, h *harness) *shownMessage {
+func toBobsBuy(t *testing.T, h *harness) *tabletest.Message {
 	t.Helper()
 	seedGame(h, []string{"u1", "u2"}, marketDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
@@ -788,36 +789,36 @@ func TestBuyWithChosenPayment(t *testing.T) {
 	assert.Contains(t, h.clickOn("u1", board, h.mustFind(board, verbBuy)).ephemeralText(), "Bob")
 	prompt := h.clickOn("u2", board, h.mustFind(board, verbBuy)).shown(board)
 	sel := h.mustFind(prompt, verbBuySelect)
-	assert.Equal(t, []string{"b2", "g3"}, selectOptions(prompt, sel))
+	assert.Equal(t, []string{"b2", "g3"}, tabletest.SelectOptions(prompt, sel))
 	pay := h.clickOn("u2", prompt, sel, "g3").shown(prompt)
-	assert.Contains(t, pay.content, "3 tokens")
+	assert.Contains(t, pay.Content, "3 tokens")
 	// Back returns to the market.
 	back := h.clickOn("u2", pay, h.mustFind(pay, verbPickBack)).shown(pay)
-	assert.Equal(t, []string{"b2", "g3"}, selectOptions(back, h.mustFind(back, verbBuySelect)))
+	assert.Equal(t, []string{"b2", "g3"}, tabletest.SelectOptions(back, h.mustFind(back, verbBuySelect)))
 	pay = h.clickOn("u2", back, h.mustFind(back, verbBuySelect), "g3").shown(back)
 	picker := h.clickOn("u2", pay, h.mustFind(pay, verbBuyOther)).shown(pay)
-	assert.Contains(t, picker.content, enT("dix_pick_title_buy", map[string]any{"Price": 3, "Card": "🟩3", "CardName": "green 3"}))
-	checkAllCalls(t, h.rec.calls)
+	assert.Contains(t, picker.Content, enT("dix_pick_title_buy", map[string]any{"Price": 3, "Card": "🟩3", "CardName": "green 3"}))
+	tabletest.CheckAllCalls(t, h.rec.Calls)
 
 	// Bob's cards: 🟧4, his last one, is offered with what it costs him.
 	cardsID := h.mustFind(picker, verbPickCards)
-	assert.Equal(t, []string{"0"}, selectOptions(picker, cardsID))
-	assert.Contains(t, dumpComponents(picker.components), enT("dix_pick_card_last", nil))
+	assert.Equal(t, []string{"0"}, tabletest.SelectOptions(picker, cardsID))
+	assert.Contains(t, dumpComponents(picker.Components), enT("dix_pick_card_last", nil))
 
 	before := snap(h)
 	h.clickOn("u2", picker, cardsID, "0")
-	assert.Contains(t, picker.content, "**1 of 3**")
+	assert.Contains(t, picker.Content, "**1 of 3**")
 	h.clickOn("u2", picker, h.mustFind(picker, verbPickMoney), "2")
-	assert.Contains(t, picker.content, "**3 of 3**")
+	assert.Contains(t, picker.Content, "**3 of 3**")
 	unchanged(h, before) // picking changes nothing until the payment is confirmed
 
 	r := h.clickOn("u2", picker, h.mustFind(picker, verbPickOK))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	assert.Contains(t, picker.content, "🟩3")
+	assert.Contains(t, picker.Content, "🟩3")
 	rec, _ := h.Record()
 	assert.Equal(t, 3, dix.GameOf(rec.State).Players[1].Money)
 	assert.Equal(t, cards(t, "g3"), dix.GameOf(rec.State).Players[1].Collection)
-	assert.Contains(t, board.embeds[0].Description, "Bob buys 🟩3")
+	assert.Contains(t, board.Embeds[0].Description, "Bob buys 🟩3")
 }
 
 func TestUnreadableTableData(t *testing.T) {
@@ -848,12 +849,12 @@ func TestStartOverUnarchivedGame(t *testing.T) {
 	rec, err := h.st.Get(context.Background(), h.channel)
 	require.NoError(t, err)
 	// Put the finished game back as active, as if Finish had failed.
-	h.st.mu.Lock()
-	st := h.st.archived[h.channel]
-	st.rec.Finished = false
-	h.st.active[h.channel] = st
-	delete(h.st.archived, h.channel)
-	h.st.mu.Unlock()
+	h.st.Mu.Lock()
+	st := h.st.Archived[h.channel]
+	st.Rec.Finished = false
+	h.st.Live[h.channel] = st
+	delete(h.st.Archived, h.channel)
+	h.st.Mu.Unlock()
 	require.Equal(t, dix.PhaseOver, dix.GameOf(rec.State).Phase)
 
 	r := h.command("u2", "start")
@@ -877,15 +878,15 @@ func TestWinningBidOpensThePayment(t *testing.T) {
 	assert.Empty(t, r.sends(), "the winner, who clicked, is not pinged")
 	rec, _ := h.Record()
 	require.Equal(t, dix.PhaseAuctionPay, dix.GameOf(rec.State).Phase)
-	assert.Contains(t, aprompt.content, "You bid 2 and won")
-	assert.Contains(t, aprompt.content, "2 tokens")
-	assert.NotEmpty(t, findIDs(aprompt, verbAuctOther))
+	assert.Contains(t, aprompt.Content, "You bid 2 and won")
+	assert.Contains(t, aprompt.Content, "2 tokens")
+	assert.NotEmpty(t, tabletest.FindIDs(aprompt, verbAuctOther))
 
 	h.clickOn("u1", aprompt, h.mustFind(aprompt, verbAuctPay))
 	rec, _ = h.Record()
 	assert.Equal(t, dix.PhaseDraw, dix.GameOf(rec.State).Phase)
 	assert.Equal(t, 3, dix.GameOf(rec.State).Players[0].Money)
-	assert.Equal(t, enT("dix_done_pay", map[string]any{"Payment": "2 tokens"}), aprompt.content)
+	assert.Equal(t, enT("dix_done_pay", map[string]any{"Payment": "2 tokens"}), aprompt.Content)
 }
 
 // TestOnlyPaymentIsMadeByItself: a winner whom only one payment covers
@@ -899,7 +900,7 @@ func TestOnlyPaymentIsMadeByItself(t *testing.T) {
 	rec, _ := h.Record()
 	assert.Equal(t, dix.PhaseDraw, dix.GameOf(rec.State).Phase, "Alice had only tokens: 2 tokens is the only payment")
 	assert.Equal(t, 3, dix.GameOf(rec.State).Players[0].Money)
-	assert.Contains(t, board.embeds[0].Description, enT("dix_log_auto_pay", map[string]any{"Name": "Alice", "Payment": "2 tokens"}))
+	assert.Contains(t, board.Embeds[0].Description, enT("dix_log_auto_pay", map[string]any{"Name": "Alice", "Payment": "2 tokens"}))
 }
 
 func TestOnlyPayment(t *testing.T) {
@@ -994,7 +995,7 @@ func TestStaleClickOnABoardLeftBehind(t *testing.T) {
 	seedGame(h, []string{"u1", "u2"}, marketDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	behind := *board // the board as it was before the draw
-	behind.components = append([]discordgo.MessageComponent(nil), board.components...)
+	behind.Components = append([]discordgo.MessageComponent(nil), board.Components...)
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
 	before := snap(h)
 
@@ -1003,15 +1004,15 @@ func TestStaleClickOnABoardLeftBehind(t *testing.T) {
 	assert.Contains(t, r.ephemeralText(), enT("stale_here", nil))
 	unchanged(h, before)
 	here := r.shown(&behind)
-	require.True(t, here.ephemeral)
-	require.Len(t, here.embeds, 1)
+	require.True(t, here.Ephemeral)
+	require.Len(t, here.Embeds, 1)
 	stop := h.mustFind(here, verbStop)
 
 	// Its buttons work, and the public board follows.
 	h.clickOn("u1", here, stop)
 	rec, _ := h.Record()
 	assert.Equal(t, dix.PhaseChoose, dix.GameOf(rec.State).Phase)
-	_, ok := findID(board, verbNumbers)
+	_, ok := tabletest.FindID(board, verbNumbers)
 	assert.True(t, ok, "the public board shows the new decision")
 
 	// A stale click on a board that is up to date only points to it.
@@ -1037,12 +1038,12 @@ func TestPingsAreClosedNotDeleted(t *testing.T) {
 			ping := m.Ping
 			require.NotEmpty(t, ping, "Bob and Chloé were pinged to bid")
 			// Bob bids, Chloé passes: still the same auction, no new ping.
-			n := h.rec.count()
+			n := h.rec.Count()
 			prompt := h.clickOn("u2", board, h.mustFind(board, verbBid)).shown(board)
 			h.clickOn("u2", prompt, bot.CustomID(verbBidAmount, snapSeq(h), "2"))
 			h.clickOn("u3", board, h.mustFind(board, verbPass))
-			for _, c := range h.rec.since(n) {
-				assert.NotEqual(t, "send", c.op, "no new ping within the auction")
+			for _, c := range h.rec.Since(n) {
+				assert.NotEqual(t, "send", c.Op, "no new ping within the auction")
 			}
 			// Alice outbids and pays in her own prompt: the auction is over,
 			// the ping is closed.
@@ -1052,12 +1053,12 @@ func TestPingsAreClosedNotDeleted(t *testing.T) {
 			rec, m := h.Record()
 			require.Equal(t, dix.PhaseAuctionPay, dix.GameOf(rec.State).Phase)
 			assert.Empty(t, m.Ping)
-			closed := h.rec.message(ping)
+			closed := h.rec.Message(ping)
 			require.NotNil(t, closed, "the ping is still there")
-			assert.True(t, strings.HasPrefix(closed.content, "✔️"), closed.content)
-			assert.Contains(t, closed.content, locales.T(lang, "ping_closed_link", map[string]any{"URL": bot.MessageURL("g1", "c1", board.id)}))
-			assert.Empty(t, h.rec.deleted, "no message is ever deleted")
-			checkAllCalls(t, h.rec.calls)
+			assert.True(t, strings.HasPrefix(closed.Content, "✔️"), closed.Content)
+			assert.Contains(t, closed.Content, locales.T(lang, "ping_closed_link", map[string]any{"URL": bot.MessageURL("g1", "c1", board.ID)}))
+			assert.Empty(t, h.rec.Deleted, "no message is ever deleted")
+			tabletest.CheckAllCalls(t, h.rec.Calls)
 		})
 	}
 }
@@ -1082,7 +1083,7 @@ func TestForcedDecisionsAreTaken(t *testing.T) {
 			r = h.clickOn("u2", board, h.mustFind(board, verbPass))
 			rec, _ := h.Record()
 			assert.Equal(t, 0, dix.GameOf(rec.State).ToAct(), "Chloé passed by herself")
-			assert.Contains(t, board.embeds[0].Description, locales.T(lang, "dix_log_auto_pass", map[string]any{"Name": "Chloé", "Min": 1}))
+			assert.Contains(t, board.Embeds[0].Description, locales.T(lang, "dix_log_auto_pass", map[string]any{"Name": "Chloé", "Min": 1}))
 			assert.Empty(t, r.sends())
 		})
 	}
@@ -1110,17 +1111,17 @@ func TestBustBuyOpensTheMarket(t *testing.T) {
 
 	r := h.clickOn("u1", board, h.mustFind(board, verbBustBuy))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	var market *shownMessage
+	var market *tabletest.Message
 	for _, c := range r.calls {
-		if c.op == "followup" {
-			market = &shownMessage{content: c.params.Content, components: c.params.Components,
-				ephemeral: c.params.Flags&discordgo.MessageFlagsEphemeral != 0}
+		if c.Op == "followup" {
+			market = &tabletest.Message{Content: c.Params.Content, Components: c.Params.Components,
+				Ephemeral: c.Params.Flags&discordgo.MessageFlagsEphemeral != 0}
 		}
 	}
 	require.NotNil(t, market, "the market prompt follows")
-	assert.True(t, market.ephemeral)
+	assert.True(t, market.Ephemeral)
 	sel := h.mustFind(market, verbBuySelect)
-	assert.Contains(t, selectOptions(market, sel), "g3")
+	assert.Contains(t, tabletest.SelectOptions(market, sel), "g3")
 }
 
 // TestGameLanguage: the option; in solo the player's language; a server
@@ -1186,7 +1187,7 @@ func TestAbandonConfirmationBelongsToItsPrompt(t *testing.T) {
 	moved, _ := h.Record()
 	require.Greater(t, moved.Version, rec.Version, "the game moved on")
 	h.clickOn("u1", prompt, h.mustFind(prompt, verbAbandonYes))
-	assert.Equal(t, enT("abandon_done", nil), prompt.content)
+	assert.Equal(t, enT("abandon_done", nil), prompt.Content)
 	rec, err := h.st.Get(context.Background(), h.channel)
 	require.NoError(t, err)
 	require.True(t, rec.Finished)
@@ -1197,8 +1198,8 @@ func TestAbandonConfirmationBelongsToItsPrompt(t *testing.T) {
 	r := h.clickOn("u1", earlier, h.mustFind(earlier, verbAbandonYes))
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type, "the prompt itself says so")
 	earlier = r.shown(earlier)
-	assert.Contains(t, earlier.content, enT("err_stale", nil))
-	_, kept := findID(earlier, verbAbandonYes)
+	assert.Contains(t, earlier.Content, enT("err_stale", nil))
+	_, kept := tabletest.FindID(earlier, verbAbandonYes)
 	assert.False(t, kept, "the old prompt loses its button")
 	unchanged(h, before)
 	rec, err = h.st.Get(context.Background(), h.channel)

@@ -13,6 +13,7 @@ import (
 	dixview "github.com/dixgame/dixbot/bot/dix"
 	computer "github.com/dixgame/dixbot/computer/dix"
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -34,7 +35,7 @@ func TestGameWithComputerPlayers(t *testing.T) {
 			_, m := h.Record()
 			require.Len(t, m.Seats, 3)
 			assert.Equal(t, []string{"", "strong", "easy"}, []string{m.Seats[0].CPU, m.Seats[1].CPU, m.Seats[2].CPU})
-			assert.Contains(t, lobby.embeds[0].Fields[0].Value, "🤖")
+			assert.Contains(t, lobby.Embeds[0].Fields[0].Value, "🤖")
 			assert.Contains(t, h.clickOn("u1", lobby, h.mustFind(lobby, verbAddCPU), "grandmaster").ephemeralText(), "Nothing changed", "an unknown level is refused")
 			h.clickOn("u1", lobby, h.mustFind(lobby, verbGo))
 
@@ -47,12 +48,12 @@ func TestGameWithComputerPlayers(t *testing.T) {
 			// The computers played: they hold cards.
 			assert.NotEmpty(t, dix.GameOf(rec.State).Players[1].Collection)
 			// Only the person was ever mentioned.
-			for _, c := range h.rec.calls {
-				if c.send != nil {
-					assert.NotContains(t, strings.ReplaceAll(c.send.Content, "<@u1>", ""), "<@", "only the person is pinged")
+			for _, c := range h.rec.Calls {
+				if c.Send != nil {
+					assert.NotContains(t, strings.ReplaceAll(c.Send.Content, "<@u1>", ""), "<@", "only the person is pinged")
 				}
 			}
-			checkAllCalls(t, h.rec.calls)
+			tabletest.CheckAllCalls(t, h.rec.Calls)
 		})
 	}
 }
@@ -86,7 +87,7 @@ func TestHint(t *testing.T) {
 
 			assert.Equal(t, locales.T(lang, "err_not_your_turn", map[string]any{"Name": "Alice"}), h.command("u2", "hint").ephemeralText())
 			assert.Equal(t, locales.T(lang, "err_not_in_game", nil), h.command("u9", "hint").ephemeralText())
-			checkAllCalls(t, h.rec.calls)
+			tabletest.CheckAllCalls(t, h.rec.Calls)
 		})
 	}
 }
@@ -110,7 +111,7 @@ func TestBoardAfterTheEnd(t *testing.T) {
 			require.Len(t, resp.Data.Embeds, 1)
 			assert.Equal(t, locales.T(lang, "dix_score_title", nil), resp.Data.Embeds[0].Title)
 			assert.Empty(t, r.sends(), "nothing sent with the bot's token")
-			checkAllCalls(t, h.rec.calls)
+			tabletest.CheckAllCalls(t, h.rec.Calls)
 		})
 	}
 }
@@ -172,8 +173,8 @@ func TestSoloSummaryTitlesEachTurn(t *testing.T) {
 	for _, v := range []string{verbDraw, verbStop, verbMoney} {
 		h.clickOn("u1", board, h.mustFind(board, v))
 	}
-	require.Len(t, board.embeds, 1)
-	assert.Equal(t, "Turn 1: Alice · Turn 2: ALIX", board.embeds[0].Title)
+	require.Len(t, board.Embeds, 1)
+	assert.Equal(t, "Turn 1: Alice · Turn 2: ALIX", board.Embeds[0].Title)
 }
 
 // /dix log pages through the whole game, a turn at a time in the order it
@@ -188,7 +189,7 @@ func TestGameLog(t *testing.T) {
 	require.NotZero(t, first.Data.Flags&discordgo.MessageFlagsEphemeral)
 	text := first.Data.Content
 	assert.True(t, strings.HasPrefix(text, "📜"), text)
-	older, ok := findID(&shownMessage{components: first.Data.Components}, bot.VerbLog)
+	older, ok := tabletest.FindID(&tabletest.Message{Components: first.Data.Components}, bot.VerbLog)
 	require.True(t, ok, "a long game has older pages")
 	msg := r.shown(nil)
 	seen := map[string]bool{}
@@ -197,7 +198,7 @@ func TestGameLog(t *testing.T) {
 		h.clickOn("u1", msg, id)
 		pages++
 		require.Less(t, pages, 100)
-		for _, line := range strings.Split(msg.content, "\n")[1:] {
+		for _, line := range strings.Split(msg.Content, "\n")[1:] {
 			seen[line] = true
 		}
 	}
@@ -218,9 +219,9 @@ func TestGameLog(t *testing.T) {
 }
 
 // findIDOfLabel is the custom id of the button of msg labelled label.
-func findIDOfLabel(msg *shownMessage, label string) (string, bool) {
-	for _, row := range msg.components {
-		for _, c := range rowComponents(row) {
+func findIDOfLabel(msg *tabletest.Message, label string) (string, bool) {
+	for _, row := range msg.Components {
+		for _, c := range tabletest.RowComponents(row) {
 			if b, ok := c.(discordgo.Button); ok && b.Label == label {
 				return b.CustomID, true
 			}
@@ -237,13 +238,13 @@ func TestStalePromptLosesItsButtons(t *testing.T) {
 	board, prompt := toAuction(t, h)
 	second := h.clickOn("u2", board, h.mustFind(board, verbBid)).shown(nil)
 	require.NotNil(t, second)
-	require.True(t, second.ephemeral)
+	require.True(t, second.Ephemeral)
 	h.clickOn("u2", prompt, h.mustFind(prompt, verbBidAmount)) // Bob bids from the first prompt
 	before := snap(h)
 	r := h.clickOn("u2", second, h.mustFind(second, verbBidAmount))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	assert.Contains(t, second.content, enT("err_stale", nil))
-	assert.Empty(t, findIDs(second, verbBidAmount), "no bid button is left on it")
+	assert.Contains(t, second.Content, enT("err_stale", nil))
+	assert.Empty(t, tabletest.FindIDs(second, verbBidAmount), "no bid button is left on it")
 	unchanged(h, before)
 }
 

@@ -30,10 +30,10 @@ func TestConcurrentClicks(t *testing.T) {
 	for k := range is {
 		i := h.base(users[k%len(users)], discordgo.InteractionMessageComponent)
 		i.Data = discordgo.MessageComponentInteractionData{CustomID: draw, ComponentType: discordgo.ButtonComponent}
-		i.Message = &discordgo.Message{ID: board.id, ChannelID: h.channel}
+		i.Message = &discordgo.Message{ID: board.ID, ChannelID: h.channel}
 		is[k] = i
 	}
-	start := h.rec.count()
+	start := h.rec.Count()
 	var wg sync.WaitGroup
 	for _, i := range is {
 		wg.Add(1)
@@ -47,9 +47,9 @@ func TestConcurrentClicks(t *testing.T) {
 	rec, _ = h.Record()
 	assert.Equal(t, seq+1, dix.GameOf(rec.State).Seq, "exactly one draw applied")
 	answered := map[string]int{}
-	for _, c := range h.rec.since(start) {
-		if c.op == "respond" {
-			answered[c.interaction]++
+	for _, c := range h.rec.Since(start) {
+		if c.Op == "respond" {
+			answered[c.Interaction]++
 		}
 	}
 	require.Len(t, answered, n, "every click answered")
@@ -72,9 +72,9 @@ func BenchmarkClick(b *testing.B) {
 			h.channel += "x"
 			startGame(h, "u1", "u2", "u3")
 		}
-		h.rec.mu.Lock()
-		h.rec.calls = h.rec.calls[:0]
-		h.rec.mu.Unlock()
+		h.rec.Mu.Lock()
+		h.rec.Calls = h.rec.Calls[:0]
+		h.rec.Mu.Unlock()
 	}
 }
 

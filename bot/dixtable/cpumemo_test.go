@@ -12,6 +12,7 @@ import (
 	"github.com/dixgame/dixbot"
 	computer "github.com/dixgame/dixbot/computer/dix"
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/internal/tabletest"
 )
 
 // watchedStore tells whether a store update's function is running.
@@ -34,7 +35,7 @@ func (s *watchedStore) Update(ctx context.Context, channel, interactionID string
 // game plays to its end exactly as when they are decided inside it.
 func TestComputerTurnsDecidedOutsideTheStoreUpdate(t *testing.T) {
 	play := func(memo bool) (*dixbot.Record, int, int) {
-		ws := &watchedStore{Store: newMemStore()}
+		ws := &watchedStore{Store: tabletest.NewMemStore()}
 		h := newHarnessOn(t, ws)
 		var inside, outside atomic.Int32
 		cpuDecide = func(g *dix.Game, seat int, lvl computer.Level, r *rand.Rand) dix.Action {

@@ -13,6 +13,7 @@ import (
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot"
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -22,14 +23,14 @@ import (
 // that caller got its context's error, as a client that timed out does,
 // though its call ran.
 type pausedStore struct {
-	*memStore
+	*tabletest.MemStore
 	ops  chan func()
 	mu   sync.Mutex
 	gate chan struct{} // while paused: closed on resume
 }
 
-func newPausedStore(m *memStore) *pausedStore {
-	s := &pausedStore{memStore: m, ops: make(chan func(), 1000)}
+func newPausedStore(m *tabletest.MemStore) *pausedStore {
+	s := &pausedStore{MemStore: m, ops: make(chan func(), 1000)}
 	go func() {
 		for op := range s.ops {
 			s.mu.Lock()
@@ -75,7 +76,7 @@ func (s *pausedStore) call(ctx context.Context, op func()) error {
 func (s *pausedStore) Get(ctx context.Context, channel string) (*dixbot.Record, error) {
 	var r *dixbot.Record
 	var err error
-	if cerr := s.call(ctx, func() { r, err = s.memStore.Get(context.Background(), channel) }); cerr != nil {
+	if cerr := s.call(ctx, func() { r, err = s.MemStore.Get(context.Background(), channel) }); cerr != nil {
 		return nil, cerr
 	}
 	return r, err
@@ -83,7 +84,7 @@ func (s *pausedStore) Get(ctx context.Context, channel string) (*dixbot.Record, 
 
 func (s *pausedStore) Create(ctx context.Context, r *dixbot.Record) error {
 	var err error
-	if cerr := s.call(ctx, func() { err = s.memStore.Create(context.Background(), r) }); cerr != nil {
+	if cerr := s.call(ctx, func() { err = s.MemStore.Create(context.Background(), r) }); cerr != nil {
 		return cerr
 	}
 	return err
@@ -92,7 +93,7 @@ func (s *pausedStore) Create(ctx context.Context, r *dixbot.Record) error {
 func (s *pausedStore) Update(ctx context.Context, channel, id string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 	var r *dixbot.Record
 	var err error
-	if cerr := s.call(ctx, func() { r, err = s.memStore.Update(context.Background(), channel, id, fn) }); cerr != nil {
+	if cerr := s.call(ctx, func() { r, err = s.MemStore.Update(context.Background(), channel, id, fn) }); cerr != nil {
 		return nil, cerr
 	}
 	return r, err
@@ -101,7 +102,7 @@ func (s *pausedStore) Update(ctx context.Context, channel, id string, fn func(*d
 // lyingStore applies every write but answers the first lies of them with
 // err, as a store whose reply was lost after the write landed.
 type lyingStore struct {
-	*memStore
+	*tabletest.MemStore
 	err  error
 	mu   sync.Mutex
 	lies int
@@ -118,7 +119,7 @@ func (s *lyingStore) lie() bool {
 }
 
 func (s *lyingStore) Update(ctx context.Context, channel, id string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
-	r, err := s.memStore.Update(ctx, channel, id, fn)
+	r, err := s.MemStore.Update(ctx, channel, id, fn)
 	if err == nil && id != "" && s.lie() {
 		return nil, s.err
 	}
@@ -126,7 +127,7 @@ func (s *lyingStore) Update(ctx context.Context, channel, id string, fn func(*di
 }
 
 func (s *lyingStore) Create(ctx context.Context, r *dixbot.Record) error {
-	err := s.memStore.Create(ctx, r)
+	err := s.MemStore.Create(ctx, r)
 	if err == nil && s.lie() {
 		return s.err
 	}
@@ -136,10 +137,10 @@ func (s *lyingStore) Create(ctx context.Context, r *dixbot.Record) error {
 // Delete answers dixbot.ErrNotFound when there is nothing to delete, as
 // store.Redis.Delete does.
 func (s *lyingStore) Delete(ctx context.Context, channel string) error {
-	if _, ok := s.snapshot(channel); !ok {
+	if _, ok := s.Snapshot(channel); !ok {
 		return dixbot.ErrNotFound
 	}
-	err := s.memStore.Delete(ctx, channel)
+	err := s.MemStore.Delete(ctx, channel)
 	if err == nil && s.lie() {
 		return s.err
 	}
@@ -152,7 +153,7 @@ func TestCancelAppliedThoughTheStoreSaidNo(t *testing.T) {
 	h := newHarness(t)
 	lobby := h.command("u1", "start").shown(nil)
 	require.NotNil(t, lobby)
-	withStore(h, &lyingStore{memStore: h.st, err: dixbot.ErrUnavailable, lies: 1})
+	withStore(h, &lyingStore{MemStore: h.st, err: dixbot.ErrUnavailable, lies: 1})
 	r := h.clickOn("u1", lobby, h.mustFind(lobby, verbCancel))
 	resp := r.response()
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type)
@@ -172,11 +173,11 @@ func withStore(h *harness, st dixbot.Store) {
 
 // onRespond calls f with every first answer (or deferral) sent.
 func onRespond(h *harness, f func(*discordgo.InteractionResponse)) {
-	h.rec.mu.Lock()
-	defer h.rec.mu.Unlock()
-	h.rec.refuse = func(c recorded) error {
-		if c.op == "respond" {
-			f(c.resp)
+	h.rec.Mu.Lock()
+	defer h.rec.Mu.Unlock()
+	h.rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "respond" {
+			f(c.Resp)
 		}
 		return nil
 	}
@@ -185,7 +186,7 @@ func onRespond(h *harness, f func(*discordgo.InteractionResponse)) {
 func ops(r result) []string {
 	var out []string
 	for _, c := range r.calls {
-		out = append(out, c.op)
+		out = append(out, c.Op)
 	}
 	return out
 }
@@ -198,7 +199,7 @@ func drawnTwin(t *testing.T) []byte {
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
-	return snap(h).state
+	return snap(h).State
 }
 
 // TestSlowStoreDefersTheAnswer: a store that answers nothing for 2.5 s
@@ -237,23 +238,23 @@ func TestSlowStoreDefersTheAnswer(t *testing.T) {
 	assert.NotContains(t, r.texts(), enT("err_store_unavailable", nil))
 	assert.Equal(t, 1, h.obs.outcomes["button/ok"], "%v", h.obs.outcomes)
 
-	assert.Equal(t, want, snap(h).state, "the draw is applied once")
+	assert.Equal(t, want, snap(h).State, "the draw is applied once")
 	showsNow(h, board)
 }
 
 // showsNow asserts that msg carries game buttons of the game as it stands.
-func showsNow(h *harness, msg *shownMessage) {
+func showsNow(h *harness, msg *tabletest.Message) {
 	h.t.Helper()
-	shown := h.rec.message(msg.id)
-	v, ok := shownVersion(&discordgo.Message{Components: shown.components})
-	require.True(h.t, ok, "game buttons: %v", componentIDs(shown.components))
+	shown := h.rec.Message(msg.ID)
+	v, ok := shownVersion(&discordgo.Message{Components: shown.Components})
+	require.True(h.t, ok, "game buttons: %v", tabletest.ComponentIDs(shown.Components))
 	assert.Equal(h.t, snapSeq(h), v, "the message shows the game as it stands")
 }
 
 func countOps(r result, op string) int {
 	n := 0
 	for _, c := range r.calls {
-		if c.op == op {
+		if c.Op == op {
 			n++
 		}
 	}
@@ -271,12 +272,12 @@ func TestAppliedClickIsNeverRefused(t *testing.T) {
 			h := newHarness(t)
 			seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 			board := h.board()
-			ls := &lyingStore{memStore: h.st, err: lie, lies: 1}
+			ls := &lyingStore{MemStore: h.st, err: lie, lies: 1}
 			withStore(h, ls)
 			r := h.clickOn("u1", board, h.mustFind(board, verbDraw))
 			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type, "%v", ops(r))
 			assert.NotContains(t, r.texts(), enT("err_store_unavailable", nil))
-			assert.Equal(t, want, snap(h).state, "the draw is applied once")
+			assert.Equal(t, want, snap(h).State, "the draw is applied once")
 			showsNow(h, board)
 
 			h.channel = "c2"
@@ -285,7 +286,7 @@ func TestAppliedClickIsNeverRefused(t *testing.T) {
 			resp := r.response()
 			require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type)
 			assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "the lobby, not a refusal: %q", resp.Data.Content)
-			assert.NotEmpty(t, findIDs(r.shown(nil), verbJoin), "the lobby's buttons")
+			assert.NotEmpty(t, tabletest.FindIDs(r.shown(nil), verbJoin), "the lobby's buttons")
 		})
 	}
 }
@@ -300,7 +301,7 @@ func TestStoreStaysDown(t *testing.T) {
 	board := h.board()
 	before := snap(h)
 	h.b.DeferAfter, h.b.WorkBudget = 50*time.Millisecond, 1500*time.Millisecond
-	h.st.setFail(dixbot.ErrUnavailable)
+	h.st.SetFail(dixbot.ErrUnavailable)
 	h.locale = discordgo.French
 	down := locales.T("fr", "err_store_unavailable", nil)
 
@@ -308,9 +309,9 @@ func TestStoreStaysDown(t *testing.T) {
 	require.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, r.response().Type)
 	require.Equal(t, 1, countOps(r, "followup"), "%v", ops(r))
 	for _, c := range r.calls {
-		if c.op == "followup" {
-			assert.Equal(t, down, c.params.Content)
-			assert.NotZero(t, c.params.Flags&discordgo.MessageFlagsEphemeral)
+		if c.Op == "followup" {
+			assert.Equal(t, down, c.Params.Content)
+			assert.NotZero(t, c.Params.Flags&discordgo.MessageFlagsEphemeral)
 		}
 	}
 
@@ -318,7 +319,7 @@ func TestStoreStaysDown(t *testing.T) {
 	resp := r.response()
 	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, resp.Type)
 	assert.NotZero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "thinking privately")
-	assert.Equal(t, down, h.rec.message("orig-"+r.calls[0].interaction).content)
+	assert.Equal(t, down, h.rec.Message("orig-"+r.calls[0].Interaction).Content)
 
 	r = h.command("u3", "start")
 	resp = r.response()
@@ -326,10 +327,10 @@ func TestStoreStaysDown(t *testing.T) {
 	assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "the lobby would be public")
 	assert.Equal(t, []string{"respond", "deleteOriginal", "followup"}, ops(r))
 	last := r.calls[len(r.calls)-1]
-	assert.Equal(t, down, last.params.Content)
-	assert.NotZero(t, last.params.Flags&discordgo.MessageFlagsEphemeral, "the refusal is private")
+	assert.Equal(t, down, last.Params.Content)
+	assert.NotZero(t, last.Params.Flags&discordgo.MessageFlagsEphemeral, "the refusal is private")
 
-	h.st.setFail(nil)
+	h.st.SetFail(nil)
 	unchanged(h, before)
 }
 
@@ -359,5 +360,5 @@ func TestDeferredModal(t *testing.T) {
 	r := h.clickOn("u2", prompt, h.mustFind(prompt, verbBidCustom))
 	assert.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, r.response().Type)
 	require.Equal(t, []string{"respond", "followup"}, ops(r))
-	assert.Equal(t, enT("slow_modal", nil), r.calls[1].params.Content)
+	assert.Equal(t, enT("slow_modal", nil), r.calls[1].Params.Content)
 }

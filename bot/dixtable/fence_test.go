@@ -157,14 +157,14 @@ func TestAdoptAfterAFreshBoardKeepsTheFreshOne(t *testing.T) {
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	clicked := h.board()
 	rec, err := h.b.Store.Update(context.Background(), h.channel, "", onTable(func(r *dixbot.Record, m *dixTable) error {
-		m.owe(r, bot.Effect{Kind: bot.EffBoard}, bot.Effect{Kind: bot.EffAdopt, Msg: clicked.id}, bot.Effect{Kind: bot.EffEdit})
+		m.owe(r, bot.Effect{Kind: bot.EffBoard}, bot.Effect{Kind: bot.EffAdopt, Msg: clicked.ID}, bot.Effect{Kind: bot.EffEdit})
 		return nil
 	}))
 	require.NoError(t, err)
 	require.NoError(t, runDixOutbox(h.b, context.Background(), h.rec, rec, nil))
 	_, m := h.Record()
 	assert.Empty(t, m.Outbox)
-	assert.NotEqual(t, clicked.id, m.Board, "the fresh board is the board")
+	assert.NotEqual(t, clicked.ID, m.Board, "the fresh board is the board")
 	assert.Equal(t, []string{m.Board}, liveBoards(h.rec), "exactly one board with buttons")
 }
 
@@ -181,7 +181,7 @@ func TestOwnBatchLeftToItself(t *testing.T) {
 	h.clickOn("u1", board, h.mustFind(board, verbStop))
 	h.b.EffectDelay = 300 * time.Millisecond
 	before, _ := h.Record()
-	start := h.rec.count()
+	start := h.rec.Count()
 	polled := make(chan error, 1)
 	go func() {
 		// The poller, once the click's change is written.
@@ -196,11 +196,11 @@ func TestOwnBatchLeftToItself(t *testing.T) {
 	h.clickOn("u1", board, h.mustFind(board, verbMoney)) // the turn ends: a fresh board is owed
 	require.NoError(t, <-polled)
 	posts, reads := 0, 0
-	for _, c := range h.rec.since(start) {
+	for _, c := range h.rec.Since(start) {
 		switch {
-		case c.posted():
+		case c.Posted():
 			posts++
-		case c.op == "recent":
+		case c.Op == "recent":
 			reads++
 		}
 	}

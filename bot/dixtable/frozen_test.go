@@ -23,6 +23,7 @@ import (
 	"github.com/dixgame/dixbot/bot"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/redistest"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/store"
 )
 
@@ -131,8 +132,8 @@ func openPrompt(h *harness, verb string) map[string]string {
 	board := h.board()
 	prompt := h.clickOn(user, board, h.mustFind(board, verb)).shown(board)
 	require.NotNil(h.t, prompt)
-	require.True(h.t, prompt.ephemeral)
-	return map[string]string{prompt.id: user}
+	require.True(h.t, prompt.Ephemeral)
+	return map[string]string{prompt.ID: user}
 }
 
 var frozenCases = []frozenCase{
@@ -166,7 +167,7 @@ var frozenCases = []frozenCase{
 			p := shown.prompt(t)
 			id := p.firstVerb(t, verbBidAmount)
 			before, _ := h.Record()
-			r := h.clickOn(p.User, h.rec.message(p.ID), id)
+			r := h.clickOn(p.User, h.rec.Message(p.ID), id)
 			require.NotEqual(t, discordgo.InteractionResponseChannelMessageWithSource, r.response().Type, "refused: %+v", r.response().Data)
 			after, _ := h.Record()
 			assert.NotEqual(t, dix.GameOf(before.State).Seq, dix.GameOf(after.State).Seq, "the frozen bid was not taken")
@@ -195,7 +196,7 @@ var frozenCases = []frozenCase{
 				}
 			}
 			before, _ := h.Record()
-			pay := h.clickOn(p.User, h.rec.message(p.ID), id, card).shown(h.rec.message(p.ID))
+			pay := h.clickOn(p.User, h.rec.Message(p.ID), id, card).shown(h.rec.Message(p.ID))
 			h.clickOn(p.User, pay, h.mustFind(pay, verbBuyPay))
 			after, _ := h.Record()
 			assert.NotEqual(t, dix.GameOf(before.State).Seq, dix.GameOf(after.State).Seq, "the frozen market prompt bought nothing")
@@ -246,11 +247,11 @@ func (m frozenMsg) firstVerb(t *testing.T, verb string) string {
 }
 
 // freezeMsg is the frozen form of a shown message.
-func freezeMsg(msg *shownMessage, user string) frozenMsg {
-	f := frozenMsg{ID: msg.id, Ephemeral: msg.ephemeral, User: user}
-	for _, c := range msg.components {
+func freezeMsg(msg *tabletest.Message, user string) frozenMsg {
+	f := frozenMsg{ID: msg.ID, Ephemeral: msg.Ephemeral, User: user}
+	for _, c := range msg.Components {
 		var fr []frozenComp
-		for _, cc := range rowComponents(c) {
+		for _, cc := range tabletest.RowComponents(c) {
 			switch v := cc.(type) {
 			case discordgo.Button:
 				if v.CustomID != "" {
@@ -272,8 +273,8 @@ func freezeMsg(msg *shownMessage, user string) frozenMsg {
 }
 
 // shownMsg is the message users see of a frozen one.
-func (f frozenMsg) shownMsg(channel string) *shownMessage {
-	m := &shownMessage{id: f.ID, channel: channel, ephemeral: f.Ephemeral}
+func (f frozenMsg) shownMsg(channel string) *tabletest.Message {
+	m := &tabletest.Message{ID: f.ID, Channel: channel, Ephemeral: f.Ephemeral}
 	for _, fr := range f.Rows {
 		var row []discordgo.MessageComponent
 		for _, c := range fr {
@@ -287,7 +288,7 @@ func (f frozenMsg) shownMsg(channel string) *shownMessage {
 				row = append(row, discordgo.Button{CustomID: c.ID})
 			}
 		}
-		m.components = append(m.components, discordgo.ActionsRow{Components: row})
+		m.Components = append(m.Components, discordgo.ActionsRow{Components: row})
 	}
 	return m
 }
@@ -331,7 +332,7 @@ func TestFrozenRecordsGenerate(t *testing.T) {
 				shown.Seq = dix.GameOf(r.State).Seq
 			}
 			for id, user := range prompts {
-				shown.Msgs = append(shown.Msgs, freezeMsg(h.rec.message(id), user))
+				shown.Msgs = append(shown.Msgs, freezeMsg(h.rec.Message(id), user))
 			}
 			return h, shown
 		}
@@ -467,7 +468,7 @@ func TestFrozenRecordsPlayToTheEnd(t *testing.T) {
 					h.b.NoPictures = format != 2 || kind != "redis"
 					// Messages and interactions made from here on get ids
 					// the frozen ones do not have.
-					h.rec.n, h.n = 1000, 1000
+					h.rec.N, h.n = 1000, 1000
 
 					rec, m := h.Record()
 					// The file store's records are those of its own run, whose
@@ -484,7 +485,7 @@ func TestFrozenRecordsPlayToTheEnd(t *testing.T) {
 						assert.Equal(t, shown.Seq, dix.GameOf(rec.State).Seq)
 					}
 					for _, f := range shown.Msgs {
-						h.rec.msgs[f.ID] = f.shownMsg(fc.channel)
+						h.rec.Msgs[f.ID] = f.shownMsg(fc.channel)
 						for _, row := range f.Rows {
 							for _, c := range row {
 								p, err := bot.ParseID(c.ID)
@@ -512,7 +513,7 @@ func TestFrozenRecordsPlayToTheEnd(t *testing.T) {
 									if c.Select {
 										values = c.Options[:1]
 									}
-									txt := h.clickOn("u9", h.rec.message(f.ID), c.ID, values...).ephemeralText()
+									txt := h.clickOn("u9", h.rec.Message(f.ID), c.ID, values...).ephemeralText()
 									if p, _ := bot.ParseID(c.ID); p.Verb == verbBoardText {
 										assert.Empty(t, txt, "the board as text is for anyone") // in its embed
 									} else {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dixgame/dixbot/bot"
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/internal/tabletest"
 )
 
 // FuzzParseID: parseID never panics, and what it accepts is what customID
@@ -59,7 +60,7 @@ func FuzzClick(f *testing.F) {
 		}
 		answers := 0
 		for _, c := range r.calls {
-			if c.op == "respond" {
+			if c.Op == "respond" {
 				answers++
 			}
 		}
@@ -67,7 +68,7 @@ func FuzzClick(f *testing.F) {
 		assert.Zero(t, h.obs.outcomes["button/panic"]+h.obs.outcomes["select/panic"]+h.obs.outcomes["modal/panic"])
 		resp := r.response()
 		if resp.Type == discordgo.InteractionResponseChannelMessageWithSource && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 &&
-			len(resp.Data.Embeds) == 0 && len(componentIDs(resp.Data.Components)) <= 1 {
+			len(resp.Data.Embeds) == 0 && len(tabletest.ComponentIDs(resp.Data.Components)) <= 1 {
 			unchanged(h, before) // an error message: nothing changed
 		}
 	})

@@ -14,6 +14,7 @@ import (
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot"
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -83,7 +84,7 @@ func step(h *harness, rng *rand.Rand) bool {
 	seq := g.Seq
 
 	has := func(k dix.ActionKind) bool { return slices.Contains(ch.Actions, k) }
-	click := func(msg *shownMessage, verb string, values ...string) result {
+	click := func(msg *tabletest.Message, verb string, values ...string) result {
 		return h.clickOn(user, msg, h.mustFind(msg, verb), values...)
 	}
 	var r result
@@ -115,8 +116,8 @@ func step(h *harness, rng *rand.Rand) bool {
 	case dix.PhaseAuction:
 		if has(dix.ActBid) && rng.IntN(2) == 0 {
 			prompt := click(board, verbBid).shown(board)
-			require.True(h.t, prompt.ephemeral)
-			ids := findIDs(prompt, verbBidAmount)
+			require.True(h.t, prompt.Ephemeral)
+			ids := tabletest.FindIDs(prompt, verbBidAmount)
 			require.NotEmpty(h.t, ids)
 			r = h.clickOn(user, prompt, ids[rng.IntN(len(ids))])
 		} else {
@@ -124,7 +125,7 @@ func step(h *harness, rng *rand.Rand) bool {
 		}
 	case dix.PhaseAuctionPay:
 		prompt := click(board, verbPay).shown(board)
-		require.True(h.t, prompt.ephemeral)
+		require.True(h.t, prompt.Ephemeral)
 		r = click(prompt, verbAuctPay)
 	default:
 		h.t.Fatalf("unexpected phase %d", g.Phase)
@@ -150,13 +151,13 @@ func step(h *harness, rng *rand.Rand) bool {
 }
 
 // buyByClicks buys card through the market prompt and the proposed payment.
-func buyByClicks(h *harness, user string, board *shownMessage, card dix.Card) result {
+func buyByClicks(h *harness, user string, board *tabletest.Message, card dix.Card) result {
 	h.t.Helper()
 	prompt := h.clickOn(user, board, h.mustFind(board, verbBuy)).shown(board)
-	require.True(h.t, prompt.ephemeral)
+	require.True(h.t, prompt.Ephemeral)
 	var sel string
-	for _, id := range findIDs(prompt, verbBuySelect) {
-		if slices.Contains(selectOptions(prompt, id), card.String()) {
+	for _, id := range tabletest.FindIDs(prompt, verbBuySelect) {
+		if slices.Contains(tabletest.SelectOptions(prompt, id), card.String()) {
 			sel = id
 		}
 	}
@@ -209,30 +210,30 @@ func TestFullGameByClicks(t *testing.T) {
 			require.NoError(t, err)
 			assert.True(t, rec.Finished)
 			assert.Equal(t, dix.PhaseOver, dix.GameOf(rec.State).Phase)
-			last := h.rec.calls[len(h.rec.calls)-1]
-			require.True(t, last.posted(), last.op)
-			require.Len(t, last.send.Embeds, 1)
-			assert.Equal(t, locales.T(lang, "dix_score_title", nil), last.send.Embeds[0].Title)
-			assert.Len(t, last.send.Embeds[0].Fields, len(tc.users))
-			assert.Contains(t, last.send.Embeds[0].Description, "🏆")
+			last := h.rec.Calls[len(h.rec.Calls)-1]
+			require.True(t, last.Posted(), last.Op)
+			require.Len(t, last.Send.Embeds, 1)
+			assert.Equal(t, locales.T(lang, "dix_score_title", nil), last.Send.Embeds[0].Title)
+			assert.Len(t, last.Send.Embeds[0].Fields, len(tc.users))
+			assert.Contains(t, last.Send.Embeds[0].Description, "🏆")
 
 			// Every message the bot produced respects Discord's limits, shows
 			// no missing string, and pings only the user it means to.
-			checkAllCalls(t, h.rec.calls)
+			tabletest.CheckAllCalls(t, h.rec.Calls)
 
 			// Every turn got a fresh board that pinged its player (but the
 			// clicker), and every old board lost its buttons.
 			boards := 0
-			for _, c := range h.rec.calls {
-				if c.posted() && len(c.send.Components) > 0 {
+			for _, c := range h.rec.Calls {
+				if c.Posted() && len(c.Send.Components) > 0 {
 					boards++
 				}
 			}
 			assert.GreaterOrEqual(t, boards, mustDixTable(rec.Meta).Turn, "a fresh board per turn")
 			live := 0
-			for _, msg := range h.rec.msgs {
-				if !msg.ephemeral && len(componentIDs(msg.components)) > 0 {
-					if _, ok := findID(msg, verbRematch); ok && len(componentIDs(msg.components)) == 1 {
+			for _, msg := range h.rec.Msgs {
+				if !msg.Ephemeral && len(tabletest.ComponentIDs(msg.Components)) > 0 {
+					if _, ok := tabletest.FindID(msg, verbRematch); ok && len(tabletest.ComponentIDs(msg.Components)) == 1 {
 						continue // the final scoreboard's Rematch
 					}
 					live++
@@ -257,14 +258,14 @@ func TestSoloGameByClicks(t *testing.T) {
 	assert.True(t, m.Solo)
 	assert.Equal(t, 6, m.Diff)
 	assert.Equal(t, 1, dix.GameOf(rec.State).Opts.Players)
-	assert.Contains(t, h.board().embeds[0].Footer.Text, "difficulty\u00a06", "the number never stands alone on a line")
+	assert.Contains(t, h.board().Embeds[0].Footer.Text, "difficulty\u00a06", "the number never stands alone on a line")
 
 	playToEnd(t, h, 11)
-	checkAllCalls(t, h.rec.calls)
+	tabletest.CheckAllCalls(t, h.rec.Calls)
 
 	// ALIX's turns were shown: some board or summary mentions her drawing.
 	found := false
-	for _, c := range h.rec.calls {
+	for _, c := range h.rec.Calls {
 		for _, e := range embedsOf(c) {
 			if strings.Contains(e.Description, locales.T("en", "dix_alix_name", nil)+" draws") {
 				found = true
@@ -274,7 +275,7 @@ func TestSoloGameByClicks(t *testing.T) {
 	assert.True(t, found, "ALIX's draws never shown")
 	// The board of the final buy round becomes a summary titled as such.
 	final := false
-	for _, c := range h.rec.calls {
+	for _, c := range h.rec.Calls {
 		for _, e := range embedsOf(c) {
 			final = final || e.Title == locales.T("en", "dix_summary_title_final", nil)
 		}
@@ -285,16 +286,16 @@ func TestSoloGameByClicks(t *testing.T) {
 	assert.True(t, rec.Finished)
 }
 
-func embedsOf(c recorded) []*discordgo.MessageEmbed {
+func embedsOf(c tabletest.Call) []*discordgo.MessageEmbed {
 	switch {
-	case c.resp != nil && c.resp.Data != nil:
-		return c.resp.Data.Embeds
-	case c.send != nil:
-		return c.send.Embeds
-	case c.edit != nil && c.edit.Embeds != nil:
-		return *c.edit.Embeds
-	case c.params != nil:
-		return c.params.Embeds
+	case c.Resp != nil && c.Resp.Data != nil:
+		return c.Resp.Data.Embeds
+	case c.Send != nil:
+		return c.Send.Embeds
+	case c.Edit != nil && c.Edit.Embeds != nil:
+		return *c.Edit.Embeds
+	case c.Params != nil:
+		return c.Params.Embeds
 	}
 	return nil
 }

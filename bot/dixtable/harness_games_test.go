@@ -15,6 +15,7 @@ import (
 
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	"github.com/dixgame/dixbot/internal/redistest"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 	"github.com/dixgame/dixbot/store"
 	"github.com/stretchr/testify/require"
@@ -47,8 +48,8 @@ func (h *harness) qcommand(user, sub string, opts ...any) result {
 
 // qfind returns the custom id of msg's component with the verb (and, when
 // given, the argument).
-func qfind(msg *shownMessage, verb, arg string) (string, bool) {
-	for _, id := range componentIDs(msg.components) {
+func qfind(msg *tabletest.Message, verb, arg string) (string, bool) {
+	for _, id := range tabletest.ComponentIDs(msg.Components) {
 		p, err := bot.ParseContractID(id)
 		if err == nil && strings.HasPrefix(id, "qwixx:") && p.Verb == verb && (arg == "" || p.Arg == arg) {
 			return id, true
@@ -57,10 +58,10 @@ func qfind(msg *shownMessage, verb, arg string) (string, bool) {
 	return "", false
 }
 
-func (h *harness) qmust(msg *shownMessage, verb, arg string) string {
+func (h *harness) qmust(msg *tabletest.Message, verb, arg string) string {
 	h.t.Helper()
 	id, ok := qfind(msg, verb, arg)
-	require.True(h.t, ok, "no %s:%s among %v", verb, arg, componentIDs(msg.components))
+	require.True(h.t, ok, "no %s:%s among %v", verb, arg, tabletest.ComponentIDs(msg.Components))
 	return id
 }
 
@@ -82,7 +83,7 @@ func (h *harness) qstate() (*rules.Game, *bot.TableData, uint64) {
 
 // openQwixx opens a table with the people given and computer seats of the
 // levels given, starts it, and returns the board.
-func (h *harness) openQwixx(people []string, cpus ...string) *shownMessage {
+func (h *harness) openQwixx(people []string, cpus ...string) *tabletest.Message {
 	h.t.Helper()
 	res := h.qcommand(people[0], "start")
 	lobby := res.shown(nil)
@@ -118,12 +119,12 @@ func (r result) texts() string {
 	var sb strings.Builder
 	for _, c := range r.calls {
 		switch {
-		case c.resp != nil && c.resp.Data != nil:
-			sb.WriteString(c.resp.Data.Content + "\n")
-		case c.params != nil:
-			sb.WriteString(c.params.Content + "\n")
-		case c.edit != nil && c.edit.Content != nil:
-			sb.WriteString(*c.edit.Content + "\n")
+		case c.Resp != nil && c.Resp.Data != nil:
+			sb.WriteString(c.Resp.Data.Content + "\n")
+		case c.Params != nil:
+			sb.WriteString(c.Params.Content + "\n")
+		case c.Edit != nil && c.Edit.Content != nil:
+			sb.WriteString(*c.Edit.Content + "\n")
 		}
 	}
 	return sb.String()

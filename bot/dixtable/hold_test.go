@@ -46,9 +46,9 @@ func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
 			res := h.clickOn("u1", board, h.mustFind(board, verbMoney))
 			posts := 0
 			for _, c := range res.calls {
-				if c.posted() {
+				if c.Posted() {
 					posts++
-					assert.Equal(t, "followup", c.op, "posted with the click's token")
+					assert.Equal(t, "followup", c.Op, "posted with the click's token")
 				}
 			}
 			rec, m := h.Record()
@@ -64,11 +64,11 @@ func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
 
 			// The process that took them over does them.
 			h.b.EffectDelay, h.b.EffectsHook = 0, nil
-			before := h.rec.count()
+			before := h.rec.Count()
 			require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, rec.Due))
 			posts = 0
-			for _, c := range h.rec.since(before) {
-				if c.posted() {
+			for _, c := range h.rec.Since(before) {
+				if c.Posted() {
 					posts++
 				}
 			}
@@ -98,7 +98,7 @@ func TestOwnContractEffectsOnlyWhileHeld(t *testing.T) {
 	}
 	res := h.clickOn("u1", lobby, h.qmust(lobby, bot.CverbGo, ""))
 	for _, c := range res.calls {
-		assert.False(t, c.posted(), "nothing posted once the effects were taken over: %s", c.op)
+		assert.False(t, c.Posted(), "nothing posted once the effects were taken over: %s", c.Op)
 	}
 	_, td, _ := h.qstate()
 	owed := 0
@@ -112,11 +112,11 @@ func TestOwnContractEffectsOnlyWhileHeld(t *testing.T) {
 	h.b.EffectDelay, h.b.EffectsHook = 0, nil
 	r, err := h.db.Get(context.Background(), h.channel)
 	require.NoError(t, err)
-	before := h.rec.count()
+	before := h.rec.Count()
 	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, r.Due))
 	posts := 0
-	for _, c := range h.rec.since(before) {
-		if c.posted() {
+	for _, c := range h.rec.Since(before) {
+		if c.Posted() {
 			posts++
 		}
 	}

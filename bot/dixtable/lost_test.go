@@ -13,6 +13,7 @@ import (
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot"
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -26,7 +27,7 @@ func TestLostGameRetiresItsButtons(t *testing.T) {
 			h := newHarness(t)
 			seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 			board := h.board()
-			embeds := board.embeds
+			embeds := board.Embeds
 			require.NoError(t, h.st.Delete(context.Background(), h.channel)) // the store's data is gone
 			h.locale = lc
 
@@ -34,8 +35,8 @@ func TestLostGameRetiresItsButtons(t *testing.T) {
 			resp := r.response()
 			require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the answer edits the board")
 			assert.Equal(t, locales.T(locales.For(string(lc)), "err_game_gone", nil), resp.Data.Content)
-			assert.Empty(t, componentIDs(h.rec.message(board.id).components), "retired on the first click")
-			assert.Equal(t, embeds, h.rec.message(board.id).embeds, "the board keeps its text")
+			assert.Empty(t, tabletest.ComponentIDs(h.rec.Message(board.ID).Components), "retired on the first click")
+			assert.Equal(t, embeds, h.rec.Message(board.ID).Embeds, "the board keeps its text")
 			assert.Equal(t, 1, h.obs.outcomes["button/stale"])
 			_, err := h.st.Get(context.Background(), h.channel)
 			assert.ErrorIs(t, err, dixbot.ErrNotFound, "nothing is stored")
@@ -54,8 +55,8 @@ func TestRestoredGameGoesOn(t *testing.T) {
 	snapshot := snap(h)
 	// Follow-ups refused: messages go with the bot token and a nonce; the
 	// fresh board's must not be one of a message posted before the loss.
-	h.rec.refuse = func(c recorded) error {
-		if c.op == "followup" {
+	h.rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "followup" {
 			return errors.New("discord: 503")
 		}
 		return nil
@@ -64,26 +65,26 @@ func TestRestoredGameGoesOn(t *testing.T) {
 	// The copy was taken just before the ping was owed: the next effect
 	// it numbers is the ping's.
 	_, now := h.Record()
-	old := mustDixTable(snapshot.rec.Meta)
+	old := mustDixTable(snapshot.Rec.Meta)
 	old.NextEffect = now.NextEffect - 1
-	snapshot.rec.Meta = old.Encode()
-	h.st.mu.Lock()
-	h.st.active[h.channel] = snapshot // the store restarts from its older copy
-	h.st.mu.Unlock()
+	snapshot.Rec.Meta = old.Encode()
+	h.st.Mu.Lock()
+	h.st.Live[h.channel] = snapshot // the store restarts from its older copy
+	h.st.Mu.Unlock()
 	h.locale = discordgo.French
 
 	r := h.clickOn("u2", board, h.mustFind(board, verbPass))
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	assert.Equal(t, locales.T("fr", "err_game_restored", nil), r.response().Data.Content)
-	assert.Empty(t, componentIDs(h.rec.message(board.id).components))
-	assert.Equal(t, snapshot.state, snap(h).state, "the game as the store has it")
+	assert.Empty(t, tabletest.ComponentIDs(h.rec.Message(board.ID).Components))
+	assert.Equal(t, snapshot.State, snap(h).State, "the game as the store has it")
 	fresh := h.board()
-	assert.NotEqual(t, board.id, fresh.id)
+	assert.NotEqual(t, board.ID, fresh.ID)
 	showsNow(h, fresh)
 
 	r = h.clickOn("u1", fresh, h.mustFind(fresh, verbDraw))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type, "the game goes on")
-	assert.NotEqual(t, snapshot.state, snap(h).state)
+	assert.NotEqual(t, snapshot.State, snap(h).State)
 }
 
 // TestRestoredCopyOwingItsBoard: the older copy was taken while its board
@@ -95,21 +96,21 @@ func TestRestoredCopyOwingItsBoard(t *testing.T) {
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	snapshot := snap(h)
-	old := mustDixTable(snapshot.rec.Meta)
+	old := mustDixTable(snapshot.Rec.Meta)
 	var fake dixbot.Record
 	old.owe(&fake, bot.Effect{Kind: bot.EffBoard}, bot.Effect{Kind: bot.EffEdit})
-	snapshot.rec.Meta = old.Encode()
+	snapshot.Rec.Meta = old.Encode()
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
-	h.st.mu.Lock()
-	h.st.active[h.channel] = snapshot // the store restarts from its older copy
-	h.st.mu.Unlock()
+	h.st.Mu.Lock()
+	h.st.Live[h.channel] = snapshot // the store restarts from its older copy
+	h.st.Mu.Unlock()
 
-	before := h.rec.count()
+	before := h.rec.Count()
 	r := h.clickOn("u2", board, h.mustFind(board, verbPass))
 	assert.Equal(t, locales.T("en", "err_game_restored", nil), r.response().Data.Content)
 	posts := 0
-	for _, c := range h.rec.since(before) {
-		if c.posted() {
+	for _, c := range h.rec.Since(before) {
+		if c.Posted() {
 			posts++
 		}
 	}
@@ -122,12 +123,12 @@ func TestRestoredCopyOwingItsBoard(t *testing.T) {
 // blockedStore is a store whose Create lands and then never answers, as
 // when the process that made it is killed right after.
 type blockedStore struct {
-	*memStore
+	*tabletest.MemStore
 	block chan struct{}
 }
 
 func (s blockedStore) Create(ctx context.Context, r *dixbot.Record) error {
-	if err := s.memStore.Create(ctx, r); err != nil {
+	if err := s.MemStore.Create(ctx, r); err != nil {
 		return err
 	}
 	<-s.block
@@ -138,13 +139,13 @@ func (s blockedStore) Create(ctx context.Context, r *dixbot.Record) error {
 // record is created: nothing is answered nor posted.
 func startKilled(t *testing.T, h *harness) {
 	t.Helper()
-	st := blockedStore{memStore: h.st, block: make(chan struct{})}
+	st := blockedStore{MemStore: h.st, block: make(chan struct{})}
 	dead, err := bot.New(bot.Options{Store: st, DefaultLanguage: "en"})
 	require.NoError(t, err)
 	i := h.base("u1", discordgo.InteractionApplicationCommand)
 	i.Data = discordgo.ApplicationCommandInteractionData{Name: "dix", Options: []*discordgo.ApplicationCommandInteractionDataOption{
 		{Name: "start", Type: discordgo.ApplicationCommandOptionSubCommand}}}
-	go dead.Serve(newRecorder(), &discordgo.InteractionCreate{Interaction: i}, nil)
+	go dead.Serve(tabletest.NewRecorder(), &discordgo.InteractionCreate{Interaction: i}, nil)
 	require.Eventually(t, func() bool {
 		_, err := h.st.Get(context.Background(), h.channel)
 		return err == nil
@@ -167,7 +168,7 @@ func TestLostLobby(t *testing.T) {
 		require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, rec.Due))
 		_, m = h.Record()
 		require.NotEmpty(t, m.Board)
-		lobby := h.rec.message(m.Board)
+		lobby := h.rec.Message(m.Board)
 		require.NotNil(t, lobby)
 		h.clickOn("u2", lobby, h.mustFind(lobby, verbJoin))
 		_, m = h.Record()
@@ -188,9 +189,9 @@ func TestLostLobby(t *testing.T) {
 			sends := r.sends()
 			require.Len(t, sends, 1, "one lobby posted")
 			_, m := h.Record()
-			lobby := h.rec.message(m.Board)
+			lobby := h.rec.Message(m.Board)
 			require.NotNil(t, lobby)
-			assert.False(t, lobby.ephemeral, "public")
+			assert.False(t, lobby.Ephemeral, "public")
 			h.clickOn("u2", lobby, h.mustFind(lobby, verbJoin))
 			_, m = h.Record()
 			assert.Len(t, m.Seats, 2, "its buttons work")
@@ -200,8 +201,8 @@ func TestLostLobby(t *testing.T) {
 			r = h.command("u3", "board")
 			_, m2 := h.Record()
 			require.NotEqual(t, m.Board, m2.Board)
-			assert.Empty(t, componentIDs(h.rec.message(m.Board).components))
-			assert.Len(t, findIDs(h.rec.message(m2.Board), verbJoin), 1)
+			assert.Empty(t, tabletest.ComponentIDs(h.rec.Message(m.Board).Components))
+			assert.Len(t, tabletest.FindIDs(h.rec.Message(m2.Board), verbJoin), 1)
 		})
 	}
 }
@@ -210,7 +211,7 @@ func TestLostLobby(t *testing.T) {
 // lobby's message being recorded) never answer, as when the process is
 // killed right after answering /dix start.
 type recordBlockedStore struct {
-	*memStore
+	*tabletest.MemStore
 	block chan struct{}
 }
 
@@ -219,7 +220,7 @@ func (s recordBlockedStore) Update(ctx context.Context, channel, id string, fn f
 		<-s.block
 		return nil, errors.New("killed")
 	}
-	return s.memStore.Update(ctx, channel, id, fn)
+	return s.MemStore.Update(ctx, channel, id, fn)
 }
 
 // TestLobbyAnsweredThenKilled: the process answered /dix start with the
@@ -228,7 +229,7 @@ func (s recordBlockedStore) Update(ctx context.Context, channel, id string, fn f
 // post a second one.
 func TestLobbyAnsweredThenKilled(t *testing.T) {
 	h := newHarness(t)
-	st := recordBlockedStore{memStore: h.st, block: make(chan struct{})}
+	st := recordBlockedStore{MemStore: h.st, block: make(chan struct{})}
 	t.Cleanup(func() { close(st.block) })
 	dead, err := bot.New(bot.Options{Store: st, DefaultLanguage: "en"})
 	require.NoError(t, err)
@@ -236,15 +237,15 @@ func TestLobbyAnsweredThenKilled(t *testing.T) {
 	i.Data = discordgo.ApplicationCommandInteractionData{Name: "dix", Options: []*discordgo.ApplicationCommandInteractionDataOption{
 		{Name: "start", Type: discordgo.ApplicationCommandOptionSubCommand}}}
 	go dead.Serve(h.rec, &discordgo.InteractionCreate{Interaction: i}, nil)
-	require.Eventually(t, func() bool { return h.rec.message("orig-"+i.ID) != nil }, time.Minute, 10*time.Millisecond, "answered")
+	require.Eventually(t, func() bool { return h.rec.Message("orig-"+i.ID) != nil }, time.Minute, 10*time.Millisecond, "answered")
 
 	rec, m := h.Record()
 	require.Empty(t, m.Board)
-	n := h.rec.count()
+	n := h.rec.Count()
 	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, rec.Due))
 	rec, m = h.Record()
 	assert.Equal(t, "orig-"+i.ID, m.Board, "the answer is the lobby")
-	assert.Empty(t, result{h: h, calls: h.rec.since(n)}.sends(), "no second lobby")
+	assert.Empty(t, result{h: h, calls: h.rec.Since(n)}.sends(), "no second lobby")
 	assert.Empty(t, m.Outbox)
 	assert.True(t, rec.Due.IsZero())
 }
@@ -257,7 +258,7 @@ func TestStartRecordsItsLobby(t *testing.T) {
 	lobby := r.shown(nil)
 	require.NotNil(t, lobby)
 	rec, m := h.Record()
-	assert.Equal(t, lobby.id, m.Board)
+	assert.Equal(t, lobby.ID, m.Board)
 	assert.Empty(t, m.Outbox)
 	assert.True(t, rec.Due.IsZero())
 	assert.Empty(t, r.sends(), "no second lobby")
@@ -267,8 +268,8 @@ func TestStartRecordsItsLobby(t *testing.T) {
 // the lobby is posted with the bot token instead.
 func TestStartAnswerRefused(t *testing.T) {
 	h := newHarness(t)
-	h.rec.refuse = func(c recorded) error {
-		if c.op == "respond" {
+	h.rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "respond" {
 			return errors.New("discord: 503")
 		}
 		return nil
@@ -278,6 +279,6 @@ func TestStartAnswerRefused(t *testing.T) {
 	require.Len(t, sends, 1)
 	_, m := h.Record()
 	assert.NotEmpty(t, m.Board)
-	assert.Len(t, findIDs(h.rec.message(m.Board), verbJoin), 1)
+	assert.Len(t, tabletest.FindIDs(h.rec.Message(m.Board), verbJoin), 1)
 	assert.Empty(t, m.Outbox)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot"
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/internal/tabletest"
 )
 
 // allPerms are the bot's usual permissions in a game's channel.
@@ -26,20 +27,20 @@ const allPerms int64 = discordgo.PermissionViewChannel | discordgo.PermissionSen
 // (internal/fakediscord/channels.go): a post with the bot token needs Send
 // Messages; anything carrying embeds needs Embed Links, interaction
 // answers and follow-ups included (they need no Send Messages).
-func discordWithout(lost int64) func(recorded) error {
-	return func(c recorded) error {
+func discordWithout(lost int64) func(tabletest.Call) error {
+	return func(c tabletest.Call) error {
 		embeds := false
 		switch {
-		case c.resp != nil:
-			embeds = c.resp.Data != nil && len(c.resp.Data.Embeds) > 0
-		case c.params != nil:
-			embeds = len(c.params.Embeds) > 0
-		case c.send != nil:
-			embeds = len(c.send.Embeds) > 0
-		case c.edit != nil:
-			embeds = c.edit.Embeds != nil && len(*c.edit.Embeds) > 0
+		case c.Resp != nil:
+			embeds = c.Resp.Data != nil && len(c.Resp.Data.Embeds) > 0
+		case c.Params != nil:
+			embeds = len(c.Params.Embeds) > 0
+		case c.Send != nil:
+			embeds = len(c.Send.Embeds) > 0
+		case c.Edit != nil:
+			embeds = c.Edit.Embeds != nil && len(*c.Edit.Embeds) > 0
 		}
-		if c.op == "send" && lost&discordgo.PermissionSendMessages != 0 || embeds && lost&discordgo.PermissionEmbedLinks != 0 {
+		if c.Op == "send" && lost&discordgo.PermissionSendMessages != 0 || embeds && lost&discordgo.PermissionEmbedLinks != 0 {
 			return missingPermissions()
 		}
 		return nil
@@ -49,17 +50,17 @@ func discordWithout(lost int64) func(recorded) error {
 // lose takes perms from the bot in the harness's channel: Discord refuses
 // what needs them, and interactions say so in app_permissions.
 func lose(h *harness, perms int64) {
-	h.rec.mu.Lock()
-	h.rec.refuse = discordWithout(perms)
-	h.rec.mu.Unlock()
+	h.rec.Mu.Lock()
+	h.rec.Refuse = discordWithout(perms)
+	h.rec.Mu.Unlock()
 	h.appPerm = allPerms &^ perms
 }
 
 // restore gives the bot its permissions back.
 func restore(h *harness) {
-	h.rec.mu.Lock()
-	h.rec.refuse = nil
-	h.rec.mu.Unlock()
+	h.rec.Mu.Lock()
+	h.rec.Refuse = nil
+	h.rec.Mu.Unlock()
 	h.appPerm = allPerms
 }
 
@@ -85,24 +86,24 @@ func toldPrivately(r result) []string {
 	var out []string
 	for _, c := range r.calls {
 		switch {
-		case c.refused:
-		case c.op == "respond" && c.resp.Data != nil && c.resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0:
-			if msg := r.h.rec.message("orig-" + c.interaction); msg != nil {
-				out = append(out, msg.content)
+		case c.Refused:
+		case c.Op == "respond" && c.Resp.Data != nil && c.Resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0:
+			if msg := r.h.rec.Message("orig-" + c.Interaction); msg != nil {
+				out = append(out, msg.Content)
 			}
-		case c.op == "followup" && c.params.Flags&discordgo.MessageFlagsEphemeral != 0:
-			out = append(out, c.params.Content)
+		case c.Op == "followup" && c.Params.Flags&discordgo.MessageFlagsEphemeral != 0:
+			out = append(out, c.Params.Content)
 		}
 	}
 	return out
 }
 
 // posts are the posts (sends and follow-ups) among calls, refused or not.
-func posts(calls []recorded) (made, refused []recorded) {
+func posts(calls []tabletest.Call) (made, refused []tabletest.Call) {
 	for _, c := range calls {
 		switch {
-		case !c.posted() || c.params != nil && c.params.Flags&discordgo.MessageFlagsEphemeral != 0:
-		case c.refused:
+		case !c.Posted() || c.Params != nil && c.Params.Flags&discordgo.MessageFlagsEphemeral != 0:
+		case c.Refused:
 			refused = append(refused, c)
 		default:
 			made = append(made, c)
@@ -147,7 +148,7 @@ func TestBoardMissingAfterADeadline(t *testing.T) {
 	assert.Equal(t, bot.EffBoard, m.Outbox[0].Kind, "the board stays owed")
 	assert.True(t, m.Clock.Paused(), "no time runs on a board nobody sees")
 	assert.Equal(t, now.Add(bot.MissingFirst), rec.Due, "tried again later, not at once")
-	assert.Empty(t, board.components, "the old board became the turn's summary")
+	assert.Empty(t, board.Components, "the old board became the turn's summary")
 
 	// Nothing before its moment.
 	assert.Empty(t, due(h), "no call before the next try")
@@ -157,7 +158,7 @@ func TestBoardMissingAfterADeadline(t *testing.T) {
 	assert.Empty(t, made)
 	require.NotEmpty(t, refused, "the bot token tried again")
 	for _, c := range refused {
-		assert.Equal(t, "send", c.op)
+		assert.Equal(t, "send", c.Op)
 	}
 	rec, m = h.Record()
 	assert.Equal(t, 2, m.Missing.Tries)
@@ -170,20 +171,20 @@ func TestBoardMissingAfterADeadline(t *testing.T) {
 	assert.Len(t, toldPrivately(r), 1, "his hand, and no notice")
 	made, _ = posts(r.calls)
 	require.Len(t, made, 1, "the board, posted once")
-	assert.Equal(t, "followup", made[0].op, "through his interaction")
+	assert.Equal(t, "followup", made[0].Op, "through his interaction")
 	rec, m = h.Record()
 	assert.Nil(t, m.Missing, "the mark is gone")
 	assert.Empty(t, m.Outbox)
 	assert.False(t, m.Clock.Paused(), "the clock runs again")
 	assert.Equal(t, 1, m.Clock.Seat)
 	back := h.board()
-	assert.NotEqual(t, board.id, back.id)
-	assert.Contains(t, back.content, "<@u2>", "the board pings the player to act")
-	assert.Contains(t, back.embeds[0].Description, "<t:"+strconv.FormatInt(m.Clock.Deadline().Unix(), 10)+":R>",
+	assert.NotEqual(t, board.ID, back.ID)
+	assert.Contains(t, back.Content, "<@u2>", "the board pings the player to act")
+	assert.Contains(t, back.Embeds[0].Description, "<t:"+strconv.FormatInt(m.Clock.Deadline().Unix(), 10)+":R>",
 		"the board counts down from its post")
 	assert.Equal(t, now.Add(m.Clock.Pace.Bank), m.Clock.Deadline(), "Bob's whole bank, from the moment the board came back")
-	assert.Empty(t, board.components, "the old board lost its buttons")
-	checkAllCalls(t, h.rec.calls)
+	assert.Empty(t, board.Components, "the old board lost its buttons")
+	tabletest.CheckAllCalls(t, h.rec.Calls)
 }
 
 // TestBoardMissingToldToThePlayers: the bot lost Send Messages and Embed
@@ -258,14 +259,14 @@ func TestBoardMissingToldToThePlayers(t *testing.T) {
 	made, refused := posts(due(h))
 	assert.Empty(t, refused)
 	require.Len(t, made, 1)
-	assert.Equal(t, "send", made[0].op)
+	assert.Equal(t, "send", made[0].Op)
 	rec, m = h.Record()
 	assert.Nil(t, m.Missing)
 	assert.Empty(t, m.Outbox)
 	assert.False(t, m.Clock.Paused())
 	back := h.board()
-	assert.NotEqual(t, board.id, back.id)
-	assert.Contains(t, back.content, "<@u2>")
+	assert.NotEqual(t, board.ID, back.ID)
+	assert.Contains(t, back.Content, "<@u2>")
 	assert.NotEmpty(t, h.mustFind(back, verbDraw))
 
 	// No notice any more.
@@ -275,7 +276,7 @@ func TestBoardMissingToldToThePlayers(t *testing.T) {
 	made, refused = posts(r.calls)
 	assert.Empty(t, made)
 	assert.Empty(t, refused)
-	checkAllCalls(t, h.rec.calls)
+	tabletest.CheckAllCalls(t, h.rec.Calls)
 }
 
 // TestBoardCommandWhileMissing: /dix board where the board cannot be
@@ -333,9 +334,9 @@ func TestBoardCommandWhileMissing(t *testing.T) {
 func TestChannelGone(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	h.rec.mu.Lock()
-	h.rec.refuse = func(c recorded) error {
-		if !c.posted() {
+	h.rec.Mu.Lock()
+	h.rec.Refuse = func(c tabletest.Call) error {
+		if !c.Posted() {
 			return nil
 		}
 		return &discordgo.RESTError{
@@ -343,7 +344,7 @@ func TestChannelGone(t *testing.T) {
 			Message:  &discordgo.APIErrorMessage{Code: discordgo.ErrCodeUnknownChannel, Message: "Unknown Channel"},
 		}
 	}
-	h.rec.mu.Unlock()
+	h.rec.Mu.Unlock()
 	rec, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
 		m := mustDixTable(r.Meta)
 		m.owe(r, bot.Effect{Kind: bot.EffBoard})

@@ -15,6 +15,7 @@ import (
 	"github.com/dixgame/dixbot/bot/present"
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -97,18 +98,18 @@ func TestOneGamePerChannelAcrossGames(t *testing.T) {
 // archiving had failed.
 func unarchive(h *harness) {
 	h.t.Helper()
-	h.st.mu.Lock()
-	defer h.st.mu.Unlock()
-	st, ok := h.st.archived[h.channel]
+	h.st.Mu.Lock()
+	defer h.st.Mu.Unlock()
+	st, ok := h.st.Archived[h.channel]
 	require.True(h.t, ok, "nothing archived")
-	st.rec.Finished = false
-	h.st.active[h.channel] = st
-	delete(h.st.archived, h.channel)
+	st.Rec.Finished = false
+	h.st.Live[h.channel] = st
+	delete(h.st.Archived, h.channel)
 }
 
 // resultsStore is a memStore that keeps the results recorded.
 type resultsStore struct {
-	*memStore
+	*tabletest.MemStore
 	results []string // "<game> <guild>"
 }
 
@@ -132,7 +133,7 @@ func (s *resultsStore) ForgetPlayer(context.Context, string, string) error { ret
 // (its result recorded) and open their lobby.
 func TestStartAfterAnotherGameOverUnarchived(t *testing.T) {
 	h := newHarness(t)
-	rs := &resultsStore{memStore: h.st}
+	rs := &resultsStore{MemStore: h.st}
 	b, err := bot.New(bot.Options{Store: rs, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.obs,
 		NoPictures: true, Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)

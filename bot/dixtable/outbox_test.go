@@ -15,6 +15,7 @@ import (
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot"
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/internal/tabletest"
 )
 
 // quickTurnDeck lets Alice end her first turn in three clicks (draw, stop,
@@ -22,12 +23,12 @@ import (
 const quickTurnDeck = "g3 b2 o4 b7 g5 p1 b4 $1 g6 o5 p6 b9 g2 o9 p9 b8"
 
 // liveBoards are the messages the bot sent that still carry game buttons.
-func liveBoards(r *recorder) []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+func liveBoards(r *tabletest.Recorder) []string {
+	r.Mu.Lock()
+	defer r.Mu.Unlock()
 	var out []string
-	for id, m := range r.msgs {
-		if !m.ephemeral && len(findIDs(m, verbDraw)) > 0 {
+	for id, m := range r.Msgs {
+		if !m.Ephemeral && len(tabletest.FindIDs(m, verbDraw)) > 0 {
 			out = append(out, id)
 		}
 	}
@@ -37,19 +38,19 @@ func liveBoards(r *recorder) []string {
 // endTurnWhileDiscordFails ends Alice's turn while Discord refuses the
 // bot's own calls (the answer to the click still goes through), and
 // returns the turn's board.
-func endTurnWhileDiscordFails(t *testing.T, h *harness) *shownMessage {
+func endTurnWhileDiscordFails(t *testing.T, h *harness) *tabletest.Message {
 	t.Helper()
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
 	h.clickOn("u1", board, h.mustFind(board, verbStop))
-	h.rec.mu.Lock()
-	h.rec.fail = errors.New("discord unreachable")
-	h.rec.mu.Unlock()
+	h.rec.Mu.Lock()
+	h.rec.Fail = errors.New("discord unreachable")
+	h.rec.Mu.Unlock()
 	h.clickOn("u1", board, h.mustFind(board, verbMoney))
-	h.rec.mu.Lock()
-	h.rec.fail = nil
-	h.rec.mu.Unlock()
+	h.rec.Mu.Lock()
+	h.rec.Fail = nil
+	h.rec.Mu.Unlock()
 	return board
 }
 
@@ -62,8 +63,8 @@ func TestOwedEffectsSurviveAFailure(t *testing.T) {
 	require.Len(t, m.Outbox, 1, "the new board is still owed")
 	assert.Equal(t, bot.EffBoard, m.Outbox[0].Kind)
 	require.False(t, rec.Due.IsZero())
-	assert.Equal(t, old.id, m.Board, "the old board is still the recorded one")
-	assert.Empty(t, old.components, "answered in place: the old board is the turn's summary")
+	assert.Equal(t, old.ID, m.Board, "the old board is still the recorded one")
+	assert.Empty(t, old.Components, "answered in place: the old board is the turn's summary")
 	assert.Empty(t, liveBoards(h.rec), "right now no board has buttons")
 
 	// Not due yet: the process that made the change has its grace.
@@ -78,12 +79,12 @@ func TestOwedEffectsSurviveAFailure(t *testing.T) {
 	assert.True(t, rec.Due.IsZero(), "nothing left to do")
 	assert.Equal(t, []string{m.Board}, liveBoards(h.rec), "exactly one board with buttons")
 	board := h.board()
-	assert.Contains(t, board.content, "<@u2>", "Bob is pinged with his board")
+	assert.Contains(t, board.Content, "<@u2>", "Bob is pinged with his board")
 	// Found due again (a stale index), it does nothing.
-	n := h.rec.count()
+	n := h.rec.Count()
 	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, time.Now().Add(time.Hour)))
-	assert.Equal(t, n, h.rec.count())
-	checkAllCalls(t, h.rec.calls)
+	assert.Equal(t, n, h.rec.Count())
+	tabletest.CheckAllCalls(t, h.rec.Calls)
 }
 
 // Doing the same effects twice (a process died after posting, before
@@ -96,9 +97,9 @@ func TestOwedEffectsAreIdempotent(t *testing.T) {
 	require.NoError(t, runDixOutbox(h.b, context.Background(), h.rec, stale, nil))
 	_, m := h.Record()
 	assert.Equal(t, []string{m.Board}, liveBoards(h.rec))
-	h.rec.mu.Lock()
-	created := len(h.rec.msgs)
-	h.rec.mu.Unlock()
+	h.rec.Mu.Lock()
+	created := len(h.rec.Msgs)
+	h.rec.Mu.Unlock()
 	assert.Equal(t, 2, created, "the first board and one new board: the second post reused the first one's nonce")
 }
 
@@ -107,7 +108,7 @@ func TestOwedEffectsClaimedOnce(t *testing.T) {
 	h := newHarness(t)
 	endTurnWhileDiscordFails(t, h)
 	rec, _ := h.Record()
-	before := h.rec.count()
+	before := h.rec.Count()
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Add(1)
@@ -118,8 +119,8 @@ func TestOwedEffectsClaimedOnce(t *testing.T) {
 	}
 	wg.Wait()
 	posts := 0
-	for _, c := range h.rec.since(before) {
-		if c.posted() {
+	for _, c := range h.rec.Since(before) {
+		if c.Posted() {
 			posts++
 		}
 	}
@@ -153,26 +154,26 @@ func TestBoardClickAnswerLostIsRepaired(t *testing.T) {
 	board := h.board()
 	boardVersion := func() uint32 {
 		t.Helper()
-		v, ok := shownVersion(&discordgo.Message{Components: h.rec.message(board.id).components})
+		v, ok := shownVersion(&discordgo.Message{Components: h.rec.Message(board.ID).Components})
 		require.True(t, ok, "the board has game buttons")
 		return v
 	}
 
-	n := h.rec.count()
+	n := h.rec.Count()
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
 	rec, m := h.Record()
 	assert.Equal(t, m.version(dix.GameOf(rec.State)), boardVersion(), "answered in place")
-	assert.Len(t, h.rec.since(n), 1, "the answer alone: nothing owed is sent again")
+	assert.Len(t, h.rec.Since(n), 1, "the answer alone: nothing owed is sent again")
 	assert.Empty(t, m.Outbox)
 
-	h.rec.mu.Lock()
-	h.rec.refuse = func(c recorded) error {
-		if c.op != "respond" {
+	h.rec.Mu.Lock()
+	h.rec.Refuse = func(c tabletest.Call) error {
+		if c.Op != "respond" {
 			return nil
 		}
 		return &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusServiceUnavailable}}
 	}
-	h.rec.mu.Unlock()
+	h.rec.Mu.Unlock()
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
 	rec, m = h.Record()
 	assert.Greater(t, dix.GameOf(rec.State).Seq, uint32(0))
@@ -212,12 +213,12 @@ func TestBoardEditOvertakenIsShownAgain(t *testing.T) {
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.board()
 	overtaken := false
-	h.rec.mu.Lock()
-	h.rec.refuse = func(c recorded) error {
+	h.rec.Mu.Lock()
+	h.rec.Refuse = func(c tabletest.Call) error {
 		switch {
-		case c.op == "respond":
+		case c.Op == "respond":
 			return errors.New("connection reset") // the answer is lost: the outbox edits the board
-		case (c.op == "edit" || c.op == "followupEdit") && !overtaken:
+		case (c.Op == "edit" || c.Op == "followupEdit") && !overtaken:
 			overtaken = true
 			_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
 				dix.GameOf(r.State).Seq++ // a newer change lands while the edit is under way
@@ -227,20 +228,20 @@ func TestBoardEditOvertakenIsShownAgain(t *testing.T) {
 		}
 		return nil
 	}
-	h.rec.mu.Unlock()
+	h.rec.Mu.Unlock()
 	h.clickOn("u1", board, h.mustFind(board, verbDraw))
 	require.True(t, overtaken)
 	rec, m := h.Record()
 	require.Len(t, m.Outbox, 1, "the board is owed another edit")
 	assert.Equal(t, bot.EffEdit, m.Outbox[0].Kind)
 
-	h.rec.mu.Lock()
-	h.rec.refuse = nil
-	h.rec.mu.Unlock()
+	h.rec.Mu.Lock()
+	h.rec.Refuse = nil
+	h.rec.Mu.Unlock()
 	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, rec.Due))
 	rec, m = h.Record()
 	assert.Empty(t, m.Outbox)
-	v, ok := shownVersion(&discordgo.Message{Components: h.rec.message(board.id).components})
+	v, ok := shownVersion(&discordgo.Message{Components: h.rec.Message(board.ID).Components})
 	require.True(t, ok)
 	assert.Equal(t, m.version(dix.GameOf(rec.State)), v, "the board shows the game as it stands")
 }
@@ -256,23 +257,23 @@ func TestClickOnUnrecordedBoardPostsNoOther(t *testing.T) {
 	ix := &bot.Via{App: "app", Token: "tok-dead", At: time.Now().UnixMilli()}
 	x := &executor{b: h.b, d: h.rec, rec: rec, m: m, ix: ix, now: time.Now(), board: m.Board, ping: m.Ping, users: m.PingUsers}
 	require.NoError(t, x.do(context.Background(), m.Outbox[0]))
-	posted := h.rec.message(x.board)
+	posted := h.rec.Message(x.board)
 	require.NotNil(t, posted)
 
 	r := h.clickOn("u2", posted, h.mustFind(posted, verbDraw))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	for _, c := range r.calls {
-		assert.False(t, c.posted(), "no message posted for the click: %+v", c.send)
+		assert.False(t, c.Posted(), "no message posted for the click: %+v", c.Send)
 	}
 	_, m = h.Record()
 	assert.Empty(t, m.Outbox)
-	assert.Equal(t, posted.id, m.Board, "the board clicked on is the table's board")
-	assert.Equal(t, []string{posted.id}, liveBoards(h.rec))
+	assert.Equal(t, posted.ID, m.Board, "the board clicked on is the table's board")
+	assert.Equal(t, []string{posted.ID}, liveBoards(h.rec))
 }
 
 // hookAPI is the recorder with a hook around the interaction answers.
 type hookAPI struct {
-	*recorder
+	*tabletest.Recorder
 	before, after func()
 }
 
@@ -280,7 +281,7 @@ func (a hookAPI) Respond(ctx context.Context, i *discordgo.Interaction, r *disco
 	if a.before != nil {
 		a.before()
 	}
-	err := a.recorder.Respond(ctx, i, r)
+	err := a.Recorder.Respond(ctx, i, r)
 	if a.after != nil {
 		a.after()
 	}
@@ -303,34 +304,34 @@ func TestRedeliveredAnswerOvertakenIsRepaired(t *testing.T) {
 	board := h.board()
 	boardVersion := func() uint32 {
 		t.Helper()
-		v, ok := shownVersion(&discordgo.Message{Components: h.rec.message(board.id).components})
+		v, ok := shownVersion(&discordgo.Message{Components: h.rec.Message(board.ID).Components})
 		require.True(t, ok, "the board has game buttons")
 		return v
 	}
 	first := h.clickIx("u1", board, h.mustFind(board, verbDraw))
-	h.rec.mu.Lock()
-	h.rec.refuse = func(c recorded) error {
-		if c.op == "respond" {
+	h.rec.Mu.Lock()
+	h.rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "respond" {
 			return errors.New("connection reset") // the first answer is lost
 		}
 		return nil
 	}
-	h.rec.mu.Unlock()
+	h.rec.Mu.Unlock()
 	h.run(first)
-	h.rec.mu.Lock()
-	h.rec.refuse = nil
-	h.rec.mu.Unlock()
+	h.rec.Mu.Lock()
+	h.rec.Refuse = nil
+	h.rec.Mu.Unlock()
 	rec, m := h.Record()
 	require.Equal(t, m.version(dix.GameOf(rec.State)), boardVersion(), "the outbox showed the draw")
 
-	shown := h.rec.message(board.id)
+	shown := h.rec.Message(board.ID)
 	next := h.clickIx("u1", shown, h.mustFind(shown, verbStop))
 	answered, release, finished := make(chan struct{}), make(chan struct{}), make(chan struct{})
-	newer := hookAPI{recorder: h.rec, after: func() {
+	newer := hookAPI{Recorder: h.rec, after: func() {
 		close(answered) // the newer click's answer landed; its effects wait
 		<-release
 	}}
-	redelivered := hookAPI{recorder: h.rec, before: func() {
+	redelivered := hookAPI{Recorder: h.rec, before: func() {
 		go func() {
 			defer close(finished)
 			replica.Serve(newer, &discordgo.InteractionCreate{Interaction: next}, h.raw())
@@ -368,18 +369,18 @@ func TestBoardEditLeftOutWhenTheBoardIsReplaced(t *testing.T) {
 	}{
 		{"nothing after", nil, 1},
 		{"a fresh board after", []bot.Effect{{ID: 2, Kind: bot.EffBoard}}, 0},
-		{"the board retired after", []bot.Effect{{ID: 2, Kind: bot.EffRetire, Msg: board.id}}, 0},
+		{"the board retired after", []bot.Effect{{ID: 2, Kind: bot.EffRetire, Msg: board.ID}}, 0},
 		{"another message retired after", []bot.Effect{{ID: 2, Kind: bot.EffRetire, Msg: "other"}}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			mm := *m
 			mm.Outbox = append([]bot.Effect{edit}, tc.after...)
-			x := &executor{b: h.b, d: h.rec, rec: rec, m: &mm, now: time.Now(), board: board.id}
-			start := h.rec.count()
+			x := &executor{b: h.b, d: h.rec, rec: rec, m: &mm, now: time.Now(), board: board.ID}
+			start := h.rec.Count()
 			require.NoError(t, x.do(context.Background(), edit))
 			edits := 0
-			for _, c := range h.rec.since(start) {
-				if c.op == "edit" || c.op == "followupEdit" {
+			for _, c := range h.rec.Since(start) {
+				if c.Op == "edit" || c.Op == "followupEdit" {
 					edits++
 				}
 			}

@@ -11,16 +11,17 @@ import (
 
 	"github.com/dixgame/dixbot/bot"
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
 // scoreboardID is the id of the final scoreboard the harness's bot posted.
 func scoreboardID(h *harness) string {
 	h.t.Helper()
-	h.rec.mu.Lock()
-	defer h.rec.mu.Unlock()
-	for id, msg := range h.rec.msgs {
-		if !msg.ephemeral && len(msg.embeds) > 0 && msg.embeds[0].Title == locales.T("en", "dix_score_title", nil) {
+	h.rec.Mu.Lock()
+	defer h.rec.Mu.Unlock()
+	for id, msg := range h.rec.Msgs {
+		if !msg.Ephemeral && len(msg.Embeds) > 0 && msg.Embeds[0].Title == locales.T("en", "dix_score_title", nil) {
 			return id
 		}
 	}
@@ -33,7 +34,7 @@ func TestPromptAfterTheGameSaysItIsOverAndWhereItsScoreboardIs(t *testing.T) {
 	startGame(h, "u1", "u2")
 	h.command("u2", "leave") // Alice plays on against the computer
 	// Alice opens the market prompt once she can buy, and keeps it.
-	var prompt, board *shownMessage
+	var prompt, board *tabletest.Message
 	var buy string
 	for range 2000 {
 		rec, err := h.st.Get(context.Background(), h.channel)
@@ -42,7 +43,7 @@ func TestPromptAfterTheGameSaysItIsOverAndWhereItsScoreboardIs(t *testing.T) {
 			break
 		}
 		if prompt == nil && dix.GameOf(rec.State).ToAct() == 0 {
-			if _, ok := findID(h.board(), verbBuy); ok {
+			if _, ok := tabletest.FindID(h.board(), verbBuy); ok {
 				board = h.board()
 				buy = h.mustFind(board, verbBuy)
 				prompt = h.clickOn("u1", board, buy).shown(board)
@@ -56,8 +57,8 @@ func TestPromptAfterTheGameSaysItIsOverAndWhereItsScoreboardIs(t *testing.T) {
 	require.True(t, rec.Finished)
 	url := bot.MessageURL(h.guild, h.channel, scoreboardID(h))
 
-	sel := findIDs(prompt, verbBuySelect)[0]
-	r := h.clickOn("u1", prompt, sel, selectOptions(prompt, sel)[0])
+	sel := tabletest.FindIDs(prompt, verbBuySelect)[0]
+	r := h.clickOn("u1", prompt, sel, tabletest.SelectOptions(prompt, sel)[0])
 	resp := r.response()
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the prompt itself says it")
 	assert.Equal(t, locales.T("en", "err_over_scores", map[string]any{"URL": url}), resp.Data.Content)
@@ -78,7 +79,7 @@ func TestPromptAfterAnAbandonSaysSo(t *testing.T) {
 	h.clickOn("u1", prompt, h.mustFind(prompt, verbAbandonYes))
 	r := h.clickOn("u1", board, bot.CustomID(verbDraw, 0))
 	text := r.ephemeralText()
-	assert.Equal(t, locales.T("en", "err_over_abandoned", map[string]any{"URL": bot.MessageURL(h.guild, h.channel, board.id)}), text)
+	assert.Equal(t, locales.T("en", "err_over_abandoned", map[string]any{"URL": bot.MessageURL(h.guild, h.channel, board.ID)}), text)
 	assert.False(t, strings.Contains(text, locales.T("en", "err_no_game", nil)))
 
 	// A command still finds no game: the channel is free.

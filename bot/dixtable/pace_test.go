@@ -14,6 +14,7 @@ import (
 	"github.com/dixgame/dixbot/bot"
 	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -31,17 +32,17 @@ func clocked(h *harness) *time.Time {
 
 // due runs the deadline and outbox work of the channel as of the bot's
 // clock, as the scheduler would, and returns the calls it made.
-func due(h *harness) []recorded {
+func due(h *harness) []tabletest.Call {
 	h.t.Helper()
-	start := h.rec.count()
+	start := h.rec.Count()
 	require.NoError(h.t, h.b.RunDueOn(context.Background(), h.rec, h.channel, h.b.Now()))
-	return h.rec.since(start)
+	return h.rec.Since(start)
 }
 
-func sends(calls []recorded) []recorded {
-	var out []recorded
+func sends(calls []tabletest.Call) []tabletest.Call {
+	var out []tabletest.Call
 	for _, c := range calls {
-		if c.posted() {
+		if c.Posted() {
 			out = append(out, c)
 		}
 	}
@@ -63,8 +64,8 @@ func TestPaceSetsTheClockAndTheBoardCountsDown(t *testing.T) {
 	// The record is due at the first reminder, half of the time.
 	assert.Equal(t, now.Add(50*time.Second), rec.Due)
 	board := h.board()
-	assert.Contains(t, board.embeds[0].Description, "<t:"+bot.Itoa(int(deadline.Unix()))+":R>", "the board counts down with a Discord timestamp")
-	assert.Contains(t, board.embeds[0].Footer.Text, "Live (1\u00a0min\u00a040\u00a0s + 10\u00a0s per decision)")
+	assert.Contains(t, board.Embeds[0].Description, "<t:"+bot.Itoa(int(deadline.Unix()))+":R>", "the board counts down with a Discord timestamp")
+	assert.Contains(t, board.Embeds[0].Footer.Text, "Live (1\u00a0min\u00a040\u00a0s + 10\u00a0s per decision)")
 
 	// A decision made in 30 s costs 30 s and earns the increment.
 	*now = now.Add(30 * time.Second)
@@ -81,15 +82,15 @@ func TestRemindersAtMostTwiceToThePlayerToAct(t *testing.T) {
 	rec, m := h.Record()
 	start := *now
 	actor := m.Seats[dix.GameOf(rec.State).ToAct()].ID
-	var reminders []recorded
+	var reminders []tabletest.Call
 	for _, at := range []time.Duration{10, 49, 50, 51, 70, 89, 90, 95, 99} {
 		*now = start.Add(at * time.Second)
 		reminders = append(reminders, sends(due(h))...)
 	}
 	require.Len(t, reminders, 2, "two reminders per decision, at half and nine tenths of the time")
 	for _, r := range reminders {
-		assert.Equal(t, []string{actor}, r.send.AllowedMentions.Users, "only the player to act is notified")
-		assert.Contains(t, r.send.Content, "<@"+actor+">")
+		assert.Equal(t, []string{actor}, r.Send.AllowedMentions.Users, "only the player to act is notified")
+		assert.Contains(t, r.Send.Content, "<@"+actor+">")
 	}
 	rec2, _ := h.Record()
 	assert.Equal(t, dix.GameOf(rec.State).Seq, dix.GameOf(rec2.State).Seq, "no decision was taken before the deadline")
@@ -111,7 +112,7 @@ func TestTimeoutIsTakenByTheComputerThenAbsentThenBack(t *testing.T) {
 	assert.Equal(t, 1, m.Seats[s].Late)
 	assert.False(t, m.Seats[s].Away)
 	assert.Contains(t, strings.Join(m.Log, "\n"), locales.T("en", "log_timeout", map[string]any{"Name": m.name("en", s)}))
-	assert.Contains(t, h.board().embeds[0].Description, "ran out of time", "the board says so")
+	assert.Contains(t, h.board().Embeds[0].Description, "ran out of time", "the board says so")
 
 	// Out of time again (the increment only: 10 s), in a row: absent.
 	for i := 0; i < 10 && !m.Seats[s].Away; i++ {
@@ -133,7 +134,7 @@ func TestTimeoutIsTakenByTheComputerThenAbsentThenBack(t *testing.T) {
 		}
 		return -1
 	}(), "an absent player's clock does not run")
-	kick := findIDs(h.board(), verbKick)
+	kick := tabletest.FindIDs(h.board(), verbKick)
 	assert.Len(t, kick, 1, "the others may vote to hand the seat over")
 
 	// They click their hand: welcome back.
@@ -142,7 +143,7 @@ func TestTimeoutIsTakenByTheComputerThenAbsentThenBack(t *testing.T) {
 	assert.False(t, m.Seats[s].Away)
 	assert.Zero(t, m.Seats[s].Late)
 	assert.Contains(t, strings.Join(m.Log, "\n"), "is back")
-	assert.Empty(t, findIDs(h.board(), verbKick), "no vote against a player who is back")
+	assert.Empty(t, tabletest.FindIDs(h.board(), verbKick), "no vote against a player who is back")
 }
 
 // stepAs plays one decision for user if it is theirs: the first board
@@ -151,12 +152,12 @@ func stepAs(h *harness, user string) bool {
 	h.t.Helper()
 	board := h.board()
 	for _, verb := range []string{verbStop, verbNumbers, verbEndTurn, verbPass, verbConsol, verbDraw} {
-		if id, ok := findID(board, verb); ok {
+		if id, ok := tabletest.FindID(board, verb); ok {
 			r := h.clickOn(user, board, id)
 			return r.response() != nil
 		}
 	}
-	if id, ok := findID(board, verbPay); ok {
+	if id, ok := tabletest.FindID(board, verbPay); ok {
 		prompt := h.clickOn(user, board, id).shown(board)
 		h.clickOn(user, prompt, h.mustFind(prompt, verbAuctPay))
 		return true
@@ -194,7 +195,7 @@ func TestKickVoteByMajorityOrByTheCreator(t *testing.T) {
 	rec, m = h.Record()
 	assert.Equal(t, bot.GoneKicked, m.Seats[target].Gone, "two of the three others are a majority")
 	assert.NotEqual(t, target, dix.GameOf(rec.State).ToAct(), "the computer plays the seat at once")
-	assert.Contains(t, h.board().embeds[0].Fields[len(h.board().embeds[0].Fields)-4+target].Name, "🤖")
+	assert.Contains(t, h.board().Embeds[0].Fields[len(h.board().Embeds[0].Fields)-4+target].Name, "🤖")
 
 	// The kicked player can no longer act.
 	r = h.clickOn("u4", h.board(), bot.CustomID(verbDraw, dix.GameOf(rec.State).Seq))
@@ -240,9 +241,9 @@ func TestLeaveHandsTheSeatOverAndTheScoreboardSaysSo(t *testing.T) {
 		require.True(t, stepAs(h, "u1"))
 	}
 	var board string
-	for _, c := range h.rec.calls {
-		if c.posted() && len(c.send.Embeds) > 0 && c.send.Embeds[0].Title == locales.T("en", "dix_score_title", nil) {
-			for _, f := range c.send.Embeds[0].Fields {
+	for _, c := range h.rec.Calls {
+		if c.Posted() && len(c.Send.Embeds) > 0 && c.Send.Embeds[0].Title == locales.T("en", "dix_score_title", nil) {
+			for _, f := range c.Send.Embeds[0].Fields {
 				board += f.Name + "\n" + f.Value + "\n"
 			}
 		}
@@ -267,8 +268,8 @@ func TestPauseStopsClocksAndPlay(t *testing.T) {
 	assert.NotEmpty(t, m.PausedBy)
 	assert.True(t, rec.Due.IsZero() || len(m.Outbox) > 0, "no deadline while paused")
 	board := h.board()
-	assert.Contains(t, board.embeds[0].Description, "Paused by Alice")
-	_, drawOK := findID(board, verbDraw)
+	assert.Contains(t, board.Embeds[0].Description, "Paused by Alice")
+	_, drawOK := tabletest.FindID(board, verbDraw)
 	assert.False(t, drawOK, "no game buttons while paused")
 	r = h.clickOn(actor, board, bot.CustomID(verbDraw, dix.GameOf(rec.State).Seq))
 	assert.Contains(t, r.ephemeralText(), "paused")
@@ -310,11 +311,11 @@ func TestAnyClickOfAnAbsentPlayerBringsThemBack(t *testing.T) {
 }
 
 // pinged are the users the posted messages among calls notified.
-func pinged(calls []recorded) []string {
+func pinged(calls []tabletest.Call) []string {
 	var out []string
 	for _, c := range calls {
-		if c.posted() && c.send.AllowedMentions != nil {
-			out = append(out, c.send.AllowedMentions.Users...)
+		if c.Posted() && c.Send.AllowedMentions != nil {
+			out = append(out, c.Send.AllowedMentions.Users...)
 		}
 	}
 	return out
@@ -331,25 +332,25 @@ func TestLeaveWhilePausedMovesNothingUntilResume(t *testing.T) {
 	rec, m = h.Record()
 	seq, banks := dix.GameOf(rec.State).Seq, append([]time.Duration(nil), m.Clock.Banks...)
 
-	start := h.rec.count()
+	start := h.rec.Count()
 	r := h.command(leaver, "leave")
 	assert.Contains(t, r.ephemeralText(), "left the game")
 	*now = now.Add(5 * time.Hour)
 	due(h)
-	calls := h.rec.since(start)
+	calls := h.rec.Since(start)
 	rec, m = h.Record()
 	assert.Equal(t, bot.GoneLeft, m.Seats[actor].Gone, "the seat is handed over")
 	assert.Equal(t, seq, dix.GameOf(rec.State).Seq, "the computer plays nothing while paused")
 	assert.Equal(t, actor, dix.GameOf(rec.State).ToAct())
 	assert.Equal(t, banks, m.Clock.Banks, "no clock runs while paused")
 	assert.Empty(t, pinged(calls), "nobody is notified while paused")
-	assert.Contains(t, h.board().embeds[0].Description, "Paused by Alice")
+	assert.Contains(t, h.board().Embeds[0].Description, "Paused by Alice")
 
 	// Resumed: the computer plays the seat at once and the next person is
 	// notified.
-	start = h.rec.count()
+	start = h.rec.Count()
 	h.command("u1", "resume")
-	calls = h.rec.since(start)
+	calls = h.rec.Since(start)
 	rec, m = h.Record()
 	assert.Greater(t, dix.GameOf(rec.State).Seq, seq, "the computer plays the seat once the game runs again")
 	assert.NotEqual(t, actor, dix.GameOf(rec.State).ToAct())
@@ -378,16 +379,16 @@ func TestBoardShowsTimeLeftCompactAndNeverMoreThanTheBank(t *testing.T) {
 	}
 	waiting := 1 - dix.GameOf(rec.State).ToAct()
 	require.Greater(t, m.Clock.Banks[waiting], time.Minute)
-	field := h.board().embeds[0].Fields[len(h.board().embeds[0].Fields)-2+waiting].Value
+	field := h.board().Embeds[0].Fields[len(h.board().Embeds[0].Fields)-2+waiting].Value
 	assert.Contains(t, field, "⏳\u00a01\u00a0min", "the time left of the player waiting, to the minute")
 	assert.NotRegexp(t, `\d\s+s\b`, field, "never in seconds")
 }
 
 // clockShown reports whether msg shows a clock: a countdown, a time left
 // or the pause's status line.
-func clockShown(msg *shownMessage) bool {
-	text := msg.content
-	for _, e := range msg.embeds {
+func clockShown(msg *tabletest.Message) bool {
+	text := msg.Content
+	for _, e := range msg.Embeds {
 		text += e.Description
 		for _, f := range e.Fields {
 			text += f.Name + f.Value
@@ -408,9 +409,9 @@ func TestAbandonedBoardShowsNoClock(t *testing.T) {
 		require.True(t, clockShown(board), "a running game shows its clock")
 		prompt := h.command("u1", "abandon").shown(nil)
 		h.clickOn("u1", prompt, h.mustFind(prompt, verbAbandonYes))
-		require.Equal(t, enT("dix_board_title_abandoned", nil), board.embeds[0].Title)
-		assert.False(t, clockShown(board), "paused %v: %s", paused, board.embeds[0].Description)
-		assert.Contains(t, board.embeds[0].Footer.Text, "Pace: Live", "the pace it was played at stays")
+		require.Equal(t, enT("dix_board_title_abandoned", nil), board.Embeds[0].Title)
+		assert.False(t, clockShown(board), "paused %v: %s", paused, board.Embeds[0].Description)
+		assert.Contains(t, board.Embeds[0].Footer.Text, "Pace: Live", "the pace it was played at stays")
 	}
 }
 
@@ -431,20 +432,20 @@ func TestFinishedGameShowsNoClock(t *testing.T) {
 	rec, err := h.st.Get(context.Background(), h.channel)
 	require.NoError(t, err)
 	require.True(t, rec.Finished)
-	h.rec.mu.Lock()
-	defer h.rec.mu.Unlock()
-	for id, msg := range h.rec.msgs {
-		if !msg.ephemeral && len(msg.embeds) > 0 {
-			assert.False(t, clockShown(msg), "message %s: %s", id, msg.embeds[0].Title)
+	h.rec.Mu.Lock()
+	defer h.rec.Mu.Unlock()
+	for id, msg := range h.rec.Msgs {
+		if !msg.Ephemeral && len(msg.Embeds) > 0 {
+			assert.False(t, clockShown(msg), "message %s: %s", id, msg.Embeds[0].Title)
 		}
 	}
 }
 
 // kickButtonLabel is the label of the board's vote button for seat s.
-func kickButtonLabel(t *testing.T, msg *shownMessage, s int) string {
+func kickButtonLabel(t *testing.T, msg *tabletest.Message, s int) string {
 	t.Helper()
 	want := bot.CustomID(verbKick, 0, bot.Itoa(s))
-	for _, c := range msg.components {
+	for _, c := range msg.Components {
 		for _, cc := range c.(discordgo.ActionsRow).Components {
 			if b, ok := cc.(discordgo.Button); ok && b.CustomID == want {
 				return b.Label

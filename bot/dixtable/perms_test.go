@@ -97,13 +97,13 @@ func TestOutboxAttachesOnlyWhereAllowed(t *testing.T) {
 		require.NoError(t, runDixOutbox(h.b, context.Background(), d, rec, nil))
 	}
 	count := func() (refused, withFiles, text int) {
-		for _, c := range h.rec.calls {
+		for _, c := range h.rec.Calls {
 			switch {
-			case c.op == "refused":
+			case c.Op == "refused":
 				refused++
-			case c.op == "send" && len(c.send.Components) > 0 && len(c.send.Files) > 0:
+			case c.Op == "send" && len(c.Send.Components) > 0 && len(c.Send.Files) > 0:
 				withFiles++
-			case c.op == "send" && len(c.send.Components) > 0:
+			case c.Op == "send" && len(c.Send.Components) > 0:
 				text++
 			}
 		}
@@ -113,7 +113,7 @@ func TestOutboxAttachesOnlyWhereAllowed(t *testing.T) {
 	// An interaction in the channel without Attach Files.
 	h.appPerm = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks
 	h.command("u2", "hand")
-	h.rec.calls = nil
+	h.rec.Calls = nil
 	owe(noAttach{h.rec})
 	refused, files, text := count()
 	assert.Equal(t, []int{0, 0, 1}, []int{refused, files, text}, "no file tried")
@@ -121,14 +121,14 @@ func TestOutboxAttachesOnlyWhereAllowed(t *testing.T) {
 	// Pictures allowed again: the next board has its picture.
 	h.appPerm |= discordgo.PermissionAttachFiles
 	h.command("u2", "hand")
-	h.rec.calls = nil
+	h.rec.Calls = nil
 	owe(h.rec)
 	refused, files, text = count()
 	assert.Equal(t, []int{0, 1, 0}, []int{refused, files, text}, "the picture is back")
 
 	// Discord refuses files though nothing said so: one refusal, then
 	// text boards without trying again.
-	h.rec.calls = nil
+	h.rec.Calls = nil
 	owe(noAttach{h.rec})
 	owe(noAttach{h.rec})
 	refused, _, text = count()

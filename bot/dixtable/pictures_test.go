@@ -20,6 +20,7 @@ import (
 	"github.com/dixgame/dixbot/bot"
 	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 	"github.com/dixgame/dixbot/picture"
 	dixpicture "github.com/dixgame/dixbot/picture/dix"
@@ -84,7 +85,7 @@ func TestBoardPictureShowsNoHiddenInformation(t *testing.T) {
 	}
 	assert.Nil(t, publicView(g).Deck)
 	assert.Equal(t, len(g.Deck), publicView(g).DeckCount)
-	b, err := bot.New(bot.Options{Store: newMemStore()})
+	b, err := bot.New(bot.Options{Store: tabletest.NewMemStore()})
 	require.NoError(t, err)
 	m := &dixTable{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}, {ID: "u3", Name: "Chloé"}}}
 	_, files := boardMessage(b, "en", m, g, true)
@@ -151,7 +152,7 @@ func TestPictureFallsBackToText(t *testing.T) {
 	g, err := dix.New(dix.Options{Players: 2, Seed: 1, FirstPlayer: 0})
 	require.NoError(t, err)
 	g.Players[0].Collection = []dix.Card{{Kind: dix.KindNumber, Color: dix.Blue, Value: 42}}
-	b, err := bot.New(bot.Options{Store: newMemStore()})
+	b, err := bot.New(bot.Options{Store: tabletest.NewMemStore()})
 	require.NoError(t, err)
 	m := &dixTable{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}}}
 	e, files := boardMessage(b, "en", m, g, true)
@@ -204,17 +205,17 @@ func TestPicturesInGamesByClicks(t *testing.T) {
 				require.Less(t, steps, 5000)
 			}
 			require.Positive(t, hands)
-			checkAllCalls(t, h.rec.calls)
+			tabletest.CheckAllCalls(t, h.rec.Calls)
 
 			counts := map[string]int{}
 			largest := 0
-			for k, c := range h.rec.calls {
+			for k, c := range h.rec.Calls {
 				files, atts := filesOf(c)
 				embeds := embedsOf(c)
 				if !tc.pictures {
-					assert.Empty(t, files, "call %d (%s) attaches a file", k, c.op)
+					assert.Empty(t, files, "call %d (%s) attaches a file", k, c.Op)
 					for _, e := range embeds {
-						assert.Nil(t, e.Image, "call %d (%s)", k, c.op)
+						assert.Nil(t, e.Image, "call %d (%s)", k, c.Op)
 					}
 					continue
 				}
@@ -225,25 +226,25 @@ func TestPicturesInGamesByClicks(t *testing.T) {
 					}
 				}
 				if len(files) == 0 {
-					assert.Empty(t, images, "call %d (%s) shows a picture it does not attach", k, c.op)
+					assert.Empty(t, images, "call %d (%s) shows a picture it does not attach", k, c.Op)
 					continue
 				}
-				require.Len(t, files, 1, "call %d (%s): one picture", k, c.op)
-				assert.Equal(t, []string{"attachment://" + files[0].Name}, images, "call %d (%s): the embed shows it", k, c.op)
+				require.Len(t, files, 1, "call %d (%s): one picture", k, c.Op)
+				assert.Equal(t, []string{"attachment://" + files[0].Name}, images, "call %d (%s): the embed shows it", k, c.Op)
 				data := readFile(t, files[0])
 				largest = max(largest, len(data))
 				assert.LessOrEqual(t, len(data), maxUpload)
 				_, err := png.DecodeConfig(bytes.NewReader(data))
-				assert.NoError(t, err, "call %d (%s): a PNG", k, c.op)
+				assert.NoError(t, err, "call %d (%s): a PNG", k, c.Op)
 				assert.Equal(t, "image/png", files[0].ContentType)
-				if !c.posted() && !isEphemeralAnswer(c) {
+				if !c.Posted() && !isEphemeralAnswer(c) {
 					// An update: the new picture replaces the old one.
-					require.NotNil(t, atts, "call %d (%s): the attachments to keep", k, c.op)
+					require.NotNil(t, atts, "call %d (%s): the attachments to keep", k, c.Op)
 					require.Len(t, *atts, 1)
 					assert.Equal(t, files[0].Name, (*atts)[0].Filename)
 				}
-				op := c.op
-				if c.posted() {
+				op := c.Op
+				if c.Posted() {
 					op = "send" // with the bot token or as a follow-up
 				}
 				counts[op+"/"+files[0].Name]++
@@ -260,22 +261,22 @@ func TestPicturesInGamesByClicks(t *testing.T) {
 	}
 }
 
-func filesOf(c recorded) ([]*discordgo.File, *[]*discordgo.MessageAttachment) {
+func filesOf(c tabletest.Call) ([]*discordgo.File, *[]*discordgo.MessageAttachment) {
 	switch {
-	case c.resp != nil && c.resp.Data != nil:
-		return c.resp.Data.Files, c.resp.Data.Attachments
-	case c.send != nil:
-		return c.send.Files, nil
-	case c.edit != nil:
-		return c.edit.Files, c.edit.Attachments
-	case c.params != nil:
-		return c.params.Files, nil
+	case c.Resp != nil && c.Resp.Data != nil:
+		return c.Resp.Data.Files, c.Resp.Data.Attachments
+	case c.Send != nil:
+		return c.Send.Files, nil
+	case c.Edit != nil:
+		return c.Edit.Files, c.Edit.Attachments
+	case c.Params != nil:
+		return c.Params.Files, nil
 	}
 	return nil, nil
 }
 
-func isEphemeralAnswer(c recorded) bool {
-	return c.resp != nil && c.resp.Type == discordgo.InteractionResponseChannelMessageWithSource
+func isEphemeralAnswer(c tabletest.Call) bool {
+	return c.Resp != nil && c.Resp.Type == discordgo.InteractionResponseChannelMessageWithSource
 }
 
 // readFile reads an upload's bytes (once: the reader is consumed).
@@ -290,7 +291,7 @@ func readFile(t *testing.T, f *discordgo.File) []byte {
 // noAttach is Discord in a channel where the bot lacks ATTACH_FILES: a
 // message with files is refused (403 50013), as create-message's
 // "Limitations" say.
-type noAttach struct{ *recorder }
+type noAttach struct{ *tabletest.Recorder }
 
 func missingPermissions() error {
 	return &discordgo.RESTError{
@@ -301,18 +302,18 @@ func missingPermissions() error {
 
 func (n noAttach) Send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
 	if len(m.Files) > 0 {
-		n.add(recorded{op: "refused", channel: channel, send: m})
+		n.Add(tabletest.Call{Op: "refused", Channel: channel, Send: m})
 		return nil, missingPermissions()
 	}
-	return n.recorder.Send(ctx, channel, m, nonce)
+	return n.Recorder.Send(ctx, channel, m, nonce)
 }
 
 func (n noAttach) Edit(ctx context.Context, e *discordgo.MessageEdit) error {
 	if len(e.Files) > 0 {
-		n.add(recorded{op: "refused", channel: e.Channel, edit: e})
+		n.Add(tabletest.Call{Op: "refused", Channel: e.Channel, Edit: e})
 		return missingPermissions()
 	}
-	return n.recorder.Edit(ctx, e)
+	return n.Recorder.Edit(ctx, e)
 }
 
 // TestNoAttachFilesPermission: where the bot may not attach files, the
@@ -332,16 +333,16 @@ func TestNoAttachFilesPermission(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, runDixOutbox(h.b, context.Background(), noAttach{h.rec}, rec, nil))
 	var refused, sent int
-	for _, c := range h.rec.calls {
+	for _, c := range h.rec.Calls {
 		switch {
-		case c.op == "refused":
+		case c.Op == "refused":
 			refused++
-		case c.op == "send" && len(c.send.Components) > 0:
+		case c.Op == "send" && len(c.Send.Components) > 0:
 			sent++
 			if refused > 0 {
-				assert.Empty(t, c.send.Files)
-				assert.Nil(t, c.send.Embeds[0].Image)
-				assert.Equal(t, dixview.BoardEmbed(m.view("en"), dix.GameOf(rec.State)), c.send.Embeds[0], "the whole text")
+				assert.Empty(t, c.Send.Files)
+				assert.Nil(t, c.Send.Embeds[0].Image)
+				assert.Equal(t, dixview.BoardEmbed(m.view("en"), dix.GameOf(rec.State)), c.Send.Embeds[0], "the whole text")
 			}
 		}
 	}
@@ -426,9 +427,9 @@ func TestBuyPreviewAgreesWithTheMenu(t *testing.T) {
 }
 
 // menuOptions are the options of every select of msg.
-func menuOptions(msg *shownMessage) []discordgo.SelectMenuOption {
+func menuOptions(msg *tabletest.Message) []discordgo.SelectMenuOption {
 	var out []discordgo.SelectMenuOption
-	for _, c := range msg.components {
+	for _, c := range msg.Components {
 		if row, ok := c.(discordgo.ActionsRow); ok {
 			for _, cc := range row.Components {
 				if s, ok := cc.(discordgo.SelectMenu); ok {
@@ -491,15 +492,15 @@ func TestPicturesDrawOnlyWhatTheFontHas(t *testing.T) {
 // that showed hand.png by reference now holds the file's CDN URL, and the
 // message lists no attachment, the embed showing the only one
 // (https://github.com/discord/discord-api-docs/issues/1340).
-func asDiscordShows(t *testing.T, m *shownMessage) {
+func asDiscordShows(t *testing.T, m *tabletest.Message) {
 	t.Helper()
-	require.Len(t, m.embeds, 1)
-	require.NotNil(t, m.embeds[0].Image, "the step shows its picture")
-	require.Equal(t, "attachment://"+bot.HandFile, m.embeds[0].Image.URL)
-	e := *m.embeds[0]
+	require.Len(t, m.Embeds, 1)
+	require.NotNil(t, m.Embeds[0].Image, "the step shows its picture")
+	require.Equal(t, "attachment://"+bot.HandFile, m.Embeds[0].Image.URL)
+	e := *m.Embeds[0]
 	e.Image = &discordgo.MessageEmbedImage{URL: "https://cdn.discordapp.com/attachments/1/2/" + bot.HandFile + "?ex=1&is=2",
 		ProxyURL: "https://media.discordapp.net/attachments/1/2/" + bot.HandFile, Width: 540, Height: 416}
-	m.embeds = []*discordgo.MessageEmbed{&e}
+	m.Embeds = []*discordgo.MessageEmbed{&e}
 }
 
 // TestBuyPictureShownOnce: the payment step's picture, on the prompt as
@@ -530,7 +531,7 @@ func TestBuyPictureShownOnce(t *testing.T) {
 	require.NotNil(t, d.Attachments, "Back: the picture goes with the step")
 	assert.Empty(t, *d.Attachments)
 
-	market := h.rec.message(pay.id)
+	market := h.rec.Message(pay.ID)
 	pay = h.clickOn("u2", market, h.mustFind(market, verbBuySelect), "g3").shown(market)
 	asDiscordShows(t, pay)
 	r = h.clickOn("u2", pay, h.mustFind(pay, verbBuyPay))
@@ -582,9 +583,9 @@ func TestBoardAsText(t *testing.T) {
 	rec, m := h.Record()
 	g := dix.GameOf(rec.State)
 	board := h.board()
-	require.NotNil(t, board.embeds[0].Image, "the board is pictured")
+	require.NotNil(t, board.Embeds[0].Image, "the board is pictured")
 	market := locales.N("en", "dix_board_deck_market", len(g.Deck), nil)
-	for _, f := range board.embeds[0].Fields {
+	for _, f := range board.Embeds[0].Fields {
 		assert.NotEqual(t, market, f.Name, "the pictured summary leaves the market to the picture")
 	}
 	id := h.mustFind(board, verbBoardText)
@@ -617,12 +618,12 @@ func TestBoardAsText(t *testing.T) {
 
 	h2 := newHarness(t)
 	startGameWith(h2, []any{bot.OptPictures, bot.PicsOff}, "u1", "u2")
-	_, ok := findID(h2.board(), verbBoardText)
+	_, ok := tabletest.FindID(h2.board(), verbBoardText)
 	assert.False(t, ok, "a text board needs no text button")
 	h3 := newHarness(t)
 	h3.b.NoPictures = true
 	startGame(h3, "u1", "u2")
-	_, ok = findID(h3.board(), verbBoardText)
+	_, ok = tabletest.FindID(h3.board(), verbBoardText)
 	assert.False(t, ok, "nor does a game of a bot without pictures")
 }
 
@@ -641,7 +642,7 @@ func TestBoardButtonsFitTheirRows(t *testing.T) {
 	for _, r := range rows {
 		row := r.(discordgo.ActionsRow)
 		assert.LessOrEqual(t, len(row.Components), 5)
-		ids = append(ids, componentIDs([]discordgo.MessageComponent{row})...)
+		ids = append(ids, tabletest.ComponentIDs([]discordgo.MessageComponent{row})...)
 	}
 	assert.Contains(t, ids, bot.CustomID(verbHand, 0))
 	assert.Contains(t, ids, bot.CustomID(verbBoardText, 0))
@@ -682,7 +683,7 @@ func TestPicturedHandKeepsTheCollectionInText(t *testing.T) {
 func TestBoardDrawnOncePerPicture(t *testing.T) {
 	g, err := dix.New(dix.Options{Players: 3, Seed: 8, FirstPlayer: 0})
 	require.NoError(t, err)
-	b, err := bot.New(bot.Options{Store: newMemStore()})
+	b, err := bot.New(bot.Options{Store: tabletest.NewMemStore()})
 	require.NoError(t, err)
 	m := &dixTable{Lang: "en", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}, {ID: "u3", Name: "Chloé"}}}
 	_, files := boardMessage(b, "en", m, g, true)
@@ -717,7 +718,7 @@ func TestBoardDrawnOncePerPicture(t *testing.T) {
 func TestAnswerKeepsAnUnchangedBoardPicture(t *testing.T) {
 	g, err := dix.New(dix.Options{Players: 3, Seed: 8, FirstPlayer: 0})
 	require.NoError(t, err)
-	b, err := bot.New(bot.Options{Store: newMemStore()})
+	b, err := bot.New(bot.Options{Store: tabletest.NewMemStore()})
 	require.NoError(t, err)
 	m := &dixTable{Lang: "en", Board: "900", Seats: []seat{{ID: "u1", Name: "Alice"}, {ID: "u2", Name: "Bob"}, {ID: "u3", Name: "Chloé"}}}
 	key := pictureKey(boardPicture("en", m, g))

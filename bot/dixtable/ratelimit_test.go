@@ -16,6 +16,7 @@ import (
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/discordapi"
 	"github.com/dixgame/dixbot/internal/fakediscord"
+	"github.com/dixgame/dixbot/internal/tabletest"
 )
 
 // TestBotTokenRequestsNeverWait: a bot-token request whose bucket is empty,
@@ -161,14 +162,14 @@ func TestOutboxWaitsOutTheRateLimit(t *testing.T) {
 			board := h.board()
 			h.clickOn("u1", board, h.mustFind(board, verbDraw))
 			h.clickOn("u1", board, h.mustFind(board, verbStop))
-			h.rec.mu.Lock()
-			h.rec.refuse = func(c recorded) error {
-				if c.posted() {
+			h.rec.Mu.Lock()
+			h.rec.Refuse = func(c tabletest.Call) error {
+				if c.Posted() {
 					return tc.err
 				}
 				return nil
 			}
-			h.rec.mu.Unlock()
+			h.rec.Mu.Unlock()
 			before := time.Now()
 			h.clickOn("u1", board, h.mustFind(board, verbMoney))
 			rec, m := h.Record()
@@ -180,9 +181,9 @@ func TestOutboxWaitsOutTheRateLimit(t *testing.T) {
 			rec, _ = h.Record()
 			assert.WithinDuration(t, time.Now().Add(tc.wait), rec.Due, time.Second, "due when the limit ends, not at the lease's end")
 
-			h.rec.mu.Lock()
-			h.rec.refuse = nil
-			h.rec.mu.Unlock()
+			h.rec.Mu.Lock()
+			h.rec.Refuse = nil
+			h.rec.Mu.Unlock()
 			require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, rec.Due))
 			_, m = h.Record()
 			assert.Empty(t, m.Outbox, "done once the limit let it go")

@@ -12,21 +12,22 @@ import (
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot"
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
 // scoreboard is the final scoreboard the harness's bot posted, with its
 // Rematch button (the last one posted, when several games ended).
-func scoreboard(h *harness) *shownMessage {
+func scoreboard(h *harness) *tabletest.Message {
 	h.t.Helper()
-	h.rec.mu.Lock()
-	var best *shownMessage
-	for id, msg := range h.rec.msgs {
-		if _, ok := findID(msg, verbRematch); ok && !msg.ephemeral && (best == nil || msgSeq(id) > msgSeq(best.id)) {
+	h.rec.Mu.Lock()
+	var best *tabletest.Message
+	for id, msg := range h.rec.Msgs {
+		if _, ok := tabletest.FindID(msg, verbRematch); ok && !msg.Ephemeral && (best == nil || tabletest.MessageSeq(id) > tabletest.MessageSeq(best.ID)) {
 			best = msg
 		}
 	}
-	h.rec.mu.Unlock()
+	h.rec.Mu.Unlock()
 	if best != nil {
 		return best
 	}
@@ -70,7 +71,7 @@ func TestRematchOpensTheLobbyWithTheSameSeatsAndOptions(t *testing.T) {
 	assert.ElementsMatch(t, []string{"u1", "u3"}, resp.Data.AllowedMentions.Users, "the other people are called, once")
 	assert.Equal(t, locales.T("fr", "rematch_lobby", map[string]any{"Mentions": "<@u1> <@u3>", "Creator": "Bob"}), resp.Data.Content)
 	require.NotNil(t, r.shown(nil))
-	_, ok := findID(r.shown(nil), verbGo)
+	_, ok := tabletest.FindID(r.shown(nil), verbGo)
 	assert.True(t, ok, "a lobby with its Start button")
 
 	rec, m = h.Record()
@@ -84,7 +85,7 @@ func TestRematchOpensTheLobbyWithTheSameSeatsAndOptions(t *testing.T) {
 	assert.True(t, m.NoPictures)
 	assert.Equal(t, (first+1)%4+1, m.Starts, "the next seat starts")
 	assert.NotEmpty(t, m.Board, "the lobby message is recorded")
-	assert.Contains(t, r.shown(nil).embeds[0].Fields[1].Value, locales.T("fr", "lobby_starts", map[string]any{"Name": m.name("fr", (first+1)%4)}))
+	assert.Contains(t, r.shown(nil).Embeds[0].Fields[1].Value, locales.T("fr", "lobby_starts", map[string]any{"Name": m.name("fr", (first+1)%4)}))
 
 	// Bob starts it: the next seat plays first.
 	lob := r.shown(nil)
@@ -151,27 +152,27 @@ func TestRematchConcurrentClicksCreateOneGame(t *testing.T) {
 
 	_, m := h.Record()
 	lobbies, refusals := 0, 0
-	h.rec.mu.Lock()
-	for _, c := range h.rec.calls {
-		if c.op != "respond" || !mine[c.interaction] || c.resp == nil || c.resp.Data == nil {
+	h.rec.Mu.Lock()
+	for _, c := range h.rec.Calls {
+		if c.Op != "respond" || !mine[c.Interaction] || c.Resp == nil || c.Resp.Data == nil {
 			continue
 		}
 		switch {
-		case c.resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 && len(c.resp.Data.Components) > 0:
-			if c.interaction == m.Origin {
+		case c.Resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 && len(c.Resp.Data.Components) > 0:
+			if c.Interaction == m.Origin {
 				lobbies++
 			} else {
-				t.Errorf("a second lobby was answered by %s", c.interaction)
+				t.Errorf("a second lobby was answered by %s", c.Interaction)
 			}
-		case c.resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0:
+		case c.Resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0:
 			assert.Contains(t, []string{
 				locales.T("en", "err_rematch_opening", nil),
 				locales.T("en", "err_rematch_exists", map[string]any{"Name": h.names[m.Creator], "URL": bot.MessageURL(h.guild, h.channel, m.Board)}),
-			}, c.resp.Data.Content)
+			}, c.Resp.Data.Content)
 			refusals++
 		}
 	}
-	h.rec.mu.Unlock()
+	h.rec.Mu.Unlock()
 	assert.Equal(t, 1, lobbies, "exactly one new game")
 	assert.Equal(t, 4, refusals)
 }
@@ -222,12 +223,12 @@ func TestRematchOfAnUnarchivedGame(t *testing.T) {
 	startGame(h, "u1", "u2")
 	playToEnd(t, h, 5)
 	board := scoreboard(h)
-	h.st.mu.Lock()
-	st := h.st.archived[h.channel]
-	st.rec.Finished = false
-	h.st.active[h.channel] = st
-	delete(h.st.archived, h.channel)
-	h.st.mu.Unlock()
+	h.st.Mu.Lock()
+	st := h.st.Archived[h.channel]
+	st.Rec.Finished = false
+	h.st.Live[h.channel] = st
+	delete(h.st.Archived, h.channel)
+	h.st.Mu.Unlock()
 
 	r := h.clickOn("u2", board, h.mustFind(board, verbRematch))
 	assert.Zero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral, "a new lobby opens")
@@ -273,8 +274,8 @@ func TestAbandonedGameHasNoRematch(t *testing.T) {
 	board := h.board()
 	r := h.command("u1", "abandon").shown(nil)
 	h.clickOn("u1", r, h.mustFind(r, verbAbandonYes))
-	msg := h.rec.message(board.id)
-	_, ok := findID(msg, verbRematch)
+	msg := h.rec.Message(board.ID)
+	_, ok := tabletest.FindID(msg, verbRematch)
 	assert.False(t, ok)
-	assert.Empty(t, componentIDs(msg.components))
+	assert.Empty(t, tabletest.ComponentIDs(msg.Components))
 }

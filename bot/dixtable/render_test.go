@@ -14,6 +14,7 @@ import (
 
 	dixview "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -188,7 +189,7 @@ func TestBoardGolden(t *testing.T) {
 				m, g := build()
 				e := dixview.BoardEmbed(m.view(lang), g)
 				comps := dixview.BoardButtons(m.view(lang), g)
-				checkMessage(t, name, "", []*discordgo.MessageEmbed{e}, comps)
+				tabletest.CheckMessage(t, name, "", []*discordgo.MessageEmbed{e}, comps)
 				golden(t, "board_"+name+"_"+lang, dumpEmbed(e)+dumpComponents(comps))
 			})
 		}
@@ -202,10 +203,10 @@ func TestScoreboardGolden(t *testing.T) {
 			m.Lang = lang
 			g.Phase, g.Tableau = dix.PhaseOver, nil
 			e := dixview.ScoreboardEmbed(m.view(lang), g)
-			checkEmbed(t, "scoreboard", e)
+			tabletest.CheckEmbed(t, "scoreboard", e)
 			golden(t, "scoreboard_"+lang, dumpEmbed(e))
 			h := dixview.HandEmbed(m.names(lang), g, 0)
-			checkEmbed(t, "hand", h)
+			tabletest.CheckEmbed(t, "hand", h)
 			golden(t, "hand_"+lang, dumpEmbed(h))
 		})
 	}
@@ -220,10 +221,10 @@ func TestBuySelectSplitByColour(t *testing.T) {
 	}
 	for _, lang := range locales.Languages {
 		rows := dixview.BuySelects(lang, 7, all, nil)
-		checkComponents(t, "split", rows)
+		tabletest.CheckComponents(t, "split", rows)
 		assert.Len(t, rows, 4, "one select per colour")
 		one := dixview.BuySelects(lang, 7, all[:25], nil)
-		checkComponents(t, "single", one)
+		tabletest.CheckComponents(t, "single", one)
 		assert.Len(t, one, 1)
 	}
 }
@@ -243,7 +244,7 @@ func TestPromptsGolden(t *testing.T) {
 			g.Phase, g.Tableau = dix.PhaseBuy, nil
 			require.NotEmpty(t, g.Choices(2).Buyable)
 			buy := dixview.BuySelects(lang, 412, g.Choices(2).Buyable, dixview.Proposer(g, 2))
-			checkComponents(t, "buy", buy)
+			tabletest.CheckComponents(t, "buy", buy)
 			sb.WriteString(dumpComponents(buy))
 			for _, v := range [][2]int{{1, 1}, {1, 2}, {5, 13}, {7, 53}} {
 				fmt.Fprintf(&sb, "bids %v: %v\n", v, dixview.BidAmounts(v[0], v[1]))

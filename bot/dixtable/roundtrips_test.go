@@ -109,11 +109,11 @@ func TestFoldLostLeavesTheEffectsOwed(t *testing.T) {
 	due, err := rs.Due(context.Background(), rec.Due, 10)
 	require.NoError(t, err)
 	assert.Equal(t, []string{h.channel}, due, "due at the end of the grace")
-	before := h.rec.count()
+	before := h.rec.Count()
 	require.NoError(t, other.RunDueOn(context.Background(), h.rec, h.channel, rec.Due))
 	_, m := h.Record()
 	assert.Empty(t, m.Outbox, "taken over and done")
-	assert.Greater(t, h.rec.count(), before, "the board edited by the other process")
+	assert.Greater(t, h.rec.Count(), before, "the board edited by the other process")
 }
 
 // TestCloseWritesTheFolds: a bot that stops records the effects it did,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dixgame/dixbot/bot"
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/internal/tabletest"
 )
 
 func TestParseIDStrict(t *testing.T) {
@@ -78,10 +79,10 @@ func TestFutureVersionIsRestoredData(t *testing.T) {
 	r := h.clickOn("u1", board, future)
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	assert.Equal(t, enT("err_game_restored", nil), r.response().Data.Content)
-	assert.Empty(t, componentIDs(h.rec.message(board.id).components), "the buttons clicked are retired")
+	assert.Empty(t, tabletest.ComponentIDs(h.rec.Message(board.ID).Components), "the buttons clicked are retired")
 	after, m := h.Record()
-	assert.Equal(t, before.state, snap(h).state, "the game is unchanged")
-	assert.NotEqual(t, board.id, m.Board, "a fresh board")
+	assert.Equal(t, before.State, snap(h).State, "the game is unchanged")
+	assert.NotEqual(t, board.ID, m.Board, "a fresh board")
 	assert.Empty(t, m.Outbox)
 	assert.Equal(t, gameOf(after).Seq, snapSeq(h))
 	showsNow(h, h.board())
@@ -97,12 +98,12 @@ func TestFutureVersionIsRestoredData(t *testing.T) {
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
 	assert.Equal(t, enT("err_game_restored", nil), r.response().Data.Content)
 	_, m = h2.Record()
-	require.NotEqual(t, lobby.id, m.Board, "a fresh lobby")
-	fresh := h2.rec.message(m.Board)
+	require.NotEqual(t, lobby.ID, m.Board, "a fresh lobby")
+	fresh := h2.rec.Message(m.Board)
 	require.NotNil(t, fresh)
-	assert.Equal(t, []string{join}, findIDs(fresh, verbJoin), "the lobby as the store has it")
+	assert.Equal(t, []string{join}, tabletest.FindIDs(fresh, verbJoin), "the lobby as the store has it")
 	assert.Len(t, m.Seats, 1, "nobody joined")
-	checkAllCalls(t, h.rec.calls)
+	tabletest.CheckAllCalls(t, h.rec.Calls)
 }
 
 // TestComponentAndModalVerbsStayApart: a component's verb submitted as a

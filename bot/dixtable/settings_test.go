@@ -18,6 +18,7 @@ import (
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/internal/redistest"
+	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 	"github.com/dixgame/dixbot/store"
 )
@@ -78,10 +79,10 @@ func savedSettings(h *harness) (bot.ChannelSettings, bool) {
 func setID(arg string) string { return bot.CustomID(bot.VerbSettings, 0, arg) }
 
 // defaults returns the values of msg's select menu id marked as chosen.
-func defaults(msg *shownMessage, id string) []string {
+func defaults(msg *tabletest.Message, id string) []string {
 	var out []string
-	for _, row := range msg.components {
-		for _, c := range rowComponents(row) {
+	for _, row := range msg.Components {
+		for _, c := range tabletest.RowComponents(row) {
 			if sm, ok := c.(discordgo.SelectMenu); ok && sm.CustomID == id {
 				for _, o := range sm.Options {
 					if o.Default {
@@ -116,7 +117,7 @@ func TestSettingsPermissions(t *testing.T) {
 	msg := view.shown(nil)
 	require.NotNil(t, msg)
 	assert.ElementsMatch(t, []string{setID(bot.SetLang), setID(bot.SetPace), setID(bot.SetDiff), setID(bot.SetGame), setID(bot.SetPics), setID(bot.SetVariant), setID(bot.SetReset)},
-		componentIDs(msg.components))
+		tabletest.ComponentIDs(msg.Components))
 
 	// A stranger clicking the manager's menu changes nothing.
 	assert.Equal(t, refused, refusedWith(h.clickOn("u9", msg, setID(bot.SetPace), "live")))
@@ -145,7 +146,7 @@ func TestSettingsPersistAndStartsUseThem(t *testing.T) {
 		r := h.clickOn("u1", msg, setID(arg), values...)
 		require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type, "%s: %q", arg, r.response().Data.Content)
 		msg = r.shown(msg)
-		assert.True(t, strings.HasPrefix(msg.content, enT("settings_saved", nil)))
+		assert.True(t, strings.HasPrefix(msg.Content, enT("settings_saved", nil)))
 	}
 	click(bot.SetLang, "fr")
 	click(bot.SetPace, "relaxed")
@@ -164,8 +165,8 @@ func TestSettingsPersistAndStartsUseThem(t *testing.T) {
 	assert.Equal(t, []string{"relaxed"}, defaults(msg, setID(bot.SetPace)))
 	assert.Equal(t, []string{"7"}, defaults(msg, setID(bot.SetDiff)))
 	assert.Equal(t, []string{"qwixx/slow"}, defaults(msg, setID(bot.SetGame)))
-	assert.Contains(t, msg.content, "Pictures: "+enT("pictures_off", nil))
-	assert.Contains(t, msg.content, "DIX: pace Relaxed · Bust variant · solo difficulty 7")
+	assert.Contains(t, msg.Content, "Pictures: "+enT("pictures_off", nil))
+	assert.Contains(t, msg.Content, "DIX: pace Relaxed · Bust variant · solo difficulty 7")
 
 	// Another channel keeps its own (none).
 	h.channel = "c2"
@@ -184,8 +185,8 @@ func TestSettingsPersistAndStartsUseThem(t *testing.T) {
 	assert.True(t, m.Bust)
 	assert.Equal(t, "relaxed", m.Pace)
 	assert.True(t, m.NoPictures)
-	require.Len(t, lobby.embeds, 1)
-	shown := lobby.embeds[0].Fields[1].Value
+	require.Len(t, lobby.Embeds, 1)
+	shown := lobby.Embeds[0].Fields[1].Value
 	for _, want := range []string{locales.T("fr", "variant_bust", nil), "Français", locales.T("fr", "pace_relaxed", nil), locales.T("fr", "pictures_off", nil)} {
 		assert.Contains(t, shown, want)
 	}
@@ -217,7 +218,7 @@ func TestSettingsPersistAndStartsUseThem(t *testing.T) {
 	assert.Equal(t, "fr", td.Lang)
 	assert.True(t, td.NoPics)
 	assert.Equal(t, "slow", td.Pace)
-	assert.Contains(t, ql.content, "Français · rythme slow · "+locales.T("fr", "pictures_off", nil))
+	assert.Contains(t, ql.Content, "Français · rythme slow · "+locales.T("fr", "pictures_off", nil))
 	require.NoError(t, h.db.Delete(context.Background(), h.channel))
 	h.qcommand("u2", "start", "language", "en", "pictures", "on")
 	_, td, _ = h.qstate()

@@ -228,12 +228,12 @@ func TestStatsCommands(t *testing.T) {
 	// /forget-me asks first; "keep" deletes nothing.
 	h.guild = "g1"
 	prompt := statsCmd(h, "u1", "forget").shown(nil)
-	require.True(t, prompt.ephemeral)
-	assert.Equal(t, locales.T("en", "forget_confirm", nil), prompt.content)
-	assert.Equal(t, locales.T("en", "forget_kept", nil), h.clickOn("u1", prompt, h.mustFind(prompt, bot.VerbForgetNo)).shown(prompt).content)
+	require.True(t, prompt.Ephemeral)
+	assert.Equal(t, locales.T("en", "forget_confirm", nil), prompt.Content)
+	assert.Equal(t, locales.T("en", "forget_kept", nil), h.clickOn("u1", prompt, h.mustFind(prompt, bot.VerbForgetNo)).shown(prompt).Content)
 	assert.Equal(t, 3, playerStats(h, "g1", "u1")["dix"].Played)
 	prompt = statsCmd(h, "u1", "forget").shown(nil)
-	assert.Equal(t, locales.T("en", "forget_done", nil), h.clickOn("u1", prompt, h.mustFind(prompt, bot.VerbForgetYes)).shown(prompt).content)
+	assert.Equal(t, locales.T("en", "forget_done", nil), h.clickOn("u1", prompt, h.mustFind(prompt, bot.VerbForgetYes)).shown(prompt).Content)
 	assert.Empty(t, playerStats(h, "g1", "u1"))
 	assert.Equal(t, 3, playerStats(h, "g1", "u2")["dix"].Played, "only the clicker's")
 	assert.Equal(t, 1, playerStats(h, "g2", "u1")["dix"].Played, "on that server only")
@@ -330,7 +330,7 @@ func TestContractResultRecordedLater(t *testing.T) {
 
 			switch via {
 			case "rematch":
-				h.clickOn("u2", h.rec.message(board.id), rematchID)
+				h.clickOn("u2", h.rec.Message(board.ID), rematchID)
 			case "start":
 				h.qcommand("u2", "start")
 			}

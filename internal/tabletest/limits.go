@@ -1,4 +1,4 @@
-package dixtable
+package tabletest
 
 import (
 	"fmt"
@@ -7,24 +7,23 @@ import (
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/dixgame/dixbot/bot"
 	"github.com/stretchr/testify/assert"
 )
 
-// checkMessage asserts Discord's limits on one message and that it shows
+// CheckMessage asserts Discord's limits on one message and that it shows
 // no missing locale string.
-func checkMessage(t *testing.T, where, content string, embeds []*discordgo.MessageEmbed, comps []discordgo.MessageComponent) {
+func CheckMessage(t *testing.T, where, content string, embeds []*discordgo.MessageEmbed, comps []discordgo.MessageComponent) {
 	t.Helper()
 	assert.LessOrEqual(t, utf8.RuneCountInString(content), 2000, "%s: content", where)
 	assert.NotContains(t, content, "⟦", "%s: missing string in content", where)
 	assert.LessOrEqual(t, len(embeds), 10, "%s: embeds", where)
 	for _, e := range embeds {
-		checkEmbed(t, where, e)
+		CheckEmbed(t, where, e)
 	}
-	checkComponents(t, where, comps)
+	CheckComponents(t, where, comps)
 }
 
-func checkEmbed(t *testing.T, where string, e *discordgo.MessageEmbed) {
+func CheckEmbed(t *testing.T, where string, e *discordgo.MessageEmbed) {
 	t.Helper()
 	n := utf8.RuneCountInString
 	total := n(e.Title) + n(e.Description)
@@ -50,7 +49,7 @@ func checkEmbed(t *testing.T, where string, e *discordgo.MessageEmbed) {
 	assert.NotContains(t, all, "<no value>", "%s: missing placeholder", where)
 }
 
-func checkComponents(t *testing.T, where string, comps []discordgo.MessageComponent) {
+func CheckComponents(t *testing.T, where string, comps []discordgo.MessageComponent) {
 	t.Helper()
 	assert.LessOrEqual(t, len(comps), 5, "%s: rows", where)
 	seen := map[string]bool{}
@@ -89,54 +88,54 @@ func checkComponents(t *testing.T, where string, comps []discordgo.MessageCompon
 			assert.LessOrEqual(t, len(id), 100, "%s: custom id %q", where, id)
 			assert.False(t, seen[id], "%s: custom id %q twice", where, id)
 			seen[id] = true
-			if _, err := bot.ParseID(id); err != nil && cc.Type() != discordgo.TextInputComponent {
+			if _, err := parseID(id); err != nil && cc.Type() != discordgo.TextInputComponent {
 				t.Errorf("%s: custom id %q does not parse: %v", where, id, err)
 			}
 		}
 	}
 }
 
-// checkAllCalls checks every recorded message and that pings mention only
+// CheckAllCalls checks every recorded message and that pings mention only
 // the users allowed.
-func checkAllCalls(t *testing.T, calls []recorded) {
+func CheckAllCalls(t *testing.T, calls []Call) {
 	t.Helper()
 	for k, c := range calls {
-		where := fmt.Sprintf("call %d (%s)", k, c.op)
+		where := fmt.Sprintf("call %d (%s)", k, c.Op)
 		switch {
-		case c.resp != nil && c.resp.Data != nil:
-			d := c.resp.Data
-			if c.resp.Type == discordgo.InteractionResponseModal {
+		case c.Resp != nil && c.Resp.Data != nil:
+			d := c.Resp.Data
+			if c.Resp.Type == discordgo.InteractionResponseModal {
 				assert.LessOrEqual(t, len(d.CustomID), 100, where)
 				assert.LessOrEqual(t, utf8.RuneCountInString(d.Title), 45, "%s: modal title", where)
 				assert.LessOrEqual(t, len(d.Components), 5, where)
 				continue
 			}
-			checkMessage(t, where, d.Content, d.Embeds, d.Components)
-			checkMentions(t, where, d.Content, d.AllowedMentions)
-		case c.send != nil:
-			checkMessage(t, where, c.send.Content, c.send.Embeds, c.send.Components)
-			checkMentions(t, where, c.send.Content, c.send.AllowedMentions)
-		case c.edit != nil:
+			CheckMessage(t, where, d.Content, d.Embeds, d.Components)
+			CheckMentions(t, where, d.Content, d.AllowedMentions)
+		case c.Send != nil:
+			CheckMessage(t, where, c.Send.Content, c.Send.Embeds, c.Send.Components)
+			CheckMentions(t, where, c.Send.Content, c.Send.AllowedMentions)
+		case c.Edit != nil:
 			var embeds []*discordgo.MessageEmbed
 			var comps []discordgo.MessageComponent
-			if c.edit.Embeds != nil {
-				embeds = *c.edit.Embeds
+			if c.Edit.Embeds != nil {
+				embeds = *c.Edit.Embeds
 			}
-			if c.edit.Components != nil {
-				comps = *c.edit.Components
+			if c.Edit.Components != nil {
+				comps = *c.Edit.Components
 			}
-			checkMessage(t, where, "", embeds, comps)
-			assert.NotNil(t, c.edit.AllowedMentions, where)
-		case c.params != nil:
-			checkMessage(t, where, c.params.Content, c.params.Embeds, c.params.Components)
-			checkMentions(t, where, c.params.Content, c.params.AllowedMentions)
+			CheckMessage(t, where, "", embeds, comps)
+			assert.NotNil(t, c.Edit.AllowedMentions, where)
+		case c.Params != nil:
+			CheckMessage(t, where, c.Params.Content, c.Params.Embeds, c.Params.Components)
+			CheckMentions(t, where, c.Params.Content, c.Params.AllowedMentions)
 		}
 	}
 }
 
-// checkMentions: never parse everyone or roles; the users mentioned in the
+// CheckMentions: never parse everyone or roles; the users mentioned in the
 // content are exactly the users allowed.
-func checkMentions(t *testing.T, where, content string, am *discordgo.MessageAllowedMentions) {
+func CheckMentions(t *testing.T, where, content string, am *discordgo.MessageAllowedMentions) {
 	t.Helper()
 	if !assert.NotNil(t, am, "%s: allowed mentions unset", where) {
 		return
