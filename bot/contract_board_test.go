@@ -25,71 +25,71 @@ func TestContractBoardPostedAgainIsTheBoard(t *testing.T) {
 	old := h.openQwixx([]string{"u1", "u2"})
 	_, td, _ := h.qstate()
 	require.Equal(t, old.ID, td.Board)
-	old = h.clickOn("u1", old, h.qwixxMove(old)).shown(old) // Alice decides, on the old board
+	old = h.ClickOn("u1", old, h.qwixxMove(old)).Shown(old) // Alice decides, on the old board
 	oldMove := h.qwixxMove(old)                             // Bob's decision, still open
-	ask := h.qcommand("u1", "abandon").shown(nil)           // the confirmation, asked at the old board
+	ask := h.qcommand("u1", "abandon").Shown(nil)           // the confirmation, asked at the old board
 	require.NotNil(t, ask)
 
 	res := h.qcommand("u2", "board")
-	resp := res.response()
+	resp := res.Response()
 	require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type)
 	assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "the board is posted for everyone")
-	nb := res.shown(nil)
+	nb := res.Shown(nil)
 	require.NotNil(t, nb)
 	require.NotEqual(t, old.ID, nb.ID)
 	_, td, v := h.qstate()
 	assert.Equal(t, nb.ID, td.Board, "the new message is the board")
 	assert.Equal(t, old.ID, td.Began, "the game started on the old one")
 	assert.Empty(t, td.Outbox, "the work owed is done")
-	assert.Empty(t, tabletest.ComponentIDs(h.rec.Message(old.ID).Components), "the old board keeps no button")
+	assert.Empty(t, tabletest.ComponentIDs(h.Rec.Message(old.ID).Components), "the old board keeps no button")
 	assert.NotEmpty(t, tabletest.ComponentIDs(nb.Components), "the new board has the buttons")
 	var ping *tabletest.Message // Bob's, who has not decided yet
-	for _, m := range h.rec.Messages() {
+	for _, m := range h.Rec.Messages() {
 		if strings.Contains(m.Content, "your decision") {
 			ping = m
 		}
 	}
 	require.NotNil(t, ping, "Bob is pinged")
-	assert.Contains(t, ping.Content, MessageURL(h.guild, h.channel, nb.ID), "the ping leads to the new board")
+	assert.Contains(t, ping.Content, MessageURL(h.Guild, h.Channel, nb.ID), "the ping leads to the new board")
 	assert.Contains(t, ping.Content, "<@u2>")
-	for _, c := range res.calls {
+	for _, c := range res.Calls {
 		assert.NotContains(t, []string{"send", "edit"}, c.Op, "no request with the bot token")
 	}
 
 	// A click on the old board is outdated and changes nothing.
-	stale := h.clickOn("u2", &tabletest.Message{ID: old.ID, Channel: h.channel, Components: nb.Components}, oldMove)
-	assert.Equal(t, locales.T("en", "err_stale", nil), stale.ephemeralText())
+	stale := h.ClickOn("u2", &tabletest.Message{ID: old.ID, Channel: h.Channel, Components: nb.Components}, oldMove)
+	assert.Equal(t, locales.T("en", "err_stale", nil), stale.EphemeralText())
 	_, _, v2 := h.qstate()
 	assert.Equal(t, v, v2, "the stale click changed the game")
 
 	// The game goes on on the new board, answered in place.
-	moved := h.clickOn("u2", nb, h.qwixxMove(nb))
+	moved := h.ClickOn("u2", nb, h.qwixxMove(nb))
 	assert.Contains(t, []discordgo.InteractionResponseType{discordgo.InteractionResponseUpdateMessage,
-		discordgo.InteractionResponseDeferredMessageUpdate}, moved.response().Type, "answered on the new board")
+		discordgo.InteractionResponseDeferredMessageUpdate}, moved.Response().Type, "answered on the new board")
 	_, td, v3 := h.qstate()
 	assert.Greater(t, v3, v2, "the click on the new board is applied")
 	assert.Equal(t, nb.ID, td.Board)
 
 	// The table is the same: its log goes back before the repost.
-	log := h.qcommand("u2", "log").ephemeralText()
+	log := h.qcommand("u2", "log").EphemeralText()
 	assert.Contains(t, log, "📜")
 	assert.GreaterOrEqual(t, strings.Count(log, "\n"), 2, "the log keeps the lines before the repost: %q", log)
 
 	// Posted again once more: the first repost is no longer the board.
-	again := h.qcommand("u1", "board").shown(nil)
+	again := h.qcommand("u1", "board").Shown(nil)
 	require.NotNil(t, again)
 	_, td, _ = h.qstate()
 	assert.Equal(t, again.ID, td.Board)
 	assert.Equal(t, old.ID, td.Began, "still the table that started on the first board")
-	assert.Empty(t, tabletest.ComponentIDs(h.rec.Message(nb.ID).Components), "the first repost keeps no button")
+	assert.Empty(t, tabletest.ComponentIDs(h.Rec.Message(nb.ID).Components), "the first repost keeps no button")
 
 	// The confirmation asked at the old board still ends this table.
 	yes := tabletest.ComponentIDs(ask.Components)[0]
-	assert.Equal(t, locales.T("en", "abandon_done", nil), h.clickOn("u1", ask, yes).shown(ask).Content)
-	r, err := h.db.Get(context.Background(), h.channel)
+	assert.Equal(t, locales.T("en", "abandon_done", nil), h.ClickOn("u1", ask, yes).Shown(ask).Content)
+	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	assert.True(t, r.Finished, "the game is ended")
-	assert.Empty(t, tabletest.ComponentIDs(h.rec.Message(again.ID).Components), "the board keeps no button")
+	assert.Empty(t, tabletest.ComponentIDs(h.Rec.Message(again.ID).Components), "the board keeps no button")
 }
 
 // A board of an earlier game of the channel that kept its buttons (an
@@ -98,17 +98,17 @@ func TestContractBoardPostedAgainIsTheBoard(t *testing.T) {
 func TestContractOldBoardOfAnEarlierGame(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	first := h.openQwixx([]string{"u1", "u2"})
-	kept := &tabletest.Message{ID: first.ID, Channel: h.channel, Components: first.Components}
+	kept := &tabletest.Message{ID: first.ID, Channel: h.Channel, Components: first.Components}
 	move := h.qwixxMove(kept)
-	ask := h.qcommand("u1", "abandon").shown(nil)
+	ask := h.qcommand("u1", "abandon").Shown(nil)
 	require.NotNil(t, ask)
-	h.clickOn("u1", ask, tabletest.ComponentIDs(ask.Components)[0])
+	h.ClickOn("u1", ask, tabletest.ComponentIDs(ask.Components)[0])
 	h.openQwixx([]string{"u1", "u2"})
-	before, err := h.db.Get(context.Background(), h.channel)
+	before, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
-	res := h.clickOn("u2", kept, move)
-	assert.Equal(t, locales.T("en", "err_stale", nil), res.ephemeralText())
-	after, err := h.db.Get(context.Background(), h.channel)
+	res := h.ClickOn("u2", kept, move)
+	assert.Equal(t, locales.T("en", "err_stale", nil), res.EphemeralText())
+	after, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	assert.Equal(t, before.Data, after.Data, "the new game is unchanged")
 }
@@ -119,27 +119,27 @@ func TestContractOldBoardOfAnEarlierGame(t *testing.T) {
 // named (no opening recorded) keeps both lobbies, as before.
 func TestContractLobbyPostedAgainIsTheLobby(t *testing.T) {
 	h := newQwixxHarness(t, false)
-	old := h.qcommand("u1", "start").shown(nil)
+	old := h.qcommand("u1", "start").Shown(nil)
 	require.NotNil(t, old)
 	res := h.qcommand("u2", "board")
-	nl := res.shown(nil)
+	nl := res.Shown(nil)
 	require.NotNil(t, nl)
 	require.NotEqual(t, old.ID, nl.ID)
-	assert.Empty(t, tabletest.ComponentIDs(h.rec.Message(old.ID).Components), "the old lobby keeps no button")
+	assert.Empty(t, tabletest.ComponentIDs(h.Rec.Message(old.ID).Components), "the old lobby keeps no button")
 	assert.NotEmpty(t, tabletest.ComponentIDs(nl.Components))
-	for _, c := range res.calls {
+	for _, c := range res.Calls {
 		assert.NotContains(t, []string{"send", "edit"}, c.Op, "no request with the bot token")
 	}
-	nl = h.clickOn("u2", nl, h.qmust(nl, CverbJoin, "")).shown(nl)
-	board := h.clickOn("u1", nl, h.qmust(nl, CverbGo, "")).shown(nl)
+	nl = h.ClickOn("u2", nl, h.qmust(nl, CverbJoin, "")).Shown(nl)
+	board := h.ClickOn("u1", nl, h.qmust(nl, CverbGo, "")).Shown(nl)
 	_, td, _ := h.qstate()
 	assert.Equal(t, nl.ID, td.Board, "the game starts on the new lobby")
 	assert.NotEmpty(t, tabletest.ComponentIDs(board.Components))
 
 	// A lobby of a table recorded without its opening.
 	h2 := newQwixxHarness(t, false)
-	first := h2.qcommand("u1", "start").shown(nil)
-	_, err := h2.db.Update(context.Background(), h2.channel, "", func(r *dixbot.Record) error {
+	first := h2.qcommand("u1", "start").Shown(nil)
+	_, err := h2.Db.Update(context.Background(), h2.Channel, "", func(r *dixbot.Record) error {
 		td, err := DecodeTableData(r.Meta)
 		require.NoError(t, err)
 		td.Opened = ""
@@ -147,7 +147,7 @@ func TestContractLobbyPostedAgainIsTheLobby(t *testing.T) {
 		return nil
 	})
 	require.NoError(t, err)
-	again := h2.qcommand("u2", "board").shown(nil)
+	again := h2.qcommand("u2", "board").Shown(nil)
 	require.NotNil(t, again)
-	assert.NotEmpty(t, tabletest.ComponentIDs(h2.rec.Message(first.ID).Components), "the first lobby is left as it was")
+	assert.NotEmpty(t, tabletest.ComponentIDs(h2.Rec.Message(first.ID).Components), "the first lobby is left as it was")
 }

@@ -20,7 +20,7 @@ import (
 // reminders counts the reminders posted to user so far.
 func (h *harness) reminders(user string) int {
 	n := 0
-	for _, c := range h.rec.Since(0) {
+	for _, c := range h.Rec.Since(0) {
 		if content, _ := postedText(c); strings.HasPrefix(content, "⏰ <@"+user+">") {
 			n++
 		}
@@ -50,56 +50,56 @@ func TestContractRemindersOncePerDecision(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
-	lobby := h.qcommand("u1", "start").shown(nil)
-	lobby = h.clickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).shown(lobby)
-	lobby = h.clickOn("u1", lobby, h.qmust(lobby, cverbPace, ""), "evening").shown(lobby)
-	h.clickOn("u1", lobby, h.qmust(lobby, CverbGo, ""))
+	lobby := h.qcommand("u1", "start").Shown(nil)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbPace, ""), "evening").Shown(lobby)
+	h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, ""))
 	g, _, _ := h.qstate()
 	require.Len(t, g.ToDecide(), 2, "a white sum: both decide")
-	r, err := h.db.Get(context.Background(), h.channel)
+	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	half := now.Add(botqwixx.EveningTime / 2)
 	assert.True(t, half.Equal(r.Due), "due for the reminders: %v", r.Due)
 
 	now = half.Add(-time.Second)
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
 	assert.Zero(t, h.reminders("u1")+h.reminders("u2"), "no reminder before half time")
 	now = half
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
 	assert.Equal(t, 1, h.reminders("u1"))
 	assert.Equal(t, 1, h.reminders("u2"))
 	// Again, and later: still one per decision.
 	for range 3 {
 		now = now.Add(time.Hour)
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
+		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
 	}
 	assert.Equal(t, 1, h.reminders("u1"))
 	assert.Equal(t, 1, h.reminders("u2"))
-	r, err = h.db.Get(context.Background(), h.channel)
+	r, err = h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	for !r.Due.IsZero() && r.Due.Before(half.Add(botqwixx.EveningTime/2)) {
 		now = r.Due // the outbox's own due times
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
-		r, err = h.db.Get(context.Background(), h.channel)
+		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+		r, err = h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 	}
 	_, td, _ := h.qstate()
 	assert.True(t, half.Add(botqwixx.EveningTime/2).Equal(r.Due), "then due at the deadline: %v", r.Due)
 	var remind string
-	for _, c := range h.rec.Since(0) {
+	for _, c := range h.Rec.Since(0) {
 		if content, users := postedText(c); strings.HasPrefix(content, "⏰ <@u1>") {
 			remind = content
 			assert.Equal(t, []string{"u1"}, users, "a reminder mentions its person alone")
 		}
 	}
 	assert.Equal(t, locales.T("en", "table_remind", map[string]any{"Mentions": "<@u1>", "Game": "Qwixx",
-		"Unix": half.Add(botqwixx.EveningTime / 2).Unix(), "URL": MessageURL(h.guild, h.channel, td.Board)}), remind)
+		"Unix": half.Add(botqwixx.EveningTime / 2).Unix(), "URL": MessageURL(h.Guild, h.Channel, td.Board)}), remind)
 
 	// The live pace reminds nobody.
 	h2 := newQwixxHarness(t, false)
 	h2.b.Now = func() time.Time { return now }
 	h2.openQwixx([]string{"u1", "u2"})
-	r, err = h2.db.Get(context.Background(), h2.channel)
+	r, err = h2.Db.Get(context.Background(), h2.Channel)
 	require.NoError(t, err)
 	assert.True(t, now.Add(botqwixx.DecisionTime).Equal(r.Due), "due at the deadline alone")
 }
@@ -120,7 +120,7 @@ func TestContractAbsentPlayerComesBack(t *testing.T) {
 		if td.Seats[1].Away {
 			break
 		}
-		r, err := h.db.Get(context.Background(), h.channel)
+		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		require.False(t, r.Finished)
 		st, err := rules.Rules{}.Decode(r.Data)
@@ -128,22 +128,22 @@ func TestContractAbsentPlayerComesBack(t *testing.T) {
 		if containsInt(st.ToDecide(), 0) {
 			m, err := computer.Player{Level: computer.Normal}.Decide(st, 0, rng)
 			require.NoError(t, err)
-			res := h.clickOn("u1", h.rec.Message(board.ID), ContractID("qwixx", CverbMove, st.Seq(), string(m)))
-			require.NotNil(t, res.response())
+			res := h.ClickOn("u1", h.Rec.Message(board.ID), ContractID("qwixx", CverbMove, st.Seq(), string(m)))
+			require.NotNil(t, res.Response())
 			continue
 		}
 		require.False(t, r.Due.IsZero())
 		now = r.Due
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
+		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
 	}
 	_, td, _ := h.qstate()
 	assert.Contains(t, strings.Join(td.Log, "\n"), locales.T("en", "log_absent", map[string]any{"Name": "Bob"}))
 	g, td, _ := h.qstate()
 	assert.NotContains(t, g.ToDecide(), 1, "an absent seat is never waited for")
-	assert.Contains(t, h.rec.Message(board.ID).Content, "Bob"+locales.T("en", "mark_away", nil), "the board marks the absent player")
+	assert.Contains(t, h.Rec.Message(board.ID).Content, "Bob"+locales.T("en", "mark_away", nil), "the board marks the absent player")
 	// While u1 plays on, u2's seat never holds the game up.
 	for range 5 {
-		r, err := h.db.Get(context.Background(), h.channel)
+		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		if r.Finished {
 			break
@@ -153,22 +153,22 @@ func TestContractAbsentPlayerComesBack(t *testing.T) {
 		require.NotContains(t, st.ToDecide(), 1)
 		m, err := computer.Player{Level: computer.Normal}.Decide(st, 0, rng)
 		require.NoError(t, err)
-		h.clickOn("u1", h.rec.Message(board.ID), ContractID("qwixx", CverbMove, st.Seq(), string(m)))
+		h.ClickOn("u1", h.Rec.Message(board.ID), ContractID("qwixx", CverbMove, st.Seq(), string(m)))
 	}
-	r, err := h.db.Get(context.Background(), h.channel)
+	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	require.False(t, r.Finished, "the game ended before the absent player could come back")
 	before := r.Data
-	txt := h.clickOn("u2", h.rec.Message(board.ID), h.qwixxMove(h.rec.Message(board.ID))).ephemeralText()
+	txt := h.ClickOn("u2", h.Rec.Message(board.ID), h.qwixxMove(h.Rec.Message(board.ID))).EphemeralText()
 	assert.Equal(t, locales.T("en", "table_back_you", nil), txt)
-	r, err = h.db.Get(context.Background(), h.channel)
+	r, err = h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	assert.Equal(t, before, r.Data, "coming back makes no move")
 	_, td, _ = h.qstate()
 	assert.False(t, td.Seats[1].Away)
 	assert.Zero(t, td.Seats[1].Late)
 	assert.Contains(t, strings.Join(td.Log, "\n"), locales.T("en", "log_back", map[string]any{"Name": "Bob"}))
-	assert.NotContains(t, h.rec.Message(board.ID).Content, locales.T("en", "mark_away", nil), "the mark goes with their return")
+	assert.NotContains(t, h.Rec.Message(board.ID).Content, locales.T("en", "mark_away", nil), "the mark goes with their return")
 }
 
 func containsInt(s []int, v int) bool {

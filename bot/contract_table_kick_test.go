@@ -26,7 +26,7 @@ func TestContractKickVote(t *testing.T) {
 	h.b.Now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1", "u2", "u3"})
 	// Chloé (u3) ran out of time once.
-	_, err := h.db.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+	_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 		td, err := DecodeTableData(r.Meta)
 		require.NoError(t, err)
 		td.Seats[2].Late = 1
@@ -34,9 +34,9 @@ func TestContractKickVote(t *testing.T) {
 		return nil
 	})
 	require.NoError(t, err)
-	board = h.qcommand("u1", "board").shown(nil) // the board from now on
+	board = h.qcommand("u1", "board").Shown(nil) // the board from now on
 	_, td, _ := h.qstate()
-	r, err := h.db.Get(context.Background(), h.channel)
+	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	pb, st, err := h.b.contractBoard(h.b.Games["qwixx"], r, td, "")
 	require.NoError(t, err)
@@ -52,23 +52,23 @@ func TestContractKickVote(t *testing.T) {
 		{"u2", "qwixx:kick:0:x", "err_bad_custom_id"},
 		{"u2", "qwixx:kick:0", "err_bad_custom_id"},
 	} {
-		assert.Equal(t, locales.T("en", tc.key, nil), h.clickOn(tc.user, board, tc.id).ephemeralText(), tc.id)
+		assert.Equal(t, locales.T("en", tc.key, nil), h.ClickOn(tc.user, board, tc.id).EphemeralText(), tc.id)
 	}
 	_, _, v2 := h.qstate()
 	assert.Equal(t, v, v2, "a refused vote changed the game")
 
-	assert.Equal(t, locales.T("en", "kick_done", nil), h.clickOn("u2", board, kick).ephemeralText())
+	assert.Equal(t, locales.T("en", "kick_done", nil), h.ClickOn("u2", board, kick).EphemeralText())
 	_, td, _ = h.qstate()
 	assert.Equal(t, []string{"u2"}, td.Seats[2].Votes)
 	assert.Empty(t, td.Seats[2].Level, "one vote of two needed")
 	assert.Contains(t, strings.Join(td.Log, "\n"), locales.T("en", "log_kick_vote", map[string]any{"Voter": "Bob", "Name": "Chloé", "Votes": 1, "Need": 2}))
-	assert.Equal(t, locales.T("en", "err_already_voted", nil), h.clickOn("u2", board, kick).ephemeralText())
+	assert.Equal(t, locales.T("en", "err_already_voted", nil), h.ClickOn("u2", board, kick).EphemeralText())
 	// The creator decides alone.
-	assert.Equal(t, locales.T("en", "kick_done", nil), h.clickOn("u1", board, kick).ephemeralText())
+	assert.Equal(t, locales.T("en", "kick_done", nil), h.ClickOn("u1", board, kick).EphemeralText())
 	g, td, _ := h.qstate()
 	assert.Equal(t, "normal", td.Seats[2].Level)
 	assert.NotContains(t, g.ToDecide(), 2, "the computer plays the seat at once")
-	assert.Equal(t, locales.T("en", "table_err_handed_over", nil), h.clickOn("u3", board, h.qwixxMove(h.rec.Message(board.ID))).ephemeralText())
+	assert.Equal(t, locales.T("en", "table_err_handed_over", nil), h.ClickOn("u3", board, h.qwixxMove(h.Rec.Message(board.ID))).EphemeralText())
 }
 
 // The sixth seat of a six-player Dixxit table may be voted on like any
@@ -79,7 +79,7 @@ func TestContractKickVoteOnTheSixthSeat(t *testing.T) {
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
 	board := h.openDixxit("en", []string{"u1", "u2", "u3", "u4", "u5", "u6"}, 0)
-	_, err := h.db.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+	_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 		td, err := DecodeTableData(r.Meta)
 		require.NoError(t, err)
 		require.Len(t, td.Seats, 6)
@@ -90,11 +90,11 @@ func TestContractKickVoteOnTheSixthSeat(t *testing.T) {
 	require.NoError(t, err)
 	_, _, v := h.dstate()
 	assert.Equal(t, locales.T("en", "err_bad_custom_id", nil),
-		h.clickOn("u1", board, ContractID("dixxit", cverbKick, 0, "6")).ephemeralText(), "a seventh seat")
+		h.ClickOn("u1", board, ContractID("dixxit", cverbKick, 0, "6")).EphemeralText(), "a seventh seat")
 	_, _, v2 := h.dstate()
 	assert.Equal(t, v, v2, "a refused vote changed the game")
 
-	assert.Equal(t, locales.T("en", "kick_done", nil), h.clickOn("u1", board, ContractID("dixxit", cverbKick, 0, "5")).ephemeralText())
+	assert.Equal(t, locales.T("en", "kick_done", nil), h.ClickOn("u1", board, ContractID("dixxit", cverbKick, 0, "5")).EphemeralText())
 	_, td, _ := h.dstate()
 	assert.NotEmpty(t, td.Seats[5].Level, "the creator's vote hands the sixth seat to the computer")
 }
@@ -109,7 +109,7 @@ func TestContractAbandonConfirmed(t *testing.T) {
 	board := h.openQwixx([]string{"u1", "u2"})
 	_, _, v := h.qstate()
 	var ping *tabletest.Message // the ping of Bob's decision, who has not clicked yet
-	for _, m := range h.rec.Messages() {
+	for _, m := range h.Rec.Messages() {
 		if strings.Contains(m.Content, "your decision") {
 			ping = m
 		}
@@ -117,17 +117,17 @@ func TestContractAbandonConfirmed(t *testing.T) {
 	require.NotNil(t, ping, "Bob is pinged")
 	unchanged := func() {
 		t.Helper()
-		r, err := h.db.Get(context.Background(), h.channel)
+		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		assert.False(t, r.Finished, "the game ended")
 		assert.Equal(t, v, r.Version, "the game changed")
 	}
-	assert.Equal(t, locales.T("en", "err_no_permission", nil), h.qcommand("u2", "abandon").ephemeralText())
+	assert.Equal(t, locales.T("en", "err_no_permission", nil), h.qcommand("u2", "abandon").EphemeralText())
 	unchanged()
 
 	ask := h.qcommand("u1", "abandon")
-	assert.Equal(t, locales.T("en", "abandon_confirm", nil), ask.ephemeralText())
-	confirm := ask.shown(nil)
+	assert.Equal(t, locales.T("en", "abandon_confirm", nil), ask.EphemeralText())
+	confirm := ask.Shown(nil)
 	require.NotNil(t, confirm)
 	ids := tabletest.ComponentIDs(confirm.Components)
 	require.Len(t, ids, 2)
@@ -135,37 +135,37 @@ func TestContractAbandonConfirmed(t *testing.T) {
 	assert.True(t, strings.HasPrefix(yes, "qwixx:abyes:"), yes)
 	assert.Equal(t, "qwixx:abno:0", no)
 
-	assert.Equal(t, locales.T("en", "abandon_kept", nil), h.clickOn("u1", confirm, no).shown(confirm).Content)
+	assert.Equal(t, locales.T("en", "abandon_kept", nil), h.ClickOn("u1", confirm, no).Shown(confirm).Content)
 	unchanged()
 	// A forged confirmation, or one of another table, changes nothing.
-	assert.Equal(t, locales.T("en", "err_stale", nil), h.clickOn("u1", confirm, "qwixx:abyes:"+strconv.FormatUint(v, 10)+":x/y").ephemeralText())
-	assert.Equal(t, locales.T("en", "err_bad_custom_id", nil), h.clickOn("u1", confirm, "qwixx:abyes:5").ephemeralText())
+	assert.Equal(t, locales.T("en", "err_stale", nil), h.ClickOn("u1", confirm, "qwixx:abyes:"+strconv.FormatUint(v, 10)+":x/y").EphemeralText())
+	assert.Equal(t, locales.T("en", "err_bad_custom_id", nil), h.ClickOn("u1", confirm, "qwixx:abyes:5").EphemeralText())
 	unchanged()
 
 	// A channel manager who does not play may end it too.
-	h.perms["u9"] = discordgo.PermissionManageChannels
-	res := h.clickOn("u9", confirm, yes)
-	assert.Equal(t, locales.T("en", "abandon_done", nil), res.shown(confirm).Content)
+	h.Perms["u9"] = discordgo.PermissionManageChannels
+	res := h.ClickOn("u9", confirm, yes)
+	assert.Equal(t, locales.T("en", "abandon_done", nil), res.Shown(confirm).Content)
 	var notice []string
-	for _, ms := range res.sends() {
+	for _, ms := range res.Sends() {
 		notice = append(notice, ms.Content)
 	}
 	assert.Equal(t, []string{locales.T("en", "table_abandoned", map[string]any{"Name": "Mallory", "Game": "Qwixx"})}, notice, "the channel is told, once")
-	r, err := h.db.Get(context.Background(), h.channel)
+	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	assert.True(t, r.Finished, "the game is archived")
-	ended := h.rec.Message(board.ID)
+	ended := h.Rec.Message(board.ID)
 	assert.Empty(t, tabletest.ComponentIDs(ended.Components), "the board keeps no button")
 	notice0 := locales.T("en", "table_abandoned", map[string]any{"Name": "Mallory", "Game": "Qwixx"})
 	assert.True(t, strings.HasSuffix(ended.Content, "\n"+notice0), "the board says it ended: %q", ended.Content)
 	assert.NotContains(t, ended.Content, "⏳", "and shows no clock")
-	assert.Equal(t, notice0, h.rec.Message(ping.ID).Content, "the ping says the game ended")
-	assert.Contains(t, h.qcommand("u1", "board").ephemeralText(), "no game")
+	assert.Equal(t, notice0, h.Rec.Message(ping.ID).Content, "the ping says the game ended")
+	assert.Contains(t, h.qcommand("u1", "board").EphemeralText(), "no game")
 
 	// The same confirmation, at the next table, is outdated.
 	h.openQwixx([]string{"u1", "u2"})
-	assert.Equal(t, locales.T("en", "err_stale", nil), h.clickOn("u1", confirm, yes).ephemeralText())
-	r, err = h.db.Get(context.Background(), h.channel)
+	assert.Equal(t, locales.T("en", "err_stale", nil), h.ClickOn("u1", confirm, yes).EphemeralText())
+	r, err = h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	assert.False(t, r.Finished, "the next game goes on")
 }
@@ -175,19 +175,19 @@ func TestContractAbandonConfirmed(t *testing.T) {
 // refused and the lobby is unchanged.
 func TestContractLobbyComputersAreTheCreators(t *testing.T) {
 	h := newQwixxHarness(t, false)
-	lobby := h.qcommand("u1", "start").shown(nil)
-	lobby = h.clickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).shown(lobby)
-	lobby = h.clickOn("u1", lobby, h.qmust(lobby, CverbCPU, "normal")).shown(lobby)
+	lobby := h.qcommand("u1", "start").Shown(nil)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, CverbCPU, "normal")).Shown(lobby)
 	_, td, _ := h.qstate()
 	require.Len(t, td.Seats, 3)
 	for _, u := range []string{"u2", "u3"} {
 		for _, id := range []string{h.qmust(lobby, CverbCPU, "easy"), h.qmust(lobby, cverbRmCPU, "")} {
-			assert.Equal(t, locales.T("en", "err_not_creator", nil), h.clickOn(u, lobby, id).ephemeralText(), "%s by %s", id, u)
+			assert.Equal(t, locales.T("en", "err_not_creator", nil), h.ClickOn(u, lobby, id).EphemeralText(), "%s by %s", id, u)
 		}
 	}
 	_, after, _ := h.qstate()
 	assert.Equal(t, td.Seats, after.Seats, "the seats changed")
-	h.clickOn("u1", lobby, h.qmust(lobby, cverbRmCPU, ""))
+	h.ClickOn("u1", lobby, h.qmust(lobby, cverbRmCPU, ""))
 	_, after, _ = h.qstate()
 	assert.Len(t, after.Seats, 2, "the creator removes the computer")
 }
@@ -199,15 +199,15 @@ func TestContractGameOverTellsEveryone(t *testing.T) {
 	h.openQwixx([]string{"u1", "u2"})
 	h.qcommand("u1", "leave")
 	h.qcommand("u2", "leave") // the computers finish the game
-	r, err := h.db.Get(context.Background(), h.channel)
+	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	require.True(t, r.Finished)
 	td, err := DecodeTableData(r.Meta)
 	require.NoError(t, err)
 	want := locales.T("en", "table_over_ping", map[string]any{"Mentions": "<@u1> <@u2>", "Game": "Qwixx",
-		"URL": MessageURL(h.guild, h.channel, td.Board)})
+		"URL": MessageURL(h.Guild, h.Channel, td.Board)})
 	var told []*tabletest.Message
-	for _, m := range h.rec.Messages() {
+	for _, m := range h.Rec.Messages() {
 		if m.Content == want {
 			told = append(told, m)
 		}

@@ -17,13 +17,13 @@ import (
 // qwixxMove is a move of seat's open decision on board: a white-sum pass
 // or colour pass button the seat may click.
 func (h *harness) qwixxMove(board *tabletest.Message) string {
-	h.t.Helper()
+	h.T.Helper()
 	for _, id := range tabletest.ComponentIDs(board.Components) {
 		if p, err := ParseContractID(id); err == nil && p.Verb == CverbMove {
 			return id
 		}
 	}
-	h.t.Fatalf("no move on the board: %v", tabletest.ComponentIDs(board.Components))
+	h.T.Fatalf("no move on the board: %v", tabletest.ComponentIDs(board.Components))
 	return ""
 }
 
@@ -35,56 +35,56 @@ func TestContractPauseResume(t *testing.T) {
 		t.Run(lang, func(t *testing.T) {
 			h := newQwixxHarness(t, false)
 			if lang == "fr" {
-				h.locale = discordgo.French
+				h.Locale = discordgo.French
 			}
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 			h.b.Now = func() time.Time { return now }
-			h.perms["u3"] = discordgo.PermissionManageChannels
-			lobby := h.qcommand("u1", "start", "language", lang).shown(nil)
-			assert.Equal(t, locales.T(lang, "table_err_not_started", nil), h.qcommand("u1", "pause").ephemeralText())
-			lobby = h.clickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).shown(lobby)
-			lobby = h.clickOn("u1", lobby, h.qmust(lobby, CverbCPU, "easy")).shown(lobby)
-			board := h.clickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).shown(lobby)
-			r0, err := h.db.Get(context.Background(), h.channel)
+			h.Perms["u3"] = discordgo.PermissionManageChannels
+			lobby := h.qcommand("u1", "start", "language", lang).Shown(nil)
+			assert.Equal(t, locales.T(lang, "table_err_not_started", nil), h.qcommand("u1", "pause").EphemeralText())
+			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, CverbCPU, "easy")).Shown(lobby)
+			board := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
+			r0, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
 			_, _, v := h.qstate()
 
-			assert.Equal(t, locales.T(lang, "err_no_permission_pause", nil), h.qcommand("u2", "pause").ephemeralText())
-			assert.Equal(t, locales.T(lang, "err_not_paused", nil), h.qcommand("u1", "resume").ephemeralText())
+			assert.Equal(t, locales.T(lang, "err_no_permission_pause", nil), h.qcommand("u2", "pause").EphemeralText())
+			assert.Equal(t, locales.T(lang, "err_not_paused", nil), h.qcommand("u1", "resume").EphemeralText())
 			_, _, v2 := h.qstate()
 			assert.Equal(t, v, v2, "a refused pause changed the game")
 
-			assert.Equal(t, locales.T(lang, "table_pause_done", map[string]any{"Command": "/qwixx"}), h.qcommand("u1", "pause").ephemeralText())
+			assert.Equal(t, locales.T(lang, "table_pause_done", map[string]any{"Command": "/qwixx"}), h.qcommand("u1", "pause").EphemeralText())
 			_, td, v := h.qstate()
 			assert.Equal(t, "Alice", td.Paused)
-			r, err := h.db.Get(context.Background(), h.channel)
+			r, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
 			assert.True(t, r.Due.IsZero(), "no clock runs while paused")
-			shown := h.rec.Message(board.ID)
+			shown := h.Rec.Message(board.ID)
 			assert.Contains(t, shown.Content, locales.T(lang, "table_paused", map[string]any{"Name": "Alice", "Command": "/qwixx"}))
 			assert.NotContains(t, shown.Content, "<t:")
-			assert.Equal(t, locales.T(lang, "err_already_paused", map[string]any{"Name": "Alice"}), h.qcommand("u1", "pause").ephemeralText())
+			assert.Equal(t, locales.T(lang, "err_already_paused", map[string]any{"Name": "Alice"}), h.qcommand("u1", "pause").EphemeralText())
 
 			// Clicks are refused, and the clock does not run out.
-			txt := h.clickOn("u2", shown, h.qwixxMove(shown)).ephemeralText()
+			txt := h.ClickOn("u2", shown, h.qwixxMove(shown)).EphemeralText()
 			assert.Equal(t, locales.T(lang, "table_err_paused", map[string]any{"Name": "Alice", "Command": "/qwixx"}), txt)
 			now = now.Add(time.Hour)
-			require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
+			require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
 			_, _, v2 = h.qstate()
 			assert.Equal(t, v, v2, "a paused game changed")
 
 			// A channel manager resumes: each deadline is an hour later.
-			assert.Equal(t, locales.T(lang, "resume_done", nil), h.qcommand("u3", "resume").ephemeralText())
-			r, err = h.db.Get(context.Background(), h.channel)
+			assert.Equal(t, locales.T(lang, "resume_done", nil), h.qcommand("u3", "resume").EphemeralText())
+			r, err = h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
 			assert.True(t, r0.Due.Add(time.Hour).Equal(r.Due), "the deadline %v moved on by the pause: %v", r0.Due, r.Due)
 			_, td, _ = h.qstate()
 			assert.Empty(t, td.Paused)
-			shown = h.rec.Message(board.ID)
+			shown = h.Rec.Message(board.ID)
 			assert.Contains(t, shown.Content, "<t:"+Itoa(int(r.Due.Unix()))+":R>")
 			// The click goes through again.
-			res := h.clickOn("u2", shown, h.qwixxMove(shown))
-			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.response().Type)
+			res := h.ClickOn("u2", shown, h.qwixxMove(shown))
+			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type)
 		})
 	}
 }
@@ -103,9 +103,9 @@ func TestContractLog(t *testing.T) {
 	require.NotNil(t, score)
 
 	res := h.qcommand("u2", "log")
-	txt := res.ephemeralText()
+	txt := res.EphemeralText()
 	assert.Contains(t, txt, "📜")
-	resp := res.response()
+	resp := res.Response()
 	older := ""
 	for _, id := range tabletest.ComponentIDs(resp.Data.Components) {
 		if strings.HasPrefix(id, "qwixx:log:") {
@@ -113,16 +113,16 @@ func TestContractLog(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, older, "a whole game's log has more than one page")
-	page := h.clickOn("u2", &tabletest.Message{ID: "orig-x", Ephemeral: true}, older)
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, page.response().Type)
-	all := h.clickOn("u2", &tabletest.Message{ID: "orig-x", Ephemeral: true}, ContractID("qwixx", cverbLog, 99999, "")).response().Data.Content
+	page := h.ClickOn("u2", &tabletest.Message{ID: "orig-x", Ephemeral: true}, older)
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, page.Response().Type)
+	all := h.ClickOn("u2", &tabletest.Message{ID: "orig-x", Ephemeral: true}, ContractID("qwixx", cverbLog, 99999, "")).Response().Data.Content
 	assert.Contains(t, all, locales.T("en", "log_paused", map[string]any{"Name": "Alice"}), "the oldest page")
 	assert.Contains(t, all, locales.T("en", "log_resumed", map[string]any{"Name": "Alice"}))
 	assert.Contains(t, all, locales.T("en", "table_timed_out", map[string]any{"Name": "Bob"}))
 	assert.Contains(t, all, locales.T("en", "log_absent", map[string]any{"Name": "Bob"}))
 	_, td, _ := h.qstate()
 	assert.NotContains(t, strings.Join(td.Log, "\n"), locales.T("en", "log_paused", map[string]any{"Name": "Alice"}), "the board keeps only the latest lines")
-	assert.Equal(t, locales.T("en", "err_bad_custom_id", nil), h.clickOn("u2", nil, "qwixx:log:1:x").ephemeralText())
+	assert.Equal(t, locales.T("en", "err_bad_custom_id", nil), h.ClickOn("u2", nil, "qwixx:log:1:x").EphemeralText())
 }
 
 // Every contract game's command and subcommand fits Discord's limits in

@@ -47,13 +47,13 @@ func TestContractPaceInLobby(t *testing.T) {
 		t.Run(lang, func(t *testing.T) {
 			h := newQwixxHarness(t, false)
 			if lang == "fr" {
-				h.locale = discordgo.French
+				h.Locale = discordgo.French
 			}
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 			h.b.Now = func() time.Time { return now }
-			lobby := h.qcommand("u1", "start", "language", lang).shown(nil)
+			lobby := h.qcommand("u1", "start", "language", lang).Shown(nil)
 			require.NotNil(t, lobby)
-			lobby = h.clickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).shown(lobby)
+			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
 			paceID := h.qmust(lobby, cverbPace, "")
 			menu := selectMenu(t, lobby, paceID)
 			require.Len(t, menu.Options, 2)
@@ -65,28 +65,28 @@ func TestContractPaceInLobby(t *testing.T) {
 			_, _, v := h.qstate()
 			// Another player may not choose; an unknown pace and a menu of
 			// an older lobby change nothing.
-			txt := h.clickOn("u2", lobby, paceID, "evening").ephemeralText()
+			txt := h.ClickOn("u2", lobby, paceID, "evening").EphemeralText()
 			assert.Equal(t, locales.T(lang, "err_not_creator", nil), txt)
-			txt = h.clickOn("u1", lobby, paceID, "forever").ephemeralText()
+			txt = h.ClickOn("u1", lobby, paceID, "forever").EphemeralText()
 			assert.Equal(t, locales.T(lang, "err_bad_custom_id", nil), txt)
-			txt = h.clickOn("u1", lobby, ContractID("qwixx", cverbPace, 0, "evening")).ephemeralText()
+			txt = h.ClickOn("u1", lobby, ContractID("qwixx", cverbPace, 0, "evening")).EphemeralText()
 			assert.Equal(t, locales.T(lang, "err_bad_custom_id", nil), txt, "a pace id carrying its value is forged")
 			_, td, v2 := h.qstate()
 			assert.Equal(t, v, v2, "a refused choice changed the table")
 			assert.Empty(t, td.Pace)
-			h.clickOn("u1", lobby, ContractID("qwixx", cverbPace, 0, ""), "evening")
+			h.ClickOn("u1", lobby, ContractID("qwixx", cverbPace, 0, ""), "evening")
 			_, td, v2 = h.qstate()
 			assert.Equal(t, v, v2, "a menu of an older lobby changed the table")
 
-			lobby = h.clickOn("u1", lobby, paceID, "evening").shown(lobby)
+			lobby = h.ClickOn("u1", lobby, paceID, "evening").Shown(lobby)
 			_, td, _ = h.qstate()
 			assert.Equal(t, "evening", td.Pace)
 			assert.Contains(t, lobby.Content, locales.T(lang, "qwixx_pace_evening", nil))
 			menu = selectMenu(t, lobby, h.qmust(lobby, cverbPace, ""))
 			assert.True(t, menu.Options[1].Default, "the menu shows the pace chosen")
 
-			board := h.clickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).shown(lobby)
-			r, err := h.db.Get(context.Background(), h.channel)
+			board := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
+			r, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
 			assert.True(t, now.Add(botqwixx.EveningTime/2).Equal(r.Due), "the first reminders: %v", r.Due)
 			want := locales.T(lang, "table_clock", map[string]any{"Names": "Alice, Bob", "Unix": now.Add(botqwixx.EveningTime).Unix()})
@@ -102,7 +102,7 @@ func TestContractLivePaceClock(t *testing.T) {
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1", "u2"}, "easy")
-	r, err := h.db.Get(context.Background(), h.channel)
+	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	assert.True(t, now.Add(botqwixx.DecisionTime).Equal(r.Due))
 	g, td, _ := h.qstate()
@@ -121,19 +121,19 @@ func TestContractLivePaceClock(t *testing.T) {
 // playOut ends the channel's Qwixx game by letting every clock run out,
 // and returns the final scoreboard (the board message, edited).
 func (h *harness) playOut(board *tabletest.Message, now *time.Time) *tabletest.Message {
-	h.t.Helper()
+	h.T.Helper()
 	for i := 0; ; i++ {
-		require.Less(h.t, i, 2000, "the game does not end")
-		r, err := h.db.Get(context.Background(), h.channel)
-		require.NoError(h.t, err)
+		require.Less(h.T, i, 2000, "the game does not end")
+		r, err := h.Db.Get(context.Background(), h.Channel)
+		require.NoError(h.T, err)
 		if r.Finished {
 			break
 		}
-		require.False(h.t, r.Due.IsZero())
+		require.False(h.T, r.Due.IsZero())
 		*now = r.Due
-		require.NoError(h.t, h.b.RunDueOn(context.Background(), h.rec, h.channel, *now))
+		require.NoError(h.T, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, *now))
 	}
-	return h.rec.Message(board.ID)
+	return h.Rec.Message(board.ID)
 }
 
 // Rematch on a Qwixx scoreboard with two people: a lobby with the same
@@ -146,39 +146,39 @@ func TestContractRematchLobby(t *testing.T) {
 		t.Run(lang, func(t *testing.T) {
 			h := newQwixxHarness(t, false)
 			if lang == "fr" {
-				h.locale = discordgo.French
+				h.Locale = discordgo.French
 			}
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 			h.b.Now = func() time.Time { return now }
-			lobby := h.qcommand("u1", "start", "language", lang).shown(nil)
-			lobby = h.clickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).shown(lobby)
-			lobby = h.clickOn("u1", lobby, h.qmust(lobby, CverbCPU, "strong")).shown(lobby)
-			lobby = h.clickOn("u1", lobby, h.qmust(lobby, cverbPace, ""), "evening").shown(lobby)
-			board := h.clickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).shown(lobby)
+			lobby := h.qcommand("u1", "start", "language", lang).Shown(nil)
+			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, CverbCPU, "strong")).Shown(lobby)
+			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbPace, ""), "evening").Shown(lobby)
+			board := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
 			_, td0, _ := h.qstate()
 			require.Positive(t, td0.First)
 			score := h.playOut(board, &now)
 			assert.Equal(t, []string{rematchID}, tabletest.ComponentIDs(score.Components), "the scoreboard offers Rematch alone")
 
-			finished, err := h.db.Get(context.Background(), h.channel)
+			finished, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
 			require.True(t, finished.Finished)
 			// A stranger and forged ids open nothing.
-			assert.Equal(t, locales.T(lang, "err_rematch_not_seated", nil), h.clickOn("u9", score, rematchID).ephemeralText())
+			assert.Equal(t, locales.T(lang, "err_rematch_not_seated", nil), h.ClickOn("u9", score, rematchID).EphemeralText())
 			for _, id := range []string{"qwixx:again:1:x", "qwixx:again:x", "qwixx:again"} {
-				assert.Equal(t, locales.T(lang, "err_bad_custom_id", nil), h.clickOn("u2", score, id).ephemeralText(), id)
+				assert.Equal(t, locales.T(lang, "err_bad_custom_id", nil), h.ClickOn("u2", score, id).EphemeralText(), id)
 			}
 			other := &tabletest.Message{ID: "m-other", Components: score.Components}
-			assert.Equal(t, locales.T(lang, "err_rematch_gone", nil), h.clickOn("u2", other, rematchID).ephemeralText(),
+			assert.Equal(t, locales.T(lang, "err_rematch_gone", nil), h.ClickOn("u2", other, rematchID).EphemeralText(),
 				"Rematch on a message that is not the game's scoreboard")
-			r, err := h.db.Get(context.Background(), h.channel)
+			r, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
 			assert.True(t, r.Finished, "a refused Rematch opened a game")
 
-			res := h.clickOn("u2", score, rematchID)
-			again := res.shown(nil)
+			res := h.ClickOn("u2", score, rematchID)
+			again := res.Shown(nil)
 			require.NotNil(t, again)
-			resp := res.response()
+			resp := res.Response()
 			assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "the rematch's lobby is public")
 			assert.Contains(t, again.Content, "<@u1>", "the other person is called")
 			assert.Equal(t, []string{"u1"}, resp.Data.AllowedMentions.Users)
@@ -193,19 +193,19 @@ func TestContractRematchLobby(t *testing.T) {
 			assert.Equal(t, td0.First%3, td.Starts-1)
 
 			// A second click on the scoreboard is told where the table is.
-			txt := h.clickOn("u1", score, rematchID).ephemeralText()
+			txt := h.ClickOn("u1", score, rematchID).EphemeralText()
 			assert.Equal(t, locales.T(lang, "table_err_rematch_lobby", map[string]any{"Name": "Bob"}), txt)
 			// Only the new creator starts it, the next seat first.
-			assert.Equal(t, locales.T(lang, "err_not_creator", nil), h.clickOn("u1", again, h.qmust(again, CverbGo, "")).ephemeralText())
-			board2 := h.clickOn("u2", again, h.qmust(again, CverbGo, "")).shown(again)
+			assert.Equal(t, locales.T(lang, "err_not_creator", nil), h.ClickOn("u1", again, h.qmust(again, CverbGo, "")).EphemeralText())
+			board2 := h.ClickOn("u2", again, h.qmust(again, CverbGo, "")).Shown(again)
 			g2, td2, _ := h.qstate()
 			require.NotNil(t, g2)
 			assert.Equal(t, td0.First%3+1, td2.First)
 			assert.Equal(t, td0.First%3, g2.First, "the engine starts with the seat the table gave")
 			assert.NotEmpty(t, tabletest.ComponentIDs(board2.Components))
 			// The old scoreboard now points to the running game.
-			txt = h.clickOn("u1", score, rematchID).ephemeralText()
-			assert.Equal(t, locales.T(lang, "err_rematch_exists", map[string]any{"Name": "Bob", "URL": MessageURL(h.guild, h.channel, again.ID)}), txt)
+			txt = h.ClickOn("u1", score, rematchID).EphemeralText()
+			assert.Equal(t, locales.T(lang, "err_rematch_exists", map[string]any{"Name": "Bob", "URL": MessageURL(h.Guild, h.Channel, again.ID)}), txt)
 		})
 	}
 }
@@ -220,8 +220,8 @@ func TestContractRematchStartsAtOnce(t *testing.T) {
 	board := h.openQwixx([]string{"u1"}, "easy", "normal")
 	_, td0, _ := h.qstate()
 	score := h.playOut(board, &now)
-	res := h.clickOn("u1", score, rematchID)
-	nb := res.shown(nil)
+	res := h.ClickOn("u1", score, rematchID)
+	nb := res.Shown(nil)
 	require.NotNil(t, nb)
 	g, td, _ := h.qstate()
 	require.NotNil(t, g, "the rematch started")
@@ -247,33 +247,33 @@ func TestContractRematchConcurrent(t *testing.T) {
 			if !archived {
 				// The game over, its archiving not done: the record is
 				// active again.
-				r, err := h.db.Get(context.Background(), h.channel)
+				r, err := h.Db.Get(context.Background(), h.Channel)
 				require.NoError(t, err)
 				r.Finished = false
-				require.NoError(t, h.db.Create(context.Background(), r))
+				require.NoError(t, h.Db.Create(context.Background(), r))
 				// A game over has been written many times: its version is
 				// not the new table's first (the stores compare versions).
 				for range 5 {
-					_, err := h.db.Update(context.Background(), h.channel, "", func(*dixbot.Record) error { return nil })
+					_, err := h.Db.Update(context.Background(), h.Channel, "", func(*dixbot.Record) error { return nil })
 					require.NoError(t, err)
 				}
 			}
 			var wg sync.WaitGroup
-			mark := h.rec.Count()
+			mark := h.Rec.Count()
 			ixs := make([]*discordgo.Interaction, len(users))
 			for k, u := range users {
-				ixs[k] = h.clickIx(u, score, rematchID)
+				ixs[k] = h.ClickIx(u, score, rematchID)
 			}
 			for k := range users {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					h.b.Serve(h.rec, &discordgo.InteractionCreate{Interaction: ixs[k]}, h.raw())
+					h.b.Serve(h.Rec, &discordgo.InteractionCreate{Interaction: ixs[k]}, h.Raw())
 				}()
 			}
 			wg.Wait()
 			opened, answers := 0, 0
-			for _, c := range h.rec.Since(mark) {
+			for _, c := range h.Rec.Since(mark) {
 				if c.Op != "respond" {
 					continue
 				}
@@ -298,7 +298,7 @@ func TestContractRematchConcurrent(t *testing.T) {
 
 // nameIn is the harness's player name the text contains ("" for none).
 func nameIn(h *harness, text string) string {
-	for _, n := range h.names {
+	for _, n := range h.Names {
 		if strings.Contains(text, n) {
 			return n
 		}

@@ -28,7 +28,7 @@ import (
 // nothing.
 func TestQwixxPlaysToTheEnd(t *testing.T) {
 	h := newQwixxHarness(t, false)
-	h.locale = discordgo.EnglishUS
+	h.Locale = discordgo.EnglishUS
 	board := h.openQwixx([]string{"u1", "u2"}, "easy", "strong")
 	users := []string{"u1", "u2"}
 	assert.Contains(t, board.Content, "Waiting for:")
@@ -64,7 +64,7 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 				a := rules.Action{Kind: rules.ActWhite, Color: c, Number: g.Dice.WhiteSum()}
 				id, shown := qfind(board, CverbMove, a.String())
 				if shown && g.Legal(seat, a) != nil {
-					txt := h.clickOn(user, board, id).ephemeralText()
+					txt := h.ClickOn(user, board, id).EphemeralText()
 					assert.NotContains(t, txt, "⟦")
 					assert.Contains(t, txt, locales.T("en", "qwixx_colour_"+[]string{"red", "yellow", "green", "blue"}[c], nil))
 					unchanged(version)
@@ -75,7 +75,7 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 		}
 		if !notYours && g.Phase == rules.PhaseColour && !slices_contains(toDecide, 1-seat) {
 			if id, ok := qfind(board, CverbMove, "c -"); ok {
-				txt := h.clickOn(other, board, id).ephemeralText()
+				txt := h.ClickOn(other, board, id).EphemeralText()
 				assert.Equal(t, locales.T("en", "qwixx_err_not_your_turn", nil), txt)
 				unchanged(version)
 				notYours = true
@@ -86,8 +86,8 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 			if id, ok := qfind(old, CverbMove, "w -"); ok {
 				p, _ := ParseContractID(id)
 				if p.n < td.Open[seat] {
-					res := h.clickOn(user, old, id)
-					assert.Contains(t, res.texts(), locales.T("en", "err_stale", nil))
+					res := h.ClickOn(user, old, id)
+					assert.Contains(t, res.Texts(), locales.T("en", "err_stale", nil))
 					unchanged(version)
 					staleSeen = true
 				}
@@ -98,11 +98,11 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 			old = &cp
 			for _, forged := range []string{"qwixx:mv:" + Itoa(int(g.Seq)) + ":w r99", "qwixx:mv:x:w -", "qwixx:zz:1", "qwixx:mv:1",
 				"qwixx:mv:" + Itoa(int(g.Seq)) + ":" + strings.Repeat("w", 90)} {
-				res := h.clickOn(user, board, forged)
-				assert.NotEmpty(t, res.ephemeralText(), forged)
+				res := h.ClickOn(user, board, forged)
+				assert.NotEmpty(t, res.EphemeralText(), forged)
 				unchanged(version)
 			}
-			txt := h.clickOn("u9", board, h.qmust(board, CverbMove, "w -")).ephemeralText()
+			txt := h.ClickOn("u9", board, h.qmust(board, CverbMove, "w -")).EphemeralText()
 			assert.Equal(t, locales.T("en", "table_err_not_seated", nil), txt)
 			unchanged(version)
 		}
@@ -110,16 +110,16 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
 		id := h.qmust(board, CverbMove, string(m))
-		res := h.clickOn(user, board, id)
-		require.Equal(t, discordgo.InteractionResponseUpdateMessage, res.response().Type, "%s: %v", id, res.texts())
-		board = res.shown(board)
-		r, err := h.db.Get(context.Background(), h.channel)
+		res := h.ClickOn(user, board, id)
+		require.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, "%s: %v", id, res.Texts())
+		board = res.Shown(board)
+		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		if r.Finished {
 			break
 		}
 	}
-	t.Logf("%d clicks; final board:\n%s", h.n, board.Content)
+	t.Logf("%d clicks; final board:\n%s", h.N, board.Content)
 	assert.True(t, refusedRow, "no click on a row the clicker may not mark")
 	assert.True(t, staleSeen, "no stale click")
 	assert.True(t, notYours, "no click on another's decision")
@@ -129,7 +129,7 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 	assert.NotContains(t, board.Content, "⟦")
 
 	// The channel is free again, for any game.
-	lobby := h.qcommand("u1", "start").shown(nil)
+	lobby := h.qcommand("u1", "start").Shown(nil)
 	assert.Contains(t, lobby.Content, "Qwixx")
 }
 
@@ -147,7 +147,7 @@ func slices_contains(s []int, v int) bool {
 func TestQwixxSimultaneousWhiteSums(t *testing.T) {
 	for round := range 3 {
 		h := newQwixxHarness(t, false)
-		h.channel = "c" + Itoa(round+10)
+		h.Channel = "c" + Itoa(round+10)
 		users := []string{"u1", "u2", "u3", "u4"}
 		board := h.openQwixx(users)
 		g, _, _ := h.qstate()
@@ -156,14 +156,14 @@ func TestQwixxSimultaneousWhiteSums(t *testing.T) {
 		deciding := g.ToDecide()
 		var ixs []*discordgo.Interaction
 		for _, s := range deciding {
-			ixs = append(ixs, h.clickIx(users[s], board, h.qmust(board, CverbMove, "w -")))
+			ixs = append(ixs, h.ClickIx(users[s], board, h.qmust(board, CverbMove, "w -")))
 		}
 		var wg sync.WaitGroup
 		for _, ix := range ixs {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				h.b.Serve(h.rec, &discordgo.InteractionCreate{Interaction: ix}, nil)
+				h.b.Serve(h.Rec, &discordgo.InteractionCreate{Interaction: ix}, nil)
 			}()
 		}
 		wg.Wait()
@@ -175,7 +175,7 @@ func TestQwixxSimultaneousWhiteSums(t *testing.T) {
 		assert.Equal(t, seq+uint64(len(deciding)), g.Seq, "one move per click")
 		assert.Empty(t, td.Outbox, "the work the clicks owed is done")
 		for _, ix := range ixs {
-			for _, c := range h.rec.Since(0) {
+			for _, c := range h.Rec.Since(0) {
 				if c.Op == "respond" && c.Interaction == ix.ID {
 					assert.Contains(t, []discordgo.InteractionResponseType{discordgo.InteractionResponseUpdateMessage,
 						discordgo.InteractionResponseDeferredMessageUpdate}, c.Resp.Type, "click %s answered %v", ix.ID, c.Resp.Data)
@@ -190,17 +190,17 @@ func TestQwixxSimultaneousWhiteSums(t *testing.T) {
 // command in a DIX channel, say which game runs there.
 func TestQwixxTable(t *testing.T) {
 	h := newQwixxHarness(t, true)
-	lobby := h.qcommand("u1", "start").shown(nil)
-	assert.Contains(t, h.clickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).ephemeralText(), "At least 2", "one seat is too few")
-	assert.Contains(t, h.clickOn("u1", lobby, h.qmust(lobby, CverbJoin, "")).ephemeralText(), "already")
-	lobby = h.clickOn("u1", lobby, h.qmust(lobby, CverbCPU, "normal")).shown(lobby)
+	lobby := h.qcommand("u1", "start").Shown(nil)
+	assert.Contains(t, h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).EphemeralText(), "At least 2", "one seat is too few")
+	assert.Contains(t, h.ClickOn("u1", lobby, h.qmust(lobby, CverbJoin, "")).EphemeralText(), "already")
+	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, CverbCPU, "normal")).Shown(lobby)
 	assert.Contains(t, lobby.Content, "🤖")
-	board := h.clickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).shown(lobby)
+	board := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
 	require.Len(t, board.Embeds, 1)
 	assert.Equal(t, "attachment://qwixx.png", board.Embeds[0].Image.URL)
-	assert.Contains(t, h.qcommand("u1", "rules").ephemeralText(), "Qwixx")
+	assert.Contains(t, h.qcommand("u1", "rules").EphemeralText(), "Qwixx")
 	g, _, _ := h.qstate()
-	hint := h.qcommand("u1", "hint").ephemeralText()
+	hint := h.qcommand("u1", "hint").EphemeralText()
 	assert.NotContains(t, hint, "⟦")
 	if g.Deciding(0) {
 		assert.Contains(t, hint, "💡")
@@ -208,12 +208,12 @@ func TestQwixxTable(t *testing.T) {
 	} else {
 		assert.Equal(t, locales.T("en", "qwixx_hint_nothing", nil), hint)
 	}
-	assert.Equal(t, locales.T("en", "table_err_not_seated", nil), h.qcommand("u5", "hint").ephemeralText())
-	assert.Contains(t, h.qcommand("u3", "start").ephemeralText(), "Qwixx")
+	assert.Equal(t, locales.T("en", "table_err_not_seated", nil), h.qcommand("u5", "hint").EphemeralText())
+	assert.Contains(t, h.qcommand("u3", "start").EphemeralText(), "Qwixx")
 
 	// /qwixx leave: the computer plays the seat to the end.
-	assert.Equal(t, locales.T("en", "table_left_you", nil), h.qcommand("u1", "leave").ephemeralText())
-	r, err := h.db.Get(context.Background(), h.channel)
+	assert.Equal(t, locales.T("en", "table_left_you", nil), h.qcommand("u1", "leave").EphemeralText())
+	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	assert.True(t, r.Finished, "with no one left the computers finish the game")
 	_ = engine.Public
@@ -231,10 +231,10 @@ func TestQwixxMyTurnPrompt(t *testing.T) {
 		g, _, version := h.qstate()
 		if g.Phase == rules.PhaseWhite && g.Deciding(g.Active) {
 			active, other := users[g.Active], users[1-g.Active]
-			assert.Equal(t, locales.T("en", "table_err_no_prompt", nil), h.clickOn(other, board, h.qmust(board, cverbPrompt, "")).ephemeralText())
-			res := h.clickOn(active, board, h.qmust(board, cverbPrompt, ""))
-			res.ephemeralText()
-			prompt := res.shown(nil)
+			assert.Equal(t, locales.T("en", "table_err_no_prompt", nil), h.ClickOn(other, board, h.qmust(board, cverbPrompt, "")).EphemeralText())
+			res := h.ClickOn(active, board, h.qmust(board, cverbPrompt, ""))
+			res.EphemeralText()
+			prompt := res.Shown(nil)
 			require.NotNil(t, prompt)
 			sel, ok := qfind(prompt, cverbSelect, "")
 			require.True(t, ok, "a menu of decisions")
@@ -244,15 +244,15 @@ func TestQwixxMyTurnPrompt(t *testing.T) {
 			require.True(t, ok)
 			white.Plan = rules.Plan{Set: true, Pass: colour.Pass, Color: colour.Color, Number: colour.Number}
 			assert.Equal(t, white.String(), vals[0], "the strong plan first")
-			before := h.rec.Count()
-			res = h.clickOn(active, prompt, sel, vals[0])
-			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.response().Type)
-			assert.Equal(t, locales.T("en", "table_prompt_done", nil), h.rec.Message(prompt.ID).Content)
+			before := h.Rec.Count()
+			res = h.ClickOn(active, prompt, sel, vals[0])
+			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type)
+			assert.Equal(t, locales.T("en", "table_prompt_done", nil), h.Rec.Message(prompt.ID).Content)
 			g2, _, v2 := h.qstate()
 			assert.Greater(t, v2, version)
 			assert.True(t, g2.Turn > g.Turn || g2.Choices[g.Active] != rules.ChoiceNone, "the decision was taken")
 			edited := false
-			for _, c := range h.rec.Since(before) {
+			for _, c := range h.Rec.Since(before) {
 				edited = edited || (c.Op == "followupEdit" && c.Edit.ID == board.ID)
 				assert.NotEqual(t, "edit", c.Op, "no request with the bot token")
 				assert.NotEqual(t, "send", c.Op, "no request with the bot token")
@@ -263,7 +263,7 @@ func TestQwixxMyTurnPrompt(t *testing.T) {
 		seat := g.ToDecide()[0]
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
-		board = h.clickOn(users[seat], board, h.qmust(board, CverbMove, string(m))).shown(board)
+		board = h.ClickOn(users[seat], board, h.qmust(board, CverbMove, string(m))).Shown(board)
 	}
 }
 
@@ -279,7 +279,7 @@ func TestQwixxPings(t *testing.T) {
 	board := h.openQwixx(users)
 	pings := func(from int) []tabletest.Call {
 		var out []tabletest.Call
-		for _, c := range h.rec.Since(from) {
+		for _, c := range h.Rec.Since(from) {
 			if c.Op == "followup" && c.Params != nil && c.Params.AllowedMentions != nil && len(c.Params.AllowedMentions.Users) > 0 {
 				out = append(out, c)
 			}
@@ -300,12 +300,12 @@ func TestQwixxPings(t *testing.T) {
 	pingID := td.Ping.ID
 
 	// Everyone decides the white sum: the ping says it is settled.
-	mark := h.rec.Count()
+	mark := h.Rec.Count()
 	for _, s := range g.ToDecide() {
-		board = h.clickOn(users[s], board, h.qmust(board, CverbMove, "w -")).shown(board)
+		board = h.ClickOn(users[s], board, h.qmust(board, CverbMove, "w -")).Shown(board)
 	}
 	settled := false
-	for _, c := range h.rec.Since(mark) {
+	for _, c := range h.Rec.Since(mark) {
 		if c.Op == "followupEdit" && c.Edit.ID == pingID {
 			settled = true
 			assert.Equal(t, locales.T("en", "table_ping_settled", map[string]any{"Names": strings.Join(td.Ping.Names, ", ")}), *c.Edit.Content)
@@ -317,11 +317,11 @@ func TestQwixxPings(t *testing.T) {
 	// A minute later, the next decisions ping again, once per person.
 	now = now.Add(2 * pingPresent)
 	g, _, _ = h.qstate()
-	mark = h.rec.Count()
+	mark = h.Rec.Count()
 	seat := g.ToDecide()[0]
 	m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(1, 1)))
 	require.NoError(t, err)
-	board = h.clickOn(users[seat], board, h.qmust(board, CverbMove, string(m))).shown(board)
+	board = h.ClickOn(users[seat], board, h.qmust(board, CverbMove, string(m))).Shown(board)
 	g2, _, _ := h.qstate()
 	if g2.Turn > g.Turn {
 		later := pings(mark)
@@ -344,12 +344,12 @@ func TestQwixxClockPlaysForTheAbsent(t *testing.T) {
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1", "u2"}, "easy")
-	r, err := h.db.Get(context.Background(), h.channel)
+	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	require.True(t, now.Add(botqwixx.Game().Decision).Equal(r.Due), "the first deadline: %v", r.Due)
 
 	// Before the deadline nothing changes.
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now.Add(time.Second)))
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now.Add(time.Second)))
 	_, _, v := h.qstate()
 	assert.Equal(t, r.Version, v)
 
@@ -358,7 +358,7 @@ func TestQwixxClockPlaysForTheAbsent(t *testing.T) {
 	before := slices.Clone(g.Sheets)
 	deciding := g.ToDecide()
 	now = r.Due
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
 	g2, _, _ := h.qstate()
 	if white {
 		for _, s := range deciding {
@@ -370,17 +370,17 @@ func TestQwixxClockPlaysForTheAbsent(t *testing.T) {
 	}
 	for i := 0; ; i++ {
 		require.Less(t, i, 1000, "the game does not end")
-		r, err := h.db.Get(context.Background(), h.channel)
+		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		if r.Finished {
 			break
 		}
 		require.False(t, r.Due.IsZero(), "a game waiting for people has a deadline")
 		now = r.Due
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
+		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
 	}
 	timedOut, absent := 0, false
-	for _, c := range h.rec.Since(0) {
+	for _, c := range h.Rec.Since(0) {
 		if (c.Op == "edit" || c.Op == "followupEdit") && c.Edit.ID == board.ID && c.Edit.Content != nil && strings.Contains(*c.Edit.Content, "⏰") {
 			timedOut++
 			absent = absent || strings.Contains(*c.Edit.Content, "💤")
@@ -390,7 +390,7 @@ func TestQwixxClockPlaysForTheAbsent(t *testing.T) {
 	// plays their seat without waiting (contract_table_absent.go).
 	assert.GreaterOrEqual(t, timedOut, 2, "the board says who ran out of time")
 	assert.True(t, absent, "the board says who is absent")
-	shown := h.rec.Message(board.ID)
+	shown := h.Rec.Message(board.ID)
 	assert.Contains(t, shown.Content, locales.T("en", "qwixx_over_title", nil))
 	assert.Equal(t, []string{"qwixx:again:0"}, tabletest.ComponentIDs(shown.Components))
 }

@@ -34,8 +34,8 @@ import (
 func newDixxitHarness(t *testing.T, logs io.Writer) *harness {
 	t.Helper()
 	h := newHarness(t)
-	h.names["u6"] = "Fay"
-	opts := Options{Store: h.db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.obs,
+	h.Names["u6"] = "Fay"
+	opts := Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
 		Games: []present.Game{botqwixx.Game(), botdixxit.Game()}}
 	if logs != nil {
 		opts.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -53,23 +53,23 @@ const discordEpoch = 1420070400000
 
 // dclick clicks a component with a snowflake interaction id.
 func (h *harness) dclick(user string, msg *tabletest.Message, id string) result {
-	h.t.Helper()
-	i := h.clickIx(user, msg, id)
-	i.ID = h.dnow()
-	return h.run(i)
+	h.T.Helper()
+	i := h.ClickIx(user, msg, id)
+	i.ID = h.SnowflakeNow()
+	return h.Run(i)
 }
 
 // dsubmit submits the clue form opened from the prompt msg.
 func (h *harness) dsubmit(user string, msg *tabletest.Message, id, text string) result {
-	h.t.Helper()
-	i := h.base(user, discordgo.InteractionModalSubmit)
-	i.ID = h.dnow()
+	h.T.Helper()
+	i := h.Base(user, discordgo.InteractionModalSubmit)
+	i.ID = h.SnowflakeNow()
 	i.Data = discordgo.ModalSubmitInteractionData{CustomID: id, Components: []discordgo.MessageComponent{
 		&discordgo.ActionsRow{Components: []discordgo.MessageComponent{&discordgo.TextInput{CustomID: modalText, Value: text}}}}}
 	if msg != nil {
-		i.Message = &discordgo.Message{ID: msg.ID, ChannelID: h.channel, Flags: discordgo.MessageFlagsEphemeral, Components: msg.Components}
+		i.Message = &discordgo.Message{ID: msg.ID, ChannelID: h.Channel, Flags: discordgo.MessageFlagsEphemeral, Components: msg.Components}
 	}
-	return h.run(i)
+	return h.Run(i)
 }
 
 // dfind returns the custom id of msg's Dixxit component with the verb
@@ -85,54 +85,54 @@ func dfind(msg *tabletest.Message, verb, arg string) (string, bool) {
 }
 
 func (h *harness) dmust(msg *tabletest.Message, verb, arg string) string {
-	h.t.Helper()
+	h.T.Helper()
 	id, ok := dfind(msg, verb, arg)
-	require.True(h.t, ok, "no %s:%s among %v", verb, arg, tabletest.ComponentIDs(msg.Components))
+	require.True(h.T, ok, "no %s:%s among %v", verb, arg, tabletest.ComponentIDs(msg.Components))
 	return id
 }
 
 // dstate is the channel's Dixxit game, table data and record version.
 func (h *harness) dstate() (*drules.Game, *TableData, uint64) {
-	h.t.Helper()
-	r, err := h.db.Get(context.Background(), h.channel)
-	require.NoError(h.t, err)
-	require.Equal(h.t, "dixxit", r.Game)
+	h.T.Helper()
+	r, err := h.Db.Get(context.Background(), h.Channel)
+	require.NoError(h.T, err)
+	require.Equal(h.T, "dixxit", r.Game)
 	td, err := DecodeTableData(r.Meta)
-	require.NoError(h.t, err)
+	require.NoError(h.T, err)
 	if r.Data == nil {
 		return nil, td, r.Version
 	}
 	st, err := drules.Rules{}.Decode(r.Data)
-	require.NoError(h.t, err)
+	require.NoError(h.T, err)
 	return st.(*drules.Game), td, r.Version
 }
 
 // openDixxit opens a table in lang with the people given and cpus
 // computer seats, starts it, and returns the board.
 func (h *harness) openDixxit(lang string, people []string, cpus int) *tabletest.Message {
-	h.t.Helper()
-	lobby := h.dcommand(people[0], "start", "language", lang).shown(nil)
-	require.NotNil(h.t, lobby)
+	h.T.Helper()
+	lobby := h.dcommand(people[0], "start", "language", lang).Shown(nil)
+	require.NotNil(h.T, lobby)
 	for _, u := range people[1:] {
-		require.True(h.t, answeredInPlace(h.dclick(u, lobby, h.dmust(lobby, CverbJoin, ""))))
-		lobby = h.rec.Message(lobby.ID)
+		require.True(h.T, answeredInPlace(h.dclick(u, lobby, h.dmust(lobby, CverbJoin, ""))))
+		lobby = h.Rec.Message(lobby.ID)
 	}
 	for range cpus {
-		require.True(h.t, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, CverbCPU, botdixxit.Level))))
-		lobby = h.rec.Message(lobby.ID)
+		require.True(h.T, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, CverbCPU, botdixxit.Level))))
+		lobby = h.Rec.Message(lobby.ID)
 	}
-	require.True(h.t, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, CverbGo, ""))))
-	return h.rec.Message(lobby.ID)
+	require.True(h.T, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, CverbGo, ""))))
+	return h.Rec.Message(lobby.ID)
 }
 
 // answeredInPlace reports whether a click was answered on its message:
 // updated at once, or deferred and then edited (a loaded machine).
 func answeredInPlace(res result) bool {
-	switch res.response().Type {
+	switch res.Response().Type {
 	case discordgo.InteractionResponseUpdateMessage:
 		return true
 	case discordgo.InteractionResponseDeferredMessageUpdate:
-		for _, c := range res.calls {
+		for _, c := range res.Calls {
 			if c.Op == "editOriginal" {
 				return true
 			}
@@ -144,20 +144,20 @@ func answeredInPlace(res result) bool {
 // giveClue opens the active person's prompt on board and gives text as
 // the clue through the form; it returns the prompt and the answer.
 func (h *harness) giveClue(user string, board *tabletest.Message, text string) (*tabletest.Message, result) {
-	h.t.Helper()
+	h.T.Helper()
 	res := h.dclick(user, board, h.dmust(board, cverbPrompt, ""))
-	res.ephemeralText()
-	prompt := res.shown(nil)
-	require.NotNil(h.t, prompt)
+	res.EphemeralText()
+	prompt := res.Shown(nil)
+	require.NotNil(h.T, prompt)
 	open := h.dclick(user, prompt, h.dmust(prompt, cverbModal, "clue"))
-	resp := open.response()
-	require.Equal(h.t, discordgo.InteractionResponseModal, resp.Type)
+	resp := open.Response()
+	require.Equal(h.T, discordgo.InteractionResponseModal, resp.Type)
 	return prompt, h.dsubmit(user, prompt, resp.Data.CustomID, text)
 }
 
 // squareID is the custom id of square sq's button on board.
 func (h *harness) squareID(board *tabletest.Message, g *drules.Game, sq int) string {
-	h.t.Helper()
+	h.T.Helper()
 	return h.dmust(board, CverbMove, "f "+Itoa(sq)+" "+strconv.FormatUint(g.ViewOf(engine.Public).Turn, 10))
 }
 
@@ -171,7 +171,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 		t.Run(lang, func(t *testing.T) {
 			h := newDixxitHarness(t, nil)
 			if lang == "fr" {
-				h.locale = discordgo.French
+				h.Locale = discordgo.French
 			}
 			users := []string{"u1", "u2", "u3"}
 			board := h.openDixxit(lang, users, 1)
@@ -195,31 +195,31 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 					require.Empty(t, td.Seats[active].Level, "a computer's clue is waited for")
 					if !noPrompt {
 						other := users[(active+1)%3]
-						assert.Equal(t, locales.T(lang, "table_err_no_prompt", nil), h.dclick(other, board, h.dmust(board, cverbPrompt, "")).ephemeralText())
+						assert.Equal(t, locales.T(lang, "table_err_no_prompt", nil), h.dclick(other, board, h.dmust(board, cverbPrompt, "")).EphemeralText())
 						unchanged(version, "another's prompt")
 						noPrompt = true
 					}
 					if !aloud && step > 0 {
 						res := h.dclick(users[active], board, h.dmust(board, cverbPrompt, ""))
-						prompt := res.shown(nil)
+						prompt := res.Shown(nil)
 						assert.Contains(t, prompt.Content, locales.T(lang, "dixxit_prompt", map[string]any{"Square": g.ViewOf(active).Secret.Target}))
-						assert.Len(t, res.response().Data.Files, 1, "the grid with the target framed")
+						assert.Len(t, res.Response().Data.Files, 1, "the grid with the target framed")
 						h.dclick(users[active], prompt, h.dmust(prompt, CverbMove, "aloud"))
 						aloud = true
 					} else {
 						if !tooLong {
 							_, res := h.giveClue(users[active], board, strings.Repeat("x", 101))
-							assert.Contains(t, res.texts(), locales.T(lang, "dixxit_err_bad_clue", map[string]any{"Max": 100}))
+							assert.Contains(t, res.Texts(), locales.T(lang, "dixxit_err_bad_clue", map[string]any{"Max": 100}))
 							unchanged(version, "a clue too long")
 							tooLong = true
 						}
 						prompt, _ := h.giveClue(users[active], board, "night "+Itoa(step))
-						assert.Equal(t, locales.T(lang, "table_prompt_done", nil), h.rec.Message(prompt.ID).Content)
+						assert.Equal(t, locales.T(lang, "table_prompt_done", nil), h.Rec.Message(prompt.ID).Content)
 					}
-					board = h.rec.Message(board.ID)
+					board = h.Rec.Message(board.ID)
 					g2, _, _ := h.dstate()
 					assert.True(t, g2.Phase() != drules.PhaseClue || g2.ViewOf(engine.Public).Turn > v.Turn || g2.Over(), "the clue was taken")
-					if r, _ := h.db.Get(context.Background(), h.channel); r.Finished {
+					if r, _ := h.Db.Get(context.Background(), h.Channel); r.Finished {
 						break
 					}
 					if old == nil {
@@ -240,13 +240,13 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 				}
 				if !taken && len(v.Fingers) > 0 {
 					f := v.Fingers[0]
-					txt := h.dclick(users[seat], board, h.squareID(board, g, f.Square)).ephemeralText()
+					txt := h.dclick(users[seat], board, h.squareID(board, g, f.Square)).EphemeralText()
 					assert.Equal(t, locales.T(lang, "dixxit_err_taken", map[string]any{"Name": td.Seats[f.Seat].Name}), txt)
 					unchanged(version, "a taken square")
 					taken = true
 				}
 				if !notGuesser {
-					txt := h.dclick(users[g.Active()], board, h.squareID(board, g, 1+rng.IntN(9))).ephemeralText()
+					txt := h.dclick(users[g.Active()], board, h.squareID(board, g, 1+rng.IntN(9))).EphemeralText()
 					assert.Equal(t, locales.T(lang, "dixxit_err_not_guessing", nil), txt)
 					unchanged(version, "the clue-giver's finger")
 					notGuesser = true
@@ -255,7 +255,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 					for _, id := range []string{"dixxit:mv:" + strconv.FormatUint(g.Seq(), 10) + ":f 1 5 " + strconv.FormatUint(v.Turn, 10),
 						"dixxit:mv:" + strconv.FormatUint(g.Seq(), 10) + ":skip", "dixxit:ms:1:clue", "dixxit:mv:" + strconv.FormatUint(g.Seq(), 10) + ":f 10 1"} {
 						res := h.dclick(users[seat], board, id)
-						assert.NotEmpty(t, res.ephemeralText(), id)
+						assert.NotEmpty(t, res.EphemeralText(), id)
 						unchanged(version, id)
 					}
 					forged = true
@@ -263,7 +263,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 				if old != nil && !stale && oldTurn < v.Turn {
 					if id, ok := dfind(old, CverbMove, ""); ok {
 						res := h.dclick(users[seat], old, id)
-						assert.Contains(t, res.texts(), locales.T(lang, "err_stale", nil))
+						assert.Contains(t, res.Texts(), locales.T(lang, "err_stale", nil))
 						unchanged(version, "a stale button")
 						stale = true
 					}
@@ -276,9 +276,9 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 				}
 				sq := free[rng.IntN(len(free))]
 				res := h.dclick(users[seat], board, h.squareID(board, g, sq))
-				require.True(t, answeredInPlace(res), "%v", res.texts())
-				board = h.rec.Message(board.ID)
-				if r, _ := h.db.Get(context.Background(), h.channel); r.Finished {
+				require.True(t, answeredInPlace(res), "%v", res.Texts())
+				board = h.Rec.Message(board.ID)
+				if r, _ := h.Db.Get(context.Background(), h.Channel); r.Finished {
 					break
 				}
 			}
@@ -286,7 +286,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 				"stale": stale, "aloud": aloud, "no prompt": noPrompt} {
 				assert.True(t, seen, what)
 			}
-			t.Logf("%d interactions; final board:\n%s", h.n, board.Content)
+			t.Logf("%d interactions; final board:\n%s", h.N, board.Content)
 			assert.Contains(t, board.Content, locales.T(lang, "dixxit_over_title", nil))
 			assert.Len(t, board.Embeds, 2, "the scoreboard picture and the last turn scored")
 			assert.Equal(t, []string{"dixxit:again:0"}, tabletest.ComponentIDs(board.Components), "the scoreboard has only Rematch")
@@ -309,7 +309,7 @@ func TestDixxitRace(t *testing.T) {
 		active := g.Active()
 		target := g.ViewOf(active).Secret.Target
 		h.giveClue(users[active], board, "race "+Itoa(round))
-		board = h.rec.Message(board.ID)
+		board = h.Rec.Message(board.ID)
 		g, _, version := h.dstate()
 		guessers := g.ToDecide()
 		require.Len(t, guessers, 5)
@@ -324,13 +324,13 @@ func TestDixxitRace(t *testing.T) {
 		base := uint64(2_000_000 + 100*round)
 		times := make([]string, len(guessers))
 		for k := range times {
-			times[k] = snowflake(base+uint64(rng.IntN(10)), uint64(k))
+			times[k] = tabletest.Snowflake(base+uint64(rng.IntN(10)), uint64(k))
 		}
 		order := rng.Perm(len(guessers))
 		race := func(squareOf func(k int) int, who []int) []*discordgo.Interaction {
 			var ixs []*discordgo.Interaction
 			for _, k := range who {
-				ix := h.clickIx(users[guessers[k]], board, h.squareID(board, g, squareOf(k)))
+				ix := h.ClickIx(users[guessers[k]], board, h.squareID(board, g, squareOf(k)))
 				ix.ID = times[k]
 				ixs = append(ixs, ix)
 			}
@@ -342,7 +342,7 @@ func TestDixxitRace(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					h.b.Serve(h.rec, &discordgo.InteractionCreate{Interaction: ixs[k]}, nil)
+					h.b.Serve(h.Rec, &discordgo.InteractionCreate{Interaction: ixs[k]}, nil)
 				}()
 			}
 			wg.Wait()
@@ -361,7 +361,7 @@ func TestDixxitRace(t *testing.T) {
 		}
 		all := []int{0, 1, 2, 3, 4}
 		// Everybody on one wrong square.
-		mark := h.rec.Count()
+		mark := h.Rec.Count()
 		race(func(int) int { return wrong[0] }, all)
 		g, _, v := h.dstate()
 		pv := g.ViewOf(engine.Public)
@@ -379,12 +379,12 @@ func TestDixxitRace(t *testing.T) {
 		// and lifted, by the board's line.
 		taken := locales.T("en", "dixxit_err_taken", map[string]any{"Name": ""})
 		refused := 0
-		for _, c := range h.rec.Since(mark) {
+		for _, c := range h.Rec.Since(mark) {
 			if (c.Resp != nil && c.Resp.Data != nil && strings.Contains(c.Resp.Data.Content, taken)) || (c.Params != nil && strings.Contains(c.Params.Content, taken)) {
 				refused++
 			}
 		}
-		lifted := strings.Count(h.rec.Message(board.ID).Content, "picks again")
+		lifted := strings.Count(h.Rec.Message(board.ID).Content, "picks again")
 		assert.Equal(t, 4, refused+lifted, "refused %d, lifted %d", refused, lifted)
 		// Three of the four others on distinct wrong squares, at once.
 		var rest []int
@@ -393,7 +393,7 @@ func TestDixxitRace(t *testing.T) {
 				rest = append(rest, k)
 			}
 		}
-		board = h.rec.Message(board.ID)
+		board = h.Rec.Message(board.ID)
 		rest3 := rest[:3]
 		sq := map[int]int{}
 		for i, k := range rest3 {
@@ -401,7 +401,7 @@ func TestDixxitRace(t *testing.T) {
 		}
 		// The second clicks come later than the first ones.
 		for _, k := range rest3 {
-			times[k] = snowflake(base+20+uint64(rng.IntN(10)), uint64(k))
+			times[k] = tabletest.Snowflake(base+20+uint64(rng.IntN(10)), uint64(k))
 		}
 		race(func(k int) int { return sq[k] }, rest3)
 		g, _, _ = h.dstate()
@@ -417,15 +417,15 @@ func TestDixxitRace(t *testing.T) {
 			assert.Equal(t, drules.FingerView{Seat: guessers[k], Square: sq[k]}, pv.Fingers[1+i], "finger %d", i+1)
 		}
 		// The last guesser finds it: the turn is scored.
-		board = h.rec.Message(board.ID)
+		board = h.Rec.Message(board.ID)
 		last := rest[3]
 		// (The id of the current version: concurrent answers may leave a
 		// board one version behind, whose click is answered as outdated.)
-		ix := h.clickIx(users[guessers[last]], board, ContractID("dixxit", CverbMove, g.Seq(), "f "+Itoa(target)+" "+strconv.FormatUint(pv.Turn, 10)))
-		ix.ID = snowflake(base+50, 0)
-		res := h.run(ix)
-		require.True(t, answeredInPlace(res), "%v", res.texts())
-		board = h.rec.Message(board.ID)
+		ix := h.ClickIx(users[guessers[last]], board, ContractID("dixxit", CverbMove, g.Seq(), "f "+Itoa(target)+" "+strconv.FormatUint(pv.Turn, 10)))
+		ix.ID = tabletest.Snowflake(base+50, 0)
+		res := h.Run(ix)
+		require.True(t, answeredInPlace(res), "%v", res.Texts())
+		board = h.Rec.Message(board.ID)
 		g, _, _ = h.dstate()
 		assert.Equal(t, pv.Turn+1, g.ViewOf(engine.Public).Turn)
 	}
@@ -492,7 +492,7 @@ func TestDixxitPublicBoardHidesTheTarget(t *testing.T) {
 		users := []string{"u1", "u2", "u3", "u4"}
 		board := h.openDixxit("en", users, 0)
 		retarget := func() {
-			_, err := h.db.Update(context.Background(), h.channel, "retarget-"+Itoa(h.n), func(r *dixbot.Record) error {
+			_, err := h.Db.Update(context.Background(), h.Channel, "retarget-"+Itoa(h.N), func(r *dixbot.Record) error {
 				r.Data = withTarget(t, r.Data, target)
 				return nil
 			})
@@ -501,8 +501,8 @@ func TestDixxitPublicBoardHidesTheTarget(t *testing.T) {
 		retarget()
 		snap := func() {
 			res := h.dcommand("u2", "board")
-			d := res.response().Data
-			board = res.shown(nil) // the board from now on
+			d := res.Response().Data
+			board = res.Shown(nil) // the board from now on
 			s := shot{content: d.Content, ids: tabletest.ComponentIDs(d.Components), logs: whatLogsSay(logs.String())}
 			for _, e := range d.Embeds {
 				s.embeds += e.Image.URL
@@ -518,11 +518,11 @@ func TestDixxitPublicBoardHidesTheTarget(t *testing.T) {
 		g, _, _ := h.dstate()
 		active := g.Active()
 		res := h.dclick(users[active], board, h.dmust(board, cverbPrompt, ""))
-		for _, f := range res.response().Data.Files {
+		for _, f := range res.Response().Data.Files {
 			prompt, _ = io.ReadAll(f.Reader)
 		}
 		h.giveClue(users[active], board, "moon")
-		board = h.rec.Message(board.ID)
+		board = h.Rec.Message(board.ID)
 		snap()
 		g, _, _ = h.dstate()
 		wrong := 1
@@ -558,19 +558,19 @@ func TestDixxitClockWithASilentPlayer(t *testing.T) {
 	users := []string{"u1", "u2", "u3"}
 	const silent = 2
 	board := h.openDixxit("en", users, 0)
-	r, err := h.db.Get(context.Background(), h.channel)
+	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	require.True(t, now.Add(botdixxit.LiveClue).Equal(r.Due), "the clue's deadline: %v", r.Due)
 	rng := rand.New(rand.NewPCG(3, 4))
 	outs, skips := 0, 0
 	for step := 0; ; step++ {
 		require.Less(t, step, 2000, "the game does not end")
-		r, err := h.db.Get(context.Background(), h.channel)
+		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		if r.Finished {
 			break
 		}
-		board = h.rec.Message(board.ID)
+		board = h.Rec.Message(board.ID)
 		g, _, _ := h.dstate()
 		deciding := g.ToDecide()
 		var people []int
@@ -592,11 +592,11 @@ func TestDixxitClockWithASilentPlayer(t *testing.T) {
 			assert.LessOrEqual(t, r.Due.Sub(now), want, "the deadline is within the pace's time")
 
 			turn := g.ViewOf(engine.Public).Turn
-			require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, r.Due.Add(-time.Millisecond)))
+			require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due.Add(-time.Millisecond)))
 			g2, _, _ := h.dstate()
 			assert.Equal(t, g.Seq(), g2.Seq(), "nothing happens before the deadline")
 			now = r.Due
-			require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
+			require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
 			g2, _, _ = h.dstate()
 			if !g2.Over() {
 				assert.Equal(t, turn+1, g2.ViewOf(engine.Public).Turn, "the turn passes")
@@ -626,11 +626,11 @@ func TestDixxitClockWithASilentPlayer(t *testing.T) {
 	assert.Positive(t, skips, "the silent clue-giver ran out of time")
 	g, _, _ := h.dstate()
 	assert.Empty(t, g.ViewOf(engine.Public).Holdings[silent], "the silent seat took nothing")
-	shown := h.rec.Message(board.ID)
+	shown := h.Rec.Message(board.ID)
 	assert.Contains(t, shown.Content, locales.T("en", "dixxit_over_title", nil))
 	assert.Equal(t, []string{"dixxit:again:0"}, tabletest.ComponentIDs(shown.Components), "the scoreboard has only Rematch")
 	timedOut, skipped, out := false, false, false
-	for _, c := range h.rec.Since(0) {
+	for _, c := range h.Rec.Since(0) {
 		if (c.Op == "edit" || c.Op == "followupEdit") && c.Edit.ID == board.ID && c.Edit.Content != nil {
 			timedOut = timedOut || strings.Contains(*c.Edit.Content, locales.T("en", "table_timed_out", map[string]any{"Name": "Chloé"}))
 			skipped = skipped || strings.Contains(*c.Edit.Content, locales.T("en", "dixxit_ev_skipped", map[string]any{"Name": "Chloé"}))
@@ -649,18 +649,18 @@ func TestDixxitLeaverPlayedByTheComputer(t *testing.T) {
 	board := h.openDixxit("en", users, 0)
 	const leaver = 2
 	res := h.dcommand(users[leaver], "leave")
-	require.NotEmpty(t, res.texts())
+	require.NotEmpty(t, res.Texts())
 	_, td, _ := h.dstate()
 	require.Equal(t, botdixxit.Level, td.Seats[leaver].Level, "the computer plays the seat")
 	rng := rand.New(rand.NewPCG(12, 13))
 	for step := 0; ; step++ {
 		require.Less(t, step, 1000, "the game does not end")
-		r, err := h.db.Get(context.Background(), h.channel)
+		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		if r.Finished {
 			break
 		}
-		board = h.rec.Message(board.ID)
+		board = h.Rec.Message(board.ID)
 		g, _, _ := h.dstate()
 		deciding := g.ToDecide()
 		require.NotContains(t, deciding, leaver, "the computer's seat is waited for")
@@ -682,7 +682,7 @@ func TestDixxitLeaverPlayedByTheComputer(t *testing.T) {
 		}
 		h.dclick(users[seat], board, h.squareID(board, g, free[rng.IntN(len(free))]))
 	}
-	shown := h.rec.Message(board.ID)
+	shown := h.Rec.Message(board.ID)
 	assert.Contains(t, shown.Content, locales.T("en", "dixxit_over_title", nil))
 }
 
@@ -699,17 +699,17 @@ func TestDixxitNextClueGiverHasTheWholeClueTime(t *testing.T) {
 	active := g.Active()
 	target := g.ViewOf(active).Secret.Target
 	h.giveClue(users[active], board, "soon")
-	board = h.rec.Message(board.ID)
+	board = h.Rec.Message(board.ID)
 	now = now.Add(30 * time.Second)
 	g, _, _ = h.dstate()
 	next, finder := (active+1)%3, (active+2)%3
 	require.Contains(t, g.ToDecide(), next, "still guessing")
 	res := h.dclick(users[finder], board, h.squareID(board, g, target))
-	require.True(t, answeredInPlace(res), "%v", res.texts())
+	require.True(t, answeredInPlace(res), "%v", res.Texts())
 	g, _, _ = h.dstate()
 	require.Equal(t, next, g.Active())
 	require.Equal(t, drules.PhaseClue, g.Phase())
-	r, err := h.db.Get(context.Background(), h.channel)
+	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	assert.True(t, now.Add(botdixxit.LiveClue).Equal(r.Due), "the clue's deadline %v, want %v", r.Due, now.Add(botdixxit.LiveClue))
 }
@@ -727,7 +727,7 @@ func TestDixxitSquareButtonsSteadyWithinARace(t *testing.T) {
 	active := g.Active()
 	target := g.ViewOf(active).Secret.Target
 	h.giveClue(users[active], board, "steady")
-	board = h.rec.Message(board.ID)
+	board = h.Rec.Message(board.ID)
 	g, _, _ = h.dstate()
 	var wrong []int
 	for sq := 1; sq <= 9; sq++ {
@@ -739,21 +739,21 @@ func TestDixxitSquareButtonsSteadyWithinARace(t *testing.T) {
 	guessers := g.ToDecide()
 	require.Len(t, guessers, 3)
 	res := h.dclick(users[guessers[0]], board, h.squareID(board, g, wrong[0]))
-	require.True(t, answeredInPlace(res), "%v", res.texts())
-	board = h.rec.Message(board.ID)
+	require.True(t, answeredInPlace(res), "%v", res.Texts())
+	board = h.Rec.Message(board.ID)
 	assert.Equal(t, before, h.squareID(board, g, wrong[1]), "square %d's button after another's finger", wrong[1])
 	res = h.dclick(users[guessers[1]], board, before)
-	require.True(t, answeredInPlace(res), "the button as drawn before: %v", res.texts())
+	require.True(t, answeredInPlace(res), "the button as drawn before: %v", res.Texts())
 	g, _, _ = h.dstate()
 	assert.Contains(t, g.ViewOf(engine.Public).Fingers, drules.FingerView{Seat: guessers[1], Square: wrong[1]})
 
 	// The last guesser ends the turn.
 	res = h.dclick(users[guessers[2]], board, h.squareID(board, g, target))
-	require.True(t, answeredInPlace(res), "%v", res.texts())
+	require.True(t, answeredInPlace(res), "%v", res.Texts())
 	g, _, version := h.dstate()
 	require.Equal(t, uint64(2), g.ViewOf(engine.Public).Turn)
 	late := h.dclick(users[guessers[0]], board, before)
-	assert.Contains(t, late.texts(), locales.T("en", "dixxit_err_turn_over", nil), "a square of the turn before")
+	assert.Contains(t, late.Texts(), locales.T("en", "dixxit_err_turn_over", nil), "a square of the turn before")
 	_, _, v := h.dstate()
 	assert.Equal(t, version, v, "a square of the turn before changes nothing")
 }

@@ -27,8 +27,8 @@ func toActivePrompt(t *testing.T, h *harness, users []string, board *tabletest.M
 		require.Less(t, step, 50, "the active player never had a prompt")
 		g, _, _ := h.qstate()
 		if g.Phase == rules.PhaseWhite && g.Deciding(g.Active) {
-			res := h.clickOn(users[g.Active], board, h.qmust(board, cverbPrompt, ""))
-			prompt := res.shown(nil)
+			res := h.ClickOn(users[g.Active], board, h.qmust(board, cverbPrompt, ""))
+			prompt := res.Shown(nil)
 			require.NotNil(t, prompt)
 			sel, ok := qfind(prompt, cverbSelect, "")
 			require.True(t, ok, "a menu of decisions")
@@ -39,7 +39,7 @@ func toActivePrompt(t *testing.T, h *harness, users []string, board *tabletest.M
 		seat := g.ToDecide()[0]
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
-		board = h.clickOn(users[seat], board, h.qmust(board, CverbMove, string(m))).shown(board)
+		board = h.ClickOn(users[seat], board, h.qmust(board, CverbMove, string(m))).Shown(board)
 	}
 }
 
@@ -47,13 +47,13 @@ func toActivePrompt(t *testing.T, h *harness, users []string, board *tabletest.M
 // as it stands.
 func boardShows(t *testing.T, h *harness, board string) bool {
 	t.Helper()
-	r, err := h.db.Get(context.Background(), h.channel)
+	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	td, err := DecodeTableData(r.Meta)
 	require.NoError(t, err)
 	pb, _, err := h.b.contractBoard(h.b.Games[r.Game], r, td, "")
 	require.NoError(t, err)
-	return h.rec.Message(board).Content == pb.Content
+	return h.Rec.Message(board).Content == pb.Content
 }
 
 // A decision taken in a private prompt while Discord fails leaves the
@@ -65,16 +65,16 @@ func TestContractBoardEditOwedSurvivesAFailure(t *testing.T) {
 	users := []string{"u1", "u2"}
 	board, prompt, sel, val := toActivePrompt(t, h, users, h.openQwixx(users))
 	g, _, _ := h.qstate()
-	h.rec.Mu.Lock()
-	h.rec.Fail = errors.New("discord unreachable")
-	h.rec.Mu.Unlock()
-	res := h.clickOn(users[g.Active], prompt, sel, val)
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.response().Type, "the prompt says the decision is taken")
-	h.rec.Mu.Lock()
-	h.rec.Fail = nil
-	h.rec.Mu.Unlock()
+	h.Rec.Mu.Lock()
+	h.Rec.Fail = errors.New("discord unreachable")
+	h.Rec.Mu.Unlock()
+	res := h.ClickOn(users[g.Active], prompt, sel, val)
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, "the prompt says the decision is taken")
+	h.Rec.Mu.Lock()
+	h.Rec.Fail = nil
+	h.Rec.Mu.Unlock()
 
-	r, err := h.db.Get(context.Background(), h.channel)
+	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	td, err := DecodeTableData(r.Meta)
 	require.NoError(t, err)
@@ -84,22 +84,22 @@ func TestContractBoardEditOwedSurvivesAFailure(t *testing.T) {
 	assert.False(t, boardShows(t, h, board.ID), "the board is behind the game")
 
 	// Within the grace, the process that made the change has the effects.
-	n := h.rec.Count()
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, time.Now()))
-	assert.Equal(t, n, h.rec.Count(), "nothing done before the grace is over")
+	n := h.Rec.Count()
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, time.Now()))
+	assert.Equal(t, n, h.Rec.Count(), "nothing done before the grace is over")
 
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, r.Due))
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due))
 	assert.True(t, boardShows(t, h, board.ID), "the board shows the game")
-	for _, c := range h.rec.Since(n) {
+	for _, c := range h.Rec.Since(n) {
 		assert.NotContains(t, []string{"edit", "send"}, c.Op, "no request with the bot token")
 	}
 	_, td, _ = h.qstate()
 	assert.Empty(t, td.Outbox, "nothing left owed")
 
 	// Found due again, it does nothing.
-	n = h.rec.Count()
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, time.Now().Add(time.Hour)))
-	for _, c := range h.rec.Since(n) {
+	n = h.Rec.Count()
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, time.Now().Add(time.Hour)))
+	for _, c := range h.Rec.Since(n) {
 		assert.NotEqual(t, "followupEdit", c.Op, "the board is not edited twice")
 	}
 }
@@ -114,25 +114,25 @@ func TestContractRedeliveredClickShowsTheBoard(t *testing.T) {
 	g, _, _ := h.qstate()
 	seq := g.Seq
 	seat := g.ToDecide()[0]
-	ix := h.clickIx(users[seat], board, h.qmust(board, CverbMove, "w -"))
-	h.rec.Mu.Lock()
-	h.rec.Refuse = func(c tabletest.Call) error {
+	ix := h.ClickIx(users[seat], board, h.qmust(board, CverbMove, "w -"))
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
 		if c.Op == "respond" && c.Interaction == ix.ID {
 			return errors.New("the process died before answering")
 		}
 		return nil
 	}
-	h.rec.Mu.Unlock()
-	h.run(ix)
-	h.rec.Mu.Lock()
-	h.rec.Refuse = nil
-	h.rec.Mu.Unlock()
+	h.Rec.Mu.Unlock()
+	h.Run(ix)
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = nil
+	h.Rec.Mu.Unlock()
 
 	again := *ix
-	res := h.run(&again)
+	res := h.Run(&again)
 	g, _, _ = h.qstate()
 	assert.Equal(t, seq+1, g.Seq, "applied once")
-	resp := res.response()
+	resp := res.Response()
 	require.NotNil(t, resp)
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board in place")
 	assert.True(t, boardShows(t, h, board.ID), "the board shows the game")
@@ -154,14 +154,14 @@ func TestContractBoardEditOvertakenIsShownAgain(t *testing.T) {
 	}
 	require.GreaterOrEqual(t, other, 0)
 	overtaken := false
-	h.rec.Mu.Lock()
-	h.rec.Refuse = func(c tabletest.Call) error {
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
 		if c.Op != "followupEdit" || c.Edit.ID != board.ID || overtaken {
 			return nil
 		}
 		overtaken = true
 		// Another player's decision lands while this edit is on its way.
-		_, err := h.db.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+		_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 			st, err := rules.Rules{}.Decode(r.Data)
 			if err != nil {
 				return err
@@ -174,20 +174,20 @@ func TestContractBoardEditOvertakenIsShownAgain(t *testing.T) {
 		})
 		return err
 	}
-	h.rec.Mu.Unlock()
-	h.clickOn(users[g.Active], prompt, sel, val)
-	h.rec.Mu.Lock()
-	h.rec.Refuse = nil
-	h.rec.Mu.Unlock()
+	h.Rec.Mu.Unlock()
+	h.ClickOn(users[g.Active], prompt, sel, val)
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = nil
+	h.Rec.Mu.Unlock()
 	require.True(t, overtaken)
 	assert.False(t, boardShows(t, h, board.ID), "the edit showed the older game")
-	r, err := h.db.Get(context.Background(), h.channel)
+	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	td, err := DecodeTableData(r.Meta)
 	require.NoError(t, err)
 	require.Len(t, td.Outbox, 1, "the board is owed again")
 	assert.True(t, td.Outbox[0].Again)
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, r.Due))
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due))
 	assert.True(t, boardShows(t, h, board.ID), "the board shows the newer game")
 }
 
@@ -200,7 +200,7 @@ func TestContractGameEndIsOwed(t *testing.T) {
 	board := h.openQwixx(users, "easy")
 	for step := 0; ; step++ {
 		require.Less(t, step, 2000, "the game does not end")
-		r, err := h.db.Get(context.Background(), h.channel)
+		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		if r.Finished {
 			break
@@ -213,10 +213,10 @@ func TestContractGameEndIsOwed(t *testing.T) {
 		require.False(t, st.Over(), "a game over is archived by its last effect")
 		m, err := computer.Player{Level: computer.Normal}.Decide(st, 0, rand.New(rand.NewPCG(uint64(step), 3)))
 		require.NoError(t, err)
-		board = h.clickOn("u1", board, h.qmust(board, CverbMove, string(m))).shown(board)
+		board = h.ClickOn("u1", board, h.qmust(board, CverbMove, string(m))).Shown(board)
 	}
-	assert.Contains(t, h.rec.Message(board.ID).Content, locales.T("en", "qwixx_over_title", nil))
-	for _, c := range h.rec.Since(0) {
+	assert.Contains(t, h.Rec.Message(board.ID).Content, locales.T("en", "qwixx_over_title", nil))
+	for _, c := range h.Rec.Since(0) {
 		assert.NotContains(t, []string{"edit", "send"}, c.Op, "no request with the bot token at human pace")
 	}
 }
@@ -229,18 +229,18 @@ func TestContractPingSettledBeforePosted(t *testing.T) {
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
 	users := []string{"u1", "u2", "u3"}
-	h.rec.Mu.Lock()
-	h.rec.Fail = errors.New("discord unreachable")
-	h.rec.Mu.Unlock()
+	h.Rec.Mu.Lock()
+	h.Rec.Fail = errors.New("discord unreachable")
+	h.Rec.Mu.Unlock()
 	board := h.openQwixx(users)
 	_, td, _ := h.qstate()
 	require.NotNil(t, td.Ping, "a ping is owed")
 	assert.Empty(t, td.Ping.ID, "not posted")
 	g, _, _ := h.qstate()
 	for _, s := range g.ToDecide() {
-		board = h.clickOn(users[s], board, h.qmust(board, CverbMove, "w -")).shown(board)
+		board = h.ClickOn(users[s], board, h.qmust(board, CverbMove, "w -")).Shown(board)
 	}
-	r, err := h.db.Get(context.Background(), h.channel)
+	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	td, err = DecodeTableData(r.Meta)
 	require.NoError(t, err)
@@ -252,13 +252,13 @@ func TestContractPingSettledBeforePosted(t *testing.T) {
 		}
 	}
 	require.GreaterOrEqual(t, settle, 0, "the settle names the ping by its effect")
-	h.rec.Mu.Lock()
-	h.rec.Fail = nil
-	h.rec.Mu.Unlock()
-	n := h.rec.Count()
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, r.Due))
+	h.Rec.Mu.Lock()
+	h.Rec.Fail = nil
+	h.Rec.Mu.Unlock()
+	n := h.Rec.Count()
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due))
 	posted, settled := false, false
-	for _, c := range h.rec.Since(n) {
+	for _, c := range h.Rec.Since(n) {
 		if c.Op == "followup" && c.Params.AllowedMentions != nil && len(c.Params.AllowedMentions.Users) > 0 {
 			posted = true
 		}

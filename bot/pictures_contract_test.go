@@ -60,9 +60,9 @@ func TestContractEditKeepsAnUnchangedPicture(t *testing.T) {
 	h := newQwixxHarness(t, true)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
-	lobby := h.qcommand("u1", "start").shown(nil)
-	lobby = h.clickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).shown(lobby)
-	board := h.clickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).shown(lobby)
+	lobby := h.qcommand("u1", "start").Shown(nil)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+	board := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
 	_, td, _ := h.qstate()
 
 	pause := func(what string, on bool) *discordgo.MessageEdit {
@@ -72,7 +72,7 @@ func TestContractEditKeepsAnUnchangedPicture(t *testing.T) {
 			sub = "resume"
 		}
 		r := h.qcommand("u1", sub)
-		eds := boardEdits(r.calls, board.ID)
+		eds := boardEdits(r.Calls, board.ID)
 		require.Len(t, eds, 1, "%s: the board is edited once", what)
 		return eds[0]
 	}
@@ -92,21 +92,21 @@ func TestContractEditKeepsAnUnchangedPicture(t *testing.T) {
 	requireKept(t, pause("resume", false), "resume")
 
 	// A click's answer carries the picture, changed or not.
-	r := h.clickOn("u2", h.rec.Message(board.ID), h.qwixxMove(h.rec.Message(board.ID)))
-	resp := r.response()
+	r := h.ClickOn("u2", h.Rec.Message(board.ID), h.qwixxMove(h.Rec.Message(board.ID)))
+	resp := r.Response()
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type)
 	require.Len(t, resp.Data.Files, 1, "the answer uploads the picture")
-	assert.Empty(t, boardEdits(r.calls, board.ID), "the answer showed the change")
+	assert.Empty(t, boardEdits(r.Calls, board.ID), "the answer showed the change")
 
 	// A decision out of time changes the picture: the edit uploads it.
 	g, _, v := h.qstate()
 	require.NotEmpty(t, g.ToDecide())
 	now = now.Add(time.Hour)
-	start := h.rec.Count()
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
+	start := h.Rec.Count()
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
 	_, td, v2 := h.qstate()
 	require.Greater(t, v2, v, "the clock decided")
-	eds := boardEdits(h.rec.Since(start), board.ID)
+	eds := boardEdits(h.Rec.Since(start), board.ID)
 	require.NotEmpty(t, eds)
 	requireUpload(t, eds[0], "a changed picture")
 	require.NotNil(t, td.Pic)
@@ -174,9 +174,9 @@ func TestContractAnswerForgetsThePicture(t *testing.T) {
 // picture stays known.
 func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
 	h := newQwixxHarness(t, true)
-	lobby := h.qcommand("u1", "start").shown(nil)
-	lobby = h.clickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).shown(lobby)
-	board := h.clickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).shown(lobby)
+	lobby := h.qcommand("u1", "start").Shown(nil)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+	board := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
 	h.qcommand("u1", "pause")
 	h.qcommand("u1", "resume")
 	_, td, _ := h.qstate()
@@ -187,8 +187,8 @@ func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
 	stale := func() result {
 		g, _, _ := h.qstate()
 		id := ContractID("qwixx", CverbMove, g.Seq+5, "w -")
-		r := h.clickOn("u2", h.rec.Message(board.ID), id)
-		resp := r.response()
+		r := h.ClickOn("u2", h.Rec.Message(board.ID), id)
+		resp := r.Response()
 		require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board shown again")
 		require.Len(t, resp.Data.Files, 1)
 		return r
@@ -197,7 +197,7 @@ func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
 	_, td, _ = h.qstate()
 	assert.Equal(t, &known, td.Pic, "the same picture stays known")
 
-	_, err := h.db.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+	_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 		cur, err := DecodeTableData(r.Meta)
 		require.NoError(t, err)
 		cur.Pic = &BoardPic{Msg: board.ID, Key: "another"}
@@ -223,7 +223,7 @@ func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
 // so a pause that follows keeps it.
 func TestContractFoldRecordsTheAnswersPicture(t *testing.T) {
 	h, rs, _ := redisHarness(t)
-	b, err := New(Options{Store: rs, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.obs,
+	b, err := New(Options{Store: rs, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
 		Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
 	h.b = b
@@ -236,25 +236,25 @@ func TestContractFoldRecordsTheAnswersPicture(t *testing.T) {
 		seat := g.ToDecide()[0]
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
-		res := h.clickOn(users[seat], board, h.qmust(board, CverbMove, string(m)))
-		board = res.shown(board)
-		folded = len(res.calls) == 1 && h.b.Folds.Get(h.channel) != nil
+		res := h.ClickOn(users[seat], board, h.qmust(board, CverbMove, string(m)))
+		board = res.Shown(board)
+		folded = len(res.Calls) == 1 && h.b.Folds.Get(h.Channel) != nil
 		if folded {
-			require.Len(t, res.response().Data.Files, 1, "the answer carries the picture")
+			require.Len(t, res.Response().Data.Files, 1, "the answer carries the picture")
 		}
 	}
 	require.True(t, folded, "no click whose answer showed all it changed")
 	_, td, _ := h.qstate()
 	require.NotNil(t, td.Pic)
 	assert.Empty(t, td.Pic.Msg, "the click forgot the picture")
-	h.b.WriteFold(context.Background(), h.channel, h.b.Folds.Get(h.channel))
+	h.b.WriteFold(context.Background(), h.Channel, h.b.Folds.Get(h.Channel))
 	_, td, _ = h.qstate()
 	assert.Empty(t, td.Outbox, "recorded")
 	require.NotNil(t, td.Pic, "the answer's picture recorded with the fold")
 	assert.Equal(t, board.ID, td.Pic.Msg)
 
 	r := h.qcommand("u1", "pause")
-	eds := boardEdits(r.calls, board.ID)
+	eds := boardEdits(r.Calls, board.ID)
 	require.Len(t, eds, 1)
 	requireKept(t, eds[0], "a pause after the click")
 }
@@ -271,7 +271,7 @@ func TestDixxitClueKeepsTheGrid(t *testing.T) {
 	require.NotNil(t, td.Pic)
 	require.Equal(t, board.ID, td.Pic.Msg, "the grid the start showed is known")
 	_, res := h.giveClue(people[g.Active()], board, "sea")
-	eds := boardEdits(res.calls, board.ID)
+	eds := boardEdits(res.Calls, board.ID)
 	require.Len(t, eds, 1, "the board shows the clue")
 	assert.Empty(t, eds[0].Files, "the same grid: nothing uploaded")
 	assert.Nil(t, eds[0].Attachments, "Discord keeps the grid")
@@ -282,8 +282,8 @@ func TestDixxitClueKeepsTheGrid(t *testing.T) {
 
 	g, _, _ = h.dstate()
 	guesser := (g.Active() + 1) % len(people)
-	board = h.rec.Message(board.ID)
+	board = h.Rec.Message(board.ID)
 	r := h.dclick(people[guesser], board, h.squareID(board, g, 1))
-	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	assert.NotEmpty(t, r.response().Data.Files, "a finger: the answer uploads the new grid")
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
+	assert.NotEmpty(t, r.Response().Data.Files, "a finger: the answer uploads the new grid")
 }

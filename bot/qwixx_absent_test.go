@@ -30,7 +30,7 @@ func TestQwixxOnePlayerNeverAnswers(t *testing.T) {
 	clicks, timeouts, whiteTimeouts := 0, 0, 0
 	for step := 0; ; step++ {
 		require.Less(t, step, 2000, "the game does not end")
-		r, err := h.db.Get(context.Background(), h.channel)
+		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		if r.Finished {
 			break
@@ -42,9 +42,9 @@ func TestQwixxOnePlayerNeverAnswers(t *testing.T) {
 			// u1 answers at once, on the clock's same instant.
 			m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), 0, rand.New(rand.NewPCG(uint64(step), 7)))
 			require.NoError(t, err)
-			res := h.clickOn("u1", board, h.qmust(board, CverbMove, string(m)))
-			require.Equal(t, discordgo.InteractionResponseUpdateMessage, res.response().Type, "%s: %v", m, res.texts())
-			board = res.shown(board)
+			res := h.ClickOn("u1", board, h.qmust(board, CverbMove, string(m)))
+			require.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, "%s: %v", m, res.Texts())
+			board = res.Shown(board)
 			clicks++
 			continue
 		}
@@ -52,13 +52,13 @@ func TestQwixxOnePlayerNeverAnswers(t *testing.T) {
 		// before the deadline, then the clock decides for u2 alone.
 		require.Equal(t, []int{1}, deciding)
 		require.False(t, r.Due.IsZero(), "a game waiting for a person has a deadline")
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, r.Due.Add(-time.Second)))
+		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due.Add(-time.Second)))
 		_, _, v := h.qstate()
 		require.Equal(t, r.Version, v, "nothing happens before the deadline")
 		before := g.Sheets[1]
 		white := g.Phase == rules.PhaseWhite
 		now = r.Due
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, now))
+		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
 		g2, _, v2 := h.qstate()
 		require.Greater(t, v2, r.Version, "the deadline decides")
 		timeouts++
@@ -74,7 +74,7 @@ func TestQwixxOnePlayerNeverAnswers(t *testing.T) {
 	assert.Positive(t, clicks)
 	assert.Positive(t, whiteTimeouts, "the absent player's white sums ran out of time")
 	assert.Greater(t, timeouts, whiteTimeouts, "the absent player's colour sums ran out of time")
-	shown := h.rec.Message(board.ID)
+	shown := h.Rec.Message(board.ID)
 	assert.Contains(t, shown.Content, locales.T("en", "qwixx_over_title", nil))
 	assert.Equal(t, []string{"qwixx:again:0"}, tabletest.ComponentIDs(shown.Components), "the scoreboard has only Rematch")
 }

@@ -30,12 +30,12 @@ func TestQwixxWhiteButtonsStableWithinARoll(t *testing.T) {
 	if first == g.Active {
 		first, second = second, first
 	}
-	board = h.clickOn(users[first], board, before).shown(board)
+	board = h.ClickOn(users[first], board, before).Shown(board)
 	after, ok := qfind(board, CverbMove, "w -")
 	require.True(t, ok)
 	assert.Equal(t, before, after, "the Pass button after another's decision")
-	res := h.clickOn(users[second], board, before)
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.response().Type, "%v", res.texts())
+	res := h.ClickOn(users[second], board, before)
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, "%v", res.Texts())
 
 	// Everyone decides: the next roll's buttons are new; the old ones stale.
 	for {
@@ -48,10 +48,10 @@ func TestQwixxWhiteButtonsStableWithinARoll(t *testing.T) {
 		if g.Phase == rules.PhaseColour {
 			arg = "c -"
 		}
-		board = h.clickOn(users[s], board, h.qmust(board, CverbMove, arg)).shown(board)
+		board = h.ClickOn(users[s], board, h.qmust(board, CverbMove, arg)).Shown(board)
 	}
 	next := h.qmust(board, CverbMove, "w -")
 	assert.NotEqual(t, before, next, "a new roll has new buttons")
-	stale := h.clickOn(users[g.ToDecide()[0]], board, before)
-	assert.Contains(t, stale.texts(), locales.T("en", "err_stale", nil), "a button of the roll before is stale")
+	stale := h.ClickOn(users[g.ToDecide()[0]], board, before)
+	assert.Contains(t, stale.Texts(), locales.T("en", "err_stale", nil), "a button of the roll before is stale")
 }

@@ -27,7 +27,7 @@ func qwixxPingsPerRoll(t *testing.T, gap time.Duration, seed uint64) (float64, i
 	turns := 0
 	for step := 0; ; step++ {
 		require.Less(t, step, 2000, "the game does not end")
-		r, err := h.db.Get(context.Background(), h.channel)
+		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		g, _, _ := h.qstate()
 		turns = max(turns, g.Turn)
@@ -39,12 +39,12 @@ func qwixxPingsPerRoll(t *testing.T, gap time.Duration, seed uint64) (float64, i
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rng)
 		require.NoError(t, err)
 		now = now.Add(gap)
-		res := h.clickOn(users[seat], board, h.qmust(board, CverbMove, string(m)))
-		require.Equal(t, discordgo.InteractionResponseUpdateMessage, res.response().Type, "%s: %v", m, res.texts())
-		board = res.shown(board)
+		res := h.ClickOn(users[seat], board, h.qmust(board, CverbMove, string(m)))
+		require.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, "%s: %v", m, res.Texts())
+		board = res.Shown(board)
 	}
 	notified := 0
-	for _, c := range h.rec.Since(0) {
+	for _, c := range h.Rec.Since(0) {
 		if c.Op == "followup" && c.Params != nil && c.Params.AllowedMentions != nil {
 			notified += len(c.Params.AllowedMentions.Users)
 		}

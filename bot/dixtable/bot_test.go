@@ -27,92 +27,92 @@ func enT(key string, data map[string]any) string { return locales.T("en", key, d
 // unchanged asserts that the channel's stored record is byte for byte what
 // it was.
 func unchanged(h *harness, before tabletest.Stored) {
-	h.t.Helper()
-	after, ok := h.st.Snapshot(h.channel)
-	require.True(h.t, ok)
-	assert.Equal(h.t, before.Rec.Version, after.Rec.Version, "version changed")
-	assert.Equal(h.t, before.State, after.State, "state changed")
-	assert.Equal(h.t, string(before.Rec.Meta), string(after.Rec.Meta), "table data changed")
+	h.T.Helper()
+	after, ok := h.St.Snapshot(h.Channel)
+	require.True(h.T, ok)
+	assert.Equal(h.T, before.Rec.Version, after.Rec.Version, "version changed")
+	assert.Equal(h.T, before.State, after.State, "state changed")
+	assert.Equal(h.T, string(before.Rec.Meta), string(after.Rec.Meta), "table data changed")
 }
 
 func snap(h *harness) tabletest.Stored {
-	h.t.Helper()
-	s, ok := h.st.Snapshot(h.channel)
-	require.True(h.t, ok)
+	h.T.Helper()
+	s, ok := h.St.Snapshot(h.Channel)
+	require.True(h.T, ok)
 	return s
 }
 
 func TestLobby(t *testing.T) {
 	h := newHarness(t)
-	r := h.command("u1", "start", bot.OptVariant, bot.VariantBust, bot.OptLanguage, "fr")
-	resp := r.response()
+	r := h.Command("u1", "start", bot.OptVariant, bot.VariantBust, bot.OptLanguage, "fr")
+	resp := r.Response()
 	require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type)
 	assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "the lobby is public")
 	assert.Equal(t, locales.T("fr", "lobby_title_open", nil), resp.Data.Embeds[0].Title, "the game's language is the option")
-	lobby := r.shown(nil)
+	lobby := r.Shown(nil)
 	_, m := h.Record()
 	assert.Equal(t, lobby.ID, m.Board, "the lobby message is remembered")
 	assert.True(t, m.Bust)
 
 	// Join, join twice, leave, creator leaves.
-	r = h.clickOn("u2", lobby, h.mustFind(lobby, verbJoin))
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	r = h.ClickOn("u2", lobby, h.MustFind(lobby, verbJoin))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
 	assert.Contains(t, lobby.Embeds[0].Fields[0].Value, "Bob")
-	assert.Contains(t, h.clickOn("u2", lobby, h.mustFind(lobby, verbJoin)).ephemeralText(), enT("err_already_joined", nil))
-	r = h.clickOn("u3", lobby, h.mustFind(lobby, verbJoin))
-	r = h.clickOn("u3", lobby, h.mustFind(lobby, verbLeave))
+	assert.Contains(t, h.ClickOn("u2", lobby, h.MustFind(lobby, verbJoin)).EphemeralText(), enT("err_already_joined", nil))
+	r = h.ClickOn("u3", lobby, h.MustFind(lobby, verbJoin))
+	r = h.ClickOn("u3", lobby, h.MustFind(lobby, verbLeave))
 	assert.NotContains(t, lobby.Embeds[0].Fields[0].Value, "Chloé")
-	assert.Contains(t, h.clickOn("u3", lobby, h.mustFind(lobby, verbLeave)).ephemeralText(), enT("err_not_joined", nil))
-	assert.Contains(t, h.clickOn("u1", lobby, h.mustFind(lobby, verbLeave)).ephemeralText(), enT("err_creator_leave", nil))
+	assert.Contains(t, h.ClickOn("u3", lobby, h.MustFind(lobby, verbLeave)).EphemeralText(), enT("err_not_joined", nil))
+	assert.Contains(t, h.ClickOn("u1", lobby, h.MustFind(lobby, verbLeave)).EphemeralText(), enT("err_creator_leave", nil))
 
 	// Only the creator starts.
 	before := snap(h)
-	assert.Contains(t, h.clickOn("u2", lobby, h.mustFind(lobby, verbGo)).ephemeralText(), enT("err_not_creator", nil))
+	assert.Contains(t, h.ClickOn("u2", lobby, h.MustFind(lobby, verbGo)).EphemeralText(), enT("err_not_creator", nil))
 	unchanged(h, before)
 
 	// An old lobby button (before the last join) is outdated.
 	old := bot.CustomID(verbJoin, 1)
-	assert.Contains(t, h.clickOn("u4", lobby, old).ephemeralText(), enT("err_stale", nil))
+	assert.Contains(t, h.ClickOn("u4", lobby, old).EphemeralText(), enT("err_stale", nil))
 
 	// One game per channel: a second start points to the lobby.
-	txt := h.command("u4", "start").ephemeralText()
+	txt := h.Command("u4", "start").EphemeralText()
 	assert.Contains(t, txt, "https://discord.com/channels/g1/c1/"+lobby.ID)
 
-	r = h.clickOn("u1", lobby, h.mustFind(lobby, verbGo))
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	r = h.ClickOn("u1", lobby, h.MustFind(lobby, verbGo))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
 	assert.Empty(t, lobby.Components, "the started lobby has no buttons")
 	rec, m := h.Record()
 	require.NotNil(t, dix.GameOf(rec.State))
 	assert.Equal(t, 2, len(dix.GameOf(rec.State).Players))
 	assert.True(t, dix.GameOf(rec.State).Opts.BustVariant)
-	board := h.board()
+	board := h.Board()
 	assert.NotEqual(t, lobby.ID, board.ID)
 	assert.Equal(t, locales.T("fr", "dix_board_title", map[string]any{"Turn": 1, "Name": m.name("fr", dix.GameOf(rec.State).Active)}), board.Embeds[0].Title)
 	if first := m.Seats[dix.GameOf(rec.State).ToAct()].ID; first != "u1" {
 		assert.Equal(t, "<@"+first+">", board.Content, "the first player is pinged")
 		assert.Equal(t, []string{first}, board.Mentions.Users)
 	}
-	tabletest.CheckAllCalls(t, h.rec.Calls)
+	tabletest.CheckAllCalls(t, h.Rec.Calls)
 }
 
 func TestLobbyFullAndCancel(t *testing.T) {
 	h := newHarness(t)
-	lobby := h.command("u1", "start").shown(nil)
+	lobby := h.Command("u1", "start").Shown(nil)
 	for _, u := range []string{"u2", "u3", "u4", "u5"} {
-		h.clickOn(u, lobby, h.mustFind(lobby, verbJoin))
+		h.ClickOn(u, lobby, h.MustFind(lobby, verbJoin))
 	}
-	assert.Contains(t, h.clickOn("u9", lobby, h.mustFind(lobby, verbJoin)).ephemeralText(), enT("err_lobby_full", nil))
-	assert.Contains(t, h.clickOn("u2", lobby, h.mustFind(lobby, verbCancel)).ephemeralText(), enT("err_not_creator", nil))
-	r := h.clickOn("u1", lobby, h.mustFind(lobby, verbCancel))
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	_, err := h.st.Get(context.Background(), h.channel)
+	assert.Contains(t, h.ClickOn("u9", lobby, h.MustFind(lobby, verbJoin)).EphemeralText(), enT("err_lobby_full", nil))
+	assert.Contains(t, h.ClickOn("u2", lobby, h.MustFind(lobby, verbCancel)).EphemeralText(), enT("err_not_creator", nil))
+	r := h.ClickOn("u1", lobby, h.MustFind(lobby, verbCancel))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
+	_, err := h.St.Get(context.Background(), h.Channel)
 	assert.ErrorIs(t, err, dixbot.ErrNotFound)
 }
 
 func TestStartAlone(t *testing.T) {
 	h := newHarness(t)
-	lobby := h.command("u1", "start").shown(nil)
-	txt := h.clickOn("u1", lobby, h.mustFind(lobby, verbGo)).ephemeralText()
+	lobby := h.Command("u1", "start").Shown(nil)
+	txt := h.ClickOn("u1", lobby, h.MustFind(lobby, verbGo)).EphemeralText()
 	assert.Equal(t, enT("err_too_few", map[string]any{"Min": 2}), txt)
 }
 
@@ -122,58 +122,58 @@ const auctionDeck = "** g3 g5 b2 $2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2"
 func TestWrongUserOutsiderStale(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2", "u3"}, auctionDeck, dix.Options{Players: 3, FirstPlayer: 0})
-	board := h.board()
-	draw := h.mustFind(board, verbDraw)
+	board := h.Board()
+	draw := h.MustFind(board, verbDraw)
 
 	before := snap(h)
-	assert.Equal(t, enT("err_not_your_turn", map[string]any{"Name": "Alice"}), h.clickOn("u2", board, draw).ephemeralText())
-	assert.Equal(t, enT("err_not_in_game", nil), h.clickOn("u9", board, draw).ephemeralText())
+	assert.Equal(t, enT("err_not_your_turn", map[string]any{"Name": "Alice"}), h.ClickOn("u2", board, draw).EphemeralText())
+	assert.Equal(t, enT("err_not_in_game", nil), h.ClickOn("u9", board, draw).EphemeralText())
 	unchanged(h, before)
 
 	// Alice draws the super wild: an auction starts with Bob to bid.
-	r := h.clickOn("u1", board, draw)
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	r := h.ClickOn("u1", board, draw)
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
 	rec, _ := h.Record()
 	require.Equal(t, dix.PhaseAuction, dix.GameOf(rec.State).Phase)
 	require.Equal(t, 1, dix.GameOf(rec.State).ToAct())
 	// Bob and Chloé, who will bid, are pinged once by one message; Alice,
 	// who drew the wild, is not.
-	sends := r.sends()
+	sends := r.Sends()
 	require.Len(t, sends, 1)
 	assert.True(t, strings.HasPrefix(sends[0].Content, "<@u2> <@u3>"))
 	assert.Equal(t, []string{"u2", "u3"}, sends[0].AllowedMentions.Users)
 
 	// The old Draw button is outdated now, for anyone.
 	before = snap(h)
-	txt := h.clickOn("u1", board, draw).ephemeralText()
+	txt := h.ClickOn("u1", board, draw).EphemeralText()
 	assert.Contains(t, txt, enT("err_stale", nil))
 	assert.Contains(t, txt, "https://discord.com/channels/g1/c1/"+board.ID, "a way back to the board")
 	unchanged(h, before)
-	tabletest.CheckAllCalls(t, h.rec.Calls)
+	tabletest.CheckAllCalls(t, h.Rec.Calls)
 }
 
 func TestDoubleClickSameInteraction(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
-	i := h.base("u1", discordgo.InteractionMessageComponent)
-	i.Data = discordgo.MessageComponentInteractionData{CustomID: h.mustFind(board, verbDraw), ComponentType: discordgo.ButtonComponent}
-	i.Message = &discordgo.Message{ID: board.ID, ChannelID: h.channel}
-	h.run(i)
+	board := h.Board()
+	i := h.Base("u1", discordgo.InteractionMessageComponent)
+	i.Data = discordgo.MessageComponentInteractionData{CustomID: h.MustFind(board, verbDraw), ComponentType: discordgo.ButtonComponent}
+	i.Message = &discordgo.Message{ID: board.ID, ChannelID: h.Channel}
+	h.Run(i)
 	rec, _ := h.Record()
 	seq := dix.GameOf(rec.State).Seq
 	before := snap(h)
-	r := h.run(i) // Discord delivers the same interaction again
+	r := h.Run(i) // Discord delivers the same interaction again
 	// Its first delivery answered it: a second initial answer would be
 	// refused by Discord (already acknowledged), so nothing is sent; the
 	// bot only reads whether it was answered.
-	for _, c := range r.calls {
+	for _, c := range r.Calls {
 		assert.Equal(t, "original", c.Op, "a redelivered interaction gets no second answer")
 	}
 	unchanged(h, before)
 	rec, _ = h.Record()
 	assert.Equal(t, seq, dix.GameOf(rec.State).Seq)
-	assert.Equal(t, 1, h.obs.outcomes["button/duplicate"])
+	assert.Equal(t, 1, h.Obs.Outcomes["button/duplicate"])
 }
 
 // TestRedeliveredUnansweredClickIsAnswered: the first delivery of a click
@@ -185,54 +185,54 @@ func TestDoubleClickSameInteraction(t *testing.T) {
 func TestRedeliveredUnansweredClickIsAnswered(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
-	i := h.clickIx("u1", board, h.mustFind(board, verbDraw))
-	h.rec.Mu.Lock()
-	h.rec.Refuse = func(c tabletest.Call) error {
+	board := h.Board()
+	i := h.ClickIx("u1", board, h.MustFind(board, verbDraw))
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
 		if c.Op == "respond" {
 			return errors.New("connection reset")
 		}
 		return nil
 	}
-	h.rec.Mu.Unlock()
-	h.run(i)
-	h.rec.Mu.Lock()
-	h.rec.Refuse = nil
-	h.rec.Mu.Unlock()
+	h.Rec.Mu.Unlock()
+	h.Run(i)
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = nil
+	h.Rec.Mu.Unlock()
 	rec, m := h.Record()
 	seq := dix.GameOf(rec.State).Seq
 
-	r := h.run(i)
-	resp := r.response()
+	r := h.Run(i)
+	resp := r.Response()
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board clicked on is updated")
 	v, ok := shownVersion(&discordgo.Message{Components: resp.Data.Components})
 	require.True(t, ok, "with game buttons")
 	assert.Equal(t, m.version(dix.GameOf(rec.State)), v, "for the game as it stands")
 	rec, _ = h.Record()
 	assert.Equal(t, seq, dix.GameOf(rec.State).Seq, "applied once")
-	assert.Equal(t, 1, h.obs.outcomes["button/duplicate"])
+	assert.Equal(t, 1, h.Obs.Outcomes["button/duplicate"])
 
 	// A click on a private prompt (bid), answer lost, delivered again.
 	_, m = h.Record()
-	prompt := &tabletest.Message{ID: "p1", Channel: h.channel, Ephemeral: true,
+	prompt := &tabletest.Message{ID: "p1", Channel: h.Channel, Ephemeral: true,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{Label: "x", CustomID: "dix:x:0"}}}}}
-	i = h.clickIx("u1", prompt, bot.CustomID(verbStop, m.version(dix.GameOf(rec.State))))
-	h.rec.Mu.Lock()
-	h.rec.Refuse = func(c tabletest.Call) error {
+	i = h.ClickIx("u1", prompt, bot.CustomID(verbStop, m.version(dix.GameOf(rec.State))))
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
 		if c.Op == "respond" {
 			return errors.New("connection reset")
 		}
 		return nil
 	}
-	h.rec.Mu.Unlock()
-	h.run(i)
-	h.rec.Mu.Lock()
-	h.rec.Refuse = nil
-	h.rec.Mu.Unlock()
+	h.Rec.Mu.Unlock()
+	h.Run(i)
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = nil
+	h.Rec.Mu.Unlock()
 	after, _ := h.Record()
 	require.Greater(t, dix.GameOf(after.State).Seq, seq, "the stop was applied")
-	r = h.run(i)
-	resp = r.response()
+	r = h.Run(i)
+	resp = r.Response()
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type)
 	assert.Equal(t, enT("done_generic", nil), resp.Data.Content)
 	assert.Empty(t, resp.Data.Components)
@@ -241,20 +241,20 @@ func TestRedeliveredUnansweredClickIsAnswered(t *testing.T) {
 func TestForgedCustomIDs(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
+	board := h.Board()
 	before := snap(h)
 	for _, id := range []string{
 		"", "garbage", "dix", "dix:draw", "dix:draw:abc", "dix:draw:-1", "dix:nope:0", "xx:draw:0",
 		"dix:draw:0:1:2", "dix:bidn:0:lots", "dix:bidm:0", "dix:draw:99999999999", strings.Repeat("dix:", 40),
 	} {
 		t.Run(id, func(t *testing.T) {
-			txt := h.clickOn("u1", board, id).ephemeralText()
+			txt := h.ClickOn("u1", board, id).EphemeralText()
 			assert.Equal(t, enT("err_bad_custom_id", nil), txt)
 		})
 	}
 	unchanged(h, before)
 	// A forged card in a buy select is refused too.
-	assert.Equal(t, enT("dix_err_bad_card", nil), h.clickOn("u1", board, bot.CustomID(verbBuySelect, 0), "zz").ephemeralText())
+	assert.Equal(t, enT("dix_err_bad_card", nil), h.ClickOn("u1", board, bot.CustomID(verbBuySelect, 0), "zz").EphemeralText())
 	unchanged(h, before)
 }
 
@@ -263,9 +263,9 @@ func TestForgedCustomIDs(t *testing.T) {
 func toAuction(t *testing.T, h *harness) (board *tabletest.Message, prompt *tabletest.Message) {
 	t.Helper()
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board = h.board()
-	h.clickOn("u1", board, h.mustFind(board, verbDraw))
-	prompt = h.clickOn("u2", board, h.mustFind(board, verbBid)).shown(board)
+	board = h.Board()
+	h.ClickOn("u1", board, h.MustFind(board, verbDraw))
+	prompt = h.ClickOn("u2", board, h.MustFind(board, verbBid)).Shown(board)
 	require.True(t, prompt.Ephemeral)
 	return board, prompt
 }
@@ -292,60 +292,60 @@ func TestBidPromptAndModal(t *testing.T) {
 	// not pile up as messages, and a second one replaces the first.
 	promptText := prompt.Content
 	for range 2 {
-		r := h.clickOn("u2", prompt, over)
-		assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+		r := h.ClickOn("u2", prompt, over)
+		assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
 		assert.Equal(t, "⚠️ "+enT("dix_err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid})+"\n"+promptText, prompt.Content)
 		assert.NotEmpty(t, tabletest.FindIDs(prompt, verbBidAmount), "the prompt keeps its buttons")
 	}
 	// The custom amount opens a modal; garbage in it is refused.
-	r := h.clickOn("u2", prompt, h.mustFind(prompt, verbBidCustom))
-	require.Equal(t, discordgo.InteractionResponseModal, r.response().Type)
-	modalID := r.response().Data.CustomID
+	r := h.ClickOn("u2", prompt, h.MustFind(prompt, verbBidCustom))
+	require.Equal(t, discordgo.InteractionResponseModal, r.Response().Type)
+	modalID := r.Response().Data.CustomID
 	for _, bad := range []string{"abc", "-3", "1e9", "", "7.5"} {
-		txt := h.submit("u2", prompt, modalID, map[string]string{fieldAmount: bad}).ephemeralText()
+		txt := h.Submit("u2", prompt, modalID, map[string]string{fieldAmount: bad}).EphemeralText()
 		assert.Contains(t, txt, "Nothing changed", "input %q", bad)
 	}
-	txt := h.submit("u2", prompt, modalID, map[string]string{fieldAmount: bot.Itoa(ch.MaxBid + 5)}).ephemeralText()
+	txt := h.Submit("u2", prompt, modalID, map[string]string{fieldAmount: bot.Itoa(ch.MaxBid + 5)}).EphemeralText()
 	assert.Equal(t, enT("dix_err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}), txt)
 	unchanged(h, before)
 
 	// A good amount: the prompt is replaced by a confirmation, the board is edited.
-	r = h.submit("u2", prompt, modalID, map[string]string{fieldAmount: " 3 "})
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	r = h.Submit("u2", prompt, modalID, map[string]string{fieldAmount: " 3 "})
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
 	assert.Equal(t, enT("dix_done_bid", map[string]any{"Amount": 3}), prompt.Content)
 	rec, _ = h.Record()
 	assert.Equal(t, 3, dix.GameOf(rec.State).Auction.HighBid)
 	assert.Contains(t, board.Embeds[0].Description, "Bob bids 3")
 	// Alice, the active player, bids last: she drew the wild and is not
 	// pinged again.
-	assert.Empty(t, r.sends())
-	tabletest.CheckAllCalls(t, h.rec.Calls)
+	assert.Empty(t, r.Sends())
+	tabletest.CheckAllCalls(t, h.Rec.Calls)
 }
 
 func TestAuctionPaymentPicker(t *testing.T) {
 	h := newHarness(t)
 	board, prompt := toAuction(t, h)
 	give(h, 1, "o4") // a card: more than one way to pay
-	h.clickOn("u2", prompt, bot.CustomID(verbBidAmount, snapSeq(h), "4"))
-	r := h.clickOn("u1", board, h.mustFind(board, verbPass))
+	h.ClickOn("u2", prompt, bot.CustomID(verbBidAmount, snapSeq(h), "4"))
+	r := h.ClickOn("u1", board, h.MustFind(board, verbPass))
 	rec, _ := h.Record()
 	require.Equal(t, dix.PhaseAuctionPay, dix.GameOf(rec.State).Phase)
 	require.Equal(t, 1, dix.GameOf(rec.State).ToAct())
 	// Bob, who did not just click, must pay: the auction's ping, which
 	// notified him already, says so (edited: no second notification).
-	assert.Empty(t, r.sends())
+	assert.Empty(t, r.Sends())
 	_, m := h.Record()
 	require.NotEmpty(t, m.Ping)
-	assert.True(t, strings.HasPrefix(h.rec.Message(m.Ping).Content, "<@u2>,"), h.rec.Message(m.Ping).Content)
-	assert.Contains(t, h.rec.Message(m.Ping).Content, "4")
-	assert.Empty(t, h.rec.Deleted)
+	assert.True(t, strings.HasPrefix(h.Rec.Message(m.Ping).Content, "<@u2>,"), h.Rec.Message(m.Ping).Content)
+	assert.Contains(t, h.Rec.Message(m.Ping).Content, "4")
+	assert.Empty(t, h.Rec.Deleted)
 
-	pay := h.clickOn("u2", board, h.mustFind(board, verbPay)).shown(board)
+	pay := h.ClickOn("u2", board, h.MustFind(board, verbPay)).Shown(board)
 	require.True(t, pay.Ephemeral)
 	assert.Contains(t, pay.Content, "4 tokens")
-	picker := h.clickOn("u2", pay, h.mustFind(pay, verbAuctOther)).shown(pay)
+	picker := h.ClickOn("u2", pay, h.MustFind(pay, verbAuctOther)).Shown(pay)
 	assert.Contains(t, picker.Content, enT("dix_pick_status_empty", map[string]any{"Price": 4}))
-	ok := h.mustFind(picker, verbPickOK)
+	ok := h.MustFind(picker, verbPickOK)
 	assert.True(t, disabled(picker, ok), "nothing picked: no payment yet")
 
 	before := snap(h)
@@ -360,30 +360,30 @@ func TestAuctionPaymentPicker(t *testing.T) {
 		{"too much (R3)", "w.5.0.0", enT("dix_pick_superfluous", map[string]any{"Price": 4})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := h.clickOn("u2", picker, bot.CustomID(verbPickOK, snapSeq(h), tc.arg))
-			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type, "no new message")
+			r := h.ClickOn("u2", picker, bot.CustomID(verbPickOK, snapSeq(h), tc.arg))
+			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type, "no new message")
 			assert.Contains(t, picker.Content, tc.want)
 		})
 	}
 	unchanged(h, before)
 
 	// Picking: 4 money tokens (from the empty pick).
-	r = h.clickOn("u2", picker, bot.CustomID(verbPickMoney, snapSeq(h), "w.0.0.0"), "4")
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	r = h.ClickOn("u2", picker, bot.CustomID(verbPickMoney, snapSeq(h), "w.0.0.0"), "4")
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
 	assert.Contains(t, picker.Content, "**4 of 4**")
 	assert.NotContains(t, picker.Content, "⚠️", "the refusal went with the next pick")
-	ok = h.mustFind(picker, verbPickOK)
+	ok = h.MustFind(picker, verbPickOK)
 	assert.False(t, disabled(picker, ok))
 	unchanged(h, before)
-	r = h.clickOn("u2", picker, ok)
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	r = h.ClickOn("u2", picker, ok)
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
 	rec, _ = h.Record()
 	assert.Equal(t, 1, dix.GameOf(rec.State).Players[1].Money)
 	assert.Contains(t, dix.GameOf(rec.State).Players[1].Collection, dix.Card{Kind: dix.KindSuperWild})
 	// The decision is back with Alice, whose turn it is: no ping.
 	assert.Equal(t, 0, dix.GameOf(rec.State).ToAct())
-	assert.Empty(t, r.sends())
-	tabletest.CheckAllCalls(t, h.rec.Calls)
+	assert.Empty(t, r.Sends())
+	tabletest.CheckAllCalls(t, h.Rec.Calls)
 }
 
 // disabled reports whether the button id of msg is disabled.
@@ -409,22 +409,22 @@ func snapSeq(h *harness) uint32 {
 func TestStoreUnavailable(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
+	board := h.Board()
 	before := snap(h)
 	h.b.WorkBudget = 300 * time.Millisecond // the store stays down longer: tried again, then told
-	h.st.SetFail(dixbot.ErrUnavailable)
+	h.St.SetFail(dixbot.ErrUnavailable)
 	for _, lc := range []discordgo.Locale{discordgo.EnglishUS, discordgo.French} {
-		h.locale = lc
+		h.Locale = lc
 		lang := locales.For(string(lc))
-		assert.Equal(t, locales.T(lang, "err_store_unavailable", nil), h.clickOn("u1", board, h.mustFind(board, verbDraw)).ephemeralText())
-		assert.Equal(t, locales.T(lang, "err_store_unavailable", nil), h.command("u1", "hand").ephemeralText())
-		assert.Equal(t, locales.T(lang, "err_store_unavailable", nil), h.command("u3", "start").ephemeralText())
+		assert.Equal(t, locales.T(lang, "err_store_unavailable", nil), h.ClickOn("u1", board, h.MustFind(board, verbDraw)).EphemeralText())
+		assert.Equal(t, locales.T(lang, "err_store_unavailable", nil), h.Command("u1", "hand").EphemeralText())
+		assert.Equal(t, locales.T(lang, "err_store_unavailable", nil), h.Command("u3", "start").EphemeralText())
 	}
-	h.st.SetFail(nil)
+	h.St.SetFail(nil)
 	unchanged(h, before)
-	assert.Equal(t, 6, h.obs.outcomes["button/error"]+h.obs.outcomes["command/error"])
-	assert.Positive(t, h.obs.store["update"])
-	assert.Positive(t, h.obs.store["get"])
+	assert.Equal(t, 6, h.Obs.Outcomes["button/error"]+h.Obs.Outcomes["command/error"])
+	assert.Positive(t, h.Obs.Store["update"])
+	assert.Positive(t, h.Obs.Store["get"])
 }
 
 // slowStore blocks every call until its context ends.
@@ -438,12 +438,12 @@ func (s slowStore) Update(ctx context.Context, channel, id string, fn func(*dixb
 func TestStoreTimeout(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	b, err := bot.New(bot.Options{Store: slowStore{h.st}, StoreTimeout: 50 * time.Millisecond})
+	b, err := bot.New(bot.Options{Store: slowStore{h.St}, StoreTimeout: 50 * time.Millisecond})
 	require.NoError(t, err)
 	b.WorkBudget = 300 * time.Millisecond
 	h.b = b
-	board := h.board()
-	assert.Equal(t, enT("err_store_unavailable", nil), h.clickOn("u1", board, h.mustFind(board, verbDraw)).ephemeralText())
+	board := h.Board()
+	assert.Equal(t, enT("err_store_unavailable", nil), h.ClickOn("u1", board, h.MustFind(board, verbDraw)).EphemeralText())
 }
 
 // panicStore panics on Get.
@@ -453,28 +453,28 @@ func (s panicStore) Get(ctx context.Context, channel string) (*dixbot.Record, er
 
 func TestPanicIsAnswered(t *testing.T) {
 	h := newHarness(t)
-	b, err := bot.New(bot.Options{Store: panicStore{h.st}, Observer: h.obs})
+	b, err := bot.New(bot.Options{Store: panicStore{h.St}, Observer: h.Obs})
 	require.NoError(t, err)
 	h.b = b
-	assert.Equal(t, enT("err_internal", nil), h.command("u1", "hand").ephemeralText())
-	assert.Equal(t, 1, h.obs.outcomes["command/panic"])
+	assert.Equal(t, enT("err_internal", nil), h.Command("u1", "hand").EphemeralText())
+	assert.Equal(t, 1, h.Obs.Outcomes["command/panic"])
 }
 
 func TestCloseAnswersRestarting(t *testing.T) {
 	h := newHarness(t)
 	require.NoError(t, h.b.Close(context.Background()))
-	h.locale = discordgo.French
-	assert.Equal(t, locales.T("fr", "err_restarting", nil), h.command("u1", "start").ephemeralText())
-	_, err := h.st.Get(context.Background(), h.channel)
+	h.Locale = discordgo.French
+	assert.Equal(t, locales.T("fr", "err_restarting", nil), h.Command("u1", "start").EphemeralText())
+	_, err := h.St.Get(context.Background(), h.Channel)
 	assert.ErrorIs(t, err, dixbot.ErrNotFound, "nothing was created")
 }
 
 func TestCloseWaitsForInFlight(t *testing.T) {
 	h := newHarness(t)
 	release := make(chan struct{})
-	h.b.Store = blockingStore{h.st, release}
+	h.b.Store = blockingStore{h.St, release}
 	done := make(chan struct{})
-	go func() { h.command("u1", "rules"); h.command("u1", "hand"); close(done) }()
+	go func() { h.Command("u1", "rules"); h.Command("u1", "hand"); close(done) }()
 	time.Sleep(20 * time.Millisecond)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
@@ -496,11 +496,11 @@ func (s blockingStore) Get(ctx context.Context, channel string) (*dixbot.Record,
 
 func TestErrorsAreLocalised(t *testing.T) {
 	h := newHarness(t)
-	h.locale = discordgo.French
-	assert.Equal(t, locales.T("fr", "err_no_game", nil), h.command("u1", "hand").ephemeralText())
-	assert.Equal(t, locales.T("fr", "err_no_game", nil), h.command("u1", "board").ephemeralText())
-	h.locale = discordgo.German // neither: the default language
-	assert.Equal(t, locales.T("en", "err_no_game", nil), h.command("u1", "abandon").ephemeralText())
+	h.Locale = discordgo.French
+	assert.Equal(t, locales.T("fr", "err_no_game", nil), h.Command("u1", "hand").EphemeralText())
+	assert.Equal(t, locales.T("fr", "err_no_game", nil), h.Command("u1", "board").EphemeralText())
+	h.Locale = discordgo.German // neither: the default language
+	assert.Equal(t, locales.T("en", "err_no_game", nil), h.Command("u1", "abandon").EphemeralText())
 }
 
 func TestEveryErrorHasAMessage(t *testing.T) {
@@ -531,45 +531,45 @@ func TestEveryErrorHasAMessage(t *testing.T) {
 
 func TestRulesHandAndBoard(t *testing.T) {
 	h := newHarness(t)
-	h.locale = discordgo.French
-	r := h.command("u1", "rules")
-	assert.Equal(t, locales.T("fr", "dix_rules_title", nil), r.response().Data.Embeds[0].Title)
-	assert.NotZero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral)
+	h.Locale = discordgo.French
+	r := h.Command("u1", "rules")
+	assert.Equal(t, locales.T("fr", "dix_rules_title", nil), r.Response().Data.Embeds[0].Title)
+	assert.NotZero(t, r.Response().Data.Flags&discordgo.MessageFlagsEphemeral)
 
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	r = h.command("u2", "hand")
-	e := r.response().Data.Embeds[0]
+	r = h.Command("u2", "hand")
+	e := r.Response().Data.Embeds[0]
 	assert.Equal(t, locales.T("fr", "dix_hand_title", map[string]any{"Name": "Bob"}), e.Title)
-	assert.NotZero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral)
-	assert.Equal(t, enT("err_not_in_game", nil), func() string { h.locale = discordgo.EnglishGB; return h.command("u9", "hand").ephemeralText() }())
+	assert.NotZero(t, r.Response().Data.Flags&discordgo.MessageFlagsEphemeral)
+	assert.Equal(t, enT("err_not_in_game", nil), func() string { h.Locale = discordgo.EnglishGB; return h.Command("u9", "hand").EphemeralText() }())
 
 	// /dix board reposts the board and strips the old one.
-	old := h.board()
-	r = h.command("u2", "board")
-	r.ephemeralText()
-	nb := h.board()
+	old := h.Board()
+	r = h.Command("u2", "board")
+	r.EphemeralText()
+	nb := h.Board()
 	assert.NotEqual(t, old.ID, nb.ID)
 	assert.Empty(t, old.Components, "the old board lost its buttons")
 	assert.NotEmpty(t, nb.Components)
 	assert.Empty(t, nb.Content, "a repost pings nobody")
-	tabletest.CheckAllCalls(t, h.rec.Calls)
+	tabletest.CheckAllCalls(t, h.Rec.Calls)
 }
 
 func TestAbandon(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	assert.Equal(t, enT("err_no_permission", nil), h.command("u2", "abandon").ephemeralText())
-	h.perms["u3"] = discordgo.PermissionManageChannels
-	prompt := h.command("u3", "abandon").shown(nil)
+	assert.Equal(t, enT("err_no_permission", nil), h.Command("u2", "abandon").EphemeralText())
+	h.Perms["u3"] = discordgo.PermissionManageChannels
+	prompt := h.Command("u3", "abandon").Shown(nil)
 	require.True(t, prompt.Ephemeral)
-	r := h.clickOn("u3", prompt, h.mustFind(prompt, verbAbandonNo))
+	r := h.ClickOn("u3", prompt, h.MustFind(prompt, verbAbandonNo))
 	assert.Equal(t, enT("abandon_kept", nil), prompt.Content)
-	_, err := h.st.Get(context.Background(), h.channel)
+	_, err := h.St.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 
-	prompt = h.command("u1", "abandon").shown(nil)
-	board := h.board()
-	r = h.clickOn("u1", prompt, h.mustFind(prompt, verbAbandonYes))
+	prompt = h.Command("u1", "abandon").Shown(nil)
+	board := h.Board()
+	r = h.ClickOn("u1", prompt, h.MustFind(prompt, verbAbandonYes))
 	assert.Equal(t, enT("abandon_done", nil), prompt.Content)
 	assert.Empty(t, board.Components)
 	// The old board says the game was abandoned, with nobody to act.
@@ -580,12 +580,12 @@ func TestAbandon(t *testing.T) {
 		assert.NotContains(t, f.Name, enT("dix_marker_to_act", nil))
 	}
 	// One public notice: the old board says it, no message of its own.
-	assert.Empty(t, r.sends())
-	rec, err := h.st.Get(context.Background(), h.channel)
+	assert.Empty(t, r.Sends())
+	rec, err := h.St.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	assert.True(t, rec.Finished)
 	// The channel is free again.
-	assert.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, h.command("u2", "start").response().Type)
+	assert.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, h.Command("u2", "start").Response().Type)
 }
 
 func TestCommandsAreLocalised(t *testing.T) {
@@ -636,21 +636,21 @@ func TestCommandsAreLocalised(t *testing.T) {
 func TestSoloDifficultyOutOfRange(t *testing.T) {
 	h := newHarness(t)
 	for _, d := range []float64{3, 11, 4.5} {
-		assert.Equal(t, enT("err_difficulty", map[string]any{"Min": 4, "Max": 10}), h.command("u1", "solo", bot.OptDifficulty, d).ephemeralText())
+		assert.Equal(t, enT("err_difficulty", map[string]any{"Min": 4, "Max": 10}), h.Command("u1", "solo", bot.OptDifficulty, d).EphemeralText())
 	}
-	_, err := h.st.Get(context.Background(), h.channel)
+	_, err := h.St.Get(context.Background(), h.Channel)
 	assert.ErrorIs(t, err, dixbot.ErrNotFound)
 }
 
 func TestTurnBoundaryPostsFreshBoard(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, "g3 g5 b2 $2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2", dix.Options{Players: 2, FirstPlayer: 0})
-	old := h.board()
-	h.clickOn("u1", old, h.mustFind(old, verbDraw))
-	h.clickOn("u1", old, h.mustFind(old, verbStop))
+	old := h.Board()
+	h.ClickOn("u1", old, h.MustFind(old, verbDraw))
+	h.ClickOn("u1", old, h.MustFind(old, verbStop))
 	assert.Contains(t, old.Embeds[0].Description, "Alice stops")
 	// Nothing in the market: the turn ends by itself, and the board says why.
-	r := h.clickOn("u1", old, h.mustFind(old, verbNumbers))
+	r := h.ClickOn("u1", old, h.MustFind(old, verbNumbers))
 	assert.Contains(t, old.Embeds[0].Description, enT("dix_log_auto_end", map[string]any{"Name": "Alice"}))
 
 	// The old board became the turn's summary, without buttons.
@@ -659,16 +659,16 @@ func TestTurnBoundaryPostsFreshBoard(t *testing.T) {
 	assert.Contains(t, old.Embeds[0].Description, "Alice takes 1 number card: 🟩3.")
 	assert.Empty(t, old.Components)
 	// A fresh board pings Bob only, and is remembered.
-	sends := r.sends()
+	sends := r.Sends()
 	require.Len(t, sends, 1)
 	assert.Equal(t, "<@u2>", sends[0].Content)
 	assert.Equal(t, []string{"u2"}, sends[0].AllowedMentions.Users)
-	nb := h.board()
+	nb := h.Board()
 	assert.NotEqual(t, old.ID, nb.ID)
 	assert.Equal(t, enT("dix_board_title", map[string]any{"Turn": 2, "Name": "Bob"}), nb.Embeds[0].Title)
 	_, m := h.Record()
 	assert.Empty(t, m.TurnLog, "the new turn's log starts empty")
-	tabletest.CheckAllCalls(t, h.rec.Calls)
+	tabletest.CheckAllCalls(t, h.Rec.Calls)
 }
 
 // When Discord refuses the new board, the click is still answered, the game
@@ -676,23 +676,23 @@ func TestTurnBoundaryPostsFreshBoard(t *testing.T) {
 func TestDiscordDownAfterAnswer(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, "g3 g5 b2 $2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2", dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
-	h.clickOn("u1", board, h.mustFind(board, verbDraw))
-	h.clickOn("u1", board, h.mustFind(board, verbStop))
-	h.rec.Mu.Lock()
-	h.rec.Fail = errors.New("discord: 503")
-	h.rec.Mu.Unlock()
-	r := h.clickOn("u1", board, h.mustFind(board, verbMoney))
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	board := h.Board()
+	h.ClickOn("u1", board, h.MustFind(board, verbDraw))
+	h.ClickOn("u1", board, h.MustFind(board, verbStop))
+	h.Rec.Mu.Lock()
+	h.Rec.Fail = errors.New("discord: 503")
+	h.Rec.Mu.Unlock()
+	r := h.ClickOn("u1", board, h.MustFind(board, verbMoney))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
 	rec, m := h.Record()
 	assert.Equal(t, 1, dix.GameOf(rec.State).ToAct(), "the turn passed to Bob")
 	assert.Equal(t, board.ID, m.Board, "no new board was recorded")
 
-	h.rec.Mu.Lock()
-	h.rec.Fail = nil
-	h.rec.Mu.Unlock()
-	h.command("u2", "board").ephemeralText()
-	nb := h.board()
+	h.Rec.Mu.Lock()
+	h.Rec.Fail = nil
+	h.Rec.Mu.Unlock()
+	h.Command("u2", "board").EphemeralText()
+	nb := h.Board()
 	assert.NotEqual(t, board.ID, nb.ID)
 	assert.Contains(t, tabletest.ComponentIDs(nb.Components), bot.CustomID(verbDraw, snapSeq(h)))
 }
@@ -702,20 +702,20 @@ func TestDiscordDownAfterAnswer(t *testing.T) {
 func TestUnrecordedBoardHeals(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	real := h.board()
+	real := h.Board()
 	// The table remembers another message (as if the last write failed).
-	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+	_, err := h.St.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 		m := mustDixTable(r.Meta)
 		m.Board = "lost"
 		r.Meta = m.Encode()
 		return nil
 	})
 	require.NoError(t, err)
-	h.rec.Mu.Lock()
-	h.rec.Msgs["lost"] = &tabletest.Message{ID: "lost", Channel: h.channel}
-	h.rec.Mu.Unlock()
-	r := h.clickOn("u1", real, h.mustFind(real, verbDraw))
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	h.Rec.Mu.Lock()
+	h.Rec.Msgs["lost"] = &tabletest.Message{ID: "lost", Channel: h.Channel}
+	h.Rec.Mu.Unlock()
+	r := h.ClickOn("u1", real, h.MustFind(real, verbDraw))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
 	_, m := h.Record()
 	assert.Equal(t, real.ID, m.Board)
 }
@@ -729,37 +729,37 @@ func TestButtonFromAnEarlierGame(t *testing.T) {
 	}
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+	_, err := h.St.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 		m := mustDixTable(r.Meta)
 		m.Origin = snowflake(0)
 		r.Meta = m.Encode()
 		return nil
 	})
 	require.NoError(t, err)
-	board := h.board()
-	draw := h.mustFind(board, verbDraw)
+	board := h.Board()
+	draw := h.MustFind(board, verbDraw)
 	before := snap(h)
-	old := &tabletest.Message{ID: snowflake(-time.Hour), Channel: h.channel}
-	assert.Contains(t, h.clickOn("u1", old, draw).ephemeralText(), enT("err_stale", nil))
+	old := &tabletest.Message{ID: snowflake(-time.Hour), Channel: h.Channel}
+	assert.Contains(t, h.ClickOn("u1", old, draw).EphemeralText(), enT("err_stale", nil))
 	unchanged(h, before)
-	newer := &tabletest.Message{ID: snowflake(time.Second), Channel: h.channel}
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, h.clickOn("u1", newer, draw).response().Type)
+	newer := &tabletest.Message{ID: snowflake(time.Second), Channel: h.Channel}
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, h.ClickOn("u1", newer, draw).Response().Type)
 }
 
 func TestShowBoardButton(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
-	draw := h.mustFind(board, verbDraw)
-	h.clickOn("u1", board, draw)
-	h.locale = discordgo.French
-	stale := h.clickOn("u2", board, draw).shown(board)
+	board := h.Board()
+	draw := h.MustFind(board, verbDraw)
+	h.ClickOn("u1", board, draw)
+	h.Locale = discordgo.French
+	stale := h.ClickOn("u2", board, draw).Shown(board)
 	require.True(t, stale.Ephemeral)
-	r := h.clickOn("u2", stale, h.mustFind(stale, verbShowBoard))
-	e := r.response().Data.Embeds
+	r := h.ClickOn("u2", stale, h.MustFind(stale, verbShowBoard))
+	e := r.Response().Data.Embeds
 	require.Len(t, e, 1)
 	assert.Contains(t, e[0].Description, "Enchères", "the board, in the user's language")
-	assert.NotZero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral)
+	assert.NotZero(t, r.Response().Data.Flags&discordgo.MessageFlagsEphemeral)
 }
 
 // marketDeck: Alice draws g3 and b2 and takes the money (they go to the
@@ -769,13 +769,13 @@ const marketDeck = "g3 b2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2 g5"
 func toBobsBuy(t *testing.T, h *harness) *tabletest.Message {
 	t.Helper()
 	seedGame(h, []string{"u1", "u2"}, marketDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
+	board := h.Board()
 	for _, v := range []string{verbDraw, verbDraw, verbStop, verbMoney} {
-		h.clickOn("u1", board, h.mustFind(board, v))
+		h.ClickOn("u1", board, h.MustFind(board, v))
 	}
-	board = h.board()
+	board = h.Board()
 	for _, v := range []string{verbDraw, verbStop, verbNumbers} {
-		h.clickOn("u2", board, h.mustFind(board, v))
+		h.ClickOn("u2", board, h.MustFind(board, v))
 	}
 	rec, _ := h.Record()
 	require.Equal(t, dix.PhaseBuy, dix.GameOf(rec.State).Phase)
@@ -786,34 +786,34 @@ func toBobsBuy(t *testing.T, h *harness) *tabletest.Message {
 func TestBuyWithChosenPayment(t *testing.T) {
 	h := newHarness(t)
 	board := toBobsBuy(t, h)
-	assert.Contains(t, h.clickOn("u1", board, h.mustFind(board, verbBuy)).ephemeralText(), "Bob")
-	prompt := h.clickOn("u2", board, h.mustFind(board, verbBuy)).shown(board)
-	sel := h.mustFind(prompt, verbBuySelect)
+	assert.Contains(t, h.ClickOn("u1", board, h.MustFind(board, verbBuy)).EphemeralText(), "Bob")
+	prompt := h.ClickOn("u2", board, h.MustFind(board, verbBuy)).Shown(board)
+	sel := h.MustFind(prompt, verbBuySelect)
 	assert.Equal(t, []string{"b2", "g3"}, tabletest.SelectOptions(prompt, sel))
-	pay := h.clickOn("u2", prompt, sel, "g3").shown(prompt)
+	pay := h.ClickOn("u2", prompt, sel, "g3").Shown(prompt)
 	assert.Contains(t, pay.Content, "3 tokens")
 	// Back returns to the market.
-	back := h.clickOn("u2", pay, h.mustFind(pay, verbPickBack)).shown(pay)
-	assert.Equal(t, []string{"b2", "g3"}, tabletest.SelectOptions(back, h.mustFind(back, verbBuySelect)))
-	pay = h.clickOn("u2", back, h.mustFind(back, verbBuySelect), "g3").shown(back)
-	picker := h.clickOn("u2", pay, h.mustFind(pay, verbBuyOther)).shown(pay)
+	back := h.ClickOn("u2", pay, h.MustFind(pay, verbPickBack)).Shown(pay)
+	assert.Equal(t, []string{"b2", "g3"}, tabletest.SelectOptions(back, h.MustFind(back, verbBuySelect)))
+	pay = h.ClickOn("u2", back, h.MustFind(back, verbBuySelect), "g3").Shown(back)
+	picker := h.ClickOn("u2", pay, h.MustFind(pay, verbBuyOther)).Shown(pay)
 	assert.Contains(t, picker.Content, enT("dix_pick_title_buy", map[string]any{"Price": 3, "Card": "🟩3", "CardName": "green 3"}))
-	tabletest.CheckAllCalls(t, h.rec.Calls)
+	tabletest.CheckAllCalls(t, h.Rec.Calls)
 
 	// Bob's cards: 🟧4, his last one, is offered with what it costs him.
-	cardsID := h.mustFind(picker, verbPickCards)
+	cardsID := h.MustFind(picker, verbPickCards)
 	assert.Equal(t, []string{"0"}, tabletest.SelectOptions(picker, cardsID))
 	assert.Contains(t, dumpComponents(picker.Components), enT("dix_pick_card_last", nil))
 
 	before := snap(h)
-	h.clickOn("u2", picker, cardsID, "0")
+	h.ClickOn("u2", picker, cardsID, "0")
 	assert.Contains(t, picker.Content, "**1 of 3**")
-	h.clickOn("u2", picker, h.mustFind(picker, verbPickMoney), "2")
+	h.ClickOn("u2", picker, h.MustFind(picker, verbPickMoney), "2")
 	assert.Contains(t, picker.Content, "**3 of 3**")
 	unchanged(h, before) // picking changes nothing until the payment is confirmed
 
-	r := h.clickOn("u2", picker, h.mustFind(picker, verbPickOK))
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	r := h.ClickOn("u2", picker, h.MustFind(picker, verbPickOK))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
 	assert.Contains(t, picker.Content, "🟩3")
 	rec, _ := h.Record()
 	assert.Equal(t, 3, dix.GameOf(rec.State).Players[1].Money)
@@ -833,10 +833,10 @@ func TestUnreadableTableData(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
-			require.NoError(t, h.st.Create(context.Background(), &dixbot.Record{Channel: h.channel, Meta: []byte(tc.meta)}))
-			assert.Equal(t, enT(tc.key, nil), h.command("u1", "hand").ephemeralText())
-			assert.Equal(t, enT(tc.key, nil), h.clickOn("u1", nil, bot.CustomID(verbDraw, 0)).ephemeralText())
-			assert.Equal(t, enT(tc.key, nil), h.clickOn("u1", nil, bot.CustomID(verbJoin, 1)).ephemeralText())
+			require.NoError(t, h.St.Create(context.Background(), &dixbot.Record{Channel: h.Channel, Meta: []byte(tc.meta)}))
+			assert.Equal(t, enT(tc.key, nil), h.Command("u1", "hand").EphemeralText())
+			assert.Equal(t, enT(tc.key, nil), h.ClickOn("u1", nil, bot.CustomID(verbDraw, 0)).EphemeralText())
+			assert.Equal(t, enT(tc.key, nil), h.ClickOn("u1", nil, bot.CustomID(verbJoin, 1)).EphemeralText())
 		})
 	}
 }
@@ -846,19 +846,19 @@ func TestStartOverUnarchivedGame(t *testing.T) {
 	h := newHarness(t)
 	startGame(h, "u1", "u2")
 	playToEnd(t, h, 5)
-	rec, err := h.st.Get(context.Background(), h.channel)
+	rec, err := h.St.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	// Put the finished game back as active, as if Finish had failed.
-	h.st.Mu.Lock()
-	st := h.st.Archived[h.channel]
+	h.St.Mu.Lock()
+	st := h.St.Archived[h.Channel]
 	st.Rec.Finished = false
-	h.st.Live[h.channel] = st
-	delete(h.st.Archived, h.channel)
-	h.st.Mu.Unlock()
+	h.St.Live[h.Channel] = st
+	delete(h.St.Archived, h.Channel)
+	h.St.Mu.Unlock()
 	require.Equal(t, dix.PhaseOver, dix.GameOf(rec.State).Phase)
 
-	r := h.command("u2", "start")
-	assert.Zero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral, "a new lobby opens")
+	r := h.Command("u2", "start")
+	assert.Zero(t, r.Response().Data.Flags&discordgo.MessageFlagsEphemeral, "a new lobby opens")
 	rec, m := h.Record()
 	assert.Nil(t, dix.GameOf(rec.State))
 	assert.Equal(t, "u2", m.Creator)
@@ -871,18 +871,18 @@ func TestWinningBidOpensThePayment(t *testing.T) {
 	h := newHarness(t)
 	board, prompt := toAuction(t, h)
 	give(h, 0, "o4") // a card: more than one way to pay
-	h.clickOn("u2", prompt, h.mustFind(prompt, verbPass))
-	aprompt := h.clickOn("u1", board, h.mustFind(board, verbBid)).shown(board)
-	r := h.clickOn("u1", aprompt, bot.CustomID(verbBidAmount, snapSeq(h), "2"))
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	assert.Empty(t, r.sends(), "the winner, who clicked, is not pinged")
+	h.ClickOn("u2", prompt, h.MustFind(prompt, verbPass))
+	aprompt := h.ClickOn("u1", board, h.MustFind(board, verbBid)).Shown(board)
+	r := h.ClickOn("u1", aprompt, bot.CustomID(verbBidAmount, snapSeq(h), "2"))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
+	assert.Empty(t, r.Sends(), "the winner, who clicked, is not pinged")
 	rec, _ := h.Record()
 	require.Equal(t, dix.PhaseAuctionPay, dix.GameOf(rec.State).Phase)
 	assert.Contains(t, aprompt.Content, "You bid 2 and won")
 	assert.Contains(t, aprompt.Content, "2 tokens")
 	assert.NotEmpty(t, tabletest.FindIDs(aprompt, verbAuctOther))
 
-	h.clickOn("u1", aprompt, h.mustFind(aprompt, verbAuctPay))
+	h.ClickOn("u1", aprompt, h.MustFind(aprompt, verbAuctPay))
 	rec, _ = h.Record()
 	assert.Equal(t, dix.PhaseDraw, dix.GameOf(rec.State).Phase)
 	assert.Equal(t, 3, dix.GameOf(rec.State).Players[0].Money)
@@ -894,9 +894,9 @@ func TestWinningBidOpensThePayment(t *testing.T) {
 func TestOnlyPaymentIsMadeByItself(t *testing.T) {
 	h := newHarness(t)
 	board, prompt := toAuction(t, h)
-	h.clickOn("u2", prompt, h.mustFind(prompt, verbPass))
-	aprompt := h.clickOn("u1", board, h.mustFind(board, verbBid)).shown(board)
-	h.clickOn("u1", aprompt, bot.CustomID(verbBidAmount, snapSeq(h), "2"))
+	h.ClickOn("u2", prompt, h.MustFind(prompt, verbPass))
+	aprompt := h.ClickOn("u1", board, h.MustFind(board, verbBid)).Shown(board)
+	h.ClickOn("u1", aprompt, bot.CustomID(verbBidAmount, snapSeq(h), "2"))
 	rec, _ := h.Record()
 	assert.Equal(t, dix.PhaseDraw, dix.GameOf(rec.State).Phase, "Alice had only tokens: 2 tokens is the only payment")
 	assert.Equal(t, 3, dix.GameOf(rec.State).Players[0].Money)
@@ -935,18 +935,18 @@ func TestOnlyPayment(t *testing.T) {
 
 // give moves cards from the deck to a seat's collection.
 func give(h *harness, s int, notation string) {
-	h.t.Helper()
-	cs := cards(h.t, notation)
-	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+	h.T.Helper()
+	cs := cards(h.T, notation)
+	_, err := h.St.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 		for _, cd := range cs {
 			i := slices.Index(dix.GameOf(r.State).Deck, cd)
-			require.GreaterOrEqual(h.t, i, 0, "%s in the deck", cd)
+			require.GreaterOrEqual(h.T, i, 0, "%s in the deck", cd)
 			dix.GameOf(r.State).Deck = slices.Delete(dix.GameOf(r.State).Deck, i, i+1)
 			dix.GameOf(r.State).Players[s].Collection = append(dix.GameOf(r.State).Players[s].Collection, cd)
 		}
 		return nil
 	})
-	require.NoError(h.t, err)
+	require.NoError(h.T, err)
 }
 
 // soloBuyDeck: the human draws g3 b2 and takes the money (both go to the
@@ -960,13 +960,13 @@ const soloBuyDeck = "g3 b2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2 g5 o9 p9"
 func TestSoloBuyCapacity(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1"}, soloBuyDeck, dix.Options{Players: 1, Difficulty: 4, FirstPlayer: 0})
-	board := h.board()
+	board := h.Board()
 	for _, v := range []string{verbDraw, verbDraw, verbStop, verbMoney} {
-		h.clickOn("u1", board, h.mustFind(board, v))
+		h.ClickOn("u1", board, h.MustFind(board, v))
 	}
-	board = h.board()
+	board = h.Board()
 	for _, v := range []string{verbDraw, verbStop, verbNumbers} {
-		h.clickOn("u1", board, h.mustFind(board, v))
+		h.ClickOn("u1", board, h.MustFind(board, v))
 	}
 	rec, _ := h.Record()
 	g := dix.GameOf(rec.State)
@@ -974,10 +974,10 @@ func TestSoloBuyCapacity(t *testing.T) {
 	require.Equal(t, 6, g.BuyCapacity(0), "5 tokens and one card")
 	require.Equal(t, 5, g.Capacity(0), "5 tokens, no duplicate")
 
-	prompt := h.clickOn("u1", board, h.mustFind(board, verbBuy))
-	assert.Contains(t, prompt.ephemeralText(), "pay up to 6")
+	prompt := h.ClickOn("u1", board, h.MustFind(board, verbBuy))
+	assert.Contains(t, prompt.EphemeralText(), "pay up to 6")
 
-	hand := h.command("u1", "hand").response().Data.Embeds[0]
+	hand := h.Command("u1", "hand").Response().Data.Embeds[0]
 	var text string
 	for _, f := range hand.Fields {
 		text += f.Value + "\n"
@@ -993,32 +993,32 @@ func TestSoloBuyCapacity(t *testing.T) {
 func TestStaleClickOnABoardLeftBehind(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, marketDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
+	board := h.Board()
 	behind := *board // the board as it was before the draw
 	behind.Components = append([]discordgo.MessageComponent(nil), board.Components...)
-	h.clickOn("u1", board, h.mustFind(board, verbDraw))
+	h.ClickOn("u1", board, h.MustFind(board, verbDraw))
 	before := snap(h)
 
-	r := h.clickOn("u1", &behind, h.mustFind(&behind, verbDraw))
-	assert.Contains(t, r.ephemeralText(), enT("err_stale", nil))
-	assert.Contains(t, r.ephemeralText(), enT("stale_here", nil))
+	r := h.ClickOn("u1", &behind, h.MustFind(&behind, verbDraw))
+	assert.Contains(t, r.EphemeralText(), enT("err_stale", nil))
+	assert.Contains(t, r.EphemeralText(), enT("stale_here", nil))
 	unchanged(h, before)
-	here := r.shown(&behind)
+	here := r.Shown(&behind)
 	require.True(t, here.Ephemeral)
 	require.Len(t, here.Embeds, 1)
-	stop := h.mustFind(here, verbStop)
+	stop := h.MustFind(here, verbStop)
 
 	// Its buttons work, and the public board follows.
-	h.clickOn("u1", here, stop)
+	h.ClickOn("u1", here, stop)
 	rec, _ := h.Record()
 	assert.Equal(t, dix.PhaseChoose, dix.GameOf(rec.State).Phase)
 	_, ok := tabletest.FindID(board, verbNumbers)
 	assert.True(t, ok, "the public board shows the new decision")
 
 	// A stale click on a board that is up to date only points to it.
-	r = h.clickOn("u1", board, bot.CustomID(verbDraw, 0))
-	assert.Contains(t, r.ephemeralText(), enT("err_stale", nil))
-	assert.NotContains(t, r.ephemeralText(), enT("stale_here", nil))
+	r = h.ClickOn("u1", board, bot.CustomID(verbDraw, 0))
+	assert.Contains(t, r.EphemeralText(), enT("err_stale", nil))
+	assert.NotContains(t, r.EphemeralText(), enT("stale_here", nil))
 }
 
 // TestPingsAreClosedNotDeleted: a ping asks for one decision; once it is
@@ -1029,36 +1029,36 @@ func TestPingsAreClosedNotDeleted(t *testing.T) {
 	for _, lang := range locales.Languages {
 		t.Run(lang, func(t *testing.T) {
 			h := newHarness(t)
-			h.lang = lang
+			h.Lang = lang
 			seedGame(h, []string{"u1", "u2", "u3"}, auctionDeck, dix.Options{Players: 3, FirstPlayer: 0})
 			give(h, 0, "o4") // a card: more than one way to pay
-			board := h.board()
-			h.clickOn("u1", board, h.mustFind(board, verbDraw))
+			board := h.Board()
+			h.ClickOn("u1", board, h.MustFind(board, verbDraw))
 			_, m := h.Record()
 			ping := m.Ping
 			require.NotEmpty(t, ping, "Bob and Chloé were pinged to bid")
 			// Bob bids, Chloé passes: still the same auction, no new ping.
-			n := h.rec.Count()
-			prompt := h.clickOn("u2", board, h.mustFind(board, verbBid)).shown(board)
-			h.clickOn("u2", prompt, bot.CustomID(verbBidAmount, snapSeq(h), "2"))
-			h.clickOn("u3", board, h.mustFind(board, verbPass))
-			for _, c := range h.rec.Since(n) {
+			n := h.Rec.Count()
+			prompt := h.ClickOn("u2", board, h.MustFind(board, verbBid)).Shown(board)
+			h.ClickOn("u2", prompt, bot.CustomID(verbBidAmount, snapSeq(h), "2"))
+			h.ClickOn("u3", board, h.MustFind(board, verbPass))
+			for _, c := range h.Rec.Since(n) {
 				assert.NotEqual(t, "send", c.Op, "no new ping within the auction")
 			}
 			// Alice outbids and pays in her own prompt: the auction is over,
 			// the ping is closed.
-			prompt = h.clickOn("u1", board, h.mustFind(board, verbBid)).shown(board)
-			r := h.clickOn("u1", prompt, bot.CustomID(verbBidAmount, snapSeq(h), "3"))
-			assert.Empty(t, r.sends(), "Alice, who just bid, is not pinged to pay")
+			prompt = h.ClickOn("u1", board, h.MustFind(board, verbBid)).Shown(board)
+			r := h.ClickOn("u1", prompt, bot.CustomID(verbBidAmount, snapSeq(h), "3"))
+			assert.Empty(t, r.Sends(), "Alice, who just bid, is not pinged to pay")
 			rec, m := h.Record()
 			require.Equal(t, dix.PhaseAuctionPay, dix.GameOf(rec.State).Phase)
 			assert.Empty(t, m.Ping)
-			closed := h.rec.Message(ping)
+			closed := h.Rec.Message(ping)
 			require.NotNil(t, closed, "the ping is still there")
 			assert.True(t, strings.HasPrefix(closed.Content, "✔️"), closed.Content)
 			assert.Contains(t, closed.Content, locales.T(lang, "ping_closed_link", map[string]any{"URL": bot.MessageURL("g1", "c1", board.ID)}))
-			assert.Empty(t, h.rec.Deleted, "no message is ever deleted")
-			tabletest.CheckAllCalls(t, h.rec.Calls)
+			assert.Empty(t, h.Rec.Deleted, "no message is ever deleted")
+			tabletest.CheckAllCalls(t, h.Rec.Calls)
 		})
 	}
 }
@@ -1069,22 +1069,22 @@ func TestForcedDecisionsAreTaken(t *testing.T) {
 	for _, lang := range locales.Languages {
 		t.Run(lang, func(t *testing.T) {
 			h := newHarness(t)
-			h.lang = lang
+			h.Lang = lang
 			seedGame(h, []string{"u1", "u2", "u3"}, auctionDeck, dix.Options{Players: 3, FirstPlayer: 0})
-			_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+			_, err := h.St.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 				dix.GameOf(r.State).Players[2].Money = 0 // Chloé cannot bid
 				return nil
 			})
 			require.NoError(t, err)
-			board := h.board()
-			r := h.clickOn("u1", board, h.mustFind(board, verbDraw))
-			require.Len(t, r.sends(), 1)
-			assert.Equal(t, []string{"u2"}, r.sends()[0].AllowedMentions.Users, "only Bob, who can bid, is pinged")
-			r = h.clickOn("u2", board, h.mustFind(board, verbPass))
+			board := h.Board()
+			r := h.ClickOn("u1", board, h.MustFind(board, verbDraw))
+			require.Len(t, r.Sends(), 1)
+			assert.Equal(t, []string{"u2"}, r.Sends()[0].AllowedMentions.Users, "only Bob, who can bid, is pinged")
+			r = h.ClickOn("u2", board, h.MustFind(board, verbPass))
 			rec, _ := h.Record()
 			assert.Equal(t, 0, dix.GameOf(rec.State).ToAct(), "Chloé passed by herself")
 			assert.Contains(t, board.Embeds[0].Description, locales.T(lang, "dix_log_auto_pass", map[string]any{"Name": "Chloé", "Min": 1}))
-			assert.Empty(t, r.sends())
+			assert.Empty(t, r.Sends())
 		})
 	}
 }
@@ -1095,24 +1095,24 @@ func TestBustBuyOpensTheMarket(t *testing.T) {
 	h := newHarness(t)
 	deck := "g3 b2 o4 b7 g5 p1 b4 $1 g6 o5 p6 b9 g2 o9 p9 b8"
 	seedGame(h, []string{"u1", "u2"}, deck, dix.Options{Players: 2, FirstPlayer: 0, BustVariant: true})
-	board := h.board()
+	board := h.Board()
 	for _, v := range []string{verbDraw, verbDraw, verbStop, verbMoney} {
-		h.clickOn("u1", board, h.mustFind(board, v))
+		h.ClickOn("u1", board, h.MustFind(board, v))
 	}
-	board = h.board()
+	board = h.Board()
 	for _, v := range []string{verbDraw, verbStop, verbNumbers, verbEndTurn} {
-		h.clickOn("u2", board, h.mustFind(board, v))
+		h.ClickOn("u2", board, h.MustFind(board, v))
 	}
-	board = h.board()
-	h.clickOn("u1", board, h.mustFind(board, verbDraw))
-	h.clickOn("u1", board, h.mustFind(board, verbDraw))
+	board = h.Board()
+	h.ClickOn("u1", board, h.MustFind(board, verbDraw))
+	h.ClickOn("u1", board, h.MustFind(board, verbDraw))
 	rec, _ := h.Record()
 	require.Equal(t, dix.PhaseBustChoice, dix.GameOf(rec.State).Phase)
 
-	r := h.clickOn("u1", board, h.mustFind(board, verbBustBuy))
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	r := h.ClickOn("u1", board, h.MustFind(board, verbBustBuy))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
 	var market *tabletest.Message
-	for _, c := range r.calls {
+	for _, c := range r.Calls {
 		if c.Op == "followup" {
 			market = &tabletest.Message{Content: c.Params.Content, Components: c.Params.Components,
 				Ephemeral: c.Params.Flags&discordgo.MessageFlagsEphemeral != 0}
@@ -1120,7 +1120,7 @@ func TestBustBuyOpensTheMarket(t *testing.T) {
 	}
 	require.NotNil(t, market, "the market prompt follows")
 	assert.True(t, market.Ephemeral)
-	sel := h.mustFind(market, verbBuySelect)
+	sel := h.MustFind(market, verbBuySelect)
 	assert.Contains(t, tabletest.SelectOptions(market, sel), "g3")
 }
 
@@ -1148,15 +1148,15 @@ func TestGameLanguage(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
-			b, err := bot.New(bot.Options{Store: h.st, DefaultLanguage: tc.defaultLang, Seed: func() int64 { return 7 }})
+			b, err := bot.New(bot.Options{Store: h.St, DefaultLanguage: tc.defaultLang, Seed: func() int64 { return 7 }})
 			require.NoError(t, err)
 			h.b = b
-			h.locale, h.guildLc = tc.user, tc.guild
+			h.Locale, h.GuildLc = tc.user, tc.guild
 			var opts []any
 			if tc.option != "" {
 				opts = append(opts, bot.OptLanguage, tc.option)
 			}
-			h.command("u1", tc.sub, opts...)
+			h.Command("u1", tc.sub, opts...)
 			_, m := h.Record()
 			assert.Equal(t, tc.want, m.Lang)
 		})
@@ -1170,39 +1170,39 @@ func TestGameLanguage(t *testing.T) {
 func TestAbandonConfirmationBelongsToItsPrompt(t *testing.T) {
 	h := newHarness(t)
 	startGame(h, "u1", "u2")
-	board := h.board()
+	board := h.Board()
 	before := snap(h)
-	assert.Contains(t, h.clickOn("u1", board, bot.CustomID(verbAbandonYes, 0)).ephemeralText(), enT("err_stale", nil),
+	assert.Contains(t, h.ClickOn("u1", board, bot.CustomID(verbAbandonYes, 0)).EphemeralText(), enT("err_stale", nil),
 		"without /dix abandon")
 	unchanged(h, before)
 
-	earlier := h.command("u1", "abandon").shown(nil)
+	earlier := h.Command("u1", "abandon").Shown(nil)
 	rec, m := h.Record()
 	forged := bot.CustomID(verbAbandonYes, uint32(rec.Version)+5, m.Origin)
-	assert.Equal(t, enT("err_bad_custom_id", nil), h.clickOn("u1", board, forged).ephemeralText(), "a version never reached")
+	assert.Equal(t, enT("err_bad_custom_id", nil), h.ClickOn("u1", board, forged).EphemeralText(), "a version never reached")
 	unchanged(h, before)
 
-	prompt := h.command("u1", "abandon").shown(nil)
-	h.clickOn(m.Seats[dix.GameOf(rec.State).ToAct()].ID, board, bot.CustomID(verbDraw, dix.GameOf(rec.State).Seq))
+	prompt := h.Command("u1", "abandon").Shown(nil)
+	h.ClickOn(m.Seats[dix.GameOf(rec.State).ToAct()].ID, board, bot.CustomID(verbDraw, dix.GameOf(rec.State).Seq))
 	moved, _ := h.Record()
 	require.Greater(t, moved.Version, rec.Version, "the game moved on")
-	h.clickOn("u1", prompt, h.mustFind(prompt, verbAbandonYes))
+	h.ClickOn("u1", prompt, h.MustFind(prompt, verbAbandonYes))
 	assert.Equal(t, enT("abandon_done", nil), prompt.Content)
-	rec, err := h.st.Get(context.Background(), h.channel)
+	rec, err := h.St.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	require.True(t, rec.Finished)
 
 	// A new table: the prompt made for the earlier one does not end it.
 	startGame(h, "u1", "u2")
 	before = snap(h)
-	r := h.clickOn("u1", earlier, h.mustFind(earlier, verbAbandonYes))
-	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type, "the prompt itself says so")
-	earlier = r.shown(earlier)
+	r := h.ClickOn("u1", earlier, h.MustFind(earlier, verbAbandonYes))
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type, "the prompt itself says so")
+	earlier = r.Shown(earlier)
 	assert.Contains(t, earlier.Content, enT("err_stale", nil))
 	_, kept := tabletest.FindID(earlier, verbAbandonYes)
 	assert.False(t, kept, "the old prompt loses its button")
 	unchanged(h, before)
-	rec, err = h.st.Get(context.Background(), h.channel)
+	rec, err = h.St.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	assert.False(t, rec.Finished)
 }

@@ -24,36 +24,36 @@ func TestGameWithComputerPlayers(t *testing.T) {
 	for _, lang := range []string{"en", "fr"} {
 		t.Run(lang, func(t *testing.T) {
 			h := newHarness(t)
-			lobby := h.command("u1", "start", bot.OptLanguage, lang).shown(nil)
-			add := h.mustFind(lobby, verbAddCPU)
+			lobby := h.Command("u1", "start", bot.OptLanguage, lang).Shown(nil)
+			add := h.MustFind(lobby, verbAddCPU)
 			// Only the creator seats computers.
-			assert.Contains(t, h.clickOn("u2", lobby, add, "strong").ephemeralText(), locales.T("en", "err_not_creator", nil))
-			h.clickOn("u1", lobby, add, "strong")
-			h.clickOn("u1", lobby, h.mustFind(lobby, verbAddCPU), "easy")
-			h.clickOn("u1", lobby, h.mustFind(lobby, verbAddCPU), "normal")
-			h.clickOn("u1", lobby, h.mustFind(lobby, verbRemoveCPU)) // the normal one goes
+			assert.Contains(t, h.ClickOn("u2", lobby, add, "strong").EphemeralText(), locales.T("en", "err_not_creator", nil))
+			h.ClickOn("u1", lobby, add, "strong")
+			h.ClickOn("u1", lobby, h.MustFind(lobby, verbAddCPU), "easy")
+			h.ClickOn("u1", lobby, h.MustFind(lobby, verbAddCPU), "normal")
+			h.ClickOn("u1", lobby, h.MustFind(lobby, verbRemoveCPU)) // the normal one goes
 			_, m := h.Record()
 			require.Len(t, m.Seats, 3)
 			assert.Equal(t, []string{"", "strong", "easy"}, []string{m.Seats[0].CPU, m.Seats[1].CPU, m.Seats[2].CPU})
 			assert.Contains(t, lobby.Embeds[0].Fields[0].Value, "🤖")
-			assert.Contains(t, h.clickOn("u1", lobby, h.mustFind(lobby, verbAddCPU), "grandmaster").ephemeralText(), "Nothing changed", "an unknown level is refused")
-			h.clickOn("u1", lobby, h.mustFind(lobby, verbGo))
+			assert.Contains(t, h.ClickOn("u1", lobby, h.MustFind(lobby, verbAddCPU), "grandmaster").EphemeralText(), "Nothing changed", "an unknown level is refused")
+			h.ClickOn("u1", lobby, h.MustFind(lobby, verbGo))
 
 			steps := playToEnd(t, h, 7)
 			assert.Greater(t, steps, 5)
-			rec, err := h.st.Get(context.Background(), h.channel)
+			rec, err := h.St.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
 			require.True(t, rec.Finished)
 			require.Equal(t, dix.PhaseOver, dix.GameOf(rec.State).Phase)
 			// The computers played: they hold cards.
 			assert.NotEmpty(t, dix.GameOf(rec.State).Players[1].Collection)
 			// Only the person was ever mentioned.
-			for _, c := range h.rec.Calls {
+			for _, c := range h.Rec.Calls {
 				if c.Send != nil {
 					assert.NotContains(t, strings.ReplaceAll(c.Send.Content, "<@u1>", ""), "<@", "only the person is pinged")
 				}
 			}
-			tabletest.CheckAllCalls(t, h.rec.Calls)
+			tabletest.CheckAllCalls(t, h.Rec.Calls)
 		})
 	}
 }
@@ -67,15 +67,15 @@ func TestHint(t *testing.T) {
 			h := newHarness(t)
 			seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 			if lang == "fr" {
-				h.locale = discordgo.French
+				h.Locale = discordgo.French
 			}
-			board := h.board()
-			h.clickOn("u1", board, h.mustFind(board, verbDraw)) // g3: total 3
+			board := h.Board()
+			h.ClickOn("u1", board, h.MustFind(board, verbDraw)) // g3: total 3
 			rec, _ := h.Record()
 			o := computer.DrawOdds(dix.GameOf(rec.State))
 
-			r := h.command("u1", "hint")
-			resp := r.response()
+			r := h.Command("u1", "hint")
+			resp := r.Response()
 			require.NotZero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "only the player sees it")
 			require.Len(t, resp.Data.Embeds, 1)
 			text := resp.Data.Embeds[0].Description
@@ -85,9 +85,9 @@ func TestHint(t *testing.T) {
 			adv := computer.Advise(dix.GameOf(rec.State), 0, nil)
 			assert.Contains(t, text, locales.T(lang, "dix_hint_do_"+dixview.ActionKey(adv.Action.Kind), nil))
 
-			assert.Equal(t, locales.T(lang, "err_not_your_turn", map[string]any{"Name": "Alice"}), h.command("u2", "hint").ephemeralText())
-			assert.Equal(t, locales.T(lang, "err_not_in_game", nil), h.command("u9", "hint").ephemeralText())
-			tabletest.CheckAllCalls(t, h.rec.Calls)
+			assert.Equal(t, locales.T(lang, "err_not_your_turn", map[string]any{"Name": "Alice"}), h.Command("u2", "hint").EphemeralText())
+			assert.Equal(t, locales.T(lang, "err_not_in_game", nil), h.Command("u9", "hint").EphemeralText())
+			tabletest.CheckAllCalls(t, h.Rec.Calls)
 		})
 	}
 }
@@ -100,18 +100,18 @@ func TestBoardAfterTheEnd(t *testing.T) {
 			h := newHarness(t)
 			startGameWith(h, []any{bot.OptLanguage, lang}, "u1", "u2")
 			playToEnd(t, h, 3)
-			rec, err := h.st.Get(context.Background(), h.channel)
+			rec, err := h.St.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
 			require.True(t, rec.Finished)
-			r := h.command("u2", "board")
-			resp := r.response()
+			r := h.Command("u2", "board")
+			resp := r.Response()
 			require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type)
 			assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "for the whole channel")
 			assert.Equal(t, locales.T(lang, "board_archived", nil), resp.Data.Content)
 			require.Len(t, resp.Data.Embeds, 1)
 			assert.Equal(t, locales.T(lang, "dix_score_title", nil), resp.Data.Embeds[0].Title)
-			assert.Empty(t, r.sends(), "nothing sent with the bot's token")
-			tabletest.CheckAllCalls(t, h.rec.Calls)
+			assert.Empty(t, r.Sends(), "nothing sent with the bot's token")
+			tabletest.CheckAllCalls(t, h.Rec.Calls)
 		})
 	}
 }
@@ -169,9 +169,9 @@ func TestRewardButtonsSayWhatTheyGive(t *testing.T) {
 func TestSoloSummaryTitlesEachTurn(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1"}, quickTurnDeck, dix.Options{Players: 1, Difficulty: 4, FirstPlayer: 0})
-	board := h.board()
+	board := h.Board()
 	for _, v := range []string{verbDraw, verbStop, verbMoney} {
-		h.clickOn("u1", board, h.mustFind(board, v))
+		h.ClickOn("u1", board, h.MustFind(board, v))
 	}
 	require.Len(t, board.Embeds, 1)
 	assert.Equal(t, "Turn 1: Alice · Turn 2: ALIX", board.Embeds[0].Title)
@@ -184,18 +184,18 @@ func TestGameLog(t *testing.T) {
 	h := newHarness(t)
 	startGameWith(h, nil, "u1", "u2")
 	playToEnd(t, h, 5)
-	r := h.command("u1", "log")
-	first := r.response()
+	r := h.Command("u1", "log")
+	first := r.Response()
 	require.NotZero(t, first.Data.Flags&discordgo.MessageFlagsEphemeral)
 	text := first.Data.Content
 	assert.True(t, strings.HasPrefix(text, "📜"), text)
 	older, ok := tabletest.FindID(&tabletest.Message{Components: first.Data.Components}, bot.VerbLog)
 	require.True(t, ok, "a long game has older pages")
-	msg := r.shown(nil)
+	msg := r.Shown(nil)
 	seen := map[string]bool{}
 	pages := 0
 	for id, ok := older, true; ok; id, ok = findIDOfLabel(msg, locales.T("en", "btn_log_older", nil)) {
-		h.clickOn("u1", msg, id)
+		h.ClickOn("u1", msg, id)
 		pages++
 		require.Less(t, pages, 100)
 		for _, line := range strings.Split(msg.Content, "\n")[1:] {
@@ -236,13 +236,13 @@ func findIDOfLabel(msg *tabletest.Message, label string) (string, bool) {
 func TestStalePromptLosesItsButtons(t *testing.T) {
 	h := newHarness(t)
 	board, prompt := toAuction(t, h)
-	second := h.clickOn("u2", board, h.mustFind(board, verbBid)).shown(nil)
+	second := h.ClickOn("u2", board, h.MustFind(board, verbBid)).Shown(nil)
 	require.NotNil(t, second)
 	require.True(t, second.Ephemeral)
-	h.clickOn("u2", prompt, h.mustFind(prompt, verbBidAmount)) // Bob bids from the first prompt
+	h.ClickOn("u2", prompt, h.MustFind(prompt, verbBidAmount)) // Bob bids from the first prompt
 	before := snap(h)
-	r := h.clickOn("u2", second, h.mustFind(second, verbBidAmount))
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
+	r := h.ClickOn("u2", second, h.MustFind(second, verbBidAmount))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
 	assert.Contains(t, second.Content, enT("err_stale", nil))
 	assert.Empty(t, tabletest.FindIDs(second, verbBidAmount), "no bid button is left on it")
 	unchanged(h, before)

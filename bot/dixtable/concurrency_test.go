@@ -19,8 +19,8 @@ import (
 func TestConcurrentClicks(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2", "u3"}, auctionDeck, dix.Options{Players: 3, FirstPlayer: 0})
-	board := h.board()
-	draw := h.mustFind(board, verbDraw)
+	board := h.Board()
+	draw := h.MustFind(board, verbDraw)
 	rec, _ := h.Record()
 	seq := dix.GameOf(rec.State).Seq
 
@@ -28,18 +28,18 @@ func TestConcurrentClicks(t *testing.T) {
 	is := make([]*discordgo.Interaction, n)
 	users := []string{"u1", "u2", "u3", "u9"}
 	for k := range is {
-		i := h.base(users[k%len(users)], discordgo.InteractionMessageComponent)
+		i := h.Base(users[k%len(users)], discordgo.InteractionMessageComponent)
 		i.Data = discordgo.MessageComponentInteractionData{CustomID: draw, ComponentType: discordgo.ButtonComponent}
-		i.Message = &discordgo.Message{ID: board.ID, ChannelID: h.channel}
+		i.Message = &discordgo.Message{ID: board.ID, ChannelID: h.Channel}
 		is[k] = i
 	}
-	start := h.rec.Count()
+	start := h.Rec.Count()
 	var wg sync.WaitGroup
 	for _, i := range is {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			h.b.Serve(h.rec, &discordgo.InteractionCreate{Interaction: i}, nil)
+			h.b.Serve(h.Rec, &discordgo.InteractionCreate{Interaction: i}, nil)
 		}()
 	}
 	wg.Wait()
@@ -47,7 +47,7 @@ func TestConcurrentClicks(t *testing.T) {
 	rec, _ = h.Record()
 	assert.Equal(t, seq+1, dix.GameOf(rec.State).Seq, "exactly one draw applied")
 	answered := map[string]int{}
-	for _, c := range h.rec.Since(start) {
+	for _, c := range h.Rec.Since(start) {
 		if c.Op == "respond" {
 			answered[c.Interaction]++
 		}
@@ -56,7 +56,7 @@ func TestConcurrentClicks(t *testing.T) {
 	for id, k := range answered {
 		assert.Equal(t, 1, k, "interaction %s answered %d times", id, k)
 	}
-	assert.Equal(t, 1, h.obs.outcomes["button/ok"])
+	assert.Equal(t, 1, h.Obs.Outcomes["button/ok"])
 }
 
 // BenchmarkClick measures one decision made by clicks (board button, or
@@ -69,12 +69,12 @@ func BenchmarkClick(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if !step(h, rng) {
-			h.channel += "x"
+			h.Channel += "x"
 			startGame(h, "u1", "u2", "u3")
 		}
-		h.rec.Mu.Lock()
-		h.rec.Calls = h.rec.Calls[:0]
-		h.rec.Mu.Unlock()
+		h.Rec.Mu.Lock()
+		h.Rec.Calls = h.Rec.Calls[:0]
+		h.Rec.Mu.Unlock()
 	}
 }
 

@@ -51,14 +51,14 @@ func TestComputerTurnsDecidedOutsideTheStoreUpdate(t *testing.T) {
 			foreseeOff = true
 			t.Cleanup(func() { foreseeOff = false })
 		}
-		lobby := h.command("u1", "start").shown(nil)
-		h.clickOn("u1", lobby, h.mustFind(lobby, verbAddCPU), "strong")
-		h.clickOn("u1", lobby, h.mustFind(lobby, verbAddCPU), "normal")
-		h.clickOn("u1", lobby, h.mustFind(lobby, verbGo))
+		lobby := h.Command("u1", "start").Shown(nil)
+		h.ClickOn("u1", lobby, h.MustFind(lobby, verbAddCPU), "strong")
+		h.ClickOn("u1", lobby, h.MustFind(lobby, verbAddCPU), "normal")
+		h.ClickOn("u1", lobby, h.MustFind(lobby, verbGo))
 		inside.Store(0)
 		outside.Store(0)
 		playToEnd(t, h, 7)
-		rec, err := ws.Get(context.Background(), h.channel)
+		rec, err := ws.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		require.True(t, rec.Finished)
 		foreseeOff = false

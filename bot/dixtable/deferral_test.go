@@ -151,31 +151,31 @@ func (s *lyingStore) Delete(ctx context.Context, channel string) error {
 // was answered with an error is told cancelled, not "no game".
 func TestCancelAppliedThoughTheStoreSaidNo(t *testing.T) {
 	h := newHarness(t)
-	lobby := h.command("u1", "start").shown(nil)
+	lobby := h.Command("u1", "start").Shown(nil)
 	require.NotNil(t, lobby)
-	withStore(h, &lyingStore{MemStore: h.st, err: dixbot.ErrUnavailable, lies: 1})
-	r := h.clickOn("u1", lobby, h.mustFind(lobby, verbCancel))
-	resp := r.response()
+	withStore(h, &lyingStore{MemStore: h.St, err: dixbot.ErrUnavailable, lies: 1})
+	r := h.ClickOn("u1", lobby, h.MustFind(lobby, verbCancel))
+	resp := r.Response()
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type)
 	require.Len(t, resp.Data.Embeds, 1)
 	assert.Equal(t, enT("lobby_title_cancelled", nil), resp.Data.Embeds[0].Title)
-	_, err := h.st.Get(context.Background(), h.channel)
+	_, err := h.St.Get(context.Background(), h.Channel)
 	assert.ErrorIs(t, err, dixbot.ErrNotFound)
 }
 
 // withStore makes h's bot use st (built on h.st), with the default budgets.
 func withStore(h *harness, st dixbot.Store) {
-	h.t.Helper()
-	b, err := bot.New(bot.Options{Store: st, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.obs})
-	require.NoError(h.t, err)
+	h.T.Helper()
+	b, err := bot.New(bot.Options{Store: st, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.Obs})
+	require.NoError(h.T, err)
 	h.b = b
 }
 
 // onRespond calls f with every first answer (or deferral) sent.
 func onRespond(h *harness, f func(*discordgo.InteractionResponse)) {
-	h.rec.Mu.Lock()
-	defer h.rec.Mu.Unlock()
-	h.rec.Refuse = func(c tabletest.Call) error {
+	h.Rec.Mu.Lock()
+	defer h.Rec.Mu.Unlock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
 		if c.Op == "respond" {
 			f(c.Resp)
 		}
@@ -185,7 +185,7 @@ func onRespond(h *harness, f func(*discordgo.InteractionResponse)) {
 
 func ops(r result) []string {
 	var out []string
-	for _, c := range r.calls {
+	for _, c := range r.Calls {
 		out = append(out, c.Op)
 	}
 	return out
@@ -197,8 +197,8 @@ func drawnTwin(t *testing.T) []byte {
 	t.Helper()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
-	h.clickOn("u1", board, h.mustFind(board, verbDraw))
+	board := h.Board()
+	h.ClickOn("u1", board, h.MustFind(board, verbDraw))
 	return snap(h).State
 }
 
@@ -210,8 +210,8 @@ func TestSlowStoreDefersTheAnswer(t *testing.T) {
 	want := drawnTwin(t)
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
-	ps := newPausedStore(h.st)
+	board := h.Board()
+	ps := newPausedStore(h.St)
 	withStore(h, ps)
 	deferred := make(chan struct{})
 	var once sync.Once
@@ -230,13 +230,13 @@ func TestSlowStoreDefersTheAnswer(t *testing.T) {
 		ps.resume()
 	}()
 
-	r := h.clickOn("u1", board, h.mustFind(board, verbDraw))
-	resp := r.response()
+	r := h.ClickOn("u1", board, h.MustFind(board, verbDraw))
+	resp := r.Response()
 	assert.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, resp.Type, "deferred: %v", ops(r))
 	assert.Equal(t, 1, countOps(r, "respond"), "one first answer: %v", ops(r))
 	assert.Equal(t, 1, countOps(r, "editOriginal"), "the board is updated through the token: %v", ops(r))
-	assert.NotContains(t, r.texts(), enT("err_store_unavailable", nil))
-	assert.Equal(t, 1, h.obs.outcomes["button/ok"], "%v", h.obs.outcomes)
+	assert.NotContains(t, r.Texts(), enT("err_store_unavailable", nil))
+	assert.Equal(t, 1, h.Obs.Outcomes["button/ok"], "%v", h.Obs.Outcomes)
 
 	assert.Equal(t, want, snap(h).State, "the draw is applied once")
 	showsNow(h, board)
@@ -244,16 +244,16 @@ func TestSlowStoreDefersTheAnswer(t *testing.T) {
 
 // showsNow asserts that msg carries game buttons of the game as it stands.
 func showsNow(h *harness, msg *tabletest.Message) {
-	h.t.Helper()
-	shown := h.rec.Message(msg.ID)
+	h.T.Helper()
+	shown := h.Rec.Message(msg.ID)
 	v, ok := shownVersion(&discordgo.Message{Components: shown.Components})
-	require.True(h.t, ok, "game buttons: %v", tabletest.ComponentIDs(shown.Components))
-	assert.Equal(h.t, snapSeq(h), v, "the message shows the game as it stands")
+	require.True(h.T, ok, "game buttons: %v", tabletest.ComponentIDs(shown.Components))
+	assert.Equal(h.T, snapSeq(h), v, "the message shows the game as it stands")
 }
 
 func countOps(r result, op string) int {
 	n := 0
-	for _, c := range r.calls {
+	for _, c := range r.Calls {
 		if c.Op == op {
 			n++
 		}
@@ -271,22 +271,22 @@ func TestAppliedClickIsNeverRefused(t *testing.T) {
 		t.Run(lie.Error(), func(t *testing.T) {
 			h := newHarness(t)
 			seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-			board := h.board()
-			ls := &lyingStore{MemStore: h.st, err: lie, lies: 1}
+			board := h.Board()
+			ls := &lyingStore{MemStore: h.St, err: lie, lies: 1}
 			withStore(h, ls)
-			r := h.clickOn("u1", board, h.mustFind(board, verbDraw))
-			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type, "%v", ops(r))
-			assert.NotContains(t, r.texts(), enT("err_store_unavailable", nil))
+			r := h.ClickOn("u1", board, h.MustFind(board, verbDraw))
+			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type, "%v", ops(r))
+			assert.NotContains(t, r.Texts(), enT("err_store_unavailable", nil))
 			assert.Equal(t, want, snap(h).State, "the draw is applied once")
 			showsNow(h, board)
 
-			h.channel = "c2"
+			h.Channel = "c2"
 			ls.lies = 1
-			r = h.command("u3", "start")
-			resp := r.response()
+			r = h.Command("u3", "start")
+			resp := r.Response()
 			require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type)
 			assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "the lobby, not a refusal: %q", resp.Data.Content)
-			assert.NotEmpty(t, tabletest.FindIDs(r.shown(nil), verbJoin), "the lobby's buttons")
+			assert.NotEmpty(t, tabletest.FindIDs(r.Shown(nil), verbJoin), "the lobby's buttons")
 		})
 	}
 }
@@ -298,39 +298,39 @@ func TestAppliedClickIsNeverRefused(t *testing.T) {
 func TestStoreStaysDown(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
+	board := h.Board()
 	before := snap(h)
 	h.b.DeferAfter, h.b.WorkBudget = 50*time.Millisecond, 1500*time.Millisecond
-	h.st.SetFail(dixbot.ErrUnavailable)
-	h.locale = discordgo.French
+	h.St.SetFail(dixbot.ErrUnavailable)
+	h.Locale = discordgo.French
 	down := locales.T("fr", "err_store_unavailable", nil)
 
-	r := h.clickOn("u1", board, h.mustFind(board, verbDraw))
-	require.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, r.response().Type)
+	r := h.ClickOn("u1", board, h.MustFind(board, verbDraw))
+	require.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, r.Response().Type)
 	require.Equal(t, 1, countOps(r, "followup"), "%v", ops(r))
-	for _, c := range r.calls {
+	for _, c := range r.Calls {
 		if c.Op == "followup" {
 			assert.Equal(t, down, c.Params.Content)
 			assert.NotZero(t, c.Params.Flags&discordgo.MessageFlagsEphemeral)
 		}
 	}
 
-	r = h.command("u1", "hand")
-	resp := r.response()
+	r = h.Command("u1", "hand")
+	resp := r.Response()
 	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, resp.Type)
 	assert.NotZero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "thinking privately")
-	assert.Equal(t, down, h.rec.Message("orig-"+r.calls[0].Interaction).Content)
+	assert.Equal(t, down, h.Rec.Message("orig-"+r.Calls[0].Interaction).Content)
 
-	r = h.command("u3", "start")
-	resp = r.response()
+	r = h.Command("u3", "start")
+	resp = r.Response()
 	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, resp.Type)
 	assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "the lobby would be public")
 	assert.Equal(t, []string{"respond", "deleteOriginal", "followup"}, ops(r))
-	last := r.calls[len(r.calls)-1]
+	last := r.Calls[len(r.Calls)-1]
 	assert.Equal(t, down, last.Params.Content)
 	assert.NotZero(t, last.Params.Flags&discordgo.MessageFlagsEphemeral, "the refusal is private")
 
-	h.st.SetFail(nil)
+	h.St.SetFail(nil)
 	unchanged(h, before)
 }
 
@@ -339,7 +339,7 @@ func TestStoreStaysDown(t *testing.T) {
 func TestDeferredModal(t *testing.T) {
 	h := newHarness(t)
 	_, prompt := toAuction(t, h)
-	ps := newPausedStore(h.st)
+	ps := newPausedStore(h.St)
 	withStore(h, ps)
 	h.b.DeferAfter = 50 * time.Millisecond
 	deferred := make(chan struct{})
@@ -357,8 +357,8 @@ func TestDeferredModal(t *testing.T) {
 		}
 		ps.resume()
 	}()
-	r := h.clickOn("u2", prompt, h.mustFind(prompt, verbBidCustom))
-	assert.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, r.response().Type)
+	r := h.ClickOn("u2", prompt, h.MustFind(prompt, verbBidCustom))
+	assert.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, r.Response().Type)
 	require.Equal(t, []string{"respond", "followup"}, ops(r))
-	assert.Equal(t, enT("slow_modal", nil), r.calls[1].Params.Content)
+	assert.Equal(t, enT("slow_modal", nil), r.Calls[1].Params.Content)
 }

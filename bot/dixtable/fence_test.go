@@ -155,17 +155,17 @@ func TestClickOnAReplacedBoardAdoptsNothing(t *testing.T) {
 func TestAdoptAfterAFreshBoardKeepsTheFreshOne(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	clicked := h.board()
-	rec, err := h.b.Store.Update(context.Background(), h.channel, "", onTable(func(r *dixbot.Record, m *dixTable) error {
+	clicked := h.Board()
+	rec, err := h.b.Store.Update(context.Background(), h.Channel, "", onTable(func(r *dixbot.Record, m *dixTable) error {
 		m.owe(r, bot.Effect{Kind: bot.EffBoard}, bot.Effect{Kind: bot.EffAdopt, Msg: clicked.ID}, bot.Effect{Kind: bot.EffEdit})
 		return nil
 	}))
 	require.NoError(t, err)
-	require.NoError(t, runDixOutbox(h.b, context.Background(), h.rec, rec, nil))
+	require.NoError(t, runDixOutbox(h.b, context.Background(), h.Rec, rec, nil))
 	_, m := h.Record()
 	assert.Empty(t, m.Outbox)
 	assert.NotEqual(t, clicked.ID, m.Board, "the fresh board is the board")
-	assert.Equal(t, []string{m.Board}, liveBoards(h.rec), "exactly one board with buttons")
+	assert.Equal(t, []string{m.Board}, liveBoards(h.Rec), "exactly one board with buttons")
 }
 
 // TestOwnBatchLeftToItself: past the grace, this process's poller finds a
@@ -176,27 +176,27 @@ func TestAdoptAfterAFreshBoardKeepsTheFreshOne(t *testing.T) {
 func TestOwnBatchLeftToItself(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
-	h.clickOn("u1", board, h.mustFind(board, verbDraw))
-	h.clickOn("u1", board, h.mustFind(board, verbStop))
+	board := h.Board()
+	h.ClickOn("u1", board, h.MustFind(board, verbDraw))
+	h.ClickOn("u1", board, h.MustFind(board, verbStop))
 	h.b.EffectDelay = 300 * time.Millisecond
 	before, _ := h.Record()
-	start := h.rec.Count()
+	start := h.Rec.Count()
 	polled := make(chan error, 1)
 	go func() {
 		// The poller, once the click's change is written.
 		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-			if r, err := h.b.Store.Get(context.Background(), h.channel); err == nil && r.Version > before.Version {
-				polled <- h.b.RunDueOn(context.Background(), h.rec, h.channel, time.Now().Add(time.Hour))
+			if r, err := h.b.Store.Get(context.Background(), h.Channel); err == nil && r.Version > before.Version {
+				polled <- h.b.RunDueOn(context.Background(), h.Rec, h.Channel, time.Now().Add(time.Hour))
 				return
 			}
 		}
 		polled <- errors.New("the click's change was never written")
 	}()
-	h.clickOn("u1", board, h.mustFind(board, verbMoney)) // the turn ends: a fresh board is owed
+	h.ClickOn("u1", board, h.MustFind(board, verbMoney)) // the turn ends: a fresh board is owed
 	require.NoError(t, <-polled)
 	posts, reads := 0, 0
-	for _, c := range h.rec.Since(start) {
+	for _, c := range h.Rec.Since(start) {
 		switch {
 		case c.Posted():
 			posts++
@@ -208,7 +208,7 @@ func TestOwnBatchLeftToItself(t *testing.T) {
 	assert.Zero(t, reads, "no look for an earlier try")
 	_, m := h.Record()
 	assert.Empty(t, m.Outbox)
-	assert.Equal(t, []string{m.Board}, liveBoards(h.rec))
+	assert.Equal(t, []string{m.Board}, liveBoards(h.Rec))
 }
 
 // TestFencePrunesAtMostOncePerInterval: a process holding more fences

@@ -110,15 +110,15 @@ type frozenComp struct {
 // stepUntil plays random decisions (seeded) until done says so; it fails
 // when the game ends first.
 func stepUntil(h *harness, seed uint64, done func(g *dix.Game) bool) {
-	h.t.Helper()
+	h.T.Helper()
 	rng := rand.New(rand.NewPCG(seed, seed))
 	for i := 0; ; i++ {
 		r, _ := h.Record()
-		require.False(h.t, r.Finished, "the game ended before the state to freeze")
+		require.False(h.T, r.Finished, "the game ended before the state to freeze")
 		if done(dix.GameOf(r.State)) {
 			return
 		}
-		require.Less(h.t, i, 2000)
+		require.Less(h.T, i, 2000)
 		step(h, rng)
 	}
 }
@@ -126,13 +126,13 @@ func stepUntil(h *harness, seed uint64, done func(g *dix.Game) bool) {
 // openPrompt clicks the board's verb as the player to act and returns the
 // prompt shown to them.
 func openPrompt(h *harness, verb string) map[string]string {
-	h.t.Helper()
+	h.T.Helper()
 	r, m := h.Record()
 	user := m.Seats[dix.GameOf(r.State).ToAct()].ID
-	board := h.board()
-	prompt := h.clickOn(user, board, h.mustFind(board, verb)).shown(board)
-	require.NotNil(h.t, prompt)
-	require.True(h.t, prompt.Ephemeral)
+	board := h.Board()
+	prompt := h.ClickOn(user, board, h.MustFind(board, verb)).Shown(board)
+	require.NotNil(h.T, prompt)
+	require.True(h.T, prompt.Ephemeral)
 	return map[string]string{prompt.ID: user}
 }
 
@@ -140,14 +140,14 @@ var frozenCases = []frozenCase{
 	{
 		name: "lobby", channel: "c-lobby", seed: 21,
 		freeze: func(h *harness) map[string]string {
-			lobby := h.command("u1", "start").shown(nil)
-			h.clickOn("u2", lobby, h.mustFind(lobby, verbJoin))
+			lobby := h.Command("u1", "start").Shown(nil)
+			h.ClickOn("u2", lobby, h.MustFind(lobby, verbJoin))
 			return nil
 		},
 		resume: func(t *testing.T, h *harness, shown frozenShown) {
-			lobby := h.board()
-			h.clickOn("u3", lobby, h.mustFind(lobby, verbJoin))
-			h.clickOn("u1", lobby, h.mustFind(lobby, verbGo))
+			lobby := h.Board()
+			h.ClickOn("u3", lobby, h.MustFind(lobby, verbJoin))
+			h.ClickOn("u1", lobby, h.MustFind(lobby, verbGo))
 			r, m := h.Record()
 			require.NotNil(t, dix.GameOf(r.State), "the frozen lobby starts")
 			assert.Len(t, m.Seats, 3)
@@ -167,8 +167,8 @@ var frozenCases = []frozenCase{
 			p := shown.prompt(t)
 			id := p.firstVerb(t, verbBidAmount)
 			before, _ := h.Record()
-			r := h.clickOn(p.User, h.rec.Message(p.ID), id)
-			require.NotEqual(t, discordgo.InteractionResponseChannelMessageWithSource, r.response().Type, "refused: %+v", r.response().Data)
+			r := h.ClickOn(p.User, h.Rec.Message(p.ID), id)
+			require.NotEqual(t, discordgo.InteractionResponseChannelMessageWithSource, r.Response().Type, "refused: %+v", r.Response().Data)
 			after, _ := h.Record()
 			assert.NotEqual(t, dix.GameOf(before.State).Seq, dix.GameOf(after.State).Seq, "the frozen bid was not taken")
 		},
@@ -176,7 +176,7 @@ var frozenCases = []frozenCase{
 	{
 		name: "solo", channel: "c-solo", seed: 23,
 		freeze: func(h *harness) map[string]string {
-			h.command("u1", "solo", bot.OptDifficulty, float64(6))
+			h.Command("u1", "solo", bot.OptDifficulty, float64(6))
 			stepUntil(h, 6, func(g *dix.Game) bool {
 				return g.Phase == dix.PhaseBuy && g.ToAct() == 0 && len(g.Choices(0).Buyable) > 0
 			})
@@ -196,8 +196,8 @@ var frozenCases = []frozenCase{
 				}
 			}
 			before, _ := h.Record()
-			pay := h.clickOn(p.User, h.rec.Message(p.ID), id, card).shown(h.rec.Message(p.ID))
-			h.clickOn(p.User, pay, h.mustFind(pay, verbBuyPay))
+			pay := h.ClickOn(p.User, h.Rec.Message(p.ID), id, card).Shown(h.Rec.Message(p.ID))
+			h.ClickOn(p.User, pay, h.MustFind(pay, verbBuyPay))
 			after, _ := h.Record()
 			assert.NotEqual(t, dix.GameOf(before.State).Seq, dix.GameOf(after.State).Seq, "the frozen market prompt bought nothing")
 		},
@@ -320,11 +320,11 @@ func TestFrozenRecordsGenerate(t *testing.T) {
 	for _, fc := range frozenCases {
 		play := func(db dixbot.Store) (*harness, frozenShown) {
 			h := newHarnessOn(t, db)
-			h.channel = fc.channel
+			h.Channel = fc.channel
 			clocked(h)
 			prompts := fc.freeze(h)
 			r, m := h.Record()
-			shown := frozenShown{Msgs: []frozenMsg{freezeMsg(h.board(), "")}, Turn: m.Turn, Case: fc.name}
+			shown := frozenShown{Msgs: []frozenMsg{freezeMsg(h.Board(), "")}, Turn: m.Turn, Case: fc.name}
 			if !r.Due.IsZero() {
 				shown.Due = r.Due.UnixMilli()
 			}
@@ -332,7 +332,7 @@ func TestFrozenRecordsGenerate(t *testing.T) {
 				shown.Seq = dix.GameOf(r.State).Seq
 			}
 			for id, user := range prompts {
-				shown.Msgs = append(shown.Msgs, freezeMsg(h.rec.Message(id), user))
+				shown.Msgs = append(shown.Msgs, freezeMsg(h.Rec.Message(id), user))
 			}
 			return h, shown
 		}
@@ -461,14 +461,14 @@ func TestFrozenRecordsPlayToTheEnd(t *testing.T) {
 						db = frozenFile(t, fc, env, format)
 					}
 					h := newHarnessOn(t, db)
-					h.channel = fc.channel
+					h.Channel = fc.channel
 					clocked(h)
 					// Drawing a picture per click is most of what playing to
 					// the end costs: one store and format per case draws them.
 					h.b.NoPictures = format != 2 || kind != "redis"
 					// Messages and interactions made from here on get ids
 					// the frozen ones do not have.
-					h.rec.N, h.n = 1000, 1000
+					h.Rec.N, h.N = 1000, 1000
 
 					rec, m := h.Record()
 					// The file store's records are those of its own run, whose
@@ -485,7 +485,7 @@ func TestFrozenRecordsPlayToTheEnd(t *testing.T) {
 						assert.Equal(t, shown.Seq, dix.GameOf(rec.State).Seq)
 					}
 					for _, f := range shown.Msgs {
-						h.rec.Msgs[f.ID] = f.shownMsg(fc.channel)
+						h.Rec.Msgs[f.ID] = f.shownMsg(fc.channel)
 						for _, row := range f.Rows {
 							for _, c := range row {
 								p, err := bot.ParseID(c.ID)
@@ -513,7 +513,7 @@ func TestFrozenRecordsPlayToTheEnd(t *testing.T) {
 									if c.Select {
 										values = c.Options[:1]
 									}
-									txt := h.clickOn("u9", h.rec.Message(f.ID), c.ID, values...).ephemeralText()
+									txt := h.ClickOn("u9", h.Rec.Message(f.ID), c.ID, values...).EphemeralText()
 									if p, _ := bot.ParseID(c.ID); p.Verb == verbBoardText {
 										assert.Empty(t, txt, "the board as text is for anyone") // in its embed
 									} else {

@@ -48,25 +48,25 @@ func FuzzClick(f *testing.F) {
 	f.Fuzz(func(t *testing.T, id, user, value string, modal bool) {
 		h := newHarness(t)
 		seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-		board := h.board()
+		board := h.Board()
 		before := snap(h)
 		var r result
 		if modal {
-			r = h.submit(user, board, id, map[string]string{fieldAmount: value})
+			r = h.Submit(user, board, id, map[string]string{fieldAmount: value})
 		} else if value != "" {
-			r = h.clickOn(user, board, id, value)
+			r = h.ClickOn(user, board, id, value)
 		} else {
-			r = h.clickOn(user, board, id)
+			r = h.ClickOn(user, board, id)
 		}
 		answers := 0
-		for _, c := range r.calls {
+		for _, c := range r.Calls {
 			if c.Op == "respond" {
 				answers++
 			}
 		}
 		require.Equal(t, 1, answers)
-		assert.Zero(t, h.obs.outcomes["button/panic"]+h.obs.outcomes["select/panic"]+h.obs.outcomes["modal/panic"])
-		resp := r.response()
+		assert.Zero(t, h.Obs.Outcomes["button/panic"]+h.Obs.Outcomes["select/panic"]+h.Obs.Outcomes["modal/panic"])
+		resp := r.Response()
 		if resp.Type == discordgo.InteractionResponseChannelMessageWithSource && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 &&
 			len(resp.Data.Embeds) == 0 && len(tabletest.ComponentIDs(resp.Data.Components)) <= 1 {
 			unchanged(h, before) // an error message: nothing changed

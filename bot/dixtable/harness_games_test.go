@@ -3,12 +3,10 @@ package dixtable
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
 	"github.com/dixgame/dixbot/bot"
 	"github.com/dixgame/dixbot/bot/present"
 	rules "github.com/dixgame/dixbot/engine/qwixx"
@@ -16,7 +14,6 @@ import (
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	"github.com/dixgame/dixbot/internal/redistest"
 	"github.com/dixgame/dixbot/internal/tabletest"
-	"github.com/dixgame/dixbot/locales"
 	"github.com/dixgame/dixbot/store"
 	"github.com/stretchr/testify/require"
 )
@@ -25,7 +22,7 @@ import (
 func newQwixxHarness(t *testing.T, pictures bool) *harness {
 	t.Helper()
 	h := newHarness(t)
-	b, err := bot.New(bot.Options{Store: h.db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.obs,
+	b, err := bot.New(bot.Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
 		NoPictures: !pictures, Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
 	b.WorkBudget = harnessBudget
@@ -35,15 +32,8 @@ func newQwixxHarness(t *testing.T, pictures bool) *harness {
 
 // qcommand runs /qwixx <sub> with options (name, value pairs).
 func (h *harness) qcommand(user, sub string, opts ...any) result {
-	h.t.Helper()
-	i := h.base(user, discordgo.InteractionApplicationCommand)
-	so := &discordgo.ApplicationCommandInteractionDataOption{Name: locales.T("en", "cmd_"+sub+"_name", nil), Type: discordgo.ApplicationCommandOptionSubCommand}
-	for k := 0; k+1 < len(opts); k += 2 {
-		so.Options = append(so.Options, &discordgo.ApplicationCommandInteractionDataOption{
-			Name: locales.T("en", "opt_"+opts[k].(string)+"_name", nil), Value: opts[k+1], Type: discordgo.ApplicationCommandOptionString})
-	}
-	i.Data = discordgo.ApplicationCommandInteractionData{Name: "qwixx", Options: []*discordgo.ApplicationCommandInteractionDataOption{so}}
-	return h.run(i)
+	h.T.Helper()
+	return h.Run(h.GameCommandIx("qwixx", user, sub, opts...))
 }
 
 // qfind returns the custom id of msg's component with the verb (and, when
@@ -59,76 +49,55 @@ func qfind(msg *tabletest.Message, verb, arg string) (string, bool) {
 }
 
 func (h *harness) qmust(msg *tabletest.Message, verb, arg string) string {
-	h.t.Helper()
+	h.T.Helper()
 	id, ok := qfind(msg, verb, arg)
-	require.True(h.t, ok, "no %s:%s among %v", verb, arg, tabletest.ComponentIDs(msg.Components))
+	require.True(h.T, ok, "no %s:%s among %v", verb, arg, tabletest.ComponentIDs(msg.Components))
 	return id
 }
 
 // qstate is the channel's Qwixx game and table data (nil game: a lobby).
 func (h *harness) qstate() (*rules.Game, *bot.TableData, uint64) {
-	h.t.Helper()
-	r, err := h.db.Get(context.Background(), h.channel)
-	require.NoError(h.t, err)
-	require.Equal(h.t, "qwixx", r.Game)
+	h.T.Helper()
+	r, err := h.Db.Get(context.Background(), h.Channel)
+	require.NoError(h.T, err)
+	require.Equal(h.T, "qwixx", r.Game)
 	td, err := bot.DecodeTableData(r.Meta)
-	require.NoError(h.t, err)
+	require.NoError(h.T, err)
 	if r.Data == nil {
 		return nil, td, r.Version
 	}
 	st, err := rules.Rules{}.Decode(r.Data)
-	require.NoError(h.t, err)
+	require.NoError(h.T, err)
 	return st.(rules.State).Game(), td, r.Version
 }
 
 // openQwixx opens a table with the people given and computer seats of the
 // levels given, starts it, and returns the board.
 func (h *harness) openQwixx(people []string, cpus ...string) *tabletest.Message {
-	h.t.Helper()
+	h.T.Helper()
 	res := h.qcommand(people[0], "start")
-	lobby := res.shown(nil)
-	require.NotNil(h.t, lobby)
+	lobby := res.Shown(nil)
+	require.NotNil(h.T, lobby)
 	for _, u := range people[1:] {
-		lobby = h.clickOn(u, lobby, h.qmust(lobby, bot.CverbJoin, "")).shown(lobby)
+		lobby = h.ClickOn(u, lobby, h.qmust(lobby, bot.CverbJoin, "")).Shown(lobby)
 	}
 	for _, l := range cpus {
-		lobby = h.clickOn(people[0], lobby, h.qmust(lobby, bot.CverbCPU, l)).shown(lobby)
+		lobby = h.ClickOn(people[0], lobby, h.qmust(lobby, bot.CverbCPU, l)).Shown(lobby)
 	}
-	return h.clickOn(people[0], lobby, h.qmust(lobby, bot.CverbGo, "")).shown(lobby)
+	return h.ClickOn(people[0], lobby, h.qmust(lobby, bot.CverbGo, "")).Shown(lobby)
 }
 
-// dcommand runs /dixxit <sub> with options (name, value pairs).
+// dcommand runs /dixxit <sub> with options (name, value pairs), its
+// interactions' ids on the harness's snowflake clock.
 func (h *harness) dcommand(user, sub string, opts ...any) result {
-	h.t.Helper()
-	i := h.base(user, discordgo.InteractionApplicationCommand)
-	i.ID = h.dnow()
-	so := &discordgo.ApplicationCommandInteractionDataOption{Name: locales.T("en", "cmd_"+sub+"_name", nil), Type: discordgo.ApplicationCommandOptionSubCommand}
-	for k := 0; k+1 < len(opts); k += 2 {
-		so.Options = append(so.Options, &discordgo.ApplicationCommandInteractionDataOption{
-			Name: locales.T("en", "opt_"+opts[k].(string)+"_name", nil), Value: opts[k+1], Type: discordgo.ApplicationCommandOptionString})
-	}
-	i.Data = discordgo.ApplicationCommandInteractionData{Name: "dixxit", Options: []*discordgo.ApplicationCommandInteractionDataOption{so}}
-	return h.run(i)
+	h.T.Helper()
+	i := h.GameCommandIx("dixxit", user, sub, opts...)
+	i.ID = h.SnowflakeNow()
+	return h.Run(i)
 }
 
 // rematchID is the Rematch button's id on a Qwixx scoreboard.
 var rematchID = bot.ContractID("qwixx", bot.CverbAgain, 0, "")
-
-// texts are every text the calls showed a user.
-func (r result) texts() string {
-	var sb strings.Builder
-	for _, c := range r.calls {
-		switch {
-		case c.Resp != nil && c.Resp.Data != nil:
-			sb.WriteString(c.Resp.Data.Content + "\n")
-		case c.Params != nil:
-			sb.WriteString(c.Params.Content + "\n")
-		case c.Edit != nil && c.Edit.Content != nil:
-			sb.WriteString(*c.Edit.Content + "\n")
-		}
-	}
-	return sb.String()
-}
 
 // redisHarness is a harness on a Redis store of its own.
 func redisHarness(t *testing.T) (*harness, *store.Redis, *redistest.Server) {
@@ -138,11 +107,3 @@ func redisHarness(t *testing.T) (*harness, *store.Redis, *redistest.Server) {
 	t.Cleanup(func() { rs.Close() })
 	return newHarnessOn(t, rs), rs, srv
 }
-
-// dnow is the harness's snowflake clock: every interaction one millisecond
-// after the previous.
-func (h *harness) dnow() string { return snowflake(uint64(1_000_000+h.n), 0) }
-
-// snowflake is an interaction id received at millisecond ms (since the
-// Discord epoch) with the increment inc.
-func snowflake(ms, inc uint64) string { return strconv.FormatUint(ms<<22|inc&0xfff, 10) }

@@ -29,23 +29,23 @@ func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			h := newHarness(t)
 			seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
-			board := h.board()
-			h.clickOn("u1", board, h.mustFind(board, verbDraw))
-			h.clickOn("u1", board, h.mustFind(board, verbStop))
+			board := h.Board()
+			h.ClickOn("u1", board, h.MustFind(board, verbDraw))
+			h.ClickOn("u1", board, h.MustFind(board, verbStop))
 			// The next click's effects start when its hold has ended.
 			h.b.EffectDelay = bot.OutboxGrace
 			if claimed {
 				h.b.EffectsHook = func() {
-					_, err := h.db.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+					_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 						r.Due = time.Now().Add(bot.OutboxLease) // what another process's claim writes
 						return nil
 					})
 					require.NoError(t, err)
 				}
 			}
-			res := h.clickOn("u1", board, h.mustFind(board, verbMoney))
+			res := h.ClickOn("u1", board, h.MustFind(board, verbMoney))
 			posts := 0
-			for _, c := range res.calls {
+			for _, c := range res.Calls {
 				if c.Posted() {
 					posts++
 					assert.Equal(t, "followup", c.Op, "posted with the click's token")
@@ -55,7 +55,7 @@ func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
 			if !claimed {
 				assert.Equal(t, 1, posts, "the board is posted by the change's process")
 				assert.Empty(t, m.Outbox)
-				assert.Equal(t, []string{m.Board}, liveBoards(h.rec))
+				assert.Equal(t, []string{m.Board}, liveBoards(h.Rec))
 				return
 			}
 			assert.Zero(t, posts, "nothing posted once the effects were taken over")
@@ -64,10 +64,10 @@ func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
 
 			// The process that took them over does them.
 			h.b.EffectDelay, h.b.EffectsHook = 0, nil
-			before := h.rec.Count()
-			require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, rec.Due))
+			before := h.Rec.Count()
+			require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
 			posts = 0
-			for _, c := range h.rec.Since(before) {
+			for _, c := range h.Rec.Since(before) {
 				if c.Posted() {
 					posts++
 				}
@@ -75,7 +75,7 @@ func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
 			assert.Equal(t, 1, posts, "one board posted")
 			_, m = h.Record()
 			assert.Empty(t, m.Outbox)
-			assert.Equal(t, []string{m.Board}, liveBoards(h.rec), "exactly one board with buttons")
+			assert.Equal(t, []string{m.Board}, liveBoards(h.Rec), "exactly one board with buttons")
 		})
 	}
 }
@@ -85,19 +85,19 @@ func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
 // effects over, and that process posts it once.
 func TestOwnContractEffectsOnlyWhileHeld(t *testing.T) {
 	h := newQwixxHarness(t, false)
-	lobby := h.qcommand("u1", "start").shown(nil)
+	lobby := h.qcommand("u1", "start").Shown(nil)
 	require.NotNil(t, lobby)
-	lobby = h.clickOn("u2", lobby, h.qmust(lobby, bot.CverbJoin, "")).shown(lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, bot.CverbJoin, "")).Shown(lobby)
 	h.b.EffectDelay = bot.OutboxGrace
 	h.b.EffectsHook = func() {
-		_, err := h.db.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+		_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 			r.Due = time.Now().Add(bot.OutboxLease) // what another process's claim writes
 			return nil
 		})
 		require.NoError(t, err)
 	}
-	res := h.clickOn("u1", lobby, h.qmust(lobby, bot.CverbGo, ""))
-	for _, c := range res.calls {
+	res := h.ClickOn("u1", lobby, h.qmust(lobby, bot.CverbGo, ""))
+	for _, c := range res.Calls {
 		assert.False(t, c.Posted(), "nothing posted once the effects were taken over: %s", c.Op)
 	}
 	_, td, _ := h.qstate()
@@ -110,12 +110,12 @@ func TestOwnContractEffectsOnlyWhileHeld(t *testing.T) {
 	require.Equal(t, 1, owed, "Bob's ping is still owed")
 
 	h.b.EffectDelay, h.b.EffectsHook = 0, nil
-	r, err := h.db.Get(context.Background(), h.channel)
+	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
-	before := h.rec.Count()
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, r.Due))
+	before := h.Rec.Count()
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due))
 	posts := 0
-	for _, c := range h.rec.Since(before) {
+	for _, c := range h.Rec.Since(before) {
 		if c.Posted() {
 			posts++
 		}

@@ -26,19 +26,19 @@ func TestLostGameRetiresItsButtons(t *testing.T) {
 		t.Run(string(lc), func(t *testing.T) {
 			h := newHarness(t)
 			seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-			board := h.board()
+			board := h.Board()
 			embeds := board.Embeds
-			require.NoError(t, h.st.Delete(context.Background(), h.channel)) // the store's data is gone
-			h.locale = lc
+			require.NoError(t, h.St.Delete(context.Background(), h.Channel)) // the store's data is gone
+			h.Locale = lc
 
-			r := h.clickOn("u2", board, h.mustFind(board, verbHand))
-			resp := r.response()
+			r := h.ClickOn("u2", board, h.MustFind(board, verbHand))
+			resp := r.Response()
 			require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the answer edits the board")
 			assert.Equal(t, locales.T(locales.For(string(lc)), "err_game_gone", nil), resp.Data.Content)
-			assert.Empty(t, tabletest.ComponentIDs(h.rec.Message(board.ID).Components), "retired on the first click")
-			assert.Equal(t, embeds, h.rec.Message(board.ID).Embeds, "the board keeps its text")
-			assert.Equal(t, 1, h.obs.outcomes["button/stale"])
-			_, err := h.st.Get(context.Background(), h.channel)
+			assert.Empty(t, tabletest.ComponentIDs(h.Rec.Message(board.ID).Components), "retired on the first click")
+			assert.Equal(t, embeds, h.Rec.Message(board.ID).Embeds, "the board keeps its text")
+			assert.Equal(t, 1, h.Obs.Outcomes["button/stale"])
+			_, err := h.St.Get(context.Background(), h.Channel)
 			assert.ErrorIs(t, err, dixbot.ErrNotFound, "nothing is stored")
 		})
 	}
@@ -51,39 +51,39 @@ func TestLostGameRetiresItsButtons(t *testing.T) {
 func TestRestoredGameGoesOn(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
+	board := h.Board()
 	snapshot := snap(h)
 	// Follow-ups refused: messages go with the bot token and a nonce; the
 	// fresh board's must not be one of a message posted before the loss.
-	h.rec.Refuse = func(c tabletest.Call) error {
+	h.Rec.Refuse = func(c tabletest.Call) error {
 		if c.Op == "followup" {
 			return errors.New("discord: 503")
 		}
 		return nil
 	}
-	h.clickOn("u1", board, h.mustFind(board, verbDraw)) // the auction opens on the same board, and its ping is posted
+	h.ClickOn("u1", board, h.MustFind(board, verbDraw)) // the auction opens on the same board, and its ping is posted
 	// The copy was taken just before the ping was owed: the next effect
 	// it numbers is the ping's.
 	_, now := h.Record()
 	old := mustDixTable(snapshot.Rec.Meta)
 	old.NextEffect = now.NextEffect - 1
 	snapshot.Rec.Meta = old.Encode()
-	h.st.Mu.Lock()
-	h.st.Live[h.channel] = snapshot // the store restarts from its older copy
-	h.st.Mu.Unlock()
-	h.locale = discordgo.French
+	h.St.Mu.Lock()
+	h.St.Live[h.Channel] = snapshot // the store restarts from its older copy
+	h.St.Mu.Unlock()
+	h.Locale = discordgo.French
 
-	r := h.clickOn("u2", board, h.mustFind(board, verbPass))
-	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	assert.Equal(t, locales.T("fr", "err_game_restored", nil), r.response().Data.Content)
-	assert.Empty(t, tabletest.ComponentIDs(h.rec.Message(board.ID).Components))
+	r := h.ClickOn("u2", board, h.MustFind(board, verbPass))
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
+	assert.Equal(t, locales.T("fr", "err_game_restored", nil), r.Response().Data.Content)
+	assert.Empty(t, tabletest.ComponentIDs(h.Rec.Message(board.ID).Components))
 	assert.Equal(t, snapshot.State, snap(h).State, "the game as the store has it")
-	fresh := h.board()
+	fresh := h.Board()
 	assert.NotEqual(t, board.ID, fresh.ID)
 	showsNow(h, fresh)
 
-	r = h.clickOn("u1", fresh, h.mustFind(fresh, verbDraw))
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type, "the game goes on")
+	r = h.ClickOn("u1", fresh, h.MustFind(fresh, verbDraw))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type, "the game goes on")
 	assert.NotEqual(t, snapshot.State, snap(h).State)
 }
 
@@ -94,22 +94,22 @@ func TestRestoredGameGoesOn(t *testing.T) {
 func TestRestoredCopyOwingItsBoard(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
+	board := h.Board()
 	snapshot := snap(h)
 	old := mustDixTable(snapshot.Rec.Meta)
 	var fake dixbot.Record
 	old.owe(&fake, bot.Effect{Kind: bot.EffBoard}, bot.Effect{Kind: bot.EffEdit})
 	snapshot.Rec.Meta = old.Encode()
-	h.clickOn("u1", board, h.mustFind(board, verbDraw))
-	h.st.Mu.Lock()
-	h.st.Live[h.channel] = snapshot // the store restarts from its older copy
-	h.st.Mu.Unlock()
+	h.ClickOn("u1", board, h.MustFind(board, verbDraw))
+	h.St.Mu.Lock()
+	h.St.Live[h.Channel] = snapshot // the store restarts from its older copy
+	h.St.Mu.Unlock()
 
-	before := h.rec.Count()
-	r := h.clickOn("u2", board, h.mustFind(board, verbPass))
-	assert.Equal(t, locales.T("en", "err_game_restored", nil), r.response().Data.Content)
+	before := h.Rec.Count()
+	r := h.ClickOn("u2", board, h.MustFind(board, verbPass))
+	assert.Equal(t, locales.T("en", "err_game_restored", nil), r.Response().Data.Content)
 	posts := 0
-	for _, c := range h.rec.Since(before) {
+	for _, c := range h.Rec.Since(before) {
 		if c.Posted() {
 			posts++
 		}
@@ -117,7 +117,7 @@ func TestRestoredCopyOwingItsBoard(t *testing.T) {
 	assert.Equal(t, 1, posts, "one fresh board")
 	_, m := h.Record()
 	assert.Empty(t, m.Outbox)
-	assert.Equal(t, []string{m.Board}, liveBoards(h.rec), "exactly one board with buttons")
+	assert.Equal(t, []string{m.Board}, liveBoards(h.Rec), "exactly one board with buttons")
 }
 
 // blockedStore is a store whose Create lands and then never answers, as
@@ -139,15 +139,15 @@ func (s blockedStore) Create(ctx context.Context, r *dixbot.Record) error {
 // record is created: nothing is answered nor posted.
 func startKilled(t *testing.T, h *harness) {
 	t.Helper()
-	st := blockedStore{MemStore: h.st, block: make(chan struct{})}
+	st := blockedStore{MemStore: h.St, block: make(chan struct{})}
 	dead, err := bot.New(bot.Options{Store: st, DefaultLanguage: "en"})
 	require.NoError(t, err)
-	i := h.base("u1", discordgo.InteractionApplicationCommand)
+	i := h.Base("u1", discordgo.InteractionApplicationCommand)
 	i.Data = discordgo.ApplicationCommandInteractionData{Name: "dix", Options: []*discordgo.ApplicationCommandInteractionDataOption{
 		{Name: "start", Type: discordgo.ApplicationCommandOptionSubCommand}}}
 	go dead.Serve(tabletest.NewRecorder(), &discordgo.InteractionCreate{Interaction: i}, nil)
 	require.Eventually(t, func() bool {
-		_, err := h.st.Get(context.Background(), h.channel)
+		_, err := h.St.Get(context.Background(), h.Channel)
 		return err == nil
 	}, time.Minute, 10*time.Millisecond)
 	t.Cleanup(func() { close(st.block) })
@@ -165,12 +165,12 @@ func TestLostLobby(t *testing.T) {
 		rec, m := h.Record()
 		require.Empty(t, m.Board)
 		require.False(t, rec.Due.IsZero(), "the lobby is owed")
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, rec.Due))
+		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
 		_, m = h.Record()
 		require.NotEmpty(t, m.Board)
-		lobby := h.rec.Message(m.Board)
+		lobby := h.Rec.Message(m.Board)
 		require.NotNil(t, lobby)
-		h.clickOn("u2", lobby, h.mustFind(lobby, verbJoin))
+		h.ClickOn("u2", lobby, h.MustFind(lobby, verbJoin))
 		_, m = h.Record()
 		assert.Len(t, m.Seats, 2, "its buttons work")
 		assert.Empty(t, m.Outbox)
@@ -179,30 +179,30 @@ func TestLostLobby(t *testing.T) {
 		t.Run("/dix "+cmd, func(t *testing.T) {
 			h := newHarness(t)
 			startKilled(t, h)
-			r := h.command("u2", cmd)
-			text := r.ephemeralText()
+			r := h.Command("u2", cmd)
+			text := r.EphemeralText()
 			if cmd == "start" {
 				assert.Equal(t, enT("err_game_exists_lobby", nil), text)
 			} else {
 				assert.Equal(t, enT("lobby_reposted", nil), text)
 			}
-			sends := r.sends()
+			sends := r.Sends()
 			require.Len(t, sends, 1, "one lobby posted")
 			_, m := h.Record()
-			lobby := h.rec.Message(m.Board)
+			lobby := h.Rec.Message(m.Board)
 			require.NotNil(t, lobby)
 			assert.False(t, lobby.Ephemeral, "public")
-			h.clickOn("u2", lobby, h.mustFind(lobby, verbJoin))
+			h.ClickOn("u2", lobby, h.MustFind(lobby, verbJoin))
 			_, m = h.Record()
 			assert.Len(t, m.Seats, 2, "its buttons work")
 			assert.Empty(t, m.Outbox, "nothing more owed")
 
 			// Asked again, /dix board posts it anew and retires the old one.
-			r = h.command("u3", "board")
+			r = h.Command("u3", "board")
 			_, m2 := h.Record()
 			require.NotEqual(t, m.Board, m2.Board)
-			assert.Empty(t, tabletest.ComponentIDs(h.rec.Message(m.Board).Components))
-			assert.Len(t, tabletest.FindIDs(h.rec.Message(m2.Board), verbJoin), 1)
+			assert.Empty(t, tabletest.ComponentIDs(h.Rec.Message(m.Board).Components))
+			assert.Len(t, tabletest.FindIDs(h.Rec.Message(m2.Board), verbJoin), 1)
 		})
 	}
 }
@@ -229,23 +229,23 @@ func (s recordBlockedStore) Update(ctx context.Context, channel, id string, fn f
 // post a second one.
 func TestLobbyAnsweredThenKilled(t *testing.T) {
 	h := newHarness(t)
-	st := recordBlockedStore{MemStore: h.st, block: make(chan struct{})}
+	st := recordBlockedStore{MemStore: h.St, block: make(chan struct{})}
 	t.Cleanup(func() { close(st.block) })
 	dead, err := bot.New(bot.Options{Store: st, DefaultLanguage: "en"})
 	require.NoError(t, err)
-	i := h.base("u1", discordgo.InteractionApplicationCommand)
+	i := h.Base("u1", discordgo.InteractionApplicationCommand)
 	i.Data = discordgo.ApplicationCommandInteractionData{Name: "dix", Options: []*discordgo.ApplicationCommandInteractionDataOption{
 		{Name: "start", Type: discordgo.ApplicationCommandOptionSubCommand}}}
-	go dead.Serve(h.rec, &discordgo.InteractionCreate{Interaction: i}, nil)
-	require.Eventually(t, func() bool { return h.rec.Message("orig-"+i.ID) != nil }, time.Minute, 10*time.Millisecond, "answered")
+	go dead.Serve(h.Rec, &discordgo.InteractionCreate{Interaction: i}, nil)
+	require.Eventually(t, func() bool { return h.Rec.Message("orig-"+i.ID) != nil }, time.Minute, 10*time.Millisecond, "answered")
 
 	rec, m := h.Record()
 	require.Empty(t, m.Board)
-	n := h.rec.Count()
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, rec.Due))
+	n := h.Rec.Count()
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
 	rec, m = h.Record()
 	assert.Equal(t, "orig-"+i.ID, m.Board, "the answer is the lobby")
-	assert.Empty(t, result{h: h, calls: h.rec.Since(n)}.sends(), "no second lobby")
+	assert.Empty(t, result{H: h.Harness, Calls: h.Rec.Since(n)}.Sends(), "no second lobby")
 	assert.Empty(t, m.Outbox)
 	assert.True(t, rec.Due.IsZero())
 }
@@ -254,31 +254,31 @@ func TestLobbyAnsweredThenKilled(t *testing.T) {
 // and records it: nothing is left owed, so no process posts it twice.
 func TestStartRecordsItsLobby(t *testing.T) {
 	h := newHarness(t)
-	r := h.command("u1", "start")
-	lobby := r.shown(nil)
+	r := h.Command("u1", "start")
+	lobby := r.Shown(nil)
 	require.NotNil(t, lobby)
 	rec, m := h.Record()
 	assert.Equal(t, lobby.ID, m.Board)
 	assert.Empty(t, m.Outbox)
 	assert.True(t, rec.Due.IsZero())
-	assert.Empty(t, r.sends(), "no second lobby")
+	assert.Empty(t, r.Sends(), "no second lobby")
 }
 
 // TestStartAnswerRefused: when Discord refuses the answer to /dix start,
 // the lobby is posted with the bot token instead.
 func TestStartAnswerRefused(t *testing.T) {
 	h := newHarness(t)
-	h.rec.Refuse = func(c tabletest.Call) error {
+	h.Rec.Refuse = func(c tabletest.Call) error {
 		if c.Op == "respond" {
 			return errors.New("discord: 503")
 		}
 		return nil
 	}
-	r := h.command("u1", "start")
-	sends := r.sends()
+	r := h.Command("u1", "start")
+	sends := r.Sends()
 	require.Len(t, sends, 1)
 	_, m := h.Record()
 	assert.NotEmpty(t, m.Board)
-	assert.Len(t, tabletest.FindIDs(h.rec.Message(m.Board), verbJoin), 1)
+	assert.Len(t, tabletest.FindIDs(h.Rec.Message(m.Board), verbJoin), 1)
 	assert.Empty(t, m.Outbox)
 }

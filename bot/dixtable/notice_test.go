@@ -50,26 +50,26 @@ func discordWithout(lost int64) func(tabletest.Call) error {
 // lose takes perms from the bot in the harness's channel: Discord refuses
 // what needs them, and interactions say so in app_permissions.
 func lose(h *harness, perms int64) {
-	h.rec.Mu.Lock()
-	h.rec.Refuse = discordWithout(perms)
-	h.rec.Mu.Unlock()
-	h.appPerm = allPerms &^ perms
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = discordWithout(perms)
+	h.Rec.Mu.Unlock()
+	h.AppPerm = allPerms &^ perms
 }
 
 // restore gives the bot its permissions back.
 func restore(h *harness) {
-	h.rec.Mu.Lock()
-	h.rec.Refuse = nil
-	h.rec.Mu.Unlock()
-	h.appPerm = allPerms
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = nil
+	h.Rec.Mu.Unlock()
+	h.AppPerm = allPerms
 }
 
 // seedClocked seeds a two-player game dealt from quickTurnDeck, with a
 // clock at the live pace (see clocked) started at now.
 func seedClocked(h *harness, now time.Time) {
-	h.t.Helper()
+	h.T.Helper()
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+	_, err := h.St.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 		m := mustDixTable(r.Meta)
 		m.Pace = "live"
 		newClock(h.b, m, dix.GameOf(r.State), now)
@@ -77,18 +77,18 @@ func seedClocked(h *harness, now time.Time) {
 		r.Meta = m.Encode()
 		return nil
 	})
-	require.NoError(h.t, err)
+	require.NoError(h.T, err)
 }
 
 // toldPrivately is what an interaction told its user privately, as it
 // reads now: its answer and its ephemeral follow-ups.
 func toldPrivately(r result) []string {
 	var out []string
-	for _, c := range r.calls {
+	for _, c := range r.Calls {
 		switch {
 		case c.Refused:
 		case c.Op == "respond" && c.Resp.Data != nil && c.Resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0:
-			if msg := r.h.rec.Message("orig-" + c.Interaction); msg != nil {
+			if msg := r.H.Rec.Message("orig-" + c.Interaction); msg != nil {
 				out = append(out, msg.Content)
 			}
 		case c.Op == "followup" && c.Params.Flags&discordgo.MessageFlagsEphemeral != 0:
@@ -121,11 +121,11 @@ func posts(calls []tabletest.Call) (made, refused []tabletest.Call) {
 func TestBoardMissingAfterADeadline(t *testing.T) {
 	h := newHarness(t)
 	now := clocked(h)
-	h.appPerm = allPerms
+	h.AppPerm = allPerms
 	seedClocked(h, *now)
-	board := h.board()
-	h.clickOn("u1", board, h.mustFind(board, verbDraw))
-	h.clickOn("u1", board, h.mustFind(board, verbStop))
+	board := h.Board()
+	h.ClickOn("u1", board, h.MustFind(board, verbDraw))
+	h.ClickOn("u1", board, h.MustFind(board, verbStop))
 	lose(h, discordgo.PermissionSendMessages)
 
 	// Alice lets her time run out: the computer decides for her until her
@@ -166,10 +166,10 @@ func TestBoardMissingAfterADeadline(t *testing.T) {
 
 	// Bob asks for his hand: answered, and his interaction posts the
 	// board at once. Nobody is told anything.
-	r := h.command("u2", "hand")
-	assert.NotEmpty(t, r.response().Data.Embeds, "his hand, as usual")
+	r := h.Command("u2", "hand")
+	assert.NotEmpty(t, r.Response().Data.Embeds, "his hand, as usual")
 	assert.Len(t, toldPrivately(r), 1, "his hand, and no notice")
-	made, _ = posts(r.calls)
+	made, _ = posts(r.Calls)
 	require.Len(t, made, 1, "the board, posted once")
 	assert.Equal(t, "followup", made[0].Op, "through his interaction")
 	rec, m = h.Record()
@@ -177,14 +177,14 @@ func TestBoardMissingAfterADeadline(t *testing.T) {
 	assert.Empty(t, m.Outbox)
 	assert.False(t, m.Clock.Paused(), "the clock runs again")
 	assert.Equal(t, 1, m.Clock.Seat)
-	back := h.board()
+	back := h.Board()
 	assert.NotEqual(t, board.ID, back.ID)
 	assert.Contains(t, back.Content, "<@u2>", "the board pings the player to act")
 	assert.Contains(t, back.Embeds[0].Description, "<t:"+strconv.FormatInt(m.Clock.Deadline().Unix(), 10)+":R>",
 		"the board counts down from its post")
 	assert.Equal(t, now.Add(m.Clock.Pace.Bank), m.Clock.Deadline(), "Bob's whole bank, from the moment the board came back")
 	assert.Empty(t, board.Components, "the old board lost its buttons")
-	tabletest.CheckAllCalls(t, h.rec.Calls)
+	tabletest.CheckAllCalls(t, h.Rec.Calls)
 }
 
 // TestBoardMissingToldToThePlayers: the bot lost Send Messages and Embed
@@ -198,18 +198,18 @@ func TestBoardMissingAfterADeadline(t *testing.T) {
 func TestBoardMissingToldToThePlayers(t *testing.T) {
 	h := newHarness(t)
 	now := clocked(h)
-	h.appPerm = allPerms
+	h.AppPerm = allPerms
 	seedClocked(h, *now)
-	h.perms["u1"] = discordgo.PermissionManageChannels
-	board := h.board()
-	h.clickOn("u1", board, h.mustFind(board, verbDraw))
-	h.clickOn("u1", board, h.mustFind(board, verbStop))
+	h.Perms["u1"] = discordgo.PermissionManageChannels
+	board := h.Board()
+	h.ClickOn("u1", board, h.MustFind(board, verbDraw))
+	h.ClickOn("u1", board, h.MustFind(board, verbStop))
 	lost := int64(discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks)
 	lose(h, lost)
 
 	// Alice takes the money, which ends her turn: Discord refuses the
 	// answer showing the turn's summary, then the next board.
-	r := h.clickOn("u1", board, h.mustFind(board, verbMoney))
+	r := h.ClickOn("u1", board, h.MustFind(board, verbMoney))
 	rec, m := h.Record()
 	require.NotNil(t, m.Missing)
 	assert.Equal(t, 1, dix.GameOf(rec.State).Active, "her click was applied: Bob's turn")
@@ -224,25 +224,25 @@ func TestBoardMissingToldToThePlayers(t *testing.T) {
 	// Bob, in French, clicks the old board (its update was refused: it
 	// still has Alice's buttons). Outdated, and told in French; his click
 	// tried the board again.
-	h.locale = discordgo.French
-	r = h.clickOn("u2", board, h.mustFind(board, verbMoney))
+	h.Locale = discordgo.French
+	r = h.ClickOn("u2", board, h.MustFind(board, verbMoney))
 	fr := bot.MissingText("fr", m.Missing, allPerms&^lost)
 	assert.Equal(t, []string{fr}, toldPrivately(r))
 	assert.Contains(t, fr, "il me manque les permissions **Envoyer des messages** et **Intégrer des liens** ici")
 	assert.Contains(t, fr, "`/dix abandonner`")
-	_, refused := posts(r.calls)
+	_, refused := posts(r.Calls)
 	assert.NotEmpty(t, refused, "his click tried the board again")
 	_, m = h.Record()
 	assert.Greater(t, m.Missing.Tries, tries)
 	// His hand is refused too (an embed): the same notice instead.
-	r = h.command("u2", "hand")
+	r = h.Command("u2", "hand")
 	assert.Equal(t, []string{fr}, toldPrivately(r))
-	h.locale = discordgo.EnglishUS
+	h.Locale = discordgo.EnglishUS
 
 	// A pause and a resume go through, with the notice; the clock stays
 	// held while the board is missing.
 	for _, cmd := range []string{"pause", "resume"} {
-		r = h.command("u1", cmd)
+		r = h.Command("u1", cmd)
 		told := toldPrivately(r)
 		require.Len(t, told, 2, "/dix %s: its answer, then the notice", cmd)
 		assert.Equal(t, en, told[1])
@@ -264,19 +264,19 @@ func TestBoardMissingToldToThePlayers(t *testing.T) {
 	assert.Nil(t, m.Missing)
 	assert.Empty(t, m.Outbox)
 	assert.False(t, m.Clock.Paused())
-	back := h.board()
+	back := h.Board()
 	assert.NotEqual(t, board.ID, back.ID)
 	assert.Contains(t, back.Content, "<@u2>")
-	assert.NotEmpty(t, h.mustFind(back, verbDraw))
+	assert.NotEmpty(t, h.MustFind(back, verbDraw))
 
 	// No notice any more.
-	r = h.command("u2", "hand")
+	r = h.Command("u2", "hand")
 	assert.Len(t, toldPrivately(r), 1, "his hand alone")
-	assert.NotEmpty(t, r.response().Data.Embeds)
-	made, refused = posts(r.calls)
+	assert.NotEmpty(t, r.Response().Data.Embeds)
+	made, refused = posts(r.Calls)
 	assert.Empty(t, made)
 	assert.Empty(t, refused)
-	tabletest.CheckAllCalls(t, h.rec.Calls)
+	tabletest.CheckAllCalls(t, h.Rec.Calls)
 }
 
 // TestBoardCommandWhileMissing: /dix board where the board cannot be
@@ -286,19 +286,19 @@ func TestBoardMissingToldToThePlayers(t *testing.T) {
 // frees the channel.
 func TestBoardCommandWhileMissing(t *testing.T) {
 	h := newHarness(t)
-	h.appPerm = allPerms
+	h.AppPerm = allPerms
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	lost := int64(discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks)
 	lose(h, lost)
-	r := h.command("u1", "board")
+	r := h.Command("u1", "board")
 	_, m := h.Record()
 	require.NotNil(t, m.Missing)
 	told := toldPrivately(r)
 	require.Len(t, told, 2)
 	assert.Equal(t, enT("board_reposted", nil), told[0])
-	assert.Equal(t, bot.MissingText("en", m.Missing, h.appPerm), told[1])
+	assert.Equal(t, bot.MissingText("en", m.Missing, h.AppPerm), told[1])
 
-	r = h.command("u2", "board")
+	r = h.Command("u2", "board")
 	assert.Len(t, toldPrivately(r), 2)
 	_, m = h.Record()
 	boards := 0
@@ -310,20 +310,20 @@ func TestBoardCommandWhileMissing(t *testing.T) {
 	assert.Equal(t, 1, boards, "one board owed: the game as it stands")
 
 	restore(h)
-	r = h.command("u2", "hand")
-	made, _ := posts(r.calls)
+	r = h.Command("u2", "hand")
+	made, _ := posts(r.Calls)
 	assert.Len(t, made, 1, "one board posted")
 	_, m = h.Record()
 	assert.Nil(t, m.Missing)
-	assert.Equal(t, []string{m.Board}, liveBoards(h.rec))
+	assert.Equal(t, []string{m.Board}, liveBoards(h.Rec))
 
 	lose(h, lost)
-	h.command("u1", "board")
+	h.Command("u1", "board")
 	_, m = h.Record()
 	require.NotNil(t, m.Missing)
-	prompt := h.command("u1", "abandon").shown(nil)
-	h.clickOn("u1", prompt, h.mustFind(prompt, verbAbandonYes))
-	rec, err := h.st.Get(context.Background(), h.channel)
+	prompt := h.Command("u1", "abandon").Shown(nil)
+	h.ClickOn("u1", prompt, h.MustFind(prompt, verbAbandonYes))
+	rec, err := h.St.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	assert.True(t, rec.Finished, "the game is over, archived")
 }
@@ -334,8 +334,8 @@ func TestBoardCommandWhileMissing(t *testing.T) {
 func TestChannelGone(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	h.rec.Mu.Lock()
-	h.rec.Refuse = func(c tabletest.Call) error {
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
 		if !c.Posted() {
 			return nil
 		}
@@ -344,15 +344,15 @@ func TestChannelGone(t *testing.T) {
 			Message:  &discordgo.APIErrorMessage{Code: discordgo.ErrCodeUnknownChannel, Message: "Unknown Channel"},
 		}
 	}
-	h.rec.Mu.Unlock()
-	rec, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+	h.Rec.Mu.Unlock()
+	rec, err := h.St.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 		m := mustDixTable(r.Meta)
 		m.owe(r, bot.Effect{Kind: bot.EffBoard})
 		r.Meta = m.Encode()
 		return nil
 	})
 	require.NoError(t, err)
-	require.NoError(t, runDixOutbox(h.b, context.Background(), h.rec, rec, nil))
+	require.NoError(t, runDixOutbox(h.b, context.Background(), h.Rec, rec, nil))
 	rec, m := h.Record()
 	require.NotNil(t, m.Missing)
 	assert.Equal(t, discordgo.ErrCodeUnknownChannel, m.Missing.Code)

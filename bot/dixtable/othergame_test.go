@@ -24,7 +24,7 @@ import (
 func newGamesHarness(t *testing.T) *harness {
 	t.Helper()
 	h := newHarness(t)
-	b, err := bot.New(bot.Options{Store: h.db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.obs,
+	b, err := bot.New(bot.Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
 		NoPictures: true, Games: []present.Game{botqwixx.Game(), botdixxit.Game()}})
 	require.NoError(t, err)
 	b.WorkBudget = harnessBudget
@@ -44,22 +44,22 @@ func TestOneGamePerChannelAcrossGames(t *testing.T) {
 	}
 	unchanged := func(before uint64, game string) {
 		t.Helper()
-		r, err := h.db.Get(context.Background(), h.channel)
+		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		assert.Equal(t, before, r.Version, "the game changed")
 		assert.Equal(t, game, r.Game)
 	}
 
 	board := h.openQwixx([]string{"u1", "u2"})
-	r, err := h.db.Get(context.Background(), h.channel)
+	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	for _, sub := range bot.Subcommands {
-		res := h.command("u1", sub)
+		res := h.Command("u1", sub)
 		if sub == "rules" {
-			assert.NotEmpty(t, res.response().Data.Embeds, "/dix rules")
+			assert.NotEmpty(t, res.Response().Data.Embeds, "/dix rules")
 			continue
 		}
-		assert.Equal(t, other("Qwixx"), res.ephemeralText(), "/dix %s", sub)
+		assert.Equal(t, other("Qwixx"), res.EphemeralText(), "/dix %s", sub)
 	}
 	for _, sub := range bot.ContractSubcommands {
 		if sub == "hint" {
@@ -67,29 +67,29 @@ func TestOneGamePerChannelAcrossGames(t *testing.T) {
 		}
 		res := h.dcommand("u1", sub)
 		if sub == "rules" {
-			assert.NotContains(t, res.ephemeralText(), other("Qwixx"), "/dixxit rules")
+			assert.NotContains(t, res.EphemeralText(), other("Qwixx"), "/dixxit rules")
 			continue
 		}
-		assert.Equal(t, other("Qwixx"), res.ephemeralText(), "/dixxit %s", sub)
+		assert.Equal(t, other("Qwixx"), res.EphemeralText(), "/dixxit %s", sub)
 	}
 	// Buttons of other games (on messages of games the channel had
 	// before) say the same.
 	for _, id := range []string{bot.CustomID(verbDraw, uint32(r.Version)), bot.ContractID("dixxit", bot.CverbJoin, 1, "")} {
-		assert.Equal(t, other("Qwixx"), h.clickOn("u2", board, id).ephemeralText(), id)
+		assert.Equal(t, other("Qwixx"), h.ClickOn("u2", board, id).EphemeralText(), id)
 	}
 	unchanged(r.Version, "qwixx")
 
-	h.channel = "c2"
+	h.Channel = "c2"
 	startGame(h, "u1", "u2")
-	r, err = h.db.Get(context.Background(), h.channel)
+	r, err = h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	for _, sub := range bot.ContractSubcommands {
 		res := h.qcommand("u1", sub)
 		if sub == "rules" {
-			assert.NotContains(t, res.ephemeralText(), other("DIX"), "/qwixx rules")
+			assert.NotContains(t, res.EphemeralText(), other("DIX"), "/qwixx rules")
 			continue
 		}
-		assert.Equal(t, other("DIX"), res.ephemeralText(), "/qwixx %s", sub)
+		assert.Equal(t, other("DIX"), res.EphemeralText(), "/qwixx %s", sub)
 	}
 	unchanged(r.Version, "")
 }
@@ -97,14 +97,14 @@ func TestOneGamePerChannelAcrossGames(t *testing.T) {
 // unarchive puts the channel's archived record back as active, as if its
 // archiving had failed.
 func unarchive(h *harness) {
-	h.t.Helper()
-	h.st.Mu.Lock()
-	defer h.st.Mu.Unlock()
-	st, ok := h.st.Archived[h.channel]
-	require.True(h.t, ok, "nothing archived")
+	h.T.Helper()
+	h.St.Mu.Lock()
+	defer h.St.Mu.Unlock()
+	st, ok := h.St.Archived[h.Channel]
+	require.True(h.T, ok, "nothing archived")
 	st.Rec.Finished = false
-	h.st.Live[h.channel] = st
-	delete(h.st.Archived, h.channel)
+	h.St.Live[h.Channel] = st
+	delete(h.St.Archived, h.Channel)
 }
 
 // resultsStore is a memStore that keeps the results recorded.
@@ -133,20 +133,20 @@ func (s *resultsStore) ForgetPlayer(context.Context, string, string) error { ret
 // (its result recorded) and open their lobby.
 func TestStartAfterAnotherGameOverUnarchived(t *testing.T) {
 	h := newHarness(t)
-	rs := &resultsStore{MemStore: h.st}
-	b, err := bot.New(bot.Options{Store: rs, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.obs,
+	rs := &resultsStore{MemStore: h.St}
+	b, err := bot.New(bot.Options{Store: rs, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
 		NoPictures: true, Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
 	h.b = b
-	h.guild = "g1"
+	h.Guild = "g1"
 
 	startGame(h, "u1", "u2")
 	playToEnd(t, h, 5)
 	unarchive(h)
 	rs.results = nil // recorded when it ended; the store keeps it once
 	res := h.qcommand("u2", "start")
-	require.NotNil(t, res.shown(nil), "a Qwixx lobby: %s", res.describe())
-	assert.Zero(t, res.response().Data.Flags&discordgo.MessageFlagsEphemeral, "the lobby is public")
+	require.NotNil(t, res.Shown(nil), "a Qwixx lobby: %s", res.Describe())
+	assert.Zero(t, res.Response().Data.Flags&discordgo.MessageFlagsEphemeral, "the lobby is public")
 	_, td, _ := h.qstate()
 	assert.Equal(t, "u2", td.Creator)
 	assert.Equal(t, []string{"dix g1"}, rs.results, "the DIX game's result, recorded before it was archived")
@@ -165,15 +165,15 @@ func TestStartAfterAnotherGameOverUnarchived(t *testing.T) {
 		}
 	}
 	td.Seats = append(td.Seats, bot.TableSeat{User: "u1", Name: "Alice"})
-	_, err = h.db.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+	_, err = h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 		r.Data, r.Meta = st.Encode(), td.Encode()
 		return nil
 	})
 	require.NoError(t, err)
 
-	res = h.command("u1", "start")
-	require.NotNil(t, res.shown(nil), "a DIX lobby: %s", res.describe())
-	assert.Zero(t, res.response().Data.Flags&discordgo.MessageFlagsEphemeral, "the lobby is public")
+	res = h.Command("u1", "start")
+	require.NotNil(t, res.Shown(nil), "a DIX lobby: %s", res.Describe())
+	assert.Zero(t, res.Response().Data.Flags&discordgo.MessageFlagsEphemeral, "the lobby is public")
 	rec, m := h.Record()
 	assert.Empty(t, rec.Game)
 	assert.Equal(t, "u1", m.Creator)
@@ -187,14 +187,14 @@ func TestLastPlayerMayAbandon(t *testing.T) {
 	t.Run("dix", func(t *testing.T) {
 		h := newHarness(t)
 		startGame(h, "u1", "u2")
-		h.command("u1", "leave")
-		assert.Equal(t, locales.T("en", "err_last_player", nil), h.command("u2", "leave").ephemeralText())
-		ask := h.command("u2", "abandon")
-		assert.Equal(t, locales.T("en", "abandon_confirm", nil), ask.ephemeralText())
-		confirm := ask.shown(nil)
+		h.Command("u1", "leave")
+		assert.Equal(t, locales.T("en", "err_last_player", nil), h.Command("u2", "leave").EphemeralText())
+		ask := h.Command("u2", "abandon")
+		assert.Equal(t, locales.T("en", "abandon_confirm", nil), ask.EphemeralText())
+		confirm := ask.Shown(nil)
 		require.NotNil(t, confirm)
-		h.clickOn("u2", confirm, h.mustFind(confirm, verbAbandonYes))
-		r, err := h.db.Get(context.Background(), h.channel)
+		h.ClickOn("u2", confirm, h.MustFind(confirm, verbAbandonYes))
+		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		assert.True(t, r.Finished, "the game ended")
 	})
@@ -203,13 +203,13 @@ func TestLastPlayerMayAbandon(t *testing.T) {
 		h.openQwixx([]string{"u1", "u2"})
 		h.qcommand("u1", "leave")
 		ask := h.qcommand("u2", "abandon")
-		assert.Equal(t, locales.T("en", "abandon_confirm", nil), ask.ephemeralText())
-		confirm := ask.shown(nil)
+		assert.Equal(t, locales.T("en", "abandon_confirm", nil), ask.EphemeralText())
+		confirm := ask.Shown(nil)
 		require.NotNil(t, confirm)
 		yes, ok := qfind(confirm, bot.CverbEnd, "")
 		require.True(t, ok)
-		h.clickOn("u2", confirm, yes)
-		r, err := h.db.Get(context.Background(), h.channel)
+		h.ClickOn("u2", confirm, yes)
+		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		assert.True(t, r.Finished, "the game ended")
 	})
@@ -218,7 +218,7 @@ func TestLastPlayerMayAbandon(t *testing.T) {
 		h := newQwixxHarness(t, false)
 		h.openQwixx([]string{"u1", "u2", "u3"})
 		h.qcommand("u1", "leave")
-		assert.Equal(t, locales.T("en", "err_no_permission", nil), h.qcommand("u2", "abandon").ephemeralText())
+		assert.Equal(t, locales.T("en", "err_no_permission", nil), h.qcommand("u2", "abandon").EphemeralText())
 	})
 }
 
@@ -239,24 +239,24 @@ func TestStartLanguageAsAtDIX(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newGamesHarness(t)
-			h.locale, h.guildLc = tc.user, tc.server
+			h.Locale, h.GuildLc = tc.user, tc.server
 			var opts []any
 			if tc.option != "" {
 				opts = []any{"language", tc.option}
 			}
-			require.NotNil(t, h.command("u1", "start", opts...).shown(nil))
+			require.NotNil(t, h.Command("u1", "start", opts...).Shown(nil))
 			_, m := h.Record()
 			assert.Equal(t, tc.wants, m.Lang, "DIX")
 			for _, game := range []string{"qwixx", "dixxit"} {
-				h.channel = "c-" + game
+				h.Channel = "c-" + game
 				var res result
 				if game == "qwixx" {
 					res = h.qcommand("u1", "start", opts...)
 				} else {
 					res = h.dcommand("u1", "start", opts...)
 				}
-				require.NotNil(t, res.shown(nil), "%s: %s", game, res.describe())
-				r, err := h.db.Get(context.Background(), h.channel)
+				require.NotNil(t, res.Shown(nil), "%s: %s", game, res.Describe())
+				r, err := h.Db.Get(context.Background(), h.Channel)
 				require.NoError(t, err)
 				td, err := bot.DecodeTableData(r.Meta)
 				require.NoError(t, err)
@@ -270,12 +270,12 @@ func TestStartLanguageAsAtDIX(t *testing.T) {
 // the channel holds.
 func TestCommandOfTheOtherGameNamesIt(t *testing.T) {
 	h := newQwixxHarness(t, false)
-	lobby := h.qcommand("u1", "start").shown(nil)
-	h.clickOn("u2", lobby, h.qmust(lobby, bot.CverbJoin, ""))
-	h.clickOn("u1", lobby, h.qmust(lobby, bot.CverbGo, ""))
-	assert.Contains(t, h.command("u2", "board").ephemeralText(), "Qwixx", "a DIX command in a Qwixx channel names the game")
+	lobby := h.qcommand("u1", "start").Shown(nil)
+	h.ClickOn("u2", lobby, h.qmust(lobby, bot.CverbJoin, ""))
+	h.ClickOn("u1", lobby, h.qmust(lobby, bot.CverbGo, ""))
+	assert.Contains(t, h.Command("u2", "board").EphemeralText(), "Qwixx", "a DIX command in a Qwixx channel names the game")
 
 	h2 := newQwixxHarness(t, false)
-	h2.command("u1", "start")
-	assert.Contains(t, h2.qcommand("u2", "start").ephemeralText(), "DIX", "a Qwixx command in a DIX channel names the game")
+	h2.Command("u1", "start")
+	assert.Contains(t, h2.qcommand("u2", "start").EphemeralText(), "DIX", "a Qwixx command in a DIX channel names the game")
 }

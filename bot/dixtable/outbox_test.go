@@ -41,16 +41,16 @@ func liveBoards(r *tabletest.Recorder) []string {
 func endTurnWhileDiscordFails(t *testing.T, h *harness) *tabletest.Message {
 	t.Helper()
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
-	h.clickOn("u1", board, h.mustFind(board, verbDraw))
-	h.clickOn("u1", board, h.mustFind(board, verbStop))
-	h.rec.Mu.Lock()
-	h.rec.Fail = errors.New("discord unreachable")
-	h.rec.Mu.Unlock()
-	h.clickOn("u1", board, h.mustFind(board, verbMoney))
-	h.rec.Mu.Lock()
-	h.rec.Fail = nil
-	h.rec.Mu.Unlock()
+	board := h.Board()
+	h.ClickOn("u1", board, h.MustFind(board, verbDraw))
+	h.ClickOn("u1", board, h.MustFind(board, verbStop))
+	h.Rec.Mu.Lock()
+	h.Rec.Fail = errors.New("discord unreachable")
+	h.Rec.Mu.Unlock()
+	h.ClickOn("u1", board, h.MustFind(board, verbMoney))
+	h.Rec.Mu.Lock()
+	h.Rec.Fail = nil
+	h.Rec.Mu.Unlock()
 	return board
 }
 
@@ -65,26 +65,26 @@ func TestOwedEffectsSurviveAFailure(t *testing.T) {
 	require.False(t, rec.Due.IsZero())
 	assert.Equal(t, old.ID, m.Board, "the old board is still the recorded one")
 	assert.Empty(t, old.Components, "answered in place: the old board is the turn's summary")
-	assert.Empty(t, liveBoards(h.rec), "right now no board has buttons")
+	assert.Empty(t, liveBoards(h.Rec), "right now no board has buttons")
 
 	// Not due yet: the process that made the change has its grace.
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, time.Now()))
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, time.Now()))
 	_, m = h.Record()
 	assert.Len(t, m.Outbox, 1)
 
 	// Due: done, and recorded.
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, rec.Due))
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
 	rec, m = h.Record()
 	assert.Empty(t, m.Outbox)
 	assert.True(t, rec.Due.IsZero(), "nothing left to do")
-	assert.Equal(t, []string{m.Board}, liveBoards(h.rec), "exactly one board with buttons")
-	board := h.board()
+	assert.Equal(t, []string{m.Board}, liveBoards(h.Rec), "exactly one board with buttons")
+	board := h.Board()
 	assert.Contains(t, board.Content, "<@u2>", "Bob is pinged with his board")
 	// Found due again (a stale index), it does nothing.
-	n := h.rec.Count()
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, time.Now().Add(time.Hour)))
-	assert.Equal(t, n, h.rec.Count())
-	tabletest.CheckAllCalls(t, h.rec.Calls)
+	n := h.Rec.Count()
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, time.Now().Add(time.Hour)))
+	assert.Equal(t, n, h.Rec.Count())
+	tabletest.CheckAllCalls(t, h.Rec.Calls)
 }
 
 // Doing the same effects twice (a process died after posting, before
@@ -93,13 +93,13 @@ func TestOwedEffectsAreIdempotent(t *testing.T) {
 	h := newHarness(t)
 	endTurnWhileDiscordFails(t, h)
 	stale, _ := h.Record()
-	require.NoError(t, runDixOutbox(h.b, context.Background(), h.rec, stale, nil))
-	require.NoError(t, runDixOutbox(h.b, context.Background(), h.rec, stale, nil))
+	require.NoError(t, runDixOutbox(h.b, context.Background(), h.Rec, stale, nil))
+	require.NoError(t, runDixOutbox(h.b, context.Background(), h.Rec, stale, nil))
 	_, m := h.Record()
-	assert.Equal(t, []string{m.Board}, liveBoards(h.rec))
-	h.rec.Mu.Lock()
-	created := len(h.rec.Msgs)
-	h.rec.Mu.Unlock()
+	assert.Equal(t, []string{m.Board}, liveBoards(h.Rec))
+	h.Rec.Mu.Lock()
+	created := len(h.Rec.Msgs)
+	h.Rec.Mu.Unlock()
 	assert.Equal(t, 2, created, "the first board and one new board: the second post reused the first one's nonce")
 }
 
@@ -108,25 +108,25 @@ func TestOwedEffectsClaimedOnce(t *testing.T) {
 	h := newHarness(t)
 	endTurnWhileDiscordFails(t, h)
 	rec, _ := h.Record()
-	before := h.rec.Count()
+	before := h.Rec.Count()
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			assert.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, rec.Due))
+			assert.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
 		}()
 	}
 	wg.Wait()
 	posts := 0
-	for _, c := range h.rec.Since(before) {
+	for _, c := range h.Rec.Since(before) {
 		if c.Posted() {
 			posts++
 		}
 	}
 	assert.Equal(t, 1, posts, "one process did the work")
 	_, m := h.Record()
-	assert.Equal(t, []string{m.Board}, liveBoards(h.rec))
+	assert.Equal(t, []string{m.Board}, liveBoards(h.Rec))
 }
 
 // A refusal for good (the old board was deleted by a moderator) does not
@@ -137,10 +137,10 @@ func TestPermanentRefusalIsSkipped(t *testing.T) {
 	rec, m := h.Record()
 	m.owe(rec, bot.Effect{Kind: bot.EffRetire, Msg: "gone"}, bot.Effect{Kind: bot.EffBoard})
 	rec.Meta = m.Encode()
-	require.NoError(t, runDixOutbox(h.b, context.Background(), h.rec, rec, nil))
+	require.NoError(t, runDixOutbox(h.b, context.Background(), h.Rec, rec, nil))
 	_, m = h.Record()
 	assert.Empty(t, m.Outbox)
-	assert.Equal(t, []string{m.Board}, liveBoards(h.rec))
+	assert.Equal(t, []string{m.Board}, liveBoards(h.Rec))
 }
 
 // TestBoardClickAnswerLostIsRepaired: a click on the board within a turn
@@ -151,30 +151,30 @@ func TestPermanentRefusalIsSkipped(t *testing.T) {
 func TestBoardClickAnswerLostIsRepaired(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
+	board := h.Board()
 	boardVersion := func() uint32 {
 		t.Helper()
-		v, ok := shownVersion(&discordgo.Message{Components: h.rec.Message(board.ID).Components})
+		v, ok := shownVersion(&discordgo.Message{Components: h.Rec.Message(board.ID).Components})
 		require.True(t, ok, "the board has game buttons")
 		return v
 	}
 
-	n := h.rec.Count()
-	h.clickOn("u1", board, h.mustFind(board, verbDraw))
+	n := h.Rec.Count()
+	h.ClickOn("u1", board, h.MustFind(board, verbDraw))
 	rec, m := h.Record()
 	assert.Equal(t, m.version(dix.GameOf(rec.State)), boardVersion(), "answered in place")
-	assert.Len(t, h.rec.Since(n), 1, "the answer alone: nothing owed is sent again")
+	assert.Len(t, h.Rec.Since(n), 1, "the answer alone: nothing owed is sent again")
 	assert.Empty(t, m.Outbox)
 
-	h.rec.Mu.Lock()
-	h.rec.Refuse = func(c tabletest.Call) error {
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
 		if c.Op != "respond" {
 			return nil
 		}
 		return &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusServiceUnavailable}}
 	}
-	h.rec.Mu.Unlock()
-	h.clickOn("u1", board, h.mustFind(board, verbDraw))
+	h.Rec.Mu.Unlock()
+	h.ClickOn("u1", board, h.MustFind(board, verbDraw))
 	rec, m = h.Record()
 	assert.Greater(t, dix.GameOf(rec.State).Seq, uint32(0))
 	assert.Equal(t, m.version(dix.GameOf(rec.State)), boardVersion(), "the board shows the game as it stands")
@@ -192,16 +192,16 @@ func TestTakeoverFindsTheBoardPostedBefore(t *testing.T) {
 	require.Len(t, m.Outbox, 1)
 	require.Equal(t, bot.EffBoard, m.Outbox[0].Kind)
 	ix := &bot.Via{App: "app", Token: "tok-dead", At: time.Now().UnixMilli()}
-	x := &executor{b: h.b, d: h.rec, rec: rec, m: m, ix: ix, now: time.Now(), board: m.Board, ping: m.Ping, users: m.PingUsers}
+	x := &executor{b: h.b, d: h.Rec, rec: rec, m: m, ix: ix, now: time.Now(), board: m.Board, ping: m.Ping, users: m.PingUsers}
 	require.NoError(t, x.do(context.Background(), m.Outbox[0]))
 	posted := x.board
-	require.Equal(t, []string{posted}, liveBoards(h.rec))
+	require.Equal(t, []string{posted}, liveBoards(h.Rec))
 
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, rec.Due))
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
 	_, m = h.Record()
 	assert.Empty(t, m.Outbox)
 	assert.Equal(t, posted, m.Board, "the board posted before is the game's board")
-	assert.Equal(t, []string{posted}, liveBoards(h.rec), "one board with buttons")
+	assert.Equal(t, []string{posted}, liveBoards(h.Rec), "one board with buttons")
 }
 
 // TestBoardEditOvertakenIsShownAgain: while the outbox edits the board to
@@ -211,16 +211,16 @@ func TestTakeoverFindsTheBoardPostedBefore(t *testing.T) {
 func TestBoardEditOvertakenIsShownAgain(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
+	board := h.Board()
 	overtaken := false
-	h.rec.Mu.Lock()
-	h.rec.Refuse = func(c tabletest.Call) error {
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
 		switch {
 		case c.Op == "respond":
 			return errors.New("connection reset") // the answer is lost: the outbox edits the board
 		case (c.Op == "edit" || c.Op == "followupEdit") && !overtaken:
 			overtaken = true
-			_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+			_, err := h.St.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 				dix.GameOf(r.State).Seq++ // a newer change lands while the edit is under way
 				return nil
 			})
@@ -228,20 +228,20 @@ func TestBoardEditOvertakenIsShownAgain(t *testing.T) {
 		}
 		return nil
 	}
-	h.rec.Mu.Unlock()
-	h.clickOn("u1", board, h.mustFind(board, verbDraw))
+	h.Rec.Mu.Unlock()
+	h.ClickOn("u1", board, h.MustFind(board, verbDraw))
 	require.True(t, overtaken)
 	rec, m := h.Record()
 	require.Len(t, m.Outbox, 1, "the board is owed another edit")
 	assert.Equal(t, bot.EffEdit, m.Outbox[0].Kind)
 
-	h.rec.Mu.Lock()
-	h.rec.Refuse = nil
-	h.rec.Mu.Unlock()
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, rec.Due))
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = nil
+	h.Rec.Mu.Unlock()
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
 	rec, m = h.Record()
 	assert.Empty(t, m.Outbox)
-	v, ok := shownVersion(&discordgo.Message{Components: h.rec.Message(board.ID).Components})
+	v, ok := shownVersion(&discordgo.Message{Components: h.Rec.Message(board.ID).Components})
 	require.True(t, ok)
 	assert.Equal(t, m.version(dix.GameOf(rec.State)), v, "the board shows the game as it stands")
 }
@@ -255,20 +255,20 @@ func TestClickOnUnrecordedBoardPostsNoOther(t *testing.T) {
 	rec, m := h.Record()
 	require.Len(t, m.Outbox, 1)
 	ix := &bot.Via{App: "app", Token: "tok-dead", At: time.Now().UnixMilli()}
-	x := &executor{b: h.b, d: h.rec, rec: rec, m: m, ix: ix, now: time.Now(), board: m.Board, ping: m.Ping, users: m.PingUsers}
+	x := &executor{b: h.b, d: h.Rec, rec: rec, m: m, ix: ix, now: time.Now(), board: m.Board, ping: m.Ping, users: m.PingUsers}
 	require.NoError(t, x.do(context.Background(), m.Outbox[0]))
-	posted := h.rec.Message(x.board)
+	posted := h.Rec.Message(x.board)
 	require.NotNil(t, posted)
 
-	r := h.clickOn("u2", posted, h.mustFind(posted, verbDraw))
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	for _, c := range r.calls {
+	r := h.ClickOn("u2", posted, h.MustFind(posted, verbDraw))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
+	for _, c := range r.Calls {
 		assert.False(t, c.Posted(), "no message posted for the click: %+v", c.Send)
 	}
 	_, m = h.Record()
 	assert.Empty(t, m.Outbox)
 	assert.Equal(t, posted.ID, m.Board, "the board clicked on is the table's board")
-	assert.Equal(t, []string{posted.ID}, liveBoards(h.rec))
+	assert.Equal(t, []string{posted.ID}, liveBoards(h.Rec))
 }
 
 // hookAPI is the recorder with a hook around the interaction answers.
@@ -298,53 +298,53 @@ func (a hookAPI) Respond(ctx context.Context, i *discordgo.Interaction, r *disco
 // the board's fence sends the older render first.)
 func TestRedeliveredAnswerOvertakenIsRepaired(t *testing.T) {
 	h := newHarness(t)
-	replica, err := bot.New(bot.Options{Store: h.db, DefaultLanguage: "en", Seed: func() int64 { return 7 }})
+	replica, err := bot.New(bot.Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 7 }})
 	require.NoError(t, err)
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
+	board := h.Board()
 	boardVersion := func() uint32 {
 		t.Helper()
-		v, ok := shownVersion(&discordgo.Message{Components: h.rec.Message(board.ID).Components})
+		v, ok := shownVersion(&discordgo.Message{Components: h.Rec.Message(board.ID).Components})
 		require.True(t, ok, "the board has game buttons")
 		return v
 	}
-	first := h.clickIx("u1", board, h.mustFind(board, verbDraw))
-	h.rec.Mu.Lock()
-	h.rec.Refuse = func(c tabletest.Call) error {
+	first := h.ClickIx("u1", board, h.MustFind(board, verbDraw))
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
 		if c.Op == "respond" {
 			return errors.New("connection reset") // the first answer is lost
 		}
 		return nil
 	}
-	h.rec.Mu.Unlock()
-	h.run(first)
-	h.rec.Mu.Lock()
-	h.rec.Refuse = nil
-	h.rec.Mu.Unlock()
+	h.Rec.Mu.Unlock()
+	h.Run(first)
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = nil
+	h.Rec.Mu.Unlock()
 	rec, m := h.Record()
 	require.Equal(t, m.version(dix.GameOf(rec.State)), boardVersion(), "the outbox showed the draw")
 
-	shown := h.rec.Message(board.ID)
-	next := h.clickIx("u1", shown, h.mustFind(shown, verbStop))
+	shown := h.Rec.Message(board.ID)
+	next := h.ClickIx("u1", shown, h.MustFind(shown, verbStop))
 	answered, release, finished := make(chan struct{}), make(chan struct{}), make(chan struct{})
-	newer := hookAPI{Recorder: h.rec, after: func() {
+	newer := hookAPI{Recorder: h.Rec, after: func() {
 		close(answered) // the newer click's answer landed; its effects wait
 		<-release
 	}}
-	redelivered := hookAPI{Recorder: h.rec, before: func() {
+	redelivered := hookAPI{Recorder: h.Rec, before: func() {
 		go func() {
 			defer close(finished)
-			replica.Serve(newer, &discordgo.InteractionCreate{Interaction: next}, h.raw())
+			replica.Serve(newer, &discordgo.InteractionCreate{Interaction: next}, h.Raw())
 		}()
 		<-answered
 	}}
-	h.b.Serve(redelivered, &discordgo.InteractionCreate{Interaction: first}, h.raw())
+	h.b.Serve(redelivered, &discordgo.InteractionCreate{Interaction: first}, h.Raw())
 	close(release)
 	<-finished
 
 	rec, m = h.Record()
 	if len(m.Outbox) > 0 {
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, rec.Due))
+		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
 		rec, m = h.Record()
 	}
 	assert.Empty(t, m.Outbox)
@@ -359,7 +359,7 @@ func TestRedeliveredAnswerOvertakenIsRepaired(t *testing.T) {
 func TestBoardEditLeftOutWhenTheBoardIsReplaced(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
+	board := h.Board()
 	rec, m := h.Record()
 	edit := bot.Effect{ID: 1, Kind: bot.EffEdit, Again: true}
 	for _, tc := range []struct {
@@ -375,11 +375,11 @@ func TestBoardEditLeftOutWhenTheBoardIsReplaced(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			mm := *m
 			mm.Outbox = append([]bot.Effect{edit}, tc.after...)
-			x := &executor{b: h.b, d: h.rec, rec: rec, m: &mm, now: time.Now(), board: board.ID}
-			start := h.rec.Count()
+			x := &executor{b: h.b, d: h.Rec, rec: rec, m: &mm, now: time.Now(), board: board.ID}
+			start := h.Rec.Count()
 			require.NoError(t, x.do(context.Background(), edit))
 			edits := 0
-			for _, c := range h.rec.Since(start) {
+			for _, c := range h.Rec.Since(start) {
 				if c.Op == "edit" || c.Op == "followupEdit" {
 					edits++
 				}

@@ -21,10 +21,10 @@ import (
 // clocked gives the harness's bot a clock the test moves, and the paces
 // live=100s+10s (the others keep their defaults).
 func clocked(h *harness) *time.Time {
-	h.t.Helper()
+	h.T.Helper()
 	now := time.Date(2026, 11, 23, 20, 0, 0, 0, time.UTC)
 	paces, err := clock.ParsePaces("live=100s+10s")
-	require.NoError(h.t, err)
+	require.NoError(h.T, err)
 	h.b.Paces = paces
 	h.b.Now = func() time.Time { return now }
 	return &now
@@ -33,10 +33,10 @@ func clocked(h *harness) *time.Time {
 // due runs the deadline and outbox work of the channel as of the bot's
 // clock, as the scheduler would, and returns the calls it made.
 func due(h *harness) []tabletest.Call {
-	h.t.Helper()
-	start := h.rec.Count()
-	require.NoError(h.t, h.b.RunDueOn(context.Background(), h.rec, h.channel, h.b.Now()))
-	return h.rec.Since(start)
+	h.T.Helper()
+	start := h.Rec.Count()
+	require.NoError(h.T, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, h.b.Now()))
+	return h.Rec.Since(start)
 }
 
 func sends(calls []tabletest.Call) []tabletest.Call {
@@ -63,14 +63,14 @@ func TestPaceSetsTheClockAndTheBoardCountsDown(t *testing.T) {
 	assert.Equal(t, deadline, m.Clock.Deadline())
 	// The record is due at the first reminder, half of the time.
 	assert.Equal(t, now.Add(50*time.Second), rec.Due)
-	board := h.board()
+	board := h.Board()
 	assert.Contains(t, board.Embeds[0].Description, "<t:"+bot.Itoa(int(deadline.Unix()))+":R>", "the board counts down with a Discord timestamp")
 	assert.Contains(t, board.Embeds[0].Footer.Text, "Live (1\u00a0min\u00a040\u00a0s + 10\u00a0s per decision)")
 
 	// A decision made in 30 s costs 30 s and earns the increment.
 	*now = now.Add(30 * time.Second)
 	user := m.Seats[actor].ID
-	h.clickOn(user, board, h.mustFind(board, verbDraw))
+	h.ClickOn(user, board, h.MustFind(board, verbDraw))
 	_, m = h.Record()
 	assert.Equal(t, 80*time.Second, m.Clock.Banks[actor], "100 s − 30 s + 10 s")
 }
@@ -112,7 +112,7 @@ func TestTimeoutIsTakenByTheComputerThenAbsentThenBack(t *testing.T) {
 	assert.Equal(t, 1, m.Seats[s].Late)
 	assert.False(t, m.Seats[s].Away)
 	assert.Contains(t, strings.Join(m.Log, "\n"), locales.T("en", "log_timeout", map[string]any{"Name": m.name("en", s)}))
-	assert.Contains(t, h.board().Embeds[0].Description, "ran out of time", "the board says so")
+	assert.Contains(t, h.Board().Embeds[0].Description, "ran out of time", "the board says so")
 
 	// Out of time again (the increment only: 10 s), in a row: absent.
 	for i := 0; i < 10 && !m.Seats[s].Away; i++ {
@@ -134,32 +134,32 @@ func TestTimeoutIsTakenByTheComputerThenAbsentThenBack(t *testing.T) {
 		}
 		return -1
 	}(), "an absent player's clock does not run")
-	kick := tabletest.FindIDs(h.board(), verbKick)
+	kick := tabletest.FindIDs(h.Board(), verbKick)
 	assert.Len(t, kick, 1, "the others may vote to hand the seat over")
 
 	// They click their hand: welcome back.
-	h.clickOn(user, h.board(), bot.CustomID(verbHand, 0))
+	h.ClickOn(user, h.Board(), bot.CustomID(verbHand, 0))
 	_, m = h.Record()
 	assert.False(t, m.Seats[s].Away)
 	assert.Zero(t, m.Seats[s].Late)
 	assert.Contains(t, strings.Join(m.Log, "\n"), "is back")
-	assert.Empty(t, tabletest.FindIDs(h.board(), verbKick), "no vote against a player who is back")
+	assert.Empty(t, tabletest.FindIDs(h.Board(), verbKick), "no vote against a player who is back")
 }
 
 // stepAs plays one decision for user if it is theirs: the first board
 // button of the simplest kind.
 func stepAs(h *harness, user string) bool {
-	h.t.Helper()
-	board := h.board()
+	h.T.Helper()
+	board := h.Board()
 	for _, verb := range []string{verbStop, verbNumbers, verbEndTurn, verbPass, verbConsol, verbDraw} {
 		if id, ok := tabletest.FindID(board, verb); ok {
-			r := h.clickOn(user, board, id)
-			return r.response() != nil
+			r := h.ClickOn(user, board, id)
+			return r.Response() != nil
 		}
 	}
 	if id, ok := tabletest.FindID(board, verbPay); ok {
-		prompt := h.clickOn(user, board, id).shown(board)
-		h.clickOn(user, prompt, h.mustFind(prompt, verbAuctPay))
+		prompt := h.ClickOn(user, board, id).Shown(board)
+		h.ClickOn(user, prompt, h.MustFind(prompt, verbAuctPay))
 		return true
 	}
 	return false
@@ -172,7 +172,7 @@ func TestKickVoteByMajorityOrByTheCreator(t *testing.T) {
 	rec, m := h.Record()
 	// Dan ran out of time once; Bob and Chloé vote, the creator abstains.
 	target := m.seatOf("u4")
-	_, err := h.st.Update(context.Background(), h.channel, "", func(r2 *dixbot.Record) error {
+	_, err := h.St.Update(context.Background(), h.Channel, "", func(r2 *dixbot.Record) error {
 		mm := mustDixTable(r2.Meta)
 		mm.Seats[target].Late = 1
 		r2.Meta = mm.Encode()
@@ -181,25 +181,25 @@ func TestKickVoteByMajorityOrByTheCreator(t *testing.T) {
 	require.NoError(t, err)
 	id := bot.CustomID(verbKick, 0, bot.Itoa(target))
 
-	r := h.clickOn("u4", nil, id)
-	assert.Contains(t, r.ephemeralText(), "cannot be handed", "nobody votes against themselves")
-	r = h.clickOn("u9", nil, id)
-	assert.Contains(t, r.ephemeralText(), "not in this game")
-	h.clickOn("u2", nil, id)
+	r := h.ClickOn("u4", nil, id)
+	assert.Contains(t, r.EphemeralText(), "cannot be handed", "nobody votes against themselves")
+	r = h.ClickOn("u9", nil, id)
+	assert.Contains(t, r.EphemeralText(), "not in this game")
+	h.ClickOn("u2", nil, id)
 	_, m = h.Record()
 	assert.Equal(t, []string{"u2"}, m.Seats[target].Votes)
 	assert.Empty(t, m.Seats[target].Gone, "one vote of three is no majority")
-	r = h.clickOn("u2", nil, id)
-	assert.Contains(t, r.ephemeralText(), "already voted")
-	h.clickOn("u3", nil, id)
+	r = h.ClickOn("u2", nil, id)
+	assert.Contains(t, r.EphemeralText(), "already voted")
+	h.ClickOn("u3", nil, id)
 	rec, m = h.Record()
 	assert.Equal(t, bot.GoneKicked, m.Seats[target].Gone, "two of the three others are a majority")
 	assert.NotEqual(t, target, dix.GameOf(rec.State).ToAct(), "the computer plays the seat at once")
-	assert.Contains(t, h.board().Embeds[0].Fields[len(h.board().Embeds[0].Fields)-4+target].Name, "🤖")
+	assert.Contains(t, h.Board().Embeds[0].Fields[len(h.Board().Embeds[0].Fields)-4+target].Name, "🤖")
 
 	// The kicked player can no longer act.
-	r = h.clickOn("u4", h.board(), bot.CustomID(verbDraw, dix.GameOf(rec.State).Seq))
-	assert.Equal(t, enT("err_handed_over", nil), r.ephemeralText())
+	r = h.ClickOn("u4", h.Board(), bot.CustomID(verbDraw, dix.GameOf(rec.State).Seq))
+	assert.Equal(t, enT("err_handed_over", nil), r.EphemeralText())
 
 	// The creator decides alone.
 	h2 := newHarness(t)
@@ -207,14 +207,14 @@ func TestKickVoteByMajorityOrByTheCreator(t *testing.T) {
 	startGame(h2, "u1", "u2", "u3")
 	_, m2 := h2.Record()
 	t2 := m2.seatOf("u3")
-	_, err = h2.st.Update(context.Background(), h2.channel, "", func(r2 *dixbot.Record) error {
+	_, err = h2.St.Update(context.Background(), h2.Channel, "", func(r2 *dixbot.Record) error {
 		mm := mustDixTable(r2.Meta)
 		mm.Seats[t2].Away = true
 		r2.Meta = mm.Encode()
 		return nil
 	})
 	require.NoError(t, err)
-	h2.clickOn("u1", nil, bot.CustomID(verbKick, 0, bot.Itoa(t2)))
+	h2.ClickOn("u1", nil, bot.CustomID(verbKick, 0, bot.Itoa(t2)))
 	_, m2 = h2.Record()
 	assert.Equal(t, bot.GoneKicked, m2.Seats[t2].Gone)
 }
@@ -223,17 +223,17 @@ func TestLeaveHandsTheSeatOverAndTheScoreboardSaysSo(t *testing.T) {
 	h := newHarness(t)
 	clocked(h)
 	startGame(h, "u1", "u2")
-	r := h.command("u2", "leave")
-	assert.Contains(t, r.ephemeralText(), "left the game")
+	r := h.Command("u2", "leave")
+	assert.Contains(t, r.EphemeralText(), "left the game")
 	_, m := h.Record()
 	s := m.seatOf("u2")
 	assert.Equal(t, bot.GoneLeft, m.Seats[s].Gone)
-	r = h.command("u1", "leave")
-	assert.Contains(t, r.ephemeralText(), "last player", "the last person at the table abandons instead")
+	r = h.Command("u1", "leave")
+	assert.Contains(t, r.EphemeralText(), "last player", "the last person at the table abandons instead")
 
 	// Alice plays on against the computer to the end.
 	for i := 0; i < 2000; i++ {
-		rec, err := h.st.Get(context.Background(), h.channel)
+		rec, err := h.St.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		if rec.Finished {
 			break
@@ -241,7 +241,7 @@ func TestLeaveHandsTheSeatOverAndTheScoreboardSaysSo(t *testing.T) {
 		require.True(t, stepAs(h, "u1"))
 	}
 	var board string
-	for _, c := range h.rec.Calls {
+	for _, c := range h.Rec.Calls {
 		if c.Posted() && len(c.Send.Embeds) > 0 && c.Send.Embeds[0].Title == locales.T("en", "dix_score_title", nil) {
 			for _, f := range c.Send.Embeds[0].Fields {
 				board += f.Name + "\n" + f.Value + "\n"
@@ -259,32 +259,32 @@ func TestPauseStopsClocksAndPlay(t *testing.T) {
 	rec, m := h.Record()
 	actor := m.Seats[dix.GameOf(rec.State).ToAct()].ID
 
-	r := h.command("u2", "pause")
+	r := h.Command("u2", "pause")
 	if m.Creator != "u2" {
-		assert.Contains(t, r.ephemeralText(), "pause or resume")
+		assert.Contains(t, r.EphemeralText(), "pause or resume")
 	}
-	h.command("u1", "pause")
+	h.Command("u1", "pause")
 	rec, m = h.Record()
 	assert.NotEmpty(t, m.PausedBy)
 	assert.True(t, rec.Due.IsZero() || len(m.Outbox) > 0, "no deadline while paused")
-	board := h.board()
+	board := h.Board()
 	assert.Contains(t, board.Embeds[0].Description, "Paused by Alice")
 	_, drawOK := tabletest.FindID(board, verbDraw)
 	assert.False(t, drawOK, "no game buttons while paused")
-	r = h.clickOn(actor, board, bot.CustomID(verbDraw, dix.GameOf(rec.State).Seq))
-	assert.Contains(t, r.ephemeralText(), "paused")
+	r = h.ClickOn(actor, board, bot.CustomID(verbDraw, dix.GameOf(rec.State).Seq))
+	assert.Contains(t, r.EphemeralText(), "paused")
 
 	*now = now.Add(10 * time.Hour)
 	due(h)
 	rec2, _ := h.Record()
 	assert.Equal(t, dix.GameOf(rec.State).Seq, dix.GameOf(rec2.State).Seq, "nothing times out while paused")
 
-	h.command("u1", "resume")
+	h.Command("u1", "resume")
 	rec, m = h.Record()
 	assert.Empty(t, m.PausedBy)
 	assert.Equal(t, now.Add(clock.Evening.Bank), m.Clock.Deadline(), "the decision has its whole time again")
-	r = h.command("u1", "resume")
-	assert.Contains(t, r.ephemeralText(), "not paused")
+	r = h.Command("u1", "resume")
+	assert.Contains(t, r.EphemeralText(), "not paused")
 
 }
 
@@ -295,7 +295,7 @@ func TestAnyClickOfAnAbsentPlayerBringsThemBack(t *testing.T) {
 	rec, m := h.Record()
 	away := (dix.GameOf(rec.State).ToAct() + 1) % 3
 	user := m.Seats[away].ID
-	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+	_, err := h.St.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 		mm := mustDixTable(r.Meta)
 		mm.Seats[away].Away, mm.Seats[away].Late = true, 2
 		r.Meta = mm.Encode()
@@ -303,8 +303,8 @@ func TestAnyClickOfAnAbsentPlayerBringsThemBack(t *testing.T) {
 	})
 	require.NoError(t, err)
 	// A button of another player's turn: refused, yet they are back.
-	r := h.clickOn(user, h.board(), bot.CustomID(verbDraw, dix.GameOf(rec.State).Seq))
-	assert.Equal(t, enT("err_not_your_turn", map[string]any{"Name": m.Seats[dix.GameOf(rec.State).ToAct()].Name}), r.ephemeralText())
+	r := h.ClickOn(user, h.Board(), bot.CustomID(verbDraw, dix.GameOf(rec.State).Seq))
+	assert.Equal(t, enT("err_not_your_turn", map[string]any{"Name": m.Seats[dix.GameOf(rec.State).ToAct()].Name}), r.EphemeralText())
 	_, m = h.Record()
 	assert.False(t, m.Seats[away].Away)
 	assert.Zero(t, m.Seats[away].Late)
@@ -328,29 +328,29 @@ func TestLeaveWhilePausedMovesNothingUntilResume(t *testing.T) {
 	rec, m := h.Record()
 	actor := dix.GameOf(rec.State).ToAct()
 	leaver := m.Seats[actor].ID
-	h.command("u1", "pause")
+	h.Command("u1", "pause")
 	rec, m = h.Record()
 	seq, banks := dix.GameOf(rec.State).Seq, append([]time.Duration(nil), m.Clock.Banks...)
 
-	start := h.rec.Count()
-	r := h.command(leaver, "leave")
-	assert.Contains(t, r.ephemeralText(), "left the game")
+	start := h.Rec.Count()
+	r := h.Command(leaver, "leave")
+	assert.Contains(t, r.EphemeralText(), "left the game")
 	*now = now.Add(5 * time.Hour)
 	due(h)
-	calls := h.rec.Since(start)
+	calls := h.Rec.Since(start)
 	rec, m = h.Record()
 	assert.Equal(t, bot.GoneLeft, m.Seats[actor].Gone, "the seat is handed over")
 	assert.Equal(t, seq, dix.GameOf(rec.State).Seq, "the computer plays nothing while paused")
 	assert.Equal(t, actor, dix.GameOf(rec.State).ToAct())
 	assert.Equal(t, banks, m.Clock.Banks, "no clock runs while paused")
 	assert.Empty(t, pinged(calls), "nobody is notified while paused")
-	assert.Contains(t, h.board().Embeds[0].Description, "Paused by Alice")
+	assert.Contains(t, h.Board().Embeds[0].Description, "Paused by Alice")
 
 	// Resumed: the computer plays the seat at once and the next person is
 	// notified.
-	start = h.rec.Count()
-	h.command("u1", "resume")
-	calls = h.rec.Since(start)
+	start = h.Rec.Count()
+	h.Command("u1", "resume")
+	calls = h.Rec.Since(start)
 	rec, m = h.Record()
 	assert.Greater(t, dix.GameOf(rec.State).Seq, seq, "the computer plays the seat once the game runs again")
 	assert.NotEqual(t, actor, dix.GameOf(rec.State).ToAct())
@@ -379,7 +379,7 @@ func TestBoardShowsTimeLeftCompactAndNeverMoreThanTheBank(t *testing.T) {
 	}
 	waiting := 1 - dix.GameOf(rec.State).ToAct()
 	require.Greater(t, m.Clock.Banks[waiting], time.Minute)
-	field := h.board().Embeds[0].Fields[len(h.board().Embeds[0].Fields)-2+waiting].Value
+	field := h.Board().Embeds[0].Fields[len(h.Board().Embeds[0].Fields)-2+waiting].Value
 	assert.Contains(t, field, "⏳\u00a01\u00a0min", "the time left of the player waiting, to the minute")
 	assert.NotRegexp(t, `\d\s+s\b`, field, "never in seconds")
 }
@@ -403,12 +403,12 @@ func TestAbandonedBoardShowsNoClock(t *testing.T) {
 		clocked(h)
 		startGameWith(h, []any{"pace", "live"}, "u1", "u2", "u3")
 		if paused {
-			h.command("u1", "pause")
+			h.Command("u1", "pause")
 		}
-		board := h.board()
+		board := h.Board()
 		require.True(t, clockShown(board), "a running game shows its clock")
-		prompt := h.command("u1", "abandon").shown(nil)
-		h.clickOn("u1", prompt, h.mustFind(prompt, verbAbandonYes))
+		prompt := h.Command("u1", "abandon").Shown(nil)
+		h.ClickOn("u1", prompt, h.MustFind(prompt, verbAbandonYes))
 		require.Equal(t, enT("dix_board_title_abandoned", nil), board.Embeds[0].Title)
 		assert.False(t, clockShown(board), "paused %v: %s", paused, board.Embeds[0].Description)
 		assert.Contains(t, board.Embeds[0].Footer.Text, "Pace: Live", "the pace it was played at stays")
@@ -419,9 +419,9 @@ func TestFinishedGameShowsNoClock(t *testing.T) {
 	h := newHarness(t)
 	now := clocked(h)
 	startGameWith(h, []any{"pace", "live"}, "u1", "u2")
-	h.command("u2", "leave")
+	h.Command("u2", "leave")
 	for range 2000 {
-		rec, err := h.st.Get(context.Background(), h.channel)
+		rec, err := h.St.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		if rec.Finished {
 			break
@@ -429,12 +429,12 @@ func TestFinishedGameShowsNoClock(t *testing.T) {
 		*now = now.Add(time.Second)
 		require.True(t, stepAs(h, "u1"))
 	}
-	rec, err := h.st.Get(context.Background(), h.channel)
+	rec, err := h.St.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	require.True(t, rec.Finished)
-	h.rec.Mu.Lock()
-	defer h.rec.Mu.Unlock()
-	for id, msg := range h.rec.Msgs {
+	h.Rec.Mu.Lock()
+	defer h.Rec.Mu.Unlock()
+	for id, msg := range h.Rec.Msgs {
 		if !msg.Ephemeral && len(msg.Embeds) > 0 {
 			assert.False(t, clockShown(msg), "message %s: %s", id, msg.Embeds[0].Title)
 		}
@@ -459,13 +459,13 @@ func kickButtonLabel(t *testing.T, msg *tabletest.Message, s int) string {
 func TestKickButtonSaysWhatDecides(t *testing.T) {
 	for _, lang := range []string{"en", "fr"} {
 		h := newHarness(t)
-		h.lang = lang
+		h.Lang = lang
 		clocked(h)
 		startGameWith(h, []any{"language", lang}, "u1", "u2", "u3", "u4")
 		_, m := h.Record()
 		dan, alice := m.seatOf("u4"), m.seatOf("u1")
 		setSeats(h, func(s []seat) { s[dan].Late, s[alice].Late = 1, 1 })
-		h.command("u1", "board")
+		h.Command("u1", "board")
 		want := map[string][3]string{
 			"en": {"Hand Dan's seat to the computer (Alice's click or 2 votes)",
 				"Hand Dan's seat to the computer (Alice's click or 2 votes: 1 so far)",
@@ -474,10 +474,10 @@ func TestKickButtonSaysWhatDecides(t *testing.T) {
 				"Remplacer Dan par l'ordinateur (Alice en un clic, ou 2 voix : 1 pour l'instant)",
 				"Remplacer Alice par l'ordinateur (0 voix sur 2)"},
 		}[lang]
-		assert.Equal(t, want[0], kickButtonLabel(t, h.board(), dan), "the creator decides alone, or a majority")
-		assert.Equal(t, want[2], kickButtonLabel(t, h.board(), alice), "the creator's own seat: votes only")
-		h.clickOn("u2", nil, bot.CustomID(verbKick, 0, bot.Itoa(dan)))
-		assert.Equal(t, want[1], kickButtonLabel(t, h.board(), dan))
+		assert.Equal(t, want[0], kickButtonLabel(t, h.Board(), dan), "the creator decides alone, or a majority")
+		assert.Equal(t, want[2], kickButtonLabel(t, h.Board(), alice), "the creator's own seat: votes only")
+		h.ClickOn("u2", nil, bot.CustomID(verbKick, 0, bot.Itoa(dan)))
+		assert.Equal(t, want[1], kickButtonLabel(t, h.Board(), dan))
 	}
 	// Two players: the creator's click is the only way.
 	h := newHarness(t)
@@ -486,20 +486,20 @@ func TestKickButtonSaysWhatDecides(t *testing.T) {
 	_, m := h.Record()
 	bob := m.seatOf("u2")
 	setSeats(h, func(s []seat) { s[bob].Away = true })
-	h.command("u1", "board")
-	assert.Equal(t, "Hand Bob's seat to the computer (Alice's click)", kickButtonLabel(t, h.board(), bob))
+	h.Command("u1", "board")
+	assert.Equal(t, "Hand Bob's seat to the computer (Alice's click)", kickButtonLabel(t, h.Board(), bob))
 }
 
 func TestKickButtonLabelFitsWithALongName(t *testing.T) {
 	h := newHarness(t)
-	h.names["u4"] = strings.Repeat("Longname", 4)
+	h.Names["u4"] = strings.Repeat("Longname", 4)
 	clocked(h)
 	startGame(h, "u1", "u2", "u3", "u4")
 	_, m := h.Record()
 	dan := m.seatOf("u4")
 	setSeats(h, func(s []seat) { s[dan].Late = 1 })
-	h.command("u1", "board")
-	label := kickButtonLabel(t, h.board(), dan)
+	h.Command("u1", "board")
+	label := kickButtonLabel(t, h.Board(), dan)
 	assert.LessOrEqual(t, len([]rune(label)), 80, "Discord's limit for a button label")
 	assert.True(t, strings.HasSuffix(label, "(Alice's click or 2 votes)"), "the name gives way, not what decides: %q", label)
 }

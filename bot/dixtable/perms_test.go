@@ -41,7 +41,7 @@ func TestStartNeedsTheSendPermissionOfItsChannel(t *testing.T) {
 		for _, sub := range []string{"start", "solo", "qwixx start", "dixxit start"} {
 			t.Run(tc.name+" "+sub, func(t *testing.T) {
 				h := newGamesHarness(t)
-				h.chType, h.appPerm = tc.chType, tc.perms
+				h.ChType, h.AppPerm = tc.chType, tc.perms
 				var r result
 				switch sub {
 				case "qwixx start":
@@ -49,15 +49,15 @@ func TestStartNeedsTheSendPermissionOfItsChannel(t *testing.T) {
 				case "dixxit start":
 					r = h.dcommand("u1", "start")
 				default:
-					r = h.command("u1", sub)
+					r = h.Command("u1", sub)
 				}
-				_, err := h.st.Get(context.Background(), h.channel)
+				_, err := h.St.Get(context.Background(), h.Channel)
 				if tc.want == "" {
 					assert.NoError(t, err, "the game starts")
 					return
 				}
 				assert.ErrorIs(t, err, dixbot.ErrNotFound, "no game")
-				assert.Contains(t, r.ephemeralText(), "**"+tc.want+"**")
+				assert.Contains(t, r.EphemeralText(), "**"+tc.want+"**")
 			})
 		}
 	}
@@ -87,7 +87,7 @@ func TestOutboxAttachesOnlyWhereAllowed(t *testing.T) {
 	seedGame(h, []string{"u1", "u2"}, "b1 g2 o3 p4 b5 g6", dix.Options{Players: 2, FirstPlayer: 0})
 	owe := func(d bot.DiscordAPI) {
 		t.Helper()
-		rec, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+		rec, err := h.St.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 			m := mustDixTable(r.Meta)
 			m.owe(r, bot.Effect{Kind: bot.EffBoard})
 			r.Meta = m.Encode()
@@ -97,7 +97,7 @@ func TestOutboxAttachesOnlyWhereAllowed(t *testing.T) {
 		require.NoError(t, runDixOutbox(h.b, context.Background(), d, rec, nil))
 	}
 	count := func() (refused, withFiles, text int) {
-		for _, c := range h.rec.Calls {
+		for _, c := range h.Rec.Calls {
 			switch {
 			case c.Op == "refused":
 				refused++
@@ -111,26 +111,26 @@ func TestOutboxAttachesOnlyWhereAllowed(t *testing.T) {
 	}
 
 	// An interaction in the channel without Attach Files.
-	h.appPerm = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks
-	h.command("u2", "hand")
-	h.rec.Calls = nil
-	owe(noAttach{h.rec})
+	h.AppPerm = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks
+	h.Command("u2", "hand")
+	h.Rec.Calls = nil
+	owe(noAttach{h.Rec})
 	refused, files, text := count()
 	assert.Equal(t, []int{0, 0, 1}, []int{refused, files, text}, "no file tried")
 
 	// Pictures allowed again: the next board has its picture.
-	h.appPerm |= discordgo.PermissionAttachFiles
-	h.command("u2", "hand")
-	h.rec.Calls = nil
-	owe(h.rec)
+	h.AppPerm |= discordgo.PermissionAttachFiles
+	h.Command("u2", "hand")
+	h.Rec.Calls = nil
+	owe(h.Rec)
 	refused, files, text = count()
 	assert.Equal(t, []int{0, 1, 0}, []int{refused, files, text}, "the picture is back")
 
 	// Discord refuses files though nothing said so: one refusal, then
 	// text boards without trying again.
-	h.rec.Calls = nil
-	owe(noAttach{h.rec})
-	owe(noAttach{h.rec})
+	h.Rec.Calls = nil
+	owe(noAttach{h.Rec})
+	owe(noAttach{h.Rec})
 	refused, _, text = count()
 	assert.Equal(t, 1, refused, "one refusal")
 	assert.Equal(t, 2, text)

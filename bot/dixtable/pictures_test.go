@@ -197,7 +197,7 @@ func TestPicturesInGamesByClicks(t *testing.T) {
 				if steps%7 == 0 {
 					rec, m := h.Record()
 					if !rec.Finished && dix.GameOf(rec.State) != nil && dix.GameOf(rec.State).Phase != dix.PhaseOver {
-						h.command(m.Seats[dix.GameOf(rec.State).ToAct()].ID, "hand")
+						h.Command(m.Seats[dix.GameOf(rec.State).ToAct()].ID, "hand")
 						hands++
 					}
 				}
@@ -205,11 +205,11 @@ func TestPicturesInGamesByClicks(t *testing.T) {
 				require.Less(t, steps, 5000)
 			}
 			require.Positive(t, hands)
-			tabletest.CheckAllCalls(t, h.rec.Calls)
+			tabletest.CheckAllCalls(t, h.Rec.Calls)
 
 			counts := map[string]int{}
 			largest := 0
-			for k, c := range h.rec.Calls {
+			for k, c := range h.Rec.Calls {
 				files, atts := filesOf(c)
 				embeds := embedsOf(c)
 				if !tc.pictures {
@@ -321,19 +321,19 @@ func (n noAttach) Edit(ctx context.Context, e *discordgo.MessageEdit) error {
 // (whose app_permissions say so) carry no file.
 func TestNoAttachFilesPermission(t *testing.T) {
 	h := newHarness(t)
-	h.appPerm = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks
+	h.AppPerm = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks
 	seedGame(h, []string{"u1", "u2"}, "b1 g2 o3 p4 b5 g6", dix.Options{Players: 2, FirstPlayer: 0})
 	var m *dixTable
-	rec, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+	rec, err := h.St.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 		m = mustDixTable(r.Meta)
 		m.owe(r, bot.Effect{Kind: bot.EffBoard})
 		r.Meta = m.Encode()
 		return nil
 	})
 	require.NoError(t, err)
-	require.NoError(t, runDixOutbox(h.b, context.Background(), noAttach{h.rec}, rec, nil))
+	require.NoError(t, runDixOutbox(h.b, context.Background(), noAttach{h.Rec}, rec, nil))
 	var refused, sent int
-	for _, c := range h.rec.Calls {
+	for _, c := range h.Rec.Calls {
 		switch {
 		case c.Op == "refused":
 			refused++
@@ -349,10 +349,10 @@ func TestNoAttachFilesPermission(t *testing.T) {
 	assert.Equal(t, 1, refused)
 	assert.Equal(t, 2, sent, "the seeded board, then the text one")
 
-	r := h.clickOn("u1", h.board(), h.mustFind(h.board(), verbDraw))
-	assert.Empty(t, r.response().Data.Files)
-	assert.Nil(t, r.response().Data.Embeds[0].Image)
-	hand := h.command("u2", "hand").response().Data
+	r := h.ClickOn("u1", h.Board(), h.MustFind(h.Board(), verbDraw))
+	assert.Empty(t, r.Response().Data.Files)
+	assert.Nil(t, r.Response().Data.Embeds[0].Image)
+	hand := h.Command("u2", "hand").Response().Data
 	assert.Empty(t, hand.Files)
 	assert.Nil(t, hand.Embeds[0].Image)
 }
@@ -367,7 +367,7 @@ func TestBuyPreviewAgreesWithTheMenu(t *testing.T) {
 		t.Run(lang, func(t *testing.T) {
 			h := newHarness(t)
 			if lang == "fr" {
-				h.locale = discordgo.French // the prompts speak the clicker's language
+				h.Locale = discordgo.French // the prompts speak the clicker's language
 			}
 			startGame(h, "u1", "u2", "u3")
 			rng := rand.New(rand.NewPCG(21, 5))
@@ -382,8 +382,8 @@ func TestBuyPreviewAgreesWithTheMenu(t *testing.T) {
 				ch := g.Choices(s)
 				if (g.Phase == dix.PhaseBuy || g.Phase == dix.PhaseFinalBuy) && len(ch.Buyable) > 0 && slices.Contains(ch.Actions, dix.ActBuy) {
 					user := m.Seats[s].ID
-					board := h.board()
-					prompt := h.clickOn(user, board, h.mustFind(board, verbBuy)).shown(board)
+					board := h.Board()
+					prompt := h.ClickOn(user, board, h.MustFind(board, verbBuy)).Shown(board)
 					opts := menuOptions(prompt)
 					require.Len(t, opts, len(ch.Buyable))
 					for _, o := range opts {
@@ -404,8 +404,8 @@ func TestBuyPreviewAgreesWithTheMenu(t *testing.T) {
 					// The step the player sees attaches that very picture.
 					o := opts[rng.IntN(len(opts))]
 					cd, _ := dix.ParseCard(o.Value)
-					sel := h.clickOn(user, prompt, h.mustFind(prompt, verbBuySelect), o.Value)
-					files, _ := filesOf(sel.calls[0])
+					sel := h.ClickOn(user, prompt, h.MustFind(prompt, verbBuySelect), o.Value)
+					files, _ := filesOf(sel.Calls[0])
 					require.Len(t, files, 1)
 					pay, _ := g.ProposePayment(s, int(cd.Value))
 					want, err := dixpicture.RenderHand(previewHand(lang, m, g, s, cd, pay))
@@ -511,13 +511,13 @@ func asDiscordShows(t *testing.T, m *tabletest.Message) {
 func TestBuyPictureShownOnce(t *testing.T) {
 	h := newHarness(t)
 	board := toBobsBuy(t, h)
-	prompt := h.clickOn("u2", board, h.mustFind(board, verbBuy)).shown(board)
-	pay := h.clickOn("u2", prompt, h.mustFind(prompt, verbBuySelect), "g3").shown(prompt)
+	prompt := h.ClickOn("u2", board, h.MustFind(board, verbBuy)).Shown(board)
+	pay := h.ClickOn("u2", prompt, h.MustFind(prompt, verbBuySelect), "g3").Shown(prompt)
 	asDiscordShows(t, pay)
 
-	r := h.clickOn("u2", pay, bot.CustomID(verbBuyPay, snapSeq(h), "r9"))
-	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	d := r.response().Data
+	r := h.ClickOn("u2", pay, bot.CustomID(verbBuyPay, snapSeq(h), "r9"))
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
+	d := r.Response().Data
 	assert.True(t, strings.HasPrefix(d.Content, bot.RefusalMark), d.Content)
 	require.Len(t, d.Embeds, 1)
 	require.NotNil(t, d.Embeds[0].Image)
@@ -525,17 +525,17 @@ func TestBuyPictureShownOnce(t *testing.T) {
 	assert.Nil(t, d.Attachments, "the file stays")
 
 	asDiscordShows(t, pay)
-	r = h.clickOn("u2", pay, h.mustFind(pay, verbPickBack))
-	d = r.response().Data
+	r = h.ClickOn("u2", pay, h.MustFind(pay, verbPickBack))
+	d = r.Response().Data
 	assert.False(t, bot.ShowsImage(d.Embeds))
 	require.NotNil(t, d.Attachments, "Back: the picture goes with the step")
 	assert.Empty(t, *d.Attachments)
 
-	market := h.rec.Message(pay.ID)
-	pay = h.clickOn("u2", market, h.mustFind(market, verbBuySelect), "g3").shown(market)
+	market := h.Rec.Message(pay.ID)
+	pay = h.ClickOn("u2", market, h.MustFind(market, verbBuySelect), "g3").Shown(market)
 	asDiscordShows(t, pay)
-	r = h.clickOn("u2", pay, h.mustFind(pay, verbBuyPay))
-	d = r.response().Data
+	r = h.ClickOn("u2", pay, h.MustFind(pay, verbBuyPay))
+	d = r.Response().Data
 	rec, _ := h.Record()
 	require.Contains(t, dix.GameOf(rec.State).Players[1].Collection, cards(t, "g3")[0], "bought")
 	assert.False(t, bot.ShowsImage(d.Embeds))
@@ -582,21 +582,21 @@ func TestBoardAsText(t *testing.T) {
 	}
 	rec, m := h.Record()
 	g := dix.GameOf(rec.State)
-	board := h.board()
+	board := h.Board()
 	require.NotNil(t, board.Embeds[0].Image, "the board is pictured")
 	market := locales.N("en", "dix_board_deck_market", len(g.Deck), nil)
 	for _, f := range board.Embeds[0].Fields {
 		assert.NotEqual(t, market, f.Name, "the pictured summary leaves the market to the picture")
 	}
-	id := h.mustFind(board, verbBoardText)
+	id := h.MustFind(board, verbBoardText)
 	for _, tc := range []struct {
 		user   string
 		locale discordgo.Locale
 		lang   string
 	}{{"u2", discordgo.EnglishUS, "en"}, {"u9", discordgo.French, "fr"}} {
-		h.locale = tc.locale
-		r := h.clickOn(tc.user, board, id)
-		resp := r.response()
+		h.Locale = tc.locale
+		r := h.ClickOn(tc.user, board, id)
+		resp := r.Response()
 		require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type)
 		assert.NotZero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "only for the clicker")
 		assert.Empty(t, resp.Data.Files)
@@ -618,12 +618,12 @@ func TestBoardAsText(t *testing.T) {
 
 	h2 := newHarness(t)
 	startGameWith(h2, []any{bot.OptPictures, bot.PicsOff}, "u1", "u2")
-	_, ok := tabletest.FindID(h2.board(), verbBoardText)
+	_, ok := tabletest.FindID(h2.Board(), verbBoardText)
 	assert.False(t, ok, "a text board needs no text button")
 	h3 := newHarness(t)
 	h3.b.NoPictures = true
 	startGame(h3, "u1", "u2")
-	_, ok = tabletest.FindID(h3.board(), verbBoardText)
+	_, ok = tabletest.FindID(h3.Board(), verbBoardText)
 	assert.False(t, ok, "nor does a game of a bot without pictures")
 }
 
@@ -669,8 +669,8 @@ func TestPicturedHandKeepsTheCollectionInText(t *testing.T) {
 		require.True(t, step(h, rng))
 	}
 	rec, _ := h.Record()
-	r := h.command("u1", "hand")
-	resp := r.response()
+	r := h.Command("u1", "hand")
+	resp := r.Response()
 	require.Len(t, resp.Data.Files, 1, "pictured")
 	require.Len(t, resp.Data.Embeds, 1)
 	assert.Contains(t, dumpEmbed(resp.Data.Embeds[0]), dixview.ByColor("en", dix.GameOf(rec.State).Players[0].Collection, true))

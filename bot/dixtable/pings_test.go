@@ -15,14 +15,14 @@ import (
 
 // setSeats changes the seats of the stored game with f.
 func setSeats(h *harness, f func(seats []seat)) {
-	h.t.Helper()
-	_, err := h.st.Update(context.Background(), h.channel, "", func(r *dixbot.Record) error {
+	h.T.Helper()
+	_, err := h.St.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 		m := mustDixTable(r.Meta)
 		f(m.Seats)
 		r.Meta = m.Encode()
 		return nil
 	})
-	require.NoError(h.t, err)
+	require.NoError(h.T, err)
 }
 
 func TestAuctionPingSkipsAbsentAndHandedOverSeats(t *testing.T) {
@@ -33,11 +33,11 @@ func TestAuctionPingSkipsAbsentAndHandedOverSeats(t *testing.T) {
 		s[3].Gone = bot.GoneLeft       // Dan left: the computer plays his seat
 	})
 	// Alice draws the super wild: Bob, Chloé and Dan may bid.
-	r := h.clickOn("u1", h.board(), h.mustFind(h.board(), verbDraw))
+	r := h.ClickOn("u1", h.Board(), h.MustFind(h.Board(), verbDraw))
 	rec, _ := h.Record()
 	require.Equal(t, dix.PhaseAuction, dix.GameOf(rec.State).Phase)
-	assert.Equal(t, []string{"u2"}, pinged(r.calls), "only Bob, present, is notified")
-	for _, s := range r.sends() {
+	assert.Equal(t, []string{"u2"}, pinged(r.Calls), "only Bob, present, is notified")
+	for _, s := range r.Sends() {
 		assert.NotContains(t, s.Content, "<@u3>")
 		assert.NotContains(t, s.Content, "<@u4>")
 	}
@@ -50,8 +50,8 @@ func TestAuctionPingIsNotSentWhenOnlyComputerPlayedSeatsBid(t *testing.T) {
 		s[1].Gone = bot.GoneKicked
 		s[2].Away, s[2].Late = true, 2
 	})
-	r := h.clickOn("u1", h.board(), h.mustFind(h.board(), verbDraw))
-	assert.Empty(t, pinged(r.calls), "nobody present can bid: no notification")
+	r := h.ClickOn("u1", h.Board(), h.MustFind(h.Board(), verbDraw))
+	assert.Empty(t, pinged(r.Calls), "nobody present can bid: no notification")
 }
 
 func TestFinalRoundPingSkipsHandedOverSeats(t *testing.T) {

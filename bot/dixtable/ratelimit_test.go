@@ -159,32 +159,32 @@ func TestOutboxWaitsOutTheRateLimit(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
 			seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
-			board := h.board()
-			h.clickOn("u1", board, h.mustFind(board, verbDraw))
-			h.clickOn("u1", board, h.mustFind(board, verbStop))
-			h.rec.Mu.Lock()
-			h.rec.Refuse = func(c tabletest.Call) error {
+			board := h.Board()
+			h.ClickOn("u1", board, h.MustFind(board, verbDraw))
+			h.ClickOn("u1", board, h.MustFind(board, verbStop))
+			h.Rec.Mu.Lock()
+			h.Rec.Refuse = func(c tabletest.Call) error {
 				if c.Posted() {
 					return tc.err
 				}
 				return nil
 			}
-			h.rec.Mu.Unlock()
+			h.Rec.Mu.Unlock()
 			before := time.Now()
-			h.clickOn("u1", board, h.mustFind(board, verbMoney))
+			h.ClickOn("u1", board, h.MustFind(board, verbMoney))
 			rec, m := h.Record()
 			require.Len(t, m.Outbox, 1, "the new board is still owed")
 			assert.WithinDuration(t, before.Add(tc.wait), rec.Due, time.Second, "due when the limit ends")
 
 			// Claimed by a deadline's run (its lease of 30 s), and refused again.
-			assert.Error(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, rec.Due), "refused again")
+			assert.Error(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, rec.Due), "refused again")
 			rec, _ = h.Record()
 			assert.WithinDuration(t, time.Now().Add(tc.wait), rec.Due, time.Second, "due when the limit ends, not at the lease's end")
 
-			h.rec.Mu.Lock()
-			h.rec.Refuse = nil
-			h.rec.Mu.Unlock()
-			require.NoError(t, h.b.RunDueOn(context.Background(), h.rec, h.channel, rec.Due))
+			h.Rec.Mu.Lock()
+			h.Rec.Refuse = nil
+			h.Rec.Mu.Unlock()
+			require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
 			_, m = h.Record()
 			assert.Empty(t, m.Outbox, "done once the limit let it go")
 		})

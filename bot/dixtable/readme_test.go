@@ -30,12 +30,12 @@ func TestReadmeBoard(t *testing.T) {
 	h := newHarness(t)
 	now := time.Date(2026, 11, 23, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
-	lobby := h.command("u1", "start").shown(nil)
+	lobby := h.Command("u1", "start").Shown(nil)
 	for _, u := range []string{"u2", "u3"} {
-		h.clickOn(u, lobby, h.mustFind(lobby, verbJoin))
+		h.ClickOn(u, lobby, h.MustFind(lobby, verbJoin))
 	}
-	h.clickOn("u1", lobby, h.mustFind(lobby, verbAddCPU), "strong")
-	h.clickOn("u1", lobby, h.mustFind(lobby, verbGo))
+	h.ClickOn("u1", lobby, h.MustFind(lobby, verbAddCPU), "strong")
+	h.ClickOn("u1", lobby, h.MustFind(lobby, verbGo))
 	rng := rand.New(rand.NewPCG(12, 1))
 	for steps := 0; ; steps++ {
 		require.Less(t, steps, 2000, "no late board with a tableau")

@@ -19,28 +19,28 @@ import (
 // scoreboard is the final scoreboard the harness's bot posted, with its
 // Rematch button (the last one posted, when several games ended).
 func scoreboard(h *harness) *tabletest.Message {
-	h.t.Helper()
-	h.rec.Mu.Lock()
+	h.T.Helper()
+	h.Rec.Mu.Lock()
 	var best *tabletest.Message
-	for id, msg := range h.rec.Msgs {
+	for id, msg := range h.Rec.Msgs {
 		if _, ok := tabletest.FindID(msg, verbRematch); ok && !msg.Ephemeral && (best == nil || tabletest.MessageSeq(id) > tabletest.MessageSeq(best.ID)) {
 			best = msg
 		}
 	}
-	h.rec.Mu.Unlock()
+	h.Rec.Mu.Unlock()
 	if best != nil {
 		return best
 	}
-	h.t.Fatal("no scoreboard with a Rematch button posted")
+	h.T.Fatal("no scoreboard with a Rematch button posted")
 	return nil
 }
 
 // archived is the channel's record, which must be an archived game.
 func archived(h *harness) (*dixbot.Record, *dixTable) {
-	h.t.Helper()
-	r, err := h.st.Get(context.Background(), h.channel)
-	require.NoError(h.t, err)
-	require.True(h.t, r.Finished, "the game is archived")
+	h.T.Helper()
+	r, err := h.St.Get(context.Background(), h.Channel)
+	require.NoError(h.T, err)
+	require.True(h.T, r.Finished, "the game is archived")
 	return r, mustDixTable(r.Meta)
 }
 
@@ -51,11 +51,11 @@ func archived(h *harness) (*dixbot.Record, *dixTable) {
 func TestRematchOpensTheLobbyWithTheSameSeatsAndOptions(t *testing.T) {
 	h := newHarness(t)
 	opts := []any{bot.OptVariant, bot.VariantBust, bot.OptLanguage, "fr", bot.OptPace, "live", bot.OptPictures, bot.PicsOff}
-	lobby := h.command("u1", "start", opts...).shown(nil)
-	h.clickOn("u2", lobby, h.mustFind(lobby, verbJoin))
-	h.clickOn("u1", lobby, h.mustFind(lobby, verbAddCPU), "strong")
-	h.clickOn("u3", lobby, h.mustFind(lobby, verbJoin))
-	h.clickOn("u1", lobby, h.mustFind(lobby, verbGo))
+	lobby := h.Command("u1", "start", opts...).Shown(nil)
+	h.ClickOn("u2", lobby, h.MustFind(lobby, verbJoin))
+	h.ClickOn("u1", lobby, h.MustFind(lobby, verbAddCPU), "strong")
+	h.ClickOn("u3", lobby, h.MustFind(lobby, verbJoin))
+	h.ClickOn("u1", lobby, h.MustFind(lobby, verbGo))
 	rec, m := h.Record()
 	first := dix.GameOf(rec.State).Opts.FirstPlayer
 	require.GreaterOrEqual(t, first, 0, "the rules state keeps who started")
@@ -64,14 +64,14 @@ func TestRematchOpensTheLobbyWithTheSameSeatsAndOptions(t *testing.T) {
 	require.Equal(t, dix.PhaseOver, dix.GameOf(old.State).Phase)
 
 	board := scoreboard(h)
-	r := h.clickOn("u2", board, h.mustFind(board, verbRematch))
-	resp := r.response()
+	r := h.ClickOn("u2", board, h.MustFind(board, verbRematch))
+	resp := r.Response()
 	require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type)
 	assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "the lobby is public")
 	assert.ElementsMatch(t, []string{"u1", "u3"}, resp.Data.AllowedMentions.Users, "the other people are called, once")
 	assert.Equal(t, locales.T("fr", "rematch_lobby", map[string]any{"Mentions": "<@u1> <@u3>", "Creator": "Bob"}), resp.Data.Content)
-	require.NotNil(t, r.shown(nil))
-	_, ok := tabletest.FindID(r.shown(nil), verbGo)
+	require.NotNil(t, r.Shown(nil))
+	_, ok := tabletest.FindID(r.Shown(nil), verbGo)
 	assert.True(t, ok, "a lobby with its Start button")
 
 	rec, m = h.Record()
@@ -85,11 +85,11 @@ func TestRematchOpensTheLobbyWithTheSameSeatsAndOptions(t *testing.T) {
 	assert.True(t, m.NoPictures)
 	assert.Equal(t, (first+1)%4+1, m.Starts, "the next seat starts")
 	assert.NotEmpty(t, m.Board, "the lobby message is recorded")
-	assert.Contains(t, r.shown(nil).Embeds[0].Fields[1].Value, locales.T("fr", "lobby_starts", map[string]any{"Name": m.name("fr", (first+1)%4)}))
+	assert.Contains(t, r.Shown(nil).Embeds[0].Fields[1].Value, locales.T("fr", "lobby_starts", map[string]any{"Name": m.name("fr", (first+1)%4)}))
 
 	// Bob starts it: the next seat plays first.
-	lob := r.shown(nil)
-	h.clickOn("u2", lob, h.mustFind(lob, verbGo))
+	lob := r.Shown(nil)
+	h.ClickOn("u2", lob, h.MustFind(lob, verbGo))
 	rec, m = h.Record()
 	require.NotNil(t, dix.GameOf(rec.State))
 	assert.Equal(t, (first+1)%4, dix.GameOf(rec.State).Opts.FirstPlayer)
@@ -105,19 +105,19 @@ func TestRematchRefusals(t *testing.T) {
 	startGame(h, "u1", "u2")
 	playToEnd(t, h, 5)
 	board := scoreboard(h)
-	id := h.mustFind(board, verbRematch)
+	id := h.MustFind(board, verbRematch)
 
-	h.locale = discordgo.French
-	assert.Equal(t, locales.T("fr", "err_rematch_not_seated", nil), h.clickOn("u9", board, id).ephemeralText())
+	h.Locale = discordgo.French
+	assert.Equal(t, locales.T("fr", "err_rematch_not_seated", nil), h.ClickOn("u9", board, id).EphemeralText())
 	archived(h) // nothing created
-	h.locale = discordgo.EnglishUS
+	h.Locale = discordgo.EnglishUS
 
-	h.clickOn("u1", board, id)
+	h.ClickOn("u1", board, id)
 	_, m := h.Record()
-	url := bot.MessageURL(h.guild, h.channel, m.Board)
+	url := bot.MessageURL(h.Guild, h.Channel, m.Board)
 	want := locales.T("en", "err_rematch_exists", map[string]any{"Name": "Alice", "URL": url})
-	assert.Equal(t, want, h.clickOn("u2", board, id).ephemeralText())
-	assert.Equal(t, want, h.clickOn("u1", board, id).ephemeralText(), "a double click opens nothing more")
+	assert.Equal(t, want, h.ClickOn("u2", board, id).EphemeralText())
+	assert.Equal(t, want, h.ClickOn("u1", board, id).EphemeralText(), "a double click opens nothing more")
 	_, m2 := h.Record()
 	assert.Equal(t, m.Origin, m2.Origin)
 }
@@ -129,11 +129,11 @@ func TestRematchConcurrentClicksCreateOneGame(t *testing.T) {
 	startGame(h, "u1", "u2")
 	playToEnd(t, h, 5)
 	board := scoreboard(h)
-	id := h.mustFind(board, verbRematch)
+	id := h.MustFind(board, verbRematch)
 	var ixs []*discordgo.Interaction
 	mine := map[string]bool{}
 	for _, u := range []string{"u1", "u2", "u1", "u2", "u2"} {
-		ix := h.clickIx(u, board, id)
+		ix := h.ClickIx(u, board, id)
 		ixs = append(ixs, ix)
 		mine[ix.ID] = true
 	}
@@ -144,7 +144,7 @@ func TestRematchConcurrentClicksCreateOneGame(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			h.b.Serve(h.rec, &discordgo.InteractionCreate{Interaction: ix}, h.raw())
+			h.b.Serve(h.Rec, &discordgo.InteractionCreate{Interaction: ix}, h.Raw())
 		}()
 	}
 	close(start)
@@ -152,8 +152,8 @@ func TestRematchConcurrentClicksCreateOneGame(t *testing.T) {
 
 	_, m := h.Record()
 	lobbies, refusals := 0, 0
-	h.rec.Mu.Lock()
-	for _, c := range h.rec.Calls {
+	h.Rec.Mu.Lock()
+	for _, c := range h.Rec.Calls {
 		if c.Op != "respond" || !mine[c.Interaction] || c.Resp == nil || c.Resp.Data == nil {
 			continue
 		}
@@ -167,12 +167,12 @@ func TestRematchConcurrentClicksCreateOneGame(t *testing.T) {
 		case c.Resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0:
 			assert.Contains(t, []string{
 				locales.T("en", "err_rematch_opening", nil),
-				locales.T("en", "err_rematch_exists", map[string]any{"Name": h.names[m.Creator], "URL": bot.MessageURL(h.guild, h.channel, m.Board)}),
+				locales.T("en", "err_rematch_exists", map[string]any{"Name": h.Names[m.Creator], "URL": bot.MessageURL(h.Guild, h.Channel, m.Board)}),
 			}, c.Resp.Data.Content)
 			refusals++
 		}
 	}
-	h.rec.Mu.Unlock()
+	h.Rec.Mu.Unlock()
 	assert.Equal(t, 1, lobbies, "exactly one new game")
 	assert.Equal(t, 4, refusals)
 }
@@ -183,11 +183,11 @@ func TestRematchConcurrentClicksCreateOneGame(t *testing.T) {
 func TestRematchStartsAtOnceWhenTheClickerIsTheOnlyPerson(t *testing.T) {
 	t.Run("solo", func(t *testing.T) {
 		h := newHarness(t)
-		h.command("u1", "solo", bot.OptDifficulty, float64(6), bot.OptPace, "relaxed")
+		h.Command("u1", "solo", bot.OptDifficulty, float64(6), bot.OptPace, "relaxed")
 		playToEnd(t, h, 2)
 		board := scoreboard(h)
-		r := h.clickOn("u1", board, h.mustFind(board, verbRematch))
-		assert.Equal(t, locales.T("en", "rematch_started", map[string]any{"Name": "Alice"}), r.response().Data.Content)
+		r := h.ClickOn("u1", board, h.MustFind(board, verbRematch))
+		assert.Equal(t, locales.T("en", "rematch_started", map[string]any{"Name": "Alice"}), r.Response().Data.Content)
 		rec, m := h.Record()
 		require.NotNil(t, dix.GameOf(rec.State))
 		assert.True(t, m.Solo)
@@ -200,14 +200,14 @@ func TestRematchStartsAtOnceWhenTheClickerIsTheOnlyPerson(t *testing.T) {
 	})
 	t.Run("against a computer player", func(t *testing.T) {
 		h := newHarness(t)
-		lobby := h.command("u1", "start").shown(nil)
-		h.clickOn("u1", lobby, h.mustFind(lobby, verbAddCPU), "easy")
-		h.clickOn("u1", lobby, h.mustFind(lobby, verbGo))
+		lobby := h.Command("u1", "start").Shown(nil)
+		h.ClickOn("u1", lobby, h.MustFind(lobby, verbAddCPU), "easy")
+		h.ClickOn("u1", lobby, h.MustFind(lobby, verbGo))
 		rec, _ := h.Record()
 		first := dix.GameOf(rec.State).Opts.FirstPlayer
 		playToEnd(t, h, 4)
 		board := scoreboard(h)
-		h.clickOn("u1", board, h.mustFind(board, verbRematch))
+		h.ClickOn("u1", board, h.MustFind(board, verbRematch))
 		rec, m := h.Record()
 		require.NotNil(t, dix.GameOf(rec.State))
 		assert.Equal(t, []seat{{ID: "u1", Name: "Alice"}, {CPU: "easy"}}, m.Seats[:2])
@@ -223,15 +223,15 @@ func TestRematchOfAnUnarchivedGame(t *testing.T) {
 	startGame(h, "u1", "u2")
 	playToEnd(t, h, 5)
 	board := scoreboard(h)
-	h.st.Mu.Lock()
-	st := h.st.Archived[h.channel]
+	h.St.Mu.Lock()
+	st := h.St.Archived[h.Channel]
 	st.Rec.Finished = false
-	h.st.Live[h.channel] = st
-	delete(h.st.Archived, h.channel)
-	h.st.Mu.Unlock()
+	h.St.Live[h.Channel] = st
+	delete(h.St.Archived, h.Channel)
+	h.St.Mu.Unlock()
 
-	r := h.clickOn("u2", board, h.mustFind(board, verbRematch))
-	assert.Zero(t, r.response().Data.Flags&discordgo.MessageFlagsEphemeral, "a new lobby opens")
+	r := h.ClickOn("u2", board, h.MustFind(board, verbRematch))
+	assert.Zero(t, r.Response().Data.Flags&discordgo.MessageFlagsEphemeral, "a new lobby opens")
 	rec, m := h.Record()
 	assert.Nil(t, dix.GameOf(rec.State))
 	assert.Equal(t, "u2", m.Creator)
@@ -271,10 +271,10 @@ func TestLobbyLeaveKeepsWhoStarts(t *testing.T) {
 func TestAbandonedGameHasNoRematch(t *testing.T) {
 	h := newHarness(t)
 	startGame(h, "u1", "u2")
-	board := h.board()
-	r := h.command("u1", "abandon").shown(nil)
-	h.clickOn("u1", r, h.mustFind(r, verbAbandonYes))
-	msg := h.rec.Message(board.ID)
+	board := h.Board()
+	r := h.Command("u1", "abandon").Shown(nil)
+	h.ClickOn("u1", r, h.MustFind(r, verbAbandonYes))
+	msg := h.Rec.Message(board.ID)
 	_, ok := tabletest.FindID(msg, verbRematch)
 	assert.False(t, ok)
 	assert.Empty(t, tabletest.ComponentIDs(msg.Components))

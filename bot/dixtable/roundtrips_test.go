@@ -44,14 +44,14 @@ func TestRedisRoundTripsPerClick(t *testing.T) {
 		if g.Phase != dix.PhaseDraw || !slices.Contains(g.Choices(g.ToAct()).Actions, dix.ActDraw) {
 			break
 		}
-		board := h.board()
+		board := h.Board()
 		user := m.Seats[g.ToAct()].ID
 		_, before := rs.Sent()
-		r := h.clickOn(user, board, h.mustFind(board, verbDraw))
+		r := h.ClickOn(user, board, h.MustFind(board, verbDraw))
 		_, after := rs.Sent()
 		rec, m2 := h.Record()
 		require.Greater(t, dix.GameOf(rec.State).Seq, g.Seq, "the click changed the game")
-		if m2.Turn != m.Turn || len(r.calls) != 1 {
+		if m2.Turn != m.Turn || len(r.Calls) != 1 {
 			continue // the turn ended (its log is written too), or a message was posted
 		}
 		measured++
@@ -70,9 +70,9 @@ func foldedClick(t *testing.T, h *harness) *dixbot.Record {
 		rec, m := h.Record()
 		g := dix.GameOf(rec.State)
 		require.Equal(t, dix.PhaseDraw, g.Phase)
-		board := h.board()
-		r := h.clickOn(m.Seats[g.ToAct()].ID, board, h.mustFind(board, verbDraw))
-		if len(r.calls) == 1 && h.b.Folds.Get(h.channel) != nil {
+		board := h.Board()
+		r := h.ClickOn(m.Seats[g.ToAct()].ID, board, h.MustFind(board, verbDraw))
+		if len(r.Calls) == 1 && h.b.Folds.Get(h.Channel) != nil {
 			rec, _ := h.Record()
 			return rec
 		}
@@ -89,7 +89,7 @@ func TestFoldWrittenOnItsOwn(t *testing.T) {
 	foldedClick(t, h)
 	require.Eventually(t, func() bool {
 		_, m := h.Record()
-		return len(m.Outbox) == 0 && h.b.Folds.Get(h.channel) == nil
+		return len(m.Outbox) == 0 && h.b.Folds.Get(h.Channel) == nil
 	}, 20*time.Second, 50*time.Millisecond, "recorded within the grace")
 }
 
@@ -108,12 +108,12 @@ func TestFoldLostLeavesTheEffectsOwed(t *testing.T) {
 
 	due, err := rs.Due(context.Background(), rec.Due, 10)
 	require.NoError(t, err)
-	assert.Equal(t, []string{h.channel}, due, "due at the end of the grace")
-	before := h.rec.Count()
-	require.NoError(t, other.RunDueOn(context.Background(), h.rec, h.channel, rec.Due))
+	assert.Equal(t, []string{h.Channel}, due, "due at the end of the grace")
+	before := h.Rec.Count()
+	require.NoError(t, other.RunDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
 	_, m := h.Record()
 	assert.Empty(t, m.Outbox, "taken over and done")
-	assert.Greater(t, h.rec.Count(), before, "the board edited by the other process")
+	assert.Greater(t, h.Rec.Count(), before, "the board edited by the other process")
 }
 
 // TestCloseWritesTheFolds: a bot that stops records the effects it did,
@@ -127,7 +127,7 @@ func TestCloseWritesTheFolds(t *testing.T) {
 	spent, cancel := context.WithCancel(context.Background())
 	cancel()
 	_ = h.b.Close(spent)
-	require.NotNil(t, h.b.Folds.Get(h.channel), "kept for the next call")
+	require.NotNil(t, h.b.Folds.Get(h.Channel), "kept for the next call")
 	require.NoError(t, h.b.Close(context.Background()))
 	_, m := h.Record()
 	assert.Empty(t, m.Outbox)
@@ -139,7 +139,7 @@ func TestCloseWritesTheFolds(t *testing.T) {
 // the grace.
 func TestContractRoundTripsPerClick(t *testing.T) {
 	h, rs, _ := redisHarness(t)
-	b, err := bot.New(bot.Options{Store: rs, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.obs,
+	b, err := bot.New(bot.Options{Store: rs, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
 		NoPictures: true, Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
 	h.b = b
@@ -154,26 +154,26 @@ func TestContractRoundTripsPerClick(t *testing.T) {
 		require.NoError(t, err)
 		logBefore := logVersion(t, h)
 		_, before := rs.Sent()
-		res := h.clickOn(users[seat], board, h.qmust(board, bot.CverbMove, string(m)))
+		res := h.ClickOn(users[seat], board, h.qmust(board, bot.CverbMove, string(m)))
 		_, after := rs.Sent()
-		board = res.shown(board)
-		if len(res.calls) != 1 || h.b.Folds.Get(h.channel) == nil || logVersion(t, h) != logBefore {
+		board = res.Shown(board)
+		if len(res.Calls) != 1 || h.b.Folds.Get(h.Channel) == nil || logVersion(t, h) != logBefore {
 			continue // a message posted, or the board edited: recorded at once; or the log written
 		}
 		measured++
 		assert.Equal(t, uint64(1), after-before, "round trips of step %d", step)
 	}
 	assert.Positive(t, measured, "no click whose answer showed all it changed")
-	fd := h.b.Folds.Get(h.channel)
+	fd := h.b.Folds.Get(h.Channel)
 	require.NotNil(t, fd)
-	h.b.WriteFold(context.Background(), h.channel, fd)
+	h.b.WriteFold(context.Background(), h.Channel, fd)
 	_, td, _ := h.qstate()
 	assert.Empty(t, td.Outbox, "recorded")
 }
 
 // logVersion is the version of the channel's game log record (0: none).
 func logVersion(t *testing.T, h *harness) uint64 {
-	r, err := h.db.Get(context.Background(), bot.LogChannel(h.channel))
+	r, err := h.Db.Get(context.Background(), bot.LogChannel(h.Channel))
 	if errors.Is(err, dixbot.ErrNotFound) {
 		return 0
 	}

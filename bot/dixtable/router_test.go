@@ -69,41 +69,41 @@ func TestCheckVersion(t *testing.T) {
 func TestFutureVersionIsRestoredData(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
+	board := h.Board()
 	before := snap(h)
 	withArg := bot.CustomID(verbDraw, snapSeq(h), "x")
-	assert.Equal(t, enT("err_bad_custom_id", nil), h.clickOn("u1", board, withArg).ephemeralText())
+	assert.Equal(t, enT("err_bad_custom_id", nil), h.ClickOn("u1", board, withArg).EphemeralText())
 	unchanged(h, before)
 
 	future := bot.CustomID(verbDraw, snapSeq(h)+1)
-	r := h.clickOn("u1", board, future)
-	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	assert.Equal(t, enT("err_game_restored", nil), r.response().Data.Content)
-	assert.Empty(t, tabletest.ComponentIDs(h.rec.Message(board.ID).Components), "the buttons clicked are retired")
+	r := h.ClickOn("u1", board, future)
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
+	assert.Equal(t, enT("err_game_restored", nil), r.Response().Data.Content)
+	assert.Empty(t, tabletest.ComponentIDs(h.Rec.Message(board.ID).Components), "the buttons clicked are retired")
 	after, m := h.Record()
 	assert.Equal(t, before.State, snap(h).State, "the game is unchanged")
 	assert.NotEqual(t, board.ID, m.Board, "a fresh board")
 	assert.Empty(t, m.Outbox)
 	assert.Equal(t, gameOf(after).Seq, snapSeq(h))
-	showsNow(h, h.board())
+	showsNow(h, h.Board())
 
 	// The lobby counter is checked the same way.
 	h2 := newHarness(t)
-	lobby := h2.command("u1", "start").shown(nil)
+	lobby := h2.Command("u1", "start").Shown(nil)
 	require.NotNil(t, lobby)
-	join := h2.mustFind(lobby, verbJoin)
+	join := h2.MustFind(lobby, verbJoin)
 	p, err := bot.ParseID(join)
 	require.NoError(t, err)
-	r = h2.clickOn("u2", lobby, bot.CustomID(verbJoin, p.Version+1))
-	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type)
-	assert.Equal(t, enT("err_game_restored", nil), r.response().Data.Content)
+	r = h2.ClickOn("u2", lobby, bot.CustomID(verbJoin, p.Version+1))
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
+	assert.Equal(t, enT("err_game_restored", nil), r.Response().Data.Content)
 	_, m = h2.Record()
 	require.NotEqual(t, lobby.ID, m.Board, "a fresh lobby")
-	fresh := h2.rec.Message(m.Board)
+	fresh := h2.Rec.Message(m.Board)
 	require.NotNil(t, fresh)
 	assert.Equal(t, []string{join}, tabletest.FindIDs(fresh, verbJoin), "the lobby as the store has it")
 	assert.Len(t, m.Seats, 1, "nobody joined")
-	tabletest.CheckAllCalls(t, h.rec.Calls)
+	tabletest.CheckAllCalls(t, h.Rec.Calls)
 }
 
 // TestComponentAndModalVerbsStayApart: a component's verb submitted as a
@@ -112,7 +112,7 @@ func TestFutureVersionIsRestoredData(t *testing.T) {
 func TestComponentAndModalVerbsStayApart(t *testing.T) {
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
-	board := h.board()
+	board := h.Board()
 	before := snap(h)
 	seq := snapSeq(h)
 	for verb, spec := range bot.Verbs {
@@ -127,9 +127,9 @@ func TestComponentAndModalVerbsStayApart(t *testing.T) {
 		id := bot.CustomID(verb, version, args...)
 		var txt string
 		if spec.Modal {
-			txt = h.clickOn("u1", board, id).ephemeralText()
+			txt = h.ClickOn("u1", board, id).EphemeralText()
 		} else {
-			txt = h.submit("u1", board, id, map[string]string{"amount": "3"}).ephemeralText()
+			txt = h.Submit("u1", board, id, map[string]string{"amount": "3"}).EphemeralText()
 		}
 		assert.Equal(t, enT("err_bad_custom_id", nil), txt, id)
 	}

@@ -48,30 +48,30 @@ func newSettingsHarness(t *testing.T) (*harness, *store.Redis) {
 
 // restart replaces the harness's bot with a new one on the same store.
 func restart(h *harness) {
-	h.t.Helper()
-	b, err := bot.New(bot.Options{Store: h.db, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.obs, Games: []present.Game{qwixxPaced()}})
-	require.NoError(h.t, err)
+	h.T.Helper()
+	b, err := bot.New(bot.Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.Obs, Games: []present.Game{qwixxPaced()}})
+	require.NoError(h.T, err)
 	h.b = b
 }
 
 // settingsCmd runs /settings.
 func settingsCmd(h *harness, user string) result {
-	h.t.Helper()
-	i := h.base(user, discordgo.InteractionApplicationCommand)
+	h.T.Helper()
+	i := h.Base(user, discordgo.InteractionApplicationCommand)
 	i.Data = discordgo.ApplicationCommandInteractionData{Name: "settings"}
-	return h.run(i)
+	return h.Run(i)
 }
 
 // savedSettings reads the channel's settings from the store.
 func savedSettings(h *harness) (bot.ChannelSettings, bool) {
-	h.t.Helper()
-	raw, err := h.db.(dixbot.SettingsStore).Settings(context.Background(), h.guild, h.channel)
+	h.T.Helper()
+	raw, err := h.Db.(dixbot.SettingsStore).Settings(context.Background(), h.Guild, h.Channel)
 	if err != nil {
-		require.ErrorIs(h.t, err, dixbot.ErrNotFound)
+		require.ErrorIs(h.T, err, dixbot.ErrNotFound)
 		return bot.ChannelSettings{}, false
 	}
 	var s bot.ChannelSettings
-	require.NoError(h.t, json.Unmarshal(raw, &s))
+	require.NoError(h.T, json.Unmarshal(raw, &s))
 	return s, true
 }
 
@@ -98,7 +98,7 @@ func defaults(msg *tabletest.Message, id string) []string {
 // refusedWith is the refusal a click on an ephemeral message got: the first
 // line of the message, updated, without its warning sign.
 func refusedWith(r result) string {
-	resp := r.response()
+	resp := r.Response()
 	first, _, _ := strings.Cut(resp.Data.Content, "\n")
 	return strings.TrimPrefix(first, "⚠️ ")
 }
@@ -108,29 +108,29 @@ func refusedWith(r result) string {
 // else is refused, and a refused click saves nothing.
 func TestSettingsPermissions(t *testing.T) {
 	h, _ := newSettingsHarness(t)
-	h.perms["u1"] = discordgo.PermissionManageChannels
+	h.Perms["u1"] = discordgo.PermissionManageChannels
 
 	refused := enT("settings_err_permission", nil)
-	assert.Equal(t, refused, settingsCmd(h, "u2").ephemeralText(), "no game in the channel yet")
+	assert.Equal(t, refused, settingsCmd(h, "u2").EphemeralText(), "no game in the channel yet")
 	view := settingsCmd(h, "u1")
-	assert.Contains(t, view.ephemeralText(), "**Settings of this channel**")
-	msg := view.shown(nil)
+	assert.Contains(t, view.EphemeralText(), "**Settings of this channel**")
+	msg := view.Shown(nil)
 	require.NotNil(t, msg)
 	assert.ElementsMatch(t, []string{setID(bot.SetLang), setID(bot.SetPace), setID(bot.SetDiff), setID(bot.SetGame), setID(bot.SetPics), setID(bot.SetVariant), setID(bot.SetReset)},
 		tabletest.ComponentIDs(msg.Components))
 
 	// A stranger clicking the manager's menu changes nothing.
-	assert.Equal(t, refused, refusedWith(h.clickOn("u9", msg, setID(bot.SetPace), "live")))
+	assert.Equal(t, refused, refusedWith(h.ClickOn("u9", msg, setID(bot.SetPace), "live")))
 	_, saved := savedSettings(h)
 	assert.False(t, saved)
 
 	// u2 starts a game: u2 may now, u3 still may not.
-	h.command("u2", "start")
-	assert.Contains(t, settingsCmd(h, "u2").ephemeralText(), "**Settings of this channel**")
-	assert.Equal(t, refused, settingsCmd(h, "u3").ephemeralText())
+	h.Command("u2", "start")
+	assert.Contains(t, settingsCmd(h, "u2").EphemeralText(), "**Settings of this channel**")
+	assert.Equal(t, refused, settingsCmd(h, "u3").EphemeralText())
 	// Administrators may.
-	h.perms["u3"] = discordgo.PermissionAdministrator
-	assert.Contains(t, settingsCmd(h, "u3").ephemeralText(), "**Settings of this channel**")
+	h.Perms["u3"] = discordgo.PermissionAdministrator
+	assert.Contains(t, settingsCmd(h, "u3").EphemeralText(), "**Settings of this channel**")
 }
 
 // Settings chosen in the menus persist per channel (another bot on the same
@@ -139,13 +139,13 @@ func TestSettingsPermissions(t *testing.T) {
 // lobbies show them.
 func TestSettingsPersistAndStartsUseThem(t *testing.T) {
 	h, _ := newSettingsHarness(t)
-	h.perms["u1"] = discordgo.PermissionManageChannels
-	msg := settingsCmd(h, "u1").shown(nil)
+	h.Perms["u1"] = discordgo.PermissionManageChannels
+	msg := settingsCmd(h, "u1").Shown(nil)
 	click := func(arg string, values ...string) {
 		t.Helper()
-		r := h.clickOn("u1", msg, setID(arg), values...)
-		require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.response().Type, "%s: %q", arg, r.response().Data.Content)
-		msg = r.shown(msg)
+		r := h.ClickOn("u1", msg, setID(arg), values...)
+		require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type, "%s: %q", arg, r.Response().Data.Content)
+		msg = r.Shown(msg)
 		assert.True(t, strings.HasPrefix(msg.Content, enT("settings_saved", nil)))
 	}
 	click(bot.SetLang, "fr")
@@ -160,7 +160,7 @@ func TestSettingsPersistAndStartsUseThem(t *testing.T) {
 
 	// Another process shows them.
 	restart(h)
-	msg = settingsCmd(h, "u1").shown(nil)
+	msg = settingsCmd(h, "u1").Shown(nil)
 	assert.Equal(t, []string{"fr"}, defaults(msg, setID(bot.SetLang)))
 	assert.Equal(t, []string{"relaxed"}, defaults(msg, setID(bot.SetPace)))
 	assert.Equal(t, []string{"7"}, defaults(msg, setID(bot.SetDiff)))
@@ -169,17 +169,17 @@ func TestSettingsPersistAndStartsUseThem(t *testing.T) {
 	assert.Contains(t, msg.Content, "DIX: pace Relaxed · Bust variant · solo difficulty 7")
 
 	// Another channel keeps its own (none).
-	h.channel = "c2"
+	h.Channel = "c2"
 	_, saved := savedSettings(h)
 	assert.False(t, saved)
-	h.command("u2", "start")
+	h.Command("u2", "start")
 	_, m := h.Record()
 	assert.Equal(t, "en", m.Lang)
 	assert.False(t, m.Bust)
-	h.channel = "c1"
+	h.Channel = "c1"
 
 	// /dix start without options.
-	lobby := h.command("u2", "start").shown(nil)
+	lobby := h.Command("u2", "start").Shown(nil)
 	_, m = h.Record()
 	assert.Equal(t, "fr", m.Lang)
 	assert.True(t, m.Bust)
@@ -190,47 +190,47 @@ func TestSettingsPersistAndStartsUseThem(t *testing.T) {
 	for _, want := range []string{locales.T("fr", "variant_bust", nil), "Français", locales.T("fr", "pace_relaxed", nil), locales.T("fr", "pictures_off", nil)} {
 		assert.Contains(t, shown, want)
 	}
-	require.NoError(t, h.db.Delete(context.Background(), h.channel))
+	require.NoError(t, h.Db.Delete(context.Background(), h.Channel))
 
 	// Options given win over the settings.
-	h.command("u2", "start", "variant", "standard", "language", "en", "pace", "live", "pictures", "on")
+	h.Command("u2", "start", "variant", "standard", "language", "en", "pace", "live", "pictures", "on")
 	_, m = h.Record()
 	assert.Equal(t, "en", m.Lang)
 	assert.False(t, m.Bust)
 	assert.Equal(t, "live", m.Pace)
 	assert.False(t, m.NoPictures)
-	require.NoError(t, h.db.Delete(context.Background(), h.channel))
+	require.NoError(t, h.Db.Delete(context.Background(), h.Channel))
 
 	// /dix solo takes the difficulty; its option wins.
-	h.command("u2", "solo")
+	h.Command("u2", "solo")
 	_, m = h.Record()
 	assert.Equal(t, 7, m.Diff)
 	assert.Equal(t, "fr", m.Lang)
-	require.NoError(t, h.db.Delete(context.Background(), h.channel))
-	h.command("u2", "solo", "difficulty", float64(5))
+	require.NoError(t, h.Db.Delete(context.Background(), h.Channel))
+	h.Command("u2", "solo", "difficulty", float64(5))
 	_, m = h.Record()
 	assert.Equal(t, 5, m.Diff)
-	require.NoError(t, h.db.Delete(context.Background(), h.channel))
+	require.NoError(t, h.Db.Delete(context.Background(), h.Channel))
 
 	// /qwixx start takes the language, the pictures and Qwixx's pace.
-	ql := h.qcommand("u2", "start").shown(nil)
+	ql := h.qcommand("u2", "start").Shown(nil)
 	_, td, _ := h.qstate()
 	assert.Equal(t, "fr", td.Lang)
 	assert.True(t, td.NoPics)
 	assert.Equal(t, "slow", td.Pace)
 	assert.Contains(t, ql.Content, "Français · rythme slow · "+locales.T("fr", "pictures_off", nil))
-	require.NoError(t, h.db.Delete(context.Background(), h.channel))
+	require.NoError(t, h.Db.Delete(context.Background(), h.Channel))
 	h.qcommand("u2", "start", "language", "en", "pictures", "on")
 	_, td, _ = h.qstate()
 	assert.Equal(t, "en", td.Lang)
 	assert.False(t, td.NoPics)
-	require.NoError(t, h.db.Delete(context.Background(), h.channel))
+	require.NoError(t, h.Db.Delete(context.Background(), h.Channel))
 
 	// Reset: back to the defaults.
-	h.clickOn("u1", msg, setID(bot.SetReset))
+	h.ClickOn("u1", msg, setID(bot.SetReset))
 	s, _ = savedSettings(h)
 	assert.Equal(t, bot.ChannelSettings{V: 1}, s)
-	h.command("u2", "start")
+	h.Command("u2", "start")
 	_, m = h.Record()
 	assert.Equal(t, "en", m.Lang)
 	assert.Equal(t, "evening", m.Pace)
@@ -240,9 +240,9 @@ func TestSettingsPersistAndStartsUseThem(t *testing.T) {
 // with a localised answer and saves nothing.
 func TestSettingsRefusals(t *testing.T) {
 	h, _ := newSettingsHarness(t)
-	h.perms["u1"] = discordgo.PermissionManageChannels
-	msg := settingsCmd(h, "u1").shown(nil)
-	h.clickOn("u1", msg, setID(bot.SetPace), "live")
+	h.Perms["u1"] = discordgo.PermissionManageChannels
+	msg := settingsCmd(h, "u1").Shown(nil)
+	h.ClickOn("u1", msg, setID(bot.SetPace), "live")
 	before, _ := savedSettings(h)
 	for _, tc := range []struct {
 		arg    string
@@ -264,13 +264,13 @@ func TestSettingsRefusals(t *testing.T) {
 		{bot.SetReset, []string{"all"}},
 	} {
 		for _, lc := range []discordgo.Locale{discordgo.EnglishUS, discordgo.French} {
-			h.locale = lc
-			r := h.clickOn("u1", msg, setID(tc.arg), tc.values...)
+			h.Locale = lc
+			r := h.ClickOn("u1", msg, setID(tc.arg), tc.values...)
 			assert.Equal(t, locales.T(locales.For(string(lc)), "settings_err_value", nil), refusedWith(r), "%s %v", tc.arg, tc.values)
 		}
 	}
-	h.locale = discordgo.EnglishUS
-	r := h.clickOn("u1", msg, "dix:set:0:zzz", "1")
+	h.Locale = discordgo.EnglishUS
+	r := h.ClickOn("u1", msg, "dix:set:0:zzz", "1")
 	assert.Equal(t, enT("err_bad_custom_id", nil), refusedWith(r))
 	after, _ := savedSettings(h)
 	assert.Equal(t, before, after)
@@ -281,23 +281,23 @@ func TestSettingsRefusals(t *testing.T) {
 func TestSettingsUnknownValuesIgnored(t *testing.T) {
 	h, rs := newSettingsHarness(t)
 	ctx := context.Background()
-	require.NoError(t, rs.SaveSettings(ctx, h.guild, h.channel,
+	require.NoError(t, rs.SaveSettings(ctx, h.Guild, h.Channel,
 		[]byte(`{"v":1,"l":"de","pic":"maybe","p":"blitz","var":"bust","d":42,"gp":{"chess":"slow","qwixx":"turbo"}}`)))
-	h.command("u1", "start")
+	h.Command("u1", "start")
 	_, m := h.Record()
 	assert.Equal(t, "en", m.Lang)
 	assert.Equal(t, "evening", m.Pace)
 	assert.False(t, m.NoPictures)
 	assert.True(t, m.Bust, "the value still offered is used")
-	require.NoError(t, h.db.Delete(ctx, h.channel))
+	require.NoError(t, h.Db.Delete(ctx, h.Channel))
 
-	require.NoError(t, rs.SaveSettings(ctx, h.guild, h.channel, []byte(`not json`)))
-	h.command("u1", "solo")
+	require.NoError(t, rs.SaveSettings(ctx, h.Guild, h.Channel, []byte(`not json`)))
+	h.Command("u1", "solo")
 	_, m = h.Record()
 	assert.Equal(t, bot.DefaultDifficulty, m.Diff)
-	require.NoError(t, h.db.Delete(ctx, h.channel))
-	require.NoError(t, rs.SaveSettings(ctx, h.guild, h.channel, []byte(`{"v":99,"l":"fr"}`)))
-	h.command("u1", "start")
+	require.NoError(t, h.Db.Delete(ctx, h.Channel))
+	require.NoError(t, rs.SaveSettings(ctx, h.Guild, h.Channel, []byte(`{"v":99,"l":"fr"}`)))
+	h.Command("u1", "start")
 	_, m = h.Record()
 	assert.Equal(t, "en", m.Lang, "settings of a newer version are not read")
 }
@@ -306,9 +306,9 @@ func TestSettingsUnknownValuesIgnored(t *testing.T) {
 // before.
 func TestSettingsWithoutASettingsStore(t *testing.T) {
 	h := newHarness(t) // the in-memory store keeps no settings
-	h.perms["u1"] = discordgo.PermissionManageChannels
-	assert.Equal(t, enT("settings_err_unsupported", nil), settingsCmd(h, "u1").ephemeralText())
-	h.command("u1", "start", "variant", "bust")
+	h.Perms["u1"] = discordgo.PermissionManageChannels
+	assert.Equal(t, enT("settings_err_unsupported", nil), settingsCmd(h, "u1").EphemeralText())
+	h.Command("u1", "start", "variant", "bust")
 	_, m := h.Record()
 	assert.True(t, m.Bust)
 }

@@ -30,7 +30,7 @@ func newStatsHarness(t *testing.T) *harness {
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	h := newHarnessOn(t, db)
-	b, err := bot.New(bot.Options{Store: db, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.obs,
+	b, err := bot.New(bot.Options{Store: db, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.Obs,
 		NoPictures: true, Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
 	h.b = b
@@ -39,10 +39,10 @@ func newStatsHarness(t *testing.T) *harness {
 
 // statsCmd runs /stats, /leaderboard or /forget-me (id) with options.
 func statsCmd(h *harness, user, id string, opts ...*discordgo.ApplicationCommandInteractionDataOption) result {
-	h.t.Helper()
-	i := h.base(user, discordgo.InteractionApplicationCommand)
+	h.T.Helper()
+	i := h.Base(user, discordgo.InteractionApplicationCommand)
 	i.Data = discordgo.ApplicationCommandInteractionData{Name: locales.T("en", id+"_cmd_name", nil), Options: opts}
-	return h.run(i)
+	return h.Run(i)
 }
 
 func gameOpt(game string) *discordgo.ApplicationCommandInteractionDataOption {
@@ -54,9 +54,9 @@ func memberOpt(user string) *discordgo.ApplicationCommandInteractionDataOption {
 }
 
 func playerStats(h *harness, guild, user string) map[string]dixbot.PlayerStats {
-	h.t.Helper()
+	h.T.Helper()
 	ps, _, err := h.b.Stats().PlayerStats(context.Background(), guild, user)
-	require.NoError(h.t, err)
+	require.NoError(h.T, err)
 	out := map[string]dixbot.PlayerStats{}
 	for _, p := range ps {
 		out[p.Game] = p
@@ -76,14 +76,14 @@ func embedText(t *testing.T, resp *discordgo.InteractionResponse) string {
 // again (a second process taking them over) counts nothing more.
 func TestDixGameEndRecordsResultOnce(t *testing.T) {
 	h := newStatsHarness(t)
-	lobby := h.command("u1", "start").shown(nil)
-	h.clickOn("u2", lobby, h.mustFind(lobby, verbJoin))
-	h.clickOn("u1", lobby, h.mustFind(lobby, verbAddCPU), "strong")
-	h.clickOn("u1", lobby, h.mustFind(lobby, verbGo))
+	lobby := h.Command("u1", "start").Shown(nil)
+	h.ClickOn("u2", lobby, h.MustFind(lobby, verbJoin))
+	h.ClickOn("u1", lobby, h.MustFind(lobby, verbAddCPU), "strong")
+	h.ClickOn("u1", lobby, h.MustFind(lobby, verbGo))
 	var before *dixbot.Record
 	rng := rand.New(rand.NewPCG(5, 5))
 	for {
-		r, err := h.db.Get(context.Background(), h.channel)
+		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		if r.Finished {
 			break
@@ -91,7 +91,7 @@ func TestDixGameEndRecordsResultOnce(t *testing.T) {
 		before = r
 		require.True(t, step(h, rng))
 	}
-	rec, err := h.db.Get(context.Background(), h.channel)
+	rec, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	m := mustDixTable(rec.Meta)
 	res := dixResult(h.b, rec, m)
@@ -123,7 +123,7 @@ func TestDixGameEndRecordsResultOnce(t *testing.T) {
 	mm := mustDixTable(again.Meta)
 	mm.Outbox = []bot.Effect{{ID: 1, Kind: bot.EffResult}}
 	again.Meta = mm.Encode()
-	require.NoError(t, runDixOutbox(h.b, context.Background(), h.rec, &again, nil))
+	require.NoError(t, runDixOutbox(h.b, context.Background(), h.Rec, &again, nil))
 	assert.Equal(t, 1, playerStats(h, "g1", "u1")["dix"].Played)
 }
 
@@ -132,10 +132,10 @@ func TestDixGameEndRecordsResultOnce(t *testing.T) {
 func TestResultOwedAtTheEndOnly(t *testing.T) {
 	h := newStatsHarness(t)
 	startGame(h, "u1", "u2")
-	r := h.command("u1", "abandon")
-	prompt := r.shown(nil)
-	h.clickOn("u1", prompt, h.mustFind(prompt, verbAbandonYes))
-	rec, err := h.db.Get(context.Background(), h.channel)
+	r := h.Command("u1", "abandon")
+	prompt := r.Shown(nil)
+	h.ClickOn("u1", prompt, h.MustFind(prompt, verbAbandonYes))
+	rec, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	require.True(t, rec.Finished)
 	assert.Empty(t, playerStats(h, "g1", "u1"), "an abandoned game does not count")
@@ -145,7 +145,7 @@ func TestResultOwedAtTheEndOnly(t *testing.T) {
 // A solo game is recorded apart: its difficulty's record, no rating.
 func TestSoloGameRecordedApart(t *testing.T) {
 	h := newStatsHarness(t)
-	h.command("u1", "solo", bot.OptDifficulty, float64(6))
+	h.Command("u1", "solo", bot.OptDifficulty, float64(6))
 	playToEnd(t, h, 3)
 	ps, solo, err := h.b.Stats().PlayerStats(context.Background(), "g1", "u1")
 	require.NoError(t, err)
@@ -153,7 +153,7 @@ func TestSoloGameRecordedApart(t *testing.T) {
 	require.Len(t, solo, 1)
 	assert.Equal(t, 6, solo[0].Difficulty)
 	assert.Equal(t, 1, solo[0].Played)
-	txt := embedText(t, statsCmd(h, "u1", "stats").response())
+	txt := embedText(t, statsCmd(h, "u1", "stats").Response())
 	assert.Contains(t, txt, locales.T("en", "stats_solo", map[string]any{"Difficulty": 6, "Played": 1, "Won": solo[0].Won, "Best": solo[0].Best}))
 }
 
@@ -161,11 +161,11 @@ func TestSoloGameRecordedApart(t *testing.T) {
 // when it is archived, the person who left included.
 func TestContractGameEndRecordsResult(t *testing.T) {
 	h := newStatsHarness(t)
-	lobby := h.qcommand("u1", "start").shown(nil)
-	lobby = h.clickOn("u1", lobby, h.qmust(lobby, bot.CverbCPU, "normal")).shown(lobby)
-	h.clickOn("u1", lobby, h.qmust(lobby, bot.CverbGo, ""))
+	lobby := h.qcommand("u1", "start").Shown(nil)
+	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, bot.CverbCPU, "normal")).Shown(lobby)
+	h.ClickOn("u1", lobby, h.qmust(lobby, bot.CverbGo, ""))
 	h.qcommand("u1", "leave")
-	r, err := h.db.Get(context.Background(), h.channel)
+	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	require.True(t, r.Finished)
 	st := playerStats(h, "g1", "u1")["qwixx"]
@@ -189,55 +189,55 @@ func TestStatsCommands(t *testing.T) {
 	}
 	a := playerStats(h, "g1", "u1")["dix"]
 
-	resp := statsCmd(h, "u1", "stats").response()
+	resp := statsCmd(h, "u1", "stats").Response()
 	assert.NotZero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "private")
 	txt := embedText(t, resp)
 	assert.Contains(t, txt, locales.T("en", "stats_game", map[string]any{"Game": "DIX", "Played": 3, "Won": 2, "Rate": "67",
 		"Avg": "38.7", "Best": 39, "Rating": bot.ShownRating("en", a.Mu, a.Sigma)}))
 	assert.Contains(t, txt, locales.T("en", "stats_favourite", map[string]any{"Game": "DIX"}))
 
-	h.locale = discordgo.French
-	txt = embedText(t, statsCmd(h, "u2", "stats", memberOpt("u1"), gameOpt("dix")).response())
+	h.Locale = discordgo.French
+	txt = embedText(t, statsCmd(h, "u2", "stats", memberOpt("u1"), gameOpt("dix")).Response())
 	assert.Contains(t, txt, "Alice sur ce serveur")
 	assert.Contains(t, txt, "38,7", "French decimals")
 	assert.Equal(t, locales.T("fr", "stats_none", map[string]any{"Name": "Alice"}),
-		statsCmd(h, "u1", "stats", gameOpt("qwixx")).ephemeralText())
+		statsCmd(h, "u1", "stats", gameOpt("qwixx")).EphemeralText())
 
 	// The leaderboard is public, in the server's language.
-	h.locale = discordgo.EnglishUS
-	resp = statsCmd(h, "u3", "leaderboard", gameOpt("dix")).response()
+	h.Locale = discordgo.EnglishUS
+	resp = statsCmd(h, "u3", "leaderboard", gameOpt("dix")).Response()
 	assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "public")
 	txt = embedText(t, resp)
 	assert.Contains(t, txt, locales.T("en", "leaderboard_line", map[string]any{"Rank": 1, "Name": "Alice",
 		"Rating": bot.ShownRating("en", a.Mu, a.Sigma), "Played": 3, "Won": 2}))
 	assert.Contains(t, txt, "**2.** Bob")
 	assert.NotContains(t, txt, "You:", "the asker is not rated")
-	assert.Contains(t, embedText(t, statsCmd(h, "u3", "leaderboard", gameOpt("qwixx")).response()),
+	assert.Contains(t, embedText(t, statsCmd(h, "u3", "leaderboard", gameOpt("qwixx")).Response()),
 		locales.T("en", "leaderboard_empty", map[string]any{"Game": "Qwixx"}))
-	assert.Equal(t, locales.T("en", "err_bad_input", nil), statsCmd(h, "u1", "leaderboard", gameOpt("chess")).ephemeralText(), "an unknown game is refused")
+	assert.Equal(t, locales.T("en", "err_bad_input", nil), statsCmd(h, "u1", "leaderboard", gameOpt("chess")).EphemeralText(), "an unknown game is refused")
 
 	// Another server sees nothing of this one.
-	h.guild = "g2"
-	assert.Equal(t, locales.T("en", "stats_none", map[string]any{"Name": "Alice"}), statsCmd(h, "u1", "stats").ephemeralText())
-	assert.Contains(t, embedText(t, statsCmd(h, "u1", "leaderboard", gameOpt("dix")).response()),
+	h.Guild = "g2"
+	assert.Equal(t, locales.T("en", "stats_none", map[string]any{"Name": "Alice"}), statsCmd(h, "u1", "stats").EphemeralText())
+	assert.Contains(t, embedText(t, statsCmd(h, "u1", "leaderboard", gameOpt("dix")).Response()),
 		locales.T("en", "leaderboard_empty", map[string]any{"Game": "DIX"}))
 	_, err := s.RecordResult(ctx, &dixbot.Result{Guild: "g2", Game: "dix", ID: "c:z", Seats: []dixbot.ResultSeat{
 		{User: "u1", Name: "Alice", Score: 1, Rank: 1}, {User: "u4", Name: "Dan", Rank: 2}}})
 	require.NoError(t, err)
 
 	// /forget-me asks first; "keep" deletes nothing.
-	h.guild = "g1"
-	prompt := statsCmd(h, "u1", "forget").shown(nil)
+	h.Guild = "g1"
+	prompt := statsCmd(h, "u1", "forget").Shown(nil)
 	require.True(t, prompt.Ephemeral)
 	assert.Equal(t, locales.T("en", "forget_confirm", nil), prompt.Content)
-	assert.Equal(t, locales.T("en", "forget_kept", nil), h.clickOn("u1", prompt, h.mustFind(prompt, bot.VerbForgetNo)).shown(prompt).Content)
+	assert.Equal(t, locales.T("en", "forget_kept", nil), h.ClickOn("u1", prompt, h.MustFind(prompt, bot.VerbForgetNo)).Shown(prompt).Content)
 	assert.Equal(t, 3, playerStats(h, "g1", "u1")["dix"].Played)
-	prompt = statsCmd(h, "u1", "forget").shown(nil)
-	assert.Equal(t, locales.T("en", "forget_done", nil), h.clickOn("u1", prompt, h.mustFind(prompt, bot.VerbForgetYes)).shown(prompt).Content)
+	prompt = statsCmd(h, "u1", "forget").Shown(nil)
+	assert.Equal(t, locales.T("en", "forget_done", nil), h.ClickOn("u1", prompt, h.MustFind(prompt, bot.VerbForgetYes)).Shown(prompt).Content)
 	assert.Empty(t, playerStats(h, "g1", "u1"))
 	assert.Equal(t, 3, playerStats(h, "g1", "u2")["dix"].Played, "only the clicker's")
 	assert.Equal(t, 1, playerStats(h, "g2", "u1")["dix"].Played, "on that server only")
-	txt = embedText(t, statsCmd(h, "u2", "leaderboard", gameOpt("dix")).response())
+	txt = embedText(t, statsCmd(h, "u2", "leaderboard", gameOpt("dix")).Response())
 	assert.NotContains(t, txt, "Alice")
 	assert.Contains(t, txt, "**1.** Bob")
 }
@@ -254,10 +254,10 @@ func TestLeaderboardShowsTheAskersLine(t *testing.T) {
 			require.NoError(t, err)
 		}
 	}
-	txt := embedText(t, statsCmd(h, "b1", "leaderboard", gameOpt("dix")).response())
+	txt := embedText(t, statsCmd(h, "b1", "leaderboard", gameOpt("dix")).Response())
 	assert.Equal(t, 11, strings.Count(txt, "played,"), "ten lines and the asker's: %s", txt)
 	assert.Contains(t, txt, "You: **12.** Nb1")
-	txt = embedText(t, statsCmd(h, "a3", "leaderboard", gameOpt("dix")).response())
+	txt = embedText(t, statsCmd(h, "a3", "leaderboard", gameOpt("dix")).Response())
 	assert.NotContains(t, txt, "You:")
 	assert.Contains(t, txt, "**4.** Na3")
 }
@@ -313,24 +313,24 @@ func TestContractResultRecordedLater(t *testing.T) {
 			fs := &failingStats{File: db}
 			fs.fail.Store(1)
 			h := newHarnessOn(t, fs)
-			b, err := bot.New(bot.Options{Store: fs, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.obs,
+			b, err := bot.New(bot.Options{Store: fs, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.Obs,
 				NoPictures: true, Games: []present.Game{botqwixx.Game()}})
 			require.NoError(t, err)
 			h.b = b
-			lobby := h.qcommand("u1", "start").shown(nil)
-			lobby = h.clickOn("u2", lobby, h.qmust(lobby, bot.CverbJoin, "")).shown(lobby)
-			lobby = h.clickOn("u1", lobby, h.qmust(lobby, bot.CverbCPU, "normal")).shown(lobby)
-			board := h.clickOn("u1", lobby, h.qmust(lobby, bot.CverbGo, "")).shown(lobby)
+			lobby := h.qcommand("u1", "start").Shown(nil)
+			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, bot.CverbJoin, "")).Shown(lobby)
+			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, bot.CverbCPU, "normal")).Shown(lobby)
+			board := h.ClickOn("u1", lobby, h.qmust(lobby, bot.CverbGo, "")).Shown(lobby)
 			h.qcommand("u1", "leave")
 			h.qcommand("u2", "leave")
-			r, err := h.db.Get(context.Background(), h.channel)
+			r, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
 			require.False(t, r.Finished, "not archived while its result is not recorded")
 			assert.Empty(t, playerStats(h, "g1", "u1"))
 
 			switch via {
 			case "rematch":
-				h.clickOn("u2", h.rec.Message(board.ID), rematchID)
+				h.ClickOn("u2", h.Rec.Message(board.ID), rematchID)
 			case "start":
 				h.qcommand("u2", "start")
 			}
