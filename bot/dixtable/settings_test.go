@@ -17,6 +17,7 @@ import (
 	"github.com/dixgame/dixbot/bot/present"
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/redistest"
 	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
@@ -311,4 +312,13 @@ func TestSettingsWithoutASettingsStore(t *testing.T) {
 	h.Command("u1", "start", "variant", "bust")
 	_, m := h.Record()
 	assert.True(t, m.Bust)
+}
+
+// The difficulties a server may set are the solo difficulties of DIX's
+// rules (SPEC §5).
+func TestDifficultyBoundsAreTheRules(t *testing.T) {
+	assert.Equal(t, dix.MinDifficulty, bot.MinDifficulty)
+	assert.Equal(t, dix.MaxDifficulty, bot.MaxDifficulty)
+	assert.GreaterOrEqual(t, bot.DefaultDifficulty, dix.MinDifficulty)
+	assert.LessOrEqual(t, bot.DefaultDifficulty, dix.MaxDifficulty)
 }
