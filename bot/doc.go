@@ -56,15 +56,6 @@
 //     game, whose user is told privately what is missing and what to do
 //     (notice.go). An answer refused for what it carries (embeds, files)
 //     becomes a private text saying why.
-//   - Bids, purchases and payments are ephemeral prompts: quick bid amounts
-//     and a "custom amount" modal; a market select (one per colour when more
-//     than 25 cards could be bought), each option with the payment the next
-//     step proposes; the proposed payment (R6) or a modal with money
-//     tokens, consolation tokens and cards in SPEC §7 notation, written with
-//     the colour letters of the user's language (v and r for vert and rose
-//     in French; the engine's letters are read too). A bid that wins the
-//     auction turns its prompt into the payment step; choosing the buy after
-//     a bust (variant) opens the market at once.
 //   - A click on the current board as it stood before (a double click, or a
 //     board whose update was lost) is answered privately with the game as
 //     it stands and working buttons; the bot never edits the board from the
@@ -89,20 +80,11 @@
 //     in dixbot.Record.Meta; the whole game's log is a record of its own
 //     (channel + "/log"), written once per turn by the outbox, for /dix log.
 //
-// What a DIX game looks like (the board and its buttons, the scoreboard,
-// the hand, cards and payments as text, the lines of events, the hint, the
-// prompts' components and the payment picker) is DIX's presentation,
-// package bot/dix (dixview): DIX's table keeps the handlers of the clicks
-// and commands, the turn loop, the outbox effects, the pictures and the
-// table data (dixTable), and gives the presentation what it needs of that
-// data as a dixview.Table (dixtable.go). bot/dix never imports this
-// package.
-//
 // The table depends on the engine contract (engine), the presenters'
 // contract (bot/present), the root package dixbot (the Record and the
-// Store contract), locales (every user-facing string) and discordgo; DIX's
-// table also on DIX's rules (engine/dix), presentation (bot/dix),
-// computer player (computer/dix) and drawings (picture/dix). It must never depend on a
-// store implementation, on cmd/ or on configuration from the environment,
-// and it formats no user-facing text itself: all of it comes from locales.
+// Store contract), locales (every user-facing string) and discordgo. It
+// must never depend on a game (engine/<game>, computer/<game>,
+// picture/<game>, bot/<game>, bot/dixtable), on a store implementation, on
+// cmd/ or on configuration from the environment, and it formats no
+// user-facing text itself: all of it comes from locales.
 package bot
