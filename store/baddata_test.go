@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -67,12 +68,12 @@ func reseal(b []byte) []byte {
 
 // badEnvelopes returns damaged or too new encodings of a valid record, each
 // with the error it must give.
-func badEnvelopes(t testing.TB) []struct {
+func badEnvelopes(t testing.TB, at time.Time) []struct {
 	name string
 	b    []byte
 	want error
 } {
-	valid, err := encode(&dixbot.Record{Channel: "c", Guild: "g1", Meta: []byte("12345")}, 7, false, ctxTime)
+	valid, err := encode(&dixbot.Record{Channel: "c", Guild: "g1", Meta: []byte("12345")}, 7, false, at)
 	require.NoError(t, err)
 	edit := func(f func(b []byte) []byte) []byte { return f(append([]byte(nil), valid...)) }
 	return []struct {
@@ -106,7 +107,7 @@ func badEnvelopes(t testing.TB) []struct {
 
 func testBadStoredData(t *testing.T, e env) {
 	s := e.open(Options{})
-	for _, tc := range badEnvelopes(t) {
+	for _, tc := range badEnvelopes(t, e.now()) {
 		t.Run(tc.name, func(t *testing.T) {
 			const ch = "bad"
 			putRaw(t, s, ch, false, tc.b)

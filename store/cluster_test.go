@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,6 +32,7 @@ func TestRedisCluster(t *testing.T) {
 func openCluster(t testing.TB, c *redistest.Cluster, o Options) *Redis {
 	t.Helper()
 	o.URL, o.Cluster = c.URL(), true
+	o.Timeout = cmp.Or(o.Timeout, loadedTimeout)
 	if o.Prefix == "" {
 		o.Prefix = uniquePrefix()
 	}
@@ -118,7 +120,7 @@ func testClusterSeeds(t *testing.T, c *redistest.Cluster) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := OpenRedis(ctxb, Options{URL: tc.url, Cluster: tc.cluster, Prefix: uniquePrefix()})
+			s, err := OpenRedis(ctxb, Options{URL: tc.url, Cluster: tc.cluster, Prefix: uniquePrefix(), Timeout: loadedTimeout})
 			require.NoError(t, err)
 			defer s.Close()
 			assert.True(t, s.cluster)

@@ -139,7 +139,7 @@ func (s *File) view(ctx context.Context, op string, fn func(tx *bolt.Tx, now tim
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("store: %s: %w: %w", op, ErrUnavailable, err)
 	}
-	if err := s.db.View(func(tx *bolt.Tx) error { return fn(tx, time.Now()) }); err != nil {
+	if err := s.db.View(func(tx *bolt.Tx) error { return fn(tx, s.o.Now()) }); err != nil {
 		return s.mapErr(op, err)
 	}
 	return nil
@@ -154,7 +154,7 @@ func (s *File) write(ctx context.Context, op string, fn func(tx *bolt.Tx, now ti
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("store: %s: %w: %w", op, ErrUnavailable, err)
 	}
-	txFn := func(tx *bolt.Tx) error { return fn(tx, time.Now()) }
+	txFn := func(tx *bolt.Tx) error { return fn(tx, s.o.Now()) }
 	// A lone write commits at once; writes that overlap share a transaction
 	// and its disk sync, at the cost of waiting up to batchDelay for company.
 	var err error
@@ -506,7 +506,7 @@ func (s *File) sweeper() {
 		case <-t.C:
 			// A failed sweep is retried at the next tick; reads already
 			// ignore what it would have deleted.
-			_, _ = s.sweep(time.Now())
+			_, _ = s.sweep(s.o.Now())
 		}
 	}
 }

@@ -16,19 +16,37 @@ import (
 	"github.com/dixgame/dixbot"
 )
 
-func fileEnv(t *testing.T) env {
-	path := filepath.Join(t.TempDir(), "dix.db")
-	return env{open: func(o Options) dixbot.Store {
-		t.Helper()
-		s, err := OpenFile(path, o)
-		require.NoError(t, err)
-		t.Cleanup(func() { s.Close() })
-		return s
-	}}
+func fileEnv(t *testing.T) env { return fileEnvAt(0)(t) }
+
+// fileEnvAt opens file stores whose clock starts offset from the wall clock
+// and moves only when a test lets time pass.
+func fileEnvAt(offset time.Duration) newEnv {
+	return func(t *testing.T) env {
+		path := filepath.Join(t.TempDir(), "dix.db")
+		clock := newManualClock(time.Now().Add(offset))
+		return env{clock: clock, expiry: time.Second, open: func(o Options) dixbot.Store {
+			t.Helper()
+			if o.Now == nil {
+				o.Now = clock.now
+			}
+			s, err := OpenFile(path, o)
+			require.NoError(t, err)
+			t.Cleanup(func() { s.Close() })
+			return s
+		}}
+	}
 }
 
 func TestFileSuite(t *testing.T) {
+	t.Parallel()
 	runSuite(t, fileEnv)
+}
+
+// TestFileSuiteAYearAhead runs the suite with the store's clock a year
+// ahead of the wall clock and of every date the tests' fixtures name.
+func TestFileSuiteAYearAhead(t *testing.T) {
+	t.Parallel()
+	runSuite(t, fileEnvAt(yearAhead))
 }
 
 func TestFileLockedInProcess(t *testing.T) {

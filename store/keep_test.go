@@ -75,9 +75,9 @@ func testRetention(t *testing.T, e env) {
 	// Stamps are taken a little apart: a write's time is exact to about a
 	// microsecond.
 	tick := func() time.Time {
-		time.Sleep(3 * time.Millisecond)
-		now := time.Now()
-		time.Sleep(3 * time.Millisecond)
+		e.clock.pass(3 * time.Millisecond)
+		now := e.now()
+		e.clock.pass(3 * time.Millisecond)
 		return now
 	}
 	t0 := tick()

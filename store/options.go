@@ -64,6 +64,10 @@ type Options struct {
 	// server's statistics (default 90 days). The totals and ratings it
 	// fed stay until the person asks to be forgotten.
 	ResultTTL time.Duration
+	// Now is the store's clock: every expiry, retention and write time is
+	// read from it (default time.Now). Redis keeps its own clock for the
+	// keys' lifetimes, which the store sets as durations from Now.
+	Now func() time.Time
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -93,6 +97,9 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("%w: Retries is negative (%d)", ErrBadOptions, o.Retries)
 	case o.Retries == 0:
 		o.Retries = DefaultRetries
+	}
+	if o.Now == nil {
+		o.Now = time.Now
 	}
 	if o.Prefix == "" {
 		o.Prefix = DefaultPrefix

@@ -84,7 +84,7 @@ func testRealGames(t *testing.T, e env) {
 	// The engine's own checks reach the caller as the store's errors: a
 	// state from a newer engine (its first byte is the engine schema) and a
 	// damaged state inside an intact envelope.
-	valid, err := encode(&dixbot.Record{Channel: "c2", State: g}, 1, false, ctxTime)
+	valid, err := encode(&dixbot.Record{Channel: "c2", State: g}, 1, false, e.now())
 	require.NoError(t, err)
 	stateAt := len(valid) - crcSize - len(stateBytes(t, g))
 	newer := append([]byte(nil), valid...)

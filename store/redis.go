@@ -57,6 +57,9 @@ type Redis struct {
 	// skew is the server's clock minus this process's, measured at open:
 	// an update's last moment to write is sent in the server's time.
 	skew time.Duration
+	// lastStamp is the last update time handed out by writeStamp, in Unix
+	// nanoseconds.
+	lastStamp atomic.Int64
 }
 
 // recentRecords is how many active records a Redis keeps in memory for
@@ -71,25 +74,21 @@ var _ dixbot.Store = (*Redis)(nil)
 // instead of a conflict (which would make Update apply fn a second time) or
 // a duplicate.
 
-// lastStamp is the last update time handed out by writeStamp, in Unix
-// nanoseconds.
-var lastStamp atomic.Int64
-
 // writeStamp returns the update time written into a new record. Besides
 // dating the record it makes every write's bytes unique, which the scripts
 // rely on: they recognise their own earlier run (a retry after a lost reply)
 // by comparing the stored bytes with the new record, so two writers that
 // read the same version and computed the same game must never produce the
-// same bytes. Within a process stamps strictly increase; across processes the
+// same bytes. Within a store stamps strictly increase; across processes the
 // lowest 10 bits (about a microsecond) are random.
-func writeStamp() time.Time {
+func (s *Redis) writeStamp(now time.Time) time.Time {
 	for {
-		last := lastStamp.Load()
-		n := time.Now().UnixNano()&^0x3ff | rand.Int64N(0x400)
+		last := s.lastStamp.Load()
+		n := now.UnixNano()&^0x3ff | rand.Int64N(0x400)
 		if n <= last {
 			n = last + 1
 		}
-		if lastStamp.CompareAndSwap(last, n) {
+		if s.lastStamp.CompareAndSwap(last, n) {
 			return time.Unix(0, n)
 		}
 	}
@@ -378,7 +377,7 @@ func (s *Redis) Create(ctx context.Context, r *dixbot.Record) error {
 	if err := checkRecord(r); err != nil {
 		return err
 	}
-	now := writeStamp()
+	now := s.writeStamp(s.o.Now())
 	val, err := encode(r, 1, false, now)
 	if err != nil {
 		return err
@@ -561,7 +560,7 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 			return nil, err
 		}
 		rec.Channel, rec.Guild, rec.Version, rec.Finished = channel, guild, version+1, false
-		now := writeStamp()
+		now := s.writeStamp(s.o.Now())
 		val, err := encode(rec, rec.Version, false, now)
 		if err != nil {
 			return nil, err
@@ -747,7 +746,7 @@ func (s *Redis) Finish(ctx context.Context, channel string) error {
 		if err != nil {
 			return fmt.Errorf("store: finish %s: %w", channel, err)
 		}
-		at := writeStamp()
+		at := s.writeStamp(s.o.Now())
 		val, err := encode(rec, rec.Version+1, true, at)
 		if err != nil {
 			return err

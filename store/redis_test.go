@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -33,6 +34,11 @@ func TestMain(m *testing.M) {
 
 var prefixSeq atomic.Int64
 
+// loadedTimeout is the store's timeout in the tests that are not about
+// timeouts: a call on a busy machine may take far longer than the 500 ms
+// that make a down server fail fast in production.
+const loadedTimeout = 10 * time.Second
+
 // uniquePrefix isolates a test's keys, also on a shared REDIS_URL server.
 func uniquePrefix() string {
 	return fmt.Sprintf("dixtest:%d:%d:", time.Now().UnixNano(), prefixSeq.Add(1))
@@ -40,12 +46,21 @@ func uniquePrefix() string {
 
 // redisEnv opens stores on the server or cluster of url under one key
 // prefix per env.
-func redisEnv(url string, cluster bool) newEnv {
+func redisEnv(url string, cluster bool) newEnv { return redisEnvAt(url, cluster, 0) }
+
+// redisEnvAt opens stores whose clock is the wall clock shifted by offset:
+// Redis keeps the keys' lifetimes on its own clock, at the wall's pace.
+func redisEnvAt(url string, cluster bool, offset time.Duration) newEnv {
 	return func(t *testing.T) env {
 		prefix := uniquePrefix()
-		return env{open: func(o Options) dixbot.Store {
+		clock := newWallClock(offset)
+		return env{clock: clock, expiry: 2 * time.Second, open: func(o Options) dixbot.Store {
 			t.Helper()
 			o.URL, o.Prefix, o.Cluster = url, prefix, cluster
+			o.Timeout = cmp.Or(o.Timeout, loadedTimeout)
+			if o.Now == nil {
+				o.Now = clock.now
+			}
 			s, err := OpenRedis(ctxb, o)
 			require.NoError(t, err)
 			t.Cleanup(func() { s.Close() })
@@ -57,6 +72,7 @@ func redisEnv(url string, cluster bool) newEnv {
 func openRedis(t testing.TB, srv *redistest.Server, o Options) *Redis {
 	t.Helper()
 	o.URL = srv.URL()
+	o.Timeout = cmp.Or(o.Timeout, loadedTimeout)
 	if o.Prefix == "" {
 		o.Prefix = uniquePrefix()
 	}
@@ -67,7 +83,16 @@ func openRedis(t testing.TB, srv *redistest.Server, o Options) *Redis {
 }
 
 func TestRedisSuite(t *testing.T) {
+	t.Parallel()
 	runSuite(t, redisEnv(redistest.Start(t).URL(), false))
+}
+
+// TestRedisSuiteAYearAhead runs the suite with the store's clock a year
+// ahead of the wall clock, of Redis's and of every date the tests'
+// fixtures name.
+func TestRedisSuiteAYearAhead(t *testing.T) {
+	t.Parallel()
+	runSuite(t, redisEnvAt(redistest.Start(t).URL(), false, yearAhead))
 }
 
 func TestRedisOpenErrors(t *testing.T) {
@@ -468,7 +493,7 @@ func TestRedisURLCredentialsAndDB(t *testing.T) {
 		_ = c.ConfigSet(ctxb, "requirepass", "").Err()
 	})
 
-	s, err := OpenRedis(ctxb, Options{URL: "redis://:s3cret@" + srv.Addr() + "/3", Prefix: "p:"})
+	s, err := OpenRedis(ctxb, Options{URL: "redis://:s3cret@" + srv.Addr() + "/3", Prefix: "p:", Timeout: loadedTimeout})
 	require.NoError(t, err)
 	defer s.Close()
 	create(t, s, "c1", "")

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"time"
+
 	"sync"
 	"testing"
 
@@ -14,6 +16,7 @@ import (
 // stamp is what tells them apart: no two calls may return the same one.
 func TestWriteStampsAreUnique(t *testing.T) {
 	const goroutines, each = 8, 5000
+	var s Redis
 	stamps := make([][]int64, goroutines)
 	var wg sync.WaitGroup
 	for g := range goroutines {
@@ -21,7 +24,7 @@ func TestWriteStampsAreUnique(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range each {
-				stamps[g] = append(stamps[g], writeStamp().UnixNano())
+				stamps[g] = append(stamps[g], s.writeStamp(time.Now()).UnixNano())
 			}
 		}()
 	}

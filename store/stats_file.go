@@ -121,13 +121,13 @@ func (s *File) RecordResult(ctx context.Context, r *dixbot.Result) (bool, error)
 		}
 		at := r.At
 		if at.IsZero() {
-			at = time.Now()
+			at = s.o.Now()
 		}
 		if err := g.Put(timeKey(at, r.Game, r.ID), nil); err != nil {
 			return err
 		}
 		recorded = true
-		return expireResults(g, time.Now().Add(-s.o.ResultTTL))
+		return expireResults(g, s.o.Now().Add(-s.o.ResultTTL))
 	})
 	if err != nil {
 		return false, err

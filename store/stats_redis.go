@@ -15,6 +15,16 @@ import (
 	"github.com/dixgame/dixbot"
 )
 
+const (
+	// resultListGrace is how long after a result expired its entry stays in
+	// the lists of its people, so that the entry outlives the result on any
+	// clock skew between this process and Redis.
+	resultListGrace = time.Minute
+	// countedOnly is the value kept for a result recorded after its
+	// retention had already passed.
+	countedOnly = "{}"
+)
+
 // The statistics' keys: one key space per server, every key of a server
 // carrying the hash tag {g:<guild>}, so that one server's keys share a
 // Redis Cluster slot and a recording is one transaction there. With P the
@@ -73,13 +83,24 @@ func (s *Redis) RecordResult(ctx context.Context, r *dixbot.Result) (bool, error
 		}
 	}
 	d := strconv.Itoa(r.Solo)
+	now := s.o.Now()
 	at := r.At
 	if at.IsZero() {
-		at = time.Now()
+		at = now
 	}
-	cutoff := "(" + strconv.FormatInt(time.Now().Add(-s.o.ResultTTL).UnixMilli(), 10)
+	// A person's list of results drops an entry a while after the result
+	// itself expired, never before: forget-me finds the results it must
+	// scrub through that list, so no result naming the person may outlive
+	// its entry.
+	cutoff := "(" + strconv.FormatInt(now.Add(-s.o.ResultTTL-resultListGrace).UnixMilli(), 10)
 	// The result is kept ResultTTL from its time, as the file store keeps it.
-	keep := max(s.o.ResultTTL-time.Since(at), time.Millisecond)
+	// One already past it is not kept at all: its key only remembers, for a
+	// retry of this call, that it was counted, and names nobody.
+	keep := s.o.ResultTTL - now.Sub(at)
+	val, expired := val, keep <= 0
+	if expired {
+		val, keep = []byte(countedOnly), s.o.InteractionTTL
+	}
 	recorded := false
 	record := func(tx *redis.Tx) error {
 		recorded = false
@@ -113,7 +134,9 @@ func (s *Redis) RecordResult(ctx context.Context, r *dixbot.Result) (bool, error
 			p.Set(ctx, rk, val, keep)
 			for _, u := range users {
 				urk := s.userResultsKey(r.Guild, u)
-				p.ZAdd(ctx, urk, redis.Z{Score: float64(at.UnixMilli()), Member: r.Game + ":" + r.ID})
+				if !expired {
+					p.ZAdd(ctx, urk, redis.Z{Score: float64(at.UnixMilli()), Member: r.Game + ":" + r.ID})
+				}
 				p.ZRemRangeByScore(ctx, urk, "-inf", cutoff)
 				if r.Solo > 0 {
 					st := solo[u]

@@ -21,14 +21,59 @@ import (
 // initially empty storage; every call opens the same storage again (for
 // restart tests the previous store must be closed first: the file store is
 // locked while open). Stores left open are closed at the end of the test.
+// A store opened without a clock of its own reads the env's.
 type env struct {
-	open func(o Options) dixbot.Store
+	open  func(o Options) dixbot.Store
+	clock *suiteClock
+	// expiry is the shortest TTL the expiry tests may set: one that no
+	// operation's delay on a loaded machine comes near.
+	expiry time.Duration
+}
+
+// now reads the env's clock.
+func (e env) now() time.Time { return e.clock.now() }
+
+// suiteClock is a store's clock in the suite: the wall clock shifted by
+// offset, or, when manual, a clock that moves only by pass. A store whose
+// expiries are kept by a server of its own (Redis) needs the wall clock's
+// pace; the file store reads only this clock.
+type suiteClock struct {
+	mu     sync.Mutex
+	offset time.Duration
+	manual bool
+	at     time.Time
+}
+
+func newWallClock(offset time.Duration) *suiteClock { return &suiteClock{offset: offset} }
+
+func newManualClock(start time.Time) *suiteClock { return &suiteClock{manual: true, at: start} }
+
+func (c *suiteClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.manual {
+		return c.at
+	}
+	return time.Now().Add(c.offset)
+}
+
+// pass lets d go by: at once on a manual clock, by sleeping on the wall's.
+func (c *suiteClock) pass(d time.Duration) {
+	c.mu.Lock()
+	if c.manual {
+		c.at = c.at.Add(d)
+		c.mu.Unlock()
+		return
+	}
+	c.mu.Unlock()
+	time.Sleep(d)
 }
 
 // newEnv builds a fresh env for a test.
 type newEnv func(t *testing.T) env
 
-// runSuite is the one test suite every Store implementation passes.
+// runSuite is the one test suite every Store implementation passes. Its
+// tests are independent, each on storage of its own, and run in parallel.
 func runSuite(t *testing.T, newEnv newEnv) {
 	tests := []struct {
 		name string
@@ -62,7 +107,10 @@ func runSuite(t *testing.T, newEnv newEnv) {
 		{"GameData", testGameData},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { tc.run(t, newEnv(t)) })
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.run(t, newEnv(t))
+		})
 	}
 }
 
@@ -109,7 +157,7 @@ func get(t testing.TB, s dixbot.Store, channel string) *dixbot.Record {
 func testCreateGet(t *testing.T, e env) {
 	s := e.open(Options{})
 	require.NoError(t, s.Ping(ctxb))
-	before := time.Now()
+	before := e.now()
 	r := &dixbot.Record{Channel: "c1", Guild: "g1", Meta: []byte("hello"), Version: 99, Finished: true}
 	require.NoError(t, s.Create(ctxb, r))
 	assert.Equal(t, uint64(1), r.Version, "Create sets the version")
@@ -122,7 +170,7 @@ func testCreateGet(t *testing.T, e env) {
 	assert.Equal(t, uint64(1), got.Version)
 	assert.Nil(t, dix.GameOf(got.State))
 	assert.False(t, got.Finished)
-	assert.WithinRange(t, got.UpdatedAt, before.Add(-time.Millisecond), time.Now().Add(time.Millisecond))
+	assert.WithinRange(t, got.UpdatedAt, before.Add(-time.Millisecond), e.now().Add(time.Millisecond))
 	assert.True(t, got.UpdatedAt.Equal(r.UpdatedAt), "got %v, want %v", got.UpdatedAt, r.UpdatedAt)
 
 	// Empty guild and meta are fine, and a large meta survives intact.
@@ -382,16 +430,17 @@ func testActive(t *testing.T, e env) {
 	}
 }
 
-// The expiry tests use real time with TTLs far above the few milliseconds an
-// operation takes, so that only expiry can change the outcome.
+// The expiry tests let time pass on the env's clock, with TTLs far above
+// what an operation takes on a loaded machine, so that only expiry can
+// change the outcome.
 func testGameExpiry(t *testing.T, e env) {
-	const ttl = 800 * time.Millisecond
+	ttl := e.expiry
 	s := e.open(Options{GameTTL: ttl})
 	create(t, s, "c1", "g1")
 	create(t, s, "c2", "g1")
 	// Writes refresh the expiry: c1 outlives its first TTL, c2 does not.
-	for range 3 {
-		time.Sleep(ttl / 2)
+	for range 6 {
+		e.clock.pass(ttl / 4)
 		_, err := s.Update(ctxb, "c1", "", incr)
 		require.NoError(t, err, "written every ttl/2, the game must live")
 	}
@@ -405,32 +454,32 @@ func testGameExpiry(t *testing.T, e env) {
 	// The channel of an expired game is free again.
 	create(t, s, "c2", "g1")
 
-	time.Sleep(ttl + ttl/4)
+	e.clock.pass(ttl + ttl/4)
 	_, err = s.Get(ctxb, "c1")
 	assert.ErrorIs(t, err, dixbot.ErrNotFound)
 	assert.ErrorIs(t, s.Finish(ctxb, "c1"), dixbot.ErrNotFound)
 }
 
 func testArchiveExpiry(t *testing.T, e env) {
-	const ttl = time.Second
+	ttl := e.expiry
 	s := e.open(Options{ArchiveTTL: ttl})
 	create(t, s, "c1", "")
 	require.NoError(t, s.Finish(ctxb, "c1"))
 	assert.True(t, get(t, s, "c1").Finished)
-	time.Sleep(ttl + ttl/2)
+	e.clock.pass(ttl + ttl/2)
 	_, err := s.Get(ctxb, "c1")
 	assert.ErrorIs(t, err, dixbot.ErrNotFound)
 }
 
 func testInteractionExpiry(t *testing.T, e env) {
-	const ttl = time.Second
+	ttl := e.expiry
 	s := e.open(Options{InteractionTTL: ttl})
 	create(t, s, "c1", "")
 	_, err := s.Update(ctxb, "c1", "click", incr)
 	require.NoError(t, err)
 	_, err = s.Update(ctxb, "c1", "click", incr)
 	require.ErrorIs(t, err, dixbot.ErrDuplicate)
-	time.Sleep(ttl + ttl/2)
+	e.clock.pass(ttl + ttl/2)
 	got, err := s.Update(ctxb, "c1", "click", incr)
 	require.NoError(t, err, "an id is forgotten after its TTL")
 	assert.Equal(t, 2, counter(t, got))
@@ -570,7 +619,7 @@ func testClosed(t *testing.T, e env) {
 // or gone.
 func testDue(t *testing.T, e env) {
 	s := e.open(Options{})
-	now := time.Now().Truncate(time.Millisecond)
+	now := e.now().Truncate(time.Millisecond)
 	setDue := func(ch string, due time.Time) {
 		t.Helper()
 		_, err := s.Update(ctxb, ch, "", func(r *dixbot.Record) error { r.Due = due; return incr(r) })
@@ -627,7 +676,7 @@ func testDue(t *testing.T, e env) {
 // through Update (moving its due time on), and exactly one succeeds.
 func testDueClaimedOnce(t *testing.T, e env) {
 	s := e.open(Options{})
-	now := time.Now()
+	now := e.now()
 	const games = 20
 	for i := range games {
 		ch := "c" + strconv.Itoa(i)
