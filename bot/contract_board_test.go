@@ -21,6 +21,7 @@ import (
 // asked before). Posted again twice, the first repost loses its buttons
 // to the second.
 func TestContractBoardPostedAgainIsTheBoard(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	old := h.openQwixx([]string{"u1", "u2"})
 	_, td, _ := h.qstate()
@@ -96,6 +97,7 @@ func TestContractBoardPostedAgainIsTheBoard(t *testing.T) {
 // edit that never landed) carries ids that look like the new game's: a
 // click on it changes nothing in the new game.
 func TestContractOldBoardOfAnEarlierGame(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	first := h.openQwixx([]string{"u1", "u2"})
 	kept := &tabletest.Message{ID: first.ID, Channel: h.Channel, Components: first.Components}
@@ -118,6 +120,7 @@ func TestContractOldBoardOfAnEarlierGame(t *testing.T) {
 // new one and the game starts there. A table written before tables were
 // named (no opening recorded) keeps both lobbies, as before.
 func TestContractLobbyPostedAgainIsTheLobby(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	old := h.qcommand("u1", "start").Shown(nil)
 	require.NotNil(t, old)

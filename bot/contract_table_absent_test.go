@@ -47,6 +47,7 @@ func postedText(c tabletest.Call) (string, []string) {
 // half way through its time, with a link to the board; at the live pace
 // (90 s) nobody is.
 func TestContractRemindersOncePerDecision(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
@@ -108,6 +109,7 @@ func TestContractRemindersOncePerDecision(t *testing.T) {
 // them at once from then on, never waiting for them; a click of theirs
 // brings them back (and does only that), and their clock runs again.
 func TestContractAbsentPlayerComesBack(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }

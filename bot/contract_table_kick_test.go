@@ -21,6 +21,7 @@ import (
 // a stranger, a repeated vote, a seat that may not be voted on and forged
 // seats are refused in words and change nothing.
 func TestContractKickVote(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
@@ -75,6 +76,7 @@ func TestContractKickVote(t *testing.T) {
 // other: the seat a vote carries is bounded by the game's seats, not by
 // DIX's five.
 func TestContractKickVoteOnTheSixthSeat(t *testing.T) {
+	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
@@ -105,6 +107,7 @@ func TestContractKickVoteOnTheSixthSeat(t *testing.T) {
 // channel and takes the board's buttons; a confirmation asked at an
 // earlier table is outdated.
 func TestContractAbandonConfirmed(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	board := h.openQwixx([]string{"u1", "u2"})
 	_, _, v := h.qstate()
@@ -174,6 +177,7 @@ func TestContractAbandonConfirmed(t *testing.T) {
 // players, as at DIX's table: a person who joined, or a stranger, is
 // refused and the lobby is unchanged.
 func TestContractLobbyComputersAreTheCreators(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	lobby := h.qcommand("u1", "start").Shown(nil)
 	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
@@ -195,6 +199,7 @@ func TestContractLobbyComputersAreTheCreators(t *testing.T) {
 // At the end of a game every person seated is told, once, with a link to
 // the final scoreboard (the board), as at DIX's table.
 func TestContractGameOverTellsEveryone(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	h.openQwixx([]string{"u1", "u2"})
 	h.qcommand("u1", "leave")

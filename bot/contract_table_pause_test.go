@@ -31,6 +31,7 @@ func (h *harness) qwixxMove(board *tabletest.Message) string {
 // the board says so, clicks are refused and no clock runs; on resume every
 // deadline has moved on by the pause's length.
 func TestContractPauseResume(t *testing.T) {
+	t.Parallel()
 	for _, lang := range []string{"en", "fr"} {
 		t.Run(lang, func(t *testing.T) {
 			h := newQwixxHarness(t, false)
@@ -93,6 +94,7 @@ func TestContractPauseResume(t *testing.T) {
 // privately and page by page, the pause and resume among them; it stays
 // readable once the game is over; a forged page shows the oldest.
 func TestContractLog(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
@@ -129,6 +131,7 @@ func TestContractLog(t *testing.T) {
 // every language: names of 1–32 characters, descriptions of 1–100
 // (https://discord.com/developers/docs/interactions/application-commands#application-command-object-application-command-structure).
 func TestContractCommandsFitDiscord(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	check := func(name string, names map[discordgo.Locale]string, desc string, descs map[discordgo.Locale]string) {
 		t.Helper()

@@ -43,6 +43,7 @@ func selectMenu(t *testing.T, msg *tabletest.Message, id string) discordgo.Selec
 // chooses, among the game's paces, on the lobby as it stands; the game
 // then runs on the pace chosen and its board tells each clock.
 func TestContractPaceInLobby(t *testing.T) {
+	t.Parallel()
 	for _, lang := range []string{"en", "fr"} {
 		t.Run(lang, func(t *testing.T) {
 			h := newQwixxHarness(t, false)
@@ -98,6 +99,7 @@ func TestContractPaceInLobby(t *testing.T) {
 // The live pace is the default: 90 s per decision, shown on the board for
 // each person deciding; a computer seat has no clock.
 func TestContractLivePaceClock(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
@@ -142,6 +144,7 @@ func (h *harness) playOut(board *tabletest.Message, now *time.Time) *tabletest.M
 // a second click and the old scoreboard after the new game started are
 // refused in words and open nothing.
 func TestContractRematchLobby(t *testing.T) {
+	t.Parallel()
 	for _, lang := range []string{"en", "fr"} {
 		t.Run(lang, func(t *testing.T) {
 			h := newQwixxHarness(t, false)
@@ -214,6 +217,7 @@ func TestContractRematchLobby(t *testing.T) {
 // the answer is the new board, the computer seats at their levels, the
 // next seat first; the board is recorded and its buttons play.
 func TestContractRematchStartsAtOnce(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
@@ -236,6 +240,7 @@ func TestContractRematchStartsAtOnce(t *testing.T) {
 // Several players clicking Rematch at once open exactly one game, whether
 // the game over is archived already or not; the others are told.
 func TestContractRematchConcurrent(t *testing.T) {
+	t.Parallel()
 	for _, archived := range []bool{true, false} {
 		t.Run(fmt.Sprint("archived=", archived), func(t *testing.T) {
 			h := newQwixxHarness(t, false)

@@ -27,6 +27,7 @@ import (
 // not the clicker's and a click by a stranger are refused and change
 // nothing.
 func TestQwixxPlaysToTheEnd(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	h.Locale = discordgo.EnglishUS
 	board := h.openQwixx([]string{"u1", "u2"}, "easy", "strong")
@@ -145,6 +146,7 @@ func slices_contains(s []int, v int) bool {
 // Four people clicking the white sum at once on the same board are each
 // applied exactly once, every one of them answered with the board.
 func TestQwixxSimultaneousWhiteSums(t *testing.T) {
+	t.Parallel()
 	for round := range 3 {
 		h := newQwixxHarness(t, false)
 		h.Channel = "c" + Itoa(round+10)
@@ -189,6 +191,7 @@ func TestQwixxSimultaneousWhiteSums(t *testing.T) {
 // refuses what it must; a DIX command in a Qwixx channel, and a Qwixx
 // command in a DIX channel, say which game runs there.
 func TestQwixxTable(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, true)
 	lobby := h.qcommand("u1", "start").Shown(nil)
 	assert.Contains(t, h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).EphemeralText(), "At least 2", "one seat is too few")
@@ -223,6 +226,7 @@ func TestQwixxTable(t *testing.T) {
 // menu's first choice is the strong player's plan; once chosen the prompt
 // says so and the public board is edited; another player has no prompt.
 func TestQwixxMyTurnPrompt(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	users := []string{"u1", "u2"}
 	board := h.openQwixx(users)
@@ -272,6 +276,7 @@ func TestQwixxMyTurnPrompt(t *testing.T) {
 // the clicker; it is edited to say so once they have decided; someone who
 // clicked within the minute is not pinged.
 func TestQwixxPings(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
@@ -340,6 +345,7 @@ func TestQwixxPings(t *testing.T) {
 // colour sum the strong player's choice), the board is edited each time,
 // and nothing happens before a deadline.
 func TestQwixxClockPlaysForTheAbsent(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
@@ -398,6 +404,7 @@ func TestQwixxClockPlaysForTheAbsent(t *testing.T) {
 // A message posted before the game's board belongs to an earlier game of
 // the channel: its buttons are stale whatever version they carry.
 func TestOlderThanBoard(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, msg, board string
 		want             bool

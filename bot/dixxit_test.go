@@ -167,6 +167,7 @@ func (h *harness) squareID(board *tabletest.Message, g *drules.Game, sq int) str
 // taken, a click by the clue-giver, a forged finger with its own time, a
 // clue too long and a stale button are refused and change nothing.
 func TestDixxitPlaysToTheEnd(t *testing.T) {
+	t.Parallel()
 	for _, lang := range []string{"en", "fr"} {
 		t.Run(lang, func(t *testing.T) {
 			h := newDixxitHarness(t, nil)
@@ -299,6 +300,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 // time (the others told privately who was there first), and fingers on
 // distinct squares stand in the order of their clicks' snowflakes (X7).
 func TestDixxitRace(t *testing.T) {
+	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	users := []string{"u1", "u2", "u3", "u4", "u5", "u6"}
 	board := h.openDixxit("en", users, 0)
@@ -476,6 +478,7 @@ func whatLogsSay(logs string) string {
 // lines — is the same, before and after the clue and a wrong finger; the
 // active player's prompt differs.
 func TestDixxitPublicBoardHidesTheTarget(t *testing.T) {
+	t.Parallel()
 	type shot struct {
 		content string
 		ids     []string
@@ -552,6 +555,7 @@ func TestDixxitPublicBoardHidesTheTarget(t *testing.T) {
 // skips every turn they should give the clue; the others play, and the
 // game reaches its scoreboard through the clocks.
 func TestDixxitClockWithASilentPlayer(t *testing.T) {
+	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
@@ -644,6 +648,7 @@ func TestDixxitClockWithASilentPlayer(t *testing.T) {
 // computer, which gives its clues and puts its fingers down at once; the
 // others play to the scoreboard without ever waiting for that seat.
 func TestDixxitLeaverPlayedByTheComputer(t *testing.T) {
+	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	users := []string{"u1", "u2", "u3"}
 	board := h.openDixxit("en", users, 0)
@@ -690,6 +695,7 @@ func TestDixxitLeaverPlayedByTheComputer(t *testing.T) {
 // when they were still guessing as another guesser found the target: the
 // whole clue time (X9), not what the race left of it.
 func TestDixxitNextClueGiverHasTheWholeClueTime(t *testing.T) {
+	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
@@ -720,6 +726,7 @@ func TestDixxitNextClueGiverHasTheWholeClueTime(t *testing.T) {
 // (X7: the guessers race at once). A square of the turn before is refused:
 // that turn's guessing is over.
 func TestDixxitSquareButtonsSteadyWithinARace(t *testing.T) {
+	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	users := []string{"u1", "u2", "u3", "u4"}
 	board := h.openDixxit("en", users, 0)

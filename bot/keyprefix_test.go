@@ -151,6 +151,7 @@ func composed(key string, literal map[string]bool) bool {
 // that game's own (it starts with the game's prefix) or one the table
 // itself names (package bot, outside the games' packages).
 func TestGameKeysCarryTheirPrefix(t *testing.T) {
+	t.Parallel()
 	keys := locales.Keys(locales.English)
 	shared := namedKeys(goLiterals(t, ".", false), keys)
 	require.Greater(t, len(shared), 200, "the table's keys are found")
@@ -176,6 +177,7 @@ func TestGameKeysCarryTheirPrefix(t *testing.T) {
 // round, and some Go file of the repository names it (or builds it), or it
 // is listed in unreferencedKeys with the reason it is kept.
 func TestEveryKeyIsUsed(t *testing.T) {
+	t.Parallel()
 	en := locales.Keys(locales.English)
 	for _, k := range en {
 		assert.True(t, locales.Has(locales.French, k), "%q is in en.toml, not in fr.toml", k)

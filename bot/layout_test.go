@@ -30,6 +30,7 @@ func isGamePackage(path string) bool {
 // The table imports no game: no file of the package imports a game's
 // package. DIX's own table (bot/dixtable) reaches it through OwnTable.
 func TestTableImportsNoGame(t *testing.T) {
+	t.Parallel()
 	paths, err := filepath.Glob("*.go")
 	require.NoError(t, err)
 	require.NotEmpty(t, paths)
@@ -50,6 +51,7 @@ func TestTableImportsNoGame(t *testing.T) {
 // Nor does anything the table depends on: go list -deps, the structure
 // drawing of the module, finds no game's package below it.
 func TestTableDependsOnNoGame(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	require.NoError(t, err)
 	deps := strings.Fields(string(out))

@@ -61,6 +61,7 @@ func boardShows(t *testing.T, h *harness, board string) bool {
 // whoever finds it due then edits the board, once, through the token of
 // the board's last click rather than the bot token.
 func TestContractBoardEditOwedSurvivesAFailure(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	users := []string{"u1", "u2"}
 	board, prompt, sel, val := toActivePrompt(t, h, users, h.openQwixx(users))
@@ -108,6 +109,7 @@ func TestContractBoardEditOwedSurvivesAFailure(t *testing.T) {
 // before its answer, is applied once and answered as the first answer
 // would have been: the board as it stands, in place.
 func TestContractRedeliveredClickShowsTheBoard(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	users := []string{"u1", "u2"}
 	board := h.openQwixx(users)
@@ -142,6 +144,7 @@ func TestContractRedeliveredClickShowsTheBoard(t *testing.T) {
 // older game; the table owes the board again, and the next run shows the
 // newer game: an older render is never the board's last word.
 func TestContractBoardEditOvertakenIsShownAgain(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	users := []string{"u1", "u2", "u3"}
 	board, prompt, sel, val := toActivePrompt(t, h, users, h.openQwixx(users))
@@ -195,6 +198,7 @@ func TestContractBoardEditOvertakenIsShownAgain(t *testing.T) {
 // interaction and settled through it; a finished game's last effects
 // archive it, and the board then shows the final scoreboard.
 func TestContractGameEndIsOwed(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	users := []string{"u1"}
 	board := h.openQwixx(users, "easy")
@@ -225,6 +229,7 @@ func TestContractGameEndIsOwed(t *testing.T) {
 // was ever posted: the effects wait in order, and the run that posts the
 // ping settles that very message, as a follow-up edited through its token.
 func TestContractPingSettledBeforePosted(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }

@@ -57,6 +57,7 @@ func requireKept(t *testing.T, ed *discordgo.MessageEdit, what string) {
 // always carries the picture; an edit whose picture changed (a decision
 // out of time) uploads the new one.
 func TestContractEditKeepsAnUnchangedPicture(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, true)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }
@@ -118,6 +119,7 @@ func TestContractEditKeepsAnUnchangedPicture(t *testing.T) {
 // message forgets it, a command or a click on a private prompt does not;
 // old records without it read as not known.
 func TestContractAnswerForgetsThePicture(t *testing.T) {
+	t.Parallel()
 	td, err := DecodeTableData([]byte(`{"v":1,"c":"u1","l":"en","s":[{"u":"u1","n":"Alice"}],"b":"900"}`))
 	require.NoError(t, err)
 	assert.Nil(t, td.Pic, "an old record: not known")
@@ -173,6 +175,7 @@ func TestContractAnswerForgetsThePicture(t *testing.T) {
 // than the one the table data records, it forgets it first; the same
 // picture stays known.
 func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, true)
 	lobby := h.qcommand("u1", "start").Shown(nil)
 	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
@@ -222,6 +225,7 @@ func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
 // fold): the picture the answer put on the board is recorded with them,
 // so a pause that follows keeps it.
 func TestContractFoldRecordsTheAnswersPicture(t *testing.T) {
+	t.Parallel()
 	h, rs, _ := redisHarness(t)
 	b, err := New(Options{Store: rs, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
 		Games: []present.Game{botqwixx.Game()}})
@@ -264,6 +268,7 @@ func TestContractFoldRecordsTheAnswersPicture(t *testing.T) {
 // the grid Discord has. The first finger, a click on the board, is
 // answered with a new grid.
 func TestDixxitClueKeepsTheGrid(t *testing.T) {
+	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	people := []string{"u1", "u2", "u3"}
 	board := h.openDixxit("en", people, 0)

@@ -22,6 +22,7 @@ import (
 // of time is a pass (no mark, no penalty), a colour sum out of time is the
 // strong player's choice, and the final scoreboard comes.
 func TestQwixxOnePlayerNeverAnswers(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }

@@ -18,6 +18,7 @@ import (
 // each other's buttons away. A new
 // roll's buttons are new, and those of the roll before are stale.
 func TestQwixxWhiteButtonsStableWithinARoll(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	users := []string{"u1", "u2", "u3"}
 	board := h.openQwixx(users)

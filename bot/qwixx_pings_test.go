@@ -57,6 +57,7 @@ func qwixxPingsPerRoll(t *testing.T, gap time.Duration, seed uint64) (float64, i
 // other, or each click comes two minutes after the one before, so that
 // nobody counts as at the board.
 func TestQwixxPingsPerPlayerPerRoll(t *testing.T) {
+	t.Parallel()
 	for _, gap := range []time.Duration{3 * time.Second, 2 * time.Minute} {
 		total, rolls := 0.0, 0
 		for seed := range uint64(3) {

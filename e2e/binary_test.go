@@ -66,6 +66,7 @@ func cleanEnviron(extra ...string) []string {
 }
 
 func TestBinaryMissingToken(t *testing.T) {
+	t.Parallel()
 	bin := dixbotBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -91,6 +92,7 @@ func TestBinaryMissingToken(t *testing.T) {
 }
 
 func TestBinaryVersion(t *testing.T) {
+	t.Parallel()
 	bin := dixbotBinary(t)
 	out, err := exec.Command(bin, "-version").Output()
 	require.NoError(t, err)
@@ -98,6 +100,7 @@ func TestBinaryVersion(t *testing.T) {
 }
 
 func TestBinaryBadTokenNotEchoed(t *testing.T) {
+	t.Parallel()
 	bin := dixbotBinary(t)
 	const token = "NzQ.e2e-secret-token.abc"
 	cmd := exec.Command(bin)
@@ -115,6 +118,7 @@ func TestBinaryBadTokenNotEchoed(t *testing.T) {
 // HEALTHCHECK does, against the running binary: healthy while it runs,
 // unhealthy once it has stopped.
 func TestBinaryHealthcheck(t *testing.T) {
+	t.Parallel()
 	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	t.Cleanup(func() { noViolations(t, fake) })
 	// The binary binds a port of its choosing (a port found free by the test

@@ -22,6 +22,7 @@ import (
 // clicked by a second user, and a screenshot (written to $DIX_SCREENSHOT
 // when set).
 func TestBrowserWithRealBot(t *testing.T) {
+	t.Parallel()
 	fake := fakediscord.Start(t)
 	t.Cleanup(func() { noViolations(t, fake) })
 	w := &world{fake: fake, cfg: baseConfig(t, fake, "")}

@@ -36,6 +36,7 @@ const thinkTime = 3 * time.Second
 // (https://discord.com/developers/docs/topics/rate-limits#global-rate-limit,
 // https://discord.com/developers/docs/interactions/receiving-and-responding#endpoints).
 func TestBotTokenCallsPerTurn(t *testing.T) {
+	t.Parallel()
 	w := newWorldWith(t, true, fakediscord.Options{DisableWeb: true, DisableRateLimits: os.Getenv("E2E_CALLS_REPORT") != ""})
 	tb := w.table(t, "en-US", "Alice", "Bob", "Chloe")
 	tb.lobby("/dix start")
@@ -77,6 +78,7 @@ func TestBotTokenCallsPerTurn(t *testing.T) {
 // every turn's player is notified) and no notifying message is
 // deleted.
 func TestFivePlayersFasterThanTheRateLimits(t *testing.T) {
+	t.Parallel()
 	w := newWorldWith(t, true, fakediscord.Options{DisableWeb: true})
 	names := []string{"Ann", "Ben", "Cat", "Dov", "Eli"}
 	tb := w.table(t, "en-US", names...)
@@ -108,6 +110,7 @@ func TestFivePlayersFasterThanTheRateLimits(t *testing.T) {
 // the public board: that board is edited through the token of the last
 // click on it (see bot/outbox_contract.go). Neither needs the bot token.
 func TestQwixxBotTokenCallsPerTurn(t *testing.T) {
+	t.Parallel()
 	report := os.Getenv("E2E_CALLS_REPORT") != ""
 	for _, mode := range []string{"board", "prompt"} {
 		t.Run(mode, func(t *testing.T) {
@@ -242,6 +245,7 @@ func (tb *table) qwixxBoardAsItStands(id string) fakediscord.Message {
 // cannot edit the public board: the board is edited through the token of
 // the last click on it), each finger a click on the board's squares.
 func TestDixxitBotTokenCallsPerTurn(t *testing.T) {
+	t.Parallel()
 	report := os.Getenv("E2E_CALLS_REPORT") != ""
 	w := newWorldWith(t, true, fakediscord.Options{DisableWeb: true, DisableRateLimits: report})
 	names := []string{"Alice", "Bob", "Chloe", "Dan"}

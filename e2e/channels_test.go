@@ -18,6 +18,7 @@ import (
 // https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object),
 // and no game is created.
 func TestStartRefusedWithoutPermission(t *testing.T) {
+	t.Parallel()
 	w := newWorldWith(t, false, fakediscord.Options{DisableWeb: true})
 	tb := w.table(t, "en-US", "Alice", "Bruno/fr")
 	for _, tc := range []struct {
@@ -50,6 +51,7 @@ func TestStartRefusedWithoutPermission(t *testing.T) {
 // inherit Send Messages,
 // https://discord.com/developers/docs/topics/permissions#permissions-for-threads).
 func TestGameInAThread(t *testing.T) {
+	t.Parallel()
 	w := newWorldWith(t, true, fakediscord.Options{DisableWeb: true})
 	tb := w.table(t, "en-US", "Alice", "Bob")
 	th, err := w.fake.AddThread(tb.channel.ID, fakediscord.ThreadSpec{Name: "DIX"})
@@ -67,6 +69,7 @@ func TestGameInAThread(t *testing.T) {
 // the bot reads the kind from the interaction's "channel" type, over the
 // gateway and over HTTP.
 func TestSendPermissionByChannelKind(t *testing.T) {
+	t.Parallel()
 	for _, overHTTP := range []bool{false, true} {
 		name := "gateway"
 		if overHTTP {

@@ -23,6 +23,7 @@ import (
 // shows her absent, the pause, the vote to hand her seat to the computer
 // and the pace, and the reminders she got.
 func TestClockScreens(t *testing.T) {
+	t.Parallel()
 	fake := fakediscord.Start(t)
 	t.Cleanup(func() { noViolations(t, fake) })
 	w := &world{fake: fake, cfg: baseConfig(t, fake, "")}

@@ -55,6 +55,7 @@ var lateRE = regexp.MustCompile(`late_ms=(\d+)`)
 // and at most twice per decision, the game ends with the scoreboard saying
 // the computer played for her. The lateness of the deadlines is logged.
 func TestClockedGameWithTwoProcesses(t *testing.T) {
+	t.Parallel()
 	cycles := 3
 	if v, err := strconv.Atoi(os.Getenv("E2E_CLOCK_CYCLES")); err == nil && v > 0 {
 		cycles = v

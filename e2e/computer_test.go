@@ -16,6 +16,7 @@ import (
 // computers' moves appear on the board, only the person is ever pinged, and
 // the scoreboard names the computer players.
 func TestOneHumanTwoComputers(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	tb := w.table(t, "en-US", "Alice")
 	alice := tb.users[0]
@@ -64,6 +65,7 @@ func TestOneHumanTwoComputers(t *testing.T) {
 // TestHintInBothLanguages: /dix hint answers the player to act privately
 // in their language, and tells the other whose decision it is.
 func TestHintInBothLanguages(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, false)
 	tb := w.table(t, "en-US", "Alice", "Bruno/fr")
 	tb.lobby("/dix start")

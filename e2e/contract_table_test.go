@@ -40,6 +40,7 @@ func (tb *table) contractTable() contractTable {
 // pace, the clicker its creator; a second click is told where it is; the
 // rematch starts with the next seat.
 func TestQwixxRematch(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	tb := w.table(t, "en-US", "Alice", "Bob")
 	r := tb.command(tb.users[0], "/qwixx start")

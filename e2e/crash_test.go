@@ -29,6 +29,7 @@ var turnEndVerbs = []string{"money", "end"}
 // board with buttons, for the game as saved, and it pings the player to act.
 // E2E_KILLS sets how many kills each store gets (default 2).
 func TestKilledAfterSavingStillPostsTheBoard(t *testing.T) {
+	t.Parallel()
 	kills := 2
 	if v, err := strconv.Atoi(os.Getenv("E2E_KILLS")); err == nil && v > 0 {
 		kills = v

@@ -72,6 +72,7 @@ type raceClick struct {
 // square. The answer latencies, as the stand-in sees them, are logged; no
 // time is asserted. DIXXIT_MEASURE=1 runs 200 races.
 func TestDixxitRaceThroughTheStandIn(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, false)
 	tb := w.table(t, "en-US", "Ann", "Ben", "Cid", "Dee", "Eve", "Fay")
 	races := dixxitRaces()

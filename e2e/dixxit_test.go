@@ -51,6 +51,7 @@ func (tb *table) dixxitShowsID(msgID, id string) fakediscord.Message {
 // its form, each finger a click on the public board's squares (the
 // stand-in's interaction ids are snowflakes, the fingers' times).
 func TestDixxitFullGame(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		lang, guild, line string
 		names             []string

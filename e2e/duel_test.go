@@ -272,6 +272,7 @@ func init() {
 // other, then both within the same moment), refusals that change nothing,
 // and a clock that decides for a seat that never answers, to the end.
 func TestTheTableHostsAGameWrittenInATest(t *testing.T) {
+	t.Parallel()
 	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	t.Cleanup(func() { noViolations(t, fake) })
 	cfg := baseConfig(t, fake, "")

@@ -19,6 +19,7 @@ import (
 // refusals, and never a file of 0 bytes (which the stand-in records as a
 // violation, checked when the test ends).
 func TestPicturesThroughTheBotToken(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, false)
 	tb := w.table(t, "en-US", "Alice", "Bob")
 	tb.lobby("/dix start")
@@ -70,6 +71,7 @@ func TestPicturesThroughTheBotToken(t *testing.T) {
 // holds the others back for its retry_after instead of sending them into
 // it; and the boards come once it is over.
 func TestGlobalRateLimit(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, false)
 	tb := w.table(t, "en-US", "Alice", "Bob")
 	tb.think = 0

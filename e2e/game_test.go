@@ -62,6 +62,7 @@ func (w *world) table(t *testing.T, guildLocale string, names ...string) *table 
 }
 
 func TestFullGame(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		redis bool
@@ -84,6 +85,7 @@ func TestFullGame(t *testing.T) {
 }
 
 func TestSoloAgainstALIX(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	tb := w.table(t, "en-US", "Dana")
 	r := tb.command(tb.users[0], "/dix solo difficulty:7")

@@ -43,7 +43,7 @@ func baseConfig(t *testing.T, fake *fakediscord.Server, redisURL string) app.Con
 	t.Helper()
 	return app.Config{
 		Token:           fake.Token(),
-		APIURL:          fake.URL(),
+		APIURL:          sharedURL(t, fake),
 		RedisURL:        redisURL,
 		RedisPrefix:     fmt.Sprintf("e2e%d:", time.Now().UnixNano()), // isolates tests sharing a REDIS_URL
 		DataFile:        filepath.Join(t.TempDir(), "dix.db"),
@@ -124,4 +124,15 @@ func (r *running) stop() {
 	case <-time.After(waitTimeout):
 		r.t.Fatalf("app.Run did not return %v after its context was cancelled", waitTimeout)
 	}
+}
+
+// sharedURL is the base of Discord's API that a bot running in this
+// process gives for fake: the shared front of every stand-in of the
+// process, as discordgo's endpoints are process-wide. Bots run in other
+// processes may use fake.URL() itself.
+func sharedURL(t testing.TB, fake *fakediscord.Server) string {
+	t.Helper()
+	u, err := fake.SharedURL()
+	require.NoError(t, err)
+	return u
 }

@@ -50,6 +50,7 @@ const (
 //
 // DIX_KILLS sets the number of kills (default 3).
 func TestReplicaKills(t *testing.T) {
+	t.Parallel()
 	kills := 3
 	if v, err := strconv.Atoi(os.Getenv("DIX_KILLS")); err == nil && v > 0 {
 		kills = v

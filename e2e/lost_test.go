@@ -22,6 +22,7 @@ import (
 // fresh board and goes on from there, and once the data is gone the
 // channel is free for a new game.
 func TestRedisLosesItsData(t *testing.T) {
+	t.Parallel()
 	w := newOpsWorld(t)
 	tb := w.table(t, "en-US", "Alice", "Bob/fr")
 	tb.lobby("/dix start")
@@ -95,6 +96,7 @@ func retired(t *testing.T, r *fakediscord.Response, message, text string) {
 // lobby: the bot posts no second one. Every channel ends with one lobby
 // whose buttons work.
 func TestKilledBeforeTheLobby(t *testing.T) {
+	t.Parallel()
 	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	redisURL := redistest.Start(t).URL()
 	cfg := baseConfig(t, fake, redisURL)

@@ -3,8 +3,10 @@
 // a real Redis server (internal/redistest), and the built cmd/dixbot binary
 // as a subprocess. It holds tests only.
 //
-// discordgo's API endpoints are process-wide variables, so these tests never
-// run in parallel with each other.
+// discordgo's API endpoints are process-wide variables: every bot run in
+// this process talks to the stand-ins' shared front (sharedURL), which
+// hands each request to the test's own stand-in, so the tests run in
+// parallel, each with a stand-in, guilds and channels of its own.
 package e2e
 
 import (

@@ -58,6 +58,7 @@ func boardMissing(t *testing.T, r *dixbot.Record) *missingMark {
 //
 // It runs on the gateway and in HTTP interactions mode.
 func TestBoardMissingInTheChannel(t *testing.T) {
+	t.Parallel()
 	for _, overHTTP := range []bool{false, true} {
 		name := "gateway"
 		if overHTTP {

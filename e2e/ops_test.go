@@ -55,6 +55,7 @@ func scrapeMetrics(t *testing.T, addr string) map[string]float64 {
 }
 
 func TestHealthAndMetrics(t *testing.T) {
+	t.Parallel()
 	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	t.Cleanup(func() { noViolations(t, fake) })
 	rs := redistest.Start(t)

@@ -53,6 +53,7 @@ func boardText(m fakediscord.Message) string {
 //   - the answer to a button of a game that has ended, with the link to
 //     its final scoreboard.
 func TestPauseKickAndClockScreens(t *testing.T) {
+	t.Parallel()
 	fake := fakediscord.Start(t)
 	t.Cleanup(func() { noViolations(t, fake) })
 	w := &world{fake: fake, cfg: baseConfig(t, fake, "")}

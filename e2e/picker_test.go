@@ -15,6 +15,7 @@ import (
 // the card, "Choose another payment", one of the player's own cards and the
 // money to go with it, Pay. The engine gets exactly what was picked.
 func TestPaymentByPicking(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, false)
 	tb := w.table(t, "en-US", "Alice", "Bob")
 	tb.lobby("/dix start")

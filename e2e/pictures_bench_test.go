@@ -31,7 +31,7 @@ func BenchmarkClickAnswer(b *testing.B) {
 	fake := fakediscord.Start(b, fakediscord.Options{DisableWeb: true, DisableRateLimits: true})
 	ready := make(chan app.Started, 1)
 	cfg := app.Config{
-		Token: fake.Token(), APIURL: fake.URL(), DataFile: filepath.Join(b.TempDir(), "dix.db"), Language: "en",
+		Token: fake.Token(), APIURL: sharedURL(b, fake), DataFile: filepath.Join(b.TempDir(), "dix.db"), Language: "en",
 		StoreTimeout: 1500 * time.Millisecond, ShutdownTimeout: 20 * time.Second, GameTTL: time.Hour, ArchiveTTL: time.Hour,
 		Ready: func(s app.Started) { ready <- s },
 	}

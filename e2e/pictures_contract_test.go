@@ -14,6 +14,7 @@ import (
 // picture the board has; the next click, which changes it, uploads a new
 // one.
 func TestContractPicturesKeptWhenUnchanged(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, false)
 	tb := w.table(t, "en-US", "Alice", "Bob")
 	r := tb.command(tb.users[0], "/qwixx start")

@@ -32,6 +32,7 @@ const maxUpload = 10 << 20
 // picture is replaced, not piled up, and goes when the board becomes its
 // turn's summary). A game started with pictures:off attaches nothing.
 func TestPictures(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, false)
 
 	t.Run("on", func(t *testing.T) {
@@ -70,6 +71,7 @@ func TestPictures(t *testing.T) {
 // the very file it had; a click that changes what the picture shows
 // uploads a new one.
 func TestPicturesKeptWhenUnchanged(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, false)
 	tb := w.table(t, "en-US", "Alice", "Bob")
 	tb.lobby("/dix start")
@@ -196,6 +198,7 @@ func checkPictures(t *testing.T, fake *fakediscord.Server, channel string, pictu
 // screenshot of the board is written to the test's directory (and to
 // $DIX_SCREENSHOT_PICTURE when set).
 func TestBoardPictureInTheBrowser(t *testing.T) {
+	t.Parallel()
 	fake := fakediscord.Start(t)
 	t.Cleanup(func() { noViolations(t, fake) })
 	w := &world{fake: fake, cfg: baseConfig(t, fake, "")}

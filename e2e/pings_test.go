@@ -49,6 +49,7 @@ func (tb *table) countPings() pingCount {
 // deleted (a notification must never point to
 // a missing message).
 func TestPingsPerTurn(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, false)
 	// The same shuffles on every run, so the figure is reproducible.
 	var seed atomic.Int64
@@ -83,6 +84,7 @@ func TestPingsPerTurn(t *testing.T) {
 // end): nothing but the final scoreboard (which names every player once)
 // notifies them, neither an auction nor the final buy round.
 func TestNoPingsForComputerPlayedSeats(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, false)
 	var seed atomic.Int64
 	w.cfg.Seed = func() int64 { return seed.Add(1) }

@@ -54,6 +54,7 @@ func qwixxRounds() int {
 // still waited for). The answer latencies, as the stand-in sees them, are
 // logged; no time is asserted. QWIXX_MEASURE=1 plays 200 rolls.
 func TestQwixxSimultaneousClicks(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, false)
 	tb := w.table(t, "en-US", "Ann", "Ben", "Cid", "Dee", "Eve")
 	rounds := qwixxRounds()
@@ -204,6 +205,7 @@ func TestQwixxSimultaneousClicks(t *testing.T) {
 // clicker and anyone who clicked in the last minute), and no notifying
 // message is ever deleted.
 func TestQwixxPingsPerRoll(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, false)
 	players, notified, rolls, deleted := 0, 0, 0, 0
 	for k, names := range [][]string{{"Ann", "Ben", "Cid", "Dee"}, {"Eva", "Fay", "Gus", "Hal"}} {

@@ -19,6 +19,7 @@ import (
 // French on the embedded store: two people and two computer seats, from /qwixx start to the
 // final scoreboard, every decision a click on the public board.
 func TestQwixxFullGame(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		lang, guild, line string
 		names             []string
@@ -96,6 +97,7 @@ func TestQwixxFullGame(t *testing.T) {
 // one loses its buttons, the game goes on on the new one, and none of it
 // takes a request with the bot token.
 func TestQwixxBoardPostedAgain(t *testing.T) {
+	t.Parallel()
 	w := newWorldWith(t, false, fakediscord.Options{DisableWeb: true})
 	tb := w.table(t, "en-US", "Alice", "Bob")
 	old := tb.openGame("qwixx")
@@ -130,6 +132,7 @@ func TestQwixxBoardPostedAgain(t *testing.T) {
 // it is the board; a game abandoned meanwhile leaves the message posted
 // again without buttons.
 func TestQwixxBoardPostedAgainWhileTheGameMoves(t *testing.T) {
+	t.Parallel()
 	w := newWorldWith(t, false, fakediscord.Options{DisableWeb: true})
 	tb := w.table(t, "en-US", "Alice", "Bob")
 	old := tb.openGame("qwixx")
@@ -194,6 +197,7 @@ func TestQwixxBoardPostedAgainWhileTheGameMoves(t *testing.T) {
 // channel; the old one loses its buttons, and the game is joined and
 // started on the new one, with no request made with the bot token.
 func TestQwixxLobbyPostedAgain(t *testing.T) {
+	t.Parallel()
 	w := newWorldWith(t, false, fakediscord.Options{DisableWeb: true})
 	tb := w.table(t, "en-US", "Alice", "Bob")
 	r := tb.command(tb.users[0], "/qwixx start")

@@ -72,6 +72,7 @@ func firstOf(m fakediscord.Message, verb string) customID {
 }
 
 func TestRefusals(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	// Bob plays in French; Eve (French) and Dan (English) are members of
 	// the server but not players.
@@ -203,6 +204,7 @@ func TestRefusals(t *testing.T) {
 }
 
 func TestConcurrentClicks(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	tb := w.table(t, "en-US", "Alice", "Bob", "Chloe")
 	tb.lobby("/dix start")
@@ -365,6 +367,7 @@ func sentContent(r *fakediscord.Response) string {
 }
 
 func TestRestartDuringAuction(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	tb := w.table(t, "en-US", "Alice", "Bob", "Chloe")
 	tb.lobby("/dix start")
@@ -383,6 +386,7 @@ func TestRestartDuringAuction(t *testing.T) {
 }
 
 func TestLanguages(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, true)
 	w.bot.stop()
 	w.cfg.Seed = func() int64 { return 42 }

@@ -44,6 +44,7 @@ type rematchMeta struct {
 // button and the lobby are rendered in headless Chromium (written to
 // DIX_SCREENSHOT_DIR when set).
 func TestRematch(t *testing.T) {
+	t.Parallel()
 	fake := fakediscord.Start(t)
 	t.Cleanup(func() { noViolations(t, fake) })
 	w := &world{fake: fake, cfg: baseConfig(t, fake, "")}

@@ -33,6 +33,7 @@ func interactionsURL(t *testing.T, log string) string {
 // in time, and requests with a forged signature or a stale timestamp are
 // refused with 401 and change nothing.
 func TestThreeReplicasOverHTTP(t *testing.T) {
+	t.Parallel()
 	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	redisURL := redistest.Start(t).URL()
 	env := []string{

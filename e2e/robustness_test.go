@@ -103,6 +103,7 @@ func (tb *table) untilVerbs(verbs []string, max int) (*dixbot.Record, fakediscor
 // handles it once: the game is not changed twice, and nothing is sent for
 // the second delivery (a second initial answer would get 40060).
 func TestRedeliveredInteraction(t *testing.T) {
+	t.Parallel()
 	w := newOpsWorld(t)
 	tb := w.table(t, "en-US", "Alice", "Bob/fr")
 	tb.lobby("/dix start")
@@ -187,6 +188,7 @@ func TestRedeliveredInteraction(t *testing.T) {
 // between). The store's exactly-once record recognises it, and the bot must
 // then send nothing: the interaction was answered by the first delivery.
 func TestRedeliveryUnknownToTheProcess(t *testing.T) {
+	t.Parallel()
 	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	rs := redistest.Start(t)
 	w := &world{fake: fake, redis: rs, cfg: baseConfig(t, fake, rs.URL())}
@@ -223,6 +225,7 @@ func TestRedeliveryUnknownToTheProcess(t *testing.T) {
 // budget; nothing panics, and once Redis is back the same game goes on from
 // where it was.
 func TestStoreDownMidGame(t *testing.T) {
+	t.Parallel()
 	w := newOpsWorld(t)
 	tb := w.table(t, "en-US", "Alice", "Bob/fr")
 	tb.lobby("/dix start")
@@ -302,6 +305,7 @@ func told(t *testing.T, fake *fakediscord.Server, ix *fakediscord.Interaction, t
 // trip of the gateway's close frame is not read (see app.shutdown); nothing
 // in the stand-in can place one there deterministically.
 func TestInteractionsDuringShutdown(t *testing.T) {
+	t.Parallel()
 	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	t.Cleanup(func() { noViolations(t, fake) })
 	w := &world{fake: fake, cfg: baseConfig(t, fake, "")}

@@ -23,6 +23,7 @@ import (
 // on it. With
 // DIX_SCREENSHOT_DIR set the screenshots are written there to be looked at.
 func TestScreens(t *testing.T) {
+	t.Parallel()
 	fake := fakediscord.Start(t)
 	t.Cleanup(func() { noViolations(t, fake) })
 	w := &world{fake: fake, cfg: baseConfig(t, fake, "")}

@@ -41,6 +41,7 @@ func (b *syncBuffer) String() string {
 // logs, at the debug level. The game's log records, which have no server,
 // leave no entry in Redis's server index.
 func TestLogsHoldNoInteractionToken(t *testing.T) {
+	t.Parallel()
 	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	t.Cleanup(func() { noViolations(t, fake) })
 	srv := redistest.Start(t)

@@ -27,6 +27,7 @@ type lobbySettings struct {
 // an option given winning over them. Someone else is refused. On both
 // stores.
 func TestSettingsThroughTheStandIn(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		redis bool

@@ -95,6 +95,7 @@ func (p *process) terminate() int {
 }
 
 func TestSIGTERMLosesNothing(t *testing.T) {
+	t.Parallel()
 	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true})
 	t.Cleanup(func() { noViolations(t, fake) })
 	rs := redistest.Start(t)

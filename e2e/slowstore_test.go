@@ -18,6 +18,7 @@ import (
 // Redis answers again, and the board shows the result; nobody is told the
 // store is unreachable.
 func TestSlowRedis(t *testing.T) {
+	t.Parallel()
 	w := newOpsWorld(t)
 	tb := w.table(t, "en-US", "Alice", "Bob/fr")
 	tb.lobby("/dix start")

@@ -17,6 +17,7 @@ import (
 // and /forget-me through the stand-in, typed as English and French users
 // type them; a server's stats are never shown in another.
 func TestStatsCommandsThroughTheStandIn(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		redis bool

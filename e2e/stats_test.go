@@ -77,6 +77,7 @@ func lastMove(g *dix.Game) string {
 // DIX_STATS_KILLS sets the kills per store (default 1: on Redis, one as
 // soon as the result is recorded).
 func TestResultsRecordedOnceOverKills(t *testing.T) {
+	t.Parallel()
 	kills := 1
 	if v, err := strconv.Atoi(os.Getenv("DIX_STATS_KILLS")); err == nil && v > 0 {
 		kills = v

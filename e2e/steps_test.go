@@ -16,6 +16,7 @@ import (
 // redone: each turn has exactly one board ever posted, and at the end no
 // board but the last one kept its buttons.
 func TestRateLimitedStepPostsOneBoard(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, false)
 	fault := w.fake.RateLimitAfterBoards(1000, 2)
 	tb := w.table(t, "en-US", "Alice", "Bob", "Chloe")

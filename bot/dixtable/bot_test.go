@@ -43,6 +43,7 @@ func snap(h *harness) tabletest.Stored {
 }
 
 func TestLobby(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	r := h.Command("u1", "start", bot.OptVariant, bot.VariantBust, bot.OptLanguage, "fr")
 	resp := r.Response()
@@ -96,6 +97,7 @@ func TestLobby(t *testing.T) {
 }
 
 func TestLobbyFullAndCancel(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	lobby := h.Command("u1", "start").Shown(nil)
 	for _, u := range []string{"u2", "u3", "u4", "u5"} {
@@ -110,6 +112,7 @@ func TestLobbyFullAndCancel(t *testing.T) {
 }
 
 func TestStartAlone(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	lobby := h.Command("u1", "start").Shown(nil)
 	txt := h.ClickOn("u1", lobby, h.MustFind(lobby, verbGo)).EphemeralText()
@@ -120,6 +123,7 @@ func TestStartAlone(t *testing.T) {
 const auctionDeck = "** g3 g5 b2 $2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2"
 
 func TestWrongUserOutsiderStale(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2", "u3"}, auctionDeck, dix.Options{Players: 3, FirstPlayer: 0})
 	board := h.Board()
@@ -153,6 +157,7 @@ func TestWrongUserOutsiderStale(t *testing.T) {
 }
 
 func TestDoubleClickSameInteraction(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.Board()
@@ -183,6 +188,7 @@ func TestDoubleClickSameInteraction(t *testing.T) {
 // with its current buttons; the game does not change twice. A click on a
 // private prompt gets its prompt replaced by "Done.".
 func TestRedeliveredUnansweredClickIsAnswered(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.Board()
@@ -239,6 +245,7 @@ func TestRedeliveredUnansweredClickIsAnswered(t *testing.T) {
 }
 
 func TestForgedCustomIDs(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.Board()
@@ -271,6 +278,7 @@ func toAuction(t *testing.T, h *harness) (board *tabletest.Message, prompt *tabl
 }
 
 func TestBidPromptAndModal(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	board, prompt := toAuction(t, h)
 	rec, _ := h.Record()
@@ -323,6 +331,7 @@ func TestBidPromptAndModal(t *testing.T) {
 }
 
 func TestAuctionPaymentPicker(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	board, prompt := toAuction(t, h)
 	give(h, 1, "o4") // a card: more than one way to pay
@@ -407,6 +416,7 @@ func snapSeq(h *harness) uint32 {
 }
 
 func TestStoreUnavailable(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.Board()
@@ -436,6 +446,7 @@ func (s slowStore) Update(ctx context.Context, channel, id string, fn func(*dixb
 }
 
 func TestStoreTimeout(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	b, err := bot.New(bot.Options{Store: slowStore{h.St}, StoreTimeout: 50 * time.Millisecond})
@@ -452,6 +463,7 @@ type panicStore struct{ *tabletest.MemStore }
 func (s panicStore) Get(ctx context.Context, channel string) (*dixbot.Record, error) { panic("boom") }
 
 func TestPanicIsAnswered(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	b, err := bot.New(bot.Options{Store: panicStore{h.St}, Observer: h.Obs})
 	require.NoError(t, err)
@@ -461,6 +473,7 @@ func TestPanicIsAnswered(t *testing.T) {
 }
 
 func TestCloseAnswersRestarting(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	require.NoError(t, h.b.Close(context.Background()))
 	h.Locale = discordgo.French
@@ -470,6 +483,7 @@ func TestCloseAnswersRestarting(t *testing.T) {
 }
 
 func TestCloseWaitsForInFlight(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	release := make(chan struct{})
 	h.b.Store = blockingStore{h.St, release}
@@ -495,6 +509,7 @@ func (s blockingStore) Get(ctx context.Context, channel string) (*dixbot.Record,
 }
 
 func TestErrorsAreLocalised(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.Locale = discordgo.French
 	assert.Equal(t, locales.T("fr", "err_no_game", nil), h.Command("u1", "hand").EphemeralText())
@@ -504,6 +519,7 @@ func TestErrorsAreLocalised(t *testing.T) {
 }
 
 func TestEveryErrorHasAMessage(t *testing.T) {
+	t.Parallel()
 	for _, e := range bot.ErrorKeys {
 		for _, lang := range locales.Languages {
 			assert.True(t, locales.Has(lang, e.Key), "%v: %s has no %s message", e.Err, e.Key, lang)
@@ -530,6 +546,7 @@ func TestEveryErrorHasAMessage(t *testing.T) {
 }
 
 func TestRulesHandAndBoard(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.Locale = discordgo.French
 	r := h.Command("u1", "rules")
@@ -556,6 +573,7 @@ func TestRulesHandAndBoard(t *testing.T) {
 }
 
 func TestAbandon(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	assert.Equal(t, enT("err_no_permission", nil), h.Command("u2", "abandon").EphemeralText())
@@ -589,6 +607,7 @@ func TestAbandon(t *testing.T) {
 }
 
 func TestCommandsAreLocalised(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	cmds := h.b.Commands()
 	var c *discordgo.ApplicationCommand
@@ -634,6 +653,7 @@ func TestCommandsAreLocalised(t *testing.T) {
 }
 
 func TestSoloDifficultyOutOfRange(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, d := range []float64{3, 11, 4.5} {
 		assert.Equal(t, enT("err_difficulty", map[string]any{"Min": 4, "Max": 10}), h.Command("u1", "solo", bot.OptDifficulty, d).EphemeralText())
@@ -643,6 +663,7 @@ func TestSoloDifficultyOutOfRange(t *testing.T) {
 }
 
 func TestTurnBoundaryPostsFreshBoard(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, "g3 g5 b2 $2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2", dix.Options{Players: 2, FirstPlayer: 0})
 	old := h.Board()
@@ -674,6 +695,7 @@ func TestTurnBoundaryPostsFreshBoard(t *testing.T) {
 // When Discord refuses the new board, the click is still answered, the game
 // is saved, and /dix board brings the board back.
 func TestDiscordDownAfterAnswer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, "g3 g5 b2 $2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2", dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.Board()
@@ -700,6 +722,7 @@ func TestDiscordDownAfterAnswer(t *testing.T) {
 // When the new board's id could not be recorded, a click on it still
 // works and makes it the current board again.
 func TestUnrecordedBoardHeals(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	real := h.Board()
@@ -723,6 +746,7 @@ func TestUnrecordedBoardHeals(t *testing.T) {
 // A button on a message older than the game (left from an earlier game of
 // the channel at the same state number) is outdated.
 func TestButtonFromAnEarlierGame(t *testing.T) {
+	t.Parallel()
 	snowflake := func(d time.Duration) string {
 		ms := time.Now().Add(d).UnixMilli() - 1420070400000
 		return strconv.FormatUint(uint64(ms)<<22, 10)
@@ -747,6 +771,7 @@ func TestButtonFromAnEarlierGame(t *testing.T) {
 }
 
 func TestShowBoardButton(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.Board()
@@ -784,6 +809,7 @@ func toBobsBuy(t *testing.T, h *harness) *tabletest.Message {
 }
 
 func TestBuyWithChosenPayment(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	board := toBobsBuy(t, h)
 	assert.Contains(t, h.ClickOn("u1", board, h.MustFind(board, verbBuy)).EphemeralText(), "Bob")
@@ -822,6 +848,7 @@ func TestBuyWithChosenPayment(t *testing.T) {
 }
 
 func TestUnreadableTableData(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		meta string
@@ -843,6 +870,7 @@ func TestUnreadableTableData(t *testing.T) {
 
 // A game that ended but could not be archived does not block the channel.
 func TestStartOverUnarchivedGame(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	startGame(h, "u1", "u2")
 	playToEnd(t, h, 5)
@@ -868,6 +896,7 @@ func TestStartOverUnarchivedGame(t *testing.T) {
 // wins, the bid prompt becomes the payment step, so the winner pays
 // without going back to the board.
 func TestWinningBidOpensThePayment(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	board, prompt := toAuction(t, h)
 	give(h, 0, "o4") // a card: more than one way to pay
@@ -892,6 +921,7 @@ func TestWinningBidOpensThePayment(t *testing.T) {
 // TestOnlyPaymentIsMadeByItself: a winner whom only one payment covers
 // (R3: no superfluous unit) pays it without being asked.
 func TestOnlyPaymentIsMadeByItself(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	board, prompt := toAuction(t, h)
 	h.ClickOn("u2", prompt, h.MustFind(prompt, verbPass))
@@ -904,6 +934,7 @@ func TestOnlyPaymentIsMadeByItself(t *testing.T) {
 }
 
 func TestOnlyPayment(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name        string
 		money, cons int
@@ -958,6 +989,7 @@ const soloBuyDeck = "g3 b2 o4 p1 b7 g1 o2 p3 b4 $1 g6 o5 p6 b9 g2 g5 o9 p9"
 // only duplicates pay a bid: the market prompt shows the buy capacity and
 // the hand shows both.
 func TestSoloBuyCapacity(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1"}, soloBuyDeck, dix.Options{Players: 1, Difficulty: 4, FirstPlayer: 0})
 	board := h.Board()
@@ -991,6 +1023,7 @@ func TestSoloBuyCapacity(t *testing.T) {
 // refused as outdated and answered with the game as it stands, with
 // working buttons, instead of a link to the very message clicked.
 func TestStaleClickOnABoardLeftBehind(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, marketDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.Board()
@@ -1026,6 +1059,7 @@ func TestStaleClickOnABoardLeftBehind(t *testing.T) {
 // keep pointing to a message), and nobody is pinged for a decision their
 // own click opened.
 func TestPingsAreClosedNotDeleted(t *testing.T) {
+	t.Parallel()
 	for _, lang := range locales.Languages {
 		t.Run(lang, func(t *testing.T) {
 			h := newHarness(t)
@@ -1066,6 +1100,7 @@ func TestPingsAreClosedNotDeleted(t *testing.T) {
 // TestForcedDecisionsAreTaken: a bidder who cannot afford the minimum bid
 // passes by themself and is not pinged; the board says why.
 func TestForcedDecisionsAreTaken(t *testing.T) {
+	t.Parallel()
 	for _, lang := range locales.Languages {
 		t.Run(lang, func(t *testing.T) {
 			h := newHarness(t)
@@ -1092,6 +1127,7 @@ func TestForcedDecisionsAreTaken(t *testing.T) {
 // TestBustBuyOpensTheMarket: in the bust variant, choosing the buy opens
 // the market prompt at once.
 func TestBustBuyOpensTheMarket(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	deck := "g3 b2 o4 b7 g5 p1 b4 $1 g6 o5 p6 b9 g2 o9 p9 b8"
 	seedGame(h, []string{"u1", "u2"}, deck, dix.Options{Players: 2, FirstPlayer: 0, BustVariant: true})
@@ -1128,6 +1164,7 @@ func TestBustBuyOpensTheMarket(t *testing.T) {
 // locale other than en-US (which every non-Community server reports); the
 // starter's language; the default last.
 func TestGameLanguage(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name        string
 		sub         string
@@ -1168,6 +1205,7 @@ func TestGameLanguage(t *testing.T) {
 // earlier table, is outdated and changes nothing; a prompt of this table
 // still works after the game has moved on.
 func TestAbandonConfirmationBelongsToItsPrompt(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	startGame(h, "u1", "u2")
 	board := h.Board()

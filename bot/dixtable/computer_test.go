@@ -21,6 +21,7 @@ import (
 // lobby, their moves are made at once and told on the board, nobody pings
 // them, and the game reaches the scoreboard, which names them.
 func TestGameWithComputerPlayers(t *testing.T) {
+	t.Parallel()
 	for _, lang := range []string{"en", "fr"} {
 		t.Run(lang, func(t *testing.T) {
 			h := newHarness(t)
@@ -62,6 +63,7 @@ func TestGameWithComputerPlayers(t *testing.T) {
 // and the strong player's advice, privately, to the player who must decide;
 // anyone else is told whose decision it is.
 func TestHint(t *testing.T) {
+	t.Parallel()
 	for _, lang := range []string{"en", "fr"} {
 		t.Run(lang, func(t *testing.T) {
 			h := newHarness(t)
@@ -95,6 +97,7 @@ func TestHint(t *testing.T) {
 // /dix board after the game is over shows the archived game's final
 // scores to the channel, in the answer itself.
 func TestBoardAfterTheEnd(t *testing.T) {
+	t.Parallel()
 	for _, lang := range []string{"en", "fr"} {
 		t.Run(lang, func(t *testing.T) {
 			h := newHarness(t)
@@ -120,6 +123,7 @@ func TestBoardAfterTheEnd(t *testing.T) {
 // 10 are lost, in solo the money goes to ALIX, and a tableau without money
 // gives the others nothing to gain.
 func TestRewardButtonsSayWhatTheyGive(t *testing.T) {
+	t.Parallel()
 	label := func(g *dix.Game, m *dixTable, verb string) string {
 		t.Helper()
 		for _, row := range dixview.BoardButtons(m.view("en"), g) {
@@ -167,6 +171,7 @@ func TestRewardButtonsSayWhatTheyGive(t *testing.T) {
 
 // A summary that holds ALIX's whole turn after the player's titles both.
 func TestSoloSummaryTitlesEachTurn(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1"}, quickTurnDeck, dix.Options{Players: 1, Difficulty: 4, FirstPlayer: 0})
 	board := h.Board()
@@ -181,6 +186,7 @@ func TestSoloSummaryTitlesEachTurn(t *testing.T) {
 // was played; a long turn's summary keeps its first and last lines and says
 // how many are left out.
 func TestGameLog(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	startGameWith(h, nil, "u1", "u2")
 	playToEnd(t, h, 5)
@@ -234,6 +240,7 @@ func findIDOfLabel(msg *tabletest.Message, label string) (string, bool) {
 // it turns into the "outdated" answer instead of staying live beside a new
 // message.
 func TestStalePromptLosesItsButtons(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	board, prompt := toAuction(t, h)
 	second := h.ClickOn("u2", board, h.MustFind(board, verbBid)).Shown(nil)
@@ -252,6 +259,7 @@ func TestStalePromptLosesItsButtons(t *testing.T) {
 // count never breaks inside its value, the solo difficulty never stands
 // alone on a line (the joins are word joiners and no-break spaces).
 func TestNoBreakInsideValues(t *testing.T) {
+	t.Parallel()
 	for _, lang := range locales.Languages {
 		wild := dixview.CardText(lang, dix.Card{Kind: dix.KindColorWild, Color: dix.Green})
 		assert.True(t, strings.HasSuffix(wild, "\u2060#"), "%s: %q", lang, wild)

@@ -17,6 +17,7 @@ import (
 // player at once): exactly one is applied, the others are told the prompt
 // is outdated or that it is not their decision.
 func TestConcurrentClicks(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2", "u3"}, auctionDeck, dix.Options{Players: 3, FirstPlayer: 0})
 	board := h.Board()

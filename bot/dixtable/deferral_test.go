@@ -150,6 +150,7 @@ func (s *lyingStore) Delete(ctx context.Context, channel string) error {
 // TestCancelAppliedThoughTheStoreSaidNo: a lobby whose deletion landed but
 // was answered with an error is told cancelled, not "no game".
 func TestCancelAppliedThoughTheStoreSaidNo(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	lobby := h.Command("u1", "start").Shown(nil)
 	require.NotNil(t, lobby)
@@ -207,6 +208,7 @@ func drawnTwin(t *testing.T) []byte {
 // deferred with DEFERRED_UPDATE_MESSAGE, applied once, and the board shows
 // the draw through the interaction's token, with no error anywhere.
 func TestSlowStoreDefersTheAnswer(t *testing.T) {
+	t.Parallel()
 	want := drawnTwin(t)
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
@@ -266,6 +268,7 @@ func countOps(r result, op string) int {
 // the player sees the result, never "store unreachable", and the click is
 // applied once. The same for the record /dix start creates.
 func TestAppliedClickIsNeverRefused(t *testing.T) {
+	t.Parallel()
 	want := drawnTwin(t)
 	for _, lie := range []error{dixbot.ErrUnavailable, context.DeadlineExceeded} {
 		t.Run(lie.Error(), func(t *testing.T) {
@@ -296,6 +299,7 @@ func TestAppliedClickIsNeverRefused(t *testing.T) {
 // follow-up for a click, the "thinking…" message for a command, and a
 // private follow-up for /dix start, whose public "thinking…" goes.
 func TestStoreStaysDown(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.Board()
@@ -337,6 +341,7 @@ func TestStoreStaysDown(t *testing.T) {
 // TestDeferredModal: a modal cannot follow a deferral; the player is told
 // privately to click again.
 func TestDeferredModal(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	_, prompt := toAuction(t, h)
 	ps := newPausedStore(h.St)

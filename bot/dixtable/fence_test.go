@@ -19,6 +19,7 @@ import (
 )
 
 func TestFenceKeepsEachBoardMovingForward(t *testing.T) {
+	t.Parallel()
 	var f bot.Fences
 	now := time.Unix(1_700_000_000, 0)
 	var landed []string
@@ -41,6 +42,7 @@ func TestFenceKeepsEachBoardMovingForward(t *testing.T) {
 }
 
 func TestFenceMovesUnlessTheRequestWasRefused(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(1_700_000_000, 0)
 	tooMany := &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusTooManyRequests}}
 	for _, tc := range []struct {
@@ -70,6 +72,7 @@ func TestFenceMovesUnlessTheRequestWasRefused(t *testing.T) {
 }
 
 func TestFenceSendsOneRequestPerBoardAtATime(t *testing.T) {
+	t.Parallel()
 	var f bot.Fences
 	now := time.Unix(1_700_000_000, 0)
 	var mu sync.Mutex
@@ -99,6 +102,7 @@ func TestFenceSendsOneRequestPerBoardAtATime(t *testing.T) {
 }
 
 func TestFencePrunesIdleBoards(t *testing.T) {
+	t.Parallel()
 	var f bot.Fences
 	start := time.Unix(1_700_000_000, 0)
 	for i := range bot.FencePrune {
@@ -110,6 +114,7 @@ func TestFencePrunesIdleBoards(t *testing.T) {
 }
 
 func TestOlderMessage(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		a, b string
 		want bool
@@ -129,6 +134,7 @@ func TestOlderMessage(t *testing.T) {
 // after the recorded one (a board whose id could not be recorded), never
 // when it was replaced by the recorded one or retired by this process.
 func TestClickOnAReplacedBoardAdoptsNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	rec, m := h.Record()
@@ -153,6 +159,7 @@ func TestClickOnAReplacedBoardAdoptsNothing(t *testing.T) {
 // first (the clicked one is older): the fresh board stays the board and
 // the clicked one keeps no buttons.
 func TestAdoptAfterAFreshBoardKeepsTheFreshOne(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	clicked := h.Board()
@@ -174,6 +181,7 @@ func TestAdoptAfterAFreshBoardKeepsTheFreshOne(t *testing.T) {
 // effects once, without reading the channel's messages for an earlier try
 // (a request with the bot token).
 func TestOwnBatchLeftToItself(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.Board()
@@ -215,6 +223,7 @@ func TestOwnBatchLeftToItself(t *testing.T) {
 // than fencePrune, all of them in use, looks for idle ones once per
 // fencePruneEvery, not on every request.
 func TestFencePrunesAtMostOncePerInterval(t *testing.T) {
+	t.Parallel()
 	var f bot.Fences
 	start := time.Unix(1_700_000_000, 0)
 	for i := range bot.FencePrune + 10 {

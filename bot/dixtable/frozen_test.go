@@ -295,6 +295,7 @@ func (f frozenMsg) shownMsg(channel string) *tabletest.Message {
 
 // TestFrozenRecordsGenerate writes the frozen records (with -freeze only).
 func TestFrozenRecordsGenerate(t *testing.T) {
+	t.Parallel()
 	if !*freeze {
 		t.Skip("writes the frozen records: run with -freeze")
 	}
@@ -444,6 +445,7 @@ func frozenFile(t *testing.T, fc frozenCase, env []byte, format int) dixbot.Stor
 // on the frozen messages (their custom ids still route and act), then on
 // what the bot shows.
 func TestFrozenRecordsPlayToTheEnd(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	for _, fc := range frozenCases {
 		for _, format := range []int{1, 2} {

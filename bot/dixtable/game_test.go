@@ -178,6 +178,7 @@ func playToEnd(t *testing.T, h *harness, seed uint64) int {
 }
 
 func TestFullGameByClicks(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		users []string
@@ -250,6 +251,7 @@ func TestFullGameByClicks(t *testing.T) {
 }
 
 func TestSoloGameByClicks(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	r := h.Command("u1", "solo", bot.OptDifficulty, float64(6))
 	assert.Contains(t, r.Response().Data.Content, "ALIX")

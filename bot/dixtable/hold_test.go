@@ -21,6 +21,7 @@ import (
 // once. Late with nobody else on them, it holds them longer and posts the
 // board itself, as a follow-up of the click.
 func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
+	t.Parallel()
 	for _, claimed := range []bool{true, false} {
 		name := "nobody else"
 		if claimed {
@@ -84,6 +85,7 @@ func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
 // posted by the change's own process once another process took its
 // effects over, and that process posts it once.
 func TestOwnContractEffectsOnlyWhileHeld(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	lobby := h.qcommand("u1", "start").Shown(nil)
 	require.NotNil(t, lobby)

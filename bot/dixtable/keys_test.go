@@ -20,6 +20,7 @@ import (
 var keyUse = regexp.MustCompile(`(?:locales\.[TN]\([^,()]+, |button\([^,()]+, |refuse\([^,()]+, |key = |key := )"([a-z0-9_]+)"`)
 
 func TestEveryLiteralKeyExists(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("*.go")
 	require.NoError(t, err)
 	for _, dir := range []string{"..", "../dix"} { // the shared table, DIX's presentation

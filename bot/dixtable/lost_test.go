@@ -22,6 +22,7 @@ import (
 // player's language, and retires the board's buttons in the answer itself;
 // the board keeps its text and nothing is stored.
 func TestLostGameRetiresItsButtons(t *testing.T) {
+	t.Parallel()
 	for _, lc := range []discordgo.Locale{discordgo.EnglishUS, discordgo.French} {
 		t.Run(string(lc), func(t *testing.T) {
 			h := newHarness(t)
@@ -49,6 +50,7 @@ func TestLostGameRetiresItsButtons(t *testing.T) {
 // it was later says so, retires those buttons and posts the game as the
 // store has it; the game then goes on from there.
 func TestRestoredGameGoesOn(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.Board()
@@ -92,6 +94,7 @@ func TestRestoredGameGoesOn(t *testing.T) {
 // board as it was later gets one fresh board, not the copy's owed board
 // and a fresh one after it.
 func TestRestoredCopyOwingItsBoard(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.Board()
@@ -159,6 +162,7 @@ func startKilled(t *testing.T, h *harness) {
 // at once (a public message with the lobby's buttons), the way back into
 // the game rather than "a game exists" with no link.
 func TestLostLobby(t *testing.T) {
+	t.Parallel()
 	t.Run("the outbox", func(t *testing.T) {
 		h := newHarness(t)
 		startKilled(t, h)
@@ -228,6 +232,7 @@ func (s recordBlockedStore) Update(ctx context.Context, channel, id string, fn f
 // the owed lobby over finds that answer and makes it the lobby rather than
 // post a second one.
 func TestLobbyAnsweredThenKilled(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	st := recordBlockedStore{MemStore: h.St, block: make(chan struct{})}
 	t.Cleanup(func() { close(st.block) })
@@ -253,6 +258,7 @@ func TestLobbyAnsweredThenKilled(t *testing.T) {
 // TestStartRecordsItsLobby: the usual /dix start answers with the lobby
 // and records it: nothing is left owed, so no process posts it twice.
 func TestStartRecordsItsLobby(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	r := h.Command("u1", "start")
 	lobby := r.Shown(nil)
@@ -267,6 +273,7 @@ func TestStartRecordsItsLobby(t *testing.T) {
 // TestStartAnswerRefused: when Discord refuses the answer to /dix start,
 // the lobby is posted with the bot token instead.
 func TestStartAnswerRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.Rec.Refuse = func(c tabletest.Call) error {
 		if c.Op == "respond" {

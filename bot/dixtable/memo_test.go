@@ -115,6 +115,7 @@ func filledMeta(t testing.TB) []byte {
 // each caller's copy shares nothing with another's or with the memo's:
 // changing one changes nothing the next decodeDixTable returns.
 func TestDecodeMetaCopiesShareNothing(t *testing.T) {
+	t.Parallel()
 	b := filledMeta(t)
 	var want dixTable
 	require.NoError(t, json.Unmarshal(b, &want))
@@ -143,6 +144,7 @@ func TestDecodeMetaCopiesShareNothing(t *testing.T) {
 // cloneDixTable keeps nil and empty slices apart (they encode differently),
 // and copies a dixTable with nothing set.
 func TestCloneMetaKeepsNilSlices(t *testing.T) {
+	t.Parallel()
 	m := &dixTable{V: 1, Seats: []seat{}, Log: nil}
 	c := cloneDixTable(m)
 	require.NotNil(t, c.Seats)
@@ -153,6 +155,7 @@ func TestCloneMetaKeepsNilSlices(t *testing.T) {
 
 // Table data that does not read is refused every time, never kept.
 func TestDecodeMetaRefusalsNotKept(t *testing.T) {
+	t.Parallel()
 	for _, b := range []string{`{"v":1,"s":[`, `{"v":99}`, `{"v":0}`} {
 		for range 2 {
 			_, err := decodeDixTable([]byte(b))
@@ -164,6 +167,7 @@ func TestDecodeMetaRefusalsNotKept(t *testing.T) {
 
 // The memo holds a bounded number of entries: the older half goes.
 func TestMetaMemoBounded(t *testing.T) {
+	t.Parallel()
 	mm := newDixTableMemo(8)
 	for i := range 20 {
 		mm.put([]byte(fmt.Sprint(i)), &dixTable{V: i})
@@ -176,6 +180,7 @@ func TestMetaMemoBounded(t *testing.T) {
 // Goroutines decoding the same table data and changing their copies at
 // once (run with -race).
 func TestDecodeMetaConcurrent(t *testing.T) {
+	t.Parallel()
 	b := filledMeta(t)
 	var want dixTable
 	require.NoError(t, json.Unmarshal(b, &want))
@@ -267,6 +272,7 @@ func setAll(v reflect.Value, k reflect.Kind, f func(reflect.Value)) {
 // clock (monotonic reading, local location) and zero times, and with a
 // string that is not valid UTF-8 in any one field (then nothing is kept).
 func TestEncodedMetaAsDecoded(t *testing.T) {
+	t.Parallel()
 	filled := func() *dixTable {
 		var m dixTable
 		n := 0

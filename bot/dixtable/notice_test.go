@@ -119,6 +119,7 @@ func posts(calls []tabletest.Call) (made, refused []tabletest.Call) {
 // it through its interaction, which needs no Send Messages: the board is
 // back, pinging the player to act, with the clock running again.
 func TestBoardMissingAfterADeadline(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	now := clocked(h)
 	h.AppPerm = allPerms
@@ -196,6 +197,7 @@ func TestBoardMissingAfterADeadline(t *testing.T) {
 // they can; the board is tried again at each, and later by itself; once
 // Discord accepts, the board is back and the notices stop.
 func TestBoardMissingToldToThePlayers(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	now := clocked(h)
 	h.AppPerm = allPerms
@@ -285,6 +287,7 @@ func TestBoardMissingToldToThePlayers(t *testing.T) {
 // whose board is missing ends it (the board it owed goes with it) and
 // frees the channel.
 func TestBoardCommandWhileMissing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.AppPerm = allPerms
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
@@ -332,6 +335,7 @@ func TestBoardCommandWhileMissing(t *testing.T) {
 // not tried again: nobody can click there; the game stays, untouched,
 // until it expires.
 func TestChannelGone(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	h.Rec.Mu.Lock()
@@ -364,6 +368,7 @@ func TestChannelGone(t *testing.T) {
 // TestMissingRetries: the bot token tries a refused board again at
 // growing intervals, a bounded number of times.
 func TestMissingRetries(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		tries int
 		want  time.Duration
@@ -403,6 +408,7 @@ func TestMissingRetries(t *testing.T) {
 
 // TestRefusalText names what the bot lacks, from app_permissions.
 func TestRefusalText(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		perms  int64

@@ -38,6 +38,7 @@ func newGamesHarness(t *testing.T) *harness {
 // nothing; where DIX is played, every /qwixx command says it of DIX. The
 // rules, which act on no game, are shown.
 func TestOneGamePerChannelAcrossGames(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	other := func(game string) string {
 		return locales.T("en", "table_err_other_game", map[string]any{"Game": game})
@@ -132,6 +133,7 @@ func (s *resultsStore) ForgetPlayer(context.Context, string, string) error { ret
 // channel: /qwixx start after DIX, and /dix start after Qwixx, archive it
 // (its result recorded) and open their lobby.
 func TestStartAfterAnotherGameOverUnarchived(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	rs := &resultsStore{MemStore: h.St}
 	b, err := bot.New(bot.Options{Store: rs, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
@@ -184,6 +186,7 @@ func TestStartAfterAnotherGameOverUnarchived(t *testing.T) {
 // they did not open the table: DIX's answer to their /dix leave sends
 // them to /dix abandon; in every game /<game> abandon takes them.
 func TestLastPlayerMayAbandon(t *testing.T) {
+	t.Parallel()
 	t.Run("dix", func(t *testing.T) {
 		h := newHarness(t)
 		startGame(h, "u1", "u2")
@@ -227,6 +230,7 @@ func TestLastPlayerMayAbandon(t *testing.T) {
 // a Community server always reports, so it says nothing); else the
 // language of the player who opens it.
 func TestStartLanguageAsAtDIX(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name          string
 		user, server  discordgo.Locale
@@ -269,6 +273,7 @@ func TestStartLanguageAsAtDIX(t *testing.T) {
 // A command of one game in a channel that holds the other names the game
 // the channel holds.
 func TestCommandOfTheOtherGameNamesIt(t *testing.T) {
+	t.Parallel()
 	h := newQwixxHarness(t, false)
 	lobby := h.qcommand("u1", "start").Shown(nil)
 	h.ClickOn("u2", lobby, h.qmust(lobby, bot.CverbJoin, ""))

@@ -57,6 +57,7 @@ func endTurnWhileDiscordFails(t *testing.T, h *harness) *tabletest.Message {
 // The work a click owes survives its failure: it stays in the record,
 // which becomes due, and whoever finds it due does it, once.
 func TestOwedEffectsSurviveAFailure(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	old := endTurnWhileDiscordFails(t, h)
 	rec, m := h.Record()
@@ -90,6 +91,7 @@ func TestOwedEffectsSurviveAFailure(t *testing.T) {
 // Doing the same effects twice (a process died after posting, before
 // recording it) still leaves one board: the post carries a nonce.
 func TestOwedEffectsAreIdempotent(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	endTurnWhileDiscordFails(t, h)
 	stale, _ := h.Record()
@@ -105,6 +107,7 @@ func TestOwedEffectsAreIdempotent(t *testing.T) {
 
 // Several processes finding the game due at once: one claims it.
 func TestOwedEffectsClaimedOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	endTurnWhileDiscordFails(t, h)
 	rec, _ := h.Record()
@@ -132,6 +135,7 @@ func TestOwedEffectsClaimedOnce(t *testing.T) {
 // A refusal for good (the old board was deleted by a moderator) does not
 // block what comes after it.
 func TestPermanentRefusalIsSkipped(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	rec, m := h.Record()
@@ -149,6 +153,7 @@ func TestPermanentRefusalIsSkipped(t *testing.T) {
 // the game as it stands with its current buttons. When the answer goes
 // through, the outbox sends nothing more for it.
 func TestBoardClickAnswerLostIsRepaired(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.Board()
@@ -186,6 +191,7 @@ func TestBoardClickAnswerLostIsRepaired(t *testing.T) {
 // The process that takes the game over finds that board among the
 // channel's latest messages and keeps it: the channel has one board.
 func TestTakeoverFindsTheBoardPostedBefore(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	endTurnWhileDiscordFails(t, h)
 	rec, m := h.Record()
@@ -209,6 +215,7 @@ func TestTakeoverFindsTheBoardPostedBefore(t *testing.T) {
 // land before this edit). The batch then owes the board another edit, so
 // the board ends up showing the game as it stands.
 func TestBoardEditOvertakenIsShownAgain(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.Board()
@@ -250,6 +257,7 @@ func TestBoardEditOvertakenIsShownAgain(t *testing.T) {
 // and died before recording it; the next player clicks on that board. It
 // becomes the table's board: no other board is posted for the turn.
 func TestClickOnUnrecordedBoardPostsNoOther(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	endTurnWhileDiscordFails(t, h)
 	rec, m := h.Record()
@@ -297,6 +305,7 @@ func (a hookAPI) Respond(ctx context.Context, i *discordgo.Interaction, r *disco
 // the same, and ends up showing the game as it stands. (Within one process
 // the board's fence sends the older render first.)
 func TestRedeliveredAnswerOvertakenIsRepaired(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	replica, err := bot.New(bot.Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 7 }})
 	require.NoError(t, err)
@@ -357,6 +366,7 @@ func TestRedeliveredAnswerOvertakenIsRepaired(t *testing.T) {
 // them: with a fresh board or the old board's retirement owed after it,
 // the edit is left out. Without them it is made.
 func TestBoardEditLeftOutWhenTheBoardIsReplaced(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.Board()

@@ -30,6 +30,7 @@ func scoreboardID(h *harness) string {
 }
 
 func TestPromptAfterTheGameSaysItIsOverAndWhereItsScoreboardIs(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	startGame(h, "u1", "u2")
 	h.Command("u2", "leave") // Alice plays on against the computer
@@ -72,6 +73,7 @@ func TestPromptAfterTheGameSaysItIsOverAndWhereItsScoreboardIs(t *testing.T) {
 }
 
 func TestPromptAfterAnAbandonSaysSo(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.Board()

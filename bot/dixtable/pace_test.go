@@ -50,6 +50,7 @@ func sends(calls []tabletest.Call) []tabletest.Call {
 }
 
 func TestPaceSetsTheClockAndTheBoardCountsDown(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	now := clocked(h)
 	startGameWith(h, []any{"pace", "live"}, "u1", "u2")
@@ -76,6 +77,7 @@ func TestPaceSetsTheClockAndTheBoardCountsDown(t *testing.T) {
 }
 
 func TestRemindersAtMostTwiceToThePlayerToAct(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	now := clocked(h)
 	startGameWith(h, []any{"pace", "live"}, "u1", "u2", "u3")
@@ -97,6 +99,7 @@ func TestRemindersAtMostTwiceToThePlayerToAct(t *testing.T) {
 }
 
 func TestTimeoutIsTakenByTheComputerThenAbsentThenBack(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	now := clocked(h)
 	startGameWith(h, []any{"pace", "live"}, "u1", "u2")
@@ -166,6 +169,7 @@ func stepAs(h *harness, user string) bool {
 }
 
 func TestKickVoteByMajorityOrByTheCreator(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	clocked(h)
 	startGame(h, "u1", "u2", "u3", "u4")
@@ -220,6 +224,7 @@ func TestKickVoteByMajorityOrByTheCreator(t *testing.T) {
 }
 
 func TestLeaveHandsTheSeatOverAndTheScoreboardSaysSo(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	clocked(h)
 	startGame(h, "u1", "u2")
@@ -253,6 +258,7 @@ func TestLeaveHandsTheSeatOverAndTheScoreboardSaysSo(t *testing.T) {
 }
 
 func TestPauseStopsClocksAndPlay(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	now := clocked(h)
 	startGame(h, "u1", "u2", "u3")
@@ -289,6 +295,7 @@ func TestPauseStopsClocksAndPlay(t *testing.T) {
 }
 
 func TestAnyClickOfAnAbsentPlayerBringsThemBack(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	clocked(h)
 	startGame(h, "u1", "u2", "u3")
@@ -322,6 +329,7 @@ func pinged(calls []tabletest.Call) []string {
 }
 
 func TestLeaveWhilePausedMovesNothingUntilResume(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	now := clocked(h)
 	startGame(h, "u1", "u2", "u3")
@@ -364,6 +372,7 @@ func TestLeaveWhilePausedMovesNothingUntilResume(t *testing.T) {
 func nbsp(s string) string { return strings.ReplaceAll(s, " ", "\u00a0") }
 
 func TestBoardShowsTimeLeftCompactAndNeverMoreThanTheBank(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	now := clocked(h)
 	startGameWith(h, []any{"pace", "live"}, "u1", "u2")
@@ -398,6 +407,7 @@ func clockShown(msg *tabletest.Message) bool {
 }
 
 func TestAbandonedBoardShowsNoClock(t *testing.T) {
+	t.Parallel()
 	for _, paused := range []bool{false, true} {
 		h := newHarness(t)
 		clocked(h)
@@ -416,6 +426,7 @@ func TestAbandonedBoardShowsNoClock(t *testing.T) {
 }
 
 func TestFinishedGameShowsNoClock(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	now := clocked(h)
 	startGameWith(h, []any{"pace", "live"}, "u1", "u2")
@@ -457,6 +468,7 @@ func kickButtonLabel(t *testing.T, msg *tabletest.Message, s int) string {
 }
 
 func TestKickButtonSaysWhatDecides(t *testing.T) {
+	t.Parallel()
 	for _, lang := range []string{"en", "fr"} {
 		h := newHarness(t)
 		h.Lang = lang
@@ -491,6 +503,7 @@ func TestKickButtonSaysWhatDecides(t *testing.T) {
 }
 
 func TestKickButtonLabelFitsWithALongName(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.Names["u4"] = strings.Repeat("Longname", 4)
 	clocked(h)

@@ -21,6 +21,7 @@ import (
 // the kind of channel is the interaction's "channel" type
 // (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-interaction-structure).
 func TestStartNeedsTheSendPermissionOfItsChannel(t *testing.T) {
+	t.Parallel()
 	const all = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionSendMessagesInThreads |
 		discordgo.PermissionEmbedLinks | discordgo.PermissionAttachFiles | discordgo.PermissionReadMessageHistory
 	for _, tc := range []struct {
@@ -67,6 +68,7 @@ func TestStartNeedsTheSendPermissionOfItsChannel(t *testing.T) {
 // with the deprecated dm_permission
 // (https://discord.com/developers/docs/interactions/application-commands#application-command-object).
 func TestCommandsUseContexts(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	cmds := h.b.Commands()
 	require.NotEmpty(t, cmds)
@@ -83,6 +85,7 @@ func TestCommandsUseContexts(t *testing.T) {
 // refusal teaches the same for the channel, and an interaction showing
 // Attach Files again brings the pictures back.
 func TestOutboxAttachesOnlyWhereAllowed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, "b1 g2 o3 p4 b5 g6", dix.Options{Players: 2, FirstPlayer: 0})
 	owe := func(d bot.DiscordAPI) {

@@ -31,6 +31,7 @@ import (
 const maxUpload = 10 << 20
 
 func TestPicturesOption(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in      string
 		off     bool
@@ -74,6 +75,7 @@ func TestPicturesOption(t *testing.T) {
 // from the public view: the same game with its deck in another order
 // gives the very same picture.
 func TestBoardPictureShowsNoHiddenInformation(t *testing.T) {
+	t.Parallel()
 	g, err := dix.New(dix.Options{Players: 3, Seed: 5, FirstPlayer: 0})
 	require.NoError(t, err)
 	for range 6 { // a few draws, so the tableau is not empty
@@ -98,6 +100,7 @@ func TestBoardPictureShowsNoHiddenInformation(t *testing.T) {
 }
 
 func TestAttachmentsFor(t *testing.T) {
+	t.Parallel()
 	raw, err := json.Marshal(discordgo.MessageEdit{Attachments: bot.AttachmentsFor(nil)})
 	require.NoError(t, err)
 	assert.Contains(t, string(raw), `"attachments":[]`, "no files: every old attachment goes")
@@ -112,6 +115,7 @@ func TestAttachmentsFor(t *testing.T) {
 }
 
 func TestOrphanedPictures(t *testing.T) {
+	t.Parallel()
 	withPic := &discordgo.Message{Attachments: []*discordgo.MessageAttachment{{ID: "9", Filename: bot.HandFile}}}
 	image := &discordgo.MessageEmbed{Image: &discordgo.MessageEmbedImage{URL: "https://cdn/hand.png"}}
 	plain := &discordgo.MessageEmbed{Title: "x"}
@@ -149,6 +153,7 @@ func TestOrphanedPictures(t *testing.T) {
 // acting seat cannot happen, so an unreadable card in a collection) is
 // shown as text, whole, and nothing panics.
 func TestPictureFallsBackToText(t *testing.T) {
+	t.Parallel()
 	g, err := dix.New(dix.Options{Players: 2, Seed: 1, FirstPlayer: 0})
 	require.NoError(t, err)
 	g.Players[0].Collection = []dix.Card{{Kind: dix.KindNumber, Color: dix.Blue, Value: 42}}
@@ -172,6 +177,7 @@ func TestPictureFallsBackToText(t *testing.T) {
 // /dix hand, the buy prompt's payment step and the final scoreboard.
 // Without, nothing is attached.
 func TestPicturesInGamesByClicks(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		opts     []any
@@ -320,6 +326,7 @@ func (n noAttach) Edit(ctx context.Context, e *discordgo.MessageEdit) error {
 // board is posted as text rather than lost, and the answers to clicks
 // (whose app_permissions say so) carry no file.
 func TestNoAttachFilesPermission(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.AppPerm = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks
 	seedGame(h, []string{"u1", "u2"}, "b1 g2 o3 p4 b5 g6", dix.Options{Players: 2, FirstPlayer: 0})
@@ -363,6 +370,7 @@ func TestNoAttachFilesPermission(t *testing.T) {
 // the picture the step would draw (the collection after paying), and the
 // picture the step attaches is exactly that one.
 func TestBuyPreviewAgreesWithTheMenu(t *testing.T) {
+	t.Parallel()
 	for _, lang := range []string{"en", "fr"} {
 		t.Run(lang, func(t *testing.T) {
 			h := newHarness(t)
@@ -447,6 +455,7 @@ func menuOptions(msg *tabletest.Message) []discordgo.SelectMenuOption {
 // empty box), and each seat carries the mark the text gives it: the robot
 // for the computer's seats, the moon for an absent player.
 func TestPicturesDrawOnlyWhatTheFontHas(t *testing.T) {
+	t.Parallel()
 	m := &dixTable{Seats: []seat{
 		{ID: "u1", Name: "Alice"},
 		{CPU: "strong"},
@@ -509,6 +518,7 @@ func asDiscordShows(t *testing.T, m *tabletest.Message) {
 // pointing at the file by name again, keeping it; Back and the purchase
 // itself remove it.
 func TestBuyPictureShownOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	board := toBobsBuy(t, h)
 	prompt := h.ClickOn("u2", board, h.MustFind(board, verbBuy)).Shown(board)
@@ -544,6 +554,7 @@ func TestBuyPictureShownOnce(t *testing.T) {
 }
 
 func TestByReference(t *testing.T) {
+	t.Parallel()
 	cdn := func(u string) *discordgo.MessageEmbed {
 		return &discordgo.MessageEmbed{Title: "t", Image: &discordgo.MessageEmbedImage{URL: u, ProxyURL: u, Width: 5, Height: 5}}
 	}
@@ -574,6 +585,7 @@ func TestByReference(t *testing.T) {
 // privately and in their language, the whole board as text; a game
 // without pictures shows it all already and has no such button.
 func TestBoardAsText(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	startGame(h, "u1", "u2", "u3")
 	rng := rand.New(rand.NewPCG(3, 3))
@@ -631,6 +643,7 @@ func TestBoardAsText(t *testing.T) {
 // vote buttons a board can carry stay within Discord's five buttons per
 // row (https://discord.com/developers/docs/components/reference#action-row).
 func TestBoardButtonsFitTheirRows(t *testing.T) {
+	t.Parallel()
 	g, err := dix.New(dix.Options{Players: 5, Seed: 3, FirstPlayer: 0})
 	require.NoError(t, err)
 	m := &dixTable{Lang: "en", Creator: "u1"}
@@ -658,6 +671,7 @@ func TestBoardButtonsFitTheirRows(t *testing.T) {
 // TestPicturedHandKeepsTheCollectionInText: /dix hand with its picture
 // still lists the collection by colour, for a screen reader.
 func TestPicturedHandKeepsTheCollectionInText(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	startGame(h, "u1", "u2")
 	rng := rand.New(rand.NewPCG(4, 4))
@@ -681,6 +695,7 @@ func TestPicturedHandKeepsTheCollectionInText(t *testing.T) {
 // drawn (the same bytes in memory), not a new one; a change the picture
 // shows draws a new one.
 func TestBoardDrawnOncePerPicture(t *testing.T) {
+	t.Parallel()
 	g, err := dix.New(dix.Options{Players: 3, Seed: 8, FirstPlayer: 0})
 	require.NoError(t, err)
 	b, err := bot.New(bot.Options{Store: tabletest.NewMemStore()})
@@ -716,6 +731,7 @@ func TestBoardDrawnOncePerPicture(t *testing.T) {
 // (naming the click) until the outbox learns it. A click on an ephemeral
 // prompt leaves it as it is.
 func TestAnswerKeepsAnUnchangedBoardPicture(t *testing.T) {
+	t.Parallel()
 	g, err := dix.New(dix.Options{Players: 3, Seed: 8, FirstPlayer: 0})
 	require.NoError(t, err)
 	b, err := bot.New(bot.Options{Store: tabletest.NewMemStore()})
@@ -761,6 +777,7 @@ func TestAnswerKeepsAnUnchangedBoardPicture(t *testing.T) {
 // have changed it came in between: a click that forgot it, or a board that
 // is not the one the picture is on.
 func TestOutboxRecordsTheBoardPicture(t *testing.T) {
+	t.Parallel()
 	x := &executor{rec: &dixbot.Record{Version: 4}, board: "900", pic0: &bot.BoardPic{Msg: "900", Key: "a"}, pic: &bot.BoardPic{Msg: "900", Key: "b"}}
 	assert.Equal(t, &bot.BoardPic{Msg: "900", Key: "b"}, x.boardPicture(&dixbot.Record{Version: 4}, &dixTable{BoardPic: &bot.BoardPic{Msg: "900", Key: "a"}}))
 	assert.Equal(t, &bot.BoardPic{Msg: "900", Key: "b"}, x.boardPicture(&dixbot.Record{Version: 6}, &dixTable{BoardPic: &bot.BoardPic{Msg: "900", Key: "a"}}),

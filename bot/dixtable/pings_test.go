@@ -26,6 +26,7 @@ func setSeats(h *harness, f func(seats []seat)) {
 }
 
 func TestAuctionPingSkipsAbsentAndHandedOverSeats(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2", "u3", "u4"}, auctionDeck, dix.Options{Players: 4, FirstPlayer: 0})
 	setSeats(h, func(s []seat) {
@@ -44,6 +45,7 @@ func TestAuctionPingSkipsAbsentAndHandedOverSeats(t *testing.T) {
 }
 
 func TestAuctionPingIsNotSentWhenOnlyComputerPlayedSeatsBid(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2", "u3"}, auctionDeck, dix.Options{Players: 3, FirstPlayer: 0})
 	setSeats(h, func(s []seat) {
@@ -55,6 +57,7 @@ func TestAuctionPingIsNotSentWhenOnlyComputerPlayedSeatsBid(t *testing.T) {
 }
 
 func TestFinalRoundPingSkipsHandedOverSeats(t *testing.T) {
+	t.Parallel()
 	m, g := lateGame(t, locales.English)
 	g.Phase, g.Tableau, g.Deck, g.EndTriggered = dix.PhaseFinalBuy, nil, nil, true
 	g.FinalOrder, g.FinalNext = []int{3, 4, 0, 1, 2}, 2

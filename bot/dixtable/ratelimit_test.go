@@ -118,6 +118,7 @@ func TestBotTokenRequestsNeverWait(t *testing.T) {
 // TestRetryAfter: the wait of each kind of refusal, never less than
 // discordapi.MinRetry.
 func TestRetryAfter(t *testing.T) {
+	t.Parallel()
 	rle := &discordgo.RateLimitError{RateLimit: &discordgo.RateLimit{TooManyRequests: &discordgo.TooManyRequests{RetryAfter: 1500 * time.Millisecond}}}
 	for _, tc := range []struct {
 		name   string
@@ -147,6 +148,7 @@ func TestRetryAfter(t *testing.T) {
 // not at its fixed grace or lease: much later for a long global 429,
 // sooner for a short 429 of a route, and then done.
 func TestOutboxWaitsOutTheRateLimit(t *testing.T) {
+	t.Parallel()
 	route := &discordgo.RateLimitError{RateLimit: &discordgo.RateLimit{TooManyRequests: &discordgo.TooManyRequests{RetryAfter: 400 * time.Millisecond}}}
 	for _, tc := range []struct {
 		name string

@@ -27,6 +27,7 @@ import (
 // docs/board.png, the picture of that very board. With -update it rewrites
 // both.
 func TestReadmeBoard(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	now := time.Date(2026, 11, 23, 20, 0, 0, 0, time.UTC)
 	h.b.Now = func() time.Time { return now }

@@ -49,6 +49,7 @@ func archived(h *harness) (*dixbot.Record, *dixTable) {
 // seat after the last game's first player due to start; started, the game
 // starts with that seat.
 func TestRematchOpensTheLobbyWithTheSameSeatsAndOptions(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	opts := []any{bot.OptVariant, bot.VariantBust, bot.OptLanguage, "fr", bot.OptPace, "live", bot.OptPictures, bot.PicsOff}
 	lobby := h.Command("u1", "start", opts...).Shown(nil)
@@ -101,6 +102,7 @@ func TestRematchOpensTheLobbyWithTheSameSeatsAndOptions(t *testing.T) {
 // second click, or one of another player, finds the new game and says
 // where it is.
 func TestRematchRefusals(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	startGame(h, "u1", "u2")
 	playToEnd(t, h, 5)
@@ -125,6 +127,7 @@ func TestRematchRefusals(t *testing.T) {
 // Five clicks at once on the Rematch button, by both players: the store
 // creates exactly one new game, and every other click is told where it is.
 func TestRematchConcurrentClicksCreateOneGame(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	startGame(h, "u1", "u2")
 	playToEnd(t, h, 5)
@@ -181,6 +184,7 @@ func TestRematchConcurrentClicksCreateOneGame(t *testing.T) {
 // solo game with the same difficulty, its player first (SPEC §5); a game
 // against a computer player with the next seat first.
 func TestRematchStartsAtOnceWhenTheClickerIsTheOnlyPerson(t *testing.T) {
+	t.Parallel()
 	t.Run("solo", func(t *testing.T) {
 		h := newHarness(t)
 		h.Command("u1", "solo", bot.OptDifficulty, float64(6), bot.OptPace, "relaxed")
@@ -219,6 +223,7 @@ func TestRematchStartsAtOnceWhenTheClickerIsTheOnlyPerson(t *testing.T) {
 // A game over but not archived yet (its archive failed, or is being
 // done): the rematch archives it and opens the next game, once.
 func TestRematchOfAnUnarchivedGame(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	startGame(h, "u1", "u2")
 	playToEnd(t, h, 5)
@@ -241,6 +246,7 @@ func TestRematchOfAnUnarchivedGame(t *testing.T) {
 // A person who left the game is not seated again; the next seat after the
 // one that started is found among those who stay.
 func TestRematchSeats(t *testing.T) {
+	t.Parallel()
 	m := &dixTable{Seats: []seat{{ID: "a", Name: "A"}, {ID: "b", Name: "B", Gone: bot.GoneLeft}, {CPU: "easy", Gone: ""}, {ID: "c", Name: "C"}}}
 	seats, first := rematchSeats(m, 0, "c", "Cé")
 	assert.Equal(t, []seat{{ID: "a", Name: "A"}, {CPU: "easy"}, {ID: "c", Name: "Cé"}}, seats)
@@ -256,6 +262,7 @@ func TestRematchSeats(t *testing.T) {
 // In a rematch lobby, the seat due to start keeps starting when another
 // leaves; when it leaves, the seat after it starts.
 func TestLobbyLeaveKeepsWhoStarts(t *testing.T) {
+	t.Parallel()
 	m := &dixTable{Seats: []seat{{ID: "a"}, {ID: "b"}, {ID: "c"}}, Starts: 3}
 	m.unseat(0)
 	assert.Equal(t, 2, m.Starts, "c still starts")
@@ -269,6 +276,7 @@ func TestLobbyLeaveKeepsWhoStarts(t *testing.T) {
 // An abandoned game ends without a scoreboard, so without a Rematch
 // button; its last board offers nothing to click.
 func TestAbandonedGameHasNoRematch(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	startGame(h, "u1", "u2")
 	board := h.Board()

@@ -183,6 +183,7 @@ func boardStates(t *testing.T, lang string) map[string]func() (*dixTable, *dix.G
 }
 
 func TestBoardGolden(t *testing.T) {
+	t.Parallel()
 	for _, lang := range locales.Languages {
 		for name, build := range boardStates(t, lang) {
 			t.Run(name+"_"+lang, func(t *testing.T) {
@@ -197,6 +198,7 @@ func TestBoardGolden(t *testing.T) {
 }
 
 func TestScoreboardGolden(t *testing.T) {
+	t.Parallel()
 	for _, lang := range locales.Languages {
 		t.Run(lang, func(t *testing.T) {
 			m, g := lateGame(t, lang)
@@ -213,6 +215,7 @@ func TestScoreboardGolden(t *testing.T) {
 }
 
 func TestBuySelectSplitByColour(t *testing.T) {
+	t.Parallel()
 	var all []dix.Card
 	for _, c := range dix.Colors {
 		for v := uint8(1); v <= 9; v++ {
@@ -232,6 +235,7 @@ func TestBuySelectSplitByColour(t *testing.T) {
 // TestPromptsGolden renders the lobby and the private prompts of a late
 // game in both languages.
 func TestPromptsGolden(t *testing.T) {
+	t.Parallel()
 	for _, lang := range locales.Languages {
 		t.Run(lang, func(t *testing.T) {
 			m, g := lateGame(t, lang)

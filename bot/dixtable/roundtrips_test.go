@@ -31,6 +31,7 @@ import (
 // players' foresight nor the effects read the record again: they start
 // from the one this process wrote.
 func TestRedisRoundTripsPerClick(t *testing.T) {
+	t.Parallel()
 	rs, err := store.OpenRedis(context.Background(), store.Options{URL: redistest.Start(t).URL(), Prefix: fmt.Sprintf("rt%d:", time.Now().UnixNano())})
 	require.NoError(t, err)
 	t.Cleanup(func() { rs.Close() })
@@ -84,6 +85,7 @@ func foldedClick(t *testing.T, h *harness) *dixbot.Record {
 // TestFoldWrittenOnItsOwn: effects done whose record waits for the
 // channel's next change are recorded on their own when no change comes.
 func TestFoldWrittenOnItsOwn(t *testing.T) {
+	t.Parallel()
 	h, _, _ := redisHarness(t)
 	startGame(h, "u1", "u2")
 	foldedClick(t, h)
@@ -97,6 +99,7 @@ func TestFoldWrittenOnItsOwn(t *testing.T) {
 // but not recorded leaves them owed: another process takes them over once
 // the grace is over, as if they had not been done.
 func TestFoldLostLeavesTheEffectsOwed(t *testing.T) {
+	t.Parallel()
 	h, rs, _ := redisHarness(t)
 	h.b.FoldWait = time.Hour
 	startGame(h, "u1", "u2")
@@ -120,6 +123,7 @@ func TestFoldLostLeavesTheEffectsOwed(t *testing.T) {
 // when the time it is given to stop is not over already (the first call
 // of a shutdown only turns new interactions away).
 func TestCloseWritesTheFolds(t *testing.T) {
+	t.Parallel()
 	h, _, _ := redisHarness(t)
 	h.b.FoldWait = time.Hour
 	startGame(h, "u1", "u2")
@@ -138,6 +142,7 @@ func TestCloseWritesTheFolds(t *testing.T) {
 // effects are recorded done with the next change, or on their own within
 // the grace.
 func TestContractRoundTripsPerClick(t *testing.T) {
+	t.Parallel()
 	h, rs, _ := redisHarness(t)
 	b, err := bot.New(bot.Options{Store: rs, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
 		NoPictures: true, Games: []present.Game{botqwixx.Game()}})

@@ -14,6 +14,7 @@ import (
 )
 
 func TestParseIDStrict(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		id   string
@@ -56,6 +57,7 @@ func TestParseIDStrict(t *testing.T) {
 }
 
 func TestCheckVersion(t *testing.T) {
+	t.Parallel()
 	assert.NoError(t, bot.CheckVersion(5, 5))
 	assert.ErrorIs(t, bot.CheckVersion(4, 5), bot.ErrStale)
 	assert.ErrorIs(t, bot.CheckVersion(6, 5), bot.ErrAhead)
@@ -67,6 +69,7 @@ func TestCheckVersion(t *testing.T) {
 // retires the buttons clicked and posts the game as the store has it. A
 // malformed id is refused as not recognised.
 func TestFutureVersionIsRestoredData(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.Board()
@@ -110,6 +113,7 @@ func TestFutureVersionIsRestoredData(t *testing.T) {
 // modal, or a modal's clicked as a component, is a forged id and changes
 // nothing.
 func TestComponentAndModalVerbsStayApart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	seedGame(h, []string{"u1", "u2"}, auctionDeck, dix.Options{Players: 2, FirstPlayer: 0})
 	board := h.Board()

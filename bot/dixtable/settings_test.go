@@ -108,6 +108,7 @@ func refusedWith(r result) string {
 // channel, or the person who started the channel's latest game; anybody
 // else is refused, and a refused click saves nothing.
 func TestSettingsPermissions(t *testing.T) {
+	t.Parallel()
 	h, _ := newSettingsHarness(t)
 	h.Perms["u1"] = discordgo.PermissionManageChannels
 
@@ -139,6 +140,7 @@ func TestSettingsPermissions(t *testing.T) {
 // solo and /qwixx start use them unless their options say otherwise; the
 // lobbies show them.
 func TestSettingsPersistAndStartsUseThem(t *testing.T) {
+	t.Parallel()
 	h, _ := newSettingsHarness(t)
 	h.Perms["u1"] = discordgo.PermissionManageChannels
 	msg := settingsCmd(h, "u1").Shown(nil)
@@ -240,6 +242,7 @@ func TestSettingsPersistAndStartsUseThem(t *testing.T) {
 // A value that is not one of a menu's choices, or a forged id, is refused
 // with a localised answer and saves nothing.
 func TestSettingsRefusals(t *testing.T) {
+	t.Parallel()
 	h, _ := newSettingsHarness(t)
 	h.Perms["u1"] = discordgo.PermissionManageChannels
 	msg := settingsCmd(h, "u1").Shown(nil)
@@ -280,6 +283,7 @@ func TestSettingsRefusals(t *testing.T) {
 // Saved values the bot no longer offers (a pace taken out, a game no longer
 // hosted, damaged bytes) never stop a start: it uses the defaults for them.
 func TestSettingsUnknownValuesIgnored(t *testing.T) {
+	t.Parallel()
 	h, rs := newSettingsHarness(t)
 	ctx := context.Background()
 	require.NoError(t, rs.SaveSettings(ctx, h.Guild, h.Channel,
@@ -306,6 +310,7 @@ func TestSettingsUnknownValuesIgnored(t *testing.T) {
 // A store that keeps no settings: /settings says so, and starts work as
 // before.
 func TestSettingsWithoutASettingsStore(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t) // the in-memory store keeps no settings
 	h.Perms["u1"] = discordgo.PermissionManageChannels
 	assert.Equal(t, enT("settings_err_unsupported", nil), settingsCmd(h, "u1").EphemeralText())
@@ -317,6 +322,7 @@ func TestSettingsWithoutASettingsStore(t *testing.T) {
 // The difficulties a server may set are the solo difficulties of DIX's
 // rules (SPEC §5).
 func TestDifficultyBoundsAreTheRules(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, dix.MinDifficulty, bot.MinDifficulty)
 	assert.Equal(t, dix.MaxDifficulty, bot.MaxDifficulty)
 	assert.GreaterOrEqual(t, bot.DefaultDifficulty, dix.MinDifficulty)

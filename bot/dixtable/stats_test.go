@@ -75,6 +75,7 @@ func embedText(t *testing.T, resp *discordgo.InteractionResponse) string {
 // statistics, with its seats, scores and ranks; running its end's effects
 // again (a second process taking them over) counts nothing more.
 func TestDixGameEndRecordsResultOnce(t *testing.T) {
+	t.Parallel()
 	h := newStatsHarness(t)
 	lobby := h.Command("u1", "start").Shown(nil)
 	h.ClickOn("u2", lobby, h.MustFind(lobby, verbJoin))
@@ -130,6 +131,7 @@ func TestDixGameEndRecordsResultOnce(t *testing.T) {
 // The end of a game owes the recording of its result before its
 // scoreboard; an abandoned game owes none and is never recorded.
 func TestResultOwedAtTheEndOnly(t *testing.T) {
+	t.Parallel()
 	h := newStatsHarness(t)
 	startGame(h, "u1", "u2")
 	r := h.Command("u1", "abandon")
@@ -144,6 +146,7 @@ func TestResultOwedAtTheEndOnly(t *testing.T) {
 
 // A solo game is recorded apart: its difficulty's record, no rating.
 func TestSoloGameRecordedApart(t *testing.T) {
+	t.Parallel()
 	h := newStatsHarness(t)
 	h.Command("u1", "solo", bot.OptDifficulty, float64(6))
 	playToEnd(t, h, 3)
@@ -160,6 +163,7 @@ func TestSoloGameRecordedApart(t *testing.T) {
 // A Qwixx game the computers finish (its only person left) is recorded
 // when it is archived, the person who left included.
 func TestContractGameEndRecordsResult(t *testing.T) {
+	t.Parallel()
 	h := newStatsHarness(t)
 	lobby := h.qcommand("u1", "start").Shown(nil)
 	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, bot.CverbCPU, "normal")).Shown(lobby)
@@ -176,6 +180,7 @@ func TestContractGameEndRecordsResult(t *testing.T) {
 // /stats, /leaderboard and /forget-me end to end in English and French;
 // stats of one server are never shown in another.
 func TestStatsCommands(t *testing.T) {
+	t.Parallel()
 	h := newStatsHarness(t)
 	ctx := context.Background()
 	s := h.b.Stats()
@@ -244,6 +249,7 @@ func TestStatsCommands(t *testing.T) {
 
 // Below the top ten, the asker sees their own line.
 func TestLeaderboardShowsTheAskersLine(t *testing.T) {
+	t.Parallel()
 	h := newStatsHarness(t)
 	ctx := context.Background()
 	users := []string{"a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "b0", "b1"}
@@ -265,6 +271,7 @@ func TestLeaderboardShowsTheAskersLine(t *testing.T) {
 // The commands are registered, localised, for servers only, when the store
 // keeps statistics; a store without them has none.
 func TestStatsCommandsRegistered(t *testing.T) {
+	t.Parallel()
 	h := newStatsHarness(t)
 	names := map[string]*discordgo.ApplicationCommand{}
 	for _, c := range h.b.Commands() {
@@ -305,6 +312,7 @@ func (f *failingStats) RecordResult(ctx context.Context, r *dixbot.Result) (bool
 // active, its scoreboard shown; a Rematch click, or the next start in the
 // channel, records it before archiving it.
 func TestContractResultRecordedLater(t *testing.T) {
+	t.Parallel()
 	for _, via := range []string{"rematch", "start"} {
 		t.Run(via, func(t *testing.T) {
 			db, err := store.OpenFile(filepath.Join(t.TempDir(), "dix.db"), store.Options{})

@@ -25,6 +25,7 @@ func newGame(t *testing.T) *rules.Game {
 // The board shows the turn's clue once, under its title, however the
 // latest events tell it: written or said aloud, in both languages.
 func TestBoardShowsTheClueOnce(t *testing.T) {
+	t.Parallel()
 	for _, lang := range []string{"en", "fr"} {
 		for _, m := range []engine.Move{"clue Zanzibar", "aloud"} {
 			g := newGame(t)
@@ -47,6 +48,7 @@ func TestBoardShowsTheClueOnce(t *testing.T) {
 // scored (titled with who found what) above the refilled grid, until the
 // clue is out; the final board shows the last turn under the scores.
 func TestBoardShowsTheTurnScored(t *testing.T) {
+	t.Parallel()
 	for _, lang := range []string{"en", "fr"} {
 		g := newGame(t)
 		tb := present.Table{Lang: lang, Names: []string{"Ann", "Bob", "Chloé", "Dan"}}
@@ -105,6 +107,7 @@ func twin(t *testing.T, g *rules.Game) *rules.Game {
 // the ones the message keeps (Table.Kept), the embeds still showing the
 // files by name; a change they show changes the name.
 func TestBoardPictureKey(t *testing.T) {
+	t.Parallel()
 	tb := present.Table{Lang: "en", Names: []string{"Ann", "Bob", "Chloé", "Dan"}, Pictures: true}
 	g := newGame(t)
 	b := Presenter{}.Board(tb, g)

@@ -31,6 +31,7 @@ func sheetsGame(t testing.TB, sheets ...string) *rules.Game {
 // (each language's plural rule), and a row without marks adds no stray
 // separator, so no "· ·" before the penalties.
 func TestSheetLinesSayPointsInTheReadersGrammar(t *testing.T) {
+	t.Parallel()
 	g := sheetsGame(t, "r2", "-", "r2 r3 y3")
 	cases := []struct {
 		lang string
@@ -56,6 +57,7 @@ func TestSheetLinesSayPointsInTheReadersGrammar(t *testing.T) {
 // TestScoreboardSaysPointsInTheReadersGrammar: the final standings use
 // the same plural forms.
 func TestScoreboardSaysPointsInTheReadersGrammar(t *testing.T) {
+	t.Parallel()
 	g := sheetsGame(t, "r2", "-", "r2 r3 y3")
 	g.Phase = rules.PhaseOver
 	g.Ended = rules.EndPenalties
@@ -85,6 +87,7 @@ func TestScoreboardSaysPointsInTheReadersGrammar(t *testing.T) {
 // embed still showing the file by name. A change the picture shows
 // changes the name; the active seat's private plan does not.
 func TestBoardPictureKey(t *testing.T) {
+	t.Parallel()
 	tb := present.Table{Lang: "en", Names: []string{"Ann", "Bob", "Cat"}, Computer: []bool{false, false, true}, Pictures: true}
 	g := sheetsGame(t, "-", "-", "-")
 	b := Presenter{}.Board(tb, rules.StateOf(g))

@@ -34,9 +34,11 @@ var mu sync.Mutex
 // Endpoint functions of discordgo v0.29.0 read these variables when called,
 // so they follow too. An empty base restores DefaultBaseURL.
 //
-// SetBaseURL is idempotent and safe for concurrent use with itself, but it
-// writes package variables of discordgo: call it before creating sessions,
-// not while requests are in flight. It returns ErrInvalidBaseURL (wrapped)
+// SetBaseURL is idempotent and safe for concurrent use with itself. Setting
+// the base discordgo already uses writes nothing, so bots of one process
+// that share a base may start while others run; any other base writes
+// package variables of discordgo: call it before creating sessions, not
+// while requests are in flight. It returns ErrInvalidBaseURL (wrapped)
 // and changes nothing when base is not usable.
 func SetBaseURL(base string) error {
 	if base == "" {
@@ -55,6 +57,9 @@ func SetBaseURL(base string) error {
 
 	mu.Lock()
 	defer mu.Unlock()
+	if discordgo.EndpointDiscord == base {
+		return nil
+	}
 
 	api := base + "api/v" + discordgo.APIVersion + "/"
 	discordgo.EndpointDiscord = base

@@ -86,6 +86,7 @@ func responderBot(s *discordgo.Session, i *discordgo.InteractionCreate) {
 }
 
 func TestBrowserWebView(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	srv := w.srv
 	s, _ := connect(t, srv, func(s *discordgo.Session) { s.AddHandler(responderBot) })
@@ -156,6 +157,7 @@ func TestBrowserWebView(t *testing.T) {
 // rounded to the nearest unit: 2 h 59 from now reads "in 3 hours" for alice
 // (en-US) and "dans 3 heures" for bruno (fr).
 func TestBrowserTimestampsInTheReadersLanguage(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	srv := w.srv
 	at := time.Now().Add(2*time.Hour + 59*time.Minute).Unix()

@@ -21,6 +21,7 @@ const allBot = fakediscord.BotPermissions
 // (SEND_MESSAGES_IN_THREADS), error codes 50001 and 50013 at
 // https://discord.com/developers/docs/topics/opcodes-and-status-codes#json.
 func TestBotPermissions(t *testing.T) {
+	t.Parallel()
 	embed := obj{"embeds": []obj{{"title": "board"}}}
 	text := obj{"content": "hello"}
 	tests := []struct {
@@ -79,6 +80,7 @@ func TestBotPermissions(t *testing.T) {
 // answer is the application's webhook) but an embed needs Embed Links
 // (bot permissions apply to interaction responses since November 2023).
 func TestAppPermissionsInInteractions(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	rawBot(t, w.srv)
 	noSend := allBot &^ fakediscord.PermSendMessages &^ fakediscord.PermEmbedLinks
@@ -98,6 +100,7 @@ func TestAppPermissionsInInteractions(t *testing.T) {
 // thread the bot was not added to is out of its sight (50001).
 // https://discord.com/developers/docs/topics/threads
 func TestThreads(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	rawBot(t, w.srv)
 	th, err := w.srv.AddThread(w.channel.ID, fakediscord.ThreadSpec{Name: "game 1"})
@@ -150,6 +153,7 @@ func TestThreads(t *testing.T) {
 // report en-US as preferred_locale and guild_locale.
 // https://discord.com/developers/docs/resources/guild#guild-object
 func TestGuildLocale(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		spec         fakediscord.GuildSpec
 		wantLocale   string
@@ -182,6 +186,7 @@ func TestGuildLocale(t *testing.T) {
 // TestCommandsUnderTheApplicationID: the bot user's id is not the
 // application's; commands registered under it are refused as Discord does.
 func TestCommandsUnderTheApplicationID(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	require.NotEqual(t, w.srv.ApplicationID(), w.srv.BotUser().ID)
 	cmds := []obj{{"name": "dix", "description": "Play"}}

@@ -55,15 +55,16 @@ type readyInfo struct {
 
 func connect(t *testing.T, srv *fakediscord.Server, setup func(s *discordgo.Session)) (*discordgo.Session, readyInfo) {
 	t.Helper()
-	require.NoError(t, discordapi.SetBaseURL(srv.URL()))
-	t.Cleanup(func() { _ = discordapi.SetBaseURL("") })
+	// discordgo's endpoints are process-wide: every test's session talks
+	// to the stand-ins' shared front, which hands its requests to srv.
+	base, err := srv.SharedURL()
+	require.NoError(t, err)
+	require.NoError(t, discordapi.SetBaseURL(base))
 	s, err := discordgo.New("Bot " + srv.Token())
 	require.NoError(t, err)
 	s.LogLevel = discordgo.LogError
-	// A session that reconnects after a read error keeps trying, with
-	// backoff, after its test has ended, reading discordgo's package-wide
-	// endpoints while later tests point them elsewhere (a data race). Only
-	// the resume test turns reconnection on.
+	// A session that reconnected after a read error would keep trying,
+	// with backoff, after its test has ended.
 	s.ShouldReconnectOnError = false
 	ready := make(chan readyInfo, 1)
 	s.AddHandlerOnce(func(_ *discordgo.Session, r *discordgo.Ready) {
@@ -222,6 +223,7 @@ func (b *testBot) interaction(key string) *discordgo.InteractionCreate {
 }
 
 func TestDiscordgoEndToEnd(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	srv := w.srv
 	bot := &testBot{}
@@ -400,6 +402,7 @@ func TestDiscordgoEndToEnd(t *testing.T) {
 }
 
 func TestDiscordgoResumeAfterDroppedWebsocket(t *testing.T) {
+	t.Parallel()
 	// A generous deadline keeps this test about replay, not about timing.
 	w := newWorld(t, fakediscord.Options{ResponseDeadline: 15 * time.Second})
 	srv := w.srv
@@ -443,6 +446,7 @@ func TestDiscordgoResumeAfterDroppedWebsocket(t *testing.T) {
 }
 
 func TestDiscordgoProtocolViolations(t *testing.T) {
+	t.Parallel()
 	// A deadline no busy machine misses: the late answer below is made late
 	// by moving the fake's clock, not by waiting.
 	w := newWorld(t, fakediscord.Options{ResponseDeadline: time.Minute})

@@ -13,6 +13,7 @@ import (
 )
 
 func TestRedeliverSendsTheSameInteractionAgain(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	srv := w.srv
 	got := make(chan *discordgo.InteractionCreate, 4)
@@ -60,6 +61,7 @@ func TestRedeliverSendsTheSameInteractionAgain(t *testing.T) {
 }
 
 func TestHoldCallbacksKeepsTheAnswerInFlight(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	srv := w.srv
 	answered := make(chan error, 4)
@@ -104,6 +106,7 @@ func TestHoldCallbacksKeepsTheAnswerInFlight(t *testing.T) {
 }
 
 func TestRedeliverWithoutBot(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	srv := w.srv
 	s, _ := connect(t, srv, nil)
@@ -118,6 +121,7 @@ func TestRedeliverWithoutBot(t *testing.T) {
 }
 
 func TestHoldDropsTheAnswerOfAGoneSender(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	srv := w.srv
 	sent, cancel := context.WithCancel(context.Background())

@@ -49,6 +49,7 @@ func closeCode(t *testing.T, ws *websocket.Conn) int {
 }
 
 func TestGatewayHandshakeAndHeartbeat(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	ws := dial(t, w.srv)
 	require.NoError(t, ws.WriteJSON(obj{"op": 1, "d": nil}))
@@ -93,6 +94,7 @@ func TestGatewayHandshakeAndHeartbeat(t *testing.T) {
 }
 
 func TestGatewayRefusals(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	tests := []struct {
 		name string
@@ -125,6 +127,7 @@ func TestGatewayRefusals(t *testing.T) {
 }
 
 func TestGatewayResumeReplaysMissedDispatches(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, fakediscord.Options{ResponseDeadline: time.Minute})
 	ws := dial(t, w.srv)
 	require.NoError(t, ws.WriteJSON(obj{"op": 2, "d": obj{"token": w.srv.Token()}}))
@@ -159,6 +162,7 @@ func TestGatewayResumeReplaysMissedDispatches(t *testing.T) {
 }
 
 func TestWaitReportsAMissedDeadline(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, fakediscord.Options{ResponseDeadline: 50 * time.Millisecond})
 	rawBot(t, w.srv) // connected, never answers
 	ix := interactionFor(t, w)
@@ -177,6 +181,7 @@ func TestWaitReportsAMissedDeadline(t *testing.T) {
 }
 
 func TestScriptingRefusals(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, fakediscord.Options{ResponseDeadline: time.Minute})
 	ctx := context.Background()
 	_, err := w.srv.RunCommand(ctx, w.alice.ID, w.channel.ID, "/dix start")
@@ -235,6 +240,7 @@ func TestScriptingRefusals(t *testing.T) {
 }
 
 func TestCommandAvailability(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, fakediscord.Options{ResponseDeadline: time.Minute})
 	rawBot(t, w.srv)
 	status, body := call(t, w.srv, "PUT", "/applications/"+w.srv.ApplicationID()+"/commands", []obj{
@@ -291,6 +297,7 @@ func TestCommandAvailability(t *testing.T) {
 // formula says (https://discord.com/developers/docs/events/gateway#sharding);
 // an impossible shard closes with 4010 Invalid shard.
 func TestGatewayShards(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	// A second guild, so that two shards are likely to split them; the
 	// test computes which shard owns each.
@@ -335,6 +342,7 @@ func TestGatewayShards(t *testing.T) {
 // (https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-close-event-codes).
 // Each code the stand-in sends is sent where Discord sends it.
 func TestGatewayCloseCodes(t *testing.T) {
+	t.Parallel()
 	identify := func(w *world, d obj) *websocket.Conn {
 		ws := dial(t, w.srv)
 		d["token"] = "Bot " + w.srv.Token()
@@ -403,6 +411,7 @@ func TestGatewayCloseCodes(t *testing.T) {
 // RequireShards closes the sessions with too few shards with 4011, and
 // GET /gateway/bot recommends enough.
 func TestGatewayRequireShardsClosesSmallerSessions(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	ws := dial(t, w.srv)
 	require.NoError(t, ws.WriteJSON(obj{"op": 2, "d": obj{"token": "Bot " + w.srv.Token(), "intents": 1}}))
@@ -420,6 +429,7 @@ func TestGatewayRequireShardsClosesSmallerSessions(t *testing.T) {
 // session a RESUME gets Invalid Session once the refusal is lifted. A
 // code that keeps the session (4000 Unknown error) lets it resume.
 func TestGatewayRefuseAndClose(t *testing.T) {
+	t.Parallel()
 	connect := func(w *world) (*websocket.Conn, string, int64) {
 		ws := dial(t, w.srv)
 		require.NoError(t, ws.WriteJSON(obj{"op": 2, "d": obj{"token": "Bot " + w.srv.Token(), "intents": 1}}))
@@ -468,6 +478,7 @@ func TestGatewayRefuseAndClose(t *testing.T) {
 // Discord still takes it, the stand-in too, but records a violation for
 // each command registered with it, so a bot cannot keep using it unseen.
 func TestCommandDMPermissionIsDeprecated(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, fakediscord.Options{ResponseDeadline: time.Minute})
 	rawBot(t, w.srv)
 	base := "/applications/" + w.srv.ApplicationID() + "/commands"

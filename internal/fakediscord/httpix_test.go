@@ -64,6 +64,7 @@ func registerDix(t *testing.T, w *world) {
 // PING must be answered {"type":1} and a bad signature refused with 401.
 // https://discord.com/developers/docs/interactions/overview#setting-up-an-endpoint
 func TestInteractionsEndpointCheck(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	tests := []struct {
 		name string
@@ -90,6 +91,7 @@ func TestInteractionsEndpointCheck(t *testing.T) {
 // endpoints in turn, the reply is the initial response, and a dead replica
 // is skipped so no interaction goes unanswered.
 func TestHTTPInteractionsRoundRobinAndFailover(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	registerDix(t, w)
 	var counts [3]atomic.Int64
@@ -133,6 +135,7 @@ func TestHTTPInteractionsRoundRobinAndFailover(t *testing.T) {
 // TestHTTPInteractionsDeferredToREST: a 202 reply leaves the answer to the
 // callback route, as Discord documents.
 func TestHTTPInteractionsDeferredToREST(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	registerDix(t, w)
 	pub, _ := hex.DecodeString(w.srv.PublicKey())
@@ -174,6 +177,7 @@ func TestHTTPInteractionsDeferredToREST(t *testing.T) {
 // session receives: shard_id = (guild_id >> 22) % num_shards.
 // https://discord.com/developers/docs/events/gateway#sharding
 func TestSharding(t *testing.T) {
+	t.Parallel()
 	srv := fakediscord.Start(t, fakediscord.Options{RecommendedShards: 2})
 	r := callH(t, srv, srv.Token(), http.MethodGet, "/gateway/bot", nil)
 	assert.Equal(t, float64(2), r.body["shards"])
@@ -261,6 +265,7 @@ func multipartCall(t *testing.T, srv *fakediscord.Server, token, method, path st
 // the stand-in and referenced from embeds as attachment://name.
 // https://discord.com/developers/docs/reference#uploading-files
 func TestAttachments(t *testing.T) {
+	t.Parallel()
 	board := file{"board.png", pngOf(t, 40, 20)}
 	withImage := obj{"embeds": []obj{{"title": "Board", "image": obj{"url": "attachment://board.png"}}}, "attachments": []obj{{"id": 0, "description": "the board"}}}
 	many := func(n int) []file {
@@ -323,6 +328,7 @@ func TestAttachments(t *testing.T) {
 // that updates the clicked message (callback type 7), and an edit keeps
 // only the attachments it lists.
 func TestAttachmentsInInteractionAnswers(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	rawBot(t, w.srv)
 	ix := interactionFor(t, w)
@@ -361,6 +367,7 @@ func TestAttachmentsInInteractionAnswers(t *testing.T) {
 // of the request is refused, and the message is left as it was
 // (https://discord.com/developers/docs/reference#editing-message-attachments).
 func TestAttachmentsKeptOrRefused(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	rawBot(t, w.srv)
 	ix := interactionFor(t, w)
@@ -426,6 +433,7 @@ func TestAttachmentsKeptOrRefused(t *testing.T) {
 // the request as Discord does and records a Violation naming the part,
 // so a bot that sends a reader already read to its end fails its tests.
 func TestEmptyUpload(t *testing.T) {
+	t.Parallel()
 	board := file{"board.png", pngOf(t, 8, 8)}
 	empty := file{"board.png", nil}
 	withImage := obj{"embeds": []obj{{"image": obj{"url": "attachment://board.png"}}}}
@@ -493,6 +501,7 @@ func TestEmptyUpload(t *testing.T) {
 // shown on its own; attachment://name again keeps it in the embed; an edit
 // that leaves the embeds alone changes nothing.
 func TestAttachmentsListing(t *testing.T) {
+	t.Parallel()
 	board := file{"board.png", pngOf(t, 8, 8)}
 	ref := obj{"title": "Board", "image": obj{"url": "attachment://board.png"}}
 	tests := []struct {

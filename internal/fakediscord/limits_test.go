@@ -130,6 +130,7 @@ func embeds(n int) []obj {
 // TestMessageLimits sends each limit at its edge (accepted) and one past it
 // (refused with Discord's error).
 func TestMessageLimits(t *testing.T) {
+	t.Parallel()
 	// Many messages in one channel: the rate limits are tested elsewhere.
 	w := newWorld(t, fakediscord.Options{DisableRateLimits: true})
 	srv := w.srv
@@ -202,6 +203,7 @@ func TestMessageLimits(t *testing.T) {
 // message will be created."
 // (https://discord.com/developers/docs/resources/message#create-message)
 func TestEnforceNonce(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	srv := w.srv
 	path := "/channels/" + w.channel.ID + "/messages"
@@ -220,6 +222,7 @@ func TestEnforceNonce(t *testing.T) {
 }
 
 func TestErrorShapes(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	srv := w.srv
 	status, body := call(t, srv, http.MethodPost, "/channels/"+w.channel.ID+"/messages", obj{"content": rep(2001)})
@@ -268,6 +271,7 @@ func interactionFor(t *testing.T, w *world) *fakediscord.Interaction {
 }
 
 func TestModalLimits(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, fakediscord.Options{ResponseDeadline: time.Minute})
 	rawBot(t, w.srv)
 	input := func(mod func(obj)) obj {
@@ -323,6 +327,7 @@ func TestModalLimits(t *testing.T) {
 }
 
 func TestCommandLimits(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	path := "/applications/" + w.srv.ApplicationID() + "/commands"
 	opts := func(n int) []obj {
@@ -358,6 +363,7 @@ func TestCommandLimits(t *testing.T) {
 // could act on. The stand-in neither applies the part that arrived nor
 // counts it as a rule the bot broke.
 func TestTruncatedRequestIsNotServed(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	srv := w.srv
 	conn, err := net.Dial("tcp", strings.TrimPrefix(strings.TrimSuffix(srv.URL(), "/"), "http://"))

@@ -17,6 +17,7 @@ import (
 // Discord offers them, and the bot receives the command's own names; the
 // web view's command box suggests the names of the user's language.
 func TestLocalisedCommandNames(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	srv := w.srv
 	got := make(chan *discordgo.InteractionCreate, 4)

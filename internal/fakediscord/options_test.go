@@ -17,6 +17,7 @@ import (
 // TestDropFileData: the attachment is described as usual, its bytes are
 // not kept.
 func TestDropFileData(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, fakediscord.Options{DropFileData: true})
 	board := file{"board.png", pngOf(t, 40, 20)}
 	withImage := obj{"embeds": []obj{{"title": "Board", "image": obj{"url": "attachment://board.png"}}}}
@@ -41,6 +42,7 @@ func TestDropFileData(t *testing.T) {
 // TestAPILatency: every REST answer comes that much later, but an
 // interaction's answer counts from its request's arrival.
 func TestAPILatency(t *testing.T) {
+	t.Parallel()
 	const d = 150 * time.Millisecond
 	w := newWorld(t, fakediscord.Options{APILatency: d})
 	start := time.Now()
@@ -60,6 +62,7 @@ func TestAPILatency(t *testing.T) {
 // TestDropPayloads: the interaction is delivered and answered as usual, but
 // its payload and its answer's raw data are not kept.
 func TestDropPayloads(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, fakediscord.Options{DropPayloads: true})
 	rawBot(t, w.srv)
 	ix := interactionFor(t, w)

@@ -70,6 +70,7 @@ func answered(t *testing.T, w *world) *fakediscord.Interaction {
 // retry_after, global and X-RateLimit-Scope).
 // https://discord.com/developers/docs/topics/rate-limits
 func TestRateLimits(t *testing.T) {
+	t.Parallel()
 	type limitCase struct {
 		name string
 		// within sends the requests a bot may make; past the one too many.
@@ -215,6 +216,7 @@ type caseState struct{ token, msg string }
 // TestRateLimitsReset checks that a bucket refills after its window and that
 // the limits can be switched off for a test measuring something else.
 func TestRateLimitsReset(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	path := "/channels/" + w.channel.ID + "/messages"
 	for i := 0; i < 5; i++ {
@@ -236,6 +238,7 @@ func TestRateLimitsReset(t *testing.T) {
 // TestInteractionEndpointsAreExemptFromTheGlobalLimit: "Interaction
 // endpoints are not bound to the bot's Global Rate Limit."
 func TestInteractionEndpointsAreExemptFromTheGlobalLimit(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	rawBot(t, w.srv)
 	ix := interactionFor(t, w)
@@ -261,6 +264,7 @@ func TestInteractionEndpointsAreExemptFromTheGlobalLimit(t *testing.T) {
 
 // TestStats checks the counters through the Go method and GET /_test/stats.
 func TestStats(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for i := 0; i < 3; i++ {
 		require.Equal(t, http.StatusOK, callH(t, w.srv, w.srv.Token(), http.MethodPost, "/channels/"+w.channel.ID+"/messages", obj{"content": "x"}).status)
@@ -294,6 +298,7 @@ func TestStats(t *testing.T) {
 // limits: it must wait on X-RateLimit-Remaining 0 (no 429 for the channel
 // bucket) and retry after a global 429, so that every message arrives.
 func TestDiscordgoHonoursRateLimits(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	s, _ := connect(t, w.srv, nil)
 	w.srv.ResetStats()
@@ -344,6 +349,7 @@ func TestDiscordgoHonoursRateLimits(t *testing.T) {
 // no X-RateLimit-Reset-After in particular, and leaves the requests made
 // with an interaction's token alone.
 func TestRateLimitAnswers(t *testing.T) {
+	t.Parallel()
 	post := func(t *testing.T, w *world) reply {
 		return callH(t, w.srv, w.srv.Token(), http.MethodPost, "/channels/"+w.channel.ID+"/messages", obj{"content": "x"})
 	}

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -97,8 +98,8 @@ type Server struct {
 	watched  map[string]chan struct{} // channel id -> closed at its next message change
 	closed   bool
 	closedCh chan struct{} // closed by Close
-	lastID   int64
 	clockOff time.Duration
+	shared   bool // registered on the shared front (SharedURL); guarded by front.mu
 
 	bot      User
 	users    map[string]*User
@@ -164,6 +165,9 @@ func Start(tb testing.TB, opts ...Options) *Server {
 	var o Options
 	if len(opts) > 0 {
 		o = opts[0]
+	}
+	if o.Token == "" {
+		o.Token = fmt.Sprintf("fake-bot-token-%d", startSeq.Add(1))
 	}
 	if dir := os.Getenv("FAKEDISCORD_CAPTURE"); o.CaptureDir == "" && dir != "" {
 		o.CaptureDir = filepath.Join(dir, fileSafe(tb.Name()))
@@ -275,6 +279,7 @@ func (s *Server) BotUser() User { return s.bot }
 
 // Close stops the server, its gateway connections and pending timers.
 func (s *Server) Close() error {
+	front.forget(s)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -282,6 +287,7 @@ func (s *Server) Close() error {
 	}
 	s.closed = true
 	close(s.closedCh)
+
 	for _, ix := range s.ixByID {
 		if ix.timer != nil {
 			ix.timer.Stop()
@@ -328,14 +334,23 @@ func (s *Server) newID() string {
 	defer idMu.Unlock()
 	ms := time.Now().UnixMilli() - discordEpoch
 	id := ms << 22
-	if id <= s.lastID {
-		id = s.lastID + 1
+	if id <= lastID {
+		id = lastID + 1
 	}
-	s.lastID = id
+	lastID = id
 	return strconv.FormatInt(id, 10)
 }
 
-var idMu sync.Mutex
+// idMu guards lastID, the last snowflake handed out by any server of the
+// process: ids are unique across servers, as they are on Discord, so that
+// servers sharing the front (SharedURL) never issue the same one.
+var (
+	idMu   sync.Mutex
+	lastID int64
+)
+
+// startSeq numbers the servers Start made, for their distinct bot tokens.
+var startSeq atomic.Int64
 
 func randomToken() string {
 	b := make([]byte, 24)

@@ -16,6 +16,7 @@ import (
 )
 
 func TestAllowedMentions(t *testing.T) {
+	t.Parallel()
 	// Many messages in one channel: the rate limits are tested elsewhere.
 	w := newWorld(t, fakediscord.Options{DisableRateLimits: true})
 	a, b, c := w.alice.ID, w.bruno.ID, w.carol.ID
@@ -73,6 +74,7 @@ func TestAllowedMentions(t *testing.T) {
 }
 
 func TestTranscriptEphemeralAndEdits(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, fakediscord.Options{ResponseDeadline: time.Minute})
 	rawBot(t, w.srv)
 	ix := interactionFor(t, w)
@@ -111,6 +113,7 @@ func TestTranscriptEphemeralAndEdits(t *testing.T) {
 }
 
 func TestCapture(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w := newWorld(t, fakediscord.Options{CaptureDir: dir})
 	call(t, w.srv, http.MethodPost, "/channels/"+w.channel.ID+"/messages", obj{"content": "hello"})
@@ -137,6 +140,7 @@ func TestCapture(t *testing.T) {
 }
 
 func TestConcurrentClicks(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, fakediscord.Options{ResponseDeadline: time.Minute})
 	ws := rawBot(t, w.srv)
 	_ = ws
@@ -165,6 +169,7 @@ func TestConcurrentClicks(t *testing.T) {
 }
 
 func TestDirectMessageInteraction(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, fakediscord.Options{ResponseDeadline: time.Minute})
 	rawBot(t, w.srv)
 	interactionFor(t, w) // registers the guild command /dix
@@ -195,6 +200,7 @@ func TestDirectMessageInteraction(t *testing.T) {
 }
 
 func TestDeferredUpdateThenEditOriginal(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, fakediscord.Options{ResponseDeadline: time.Minute})
 	rawBot(t, w.srv)
 	_, body := call(t, w.srv, http.MethodPost, "/channels/"+w.channel.ID+"/messages", obj{"content": "board v1", "components": []obj{row(button("draw"))}})

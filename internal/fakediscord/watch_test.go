@@ -22,6 +22,7 @@ func closed(ch <-chan struct{}) bool {
 }
 
 func TestChannelChangesWakesOnlyItsChannel(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	other, err := w.srv.AddChannel(w.guild.ID, "other")
 	require.NoError(t, err)
@@ -52,6 +53,7 @@ func TestChannelChangesWakesOnlyItsChannel(t *testing.T) {
 }
 
 func TestRecentMessages(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	path := "/channels/" + w.channel.ID + "/messages"
 	var ids []string
@@ -90,6 +92,7 @@ func TestRecentMessages(t *testing.T) {
 // only when its IDENTIFY asked for GUILD_MESSAGES (1 << 9); interactions
 // reach it whatever its intents.
 func TestGatewayIntentsFilterMessageEvents(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		intents  any // nil: no intents field

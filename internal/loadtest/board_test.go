@@ -25,6 +25,7 @@ func row(ids ...string) fakediscord.Component {
 }
 
 func TestReadBoard(t *testing.T) {
+	t.Parallel()
 	fields := []fakediscord.EmbedField{{Name: "Deck: 30 cards · Market"}, {Name: "p1"}, {Name: "👉 p2"}, {Name: "⭐ p3"}}
 	tests := []struct {
 		name    string
@@ -58,18 +59,21 @@ func TestReadBoard(t *testing.T) {
 }
 
 func TestIsScoreboard(t *testing.T) {
+	t.Parallel()
 	assert.True(t, isScoreboard(fakediscord.Message{Embeds: []fakediscord.Embed{{Title: "DIX — final scores"}}}, "en"))
 	assert.False(t, isScoreboard(fakediscord.Message{Embeds: []fakediscord.Embed{{Title: "DIX — game over"}}}, "en"))
 	assert.False(t, isScoreboard(fakediscord.Message{Content: "DIX — final scores"}, "en"))
 }
 
 func TestIDAfter(t *testing.T) {
+	t.Parallel()
 	assert.True(t, idAfter("1000000000000000001", "999999999999999999"), "longer is newer")
 	assert.True(t, idAfter("1000000000000000002", "1000000000000000001"))
 	assert.False(t, idAfter("1000000000000000001", "1000000000000000001"))
 }
 
 func TestPercentiles(t *testing.T) {
+	t.Parallel()
 	var l []time.Duration
 	for i := 1; i <= 200; i++ {
 		l = append(l, time.Duration(i)*time.Millisecond)
@@ -80,6 +84,7 @@ func TestPercentiles(t *testing.T) {
 }
 
 func TestProcReadsThisProcess(t *testing.T) {
+	t.Parallel()
 	// Burn a little CPU so the tick counter moves.
 	for deadline := time.Now().Add(50 * time.Millisecond); time.Now().Before(deadline); {
 	}
@@ -100,6 +105,7 @@ func TestProcReadsThisProcess(t *testing.T) {
 }
 
 func TestReadLogProblems(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "bot.log")
 	log := `{"time":"t","level":"INFO","msg":"ready"}
 {"time":"t","level":"WARN","msg":"effects left for later","err":"429"}
@@ -114,6 +120,7 @@ not json
 }
 
 func TestHistogram(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte(`# HELP dix_interaction_duration_seconds Time taken to handle an interaction.
 # TYPE dix_interaction_duration_seconds histogram

@@ -51,6 +51,7 @@ func redisURL(t *testing.T) string {
 // its scoreboard, every interaction was answered within Discord's 3 s, the
 // stand-in saw no broken rule, and every figure was read.
 func TestRunPlaysEveryGameToItsEnd(t *testing.T) {
+	t.Parallel()
 	url := redisURL(t)
 	bin := dixbot(t)
 	dir := t.TempDir()
@@ -128,6 +129,7 @@ func TestRunPlaysEveryGameToItsEnd(t *testing.T) {
 // every interaction was answered within 3 s, each roll saw decisions, and
 // the stand-in saw no broken rule.
 func TestRunPlaysQwixxToTheEnd(t *testing.T) {
+	t.Parallel()
 	url := redisURL(t)
 	bin := dixbot(t)
 	dir := t.TempDir()

@@ -11,6 +11,7 @@ import (
 // The players read who is deciding, the roll number and what their sheet
 // allows from the board's text, in either language.
 func TestQwixxBoardReading(t *testing.T) {
+	t.Parallel()
 	for _, lang := range []string{"en", "fr"} {
 		q := newQwixxMarkers(lang, []string{"p1", "p2"})
 		deciding := q.deciding["p1"]
