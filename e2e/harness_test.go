@@ -55,10 +55,11 @@ func baseConfig(t *testing.T, fake *fakediscord.Server, redisURL string) app.Con
 	}
 }
 
-// testLogger writes the program's logs to the test log when -v is given,
-// and discards them otherwise (they are noisy under -race).
+// testLogger writes the program's logs to the test log when E2E_LOG is
+// set, and discards them otherwise (they are noisy under -race, and the
+// test command's -json makes every run verbose).
 func testLogger(t *testing.T) *slog.Logger {
-	if !testing.Verbose() && os.Getenv("E2E_LOG") == "" {
+	if os.Getenv("E2E_LOG") == "" {
 		return slog.New(slog.DiscardHandler)
 	}
 	w := &tWriter{t: t}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -48,7 +49,7 @@ func TestLogsHoldNoInteractionToken(t *testing.T) {
 	w := &world{fake: fake, redis: srv, cfg: baseConfig(t, fake, srv.URL())}
 	var logs syncBuffer
 	var out io.Writer = &logs
-	if testing.Verbose() {
+	if os.Getenv("E2E_LOG") != "" {
 		tw := &tWriter{t: t}
 		t.Cleanup(func() { tw.done.Store(true) })
 		out = io.MultiWriter(&logs, tw)

@@ -27,102 +27,31 @@ echo "== go vet"
 go vet ./...
 
 echo "== go test -race"
-# Two packages are split into processes that run beside the others: the
-# end-to-end tests (they set discordgo's process-wide endpoints, so they
-# run one at a time within a process) into E2E_SHARDS, and the table's
-# (bot/dixtable, DIX's table, the longest package) into BOT_SHARDS. A
-# package's tests are dealt out longest first, in a snake over the
-# shards, then the others.
+# Two runs side by side: the packages with goroutines under the race
+# detector, and the games' rules and computer players (engine/...,
+# computer/...) without it: they share no memory between goroutines
+# (TestRulesAndComputersAreSingleThreaded checks it), so the race detector
+# has nothing to find there and would only make their long property tests
+# six to seven times slower. Within a package, independent tests run in
+# parallel: most of their time is spent waiting (on a stand-in, on Redis,
+# on a bot's deadlines), so more of them run at once than there are cores.
+# testcheck reports the results and fails when a declared test did not
+# run, or ran twice, or a package ended without a result.
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
-pids=()
-failed=0
-# shardTests PKG N HEAVY... prints N -test.run patterns covering the tests
-# of PKG, one per line.
-shardTests() {
-  local pkg=$1 n=$2
-  shift 2
-  local heavy=("$@") all order shard i t
-  mapfile -t all < <(grep -ho '^func Test[A-Za-z0-9_]*' "$pkg"/*_test.go | sed 's/^func //' | sort -u)
-  order=()
-  for t in "${heavy[@]}"; do
-    [[ " ${all[*]} " == *" $t "* ]] && order+=("$t")
-  done
-  for t in "${all[@]}"; do
-    [[ " ${heavy[*]} " == *" $t "* ]] || order+=("$t")
-  done
-  # Dealt in a snake (1, 2, 3, 3, 2, 1, 1, …): each round's longest
-  # test goes to the shard that got the round's shortest before.
-  shard=()
-  i=0
-  local k
-  for t in "${order[@]}"; do
-    k=$((i % n))
-    (((i / n) % 2)) && k=$((n - 1 - k))
-    shard[k]+="${shard[k]:+|}$t"
-    i=$((i + 1))
-  done
-  for ((i = 0; i < n; i++)); do echo "^(${shard[i]})\$"; done
-}
-# runShards PKG N HEAVY...: one build of PKG's tests, run in the package's
-# directory as go test would, once per shard, in the background.
-runShards() {
-  local pkg=$1 n=$2 k start
-  local name=${pkg//\//-}
-  shift 2
-  local patterns
-  mapfile -t patterns < <(shardTests "$pkg" "$n" "$@")
-  if ! go test -race -c -o "$logs/$name.test" "./$pkg" >"$logs/$name-build" 2>&1; then
-    cat "$logs/$name-build"
-    failed=1
-    return
-  fi
-  for ((k = 0; k < n; k++)); do
-    (start=$SECONDS
-      cd "$pkg" && "$logs/$name.test" -test.count=1 -test.timeout=25m -test.run "${patterns[k]}" >"$logs/$name-$k" 2>&1 \
-        && echo "ok  	$pkg shard $((k + 1)) of $n	$((SECONDS - start))s" >>"$logs/$name-$k") &
-    pids+=($!)
-  done
-}
-e2eShards=${E2E_SHARDS:-3}
-botShards=${BOT_SHARDS:-2}
-# The games' rules and computer players (engine/..., computer/...) share no
-# memory between goroutines (TestRulesAndComputersAreSingleThreaded checks
-# it): the race detector has nothing to find there and would only make
-# their long property tests six to seven times slower, so they run
-# without it.
 single=$(go list ./engine/... ./computer/...)
-go test -race -count=1 -timeout 25m $(go list ./... | grep -v '/e2e$' | grep -v 'dixbot/bot/dixtable$' | grep -vxF "$single") >"$logs/packages" 2>&1 &
-pids+=($!)
-go test -count=1 -timeout 25m $single >"$logs/single" 2>&1 &
-pids+=($!)
-# The longest tests first, longest to shortest, as measured alone with
-# go test -race -v (docs/PERFORMANCE.md, "The test command").
-runShards e2e "$e2eShards" TestReplicaKills TestPingsPerTurn TestFivePlayersFasterThanTheRateLimits \
-  TestLogsHoldNoInteractionToken TestBoardMissingInTheChannel TestStoreDownMidGame TestPauseKickAndClockScreens \
-  TestResultsRecordedOnceOverKills TestNoPingsForComputerPlayedSeats TestFullGame TestLanguages \
-  TestKilledAfterSavingStillPostsTheBoard TestClockedGameWithTwoProcesses TestBotTokenCallsPerTurn TestScreens
-runShards bot/dixtable "$botShards" TestFrozenRecordsPlayToTheEnd TestFullGameByClicks TestPicturesInGamesByClicks \
-  TestRematchStartsAtOnceWhenTheClickerIsTheOnlyPerson TestDixxitPlaysToTheEnd TestBoardAfterTheEnd \
-  TestGameWithComputerPlayers TestStartOverUnarchivedGame TestReadmeBoard \
-  TestPromptAfterTheGameSaysItIsOverAndWhereItsScoreboardIs TestRematchRefusals TestRematchOfAnUnarchivedGame \
-  TestBuyPreviewAgreesWithTheMenu TestFinishedGameShowsNoClock TestGameLog TestRematchConcurrentClicksCreateOneGame \
-  TestLeaveHandsTheSeatOverAndTheScoreboardSaysSo TestComputerTurnsDecidedOutsideTheStoreUpdate TestStoreStaysDown \
-  TestDixxitClockWithASilentPlayer TestDixxitRace TestSlowStoreDefersTheAnswer
-for p in "${pids[@]}"; do
-  wait "$p" || failed=1
-done
-cat "$logs/packages"
-echo "-- without the race detector (single-threaded)"
-cat "$logs/single"
-for pkg in bot/dixtable e2e; do
-  n=$botShards
-  [ "$pkg" = e2e ] && n=$e2eShards
-  for ((k = 0; k < n; k++)); do
-    echo "-- $pkg shard $((k + 1)) of $n"
-    cat "$logs/${pkg//\//-}-$k" 2>/dev/null || true
-  done
-done
+raced=$(go list ./... | grep -vxF "$single")
+start=$SECONDS
+go test -race -count=1 -timeout 25m -p 3 -parallel "${TEST_PARALLEL:-8}" -json $raced >"$logs/race.json" 2>"$logs/race.err" &
+race=$!
+go test -count=1 -timeout 25m -json $single >"$logs/single.json" 2>"$logs/single.err" &
+plain=$!
+failed=0
+wait "$race" || failed=1
+wait "$plain" || failed=1
+cat "$logs/race.err" "$logs/single.err"
+go run ./internal/testcheck "$logs/race.json" "$logs/single.json" || failed=1
+echo "go test: $((SECONDS - start)) s"
 [ "$failed" -eq 0 ] || { echo "go test failed"; exit 1; }
 
 echo "== fuzz (engine/dix)"

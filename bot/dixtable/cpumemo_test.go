@@ -34,7 +34,7 @@ func (s *watchedStore) Update(ctx context.Context, channel, interactionID string
 // inside it (where their thinking would eat the store's deadline), and the
 // game plays to its end exactly as when they are decided inside it.
 func TestComputerTurnsDecidedOutsideTheStoreUpdate(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it replaces the package's computer player.
 	play := func(memo bool) (*dixbot.Record, int, int) {
 		ws := &watchedStore{Store: tabletest.NewMemStore()}
 		h := newHarnessOn(t, ws)

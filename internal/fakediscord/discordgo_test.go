@@ -497,11 +497,15 @@ func TestDiscordgoProtocolViolations(t *testing.T) {
 	_, err = s.FollowupMessageCreate(i.Interaction, true, &discordgo.WebhookParams{Content: "late"})
 	assert.Equal(t, discordgo.ErrCodeInvalidWebhookTokenProvided, restCode(err))
 
-	// Wrong token.
-	bad, err := discordgo.New("Bot wrong")
+	// Wrong token, sent to the stand-in itself: the shared front refuses a
+	// token no stand-in has before any of them sees it.
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL()+"api/v9/users/@me", nil)
 	require.NoError(t, err)
-	_, err = bad.User("@me")
-	require.Error(t, err)
+	req.Header.Set("Authorization", "Bot wrong")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 
 	require.NoError(t, srv.WaitFor(ctx, func() bool { return len(srv.Violations()) == 6 }))
 	v := srv.Violations()
