@@ -224,13 +224,27 @@ func OpenRedis(ctx context.Context, o Options) (*Redis, error) {
 
 	s.rdb.AddHook(&s.sent)
 
-	ctx, cancel := s.deadline(ctx)
+	// Opening is not answering a player: a server slow to answer (a busy
+	// machine, a server still loading its data) is given openBudget, each
+	// call its own Timeout, tried again while the budget lasts. A refusal
+	// (no server listening, bad credentials) fails at once.
+	octx, cancel := context.WithTimeout(ctx, max(openBudget, o.Timeout))
 	defer cancel()
+	step := func(f func(ctx context.Context) error) error {
+		for {
+			ctx, cancel := s.deadline(octx)
+			err := f(ctx)
+			cancel()
+			if err == nil || !isTimeout(err) || octx.Err() != nil {
+				return err
+			}
+		}
+	}
 	fail := func(err error) (*Redis, error) {
 		s.rdb.Close()
 		return nil, err
 	}
-	if err := s.rdb.Ping(ctx).Err(); err != nil {
+	if err := step(func(ctx context.Context) error { return s.rdb.Ping(ctx).Err() }); err != nil {
 		switch {
 		case redis.IsAuthError(err) || redis.IsPermissionError(err):
 			return fail(fmt.Errorf("%w: redis %s refused the credentials of the URL: %v", ErrBadOptions, addr, err))
@@ -242,27 +256,41 @@ func OpenRedis(ctx context.Context, o Options) (*Redis, error) {
 	if !cluster {
 		// A cluster node would answer MOVED for most keys. A server
 		// refusing INFO is taken as it is.
-		if info, err := s.rdb.Info(ctx, "cluster").Result(); err == nil && strings.Contains(info, "cluster_enabled:1") {
+		var info string
+		err := step(func(ctx context.Context) (err error) { info, err = s.rdb.Info(ctx, "cluster").Result(); return err })
+		if err == nil && strings.Contains(info, "cluster_enabled:1") {
 			return fail(fmt.Errorf("%w: redis %s is a Redis Cluster node: open it as a cluster", ErrBadOptions, addr))
 		}
 	}
 	// Nothing reads the index of the empty guild id: records without a
 	// guild are in no index, and the entries of such a key would only
 	// accumulate.
-	if err := s.rdb.Del(ctx, s.activeKey("")).Err(); err != nil {
+	if err := step(func(ctx context.Context) error { return s.rdb.Del(ctx, s.activeKey("")).Err() }); err != nil {
 		return fail(fmt.Errorf("store: open redis %s: %w", addr, mapErr(err)))
 	}
+	ctx, cancelTime := s.deadline(octx)
 	sent := time.Now()
 	if t, err := s.rdb.Time(ctx).Result(); err == nil {
 		rtt := time.Since(sent)
 		s.skew = t.Sub(sent.Add(rtt / 2))
 	}
+	cancelTime()
 	for _, sc := range []*redis.Script{casScript, finishScript, unindexScript, redueScript, purgeScript} {
-		if err := sc.Load(ctx, s.rdb).Err(); err != nil {
+		if err := step(func(ctx context.Context) error { return sc.Load(ctx, s.rdb).Err() }); err != nil {
 			return fail(fmt.Errorf("store: open redis %s: load script: %w", addr, mapErr(err)))
 		}
 	}
 	return s, nil
+}
+
+// openBudget is the least time OpenRedis gives a slow server.
+const openBudget = 10 * time.Second
+
+// isTimeout reports whether err is a call that ran out of time rather than
+// a refusal.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 }
 
 // connTimeouts points at the timeout fields of go-redis's Options or
