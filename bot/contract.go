@@ -36,7 +36,8 @@ const (
 	cverbCancel = "cancel" // the creator closes the lobby
 	CverbMove   = "mv"     // the clicker's decision; arg the move
 	cverbPrompt = "pr"     // opens the clicker's private prompt
-	cverbSelect = "sel"    // the prompt's menu: the decision chosen is its value
+	cverbStep   = "st"     // shows a step of the clicker's private prompt; arg its draft
+	cverbSelect = "sel"    // the prompt's menu: its value is the choice (present.ChoiceValue)
 	cverbModal  = "md"     // opens a form (present.Modal); arg its verb
 	cverbSubmit = "ms"     // the form's submission: the move is arg + " " + its text
 	cverbPace   = "pace"   // the lobby's pace menu: the pace chosen is its value
@@ -279,9 +280,10 @@ func ParseContractID(s string) (contractParsed, error) {
 	if len(parts) == 4 {
 		p.Arg = parts[3]
 	}
-	needsArg := p.Verb == CverbCPU || p.Verb == CverbMove || p.Verb == cverbModal || p.Verb == cverbSubmit || p.Verb == cverbKick || p.Verb == CverbEnd
+	needsArg := p.Verb == CverbCPU || p.Verb == CverbMove || p.Verb == cverbModal || p.Verb == cverbSubmit || p.Verb == cverbKick || p.Verb == CverbEnd ||
+		p.Verb == cverbStep
 	switch p.Verb {
-	case CverbJoin, cverbLeave, CverbCPU, cverbRmCPU, CverbGo, cverbCancel, CverbMove, cverbPrompt, cverbSelect, cverbModal, cverbSubmit:
+	case CverbJoin, cverbLeave, CverbCPU, cverbRmCPU, CverbGo, cverbCancel, CverbMove, cverbPrompt, cverbStep, cverbSelect, cverbModal, cverbSubmit:
 	case cverbPace, CverbAgain, cverbLog, cverbKick, CverbEnd, cverbKeep:
 	default:
 		return contractParsed{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.Verb)
@@ -596,18 +598,30 @@ func (b *Bot) contractClick(c *Call, g *present.Game, id string) error {
 	case CverbMove:
 		return c.contractMove(g, p)
 	case cverbPrompt:
-		return c.contractPrompt(g, p)
+		return c.contractPrompt(g, p, "")
+	case cverbStep:
+		return c.contractPrompt(g, p, p.Arg)
 	case cverbModal:
 		return c.contractOpenModal(g, p)
 	case cverbSubmit:
 		return fmt.Errorf("%w: %q is a form's", ErrBadCustomID, id)
 	case cverbSelect:
 		vals := c.Values()
-		if len(vals) != 1 || vals[0] == "" || len(vals[0]) > engine.MaxMoveLen {
+		if len(vals) != 1 || len(vals[0]) > present.MaxOptionValue {
 			return ErrBadInput
 		}
-		p.Arg = vals[0]
-		return c.contractMove(g, p)
+		kind, arg, _ := strings.Cut(vals[0], ":")
+		if arg == "" || len(arg) > engine.MaxMoveLen {
+			return ErrBadInput
+		}
+		p.Arg = arg
+		switch kind {
+		case "mv":
+			return c.contractMove(g, p)
+		case "st":
+			return c.contractPrompt(g, p, arg)
+		}
+		return ErrBadInput
 	case cverbPace:
 		vals := c.Values()
 		if len(vals) != 1 || vals[0] == "" || len(vals[0]) > engine.MaxMoveLen {
@@ -840,9 +854,12 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 	return c.showContractBoard(g, r, td)
 }
 
-// promptOf is the clicker's seat, the game and the presenter's private
-// prompt for a click on a board of version p.n.
-func (c *Call) promptOf(g *present.Game, p contractParsed) (present.Prompt, engine.State, error) {
+// promptOf is the clicker's seat, the game and the step of draft of the
+// presenter's private prompt for a click on a board (or a prompt) of
+// version p.n. A draft that is not a step of the seat's decision now is
+// refused as a forged custom id; a prompt beyond Discord's limits is the
+// presenter's fault, logged and said as an internal error, never cut.
+func (c *Call) promptOf(g *present.Game, p contractParsed, draft string) (present.Prompt, engine.State, error) {
 	pr, ok := g.Presenter.(present.Prompter)
 	if !ok {
 		return present.Prompt{}, nil, ErrBadCustomID
@@ -865,9 +882,17 @@ func (c *Call) promptOf(g *present.Game, p contractParsed) (present.Prompt, engi
 	if olderThanBoard(c.I.Message, td.Board) || p.n > st.Seq() || (seat < len(td.Open) && p.n < td.Open[seat]) {
 		return present.Prompt{}, nil, ErrStale
 	}
-	prompt, ok := pr.Prompt(c.Lang, st, seat)
-	if !ok || (len(prompt.Choices) == 0 && len(prompt.Buttons) == 0) {
+	prompt, err := pr.Prompt(c.Lang, st, seat, draft)
+	switch {
+	case errors.Is(err, present.ErrBadDraft):
+		return present.Prompt{}, nil, fmt.Errorf("%w: %v", ErrBadCustomID, err)
+	case errors.Is(err, present.ErrNoPrompt), err == nil && len(prompt.Choices) == 0 && len(prompt.Buttons) == 0:
 		return present.Prompt{}, nil, Refuse(ErrNotYourTurn, "table_err_no_prompt", nil)
+	case err != nil:
+		return present.Prompt{}, nil, err
+	}
+	if err := prompt.Check(); err != nil {
+		return present.Prompt{}, nil, fmt.Errorf("bot: %s's prompt at step %q: %w", g.Rules.Name(), draft, err)
 	}
 	return prompt, st, nil
 }
@@ -875,7 +900,7 @@ func (c *Call) promptOf(g *present.Game, p contractParsed) (present.Prompt, engi
 // contractOpenModal opens the form of the clicker's private prompt whose
 // verb the button carries.
 func (c *Call) contractOpenModal(g *present.Game, p contractParsed) error {
-	prompt, st, err := c.promptOf(g, p)
+	prompt, st, err := c.promptOf(g, p, "")
 	if errors.Is(err, ErrStale) {
 		return c.contractStale(g, false)
 	}
@@ -894,31 +919,44 @@ func (c *Call) contractOpenModal(g *present.Game, p contractParsed) error {
 	return Refuse(ErrNotYourTurn, "table_err_no_prompt", nil)
 }
 
-// contractPrompt opens the clicker's private prompt (Prompter): a menu
-// of decisions, or buttons, with the prompt's pictures.
-func (c *Call) contractPrompt(g *present.Game, p contractParsed) error {
-	prompt, st, err := c.promptOf(g, p)
+// contractPrompt shows the step of draft of the clicker's private prompt
+// (Prompter): a menu of choices, or buttons, with the step's pictures. It
+// writes nothing: a step opened from the board is a new private message,
+// one opened from the prompt replaces it in place.
+func (c *Call) contractPrompt(g *present.Game, p contractParsed, draft string) error {
+	prompt, st, err := c.promptOf(g, p, draft)
 	if errors.Is(err, ErrStale) {
 		return c.contractStale(g, false)
 	}
 	if err != nil {
 		return err
 	}
-	var comps []discordgo.MessageComponent
-	if len(prompt.Choices) > 0 {
-		var opts []discordgo.SelectMenuOption
-		for _, ch := range prompt.Choices[:min(len(prompt.Choices), 25)] {
-			opts = append(opts, discordgo.SelectMenuOption{Label: Truncate(ch.Label, 100), Value: string(ch.Move)})
-		}
-		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.SelectMenu{CustomID: ContractID(g.Rules.Name(), cverbSelect, st.Seq(), ""), Placeholder: prompt.Placeholder, Options: opts},
-		}})
-	}
-	if len(prompt.Buttons) > 0 {
-		comps = append(comps, boardComponents(g.Rules.Name(), st.Seq(), present.Board{Rows: [][]present.Button{prompt.Buttons[:min(len(prompt.Buttons), 5)]}})...)
+	comps := promptComponents(g.Rules.Name(), st.Seq(), prompt)
+	if c.I.Message != nil && c.I.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		c.Update(prompt.Content, prompt.Embeds, comps, prompt.Files...)
+		return nil
 	}
 	c.EphemeralFiles(prompt.Content, comps, prompt.Files, prompt.Embeds...)
 	return nil
+}
+
+// promptComponents are the menu and the buttons of a prompt's step shown
+// at state version seq; prompt passed its Check.
+func promptComponents(game string, seq uint64, prompt present.Prompt) []discordgo.MessageComponent {
+	var comps []discordgo.MessageComponent
+	if len(prompt.Choices) > 0 {
+		var opts []discordgo.SelectMenuOption
+		for _, ch := range prompt.Choices {
+			opts = append(opts, discordgo.SelectMenuOption{Label: ch.Label, Value: present.ChoiceValue(ch)})
+		}
+		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.SelectMenu{CustomID: ContractID(game, cverbSelect, seq, ""), Placeholder: prompt.Placeholder, Options: opts},
+		}})
+	}
+	if len(prompt.Buttons) > 0 {
+		comps = append(comps, boardComponents(game, seq, present.Board{Rows: [][]present.Button{prompt.Buttons}})...)
+	}
+	return comps
 }
 
 // olderThanBoard reports whether msg was posted before the board message
@@ -1050,6 +1088,11 @@ func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *TableData, ke
 	t := td.table(!b.NoPictures)
 	t.Kept = kept
 	pb := g.Presenter.Board(t, st)
+	if err := pb.Check(); err != nil {
+		// The presenter's fault: Discord refuses the board as it is, and the
+		// table cuts nothing of it.
+		b.Log.Error("a board beyond Discord's limits", "game", g.Rules.Name(), "err", err)
+	}
 	pb.Content = withLine(pb.Content, tableClockLine(g, st, td))
 	return pb, st, nil
 }
@@ -1088,6 +1131,8 @@ func boardComponents(game string, seq uint64, pb present.Board) []discordgo.Mess
 			switch {
 			case bt.Prompt:
 				btn.CustomID = ContractID(game, cverbPrompt, seq, "")
+			case bt.Next != "":
+				btn.CustomID = ContractID(game, cverbStep, seq, bt.Next)
 			case bt.Modal != nil:
 				btn.CustomID = ContractID(game, cverbModal, seq, bt.Modal.Verb)
 			}

@@ -323,15 +323,19 @@ func scoreboard(t present.Table, v rules.View) present.Board {
 
 // Prompt is the active player's private prompt while the clue is awaited:
 // the grid with their target framed, Give a clue (a form, X4) and Said
-// aloud. Nobody else has one.
-func (Presenter) Prompt(lang string, st engine.State, seat int) (present.Prompt, bool) {
+// aloud, in one step (draft ""; any other is ErrBadDraft). Nobody else
+// has one (ErrNoPrompt).
+func (Presenter) Prompt(lang string, st engine.State, seat int, draft string) (present.Prompt, error) {
 	g := gameOf(st)
 	if g == nil || g.Over() || g.Phase() != rules.PhaseClue || g.Active() != seat {
-		return present.Prompt{}, false
+		return present.Prompt{}, present.ErrNoPrompt
+	}
+	if draft != "" {
+		return present.Prompt{}, fmt.Errorf("%w: %q", present.ErrBadDraft, draft)
 	}
 	v := g.ViewOf(seat)
 	if v.Secret == nil {
-		return present.Prompt{}, false
+		return present.Prompt{}, present.ErrNoPrompt
 	}
 	p := present.Prompt{
 		Content: locales.T(lang, "dixxit_prompt", map[string]any{"Square": v.Secret.Target}),
@@ -348,7 +352,7 @@ func (Presenter) Prompt(lang string, st engine.State, seat int) (present.Prompt,
 	if png, err := renderer().Render(picture.GridOf(v, nil)); err == nil {
 		p.Files, p.Embeds = picked(targetName, png)
 	}
-	return p, true
+	return p, nil
 }
 
 // Events renders what happened: the clue, each finger, who got there
