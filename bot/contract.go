@@ -121,6 +121,10 @@ type TableData struct {
 	// (tableData.Open) its person was reminded of (0: none;
 	// contract_table_absent.go).
 	Reminded []uint64 `json:"rd,omitempty"`
+	// Wake is, by seat, when the computer playing it makes its current
+	// decision (Unix ms; 0: not drawn yet), for a game whose computer
+	// takes a reaction time (present.Game.Reaction; reaction_contract.go).
+	Wake []int64 `json:"wk,omitempty"`
 	// Pic is the picture the board message has on Discord, when it is
 	// known (pictures_contract.go): an edit of the board showing the same
 	// picture keeps Discord's files rather than drawing and uploading them
@@ -997,6 +1001,9 @@ func applyOpen(st engine.State, td *TableData, seat int, m engine.Move, now time
 		if s == seat || i < 0 || (keyer != nil && keyer.DecisionKey(s) != keys[i]) {
 			td.Open[s] = st.Seq()
 			noteOpened(td, s, now)
+			if s < len(td.Wake) {
+				td.Wake[s] = 0 // a new decision, a new reaction
+			}
 		}
 	}
 	return evs, nil
@@ -1014,19 +1021,25 @@ type decisionKeyer interface {
 const maxAdvance = 100000
 
 // advance takes the forced decisions and the computer seats' decisions
-// until a person must decide or the game is over.
+// until a person must decide, the computer seats left are still taking
+// their time (reaction_contract.go), or the game is over.
 func (b *Bot) advance(g *present.Game, st engine.State, td *TableData, now time.Time) ([]engine.Event, error) {
 	var all []engine.Event
 	if td.Paused != "" {
 		return nil, nil // nobody plays while the game is paused
 	}
+	player := g.Player
+	if g.PlayerIn != nil {
+		player = func(level string) engine.Player { return g.PlayerIn(level, td.Lang) }
+	}
 	for range maxAdvance {
 		if st.Over() {
 			return all, nil
 		}
-		moved := false
+		seat, m, ok := -1, engine.Move(""), false
+		due, dueAt := -1, int64(0) // the computer seat whose reaction ended first
 		for _, s := range st.ToDecide() {
-			m, ok := st.Forced(s)
+			m, ok = st.Forced(s)
 			if !ok && s < len(td.Seats) && td.Seats[s].Away && td.Seats[s].Level == "" {
 				var err error
 				r := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(s)))
@@ -1036,31 +1049,43 @@ func (b *Bot) advance(g *present.Game, st engine.State, td *TableData, now time.
 				ok = true
 			}
 			if !ok && s < len(td.Seats) && td.Seats[s].Level != "" {
+				if at, reacts := td.wake(g, st, s, now); reacts {
+					if at <= now.UnixMilli() && (due < 0 || at < dueAt) {
+						due, dueAt = s, at
+					}
+					continue
+				}
 				var err error
 				r := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(s)))
-				player := g.Player
-				if g.PlayerIn != nil {
-					player = func(level string) engine.Player { return g.PlayerIn(level, td.Lang) }
-				}
 				if m, err = player(td.Seats[s].Level).Decide(st, s, r); err != nil {
 					return nil, fmt.Errorf("bot: computer seat %d: %w", s, err)
 				}
 				ok = true
 			}
-			if !ok {
-				continue
+			if ok {
+				seat = s
+				break // who decides may have changed
 			}
-			evs, err := applyOpen(st, td, s, m, now)
-			if err != nil {
-				return nil, fmt.Errorf("bot: decision %q of seat %d: %w", m, s, err)
-			}
-			all = append(all, evs...)
-			moved = true
-			break // who decides may have changed
 		}
-		if !moved {
+		if seat < 0 && due >= 0 {
+			var err error
+			r := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(due)))
+			if m, err = player(td.Seats[due].Level).Decide(st, due, r); err != nil {
+				return nil, fmt.Errorf("bot: computer seat %d: %w", due, err)
+			}
+			if m, err = stampAt(g, m, time.UnixMilli(dueAt)); err != nil {
+				return nil, fmt.Errorf("bot: computer seat %d: %w", due, err)
+			}
+			seat = due
+		}
+		if seat < 0 {
 			return all, nil
 		}
+		evs, err := applyOpen(st, td, seat, m, now)
+		if err != nil {
+			return nil, fmt.Errorf("bot: decision %q of seat %d: %w", m, seat, err)
+		}
+		all = append(all, evs...)
 	}
 	return nil, fmt.Errorf("%w: the game does not end", engine.ErrInvariant)
 }

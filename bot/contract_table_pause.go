@@ -100,6 +100,11 @@ func (c *Call) contractPause(g *present.Game, on bool) error {
 						td.OpenAt[s] = at + held
 					}
 				}
+				for s, at := range td.Wake {
+					if at != 0 {
+						td.Wake[s] = at + held
+					}
+				}
 			}
 			td.Paused, td.PausedAt = "", 0
 			td.addLog([]string{locales.T(td.Lang, "log_resumed", map[string]any{"Name": name})})

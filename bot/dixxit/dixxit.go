@@ -48,6 +48,8 @@ func Game() present.Game {
 		MinSeats:  rules.MinPlayers,
 		MaxSeats:  rules.MaxPlayers,
 		Paces:     Paces,
+		// Computer guessers race like people.
+		Reaction: Reaction,
 		// The guessers race at once (X7): one's finger must not take the
 		// others' square buttons away mid-click.
 		SteadyButtons: true,
@@ -278,8 +280,9 @@ func squareMove(square int, turn uint64) engine.Move {
 }
 
 // Stamp turns a square button's "f N K" into the finger "f N T K" at the
-// click's time T, Discord's own (X7); the prompt's moves (clue, aloud)
-// pass as they are. Any other move is not one a person may send.
+// click's time T, Discord's own (X7), and a computer guesser's "f N" into
+// "f N T"; the prompt's moves (clue, aloud) pass as they are. Any other
+// move is not one a person may send.
 func (Presenter) Stamp(m engine.Move, click uint64) (engine.Move, error) {
 	f := strings.Fields(string(m))
 	switch {
@@ -290,6 +293,14 @@ func (Presenter) Stamp(m engine.Move, click uint64) (engine.Move, error) {
 			return "", rules.ErrBadSquare
 		}
 		return rules.FingerMoveOn(sq, click, turn), nil
+	case len(f) == 2 && f[0] == "f":
+		// A computer guesser's finger, made when its reaction time was
+		// over (present.Game.Reaction): at that time.
+		sq, err := strconv.Atoi(f[1])
+		if err != nil || sq < 1 || sq > rules.Squares {
+			return "", rules.ErrBadSquare
+		}
+		return rules.FingerMove(sq, click), nil
 	case len(f) == 1 && f[0] == "aloud":
 		return m, nil
 	case len(f) > 0 && f[0] == "clue" && strings.HasPrefix(string(m), "clue "):

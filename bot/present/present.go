@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -105,8 +106,10 @@ type Modal struct {
 
 // Stamper is a Presenter whose moves take the time of the click: the table
 // passes every move a person makes through Stamp with the interaction's
-// snowflake id (Discord's time of the click) before applying it. An error
-// refuses the move as forged.
+// snowflake id (Discord's time of the click) before applying it, and the
+// move of a computer seat that took its time (Game.Reaction) with the
+// snowflake of the moment its decision was due. An error refuses the move
+// as forged.
 type Stamper interface {
 	Stamp(m engine.Move, click uint64) (engine.Move, error)
 }
@@ -292,6 +295,14 @@ type Game struct {
 	Decision time.Duration
 	// Paces are the clocks a lobby may choose from, the first the default.
 	Paces []Pace
+	// Reaction, when set, is how long a computer seat of level takes to
+	// make its decision in st once it opened, clock being the time the
+	// decision has under the table's pace: a person's reaction time, for a
+	// game whose seats race (a computer that decides at once wins every
+	// race). The decision is then the table's due work at that time, and a
+	// Stamper's move carries that time as its click. Zero, or nil: the
+	// computer decides at once.
+	Reaction func(st engine.State, seat int, level string, clock time.Duration, r *rand.Rand) time.Duration
 	// SteadyButtons keeps the custom ids of the board's decision buttons
 	// while the decisions they were drawn for stay open, for a game whose
 	// seats decide at once: a board redrawn because one seat decided then
