@@ -134,7 +134,7 @@ func (b *Bot) RunContractDue(ctx context.Context, d DiscordAPI, channel string, 
 				}
 				evs = append(evs, more...)
 			}
-			td.addLog(g.Presenter.Events(td.table(false), evs))
+			td.tell(g, evs)
 			reminders := td.reminders(r, g, st, now)
 			setContractDue(r, td, g, st)
 			if moved {

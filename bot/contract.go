@@ -88,6 +88,9 @@ type TableData struct {
 	// decision, so clicks of several seats deciding at once all count.
 	Open   []uint64 `json:"op,omitempty"`
 	Log    []string `json:"g,omitempty"`  // the latest event lines, in Lang
+	// Ended are the lines that ended the round before this one, for a
+	// game whose board tells one round at a time (present.Rounder).
+	Ended  []string `json:"ge,omitempty"`
 	NoPics bool     `json:"np,omitempty"` // the board is text only
 	Pace   string   `json:"pc,omitempty"` // the pace's name (present.Pace); "": the game's default
 	// Acted is, by seat, when its person last decided (Unix ms), and Ping
@@ -130,8 +133,10 @@ type TableData struct {
 	// picture keeps Discord's files rather than drawing and uploading them
 	// again. nil: not known.
 	Pic *BoardPic `json:"bp,omitempty"`
-	// fresh are the event lines of this update, for the game's log.
+	// fresh are the event lines of this update, for the game's log, the
+	// current round's from round on (tell).
 	fresh []string
+	round int
 	// forgot: this update forgot the board's pictures, as of its click
 	// (answerContractPicture).
 	forgot bool
@@ -187,7 +192,7 @@ func (td *TableData) seated(user string) bool {
 }
 
 func (td *TableData) table(pictures bool) present.Table {
-	t := present.Table{Lang: td.Lang, Log: td.Log, Pictures: pictures && !td.NoPics}
+	t := present.Table{Lang: td.Lang, Log: td.Log, Ended: td.Ended, Pictures: pictures && !td.NoPics}
 	for _, s := range td.Seats {
 		t.Names = append(t.Names, s.Name)
 		t.Computer = append(t.Computer, s.Level != "")
@@ -825,7 +830,7 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 		if err != nil {
 			return err
 		}
-		td.addLog(g.Presenter.Events(td.table(false), append(evs, more...)))
+		td.tell(g, append(evs, more...))
 		noteActed(td, seat, now)
 		td.Seats[seat].Late = 0 // they decide in time again
 		setContractDue(r, td, g, st)
@@ -1408,8 +1413,8 @@ func (c *Call) contractLeave(g *present.Game) error {
 		if err != nil {
 			return err
 		}
-		td.addLog(append([]string{locales.T(td.Lang, "table_left", map[string]any{"Name": td.Seats[s].Name})},
-			g.Presenter.Events(td.table(false), evs)...))
+		td.addLog([]string{locales.T(td.Lang, "table_left", map[string]any{"Name": td.Seats[s].Name})})
+		td.tell(g, evs)
 		setContractDue(r, td, g, st)
 		td.oweChange(r, g, st, planPings(st, td, since, s, c.B.Now()), c.B.Now())
 		r.Data = st.Encode()

@@ -26,6 +26,28 @@ func (td *TableData) addLog(lines []string) {
 	td.fresh = append(td.fresh, lines...)
 }
 
+// tell adds the lines of events evs as addLog does. For a game whose
+// board tells one round at a time (present.Rounder), a round that starts
+// among evs starts the board's lines afresh: this update's lines up to it
+// (how the round before ended, as far as this update saw it) become
+// Ended, and only the new round's stay in Log.
+func (td *TableData) tell(g *present.Game, evs []engine.Event) {
+	t := td.table(false)
+	if rd, ok := g.Presenter.(present.Rounder); ok {
+		for i := len(evs) - 1; i >= 0; i-- {
+			if !rd.RoundStarts(evs[i]) {
+				continue
+			}
+			td.fresh = append(td.fresh, g.Presenter.Events(t, evs[:i])...)
+			td.Ended = appendLog(nil, td.fresh[min(td.round, len(td.fresh)):])
+			td.Log, td.round = nil, len(td.fresh)
+			evs = evs[i:]
+			break
+		}
+	}
+	td.addLog(g.Presenter.Events(t, evs))
+}
+
 // logOrigin names the table in the channel's log record: the interaction
 // that opened a rematch, else the board message the game started on.
 func (td *TableData) logOrigin() string {
@@ -115,7 +137,7 @@ func (c *Call) contractPause(g *present.Game, on bool) error {
 			if err != nil {
 				return err
 			}
-			td.addLog(g.Presenter.Events(td.table(false), evs))
+			td.tell(g, evs)
 			pings = planPings(st, td, since, -1, now)
 		}
 		setContractDue(r, td, g, st)

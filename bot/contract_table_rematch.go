@@ -52,7 +52,7 @@ func (b *Bot) startTable(g *present.Game, r *dixbot.Record, td *TableData, now t
 	if err != nil {
 		return nil, err
 	}
-	td.addLog(g.Presenter.Events(td.table(false), evs))
+	td.tell(g, evs)
 	setContractDue(r, td, g, st)
 	r.Data = st.Encode()
 	return st, nil

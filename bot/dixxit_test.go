@@ -909,3 +909,61 @@ func TestDixxitComputerGuessersTakeTheirTime(t *testing.T) {
 		break
 	}
 }
+
+// The board tells the current turn only (present.Rounder): while the next
+// clue is awaited it says how the turn before ended, and once the clue is
+// out, the race shows only the new turn's lines; no line of the turn
+// before (its wrong fingers, its find) is mixed into it. The game's log
+// keeps every line.
+func TestDixxitBoardTellsTheCurrentTurnOnly(t *testing.T) {
+	t.Parallel()
+	h := newDixxitHarness(t, nil)
+	users := []string{"u1", "u2", "u3", "u4"}
+	board := h.openDixxit("en", users, 0)
+	g, td, _ := h.dstate()
+	active := g.Active()
+	target := g.ViewOf(active).Secret.Target
+	wrong := 1 + target%9
+	h.giveClue(users[active], board, "first clue")
+	board = h.Rec.Message(board.ID)
+	g, _, _ = h.dstate()
+	guessers := g.ToDecide()
+	require.Len(t, guessers, 3)
+	res := h.dclick(users[guessers[0]], board, h.squareID(board, g, wrong))
+	require.True(t, answeredInPlace(res), "%v", res.Texts())
+	board = h.Rec.Message(board.ID)
+	miss := locales.T("en", "dixxit_ev_finger", map[string]any{"Name": td.Seats[guessers[0]].Name, "Square": wrong})
+	require.Contains(t, board.Content, miss, "the race shows its fingers")
+	res = h.dclick(users[guessers[1]], board, h.squareID(board, g, target))
+	require.True(t, answeredInPlace(res), "%v", res.Texts())
+	board = h.Rec.Message(board.ID)
+	found := locales.T("en", "dixxit_ev_found", map[string]any{"Name": td.Seats[guessers[1]].Name, "Square": target})
+
+	g, _, _ = h.dstate()
+	require.Equal(t, drules.PhaseClue, g.Phase())
+	assert.Contains(t, board.Content, found, "while the clue is awaited: how the turn before ended")
+	assert.NotContains(t, board.Content, miss, "a finger of the turn before")
+
+	next := g.Active()
+	h.giveClue(users[next], board, "second clue")
+	board = h.Rec.Message(board.ID)
+	assert.Contains(t, board.Content, "second clue")
+	for _, old := range []string{miss, found, "first clue"} {
+		assert.NotContains(t, board.Content, old, "the race of turn 2 shows a line of turn 1")
+	}
+	g, td, _ = h.dstate()
+	target = g.ViewOf(next).Secret.Target
+	guessers = g.ToDecide()
+	wrong = 1 + target%9
+	res = h.dclick(users[guessers[0]], board, h.squareID(board, g, wrong))
+	require.True(t, answeredInPlace(res), "%v", res.Texts())
+	board = h.Rec.Message(board.ID)
+	assert.Contains(t, board.Content, locales.T("en", "dixxit_ev_finger", map[string]any{"Name": td.Seats[guessers[0]].Name, "Square": wrong}))
+	for _, old := range []string{miss, found} {
+		assert.NotContains(t, board.Content, old, "the race of turn 2 shows a line of turn 1")
+	}
+	log := h.dcommand("u1", "log").Texts()
+	for _, line := range []string{miss, found} {
+		assert.Contains(t, log, line, "the game's log keeps every line")
+	}
+}

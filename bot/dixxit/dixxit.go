@@ -126,7 +126,15 @@ var (
 	_ present.Presenter = Presenter{}
 	_ present.Prompter  = Presenter{}
 	_ present.Stamper   = Presenter{}
+	_ present.Rounder   = Presenter{}
 )
+
+// RoundStarts reports whether e starts a turn: the board tells one turn
+// at a time.
+func (Presenter) RoundStarts(e engine.Event) bool {
+	ev, ok := e.(rules.Event)
+	return ok && ev.Kind == rules.EvTurnStarted
+}
 
 func gameOf(st engine.State) *rules.Game {
 	g, _ := st.(*rules.Game)
@@ -174,7 +182,13 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 		sb.WriteString("\n" + locales.T(l, "dixxit_board_clue", map[string]any{"Name": t.Name(v.Active), "Clue": v.Clue}))
 		told = locales.T(l, "dixxit_ev_clue", map[string]any{"Name": t.Name(v.Active), "Clue": v.Clue})
 	}
-	for _, line := range t.Log {
+	// The board is about this turn (Rounder): while its clue is awaited,
+	// how the turn before ended; then its own lines only.
+	var lines []string
+	if v.Phase == rules.PhaseClue.String() {
+		lines = append(lines, t.Ended...)
+	}
+	for _, line := range append(lines, t.Log...) {
 		if line != told {
 			sb.WriteString("\n" + line)
 		}

@@ -29,6 +29,9 @@ type Table struct {
 	Names    []string // display names by seat
 	Computer []bool   // by seat: the computer plays it
 	Log      []string // the latest event lines, oldest first, already in Lang
+	// Ended, for a Rounder, are the lines that ended the round before the
+	// current one (Log then holds the current round's only), in Lang.
+	Ended []string
 	Pictures bool     // draw the board as a picture
 	// Marks are, by seat, what the board adds after a person's name, in
 	// Lang: absent (the computer plays for them until they click), or
@@ -265,6 +268,15 @@ type Presenter interface {
 	Refusal(lang string, st engine.State, seat int, m engine.Move, err error) Refusal
 	// Rules is a summary of the rules in lang.
 	Rules(lang string) string
+}
+
+// Rounder is a Presenter whose board tells one round at a time (a turn
+// of Dixxit): the table starts the board's latest lines afresh when a
+// round starts, and keeps the lines that ended the round before apart
+// (Table.Ended); the game's log keeps every line.
+type Rounder interface {
+	// RoundStarts reports whether e starts a new round.
+	RoundStarts(e engine.Event) bool
 }
 
 // Hinter is a Presenter that can advise a seat: what the computer's best
