@@ -86,8 +86,8 @@ type TableData struct {
 	// Open is, by seat, the Seq at which the seat's current decision
 	// opened: a button shown at that Seq or later still means the same
 	// decision, so clicks of several seats deciding at once all count.
-	Open   []uint64 `json:"op,omitempty"`
-	Log    []string `json:"g,omitempty"`  // the latest event lines, in Lang
+	Open []uint64 `json:"op,omitempty"`
+	Log  []string `json:"g,omitempty"` // the latest event lines, in Lang
 	// Ended are the lines that ended the round before this one, for a
 	// game whose board tells one round at a time (present.Rounder).
 	Ended  []string `json:"ge,omitempty"`

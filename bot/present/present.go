@@ -31,8 +31,8 @@ type Table struct {
 	Log      []string // the latest event lines, oldest first, already in Lang
 	// Ended, for a Rounder, are the lines that ended the round before the
 	// current one (Log then holds the current round's only), in Lang.
-	Ended []string
-	Pictures bool     // draw the board as a picture
+	Ended    []string
+	Pictures bool // draw the board as a picture
 	// Marks are, by seat, what the board adds after a person's name, in
 	// Lang: absent (the computer plays for them until they click), or
 	// handed to the computer for good; "" for none.
