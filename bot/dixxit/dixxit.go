@@ -179,8 +179,10 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 		sb.WriteString("\n" + locales.T(l, "dixxit_board_aloud", map[string]any{"Name": t.Name(v.Active)}))
 		told = locales.T(l, "dixxit_ev_aloud", map[string]any{"Name": t.Name(v.Active)})
 	case v.Clue != "":
-		sb.WriteString("\n" + locales.T(l, "dixxit_board_clue", map[string]any{"Name": t.Name(v.Active), "Clue": v.Clue}))
-		told = locales.T(l, "dixxit_ev_clue", map[string]any{"Name": t.Name(v.Active), "Clue": v.Clue})
+		// A clue shows as typed (present.Escape), in the board and the log.
+		clue := present.Escape(v.Clue)
+		sb.WriteString("\n" + locales.T(l, "dixxit_board_clue", map[string]any{"Name": t.Name(v.Active), "Clue": clue}))
+		told = locales.T(l, "dixxit_ev_clue", map[string]any{"Name": t.Name(v.Active), "Clue": clue})
 	}
 	// The board is about this turn (Rounder): while its clue is awaited,
 	// how the turn before ended; then its own lines only.
@@ -391,7 +393,7 @@ func (Presenter) Events(t present.Table, evs []engine.Event) []string {
 			continue
 		}
 		d := map[string]any{"Name": t.Name(ev.Seat), "By": t.Name(ev.By), "Square": ev.Square, "Squares": squares(ev.Squares),
-			"Count": len(ev.Cards), "Clue": ev.Text}
+			"Count": len(ev.Cards), "Clue": present.Escape(ev.Text)}
 		key := ""
 		switch ev.Kind {
 		case rules.EvClue:

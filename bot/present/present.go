@@ -399,3 +399,12 @@ func (b Board) Check() error {
 	}
 	return nil
 }
+
+// Escape is text a person typed (a clue, a name), to show as typed in a
+// message: Markdown's marks are escaped, and mentions (<@id>, <#id>,
+// <@&id>, @everyone, @here) are broken so that Discord neither draws nor
+// sends them, whatever a message's allowed mentions.
+func Escape(s string) string { return typed.Replace(s) }
+
+var typed = strings.NewReplacer(`\`, `\\`, `*`, `\*`, `_`, `\_`, `~`, `\~`, `|`, `\|`, "`", "\\`", `>`, `\>`, `<`, `\<`,
+	`[`, `\[`, `]`, `\]`, `#`, `\#`, `@`, "@\u200b")
