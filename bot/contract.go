@@ -1467,9 +1467,16 @@ func abandonArg(td *TableData) string {
 // is told who ended it; the board says so instead of its clock, and it (or
 // the lobby) loses its buttons; a ping waiting for a decision says it too. A confirmation of
 // an earlier table, or by someone who may not end the game, changes
-// nothing.
+// nothing; one whose game is over already (ended by another confirmation,
+// say) is told so.
 func (c *Call) contractEnd(g *present.Game, p contractParsed) error {
 	r, td, err := c.contractGet(g)
+	if errors.Is(err, dixbot.ErrNotFound) || errors.Is(err, ErrOtherGame) {
+		// Confirmed by someone else first (or the game ended meanwhile):
+		// the confirmation says so, and loses its buttons.
+		c.UpdateOrReply(locales.T(c.Lang, "table_abandon_over", map[string]any{"Game": En(g.Rules.Name() + "_title")}), nil)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
