@@ -249,6 +249,12 @@ func ShownRating(lang string, mu, sigma float64) string {
 	return oneDecimal(lang, rating.Ordinal(rating.Rating{Mu: mu, Sigma: sigma}))
 }
 
+// games is a count of games in words, in the plural form of lang.
+func games(lang string, n int) string { return locales.N(lang, "stats_games", n, nil) }
+
+// wins is a count of wins in words, in the plural form of lang.
+func wins(lang string, n int) string { return locales.N(lang, "stats_wins", n, nil) }
+
 // statsShow answers /stats [member] [game], privately.
 func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 	game, err := c.gameArg(d)
@@ -301,7 +307,7 @@ func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 			rt = ShownRating(lang, p.Mu, p.Sigma)
 		}
 		lines = append(lines, locales.T(lang, "stats_game", map[string]any{
-			"Game": statsTitle(p.Game), "Played": p.Played, "Won": p.Won,
+			"Game": statsTitle(p.Game), "Played": games(lang, p.Played), "Won": wins(lang, p.Won),
 			"Rate":   strconv.Itoa(int(100*float64(p.Won)/float64(max(p.Played, 1)) + 0.5)),
 			"Avg":    oneDecimal(lang, float64(p.Total)/float64(max(p.Played, 1))),
 			"Best":   p.Best,
@@ -314,7 +320,7 @@ func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 	soloPlayed := 0
 	for _, s := range solo {
 		lines = append(lines, locales.T(lang, "stats_solo", map[string]any{
-			"Difficulty": s.Difficulty, "Played": s.Played, "Won": s.Won, "Best": s.Best}))
+			"Difficulty": s.Difficulty, "Played": games(lang, s.Played), "Won": wins(lang, s.Won), "Best": s.Best}))
 		soloPlayed += s.Played
 	}
 	if soloPlayed > favPlayed {
@@ -379,7 +385,7 @@ func (c *Call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 			name = s.User
 		}
 		return locales.T(lang, key, map[string]any{"Rank": s.Rank, "Name": Escape(name), "Rating": ShownRating(lang, s.Mu, s.Sigma),
-			"Played": s.Played, "Won": s.Won})
+			"Played": games(lang, s.Played), "Won": wins(lang, s.Won)})
 	}
 	for _, s := range top {
 		lines = append(lines, line("leaderboard_line", s))

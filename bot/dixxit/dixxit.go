@@ -170,7 +170,7 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 	}
 	l := t.Lang
 	var sb strings.Builder
-	sb.WriteString(locales.T(l, "dixxit_board_title", map[string]any{"Turn": v.Turn, "Name": t.Name(v.Active), "Pile": v.Pile}))
+	sb.WriteString(locales.N(l, "dixxit_board_title", v.Pile, map[string]any{"Turn": v.Turn, "Name": t.Name(v.Active), "Pile": v.Pile}))
 	// The clue of the turn shows once, under the title: its event line
 	// is left out of the latest events.
 	told := ""

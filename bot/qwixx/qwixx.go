@@ -73,8 +73,13 @@ var _ present.Presenter = Presenter{}
 // emoji are the rows' colours as shown on buttons and in lines.
 var emoji = [4]string{"🔴", "🟡", "🟢", "🔵"}
 
-// colourKeys are the locale keys of the rows' names.
-var colourKeys = [4]string{"qwixx_colour_red", "qwixx_colour_yellow", "qwixx_colour_green", "qwixx_colour_blue"}
+// colourKeys are the locale keys of the rows' colours, and rowKeys of the
+// rows themselves, whose colour agrees with the word for a row ("rangée
+// bleue").
+var (
+	colourKeys = [4]string{"qwixx_colour_red", "qwixx_colour_yellow", "qwixx_colour_green", "qwixx_colour_blue"}
+	rowKeys    = [4]string{"qwixx_row_red", "qwixx_row_yellow", "qwixx_row_green", "qwixx_row_blue"}
+)
 
 // pictureName is the board picture's file name.
 const pictureName = "qwixx.png"
@@ -351,6 +356,7 @@ func (Presenter) Refusal(lang string, st engine.State, seat int, m engine.Move, 
 	if perr == nil {
 		data["Emoji"] = emoji[a.Color&3]
 		data["Colour"] = locales.T(lang, colourKeys[a.Color&3], nil)
+		data["Row"] = locales.T(lang, rowKeys[a.Color&3], nil)
 		data["Number"] = a.Number
 		if g := gameOf(st); g != nil && seat >= 0 && seat < len(g.Sheets) && a.Color <= rules.Blue {
 			if marks := g.Sheets[seat].Rows[a.Color].Numbers(a.Color); len(marks) > 0 {

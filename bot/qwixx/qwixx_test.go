@@ -12,6 +12,7 @@ import (
 	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/engine"
 	rules "github.com/dixgame/dixbot/engine/qwixx"
+	"github.com/dixgame/dixbot/locales"
 )
 
 // sheetsGame returns a game whose sheets are the §10 notations
@@ -201,4 +202,23 @@ func TestEveryPromptFitsDiscordAndReachesEveryPlan(t *testing.T) {
 		}
 	}
 	assert.Positive(t, rolls)
+}
+
+// A refusal names the row with its colour in agreement ("rangée bleue",
+// "rangée verte" in French).
+func TestRefusalNamesTheRowInAgreement(t *testing.T) {
+	t.Parallel()
+	g := sheetsGame(t, "b12 b11 b10 b9 b8 g12 g11", "-")
+	for _, c := range []struct {
+		lang string
+		m    engine.Move
+		want string
+	}{
+		{"fr", "w b2", "Votre rangée bleue a dépassé"}, {"fr", "w g2", "Votre rangée verte a dépassé"},
+		{"en", "w b2", "Your blue row is past"},
+	} {
+		rf := Presenter{}.Refusal(c.lang, rules.StateOf(g), 0, c.m, rules.ErrNotRightOf)
+		require.Equal(t, "qwixx_err_not_right_of", rf.Key)
+		assert.Contains(t, locales.T(c.lang, rf.Key, rf.Data), c.want)
+	}
 }
