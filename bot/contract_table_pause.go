@@ -199,14 +199,16 @@ func (c *Call) contractLog(g *present.Game, page uint64) error {
 	}
 	pages := uint64(max(1, (len(l.Lines)+logPageLines-1)/logPageLines))
 	page = min(page, pages-1)
-	text, _ := LogView(c.Lang, l.Lines, l.Cut, int(page))
+	// The log speaks the game's language, as its lines do.
+	lang := td.Lang
+	text, _ := LogView(lang, l.Lines, l.Cut, int(page))
 	// The page buttons are the game's own.
 	var row []discordgo.MessageComponent
 	if page+1 < pages {
-		row = append(row, Button(c.Lang, "btn_log_older", nil, discordgo.SecondaryButton, ContractID(g.Rules.Name(), cverbLog, page+1, "")))
+		row = append(row, Button(lang, "btn_log_older", nil, discordgo.SecondaryButton, ContractID(g.Rules.Name(), cverbLog, page+1, "")))
 	}
 	if page > 0 {
-		row = append(row, Button(c.Lang, "btn_log_newer", nil, discordgo.SecondaryButton, ContractID(g.Rules.Name(), cverbLog, page-1, "")))
+		row = append(row, Button(lang, "btn_log_newer", nil, discordgo.SecondaryButton, ContractID(g.Rules.Name(), cverbLog, page-1, "")))
 	}
 	var comps []discordgo.MessageComponent
 	if len(row) > 0 {

@@ -376,7 +376,9 @@ func (c *Call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 	if err != nil {
 		return err
 	}
-	lang := c.gameLang()
+	// Public, in the language a game opened here would have: the
+	// server's when it says one, else the asker's.
+	lang := c.GameLanguage("", false)
 	title := locales.T(lang, "leaderboard_title", map[string]any{"Game": statsTitle(game)})
 	var lines []string
 	line := func(key string, s dixbot.Standing) string {
