@@ -175,6 +175,20 @@ func (td *TableData) Encode() []byte {
 	return b
 }
 
+// refusalData is the data of a presenter's refusal, with the names of
+// the seats it names.
+func (td *TableData) refusalData(rf present.Refusal) map[string]any {
+	for k, s := range rf.Names {
+		if rf.Data == nil {
+			rf.Data = map[string]any{}
+		}
+		if s >= 0 && s < len(td.Seats) {
+			rf.Data[k] = td.Seats[s].Name
+		}
+	}
+	return rf.Data
+}
+
 // seatOf is the seat a person plays (-1: none).
 func (td *TableData) seatOf(user string) int {
 	for s, st := range td.Seats {
@@ -816,15 +830,7 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 				return err
 			}
 			rf := g.Presenter.Refusal(c.Lang, st, seat, m, err)
-			for k, s := range rf.Names {
-				if rf.Data == nil {
-					rf.Data = map[string]any{}
-				}
-				if s >= 0 && s < len(td.Seats) {
-					rf.Data[k] = td.Seats[s].Name
-				}
-			}
-			return Refuse(errMoveRefused, rf.Key, rf.Data)
+			return Refuse(errMoveRefused, rf.Key, td.refusalData(rf))
 		}
 		more, err := c.B.advance(g, st, td, now)
 		if err != nil {
@@ -892,7 +898,10 @@ func (c *Call) promptOf(g *present.Game, p contractParsed, draft string) (presen
 		return present.Prompt{}, nil, ErrStale
 	}
 	prompt, err := pr.Prompt(c.Lang, st, seat, draft)
+	var why *present.NoPromptError
 	switch {
+	case errors.As(err, &why):
+		return present.Prompt{}, nil, Refuse(ErrNotYourTurn, why.Refusal.Key, td.refusalData(why.Refusal))
 	case errors.Is(err, present.ErrBadDraft):
 		return present.Prompt{}, nil, fmt.Errorf("%w: %v", ErrBadCustomID, err)
 	case errors.Is(err, present.ErrNoPrompt), err == nil && len(prompt.Choices) == 0 && len(prompt.Buttons) == 0:

@@ -217,7 +217,9 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 					require.Empty(t, td.Seats[active].Level, "a computer's clue is waited for")
 					if !noPrompt {
 						other := users[(active+1)%3]
-						assert.Equal(t, locales.T(lang, "table_err_no_prompt", nil), h.dclick(other, board, h.dmust(board, cverbPrompt, "")).EphemeralText())
+						// Told who gives the clue, not that they have nothing to decide.
+						assert.Equal(t, locales.T(lang, "dixxit_err_not_active", map[string]any{"Name": td.Seats[active].Name}),
+							h.dclick(other, board, h.dmust(board, cverbPrompt, "")).EphemeralText())
 						unchanged(version, "another's prompt")
 						noPrompt = true
 					}

@@ -351,9 +351,14 @@ func scoreboard(t present.Table, v rules.View) present.Board {
 // Prompt is the active player's private prompt while the clue is awaited:
 // the grid with their target framed, Give a clue (a form, X4) and Said
 // aloud, in one step (draft ""; any other is ErrBadDraft). Nobody else
-// has one (ErrNoPrompt).
+// has one (ErrNoPrompt; while the clue is awaited, a NoPromptError that
+// says who gives it).
 func (Presenter) Prompt(lang string, st engine.State, seat int, draft string) (present.Prompt, error) {
 	g := gameOf(st)
+	if g != nil && !g.Over() && g.Phase() == rules.PhaseClue && g.Active() != seat {
+		// Another's picture: they are told whose it is.
+		return present.Prompt{}, &present.NoPromptError{Refusal: present.Refusal{Key: "dixxit_err_not_active", Names: map[string]int{"Name": g.Active()}}}
+	}
 	if g == nil || g.Over() || g.Phase() != rules.PhaseClue || g.Active() != seat {
 		return present.Prompt{}, present.ErrNoPrompt
 	}

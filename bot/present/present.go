@@ -142,6 +142,13 @@ var (
 	ErrBadDraft = errors.New("present: not a step of the decision open")
 )
 
+// NoPromptError is ErrNoPrompt with the words that say why, to the
+// clicker alone ("only Ann gives the clue this turn").
+type NoPromptError struct{ Refusal Refusal }
+
+func (e *NoPromptError) Error() string { return ErrNoPrompt.Error() + ": " + e.Refusal.Key }
+func (e *NoPromptError) Unwrap() error { return ErrNoPrompt }
+
 // Discord's limits on a message's components
 // (https://discord.com/developers/docs/interactions/message-components).
 const (
