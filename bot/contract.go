@@ -1503,16 +1503,19 @@ func (c *Call) contractEnd(g *present.Game, p contractParsed) error {
 	}
 	c.UpdateOrReply(locales.T(c.Lang, "abandon_done", nil), nil)
 	notice := locales.T(td.Lang, "table_abandoned", map[string]any{"Name": c.Name, "Game": En(g.Rules.Name() + "_title")})
-	// The board says it ended, without its clock; its picture stays.
+	// The board says it ended where it said who must decide, without its
+	// clock; its picture stays. A ping waiting for a decision says there
+	// is none any more, in fewer words.
 	var ended *string
 	if r.Data != nil {
 		if st, err := g.Rules.Decode(r.Data); err == nil {
 			t := td.table(!c.B.NoPictures)
-			t.Kept = td.picKey()
-			text := withLine(g.Presenter.Board(t, st).Content, notice)
+			t.Kept, t.Abandoned = td.picKey(), notice
+			text := g.Presenter.Board(t, st).Content
 			ended = &text
 		}
 	}
+	settled := locales.T(td.Lang, "table_ping_abandoned", nil)
 	board, v, ping := td.Board, td.BoardVia, td.Ping
 	c.Then(func(ctx context.Context) {
 		d := c.B.ApiFor(ctx)
@@ -1520,8 +1523,8 @@ func (c *Call) contractEnd(g *present.Game, p contractParsed) error {
 			c.B.Log.Warn("could not tell the channel the game was abandoned", "channel", c.I.ChannelID, "err", err)
 		}
 		if ping != nil && ping.ID != "" {
-			// The ping's decision will not be made: it says why.
-			text := notice
+			// The ping's decision will not be made: it says so.
+			text := settled
 			var err error
 			if ping.Via.Usable(time.Now()) {
 				err = d.FollowupEdit(ctx, ping.Via.Interaction(), ping.ID, &discordgo.WebhookEdit{Content: &text, AllowedMentions: NoMentions()})

@@ -159,7 +159,13 @@ func TestContractAbandonConfirmed(t *testing.T) {
 	notice0 := locales.T("en", "table_abandoned", map[string]any{"Name": "Mallory", "Game": "Qwixx"})
 	assert.True(t, strings.HasSuffix(ended.Content, "\n"+notice0), "the board says it ended: %q", ended.Content)
 	assert.NotContains(t, ended.Content, "⏳", "and shows no clock")
-	assert.Equal(t, notice0, h.Rec.Message(ping.ID).Content, "the ping says the game ended")
+	assert.NotContains(t, ended.Content, "Waiting for", "nor who was to decide")
+	assert.Equal(t, locales.T("en", "table_ping_abandoned", nil), h.Rec.Message(ping.ID).Content, "the ping says there is nothing to decide")
+	said := 0
+	for _, m := range h.Rec.Messages() {
+		said += strings.Count(m.Content, notice0)
+	}
+	assert.Equal(t, 2, said, "the board and the channel's message say who abandoned, nothing else")
 	assert.Contains(t, h.qcommand("u1", "board").EphemeralText(), "no game")
 
 	// The same confirmation, at the next table, is outdated.

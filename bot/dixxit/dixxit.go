@@ -196,10 +196,13 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 		}
 	}
 	b := present.Board{}
-	if v.Phase == rules.PhaseClue.String() {
+	switch {
+	case t.Abandoned != "":
+		sb.WriteString("\n" + t.Abandoned)
+	case v.Phase == rules.PhaseClue.String():
 		sb.WriteString("\n" + locales.T(l, "dixxit_waiting_clue", map[string]any{"Name": t.Label(v.Active)}))
 		b.Rows = [][]present.Button{{{Label: locales.T(l, "dixxit_btn_my_picture", nil), Prompt: true, Style: discordgo.SuccessButton}}}
-	} else {
+	default:
 		sb.WriteString("\n" + locales.T(l, "dixxit_waiting_guess", map[string]any{"Names": t.LabelList(v.Deciding)}))
 		held := map[int]bool{}
 		for _, f := range v.Fingers {

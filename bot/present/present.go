@@ -29,6 +29,9 @@ type Table struct {
 	Names    []string // display names by seat
 	Computer []bool   // by seat: the computer plays it
 	Log      []string // the latest event lines, oldest first, already in Lang
+	// Abandoned, when set, says the game was abandoned: the board shows it
+	// where it would say who must decide, and no buttons.
+	Abandoned string
 	// Ended, for a Rounder, are the lines that ended the round before the
 	// current one (Log then holds the current round's only), in Lang.
 	Ended    []string

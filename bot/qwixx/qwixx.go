@@ -117,12 +117,18 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 		sb.WriteString(line)
 	}
 	sb.WriteByte('\n')
-	if g.Phase == rules.PhaseWhite {
+	switch {
+	case t.Abandoned != "":
+		sb.WriteString(t.Abandoned)
+	case g.Phase == rules.PhaseWhite:
 		sb.WriteString(locales.T(l, "qwixx_waiting_white", map[string]any{"Names": t.LabelList(g.ToDecide()), "Sum": g.Dice.WhiteSum()}))
-	} else {
+	default:
 		sb.WriteString(locales.T(l, "qwixx_waiting_colour", map[string]any{"Name": t.Label(g.Active)}))
 	}
-	b := present.Board{Content: sb.String(), Rows: buttons(l, g)}
+	b := present.Board{Content: sb.String()}
+	if t.Abandoned == "" {
+		b.Rows = buttons(l, g)
+	}
 	if t.Pictures {
 		in := picture.Board{View: publicView(g), Names: t.Names, Marks: marks(t), Labels: labels(l)}
 		withPicture(&b, t, present.PictureKey("qwixx board", pictureName, in), func() ([]byte, error) { return picture.RenderBoard(in) })
