@@ -104,6 +104,10 @@ type TableData struct {
 	// lobby, the seat that is to start it, plus one (0: drawn).
 	First  int `json:"fs,omitempty"`
 	Starts int `json:"st,omitempty"`
+	// Called are the people the rematch's lobby mentioned, at CalledAt
+	// (Unix ms): a start soon after does not ping them again.
+	Called   []string `json:"cl,omitempty"`
+	CalledAt int64    `json:"ca,omitempty"`
 	// Rematch is the interaction that claimed the rematch of the game
 	// over; Origin the interaction that opened this table as a rematch.
 	Rematch string `json:"rm,omitempty"`

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -304,4 +305,52 @@ func nameIn(h *harness, text string) string {
 		}
 	}
 	return ""
+}
+
+// A rematch calls the others seated again in its lobby's message; when
+// the game starts within the minute after, that call is their
+// notification: the first decision does not ping them a second time. A
+// start later than that pings them as any decision does.
+func TestContractRematchPingsOnce(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		wait  time.Duration
+		pings int
+	}{{"at once", 20 * time.Second, 1}, {"later", 3 * time.Minute, 2}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			h := newQwixxHarness(t, false)
+			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+			h.b.Now = func() time.Time { return now }
+			board := h.openQwixx([]string{"u1", "u2"})
+			score := h.playOut(board, &now)
+			now = now.Add(5 * time.Minute)
+			mark := h.Rec.Count()
+			again := h.ClickOn("u2", score, rematchID).Shown(nil)
+			require.NotNil(t, again)
+			now = now.Add(c.wait)
+			h.ClickOn("u2", again, h.qmust(again, CverbGo, ""))
+			g, _, _ := h.qstate()
+			require.NotNil(t, g)
+			_, td, _ := h.qstate()
+			require.Contains(t, g.ToDecide(), slices.IndexFunc(td.Seats, func(s TableSeat) bool { return s.User == "u1" }), "u1 decides the first roll: %+v", td.Seats)
+			pinged := 0
+			for _, call := range h.Rec.Since(mark) {
+				var am *discordgo.MessageAllowedMentions
+				switch {
+				case call.Resp != nil && call.Resp.Data != nil:
+					am = call.Resp.Data.AllowedMentions
+				case call.Params != nil:
+					am = call.Params.AllowedMentions
+				case call.Send != nil:
+					am = call.Send.AllowedMentions
+				}
+				if am != nil && slices.Contains(am.Users, "u1") {
+					pinged++
+				}
+			}
+			assert.Equal(t, c.pings, pinged, "notifications of u1")
+		})
+	}
 }
