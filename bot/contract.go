@@ -571,8 +571,11 @@ func (c *Call) lobbyView(g *present.Game, td *TableData) (string, []discordgo.Me
 		"Game": En(name + "_title"), "Creator": td.creatorName(), "Seats": strings.Join(seats, "\n"),
 		"Min": g.MinSeats, "Max": g.MaxSeats,
 	}) + "\n" + tableOptions(g, td)
-	n := uint64(td.Lobby)
 	btn := func(label string, style discordgo.ButtonStyle, verb, arg string) discordgo.MessageComponent {
+		n := uint64(td.Lobby)
+		if steadyLobbyVerb(verb) {
+			n = 0
+		}
 		return discordgo.Button{Label: label, Style: style, CustomID: ContractID(name, verb, n, arg)}
 	}
 	row1 := []discordgo.MessageComponent{
@@ -678,11 +681,28 @@ func (b *Bot) contractSubmit(c *Call, g *present.Game, id string) error {
 	return c.contractMove(g, p)
 }
 
-// contractLobby handles the lobby's buttons.
+// steadyLobbyVerb reports whether a lobby button of verb means the same
+// whatever the lobby shows (join, leave, add a computer, start, cancel):
+// its custom id carries no lobby counter (0) and stays the same across
+// the lobby's edits, so that two people clicking at once both land
+// (STYLE.md, Handlers). Removing the last computer seat depends on the
+// seats shown: its id carries the counter.
+func steadyLobbyVerb(verb string) bool {
+	switch verb {
+	case CverbJoin, cverbLeave, CverbCPU, CverbGo, cverbCancel:
+		return true
+	}
+	return false
+}
+
+// contractLobby handles the lobby's buttons. A button of an earlier
+// table's lobby (a message older than the interaction that opened this
+// one) is outdated, whatever its id.
 func (c *Call) contractLobby(g *present.Game, p contractParsed) error {
 	started, cancelled := false, false
 	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
-		if r.Data != nil || uint64(td.Lobby) != p.n {
+		steady := p.n == 0 && steadyLobbyVerb(p.Verb)
+		if r.Data != nil || !steady && uint64(td.Lobby) != p.n || c.I.Message != nil && LaterID(td.opening(), c.I.Message.ID) {
 			return ErrStale
 		}
 		if v := c.boardVia(); v != nil {

@@ -354,3 +354,44 @@ func TestContractRematchPingsOnce(t *testing.T) {
 		})
 	}
 }
+
+// The lobby's buttons whose meaning does not depend on what it shows
+// (join, leave, add a computer, start, cancel) keep their custom ids
+// across its edits: a person who clicks Join on the lobby as it stood
+// before another's Join lands too. A lobby button of an earlier table's
+// message changes nothing of the channel's new lobby.
+func TestContractLobbyButtonsSteady(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	lobby := h.qcommand("u1", "start").Shown(nil)
+	before := *lobby
+	steady := func(m *tabletest.Message) []string {
+		var ids []string
+		for _, v := range []string{CverbJoin, cverbLeave, CverbGo, cverbCancel} {
+			ids = append(ids, h.qmust(m, v, ""))
+		}
+		return append(ids, h.qmust(m, CverbCPU, "easy"))
+	}
+	ids := steady(lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+	assert.Equal(t, ids, steady(lobby), "the same ids after a Join")
+	res := h.ClickOn("u3", &before, h.qmust(&before, CverbJoin, ""))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, res.Texts())
+	_, td, _ := h.qstate()
+	assert.Len(t, td.Seats, 3, "both Joins landed")
+	lobby = h.Rec.Message(lobby.ID)
+	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, CverbCPU, "easy")).Shown(lobby)
+	assert.Equal(t, ids, steady(lobby), "the same ids after a computer seat")
+	old := *lobby
+	h.ClickOn("u1", lobby, h.qmust(lobby, cverbCancel, ""))
+
+	// A new table: the old lobby's Join changes nothing.
+	h.qcommand("u5", "start")
+	_, td, v := h.qstate()
+	require.Len(t, td.Seats, 1)
+	res = h.ClickOn("u4", &old, h.qmust(&old, CverbJoin, ""))
+	assert.Contains(t, res.Texts(), locales.T("en", "err_stale", nil))
+	_, td, v2 := h.qstate()
+	assert.Len(t, td.Seats, 1, "the old lobby's Join seated nobody")
+	assert.Equal(t, v, v2)
+}
