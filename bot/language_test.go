@@ -64,3 +64,53 @@ func TestLeaderboardInTheAskersLanguage(t *testing.T) {
 	h.Locale = discordgo.French
 	assert.Equal(t, locales.T("fr", "leaderboard_title", map[string]any{"Game": "Dixxit"}), ask(), "an en-US server: the asker's French")
 }
+
+// Ratings read without a lesson: provisional for a person's first games,
+// then a figure that starts at 0 and never shows below it, however the
+// person lost; the leaderboard shows beside each name the games and wins
+// it rests on, and says in a line what the figure means.
+func TestRatingsReadWithoutALesson(t *testing.T) {
+	t.Parallel()
+	db, err := store.OpenFile(filepath.Join(t.TempDir(), "dix.db"), store.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	h := newHarnessOn(t, db)
+	b, err := New(Options{Store: db, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.Obs,
+		NoPictures: true, Games: []present.Game{botdixxit.Game()}})
+	require.NoError(t, err)
+	h.b = b
+	game := 0
+	lose := func() {
+		t.Helper()
+		game++
+		_, err := db.RecordResult(context.Background(), &dixbot.Result{Guild: h.Guild, Game: "dixxit", ID: "c:" + Itoa(game), Seats: []dixbot.ResultSeat{
+			{User: "u1", Name: "Alice", Score: 5, Rank: 1}, {User: "u2", Name: "Bob", Score: 2, Rank: 2}}})
+		require.NoError(t, err)
+	}
+	cmd := func(user, name string, opts ...*discordgo.ApplicationCommandInteractionDataOption) *discordgo.MessageEmbed {
+		t.Helper()
+		i := h.Base(user, discordgo.InteractionApplicationCommand)
+		i.Data = discordgo.ApplicationCommandInteractionData{Name: locales.T("en", name+"_cmd_name", nil), Options: opts}
+		resp := h.Run(i).Response()
+		require.Len(t, resp.Data.Embeds, 1, "content %q", resp.Data.Content)
+		return resp.Data.Embeds[0]
+	}
+	dixxit := &discordgo.ApplicationCommandInteractionDataOption{Name: "game", Type: discordgo.ApplicationCommandOptionString, Value: "dixxit"}
+	lose()
+	e := cmd("u2", "stats")
+	assert.Contains(t, e.Description, locales.N("en", "rating_provisional", 1, map[string]any{"Of": ProvisionalGames}), "one game: provisional")
+	assert.NotContains(t, e.Description, "−", "no negative figure")
+	for range ProvisionalGames + 2 {
+		lose()
+	}
+	e = cmd("u2", "stats")
+	assert.Contains(t, e.Description, "**0.0**", "a figure from 0 up, after losses too: %s", e.Description)
+	assert.NotContains(t, e.Description, "−")
+	lb := cmd("u3", "leaderboard", dixxit)
+	assert.Contains(t, lb.Description, "Alice: **", lb.Description)
+	assert.Contains(t, lb.Description, "(6 games, 6 wins)")
+	assert.Contains(t, lb.Description, "Bob: **0.0** (6 games, 0 wins)")
+	assert.NotContains(t, lb.Description, "−")
+	assert.Equal(t, locales.T("en", "stats_rating_note", nil), lb.Footer.Text)
+	assert.NotContains(t, lb.Footer.Text, "σ", "no statistics lesson")
+}
