@@ -154,7 +154,8 @@ func TestSoloGameRecordedApart(t *testing.T) {
 	assert.Equal(t, 6, solo[0].Difficulty)
 	assert.Equal(t, 1, solo[0].Played)
 	txt := embedText(t, statsCmd(h, "u1", "stats").Response())
-	assert.Contains(t, txt, locales.T("en", "stats_solo", map[string]any{"Difficulty": 6, "Played": 1, "Won": solo[0].Won, "Best": solo[0].Best}))
+	assert.Contains(t, txt, locales.T("en", "stats_solo", map[string]any{"Difficulty": 6, "Played": locales.N("en", "stats_games", 1, nil),
+		"Won": locales.N("en", "stats_wins", solo[0].Won, nil), "Best": solo[0].Best}))
 }
 
 // A Qwixx game the computers finish (its only person left) is recorded
