@@ -51,10 +51,12 @@ func TestLocalScriptCleansUpOnCtrlC(t *testing.T) {
 	})
 
 	running := make(chan struct{})
+	var banner string // its last line, read once running is closed
 	go func() {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
 			if strings.Contains(sc.Text(), "Ctrl-C stops everything") {
+				banner = sc.Text()
 				close(running) // its last line before it waits for the bot
 			}
 		}
@@ -62,6 +64,9 @@ func TestLocalScriptCleansUpOnCtrlC(t *testing.T) {
 	}()
 	select {
 	case <-running:
+		for _, start := range []string{"/dix start", "/qwixx start", "/dixxit start"} {
+			assert.Contains(t, banner, start, "the banner names every game")
+		}
 	case err := <-done:
 		t.Fatalf("local.sh stopped before it ran: %v", err)
 	case <-time.After(5 * time.Minute):

@@ -44,7 +44,8 @@ func (td *TableData) deadline(g *present.Game, st engine.State, seat int) time.T
 }
 
 // setDue sets the record's Due to the earliest deadline of a person
-// deciding in st (zero: none, or the game is over).
+// deciding in st, or time a computer seat deciding takes its decision
+// (zero: none, or the game is over).
 func setContractDue(r *dixbot.Record, td *TableData, g *present.Game, st engine.State) {
 	r.Due = time.Time{}
 	if st.Over() || td.Paused != "" {
@@ -57,6 +58,9 @@ func setContractDue(r *dixbot.Record, td *TableData, g *present.Game, st engine.
 		if d := td.remindAt(g, st, s); !d.IsZero() && (r.Due.IsZero() || d.Before(r.Due)) {
 			r.Due = d
 		}
+	}
+	if d := td.nextWake(st); !d.IsZero() && (r.Due.IsZero() || d.Before(r.Due)) {
+		r.Due = d // a computer seat taking its time decides then
 	}
 }
 
@@ -94,8 +98,12 @@ func (b *Bot) RunContractDue(ctx context.Context, d DiscordAPI, channel string, 
 				return err
 			}
 			since := st.Seq() + 1
-			var evs []engine.Event
-			timedOut := false
+			// The computer seats whose reaction time is over decide.
+			evs, err := b.advance(g, st, td, now)
+			if err != nil {
+				return err
+			}
+			moved := st.Seq() >= since
 			for range maxAdvance {
 				late := -1
 				for _, s := range st.ToDecide() {
@@ -107,7 +115,7 @@ func (b *Bot) RunContractDue(ctx context.Context, d DiscordAPI, channel string, 
 				if late < 0 {
 					break
 				}
-				timedOut = true
+				moved = true
 				rng := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(late)))
 				m, err := g.Player(g.Default).Timeout(st, late, rng)
 				if err != nil {
@@ -126,10 +134,10 @@ func (b *Bot) RunContractDue(ctx context.Context, d DiscordAPI, channel string, 
 				}
 				evs = append(evs, more...)
 			}
-			td.addLog(g.Presenter.Events(td.table(false), evs))
+			td.tell(g, evs)
 			reminders := td.reminders(r, g, st, now)
 			setContractDue(r, td, g, st)
-			if timedOut {
+			if moved {
 				td.oweChange(r, g, st, planPings(st, td, since, -1, now), now)
 				r.Data = st.Encode()
 			}

@@ -36,7 +36,8 @@ const (
 	cverbCancel = "cancel" // the creator closes the lobby
 	CverbMove   = "mv"     // the clicker's decision; arg the move
 	cverbPrompt = "pr"     // opens the clicker's private prompt
-	cverbSelect = "sel"    // the prompt's menu: the decision chosen is its value
+	cverbStep   = "st"     // shows a step of the clicker's private prompt; arg its draft
+	cverbSelect = "sel"    // the prompt's menu: its value is the choice (present.ChoiceValue)
 	cverbModal  = "md"     // opens a form (present.Modal); arg its verb
 	cverbSubmit = "ms"     // the form's submission: the move is arg + " " + its text
 	cverbPace   = "pace"   // the lobby's pace menu: the pace chosen is its value
@@ -85,8 +86,11 @@ type TableData struct {
 	// Open is, by seat, the Seq at which the seat's current decision
 	// opened: a button shown at that Seq or later still means the same
 	// decision, so clicks of several seats deciding at once all count.
-	Open   []uint64 `json:"op,omitempty"`
-	Log    []string `json:"g,omitempty"`  // the latest event lines, in Lang
+	Open []uint64 `json:"op,omitempty"`
+	Log  []string `json:"g,omitempty"` // the latest event lines, in Lang
+	// Ended are the lines that ended the round before this one, for a
+	// game whose board tells one round at a time (present.Rounder).
+	Ended  []string `json:"ge,omitempty"`
 	NoPics bool     `json:"np,omitempty"` // the board is text only
 	Pace   string   `json:"pc,omitempty"` // the pace's name (present.Pace); "": the game's default
 	// Acted is, by seat, when its person last decided (Unix ms), and Ping
@@ -100,6 +104,10 @@ type TableData struct {
 	// lobby, the seat that is to start it, plus one (0: drawn).
 	First  int `json:"fs,omitempty"`
 	Starts int `json:"st,omitempty"`
+	// Called are the people the rematch's lobby mentioned, at CalledAt
+	// (Unix ms): a start soon after does not ping them again.
+	Called   []string `json:"cl,omitempty"`
+	CalledAt int64    `json:"ca,omitempty"`
 	// Rematch is the interaction that claimed the rematch of the game
 	// over; Origin the interaction that opened this table as a rematch.
 	Rematch string `json:"rm,omitempty"`
@@ -120,13 +128,19 @@ type TableData struct {
 	// (tableData.Open) its person was reminded of (0: none;
 	// contract_table_absent.go).
 	Reminded []uint64 `json:"rd,omitempty"`
+	// Wake is, by seat, when the computer playing it makes its current
+	// decision (Unix ms; 0: not drawn yet), for a game whose computer
+	// takes a reaction time (present.Game.Reaction; reaction_contract.go).
+	Wake []int64 `json:"wk,omitempty"`
 	// Pic is the picture the board message has on Discord, when it is
 	// known (pictures_contract.go): an edit of the board showing the same
 	// picture keeps Discord's files rather than drawing and uploading them
 	// again. nil: not known.
 	Pic *BoardPic `json:"bp,omitempty"`
-	// fresh are the event lines of this update, for the game's log.
+	// fresh are the event lines of this update, for the game's log, the
+	// current round's from round on (tell).
 	fresh []string
+	round int
 	// forgot: this update forgot the board's pictures, as of its click
 	// (answerContractPicture).
 	forgot bool
@@ -165,6 +179,20 @@ func (td *TableData) Encode() []byte {
 	return b
 }
 
+// refusalData is the data of a presenter's refusal, with the names of
+// the seats it names.
+func (td *TableData) refusalData(rf present.Refusal) map[string]any {
+	for k, s := range rf.Names {
+		if rf.Data == nil {
+			rf.Data = map[string]any{}
+		}
+		if s >= 0 && s < len(td.Seats) {
+			rf.Data[k] = td.Seats[s].Name
+		}
+	}
+	return rf.Data
+}
+
 // seatOf is the seat a person plays (-1: none).
 func (td *TableData) seatOf(user string) int {
 	for s, st := range td.Seats {
@@ -182,7 +210,7 @@ func (td *TableData) seated(user string) bool {
 }
 
 func (td *TableData) table(pictures bool) present.Table {
-	t := present.Table{Lang: td.Lang, Log: td.Log, Pictures: pictures && !td.NoPics}
+	t := present.Table{Lang: td.Lang, Log: td.Log, Ended: td.Ended, Pictures: pictures && !td.NoPics}
 	for _, s := range td.Seats {
 		t.Names = append(t.Names, s.Name)
 		t.Computer = append(t.Computer, s.Level != "")
@@ -279,9 +307,10 @@ func ParseContractID(s string) (contractParsed, error) {
 	if len(parts) == 4 {
 		p.Arg = parts[3]
 	}
-	needsArg := p.Verb == CverbCPU || p.Verb == CverbMove || p.Verb == cverbModal || p.Verb == cverbSubmit || p.Verb == cverbKick || p.Verb == CverbEnd
+	needsArg := p.Verb == CverbCPU || p.Verb == CverbMove || p.Verb == cverbModal || p.Verb == cverbSubmit || p.Verb == cverbKick || p.Verb == CverbEnd ||
+		p.Verb == cverbStep
 	switch p.Verb {
-	case CverbJoin, cverbLeave, CverbCPU, cverbRmCPU, CverbGo, cverbCancel, CverbMove, cverbPrompt, cverbSelect, cverbModal, cverbSubmit:
+	case CverbJoin, cverbLeave, CverbCPU, cverbRmCPU, CverbGo, cverbCancel, CverbMove, cverbPrompt, cverbStep, cverbSelect, cverbModal, cverbSubmit:
 	case cverbPace, CverbAgain, cverbLog, cverbKick, CverbEnd, cverbKeep:
 	default:
 		return contractParsed{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.Verb)
@@ -542,8 +571,11 @@ func (c *Call) lobbyView(g *present.Game, td *TableData) (string, []discordgo.Me
 		"Game": En(name + "_title"), "Creator": td.creatorName(), "Seats": strings.Join(seats, "\n"),
 		"Min": g.MinSeats, "Max": g.MaxSeats,
 	}) + "\n" + tableOptions(g, td)
-	n := uint64(td.Lobby)
 	btn := func(label string, style discordgo.ButtonStyle, verb, arg string) discordgo.MessageComponent {
+		n := uint64(td.Lobby)
+		if steadyLobbyVerb(verb) {
+			n = 0
+		}
 		return discordgo.Button{Label: label, Style: style, CustomID: ContractID(name, verb, n, arg)}
 	}
 	row1 := []discordgo.MessageComponent{
@@ -596,18 +628,30 @@ func (b *Bot) contractClick(c *Call, g *present.Game, id string) error {
 	case CverbMove:
 		return c.contractMove(g, p)
 	case cverbPrompt:
-		return c.contractPrompt(g, p)
+		return c.contractPrompt(g, p, "")
+	case cverbStep:
+		return c.contractPrompt(g, p, p.Arg)
 	case cverbModal:
 		return c.contractOpenModal(g, p)
 	case cverbSubmit:
 		return fmt.Errorf("%w: %q is a form's", ErrBadCustomID, id)
 	case cverbSelect:
 		vals := c.Values()
-		if len(vals) != 1 || vals[0] == "" || len(vals[0]) > engine.MaxMoveLen {
+		if len(vals) != 1 || len(vals[0]) > present.MaxOptionValue {
 			return ErrBadInput
 		}
-		p.Arg = vals[0]
-		return c.contractMove(g, p)
+		kind, arg, _ := strings.Cut(vals[0], ":")
+		if arg == "" || len(arg) > engine.MaxMoveLen {
+			return ErrBadInput
+		}
+		p.Arg = arg
+		switch kind {
+		case "mv":
+			return c.contractMove(g, p)
+		case "st":
+			return c.contractPrompt(g, p, arg)
+		}
+		return ErrBadInput
 	case cverbPace:
 		vals := c.Values()
 		if len(vals) != 1 || vals[0] == "" || len(vals[0]) > engine.MaxMoveLen {
@@ -637,11 +681,28 @@ func (b *Bot) contractSubmit(c *Call, g *present.Game, id string) error {
 	return c.contractMove(g, p)
 }
 
-// contractLobby handles the lobby's buttons.
+// steadyLobbyVerb reports whether a lobby button of verb means the same
+// whatever the lobby shows (join, leave, add a computer, start, cancel):
+// its custom id carries no lobby counter (0) and stays the same across
+// the lobby's edits, so that two people clicking at once both land
+// (STYLE.md, Handlers). Removing the last computer seat depends on the
+// seats shown: its id carries the counter.
+func steadyLobbyVerb(verb string) bool {
+	switch verb {
+	case CverbJoin, cverbLeave, CverbCPU, CverbGo, cverbCancel:
+		return true
+	}
+	return false
+}
+
+// contractLobby handles the lobby's buttons. A button of an earlier
+// table's lobby (a message older than the interaction that opened this
+// one) is outdated, whatever its id.
 func (c *Call) contractLobby(g *present.Game, p contractParsed) error {
 	started, cancelled := false, false
 	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
-		if r.Data != nil || uint64(td.Lobby) != p.n {
+		steady := p.n == 0 && steadyLobbyVerb(p.Verb)
+		if r.Data != nil || !steady && uint64(td.Lobby) != p.n || c.I.Message != nil && LaterID(td.opening(), c.I.Message.ID) {
 			return ErrStale
 		}
 		if v := c.boardVia(); v != nil {
@@ -793,21 +854,13 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 				return err
 			}
 			rf := g.Presenter.Refusal(c.Lang, st, seat, m, err)
-			for k, s := range rf.Names {
-				if rf.Data == nil {
-					rf.Data = map[string]any{}
-				}
-				if s >= 0 && s < len(td.Seats) {
-					rf.Data[k] = td.Seats[s].Name
-				}
-			}
-			return Refuse(errMoveRefused, rf.Key, rf.Data)
+			return Refuse(errMoveRefused, rf.Key, td.refusalData(rf))
 		}
 		more, err := c.B.advance(g, st, td, now)
 		if err != nil {
 			return err
 		}
-		td.addLog(g.Presenter.Events(td.table(false), append(evs, more...)))
+		td.tell(g, append(evs, more...))
 		noteActed(td, seat, now)
 		td.Seats[seat].Late = 0 // they decide in time again
 		setContractDue(r, td, g, st)
@@ -840,9 +893,12 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 	return c.showContractBoard(g, r, td)
 }
 
-// promptOf is the clicker's seat, the game and the presenter's private
-// prompt for a click on a board of version p.n.
-func (c *Call) promptOf(g *present.Game, p contractParsed) (present.Prompt, engine.State, error) {
+// promptOf is the clicker's seat, the game and the step of draft of the
+// presenter's private prompt for a click on a board (or a prompt) of
+// version p.n. A draft that is not a step of the seat's decision now is
+// refused as a forged custom id; a prompt beyond Discord's limits is the
+// presenter's fault, logged and said as an internal error, never cut.
+func (c *Call) promptOf(g *present.Game, p contractParsed, draft string) (present.Prompt, engine.State, error) {
 	pr, ok := g.Presenter.(present.Prompter)
 	if !ok {
 		return present.Prompt{}, nil, ErrBadCustomID
@@ -865,9 +921,20 @@ func (c *Call) promptOf(g *present.Game, p contractParsed) (present.Prompt, engi
 	if olderThanBoard(c.I.Message, td.Board) || p.n > st.Seq() || (seat < len(td.Open) && p.n < td.Open[seat]) {
 		return present.Prompt{}, nil, ErrStale
 	}
-	prompt, ok := pr.Prompt(c.Lang, st, seat)
-	if !ok || (len(prompt.Choices) == 0 && len(prompt.Buttons) == 0) {
+	prompt, err := pr.Prompt(c.Lang, st, seat, draft)
+	var why *present.NoPromptError
+	switch {
+	case errors.As(err, &why):
+		return present.Prompt{}, nil, Refuse(ErrNotYourTurn, why.Refusal.Key, td.refusalData(why.Refusal))
+	case errors.Is(err, present.ErrBadDraft):
+		return present.Prompt{}, nil, fmt.Errorf("%w: %v", ErrBadCustomID, err)
+	case errors.Is(err, present.ErrNoPrompt), err == nil && len(prompt.Choices) == 0 && len(prompt.Buttons) == 0:
 		return present.Prompt{}, nil, Refuse(ErrNotYourTurn, "table_err_no_prompt", nil)
+	case err != nil:
+		return present.Prompt{}, nil, err
+	}
+	if err := prompt.Check(); err != nil {
+		return present.Prompt{}, nil, fmt.Errorf("bot: %s's prompt at step %q: %w", g.Rules.Name(), draft, err)
 	}
 	return prompt, st, nil
 }
@@ -875,7 +942,7 @@ func (c *Call) promptOf(g *present.Game, p contractParsed) (present.Prompt, engi
 // contractOpenModal opens the form of the clicker's private prompt whose
 // verb the button carries.
 func (c *Call) contractOpenModal(g *present.Game, p contractParsed) error {
-	prompt, st, err := c.promptOf(g, p)
+	prompt, st, err := c.promptOf(g, p, "")
 	if errors.Is(err, ErrStale) {
 		return c.contractStale(g, false)
 	}
@@ -894,31 +961,44 @@ func (c *Call) contractOpenModal(g *present.Game, p contractParsed) error {
 	return Refuse(ErrNotYourTurn, "table_err_no_prompt", nil)
 }
 
-// contractPrompt opens the clicker's private prompt (Prompter): a menu
-// of decisions, or buttons, with the prompt's pictures.
-func (c *Call) contractPrompt(g *present.Game, p contractParsed) error {
-	prompt, st, err := c.promptOf(g, p)
+// contractPrompt shows the step of draft of the clicker's private prompt
+// (Prompter): a menu of choices, or buttons, with the step's pictures. It
+// writes nothing: a step opened from the board is a new private message,
+// one opened from the prompt replaces it in place.
+func (c *Call) contractPrompt(g *present.Game, p contractParsed, draft string) error {
+	prompt, st, err := c.promptOf(g, p, draft)
 	if errors.Is(err, ErrStale) {
 		return c.contractStale(g, false)
 	}
 	if err != nil {
 		return err
 	}
-	var comps []discordgo.MessageComponent
-	if len(prompt.Choices) > 0 {
-		var opts []discordgo.SelectMenuOption
-		for _, ch := range prompt.Choices[:min(len(prompt.Choices), 25)] {
-			opts = append(opts, discordgo.SelectMenuOption{Label: Truncate(ch.Label, 100), Value: string(ch.Move)})
-		}
-		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.SelectMenu{CustomID: ContractID(g.Rules.Name(), cverbSelect, st.Seq(), ""), Placeholder: prompt.Placeholder, Options: opts},
-		}})
-	}
-	if len(prompt.Buttons) > 0 {
-		comps = append(comps, boardComponents(g.Rules.Name(), st.Seq(), present.Board{Rows: [][]present.Button{prompt.Buttons[:min(len(prompt.Buttons), 5)]}})...)
+	comps := promptComponents(g.Rules.Name(), st.Seq(), prompt)
+	if c.I.Message != nil && c.I.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		c.Update(prompt.Content, prompt.Embeds, comps, prompt.Files...)
+		return nil
 	}
 	c.EphemeralFiles(prompt.Content, comps, prompt.Files, prompt.Embeds...)
 	return nil
+}
+
+// promptComponents are the menu and the buttons of a prompt's step shown
+// at state version seq; prompt passed its Check.
+func promptComponents(game string, seq uint64, prompt present.Prompt) []discordgo.MessageComponent {
+	var comps []discordgo.MessageComponent
+	if len(prompt.Choices) > 0 {
+		var opts []discordgo.SelectMenuOption
+		for _, ch := range prompt.Choices {
+			opts = append(opts, discordgo.SelectMenuOption{Label: ch.Label, Value: present.ChoiceValue(ch)})
+		}
+		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.SelectMenu{CustomID: ContractID(game, cverbSelect, seq, ""), Placeholder: prompt.Placeholder, Options: opts},
+		}})
+	}
+	if len(prompt.Buttons) > 0 {
+		comps = append(comps, boardComponents(game, seq, present.Board{Rows: [][]present.Button{prompt.Buttons}})...)
+	}
+	return comps
 }
 
 // olderThanBoard reports whether msg was posted before the board message
@@ -959,6 +1039,9 @@ func applyOpen(st engine.State, td *TableData, seat int, m engine.Move, now time
 		if s == seat || i < 0 || (keyer != nil && keyer.DecisionKey(s) != keys[i]) {
 			td.Open[s] = st.Seq()
 			noteOpened(td, s, now)
+			if s < len(td.Wake) {
+				td.Wake[s] = 0 // a new decision, a new reaction
+			}
 		}
 	}
 	return evs, nil
@@ -976,19 +1059,25 @@ type decisionKeyer interface {
 const maxAdvance = 100000
 
 // advance takes the forced decisions and the computer seats' decisions
-// until a person must decide or the game is over.
+// until a person must decide, the computer seats left are still taking
+// their time (reaction_contract.go), or the game is over.
 func (b *Bot) advance(g *present.Game, st engine.State, td *TableData, now time.Time) ([]engine.Event, error) {
 	var all []engine.Event
 	if td.Paused != "" {
 		return nil, nil // nobody plays while the game is paused
 	}
+	player := g.Player
+	if g.PlayerIn != nil {
+		player = func(level string) engine.Player { return g.PlayerIn(level, td.Lang) }
+	}
 	for range maxAdvance {
 		if st.Over() {
 			return all, nil
 		}
-		moved := false
+		seat, m, ok := -1, engine.Move(""), false
+		due, dueAt := -1, int64(0) // the computer seat whose reaction ended first
 		for _, s := range st.ToDecide() {
-			m, ok := st.Forced(s)
+			m, ok = st.Forced(s)
 			if !ok && s < len(td.Seats) && td.Seats[s].Away && td.Seats[s].Level == "" {
 				var err error
 				r := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(s)))
@@ -998,31 +1087,43 @@ func (b *Bot) advance(g *present.Game, st engine.State, td *TableData, now time.
 				ok = true
 			}
 			if !ok && s < len(td.Seats) && td.Seats[s].Level != "" {
+				if at, reacts := td.wake(g, st, s, now); reacts {
+					if at <= now.UnixMilli() && (due < 0 || at < dueAt) {
+						due, dueAt = s, at
+					}
+					continue
+				}
 				var err error
 				r := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(s)))
-				player := g.Player
-				if g.PlayerIn != nil {
-					player = func(level string) engine.Player { return g.PlayerIn(level, td.Lang) }
-				}
 				if m, err = player(td.Seats[s].Level).Decide(st, s, r); err != nil {
 					return nil, fmt.Errorf("bot: computer seat %d: %w", s, err)
 				}
 				ok = true
 			}
-			if !ok {
-				continue
+			if ok {
+				seat = s
+				break // who decides may have changed
 			}
-			evs, err := applyOpen(st, td, s, m, now)
-			if err != nil {
-				return nil, fmt.Errorf("bot: decision %q of seat %d: %w", m, s, err)
-			}
-			all = append(all, evs...)
-			moved = true
-			break // who decides may have changed
 		}
-		if !moved {
+		if seat < 0 && due >= 0 {
+			var err error
+			r := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(due)))
+			if m, err = player(td.Seats[due].Level).Decide(st, due, r); err != nil {
+				return nil, fmt.Errorf("bot: computer seat %d: %w", due, err)
+			}
+			if m, err = stampAt(g, m, time.UnixMilli(dueAt)); err != nil {
+				return nil, fmt.Errorf("bot: computer seat %d: %w", due, err)
+			}
+			seat = due
+		}
+		if seat < 0 {
 			return all, nil
 		}
+		evs, err := applyOpen(st, td, seat, m, now)
+		if err != nil {
+			return nil, fmt.Errorf("bot: decision %q of seat %d: %w", m, seat, err)
+		}
+		all = append(all, evs...)
 	}
 	return nil, fmt.Errorf("%w: the game does not end", engine.ErrInvariant)
 }
@@ -1050,6 +1151,11 @@ func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *TableData, ke
 	t := td.table(!b.NoPictures)
 	t.Kept = kept
 	pb := g.Presenter.Board(t, st)
+	if err := pb.Check(); err != nil {
+		// The presenter's fault: Discord refuses the board as it is, and the
+		// table cuts nothing of it.
+		b.Log.Error("a board beyond Discord's limits", "game", g.Rules.Name(), "err", err)
+	}
 	pb.Content = withLine(pb.Content, tableClockLine(g, st, td))
 	return pb, st, nil
 }
@@ -1088,6 +1194,8 @@ func boardComponents(game string, seq uint64, pb present.Board) []discordgo.Mess
 			switch {
 			case bt.Prompt:
 				btn.CustomID = ContractID(game, cverbPrompt, seq, "")
+			case bt.Next != "":
+				btn.CustomID = ContractID(game, cverbStep, seq, bt.Next)
 			case bt.Modal != nil:
 				btn.CustomID = ContractID(game, cverbModal, seq, bt.Modal.Verb)
 			}
@@ -1338,8 +1446,8 @@ func (c *Call) contractLeave(g *present.Game) error {
 		if err != nil {
 			return err
 		}
-		td.addLog(append([]string{locales.T(td.Lang, "table_left", map[string]any{"Name": td.Seats[s].Name})},
-			g.Presenter.Events(td.table(false), evs)...))
+		td.addLog([]string{locales.T(td.Lang, "table_left", map[string]any{"Name": td.Seats[s].Name})})
+		td.tell(g, evs)
 		setContractDue(r, td, g, st)
 		td.oweChange(r, g, st, planPings(st, td, since, s, c.B.Now()), c.B.Now())
 		r.Data = st.Encode()
@@ -1392,9 +1500,16 @@ func abandonArg(td *TableData) string {
 // is told who ended it; the board says so instead of its clock, and it (or
 // the lobby) loses its buttons; a ping waiting for a decision says it too. A confirmation of
 // an earlier table, or by someone who may not end the game, changes
-// nothing.
+// nothing; one whose game is over already (ended by another confirmation,
+// say) is told so.
 func (c *Call) contractEnd(g *present.Game, p contractParsed) error {
 	r, td, err := c.contractGet(g)
+	if errors.Is(err, dixbot.ErrNotFound) || errors.Is(err, ErrOtherGame) {
+		// Confirmed by someone else first (or the game ended meanwhile):
+		// the confirmation says so, and loses its buttons.
+		c.UpdateOrReply(locales.T(c.Lang, "table_abandon_over", map[string]any{"Game": En(g.Rules.Name() + "_title")}), nil)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -1412,16 +1527,19 @@ func (c *Call) contractEnd(g *present.Game, p contractParsed) error {
 	}
 	c.UpdateOrReply(locales.T(c.Lang, "abandon_done", nil), nil)
 	notice := locales.T(td.Lang, "table_abandoned", map[string]any{"Name": c.Name, "Game": En(g.Rules.Name() + "_title")})
-	// The board says it ended, without its clock; its picture stays.
+	// The board says it ended where it said who must decide, without its
+	// clock; its picture stays. A ping waiting for a decision says there
+	// is none any more, in fewer words.
 	var ended *string
 	if r.Data != nil {
 		if st, err := g.Rules.Decode(r.Data); err == nil {
 			t := td.table(!c.B.NoPictures)
-			t.Kept = td.picKey()
-			text := withLine(g.Presenter.Board(t, st).Content, notice)
+			t.Kept, t.Abandoned = td.picKey(), notice
+			text := g.Presenter.Board(t, st).Content
 			ended = &text
 		}
 	}
+	settled := locales.T(td.Lang, "table_ping_abandoned", nil)
 	board, v, ping := td.Board, td.BoardVia, td.Ping
 	c.Then(func(ctx context.Context) {
 		d := c.B.ApiFor(ctx)
@@ -1429,8 +1547,8 @@ func (c *Call) contractEnd(g *present.Game, p contractParsed) error {
 			c.B.Log.Warn("could not tell the channel the game was abandoned", "channel", c.I.ChannelID, "err", err)
 		}
 		if ping != nil && ping.ID != "" {
-			// The ping's decision will not be made: it says why.
-			text := notice
+			// The ping's decision will not be made: it says so.
+			text := settled
 			var err error
 			if ping.Via.Usable(time.Now()) {
 				err = d.FollowupEdit(ctx, ping.Via.Interaction(), ping.ID, &discordgo.WebhookEdit{Content: &text, AllowedMentions: NoMentions()})

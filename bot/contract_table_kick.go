@@ -125,7 +125,7 @@ func (c *Call) contractKick(g *present.Game, arg string) error {
 		if err != nil {
 			return err
 		}
-		td.addLog(g.Presenter.Events(td.table(false), evs))
+		td.tell(g, evs)
 		setContractDue(r, td, g, st)
 		td.oweChange(r, g, st, planPings(st, td, since, voter, now), now)
 		r.Data = st.Encode()

@@ -162,7 +162,13 @@ func TestContractAbandonConfirmed(t *testing.T) {
 	notice0 := locales.T("en", "table_abandoned", map[string]any{"Name": "Mallory", "Game": "Qwixx"})
 	assert.True(t, strings.HasSuffix(ended.Content, "\n"+notice0), "the board says it ended: %q", ended.Content)
 	assert.NotContains(t, ended.Content, "⏳", "and shows no clock")
-	assert.Equal(t, notice0, h.Rec.Message(ping.ID).Content, "the ping says the game ended")
+	assert.NotContains(t, ended.Content, "Waiting for", "nor who was to decide")
+	assert.Equal(t, locales.T("en", "table_ping_abandoned", nil), h.Rec.Message(ping.ID).Content, "the ping says there is nothing to decide")
+	said := 0
+	for _, m := range h.Rec.Messages() {
+		said += strings.Count(m.Content, notice0)
+	}
+	assert.Equal(t, 2, said, "the board and the channel's message say who abandoned, nothing else")
 	assert.Contains(t, h.qcommand("u1", "board").EphemeralText(), "no game")
 
 	// The same confirmation, at the next table, is outdated.
@@ -221,4 +227,26 @@ func TestContractGameOverTellsEveryone(t *testing.T) {
 	require.NotNil(t, told[0].Mentions)
 	assert.ElementsMatch(t, []string{"u1", "u2"}, told[0].Mentions.Users, "it notifies both people")
 	assert.False(t, told[0].Ephemeral)
+}
+
+// A confirmation of /<game> abandon clicked once another confirmation
+// ended the game says that this game is over already, and loses its
+// buttons: not that the bot lost its record, nor another game's command.
+func TestContractAbandonConfirmedBySomeoneElseFirst(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	h.openQwixx([]string{"u1", "u2"})
+	h.Perms["u9"] = discordgo.PermissionManageChannels
+	mine := h.qcommand("u1", "abandon").Shown(nil)
+	theirs := h.qcommand("u9", "abandon").Shown(nil)
+	require.NotNil(t, mine)
+	require.NotNil(t, theirs)
+	yes := tabletest.ComponentIDs(theirs.Components)[0]
+	assert.Equal(t, locales.T("en", "abandon_done", nil), h.ClickOn("u9", theirs, yes).Shown(theirs).Content)
+	res := h.ClickOn("u1", mine, tabletest.ComponentIDs(mine.Components)[0])
+	shown := res.Shown(mine)
+	require.NotNil(t, shown)
+	assert.Equal(t, locales.T("en", "table_abandon_over", map[string]any{"Game": "Qwixx"}), shown.Content)
+	assert.Empty(t, tabletest.ComponentIDs(shown.Components), "the confirmation keeps no button")
+	assert.NotContains(t, res.Texts(), "/dix")
 }

@@ -26,6 +26,28 @@ func (td *TableData) addLog(lines []string) {
 	td.fresh = append(td.fresh, lines...)
 }
 
+// tell adds the lines of events evs as addLog does. For a game whose
+// board tells one round at a time (present.Rounder), a round that starts
+// among evs starts the board's lines afresh: this update's lines up to it
+// (how the round before ended, as far as this update saw it) become
+// Ended, and only the new round's stay in Log.
+func (td *TableData) tell(g *present.Game, evs []engine.Event) {
+	t := td.table(false)
+	if rd, ok := g.Presenter.(present.Rounder); ok {
+		for i := len(evs) - 1; i >= 0; i-- {
+			if !rd.RoundStarts(evs[i]) {
+				continue
+			}
+			td.fresh = append(td.fresh, g.Presenter.Events(t, evs[:i])...)
+			td.Ended = appendLog(nil, td.fresh[min(td.round, len(td.fresh)):])
+			td.Log, td.round = nil, len(td.fresh)
+			evs = evs[i:]
+			break
+		}
+	}
+	td.addLog(g.Presenter.Events(t, evs))
+}
+
 // logOrigin names the table in the channel's log record: the interaction
 // that opened a rematch, else the board message the game started on.
 func (td *TableData) logOrigin() string {
@@ -100,6 +122,11 @@ func (c *Call) contractPause(g *present.Game, on bool) error {
 						td.OpenAt[s] = at + held
 					}
 				}
+				for s, at := range td.Wake {
+					if at != 0 {
+						td.Wake[s] = at + held
+					}
+				}
 			}
 			td.Paused, td.PausedAt = "", 0
 			td.addLog([]string{locales.T(td.Lang, "log_resumed", map[string]any{"Name": name})})
@@ -110,7 +137,7 @@ func (c *Call) contractPause(g *present.Game, on bool) error {
 			if err != nil {
 				return err
 			}
-			td.addLog(g.Presenter.Events(td.table(false), evs))
+			td.tell(g, evs)
 			pings = planPings(st, td, since, -1, now)
 		}
 		setContractDue(r, td, g, st)
@@ -172,14 +199,16 @@ func (c *Call) contractLog(g *present.Game, page uint64) error {
 	}
 	pages := uint64(max(1, (len(l.Lines)+logPageLines-1)/logPageLines))
 	page = min(page, pages-1)
-	text, _ := LogView(c.Lang, l.Lines, l.Cut, int(page))
+	// The log speaks the game's language, as its lines do.
+	lang := td.Lang
+	text, _ := LogView(lang, l.Lines, l.Cut, int(page))
 	// The page buttons are the game's own.
 	var row []discordgo.MessageComponent
 	if page+1 < pages {
-		row = append(row, Button(c.Lang, "btn_log_older", nil, discordgo.SecondaryButton, ContractID(g.Rules.Name(), cverbLog, page+1, "")))
+		row = append(row, Button(lang, "btn_log_older", nil, discordgo.SecondaryButton, ContractID(g.Rules.Name(), cverbLog, page+1, "")))
 	}
 	if page > 0 {
-		row = append(row, Button(c.Lang, "btn_log_newer", nil, discordgo.SecondaryButton, ContractID(g.Rules.Name(), cverbLog, page-1, "")))
+		row = append(row, Button(lang, "btn_log_newer", nil, discordgo.SecondaryButton, ContractID(g.Rules.Name(), cverbLog, page-1, "")))
 	}
 	var comps []discordgo.MessageComponent
 	if len(row) > 0 {

@@ -52,7 +52,7 @@ func (b *Bot) startTable(g *present.Game, r *dixbot.Record, td *TableData, now t
 	if err != nil {
 		return nil, err
 	}
-	td.addLog(g.Presenter.Events(td.table(false), evs))
+	td.tell(g, evs)
 	setContractDue(r, td, g, st)
 	r.Data = st.Encode()
 	return st, nil
@@ -156,12 +156,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 		c.rememberBoard(g)
 		return nil
 	}
-	var others []string
-	for _, s := range ntd.Seats {
-		if s.User != "" && s.Level == "" && s.User != c.User {
-			others = append(others, s.User)
-		}
-	}
+	others := ntd.Called
 	content, comps := c.lobbyView(g, ntd)
 	content = locales.T(ntd.Lang, "table_rematch_lobby", map[string]any{"Mentions": Mentions(others), "Creator": Escape(c.Name)}) +
 		"\n\n" + content
@@ -188,6 +183,8 @@ func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *TableData) (*
 		case s.User != "" && s.Level != "":
 			continue // a person who left: not seated again
 		default:
+			// A new game: nobody is late, absent or voted out in it yet.
+			s.Late, s.Away, s.Votes = 0, false, nil
 			ntd.Seats = append(ntd.Seats, s)
 		}
 		at[i] = len(ntd.Seats) - 1
@@ -217,6 +214,13 @@ func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *TableData) (*
 		rec.Meta = ntd.Encode()
 		return rec, ntd, st, nil
 	}
+	// The lobby's message calls the others seated again.
+	for _, s := range ntd.Seats {
+		if s.User != "" && s.Level == "" && s.User != c.User {
+			ntd.Called = append(ntd.Called, s.User)
+		}
+	}
+	ntd.CalledAt = c.B.Now().UnixMilli()
 	rec.Meta = ntd.Encode()
 	return rec, ntd, nil, nil
 }

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -309,4 +310,93 @@ func nameIn(h *harness, text string) string {
 		}
 	}
 	return ""
+}
+
+// A rematch calls the others seated again in its lobby's message; when
+// the game starts within the minute after, that call is their
+// notification: the first decision does not ping them a second time. A
+// start later than that pings them as any decision does.
+func TestContractRematchPingsOnce(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		wait  time.Duration
+		pings int
+	}{{"at once", 20 * time.Second, 1}, {"later", 3 * time.Minute, 2}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			h := newQwixxHarness(t, false)
+			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+			h.b.Now = func() time.Time { return now }
+			board := h.openQwixx([]string{"u1", "u2"})
+			score := h.playOut(board, &now)
+			now = now.Add(5 * time.Minute)
+			mark := h.Rec.Count()
+			again := h.ClickOn("u2", score, rematchID).Shown(nil)
+			require.NotNil(t, again)
+			now = now.Add(c.wait)
+			h.ClickOn("u2", again, h.qmust(again, CverbGo, ""))
+			g, _, _ := h.qstate()
+			require.NotNil(t, g)
+			_, td, _ := h.qstate()
+			require.Contains(t, g.ToDecide(), slices.IndexFunc(td.Seats, func(s TableSeat) bool { return s.User == "u1" }), "u1 decides the first roll: %+v", td.Seats)
+			pinged := 0
+			for _, call := range h.Rec.Since(mark) {
+				var am *discordgo.MessageAllowedMentions
+				switch {
+				case call.Resp != nil && call.Resp.Data != nil:
+					am = call.Resp.Data.AllowedMentions
+				case call.Params != nil:
+					am = call.Params.AllowedMentions
+				case call.Send != nil:
+					am = call.Send.AllowedMentions
+				}
+				if am != nil && slices.Contains(am.Users, "u1") {
+					pinged++
+				}
+			}
+			assert.Equal(t, c.pings, pinged, "notifications of u1")
+		})
+	}
+}
+
+// The lobby's buttons whose meaning does not depend on what it shows
+// (join, leave, add a computer, start, cancel) keep their custom ids
+// across its edits: a person who clicks Join on the lobby as it stood
+// before another's Join lands too. A lobby button of an earlier table's
+// message changes nothing of the channel's new lobby.
+func TestContractLobbyButtonsSteady(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	lobby := h.qcommand("u1", "start").Shown(nil)
+	before := *lobby
+	steady := func(m *tabletest.Message) []string {
+		var ids []string
+		for _, v := range []string{CverbJoin, cverbLeave, CverbGo, cverbCancel} {
+			ids = append(ids, h.qmust(m, v, ""))
+		}
+		return append(ids, h.qmust(m, CverbCPU, "easy"))
+	}
+	ids := steady(lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+	assert.Equal(t, ids, steady(lobby), "the same ids after a Join")
+	res := h.ClickOn("u3", &before, h.qmust(&before, CverbJoin, ""))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, res.Texts())
+	_, td, _ := h.qstate()
+	assert.Len(t, td.Seats, 3, "both Joins landed")
+	lobby = h.Rec.Message(lobby.ID)
+	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, CverbCPU, "easy")).Shown(lobby)
+	assert.Equal(t, ids, steady(lobby), "the same ids after a computer seat")
+	old := *lobby
+	h.ClickOn("u1", lobby, h.qmust(lobby, cverbCancel, ""))
+
+	// A new table: the old lobby's Join changes nothing.
+	h.qcommand("u5", "start")
+	_, td, v := h.qstate()
+	require.Len(t, td.Seats, 1)
+	res = h.ClickOn("u4", &old, h.qmust(&old, CverbJoin, ""))
+	assert.Contains(t, res.Texts(), locales.T("en", "err_stale", nil))
+	_, td, v2 := h.qstate()
+	assert.Len(t, td.Seats, 1, "the old lobby's Join seated nobody")
+	assert.Equal(t, v, v2)
 }

@@ -247,7 +247,7 @@ func TestQwixxMyTurnPrompt(t *testing.T) {
 			white, colour, _, ok := computer.Plan(g, g.Active)
 			require.True(t, ok)
 			white.Plan = rules.Plan{Set: true, Pass: colour.Pass, Color: colour.Color, Number: colour.Number}
-			assert.Equal(t, white.String(), vals[0], "the strong plan first")
+			assert.Equal(t, "mv:"+white.String(), vals[0], "the strong plan first")
 			before := h.Rec.Count()
 			res = h.ClickOn(active, prompt, sel, vals[0])
 			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type)

@@ -55,15 +55,35 @@ const discordEpoch = 1420070400000
 func (h *harness) dclick(user string, msg *tabletest.Message, id string) result {
 	h.T.Helper()
 	i := h.ClickIx(user, msg, id)
-	i.ID = h.SnowflakeNow()
+	i.ID = h.snowflake()
 	return h.Run(i)
+}
+
+// snowflake is the id of an interaction Discord receives now, on the
+// bot's clock (Bot.Now), the clock of the computer's fingers too: the
+// harness's count of interactions as its increment keeps ids apart.
+func (h *harness) snowflake() string {
+	return strconv.FormatUint(SnowflakeAt(h.b.Now())|uint64(h.N&0xfff), 10)
+}
+
+// computersDecide moves the bot's clock *now on to the record's Due, when
+// a computer seat taking its time decides, and runs the due work then.
+func (h *harness) computersDecide(now *time.Time) {
+	h.T.Helper()
+	r, err := h.Db.Get(context.Background(), h.Channel)
+	require.NoError(h.T, err)
+	require.False(h.T, r.Due.IsZero(), "a computer seat decides without anything due")
+	if r.Due.After(*now) {
+		*now = r.Due
+	}
+	require.NoError(h.T, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, *now))
 }
 
 // dsubmit submits the clue form opened from the prompt msg.
 func (h *harness) dsubmit(user string, msg *tabletest.Message, id, text string) result {
 	h.T.Helper()
 	i := h.Base(user, discordgo.InteractionModalSubmit)
-	i.ID = h.SnowflakeNow()
+	i.ID = h.snowflake()
 	i.Data = discordgo.ModalSubmitInteractionData{CustomID: id, Components: []discordgo.MessageComponent{
 		&discordgo.ActionsRow{Components: []discordgo.MessageComponent{&discordgo.TextInput{CustomID: modalText, Value: text}}}}}
 	if msg != nil {
@@ -174,6 +194,8 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 			if lang == "fr" {
 				h.Locale = discordgo.French
 			}
+			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+			h.b.Now = func() time.Time { return now }
 			users := []string{"u1", "u2", "u3"}
 			board := h.openDixxit(lang, users, 1)
 			assert.Len(t, board.Embeds, 1, "the grid picture")
@@ -196,7 +218,9 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 					require.Empty(t, td.Seats[active].Level, "a computer's clue is waited for")
 					if !noPrompt {
 						other := users[(active+1)%3]
-						assert.Equal(t, locales.T(lang, "table_err_no_prompt", nil), h.dclick(other, board, h.dmust(board, cverbPrompt, "")).EphemeralText())
+						// Told who gives the clue, not that they have nothing to decide.
+						assert.Equal(t, locales.T(lang, "dixxit_err_not_active", map[string]any{"Name": td.Seats[active].Name}),
+							h.dclick(other, board, h.dmust(board, cverbPrompt, "")).EphemeralText())
 						unchanged(version, "another's prompt")
 						noPrompt = true
 					}
@@ -229,11 +253,25 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 					}
 					continue
 				}
-				deciding := g.ToDecide()
-				require.NotEmpty(t, deciding)
-				for _, s := range deciding {
-					require.Empty(t, td.Seats[s].Level, "a computer seat is waited for")
+				var deciding, computers []int
+				for _, s := range g.ToDecide() {
+					if td.Seats[s].Level != "" {
+						computers = append(computers, s)
+					} else {
+						deciding = append(deciding, s)
+					}
 				}
+				require.NotEmpty(t, append(deciding, computers...))
+				if len(deciding) == 0 || (len(computers) > 0 && rng.IntN(3) == 0) {
+					// The computer's reaction time is over.
+					h.computersDecide(&now)
+					board = h.Rec.Message(board.ID)
+					if r, _ := h.Db.Get(context.Background(), h.Channel); r.Finished {
+						break
+					}
+					continue
+				}
+				now = now.Add(time.Second)
 				seat := deciding[rng.IntN(len(deciding))]
 				held := map[int]int{}
 				for _, f := range v.Fingers {
@@ -645,11 +683,14 @@ func TestDixxitClockWithASilentPlayer(t *testing.T) {
 }
 
 // X10: a person who leaves the running game hands their seat to the
-// computer, which gives its clues and puts its fingers down at once; the
-// others play to the scoreboard without ever waiting for that seat.
+// computer, which gives its clues at once and puts its fingers down once
+// its reaction time is over, by itself (the due work); the others play to
+// the scoreboard without ever waiting for that seat's click.
 func TestDixxitLeaverPlayedByTheComputer(t *testing.T) {
 	t.Parallel()
 	h := newDixxitHarness(t, nil)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.Now = func() time.Time { return now }
 	users := []string{"u1", "u2", "u3"}
 	board := h.openDixxit("en", users, 0)
 	const leaver = 2
@@ -667,8 +708,18 @@ func TestDixxitLeaverPlayedByTheComputer(t *testing.T) {
 		}
 		board = h.Rec.Message(board.ID)
 		g, _, _ := h.dstate()
-		deciding := g.ToDecide()
-		require.NotContains(t, deciding, leaver, "the computer's seat is waited for")
+		var deciding []int
+		for _, s := range g.ToDecide() {
+			if s != leaver {
+				deciding = append(deciding, s)
+			}
+		}
+		if len(deciding) == 0 {
+			require.Equal(t, drules.PhaseGuess, g.Phase(), "the computer's clue is waited for")
+			h.computersDecide(&now)
+			continue
+		}
+		now = now.Add(time.Second)
 		seat := deciding[rng.IntN(len(deciding))]
 		if g.Phase() == drules.PhaseClue {
 			h.giveClue(users[seat], board, "left "+Itoa(step))
@@ -763,4 +814,165 @@ func TestDixxitSquareButtonsSteadyWithinARace(t *testing.T) {
 	assert.Contains(t, late.Texts(), locales.T("en", "dixxit_err_turn_over", nil), "a square of the turn before")
 	_, _, v := h.dstate()
 	assert.Equal(t, version, v, "a square of the turn before changes nothing")
+}
+
+// Computer guessers take a person's reaction time (present.Game.Reaction):
+// none puts its finger down as the clue comes out; the record is due when
+// the first of them decides, seconds later; a person who clicks the target
+// before that wins it. When the due work runs late, the computer's finger
+// still carries the time its decision was due: a click Discord received
+// before it takes the square from the computer, one received after it is
+// refused (X7).
+func TestDixxitComputerGuessersTakeTheirTime(t *testing.T) {
+	t.Parallel()
+	h := newDixxitHarness(t, nil)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.Now = func() time.Time { return now }
+	users := []string{"u1", "u2"}
+	board := h.openDixxit("en", users, 2)
+	clue := func(turn int) (*drules.Game, *TableData, time.Time) {
+		t.Helper()
+		g, _, _ := h.dstate()
+		if g.Phase() == drules.PhaseClue {
+			h.giveClue(users[g.Active()], board, "wait "+Itoa(turn))
+			board = h.Rec.Message(board.ID)
+		}
+		g, td, _ := h.dstate()
+		require.Equal(t, drules.PhaseGuess, g.Phase())
+		for _, f := range g.ViewOf(engine.Public).Fingers {
+			assert.Empty(t, td.Seats[f.Seat].Level, "a computer's finger as the clue came out")
+		}
+		r, err := h.Db.Get(context.Background(), h.Channel)
+		require.NoError(t, err)
+		return g, td, r.Due
+	}
+	person := func(g *drules.Game) int {
+		for _, s := range g.ToDecide() {
+			if s < 2 {
+				return s
+			}
+		}
+		return -1
+	}
+
+	// The first clue: a person one second after it finds the target.
+	g, td, due := clue(0)
+	wakes := 0
+	for _, s := range g.ToDecide() {
+		if td.Seats[s].Level != "" {
+			wakes++
+			at := time.UnixMilli(td.Wake[s])
+			assert.True(t, !at.Before(now.Add(2*time.Second)) && !at.After(now.Add(10*time.Second)), "seat %d decides at %v", s, at.Sub(now))
+			assert.False(t, at.Before(due), "the record is due by the first computer's time")
+		}
+	}
+	require.Positive(t, wakes, "a computer guesser")
+	seat := person(g)
+	require.GreaterOrEqual(t, seat, 0, "a person guesses")
+	target := g.ViewOf(g.Active()).Secret.Target
+	turn := g.ViewOf(engine.Public).Turn
+	now = now.Add(time.Second)
+	res := h.dclick(users[seat], board, h.squareID(board, g, target))
+	require.True(t, answeredInPlace(res), "%v", res.Texts())
+	g, _, _ = h.dstate()
+	last := g.ViewOf(engine.Public).Last
+	require.NotNil(t, last)
+	require.Equal(t, turn, last.Turn)
+	assert.Contains(t, last.Fingers, drules.FingerView{Seat: seat, Square: target}, "the person found it first")
+	board = h.Rec.Message(board.ID)
+
+	// Later turns: the due work runs two seconds late; a click Discord
+	// received before the computer's time takes its square.
+	for round := 1; ; round++ {
+		require.Less(t, round, 30, "no computer finger on a wrong square")
+		g, td, due = clue(round)
+		require.False(t, due.IsZero())
+		target = g.ViewOf(g.Active()).Secret.Target
+		turn = g.ViewOf(engine.Public).Turn
+		now = due.Add(2 * time.Second)
+		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+		board = h.Rec.Message(board.ID)
+		g, _, _ = h.dstate()
+		pv := g.ViewOf(engine.Public)
+		if pv.Turn != turn || len(pv.Fingers) == 0 || person(g) < 0 {
+			continue // the computer found it, or no person is left to click
+		}
+		f := pv.Fingers[0]
+		require.NotEmpty(t, td.Seats[f.Seat].Level, "the computer's finger")
+		require.NotEqual(t, target, f.Square)
+		seat = person(g)
+		// Received after the computer's time: refused.
+		late := h.ClickIx(users[seat], board, h.squareID(board, g, f.Square))
+		late.ID = strconv.FormatUint(SnowflakeAt(due.Add(500*time.Millisecond))|1, 10)
+		assert.Contains(t, h.Run(late).Texts(), locales.T("en", "dixxit_err_taken", map[string]any{"Name": td.Seats[f.Seat].Name}))
+		// Received before it: the square is the person's.
+		early := h.ClickIx(users[seat], board, h.squareID(board, g, f.Square))
+		early.ID = strconv.FormatUint(SnowflakeAt(due.Add(-500*time.Millisecond))|2, 10)
+		res := h.Run(early)
+		require.True(t, answeredInPlace(res), "%v", res.Texts())
+		g, _, _ = h.dstate()
+		pv = g.ViewOf(engine.Public)
+		assert.Contains(t, pv.Fingers, drules.FingerView{Seat: seat, Square: f.Square}, "the earlier click holds the square")
+		assert.NotContains(t, pv.Fingers, f, "the computer's finger is lifted")
+		assert.Contains(t, g.ToDecide(), f.Seat, "the computer picks again")
+		break
+	}
+}
+
+// The board tells the current turn only (present.Rounder): while the next
+// clue is awaited it says how the turn before ended, and once the clue is
+// out, the race shows only the new turn's lines; no line of the turn
+// before (its wrong fingers, its find) is mixed into it. The game's log
+// keeps every line.
+func TestDixxitBoardTellsTheCurrentTurnOnly(t *testing.T) {
+	t.Parallel()
+	h := newDixxitHarness(t, nil)
+	users := []string{"u1", "u2", "u3", "u4"}
+	board := h.openDixxit("en", users, 0)
+	g, td, _ := h.dstate()
+	active := g.Active()
+	target := g.ViewOf(active).Secret.Target
+	wrong := 1 + target%9
+	h.giveClue(users[active], board, "first clue")
+	board = h.Rec.Message(board.ID)
+	g, _, _ = h.dstate()
+	guessers := g.ToDecide()
+	require.Len(t, guessers, 3)
+	res := h.dclick(users[guessers[0]], board, h.squareID(board, g, wrong))
+	require.True(t, answeredInPlace(res), "%v", res.Texts())
+	board = h.Rec.Message(board.ID)
+	miss := locales.T("en", "dixxit_ev_finger", map[string]any{"Name": td.Seats[guessers[0]].Name, "Square": wrong})
+	require.Contains(t, board.Content, miss, "the race shows its fingers")
+	res = h.dclick(users[guessers[1]], board, h.squareID(board, g, target))
+	require.True(t, answeredInPlace(res), "%v", res.Texts())
+	board = h.Rec.Message(board.ID)
+	found := locales.T("en", "dixxit_ev_found", map[string]any{"Name": td.Seats[guessers[1]].Name, "Square": target})
+
+	g, _, _ = h.dstate()
+	require.Equal(t, drules.PhaseClue, g.Phase())
+	assert.Contains(t, board.Content, found, "while the clue is awaited: how the turn before ended")
+	assert.NotContains(t, board.Content, miss, "a finger of the turn before")
+
+	next := g.Active()
+	h.giveClue(users[next], board, "second clue")
+	board = h.Rec.Message(board.ID)
+	assert.Contains(t, board.Content, "second clue")
+	for _, old := range []string{miss, found, "first clue"} {
+		assert.NotContains(t, board.Content, old, "the race of turn 2 shows a line of turn 1")
+	}
+	g, td, _ = h.dstate()
+	target = g.ViewOf(next).Secret.Target
+	guessers = g.ToDecide()
+	wrong = 1 + target%9
+	res = h.dclick(users[guessers[0]], board, h.squareID(board, g, wrong))
+	require.True(t, answeredInPlace(res), "%v", res.Texts())
+	board = h.Rec.Message(board.ID)
+	assert.Contains(t, board.Content, locales.T("en", "dixxit_ev_finger", map[string]any{"Name": td.Seats[guessers[0]].Name, "Square": wrong}))
+	for _, old := range []string{miss, found} {
+		assert.NotContains(t, board.Content, old, "the race of turn 2 shows a line of turn 1")
+	}
+	log := h.dcommand("u1", "log").Texts()
+	for _, line := range []string{miss, found} {
+		assert.Contains(t, log, line, "the game's log keeps every line")
+	}
 }

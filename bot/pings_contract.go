@@ -41,7 +41,7 @@ type pingMsg struct {
 // planPings works out, inside an update, who is to be pinged: seats whose
 // decision opened at version since or later (td.Open: in this update),
 // played by people other than clicker (-1: none) who did not act within
-// pingPresent. The
+// pingPresent, nor were called by a rematch's lobby within it. The
 // current ping is settled when none of its users is still at the decision
 // it was pinged for, or when a new ping replaces it.
 func planPings(st engine.State, td *TableData, since uint64, clicker int, now time.Time) pingPlan {
@@ -56,6 +56,9 @@ func planPings(st engine.State, td *TableData, since uint64, clicker int, now ti
 		}
 		if s < len(td.Acted) && now.Sub(time.UnixMilli(td.Acted[s])) < pingPresent {
 			continue
+		}
+		if slices.Contains(td.Called, td.Seats[s].User) && now.Sub(time.UnixMilli(td.CalledAt)) < pingPresent {
+			continue // the rematch's lobby called them a moment ago
 		}
 		p.users = append(p.users, td.Seats[s].User)
 		p.names = append(p.names, td.Seats[s].Name)

@@ -244,10 +244,33 @@ func oneDecimal(lang string, v float64) string {
 	return strings.Replace(s, ".", locales.T(lang, "decimal_point", nil), 1)
 }
 
-// ShownRating is the rating shown for mu and sigma: Mu − 3·Sigma.
+// ProvisionalGames is how many games a person's rating is provisional
+// for: it is said to be, rather than shown as a figure that one result
+// swings.
+const ProvisionalGames = 3
+
+// ShownRating is the figure shown for mu and sigma: Mu − 3·Sigma, a skill
+// the person is very likely above (rating.Ordinal), which is 0 for a
+// newcomer and rises with good placements; never shown below 0, so that a
+// first loss does not read as a debt.
 func ShownRating(lang string, mu, sigma float64) string {
-	return oneDecimal(lang, rating.Ordinal(rating.Rating{Mu: mu, Sigma: sigma}))
+	return oneDecimal(lang, max(0, rating.Ordinal(rating.Rating{Mu: mu, Sigma: sigma})))
 }
+
+// RatingText is the rating of a person who played played rated games:
+// provisional for the first ProvisionalGames, then ShownRating.
+func RatingText(lang string, mu, sigma float64, played int) string {
+	if played < ProvisionalGames {
+		return locales.N(lang, "rating_provisional", played, map[string]any{"Of": ProvisionalGames})
+	}
+	return ShownRating(lang, mu, sigma)
+}
+
+// games is a count of games in words, in the plural form of lang.
+func games(lang string, n int) string { return locales.N(lang, "stats_games", n, nil) }
+
+// wins is a count of wins in words, in the plural form of lang.
+func wins(lang string, n int) string { return locales.N(lang, "stats_wins", n, nil) }
 
 // statsShow answers /stats [member] [game], privately.
 func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
@@ -298,10 +321,10 @@ func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 	for _, p := range ps {
 		rt := locales.T(lang, "stats_unrated", nil)
 		if p.Rated {
-			rt = ShownRating(lang, p.Mu, p.Sigma)
+			rt = RatingText(lang, p.Mu, p.Sigma, p.Played)
 		}
 		lines = append(lines, locales.T(lang, "stats_game", map[string]any{
-			"Game": statsTitle(p.Game), "Played": p.Played, "Won": p.Won,
+			"Game": statsTitle(p.Game), "Played": games(lang, p.Played), "Won": wins(lang, p.Won),
 			"Rate":   strconv.Itoa(int(100*float64(p.Won)/float64(max(p.Played, 1)) + 0.5)),
 			"Avg":    oneDecimal(lang, float64(p.Total)/float64(max(p.Played, 1))),
 			"Best":   p.Best,
@@ -314,7 +337,7 @@ func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 	soloPlayed := 0
 	for _, s := range solo {
 		lines = append(lines, locales.T(lang, "stats_solo", map[string]any{
-			"Difficulty": s.Difficulty, "Played": s.Played, "Won": s.Won, "Best": s.Best}))
+			"Difficulty": s.Difficulty, "Played": games(lang, s.Played), "Won": wins(lang, s.Won), "Best": s.Best}))
 		soloPlayed += s.Played
 	}
 	if soloPlayed > favPlayed {
@@ -370,7 +393,9 @@ func (c *Call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 	if err != nil {
 		return err
 	}
-	lang := c.gameLang()
+	// Public, in the language a game opened here would have: the
+	// server's when it says one, else the asker's.
+	lang := c.GameLanguage("", false)
 	title := locales.T(lang, "leaderboard_title", map[string]any{"Game": statsTitle(game)})
 	var lines []string
 	line := func(key string, s dixbot.Standing) string {
@@ -378,8 +403,8 @@ func (c *Call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 		if name == "" {
 			name = s.User
 		}
-		return locales.T(lang, key, map[string]any{"Rank": s.Rank, "Name": Escape(name), "Rating": ShownRating(lang, s.Mu, s.Sigma),
-			"Played": s.Played, "Won": s.Won})
+		return locales.T(lang, key, map[string]any{"Rank": s.Rank, "Name": Escape(name), "Rating": RatingText(lang, s.Mu, s.Sigma, s.Played),
+			"Played": games(lang, s.Played), "Won": wins(lang, s.Won)})
 	}
 	for _, s := range top {
 		lines = append(lines, line("leaderboard_line", s))

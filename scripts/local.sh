@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Plays DIX locally without Discord: starts the local Discord stand-in
+# Plays the three games (DIX, Qwixx, Dixxit) locally without Discord: starts the local Discord stand-in
 # (cmd/fakediscord) and the bot against it, with the embedded store in a
-# temporary directory. Open the URL it prints, type /dix start, and play.
+# temporary directory. Open the URL it prints, type /dix start, /qwixx start
+# or /dixxit start, and play.
 # Stop with Ctrl-C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,7 +60,8 @@ for _ in $(seq 1 100); do
 done
 
 echo
-echo "DIX is running locally. Open $(sed -n 's/^Web view: //p' "$data/fakediscord.log") in a browser,"
-echo "pick a user, and type /dix start. Ctrl-C stops everything."
+echo "The bot is running locally with its three games: DIX, Qwixx and Dixxit."
+echo "Open $(sed -n 's/^Web view: //p' "$data/fakediscord.log") in a browser, pick a user,"
+echo "and type /dix start, /qwixx start or /dixxit start. Ctrl-C stops everything."
 echo
 wait "$bot"

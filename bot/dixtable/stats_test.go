@@ -157,7 +157,8 @@ func TestSoloGameRecordedApart(t *testing.T) {
 	assert.Equal(t, 6, solo[0].Difficulty)
 	assert.Equal(t, 1, solo[0].Played)
 	txt := embedText(t, statsCmd(h, "u1", "stats").Response())
-	assert.Contains(t, txt, locales.T("en", "stats_solo", map[string]any{"Difficulty": 6, "Played": 1, "Won": solo[0].Won, "Best": solo[0].Best}))
+	assert.Contains(t, txt, locales.T("en", "stats_solo", map[string]any{"Difficulty": 6, "Played": locales.N("en", "stats_games", 1, nil),
+		"Won": locales.N("en", "stats_wins", solo[0].Won, nil), "Best": solo[0].Best}))
 }
 
 // A Qwixx game the computers finish (its only person left) is recorded
@@ -197,7 +198,7 @@ func TestStatsCommands(t *testing.T) {
 	resp := statsCmd(h, "u1", "stats").Response()
 	assert.NotZero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "private")
 	txt := embedText(t, resp)
-	assert.Contains(t, txt, locales.T("en", "stats_game", map[string]any{"Game": "DIX", "Played": 3, "Won": 2, "Rate": "67",
+	assert.Contains(t, txt, locales.T("en", "stats_game", map[string]any{"Game": "DIX", "Played": "3 games", "Won": "2 wins", "Rate": "67",
 		"Avg": "38.7", "Best": 39, "Rating": bot.ShownRating("en", a.Mu, a.Sigma)}))
 	assert.Contains(t, txt, locales.T("en", "stats_favourite", map[string]any{"Game": "DIX"}))
 
@@ -214,7 +215,7 @@ func TestStatsCommands(t *testing.T) {
 	assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "public")
 	txt = embedText(t, resp)
 	assert.Contains(t, txt, locales.T("en", "leaderboard_line", map[string]any{"Rank": 1, "Name": "Alice",
-		"Rating": bot.ShownRating("en", a.Mu, a.Sigma), "Played": 3, "Won": 2}))
+		"Rating": bot.ShownRating("en", a.Mu, a.Sigma), "Played": "3 games", "Won": "2 wins"}))
 	assert.Contains(t, txt, "**2.** Bob")
 	assert.NotContains(t, txt, "You:", "the asker is not rated")
 	assert.Contains(t, embedText(t, statsCmd(h, "u3", "leaderboard", gameOpt("qwixx")).Response()),
@@ -261,7 +262,7 @@ func TestLeaderboardShowsTheAskersLine(t *testing.T) {
 		}
 	}
 	txt := embedText(t, statsCmd(h, "b1", "leaderboard", gameOpt("dix")).Response())
-	assert.Equal(t, 11, strings.Count(txt, "played,"), "ten lines and the asker's: %s", txt)
+	assert.Equal(t, 11, strings.Count(txt, " games, "), "ten lines and the asker's: %s", txt)
 	assert.Contains(t, txt, "You: **12.** Nb1")
 	txt = embedText(t, statsCmd(h, "a3", "leaderboard", gameOpt("dix")).Response())
 	assert.NotContains(t, txt, "You:")

@@ -48,6 +48,8 @@ func Game() present.Game {
 		MinSeats:  rules.MinPlayers,
 		MaxSeats:  rules.MaxPlayers,
 		Paces:     Paces,
+		// Computer guessers race like people.
+		Reaction: Reaction,
 		// The guessers race at once (X7): one's finger must not take the
 		// others' square buttons away mid-click.
 		SteadyButtons: true,
@@ -124,7 +126,15 @@ var (
 	_ present.Presenter = Presenter{}
 	_ present.Prompter  = Presenter{}
 	_ present.Stamper   = Presenter{}
+	_ present.Rounder   = Presenter{}
 )
+
+// RoundStarts reports whether e starts a turn: the board tells one turn
+// at a time.
+func (Presenter) RoundStarts(e engine.Event) bool {
+	ev, ok := e.(rules.Event)
+	return ok && ev.Kind == rules.EvTurnStarted
+}
 
 func gameOf(st engine.State) *rules.Game {
 	g, _ := st.(*rules.Game)
@@ -160,7 +170,7 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 	}
 	l := t.Lang
 	var sb strings.Builder
-	sb.WriteString(locales.T(l, "dixxit_board_title", map[string]any{"Turn": v.Turn, "Name": t.Name(v.Active), "Pile": v.Pile}))
+	sb.WriteString(locales.N(l, "dixxit_board_title", v.Pile, map[string]any{"Turn": v.Turn, "Name": t.Name(v.Active), "Pile": v.Pile}))
 	// The clue of the turn shows once, under the title: its event line
 	// is left out of the latest events.
 	told := ""
@@ -169,19 +179,30 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 		sb.WriteString("\n" + locales.T(l, "dixxit_board_aloud", map[string]any{"Name": t.Name(v.Active)}))
 		told = locales.T(l, "dixxit_ev_aloud", map[string]any{"Name": t.Name(v.Active)})
 	case v.Clue != "":
-		sb.WriteString("\n" + locales.T(l, "dixxit_board_clue", map[string]any{"Name": t.Name(v.Active), "Clue": v.Clue}))
-		told = locales.T(l, "dixxit_ev_clue", map[string]any{"Name": t.Name(v.Active), "Clue": v.Clue})
+		// A clue shows as typed (present.Escape), in the board and the log.
+		clue := present.Escape(v.Clue)
+		sb.WriteString("\n" + locales.T(l, "dixxit_board_clue", map[string]any{"Name": t.Name(v.Active), "Clue": clue}))
+		told = locales.T(l, "dixxit_ev_clue", map[string]any{"Name": t.Name(v.Active), "Clue": clue})
 	}
-	for _, line := range t.Log {
+	// The board is about this turn (Rounder): while its clue is awaited,
+	// how the turn before ended; then its own lines only.
+	var lines []string
+	if v.Phase == rules.PhaseClue.String() {
+		lines = append(lines, t.Ended...)
+	}
+	for _, line := range append(lines, t.Log...) {
 		if line != told {
 			sb.WriteString("\n" + line)
 		}
 	}
 	b := present.Board{}
-	if v.Phase == rules.PhaseClue.String() {
+	switch {
+	case t.Abandoned != "":
+		sb.WriteString("\n" + t.Abandoned)
+	case v.Phase == rules.PhaseClue.String():
 		sb.WriteString("\n" + locales.T(l, "dixxit_waiting_clue", map[string]any{"Name": t.Label(v.Active)}))
 		b.Rows = [][]present.Button{{{Label: locales.T(l, "dixxit_btn_my_picture", nil), Prompt: true, Style: discordgo.SuccessButton}}}
-	} else {
+	default:
 		sb.WriteString("\n" + locales.T(l, "dixxit_waiting_guess", map[string]any{"Names": t.LabelList(v.Deciding)}))
 		held := map[int]bool{}
 		for _, f := range v.Fingers {
@@ -278,8 +299,9 @@ func squareMove(square int, turn uint64) engine.Move {
 }
 
 // Stamp turns a square button's "f N K" into the finger "f N T K" at the
-// click's time T, Discord's own (X7); the prompt's moves (clue, aloud)
-// pass as they are. Any other move is not one a person may send.
+// click's time T, Discord's own (X7), and a computer guesser's "f N" into
+// "f N T"; the prompt's moves (clue, aloud) pass as they are. Any other
+// move is not one a person may send.
 func (Presenter) Stamp(m engine.Move, click uint64) (engine.Move, error) {
 	f := strings.Fields(string(m))
 	switch {
@@ -290,6 +312,14 @@ func (Presenter) Stamp(m engine.Move, click uint64) (engine.Move, error) {
 			return "", rules.ErrBadSquare
 		}
 		return rules.FingerMoveOn(sq, click, turn), nil
+	case len(f) == 2 && f[0] == "f":
+		// A computer guesser's finger, made when its reaction time was
+		// over (present.Game.Reaction): at that time.
+		sq, err := strconv.Atoi(f[1])
+		if err != nil || sq < 1 || sq > rules.Squares {
+			return "", rules.ErrBadSquare
+		}
+		return rules.FingerMove(sq, click), nil
 	case len(f) == 1 && f[0] == "aloud":
 		return m, nil
 	case len(f) > 0 && f[0] == "clue" && strings.HasPrefix(string(m), "clue "):
@@ -323,15 +353,24 @@ func scoreboard(t present.Table, v rules.View) present.Board {
 
 // Prompt is the active player's private prompt while the clue is awaited:
 // the grid with their target framed, Give a clue (a form, X4) and Said
-// aloud. Nobody else has one.
-func (Presenter) Prompt(lang string, st engine.State, seat int) (present.Prompt, bool) {
+// aloud, in one step (draft ""; any other is ErrBadDraft). Nobody else
+// has one (ErrNoPrompt; while the clue is awaited, a NoPromptError that
+// says who gives it).
+func (Presenter) Prompt(lang string, st engine.State, seat int, draft string) (present.Prompt, error) {
 	g := gameOf(st)
+	if g != nil && !g.Over() && g.Phase() == rules.PhaseClue && g.Active() != seat {
+		// Another's picture: they are told whose it is.
+		return present.Prompt{}, &present.NoPromptError{Refusal: present.Refusal{Key: "dixxit_err_not_active", Names: map[string]int{"Name": g.Active()}}}
+	}
 	if g == nil || g.Over() || g.Phase() != rules.PhaseClue || g.Active() != seat {
-		return present.Prompt{}, false
+		return present.Prompt{}, present.ErrNoPrompt
+	}
+	if draft != "" {
+		return present.Prompt{}, fmt.Errorf("%w: %q", present.ErrBadDraft, draft)
 	}
 	v := g.ViewOf(seat)
 	if v.Secret == nil {
-		return present.Prompt{}, false
+		return present.Prompt{}, present.ErrNoPrompt
 	}
 	p := present.Prompt{
 		Content: locales.T(lang, "dixxit_prompt", map[string]any{"Square": v.Secret.Target}),
@@ -348,7 +387,7 @@ func (Presenter) Prompt(lang string, st engine.State, seat int) (present.Prompt,
 	if png, err := renderer().Render(picture.GridOf(v, nil)); err == nil {
 		p.Files, p.Embeds = picked(targetName, png)
 	}
-	return p, true
+	return p, nil
 }
 
 // Events renders what happened: the clue, each finger, who got there
@@ -362,7 +401,7 @@ func (Presenter) Events(t present.Table, evs []engine.Event) []string {
 			continue
 		}
 		d := map[string]any{"Name": t.Name(ev.Seat), "By": t.Name(ev.By), "Square": ev.Square, "Squares": squares(ev.Squares),
-			"Count": len(ev.Cards), "Clue": ev.Text}
+			"Count": len(ev.Cards), "Clue": present.Escape(ev.Text)}
 		key := ""
 		switch ev.Kind {
 		case rules.EvClue:

@@ -138,3 +138,26 @@ func TestBoardPictureKey(t *testing.T) {
 	assert.NotEqual(t, c.Picture, f.Picture, "a finger on the grid")
 	assert.Len(t, f.Files, 1)
 }
+
+// A clue is text to show as typed: its Markdown and its mentions show as
+// the clue-giver typed them, on the board and in the log, neither bold
+// nor a mention pill (X4).
+func TestClueShowsAsTyped(t *testing.T) {
+	t.Parallel()
+	const typed = "flying **fold** @everyone <@123> _x_ `y` #z [l](u)"
+	for _, lang := range []string{"en", "fr"} {
+		g := newGame(t)
+		tb := present.Table{Lang: lang, Names: []string{"Ann", "Bob", "Chloé", "Dan"}}
+		evs, err := g.Apply(0, rules.ClueMove(typed))
+		require.NoError(t, err)
+		tb.Log = Presenter{}.Events(tb, evs)
+		require.Len(t, tb.Log, 1)
+		b := Presenter{}.Board(tb, g)
+		for what, text := range map[string]string{"board": b.Content, "log": tb.Log[0]} {
+			assert.Contains(t, text, `flying \*\*fold\*\* @`+"\u200b"+`everyone \<@`+"\u200b"+`123\> \_x\_ `+"\\`y\\`"+` \#z \[l\](u)`, "%s %s", lang, what)
+			assert.NotContains(t, text, "**fold**", what)
+			assert.NotContains(t, text, "<@1", what)
+			assert.NotContains(t, text, "@everyone", what)
+		}
+	}
+}

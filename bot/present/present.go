@@ -9,9 +9,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -25,7 +29,13 @@ type Table struct {
 	Names    []string // display names by seat
 	Computer []bool   // by seat: the computer plays it
 	Log      []string // the latest event lines, oldest first, already in Lang
-	Pictures bool     // draw the board as a picture
+	// Abandoned, when set, says the game was abandoned: the board shows it
+	// where it would say who must decide, and no buttons.
+	Abandoned string
+	// Ended, for a Rounder, are the lines that ended the round before the
+	// current one (Log then holds the current round's only), in Lang.
+	Ended    []string
+	Pictures bool // draw the board as a picture
 	// Marks are, by seat, what the board adds after a person's name, in
 	// Lang: absent (the computer plays for them until they click), or
 	// handed to the computer for good; "" for none.
@@ -86,6 +96,9 @@ type Button struct {
 	// Modal: the button opens a form with one text field; its submission
 	// is the move Modal.Verb + " " + the text. Move is then empty.
 	Modal *Modal
+	// Next, in a private prompt: the button shows the prompt's step of
+	// this draft (Prompter) instead of making a move; Move is then empty.
+	Next string
 }
 
 // Modal is a form of one text field whose submission is a move.
@@ -99,35 +112,123 @@ type Modal struct {
 
 // Stamper is a Presenter whose moves take the time of the click: the table
 // passes every move a person makes through Stamp with the interaction's
-// snowflake id (Discord's time of the click) before applying it. An error
-// refuses the move as forged.
+// snowflake id (Discord's time of the click) before applying it, and the
+// move of a computer seat that took its time (Game.Reaction) with the
+// snowflake of the moment its decision was due. An error refuses the move
+// as forged.
 type Stamper interface {
 	Stamp(m engine.Move, click uint64) (engine.Move, error)
 }
 
 // Prompter is a Presenter with a private prompt, where a seat may give
 // several decisions at once.
+//
+// A prompt may take several steps (boardgame.io calls them stages): a
+// choice or a button either makes a move, or shows the next step of the
+// same decision, named by a draft (Choice.Next, Button.Next) that its
+// custom id carries. The table shows a step without writing to the store,
+// and asks Prompt again on every click, so a draft is checked against the
+// game as it stands then. A list longer than Discord allows is split into
+// steps by the presenter: the table never cuts one (Prompt.Check).
 type Prompter interface {
-	// Prompt is seat's private prompt in st, in lang; ok is false when the
-	// seat has nothing to decide there.
-	Prompt(lang string, st engine.State, seat int) (p Prompt, ok bool)
+	// Prompt is seat's private prompt in st, in lang, at the step of
+	// draft ("": the first step). It returns an error wrapping
+	// ErrNoPrompt when the seat has nothing to decide in a prompt now,
+	// and one wrapping ErrBadDraft when draft is not a step of the seat's
+	// decision now (forged, or of an earlier state).
+	Prompt(lang string, st engine.State, seat int, draft string) (Prompt, error)
 }
 
-// Prompt is a private prompt: a text and a menu of decisions, or buttons
-// (moves and forms), with pictures.
+// Errors of a Prompter.
+var (
+	ErrNoPrompt = errors.New("present: nothing to decide in a prompt")
+	ErrBadDraft = errors.New("present: not a step of the decision open")
+)
+
+// NoPromptError is ErrNoPrompt with the words that say why, to the
+// clicker alone ("only Ann gives the clue this turn").
+type NoPromptError struct{ Refusal Refusal }
+
+func (e *NoPromptError) Error() string { return ErrNoPrompt.Error() + ": " + e.Refusal.Key }
+func (e *NoPromptError) Unwrap() error { return ErrNoPrompt }
+
+// Discord's limits on a message's components
+// (https://discord.com/developers/docs/interactions/message-components).
+const (
+	MaxRows        = 5   // action rows of a message
+	MaxRowButtons  = 5   // buttons of a row
+	MaxOptions     = 25  // options of a select menu
+	MaxCustomID    = 100 // characters of a custom id
+	MaxButtonLabel = 80  // characters of a button's label
+	MaxOptionLabel = 100 // characters of an option's label
+	MaxOptionValue = 100 // characters of an option's value
+)
+
+// Prompt is one step of a private prompt: a text and a menu of choices,
+// or buttons (moves, forms, next steps), with pictures. It fits in one
+// message: at most MaxOptions choices, one row of at most MaxRowButtons
+// buttons (Check).
 type Prompt struct {
 	Content     string
 	Placeholder string
-	Choices     []Choice // at most 25
-	Buttons     []Button // at most 5
+	Choices     []Choice
+	Buttons     []Button
 	Embeds      []*discordgo.MessageEmbed
 	Files       []*discordgo.File
 }
 
-// Choice is one decision of a prompt's menu.
+// Choice is one entry of a prompt's menu: a move, or the next step.
 type Choice struct {
 	Label string
-	Move  engine.Move
+	Move  engine.Move // non-empty: applying it is the choice's effect
+	Next  string      // non-empty: the choice shows the step of this draft
+}
+
+// Check returns an error wrapping ErrTooBig when p does not fit in one
+// Discord message as the table builds it: too many choices or buttons, a
+// label too long, a move or draft longer than a custom id carries
+// (engine.MaxMoveLen), a choice that is neither a move nor a step, or two
+// choices that are the same. The table shows no prompt that fails it.
+func (p Prompt) Check() error {
+	if len(p.Choices) > MaxOptions {
+		return fmt.Errorf("%w: %d choices", ErrTooBig, len(p.Choices))
+	}
+	if len(p.Buttons) > MaxRowButtons {
+		return fmt.Errorf("%w: %d buttons", ErrTooBig, len(p.Buttons))
+	}
+	seen := map[string]bool{}
+	for _, c := range p.Choices {
+		v := ChoiceValue(c)
+		switch {
+		case utf8.RuneCountInString(c.Label) > MaxOptionLabel || c.Label == "":
+			return fmt.Errorf("%w: choice label %q", ErrTooBig, c.Label)
+		case (c.Move == "") == (c.Next == ""):
+			return fmt.Errorf("%w: choice %q is both or neither a move and a step", ErrTooBig, c.Label)
+		case len(c.Move) > engine.MaxMoveLen || len(c.Next) > engine.MaxMoveLen || len(v) > MaxOptionValue:
+			return fmt.Errorf("%w: choice value %q", ErrTooBig, v)
+		case seen[v]:
+			return fmt.Errorf("%w: choice %q twice", ErrTooBig, v)
+		}
+		seen[v] = true
+	}
+	for _, b := range p.Buttons {
+		if utf8.RuneCountInString(b.Label) > MaxButtonLabel || len(b.Move) > engine.MaxMoveLen || len(b.Next) > engine.MaxMoveLen {
+			return fmt.Errorf("%w: button %q", ErrTooBig, b.Label)
+		}
+	}
+	return nil
+}
+
+// ErrTooBig: a prompt or a board that does not fit in a Discord message.
+var ErrTooBig = errors.New("present: beyond Discord's limits")
+
+// ChoiceValue is the value of c in a menu: "mv:" and its move, or "st:"
+// and the draft of the step it shows.
+func ChoiceValue(c Choice) string {
+	if c.Next != "" {
+		return "st:" + c.Next
+	}
+	return "mv:" + string(c.Move)
 }
 
 // Board is a rendered board message.
@@ -179,6 +280,15 @@ type Presenter interface {
 	Rules(lang string) string
 }
 
+// Rounder is a Presenter whose board tells one round at a time (a turn
+// of Dixxit): the table starts the board's latest lines afresh when a
+// round starts, and keeps the lines that ended the round before apart
+// (Table.Ended); the game's log keeps every line.
+type Rounder interface {
+	// RoundStarts reports whether e starts a new round.
+	RoundStarts(e engine.Event) bool
+}
+
 // Hinter is a Presenter that can advise a seat: what the computer's best
 // level would decide now, and why. The table offers /<game> hint for it.
 type Hinter interface {
@@ -207,6 +317,14 @@ type Game struct {
 	Decision time.Duration
 	// Paces are the clocks a lobby may choose from, the first the default.
 	Paces []Pace
+	// Reaction, when set, is how long a computer seat of level takes to
+	// make its decision in st once it opened, clock being the time the
+	// decision has under the table's pace: a person's reaction time, for a
+	// game whose seats race (a computer that decides at once wins every
+	// race). The decision is then the table's due work at that time, and a
+	// Stamper's move carries that time as its click. Zero, or nil: the
+	// computer decides at once.
+	Reaction func(st engine.State, seat int, level string, clock time.Duration, r *rand.Rand) time.Duration
 	// SteadyButtons keeps the custom ids of the board's decision buttons
 	// while the decisions they were drawn for stay open, for a game whose
 	// seats decide at once: a board redrawn because one seat decided then
@@ -270,3 +388,33 @@ func Truncate(s string, n int) string {
 	}
 	return string(r[:n-1]) + "…"
 }
+
+// Check returns an error wrapping ErrTooBig when b's buttons do not fit
+// in one Discord message: more than MaxRows rows or MaxRowButtons buttons
+// a row, a label longer than MaxButtonLabel, a move or draft longer than
+// a custom id carries.
+func (b Board) Check() error {
+	if len(b.Rows) > MaxRows {
+		return fmt.Errorf("%w: %d rows", ErrTooBig, len(b.Rows))
+	}
+	for _, row := range b.Rows {
+		if len(row) > MaxRowButtons {
+			return fmt.Errorf("%w: a row of %d buttons", ErrTooBig, len(row))
+		}
+		for _, bt := range row {
+			if utf8.RuneCountInString(bt.Label) > MaxButtonLabel || len(bt.Move) > engine.MaxMoveLen || len(bt.Next) > engine.MaxMoveLen {
+				return fmt.Errorf("%w: button %q", ErrTooBig, bt.Label)
+			}
+		}
+	}
+	return nil
+}
+
+// Escape is text a person typed (a clue, a name), to show as typed in a
+// message: Markdown's marks are escaped, and mentions (<@id>, <#id>,
+// <@&id>, @everyone, @here) are broken so that Discord neither draws nor
+// sends them, whatever a message's allowed mentions.
+func Escape(s string) string { return typed.Replace(s) }
+
+var typed = strings.NewReplacer(`\`, `\\`, `*`, `\*`, `_`, `\_`, `~`, `\~`, `|`, `\|`, "`", "\\`", `>`, `\>`, `<`, `\<`,
+	`[`, `\[`, `]`, `\]`, `#`, `\#`, `@`, "@\u200b")

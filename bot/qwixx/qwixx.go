@@ -9,6 +9,7 @@ package qwixx
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -72,8 +73,13 @@ var _ present.Presenter = Presenter{}
 // emoji are the rows' colours as shown on buttons and in lines.
 var emoji = [4]string{"🔴", "🟡", "🟢", "🔵"}
 
-// colourKeys are the locale keys of the rows' names.
-var colourKeys = [4]string{"qwixx_colour_red", "qwixx_colour_yellow", "qwixx_colour_green", "qwixx_colour_blue"}
+// colourKeys are the locale keys of the rows' colours, and rowKeys of the
+// rows themselves, whose colour agrees with the word for a row ("rangée
+// bleue").
+var (
+	colourKeys = [4]string{"qwixx_colour_red", "qwixx_colour_yellow", "qwixx_colour_green", "qwixx_colour_blue"}
+	rowKeys    = [4]string{"qwixx_row_red", "qwixx_row_yellow", "qwixx_row_green", "qwixx_row_blue"}
+)
 
 // pictureName is the board picture's file name.
 const pictureName = "qwixx.png"
@@ -111,12 +117,18 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 		sb.WriteString(line)
 	}
 	sb.WriteByte('\n')
-	if g.Phase == rules.PhaseWhite {
+	switch {
+	case t.Abandoned != "":
+		sb.WriteString(t.Abandoned)
+	case g.Phase == rules.PhaseWhite:
 		sb.WriteString(locales.T(l, "qwixx_waiting_white", map[string]any{"Names": t.LabelList(g.ToDecide()), "Sum": g.Dice.WhiteSum()}))
-	} else {
+	default:
 		sb.WriteString(locales.T(l, "qwixx_waiting_colour", map[string]any{"Name": t.Label(g.Active)}))
 	}
-	b := present.Board{Content: sb.String(), Rows: buttons(l, g)}
+	b := present.Board{Content: sb.String()}
+	if t.Abandoned == "" {
+		b.Rows = buttons(l, g)
+	}
 	if t.Pictures {
 		in := picture.Board{View: publicView(g), Names: t.Names, Marks: marks(t), Labels: labels(l)}
 		withPicture(&b, t, present.PictureKey("qwixx board", pictureName, in), func() ([]byte, error) { return picture.RenderBoard(in) })
@@ -350,6 +362,7 @@ func (Presenter) Refusal(lang string, st engine.State, seat int, m engine.Move, 
 	if perr == nil {
 		data["Emoji"] = emoji[a.Color&3]
 		data["Colour"] = locales.T(lang, colourKeys[a.Color&3], nil)
+		data["Row"] = locales.T(lang, rowKeys[a.Color&3], nil)
 		data["Number"] = a.Number
 		if g := gameOf(st); g != nil && seat >= 0 && seat < len(g.Sheets) && a.Color <= rules.Blue {
 			if marks := g.Sheets[seat].Rows[a.Color].Numbers(a.Color); len(marks) > 0 {
@@ -392,36 +405,51 @@ var (
 )
 
 // Prompt is the active seat's "My turn…" prompt: both decisions of its
-// roll at once, the white sum and the colour sum (Plan), the strong
-// computer player's choice first. Other seats have none.
-func (Presenter) Prompt(lang string, st engine.State, seat int) (present.Prompt, bool) {
+// roll at once, the white sum and the colour sum (Plan), in two steps so
+// that no list outgrows a menu. The first step ("") offers the strong
+// computer player's plan, whole, then each white-sum decision open; the
+// step of a white-sum decision (its move, "w r7" or "w -") offers every
+// colour-sum decision that may follow it, each a whole plan. Other seats
+// have none (ErrNoPrompt); a draft that is not a white-sum decision the
+// seat may take now is ErrBadDraft.
+func (Presenter) Prompt(lang string, st engine.State, seat int, draft string) (present.Prompt, error) {
 	g := gameOf(st)
 	if g == nil || seat != g.Active || g.Phase != rules.PhaseWhite || !g.Deciding(seat) {
-		return present.Prompt{}, false
+		return present.Prompt{}, present.ErrNoPrompt
 	}
-	var choices []present.Choice
-	add := func(a rules.Action) {
-		label := locales.T(lang, "qwixx_plan", map[string]any{"White": decision(lang, g, rules.Action{Kind: rules.ActWhite, Pass: a.Pass,
-			Color: a.Color, Number: a.Number}), "Colour": decision(lang, g, a.Plan.Action())})
-		for _, ch := range choices {
-			if ch.Move == a.Move() {
-				return
+	plan := func(w rules.Action, c rules.Action) present.Choice {
+		w.Plan = c.AsPlan()
+		label := locales.T(lang, "qwixx_plan", map[string]any{"White": decision(lang, g, rules.Action{Kind: rules.ActWhite, Pass: w.Pass,
+			Color: w.Color, Number: w.Number}), "Colour": decision(lang, g, c)})
+		return present.Choice{Label: label, Move: w.Move()}
+	}
+	p := present.Prompt{Placeholder: locales.T(lang, "qwixx_prompt_placeholder", nil)}
+	if draft == "" {
+		p.Content = locales.T(lang, "qwixx_prompt", map[string]any{"Sum": g.Dice.WhiteSum()})
+		if white, colour, _, ok := computer.Plan(g, seat); ok {
+			best := plan(white, colour)
+			best.Label = locales.T(lang, "qwixx_plan_best", map[string]any{"Plan": best.Label})
+			p.Choices = append(p.Choices, best)
+		}
+		for _, w := range g.LegalActions(seat) {
+			if w.Kind != rules.ActWhite {
+				continue
 			}
+			p.Choices = append(p.Choices, present.Choice{Label: locales.T(lang, "qwixx_step_white", map[string]any{"White": decision(lang, g, w)}),
+				Next: w.String()})
 		}
-		choices = append(choices, present.Choice{Label: label, Move: a.Move()})
+		return p, nil
 	}
-	if white, colour, _, ok := computer.Plan(g, seat); ok {
-		white.Plan = rules.Plan{Set: true, Pass: colour.Pass, Color: colour.Color, Number: colour.Number}
-		add(white)
+	w, err := rules.ParseMove(engine.Move(draft))
+	if err != nil || w.Kind != rules.ActWhite || w.Plan.Set || g.Legal(seat, w) != nil {
+		return present.Prompt{}, fmt.Errorf("%w: %q", present.ErrBadDraft, draft)
 	}
-	for _, w := range g.LegalActions(seat) {
-		for _, c := range g.LegalPlans(w) {
-			w.Plan = rules.Plan{Set: true, Pass: c.Pass, Color: c.Color, Number: c.Number}
-			add(w)
-		}
+	p.Content = locales.T(lang, "qwixx_prompt_colour", map[string]any{"Sum": g.Dice.WhiteSum(), "White": decision(lang, g, w)})
+	p.Placeholder = locales.T(lang, "qwixx_prompt_colour_placeholder", nil)
+	for _, c := range g.LegalPlans(w) {
+		p.Choices = append(p.Choices, plan(w, c))
 	}
-	return present.Prompt{Content: locales.T(lang, "qwixx_prompt", map[string]any{"Sum": g.Dice.WhiteSum()}),
-		Placeholder: locales.T(lang, "qwixx_prompt_placeholder", nil), Choices: choices}, true
+	return p, nil
 }
 
 // Hint is what the strong computer player would decide for seat now, with

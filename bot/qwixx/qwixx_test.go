@@ -1,11 +1,18 @@
 package qwixx
 
 import (
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/engine"
 	rules "github.com/dixgame/dixbot/engine/qwixx"
+	"github.com/dixgame/dixbot/locales"
 )
 
 // sheetsGame returns a game whose sheets are the §10 notations
@@ -130,5 +137,91 @@ func TestBoardPictureKey(t *testing.T) {
 	p1, p2 := Presenter{}.Board(tb, rules.StateOf(plain)), Presenter{}.Board(tb, rules.StateOf(planned))
 	if p1.Picture != p2.Picture || p1.Picture == b.Picture {
 		t.Errorf("plan or not: %q and %q (before the pass %q)", p1.Picture, p2.Picture, b.Picture)
+	}
+}
+
+// Every prompt and every board of many random games fits Discord's limits
+// (present's Check: options a menu, buttons a row, rows, labels, custom
+// ids), and the active player's prompt reaches every plan the rules allow,
+// through its steps, in both languages; a draft that is not a white-sum
+// decision open is refused (ErrBadDraft), and another seat has no prompt.
+func TestEveryPromptFitsDiscordAndReachesEveryPlan(t *testing.T) {
+	t.Parallel()
+	rolls := 0
+	for seed := range int64(12) {
+		g, err := rules.New(rules.Options{Players: 2 + int(seed%4), Seed: seed, First: 0})
+		require.NoError(t, err)
+		r := rand.New(rand.NewPCG(uint64(seed), 7))
+		names := []string{"Ann", "Bob", "Cat", "Dan", "Eve"}[:g.Players]
+		for step := 0; !g.Over(); step++ {
+			require.Less(t, step, 5000)
+			st := rules.StateOf(g)
+			for _, lang := range []string{"en", "fr"} {
+				tb := present.Table{Lang: lang, Names: names, Computer: make([]bool, g.Players)}
+				require.NoError(t, Presenter{}.Board(tb, st).Check(), "board of turn %d", g.Turn)
+			}
+			if g.Phase == rules.PhaseWhite && g.Deciding(g.Active) {
+				rolls++
+				want := map[engine.Move]bool{}
+				for _, w := range g.LegalActions(g.Active) {
+					for _, c := range g.LegalPlans(w) {
+						w.Plan = c.AsPlan()
+						want[w.Move()] = true
+					}
+				}
+				for _, lang := range []string{"en", "fr"} {
+					got := map[engine.Move]bool{}
+					first, err := Presenter{}.Prompt(lang, st, g.Active, "")
+					require.NoError(t, err)
+					require.NoError(t, first.Check(), "first step, turn %d", g.Turn)
+					for _, c := range first.Choices {
+						if c.Next == "" {
+							got[c.Move] = true
+							continue
+						}
+						p, err := Presenter{}.Prompt(lang, st, g.Active, c.Next)
+						require.NoError(t, err, c.Next)
+						require.NoError(t, p.Check(), "step %q, turn %d", c.Next, g.Turn)
+						for _, c2 := range p.Choices {
+							require.Empty(t, c2.Next, "a second step's choices are plans")
+							got[c2.Move] = true
+						}
+					}
+					assert.Equal(t, want, got, "turn %d, white sum %d", g.Turn, g.Dice.WhiteSum())
+				}
+				for _, bad := range []string{"w r13", "c -", "w - c -", "zz", "w r" + strconv.Itoa(g.Dice.WhiteSum()+1)} {
+					_, err := Presenter{}.Prompt("en", st, g.Active, bad)
+					assert.ErrorIs(t, err, present.ErrBadDraft, bad)
+				}
+				other := (g.Active + 1) % g.Players
+				_, err := Presenter{}.Prompt("en", st, other, "")
+				assert.ErrorIs(t, err, present.ErrNoPrompt)
+			}
+			deciding := g.ToDecide()
+			seat := deciding[r.IntN(len(deciding))]
+			legal := g.LegalActions(seat)
+			_, err := g.Apply(seat, legal[r.IntN(len(legal))])
+			require.NoError(t, err)
+		}
+	}
+	assert.Positive(t, rolls)
+}
+
+// A refusal names the row with its colour in agreement ("rangée bleue",
+// "rangée verte" in French).
+func TestRefusalNamesTheRowInAgreement(t *testing.T) {
+	t.Parallel()
+	g := sheetsGame(t, "b12 b11 b10 b9 b8 g12 g11", "-")
+	for _, c := range []struct {
+		lang string
+		m    engine.Move
+		want string
+	}{
+		{"fr", "w b2", "Votre rangée bleue a dépassé"}, {"fr", "w g2", "Votre rangée verte a dépassé"},
+		{"en", "w b2", "Your blue row is past"},
+	} {
+		rf := Presenter{}.Refusal(c.lang, rules.StateOf(g), 0, c.m, rules.ErrNotRightOf)
+		require.Equal(t, "qwixx_err_not_right_of", rf.Key)
+		assert.Contains(t, locales.T(c.lang, rf.Key, rf.Data), c.want)
 	}
 }

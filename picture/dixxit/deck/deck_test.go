@@ -200,3 +200,30 @@ func TestKeywordsGiveAmbiguousClues(t *testing.T) {
 		assert.Greater(t, share, 0.70, lang)
 	}
 }
+
+// TestNoNearDuplicates keeps out of the deck together the near-duplicates
+// players met on one grid, which one clue cannot tell apart: of a bat and
+// a cat with bats, a campfire and a flame, the moon drawn three times, two
+// cakes and five geometric patterns, at most one drawing of each group
+// stays.
+func TestNoNearDuplicates(t *testing.T) {
+	groups := [][]string{
+		{"animals/bat_orlando_karam_.svg", "animals/mammals/housecats/gatto_nero_architetto_fr_01.svg"},
+		{"recreation/party/fire_valessio_soares_de_.svg", "shapes/fire-ball_benji_park_01.svg"},
+		{"science/astronomy/full_moon_dan_gerhards_01.svg", "geography/eclipse_josu_alcalde_ba_01r.svg", "signs_and_symbols/weather/cloudy03.svg"},
+		{"food/desserts/birthday_cake.svg", "food/desserts/cake1_jarno_vasamaa_01.svg"},
+		{"special/patterns/pattern-arrow-heads-2.svg", "special/patterns/pattern-chevrons-3.svg", "special/patterns/pattern-diamond-cubes-2.svg",
+			"special/patterns/pattern-diamond-harlequin-3.svg", "special/patterns/pattern-circles-2.svg"},
+	}
+	for _, g := range groups {
+		var in []string
+		for _, e := range Manifest() {
+			for _, src := range g {
+				if strings.HasSuffix(e.Source, "/"+src) {
+					in = append(in, ID(e.Card, int(e.Face[0]-'a')))
+				}
+			}
+		}
+		assert.LessOrEqual(t, len(in), 1, "near-duplicates in the deck: %v", in)
+	}
+}

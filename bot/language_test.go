@@ -1,0 +1,116 @@
+package bot
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot"
+	botdixxit "github.com/dixgame/dixbot/bot/dixxit"
+	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/locales"
+	"github.com/dixgame/dixbot/store"
+)
+
+// A French player at an English table reads one language at a time: the
+// game's log speaks the game's language, as its lines do (its header and
+// its page buttons too), and the rules name the board's button as an
+// English board shows it as well as in French.
+func TestFrenchPlayerAtAnEnglishDixxitTable(t *testing.T) {
+	t.Parallel()
+	h := newDixxitHarness(t, nil)
+	board := h.openDixxit("en", []string{"u1", "u2", "u3"}, 0)
+	g, _, _ := h.dstate()
+	h.giveClue([]string{"u1", "u2", "u3"}[g.Active()], board, "tea")
+	h.Locale = discordgo.French
+	log := h.dcommand("u2", "log").Texts()
+	assert.Contains(t, log, locales.T("en", "log_title", map[string]any{"Page": 1, "Pages": 1}))
+	assert.NotContains(t, log, locales.T("fr", "log_title", map[string]any{"Page": 1, "Pages": 1}))
+	rules := h.dcommand("u2", "rules").EphemeralText()
+	for _, lang := range []string{"fr", "en"} {
+		assert.Contains(t, rules, "**"+locales.T(lang, "dixxit_btn_my_picture", nil)+"**", "the board's button as a %s board shows it", lang)
+	}
+}
+
+// The public leaderboard is in the language a game opened by its asker
+// would have: the server's when it is a Community server of a supported
+// language, else the asker's (a server that says nothing reports en-US).
+func TestLeaderboardInTheAskersLanguage(t *testing.T) {
+	t.Parallel()
+	db, err := store.OpenFile(filepath.Join(t.TempDir(), "dix.db"), store.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	h := newHarnessOn(t, db)
+	b, err := New(Options{Store: db, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.Obs,
+		NoPictures: true, Games: []present.Game{botdixxit.Game()}})
+	require.NoError(t, err)
+	h.b = b
+	_, err = db.RecordResult(context.Background(), &dixbot.Result{Guild: h.Guild, Game: "dixxit", ID: "c:1", Seats: []dixbot.ResultSeat{
+		{User: "u1", Name: "Alice", Score: 5, Rank: 1}, {User: "u2", Name: "Bob", Score: 2, Rank: 2}}})
+	require.NoError(t, err)
+	ask := func() string {
+		t.Helper()
+		i := h.Base("u2", discordgo.InteractionApplicationCommand)
+		i.Data = discordgo.ApplicationCommandInteractionData{Name: locales.T("en", "leaderboard_cmd_name", nil), Options: []*discordgo.ApplicationCommandInteractionDataOption{
+			{Name: "game", Type: discordgo.ApplicationCommandOptionString, Value: "dixxit"}}}
+		resp := h.Run(i).Response()
+		require.Len(t, resp.Data.Embeds, 1, "content %q", resp.Data.Content)
+		return resp.Data.Embeds[0].Title
+	}
+	h.Locale = discordgo.French
+	assert.Equal(t, locales.T("fr", "leaderboard_title", map[string]any{"Game": "Dixxit"}), ask(), "an en-US server: the asker's French")
+}
+
+// Ratings read without a lesson: provisional for a person's first games,
+// then a figure that starts at 0 and never shows below it, however the
+// person lost; the leaderboard shows beside each name the games and wins
+// it rests on, and says in a line what the figure means.
+func TestRatingsReadWithoutALesson(t *testing.T) {
+	t.Parallel()
+	db, err := store.OpenFile(filepath.Join(t.TempDir(), "dix.db"), store.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	h := newHarnessOn(t, db)
+	b, err := New(Options{Store: db, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.Obs,
+		NoPictures: true, Games: []present.Game{botdixxit.Game()}})
+	require.NoError(t, err)
+	h.b = b
+	game := 0
+	lose := func() {
+		t.Helper()
+		game++
+		_, err := db.RecordResult(context.Background(), &dixbot.Result{Guild: h.Guild, Game: "dixxit", ID: "c:" + Itoa(game), Seats: []dixbot.ResultSeat{
+			{User: "u1", Name: "Alice", Score: 5, Rank: 1}, {User: "u2", Name: "Bob", Score: 2, Rank: 2}}})
+		require.NoError(t, err)
+	}
+	cmd := func(user, name string, opts ...*discordgo.ApplicationCommandInteractionDataOption) *discordgo.MessageEmbed {
+		t.Helper()
+		i := h.Base(user, discordgo.InteractionApplicationCommand)
+		i.Data = discordgo.ApplicationCommandInteractionData{Name: locales.T("en", name+"_cmd_name", nil), Options: opts}
+		resp := h.Run(i).Response()
+		require.Len(t, resp.Data.Embeds, 1, "content %q", resp.Data.Content)
+		return resp.Data.Embeds[0]
+	}
+	dixxit := &discordgo.ApplicationCommandInteractionDataOption{Name: "game", Type: discordgo.ApplicationCommandOptionString, Value: "dixxit"}
+	lose()
+	e := cmd("u2", "stats")
+	assert.Contains(t, e.Description, locales.N("en", "rating_provisional", 1, map[string]any{"Of": ProvisionalGames}), "one game: provisional")
+	assert.NotContains(t, e.Description, "−", "no negative figure")
+	for range ProvisionalGames + 2 {
+		lose()
+	}
+	e = cmd("u2", "stats")
+	assert.Contains(t, e.Description, "**0.0**", "a figure from 0 up, after losses too: %s", e.Description)
+	assert.NotContains(t, e.Description, "−")
+	lb := cmd("u3", "leaderboard", dixxit)
+	assert.Contains(t, lb.Description, "Alice: **", lb.Description)
+	assert.Contains(t, lb.Description, "(6 games, 6 wins)")
+	assert.Contains(t, lb.Description, "Bob: **0.0** (6 games, 0 wins)")
+	assert.NotContains(t, lb.Description, "−")
+	assert.Equal(t, locales.T("en", "stats_rating_note", nil), lb.Footer.Text)
+	assert.NotContains(t, lb.Footer.Text, "σ", "no statistics lesson")
+}

@@ -1,0 +1,149 @@
+package bot
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/bot/present"
+	computer "github.com/dixgame/dixbot/computer/qwixx"
+	rules "github.com/dixgame/dixbot/engine/qwixx"
+	"github.com/dixgame/dixbot/internal/tabletest"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// The "My turn…" prompt reaches every plan the rules allow the active
+// player (a white-sum decision and a colour-sum decision), through its
+// steps, on every roll: nothing is cut at a menu's 25 options, every step
+// fits Discord's limits, showing a step writes nothing, a forged draft is
+// refused and changes nothing, and a plan chosen on the second step is
+// applied.
+func TestQwixxMyTurnReachesEveryPlan(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	users := []string{"u1", "u2", "u3"}
+	board := h.openQwixx(users)
+	rolls, forged := 0, false
+	rng := rand.New(rand.NewPCG(39, 3))
+	for step := 0; rolls < 3; step++ {
+		require.Less(t, step, 300, "the active player had too few prompts")
+		g, _, version := h.qstate()
+		if g.Phase == rules.PhaseWhite && g.Deciding(g.Active) {
+			rolls++
+			active := users[g.Active]
+			want := map[string]bool{}
+			for _, w := range g.LegalActions(g.Active) {
+				for _, c := range g.LegalPlans(w) {
+					w.Plan = c.AsPlan()
+					want[w.String()] = true
+				}
+			}
+			open := func() *tabletest.Message {
+				t.Helper()
+				res := h.ClickOn(active, board, h.qmust(board, cverbPrompt, ""))
+				prompt := res.Shown(nil)
+				require.NotNil(t, prompt, res.Describe())
+				fitsDiscord(t, "first step", prompt.Components)
+				return prompt
+			}
+			got := map[string]bool{}
+			var steps []string
+			first := open()
+			sel := h.qmust(first, cverbSelect, "")
+			for _, v := range tabletest.SelectOptions(first, sel) {
+				if draft, ok := strings.CutPrefix(v, "st:"); ok {
+					steps = append(steps, draft)
+					continue
+				}
+				got[strings.TrimPrefix(v, "mv:")] = true
+			}
+			var last *tabletest.Message
+			var lastSel, lastVal string
+			for _, draft := range steps {
+				prompt := open()
+				res := h.ClickOn(active, prompt, h.qmust(prompt, cverbSelect, ""), "st:"+draft)
+				shown := res.Shown(prompt)
+				require.NotNil(t, shown, res.Describe())
+				fitsDiscord(t, "step "+draft, shown.Components)
+				_, _, v := h.qstate()
+				require.Equal(t, version, v, "showing a step writes nothing")
+				s2 := h.qmust(shown, cverbSelect, "")
+				for _, val := range tabletest.SelectOptions(shown, s2) {
+					mv, ok := strings.CutPrefix(val, "mv:")
+					require.True(t, ok, "a second step's choice is a plan: %q", val)
+					assert.True(t, strings.HasPrefix(mv, draft+" "), "plan %q under the step %q", mv, draft)
+					got[mv] = true
+					last, lastSel, lastVal = shown, s2, val
+				}
+			}
+			assert.Equal(t, want, got, "turn %d, white sum %d: every plan, and only plans", g.Turn, g.Dice.WhiteSum())
+			if !forged {
+				forged = true
+				prompt := open()
+				for _, id := range []string{ContractID("qwixx", cverbStep, g.Seq, "w r13"), ContractID("qwixx", cverbStep, g.Seq, "c -")} {
+					res := h.ClickOn(active, prompt, id)
+					assert.Contains(t, res.Texts(), locales.T("en", "err_bad_custom_id", nil), id)
+				}
+				res := h.ClickOn(active, prompt, h.qmust(prompt, cverbSelect, ""), "st:w z")
+				assert.Contains(t, res.Texts(), locales.T("en", "err_bad_custom_id", nil))
+				_, _, v := h.qstate()
+				require.Equal(t, version, v, "a forged draft changes nothing")
+			}
+			// A plan of the last step shown is applied.
+			require.NotNil(t, last)
+			res := h.ClickOn(active, last, lastSel, lastVal)
+			assert.Equal(t, locales.T("en", "table_prompt_done", nil), h.Rec.Message(last.ID).Content, res.Describe())
+			g2, _, _ := h.qstate()
+			assert.True(t, g2.Turn > g.Turn || g2.Choices[g.Active] != rules.ChoiceNone, "the plan was taken")
+			board = h.Rec.Message(board.ID)
+		}
+		g, _, _ = h.qstate()
+		if g.Over() {
+			break
+		}
+		deciding := g.ToDecide()
+		if len(deciding) == 0 {
+			continue
+		}
+		seat := deciding[rng.IntN(len(deciding))]
+		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
+		require.NoError(t, err)
+		board = h.ClickOn(users[seat], board, h.qmust(board, CverbMove, string(m))).Shown(board)
+	}
+	assert.True(t, forged)
+}
+
+// fitsDiscord asserts Discord's limits on a contract game's components:
+// rows, buttons a row, options a menu, labels, custom ids that parse.
+func fitsDiscord(t *testing.T, where string, comps []discordgo.MessageComponent) {
+	t.Helper()
+	assert.LessOrEqual(t, len(comps), present.MaxRows, "%s: rows", where)
+	for _, c := range comps {
+		row, ok := c.(discordgo.ActionsRow)
+		require.True(t, ok, "%s: %T", where, c)
+		assert.LessOrEqual(t, len(row.Components), present.MaxRowButtons, "%s: a row", where)
+		for _, cc := range row.Components {
+			var id string
+			switch v := cc.(type) {
+			case discordgo.Button:
+				id = v.CustomID
+				assert.LessOrEqual(t, utf8.RuneCountInString(v.Label), present.MaxButtonLabel, "%s: label %q", where, v.Label)
+			case discordgo.SelectMenu:
+				id = v.CustomID
+				assert.LessOrEqual(t, len(v.Options), present.MaxOptions, "%s: options", where)
+				for _, o := range v.Options {
+					assert.LessOrEqual(t, utf8.RuneCountInString(o.Label), present.MaxOptionLabel, "%s: option %q", where, o.Label)
+					assert.LessOrEqual(t, utf8.RuneCountInString(o.Value), present.MaxOptionValue, "%s: value %q", where, o.Value)
+				}
+			}
+			assert.LessOrEqual(t, len(id), present.MaxCustomID, "%s: custom id %q", where, id)
+			_, err := ParseContractID(id)
+			assert.NoError(t, err, "%s: custom id %q", where, id)
+		}
+	}
+}
