@@ -8,6 +8,7 @@ import (
 )
 
 func TestAddMakesAGamesWordsKnown(t *testing.T) {
+	// Not parallel: it adds to the process's locale files.
 	const id = "addtest_title"
 	require.False(t, Has(French, id))
 	t.Cleanup(func() { delete(keys[French], id); delete(plain[French], id) }) // other tests see the files' keys only

@@ -43,6 +43,7 @@ var alwaysMany = map[string]string{
 // "1 cards", "1 jouées". A message with one form puts no noun right after
 // a count.
 func TestCountsMeetNounsInPluralForms(t *testing.T) {
+	t.Parallel()
 	for _, lang := range Languages {
 		for key, forms := range messages(t, lang) {
 			if len(forms) > 1 || alwaysMany[key] != "" {
@@ -61,6 +62,7 @@ func TestCountsMeetNounsInPluralForms(t *testing.T) {
 // (a "rangée bleue", never "rangée bleu"), so no message puts a colour's
 // name after "rangée"; and one clicks "sur" a square.
 func TestFrenchAgreement(t *testing.T) {
+	t.Parallel()
 	bad := regexp.MustCompile(`rangée\s+(?:\*\*)?{{\s*\.(Colou?r)\s*}}|[Cc]liquez la `)
 	for key, forms := range messages(t, French) {
 		for _, s := range forms {
@@ -78,6 +80,7 @@ func TestFrenchAgreement(t *testing.T) {
 // The plural forms give each language's grammar: French takes the
 // singular for 0 and 1, English for 1 only.
 func TestPluralFormsOfCounts(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		lang, key string
 		n         int

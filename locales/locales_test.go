@@ -56,6 +56,7 @@ func placeholders(forms map[string]string) []string {
 }
 
 func TestSameKeysAndPlaceholders(t *testing.T) {
+	t.Parallel()
 	en, fr := messages(t, English), messages(t, French)
 	require.NotEmpty(t, en)
 	for k, forms := range en {
@@ -74,6 +75,7 @@ func TestSameKeysAndPlaceholders(t *testing.T) {
 }
 
 func TestPlurals(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		lang  string
 		count int
@@ -94,6 +96,7 @@ func TestPlurals(t *testing.T) {
 }
 
 func TestTemplates(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, "Bid 7", T(English, "dix_btn_bid_amount", map[string]any{"Amount": 7}))
 	assert.Equal(t, "Miser 7", T(French, "dix_btn_bid_amount", map[string]any{"Amount": 7}))
 	assert.Equal(t, Missing("no_such_key"), T(English, "no_such_key", nil))
@@ -101,6 +104,7 @@ func TestTemplates(t *testing.T) {
 }
 
 func TestEveryMessageRenders(t *testing.T) {
+	t.Parallel()
 	data := map[string]any{}
 	for _, lang := range Languages {
 		for _, k := range Keys(lang) {
@@ -113,6 +117,7 @@ func TestEveryMessageRenders(t *testing.T) {
 }
 
 func TestFor(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"fr", French}, {"FR", French}, {"en-US", English}, {"en-GB", English}, {"de", ""}, {"", ""},
 	}
@@ -127,6 +132,7 @@ func TestFor(t *testing.T) {
 // the board"), placeholders left aside; French reflexive verbs ("vous vous
 // grillez") are what they are.
 func TestNoDoubledWords(t *testing.T) {
+	t.Parallel()
 	reflexive := map[string]bool{"vous": true, "nous": true}
 	for _, lang := range Languages {
 		for k, forms := range messages(t, lang) {
@@ -146,6 +152,7 @@ func TestNoDoubledWords(t *testing.T) {
 // agree with a player's name ("carol est grillé"): the name may be
 // anyone's, so what follows it reads the same for everyone.
 func TestFrenchSaysNoGenderOfAPlayer(t *testing.T) {
+	t.Parallel()
 	// A name (a placeholder), then a verb of state and a participle or an
 	// adjective in a masculine or feminine form.
 	agrees := regexp.MustCompile(`{{\s*\.(Name|Voter|Holder|Creator|A|B)\s*}}\**\s+(est|était|sera|a été|reste|semble)\s+(\p{L}*(é|ée|és|ées)|seule?|dernier|dernière|absente?|prête?|partie?)(\P{L}|$)`)

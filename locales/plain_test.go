@@ -10,6 +10,7 @@ import (
 // no data, with data filling its placeholders, and with data it does not
 // use; a language that is not supported reads as English.
 func TestTSameAsGoI18n(t *testing.T) {
+	t.Parallel()
 	for _, lang := range Languages {
 		msgs := messages(t, lang)
 		for _, k := range Keys(lang) {
@@ -42,12 +43,14 @@ func TestTSameAsGoI18n(t *testing.T) {
 // A message with a placeholder given data is filled in, not taken as
 // written.
 func TestTFillsPlaceholders(t *testing.T) {
+	t.Parallel()
 	require.Equal(t, "Bid 7", T(English, "dix_btn_bid_amount", map[string]any{"Amount": 7}))
 	require.NotEqual(t, T(English, "dix_btn_bid_amount", nil), T(English, "dix_btn_bid_amount", map[string]any{"Amount": 7}))
 }
 
 // Messages cut at their placeholders read as the text around them.
 func TestCut(t *testing.T) {
+	t.Parallel()
 	require.Equal(t, []string{"Bid ", "Amount", "!"}, cut("Bid {{.Amount}}!"))
 	require.Equal(t, []string{"", "A", " and ", "B", ""}, cut("{{ .A }} and {{.B}}"))
 	require.Nil(t, cut("{{if .A}}x{{end}}"))

@@ -12,6 +12,7 @@ import (
 func nbsp(s string) string { return strings.ReplaceAll(s, " ", "\u00a0") }
 
 func TestTimesLeftAreCompactInBothLanguages(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		d      time.Duration
 		en, fr string

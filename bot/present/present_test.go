@@ -7,6 +7,7 @@ import (
 )
 
 func TestTruncate(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, "abc", Truncate("abc", 3))
 	assert.Equal(t, "ab…", Truncate("abcd", 3))
 	assert.Equal(t, "é…", Truncate("éèê", 2), "characters, not bytes")
@@ -14,6 +15,7 @@ func TestTruncate(t *testing.T) {
 }
 
 func TestCustomID(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, "dix:draw:12", CustomID("dix", "draw", 12))
 	assert.Equal(t, "qwixx:mv:3:w -", CustomID("qwixx", "mv", 3, "w -"))
 	assert.Equal(t, "dix:pkc:7:g7:2", CustomID("dix", "pkc", 7, "g7", "2"))
