@@ -65,8 +65,8 @@ func Timeout(g *qwixx.Game, seat int, r *rand.Rand) (qwixx.Action, error) {
 // level expects seat to finish the game with after it (for a hint), in
 // g.LegalActions' order; none when seat has nothing to decide. For the
 // active seat's white sum, a decision is valued with the best colour sum
-// of this roll to follow. Alone, the points are the solitaire forecast
-// (within about 2 points of the exact optimum's); with others at the table
+// of this roll to follow. Alone, the points are the exact expectation of
+// perfect play from each decision (Exact); with others at the table
 // the points still to come are the strong level's shrunk measure
 // (strongScale), made to rank the options rather than to forecast a score.
 func Options(g *qwixx.Game, seat int) []Option {
@@ -82,8 +82,12 @@ func Options(g *qwixx.Game, seat int) []Option {
 // figures are in the package's notes).
 var strongScale = [qwixx.MaxPlayers + 1]float64{1: 1, 2: 0.35, 3: 0.25, 4: 0.25, 5: 0.25}
 
-// strongFuture is the strong level's measure of seat's sheet in g.
+// strongFuture is the strong level's measure of seat's sheet in g: alone,
+// the exact solitaire values (Exact).
 func strongFuture(g *qwixx.Game, seat int) Future {
+	if g.Solitaire {
+		return Exact().Value
+	}
 	return TableFuture(g, seat, strongScale[min(max(g.Players, 1), qwixx.MaxPlayers)])
 }
 
