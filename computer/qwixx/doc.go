@@ -19,11 +19,14 @@
 //     dynamic programming (Optimum; `dixsim optimum -table` solves them
 //     and writes optimum.bin, shipped in the binary and decoded at the
 //     first use): solitaire is played perfectly. With others at the
-//     table, Compact, an additive table (row code × penalties × rows
-//     already closed) fitted by least squares to Optimum, of which it
-//     counts a share (strongScale: the game ends sooner, so a box kept
-//     for later is worth less), reading the penalties as those of the
-//     most penalised seat, whose fourth ends the game for all;
+//     table, it looks one roll ahead: the expectation, over the next roll,
+//     of the best it can make of it (the white sum alone on another
+//     seat's roll, both actions on its own), each sheet then valued by
+//     Compact, an additive table (row code × penalties × rows already
+//     closed) fitted by least squares to Optimum, of which it counts a
+//     share (strongScale: the game ends sooner, so a box kept for later is
+//     worth less), reading the penalties as those of the most penalised
+//     seat, whose fourth ends the game for all;
 //   - normal: a rule of thumb (each open row marks about a third of the
 //     boxes left, fewer the more seats there are), blind to penalties;
 //   - easy: no measure; it marks the number skipping the fewest boxes when

@@ -82,13 +82,22 @@ func Options(g *qwixx.Game, seat int) []Option {
 // figures are in the package's notes).
 var strongScale = [qwixx.MaxPlayers + 1]float64{1: 1, 2: 0.35, 3: 0.25, 4: 0.25, 5: 0.25}
 
-// strongFuture is the strong level's measure of seat's sheet in g: alone,
-// the exact solitaire values (Exact).
+// strongFuture is the strong level's measure of seat's sheet in g once
+// this roll is decided: alone, the exact solitaire values (Exact); with
+// others at the table, the expectation over the next roll of the best the
+// seat can make of it, valued by TableFuture: both actions when the next
+// roll is its own (turnValue), the white sum alone when it is another's
+// (whiteValue). Looking that roll ahead sees what a mark now does to the
+// chances of marking on the next roll, which the table alone blurs.
 func strongFuture(g *qwixx.Game, seat int) Future {
 	if g.Solitaire {
 		return Exact().Value
 	}
-	return TableFuture(g, seat, strongScale[min(max(g.Players, 1), qwixx.MaxPlayers)])
+	f := TableFuture(g, seat, strongScale[min(max(g.Players, 1), qwixx.MaxPlayers)])
+	if (g.Active+1)%g.Players == seat {
+		return func(p Position) float64 { return turnValue(p, f) }
+	}
+	return func(p Position) float64 { return whiteValue(p, f) }
 }
 
 // TableFuture returns the measure of seat's sheet that the strong level
