@@ -67,8 +67,9 @@ func Timeout(g *qwixx.Game, seat int, r *rand.Rand) (qwixx.Action, error) {
 // active seat's white sum, a decision is valued with the best colour sum
 // of this roll to follow. Alone, the points are the exact expectation of
 // perfect play from each decision (Exact); with others at the table
-// the points still to come are the strong level's shrunk measure
-// (strongScale), made to rank the options rather than to forecast a score.
+// the points still to come are the strong level's measure (the next roll
+// looked at, then the shrunk table, strongScale), made to rank the options
+// rather than to forecast a score.
 func Options(g *qwixx.Game, seat int) []Option {
 	return appendOptions(nil, g, seat, strongFuture(g, seat))
 }
