@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -472,10 +473,19 @@ func (Presenter) Hint(lang string, st engine.State, seat int) string {
 		}
 		return 0
 	})
-	lines := []string{locales.T(lang, "qwixx_hint_best", map[string]any{"Decision": decision(lang, g, opts[0].Action)})}
+	// Alone, the points are the exact expectation of perfect play: shown
+	// to a tenth.
+	best, points := "qwixx_hint_best", func(v float64) any { return int(math.Round(v)) }
+	if g.Solitaire {
+		best = "qwixx_hint_best_solitaire"
+		points = func(v float64) any {
+			return strings.Replace(strconv.FormatFloat(v, 'f', 1, 64), ".", locales.T(lang, "decimal_point", nil), 1)
+		}
+	}
+	lines := []string{locales.T(lang, best, map[string]any{"Decision": decision(lang, g, opts[0].Action)})}
 	for _, o := range opts {
 		lines = append(lines, locales.T(lang, "qwixx_hint_option", map[string]any{"Decision": decision(lang, g, o.Action),
-			"Points": int(math.Round(o.Points))}))
+			"Points": points(o.Points)}))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot/bot/present"
+	computer "github.com/dixgame/dixbot/computer/qwixx"
 	"github.com/dixgame/dixbot/engine"
 	rules "github.com/dixgame/dixbot/engine/qwixx"
 	"github.com/dixgame/dixbot/locales"
@@ -223,5 +224,34 @@ func TestRefusalNamesTheRowInAgreement(t *testing.T) {
 		rf := Presenter{}.Refusal(c.lang, rules.StateOf(g), 0, c.m, rules.ErrNotRightOf)
 		require.Equal(t, "qwixx_err_not_right_of", rf.Key)
 		assert.Contains(t, locales.T(c.lang, rf.Key, rf.Data), c.want)
+	}
+}
+
+// TestSolitaireHintShowsTheExactExpectation: alone, the hint gives each
+// decision's exact expected final score to a tenth, with the reader's
+// decimal point; from an empty sheet the best is the solitaire optimum
+// (115.48, computer/qwixx).
+func TestSolitaireHintShowsTheExactExpectation(t *testing.T) {
+	t.Parallel()
+	g, err := rules.New(rules.Options{Players: 1, Solitaire: true, Seed: 3, First: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := computer.Options(g, 0)
+	best := opts[0].Points
+	for _, o := range opts {
+		best = max(best, o.Points)
+	}
+	if best < 115.3 || best > 125 {
+		t.Errorf("best option expects %.2f", best)
+	}
+	for lang, want := range map[string]string{"en": strconv.FormatFloat(best, 'f', 1, 64), "fr": strings.Replace(strconv.FormatFloat(best, 'f', 1, 64), ".", ",", 1)} {
+		h := Presenter{}.Hint(lang, rules.StateOf(g), 0)
+		if !strings.Contains(h, ": "+want) && !strings.Contains(h, " : "+want) {
+			t.Errorf("%s hint lacks %s:\n%s", lang, want, h)
+		}
+		if got, n := strings.Count(h, "\n")+1, len(opts)+1; got != n {
+			t.Errorf("%s hint has %d lines, want %d:\n%s", lang, got, n, h)
+		}
 	}
 }

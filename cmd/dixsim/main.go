@@ -5,7 +5,7 @@
 //	dixsim sim -games N -players P|A..B [-seed S] [-check] [-difficulty D] [-variant] [-policy mix|simple|random|easy|normal|strong|oracle] [-analyse]
 //	dixsim sim -game qwixx -games N -players P|A..B [-seed S] [-check] [-policy simple|easy|normal|strong|mix|p0,p1,…]
 //	dixsim sim -game qwixx -solitaire -games N [-policy strong]   average score of one sheet active every roll
-//	dixsim optimum [-games N] [-fit N] [-out FILE]   exact Qwixx solitaire values; fit the strong level's table
+//	dixsim optimum [-games N] [-fit N] [-out FILE] [-table FILE]   exact Qwixx solitaire values (-table: encoded, as shipped); fit the compact table
 //	dixsim replay FILE           run a scenario file (engine/dix/testdata/scenarios/README.md); print the final state as JSON
 package main
 

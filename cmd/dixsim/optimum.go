@@ -23,11 +23,12 @@ func runOptimum(args []string, out, errOut io.Writer) error {
 	fit := fs.Int("fit", 3000, "solitaire games whose decisions the table is fitted on")
 	seed := fs.Int64("seed", 1, "seed of the first game; game i uses seed+i (the fit uses seeds from seed+1,000,000)")
 	outFile := fs.String("out", "", "write the fitted table as Go source to this file (computer/qwixx/compact_table.go)")
+	tableFile := fs.String("table", "", "write the exact values, encoded, to this file (computer/qwixx/optimum.bin)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 || *games < 0 || *fit < 1 {
-		return fmt.Errorf("%w: optimum [-games N] [-fit N] [-seed S] [-out FILE]", errUsage)
+		return fmt.Errorf("%w: optimum [-games N] [-fit N] [-seed S] [-out FILE] [-table FILE]", errUsage)
 	}
 	start := time.Now()
 	o := computer.SolveOptimum()
@@ -36,6 +37,16 @@ func runOptimum(args []string, out, errOut io.Writer) error {
 	if *games > 0 {
 		mean, half := playMany(*games, *seed, o.Value)
 		fmt.Fprintf(out, "perfect play:            %.2f ± %.2f points (95%%) over %d games, seeds %d…%d\n", mean, half, *games, *seed, *seed+int64(*games)-1)
+	}
+	if *tableFile != "" {
+		var b bytes.Buffer
+		if err := o.Encode(&b); err != nil {
+			return err
+		}
+		if err := os.WriteFile(*tableFile, b.Bytes(), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "exact values encoded:    %d bytes written to %s\n", b.Len(), *tableFile)
 	}
 	c, rmse := computer.FitCompact(o, *fit, *seed+1_000_000)
 	fmt.Fprintf(out, "compact table:           fitted on %d games, root mean square error %.2f points\n", *fit, rmse)

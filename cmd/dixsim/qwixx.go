@@ -18,12 +18,15 @@ type qwixxPolicy func(g *qwixx.Game, seat int, r *rand.Rand) (qwixx.Action, erro
 
 // qwixxPolicies returns one policy per seat from a name for every seat or
 // a comma-separated list, one per seat (the last repeats): easy, normal,
-// strong (the computer player's levels), simple, or table:F (the strong
+// strong (the computer player's levels), simple, table:F (the strong
 // level's decisions with its solitaire table's values times F, to measure
-// the factors it uses); mix is simple and normal by turns of seat.
+// the factors it uses) or seer (a player that sees the next roll: a bound
+// to measure the strong level against); mix is simple and normal by turns
+// of seat.
 func qwixxPolicies(spec string, seats int) ([]qwixxPolicy, []string, error) {
 	var pol []qwixxPolicy
 	var names []string
+	pols := &pol
 	for _, n := range seatPolicies(spec, seats, "normal") {
 		if k, ok := strings.CutPrefix(n, "table:"); ok {
 			f, err := strconv.ParseFloat(k, 64)
@@ -35,6 +38,8 @@ func qwixxPolicies(spec string, seats int) ([]qwixxPolicy, []string, error) {
 			})
 		} else if n == "simple" {
 			pol = append(pol, simpleQwixx)
+		} else if n == "seer" {
+			pol = append(pol, seerQwixx(pols))
 		} else {
 			lvl, err := computer.ParseLevel(n)
 			if err != nil {
@@ -47,6 +52,57 @@ func qwixxPolicies(spec string, seats int) ([]qwixxPolicy, []string, error) {
 		names = append(names, n)
 	}
 	return pol, names, nil
+}
+
+// seerQwixx returns the policy of a player that sees the next roll, a
+// bound on what looking ahead can gain: for each decision open to it, it
+// plays a copy of the game (the copy rolls the real dice) to the next
+// roll, every other seat deciding by its own policy of pols and itself by
+// the strong level, and takes the decision after which the strong level's
+// best decision on that roll expects the most points (its final score
+// when the game ended first).
+func seerQwixx(pols *[]qwixxPolicy) qwixxPolicy {
+	return func(g *qwixx.Game, seat int, r *rand.Rand) (qwixx.Action, error) {
+		acts := g.LegalActions(seat)
+		if len(acts) == 0 {
+			return qwixx.Action{}, fmt.Errorf("dixsim: seat %d has nothing to decide", seat)
+		}
+		best, bv := acts[0], math.Inf(-1)
+		for _, a := range acts {
+			h := g.Clone()
+			if _, err := h.Apply(seat, a); err != nil {
+				return a, err
+			}
+			for !h.Over() && h.Turn == g.Turn {
+				for _, s := range h.ToDecide() {
+					var b qwixx.Action
+					var err error
+					if s == seat {
+						b, err = computer.Decide(h, s, computer.Strong, r)
+					} else {
+						b, err = (*pols)[s](h, s, r)
+					}
+					if err != nil {
+						return a, err
+					}
+					if _, err := h.Apply(s, b); err != nil {
+						return a, err
+					}
+				}
+			}
+			v := float64(h.Sheets[seat].Score())
+			if !h.Over() {
+				v = math.Inf(-1)
+				for _, o := range computer.Options(h, seat) {
+					v = max(v, o.Points)
+				}
+			}
+			if v > bv+1e-9 {
+				best, bv = a, v
+			}
+		}
+		return best, nil
+	}
 }
 
 // simpleQwixx marks a number only when it leaves no gap (it is the box

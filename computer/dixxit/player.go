@@ -117,7 +117,7 @@ type clue struct {
 // prepare folds text and finds its carriers.
 func (m *model) prepare(text string) clue {
 	f := fold(text)
-	cl := clue{folded: f, words: strings.Fields(f)}
+	cl := clue{folded: f, words: contentWords(strings.Fields(f))}
 	cl.stems = stems(cl.words)
 	for _, k := range append([]string{f}, cl.words...) {
 		for _, o := range m.carriers[k] {
@@ -217,6 +217,35 @@ func cardOf(en, fr []string) card {
 	return k
 }
 
+// stopWords are the folded words of English and French that say nothing
+// of a picture ("the", "of", "le", "d"): a clue's other words are matched.
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the of and or to in on at as is are be it its my your his her our their
+		this that these those for with by from i you me we he she they what who how not no so s t
+		le la les l un une des de du d et ou a au aux en dans sur pour par avec ce c cet cette ces
+		mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs qui que qu est il elle je j
+		tu on ne n pas se s y m t`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// contentWords returns the words of a folded clue that are not stop
+// words; all of them when every one is.
+func contentWords(words []string) []string {
+	var out []string
+	for _, w := range words {
+		if !stopWords[w] {
+			out = append(out, w)
+		}
+	}
+	if len(out) == 0 {
+		return words
+	}
+	return out
+}
+
 // stems returns the stem of each word of four letters or more, "" for the
 // others.
 func stems(words []string) []string {
@@ -229,8 +258,9 @@ func stems(words []string) []string {
 	return out
 }
 
-// fold lowers s, drops its accents and turns every run of characters that
-// are not letters or digits into one space.
+// fold lowers s, drops its accents, writes the ligatures œ and æ as two
+// letters ("vœu" is "voeu") and turns every run of characters that are not
+// letters or digits into one space.
 func fold(s string) string {
 	var b strings.Builder
 	space := false
@@ -242,7 +272,14 @@ func fold(s string) string {
 				b.WriteByte(' ')
 			}
 			space = false
-			b.WriteRune(r)
+			switch r {
+			case 'œ':
+				b.WriteString("oe")
+			case 'æ':
+				b.WriteString("ae")
+			default:
+				b.WriteRune(r)
+			}
 		default:
 			space = true
 		}
@@ -251,7 +288,8 @@ func fold(s string) string {
 }
 
 // stem is the first letters of a word that match its inflections
-// ("chats", "chat"; "sailing", "sail").
+// ("chats", "chat"; "sailing", "sail"). Two words of four letters or more
+// also share a stem when one begins with the other ("wish", "wishes").
 func stem(w string) string {
 	r := []rune(w)
 	if len(r) > 5 {
@@ -280,7 +318,7 @@ func match(cl clue, k card) int {
 				switch {
 				case w == cw:
 					best = 2
-				case best < 1 && cs != "" && k.stems[j][l] == cs:
+				case best < 1 && cs != "" && k.stems[j][l] != "" && (k.stems[j][l] == cs || strings.HasPrefix(w, cw) || strings.HasPrefix(cw, w)):
 					best = 1
 				}
 			}
@@ -305,9 +343,17 @@ func free(v dixxit.View) []int {
 // clue of v (model.score), drawing among equals with r; at random when
 // the clue was said aloud. v is a guesser's view: it holds no target.
 func (p Player) Guess(v dixxit.View, r *rand.Rand) int {
+	best := p.bestSquares(v)
+	return best[r.IntN(len(best))]
+}
+
+// bestSquares returns the free squares Guess draws among: those whose
+// pictures match the clue of v best; every free square when the clue was
+// said aloud.
+func (p Player) bestSquares(v dixxit.View) []int {
 	sqs := free(v)
 	if v.Aloud || v.Clue == "" {
-		return sqs[r.IntN(len(sqs))]
+		return sqs
 	}
 	m := p.model()
 	cl := m.prepare(v.Clue)
@@ -322,7 +368,7 @@ func (p Player) Guess(v dixxit.View, r *rand.Rand) int {
 			best = append(best, sq)
 		}
 	}
-	return best[r.IntN(len(best))]
+	return best
 }
 
 // Clue returns the clue the active player gives for its target in v (its

@@ -1,7 +1,9 @@
 package qwixx_test
 
 import (
+	"bytes"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"testing"
 	"time"
@@ -41,5 +43,19 @@ func BenchmarkDecide(b *testing.B) {
 			b.ReportMetric(float64(slowest.Microseconds()), "slowest-µs")
 			b.ReportMetric(float64(slowestCPU.Microseconds()), "slowest-cpu-µs")
 		})
+	}
+}
+
+// BenchmarkDecodeOptimum decodes the shipped solitaire values (optimum.bin),
+// what the first solitaire decision or hint of a process does once.
+func BenchmarkDecodeOptimum(b *testing.B) {
+	data, err := os.ReadFile("optimum.bin")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := computer.DecodeOptimum(bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

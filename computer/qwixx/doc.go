@@ -1,7 +1,7 @@
 // Package qwixx is the computer player of Qwixx and the numbers behind it:
-// the exact value of every solitaire sheet under perfect play, a small
-// table fitted to it, and the expected points of each decision open to a
-// seat (for a hint).
+// the exact value of every solitaire sheet under perfect play (shipped
+// with the program), a small table fitted to it, and the expected points
+// of each decision open to a seat (for a hint).
 //
 // It decides from what every seat may see (Q11): its own sheet, the rows
 // locked, the roll on the table and its own action 1 decision. It never
@@ -15,15 +15,18 @@
 // active seat values its white sum with the best colour sum of the same
 // roll to follow (Q2, Q5, Q6, Q8). The levels differ by that measure:
 //
-//   - strong: Compact, an additive table (row code × penalties × rows
-//     already closed) fitted by least squares to Optimum, the exact
-//     solitaire values computed by dynamic programming (`dixsim optimum`
-//     solves them, plays them, fits the table and writes
-//     compact_table.go). Alone it plays the table as it is. With others
-//     at the table it counts a share of it (strongScale: the game ends
-//     sooner, so a box kept for later is worth less) and reads the
-//     penalties as those of the most penalised seat, whose fourth ends
-//     the game for all;
+//   - strong: alone, Exact, the exact solitaire values computed by
+//     dynamic programming (Optimum; `dixsim optimum -table` solves them
+//     and writes optimum.bin, shipped in the binary and decoded at the
+//     first use): solitaire is played perfectly. With others at the
+//     table, it looks one roll ahead: the expectation, over the next roll,
+//     of the best it can make of it (the white sum alone on another
+//     seat's roll, both actions on its own), each sheet then valued by
+//     Compact, an additive table (row code × penalties × rows already
+//     closed) fitted by least squares to Optimum, of which it counts a
+//     share (strongScale: the game ends sooner, so a box kept for later is
+//     worth less), reading the penalties as those of the most penalised
+//     seat, whose fourth ends the game for all;
 //   - normal: a rule of thumb (each open row marks about a third of the
 //     boxes left, fewer the more seats there are), blind to penalties;
 //   - easy: no measure; it marks the number skipping the fewest boxes when

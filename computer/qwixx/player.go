@@ -65,10 +65,11 @@ func Timeout(g *qwixx.Game, seat int, r *rand.Rand) (qwixx.Action, error) {
 // level expects seat to finish the game with after it (for a hint), in
 // g.LegalActions' order; none when seat has nothing to decide. For the
 // active seat's white sum, a decision is valued with the best colour sum
-// of this roll to follow. Alone, the points are the solitaire forecast
-// (within about 2 points of the exact optimum's); with others at the table
-// the points still to come are the strong level's shrunk measure
-// (strongScale), made to rank the options rather than to forecast a score.
+// of this roll to follow. Alone, the points are the exact expectation of
+// perfect play from each decision (Exact); with others at the table
+// the points still to come are the strong level's measure (the next roll
+// looked at, then the shrunk table, strongScale), made to rank the options
+// rather than to forecast a score.
 func Options(g *qwixx.Game, seat int) []Option {
 	return appendOptions(nil, g, seat, strongFuture(g, seat))
 }
@@ -82,9 +83,22 @@ func Options(g *qwixx.Game, seat int) []Option {
 // figures are in the package's notes).
 var strongScale = [qwixx.MaxPlayers + 1]float64{1: 1, 2: 0.35, 3: 0.25, 4: 0.25, 5: 0.25}
 
-// strongFuture is the strong level's measure of seat's sheet in g.
+// strongFuture is the strong level's measure of seat's sheet in g once
+// this roll is decided: alone, the exact solitaire values (Exact); with
+// others at the table, the expectation over the next roll of the best the
+// seat can make of it, valued by TableFuture: both actions when the next
+// roll is its own (turnValue), the white sum alone when it is another's
+// (whiteValue). Looking that roll ahead sees what a mark now does to the
+// chances of marking on the next roll, which the table alone blurs.
 func strongFuture(g *qwixx.Game, seat int) Future {
-	return TableFuture(g, seat, strongScale[min(max(g.Players, 1), qwixx.MaxPlayers)])
+	if g.Solitaire {
+		return Exact().Value
+	}
+	f := TableFuture(g, seat, strongScale[min(max(g.Players, 1), qwixx.MaxPlayers)])
+	if (g.Active+1)%g.Players == seat {
+		return func(p Position) float64 { return turnValue(p, f) }
+	}
+	return func(p Position) float64 { return whiteValue(p, f) }
 }
 
 // TableFuture returns the measure of seat's sheet that the strong level

@@ -132,6 +132,35 @@ func turnValue(s Position, future Future) float64 {
 	return total
 }
 
+// whiteValue returns the expected points, over the roll, of a seat at s
+// on another seat's roll, who marks the white sum where future says it is
+// worth it, or nothing (§3: no penalty off one's own roll). future is
+// called only on sheets of a game still running.
+func whiteValue(s Position, future Future) float64 {
+	locks := s.closed()
+	stay := future(s)
+	total := 0.0
+	for _, w := range whitePairs {
+		sum := w.a + w.b
+		best := stay
+		for c := range 4 {
+			m := markTab[s.Rows[c]][posOf(c, sum)]
+			if !m.ok {
+				continue
+			}
+			next := s
+			next.Rows[c] = m.code
+			v := float64(m.points)
+			if !(m.code == rowClosed && locks+1 >= 2) {
+				v += future(next)
+			}
+			best = max(best, v)
+		}
+		total += w.p * best
+	}
+	return total
+}
+
 // expectMax returns the expectation of the largest of four independent
 // values, each uniform over its six entries of vals, every entry at least
 // floor.

@@ -1,6 +1,7 @@
 package qwixx
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -131,4 +132,48 @@ func TestCompactTableNearOptimum(t *testing.T) {
 	assert.InDelta(t, 115.48, v, 5)
 	assert.Zero(t, compactTable.Value(Position{Rows: [4]uint8{rowClosed, rowClosed, 3, 4}}))
 	assert.False(t, math.IsNaN(v))
+}
+
+// TestExactIsTheOptimum checks the shipped solitaire values (optimum.bin)
+// against the dynamic programme without solving it again: from an empty
+// sheet they expect 115.48 points (`dixsim optimum`), and on sheets drawn
+// at random each value is the expectation, over the roll, of the best
+// turn valued with the table itself (turnValue), to the table's rounding
+// (1/32 point: each value within 1/64). Values that satisfy that equation
+// on every sheet are the optimum: it has one solution, sheets only moving
+// on to later sheets.
+func TestExactIsTheOptimum(t *testing.T) {
+	t.Parallel()
+	o := Exact()
+	assert.InDelta(t, 115.48, o.Value(Position{}), 1.0/64)
+	assert.Zero(t, o.Value(Position{Rows: [4]uint8{rowClosed, rowClosed, 3, 4}}))
+	assert.Zero(t, o.Value(Position{Penalties: 4}))
+	r := rand.New(rand.NewPCG(41, 1))
+	for range 300 {
+		var p Position
+		for c := range 4 {
+			p.Rows[c] = uint8(r.IntN(rowCodes))
+		}
+		if p.over() {
+			continue
+		}
+		p.Penalties = r.IntN(4)
+		assert.InDelta(t, o.Value(p), turnValue(p, o.Value), 2.0/64, "%+v", p)
+	}
+}
+
+// TestOptimumEncodingRoundTrips encodes the shipped values and decodes
+// them again, and refuses what is not an encoded Optimum.
+func TestOptimumEncodingRoundTrips(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	require.NoError(t, Exact().Encode(&b))
+	assert.Equal(t, optimumData, b.Bytes(), "the encoding is deterministic")
+	o, err := DecodeOptimum(bytes.NewReader(b.Bytes()))
+	require.NoError(t, err)
+	assert.Equal(t, Exact().v, o.v)
+	for _, bad := range [][]byte{nil, []byte("QXO2"), b.Bytes()[:len(b.Bytes())/2]} {
+		_, err := DecodeOptimum(bytes.NewReader(bad))
+		assert.ErrorIs(t, err, ErrOptimumData)
+	}
 }
