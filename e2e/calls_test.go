@@ -152,12 +152,10 @@ func TestQwixxBotTokenCallsPerTurn(t *testing.T) {
 					require.True(t, ok, "no My turn button on %q", board.Content)
 					p := tb.click(tb.users[seat], board.ID, id)
 					require.True(t, p.Ephemeral() && p.Message != nil, "the prompt: %s", describe(p))
-					sel, ok := gameButton("qwixx", *p.Message, "sel", "")
-					require.True(t, ok, "no menu in the prompt")
 					white, colour, _, ok := qcomputer.Plan(g, seat)
 					require.True(t, ok)
 					white.Plan = qrules.Plan{Set: true, Pass: colour.Pass, Color: colour.Color, Number: colour.Number}
-					tb.pick(tb.users[seat], p.Message.ID, sel, white.String())
+					tb.pickPlan(tb.users[seat], *p.Message, "mv:"+white.String())
 					prompts++
 				} else {
 					board = tb.gameClick("qwixx", tb.users[seat], board, "mv", string(m))
@@ -320,4 +318,48 @@ func TestDixxitBotTokenCallsPerTurn(t *testing.T) {
 		return
 	}
 	assert.Zero(t, st.BotToken, "bot-token requests at human pace")
+}
+
+// pickPlan chooses value in a Qwixx prompt's menu, going through the
+// prompt's steps (values "st:…", which show the next step in place) until
+// a step offers it.
+func (tb *table) pickPlan(user fakediscord.User, prompt fakediscord.Message, value string) {
+	tb.t.Helper()
+	sel, ok := gameButton("qwixx", prompt, "sel", "")
+	require.True(tb.t, ok, "no menu in the prompt")
+	var steps []string
+	for _, c := range components(prompt) {
+		if c.CustomID != sel {
+			continue
+		}
+		for _, o := range c.Options {
+			if o.Value == value {
+				tb.pick(user, prompt.ID, sel, value)
+				return
+			}
+			if strings.HasPrefix(o.Value, "st:") {
+				steps = append(steps, o.Value)
+			}
+		}
+	}
+	for _, st := range steps {
+		r := tb.pick(user, prompt.ID, sel, st)
+		require.NotNil(tb.t, r.Message, "step %s", st)
+		sel2, ok := gameButton("qwixx", *r.Message, "sel", "")
+		if !ok {
+			continue
+		}
+		for _, c := range components(*r.Message) {
+			if c.CustomID != sel2 {
+				continue
+			}
+			for _, o := range c.Options {
+				if o.Value == value {
+					tb.pick(user, r.Message.ID, sel2, value)
+					return
+				}
+			}
+		}
+	}
+	tb.t.Fatalf("no step of the prompt offers %s", value)
 }

@@ -50,11 +50,11 @@ func TestStatsCommandsThroughTheStandIn(t *testing.T) {
 			txt, private := embed("/stats", 0)
 			assert.True(t, private, "/stats is private")
 			assert.Contains(t, txt, "Alice on this server")
-			assert.Contains(t, txt, "**DIX**: 3 played, 2 won (67 %)")
+			assert.Contains(t, txt, "**DIX**: 3 games, 2 wins (67 %)")
 			txt, private = embed("/stats membre:Alice jeu:DIX", 1)
 			assert.True(t, private)
 			assert.Contains(t, txt, "Alice sur ce serveur")
-			assert.Contains(t, txt, "3 jouées, 2 gagnées (67 %), score moyen 38,7")
+			assert.Contains(t, txt, "3 parties, 2 victoires (67 %), score moyen 38,7")
 
 			txt, private = embed("/leaderboard game:DIX", 2)
 			assert.False(t, private, "/leaderboard is public")
@@ -84,7 +84,7 @@ func TestStatsCommandsThroughTheStandIn(t *testing.T) {
 			txt, _ = embed("/leaderboard game:DIX", 2)
 			assert.False(t, strings.Contains(txt, "Bob"), "Bob is off the leaderboard: %s", txt)
 			txt, _ = embed("/stats", 0)
-			assert.Contains(t, txt, "3 played", "Alice keeps hers")
+			assert.Contains(t, txt, "3 games", "Alice keeps hers")
 		})
 	}
 }

@@ -143,7 +143,6 @@ func TestCompactTableNearOptimum(t *testing.T) {
 // on every sheet are the optimum: it has one solution, sheets only moving
 // on to later sheets.
 func TestExactIsTheOptimum(t *testing.T) {
-	t.Parallel()
 	o := Exact()
 	assert.InDelta(t, 115.48, o.Value(Position{}), 1.0/64)
 	assert.Zero(t, o.Value(Position{Rows: [4]uint8{rowClosed, rowClosed, 3, 4}}))
@@ -165,7 +164,6 @@ func TestExactIsTheOptimum(t *testing.T) {
 // TestOptimumEncodingRoundTrips encodes the shipped values and decodes
 // them again, and refuses what is not an encoded Optimum.
 func TestOptimumEncodingRoundTrips(t *testing.T) {
-	t.Parallel()
 	var b bytes.Buffer
 	require.NoError(t, Exact().Encode(&b))
 	assert.Equal(t, optimumData, b.Bytes(), "the encoding is deterministic")

@@ -13,9 +13,13 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
+// minTimeout is the least time a browser is given.
+const minTimeout = 8 * time.Minute
+
 // Start finds Debian's chromium and returns a chromedp context for a fresh
 // headless browser with a window of width × height, cancelled after timeout
-// and at the end of the test. Without chromium the test is skipped, except
+// (at least minTimeout: the deadline guards against a hung browser, and the
+// tests run side by side on a busy machine) and at the end of the test. Without chromium the test is skipped, except
 // under CI=true where it fails: CI must run the browser tests.
 func Start(t *testing.T, width, height int, timeout time.Duration) context.Context {
 	t.Helper()
@@ -37,7 +41,7 @@ func Start(t *testing.T, width, height int, timeout time.Duration) context.Conte
 		chromedp.WindowSize(width, height),
 	)
 	bctx, cancelBrowser := chromedp.NewContext(actx)
-	ctx, cancel := context.WithTimeout(bctx, timeout)
+	ctx, cancel := context.WithTimeout(bctx, max(timeout, minTimeout))
 	t.Cleanup(func() {
 		cancel()
 		cancelBrowser()
