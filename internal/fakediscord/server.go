@@ -99,6 +99,7 @@ type Server struct {
 	closed   bool
 	closedCh chan struct{} // closed by Close
 	clockOff time.Duration
+	frozen   time.Time // the clock stopped there (Freeze); zero: it runs
 	shared   bool // registered on the shared front (SharedURL); guarded by front.mu
 
 	bot      User
@@ -312,8 +313,26 @@ func (s *Server) Close() error {
 	return err
 }
 
-// now is the fake's clock: wall time plus any Advance.
-func (s *Server) now() time.Time { return time.Now().Add(s.clockOff).UTC() }
+// now is the fake's clock: wall time (or the time it was frozen at) plus
+// any Advance. Callers hold s.mu.
+func (s *Server) now() time.Time {
+	if !s.frozen.IsZero() {
+		return s.frozen.Add(s.clockOff).UTC()
+	}
+	return time.Now().Add(s.clockOff).UTC()
+}
+
+// Freeze stops the fake's clock, which then moves only by Advance: the
+// rate limits' windows, timestamps and token lifetimes no longer depend
+// on how fast the machine runs the test. The 3-second deadline check
+// still runs on real time.
+func (s *Server) Freeze() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.frozen.IsZero() {
+		s.frozen = time.Now()
+	}
+}
 
 // Advance moves the fake's clock forward by d, for example past the
 // 15-minute token lifetime. It does not fire the 3-second deadline check,
