@@ -337,3 +337,42 @@ func TestDixSharedTwoPeoplePlayToTheEnd(t *testing.T) {
 	}
 	t.Logf("ways taken: %v", seen)
 }
+
+// DIX's board on the shared table draws its picture and offers the hand
+// and the board as text to any seat, privately; a step of a forged draft
+// is refused as a forged custom id and writes nothing; the hint advises
+// the seat to act.
+func TestDixSharedBoardHandAndForgedSteps(t *testing.T) {
+	t.Parallel()
+	h := newDixHarness(t, 4, true)
+	board := h.openGame("dix", []string{"u1", "u2"}, nil)
+	require.NotNil(t, board)
+	require.NotEmpty(t, board.Embeds)
+	require.NotNil(t, board.Embeds[0].Image, "the board shows its picture")
+	g, td, before, _ := h.dixNow()
+	assert.NotEmpty(t, td.Pic, "the picture the board shows is known")
+
+	for _, u := range []string{"u1", "u2"} {
+		res := h.ClickOn(u, board, h.dixMust(board, cverbStep, "hand"))
+		hand := res.Shown(nil)
+		require.NotNil(t, hand, res.Describe())
+		assert.True(t, hand.Ephemeral)
+		require.NotEmpty(t, hand.Embeds)
+		assert.Equal(t, locales.T("en", "dix_hand_title_yours", nil), hand.Embeds[0].Title)
+		text := h.ClickOn(u, board, h.dixMust(board, cverbStep, "text")).Shown(nil)
+		require.NotNil(t, text)
+		assert.True(t, text.Ephemeral)
+	}
+	actor := []string{"u1", "u2"}[g.ToAct()]
+	for _, draft := range []string{"b z9", "p w.99.0.0", "a 999", "c purple"} {
+		id := ContractID("dix", cverbStep, uint64(g.Seq), draft)
+		txt := h.ClickOn(actor, board, id).EphemeralText()
+		assert.Equal(t, locales.T("en", "err_bad_custom_id", nil), txt, draft)
+	}
+	_, _, after, _ := h.dixNow()
+	assert.Equal(t, before, after, "a forged step changed the game")
+
+	i := h.GameCommandIx("dix", actor, "hint")
+	hint := h.Run(i).EphemeralText()
+	assert.Contains(t, hint, locales.T("en", "dix_hint_title", nil))
+}
