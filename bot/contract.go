@@ -137,6 +137,9 @@ type TableData struct {
 	// picture keeps Discord's files rather than drawing and uploading them
 	// again. nil: not known.
 	Pic *BoardPic `json:"bp,omitempty"`
+	// Opts are the values of the game's own options (present.Option), by
+	// name; a value missing is the option's default.
+	Opts map[string]string `json:"oo,omitempty"`
 	// fresh are the event lines of this update, for the game's log, the
 	// current round's from round on (tell).
 	fresh []string
@@ -255,8 +258,11 @@ func newRegistry(games []present.Game) (registry, error) {
 			return nil, errors.New("bot: a game without rules, presenter or player")
 		}
 		name := g.Rules.Name()
-		if name == "" || name == idPrefix || r[name] != nil {
+		if _, ownless := own.(noTable); name == "" || name == idPrefix && !ownless || name == tablePrefix || r[name] != nil {
 			return nil, fmt.Errorf("bot: game name %q taken", name)
+		}
+		if err := checkOptions(g); err != nil {
+			return nil, err
 		}
 		if g.MinSeats < 1 || g.MaxSeats < g.MinSeats || len(g.Levels) == 0 {
 			return nil, fmt.Errorf("bot: game %q: bad seats or levels", name)
@@ -264,6 +270,16 @@ func newRegistry(games []present.Game) (registry, error) {
 		r[name] = g
 	}
 	return r, nil
+}
+
+// gameNames are the names of the games, sorted.
+func (b *Bot) gameNames() []string {
+	names := make([]string, 0, len(b.Games))
+	for name := range b.Games {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // gameOfID returns the game whose prefix the custom id carries.
@@ -311,7 +327,7 @@ func ParseContractID(s string) (contractParsed, error) {
 		p.Verb == cverbStep
 	switch p.Verb {
 	case CverbJoin, cverbLeave, CverbCPU, cverbRmCPU, CverbGo, cverbCancel, CverbMove, cverbPrompt, cverbStep, cverbSelect, cverbModal, cverbSubmit:
-	case cverbPace, CverbAgain, cverbLog, cverbKick, CverbEnd, cverbKeep:
+	case cverbPace, cverbOpt, CverbAgain, cverbLog, cverbKick, CverbEnd, cverbKeep:
 	default:
 		return contractParsed{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.Verb)
 	}
@@ -323,13 +339,8 @@ func ParseContractID(s string) (contractParsed, error) {
 
 // contractCommands are the commands of the registered games.
 func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
-	names := make([]string, 0, len(b.Games))
-	for name := range b.Games {
-		names = append(names, name)
-	}
-	slices.Sort(names)
 	var out []*discordgo.ApplicationCommand
-	for _, name := range names {
+	for _, name := range b.gameNames() {
 		var subs []*discordgo.ApplicationCommandOption
 		_, hints := b.Games[name].Presenter.(present.Hinter)
 		for _, id := range ContractSubcommands {
@@ -344,7 +355,7 @@ func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
 				DescriptionLocalizations: *Localized(name + "_cmd_" + id + "_desc"),
 			}
 			if id == "start" {
-				sub.Options = []*discordgo.ApplicationCommandOption{LanguageOption(), PicturesOption()}
+				sub.Options = append([]*discordgo.ApplicationCommandOption{LanguageOption(), PicturesOption()}, startOptions(b.Games[name])...)
 			}
 			subs = append(subs, sub)
 		}
@@ -375,7 +386,11 @@ func (b *Bot) contractCommand(c *Call, g *present.Game, d discordgo.ApplicationC
 		if err != nil {
 			return err
 		}
-		return c.contractStart(g, OrSetting(StringOpt(opts, OptLanguage), s.Lang), noPics, s.Paces[g.Rules.Name()])
+		options, err := chosenOptions(g, opts, s.Opts[g.Rules.Name()])
+		if err != nil {
+			return err
+		}
+		return c.contractStart(g, OrSetting(StringOpt(opts, OptLanguage), s.Lang), noPics, s.Paces[g.Rules.Name()], options)
 	case "board":
 		return c.contractBoardCommand(g)
 	case "rules":
@@ -454,8 +469,9 @@ func (c *Call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *Tab
 }
 
 // contractStart opens a lobby: /<game> start.
-// pace is the table's pace ("": the game's default).
-func (c *Call) contractStart(g *present.Game, lang string, noPics bool, pace string) error {
+// pace is the table's pace ("": the game's default), options the values
+// of the game's own options.
+func (c *Call) contractStart(g *present.Game, lang string, noPics bool, pace string, options map[string]string) error {
 	if err := c.MissingPermission(); err != nil {
 		return err
 	}
@@ -466,7 +482,7 @@ func (c *Call) contractStart(g *present.Game, lang string, noPics bool, pace str
 		return ErrBadInput
 	}
 	td := &TableData{V: tableDataVersion, Creator: c.User, Lang: lang, NoPics: noPics || c.B.NoPictures,
-		Seats: []TableSeat{{User: c.User, Name: c.Name}}, Pace: pace, Opened: c.I.ID}
+		Seats: []TableSeat{{User: c.User, Name: c.Name}}, Pace: pace, Opts: options, Opened: c.I.ID}
 	if c.I.Token != "" && c.I.AppID != "" {
 		// The answer is the lobby, later the board: this token edits it.
 		td.BoardVia = &Via{App: c.I.AppID, Token: c.I.Token, At: c.At.UnixMilli()}
@@ -571,6 +587,9 @@ func (c *Call) lobbyView(g *present.Game, td *TableData) (string, []discordgo.Me
 		"Game": En(name + "_title"), "Creator": td.creatorName(), "Seats": strings.Join(seats, "\n"),
 		"Min": g.MinSeats, "Max": g.MaxSeats,
 	}) + "\n" + tableOptions(g, td)
+	if line := optionsLine(g, td); line != "" {
+		content += "\n" + line
+	}
 	btn := func(label string, style discordgo.ButtonStyle, verb, arg string) discordgo.MessageComponent {
 		n := uint64(td.Lobby)
 		if steadyLobbyVerb(verb) {
@@ -598,6 +617,9 @@ func (c *Call) lobbyView(g *present.Game, td *TableData) (string, []discordgo.Me
 		discordgo.ActionsRow{Components: row2},
 	}
 	if row := paceMenu(g, td); row != nil {
+		comps = append(comps, row)
+	}
+	if row := optionsMenu(g, td); row != nil {
 		comps = append(comps, row)
 	}
 	return content, comps
@@ -652,7 +674,7 @@ func (b *Bot) contractClick(c *Call, g *present.Game, id string) error {
 			return c.contractPrompt(g, p, arg)
 		}
 		return ErrBadInput
-	case cverbPace:
+	case cverbPace, cverbOpt:
 		vals := c.Values()
 		if len(vals) != 1 || vals[0] == "" || len(vals[0]) > engine.MaxMoveLen {
 			return ErrBadInput
@@ -754,6 +776,10 @@ func (c *Call) contractLobby(g *present.Game, p contractParsed) error {
 			cancelled = true
 		case cverbPace:
 			if err := choosePace(g, td, c.User, p.Arg); err != nil {
+				return err
+			}
+		case cverbOpt:
+			if err := chooseOption(g, td, c.User, p.Arg); err != nil {
 				return err
 			}
 		case CverbGo:
@@ -883,6 +909,13 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 	case c.FromPrompt() || (c.I.Message != nil && c.I.Message.Flags&discordgo.MessageFlagsEphemeral != 0):
 		// A decision from a private prompt: the prompt says it is taken,
 		// and the public board is edited after the answer (its owed edit).
+		// When the seat decides again in a prompt ("your bid won, now
+		// pay"), the prompt shows that decision's first step in place.
+		if next, st, ok := c.B.nextPrompt(g, r, td, c.Lang, c.User); ok {
+			done := locales.T(c.Lang, "table_prompt_done", nil)
+			c.Update(withLine(done, next.Content), next.Embeds, promptComponents(g.Rules.Name(), st.Seq(), next), next.Files...)
+			return nil
+		}
 		c.Update(locales.T(c.Lang, "table_prompt_done", nil), nil, nil)
 		return nil
 	case c.I.Message == nil:
@@ -928,7 +961,7 @@ func (c *Call) promptOf(g *present.Game, p contractParsed, draft string) (presen
 		return present.Prompt{}, nil, Refuse(ErrNotYourTurn, why.Refusal.Key, td.refusalData(why.Refusal))
 	case errors.Is(err, present.ErrBadDraft):
 		return present.Prompt{}, nil, fmt.Errorf("%w: %v", ErrBadCustomID, err)
-	case errors.Is(err, present.ErrNoPrompt), err == nil && len(prompt.Choices) == 0 && len(prompt.Buttons) == 0:
+	case errors.Is(err, present.ErrNoPrompt), err == nil && prompt.Empty():
 		return present.Prompt{}, nil, Refuse(ErrNotYourTurn, "table_err_no_prompt", nil)
 	case err != nil:
 		return present.Prompt{}, nil, err
@@ -937,6 +970,25 @@ func (c *Call) promptOf(g *present.Game, p contractParsed, draft string) (presen
 		return present.Prompt{}, nil, fmt.Errorf("bot: %s's prompt at step %q: %w", g.Rules.Name(), draft, err)
 	}
 	return prompt, st, nil
+}
+
+// nextPrompt is the first step of the private prompt of user's seat in
+// the game r holds, when the seat must decide in one now.
+func (b *Bot) nextPrompt(g *present.Game, r *dixbot.Record, td *TableData, lang, user string) (present.Prompt, engine.State, bool) {
+	pr, ok := g.Presenter.(present.Prompter)
+	seat := td.seatOf(user)
+	if !ok || seat < 0 || r.Data == nil || td.Paused != "" {
+		return present.Prompt{}, nil, false
+	}
+	st, err := g.Rules.Decode(r.Data)
+	if err != nil || !slices.Contains(st.ToDecide(), seat) {
+		return present.Prompt{}, nil, false
+	}
+	next, err := pr.Prompt(lang, st, seat, "")
+	if err != nil || next.Empty() || next.Check() != nil {
+		return present.Prompt{}, nil, false
+	}
+	return next, st, true
 }
 
 // contractOpenModal opens the form of the clicker's private prompt whose

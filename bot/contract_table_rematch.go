@@ -39,7 +39,7 @@ func (b *Bot) startTable(g *present.Game, r *dixbot.Record, td *TableData, now t
 		first = rand.New(rand.NewPCG(uint64(td.Seed), firstStream)).IntN(n)
 	}
 	td.First, td.Starts = first+1, 0
-	st, err := g.Rules.New(engine.Setup{Players: n, Seed: td.Seed, First: first})
+	st, err := g.Rules.New(engine.Setup{Players: n, Seed: td.Seed, First: first, Options: g.OptionValues(td.Opts)})
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 // person seated, else a lobby (nil state).
 func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *TableData) (*dixbot.Record, *TableData, engine.State, error) {
 	ntd := &TableData{V: tableDataVersion, Creator: c.User, Lang: td.Lang, NoPics: td.NoPics || c.B.NoPictures,
-		Pace: td.Pace, Origin: c.I.ID}
+		Pace: td.Pace, Opts: td.Opts, Origin: c.I.ID}
 	people := 0
 	at := make([]int, len(td.Seats)) // old seat -> new seat, -1 when left out
 	for i, s := range td.Seats {

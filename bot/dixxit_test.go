@@ -95,13 +95,7 @@ func (h *harness) dsubmit(user string, msg *tabletest.Message, id, text string) 
 // dfind returns the custom id of msg's Dixxit component with the verb
 // (and, when given, the argument).
 func dfind(msg *tabletest.Message, verb, arg string) (string, bool) {
-	for _, id := range tabletest.ComponentIDs(msg.Components) {
-		p, err := ParseContractID(id)
-		if err == nil && strings.HasPrefix(id, "dixxit:") && p.Verb == verb && (arg == "" || p.Arg == arg) {
-			return id, true
-		}
-	}
-	return "", false
+	return gameFind("dixxit", msg, verb, arg)
 }
 
 func (h *harness) dmust(msg *tabletest.Message, verb, arg string) string {

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"github.com/bwmarrin/discordgo"
 	"strings"
 	"testing"
 	"time"
@@ -35,16 +36,22 @@ func (h *harness) qcommand(user, sub string, opts ...any) result {
 	return h.Run(h.GameCommandIx("qwixx", user, sub, opts...))
 }
 
-// qfind returns the custom id of msg's component with the verb (and, when
-// given, the argument).
-func qfind(msg *tabletest.Message, verb, arg string) (string, bool) {
+// gameFind returns the custom id of msg's component of game with the
+// verb (and, when given, the argument).
+func gameFind(game string, msg *tabletest.Message, verb, arg string) (string, bool) {
 	for _, id := range tabletest.ComponentIDs(msg.Components) {
 		p, err := ParseContractID(id)
-		if err == nil && strings.HasPrefix(id, "qwixx:") && p.Verb == verb && (arg == "" || p.Arg == arg) {
+		if err == nil && strings.HasPrefix(id, game+":") && p.Verb == verb && (arg == "" || p.Arg == arg) {
 			return id, true
 		}
 	}
 	return "", false
+}
+
+// qfind returns the custom id of msg's Qwixx component with the verb
+// (and, when given, the argument).
+func qfind(msg *tabletest.Message, verb, arg string) (string, bool) {
+	return gameFind("qwixx", msg, verb, arg)
 }
 
 func (h *harness) qmust(msg *tabletest.Message, verb, arg string) string {
@@ -74,16 +81,40 @@ func (h *harness) qstate() (*rules.Game, *TableData, uint64) {
 // levels given, starts it, and returns the board.
 func (h *harness) openQwixx(people []string, cpus ...string) *tabletest.Message {
 	h.T.Helper()
-	res := h.qcommand(people[0], "start")
-	lobby := res.Shown(nil)
+	return h.openGame("qwixx", people, nil, cpus...)
+}
+
+// startIx is the interaction of /<game> start with the game's own
+// options given.
+func (h *harness) startIx(game, user string, options map[string]string) *discordgo.Interaction {
+	i := h.GameCommandIx(game, user, "start")
+	sub := i.Data.(discordgo.ApplicationCommandInteractionData).Options[0]
+	for k, v := range options {
+		sub.Options = append(sub.Options, &discordgo.ApplicationCommandInteractionDataOption{Name: k, Value: v, Type: discordgo.ApplicationCommandOptionString})
+	}
+	return i
+}
+
+// openGame opens a table of game with the people given, the game's own
+// options, and computer seats of the levels given; starts it and returns
+// the board.
+func (h *harness) openGame(game string, people []string, options map[string]string, cpus ...string) *tabletest.Message {
+	h.T.Helper()
+	lobby := h.Run(h.startIx(game, people[0], options)).Shown(nil)
 	require.NotNil(h.T, lobby)
+	must := func(verb, arg string) string {
+		h.T.Helper()
+		id, ok := gameFind(game, lobby, verb, arg)
+		require.True(h.T, ok, "no %s:%s among %v", verb, arg, tabletest.ComponentIDs(lobby.Components))
+		return id
+	}
 	for _, u := range people[1:] {
-		lobby = h.ClickOn(u, lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+		lobby = h.ClickOn(u, lobby, must(CverbJoin, "")).Shown(lobby)
 	}
 	for _, l := range cpus {
-		lobby = h.ClickOn(people[0], lobby, h.qmust(lobby, CverbCPU, l)).Shown(lobby)
+		lobby = h.ClickOn(people[0], lobby, must(CverbCPU, l)).Shown(lobby)
 	}
-	return h.ClickOn(people[0], lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
+	return h.ClickOn(people[0], lobby, must(CverbGo, "")).Shown(lobby)
 }
 
 // dcommand runs /dixxit <sub> with options (name, value pairs), its

@@ -10,9 +10,9 @@ import (
 )
 
 // VerbSettings is the verb of /settings' components, one of the table's
-// own custom ids under idPrefix (the others: /forget-me's, in stats.go;
-// DIX's are in bot/dixtable/router.go). The glossary, verbs, says what each
-// one is.
+// own custom ids under tablePrefix (the others: /forget-me's, in
+// stats.go; DIX's are in bot/dixtable/router.go). The glossary, verbs,
+// says what each one is.
 const VerbSettings = "set"
 
 // ParsedID is a parsed custom id.
@@ -28,7 +28,7 @@ func ParseID(s string) (ParsedID, error) {
 		return ParsedID{}, fmt.Errorf("%w: too long", ErrBadCustomID)
 	}
 	parts := strings.Split(s, ":")
-	if len(parts) < 3 || len(parts) > 4 || parts[0] != idPrefix {
+	if len(parts) < 3 || len(parts) > 4 || parts[0] != idPrefix && parts[0] != tablePrefix {
 		return ParsedID{}, fmt.Errorf("%w: %q", ErrBadCustomID, s)
 	}
 	v, err := strconv.ParseUint(parts[2], 10, 32)
@@ -40,7 +40,7 @@ func ParseID(s string) (ParsedID, error) {
 	}
 	p := ParsedID{Verb: parts[1], Version: uint32(v)}
 	spec, ok := Verbs[p.Verb]
-	if !ok {
+	if !ok || parts[0] == tablePrefix && !spec.Table {
 		return ParsedID{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.Verb)
 	}
 	if spec.Versionless && p.Version != 0 {
@@ -101,6 +101,9 @@ type VerbSpec struct {
 	// Every other verb carries the lobby counter (lobby verbs),
 	// dix.Game.Seq (game verbs) or the record's version (verbAbandonYes).
 	Versionless bool
+	// Table: the table's own verb, of every game, under tablePrefix (and
+	// under idPrefix on messages posted before).
+	Table bool
 }
 
 // Verbs is the glossary of the custom ids' verbs under idPrefix: one line
@@ -111,11 +114,11 @@ var Verbs map[string]VerbSpec
 func init() {
 	Verbs = map[string]VerbSpec{
 		// /forget-me's confirmation (stats.go).
-		VerbForgetYes: {Run: (*Call).forgetYes, Versionless: true}, // "fgyes": delete the clicker's statistics on the server
-		VerbForgetNo:  {Run: (*Call).forgetNo, Versionless: true},  // "fgno": keep them
+		VerbForgetYes: {Run: (*Call).forgetYes, Versionless: true, Table: true}, // "fgyes": delete the clicker's statistics on the server
+		VerbForgetNo:  {Run: (*Call).forgetNo, Versionless: true, Table: true},  // "fgno": keep them
 
 		// /settings (settings.go).
-		VerbSettings: {Run: (*Call).settingsChange, Arg: ArgRequired, Versionless: true}, // "set": change setting arg of the channel (a menu's value, or a button's other value)
+		VerbSettings: {Run: (*Call).settingsChange, Arg: ArgRequired, Versionless: true, Table: true}, // "set": change setting arg of the channel (a menu's value, or a button's other value)
 	}
 }
 
@@ -145,10 +148,15 @@ func (b *Bot) route(c *Call) error {
 		if !ok {
 			return ErrBadCustomID
 		}
+		// The table's own components first: those posted under DIX's
+		// prefix before the table had its own are answered too.
+		p, err := ParseID(d.CustomID)
+		if err == nil && Verbs[p.Verb].Table {
+			return Verbs[p.Verb].Run(c, p)
+		}
 		if g, ok := b.Games.gameOfID(d.CustomID); ok {
 			return b.contractClick(c, g, d.CustomID)
 		}
-		p, err := ParseID(d.CustomID)
 		if err != nil {
 			return err
 		}
@@ -223,10 +231,20 @@ func ParseNumber(s string, optional bool, most int) (int, error) {
 	return n, nil
 }
 
-// idPrefix starts the custom ids of the table's own components ("dix:"
-// for /settings and /forget-me) and of DIX's (bot/dix IDPrefix): ids on
-// messages already posted keep it.
+// idPrefix starts the custom ids of DIX's components (bot/dix IDPrefix),
+// and of the table's own on messages posted before they moved under
+// tablePrefix: those are still answered.
 const idPrefix = "dix"
+
+// tablePrefix starts the custom ids of the table's own components, which
+// belong to no game: /settings' and /forget-me's.
+const tablePrefix = "table"
+
+// TableID builds the custom id of one of the table's own components
+// (VerbSpec.Table), which carry no version.
+func TableID(verb string, args ...string) string {
+	return present.CustomID(tablePrefix, verb, 0, args...)
+}
 
 // CustomID builds a component custom id.
 func CustomID(verb string, version uint32, args ...string) string {

@@ -31,6 +31,9 @@ type ChannelSettings struct {
 	Diff    int    `json:"d,omitempty"`   // DIX's solo difficulty
 	// Paces are the paces of the contract games, by game name.
 	Paces map[string]string `json:"gp,omitempty"`
+	// Opts are the values of the contract games' own options
+	// (present.Option), by game name then option name.
+	Opts map[string]map[string]string `json:"go,omitempty"`
 }
 
 // The arguments of the settings components' custom ids: which setting the
@@ -42,6 +45,7 @@ const (
 	SetVariant = "var"
 	SetDiff    = "diff"
 	SetGame    = "game"
+	SetOption  = "opt"
 	SetReset   = "reset"
 	langAuto   = "auto" // the language option that clears the setting
 )
@@ -76,6 +80,7 @@ func (b *Bot) clean(s ChannelSettings) ChannelSettings {
 			delete(s.Paces, game)
 		}
 	}
+	b.cleanOptions(&s)
 	return s
 }
 
@@ -142,7 +147,7 @@ func (s ChannelSettings) bust() bool { return s.Variant == VariantBust }
 
 // any reports whether any setting is saved.
 func (s ChannelSettings) any() bool {
-	return s.Lang != "" || s.Pics != "" || s.Pace != "" || s.Variant != "" || s.Diff != 0 || len(s.Paces) > 0
+	return s.Lang != "" || s.Pics != "" || s.Pace != "" || s.Variant != "" || s.Diff != 0 || len(s.Paces) > 0 || len(s.Opts) > 0
 }
 
 // mayConfigure: the creator of the channel's latest game (active or
@@ -268,6 +273,10 @@ func (c *Call) settingsChange(p ParsedID) error {
 			s.Paces = map[string]string{}
 		}
 		s.Paces[game] = pace
+	case SetOption:
+		if c.B.setGameOption(&s, value) != nil {
+			return bad
+		}
 	case SetPics:
 		if value != "" {
 			return bad
@@ -371,23 +380,28 @@ func (b *Bot) settingsView(lang string, s ChannelSettings, note string) (string,
 	if note != "" {
 		lines = append(lines, note)
 	}
+	_, ownless := own.(noTable)
 	lines = append(lines,
 		t("settings_title", nil),
 		t("settings_intro", nil),
 		t("settings_line_language", map[string]any{"Value": language}),
 		t("settings_line_pictures", map[string]any{"Value": pics}),
-		t("settings_line_dix", map[string]any{"Pace": t("pace_"+pace, nil), "Variant": variant, "Level": diff,
-			"LevelName": t("difficulty_"+Itoa(diff), nil)}),
 	)
+	if !ownless {
+		lines = append(lines, t("settings_line_dix", map[string]any{"Pace": t("pace_"+pace, nil), "Variant": variant, "Level": diff,
+			"LevelName": t("difficulty_"+Itoa(diff), nil)}))
+	}
 	games := b.pacedGames()
 	for _, game := range games {
 		lines = append(lines, t("settings_line_game", map[string]any{"Game": t(game+"_title", nil),
 			"Pace": paceLabel(lang, game, b.gamePace(s, game))}))
 	}
+	optLines, optMenu := b.optionSettings(lang, s)
+	lines = append(lines, optLines...)
 
 	menu := func(arg, placeholder string, opts []discordgo.SelectMenuOption) discordgo.MessageComponent {
 		return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-			CustomID: CustomID(VerbSettings, 0, arg), Placeholder: t(placeholder, nil), Options: opts,
+			CustomID: TableID(VerbSettings, arg), Placeholder: t(placeholder, nil), Options: opts,
 		}}}
 	}
 	langs := []discordgo.SelectMenuOption{{Label: t("settings_language_auto", nil), Value: langAuto, Default: s.Lang == ""}}
@@ -404,10 +418,9 @@ func (b *Bot) settingsView(lang string, s ChannelSettings, note string) (string,
 		diffs = append(diffs, discordgo.SelectMenuOption{Label: Itoa(d), Description: Truncate(t("difficulty_"+Itoa(d), nil), 100),
 			Value: Itoa(d), Default: d == diff})
 	}
-	rows := []discordgo.MessageComponent{
-		menu(SetLang, "settings_select_language", langs),
-		menu(SetPace, "settings_select_pace", paces),
-		menu(SetDiff, "settings_select_difficulty", diffs),
+	rows := []discordgo.MessageComponent{menu(SetLang, "settings_select_language", langs)}
+	if !ownless {
+		rows = append(rows, menu(SetPace, "settings_select_pace", paces), menu(SetDiff, "settings_select_difficulty", diffs))
 	}
 	var gamePaces []discordgo.SelectMenuOption
 	for _, game := range games {
@@ -433,11 +446,15 @@ func (b *Bot) settingsView(lang string, s ChannelSettings, note string) (string,
 	if s.bust() {
 		variantKey = "settings_btn_standard"
 	}
-	rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		Button(lang, picsKey, nil, discordgo.SecondaryButton, CustomID(VerbSettings, 0, SetPics)),
-		Button(lang, variantKey, nil, discordgo.SecondaryButton, CustomID(VerbSettings, 0, SetVariant)),
-		Button(lang, "settings_btn_reset", nil, discordgo.DangerButton, CustomID(VerbSettings, 0, SetReset)),
-	}})
+	if optMenu != nil {
+		rows = append(rows, optMenu)
+	}
+	buttons := []discordgo.MessageComponent{Button(lang, picsKey, nil, discordgo.SecondaryButton, TableID(VerbSettings, SetPics))}
+	if !ownless {
+		buttons = append(buttons, Button(lang, variantKey, nil, discordgo.SecondaryButton, TableID(VerbSettings, SetVariant)))
+	}
+	buttons = append(buttons, Button(lang, "settings_btn_reset", nil, discordgo.DangerButton, TableID(VerbSettings, SetReset)))
+	rows = append(rows, discordgo.ActionsRow{Components: buttons})
 	return Truncate(strings.Join(lines, "\n"), 2000), rows
 }
 

@@ -432,8 +432,8 @@ func (c *Call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 func (c *Call) forgetAsk(discordgo.ApplicationCommandInteractionData) error {
 	c.Ephemeral(locales.T(c.Lang, "forget_confirm", nil), []discordgo.MessageComponent{
 		discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: locales.T(c.Lang, "btn_forget_yes", nil), Style: discordgo.DangerButton, CustomID: CustomID(VerbForgetYes, 0)},
-			discordgo.Button{Label: locales.T(c.Lang, "btn_forget_no", nil), Style: discordgo.SecondaryButton, CustomID: CustomID(VerbForgetNo, 0)},
+			discordgo.Button{Label: locales.T(c.Lang, "btn_forget_yes", nil), Style: discordgo.DangerButton, CustomID: TableID(VerbForgetYes)},
+			discordgo.Button{Label: locales.T(c.Lang, "btn_forget_no", nil), Style: discordgo.SecondaryButton, CustomID: TableID(VerbForgetNo)},
 		}},
 	})
 	return nil

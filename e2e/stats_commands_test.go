@@ -76,7 +76,7 @@ func TestStatsCommandsThroughTheStandIn(t *testing.T) {
 			r = tb.command(bob, "/oublie-moi")
 			require.True(t, r.Ephemeral())
 			assert.Equal(t, locales.T("fr", "forget_confirm", nil), r.Message.Content)
-			r = tb.click(bob, r.Message.ID, "dix:fgyes:0")
+			r = tb.click(bob, r.Message.ID, "table:fgyes:0")
 			require.NotNil(t, r.Message)
 			assert.Equal(t, locales.T("fr", "forget_done", nil), r.Message.Content)
 			r = tb.command(bob, "/stats")

@@ -247,7 +247,6 @@ func BoardButtons(t Table, g *dix.Game) []discordgo.MessageComponent {
 	}
 	seq := g.Seq
 	var row []discordgo.MessageComponent
-	_, money := TableauTotals(g.Tableau)
 	for _, k := range orderedActions {
 		if !HasAction(ch, k) {
 			continue
@@ -259,31 +258,9 @@ func BoardButtons(t Table, g *dix.Game) []discordgo.MessageComponent {
 		case dix.ActStop:
 			b = button(lang, "dix_btn_stop", nil, discordgo.SecondaryButton, ID(VerbStop, seq))
 		case dix.ActTakeNumbers:
-			// 3.2: the others gain the money; in solo, that is ALIX.
-			key := "dix_btn_take_numbers"
-			switch {
-			case money == 0:
-				key = "dix_btn_take_numbers_free"
-			case g.Solo():
-				key = "dix_btn_take_numbers_solo"
-			}
-			b = discordgo.Button{Label: present.Truncate(locales.N(lang, key, dix.CountNumbers(g.Tableau), map[string]any{"Gain": money}), 80),
-				Style: discordgo.PrimaryButton, CustomID: ID(VerbNumbers, seq)}
+			b = discordgo.Button{Label: numbersLabel(lang, g), Style: discordgo.PrimaryButton, CustomID: ID(VerbNumbers, seq)}
 		case dix.ActTakeMoney:
-			// What the player really gains: tokens beyond 10 are lost (1.2).
-			gain := min(money, dix.MoneyLimit-g.Players[actor].Money)
-			d := map[string]any{"Gain": gain}
-			suffix := ""
-			if gain < money {
-				suffix = "_capped"
-			}
-			if n := dix.CountNumbers(g.Tableau); n > 0 {
-				// 3.2: taking the money sends the number cards to the market.
-				b = discordgo.Button{Label: present.Truncate(locales.N(lang, "dix_btn_take_money_cards"+suffix, n, d), 80),
-					Style: discordgo.SuccessButton, CustomID: ID(VerbMoney, seq)}
-			} else {
-				b = button(lang, "dix_btn_take_money"+suffix, d, discordgo.SuccessButton, ID(VerbMoney, seq))
-			}
+			b = discordgo.Button{Label: moneyLabel(lang, g, actor), Style: discordgo.SuccessButton, CustomID: ID(VerbMoney, seq)}
 		case dix.ActBuy:
 			if len(ch.Buyable) == 0 {
 				continue
@@ -328,6 +305,36 @@ func BoardButtons(t Table, g *dix.Game) []discordgo.MessageComponent {
 		more = more[n:]
 	}
 	return rows
+}
+
+// numbersLabel is the label of the button that takes the tableau's
+// number cards: 3.2, the others gain the money; in solo, that is ALIX.
+func numbersLabel(lang string, g *dix.Game) string {
+	_, money := TableauTotals(g.Tableau)
+	key := "dix_btn_take_numbers"
+	switch {
+	case money == 0:
+		key = "dix_btn_take_numbers_free"
+	case g.Solo():
+		key = "dix_btn_take_numbers_solo"
+	}
+	return present.Truncate(locales.N(lang, key, dix.CountNumbers(g.Tableau), map[string]any{"Gain": money}), present.MaxButtonLabel)
+}
+
+// moneyLabel is the label of the button by which actor takes the
+// tableau's money: what they really gain, tokens beyond 10 being lost
+// (1.2), and the number cards sent to the market (3.2).
+func moneyLabel(lang string, g *dix.Game, actor int) string {
+	_, money := TableauTotals(g.Tableau)
+	gain := min(money, dix.MoneyLimit-g.Players[actor].Money)
+	d, suffix := map[string]any{"Gain": gain}, ""
+	if gain < money {
+		suffix = "_capped"
+	}
+	if n := dix.CountNumbers(g.Tableau); n > 0 {
+		return present.Truncate(locales.N(lang, "dix_btn_take_money_cards"+suffix, n, d), present.MaxButtonLabel)
+	}
+	return present.Truncate(locales.T(lang, "dix_btn_take_money"+suffix, d), present.MaxButtonLabel)
 }
 
 // orderedActions is the order of the board's buttons.

@@ -40,16 +40,6 @@ func pictureMarks(m *dixTable, seats int) []dixpicture.Mark {
 	return marks
 }
 
-// pictureLabels are the words a picture shows, in lang.
-func pictureLabels(lang string) dixpicture.Labels {
-	t := func(k string) string { return locales.T(lang, k, nil) }
-	return dixpicture.Labels{
-		Market: t("dix_pic_market"), Deck: t("dix_pic_deck"), Tableau: t("dix_pic_tableau"), Total: t("dix_pic_total"),
-		Money: t("dix_pic_money"), Auction: t("dix_pic_auction"), HighBid: t("dix_pic_high_bid"), Score: t("dix_pic_score"),
-		Paid: t("dix_pic_paid"),
-	}
-}
-
 // boardMessage is the board of g in lang: with pictures the short text and
 // the picture it shows, else the full text and no file.
 // attach false (no permission to) gives the text only.
@@ -170,14 +160,14 @@ func memoScoreboard(in dixpicture.Scoreboard) ([]byte, error) {
 func boardPicture(lang string, m *dixTable, g *dix.Game) dixpicture.Board {
 	return dixpicture.Board{
 		View: publicView(g), Names: pictureNames(lang, m, len(g.Players)), Marks: pictureMarks(m, len(g.Players)),
-		Acting: g.ToAct(), Labels: pictureLabels(lang),
+		Acting: g.ToAct(), Labels: dixview.PictureLabels(lang),
 	}
 }
 
 // scoreboardPicture is the input of the final scoreboard's picture.
 func scoreboardPicture(lang string, m *dixTable, g *dix.Game) dixpicture.Scoreboard {
 	return dixpicture.Scoreboard{View: publicView(g), Names: pictureNames(lang, m, len(g.Players)),
-		Marks: pictureMarks(m, len(g.Players)), Labels: pictureLabels(lang)}
+		Marks: pictureMarks(m, len(g.Players)), Labels: dixview.PictureLabels(lang)}
 }
 
 // handPicture is the input of seat s's hand picture.
@@ -185,7 +175,7 @@ func handPicture(lang string, m *dixTable, g *dix.Game, s int) dixpicture.Hand {
 	p := g.Players[s]
 	return dixpicture.Hand{
 		Name: pictureNames(lang, m, len(g.Players))[s], Collection: p.Collection, Money: p.Money, Consolation: p.Consolation,
-		Labels: pictureLabels(lang),
+		Labels: dixview.PictureLabels(lang),
 	}
 }
 

@@ -469,7 +469,7 @@ func TestPicturesDrawOnlyWhatTheFontHas(t *testing.T) {
 	gs, err := dix.New(dix.Options{Players: 1, Seed: 3, FirstPlayer: 0, Difficulty: 5})
 	require.NoError(t, err)
 	for _, lang := range []string{"en", "fr"} {
-		l := pictureLabels(lang)
+		l := dixview.PictureLabels(lang)
 		for _, s := range []string{l.Market, l.Deck, l.Tableau, l.Total, l.Money, l.Auction, l.HighBid, l.Score, l.Paid} {
 			assert.NotEmpty(t, s)
 			assert.Equal(t, s, picture.Drawable(s), "%s label", lang)

@@ -77,7 +77,7 @@ func savedSettings(h *harness) (bot.ChannelSettings, bool) {
 }
 
 // setID is the custom id of the settings component of setting arg.
-func setID(arg string) string { return bot.CustomID(bot.VerbSettings, 0, arg) }
+func setID(arg string) string { return bot.TableID(bot.VerbSettings, arg) }
 
 // defaults returns the values of msg's select menu id marked as chosen.
 func defaults(msg *tabletest.Message, id string) []string {

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -177,6 +178,12 @@ type Prompt struct {
 	Files       []*discordgo.File
 }
 
+// Empty reports whether p shows nothing: no text, choice, button or
+// embed.
+func (p Prompt) Empty() bool {
+	return p.Content == "" && len(p.Choices) == 0 && len(p.Buttons) == 0 && len(p.Embeds) == 0
+}
+
 // Choice is one entry of a prompt's menu: a move, or the next step.
 type Choice struct {
 	Label string
@@ -333,6 +340,56 @@ type Game struct {
 	// https://discord.com/developers/docs/interactions/message-components).
 	// Otherwise every drawing carries the state's version.
 	SteadyButtons bool
+	// Options are the game's own options (a variant, a difficulty): the
+	// start command, the lobby and the server settings offer them, and the
+	// table passes the chosen values to Rules.New (engine.Setup.Options).
+	Options []Option
+}
+
+// Option is one of a game's own options. Its words are the game's locale
+// keys: "<game>_opt_<name>" names it, "<game>_opt_<name>_<value>" names a
+// value unless Label does (the value itself is shown when neither does).
+type Option struct {
+	// Name is its key in engine.Setup.Options: lowercase letters only.
+	Name string
+	// Values are the values a table may choose, in the order offered,
+	// within the bounds of the game's rules; Default is one of them.
+	Values  []string
+	Default string
+	// Solo: the option matters only to a game of one seat (the computer
+	// opponent's difficulty); a table of more seats does not show it.
+	Solo bool
+	// Label, when set, names a value in lang.
+	Label func(lang, value string) string
+}
+
+// Allows reports whether v is one of o's values.
+func (o Option) Allows(v string) bool { return slices.Contains(o.Values, v) }
+
+// Option returns the game's option named name.
+func (g *Game) Option(name string) (Option, bool) {
+	for _, o := range g.Options {
+		if o.Name == name {
+			return o, true
+		}
+	}
+	return Option{}, false
+}
+
+// OptionValues are the values of every option of the game: chosen's when
+// it holds an allowed one, else the option's default.
+func (g *Game) OptionValues(chosen map[string]string) map[string]string {
+	if len(g.Options) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(g.Options))
+	for _, o := range g.Options {
+		out[o.Name] = o.Default
+		if v, ok := chosen[o.Name]; ok && o.Allows(v) {
+			out[o.Name] = v
+		}
+	}
+	return out
 }
 
 // Pace is one choice of clocks for a game.

@@ -1,0 +1,165 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/bot/present"
+	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
+	"github.com/dixgame/dixbot/engine"
+	rules "github.com/dixgame/dixbot/engine/qwixx"
+	"github.com/dixgame/dixbot/internal/tabletest"
+	"github.com/dixgame/dixbot/locales"
+	"github.com/dixgame/dixbot/store"
+)
+
+// optionRules is Qwixx with an option of its own, "speed", which it
+// records and leaves out of the setup Qwixx's rules read.
+type optionRules struct {
+	rules.Rules
+	mu   *sync.Mutex
+	seen *[]map[string]string
+}
+
+func (r optionRules) New(s engine.Setup) (engine.State, error) {
+	r.mu.Lock()
+	*r.seen = append(*r.seen, s.Options)
+	r.mu.Unlock()
+	s.Options = nil
+	return r.Rules.New(s)
+}
+
+// newOptionHarness is a harness on a store that keeps settings, hosting
+// Qwixx with the option "speed" (slow by default, or fast), and the
+// setups the game was started with.
+func newOptionHarness(t *testing.T) (*harness, *[]map[string]string) {
+	t.Helper()
+	fs, err := store.OpenFile(filepath.Join(t.TempDir(), "db"), store.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { fs.Close() })
+	h := newHarnessOn(t, fs)
+	var seen []map[string]string
+	g := botqwixx.Game()
+	g.Rules = optionRules{mu: &sync.Mutex{}, seen: &seen}
+	g.Options = []present.Option{{Name: "speed", Values: []string{"slow", "fast"}, Default: "slow"}}
+	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs, NoPictures: true,
+		Games: []present.Game{g}})
+	require.NoError(t, err)
+	b.WorkBudget = harnessBudget
+	h.b = b
+	return h, &seen
+}
+
+// startWith runs /qwixx start with the game's own options given.
+func (h *harness) startWith(user string, opts map[string]string) result {
+	h.T.Helper()
+	return h.Run(h.startIx("qwixx", user, opts))
+}
+
+// A game's own options are offered by its start command, shown by its
+// lobby, changed there by the creator alone among the values the game
+// allows, and given to the game when it starts; a rematch keeps them.
+func TestContractGameOptions(t *testing.T) {
+	t.Parallel()
+	h, seen := newOptionHarness(t)
+
+	var start *discordgo.ApplicationCommandOption
+	for _, c := range h.b.Commands() {
+		if c.Name == En("qwixx_cmd_name") {
+			for _, sub := range c.Options {
+				if sub.Name == En("cmd_start_name") {
+					for _, o := range sub.Options {
+						if o.Name == "speed" {
+							start = o
+						}
+					}
+				}
+			}
+		}
+	}
+	require.NotNil(t, start, "the start command offers the option")
+	require.Len(t, start.Choices, 2)
+	assert.Equal(t, "slow", start.Choices[0].Value)
+
+	refused := h.startWith("u1", map[string]string{"speed": "warp"}).EphemeralText()
+	assert.Equal(t, locales.T("en", "table_err_option", map[string]any{"Option": "speed"}), refused)
+
+	lobby := h.startWith("u1", map[string]string{"speed": "fast"}).Shown(nil)
+	require.NotNil(t, lobby)
+	assert.Contains(t, lobby.Content, locales.T("en", "table_option", map[string]any{"Option": "speed", "Value": "fast"}))
+	_, td, _ := h.qstate()
+	assert.Equal(t, map[string]string{"speed": "fast"}, td.Opts)
+
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+	optID := h.qmust(lobby, cverbOpt, "")
+	menu := selectMenu(t, lobby, optID)
+	require.Len(t, menu.Options, 2)
+	assert.True(t, menu.Options[1].Default, "the menu shows the value chosen")
+	assert.Equal(t, locales.T("en", "err_not_creator", nil), h.ClickOn("u2", lobby, optID, "speed=slow").EphemeralText())
+	assert.Equal(t, locales.T("en", "err_bad_custom_id", nil), h.ClickOn("u1", lobby, optID, "speed=warp").EphemeralText())
+	assert.Equal(t, locales.T("en", "err_bad_custom_id", nil), h.ClickOn("u1", lobby, optID, "colour=red").EphemeralText())
+	_, td, _ = h.qstate()
+	assert.Equal(t, "fast", td.Opts["speed"], "a refused choice changed the table")
+	lobby = h.ClickOn("u1", lobby, optID, "speed=slow").Shown(lobby)
+	assert.Contains(t, lobby.Content, locales.T("en", "table_option", map[string]any{"Option": "speed", "Value": "slow"}))
+
+	h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, ""))
+	require.Len(t, *seen, 1)
+	assert.Equal(t, map[string]string{"speed": "slow"}, (*seen)[0])
+	_, td, _ = h.qstate()
+	assert.Equal(t, "slow", td.Opts["speed"])
+}
+
+// The server settings keep a game's defaults under its name, among the
+// values the game allows, with the table's own components under the
+// table's prefix; a settings component posted under DIX's prefix is still
+// answered.
+func TestSettingsGameOptions(t *testing.T) {
+	t.Parallel()
+	h, seen := newOptionHarness(t)
+	h.Perms = map[string]int64{"u1": discordgo.PermissionManageChannels}
+	i := h.Base("u1", discordgo.InteractionApplicationCommand)
+	i.Data = discordgo.ApplicationCommandInteractionData{Name: En("settings_cmd_name")}
+	msg := h.Run(i).Shown(nil)
+	require.NotNil(t, msg)
+	id := TableID(VerbSettings, SetOption)
+	menu := selectMenu(t, msg, id)
+	var values []string
+	for _, o := range menu.Options {
+		values = append(values, o.Value)
+	}
+	assert.Equal(t, []string{"qwixx/speed=slow", "qwixx/speed=fast"}, values)
+	for _, ids := range tabletest.ComponentIDs(msg.Components) {
+		assert.Regexp(t, `^table:`, ids)
+	}
+
+	for _, bad := range []string{"qwixx/speed=warp", "dixxit/speed=fast", "qwixx/colour=red"} {
+		assert.Contains(t, h.ClickOn("u1", msg, id, bad).Response().Data.Content, locales.T("en", "settings_err_value", nil), bad)
+	}
+	msg = h.ClickOn("u1", msg, id, "qwixx/speed=fast").Shown(msg)
+	assert.Contains(t, msg.Content, locales.T("en", "table_option", map[string]any{"Option": "speed", "Value": "fast"}))
+	// The id of a settings message posted before the table's prefix.
+	msg = h.ClickOn("u1", msg, CustomID(VerbSettings, 0, SetLang), "fr").Shown(msg)
+	assert.Contains(t, msg.Content, locales.T("en", "settings_saved", nil))
+
+	raw, err := h.Db.(*store.File).Settings(context.Background(), h.Guild, h.Channel)
+	require.NoError(t, err)
+	var s ChannelSettings
+	require.NoError(t, json.Unmarshal(raw, &s))
+	assert.Equal(t, map[string]map[string]string{"qwixx": {"speed": "fast"}}, s.Opts)
+	assert.Equal(t, "fr", s.Lang)
+
+	lobby := h.startWith("u1", nil).Shown(nil)
+	require.NotNil(t, lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+	h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, ""))
+	require.Len(t, *seen, 1)
+	assert.Equal(t, map[string]string{"speed": "fast"}, (*seen)[0], "the channel's default")
+}

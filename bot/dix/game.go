@@ -1,0 +1,66 @@
+package dixview
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/computer"
+	cdix "github.com/dixgame/dixbot/computer/dix"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// Game returns DIX as the shared table registers it: 1 seat (solo against
+// ALIX, §5) to 5, computer levels easy, normal and strong, a leaving
+// player's seat played at the strong level, and DIX's options: the bust
+// variant (3.3) and ALIX's difficulty (§5, within the rules' bounds).
+func Game() present.Game {
+	levels := make([]string, len(computer.Levels))
+	for i, l := range computer.Levels {
+		levels[i] = l.String()
+	}
+	return present.Game{
+		Rules:     dix.Rules{},
+		Presenter: Presenter{},
+		Player: func(level string) engine.Player {
+			l, err := computer.ParseLevel(level)
+			if err != nil {
+				l = computer.Strong
+			}
+			return cdix.Player{Level: l}
+		},
+		Levels:   levels,
+		Default:  computer.Strong.String(),
+		MinSeats: 1,
+		MaxSeats: 5,
+		Paces:    Paces,
+		Options:  Options(),
+	}
+}
+
+// Paces are DIX's clocks, the first the default: the time each decision
+// has at the evening pace, live and relaxed.
+var Paces = []present.Pace{
+	{Name: "evening", Clock: func(engine.State, int) time.Duration { return 20 * time.Minute }},
+	{Name: "live", Clock: func(engine.State, int) time.Duration { return 2 * time.Minute }},
+	{Name: "relaxed", Clock: func(engine.State, int) time.Duration { return 24 * time.Hour }},
+}
+
+// Options are DIX's own options: the bust variant, off by default, and
+// ALIX's difficulty in a solo game, 4 to 10 (§5), 4 by default as the
+// rulebook suggests.
+func Options() []present.Option {
+	var diffs []string
+	for d := dix.MinDifficulty; d <= dix.MaxDifficulty; d++ {
+		diffs = append(diffs, strconv.Itoa(d))
+	}
+	return []present.Option{
+		{Name: dix.OptBust, Values: []string{"off", "on"}, Default: "off"},
+		{Name: dix.OptDifficulty, Values: diffs, Default: strconv.Itoa(dix.MinDifficulty), Solo: true,
+			Label: func(lang, v string) string {
+				return locales.T(lang, "dix_opt_difficulty_value", map[string]any{"Level": v, "Name": locales.T(lang, "difficulty_"+v, nil)})
+			}},
+	}
+}
