@@ -100,7 +100,7 @@ type Server struct {
 	closedCh chan struct{} // closed by Close
 	clockOff time.Duration
 	frozen   time.Time // the clock stopped there (Freeze); zero: it runs
-	shared   bool // registered on the shared front (SharedURL); guarded by front.mu
+	shared   bool      // registered on the shared front (SharedURL); guarded by front.mu
 
 	bot      User
 	users    map[string]*User
