@@ -131,6 +131,14 @@ func NewHold(rec *dixbot.Record, ix *Via) *Hold {
 	return h
 }
 
+// Contested reports whether a message the run posted, landing at now,
+// may have met a process that took the effects over: it landed past the
+// part of the hold in which the run posts on the hold alone (a post slower
+// than holdMargin, on a loaded machine or a slow Discord).
+func (h *Hold) Contested(now time.Time) bool {
+	return h != nil && !now.Before(h.until.Add(-holdMargin))
+}
+
 // HeldBy is v holding the effects of the change written at written.
 func HeldBy(v *Via, written time.Time) *Via {
 	if v != nil {

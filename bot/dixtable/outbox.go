@@ -651,6 +651,11 @@ func (x *executor) post(ctx context.Context, e bot.Effect, ms *discordgo.Message
 			AllowedMentions: ms.AllowedMentions, Files: ms.Files,
 		})
 		if err == nil {
+			if x.hold.Contested(time.Now()) {
+				if first := x.firstOf(ctx, ms, msg); first != msg {
+					return first, nil, nil
+				}
+			}
 			v := *x.ix
 			v.Orig = ""
 			return msg, &v, nil
@@ -661,7 +666,35 @@ func (x *executor) post(ctx context.Context, e bot.Effect, ms *discordgo.Message
 		x.b.Log.Info("follow-up refused; posting with the bot token", "channel", x.rec.Channel, "effect", e.Kind, "err", err)
 	}
 	msg, err := x.d.Send(ctx, x.rec.Channel, ms, x.nonce(e))
+	if err == nil && (x.hold.Contested(time.Now()) || (e.ID != 0 && e.ID <= x.tried)) {
+		msg = x.firstOf(ctx, ms, msg)
+	}
 	return msg, nil, err
+}
+
+// firstOf settles two processes posting the same message at once: the
+// holder of the effects whose post landed late, and a process that took
+// them over and looked for it before it landed. Each, once its own
+// message mine is posted, reads the channel again; the one whose message
+// came second (a later id) finds the other's and deletes its own, so the
+// channel keeps the first. It returns the message that stays.
+func (x *executor) firstOf(ctx context.Context, ms *discordgo.MessageSend, mine *discordgo.Message) *discordgo.Message {
+	msgs, err := x.d.Recent(ctx, x.rec.Channel, 20)
+	if err != nil {
+		return mine
+	}
+	for _, m := range msgs {
+		if m.ID == mine.ID || !bot.LaterID(mine.ID, m.ID) || (x.board != "" && !bot.LaterID(m.ID, x.board)) || !bot.SameMessage(m, ms) {
+			continue
+		}
+		if err := x.d.Delete(ctx, x.rec.Channel, mine.ID); err != nil {
+			x.b.Log.Warn("could not delete a message posted twice", "channel", x.rec.Channel, "message", mine.ID, "err", err)
+			return mine
+		}
+		x.b.Log.Info("message posted twice at once; the second deleted", "channel", x.rec.Channel, "kept", m.ID, "deleted", mine.ID)
+		return m
+	}
+	return mine
 }
 
 // postedBefore is the message ms among the channel's latest, posted after

@@ -398,3 +398,35 @@ func TestBoardEditLeftOutWhenTheBoardIsReplaced(t *testing.T) {
 		})
 	}
 }
+
+// Two processes that post one board at once (the holder of the effects,
+// whose post landed late, and one that took them over and looked for it
+// before it landed) leave one: the process whose copy came second deletes
+// it and takes the first; the first keeps its own.
+func TestBoardPostedTwiceAtOnceKeepsTheFirst(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	seedGame(h, []string{"u1", "u2"}, quickTurnDeck, dix.Options{Players: 2, FirstPlayer: 0})
+	board := h.Board()
+	rec, m := h.Record()
+	ms := &discordgo.MessageSend{Content: "the board of the next turn",
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Draw", CustomID: "dix:draw:99"}}}}}
+	ctx := context.Background()
+	first, err := h.Rec.Send(ctx, rec.Channel, ms, "")
+	require.NoError(t, err)
+	second, err := h.Rec.Send(ctx, rec.Channel, ms, "")
+	require.NoError(t, err)
+	other, err := h.Rec.Send(ctx, rec.Channel, &discordgo.MessageSend{Content: "another message"}, "")
+	require.NoError(t, err)
+	x := &executor{b: h.b, d: h.Rec, rec: rec, m: m, now: time.Now(), board: board.ID}
+
+	kept := x.firstOf(ctx, ms, second)
+	assert.Equal(t, first.ID, kept.ID, "the second copy gives way to the first")
+	assert.Contains(t, h.Rec.Deleted, second.ID)
+	assert.Equal(t, first.ID, x.firstOf(ctx, ms, first).ID, "the first copy stays")
+	assert.NotContains(t, h.Rec.Deleted, first.ID)
+	assert.Equal(t, other.ID, x.firstOf(ctx, &discordgo.MessageSend{Content: "another message"}, other).ID,
+		"a message with no earlier copy stays")
+	assert.Len(t, h.Rec.Deleted, 1)
+}

@@ -54,6 +54,8 @@ type Message struct {
 	// (empty: the message's creation).
 	EditedBy string
 	Deleted  bool
+	// DeletedAt is when it was deleted, on the server's clock.
+	DeletedAt time.Time
 	// Dismissed is set when the user dismissed this ephemeral message in
 	// the web view (client side only on Discord; the bot is not told).
 	Dismissed bool
@@ -294,7 +296,7 @@ func (s *Server) editMessageLocked(m *Message, p *messagePayload, by string) {
 }
 
 func (s *Server) deleteMessageLocked(m *Message) {
-	m.Deleted = true
+	m.Deleted, m.DeletedAt = true, s.now()
 	if !m.Ephemeral() && s.wantedLocked(m.GuildID, "MESSAGE_DELETE") {
 		s.dispatchGuildLocked(m.GuildID, "MESSAGE_DELETE", map[string]any{"id": m.ID, "channel_id": m.ChannelID, "guild_id": m.GuildID})
 	}
