@@ -52,7 +52,7 @@ func newOptionHarness(t *testing.T) (*harness, *[]map[string]string) {
 	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs, NoPictures: true,
 		Games: []present.Game{g}})
 	require.NoError(t, err)
-	b.WorkBudget = harnessBudget
+	b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
 	h.b = b
 	return h, &seen
 }

@@ -31,7 +31,7 @@ func newDixHarness(t *testing.T, seed int64, pictures bool) *harness {
 	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return seed }, Observer: h.Obs,
 		NoPictures: !pictures, Games: []present.Game{botdix.Game()}})
 	require.NoError(t, err)
-	b.WorkBudget = harnessBudget
+	b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
 	h.b = b
 	return h
 }

@@ -42,7 +42,7 @@ func newDixxitHarness(t *testing.T, logs io.Writer) *harness {
 	}
 	b, err := New(opts)
 	require.NoError(t, err)
-	b.WorkBudget = harnessBudget
+	b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
 	h.b = b
 	return h
 }

@@ -25,7 +25,7 @@ func newQwixxHarness(t *testing.T, pictures bool) *harness {
 	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
 		NoPictures: !pictures, Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
-	b.WorkBudget = harnessBudget
+	b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
 	h.b = b
 	return h
 }

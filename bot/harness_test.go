@@ -41,9 +41,10 @@ func newHarnessOn(t testing.TB, db dixbot.Store) *harness {
 	require.NoError(t, err)
 	// A click's work may take longer than Discord's budget here: the race
 	// detector slows the computer players' decisions, made inside the
-	// click, tenfold, and a busy machine more. The budget's own tests set
-	// theirs (deferral_test.go).
-	b.WorkBudget = harnessBudget
+	// click, tenfold, and a busy machine more. Nor is a click deferred
+	// for taking long: an answer is the same on any machine. The tests of
+	// the budget and of deferral set theirs.
+	b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
 	h.b = b
 	h.Serve = func(ic *discordgo.InteractionCreate, raw []byte) { h.b.Serve(h.Rec, ic, raw) }
 	return h

@@ -3,6 +3,8 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/dixgame/dixbot/internal/redistest"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -37,7 +39,12 @@ const thinkTime = 3 * time.Second
 // https://discord.com/developers/docs/interactions/receiving-and-responding#endpoints).
 func TestBotTokenCallsPerTurn(t *testing.T) {
 	t.Parallel()
-	w := newWorldWith(t, true, fakediscord.Options{DisableWeb: true, DisableRateLimits: os.Getenv("E2E_CALLS_REPORT") != ""})
+	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true, DisableRateLimits: os.Getenv("E2E_CALLS_REPORT") != ""})
+	t.Cleanup(func() { noViolations(t, fake) })
+	w := &world{fake: fake, redis: redistest.Start(t)}
+	w.cfg = baseConfig(t, fake, w.redis.URL())
+	var logs syncBuffer
+	w.bot = startAppLogging(t, w.cfg, slog.New(slog.NewTextHandler(&logs, nil)))
 	tb := w.table(t, "en-US", "Alice", "Bob", "Chloe")
 	tb.lobby("/dix start")
 	w.fake.ResetStats()
@@ -65,7 +72,12 @@ func TestBotTokenCallsPerTurn(t *testing.T) {
 	if os.Getenv("E2E_CALLS_REPORT") != "" {
 		return // measuring only
 	}
-	assert.LessOrEqual(t, perTurn, 0.1, "bot-token requests per turn")
+	// A change whose process has not done its effects within the grace (a
+	// busy machine) leaves them to the due work, which posts with the bot
+	// token: a few requests each (reading the channel, posting, editing).
+	takeOvers := strings.Count(logs.String(), "effects taken over")
+	t.Logf("%d effects taken over by the due work", takeOvers)
+	assert.LessOrEqual(t, float64(st.BotToken), 0.1*float64(turns)+float64(4*takeOvers), "bot-token requests per turn")
 }
 
 // TestFivePlayersFasterThanTheRateLimits plays a 5-player game (many

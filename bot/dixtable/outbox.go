@@ -568,9 +568,10 @@ func runDixDue(b *bot.Bot, ctx context.Context, d bot.DiscordAPI, channel string
 	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
 	late := time.Duration(-1)
 	var tried uint32           // the effects owed before this claim: another process may have done some
+	var takeOver bool          // the claim takes over effects a change left owed
 	fd := b.Folds.Get(channel) // effects done whose record waits (fold.go)
 	claim := func(r *dixbot.Record) error {
-		late = -1
+		late, takeOver = -1, false
 		if r.Due.IsZero() || r.Due.After(asOf) {
 			return bot.ErrNothingToDo
 		}
@@ -585,7 +586,7 @@ func runDixDue(b *bot.Bot, ctx context.Context, d bot.DiscordAPI, channel string
 		if fd != nil {
 			apply(fd, r, m, now)
 		}
-		tried = m.NextEffect
+		tried, takeOver = m.NextEffect, len(m.Outbox) > 0
 		if late, err = onClock(b, r, m, now); err != nil {
 			return err
 		}
@@ -615,6 +616,12 @@ func runDixDue(b *bot.Bot, ctx context.Context, d bot.DiscordAPI, channel string
 		return err
 	}
 	b.WakeAt(rec.Due)
+	if takeOver {
+		// The change's own process did not finish its effects within
+		// the grace (it died, or ran late): they are done here, with the
+		// bot token.
+		b.Log.Info("effects taken over", "channel", channel)
+	}
 	if late >= 0 {
 		b.Log.Info("decision out of time taken by the computer", "channel", channel, "late_ms", late.Milliseconds())
 		if o, ok := b.Obs.(bot.DeadlineObserver); ok {
