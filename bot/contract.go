@@ -837,6 +837,9 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 		}
 	}
 	back := false
+	// The computer's decisions this move leads to are worked out before
+	// the update, for a game whose computer is slow (foresight.go).
+	foreseen := c.foresee(g, p.n, m)
 	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
 		if r.Data == nil {
 			return ErrStale
@@ -882,7 +885,7 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 			rf := g.Presenter.Refusal(c.Lang, st, seat, m, err)
 			return Refuse(errMoveRefused, rf.Key, td.refusalData(rf))
 		}
-		more, err := c.B.advance(g, st, td, now)
+		more, err := c.B.advanceWith(g, st, td, now, foreseen)
 		if err != nil {
 			return err
 		}
@@ -1114,13 +1117,20 @@ const maxAdvance = 100000
 // until a person must decide, the computer seats left are still taking
 // their time (reaction_contract.go), or the game is over.
 func (b *Bot) advance(g *present.Game, st engine.State, td *TableData, now time.Time) ([]engine.Event, error) {
+	return b.advanceWith(g, st, td, now, nil)
+}
+
+// advanceWith is advance with the computer's decisions foreseen in f
+// (foresight.go; nil: none).
+func (b *Bot) advanceWith(g *present.Game, st engine.State, td *TableData, now time.Time, f *foresight) ([]engine.Event, error) {
 	var all []engine.Event
 	if td.Paused != "" {
 		return nil, nil // nobody plays while the game is paused
 	}
-	player := g.Player
+	f = f.of(td)
+	player := func(level string) engine.Player { return f.player(g.Player(level), level) }
 	if g.PlayerIn != nil {
-		player = func(level string) engine.Player { return g.PlayerIn(level, td.Lang) }
+		player = func(level string) engine.Player { return f.player(g.PlayerIn(level, td.Lang), level) }
 	}
 	for range maxAdvance {
 		if st.Over() {
@@ -1133,7 +1143,7 @@ func (b *Bot) advance(g *present.Game, st engine.State, td *TableData, now time.
 			if !ok && s < len(td.Seats) && td.Seats[s].Away && td.Seats[s].Level == "" {
 				var err error
 				r := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(s)))
-				if m, err = g.Player(g.Default).Timeout(st, s, r); err != nil {
+				if m, err = f.player(g.Player(g.Default), g.Default).Timeout(st, s, r); err != nil {
 					return nil, fmt.Errorf("bot: absent seat %d: %w", s, err)
 				}
 				ok = true

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dixgame/dixbot"
 	botdix "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/computer"
@@ -27,9 +28,16 @@ import (
 // process.
 func newDixHarness(t *testing.T, seed int64, pictures bool) *harness {
 	t.Helper()
-	h := newHarness(t)
+	return newDixHarnessOn(t, nil, botdix.Game(), seed, pictures)
+}
+
+// newDixHarnessOn is newDixHarness on the store db (nil: a MemStore),
+// hosting game (DIX, its computer or options changed by the test).
+func newDixHarnessOn(t *testing.T, db dixbot.Store, game present.Game, seed int64, pictures bool) *harness {
+	t.Helper()
+	h := newHarnessOn(t, db)
 	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return seed }, Observer: h.Obs,
-		NoPictures: !pictures, Games: []present.Game{botdix.Game()}})
+		NoPictures: !pictures, Games: []present.Game{game}})
 	require.NoError(t, err)
 	b.WorkBudget = harnessBudget
 	h.b = b
@@ -78,6 +86,9 @@ type dixDriver struct {
 	mirror *dix.Game
 	// Seen counts the steps and the ways through them that were taken.
 	seen map[string]int
+	// follow: the game has computer seats, which the mirror does not
+	// play; it follows the game stored instead.
+	follow bool
 }
 
 // clicked applies to the mirror the move the table applied for seat, and
@@ -212,6 +223,9 @@ func (d *dixDriver) play(steps int) {
 	for n := 0; ; n++ {
 		require.Less(t, n, steps, "the game does not end")
 		g, td, data, over := h.dixNow()
+		if d.follow {
+			d.mirror = g
+		}
 		require.Equal(t, d.mirror.AppendBinary(nil), data, "the game stored is the engine's from the same decisions")
 		if over || g.Phase == dix.PhaseOver {
 			return

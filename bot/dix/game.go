@@ -37,6 +37,8 @@ func Game() present.Game {
 		MaxSeats: 5,
 		Paces:    Paces,
 		Options:  Options(),
+		// The strong level searches the turns ahead (computer/dix).
+		Foresight: true,
 	}
 }
 

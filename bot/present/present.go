@@ -340,6 +340,14 @@ type Game struct {
 	// https://discord.com/developers/docs/interactions/message-components).
 	// Otherwise every drawing carries the state's version.
 	SteadyButtons bool
+	// Foresight: the game's computer takes long to decide (it searches).
+	// The table then works out the computer's decisions a person's move
+	// leads to on a copy of the game, before the move's store update, and
+	// the update takes them from there: its deadline is spent on the
+	// store, not on the computer's thinking. The game's decisions stay the
+	// same (a computer's decision is a function of the state, the seat,
+	// the level and the game's seed).
+	Foresight bool
 	// Options are the game's own options (a variant, a difficulty): the
 	// start command, the lobby and the server settings offer them, and the
 	// table passes the chosen values to Rules.New (engine.Setup.Options).
