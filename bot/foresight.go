@@ -107,7 +107,7 @@ func (c *Call) foresee(g *present.Game, n uint64, m engine.Move) (f *foresight) 
 		return nil
 	}
 	now := c.B.Now()
-	if _, err := applyOpen(st, td, seat, m, now); err != nil {
+	if _, err := applyOpen(g, st, td, seat, m, now, true); err != nil {
 		return nil
 	}
 	f = &foresight{seed: td.Seed, lang: td.Lang, record: true, moves: map[string]engine.Move{}}
