@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -190,18 +189,7 @@ func TestDixSharedRedeliveredClickAppliesOnce(t *testing.T) {
 	g, _, _, _ := h.dixNow()
 	draw := string(dix.FormatMove(dix.Action{Kind: dix.ActDraw}))
 	ix := h.ClickIx([]string{"u1", "u2"}[g.ToAct()], board, h.dixMust(board, CverbMove, draw))
-	h.Rec.Mu.Lock()
-	h.Rec.Refuse = func(c tabletest.Call) error {
-		if c.Op == "respond" && c.Interaction == ix.ID {
-			return errors.New("the process died before answering")
-		}
-		return nil
-	}
-	h.Rec.Mu.Unlock()
-	h.Run(ix)
-	h.Rec.Mu.Lock()
-	h.Rec.Refuse = nil
-	h.Rec.Mu.Unlock()
+	h.runAnswerLost(ix)
 	once, _, data, _ := h.dixNow()
 	require.Greater(t, once.Seq, g.Seq, "the click was applied")
 

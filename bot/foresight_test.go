@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"math/rand/v2"
 	"sync/atomic"
 	"testing"
@@ -9,37 +8,22 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot"
 	botdix "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/tabletest"
 )
 
-// watchedStore tells whether a store update's function is running.
-type watchedStore struct {
-	dixbot.Store
-	inside atomic.Int32
-}
-
-func (s *watchedStore) Update(ctx context.Context, channel, interactionID string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
-	return s.Store.Update(ctx, channel, interactionID, func(r *dixbot.Record) error {
-		s.inside.Add(1)
-		defer s.inside.Add(-1)
-		return fn(r)
-	})
-}
-
 // watchedPlayer is a computer player that counts its decisions taken
 // inside a store update of ws and outside any.
 type watchedPlayer struct {
 	engine.Player
-	ws              *watchedStore
+	ws              *tabletest.WatchedStore
 	inside, outside *atomic.Int32
 }
 
 func (p watchedPlayer) count() {
-	if p.ws.inside.Load() > 0 {
+	if p.ws.Inside.Load() > 0 {
 		p.inside.Add(1)
 	} else {
 		p.outside.Add(1)
@@ -64,7 +48,7 @@ func (p watchedPlayer) Timeout(s engine.State, seat int, r *rand.Rand) (engine.M
 func TestDixSharedComputerTurnsDecidedOutsideTheStoreUpdate(t *testing.T) {
 	t.Parallel()
 	play := func(foresight bool) (data []byte, inside, outside int) {
-		ws := &watchedStore{Store: tabletest.NewMemStore()}
+		ws := &tabletest.WatchedStore{Store: tabletest.NewMemStore()}
 		var in, out atomic.Int32
 		game := botdix.Game()
 		require.True(t, game.Foresight, "DIX's computer is foreseen")
