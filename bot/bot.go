@@ -177,6 +177,7 @@ func New(opts Options) (*Bot, error) {
 	if err != nil {
 		return nil, err
 	}
+	games.setBanks(b.Paces)
 	b.Games = games
 	return b, nil
 }

@@ -4,16 +4,20 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/locales"
 )
 
 // Clocks of contract games: every seat deciding has its own deadline,
-// present.Game.Decision after its decision opened (tableData.OpenAt). The
+// the time the table's pace gives its decision after it opened
+// (tableData.OpenAt): a time per decision (present.Pace.Clock), or what is
+// left of the seat's time bank (present.Pace.Bank, tableData.Banks). The
 // record's Due is the earliest deadline of a person deciding, so the due
 // poller (RunDue) finds the game then; a decision out of time is the
 // computer's Timeout for that seat (in Qwixx: a white sum passed, a colour
@@ -30,17 +34,106 @@ func noteOpened(td *TableData, seat int, now time.Time) {
 	td.OpenAt[seat] = now.UnixMilli()
 }
 
+// clocked reports whether seat's decision runs on the clock: a person
+// playing their seat, whose decision opened.
+func (td *TableData) clocked(seat int) bool {
+	return seat >= 0 && seat < len(td.OpenAt) && seat < len(td.Seats) && td.OpenAt[seat] != 0 &&
+		td.Seats[seat].Level == "" && !td.Seats[seat].Away
+}
+
 // deadline is when seat's decision in st runs out of time under the
 // table's pace (zero: never).
 func (td *TableData) deadline(g *present.Game, st engine.State, seat int) time.Time {
-	if seat < 0 || seat >= len(td.OpenAt) || td.OpenAt[seat] == 0 || td.Seats[seat].Level != "" || td.Seats[seat].Away {
+	if !td.clocked(seat) {
 		return time.Time{}
 	}
-	d := g.PaceOf(td.Pace).Clock(st, seat)
-	if d <= 0 {
+	d, ok := td.decisionTime(g, st, seat)
+	if !ok {
 		return time.Time{}
 	}
 	return time.UnixMilli(td.OpenAt[seat]).Add(d)
+}
+
+// decisionTime is the time seat's current decision in st has under the
+// table's pace, from its opening: the pace's time per decision, or what
+// is left of the seat's bank (which may be none); ok is false when the
+// decision has no clock.
+func (td *TableData) decisionTime(g *present.Game, st engine.State, seat int) (d time.Duration, ok bool) {
+	p := g.PaceOf(td.Pace)
+	switch {
+	case p.Banked():
+		return td.bank(p, seat), true
+	case p.Clock == nil:
+		return 0, false
+	}
+	d = p.Clock(st, seat)
+	return d, d > 0
+}
+
+// bank is what is left of seat's time bank at pace p, the decision
+// running aside (all of it before the seat's first decision).
+func (td *TableData) bank(p present.Pace, seat int) time.Duration {
+	if seat < 0 || seat >= len(td.Banks) {
+		return p.Bank.Bank
+	}
+	return time.Duration(td.Banks[seat]) * time.Millisecond
+}
+
+// spend closes seat's decision at now on the table's pace of time banks:
+// the time it ran is taken from the seat's bank, and the increment added
+// when the seat made it (made: a click, or its time ran out) rather than
+// losing it to another's move. Nothing changes for a seat off the clock
+// or a pace of a time per decision.
+func (td *TableData) spend(g *present.Game, seat int, now time.Time, made bool) {
+	p := g.PaceOf(td.Pace)
+	if !p.Banked() || !td.clocked(seat) {
+		return
+	}
+	for len(td.Banks) < len(td.Seats) {
+		td.Banks = append(td.Banks, p.Bank.Bank.Milliseconds())
+	}
+	used := time.Duration(now.UnixMilli()-td.OpenAt[seat]) * time.Millisecond
+	td.Banks[seat] = p.Bank.Spend(td.bank(p, seat), used, made).Milliseconds()
+}
+
+// setBanks gives the games' paces of time banks the bank and increment
+// of the pace of the same name among paces (the operator's setting,
+// clock.ParsePaces).
+func (r registry) setBanks(paces []clock.Pace) {
+	for _, g := range r {
+		g.Paces = slices.Clone(g.Paces)
+		for i, p := range g.Paces {
+			if op, ok := clock.Find(paces, p.Name); ok && p.Banked() {
+				g.Paces[i].Bank = op
+			}
+		}
+	}
+}
+
+// timeLeft are, by seat, the time left in the bank of a person not
+// deciding in st, for a pace of time banks, in the table's language
+// (present.Table.TimeLeft); nil for another pace.
+func (td *TableData) timeLeft(g *present.Game, st engine.State) []string {
+	p := g.PaceOf(td.Pace)
+	if !p.Banked() || st.Over() {
+		return nil
+	}
+	out := make([]string, len(td.Seats))
+	deciding := st.ToDecide()
+	for s, seat := range td.Seats {
+		if seat.Level == "" && !seat.Away && !slices.Contains(deciding, s) {
+			out[s] = present.TimeLeftText(td.Lang, td.bank(p, s))
+		}
+	}
+	return out
+}
+
+// boardTable is td's table for the board of st: with the banks' time
+// left.
+func (td *TableData) boardTable(g *present.Game, st engine.State, pictures bool) present.Table {
+	t := td.table(pictures)
+	t.TimeLeft = td.timeLeft(g, st)
+	return t
 }
 
 // setDue sets the record's Due to the earliest deadline of a person
@@ -121,7 +214,7 @@ func (b *Bot) RunContractDue(ctx context.Context, d DiscordAPI, channel string, 
 				if err != nil {
 					return err
 				}
-				e, err := applyOpen(st, td, late, m, now)
+				e, err := applyOpen(g, st, td, late, m, now, true)
 				if err != nil {
 					return err
 				}

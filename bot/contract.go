@@ -100,6 +100,10 @@ type TableData struct {
 	// its clock (clock_contract.go).
 	OpenAt []int64  `json:"oa,omitempty"`
 	Ping   *pingMsg `json:"pg,omitempty"`
+	// Banks are, by seat, the milliseconds left in its time bank, the
+	// decision running aside, for a pace of time banks
+	// (clock_contract.go); a seat beyond them has all of its bank.
+	Banks []int64 `json:"bk,omitempty"`
 	// First is the seat that started the game, plus one; Starts, in a
 	// lobby, the seat that is to start it, plus one (0: drawn).
 	First  int `json:"fs,omitempty"`
@@ -837,6 +841,9 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 		}
 	}
 	back := false
+	// The computer's decisions this move leads to are worked out before
+	// the update, for a game whose computer is slow (foresight.go).
+	foreseen := c.foresee(g, p.n, m)
 	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
 		if r.Data == nil {
 			return ErrStale
@@ -874,7 +881,7 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 		}
 		since := st.Seq() + 1
 		now := c.B.Now()
-		evs, err := applyOpen(st, td, seat, m, now)
+		evs, err := applyOpen(g, st, td, seat, m, now, true)
 		if err != nil {
 			if errors.Is(err, engine.ErrInvariant) || errors.Is(err, engine.ErrCorrupt) {
 				return err
@@ -882,7 +889,7 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 			rf := g.Presenter.Refusal(c.Lang, st, seat, m, err)
 			return Refuse(errMoveRefused, rf.Key, td.refusalData(rf))
 		}
-		more, err := c.B.advance(g, st, td, now)
+		more, err := c.B.advanceWith(g, st, td, now, foreseen)
 		if err != nil {
 			return err
 		}
@@ -1069,8 +1076,10 @@ func olderThanBoard(msg *discordgo.Message, board string) bool {
 // applyOpen applies seat's move m and keeps td.Open: a seat whose decision
 // opens with this move (newly deciding, deciding again after its own move,
 // or deciding something else, for a decisionKeyer) gets the new Seq, and
-// now as the start of its clock.
-func applyOpen(st engine.State, td *TableData, seat int, m engine.Move, now time.Time) ([]engine.Event, error) {
+// now as the start of its clock. A seat whose decision closes is charged
+// its time (TableData.spend), seat's own with the increment when made
+// (its person clicked, or their time ran out).
+func applyOpen(g *present.Game, st engine.State, td *TableData, seat int, m engine.Move, now time.Time, made bool) ([]engine.Event, error) {
 	before := st.ToDecide()
 	keyer, _ := st.(decisionKeyer)
 	var keys []uint64
@@ -1086,7 +1095,14 @@ func applyOpen(st engine.State, td *TableData, seat int, m engine.Move, now time
 	if len(td.Open) < len(td.Seats) {
 		td.Open = append(td.Open, make([]uint64, len(td.Seats)-len(td.Open))...)
 	}
-	for _, s := range st.ToDecide() {
+	after := st.ToDecide()
+	for i, s := range before {
+		j := slices.Index(after, s)
+		if s == seat || j < 0 || (keyer != nil && keyer.DecisionKey(s) != keys[i]) {
+			td.spend(g, s, now, made && s == seat)
+		}
+	}
+	for _, s := range after {
 		i := slices.Index(before, s)
 		if s == seat || i < 0 || (keyer != nil && keyer.DecisionKey(s) != keys[i]) {
 			td.Open[s] = st.Seq()
@@ -1114,13 +1130,20 @@ const maxAdvance = 100000
 // until a person must decide, the computer seats left are still taking
 // their time (reaction_contract.go), or the game is over.
 func (b *Bot) advance(g *present.Game, st engine.State, td *TableData, now time.Time) ([]engine.Event, error) {
+	return b.advanceWith(g, st, td, now, nil)
+}
+
+// advanceWith is advance with the computer's decisions foreseen in f
+// (foresight.go; nil: none).
+func (b *Bot) advanceWith(g *present.Game, st engine.State, td *TableData, now time.Time, f *foresight) ([]engine.Event, error) {
 	var all []engine.Event
 	if td.Paused != "" {
 		return nil, nil // nobody plays while the game is paused
 	}
-	player := g.Player
+	f = f.of(td)
+	player := func(level string) engine.Player { return f.player(g.Player(level), level) }
 	if g.PlayerIn != nil {
-		player = func(level string) engine.Player { return g.PlayerIn(level, td.Lang) }
+		player = func(level string) engine.Player { return f.player(g.PlayerIn(level, td.Lang), level) }
 	}
 	for range maxAdvance {
 		if st.Over() {
@@ -1133,7 +1156,7 @@ func (b *Bot) advance(g *present.Game, st engine.State, td *TableData, now time.
 			if !ok && s < len(td.Seats) && td.Seats[s].Away && td.Seats[s].Level == "" {
 				var err error
 				r := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(s)))
-				if m, err = g.Player(g.Default).Timeout(st, s, r); err != nil {
+				if m, err = f.player(g.Player(g.Default), g.Default).Timeout(st, s, r); err != nil {
 					return nil, fmt.Errorf("bot: absent seat %d: %w", s, err)
 				}
 				ok = true
@@ -1171,7 +1194,7 @@ func (b *Bot) advance(g *present.Game, st engine.State, td *TableData, now time.
 		if seat < 0 {
 			return all, nil
 		}
-		evs, err := applyOpen(st, td, seat, m, now)
+		evs, err := applyOpen(g, st, td, seat, m, now, false)
 		if err != nil {
 			return nil, fmt.Errorf("bot: decision %q of seat %d: %w", m, seat, err)
 		}
@@ -1200,7 +1223,7 @@ func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *TableData, ke
 	if err != nil {
 		return present.Board{}, nil, err
 	}
-	t := td.table(!b.NoPictures)
+	t := td.boardTable(g, st, !b.NoPictures)
 	t.Kept = kept
 	pb := g.Presenter.Board(t, st)
 	if err := pb.Check(); err != nil {

@@ -26,7 +26,7 @@ func paceMenu(g *present.Game, td *TableData) discordgo.MessageComponent {
 	var opts []discordgo.SelectMenuOption
 	for _, p := range g.Paces[:min(len(g.Paces), 25)] {
 		opts = append(opts, discordgo.SelectMenuOption{
-			Label: Truncate(locales.T(td.Lang, name+"_pace_"+p.Name, nil), 100), Value: p.Name, Default: p.Name == chosen})
+			Label: Truncate(paceLabel(td.Lang, name, p), 100), Value: p.Name, Default: p.Name == chosen})
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
 		CustomID: ContractID(name, cverbPace, uint64(td.Lobby), ""), Options: opts,

@@ -144,7 +144,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 		return err
 	}
 	if st2 != nil {
-		pb := g.Presenter.Board(ntd.table(!c.B.NoPictures), st2)
+		pb := g.Presenter.Board(ntd.boardTable(g, st2, !c.B.NoPictures), st2)
 		pb.Content = withLine(pb.Content, tableClockLine(g, st2, ntd))
 		c.Respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,

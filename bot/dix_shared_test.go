@@ -7,11 +7,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dixgame/dixbot"
 	botdix "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/computer"
@@ -27,9 +29,16 @@ import (
 // process.
 func newDixHarness(t *testing.T, seed int64, pictures bool) *harness {
 	t.Helper()
-	h := newHarness(t)
+	return newDixHarnessOn(t, nil, botdix.Game(), seed, pictures)
+}
+
+// newDixHarnessOn is newDixHarness on the store db (nil: a MemStore),
+// hosting game (DIX, its computer or options changed by the test).
+func newDixHarnessOn(t *testing.T, db dixbot.Store, game present.Game, seed int64, pictures bool) *harness {
+	t.Helper()
+	h := newHarnessOn(t, db)
 	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return seed }, Observer: h.Obs,
-		NoPictures: !pictures, Games: []present.Game{botdix.Game()}})
+		NoPictures: !pictures, Games: []present.Game{game}})
 	require.NoError(t, err)
 	b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
 	h.b = b
@@ -78,6 +87,13 @@ type dixDriver struct {
 	mirror *dix.Game
 	// Seen counts the steps and the ways through them that were taken.
 	seen map[string]int
+	// follow: the game has computer seats, which the mirror does not
+	// play; it follows the game stored instead.
+	follow bool
+	// gap, when set, is the time each decision takes: now (the bot's
+	// clock) moves on by it before each.
+	gap time.Duration
+	now *time.Time
 }
 
 // clicked applies to the mirror the move the table applied for seat, and
@@ -207,87 +223,99 @@ func (d *dixDriver) pay(user string, seat int, prompt *tabletest.Message, target
 
 // play plays the game to its end, at most steps decisions.
 func (d *dixDriver) play(steps int) {
+	for n := 0; d.decide(); n++ {
+		require.Less(d.h.T, n, steps, "the game does not end")
+	}
+}
+
+// decide makes the decision of the seat to act, and reports whether the
+// game went on (false: it is over, nothing was done).
+func (d *dixDriver) decide() bool {
 	h := d.h
 	t := h.T
-	for n := 0; ; n++ {
-		require.Less(t, n, steps, "the game does not end")
-		g, td, data, over := h.dixNow()
-		require.Equal(t, d.mirror.AppendBinary(nil), data, "the game stored is the engine's from the same decisions")
-		if over || g.Phase == dix.PhaseOver {
-			return
+	g, td, data, over := h.dixNow()
+	if d.follow {
+		d.mirror = g
+	}
+	require.Equal(t, d.mirror.AppendBinary(nil), data, "the game stored is the engine's from the same decisions")
+	if over || g.Phase == dix.PhaseOver {
+		return false
+	}
+	if d.gap > 0 {
+		*d.now = d.now.Add(d.gap)
+	}
+	seat := g.ToAct()
+	require.GreaterOrEqual(t, seat, 0)
+	require.Less(t, seat, len(d.users), "the table waits for a computer seat")
+	user := d.users[seat]
+	board := h.Rec.Message(td.Board)
+	require.NotNil(t, board)
+	fitsDiscord(t.(*testing.T), "board", board.Components)
+	a := cdix.Decide(g, seat, computer.Normal, d.rng)
+	m := dix.FormatMove(a)
+	switch a.Kind {
+	case dix.ActBuy:
+		d.seen["buy"]++
+		res := h.ClickOn(user, board, h.dixMust(board, cverbPrompt, ""))
+		prompt := res.Shown(nil)
+		require.NotNil(t, prompt)
+		require.NotEmpty(t, prompt.Components, res.Describe())
+		if !slices.Contains(tabletest.SelectOptions(prompt, h.dixMust(prompt, cverbSelect, "")), "st:b "+a.Card.String()) {
+			d.seen["market by colour"]++
+			prompt = d.step(user, prompt, "c "+a.Card.Color.String())
 		}
-		seat := g.ToAct()
-		require.GreaterOrEqual(t, seat, 0)
-		require.Less(t, seat, len(d.users), "the table waits for a computer seat")
-		user := d.users[seat]
-		board := h.Rec.Message(td.Board)
-		require.NotNil(t, board)
-		fitsDiscord(t.(*testing.T), "board", board.Components)
-		a := cdix.Decide(g, seat, computer.Normal, d.rng)
-		m := dix.FormatMove(a)
-		switch a.Kind {
-		case dix.ActBuy:
-			d.seen["buy"]++
-			res := h.ClickOn(user, board, h.dixMust(board, cverbPrompt, ""))
-			prompt := res.Shown(nil)
-			require.NotNil(t, prompt)
-			require.NotEmpty(t, prompt.Components, res.Describe())
-			if !slices.Contains(tabletest.SelectOptions(prompt, h.dixMust(prompt, cverbSelect, "")), "st:b "+a.Card.String()) {
-				d.seen["market by colour"]++
-				prompt = d.step(user, prompt, "c "+a.Card.Color.String())
-			}
-			prompt = d.step(user, prompt, "b "+a.Card.String())
-			m = d.pay(user, seat, prompt, a.Card.String(), a)
-		case dix.ActBid:
-			d.seen["bid"]++
-			prompt := h.ClickOn(user, board, h.dixMust(board, cverbPrompt, "")).Shown(nil)
-			require.NotNil(t, prompt)
-			for k := 0; !slices.Contains(tabletest.SelectOptions(prompt, h.dixMust(prompt, cverbSelect, "")), "mv:"+string(m)); k++ {
-				require.Less(t, k, 10, "no page of bids holds %q", m)
-				var next string
-				for _, v := range tabletest.SelectOptions(prompt, h.dixMust(prompt, cverbSelect, "")) {
-					if s, ok := strings.CutPrefix(v, "st:a "); ok {
-						if from, _ := strconv.Atoi(s); from <= a.Amount {
-							next = v
-						}
+		prompt = d.step(user, prompt, "b "+a.Card.String())
+		m = d.pay(user, seat, prompt, a.Card.String(), a)
+	case dix.ActBid:
+		d.seen["bid"]++
+		prompt := h.ClickOn(user, board, h.dixMust(board, cverbPrompt, "")).Shown(nil)
+		require.NotNil(t, prompt)
+		for k := 0; !slices.Contains(tabletest.SelectOptions(prompt, h.dixMust(prompt, cverbSelect, "")), "mv:"+string(m)); k++ {
+			require.Less(t, k, 10, "no page of bids holds %q", m)
+			var next string
+			for _, v := range tabletest.SelectOptions(prompt, h.dixMust(prompt, cverbSelect, "")) {
+				if s, ok := strings.CutPrefix(v, "st:a "); ok {
+					if from, _ := strconv.Atoi(s); from <= a.Amount {
+						next = v
 					}
 				}
-				require.NotEmpty(t, next)
-				prompt, _ = d.choose(user, prompt, next)
-				d.seen["bid page"]++
 			}
-			_, res := d.choose(user, prompt, "mv:"+string(m))
-			d.clicked(seat, m)
-			if d.mirror.Phase == dix.PhaseAuctionPay && d.mirror.ToAct() == seat && !dix.StateOf(d.mirror).Over() {
-				if _, forced := dix.StateOf(d.mirror).Forced(seat); !forced {
-					// The bid won: the same prompt turns into the payment.
-					d.seen["bid won, pay"]++
-					shown := res.Shown(prompt)
-					assert.Contains(t, shown.Content, locales.T("en", "table_prompt_done", nil))
-					_, ok := dixID(shown, cverbStep, "p "+botdix.Pick{Target: botdix.PickAuction}.Arg())
-					assert.True(t, ok, "the payment step follows the bid that won: %v", tabletest.ComponentIDs(shown.Components))
-				}
-			}
-			continue
-		case dix.ActPay:
-			d.seen["auction pay"]++
-			prompt := h.ClickOn(user, board, h.dixMust(board, cverbPrompt, "")).Shown(nil)
-			require.NotNil(t, prompt)
-			m = d.pay(user, seat, prompt, botdix.PickAuction, a)
-		default:
-			d.seen[a.Kind.String()]++
-			res := h.ClickOn(user, board, h.dixMust(board, CverbMove, string(m)))
-			require.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, res.Describe())
+			require.NotEmpty(t, next)
+			prompt, _ = d.choose(user, prompt, next)
+			d.seen["bid page"]++
 		}
+		_, res := d.choose(user, prompt, "mv:"+string(m))
 		d.clicked(seat, m)
+		if d.mirror.Phase == dix.PhaseAuctionPay && d.mirror.ToAct() == seat && !dix.StateOf(d.mirror).Over() {
+			if _, forced := dix.StateOf(d.mirror).Forced(seat); !forced {
+				// The bid won: the same prompt turns into the payment.
+				d.seen["bid won, pay"]++
+				shown := res.Shown(prompt)
+				assert.Contains(t, shown.Content, locales.T("en", "table_prompt_done", nil))
+				_, ok := dixID(shown, cverbStep, "p "+botdix.Pick{Target: botdix.PickAuction}.Arg())
+				assert.True(t, ok, "the payment step follows the bid that won: %v", tabletest.ComponentIDs(shown.Components))
+			}
+		}
+		return true
+	case dix.ActPay:
+		d.seen["auction pay"]++
+		prompt := h.ClickOn(user, board, h.dixMust(board, cverbPrompt, "")).Shown(nil)
+		require.NotNil(t, prompt)
+		m = d.pay(user, seat, prompt, botdix.PickAuction, a)
+	default:
+		d.seen[a.Kind.String()]++
+		res := h.ClickOn(user, board, h.dixMust(board, CverbMove, string(m)))
+		require.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, res.Describe())
 	}
+	d.clicked(seat, m)
+	return true
 }
 
 // A solo game against ALIX on the shared table plays to its end through
 // the board's buttons and the prompts' steps (the market, the bid and the
 // payment, the picker), at the difficulty and in the variant chosen at
 // the start; every decision applied is the one chosen, and the final
-// scoreboard offers a rematch.
+// scoreboard's rematch starts a game on the same options at once.
 func TestDixSharedSoloPlaysToTheEnd(t *testing.T) {
 	t.Parallel()
 	seen := map[string]int{}
@@ -310,7 +338,15 @@ func TestDixSharedSoloPlaysToTheEnd(t *testing.T) {
 		require.NotNil(t, final)
 		require.NotEmpty(t, final.Embeds)
 		assert.Equal(t, locales.T("en", "dix_score_title", nil), final.Embeds[0].Title)
-		h.dixMust(final, CverbAgain, "")
+		// The rematch of a solo game starts at once, on the same options.
+		next := h.ClickOn("u1", final, h.dixMust(final, CverbAgain, "")).Shown(nil)
+		require.NotNil(t, next)
+		g, td, _, over := h.dixNow()
+		require.NotNil(t, g, "the rematch started")
+		assert.False(t, over)
+		assert.Equal(t, 6, g.Opts.Difficulty)
+		assert.True(t, g.Opts.BustVariant)
+		assert.Equal(t, map[string]string{"difficulty": "6", "bust": "on"}, td.Opts)
 	}
 	for _, way := range []string{"draw", "buy", "bid", "pay proposed", "picker"} {
 		assert.Positive(t, seen[way], "no %s in %v", way, seen)

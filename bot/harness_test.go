@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -48,6 +49,25 @@ func newHarnessOn(t testing.TB, db dixbot.Store) *harness {
 	h.b = b
 	h.Serve = func(ic *discordgo.InteractionCreate, raw []byte) { h.b.Serve(h.Rec, ic, raw) }
 	return h
+}
+
+// runAnswerLost runs the interaction ix as a process that dies before
+// answering it: the answer never reaches Discord, which delivers ix again
+// later.
+func (h *harness) runAnswerLost(ix *discordgo.Interaction) {
+	h.T.Helper()
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "respond" && c.Interaction == ix.ID {
+			return errors.New("the process died before answering")
+		}
+		return nil
+	}
+	h.Rec.Mu.Unlock()
+	h.Run(ix)
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = nil
+	h.Rec.Mu.Unlock()
 }
 
 // harnessBudget is the work budget of a harness's clicks.

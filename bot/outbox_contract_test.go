@@ -117,18 +117,7 @@ func TestContractRedeliveredClickShowsTheBoard(t *testing.T) {
 	seq := g.Seq
 	seat := g.ToDecide()[0]
 	ix := h.ClickIx(users[seat], board, h.qmust(board, CverbMove, "w -"))
-	h.Rec.Mu.Lock()
-	h.Rec.Refuse = func(c tabletest.Call) error {
-		if c.Op == "respond" && c.Interaction == ix.ID {
-			return errors.New("the process died before answering")
-		}
-		return nil
-	}
-	h.Rec.Mu.Unlock()
-	h.Run(ix)
-	h.Rec.Mu.Lock()
-	h.Rec.Refuse = nil
-	h.Rec.Mu.Unlock()
+	h.runAnswerLost(ix)
 
 	again := *ix
 	res := h.Run(&again)

@@ -40,7 +40,8 @@ func (td *TableData) wake(g *present.Game, st engine.State, seat int, now time.T
 		open = td.Open[seat]
 	}
 	r := rand.New(rand.NewPCG(uint64(td.Seed)^reactionStream, open*8+uint64(seat)))
-	d := g.Reaction(st, seat, td.Seats[seat].Level, g.PaceOf(td.Pace).Clock(st, seat), r)
+	clock, _ := td.decisionTime(g, st, seat)
+	d := g.Reaction(st, seat, td.Seats[seat].Level, clock, r)
 	if d <= 0 {
 		return 0, false
 	}

@@ -322,13 +322,17 @@ func (c *Call) settingsChange(p ParsedID) error {
 	return nil
 }
 
-// paceLabel is the name of a contract game's pace in lang (its identifier
-// when the game gives it no name).
-func paceLabel(lang, game, pace string) string {
-	if key := game + "_pace_" + pace; locales.Has(lang, key) {
+// paceLabel is the name of a contract game's pace p in lang: its bank
+// and increment for a pace of time banks, else the game's name of it (its
+// identifier when the game gives it none).
+func paceLabel(lang, game string, p present.Pace) string {
+	if p.Banked() {
+		return present.PaceText(lang, p.Bank)
+	}
+	if key := game + "_pace_" + p.Name; locales.Has(lang, key) {
 		return locales.T(lang, key, nil)
 	}
-	return pace
+	return p.Name
 }
 
 // pacedGames are the hosted contract games that offer paces, by name.
@@ -394,7 +398,7 @@ func (b *Bot) settingsView(lang string, s ChannelSettings, note string) (string,
 	games := b.pacedGames()
 	for _, game := range games {
 		lines = append(lines, t("settings_line_game", map[string]any{"Game": t(game+"_title", nil),
-			"Pace": paceLabel(lang, game, b.gamePace(s, game))}))
+			"Pace": paceLabel(lang, game, b.Games[game].PaceOf(b.gamePace(s, game)))}))
 	}
 	optLines, optMenu := b.optionSettings(lang, s)
 	lines = append(lines, optLines...)
@@ -431,7 +435,7 @@ func (b *Bot) settingsView(lang string, s ChannelSettings, note string) (string,
 				break
 			}
 			gamePaces = append(gamePaces, discordgo.SelectMenuOption{
-				Label: Truncate(t(game+"_title", nil)+t("settings_game_sep", nil)+paceLabel(lang, game, p.Name), 100),
+				Label: Truncate(t(game+"_title", nil)+t("settings_game_sep", nil)+paceLabel(lang, game, p), 100),
 				Value: game + "/" + p.Name, Default: p.Name == b.gamePace(s, game),
 			})
 		}
@@ -470,6 +474,6 @@ func tableOptions(g *present.Game, td *TableData) string {
 	if len(g.Paces) == 0 {
 		return locales.T(td.Lang, "table_lobby_options", d)
 	}
-	d["Pace"] = paceLabel(td.Lang, g.Rules.Name(), g.PaceOf(td.Pace).Name)
+	d["Pace"] = paceLabel(td.Lang, g.Rules.Name(), g.PaceOf(td.Pace))
 	return locales.T(td.Lang, "table_lobby_options_pace", d)
 }

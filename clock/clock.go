@@ -65,6 +65,19 @@ func ParsePaces(s string) ([]Pace, error) {
 	return out, nil
 }
 
+// Spend is a bank after a decision that used used of it: the time used
+// taken from it (never below zero) and, when the decision was made
+// (made), the increment added, up to the bank the game started with (as
+// time controls with an increment usually do, a fast player does not
+// hoard hours).
+func (p Pace) Spend(bank, used time.Duration, made bool) time.Duration {
+	bank = max(bank-max(used, 0), 0)
+	if made {
+		bank = min(bank+p.Increment, p.Bank)
+	}
+	return bank
+}
+
 // Find returns the pace named name among paces.
 func Find(paces []Pace, name string) (Pace, bool) {
 	i := slices.IndexFunc(paces, func(p Pace) bool { return p.Name == name })
@@ -126,15 +139,13 @@ func (c *Clock) Start(seat int, now time.Time) {
 }
 
 // Stop ends the running decision at now, made: its time is taken from the
-// bank (never below zero) and the increment added, up to the bank the game
-// started with (as time controls with an increment usually do, a fast
-// player does not hoard hours).
+// bank and the increment added (Pace.Spend).
 func (c *Clock) Stop(now time.Time) {
 	if c.Seat < 0 {
 		return
 	}
 	c.charge(now)
-	c.Banks[c.Seat] = min(c.Banks[c.Seat]+c.Pace.Increment, c.Pace.Bank)
+	c.Banks[c.Seat] = c.Pace.Spend(c.Banks[c.Seat], 0, true)
 	c.Seat, c.Since, c.Had, c.Reminded = -1, time.Time{}, 0, 0
 }
 
@@ -154,8 +165,7 @@ func (c *Clock) charge(now time.Time) {
 	if c.Seat < 0 || c.Since.IsZero() {
 		return
 	}
-	used := max(now.Sub(c.Since), 0)
-	c.Banks[c.Seat] = max(c.Banks[c.Seat]-used, 0)
+	c.Banks[c.Seat] = c.Pace.Spend(c.Banks[c.Seat], now.Sub(c.Since), false)
 	c.Since = now
 }
 

@@ -2,9 +2,9 @@ package dixview
 
 import (
 	"strconv"
-	"time"
 
 	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/computer"
 	cdix "github.com/dixgame/dixbot/computer/dix"
 	"github.com/dixgame/dixbot/engine"
@@ -14,8 +14,10 @@ import (
 
 // Game returns DIX as the shared table registers it: 1 seat (solo against
 // ALIX, §5) to 5, computer levels easy, normal and strong, a leaving
-// player's seat played at the strong level, and DIX's options: the bust
-// variant (3.3) and ALIX's difficulty (§5, within the rules' bounds).
+// player's seat played at the strong level, time banks (Paces), the
+// computer's decisions foreseen (present.Game.Foresight), and DIX's
+// options: the bust variant (3.3) and ALIX's difficulty (§5, within the
+// rules' bounds).
 func Game() present.Game {
 	levels := make([]string, len(computer.Levels))
 	for i, l := range computer.Levels {
@@ -37,16 +39,14 @@ func Game() present.Game {
 		MaxSeats: 5,
 		Paces:    Paces,
 		Options:  Options(),
+		// The strong level searches the turns ahead (computer/dix).
+		Foresight: true,
 	}
 }
 
-// Paces are DIX's clocks, the first the default: the time each decision
-// has at the evening pace, live and relaxed.
-var Paces = []present.Pace{
-	{Name: "evening", Clock: func(engine.State, int) time.Duration { return 20 * time.Minute }},
-	{Name: "live", Clock: func(engine.State, int) time.Duration { return 2 * time.Minute }},
-	{Name: "relaxed", Clock: func(engine.State, int) time.Duration { return 24 * time.Hour }},
-}
+// Paces are DIX's clocks, the evening pace first (the default): a time
+// bank per player and an increment at every decision (package clock).
+var Paces = present.BankPaces(clock.Defaults, clock.DefaultPace)
 
 // Options are DIX's own options: the bust variant, off by default, and
 // ALIX's difficulty in a solo game, 4 to 10 (§5), 4 by default as the

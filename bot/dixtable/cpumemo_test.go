@@ -15,20 +15,6 @@ import (
 	"github.com/dixgame/dixbot/internal/tabletest"
 )
 
-// watchedStore tells whether a store update's function is running.
-type watchedStore struct {
-	dixbot.Store
-	inside atomic.Int32
-}
-
-func (s *watchedStore) Update(ctx context.Context, channel, interactionID string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
-	return s.Store.Update(ctx, channel, interactionID, func(r *dixbot.Record) error {
-		s.inside.Add(1)
-		defer s.inside.Add(-1)
-		return fn(r)
-	})
-}
-
 // A game of one person and two computer players: the computer players'
 // turns a click leads to are decided before the click's store update, not
 // inside it (where their thinking would eat the store's deadline), and the
@@ -36,11 +22,11 @@ func (s *watchedStore) Update(ctx context.Context, channel, interactionID string
 func TestComputerTurnsDecidedOutsideTheStoreUpdate(t *testing.T) {
 	// Not parallel: it replaces the package's computer player.
 	play := func(memo bool) (*dixbot.Record, int, int) {
-		ws := &watchedStore{Store: tabletest.NewMemStore()}
+		ws := &tabletest.WatchedStore{Store: tabletest.NewMemStore()}
 		h := newHarnessOn(t, ws)
 		var inside, outside atomic.Int32
 		cpuDecide = func(g *dix.Game, seat int, lvl computer.Level, r *rand.Rand) dix.Action {
-			if ws.inside.Load() > 0 {
+			if ws.Inside.Load() > 0 {
 				inside.Add(1)
 			} else {
 				outside.Add(1)

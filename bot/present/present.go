@@ -20,6 +20,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/engine"
 )
 
@@ -41,6 +42,10 @@ type Table struct {
 	// Lang: absent (the computer plays for them until they click), or
 	// handed to the computer for good; "" for none.
 	Marks []string
+	// TimeLeft are, by seat, the time left in the bank of a person who is
+	// not deciding, for a pace of time banks (Pace.Bank), in Lang; "" for
+	// none. The time of a person deciding is the table's clock line.
+	TimeLeft []string
 	// Kept is the Picture of the board the message shows already ("":
 	// none known). A board whose Picture is Kept is not drawn again: its
 	// Files are left out, its Embeds still show them by name
@@ -340,6 +345,14 @@ type Game struct {
 	// https://discord.com/developers/docs/interactions/message-components).
 	// Otherwise every drawing carries the state's version.
 	SteadyButtons bool
+	// Foresight: the game's computer takes long to decide (it searches).
+	// The table then works out the computer's decisions a person's move
+	// leads to on a copy of the game, before the move's store update, and
+	// the update takes them from there: its deadline is spent on the
+	// store, not on the computer's thinking. The game's decisions stay the
+	// same (a computer's decision is a function of the state, the seat,
+	// the level and the game's seed).
+	Foresight bool
 	// Options are the game's own options (a variant, a difficulty): the
 	// start command, the lobby and the server settings offer them, and the
 	// table passes the chosen values to Rules.New (engine.Setup.Options).
@@ -392,14 +405,40 @@ func (g *Game) OptionValues(chosen map[string]string) map[string]string {
 	return out
 }
 
-// Pace is one choice of clocks for a game.
+// Pace is one choice of clocks for a game: a time for each decision
+// (Clock), or a time bank per seat (Bank).
 type Pace struct {
 	// Name identifies the pace in the record and in its locale key
-	// ("<game>_pace_<name>").
+	// ("<game>_pace_<name>"; a pace of time banks is named by
+	// PaceText).
 	Name string
 	// Clock is the time seat's current decision in st has, its clock
 	// starting when the decision opens; zero: no clock.
 	Clock func(st engine.State, seat int) time.Duration
+	// Bank, when its Bank is positive, makes the pace a time bank per
+	// seat (package clock), in the place of Clock: every seat starts with
+	// Bank.Bank, a decision has what is left of its seat's bank and takes
+	// the time it ran from it, and a decision the seat makes (or runs out
+	// of time on) adds Bank.Increment, up to Bank.Bank.
+	Bank clock.Pace
+}
+
+// Banked reports whether p is a pace of time banks.
+func (p Pace) Banked() bool { return p.Bank.Bank > 0 }
+
+// BankPaces are paces of the time banks paces, first the one named first
+// (the default), then the others in their order.
+func BankPaces(paces []clock.Pace, first string) []Pace {
+	out := make([]Pace, 0, len(paces))
+	for _, p := range paces {
+		bp := Pace{Name: p.Name, Bank: p}
+		if p.Name == first {
+			out = slices.Insert(out, 0, bp)
+		} else {
+			out = append(out, bp)
+		}
+	}
+	return out
 }
 
 // PaceOf returns the pace named name, or the default (the first pace; a

@@ -3,6 +3,7 @@ package tabletest
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dixgame/dixbot"
@@ -224,4 +225,19 @@ func (s *MemStore) Snapshot(channel string) (Stored, bool) {
 	defer s.Mu.Unlock()
 	st, ok := s.Live[channel]
 	return st, ok
+}
+
+// WatchedStore is a store that tells whether one of its updates' functions
+// is running (Inside above zero), to see where work is done.
+type WatchedStore struct {
+	dixbot.Store
+	Inside atomic.Int32
+}
+
+func (s *WatchedStore) Update(ctx context.Context, channel, interactionID string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
+	return s.Store.Update(ctx, channel, interactionID, func(r *dixbot.Record) error {
+		s.Inside.Add(1)
+		defer s.Inside.Add(-1)
+		return fn(r)
+	})
 }

@@ -1,0 +1,78 @@
+package bot
+
+import (
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	botdix "github.com/dixgame/dixbot/bot/dix"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/internal/tabletest"
+)
+
+// watchedPlayer is a computer player that counts its decisions taken
+// inside a store update of ws and outside any.
+type watchedPlayer struct {
+	engine.Player
+	ws              *tabletest.WatchedStore
+	inside, outside *atomic.Int32
+}
+
+func (p watchedPlayer) count() {
+	if p.ws.Inside.Load() > 0 {
+		p.inside.Add(1)
+	} else {
+		p.outside.Add(1)
+	}
+}
+
+func (p watchedPlayer) Decide(s engine.State, seat int, r *rand.Rand) (engine.Move, error) {
+	p.count()
+	return p.Player.Decide(s, seat, r)
+}
+
+func (p watchedPlayer) Timeout(s engine.State, seat int, r *rand.Rand) (engine.Move, error) {
+	p.count()
+	return p.Player.Timeout(s, seat, r)
+}
+
+// A game of DIX on the shared table of one person and two computer seats:
+// the computer's turns a person's move leads to are decided before the
+// move's store update, not inside it (where their thinking would eat the
+// store's deadline), and the game plays to its end exactly as when they
+// are decided inside it (a game without foresight).
+func TestDixSharedComputerTurnsDecidedOutsideTheStoreUpdate(t *testing.T) {
+	t.Parallel()
+	play := func(foresight bool) (data []byte, inside, outside int) {
+		ws := &tabletest.WatchedStore{Store: tabletest.NewMemStore()}
+		var in, out atomic.Int32
+		game := botdix.Game()
+		require.True(t, game.Foresight, "DIX's computer is foreseen")
+		game.Foresight = foresight
+		player := game.Player
+		game.Player = func(level string) engine.Player {
+			return watchedPlayer{Player: player(level), ws: ws, inside: &in, outside: &out}
+		}
+		h := newDixHarnessOn(t, ws, game, 9, false)
+		h.openGame("dix", []string{"u1"}, nil, "strong", "normal")
+		g, _, _, _ := h.dixNow()
+		require.Len(t, g.Players, 3)
+		in.Store(0)
+		out.Store(0)
+		d := &dixDriver{h: h, users: []string{"u1"}, rng: rand.New(rand.NewPCG(9, 3)), mirror: g, seen: map[string]int{}, follow: true}
+		d.play(600)
+		g, _, data, over := h.dixNow()
+		require.True(t, over || g.Phase == dix.PhaseOver, "the game ended")
+		return data, int(in.Load()), int(out.Load())
+	}
+	with, in, out := play(true)
+	assert.Zero(t, in, "no computer decision inside a store update")
+	assert.Positive(t, out, "the computer seats played")
+	without, in, _ := play(false)
+	assert.Positive(t, in, "without foresight the computer decides inside the update")
+	assert.Equal(t, without, with, "the same game either way")
+}
