@@ -691,7 +691,7 @@ func (x *executor) firstOf(ctx context.Context, ms *discordgo.MessageSend, mine 
 		return mine
 	}
 	for _, m := range msgs {
-		if m.ID == mine.ID || !bot.LaterID(mine.ID, m.ID) || (x.board != "" && !bot.LaterID(m.ID, x.board)) || !bot.SameMessage(m, ms) {
+		if m.ID == mine.ID || !bot.LaterID(mine.ID, m.ID) || (x.board != "" && !bot.LaterID(m.ID, x.board)) || !sameMessage(m, ms) {
 			continue
 		}
 		if err := x.d.Delete(ctx, x.rec.Channel, mine.ID); err != nil {
@@ -718,11 +718,22 @@ func (x *executor) postedBefore(ctx context.Context, ms *discordgo.MessageSend) 
 		x.recent = msgs
 	}
 	for _, m := range x.recent {
-		if (x.board == "" || bot.LaterID(m.ID, x.board)) && bot.SameMessage(m, ms) {
+		if (x.board == "" || bot.LaterID(m.ID, x.board)) && sameMessage(m, ms) {
 			return m
 		}
 	}
 	return nil
+}
+
+// sameMessage reports whether m is the message ms posts. A board is the
+// same board when it carries the same buttons, whose custom ids name the
+// game's state: its text, drawn at another moment, may differ by a
+// clock's second. Another message must be the same to the letter.
+func sameMessage(m *discordgo.Message, ms *discordgo.MessageSend) bool {
+	if ids := bot.CustomIDs(ms.Components); len(ids) > 0 {
+		return slices.Equal(bot.CustomIDs(m.Components), ids)
+	}
+	return bot.SameMessage(m, ms)
 }
 
 // edit applies ed to message, made with v (nil: the bot token): through
