@@ -1522,7 +1522,7 @@ func (c *Call) contractEnd(g *present.Game, p contractParsed) error {
 	if !c.Manages(td.Creator) && !td.lastPlaying(c.User) {
 		return ErrNoPermission
 	}
-	if err := c.Retry("finish", func(ctx context.Context) error { return c.B.Store.Finish(ctx, c.I.ChannelID) }); err != nil {
+	if err := c.Retry("finish", func(ctx context.Context) error { return c.B.finishTable(ctx, c.I.ChannelID, r.Game, td) }); err != nil {
 		return err
 	}
 	c.UpdateOrReply(locales.T(c.Lang, "abandon_done", nil), nil)

@@ -441,7 +441,7 @@ func (x *cexec) do(ctx context.Context, e Effect) error {
 	case ceffFinish:
 		sctx, cancel := context.WithTimeout(ctx, x.b.Timeout)
 		defer cancel()
-		if err := x.b.Store.Finish(sctx, x.rec.Channel); err != nil && !errors.Is(err, dixbot.ErrNotFound) {
+		if err := x.b.finishTable(sctx, x.rec.Channel, x.rec.Game, x.td); err != nil && !errors.Is(err, dixbot.ErrNotFound) {
 			if IsStoreFailure(err) && x.b.Obs != nil {
 				x.b.Obs.StoreError("finish")
 			}
@@ -450,6 +450,34 @@ func (x *cexec) do(ctx context.Context, e Effect) error {
 		return nil
 	}
 	return fmt.Errorf("bot: unknown effect %q", e.Kind)
+}
+
+// tableFinisher is a store that archives a channel's record only when it
+// is the one meant, in one compare-and-set (store.Redis.FinishIf,
+// store.File.FinishIf).
+type tableFinisher interface {
+	FinishIf(ctx context.Context, channel string, same func(*dixbot.Record) bool) error
+}
+
+// finishTable archives the channel's record when it still holds the table
+// td of game (the one opened by the same interaction): a game over may be
+// archived by the start of the next table (FinishOver) while its own last
+// effects are still being done, and its archiving must not take the new
+// table with it. Another table gives dixbot.ErrNotFound, as no record
+// does. A store without FinishIf archives whatever record is there.
+func (b *Bot) finishTable(ctx context.Context, channel, game string, td *TableData) error {
+	f, ok := b.Store.(tableFinisher)
+	if !ok {
+		return b.Store.Finish(ctx, channel)
+	}
+	opening := td.opening()
+	return f.FinishIf(ctx, channel, func(r *dixbot.Record) bool {
+		if r.Game != game {
+			return false
+		}
+		cur, err := DecodeTableData(r.Meta)
+		return err == nil && cur.opening() == opening
+	})
 }
 
 // gameEnded is the table's work at the end of a contract game, done once
