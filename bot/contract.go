@@ -467,12 +467,18 @@ func (c *Call) contractStart(g *present.Game, lang string, noPics bool, pace str
 	}
 	td := &TableData{V: tableDataVersion, Creator: c.User, Lang: lang, NoPics: noPics || c.B.NoPictures,
 		Seats: []TableSeat{{User: c.User, Name: c.Name}}, Pace: pace, Opened: c.I.ID}
-	if c.I.Token != "" && c.I.AppID != "" {
+	rec := &dixbot.Record{Channel: c.I.ChannelID, Guild: c.I.GuildID, Game: g.Rules.Name()}
+	if v := c.startVia(); v != nil {
 		// The answer is the lobby, later the board: this token edits it.
-		td.BoardVia = &Via{App: c.I.AppID, Token: c.I.Token, At: c.At.UnixMilli()}
+		// The lobby is owed until the answer went out (contract_lobby.go).
+		td.BoardVia = v
+		td.oweLobby(rec, c.B.Now(), v)
 	}
-	rec := &dixbot.Record{Channel: c.I.ChannelID, Guild: c.I.GuildID, Game: g.Rules.Name(), Meta: td.Encode()}
+	rec.Meta = td.Encode()
 	err := c.Retry("create", func(ctx context.Context) error { return c.B.Store.Create(ctx, rec) })
+	if errors.Is(err, dixbot.ErrExists) && c.startAgain(g) {
+		return nil
+	}
 	if errors.Is(err, dixbot.ErrExists) && c.FinishOver() {
 		err = c.Retry("create", func(ctx context.Context) error { return c.B.Store.Create(ctx, rec) })
 	}
@@ -487,6 +493,7 @@ func (c *Call) contractStart(g *present.Game, lang string, noPics bool, pace str
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: NoMentions()},
 	})
+	c.settleContract(rec)
 	return nil
 }
 
@@ -558,6 +565,11 @@ func (c *Call) busyChannel() error {
 
 // lobbyView is the lobby message of a contract game.
 func (c *Call) lobbyView(g *present.Game, td *TableData) (string, []discordgo.MessageComponent) {
+	return contractLobbyView(g, td)
+}
+
+// contractLobbyView is the lobby message of a contract game.
+func contractLobbyView(g *present.Game, td *TableData) (string, []discordgo.MessageComponent) {
 	name := g.Rules.Name()
 	var seats []string
 	for _, s := range td.Seats {
@@ -708,6 +720,7 @@ func (c *Call) contractLobby(g *present.Game, p contractParsed) error {
 		if v := c.boardVia(); v != nil {
 			td.BoardVia = v
 		}
+		td.lobbyPosted(r)
 		switch p.Verb {
 		case CverbJoin:
 			if td.seated(c.User) {

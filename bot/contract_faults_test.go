@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -134,4 +136,91 @@ func TestDeferredAnswerWithPicturesListsItsFiles(t *testing.T) {
 		assert.Len(t, *c.Edit.Attachments, len(c.Edit.Files), "the new files alone")
 	}
 	assert.Equal(t, 1, edits, "the answer with its pictures: %s", res.Describe())
+}
+
+// lobbies are the public messages of the recorder that show a lobby of
+// game with a Join button.
+func lobbies(h *harness, game string) []*tabletest.Message {
+	var out []*tabletest.Message
+	for _, m := range h.Rec.Messages() {
+		if m.Ephemeral {
+			continue
+		}
+		if slices.Contains(tabletest.ComponentIDs(m.Components), ContractID(game, CverbJoin, 0, "")) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// A start whose record was written by a try that looked failed (the
+// store's reply lost) is answered with its lobby, not told the channel
+// already has a game: the lobby is there and works.
+func TestContractStartWrittenThoughTheStoreSaidNo(t *testing.T) {
+	t.Parallel()
+	st := &tabletest.LyingStore{MemStore: tabletest.NewMemStore(), Err: dixbot.ErrUnavailable, Lies: 1}
+	h := newQwixxHarnessOn(t, st, false)
+	res := h.qcommand("u1", "start")
+	resp := res.Response()
+	require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type)
+	assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "a public lobby, not a refusal: %q", resp.Data.Content)
+	lobby := res.Shown(nil)
+	require.Len(t, lobbies(h, "qwixx"), 1)
+	h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, ""))
+	_, td, _ := h.qstate()
+	assert.Len(t, td.Seats, 2, "the lobby works")
+	assert.Empty(t, td.Outbox, "nothing left owed")
+}
+
+// A start whose record was written but whose answer never went out (the
+// process died in between): the due-work poller posts the lobby, once,
+// and it works; a start meanwhile is answered with the lobby rather than
+// refused.
+func TestContractLobbyLostIsPosted(t *testing.T) {
+	t.Parallel()
+	for _, via := range []string{"poller", "command"} {
+		t.Run(via, func(t *testing.T) {
+			t.Parallel()
+			h := newQwixxHarnessOn(t, nil, false)
+			h.Rec.Mu.Lock()
+			h.Rec.Refuse = func(c tabletest.Call) error {
+				if c.Op == "respond" {
+					return errors.New("connection reset")
+				}
+				return nil
+			}
+			h.Rec.Mu.Unlock()
+			h.b.EffectsHook = func() { panic("the process dies") }
+			h.qcommand("u1", "start")
+			h.Rec.Mu.Lock()
+			h.Rec.Refuse = nil
+			h.Rec.Mu.Unlock()
+			h.b.EffectsHook = nil
+			require.Empty(t, lobbies(h, "qwixx"), "no lobby shown")
+			r, err := h.Db.Get(context.Background(), h.Channel)
+			require.NoError(t, err)
+			require.False(t, r.Due.IsZero(), "the lobby is owed work")
+
+			if via == "command" {
+				res := h.qcommand("u2", "start")
+				resp := res.Response()
+				assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "the lobby, not a refusal: %q", resp.Data.Content)
+			}
+			require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+			require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due.Add(time.Hour)))
+			ls := lobbies(h, "qwixx")
+			require.Len(t, ls, 1, "one lobby")
+			lobby := ls[0]
+			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+			board := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
+			g, _, _ := h.qstate()
+			require.NotNil(t, g, "started")
+			assert.NotEmpty(t, tabletest.ComponentIDs(board.Components))
+			r, err = h.Db.Get(context.Background(), h.Channel)
+			require.NoError(t, err)
+			td, err := DecodeTableData(r.Meta)
+			require.NoError(t, err)
+			assert.False(t, slices.ContainsFunc(td.Outbox, isLobbyOwed), "the lobby is no longer owed")
+		})
+	}
 }

@@ -294,6 +294,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 			}
 		}
 		cur.Pic = x.boardPicture(r, cur)
+		x.recordLobby(cur, r.Data)
 		if x.shown != nil && !bytes.Equal(r.Data, x.shown) && !cedAgain(cur.Outbox) {
 			// The game moved on while the board was being edited: a newer
 			// change's answer may have landed before this edit, which
@@ -383,6 +384,7 @@ type cexec struct {
 	read   bool
 	recent []*discordgo.Message
 	hold   *Hold // the run's hold on the effects: only while it lasts does it post
+	lobby  *Via  // the lobby message this run found or posted (contract_lobby.go)
 }
 
 func (x *cexec) do(ctx context.Context, e Effect) error {
@@ -436,6 +438,8 @@ func (x *cexec) do(ctx context.Context, e Effect) error {
 		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: msg, Content: &text, AllowedMentions: NoMentions()})
 	case ceffRetire:
 		return x.retire(ctx, e.Msg, e.Via)
+	case ceffLobby:
+		return x.showLobby(ctx, e)
 	case ceffEnd:
 		return x.b.gameEnded(ctx, x.rec, x.td)
 	case ceffFinish:

@@ -122,7 +122,14 @@ func (r *Recorder) Original(ctx context.Context, i *discordgo.Interaction) (*dis
 	if !ok {
 		return nil, UnknownMessage("@original")
 	}
-	return &discordgo.Message{ID: id, ChannelID: i.ChannelID}, nil
+	msg := &discordgo.Message{ID: id, ChannelID: i.ChannelID}
+	if m := r.Msgs[id]; m != nil {
+		msg.Content, msg.Embeds, msg.Components = m.Content, m.Embeds, m.Components
+		if m.Ephemeral {
+			msg.Flags = discordgo.MessageFlagsEphemeral
+		}
+	}
+	return msg, nil
 }
 
 // EditOriginal records op "editOriginal", with edit naming the message
