@@ -838,6 +838,11 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 		if olderThanBoard(c.I.Message, td.Board) {
 			return ErrStale // a message of an earlier game of the channel
 		}
+		if v := c.boardVia(); v != nil && LaterID(v.Orig, td.Board) {
+			// A board posted again (/<game> board) whose adoption was
+			// lost: the click makes it the board.
+			td.adopt(r, g, v.Orig, v, c.B.Now())
+		}
 		if td.Paused != "" {
 			return Refuse(ErrPaused, "table_err_paused", map[string]any{"Name": td.Paused, "Command": "/" + En(g.Rules.Name()+"_cmd_name")})
 		}
@@ -1268,6 +1273,12 @@ func (c *Call) contractStale(g *present.Game, lobbyClick bool) error {
 			if err := c.showContractBoard(g, r, td); err != nil {
 				return err
 			}
+		case r.Data != nil && td.Board != "" && (lobbyClick || olderThanBoard(c.I.Message, td.Board)):
+			// A board (or lobby) that should have been retired: it is,
+			// by this answer, and the clicker is led to the board.
+			c.Shows = &Shows{Retire: true}
+			c.Update(c.I.Message.Content, c.I.Message.Embeds, nil)
+			text += "\n" + locales.T(c.Lang, "stale_link", map[string]any{"URL": MessageURL(c.I.GuildID, c.I.ChannelID, td.Board)})
 		}
 	}
 	c.Ephemeral(text, nil)
@@ -1325,10 +1336,11 @@ func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
 			return
 		}
 		v := &Via{App: i.AppID, Token: i.Token, At: at.UnixMilli(), Orig: msg.ID}
-		sctx, cancel := context.WithTimeout(ctx, c.B.Timeout)
-		defer cancel()
 		ended := true // the table is no longer the channel's
-		rec, err := c.B.Store.Update(sctx, channel, "", func(r *dixbot.Record) error {
+		// The adoption is tried again while the store fails for a moment:
+		// a board posted again and not adopted would keep live buttons
+		// beside the board (a click on it adopts it too: contractMove).
+		rec, err := c.B.retryUpdate(ctx, channel, func(r *dixbot.Record) error {
 			if r.Game != g.Rules.Name() {
 				return ErrNothingToDo
 			}
@@ -1366,16 +1378,7 @@ func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
 				// A later /<game> board was adopted first.
 				td.owe(r, now, Effect{Kind: ceffRetire, Msg: msg.ID, Via: v})
 			default:
-				if td.Began == "" {
-					td.Began = td.Board
-				}
-				old := Effect{Kind: ceffRetire, Msg: td.Board}
-				if ov := td.BoardVia; ov != nil && (ov.Orig == "" || ov.Orig == td.Board) {
-					old.Via = ov
-				}
-				td.Board, td.BoardVia, td.Pic = msg.ID, v, nil
-				td.owe(r, now, old)
-				td.repointPing(r, g, now)
+				td.adopt(r, g, msg.ID, v, now)
 				if r.Version != shown {
 					td.owe(r, now, Effect{Kind: ceffEdit, Again: true})
 				}

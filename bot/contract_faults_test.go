@@ -224,3 +224,85 @@ func TestContractLobbyLostIsPosted(t *testing.T) {
 		})
 	}
 }
+
+// failingUpdates is a MemStore whose next Fails updates without an
+// interaction (the bot's own work) fail unapplied, as a store unreachable
+// for a moment.
+type failingUpdates struct {
+	*tabletest.MemStore
+	fails atomic.Int32
+}
+
+func (s *failingUpdates) Update(ctx context.Context, channel, id string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
+	if id == "" && s.fails.Add(-1) >= 0 {
+		return nil, dixbot.ErrUnavailable
+	}
+	return s.MemStore.Update(ctx, channel, id, fn)
+}
+
+// A board posted again (/qwixx board) while the store fails for a moment
+// is still made the board once it answers: the old board loses its
+// buttons, rather than staying live beside the new one.
+func TestContractBoardAdoptedThoughTheStoreFails(t *testing.T) {
+	t.Parallel()
+	st := &failingUpdates{MemStore: tabletest.NewMemStore()}
+	h := newQwixxHarnessOn(t, st, false)
+	old := h.openQwixx([]string{"u1", "u2"})
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "respond" {
+			st.fails.Store(3) // from the answer on
+		}
+		return nil
+	}
+	h.Rec.Mu.Unlock()
+	nb := h.qcommand("u2", "board").Shown(nil)
+	require.NotNil(t, nb)
+	_, td, _ := h.qstate()
+	assert.Equal(t, nb.ID, td.Board, "the new message is the board")
+	assert.Empty(t, tabletest.ComponentIDs(h.Rec.Message(old.ID).Components), "the old board keeps no button")
+}
+
+// A board posted again whose adoption was lost (Discord did not tell its
+// id) is made the board by the first click on it, which counts; a click
+// on the old board, which should have been retired, is answered as
+// outdated with the current board and retires it.
+func TestContractBoardNotAdoptedIsAdoptedByAClick(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarnessOn(t, nil, false)
+	old := h.openQwixx([]string{"u1", "u2"})
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "original" {
+			return errors.New("connection reset")
+		}
+		return nil
+	}
+	h.Rec.Mu.Unlock()
+	nb := h.qcommand("u2", "board").Shown(nil)
+	require.NotNil(t, nb)
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = nil
+	h.Rec.Mu.Unlock()
+	_, td, _ := h.qstate()
+	require.Equal(t, old.ID, td.Board, "not adopted")
+	oldMove := h.qwixxMove(old)
+
+	g, _, v := h.qstate()
+	seat := g.ToDecide()[0]
+	users := []string{"u1", "u2"}
+	res := h.ClickOn(users[seat], nb, h.qwixxMove(nb))
+	_, td, v2 := h.qstate()
+	assert.Greater(t, v2, v, "the click counts: %s", res.Describe())
+	assert.Equal(t, nb.ID, td.Board, "the message clicked is the board")
+	assert.Empty(t, tabletest.ComponentIDs(h.Rec.Message(old.ID).Components), "the old board keeps no button")
+
+	// The old board, had its retirement not landed, is retired by a click.
+	h.Rec.Message(old.ID).Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "x", CustomID: oldMove}}}}
+	res = h.ClickOn(users[1-seat], h.Rec.Message(old.ID), oldMove)
+	assert.Contains(t, res.Texts(), MessageURL(h.Guild, h.Channel, nb.ID), "led to the current board")
+	assert.Empty(t, tabletest.ComponentIDs(h.Rec.Message(old.ID).Components), "retired")
+	_, _, v3 := h.qstate()
+	assert.Equal(t, v2, v3, "nothing changed")
+}

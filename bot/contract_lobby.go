@@ -157,3 +157,46 @@ func (x *cexec) recordLobby(cur *TableData, data []byte) {
 		cur.BoardVia = x.lobby
 	}
 }
+
+// adopt makes message, posted again (/<game> board) and editable through
+// v, the table's board: the board before it is retired (owed), a ping
+// waiting for a decision leads to the new one.
+func (td *TableData) adopt(r *dixbot.Record, g *present.Game, message string, v *Via, now time.Time) {
+	if td.Began == "" {
+		td.Began = td.Board
+	}
+	old := Effect{Kind: ceffRetire, Msg: td.Board}
+	if ov := td.BoardVia; ov != nil && (ov.Orig == "" || ov.Orig == td.Board) {
+		old.Via = ov
+	}
+	td.Board, td.BoardVia, td.Pic = message, v, nil
+	td.owe(r, now, old)
+	td.repointPing(r, g, now)
+}
+
+// retryUpdate is the store's Update without an interaction, tried again
+// while the store fails for a moment (Transient) until ctx ends, each try
+// within the store's timeout: the bot's own work after an answer, which
+// nobody would do again if it were dropped.
+func (b *Bot) retryUpdate(ctx context.Context, channel string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
+	pause := storeRetryPause
+	for {
+		sctx, cancel := context.WithTimeout(ctx, b.Timeout)
+		r, err := b.Store.Update(sctx, channel, "", fn)
+		cancel()
+		if !Transient(err) || ctx.Err() != nil {
+			return r, err
+		}
+		if IsStoreFailure(err) && b.Obs != nil {
+			b.Obs.StoreError("update")
+		}
+		t := time.NewTimer(pause)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return r, err
+		}
+		pause = min(2*pause, time.Second)
+	}
+}
