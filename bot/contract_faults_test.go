@@ -306,3 +306,70 @@ func TestContractBoardNotAdoptedIsAdoptedByAClick(t *testing.T) {
 	_, _, v3 := h.qstate()
 	assert.Equal(t, v2, v3, "nothing changed")
 }
+
+// Clicks deferred while the store is frozen each end in exactly one of:
+// applied (and the board shows the game as it stands), or a localised
+// follow-up; none is left silent. Every deciding seat clicks at once, one
+// of them twice.
+func TestContractDeferredClicksEndShownOrTold(t *testing.T) {
+	t.Parallel()
+	ps := tabletest.NewPausedStore(tabletest.NewMemStore())
+	h := newQwixxHarnessOn(t, ps, false)
+	users := []string{"u1", "u2", "u3"}
+	board := h.openQwixx(users)
+	g, _, _ := h.qstate()
+	h.b.DeferAfter = 10 * time.Millisecond
+	var ixs []*discordgo.Interaction
+	for _, s := range g.ToDecide() {
+		ixs = append(ixs, h.ClickIx(users[s], board, h.qwixxMove(board)))
+	}
+	ixs = append(ixs, h.ClickIx(users[g.ToDecide()[0]], board, h.qwixxMove(board)))
+	var deferred sync.WaitGroup
+	deferred.Add(len(ixs))
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "respond" && c.Resp.Type == discordgo.InteractionResponseDeferredMessageUpdate {
+			deferred.Done()
+		}
+		return nil
+	}
+	h.Rec.Mu.Unlock()
+	ps.Pause()
+	var done sync.WaitGroup
+	for _, ix := range ixs {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			h.Serve(&discordgo.InteractionCreate{Interaction: ix}, h.Raw())
+		}()
+	}
+	deferred.Wait()
+	ps.Resume()
+	done.Wait()
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = nil
+	h.Rec.Mu.Unlock()
+
+	applied := 0
+	for _, ix := range ixs {
+		ps.Mu.Lock()
+		counted := ps.Seen[h.Channel+"/"+ix.ID]
+		ps.Mu.Unlock()
+		told := ""
+		for _, c := range h.Rec.Calls {
+			if c.Interaction == ix.ID && c.Op == "followup" && c.Params.Flags&discordgo.MessageFlagsEphemeral != 0 {
+				told = c.Params.Content
+			}
+		}
+		switch {
+		case counted && told != "":
+			t.Errorf("click %s applied and told %q", ix.ID, told)
+		case counted:
+			applied++
+		case told == "":
+			t.Errorf("click %s deferred, neither applied nor told", ix.ID)
+		}
+	}
+	assert.Positive(t, applied)
+	assert.True(t, boardShows(t, h, board.ID), "the board shows the game as it stands")
+}
