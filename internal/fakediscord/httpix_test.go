@@ -448,7 +448,9 @@ func TestEmptyUpload(t *testing.T) {
 		{"edit message", func(t *testing.T, w *world, f file) reply {
 			r := multipartCall(t, w.srv, w.srv.Token(), http.MethodPost, "/channels/"+w.channel.ID+"/messages", obj{"content": "board"})
 			require.Equal(t, http.StatusOK, r.status, "%v", r.body)
-			return multipartCall(t, w.srv, w.srv.Token(), http.MethodPatch, "/channels/"+w.channel.ID+"/messages/"+r.body["id"].(string), withImage, f)
+			// An edit that uploads says which files stay (msgFilesKept).
+			listed := obj{"embeds": withImage["embeds"], "attachments": []obj{{"id": 0}}}
+			return multipartCall(t, w.srv, w.srv.Token(), http.MethodPatch, "/channels/"+w.channel.ID+"/messages/"+r.body["id"].(string), listed, f)
 		}, http.StatusOK},
 		{"interaction answer", func(t *testing.T, w *world, f file) reply {
 			rawBot(t, w.srv)
