@@ -487,12 +487,18 @@ func (c *Call) contractStart(g *present.Game, lang string, noPics bool, pace str
 	}
 	td := &TableData{V: tableDataVersion, Creator: c.User, Lang: lang, NoPics: noPics || c.B.NoPictures,
 		Seats: []TableSeat{{User: c.User, Name: c.Name}}, Pace: pace, Opts: options, Opened: c.I.ID}
-	if c.I.Token != "" && c.I.AppID != "" {
+	rec := &dixbot.Record{Channel: c.I.ChannelID, Guild: c.I.GuildID, Game: g.Rules.Name()}
+	if v := c.startVia(); v != nil {
 		// The answer is the lobby, later the board: this token edits it.
-		td.BoardVia = &Via{App: c.I.AppID, Token: c.I.Token, At: c.At.UnixMilli()}
+		// The lobby is owed until the answer went out (contract_lobby.go).
+		td.BoardVia = v
+		td.oweLobby(rec, c.B.Now(), v)
 	}
-	rec := &dixbot.Record{Channel: c.I.ChannelID, Guild: c.I.GuildID, Game: g.Rules.Name(), Meta: td.Encode()}
+	rec.Meta = td.Encode()
 	err := c.Retry("create", func(ctx context.Context) error { return c.B.Store.Create(ctx, rec) })
+	if errors.Is(err, dixbot.ErrExists) && c.startAgain(g) {
+		return nil
+	}
 	if errors.Is(err, dixbot.ErrExists) && c.FinishOver() {
 		err = c.Retry("create", func(ctx context.Context) error { return c.B.Store.Create(ctx, rec) })
 	}
@@ -507,6 +513,7 @@ func (c *Call) contractStart(g *present.Game, lang string, noPics bool, pace str
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: NoMentions()},
 	})
+	c.settleContract(rec)
 	return nil
 }
 
@@ -578,6 +585,11 @@ func (c *Call) busyChannel() error {
 
 // lobbyView is the lobby message of a contract game.
 func (c *Call) lobbyView(g *present.Game, td *TableData) (string, []discordgo.MessageComponent) {
+	return contractLobbyView(g, td)
+}
+
+// contractLobbyView is the lobby message of a contract game.
+func contractLobbyView(g *present.Game, td *TableData) (string, []discordgo.MessageComponent) {
 	name := g.Rules.Name()
 	var seats []string
 	for _, s := range td.Seats {
@@ -734,6 +746,7 @@ func (c *Call) contractLobby(g *present.Game, p contractParsed) error {
 		if v := c.boardVia(); v != nil {
 			td.BoardVia = v
 		}
+		td.lobbyPosted(r)
 		switch p.Verb {
 		case CverbJoin:
 			if td.seated(c.User) {
@@ -857,6 +870,11 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 		}
 		if olderThanBoard(c.I.Message, td.Board) {
 			return ErrStale // a message of an earlier game of the channel
+		}
+		if v := c.boardVia(); v != nil && LaterID(v.Orig, td.Board) {
+			// A board posted again (/<game> board) whose adoption was
+			// lost: the click makes it the board.
+			td.adopt(r, g, v.Orig, v, c.B.Now())
 		}
 		if td.Paused != "" {
 			return Refuse(ErrPaused, "table_err_paused", map[string]any{"Name": td.Paused, "Command": "/" + En(g.Rules.Name()+"_cmd_name")})
@@ -1330,6 +1348,12 @@ func (c *Call) contractStale(g *present.Game, lobbyClick bool) error {
 			if err := c.showContractBoard(g, r, td); err != nil {
 				return err
 			}
+		case r.Data != nil && td.Board != "" && (lobbyClick || olderThanBoard(c.I.Message, td.Board)):
+			// A board (or lobby) that should have been retired: it is,
+			// by this answer, and the clicker is led to the board.
+			c.Shows = &Shows{Retire: true}
+			c.Update(c.I.Message.Content, c.I.Message.Embeds, nil)
+			text += "\n" + locales.T(c.Lang, "stale_link", map[string]any{"URL": MessageURL(c.I.GuildID, c.I.ChannelID, td.Board)})
 		}
 	}
 	c.Ephemeral(text, nil)
@@ -1387,10 +1411,11 @@ func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
 			return
 		}
 		v := &Via{App: i.AppID, Token: i.Token, At: at.UnixMilli(), Orig: msg.ID}
-		sctx, cancel := context.WithTimeout(ctx, c.B.Timeout)
-		defer cancel()
 		ended := true // the table is no longer the channel's
-		rec, err := c.B.Store.Update(sctx, channel, "", func(r *dixbot.Record) error {
+		// The adoption is tried again while the store fails for a moment:
+		// a board posted again and not adopted would keep live buttons
+		// beside the board (a click on it adopts it too: contractMove).
+		rec, err := c.B.retryUpdate(ctx, channel, func(r *dixbot.Record) error {
 			if r.Game != g.Rules.Name() {
 				return ErrNothingToDo
 			}
@@ -1428,16 +1453,7 @@ func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
 				// A later /<game> board was adopted first.
 				td.owe(r, now, Effect{Kind: ceffRetire, Msg: msg.ID, Via: v})
 			default:
-				if td.Began == "" {
-					td.Began = td.Board
-				}
-				old := Effect{Kind: ceffRetire, Msg: td.Board}
-				if ov := td.BoardVia; ov != nil && (ov.Orig == "" || ov.Orig == td.Board) {
-					old.Via = ov
-				}
-				td.Board, td.BoardVia, td.Pic = msg.ID, v, nil
-				td.owe(r, now, old)
-				td.repointPing(r, g, now)
+				td.adopt(r, g, msg.ID, v, now)
 				if r.Version != shown {
 					td.owe(r, now, Effect{Kind: ceffEdit, Again: true})
 				}
@@ -1597,7 +1613,7 @@ func (c *Call) contractEnd(g *present.Game, p contractParsed) error {
 	if !c.Manages(td.Creator) && !td.lastPlaying(c.User) {
 		return ErrNoPermission
 	}
-	if err := c.Retry("finish", func(ctx context.Context) error { return c.B.Store.Finish(ctx, c.I.ChannelID) }); err != nil {
+	if err := c.Retry("finish", func(ctx context.Context) error { return c.B.finishTable(ctx, c.I.ChannelID, r.Game, td) }); err != nil {
 		return err
 	}
 	c.UpdateOrReply(locales.T(c.Lang, "abandon_done", nil), nil)

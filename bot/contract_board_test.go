@@ -57,9 +57,14 @@ func TestContractBoardPostedAgainIsTheBoard(t *testing.T) {
 		assert.NotContains(t, []string{"send", "edit"}, c.Op, "no request with the bot token")
 	}
 
-	// A click on the old board is outdated and changes nothing.
+	// A click on the old board is outdated and changes nothing: the old
+	// board loses its buttons (had its retirement not landed), and the
+	// clicker is led to the board.
 	stale := h.ClickOn("u2", &tabletest.Message{ID: old.ID, Channel: h.Channel, Components: nb.Components}, oldMove)
-	assert.Equal(t, locales.T("en", "err_stale", nil), stale.EphemeralText())
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, stale.Response().Type)
+	assert.Empty(t, stale.Response().Data.Components, "retired")
+	assert.Contains(t, stale.Texts(), locales.T("en", "err_stale", nil))
+	assert.Contains(t, stale.Texts(), MessageURL(h.Guild, h.Channel, nb.ID))
 	_, _, v2 := h.qstate()
 	assert.Equal(t, v, v2, "the stale click changed the game")
 
@@ -95,7 +100,7 @@ func TestContractBoardPostedAgainIsTheBoard(t *testing.T) {
 
 // A board of an earlier game of the channel that kept its buttons (an
 // edit that never landed) carries ids that look like the new game's: a
-// click on it changes nothing in the new game.
+// click on it changes nothing in the new game, and retires it.
 func TestContractOldBoardOfAnEarlierGame(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
@@ -109,7 +114,9 @@ func TestContractOldBoardOfAnEarlierGame(t *testing.T) {
 	before, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	res := h.ClickOn("u2", kept, move)
-	assert.Equal(t, locales.T("en", "err_stale", nil), res.EphemeralText())
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type)
+	assert.Empty(t, res.Response().Data.Components, "retired")
+	assert.Contains(t, res.Texts(), locales.T("en", "err_stale", nil))
 	after, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	assert.Equal(t, before.Data, after.Data, "the new game is unchanged")

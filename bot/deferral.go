@@ -118,9 +118,17 @@ func (c *Call) finishDeferred(ctx context.Context, r *discordgo.InteractionRespo
 			Content: locales.T(c.Lang, "slow_modal", nil), Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: NoMentions(),
 		})
 	case r.Type == discordgo.InteractionResponseUpdateMessage, editThinking:
+		atts := d.Attachments
+		if len(d.Files) > 0 && atts == nil {
+			// An edit that uploads files says which files stay: without
+			// "attachments" Discord keeps the message's old files beside
+			// the new ones
+			// (https://discord.com/developers/docs/resources/webhook#edit-webhook-message).
+			atts = AttachmentsFor(d.Files)
+		}
 		err = c.D.EditOriginal(ctx, c.I, &discordgo.WebhookEdit{
 			Content: &d.Content, Embeds: &d.Embeds, Components: &d.Components,
-			Files: d.Files, Attachments: d.Attachments, AllowedMentions: d.AllowedMentions,
+			Files: d.Files, Attachments: atts, AllowedMentions: d.AllowedMentions,
 		})
 	default:
 		_, err = c.D.Followup(ctx, c.I, &discordgo.WebhookParams{

@@ -294,6 +294,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 			}
 		}
 		cur.Pic = x.boardPicture(r, cur)
+		x.recordLobby(cur, r.Data)
 		if x.shown != nil && !bytes.Equal(r.Data, x.shown) && !cedAgain(cur.Outbox) {
 			// The game moved on while the board was being edited: a newer
 			// change's answer may have landed before this edit, which
@@ -383,6 +384,7 @@ type cexec struct {
 	read   bool
 	recent []*discordgo.Message
 	hold   *Hold // the run's hold on the effects: only while it lasts does it post
+	lobby  *Via  // the lobby message this run found or posted (contract_lobby.go)
 }
 
 func (x *cexec) do(ctx context.Context, e Effect) error {
@@ -436,12 +438,14 @@ func (x *cexec) do(ctx context.Context, e Effect) error {
 		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: msg, Content: &text, AllowedMentions: NoMentions()})
 	case ceffRetire:
 		return x.retire(ctx, e.Msg, e.Via)
+	case ceffLobby:
+		return x.showLobby(ctx, e)
 	case ceffEnd:
 		return x.b.gameEnded(ctx, x.rec, x.td)
 	case ceffFinish:
 		sctx, cancel := context.WithTimeout(ctx, x.b.Timeout)
 		defer cancel()
-		if err := x.b.Store.Finish(sctx, x.rec.Channel); err != nil && !errors.Is(err, dixbot.ErrNotFound) {
+		if err := x.b.finishTable(sctx, x.rec.Channel, x.rec.Game, x.td); err != nil && !errors.Is(err, dixbot.ErrNotFound) {
 			if IsStoreFailure(err) && x.b.Obs != nil {
 				x.b.Obs.StoreError("finish")
 			}
@@ -450,6 +454,34 @@ func (x *cexec) do(ctx context.Context, e Effect) error {
 		return nil
 	}
 	return fmt.Errorf("bot: unknown effect %q", e.Kind)
+}
+
+// tableFinisher is a store that archives a channel's record only when it
+// is the one meant, in one compare-and-set (store.Redis.FinishIf,
+// store.File.FinishIf).
+type tableFinisher interface {
+	FinishIf(ctx context.Context, channel string, same func(*dixbot.Record) bool) error
+}
+
+// finishTable archives the channel's record when it still holds the table
+// td of game (the one opened by the same interaction): a game over may be
+// archived by the start of the next table (FinishOver) while its own last
+// effects are still being done, and its archiving must not take the new
+// table with it. Another table gives dixbot.ErrNotFound, as no record
+// does. A store without FinishIf archives whatever record is there.
+func (b *Bot) finishTable(ctx context.Context, channel, game string, td *TableData) error {
+	f, ok := b.Store.(tableFinisher)
+	if !ok {
+		return b.Store.Finish(ctx, channel)
+	}
+	opening := td.opening()
+	return f.FinishIf(ctx, channel, func(r *dixbot.Record) bool {
+		if r.Game != game {
+			return false
+		}
+		cur, err := DecodeTableData(r.Meta)
+		return err == nil && cur.opening() == opening
+	})
 }
 
 // gameEnded is the table's work at the end of a contract game, done once

@@ -48,6 +48,13 @@ const (
 // the last must be 0 and every game started must finish, with nobody
 // repairing a board by hand.
 //
+// Qwixx tables play beside the DIX ones (DIX_KILL_QWIXX, default 2), and
+// their counts too must be 0: deferred clicks neither applied nor told,
+// channels where no start brings a lobby back, lobbies whose Join finds no
+// record, boards that kept live buttons 3 s or more after a later one was
+// posted. DIX_KILL_FREEZES freezes Redis 2.5 s (SIGSTOP) that many times
+// during the kills.
+//
 // DIX_KILLS sets the number of kills (default 3).
 func TestReplicaKills(t *testing.T) {
 	t.Parallel()
@@ -92,6 +99,32 @@ func TestReplicaKills(t *testing.T) {
 			k.play(i, stop)
 		}()
 	}
+	qwixxTables := 2
+	if v, err := strconv.Atoi(os.Getenv("DIX_KILL_QWIXX")); err == nil && v >= 0 {
+		qwixxTables = v
+	}
+	for i := range qwixxTables {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k.playQwixx(i, stop)
+		}()
+	}
+	var freezes []time.Time
+	if v, err := strconv.Atoi(os.Getenv("DIX_KILL_FREEZES")); err == nil && v > 0 {
+		// Redis frozen 2.5 s, v times during the run, as by SIGSTOP.
+		go func() {
+			for range v {
+				time.Sleep(time.Duration(kills) * 3 * time.Second / time.Duration(v+1))
+				rs.Pause()
+				time.Sleep(2500 * time.Millisecond)
+				rs.Resume()
+				k.mu.Lock()
+				freezes = append(freezes, time.Now())
+				k.mu.Unlock()
+			}
+		}()
+	}
 
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
 	for range kills {
@@ -115,12 +148,23 @@ func TestReplicaKills(t *testing.T) {
 		t.Fatal("the games did not finish within 10 minutes of the last kill")
 	}
 
-	dups := 0
+	dups, stale := 0, 0
 	for _, ch := range k.channels {
 		dups += duplicateBoards(t, fake, ch)
+		n, notes := liveStaleBoards(fake, ch, "qwixx", 3*time.Second)
+		stale += n
+		for _, s := range notes {
+			t.Logf("channel %s: a stale board kept live buttons: %s", ch, s)
+		}
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	t.Logf("contract tables: %d Redis freezes of 2.5 s; %d clicks deferred, %d of them silent; %d channels stuck without a board; "+
+		"%d lobbies without a record; %d stale boards live ≥ 3 s", len(freezes), k.deferred, k.silent, k.stuckChannels, k.orphanLobbies, stale)
+	assert.Zero(t, k.silent, "deferred clicks neither applied nor told")
+	assert.Zero(t, k.stuckChannels, "channels stuck without a board")
+	assert.Zero(t, k.orphanLobbies, "lobbies without a record")
+	assert.Zero(t, stale, "stale boards live ≥ 3 s")
 	t.Logf("%d kills of %d replicas (latency %v to Discord, %v each way to Redis): %d clicks, %d applied; "+
 		"%d applied but unanswered (%d more in flight at a kill), %d unanswered and not applied; "+
 		"%d boards posted twice; %d boards missing ≥ %v (longest wait %v); %d games finished of %d started; %d stuck",
@@ -180,6 +224,10 @@ type killRun struct {
 	stuck      int
 	stuckIn    []string // the channels of the games stuck
 	notes      []string
+	// Of the contract tables (kills_qwixx_test.go): clicks deferred, and
+	// those neither applied nor told; channels where no start brought a
+	// lobby back; lobbies whose Join found no record.
+	deferred, silent, stuckChannels, orphanLobbies int
 }
 
 func (k *killRun) note(format string, args ...any) {

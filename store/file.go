@@ -315,6 +315,13 @@ func (s *File) Update(ctx context.Context, channel, interactionID string, fn fun
 // Options.ArchiveTTL) and frees the channel. ErrNotFound, ErrCorrupt,
 // ErrSchemaTooNew, ErrUnavailable.
 func (s *File) Finish(ctx context.Context, channel string) error {
+	return s.FinishIf(ctx, channel, nil)
+}
+
+// FinishIf is Finish of the active record only when same reports that it
+// is the one meant (nil: any), in the same transaction; a record same
+// refuses gives ErrNotFound, as when there is none.
+func (s *File) FinishIf(ctx context.Context, channel string, same func(*dixbot.Record) bool) error {
 	var res error
 	err := s.write(ctx, "finish "+channel, func(tx *bolt.Tx, now time.Time) error {
 		res = nil
@@ -327,6 +334,10 @@ func (s *File) Finish(ctx context.Context, channel string) error {
 		rec, err := decode(channel, b)
 		if err != nil {
 			res = err
+			return nil
+		}
+		if same != nil && !same(rec) {
+			res = notFound(channel)
 			return nil
 		}
 		val, err := encode(rec, rec.Version+1, true, now)

@@ -760,6 +760,15 @@ func (s *Redis) backoff(ctx context.Context, attempt int) error {
 // is free for a new game. Returns ErrNotFound when there is no active game,
 // ErrConflict, ErrCorrupt, ErrSchemaTooNew or ErrUnavailable.
 func (s *Redis) Finish(ctx context.Context, channel string) error {
+	return s.FinishIf(ctx, channel, nil)
+}
+
+// FinishIf is Finish of the active record only when same reports that it
+// is the one meant (nil: any record): the record same read is the one
+// archived, by the same compare-and-set, so a record written in between
+// is read and asked about again. A record same refuses gives ErrNotFound,
+// as when there is none.
+func (s *Redis) FinishIf(ctx context.Context, channel string, same func(*dixbot.Record) bool) error {
 	ctx, cancel := s.deadline(ctx)
 	defer cancel()
 	gk, dk := s.gameKey(channel), s.doneKey(channel)
@@ -769,6 +778,9 @@ func (s *Redis) Finish(ctx context.Context, channel string) error {
 		raw, rec, err := s.readActive(ctx, "finish", channel)
 		if err != nil {
 			return err
+		}
+		if same != nil && !same(rec) {
+			return notFound(channel)
 		}
 		score, err := s.indexScore(ctx, rec.Guild, channel)
 		if err != nil {

@@ -90,6 +90,7 @@ func runSuite(t *testing.T, newEnv newEnv) {
 		{"ExactlyOnce", testExactlyOnce},
 		{"ExactlyOnceConcurrent", testExactlyOnceConcurrent},
 		{"Finish", testFinish},
+		{"FinishIf", testFinishIf},
 		{"Delete", testDelete},
 		{"Active", testActive},
 		{"GameExpiry", testGameExpiry},
@@ -377,6 +378,28 @@ func testFinish(t *testing.T, e env) {
 	got = get(t, s, "c1")
 	assert.True(t, got.Finished)
 	assert.Equal(t, 100, counter(t, got))
+}
+
+// testFinishIf: a record the check refuses (another table opened since)
+// stays active, and the answer is ErrNotFound, as for no record.
+func testFinishIf(t *testing.T, e env) {
+	s := e.open(Options{})
+	f, ok := s.(interface {
+		FinishIf(ctx context.Context, channel string, same func(*dixbot.Record) bool) error
+	})
+	require.True(t, ok, "the store archives a record only when it is the one meant")
+	create(t, s, "c1", "g1")
+	is := func(n int) func(*dixbot.Record) bool {
+		return func(r *dixbot.Record) bool { return counter(t, r) == n }
+	}
+	assert.ErrorIs(t, f.FinishIf(ctxb, "c1", is(1)), dixbot.ErrNotFound)
+	got := get(t, s, "c1")
+	assert.False(t, got.Finished, "another record than the one meant stays")
+	assert.Equal(t, uint64(1), got.Version)
+
+	require.NoError(t, f.FinishIf(ctxb, "c1", is(0)))
+	assert.True(t, get(t, s, "c1").Finished)
+	assert.ErrorIs(t, f.FinishIf(ctxb, "c1", is(0)), dixbot.ErrNotFound)
 }
 
 func testDelete(t *testing.T, e env) {

@@ -47,9 +47,35 @@ const (
 // checks for none.
 const msgEmptyUpload = "empty file upload: a files[n] part of 0 bytes"
 
-// uploadNotes collects the empty files[n] parts of one request (see
-// msgEmptyUpload); apiHandler puts one in the request's context.
-type uploadNotes struct{ empty []string }
+// An edit that uploads files without an "attachments" list: Discord
+// keeps every file the message had beside the new ones (the list is "the
+// attachments to keep", and an edit without it leaves the message's
+// attachments as they are:
+// https://discord.com/developers/docs/resources/webhook#edit-webhook-message,
+// https://discord.com/developers/docs/reference#editing-message-attachments),
+// so a picture replaced that way stays shown under the new one, or as a
+// loose file. The stand-in keeps them as Discord does and records a
+// Violation: every edit that uploads a file says which files stay.
+const msgFilesKept = "edit uploads files without an attachments list: the message's old files stay"
+
+// uploadNotes collects what one request uploads that Discord takes but
+// no bot means (msgEmptyUpload, msgFilesKept); apiHandler puts one in the
+// request's context.
+type uploadNotes struct {
+	empty []string
+	kept  []string // edits whose files came without an attachments list
+}
+
+// noteKeptFiles notes in r's notes an edit of message that uploads files
+// without saying which files stay (msgFilesKept).
+func noteKeptFiles(r *http.Request, message string, p *messagePayload, files []upload) {
+	if len(files) == 0 || p.Attachments != nil {
+		return
+	}
+	if notes, ok := r.Context().Value(uploadNotesKey{}).(*uploadNotes); ok {
+		notes.kept = append(notes.kept, fmt.Sprintf("message %s: %d file(s) added, no attachments list", message, len(files)))
+	}
+}
 
 type uploadNotesKey struct{}
 

@@ -448,7 +448,9 @@ func TestEmptyUpload(t *testing.T) {
 		{"edit message", func(t *testing.T, w *world, f file) reply {
 			r := multipartCall(t, w.srv, w.srv.Token(), http.MethodPost, "/channels/"+w.channel.ID+"/messages", obj{"content": "board"})
 			require.Equal(t, http.StatusOK, r.status, "%v", r.body)
-			return multipartCall(t, w.srv, w.srv.Token(), http.MethodPatch, "/channels/"+w.channel.ID+"/messages/"+r.body["id"].(string), withImage, f)
+			// An edit that uploads says which files stay (msgFilesKept).
+			listed := obj{"embeds": withImage["embeds"], "attachments": []obj{{"id": 0}}}
+			return multipartCall(t, w.srv, w.srv.Token(), http.MethodPatch, "/channels/"+w.channel.ID+"/messages/"+r.body["id"].(string), listed, f)
 		}, http.StatusOK},
 		{"interaction answer", func(t *testing.T, w *world, f file) reply {
 			rawBot(t, w.srv)
@@ -562,6 +564,47 @@ func TestAttachmentsListing(t *testing.T) {
 				require.True(t, ok)
 				assert.Equal(t, board.data, data)
 			}
+		})
+	}
+}
+
+// TestAttachmentsAddedWithoutList: an edit that uploads a file without an
+// "attachments" list keeps the message's old file beside the new one, on
+// the interaction's token and on the bot token, as Discord does, and is
+// recorded as a violation; the same edit listing the files to keep is not.
+func TestAttachmentsAddedWithoutList(t *testing.T) {
+	t.Parallel()
+	for _, route := range []string{"token", "bot"} {
+		t.Run(route, func(t *testing.T) {
+			w := newWorld(t)
+			rawBot(t, w.srv)
+			ix := interactionFor(t, w)
+			shown := obj{"embeds": []obj{{"title": "board", "image": obj{"url": "attachment://board.png"}}}}
+			r := multipartCall(t, w.srv, "", http.MethodPost, "/interactions/"+ix.ID+"/"+ix.Token+"/callback",
+				obj{"type": 4, "data": shown}, file{"board.png", pngOf(t, 8, 8)})
+			require.Equal(t, http.StatusNoContent, r.status, "%v", r.body)
+			resp, err := ix.Wait(ctxT(t))
+			require.NoError(t, err)
+			msg := resp.Message.ID
+			path, token := "/webhooks/"+w.srv.ApplicationID()+"/"+ix.Token+"/messages/@original", ""
+			if route == "bot" {
+				path, token = "/channels/"+w.channel.ID+"/messages/"+msg, w.srv.Token()
+			}
+
+			r = multipartCall(t, w.srv, token, http.MethodPatch, path, shown, file{"board.png", pngOf(t, 16, 8)})
+			require.Equal(t, http.StatusOK, r.status, "%v", r.body)
+			m, _ := w.srv.Message(msg)
+			assert.Len(t, m.Attachments, 2, "the old file stays beside the new one")
+			v := w.srv.Violations()
+			require.Len(t, v, 1)
+			assert.Contains(t, v[0].Error(), "without an attachments list")
+
+			listed := obj{"embeds": shown["embeds"], "attachments": []obj{{"id": 0}}}
+			r = multipartCall(t, w.srv, token, http.MethodPatch, path, listed, file{"board.png", pngOf(t, 24, 8)})
+			require.Equal(t, http.StatusOK, r.status, "%v", r.body)
+			m, _ = w.srv.Message(msg)
+			assert.Len(t, m.Attachments, 1, "listed: only the new file")
+			assert.Len(t, w.srv.Violations(), 1, "no second violation")
 		})
 	}
 }

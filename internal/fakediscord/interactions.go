@@ -474,6 +474,7 @@ func (s *Server) webhookMessageEdit(_ http.ResponseWriter, r *http.Request, body
 	if e := s.prepareEditLocked(m, &p, files, true); e != nil {
 		return 0, nil, e
 	}
+	noteKeptFiles(r, m.ID, &p, files)
 	s.editMessageLocked(m, &p, "interaction webhook edit")
 	return http.StatusOK, s.messageJSON(m), nil
 }

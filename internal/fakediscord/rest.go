@@ -155,6 +155,11 @@ func (s *Server) apiHandler(h handler, ro routeOpts, template string) http.Handl
 			s.violateLocked(s.requestViolationLocked(r, &Violation{Status: status, Message: msgEmptyUpload, Details: strings.Join(notes.empty, "; ")}))
 			s.mu.Unlock()
 		}
+		if len(notes.kept) > 0 && apiErr == nil {
+			s.mu.Lock()
+			s.violateLocked(s.requestViolationLocked(r, &Violation{Status: status, Message: msgFilesKept, Details: strings.Join(notes.kept, "; ")}))
+			s.mu.Unlock()
+		}
 		if apiErr != nil && apiErr.rl != nil {
 			status = http.StatusTooManyRequests
 			resp = write429(w, apiErr.rl)
@@ -597,6 +602,7 @@ func (s *Server) editChannelMessage(_ http.ResponseWriter, r *http.Request, body
 	if e := s.prepareEditLocked(m, &p, files, false); e != nil {
 		return 0, nil, e
 	}
+	noteKeptFiles(r, m.ID, &p, files)
 	s.editMessageLocked(m, &p, "bot-token edit")
 	return http.StatusOK, s.messageJSON(m), nil
 }

@@ -154,6 +154,12 @@ func (s *MemStore) Update(ctx context.Context, channel, interactionID string, fn
 }
 
 func (s *MemStore) Finish(ctx context.Context, channel string) error {
+	return s.FinishIf(ctx, channel, nil)
+}
+
+// FinishIf is Finish of the active record only when same reports it is
+// the one meant (nil: any); else ErrNotFound, as when there is none.
+func (s *MemStore) FinishIf(ctx context.Context, channel string, same func(*dixbot.Record) bool) error {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	if s.Fail != nil {
@@ -162,6 +168,15 @@ func (s *MemStore) Finish(ctx context.Context, channel string) error {
 	st, ok := s.Live[channel]
 	if !ok {
 		return dixbot.ErrNotFound
+	}
+	if same != nil {
+		r, err := st.Get()
+		if err != nil {
+			return err
+		}
+		if !same(r) {
+			return dixbot.ErrNotFound
+		}
 	}
 	st.Rec.Finished = true
 	s.Archived[channel] = st

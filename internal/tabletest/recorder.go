@@ -115,14 +115,23 @@ func (r *Recorder) Respond(ctx context.Context, i *discordgo.Interaction, resp *
 // Original returns the interaction's original response; as on Discord,
 // 404 before the interaction is answered.
 func (r *Recorder) Original(ctx context.Context, i *discordgo.Interaction) (*discordgo.Message, error) {
-	r.Add(Call{Op: "original", Interaction: i.ID, Channel: i.ChannelID})
+	if err := r.Record(Call{Op: "original", Interaction: i.ID, Channel: i.ChannelID}); err != nil {
+		return nil, err
+	}
 	r.Mu.Lock()
 	defer r.Mu.Unlock()
 	id, ok := r.Origs[i.Token]
 	if !ok {
 		return nil, UnknownMessage("@original")
 	}
-	return &discordgo.Message{ID: id, ChannelID: i.ChannelID}, nil
+	msg := &discordgo.Message{ID: id, ChannelID: i.ChannelID}
+	if m := r.Msgs[id]; m != nil {
+		msg.Content, msg.Embeds, msg.Components = m.Content, m.Embeds, m.Components
+		if m.Ephemeral {
+			msg.Flags = discordgo.MessageFlagsEphemeral
+		}
+	}
+	return msg, nil
 }
 
 // EditOriginal records op "editOriginal", with edit naming the message

@@ -1,0 +1,375 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
+	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
+	"github.com/dixgame/dixbot/internal/tabletest"
+)
+
+// newQwixxHarnessOn is newQwixxHarness with the bot on db.
+func newQwixxHarnessOn(t *testing.T, db dixbot.Store, pictures bool) *harness {
+	t.Helper()
+	h := newHarnessOn(t, db)
+	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
+		NoPictures: !pictures, Games: []present.Game{botqwixx.Game()}})
+	require.NoError(t, err)
+	b.WorkBudget = harnessBudget
+	h.b = b
+	return h
+}
+
+// finishHookStore runs hook (once) when a record is first archived, just
+// before it is: the moment another call may come in between.
+type finishHookStore struct {
+	*tabletest.MemStore
+	fired atomic.Bool
+	hook  func()
+}
+
+func (s *finishHookStore) first() {
+	if s.fired.CompareAndSwap(false, true) {
+		s.hook()
+	}
+}
+
+func (s *finishHookStore) Finish(ctx context.Context, channel string) error {
+	s.first()
+	return s.MemStore.Finish(ctx, channel)
+}
+
+func (s *finishHookStore) FinishIf(ctx context.Context, channel string, same func(*dixbot.Record) bool) error {
+	s.first()
+	return s.MemStore.FinishIf(ctx, channel, same)
+}
+
+// A game over whose last effects are still under way when the next table
+// opens (the start archives the game over itself, FinishOver): the game's
+// own archiving, done after, leaves the new lobby alone, so the lobby
+// posted has its record and its Join works.
+func TestContractLateFinishKeepsTheNextLobby(t *testing.T) {
+	t.Parallel()
+	st := &finishHookStore{MemStore: tabletest.NewMemStore()}
+	h := newQwixxHarnessOn(t, st, false)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.Now = func() time.Time { return now }
+	var lobby *tabletest.Message
+	started := make(chan struct{})
+	st.hook = func() {
+		// The start runs beside the game's effects: its answer goes out
+		// at once, its own effects wait for the channel.
+		go func() {
+			defer close(started)
+			lobby = h.qcommand("u2", "start").Shown(nil)
+		}()
+		require.Eventually(t, func() bool {
+			r, err := st.MemStore.Get(context.Background(), h.Channel)
+			return err == nil && !r.Finished && r.Data == nil
+		}, time.Minute, time.Millisecond, "the next table is created")
+	}
+	h.openQwixx([]string{"u1", "u2"})
+	for i := 0; !st.fired.Load(); i++ {
+		require.Less(t, i, 2000, "the game does not end")
+		r, err := h.Db.Get(context.Background(), h.Channel)
+		require.NoError(t, err)
+		require.False(t, r.Due.IsZero())
+		now = r.Due
+		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+	}
+	<-started
+	require.NotNil(t, lobby, "the next table's lobby is posted")
+	r, err := h.Db.Get(context.Background(), h.Channel)
+	require.NoError(t, err)
+	require.False(t, r.Finished, "the channel has the new table")
+	assert.Nil(t, r.Data, "a lobby")
+	res := h.ClickOn("u1", lobby, h.qmust(lobby, CverbJoin, ""))
+	_, td, _ := h.qstate()
+	assert.Len(t, td.Seats, 2, "the join counts: %s", res.Describe())
+}
+
+// onDeferral runs f once when the bot defers an interaction.
+func onDeferral(h *harness, f func()) {
+	var once sync.Once
+	h.Rec.Mu.Lock()
+	defer h.Rec.Mu.Unlock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "respond" && (c.Resp.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource ||
+			c.Resp.Type == discordgo.InteractionResponseDeferredMessageUpdate) {
+			once.Do(func() { go f() })
+		}
+		return nil
+	}
+}
+
+// A command answered after its deferral (the store frozen past Discord's
+// budget) edits its "thinking…" message into its answer: an answer with
+// pictures says which files the message keeps, its new ones alone.
+func TestDeferredAnswerWithPicturesListsItsFiles(t *testing.T) {
+	t.Parallel()
+	ps := tabletest.NewPausedStore(tabletest.NewMemStore())
+	h := newQwixxHarnessOn(t, ps, true)
+	h.openQwixx([]string{"u1", "u2"})
+	h.b.DeferAfter = 10 * time.Millisecond
+	onDeferral(h, ps.Resume)
+	ps.Pause()
+	res := h.qcommand("u1", "board")
+	assert.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, res.Response().Type, "deferred")
+	edits := 0
+	for _, c := range res.Calls {
+		if c.Op != "editOriginal" || len(c.Edit.Files) == 0 {
+			continue
+		}
+		edits++
+		require.NotNil(t, c.Edit.Attachments, "the edit says which files stay")
+		assert.Len(t, *c.Edit.Attachments, len(c.Edit.Files), "the new files alone")
+	}
+	assert.Equal(t, 1, edits, "the answer with its pictures: %s", res.Describe())
+}
+
+// lobbies are the public messages of the recorder that show a lobby of
+// game with a Join button.
+func lobbies(h *harness, game string) []*tabletest.Message {
+	var out []*tabletest.Message
+	for _, m := range h.Rec.Messages() {
+		if m.Ephemeral {
+			continue
+		}
+		if slices.Contains(tabletest.ComponentIDs(m.Components), ContractID(game, CverbJoin, 0, "")) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// A start whose record was written by a try that looked failed (the
+// store's reply lost) is answered with its lobby, not told the channel
+// already has a game: the lobby is there and works.
+func TestContractStartWrittenThoughTheStoreSaidNo(t *testing.T) {
+	t.Parallel()
+	st := &tabletest.LyingStore{MemStore: tabletest.NewMemStore(), Err: dixbot.ErrUnavailable, Lies: 1}
+	h := newQwixxHarnessOn(t, st, false)
+	res := h.qcommand("u1", "start")
+	resp := res.Response()
+	require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type)
+	assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "a public lobby, not a refusal: %q", resp.Data.Content)
+	lobby := res.Shown(nil)
+	require.Len(t, lobbies(h, "qwixx"), 1)
+	h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, ""))
+	_, td, _ := h.qstate()
+	assert.Len(t, td.Seats, 2, "the lobby works")
+	assert.Empty(t, td.Outbox, "nothing left owed")
+}
+
+// A start whose record was written but whose answer never went out (the
+// process died in between): the due-work poller posts the lobby, once,
+// and it works; a start meanwhile is answered with the lobby rather than
+// refused.
+func TestContractLobbyLostIsPosted(t *testing.T) {
+	t.Parallel()
+	for _, via := range []string{"poller", "command"} {
+		t.Run(via, func(t *testing.T) {
+			t.Parallel()
+			h := newQwixxHarnessOn(t, nil, false)
+			h.Rec.Mu.Lock()
+			h.Rec.Refuse = func(c tabletest.Call) error {
+				if c.Op == "respond" {
+					return errors.New("connection reset")
+				}
+				return nil
+			}
+			h.Rec.Mu.Unlock()
+			h.b.EffectsHook = func() { panic("the process dies") }
+			h.qcommand("u1", "start")
+			h.Rec.Mu.Lock()
+			h.Rec.Refuse = nil
+			h.Rec.Mu.Unlock()
+			h.b.EffectsHook = nil
+			require.Empty(t, lobbies(h, "qwixx"), "no lobby shown")
+			r, err := h.Db.Get(context.Background(), h.Channel)
+			require.NoError(t, err)
+			require.False(t, r.Due.IsZero(), "the lobby is owed work")
+
+			if via == "command" {
+				res := h.qcommand("u2", "start")
+				resp := res.Response()
+				assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "the lobby, not a refusal: %q", resp.Data.Content)
+			}
+			require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+			require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due.Add(time.Hour)))
+			ls := lobbies(h, "qwixx")
+			require.Len(t, ls, 1, "one lobby")
+			lobby := ls[0]
+			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+			board := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
+			g, _, _ := h.qstate()
+			require.NotNil(t, g, "started")
+			assert.NotEmpty(t, tabletest.ComponentIDs(board.Components))
+			r, err = h.Db.Get(context.Background(), h.Channel)
+			require.NoError(t, err)
+			td, err := DecodeTableData(r.Meta)
+			require.NoError(t, err)
+			assert.False(t, slices.ContainsFunc(td.Outbox, isLobbyOwed), "the lobby is no longer owed")
+		})
+	}
+}
+
+// failingUpdates is a MemStore whose next Fails updates without an
+// interaction (the bot's own work) fail unapplied, as a store unreachable
+// for a moment.
+type failingUpdates struct {
+	*tabletest.MemStore
+	fails atomic.Int32
+}
+
+func (s *failingUpdates) Update(ctx context.Context, channel, id string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
+	if id == "" && s.fails.Add(-1) >= 0 {
+		return nil, dixbot.ErrUnavailable
+	}
+	return s.MemStore.Update(ctx, channel, id, fn)
+}
+
+// A board posted again (/qwixx board) while the store fails for a moment
+// is still made the board once it answers: the old board loses its
+// buttons, rather than staying live beside the new one.
+func TestContractBoardAdoptedThoughTheStoreFails(t *testing.T) {
+	t.Parallel()
+	st := &failingUpdates{MemStore: tabletest.NewMemStore()}
+	h := newQwixxHarnessOn(t, st, false)
+	old := h.openQwixx([]string{"u1", "u2"})
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "respond" {
+			st.fails.Store(3) // from the answer on
+		}
+		return nil
+	}
+	h.Rec.Mu.Unlock()
+	nb := h.qcommand("u2", "board").Shown(nil)
+	require.NotNil(t, nb)
+	_, td, _ := h.qstate()
+	assert.Equal(t, nb.ID, td.Board, "the new message is the board")
+	assert.Empty(t, tabletest.ComponentIDs(h.Rec.Message(old.ID).Components), "the old board keeps no button")
+}
+
+// A board posted again whose adoption was lost (Discord did not tell its
+// id) is made the board by the first click on it, which counts; a click
+// on the old board, which should have been retired, is answered as
+// outdated with the current board and retires it.
+func TestContractBoardNotAdoptedIsAdoptedByAClick(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarnessOn(t, nil, false)
+	old := h.openQwixx([]string{"u1", "u2"})
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "original" {
+			return errors.New("connection reset")
+		}
+		return nil
+	}
+	h.Rec.Mu.Unlock()
+	nb := h.qcommand("u2", "board").Shown(nil)
+	require.NotNil(t, nb)
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = nil
+	h.Rec.Mu.Unlock()
+	_, td, _ := h.qstate()
+	require.Equal(t, old.ID, td.Board, "not adopted")
+	oldMove := h.qwixxMove(old)
+
+	g, _, v := h.qstate()
+	seat := g.ToDecide()[0]
+	users := []string{"u1", "u2"}
+	res := h.ClickOn(users[seat], nb, h.qwixxMove(nb))
+	_, td, v2 := h.qstate()
+	assert.Greater(t, v2, v, "the click counts: %s", res.Describe())
+	assert.Equal(t, nb.ID, td.Board, "the message clicked is the board")
+	assert.Empty(t, tabletest.ComponentIDs(h.Rec.Message(old.ID).Components), "the old board keeps no button")
+
+	// The old board, had its retirement not landed, is retired by a click.
+	h.Rec.Message(old.ID).Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "x", CustomID: oldMove}}}}
+	res = h.ClickOn(users[1-seat], h.Rec.Message(old.ID), oldMove)
+	assert.Contains(t, res.Texts(), MessageURL(h.Guild, h.Channel, nb.ID), "led to the current board")
+	assert.Empty(t, tabletest.ComponentIDs(h.Rec.Message(old.ID).Components), "retired")
+	_, _, v3 := h.qstate()
+	assert.Equal(t, v2, v3, "nothing changed")
+}
+
+// Clicks deferred while the store is frozen each end in exactly one of:
+// applied (and the board shows the game as it stands), or a localised
+// follow-up; none is left silent. Every deciding seat clicks at once, one
+// of them twice.
+func TestContractDeferredClicksEndShownOrTold(t *testing.T) {
+	t.Parallel()
+	ps := tabletest.NewPausedStore(tabletest.NewMemStore())
+	h := newQwixxHarnessOn(t, ps, false)
+	users := []string{"u1", "u2", "u3"}
+	board := h.openQwixx(users)
+	g, _, _ := h.qstate()
+	h.b.DeferAfter = 10 * time.Millisecond
+	var ixs []*discordgo.Interaction
+	for _, s := range g.ToDecide() {
+		ixs = append(ixs, h.ClickIx(users[s], board, h.qwixxMove(board)))
+	}
+	ixs = append(ixs, h.ClickIx(users[g.ToDecide()[0]], board, h.qwixxMove(board)))
+	var deferred sync.WaitGroup
+	deferred.Add(len(ixs))
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "respond" && c.Resp.Type == discordgo.InteractionResponseDeferredMessageUpdate {
+			deferred.Done()
+		}
+		return nil
+	}
+	h.Rec.Mu.Unlock()
+	ps.Pause()
+	var done sync.WaitGroup
+	for _, ix := range ixs {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			h.Serve(&discordgo.InteractionCreate{Interaction: ix}, h.Raw())
+		}()
+	}
+	deferred.Wait()
+	ps.Resume()
+	done.Wait()
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = nil
+	h.Rec.Mu.Unlock()
+
+	applied := 0
+	for _, ix := range ixs {
+		ps.Mu.Lock()
+		counted := ps.Seen[h.Channel+"/"+ix.ID]
+		ps.Mu.Unlock()
+		told := ""
+		for _, c := range h.Rec.Calls {
+			if c.Interaction == ix.ID && c.Op == "followup" && c.Params.Flags&discordgo.MessageFlagsEphemeral != 0 {
+				told = c.Params.Content
+			}
+		}
+		switch {
+		case counted && told != "":
+			t.Errorf("click %s applied and told %q", ix.ID, told)
+		case counted:
+			applied++
+		case told == "":
+			t.Errorf("click %s deferred, neither applied nor told", ix.ID)
+		}
+	}
+	assert.Positive(t, applied)
+	assert.True(t, boardShows(t, h, board.ID), "the board shows the game as it stands")
+}

@@ -1,0 +1,202 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
+)
+
+// The lobby of a contract game is owed work like its board. /<game> start
+// writes the record with an effect ceffLobby owed (Via: the start), due
+// at the end of the grace: the start's answer is the lobby, and once it
+// went out the start's own batch counts the effect done. If the answer
+// never went out (the process died between the write and the answer, or
+// Discord did not take it), or went out as something else (a deferral's
+// "thinking…", or an error after a write that looked failed but landed),
+// whoever finds the record due asks Discord for the start's answer
+// through its token, makes it the lobby, or posts the lobby with the bot
+// token: a channel never holds a table nobody can see. A start that finds
+// its own table written already (a try that looked failed, a delivery
+// sent again), or finds the lobby still owed, answers with the lobby
+// itself. A click on the lobby shows it is posted: the effect goes.
+
+// ceffLobby: the lobby is shown on the answer of Via, else posted.
+const ceffLobby = "clobby"
+
+// oweLobby owes the lobby, to be shown by the answer of v.
+func (td *TableData) oweLobby(r *dixbot.Record, now time.Time, v *Via) {
+	td.Outbox = slices.DeleteFunc(td.Outbox, isLobbyOwed)
+	td.owe(r, now, Effect{Kind: ceffLobby, Via: v})
+}
+
+func isLobbyOwed(e Effect) bool { return e.Kind == ceffLobby }
+
+// lobbyPosted drops the lobby owed: a click on it shows it is posted.
+func (td *TableData) lobbyPosted(r *dixbot.Record) {
+	if !slices.ContainsFunc(td.Outbox, isLobbyOwed) {
+		return
+	}
+	td.Outbox = slices.DeleteFunc(td.Outbox, isLobbyOwed)
+	if r.Data == nil && len(td.Outbox) == 0 {
+		r.Due = time.Time{}
+	}
+}
+
+// startVia is the interaction of a command, whose answer is a new
+// message: its "@original" (nil: no token).
+func (c *Call) startVia() *Via {
+	if c.I.Token == "" || c.I.AppID == "" {
+		return nil
+	}
+	return &Via{App: c.I.AppID, Token: c.I.Token, At: c.At.UnixMilli()}
+}
+
+// startAgain answers a start of game g refused because the channel holds
+// a table: when that table is g's lobby and its lobby is still owed (this
+// very start was written by a try that looked failed, or the answer of
+// the start that wrote it was lost), the answer is the lobby, and the
+// effect is this answer's. It reports whether it answered.
+func (c *Call) startAgain(g *present.Game) bool {
+	v := c.startVia()
+	if v == nil {
+		return false
+	}
+	rec, td, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
+		i := slices.IndexFunc(td.Outbox, isLobbyOwed)
+		if r.Data != nil || i < 0 {
+			return ErrNothingToDo
+		}
+		td.Outbox[i].Via = v
+		td.BoardVia = v
+		return nil
+	})
+	if err != nil {
+		return false
+	}
+	content, comps := contractLobbyView(g, td)
+	c.Respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: NoMentions()},
+	})
+	c.settleContract(rec)
+	return true
+}
+
+// showLobby does the effect e: the lobby is shown on the answer of e.Via,
+// unless the change being answered is that answer. The answer is read
+// through the interaction's token: a lobby already, it stays; a public
+// message of another content (a deferral's "thinking…"), it becomes the
+// lobby; none, or a private one (an error), the lobby is posted with the
+// bot token. The message found or posted is recorded as the lobby's
+// (x.lobby).
+func (x *cexec) showLobby(ctx context.Context, e Effect) error {
+	if x.rec.Data != nil {
+		return nil // started: its lobby was clicked
+	}
+	if v := x.ix; v != nil && e.Via != nil && v.Token == e.Via.Token && e.ID <= x.upTo {
+		return nil // this answer is the lobby
+	}
+	content, comps := contractLobbyView(x.g, x.td)
+	if v := e.Via; v.Usable(x.now) {
+		msg, err := x.d.Original(ctx, v.Interaction())
+		switch {
+		case err == nil && msg.Flags&discordgo.MessageFlagsEphemeral == 0:
+			w := *v
+			w.Orig = msg.ID
+			if slices.Contains(CustomIDs(msg.Components), ContractID(x.g.Rules.Name(), CverbJoin, 0, "")) {
+				x.lobby = &w
+				return nil
+			}
+			err = x.d.FollowupEdit(ctx, v.Interaction(), "@original", &discordgo.WebhookEdit{Content: &content, Components: &comps, AllowedMentions: NoMentions()})
+			if err == nil {
+				x.lobby = &w
+				return nil
+			}
+			if !Permanent(err) {
+				return err
+			}
+		case err != nil && !NotFound(err):
+			return err
+		}
+	}
+	if err := x.b.Keep(ctx, x.hold); err != nil {
+		return err
+	}
+	msg, err := x.d.Send(ctx, x.rec.Channel, &discordgo.MessageSend{Content: content, Components: comps, AllowedMentions: NoMentions()}, x.lobbyNonce(e))
+	if err != nil {
+		return err
+	}
+	x.b.Log.Info("lobby posted: the start's answer was lost", "channel", x.rec.Channel, "message", msg.ID)
+	x.lobby = &Via{Orig: msg.ID}
+	return nil
+}
+
+// lobbyNonce is the idempotency key of the lobby e posts: of its table,
+// for no other table's lobby to be taken for it.
+func (x *cexec) lobbyNonce(e Effect) string {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s/lobby/%s/%d", x.rec.Channel, x.td.opening(), e.ID)
+	return "dix" + strconv.FormatUint(h.Sum64(), 36)
+}
+
+// recordLobby records in cur the lobby message this run found or posted,
+// unless a click on a lobby message told one already.
+func (x *cexec) recordLobby(cur *TableData, data []byte) {
+	if x.lobby == nil || data != nil || cur.opening() != x.td.opening() {
+		return
+	}
+	if v := cur.BoardVia; v == nil || v.Orig == "" {
+		cur.BoardVia = x.lobby
+	}
+}
+
+// adopt makes message, posted again (/<game> board) and editable through
+// v, the table's board: the board before it is retired (owed), a ping
+// waiting for a decision leads to the new one.
+func (td *TableData) adopt(r *dixbot.Record, g *present.Game, message string, v *Via, now time.Time) {
+	if td.Began == "" {
+		td.Began = td.Board
+	}
+	old := Effect{Kind: ceffRetire, Msg: td.Board}
+	if ov := td.BoardVia; ov != nil && (ov.Orig == "" || ov.Orig == td.Board) {
+		old.Via = ov
+	}
+	td.Board, td.BoardVia, td.Pic = message, v, nil
+	td.owe(r, now, old)
+	td.repointPing(r, g, now)
+}
+
+// retryUpdate is the store's Update without an interaction, tried again
+// while the store fails for a moment (Transient) until ctx ends, each try
+// within the store's timeout: the bot's own work after an answer, which
+// nobody would do again if it were dropped.
+func (b *Bot) retryUpdate(ctx context.Context, channel string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
+	pause := storeRetryPause
+	for {
+		sctx, cancel := context.WithTimeout(ctx, b.Timeout)
+		r, err := b.Store.Update(sctx, channel, "", fn)
+		cancel()
+		if !Transient(err) || ctx.Err() != nil {
+			return r, err
+		}
+		if IsStoreFailure(err) && b.Obs != nil {
+			b.Obs.StoreError("update")
+		}
+		t := time.NewTimer(pause)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return r, err
+		}
+		pause = min(2*pause, time.Second)
+	}
+}

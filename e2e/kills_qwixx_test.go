@@ -1,0 +1,363 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	computer "github.com/dixgame/dixbot/computer/qwixx"
+	rules "github.com/dixgame/dixbot/engine/qwixx"
+	"github.com/dixgame/dixbot/internal/fakediscord"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// The Qwixx tables of TestReplicaKills: three people, every decision a
+// click on the table's board as the store names it, games one after the
+// other in the same channel.
+
+// playQwixx plays Qwixx games at table i until stop is closed; the game
+// under way then is played to its end.
+func (k *killRun) playQwixx(i int, stop <-chan struct{}) {
+	rng := rand.New(rand.NewPCG(uint64(i)+11, 43))
+	tb := newTable(k.t, k.fake, "en-US", fmt.Sprintf("Q%d-a", i), fmt.Sprintf("Q%d-b", i), fmt.Sprintf("Q%d-c", i))
+	k.mu.Lock()
+	k.channels = append(k.channels, tb.channel.ID)
+	k.mu.Unlock()
+	for g := 0; ; g++ {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		if err := k.qwixxLobby(tb); err != nil {
+			k.note("qwixx table %d game %d: no game started (%v)", i, g, err)
+			if errors.Is(err, errStuckChannel) {
+				k.mu.Lock()
+				k.stuckChannels++
+				k.stuckIn = append(k.stuckIn, tb.channel.ID)
+				k.mu.Unlock()
+				return
+			}
+			continue
+		}
+		k.mu.Lock()
+		k.started++
+		k.mu.Unlock()
+		if err := k.qwixxGame(tb, rng); err != nil {
+			k.note("qwixx table %d game %d: %v", i, g, err)
+			k.mu.Lock()
+			k.stuck++
+			k.stuckIn = append(k.stuckIn, tb.channel.ID)
+			k.mu.Unlock()
+			return
+		}
+		k.mu.Lock()
+		k.finished++
+		k.mu.Unlock()
+	}
+}
+
+// errStuckChannel: the channel holds a table, and no start or command
+// brings its lobby or board back.
+var errStuckChannel = errors.New("the channel is stuck with a table and no lobby or board")
+
+// qwixxLobby opens a lobby, seats the players and starts the game. A
+// start refused because the channel holds a table is tried again for
+// stuckAfter, then counted stuck; a lobby whose Join is told the game is
+// gone is a lobby without a record.
+func (k *killRun) qwixxLobby(tb *table) error {
+	ctx, cancel := context.WithTimeout(context.Background(), stuckAfter)
+	defer cancel()
+	var lobby fakediscord.Message
+	for {
+		ix, err := k.fake.RunCommand(ctx, tb.users[0].ID, tb.channel.ID, "/qwixx start")
+		if err != nil {
+			return err
+		}
+		r, err := ix.Wait(ctx)
+		switch {
+		case err == nil && r.Message != nil && !r.Ephemeral():
+			lobby = *r.Message
+		case err == nil && r.Message != nil && strings.Contains(r.Message.Content, "already has a game"):
+			// The last game's archiving (or a lobby of another try) is
+			// under way: tried again, up to stuckAfter.
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("%w: %q", errStuckChannel, r.Message.Content)
+			case <-time.After(time.Second):
+			}
+			continue
+		case err != nil:
+			if ctx.Err() != nil {
+				return fmt.Errorf("%w: %v", errStuckChannel, err)
+			}
+			continue // lost at a kill: started again
+		default:
+			return errors.New("no lobby: " + describe(r))
+		}
+		break
+	}
+	click := func(u fakediscord.User, verb, arg string) error {
+		id, ok := gameButton("qwixx", lobby, verb, arg)
+		if !ok {
+			return fmt.Errorf("no %s button on the lobby", verb)
+		}
+		ix, err := k.fake.Click(ctx, u.ID, lobby.ID, id)
+		if err != nil {
+			return err
+		}
+		r, err := ix.Wait(ctx)
+		if err != nil {
+			return err
+		}
+		if r.Message != nil && strings.Contains(r.Message.Content, locales.T("en", "err_game_gone", nil)) {
+			k.mu.Lock()
+			k.orphanLobbies++
+			k.mu.Unlock()
+			k.note("channel %s: lobby %s without a record", tb.channel.ID, lobby.ID)
+			return errors.New("a lobby without a record")
+		}
+		now, _ := k.fake.Message(lobby.ID)
+		lobby = now
+		return nil
+	}
+	for _, u := range tb.users[1:] {
+		if err := click(u, "join", ""); err != nil {
+			return err
+		}
+	}
+	if err := click(tb.users[0], "go", ""); err != nil {
+		return err
+	}
+	rec, err := getRecord(ctx, k.st, tb.channel.ID)
+	if err != nil || rec.Game != "qwixx" || rec.Data == nil {
+		return fmt.Errorf("the game did not start: %v", err)
+	}
+	return nil
+}
+
+// qwixxMeta is the part of the table data the players read.
+type qwixxMeta struct {
+	Board string `json:"b"`
+	Seats []struct {
+		User string `json:"u"`
+	} `json:"s"`
+}
+
+// qwixxGame plays the table's game to its end: each turn one person
+// deciding clicks the strong computer's move on the board the record
+// names. It returns an error when the game is stuck.
+func (k *killRun) qwixxGame(tb *table, rng *rand.Rand) error {
+	for step := 0; ; step++ {
+		if step > 3000 {
+			return errors.New("no end after 3000 decisions")
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+		rec, err := getRecord(ctx, k.st, tb.channel.ID)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("reading the game: %w", err)
+		}
+		if rec.Finished || rec.Game != "qwixx" {
+			return nil
+		}
+		st, err := rules.Rules{}.Decode(rec.Data)
+		if err != nil {
+			return err
+		}
+		if st.Over() {
+			if err := k.untilArchived(tb.channel.ID, rec.Version); err != nil {
+				return err
+			}
+			return nil
+		}
+		var m qwixxMeta
+		if err := json.Unmarshal(rec.Meta, &m); err != nil {
+			return err
+		}
+		deciding := st.ToDecide()
+		seat := deciding[rng.IntN(len(deciding))]
+		move, err := computer.Player{Level: computer.Normal}.Decide(st, seat, rand.New(rand.NewPCG(uint64(step), 2)))
+		if err != nil {
+			return err
+		}
+		board, id, err := k.qwixxBoard(tb.channel.ID, m.Board, string(move))
+		if err != nil {
+			return fmt.Errorf("decision %d (seq %d): %w; the channel's last public messages: %s", step, st.Seq(), err, lastBoards(k.fake, tb.channel.ID, 3))
+		}
+		k.clickContract(tb.channel.ID, m.Seats[seat].User, board.ID, id, rec.Version)
+		time.Sleep(time.Duration(300+rng.IntN(300)) * time.Millisecond)
+	}
+}
+
+// qwixxBoard waits for the board message to show the move's button.
+func (k *killRun) qwixxBoard(channel, board, move string) (fakediscord.Message, string, error) {
+	start := time.Now()
+	var id string
+	match := func(m fakediscord.Message) bool {
+		if m.ID != board {
+			return false
+		}
+		var ok bool
+		id, ok = gameButton("qwixx", m, "mv", move)
+		return ok
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), missingAfter)
+	m, err := k.fake.WaitMessage(ctx, channel, "", match)
+	cancel()
+	if err == nil {
+		k.waited(time.Since(start))
+		return m, id, nil
+	}
+	k.mu.Lock()
+	k.missing++
+	k.mu.Unlock()
+	k.note("channel %s: no button %q on the board %s after %v", channel, move, board, missingAfter)
+	ctx, cancel = context.WithTimeout(context.Background(), stuckAfter-missingAfter)
+	defer cancel()
+	m, err = k.fake.WaitMessage(ctx, channel, "", match)
+	k.waited(time.Since(start))
+	if err != nil {
+		return m, "", fmt.Errorf("no button %q on the board after %v", move, stuckAfter)
+	}
+	return m, id, nil
+}
+
+// untilArchived waits for a game over to be archived.
+func (k *killRun) untilArchived(channel string, version uint64) error {
+	ctx, cancel := context.WithTimeout(context.Background(), stuckAfter)
+	defer cancel()
+	for ctx.Err() == nil {
+		rec, err := getRecord(ctx, k.st, channel)
+		if err == nil && (rec.Finished || rec.Version < version) {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return errors.New("the game over was not archived")
+}
+
+// clickContract clicks a contract game's button and classifies the
+// outcome as click does: applied when the record moved past version.
+// A deferred click (type 6) must end in the board shown by its answer, a
+// newer state on the board, or a follow-up in words: one that ends in
+// none of them within waitTimeout is counted silent.
+func (k *killRun) clickContract(channel, user, message, customID string, version uint64) {
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+	start := time.Now()
+	ix, err := k.fake.Click(ctx, user, message, customID)
+	if err != nil {
+		return
+	}
+	r, werr := ix.Wait(ctx)
+	end := time.Now()
+	applied := func() bool {
+		rec, err := getRecord(ctx, k.st, channel)
+		return err == nil && (rec.Finished || rec.Version > version || rec.Version < version)
+	}
+	k.mu.Lock()
+	k.clicks++
+	k.mu.Unlock()
+	if werr == nil && r.Type == fakediscord.CallbackDeferredUpdateMessage {
+		k.mu.Lock()
+		k.deferred++
+		k.mu.Unlock()
+		// Applied, or told: whichever comes first.
+		for ctx.Err() == nil && !applied() && len(ix.Followups()) == 0 {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if !applied() && len(ix.Followups()) == 0 {
+			k.mu.Lock()
+			k.silent++
+			k.mu.Unlock()
+			k.note("click %s in channel %s: deferred, neither applied nor told", customID, channel)
+		}
+	}
+	ok := applied()
+	k.mu.Lock()
+	if ok {
+		k.applied++
+	}
+	k.mu.Unlock()
+	if werr == nil {
+		return
+	}
+	switch {
+	case !ok:
+		k.mu.Lock()
+		k.lost++
+		k.mu.Unlock()
+	case k.killedBetween(start.Add(-time.Second), end):
+		k.mu.Lock()
+		k.inFlight++
+		k.mu.Unlock()
+	default:
+		k.mu.Lock()
+		k.unanswered++
+		k.mu.Unlock()
+		k.note("click %s in channel %s: applied, never answered (%v)", customID, channel, werr)
+	}
+}
+
+// liveStaleBoards counts the public messages of channel that kept live
+// game buttons for at least d after a later message with buttons of the
+// same game was posted: boards (or lobbies) whose retirement was lost.
+func liveStaleBoards(fake *fakediscord.Server, channel, game string, d time.Duration) (int, []string) {
+	type shown struct {
+		id            string
+		posted, ended time.Time // while it had live buttons of the game
+	}
+	var boards []shown
+	live := func(rows []fakediscord.Component) bool {
+		for _, c := range components(fakediscord.Message{Components: rows}) {
+			if strings.HasPrefix(c.CustomID, game+":") && !strings.HasPrefix(c.CustomID, game+":again:") {
+				return true
+			}
+		}
+		return false
+	}
+	for _, m := range fake.Transcript(channel) {
+		if m.Ephemeral() {
+			continue
+		}
+		first := firstVersion(m)
+		if !live(first.Components) {
+			continue
+		}
+		// Version j is History[j] (the current one last), shown from the
+		// end of version j-1: the first without live buttons ends it.
+		s := shown{id: m.ID, posted: m.Timestamp}
+		for j := 1; j <= len(m.History); j++ {
+			rows := m.Components
+			if j < len(m.History) {
+				rows = m.History[j].Components
+			}
+			if !live(rows) {
+				s.ended = m.History[j-1].ReplacedAt
+				break
+			}
+		}
+		boards = append(boards, s)
+	}
+	n, notes := 0, []string{}
+	for i, b := range boards {
+		if i+1 >= len(boards) {
+			break // the newest
+		}
+		next := boards[i+1].posted
+		end := b.ended
+		if end.IsZero() {
+			end = time.Now()
+		}
+		if end.Sub(next) >= d {
+			n++
+			notes = append(notes, b.id+" live "+end.Sub(next).Round(time.Millisecond).String()+" after "+boards[i+1].id)
+		}
+	}
+	return n, notes
+}
