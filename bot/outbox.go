@@ -80,8 +80,12 @@ var ErrNothingToDo = errors.New("bot: nothing due")
 // holdMargin is how long before the end of its hold on a channel's
 // effects a run stops posting on that hold alone: a message it posts
 // lands within that time, before another process may take the effects
-// over and look for it among the channel's messages.
-const holdMargin = time.Second
+// over and look for it among the channel's messages. Past it, the run
+// holds the effects longer (Keep) before it posts. Most of the grace:
+// on a busy machine or a slow Discord a post may take more than a second
+// to land, and the run that does its effects at once, as every run does
+// on a quiet machine, posts well within the rest.
+const holdMargin = OutboxGrace * 5 / 6
 
 // errHoldLost: another process took a channel's effects over (or the
 // channel changed) while this run's hold on them was ending; the run
