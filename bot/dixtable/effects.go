@@ -126,8 +126,23 @@ func pingEffect(m *dixTable, g *dix.Game, out played, clicker, guild, channel st
 		key += "_link"
 	}
 	text := locales.T(m.Lang, key, d)
-	if g.Phase == dix.PhaseAuctionPay && m.Ping != "" && bot.ContainsString(m.PingUsers, users[0]) {
+	if g.Phase == dix.PhaseAuctionPay && m.pinging(users[0]) {
 		return bot.Effect{Kind: bot.EffPingEdit, Users: users, Text: text}, true
 	}
 	return bot.Effect{Kind: bot.EffPing, Users: users, Text: text}, true
+}
+
+// pinging reports whether the current ping notified user: the one posted,
+// or one still owed in the outbox (its post has not landed yet; the edit,
+// owed after it, finds it posted).
+func (m *dixTable) pinging(user string) bool {
+	for i := len(m.Outbox) - 1; i >= 0; i-- {
+		switch e := m.Outbox[i]; e.Kind {
+		case bot.EffPing:
+			return bot.ContainsString(e.Users, user)
+		case bot.EffPinged, bot.EffBoard:
+			return false
+		}
+	}
+	return m.Ping != "" && bot.ContainsString(m.PingUsers, user)
 }
