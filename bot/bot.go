@@ -177,6 +177,11 @@ func New(opts Options) (*Bot, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, g := range games {
+		for _, id := range g.Views {
+			b.CmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
+		}
+	}
 	games.setBanks(b.Paces)
 	b.Games = games
 	return b, nil

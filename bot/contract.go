@@ -347,7 +347,12 @@ func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
 	for _, name := range b.gameNames() {
 		var subs []*discordgo.ApplicationCommandOption
 		_, hints := b.Games[name].Presenter.(present.Hinter)
-		for _, id := range ContractSubcommands {
+		g := b.Games[name]
+		ids := slices.Clone(ContractSubcommands)
+		if g.MinSeats == 1 {
+			ids = slices.Insert(ids, 1, "solo")
+		}
+		for _, id := range append(ids, g.Views...) {
 			if id == "hint" && !hints {
 				continue
 			}
@@ -358,8 +363,11 @@ func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
 				Description:              En(name + "_cmd_" + id + "_desc"),
 				DescriptionLocalizations: *Localized(name + "_cmd_" + id + "_desc"),
 			}
-			if id == "start" {
-				sub.Options = append([]*discordgo.ApplicationCommandOption{LanguageOption(), PicturesOption()}, startOptions(b.Games[name])...)
+			switch id {
+			case "start":
+				sub.Options = append([]*discordgo.ApplicationCommandOption{LanguageOption(), PicturesOption()}, startOptions(g)...)
+			case "solo":
+				sub.Options = append([]*discordgo.ApplicationCommandOption{LanguageOption(), PicturesOption()}, startOptions(g)...)
 			}
 			subs = append(subs, sub)
 		}
@@ -382,8 +390,12 @@ func (b *Bot) contractCommand(c *Call, g *present.Game, d discordgo.ApplicationC
 	}
 	c.Game = g.Rules.Name()
 	sub, opts := Subcommand(d)
-	switch b.CmdIDs[sub.Name] {
-	case "start":
+	id := b.CmdIDs[sub.Name]
+	switch id {
+	case "start", "solo":
+		if id == "solo" && g.MinSeats != 1 {
+			return ErrBadInput
+		}
 		// The channel's settings fill the options not given.
 		s := c.StartSettings()
 		noPics, err := PicturesOff(OrSetting(StringOpt(opts, OptPictures), s.Pics))
@@ -394,7 +406,11 @@ func (b *Bot) contractCommand(c *Call, g *present.Game, d discordgo.ApplicationC
 		if err != nil {
 			return err
 		}
-		return c.contractStart(g, OrSetting(StringOpt(opts, OptLanguage), s.Lang), noPics, s.Paces[g.Rules.Name()], options)
+		lang := OrSetting(StringOpt(opts, OptLanguage), s.Lang)
+		if id == "solo" {
+			return c.contractSolo(g, lang, noPics, s.Paces[g.Rules.Name()], options)
+		}
+		return c.contractStart(g, lang, noPics, s.Paces[g.Rules.Name()], options)
 	case "board":
 		return c.contractBoardCommand(g)
 	case "rules":
@@ -412,6 +428,9 @@ func (b *Bot) contractCommand(c *Call, g *present.Game, d discordgo.ApplicationC
 		return c.contractPause(g, false)
 	case "log":
 		return c.contractLog(g, 0)
+	}
+	if slices.Contains(g.Views, id) {
+		return c.contractView(g, id)
 	}
 	return ErrBadInput
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/browsertest"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 )
@@ -76,8 +75,8 @@ func TestBrowserWithRealBot(t *testing.T) {
 	lobby, _ = fake.Message(lobby.ID)
 	tb.clickVerb(alice, lobby, "go")
 	rec := tb.record()
-	require.Len(t, dix.GameOf(rec.State).Players, 3)
-	actor := tb.user(seats(t, rec)[dix.GameOf(rec.State).ToAct()])
+	require.Len(t, dixOf(rec).Players, 3)
+	actor := tb.user(seats(t, rec)[dixOf(rec).ToAct()])
 	hint := tb.command(actor, "/dix hint")
 	require.True(t, hint.Ephemeral(), describe(hint))
 	require.NoError(t, chromedp.Do(ctx,

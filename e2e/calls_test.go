@@ -17,7 +17,6 @@ import (
 
 	qcomputer "github.com/dixgame/dixbot/computer/qwixx"
 	"github.com/dixgame/dixbot/engine"
-	"github.com/dixgame/dixbot/engine/dix"
 	xrules "github.com/dixgame/dixbot/engine/dixxit"
 	qrules "github.com/dixgame/dixbot/engine/qwixx"
 	"github.com/dixgame/dixbot/internal/fakediscord"
@@ -50,12 +49,12 @@ func TestBotTokenCallsPerTurn(t *testing.T) {
 	w.fake.ResetStats()
 
 	turns, decisions := 1, 0
-	active := dix.GameOf(tb.record().State).Active
+	active := dixOf(tb.record()).Active
 	for tb.decide() {
 		decisions++
 		require.Less(t, decisions, 5000, "the game never ended")
-		if rec := tb.record(); dix.GameOf(rec.State) != nil && dix.GameOf(rec.State).Active != active {
-			active = dix.GameOf(rec.State).Active
+		if rec := tb.record(); dixOf(rec) != nil && dixOf(rec).Active != active {
+			active = dixOf(rec).Active
 			turns++
 		}
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/browsertest"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 )
@@ -34,7 +33,7 @@ func TestClockScreens(t *testing.T) {
 
 	// Whoever plays first lets the time run out twice in a row.
 	first := tb.record()
-	s := dix.GameOf(first.State).ToAct()
+	s := dixOf(first).ToAct()
 	late := tb.user(seats(t, first)[s])
 	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return clockSeats(t, tb.record())[s].Away }))
 	r := tb.command(tb.users[0], "/dix pause")

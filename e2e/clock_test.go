@@ -108,7 +108,7 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 	for {
 		require.True(t, time.Now().Before(deadline), "the game did not finish in time")
 		rec := tb.record()
-		if rec.Finished || dix.GameOf(rec.State).Phase == dix.PhaseOver {
+		if rec.Finished || dixOf(rec).Phase == dix.PhaseOver {
 			break
 		}
 		ss := clockSeats(t, rec)
@@ -125,7 +125,7 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 			backs++
 			continue
 		}
-		actor := dix.GameOf(rec.State).ToAct()
+		actor := dixOf(rec).ToAct()
 		if ss[actor].ID != chloe.ID {
 			before := othersOuts()
 			if !tb.decideInTime(rec) {
@@ -133,7 +133,7 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 			}
 			continue
 		}
-		seq := dix.GameOf(rec.State).Seq
+		seq := dixOf(rec).Seq
 		if !restarted && backs == 1 {
 			// Both processes die while her time runs; the one of the
 			// other shard comes back after her deadline and acts on it
@@ -143,11 +143,11 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 				require.NoError(t, p.cmd.Process.Signal(syscall.SIGKILL))
 				<-p.done
 			}
-			require.Equal(t, seq, dix.GameOf(tb.record().State).Seq, "her time was still running when the processes stopped")
+			require.Equal(t, seq, dixOf(tb.record()).Seq, "her time was still running when the processes stopped")
 			time.Sleep(4500 * time.Millisecond) // past her deadline (at most 4 s: the bank or two increments)
 			t0 := time.Now()
 			running = []*process{start(1 - home)}
-			require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return dix.GameOf(tb.record().State).Seq != seq }))
+			require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return dixOf(tb.record()).Seq != seq }))
 			restartGap = time.Since(t0)
 			running = append(running, start(home))
 			// While the game's shard has no process, no click reaches it.
@@ -156,7 +156,7 @@ func TestClockedGameWithTwoProcesses(t *testing.T) {
 			continue
 		}
 		// Chloe does not answer: the computer decides once her time is out.
-		err := waitUntil(waitCtx(t), fake, func() bool { return dix.GameOf(tb.record().State).Seq != seq })
+		err := waitUntil(waitCtx(t), fake, func() bool { return dixOf(tb.record()).Seq != seq })
 		require.NoError(t, err, "her decision out of time was never taken")
 	}
 	rec := tb.record()
@@ -224,7 +224,7 @@ func (tb *table) clickHand(user fakediscord.User) *fakediscord.Response {
 	tb.t.Helper()
 	ctx := waitCtx(tb.t)
 	for {
-		if rec := tb.record(); rec.Finished || dix.GameOf(rec.State).Phase == dix.PhaseOver {
+		if rec := tb.record(); rec.Finished || dixOf(rec).Phase == dix.PhaseOver {
 			return nil
 		}
 		board, err := tb.fake.WaitMessage(ctx, tb.channel.ID, "", hasHand)
@@ -259,13 +259,13 @@ func handID(t *testing.T, m fakediscord.Message) string {
 // computer's move then stands and it returns false).
 func (tb *table) decideInTime(rec *dixbot.Record) bool {
 	tb.t.Helper()
-	seq, v := dix.GameOf(rec.State).Seq, version(tb.t, rec)
+	seq, v := dixOf(rec).Seq, version(tb.t, rec)
 	shown := func() bool {
 		return slices.ContainsFunc(tb.fake.Transcript(tb.channel.ID), func(m fakediscord.Message) bool {
 			return !m.Ephemeral() && len(decisionButtons(m, v)) > 0
 		})
 	}
-	taken := func() bool { return dix.GameOf(tb.record().State).Seq != seq }
+	taken := func() bool { return dixOf(tb.record()).Seq != seq }
 	require.NoError(tb.t, waitUntil(waitCtx(tb.t), tb.fake, func() bool { return shown() || taken() }),
 		"neither a board for state %d nor a decision out of time", seq)
 	if taken() {

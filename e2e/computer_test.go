@@ -39,8 +39,8 @@ func TestOneHumanTwoComputers(t *testing.T) {
 	}
 	tb.clickVerb(alice, lobby, "go")
 	rec := tb.record()
-	require.NotNil(t, dix.GameOf(rec.State))
-	require.Len(t, dix.GameOf(rec.State).Players, 3)
+	require.NotNil(t, dixOf(rec))
+	require.Len(t, dixOf(rec).Players, 3)
 
 	tb.playToEnd()
 	computer2 := locales.T("en", "computer_name", map[string]any{"N": 2, "Level": locales.T("en", "level_normal", nil)})
@@ -71,7 +71,7 @@ func TestHintInBothLanguages(t *testing.T) {
 	tb.lobby("/dix start")
 	for range 2 {
 		rec := tb.record()
-		actor := tb.user(seats(t, rec)[dix.GameOf(rec.State).ToAct()])
+		actor := tb.user(seats(t, rec)[dixOf(rec).ToAct()])
 		other := tb.users[0]
 		if other.ID == actor.ID {
 			other = tb.users[1]
@@ -81,7 +81,7 @@ func TestHintInBothLanguages(t *testing.T) {
 		require.True(t, r.Ephemeral(), describe(r))
 		require.NotEmpty(t, r.Message.Embeds, describe(r))
 		assert.Equal(t, locales.T(lang, "dix_hint_title", nil), r.Message.Embeds[0].Title)
-		if dix.GameOf(rec.State).Phase == dix.PhaseDraw {
+		if dixOf(rec).Phase == dix.PhaseDraw {
 			assert.Contains(t, r.Message.Embeds[0].Description, "%", "the odds of the next card")
 		}
 		r = tb.command(other, "/dix hint")

@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	dixbot "github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 	"github.com/dixgame/dixbot/internal/redistest"
 	"github.com/dixgame/dixbot/store"
@@ -93,7 +92,7 @@ func TestKilledAfterSavingStillPostsTheBoard(t *testing.T) {
 				<-p.done
 
 				saved := readRecord(tb.channel.ID)
-				require.Greater(t, dix.GameOf(saved.State).Seq, dix.GameOf(rec.State).Seq, "the click was saved")
+				require.Greater(t, dixOf(saved).Seq, dixOf(rec).Seq, "the click was saved")
 				if len(liveBoards(fake, tb.channel.ID, version(t, saved))) == 0 {
 					dead++ // nothing to click on until the bot repairs it
 				}
@@ -107,7 +106,7 @@ func TestKilledAfterSavingStillPostsTheBoard(t *testing.T) {
 				gaps = append(gaps, time.Since(start))
 				assert.Less(t, time.Since(start), 5*time.Second+waitSlack, "the board is back within 5 s of the restart")
 				assert.Len(t, liveBoards(fake, tb.channel.ID, 0), 1, "exactly one board with buttons")
-				next := tb.user(seats(t, saved)[dix.GameOf(saved.State).ToAct()])
+				next := tb.user(seats(t, saved)[dixOf(saved).ToAct()])
 				assert.Contains(t, live[0].Pinged, next.ID, "the new board pings the player to act")
 				require.Equal(t, 0, p2.terminate())
 				w.bot = startApp(t, cfg)

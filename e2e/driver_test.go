@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -17,6 +18,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	dixbot "github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/computer"
+	cdix "github.com/dixgame/dixbot/computer/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 	"github.com/dixgame/dixbot/locales"
@@ -173,7 +176,7 @@ func (tb *table) finalOf(ix *fakediscord.Interaction, r *fakediscord.Response, v
 		case !m.EditedTimestamp.Before(r.At):
 			out = &fakediscord.Response{Type: fakediscord.CallbackUpdateMessage, At: r.At, Latency: r.Latency, Message: m}
 		case !m.EditedTimestamp.Before(clicked):
-			if rec := tb.record(); dix.GameOf(rec.State) == nil || uint64(version(tb.t, rec)) > v {
+			if rec := tb.record(); gameOf(tb.t, rec) == nil || uint64(version(tb.t, rec)) > v {
 				out = &fakediscord.Response{Type: fakediscord.CallbackUpdateMessage, At: r.At, Latency: r.Latency, Message: m}
 			}
 		}
@@ -219,7 +222,7 @@ func (tb *table) explainGone(msgID string) {
 	for _, ix := range ixs[max(0, len(ixs)-5):] {
 		tb.t.Logf("interaction %s type %d by %s: answered %v with %d after %v", ix.ID, ix.Type, ix.UserID, ix.Responded, ix.CallbackType, ix.Latency)
 	}
-	if rec := tb.record(); rec != nil && dix.GameOf(rec.State) != nil {
+	if rec := tb.record(); rec != nil && gameOf(tb.t, rec) != nil {
 		tb.t.Logf("record version %d", version(tb.t, rec))
 	}
 }
@@ -249,50 +252,68 @@ func (tb *table) record() *dixbot.Record {
 	return r
 }
 
-// stateBytes is the serialised engine state of the channel's game.
+// stateBytes is the serialised engine state of the channel's game (the
+// table data while it is a lobby).
 func (tb *table) stateBytes() []byte {
 	tb.t.Helper()
 	r := tb.record()
-	if dix.GameOf(r.State) == nil {
+	if r.Data == nil {
 		return r.Meta
 	}
-	b, err := dix.GameOf(r.State).MarshalBinary()
-	require.NoError(tb.t, err)
-	return b
+	return r.Data
 }
 
-// tableMeta is the part of the bot's table data (its JSON form in
-// Record.Meta) these tests read: who sits in which engine seat, and the
-// per-game offset added to Game.Seq in component custom ids.
+// gameOf is the DIX game r holds (nil: a lobby).
+func gameOf(t *testing.T, r *dixbot.Record) *dix.Game {
+	t.Helper()
+	if r == nil || r.Data == nil {
+		return nil
+	}
+	require.Equal(t, "dix", r.Game, "the channel's game")
+	st, err := dix.Rules{}.Decode(r.Data)
+	require.NoError(t, err, "the stored game")
+	return st.(dix.State).Game()
+}
+
+// tableMeta is the part of the table's data (its JSON form in
+// Record.Meta) these tests read: who sits in which seat, and the lobby's
+// counter, added to the game's version in the buttons' custom ids.
 type tableMeta struct {
 	Seats []struct {
-		ID string `json:"i"`
+		User  string `json:"u"`
+		Level string `json:"cpu"`
+		Away  bool   `json:"aw"`
 	} `json:"s"`
-	Base uint32 `json:"vb"`
+	Lobby uint32 `json:"lc"`
+	Board string `json:"b"`
+	Pace  string `json:"pc"`
 }
 
 func readMeta(t *testing.T, r *dixbot.Record) tableMeta {
 	t.Helper()
 	var m tableMeta
-	require.NoError(t, json.Unmarshal(r.Meta, &m), "the bot's table data")
+	require.NoError(t, json.Unmarshal(r.Meta, &m), "the table's data")
 	return m
 }
 
-// seats lists the Discord user of each engine seat ("" for ALIX).
+// seats lists the Discord user of each seat ("" for a computer seat, and
+// for a person's seat the computer plays once they left).
 func seats(t *testing.T, r *dixbot.Record) []string {
 	t.Helper()
 	m := readMeta(t, r)
 	ids := make([]string, len(m.Seats))
 	for i, s := range m.Seats {
-		ids[i] = s.ID
+		if s.Level == "" {
+			ids[i] = s.User
+		}
 	}
 	return ids
 }
 
-// version is the state version the game's buttons carry now.
+// version is the version the game's buttons carry now: the game's.
 func version(t *testing.T, r *dixbot.Record) uint32 {
 	t.Helper()
-	return dix.GameOf(r.State).Seq + readMeta(t, r).Base
+	return gameOf(t, r).Seq
 }
 
 func (tb *table) user(id string) fakediscord.User {
@@ -315,11 +336,11 @@ type customID struct {
 }
 
 func parseCustomID(s string) (customID, bool) {
-	parts := strings.Split(s, ":")
+	parts := strings.SplitN(s, ":", 4)
 	if len(parts) < 3 || parts[0] != "dix" {
 		return customID{}, false
 	}
-	v, err := strconv.ParseUint(parts[2], 10, 32)
+	v, err := strconv.ParseUint(parts[2], 10, 64)
 	if err != nil {
 		return customID{}, false
 	}
@@ -343,15 +364,21 @@ func components(m fakediscord.Message) []fakediscord.Component {
 	return out
 }
 
-// gameVerbs are the board's decision buttons (not "my hand" / "show board").
-var gameVerbs = []string{"draw", "stop", "num", "money", "buy", "end", "cons", "bbuy", "bid", "pass", "pay"}
-
-// decisionButtons are m's decision buttons of state version v, by verb.
+// decisionButtons are m's buttons of state version v that decide or open
+// the clicker's prompt: the moves by their move ("mv" ids), the prompt
+// under "pr".
 func decisionButtons(m fakediscord.Message, v uint32) map[string]customID {
 	buttons := map[string]customID{}
 	for _, c := range components(m) {
-		if id, ok := parseCustomID(c.CustomID); ok && id.version == uint64(v) && slices.Contains(gameVerbs, id.verb) {
-			buttons[id.verb] = id
+		id, ok := parseCustomID(c.CustomID)
+		if !ok || id.version != uint64(v) {
+			continue
+		}
+		switch id.verb {
+		case "mv":
+			buttons[id.arg] = id
+		case "pr":
+			buttons["pr"] = id
 		}
 	}
 	return buttons
@@ -376,31 +403,15 @@ func (tb *table) boardFor(rec *dixbot.Record) (fakediscord.Message, map[string]c
 	return m, buttons
 }
 
-// weights make the random player draw often and stop sometimes, so games
-// see busts, auctions and purchases.
-var weights = map[string]int{"draw": 5, "stop": 3, "num": 3, "money": 1, "buy": 4, "end": 1, "cons": 1, "bbuy": 1, "bid": 3, "pass": 1, "pay": 1}
-
-func (tb *table) choose(buttons map[string]customID) customID {
-	total := 0
-	verbs := make([]string, 0, len(buttons))
-	for v := range buttons {
-		verbs = append(verbs, v)
+// decision is what the seat to act decides: the normal computer player's
+// decision, or the easy one's now and then, so games see busts, auctions
+// and purchases.
+func (tb *table) decision(g *dix.Game, seat int) dix.Action {
+	lvl := computer.Normal
+	if tb.rng.IntN(4) == 0 {
+		lvl = computer.Easy
 	}
-	slices.Sort(verbs)
-	w := tb.weights
-	if w == nil {
-		w = weights
-	}
-	for _, v := range verbs {
-		total += w[v]
-	}
-	n := tb.rng.IntN(total)
-	for _, v := range verbs {
-		if n -= w[v]; n < 0 {
-			return buttons[v]
-		}
-	}
-	return buttons[verbs[0]]
+	return cdix.Decide(g, seat, lvl, tb.rng)
 }
 
 // decide makes one decision of the player to act, by clicks only, and
@@ -409,7 +420,7 @@ func (tb *table) choose(buttons map[string]customID) customID {
 func (tb *table) decide() bool {
 	tb.t.Helper()
 	rec := tb.record()
-	g := dix.GameOf(rec.State)
+	g := gameOf(tb.t, rec)
 	require.NotNil(tb.t, g, "the game has started")
 	if rec.Finished || g.Phase == dix.PhaseOver {
 		return false
@@ -418,66 +429,76 @@ func (tb *table) decide() bool {
 	require.GreaterOrEqual(tb.t, seat, 0)
 	user := tb.user(seats(tb.t, rec)[seat])
 	board, buttons := tb.boardFor(rec)
-	ch := g.Choices(seat)
-	require.NotEmpty(tb.t, ch.Actions, "the player to act has choices")
-
-	id := tb.choose(buttons)
-	r := tb.click(user, board.ID, id.raw)
-	switch id.verb {
-	case "buy":
-		if !tb.buy(user, r) {
-			// Nothing affordable: end the turn instead.
-			tb.click(user, board.ID, buttons["end"].raw)
-		}
-	case "bid":
-		tb.promptClick(user, r, "bidn", func(cs []customID) customID { return cs[tb.rng.IntN(len(cs))] })
-	case "pay":
-		tb.promptClick(user, r, "apay", func(cs []customID) customID { return cs[0] })
+	a := tb.decision(g, seat)
+	m := string(dix.FormatMove(a))
+	var r *fakediscord.Response
+	if id, ok := buttons[m]; ok {
+		r = tb.click(user, board.ID, id.raw)
+	} else {
+		pr, ok := buttons["pr"]
+		require.True(tb.t, ok, "no button for %q nor a prompt on the board: %v", m, slices.Collect(maps.Keys(buttons)))
+		r = tb.throughPrompt(user, tb.click(user, board.ID, pr.raw), a)
 	}
-
-	after := dix.GameOf(tb.record().State)
+	after := gameOf(tb.t, tb.record())
 	// One action, then those with a single possible answer (taken by themselves).
-	require.Greater(tb.t, after.Seq, g.Seq, "clicking %s applied its action (answer: %s)", id.raw, describe(r))
+	require.Greater(tb.t, after.Seq, g.Seq, "deciding %s applied its action (answer: %s)", m, describe(r))
 	// The player took thinkTime to decide: Discord's rate-limit windows,
 	// counted on the stand-in's clock, see a human pace.
 	tb.fake.Advance(tb.think)
 	return true
 }
 
-// buy completes a purchase from the market prompt: pick a card, then pay
-// the proposed payment. It returns false when the card was not affordable.
-func (tb *table) buy(user fakediscord.User, prompt *fakediscord.Response) bool {
+// throughPrompt makes decision a from the private prompt r shows: its
+// move when a button or the menu offers it, else the steps towards it (a
+// colour of the market, a card, a page of bids); a payment is the first
+// the payment step proposes.
+func (tb *table) throughPrompt(user fakediscord.User, r *fakediscord.Response, a dix.Action) *fakediscord.Response {
 	tb.t.Helper()
-	require.True(tb.t, prompt.Ephemeral(), "the market prompt is ephemeral: %s", describe(prompt))
-	var selects []fakediscord.Component
-	for _, c := range components(*prompt.Message) {
-		if c.Type == fakediscord.ComponentStringSelect {
-			selects = append(selects, c)
+	m := string(dix.FormatMove(a))
+	for k := 0; ; k++ {
+		require.Less(tb.t, k, 12, "no way to %q through the prompt: %s", m, describe(r))
+		require.True(tb.t, r.Ephemeral(), "the prompt is private: %s", describe(r))
+		msg := *r.Message
+		var moves []customID
+		var sel fakediscord.Component
+		for _, c := range components(msg) {
+			id, ok := parseCustomID(c.CustomID)
+			switch {
+			case !ok:
+			case id.verb == "mv" && id.arg == m:
+				return tb.click(user, msg.ID, id.raw)
+			case id.verb == "mv":
+				moves = append(moves, id)
+			case id.verb == "sel":
+				sel = c
+			}
 		}
-	}
-	require.NotEmpty(tb.t, selects, "market prompt without a select: %s", describe(prompt))
-	sel := selects[tb.rng.IntN(len(selects))]
-	opt := sel.Options[tb.rng.IntN(len(sel.Options))]
-	r := tb.pick(user, prompt.Message.ID, sel.CustomID, opt.Value)
-	if r.Message == nil || !hasVerb(*r.Message, "bpay") {
-		return false // refused: cannot afford this card
-	}
-	tb.promptClick(user, r, "bpay", func(cs []customID) customID { return cs[0] })
-	return true
-}
-
-// promptClick clicks, on an ephemeral prompt, one of the buttons of verb.
-func (tb *table) promptClick(user fakediscord.User, prompt *fakediscord.Response, verb string, pick func([]customID) customID) *fakediscord.Response {
-	tb.t.Helper()
-	require.NotNil(tb.t, prompt.Message, "a prompt message: %s", describe(prompt))
-	var ids []customID
-	for _, c := range components(*prompt.Message) {
-		if id, ok := parseCustomID(c.CustomID); ok && id.verb == verb {
-			ids = append(ids, id)
+		values := map[string]bool{}
+		for _, o := range sel.Options {
+			values[o.Value] = true
 		}
+		next := ""
+		switch {
+		case values["mv:"+m]:
+			return tb.pick(user, msg.ID, sel.CustomID, "mv:"+m)
+		case (a.Kind == dix.ActBuy || a.Kind == dix.ActPay) && len(moves) > 0:
+			return tb.click(user, msg.ID, moves[0].raw) // the payment proposed
+		case a.Kind == dix.ActBuy && values["st:b "+a.Card.String()]:
+			next = "st:b " + a.Card.String()
+		case a.Kind == dix.ActBuy && values["st:c "+a.Card.Color.String()]:
+			next = "st:c " + a.Card.Color.String()
+		case a.Kind == dix.ActBid:
+			for _, o := range sel.Options {
+				if from, ok := strings.CutPrefix(o.Value, "st:a "); ok {
+					if n, _ := strconv.Atoi(from); n <= a.Amount {
+						next = o.Value
+					}
+				}
+			}
+		}
+		require.NotEmpty(tb.t, next, "no step towards %q on the prompt: %s %v", m, describe(r), slices.Collect(maps.Keys(values)))
+		r = tb.pick(user, msg.ID, sel.CustomID, next)
 	}
-	require.NotEmpty(tb.t, ids, "no %s button on the prompt: %s", verb, describe(prompt))
-	return tb.click(user, prompt.Message.ID, pick(ids).raw)
 }
 
 func hasVerb(m fakediscord.Message, verb string) bool {
@@ -510,7 +531,7 @@ func (tb *table) playUntil(cond func(*dix.Game) bool) *dixbot.Record {
 	for i := 0; ; i++ {
 		require.Less(tb.t, i, 5000, "the game never reached the condition")
 		rec := tb.record()
-		if cond(dix.GameOf(rec.State)) {
+		if cond(gameOf(tb.t, rec)) {
 			return rec
 		}
 		require.True(tb.t, tb.decide(), "the game ended before the condition held")
@@ -540,7 +561,7 @@ func (tb *table) lobby(startLine string) {
 	}
 	tb.clickVerb(tb.users[0], lobby, "go")
 	rec := tb.record()
-	require.NotNil(tb.t, dix.GameOf(rec.State), "the game started")
+	require.NotNil(tb.t, gameOf(tb.t, rec), "the game started")
 	assert.Len(tb.t, seats(tb.t, rec), len(tb.users))
 }
 
@@ -567,8 +588,8 @@ func (tb *table) clickVerb(u fakediscord.User, m fakediscord.Message, verb strin
 func (tb *table) checkScoreboard(names []string) fakediscord.Message {
 	tb.t.Helper()
 	rec := tb.record()
-	require.Equal(tb.t, dix.PhaseOver, dix.GameOf(rec.State).Phase)
-	res := dix.GameOf(rec.State).Results()
+	require.Equal(tb.t, dix.PhaseOver, gameOf(tb.t, rec).Phase)
+	res := gameOf(tb.t, rec).Results()
 	m, err := tb.fake.WaitMessage(waitCtx(tb.t), tb.channel.ID, "", func(m fakediscord.Message) bool {
 		if len(m.Embeds) == 0 {
 			return false
@@ -675,4 +696,32 @@ func (tb *table) openGame(game string) fakediscord.Message {
 		board = tb.gameClick(game, u, board, "join", "")
 	}
 	return tb.gameClick(game, tb.users[0], board, "go", "")
+}
+
+// gameVerbs are the verbs of the board's decision buttons: a move, and
+// the button that opens the clicker's prompt.
+var gameVerbs = []string{"mv", "pr"}
+
+// dixOf is the DIX game r holds: nil for a lobby, a record of another
+// game or one that does not decode (gameOf says why).
+func dixOf(r *dixbot.Record) *dix.Game {
+	if r == nil || r.Data == nil || r.Game != "dix" {
+		return nil
+	}
+	st, err := dix.Rules{}.Decode(r.Data)
+	if err != nil {
+		return nil
+	}
+	return st.(dix.State).Game()
+}
+
+// choose picks one of buttons at random, drawing more often than not.
+func (tb *table) choose(buttons map[string]customID) customID {
+	tb.t.Helper()
+	require.NotEmpty(tb.t, buttons)
+	if id, ok := buttons["draw"]; ok && tb.rng.IntN(3) > 0 {
+		return id
+	}
+	keys := slices.Sorted(maps.Keys(buttons))
+	return buttons[keys[tb.rng.IntN(len(keys))]]
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -82,8 +81,8 @@ func TestGlobalRateLimit(t *testing.T) {
 	w.fake.ResetStats()
 	w.fake.RateLimitGlobal(6 * time.Second)
 	start := time.Now()
-	turn := dix.GameOf(tb.record().State).Active
-	for dix.GameOf(tb.record().State).Active == turn {
+	turn := dixOf(tb.record()).Active
+	for dixOf(tb.record()).Active == turn {
 		require.Less(t, time.Since(start), waitTimeout, "a turn ended")
 		require.True(t, tb.decide())
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	dixbot "github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/app"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 	"github.com/dixgame/dixbot/internal/redistest"
@@ -91,9 +90,9 @@ func TestSoloAgainstALIX(t *testing.T) {
 	r := tb.command(tb.users[0], "/dix solo difficulty:7")
 	require.False(t, r.Ephemeral(), "the solo game starts: %s", describe(r))
 	rec := tb.record()
-	require.NotNil(t, dix.GameOf(rec.State))
-	assert.Equal(t, 1, dix.GameOf(rec.State).Opts.Players)
-	assert.Equal(t, 7, dix.GameOf(rec.State).Opts.Difficulty)
+	require.NotNil(t, dixOf(rec))
+	assert.Equal(t, 1, dixOf(rec).Opts.Players)
+	assert.Equal(t, 7, dixOf(rec).Opts.Difficulty)
 	tb.playToEnd()
 	tb.checkScoreboard([]string{"Dana", "ALIX"})
 }

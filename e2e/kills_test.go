@@ -329,7 +329,7 @@ func (k *killRun) lobby(tb *table) error {
 		return err
 	}
 	rec, err := getRecord(ctx, k.st, tb.channel.ID)
-	if err != nil || dix.GameOf(rec.State) == nil {
+	if err != nil || dixOf(rec) == nil {
 		return fmt.Errorf("the game did not start: %v", err)
 	}
 	return nil
@@ -356,18 +356,18 @@ func (k *killRun) game(tb *table, rng *rand.Rand) error {
 		if err != nil {
 			return fmt.Errorf("reading the game: %w", err)
 		}
-		if rec.Finished || dix.GameOf(rec.State).Phase == dix.PhaseOver {
+		if rec.Finished || dixOf(rec).Phase == dix.PhaseOver {
 			return nil
 		}
 		var m killMeta
 		if err := json.Unmarshal(rec.Meta, &m); err != nil {
 			return err
 		}
-		seat := dix.GameOf(rec.State).ToAct()
+		seat := dixOf(rec).ToAct()
 		if seat < 0 || seat >= len(m.Seats) {
 			return fmt.Errorf("no seat to act (%d)", seat)
 		}
-		v := dix.GameOf(rec.State).Seq + m.Base
+		v := dixOf(rec).Seq + m.Base
 		board, buttons, err := k.boardFor(tb.channel.ID, v)
 		if err != nil {
 			ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
@@ -375,21 +375,21 @@ func (k *killRun) game(tb *table, rng *rand.Rand) error {
 			cancel()
 			var why string
 			if now != nil {
-				why = fmt.Sprintf("; the record: seq %d, due in %v, data %s", dix.GameOf(now.State).Seq, time.Until(now.Due).Round(time.Millisecond), now.Meta)
+				why = fmt.Sprintf("; the record: seq %d, due in %v, data %s", dixOf(now).Seq, time.Until(now.Due).Round(time.Millisecond), now.Meta)
 			}
 			why += "; the channel's last public messages: " + lastBoards(k.fake, tb.channel.ID, 3)
 			return fmt.Errorf("decision %d (state %d): %w%s", decisions, v, err, why)
 		}
 		user := m.Seats[seat].ID
 		id := k.choose(buttons, rng)
-		r, _ := k.click(tb.channel.ID, user, board.ID, id.raw, dix.GameOf(rec.State).Seq)
+		r, _ := k.click(tb.channel.ID, user, board.ID, id.raw, dixOf(rec).Seq)
 		if r != nil && r.Message != nil && r.Ephemeral() {
 			// A prompt: bid or pay (buying is left out).
 			verb := map[string]string{"bid": "bidn", "pay": "apay"}[id.verb]
 			if verb != "" && hasVerb(*r.Message, verb) {
 				for _, c := range components(*r.Message) {
 					if pid, ok := parseCustomID(c.CustomID); ok && pid.verb == verb {
-						k.click(tb.channel.ID, user, r.Message.ID, pid.raw, dix.GameOf(rec.State).Seq)
+						k.click(tb.channel.ID, user, r.Message.ID, pid.raw, dixOf(rec).Seq)
 						break
 					}
 				}
@@ -401,7 +401,7 @@ func (k *killRun) game(tb *table, rng *rand.Rand) error {
 
 // promptVerbs are the decisions a simulated player takes when none is
 // made in one click, in order of preference.
-var promptVerbs = []string{"pass", "pay", "bid"}
+var promptVerbs = []string{"pass", "pr"}
 
 // choose picks a one-click decision at random, else one opening a prompt
 // (an auction's bid or a won auction's payment).
@@ -484,7 +484,7 @@ func (k *killRun) click(channel, user, message, customID string, seq uint32) (*f
 	r, werr := ix.Wait(ctx)
 	end := time.Now()
 	rec, err := getRecord(ctx, k.st, channel)
-	applied := err == nil && (rec.Finished || dix.GameOf(rec.State).Seq > seq)
+	applied := err == nil && (rec.Finished || dixOf(rec).Seq > seq)
 	k.mu.Lock()
 	k.clicks++
 	if applied {

@@ -117,14 +117,14 @@ func boardMissingInTheChannel(t *testing.T, overHTTP bool) {
 		mark := boardMissing(t, rec)
 		assert.Equal(t, "board", mark.Kind)
 		assert.Equal(t, 50013, mark.Code)
-		assert.NotEqual(t, dix.GameOf(before.State).Active, dix.GameOf(rec.State).Active, "the computer ended the turn")
+		assert.NotEqual(t, dixOf(before).Active, dixOf(rec).Active, "the computer ended the turn")
 		return board, rec
 	}
 
 	// Send Messages goes: the next board comes back through a command.
 	_, rec := timeOut(fakediscord.PermSendMessages)
-	other := tb.user(seats(t, rec)[dix.GameOf(rec.State).ToAct()])
-	late := tb.user(seats(t, rec)[1-dix.GameOf(rec.State).ToAct()])
+	other := tb.user(seats(t, rec)[dixOf(rec).ToAct()])
+	late := tb.user(seats(t, rec)[1-dixOf(rec).ToAct()])
 	r := tb.command(other, "/dix hand")
 	require.True(t, r.Ephemeral(), "%s", describe(r))
 	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return boardMissing(t, tb.record()) == nil }), "the board is posted")
@@ -137,7 +137,7 @@ func boardMissingInTheChannel(t *testing.T, overHTTP bool) {
 
 	// Embed Links goes too.
 	old, rec := timeOut(fakediscord.PermSendMessages | fakediscord.PermEmbedLinks)
-	toAct := dix.GameOf(rec.State).ToAct()
+	toAct := dixOf(rec).ToAct()
 
 	// The game waits, its clock held: the player to act runs out of no
 	// time, even once their bank is past.
@@ -149,9 +149,9 @@ func boardMissingInTheChannel(t *testing.T, overHTTP bool) {
 	}
 	require.NoError(t, json.Unmarshal(rec.Meta, &clk))
 	assert.False(t, clk.Clock.PausedAt.IsZero(), "the clock is held")
-	seq := dix.GameOf(rec.State).Seq
+	seq := dixOf(rec).Seq
 	time.Sleep(clk.Clock.Banks[toAct] + time.Second)
-	assert.Equal(t, seq, dix.GameOf(tb.record().State).Seq, "no deadline while the board is missing")
+	assert.Equal(t, seq, dixOf(tb.record()).Seq, "no deadline while the board is missing")
 
 	// The player to act clicks the old board, still there with its
 	// buttons (Discord refused its edits too): told why, in their
@@ -218,7 +218,7 @@ func boardMissingInTheChannel(t *testing.T, overHTTP bool) {
 	require.True(t, r.Ephemeral(), "the old board is outdated: %s", describe(r))
 	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return boardMissing(t, tb.record()) == nil }), "the board is posted")
 	rec = tb.record()
-	assert.Equal(t, seq, dix.GameOf(rec.State).Seq, "nothing was played meanwhile")
+	assert.Equal(t, seq, dixOf(rec).Seq, "nothing was played meanwhile")
 	tb.boardFor(rec)
 	tb.playToEnd()
 	tb.checkScoreboard([]string{"Alice", "Bruno"})

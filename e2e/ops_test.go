@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 	"github.com/dixgame/dixbot/internal/redistest"
 )
@@ -78,7 +77,7 @@ func TestHealthAndMetrics(t *testing.T) {
 	// A refused click, counted as such.
 	rec := tb.record()
 	board, buttons := tb.boardFor(rec)
-	other := tb.user(seats(t, rec)[1-dix.GameOf(rec.State).ToAct()])
+	other := tb.user(seats(t, rec)[1-dixOf(rec).ToAct()])
 	for _, id := range buttons {
 		require.True(t, tb.click(other, board.ID, id.raw).Ephemeral())
 		break

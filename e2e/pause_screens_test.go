@@ -95,11 +95,11 @@ func TestPauseKickAndClockScreens(t *testing.T) {
 		t.Run("paused-"+tc.lang, func(t *testing.T) {
 			tb := w.table(t, "en-US", tc.names...)
 			tb.lobby(tc.start)
-			s := dix.GameOf(tb.record().State).ToAct()
+			s := dixOf(tb.record()).ToAct()
 			require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return clockSeats(t, tb.record())[s].Away }))
 			require.True(t, tb.command(tb.users[0], "/dix pause").Ephemeral())
 			rec := tb.record()
-			actor := tb.user(seats(t, rec)[dix.GameOf(rec.State).ToAct()])
+			actor := tb.user(seats(t, rec)[dixOf(rec).ToAct()])
 			r := tb.command(actor, "/dix leave")
 			require.True(t, r.Ephemeral(), "%s", describe(r))
 			var board fakediscord.Message
@@ -109,7 +109,7 @@ func TestPauseKickAndClockScreens(t *testing.T) {
 				return ok && strings.Contains(boardText(m), tc.left)
 			}))
 			after := tb.record()
-			assert.Equal(t, dix.GameOf(rec.State).Seq, dix.GameOf(after.State).Seq, "nothing moved while paused")
+			assert.Equal(t, dixOf(rec).Seq, dixOf(after).Seq, "nothing moved while paused")
 			assert.Contains(t, boardText(board), tc.paused)
 			kick := ""
 			for _, c := range components(board) {
@@ -156,7 +156,7 @@ func TestPauseKickAndClockScreens(t *testing.T) {
 		rec := tb.playUntil(func(g *dix.Game) bool {
 			return g.Phase == dix.PhaseBuy && len(g.Choices(g.ToAct()).Buyable) > 0
 		})
-		user := tb.user(seats(t, rec)[dix.GameOf(rec.State).ToAct()])
+		user := tb.user(seats(t, rec)[dixOf(rec).ToAct()])
 		board, buttons := tb.boardFor(rec)
 		prompt := tb.click(user, board.ID, buttons["buy"].raw)
 		require.True(t, prompt.Ephemeral(), "%s", describe(prompt))

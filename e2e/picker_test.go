@@ -22,7 +22,7 @@ func TestPaymentByPicking(t *testing.T) {
 	for i := 0; ; i++ {
 		require.Less(t, i, 400, "never a purchase to pay by picking")
 		rec := tb.record()
-		g := dix.GameOf(rec.State)
+		g := dixOf(rec)
 		require.NotEqual(t, dix.PhaseOver, g.Phase, "the game ended first")
 		seat := g.ToAct()
 		ch := g.Choices(seat)
@@ -64,7 +64,7 @@ func TestPaymentByPicking(t *testing.T) {
 		r := tb.click(user, picker.Message.ID, ok.CustomID)
 		require.NotNil(t, r.Message, describe(r))
 
-		after := dix.GameOf(tb.record().State)
+		after := dixOf(tb.record())
 		assert.Greater(t, after.Seq, g.Seq, "the purchase was applied: %s", describe(r))
 		assert.Contains(t, after.Players[seat].Collection, target, "the card was bought")
 		assert.Equal(t, pl.Money-money, after.Players[seat].Money, "with the money picked")

@@ -103,7 +103,7 @@ func (g *benchGame) click(ctx context.Context) (time.Duration, error) {
 		if err != nil {
 			return 0, err
 		}
-		if rec.Finished || dix.GameOf(rec.State) == nil || dix.GameOf(rec.State).Phase == dix.PhaseOver {
+		if rec.Finished || dixOf(rec) == nil || dixOf(rec).Phase == dix.PhaseOver {
 			g.channel = "" // over: a new game
 			continue
 		}
@@ -116,8 +116,8 @@ func (g *benchGame) click(ctx context.Context) (time.Duration, error) {
 		if err := json.Unmarshal(rec.Meta, &m); err != nil {
 			return 0, err
 		}
-		seq := uint64(dix.GameOf(rec.State).Seq + m.Base)
-		user := m.Seats[dix.GameOf(rec.State).ToAct()].ID
+		seq := uint64(dixOf(rec).Seq + m.Base)
+		user := m.Seats[dixOf(rec).ToAct()].ID
 		buttons := map[string]string{}
 		board, err := g.fake.WaitMessage(ctx, g.channel, "", func(msg fakediscord.Message) bool {
 			clear(buttons)

@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/browsertest"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 )
@@ -57,7 +56,7 @@ func TestPictures(t *testing.T) {
 			}
 		}
 		rec := tb.record()
-		actor := tb.user(seats(t, rec)[dix.GameOf(rec.State).ToAct()])
+		actor := tb.user(seats(t, rec)[dixOf(rec).ToAct()])
 		hand := tb.command(actor, "/dix hand")
 		require.True(t, hand.Ephemeral(), describe(hand))
 		assert.Empty(t, hand.Message.Attachments)

@@ -85,7 +85,7 @@ func TestRefusals(t *testing.T) {
 	tb.weights = drawHeavy
 
 	rec := tb.playUntil(bidding)
-	g := dix.GameOf(rec.State)
+	g := dixOf(rec)
 	bidderSeat := g.ToAct()
 	ids := seats(t, rec)
 	bidder := tb.user(ids[bidderSeat])
@@ -211,12 +211,12 @@ func TestConcurrentClicks(t *testing.T) {
 
 	for round := range 4 {
 		rec := tb.record()
-		g := dix.GameOf(rec.State)
+		g := dixOf(rec)
 		if g.Phase != dix.PhaseDraw {
 			// Get back to a turn start, where Draw is the only decision.
 			tb.weights = map[string]int{"stop": 10, "num": 1, "money": 1, "end": 1, "cons": 1, "bbuy": 1, "pass": 1, "bid": 1, "pay": 1, "buy": 0, "draw": 1}
 			rec = tb.playUntil(func(g *dix.Game) bool { return g.Phase == dix.PhaseDraw })
-			g = dix.GameOf(rec.State)
+			g = dixOf(rec)
 		}
 		active := tb.user(seats(t, rec)[g.ToAct()])
 		board, buttons := tb.boardFor(rec)
@@ -266,7 +266,7 @@ func TestConcurrentClicks(t *testing.T) {
 		close(start)
 		wg.Wait()
 
-		after := dix.GameOf(tb.record().State)
+		after := dixOf(tb.record())
 		assert.Equal(t, 1, applied, "round %d: exactly one click applied", round)
 		assert.Equal(t, n-1, refused+gone, "round %d: every other click refused", round)
 		assert.GreaterOrEqual(t, refused, 1, "round %d: concurrent clicks reached the bot", round)
@@ -278,7 +278,7 @@ func TestConcurrentClicks(t *testing.T) {
 	// the bidder's prompt and Pass on the board, each clicked three times.
 	tb.weights = drawHeavy
 	rec := tb.playUntil(bidding)
-	g := dix.GameOf(rec.State)
+	g := dixOf(rec)
 	bidder := tb.user(seats(t, rec)[g.ToAct()])
 	board, buttons := tb.boardFor(rec)
 	prompt := tb.click(bidder, board.ID, buttons["bid"].raw)
@@ -324,7 +324,7 @@ func TestConcurrentClicks(t *testing.T) {
 	}
 	close(start)
 	wg.Wait()
-	after := dix.GameOf(tb.record().State)
+	after := dixOf(tb.record())
 	// One decision applied, then those with a single possible answer
 	// (taken by themselves); the others were refused as outdated (below).
 	assert.Greater(t, after.Seq, g.Seq, "one of the decisions was applied")
@@ -378,7 +378,7 @@ func TestRestartDuringAuction(t *testing.T) {
 	w.restart(t)
 	assert.Equal(t, before, tb.stateBytes(), "the auction survived the restart")
 	after := tb.record()
-	assert.Equal(t, dix.GameOf(rec.State).Auction, dix.GameOf(after.State).Auction)
+	assert.Equal(t, dixOf(rec).Auction, dixOf(after).Auction)
 
 	tb.weights = nil
 	tb.playToEnd()

@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/browsertest"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 	"github.com/dixgame/dixbot/locales"
@@ -69,7 +68,7 @@ func TestRematch(t *testing.T) {
 	var before rematchMeta
 	started := tb.record()
 	require.NoError(t, json.Unmarshal(started.Meta, &before))
-	first := dix.GameOf(started.State).Opts.FirstPlayer
+	first := dixOf(started).Opts.FirstPlayer
 	require.GreaterOrEqual(t, first, 0, "the rules state keeps who started")
 
 	tb.playToEnd()
@@ -105,7 +104,7 @@ func TestRematch(t *testing.T) {
 	}))
 	assert.Zero(t, fake.Stats().BotToken, "the rematch is the click's answer: no bot-token request")
 	rec := tb.record()
-	require.Nil(t, dix.GameOf(rec.State), "a lobby")
+	require.Nil(t, dixOf(rec), "a lobby")
 	assert.Equal(t, bruno.ID, after.Creator)
 	assert.Equal(t, before.Seats, after.Seats, "the same seats")
 	assert.Equal(t, "live", after.Pace)
@@ -123,10 +122,10 @@ func TestRematch(t *testing.T) {
 
 	tb.clickVerb(bruno, next, "go")
 	rec = tb.record()
-	require.NotNil(t, dix.GameOf(rec.State), "the rematch started")
-	assert.Equal(t, (first+1)%3, dix.GameOf(rec.State).Opts.FirstPlayer, "the seat after the last first player starts")
-	assert.True(t, dix.GameOf(rec.State).Opts.BustVariant)
-	assert.Len(t, dix.GameOf(rec.State).Players, 3)
+	require.NotNil(t, dixOf(rec), "the rematch started")
+	assert.Equal(t, (first+1)%3, dixOf(rec).Opts.FirstPlayer, "the seat after the last first player starts")
+	assert.True(t, dixOf(rec).Opts.BustVariant)
+	assert.Len(t, dixOf(rec).Players, 3)
 	var shown rematchMeta
 	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool {
 		shown = rematchMeta{}

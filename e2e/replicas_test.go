@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	dixbot "github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 	"github.com/dixgame/dixbot/internal/redistest"
 	"github.com/dixgame/dixbot/store"
@@ -125,7 +124,7 @@ func refuseForged(t *testing.T, tb *table, url string) {
 		}
 		require.True(t, tb.decide())
 	}
-	user := tb.user(seats(t, rec)[dix.GameOf(rec.State).ToAct()])
+	user := tb.user(seats(t, rec)[dixOf(rec).ToAct()])
 	id := buttons["draw"]
 	// A click as Discord would send it: the stand-in's last interaction,
 	// made the next click.
@@ -164,11 +163,11 @@ func refuseForged(t *testing.T, tb *table, url string) {
 	// (The record's version may move: the work after the last click
 	// records itself done.)
 	after := tb.record()
-	assert.Equal(t, dix.GameOf(rec.State).Seq, dix.GameOf(after.State).Seq, "nothing applied")
+	assert.Equal(t, dixOf(rec).Seq, dixOf(after).Seq, "nothing applied")
 	assert.Equal(t, mustBinary(t, rec), mustBinary(t, after), "the game is unchanged")
 
 	r := tb.click(user, board.ID, id.raw)
-	require.Greater(t, dix.GameOf(tb.record().State).Seq, dix.GameOf(rec.State).Seq, "the same click through Discord is applied: %s", describe(r))
+	require.Greater(t, dixOf(tb.record()).Seq, dixOf(rec).Seq, "the same click through Discord is applied: %s", describe(r))
 	tb.fake.Advance(tb.think)
 }
 
@@ -181,7 +180,7 @@ func mustUint(t *testing.T, s string) uint64 {
 
 func mustBinary(t *testing.T, r *dixbot.Record) []byte {
 	t.Helper()
-	b, err := dix.GameOf(r.State).MarshalBinary()
+	b, err := dixOf(r).MarshalBinary()
 	require.NoError(t, err)
 	return b
 }

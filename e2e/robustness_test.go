@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	dixbot "github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 	"github.com/dixgame/dixbot/internal/redistest"
 	"github.com/dixgame/dixbot/locales"
@@ -58,7 +57,7 @@ func (w *world) settled(t *testing.T) float64 {
 }
 
 // oneClickVerbs are the board's decisions made in one click (no prompt).
-var oneClickVerbs = []string{"draw", "stop", "num", "money", "end", "pass", "cons", "bbuy"}
+var oneClickVerbs = []string{"draw", "stop", "numbers", "money", "end", "pass", "consolation", "bustbuy"}
 
 // oneClickDecision returns a board button that decides in one click.
 func oneClickDecision(t *testing.T, buttons map[string]customID) customID {
@@ -91,7 +90,7 @@ func (tb *table) untilVerbs(verbs []string, max int) (*dixbot.Record, fakediscor
 		board, buttons := tb.boardFor(rec)
 		for _, v := range verbs {
 			if _, ok := buttons[v]; ok {
-				return rec, board, buttons, tb.user(seats(tb.t, rec)[dix.GameOf(rec.State).ToAct()])
+				return rec, board, buttons, tb.user(seats(tb.t, rec)[dixOf(rec).ToAct()])
 			}
 		}
 		require.True(tb.t, tb.decide(), "the game ended")
@@ -126,7 +125,7 @@ func TestRedeliveredInteraction(t *testing.T) {
 		require.False(t, r.Ephemeral(), "applied: %s", describe(r))
 		after := tb.record()
 		// One step, and any decision with one possible answer it led to.
-		require.Greater(t, dix.GameOf(after.State).Seq, dix.GameOf(rec.State).Seq)
+		require.Greater(t, dixOf(after).Seq, dixOf(rec).Seq)
 		tb.boardFor(after)
 		state, handled := tb.stateBytes(), w.settled(t)
 		// The first delivery's work (the next board, a ping) went out as
@@ -161,10 +160,10 @@ func TestRedeliveredInteraction(t *testing.T) {
 		r, err := ix.Wait(waitCtx(t))
 		require.NoError(t, err)
 		assert.False(t, r.Ephemeral(), "the first delivery was applied: %s", describe(r))
-		applied := dix.GameOf(tb.record().State).Seq
-		assert.Greater(t, applied, dix.GameOf(rec.State).Seq, "applied")
+		applied := dixOf(tb.record()).Seq
+		assert.Greater(t, applied, dixOf(rec).Seq, "applied")
 		w.settled(t)
-		assert.Equal(t, applied, dix.GameOf(tb.record().State).Seq, "applied once")
+		assert.Equal(t, applied, dixOf(tb.record()).Seq, "applied once")
 	})
 
 	t.Run("private prompt and command", func(t *testing.T) {
@@ -263,7 +262,7 @@ func TestStoreDownMidGame(t *testing.T) {
 			// The same button, clicked again, now plays.
 			r := tb.click(user, board.ID, id.raw)
 			assert.False(t, r.Ephemeral(), "applied once the store is back: %s", describe(r))
-			assert.Greater(t, dix.GameOf(tb.record().State).Seq, dix.GameOf(rec.State).Seq)
+			assert.Greater(t, dixOf(tb.record()).Seq, dixOf(rec).Seq)
 		})
 	}
 	assert.Zero(t, w.metric(t, `dix_interactions_total{kind="button",outcome="panic"}`))
@@ -415,7 +414,7 @@ func TestInteractionsDuringShutdown(t *testing.T) {
 	w.cfg.Draining, w.cfg.Drained = nil, nil
 	w.bot = startApp(t, w.cfg)
 	after := tb.record()
-	assert.Greater(t, dix.GameOf(after.State).Seq, dix.GameOf(rec.State).Seq, "saved")
+	assert.Greater(t, dixOf(after).Seq, dixOf(rec).Seq, "saved")
 	// What the bot posts after answering was posted before it stopped.
 	tb.boardFor(after)
 	require.True(t, tb.decide())

@@ -91,7 +91,7 @@ func TestScreens(t *testing.T) {
 		}
 		return false
 	})
-	g := dix.GameOf(rec.State)
+	g := dixOf(rec)
 	seat := g.ToAct()
 	user := tb.user(seats(t, rec)[seat])
 	shoot("board-5p-late", user.ID, `//div[contains(@class,"embed")]`)

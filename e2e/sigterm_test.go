@@ -16,7 +16,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	dixbot "github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 	"github.com/dixgame/dixbot/internal/redistest"
 	"github.com/dixgame/dixbot/store"
@@ -125,7 +124,7 @@ func TestSIGTERMLosesNothing(t *testing.T) {
 	// auction's winner can only open the payment prompt), the driver makes
 	// those first, until the rules offer a one-click decision.
 	rec, board, buttons, user := tb.untilOneClick()
-	before := dix.GameOf(rec.State).Seq
+	before := dixOf(rec).Seq
 	oneClick := map[string]customID{}
 	for v, id := range buttons {
 		if slices.Contains(oneClickVerbs, v) {
@@ -137,7 +136,7 @@ func TestSIGTERMLosesNothing(t *testing.T) {
 	id := tb.choose(oneClick)
 	ix, err := fake.Click(waitCtx(t), user.ID, board.ID, id.raw)
 	require.NoError(t, err)
-	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return dix.GameOf(tb.record().State).Seq != before }))
+	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return dixOf(tb.record()).Seq != before }))
 	code := p.terminate()
 	assert.Equal(t, 0, code, "exit status after SIGTERM; log:\n%s", p.log())
 	assert.NotContains(t, p.log(), fake.Token(), "the token is never logged")
@@ -147,13 +146,13 @@ func TestSIGTERMLosesNothing(t *testing.T) {
 	require.NoError(t, err, "the click in flight was answered; log:\n%s", p.log())
 	assert.False(t, r.Ephemeral(), "the click was applied: %s", describe(r))
 	afterRec := tb.record()
-	after := dix.GameOf(afterRec.State)
+	after := dixOf(afterRec)
 	assert.Greater(t, after.Seq, before, "the click was applied and saved")
 	// Whatever the bot had to post after answering was posted before exit.
 	tb.boardFor(afterRec)
 
 	// While the bot is down, nothing answers: the game waits.
-	assert.Equal(t, after.Seq, dix.GameOf(tb.record().State).Seq)
+	assert.Equal(t, after.Seq, dixOf(tb.record()).Seq)
 
 	// Started again, the game goes on to the end.
 	p2 := startProcess(t, env)

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -41,7 +40,7 @@ func TestSlowRedis(t *testing.T) {
 		return w.metric(t, `dix_interactions_total{kind="button",outcome="ok"}`) == ok+1
 	}), "the click is handled")
 	after := tb.record()
-	assert.Greater(t, dix.GameOf(after.State).Seq, dix.GameOf(rec.State).Seq, "applied")
+	assert.Greater(t, dixOf(after).Seq, dixOf(rec).Seq, "applied")
 	tb.boardFor(after)
 	for _, m := range append(ix.Followups(), tb.fake.Transcript(tb.channel.ID)...) {
 		for _, lang := range []string{"en", "fr"} {

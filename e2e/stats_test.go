@@ -165,15 +165,15 @@ func TestResultsRecordedOnceOverKills(t *testing.T) {
 				for i := 0; ; i++ {
 					require.Less(t, i, 5000, "the game never reached its last move")
 					rec = tb.record()
-					if lastMove(dix.GameOf(rec.State)) != "" {
+					if lastMove(dixOf(rec)) != "" {
 						break
 					}
-					require.True(t, tb.decide(), "the game ended before its last move: finished %v, phase %v, seq %d", rec.Finished, dix.GameOf(rec.State).Phase, dix.GameOf(rec.State).Seq)
+					require.True(t, tb.decide(), "the game ended before its last move: finished %v, phase %v, seq %d", rec.Finished, dixOf(rec).Phase, dixOf(rec).Seq)
 				}
 				board, buttons := tb.boardFor(rec)
-				end, ok := buttons[lastMove(dix.GameOf(rec.State))]
-				require.True(t, ok, "the last move %q is on the board", lastMove(dix.GameOf(rec.State)))
-				user := tb.user(seats(t, rec)[dix.GameOf(rec.State).ToAct()])
+				end, ok := buttons[lastMove(dixOf(rec))]
+				require.True(t, ok, "the last move %q is on the board", lastMove(dixOf(rec)))
+				user := tb.user(seats(t, rec)[dixOf(rec).ToAct()])
 				w.bot.stop()
 
 				p := startProcess(t, append(env, "DIX_TEST_EFFECT_DELAY=1500ms"))

@@ -36,6 +36,7 @@ func Game() present.Game {
 		Levels:   levels,
 		Default:  computer.Strong.String(),
 		MinSeats: 1,
+		Views:    []string{stepHand},
 		MaxSeats: 5,
 		Paces:    Paces,
 		Options:  Options(),

@@ -321,8 +321,15 @@ type Game struct {
 	// PlayerIn, when set, is used instead of Player: the computer player
 	// of a level for a game played in lang.
 	PlayerIn func(level, lang string) engine.Player
+	// MinSeats and MaxSeats bound the seats of a table. A game of one
+	// seat (MinSeats 1) also has /<game> solo: a table of its caller
+	// alone, started at once.
 	MinSeats int
 	MaxSeats int
+	// Views are steps of a seat's private prompt (Prompter) that a
+	// subcommand of the game's command of the same name shows at once,
+	// whoever is to decide: DIX's "hand".
+	Views []string
 	// Decision is the time each decision has, its clock starting when it
 	// opens; once out, the computer's Timeout decides for the seat. Zero:
 	// no clock. Paces, when set, take its place.

@@ -1,0 +1,113 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// contractSolo starts a table of the caller alone at once, for a game of
+// one seat (/<game> solo): no lobby, the answer is the first board. lang,
+// noPics, pace and options are the start's (contractStart).
+func (c *Call) contractSolo(g *present.Game, lang string, noPics bool, pace string, options map[string]string) error {
+	if err := c.MissingPermission(); err != nil {
+		return err
+	}
+	if lang == "" {
+		lang = c.GameLanguage("", true)
+	}
+	if !locales.Supported(lang) {
+		return ErrBadInput
+	}
+	td := &TableData{V: tableDataVersion, Creator: c.User, Lang: lang, NoPics: noPics || c.B.NoPictures,
+		Seats: []TableSeat{{User: c.User, Name: c.Name}}, Pace: pace, Opts: options, Opened: c.I.ID, Origin: c.I.ID}
+	rec := &dixbot.Record{Channel: c.I.ChannelID, Guild: c.I.GuildID, Game: g.Rules.Name()}
+	st, err := c.B.startTable(g, rec, td, c.B.Now())
+	if err != nil {
+		return err
+	}
+	rec.Meta = td.Encode()
+	err = c.Retry("create", func(ctx context.Context) error { return c.B.Store.Create(ctx, rec) })
+	if errors.Is(err, dixbot.ErrExists) && c.FinishOver() {
+		err = c.Retry("create", func(ctx context.Context) error { return c.B.Store.Create(ctx, rec) })
+	}
+	if errors.Is(err, dixbot.ErrExists) {
+		old, otd, ost := c.landed(g)
+		if old == nil {
+			return c.busyChannel()
+		}
+		rec, td, st = old, otd, ost // a try that looked failed landed
+	} else if err != nil {
+		return err
+	}
+	pb := g.Presenter.Board(td.boardTable(g, st, !c.B.NoPictures), st)
+	pb.Content = withLine(pb.Content, tableClockLine(g, st, td))
+	c.Respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
+			Components: tableComponents(g, st, td, pb), AllowedMentions: NoMentions()},
+	})
+	c.B.WakeAt(rec.Due)
+	c.keepLog(td)
+	c.rememberBoard(g)
+	return nil
+}
+
+// contractView shows the step view of the caller's private prompt, to
+// the caller alone (present.Game.Views): a seated person's, whoever is to
+// decide.
+func (c *Call) contractView(g *present.Game, view string) error {
+	pr, ok := g.Presenter.(present.Prompter)
+	if !ok || !slices.Contains(g.Views, view) {
+		return ErrBadInput
+	}
+	r, td, err := c.contractGet(g)
+	if err != nil {
+		return err
+	}
+	seat := td.seatOf(c.User)
+	if seat < 0 {
+		return Refuse(ErrNotInGame, "table_err_not_seated", nil)
+	}
+	if r.Data == nil {
+		return Refuse(ErrNotStarted, "table_err_not_started", nil)
+	}
+	st, err := g.Rules.Decode(r.Data)
+	if err != nil {
+		return err
+	}
+	prompt, err := pr.Prompt(c.Lang, st, seat, view)
+	if err != nil {
+		return err
+	}
+	if err := prompt.Check(); err != nil {
+		return err
+	}
+	c.EphemeralFiles(prompt.Content, promptComponents(g.Rules.Name(), st.Seq(), prompt), prompt.Files, prompt.Embeds...)
+	return nil
+}
+
+// landed is the channel's table of g that this interaction created (a try
+// that looked failed, or a delivery seen again), with its game, if any.
+func (c *Call) landed(g *present.Game) (*dixbot.Record, *TableData, engine.State) {
+	old, err := c.getQuietAny()
+	if err != nil || old.Game != g.Rules.Name() || old.Finished || old.Data == nil {
+		return nil, nil, nil
+	}
+	td, err := DecodeTableData(old.Meta)
+	if err != nil || td.Origin != c.I.ID {
+		return nil, nil, nil
+	}
+	st, err := g.Rules.Decode(old.Data)
+	if err != nil {
+		return nil, nil, nil
+	}
+	return old, td, st
+}
