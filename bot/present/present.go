@@ -357,6 +357,13 @@ type Game struct {
 	// start command, the lobby and the server settings offer them, and the
 	// table passes the chosen values to Rules.New (engine.Setup.Options).
 	Options []Option
+	// Upgrade, when set, reads a record of the game kept by the table
+	// that hosted it before the shared table did: meta that table's data,
+	// data the game's state as Rules.Decode reads it (nil: a lobby). ok is
+	// false when meta is not that table's (the shared table's data). The
+	// shared table converts such a record when it reads it, so that its
+	// first write keeps it in its own shape.
+	Upgrade func(meta, data []byte) (u Upgraded, ok bool, err error)
 }
 
 // Option is one of a game's own options. Its words are the game's locale
