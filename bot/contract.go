@@ -645,6 +645,9 @@ func contractLobbyView(g *present.Game, td *TableData) (string, []discordgo.Mess
 func (b *Bot) contractClick(c *Call, g *present.Game, id string) error {
 	c.Game = g.Rules.Name()
 	p, err := ParseContractID(id)
+	if err != nil && g.OldClick != nil {
+		return c.contractOldClick(g, id, err)
+	}
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -162,4 +163,43 @@ func upgradedTable(g *present.Game, u present.Upgraded, st engine.State) *TableD
 		}
 	}
 	return td
+}
+
+// contractOldClick answers a click on a component posted by the table
+// that hosted g before the shared table (present.Game.OldClick), whose id
+// the shared table's do not read (perr): the click of the same meaning
+// when it has one, checked as any (it applies while the state it was shown
+// at stands), else "outdated" with the board (or lobby) as it stands. An
+// id that does not read as one of that table's either is refused as perr.
+func (c *Call) contractOldClick(g *present.Game, id string, perr error) error {
+	parts := strings.SplitN(id, ":", 4)
+	if len(parts) < 3 || len(id) > present.MaxCustomID {
+		return perr
+	}
+	n, err := strconv.ParseUint(parts[2], 10, 64)
+	if err != nil {
+		return perr
+	}
+	p := contractParsed{Verb: parts[1], n: n}
+	if len(parts) == 4 {
+		p.Arg = parts[3]
+	}
+	old, ok := g.OldClick(p.Verb, p.Arg, c.Values())
+	switch {
+	case !ok:
+		r, _, err := c.contractGet(g)
+		if err != nil {
+			return err
+		}
+		return c.contractStale(g, r.Data == nil)
+	case old.Move != "":
+		return c.contractMove(g, contractParsed{Verb: CverbMove, n: n, Arg: string(old.Move)})
+	case old.Prompt:
+		return c.contractPrompt(g, contractParsed{Verb: cverbPrompt, n: n}, "")
+	case old.Next != "":
+		return c.contractPrompt(g, contractParsed{Verb: cverbStep, n: n, Arg: old.Next}, old.Next)
+	case old.Level != "":
+		return c.contractLobby(g, contractParsed{Verb: CverbCPU, n: n, Arg: old.Level})
+	}
+	return perr
 }

@@ -42,7 +42,8 @@ func Game() present.Game {
 		// The strong level searches the turns ahead (computer/dix).
 		Foresight: true,
 		// Records of DIX's own table are converted when read.
-		Upgrade: Upgrade,
+		Upgrade:  Upgrade,
+		OldClick: OldClick,
 	}
 }
 

@@ -190,3 +190,52 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
+
+// oldMoves are the verbs of the buttons of DIX's own table that were one
+// move each.
+var oldMoves = map[string]dix.ActionKind{
+	VerbDraw: dix.ActDraw, VerbStop: dix.ActStop, VerbNumbers: dix.ActTakeNumbers, VerbMoney: dix.ActTakeMoney,
+	VerbEndTurn: dix.ActEndTurn, VerbConsol: dix.ActConsolation, VerbBustBuy: dix.ActBustBuy, VerbPass: dix.ActPass,
+}
+
+// OldClick reads a component of DIX's own table (present.Game.OldClick):
+// a button of one move is that move, a bid of an amount the bid, the
+// buttons that opened the market, the auction's bids or a payment open
+// the private prompt, a card chosen in the market shows its payment step,
+// the hand and the board as text their steps, a computer player chosen in
+// the lobby is seated. The steps of the old payment picker and the old
+// forms mean nothing now.
+func OldClick(verb, arg string, values []string) (present.OldClick, bool) {
+	if k, ok := oldMoves[verb]; ok && arg == "" {
+		return present.OldClick{Move: dix.FormatMove(dix.Action{Kind: k})}, true
+	}
+	switch verb {
+	case VerbBidAmount:
+		n, err := strconv.Atoi(arg)
+		if err != nil || n < 1 || n > MaxNumber {
+			return present.OldClick{}, false
+		}
+		return present.OldClick{Move: dix.FormatMove(dix.Action{Kind: dix.ActBid, Amount: n})}, true
+	case VerbBid, VerbBuy, VerbPay:
+		return present.OldClick{Prompt: true}, arg == ""
+	case VerbHand:
+		return present.OldClick{Next: stepHand}, arg == ""
+	case VerbBoardText:
+		return present.OldClick{Next: stepText}, arg == ""
+	case VerbBuySelect:
+		if len(values) != 1 || arg != "" {
+			return present.OldClick{}, false
+		}
+		c, err := dix.ParseCard(values[0])
+		if err != nil {
+			return present.OldClick{}, false
+		}
+		return present.OldClick{Next: "b " + c.String()}, true
+	case "addcpu":
+		if len(values) != 1 || arg != "" {
+			return present.OldClick{}, false
+		}
+		return present.OldClick{Level: values[0]}, true
+	}
+	return present.OldClick{}, false
+}

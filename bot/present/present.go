@@ -364,6 +364,12 @@ type Game struct {
 	// shared table converts such a record when it reads it, so that its
 	// first write keeps it in its own shape.
 	Upgrade func(meta, data []byte) (u Upgraded, ok bool, err error)
+	// OldClick, when set, reads the custom id of a component posted by
+	// that table, which the shared table's own ids do not read: verb and
+	// arg its parts after the game's prefix and the state's version,
+	// values a menu's choice. ok false: the click means nothing now; it is
+	// answered as outdated, with the board as it stands.
+	OldClick func(verb, arg string, values []string) (c OldClick, ok bool)
 }
 
 // Option is one of a game's own options. Its words are the game's locale

@@ -1,5 +1,7 @@
 package present
 
+import "github.com/dixgame/dixbot/engine"
+
 // Upgraded is a record kept by a table that hosted a game before the
 // shared table did, read by the game (Game.Upgrade) and described in the
 // shared table's terms, which the table turns into its own data. Times are
@@ -75,4 +77,17 @@ type UpgradedSeat struct {
 type UpgradedVia struct {
 	App, Token, Orig string
 	At               int64
+}
+
+// OldClick is what a click on a component posted by the table that hosted
+// a game before the shared table (Game.OldClick) means on the shared
+// table: one of a move, the private prompt, a step of it, or a computer
+// player seated in the lobby. The shared table checks it as any click of
+// the same meaning: it applies while the state it was shown at still
+// stands, and is answered as outdated otherwise.
+type OldClick struct {
+	Move   engine.Move // the clicker's seat's move
+	Prompt bool        // opens the clicker's private prompt
+	Next   string      // shows the step of this draft of the private prompt
+	Level  string      // seats a computer player of this level in the lobby
 }
