@@ -88,13 +88,19 @@ func (b *Bot) upgrade(r *dixbot.Record) error {
 			}
 		}
 		td := upgradedTable(g, u, st)
-		r.Game, r.Data, r.State, r.Meta = name, data, nil, td.Encode()
-		// The old table's due work is its own (its outbox): what is due now
-		// is the deadline of the person deciding.
+		// The old table's due work is its own (its outbox): what is due
+		// is the deadline of the person deciding, and the board shown as
+		// it stands, in the shared table's buttons, at once.
 		r.Due = time.Time{}
 		if st != nil && !r.Finished {
 			setContractDue(r, td, g, st)
+			if !st.Over() {
+				now := b.Now()
+				td.owe(r, now, Effect{Kind: ceffEdit})
+				r.Due = now
+			}
 		}
+		r.Game, r.Data, r.State, r.Meta = name, data, nil, td.Encode()
 		return nil
 	}
 	return nil

@@ -426,6 +426,11 @@ func checkConverted(t *testing.T, fc frozenCase, shown frozenShown, r *dixbot.Re
 	assert.Equal(t, uint64(g.Seq), td.Open[seat], "the decision open is the one shown")
 	// The decision runs on the clock from where the old table started it.
 	assert.Equal(t, frozenNow.UnixMilli(), td.OpenAt[seat])
+	// The board is owed at once, shown as it stands in the shared
+	// table's buttons.
+	assert.True(t, frozenNow.Equal(r.Due), "due %v", r.Due)
+	require.Len(t, td.Outbox, 1)
+	assert.Equal(t, ceffEdit, td.Outbox[0].Kind)
 	switch fc.name {
 	case "solo":
 		assert.True(t, g.Solo())
@@ -434,8 +439,55 @@ func checkConverted(t *testing.T, fc frozenCase, shown frozenShown, r *dixbot.Re
 	case "clocked":
 		assert.Equal(t, "live", td.Pace)
 		assert.Equal(t, []int64{100_000, 100_000}, td.Banks)
-		assert.True(t, frozenNow.Add(100*time.Second).Equal(r.Due), "the deadline of the person deciding: %v", r.Due)
+		game := botdix.Game()
+		assert.True(t, frozenNow.Add(100*time.Second).Equal(td.deadline(&game, st, seat)), "the deadline of the person deciding")
 	case "auction":
 		assert.Equal(t, "off", td.Opts[dix.OptBust])
 	}
+}
+
+// A frozen game whose first reader is the due work (its deadline passed
+// before anyone clicked) is converted there: the computer decides for the
+// person out of time, on the bank the old table's clock left, and the
+// record is stored in the shared table's shape.
+func TestFrozenDixRecordRunsDueOnTheSharedTable(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t)
+	fc := frozenCases[3]
+	require.Equal(t, "clocked", fc.name)
+	_, shown, env := loadFrozen(t, fc, 2)
+	db := frozenRedis(t, srv, fc, env, shown.Due)
+	h := newDixHarnessOn(t, db, botdix.Game(), 31, false)
+	h.Channel = fc.channel
+	h.Rec.N, h.N = 1000, 1000
+	for _, f := range shown.Msgs {
+		h.Rec.Msgs[f.ID] = f.message(fc.channel)
+	}
+	ctx := context.Background()
+	early := frozenNow.Add(99 * time.Second)
+	h.b.Now = func() time.Time { return early }
+	require.NoError(t, h.b.RunDueOn(ctx, h.Rec, fc.channel, early))
+	r, err := db.Get(ctx, fc.channel)
+	require.NoError(t, err)
+	assert.Equal(t, "dix", r.Game, "the due work stores the shared table's shape")
+	st, err := dix.Rules{}.Decode(r.Data)
+	require.NoError(t, err)
+	assert.Equal(t, uint64(shown.Seq), st.Seq(), "no decision was out of time yet")
+	assert.True(t, frozenNow.Add(100*time.Second).Equal(r.Due), "the deadline is due next: %v", r.Due)
+	// The board shows the shared table's buttons.
+	board := h.Rec.Message(shown.Msgs[0].ID)
+	_, ok := dixID(board, CverbMove, "draw")
+	assert.True(t, ok, "the board is drawn again: %v", tabletest.ComponentIDs(board.Components))
+
+	late := frozenNow.Add(101 * time.Second)
+	h.b.Now = func() time.Time { return late }
+	require.NoError(t, h.b.RunDueOn(ctx, h.Rec, fc.channel, late))
+	r, err = db.Get(ctx, fc.channel)
+	require.NoError(t, err)
+	st, err = dix.Rules{}.Decode(r.Data)
+	require.NoError(t, err)
+	assert.Greater(t, st.Seq(), uint64(shown.Seq), "the decision out of time was taken")
+	td, err := DecodeTableData(r.Meta)
+	require.NoError(t, err)
+	assert.Equal(t, 1, td.Seats[1].Late, "Bob's decision was late")
 }
