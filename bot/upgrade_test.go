@@ -491,3 +491,32 @@ func TestFrozenDixRecordRunsDueOnTheSharedTable(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, td.Seats[1].Late, "Bob's decision was late")
 }
+
+// A game of DIX's own table archived before the upgrade stays readable:
+// /dix log shows the log that table kept, and the old game's board is
+// not brought back.
+func TestFrozenDixRecordArchivedKeepsItsLog(t *testing.T) {
+	t.Parallel()
+	fc := frozenCases[1]
+	require.Equal(t, "auction", fc.name)
+	_, _, env := loadFrozen(t, fc, 2)
+	db := frozenFile(t, fc, env, 2)
+	ctx := context.Background()
+	logRec, err := db.Get(ctx, LogChannel(fc.channel))
+	require.NoError(t, err, "the old table kept a log")
+	var kept GameLogRecord
+	require.NoError(t, json.Unmarshal(logRec.Meta, &kept))
+	require.Equal(t, "i1", kept.Origin)
+	require.NotEmpty(t, kept.Lines)
+	require.NoError(t, db.Finish(ctx, fc.channel))
+
+	h := newDixHarnessOn(t, db, botdix.Game(), 31, false)
+	h.Channel = fc.channel
+	h.b.Now = func() time.Time { return frozenNow }
+	r, err := h.b.get(ctx, fc.channel)
+	require.NoError(t, err)
+	assert.True(t, r.Finished)
+	assert.Equal(t, "dix", r.Game)
+	text := h.Run(h.GameCommandIx("dix", "u1", "log")).EphemeralText()
+	assert.Contains(t, text, kept.Lines[len(kept.Lines)-1])
+}
