@@ -665,7 +665,7 @@ func (c *Call) StoreErr(op string, err error) error {
 func (c *Call) Get() (*dixbot.Record, error) {
 	var r *dixbot.Record
 	err := c.Retry("get", func(ctx context.Context) (err error) {
-		r, err = c.B.Store.Get(ctx, c.I.ChannelID)
+		r, err = c.B.get(ctx, c.I.ChannelID)
 		return err
 	})
 	if err != nil {
@@ -690,7 +690,7 @@ func (c *Call) GetQuiet() (*dixbot.Record, error) {
 	}
 	ctx, cancel := context.WithTimeout(base, c.B.Timeout)
 	defer cancel()
-	r, err := c.B.Store.Get(ctx, c.I.ChannelID)
+	r, err := c.B.get(ctx, c.I.ChannelID)
 	if err == nil && r.Finished {
 		return nil, dixbot.ErrNotFound
 	}
@@ -722,13 +722,13 @@ func (c *Call) Change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 			}
 			return fn(r)
 		})
-		r, err = c.B.Store.Update(ctx, c.I.ChannelID, c.I.ID, apply)
+		r, err = c.B.update(ctx, c.I.ChannelID, c.I.ID, apply)
 		if err == nil && fd != nil {
 			c.B.Folds.Drop(c.I.ChannelID, fd)
 		}
 		if unsure && errors.Is(err, dixbot.ErrDuplicate) {
 			// A try that looked failed landed in between.
-			r, err = c.B.Store.Get(ctx, c.I.ChannelID)
+			r, err = c.B.get(ctx, c.I.ChannelID)
 		}
 		unsure = unsure || Transient(err)
 		return err

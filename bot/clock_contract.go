@@ -170,7 +170,7 @@ func (b *Bot) RunContractDue(ctx context.Context, d DiscordAPI, channel string, 
 	var fresh []string
 	var origin string
 	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
-	rec, err := b.Store.Update(sctx, channel, "", func(r *dixbot.Record) error {
+	rec, err := b.update(sctx, channel, "", func(r *dixbot.Record) error {
 		if r.Due.IsZero() || r.Due.After(asOf) {
 			return ErrNothingToDo
 		}

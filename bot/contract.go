@@ -439,7 +439,7 @@ func (b *Bot) contractCommand(c *Call, g *present.Game, d discordgo.ApplicationC
 func (c *Call) contractGet(g *present.Game) (*dixbot.Record, *TableData, error) {
 	var r *dixbot.Record
 	err := c.Retry("get", func(ctx context.Context) (err error) {
-		r, err = c.B.Store.Get(ctx, c.I.ChannelID)
+		r, err = c.B.get(ctx, c.I.ChannelID)
 		return err
 	})
 	if err != nil {
@@ -585,7 +585,7 @@ func (c *Call) FinishOver() bool {
 func (c *Call) getQuietAny() (*dixbot.Record, error) {
 	ctx, cancel := c.StoreCtx()
 	defer cancel()
-	r, err := c.B.Store.Get(ctx, c.I.ChannelID)
+	r, err := c.B.get(ctx, c.I.ChannelID)
 	if err == nil && r.Finished {
 		return nil, dixbot.ErrNotFound
 	}
@@ -664,6 +664,9 @@ func contractLobbyView(g *present.Game, td *TableData) (string, []discordgo.Mess
 func (b *Bot) contractClick(c *Call, g *present.Game, id string) error {
 	c.Game = g.Rules.Name()
 	p, err := ParseContractID(id)
+	if err != nil && g.OldClick != nil {
+		return c.contractOldClick(g, id, err)
+	}
 	if err != nil {
 		return err
 	}

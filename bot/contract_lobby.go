@@ -182,7 +182,7 @@ func (b *Bot) retryUpdate(ctx context.Context, channel string, fn func(*dixbot.R
 	pause := storeRetryPause
 	for {
 		sctx, cancel := context.WithTimeout(ctx, b.Timeout)
-		r, err := b.Store.Update(sctx, channel, "", fn)
+		r, err := b.update(sctx, channel, "", fn)
 		cancel()
 		if !Transient(err) || ctx.Err() != nil {
 			return r, err

@@ -167,7 +167,7 @@ func pausedLine(g *present.Game, td *TableData) string {
 func (c *Call) contractLog(g *present.Game, page uint64) error {
 	var r *dixbot.Record
 	err := c.Retry("get", func(ctx context.Context) (err error) {
-		r, err = c.B.Store.Get(ctx, c.I.ChannelID)
+		r, err = c.B.get(ctx, c.I.ChannelID)
 		return err
 	})
 	if errors.Is(err, dixbot.ErrNotFound) || err == nil && r.Game != g.Rules.Name() && r.Finished {
@@ -186,11 +186,11 @@ func (c *Call) contractLog(g *present.Game, page uint64) error {
 	var l GameLogRecord
 	if r.Data != nil {
 		ctx, cancel := c.StoreCtx()
-		lr, lerr := c.B.Store.Get(ctx, LogChannel(c.I.ChannelID))
+		lr, lerr := c.B.get(ctx, LogChannel(c.I.ChannelID))
 		cancel()
 		switch {
 		case lerr == nil:
-			if json.Unmarshal(lr.Meta, &l) != nil || l.Origin != td.logOrigin() {
+			if json.Unmarshal(lr.Meta, &l) != nil || !sameLog(l.Origin, td.logOrigin()) {
 				l = GameLogRecord{}
 			}
 		case !errors.Is(lerr, dixbot.ErrNotFound):

@@ -66,7 +66,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 	}
 	var r *dixbot.Record
 	err := c.Retry("get", func(ctx context.Context) (err error) {
-		r, err = c.B.Store.Get(ctx, c.I.ChannelID)
+		r, err = c.B.get(ctx, c.I.ChannelID)
 		return err
 	})
 	if errors.Is(err, dixbot.ErrNotFound) {
@@ -233,7 +233,7 @@ func (c *Call) createRematch(r *dixbot.Record) error {
 	err := c.Retry("create", func(ctx context.Context) error {
 		err := c.B.Store.Create(ctx, r)
 		if unsure && errors.Is(err, dixbot.ErrExists) {
-			if old, gerr := c.B.Store.Get(ctx, c.I.ChannelID); gerr == nil {
+			if old, gerr := c.B.get(ctx, c.I.ChannelID); gerr == nil {
 				if td, terr := DecodeTableData(old.Meta); terr == nil && old.Game == r.Game && td.Origin == c.I.ID {
 					*r = *old // a try that looked failed landed
 					return nil
@@ -299,7 +299,7 @@ func (c *Call) rememberBoard(g *present.Game) {
 		}
 		sctx, cancel := context.WithTimeout(ctx, c.B.Timeout)
 		defer cancel()
-		_, err = c.B.Store.Update(sctx, channel, "", func(r *dixbot.Record) error {
+		_, err = c.B.update(sctx, channel, "", func(r *dixbot.Record) error {
 			if r.Game != g.Rules.Name() {
 				return ErrNothingToDo
 			}

@@ -49,7 +49,7 @@ func newDixHarnessOn(t *testing.T, db dixbot.Store, game present.Game, seed int6
 // state bytes (nil game: a lobby); over reports the record archived.
 func (h *harness) dixNow() (g *dix.Game, td *TableData, data []byte, over bool) {
 	h.T.Helper()
-	r, err := h.Db.Get(context.Background(), h.Channel)
+	r, err := h.b.get(context.Background(), h.Channel) // as the table reads it
 	require.NoError(h.T, err)
 	require.Equal(h.T, "dix", r.Game)
 	td, err = DecodeTableData(r.Meta)

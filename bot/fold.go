@@ -179,7 +179,7 @@ func (b *Bot) Later(channel string, fd *Fold) {
 
 // WriteFold writes fd on its own.
 func (b *Bot) WriteFold(ctx context.Context, channel string, fd *Fold) {
-	after, err := b.Store.Update(ctx, channel, "", func(r *dixbot.Record) error {
+	after, err := b.update(ctx, channel, "", func(r *dixbot.Record) error {
 		if r.Game == "" {
 			switch ok, err := own.ApplyFold(fd, r, b.Now()); {
 			case err != nil:

@@ -36,6 +36,14 @@ const VerbLog = "log"
 
 func LogChannel(channel string) string { return channel + "/log" }
 
+// sameLog reports whether a log record naming the table kept is the log
+// of the table origin (TableData.logOrigin): the same name, or the bare
+// interaction id that the table of a record kept before the shared table
+// (present.Game.Upgrade) named its log with.
+func sameLog(kept, origin string) bool {
+	return kept == origin || "t"+kept == origin
+}
+
 // AppendLog adds lines to the game log of the table origin in channel,
 // starting it anew for a new table. Doing it twice for one turn is
 // harmless enough (a repeated turn in the log) and happens only when a
@@ -51,9 +59,10 @@ func (b *Bot) AppendLog(ctx context.Context, channel, origin string, lines []str
 				l = GameLogRecord{}
 			}
 		}
-		if l.Origin != origin {
+		if !sameLog(l.Origin, origin) {
 			l = GameLogRecord{V: 1, Origin: origin}
 		}
+		l.Origin = origin
 		l.Lines = append(l.Lines, lines...)
 		if cut := len(l.Lines) - maxLogLines; cut > 0 {
 			l.Lines = append([]string(nil), l.Lines[cut:]...)

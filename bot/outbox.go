@@ -175,7 +175,7 @@ func (b *Bot) Keep(ctx context.Context, h *Hold) error {
 		ref = t
 	}
 	due := ref.Add(OutboxLease)
-	_, err := b.Store.Update(sctx, h.channel, "", func(r *dixbot.Record) error {
+	_, err := b.update(sctx, h.channel, "", func(r *dixbot.Record) error {
 		if r.Due.After(ref.Add(OutboxGrace)) {
 			return errHoldLost
 		}
@@ -225,12 +225,12 @@ func (b *Bot) Latest(ctx context.Context, rec *dixbot.Record) (*dixbot.Record, e
 			if fresh == nil {
 				return rec, nil
 			}
-			return fresh, nil
+			return fresh, b.upgrade(fresh)
 		}
 	}
 	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
 	defer cancel()
-	return b.Store.Get(sctx, rec.Channel)
+	return b.get(sctx, rec.Channel)
 }
 
 // Peek is the channel's record as this process last wrote or read it when
@@ -239,12 +239,12 @@ func (b *Bot) Latest(ctx context.Context, rec *dixbot.Record) (*dixbot.Record, e
 func (b *Bot) Peek(ctx context.Context, channel string) (*dixbot.Record, error) {
 	if l, ok := b.Store.(latestRecords); ok {
 		if rec, ok := l.Latest(channel, 0); ok && rec != nil {
-			return rec, nil
+			return rec, b.upgrade(rec)
 		}
 	}
 	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
 	defer cancel()
-	return b.Store.Get(sctx, channel)
+	return b.get(sctx, channel)
 }
 
 // Via is an interaction whose token changes messages without the bot

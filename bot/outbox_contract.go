@@ -261,7 +261,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.Timeout)
 	defer cancel()
-	after, err := b.Store.Update(sctx, rec.Channel, "", func(r *dixbot.Record) error {
+	after, err := b.update(sctx, rec.Channel, "", func(r *dixbot.Record) error {
 		if r.Game != rec.Game {
 			return ErrNothingToDo
 		}

@@ -76,7 +76,7 @@ func (c *Call) keepContractPicture(td *TableData, key string) {
 	}
 	ctx, cancel := c.StoreCtx()
 	defer cancel()
-	_, err := c.B.Store.Update(ctx, c.I.ChannelID, "", func(r *dixbot.Record) error {
+	_, err := c.B.update(ctx, c.I.ChannelID, "", func(r *dixbot.Record) error {
 		cur, err := DecodeTableData(r.Meta)
 		if err != nil {
 			return err

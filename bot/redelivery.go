@@ -70,7 +70,7 @@ func NotFound(err error) bool {
 func (c *Call) ContractAnswerApplied() {
 	done := locales.T(c.Lang, "done_generic", nil)
 	ctx, cancel := c.StoreCtx()
-	r, err := c.B.Store.Get(ctx, c.I.ChannelID)
+	r, err := c.B.get(ctx, c.I.ChannelID)
 	cancel()
 	var td *TableData
 	if err == nil && !r.Finished && r.Game == c.Game {

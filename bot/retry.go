@@ -61,10 +61,10 @@ var errProbe = errors.New("bot: probe")
 // interaction it recorded whatever the change would do now
 // (store.Redis.Update, store.File.Update).
 func (c *Call) applied(ctx context.Context) (*dixbot.Record, error) {
-	_, err := c.B.Store.Update(ctx, c.I.ChannelID, c.I.ID, func(*dixbot.Record) error { return errProbe })
+	_, err := c.B.update(ctx, c.I.ChannelID, c.I.ID, func(*dixbot.Record) error { return errProbe })
 	switch {
 	case errors.Is(err, dixbot.ErrDuplicate):
-		return c.B.Store.Get(ctx, c.I.ChannelID)
+		return c.B.get(ctx, c.I.ChannelID)
 	case errors.Is(err, errProbe), errors.Is(err, dixbot.ErrNotFound):
 		return nil, nil
 	}

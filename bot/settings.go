@@ -164,7 +164,7 @@ func (c *Call) mayConfigure() (bool, error) {
 	}
 	ctx, cancel := c.StoreCtx()
 	defer cancel()
-	r, err := c.B.Store.Get(ctx, c.I.ChannelID)
+	r, err := c.B.get(ctx, c.I.ChannelID)
 	switch {
 	case errors.Is(err, dixbot.ErrNotFound):
 		return false, nil

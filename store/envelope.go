@@ -23,22 +23,26 @@ import (
 //	24     …    guild, meta, state: each a uvarint length then the bytes
 //	            (state only with flagState)
 //	…      …    game name, game data: each a uvarint length then the bytes
-//	            (only with flagGame; format 3)
+//	            (only with flagGame; formats 3 and 4)
 //	…      8    due time, Unix milliseconds (only with flagDue; format 2)
 //	end-4  4    CRC-32C of everything before it
 //
-// A record is written in the oldest format that holds it: a DIX record
-// (no Game) in format 2, which processes reading only formats 1 and 2 still
-// read, a record of another game in format 3, which they refuse
-// (ErrSchemaTooNew) rather than misread.
+// A record of DIX's own table (no Game) is written in format 2, which
+// processes reading only formats 1 and 2 still read. A record of the
+// shared table (Game set) is written in format 4, of format 3's layout:
+// processes that read up to format 3 (whose table kept DIX apart, and read
+// a DIX record of the shared table as no game of theirs) refuse it
+// (ErrSchemaTooNew) rather than misread it or write over it. Format 3,
+// written by those processes for the other games, is still read.
 //
 // The first 16 bytes are the compare-and-set token of the Redis store: any
 // write changes the version, and a writer with another layout changes the
 // magic, format or schema bytes.
 const (
 	envelopeMagic   = "DIXr"
-	envelopeVersion = 3 // the newest format read: 2 added flagDue, 3 flagGame; formats 1 and 2 are still read
-	formatGame      = 3 // the format a record with flagGame is written in
+	envelopeVersion = 4 // the newest format read: 2 added flagDue, 3 flagGame, 4 the shared table's records; formats 1 to 3 are still read
+	formatGame      = 4 // the format a record with flagGame is written in
+	firstGameFormat = 3 // the first format with flagGame
 	headerSize      = 24
 	casTokenSize    = 16
 	crcSize         = 4
@@ -143,7 +147,7 @@ func decode(channel string, b []byte) (*dixbot.Record, error) {
 	if b[4] < 2 && flags&flagDue != 0 {
 		return nil, corrupt("due time in format 1")
 	}
-	if b[4] < formatGame && flags&flagGame != 0 {
+	if b[4] < firstGameFormat && flags&flagGame != 0 {
 		return nil, corrupt(fmt.Sprintf("game in format %d", b[4]))
 	}
 	if flags&flagGame != 0 && flags&flagState != 0 {

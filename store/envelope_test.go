@@ -153,16 +153,18 @@ func TestEnvelopeDueAndFormat1(t *testing.T) {
 	assert.ErrorIs(t, err, ErrCorrupt)
 }
 
-// A record of a contract game is written in format 3 with its name and
-// data; a DIX record stays in format 2, which older readers take; a format-2
-// envelope claiming a game, an empty game name, or a game beside a DIX state
-// are corrupt.
+// A record of a contract game is written in format 4 with its name and
+// data, which readers of formats up to 3 refuse; format 3 (the same
+// layout, written by those readers) is still read; a DIX record of its own
+// table stays in format 2, which older readers take; a format-2 envelope
+// claiming a game, an empty game name, or a game beside a DIX state are
+// corrupt.
 func TestEnvelopeGame(t *testing.T) {
 	r := &dixbot.Record{Channel: "c", Guild: "g", Meta: []byte("m"), Game: "qwixx", Data: []byte{2, 9, 9},
 		Due: time.UnixMilli(1_800_000_000_123).UTC()}
 	b, err := encode(r, 4, false, time.Unix(0, 42))
 	require.NoError(t, err)
-	assert.Equal(t, byte(3), b[4])
+	assert.Equal(t, byte(4), b[4])
 	got, err := decode("c", b)
 	require.NoError(t, err)
 	assert.Equal(t, "qwixx", got.Game)
@@ -171,6 +173,17 @@ func TestEnvelopeGame(t *testing.T) {
 	assert.Nil(t, dix.GameOf(got.State))
 	clear(b)
 	assert.Equal(t, []byte{2, 9, 9}, got.Data, "decode must copy")
+
+	reseal := func(b []byte) []byte {
+		return append(b[:len(b)-crcSize], binary.BigEndian.AppendUint32(nil, crc32.Checksum(b[:len(b)-crcSize], crcTable))...)
+	}
+	b, err = encode(r, 4, false, time.Unix(0, 42))
+	require.NoError(t, err)
+	b[4] = 3 // as a reader of formats up to 3 wrote it
+	got3, err := decode("c", reseal(b))
+	require.NoError(t, err)
+	assert.Equal(t, got.Data, got3.Data)
+	assert.Equal(t, got.Due, got3.Due)
 
 	lobby := &dixbot.Record{Channel: "c", Game: "qwixx"}
 	b, err = encode(lobby, 1, false, time.Unix(0, 42))
@@ -185,9 +198,6 @@ func TestEnvelopeGame(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, byte(2), b[4], "a DIX record keeps the format older readers take")
 
-	reseal := func(b []byte) []byte {
-		return append(b[:len(b)-crcSize], binary.BigEndian.AppendUint32(nil, crc32.Checksum(b[:len(b)-crcSize], crcTable))...)
-	}
 	b, err = encode(r, 4, false, time.Unix(0, 42))
 	require.NoError(t, err)
 	b[4] = 2

@@ -34,7 +34,7 @@ func readFrozen(t *testing.T, name string) []byte {
 func TestFrozenEnvelopesDecode(t *testing.T) {
 	for _, name := range frozenCases {
 		t.Run(name, func(t *testing.T) {
-			table := readFrozen(t, filepath.Join("..", "..", "..", "bot", "dixtable", "testdata", "records", name+".table.json"))
+			table := readFrozen(t, filepath.Join("..", "..", "..", "bot", "testdata", "records", name+".table.json"))
 			for i, format := range []string{"env1", "env2"} {
 				env := readFrozen(t, name+"."+format)
 				assert.Equal(t, byte(i+1), env[4], "envelope format")

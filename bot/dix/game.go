@@ -42,6 +42,9 @@ func Game() present.Game {
 		Options:  Options(),
 		// The strong level searches the turns ahead (computer/dix).
 		Foresight: true,
+		// Records of DIX's own table are converted when read.
+		Upgrade:  Upgrade,
+		OldClick: OldClick,
 	}
 }
 

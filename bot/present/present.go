@@ -364,6 +364,19 @@ type Game struct {
 	// start command, the lobby and the server settings offer them, and the
 	// table passes the chosen values to Rules.New (engine.Setup.Options).
 	Options []Option
+	// Upgrade, when set, reads a record of the game kept by the table
+	// that hosted it before the shared table did: meta that table's data,
+	// data the game's state as Rules.Decode reads it (nil: a lobby). ok is
+	// false when meta is not that table's (the shared table's data). The
+	// shared table converts such a record when it reads it, so that its
+	// first write keeps it in its own shape.
+	Upgrade func(meta, data []byte) (u Upgraded, ok bool, err error)
+	// OldClick, when set, reads the custom id of a component posted by
+	// that table, which the shared table's own ids do not read: verb and
+	// arg its parts after the game's prefix and the state's version,
+	// values a menu's choice. ok false: the click means nothing now; it is
+	// answered as outdated, with the board as it stands.
+	OldClick func(verb, arg string, values []string) (c OldClick, ok bool)
 }
 
 // Option is one of a game's own options. Its words are the game's locale
