@@ -80,14 +80,13 @@ func TestBotTokenCallsPerTurn(t *testing.T) {
 }
 
 // TestFivePlayersFasterThanTheRateLimits plays a 5-player game (many
-// auctions, each pinging the bidders) with every player clicking as fast as
-// the program answers, far faster than people: the follow-ups exceed
-// Discord's per-channel webhook limit and the bot-token messages its
-// per-channel bucket, so Discord answers 429s. Yet every click is answered
-// within Discord's 3 seconds (the stand-in refuses a later answer), no
-// Discord work is lost (the game gets archived, which its last effect does;
-// every turn's player is notified) and no notifying message is
-// deleted.
+// auctions) with every player clicking as fast as the program answers,
+// far faster than people, and Discord's rate limits on: every click is
+// answered within Discord's 3 seconds (the stand-in refuses a later
+// answer), no Discord work is lost (the game gets archived, which its
+// last effect does) and no notifying message is deleted. (People who
+// click this fast are at the board: the table pings nobody but at the
+// end, so the 429s the stand-in answers, if any, are the follow-ups'.)
 func TestFivePlayersFasterThanTheRateLimits(t *testing.T) {
 	t.Parallel()
 	w := newWorldWith(t, true, fakediscord.Options{DisableWeb: true})
@@ -106,9 +105,8 @@ func TestFivePlayersFasterThanTheRateLimits(t *testing.T) {
 	p := tb.countPings()
 	t.Logf("%d turns, slowest answer %v, %d answers 429, %d bot-token and %d interaction requests, %d notifying messages (%d deleted)",
 		p.turns, tb.slowest, st.RateLimited, st.BotToken, st.InteractionToken, p.messages, p.deleted)
-	assert.Positive(t, st.RateLimited, "the game met Discord's rate limits")
 	assert.Less(t, tb.slowest, 3*time.Second)
-	assert.GreaterOrEqual(t, p.messages, p.turns-1, "every turn's board notified its player")
+	assert.Positive(t, p.messages, "the end of the game notified the players")
 	assert.Zero(t, p.deleted)
 }
 

@@ -41,6 +41,10 @@ type table struct {
 	// slowest answer to a command or click so far.
 	think   time.Duration
 	slowest time.Duration
+	// turns counts the turns the people's decisions were made in: one
+	// for the first, one more whenever the seat whose turn it is changed
+	// between two of them (computer seats' whole turns are not seen).
+	turns int
 }
 
 // final is r, the first answer to ix, unless r defers it (a busy machine
@@ -442,6 +446,12 @@ func (tb *table) decide() bool {
 	after := gameOf(tb.t, tb.record())
 	// One action, then those with a single possible answer (taken by themselves).
 	require.Greater(tb.t, after.Seq, g.Seq, "deciding %s applied its action (answer: %s)", m, describe(r))
+	if tb.turns == 0 {
+		tb.turns = 1
+	}
+	if after.Active != g.Active && after.Phase != dix.PhaseOver {
+		tb.turns++
+	}
 	// The player took thinkTime to decide: Discord's rate-limit windows,
 	// counted on the stand-in's clock, see a human pace.
 	tb.fake.Advance(tb.think)
