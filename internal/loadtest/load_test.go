@@ -164,3 +164,50 @@ func TestRunPlaysQwixxToTheEnd(t *testing.T) {
 	require.NotNil(t, rep.Bot.Log)
 	assert.Zero(t, rep.Bot.Log.Errors, "errors in the bot's log: %v", rep.Bot.Log.First)
 }
+
+// TestRunPlaysDixxitToTheEnd runs the load on Dixxit at its smallest: two
+// games of three people and a computer seat, the clue-givers typing or
+// saying their clues, the guessers racing at once as soon as the board
+// asks, the computer giving clues and racing by itself. Only correctness
+// is checked: every game reached its scoreboard, every interaction was
+// answered within 3 s, clues were typed in the form, and the stand-in saw
+// no broken rule.
+func TestRunPlaysDixxitToTheEnd(t *testing.T) {
+	t.Parallel()
+	url := redisURL(t)
+	bin := dixbot(t)
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+	rep, err := loadtest.Run(ctx, loadtest.Config{
+		Game:      loadtest.GameDixxit,
+		Games:     2,
+		Players:   4,
+		Computers: 1,
+		Bot:       &loadtest.Child{Path: bin, Dir: dir, LogFile: filepath.Join(dir, "dixbot.log")},
+		RedisURL:  url,
+		Dir:       dir,
+		Stall:     2 * time.Minute,
+		Seed:      7,
+	})
+	require.NoError(t, err)
+	t.Logf("%d answers in %.1fs of play, %d turns, %d decisions, %d refused, p99 %.1f ms", rep.Answers.Answered, rep.Elapsed,
+		rep.Games.Turns, rep.Games.Decisions, rep.Games.Refusals, rep.Answers.Latency.P99)
+
+	assert.Zero(t, rep.TableErrorCount, "tables stopped midway: %v", rep.TableErrors)
+	assert.Equal(t, "/dixxit start", rep.Config.Start)
+	assert.Equal(t, 1, rep.Config.Computers)
+	assert.Equal(t, 2, rep.Games.Opened)
+	assert.Equal(t, 2, rep.Games.Finished, "every game reached its scoreboard")
+	assert.Positive(t, rep.Games.Turns, "turns read from the boards")
+	assert.Greater(t, rep.Games.Decisions, rep.Games.Turns, "a clue and fingers per turn")
+	a := rep.Answers
+	assert.Zero(t, a.Unanswered)
+	assert.Equal(t, a.Answered, a.Dispatched, "the players' count is the stand-in's")
+	assert.Equal(t, a.Dispatched, a.InTime, "every interaction answered within 3 s")
+	assert.Equal(t, 2, a.ByKind["command"].Count, "one /dixxit start per game")
+	assert.Positive(t, a.ByKind["modal"].Count, "clues typed in the form")
+	assert.Zero(t, rep.ViolationCount, "the stand-in's record of broken rules: %v", rep.Violations)
+	require.NotNil(t, rep.Bot.Log)
+	assert.Zero(t, rep.Bot.Log.Errors, "errors in the bot's log: %v", rep.Bot.Log.First)
+}
