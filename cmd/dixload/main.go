@@ -1,10 +1,12 @@
 // Command dixload is the load benchmark of the bot: many concurrent DIX
-// (or, with -game qwixx, Qwixx) games played by scripted players through the local Discord stand-in
-// against one bot process on a real Redis, with the answers' latencies,
-// the bot's CPU time per interaction and its bot-token requests per turn.
+// (or, with -game qwixx or -game dixxit, Qwixx or Dixxit) games played by
+// scripted players through the local Discord stand-in against one bot
+// process on a real Redis, with the answers' latencies, the bot's CPU
+// time per interaction and its bot-token requests per turn.
 //
 //	go run ./cmd/dixload -games 1000 -think 3s
 //	go run ./cmd/dixload -game qwixx -players 4 -games 1000 -think 3s -duration 2m
+//	go run ./cmd/dixload -game dixxit -games 300 -think 3s -duration 90s
 //
 // It builds cmd/dixbot (go build, from the module this command is run in)
 // unless -bot names a binary, and runs it as a child process so that its
@@ -81,12 +83,13 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("dixload", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.IntVar(&o.cfg.Games, "games", 100, "concurrent games, one per guild channel")
-	fs.IntVar(&o.cfg.Players, "players", 3, "players per game (2 to 5)")
+	fs.IntVar(&o.cfg.Players, "players", 3, "players per game, computer seats included (2 to 5; Dixxit 3 to 6)")
+	fs.IntVar(&o.cfg.Computers, "computers", 0, "computer seats among the players, added in the lobby")
 	fs.DurationVar(&o.cfg.Think, "think", 3*time.Second, "a player's time before each interaction; 0 for a throughput ceiling")
 	fs.Float64Var(&o.cfg.Jitter, "jitter", 0.5, "think time varies uniformly by ± this fraction")
 	ramp := fs.Duration("ramp", -1, "spread the games' starts over this time (default: the think time × 5)")
 	fs.DurationVar(&o.cfg.Duration, "duration", 0, "end after this time, starting new games meanwhile (default: every game to its end)")
-	fs.StringVar(&o.cfg.Game, "game", loadtest.GameDIX, "the game played: dix or qwixx")
+	fs.StringVar(&o.cfg.Game, "game", loadtest.GameDIX, "the game played: dix, qwixx or dixxit")
 	fs.StringVar(&o.cfg.Start, "start", "", "the command that opens each game (default \"/<game> start\")")
 	fs.BoolVar(&o.cfg.RateLimits, "rate-limits", true, "keep the stand-in's Discord rate limits on")
 	fs.DurationVar(&o.cfg.APILatency, "api-latency", 0, "delay each of the stand-in's REST answers, as Discord's round trip (e.g. 50ms)")
@@ -105,7 +108,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.quiet, "q", false, "no progress lines")
 	fs.BoolVar(&o.verbose, "v", false, "log the stand-in's diagnostics (warnings) to stderr")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: dixload [flags]\n\nPlays concurrent DIX or Qwixx games through the Discord stand-in against one bot on Redis and reports latencies, CPU and Discord requests.")
+		fmt.Fprintln(stderr, "Usage: dixload [flags]\n\nPlays concurrent DIX, Qwixx or Dixxit games through the Discord stand-in against one bot on Redis and reports latencies, CPU and Discord requests.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -119,9 +122,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		o.cfg.Ramp = 5 * o.cfg.Think
 	}
 	switch o.cfg.Game {
-	case loadtest.GameDIX, loadtest.GameQwixx:
+	case loadtest.GameDIX, loadtest.GameQwixx, loadtest.GameDixxit:
 	default:
-		return nil, fmt.Errorf("-game %q: dix or qwixx", o.cfg.Game)
+		return nil, fmt.Errorf("-game %q: dix, qwixx or dixxit", o.cfg.Game)
 	}
 	switch o.pictures {
 	case "on", "off":

@@ -25,6 +25,8 @@ func TestFlags(t *testing.T) {
 		{"defaults", nil, "", func(t *testing.T, o *options) {
 			assert.Equal(t, 100, o.cfg.Games)
 			assert.Equal(t, 3, o.cfg.Players)
+			assert.Zero(t, o.cfg.Computers)
+			assert.Equal(t, loadtest.GameDIX, o.cfg.Game)
 			assert.Equal(t, 3*time.Second, o.cfg.Think)
 			assert.Equal(t, 15*time.Second, o.cfg.Ramp, "five think times")
 			assert.True(t, o.cfg.RateLimits)
@@ -40,6 +42,12 @@ func TestFlags(t *testing.T) {
 			assert.Equal(t, time.Minute, o.cfg.Ramp)
 			assert.Equal(t, 5*time.Minute, o.cfg.Duration)
 		}},
+		{"dixxit with a computer", []string{"-game", "dixxit", "-players", "4", "-computers", "1"}, "", func(t *testing.T, o *options) {
+			assert.Equal(t, loadtest.GameDixxit, o.cfg.Game)
+			assert.Equal(t, 4, o.cfg.Players)
+			assert.Equal(t, 1, o.cfg.Computers)
+		}},
+		{"bad game", []string{"-game", "chess"}, "dix, qwixx or dixxit", nil},
 		{"bad pictures", []string{"-pictures", "maybe"}, "-pictures", nil},
 		{"bad env", []string{"-env", "NOEQUALS"}, "NAME=value", nil},
 		{"binary and in-process", []string{"-inprocess", "-bot", "/bin/dixbot"}, "-inprocess", nil},

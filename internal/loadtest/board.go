@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/dixgame/dixbot/internal/fakediscord"
-	"github.com/dixgame/dixbot/locales"
 )
 
 // customID is a parsed "<game>:<verb>:<version>[:<arg>]" component id
@@ -19,14 +18,14 @@ type customID struct {
 }
 
 // games are the custom ids' game prefixes the players know.
-var games = []string{"dix", "qwixx"}
+var games = []string{GameDIX, GameQwixx, GameDixxit}
 
 func parseCustomID(s string) (customID, bool) {
 	parts := strings.SplitN(s, ":", 4)
 	if len(parts) < 3 || !slices.Contains(games, parts[0]) {
 		return customID{}, false
 	}
-	v, err := strconv.ParseUint(parts[2], 10, 32)
+	v, err := strconv.ParseUint(parts[2], 10, 64)
 	if err != nil {
 		return customID{}, false
 	}
@@ -36,6 +35,14 @@ func parseCustomID(s string) (customID, bool) {
 	}
 	return id, true
 }
+
+// The verbs of the shared table's custom ids the players click.
+const (
+	verbMove   = "mv"  // a decision: arg the move
+	verbPrompt = "pr"  // opens the clicker's private prompt
+	verbSelect = "sel" // a prompt's menu: each value "st:<draft>" (a step) or "mv:<move>"
+	verbModal  = "md"  // opens a form: arg its verb
+)
 
 // controls lists the enabled components of a message that carry a game's
 // custom id.
@@ -62,52 +69,84 @@ func withVerb(m fakediscord.Message, verb string) []customID {
 	return out
 }
 
-// gameVerbs are the board's decision buttons (not "my hand" or "show board").
-var gameVerbs = []string{"draw", "stop", "num", "money", "buy", "end", "cons", "bbuy", "bid", "pass", "pay"}
-
-// board is a board message as the players read it.
-type board struct {
-	msg     fakediscord.Message
+// view is a board message as the players read it.
+type view struct {
+	msg fakediscord.Message
+	// version is the newest version its decision buttons carry; buttons
+	// are those of that version (moves and the prompt's button).
 	version uint64
-	buttons map[string]customID // decision verb -> its button
-	actor   string              // display name of the player who decides
+	buttons []customID
+	// deciding are the players the board asks, by name, each with the
+	// line of the board that says so (a Qwixx sheet line).
+	deciding map[string]string
+	// turn is the turn's (or roll's) number when the board shows one;
+	// round otherwise tells a turn from the next (DIX: the title).
+	turn  int
+	round string
+	over  bool // the final scoreboard
 }
 
-// readBoard reads a board message: its decision buttons of the newest
-// version and the name marked as deciding in lang. ok is false for a
-// message without decision buttons.
-func readBoard(m fakediscord.Message, lang string) (board, bool) {
-	b := board{msg: m, buttons: map[string]customID{}}
+// decisionButtons returns the ids of m's moves and prompt buttons of
+// their newest version, and that version; none for a message without.
+func decisionButtons(m fakediscord.Message) ([]customID, uint64) {
+	var out []customID
+	var version uint64
 	for _, c := range controls(m) {
 		id, _ := parseCustomID(c.CustomID)
-		if !slices.Contains(gameVerbs, id.verb) {
+		if id.verb != verbMove && id.verb != verbPrompt {
 			continue
 		}
-		if id.version > b.version {
-			b.version = id.version
-			clear(b.buttons)
+		if id.version > version {
+			version = id.version
+			out = out[:0]
 		}
-		if id.version == b.version {
-			b.buttons[id.verb] = id
+		if id.version == version {
+			out = append(out, id)
 		}
 	}
-	if len(b.buttons) == 0 {
-		return board{}, false
+	return out, version
+}
+
+// move returns the board's button of move arg.
+func (v view) move(arg string) (customID, bool) {
+	for _, id := range v.buttons {
+		if id.verb == verbMove && id.arg == arg {
+			return id, true
+		}
 	}
-	marker := locales.T(lang, "dix_marker_to_act", nil)
-	for _, e := range m.Embeds {
-		for _, f := range e.Fields {
-			if name, ok := strings.CutPrefix(f.Name, marker); ok {
-				b.actor = name
+	return customID{}, false
+}
+
+// namesIn returns which of names a list of labels ("p1, p2 🌙") holds:
+// a label is a name, or a name followed by a space and its marks.
+func namesIn(list string, names []string) []string {
+	var out []string
+	for _, part := range strings.Split(list, ",") {
+		part = strings.TrimSpace(part)
+		for _, n := range names {
+			if part == n || strings.HasPrefix(part, n+" ") {
+				out = append(out, n)
 			}
 		}
 	}
-	return b, true
+	return out
 }
 
-// isScoreboard reports whether m is the final scoreboard.
-func isScoreboard(m fakediscord.Message, lang string) bool {
-	return len(m.Embeds) > 0 && m.Embeds[0].Title == locales.T(lang, "dix_score_title", nil)
+// leadingNumber reads the number s starts with (0 when none).
+func leadingNumber(s string) int {
+	end := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' })
+	if end < 0 {
+		end = len(s)
+	}
+	n, _ := strconv.Atoi(s[:end])
+	return n
+}
+
+// before is the text of a message template up to the value marked
+// "\x00" in it: the prefix a line that shows the template starts with.
+func before(rendered string) string {
+	p, _, _ := strings.Cut(rendered, "\x00")
+	return p
 }
 
 // idAfter reports whether snowflake a is newer than b.

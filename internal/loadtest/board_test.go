@@ -2,10 +2,12 @@ package loadtest
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot/internal/fakediscord"
+	"github.com/dixgame/dixbot/locales"
 )
 
 func row(ids ...string) fakediscord.Component {
@@ -24,45 +27,85 @@ func row(ids ...string) fakediscord.Component {
 	return r
 }
 
-func TestReadBoard(t *testing.T) {
+func TestReadDixBoard(t *testing.T) {
 	t.Parallel()
-	fields := []fakediscord.EmbedField{{Name: "Deck: 30 cards · Market"}, {Name: "p1"}, {Name: "👉 p2"}, {Name: "⭐ p3"}}
+	fields := []fakediscord.EmbedField{{Name: "Tableau: 7"}, {Name: "p1"}, {Name: "👉 p2"}, {Name: "⭐ p3"}}
+	embeds := []fakediscord.Embed{{Title: "DIX — p3's turn", Fields: fields}}
 	tests := []struct {
 		name    string
 		msg     fakediscord.Message
 		ok      bool
+		over    bool
 		version uint64
-		verbs   []string
+		ids     []string
 		actor   string
 	}{
-		{"a board", fakediscord.Message{Embeds: []fakediscord.Embed{{Fields: fields}}, Components: []fakediscord.Component{row("dix:draw:12", "dix:stop:12"), row("dix:hand:12")}},
-			true, 12, []string{"draw", "stop"}, "p2"},
-		{"older buttons left out", fakediscord.Message{Components: []fakediscord.Component{row("dix:bid:8", "dix:pass:9")}},
-			true, 9, []string{"pass"}, ""},
-		{"a lobby", fakediscord.Message{Components: []fakediscord.Component{row("dix:join:0", "dix:go:0")}}, false, 0, nil, ""},
-		{"no buttons", fakediscord.Message{Content: "ping"}, false, 0, nil, ""},
-		{"not ours", fakediscord.Message{Components: []fakediscord.Component{row("other:draw:1", "dix:draw:x")}}, false, 0, nil, ""},
+		{"a board", fakediscord.Message{Embeds: embeds, Components: []fakediscord.Component{row("dix:mv:12:draw", "dix:mv:12:stop"), row("dix:st:12:hand")}},
+			true, false, 12, []string{"dix:mv:12:draw", "dix:mv:12:stop"}, "p2"},
+		{"the prompt's button", fakediscord.Message{Embeds: embeds, Components: []fakediscord.Component{row("dix:pr:30", "dix:mv:30:end")}},
+			true, false, 30, []string{"dix:pr:30", "dix:mv:30:end"}, "p2"},
+		{"older buttons left out", fakediscord.Message{Embeds: embeds, Components: []fakediscord.Component{row("dix:mv:8:bid", "dix:mv:9:pass")}},
+			true, false, 9, []string{"dix:mv:9:pass"}, "p2"},
+		{"the scoreboard", fakediscord.Message{Embeds: []fakediscord.Embed{{Title: "DIX — final scores"}}, Components: []fakediscord.Component{row("dix:again:0")}},
+			true, true, 0, nil, ""},
+		{"a lobby", fakediscord.Message{Content: "DIX", Components: []fakediscord.Component{row("dix:join:0", "dix:go:0")}}, false, false, 0, nil, ""},
+		{"a ping", fakediscord.Message{Content: "p2, your turn"}, false, false, 0, nil, ""},
+		{"not ours", fakediscord.Message{Embeds: embeds, Components: []fakediscord.Component{row("other:mv:1:draw", "dix:mv:x:draw")}}, false, false, 0, nil, ""},
 	}
+	d := newDixGame("en", []string{"p1", "p2", "p3"})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b, ok := readBoard(tc.msg, "en")
+			t.Parallel()
+			v, ok := d.read(tc.msg)
 			require.Equal(t, tc.ok, ok)
-			assert.Equal(t, tc.version, b.version)
-			var verbs []string
-			for v := range b.buttons {
-				verbs = append(verbs, v)
+			assert.Equal(t, tc.over, v.over)
+			assert.Equal(t, tc.version, v.version)
+			var ids []string
+			for _, id := range v.buttons {
+				ids = append(ids, id.raw)
 			}
-			assert.ElementsMatch(t, tc.verbs, verbs)
-			assert.Equal(t, tc.actor, b.actor)
+			assert.Equal(t, tc.ids, ids)
+			if tc.actor != "" {
+				assert.Equal(t, []string{tc.actor}, slices.Collect(maps.Keys(v.deciding)))
+				assert.Equal(t, "DIX — p3's turn", v.round)
+			}
 		})
 	}
 }
 
-func TestIsScoreboard(t *testing.T) {
+// The clue-giver, the guessers still racing and the turn are read from
+// Dixxit's board in either language; a computer seat is not a player.
+func TestReadDixxitBoard(t *testing.T) {
 	t.Parallel()
-	assert.True(t, isScoreboard(fakediscord.Message{Embeds: []fakediscord.Embed{{Title: "DIX — final scores"}}}, "en"))
-	assert.False(t, isScoreboard(fakediscord.Message{Embeds: []fakediscord.Embed{{Title: "DIX — game over"}}}, "en"))
-	assert.False(t, isScoreboard(fakediscord.Message{Content: "DIX — final scores"}, "en"))
+	for _, lang := range []string{"en", "fr"} {
+		names := []string{"p1", "p2", "p3"}
+		d := newDixxitGame(lang, names)
+		title := locales.N(lang, "dixxit_board_title", 40, map[string]any{"Turn": 7, "Name": "p2", "Pile": 40})
+		clue := fakediscord.Message{Content: title + "\n" + locales.T(lang, "dixxit_waiting_clue", map[string]any{"Name": "p2"}),
+			Components: []fakediscord.Component{row("dixxit:pr:31")}}
+		v, ok := d.read(clue)
+		require.True(t, ok, lang)
+		assert.Equal(t, 7, v.turn, lang)
+		assert.Equal(t, uint64(31), v.version, lang)
+		assert.Equal(t, []string{"p2"}, slices.Collect(maps.Keys(v.deciding)), lang)
+
+		race := fakediscord.Message{Content: title + "\n" + locales.T(lang, "dixxit_waiting_guess", map[string]any{"Names": "p1 🌙, Robot 1 🤖, p3"}),
+			Components: []fakediscord.Component{row("dixxit:mv:32:f 1 7", "dixxit:mv:32:f 2 7")}}
+		race.Components[0].Components[1].Style = buttonPrimary
+		v, ok = d.read(race)
+		require.True(t, ok, lang)
+		assert.ElementsMatch(t, []string{"p1", "p3"}, slices.Collect(maps.Keys(v.deciding)), lang)
+		free := freeSquares(race, nil)
+		require.Len(t, free, 1, "square 1 is held")
+		assert.Equal(t, "f 2 7", free[0].arg)
+		assert.Empty(t, freeSquares(race, map[string]bool{"f 2 7": true}), "tried already")
+
+		over := fakediscord.Message{Content: locales.T(lang, "dixxit_over_title", nil) + "\n1. p1", Components: []fakediscord.Component{row("dixxit:again:0")}}
+		v, ok = d.read(over)
+		assert.True(t, ok && v.over, lang)
+		_, ok = d.read(fakediscord.Message{Content: "p1, p3: race!"})
+		assert.False(t, ok, "a ping")
+	}
 }
 
 func TestIDAfter(t *testing.T) {

@@ -23,8 +23,13 @@ import (
 type Config struct {
 	// Games is the number of concurrent games, one per guild channel.
 	Games int
-	// Players per game, 2 to 5.
+	// Players per game: people, 2 to 5 (Dixxit: 3 to 6), computer seats
+	// included.
 	Players int
+	// Computers of the Players are computer seats, which the creator adds
+	// in the lobby; the others are people the load plays. At least one
+	// person plays.
+	Computers int
 	// Think is how long a player takes before each interaction (real
 	// time); 0 clicks as soon as the last answer is in, a throughput
 	// ceiling no group of people reaches.
@@ -36,7 +41,8 @@ type Config struct {
 	// Duration, when set, ends the run after this time, a table whose game
 	// has ended starting another meanwhile; 0 plays every game to its end.
 	Duration time.Duration
-	// Game is the game played: GameDIX (the default) or GameQwixx.
+	// Game is the game played: GameDIX (the default), GameQwixx or
+	// GameDixxit.
 	Game string
 	// Start is the command that opens each game; default "/<Game> start".
 	Start string
@@ -84,21 +90,24 @@ func (c *Config) defaults() error {
 	if c.Games < 1 {
 		return errors.New("loadtest: at least one game")
 	}
-	if c.Players < 2 || c.Players > 5 {
-		return fmt.Errorf("loadtest: %d players: a game has 2 to 5", c.Players)
-	}
 	if c.Think < 0 || c.Jitter < 0 || c.Jitter > 1 || c.Ramp < 0 || c.Duration < 0 || c.APILatency < 0 {
 		return errors.New("loadtest: negative times, or a jitter outside 0..1")
 	}
 	if c.Bot == nil {
 		return errors.New("loadtest: no bot")
 	}
-	switch c.Game {
-	case "":
+	if c.Game == "" {
 		c.Game = GameDIX
-	case GameDIX, GameQwixx:
-	default:
-		return fmt.Errorf("loadtest: game %q: %s or %s", c.Game, GameDIX, GameQwixx)
+	}
+	seats, ok := gameSeats[c.Game]
+	if !ok {
+		return fmt.Errorf("loadtest: game %q: %s, %s or %s", c.Game, GameDIX, GameQwixx, GameDixxit)
+	}
+	if c.Players < seats[0] || c.Players > seats[1] {
+		return fmt.Errorf("loadtest: %d players: a game of %s has %d to %d", c.Players, c.Game, seats[0], seats[1])
+	}
+	if c.Computers < 0 || c.Computers >= c.Players {
+		return fmt.Errorf("loadtest: %d computer seats of %d: at least one person plays", c.Computers, c.Players)
 	}
 	if c.Start == "" {
 		c.Start = "/" + c.Game + " start"
@@ -120,9 +129,25 @@ func (c *Config) defaults() error {
 
 // The games a load run plays.
 const (
-	GameDIX   = "dix"
-	GameQwixx = "qwixx"
+	GameDIX    = "dix"
+	GameQwixx  = "qwixx"
+	GameDixxit = "dixxit"
 )
+
+// gameSeats are the seats a game of each has, fewest and most (a load
+// game of DIX has at least two: no solo game).
+var gameSeats = map[string][2]int{GameDIX: {2, 5}, GameQwixx: {2, 5}, GameDixxit: {3, 6}}
+
+// newGame is what the players of a table know of cfg's game, in lang.
+func newGame(cfg *Config, lang string, names []string) game {
+	switch cfg.Game {
+	case GameQwixx:
+		return newQwixxMarkers(lang, names)
+	case GameDixxit:
+		return newDixxitGame(lang, names)
+	}
+	return newDixGame(lang, names)
+}
 
 // lang is the language of the boards: the guilds are not Community
 // servers, so their locale is en-US, and the players' client is English.
@@ -284,26 +309,29 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
-// newTables creates a guild, a channel and its players per game. The
-// players are named p1, p2...: the board marks the deciding one by name.
+// playerSeed sets the players' random sources apart from the tables'.
+const playerSeed = 0x9e3779b97f4a7c15
+
+// newTables creates a guild, a channel and its people per game. The
+// people are named p1, p2...: the board names the deciding ones.
 func newTables(fake *fakediscord.Server, cfg *Config, recent *window) []*table {
 	tables := make([]*table, cfg.Games)
 	for i := range tables {
 		g := fake.AddGuild(fakediscord.GuildSpec{Name: fmt.Sprintf("load %d", i+1)})
-		ch, err := fake.AddChannel(g.ID, "dix")
+		ch, err := fake.AddChannel(g.ID, cfg.Game)
 		if err != nil {
 			panic(err) // a fresh guild always takes a channel
 		}
-		t := &table{fake: fake, cfg: cfg, lang: lang, channel: ch.ID, byName: map[string]fakediscord.User{}, recent: recent,
+		t := &table{fake: fake, cfg: cfg, lang: lang, channel: ch.ID, recent: recent,
 			rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)))}
-		for p := range cfg.Players {
+		for p := range cfg.Players - cfg.Computers {
 			u := fake.AddUser(fakediscord.UserSpec{Name: fmt.Sprintf("p%d", p+1)})
 			if err := fake.AddMember(g.ID, u.ID, 0); err != nil {
 				panic(err)
 			}
-			t.players = append(t.players, u)
-			t.byName[u.Username] = u
+			t.players = append(t.players, &player{User: u, rng: rand.New(rand.NewPCG(cfg.Seed^playerSeed, uint64(i)<<8|uint64(p)))})
 		}
+		t.game = newGame(cfg, lang, t.names())
 		tables[i] = t
 	}
 	return tables

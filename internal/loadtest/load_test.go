@@ -44,7 +44,8 @@ func redisURL(t *testing.T) string {
 }
 
 // TestRunPlaysEveryGameToItsEnd runs the load at its smallest: five
-// three-player games clicked as fast as the bot answers, against the
+// three-player games of DIX clicked as fast as the bot answers, the
+// purchases, bids and payments through the private prompts, against the
 // dixbot binary on Redis. The stand-in's rate limits are off: with them a
 // game clicked without pause waits for Discord's per-channel windows for a
 // minute. Only correctness is checked, never a time: every game reached
@@ -92,6 +93,7 @@ func TestRunPlaysEveryGameToItsEnd(t *testing.T) {
 	assert.Equal(t, a.Dispatched, a.InTime, "every interaction answered within 3 s")
 	assert.Equal(t, a.Answered, a.Latency.Count)
 	assert.Equal(t, 5, a.ByKind["command"].Count, "one /dix start per game")
+	assert.Positive(t, a.ByKind["select"].Count, "purchases and bids through the prompts' menus")
 	assert.LessOrEqual(t, a.Latency.P50, a.Latency.P99)
 	assert.LessOrEqual(t, a.Latency.P99, a.Latency.Max)
 	assert.Zero(t, rep.ViolationCount, "the stand-in's record of broken rules: %v", rep.Violations)
@@ -163,4 +165,74 @@ func TestRunPlaysQwixxToTheEnd(t *testing.T) {
 	assert.Zero(t, rep.ViolationCount, "the stand-in's record of broken rules: %v", rep.Violations)
 	require.NotNil(t, rep.Bot.Log)
 	assert.Zero(t, rep.Bot.Log.Errors, "errors in the bot's log: %v", rep.Bot.Log.First)
+}
+
+// TestRunPlaysDixxitToTheEnd runs the load on Dixxit at its smallest: two
+// games of three people and a computer seat, the clue-givers typing or
+// saying their clues, the guessers racing at once as soon as the board
+// asks, the computer giving clues and racing by itself. Only correctness
+// is checked: every game reached its scoreboard, every interaction was
+// answered within 3 s, clues were typed in the form, and the stand-in saw
+// no broken rule.
+func TestRunPlaysDixxitToTheEnd(t *testing.T) {
+	t.Parallel()
+	url := redisURL(t)
+	bin := dixbot(t)
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+	rep, err := loadtest.Run(ctx, loadtest.Config{
+		Game:      loadtest.GameDixxit,
+		Games:     2,
+		Players:   4,
+		Computers: 1,
+		Bot:       &loadtest.Child{Path: bin, Dir: dir, LogFile: filepath.Join(dir, "dixbot.log")},
+		RedisURL:  url,
+		Dir:       dir,
+		Stall:     2 * time.Minute,
+		Seed:      7,
+	})
+	require.NoError(t, err)
+	t.Logf("%d answers in %.1fs of play, %d turns, %d decisions, %d refused, p99 %.1f ms", rep.Answers.Answered, rep.Elapsed,
+		rep.Games.Turns, rep.Games.Decisions, rep.Games.Refusals, rep.Answers.Latency.P99)
+
+	assert.Zero(t, rep.TableErrorCount, "tables stopped midway: %v", rep.TableErrors)
+	assert.Equal(t, "/dixxit start", rep.Config.Start)
+	assert.Equal(t, 1, rep.Config.Computers)
+	assert.Equal(t, 2, rep.Games.Opened)
+	assert.Equal(t, 2, rep.Games.Finished, "every game reached its scoreboard")
+	assert.Positive(t, rep.Games.Turns, "turns read from the boards")
+	assert.Greater(t, rep.Games.Decisions, rep.Games.Turns, "a clue and fingers per turn")
+	a := rep.Answers
+	assert.Zero(t, a.Unanswered)
+	assert.Equal(t, a.Answered, a.Dispatched, "the players' count is the stand-in's")
+	assert.Equal(t, a.Dispatched, a.InTime, "every interaction answered within 3 s")
+	assert.Equal(t, 2, a.ByKind["command"].Count, "one /dixxit start per game")
+	assert.Positive(t, a.ByKind["modal"].Count, "clues typed in the form")
+	assert.Zero(t, rep.ViolationCount, "the stand-in's record of broken rules: %v", rep.Violations)
+	require.NotNil(t, rep.Bot.Log)
+	assert.Zero(t, rep.Bot.Log.Errors, "errors in the bot's log: %v", rep.Bot.Log.First)
+}
+
+// A run whose tables cannot be seated is refused before anything starts:
+// each game's seats, and a person at every table.
+func TestRunRefusesTablesThatCannotBeSeated(t *testing.T) {
+	t.Parallel()
+	bot := &loadtest.InProcess{Run: func(context.Context, loadtest.BotSettings) error { return nil }}
+	for _, tc := range []struct {
+		game               string
+		players, computers int
+		want               string
+	}{
+		{"", 1, 0, "2 to 5"},
+		{loadtest.GameQwixx, 6, 0, "2 to 5"},
+		{loadtest.GameDixxit, 2, 0, "3 to 6"},
+		{loadtest.GameDixxit, 4, 4, "at least one person"},
+		{loadtest.GameDIX, 3, -1, "at least one person"},
+		{"chess", 3, 0, "dixxit"},
+	} {
+		_, err := loadtest.Run(context.Background(), loadtest.Config{Game: tc.game, Games: 1, Players: tc.players, Computers: tc.computers, Bot: bot})
+		require.Error(t, err, "%+v", tc)
+		assert.Contains(t, err.Error(), tc.want, "%+v", tc)
+	}
 }

@@ -3,7 +3,6 @@ package loadtest
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -27,26 +26,6 @@ const (
 	qwixxPassColour = 0.2
 )
 
-// qwixxOutcome is what one player's decision came to.
-type qwixxOutcome struct {
-	name    string
-	next    uint64 // the lowest board version that may ask this player again
-	applied bool
-	refused int // clicks refused
-	gone    int // clicks on a button gone
-	err     error
-}
-
-// qwixxBoard reads a Qwixx board in lang: its decision buttons (the
-// clicked move is the id's argument), its version, the roll number and
-// who is deciding.
-type qwixxBoard struct {
-	white, colour []customID // "w …" and "c …" moves
-	version       uint64
-	turn          int
-	deciding      map[string]string // name -> its sheet line
-}
-
 // qwixxMarkers are the texts that start a deciding player's sheet line,
 // by name, and the text before the roll number of the board's title.
 type qwixxMarkers struct {
@@ -66,128 +45,54 @@ func newQwixxMarkers(lang string, names []string) qwixxMarkers {
 	return q
 }
 
-func (q qwixxMarkers) read(m fakediscord.Message) qwixxBoard {
-	b := qwixxBoard{deciding: map[string]string{}}
-	for _, id := range withVerb(m, "mv") {
-		b.version = max(b.version, id.version)
-		switch {
-		case strings.HasPrefix(id.arg, "w "):
-			b.white = append(b.white, id)
-		case strings.HasPrefix(id.arg, "c "):
-			b.colour = append(b.colour, id)
-		}
+func (q qwixxMarkers) read(m fakediscord.Message) (view, bool) {
+	buttons, version := decisionButtons(m)
+	if len(buttons) == 0 {
+		// The final scoreboard: its title, and no decision left (a
+		// Rematch button may follow).
+		return view{msg: m, over: true}, strings.HasPrefix(m.Content, q.over)
 	}
+	v := view{msg: m, version: version, buttons: buttons, deciding: map[string]string{}}
 	for _, line := range strings.Split(m.Content, "\n") {
 		for n, p := range q.deciding {
 			if strings.HasPrefix(line, p) {
-				b.deciding[n] = line
+				v.deciding[n] = line
 			}
 		}
 		if rest, ok := strings.CutPrefix(line, q.turn); ok {
-			end := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
-			if end < 0 {
-				end = len(rest)
-			}
-			b.turn, _ = strconv.Atoi(rest[:end])
+			v.turn = leadingNumber(rest)
 		}
 	}
-	return b
+	return v, true
 }
 
-// isScoreboard reports whether m is the final scoreboard: its title, and
-// no decision left (a Rematch button may follow).
-func (q qwixxMarkers) isScoreboard(m fakediscord.Message) bool {
-	return strings.HasPrefix(m.Content, q.over) && len(withVerb(m, "mv")) == 0
-}
-
-// playQwixx plays the game opened on the lobby message t.since (the lobby
-// becomes the board) until its scoreboard.
-func (t *table) playQwixx(ctx context.Context) error {
-	boardID := t.since
-	names := make([]string, len(t.players))
-	for i, u := range t.players {
-		names[i] = u.Username
-	}
-	q := newQwixxMarkers(t.lang, names)
-	next := map[string]uint64{}   // by player: the lowest board version that may ask them again
-	inflight := map[string]bool{} // players whose decision is under way
-	results := make(chan qwixxOutcome, len(t.players))
-	stall := time.NewTimer(t.cfg.Stall)
-	defer stall.Stop()
-	turn := 0
-	tally := func(o qwixxOutcome) error {
-		delete(inflight, o.name)
-		next[o.name] = max(next[o.name], o.next)
-		t.refusals += o.refused
-		t.gone += o.gone
-		if o.applied {
-			t.decisions++
-		}
-		return o.err
-	}
-	for {
-		changed := t.fake.ChannelChanges(t.channel)
-		m, ok := t.fake.Message(boardID)
-		if !ok {
-			return fmt.Errorf("the Qwixx board %s is gone", boardID)
-		}
-		if q.isScoreboard(m) {
-			for len(inflight) > 0 {
-				select {
-				case o := <-results:
-					if err := tally(o); err != nil {
-						return err
-					}
-				case <-ctx.Done():
-					return ctx.Err()
-				}
-			}
-			t.finished.Add(1)
-			return nil
-		}
-		b := q.read(m)
-		if b.turn > turn {
-			// Rolls are counted as the board shows them, so that a run
-			// ended midway counts the rolls its games played.
-			t.turns += b.turn - turn
-			turn = b.turn
-		}
-		for _, u := range t.players {
-			n := u.Username
-			line, deciding := b.deciding[n]
-			if !deciding || inflight[n] || b.version < next[n] {
-				continue
-			}
-			var pick, pass customID
-			if len(b.colour) > 0 {
-				pick, pass = t.pickQwixx(b.colour, "c -", qwixxPassColour)
-			} else if len(b.white) > 0 {
-				pick, pass = t.pickQwixx(markable(line, b.white), "w -", qwixxPassWhite)
-			} else {
-				continue
-			}
-			inflight[n] = true
-			think := t.think()
-			go func() { results <- t.qwixxDecide(ctx, u, boardID, think, pick, pass) }()
-		}
-		select {
-		case <-changed:
-			stall.Reset(t.cfg.Stall)
-		case o := <-results:
-			if err := tally(o); err != nil {
-				return err
-			}
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-stall.C:
-			return fmt.Errorf("the Qwixx board asked nobody for %v; the channel ends with %s", t.cfg.Stall, t.tail())
+// decide makes the decision the board asks of p: a random colour sum (or
+// none) on a roll of p's, else a white sum their sheet allows (or Pass).
+func (q qwixxMarkers) decide(ctx context.Context, t *table, p *player, v view) outcome {
+	var white, colour []customID
+	for _, id := range v.buttons {
+		switch {
+		case strings.HasPrefix(id.arg, "w "):
+			white = append(white, id)
+		case strings.HasPrefix(id.arg, "c "):
+			colour = append(colour, id)
 		}
 	}
+	var pick, pass customID
+	switch {
+	case len(colour) > 0:
+		pick, pass = pickQwixx(p, colour, "c -", qwixxPassColour)
+	case len(white) > 0:
+		pick, pass = pickQwixx(p, markable(v.deciding[p.Username], white), "w -", qwixxPassWhite)
+	default:
+		return outcome{name: p.Username, next: v.version + 1}
+	}
+	return t.qwixxDecide(ctx, p, v.msg.ID, think(t.cfg, p.rng), pick, pass)
 }
 
 // pickQwixx draws a decision among ids (passArg, the pass, with
 // probability passShare) and returns it with the pass.
-func (t *table) pickQwixx(ids []customID, passArg string, passShare float64) (pick, pass customID) {
+func pickQwixx(p *player, ids []customID, passArg string, passShare float64) (pick, pass customID) {
 	var marks []customID
 	for _, id := range ids {
 		if id.arg == passArg {
@@ -196,10 +101,10 @@ func (t *table) pickQwixx(ids []customID, passArg string, passShare float64) (pi
 			marks = append(marks, id)
 		}
 	}
-	if len(marks) == 0 || (pass.raw != "" && t.rng.Float64() < passShare) {
+	if len(marks) == 0 || (pass.raw != "" && p.rng.Float64() < passShare) {
 		return pass, pass
 	}
-	return marks[t.rng.IntN(len(marks))], pass
+	return marks[p.rng.IntN(len(marks))], pass
 }
 
 // qwixxDecide makes one player's decision after their think time: the
@@ -210,8 +115,8 @@ func (t *table) pickQwixx(ids []customID, passArg string, passShare float64) (pi
 // it then stands, as a person would click it again. It runs beside the
 // other players' decisions and touches the table only through
 // interactAfter.
-func (t *table) qwixxDecide(ctx context.Context, u fakediscord.User, boardID string, think time.Duration, pick, pass customID) qwixxOutcome {
-	o := qwixxOutcome{name: u.Username, next: pick.version + 1}
+func (t *table) qwixxDecide(ctx context.Context, u *player, boardID string, think time.Duration, pick, pass customID) outcome {
+	o := outcome{name: u.Username, next: pick.version + 1}
 	for try, want := range []customID{pick, pass} {
 		if try == 1 && (pass.raw == "" || pick.raw == pass.raw) {
 			break
@@ -226,7 +131,7 @@ func (t *table) qwixxDecide(ctx context.Context, u fakediscord.User, boardID str
 			if !ok {
 				return o // the decision is no longer asked for
 			}
-			r, err = t.interactAfter(ctx, kindButton, think, func(ctx context.Context) (*fakediscord.Interaction, error) {
+			_, r, err = t.interactAfter(ctx, kindButton, think, func(ctx context.Context) (*fakediscord.Interaction, error) {
 				return t.fake.Click(ctx, u.ID, boardID, id.raw)
 			})
 			if !errors.Is(err, fakediscord.ErrUnknownComponent) || again == 2 {
@@ -251,7 +156,7 @@ func (t *table) qwixxDecide(ctx context.Context, u fakediscord.User, boardID str
 			o.refused++
 			continue
 		}
-		o.applied = true
+		o.applied++
 		if r.Message != nil {
 			for _, id := range withVerb(*r.Message, "mv") {
 				o.next = max(o.next, id.version)

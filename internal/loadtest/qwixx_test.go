@@ -17,8 +17,12 @@ func TestQwixxBoardReading(t *testing.T) {
 		deciding := q.deciding["p1"]
 		assert.NotEmpty(t, deciding, lang)
 		line := deciding + "12 · 🔴3→7 🟡0 🟢5→3 🔵🔒 · 0/4"
-		m := fakediscord.Message{Content: q.turn + "14, p2\n" + line + "\np2 0 · 🔴0 🟡0 🟢0 🔵0 · 0/4"}
-		b := q.read(m)
+		m := fakediscord.Message{Content: q.turn + "14, p2\n" + line + "\np2 0 · 🔴0 🟡0 🟢0 🔵0 · 0/4",
+			Components: []fakediscord.Component{row("qwixx:mv:5:w r8", "qwixx:mv:5:w -")}}
+		b, ok := q.read(m)
+		assert.True(t, ok, lang)
+		assert.False(t, b.over, lang)
+		assert.Equal(t, uint64(5), b.version, lang)
 		assert.Equal(t, 14, b.turn, lang)
 		assert.Contains(t, b.deciding, "p1", lang)
 		assert.NotContains(t, b.deciding, "p2", lang)

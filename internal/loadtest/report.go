@@ -38,6 +38,7 @@ type Report struct {
 type RunConfig struct {
 	Games      int      `json:"games"`
 	Players    int      `json:"players"`
+	Computers  int      `json:"computers,omitempty"` // of the players
 	ThinkMS    float64  `json:"think_ms"`
 	Jitter     float64  `json:"jitter"`
 	RampS      float64  `json:"ramp_s"`
@@ -49,7 +50,7 @@ type RunConfig struct {
 }
 
 func reportConfig(c Config) RunConfig {
-	return RunConfig{Games: c.Games, Players: c.Players, ThinkMS: ms(c.Think), Jitter: c.Jitter, RampS: c.Ramp.Seconds(),
+	return RunConfig{Games: c.Games, Players: c.Players, Computers: c.Computers, ThinkMS: ms(c.Think), Jitter: c.Jitter, RampS: c.Ramp.Seconds(),
 		DurationS: c.Duration.Seconds(), Start: c.Start, RateLimits: c.RateLimits, APILatMS: ms(c.APILatency), BotEnv: c.BotEnv}
 }
 
@@ -57,7 +58,7 @@ func reportConfig(c Config) RunConfig {
 type GameFigures struct {
 	Opened    int `json:"opened"`
 	Finished  int `json:"finished"`  // reached the scoreboard
-	Turns     int `json:"turns"`     // board messages decided on
+	Turns     int `json:"turns"`     // turns (Qwixx: rolls) the boards showed
 	Decisions int `json:"decisions"` // applied
 	Refusals  int `json:"refusals"`  // decisions the bot refused (stale board, card too dear...)
 	Gone      int `json:"gone"`      // clicks on a button that had just disappeared
@@ -220,7 +221,7 @@ func (r *Report) fill(tables []*table, fake *fakediscord.Server, before, after r
 			}
 		}
 	}
-	all := latencies(tables, kindCommand, kindButton, kindSelect)
+	all := latencies(tables, kindCommand, kindButton, kindSelect, kindModal)
 	r.Answers.Answered = len(all)
 	r.Answers.PerSecond = float64(len(all)) / played.Seconds()
 	r.Answers.Latency = percentiles(all)
@@ -322,7 +323,7 @@ func (r *Report) Print(w io.Writer) {
 	line("cpus", "%d (GOMAXPROCS %d), %s, %d MiB, %s", m.CPUs, m.GOMAXPROCS, m.CPUModel, m.MemoryMiB, m.GoVersion)
 	line("load average", "%s before; during the run all CPUs %.0f%% busy, other processes using %.2f cores", m.LoadAvg, 100*m.Busy, m.OthersCores)
 	fmt.Fprintln(w, "run")
-	line("games", "%d of %d players, opened with %q over %.0fs", c.Games, c.Players, c.Start, c.RampS)
+	line("games", "%d of %d players (%d computers), opened with %q over %.0fs", c.Games, c.Players, c.Computers, c.Start, c.RampS)
 	think := "0 (a click as soon as the answer is in)"
 	if c.ThinkMS > 0 {
 		think = fmt.Sprintf("%s ±%.0f%% before each interaction", time.Duration(c.ThinkMS*float64(time.Millisecond)), 100*c.Jitter)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,53 +19,96 @@ type kind int
 const (
 	kindCommand kind = iota // a slash command
 	kindButton              // a button, on the board, the lobby or a prompt
-	kindSelect              // a select menu (the market prompt)
+	kindSelect              // a select menu (a prompt's steps and choices)
+	kindModal               // a form submitted (Dixxit's clue)
 	numKinds
 )
 
-func (k kind) String() string { return [...]string{"command", "button", "select"}[k] }
+func (k kind) String() string { return [...]string{"command", "button", "select", "modal"}[k] }
 
 // recentMessages is how many of a channel's last public messages a player
-// reads to find a new board or the scoreboard (the board, the ping under
-// it, the last turn's summary...).
-const recentMessages = 10
+// reads to find the board (the board, the pings under it...).
+const recentMessages = 6
 
 // answerWait bounds the wait for an answer, which the stand-in ends after
 // its 3-second deadline anyway.
 const answerWait = 30 * time.Second
 
+// refusedLimit is how many decisions in a row a table lets the bot refuse
+// before it stops: a player who cannot get a decision through is stuck.
+const refusedLimit = 20
+
+// player is one person at a table. Its random source is used only by its
+// own decisions, of which there is one at a time.
+type player struct {
+	fakediscord.User
+	rng *rand.Rand
+}
+
+// game is what the players know of the game they play: how to read its
+// board and how one of them makes a decision the board asks of them.
+type game interface {
+	// read reads message m: ok is false when it is neither a board of
+	// this game with decision buttons nor its final scoreboard.
+	read(m fakediscord.Message) (v view, ok bool)
+	// decide makes p's decision on board v, as p would: the clicks, each
+	// after p's think time, and the private prompts that follow. It runs
+	// beside the other players' decisions and touches the table only
+	// through its interactions.
+	decide(ctx context.Context, t *table, p *player, v view) outcome
+}
+
+// outcome is what one player's decision came to.
+type outcome struct {
+	name    string
+	next    uint64 // the lowest board version that may ask this player again
+	applied int    // decisions applied (a bid that wins, then its payment: two)
+	refused int    // clicks refused
+	gone    int    // clicks on a button gone
+	err     error
+}
+
 // table is one channel with its players, who play there game after game.
-// Only its own goroutine uses it until play returns.
+// Only its own goroutine uses it until play returns, except through
+// interactAfter.
 type table struct {
 	fake    *fakediscord.Server
 	cfg     *Config
 	lang    string
 	channel string
-	players []fakediscord.User
-	byName  map[string]fakediscord.User
+	players []*player
 	rng     *rand.Rand
 	recent  *window // shared by the tables, for the progress lines
+	game    game
 
-	since   string                // the current game's lobby: older messages are earlier games'
-	boardID string                // the board message last decided on
-	want    uint64                // the lowest state version not decided on yet
-	last    *fakediscord.Response // the last answer, for error messages
+	since string // the current game's lobby: older messages are earlier games'
 
-	// mu guards samples, unanswered and last while a game of simultaneous
-	// decisions (Qwixx) has several players' interactions under way.
+	// mu guards samples, unanswered and last while players' interactions
+	// are under way.
 	mu         sync.Mutex
 	samples    [numKinds][]time.Duration
-	unanswered int // interactions the stand-in saw go unanswered for 3 s
-	gone       int // clicks on a button the board had just lost
-	games      int // games opened
-	turns      int // board messages decided on: one per turn
-	decisions  int // decisions applied
-	refusals   int // decisions the bot refused (a stale board, a card too dear)
-	err        error
+	unanswered int                   // interactions the stand-in saw go unanswered for 3 s
+	last       *fakediscord.Response // the last answer, for error messages
+
+	gone      int // clicks on a button the board had just lost
+	games     int // games opened
+	turns     int // turns (Qwixx: rolls) the boards showed
+	decisions int // decisions applied
+	refusals  int // decisions the bot refused (a stale board, a card too dear)
+	err       error
 
 	// Read by the progress lines while the table plays.
 	answered atomic.Int64 // interactions answered
 	finished atomic.Int64 // games that reached the scoreboard
+}
+
+// names are the players' names.
+func (t *table) names() []string {
+	out := make([]string, len(t.players))
+	for i, p := range t.players {
+		out[i] = p.Username
+	}
+	return out
 }
 
 // play plays games until the last has ended (repeat false) or ctx ends.
@@ -74,11 +116,7 @@ func (t *table) play(ctx context.Context, repeat bool) {
 	for {
 		err := t.open(ctx)
 		if err == nil {
-			if t.cfg.Game == GameQwixx {
-				err = t.playQwixx(ctx)
-			} else {
-				err = t.playGame(ctx)
-			}
+			err = t.playGame(ctx)
 		}
 		if ctx.Err() != nil {
 			return // the run is over: whatever was under way stops here
@@ -93,12 +131,13 @@ func (t *table) play(ctx context.Context, repeat bool) {
 	}
 }
 
-// open opens a lobby with the start command, has the others join, and
-// starts the game.
+// open opens a lobby with the start command, has the others join and
+// the creator seat the computers, and starts the game: the lobby becomes
+// the board.
 func (t *table) open(ctx context.Context) error {
 	var lobby fakediscord.Message
 	for attempt := 1; ; attempt++ {
-		r, err := t.interact(ctx, kindCommand, func(ctx context.Context) (*fakediscord.Interaction, error) {
+		r, err := t.interact(ctx, t.rng, kindCommand, func(ctx context.Context) (*fakediscord.Interaction, error) {
 			return t.fake.RunCommand(ctx, t.players[0].ID, t.channel, t.cfg.Start)
 		})
 		switch {
@@ -111,31 +150,36 @@ func (t *table) open(ctx context.Context) error {
 		default:
 			// The last game is not archived yet, or the answer was lost:
 			// as a person would, try again a moment later.
-			if err := sleep(ctx, max(t.think(), 200*time.Millisecond)); err != nil {
+			if err := sleep(ctx, max(think(t.cfg, t.rng), 200*time.Millisecond)); err != nil {
 				return err
 			}
 			continue
 		}
 		break
 	}
-	t.since, t.boardID, t.want = lobby.ID, "", 0
+	t.since = lobby.ID
 	t.games++
-	for _, u := range t.players[1:] {
-		if err := t.lobbyClick(ctx, u, lobby.ID, "join"); err != nil {
+	for _, p := range t.players[1:] {
+		if err := t.lobbyClick(ctx, p.User, lobby.ID, "join"); err != nil {
 			return err
 		}
 	}
-	return t.lobbyClick(ctx, t.players[0], lobby.ID, "go")
+	for range t.cfg.Computers {
+		if err := t.lobbyClick(ctx, t.players[0].User, lobby.ID, "cpu"); err != nil {
+			return err
+		}
+	}
+	return t.lobbyClick(ctx, t.players[0].User, lobby.ID, "go")
 }
 
-// lobbyClick clicks the button of verb on the lobby as u.
+// lobbyClick clicks the (first) button of verb on the lobby as u.
 func (t *table) lobbyClick(ctx context.Context, u fakediscord.User, lobbyID, verb string) error {
 	m, ok := t.fake.Message(lobbyID)
 	ids := withVerb(m, verb)
 	if !ok || len(ids) == 0 {
 		return fmt.Errorf("no %s button on the lobby", verb)
 	}
-	r, err := t.click(ctx, u, lobbyID, ids[0].raw)
+	r, err := t.click(ctx, t.rng, u, lobbyID, ids[0].raw)
 	if err != nil {
 		return fmt.Errorf("%s: %w", verb, err)
 	}
@@ -145,84 +189,127 @@ func (t *table) lobbyClick(ctx context.Context, u fakediscord.User, lobbyID, ver
 	return nil
 }
 
-// playGame makes decisions until the scoreboard is out.
+// playGame plays the game opened on the lobby t.since until its
+// scoreboard: whenever the board asks players who have no decision under
+// way, each makes it (game.decide) beside the others, after their own
+// think time. The board is followed wherever it is: a board posted again
+// further down the channel replaces the one known.
 func (t *table) playGame(ctx context.Context) error {
+	boardID := t.since
+	next := map[string]uint64{}   // by player: the lowest board version that may ask them again
+	inflight := map[string]bool{} // players whose decision is under way
+	results := make(chan outcome, len(t.players))
+	stall := time.NewTimer(t.cfg.Stall)
+	defer stall.Stop()
+	turn, round := 0, ""
 	refusedInARow := 0
-	for {
-		b, over, err := t.next(ctx)
-		if err != nil {
-			return err
+	tally := func(o outcome) error {
+		delete(inflight, o.name)
+		next[o.name] = max(next[o.name], o.next)
+		t.refusals += o.refused
+		t.gone += o.gone
+		t.decisions += o.applied
+		if o.applied > 0 {
+			refusedInARow = 0
+		} else if o.refused > 0 {
+			if refusedInARow++; refusedInARow == refusedLimit {
+				return fmt.Errorf("%d decisions in a row refused, the last with %s; the channel ends with %s", refusedLimit, describe(t.lastAnswer()), t.tail())
+			}
 		}
-		if over {
+		return o.err
+	}
+	for {
+		changed := t.fake.ChannelChanges(t.channel)
+		v, ok := t.board(boardID)
+		if !ok {
+			return fmt.Errorf("the board %s is gone; the channel ends with %s", boardID, t.tail())
+		}
+		boardID = v.msg.ID
+		if v.over {
+			for len(inflight) > 0 {
+				select {
+				case o := <-results:
+					if err := tally(o); err != nil {
+						return err
+					}
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
 			t.finished.Add(1)
 			return nil
 		}
-		applied, err := t.decide(ctx, b)
-		if err != nil {
-			return err
-		}
-		if !applied {
-			t.refusals++
-			if refusedInARow++; refusedInARow == 20 {
-				return fmt.Errorf("20 decisions in a row refused on board %s (version %d), the last with %s", b.msg.ID, b.version, describe(t.last))
-			}
-			continue
-		}
-		refusedInARow = 0
-		t.decisions++
-		if b.msg.ID != t.boardID {
+		// Turns are counted as the boards show them, so that a run ended
+		// midway counts the turns its games played.
+		switch {
+		case v.turn > turn:
+			t.turns += v.turn - turn
+			turn = v.turn
+		case v.turn == 0 && v.round != "" && v.round != round:
 			t.turns++
-			t.boardID = b.msg.ID
+			round = v.round
 		}
-		t.want = b.version + 1
-	}
-}
-
-// next waits for a board of a version not decided on yet, or the
-// scoreboard (over).
-func (t *table) next(ctx context.Context) (board, bool, error) {
-	stall := time.NewTimer(t.cfg.Stall)
-	defer stall.Stop()
-	for {
-		changed := t.fake.ChannelChanges(t.channel)
-		if b, over, ok := t.look(); ok {
-			return b, over, nil
+		for _, p := range t.players {
+			n := p.Username
+			if _, asked := v.deciding[n]; !asked || inflight[n] || v.version < next[n] || len(v.buttons) == 0 {
+				continue
+			}
+			inflight[n] = true
+			go func() { results <- t.game.decide(ctx, t, p, v) }()
 		}
 		select {
 		case <-changed:
+			stall.Reset(t.cfg.Stall)
+		case o := <-results:
+			if err := tally(o); err != nil {
+				return err
+			}
 		case <-ctx.Done():
-			return board{}, false, ctx.Err()
+			return ctx.Err()
 		case <-stall.C:
-			return board{}, false, fmt.Errorf("no board of version %d or later and no scoreboard after %v; the channel ends with %s", t.want, t.cfg.Stall, t.tail())
+			return fmt.Errorf("the board asked nobody for %v; the channel ends with %s", t.cfg.Stall, t.tail())
 		}
 	}
 }
 
-// look reads the channel once: the board decided on last (edited within a
-// turn), then the newest messages of this game (a new turn's board, the
-// scoreboard).
-func (t *table) look() (board, bool, bool) {
-	if t.boardID != "" {
-		if m, ok := t.fake.Message(t.boardID); ok {
-			if b, ok := readBoard(m, t.lang); ok && b.version >= t.want {
-				return b, false, true
-			}
-		}
-	}
+// board reads the game's board as it stands: the board known (boardID)
+// or a newer message of the game's since its lobby, the one whose
+// decision buttons are the newest (a board posted again replaces the
+// last one), or the final scoreboard. ok is false when boardID is gone
+// and no newer board is found.
+func (t *table) board(boardID string) (view, bool) {
+	var best view
+	found := false
 	msgs := t.fake.RecentMessages(t.channel, "", recentMessages)
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m := msgs[i]
-		if m.ID != t.since && !idAfter(m.ID, t.since) {
+		if m.ID != boardID && !idAfter(m.ID, boardID) {
 			break
 		}
-		if isScoreboard(m, t.lang) {
-			return board{}, true, true
-		}
-		if b, ok := readBoard(m, t.lang); ok && b.version >= t.want {
-			return b, false, true
+		v, ok := t.game.read(m)
+		switch {
+		case !ok:
+		case v.over:
+			return v, true
+		case !found || v.version > best.version:
+			best, found = v, true
 		}
 	}
-	return board{}, false, false
+	if found {
+		return best, true
+	}
+	// The board is further up the channel than its last messages.
+	m, ok := t.fake.Message(boardID)
+	if !ok || m.Deleted {
+		return view{}, false
+	}
+	v, ok := t.game.read(m)
+	if !ok {
+		// A board without decisions for a moment (a computer's turn):
+		// nobody is asked.
+		return view{msg: m}, true
+	}
+	return v, true
 }
 
 // tail describes the channel's last public messages, for errors.
@@ -242,153 +329,54 @@ func (t *table) tail() string {
 	return strings.Join(parts, "; ")
 }
 
-// weights make a player draw often and stop sometimes, so that games see
-// busts, auctions and purchases.
-var weights = map[string]int{"draw": 5, "stop": 3, "num": 3, "money": 1, "buy": 4, "end": 1, "cons": 1, "bbuy": 1, "bid": 3, "pass": 1, "pay": 1}
-
-func (t *table) choose(buttons map[string]customID) customID {
-	verbs := make([]string, 0, len(buttons))
-	total := 0
-	for v := range buttons {
-		verbs = append(verbs, v)
-	}
-	slices.Sort(verbs)
-	for _, v := range verbs {
-		total += weights[v]
-	}
-	n := t.rng.IntN(total)
-	for _, v := range verbs {
-		if n -= weights[v]; n < 0 {
-			return buttons[v]
-		}
-	}
-	return buttons[verbs[0]]
-}
-
-// decide makes the decision of the board's marked player: a click, and
-// for a purchase, a bid or a payment the private prompt that follows. It
-// reports whether the decision was applied.
-func (t *table) decide(ctx context.Context, b board) (bool, error) {
-	user, ok := t.byName[b.actor]
-	if !ok {
-		return false, fmt.Errorf("board %s (version %d) marks no player of this table as deciding: %q", b.msg.ID, b.version, b.actor)
-	}
-	id := t.choose(b.buttons)
-	r, err := t.click(ctx, user, b.msg.ID, id.raw)
-	if err != nil {
-		return false, t.tolerate(err)
-	}
-	switch id.verb {
-	case "buy":
-		return t.buy(ctx, user, b, r)
-	case "bid":
-		return t.prompt(ctx, user, r, "bidn", func(ids []customID) customID { return ids[t.rng.IntN(len(ids))] })
-	case "pay":
-		return t.prompt(ctx, user, r, "apay", func(ids []customID) customID { return ids[0] })
-	}
-	return r.Type == fakediscord.CallbackUpdateMessage, nil
-}
-
-// tolerate returns nil for what a busy game may show a player: an answer
-// that never came (counted), or a button gone before the click because
-// the board had just changed (counted); other errors stop the table.
-func (t *table) tolerate(err error) error {
+// tolerate sorts out what a busy game may show a player: an answer that
+// never came (counted by interact), or a button gone before the click
+// because the board had just changed (counted in o). It returns the
+// error that stops the table, nil for those.
+func tolerate(o *outcome, err error) error {
 	switch {
 	case errors.Is(err, fakediscord.ErrNoResponse):
 		return nil
 	case errors.Is(err, fakediscord.ErrUnknownComponent), errors.Is(err, fakediscord.ErrComponentDisabled), errors.Is(err, fakediscord.ErrUnknownMessage):
-		t.gone++
+		o.gone++
 		return nil
 	}
 	return err
 }
 
-// buy completes a purchase from the market prompt: a card, then the
-// proposed payment; a card too dear ends the turn instead.
-func (t *table) buy(ctx context.Context, user fakediscord.User, b board, r *fakediscord.Response) (bool, error) {
-	if r.Message == nil || !r.Ephemeral() {
-		return false, nil
-	}
-	var menus []fakediscord.Component
-	for _, c := range controls(*r.Message) {
-		if c.Type == fakediscord.ComponentStringSelect && len(c.Options) > 0 {
-			menus = append(menus, c)
-		}
-	}
-	if len(menus) == 0 {
-		return false, nil // refused: not a market prompt
-	}
-	menu := menus[t.rng.IntN(len(menus))]
-	opt := menu.Options[t.rng.IntN(len(menu.Options))]
-	r, err := t.interact(ctx, kindSelect, func(ctx context.Context) (*fakediscord.Interaction, error) {
-		return t.fake.Select(ctx, user.ID, r.Message.ID, menu.CustomID, opt.Value)
-	})
-	if err != nil {
-		return false, t.tolerate(err)
-	}
-	if r.Message != nil && len(withVerb(*r.Message, "bpay")) > 0 {
-		return t.prompt(ctx, user, r, "bpay", func(ids []customID) customID { return ids[0] })
-	}
-	end, ok := b.buttons["end"]
-	if !ok {
-		return false, nil
-	}
-	r, err = t.click(ctx, user, b.msg.ID, end.raw)
-	if err != nil {
-		return false, t.tolerate(err)
-	}
-	return r.Type == fakediscord.CallbackUpdateMessage, nil
-}
-
-// prompt clicks one of the buttons of verb on the private prompt r. The
-// decision is applied when the prompt is replaced by its confirmation; a
-// refusal redraws the prompt with its buttons.
-func (t *table) prompt(ctx context.Context, user fakediscord.User, r *fakediscord.Response, verb string, pick func([]customID) customID) (bool, error) {
-	if r.Message == nil {
-		return false, nil
-	}
-	ids := withVerb(*r.Message, verb)
-	if len(ids) == 0 {
-		return false, nil
-	}
-	id := pick(ids)
-	r2, err := t.click(ctx, user, r.Message.ID, id.raw)
-	if err != nil {
-		return false, t.tolerate(err)
-	}
-	if r2.Message != nil {
-		if _, still := r2.Message.FindComponent(id.raw); still {
-			return false, nil
-		}
-	}
-	return r2.Type == fakediscord.CallbackUpdateMessage, nil
-}
-
 // click thinks, then clicks a button as user.
-func (t *table) click(ctx context.Context, user fakediscord.User, msgID, customID string) (*fakediscord.Response, error) {
-	return t.interact(ctx, kindButton, func(ctx context.Context) (*fakediscord.Interaction, error) {
+func (t *table) click(ctx context.Context, rng *rand.Rand, user fakediscord.User, msgID, customID string) (*fakediscord.Response, error) {
+	return t.interact(ctx, rng, kindButton, func(ctx context.Context) (*fakediscord.Interaction, error) {
 		return t.fake.Click(ctx, user.ID, msgID, customID)
 	})
 }
 
-// interact thinks, sends one interaction and waits for its answer,
-// recording its latency. An interaction left unanswered is counted and
-// returned as fakediscord.ErrNoResponse. The answer is waited for even
-// when ctx ends meanwhile: it belongs to the run.
-func (t *table) interact(ctx context.Context, k kind, send func(context.Context) (*fakediscord.Interaction, error)) (*fakediscord.Response, error) {
-	return t.interactAfter(ctx, k, t.think(), send)
+// pick thinks, then picks value in the select menu customID as user.
+func (t *table) pick(ctx context.Context, rng *rand.Rand, user fakediscord.User, msgID, customID, value string) (*fakediscord.Response, error) {
+	return t.interact(ctx, rng, kindSelect, func(ctx context.Context) (*fakediscord.Interaction, error) {
+		return t.fake.Select(ctx, user.ID, msgID, customID, value)
+	})
 }
 
-// interactAfter is interact with the think time given: safe for
-// concurrent use by the players of one table (it draws nothing from the
-// table's random source).
-func (t *table) interactAfter(ctx context.Context, k kind, think time.Duration, send func(context.Context) (*fakediscord.Interaction, error)) (*fakediscord.Response, error) {
+// interact thinks (drawing from rng), sends one interaction and waits for
+// its answer, recording its latency.
+func (t *table) interact(ctx context.Context, rng *rand.Rand, k kind, send func(context.Context) (*fakediscord.Interaction, error)) (*fakediscord.Response, error) {
+	_, r, err := t.interactAfter(ctx, k, think(t.cfg, rng), send)
+	return r, err
+}
+
+// interactAfter waits think, sends one interaction and waits for its
+// answer, recording its latency. An interaction left unanswered is
+// counted and returned as fakediscord.ErrNoResponse. The answer is waited
+// for even when ctx ends meanwhile: it belongs to the run. It is safe for
+// concurrent use by the players of one table.
+func (t *table) interactAfter(ctx context.Context, k kind, think time.Duration, send func(context.Context) (*fakediscord.Interaction, error)) (*fakediscord.Interaction, *fakediscord.Response, error) {
 	if err := sleep(ctx, think); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ix, err := send(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	wctx, cancel := context.WithTimeout(context.Background(), answerWait)
 	defer cancel()
@@ -399,7 +387,7 @@ func (t *table) interactAfter(ctx context.Context, k kind, think time.Duration, 
 			t.unanswered++
 			t.mu.Unlock()
 		}
-		return nil, err
+		return ix, nil, err
 	}
 	t.mu.Lock()
 	t.samples[k] = append(t.samples[k], r.Latency)
@@ -407,15 +395,22 @@ func (t *table) interactAfter(ctx context.Context, k kind, think time.Duration, 
 	t.mu.Unlock()
 	t.answered.Add(1)
 	t.recent.add(r.Latency)
-	return r, nil
+	return ix, r, nil
+}
+
+// lastAnswer is the last answer any player got.
+func (t *table) lastAnswer() *fakediscord.Response {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.last
 }
 
 // think is how long a player takes before an interaction: Think, varied
 // uniformly by ±Jitter.
-func (t *table) think() time.Duration {
-	d := float64(t.cfg.Think)
-	if j := t.cfg.Jitter; j > 0 {
-		d *= 1 + j*(2*t.rng.Float64()-1)
+func think(cfg *Config, rng *rand.Rand) time.Duration {
+	d := float64(cfg.Think)
+	if j := cfg.Jitter; j > 0 {
+		d *= 1 + j*(2*rng.Float64()-1)
 	}
 	return time.Duration(d)
 }
