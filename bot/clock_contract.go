@@ -169,8 +169,10 @@ func (b *Bot) RunContractDue(ctx context.Context, d DiscordAPI, channel string, 
 	var tried uint32 // the effects owed before this claim: another process may have done some
 	var fresh []string
 	var origin string
+	var lates []time.Duration // how late each decision out of time was taken
 	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
 	rec, err := b.update(sctx, channel, "", func(r *dixbot.Record) error {
+		lates = lates[:0]
 		if r.Due.IsZero() || r.Due.After(asOf) {
 			return ErrNothingToDo
 		}
@@ -202,6 +204,7 @@ func (b *Bot) RunContractDue(ctx context.Context, d DiscordAPI, channel string, 
 				for _, s := range st.ToDecide() {
 					if dl := td.deadline(g, st, s); !dl.IsZero() && !dl.After(now) {
 						late = s
+						lates = append(lates, now.Sub(dl))
 						break
 					}
 				}
@@ -256,6 +259,9 @@ func (b *Bot) RunContractDue(ctx context.Context, d DiscordAPI, channel string, 
 		return nil
 	case err != nil:
 		return err
+	}
+	for _, l := range lates {
+		b.Log.Info("decision out of time taken", "channel", channel, "late_ms", l.Milliseconds())
 	}
 	b.WakeAt(rec.Due)
 	if len(fresh) > 0 {

@@ -363,11 +363,11 @@ func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
 				Description:              En(name + "_cmd_" + id + "_desc"),
 				DescriptionLocalizations: *Localized(name + "_cmd_" + id + "_desc"),
 			}
-			switch id {
-			case "start":
+			if id == "start" || id == "solo" {
 				sub.Options = append([]*discordgo.ApplicationCommandOption{LanguageOption(), PicturesOption()}, startOptions(g)...)
-			case "solo":
-				sub.Options = append([]*discordgo.ApplicationCommandOption{LanguageOption(), PicturesOption()}, startOptions(g)...)
+				if o := gamePaceOption(g); o != nil {
+					sub.Options = append(sub.Options, o)
+				}
 			}
 			subs = append(subs, sub)
 		}
@@ -381,6 +381,23 @@ func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
 		})
 	}
 	return out
+}
+
+// gamePaceOption is the start's choice of g's paces (nil for a game
+// without paces): the lobby may still change it.
+func gamePaceOption(g *present.Game) *discordgo.ApplicationCommandOption {
+	if len(g.Paces) == 0 {
+		return nil
+	}
+	o := Option(OptPace, discordgo.ApplicationCommandOptionString)
+	for _, p := range g.Paces {
+		o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{
+			Name:              Truncate(paceLabel(locales.English, g.Rules.Name(), p), 100),
+			NameLocalizations: map[discordgo.Locale]string{discordgo.French: Truncate(paceLabel(locales.French, g.Rules.Name(), p), 100)},
+			Value:             p.Name,
+		})
+	}
+	return o
 }
 
 // contractCommand routes /<game> <subcommand>.
@@ -407,10 +424,14 @@ func (b *Bot) contractCommand(c *Call, g *present.Game, d discordgo.ApplicationC
 			return err
 		}
 		lang := OrSetting(StringOpt(opts, OptLanguage), s.Lang)
-		if id == "solo" {
-			return c.contractSolo(g, lang, noPics, s.Paces[g.Rules.Name()], options)
+		pace := OrSetting(StringOpt(opts, OptPace), s.Paces[g.Rules.Name()])
+		if pace != "" && !hasPace(g, pace) {
+			return ErrBadInput // not one of the command's choices: forged
 		}
-		return c.contractStart(g, lang, noPics, s.Paces[g.Rules.Name()], options)
+		if id == "solo" {
+			return c.contractSolo(g, lang, noPics, pace, options)
+		}
+		return c.contractStart(g, lang, noPics, pace, options)
 	case "board":
 		return c.contractBoardCommand(g)
 	case "rules":
@@ -1001,6 +1022,13 @@ func (c *Call) promptOf(g *present.Game, p contractParsed, draft string) (presen
 	if olderThanBoard(c.I.Message, td.Board) || p.n > st.Seq() || (seat < len(td.Open) && p.n < td.Open[seat]) {
 		return present.Prompt{}, nil, ErrStale
 	}
+	if td.Seats[seat].Away {
+		// Looking at one's prompt or hand is a click too: an absent
+		// person is back.
+		if err := c.backAtTable(g); err != nil {
+			return present.Prompt{}, nil, err
+		}
+	}
 	prompt, err := pr.Prompt(c.Lang, st, seat, draft)
 	var why *present.NoPromptError
 	switch {
@@ -1017,6 +1045,32 @@ func (c *Call) promptOf(g *present.Game, p contractParsed, draft string) (presen
 		return present.Prompt{}, nil, fmt.Errorf("bot: %s's prompt at step %q: %w", g.Rules.Name(), draft, err)
 	}
 	return prompt, st, nil
+}
+
+// backAtTable gives the clicker, absent, their seat back (and does only
+// that), as their click on a move would.
+func (c *Call) backAtTable(g *present.Game) error {
+	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
+		seat := td.seatOf(c.User)
+		if seat < 0 || !td.Seats[seat].Away || r.Data == nil {
+			return ErrNothingToDo
+		}
+		st, err := g.Rules.Decode(r.Data)
+		if err != nil {
+			return err
+		}
+		td.comeBack(seat, st, c.B.Now())
+		setContractDue(r, td, g, st)
+		td.oweChange(r, g, st, pingPlan{}, c.B.Now())
+		return nil
+	})
+	if errors.Is(err, ErrNothingToDo) {
+		return nil
+	}
+	if err == nil {
+		c.settleContract(r)
+	}
+	return err
 }
 
 // nextPrompt is the first step of the private prompt of user's seat in
@@ -1360,6 +1414,15 @@ func boardSeq(td *TableData, st engine.State) uint64 {
 func (c *Call) contractStale(g *present.Game, lobbyClick bool) error {
 	text := locales.T(c.Lang, "err_stale", nil)
 	r, td, err := c.contractGet(g)
+	if seat := -1; err == nil {
+		if seat = td.seatOf(c.User); seat >= 0 && td.Seats[seat].Away {
+			// Any click of an absent person brings them back, an
+			// outdated one too.
+			if err := c.backAtTable(g); err != nil {
+				return err
+			}
+		}
+	}
 	if err == nil && c.I.Message != nil && c.I.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
 		switch {
 		case r.Data == nil && lobbyClick:

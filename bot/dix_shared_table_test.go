@@ -105,6 +105,40 @@ func TestDixSharedAbsentPlayerIsPlayedForThenComesBack(t *testing.T) {
 	d.play(600)
 }
 
+// An absent person who only looks (their hand, on the board) or clicks
+// clicks on an old board is back at the table too: the hand is shown,
+// the old board's click answered, and nothing is played.
+func TestDixSharedAbsentPersonBackByLookingOrAnOutdatedClick(t *testing.T) {
+	t.Parallel()
+	h := newDixHarness(t, 2, false)
+	first := h.openGame("dix", []string{"u1", "u2"}, nil)
+	require.NotNil(t, first)
+	h.setSeat(1, func(s *TableSeat) { s.Away, s.Late = true, 2 })
+	_, td, before, _ := h.dixNow()
+	board := h.Rec.Message(td.Board)
+	res := h.ClickOn("u2", board, h.dixMust(board, cverbStep, "hand"))
+	hand := res.Shown(nil)
+	require.NotNil(t, hand, res.Describe())
+	assert.True(t, hand.Ephemeral)
+	_, td, after, _ := h.dixNow()
+	assert.False(t, td.Seats[1].Away, "looking at one's hand is being back")
+	assert.Equal(t, before, after, "and plays nothing")
+
+	h.setSeat(1, func(s *TableSeat) { s.Away, s.Late = true, 2 })
+	stale := ContractID("dix", cverbStep, 0, "text") // of a state long gone
+	d := &dixDriver{h: h, users: []string{"u1", "u2"}, rng: rand.New(rand.NewPCG(2, 5)), seen: map[string]int{}, follow: true}
+	for g, _, _, _ := h.dixNow(); g.Seq < 3; g, _, _, _ = h.dixNow() {
+		require.True(t, d.decide())
+	}
+	h.setSeat(1, func(s *TableSeat) { s.Away, s.Late = true, 2 })
+	_, _, before, _ = h.dixNow()
+	res = h.ClickOn("u2", board, stale)
+	assert.NotNil(t, res.Response(), "answered")
+	_, td, after, _ = h.dixNow()
+	assert.False(t, td.Seats[1].Away, "an outdated click is being back")
+	assert.Equal(t, before, after)
+}
+
 // The creator's vote hands a seat out of time to the computer for good,
 // on DIX's board: the computer (DIX's strong level) plays it at once to
 // the end, its person's clicks are refused, and the final scoreboard says
