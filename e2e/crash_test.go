@@ -24,8 +24,8 @@ var turnEndVerbs = []string{"money", "end"}
 // TestKilledAfterSavingStillPostsTheBoard: the bot is killed (SIGKILL) after
 // saving a click that ends a turn and before posting the next board (the
 // test hook DIX_TEST_EFFECT_DELAY holds that work back to widen the window).
-// Started again, it posts the board within 5 s: the channel has exactly one
-// board with buttons, for the game as saved, and it pings the player to act.
+// Started again, within 5 s the channel has exactly one board with
+// buttons, for the game as saved.
 // E2E_KILLS sets how many kills each store gets (default 2).
 func TestKilledAfterSavingStillPostsTheBoard(t *testing.T) {
 	t.Parallel()
@@ -106,8 +106,6 @@ func TestKilledAfterSavingStillPostsTheBoard(t *testing.T) {
 				gaps = append(gaps, time.Since(start))
 				assert.Less(t, time.Since(start), 5*time.Second+waitSlack, "the board is back within 5 s of the restart")
 				assert.Len(t, liveBoards(fake, tb.channel.ID, 0), 1, "exactly one board with buttons")
-				next := tb.user(seats(t, saved)[dixOf(saved).ToAct()])
-				assert.Contains(t, live[0].Pinged, next.ID, "the new board pings the player to act")
 				require.Equal(t, 0, p2.terminate())
 				w.bot = startApp(t, cfg)
 			}
