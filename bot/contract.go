@@ -1016,7 +1016,7 @@ func (c *Call) promptOf(g *present.Game, p contractParsed, draft string) (presen
 	if err := prompt.Check(); err != nil {
 		return present.Prompt{}, nil, fmt.Errorf("bot: %s's prompt at step %q: %w", g.Rules.Name(), draft, err)
 	}
-	return prompt, st, nil
+	return c.B.promptPictured(td, prompt), st, nil
 }
 
 // nextPrompt is the first step of the private prompt of user's seat in
@@ -1035,7 +1035,7 @@ func (b *Bot) nextPrompt(g *present.Game, r *dixbot.Record, td *TableData, lang,
 	if err != nil || next.Empty() || next.Check() != nil {
 		return present.Prompt{}, nil, false
 	}
-	return next, st, true
+	return b.promptPictured(td, next), st, true
 }
 
 // contractOpenModal opens the form of the clicker's private prompt whose

@@ -90,6 +90,7 @@ func (c *Call) contractView(g *present.Game, view string) error {
 	if err := prompt.Check(); err != nil {
 		return err
 	}
+	prompt = c.B.promptPictured(td, prompt)
 	c.EphemeralFiles(prompt.Content, promptComponents(g.Rules.Name(), st.Seq(), prompt), prompt.Files, prompt.Embeds...)
 	return nil
 }

@@ -1,7 +1,6 @@
 package dixview
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -122,14 +121,14 @@ func namesOf(lang string, g *dix.Game) []string {
 func handStep(lang string, g *dix.Game, seat int) present.Prompt {
 	e := HandEmbed(Table{Lang: lang, Names: namesOf(lang, g)}, g, seat)
 	e.Title = locales.T(lang, "dix_hand_title_yours", nil)
-	p := present.Prompt{Embeds: []*discordgo.MessageEmbed{e}}
 	pl := g.Players[seat]
 	in := dixpicture.Hand{Collection: pl.Collection, Money: pl.Money, Consolation: pl.Consolation, Labels: PictureLabels(lang)}
-	if png, err := dixpicture.RenderHand(in); err == nil {
-		e.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + handFile}
-		p.Files = []*discordgo.File{{Name: handFile, ContentType: "image/png", Reader: bytes.NewReader(png)}}
-	}
-	return p
+	return present.Prompt{Embeds: []*discordgo.MessageEmbed{e}, Picture: handPicture(in)}
+}
+
+// handPicture is the picture of the hand in, for a prompt's step.
+func handPicture(in dixpicture.Hand) *present.Picture {
+	return &present.Picture{File: handFile, Draw: func() ([]byte, error) { return dixpicture.RenderHand(in) }}
 }
 
 // marketStep is the market: every card seat may buy, with its price and
@@ -180,7 +179,16 @@ func buyStep(lang string, g *dix.Game, seat int, cd dix.Card) present.Prompt {
 	if err != nil {
 		return present.Prompt{Content: refusalText(lang, err), Buttons: []present.Button{backTo("", back)}}
 	}
-	return present.Prompt{Content: text, Buttons: []present.Button{
+	// The picture of the collection after paying: cd where it goes, the
+	// cards paid apart.
+	pl := g.Players[seat]
+	preview := &discordgo.MessageEmbed{Color: colorPrompt, Title: present.Truncate(locales.T(lang, "dix_buy_preview",
+		map[string]any{"Card": CardText(lang, cd), "CardName": CardName(lang, cd)}), 256)}
+	in := dixpicture.Hand{Collection: pl.Collection, Money: pl.Money, Consolation: pl.Consolation, Candidate: &cd, Pay: pay.Cards,
+		Labels: PictureLabels(lang)}
+	pic := handPicture(in)
+	pic.Framed = true
+	return present.Prompt{Content: text, Embeds: []*discordgo.MessageEmbed{preview}, Picture: pic, Buttons: []present.Button{
 		{Label: locales.T(lang, "dix_btn_pay", nil), Style: discordgo.SuccessButton, Move: dix.FormatMove(dix.Action{Kind: dix.ActBuy, Card: cd, Payment: pay})},
 		{Label: locales.T(lang, "dix_btn_other_payment", nil), Style: discordgo.SecondaryButton, Next: "p " + Pick{Target: cd.String()}.Arg()},
 		backTo("", back),

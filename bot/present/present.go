@@ -181,6 +181,22 @@ type Prompt struct {
 	Buttons     []Button
 	Embeds      []*discordgo.MessageEmbed
 	Files       []*discordgo.File
+	// Picture is the step's picture, drawn and shown in its first embed
+	// only when its table shows pictures; nil: none.
+	Picture *Picture
+}
+
+// Picture is a picture a step of a prompt shows when its table shows
+// pictures (a game started with pictures off shows none): the table
+// draws it then, attaches it as File and shows it in the step's first
+// embed. One that fails to draw is left out: the text says everything
+// it shows.
+type Picture struct {
+	File string
+	Draw func() ([]byte, error)
+	// Framed: the first embed only frames the picture (a title), and is
+	// left out with it.
+	Framed bool
 }
 
 // Empty reports whether p shows nothing: no text, choice, button or
