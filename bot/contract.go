@@ -1001,7 +1001,7 @@ func (c *Call) promptOf(g *present.Game, p contractParsed, draft string) (presen
 	if olderThanBoard(c.I.Message, td.Board) || p.n > st.Seq() || (seat < len(td.Open) && p.n < td.Open[seat]) {
 		return present.Prompt{}, nil, ErrStale
 	}
-	prompt, err := pr.Prompt(c.Lang, st, seat, draft)
+	prompt, err := c.B.promptStep(pr, td, c.Lang, st, seat, draft)
 	var why *present.NoPromptError
 	switch {
 	case errors.As(err, &why):
@@ -1031,7 +1031,7 @@ func (b *Bot) nextPrompt(g *present.Game, r *dixbot.Record, td *TableData, lang,
 	if err != nil || !slices.Contains(st.ToDecide(), seat) {
 		return present.Prompt{}, nil, false
 	}
-	next, err := pr.Prompt(lang, st, seat, "")
+	next, err := b.promptStep(pr, td, lang, st, seat, "")
 	if err != nil || next.Empty() || next.Check() != nil {
 		return present.Prompt{}, nil, false
 	}

@@ -83,7 +83,7 @@ func (c *Call) contractView(g *present.Game, view string) error {
 	if err != nil {
 		return err
 	}
-	prompt, err := pr.Prompt(c.Lang, st, seat, view)
+	prompt, err := c.B.promptStep(pr, td, c.Lang, st, seat, view)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/engine"
 )
 
 // Keeping a contract board's pictures, as DIX's board keeps its own
@@ -192,4 +193,20 @@ func (b *Bot) promptPictured(td *TableData, p present.Prompt) present.Prompt {
 	p.Embeds = append([]*discordgo.MessageEmbed{&e}, p.Embeds[1:]...)
 	p.Files = append(slices.Clone(p.Files), &discordgo.File{Name: pic.File, ContentType: "image/png", Reader: bytes.NewReader(png)})
 	return p
+}
+
+// promptStep is seat's step of draft of the private prompt of pr, the
+// presenter of a game at table td, in lang: with the seats named as the
+// table names them when pr is a present.TablePrompter.
+func (b *Bot) promptStep(pr present.Prompter, td *TableData, lang string, st engine.State, seat int, draft string) (present.Prompt, error) {
+	tp, ok := pr.(present.TablePrompter)
+	if !ok {
+		return pr.Prompt(lang, st, seat, draft)
+	}
+	t := td.table(!b.NoPictures)
+	t.Lang = lang
+	for i, s := range td.Seats {
+		t.Marks[i] = seatMarkOf(lang, s)
+	}
+	return tp.PromptAt(t, st, seat, draft)
 }

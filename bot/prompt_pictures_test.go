@@ -3,6 +3,8 @@ package bot
 import (
 	"errors"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
@@ -110,4 +112,30 @@ func TestDixSharedPromptPicturesFollowTheGame(t *testing.T) {
 			}
 		})
 	}
+}
+
+// DIX's board as text and hand name the seats as the board does, in the
+// clicker's language, with the board's title.
+func TestDixSharedTextStepNamesTheSeats(t *testing.T) {
+	t.Parallel()
+	h := newDixHarness(t, 4, true)
+	board := h.openGame("dix", []string{"u1", "u2"}, nil)
+	require.NotNil(t, board)
+	_, td, _, _ := h.dixNow()
+	text := h.ClickOn("u2", board, h.dixMust(board, cverbStep, "text")).Shown(nil)
+	require.NotNil(t, text)
+	require.Len(t, text.Embeds, 1)
+	assert.Equal(t, board.Embeds[0].Title, text.Embeds[0].Title, "the board's title")
+	var fields []string
+	for _, f := range text.Embeds[0].Fields {
+		fields = append(fields, f.Name)
+	}
+	for _, s := range td.Seats {
+		require.NotEmpty(t, s.Name)
+		assert.True(t, slices.ContainsFunc(fields, func(f string) bool { return strings.Contains(f, s.Name) }), "%q among %q", s.Name, fields)
+	}
+	assert.NotContains(t, strings.Join(fields, "\n"), "#1")
+	hand := h.ClickOn("u1", board, h.dixMust(board, cverbStep, "hand")).Shown(nil)
+	require.NotNil(t, hand)
+	assert.Equal(t, locales.T("en", "dix_hand_title_yours", nil), hand.Embeds[0].Title)
 }

@@ -59,7 +59,9 @@ func TestPaymentByPicking(t *testing.T) {
 		assert.Contains(t, after.Players[seat].Collection, target, "the card was bought")
 		assert.Equal(t, pl.Money-money, after.Players[seat].Money, "with the money picked")
 		assert.Len(t, after.Players[seat].Collection, len(pl.Collection), "and one card of the collection spent")
-		count := func(cs []dix.Card, c dix.Card) int { return len(slices.DeleteFunc(slices.Clone(cs), func(x dix.Card) bool { return x != c })) }
+		count := func(cs []dix.Card, c dix.Card) int {
+			return len(slices.DeleteFunc(slices.Clone(cs), func(x dix.Card) bool { return x != c }))
+		}
 		assert.Equal(t, count(pl.Collection, spent[0])-1, count(after.Players[seat].Collection, spent[0]), "the card picked: %s", spent[0])
 		return
 	}

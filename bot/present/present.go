@@ -145,6 +145,15 @@ type Prompter interface {
 	Prompt(lang string, st engine.State, seat int, draft string) (Prompt, error)
 }
 
+// TablePrompter is a Prompter whose steps name the seats as the table
+// does (the board as text, a hand): the table asks PromptAt, with the
+// table as its board shows it but in the clicker's language (t.Lang), in
+// place of Prompt.
+type TablePrompter interface {
+	Prompter
+	PromptAt(t Table, st engine.State, seat int, draft string) (Prompt, error)
+}
+
 // Errors of a Prompter.
 var (
 	ErrNoPrompt = errors.New("present: nothing to decide in a prompt")
