@@ -29,7 +29,7 @@ func TestClockScreens(t *testing.T) {
 	w.cfg.Paces = "live=2s+1s"
 	w.bot = startApp(t, w.cfg)
 	tb := w.table(t, "en-US", "Alice", "Bruno", "Chloé")
-	tb.lobby("/dix start pace:live")
+	tb.lobbyAtPace("/dix start", "live")
 
 	// Whoever plays first lets the time run out twice in a row.
 	first := tb.record()
