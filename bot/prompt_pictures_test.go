@@ -139,3 +139,17 @@ func TestDixSharedTextStepNamesTheSeats(t *testing.T) {
 	require.NotNil(t, hand)
 	assert.Equal(t, locales.T("en", "dix_hand_title_yours", nil), hand.Embeds[0].Title)
 }
+
+// DIX's board names the pace chosen in the lobby, as the lobby does.
+func TestDixSharedBoardNamesThePace(t *testing.T) {
+	t.Parallel()
+	h := newDixHarness(t, 4, false)
+	board := h.openGame("dix", []string{"u1", "u2"}, nil)
+	require.NotNil(t, board)
+	require.NotEmpty(t, board.Embeds)
+	require.NotNil(t, board.Embeds[0].Footer)
+	g := h.b.Games["dix"]
+	_, td, _, _ := h.dixNow()
+	want := locales.T("en", "dix_footer_pace", map[string]any{"Pace": paceLabel("en", "dix", g.PaceOf(td.Pace))})
+	assert.Contains(t, board.Embeds[0].Footer.Text, want)
+}

@@ -28,9 +28,12 @@ func (tb *table) currentBoard() (fakediscord.Message, bool) {
 	return tb.fake.Message(meta.Board)
 }
 
-// boardText is the text of a board: description, fields, footer.
+// boardText is the text of a board: the message's own text (the table's
+// line: the clock, the pause), and its embeds' description, fields,
+// footer.
 func boardText(m fakediscord.Message) string {
 	var b strings.Builder
+	b.WriteString(m.Content + "\n")
 	for _, e := range m.Embeds {
 		b.WriteString(e.Description + "\n")
 		for _, f := range e.Fields {
@@ -88,9 +91,9 @@ func TestPauseKickAndClockScreens(t *testing.T) {
 		paceName                  string
 		names                     []string
 	}{
-		{"en", "/dix start", "Paused by", "left the game", "'s click or 2 votes)", "(0 of 2 votes)", "live",
+		{"en", "/dix start", "Paused by", "left: the computer plays that seat", "'s click or 2 votes)", "(0 of 2 votes)", "live",
 			[]string{"Alice", "Bruno", "Chloé", "Dmitri"}},
-		{"fr", "/dix start language:fr", "En pause", "a quitté la partie", " en un clic, ou 2 voix)", "(0 voix sur 2)", "live",
+		{"fr", "/dix start language:fr", "En pause", "quitte la partie", " en un clic, ou 2 voix)", "(0 voix sur 2)", "live",
 			[]string{"Amélie/fr", "Bruno/fr", "Chloé/fr", "Dmitri/fr"}},
 	} {
 		t.Run("paused-"+tc.lang, func(t *testing.T) {

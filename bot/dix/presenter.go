@@ -48,7 +48,7 @@ func gameOf(st engine.State) *dix.Game {
 // view is the Table of the functions of this package for g as the shared
 // table t shows it: ALIX named after the seats of a solo game (§5).
 func view(t present.Table, g *dix.Game) Table {
-	v := Table{Lang: t.Lang, Log: t.Log, Marks: t.Marks, Pictures: t.Pictures, TimeLeft: t.TimeLeft}
+	v := Table{Lang: t.Lang, Log: t.Log, Marks: t.Marks, Pictures: t.Pictures, TimeLeft: t.TimeLeft, Pace: t.Pace}
 	v.Names = names(t)
 	if g != nil {
 		v.Solo, v.Diff, v.Bust = g.Solo(), g.Opts.Difficulty, g.Opts.BustVariant

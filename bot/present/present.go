@@ -46,6 +46,9 @@ type Table struct {
 	// not deciding, for a pace of time banks (Pace.Bank), in Lang; "" for
 	// none. The time of a person deciding is the table's clock line.
 	TimeLeft []string
+	// Pace is the game's pace as the lobby names it, in Lang; "" for a
+	// game of one pace or none.
+	Pace string
 	// Kept is the Picture of the board the message shows already ("":
 	// none known). A board whose Picture is Kept is not drawn again: its
 	// Files are left out, its Embeds still show them by name
