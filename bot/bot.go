@@ -463,7 +463,7 @@ func (c *Call) fail(err error) string {
 	} else {
 		c.B.Log.Debug("interaction refused", "interaction", c.I.ID, "err", err)
 	}
-	if own.AnswerOver(c, err) || c.answerLost(err) {
+	if own.AnswerOver(c, err) || c.answerOver(err) || c.answerLost(err) {
 		return outcomeStale
 	}
 	text := locales.T(c.Lang, key, data)

@@ -129,10 +129,13 @@ func (td *TableData) timeLeft(g *present.Game, st engine.State) []string {
 }
 
 // boardTable is td's table for the board of st: with the banks' time
-// left.
+// left and the name of the pace chosen in the lobby.
 func (td *TableData) boardTable(g *present.Game, st engine.State, pictures bool) present.Table {
 	t := td.table(pictures)
 	t.TimeLeft = td.timeLeft(g, st)
+	if len(g.Paces) > 1 {
+		t.Pace = paceLabel(td.Lang, g.Rules.Name(), g.PaceOf(td.Pace))
+	}
 	return t
 }
 

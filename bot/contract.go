@@ -1029,7 +1029,7 @@ func (c *Call) promptOf(g *present.Game, p contractParsed, draft string) (presen
 			return present.Prompt{}, nil, err
 		}
 	}
-	prompt, err := pr.Prompt(c.Lang, st, seat, draft)
+	prompt, err := c.B.promptStep(pr, td, c.Lang, st, seat, draft)
 	var why *present.NoPromptError
 	switch {
 	case errors.As(err, &why):
@@ -1044,7 +1044,7 @@ func (c *Call) promptOf(g *present.Game, p contractParsed, draft string) (presen
 	if err := prompt.Check(); err != nil {
 		return present.Prompt{}, nil, fmt.Errorf("bot: %s's prompt at step %q: %w", g.Rules.Name(), draft, err)
 	}
-	return prompt, st, nil
+	return c.B.promptPictured(td, prompt), st, nil
 }
 
 // backAtTable gives the clicker, absent, their seat back (and does only
@@ -1085,11 +1085,11 @@ func (b *Bot) nextPrompt(g *present.Game, r *dixbot.Record, td *TableData, lang,
 	if err != nil || !slices.Contains(st.ToDecide(), seat) {
 		return present.Prompt{}, nil, false
 	}
-	next, err := pr.Prompt(lang, st, seat, "")
+	next, err := b.promptStep(pr, td, lang, st, seat, "")
 	if err != nil || next.Empty() || next.Check() != nil {
 		return present.Prompt{}, nil, false
 	}
-	return next, st, true
+	return b.promptPictured(td, next), st, true
 }
 
 // contractOpenModal opens the form of the clicker's private prompt whose

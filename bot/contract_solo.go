@@ -83,13 +83,14 @@ func (c *Call) contractView(g *present.Game, view string) error {
 	if err != nil {
 		return err
 	}
-	prompt, err := pr.Prompt(c.Lang, st, seat, view)
+	prompt, err := c.B.promptStep(pr, td, c.Lang, st, seat, view)
 	if err != nil {
 		return err
 	}
 	if err := prompt.Check(); err != nil {
 		return err
 	}
+	prompt = c.B.promptPictured(td, prompt)
 	c.EphemeralFiles(prompt.Content, promptComponents(g.Rules.Name(), st.Seq(), prompt), prompt.Files, prompt.Embeds...)
 	return nil
 }

@@ -1,12 +1,16 @@
 package bot
 
 import (
+	"bytes"
 	"errors"
+	"slices"
 	"strconv"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/engine"
 )
 
 // Keeping a contract board's pictures, as DIX's board keeps its own
@@ -157,4 +161,52 @@ func (x *cexec) boardPicture(r *dixbot.Record, cur *TableData) *BoardPic {
 		return nil
 	}
 	return ClonePtr(x.pic)
+}
+
+// errNoPicture: the table shows no pictures.
+var errNoPicture = errors.New("bot: no pictures at this table")
+
+// promptPictured is the step p of a private prompt as the table td shows
+// it: its picture (present.Prompt.Picture) drawn, attached and shown in
+// its first embed when the table shows pictures, left out otherwise.
+func (b *Bot) promptPictured(td *TableData, p present.Prompt) present.Prompt {
+	pic := p.Picture
+	p.Picture = nil
+	if pic == nil || len(p.Embeds) == 0 {
+		return p
+	}
+	var png []byte
+	err := errNoPicture
+	if pic.Draw != nil && !b.NoPictures && !td.NoPics {
+		if png, err = pic.Draw(); err != nil {
+			b.Log.Warn("a prompt's picture not drawn; text only", "err", err)
+		}
+	}
+	if err != nil {
+		if pic.Framed {
+			p.Embeds = p.Embeds[1:]
+		}
+		return p
+	}
+	e := *p.Embeds[0]
+	e.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + pic.File}
+	p.Embeds = append([]*discordgo.MessageEmbed{&e}, p.Embeds[1:]...)
+	p.Files = append(slices.Clone(p.Files), &discordgo.File{Name: pic.File, ContentType: "image/png", Reader: bytes.NewReader(png)})
+	return p
+}
+
+// promptStep is seat's step of draft of the private prompt of pr, the
+// presenter of a game at table td, in lang: with the seats named as the
+// table names them when pr is a present.TablePrompter.
+func (b *Bot) promptStep(pr present.Prompter, td *TableData, lang string, st engine.State, seat int, draft string) (present.Prompt, error) {
+	tp, ok := pr.(present.TablePrompter)
+	if !ok {
+		return pr.Prompt(lang, st, seat, draft)
+	}
+	t := td.table(!b.NoPictures)
+	t.Lang = lang
+	for i, s := range td.Seats {
+		t.Marks[i] = seatMarkOf(lang, s)
+	}
+	return tp.PromptAt(t, st, seat, draft)
 }

@@ -29,7 +29,7 @@ func TestClockScreens(t *testing.T) {
 	w.cfg.Paces = "live=2s+1s"
 	w.bot = startApp(t, w.cfg)
 	tb := w.table(t, "en-US", "Alice", "Bruno", "Chloé")
-	tb.lobby("/dix start pace:live")
+	tb.lobbyAtPace("/dix start", "live")
 
 	// Whoever plays first lets the time run out twice in a row.
 	first := tb.record()
@@ -46,7 +46,7 @@ func TestClockScreens(t *testing.T) {
 		require.NoError(t, json.Unmarshal(tb.record().Meta, &meta))
 		m, ok := tb.fake.Message(meta.Board)
 		board = m
-		return ok && len(m.Embeds) > 0 && strings.Contains(m.Embeds[0].Description, "Paused by")
+		return ok && len(m.Embeds) > 0 && strings.Contains(boardText(m), "Paused by")
 	}))
 	var names []string
 	for _, f := range board.Embeds[0].Fields {
@@ -68,7 +68,7 @@ func TestClockScreens(t *testing.T) {
 		chromedp.WaitVisible(`//div[contains(@class,"embed")]`),
 	))
 	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
-		const boards = [...document.querySelectorAll(".embed")].filter((e) => e.textContent.includes("Paused by"));
+		const boards = [...document.querySelectorAll(".message")].filter((e) => e.textContent.includes("Paused by"));
 		if (boards.length) boards[boards.length - 1].scrollIntoView({block: "start"});
 		return boards.length > 0;
 	})()`))

@@ -28,9 +28,12 @@ func (tb *table) currentBoard() (fakediscord.Message, bool) {
 	return tb.fake.Message(meta.Board)
 }
 
-// boardText is the text of a board: description, fields, footer.
+// boardText is the text of a board: the message's own text (the table's
+// line: the clock, the pause), and its embeds' description, fields,
+// footer.
 func boardText(m fakediscord.Message) string {
 	var b strings.Builder
+	b.WriteString(m.Content + "\n")
 	for _, e := range m.Embeds {
 		b.WriteString(e.Description + "\n")
 		for _, f := range e.Fields {
@@ -84,17 +87,18 @@ func TestPauseKickAndClockScreens(t *testing.T) {
 
 	for _, tc := range []struct {
 		lang, start, paused, left string
-		kick, kickCreator         string // what decides: the creator's click or votes; votes only
+		kick, kickCreator         string // what decides: the creator's click or votes; votes only (the creator's seat, or the creator left)
+		paceName                  string
 		names                     []string
 	}{
-		{"en", "/dix start pace:live", "Paused by", "left the game", "'s click or 2 votes)", "(0 of 2 votes)",
+		{"en", "/dix start", "Paused by", "left: the computer plays that seat", "'s click or 2 votes)", "(0 of 2 votes)", "live",
 			[]string{"Alice", "Bruno", "Chloé", "Dmitri"}},
-		{"fr", "/dix start pace:live language:fr", "En pause", "a quitté la partie", " en un clic, ou 2 voix)", "(0 voix sur 2)",
+		{"fr", "/dix start language:fr", "En pause", "quitte la partie", " en un clic, ou 2 voix)", "(0 voix sur 2)", "live",
 			[]string{"Amélie/fr", "Bruno/fr", "Chloé/fr", "Dmitri/fr"}},
 	} {
 		t.Run("paused-"+tc.lang, func(t *testing.T) {
 			tb := w.table(t, "en-US", tc.names...)
-			tb.lobby(tc.start)
+			tb.lobbyAtPace(tc.start, tc.paceName)
 			s := dixOf(tb.record()).ToAct()
 			require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return clockSeats(t, tb.record())[s].Away }))
 			require.True(t, tb.command(tb.users[0], "/dix pause").Ephemeral())
@@ -118,8 +122,9 @@ func TestPauseKickAndClockScreens(t *testing.T) {
 				}
 			}
 			want := tc.kick
-			if s == 0 {
-				want = tc.kickCreator // the creator's own seat
+			if late := readMeta(t, rec).Seats[s].User; late == tb.users[0].ID || actor.ID == tb.users[0].ID {
+				// The creator's own seat, or a creator who left: votes only.
+				want = tc.kickCreator
 			}
 			assert.Contains(t, kick, want, "the vote button says what decides")
 			shoot(t, tb, tb.users[(s+1)%len(tb.users)].ID, "board-paused-leave-kick-"+tc.lang, tc.left)
@@ -128,14 +133,15 @@ func TestPauseKickAndClockScreens(t *testing.T) {
 
 	for _, tc := range []struct {
 		lang, start, left, pace string
+		paceName                string
 		names                   []string
 	}{
-		{"en", "/dix start pace:relaxed", "⏳\u00a02\u00a0h\u00a040", "Relaxed (2\u00a0h\u00a040 + 4\u00a0min per decision)", []string{"Alice", "Bruno", "Chloé"}},
-		{"fr", "/dix start pace:relaxed language:fr", "⏳\u00a02\u00a0h\u00a040", "Détendu (2\u00a0h\u00a040 + 4\u00a0min par décision)", []string{"Amélie/fr", "Bruno/fr", "Chloé/fr"}},
+		{"en", "/dix start", "⏳\u00a02\u00a0h\u00a040", "Relaxed (2\u00a0h\u00a040 + 4\u00a0min per decision)", "relaxed", []string{"Alice", "Bruno", "Chloé"}},
+		{"fr", "/dix start language:fr", "⏳\u00a02\u00a0h\u00a040", "Détendu (2\u00a0h\u00a040 + 4\u00a0min par décision)", "relaxed", []string{"Amélie/fr", "Bruno/fr", "Chloé/fr"}},
 	} {
 		t.Run("clock-"+tc.lang, func(t *testing.T) {
 			tb := w.table(t, "en-US", tc.names...)
-			tb.lobby(tc.start)
+			tb.lobbyAtPace(tc.start, tc.paceName)
 			require.True(t, tb.decide())
 			var board fakediscord.Message
 			require.NoError(t, waitUntil(waitCtx(t), fake, func() bool {
@@ -158,9 +164,9 @@ func TestPauseKickAndClockScreens(t *testing.T) {
 		})
 		user := tb.user(seats(t, rec)[dixOf(rec).ToAct()])
 		board, buttons := tb.boardFor(rec)
-		prompt := tb.click(user, board.ID, buttons["buy"].raw)
+		prompt := tb.click(user, board.ID, buttons["pr"].raw)
 		require.True(t, prompt.Ephemeral(), "%s", describe(prompt))
-		sel := findComponent(t, *prompt.Message, "bsel")
+		sel := promptMenu(t, *prompt.Message)
 		tb.playToEnd()
 		tb.checkScoreboard([]string{"Alice", "Bruno"})
 		r := tb.pick(user, prompt.Message.ID, sel.CustomID, sel.Options[0].Value)

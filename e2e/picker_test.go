@@ -1,19 +1,21 @@
 package e2e
 
 import (
-	"strconv"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	botdix "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 )
 
 // TestPaymentByPicking: a purchase paid by picking, with no typing: Buy,
 // the card, "Choose another payment", one of the player's own cards and the
-// money to go with it, Pay. The engine gets exactly what was picked.
+// money to go with it (one token at a time, the picker's steps), Confirm.
+// The engine gets exactly what was picked.
 func TestPaymentByPicking(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, false)
@@ -45,23 +47,11 @@ func TestPaymentByPicking(t *testing.T) {
 		}
 		user := tb.user(seats(t, rec)[seat])
 		board, buttons := tb.boardFor(rec)
-		prompt := tb.click(user, board.ID, buttons["buy"].raw)
-		require.True(t, prompt.Ephemeral(), describe(prompt))
-		sel := findComponent(t, *prompt.Message, "bsel")
-		payStep := tb.pick(user, prompt.Message.ID, sel.CustomID, target.String())
-		other := findComponent(t, *payStep.Message, "balt")
-		picker := tb.click(user, payStep.Message.ID, other.CustomID)
-		require.NotNil(t, picker.Message, describe(picker))
-		cardsMenu := findComponent(t, *picker.Message, "pkc")
-		chosen := cardsMenu.Options[0].Value
-		picker = tb.pick(user, picker.Message.ID, cardsMenu.CustomID, chosen)
-		money := int(target.Value) - 1
-		if money > 0 {
-			moneyMenu := findComponent(t, *picker.Message, "pkm")
-			picker = tb.pick(user, picker.Message.ID, moneyMenu.CustomID, strconv.Itoa(money))
-		}
-		ok := findComponent(t, *picker.Message, "pko")
-		r := tb.click(user, picker.Message.ID, ok.CustomID)
+		payStep := tb.buyStep(user, board, buttons, target)
+		require.True(t, payStep.Ephemeral(), describe(payStep))
+		picker, money := tb.pickPayment(user, payStep)
+		spent, _ := botdix.Spendable(g, seat)
+		r := tb.click(user, picker.Message.ID, moveButton(t, *picker.Message, "buy ").raw)
 		require.NotNil(t, r.Message, describe(r))
 
 		after := dixOf(tb.record())
@@ -69,6 +59,10 @@ func TestPaymentByPicking(t *testing.T) {
 		assert.Contains(t, after.Players[seat].Collection, target, "the card was bought")
 		assert.Equal(t, pl.Money-money, after.Players[seat].Money, "with the money picked")
 		assert.Len(t, after.Players[seat].Collection, len(pl.Collection), "and one card of the collection spent")
+		count := func(cs []dix.Card, c dix.Card) int {
+			return len(slices.DeleteFunc(slices.Clone(cs), func(x dix.Card) bool { return x != c }))
+		}
+		assert.Equal(t, count(pl.Collection, spent[0])-1, count(after.Players[seat].Collection, spent[0]), "the card picked: %s", spent[0])
 		return
 	}
 }

@@ -96,30 +96,24 @@ func TestScreens(t *testing.T) {
 	user := tb.user(seats(t, rec)[seat])
 	shoot("board-5p-late", user.ID, `//div[contains(@class,"embed")]`)
 
-	// The payment picker, one card picked.
+	// The payment step, and its picture: the collection after paying.
 	board, buttons := tb.boardFor(rec)
-	prompt := tb.click(user, board.ID, buttons["buy"].raw)
 	var target dix.Card
 	for _, c := range g.Choices(seat).Buyable {
 		if int(c.Value) >= 2 && g.Players[seat].Money >= int(c.Value)-1 {
 			target = c
 		}
 	}
-	payStep := tb.pick(user, prompt.Message.ID, findComponent(t, *prompt.Message, "bsel").CustomID, target.String())
-	// The payment step's picture: the collection after paying.
+	payStep := tb.buyStep(user, board, buttons, target)
 	shootMessage("buy-preview", user.ID, payStep.Message.ID, `img.embed-image`)
-	picker := tb.click(user, payStep.Message.ID, findComponent(t, *payStep.Message, "balt").CustomID)
-	menu := findComponent(t, *picker.Message, "pkc")
-	picker = tb.pick(user, picker.Message.ID, menu.CustomID, menu.Options[0].Value)
-	if money := int(target.Value) - 1; money > 0 {
-		picker = tb.pick(user, picker.Message.ID, findComponent(t, *picker.Message, "pkm").CustomID, strconv.Itoa(money))
-	}
-	shoot("payment-picker", user.ID, `//button[@data-custom-id[starts-with(., "dix:pko:")]]`)
+	// The payment picker, one card picked and the money to go with it.
+	tb.pickPayment(user, payStep)
+	shoot("payment-picker", user.ID, `//button[@data-custom-id[starts-with(., "dix:mv:`+strconv.FormatUint(uint64(g.Seq), 10)+`:buy ")]]`)
 
 	// Another player asks for the board as text: the market and every
 	// collection, for them alone, in their language.
 	other := tb.user(seats(t, rec)[(seat+1)%len(g.Players)])
-	text := tb.click(other, board.ID, findComponent(t, board, "text").CustomID)
+	text := tb.click(other, board.ID, stepButton(t, board, "text").raw)
 	require.NotNil(t, text.Message)
 	require.Len(t, text.Message.Embeds, 1)
 	require.Empty(t, text.Message.Attachments, "text only")

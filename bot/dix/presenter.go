@@ -23,10 +23,11 @@ import (
 type Presenter struct{}
 
 var (
-	_ present.Presenter = Presenter{}
-	_ present.Prompter  = Presenter{}
-	_ present.Hinter    = Presenter{}
-	_ present.Rounder   = Presenter{}
+	_ present.Presenter     = Presenter{}
+	_ present.Prompter      = Presenter{}
+	_ present.TablePrompter = Presenter{}
+	_ present.Hinter        = Presenter{}
+	_ present.Rounder       = Presenter{}
 )
 
 // The files of the pictures a board or a prompt shows.
@@ -47,7 +48,7 @@ func gameOf(st engine.State) *dix.Game {
 // view is the Table of the functions of this package for g as the shared
 // table t shows it: ALIX named after the seats of a solo game (§5).
 func view(t present.Table, g *dix.Game) Table {
-	v := Table{Lang: t.Lang, Log: t.Log, Marks: t.Marks, Pictures: t.Pictures, TimeLeft: t.TimeLeft}
+	v := Table{Lang: t.Lang, Log: t.Log, Marks: t.Marks, Pictures: t.Pictures, TimeLeft: t.TimeLeft, Pace: t.Pace}
 	v.Names = names(t)
 	if g != nil {
 		v.Solo, v.Diff, v.Bust = g.Solo(), g.Opts.Difficulty, g.Opts.BustVariant

@@ -1,7 +1,6 @@
 package dixview
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
+	"github.com/dixgame/dixbot/picture"
 	dixpicture "github.com/dixgame/dixbot/picture/dix"
 )
 
@@ -37,18 +37,28 @@ const (
 // its token entries and the way to the other pages.
 const pickPage = 19
 
-// Prompt is seat's private prompt in st at the step of draft.
-func (Presenter) Prompt(lang string, st engine.State, seat int, draft string) (present.Prompt, error) {
+// Prompt is seat's private prompt in st at the step of draft, the seats
+// named by their numbers.
+func (p Presenter) Prompt(lang string, st engine.State, seat int, draft string) (present.Prompt, error) {
+	return p.PromptAt(present.Table{Lang: lang}, st, seat, draft)
+}
+
+// PromptAt is seat's private prompt in st at the step of draft, the
+// seats named as the table t names them.
+func (Presenter) PromptAt(t present.Table, st engine.State, seat int, draft string) (present.Prompt, error) {
+	lang := t.Lang
 	g := gameOf(st)
 	if g == nil || seat < 0 || seat >= len(g.Players) || g.IsAlix(seat) {
 		return present.Prompt{}, present.ErrNoPrompt
 	}
 	switch draft {
 	case stepHand:
-		return handStep(lang, g, seat), nil
+		return handStep(t, g, seat), nil
 	case stepText:
-		v := Table{Lang: lang, Names: namesOf(lang, g)}
-		return present.Prompt{Embeds: []*discordgo.MessageEmbed{BoardEmbedOf(v, g, false)}}, nil
+		v := promptView(t, g)
+		e := BoardEmbedOf(v, g, false)
+		e.Title = boardTitle(v, g)
+		return present.Prompt{Embeds: []*discordgo.MessageEmbed{e}}, nil
 	}
 	if g.ToAct() != seat || g.Phase == dix.PhaseOver {
 		return present.Prompt{}, present.ErrNoPrompt
@@ -60,7 +70,7 @@ func (Presenter) Prompt(lang string, st engine.State, seat int, draft string) (p
 	case draft == "" && HasAction(ch, dix.ActBuy) && len(ch.Buyable) > 0:
 		return marketStep(lang, g, seat, ch, nil), nil
 	case draft == "" && HasAction(ch, dix.ActBid):
-		return bidStep(lang, g, seat, ch, ch.MinBid), nil
+		return bidStep(promptView(t, g), g, ch, ch.MinBid), nil
 	case draft == "" && HasAction(ch, dix.ActPay):
 		return auctionPayStep(lang, g, seat, ch.Owe), nil
 	case kind == "c" && HasAction(ch, dix.ActBuy):
@@ -80,7 +90,7 @@ func (Presenter) Prompt(lang string, st engine.State, seat int, draft string) (p
 		if err != nil || from < ch.MinBid || from > ch.MaxBid || strconv.Itoa(from) != arg {
 			return present.Prompt{}, bad
 		}
-		return bidStep(lang, g, seat, ch, from), nil
+		return bidStep(promptView(t, g), g, ch, from), nil
 	case kind == "p":
 		p, extra, err := ParsePick(arg)
 		page := 0
@@ -104,7 +114,18 @@ func (Presenter) Prompt(lang string, st engine.State, seat int, draft string) (p
 	return present.Prompt{}, bad
 }
 
-// namesOf are names for a prompt, which knows no table: the seats by
+// promptView is the Table of this package for a prompt at table t: the
+// seats named as t names them, or by number when t names none.
+func promptView(t present.Table, g *dix.Game) Table {
+	if len(t.Names) != len(g.Players) && !(g.Solo() && len(t.Names) == 1) {
+		return Table{Lang: t.Lang, Names: namesOf(t.Lang, g)}
+	}
+	v := view(t, g)
+	v.Log, v.TimeLeft = nil, nil
+	return v
+}
+
+// namesOf are names for a prompt that knows no table: the seats by
 // number, ALIX by her name.
 func namesOf(lang string, g *dix.Game) []string {
 	out := make([]string, len(g.Players))
@@ -119,17 +140,20 @@ func namesOf(lang string, g *dix.Game) []string {
 
 // handStep is seat's hand: the collection, the best runs, the tokens,
 // and its picture.
-func handStep(lang string, g *dix.Game, seat int) present.Prompt {
-	e := HandEmbed(Table{Lang: lang, Names: namesOf(lang, g)}, g, seat)
+func handStep(t present.Table, g *dix.Game, seat int) present.Prompt {
+	lang := t.Lang
+	v := promptView(t, g)
+	e := HandEmbed(v, g, seat)
 	e.Title = locales.T(lang, "dix_hand_title_yours", nil)
-	p := present.Prompt{Embeds: []*discordgo.MessageEmbed{e}}
 	pl := g.Players[seat]
-	in := dixpicture.Hand{Collection: pl.Collection, Money: pl.Money, Consolation: pl.Consolation, Labels: PictureLabels(lang)}
-	if png, err := dixpicture.RenderHand(in); err == nil {
-		e.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + handFile}
-		p.Files = []*discordgo.File{{Name: handFile, ContentType: "image/png", Reader: bytes.NewReader(png)}}
-	}
-	return p
+	in := dixpicture.Hand{Name: picture.Drawable(v.Name(seat)), Collection: pl.Collection, Money: pl.Money, Consolation: pl.Consolation,
+		Labels: PictureLabels(lang)}
+	return present.Prompt{Embeds: []*discordgo.MessageEmbed{e}, Picture: handPicture(in)}
+}
+
+// handPicture is the picture of the hand in, for a prompt's step.
+func handPicture(in dixpicture.Hand) *present.Picture {
+	return &present.Picture{File: handFile, Draw: func() ([]byte, error) { return dixpicture.RenderHand(in) }}
 }
 
 // marketStep is the market: every card seat may buy, with its price and
@@ -180,7 +204,16 @@ func buyStep(lang string, g *dix.Game, seat int, cd dix.Card) present.Prompt {
 	if err != nil {
 		return present.Prompt{Content: refusalText(lang, err), Buttons: []present.Button{backTo("", back)}}
 	}
-	return present.Prompt{Content: text, Buttons: []present.Button{
+	// The picture of the collection after paying: cd where it goes, the
+	// cards paid apart.
+	pl := g.Players[seat]
+	preview := &discordgo.MessageEmbed{Color: colorPrompt, Title: present.Truncate(locales.T(lang, "dix_buy_preview",
+		map[string]any{"Card": CardText(lang, cd), "CardName": CardName(lang, cd)}), 256)}
+	in := dixpicture.Hand{Collection: pl.Collection, Money: pl.Money, Consolation: pl.Consolation, Candidate: &cd, Pay: pay.Cards,
+		Labels: PictureLabels(lang)}
+	pic := handPicture(in)
+	pic.Framed = true
+	return present.Prompt{Content: text, Embeds: []*discordgo.MessageEmbed{preview}, Picture: pic, Buttons: []present.Button{
 		{Label: locales.T(lang, "dix_btn_pay", nil), Style: discordgo.SuccessButton, Move: dix.FormatMove(dix.Action{Kind: dix.ActBuy, Card: cd, Payment: pay})},
 		{Label: locales.T(lang, "dix_btn_other_payment", nil), Style: discordgo.SecondaryButton, Next: "p " + Pick{Target: cd.String()}.Arg()},
 		backTo("", back),
@@ -202,8 +235,9 @@ func backTo(draft string, b present.Button) present.Button {
 // bidStep is the bid (3.5): what is auctioned and the bid so far, the
 // amounts from from on (a menu's worth, then the way to the next ones),
 // the quick amounts and Pass as buttons.
-func bidStep(lang string, g *dix.Game, seat int, ch dix.Choices, from int) present.Prompt {
-	text, _ := BidPrompt(Table{Lang: lang, Names: namesOf(lang, g)}, g, ch)
+func bidStep(v Table, g *dix.Game, ch dix.Choices, from int) present.Prompt {
+	lang := v.Lang
+	text, _ := BidPrompt(v, g, ch)
 	p := present.Prompt{Content: text, Placeholder: locales.T(lang, "dix_select_bid", nil)}
 	bid := func(n int) engine.Move { return dix.FormatMove(dix.Action{Kind: dix.ActBid, Amount: n}) }
 	if from > ch.MinBid {

@@ -46,6 +46,9 @@ type Table struct {
 	// not deciding, for a pace of time banks (Pace.Bank), in Lang; "" for
 	// none. The time of a person deciding is the table's clock line.
 	TimeLeft []string
+	// Pace is the game's pace as the lobby names it, in Lang; "" for a
+	// game of one pace or none.
+	Pace string
 	// Kept is the Picture of the board the message shows already ("":
 	// none known). A board whose Picture is Kept is not drawn again: its
 	// Files are left out, its Embeds still show them by name
@@ -145,6 +148,15 @@ type Prompter interface {
 	Prompt(lang string, st engine.State, seat int, draft string) (Prompt, error)
 }
 
+// TablePrompter is a Prompter whose steps name the seats as the table
+// does (the board as text, a hand): the table asks PromptAt, with the
+// table as its board shows it but in the clicker's language (t.Lang), in
+// place of Prompt.
+type TablePrompter interface {
+	Prompter
+	PromptAt(t Table, st engine.State, seat int, draft string) (Prompt, error)
+}
+
 // Errors of a Prompter.
 var (
 	ErrNoPrompt = errors.New("present: nothing to decide in a prompt")
@@ -181,6 +193,22 @@ type Prompt struct {
 	Buttons     []Button
 	Embeds      []*discordgo.MessageEmbed
 	Files       []*discordgo.File
+	// Picture is the step's picture, drawn and shown in its first embed
+	// only when its table shows pictures; nil: none.
+	Picture *Picture
+}
+
+// Picture is a picture a step of a prompt shows when its table shows
+// pictures (a game started with pictures off shows none): the table
+// draws it then, attaches it as File and shows it in the step's first
+// embed. One that fails to draw is left out: the text says everything
+// it shows.
+type Picture struct {
+	File string
+	Draw func() ([]byte, error)
+	// Framed: the first embed only frames the picture (a title), and is
+	// left out with it.
+	Framed bool
 }
 
 // Empty reports whether p shows nothing: no text, choice, button or
