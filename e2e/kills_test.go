@@ -338,9 +338,8 @@ func (k *killRun) lobby(tb *table) error {
 // killMeta is the part of the bot's table data the players read.
 type killMeta struct {
 	Seats []struct {
-		ID string `json:"i"`
+		ID string `json:"u"`
 	} `json:"s"`
-	Base uint32 `json:"vb"`
 }
 
 // game plays the table's game to its end. It returns an error when the
@@ -367,7 +366,7 @@ func (k *killRun) game(tb *table, rng *rand.Rand) error {
 		if seat < 0 || seat >= len(m.Seats) {
 			return fmt.Errorf("no seat to act (%d)", seat)
 		}
-		v := dixOf(rec).Seq + m.Base
+		v := dixOf(rec).Seq
 		board, buttons, err := k.boardFor(tb.channel.ID, v)
 		if err != nil {
 			ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
@@ -384,18 +383,32 @@ func (k *killRun) game(tb *table, rng *rand.Rand) error {
 		id := k.choose(buttons, rng)
 		r, _ := k.click(tb.channel.ID, user, board.ID, id.raw, dixOf(rec).Seq)
 		if r != nil && r.Message != nil && r.Ephemeral() {
-			// A prompt: bid or pay (buying is left out).
-			verb := map[string]string{"bid": "bidn", "pay": "apay"}[id.verb]
-			if verb != "" && hasVerb(*r.Message, verb) {
-				for _, c := range components(*r.Message) {
-					if pid, ok := parseCustomID(c.CustomID); ok && pid.verb == verb {
-						k.click(tb.channel.ID, user, r.Message.ID, pid.raw, dixOf(rec).Seq)
-						break
-					}
+			// A prompt: the first payment proposed, or the first bid of
+			// its menu (buying is left out).
+			k.promptMove(tb.channel.ID, user, *r.Message, dixOf(rec).Seq)
+		}
+		time.Sleep(time.Duration(300+rng.IntN(300)) * time.Millisecond) // a quick player's pace
+	}
+}
+
+// promptMove makes the first move a private prompt offers: a button's
+// (a payment), else the first move of its menu (a bid), if any.
+func (k *killRun) promptMove(channel, user string, prompt fakediscord.Message, seq uint32) {
+	for _, c := range components(prompt) {
+		if id, ok := parseCustomID(c.CustomID); ok && id.verb == "mv" {
+			k.click(channel, user, prompt.ID, id.raw, seq)
+			return
+		}
+	}
+	for _, c := range components(prompt) {
+		if id, ok := parseCustomID(c.CustomID); ok && id.verb == "sel" {
+			for _, o := range c.Options {
+				if strings.HasPrefix(o.Value, "mv:") {
+					k.selectOn(channel, user, prompt.ID, c.CustomID, o.Value, seq)
+					return
 				}
 			}
 		}
-		time.Sleep(time.Duration(300+rng.IntN(300)) * time.Millisecond) // a quick player's pace
 	}
 }
 
@@ -474,10 +487,25 @@ func (k *killRun) waited(d time.Duration) {
 // click clicks customID on message as user and classifies the outcome: the
 // answer (nil: none), and whether the game moved past seq.
 func (k *killRun) click(channel, user, message, customID string, seq uint32) (*fakediscord.Response, bool) {
+	return k.interact(channel, customID, seq, func(ctx context.Context) (*fakediscord.Interaction, error) {
+		return k.fake.Click(ctx, user, message, customID)
+	})
+}
+
+// selectOn is click for choosing value in the select menu customID.
+func (k *killRun) selectOn(channel, user, message, customID, value string, seq uint32) (*fakediscord.Response, bool) {
+	return k.interact(channel, customID, seq, func(ctx context.Context) (*fakediscord.Interaction, error) {
+		return k.fake.Select(ctx, user, message, customID, value)
+	})
+}
+
+// interact sends the interaction send makes on the component customID and
+// classifies the outcome as click says.
+func (k *killRun) interact(channel, customID string, seq uint32, send func(context.Context) (*fakediscord.Interaction, error)) (*fakediscord.Response, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
 	defer cancel()
 	start := time.Now()
-	ix, err := k.fake.Click(ctx, user, message, customID)
+	ix, err := send(ctx)
 	if err != nil {
 		return nil, false
 	}
