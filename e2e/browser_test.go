@@ -44,7 +44,7 @@ func TestBrowserWithRealBot(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`.user.active[data-name="bruno"]`)),
 		chromedp.WaitVisible(chromedp.CSS(join)),
 		chromedp.Click(chromedp.CSS(join)),
-		chromedp.WaitVisible(`//div[contains(@class,"embed")][contains(., "bruno")]`),
+		chromedp.WaitVisible(`//div[contains(@class,"content")][contains(., "bruno")]`),
 	))
 
 	// The lobby really has both players.
@@ -68,8 +68,9 @@ func TestBrowserWithRealBot(t *testing.T) {
 	lobby, ok := fake.LatestPublic(tb.channel.ID)
 	require.True(t, ok)
 	for _, c := range components(lobby) {
-		if strings.HasPrefix(c.CustomID, "dix:addcpu:") {
-			tb.pick(alice, lobby.ID, c.CustomID, "strong")
+		if strings.HasPrefix(c.CustomID, "dix:cpu:") && strings.HasSuffix(c.CustomID, ":strong") {
+			tb.click(alice, lobby.ID, c.CustomID)
+			break
 		}
 	}
 	lobby, _ = fake.Message(lobby.ID)
@@ -82,7 +83,7 @@ func TestBrowserWithRealBot(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Navigate(fake.URL()+"?channel="+tb.channel.ID+"&user="+actor.ID),
 		chromedp.WaitVisible(chromedp.CSS(`#status.ok`)),
-		chromedp.WaitVisible(`//div[contains(@class,"embed")][contains(., "💡")]`),
+		chromedp.WaitVisible(`//div[contains(@class,"content")][contains(., "💡")]`),
 	))
 	png, err = chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	require.NoError(t, err)
