@@ -414,7 +414,7 @@ func (b *Bot) contractCommand(c *Call, g *present.Game, d discordgo.ApplicationC
 	case "board":
 		return c.contractBoardCommand(g)
 	case "rules":
-		c.Ephemeral(g.Presenter.Rules(c.Lang), nil)
+		c.EphemeralText(g.Presenter.Rules(c.Lang))
 		return nil
 	case "hint":
 		return c.contractHint(g)
@@ -1527,7 +1527,7 @@ func (c *Call) contractHint(g *present.Game) error {
 	if err != nil {
 		return err
 	}
-	c.Ephemeral(h.Hint(c.Lang, st, seat), nil)
+	c.EphemeralText(h.Hint(c.Lang, st, seat))
 	return nil
 }
 
