@@ -363,11 +363,12 @@ func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
 				Description:              En(name + "_cmd_" + id + "_desc"),
 				DescriptionLocalizations: *Localized(name + "_cmd_" + id + "_desc"),
 			}
-			switch id {
-			case "start":
-				sub.Options = append([]*discordgo.ApplicationCommandOption{LanguageOption(), PicturesOption()}, startOptions(g)...)
-			case "solo":
-				sub.Options = append([]*discordgo.ApplicationCommandOption{LanguageOption(), PicturesOption()}, startOptions(g)...)
+			if id == "start" || id == "solo" {
+				sub.Options = []*discordgo.ApplicationCommandOption{LanguageOption(), PicturesOption()}
+				if pace := gamePaceOption(g); pace != nil {
+					sub.Options = append(sub.Options, pace)
+				}
+				sub.Options = append(sub.Options, startOptions(g)...)
 			}
 			subs = append(subs, sub)
 		}
@@ -406,11 +407,15 @@ func (b *Bot) contractCommand(c *Call, g *present.Game, d discordgo.ApplicationC
 		if err != nil {
 			return err
 		}
+		pace, err := chosenPace(g, StringOpt(opts, OptPace), s.Paces[g.Rules.Name()])
+		if err != nil {
+			return err
+		}
 		lang := OrSetting(StringOpt(opts, OptLanguage), s.Lang)
 		if id == "solo" {
-			return c.contractSolo(g, lang, noPics, s.Paces[g.Rules.Name()], options)
+			return c.contractSolo(g, lang, noPics, pace, options)
 		}
-		return c.contractStart(g, lang, noPics, s.Paces[g.Rules.Name()], options)
+		return c.contractStart(g, lang, noPics, pace, options)
 	case "board":
 		return c.contractBoardCommand(g)
 	case "rules":
