@@ -399,8 +399,8 @@ func TestLanguages(t *testing.T) {
 
 	boardEN, _ := en.boardFor(en.record())
 	boardFR, _ := fr.boardFor(fr.record())
-	assert.Equal(t, locales.T("en", "dix_btn_draw", nil), labelOf(boardEN, "draw"))
-	assert.Equal(t, locales.T("fr", "dix_btn_draw", nil), labelOf(boardFR, "draw"))
+	assert.Equal(t, locales.T("en", "dix_btn_draw", nil), moveLabel(boardEN, "draw"))
+	assert.Equal(t, locales.T("fr", "dix_btn_draw", nil), moveLabel(boardFR, "draw"))
 	require.NotEmpty(t, boardFR.Embeds)
 	assert.NotEqual(t, boardEN.Embeds[0].Title, boardFR.Embeds[0].Title, "the French board is in French")
 
@@ -423,11 +423,14 @@ func TestLanguages(t *testing.T) {
 	require.True(t, r.Ephemeral())
 	r2 := en.command(en.users[0], "/dix rules")
 	assert.NotEqual(t, r.Message.Content+embedText(r.Message), r2.Message.Content+embedText(r2.Message))
+	// The French rules, longer than a message's content, come whole.
+	assert.Contains(t, r.Message.Content+embedText(r.Message), "**Solo** : /dix solo")
 }
 
-func labelOf(m fakediscord.Message, verb string) string {
+// moveLabel is the label of m's button of the move.
+func moveLabel(m fakediscord.Message, move string) string {
 	for _, c := range components(m) {
-		if id, ok := parseCustomID(c.CustomID); ok && id.verb == verb {
+		if id, ok := parseCustomID(c.CustomID); ok && id.verb == "mv" && id.arg == move {
 			return c.Label
 		}
 	}
