@@ -1371,6 +1371,11 @@ func (c *Call) contractStale(g *present.Game, lobbyClick bool) error {
 			content, comps := c.lobbyView(g, td)
 			c.Shows = &Shows{Seq: uint64(td.Lobby)}
 			c.Update(content, nil, comps)
+		case c.I.Message.ID == td.Board && c.boardUpToDate(g, r, td):
+			// Shown as it stands, or about to be: the answer is the
+			// notice alone, which costs no request (a burst of clicks
+			// redrawing the board would spend the channel's webhook
+			// messages on notices).
 		case c.I.Message.ID == td.Board:
 			if err := c.showContractBoard(g, r, td); err != nil {
 				return err
@@ -1385,6 +1390,29 @@ func (c *Call) contractStale(g *present.Game, lobbyClick bool) error {
 	}
 	c.Ephemeral(text, nil)
 	return nil
+}
+
+// boardUpToDate reports whether the board of r needs no redraw for an
+// outdated click on it: the click is not from a game ahead of the stored
+// one (a store restored from a backup), and an edit of the board is owed
+// (whoever makes it shows the game as it stands then) or this process
+// made it show the game as it stands.
+func (c *Call) boardUpToDate(g *present.Game, r *dixbot.Record, td *TableData) bool {
+	if r.Data == nil || c.I.Type != discordgo.InteractionMessageComponent {
+		return false
+	}
+	st, err := g.Rules.Decode(r.Data)
+	if err != nil {
+		return false
+	}
+	if p, err := ParseContractID(c.I.MessageComponentData().CustomID); err != nil || p.n > st.Seq() {
+		return false
+	}
+	if slices.ContainsFunc(td.Outbox, func(e Effect) bool { return e.Kind == ceffEdit }) {
+		return true
+	}
+	seq, ok := c.B.Fences.Shown(td.Board)
+	return ok && seq == boardSeq(td, st)
 }
 
 // contractBoardCommand posts the board (or the lobby) again: /<game> board.
