@@ -50,7 +50,15 @@ func (Presenter) Prompt(lang string, st engine.State, seat int, draft string) (p
 		v := Table{Lang: lang, Names: namesOf(lang, g)}
 		return present.Prompt{Embeds: []*discordgo.MessageEmbed{BoardEmbedOf(v, g, false)}}, nil
 	}
-	if g.ToAct() != seat || g.Phase == dix.PhaseOver {
+	if g.Phase == dix.PhaseOver {
+		return present.Prompt{}, present.ErrNoPrompt
+	}
+	if to := g.ToAct(); to != seat && to >= 0 {
+		// One seat decides at a time in DIX: the clicker is told whose
+		// decision it is.
+		return present.Prompt{}, &present.NoPromptError{Refusal: present.Refusal{Key: "dix_err_not_your_turn", Names: map[string]int{"Name": to}}}
+	}
+	if g.ToAct() != seat {
 		return present.Prompt{}, present.ErrNoPrompt
 	}
 	kind, arg, _ := strings.Cut(draft, " ")
