@@ -71,6 +71,17 @@ func firstOf(m fakediscord.Message, verb string) customID {
 	return customID{}
 }
 
+// moveButton is the first of m's move buttons whose move starts with
+// prefix.
+func moveButton(m fakediscord.Message, prefix string) customID {
+	for _, c := range components(m) {
+		if id, ok := parseCustomID(c.CustomID); ok && id.verb == "mv" && strings.HasPrefix(id.arg, prefix) {
+			return id
+		}
+	}
+	return customID{}
+}
+
 func TestRefusals(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, true)
@@ -98,42 +109,51 @@ func TestRefusals(t *testing.T) {
 	langOf := func(u fakediscord.User) string { return locales.For(u.Locale) }
 	require.Equal(t, "fr", langOf(eve))
 	require.Equal(t, "en", langOf(dan))
+	// The board offers Pass and the bid's private prompt.
 	board, buttons := tb.boardFor(rec)
-	require.Contains(t, buttons, "bid")
+	require.Contains(t, buttons, "pr")
+	require.Contains(t, buttons, "pass")
 	before := tb.stateBytes()
 
 	t.Run("wrong user", func(t *testing.T) {
 		for _, other := range others {
-			r := tb.click(other, board.ID, buttons["bid"].raw)
-			tb.assertRefused(r, langOf(other), "err_not_your_turn", map[string]any{"Name": bidder.Username}, before)
-			r = tb.click(other, board.ID, buttons["pass"].raw)
-			tb.assertRefused(r, langOf(other), "err_not_your_turn", map[string]any{"Name": bidder.Username}, before)
+			for _, b := range []string{"pr", "pass"} {
+				r := tb.click(other, board.ID, buttons[b].raw)
+				tb.assertRefused(r, langOf(other), "dix_err_not_your_turn", map[string]any{"Name": bidder.Username}, before)
+			}
 		}
 	})
 	t.Run("outsider", func(t *testing.T) {
 		for _, u := range outsiders {
-			for _, verb := range []string{"pass", "bid"} {
-				r := tb.click(u, board.ID, buttons[verb].raw)
-				tb.assertRefused(r, langOf(u), "err_not_in_game", nil, before)
+			for _, b := range []string{"pass", "pr"} {
+				r := tb.click(u, board.ID, buttons[b].raw)
+				tb.assertRefused(r, langOf(u), "table_err_not_seated", nil, before)
 			}
 		}
 		// The two languages say it differently.
-		assert.NotEqual(t, locales.T("en", "err_not_in_game", nil), locales.T("fr", "err_not_in_game", nil))
+		assert.NotEqual(t, locales.T("en", "table_err_not_seated", nil), locales.T("fr", "table_err_not_seated", nil))
 	})
 
 	t.Run("forged custom ids", func(t *testing.T) {
-		v := version(t, rec)
+		v := strconv.FormatUint(uint64(version(t, rec)), 10)
+		// Unreadable ids are refused before anything else, for anyone, in
+		// the clicker's language; an id of no verb the table reads is
+		// taken for a button of the table DIX had before, outdated. A
+		// move DIX does not read, a step that is not one of the decision
+		// and an outdated move are refused to the bidder; an outsider is
+		// told they do not play.
 		forged := []struct {
-			id, key string
+			id, key, outsider string
 		}{
-			{"garbage", "err_bad_custom_id"},
-			{"dix:bid", "err_bad_custom_id"},
-			{"dix:bid:x", "err_bad_custom_id"},
-			{"dix:nosuchverb:" + strconv.FormatUint(uint64(v), 10), "err_bad_custom_id"},
-			{"dix:bidn:" + strconv.FormatUint(uint64(v), 10) + ":abc", "err_bad_custom_id"},
-			{"dix:bidn:" + strconv.FormatUint(uint64(v), 10) + ":-5", "err_bad_custom_id"},
-			{"dix:pass:" + strconv.FormatUint(uint64(v-1), 10), "err_stale"},
-			{"dix:bpay:" + strconv.FormatUint(uint64(v), 10) + ":zz", "err_wrong_phase"},
+			{"garbage", "err_bad_custom_id", "err_bad_custom_id"},
+			{"dix:mv", "err_bad_custom_id", "err_bad_custom_id"},
+			{"dix:mv:x", "err_bad_custom_id", "err_bad_custom_id"},
+			{"dix:nosuchverb:" + v, "err_stale", "err_stale"},
+			{"dix:mv:" + v + ":bid abc", "err_bad_custom_id", "table_err_not_seated"},
+			{"dix:mv:" + v + ":zz", "err_bad_custom_id", "table_err_not_seated"},
+			{"dix:st:" + v + ":a abc", "err_bad_custom_id", "table_err_not_seated"},
+			{"dix:mv:" + strconv.FormatUint(uint64(version(t, rec)-1), 10) + ":pass", "err_stale", "table_err_not_seated"},
+			{"dix:mv:" + v + ":draw", "dix_err_wrong_phase", "table_err_not_seated"},
 		}
 		ids := make([]string, len(forged))
 		for i, f := range forged {
@@ -142,47 +162,46 @@ func TestRefusals(t *testing.T) {
 		msg := postButtons(t, w.fake, tb.channel.ID, ids)
 		for _, f := range forged {
 			t.Run(f.id, func(t *testing.T) {
-				r := tb.click(bidder, msg, f.id)
-				require.NotNil(t, r.Message, describe(r))
-				assert.True(t, r.Ephemeral(), "refused privately: %s", describe(r))
-				if f.key != "err_wrong_phase" {
-					assert.Contains(t, r.Message.Content, locales.T(langOf(bidder), f.key, nil))
-				}
-				assert.Equal(t, before, tb.stateBytes(), "the stored game is unchanged")
-				if f.key == "err_wrong_phase" {
-					return // an outsider is refused for another reason
-				}
-				// Unreadable and outdated ids are refused before anything
-				// else, in the clicking user's language (fr and en here).
+				tb.assertRefused(tb.click(bidder, msg, f.id), langOf(bidder), f.key, nil, before)
 				for _, u := range outsiders {
-					r := tb.click(u, msg, f.id)
-					tb.assertRefused(r, langOf(u), f.key, nil, before)
+					tb.assertRefused(tb.click(u, msg, f.id), langOf(u), f.outsider, nil, before)
 				}
 			})
 		}
 	})
 
 	// The bidder's private prompt, kept open for the stale click below.
-	prompt := tb.click(bidder, board.ID, buttons["bid"].raw)
+	prompt := tb.click(bidder, board.ID, buttons["pr"].raw)
 	require.True(t, prompt.Ephemeral(), "the bid prompt: %s", describe(prompt))
-	require.NotEmpty(t, firstOf(*prompt.Message, "bidn").raw, "quick amounts")
+	quick := moveButton(*prompt.Message, "bid ")
+	require.NotEmpty(t, quick.raw, "quick amounts")
+	sel := firstOf(*prompt.Message, "sel")
+	require.NotEmpty(t, sel.raw, "the menu of amounts")
 	ch := g.Choices(bidderSeat)
 
-	t.Run("modal input", func(t *testing.T) {
+	t.Run("menu input", func(t *testing.T) {
+		// Values of the menu of amounts the bot never offered (a menu of
+		// the same id posted with the bot's token): each refused in
+		// words, nothing changed.
 		cases := []struct {
 			name, value, key string
 			data             map[string]any
 		}{
-			{"not a number", "abc", "err_bad_number", map[string]any{"Text": "abc"}},
-			{"negative", "-3", "err_bad_number", map[string]any{"Text": "-3"}},
-			{"above capacity", "999", "dix_err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}},
-			{"below minimum", "0", "dix_err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}},
+			{"not a number", "mv:bid abc", "err_bad_custom_id", nil},
+			{"negative", "mv:bid -3", "err_bad_custom_id", nil},
+			{"above capacity", "mv:bid 999", "dix_err_bid_too_high", nil},
+			{"below minimum", "mv:bid " + strconv.Itoa(ch.MinBid-1), "dix_err_bid_too_low", nil},
+			{"a forged step", "st:a abc", "err_bad_custom_id", nil},
+			{"no such step", "st:zz", "err_bad_custom_id", nil},
 		}
+		values := make([]string, len(cases))
+		for i, tc := range cases {
+			values[i] = tc.value
+		}
+		menu := postSelect(t, w.fake, tb.channel.ID, sel.raw, values)
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				ix, r := tb.clickIx(bidder, prompt.Message.ID, firstOf(*prompt.Message, "bidc").raw)
-				require.Equal(t, fakediscord.CallbackModal, r.Type, "the custom amount modal: %s", describe(r))
-				r = tb.submit(bidder, ix, map[string]string{"amount": tc.value})
+				r := tb.pick(bidder, menu, sel.raw, tc.value)
 				tb.assertRefused(r, langOf(bidder), tc.key, tc.data, before)
 			})
 		}
@@ -193,8 +212,20 @@ func TestRefusals(t *testing.T) {
 		require.False(t, r.Ephemeral(), "pass is applied: %s", describe(r))
 		after := tb.stateBytes()
 		require.NotEqual(t, before, after)
-		r = tb.click(bidder, prompt.Message.ID, firstOf(*prompt.Message, "bidn").raw)
-		tb.assertRefused(r, langOf(bidder), "err_stale", nil, after)
+		// The bidder's decision is taken: the prompt's bid is refused,
+		// as outdated or, the auction gone on, as another's decision.
+		r = tb.click(bidder, prompt.Message.ID, quick.raw)
+		require.NotNil(t, r.Message, describe(r))
+		assert.True(t, r.Ephemeral(), "refused privately: %s", describe(r))
+		now := tb.record()
+		lang := langOf(bidder)
+		wants := []string{locales.T(lang, "err_stale", nil), locales.T(lang, "dix_err_wrong_phase", nil)}
+		if to := dixOf(now).ToAct(); to >= 0 && to != bidderSeat {
+			wants = append(wants, locales.T(lang, "dix_err_not_your_turn", map[string]any{"Name": tb.user(seats(t, now)[to]).Username}))
+		}
+		assert.True(t, slices.ContainsFunc(wants, func(w string) bool { return strings.Contains(r.Message.Content, w) }),
+			"%q says one of %q", r.Message.Content, wants)
+		assert.Equal(t, after, tb.stateBytes(), "the stored game is unchanged")
 	})
 
 	tb.users = players
@@ -520,6 +551,18 @@ func embedText(m *fakediscord.Message) string {
 	return s
 }
 
+// postSelect posts, as postButtons, a message carrying a select menu of
+// custom id id offering values.
+func postSelect(t *testing.T, fake *fakediscord.Server, channel, id string, values []string) string {
+	t.Helper()
+	var opts []map[string]any
+	for _, v := range values {
+		opts = append(opts, map[string]any{"label": v, "value": v})
+	}
+	menu := map[string]any{"type": 3, "custom_id": id, "options": opts}
+	return postComponents(t, fake, channel, []map[string]any{{"type": 1, "components": []map[string]any{menu}}})
+}
+
 // postButtons posts, with the bot's own token through the stand-in's REST
 // API, a message carrying buttons with the given custom ids: components the
 // bot never built, as a tampered client could send.
@@ -533,6 +576,13 @@ func postButtons(t *testing.T, fake *fakediscord.Server, channel string, ids []s
 		}
 		rows = append(rows, map[string]any{"type": 1, "components": row})
 	}
+	return postComponents(t, fake, channel, rows)
+}
+
+// postComponents posts, with the bot's own token through the stand-in's
+// REST API, a message carrying the component rows.
+func postComponents(t *testing.T, fake *fakediscord.Server, channel string, rows []map[string]any) string {
+	t.Helper()
 	body, err := json.Marshal(map[string]any{"content": "forged", "components": rows})
 	require.NoError(t, err)
 	req, err := http.NewRequest(http.MethodPost, fake.URL()+"api/v9/channels/"+channel+"/messages", bytes.NewReader(body))
