@@ -946,7 +946,10 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 		r.Data = st.Encode()
 		return nil
 	})
-	if errors.Is(err, ErrStale) || errors.Is(err, ErrAhead) {
+	if errors.Is(err, ErrAhead) {
+		return c.contractRestored(g)
+	}
+	if errors.Is(err, ErrStale) {
 		return c.contractStale(g, false)
 	}
 	if err != nil {
@@ -1003,7 +1006,10 @@ func (c *Call) promptOf(g *present.Game, p contractParsed, draft string) (presen
 	if err != nil {
 		return present.Prompt{}, nil, err
 	}
-	if olderThanBoard(c.I.Message, td.Board) || p.n > st.Seq() || (seat < len(td.Open) && p.n < td.Open[seat]) {
+	if p.n > st.Seq() {
+		return present.Prompt{}, nil, fmt.Errorf("%w: version %d is newer than the game's %d", ErrAhead, p.n, st.Seq())
+	}
+	if olderThanBoard(c.I.Message, td.Board) || (seat < len(td.Open) && p.n < td.Open[seat]) {
 		return present.Prompt{}, nil, ErrStale
 	}
 	prompt, err := pr.Prompt(c.Lang, st, seat, draft)
@@ -1047,6 +1053,9 @@ func (b *Bot) nextPrompt(g *present.Game, r *dixbot.Record, td *TableData, lang,
 // verb the button carries.
 func (c *Call) contractOpenModal(g *present.Game, p contractParsed) error {
 	prompt, st, err := c.promptOf(g, p, "")
+	if errors.Is(err, ErrAhead) {
+		return c.contractRestored(g)
+	}
 	if errors.Is(err, ErrStale) {
 		return c.contractStale(g, false)
 	}
@@ -1071,6 +1080,9 @@ func (c *Call) contractOpenModal(g *present.Game, p contractParsed) error {
 // one opened from the prompt replaces it in place.
 func (c *Call) contractPrompt(g *present.Game, p contractParsed, draft string) error {
 	prompt, st, err := c.promptOf(g, p, draft)
+	if errors.Is(err, ErrAhead) {
+		return c.contractRestored(g)
+	}
 	if errors.Is(err, ErrStale) {
 		return c.contractStale(g, false)
 	}
@@ -1392,6 +1404,40 @@ func (c *Call) contractStale(g *present.Game, lobbyClick bool) error {
 	return nil
 }
 
+// contractRestored answers a click on a message showing a later state of
+// the game than the store has (its data restored from an older copy):
+// the message says so and loses its buttons in the answer itself, and a
+// fresh board showing the game as the store has it is posted after it (a
+// follow-up of the click) and becomes the table's board, so that the game
+// goes on from there.
+func (c *Call) contractRestored(g *present.Game) error {
+	r, td, err := c.contractGet(g)
+	if err != nil {
+		return err
+	}
+	if r.Data == nil || c.I.Message == nil || c.I.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		return c.contractStale(g, false)
+	}
+	pb, st, err := c.B.contractBoard(g, r, td, "")
+	if err != nil {
+		return err
+	}
+	c.B.Log.Info("buttons of a game the store has at an older state retired", "interaction", c.I.ID, "channel", c.I.ChannelID,
+		"message", c.I.Message.ID)
+	c.Shows = &Shows{Retire: true}
+	c.Update(locales.T(c.Lang, "err_game_restored", nil), c.I.Message.Embeds, nil)
+	board := &discordgo.WebhookParams{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
+		Components: tableComponents(g, st, td, pb), AllowedMentions: NoMentions()}
+	c.adoptPosted(g, contractTableOf(td), r.Version, func(ctx context.Context) (*discordgo.Message, string, error) {
+		msg, err := c.D.Followup(ctx, c.I, board)
+		if err != nil || msg == nil {
+			return nil, "", err
+		}
+		return msg, msg.ID, nil
+	})
+	return nil
+}
+
 // boardUpToDate reports whether the board of r needs no redraw for an
 // outdated click on it: the click is not from a game ahead of the stored
 // one (a store restored from a backup), and an edit of the board is owed
@@ -1456,11 +1502,20 @@ func (c *Call) contractBoardCommand(g *present.Game) error {
 // them too when its table ended (or its lobby started) meanwhile. In a
 // lobby (table "lobby <opening>") the new message is the lobby's.
 func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
+	c.adoptPosted(g, table, shown, func(ctx context.Context) (*discordgo.Message, string, error) {
+		msg, err := c.D.Original(ctx, c.I)
+		return msg, "@original", err
+	})
+}
+
+// adoptPosted is adoptBoard for the message post posts after the answer
+// through the interaction's token (with the id its edits go to).
+func (c *Call) adoptPosted(g *present.Game, table string, shown uint64, post func(context.Context) (*discordgo.Message, string, error)) {
 	channel, i, at := c.I.ChannelID, c.I, c.At
 	done := c.B.Batches.Start(channel)
 	c.Then(func(ctx context.Context) {
 		defer done()
-		msg, err := c.D.Original(ctx, i)
+		msg, target, err := post(ctx)
 		if err != nil || msg == nil {
 			c.B.Log.Warn("could not read the board posted again", "channel", channel, "err", err)
 			return
@@ -1520,7 +1575,7 @@ func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
 			// Ended (or followed by another game) before its board was
 			// posted again: that message keeps no buttons.
 			none := []discordgo.MessageComponent{}
-			if err := c.D.FollowupEdit(ctx, i, "@original", &discordgo.WebhookEdit{Components: &none, AllowedMentions: NoMentions()}); err != nil {
+			if err := c.D.FollowupEdit(ctx, i, target, &discordgo.WebhookEdit{Components: &none, AllowedMentions: NoMentions()}); err != nil {
 				c.B.Log.Info("could not take the buttons off a board of an ended game", "channel", channel, "err", err)
 			}
 			return
