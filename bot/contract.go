@@ -364,10 +364,11 @@ func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
 				DescriptionLocalizations: *Localized(name + "_cmd_" + id + "_desc"),
 			}
 			if id == "start" || id == "solo" {
-				sub.Options = append([]*discordgo.ApplicationCommandOption{LanguageOption(), PicturesOption()}, startOptions(g)...)
-				if o := gamePaceOption(g); o != nil {
-					sub.Options = append(sub.Options, o)
+				sub.Options = []*discordgo.ApplicationCommandOption{LanguageOption(), PicturesOption()}
+				if pace := gamePaceOption(g); pace != nil {
+					sub.Options = append(sub.Options, pace)
 				}
+				sub.Options = append(sub.Options, startOptions(g)...)
 			}
 			subs = append(subs, sub)
 		}
@@ -381,23 +382,6 @@ func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
 		})
 	}
 	return out
-}
-
-// gamePaceOption is the start's choice of g's paces (nil for a game
-// without paces): the lobby may still change it.
-func gamePaceOption(g *present.Game) *discordgo.ApplicationCommandOption {
-	if len(g.Paces) == 0 {
-		return nil
-	}
-	o := Option(OptPace, discordgo.ApplicationCommandOptionString)
-	for _, p := range g.Paces {
-		o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{
-			Name:              Truncate(paceLabel(locales.English, g.Rules.Name(), p), 100),
-			NameLocalizations: map[discordgo.Locale]string{discordgo.French: Truncate(paceLabel(locales.French, g.Rules.Name(), p), 100)},
-			Value:             p.Name,
-		})
-	}
-	return o
 }
 
 // contractCommand routes /<game> <subcommand>.
@@ -423,11 +407,11 @@ func (b *Bot) contractCommand(c *Call, g *present.Game, d discordgo.ApplicationC
 		if err != nil {
 			return err
 		}
-		lang := OrSetting(StringOpt(opts, OptLanguage), s.Lang)
-		pace := OrSetting(StringOpt(opts, OptPace), s.Paces[g.Rules.Name()])
-		if pace != "" && !hasPace(g, pace) {
-			return ErrBadInput // not one of the command's choices: forged
+		pace, err := chosenPace(g, StringOpt(opts, OptPace), s.Paces[g.Rules.Name()])
+		if err != nil {
+			return err
 		}
+		lang := OrSetting(StringOpt(opts, OptLanguage), s.Lang)
 		if id == "solo" {
 			return c.contractSolo(g, lang, noPics, pace, options)
 		}
@@ -435,7 +419,7 @@ func (b *Bot) contractCommand(c *Call, g *present.Game, d discordgo.ApplicationC
 	case "board":
 		return c.contractBoardCommand(g)
 	case "rules":
-		c.Ephemeral(g.Presenter.Rules(c.Lang), nil)
+		c.EphemeralText(g.Presenter.Rules(c.Lang))
 		return nil
 	case "hint":
 		return c.contractHint(g)
@@ -962,7 +946,10 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 		r.Data = st.Encode()
 		return nil
 	})
-	if errors.Is(err, ErrStale) || errors.Is(err, ErrAhead) {
+	if errors.Is(err, ErrAhead) {
+		return c.contractRestored(g)
+	}
+	if errors.Is(err, ErrStale) {
 		return c.contractStale(g, false)
 	}
 	if err != nil {
@@ -1019,7 +1006,10 @@ func (c *Call) promptOf(g *present.Game, p contractParsed, draft string) (presen
 	if err != nil {
 		return present.Prompt{}, nil, err
 	}
-	if olderThanBoard(c.I.Message, td.Board) || p.n > st.Seq() || (seat < len(td.Open) && p.n < td.Open[seat]) {
+	if p.n > st.Seq() {
+		return present.Prompt{}, nil, fmt.Errorf("%w: version %d is newer than the game's %d", ErrAhead, p.n, st.Seq())
+	}
+	if olderThanBoard(c.I.Message, td.Board) || (seat < len(td.Open) && p.n < td.Open[seat]) {
 		return present.Prompt{}, nil, ErrStale
 	}
 	if td.Seats[seat].Away {
@@ -1096,6 +1086,9 @@ func (b *Bot) nextPrompt(g *present.Game, r *dixbot.Record, td *TableData, lang,
 // verb the button carries.
 func (c *Call) contractOpenModal(g *present.Game, p contractParsed) error {
 	prompt, st, err := c.promptOf(g, p, "")
+	if errors.Is(err, ErrAhead) {
+		return c.contractRestored(g)
+	}
 	if errors.Is(err, ErrStale) {
 		return c.contractStale(g, false)
 	}
@@ -1120,6 +1113,9 @@ func (c *Call) contractOpenModal(g *present.Game, p contractParsed) error {
 // one opened from the prompt replaces it in place.
 func (c *Call) contractPrompt(g *present.Game, p contractParsed, draft string) error {
 	prompt, st, err := c.promptOf(g, p, draft)
+	if errors.Is(err, ErrAhead) {
+		return c.contractRestored(g)
+	}
 	if errors.Is(err, ErrStale) {
 		return c.contractStale(g, false)
 	}
@@ -1429,6 +1425,11 @@ func (c *Call) contractStale(g *present.Game, lobbyClick bool) error {
 			content, comps := c.lobbyView(g, td)
 			c.Shows = &Shows{Seq: uint64(td.Lobby)}
 			c.Update(content, nil, comps)
+		case c.I.Message.ID == td.Board && c.boardUpToDate(g, r, td):
+			// Shown as it stands, or about to be: the answer is the
+			// notice alone, which costs no request (a burst of clicks
+			// redrawing the board would spend the channel's webhook
+			// messages on notices).
 		case c.I.Message.ID == td.Board:
 			if err := c.showContractBoard(g, r, td); err != nil {
 				return err
@@ -1443,6 +1444,63 @@ func (c *Call) contractStale(g *present.Game, lobbyClick bool) error {
 	}
 	c.Ephemeral(text, nil)
 	return nil
+}
+
+// contractRestored answers a click on a message showing a later state of
+// the game than the store has (its data restored from an older copy):
+// the message says so and loses its buttons in the answer itself, and a
+// fresh board showing the game as the store has it is posted after it (a
+// follow-up of the click) and becomes the table's board, so that the game
+// goes on from there.
+func (c *Call) contractRestored(g *present.Game) error {
+	r, td, err := c.contractGet(g)
+	if err != nil {
+		return err
+	}
+	if r.Data == nil || c.I.Message == nil || c.I.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		return c.contractStale(g, false)
+	}
+	pb, st, err := c.B.contractBoard(g, r, td, "")
+	if err != nil {
+		return err
+	}
+	c.B.Log.Info("buttons of a game the store has at an older state retired", "interaction", c.I.ID, "channel", c.I.ChannelID,
+		"message", c.I.Message.ID)
+	c.Shows = &Shows{Retire: true}
+	c.Update(locales.T(c.Lang, "err_game_restored", nil), c.I.Message.Embeds, nil)
+	board := &discordgo.WebhookParams{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
+		Components: tableComponents(g, st, td, pb), AllowedMentions: NoMentions()}
+	c.adoptPosted(g, contractTableOf(td), r.Version, func(ctx context.Context) (*discordgo.Message, string, error) {
+		msg, err := c.D.Followup(ctx, c.I, board)
+		if err != nil || msg == nil {
+			return nil, "", err
+		}
+		return msg, msg.ID, nil
+	})
+	return nil
+}
+
+// boardUpToDate reports whether the board of r needs no redraw for an
+// outdated click on it: the click is not from a game ahead of the stored
+// one (a store restored from a backup), and an edit of the board is owed
+// (whoever makes it shows the game as it stands then) or this process
+// made it show the game as it stands.
+func (c *Call) boardUpToDate(g *present.Game, r *dixbot.Record, td *TableData) bool {
+	if r.Data == nil || c.I.Type != discordgo.InteractionMessageComponent {
+		return false
+	}
+	st, err := g.Rules.Decode(r.Data)
+	if err != nil {
+		return false
+	}
+	if p, err := ParseContractID(c.I.MessageComponentData().CustomID); err != nil || p.n > st.Seq() {
+		return false
+	}
+	if slices.ContainsFunc(td.Outbox, func(e Effect) bool { return e.Kind == ceffEdit }) {
+		return true
+	}
+	seq, ok := c.B.Fences.Shown(td.Board)
+	return ok && seq == boardSeq(td, st)
 }
 
 // contractBoardCommand posts the board (or the lobby) again: /<game> board.
@@ -1486,11 +1544,20 @@ func (c *Call) contractBoardCommand(g *present.Game) error {
 // them too when its table ended (or its lobby started) meanwhile. In a
 // lobby (table "lobby <opening>") the new message is the lobby's.
 func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
+	c.adoptPosted(g, table, shown, func(ctx context.Context) (*discordgo.Message, string, error) {
+		msg, err := c.D.Original(ctx, c.I)
+		return msg, "@original", err
+	})
+}
+
+// adoptPosted is adoptBoard for the message post posts after the answer
+// through the interaction's token (with the id its edits go to).
+func (c *Call) adoptPosted(g *present.Game, table string, shown uint64, post func(context.Context) (*discordgo.Message, string, error)) {
 	channel, i, at := c.I.ChannelID, c.I, c.At
 	done := c.B.Batches.Start(channel)
 	c.Then(func(ctx context.Context) {
 		defer done()
-		msg, err := c.D.Original(ctx, i)
+		msg, target, err := post(ctx)
 		if err != nil || msg == nil {
 			c.B.Log.Warn("could not read the board posted again", "channel", channel, "err", err)
 			return
@@ -1550,7 +1617,7 @@ func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
 			// Ended (or followed by another game) before its board was
 			// posted again: that message keeps no buttons.
 			none := []discordgo.MessageComponent{}
-			if err := c.D.FollowupEdit(ctx, i, "@original", &discordgo.WebhookEdit{Components: &none, AllowedMentions: NoMentions()}); err != nil {
+			if err := c.D.FollowupEdit(ctx, i, target, &discordgo.WebhookEdit{Components: &none, AllowedMentions: NoMentions()}); err != nil {
 				c.B.Log.Info("could not take the buttons off a board of an ended game", "channel", channel, "err", err)
 			}
 			return
@@ -1590,7 +1657,7 @@ func (c *Call) contractHint(g *present.Game) error {
 	if err != nil {
 		return err
 	}
-	c.Ephemeral(h.Hint(c.Lang, st, seat), nil)
+	c.EphemeralText(h.Hint(c.Lang, st, seat))
 	return nil
 }
 

@@ -27,7 +27,7 @@ func checkOptions(g *present.Game) error {
 	seen := map[string]bool{}
 	for _, o := range g.Options {
 		switch {
-		case o.Name == "" || strings.Trim(o.Name, "abcdefghijklmnopqrstuvwxyz") != "" || seen[o.Name]:
+		case o.Name == "" || strings.Trim(o.Name, "abcdefghijklmnopqrstuvwxyz") != "" || seen[o.Name] || tableOption(o.Name):
 			return fmt.Errorf("bot: game %q: option name %q", g.Rules.Name(), o.Name)
 		case len(o.Values) == 0 || len(o.Values) > present.MaxOptions || !o.Allows(o.Default):
 			return fmt.Errorf("bot: game %q: option %q: values or default", g.Rules.Name(), o.Name)
@@ -40,6 +40,17 @@ func checkOptions(g *present.Game) error {
 		seen[o.Name] = true
 	}
 	return nil
+}
+
+// tableOption reports whether name is an option the table's start
+// command has already, which a game's own option may not take.
+func tableOption(name string) bool {
+	for _, id := range []string{OptLanguage, OptPictures, OptPace} {
+		if name == En("opt_"+id+"_name") {
+			return true
+		}
+	}
+	return false
 }
 
 // optionName is the name of game's option o in lang.

@@ -134,3 +134,38 @@ func (c *Call) Manages(creator string) bool {
 	}
 	return c.I.Member != nil && c.I.Member.Permissions&(discordgo.PermissionManageChannels|discordgo.PermissionAdministrator) != 0
 }
+
+// gamePaceOption is the start command's option of g's paces, each named
+// by its durations (nil: a game without paces).
+func gamePaceOption(g *present.Game) *discordgo.ApplicationCommandOption {
+	if len(g.Paces) == 0 {
+		return nil
+	}
+	game := g.Rules.Name()
+	o := Option(OptPace, discordgo.ApplicationCommandOptionString)
+	desc := func(lang string) string {
+		return Truncate(locales.T(lang, "table_opt_pace_desc", map[string]any{"Default": paceLabel(lang, game, g.Paces[0])}), 100)
+	}
+	o.Description, o.DescriptionLocalizations = desc(locales.English), map[discordgo.Locale]string{discordgo.French: desc(locales.French)}
+	for _, p := range g.Paces {
+		o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{
+			Name:              Truncate(paceLabel(locales.English, game, p), 100),
+			NameLocalizations: map[discordgo.Locale]string{discordgo.French: Truncate(paceLabel(locales.French, game, p), 100)},
+			Value:             p.Name,
+		})
+	}
+	return o
+}
+
+// chosenPace is the pace a start uses: the command's when given (one of
+// the game's, else refused), else the channel's saved one ("": the game's
+// default).
+func chosenPace(g *present.Game, given, saved string) (string, error) {
+	if given == "" {
+		return saved, nil
+	}
+	if !hasPace(g, given) {
+		return "", Refuse(ErrBadInput, "table_err_option", map[string]any{"Option": En("opt_" + OptPace + "_name")})
+	}
+	return given, nil
+}

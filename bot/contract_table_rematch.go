@@ -140,6 +140,14 @@ func (c *Call) contractRematch(g *present.Game) error {
 	if err != nil {
 		return err
 	}
+	if v := c.startVia(); st2 == nil && v != nil {
+		// The answer is the lobby, later the board: this token edits it.
+		// The lobby is owed until the answer went out, as a start's
+		// (contract_lobby.go).
+		ntd.BoardVia = v
+		ntd.oweLobby(next, c.B.Now(), v)
+		next.Meta = ntd.Encode()
+	}
 	if err := c.createRematch(next); err != nil {
 		return err
 	}
@@ -164,6 +172,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: MentionUsers(others)},
 	})
+	c.settleContract(next)
 	return nil
 }
 

@@ -111,6 +111,9 @@ var ErrorKeys = []ErrorKey{
 	{ErrLeaveLobby, "err_leave_lobby", OutcomeRefused},
 	{ErrAhead, "err_game_restored", outcomeStale},
 	{ErrMissingPermission, "err_missing_permission", OutcomeRefused},
+	// The shared table's refusals, always said in their own words.
+	{errMoveRefused, "err_bad_input", OutcomeRefused},
+	{ErrOtherGame, "err_bad_input", OutcomeRefused},
 }
 
 // errorKeysLast are matched after every game's: a store call that ran out

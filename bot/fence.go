@@ -36,7 +36,8 @@ type Fences struct {
 type fence struct {
 	mu      sync.Mutex // held while a request on the board is in flight
 	seq     uint64
-	retired atomic.Bool // read without mu, by retired
+	retired atomic.Bool   // read without mu, by retired
+	shown   atomic.Uint64 // seq plus one once a render landed, read without mu, by Shown
 	used    time.Time
 }
 
@@ -77,6 +78,7 @@ func (f *Fences) Send(message string, s Shows, now time.Time, fn func() error) (
 		e.retired.Store(true)
 	} else {
 		e.seq = s.Seq
+		e.shown.Store(s.Seq + 1)
 	}
 	return true, err
 }
@@ -108,6 +110,19 @@ func (f *Fences) Retired(message string) bool {
 	e := f.M[message]
 	f.mu.Unlock()
 	return e != nil && e.retired.Load()
+}
+
+// Shown is the newest state a render sent by this process made message
+// show (ok false: none, or it is retired).
+func (f *Fences) Shown(message string) (seq uint64, ok bool) {
+	f.mu.Lock()
+	e := f.M[message]
+	f.mu.Unlock()
+	if e == nil || e.retired.Load() {
+		return 0, false
+	}
+	n := e.shown.Load()
+	return n - 1, n > 0
 }
 
 // OlderMessage reports whether message a was posted before b, by their

@@ -187,10 +187,28 @@ func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
 	require.Equal(t, board.ID, td.Pic.Msg)
 	known := *td.Pic
 
+	// Both pass the white sum: the active seat's colour decision opens
+	// at a later version, and its white-sum button is outdated.
+	first := ContractID("qwixx", CverbMove, 0, "w -")
+	for _, u := range []string{"u1", "u2"} {
+		board = h.ClickOn(u, board, first).Shown(board)
+	}
+	_, td, _ = h.qstate()
+	active := "u1"
+	if td.Open[1] > 0 {
+		active = "u2"
+	}
+	require.Positive(t, td.Open[map[string]int{"u1": 0, "u2": 1}[active]])
+	known = *td.Pic
 	stale := func() result {
-		g, _, _ := h.qstate()
-		id := ContractID("qwixx", CverbMove, g.Seq+5, "w -")
-		r := h.ClickOn("u2", h.Rec.Message(board.ID), id)
+		// Answered by a process that has not shown this board (another
+		// replica's, or one started since): it shows the board again.
+		b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
+			Games: []present.Game{botqwixx.Game()}})
+		require.NoError(t, err)
+		b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
+		h.b = b
+		r := h.ClickOn(active, h.Rec.Message(board.ID), first)
 		resp := r.Response()
 		require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board shown again")
 		require.Len(t, resp.Data.Files, 1)

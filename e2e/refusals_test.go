@@ -71,6 +71,17 @@ func firstOf(m fakediscord.Message, verb string) customID {
 	return customID{}
 }
 
+// moveButton is the first of m's move buttons whose move starts with
+// prefix.
+func findMove(m fakediscord.Message, prefix string) customID {
+	for _, c := range components(m) {
+		if id, ok := parseCustomID(c.CustomID); ok && id.verb == "mv" && strings.HasPrefix(id.arg, prefix) {
+			return id
+		}
+	}
+	return customID{}
+}
+
 func TestRefusals(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, true)
@@ -98,42 +109,51 @@ func TestRefusals(t *testing.T) {
 	langOf := func(u fakediscord.User) string { return locales.For(u.Locale) }
 	require.Equal(t, "fr", langOf(eve))
 	require.Equal(t, "en", langOf(dan))
+	// The board offers Pass and the bid's private prompt.
 	board, buttons := tb.boardFor(rec)
-	require.Contains(t, buttons, "bid")
+	require.Contains(t, buttons, "pr")
+	require.Contains(t, buttons, "pass")
 	before := tb.stateBytes()
 
 	t.Run("wrong user", func(t *testing.T) {
 		for _, other := range others {
-			r := tb.click(other, board.ID, buttons["bid"].raw)
-			tb.assertRefused(r, langOf(other), "err_not_your_turn", map[string]any{"Name": bidder.Username}, before)
-			r = tb.click(other, board.ID, buttons["pass"].raw)
-			tb.assertRefused(r, langOf(other), "err_not_your_turn", map[string]any{"Name": bidder.Username}, before)
+			for _, b := range []string{"pr", "pass"} {
+				r := tb.click(other, board.ID, buttons[b].raw)
+				tb.assertRefused(r, langOf(other), "dix_err_not_your_turn", map[string]any{"Name": bidder.Username}, before)
+			}
 		}
 	})
 	t.Run("outsider", func(t *testing.T) {
 		for _, u := range outsiders {
-			for _, verb := range []string{"pass", "bid"} {
-				r := tb.click(u, board.ID, buttons[verb].raw)
-				tb.assertRefused(r, langOf(u), "err_not_in_game", nil, before)
+			for _, b := range []string{"pass", "pr"} {
+				r := tb.click(u, board.ID, buttons[b].raw)
+				tb.assertRefused(r, langOf(u), "table_err_not_seated", nil, before)
 			}
 		}
 		// The two languages say it differently.
-		assert.NotEqual(t, locales.T("en", "err_not_in_game", nil), locales.T("fr", "err_not_in_game", nil))
+		assert.NotEqual(t, locales.T("en", "table_err_not_seated", nil), locales.T("fr", "table_err_not_seated", nil))
 	})
 
 	t.Run("forged custom ids", func(t *testing.T) {
-		v := version(t, rec)
+		v := strconv.FormatUint(uint64(version(t, rec)), 10)
+		// Unreadable ids are refused before anything else, for anyone, in
+		// the clicker's language; an id of no verb the table reads is
+		// taken for a button of the table DIX had before, outdated. A
+		// move DIX does not read, a step that is not one of the decision
+		// and an outdated move are refused to the bidder; an outsider is
+		// told they do not play.
 		forged := []struct {
-			id, key string
+			id, key, outsider string
 		}{
-			{"garbage", "err_bad_custom_id"},
-			{"dix:bid", "err_bad_custom_id"},
-			{"dix:bid:x", "err_bad_custom_id"},
-			{"dix:nosuchverb:" + strconv.FormatUint(uint64(v), 10), "err_bad_custom_id"},
-			{"dix:bidn:" + strconv.FormatUint(uint64(v), 10) + ":abc", "err_bad_custom_id"},
-			{"dix:bidn:" + strconv.FormatUint(uint64(v), 10) + ":-5", "err_bad_custom_id"},
-			{"dix:pass:" + strconv.FormatUint(uint64(v-1), 10), "err_stale"},
-			{"dix:bpay:" + strconv.FormatUint(uint64(v), 10) + ":zz", "err_wrong_phase"},
+			{"garbage", "err_bad_custom_id", "err_bad_custom_id"},
+			{"dix:mv", "err_bad_custom_id", "err_bad_custom_id"},
+			{"dix:mv:x", "err_bad_custom_id", "err_bad_custom_id"},
+			{"dix:nosuchverb:" + v, "err_stale", "err_stale"},
+			{"dix:mv:" + v + ":bid abc", "err_bad_custom_id", "table_err_not_seated"},
+			{"dix:mv:" + v + ":zz", "err_bad_custom_id", "table_err_not_seated"},
+			{"dix:st:" + v + ":a abc", "err_bad_custom_id", "table_err_not_seated"},
+			{"dix:mv:" + strconv.FormatUint(uint64(version(t, rec)-1), 10) + ":pass", "err_stale", "table_err_not_seated"},
+			{"dix:mv:" + v + ":draw", "dix_err_wrong_phase", "table_err_not_seated"},
 		}
 		ids := make([]string, len(forged))
 		for i, f := range forged {
@@ -142,47 +162,46 @@ func TestRefusals(t *testing.T) {
 		msg := postButtons(t, w.fake, tb.channel.ID, ids)
 		for _, f := range forged {
 			t.Run(f.id, func(t *testing.T) {
-				r := tb.click(bidder, msg, f.id)
-				require.NotNil(t, r.Message, describe(r))
-				assert.True(t, r.Ephemeral(), "refused privately: %s", describe(r))
-				if f.key != "err_wrong_phase" {
-					assert.Contains(t, r.Message.Content, locales.T(langOf(bidder), f.key, nil))
-				}
-				assert.Equal(t, before, tb.stateBytes(), "the stored game is unchanged")
-				if f.key == "err_wrong_phase" {
-					return // an outsider is refused for another reason
-				}
-				// Unreadable and outdated ids are refused before anything
-				// else, in the clicking user's language (fr and en here).
+				tb.assertRefused(tb.click(bidder, msg, f.id), langOf(bidder), f.key, nil, before)
 				for _, u := range outsiders {
-					r := tb.click(u, msg, f.id)
-					tb.assertRefused(r, langOf(u), f.key, nil, before)
+					tb.assertRefused(tb.click(u, msg, f.id), langOf(u), f.outsider, nil, before)
 				}
 			})
 		}
 	})
 
 	// The bidder's private prompt, kept open for the stale click below.
-	prompt := tb.click(bidder, board.ID, buttons["bid"].raw)
+	prompt := tb.click(bidder, board.ID, buttons["pr"].raw)
 	require.True(t, prompt.Ephemeral(), "the bid prompt: %s", describe(prompt))
-	require.NotEmpty(t, firstOf(*prompt.Message, "bidn").raw, "quick amounts")
+	quick := findMove(*prompt.Message, "bid ")
+	require.NotEmpty(t, quick.raw, "quick amounts")
+	sel := firstOf(*prompt.Message, "sel")
+	require.NotEmpty(t, sel.raw, "the menu of amounts")
 	ch := g.Choices(bidderSeat)
 
-	t.Run("modal input", func(t *testing.T) {
+	t.Run("menu input", func(t *testing.T) {
+		// Values of the menu of amounts the bot never offered (a menu of
+		// the same id posted with the bot's token): each refused in
+		// words, nothing changed.
 		cases := []struct {
 			name, value, key string
 			data             map[string]any
 		}{
-			{"not a number", "abc", "err_bad_number", map[string]any{"Text": "abc"}},
-			{"negative", "-3", "err_bad_number", map[string]any{"Text": "-3"}},
-			{"above capacity", "999", "dix_err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}},
-			{"below minimum", "0", "dix_err_bid_range", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}},
+			{"not a number", "mv:bid abc", "err_bad_custom_id", nil},
+			{"negative", "mv:bid -3", "err_bad_custom_id", nil},
+			{"above capacity", "mv:bid 999", "dix_err_bid_too_high", nil},
+			{"below minimum", "mv:bid " + strconv.Itoa(ch.MinBid-1), "dix_err_bid_too_low", nil},
+			{"a forged step", "st:a abc", "err_bad_custom_id", nil},
+			{"no such step", "st:zz", "err_bad_custom_id", nil},
 		}
+		values := make([]string, len(cases))
+		for i, tc := range cases {
+			values[i] = tc.value
+		}
+		menu := postSelect(t, w.fake, tb.channel.ID, sel.raw, values)
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				ix, r := tb.clickIx(bidder, prompt.Message.ID, firstOf(*prompt.Message, "bidc").raw)
-				require.Equal(t, fakediscord.CallbackModal, r.Type, "the custom amount modal: %s", describe(r))
-				r = tb.submit(bidder, ix, map[string]string{"amount": tc.value})
+				r := tb.pick(bidder, menu, sel.raw, tc.value)
 				tb.assertRefused(r, langOf(bidder), tc.key, tc.data, before)
 			})
 		}
@@ -193,14 +212,109 @@ func TestRefusals(t *testing.T) {
 		require.False(t, r.Ephemeral(), "pass is applied: %s", describe(r))
 		after := tb.stateBytes()
 		require.NotEqual(t, before, after)
-		r = tb.click(bidder, prompt.Message.ID, firstOf(*prompt.Message, "bidn").raw)
-		tb.assertRefused(r, langOf(bidder), "err_stale", nil, after)
+		// The bidder's decision is taken: the prompt's bid is refused,
+		// as outdated or, the auction gone on, as another's decision.
+		r = tb.click(bidder, prompt.Message.ID, quick.raw)
+		require.NotNil(t, r.Message, describe(r))
+		assert.True(t, r.Ephemeral(), "refused privately: %s", describe(r))
+		now := tb.record()
+		lang := langOf(bidder)
+		wants := []string{locales.T(lang, "err_stale", nil), locales.T(lang, "dix_err_wrong_phase", nil)}
+		if to := dixOf(now).ToAct(); to >= 0 && to != bidderSeat {
+			wants = append(wants, locales.T(lang, "dix_err_not_your_turn", map[string]any{"Name": tb.user(seats(t, now)[to]).Username}))
+		}
+		assert.True(t, slices.ContainsFunc(wants, func(w string) bool { return strings.Contains(r.Message.Content, w) }),
+			"%q says one of %q", r.Message.Content, wants)
+		assert.Equal(t, after, tb.stateBytes(), "the stored game is unchanged")
 	})
 
 	tb.users = players
 	tb.weights = nil
 	tb.playToEnd()
 	tb.checkScoreboard([]string{"Alice", "Bob", "Chloe"})
+}
+
+// staleNotice reports whether the answer r to ix told the clicker,
+// privately, that the button was outdated: in the answer itself, or in a
+// follow-up after the answer redrew the board as it stands (the shared
+// table's answer to an outdated click on the board).
+func staleNotice(ix *fakediscord.Interaction, r *fakediscord.Response, lang string) bool {
+	stale := locales.T(lang, "err_stale", nil)
+	if r.Ephemeral() && strings.Contains(sentContent(r), stale) {
+		return true
+	}
+	for _, f := range ix.Followups() {
+		if f.Ephemeral() && strings.Contains(f.Content, stale) {
+			return true
+		}
+	}
+	return false
+}
+
+// refusal reports whether r refused the click privately: a private
+// message of its own, or the private prompt clicked redrawn with the
+// refusal on top (an applied click's prompt says it is done, or shows
+// the next decision).
+// A deferred update (a busy machine) is judged by the message once
+// edited.
+func refusal(ix *fakediscord.Interaction, r *fakediscord.Response, lang string) bool {
+	if !r.Ephemeral() {
+		return false
+	}
+	mark := locales.T(lang, "refusal_line", map[string]any{"Text": ""})
+	switch r.Type {
+	case fakediscord.CallbackUpdateMessage:
+		return strings.HasPrefix(sentContent(r), mark)
+	case fakediscord.CallbackDeferredUpdateMessage:
+		cur, ok := ix.Response()
+		return ok && cur.Message != nil && strings.HasPrefix(cur.Message.Content, mark)
+	}
+	return true
+}
+
+// clicked is one click of a burst and its answer.
+type clicked struct {
+	ix   *fakediscord.Interaction
+	r    *fakediscord.Response
+	lang string
+}
+
+// burst tells apart the answers of clicks released at once: those told
+// the button was outdated (waiting for their follow-ups, which come after
+// the answers), those refused otherwise, and the others, the clicks
+// applied.
+func burst(t *testing.T, fake *fakediscord.Server, clicks []clicked) (applied, stale, refused int) {
+	t.Helper()
+	count := func() {
+		applied, stale, refused = 0, 0, 0
+		for _, c := range clicks {
+			switch {
+			case staleNotice(c.ix, c.r, c.lang):
+				stale++
+			case refusal(c.ix, c.r, c.lang):
+				refused++
+			default:
+				applied++
+			}
+		}
+	}
+	// Every answer but one applied click's is a refusal or an outdated
+	// notice; the notices that follow a redrawn board are waited for
+	// (a failure waits the test's deadline, then says what came).
+	_ = waitUntil(waitCtx(t), fake, func() bool {
+		count()
+		return applied <= 1
+	})
+	if applied != 1 {
+		for _, c := range clicks {
+			var fs []string
+			for _, f := range c.ix.Followups() {
+				fs = append(fs, f.Content)
+			}
+			t.Logf("answer %s follow-ups %q", describe(c.r), fs)
+		}
+	}
+	return applied, stale, refused
 }
 
 func TestConcurrentClicks(t *testing.T) {
@@ -227,12 +341,11 @@ func TestConcurrentClicks(t *testing.T) {
 		// double-clicker) and 4 by the others, all released at once.
 		const n = 24
 		var (
-			wg      sync.WaitGroup
-			start   = make(chan struct{})
-			mu      sync.Mutex
-			applied int
-			refused int
-			gone    int // the button had already been replaced when clicked
+			wg     sync.WaitGroup
+			start  = make(chan struct{})
+			mu     sync.Mutex
+			clicks []clicked
+			gone   int // the button had already been replaced when clicked
 		)
 		for i := range n {
 			u := active
@@ -256,20 +369,17 @@ func TestConcurrentClicks(t *testing.T) {
 				if !assert.NoError(t, err) {
 					return
 				}
-				if r.Ephemeral() {
-					refused++
-				} else {
-					applied++
-				}
+				clicks = append(clicks, clicked{ix, r, locales.For(u.Locale)})
 			})
 		}
 		close(start)
 		wg.Wait()
 
+		applied, stale, refused := burst(t, w.fake, clicks)
 		after := dixOf(tb.record())
 		assert.Equal(t, 1, applied, "round %d: exactly one click applied", round)
-		assert.Equal(t, n-1, refused+gone, "round %d: every other click refused", round)
-		assert.GreaterOrEqual(t, refused, 1, "round %d: concurrent clicks reached the bot", round)
+		assert.Equal(t, n-1, stale+refused+gone, "round %d: every other click refused", round)
+		assert.GreaterOrEqual(t, stale+refused, 1, "round %d: concurrent clicks reached the bot", round)
 		assert.Equal(t, g.Seq+1, after.Seq, "round %d: one action applied", round)
 		assert.Len(t, after.Deck, len(g.Deck)-1, "round %d: exactly one card drawn", round)
 		assert.NoError(t, after.Check(), "round %d: invariants", round)
@@ -281,12 +391,12 @@ func TestConcurrentClicks(t *testing.T) {
 	g := dixOf(rec)
 	bidder := tb.user(seats(t, rec)[g.ToAct()])
 	board, buttons := tb.boardFor(rec)
-	prompt := tb.click(bidder, board.ID, buttons["bid"].raw)
+	prompt := tb.click(bidder, board.ID, buttons["pr"].raw)
 	require.True(t, prompt.Ephemeral(), describe(prompt))
 	type target struct{ msg, id string }
 	targets := []target{{board.ID, buttons["pass"].raw}}
 	for _, c := range components(*prompt.Message) {
-		if id, ok := parseCustomID(c.CustomID); ok && id.verb == "bidn" {
+		if id, ok := parseCustomID(c.CustomID); ok && id.verb == "mv" && strings.HasPrefix(id.arg, "bid ") {
 			targets = append(targets, target{prompt.Message.ID, c.CustomID})
 		}
 	}
@@ -295,7 +405,7 @@ func TestConcurrentClicks(t *testing.T) {
 		wg       sync.WaitGroup
 		start    = make(chan struct{})
 		mu       sync.Mutex
-		answers  []*fakediscord.Response
+		clicks   []clicked
 		notFound int
 	)
 	for _, tg := range targets {
@@ -316,7 +426,7 @@ func TestConcurrentClicks(t *testing.T) {
 				r, err := ix.Wait(ctx)
 				if assert.NoError(t, err) {
 					mu.Lock()
-					answers = append(answers, r)
+					clicks = append(clicks, clicked{ix, r, locales.For(bidder.Locale)})
 					mu.Unlock()
 				}
 			})
@@ -324,22 +434,18 @@ func TestConcurrentClicks(t *testing.T) {
 	}
 	close(start)
 	wg.Wait()
+	applied, stale, refused := burst(t, w.fake, clicks)
 	after := dixOf(tb.record())
 	// One decision applied, then those with a single possible answer
-	// (taken by themselves); the others were refused as outdated (below).
+	// (taken by themselves); the others were refused privately: outdated,
+	// or, once the auction moved on to the next bidder, not the clicker's
+	// decision (the shared table judges a click by the decision its seat
+	// had open at the button's version).
 	assert.Greater(t, after.Seq, g.Seq, "one of the decisions was applied")
 	assert.NoError(t, after.Check())
-	refused := 0
-	var others []string
-	for _, r := range answers {
-		if r.Ephemeral() && strings.Contains(sentContent(r), locales.T(locales.For(bidder.Locale), "err_stale", nil)) {
-			refused++
-		} else {
-			others = append(others, describe(r))
-		}
-	}
-	assert.GreaterOrEqual(t, refused, len(answers)-1, "all but one answer is the outdated notice; the others: %q", others)
-	assert.Positive(t, refused)
+	assert.Equal(t, 1, applied, "one click applied")
+	assert.Equal(t, len(clicks)-1, stale+refused, "all but one answer is a private refusal")
+	assert.Positive(t, stale+refused)
 
 	tb.weights = nil
 	tb.playToEnd()
@@ -399,8 +505,8 @@ func TestLanguages(t *testing.T) {
 
 	boardEN, _ := en.boardFor(en.record())
 	boardFR, _ := fr.boardFor(fr.record())
-	assert.Equal(t, locales.T("en", "dix_btn_draw", nil), labelOf(boardEN, "draw"))
-	assert.Equal(t, locales.T("fr", "dix_btn_draw", nil), labelOf(boardFR, "draw"))
+	assert.Equal(t, locales.T("en", "dix_btn_draw", nil), moveLabel(boardEN, "draw"))
+	assert.Equal(t, locales.T("fr", "dix_btn_draw", nil), moveLabel(boardFR, "draw"))
 	require.NotEmpty(t, boardFR.Embeds)
 	assert.NotEqual(t, boardEN.Embeds[0].Title, boardFR.Embeds[0].Title, "the French board is in French")
 
@@ -423,11 +529,14 @@ func TestLanguages(t *testing.T) {
 	require.True(t, r.Ephemeral())
 	r2 := en.command(en.users[0], "/dix rules")
 	assert.NotEqual(t, r.Message.Content+embedText(r.Message), r2.Message.Content+embedText(r2.Message))
+	// The French rules, longer than a message's content, come whole.
+	assert.Contains(t, r.Message.Content+embedText(r.Message), "**Solo** : /dix solo")
 }
 
-func labelOf(m fakediscord.Message, verb string) string {
+// moveLabel is the label of m's button of the move.
+func moveLabel(m fakediscord.Message, move string) string {
 	for _, c := range components(m) {
-		if id, ok := parseCustomID(c.CustomID); ok && id.verb == verb {
+		if id, ok := parseCustomID(c.CustomID); ok && id.verb == "mv" && id.arg == move {
 			return c.Label
 		}
 	}
@@ -440,6 +549,18 @@ func embedText(m *fakediscord.Message) string {
 		s += e.Title + e.Description
 	}
 	return s
+}
+
+// postSelect posts, as postButtons, a message carrying a select menu of
+// custom id id offering values.
+func postSelect(t *testing.T, fake *fakediscord.Server, channel, id string, values []string) string {
+	t.Helper()
+	var opts []map[string]any
+	for _, v := range values {
+		opts = append(opts, map[string]any{"label": v, "value": v})
+	}
+	menu := map[string]any{"type": 3, "custom_id": id, "options": opts}
+	return postComponents(t, fake, channel, []map[string]any{{"type": 1, "components": []map[string]any{menu}}})
 }
 
 // postButtons posts, with the bot's own token through the stand-in's REST
@@ -455,6 +576,13 @@ func postButtons(t *testing.T, fake *fakediscord.Server, channel string, ids []s
 		}
 		rows = append(rows, map[string]any{"type": 1, "components": row})
 	}
+	return postComponents(t, fake, channel, rows)
+}
+
+// postComponents posts, with the bot's own token through the stand-in's
+// REST API, a message carrying the component rows.
+func postComponents(t *testing.T, fake *fakediscord.Server, channel string, rows []map[string]any) string {
+	t.Helper()
 	body, err := json.Marshal(map[string]any{"content": "forged", "components": rows})
 	require.NoError(t, err)
 	req, err := http.NewRequest(http.MethodPost, fake.URL()+"api/v9/channels/"+channel+"/messages", bytes.NewReader(body))

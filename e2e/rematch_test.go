@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -18,19 +17,21 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// rematchMeta is the part of the bot's table data the rematch test reads.
+// rematchMeta is the part of the table's data the rematch test reads.
 type rematchMeta struct {
 	Creator string `json:"c"`
 	Lang    string `json:"l"`
-	Bust    bool   `json:"bv"`
 	Seats   []struct {
-		ID  string `json:"i"`
-		CPU string `json:"cpu"`
+		User  string `json:"u"`
+		Level string `json:"cpu"`
 	} `json:"s"`
-	Board      string `json:"b"`
-	Pace       string `json:"pc"`
-	NoPictures bool   `json:"np"`
-	Starts     int    `json:"rs"`
+	Board      string            `json:"b"`
+	Pace       string            `json:"pc"`
+	NoPictures bool              `json:"np"`
+	Starts     int               `json:"st"`
+	Opts       map[string]string `json:"oo"`
+	Outbox     []json.RawMessage `json:"ob"`
+	Origin     string            `json:"or"`
 }
 
 // TestRematch plays a short game of two people and a computer player at
@@ -52,17 +53,12 @@ func TestRematch(t *testing.T) {
 	alice, bruno, mallory := tb.users[0], tb.users[1], tb.users[2]
 	tb.users = tb.users[:2] // Mallory watches
 
-	r := tb.command(alice, "/dix start pace:live variant:bust")
+	r := tb.command(alice, "/dix start pace:live bust:on")
 	require.NotNil(t, r.Message, describe(r))
 	lobby := tb.clickVerb(bruno, *r.Message, "join")
-	add := ""
-	for _, c := range components(lobby) {
-		if strings.HasPrefix(c.CustomID, "dix:addcpu:") {
-			add = c.CustomID
-		}
-	}
-	require.NotEmpty(t, add)
-	require.False(t, tb.pick(alice, lobby.ID, add, "easy").Ephemeral())
+	add, ok := gameButton("dix", lobby, "cpu", "easy")
+	require.True(t, ok, "the lobby offers an easy computer seat")
+	require.False(t, tb.click(alice, lobby.ID, add).Ephemeral())
 	lobby, _ = tb.fake.Message(lobby.ID)
 	tb.clickVerb(alice, lobby, "go")
 	var before rematchMeta
@@ -72,7 +68,7 @@ func TestRematch(t *testing.T) {
 	require.GreaterOrEqual(t, first, 0, "the rules state keeps who started")
 
 	tb.playToEnd()
-	computer := locales.T("en", "computer_name", map[string]any{"N": 3, "Level": locales.T("en", "level_easy", nil)})
+	computer := locales.T("en", "table_cpu_name", map[string]any{"N": 3})
 	board := tb.checkScoreboard([]string{"Alice", "Bruno", computer})
 	again := ""
 	for _, c := range components(board) {
@@ -100,7 +96,9 @@ func TestRematch(t *testing.T) {
 	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool {
 		after = rematchMeta{}
 		require.NoError(t, json.Unmarshal(tb.record().Meta, &after))
-		return after.Board == next.ID // the lobby message is recorded
+		// The rematch's lobby, owed until its answer went out: the
+		// answer was the lobby, so nothing is left owed.
+		return after.Origin != "" && len(after.Outbox) == 0
 	}))
 	assert.Zero(t, fake.Stats().BotToken, "the rematch is the click's answer: no bot-token request")
 	rec := tb.record()
@@ -108,15 +106,14 @@ func TestRematch(t *testing.T) {
 	assert.Equal(t, bruno.ID, after.Creator)
 	assert.Equal(t, before.Seats, after.Seats, "the same seats")
 	assert.Equal(t, "live", after.Pace)
-	assert.True(t, after.Bust)
+	assert.Equal(t, "on", after.Opts["bust"], "the same variant")
 	assert.Equal(t, before.Lang, after.Lang)
 	assert.Equal(t, before.NoPictures, after.NoPictures)
 	assert.Equal(t, (first+1)%3+1, after.Starts, "the next seat starts")
 
 	r = tb.click(alice, board.ID, again)
 	require.True(t, r.Ephemeral(), describe(r))
-	assert.Equal(t, locales.T("en", "err_rematch_exists", map[string]any{
-		"Name": "Bruno", "URL": "https://discord.com/channels/" + tb.channel.GuildID + "/" + tb.channel.ID + "/" + next.ID}), r.Message.Content)
+	assert.Equal(t, locales.T("en", "table_err_rematch_lobby", map[string]any{"Name": "Bruno"}), r.Message.Content)
 
 	shootMessage(t, ctx, fake, tb.channel.ID, alice.ID, next.ID, `button.btn`, "h9-rematch-lobby")
 

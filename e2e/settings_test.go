@@ -2,22 +2,38 @@ package e2e
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	dixview "github.com/dixgame/dixbot/bot/dix"
+	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 	"github.com/dixgame/dixbot/locales"
 )
 
-// lobbySettings is the part of a DIX lobby's table data this test reads.
+// lobbySettings is the part of a DIX lobby's table data this test reads:
+// its language, pace, pictures and DIX's own options ("bust": the
+// variant).
 type lobbySettings struct {
-	Lang       string `json:"l"`
-	Bust       bool   `json:"bv"`
-	Pace       string `json:"pc"`
-	NoPictures bool   `json:"np"`
+	Lang       string            `json:"l"`
+	Pace       string            `json:"pc"`
+	NoPictures bool              `json:"np"`
+	Opts       map[string]string `json:"oo"`
+}
+
+// paceName is the name of DIX's pace in lang, by its bank and increment
+// as the settings and the lobby show it.
+func paceName(lang, pace string) string {
+	var p clock.Pace
+	for _, bp := range dixview.Paces {
+		if bp.Name == pace {
+			p = bp.Bank
+		}
+	}
+	return present.PaceText(lang, p)
 }
 
 // TestSettingsThroughTheStandIn: a channel manager sets the channel's
@@ -63,42 +79,45 @@ func testSettingsThroughTheStandIn(t *testing.T, redis bool) {
 	assert.Contains(t, r.Message.Content, "**Settings of this channel**")
 	msg := r.Message.ID
 	saved("en", tb.pick(alice, msg, "table:set:0:lang", "fr"))
-	saved("en", tb.pick(alice, msg, "table:set:0:pace", "relaxed"))
-	saved("en", tb.click(alice, msg, "table:set:0:var"))
+	saved("en", tb.pick(alice, msg, "table:set:0:game", "dix/relaxed"))
+	saved("en", tb.pick(alice, msg, "table:set:0:opt", "dix/bust=on"))
 	saved("en", tb.click(alice, msg, "table:set:0:pics"))
 	now, ok := tb.fake.Message(msg)
 	require.True(t, ok)
-	assert.Contains(t, now.Content, "DIX: pace Relaxed · Bust variant")
+	assert.Contains(t, now.Content, locales.T("en", "settings_line_game", map[string]any{"Game": "DIX", "Pace": paceName("en", "relaxed")}))
+	assert.Contains(t, now.Content, "DIX: "+locales.T("en", "table_option", map[string]any{
+		"Option": locales.T("en", "dix_opt_bust", nil), "Value": locales.T("en", "dix_opt_bust_on", nil)}))
 
 	// Bob, in French, opens a lobby: it is played by the settings.
 	r = tb.command(bob, "/dix lancer")
 	require.NotNil(t, r.Message)
-	require.NotEmpty(t, r.Message.Embeds)
-	var shown []string
-	for _, f := range r.Message.Embeds[0].Fields {
-		shown = append(shown, f.Value)
+	require.False(t, r.Ephemeral(), describe(r))
+	for _, want := range []string{locales.T("fr", "dix_opt_bust_on", nil), "Français", paceName("fr", "relaxed"), locales.T("fr", "pictures_off", nil)} {
+		assert.Contains(t, r.Message.Content, want)
 	}
-	for _, want := range []string{locales.T("fr", "variant_bust", nil), "Français", locales.T("fr", "pace_relaxed", nil), locales.T("fr", "pictures_off", nil)} {
-		assert.Contains(t, strings.Join(shown, "\n"), want)
-	}
-	assert.Equal(t, lobbySettings{Lang: "fr", Bust: true, Pace: "relaxed", NoPictures: true}, lobbyData())
+	assert.Equal(t, lobbySettings{Lang: "fr", Pace: "relaxed", NoPictures: true, Opts: map[string]string{"bust": "on", "difficulty": "4"}}, lobbyData())
 	lobby := r.Message.ID
 
 	// Bob, the creator of the channel's game, may change the settings.
 	r = tb.command(bob, "/réglages")
 	require.True(t, r.Ephemeral())
 	assert.Contains(t, r.Message.Content, "**Réglages de ce salon**")
-	saved("fr", tb.click(bob, r.Message.ID, "table:set:0:var"))
-	saved("fr", tb.pick(bob, r.Message.ID, "table:set:0:pace", "live"))
+	saved("fr", tb.pick(bob, r.Message.ID, "table:set:0:opt", "dix/bust=off"))
+	saved("fr", tb.pick(bob, r.Message.ID, "table:set:0:game", "dix/live"))
 	r = tb.command(chloe, "/settings")
 	assert.Equal(t, locales.T("en", "settings_err_permission", nil), r.Message.Content)
 
-	// The next game follows them; an option given wins.
+	// The next game follows them; an option given wins, the pace and
+	// DIX's own options too.
 	m, ok := tb.fake.Message(lobby)
 	require.True(t, ok)
 	tb.clickVerb(bob, m, "cancel")
 	r = tb.command(chloe, "/dix start pictures:on")
 	require.NotNil(t, r.Message)
 	require.False(t, r.Ephemeral(), describe(r))
-	assert.Equal(t, lobbySettings{Lang: "fr", Bust: false, Pace: "live", NoPictures: false}, lobbyData())
+	assert.Equal(t, lobbySettings{Lang: "fr", Pace: "live", NoPictures: false, Opts: map[string]string{"bust": "off", "difficulty": "4"}}, lobbyData())
+	tb.clickVerb(chloe, *r.Message, "cancel")
+	r = tb.command(chloe, "/dix start pace:relaxed bust:on")
+	require.False(t, r.Ephemeral(), describe(r))
+	assert.Equal(t, lobbySettings{Lang: "fr", Pace: "relaxed", NoPictures: true, Opts: map[string]string{"bust": "on", "difficulty": "4"}}, lobbyData())
 }

@@ -212,6 +212,9 @@ func (Presenter) Refusal(lang string, st engine.State, seat int, m engine.Move, 
 		return present.Refusal{Key: key}
 	}
 	switch {
+	case errors.Is(err, engine.ErrBadMove):
+		// A move DIX does not read: a forged button.
+		return present.Refusal{Key: "err_bad_custom_id"}
 	case errors.Is(err, engine.ErrNotYourTurn):
 		if g := gameOf(st); g != nil && g.ToAct() >= 0 {
 			return present.Refusal{Key: "dix_err_not_your_turn", Names: map[string]int{"Name": g.ToAct()}}

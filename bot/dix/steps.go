@@ -60,7 +60,15 @@ func (Presenter) PromptAt(t present.Table, st engine.State, seat int, draft stri
 		e.Title = boardTitle(v, g)
 		return present.Prompt{Embeds: []*discordgo.MessageEmbed{e}}, nil
 	}
-	if g.ToAct() != seat || g.Phase == dix.PhaseOver {
+	if g.Phase == dix.PhaseOver {
+		return present.Prompt{}, present.ErrNoPrompt
+	}
+	if to := g.ToAct(); to != seat && to >= 0 {
+		// One seat decides at a time in DIX: the clicker is told whose
+		// decision it is.
+		return present.Prompt{}, &present.NoPromptError{Refusal: present.Refusal{Key: "dix_err_not_your_turn", Names: map[string]int{"Name": to}}}
+	}
+	if g.ToAct() != seat {
 		return present.Prompt{}, present.ErrNoPrompt
 	}
 	kind, arg, _ := strings.Cut(draft, " ")

@@ -182,6 +182,16 @@ const (
 	MaxOptionValue = 100 // characters of an option's value
 )
 
+// Discord's limits on a message's text
+// (https://discord.com/developers/docs/resources/message#create-message-jsonform-params,
+// https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
+const (
+	MaxContent     = 2000 // characters of a message's content
+	MaxDescription = 4096 // characters of an embed's description
+	MaxEmbeds      = 10   // embeds of a message
+	MaxEmbedsText  = 6000 // characters of all the embeds of a message
+)
+
 // Prompt is one step of a private prompt: a text and a menu of choices,
 // or buttons (moves, forms, next steps), with pictures. It fits in one
 // message: at most MaxOptions choices, one row of at most MaxRowButtons

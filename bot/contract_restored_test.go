@@ -1,0 +1,53 @@
+package bot
+
+import (
+	"context"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/internal/tabletest"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// A click on a board showing a later state of the game than the store
+// has (its data restored from an older copy) says so on that board and
+// takes its buttons, in the answer itself; a fresh board showing the game
+// as stored follows, becomes the table's board, and the game goes on
+// from it. A step's button of such a board is answered the same way.
+func TestContractClickOnABoardAheadOfTheStore(t *testing.T) {
+	t.Parallel()
+	for _, button := range [][2]string{{CverbMove, "draw"}, {cverbStep, "hand"}} {
+		h := newDixHarness(t, 3, false)
+		board := h.openGame("dix", []string{"u1", "u2"}, nil)
+		older, err := h.Db.Get(context.Background(), h.Channel)
+		require.NoError(t, err)
+		g, td, _, _ := h.dixNow()
+		active := td.Seats[g.ToAct()].User
+		board = h.ClickOn(active, board, h.dixMust(board, CverbMove, "draw")).Shown(board)
+		_, err = h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
+			r.Data, r.Meta = older.Data, older.Meta
+			return nil
+		})
+		require.NoError(t, err)
+
+		res := h.ClickOn(active, board, h.dixMust(board, button[0], button[1]))
+		resp := res.Response()
+		require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, res.Describe())
+		assert.Equal(t, locales.T("en", "err_game_restored", nil), resp.Data.Content)
+		assert.Empty(t, tabletest.ComponentIDs(h.Rec.Message(board.ID).Components), "the board's buttons are gone")
+
+		_, td, _, _ = h.dixNow()
+		require.NotEqual(t, board.ID, td.Board, "a fresh board is the table's")
+		fresh := h.Rec.Message(td.Board)
+		require.NotNil(t, fresh)
+		assert.False(t, fresh.Ephemeral)
+		draw := h.dixMust(fresh, CverbMove, "draw")
+		h.ClickOn(active, fresh, draw)
+		after, _, _, _ := h.dixNow()
+		assert.Equal(t, g.Seq+1, after.Seq, "the game goes on from the fresh board")
+	}
+}
