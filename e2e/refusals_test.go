@@ -71,7 +71,7 @@ func firstOf(m fakediscord.Message, verb string) customID {
 	return customID{}
 }
 
-// moveButton is the first of m's move buttons whose move starts with
+// findMove is the first of m's move buttons whose move starts with
 // prefix.
 func findMove(m fakediscord.Message, prefix string) customID {
 	for _, c := range components(m) {
