@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -170,7 +171,7 @@ func New(opts Options) (*Bot, error) {
 	if b.Now == nil {
 		b.Now = time.Now
 	}
-	for _, id := range Subcommands {
+	for _, id := range append(slices.Clone(ContractSubcommands), "solo") {
 		b.CmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
 	}
 	games, err := newRegistry(opts.Games)
@@ -328,10 +329,9 @@ type Call struct {
 	// acked: the answer acknowledged the click on its message without
 	// changing it (type 6), so that message is the interaction's
 	// "@original" although the answer updated nothing.
-	acked  bool
-	Shows  *Shows                      // what an answer updating the board puts on it (nil: not a board)
-	after  []func(ctx context.Context) // post-answer work
-	Notice notice                      // its game's board, if missing (notice.go)
+	acked bool
+	Shows *Shows                      // what an answer updating the board puts on it (nil: not a board)
+	after []func(ctx context.Context) // post-answer work
 	// AnswerPic is the key of the picture the answer shows on the board
 	// ("": none).
 	AnswerPic string
@@ -394,7 +394,6 @@ func (b *Bot) Serve(d DiscordAPI, ic *discordgo.InteractionCreate, raw []byte) {
 		case err != nil:
 			outcome = c.fail(err)
 		}
-		c.tellMissing()
 	}()
 	timer.Stop()
 	c.close()
@@ -463,7 +462,7 @@ func (c *Call) fail(err error) string {
 	} else {
 		c.B.Log.Debug("interaction refused", "interaction", c.I.ID, "err", err)
 	}
-	if own.AnswerOver(c, err) || c.answerLost(err) {
+	if c.answerLost(err) {
 		return outcomeStale
 	}
 	text := locales.T(c.Lang, key, data)
@@ -479,19 +478,14 @@ func (c *Call) fail(err error) string {
 		c.Update(content, msg.Embeds, msg.Components)
 		return outcome
 	}
-	var comps []discordgo.MessageComponent
-	var embeds []*discordgo.MessageEmbed
-	if outcome == outcomeStale {
-		text, comps, embeds = own.StaleText(c, text)
-		if c.FromPrompt() && !c.Responded {
-			// A private prompt whose decision is over loses its buttons:
-			// it becomes the "outdated" answer itself, so no live copy of
-			// an old decision is left behind.
-			c.Update(text, embeds, comps)
-			return outcome
-		}
+	if outcome == outcomeStale && c.FromPrompt() && !c.Responded {
+		// A private prompt whose decision is over loses its buttons:
+		// it becomes the "outdated" answer itself, so no live copy of
+		// an old decision is left behind.
+		c.Update(text, nil, nil)
+		return outcome
 	}
-	c.Ephemeral(text, comps, embeds...)
+	c.Ephemeral(text, nil)
 	return outcome
 }
 
@@ -660,27 +654,6 @@ func (c *Call) StoreErr(op string, err error) error {
 	return err
 }
 
-// Get loads the channel's active game: dixbot.ErrNotFound when there is
-// none (an archived game is not active).
-func (c *Call) Get() (*dixbot.Record, error) {
-	var r *dixbot.Record
-	err := c.Retry("get", func(ctx context.Context) (err error) {
-		r, err = c.B.get(ctx, c.I.ChannelID)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	if r.Game != c.Game && !r.Finished {
-		return nil, otherGame(gameTitle(r.Game))
-	}
-	c.Notice.Seen = r
-	if r.Finished {
-		return r, dixbot.ErrNotFound
-	}
-	return own.ComeBack(c, r), nil
-}
-
 // GetQuiet is get for decorating a message: it never reports metrics and
 // stays within what is left of the answer budget.
 func (c *Call) GetQuiet() (*dixbot.Record, error) {
@@ -698,7 +671,6 @@ func (c *Call) GetQuiet() (*dixbot.Record, error) {
 		return nil, otherGame(gameTitle(r.Game))
 	}
 	if err == nil {
-		c.Notice.Seen = r
 	}
 	return r, err
 }
@@ -734,7 +706,6 @@ func (c *Call) Change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 		return err
 	})
 	if err == nil {
-		c.Notice.Seen = r
 	}
 	return r, err
 }

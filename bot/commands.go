@@ -3,26 +3,15 @@ package bot
 import (
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/dixgame/dixbot/bot/present"
-	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/locales"
 )
 
-// The subcommands of /dix, by handler id. Their names and descriptions are
-// in the locale files under "cmd_<id>_name" and "cmd_<id>_desc".
-var Subcommands = []string{"start", "solo", "board", "hand", "hint", "log", "rules", "leave", "pause", "resume", "abandon"}
-
 // Option and choice values (identifiers, not shown to users).
 const (
-	OptVariant    = "variant"
-	OptLanguage   = "language"
-	OptDifficulty = "difficulty"
-	OptPace       = "pace"
-	OptPictures   = "pictures"
-	PicsOn        = "on"
-	PicsOff       = "off"
-	VariantStd    = "standard"
-	VariantBust   = "bust"
+	OptLanguage = "language"
+	OptPictures = "pictures"
+	PicsOn      = "on"
+	PicsOff     = "off"
 )
 
 func Localized(key string) *map[discordgo.Locale]string {
@@ -55,28 +44,10 @@ func LanguageOption() *discordgo.ApplicationCommandOption {
 	return o
 }
 
-// PaceOption offers the bot's paces, each with its durations.
-func (b *Bot) PaceOption() *discordgo.ApplicationCommandOption {
-	o := Option(OptPace, discordgo.ApplicationCommandOptionString)
-	for _, p := range b.Paces {
-		o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{
-			Name:              Truncate(present.PaceText(locales.English, p), 100),
-			NameLocalizations: map[discordgo.Locale]string{discordgo.French: Truncate(present.PaceText(locales.French, p), 100)},
-			Value:             p.Name,
-		})
-	}
-	return o
-}
-
-// Commands returns the localised definition of the hosted own table's
-// command (/dix, Host), the server's /settings, the command of every
-// contract game (Options.Games) and the statistics' commands.
+// Commands returns the localised definitions of the server's /settings,
+// the command of every game (Options.Games) and the statistics' commands.
 func (b *Bot) Commands() []*discordgo.ApplicationCommand {
-	var cmds []*discordgo.ApplicationCommand
-	if c := own.Command(b); c != nil {
-		cmds = append(cmds, c)
-	}
-	return append(append(cmds, settingsCommand()), append(b.contractCommands(), b.statsCommands()...)...)
+	return append(append([]*discordgo.ApplicationCommand{settingsCommand()}, b.contractCommands()...), b.statsCommands()...)
 }
 
 // GuildOnly are the contexts of every command: servers only, contexts
@@ -129,17 +100,6 @@ func (c *Call) GameLanguage(option string, solo bool) string {
 		return user
 	}
 	return c.B.lang
-}
-
-// PaceOf checks the pace: option (empty: the default pace).
-func (b *Bot) PaceOf(option string) (string, error) {
-	if option == "" {
-		return clock.DefaultPace, nil
-	}
-	if _, ok := clock.Find(b.Paces, option); !ok {
-		return "", ErrBadInput
-	}
-	return option, nil
 }
 
 // LobbyGrace is how long the process that answered /dix start has to

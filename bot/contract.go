@@ -262,7 +262,7 @@ func newRegistry(games []present.Game) (registry, error) {
 			return nil, errors.New("bot: a game without rules, presenter or player")
 		}
 		name := g.Rules.Name()
-		if _, ownless := own.(noTable); name == "" || name == idPrefix && !ownless || name == tablePrefix || r[name] != nil {
+		if name == "" || name == tablePrefix || r[name] != nil {
 			return nil, fmt.Errorf("bot: game name %q taken", name)
 		}
 		if err := checkOptions(g); err != nil {
@@ -536,17 +536,6 @@ func (c *Call) contractStart(g *present.Game, lang string, noPics bool, pace str
 	return nil
 }
 
-// gameLang is the language of a new game: the server's when supported,
-// else the bot's default.
-func (c *Call) gameLang() string {
-	if c.I.GuildLocale != nil {
-		if l := locales.For(string(*c.I.GuildLocale)); l != "" {
-			return l
-		}
-	}
-	return c.B.lang
-}
-
 // FinishOver archives the channel's record when its game, of any game, is
 // over (its archiving was interrupted), its result recorded first, so a
 // new game may open.
@@ -555,28 +544,17 @@ func (c *Call) FinishOver() bool {
 	if err != nil {
 		return false
 	}
-	if r.Game == "" {
-		res, over := own.Over(c.B, r)
-		if !over {
-			return false
-		}
-		if err := c.B.Record(c.Ctx, res); err != nil {
-			c.B.Log.Warn("could not record a finished game's result; it stays active", "channel", c.I.ChannelID, "err", err)
-			return false
-		}
-	} else {
-		rules, ok := c.B.Games[r.Game]
-		if !ok || r.Data == nil {
-			return false
-		}
-		st, err := rules.Rules.Decode(r.Data)
-		if err != nil || !st.Over() {
-			return false
-		}
-		if err := c.B.recordOver(c.Ctx, r); err != nil {
-			c.B.Log.Warn("could not record a finished game's result; it stays active", "channel", c.I.ChannelID, "err", err)
-			return false
-		}
+	rules, ok := c.B.Games[r.Game]
+	if !ok || r.Data == nil {
+		return false
+	}
+	st, err := rules.Rules.Decode(r.Data)
+	if err != nil || !st.Over() {
+		return false
+	}
+	if err := c.B.recordOver(c.Ctx, r); err != nil {
+		c.B.Log.Warn("could not record a finished game's result; it stays active", "channel", c.I.ChannelID, "err", err)
+		return false
 	}
 	return c.Retry("finish", func(ctx context.Context) error { return c.B.Store.Finish(ctx, c.I.ChannelID) }) == nil
 }

@@ -201,7 +201,7 @@ func (c *Call) contractLog(g *present.Game, page uint64) error {
 	page = min(page, pages-1)
 	// The log speaks the game's language, as its lines do.
 	lang := td.Lang
-	text, _ := LogView(lang, l.Lines, l.Cut, int(page))
+	text := logText(lang, l.Lines, l.Cut, int(page))
 	// The page buttons are the game's own.
 	var row []discordgo.MessageComponent
 	if page+1 < pages {

@@ -25,7 +25,6 @@ var (
 	ErrCreatorLeave  = errors.New("bot: the creator cannot leave the lobby")
 	ErrTooFew        = errors.New("bot: not enough players")
 	ErrNotStarted    = errors.New("bot: the game has not started")
-	ErrStarted       = errors.New("bot: the game has already started")
 	ErrClosing       = errors.New("bot: shutting down")
 	ErrNoChannel     = errors.New("bot: not in a channel")
 	ErrPaused        = errors.New("bot: the game is paused")
@@ -33,8 +32,6 @@ var (
 	ErrHandedOver    = errors.New("bot: the user's seat is played by the computer")
 	ErrNoKick        = errors.New("bot: that seat cannot be handed to the computer now")
 	ErrAlreadyVoted  = errors.New("bot: the user already voted")
-	ErrLastPlayer    = errors.New("bot: the last player cannot leave")
-	ErrLeaveLobby    = errors.New("bot: /dix leave in a lobby")
 	// ErrAhead: the message clicked shows a later state of the game than
 	// the store has (its data was restored from an older copy).
 	ErrAhead = errors.New("bot: the message is ahead of the stored game")
@@ -99,7 +96,6 @@ var ErrorKeys = []ErrorKey{
 	{ErrCreatorLeave, "err_creator_leave", OutcomeRefused},
 	{ErrTooFew, "err_too_few", OutcomeRefused},
 	{ErrNotStarted, "err_not_started", OutcomeRefused},
-	{ErrStarted, "err_started", OutcomeRefused},
 	{ErrClosing, "err_restarting", OutcomeRefused},
 	{ErrNoChannel, "err_no_channel", OutcomeRefused},
 	{ErrPaused, "err_paused_generic", OutcomeRefused},
@@ -107,8 +103,6 @@ var ErrorKeys = []ErrorKey{
 	{ErrHandedOver, "err_handed_over", OutcomeRefused},
 	{ErrNoKick, "err_no_kick", OutcomeRefused},
 	{ErrAlreadyVoted, "err_already_voted", OutcomeRefused},
-	{ErrLastPlayer, "err_last_player", OutcomeRefused},
-	{ErrLeaveLobby, "err_leave_lobby", OutcomeRefused},
 	{ErrAhead, "err_game_restored", outcomeStale},
 	{ErrMissingPermission, "err_missing_permission", OutcomeRefused},
 }
@@ -119,7 +113,7 @@ var errorKeysLast = []ErrorKey{
 	{context.DeadlineExceeded, "err_store_unavailable", OutcomeError},
 }
 
-// allErrorKeys are the table's, the hosted own table's (Host), then the last.
+// allErrorKeys are the table's, then the last.
 var allErrorKeys = slices.Concat(ErrorKeys, errorKeysLast)
 
 // Classify returns the message key, its data and the outcome of err, and
@@ -130,17 +124,10 @@ func Classify(err error) (key string, data map[string]any, outcome string, unexp
 		_, _, outcome, _ = Classify(ue.err)
 		return ue.key, ue.data, outcome, false
 	}
-	if key, data, inner, ok := own.Refusal(err); ok {
-		_, _, outcome, _ = Classify(inner)
-		return key, data, outcome, false
-	}
 	for _, e := range allErrorKeys {
 		if errors.Is(err, e.Err) {
 			return e.Key, nil, e.Outcome, e.Outcome == OutcomeError
 		}
-	}
-	if key, ok := own.RefusalKey(err); ok {
-		return key, nil, OutcomeRefused, false
 	}
 	return "err_internal", nil, OutcomeError, true
 }

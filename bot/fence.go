@@ -2,7 +2,6 @@ package bot
 
 import (
 	"errors"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -101,22 +100,6 @@ func refusedRequest(err error) bool {
 // ErrNotShown is an answer that did not put its board on the message (it
 // was refused, or became a private text).
 var ErrNotShown = errors.New("bot: the answer did not show the board")
-
-// Retired reports whether this process retired message.
-func (f *Fences) Retired(message string) bool {
-	f.mu.Lock()
-	e := f.M[message]
-	f.mu.Unlock()
-	return e != nil && e.retired.Load()
-}
-
-// OlderMessage reports whether message a was posted before b, by their
-// snowflake ids; false when either is not a snowflake.
-func OlderMessage(a, b string) bool {
-	x, errA := strconv.ParseUint(a, 10, 64)
-	y, errB := strconv.ParseUint(b, 10, 64)
-	return errA == nil && errB == nil && x < y
-}
 
 func (f *Fences) entry(message string, now time.Time) *fence {
 	f.mu.Lock()

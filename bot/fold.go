@@ -148,9 +148,7 @@ func (b *Bot) withFold(channel string, fn func(*dixbot.Record) error) (func(*dix
 		return fn, nil
 	}
 	return func(r *dixbot.Record) error {
-		if r.Game == "" {
-			_, _ = own.ApplyFold(fd, r, b.Now()) // an undecodable table fails fn's own reading
-		} else if g, ok := b.Games[r.Game]; ok {
+		if g, ok := b.Games[r.Game]; ok {
 			if td, err := DecodeTableData(r.Meta); err == nil && fd.applyContract(r, td, g, b.Now(), false) {
 				r.Meta = td.Encode()
 			}
@@ -180,15 +178,6 @@ func (b *Bot) Later(channel string, fd *Fold) {
 // WriteFold writes fd on its own.
 func (b *Bot) WriteFold(ctx context.Context, channel string, fd *Fold) {
 	after, err := b.update(ctx, channel, "", func(r *dixbot.Record) error {
-		if r.Game == "" {
-			switch ok, err := own.ApplyFold(fd, r, b.Now()); {
-			case err != nil:
-				return err
-			case !ok:
-				return ErrNothingToDo
-			}
-			return nil
-		}
 		g, ok := b.Games[r.Game]
 		if !ok {
 			return ErrNothingToDo

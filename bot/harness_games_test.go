@@ -3,10 +3,11 @@ package bot
 import (
 	"context"
 	"fmt"
-	"github.com/bwmarrin/discordgo"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot/bot/present"
 	rules "github.com/dixgame/dixbot/engine/qwixx"

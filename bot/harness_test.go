@@ -12,13 +12,6 @@ import (
 	"github.com/dixgame/dixbot/internal/tabletest"
 )
 
-func init() {
-	tabletest.ParseID = func(id string) (string, error) {
-		p, err := ParseID(id)
-		return p.Verb, err
-	}
-}
-
 // harness drives a Bot with simulated interactions in one channel
 // (tabletest.Harness).
 type harness struct {

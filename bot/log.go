@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"strings"
-
-	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/locales"
@@ -29,11 +26,7 @@ type GameLogRecord struct {
 	Cut    int      `json:"c,omitempty"` // older lines no longer kept
 }
 
-// logChannel is the store key of a channel's game log.
-// verbLog is the verb of a page of /dix log: "dix:log:0:<page>", the page
-// counted from the most recent (0).
-const VerbLog = "log"
-
+// LogChannel is the store key of a channel's game log.
 func LogChannel(channel string) string { return channel + "/log" }
 
 // sameLog reports whether a log record naming the table kept is the log
@@ -89,9 +82,10 @@ func (b *Bot) AppendLog(ctx context.Context, channel, origin string, lines []str
 	return err
 }
 
-// LogView is page page of a log in lang (lines already in the game's
-// language, a heading in lang) and its buttons; cut lines are gone.
-func LogView(lang string, history []string, cut, page int) (string, []discordgo.MessageComponent) {
+// logText is page page of a log in lang (lines already in the game's
+// language, a heading in lang), counted from the most recent (0); cut
+// lines are gone.
+func logText(lang string, history []string, cut, page int) string {
 	n := len(history)
 	pages := max(1, (n+logPageLines-1)/logPageLines)
 	page = min(page, pages-1)
@@ -105,16 +99,5 @@ func LogView(lang string, history []string, cut, page int) (string, []discordgo.
 		lines = append(lines, locales.T(lang, "none", nil))
 	}
 	lines = append(lines, history[lo:hi]...)
-	var row []discordgo.MessageComponent
-	if page+1 < pages {
-		row = append(row, Button(lang, "btn_log_older", nil, discordgo.SecondaryButton, CustomID(VerbLog, 0, strconv.Itoa(page+1))))
-	}
-	if page > 0 {
-		row = append(row, Button(lang, "btn_log_newer", nil, discordgo.SecondaryButton, CustomID(VerbLog, 0, strconv.Itoa(page-1))))
-	}
-	var comps []discordgo.MessageComponent
-	if len(row) > 0 {
-		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
-	}
-	return Truncate(strings.Join(lines, "\n"), 2000), comps
+	return Truncate(strings.Join(lines, "\n"), 2000)
 }

@@ -29,7 +29,6 @@ func (c *Call) answerLost(err error) bool {
 	key := "err_game_gone"
 	if ahead {
 		key = "err_game_restored"
-		own.Repost(c)
 	} else if _, gerr := c.GetQuiet(); !errors.Is(gerr, dixbot.ErrNotFound) {
 		return false // a game is there after all (or the store cannot say)
 	}

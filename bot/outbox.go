@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,35 +26,12 @@ import (
 // message is posted with a nonce Discord deduplicates, and edits set a
 // message to what it must show, so doing one twice shows it once.
 
-// Effect kinds.
-const (
-	EffBoard    = "board"  // post a fresh board for the game as it stands, mentioning Users; the previous board is retired
-	EffBoarded  = "posted" // the rest of a board whose message is posted: retire Msg (the previous board), close the ping
-	EffEdit     = "edit"   // show the game as it stands on the current board
-	EffRetire   = "retire" // strip the buttons of Msg; with Title, replace it by the summary of Lines
-	EffAdopt    = "adopt"  // Msg (a board clicked on) is the current board: retire the one recorded
-	EffPing     = "ping"   // post Text mentioning Users (the previous ping is closed first)
-	EffPinged   = "pinged" // the decision of the current ping is made: the ping says so
-	EffPingEdit = "repin"  // the current ping, which notified Users already, now says Text (an edit notifies nobody)
-	EffScores   = "scores" // post the final scoreboard
-	EffEnded    = "ended"  // the game was abandoned by Text: the board says so for good
-	EffFinish   = "finish" // archive the game (frees the channel); last
-	EffRemind   = "remind" // post Text mentioning Users: a reminder of the decision running, never edited after
-	EffLog      = "log"    // add a finished turn (Title, Lines) to the game log record
-	EffLobby    = "lobby"  // post the lobby as it stands, unless one is recorded (Msg effLobbyAgain: in any case); the previous one is retired
-)
-
-// EffLobbyAgain is the Msg of an effLobby that posts the lobby anew.
-const EffLobbyAgain = "again"
-
 // Effect is one piece of Discord work owed by a change of the game.
 type Effect struct {
 	ID    uint32   `json:"i"`
 	Kind  string   `json:"k"`
 	Msg   string   `json:"m,omitempty"`
 	Users []string `json:"u,omitempty"` // users to mention
-	Title string   `json:"t,omitempty"`
-	Lines []string `json:"l,omitempty"`
 	Text  string   `json:"x,omitempty"`
 	// Again marks an edit owed because an older render of the board may
 	// have landed after a newer one: no answer counts as having made it.
@@ -135,14 +111,6 @@ func NewHold(rec *dixbot.Record, ix *Via) *Hold {
 	return h
 }
 
-// Contested reports whether a message the run posted, landing at now,
-// may have met a process that took the effects over: it landed past the
-// part of the hold in which the run posts on the hold alone (a post slower
-// than holdMargin, on a loaded machine or a slow Discord).
-func (h *Hold) Contested(now time.Time) bool {
-	return h != nil && !now.Before(h.until.Add(-holdMargin))
-}
-
 // HeldBy is v holding the effects of the change written at written.
 func HeldBy(v *Via, written time.Time) *Via {
 	if v != nil {
@@ -206,7 +174,7 @@ func (b *Bot) RunDueOn(ctx context.Context, d DiscordAPI, channel string, asOf t
 	if b.Batches.Busy(channel) {
 		return nil // this process's own batch does the effects (internal/batches)
 	}
-	return own.RunDue(b, ctx, d, channel, asOf)
+	return b.RunContractDue(ctx, d, channel, asOf)
 }
 
 // latestRecords is a store that knows, without a round trip, the latest
@@ -293,19 +261,6 @@ func LaterID(a, b string) bool {
 	return erra == nil && errb == nil && na > nb
 }
 
-// SameMessage reports whether m shows what ms posts: the same text, the
-// same first embed's title and description, the same component ids (a
-// board's carry the state version).
-func SameMessage(m *discordgo.Message, ms *discordgo.MessageSend) bool {
-	if m.Content != ms.Content || len(m.Embeds) != len(ms.Embeds) {
-		return false
-	}
-	if len(ms.Embeds) > 0 && (m.Embeds[0].Title != ms.Embeds[0].Title || m.Embeds[0].Description != ms.Embeds[0].Description) {
-		return false
-	}
-	return slices.Equal(CustomIDs(m.Components), CustomIDs(ms.Components))
-}
-
 // CustomIDs lists the custom ids of the components in rows, in order.
 func CustomIDs(rows []discordgo.MessageComponent) []string {
 	var out []string
@@ -331,56 +286,6 @@ func CustomIDs(rows []discordgo.MessageComponent) []string {
 		}
 	}
 	return out
-}
-
-// ReplacedLater reports whether an effect after id retires board or posts
-// a fresh one (which retires it): the game it would show has moved past
-// that board, whose buttons a player could otherwise click for a moment.
-func ReplacedLater(effs []Effect, id uint32, board string) bool {
-	for _, e := range effs {
-		if e.ID > id && (e.Kind == EffBoard || e.Kind == EffRetire && e.Msg == board) {
-			return true
-		}
-	}
-	return false
-}
-
-// AdoptedAfter is the message a later effect than id adopts as the board
-// ("": none).
-func AdoptedAfter(effs []Effect, id uint32) string {
-	for _, e := range effs {
-		if e.ID > id && e.Kind == EffAdopt {
-			return e.Msg
-		}
-	}
-	return ""
-}
-
-// NewestVia is the interaction the board message is edited with: the
-// clicking one when its answer updated that board (a click's token edits
-// the message it sits on as "@original", and lives the longest), else
-// recorded. So later edits of the board go through an interaction's token,
-// not the bot token.
-func NewestVia(recorded, clicking *Via, board string, now time.Time) *Via {
-	if board != "" && clicking.Usable(now) && clicking.Orig == board &&
-		(!recorded.Usable(now) || recorded.At <= clicking.At) {
-		return clicking
-	}
-	return recorded
-}
-
-// OwesAgain reports whether effs hold an edit of the board owed because
-// an older render may have landed last. Another edit owed does not do: a
-// click's answer that showed its change on the board leaves out the edit
-// that change owes (executor.shown), though that answer may have landed
-// before the older render.
-func OwesAgain(effs []Effect) bool {
-	for _, e := range effs {
-		if e.Kind == EffEdit && e.Again {
-			return true
-		}
-	}
-	return false
 }
 
 func Fnv32(s string) uint32 {
@@ -413,13 +318,4 @@ func Mentions(users []string) string {
 		parts[i] = "<@" + u + ">"
 	}
 	return strings.Join(parts, " ")
-}
-
-func ContainsString(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

@@ -14,12 +14,6 @@ import (
 // time, so any process finds them (Store.Due) and acts on them through the
 // same exactly-once update as a click (RunDue).
 
-// Why a seat is played by the computer for the rest of the game.
-const (
-	GoneLeft   = "left"   // /dix leave
-	GoneKicked = "kicked" // the others' vote, or the creator
-)
-
 // MaxKickButtons bounds the vote buttons on the board (a row holds five,
 // one is the hand's).
 const MaxKickButtons = 4
@@ -42,17 +36,4 @@ func ParseSeatArg(s string, seats int) (int, error) {
 		return 0, fmt.Errorf("%w: seat %q", ErrBadCustomID, s)
 	}
 	return n, nil
-}
-
-func RemoveString(s []string, v string) []string {
-	out := s[:0]
-	for _, x := range s {
-		if x != v {
-			out = append(out, x)
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
 }

@@ -1,8 +1,6 @@
 package bot
 
 import (
-	"bytes"
-	"errors"
 	"net/url"
 	"path"
 	"strings"
@@ -55,14 +53,6 @@ func PicturesOff(option string) (bool, error) {
 	return false, ErrBadInput
 }
 
-// CanAttach reports whether the answer to the interaction may carry files:
-// they need ATTACH_FILES in the channel, as the bot's own messages do
-// (app_permissions; 0, not sent, is taken as allowed).
-func (c *Call) CanAttach() bool {
-	p := c.I.AppPermissions
-	return p == 0 || p&discordgo.PermissionAttachFiles != 0
-}
-
 // notePermissions remembers from an interaction's app_permissions
 // whether the bot may attach files in its channel, for the messages no
 // click carries (see mayAttach).
@@ -78,36 +68,6 @@ func (b *Bot) notePermissions(i *discordgo.Interaction) {
 	}
 }
 
-// LacksFiles records that Discord refused files in channel.
-func (b *Bot) LacksFiles(channel string) { b.noFiles.Store(channel, struct{}{}) }
-
-// MayAttach reports whether the bot's messages in channel may carry
-// files: not once an interaction's app_permissions or a refusal showed
-// that the bot lacks Attach Files there, until an interaction shows it
-// has it again. So a channel without it gets text boards at once rather
-// than a 403 per board, which would count towards Discord's limit of
-// 10,000 invalid requests per 10 minutes
-// (https://discord.com/developers/docs/topics/rate-limits#invalid-request-limit-aka-cloudflare-bans).
-func (b *Bot) MayAttach(channel string) bool {
-	_, no := b.noFiles.Load(channel)
-	return !no
-}
-
-// RefusedFiles reports whether Discord refused a request that carried
-// files for a missing permission (no ATTACH_FILES in the channel): the
-// same message without them, text only, goes through.
-func RefusedFiles(err error, files []*discordgo.File) bool {
-	var rerr *discordgo.RESTError
-	return len(files) > 0 && errors.As(err, &rerr) && rerr.Message != nil && rerr.Message.Code == discordgo.ErrCodeMissingPermissions
-}
-
-// PngFile is one PNG to upload. Its reader is a *bytes.Reader, so
-// discordapi.API sends the whole picture with every request that carries
-// it, a retry or a fallback included.
-func PngFile(name string, png []byte) *discordgo.File {
-	return &discordgo.File{Name: name, ContentType: "image/png", Reader: bytes.NewReader(png)}
-}
-
 // AttachmentsFor is the "attachments" list of an edit that uploads files
 // and keeps nothing else: each new file by its placeholder id (its index
 // among the request's files[n] parts). Discord keeps a message's existing
@@ -121,12 +81,6 @@ func AttachmentsFor(files []*discordgo.File) *[]*discordgo.MessageAttachment {
 		atts[i] = &discordgo.MessageAttachment{ID: Itoa(i), Filename: f.Name}
 	}
 	return &atts
-}
-
-// WithImage points e at the attachment file.
-func WithImage(e *discordgo.MessageEmbed, file string) *discordgo.MessageEmbed {
-	e.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + file}
-	return e
 }
 
 // Keeping a board's picture. Discord keeps a message's files on an edit

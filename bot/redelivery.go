@@ -9,23 +9,6 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// OwesBoardChange reports whether effs still owe a change that replaces or
-// retires the board message (a fresh board, the turn's summary): showing
-// the game on it now could race with that change.
-func OwesBoardChange(effs []Effect, board string) bool {
-	for _, e := range effs {
-		switch e.Kind {
-		case EffBoard, EffBoarded, EffAdopt, EffScores, EffEnded, EffFinish:
-			return true
-		case EffRetire:
-			if e.Msg == board {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // answerApplied answers an interaction whose change the store applied
 // already: a redelivery (a load balancer sending it to another replica
 // when the first died handling it, a gateway resuming). The first delivery
@@ -34,7 +17,7 @@ func OwesBoardChange(effs []Effect, board string) bool {
 // for the interaction's original response: when there is none (404:
 // https://discord.com/developers/docs/interactions/receiving-and-responding#get-original-interaction-response),
 // it is answered as the first answer would have been, by the game's
-// table (ContractAnswerApplied, or the own table's AnswerApplied). When the
+// table (ContractAnswerApplied). When the
 // first answer went out, nothing is sent: Discord refuses a second one.
 func (c *Call) answerApplied() {
 	if c.Responded || c.I.Token == "" {
@@ -51,9 +34,7 @@ func (c *Call) answerApplied() {
 	}
 	if c.Game != "" {
 		c.ContractAnswerApplied()
-		return
 	}
-	own.AnswerApplied(c)
 }
 
 // NotFound reports whether Discord answered err with 404.

@@ -70,17 +70,3 @@ func (c *Call) applied(ctx context.Context) (*dixbot.Record, error) {
 	}
 	return nil, err
 }
-
-// Remove deletes the channel's game. A try that looked failed may have
-// landed: the next one then finds nothing, which is done too.
-func (c *Call) Remove() error {
-	unsure := false
-	return c.Retry("delete", func(ctx context.Context) error {
-		err := c.B.Store.Delete(ctx, c.I.ChannelID)
-		if unsure && errors.Is(err, dixbot.ErrNotFound) {
-			return nil
-		}
-		unsure = unsure || Transient(err)
-		return err
-	})
-}

@@ -5,14 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot/present"
-	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -23,31 +21,37 @@ const settingsVersion = 1
 // in the channel uses unless its command's options say otherwise. An empty
 // field is not set: the bot's own default applies.
 type ChannelSettings struct {
-	V       int    `json:"v"`
-	Lang    string `json:"l,omitempty"`   // en or fr; "": the server's or the player's language
-	Pics    string `json:"pic,omitempty"` // picsOn or picsOff
-	Pace    string `json:"p,omitempty"`   // DIX's pace (clock.Pace name)
-	Variant string `json:"var,omitempty"` // variantStd or variantBust
-	Diff    int    `json:"d,omitempty"`   // DIX's solo difficulty
-	// Paces are the paces of the contract games, by game name.
+	V    int    `json:"v"`
+	Lang string `json:"l,omitempty"`   // en or fr; "": the server's or the player's language
+	Pics string `json:"pic,omitempty"` // picsOn or picsOff
+	// Paces are the paces of the games, by game name.
 	Paces map[string]string `json:"gp,omitempty"`
-	// Opts are the values of the contract games' own options
-	// (present.Option), by game name then option name.
+	// Opts are the values of the games' own options (present.Option), by
+	// game name then option name.
 	Opts map[string]map[string]string `json:"go,omitempty"`
+	// Old are the settings kept for the game a table of its own hosted
+	// before the shared table (present.OldSettings): read, never written,
+	// they are moved under that game's name when read (upgradeSettings).
+	OldPace    string `json:"p,omitempty"`
+	OldVariant string `json:"var,omitempty"`
+	OldDiff    int    `json:"d,omitempty"`
 }
 
 // The arguments of the settings components' custom ids: which setting the
 // component changes.
 const (
-	SetLang    = "lang"
-	SetPics    = "pics"
-	SetPace    = "pace"
-	SetVariant = "var"
-	SetDiff    = "diff"
-	SetGame    = "game"
-	SetOption  = "opt"
-	SetReset   = "reset"
-	langAuto   = "auto" // the language option that clears the setting
+	SetLang   = "lang"
+	SetPics   = "pics"
+	SetGame   = "game"
+	SetOption = "opt"
+	SetReset  = "reset"
+	langAuto  = "auto" // the language option that clears the setting
+
+	// The menus and button of DIX's settings on its own table's
+	// settings message, answered as outdated.
+	setOldPace    = "pace"
+	setOldVariant = "var"
+	setOldDiff    = "diff"
 )
 
 // settingsStore is the bot's store when it keeps channel settings.
@@ -66,15 +70,7 @@ func (b *Bot) clean(s ChannelSettings) ChannelSettings {
 	if s.Pics != PicsOn && s.Pics != PicsOff {
 		s.Pics = ""
 	}
-	if _, ok := clock.Find(b.Paces, s.Pace); !ok {
-		s.Pace = ""
-	}
-	if s.Variant != VariantStd && s.Variant != VariantBust {
-		s.Variant = ""
-	}
-	if s.Diff < MinDifficulty || s.Diff > MaxDifficulty {
-		s.Diff = 0
-	}
+	b.upgradeSettings(&s)
 	for game, pace := range s.Paces {
 		if g, ok := b.Games[game]; !ok || !hasPace(g, pace) {
 			delete(s.Paces, game)
@@ -82,6 +78,43 @@ func (b *Bot) clean(s ChannelSettings) ChannelSettings {
 	}
 	b.cleanOptions(&s)
 	return s
+}
+
+// upgradeSettings moves the settings kept for a game by the table that
+// hosted it before the shared table (the Old fields) under that game's
+// name, where the game reads them (present.Game.UpgradeSettings): a value
+// the channel set since in the shared table's settings stays.
+func (b *Bot) upgradeSettings(s *ChannelSettings) {
+	if s.OldPace == "" && s.OldVariant == "" && s.OldDiff == 0 {
+		return
+	}
+	old := present.OldSettings{Pace: s.OldPace, Variant: s.OldVariant, Difficulty: s.OldDiff}
+	s.OldPace, s.OldVariant, s.OldDiff = "", "", 0
+	for _, name := range b.gameNames() {
+		g := b.Games[name]
+		if g.UpgradeSettings == nil {
+			continue
+		}
+		pace, opts := g.UpgradeSettings(old)
+		if pace != "" && s.Paces[name] == "" {
+			if s.Paces == nil {
+				s.Paces = map[string]string{}
+			}
+			s.Paces[name] = pace
+		}
+		for k, v := range opts {
+			if _, set := s.Opts[name][k]; set {
+				continue
+			}
+			if s.Opts == nil {
+				s.Opts = map[string]map[string]string{}
+			}
+			if s.Opts[name] == nil {
+				s.Opts[name] = map[string]string{}
+			}
+			s.Opts[name][k] = v
+		}
+	}
 }
 
 func hasPace(g *present.Game, name string) bool {
@@ -123,14 +156,6 @@ func (c *Call) StartSettings() ChannelSettings {
 	return s
 }
 
-// The solo difficulties a server may set for DIX (SPEC §5), checked
-// against DIX's rules by its table's tests.
-const (
-	MinDifficulty     = 4
-	MaxDifficulty     = 10
-	DefaultDifficulty = 4 // the rulebook suggests starting at 4
-)
-
 // OrSetting is the command's option when given, else the saved setting.
 func OrSetting(option, saved string) string {
 	if option != "" {
@@ -141,14 +166,6 @@ func OrSetting(option, saved string) string {
 
 // picturesOff reports whether the settings turn the pictures off.
 func (s ChannelSettings) picturesOff() bool { return s.Pics == PicsOff }
-
-// bust reports whether the settings choose DIX's bust variant.
-func (s ChannelSettings) bust() bool { return s.Variant == VariantBust }
-
-// any reports whether any setting is saved.
-func (s ChannelSettings) any() bool {
-	return s.Lang != "" || s.Pics != "" || s.Pace != "" || s.Variant != "" || s.Diff != 0 || len(s.Paces) > 0 || len(s.Opts) > 0
-}
 
 // mayConfigure: the creator of the channel's latest game (active or
 // archived), or a member who may manage the channel. The member's
@@ -227,7 +244,7 @@ func (c *Call) cmdSettings() error {
 
 // settingsChange applies a click on the settings message: the setting
 // p.arg takes the value chosen (a menu) or the other value (a button).
-func (c *Call) settingsChange(p ParsedID) error {
+func (c *Call) settingsChange(arg string) error {
 	if err := c.checkConfigure(); err != nil {
 		return err
 	}
@@ -242,7 +259,7 @@ func (c *Call) settingsChange(p ParsedID) error {
 		return Refuse(ErrBadInput, "settings_err_value", nil)
 	}
 	bad := Refuse(ErrBadInput, "settings_err_value", nil)
-	switch p.Arg {
+	switch arg {
 	case SetLang:
 		switch {
 		case value == langAuto:
@@ -252,17 +269,6 @@ func (c *Call) settingsChange(p ParsedID) error {
 		default:
 			return bad
 		}
-	case SetPace:
-		if _, ok := clock.Find(c.B.Paces, value); !ok {
-			return bad
-		}
-		s.Pace = value
-	case SetDiff:
-		n, err := strconv.Atoi(value)
-		if err != nil || n < MinDifficulty || n > MaxDifficulty || strconv.Itoa(n) != value {
-			return bad
-		}
-		s.Diff = n
 	case SetGame:
 		game, pace, ok := strings.Cut(value, "/")
 		g, known := c.B.Games[game]
@@ -286,20 +292,13 @@ func (c *Call) settingsChange(p ParsedID) error {
 		} else {
 			s.Pics = PicsOff
 		}
-	case SetVariant:
-		if value != "" {
-			return bad
-		}
-		if s.bust() {
-			s.Variant = VariantStd
-		} else {
-			s.Variant = VariantBust
-		}
 	case SetReset:
 		if value != "" {
 			return bad
 		}
 		s = ChannelSettings{}
+	case setOldPace, setOldVariant, setOldDiff:
+		return ErrStale // a menu of the settings as an older table showed them
 	default:
 		return ErrBadCustomID
 	}
@@ -371,30 +370,16 @@ func (b *Bot) settingsView(lang string, s ChannelSettings, note string) (string,
 	if s.picturesOff() {
 		pics = t("pictures_off", nil)
 	}
-	variant := t("variant_standard", nil)
-	if s.bust() {
-		variant = t("variant_bust", nil)
-	}
-	pace := OrSetting(s.Pace, clock.DefaultPace)
-	diff := s.Diff
-	if diff == 0 {
-		diff = DefaultDifficulty
-	}
 	var lines []string
 	if note != "" {
 		lines = append(lines, note)
 	}
-	_, ownless := own.(noTable)
 	lines = append(lines,
 		t("settings_title", nil),
 		t("settings_intro", nil),
 		t("settings_line_language", map[string]any{"Value": language}),
 		t("settings_line_pictures", map[string]any{"Value": pics}),
 	)
-	if !ownless {
-		lines = append(lines, t("settings_line_dix", map[string]any{"Pace": t("pace_"+pace, nil), "Variant": variant, "Level": diff,
-			"LevelName": t("difficulty_"+Itoa(diff), nil)}))
-	}
 	games := b.pacedGames()
 	for _, game := range games {
 		lines = append(lines, t("settings_line_game", map[string]any{"Game": t(game+"_title", nil),
@@ -412,20 +397,7 @@ func (b *Bot) settingsView(lang string, s ChannelSettings, note string) (string,
 	for _, l := range []string{locales.English, locales.French} {
 		langs = append(langs, discordgo.SelectMenuOption{Label: t("language_name_"+l, nil), Value: l, Default: s.Lang == l})
 	}
-	var paces []discordgo.SelectMenuOption
-	for _, p := range b.Paces {
-		paces = append(paces, discordgo.SelectMenuOption{Label: Truncate(t("pace_"+p.Name, nil), 100),
-			Description: Truncate(present.PaceText(lang, p), 100), Value: p.Name, Default: p.Name == pace})
-	}
-	var diffs []discordgo.SelectMenuOption
-	for d := MinDifficulty; d <= MaxDifficulty; d++ {
-		diffs = append(diffs, discordgo.SelectMenuOption{Label: Itoa(d), Description: Truncate(t("difficulty_"+Itoa(d), nil), 100),
-			Value: Itoa(d), Default: d == diff})
-	}
 	rows := []discordgo.MessageComponent{menu(SetLang, "settings_select_language", langs)}
-	if !ownless {
-		rows = append(rows, menu(SetPace, "settings_select_pace", paces), menu(SetDiff, "settings_select_difficulty", diffs))
-	}
 	var gamePaces []discordgo.SelectMenuOption
 	for _, game := range games {
 		for _, p := range b.Games[game].Paces {
@@ -443,22 +415,17 @@ func (b *Bot) settingsView(lang string, s ChannelSettings, note string) (string,
 	if len(gamePaces) > 0 {
 		rows = append(rows, menu(SetGame, "settings_select_game_pace", gamePaces))
 	}
-	picsKey, variantKey := "settings_btn_pictures_off", "settings_btn_bust"
+	picsKey := "settings_btn_pictures_off"
 	if s.picturesOff() {
 		picsKey = "settings_btn_pictures_on"
-	}
-	if s.bust() {
-		variantKey = "settings_btn_standard"
 	}
 	if optMenu != nil {
 		rows = append(rows, optMenu)
 	}
-	buttons := []discordgo.MessageComponent{Button(lang, picsKey, nil, discordgo.SecondaryButton, TableID(VerbSettings, SetPics))}
-	if !ownless {
-		buttons = append(buttons, Button(lang, variantKey, nil, discordgo.SecondaryButton, TableID(VerbSettings, SetVariant)))
-	}
-	buttons = append(buttons, Button(lang, "settings_btn_reset", nil, discordgo.DangerButton, TableID(VerbSettings, SetReset)))
-	rows = append(rows, discordgo.ActionsRow{Components: buttons})
+	rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		Button(lang, picsKey, nil, discordgo.SecondaryButton, TableID(VerbSettings, SetPics)),
+		Button(lang, "settings_btn_reset", nil, discordgo.DangerButton, TableID(VerbSettings, SetReset)),
+	}})
 	return Truncate(strings.Join(lines, "\n"), 2000), rows
 }
 

@@ -441,7 +441,7 @@ func (c *Call) forgetAsk(discordgo.ApplicationCommandInteractionData) error {
 
 // forgetYes deletes the clicker's statistics and ratings on the server of
 // the click: only the clicker's, whoever's message it is.
-func (c *Call) forgetYes(ParsedID) error {
+func (c *Call) forgetYes(string) error {
 	if c.I.GuildID == "" {
 		return Refuse(ErrBadInput, "stats_server_only", nil)
 	}
@@ -459,7 +459,7 @@ func (c *Call) forgetYes(ParsedID) error {
 }
 
 // forgetNo keeps them.
-func (c *Call) forgetNo(ParsedID) error {
+func (c *Call) forgetNo(string) error {
 	c.UpdateOrReply(locales.T(c.Lang, "forget_kept", nil), nil)
 	return nil
 }

@@ -251,42 +251,6 @@ func PickerView(lang string, g *dix.Game, s int, p Pick, refusal string) (string
 	return strings.Join(lines, "\n"), rows, nil
 }
 
-// OnlyPayment returns the payment of price by seat s when there is exactly
-// one that the engine accepts and that has no superfluous unit (R3): paying
-// it then decides nothing. Cards that are the same colour and number are
-// the same choice.
-func OnlyPayment(g *dix.Game, s, price int) (dix.Payment, bool) {
-	list, _ := Spendable(g, s)
-	pl := g.Players[s]
-	distinct := map[dix.Card]bool{}
-	for _, cd := range list {
-		distinct[cd] = true
-	}
-	var found dix.Payment
-	n := 0
-	for m := 0; m <= pl.Money; m++ {
-		for c := 0; c <= pl.Consolation; c++ {
-			for k := 0; k <= len(list); k++ {
-				if g.CheckPayment(s, price, dix.Payment{Money: m, Consolation: c, Cards: list[:k]}) != nil {
-					continue
-				}
-				if k > 0 && k < len(list) && len(distinct) > 1 {
-					return dix.Payment{}, false // several ways to choose the cards
-				}
-				n++
-				if n > 1 {
-					return dix.Payment{}, false
-				}
-				found = dix.Payment{Money: m, Consolation: c, Cards: append([]dix.Card(nil), list[:k]...)}
-			}
-		}
-	}
-	if n != 1 || CheckPick(g, s, price, found) != nil {
-		return dix.Payment{}, false
-	}
-	return found, true
-}
-
 // ErrBadValue is a value of a picker's menu that does not read.
 var ErrBadValue = errors.New("dixview: unreadable menu value")
 

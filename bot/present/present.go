@@ -377,6 +377,11 @@ type Game struct {
 	// values a menu's choice. ok false: the click means nothing now; it is
 	// answered as outdated, with the board as it stands.
 	OldClick func(verb, arg string, values []string) (c OldClick, ok bool)
+	// UpgradeSettings, when set, reads a channel's settings kept by that
+	// table: the pace (one of Paces' names, "" for the default) and the
+	// option values (by Option name) they give the game. The table saves
+	// them among its own settings, under the game's name.
+	UpgradeSettings func(old OldSettings) (pace string, opts map[string]string)
 }
 
 // Option is one of a game's own options. Its words are the game's locale
