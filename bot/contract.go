@@ -442,11 +442,11 @@ func (c *Call) contractGet(g *present.Game) (*dixbot.Record, *TableData, error) 
 		r, err = c.B.get(ctx, c.I.ChannelID)
 		return err
 	})
+	if errors.Is(err, dixbot.ErrNotFound) || err == nil && r.Finished {
+		return nil, nil, Refuse(dixbot.ErrNotFound, "table_err_no_game", map[string]any{"Command": "/" + En(g.Rules.Name()+"_cmd_name")})
+	}
 	if err != nil {
 		return nil, nil, err
-	}
-	if r.Finished {
-		return nil, nil, Refuse(dixbot.ErrNotFound, "table_err_no_game", map[string]any{"Command": "/" + En(g.Rules.Name()+"_cmd_name")})
 	}
 	if r.Game != g.Rules.Name() {
 		return nil, nil, otherGame(gameTitle(r.Game))

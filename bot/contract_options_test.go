@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	botdix "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/bot/present"
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	"github.com/dixgame/dixbot/engine"
@@ -162,4 +163,61 @@ func TestSettingsGameOptions(t *testing.T) {
 	h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, ""))
 	require.Len(t, *seen, 1)
 	assert.Equal(t, map[string]string{"speed": "fast"}, (*seen)[0], "the channel's default")
+}
+
+// Settings that DIX's own table kept for a channel (its pace, variant and
+// solo difficulty) are read as DIX's pace and options on the shared
+// table: /settings shows them, a start uses them, and the next save keeps
+// them in the shared table's shape. That table's settings components are
+// answered as outdated and change nothing.
+func TestOldDixSettingsAreDixsOptions(t *testing.T) {
+	t.Parallel()
+	fs, err := store.OpenFile(filepath.Join(t.TempDir(), "db"), store.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { fs.Close() })
+	h := newDixHarnessOn(t, fs, botdix.Game(), 5, false)
+	h.Perms = map[string]int64{"u1": discordgo.PermissionManageChannels}
+	ctx := context.Background()
+	require.NoError(t, fs.SaveSettings(ctx, h.Guild, h.Channel, []byte(`{"v":1,"p":"relaxed","var":"bust","d":7}`)))
+
+	i := h.Base("u1", discordgo.InteractionApplicationCommand)
+	i.Data = discordgo.ApplicationCommandInteractionData{Name: En("settings_cmd_name")}
+	msg := h.Run(i).Shown(nil)
+	require.NotNil(t, msg)
+	menu := selectMenu(t, msg, TableID(VerbSettings, SetOption))
+	var chosen []string
+	for _, o := range menu.Options {
+		if o.Default {
+			chosen = append(chosen, o.Value)
+		}
+	}
+	assert.ElementsMatch(t, []string{"dix/bust=on", "dix/difficulty=7"}, chosen)
+	games := selectMenu(t, msg, TableID(VerbSettings, SetGame))
+	for _, o := range games.Options {
+		assert.Equal(t, o.Value == "dix/relaxed", o.Default, o.Value)
+	}
+
+	for _, old := range []struct{ id, value string }{
+		{CustomID(VerbSettings, 0, "var"), ""}, {CustomID(VerbSettings, 0, "diff"), "9"}, {CustomID(VerbSettings, 0, "pace"), "live"},
+	} {
+		resp := h.ClickOn("u1", msg, old.id, old.value).Response()
+		assert.Equal(t, locales.T("en", "err_stale", nil), resp.Data.Content, old.id)
+		assert.Empty(t, resp.Data.Components, "the outdated settings message loses its menus")
+	}
+	raw, err := fs.Settings(ctx, h.Guild, h.Channel)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"v":1,"p":"relaxed","var":"bust","d":7}`, string(raw), "an outdated click saved nothing")
+
+	h.ClickOn("u1", msg, TableID(VerbSettings, SetLang), "fr")
+	raw, err = fs.Settings(ctx, h.Guild, h.Channel)
+	require.NoError(t, err)
+	var s ChannelSettings
+	require.NoError(t, json.Unmarshal(raw, &s))
+	assert.Equal(t, ChannelSettings{V: settingsVersion, Lang: "fr", Paces: map[string]string{"dix": "relaxed"},
+		Opts: map[string]map[string]string{"dix": {"bust": "on", "difficulty": "7"}}}, s)
+
+	h.Run(h.startIx("dix", "u1", nil))
+	_, td, _, _ := h.dixNow()
+	assert.Equal(t, map[string]string{"bust": "on", "difficulty": "7"}, td.Opts)
+	assert.Equal(t, "relaxed", td.Pace)
 }
