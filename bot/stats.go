@@ -46,7 +46,9 @@ const (
 // leaderboardSize is how many lines /leaderboard shows.
 const leaderboardSize = 10
 
-// DixGame is DIX's name in the statistics.
+// DixGame is DIX's name: its statistics come first, and the solo games
+// the statistics keep apart (dixbot.SoloStats, which names no game) are
+// DIX's.
 const DixGame = "dix"
 
 // Stats is the store's statistics, nil when it keeps none.
@@ -100,9 +102,16 @@ func contractResult(g *present.Game, rec *dixbot.Record, td *TableData, st engin
 	if id == "" {
 		id = StateID(st.Encode())
 	}
-	r := &dixbot.Result{Guild: rec.Guild, Game: g.Rules.Name(), ID: rec.Channel + ":" + id, Pace: td.Pace}
+	r := &dixbot.Result{Guild: rec.Guild, Game: g.Rules.Name(), ID: rec.Channel + ":" + id, Pace: td.Pace, Solo: soloLevel(g, td)}
 	for _, res := range st.Results() {
-		if res.Seat < 0 || res.Seat >= len(td.Seats) {
+		switch {
+		case res.Seat < 0:
+			continue
+		case res.Seat >= len(td.Seats):
+			// A seat the rules play themselves: a solo game's opponent.
+			if r.Solo > 0 {
+				r.Seats = append(r.Seats, dixbot.ResultSeat{Level: dixbot.LevelALIX, Score: res.Score, Rank: res.Rank})
+			}
 			continue
 		}
 		s := td.Seats[res.Seat]
@@ -113,6 +122,23 @@ func contractResult(g *present.Game, rec *dixbot.Record, td *TableData, st engin
 		r.Seats = append(r.Seats, rs)
 	}
 	return r
+}
+
+// soloLevel is the difficulty of a solo game (a table of one seat against
+// the rules' own opponent): the value of the game's solo option
+// (present.Option.Solo), which the statistics keep apart; 0 for any other
+// game.
+func soloLevel(g *present.Game, td *TableData) int {
+	if len(td.Seats) != 1 {
+		return 0
+	}
+	vals := g.OptionValues(td.Opts)
+	for _, o := range g.Options {
+		if n, err := strconv.Atoi(vals[o.Name]); o.Solo && err == nil && n > 0 {
+			return n
+		}
+	}
+	return 0
 }
 
 // recordContract records a finished contract game before it is archived;
@@ -144,23 +170,14 @@ func (b *Bot) recordOver(ctx context.Context, rec *dixbot.Record) error {
 	return b.recordContract(ctx, g, rec, td, st)
 }
 
-// statsGames are the games with statistics: DIX, then the registered
-// games by name.
+// statsGames are the games with statistics: the registered games, DIX
+// first, then by name.
 func (b *Bot) statsGames() []string {
-	names := []string{DixGame}
-	for name := range b.Games {
-		names = append(names, name)
+	names := b.gameNames()
+	if i := slices.Index(names, DixGame); i > 0 {
+		names = slices.Insert(slices.Delete(names, i, i+1), 0, DixGame)
 	}
-	slices.Sort(names[1:])
 	return names
-}
-
-// statsTitle is a game's name as shown.
-func statsTitle(game string) string {
-	if game == DixGame {
-		return gameTitle("")
-	}
-	return gameTitle(game)
 }
 
 // statsCommands are /stats, /leaderboard and /forget-me, for every game;
@@ -173,7 +190,7 @@ func (b *Bot) statsCommands() []*discordgo.ApplicationCommand {
 		o := Option("game", discordgo.ApplicationCommandOptionString)
 		o.Required = required
 		for _, g := range b.statsGames() {
-			o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: statsTitle(g), Value: g})
+			o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: gameTitle(g), Value: g})
 		}
 		return o
 	}
@@ -324,7 +341,7 @@ func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 			rt = RatingText(lang, p.Mu, p.Sigma, p.Played)
 		}
 		lines = append(lines, locales.T(lang, "stats_game", map[string]any{
-			"Game": statsTitle(p.Game), "Played": games(lang, p.Played), "Won": wins(lang, p.Won),
+			"Game": gameTitle(p.Game), "Played": games(lang, p.Played), "Won": wins(lang, p.Won),
 			"Rate":   strconv.Itoa(int(100*float64(p.Won)/float64(max(p.Played, 1)) + 0.5)),
 			"Avg":    oneDecimal(lang, float64(p.Total)/float64(max(p.Played, 1))),
 			"Best":   p.Best,
@@ -344,7 +361,7 @@ func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 		fav = DixGame
 	}
 	if fav != "" && game == "" {
-		lines = append(lines, locales.T(lang, "stats_favourite", map[string]any{"Game": statsTitle(fav)}))
+		lines = append(lines, locales.T(lang, "stats_favourite", map[string]any{"Game": gameTitle(fav)}))
 	}
 	emb := &discordgo.MessageEmbed{
 		Title:       locales.T(lang, "stats_title", map[string]any{"Name": name}),
@@ -396,7 +413,7 @@ func (c *Call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 	// Public, in the language a game opened here would have: the
 	// server's when it says one, else the asker's.
 	lang := c.GameLanguage("", false)
-	title := locales.T(lang, "leaderboard_title", map[string]any{"Game": statsTitle(game)})
+	title := locales.T(lang, "leaderboard_title", map[string]any{"Game": gameTitle(game)})
 	var lines []string
 	line := func(key string, s dixbot.Standing) string {
 		name := s.Name
@@ -410,7 +427,7 @@ func (c *Call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 		lines = append(lines, line("leaderboard_line", s))
 	}
 	if len(top) == 0 {
-		lines = append(lines, locales.T(lang, "leaderboard_empty", map[string]any{"Game": statsTitle(game)}))
+		lines = append(lines, locales.T(lang, "leaderboard_empty", map[string]any{"Game": gameTitle(game)}))
 	}
 	if own != nil && own.Rank > len(top) {
 		lines = append(lines, "", line("leaderboard_you", *own))
