@@ -14,6 +14,7 @@ import (
 	"github.com/dixgame/dixbot"
 	computer "github.com/dixgame/dixbot/computer/qwixx"
 	rules "github.com/dixgame/dixbot/engine/qwixx"
+	"github.com/dixgame/dixbot/internal/discordapi"
 	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -264,4 +265,62 @@ func TestContractPingSettledBeforePosted(t *testing.T) {
 	assert.True(t, settled, "and settled")
 	_, td, _ = h.qstate()
 	assert.Empty(t, td.Outbox)
+}
+
+// When Discord refuses the board's edit for a rate limit, the outbox is
+// due again when the limit's retry_after says, not at its fixed grace or
+// lease: much later for a long global 429, sooner for a short 429 of a
+// route, and then done.
+func TestOutboxWaitsOutTheRateLimit(t *testing.T) {
+	t.Parallel()
+	route := &discordgo.RateLimitError{RateLimit: &discordgo.RateLimit{TooManyRequests: &discordgo.TooManyRequests{RetryAfter: 400 * time.Millisecond}}}
+	for _, tc := range []struct {
+		name string
+		err  error
+		wait time.Duration
+	}{
+		{"global 429 of 40 s", &discordapi.RateLimited{After: 40 * time.Second, Global: true, Sent: true}, 40 * time.Second},
+		{"route 429 of 400 ms", route, 400 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newQwixxHarness(t, false)
+			users := []string{"u1", "u2"}
+			_, prompt, sel, val := toActivePrompt(t, h, users, h.openQwixx(users))
+			g, _, _ := h.qstate()
+			refuse := func(on bool) {
+				h.Rec.Mu.Lock()
+				defer h.Rec.Mu.Unlock()
+				h.Rec.Refuse = nil
+				if on {
+					h.Rec.Refuse = func(c tabletest.Call) error {
+						if c.Op != "respond" {
+							return tc.err
+						}
+						return nil
+					}
+				}
+			}
+			refuse(true)
+			before := time.Now()
+			h.ClickOn(users[g.Active], prompt, sel, val)
+			r, err := h.Db.Get(context.Background(), h.Channel)
+			require.NoError(t, err)
+			td, err := DecodeTableData(r.Meta)
+			require.NoError(t, err)
+			require.NotEmpty(t, td.Outbox, "the board's edit is still owed")
+			assert.WithinDuration(t, before.Add(tc.wait), r.Due, time.Second, "due when the limit ends")
+
+			// Claimed once due (a lease of 30 s), and refused again.
+			assert.Error(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due), "refused again")
+			r, err = h.Db.Get(context.Background(), h.Channel)
+			require.NoError(t, err)
+			assert.WithinDuration(t, time.Now().Add(tc.wait), r.Due, time.Second, "due when the limit ends, not at the lease's end")
+
+			refuse(false)
+			require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+			_, td, _ = h.qstate()
+			assert.Empty(t, td.Outbox, "done once the limit let it go")
+		})
+	}
 }

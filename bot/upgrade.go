@@ -62,12 +62,6 @@ func (b *Bot) upgrade(r *dixbot.Record) error {
 	data := r.Data
 	if r.Game == "" {
 		names = b.gameNames()
-		if r.State != nil {
-			var err error
-			if data, err = r.State.MarshalBinary(); err != nil {
-				return fmt.Errorf("%w: channel %s: state: %v", dixbot.ErrCorrupt, r.Channel, err)
-			}
-		}
 	}
 	for _, name := range names {
 		g := b.Games[name]
@@ -100,7 +94,7 @@ func (b *Bot) upgrade(r *dixbot.Record) error {
 				r.Due = now
 			}
 		}
-		r.Game, r.Data, r.State, r.Meta = name, data, nil, td.Encode()
+		r.Game, r.Data, r.Meta = name, data, td.Encode()
 		return nil
 	}
 	return nil
