@@ -324,3 +324,50 @@ func TestOutboxWaitsOutTheRateLimit(t *testing.T) {
 		})
 	}
 }
+
+// A change's own process posts the messages its effects owe only while it
+// holds them (the grace after the change): the ping a Qwixx game's start
+// owes is not posted by the change's own process once another process
+// took its effects over, and that process posts it once.
+func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	lobby := h.qcommand("u1", "start").Shown(nil)
+	require.NotNil(t, lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+	h.b.EffectDelay = OutboxGrace
+	h.b.EffectsHook = func() {
+		_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
+			r.Due = time.Now().Add(OutboxLease) // what another process's claim writes
+			return nil
+		})
+		require.NoError(t, err)
+	}
+	res := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, ""))
+	for _, c := range res.Calls {
+		assert.False(t, c.Posted(), "nothing posted once the effects were taken over: %s", c.Op)
+	}
+	_, td, _ := h.qstate()
+	owed := 0
+	for _, e := range td.Outbox {
+		if e.Kind == CeffPing {
+			owed++
+		}
+	}
+	require.Equal(t, 1, owed, "Bob's ping is still owed")
+
+	h.b.EffectDelay, h.b.EffectsHook = 0, nil
+	r, err := h.Db.Get(context.Background(), h.Channel)
+	require.NoError(t, err)
+	before := h.Rec.Count()
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+	posts := 0
+	for _, c := range h.Rec.Since(before) {
+		if c.Posted() {
+			posts++
+		}
+	}
+	assert.Equal(t, 1, posts, "the ping is posted once")
+	_, td, _ = h.qstate()
+	assert.Empty(t, td.Outbox)
+}
