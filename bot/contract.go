@@ -1356,6 +1356,13 @@ func (c *Call) contractStale(g *present.Game, lobbyClick bool) error {
 			text += "\n" + locales.T(c.Lang, "stale_link", map[string]any{"URL": MessageURL(c.I.GuildID, c.I.ChannelID, td.Board)})
 		}
 	}
+	if c.FromPrompt() && !c.Responded {
+		// A private prompt whose decision is over loses its buttons: it
+		// becomes the "outdated" answer itself, so no live copy of an
+		// old decision is left behind.
+		c.Update(text, nil, nil)
+		return nil
+	}
 	c.Ephemeral(text, nil)
 	return nil
 }
