@@ -14,9 +14,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
+	botdixxit "github.com/dixgame/dixbot/bot/dixxit"
 	"github.com/dixgame/dixbot/bot/present"
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	"github.com/dixgame/dixbot/internal/tabletest"
+	"github.com/dixgame/dixbot/locales"
 )
 
 // newQwixxHarnessOn is newQwixxHarness with the bot on db.
@@ -372,4 +374,32 @@ func TestContractDeferredClicksEndShownOrTold(t *testing.T) {
 	}
 	assert.Positive(t, applied)
 	assert.True(t, boardShows(t, h, board.ID), "the board shows the game as it stands")
+}
+
+// A form cannot follow a deferral: a click that opens one while the store
+// is too slow for Discord's budget is told privately to click again.
+func TestDeferredModal(t *testing.T) {
+	t.Parallel()
+	ps := tabletest.NewPausedStore(tabletest.NewMemStore())
+	h := newHarnessOn(t, ps)
+	b, err := New(Options{Store: ps, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs, NoPictures: true,
+		Games: []present.Game{botdixxit.Game()}})
+	require.NoError(t, err)
+	b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
+	h.b = b
+	board := h.openDixxit("en", []string{"u1", "u2", "u3"}, 0)
+	g, _, _ := h.dstate()
+	user := []string{"u1", "u2", "u3"}[g.Active()]
+	prompt := h.dclick(user, board, h.dmust(board, cverbPrompt, "")).Shown(nil)
+	require.NotNil(t, prompt)
+	h.b.DeferAfter = 10 * time.Millisecond
+	onDeferral(h, ps.Resume)
+	ps.Pause()
+	res := h.dclick(user, prompt, h.dmust(prompt, cverbModal, "clue"))
+	assert.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, res.Response().Type, res.Describe())
+	told := false
+	for _, c := range res.Calls {
+		told = told || c.Op == "followup" && c.Params.Content == locales.T("en", "slow_modal", nil)
+	}
+	assert.True(t, told, "told to click again: %s", res.Describe())
 }
