@@ -1241,7 +1241,7 @@ func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *TableData, ke
 	if err != nil {
 		return present.Board{}, nil, err
 	}
-	t := td.boardTable(g, st, !b.NoPictures)
+	t := td.boardTable(g, st, !b.NoPictures && b.mayAttach(r.Channel))
 	t.Kept = kept
 	pb := g.Presenter.Board(t, st)
 	if err := pb.Check(); err != nil {

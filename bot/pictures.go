@@ -54,8 +54,8 @@ func PicturesOff(option string) (bool, error) {
 }
 
 // notePermissions remembers from an interaction's app_permissions
-// whether the bot may attach files in its channel, for the messages no
-// click carries (see mayAttach).
+// whether the bot may attach files in its channel, for its answers and
+// the messages no click carries (mayAttach).
 func (b *Bot) notePermissions(i *discordgo.Interaction) {
 	p := i.AppPermissions
 	if p == 0 || i.ChannelID == "" || i.GuildID == "" {
@@ -66,6 +66,18 @@ func (b *Bot) notePermissions(i *discordgo.Interaction) {
 	} else if _, ok := b.noFiles.Load(i.ChannelID); ok {
 		b.noFiles.Delete(i.ChannelID)
 	}
+}
+
+// mayAttach reports whether the bot's boards in channel may carry files:
+// not once an interaction's app_permissions showed that the bot lacks
+// Attach Files there, until one shows it has it again. So a channel
+// without it gets text boards at once rather than a 403 per board, which
+// would count towards Discord's limit of 10,000 invalid requests per 10
+// minutes
+// (https://discord.com/developers/docs/topics/rate-limits#invalid-request-limit-aka-cloudflare-bans).
+func (b *Bot) mayAttach(channel string) bool {
+	_, no := b.noFiles.Load(channel)
+	return !no
 }
 
 // AttachmentsFor is the "attachments" list of an edit that uploads files

@@ -292,3 +292,43 @@ func TestDixxitClueKeepsTheGrid(t *testing.T) {
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
 	assert.NotEmpty(t, r.Response().Data.Files, "a finger: the answer uploads the new grid")
 }
+
+// Where an interaction's app_permissions show no Attach Files, the board
+// carries no picture, in the answer and in what the outbox edits: no
+// request is refused with 403 (each one counts towards Discord's invalid
+// request limit). An interaction showing Attach Files again brings the
+// pictures back.
+func TestNoAttachFilesPermission(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, true)
+	board := h.openQwixx([]string{"u1", "u2"})
+	require.NotEmpty(t, board.Embeds)
+	require.NotNil(t, board.Embeds[0].Image, "a picture while nothing says otherwise")
+	files := func(res result) int {
+		n := 0
+		for _, c := range res.Calls {
+			switch {
+			case c.Resp != nil && c.Resp.Data != nil:
+				n += len(c.Resp.Data.Files)
+			case c.Edit != nil:
+				n += len(c.Edit.Files)
+			case c.Params != nil:
+				n += len(c.Params.Files)
+			}
+		}
+		return n
+	}
+	const noFiles = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks
+	h.AppPerm = noFiles
+	res := h.qcommand("u1", "board")
+	assert.Zero(t, files(res), "no file where the bot may not attach one: %s", res.Describe())
+	shown := res.Shown(nil)
+	require.NotNil(t, shown)
+	for _, e := range shown.Embeds {
+		assert.Nil(t, e.Image, "the board as text")
+	}
+
+	h.AppPerm = noFiles | discordgo.PermissionAttachFiles
+	res = h.qcommand("u1", "board")
+	assert.Positive(t, files(res), "the picture is back: %s", res.Describe())
+}
