@@ -106,29 +106,38 @@ func boardStates(t *testing.T, lang string) map[string]func() (present.Table, *d
 			g.Phase, g.Tableau = dix.PhaseOver, nil
 			return tb, g
 		},
-		"solo": func() (present.Table, *dix.Game) {
-			g := &dix.Game{
-				Opts:    dix.Options{Players: 1, Difficulty: 7},
-				Players: []dix.Player{{Money: 4, Collection: cards(t, "b1 b2 g5 **")}, {Money: 9, Consolation: 1, Collection: cards(t, "o1 o2 o3 p9")}},
-				Deck:    cards(t, "g2 o3 p4 b5 b6"),
-				Tableau: cards(t, "$5 $3"),
-				Market:  cards(t, "g9"),
-				Phase:   dix.PhaseDraw, Drawn: 2, Seq: 33,
-			}
-			tb := present.Table{Lang: lang, Names: []string{"Alice"}}
-			tb.Log = Events(Table{Lang: lang, Names: []string{"Alice", locales.T(lang, "dix_alix_name", nil)}}, []dix.Event{
-				{Kind: dix.EvTurnStarted, Player: 1},
-				{Kind: dix.EvDrew, Player: 1, Card: cards(t, "o1")[0]},
-				{Kind: dix.EvDrew, Player: 1, Card: cards(t, "$2")[0]},
-				{Kind: dix.EvStopped, Player: 1},
-				{Kind: dix.EvTookNumbers, Player: 1, Cards: cards(t, "o1")},
-				{Kind: dix.EvGained, Player: 0, Amount: 2},
-				{Kind: dix.EvTurnEnded, Player: 1},
-				{Kind: dix.EvTurnStarted, Player: 0},
-			})
+		"solo_buy": func() (present.Table, *dix.Game) {
+			tb, g := soloGame(t, lang)
+			g.Phase, g.Tableau = dix.PhaseBuy, nil
+			g.Market = cards(t, "g9 b3 o4")
 			return tb, g
 		},
+		"solo": func() (present.Table, *dix.Game) { return soloGame(t, lang) },
 	}
+}
+
+// soloGame is a game against ALIX at difficulty 7, the player to draw.
+func soloGame(t *testing.T, lang string) (present.Table, *dix.Game) {
+	g := &dix.Game{
+		Opts:    dix.Options{Players: 1, Difficulty: 7},
+		Players: []dix.Player{{Money: 4, Collection: cards(t, "b1 b2 g5 **")}, {Money: 9, Consolation: 1, Collection: cards(t, "o1 o2 o3 p9")}},
+		Deck:    cards(t, "g2 o3 p4 b5 b6"),
+		Tableau: cards(t, "$5 $3"),
+		Market:  cards(t, "g9"),
+		Phase:   dix.PhaseDraw, Drawn: 2, Seq: 33,
+	}
+	tb := present.Table{Lang: lang, Names: []string{"Alice"}}
+	tb.Log = Events(Table{Lang: lang, Names: []string{"Alice", locales.T(lang, "dix_alix_name", nil)}}, []dix.Event{
+		{Kind: dix.EvTurnStarted, Player: 1},
+		{Kind: dix.EvDrew, Player: 1, Card: cards(t, "o1")[0]},
+		{Kind: dix.EvDrew, Player: 1, Card: cards(t, "$2")[0]},
+		{Kind: dix.EvStopped, Player: 1},
+		{Kind: dix.EvTookNumbers, Player: 1, Cards: cards(t, "o1")},
+		{Kind: dix.EvGained, Player: 0, Amount: 2},
+		{Kind: dix.EvTurnEnded, Player: 1},
+		{Kind: dix.EvTurnStarted, Player: 0},
+	})
+	return tb, g
 }
 
 func dumpEmbeds(es []*discordgo.MessageEmbed) string {
