@@ -84,3 +84,22 @@ func TestPromptAfterTheGameEnded(t *testing.T) {
 	assert.Empty(t, tabletest.ComponentIDs(resp.Data.Components), "no button left on a prompt of a finished game")
 	assert.Equal(t, locales.T("en", "table_err_no_game", map[string]any{"Command": "/qwixx"}), h.qcommand("u1", "hint").EphemeralText())
 }
+
+// A board showing a later state than the store holds (the store went back
+// to an older copy of the game) is answered as outdated, with the game as
+// the store has it, and changes nothing; the game goes on from there.
+func TestBoardAheadOfTheStoredGame(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	users := []string{"u1", "u2"}
+	board := h.openQwixx(users)
+	g, _, _ := h.qstate()
+	before := snapshot(h)
+	res := h.ClickOn(users[g.Active], board, ContractID("qwixx", CverbMove, g.Seq+3, "w -"))
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, "the board as the store has it")
+	assert.Contains(t, tabletest.ComponentIDs(res.Response().Data.Components), ContractID("qwixx", CverbMove, g.Seq, "w -"))
+	assert.Contains(t, res.Texts(), locales.T("en", "err_stale", nil))
+	unchanged(h, before)
+	h.ClickOn(users[g.Active], board, ContractID("qwixx", CverbMove, g.Seq, "w -"))
+	assert.NotEqual(t, before, snapshot(h), "the game goes on")
+}
