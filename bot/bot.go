@@ -110,7 +110,7 @@ type Bot struct {
 	EffectsHook  func()
 	NoPictures   bool
 	noFiles      sync.Map       // channel id -> struct{}: no Attach Files there (mayAttach)
-	ChannelLocks [64]sync.Mutex // runOutbox, by channel hash
+	channelLocks [64]sync.Mutex // runOutbox, by channel hash
 	Folds        folds          // effects done, recorded with the channel's next change (fold.go)
 	Batches      batches.Set    // effects this process owes a batch for (internal/batches)
 	FoldWait     time.Duration  // foldWait unless set (tests)

@@ -177,7 +177,7 @@ func (c *Call) settleContract(rec *dixbot.Record) {
 // numbered up to tried may have been done in part by a process that died
 // (a ping it posted is looked for before it is posted again).
 func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Record, ix *Via, tried uint32) error {
-	mu := &b.ChannelLocks[Fnv32(rec.Channel)%uint32(len(b.ChannelLocks))]
+	mu := &b.channelLocks[Fnv32(rec.Channel)%uint32(len(b.channelLocks))]
 	mu.Lock()
 	defer mu.Unlock()
 	ctx = discordapi.NoWait(ctx)
