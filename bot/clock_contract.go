@@ -157,9 +157,6 @@ func setContractDue(r *dixbot.Record, td *TableData, g *present.Game, st engine.
 	}
 }
 
-// ErrContractDue tells runDue that the record due is a contract game's.
-var ErrContractDue = errors.New("bot: a contract game is due")
-
 // RunContractDue takes the decisions out of time of the channel's contract
 // game, then the forced and computer decisions that follow, in one update
 // that owes the board's edit and the pings; the same update claims the

@@ -101,8 +101,3 @@ func (c *Call) GameLanguage(option string, solo bool) string {
 	}
 	return c.B.lang
 }
-
-// LobbyGrace is how long the process that answered /dix start has to
-// record the lobby message before any process posts the lobby itself: the
-// answer may be deferred and come up to workBudget late.
-const LobbyGrace = workBudget + OutboxGrace

@@ -39,7 +39,3 @@ func (c *Call) answerLost(err error) bool {
 	c.Update(locales.T(c.Lang, key, nil), msg.Embeds, nil)
 	return true
 }
-
-// RestoredEffects is how far the effects owed after a restored copy are
-// numbered past its count.
-const RestoredEffects = 1 << 16

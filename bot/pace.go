@@ -2,7 +2,6 @@ package bot
 
 import (
 	"fmt"
-	"time"
 )
 
 // Pace, clocks and absent players (DISCORD-UX "Pace, clocks and absent
@@ -17,12 +16,6 @@ import (
 // MaxKickButtons bounds the vote buttons on the board (a row holds five,
 // one is the hand's).
 const MaxKickButtons = 4
-
-// DeadlineObserver is implemented by an Observer that also wants how late
-// each deadline was acted on (after the moment it fell due).
-type DeadlineObserver interface {
-	Deadline(late time.Duration)
-}
 
 // MaxLabel is the longest button label Discord accepts
 // (https://discord.com/developers/docs/components/reference#button).

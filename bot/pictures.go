@@ -6,30 +6,16 @@ import (
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
-
-	"github.com/dixgame/dixbot/picture"
 )
 
-// Pictures (DISCORD-UX "Pictures"): the board, /dix hand, the buy prompt's
-// payment step and the final scoreboard carry a PNG drawn by package
-// picture, attached to the very request that posts or updates the message
-// and shown as the embed's image ("attachment://board.png", see
+// Pictures (DISCORD-UX "Pictures"): a game's presenter may attach PNG
+// files to its board and prompts, drawn by its picture package and shown
+// as an embed's image ("attachment://<name>", see
 // https://discord.com/developers/docs/reference#uploading-files). The
 // embed's text stays, shorter, as the accessible summary. A game started
-// with pictures:off, or a bot run with DIX_PICTURES=off, shows text only,
-// as before. A picture that cannot be drawn never blocks a message: the
-// full text is shown instead.
-//
-// Only public information is drawn: the board and the scoreboard come from
-// publicView (the deck's order is dropped), a hand picture goes only to its
-// owner, in an ephemeral message.
-
-// The attachments' file names, which the embeds refer to.
-const (
-	BoardFile  = "board.png"
-	HandFile   = "hand.png"
-	ScoresFile = "scores.png"
-)
+// with pictures:off, or a bot run with DIX_PICTURES=off, shows text only.
+// A picture that cannot be drawn never blocks a message: the full text is
+// shown instead. Only public information is drawn on a public message.
 
 // PicturesOption is the pictures: option of /dix start and /dix solo.
 func PicturesOption() *discordgo.ApplicationCommandOption {
@@ -121,14 +107,6 @@ func AttachmentsFor(files []*discordgo.File) *[]*discordgo.MessageAttachment {
 //     read the record before and writes after it sees that a click came in
 //     between.
 
-// PictureMemo keeps the DIX pictures drawn lately, by what they show: a
-// picture asked for again (the board an answer showed, edited in again;
-// a board whose text changed and not its picture) is not drawn again.
-// Such a picture is asked for again within seconds: 4 MiB is about 150
-// boards, the last half second of a process drawing 300 a second, the last
-// few of a quieter one.
-var PictureMemo = picture.NewMemo(4 << 20)
-
 // OrphanedPictures is the "attachments" of an update of msg to embeds:
 // when msg has a picture and none of the new embeds shows an image, an
 // empty list, so the picture does not stay behind as a loose file;
@@ -194,21 +172,20 @@ func ByReference(embeds []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
 	return out
 }
 
-// pictureFile is the name of the bot's picture file an image URL (a CDN
-// URL, .../attachments/{channel}/{id}/{name}) shows, if it is one.
+// pictureFile is the name of the picture file an image URL shows when it
+// is one of a message's own files (a CDN URL,
+// .../attachments/{channel}/{id}/{name}): every game's pictures are PNG
+// files of the message they are shown on.
 func pictureFile(raw string) (string, bool) {
 	if strings.HasPrefix(raw, "attachment://") {
 		return "", false
 	}
 	u, err := url.Parse(raw)
-	if err != nil {
+	if err != nil || !strings.Contains(u.Path, "/attachments/") {
 		return "", false
 	}
-	switch name := path.Base(u.Path); name {
-	case BoardFile, HandFile, ScoresFile:
-		return name, true
-	}
-	return "", false
+	name := path.Base(u.Path)
+	return name, strings.HasSuffix(name, ".png")
 }
 
 func SamePicture(a, b *BoardPic) bool {

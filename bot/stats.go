@@ -34,9 +34,6 @@ import (
 // the effect that archives it. A Rematch click or the next start in the
 // channel that archives a game over records it first (recordOver).
 
-// EffResult records the finished game's result in its server's statistics.
-const EffResult = "result"
-
 // Verbs of /forget-me's confirmation.
 const (
 	VerbForgetYes = "fgyes"
