@@ -111,8 +111,8 @@ type Bot struct {
 	NoPictures   bool
 	noFiles      sync.Map       // channel id -> struct{}: no Attach Files there (mayAttach)
 	channelLocks [64]sync.Mutex // runOutbox, by channel hash
-	Folds        folds          // effects done, recorded with the channel's next change (fold.go)
-	Batches      batches.Set    // effects this process owes a batch for (internal/batches)
+	folds        folds          // effects done, recorded with the channel's next change (fold.go)
+	batches      batches.Set    // effects this process owes a batch for (internal/batches)
 	FoldWait     time.Duration  // foldWait unless set (tests)
 
 	mu       sync.Mutex
@@ -157,7 +157,7 @@ func New(opts Options) (*Bot, error) {
 		NoPictures:  opts.NoPictures,
 		DeferAfter:  deferAfter,
 		WorkBudget:  workBudget,
-		Batches:     batches.Set{Longest: afterTimeout},
+		batches:     batches.Set{Longest: afterTimeout},
 	}
 	if b.WakeAt == nil {
 		b.WakeAt = func(time.Time) {}
@@ -696,7 +696,7 @@ func (c *Call) Change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 		})
 		r, err = c.B.update(ctx, c.I.ChannelID, c.I.ID, apply)
 		if err == nil && fd != nil {
-			c.B.Folds.Drop(c.I.ChannelID, fd)
+			c.B.folds.Drop(c.I.ChannelID, fd)
 		}
 		if unsure && errors.Is(err, dixbot.ErrDuplicate) {
 			// A try that looked failed landed in between.

@@ -1409,7 +1409,7 @@ func (c *Call) contractBoardCommand(g *present.Game) error {
 // lobby (table "lobby <opening>") the new message is the lobby's.
 func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
 	channel, i, at := c.I.ChannelID, c.I, c.At
-	done := c.B.Batches.Start(channel)
+	done := c.B.batches.Start(channel)
 	c.Then(func(ctx context.Context) {
 		defer done()
 		msg, err := c.D.Original(ctx, i)

@@ -143,7 +143,7 @@ func (b *Bot) FoldsOn() bool {
 // there, if any, is applied; fd is that fold (nil: none), to drop once the
 // update is written.
 func (b *Bot) withFold(channel string, fn func(*dixbot.Record) error) (func(*dixbot.Record) error, *Fold) {
-	fd := b.Folds.Get(channel)
+	fd := b.folds.Get(channel)
 	if fd == nil {
 		return fn, nil
 	}
@@ -160,13 +160,13 @@ func (b *Bot) withFold(channel string, fn func(*dixbot.Record) error) (func(*dix
 // Later folds fd: it waits for the channel's next change, and is written
 // on its own after foldWait.
 func (b *Bot) Later(channel string, fd *Fold) {
-	b.Folds.put(channel, fd)
+	b.folds.put(channel, fd)
 	wait := foldWait
 	if b.FoldWait > 0 {
 		wait = b.FoldWait
 	}
 	time.AfterFunc(wait, func() {
-		if b.Folds.Get(channel) != fd {
+		if b.folds.Get(channel) != fd {
 			return // written with a change, or replaced by a later one
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), b.Timeout)
@@ -192,7 +192,7 @@ func (b *Bot) WriteFold(ctx context.Context, channel string, fd *Fold) {
 		r.Meta = td.Encode()
 		return nil
 	})
-	b.Folds.Drop(channel, fd)
+	b.folds.Drop(channel, fd)
 	b.AfterOwnUpdate(channel, after, err, "could not record the effects done; they are left for later")
 }
 
@@ -219,7 +219,7 @@ func (b *Bot) writeFolds(ctx context.Context) {
 	if ctx.Err() != nil {
 		return
 	}
-	for channel, fd := range b.Folds.All() {
+	for channel, fd := range b.folds.All() {
 		b.WriteFold(ctx, channel, fd)
 	}
 }

@@ -171,7 +171,7 @@ func (b *Bot) RunDue(ctx context.Context, s *discordgo.Session, channel string, 
 }
 
 func (b *Bot) RunDueOn(ctx context.Context, d DiscordAPI, channel string, asOf time.Time) error {
-	if b.Batches.Busy(channel) {
+	if b.batches.Busy(channel) {
 		return nil // this process's own batch does the effects (internal/batches)
 	}
 	return b.RunContractDue(ctx, d, channel, asOf)

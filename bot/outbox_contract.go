@@ -161,7 +161,7 @@ func (c *Call) settleContract(rec *dixbot.Record) {
 		return
 	}
 	c.B.WakeAt(rec.Due)
-	done, written := c.B.Batches.Start(rec.Channel), time.Now()
+	done, written := c.B.batches.Start(rec.Channel), time.Now()
 	c.Then(func(ctx context.Context) {
 		defer done()
 		c.B.BeforeEffects()
@@ -209,7 +209,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	x.pic, x.pic0 = td.startPicture(ix, rec.Version == answered), ClonePtr(td.Pic)
 	var done uint32
 	// A fold waiting (fold.go): its effects are done already.
-	waiting := b.Folds.Get(rec.Channel)
+	waiting := b.folds.Get(rec.Channel)
 	if waiting != nil && waiting.Of(rec, contractTableOf(td), td.Outbox) {
 		done = waiting.Done
 	} else {
@@ -236,7 +236,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 		done = e.ID
 		if e.Kind == ceffFinish {
 			if waiting != nil {
-				b.Folds.Drop(rec.Channel, waiting) // archived with the game
+				b.folds.Drop(rec.Channel, waiting) // archived with the game
 			}
 			return nil // archived: the outbox went with it
 		}
@@ -322,7 +322,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	switch {
 	case err == nil:
 		if waiting != nil {
-			b.Folds.Drop(rec.Channel, waiting) // written with these
+			b.folds.Drop(rec.Channel, waiting) // written with these
 		}
 		b.WakeAt(after.Due)
 	case errors.Is(err, ErrNothingToDo), errors.Is(err, dixbot.ErrNotFound):

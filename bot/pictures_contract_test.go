@@ -242,7 +242,7 @@ func TestContractFoldRecordsTheAnswersPicture(t *testing.T) {
 		require.NoError(t, err)
 		res := h.ClickOn(users[seat], board, h.qmust(board, CverbMove, string(m)))
 		board = res.Shown(board)
-		folded = len(res.Calls) == 1 && h.b.Folds.Get(h.Channel) != nil
+		folded = len(res.Calls) == 1 && h.b.folds.Get(h.Channel) != nil
 		if folded {
 			require.Len(t, res.Response().Data.Files, 1, "the answer carries the picture")
 		}
@@ -251,7 +251,7 @@ func TestContractFoldRecordsTheAnswersPicture(t *testing.T) {
 	_, td, _ := h.qstate()
 	require.NotNil(t, td.Pic)
 	assert.Empty(t, td.Pic.Msg, "the click forgot the picture")
-	h.b.WriteFold(context.Background(), h.Channel, h.b.Folds.Get(h.Channel))
+	h.b.WriteFold(context.Background(), h.Channel, h.b.folds.Get(h.Channel))
 	_, td, _ = h.qstate()
 	assert.Empty(t, td.Outbox, "recorded")
 	require.NotNil(t, td.Pic, "the answer's picture recorded with the fold")

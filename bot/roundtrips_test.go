@@ -45,7 +45,7 @@ func foldedClick(t *testing.T, h *harness, board *tabletest.Message) (*tabletest
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
 		board = h.ClickOn(users[seat], board, h.qmust(board, CverbMove, string(m))).Shown(board)
-		if h.b.Folds.Get(h.Channel) != nil {
+		if h.b.folds.Get(h.Channel) != nil {
 			r, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
 			return board, r
@@ -84,14 +84,14 @@ func TestRoundTripsPerClick(t *testing.T) {
 		res := h.ClickOn(users[seat], board, h.qmust(board, CverbMove, string(m)))
 		_, after := rs.Sent()
 		board = res.Shown(board)
-		if len(res.Calls) != 1 || h.b.Folds.Get(h.Channel) == nil || logVersion(t, h) != logBefore {
+		if len(res.Calls) != 1 || h.b.folds.Get(h.Channel) == nil || logVersion(t, h) != logBefore {
 			continue // a message posted, or the board edited: recorded at once; or the log written
 		}
 		measured++
 		assert.Equal(t, uint64(1), after-before, "round trips of step %d", step)
 	}
 	assert.Positive(t, measured, "no click whose answer showed all it changed")
-	fd := h.b.Folds.Get(h.Channel)
+	fd := h.b.folds.Get(h.Channel)
 	require.NotNil(t, fd)
 	h.b.WriteFold(context.Background(), h.Channel, fd)
 	_, td, _ := h.qstate()
@@ -109,7 +109,7 @@ func TestFoldLostLeavesTheEffectsOwed(t *testing.T) {
 		Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
 	// This process is gone: its fold is never written.
-	h.b.Folds.All()
+	h.b.folds.All()
 
 	due, err := rs.Due(context.Background(), rec.Due, 10)
 	require.NoError(t, err)
@@ -131,7 +131,7 @@ func TestCloseWritesTheFolds(t *testing.T) {
 	spent, cancel := context.WithCancel(context.Background())
 	cancel()
 	_ = h.b.Close(spent)
-	require.NotNil(t, h.b.Folds.Get(h.Channel), "kept for the next call")
+	require.NotNil(t, h.b.folds.Get(h.Channel), "kept for the next call")
 	require.NoError(t, h.b.Close(context.Background()))
 	_, td, _ := h.qstate()
 	assert.Empty(t, td.Outbox)
