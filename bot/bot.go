@@ -74,7 +74,7 @@ const (
 	defaultStoreTimeout = 1500 * time.Millisecond
 	deferAfter          = 1500 * time.Millisecond // from the interaction's arrival: Discord's 3 s, less the time to reach us and to answer on a loaded machine
 	workBudget          = 8 * time.Second         // store work and routing before the answer
-	RespondTimeout      = 3 * time.Second         // one call to Discord
+	respondTimeout      = 3 * time.Second         // one call to Discord
 	afterTimeout        = 15 * time.Second        // post-answer work (new board, pings)
 	storeRetryPause     = 100 * time.Millisecond  // before the first retry of a failed store call; doubles
 )
@@ -89,31 +89,31 @@ type Bot struct {
 	Timeout time.Duration
 	Obs     Observer
 	Seed    func() int64
-	CmdIDs  map[string]string // English subcommand name -> handler id
+	cmdIDs  map[string]string // English subcommand name -> handler id
 	apis    sync.Map          // *discordgo.Session -> discordapi.API
 	bots    sync.Map          // *discordgo.RateLimiter -> *discordapi.BotSession (shards share one)
 	gate    discordapi.Gate   // the bot's global rate limit
-	Fences  Fences            // the order of what reaches each board message
+	Fences  fences            // the order of what reaches each board message
 	Games   registry          // the contract games by name
 
-	// DeferAfter and workBudget are the time budgets (the constants of
+	// deferAfter and workBudget are the time budgets (the constants of
 	// the same names); tests shorten them.
-	DeferAfter time.Duration
-	WorkBudget time.Duration
+	deferAfter time.Duration
+	workBudget time.Duration
 
 	Paces       []clock.Pace
 	Now         func() time.Time
 	WakeAt      func(time.Time)
 	EffectDelay time.Duration
-	// EffectsHook, when set, runs after effectDelay, before a change's
+	// effectsHook, when set, runs after effectDelay, before a change's
 	// own effects (tests).
-	EffectsHook  func()
+	effectsHook  func()
 	NoPictures   bool
 	noFiles      sync.Map       // channel id -> struct{}: no Attach Files there (mayAttach)
 	channelLocks [64]sync.Mutex // runOutbox, by channel hash
 	folds        folds          // effects done, recorded with the channel's next change (fold.go)
 	batches      batches.Set    // effects this process owes a batch for (internal/batches)
-	FoldWait     time.Duration  // foldWait unless set (tests)
+	foldWait     time.Duration  // foldWait unless set (tests)
 
 	mu       sync.Mutex
 	closing  bool
@@ -148,15 +148,15 @@ func New(opts Options) (*Bot, error) {
 		Timeout: opts.StoreTimeout,
 		Obs:     opts.Observer,
 		Seed:    opts.Seed,
-		CmdIDs:  map[string]string{},
+		cmdIDs:  map[string]string{},
 
 		EffectDelay: opts.EffectDelay,
 		Paces:       opts.Paces,
 		Now:         opts.Now,
 		WakeAt:      opts.WakeAt,
 		NoPictures:  opts.NoPictures,
-		DeferAfter:  deferAfter,
-		WorkBudget:  workBudget,
+		deferAfter:  deferAfter,
+		workBudget:  workBudget,
 		batches:     batches.Set{Longest: afterTimeout},
 	}
 	if b.WakeAt == nil {
@@ -171,8 +171,8 @@ func New(opts Options) (*Bot, error) {
 	if b.Now == nil {
 		b.Now = time.Now
 	}
-	for _, id := range append(slices.Clone(ContractSubcommands), "solo") {
-		b.CmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
+	for _, id := range append(slices.Clone(contractSubcommands), "solo") {
+		b.cmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
 	}
 	games, err := newRegistry(opts.Games)
 	if err != nil {
@@ -180,7 +180,7 @@ func New(opts Options) (*Bot, error) {
 	}
 	for _, g := range games {
 		for _, id := range g.Views {
-			b.CmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
+			b.cmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
 		}
 	}
 	games.setBanks(b.Paces)
@@ -309,7 +309,7 @@ type Call struct {
 	D    DiscordAPI
 	I    *discordgo.Interaction
 	raw  []byte          // the interaction's JSON, when the intake has it
-	Ctx  context.Context // deadline for the work before the first answer
+	ctx  context.Context // deadline for the work before the first answer
 	User string          // the clicking user's id
 	Name string          // their display name
 	Lang string          // their language (ephemeral messages)
@@ -330,11 +330,11 @@ type Call struct {
 	// changing it (type 6), so that message is the interaction's
 	// "@original" although the answer updated nothing.
 	acked bool
-	Shows *Shows                      // what an answer updating the board puts on it (nil: not a board)
+	Shows *shows                      // what an answer updating the board puts on it (nil: not a board)
 	after []func(ctx context.Context) // post-answer work
-	// AnswerPic is the key of the picture the answer shows on the board
+	// answerPic is the key of the picture the answer shows on the board
 	// ("": none).
-	AnswerPic string
+	answerPic string
 }
 
 // Via is the call's interaction, for the work after the answer (see via).
@@ -344,7 +344,7 @@ func (c *Call) Via() *Via {
 	}
 	v := &Via{App: c.I.AppID, Token: c.I.Token, At: c.At.UnixMilli(), Orig: c.updated}
 	if c.updated != "" {
-		v.Pic = c.AnswerPic
+		v.Pic = c.answerPic
 	}
 	return v
 }
@@ -362,16 +362,16 @@ func (b *Bot) Serve(d DiscordAPI, ic *discordgo.InteractionCreate, raw []byte) {
 		return
 	}
 	if !b.enter() {
-		c.Ctx = context.Background()
+		c.ctx = context.Background()
 		c.fail(ErrClosing)
-		b.observe(c.kind, OutcomeRefused, start)
+		b.observe(c.kind, outcomeRefused, start)
 		return
 	}
 	defer b.inflight.Done()
-	ctx, cancel := context.WithTimeout(context.Background(), b.WorkBudget)
+	ctx, cancel := context.WithTimeout(context.Background(), b.workBudget)
 	defer cancel()
-	c.Ctx = ctx
-	timer := time.AfterFunc(max(0, b.DeferAfter-time.Since(start)), c.deferNow)
+	c.ctx = ctx
+	timer := time.AfterFunc(max(0, b.deferAfter-time.Since(start)), c.deferNow)
 
 	outcome := outcomeOK
 	func() {
@@ -453,7 +453,7 @@ func (c *Call) Then(f func(ctx context.Context)) { c.after = append(c.after, f) 
 // fail answers err as a localised ephemeral message and returns the outcome.
 // Unexpected errors are logged with the interaction id.
 func (c *Call) fail(err error) string {
-	key, data, outcome, unexpected := Classify(err)
+	key, data, outcome, unexpected := classify(err)
 	if errors.Is(err, errPanic) {
 		key, outcome, unexpected = "err_internal", outcomePanic, false
 	}
@@ -466,7 +466,7 @@ func (c *Call) fail(err error) string {
 		return outcomeStale
 	}
 	text := locales.T(c.Lang, key, data)
-	if outcome == OutcomeRefused && c.FromPrompt() && !c.Responded {
+	if outcome == outcomeRefused && c.fromPrompt() && !c.Responded {
 		// A refusal in a private prompt replaces the prompt's previous
 		// refusal: the prompt is redrawn with it on top, its buttons
 		// intact, instead of a new message piling up under it.
@@ -478,7 +478,7 @@ func (c *Call) fail(err error) string {
 		c.Update(content, msg.Embeds, msg.Components)
 		return outcome
 	}
-	if outcome == outcomeStale && c.FromPrompt() && !c.Responded {
+	if outcome == outcomeStale && c.fromPrompt() && !c.Responded {
 		// A private prompt whose decision is over loses its buttons:
 		// it becomes the "outdated" answer itself, so no live copy of
 		// an old decision is left behind.
@@ -489,9 +489,9 @@ func (c *Call) fail(err error) string {
 	return outcome
 }
 
-// FromPrompt reports whether the interaction came from one of the bot's
+// fromPrompt reports whether the interaction came from one of the bot's
 // private prompts (an ephemeral message with components).
-func (c *Call) FromPrompt() bool {
+func (c *Call) fromPrompt() bool {
 	m := c.I.Message
 	return m != nil && m.Flags&discordgo.MessageFlagsEphemeral != 0 && len(m.Components) > 0
 }
@@ -500,7 +500,7 @@ func (c *Call) FromPrompt() bool {
 // refusal put on top.
 func withoutRefusal(content string) string {
 	first, rest, found := strings.Cut(content, "\n")
-	if strings.HasPrefix(first, RefusalMark) {
+	if strings.HasPrefix(first, refusalMark) {
 		if !found {
 			return ""
 		}
@@ -509,25 +509,25 @@ func withoutRefusal(content string) string {
 	return content
 }
 
-// RefusalMark starts every refusal line (locale key refusal_line).
-const RefusalMark = "⚠️"
+// refusalMark starts every refusal line (locale key refusal_line).
+const refusalMark = "⚠️"
 
 // Ephemeral answers (or follows up) with a message only the user sees.
 func (c *Call) Ephemeral(text string, comps []discordgo.MessageComponent, embeds ...*discordgo.MessageEmbed) {
-	c.EphemeralFiles(text, comps, nil, embeds...)
+	c.ephemeralFiles(text, comps, nil, embeds...)
 }
 
-// EphemeralFiles is ephemeral with files attached (pictures).
-func (c *Call) EphemeralFiles(text string, comps []discordgo.MessageComponent, files []*discordgo.File, embeds ...*discordgo.MessageEmbed) {
+// ephemeralFiles is ephemeral with files attached (pictures).
+func (c *Call) ephemeralFiles(text string, comps []discordgo.MessageComponent, files []*discordgo.File, embeds ...*discordgo.MessageEmbed) {
 	if comps == nil {
 		comps = []discordgo.MessageComponent{}
 	}
 	if c.Responded {
-		ctx, cancel := context.WithTimeout(context.Background(), RespondTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 		defer cancel()
 		_, err := c.D.Followup(ctx, c.I, &discordgo.WebhookParams{
 			Content: text, Components: comps, Embeds: embeds, Flags: discordgo.MessageFlagsEphemeral,
-			AllowedMentions: NoMentions(), Files: files,
+			AllowedMentions: noMentions(), Files: files,
 		})
 		if err != nil {
 			c.B.Log.Warn("follow-up failed", "interaction", c.I.ID, "err", err)
@@ -538,7 +538,7 @@ func (c *Call) EphemeralFiles(text string, comps []discordgo.MessageComponent, f
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{
 			Content: text, Components: comps, Embeds: embeds, Flags: discordgo.MessageFlagsEphemeral,
-			AllowedMentions: NoMentions(), Files: files,
+			AllowedMentions: noMentions(), Files: files,
 		},
 	})
 }
@@ -573,7 +573,7 @@ func (c *Call) Respond(r *discordgo.InteractionResponse) {
 func (c *Call) sendLocked(r *discordgo.InteractionResponse) {
 	c.ansMu.Lock()
 	defer c.ansMu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), RespondTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 	defer cancel()
 	c.Send(ctx, r)
 }
@@ -618,23 +618,23 @@ func (c *Call) Update(content string, embeds []*discordgo.MessageEmbed, comps []
 	}
 	var atts *[]*discordgo.MessageAttachment
 	if len(files) > 0 {
-		atts = AttachmentsFor(files)
+		atts = attachmentsFor(files)
 	} else {
-		embeds = ByReference(embeds)
-		atts = OrphanedPictures(c.I.Message, embeds)
+		embeds = byReference(embeds)
+		atts = orphanedPictures(c.I.Message, embeds)
 	}
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseUpdateMessage,
-		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds, Components: comps, AllowedMentions: NoMentions(),
+		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds, Components: comps, AllowedMentions: noMentions(),
 			Files: files, Attachments: atts},
 	})
 }
 
-func NoMentions() *discordgo.MessageAllowedMentions {
+func noMentions() *discordgo.MessageAllowedMentions {
 	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
 }
 
-func MessageURL(guild, channel, message string) string {
+func messageURL(guild, channel, message string) string {
 	if guild == "" {
 		guild = "@me"
 	}
@@ -643,21 +643,21 @@ func MessageURL(guild, channel, message string) string {
 
 // Store calls, each with its own timeout inside the answer budget.
 
-func (c *Call) StoreCtx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(c.Ctx, c.B.Timeout)
+func (c *Call) storeCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(c.ctx, c.B.Timeout)
 }
 
-func (c *Call) StoreErr(op string, err error) error {
-	if err != nil && IsStoreFailure(err) && c.B.Obs != nil {
+func (c *Call) storeErr(op string, err error) error {
+	if err != nil && isStoreFailure(err) && c.B.Obs != nil {
 		c.B.Obs.StoreError(op)
 	}
 	return err
 }
 
-// GetQuiet is get for decorating a message: it never reports metrics and
+// getQuiet is get for decorating a message: it never reports metrics and
 // stays within what is left of the answer budget.
-func (c *Call) GetQuiet() (*dixbot.Record, error) {
-	base := c.Ctx
+func (c *Call) getQuiet() (*dixbot.Record, error) {
+	base := c.ctx
 	if base == nil {
 		base = context.Background()
 	}
@@ -696,13 +696,13 @@ func (c *Call) Change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 		})
 		r, err = c.B.update(ctx, c.I.ChannelID, c.I.ID, apply)
 		if err == nil && fd != nil {
-			c.B.folds.Drop(c.I.ChannelID, fd)
+			c.B.folds.drop(c.I.ChannelID, fd)
 		}
 		if unsure && errors.Is(err, dixbot.ErrDuplicate) {
 			// A try that looked failed landed in between.
 			r, err = c.B.get(ctx, c.I.ChannelID)
 		}
-		unsure = unsure || Transient(err)
+		unsure = unsure || transient(err)
 		return err
 	})
 	if err == nil {
@@ -710,9 +710,9 @@ func (c *Call) Change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 	return r, err
 }
 
-// UpdateOrReply replaces the ephemeral prompt the user clicked on with text
+// updateOrReply replaces the ephemeral prompt the user clicked on with text
 // (or answers with an ephemeral message when there is no such message).
-func (c *Call) UpdateOrReply(text string, comps []discordgo.MessageComponent) {
+func (c *Call) updateOrReply(text string, comps []discordgo.MessageComponent) {
 	if c.I.Message == nil {
 		c.Ephemeral(text, comps)
 		return
@@ -725,7 +725,7 @@ type ctxKey int
 
 const apiKey ctxKey = 0
 
-func (b *Bot) ApiFor(ctx context.Context) DiscordAPI {
+func (b *Bot) apiFor(ctx context.Context) DiscordAPI {
 	if d, ok := ctx.Value(apiKey).(DiscordAPI); ok {
 		return d
 	}

@@ -26,7 +26,7 @@ func newGamesHarness(t *testing.T, db dixbot.Store, lang string) *harness {
 	b, err := New(Options{Store: h.Db, DefaultLanguage: lang, Seed: func() int64 { return 11 }, Observer: h.Obs,
 		NoPictures: true, Games: []present.Game{botdix.Game(), botqwixx.Game(), botdixxit.Game()}})
 	require.NoError(t, err)
-	b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
+	b.workBudget, b.deferAfter = harnessBudget, harnessBudget
 	h.b = b
 	return h
 }
@@ -45,7 +45,7 @@ func TestOneGamePerChannelAcrossGames(t *testing.T) {
 		t.Helper()
 		before := snapshot(h)
 		for _, o := range others {
-			for _, sub := range append(ContractSubcommands, "solo") {
+			for _, sub := range append(contractSubcommands, "solo") {
 				if sub == "hint" && o == "dixxit" || sub == "solo" && h.b.Games[o].MinSeats > 1 {
 					continue // no such subcommand
 				}
@@ -56,7 +56,7 @@ func TestOneGamePerChannelAcrossGames(t *testing.T) {
 				}
 				assert.Equal(t, other(title), res.EphemeralText(), "/%s %s", o, sub)
 			}
-			id := ContractID(o, CverbJoin, 1, "")
+			id := contractID(o, cverbJoin, 1, "")
 			assert.Equal(t, other(title), h.ClickOn("u2", board, id).EphemeralText(), id)
 		}
 		unchanged(h, before)
@@ -136,7 +136,7 @@ func TestLastPlayerMayAbandon(t *testing.T) {
 			assert.Equal(t, locales.T("en", "abandon_confirm", nil), ask.EphemeralText())
 			confirm := ask.Shown(nil)
 			require.NotNil(t, confirm)
-			yes, ok := gameFind(game, confirm, CverbEnd, "")
+			yes, ok := gameFind(game, confirm, cverbEnd, "")
 			require.True(t, ok)
 			h.ClickOn("u2", confirm, yes)
 			r, err := h.Db.Get(context.Background(), h.Channel)
@@ -185,12 +185,12 @@ func TestGameLanguage(t *testing.T) {
 				h.Locale, h.GuildLc = tc.user, tc.guild
 				var opts []any
 				if tc.option != "" {
-					opts = append(opts, OptLanguage, tc.option)
+					opts = append(opts, optLanguage, tc.option)
 				}
 				res := h.Run(h.GameCommandIx(game, "u1", tc.sub, opts...))
 				r, err := h.Db.Get(context.Background(), h.Channel)
 				require.NoError(t, err, "%s: %s", game, res.Describe())
-				td, err := DecodeTableData(r.Meta)
+				td, err := decodeTableData(r.Meta)
 				require.NoError(t, err)
 				assert.Equal(t, tc.want, td.Lang, game)
 			}

@@ -8,10 +8,10 @@ import (
 
 // Option and choice values (identifiers, not shown to users).
 const (
-	OptLanguage = "language"
-	OptPictures = "pictures"
-	PicsOn      = "on"
-	PicsOff     = "off"
+	optLanguage = "language"
+	optPictures = "pictures"
+	picsOn      = "on"
+	picsOff     = "off"
 )
 
 func Localized(key string) *map[discordgo.Locale]string {
@@ -35,8 +35,8 @@ func Choice(key string, value any) *discordgo.ApplicationCommandOptionChoice {
 	return &discordgo.ApplicationCommandOptionChoice{Name: En(key), NameLocalizations: *Localized(key), Value: value}
 }
 
-func LanguageOption() *discordgo.ApplicationCommandOption {
-	o := Option(OptLanguage, discordgo.ApplicationCommandOptionString)
+func languageOption() *discordgo.ApplicationCommandOption {
+	o := Option(optLanguage, discordgo.ApplicationCommandOptionString)
 	o.Choices = []*discordgo.ApplicationCommandOptionChoice{
 		Choice("language_name_en", locales.English),
 		Choice("language_name_fr", locales.French),
@@ -50,10 +50,10 @@ func (b *Bot) Commands() []*discordgo.ApplicationCommand {
 	return append(append([]*discordgo.ApplicationCommand{settingsCommand()}, b.contractCommands()...), b.statsCommands()...)
 }
 
-// GuildOnly are the contexts of every command: servers only, contexts
+// guildOnly are the contexts of every command: servers only, contexts
 // [GUILD], which replaces the deprecated dm_permission
 // (https://discord.com/developers/docs/interactions/application-commands#application-command-object).
-var GuildOnly = []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+var guildOnly = []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
 
 // Subcommand is the subcommand of a command of one (d.Options has one
 // entry) and its options by name.
@@ -66,7 +66,7 @@ func Subcommand(d discordgo.ApplicationCommandInteractionData) (*discordgo.Appli
 	return sub, opts
 }
 
-func StringOpt(opts map[string]*discordgo.ApplicationCommandInteractionDataOption, id string) string {
+func stringOpt(opts map[string]*discordgo.ApplicationCommandInteractionDataOption, id string) string {
 	if o, ok := opts[En("opt_"+id+"_name")]; ok {
 		if s, ok := o.Value.(string); ok {
 			return s
@@ -75,7 +75,7 @@ func StringOpt(opts map[string]*discordgo.ApplicationCommandInteractionDataOptio
 	return ""
 }
 
-// GameLanguage is the game's language:
+// gameLanguage is the game's language:
 //   - the language: option, if given;
 //   - in a solo game, the player's own language;
 //   - the server's preferred locale when it is a supported one other than
@@ -83,7 +83,7 @@ func StringOpt(opts map[string]*discordgo.ApplicationCommandInteractionDataOptio
 //     so en-US says nothing);
 //   - the language of the player who starts the game;
 //   - DIX_LANGUAGE (Options.DefaultLanguage).
-func (c *Call) GameLanguage(option string, solo bool) string {
+func (c *Call) gameLanguage(option string, solo bool) string {
 	if locales.Supported(option) {
 		return option
 	}

@@ -28,23 +28,23 @@ import (
 
 // The verbs of a contract game's custom ids.
 const (
-	CverbJoin   = "join"   // take a seat in the lobby
+	cverbJoin   = "join"   // take a seat in the lobby
 	cverbLeave  = "leave"  // give one's lobby seat back
-	CverbCPU    = "cpu"    // seat a computer player; arg its level
+	cverbCPU    = "cpu"    // seat a computer player; arg its level
 	cverbRmCPU  = "rmcpu"  // remove the last computer seat
-	CverbGo     = "go"     // the creator starts the game
+	cverbGo     = "go"     // the creator starts the game
 	cverbCancel = "cancel" // the creator closes the lobby
-	CverbMove   = "mv"     // the clicker's decision; arg the move
+	cverbMove   = "mv"     // the clicker's decision; arg the move
 	cverbPrompt = "pr"     // opens the clicker's private prompt
 	cverbStep   = "st"     // shows a step of the clicker's private prompt; arg its draft
 	cverbSelect = "sel"    // the prompt's menu: its value is the choice (present.ChoiceValue)
 	cverbModal  = "md"     // opens a form (present.Modal); arg its verb
 	cverbSubmit = "ms"     // the form's submission: the move is arg + " " + its text
 	cverbPace   = "pace"   // the lobby's pace menu: the pace chosen is its value
-	CverbAgain  = "again"  // the final scoreboard's Rematch (contract_table_rematch.go)
+	cverbAgain  = "again"  // the final scoreboard's Rematch (contract_table_rematch.go)
 	cverbLog    = "log"    // a page of /<game> log; n the page, 0 the latest
 	cverbKick   = "kick"   // a vote to hand a seat to the computer; arg the seat
-	CverbEnd    = "abyes"  // /<game> abandon confirmed; n the record's version, arg the table (abandonArg)
+	cverbEnd    = "abyes"  // /<game> abandon confirmed; n the record's version, arg the table (abandonArg)
 	cverbKeep   = "abno"   // /<game> abandon called off
 )
 
@@ -58,7 +58,7 @@ const maxModalText = 4000
 // The subcommands of every contract game's command, by handler id; their
 // names are the table's ("cmd_<id>_name"), their descriptions the game's
 // ("<game>_cmd_<id>_desc").
-var ContractSubcommands = []string{"start", "board", "hint", "rules", "leave", "abandon", "pause", "resume", "log"}
+var contractSubcommands = []string{"start", "board", "hint", "rules", "leave", "abandon", "pause", "resume", "log"}
 
 // tableDataVersion is the version of tableData.
 const tableDataVersion = 1
@@ -66,13 +66,13 @@ const tableDataVersion = 1
 // maxTableLog is how many event lines a contract game's board keeps.
 const maxTableLog = 6
 
-// TableData is the table's data of a contract game, compact JSON in
+// tableData is the table's data of a contract game, compact JSON in
 // Record.Meta.
-type TableData struct {
+type tableData struct {
 	V       int         `json:"v"`
 	Creator string      `json:"c"`
 	Lang    string      `json:"l"`
-	Seats   []TableSeat `json:"s"`
+	Seats   []tableSeat `json:"s"`
 	Lobby   uint32      `json:"lc,omitempty"` // lobby counter: changes with every seat taken or given back
 	Board   string      `json:"b,omitempty"`  // the board message (the lobby message the game started on)
 	// Opened is the interaction that opened the table with /<game> start
@@ -118,7 +118,7 @@ type TableData struct {
 	Origin  string `json:"or,omitempty"`
 	// Outbox is the Discord work owed by the changes made, NextEffect the
 	// number of the last effect owed (outbox_contract.go).
-	Outbox     []Effect `json:"ob,omitempty"`
+	Outbox     []effect `json:"ob,omitempty"`
 	NextEffect uint32   `json:"ne,omitempty"`
 	// BoardVia is the newest interaction whose answer is the board message
 	// (the start command's, or a click's on the board): its token edits
@@ -140,7 +140,7 @@ type TableData struct {
 	// known (pictures_contract.go): an edit of the board showing the same
 	// picture keeps Discord's files rather than drawing and uploading them
 	// again. nil: not known.
-	Pic *BoardPic `json:"bp,omitempty"`
+	Pic *boardPic `json:"bp,omitempty"`
 	// Opts are the values of the game's own options (present.Option), by
 	// name; a value missing is the option's default.
 	Opts map[string]string `json:"oo,omitempty"`
@@ -153,9 +153,9 @@ type TableData struct {
 	forgot bool
 }
 
-// TableSeat is one seat: a person's, or the computer's (Level set). A
+// tableSeat is one seat: a person's, or the computer's (Level set). A
 // person who leaves keeps their seat's name and the computer plays it.
-type TableSeat struct {
+type tableSeat struct {
 	User  string `json:"u,omitempty"`
 	Name  string `json:"n"`
 	Level string `json:"cpu,omitempty"`
@@ -167,8 +167,8 @@ type TableSeat struct {
 	Votes []string `json:"vt,omitempty"`
 }
 
-func DecodeTableData(b []byte) (*TableData, error) {
-	var td TableData
+func decodeTableData(b []byte) (*tableData, error) {
+	var td tableData
 	if err := json.Unmarshal(b, &td); err != nil {
 		return nil, fmt.Errorf("%w: table data: %v", dixbot.ErrCorrupt, err)
 	}
@@ -178,7 +178,7 @@ func DecodeTableData(b []byte) (*TableData, error) {
 	return &td, nil
 }
 
-func (td *TableData) Encode() []byte {
+func (td *tableData) Encode() []byte {
 	b, err := json.Marshal(td)
 	if err != nil {
 		panic(err) // plain data: cannot fail
@@ -188,7 +188,7 @@ func (td *TableData) Encode() []byte {
 
 // refusalData is the data of a presenter's refusal, with the names of
 // the seats it names.
-func (td *TableData) refusalData(rf present.Refusal) map[string]any {
+func (td *tableData) refusalData(rf present.Refusal) map[string]any {
 	for k, s := range rf.Names {
 		if rf.Data == nil {
 			rf.Data = map[string]any{}
@@ -201,7 +201,7 @@ func (td *TableData) refusalData(rf present.Refusal) map[string]any {
 }
 
 // seatOf is the seat a person plays (-1: none).
-func (td *TableData) seatOf(user string) int {
+func (td *tableData) seatOf(user string) int {
 	for s, st := range td.Seats {
 		if st.User == user && st.Level == "" {
 			return s
@@ -212,11 +212,11 @@ func (td *TableData) seatOf(user string) int {
 
 // seated reports whether user holds a seat, played by them or handed to
 // the computer.
-func (td *TableData) seated(user string) bool {
-	return slices.ContainsFunc(td.Seats, func(s TableSeat) bool { return s.User == user })
+func (td *tableData) seated(user string) bool {
+	return slices.ContainsFunc(td.Seats, func(s tableSeat) bool { return s.User == user })
 }
 
-func (td *TableData) table(pictures bool) present.Table {
+func (td *tableData) table(pictures bool) present.Table {
 	t := present.Table{Lang: td.Lang, Log: td.Log, Ended: td.Ended, Pictures: pictures && !td.NoPics}
 	for _, s := range td.Seats {
 		t.Names = append(t.Names, s.Name)
@@ -229,7 +229,7 @@ func (td *TableData) table(pictures bool) present.Table {
 // seatMarkOf is what the board adds after the name of a person the
 // computer plays for: absent until they click, or for good (they left or
 // were voted out).
-func seatMarkOf(lang string, s TableSeat) string {
+func seatMarkOf(lang string, s tableSeat) string {
 	switch {
 	case s.User != "" && s.Level != "":
 		return locales.T(lang, "mark_gone", nil)
@@ -296,8 +296,8 @@ func (r registry) gameOfID(id string) (*present.Game, bool) {
 	return g, ok
 }
 
-// ContractID builds a contract game's custom id.
-func ContractID(game, verb string, n uint64, arg string) string {
+// contractID builds a contract game's custom id.
+func contractID(game, verb string, n uint64, arg string) string {
 	if arg == "" {
 		return present.CustomID(game, verb, n)
 	}
@@ -311,7 +311,7 @@ type contractParsed struct {
 	Arg  string
 }
 
-func ParseContractID(s string) (contractParsed, error) {
+func parseContractID(s string) (contractParsed, error) {
 	if len(s) > 100 {
 		return contractParsed{}, fmt.Errorf("%w: too long", ErrBadCustomID)
 	}
@@ -327,11 +327,11 @@ func ParseContractID(s string) (contractParsed, error) {
 	if len(parts) == 4 {
 		p.Arg = parts[3]
 	}
-	needsArg := p.Verb == CverbCPU || p.Verb == CverbMove || p.Verb == cverbModal || p.Verb == cverbSubmit || p.Verb == cverbKick || p.Verb == CverbEnd ||
+	needsArg := p.Verb == cverbCPU || p.Verb == cverbMove || p.Verb == cverbModal || p.Verb == cverbSubmit || p.Verb == cverbKick || p.Verb == cverbEnd ||
 		p.Verb == cverbStep
 	switch p.Verb {
-	case CverbJoin, cverbLeave, CverbCPU, cverbRmCPU, CverbGo, cverbCancel, CverbMove, cverbPrompt, cverbStep, cverbSelect, cverbModal, cverbSubmit:
-	case cverbPace, cverbOpt, CverbAgain, cverbLog, cverbKick, CverbEnd, cverbKeep:
+	case cverbJoin, cverbLeave, cverbCPU, cverbRmCPU, cverbGo, cverbCancel, cverbMove, cverbPrompt, cverbStep, cverbSelect, cverbModal, cverbSubmit:
+	case cverbPace, cverbOpt, cverbAgain, cverbLog, cverbKick, cverbEnd, cverbKeep:
 	default:
 		return contractParsed{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.Verb)
 	}
@@ -348,7 +348,7 @@ func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
 		var subs []*discordgo.ApplicationCommandOption
 		_, hints := b.Games[name].Presenter.(present.Hinter)
 		g := b.Games[name]
-		ids := slices.Clone(ContractSubcommands)
+		ids := slices.Clone(contractSubcommands)
 		if g.MinSeats == 1 {
 			ids = slices.Insert(ids, 1, "solo")
 		}
@@ -365,9 +365,9 @@ func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
 			}
 			switch id {
 			case "start":
-				sub.Options = append([]*discordgo.ApplicationCommandOption{LanguageOption(), PicturesOption()}, startOptions(g)...)
+				sub.Options = append([]*discordgo.ApplicationCommandOption{languageOption(), picturesOption()}, startOptions(g)...)
 			case "solo":
-				sub.Options = append([]*discordgo.ApplicationCommandOption{LanguageOption(), PicturesOption()}, startOptions(g)...)
+				sub.Options = append([]*discordgo.ApplicationCommandOption{languageOption(), picturesOption()}, startOptions(g)...)
 			}
 			subs = append(subs, sub)
 		}
@@ -376,7 +376,7 @@ func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
 			NameLocalizations:        Localized(name + "_cmd_name"),
 			Description:              En(name + "_cmd_desc"),
 			DescriptionLocalizations: Localized(name + "_cmd_desc"),
-			Contexts:                 &GuildOnly,
+			Contexts:                 &guildOnly,
 			Options:                  subs,
 		})
 	}
@@ -390,15 +390,15 @@ func (b *Bot) contractCommand(c *Call, g *present.Game, d discordgo.ApplicationC
 	}
 	c.Game = g.Rules.Name()
 	sub, opts := Subcommand(d)
-	id := b.CmdIDs[sub.Name]
+	id := b.cmdIDs[sub.Name]
 	switch id {
 	case "start", "solo":
 		if id == "solo" && g.MinSeats != 1 {
 			return ErrBadInput
 		}
 		// The channel's settings fill the options not given.
-		s := c.StartSettings()
-		noPics, err := PicturesOff(OrSetting(StringOpt(opts, OptPictures), s.Pics))
+		s := c.startSettings()
+		noPics, err := PicturesOff(orSetting(stringOpt(opts, optPictures), s.Pics))
 		if err != nil {
 			return err
 		}
@@ -406,7 +406,7 @@ func (b *Bot) contractCommand(c *Call, g *present.Game, d discordgo.ApplicationC
 		if err != nil {
 			return err
 		}
-		lang := OrSetting(StringOpt(opts, OptLanguage), s.Lang)
+		lang := orSetting(stringOpt(opts, optLanguage), s.Lang)
 		if id == "solo" {
 			return c.contractSolo(g, lang, noPics, s.Paces[g.Rules.Name()], options)
 		}
@@ -436,7 +436,7 @@ func (b *Bot) contractCommand(c *Call, g *present.Game, d discordgo.ApplicationC
 }
 
 // contractGet loads the channel's active record of game g.
-func (c *Call) contractGet(g *present.Game) (*dixbot.Record, *TableData, error) {
+func (c *Call) contractGet(g *present.Game) (*dixbot.Record, *tableData, error) {
 	var r *dixbot.Record
 	err := c.Retry("get", func(ctx context.Context) (err error) {
 		r, err = c.B.get(ctx, c.I.ChannelID)
@@ -451,7 +451,7 @@ func (c *Call) contractGet(g *present.Game) (*dixbot.Record, *TableData, error) 
 	if r.Game != g.Rules.Name() {
 		return nil, nil, otherGame(gameTitle(r.Game))
 	}
-	td, err := DecodeTableData(r.Meta)
+	td, err := decodeTableData(r.Meta)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -468,14 +468,14 @@ func gameTitle(game string) string {
 
 // contractChange runs fn on the game's record and table data inside one
 // exactly-once store update (see change).
-func (c *Call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *TableData) error) (*dixbot.Record, *TableData, error) {
-	var td *TableData
+func (c *Call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *tableData) error) (*dixbot.Record, *tableData, error) {
+	var td *tableData
 	r, err := c.Change(func(r *dixbot.Record) error {
 		if r.Game != g.Rules.Name() {
 			return otherGame(gameTitle(r.Game))
 		}
 		var err error
-		if td, err = DecodeTableData(r.Meta); err != nil {
+		if td, err = decodeTableData(r.Meta); err != nil {
 			return err
 		}
 		if err := fn(r, td); err != nil {
@@ -495,17 +495,17 @@ func (c *Call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *Tab
 // pace is the table's pace ("": the game's default), options the values
 // of the game's own options.
 func (c *Call) contractStart(g *present.Game, lang string, noPics bool, pace string, options map[string]string) error {
-	if err := c.MissingPermission(); err != nil {
+	if err := c.missingPermission(); err != nil {
 		return err
 	}
 	if lang == "" {
-		lang = c.GameLanguage("", false)
+		lang = c.gameLanguage("", false)
 	}
 	if !locales.Supported(lang) {
 		return ErrBadInput
 	}
-	td := &TableData{V: tableDataVersion, Creator: c.User, Lang: lang, NoPics: noPics || c.B.NoPictures,
-		Seats: []TableSeat{{User: c.User, Name: c.Name}}, Pace: pace, Opts: options, Opened: c.I.ID}
+	td := &tableData{V: tableDataVersion, Creator: c.User, Lang: lang, NoPics: noPics || c.B.NoPictures,
+		Seats: []tableSeat{{User: c.User, Name: c.Name}}, Pace: pace, Opts: options, Opened: c.I.ID}
 	rec := &dixbot.Record{Channel: c.I.ChannelID, Guild: c.I.GuildID, Game: g.Rules.Name()}
 	if v := c.startVia(); v != nil {
 		// The answer is the lobby, later the board: this token edits it.
@@ -518,7 +518,7 @@ func (c *Call) contractStart(g *present.Game, lang string, noPics bool, pace str
 	if errors.Is(err, dixbot.ErrExists) && c.startAgain(g) {
 		return nil
 	}
-	if errors.Is(err, dixbot.ErrExists) && c.FinishOver() {
+	if errors.Is(err, dixbot.ErrExists) && c.finishOver() {
 		err = c.Retry("create", func(ctx context.Context) error { return c.B.Store.Create(ctx, rec) })
 	}
 	if errors.Is(err, dixbot.ErrExists) {
@@ -530,16 +530,16 @@ func (c *Call) contractStart(g *present.Game, lang string, noPics bool, pace str
 	content, comps := c.lobbyView(g, td)
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: NoMentions()},
+		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: noMentions()},
 	})
 	c.settleContract(rec)
 	return nil
 }
 
-// FinishOver archives the channel's record when its game, of any game, is
+// finishOver archives the channel's record when its game, of any game, is
 // over (its archiving was interrupted), its result recorded first, so a
 // new game may open.
-func (c *Call) FinishOver() bool {
+func (c *Call) finishOver() bool {
 	r, err := c.getQuietAny()
 	if err != nil {
 		return false
@@ -552,7 +552,7 @@ func (c *Call) FinishOver() bool {
 	if err != nil || !st.Over() {
 		return false
 	}
-	if err := c.B.recordOver(c.Ctx, r); err != nil {
+	if err := c.B.recordOver(c.ctx, r); err != nil {
 		c.B.Log.Warn("could not record a finished game's result; it stays active", "channel", c.I.ChannelID, "err", err)
 		return false
 	}
@@ -561,7 +561,7 @@ func (c *Call) FinishOver() bool {
 
 // getQuietAny is the channel's active record, whatever its game.
 func (c *Call) getQuietAny() (*dixbot.Record, error) {
-	ctx, cancel := c.StoreCtx()
+	ctx, cancel := c.storeCtx()
 	defer cancel()
 	r, err := c.B.get(ctx, c.I.ChannelID)
 	if err == nil && r.Finished {
@@ -581,12 +581,12 @@ func (c *Call) busyChannel() error {
 }
 
 // lobbyView is the lobby message of a contract game.
-func (c *Call) lobbyView(g *present.Game, td *TableData) (string, []discordgo.MessageComponent) {
+func (c *Call) lobbyView(g *present.Game, td *tableData) (string, []discordgo.MessageComponent) {
 	return contractLobbyView(g, td)
 }
 
 // contractLobbyView is the lobby message of a contract game.
-func contractLobbyView(g *present.Game, td *TableData) (string, []discordgo.MessageComponent) {
+func contractLobbyView(g *present.Game, td *tableData) (string, []discordgo.MessageComponent) {
 	name := g.Rules.Name()
 	var seats []string
 	for _, s := range td.Seats {
@@ -608,18 +608,18 @@ func contractLobbyView(g *present.Game, td *TableData) (string, []discordgo.Mess
 		if steadyLobbyVerb(verb) {
 			n = 0
 		}
-		return discordgo.Button{Label: label, Style: style, CustomID: ContractID(name, verb, n, arg)}
+		return discordgo.Button{Label: label, Style: style, CustomID: contractID(name, verb, n, arg)}
 	}
 	row1 := []discordgo.MessageComponent{
-		btn(locales.T(td.Lang, "btn_join", nil), discordgo.PrimaryButton, CverbJoin, ""),
+		btn(locales.T(td.Lang, "btn_join", nil), discordgo.PrimaryButton, cverbJoin, ""),
 		btn(locales.T(td.Lang, "btn_leave", nil), discordgo.SecondaryButton, cverbLeave, ""),
-		btn(locales.T(td.Lang, "btn_start", nil), discordgo.SuccessButton, CverbGo, ""),
+		btn(locales.T(td.Lang, "btn_start", nil), discordgo.SuccessButton, cverbGo, ""),
 		btn(locales.T(td.Lang, "btn_cancel", nil), discordgo.DangerButton, cverbCancel, ""),
 	}
 	var row2 []discordgo.MessageComponent
 	for _, l := range g.Levels {
 		row2 = append(row2, btn(locales.T(td.Lang, "table_btn_add_cpu", map[string]any{"Level": locales.T(td.Lang, "table_level_"+l, nil)}),
-			discordgo.SecondaryButton, CverbCPU, l))
+			discordgo.SecondaryButton, cverbCPU, l))
 		if len(row2) == 4 {
 			break
 		}
@@ -641,7 +641,7 @@ func contractLobbyView(g *present.Game, td *TableData) (string, []discordgo.Mess
 // contractClick handles a click on a contract game's component.
 func (b *Bot) contractClick(c *Call, g *present.Game, id string) error {
 	c.Game = g.Rules.Name()
-	p, err := ParseContractID(id)
+	p, err := parseContractID(id)
 	if err != nil && g.OldClick != nil {
 		return c.contractOldClick(g, id, err)
 	}
@@ -652,18 +652,18 @@ func (b *Bot) contractClick(c *Call, g *present.Game, id string) error {
 		return fmt.Errorf("%w: %q is not a modal", ErrBadCustomID, id)
 	}
 	switch p.Verb {
-	case CverbAgain:
+	case cverbAgain:
 		return c.contractRematch(g)
 	case cverbLog:
 		return c.contractLog(g, p.n)
 	case cverbKick:
 		return c.contractKick(g, p.Arg)
-	case CverbEnd:
+	case cverbEnd:
 		return c.contractEnd(g, p)
 	case cverbKeep:
-		c.UpdateOrReply(locales.T(c.Lang, "abandon_kept", nil), nil)
+		c.updateOrReply(locales.T(c.Lang, "abandon_kept", nil), nil)
 		return nil
-	case CverbMove:
+	case cverbMove:
 		return c.contractMove(g, p)
 	case cverbPrompt:
 		return c.contractPrompt(g, p, "")
@@ -704,14 +704,14 @@ func (b *Bot) contractClick(c *Call, g *present.Game, id string) error {
 // move is the form's verb and its text.
 func (b *Bot) contractSubmit(c *Call, g *present.Game, id string) error {
 	c.Game = g.Rules.Name()
-	p, err := ParseContractID(id)
+	p, err := parseContractID(id)
 	if err != nil {
 		return err
 	}
 	if p.Verb != cverbSubmit {
 		return fmt.Errorf("%w: %q is not a form", ErrBadCustomID, id)
 	}
-	text, ok := c.ModalValues()[modalText]
+	text, ok := c.modalValues()[modalText]
 	if !ok || len(text) > maxModalText {
 		return ErrBadInput
 	}
@@ -727,7 +727,7 @@ func (b *Bot) contractSubmit(c *Call, g *present.Game, id string) error {
 // seats shown: its id carries the counter.
 func steadyLobbyVerb(verb string) bool {
 	switch verb {
-	case CverbJoin, cverbLeave, CverbCPU, CverbGo, cverbCancel:
+	case cverbJoin, cverbLeave, cverbCPU, cverbGo, cverbCancel:
 		return true
 	}
 	return false
@@ -738,9 +738,9 @@ func steadyLobbyVerb(verb string) bool {
 // one) is outdated, whatever its id.
 func (c *Call) contractLobby(g *present.Game, p contractParsed) error {
 	started, cancelled := false, false
-	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
+	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
 		steady := p.n == 0 && steadyLobbyVerb(p.Verb)
-		if r.Data != nil || !steady && uint64(td.Lobby) != p.n || c.I.Message != nil && LaterID(td.opening(), c.I.Message.ID) {
+		if r.Data != nil || !steady && uint64(td.Lobby) != p.n || c.I.Message != nil && laterID(td.opening(), c.I.Message.ID) {
 			return ErrStale
 		}
 		if v := c.boardVia(); v != nil {
@@ -748,14 +748,14 @@ func (c *Call) contractLobby(g *present.Game, p contractParsed) error {
 		}
 		td.lobbyPosted(r)
 		switch p.Verb {
-		case CverbJoin:
+		case cverbJoin:
 			if td.seated(c.User) {
 				return ErrAlreadyJoined
 			}
 			if len(td.Seats) >= g.MaxSeats {
 				return ErrLobbyFull
 			}
-			td.Seats = append(td.Seats, TableSeat{User: c.User, Name: c.Name})
+			td.Seats = append(td.Seats, tableSeat{User: c.User, Name: c.Name})
 		case cverbLeave:
 			s := td.seatOf(c.User)
 			switch {
@@ -765,7 +765,7 @@ func (c *Call) contractLobby(g *present.Game, p contractParsed) error {
 				return ErrCreatorLeave
 			}
 			td.Seats = slices.Delete(td.Seats, s, s+1)
-		case CverbCPU:
+		case cverbCPU:
 			if !slices.Contains(g.Levels, p.Arg) {
 				return ErrBadCustomID
 			}
@@ -775,7 +775,7 @@ func (c *Call) contractLobby(g *present.Game, p contractParsed) error {
 			if len(td.Seats) >= g.MaxSeats {
 				return ErrLobbyFull
 			}
-			td.Seats = append(td.Seats, TableSeat{Name: locales.T(td.Lang, "table_cpu_name", map[string]any{
+			td.Seats = append(td.Seats, tableSeat{Name: locales.T(td.Lang, "table_cpu_name", map[string]any{
 				"N": len(td.Seats) + 1, "Level": locales.T(td.Lang, "table_level_"+p.Arg, nil)}), Level: p.Arg})
 		case cverbRmCPU:
 			if c.User != td.Creator {
@@ -799,7 +799,7 @@ func (c *Call) contractLobby(g *present.Game, p contractParsed) error {
 			if err := chooseOption(g, td, c.User, p.Arg); err != nil {
 				return err
 			}
-		case CverbGo:
+		case cverbGo:
 			if c.User != td.Creator {
 				return ErrNotCreator
 			}
@@ -824,9 +824,9 @@ func (c *Call) contractLobby(g *present.Game, p contractParsed) error {
 	if err != nil {
 		return err
 	}
-	c.Shows = &Shows{Seq: uint64(td.Lobby)}
+	c.Shows = &shows{Seq: uint64(td.Lobby)}
 	if cancelled {
-		c.Shows = &Shows{Retire: true}
+		c.Shows = &shows{Retire: true}
 		c.Retry("finish", func(ctx context.Context) error { return c.B.Store.Finish(ctx, c.I.ChannelID) })
 		c.Update(locales.T(td.Lang, "table_lobby_closed", map[string]any{"Game": En(g.Rules.Name() + "_title")}), nil, nil)
 		return nil
@@ -857,7 +857,7 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 	// The computer's decisions this move leads to are worked out before
 	// the update, for a game whose computer is slow (foresight.go).
 	foreseen := c.foresee(g, p.n, m)
-	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
+	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
 		if r.Data == nil {
 			return ErrStale
 		}
@@ -871,7 +871,7 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 		if olderThanBoard(c.I.Message, td.Board) {
 			return ErrStale // a message of an earlier game of the channel
 		}
-		if v := c.boardVia(); v != nil && LaterID(v.Orig, td.Board) {
+		if v := c.boardVia(); v != nil && laterID(v.Orig, td.Board) {
 			// A board posted again (/<game> board) whose adoption was
 			// lost: the click makes it the board.
 			td.adopt(r, g, v.Orig, v, c.B.Now())
@@ -931,7 +931,7 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 		return nil
 	}
 	switch {
-	case c.FromPrompt() || (c.I.Message != nil && c.I.Message.Flags&discordgo.MessageFlagsEphemeral != 0):
+	case c.fromPrompt() || (c.I.Message != nil && c.I.Message.Flags&discordgo.MessageFlagsEphemeral != 0):
 		// A decision from a private prompt: the prompt says it is taken,
 		// and the public board is edited after the answer (its owed edit).
 		// When the seat decides again in a prompt ("your bid won, now
@@ -999,7 +999,7 @@ func (c *Call) promptOf(g *present.Game, p contractParsed, draft string) (presen
 
 // nextPrompt is the first step of the private prompt of user's seat in
 // the game r holds, when the seat must decide in one now.
-func (b *Bot) nextPrompt(g *present.Game, r *dixbot.Record, td *TableData, lang, user string) (present.Prompt, engine.State, bool) {
+func (b *Bot) nextPrompt(g *present.Game, r *dixbot.Record, td *tableData, lang, user string) (present.Prompt, engine.State, bool) {
 	pr, ok := g.Presenter.(present.Prompter)
 	seat := td.seatOf(user)
 	if !ok || seat < 0 || r.Data == nil || td.Paused != "" {
@@ -1028,7 +1028,7 @@ func (c *Call) contractOpenModal(g *present.Game, p contractParsed) error {
 	}
 	for _, bt := range prompt.Buttons {
 		if md := bt.Modal; md != nil && md.Verb == p.Arg {
-			c.Modal(ContractID(g.Rules.Name(), cverbSubmit, st.Seq(), md.Verb), md.Title, []discordgo.TextInput{{
+			c.Modal(contractID(g.Rules.Name(), cverbSubmit, st.Seq(), md.Verb), md.Title, []discordgo.TextInput{{
 				CustomID: modalText, Label: Truncate(md.Label, 45), Style: discordgo.TextInputShort, Placeholder: Truncate(md.Placeholder, 100),
 				Required: true, MinLength: md.Min, MaxLength: md.Max,
 			}})
@@ -1055,7 +1055,7 @@ func (c *Call) contractPrompt(g *present.Game, p contractParsed, draft string) e
 		c.Update(prompt.Content, prompt.Embeds, comps, prompt.Files...)
 		return nil
 	}
-	c.EphemeralFiles(prompt.Content, comps, prompt.Files, prompt.Embeds...)
+	c.ephemeralFiles(prompt.Content, comps, prompt.Files, prompt.Embeds...)
 	return nil
 }
 
@@ -1069,7 +1069,7 @@ func promptComponents(game string, seq uint64, prompt present.Prompt) []discordg
 			opts = append(opts, discordgo.SelectMenuOption{Label: ch.Label, Value: present.ChoiceValue(ch)})
 		}
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.SelectMenu{CustomID: ContractID(game, cverbSelect, seq, ""), Placeholder: prompt.Placeholder, Options: opts},
+			discordgo.SelectMenu{CustomID: contractID(game, cverbSelect, seq, ""), Placeholder: prompt.Placeholder, Options: opts},
 		}})
 	}
 	if len(prompt.Buttons) > 0 {
@@ -1088,7 +1088,7 @@ func olderThanBoard(msg *discordgo.Message, board string) bool {
 	if msg == nil || board == "" {
 		return false
 	}
-	return LaterID(board, msg.ID)
+	return laterID(board, msg.ID)
 }
 
 // applyOpen applies seat's move m and keeps td.Open: a seat whose decision
@@ -1097,7 +1097,7 @@ func olderThanBoard(msg *discordgo.Message, board string) bool {
 // now as the start of its clock. A seat whose decision closes is charged
 // its time (TableData.spend), seat's own with the increment when made
 // (its person clicked, or their time ran out).
-func applyOpen(g *present.Game, st engine.State, td *TableData, seat int, m engine.Move, now time.Time, made bool) ([]engine.Event, error) {
+func applyOpen(g *present.Game, st engine.State, td *tableData, seat int, m engine.Move, now time.Time, made bool) ([]engine.Event, error) {
 	before := st.ToDecide()
 	keyer, _ := st.(decisionKeyer)
 	var keys []uint64
@@ -1147,13 +1147,13 @@ const maxAdvance = 100000
 // advance takes the forced decisions and the computer seats' decisions
 // until a person must decide, the computer seats left are still taking
 // their time (reaction_contract.go), or the game is over.
-func (b *Bot) advance(g *present.Game, st engine.State, td *TableData, now time.Time) ([]engine.Event, error) {
+func (b *Bot) advance(g *present.Game, st engine.State, td *tableData, now time.Time) ([]engine.Event, error) {
 	return b.advanceWith(g, st, td, now, nil)
 }
 
 // advanceWith is advance with the computer's decisions foreseen in f
 // (foresight.go; nil: none).
-func (b *Bot) advanceWith(g *present.Game, st engine.State, td *TableData, now time.Time, f *foresight) ([]engine.Event, error) {
+func (b *Bot) advanceWith(g *present.Game, st engine.State, td *tableData, now time.Time, f *foresight) ([]engine.Event, error) {
 	var all []engine.Event
 	if td.Paused != "" {
 		return nil, nil // nobody plays while the game is paused
@@ -1236,7 +1236,7 @@ func appendLog(log, lines []string) []string {
 // kept is the picture the message shows already ("": none known): a board
 // showing that same picture is not drawn, and carries no files
 // (present.Table.Kept).
-func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *TableData, kept string) (present.Board, engine.State, error) {
+func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *tableData, kept string) (present.Board, engine.State, error) {
 	st, err := g.Rules.Decode(r.Data)
 	if err != nil {
 		return present.Board{}, nil, err
@@ -1258,7 +1258,7 @@ func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *TableData, ke
 // opened (td.Open), so that the buttons keep their custom ids while seats
 // decide at once; otherwise, and when no decision is open, the version of
 // st.
-func buttonsVersion(g *present.Game, st engine.State, td *TableData) uint64 {
+func buttonsVersion(g *present.Game, st engine.State, td *tableData) uint64 {
 	if !g.SteadyButtons {
 		return st.Seq()
 	}
@@ -1283,14 +1283,14 @@ func boardComponents(game string, seq uint64, pb present.Board) []discordgo.Mess
 	for _, row := range pb.Rows {
 		var cs []discordgo.MessageComponent
 		for _, bt := range row {
-			btn := discordgo.Button{Label: bt.Label, Style: bt.Style, CustomID: ContractID(game, CverbMove, seq, string(bt.Move))}
+			btn := discordgo.Button{Label: bt.Label, Style: bt.Style, CustomID: contractID(game, cverbMove, seq, string(bt.Move))}
 			switch {
 			case bt.Prompt:
-				btn.CustomID = ContractID(game, cverbPrompt, seq, "")
+				btn.CustomID = contractID(game, cverbPrompt, seq, "")
 			case bt.Next != "":
-				btn.CustomID = ContractID(game, cverbStep, seq, bt.Next)
+				btn.CustomID = contractID(game, cverbStep, seq, bt.Next)
 			case bt.Modal != nil:
-				btn.CustomID = ContractID(game, cverbModal, seq, bt.Modal.Verb)
+				btn.CustomID = contractID(game, cverbModal, seq, bt.Modal.Verb)
 			}
 			if btn.Style == 0 {
 				btn.Style = discordgo.SecondaryButton
@@ -1313,14 +1313,14 @@ func boardComponents(game string, seq uint64, pb present.Board) []discordgo.Mess
 //
 // The answer carries the board's pictures even when the message has them
 // (see answerContractPicture).
-func (c *Call) showContractBoard(g *present.Game, r *dixbot.Record, td *TableData) error {
+func (c *Call) showContractBoard(g *present.Game, r *dixbot.Record, td *tableData) error {
 	pb, st, err := c.B.contractBoard(g, r, td, "")
 	if err != nil {
 		return err
 	}
 	c.keepContractPicture(td, pb.Picture)
-	c.AnswerPic = pb.Picture
-	c.Shows = &Shows{Seq: boardSeq(td, st)}
+	c.answerPic = pb.Picture
+	c.Shows = &shows{Seq: boardSeq(td, st)}
 	c.Update(pb.Content, pb.Embeds, tableComponents(g, st, td, pb), pb.Files...)
 	return nil
 }
@@ -1329,7 +1329,7 @@ func (c *Call) showContractBoard(g *present.Game, r *dixbot.Record, td *TableDat
 // the lobby's counter while it is a lobby (td.Lobby), then that counter
 // plus the game's version, so a render of the same game is never older
 // whatever else the table data recorded since.
-func boardSeq(td *TableData, st engine.State) uint64 {
+func boardSeq(td *tableData, st engine.State) uint64 {
 	return uint64(td.Lobby) + st.Seq()
 }
 
@@ -1342,7 +1342,7 @@ func (c *Call) contractStale(g *present.Game, lobbyClick bool) error {
 		switch {
 		case r.Data == nil && lobbyClick:
 			content, comps := c.lobbyView(g, td)
-			c.Shows = &Shows{Seq: uint64(td.Lobby)}
+			c.Shows = &shows{Seq: uint64(td.Lobby)}
 			c.Update(content, nil, comps)
 		case c.I.Message.ID == td.Board:
 			if err := c.showContractBoard(g, r, td); err != nil {
@@ -1351,12 +1351,12 @@ func (c *Call) contractStale(g *present.Game, lobbyClick bool) error {
 		case r.Data != nil && td.Board != "" && (lobbyClick || olderThanBoard(c.I.Message, td.Board)):
 			// A board (or lobby) that should have been retired: it is,
 			// by this answer, and the clicker is led to the board.
-			c.Shows = &Shows{Retire: true}
+			c.Shows = &shows{Retire: true}
 			c.Update(c.I.Message.Content, c.I.Message.Embeds, nil)
-			text += "\n" + locales.T(c.Lang, "stale_link", map[string]any{"URL": MessageURL(c.I.GuildID, c.I.ChannelID, td.Board)})
+			text += "\n" + locales.T(c.Lang, "stale_link", map[string]any{"URL": messageURL(c.I.GuildID, c.I.ChannelID, td.Board)})
 		}
 	}
-	if c.FromPrompt() && !c.Responded {
+	if c.fromPrompt() && !c.Responded {
 		// A private prompt whose decision is over loses its buttons: it
 		// becomes the "outdated" answer itself, so no live copy of an
 		// old decision is left behind.
@@ -1377,7 +1377,7 @@ func (c *Call) contractBoardCommand(g *present.Game) error {
 		content, comps := c.lobbyView(g, td)
 		c.Respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
-			Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: NoMentions()},
+			Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: noMentions()},
 		})
 		if o := td.opening(); o != "" {
 			c.adoptBoard(g, "lobby "+o, r.Version)
@@ -1391,7 +1391,7 @@ func (c *Call) contractBoardCommand(g *present.Game) error {
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
-			Components: tableComponents(g, st, td, pb), AllowedMentions: NoMentions()},
+			Components: tableComponents(g, st, td, pb), AllowedMentions: noMentions()},
 	})
 	if contractTableOf(td) != "" {
 		c.adoptBoard(g, contractTableOf(td), r.Version)
@@ -1426,7 +1426,7 @@ func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
 			if r.Game != g.Rules.Name() {
 				return ErrNothingToDo
 			}
-			td, err := DecodeTableData(r.Meta)
+			td, err := decodeTableData(r.Meta)
 			if err != nil {
 				return err
 			}
@@ -1440,12 +1440,12 @@ func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
 				switch {
 				case v0 != nil && v0.Orig == msg.ID:
 					return ErrNothingToDo
-				case v0 != nil && LaterID(v0.Orig, msg.ID):
+				case v0 != nil && laterID(v0.Orig, msg.ID):
 					// A later /<game> board was adopted first.
-					td.owe(r, now, Effect{Kind: ceffRetire, Msg: msg.ID, Via: v})
+					td.owe(r, now, effect{Kind: ceffRetire, Msg: msg.ID, Via: v})
 				default:
 					if v0 != nil {
-						td.owe(r, now, Effect{Kind: ceffRetire, Msg: v0.Orig, Via: v0})
+						td.owe(r, now, effect{Kind: ceffRetire, Msg: v0.Orig, Via: v0})
 					}
 					td.BoardVia = v
 				}
@@ -1456,13 +1456,13 @@ func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
 			switch {
 			case ended || msg.ID == td.Board:
 				return ErrNothingToDo
-			case !LaterID(msg.ID, td.Board):
+			case !laterID(msg.ID, td.Board):
 				// A later /<game> board was adopted first.
-				td.owe(r, now, Effect{Kind: ceffRetire, Msg: msg.ID, Via: v})
+				td.owe(r, now, effect{Kind: ceffRetire, Msg: msg.ID, Via: v})
 			default:
 				td.adopt(r, g, msg.ID, v, now)
 				if r.Version != shown {
-					td.owe(r, now, Effect{Kind: ceffEdit, Again: true})
+					td.owe(r, now, effect{Kind: ceffEdit, Again: true})
 				}
 			}
 			r.Meta = td.Encode()
@@ -1472,7 +1472,7 @@ func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
 			// Ended (or followed by another game) before its board was
 			// posted again: that message keeps no buttons.
 			none := []discordgo.MessageComponent{}
-			if err := c.D.FollowupEdit(ctx, i, "@original", &discordgo.WebhookEdit{Components: &none, AllowedMentions: NoMentions()}); err != nil {
+			if err := c.D.FollowupEdit(ctx, i, "@original", &discordgo.WebhookEdit{Components: &none, AllowedMentions: noMentions()}); err != nil {
 				c.B.Log.Info("could not take the buttons off a board of an ended game", "channel", channel, "err", err)
 			}
 			return
@@ -1485,7 +1485,7 @@ func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
 			return
 		}
 		c.B.WakeAt(rec.Due)
-		if err := c.B.contractOutbox(ctx, c.B.ApiFor(ctx), rec, nil, 0); err != nil {
+		if err := c.B.contractOutbox(ctx, c.B.apiFor(ctx), rec, nil, 0); err != nil {
 			c.B.Log.Warn("effects left for later", "channel", channel, "err", err)
 		}
 	})
@@ -1520,7 +1520,7 @@ func (c *Call) contractHint(g *present.Game) error {
 // In a lobby the caller leaves it.
 func (c *Call) contractLeave(g *present.Game) error {
 	lobby := false
-	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
+	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
 		s := td.seatOf(c.User)
 		if s < 0 {
 			return Refuse(ErrNotInGame, "table_err_not_seated", nil)
@@ -1574,20 +1574,20 @@ func (c *Call) contractAbandon(g *present.Game) error {
 	if err != nil {
 		return err
 	}
-	if !c.Manages(td.Creator) && !td.lastPlaying(c.User) {
+	if !c.manages(td.Creator) && !td.lastPlaying(c.User) {
 		return ErrNoPermission
 	}
 	name := g.Rules.Name()
 	c.Ephemeral(locales.T(c.Lang, "abandon_confirm", nil), []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		Button(c.Lang, "btn_abandon_yes", nil, discordgo.DangerButton, ContractID(name, CverbEnd, r.Version, abandonArg(td))),
-		Button(c.Lang, "btn_abandon_no", nil, discordgo.SecondaryButton, ContractID(name, cverbKeep, 0, "")),
+		Button(c.Lang, "btn_abandon_yes", nil, discordgo.DangerButton, contractID(name, cverbEnd, r.Version, abandonArg(td))),
+		Button(c.Lang, "btn_abandon_no", nil, discordgo.SecondaryButton, contractID(name, cverbKeep, 0, "")),
 	}}})
 	return nil
 }
 
 // abandonArg names the table a confirmation of /<game> abandon was asked
 // at: its opening and its board ("-" before the board is known).
-func abandonArg(td *TableData) string {
+func abandonArg(td *tableData) string {
 	if t := contractTableOf(td); t != "" {
 		return t
 	}
@@ -1605,7 +1605,7 @@ func (c *Call) contractEnd(g *present.Game, p contractParsed) error {
 	if errors.Is(err, dixbot.ErrNotFound) || errors.Is(err, ErrOtherGame) {
 		// Confirmed by someone else first (or the game ended meanwhile):
 		// the confirmation says so, and loses its buttons.
-		c.UpdateOrReply(locales.T(c.Lang, "table_abandon_over", map[string]any{"Game": En(g.Rules.Name() + "_title")}), nil)
+		c.updateOrReply(locales.T(c.Lang, "table_abandon_over", map[string]any{"Game": En(g.Rules.Name() + "_title")}), nil)
 		return nil
 	}
 	if err != nil {
@@ -1617,13 +1617,13 @@ func (c *Call) contractEnd(g *present.Game, p contractParsed) error {
 	case p.n > r.Version:
 		return fmt.Errorf("%w: version %d is newer than the record's %d", ErrBadCustomID, p.n, r.Version)
 	}
-	if !c.Manages(td.Creator) && !td.lastPlaying(c.User) {
+	if !c.manages(td.Creator) && !td.lastPlaying(c.User) {
 		return ErrNoPermission
 	}
 	if err := c.Retry("finish", func(ctx context.Context) error { return c.B.finishTable(ctx, c.I.ChannelID, r.Game, td) }); err != nil {
 		return err
 	}
-	c.UpdateOrReply(locales.T(c.Lang, "abandon_done", nil), nil)
+	c.updateOrReply(locales.T(c.Lang, "abandon_done", nil), nil)
 	notice := locales.T(td.Lang, "table_abandoned", map[string]any{"Name": c.Name, "Game": En(g.Rules.Name() + "_title")})
 	// The board says it ended where it said who must decide, without its
 	// clock; its picture stays. A ping waiting for a decision says there
@@ -1640,19 +1640,19 @@ func (c *Call) contractEnd(g *present.Game, p contractParsed) error {
 	settled := locales.T(td.Lang, "table_ping_abandoned", nil)
 	board, v, ping := td.Board, td.BoardVia, td.Ping
 	c.Then(func(ctx context.Context) {
-		d := c.B.ApiFor(ctx)
-		if _, err := d.Followup(ctx, c.I, &discordgo.WebhookParams{Content: notice, AllowedMentions: NoMentions()}); err != nil {
+		d := c.B.apiFor(ctx)
+		if _, err := d.Followup(ctx, c.I, &discordgo.WebhookParams{Content: notice, AllowedMentions: noMentions()}); err != nil {
 			c.B.Log.Warn("could not tell the channel the game was abandoned", "channel", c.I.ChannelID, "err", err)
 		}
 		if ping != nil && ping.ID != "" {
 			// The ping's decision will not be made: it says so.
 			text := settled
 			var err error
-			if ping.Via.Usable(time.Now()) {
-				err = d.FollowupEdit(ctx, ping.Via.Interaction(), ping.ID, &discordgo.WebhookEdit{Content: &text, AllowedMentions: NoMentions()})
+			if ping.Via.usable(time.Now()) {
+				err = d.FollowupEdit(ctx, ping.Via.Interaction(), ping.ID, &discordgo.WebhookEdit{Content: &text, AllowedMentions: noMentions()})
 			}
-			if !ping.Via.Usable(time.Now()) || err != nil {
-				err = d.Edit(ctx, &discordgo.MessageEdit{Channel: c.I.ChannelID, ID: ping.ID, Content: &text, AllowedMentions: NoMentions()})
+			if !ping.Via.usable(time.Now()) || err != nil {
+				err = d.Edit(ctx, &discordgo.MessageEdit{Channel: c.I.ChannelID, ID: ping.ID, Content: &text, AllowedMentions: noMentions()})
 			}
 			if err != nil {
 				c.B.Log.Warn("could not settle the ping of an abandoned game", "channel", c.I.ChannelID, "err", err)
@@ -1661,9 +1661,9 @@ func (c *Call) contractEnd(g *present.Game, p contractParsed) error {
 		if board == "" {
 			return
 		}
-		c.B.Fences.Send(board, Shows{Retire: true}, c.B.Now(), func() error {
+		c.B.Fences.Send(board, shows{Retire: true}, c.B.Now(), func() error {
 			none := &[]discordgo.MessageComponent{}
-			if v.Usable(time.Now()) && (v.Orig == "" || v.Orig == board) {
+			if v.usable(time.Now()) && (v.Orig == "" || v.Orig == board) {
 				// The board's newest interaction edits it (outbox_contract.go).
 				if err := d.FollowupEdit(ctx, v.Interaction(), "@original", &discordgo.WebhookEdit{Content: ended, Components: none}); err == nil {
 					return nil

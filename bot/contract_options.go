@@ -119,7 +119,7 @@ func shownOptions(g *present.Game, seats int) []present.Option {
 
 // optionsLine is the lobby's line of the game's options as td holds them
 // ("" for a game without options).
-func optionsLine(g *present.Game, td *TableData) string {
+func optionsLine(g *present.Game, td *tableData) string {
 	vals := g.OptionValues(td.Opts)
 	var parts []string
 	for _, o := range shownOptions(g, len(td.Seats)) {
@@ -132,7 +132,7 @@ func optionsLine(g *present.Game, td *TableData) string {
 // optionsMenu is the lobby's menu of the game's options: one entry per
 // value of every option shown, the chosen ones marked; nil for a game
 // without options.
-func optionsMenu(g *present.Game, td *TableData) discordgo.MessageComponent {
+func optionsMenu(g *present.Game, td *tableData) discordgo.MessageComponent {
 	shown := shownOptions(g, len(td.Seats))
 	if len(shown) == 0 {
 		return nil
@@ -152,14 +152,14 @@ func optionsMenu(g *present.Game, td *TableData) discordgo.MessageComponent {
 		}
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		CustomID: ContractID(game, cverbOpt, uint64(td.Lobby), ""), Options: opts, MaxValues: 1,
+		CustomID: contractID(game, cverbOpt, uint64(td.Lobby), ""), Options: opts, MaxValues: 1,
 		Placeholder: locales.T(td.Lang, "table_option_placeholder", nil),
 	}}}
 }
 
 // chooseOption sets the table's option to the menu's value
 // "<name>=<value>": the creator's choice alone, among the option's values.
-func chooseOption(g *present.Game, td *TableData, user, value string) error {
+func chooseOption(g *present.Game, td *tableData, user, value string) error {
 	if user != td.Creator {
 		return ErrNotCreator
 	}
@@ -180,7 +180,7 @@ var errNoOptions = errors.New("bot: no such option")
 
 // setGameOption sets game's option in s from the settings menu's value
 // "<game>/<name>=<value>".
-func (b *Bot) setGameOption(s *ChannelSettings, value string) error {
+func (b *Bot) setGameOption(s *channelSettings, value string) error {
 	game, rest, ok := strings.Cut(value, "/")
 	g, known := b.Games[game]
 	name, v, _ := strings.Cut(rest, "=")
@@ -202,7 +202,7 @@ func (b *Bot) setGameOption(s *ChannelSettings, value string) error {
 
 // cleanOptions drops the saved options of games no longer hosted and the
 // values their options no longer allow.
-func (b *Bot) cleanOptions(s *ChannelSettings) {
+func (b *Bot) cleanOptions(s *channelSettings) {
 	for game, opts := range s.Opts {
 		g, ok := b.Games[game]
 		for name, v := range opts {
@@ -234,7 +234,7 @@ func (b *Bot) optionGames() []string {
 // optionSettings are the settings message's lines of the games' options,
 // one per game, and its menu of them, one for every game (nil: no game
 // has options).
-func (b *Bot) optionSettings(lang string, s ChannelSettings) ([]string, discordgo.MessageComponent) {
+func (b *Bot) optionSettings(lang string, s channelSettings) ([]string, discordgo.MessageComponent) {
 	var lines []string
 	var opts []discordgo.SelectMenuOption
 	for _, game := range b.optionGames() {
@@ -262,7 +262,7 @@ func (b *Bot) optionSettings(lang string, s ChannelSettings) ([]string, discordg
 		return lines, nil
 	}
 	return lines, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		CustomID: TableID(VerbSettings, SetOption), Options: opts, MaxValues: 1,
+		CustomID: tableID(verbSettings, setOption), Options: opts, MaxValues: 1,
 		Placeholder: locales.T(lang, "settings_select_options", nil),
 	}}}
 }

@@ -17,7 +17,7 @@ import (
 
 // paceMenu is the lobby's pace menu, in the table's language, the pace
 // chosen marked as its default; nil when the game offers one pace or none.
-func paceMenu(g *present.Game, td *TableData) discordgo.MessageComponent {
+func paceMenu(g *present.Game, td *tableData) discordgo.MessageComponent {
 	if len(g.Paces) < 2 {
 		return nil
 	}
@@ -29,14 +29,14 @@ func paceMenu(g *present.Game, td *TableData) discordgo.MessageComponent {
 			Label: Truncate(paceLabel(td.Lang, name, p), 100), Value: p.Name, Default: p.Name == chosen})
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		CustomID: ContractID(name, cverbPace, uint64(td.Lobby), ""), Options: opts,
+		CustomID: contractID(name, cverbPace, uint64(td.Lobby), ""), Options: opts,
 		Placeholder: locales.T(td.Lang, "table_pace_placeholder", nil),
 	}}}
 }
 
 // choosePace sets the table's pace to the one named name: the creator's
 // choice alone, among the game's paces.
-func choosePace(g *present.Game, td *TableData, user, name string) error {
+func choosePace(g *present.Game, td *tableData, user, name string) error {
 	if user != td.Creator {
 		return ErrNotCreator
 	}
@@ -52,7 +52,7 @@ func choosePace(g *present.Game, td *TableData, user, name string) error {
 // timestamp every client counts down
 // (https://discord.com/developers/docs/reference#message-formatting-timestamp-styles).
 // "" when no person's decision runs on a clock.
-func tableClockLine(g *present.Game, st engine.State, td *TableData) string {
+func tableClockLine(g *present.Game, st engine.State, td *tableData) string {
 	if st.Over() {
 		return ""
 	}
@@ -99,11 +99,11 @@ func withLine(content, line string) string {
 
 // tableComponents are a board's components: the game's buttons while it
 // runs, the Rematch button on its final scoreboard.
-func tableComponents(g *present.Game, st engine.State, td *TableData, pb present.Board) []discordgo.MessageComponent {
+func tableComponents(g *present.Game, st engine.State, td *tableData, pb present.Board) []discordgo.MessageComponent {
 	comps := boardComponents(g.Rules.Name(), buttonsVersion(g, st, td), pb)
 	if st.Over() {
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			Button(td.Lang, "btn_rematch", nil, discordgo.SuccessButton, ContractID(g.Rules.Name(), CverbAgain, 0, "")),
+			Button(td.Lang, "btn_rematch", nil, discordgo.SuccessButton, contractID(g.Rules.Name(), cverbAgain, 0, "")),
 		}})
 	} else if row := kickRow(g, td); row != nil && len(comps) < 5 {
 		comps = append(comps, row)
@@ -113,7 +113,7 @@ func tableComponents(g *present.Game, st engine.State, td *TableData, pb present
 
 // creatorName is the name of the table's creator: their seat's (a
 // rematch's creator may sit anywhere), else the first seat's.
-func (td *TableData) creatorName() string {
+func (td *tableData) creatorName() string {
 	for _, s := range td.Seats {
 		if s.User == td.Creator && s.User != "" {
 			return s.Name
@@ -125,10 +125,10 @@ func (td *TableData) creatorName() string {
 	return "?"
 }
 
-// Manages reports whether the clicker may pause, resume or end the table
+// manages reports whether the clicker may pause, resume or end the table
 // created by creator: its creator, or a member who may manage the
 // channel.
-func (c *Call) Manages(creator string) bool {
+func (c *Call) manages(creator string) bool {
 	if c.User != "" && c.User == creator {
 		return true
 	}

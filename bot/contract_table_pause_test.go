@@ -19,7 +19,7 @@ import (
 func (h *harness) qwixxMove(board *tabletest.Message) string {
 	h.T.Helper()
 	for _, id := range tabletest.ComponentIDs(board.Components) {
-		if p, err := ParseContractID(id); err == nil && p.Verb == CverbMove {
+		if p, err := parseContractID(id); err == nil && p.Verb == cverbMove {
 			return id
 		}
 	}
@@ -43,9 +43,9 @@ func TestContractPauseResume(t *testing.T) {
 			h.Perms["u3"] = discordgo.PermissionManageChannels
 			lobby := h.qcommand("u1", "start", "language", lang).Shown(nil)
 			assert.Equal(t, locales.T(lang, "table_err_not_started", nil), h.qcommand("u1", "pause").EphemeralText())
-			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
-			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, CverbCPU, "easy")).Shown(lobby)
-			board := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
+			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
+			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbCPU, "easy")).Shown(lobby)
+			board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
 			r0, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
 			_, _, v := h.qstate()
@@ -70,7 +70,7 @@ func TestContractPauseResume(t *testing.T) {
 			txt := h.ClickOn("u2", shown, h.qwixxMove(shown)).EphemeralText()
 			assert.Equal(t, locales.T(lang, "table_err_paused", map[string]any{"Name": "Alice", "Command": "/qwixx"}), txt)
 			now = now.Add(time.Hour)
-			require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+			require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 			_, _, v2 = h.qstate()
 			assert.Equal(t, v, v2, "a paused game changed")
 
@@ -117,7 +117,7 @@ func TestContractLog(t *testing.T) {
 	require.NotEmpty(t, older, "a whole game's log has more than one page")
 	page := h.ClickOn("u2", &tabletest.Message{ID: "orig-x", Ephemeral: true}, older)
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, page.Response().Type)
-	all := h.ClickOn("u2", &tabletest.Message{ID: "orig-x", Ephemeral: true}, ContractID("qwixx", cverbLog, 99999, "")).Response().Data.Content
+	all := h.ClickOn("u2", &tabletest.Message{ID: "orig-x", Ephemeral: true}, contractID("qwixx", cverbLog, 99999, "")).Response().Data.Content
 	assert.Contains(t, all, locales.T("en", "log_paused", map[string]any{"Name": "Alice"}), "the oldest page")
 	assert.Contains(t, all, locales.T("en", "log_resumed", map[string]any{"Name": "Alice"}))
 	assert.Contains(t, all, locales.T("en", "table_timed_out", map[string]any{"Name": "Bob"}))

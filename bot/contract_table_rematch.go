@@ -31,7 +31,7 @@ const firstStream = 1 << 62
 // startTable starts the game of the lobby r, td at now: the seat that
 // starts (td.Starts, else drawn from the seed), the forced and computer
 // decisions that open it, the clocks of the people deciding.
-func (b *Bot) startTable(g *present.Game, r *dixbot.Record, td *TableData, now time.Time) (engine.State, error) {
+func (b *Bot) startTable(g *present.Game, r *dixbot.Record, td *tableData, now time.Time) (engine.State, error) {
 	td.Seed = b.Seed()
 	n := len(td.Seats)
 	first := td.Starts - 1
@@ -82,7 +82,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 		}
 		return c.rematchTakenBy(r)
 	}
-	td, err := DecodeTableData(r.Meta)
+	td, err := decodeTableData(r.Meta)
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 	if !r.Finished {
 		// Over but not archived yet: one click claims the rematch and
 		// archives the game; the others are told.
-		_, _, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
+		_, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
 			// The channel's record may be another game by now (the
 			// rematch another click opened): it is then not claimed.
 			if td.Board != c.I.Message.ID || r.Data == nil || td.Rematch != "" && td.Rematch != c.I.ID {
@@ -123,7 +123,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 		}
 		// The game's end may still be owed (outbox_contract.go): its
 		// result is recorded (once, whoever records it) before archiving.
-		if err := c.B.recordOver(c.Ctx, r); err != nil {
+		if err := c.B.recordOver(c.ctx, r); err != nil {
 			return err
 		}
 		if err := c.Retry("finish", func(ctx context.Context) error {
@@ -149,7 +149,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 		c.Respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
-				Components: tableComponents(g, st2, ntd, pb), AllowedMentions: NoMentions()},
+				Components: tableComponents(g, st2, ntd, pb), AllowedMentions: noMentions()},
 		})
 		c.B.WakeAt(next.Due)
 		c.keepLog(ntd)
@@ -162,7 +162,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 		"\n\n" + content
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: MentionUsers(others)},
+		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: mentionUsers(others)},
 	})
 	return nil
 }
@@ -170,8 +170,8 @@ func (c *Call) contractRematch(g *present.Game) error {
 // rematchTable is the record of the game after the finished one r, td:
 // started at once (its state returned) when the clicker is the only
 // person seated, else a lobby (nil state).
-func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *TableData) (*dixbot.Record, *TableData, engine.State, error) {
-	ntd := &TableData{V: tableDataVersion, Creator: c.User, Lang: td.Lang, NoPics: td.NoPics || c.B.NoPictures,
+func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *tableData) (*dixbot.Record, *tableData, engine.State, error) {
+	ntd := &tableData{V: tableDataVersion, Creator: c.User, Lang: td.Lang, NoPics: td.NoPics || c.B.NoPictures,
 		Pace: td.Pace, Opts: td.Opts, Origin: c.I.ID}
 	people := 0
 	at := make([]int, len(td.Seats)) // old seat -> new seat, -1 when left out
@@ -179,7 +179,7 @@ func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *TableData) (*
 		at[i] = -1
 		switch {
 		case s.User == c.User:
-			ntd.Seats = append(ntd.Seats, TableSeat{User: s.User, Name: c.Name})
+			ntd.Seats = append(ntd.Seats, tableSeat{User: s.User, Name: c.Name})
 		case s.User != "" && s.Level != "":
 			continue // a person who left: not seated again
 		default:
@@ -234,13 +234,13 @@ func (c *Call) createRematch(r *dixbot.Record) error {
 		err := c.B.Store.Create(ctx, r)
 		if unsure && errors.Is(err, dixbot.ErrExists) {
 			if old, gerr := c.B.get(ctx, c.I.ChannelID); gerr == nil {
-				if td, terr := DecodeTableData(old.Meta); terr == nil && old.Game == r.Game && td.Origin == c.I.ID {
+				if td, terr := decodeTableData(old.Meta); terr == nil && old.Game == r.Game && td.Origin == c.I.ID {
 					*r = *old // a try that looked failed landed
 					return nil
 				}
 			}
 		}
-		unsure = unsure || Transient(err)
+		unsure = unsure || transient(err)
 		return err
 	})
 	if errors.Is(err, dixbot.ErrExists) {
@@ -265,7 +265,7 @@ func (c *Call) rematchTakenBy(r *dixbot.Record) error {
 	if _, ok := c.B.Games[r.Game]; !ok {
 		return otherGame(gameTitle(r.Game))
 	}
-	td, err := DecodeTableData(r.Meta)
+	td, err := decodeTableData(r.Meta)
 	if err != nil {
 		return err
 	}
@@ -284,7 +284,7 @@ func (c *Call) rematchTakenBy(r *dixbot.Record) error {
 		return Refuse(dixbot.ErrExists, "err_rematch_opening", nil)
 	}
 	return Refuse(dixbot.ErrExists, "err_rematch_exists", map[string]any{
-		"Name": name, "URL": MessageURL(r.Guild, r.Channel, td.Board)})
+		"Name": name, "URL": messageURL(r.Guild, r.Channel, td.Board)})
 }
 
 // rememberBoard records, after the answer, the answer's message as the
@@ -303,7 +303,7 @@ func (c *Call) rememberBoard(g *present.Game) {
 			if r.Game != g.Rules.Name() {
 				return ErrNothingToDo
 			}
-			td, err := DecodeTableData(r.Meta)
+			td, err := decodeTableData(r.Meta)
 			if err != nil {
 				return err
 			}

@@ -15,10 +15,10 @@ import (
 
 func TestFenceKeepsEachBoardMovingForward(t *testing.T) {
 	t.Parallel()
-	var f Fences
+	var f fences
 	now := time.Unix(1_700_000_000, 0)
 	var landed []string
-	show := func(msg string, s Shows, what string) bool {
+	show := func(msg string, s shows, what string) bool {
 		sent, err := f.Send(msg, s, now, func() error {
 			landed = append(landed, what)
 			return nil
@@ -26,13 +26,13 @@ func TestFenceKeepsEachBoardMovingForward(t *testing.T) {
 		require.NoError(t, err)
 		return sent
 	}
-	assert.True(t, show("m1", Shows{Seq: 54}, "54"), "the first render of a board")
-	assert.False(t, show("m1", Shows{Seq: 53}, "53"), "an older render after a newer one")
-	assert.True(t, show("m1", Shows{Seq: 54}, "54 again"), "the same state again (a pause, a clock)")
-	assert.True(t, show("m2", Shows{Seq: 10}, "other board"), "another board has its own fence")
-	assert.True(t, show("m1", Shows{Retire: true}, "summary"), "a retire")
-	assert.False(t, show("m1", Shows{Seq: 55}, "55"), "a newer render on a retired board")
-	assert.True(t, show("m1", Shows{Retire: true}, "retire again"), "a retire sent again")
+	assert.True(t, show("m1", shows{Seq: 54}, "54"), "the first render of a board")
+	assert.False(t, show("m1", shows{Seq: 53}, "53"), "an older render after a newer one")
+	assert.True(t, show("m1", shows{Seq: 54}, "54 again"), "the same state again (a pause, a clock)")
+	assert.True(t, show("m2", shows{Seq: 10}, "other board"), "another board has its own fence")
+	assert.True(t, show("m1", shows{Retire: true}, "summary"), "a retire")
+	assert.False(t, show("m1", shows{Seq: 55}, "55"), "a newer render on a retired board")
+	assert.True(t, show("m1", shows{Retire: true}, "retire again"), "a retire sent again")
 	assert.Equal(t, []string{"54", "54 again", "other board", "summary", "retire again"}, landed)
 }
 
@@ -54,13 +54,13 @@ func TestFenceMovesUnlessTheRequestWasRefused(t *testing.T) {
 		{"an answer that did not show the board", ErrNotShown, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var f Fences
-			_, err := f.Send("m", Shows{Seq: 7}, now, func() error { return tc.err })
+			var f fences
+			_, err := f.Send("m", shows{Seq: 7}, now, func() error { return tc.err })
 			require.ErrorIs(t, err, tc.err)
-			sent, _ := f.Send("m", Shows{Seq: 6}, now, func() error { return nil })
+			sent, _ := f.Send("m", shows{Seq: 6}, now, func() error { return nil })
 			assert.Equal(t, !tc.moved, sent, "an older render after it")
-			_, _ = f.Send("r", Shows{Retire: true}, now, func() error { return tc.err })
-			sent, _ = f.Send("r", Shows{Seq: 8}, now, func() error { return nil })
+			_, _ = f.Send("r", shows{Retire: true}, now, func() error { return tc.err })
+			sent, _ = f.Send("r", shows{Seq: 8}, now, func() error { return nil })
 			assert.Equal(t, !tc.moved, sent, "a render after its retire")
 		})
 	}
@@ -68,7 +68,7 @@ func TestFenceMovesUnlessTheRequestWasRefused(t *testing.T) {
 
 func TestFenceSendsOneRequestPerBoardAtATime(t *testing.T) {
 	t.Parallel()
-	var f Fences
+	var f fences
 	now := time.Unix(1_700_000_000, 0)
 	var mu sync.Mutex
 	inFlight, most := 0, 0
@@ -77,7 +77,7 @@ func TestFenceSendsOneRequestPerBoardAtATime(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, _ = f.Send("m", Shows{Seq: uint64(i)}, now, func() error {
+			_, _ = f.Send("m", shows{Seq: uint64(i)}, now, func() error {
 				mu.Lock()
 				inFlight++
 				most = max(most, inFlight)
@@ -92,19 +92,19 @@ func TestFenceSendsOneRequestPerBoardAtATime(t *testing.T) {
 	}
 	wg.Wait()
 	assert.Equal(t, 1, most, "requests on one board in flight at once")
-	sent, _ := f.Send("m", Shows{Seq: 48}, now, func() error { return nil })
+	sent, _ := f.Send("m", shows{Seq: 48}, now, func() error { return nil })
 	assert.False(t, sent, "the board shows the newest render sent")
 }
 
 func TestFencePrunesIdleBoards(t *testing.T) {
 	t.Parallel()
-	var f Fences
+	var f fences
 	start := time.Unix(1_700_000_000, 0)
-	for i := range FencePrune {
-		_, _ = f.Send(string(rune('a'+i%26))+time.Duration(i).String(), Shows{Seq: 1}, start, func() error { return nil })
+	for i := range fencePrune {
+		_, _ = f.Send(string(rune('a'+i%26))+time.Duration(i).String(), shows{Seq: 1}, start, func() error { return nil })
 	}
-	require.Len(t, f.M, FencePrune)
-	_, _ = f.Send("late", Shows{Seq: 1}, start.Add(FenceKeep+time.Second), func() error { return nil })
+	require.Len(t, f.M, fencePrune)
+	_, _ = f.Send("late", shows{Seq: 1}, start.Add(fenceKeep+time.Second), func() error { return nil })
 	assert.Len(t, f.M, 1, "only the board just used is kept")
 }
 
@@ -113,16 +113,16 @@ func TestFencePrunesIdleBoards(t *testing.T) {
 // fencePruneEvery, not on every request.
 func TestFencePrunesAtMostOncePerInterval(t *testing.T) {
 	t.Parallel()
-	var f Fences
+	var f fences
 	start := time.Unix(1_700_000_000, 0)
-	for i := range FencePrune + 10 {
-		_, _ = f.Send("m"+time.Duration(i).String(), Shows{Seq: 1}, start, func() error { return nil })
+	for i := range fencePrune + 10 {
+		_, _ = f.Send("m"+time.Duration(i).String(), shows{Seq: 1}, start, func() error { return nil })
 	}
-	require.Len(t, f.M, FencePrune+10, "none idle: all kept")
-	looked := f.Pruned
-	_, _ = f.Send("next", Shows{Seq: 1}, start.Add(time.Second), func() error { return nil })
-	assert.Equal(t, looked, f.Pruned, "no second look within the interval")
-	_, _ = f.Send("later", Shows{Seq: 1}, start.Add(FencePruneEvery+time.Second), func() error { return nil })
-	assert.Equal(t, start.Add(FencePruneEvery+time.Second), f.Pruned, "a look once the interval is over")
-	assert.Len(t, f.M, FencePrune+12, "still none idle")
+	require.Len(t, f.M, fencePrune+10, "none idle: all kept")
+	looked := f.pruned
+	_, _ = f.Send("next", shows{Seq: 1}, start.Add(time.Second), func() error { return nil })
+	assert.Equal(t, looked, f.pruned, "no second look within the interval")
+	_, _ = f.Send("later", shows{Seq: 1}, start.Add(fencePruneEvery+time.Second), func() error { return nil })
+	assert.Equal(t, start.Add(fencePruneEvery+time.Second), f.pruned, "a look once the interval is over")
+	assert.Len(t, f.M, fencePrune+12, "still none idle")
 }

@@ -18,16 +18,16 @@ const logPageLines = 20
 // every click stays small. It keeps the last maxLogLines lines of the game.
 const maxLogLines = 1000
 
-// GameLogRecord is the log record's data.
-type GameLogRecord struct {
+// gameLogRecord is the log record's data.
+type gameLogRecord struct {
 	V      int      `json:"v"`
 	Origin string   `json:"o"` // the table the lines belong to (dixTable.Origin)
 	Lines  []string `json:"l"`
 	Cut    int      `json:"c,omitempty"` // older lines no longer kept
 }
 
-// LogChannel is the store key of a channel's game log.
-func LogChannel(channel string) string { return channel + "/log" }
+// logChannel is the store key of a channel's game log.
+func logChannel(channel string) string { return channel + "/log" }
 
 // sameLog reports whether a log record naming the table kept is the log
 // of the table origin (TableData.logOrigin): the same name, or the bare
@@ -37,23 +37,23 @@ func sameLog(kept, origin string) bool {
 	return kept == origin || "t"+kept == origin
 }
 
-// AppendLog adds lines to the game log of the table origin in channel,
+// appendLog adds lines to the game log of the table origin in channel,
 // starting it anew for a new table. Doing it twice for one turn is
 // harmless enough (a repeated turn in the log) and happens only when a
 // process dies between the two writes.
-func (b *Bot) AppendLog(ctx context.Context, channel, origin string, lines []string) error {
+func (b *Bot) appendLog(ctx context.Context, channel, origin string, lines []string) error {
 	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
 	defer cancel()
-	key := LogChannel(channel)
+	key := logChannel(channel)
 	add := func(r *dixbot.Record) error {
-		var l GameLogRecord
+		var l gameLogRecord
 		if len(r.Meta) > 0 {
 			if err := json.Unmarshal(r.Meta, &l); err != nil {
-				l = GameLogRecord{}
+				l = gameLogRecord{}
 			}
 		}
 		if !sameLog(l.Origin, origin) {
-			l = GameLogRecord{V: 1, Origin: origin}
+			l = gameLogRecord{V: 1, Origin: origin}
 		}
 		l.Origin = origin
 		l.Lines = append(l.Lines, lines...)

@@ -56,7 +56,7 @@ func TestStalePromptLosesItsButtons(t *testing.T) {
 	h.ClickOn(users[g.Active], first, sel, val) // decided from the first prompt
 	// The other passes the white sum: the next roll opens.
 	other := users[1-g.Active]
-	h.ClickOn(other, board, ContractID("qwixx", CverbMove, g.Seq, "w -"))
+	h.ClickOn(other, board, contractID("qwixx", cverbMove, g.Seq, "w -"))
 	g2, _, _ := h.qstate()
 	require.Greater(t, g2.Seq, g.Seq, "the next roll")
 	before := snapshot(h)
@@ -77,7 +77,7 @@ func TestPromptAfterTheGameEnded(t *testing.T) {
 	g, _, _ := h.qstate()
 	confirm := h.qcommand("u1", "abandon").Shown(nil)
 	require.NotNil(t, confirm)
-	h.ClickOn("u1", confirm, h.qmust(confirm, CverbEnd, ""))
+	h.ClickOn("u1", confirm, h.qmust(confirm, cverbEnd, ""))
 	resp := h.ClickOn(users[g.Active], prompt, sel, val).Response()
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the prompt itself says it")
 	assert.Equal(t, locales.T("en", "err_game_gone", nil), resp.Data.Content)
@@ -95,11 +95,11 @@ func TestBoardAheadOfTheStoredGame(t *testing.T) {
 	board := h.openQwixx(users)
 	g, _, _ := h.qstate()
 	before := snapshot(h)
-	res := h.ClickOn(users[g.Active], board, ContractID("qwixx", CverbMove, g.Seq+3, "w -"))
+	res := h.ClickOn(users[g.Active], board, contractID("qwixx", cverbMove, g.Seq+3, "w -"))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, "the board as the store has it")
-	assert.Contains(t, tabletest.ComponentIDs(res.Response().Data.Components), ContractID("qwixx", CverbMove, g.Seq, "w -"))
+	assert.Contains(t, tabletest.ComponentIDs(res.Response().Data.Components), contractID("qwixx", cverbMove, g.Seq, "w -"))
 	assert.Contains(t, res.Texts(), locales.T("en", "err_stale", nil))
 	unchanged(h, before)
-	h.ClickOn(users[g.Active], board, ContractID("qwixx", CverbMove, g.Seq, "w -"))
+	h.ClickOn(users[g.Active], board, contractID("qwixx", cverbMove, g.Seq, "w -"))
 	assert.NotEqual(t, before, snapshot(h), "the game goes on")
 }

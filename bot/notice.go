@@ -38,18 +38,18 @@ func Refusal(err error) (status, code int) {
 // answer went through.
 func (c *Call) answerRefused(ctx context.Context, r *discordgo.InteractionResponse, err error) bool {
 	d := r.Data
-	if d == nil || !Permanent(err) || (len(d.Embeds) == 0 && len(d.Files) == 0) {
+	if d == nil || !permanent(err) || (len(d.Embeds) == 0 && len(d.Files) == 0) {
 		return false
 	}
 	if _, code := Refusal(err); code != discordgo.ErrCodeMissingPermissions {
 		return false
 	}
-	reason, fix := RefusalText(c.Lang, discordgo.ErrCodeMissingPermissions, 0, c.I.AppPermissions, len(d.Files) > 0)
+	reason, fix := refusalText(c.Lang, discordgo.ErrCodeMissingPermissions, 0, c.I.AppPermissions, len(d.Files) > 0)
 	text := locales.T(c.Lang, "answer_refused", map[string]any{"Reason": reason, "Fix": fix})
 	alt := &discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral,
-			Components: []discordgo.MessageComponent{}, AllowedMentions: NoMentions()},
+			Components: []discordgo.MessageComponent{}, AllowedMentions: noMentions()},
 	}
 	if rerr := c.D.Respond(ctx, c.I, alt); rerr != nil {
 		c.B.Log.Warn("answer refused, and its text alone too", "interaction", c.I.ID, "err", err, "then", rerr)
@@ -59,10 +59,10 @@ func (c *Call) answerRefused(ctx context.Context, r *discordgo.InteractionRespon
 	return true
 }
 
-// RefusalText says in lang why Discord refused a message (code and status
+// refusalText says in lang why Discord refused a message (code and status
 // of its answer), and what to do about it. perms are the bot's permissions
 // in the channel (0: unknown); files: the message carried files.
-func RefusalText(lang string, code, status int, perms int64, files bool) (reason, fix string) {
+func refusalText(lang string, code, status int, perms int64, files bool) (reason, fix string) {
 	switch code {
 	case discordgo.ErrCodePerformedOperationOnArchivedThread:
 		return locales.T(lang, "missing_archived", nil), locales.T(lang, "missing_fix_archived", nil)

@@ -33,7 +33,7 @@ func TestRefusalText(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			reason, fix := RefusalText("en", tc.code, 400, tc.perms, tc.files)
+			reason, fix := refusalText("en", tc.code, 400, tc.perms, tc.files)
 			assert.Equal(t, tc.reason, reason)
 			assert.NotEmpty(t, fix)
 		})

@@ -26,8 +26,8 @@ import (
 // message is posted with a nonce Discord deduplicates, and edits set a
 // message to what it must show, so doing one twice shows it once.
 
-// Effect is one piece of Discord work owed by a change of the game.
-type Effect struct {
+// effect is one piece of Discord work owed by a change of the game.
+type effect struct {
 	ID    uint32   `json:"i"`
 	Kind  string   `json:"k"`
 	Msg   string   `json:"m,omitempty"`
@@ -45,8 +45,8 @@ type Effect struct {
 // effects before any process may take them over; outboxLease how long a
 // process that took them over has before another may.
 const (
-	OutboxGrace = 3 * time.Second
-	OutboxLease = 30 * time.Second
+	outboxGrace = 3 * time.Second
+	outboxLease = 30 * time.Second
 )
 
 // ErrNothingToDo ends an update that finds nothing to do (a claim on a game
@@ -61,26 +61,26 @@ var ErrNothingToDo = errors.New("bot: nothing due")
 // on a busy machine or a slow Discord a post may take more than a second
 // to land, and the run that does its effects at once, as every run does
 // on a quiet machine, posts well within the rest.
-const holdMargin = OutboxGrace * 5 / 6
+const holdMargin = outboxGrace * 5 / 6
 
 // errHoldLost: another process took a channel's effects over (or the
 // channel changed) while this run's hold on them was ending; the run
 // leaves them to that process.
 var errHoldLost = errors.New("bot: the effects were taken over")
 
-// BeforeEffects holds a change's own effects for the test hooks
+// beforeEffects holds a change's own effects for the test hooks
 // (effectDelay, effectsHook); nothing in production.
-func (b *Bot) BeforeEffects() {
+func (b *Bot) beforeEffects() {
 	if d := b.EffectDelay; d > 0 {
 		time.Sleep(d) // a test widens the window between the write and the effects
 	}
-	if f := b.EffectsHook; f != nil {
+	if f := b.effectsHook; f != nil {
 		f()
 	}
 }
 
-// LeftForLater logs why a batch of effects stopped (err nil: it did not).
-func (b *Bot) LeftForLater(channel string, err error) {
+// leftForLater logs why a batch of effects stopped (err nil: it did not).
+func (b *Bot) leftForLater(channel string, err error) {
 	switch {
 	case errors.Is(err, errHoldLost):
 		b.Log.Info("effects left to the process that took them over", "channel", channel)
@@ -100,21 +100,21 @@ type Hold struct {
 	until   time.Time // when another process may take the effects over
 }
 
-// NewHold is the hold of a run on rec's effects: for the grace after the
+// newHold is the hold of a run on rec's effects: for the grace after the
 // change was written when the run is that change's own (ix.held), else
 // for the lease from now.
-func NewHold(rec *dixbot.Record, ix *Via) *Hold {
-	h := &Hold{channel: rec.Channel, until: time.Now().Add(OutboxLease)}
+func newHold(rec *dixbot.Record, ix *Via) *Hold {
+	h := &Hold{channel: rec.Channel, until: time.Now().Add(outboxLease)}
 	if ix != nil && !ix.held.IsZero() {
 		h.until = ix.held
 	}
 	return h
 }
 
-// HeldBy is v holding the effects of the change written at written.
-func HeldBy(v *Via, written time.Time) *Via {
+// heldBy is v holding the effects of the change written at written.
+func heldBy(v *Via, written time.Time) *Via {
 	if v != nil {
-		v.held = written.Add(OutboxGrace)
+		v.held = written.Add(outboxGrace)
 	}
 	return v
 }
@@ -142,9 +142,9 @@ func (b *Bot) Keep(ctx context.Context, h *Hold) error {
 	if t := b.Now(); t.After(ref) {
 		ref = t
 	}
-	due := ref.Add(OutboxLease)
+	due := ref.Add(outboxLease)
 	_, err := b.update(sctx, h.channel, "", func(r *dixbot.Record) error {
-		if r.Due.After(ref.Add(OutboxGrace)) {
+		if r.Due.After(ref.Add(outboxGrace)) {
 			return errHoldLost
 		}
 		r.Due = due
@@ -156,7 +156,7 @@ func (b *Bot) Keep(ctx context.Context, h *Hold) error {
 	case err != nil:
 		return fmt.Errorf("%w: %w", errHoldLost, err)
 	}
-	h.until = now.Add(OutboxLease)
+	h.until = now.Add(outboxLease)
 	b.Log.Info("effects held longer", "channel", h.channel)
 	return nil
 }
@@ -167,14 +167,14 @@ func (b *Bot) Keep(ctx context.Context, h *Hold) error {
 // handler of a schedule.Runner over the store. It returns nil when there
 // was nothing to do (already done or taken by another process).
 func (b *Bot) RunDue(ctx context.Context, s *discordgo.Session, channel string, asOf time.Time) error {
-	return b.RunDueOn(ctx, b.sessionAPI(s), channel, asOf)
+	return b.runDueOn(ctx, b.sessionAPI(s), channel, asOf)
 }
 
-func (b *Bot) RunDueOn(ctx context.Context, d DiscordAPI, channel string, asOf time.Time) error {
+func (b *Bot) runDueOn(ctx context.Context, d DiscordAPI, channel string, asOf time.Time) error {
 	if b.batches.Busy(channel) {
 		return nil // this process's own batch does the effects (internal/batches)
 	}
-	return b.RunContractDue(ctx, d, channel, asOf)
+	return b.runContractDue(ctx, d, channel, asOf)
 }
 
 // latestRecords is a store that knows, without a round trip, the latest
@@ -201,10 +201,10 @@ func (b *Bot) Latest(ctx context.Context, rec *dixbot.Record) (*dixbot.Record, e
 	return b.get(sctx, rec.Channel)
 }
 
-// Peek is the channel's record as this process last wrote or read it when
+// peek is the channel's record as this process last wrote or read it when
 // the store keeps it (no round trip; another process may have written
 // since), else as stored: for work the update checks again.
-func (b *Bot) Peek(ctx context.Context, channel string) (*dixbot.Record, error) {
+func (b *Bot) peek(ctx context.Context, channel string) (*dixbot.Record, error) {
 	if l, ok := b.Store.(latestRecords); ok {
 		if rec, ok := l.Latest(channel, 0); ok && rec != nil {
 			return rec, b.upgrade(rec)
@@ -245,8 +245,8 @@ type Via struct {
 // Discord's 15 minutes, less a margin for the requests under way.
 const viaLife = 14 * time.Minute
 
-// Usable reports whether v's token can still be used at now.
-func (v *Via) Usable(now time.Time) bool {
+// usable reports whether v's token can still be used at now.
+func (v *Via) usable(now time.Time) bool {
 	return v != nil && v.Token != "" && now.Before(time.UnixMilli(v.At).Add(viaLife))
 }
 
@@ -254,15 +254,15 @@ func (v *Via) Interaction() *discordgo.Interaction {
 	return &discordgo.Interaction{AppID: v.App, Token: v.Token}
 }
 
-// LaterID reports whether snowflake a was made after b.
-func LaterID(a, b string) bool {
+// laterID reports whether snowflake a was made after b.
+func laterID(a, b string) bool {
 	na, erra := strconv.ParseUint(strings.TrimLeft(a, "abcdefghijklmnopqrstuvwxyz-"), 10, 64)
 	nb, errb := strconv.ParseUint(strings.TrimLeft(b, "abcdefghijklmnopqrstuvwxyz-"), 10, 64)
 	return erra == nil && errb == nil && na > nb
 }
 
-// CustomIDs lists the custom ids of the components in rows, in order.
-func CustomIDs(rows []discordgo.MessageComponent) []string {
+// customIDs lists the custom ids of the components in rows, in order.
+func customIDs(rows []discordgo.MessageComponent) []string {
 	var out []string
 	for _, row := range rows {
 		var cs []discordgo.MessageComponent
@@ -288,15 +288,15 @@ func CustomIDs(rows []discordgo.MessageComponent) []string {
 	return out
 }
 
-func Fnv32(s string) uint32 {
+func fnv32(s string) uint32 {
 	h := fnv.New32a()
 	h.Write([]byte(s))
 	return h.Sum32()
 }
 
-// Permanent reports whether Discord refused a request for good (a client
+// permanent reports whether Discord refused a request for good (a client
 // error other than a rate limit), so retrying it is pointless.
-func Permanent(err error) bool {
+func permanent(err error) bool {
 	var rerr *discordgo.RESTError
 	if errors.As(err, &rerr) && rerr.Response != nil {
 		code := rerr.Response.StatusCode
@@ -305,9 +305,9 @@ func Permanent(err error) bool {
 	return false
 }
 
-// MentionUsers allows exactly users to be notified.
-func MentionUsers(users []string) *discordgo.MessageAllowedMentions {
-	am := NoMentions()
+// mentionUsers allows exactly users to be notified.
+func mentionUsers(users []string) *discordgo.MessageAllowedMentions {
+	am := noMentions()
 	am.Users = append([]string(nil), users...)
 	return am
 }

@@ -40,7 +40,7 @@ func toActivePrompt(t *testing.T, h *harness, users []string, board *tabletest.M
 		seat := g.ToDecide()[0]
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
-		board = h.ClickOn(users[seat], board, h.qmust(board, CverbMove, string(m))).Shown(board)
+		board = h.ClickOn(users[seat], board, h.qmust(board, cverbMove, string(m))).Shown(board)
 	}
 }
 
@@ -50,7 +50,7 @@ func boardShows(t *testing.T, h *harness, board string) bool {
 	t.Helper()
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
-	td, err := DecodeTableData(r.Meta)
+	td, err := decodeTableData(r.Meta)
 	require.NoError(t, err)
 	pb, _, err := h.b.contractBoard(h.b.Games[r.Game], r, td, "")
 	require.NoError(t, err)
@@ -78,7 +78,7 @@ func TestContractBoardEditOwedSurvivesAFailure(t *testing.T) {
 
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
-	td, err := DecodeTableData(r.Meta)
+	td, err := decodeTableData(r.Meta)
 	require.NoError(t, err)
 	require.NotEmpty(t, td.Outbox, "the board's edit is still owed")
 	assert.Equal(t, ceffEdit, td.Outbox[0].Kind)
@@ -87,10 +87,10 @@ func TestContractBoardEditOwedSurvivesAFailure(t *testing.T) {
 
 	// Within the grace, the process that made the change has the effects.
 	n := h.Rec.Count()
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, time.Now()))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, time.Now()))
 	assert.Equal(t, n, h.Rec.Count(), "nothing done before the grace is over")
 
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
 	assert.True(t, boardShows(t, h, board.ID), "the board shows the game")
 	for _, c := range h.Rec.Since(n) {
 		assert.NotContains(t, []string{"edit", "send"}, c.Op, "no request with the bot token")
@@ -100,7 +100,7 @@ func TestContractBoardEditOwedSurvivesAFailure(t *testing.T) {
 
 	// Found due again, it does nothing.
 	n = h.Rec.Count()
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, time.Now().Add(time.Hour)))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, time.Now().Add(time.Hour)))
 	for _, c := range h.Rec.Since(n) {
 		assert.NotEqual(t, "followupEdit", c.Op, "the board is not edited twice")
 	}
@@ -117,7 +117,7 @@ func TestContractRedeliveredClickShowsTheBoard(t *testing.T) {
 	g, _, _ := h.qstate()
 	seq := g.Seq
 	seat := g.ToDecide()[0]
-	ix := h.ClickIx(users[seat], board, h.qmust(board, CverbMove, "w -"))
+	ix := h.ClickIx(users[seat], board, h.qmust(board, cverbMove, "w -"))
 	h.runAnswerLost(ix)
 
 	again := *ix
@@ -176,11 +176,11 @@ func TestContractBoardEditOvertakenIsShownAgain(t *testing.T) {
 	assert.False(t, boardShows(t, h, board.ID), "the edit showed the older game")
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
-	td, err := DecodeTableData(r.Meta)
+	td, err := decodeTableData(r.Meta)
 	require.NoError(t, err)
 	require.Len(t, td.Outbox, 1, "the board is owed again")
 	assert.True(t, td.Outbox[0].Again)
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
 	assert.True(t, boardShows(t, h, board.ID), "the board shows the newer game")
 }
 
@@ -199,7 +199,7 @@ func TestContractGameEndIsOwed(t *testing.T) {
 		if r.Finished {
 			break
 		}
-		td, err := DecodeTableData(r.Meta)
+		td, err := decodeTableData(r.Meta)
 		require.NoError(t, err)
 		assert.Empty(t, td.Outbox, "every click's effects are done after its answer")
 		st, err := rules.Rules{}.Decode(r.Data)
@@ -207,7 +207,7 @@ func TestContractGameEndIsOwed(t *testing.T) {
 		require.False(t, st.Over(), "a game over is archived by its last effect")
 		m, err := computer.Player{Level: computer.Normal}.Decide(st, 0, rand.New(rand.NewPCG(uint64(step), 3)))
 		require.NoError(t, err)
-		board = h.ClickOn("u1", board, h.qmust(board, CverbMove, string(m))).Shown(board)
+		board = h.ClickOn("u1", board, h.qmust(board, cverbMove, string(m))).Shown(board)
 	}
 	assert.Contains(t, h.Rec.Message(board.ID).Content, locales.T("en", "qwixx_over_title", nil))
 	for _, c := range h.Rec.Since(0) {
@@ -233,11 +233,11 @@ func TestContractPingSettledBeforePosted(t *testing.T) {
 	assert.Empty(t, td.Ping.ID, "not posted")
 	g, _, _ := h.qstate()
 	for _, s := range g.ToDecide() {
-		board = h.ClickOn(users[s], board, h.qmust(board, CverbMove, "w -")).Shown(board)
+		board = h.ClickOn(users[s], board, h.qmust(board, cverbMove, "w -")).Shown(board)
 	}
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
-	td, err = DecodeTableData(r.Meta)
+	td, err = decodeTableData(r.Meta)
 	require.NoError(t, err)
 	settle := -1
 	for i, e := range td.Outbox {
@@ -251,7 +251,7 @@ func TestContractPingSettledBeforePosted(t *testing.T) {
 	h.Rec.Fail = nil
 	h.Rec.Mu.Unlock()
 	n := h.Rec.Count()
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
 	posted, settled := false, false
 	for _, c := range h.Rec.Since(n) {
 		if c.Op == "followup" && c.Params.AllowedMentions != nil && len(c.Params.AllowedMentions.Users) > 0 {
@@ -306,19 +306,19 @@ func TestOutboxWaitsOutTheRateLimit(t *testing.T) {
 			h.ClickOn(users[g.Active], prompt, sel, val)
 			r, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
-			td, err := DecodeTableData(r.Meta)
+			td, err := decodeTableData(r.Meta)
 			require.NoError(t, err)
 			require.NotEmpty(t, td.Outbox, "the board's edit is still owed")
 			assert.WithinDuration(t, before.Add(tc.wait), r.Due, time.Second, "due when the limit ends")
 
 			// Claimed once due (a lease of 30 s), and refused again.
-			assert.Error(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due), "refused again")
+			assert.Error(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due), "refused again")
 			r, err = h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
 			assert.WithinDuration(t, time.Now().Add(tc.wait), r.Due, time.Second, "due when the limit ends, not at the lease's end")
 
 			refuse(false)
-			require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+			require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
 			_, td, _ = h.qstate()
 			assert.Empty(t, td.Outbox, "done once the limit let it go")
 		})
@@ -334,33 +334,33 @@ func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	lobby := h.qcommand("u1", "start").Shown(nil)
 	require.NotNil(t, lobby)
-	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
-	h.b.EffectDelay = OutboxGrace
-	h.b.EffectsHook = func() {
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
+	h.b.EffectDelay = outboxGrace
+	h.b.effectsHook = func() {
 		_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
-			r.Due = time.Now().Add(OutboxLease) // what another process's claim writes
+			r.Due = time.Now().Add(outboxLease) // what another process's claim writes
 			return nil
 		})
 		require.NoError(t, err)
 	}
-	res := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, ""))
+	res := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, ""))
 	for _, c := range res.Calls {
 		assert.False(t, c.Posted(), "nothing posted once the effects were taken over: %s", c.Op)
 	}
 	_, td, _ := h.qstate()
 	owed := 0
 	for _, e := range td.Outbox {
-		if e.Kind == CeffPing {
+		if e.Kind == ceffPing {
 			owed++
 		}
 	}
 	require.Equal(t, 1, owed, "Bob's ping is still owed")
 
-	h.b.EffectDelay, h.b.EffectsHook = 0, nil
+	h.b.EffectDelay, h.b.effectsHook = 0, nil
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	before := h.Rec.Count()
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
 	posts := 0
 	for _, c := range h.Rec.Since(before) {
 		if c.Posted() {

@@ -13,18 +13,18 @@ import (
 // time, so any process finds them (Store.Due) and acts on them through the
 // same exactly-once update as a click (RunDue).
 
-// MaxKickButtons bounds the vote buttons on the board (a row holds five,
+// maxKickButtons bounds the vote buttons on the board (a row holds five,
 // one is the hand's).
-const MaxKickButtons = 4
+const maxKickButtons = 4
 
-// MaxLabel is the longest button label Discord accepts
+// maxLabel is the longest button label Discord accepts
 // (https://discord.com/developers/docs/components/reference#button).
-const MaxLabel = 80
+const maxLabel = 80
 
-// ParseSeatArg reads a seat number carried by a custom id, of a table of
+// parseSeatArg reads a seat number carried by a custom id, of a table of
 // at most seats seats.
-func ParseSeatArg(s string, seats int) (int, error) {
-	n, err := ParseNumber(s, false, seats-1)
+func parseSeatArg(s string, seats int) (int, error) {
+	n, err := parseNumber(s, false, seats-1)
 	if err != nil {
 		return 0, fmt.Errorf("%w: seat %q", ErrBadCustomID, s)
 	}

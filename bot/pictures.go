@@ -17,12 +17,12 @@ import (
 // A picture that cannot be drawn never blocks a message: the full text is
 // shown instead. Only public information is drawn on a public message.
 
-// PicturesOption is the pictures: option of /dix start and /dix solo.
-func PicturesOption() *discordgo.ApplicationCommandOption {
-	o := Option(OptPictures, discordgo.ApplicationCommandOptionString)
+// picturesOption is the pictures: option of /dix start and /dix solo.
+func picturesOption() *discordgo.ApplicationCommandOption {
+	o := Option(optPictures, discordgo.ApplicationCommandOptionString)
 	o.Choices = []*discordgo.ApplicationCommandOptionChoice{
-		Choice("pictures_on", PicsOn),
-		Choice("pictures_off", PicsOff),
+		Choice("pictures_on", picsOn),
+		Choice("pictures_off", picsOff),
 	}
 	return o
 }
@@ -31,9 +31,9 @@ func PicturesOption() *discordgo.ApplicationCommandOption {
 // ErrBadInput for a value that is not one of its choices.
 func PicturesOff(option string) (bool, error) {
 	switch option {
-	case "", PicsOn:
+	case "", picsOn:
 		return false, nil
-	case PicsOff:
+	case picsOff:
 		return true, nil
 	}
 	return false, ErrBadInput
@@ -66,14 +66,14 @@ func (b *Bot) mayAttach(channel string) bool {
 	return !no
 }
 
-// AttachmentsFor is the "attachments" list of an edit that uploads files
+// attachmentsFor is the "attachments" list of an edit that uploads files
 // and keeps nothing else: each new file by its placeholder id (its index
 // among the request's files[n] parts). Discord keeps a message's existing
 // attachments on an edit unless the list is given, and then keeps only
 // those listed, so a new board picture replaces the old one instead of
 // piling up (https://discord.com/developers/docs/reference#editing-message-attachments).
 // No files: an empty list, which removes every attachment.
-func AttachmentsFor(files []*discordgo.File) *[]*discordgo.MessageAttachment {
+func attachmentsFor(files []*discordgo.File) *[]*discordgo.MessageAttachment {
 	atts := make([]*discordgo.MessageAttachment, len(files))
 	for i, f := range files {
 		atts[i] = &discordgo.MessageAttachment{ID: Itoa(i), Filename: f.Name}
@@ -107,7 +107,7 @@ func AttachmentsFor(files []*discordgo.File) *[]*discordgo.MessageAttachment {
 //     read the record before and writes after it sees that a click came in
 //     between.
 
-// OrphanedPictures is the "attachments" of an update of msg to embeds:
+// orphanedPictures is the "attachments" of an update of msg to embeds:
 // when msg has a picture and none of the new embeds shows an image, an
 // empty list, so the picture does not stay behind as a loose file;
 // otherwise nil (Discord keeps the files, which the new embeds show).
@@ -119,18 +119,18 @@ func AttachmentsFor(files []*discordgo.File) *[]*discordgo.MessageAttachment {
 // https://github.com/discord/discord-api-docs/issues/1340): msg has a
 // picture when it lists attachments or when one of its embeds shows an
 // image.
-func OrphanedPictures(msg *discordgo.Message, embeds []*discordgo.MessageEmbed) *[]*discordgo.MessageAttachment {
-	if msg == nil || len(msg.Attachments) == 0 && !ShowsImage(msg.Embeds) {
+func orphanedPictures(msg *discordgo.Message, embeds []*discordgo.MessageEmbed) *[]*discordgo.MessageAttachment {
+	if msg == nil || len(msg.Attachments) == 0 && !showsImage(msg.Embeds) {
 		return nil
 	}
-	if ShowsImage(embeds) {
+	if showsImage(embeds) {
 		return nil
 	}
 	return &[]*discordgo.MessageAttachment{}
 }
 
-// ShowsImage reports whether one of embeds shows an image.
-func ShowsImage(embeds []*discordgo.MessageEmbed) bool {
+// showsImage reports whether one of embeds shows an image.
+func showsImage(embeds []*discordgo.MessageEmbed) bool {
 	for _, e := range embeds {
 		if e != nil && (e.Image != nil || e.Thumbnail != nil) {
 			return true
@@ -139,7 +139,7 @@ func ShowsImage(embeds []*discordgo.MessageEmbed) bool {
 	return false
 }
 
-// ByReference returns embeds as they must be sent again on their own
+// byReference returns embeds as they must be sent again on their own
 // message: an image shown from one of the bot's picture files (a message
 // read back from Discord holds the file's CDN URL there) points at the file
 // by name again, attachment://name. Sent back with the CDN URL, the embed
@@ -149,7 +149,7 @@ func ShowsImage(embeds []*discordgo.MessageEmbed) bool {
 // on the message can be referenced so by an edit
 // (https://discord.com/developers/docs/reference#uploading-files). The
 // embeds given are not changed.
-func ByReference(embeds []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
+func byReference(embeds []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
 	var out []*discordgo.MessageEmbed
 	for i, e := range embeds {
 		if e == nil || e.Image == nil {
@@ -188,14 +188,14 @@ func pictureFile(raw string) (string, bool) {
 	return name, strings.HasSuffix(name, ".png")
 }
 
-func SamePicture(a, b *BoardPic) bool {
+func samePicture(a, b *boardPic) bool {
 	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
 
-// BoardPic names the picture a board message has: the message (it follows
+// boardPic names the picture a board message has: the message (it follows
 // Board: a picture of another message says nothing about the board) and
 // the key of what the picture shows (picture/dix Board.Key).
-type BoardPic struct {
+type boardPic struct {
 	Msg string `json:"m"`
 	Key string `json:"k"`
 }

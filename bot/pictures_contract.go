@@ -50,11 +50,11 @@ import (
 // game's interaction: a click on a public message forgets the board's
 // pictures, as of this click, since its answer may show others. A command
 // or a click on a private prompt leaves them as they are.
-func (c *Call) answerContractPicture(td *TableData) {
+func (c *Call) answerContractPicture(td *tableData) {
 	if c.I.Message == nil || c.I.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		return
 	}
-	td.Pic = &BoardPic{Key: c.I.ID} // of no message: not known, as of this click
+	td.Pic = &boardPic{Key: c.I.ID} // of no message: not known, as of this click
 	td.forgot = true
 }
 
@@ -65,7 +65,7 @@ func (c *Call) answerContractPicture(td *TableData) {
 // pictures, it forgets what it says first, naming this click, since the
 // answer may replace the board's pictures: an outbox that read the table
 // data before then records nothing, and a fold waiting is not applied.
-func (c *Call) keepContractPicture(td *TableData, key string) {
+func (c *Call) keepContractPicture(td *tableData, key string) {
 	switch {
 	case c.I.Message == nil || td.Board == "" || c.I.Message.ID != td.Board, td.forgot:
 		return // not the board; or this call's change forgot them already
@@ -74,10 +74,10 @@ func (c *Call) keepContractPicture(td *TableData, key string) {
 	case key == "" && !known(td, td.picKey()):
 		return // a text answer, and the record says nothing
 	}
-	ctx, cancel := c.StoreCtx()
+	ctx, cancel := c.storeCtx()
 	defer cancel()
 	_, err := c.B.update(ctx, c.I.ChannelID, "", func(r *dixbot.Record) error {
-		cur, err := DecodeTableData(r.Meta)
+		cur, err := decodeTableData(r.Meta)
 		if err != nil {
 			return err
 		}
@@ -86,7 +86,7 @@ func (c *Call) keepContractPicture(td *TableData, key string) {
 		}
 		// Named by the click and the version it replaces: no other
 		// forgetting (a first delivery of this click) has that name.
-		cur.Pic = &BoardPic{Key: c.I.ID + "/" + strconv.FormatUint(r.Version, 10)}
+		cur.Pic = &boardPic{Key: c.I.ID + "/" + strconv.FormatUint(r.Version, 10)}
 		r.Meta = cur.Encode()
 		return nil
 	})
@@ -96,7 +96,7 @@ func (c *Call) keepContractPicture(td *TableData, key string) {
 }
 
 // picKey is the key of the pictures td records ("": none).
-func (td *TableData) picKey() string {
+func (td *tableData) picKey() string {
 	if td.Pic == nil {
 		return ""
 	}
@@ -104,7 +104,7 @@ func (td *TableData) picKey() string {
 }
 
 // known reports whether td records that its board has the pictures key.
-func known(td *TableData, key string) bool {
+func known(td *tableData, key string) bool {
 	p := td.Pic
 	return key != "" && p != nil && p.Msg != "" && p.Msg == td.Board && p.Key == key
 }
@@ -112,16 +112,16 @@ func known(td *TableData, key string) bool {
 // startPicture is the pictures the board has as the outbox starts on the
 // table data td: what td records, or, when the answer of ix put pictures
 // on the board and no change was written since (last), those.
-func (td *TableData) startPicture(ix *Via, last bool) *BoardPic {
+func (td *tableData) startPicture(ix *Via, last bool) *boardPic {
 	if ix != nil && ix.Orig != "" && ix.Orig == td.Board {
 		switch {
 		case ix.Pic == "":
 			return nil // the answer showed no pictures, or acknowledged the click
 		case last:
-			return &BoardPic{Msg: td.Board, Key: ix.Pic}
+			return &boardPic{Msg: td.Board, Key: ix.Pic}
 		}
 	}
-	return ClonePtr(td.Pic)
+	return clonePtr(td.Pic)
 }
 
 // keptPicture is the name of the pictures the board message has, if
@@ -139,7 +139,7 @@ func (x *cexec) keptPicture() string {
 // out for a newer render already there) what it has is not known.
 func (x *cexec) editedPicture(key string, done bool) {
 	if done && key != "" {
-		x.pic = &BoardPic{Msg: x.td.Board, Key: key}
+		x.pic = &boardPic{Msg: x.td.Board, Key: key}
 		return
 	}
 	x.pic = nil
@@ -149,12 +149,12 @@ func (x *cexec) editedPicture(key string, done bool) {
 // cur, once its effects are done: the pictures it knows the board has,
 // unless Pic changed since the outbox read it (a click came in between,
 // whose answer may have changed them, or another run of the outbox).
-func (x *cexec) boardPicture(r *dixbot.Record, cur *TableData) *BoardPic {
-	if r.Version != x.rec.Version && !SamePicture(cur.Pic, x.pic0) {
+func (x *cexec) boardPicture(r *dixbot.Record, cur *tableData) *boardPic {
+	if r.Version != x.rec.Version && !samePicture(cur.Pic, x.pic0) {
 		return nil
 	}
 	if x.pic == nil || x.pic.Msg == "" || x.pic.Msg != cur.Board {
 		return nil
 	}
-	return ClonePtr(x.pic)
+	return clonePtr(x.pic)
 }

@@ -23,7 +23,7 @@ func (c *Call) answerApplied() {
 	if c.Responded || c.I.Token == "" {
 		return
 	}
-	ctx, cancel := context.WithTimeout(c.Ctx, RespondTimeout)
+	ctx, cancel := context.WithTimeout(c.ctx, respondTimeout)
 	_, err := c.D.Original(ctx, c.I)
 	cancel()
 	if !NotFound(err) {
@@ -33,7 +33,7 @@ func (c *Call) answerApplied() {
 		return
 	}
 	if c.Game != "" {
-		c.ContractAnswerApplied()
+		c.contractAnswerApplied()
 	}
 }
 
@@ -43,19 +43,19 @@ func NotFound(err error) bool {
 	return status == http.StatusNotFound
 }
 
-// ContractAnswerApplied is answerApplied for a contract game: a click on
+// contractAnswerApplied is answerApplied for a contract game: a click on
 // the game's board shows the game as it stands, any other public message
 // is acknowledged, a private prompt and a command say it is done. The
 // effects still owed are then done through this interaction; the first
 // delivery may have done some of them in part.
-func (c *Call) ContractAnswerApplied() {
+func (c *Call) contractAnswerApplied() {
 	done := locales.T(c.Lang, "done_generic", nil)
-	ctx, cancel := c.StoreCtx()
+	ctx, cancel := c.storeCtx()
 	r, err := c.B.get(ctx, c.I.ChannelID)
 	cancel()
-	var td *TableData
+	var td *tableData
 	if err == nil && !r.Finished && r.Game == c.Game {
-		td, _ = DecodeTableData(r.Meta)
+		td, _ = decodeTableData(r.Meta)
 	}
 	msg := c.I.Message
 	switch {
@@ -76,7 +76,7 @@ func (c *Call) ContractAnswerApplied() {
 	if td != nil && len(td.Outbox) > 0 {
 		tried := td.NextEffect
 		c.Then(func(ctx context.Context) {
-			if err := c.B.contractOutbox(ctx, c.B.ApiFor(ctx), r, c.Via(), tried); err != nil {
+			if err := c.B.contractOutbox(ctx, c.B.apiFor(ctx), r, c.Via(), tried); err != nil {
 				c.B.Log.Warn("effects left for later", "channel", r.Channel, "err", err)
 			}
 		})

@@ -22,7 +22,7 @@ func (b *Bot) Retire(ctx context.Context, channel string, before time.Time) erro
 	if _, err := rs.Purge(ctx, channel, before); err != nil {
 		return err
 	}
-	key := LogChannel(channel)
+	key := logChannel(channel)
 	lr, err := b.Store.Get(ctx, key)
 	switch {
 	case errors.Is(err, dixbot.ErrNotFound):

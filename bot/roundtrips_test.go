@@ -27,8 +27,8 @@ func redisQwixx(t *testing.T) (*harness, *store.Redis) {
 	b, err := New(Options{Store: rs, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
 		NoPictures: true, Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
-	b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
-	b.FoldWait = time.Hour
+	b.workBudget, b.deferAfter = harnessBudget, harnessBudget
+	b.foldWait = time.Hour
 	h.b = b
 	return h, rs
 }
@@ -44,7 +44,7 @@ func foldedClick(t *testing.T, h *harness, board *tabletest.Message) (*tabletest
 		seat := g.ToDecide()[0]
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
-		board = h.ClickOn(users[seat], board, h.qmust(board, CverbMove, string(m))).Shown(board)
+		board = h.ClickOn(users[seat], board, h.qmust(board, cverbMove, string(m))).Shown(board)
 		if h.b.folds.Get(h.Channel) != nil {
 			r, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
@@ -57,7 +57,7 @@ func foldedClick(t *testing.T, h *harness, board *tabletest.Message) (*tabletest
 
 // logVersion is the version of the channel's game log record (0: none).
 func logVersion(t *testing.T, h *harness) uint64 {
-	r, err := h.Db.Get(context.Background(), LogChannel(h.Channel))
+	r, err := h.Db.Get(context.Background(), logChannel(h.Channel))
 	if errors.Is(err, dixbot.ErrNotFound) {
 		return 0
 	}
@@ -81,7 +81,7 @@ func TestRoundTripsPerClick(t *testing.T) {
 		require.NoError(t, err)
 		logBefore := logVersion(t, h)
 		_, before := rs.Sent()
-		res := h.ClickOn(users[seat], board, h.qmust(board, CverbMove, string(m)))
+		res := h.ClickOn(users[seat], board, h.qmust(board, cverbMove, string(m)))
 		_, after := rs.Sent()
 		board = res.Shown(board)
 		if len(res.Calls) != 1 || h.b.folds.Get(h.Channel) == nil || logVersion(t, h) != logBefore {
@@ -93,7 +93,7 @@ func TestRoundTripsPerClick(t *testing.T) {
 	assert.Positive(t, measured, "no click whose answer showed all it changed")
 	fd := h.b.folds.Get(h.Channel)
 	require.NotNil(t, fd)
-	h.b.WriteFold(context.Background(), h.Channel, fd)
+	h.b.writeFold(context.Background(), h.Channel, fd)
 	_, td, _ := h.qstate()
 	assert.Empty(t, td.Outbox, "recorded")
 }
@@ -115,7 +115,7 @@ func TestFoldLostLeavesTheEffectsOwed(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{h.Channel}, due, "due at the end of the grace")
 	before := h.Rec.Count()
-	require.NoError(t, other.RunDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
+	require.NoError(t, other.runDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
 	_, td, _ := h.qstate()
 	assert.Empty(t, td.Outbox, "taken over and done")
 	assert.Greater(t, h.Rec.Count(), before, "the board edited by the other process")

@@ -9,10 +9,10 @@ import (
 	"github.com/dixgame/dixbot/bot/present"
 )
 
-// VerbSettings is the verb of /settings' components, one of the table's
+// verbSettings is the verb of /settings' components, one of the table's
 // own custom ids under tablePrefix (the others: /forget-me's, in
 // stats.go). The glossary, tableVerbs, says what each one is.
-const VerbSettings = "set"
+const verbSettings = "set"
 
 // tableVerb is one of the table's own verbs: its components belong to no
 // game, anyone may use them at any time, and their ids carry the version
@@ -30,11 +30,11 @@ var tableVerbs map[string]tableVerb
 func init() {
 	tableVerbs = map[string]tableVerb{
 		// /forget-me's confirmation (stats.go).
-		VerbForgetYes: {run: (*Call).forgetYes}, // "fgyes": delete the clicker's statistics on the server
-		VerbForgetNo:  {run: (*Call).forgetNo},  // "fgno": keep them
+		verbForgetYes: {run: (*Call).forgetYes}, // "fgyes": delete the clicker's statistics on the server
+		verbForgetNo:  {run: (*Call).forgetNo},  // "fgno": keep them
 
 		// /settings (settings.go).
-		VerbSettings: {run: (*Call).settingsChange, arg: true}, // "set": change setting arg of the channel (a menu's value, or a button's other value)
+		verbSettings: {run: (*Call).settingsChange, arg: true}, // "set": change setting arg of the channel (a menu's value, or a button's other value)
 	}
 }
 
@@ -122,8 +122,8 @@ func (c *Call) Values() []string {
 	return nil
 }
 
-// ModalValues returns the text inputs of a modal submission by custom id.
-func (c *Call) ModalValues() map[string]string {
+// modalValues returns the text inputs of a modal submission by custom id.
+func (c *Call) modalValues() map[string]string {
 	out := map[string]string{}
 	d, ok := c.I.Data.(discordgo.ModalSubmitInteractionData)
 	if !ok {
@@ -148,8 +148,8 @@ func (c *Call) ModalValues() map[string]string {
 	return out
 }
 
-// ParseNumber reads a typed whole number 0–most; blank is 0 when optional.
-func ParseNumber(s string, optional bool, most int) (int, error) {
+// parseNumber reads a typed whole number 0–most; blank is 0 when optional.
+func parseNumber(s string, optional bool, most int) (int, error) {
 	s = strings.TrimSpace(s)
 	if s == "" && optional {
 		return 0, nil
@@ -170,9 +170,9 @@ const idPrefix = "dix"
 // belong to no game: /settings' and /forget-me's.
 const tablePrefix = "table"
 
-// TableID builds the custom id of one of the table's own components
+// tableID builds the custom id of one of the table's own components
 // (VerbSpec.Table), which carry no version.
-func TableID(verb string, args ...string) string {
+func tableID(verb string, args ...string) string {
 	return present.CustomID(tablePrefix, verb, 0, args...)
 }
 

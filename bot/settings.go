@@ -17,10 +17,10 @@ import (
 // settingsVersion is the version of channelSettings.
 const settingsVersion = 1
 
-// ChannelSettings are a channel's saved settings (/settings): what a start
+// channelSettings are a channel's saved settings (/settings): what a start
 // in the channel uses unless its command's options say otherwise. An empty
 // field is not set: the bot's own default applies.
-type ChannelSettings struct {
+type channelSettings struct {
 	V    int    `json:"v"`
 	Lang string `json:"l,omitempty"`   // en or fr; "": the server's or the player's language
 	Pics string `json:"pic,omitempty"` // picsOn or picsOff
@@ -40,11 +40,11 @@ type ChannelSettings struct {
 // The arguments of the settings components' custom ids: which setting the
 // component changes.
 const (
-	SetLang   = "lang"
-	SetPics   = "pics"
-	SetGame   = "game"
-	SetOption = "opt"
-	SetReset  = "reset"
+	setLang   = "lang"
+	setPics   = "pics"
+	setGame   = "game"
+	setOption = "opt"
+	setReset  = "reset"
 	langAuto  = "auto" // the language option that clears the setting
 
 	// The menus and button of DIX's settings on its own table's
@@ -63,11 +63,11 @@ func (b *Bot) settingsStore() (dixbot.SettingsStore, bool) {
 // clean drops the values the bot no longer offers (a pace removed from
 // DIX_PACES, a game no longer hosted), so that a start never refuses
 // saved settings.
-func (b *Bot) clean(s ChannelSettings) ChannelSettings {
+func (b *Bot) clean(s channelSettings) channelSettings {
 	if !locales.Supported(s.Lang) {
 		s.Lang = ""
 	}
-	if s.Pics != PicsOn && s.Pics != PicsOff {
+	if s.Pics != picsOn && s.Pics != picsOff {
 		s.Pics = ""
 	}
 	b.upgradeSettings(&s)
@@ -84,7 +84,7 @@ func (b *Bot) clean(s ChannelSettings) ChannelSettings {
 // hosted it before the shared table (the Old fields) under that game's
 // name, where the game reads them (present.Game.UpgradeSettings): a value
 // the channel set since in the shared table's settings stays.
-func (b *Bot) upgradeSettings(s *ChannelSettings) {
+func (b *Bot) upgradeSettings(s *channelSettings) {
 	if s.OldPace == "" && s.OldVariant == "" && s.OldDiff == 0 {
 		return
 	}
@@ -124,31 +124,31 @@ func hasPace(g *present.Game, name string) bool {
 // loadSettings reads the channel's settings. A store without settings,
 // none saved or unreadable ones give the zero settings; a store failure
 // is returned (with the zero settings), for the caller to decide.
-func (c *Call) loadSettings() (ChannelSettings, error) {
+func (c *Call) loadSettings() (channelSettings, error) {
 	ss, ok := c.B.settingsStore()
 	if !ok || c.I.GuildID == "" {
-		return ChannelSettings{}, nil
+		return channelSettings{}, nil
 	}
-	ctx, cancel := c.StoreCtx()
+	ctx, cancel := c.storeCtx()
 	defer cancel()
 	raw, err := ss.Settings(ctx, c.I.GuildID, c.I.ChannelID)
 	switch {
 	case errors.Is(err, dixbot.ErrNotFound):
-		return ChannelSettings{}, nil
+		return channelSettings{}, nil
 	case err != nil:
-		return ChannelSettings{}, c.StoreErr("settings", err)
+		return channelSettings{}, c.storeErr("settings", err)
 	}
-	var s ChannelSettings
+	var s channelSettings
 	if json.Unmarshal(raw, &s) != nil || s.V > settingsVersion {
 		c.B.Log.Warn("unreadable channel settings: defaults used", "channel", c.I.ChannelID)
-		return ChannelSettings{}, nil
+		return channelSettings{}, nil
 	}
 	return c.B.clean(s), nil
 }
 
-// StartSettings are the settings a start uses: those of the channel, or
+// startSettings are the settings a start uses: those of the channel, or
 // none when the store cannot be read (a start does not fail for them).
-func (c *Call) StartSettings() ChannelSettings {
+func (c *Call) startSettings() channelSettings {
 	s, err := c.loadSettings()
 	if err != nil {
 		c.B.Log.Warn("channel settings not read: defaults used", "channel", c.I.ChannelID, "err", err)
@@ -156,8 +156,8 @@ func (c *Call) StartSettings() ChannelSettings {
 	return s
 }
 
-// OrSetting is the command's option when given, else the saved setting.
-func OrSetting(option, saved string) string {
+// orSetting is the command's option when given, else the saved setting.
+func orSetting(option, saved string) string {
 	if option != "" {
 		return option
 	}
@@ -165,7 +165,7 @@ func OrSetting(option, saved string) string {
 }
 
 // picturesOff reports whether the settings turn the pictures off.
-func (s ChannelSettings) picturesOff() bool { return s.Pics == PicsOff }
+func (s channelSettings) picturesOff() bool { return s.Pics == picsOff }
 
 // mayConfigure: the creator of the channel's latest game (active or
 // archived), or a member who may manage the channel. The member's
@@ -179,7 +179,7 @@ func (c *Call) mayConfigure() (bool, error) {
 	if c.User == "" {
 		return false, nil
 	}
-	ctx, cancel := c.StoreCtx()
+	ctx, cancel := c.storeCtx()
 	defer cancel()
 	r, err := c.B.get(ctx, c.I.ChannelID)
 	switch {
@@ -188,7 +188,7 @@ func (c *Call) mayConfigure() (bool, error) {
 	case errors.Is(err, dixbot.ErrCorrupt), errors.Is(err, dixbot.ErrSchemaTooNew):
 		return false, nil // no creator to read: managers only
 	case err != nil:
-		return false, c.StoreErr("get", err)
+		return false, c.storeErr("get", err)
 	}
 	// DIX's table data and a contract game's table data both keep the creator
 	// under "c".
@@ -223,7 +223,7 @@ func settingsCommand() *discordgo.ApplicationCommand {
 		NameLocalizations:        Localized("settings_cmd_name"),
 		Description:              En("settings_cmd_desc"),
 		DescriptionLocalizations: Localized("settings_cmd_desc"),
-		Contexts:                 &GuildOnly,
+		Contexts:                 &guildOnly,
 	}
 }
 
@@ -260,7 +260,7 @@ func (c *Call) settingsChange(arg string) error {
 	}
 	bad := Refuse(ErrBadInput, "settings_err_value", nil)
 	switch arg {
-	case SetLang:
+	case setLang:
 		switch {
 		case value == langAuto:
 			s.Lang = ""
@@ -269,7 +269,7 @@ func (c *Call) settingsChange(arg string) error {
 		default:
 			return bad
 		}
-	case SetGame:
+	case setGame:
 		game, pace, ok := strings.Cut(value, "/")
 		g, known := c.B.Games[game]
 		if !ok || !known || !hasPace(g, pace) {
@@ -279,24 +279,24 @@ func (c *Call) settingsChange(arg string) error {
 			s.Paces = map[string]string{}
 		}
 		s.Paces[game] = pace
-	case SetOption:
+	case setOption:
 		if c.B.setGameOption(&s, value) != nil {
 			return bad
 		}
-	case SetPics:
+	case setPics:
 		if value != "" {
 			return bad
 		}
 		if s.picturesOff() {
-			s.Pics = PicsOn
+			s.Pics = picsOn
 		} else {
-			s.Pics = PicsOff
+			s.Pics = picsOff
 		}
-	case SetReset:
+	case setReset:
 		if value != "" {
 			return bad
 		}
-		s = ChannelSettings{}
+		s = channelSettings{}
 	case setOldPace, setOldVariant, setOldDiff:
 		return ErrStale // a menu of the settings as an older table showed them
 	default:
@@ -348,7 +348,7 @@ func (b *Bot) pacedGames() []string {
 
 // gamePace is the pace a new table of game uses under s: the saved one,
 // else the game's default (its first).
-func (b *Bot) gamePace(s ChannelSettings, game string) string {
+func (b *Bot) gamePace(s channelSettings, game string) string {
 	if p := s.Paces[game]; p != "" {
 		return p
 	}
@@ -360,7 +360,7 @@ func (b *Bot) gamePace(s ChannelSettings, game string) string {
 
 // settingsView is the settings message in lang, after note when there is
 // one, with the menus and buttons that change each setting.
-func (b *Bot) settingsView(lang string, s ChannelSettings, note string) (string, []discordgo.MessageComponent) {
+func (b *Bot) settingsView(lang string, s channelSettings, note string) (string, []discordgo.MessageComponent) {
 	t := func(key string, d map[string]any) string { return locales.T(lang, key, d) }
 	language := t("settings_language_auto", nil)
 	if s.Lang != "" {
@@ -390,14 +390,14 @@ func (b *Bot) settingsView(lang string, s ChannelSettings, note string) (string,
 
 	menu := func(arg, placeholder string, opts []discordgo.SelectMenuOption) discordgo.MessageComponent {
 		return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-			CustomID: TableID(VerbSettings, arg), Placeholder: t(placeholder, nil), Options: opts,
+			CustomID: tableID(verbSettings, arg), Placeholder: t(placeholder, nil), Options: opts,
 		}}}
 	}
 	langs := []discordgo.SelectMenuOption{{Label: t("settings_language_auto", nil), Value: langAuto, Default: s.Lang == ""}}
 	for _, l := range []string{locales.English, locales.French} {
 		langs = append(langs, discordgo.SelectMenuOption{Label: t("language_name_"+l, nil), Value: l, Default: s.Lang == l})
 	}
-	rows := []discordgo.MessageComponent{menu(SetLang, "settings_select_language", langs)}
+	rows := []discordgo.MessageComponent{menu(setLang, "settings_select_language", langs)}
 	var gamePaces []discordgo.SelectMenuOption
 	for _, game := range games {
 		for _, p := range b.Games[game].Paces {
@@ -413,7 +413,7 @@ func (b *Bot) settingsView(lang string, s ChannelSettings, note string) (string,
 		}
 	}
 	if len(gamePaces) > 0 {
-		rows = append(rows, menu(SetGame, "settings_select_game_pace", gamePaces))
+		rows = append(rows, menu(setGame, "settings_select_game_pace", gamePaces))
 	}
 	picsKey := "settings_btn_pictures_off"
 	if s.picturesOff() {
@@ -423,8 +423,8 @@ func (b *Bot) settingsView(lang string, s ChannelSettings, note string) (string,
 		rows = append(rows, optMenu)
 	}
 	rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		Button(lang, picsKey, nil, discordgo.SecondaryButton, TableID(VerbSettings, SetPics)),
-		Button(lang, "settings_btn_reset", nil, discordgo.DangerButton, TableID(VerbSettings, SetReset)),
+		Button(lang, picsKey, nil, discordgo.SecondaryButton, tableID(verbSettings, setPics)),
+		Button(lang, "settings_btn_reset", nil, discordgo.DangerButton, tableID(verbSettings, setReset)),
 	}})
 	return Truncate(strings.Join(lines, "\n"), 2000), rows
 }
@@ -432,7 +432,7 @@ func (b *Bot) settingsView(lang string, s ChannelSettings, note string) (string,
 // tableOptions is the line of a contract game's lobby that says the
 // table's language, pace and pictures (from the command's options or the
 // channel's settings).
-func tableOptions(g *present.Game, td *TableData) string {
+func tableOptions(g *present.Game, td *tableData) string {
 	pics := locales.T(td.Lang, "pictures_on", nil)
 	if td.NoPics {
 		pics = locales.T(td.Lang, "pictures_off", nil)

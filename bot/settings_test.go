@@ -52,7 +52,7 @@ func restart(h *harness) {
 	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.Obs,
 		Games: []present.Game{botdix.Game(), qwixxPaced()}})
 	require.NoError(h.T, err)
-	b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
+	b.workBudget, b.deferAfter = harnessBudget, harnessBudget
 	h.b = b
 }
 
@@ -65,20 +65,20 @@ func settingsCmd(h *harness, user string) result {
 }
 
 // savedSettings reads the channel's settings from the store.
-func savedSettings(h *harness) (ChannelSettings, bool) {
+func savedSettings(h *harness) (channelSettings, bool) {
 	h.T.Helper()
 	raw, err := h.Db.(dixbot.SettingsStore).Settings(context.Background(), h.Guild, h.Channel)
 	if err != nil {
 		require.ErrorIs(h.T, err, dixbot.ErrNotFound)
-		return ChannelSettings{}, false
+		return channelSettings{}, false
 	}
-	var s ChannelSettings
+	var s channelSettings
 	require.NoError(h.T, json.Unmarshal(raw, &s))
 	return s, true
 }
 
 // setID is the custom id of the settings component of setting arg.
-func setID(arg string) string { return TableID(VerbSettings, arg) }
+func setID(arg string) string { return tableID(verbSettings, arg) }
 
 // defaults returns the values of msg's select menu id marked as chosen.
 func defaults(t *testing.T, msg *tabletest.Message, id string) []string {
@@ -114,11 +114,11 @@ func TestSettingsPermissions(t *testing.T) {
 	assert.Contains(t, view.EphemeralText(), title)
 	msg := view.Shown(nil)
 	require.NotNil(t, msg)
-	assert.ElementsMatch(t, []string{setID(SetLang), setID(SetGame), setID(SetOption), setID(SetPics), setID(SetReset)},
+	assert.ElementsMatch(t, []string{setID(setLang), setID(setGame), setID(setOption), setID(setPics), setID(setReset)},
 		tabletest.ComponentIDs(msg.Components))
 
 	// A stranger clicking the manager's menu changes nothing.
-	assert.Equal(t, refused, refusedWith(h.ClickOn("u9", msg, setID(SetGame), "dix/live")))
+	assert.Equal(t, refused, refusedWith(h.ClickOn("u9", msg, setID(setGame), "dix/live")))
 	_, saved := savedSettings(h)
 	assert.False(t, saved)
 
@@ -146,23 +146,23 @@ func TestSettingsPersistAndStartsUseThem(t *testing.T) {
 		msg = r.Shown(msg)
 		assert.True(t, strings.HasPrefix(msg.Content, locales.T("en", "settings_saved", nil)))
 	}
-	click(SetLang, "fr")
-	click(SetGame, "dix/relaxed")
-	click(SetOption, "dix/difficulty=7")
-	click(SetOption, "dix/bust=on")
-	click(SetGame, "qwixx/slow")
-	click(SetPics)
+	click(setLang, "fr")
+	click(setGame, "dix/relaxed")
+	click(setOption, "dix/difficulty=7")
+	click(setOption, "dix/bust=on")
+	click(setGame, "qwixx/slow")
+	click(setPics)
 	s, ok := savedSettings(h)
 	require.True(t, ok)
-	assert.Equal(t, ChannelSettings{V: 1, Lang: "fr", Pics: PicsOff, Paces: map[string]string{"dix": "relaxed", "qwixx": "slow"},
+	assert.Equal(t, channelSettings{V: 1, Lang: "fr", Pics: picsOff, Paces: map[string]string{"dix": "relaxed", "qwixx": "slow"},
 		Opts: map[string]map[string]string{"dix": {"difficulty": "7", "bust": "on"}}}, s)
 
 	// Another process shows them.
 	restart(h)
 	msg = settingsCmd(h, "u1").Shown(nil)
-	assert.Equal(t, []string{"fr"}, defaults(t, msg, setID(SetLang)))
-	assert.ElementsMatch(t, []string{"dix/relaxed", "qwixx/slow"}, defaults(t, msg, setID(SetGame)))
-	assert.ElementsMatch(t, []string{"dix/bust=on", "dix/difficulty=7"}, defaults(t, msg, setID(SetOption)))
+	assert.Equal(t, []string{"fr"}, defaults(t, msg, setID(setLang)))
+	assert.ElementsMatch(t, []string{"dix/relaxed", "qwixx/slow"}, defaults(t, msg, setID(setGame)))
+	assert.ElementsMatch(t, []string{"dix/bust=on", "dix/difficulty=7"}, defaults(t, msg, setID(setOption)))
 	assert.Contains(t, msg.Content, locales.T("en", "settings_line_pictures", map[string]any{"Value": locales.T("en", "pictures_off", nil)}))
 
 	// Another channel keeps its own (none).
@@ -193,7 +193,7 @@ func TestSettingsPersistAndStartsUseThem(t *testing.T) {
 	sub := i.Data.(discordgo.ApplicationCommandInteractionData).Options[0]
 	sub.Options = append(sub.Options,
 		&discordgo.ApplicationCommandInteractionDataOption{Name: En("opt_language_name"), Value: "en", Type: discordgo.ApplicationCommandOptionString},
-		&discordgo.ApplicationCommandInteractionDataOption{Name: En("opt_pictures_name"), Value: PicsOn, Type: discordgo.ApplicationCommandOptionString})
+		&discordgo.ApplicationCommandInteractionDataOption{Name: En("opt_pictures_name"), Value: picsOn, Type: discordgo.ApplicationCommandOptionString})
 	h.Run(i)
 	_, td, _, _ = h.dixNow()
 	assert.Equal(t, "en", td.Lang)
@@ -225,9 +225,9 @@ func TestSettingsPersistAndStartsUseThem(t *testing.T) {
 	require.NoError(t, h.Db.Delete(context.Background(), h.Channel))
 
 	// Reset: back to the defaults.
-	h.ClickOn("u1", msg, setID(SetReset))
+	h.ClickOn("u1", msg, setID(setReset))
 	s, _ = savedSettings(h)
-	assert.Equal(t, ChannelSettings{V: 1}, s)
+	assert.Equal(t, channelSettings{V: 1}, s)
 	h.Run(h.startIx("dix", "u2", nil))
 	_, td, _, _ = h.dixNow()
 	assert.Equal(t, "en", td.Lang)
@@ -241,24 +241,24 @@ func TestSettingsRefusals(t *testing.T) {
 	h, _ := newSettingsHarness(t)
 	h.Perms["u1"] = discordgo.PermissionManageChannels
 	msg := settingsCmd(h, "u1").Shown(nil)
-	h.ClickOn("u1", msg, setID(SetGame), "dix/live")
+	h.ClickOn("u1", msg, setID(setGame), "dix/live")
 	before, _ := savedSettings(h)
 	for _, tc := range []struct {
 		arg    string
 		values []string
 	}{
-		{SetLang, []string{"de"}},
-		{SetLang, []string{""}},
-		{SetGame, []string{"qwixx/turbo"}},
-		{SetGame, []string{"chess/slow"}},
-		{SetGame, []string{"qwixx"}},
-		{SetGame, []string{"dix/live", "dix/relaxed"}},
-		{SetOption, []string{"dix/difficulty=11"}},
-		{SetOption, []string{"dix/difficulty=3"}},
-		{SetOption, []string{"dix/difficulty=07"}},
-		{SetOption, []string{"dix/bust=yes"}},
-		{SetPics, []string{"on"}},
-		{SetReset, []string{"all"}},
+		{setLang, []string{"de"}},
+		{setLang, []string{""}},
+		{setGame, []string{"qwixx/turbo"}},
+		{setGame, []string{"chess/slow"}},
+		{setGame, []string{"qwixx"}},
+		{setGame, []string{"dix/live", "dix/relaxed"}},
+		{setOption, []string{"dix/difficulty=11"}},
+		{setOption, []string{"dix/difficulty=3"}},
+		{setOption, []string{"dix/difficulty=07"}},
+		{setOption, []string{"dix/bust=yes"}},
+		{setPics, []string{"on"}},
+		{setReset, []string{"all"}},
 	} {
 		for _, lc := range []discordgo.Locale{discordgo.EnglishUS, discordgo.French} {
 			h.Locale = lc

@@ -36,17 +36,17 @@ import (
 
 // Verbs of /forget-me's confirmation.
 const (
-	VerbForgetYes = "fgyes"
-	VerbForgetNo  = "fgno"
+	verbForgetYes = "fgyes"
+	verbForgetNo  = "fgno"
 )
 
 // leaderboardSize is how many lines /leaderboard shows.
 const leaderboardSize = 10
 
-// DixGame is DIX's name: its statistics come first, and the solo games
+// dixGame is DIX's name: its statistics come first, and the solo games
 // the statistics keep apart (dixbot.SoloStats, which names no game) are
 // DIX's.
-const DixGame = "dix"
+const dixGame = "dix"
 
 // Stats is the store's statistics, nil when it keeps none.
 func (b *Bot) Stats() dixbot.Stats {
@@ -71,7 +71,7 @@ func (b *Bot) Record(ctx context.Context, r *dixbot.Result) error {
 			b.Log.Info("game result recorded", "game", r.Game, "id", r.ID, "seats", len(r.Seats))
 		}
 		return nil
-	case IsStoreFailure(err) || errors.Is(err, dixbot.ErrConflict):
+	case isStoreFailure(err) || errors.Is(err, dixbot.ErrConflict):
 		if b.Obs != nil {
 			b.Obs.StoreError("update")
 		}
@@ -81,8 +81,8 @@ func (b *Bot) Record(ctx context.Context, r *dixbot.Result) error {
 	return nil
 }
 
-// StateID names a game by its final state's bytes.
-func StateID(b []byte) string {
+// stateID names a game by its final state's bytes.
+func stateID(b []byte) string {
 	h := fnv.New64a()
 	h.Write(b)
 	return "s" + strconv.FormatUint(h.Sum64(), 36)
@@ -91,13 +91,13 @@ func StateID(b []byte) string {
 // contractResult is the result of a finished contract game (nil: not
 // over, or not on a server). Its id is the channel and the game's board
 // message (the lobby it started on), else its final state.
-func contractResult(g *present.Game, rec *dixbot.Record, td *TableData, st engine.State) *dixbot.Result {
+func contractResult(g *present.Game, rec *dixbot.Record, td *tableData, st engine.State) *dixbot.Result {
 	if st == nil || !st.Over() || rec.Guild == "" {
 		return nil
 	}
 	id := td.Board
 	if id == "" {
-		id = StateID(st.Encode())
+		id = stateID(st.Encode())
 	}
 	r := &dixbot.Result{Guild: rec.Guild, Game: g.Rules.Name(), ID: rec.Channel + ":" + id, Pace: td.Pace, Solo: soloLevel(g, td)}
 	for _, res := range st.Results() {
@@ -125,7 +125,7 @@ func contractResult(g *present.Game, rec *dixbot.Record, td *TableData, st engin
 // the rules' own opponent): the value of the game's solo option
 // (present.Option.Solo), which the statistics keep apart; 0 for any other
 // game.
-func soloLevel(g *present.Game, td *TableData) int {
+func soloLevel(g *present.Game, td *tableData) int {
 	if len(td.Seats) != 1 {
 		return 0
 	}
@@ -140,7 +140,7 @@ func soloLevel(g *present.Game, td *TableData) int {
 
 // recordContract records a finished contract game before it is archived;
 // an error means it is not recorded yet and the game must stay active.
-func (b *Bot) recordContract(ctx context.Context, g *present.Game, rec *dixbot.Record, td *TableData, st engine.State) error {
+func (b *Bot) recordContract(ctx context.Context, g *present.Game, rec *dixbot.Record, td *tableData, st engine.State) error {
 	r := contractResult(g, rec, td, st)
 	if r == nil {
 		return nil
@@ -156,7 +156,7 @@ func (b *Bot) recordOver(ctx context.Context, rec *dixbot.Record) error {
 	if !ok || rec.Data == nil {
 		return nil
 	}
-	td, err := DecodeTableData(rec.Meta)
+	td, err := decodeTableData(rec.Meta)
 	if err != nil {
 		return nil
 	}
@@ -171,8 +171,8 @@ func (b *Bot) recordOver(ctx context.Context, rec *dixbot.Record) error {
 // first, then by name.
 func (b *Bot) statsGames() []string {
 	names := b.gameNames()
-	if i := slices.Index(names, DixGame); i > 0 {
-		names = slices.Insert(slices.Delete(names, i, i+1), 0, DixGame)
+	if i := slices.Index(names, dixGame); i > 0 {
+		names = slices.Insert(slices.Delete(names, i, i+1), 0, dixGame)
 	}
 	return names
 }
@@ -195,7 +195,7 @@ func (b *Bot) statsCommands() []*discordgo.ApplicationCommand {
 		return &discordgo.ApplicationCommand{
 			Name: En(id + "_cmd_name"), NameLocalizations: Localized(id + "_cmd_name"),
 			Description: En(id + "_cmd_desc"), DescriptionLocalizations: Localized(id + "_cmd_desc"),
-			Contexts: &GuildOnly, Options: opts,
+			Contexts: &guildOnly, Options: opts,
 		}
 	}
 	return []*discordgo.ApplicationCommand{
@@ -258,26 +258,26 @@ func oneDecimal(lang string, v float64) string {
 	return strings.Replace(s, ".", locales.T(lang, "decimal_point", nil), 1)
 }
 
-// ProvisionalGames is how many games a person's rating is provisional
+// provisionalGames is how many games a person's rating is provisional
 // for: it is said to be, rather than shown as a figure that one result
 // swings.
-const ProvisionalGames = 3
+const provisionalGames = 3
 
-// ShownRating is the figure shown for mu and sigma: Mu − 3·Sigma, a skill
+// shownRating is the figure shown for mu and sigma: Mu − 3·Sigma, a skill
 // the person is very likely above (rating.Ordinal), which is 0 for a
 // newcomer and rises with good placements; never shown below 0, so that a
 // first loss does not read as a debt.
-func ShownRating(lang string, mu, sigma float64) string {
+func shownRating(lang string, mu, sigma float64) string {
 	return oneDecimal(lang, max(0, rating.Ordinal(rating.Rating{Mu: mu, Sigma: sigma})))
 }
 
-// RatingText is the rating of a person who played played rated games:
+// ratingText is the rating of a person who played played rated games:
 // provisional for the first ProvisionalGames, then ShownRating.
-func RatingText(lang string, mu, sigma float64, played int) string {
-	if played < ProvisionalGames {
-		return locales.N(lang, "rating_provisional", played, map[string]any{"Of": ProvisionalGames})
+func ratingText(lang string, mu, sigma float64, played int) string {
+	if played < provisionalGames {
+		return locales.N(lang, "rating_provisional", played, map[string]any{"Of": provisionalGames})
 	}
-	return ShownRating(lang, mu, sigma)
+	return shownRating(lang, mu, sigma)
 }
 
 // games is a count of games in words, in the plural form of lang.
@@ -315,7 +315,7 @@ func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 	}
 	if game != "" {
 		ps = slices.DeleteFunc(ps, func(p dixbot.PlayerStats) bool { return p.Game != game })
-		if game != DixGame {
+		if game != dixGame {
 			solo = nil
 		}
 	}
@@ -335,7 +335,7 @@ func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 	for _, p := range ps {
 		rt := locales.T(lang, "stats_unrated", nil)
 		if p.Rated {
-			rt = RatingText(lang, p.Mu, p.Sigma, p.Played)
+			rt = ratingText(lang, p.Mu, p.Sigma, p.Played)
 		}
 		lines = append(lines, locales.T(lang, "stats_game", map[string]any{
 			"Game": gameTitle(p.Game), "Played": games(lang, p.Played), "Won": wins(lang, p.Won),
@@ -355,7 +355,7 @@ func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 		soloPlayed += s.Played
 	}
 	if soloPlayed > favPlayed {
-		fav = DixGame
+		fav = dixGame
 	}
 	if fav != "" && game == "" {
 		lines = append(lines, locales.T(lang, "stats_favourite", map[string]any{"Game": gameTitle(fav)}))
@@ -409,7 +409,7 @@ func (c *Call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 	}
 	// Public, in the language a game opened here would have: the
 	// server's when it says one, else the asker's.
-	lang := c.GameLanguage("", false)
+	lang := c.gameLanguage("", false)
 	title := locales.T(lang, "leaderboard_title", map[string]any{"Game": gameTitle(game)})
 	var lines []string
 	line := func(key string, s dixbot.Standing) string {
@@ -417,7 +417,7 @@ func (c *Call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 		if name == "" {
 			name = s.User
 		}
-		return locales.T(lang, key, map[string]any{"Rank": s.Rank, "Name": Escape(name), "Rating": RatingText(lang, s.Mu, s.Sigma, s.Played),
+		return locales.T(lang, key, map[string]any{"Rank": s.Rank, "Name": Escape(name), "Rating": ratingText(lang, s.Mu, s.Sigma, s.Played),
 			"Played": games(lang, s.Played), "Won": wins(lang, s.Won)})
 	}
 	for _, s := range top {
@@ -436,7 +436,7 @@ func (c *Call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 				Title: title, Description: strings.Join(lines, "\n"),
 				Footer: &discordgo.MessageEmbedFooter{Text: locales.T(lang, "stats_rating_note", nil)},
 			}},
-			AllowedMentions: NoMentions(),
+			AllowedMentions: noMentions(),
 		},
 	})
 	return nil
@@ -446,8 +446,8 @@ func (c *Call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 func (c *Call) forgetAsk(discordgo.ApplicationCommandInteractionData) error {
 	c.Ephemeral(locales.T(c.Lang, "forget_confirm", nil), []discordgo.MessageComponent{
 		discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: locales.T(c.Lang, "btn_forget_yes", nil), Style: discordgo.DangerButton, CustomID: TableID(VerbForgetYes)},
-			discordgo.Button{Label: locales.T(c.Lang, "btn_forget_no", nil), Style: discordgo.SecondaryButton, CustomID: TableID(VerbForgetNo)},
+			discordgo.Button{Label: locales.T(c.Lang, "btn_forget_yes", nil), Style: discordgo.DangerButton, CustomID: tableID(verbForgetYes)},
+			discordgo.Button{Label: locales.T(c.Lang, "btn_forget_no", nil), Style: discordgo.SecondaryButton, CustomID: tableID(verbForgetNo)},
 		}},
 	})
 	return nil
@@ -468,12 +468,12 @@ func (c *Call) forgetYes(string) error {
 		return err
 	}
 	c.B.Log.Info("a person's statistics were deleted at their request", "guild", c.I.GuildID)
-	c.UpdateOrReply(locales.T(c.Lang, "forget_done", nil), nil)
+	c.updateOrReply(locales.T(c.Lang, "forget_done", nil), nil)
 	return nil
 }
 
 // forgetNo keeps them.
 func (c *Call) forgetNo(string) error {
-	c.UpdateOrReply(locales.T(c.Lang, "forget_kept", nil), nil)
+	c.updateOrReply(locales.T(c.Lang, "forget_kept", nil), nil)
 	return nil
 }

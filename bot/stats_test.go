@@ -33,7 +33,7 @@ func newStatsHarness(t *testing.T) *harness {
 	b, err := New(Options{Store: db, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.Obs,
 		NoPictures: true, Games: []present.Game{botdix.Game(), botqwixx.Game()}})
 	require.NoError(t, err)
-	b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
+	b.workBudget, b.deferAfter = harnessBudget, harnessBudget
 	h.b = b
 	return h
 }
@@ -114,7 +114,7 @@ func TestAbandonedGameIsNotRecorded(t *testing.T) {
 	h.openGame("dix", []string{"u1", "u2"}, nil)
 	prompt := h.Run(h.GameCommandIx("dix", "u1", "abandon")).Shown(nil)
 	require.NotNil(t, prompt)
-	h.ClickOn("u1", prompt, h.dixMust(prompt, CverbEnd, ""))
+	h.ClickOn("u1", prompt, h.dixMust(prompt, cverbEnd, ""))
 	rec, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	require.True(t, rec.Finished)
@@ -149,8 +149,8 @@ func TestContractGameEndRecordsResult(t *testing.T) {
 	t.Parallel()
 	h := newStatsHarness(t)
 	lobby := h.qcommand("u1", "start").Shown(nil)
-	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, CverbCPU, "normal")).Shown(lobby)
-	h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, ""))
+	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbCPU, "normal")).Shown(lobby)
+	h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, ""))
 	h.qcommand("u1", "leave")
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
@@ -181,7 +181,7 @@ func TestStatsCommands(t *testing.T) {
 	assert.NotZero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "private")
 	txt := embedText(t, resp)
 	assert.Contains(t, txt, locales.T("en", "stats_game", map[string]any{"Game": "DIX", "Played": "3 games", "Won": "2 wins", "Rate": "67",
-		"Avg": "38.7", "Best": 39, "Rating": ShownRating("en", a.Mu, a.Sigma)}))
+		"Avg": "38.7", "Best": 39, "Rating": shownRating("en", a.Mu, a.Sigma)}))
 	assert.Contains(t, txt, locales.T("en", "stats_favourite", map[string]any{"Game": "DIX"}))
 
 	h.Locale = discordgo.French
@@ -197,7 +197,7 @@ func TestStatsCommands(t *testing.T) {
 	assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "public")
 	txt = embedText(t, resp)
 	assert.Contains(t, txt, locales.T("en", "leaderboard_line", map[string]any{"Rank": 1, "Name": "Alice",
-		"Rating": ShownRating("en", a.Mu, a.Sigma), "Played": "3 games", "Won": "2 wins"}))
+		"Rating": shownRating("en", a.Mu, a.Sigma), "Played": "3 games", "Won": "2 wins"}))
 	assert.Contains(t, txt, "**2.** Bob")
 	assert.NotContains(t, txt, "You:", "the asker is not rated")
 	assert.Contains(t, embedText(t, statsCmd(h, "u3", "leaderboard", gameOpt("qwixx")).Response()),
@@ -218,10 +218,10 @@ func TestStatsCommands(t *testing.T) {
 	prompt := statsCmd(h, "u1", "forget").Shown(nil)
 	require.True(t, prompt.Ephemeral)
 	assert.Equal(t, locales.T("en", "forget_confirm", nil), prompt.Content)
-	assert.Equal(t, locales.T("en", "forget_kept", nil), h.ClickOn("u1", prompt, TableID(VerbForgetNo)).Shown(prompt).Content)
+	assert.Equal(t, locales.T("en", "forget_kept", nil), h.ClickOn("u1", prompt, tableID(verbForgetNo)).Shown(prompt).Content)
 	assert.Equal(t, 3, playerStats(h, "g1", "u1")["dix"].Played)
 	prompt = statsCmd(h, "u1", "forget").Shown(nil)
-	assert.Equal(t, locales.T("en", "forget_done", nil), h.ClickOn("u1", prompt, TableID(VerbForgetYes)).Shown(prompt).Content)
+	assert.Equal(t, locales.T("en", "forget_done", nil), h.ClickOn("u1", prompt, tableID(verbForgetYes)).Shown(prompt).Content)
 	assert.Empty(t, playerStats(h, "g1", "u1"))
 	assert.Equal(t, 3, playerStats(h, "g1", "u2")["dix"].Played, "only the clicker's")
 	assert.Equal(t, 1, playerStats(h, "g2", "u1")["dix"].Played, "on that server only")
@@ -309,12 +309,12 @@ func TestContractResultRecordedLater(t *testing.T) {
 			b, err := New(Options{Store: fs, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.Obs,
 				NoPictures: true, Games: []present.Game{botqwixx.Game()}})
 			require.NoError(t, err)
-			b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
+			b.workBudget, b.deferAfter = harnessBudget, harnessBudget
 			h.b = b
 			lobby := h.qcommand("u1", "start").Shown(nil)
-			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
-			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, CverbCPU, "normal")).Shown(lobby)
-			board := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
+			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
+			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbCPU, "normal")).Shown(lobby)
+			board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
 			h.qcommand("u1", "leave")
 			h.qcommand("u2", "leave")
 			r, err := h.Db.Get(context.Background(), h.Channel)

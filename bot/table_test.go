@@ -44,9 +44,9 @@ func TestLobbyFullAndCancel(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	lobby := h.qcommand("u1", "start").Shown(nil)
 	for _, u := range []string{"u2", "u3", "u4", "u5"} {
-		lobby = h.ClickOn(u, lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+		lobby = h.ClickOn(u, lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
 	}
-	assert.Equal(t, locales.T("en", "err_lobby_full", nil), h.ClickOn("u9", lobby, h.qmust(lobby, CverbJoin, "")).EphemeralText())
+	assert.Equal(t, locales.T("en", "err_lobby_full", nil), h.ClickOn("u9", lobby, h.qmust(lobby, cverbJoin, "")).EphemeralText())
 	assert.Equal(t, locales.T("en", "err_not_creator", nil), h.ClickOn("u2", lobby, h.qmust(lobby, cverbCancel, "")).EphemeralText())
 	r := h.ClickOn("u1", lobby, h.qmust(lobby, cverbCancel, ""))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
@@ -72,7 +72,7 @@ func TestWrongUserOutsiderStale(t *testing.T) {
 
 	var pass string
 	for _, id := range tabletest.ComponentIDs(board.Components) {
-		if p, err := ParseContractID(id); err == nil && p.Verb == CverbMove && p.Arg == "w -" {
+		if p, err := parseContractID(id); err == nil && p.Verb == cverbMove && p.Arg == "w -" {
 			pass = id
 			break
 		}
@@ -120,7 +120,7 @@ func TestStoreUnavailable(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	board := h.openQwixx([]string{"u1", "u2"})
 	before := snapshot(h)
-	h.b.WorkBudget = 300 * time.Millisecond // the store stays down longer: tried again, then told
+	h.b.workBudget = 300 * time.Millisecond // the store stays down longer: tried again, then told
 	h.St.SetFail(dixbot.ErrUnavailable)
 	for _, lc := range []discordgo.Locale{discordgo.EnglishUS, discordgo.French} {
 		h.Locale = lc
@@ -151,13 +151,13 @@ func TestStoreTimeout(t *testing.T) {
 	board := h.openQwixx([]string{"u1", "u2"})
 	b, err := New(Options{Store: slowStore{h.St}, StoreTimeout: 50 * time.Millisecond, Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
-	b.WorkBudget = 300 * time.Millisecond
+	b.workBudget = 300 * time.Millisecond
 	h.b = b
 	g, _, _ := h.qstate()
 	before := snapshot(h)
 	var move string
 	for _, id := range tabletest.ComponentIDs(board.Components) {
-		if p, err := ParseContractID(id); err == nil && p.Verb == CverbMove {
+		if p, err := parseContractID(id); err == nil && p.Verb == cverbMove {
 			move = id
 			break
 		}
@@ -256,13 +256,13 @@ func TestEveryErrorHasAMessage(t *testing.T) {
 			assert.True(t, locales.Has(lang, e.Key), "%v: %s has no %s message", e.Err, e.Key, lang)
 		}
 	}
-	key, _, outcome, unexpected := Classify(errors.New("surprise"))
+	key, _, outcome, unexpected := classify(errors.New("surprise"))
 	assert.Equal(t, "err_internal", key)
-	assert.Equal(t, OutcomeError, outcome)
+	assert.Equal(t, outcomeError, outcome)
 	assert.True(t, unexpected)
-	key, _, outcome, unexpected = Classify(Refuse(ErrBadInput, "err_bad_number", map[string]any{"Text": "x"}))
+	key, _, outcome, unexpected = classify(Refuse(ErrBadInput, "err_bad_number", map[string]any{"Text": "x"}))
 	assert.Equal(t, "err_bad_number", key)
-	assert.Equal(t, OutcomeRefused, outcome)
+	assert.Equal(t, outcomeRefused, outcome)
 	assert.False(t, unexpected)
 }
 
@@ -285,8 +285,8 @@ func TestUnreadableTableData(t *testing.T) {
 			require.NoError(t, h.St.Create(context.Background(), &dixbot.Record{Channel: h.Channel, Game: "qwixx", Meta: []byte(tc.meta)}))
 			before := snapshot(h)
 			assert.Equal(t, locales.T("en", tc.key, nil), h.qcommand("u1", "hint").EphemeralText())
-			assert.Equal(t, locales.T("en", tc.key, nil), h.ClickOn("u1", nil, ContractID("qwixx", cverbPrompt, 0, "")).EphemeralText())
-			assert.Equal(t, locales.T("en", tc.key, nil), h.ClickOn("u1", nil, ContractID("qwixx", CverbJoin, 1, "")).EphemeralText())
+			assert.Equal(t, locales.T("en", tc.key, nil), h.ClickOn("u1", nil, contractID("qwixx", cverbPrompt, 0, "")).EphemeralText())
+			assert.Equal(t, locales.T("en", tc.key, nil), h.ClickOn("u1", nil, contractID("qwixx", cverbJoin, 1, "")).EphemeralText())
 			unchanged(h, before)
 		})
 	}
