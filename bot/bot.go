@@ -82,38 +82,34 @@ const (
 // Bot handles Discord interactions for DIX. It is safe for concurrent use:
 // Handle may run for many interactions at once.
 type Bot struct {
-	Store   dixbot.Store
-	Log     *slog.Logger
-	guild   string
-	lang    string
-	Timeout time.Duration
-	Obs     Observer
-	Seed    func() int64
-	cmdIDs  map[string]string // English subcommand name -> handler id
-	apis    sync.Map          // *discordgo.Session -> discordapi.API
-	bots    sync.Map          // *discordgo.RateLimiter -> *discordapi.BotSession (shards share one)
-	gate    discordapi.Gate   // the bot's global rate limit
-	Fences  fences            // the order of what reaches each board message
-	Games   registry          // the contract games by name
+	store       dixbot.Store
+	log         *slog.Logger
+	guild       string
+	lang        string
+	timeout     time.Duration
+	obs         Observer
+	seed        func() int64
+	cmdIDs      map[string]string // English subcommand name -> handler id
+	apis        sync.Map          // *discordgo.Session -> discordapi.API
+	bots        sync.Map          // *discordgo.RateLimiter -> *discordapi.BotSession (shards share one)
+	gate        discordapi.Gate   // the bot's global rate limit
+	boardFences fences            // the order of what reaches each board message
+	games       registry          // the contract games by name
 
 	// deferAfter and workBudget are the time budgets (the constants of
 	// the same names); tests shorten them.
 	deferAfter time.Duration
 	workBudget time.Duration
 
-	Paces       []clock.Pace
-	Now         func() time.Time
-	WakeAt      func(time.Time)
-	EffectDelay time.Duration
-	// effectsHook, when set, runs after effectDelay, before a change's
-	// own effects (tests).
-	effectsHook  func()
-	NoPictures   bool
+	paces        []clock.Pace
+	now          func() time.Time
+	wakeAt       func(time.Time)
+	hooks        testHooks // nothing in production but Options.EffectDelay
+	noPictures   bool
 	noFiles      sync.Map       // channel id -> struct{}: no Attach Files there (mayAttach)
 	channelLocks [64]sync.Mutex // runOutbox, by channel hash
 	folds        folds          // effects done, recorded with the channel's next change (fold.go)
 	batches      batches.Set    // effects this process owes a batch for (internal/batches)
-	foldWait     time.Duration  // foldWait unless set (tests)
 
 	mu       sync.Mutex
 	closing  bool
@@ -141,35 +137,35 @@ func New(opts Options) (*Bot, error) {
 		opts.Seed = randomSeed
 	}
 	b := &Bot{
-		Store:   opts.Store,
-		Log:     opts.Logger,
+		store:   opts.Store,
+		log:     opts.Logger,
 		guild:   opts.GuildID,
 		lang:    opts.DefaultLanguage,
-		Timeout: opts.StoreTimeout,
-		Obs:     opts.Observer,
-		Seed:    opts.Seed,
+		timeout: opts.StoreTimeout,
+		obs:     opts.Observer,
+		seed:    opts.Seed,
 		cmdIDs:  map[string]string{},
 
-		EffectDelay: opts.EffectDelay,
-		Paces:       opts.Paces,
-		Now:         opts.Now,
-		WakeAt:      opts.WakeAt,
-		NoPictures:  opts.NoPictures,
-		deferAfter:  deferAfter,
-		workBudget:  workBudget,
-		batches:     batches.Set{Longest: afterTimeout},
+		hooks:      testHooks{effectDelay: opts.EffectDelay},
+		paces:      opts.Paces,
+		now:        opts.Now,
+		wakeAt:     opts.WakeAt,
+		noPictures: opts.NoPictures,
+		deferAfter: deferAfter,
+		workBudget: workBudget,
+		batches:    batches.Set{Longest: afterTimeout},
 	}
-	if b.WakeAt == nil {
-		b.WakeAt = func(time.Time) {}
+	if b.wakeAt == nil {
+		b.wakeAt = func(time.Time) {}
 	}
-	if len(b.Paces) == 0 {
-		b.Paces = clock.Defaults
+	if len(b.paces) == 0 {
+		b.paces = clock.Defaults
 	}
-	if _, ok := clock.Find(b.Paces, clock.DefaultPace); !ok {
+	if _, ok := clock.Find(b.paces, clock.DefaultPace); !ok {
 		return nil, fmt.Errorf("bot: the paces lack the default %q", clock.DefaultPace)
 	}
-	if b.Now == nil {
-		b.Now = time.Now
+	if b.now == nil {
+		b.now = time.Now
 	}
 	for _, id := range append(slices.Clone(contractSubcommands), "solo") {
 		b.cmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
@@ -183,8 +179,8 @@ func New(opts Options) (*Bot, error) {
 			b.cmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
 		}
 	}
-	games.setBanks(b.Paces)
-	b.Games = games
+	games.setBanks(b.paces)
+	b.games = games
 	return b, nil
 }
 
@@ -377,7 +373,7 @@ func (b *Bot) Serve(d DiscordAPI, ic *discordgo.InteractionCreate, raw []byte) {
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
-				b.Log.Error("panic handling interaction", "interaction", c.I.ID, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				b.log.Error("panic handling interaction", "interaction", c.I.ID, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 				outcome = outcomePanic
 				c.after = nil
 				c.fail(errPanic)
@@ -388,7 +384,7 @@ func (b *Bot) Serve(d DiscordAPI, ic *discordgo.InteractionCreate, raw []byte) {
 		case errors.Is(err, dixbot.ErrDuplicate):
 			// The store already applied this very interaction: it is a
 			// redelivery, answered only if the first delivery did not.
-			b.Log.Debug("interaction already applied", "interaction", c.I.ID)
+			b.log.Debug("interaction already applied", "interaction", c.I.ID)
 			outcome = outcomeDuplicate
 			c.answerApplied()
 		case err != nil:
@@ -407,7 +403,7 @@ func (b *Bot) Serve(d DiscordAPI, ic *discordgo.InteractionCreate, raw []byte) {
 			func() {
 				defer func() {
 					if r := recover(); r != nil {
-						b.Log.Error("panic after answering", "interaction", c.I.ID, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+						b.log.Error("panic after answering", "interaction", c.I.ID, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 					}
 				}()
 				f(actx)
@@ -419,8 +415,8 @@ func (b *Bot) Serve(d DiscordAPI, ic *discordgo.InteractionCreate, raw []byte) {
 var errPanic = errors.New("bot: internal error")
 
 func (b *Bot) observe(kind, outcome string, start time.Time) {
-	if b.Obs != nil {
-		b.Obs.Interaction(kind, outcome, time.Since(start))
+	if b.obs != nil {
+		b.obs.Interaction(kind, outcome, time.Since(start))
 	}
 }
 
@@ -458,9 +454,9 @@ func (c *Call) fail(err error) string {
 		key, outcome, unexpected = "err_internal", outcomePanic, false
 	}
 	if unexpected {
-		c.B.Log.Error("interaction failed", "interaction", c.I.ID, "channel", c.I.ChannelID, "err", err)
+		c.B.log.Error("interaction failed", "interaction", c.I.ID, "channel", c.I.ChannelID, "err", err)
 	} else {
-		c.B.Log.Debug("interaction refused", "interaction", c.I.ID, "err", err)
+		c.B.log.Debug("interaction refused", "interaction", c.I.ID, "err", err)
 	}
 	if c.answerLost(err) {
 		return outcomeStale
@@ -530,7 +526,7 @@ func (c *Call) ephemeralFiles(text string, comps []discordgo.MessageComponent, f
 			AllowedMentions: noMentions(), Files: files,
 		})
 		if err != nil {
-			c.B.Log.Warn("follow-up failed", "interaction", c.I.ID, "err", err)
+			c.B.log.Warn("follow-up failed", "interaction", c.I.ID, "err", err)
 		}
 		return
 	}
@@ -550,7 +546,7 @@ func (c *Call) Respond(r *discordgo.InteractionResponse) {
 	if s := c.Shows; s != nil && r.Type == discordgo.InteractionResponseUpdateMessage && c.I.Message != nil {
 		// The board's fence is passed without ansMu: while an earlier
 		// request on the board is in flight, the deferral can still go.
-		sent, _ := c.B.Fences.Send(c.I.Message.ID, *s, c.B.Now(), func() error {
+		sent, _ := c.B.boardFences.Send(c.I.Message.ID, *s, c.B.now(), func() error {
 			c.sendLocked(r)
 			if !c.Answered || c.updated != c.I.Message.ID {
 				return ErrNotShown
@@ -560,7 +556,7 @@ func (c *Call) Respond(r *discordgo.InteractionResponse) {
 		if !sent {
 			// The board already shows a newer state, which holds this
 			// click's change: the click is acknowledged, the board kept.
-			c.B.Log.Debug("board answer left out: the board shows a newer state", "interaction", c.I.ID,
+			c.B.log.Debug("board answer left out: the board shows a newer state", "interaction", c.I.ID,
 				"message", c.I.Message.ID, "seq", s.Seq)
 			c.sendLocked(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
 		}
@@ -592,7 +588,7 @@ func (c *Call) Send(ctx context.Context, r *discordgo.InteractionResponse) {
 	c.Responded = true
 	if err := c.D.Respond(ctx, c.I, r); err != nil {
 		if c.Answered = c.answerRefused(ctx, r, err); !c.Answered {
-			c.B.Log.Warn("answer failed", "interaction", c.I.ID, "err", err)
+			c.B.log.Warn("answer failed", "interaction", c.I.ID, "err", err)
 		}
 		return
 	}
@@ -644,12 +640,12 @@ func messageURL(guild, channel, message string) string {
 // Store calls, each with its own timeout inside the answer budget.
 
 func (c *Call) storeCtx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(c.ctx, c.B.Timeout)
+	return context.WithTimeout(c.ctx, c.B.timeout)
 }
 
 func (c *Call) storeErr(op string, err error) error {
-	if err != nil && isStoreFailure(err) && c.B.Obs != nil {
-		c.B.Obs.StoreError(op)
+	if err != nil && isStoreFailure(err) && c.B.obs != nil {
+		c.B.obs.StoreError(op)
 	}
 	return err
 }
@@ -661,7 +657,7 @@ func (c *Call) getQuiet() (*dixbot.Record, error) {
 	if base == nil {
 		base = context.Background()
 	}
-	ctx, cancel := context.WithTimeout(base, c.B.Timeout)
+	ctx, cancel := context.WithTimeout(base, c.B.timeout)
 	defer cancel()
 	r, err := c.B.get(ctx, c.I.ChannelID)
 	if err == nil && r.Finished {

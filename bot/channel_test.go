@@ -46,7 +46,7 @@ func TestOneGamePerChannelAcrossGames(t *testing.T) {
 		before := snapshot(h)
 		for _, o := range others {
 			for _, sub := range append(contractSubcommands, "solo") {
-				if sub == "hint" && o == "dixxit" || sub == "solo" && h.b.Games[o].MinSeats > 1 {
+				if sub == "hint" && o == "dixxit" || sub == "solo" && h.b.games[o].MinSeats > 1 {
 					continue // no such subcommand
 				}
 				res := h.Run(h.GameCommandIx(o, "u1", sub))
@@ -179,7 +179,7 @@ func TestGameLanguage(t *testing.T) {
 			t.Parallel()
 			for _, game := range []string{"dix", "qwixx", "dixxit"} {
 				h := newGamesHarness(t, nil, tc.defaultLang)
-				if tc.sub == "solo" && h.b.Games[game].MinSeats > 1 {
+				if tc.sub == "solo" && h.b.games[game].MinSeats > 1 {
 					continue // no solo game
 				}
 				h.Locale, h.GuildLc = tc.user, tc.guild

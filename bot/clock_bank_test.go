@@ -55,7 +55,7 @@ func TestDixSharedTimeBanks(t *testing.T) {
 			t.Parallel()
 			h := newDixHarness(t, 6, false)
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.Now = func() time.Time { return now }
+			h.b.now = func() time.Time { return now }
 			lobby := h.Run(h.startIx("dix", "u1", map[string]string{"language": lang})).Shown(nil)
 			require.NotNil(t, lobby)
 			lobby = h.ClickOn("u2", lobby, h.dixMust(lobby, cverbJoin, "")).Shown(lobby)
@@ -124,7 +124,7 @@ func TestSharedTimeBanksFollowTheOperatorsPaces(t *testing.T) {
 		Games: []present.Game{botdix.Game()}})
 	require.NoError(t, err)
 	h.b = b
-	live := b.Games["dix"].PaceOf("live")
+	live := b.games["dix"].PaceOf("live")
 	assert.Equal(t, clock.Pace{Name: "live", Bank: 10 * time.Minute, Increment: 30 * time.Second}, live.Bank)
 	assert.Equal(t, clock.Live, botdix.Paces[1].Bank, "the game's own paces are left as they are")
 	lobby := h.Run(h.GameCommandIx("dix", "u1", "start")).Shown(nil)

@@ -166,12 +166,12 @@ func (b *Bot) runContractDue(ctx context.Context, d DiscordAPI, channel string, 
 	var tried uint32 // the effects owed before this claim: another process may have done some
 	var fresh []string
 	var origin string
-	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	rec, err := b.update(sctx, channel, "", func(r *dixbot.Record) error {
 		if r.Due.IsZero() || r.Due.After(asOf) {
 			return ErrNothingToDo
 		}
-		g, ok := b.Games[r.Game]
+		g, ok := b.games[r.Game]
 		if !ok {
 			r.Due = time.Time{} // not a game this process plays: nothing it can do
 			return nil
@@ -181,7 +181,7 @@ func (b *Bot) runContractDue(ctx context.Context, d DiscordAPI, channel string, 
 			return err
 		}
 		tried = td.NextEffect
-		now := b.Now()
+		now := b.now()
 		var st engine.State
 		if r.Data != nil {
 			if st, err = g.Rules.Decode(r.Data); err != nil {
@@ -254,10 +254,10 @@ func (b *Bot) runContractDue(ctx context.Context, d DiscordAPI, channel string, 
 	case err != nil:
 		return err
 	}
-	b.WakeAt(rec.Due)
+	b.wakeAt(rec.Due)
 	if len(fresh) > 0 {
 		if err := b.appendLog(ctx, channel, origin, fresh); err != nil {
-			b.Log.Warn("could not keep the game's log", "channel", channel, "err", err)
+			b.log.Warn("could not keep the game's log", "channel", channel, "err", err)
 		}
 	}
 	return b.contractOutbox(ctx, d, rec, nil, tried)

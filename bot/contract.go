@@ -278,8 +278,8 @@ func newRegistry(games []present.Game) (registry, error) {
 
 // gameNames are the names of the games, sorted.
 func (b *Bot) gameNames() []string {
-	names := make([]string, 0, len(b.Games))
-	for name := range b.Games {
+	names := make([]string, 0, len(b.games))
+	for name := range b.games {
 		names = append(names, name)
 	}
 	slices.Sort(names)
@@ -346,8 +346,8 @@ func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
 	var out []*discordgo.ApplicationCommand
 	for _, name := range b.gameNames() {
 		var subs []*discordgo.ApplicationCommandOption
-		_, hints := b.Games[name].Presenter.(present.Hinter)
-		g := b.Games[name]
+		_, hints := b.games[name].Presenter.(present.Hinter)
+		g := b.games[name]
 		ids := slices.Clone(contractSubcommands)
 		if g.MinSeats == 1 {
 			ids = slices.Insert(ids, 1, "solo")
@@ -504,22 +504,22 @@ func (c *Call) contractStart(g *present.Game, lang string, noPics bool, pace str
 	if !locales.Supported(lang) {
 		return ErrBadInput
 	}
-	td := &tableData{V: tableDataVersion, Creator: c.User, Lang: lang, NoPics: noPics || c.B.NoPictures,
+	td := &tableData{V: tableDataVersion, Creator: c.User, Lang: lang, NoPics: noPics || c.B.noPictures,
 		Seats: []tableSeat{{User: c.User, Name: c.Name}}, Pace: pace, Opts: options, Opened: c.I.ID}
 	rec := &dixbot.Record{Channel: c.I.ChannelID, Guild: c.I.GuildID, Game: g.Rules.Name()}
 	if v := c.startVia(); v != nil {
 		// The answer is the lobby, later the board: this token edits it.
 		// The lobby is owed until the answer went out (contract_lobby.go).
 		td.BoardVia = v
-		td.oweLobby(rec, c.B.Now(), v)
+		td.oweLobby(rec, c.B.now(), v)
 	}
 	rec.Meta = td.Encode()
-	err := c.Retry("create", func(ctx context.Context) error { return c.B.Store.Create(ctx, rec) })
+	err := c.Retry("create", func(ctx context.Context) error { return c.B.store.Create(ctx, rec) })
 	if errors.Is(err, dixbot.ErrExists) && c.startAgain(g) {
 		return nil
 	}
 	if errors.Is(err, dixbot.ErrExists) && c.finishOver() {
-		err = c.Retry("create", func(ctx context.Context) error { return c.B.Store.Create(ctx, rec) })
+		err = c.Retry("create", func(ctx context.Context) error { return c.B.store.Create(ctx, rec) })
 	}
 	if errors.Is(err, dixbot.ErrExists) {
 		return c.busyChannel()
@@ -544,7 +544,7 @@ func (c *Call) finishOver() bool {
 	if err != nil {
 		return false
 	}
-	rules, ok := c.B.Games[r.Game]
+	rules, ok := c.B.games[r.Game]
 	if !ok || r.Data == nil {
 		return false
 	}
@@ -553,10 +553,10 @@ func (c *Call) finishOver() bool {
 		return false
 	}
 	if err := c.B.recordOver(c.ctx, r); err != nil {
-		c.B.Log.Warn("could not record a finished game's result; it stays active", "channel", c.I.ChannelID, "err", err)
+		c.B.log.Warn("could not record a finished game's result; it stays active", "channel", c.I.ChannelID, "err", err)
 		return false
 	}
-	return c.Retry("finish", func(ctx context.Context) error { return c.B.Store.Finish(ctx, c.I.ChannelID) }) == nil
+	return c.Retry("finish", func(ctx context.Context) error { return c.B.store.Finish(ctx, c.I.ChannelID) }) == nil
 }
 
 // getQuietAny is the channel's active record, whatever its game.
@@ -806,7 +806,7 @@ func (c *Call) contractLobby(g *present.Game, p contractParsed) error {
 			if len(td.Seats) < g.MinSeats {
 				return Refuse(ErrTooFew, "err_too_few", map[string]any{"Min": g.MinSeats})
 			}
-			now := c.B.Now()
+			now := c.B.now()
 			td.Board = c.I.Message.ID
 			st, err := c.B.startTable(g, r, td, now)
 			if err != nil {
@@ -827,7 +827,7 @@ func (c *Call) contractLobby(g *present.Game, p contractParsed) error {
 	c.Shows = &shows{Seq: uint64(td.Lobby)}
 	if cancelled {
 		c.Shows = &shows{Retire: true}
-		c.Retry("finish", func(ctx context.Context) error { return c.B.Store.Finish(ctx, c.I.ChannelID) })
+		c.Retry("finish", func(ctx context.Context) error { return c.B.store.Finish(ctx, c.I.ChannelID) })
 		c.Update(locales.T(td.Lang, "table_lobby_closed", map[string]any{"Game": En(g.Rules.Name() + "_title")}), nil, nil)
 		return nil
 	}
@@ -874,7 +874,7 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 		if v := c.boardVia(); v != nil && laterID(v.Orig, td.Board) {
 			// A board posted again (/<game> board) whose adoption was
 			// lost: the click makes it the board.
-			td.adopt(r, g, v.Orig, v, c.B.Now())
+			td.adopt(r, g, v.Orig, v, c.B.now())
 		}
 		if td.Paused != "" {
 			return Refuse(ErrPaused, "table_err_paused", map[string]any{"Name": td.Paused, "Command": "/" + En(g.Rules.Name()+"_cmd_name")})
@@ -886,9 +886,9 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 		if td.Seats[seat].Away {
 			// An absent person's click brings them back, and only that.
 			back = true
-			td.comeBack(seat, st, c.B.Now())
+			td.comeBack(seat, st, c.B.now())
 			setContractDue(r, td, g, st)
-			td.oweChange(r, g, st, pingPlan{}, c.B.Now())
+			td.oweChange(r, g, st, pingPlan{}, c.B.now())
 			return nil
 		}
 		switch {
@@ -898,7 +898,7 @@ func (c *Call) contractMove(g *present.Game, p contractParsed) error {
 			return ErrStale
 		}
 		since := st.Seq() + 1
-		now := c.B.Now()
+		now := c.B.now()
 		evs, err := applyOpen(g, st, td, seat, m, now, true)
 		if err != nil {
 			if errors.Is(err, engine.ErrInvariant) || errors.Is(err, engine.ErrCorrupt) {
@@ -1241,13 +1241,13 @@ func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *tableData, ke
 	if err != nil {
 		return present.Board{}, nil, err
 	}
-	t := td.boardTable(g, st, !b.NoPictures && b.mayAttach(r.Channel))
+	t := td.boardTable(g, st, !b.noPictures && b.mayAttach(r.Channel))
 	t.Kept = kept
 	pb := g.Presenter.Board(t, st)
 	if err := pb.Check(); err != nil {
 		// The presenter's fault: Discord refuses the board as it is, and the
 		// table cuts nothing of it.
-		b.Log.Error("a board beyond Discord's limits", "game", g.Rules.Name(), "err", err)
+		b.log.Error("a board beyond Discord's limits", "game", g.Rules.Name(), "err", err)
 	}
 	pb.Content = withLine(pb.Content, tableClockLine(g, st, td))
 	return pb, st, nil
@@ -1414,7 +1414,7 @@ func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
 		defer done()
 		msg, err := c.D.Original(ctx, i)
 		if err != nil || msg == nil {
-			c.B.Log.Warn("could not read the board posted again", "channel", channel, "err", err)
+			c.B.log.Warn("could not read the board posted again", "channel", channel, "err", err)
 			return
 		}
 		v := &Via{App: i.AppID, Token: i.Token, At: at.UnixMilli(), Orig: msg.ID}
@@ -1430,7 +1430,7 @@ func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
 			if err != nil {
 				return err
 			}
-			now := c.B.Now()
+			now := c.B.now()
 			if lobby := "lobby " + td.opening(); r.Data == nil || table == lobby {
 				ended = r.Data != nil || table != lobby
 				if ended {
@@ -1473,7 +1473,7 @@ func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
 			// posted again: that message keeps no buttons.
 			none := []discordgo.MessageComponent{}
 			if err := c.D.FollowupEdit(ctx, i, "@original", &discordgo.WebhookEdit{Components: &none, AllowedMentions: noMentions()}); err != nil {
-				c.B.Log.Info("could not take the buttons off a board of an ended game", "channel", channel, "err", err)
+				c.B.log.Info("could not take the buttons off a board of an ended game", "channel", channel, "err", err)
 			}
 			return
 		}
@@ -1481,12 +1481,12 @@ func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
 			return
 		}
 		if err != nil {
-			c.B.Log.Warn("could not make the board posted again the board", "channel", channel, "err", err)
+			c.B.log.Warn("could not make the board posted again the board", "channel", channel, "err", err)
 			return
 		}
-		c.B.WakeAt(rec.Due)
+		c.B.wakeAt(rec.Due)
 		if err := c.B.contractOutbox(ctx, c.B.apiFor(ctx), rec, nil, 0); err != nil {
-			c.B.Log.Warn("effects left for later", "channel", channel, "err", err)
+			c.B.log.Warn("effects left for later", "channel", channel, "err", err)
 		}
 	})
 }
@@ -1540,14 +1540,14 @@ func (c *Call) contractLeave(g *present.Game) error {
 		}
 		td.Seats[s].Level = g.Default
 		since := st.Seq() + 1
-		evs, err := c.B.advance(g, st, td, c.B.Now())
+		evs, err := c.B.advance(g, st, td, c.B.now())
 		if err != nil {
 			return err
 		}
 		td.addLog([]string{locales.T(td.Lang, "table_left", map[string]any{"Name": td.Seats[s].Name})})
 		td.tell(g, evs)
 		setContractDue(r, td, g, st)
-		td.oweChange(r, g, st, planPings(st, td, since, s, c.B.Now()), c.B.Now())
+		td.oweChange(r, g, st, planPings(st, td, since, s, c.B.now()), c.B.now())
 		r.Data = st.Encode()
 		return nil
 	})
@@ -1631,7 +1631,7 @@ func (c *Call) contractEnd(g *present.Game, p contractParsed) error {
 	var ended *string
 	if r.Data != nil {
 		if st, err := g.Rules.Decode(r.Data); err == nil {
-			t := td.table(!c.B.NoPictures)
+			t := td.table(!c.B.noPictures)
 			t.Kept, t.Abandoned = td.picKey(), notice
 			text := g.Presenter.Board(t, st).Content
 			ended = &text
@@ -1642,7 +1642,7 @@ func (c *Call) contractEnd(g *present.Game, p contractParsed) error {
 	c.Then(func(ctx context.Context) {
 		d := c.B.apiFor(ctx)
 		if _, err := d.Followup(ctx, c.I, &discordgo.WebhookParams{Content: notice, AllowedMentions: noMentions()}); err != nil {
-			c.B.Log.Warn("could not tell the channel the game was abandoned", "channel", c.I.ChannelID, "err", err)
+			c.B.log.Warn("could not tell the channel the game was abandoned", "channel", c.I.ChannelID, "err", err)
 		}
 		if ping != nil && ping.ID != "" {
 			// The ping's decision will not be made: it says so.
@@ -1655,13 +1655,13 @@ func (c *Call) contractEnd(g *present.Game, p contractParsed) error {
 				err = d.Edit(ctx, &discordgo.MessageEdit{Channel: c.I.ChannelID, ID: ping.ID, Content: &text, AllowedMentions: noMentions()})
 			}
 			if err != nil {
-				c.B.Log.Warn("could not settle the ping of an abandoned game", "channel", c.I.ChannelID, "err", err)
+				c.B.log.Warn("could not settle the ping of an abandoned game", "channel", c.I.ChannelID, "err", err)
 			}
 		}
 		if board == "" {
 			return
 		}
-		c.B.Fences.Send(board, shows{Retire: true}, c.B.Now(), func() error {
+		c.B.boardFences.Send(board, shows{Retire: true}, c.B.now(), func() error {
 			none := &[]discordgo.MessageComponent{}
 			if v.usable(time.Now()) && (v.Orig == "" || v.Orig == board) {
 				// The board's newest interaction edits it (outbox_contract.go).

@@ -66,7 +66,7 @@ func TestContractLateFinishKeepsTheNextLobby(t *testing.T) {
 	st := &finishHookStore{MemStore: tabletest.NewMemStore()}
 	h := newQwixxHarnessOn(t, st, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	var lobby *tabletest.Message
 	started := make(chan struct{})
 	st.hook = func() {
@@ -192,12 +192,12 @@ func TestContractLobbyLostIsPosted(t *testing.T) {
 				return nil
 			}
 			h.Rec.Mu.Unlock()
-			h.b.effectsHook = func() { panic("the process dies") }
+			h.b.hooks.beforeEffects = func() { panic("the process dies") }
 			h.qcommand("u1", "start")
 			h.Rec.Mu.Lock()
 			h.Rec.Refuse = nil
 			h.Rec.Mu.Unlock()
-			h.b.effectsHook = nil
+			h.b.hooks.beforeEffects = nil
 			require.Empty(t, lobbies(h, "qwixx"), "no lobby shown")
 			r, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)

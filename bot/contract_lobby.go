@@ -134,7 +134,7 @@ func (x *cexec) showLobby(ctx context.Context, e effect) error {
 	if err != nil {
 		return err
 	}
-	x.b.Log.Info("lobby posted: the start's answer was lost", "channel", x.rec.Channel, "message", msg.ID)
+	x.b.log.Info("lobby posted: the start's answer was lost", "channel", x.rec.Channel, "message", msg.ID)
 	x.lobby = &Via{Orig: msg.ID}
 	return nil
 }
@@ -181,14 +181,14 @@ func (td *tableData) adopt(r *dixbot.Record, g *present.Game, message string, v 
 func (b *Bot) retryUpdate(ctx context.Context, channel string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 	pause := storeRetryPause
 	for {
-		sctx, cancel := context.WithTimeout(ctx, b.Timeout)
+		sctx, cancel := context.WithTimeout(ctx, b.timeout)
 		r, err := b.update(sctx, channel, "", fn)
 		cancel()
 		if !transient(err) || ctx.Err() != nil {
 			return r, err
 		}
-		if isStoreFailure(err) && b.Obs != nil {
-			b.Obs.StoreError("update")
+		if isStoreFailure(err) && b.obs != nil {
+			b.obs.StoreError("update")
 		}
 		t := time.NewTimer(pause)
 		select {

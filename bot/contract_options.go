@@ -182,7 +182,7 @@ var errNoOptions = errors.New("bot: no such option")
 // "<game>/<name>=<value>".
 func (b *Bot) setGameOption(s *channelSettings, value string) error {
 	game, rest, ok := strings.Cut(value, "/")
-	g, known := b.Games[game]
+	g, known := b.games[game]
 	name, v, _ := strings.Cut(rest, "=")
 	if !ok || !known {
 		return errNoOptions
@@ -204,7 +204,7 @@ func (b *Bot) setGameOption(s *channelSettings, value string) error {
 // values their options no longer allow.
 func (b *Bot) cleanOptions(s *channelSettings) {
 	for game, opts := range s.Opts {
-		g, ok := b.Games[game]
+		g, ok := b.games[game]
 		for name, v := range opts {
 			if !ok {
 				delete(opts, name)
@@ -224,7 +224,7 @@ func (b *Bot) cleanOptions(s *channelSettings) {
 func (b *Bot) optionGames() []string {
 	var out []string
 	for _, name := range b.gameNames() {
-		if len(b.Games[name].Options) > 0 {
+		if len(b.games[name].Options) > 0 {
 			out = append(out, name)
 		}
 	}
@@ -238,7 +238,7 @@ func (b *Bot) optionSettings(lang string, s channelSettings) ([]string, discordg
 	var lines []string
 	var opts []discordgo.SelectMenuOption
 	for _, game := range b.optionGames() {
-		g := b.Games[game]
+		g := b.games[game]
 		title := locales.T(lang, game+"_title", nil)
 		vals := g.OptionValues(s.Opts[game])
 		var parts []string

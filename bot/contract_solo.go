@@ -26,17 +26,17 @@ func (c *Call) contractSolo(g *present.Game, lang string, noPics bool, pace stri
 	if !locales.Supported(lang) {
 		return ErrBadInput
 	}
-	td := &tableData{V: tableDataVersion, Creator: c.User, Lang: lang, NoPics: noPics || c.B.NoPictures,
+	td := &tableData{V: tableDataVersion, Creator: c.User, Lang: lang, NoPics: noPics || c.B.noPictures,
 		Seats: []tableSeat{{User: c.User, Name: c.Name}}, Pace: pace, Opts: options, Opened: c.I.ID, Origin: c.I.ID}
 	rec := &dixbot.Record{Channel: c.I.ChannelID, Guild: c.I.GuildID, Game: g.Rules.Name()}
-	st, err := c.B.startTable(g, rec, td, c.B.Now())
+	st, err := c.B.startTable(g, rec, td, c.B.now())
 	if err != nil {
 		return err
 	}
 	rec.Meta = td.Encode()
-	err = c.Retry("create", func(ctx context.Context) error { return c.B.Store.Create(ctx, rec) })
+	err = c.Retry("create", func(ctx context.Context) error { return c.B.store.Create(ctx, rec) })
 	if errors.Is(err, dixbot.ErrExists) && c.finishOver() {
-		err = c.Retry("create", func(ctx context.Context) error { return c.B.Store.Create(ctx, rec) })
+		err = c.Retry("create", func(ctx context.Context) error { return c.B.store.Create(ctx, rec) })
 	}
 	if errors.Is(err, dixbot.ErrExists) {
 		old, otd, ost := c.landed(g)
@@ -47,14 +47,14 @@ func (c *Call) contractSolo(g *present.Game, lang string, noPics bool, pace stri
 	} else if err != nil {
 		return err
 	}
-	pb := g.Presenter.Board(td.boardTable(g, st, !c.B.NoPictures), st)
+	pb := g.Presenter.Board(td.boardTable(g, st, !c.B.noPictures), st)
 	pb.Content = withLine(pb.Content, tableClockLine(g, st, td))
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
 			Components: tableComponents(g, st, td, pb), AllowedMentions: noMentions()},
 	})
-	c.B.WakeAt(rec.Due)
+	c.B.wakeAt(rec.Due)
 	c.keepLog(td)
 	c.rememberBoard(g)
 	return nil

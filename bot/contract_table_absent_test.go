@@ -50,7 +50,7 @@ func TestContractRemindersOncePerDecision(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	lobby := h.qcommand("u1", "start").Shown(nil)
 	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
 	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbPace, ""), "evening").Shown(lobby)
@@ -98,7 +98,7 @@ func TestContractRemindersOncePerDecision(t *testing.T) {
 
 	// The live pace reminds nobody.
 	h2 := newQwixxHarness(t, false)
-	h2.b.Now = func() time.Time { return now }
+	h2.b.now = func() time.Time { return now }
 	h2.openQwixx([]string{"u1", "u2"})
 	r, err = h2.Db.Get(context.Background(), h2.Channel)
 	require.NoError(t, err)
@@ -112,7 +112,7 @@ func TestContractAbsentPlayerComesBack(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1", "u2"}, "easy")
 	rng := rand.New(rand.NewPCG(1, 2))
 	// u1 decides at once; u2 never does.

@@ -111,7 +111,7 @@ func (c *Call) contractKick(g *present.Game, arg string) error {
 			}
 		}
 		seat.Votes = append(seat.Votes, c.User)
-		now := c.B.Now()
+		now := c.B.now()
 		d := map[string]any{"Name": seat.Name, "Voter": Escape(c.Name), "Votes": len(seat.Votes), "Need": td.votesNeeded(target)}
 		if c.User != td.Creator && len(seat.Votes) < td.votesNeeded(target) {
 			td.addLog([]string{locales.T(td.Lang, "log_kick_vote", d)})

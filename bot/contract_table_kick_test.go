@@ -24,7 +24,7 @@ func TestContractKickVote(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1", "u2", "u3"})
 	// Chloé (u3) ran out of time once.
 	_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
@@ -39,10 +39,10 @@ func TestContractKickVote(t *testing.T) {
 	_, td, _ := h.qstate()
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
-	pb, st, err := h.b.contractBoard(h.b.Games["qwixx"], r, td, "")
+	pb, st, err := h.b.contractBoard(h.b.games["qwixx"], r, td, "")
 	require.NoError(t, err)
 	kick := contractID("qwixx", cverbKick, 0, "2")
-	assert.Contains(t, tabletest.ComponentIDs(tableComponents(h.b.Games["qwixx"], st, td, pb)), kick, "the board offers the vote")
+	assert.Contains(t, tabletest.ComponentIDs(tableComponents(h.b.games["qwixx"], st, td, pb)), kick, "the board offers the vote")
 
 	_, _, v := h.qstate()
 	for _, tc := range []struct{ user, id, key string }{
@@ -79,7 +79,7 @@ func TestContractKickVoteOnTheSixthSeat(t *testing.T) {
 	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	board := h.openDixxit("en", []string{"u1", "u2", "u3", "u4", "u5", "u6"}, 0)
 	_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 		td, err := decodeTableData(r.Meta)

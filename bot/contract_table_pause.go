@@ -83,7 +83,7 @@ func (c *Call) keepLog(td *tableData) {
 	channel, origin, lines := c.I.ChannelID, td.logOrigin(), td.fresh
 	c.Then(func(ctx context.Context) {
 		if err := c.B.appendLog(ctx, channel, origin, lines); err != nil {
-			c.B.Log.Warn("could not keep the game's log", "channel", channel, "err", err)
+			c.B.log.Warn("could not keep the game's log", "channel", channel, "err", err)
 		}
 	})
 }
@@ -103,7 +103,7 @@ func (c *Call) contractPause(g *present.Game, on bool) error {
 		if err != nil {
 			return err
 		}
-		now := c.B.Now()
+		now := c.B.now()
 		name := Escape(c.Name)
 		var pings pingPlan
 		switch {

@@ -39,7 +39,7 @@ func TestContractPauseResume(t *testing.T) {
 				h.Locale = discordgo.French
 			}
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.Now = func() time.Time { return now }
+			h.b.now = func() time.Time { return now }
 			h.Perms["u3"] = discordgo.PermissionManageChannels
 			lobby := h.qcommand("u1", "start", "language", lang).Shown(nil)
 			assert.Equal(t, locales.T(lang, "table_err_not_started", nil), h.qcommand("u1", "pause").EphemeralText())
@@ -97,7 +97,7 @@ func TestContractLog(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1", "u2"}, "easy")
 	h.qcommand("u1", "pause")
 	h.qcommand("u1", "resume")

@@ -32,7 +32,7 @@ const firstStream = 1 << 62
 // starts (td.Starts, else drawn from the seed), the forced and computer
 // decisions that open it, the clocks of the people deciding.
 func (b *Bot) startTable(g *present.Game, r *dixbot.Record, td *tableData, now time.Time) (engine.State, error) {
-	td.Seed = b.Seed()
+	td.Seed = b.seed()
 	n := len(td.Seats)
 	first := td.Starts - 1
 	if first < 0 || first >= n {
@@ -127,7 +127,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 			return err
 		}
 		if err := c.Retry("finish", func(ctx context.Context) error {
-			err := c.B.Store.Finish(ctx, c.I.ChannelID)
+			err := c.B.store.Finish(ctx, c.I.ChannelID)
 			if errors.Is(err, dixbot.ErrNotFound) {
 				return nil // archived in between by its board's edit
 			}
@@ -144,14 +144,14 @@ func (c *Call) contractRematch(g *present.Game) error {
 		return err
 	}
 	if st2 != nil {
-		pb := g.Presenter.Board(ntd.boardTable(g, st2, !c.B.NoPictures), st2)
+		pb := g.Presenter.Board(ntd.boardTable(g, st2, !c.B.noPictures), st2)
 		pb.Content = withLine(pb.Content, tableClockLine(g, st2, ntd))
 		c.Respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
 				Components: tableComponents(g, st2, ntd, pb), AllowedMentions: noMentions()},
 		})
-		c.B.WakeAt(next.Due)
+		c.B.wakeAt(next.Due)
 		c.keepLog(ntd)
 		c.rememberBoard(g)
 		return nil
@@ -171,7 +171,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 // started at once (its state returned) when the clicker is the only
 // person seated, else a lobby (nil state).
 func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *tableData) (*dixbot.Record, *tableData, engine.State, error) {
-	ntd := &tableData{V: tableDataVersion, Creator: c.User, Lang: td.Lang, NoPics: td.NoPics || c.B.NoPictures,
+	ntd := &tableData{V: tableDataVersion, Creator: c.User, Lang: td.Lang, NoPics: td.NoPics || c.B.noPictures,
 		Pace: td.Pace, Opts: td.Opts, Origin: c.I.ID}
 	people := 0
 	at := make([]int, len(td.Seats)) // old seat -> new seat, -1 when left out
@@ -204,7 +204,7 @@ func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *tableData) (*
 	}
 	rec := &dixbot.Record{Channel: c.I.ChannelID, Guild: c.I.GuildID, Game: g.Rules.Name()}
 	if people == 1 && len(ntd.Seats) >= g.MinSeats {
-		st, err := c.B.startTable(g, rec, ntd, c.B.Now())
+		st, err := c.B.startTable(g, rec, ntd, c.B.now())
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -220,7 +220,7 @@ func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *tableData) (*
 			ntd.Called = append(ntd.Called, s.User)
 		}
 	}
-	ntd.CalledAt = c.B.Now().UnixMilli()
+	ntd.CalledAt = c.B.now().UnixMilli()
 	rec.Meta = ntd.Encode()
 	return rec, ntd, nil, nil
 }
@@ -231,7 +231,7 @@ func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *tableData) (*
 func (c *Call) createRematch(r *dixbot.Record) error {
 	unsure := false
 	err := c.Retry("create", func(ctx context.Context) error {
-		err := c.B.Store.Create(ctx, r)
+		err := c.B.store.Create(ctx, r)
 		if unsure && errors.Is(err, dixbot.ErrExists) {
 			if old, gerr := c.B.get(ctx, c.I.ChannelID); gerr == nil {
 				if td, terr := decodeTableData(old.Meta); terr == nil && old.Game == r.Game && td.Origin == c.I.ID {
@@ -262,7 +262,7 @@ func (c *Call) rematchTakenNowBy() error {
 // rematchTakenBy is the refusal of a rematch when the channel holds
 // another game r: who opened it and, once its board is known, a link.
 func (c *Call) rematchTakenBy(r *dixbot.Record) error {
-	if _, ok := c.B.Games[r.Game]; !ok {
+	if _, ok := c.B.games[r.Game]; !ok {
 		return otherGame(gameTitle(r.Game))
 	}
 	td, err := decodeTableData(r.Meta)
@@ -294,10 +294,10 @@ func (c *Call) rememberBoard(g *present.Game) {
 	c.Then(func(ctx context.Context) {
 		msg, err := c.D.Original(ctx, i)
 		if err != nil || msg == nil {
-			c.B.Log.Warn("could not read the board message of a rematch", "channel", channel, "err", err)
+			c.B.log.Warn("could not read the board message of a rematch", "channel", channel, "err", err)
 			return
 		}
-		sctx, cancel := context.WithTimeout(ctx, c.B.Timeout)
+		sctx, cancel := context.WithTimeout(ctx, c.B.timeout)
 		defer cancel()
 		_, err = c.B.update(sctx, channel, "", func(r *dixbot.Record) error {
 			if r.Game != g.Rules.Name() {
@@ -315,7 +315,7 @@ func (c *Call) rememberBoard(g *present.Game) {
 			return nil
 		})
 		if err != nil && !errors.Is(err, ErrNothingToDo) && !errors.Is(err, dixbot.ErrNotFound) {
-			c.B.Log.Warn("could not record the board message of a rematch", "channel", channel, "err", err)
+			c.B.log.Warn("could not record the board message of a rematch", "channel", channel, "err", err)
 		}
 	})
 }

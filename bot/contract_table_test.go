@@ -52,7 +52,7 @@ func TestContractPaceInLobby(t *testing.T) {
 				h.Locale = discordgo.French
 			}
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.Now = func() time.Time { return now }
+			h.b.now = func() time.Time { return now }
 			lobby := h.qcommand("u1", "start", "language", lang).Shown(nil)
 			require.NotNil(t, lobby)
 			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
@@ -103,7 +103,7 @@ func TestContractLivePaceClock(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1", "u2"}, "easy")
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
@@ -153,7 +153,7 @@ func TestContractRematchLobby(t *testing.T) {
 				h.Locale = discordgo.French
 			}
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.Now = func() time.Time { return now }
+			h.b.now = func() time.Time { return now }
 			lobby := h.qcommand("u1", "start", "language", lang).Shown(nil)
 			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
 			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbCPU, "strong")).Shown(lobby)
@@ -221,7 +221,7 @@ func TestContractRematchStartsAtOnce(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1"}, "easy", "normal")
 	_, td0, _ := h.qstate()
 	score := h.playOut(board, &now)
@@ -246,7 +246,7 @@ func TestContractRematchConcurrent(t *testing.T) {
 		t.Run(fmt.Sprint("archived=", archived), func(t *testing.T) {
 			h := newQwixxHarness(t, false)
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.Now = func() time.Time { return now }
+			h.b.now = func() time.Time { return now }
 			users := []string{"u1", "u2", "u3", "u4"}
 			board := h.openQwixx(users)
 			score := h.playOut(board, &now)
@@ -327,7 +327,7 @@ func TestContractRematchPingsOnce(t *testing.T) {
 			t.Parallel()
 			h := newQwixxHarness(t, false)
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.Now = func() time.Time { return now }
+			h.b.now = func() time.Time { return now }
 			board := h.openQwixx([]string{"u1", "u2"})
 			score := h.playOut(board, &now)
 			now = now.Add(5 * time.Minute)

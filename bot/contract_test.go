@@ -279,7 +279,7 @@ func TestQwixxPings(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	users := []string{"u1", "u2", "u3"}
 	board := h.openQwixx(users)
 	pings := func(from int) []tabletest.Call {
@@ -348,7 +348,7 @@ func TestQwixxClockPlaysForTheAbsent(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1", "u2"}, "easy")
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)

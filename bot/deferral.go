@@ -40,10 +40,10 @@ func (c *Call) deferNow() {
 	ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 	defer cancel()
 	if err := c.D.Respond(ctx, c.I, r); err != nil {
-		c.B.Log.Warn("deferral failed", "interaction", c.I.ID, "err", err)
+		c.B.log.Warn("deferral failed", "interaction", c.I.ID, "err", err)
 		return
 	}
-	c.B.Log.Info("answer deferred", "interaction", c.I.ID, "channel", c.I.ChannelID, "kind", c.kind)
+	c.B.log.Info("answer deferred", "interaction", c.I.ID, "channel", c.I.ChannelID, "kind", c.kind)
 	c.deferred, c.Answered = r.Type, true
 	if r.Type == discordgo.InteractionResponseDeferredMessageUpdate {
 		c.updated = c.I.Message.ID // "@original" is the message clicked on
@@ -79,7 +79,7 @@ func (c *Call) close() {
 		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 		defer cancel()
 		if err := c.D.DeleteOriginal(ctx, c.I); err != nil {
-			c.B.Log.Warn("could not remove the deferred answer", "interaction", c.I.ID, "err", err)
+			c.B.log.Warn("could not remove the deferred answer", "interaction", c.I.ID, "err", err)
 		}
 	}
 }
@@ -107,7 +107,7 @@ func (c *Call) finishDeferred(ctx context.Context, r *discordgo.InteractionRespo
 		// Except a private answer (a refusal of /dix start) after a public
 		// "thinking…": that one goes, and the answer follows privately.
 		if err := c.D.DeleteOriginal(ctx, c.I); err != nil {
-			c.B.Log.Warn("could not remove the deferred answer", "interaction", c.I.ID, "err", err)
+			c.B.log.Warn("could not remove the deferred answer", "interaction", c.I.ID, "err", err)
 		}
 		editThinking = false
 	}
@@ -137,7 +137,7 @@ func (c *Call) finishDeferred(ctx context.Context, r *discordgo.InteractionRespo
 		})
 	}
 	if err != nil {
-		c.B.Log.Warn("deferred answer failed", "interaction", c.I.ID, "err", err)
+		c.B.log.Warn("deferred answer failed", "interaction", c.I.ID, "err", err)
 	}
 	return err
 }

@@ -57,7 +57,7 @@ func TestDixSharedAbsentPlayerIsPlayedForThenComesBack(t *testing.T) {
 	t.Parallel()
 	h := newDixHarness(t, 2, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	h.openDixAt([]string{"u1", "u2"}, "live")
 	d := &dixDriver{h: h, users: []string{"u1", "u2"}, rng: rand.New(rand.NewPCG(2, 4)), seen: map[string]int{}, follow: true}
 	// u1 decides at once; u2 never does.
@@ -142,7 +142,7 @@ func TestDixSharedPingsAndNoBotTokenRequests(t *testing.T) {
 	t.Parallel()
 	h := newDixHarness(t, 5, true)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	h.openGame("dix", []string{"u1", "u2", "u3"}, nil)
 	assert.Equal(t, locales.T("en", "table_left_you", nil), h.Run(h.GameCommandIx("dix", "u3", "leave")).EphemeralText())
 	start := h.Rec.Count()

@@ -63,7 +63,7 @@ func (h *harness) dclick(user string, msg *tabletest.Message, id string) result 
 // bot's clock (Bot.Now), the clock of the computer's fingers too: the
 // harness's count of interactions as its increment keeps ids apart.
 func (h *harness) snowflake() string {
-	return strconv.FormatUint(snowflakeAt(h.b.Now())|uint64(h.N&0xfff), 10)
+	return strconv.FormatUint(snowflakeAt(h.b.now())|uint64(h.N&0xfff), 10)
 }
 
 // computersDecide moves the bot's clock *now on to the record's Due, when
@@ -189,7 +189,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 				h.Locale = discordgo.French
 			}
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.Now = func() time.Time { return now }
+			h.b.now = func() time.Time { return now }
 			users := []string{"u1", "u2", "u3"}
 			board := h.openDixxit(lang, users, 1)
 			assert.Len(t, board.Embeds, 1, "the grid picture")
@@ -523,7 +523,7 @@ func TestDixxitPublicBoardHidesTheTarget(t *testing.T) {
 		h := newDixxitHarness(t, &logs)
 		// One time for both games: the board shows when each clock runs out.
 		at := time.Date(2026, 11, 25, 21, 0, 0, 0, time.UTC)
-		h.b.Now = func() time.Time { return at }
+		h.b.now = func() time.Time { return at }
 		users := []string{"u1", "u2", "u3", "u4"}
 		board := h.openDixxit("en", users, 0)
 		retarget := func() {
@@ -590,7 +590,7 @@ func TestDixxitClockWithASilentPlayer(t *testing.T) {
 	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	users := []string{"u1", "u2", "u3"}
 	const silent = 2
 	board := h.openDixxit("en", users, 0)
@@ -684,7 +684,7 @@ func TestDixxitLeaverPlayedByTheComputer(t *testing.T) {
 	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	users := []string{"u1", "u2", "u3"}
 	board := h.openDixxit("en", users, 0)
 	const leaver = 2
@@ -743,7 +743,7 @@ func TestDixxitNextClueGiverHasTheWholeClueTime(t *testing.T) {
 	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	users := []string{"u1", "u2", "u3"}
 	board := h.openDixxit("en", users, 0)
 	g, _, _ := h.dstate()
@@ -821,7 +821,7 @@ func TestDixxitComputerGuessersTakeTheirTime(t *testing.T) {
 	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	users := []string{"u1", "u2"}
 	board := h.openDixxit("en", users, 2)
 	clue := func(turn int) (*drules.Game, *tableData, time.Time) {

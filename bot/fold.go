@@ -135,7 +135,7 @@ func (fd *fold) applyContract(r *dixbot.Record, td *tableData, g *present.Game, 
 // foldsOn reports whether this bot folds: its store keeps the records
 // this process wrote.
 func (b *Bot) foldsOn() bool {
-	_, ok := b.Store.(latestRecords)
+	_, ok := b.store.(latestRecords)
 	return ok
 }
 
@@ -148,8 +148,8 @@ func (b *Bot) withFold(channel string, fn func(*dixbot.Record) error) (func(*dix
 		return fn, nil
 	}
 	return func(r *dixbot.Record) error {
-		if g, ok := b.Games[r.Game]; ok {
-			if td, err := decodeTableData(r.Meta); err == nil && fd.applyContract(r, td, g, b.Now(), false) {
+		if g, ok := b.games[r.Game]; ok {
+			if td, err := decodeTableData(r.Meta); err == nil && fd.applyContract(r, td, g, b.now(), false) {
 				r.Meta = td.Encode()
 			}
 		}
@@ -162,14 +162,14 @@ func (b *Bot) withFold(channel string, fn func(*dixbot.Record) error) (func(*dix
 func (b *Bot) later(channel string, fd *fold) {
 	b.folds.put(channel, fd)
 	wait := foldWait
-	if b.foldWait > 0 {
-		wait = b.foldWait
+	if b.hooks.foldWait > 0 {
+		wait = b.hooks.foldWait
 	}
 	time.AfterFunc(wait, func() {
 		if b.folds.Get(channel) != fd {
 			return // written with a change, or replaced by a later one
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), b.Timeout)
+		ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
 		defer cancel()
 		b.writeFold(ctx, channel, fd)
 	})
@@ -178,7 +178,7 @@ func (b *Bot) later(channel string, fd *fold) {
 // writeFold writes fd on its own.
 func (b *Bot) writeFold(ctx context.Context, channel string, fd *fold) {
 	after, err := b.update(ctx, channel, "", func(r *dixbot.Record) error {
-		g, ok := b.Games[r.Game]
+		g, ok := b.games[r.Game]
 		if !ok {
 			return ErrNothingToDo
 		}
@@ -186,7 +186,7 @@ func (b *Bot) writeFold(ctx context.Context, channel string, fd *fold) {
 		if err != nil {
 			return err
 		}
-		if !fd.applyContract(r, td, g, b.Now(), true) {
+		if !fd.applyContract(r, td, g, b.now(), true) {
 			return ErrNothingToDo
 		}
 		r.Meta = td.Encode()
@@ -203,13 +203,13 @@ func (b *Bot) writeFold(ctx context.Context, channel string, fd *fold) {
 func (b *Bot) afterOwnUpdate(channel string, after *dixbot.Record, err error, failed string) {
 	switch {
 	case err == nil:
-		b.WakeAt(after.Due)
+		b.wakeAt(after.Due)
 	case errors.Is(err, ErrNothingToDo), errors.Is(err, dixbot.ErrNotFound):
 	default:
-		if isStoreFailure(err) && b.Obs != nil {
-			b.Obs.StoreError("update")
+		if isStoreFailure(err) && b.obs != nil {
+			b.obs.StoreError("update")
 		}
-		b.Log.Warn(failed, "channel", channel, "err", err)
+		b.log.Warn(failed, "channel", channel, "err", err)
 	}
 }
 

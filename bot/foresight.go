@@ -106,7 +106,7 @@ func (c *Call) foresee(g *present.Game, n uint64, m engine.Move) (f *foresight) 
 	if err != nil || n > st.Seq() || seat < len(td.Open) && n < td.Open[seat] {
 		return nil
 	}
-	now := c.B.Now()
+	now := c.B.now()
 	if _, err := applyOpen(g, st, td, seat, m, now, true); err != nil {
 		return nil
 	}

@@ -52,7 +52,7 @@ func TestEveryLiteralKeyExists(t *testing.T) {
 	assert.Greater(t, found, 300, "the pattern finds the keys")
 	// Keys built from parts.
 	h := newGamesHarness(t, nil, "en")
-	for name, g := range h.b.Games {
+	for name, g := range h.b.games {
 		ids := append([]string{"solo"}, contractSubcommands...)
 		for _, id := range append(ids, g.Views...) {
 			for _, lang := range locales.Languages {

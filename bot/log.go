@@ -42,7 +42,7 @@ func sameLog(kept, origin string) bool {
 // harmless enough (a repeated turn in the log) and happens only when a
 // process dies between the two writes.
 func (b *Bot) appendLog(ctx context.Context, channel, origin string, lines []string) error {
-	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	key := logChannel(channel)
 	add := func(r *dixbot.Record) error {
@@ -68,15 +68,15 @@ func (b *Bot) appendLog(ctx context.Context, channel, origin string, lines []str
 		r.Meta = meta
 		return nil
 	}
-	_, err := b.Store.Update(sctx, key, "", add)
+	_, err := b.store.Update(sctx, key, "", add)
 	if errors.Is(err, dixbot.ErrNotFound) {
 		// No server index for it: the log is not a game of the server.
 		r := &dixbot.Record{Channel: key}
 		if err = add(r); err == nil {
-			err = b.Store.Create(sctx, r)
+			err = b.store.Create(sctx, r)
 		}
 		if errors.Is(err, dixbot.ErrExists) {
-			_, err = b.Store.Update(sctx, key, "", add)
+			_, err = b.store.Update(sctx, key, "", add)
 		}
 	}
 	return err

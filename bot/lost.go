@@ -32,7 +32,7 @@ func (c *Call) answerLost(err error) bool {
 	} else if _, gerr := c.getQuiet(); !errors.Is(gerr, dixbot.ErrNotFound) {
 		return false // a game is there after all (or the store cannot say)
 	}
-	c.B.Log.Info("buttons of a game the store does not have retired", "interaction", c.I.ID, "channel", c.I.ChannelID,
+	c.B.log.Info("buttons of a game the store does not have retired", "interaction", c.I.ID, "channel", c.I.ChannelID,
 		"message", c.I.Message.ID, "ahead", ahead)
 	msg := c.I.Message
 	c.Shows = &shows{Retire: true}

@@ -52,10 +52,10 @@ func (c *Call) answerRefused(ctx context.Context, r *discordgo.InteractionRespon
 			Components: []discordgo.MessageComponent{}, AllowedMentions: noMentions()},
 	}
 	if rerr := c.D.Respond(ctx, c.I, alt); rerr != nil {
-		c.B.Log.Warn("answer refused, and its text alone too", "interaction", c.I.ID, "err", err, "then", rerr)
+		c.B.log.Warn("answer refused, and its text alone too", "interaction", c.I.ID, "err", err, "then", rerr)
 		return false
 	}
-	c.B.Log.Info("answer refused by Discord; the user was told why", "interaction", c.I.ID, "channel", c.I.ChannelID, "err", err)
+	c.B.log.Info("answer refused by Discord; the user was told why", "interaction", c.I.ID, "channel", c.I.ChannelID, "err", err)
 	return true
 }
 

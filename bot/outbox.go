@@ -68,13 +68,27 @@ const holdMargin = outboxGrace * 5 / 6
 // leaves them to that process.
 var errHoldLost = errors.New("bot: the effects were taken over")
 
-// beforeEffects holds a change's own effects for the test hooks
-// (effectDelay, effectsHook); nothing in production.
+// testHooks are the one seam through which tests change a Bot's timing:
+// all zero in production, but for effectDelay, which the end-to-end tests
+// set through Options.EffectDelay.
+type testHooks struct {
+	// effectDelay holds the effects a change owes, after its answer, for
+	// this long: a test widens the window in which a process that dies
+	// leaves them to another.
+	effectDelay time.Duration
+	// beforeEffects, when set, runs then, before a change's own effects.
+	beforeEffects func()
+	// foldWait, when set, replaces foldWait.
+	foldWait time.Duration
+}
+
+// beforeEffects holds a change's own effects for the test hooks; nothing
+// in production.
 func (b *Bot) beforeEffects() {
-	if d := b.EffectDelay; d > 0 {
-		time.Sleep(d) // a test widens the window between the write and the effects
+	if d := b.hooks.effectDelay; d > 0 {
+		time.Sleep(d)
 	}
-	if f := b.effectsHook; f != nil {
+	if f := b.hooks.beforeEffects; f != nil {
 		f()
 	}
 }
@@ -83,9 +97,9 @@ func (b *Bot) beforeEffects() {
 func (b *Bot) leftForLater(channel string, err error) {
 	switch {
 	case errors.Is(err, errHoldLost):
-		b.Log.Info("effects left to the process that took them over", "channel", channel)
+		b.log.Info("effects left to the process that took them over", "channel", channel)
 	case err != nil:
-		b.Log.Warn("effects left for later", "channel", channel, "err", err)
+		b.log.Warn("effects left for later", "channel", channel, "err", err)
 	}
 }
 
@@ -134,12 +148,12 @@ func (b *Bot) Keep(ctx context.Context, h *Hold) error {
 	if h == nil || now.Before(h.until.Add(-holdMargin)) {
 		return nil
 	}
-	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	// Due times are set from the table's clock (b.now) or the wall clock;
 	// the later of the two reads both.
 	ref := now
-	if t := b.Now(); t.After(ref) {
+	if t := b.now(); t.After(ref) {
 		ref = t
 	}
 	due := ref.Add(outboxLease)
@@ -157,7 +171,7 @@ func (b *Bot) Keep(ctx context.Context, h *Hold) error {
 		return fmt.Errorf("%w: %w", errHoldLost, err)
 	}
 	h.until = now.Add(outboxLease)
-	b.Log.Info("effects held longer", "channel", h.channel)
+	b.log.Info("effects held longer", "channel", h.channel)
 	return nil
 }
 
@@ -188,7 +202,7 @@ type latestRecords interface {
 // write of another process is then found by the compare-and-set of the
 // update that records the effects done), else as stored.
 func (b *Bot) Latest(ctx context.Context, rec *dixbot.Record) (*dixbot.Record, error) {
-	if l, ok := b.Store.(latestRecords); ok {
+	if l, ok := b.store.(latestRecords); ok {
 		if fresh, ok := l.Latest(rec.Channel, rec.Version); ok {
 			if fresh == nil {
 				return rec, nil
@@ -196,7 +210,7 @@ func (b *Bot) Latest(ctx context.Context, rec *dixbot.Record) (*dixbot.Record, e
 			return fresh, b.upgrade(fresh)
 		}
 	}
-	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	return b.get(sctx, rec.Channel)
 }
@@ -205,12 +219,12 @@ func (b *Bot) Latest(ctx context.Context, rec *dixbot.Record) (*dixbot.Record, e
 // the store keeps it (no round trip; another process may have written
 // since), else as stored: for work the update checks again.
 func (b *Bot) peek(ctx context.Context, channel string) (*dixbot.Record, error) {
-	if l, ok := b.Store.(latestRecords); ok {
+	if l, ok := b.store.(latestRecords); ok {
 		if rec, ok := l.Latest(channel, 0); ok && rec != nil {
 			return rec, b.upgrade(rec)
 		}
 	}
-	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	return b.get(sctx, channel)
 }

@@ -160,7 +160,7 @@ func (c *Call) settleContract(rec *dixbot.Record) {
 	if rec == nil {
 		return
 	}
-	c.B.WakeAt(rec.Due)
+	c.B.wakeAt(rec.Due)
 	done, written := c.B.batches.Start(rec.Channel), time.Now()
 	c.Then(func(ctx context.Context) {
 		defer done()
@@ -196,7 +196,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	case err == nil && fresh.Version >= rec.Version:
 		rec = fresh
 	}
-	g, ok := b.Games[rec.Game]
+	g, ok := b.games[rec.Game]
 	if !ok {
 		return nil
 	}
@@ -231,7 +231,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 				failed = fmt.Errorf("effect %s: %w", e.Kind, err)
 				break
 			}
-			b.Log.Warn("effect refused by Discord; skipped", "channel", rec.Channel, "effect", e.Kind, "err", err)
+			b.log.Warn("effect refused by Discord; skipped", "channel", rec.Channel, "effect", e.Kind, "err", err)
 		}
 		done = e.ID
 		if e.Kind == ceffFinish {
@@ -259,7 +259,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 		b.later(rec.Channel, fd)
 		return nil
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.Timeout)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
 	defer cancel()
 	after, err := b.update(sctx, rec.Channel, "", func(r *dixbot.Record) error {
 		if r.Game != rec.Game {
@@ -302,7 +302,7 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 			cur.NextEffect++
 			cur.Outbox = append(cur.Outbox, effect{ID: cur.NextEffect, Kind: ceffEdit, Again: true})
 		}
-		now := b.Now()
+		now := b.now()
 		r.Due = time.Time{}
 		if r.Data != nil {
 			if st, err := g.Rules.Decode(r.Data); err == nil {
@@ -324,11 +324,11 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 		if waiting != nil {
 			b.folds.drop(rec.Channel, waiting) // written with these
 		}
-		b.WakeAt(after.Due)
+		b.wakeAt(after.Due)
 	case errors.Is(err, ErrNothingToDo), errors.Is(err, dixbot.ErrNotFound):
 	default:
-		if isStoreFailure(err) && b.Obs != nil {
-			b.Obs.StoreError("update")
+		if isStoreFailure(err) && b.obs != nil {
+			b.obs.StoreError("update")
 		}
 		return errors.Join(failed, fmt.Errorf("recording the effects done: %w", err))
 	}
@@ -433,7 +433,7 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 			if err == nil || ctx.Err() != nil {
 				return err
 			}
-			x.b.Log.Info("ping edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
+			x.b.log.Info("ping edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
 		}
 		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: msg, Content: &text, AllowedMentions: noMentions()})
 	case ceffRetire:
@@ -443,11 +443,11 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 	case ceffEnd:
 		return x.b.gameEnded(ctx, x.rec, x.td)
 	case ceffFinish:
-		sctx, cancel := context.WithTimeout(ctx, x.b.Timeout)
+		sctx, cancel := context.WithTimeout(ctx, x.b.timeout)
 		defer cancel()
 		if err := x.b.finishTable(sctx, x.rec.Channel, x.rec.Game, x.td); err != nil && !errors.Is(err, dixbot.ErrNotFound) {
-			if isStoreFailure(err) && x.b.Obs != nil {
-				x.b.Obs.StoreError("finish")
+			if isStoreFailure(err) && x.b.obs != nil {
+				x.b.obs.StoreError("finish")
 			}
 			return err
 		}
@@ -470,9 +470,9 @@ type tableFinisher interface {
 // table with it. Another table gives dixbot.ErrNotFound, as no record
 // does. A store without FinishIf archives whatever record is there.
 func (b *Bot) finishTable(ctx context.Context, channel, game string, td *tableData) error {
-	f, ok := b.Store.(tableFinisher)
+	f, ok := b.store.(tableFinisher)
 	if !ok {
-		return b.Store.Finish(ctx, channel)
+		return b.store.Finish(ctx, channel)
 	}
 	opening := td.opening()
 	return f.FinishIf(ctx, channel, func(r *dixbot.Record) bool {
@@ -512,7 +512,7 @@ func (x *cexec) editBoard(ctx context.Context) error {
 	if len(pb.Files) > 0 {
 		we.Files, we.Attachments = pb.Files, attachmentsFor(pb.Files)
 	}
-	sent, err := x.b.Fences.Send(x.td.Board, shows{Seq: boardSeq(x.td, st)}, x.b.Now(), func() error {
+	sent, err := x.b.boardFences.Send(x.td.Board, shows{Seq: boardSeq(x.td, st)}, x.b.now(), func() error {
 		return x.editVia(ctx, x.td.Board, we)
 	})
 	x.editedPicture(pb.Picture, sent && err == nil)
@@ -536,7 +536,7 @@ func (x *cexec) editVia(ctx context.Context, message string, we *discordgo.Webho
 		if err == nil || ctx.Err() != nil {
 			return err
 		}
-		x.b.Log.Info("board edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
+		x.b.log.Info("board edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
 	}
 	ed := &discordgo.MessageEdit{Channel: x.rec.Channel, ID: message, Content: we.Content, Embeds: we.Embeds, Components: we.Components,
 		AllowedMentions: we.AllowedMentions, Files: we.Files, Attachments: we.Attachments}
@@ -559,7 +559,7 @@ func (x *cexec) retire(ctx context.Context, message string, v *Via) error {
 			if err == nil || ctx.Err() != nil || message == "" {
 				return err
 			}
-			x.b.Log.Info("board retirement through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
+			x.b.log.Info("board retirement through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
 		}
 		if message == "" {
 			return nil // the answer of v, whose id is not known (a lobby nobody clicked), out of reach
@@ -569,7 +569,7 @@ func (x *cexec) retire(ctx context.Context, message string, v *Via) error {
 	if message == "" {
 		return edit()
 	}
-	_, err := x.b.Fences.Send(message, shows{Retire: true}, x.b.Now(), edit)
+	_, err := x.b.boardFences.Send(message, shows{Retire: true}, x.b.now(), edit)
 	return err
 }
 
@@ -587,13 +587,13 @@ func (x *cexec) post(ctx context.Context, e effect, ms *discordgo.MessageSend) (
 			x.read = true
 			msgs, err := x.d.Recent(ctx, x.rec.Channel, 20)
 			if err != nil {
-				x.b.Log.Info("could not read the channel's latest messages", "channel", x.rec.Channel, "err", err)
+				x.b.log.Info("could not read the channel's latest messages", "channel", x.rec.Channel, "err", err)
 			}
 			x.recent = msgs
 		}
 		for _, m := range x.recent {
 			if laterID(m.ID, x.td.Board) && m.Content == ms.Content {
-				x.b.Log.Info("message posted by an earlier try found; not posted again", "channel", x.rec.Channel, "effect", e.Kind, "message", m.ID)
+				x.b.log.Info("message posted by an earlier try found; not posted again", "channel", x.rec.Channel, "effect", e.Kind, "message", m.ID)
 				return m, nil, nil
 			}
 		}
@@ -611,7 +611,7 @@ func (x *cexec) post(ctx context.Context, e effect, ms *discordgo.MessageSend) (
 		if ctx.Err() != nil {
 			return nil, nil, err
 		}
-		x.b.Log.Info("follow-up refused; posting otherwise", "channel", x.rec.Channel, "effect", e.Kind, "err", err)
+		x.b.log.Info("follow-up refused; posting otherwise", "channel", x.rec.Channel, "effect", e.Kind, "err", err)
 	}
 	msg, err := x.d.Send(ctx, x.rec.Channel, ms, x.nonce(e))
 	return msg, nil, err

@@ -52,7 +52,7 @@ func boardShows(t *testing.T, h *harness, board string) bool {
 	require.NoError(t, err)
 	td, err := decodeTableData(r.Meta)
 	require.NoError(t, err)
-	pb, _, err := h.b.contractBoard(h.b.Games[r.Game], r, td, "")
+	pb, _, err := h.b.contractBoard(h.b.games[r.Game], r, td, "")
 	require.NoError(t, err)
 	return h.Rec.Message(board).Content == pb.Content
 }
@@ -222,7 +222,7 @@ func TestContractPingSettledBeforePosted(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	users := []string{"u1", "u2", "u3"}
 	h.Rec.Mu.Lock()
 	h.Rec.Fail = errors.New("discord unreachable")
@@ -335,8 +335,8 @@ func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
 	lobby := h.qcommand("u1", "start").Shown(nil)
 	require.NotNil(t, lobby)
 	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
-	h.b.EffectDelay = outboxGrace
-	h.b.effectsHook = func() {
+	h.b.hooks.effectDelay = outboxGrace
+	h.b.hooks.beforeEffects = func() {
 		_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 			r.Due = time.Now().Add(outboxLease) // what another process's claim writes
 			return nil
@@ -356,7 +356,7 @@ func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
 	}
 	require.Equal(t, 1, owed, "Bob's ping is still owed")
 
-	h.b.EffectDelay, h.b.effectsHook = 0, nil
+	h.b.hooks = testHooks{}
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	before := h.Rec.Count()

@@ -91,7 +91,7 @@ func (c *Call) keepContractPicture(td *tableData, key string) {
 		return nil
 	})
 	if err != nil && !errors.Is(err, ErrNothingToDo) {
-		c.B.Log.Warn("could not forget the board's pictures", "channel", c.I.ChannelID, "err", err)
+		c.B.log.Warn("could not forget the board's pictures", "channel", c.I.ChannelID, "err", err)
 	}
 }
 

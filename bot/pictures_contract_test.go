@@ -60,7 +60,7 @@ func TestContractEditKeepsAnUnchangedPicture(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, true)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	lobby := h.qcommand("u1", "start").Shown(nil)
 	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
 	board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
@@ -231,7 +231,7 @@ func TestContractFoldRecordsTheAnswersPicture(t *testing.T) {
 		Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
 	h.b = b
-	h.b.foldWait = time.Hour
+	h.b.hooks.foldWait = time.Hour
 	users := []string{"u1", "u2"}
 	board := h.openQwixx(users)
 	folded := false

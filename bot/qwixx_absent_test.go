@@ -25,7 +25,7 @@ func TestQwixxOnePlayerNeverAnswers(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	users := []string{"u1", "u2"}
 	board := h.openQwixx(users)
 	clicks, timeouts, whiteTimeouts := 0, 0, 0

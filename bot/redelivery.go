@@ -28,7 +28,7 @@ func (c *Call) answerApplied() {
 	cancel()
 	if !NotFound(err) {
 		if err != nil {
-			c.B.Log.Info("redelivered interaction: could not tell whether it was answered; left alone", "interaction", c.I.ID, "err", err)
+			c.B.log.Info("redelivered interaction: could not tell whether it was answered; left alone", "interaction", c.I.ID, "err", err)
 		}
 		return
 	}
@@ -64,7 +64,7 @@ func (c *Call) contractAnswerApplied() {
 	case msg.Flags&discordgo.MessageFlagsEphemeral != 0:
 		c.Update(done, nil, nil)
 	case td != nil && r.Data != nil && msg.ID == td.Board:
-		if g, ok := c.B.Games[c.Game]; ok {
+		if g, ok := c.B.games[c.Game]; ok {
 			if err := c.showContractBoard(g, r, td); err == nil {
 				break
 			}
@@ -77,7 +77,7 @@ func (c *Call) contractAnswerApplied() {
 		tried := td.NextEffect
 		c.Then(func(ctx context.Context) {
 			if err := c.B.contractOutbox(ctx, c.B.apiFor(ctx), r, c.Via(), tried); err != nil {
-				c.B.Log.Warn("effects left for later", "channel", r.Channel, "err", err)
+				c.B.log.Warn("effects left for later", "channel", r.Channel, "err", err)
 			}
 		})
 	}

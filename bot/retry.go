@@ -40,7 +40,7 @@ func (c *Call) Retry(kind string, op func(ctx context.Context) error) error {
 		if !transient(err) || c.ctx.Err() != nil {
 			return err
 		}
-		c.B.Log.Debug("store call failed; trying again", "interaction", c.I.ID, "op", kind, "err", err)
+		c.B.log.Debug("store call failed; trying again", "interaction", c.I.ID, "op", kind, "err", err)
 		t := time.NewTimer(pause)
 		select {
 		case <-t.C:

@@ -28,7 +28,7 @@ func redisQwixx(t *testing.T) (*harness, *store.Redis) {
 		NoPictures: true, Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
 	b.workBudget, b.deferAfter = harnessBudget, harnessBudget
-	b.foldWait = time.Hour
+	b.hooks.foldWait = time.Hour
 	h.b = b
 	return h, rs
 }

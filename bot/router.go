@@ -74,7 +74,7 @@ func (b *Bot) route(c *Call) error {
 		if !ok {
 			return ErrBadInput
 		}
-		if g, ok := b.Games[d.Name]; ok {
+		if g, ok := b.games[d.Name]; ok {
 			return b.contractCommand(c, g, d)
 		}
 		if ok, err := b.statsCommand(c, d); ok {
@@ -97,7 +97,7 @@ func (b *Bot) route(c *Call) error {
 			}
 			return v.run(c, arg)
 		}
-		if g, ok := b.Games.gameOfID(d.CustomID); ok {
+		if g, ok := b.games.gameOfID(d.CustomID); ok {
 			return b.contractClick(c, g, d.CustomID)
 		}
 		return fmt.Errorf("%w: %q", ErrBadCustomID, d.CustomID)
@@ -106,7 +106,7 @@ func (b *Bot) route(c *Call) error {
 		if !ok {
 			return ErrBadInput
 		}
-		if g, ok := b.Games.gameOfID(d.CustomID); ok {
+		if g, ok := b.games.gameOfID(d.CustomID); ok {
 			return b.contractSubmit(c, g, d.CustomID)
 		}
 		return fmt.Errorf("%w: %q is not a modal", ErrBadCustomID, d.CustomID)

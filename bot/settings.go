@@ -56,7 +56,7 @@ const (
 
 // settingsStore is the bot's store when it keeps channel settings.
 func (b *Bot) settingsStore() (dixbot.SettingsStore, bool) {
-	ss, ok := b.Store.(dixbot.SettingsStore)
+	ss, ok := b.store.(dixbot.SettingsStore)
 	return ss, ok
 }
 
@@ -72,7 +72,7 @@ func (b *Bot) clean(s channelSettings) channelSettings {
 	}
 	b.upgradeSettings(&s)
 	for game, pace := range s.Paces {
-		if g, ok := b.Games[game]; !ok || !hasPace(g, pace) {
+		if g, ok := b.games[game]; !ok || !hasPace(g, pace) {
 			delete(s.Paces, game)
 		}
 	}
@@ -91,7 +91,7 @@ func (b *Bot) upgradeSettings(s *channelSettings) {
 	old := present.OldSettings{Pace: s.OldPace, Variant: s.OldVariant, Difficulty: s.OldDiff}
 	s.OldPace, s.OldVariant, s.OldDiff = "", "", 0
 	for _, name := range b.gameNames() {
-		g := b.Games[name]
+		g := b.games[name]
 		if g.UpgradeSettings == nil {
 			continue
 		}
@@ -140,7 +140,7 @@ func (c *Call) loadSettings() (channelSettings, error) {
 	}
 	var s channelSettings
 	if json.Unmarshal(raw, &s) != nil || s.V > settingsVersion {
-		c.B.Log.Warn("unreadable channel settings: defaults used", "channel", c.I.ChannelID)
+		c.B.log.Warn("unreadable channel settings: defaults used", "channel", c.I.ChannelID)
 		return channelSettings{}, nil
 	}
 	return c.B.clean(s), nil
@@ -151,7 +151,7 @@ func (c *Call) loadSettings() (channelSettings, error) {
 func (c *Call) startSettings() channelSettings {
 	s, err := c.loadSettings()
 	if err != nil {
-		c.B.Log.Warn("channel settings not read: defaults used", "channel", c.I.ChannelID, "err", err)
+		c.B.log.Warn("channel settings not read: defaults used", "channel", c.I.ChannelID, "err", err)
 	}
 	return s
 }
@@ -271,7 +271,7 @@ func (c *Call) settingsChange(arg string) error {
 		}
 	case setGame:
 		game, pace, ok := strings.Cut(value, "/")
-		g, known := c.B.Games[game]
+		g, known := c.B.games[game]
 		if !ok || !known || !hasPace(g, pace) {
 			return bad
 		}
@@ -337,7 +337,7 @@ func paceLabel(lang, game string, p present.Pace) string {
 // pacedGames are the hosted contract games that offer paces, by name.
 func (b *Bot) pacedGames() []string {
 	var out []string
-	for name, g := range b.Games {
+	for name, g := range b.games {
 		if len(g.Paces) > 0 {
 			out = append(out, name)
 		}
@@ -352,7 +352,7 @@ func (b *Bot) gamePace(s channelSettings, game string) string {
 	if p := s.Paces[game]; p != "" {
 		return p
 	}
-	if g, ok := b.Games[game]; ok && len(g.Paces) > 0 {
+	if g, ok := b.games[game]; ok && len(g.Paces) > 0 {
 		return g.Paces[0].Name
 	}
 	return ""
@@ -383,7 +383,7 @@ func (b *Bot) settingsView(lang string, s channelSettings, note string) (string,
 	games := b.pacedGames()
 	for _, game := range games {
 		lines = append(lines, t("settings_line_game", map[string]any{"Game": t(game+"_title", nil),
-			"Pace": paceLabel(lang, game, b.Games[game].PaceOf(b.gamePace(s, game)))}))
+			"Pace": paceLabel(lang, game, b.games[game].PaceOf(b.gamePace(s, game)))}))
 	}
 	optLines, optMenu := b.optionSettings(lang, s)
 	lines = append(lines, optLines...)
@@ -400,7 +400,7 @@ func (b *Bot) settingsView(lang string, s channelSettings, note string) (string,
 	rows := []discordgo.MessageComponent{menu(setLang, "settings_select_language", langs)}
 	var gamePaces []discordgo.SelectMenuOption
 	for _, game := range games {
-		for _, p := range b.Games[game].Paces {
+		for _, p := range b.games[game].Paces {
 			// A select menu holds 25 options at most
 			// (https://discord.com/developers/docs/components/reference#string-select).
 			if len(gamePaces) == 25 {

@@ -231,7 +231,7 @@ func TestSettingsPersistAndStartsUseThem(t *testing.T) {
 	h.Run(h.startIx("dix", "u2", nil))
 	_, td, _, _ = h.dixNow()
 	assert.Equal(t, "en", td.Lang)
-	assert.Equal(t, "evening", h.b.Games["dix"].PaceOf(td.Pace).Name, "the default pace")
+	assert.Equal(t, "evening", h.b.games["dix"].PaceOf(td.Pace).Name, "the default pace")
 }
 
 // A value that is not one of a menu's choices, or a forged id, is refused
@@ -284,7 +284,7 @@ func TestSettingsUnknownValuesIgnored(t *testing.T) {
 	h.Run(h.startIx("dix", "u1", nil))
 	_, td, _, _ := h.dixNow()
 	assert.Equal(t, "en", td.Lang)
-	assert.Equal(t, "evening", h.b.Games["dix"].PaceOf(td.Pace).Name, "the default pace")
+	assert.Equal(t, "evening", h.b.games["dix"].PaceOf(td.Pace).Name, "the default pace")
 	assert.False(t, td.NoPics)
 	assert.Equal(t, "on", td.Opts["bust"], "the value still offered is used")
 	require.NoError(t, h.Db.Delete(ctx, h.Channel))

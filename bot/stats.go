@@ -50,7 +50,7 @@ const dixGame = "dix"
 
 // Stats is the store's statistics, nil when it keeps none.
 func (b *Bot) Stats() dixbot.Stats {
-	s, _ := b.Store.(dixbot.Stats)
+	s, _ := b.store.(dixbot.Stats)
 	return s
 }
 
@@ -62,22 +62,22 @@ func (b *Bot) Record(ctx context.Context, r *dixbot.Result) error {
 	if s == nil || r == nil {
 		return nil
 	}
-	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	ok, err := s.RecordResult(sctx, r)
 	switch {
 	case err == nil:
 		if ok {
-			b.Log.Info("game result recorded", "game", r.Game, "id", r.ID, "seats", len(r.Seats))
+			b.log.Info("game result recorded", "game", r.Game, "id", r.ID, "seats", len(r.Seats))
 		}
 		return nil
 	case isStoreFailure(err) || errors.Is(err, dixbot.ErrConflict):
-		if b.Obs != nil {
-			b.Obs.StoreError("update")
+		if b.obs != nil {
+			b.obs.StoreError("update")
 		}
 		return fmt.Errorf("recording the game's result: %w", err)
 	}
-	b.Log.Warn("game result not recorded", "game", r.Game, "id", r.ID, "err", err)
+	b.log.Warn("game result not recorded", "game", r.Game, "id", r.ID, "err", err)
 	return nil
 }
 
@@ -145,14 +145,14 @@ func (b *Bot) recordContract(ctx context.Context, g *present.Game, rec *dixbot.R
 	if r == nil {
 		return nil
 	}
-	r.At = b.Now().UTC()
+	r.At = b.now().UTC()
 	return b.Record(ctx, r)
 }
 
 // recordOver decodes the record's contract game and records it when it is
 // over (finishOver's retry path).
 func (b *Bot) recordOver(ctx context.Context, rec *dixbot.Record) error {
-	g, ok := b.Games[rec.Game]
+	g, ok := b.games[rec.Game]
 	if !ok || rec.Data == nil {
 		return nil
 	}
@@ -467,7 +467,7 @@ func (c *Call) forgetYes(string) error {
 	if err != nil {
 		return err
 	}
-	c.B.Log.Info("a person's statistics were deleted at their request", "guild", c.I.GuildID)
+	c.B.log.Info("a person's statistics were deleted at their request", "guild", c.I.GuildID)
 	c.updateOrReply(locales.T(c.Lang, "forget_done", nil), nil)
 	return nil
 }

@@ -89,7 +89,7 @@ func TestDixGameEndRecordsResultOnce(t *testing.T) {
 	require.True(t, rec.Finished)
 	g, td, _, _ := h.dixNow()
 	st := dix.StateOf(g)
-	res := contractResult(h.b.Games["dix"], rec, td, st)
+	res := contractResult(h.b.games["dix"], rec, td, st)
 	require.NotNil(t, res)
 	assert.Equal(t, "c1:"+td.Board, res.ID)
 	assert.Zero(t, res.Solo)

@@ -217,7 +217,7 @@ func TestCloseWaitsForInFlight(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	entered, release := make(chan struct{}, 1), make(chan struct{})
-	h.b.Store = blockingStore{h.St, entered, release}
+	h.b.store = blockingStore{h.St, entered, release}
 	done := make(chan struct{})
 	go func() {
 		h.qcommand("u1", "board")

@@ -25,7 +25,7 @@ import (
 
 // get is the table's read of a channel's record, converted (upgrade).
 func (b *Bot) get(ctx context.Context, channel string) (*dixbot.Record, error) {
-	r, err := b.Store.Get(ctx, channel)
+	r, err := b.store.Get(ctx, channel)
 	if r != nil {
 		if uerr := b.upgrade(r); uerr != nil {
 			return nil, uerr
@@ -37,7 +37,7 @@ func (b *Bot) get(ctx context.Context, channel string) (*dixbot.Record, error) {
 // update is the table's Store.Update: fn runs on the record converted
 // (upgrade), so that the write stores the table's own shape.
 func (b *Bot) update(ctx context.Context, channel, interactionID string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
-	return b.Store.Update(ctx, channel, interactionID, func(r *dixbot.Record) error {
+	return b.store.Update(ctx, channel, interactionID, func(r *dixbot.Record) error {
 		if err := b.upgrade(r); err != nil {
 			return err
 		}
@@ -64,7 +64,7 @@ func (b *Bot) upgrade(r *dixbot.Record) error {
 		names = b.gameNames()
 	}
 	for _, name := range names {
-		g := b.Games[name]
+		g := b.games[name]
 		if g == nil || g.Upgrade == nil {
 			continue
 		}
@@ -89,7 +89,7 @@ func (b *Bot) upgrade(r *dixbot.Record) error {
 		if st != nil && !r.Finished {
 			setContractDue(r, td, g, st)
 			if !st.Over() {
-				now := b.Now()
+				now := b.now()
 				td.owe(r, now, effect{Kind: ceffEdit})
 				r.Due = now
 			}

@@ -335,7 +335,7 @@ func TestFrozenDixRecordsPlayOnTheSharedTable(t *testing.T) {
 					h := newDixHarnessOn(t, db, botdix.Game(), 31, format == 2 && kind == "redis")
 					h.Channel = fc.channel
 					now := frozenNow
-					h.b.Now = func() time.Time { return now }
+					h.b.now = func() time.Time { return now }
 					h.Rec.N, h.N = 1000, 1000
 					for _, f := range shown.Msgs {
 						h.Rec.Msgs[f.ID] = f.message(fc.channel)
@@ -467,7 +467,7 @@ func TestFrozenDixRecordRunsDueOnTheSharedTable(t *testing.T) {
 	}
 	ctx := context.Background()
 	early := frozenNow.Add(99 * time.Second)
-	h.b.Now = func() time.Time { return early }
+	h.b.now = func() time.Time { return early }
 	require.NoError(t, h.b.runDueOn(ctx, h.Rec, fc.channel, early))
 	r, err := db.Get(ctx, fc.channel)
 	require.NoError(t, err)
@@ -482,7 +482,7 @@ func TestFrozenDixRecordRunsDueOnTheSharedTable(t *testing.T) {
 	assert.True(t, ok, "the board is drawn again: %v", tabletest.ComponentIDs(board.Components))
 
 	late := frozenNow.Add(101 * time.Second)
-	h.b.Now = func() time.Time { return late }
+	h.b.now = func() time.Time { return late }
 	require.NoError(t, h.b.runDueOn(ctx, h.Rec, fc.channel, late))
 	r, err = db.Get(ctx, fc.channel)
 	require.NoError(t, err)
@@ -514,7 +514,7 @@ func TestFrozenDixRecordArchivedKeepsItsLog(t *testing.T) {
 
 	h := newDixHarnessOn(t, db, botdix.Game(), 31, false)
 	h.Channel = fc.channel
-	h.b.Now = func() time.Time { return frozenNow }
+	h.b.now = func() time.Time { return frozenNow }
 	r, err := h.b.get(ctx, fc.channel)
 	require.NoError(t, err)
 	assert.True(t, r.Finished)
