@@ -104,35 +104,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 		return Refuse(ErrNotInGame, "err_rematch_not_seated", nil)
 	}
 	if !r.Finished {
-		// Over but not archived yet: one click claims the rematch and
-		// archives the game; the others are told.
-		_, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
-			// The channel's record may be another game by now (the
-			// rematch another click opened): it is then not claimed.
-			if td.Board != c.I.Message.ID || r.Data == nil || td.Rematch != "" && td.Rematch != c.I.ID {
-				return ErrClaimed
-			}
-			td.Rematch = c.I.ID
-			return nil
-		})
-		if errors.Is(err, ErrClaimed) || errors.Is(err, dixbot.ErrNotFound) {
-			return c.rematchTakenNowBy()
-		}
-		if err != nil {
-			return err
-		}
-		// The game's end may still be owed (outbox_contract.go): its
-		// result is recorded (once, whoever records it) before archiving.
-		if err := c.B.recordOver(c.ctx, r); err != nil {
-			return err
-		}
-		if err := c.Retry("finish", func(ctx context.Context) error {
-			err := c.B.store.Finish(ctx, c.I.ChannelID)
-			if errors.Is(err, dixbot.ErrNotFound) {
-				return nil // archived in between by its board's edit
-			}
-			return err
-		}); err != nil {
+		if err := c.claimRematch(g, r); err != nil {
 			return err
 		}
 	}
@@ -144,7 +116,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 		return err
 	}
 	if st2 != nil {
-		pb := g.Presenter.Board(ntd.boardTable(g, st2, !c.B.noPictures), st2)
+		pb := g.Presenter.Board(ntd.boardTable(g, st2, !c.B.noPictures && c.B.mayAttach(c.I.ChannelID)), st2)
 		pb.Content = withLine(pb.Content, tableClockLine(g, st2, ntd))
 		c.Respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
@@ -164,6 +136,42 @@ func (c *Call) contractRematch(g *present.Game) error {
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: mentionUsers(others)},
 	})
+	return nil
+}
+
+// claimRematch claims the rematch of r, a game over but not archived yet:
+// one click claims it, records the game's result and archives it; the
+// others are told where the rematch is.
+func (c *Call) claimRematch(g *present.Game, r *dixbot.Record) error {
+	_, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+		// The channel's record may be another game by now (the
+		// rematch another click opened): it is then not claimed.
+		if td.Board != c.I.Message.ID || r.Data == nil || td.Rematch != "" && td.Rematch != c.I.ID {
+			return ErrClaimed
+		}
+		td.Rematch = c.I.ID
+		return nil
+	})
+	if errors.Is(err, ErrClaimed) || errors.Is(err, dixbot.ErrNotFound) {
+		return c.rematchTakenNowBy()
+	}
+	if err != nil {
+		return err
+	}
+	// The game's end may still be owed (outbox_contract.go): its
+	// result is recorded (once, whoever records it) before archiving.
+	if err := c.B.recordOver(c.ctx, r); err != nil {
+		return err
+	}
+	if err := c.Retry("finish", func(ctx context.Context) error {
+		err := c.B.store.Finish(ctx, c.I.ChannelID)
+		if errors.Is(err, dixbot.ErrNotFound) {
+			return nil // archived in between by its board's edit
+		}
+		return err
+	}); err != nil {
+		return err
+	}
 	return nil
 }
 

@@ -245,79 +245,13 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	if done == 0 && !limited {
 		return failed
 	}
-	if b.foldsOn() && contractTableOf(td) != "" && failed == nil && len(x.posted) == 0 && x.shown == nil && done == td.Outbox[len(td.Outbox)-1].ID {
-		// Nothing the table records changed but the board's newest
-		// interaction: the effects are recorded done with the channel's
-		// next change (fold.go).
-		fd := &fold{Table: contractTableOf(td), Version: rec.Version, Done: done, Board: td.Board}
-		if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == td.Board {
-			fd.Via = v
-		}
-		if x.pic != nil && !samePicture(x.pic, td.Pic) {
-			fd.pic, fd.pic0 = x.pic, x.pic0 // the pictures the answer showed
-		}
-		b.later(rec.Channel, fd)
+	if failed == nil && x.fold(done) {
 		return nil
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
 	defer cancel()
 	after, err := b.update(sctx, rec.Channel, "", func(r *dixbot.Record) error {
-		if r.Game != rec.Game {
-			return ErrNothingToDo
-		}
-		cur, err := decodeTableData(r.Meta)
-		if err != nil {
-			return err
-		}
-		keep := cur.Outbox[:0]
-		for _, e := range cur.Outbox {
-			if e.ID <= done {
-				continue
-			}
-			if n, ok := pingRef(e); ok {
-				if v, posted := x.posted[n]; posted {
-					e.Msg, e.Via = v.Orig, viaOrNil(v)
-				}
-			}
-			keep = append(keep, e)
-		}
-		cur.Outbox = keep
-		if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == cur.Board && (!cur.BoardVia.usable(x.now) || cur.BoardVia.At <= v.At) {
-			// The newest click answered on the board: its token edits the
-			// board for the longest. Recorded once answered, so no request
-			// goes through a token before its interaction is answered.
-			cur.BoardVia = v
-		}
-		if p := cur.Ping; p != nil && p.ID == "" {
-			if v, posted := x.posted[p.Eff]; posted {
-				p.ID, p.Via, p.Eff = v.Orig, viaOrNil(v), 0
-			}
-		}
-		cur.Pic = x.boardPicture(r, cur)
-		x.recordLobby(cur, r.Data)
-		if x.shown != nil && !bytes.Equal(r.Data, x.shown) && !cedAgain(cur.Outbox) {
-			// The game moved on while the board was being edited: a newer
-			// change's answer may have landed before this edit, which
-			// shows an older game. The board is shown again.
-			cur.NextEffect++
-			cur.Outbox = append(cur.Outbox, effect{ID: cur.NextEffect, Kind: ceffEdit, Again: true})
-		}
-		now := b.now()
-		r.Due = time.Time{}
-		if r.Data != nil {
-			if st, err := g.Rules.Decode(r.Data); err == nil {
-				setContractDue(r, cur, g, st)
-			}
-		}
-		if limited && len(cur.Outbox) > 0 {
-			if at := now.Add(wait); r.Due.IsZero() || r.Due.After(at) {
-				r.Due = at
-			}
-		} else {
-			cur.outboxDue(r, now)
-		}
-		r.Meta = cur.Encode()
-		return nil
+		return x.recordDone(r, done, wait, limited)
 	})
 	switch {
 	case err == nil:
@@ -333,6 +267,91 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 		return errors.Join(failed, fmt.Errorf("recording the effects done: %w", err))
 	}
 	return failed
+}
+
+// fold leaves the recording of the effects done up to done, all of the
+// outbox, to the channel's next change (fold.go) when nothing the table
+// records changed but the board's newest interaction; it reports whether
+// it did.
+func (x *cexec) fold(done uint32) bool {
+	td := x.td
+	if !x.b.foldsOn() || contractTableOf(td) == "" || len(x.posted) != 0 || x.shown != nil || done != td.Outbox[len(td.Outbox)-1].ID {
+		return false
+	}
+	// Nothing the table records changed but the board's newest
+	// interaction: the effects are recorded done with the channel's
+	// next change (fold.go).
+	fd := &fold{Table: contractTableOf(x.td), Version: x.rec.Version, Done: done, Board: x.td.Board}
+	if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == x.td.Board {
+		fd.Via = v
+	}
+	if x.pic != nil && !samePicture(x.pic, x.td.Pic) {
+		fd.pic, fd.pic0 = x.pic, x.pic0 // the pictures the answer showed
+	}
+	x.b.later(x.rec.Channel, fd)
+	return true
+}
+
+// recordDone removes from r's outbox the effects done up to done and
+// records what they posted and showed; a rate limit (limited) makes the
+// rest due when it ends, wait from now.
+func (x *cexec) recordDone(r *dixbot.Record, done uint32, wait time.Duration, limited bool) error {
+	if r.Game != x.rec.Game {
+		return ErrNothingToDo
+	}
+	cur, err := decodeTableData(r.Meta)
+	if err != nil {
+		return err
+	}
+	keep := cur.Outbox[:0]
+	for _, e := range cur.Outbox {
+		if e.ID <= done {
+			continue
+		}
+		if n, ok := pingRef(e); ok {
+			if v, posted := x.posted[n]; posted {
+				e.Msg, e.Via = v.Orig, viaOrNil(v)
+			}
+		}
+		keep = append(keep, e)
+	}
+	cur.Outbox = keep
+	if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == cur.Board && (!cur.BoardVia.usable(x.now) || cur.BoardVia.At <= v.At) {
+		// The newest click answered on the board: its token edits the
+		// board for the longest. Recorded once answered, so no request
+		// goes through a token before its interaction is answered.
+		cur.BoardVia = v
+	}
+	if p := cur.Ping; p != nil && p.ID == "" {
+		if v, posted := x.posted[p.Eff]; posted {
+			p.ID, p.Via, p.Eff = v.Orig, viaOrNil(v), 0
+		}
+	}
+	cur.Pic = x.boardPicture(r, cur)
+	x.recordLobby(cur, r.Data)
+	if x.shown != nil && !bytes.Equal(r.Data, x.shown) && !cedAgain(cur.Outbox) {
+		// The game moved on while the board was being edited: a newer
+		// change's answer may have landed before this edit, which
+		// shows an older game. The board is shown again.
+		cur.NextEffect++
+		cur.Outbox = append(cur.Outbox, effect{ID: cur.NextEffect, Kind: ceffEdit, Again: true})
+	}
+	now := x.b.now()
+	r.Due = time.Time{}
+	if r.Data != nil {
+		if st, err := x.g.Rules.Decode(r.Data); err == nil {
+			setContractDue(r, cur, x.g, st)
+		}
+	}
+	if limited && len(cur.Outbox) > 0 {
+		if at := now.Add(wait); r.Due.IsZero() || r.Due.After(at) {
+			r.Due = at
+		}
+	} else {
+		cur.outboxDue(r, now)
+	}
+	r.Meta = cur.Encode()
+	return nil
 }
 
 // pingRef is the number of the ping effect whose message a settle effect
