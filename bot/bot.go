@@ -736,6 +736,6 @@ func (c *Call) Modal(id, title string, inputs []discordgo.TextInput) {
 	}
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseModal,
-		Data: &discordgo.InteractionResponseData{CustomID: id, Title: Truncate(title, 45), Components: rows},
+		Data: &discordgo.InteractionResponseData{CustomID: id, Title: Truncate(title, present.MaxModalTitle), Components: rows},
 	})
 }

@@ -55,10 +55,6 @@ const (
 // modalText is the custom id of a form's text field.
 const modalText = "text"
 
-// maxModalText bounds the text of a form's submission (Discord's own limit
-// of a text input's value, https://discord.com/developers/docs/interactions/message-components#text-inputs).
-const maxModalText = 4000
-
 // The subcommands of every contract game's command, by handler id; their
 // names are the table's ("cmd_<id>_name"), their descriptions the game's
 // ("<game>_cmd_<id>_desc").

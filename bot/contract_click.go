@@ -88,7 +88,7 @@ func (b *Bot) contractSubmit(c *Call, g *present.Game, id string) error {
 		return fmt.Errorf("%w: %q is not a form", ErrBadCustomID, id)
 	}
 	text, ok := c.modalValues()[modalText]
-	if !ok || len(text) > maxModalText {
+	if !ok || len(text) > present.MaxInputText {
 		return ErrBadInput
 	}
 	p.Arg += " " + text

@@ -210,7 +210,7 @@ func (c *Call) contractOpenModal(g *present.Game, p contractParsed) error {
 	for _, bt := range prompt.Buttons {
 		if md := bt.Modal; md != nil && md.Verb == p.Arg {
 			c.Modal(contractID(g.Rules.Name(), cverbSubmit, st.Seq(), md.Verb), md.Title, []discordgo.TextInput{{
-				CustomID: modalText, Label: Truncate(md.Label, 45), Style: discordgo.TextInputShort, Placeholder: Truncate(md.Placeholder, 100),
+				CustomID: modalText, Label: Truncate(md.Label, present.MaxInputLabel), Style: discordgo.TextInputShort, Placeholder: Truncate(md.Placeholder, present.MaxInputHolder),
 				Required: true, MinLength: md.Min, MaxLength: md.Max,
 			}})
 			return nil

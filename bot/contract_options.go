@@ -69,13 +69,13 @@ func startOptions(g *present.Game) []*discordgo.ApplicationCommandOption {
 	for _, o := range g.Options {
 		opt := &discordgo.ApplicationCommandOption{
 			Type: discordgo.ApplicationCommandOptionString, Name: o.Name,
-			Description:              Truncate(optionName(locales.English, game, o), 100),
-			DescriptionLocalizations: map[discordgo.Locale]string{discordgo.French: Truncate(optionName(locales.French, game, o), 100)},
+			Description:              Truncate(optionName(locales.English, game, o), present.MaxChoiceName),
+			DescriptionLocalizations: map[discordgo.Locale]string{discordgo.French: Truncate(optionName(locales.French, game, o), present.MaxChoiceName)},
 		}
 		for _, v := range o.Values {
 			opt.Choices = append(opt.Choices, &discordgo.ApplicationCommandOptionChoice{
-				Name:              Truncate(optionValue(locales.English, game, o, v), 100),
-				NameLocalizations: map[discordgo.Locale]string{discordgo.French: Truncate(optionValue(locales.French, game, o, v), 100)},
+				Name:              Truncate(optionValue(locales.English, game, o, v), present.MaxChoiceName),
+				NameLocalizations: map[discordgo.Locale]string{discordgo.French: Truncate(optionValue(locales.French, game, o, v), present.MaxChoiceName)},
 				Value:             v,
 			})
 		}
@@ -146,7 +146,7 @@ func optionsMenu(g *present.Game, td *tableData) discordgo.MessageComponent {
 				break
 			}
 			opts = append(opts, discordgo.SelectMenuOption{
-				Label: Truncate(optionName(td.Lang, game, o)+locales.T(td.Lang, "settings_game_sep", nil)+optionValue(td.Lang, game, o, v), 100),
+				Label: Truncate(optionName(td.Lang, game, o)+locales.T(td.Lang, "settings_game_sep", nil)+optionValue(td.Lang, game, o, v), present.MaxOptionLabel),
 				Value: o.Name + "=" + v, Default: vals[o.Name] == v,
 			})
 		}
@@ -249,7 +249,7 @@ func (b *Bot) optionSettings(lang string, s channelSettings) ([]string, discordg
 				if len(opts) < present.MaxOptions {
 					opts = append(opts, discordgo.SelectMenuOption{
 						Label: Truncate(title+locales.T(lang, "settings_game_sep", nil)+optionName(lang, game, o)+
-							locales.T(lang, "settings_game_sep", nil)+optionValue(lang, game, o, v), 100),
+							locales.T(lang, "settings_game_sep", nil)+optionValue(lang, game, o, v), present.MaxOptionLabel),
 						Value: game + "/" + o.Name + "=" + v, Default: vals[o.Name] == v,
 					})
 				}

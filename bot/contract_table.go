@@ -28,9 +28,9 @@ func paceMenu(g *present.Game, td *tableData) discordgo.MessageComponent {
 	chosen := g.PaceOf(td.Pace).Name
 	name := g.Rules.Name()
 	var opts []discordgo.SelectMenuOption
-	for _, p := range g.Paces[:min(len(g.Paces), 25)] {
+	for _, p := range g.Paces[:min(len(g.Paces), present.MaxOptions)] {
 		opts = append(opts, discordgo.SelectMenuOption{
-			Label: Truncate(paceLabel(td.Lang, name, p), 100), Value: p.Name, Default: p.Name == chosen})
+			Label: Truncate(paceLabel(td.Lang, name, p), present.MaxOptionLabel), Value: p.Name, Default: p.Name == chosen})
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
 		CustomID: contractID(name, cverbPace, uint64(td.Lobby), ""), Options: opts,

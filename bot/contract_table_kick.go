@@ -80,7 +80,7 @@ func (td *tableData) kickLabel(s int) string {
 	if creator >= 0 {
 		d["Creator"] = td.Seats[creator].Name
 	}
-	return Truncate(locales.N(td.Lang, key, need, d), maxLabel)
+	return Truncate(locales.N(td.Lang, key, need, d), present.MaxButtonLabel)
 }
 
 // contractKick is a vote to hand seat arg to the computer.

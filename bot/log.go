@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -99,5 +100,5 @@ func logText(lang string, history []string, cut, page int) string {
 		lines = append(lines, locales.T(lang, "none", nil))
 	}
 	lines = append(lines, history[lo:hi]...)
-	return Truncate(strings.Join(lines, "\n"), 2000)
+	return Truncate(strings.Join(lines, "\n"), present.MaxContent)
 }

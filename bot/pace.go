@@ -17,10 +17,6 @@ import (
 // one is the hand's).
 const maxKickButtons = 4
 
-// maxLabel is the longest button label Discord accepts
-// (https://discord.com/developers/docs/components/reference#button).
-const maxLabel = 80
-
 // parseSeatArg reads a seat number carried by a custom id, of a table of
 // at most seats seats.
 func parseSeatArg(s string, seats int) (int, error) {

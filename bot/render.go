@@ -11,7 +11,7 @@ import (
 )
 
 func Button(lang, key string, data map[string]any, style discordgo.ButtonStyle, id string) discordgo.Button {
-	return discordgo.Button{Label: Truncate(locales.T(lang, key, data), 80), Style: style, CustomID: id}
+	return discordgo.Button{Label: Truncate(locales.T(lang, key, data), present.MaxButtonLabel), Style: style, CustomID: id}
 }
 
 // Truncate cuts s to at most n characters (runes).

@@ -403,11 +403,11 @@ func (b *Bot) settingsView(lang string, s channelSettings, note string) (string,
 		for _, p := range b.games[game].Paces {
 			// A select menu holds 25 options at most
 			// (https://discord.com/developers/docs/components/reference#string-select).
-			if len(gamePaces) == 25 {
+			if len(gamePaces) == present.MaxOptions {
 				break
 			}
 			gamePaces = append(gamePaces, discordgo.SelectMenuOption{
-				Label: Truncate(t(game+"_title", nil)+t("settings_game_sep", nil)+paceLabel(lang, game, p), 100),
+				Label: Truncate(t(game+"_title", nil)+t("settings_game_sep", nil)+paceLabel(lang, game, p), present.MaxOptionLabel),
 				Value: game + "/" + p.Name, Default: p.Name == b.gamePace(s, game),
 			})
 		}
@@ -426,7 +426,7 @@ func (b *Bot) settingsView(lang string, s channelSettings, note string) (string,
 		Button(lang, picsKey, nil, discordgo.SecondaryButton, tableID(verbSettings, setPics)),
 		Button(lang, "settings_btn_reset", nil, discordgo.DangerButton, tableID(verbSettings, setReset)),
 	}})
-	return Truncate(strings.Join(lines, "\n"), 2000), rows
+	return Truncate(strings.Join(lines, "\n"), present.MaxContent), rows
 }
 
 // tableOptions is the line of a contract game's lobby that says the

@@ -205,9 +205,9 @@ func PickerView(lang string, g *dix.Game, s int, p Pick, refusal string) (string
 				desc = "dix_pick_card_dup"
 			}
 			opts = append(opts, discordgo.SelectMenuOption{
-				Label:       present.Truncate(CardName(lang, cd), 100),
+				Label:       present.Truncate(CardName(lang, cd), present.MaxOptionLabel),
 				Value:       itoa(i),
-				Description: present.Truncate(locales.T(lang, desc, nil), 100),
+				Description: present.Truncate(locales.T(lang, desc, nil), present.MaxOptionDesc),
 				Emoji:       &discordgo.ComponentEmoji{Name: ColorEmoji(lang, cd.Color)},
 				Default:     p.Cards&(1<<uint(i)) != 0,
 			})
@@ -218,7 +218,7 @@ func PickerView(lang string, g *dix.Game, s int, p Pick, refusal string) (string
 			placeholder = locales.T(lang, "dix_pick_cards_placeholder_part", map[string]any{"From": k*25 + 1, "To": min(len(list), (k+1)*25), "Of": len(list)})
 		}
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-			CustomID: ID(VerbPickCards, seq, p.Arg(itoa(k))), Placeholder: present.Truncate(placeholder, 150),
+			CustomID: ID(VerbPickCards, seq, p.Arg(itoa(k))), Placeholder: present.Truncate(placeholder, present.MaxMenuHolder),
 			MinValues: &zero, MaxValues: len(opts), Options: opts,
 		}}})
 	}
@@ -226,14 +226,14 @@ func PickerView(lang string, g *dix.Game, s int, p Pick, refusal string) (string
 		var opts []discordgo.SelectMenuOption
 		for n := 0; n <= have && n < 25; n++ {
 			opts = append(opts, discordgo.SelectMenuOption{
-				Label:   present.Truncate(locales.N(lang, key, n, map[string]any{"Worth": n * worth}), 100),
+				Label:   present.Truncate(locales.N(lang, key, n, map[string]any{"Worth": n * worth}), present.MaxOptionLabel),
 				Value:   itoa(n),
 				Default: n == chosen,
 			})
 		}
 		return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
 			CustomID: ID(verb, seq, p.Arg()), Options: opts,
-			Placeholder: present.Truncate(locales.N(lang, key, chosen, map[string]any{"Worth": chosen * worth}), 150),
+			Placeholder: present.Truncate(locales.N(lang, key, chosen, map[string]any{"Worth": chosen * worth}), present.MaxMenuHolder),
 		}}}
 	}
 	if pl.Money > 0 {

@@ -66,13 +66,13 @@ func Proposer(g *dix.Game, s int) func(dix.Card) (dix.Payment, int, bool) {
 func BuySelects(lang string, seq uint32, cards []dix.Card, pay func(dix.Card) (dix.Payment, int, bool)) []discordgo.MessageComponent {
 	option := func(cd dix.Card) discordgo.SelectMenuOption {
 		o := discordgo.SelectMenuOption{
-			Label: present.Truncate(locales.T(lang, "dix_option_card", map[string]any{"CardName": CardName(lang, cd), "Price": int(cd.Value)}), 100),
+			Label: present.Truncate(locales.T(lang, "dix_option_card", map[string]any{"CardName": CardName(lang, cd), "Price": int(cd.Value)}), present.MaxOptionLabel),
 			Value: cd.String(),
 			Emoji: &discordgo.ComponentEmoji{Name: ColorEmoji(lang, cd.Color)},
 		}
 		if pay != nil {
 			if p, delta, ok := pay(cd); ok {
-				o.Description = present.Truncate(locales.N(lang, "dix_option_card_pay", Abs(delta), map[string]any{"Payment": PaymentText(lang, p), "Points": Signed(delta)}), 100)
+				o.Description = present.Truncate(locales.N(lang, "dix_option_card_pay", Abs(delta), map[string]any{"Payment": PaymentText(lang, p), "Points": Signed(delta)}), present.MaxOptionDesc)
 			}
 		}
 		return o
@@ -83,7 +83,7 @@ func BuySelects(lang string, seq uint32, cards []dix.Card, pay func(dix.Card) (d
 			opts[i] = option(cd)
 		}
 		return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-			CustomID: id, Placeholder: present.Truncate(placeholder, 150), Options: opts,
+			CustomID: id, Placeholder: present.Truncate(placeholder, present.MaxMenuHolder), Options: opts,
 		}}}
 	}
 	if len(cards) <= 25 {

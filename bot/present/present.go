@@ -158,16 +158,27 @@ type NoPromptError struct{ Refusal Refusal }
 func (e *NoPromptError) Error() string { return ErrNoPrompt.Error() + ": " + e.Refusal.Key }
 func (e *NoPromptError) Unwrap() error { return ErrNoPrompt }
 
-// Discord's limits on a message's components
-// (https://discord.com/developers/docs/interactions/message-components).
+// Discord's limits on a message, its components, forms and commands
+// (https://discord.com/developers/docs/interactions/message-components,
+// https://discord.com/developers/docs/resources/message#create-message,
+// https://discord.com/developers/docs/interactions/application-commands):
+// the one place the table and the presenters take them from.
 const (
-	MaxRows        = 5   // action rows of a message
-	MaxRowButtons  = 5   // buttons of a row
-	MaxOptions     = 25  // options of a select menu
-	MaxCustomID    = 100 // characters of a custom id
-	MaxButtonLabel = 80  // characters of a button's label
-	MaxOptionLabel = 100 // characters of an option's label
-	MaxOptionValue = 100 // characters of an option's value
+	MaxRows        = 5    // action rows of a message
+	MaxRowButtons  = 5    // buttons of a row
+	MaxOptions     = 25   // options of a select menu
+	MaxCustomID    = 100  // characters of a custom id
+	MaxButtonLabel = 80   // characters of a button's label
+	MaxOptionLabel = 100  // characters of an option's label
+	MaxOptionValue = 100  // characters of an option's value
+	MaxOptionDesc  = 100  // characters of an option's description
+	MaxMenuHolder  = 150  // characters of a select menu's placeholder
+	MaxContent     = 2000 // characters of a message's text
+	MaxModalTitle  = 45   // characters of a form's title
+	MaxInputLabel  = 45   // characters of a form's text field's label
+	MaxInputHolder = 100  // characters of a text field's placeholder
+	MaxInputText   = 4000 // characters of a text field's value
+	MaxChoiceName  = 100  // characters of a command option's choice name, and of an option's description
 )
 
 // Prompt is one step of a private prompt: a text and a menu of choices,
