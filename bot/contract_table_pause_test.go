@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -163,4 +164,65 @@ func TestContractCommandsFitDiscord(t *testing.T) {
 			assert.Contains(t, subs, want)
 		}
 	}
+}
+
+// A person who leaves while the game is paused hands their seat to the
+// computer, which plays nothing, and no clock runs, until the game
+// resumes; then the computer plays the seat at once and the next person
+// is called.
+func TestLeaveWhilePausedMovesNothingUntilResume(t *testing.T) {
+	t.Parallel()
+	h := newDixHarness(t, 6, false)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	users := []string{"u1", "u2", "u3"}
+	h.openGame("dix", users, nil)
+	g, _, _, _ := h.dixNow()
+	actor := g.ToAct()
+	leaver := users[actor]
+	h.Run(h.GameCommandIx("dix", "u1", "pause"))
+	g, td, _, _ := h.dixNow()
+	seq, banks := g.Seq, slices.Clone(td.Banks)
+
+	start := h.Rec.Count()
+	assert.Equal(t, locales.T("en", "table_left_you", nil), h.Run(h.GameCommandIx("dix", leaver, "leave")).EphemeralText())
+	now = now.Add(5 * time.Hour)
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
+	g, td, _, _ = h.dixNow()
+	assert.NotEmpty(t, td.Seats[actor].Level, "the seat is handed to the computer")
+	assert.Equal(t, seq, g.Seq, "the computer plays nothing while paused")
+	assert.Equal(t, actor, g.ToAct())
+	assert.Equal(t, banks, td.Banks, "no clock runs while paused")
+	for _, c := range h.Rec.Since(start) {
+		for _, u := range users {
+			assert.NotContains(t, callText(c), "<@"+u+">", "nobody is called while paused")
+		}
+	}
+
+	// Resumed: the computer plays the seat at once and the next person is
+	// called.
+	start = h.Rec.Count()
+	h.Run(h.GameCommandIx("dix", "u1", "resume"))
+	g, _, _, _ = h.dixNow()
+	assert.Greater(t, g.Seq, seq, "the computer plays the seat once the game runs again")
+	assert.NotEqual(t, actor, g.ToAct())
+	called := ""
+	for _, c := range h.Rec.Since(start) {
+		called += callText(c)
+	}
+	assert.Contains(t, called, "<@"+users[g.ToAct()]+">", "the person to decide next is called")
+	assert.NotContains(t, called, "<@"+leaver+">")
+}
+
+// callText is the text a recorded call sends or edits in.
+func callText(c tabletest.Call) string {
+	switch {
+	case c.Send != nil:
+		return c.Send.Content
+	case c.Params != nil:
+		return c.Params.Content
+	case c.Edit != nil && c.Edit.Content != nil:
+		return *c.Edit.Content
+	}
+	return ""
 }

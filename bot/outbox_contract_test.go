@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"net/http"
 	"testing"
 	"time"
 
@@ -370,4 +371,44 @@ func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
 	assert.Equal(t, 1, posts, "the ping is posted once")
 	_, td, _ = h.qstate()
 	assert.Empty(t, td.Outbox)
+}
+
+// An effect Discord refuses for good (the message to retire was deleted
+// by a moderator) is skipped: it does not block the effects after it,
+// which are done, and the outbox is left empty.
+func TestPermanentRefusalIsSkipped(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	board := h.openQwixx([]string{"u1", "u2"})
+	rec, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
+		td, err := decodeTableData(r.Meta)
+		if err != nil {
+			return err
+		}
+		td.owe(r, time.Now(), effect{Kind: ceffRetire, Msg: "gone"}, effect{Kind: ceffEdit, Again: true})
+		r.Meta = td.Encode()
+		return nil
+	})
+	require.NoError(t, err)
+	gone := &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusNotFound},
+		Message: &discordgo.APIErrorMessage{Code: discordgo.ErrCodeUnknownMessage}}
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		if c.Edit != nil && c.Edit.ID == "gone" {
+			return gone
+		}
+		return nil
+	}
+	h.Rec.Mu.Unlock()
+	before := h.Rec.Count()
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
+	_, td, _ := h.qstate()
+	assert.Empty(t, td.Outbox, "nothing left owed")
+	edited, refused := false, false
+	for _, c := range h.Rec.Since(before) {
+		edited = edited || c.Edit != nil && c.Edit.ID == board.ID && !c.Refused
+		refused = refused || c.Edit != nil && c.Edit.ID == "gone" && c.Refused
+	}
+	assert.True(t, refused, "the retire was tried")
+	assert.True(t, edited, "the board's edit after the refused effect was done")
 }
