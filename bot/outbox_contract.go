@@ -534,6 +534,14 @@ func (x *cexec) editBoard(ctx context.Context) error {
 	sent, err := x.b.boardFences.Send(x.td.Board, shows{Seq: boardSeq(x.td, st)}, x.b.now(), func() error {
 		return x.editVia(ctx, x.td.Board, we)
 	})
+	if err != nil && refusedFiles(err, pb.Files) {
+		// No Attach Files in the channel, though no interaction said so:
+		// the board as text, and text boards there from now on
+		// (mayAttach) rather than a refused request each time.
+		x.b.log.Info("the board's picture refused: text boards in this channel", "channel", x.rec.Channel)
+		x.b.noFiles.Store(x.rec.Channel, struct{}{})
+		return x.editBoard(ctx)
+	}
 	x.editedPicture(pb.Picture, sent && err == nil)
 	if sent && err == nil {
 		x.shown = x.rec.Data

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"errors"
 	"net/url"
 	"path"
 	"strings"
@@ -64,6 +65,14 @@ func (b *Bot) notePermissions(i *discordgo.Interaction) {
 func (b *Bot) mayAttach(channel string) bool {
 	_, no := b.noFiles.Load(channel)
 	return !no
+}
+
+// refusedFiles reports whether Discord refused a request that carried
+// files for a missing permission (no Attach Files in the channel): the
+// same message without them, text only, goes through.
+func refusedFiles(err error, files []*discordgo.File) bool {
+	var rerr *discordgo.RESTError
+	return len(files) > 0 && errors.As(err, &rerr) && rerr.Message != nil && rerr.Message.Code == discordgo.ErrCodeMissingPermissions
 }
 
 // attachmentsFor is the "attachments" list of an edit that uploads files

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"math/rand/v2"
+	"net/http"
 	"testing"
 	"time"
 
@@ -331,4 +332,50 @@ func TestNoAttachFilesPermission(t *testing.T) {
 	h.AppPerm = noFiles | discordgo.PermissionAttachFiles
 	res = h.qcommand("u1", "board")
 	assert.Positive(t, files(res), "the picture is back: %s", res.Describe())
+}
+
+// Discord refusing the board's picture for a missing Attach Files, which
+// no interaction foretold, is learnt: the board is edited as text at once,
+// and the next boards carry no file, so no request is refused again.
+func TestRefusedPictureLearnt(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, true)
+	users := []string{"u1", "u2"}
+	board, prompt, sel, val := toActivePrompt(t, h, users, h.openQwixx(users))
+	g, _, _ := h.qstate()
+	noFiles := &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusForbidden},
+		Message: &discordgo.APIErrorMessage{Code: discordgo.ErrCodeMissingPermissions}}
+	refusals := 0
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		if c.Edit != nil && len(c.Edit.Files) > 0 {
+			refusals++
+			return noFiles
+		}
+		return nil
+	}
+	h.Rec.Mu.Unlock()
+	h.ClickOn(users[g.Active], prompt, sel, val) // the board's edit is owed
+	r, err := h.Db.Get(context.Background(), h.Channel)
+	require.NoError(t, err)
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+	_, td, _ := h.qstate()
+	assert.Empty(t, td.Outbox, "the board was edited")
+	assert.True(t, boardShows(t, h, board.ID), "the board shows the game")
+	h.Rec.Mu.Lock()
+	n := refusals
+	h.Rec.Mu.Unlock()
+	assert.Positive(t, n, "the picture was tried once")
+	assert.LessOrEqual(t, n, 2, "at most once through the interaction and once with the bot token")
+
+	// The next decision's board carries no file.
+	_, prompt, sel, val = toActivePrompt(t, h, users, h.Rec.Message(board.ID))
+	g, _, _ = h.qstate()
+	h.ClickOn(users[g.Active], prompt, sel, val)
+	r, err = h.Db.Get(context.Background(), h.Channel)
+	require.NoError(t, err)
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+	h.Rec.Mu.Lock()
+	assert.Equal(t, n, refusals, "no picture tried again")
+	h.Rec.Mu.Unlock()
 }
