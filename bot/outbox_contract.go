@@ -50,7 +50,7 @@ import (
 // Effect kinds of contract games.
 const (
 	ceffEdit   = "cedit"   // show the game as it stands on the board
-	CeffPing   = "cping"   // post Text mentioning Users: the ping tableData.Ping records (its Eff)
+	ceffPing   = "cping"   // post Text mentioning Users: the ping tableData.Ping records (its Eff)
 	ceffSettle = "csettle" // edit the ping Msg (editable through Via) to say Text; Msg "#<n>": the ping effect n posts
 	ceffEnd    = "cend"    // the game is over: the table's work at a game's end (gameEnded), done once
 	ceffRetire = "cretire" // strip the buttons of Msg, a board no longer the board (editable through Via; nil: the bot token)
@@ -61,7 +61,7 @@ const (
 // within the grace, so they are done even if this process dies first. It
 // runs inside the store update of the change, after the record's clock
 // (setContractDue) is set. It returns the first effect's number.
-func (td *TableData) owe(r *dixbot.Record, now time.Time, effs ...Effect) uint32 {
+func (td *tableData) owe(r *dixbot.Record, now time.Time, effs ...effect) uint32 {
 	first := td.NextEffect + 1
 	for _, e := range effs {
 		td.NextEffect++
@@ -74,11 +74,11 @@ func (td *TableData) owe(r *dixbot.Record, now time.Time, effs ...Effect) uint32
 
 // outboxDue brings the record's Due forward to the end of the grace when
 // effects are owed.
-func (td *TableData) outboxDue(r *dixbot.Record, now time.Time) {
+func (td *tableData) outboxDue(r *dixbot.Record, now time.Time) {
 	if len(td.Outbox) == 0 {
 		return
 	}
-	if at := now.Add(OutboxGrace); r.Due.IsZero() || r.Due.After(at) {
+	if at := now.Add(outboxGrace); r.Due.IsZero() || r.Due.After(at) {
 		r.Due = at
 	}
 }
@@ -86,10 +86,10 @@ func (td *TableData) outboxDue(r *dixbot.Record, now time.Time) {
 // oweChange owes what a change of the game leaves to do after the answer:
 // the board shown as it stands, the pings of p, and, when the game is
 // over, its end and its archiving. guild and channel make the board's link.
-func (td *TableData) oweChange(r *dixbot.Record, g *present.Game, st engine.State, p pingPlan, now time.Time) {
-	effs := []Effect{{Kind: ceffEdit}}
+func (td *tableData) oweChange(r *dixbot.Record, g *present.Game, st engine.State, p pingPlan, now time.Time) {
+	effs := []effect{{Kind: ceffEdit}}
 	if s := p.settle; s != nil && (s.ID != "" || s.Eff != 0) {
-		e := Effect{Kind: ceffSettle, Msg: s.ID, Via: s.Via,
+		e := effect{Kind: ceffSettle, Msg: s.ID, Via: s.Via,
 			Text: locales.T(td.Lang, "table_ping_settled", map[string]any{"Names": strings.Join(s.Names, ", ")})}
 		if s.ID == "" {
 			e.Msg = "#" + strconv.FormatUint(uint64(s.Eff), 10)
@@ -99,9 +99,9 @@ func (td *TableData) oweChange(r *dixbot.Record, g *present.Game, st engine.Stat
 	ping := -1 // the index in effs of the ping posted now
 	if len(p.users) > 0 && td.Board != "" {
 		text := locales.T(td.Lang, "table_ping", map[string]any{"Mentions": Mentions(p.users),
-			"Game": En(g.Rules.Name() + "_title"), "URL": MessageURL(r.Guild, r.Channel, td.Board)})
+			"Game": En(g.Rules.Name() + "_title"), "URL": messageURL(r.Guild, r.Channel, td.Board)})
 		ping = len(effs)
-		effs = append(effs, Effect{Kind: CeffPing, Users: p.users, Text: text})
+		effs = append(effs, effect{Kind: ceffPing, Users: p.users, Text: text})
 	}
 	if st.Over() {
 		// The final scoreboard is the board: every person seated is told,
@@ -114,10 +114,10 @@ func (td *TableData) oweChange(r *dixbot.Record, g *present.Game, st engine.Stat
 		}
 		if len(people) > 0 && td.Board != "" {
 			text := locales.T(td.Lang, "table_over_ping", map[string]any{"Mentions": Mentions(people),
-				"Game": En(g.Rules.Name() + "_title"), "URL": MessageURL(r.Guild, r.Channel, td.Board)})
-			effs = append(effs, Effect{Kind: CeffPing, Users: people, Text: text})
+				"Game": En(g.Rules.Name() + "_title"), "URL": messageURL(r.Guild, r.Channel, td.Board)})
+			effs = append(effs, effect{Kind: ceffPing, Users: people, Text: text})
 		}
-		effs = append(effs, Effect{Kind: ceffEnd}, Effect{Kind: ceffFinish})
+		effs = append(effs, effect{Kind: ceffEnd}, effect{Kind: ceffFinish})
 	}
 	first := td.owe(r, now, effs...)
 	if ping >= 0 {
@@ -160,12 +160,12 @@ func (c *Call) settleContract(rec *dixbot.Record) {
 	if rec == nil {
 		return
 	}
-	c.B.WakeAt(rec.Due)
-	done, written := c.B.Batches.Start(rec.Channel), time.Now()
+	c.B.wakeAt(rec.Due)
+	done, written := c.B.batches.Start(rec.Channel), time.Now()
 	c.Then(func(ctx context.Context) {
 		defer done()
-		c.B.BeforeEffects()
-		c.B.LeftForLater(rec.Channel, c.B.contractOutbox(ctx, c.B.ApiFor(ctx), rec, HeldBy(c.answeredVia(), written), 0))
+		c.B.beforeEffects()
+		c.B.leftForLater(rec.Channel, c.B.contractOutbox(ctx, c.B.apiFor(ctx), rec, heldBy(c.answeredVia(), written), 0))
 	})
 }
 
@@ -177,18 +177,18 @@ func (c *Call) settleContract(rec *dixbot.Record) {
 // numbered up to tried may have been done in part by a process that died
 // (a ping it posted is looked for before it is posted again).
 func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Record, ix *Via, tried uint32) error {
-	mu := &b.ChannelLocks[Fnv32(rec.Channel)%uint32(len(b.ChannelLocks))]
+	mu := &b.channelLocks[fnv32(rec.Channel)%uint32(len(b.channelLocks))]
 	mu.Lock()
 	defer mu.Unlock()
 	ctx = discordapi.NoWait(ctx)
 	var upTo uint32 // the last effect owed by the change ix answered
 	if ix != nil {
-		if td, err := DecodeTableData(rec.Meta); err == nil {
+		if td, err := decodeTableData(rec.Meta); err == nil {
 			upTo = td.NextEffect
 		}
 	}
 	answered := rec.Version  // the record the answer of ix showed
-	ours := NewHold(rec, ix) // on the record this process wrote
+	ours := newHold(rec, ix) // on the record this process wrote
 	fresh, err := b.Latest(ctx, rec)
 	switch {
 	case err == nil && fresh.Finished && fresh.Version >= rec.Version:
@@ -196,20 +196,20 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	case err == nil && fresh.Version >= rec.Version:
 		rec = fresh
 	}
-	g, ok := b.Games[rec.Game]
+	g, ok := b.games[rec.Game]
 	if !ok {
 		return nil
 	}
-	td, err := DecodeTableData(rec.Meta)
+	td, err := decodeTableData(rec.Meta)
 	if err != nil || len(td.Outbox) == 0 {
 		return err
 	}
 	x := &cexec{b: b, d: d, rec: rec, td: td, g: g, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
 		posted: map[uint32]Via{}, hold: ours}
-	x.pic, x.pic0 = td.startPicture(ix, rec.Version == answered), ClonePtr(td.Pic)
+	x.pic, x.pic0 = td.startPicture(ix, rec.Version == answered), clonePtr(td.Pic)
 	var done uint32
 	// A fold waiting (fold.go): its effects are done already.
-	waiting := b.Folds.Get(rec.Channel)
+	waiting := b.folds.Get(rec.Channel)
 	if waiting != nil && waiting.Of(rec, contractTableOf(td), td.Outbox) {
 		done = waiting.Done
 	} else {
@@ -227,16 +227,16 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 			break
 		}
 		if err := x.do(ctx, e); err != nil {
-			if !Permanent(err) {
+			if !permanent(err) {
 				failed = fmt.Errorf("effect %s: %w", e.Kind, err)
 				break
 			}
-			b.Log.Warn("effect refused by Discord; skipped", "channel", rec.Channel, "effect", e.Kind, "err", err)
+			b.log.Warn("effect refused by Discord; skipped", "channel", rec.Channel, "effect", e.Kind, "err", err)
 		}
 		done = e.ID
 		if e.Kind == ceffFinish {
 			if waiting != nil {
-				b.Folds.Drop(rec.Channel, waiting) // archived with the game
+				b.folds.drop(rec.Channel, waiting) // archived with the game
 			}
 			return nil // archived: the outbox went with it
 		}
@@ -245,99 +245,118 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	if done == 0 && !limited {
 		return failed
 	}
-	if b.FoldsOn() && contractTableOf(td) != "" && failed == nil && len(x.posted) == 0 && x.shown == nil && done == td.Outbox[len(td.Outbox)-1].ID {
-		// Nothing the table records changed but the board's newest
-		// interaction: the effects are recorded done with the channel's
-		// next change (fold.go).
-		fd := &Fold{Table: contractTableOf(td), Version: rec.Version, Done: done, Board: td.Board}
-		if v := x.ix; v.Usable(x.now) && v.Orig != "" && v.Orig == td.Board {
-			fd.Via = v
-		}
-		if x.pic != nil && !SamePicture(x.pic, td.Pic) {
-			fd.pic, fd.pic0 = x.pic, x.pic0 // the pictures the answer showed
-		}
-		b.Later(rec.Channel, fd)
+	if failed == nil && x.fold(done) {
 		return nil
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.Timeout)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
 	defer cancel()
 	after, err := b.update(sctx, rec.Channel, "", func(r *dixbot.Record) error {
-		if r.Game != rec.Game {
-			return ErrNothingToDo
-		}
-		cur, err := DecodeTableData(r.Meta)
-		if err != nil {
-			return err
-		}
-		keep := cur.Outbox[:0]
-		for _, e := range cur.Outbox {
-			if e.ID <= done {
-				continue
-			}
-			if n, ok := pingRef(e); ok {
-				if v, posted := x.posted[n]; posted {
-					e.Msg, e.Via = v.Orig, viaOrNil(v)
-				}
-			}
-			keep = append(keep, e)
-		}
-		cur.Outbox = keep
-		if v := x.ix; v.Usable(x.now) && v.Orig != "" && v.Orig == cur.Board && (!cur.BoardVia.Usable(x.now) || cur.BoardVia.At <= v.At) {
-			// The newest click answered on the board: its token edits the
-			// board for the longest. Recorded once answered, so no request
-			// goes through a token before its interaction is answered.
-			cur.BoardVia = v
-		}
-		if p := cur.Ping; p != nil && p.ID == "" {
-			if v, posted := x.posted[p.Eff]; posted {
-				p.ID, p.Via, p.Eff = v.Orig, viaOrNil(v), 0
-			}
-		}
-		cur.Pic = x.boardPicture(r, cur)
-		x.recordLobby(cur, r.Data)
-		if x.shown != nil && !bytes.Equal(r.Data, x.shown) && !cedAgain(cur.Outbox) {
-			// The game moved on while the board was being edited: a newer
-			// change's answer may have landed before this edit, which
-			// shows an older game. The board is shown again.
-			cur.NextEffect++
-			cur.Outbox = append(cur.Outbox, Effect{ID: cur.NextEffect, Kind: ceffEdit, Again: true})
-		}
-		now := b.Now()
-		r.Due = time.Time{}
-		if r.Data != nil {
-			if st, err := g.Rules.Decode(r.Data); err == nil {
-				setContractDue(r, cur, g, st)
-			}
-		}
-		if limited && len(cur.Outbox) > 0 {
-			if at := now.Add(wait); r.Due.IsZero() || r.Due.After(at) {
-				r.Due = at
-			}
-		} else {
-			cur.outboxDue(r, now)
-		}
-		r.Meta = cur.Encode()
-		return nil
+		return x.recordDone(r, done, wait, limited)
 	})
 	switch {
 	case err == nil:
 		if waiting != nil {
-			b.Folds.Drop(rec.Channel, waiting) // written with these
+			b.folds.drop(rec.Channel, waiting) // written with these
 		}
-		b.WakeAt(after.Due)
+		b.wakeAt(after.Due)
 	case errors.Is(err, ErrNothingToDo), errors.Is(err, dixbot.ErrNotFound):
 	default:
-		if IsStoreFailure(err) && b.Obs != nil {
-			b.Obs.StoreError("update")
+		if isStoreFailure(err) && b.obs != nil {
+			b.obs.StoreError("update")
 		}
 		return errors.Join(failed, fmt.Errorf("recording the effects done: %w", err))
 	}
 	return failed
 }
 
+// fold leaves the recording of the effects done up to done, all of the
+// outbox, to the channel's next change (fold.go) when nothing the table
+// records changed but the board's newest interaction; it reports whether
+// it did.
+func (x *cexec) fold(done uint32) bool {
+	td := x.td
+	if !x.b.foldsOn() || contractTableOf(td) == "" || len(x.posted) != 0 || x.shown != nil || done != td.Outbox[len(td.Outbox)-1].ID {
+		return false
+	}
+	// Nothing the table records changed but the board's newest
+	// interaction: the effects are recorded done with the channel's
+	// next change (fold.go).
+	fd := &fold{Table: contractTableOf(x.td), Version: x.rec.Version, Done: done, Board: x.td.Board}
+	if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == x.td.Board {
+		fd.Via = v
+	}
+	if x.pic != nil && !samePicture(x.pic, x.td.Pic) {
+		fd.pic, fd.pic0 = x.pic, x.pic0 // the pictures the answer showed
+	}
+	x.b.later(x.rec.Channel, fd)
+	return true
+}
+
+// recordDone removes from r's outbox the effects done up to done and
+// records what they posted and showed; a rate limit (limited) makes the
+// rest due when it ends, wait from now.
+func (x *cexec) recordDone(r *dixbot.Record, done uint32, wait time.Duration, limited bool) error {
+	if r.Game != x.rec.Game {
+		return ErrNothingToDo
+	}
+	cur, err := decodeTableData(r.Meta)
+	if err != nil {
+		return err
+	}
+	keep := cur.Outbox[:0]
+	for _, e := range cur.Outbox {
+		if e.ID <= done {
+			continue
+		}
+		if n, ok := pingRef(e); ok {
+			if v, posted := x.posted[n]; posted {
+				e.Msg, e.Via = v.Orig, viaOrNil(v)
+			}
+		}
+		keep = append(keep, e)
+	}
+	cur.Outbox = keep
+	if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == cur.Board && (!cur.BoardVia.usable(x.now) || cur.BoardVia.At <= v.At) {
+		// The newest click answered on the board: its token edits the
+		// board for the longest. Recorded once answered, so no request
+		// goes through a token before its interaction is answered.
+		cur.BoardVia = v
+	}
+	if p := cur.Ping; p != nil && p.ID == "" {
+		if v, posted := x.posted[p.Eff]; posted {
+			p.ID, p.Via, p.Eff = v.Orig, viaOrNil(v), 0
+		}
+	}
+	cur.Pic = x.boardPicture(r, cur)
+	x.recordLobby(cur, r.Data)
+	if x.shown != nil && !bytes.Equal(r.Data, x.shown) && !cedAgain(cur.Outbox) {
+		// The game moved on while the board was being edited: a newer
+		// change's answer may have landed before this edit, which
+		// shows an older game. The board is shown again.
+		cur.NextEffect++
+		cur.Outbox = append(cur.Outbox, effect{ID: cur.NextEffect, Kind: ceffEdit, Again: true})
+	}
+	now := x.b.now()
+	r.Due = time.Time{}
+	if r.Data != nil {
+		if st, err := x.g.Rules.Decode(r.Data); err == nil {
+			setContractDue(r, cur, x.g, st)
+		}
+	}
+	if limited && len(cur.Outbox) > 0 {
+		if at := now.Add(wait); r.Due.IsZero() || r.Due.After(at) {
+			r.Due = at
+		}
+	} else {
+		cur.outboxDue(r, now)
+	}
+	r.Meta = cur.Encode()
+	return nil
+}
+
 // pingRef is the number of the ping effect whose message a settle effect
 // names before it is posted ("#<n>").
-func pingRef(e Effect) (uint32, bool) {
+func pingRef(e effect) (uint32, bool) {
 	if e.Kind != ceffSettle || !strings.HasPrefix(e.Msg, "#") {
 		return 0, false
 	}
@@ -357,7 +376,7 @@ func viaOrNil(v Via) *Via {
 
 // cedAgain reports whether effs hold a board edit owed because an older
 // render may have landed last.
-func cedAgain(effs []Effect) bool {
+func cedAgain(effs []effect) bool {
 	for _, e := range effs {
 		if e.Kind == ceffEdit && e.Again {
 			return true
@@ -371,7 +390,7 @@ type cexec struct {
 	b      *Bot
 	d      DiscordAPI
 	rec    *dixbot.Record // the record as it stands (the freshest read)
-	td     *TableData
+	td     *tableData
 	g      *present.Game
 	ix     *Via   // the interaction whose change owed effects up to upTo (nil: none)
 	upTo   uint32 // the last effect owed by ix's change
@@ -379,15 +398,15 @@ type cexec struct {
 	now    time.Time
 	posted map[uint32]Via // ping messages posted by this run, by effect: the message (Orig) and its interaction
 	shown  []byte         // the game data a board edit of this run showed (nil: none)
-	pic    *BoardPic      // the pictures the board has, when known (pictures_contract.go)
-	pic0   *BoardPic      // the table data's Pic as read
+	pic    *boardPic      // the pictures the board has, when known (pictures_contract.go)
+	pic0   *boardPic      // the table data's Pic as read
 	read   bool
 	recent []*discordgo.Message
 	hold   *Hold // the run's hold on the effects: only while it lasts does it post
 	lobby  *Via  // the lobby message this run found or posted (contract_lobby.go)
 }
 
-func (x *cexec) do(ctx context.Context, e Effect) error {
+func (x *cexec) do(ctx context.Context, e effect) error {
 	switch e.Kind {
 	case ceffEdit:
 		if x.td.Board == "" || x.rec.Data == nil {
@@ -399,7 +418,7 @@ func (x *cexec) do(ctx context.Context, e Effect) error {
 			return nil
 		}
 		return x.editBoard(ctx)
-	case CeffPing:
+	case ceffPing:
 		if x.td.Board == "" {
 			return nil
 		}
@@ -428,14 +447,14 @@ func (x *cexec) do(ctx context.Context, e Effect) error {
 			return nil
 		}
 		text := e.Text
-		if v.Usable(x.now) {
-			err := x.d.FollowupEdit(ctx, v.Interaction(), msg, &discordgo.WebhookEdit{Content: &text, AllowedMentions: NoMentions()})
+		if v.usable(x.now) {
+			err := x.d.FollowupEdit(ctx, v.Interaction(), msg, &discordgo.WebhookEdit{Content: &text, AllowedMentions: noMentions()})
 			if err == nil || ctx.Err() != nil {
 				return err
 			}
-			x.b.Log.Info("ping edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
+			x.b.log.Info("ping edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
 		}
-		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: msg, Content: &text, AllowedMentions: NoMentions()})
+		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: msg, Content: &text, AllowedMentions: noMentions()})
 	case ceffRetire:
 		return x.retire(ctx, e.Msg, e.Via)
 	case ceffLobby:
@@ -443,11 +462,11 @@ func (x *cexec) do(ctx context.Context, e Effect) error {
 	case ceffEnd:
 		return x.b.gameEnded(ctx, x.rec, x.td)
 	case ceffFinish:
-		sctx, cancel := context.WithTimeout(ctx, x.b.Timeout)
+		sctx, cancel := context.WithTimeout(ctx, x.b.timeout)
 		defer cancel()
 		if err := x.b.finishTable(sctx, x.rec.Channel, x.rec.Game, x.td); err != nil && !errors.Is(err, dixbot.ErrNotFound) {
-			if IsStoreFailure(err) && x.b.Obs != nil {
-				x.b.Obs.StoreError("finish")
+			if isStoreFailure(err) && x.b.obs != nil {
+				x.b.obs.StoreError("finish")
 			}
 			return err
 		}
@@ -469,17 +488,17 @@ type tableFinisher interface {
 // effects are still being done, and its archiving must not take the new
 // table with it. Another table gives dixbot.ErrNotFound, as no record
 // does. A store without FinishIf archives whatever record is there.
-func (b *Bot) finishTable(ctx context.Context, channel, game string, td *TableData) error {
-	f, ok := b.Store.(tableFinisher)
+func (b *Bot) finishTable(ctx context.Context, channel, game string, td *tableData) error {
+	f, ok := b.store.(tableFinisher)
 	if !ok {
-		return b.Store.Finish(ctx, channel)
+		return b.store.Finish(ctx, channel)
 	}
 	opening := td.opening()
 	return f.FinishIf(ctx, channel, func(r *dixbot.Record) bool {
 		if r.Game != game {
 			return false
 		}
-		cur, err := DecodeTableData(r.Meta)
+		cur, err := decodeTableData(r.Meta)
 		return err == nil && cur.opening() == opening
 	})
 }
@@ -488,7 +507,7 @@ func (b *Bot) finishTable(ctx context.Context, channel, game string, td *TableDa
 // (effect ceffEnd) before the game is archived, with the record as it
 // stands: its result is recorded in the stats (stats.go). An error leaves
 // the effect owed, tried again later.
-func (b *Bot) gameEnded(ctx context.Context, rec *dixbot.Record, td *TableData) error {
+func (b *Bot) gameEnded(ctx context.Context, rec *dixbot.Record, td *tableData) error {
 	return b.recordOver(ctx, rec)
 }
 
@@ -508,13 +527,21 @@ func (x *cexec) editBoard(ctx context.Context) error {
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
 	}
-	we := &discordgo.WebhookEdit{Content: &pb.Content, Embeds: &embeds, Components: &comps, AllowedMentions: NoMentions()}
+	we := &discordgo.WebhookEdit{Content: &pb.Content, Embeds: &embeds, Components: &comps, AllowedMentions: noMentions()}
 	if len(pb.Files) > 0 {
-		we.Files, we.Attachments = pb.Files, AttachmentsFor(pb.Files)
+		we.Files, we.Attachments = pb.Files, attachmentsFor(pb.Files)
 	}
-	sent, err := x.b.Fences.Send(x.td.Board, Shows{Seq: boardSeq(x.td, st)}, x.b.Now(), func() error {
+	sent, err := x.b.boardFences.Send(x.td.Board, shows{Seq: boardSeq(x.td, st)}, x.b.now(), func() error {
 		return x.editVia(ctx, x.td.Board, we)
 	})
+	if err != nil && refusedFiles(err, pb.Files) {
+		// No Attach Files in the channel, though no interaction said so:
+		// the board as text, and text boards there from now on
+		// (mayAttach) rather than a refused request each time.
+		x.b.log.Info("the board's picture refused: text boards in this channel", "channel", x.rec.Channel)
+		x.b.noFiles.Store(x.rec.Channel, struct{}{})
+		return x.editBoard(ctx)
+	}
 	x.editedPicture(pb.Picture, sent && err == nil)
 	if sent && err == nil {
 		x.shown = x.rec.Data
@@ -528,15 +555,15 @@ func (x *cexec) editBoard(ctx context.Context) error {
 // else (or when Discord refuses those) with the bot token.
 func (x *cexec) editVia(ctx context.Context, message string, we *discordgo.WebhookEdit) error {
 	v := x.td.BoardVia
-	if x.ix.Usable(x.now) && x.ix.Orig == message {
+	if x.ix.usable(x.now) && x.ix.Orig == message {
 		v = x.ix
 	}
-	if v.Usable(x.now) && (v.Orig == "" || v.Orig == message) {
+	if v.usable(x.now) && (v.Orig == "" || v.Orig == message) {
 		err := x.d.FollowupEdit(ctx, v.Interaction(), "@original", we)
 		if err == nil || ctx.Err() != nil {
 			return err
 		}
-		x.b.Log.Info("board edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
+		x.b.log.Info("board edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
 	}
 	ed := &discordgo.MessageEdit{Channel: x.rec.Channel, ID: message, Content: we.Content, Embeds: we.Embeds, Components: we.Components,
 		AllowedMentions: we.AllowedMentions, Files: we.Files, Attachments: we.Attachments}
@@ -550,26 +577,26 @@ func (x *cexec) editVia(ctx context.Context, message string, we *discordgo.Webho
 func (x *cexec) retire(ctx context.Context, message string, v *Via) error {
 	none := []discordgo.MessageComponent{}
 	edit := func() error {
-		if v.Usable(x.now) {
+		if v.usable(x.now) {
 			id := message
 			if v.Orig == "" || v.Orig == message {
 				id = "@original"
 			}
-			err := x.d.FollowupEdit(ctx, v.Interaction(), id, &discordgo.WebhookEdit{Components: &none, AllowedMentions: NoMentions()})
+			err := x.d.FollowupEdit(ctx, v.Interaction(), id, &discordgo.WebhookEdit{Components: &none, AllowedMentions: noMentions()})
 			if err == nil || ctx.Err() != nil || message == "" {
 				return err
 			}
-			x.b.Log.Info("board retirement through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
+			x.b.log.Info("board retirement through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
 		}
 		if message == "" {
 			return nil // the answer of v, whose id is not known (a lobby nobody clicked), out of reach
 		}
-		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: message, Components: &none, AllowedMentions: NoMentions()})
+		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: message, Components: &none, AllowedMentions: noMentions()})
 	}
 	if message == "" {
 		return edit()
 	}
-	_, err := x.b.Fences.Send(message, Shows{Retire: true}, x.b.Now(), edit)
+	_, err := x.b.boardFences.Send(message, shows{Retire: true}, x.b.now(), edit)
 	return err
 }
 
@@ -578,7 +605,7 @@ func (x *cexec) retire(ctx context.Context, message string, v *Via) error {
 // the bot token and the effect's nonce. A ping another try may have posted
 // is looked for among the channel's latest messages first. It returns the
 // interaction the message can be edited with (nil: the bot token).
-func (x *cexec) post(ctx context.Context, e Effect, ms *discordgo.MessageSend) (*discordgo.Message, *Via, error) {
+func (x *cexec) post(ctx context.Context, e effect, ms *discordgo.MessageSend) (*discordgo.Message, *Via, error) {
 	if err := x.b.Keep(ctx, x.hold); err != nil {
 		return nil, nil, err
 	}
@@ -587,19 +614,19 @@ func (x *cexec) post(ctx context.Context, e Effect, ms *discordgo.MessageSend) (
 			x.read = true
 			msgs, err := x.d.Recent(ctx, x.rec.Channel, 20)
 			if err != nil {
-				x.b.Log.Info("could not read the channel's latest messages", "channel", x.rec.Channel, "err", err)
+				x.b.log.Info("could not read the channel's latest messages", "channel", x.rec.Channel, "err", err)
 			}
 			x.recent = msgs
 		}
 		for _, m := range x.recent {
-			if LaterID(m.ID, x.td.Board) && m.Content == ms.Content {
-				x.b.Log.Info("message posted by an earlier try found; not posted again", "channel", x.rec.Channel, "effect", e.Kind, "message", m.ID)
+			if laterID(m.ID, x.td.Board) && m.Content == ms.Content {
+				x.b.log.Info("message posted by an earlier try found; not posted again", "channel", x.rec.Channel, "effect", e.Kind, "message", m.ID)
 				return m, nil, nil
 			}
 		}
 	}
 	for _, v := range []*Via{x.ix, x.td.BoardVia} {
-		if !v.Usable(x.now) {
+		if !v.usable(x.now) {
 			continue
 		}
 		msg, err := x.d.Followup(ctx, v.Interaction(), &discordgo.WebhookParams{Content: ms.Content, AllowedMentions: ms.AllowedMentions})
@@ -611,7 +638,7 @@ func (x *cexec) post(ctx context.Context, e Effect, ms *discordgo.MessageSend) (
 		if ctx.Err() != nil {
 			return nil, nil, err
 		}
-		x.b.Log.Info("follow-up refused; posting otherwise", "channel", x.rec.Channel, "effect", e.Kind, "err", err)
+		x.b.log.Info("follow-up refused; posting otherwise", "channel", x.rec.Channel, "effect", e.Kind, "err", err)
 	}
 	msg, err := x.d.Send(ctx, x.rec.Channel, ms, x.nonce(e))
 	return msg, nil, err
@@ -619,7 +646,7 @@ func (x *cexec) post(ctx context.Context, e Effect, ms *discordgo.MessageSend) (
 
 // nonce is the idempotency key of the message effect e posts (Discord
 // keeps at most 25 characters).
-func (x *cexec) nonce(e Effect) string {
+func (x *cexec) nonce(e effect) string {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s/%s/%d", x.rec.Channel, x.td.Board, e.ID)
 	return "dix" + strconv.FormatUint(h.Sum64(), 36)
