@@ -2,8 +2,8 @@ package bot
 
 import (
 	"context"
-	"slices"
 	"errors"
+	"slices"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/dixgame/dixbot"

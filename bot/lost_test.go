@@ -67,39 +67,22 @@ func TestStalePromptLosesItsButtons(t *testing.T) {
 	unchanged(h, before)
 }
 
-// A prompt of a game that ended since (abandoned here) says so and keeps
-// no button; a command then finds no game: the channel is free.
+// A prompt of a game that ended since (abandoned here) says so, with a
+// link to its last board, and keeps no button; a command then finds no
+// game: the channel is free.
 func TestPromptAfterTheGameEnded(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	users := []string{"u1", "u2"}
-	_, prompt, sel, val := toActivePrompt(t, h, users, h.openQwixx(users))
+	board := h.openQwixx(users)
+	_, prompt, sel, val := toActivePrompt(t, h, users, board)
 	g, _, _ := h.qstate()
 	confirm := h.qcommand("u1", "abandon").Shown(nil)
 	require.NotNil(t, confirm)
 	h.ClickOn("u1", confirm, h.qmust(confirm, cverbEnd, ""))
 	resp := h.ClickOn(users[g.Active], prompt, sel, val).Response()
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the prompt itself says it")
-	assert.Equal(t, locales.T("en", "err_game_gone", nil), resp.Data.Content)
+	assert.Equal(t, locales.T("en", "err_over_abandoned", map[string]any{"URL": messageURL("g1", h.Channel, board.ID)}), resp.Data.Content)
 	assert.Empty(t, tabletest.ComponentIDs(resp.Data.Components), "no button left on a prompt of a finished game")
 	assert.Equal(t, locales.T("en", "table_err_no_game", map[string]any{"Command": "/qwixx"}), h.qcommand("u1", "hint").EphemeralText())
-}
-
-// A board showing a later state than the store holds (the store went back
-// to an older copy of the game) is answered as outdated, with the game as
-// the store has it, and changes nothing; the game goes on from there.
-func TestBoardAheadOfTheStoredGame(t *testing.T) {
-	t.Parallel()
-	h := newQwixxHarness(t, false)
-	users := []string{"u1", "u2"}
-	board := h.openQwixx(users)
-	g, _, _ := h.qstate()
-	before := snapshot(h)
-	res := h.ClickOn(users[g.Active], board, contractID("qwixx", cverbMove, g.Seq+3, "w -"))
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, "the board as the store has it")
-	assert.Contains(t, tabletest.ComponentIDs(res.Response().Data.Components), contractID("qwixx", cverbMove, g.Seq, "w -"))
-	assert.Contains(t, res.Texts(), locales.T("en", "err_stale", nil))
-	unchanged(h, before)
-	h.ClickOn(users[g.Active], board, contractID("qwixx", cverbMove, g.Seq, "w -"))
-	assert.NotEqual(t, before, snapshot(h), "the game goes on")
 }
