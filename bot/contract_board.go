@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/bwmarrin/discordgo"
@@ -177,6 +178,11 @@ func (c *Call) contractRestored(g *present.Game) error {
 	}
 	if r.Data == nil || c.I.Message == nil || c.I.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		return c.contractStale(g, false)
+	}
+	if c.I.Message.ID != td.Board && !olderThanBoard(c.I.Message, td.Board) {
+		// Not a board of the game's as the store has it: a version ahead
+		// of the game on it is forged.
+		return fmt.Errorf("%w: a version ahead of the game on a message that is not its board", ErrBadCustomID)
 	}
 	pb, st, err := c.B.contractBoard(g, r, td, "")
 	if err != nil {
