@@ -144,6 +144,10 @@ type TableData struct {
 	// Opts are the values of the game's own options (present.Option), by
 	// name; a value missing is the option's default.
 	Opts map[string]string `json:"oo,omitempty"`
+	// Missing is set while Discord refuses for good the board's edit (or
+	// the final scoreboard's), which stays owed: no clock runs meanwhile
+	// (missing_contract.go).
+	Missing *Missing `json:"bm,omitempty"`
 	// fresh are the event lines of this update, for the game's log, the
 	// current round's from round on (tell).
 	fresh []string
@@ -450,6 +454,7 @@ func (c *Call) contractGet(g *present.Game) (*dixbot.Record, *TableData, error) 
 	if err != nil {
 		return nil, nil, err
 	}
+	c.Notice.Seen = r
 	if r.Finished {
 		return nil, nil, Refuse(dixbot.ErrNotFound, "table_err_no_game", map[string]any{"Command": "/" + En(g.Rules.Name()+"_cmd_name")})
 	}
@@ -1253,7 +1258,7 @@ func (b *Bot) advanceWith(g *present.Game, st engine.State, td *TableData, now t
 			}
 			if !ok && s < len(td.Seats) && td.Seats[s].Level != "" {
 				if at, reacts := td.wake(g, st, s, now); reacts {
-					if at <= now.UnixMilli() && (due < 0 || at < dueAt) {
+					if at <= now.UnixMilli() && td.Missing == nil && (due < 0 || at < dueAt) {
 						due, dueAt = s, at
 					}
 					continue

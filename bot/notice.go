@@ -153,11 +153,11 @@ func (c *Call) tellMissing() {
 		}
 		mk := c.Notice.After
 		if !c.Notice.Ran {
-			if own.SeenMissing(c) == nil {
+			if c.seenMissing() == nil {
 				return
 			}
 			var err error
-			mk, err = own.RetryMissing(c.B, ctx, c.B.ApiFor(ctx), c.I.ChannelID, v)
+			mk, err = c.retryMissing(ctx, v)
 			if err != nil {
 				c.B.Log.Warn("the missing board was not tried again", "channel", c.I.ChannelID, "err", err)
 			}
@@ -165,7 +165,7 @@ func (c *Call) tellMissing() {
 		if mk == nil || c.Notice.told == toldBoard {
 			return
 		}
-		text := MissingText(c.Lang, mk, c.I.AppPermissions)
+		text := c.missingNotice(c.Lang, mk)
 		if c.Notice.told == toldAnswer {
 			// The answer said why it could not be shown: it says that
 			// the board is missing too, in one message rather than two.
@@ -196,8 +196,8 @@ func (c *Call) answerRefused(ctx context.Context, r *discordgo.InteractionRespon
 	}
 	var text string
 	told := toldAnswer
-	if mk := own.SeenMissing(c); mk != nil {
-		text, told = MissingText(c.Lang, mk, c.I.AppPermissions), toldBoard
+	if mk := c.seenMissing(); mk != nil {
+		text, told = c.missingNotice(c.Lang, mk), toldBoard
 	} else {
 		reason, fix := RefusalText(c.Lang, discordgo.ErrCodeMissingPermissions, 0, c.I.AppPermissions, len(d.Files) > 0)
 		text = locales.T(c.Lang, "answer_refused", map[string]any{"Reason": reason, "Fix": fix})

@@ -165,18 +165,29 @@ func (c *Call) settleContract(rec *dixbot.Record) {
 	c.Then(func(ctx context.Context) {
 		defer done()
 		c.B.BeforeEffects()
-		c.B.LeftForLater(rec.Channel, c.B.contractOutbox(ctx, c.B.ApiFor(ctx), rec, HeldBy(c.answeredVia(), written), 0))
+		mk, err := c.B.contractOutboxMark(ctx, c.B.ApiFor(ctx), rec, HeldBy(c.answeredVia(), written), 0)
+		c.Notice.Ran, c.Notice.After = true, mk
+		c.B.LeftForLater(rec.Channel, err)
 	})
 }
 
 // contractOutbox does the effects of a contract game's record in order,
 // then removes the ones done from the stored outbox. It stops at the first
 // effect Discord could not do for now, leaving it and the rest due; one
-// Discord refuses for good is logged and counted done. ix is the
+// Discord refuses for good is logged and counted done, but for the board's
+// edit, which stays owed, the board marked missing (missing_contract.go).
+// ix is the
 // interaction whose change wrote rec (nil: none, e.g. a deadline); effects
 // numbered up to tried may have been done in part by a process that died
 // (a ping it posted is looked for before it is posted again).
 func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Record, ix *Via, tried uint32) error {
+	_, err := b.contractOutboxMark(ctx, d, rec, ix, tried)
+	return err
+}
+
+// contractOutboxMark is contractOutbox, returning the board's mark as the
+// run left it (nil: the board is there).
+func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.Record, ix *Via, tried uint32) (*Missing, error) {
 	mu := &b.ChannelLocks[Fnv32(rec.Channel)%uint32(len(b.ChannelLocks))]
 	mu.Lock()
 	defer mu.Unlock()
@@ -192,17 +203,17 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	fresh, err := b.Latest(ctx, rec)
 	switch {
 	case err == nil && fresh.Finished && fresh.Version >= rec.Version:
-		return nil // archived: its last effect was done
+		return nil, nil // archived: its last effect was done
 	case err == nil && fresh.Version >= rec.Version:
 		rec = fresh
 	}
 	g, ok := b.Games[rec.Game]
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	td, err := DecodeTableData(rec.Meta)
 	if err != nil || len(td.Outbox) == 0 {
-		return err
+		return nil, err
 	}
 	x := &cexec{b: b, d: d, rec: rec, td: td, g: g, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
 		posted: map[uint32]Via{}, hold: ours}
@@ -215,8 +226,10 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	} else {
 		waiting = nil
 	}
-	var failed error
-	for _, e := range td.Outbox {
+	var failed, refused error // refused: the board's edit Discord refused for good
+	missing, shown := td.Missing, false
+	clockAt := b.Now() // the clocks held while the board was missing run again from here
+	for i, e := range td.Outbox {
 		if e.ID <= done {
 			continue // done by a batch whose record waits (fold)
 		}
@@ -226,26 +239,39 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 			// itself), or any process once they are due.
 			break
 		}
+		if missing != nil && contractHeld(e.Kind) {
+			if owesEdit(td.Outbox[i+1:]) {
+				done = e.ID
+				continue
+			}
+			x.td.found(clockAt) // the board shows the clocks that run again with it
+		}
 		if err := x.do(ctx, e); err != nil {
 			if !Permanent(err) {
 				failed = fmt.Errorf("effect %s: %w", e.Kind, err)
 				break
 			}
+			if contractHeld(e.Kind) {
+				refused = err
+				break
+			}
 			b.Log.Warn("effect refused by Discord; skipped", "channel", rec.Channel, "effect", e.Kind, "err", err)
+		} else if contractHeld(e.Kind) {
+			shown = true
 		}
 		done = e.ID
 		if e.Kind == ceffFinish {
 			if waiting != nil {
 				b.Folds.Drop(rec.Channel, waiting) // archived with the game
 			}
-			return nil // archived: the outbox went with it
+			return nil, nil // archived: the outbox went with it
 		}
 	}
 	wait, _, limited := discordapi.RetryAfter(failed)
-	if done == 0 && !limited {
-		return failed
+	if done == 0 && !limited && refused == nil {
+		return missing, failed
 	}
-	if b.FoldsOn() && contractTableOf(td) != "" && failed == nil && len(x.posted) == 0 && x.shown == nil && done == td.Outbox[len(td.Outbox)-1].ID {
+	if b.FoldsOn() && contractTableOf(td) != "" && failed == nil && refused == nil && missing == nil && len(x.posted) == 0 && x.shown == nil && done == td.Outbox[len(td.Outbox)-1].ID {
 		// Nothing the table records changed but the board's newest
 		// interaction: the effects are recorded done with the channel's
 		// next change (fold.go).
@@ -257,10 +283,11 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 			fd.pic, fd.pic0 = x.pic, x.pic0 // the pictures the answer showed
 		}
 		b.Later(rec.Channel, fd)
-		return nil
+		return nil, nil
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.Timeout)
 	defer cancel()
+	var mark *Missing
 	after, err := b.update(sctx, rec.Channel, "", func(r *dixbot.Record) error {
 		if r.Game != rec.Game {
 			return ErrNothingToDo
@@ -303,17 +330,27 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 			cur.Outbox = append(cur.Outbox, Effect{ID: cur.NextEffect, Kind: ceffEdit, Again: true})
 		}
 		now := b.Now()
-		r.Due = time.Time{}
+		var st engine.State
 		if r.Data != nil {
-			if st, err := g.Rules.Decode(r.Data); err == nil {
-				setContractDue(r, cur, g, st)
-			}
+			st, _ = g.Rules.Decode(r.Data)
 		}
-		if limited && len(cur.Outbox) > 0 {
+		switch {
+		case refused != nil && owesEdit(cur.Outbox):
+			cur.refused(st != nil && st.Over(), refused, now)
+		case shown || cur.Missing != nil && !owesEdit(cur.Outbox):
+			cur.found(clockAt)
+		}
+		mark = cur.Missing
+		r.Due = time.Time{}
+		if st != nil {
+			setContractDue(r, cur, g, st)
+		}
+		switch {
+		case limited && len(cur.Outbox) > 0:
 			if at := now.Add(wait); r.Due.IsZero() || r.Due.After(at) {
 				r.Due = at
 			}
-		} else {
+		case cur.Missing == nil:
 			cur.outboxDue(r, now)
 		}
 		r.Meta = cur.Encode()
@@ -326,13 +363,19 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 		}
 		b.WakeAt(after.Due)
 	case errors.Is(err, ErrNothingToDo), errors.Is(err, dixbot.ErrNotFound):
+		return nil, failed
 	default:
 		if IsStoreFailure(err) && b.Obs != nil {
 			b.Obs.StoreError("update")
 		}
-		return errors.Join(failed, fmt.Errorf("recording the effects done: %w", err))
+		return missing, errors.Join(failed, fmt.Errorf("recording the effects done: %w", err))
 	}
-	return failed
+	var since time.Time
+	if missing != nil && mark == nil {
+		since = missing.Since
+	}
+	b.logMissing(rec.Channel, mark, refused, since)
+	return mark, failed
 }
 
 // pingRef is the number of the ping effect whose message a settle effect
