@@ -181,6 +181,7 @@ func (c *Call) contractLog(g *present.Game, page uint64) error {
 	if r.Game != g.Rules.Name() {
 		return otherGame(gameTitle(r.Game))
 	}
+	c.Notice.Seen = r
 	td, err := DecodeTableData(r.Meta)
 	if err != nil {
 		return err
