@@ -224,3 +224,146 @@ func TestContractMissingGivesTimeBack(t *testing.T) {
 	td.found(time.UnixMilli(at(30)))
 	assert.Equal(t, []int64{at(15)}, td.OpenAt, "up to the pause")
 }
+
+// refuseScoreboard refuses what shows a final scoreboard (its Rematch
+// button): 403 50013, as for a permission it needs.
+func refuseScoreboard(c tabletest.Call) error {
+	var comps []discordgo.MessageComponent
+	switch {
+	case c.Resp != nil && c.Resp.Data != nil:
+		comps = c.Resp.Data.Components
+	case c.Edit != nil && c.Edit.Components != nil:
+		comps = *c.Edit.Components
+	case c.Params != nil:
+		comps = c.Params.Components
+	}
+	for _, id := range tabletest.ComponentIDs(comps) {
+		if p, err := ParseContractID(id); err == nil && p.Verb == CverbAgain {
+			return noEmbedLinks(tabletest.Call{Send: &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{{}}}})
+		}
+	}
+	return nil
+}
+
+// A Qwixx final scoreboard Discord refuses for good: the game is over but
+// stays in the channel, unarchived, its scoreboard owed and tried again;
+// a command in the game tells its user, in their language, that the
+// scoreboard is missing and tries again; once it goes through, the game
+// ends as any game does (archived, its scoreboard with Rematch).
+func TestContractScoreboardMissing(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.Now = func() time.Time { return now }
+	h.AppPerm = allPerms
+	board := h.openQwixx([]string{"u1", "u2"})
+	require.NotNil(t, board)
+	h.refuse(refuseScoreboard, allPerms)
+	var td *TableData
+	for i := 0; ; i++ {
+		require.Less(t, i, 2000, "the game does not end")
+		_, td, _ = h.qstate()
+		if td.Missing != nil {
+			break
+		}
+		require.False(t, h.due().IsZero())
+		now = h.due()
+		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+	}
+	g, _, _ := h.qstate()
+	assert.True(t, g.Over(), "the game is over")
+	assert.Equal(t, EffScores, td.Missing.Kind)
+	r, err := h.Db.Get(context.Background(), h.Channel)
+	require.NoError(t, err)
+	assert.False(t, r.Finished, "not archived while its scoreboard is missing")
+	assert.True(t, td.Missing.Next.Equal(r.Due), "due at the next try")
+	kinds := make([]string, len(td.Outbox))
+	for i, e := range td.Outbox {
+		kinds[i] = e.Kind
+	}
+	assert.Contains(t, kinds, ceffFinish, "its end waits for the scoreboard")
+
+	now = r.Due
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+	_, td, _ = h.qstate()
+	require.NotNil(t, td.Missing)
+	assert.Equal(t, 2, td.Missing.Tries)
+
+	h.Locale = discordgo.French
+	res := h.qcommand("u2", "log")
+	h.Locale = ""
+	_, td, _ = h.qstate()
+	require.NotNil(t, td.Missing)
+	assert.Contains(t, told(res.Calls), MissingText("fr", td.Missing, allPerms), "told in French: %s", res.Describe())
+
+	h.refuse(nil, allPerms)
+	res = h.qcommand("u1", "log")
+	assert.NotContains(t, told(res.Calls), "⚠️")
+	r, err = h.Db.Get(context.Background(), h.Channel)
+	require.NoError(t, err)
+	assert.True(t, r.Finished, "archived once its scoreboard is shown")
+	_, ok := qfind(h.Rec.Message(board.ID), CverbAgain, "")
+	assert.True(t, ok, "the scoreboard, with Rematch")
+}
+
+// refuseEdits refuses every edit of a message, by the bot token or an
+// interaction's: 403 50013.
+func refuseEdits(c tabletest.Call) error {
+	if c.Op != "edit" && c.Op != "followupEdit" {
+		return nil
+	}
+	return noEmbedLinks(tabletest.Call{Send: &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{{}}}})
+}
+
+// While a Dixxit board is missing, the computer guessers' reaction times
+// stand still too: none of them puts a finger down on a race nobody sees,
+// however late the due work runs; once the board is shown, each has the
+// rest of its reaction time, and plays then.
+func TestContractMissingHoldsComputerReactions(t *testing.T) {
+	t.Parallel()
+	h := newDixxitHarness(t, nil)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.Now = func() time.Time { return now }
+	h.AppPerm = allPerms
+	users := []string{"u1", "u2"}
+	board := h.openDixxit("en", users, 2)
+	g, _, _ := h.dstate()
+	h.refuse(refuseEdits, allPerms)
+	h.giveClue(users[g.Active()], board, "hidden")
+	g, td, _ := h.dstate()
+	require.NotNil(t, td.Missing, "the board's edit was refused")
+	cpus := map[int]int64{}
+	for _, s := range g.ToDecide() {
+		if td.Seats[s].Level != "" && s < len(td.Wake) && td.Wake[s] != 0 {
+			cpus[s] = td.Wake[s]
+		}
+	}
+	require.NotEmpty(t, cpus, "computer guessers taking their time")
+	seq := g.Seq()
+
+	now = now.Add(time.Minute) // every reaction time is past
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+	g, td, _ = h.dstate()
+	require.NotNil(t, td.Missing)
+	assert.Equal(t, seq, g.Seq(), "no computer finger while the board is missing")
+
+	h.refuse(nil, allPerms)
+	shownAt := now
+	h.dcommand("u1", "log")
+	g, td, _ = h.dstate()
+	require.Nil(t, td.Missing, "the board is shown")
+	assert.Equal(t, seq, g.Seq(), "not at once")
+	since := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC).UnixMilli()
+	first := int64(0)
+	for s, was := range cpus {
+		assert.Equal(t, was+shownAt.UnixMilli()-since, td.Wake[s], "seat %d has the rest of its reaction time", s)
+		if first == 0 || td.Wake[s] < first {
+			first = td.Wake[s]
+		}
+	}
+	assert.Equal(t, first, h.due().UnixMilli(), "due when the first of them decides")
+	now = h.due()
+	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+	g, _, _ = h.dstate()
+	assert.Greater(t, g.Seq(), seq, "the computer plays on")
+}
