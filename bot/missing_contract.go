@@ -246,3 +246,52 @@ func (b *Bot) logMissing(channel string, mark *Missing, err error, shownSince ti
 		b.Log.Info("the missing board is shown", "channel", channel, "missing_since", shownSince)
 	}
 }
+
+// boardHold is what a run of a contract game's outbox knows of the
+// board's edit Discord refuses for good.
+type boardHold struct {
+	missing *Missing  // the mark as the run read it (nil: the board is there)
+	at      time.Time // when the run began: the clocks held run again from then
+	refused error     // the board's edit, refused for good by this run
+	shown   bool      // the board's edit went through (or the answer showed it)
+}
+
+// skip reports whether the run leaves out e, an effect of td's outbox
+// followed by after: a board's edit another one after it makes needless
+// while the board is missing. The edit the run does make shows the clocks
+// as they run again once it goes through.
+func (h *boardHold) skip(td *TableData, e Effect, after []Effect) bool {
+	if h.missing == nil || !contractHeld(e.Kind) {
+		return false
+	}
+	if owesEdit(after) {
+		return true
+	}
+	td.found(h.at)
+	return false
+}
+
+// tried notes how Discord took e, done with err; it reports whether e is
+// the board's edit refused for good, which stops the run.
+func (h *boardHold) tried(e Effect, err error) bool {
+	if !contractHeld(e.Kind) {
+		return false
+	}
+	if err != nil {
+		h.refused = err
+		return true
+	}
+	h.shown = true
+	return false
+}
+
+// record writes the board's mark on cur, the table data as it stands, at
+// now: refused (over: the final scoreboard), or found again.
+func (h *boardHold) record(cur *TableData, over bool, now time.Time) {
+	switch {
+	case h.refused != nil && owesEdit(cur.Outbox):
+		cur.refused(over, h.refused, now)
+	case h.shown || cur.Missing != nil && !owesEdit(cur.Outbox):
+		cur.found(h.at)
+	}
+}

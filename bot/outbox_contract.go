@@ -216,7 +216,7 @@ func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.
 		return nil, err
 	}
 	x := &cexec{b: b, d: d, rec: rec, td: td, g: g, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
-		posted: map[uint32]Via{}, hold: ours}
+		posted: map[uint32]Via{}, hold: ours, held: boardHold{missing: td.Missing, at: b.Now()}}
 	x.pic, x.pic0 = td.startPicture(ix, rec.Version == answered), ClonePtr(td.Pic)
 	var done uint32
 	// A fold waiting (fold.go): its effects are done already.
@@ -226,63 +226,19 @@ func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.
 	} else {
 		waiting = nil
 	}
-	var failed, refused error // refused: the board's edit Discord refused for good
-	missing, shown := td.Missing, false
-	clockAt := b.Now() // the clocks held while the board was missing run again from here
-	for i, e := range td.Outbox {
-		if e.ID <= done {
-			continue // done by a batch whose record waits (fold)
+	done, failed, archived := x.run(ctx, done)
+	if archived {
+		if waiting != nil {
+			b.Folds.Drop(rec.Channel, waiting) // archived with the game
 		}
-		if ix != nil && e.ID > upTo {
-			// A later change's effects: its own process does them after
-			// its answer (which shows a board click's change on the board
-			// itself), or any process once they are due.
-			break
-		}
-		if missing != nil && contractHeld(e.Kind) {
-			if owesEdit(td.Outbox[i+1:]) {
-				done = e.ID
-				continue
-			}
-			x.td.found(clockAt) // the board shows the clocks that run again with it
-		}
-		if err := x.do(ctx, e); err != nil {
-			if !Permanent(err) {
-				failed = fmt.Errorf("effect %s: %w", e.Kind, err)
-				break
-			}
-			if contractHeld(e.Kind) {
-				refused = err
-				break
-			}
-			b.Log.Warn("effect refused by Discord; skipped", "channel", rec.Channel, "effect", e.Kind, "err", err)
-		} else if contractHeld(e.Kind) {
-			shown = true
-		}
-		done = e.ID
-		if e.Kind == ceffFinish {
-			if waiting != nil {
-				b.Folds.Drop(rec.Channel, waiting) // archived with the game
-			}
-			return nil, nil // archived: the outbox went with it
-		}
+		return nil, nil // archived: the outbox went with it
 	}
 	wait, _, limited := discordapi.RetryAfter(failed)
+	missing, refused := x.held.missing, x.held.refused
 	if done == 0 && !limited && refused == nil {
 		return missing, failed
 	}
-	if b.FoldsOn() && contractTableOf(td) != "" && failed == nil && refused == nil && missing == nil && len(x.posted) == 0 && x.shown == nil && done == td.Outbox[len(td.Outbox)-1].ID {
-		// Nothing the table records changed but the board's newest
-		// interaction: the effects are recorded done with the channel's
-		// next change (fold.go).
-		fd := &Fold{Table: contractTableOf(td), Version: rec.Version, Done: done, Board: td.Board}
-		if v := x.ix; v.Usable(x.now) && v.Orig != "" && v.Orig == td.Board {
-			fd.Via = v
-		}
-		if x.pic != nil && !SamePicture(x.pic, td.Pic) {
-			fd.pic, fd.pic0 = x.pic, x.pic0 // the pictures the answer showed
-		}
-		b.Later(rec.Channel, fd)
+	if failed == nil && refused == nil && missing == nil && x.foldLater(done) {
 		return nil, nil
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.Timeout)
@@ -296,63 +252,8 @@ func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.
 		if err != nil {
 			return err
 		}
-		keep := cur.Outbox[:0]
-		for _, e := range cur.Outbox {
-			if e.ID <= done {
-				continue
-			}
-			if n, ok := pingRef(e); ok {
-				if v, posted := x.posted[n]; posted {
-					e.Msg, e.Via = v.Orig, viaOrNil(v)
-				}
-			}
-			keep = append(keep, e)
-		}
-		cur.Outbox = keep
-		if v := x.ix; v.Usable(x.now) && v.Orig != "" && v.Orig == cur.Board && (!cur.BoardVia.Usable(x.now) || cur.BoardVia.At <= v.At) {
-			// The newest click answered on the board: its token edits the
-			// board for the longest. Recorded once answered, so no request
-			// goes through a token before its interaction is answered.
-			cur.BoardVia = v
-		}
-		if p := cur.Ping; p != nil && p.ID == "" {
-			if v, posted := x.posted[p.Eff]; posted {
-				p.ID, p.Via, p.Eff = v.Orig, viaOrNil(v), 0
-			}
-		}
-		cur.Pic = x.boardPicture(r, cur)
-		x.recordLobby(cur, r.Data)
-		if x.shown != nil && !bytes.Equal(r.Data, x.shown) && !cedAgain(cur.Outbox) {
-			// The game moved on while the board was being edited: a newer
-			// change's answer may have landed before this edit, which
-			// shows an older game. The board is shown again.
-			cur.NextEffect++
-			cur.Outbox = append(cur.Outbox, Effect{ID: cur.NextEffect, Kind: ceffEdit, Again: true})
-		}
-		now := b.Now()
-		var st engine.State
-		if r.Data != nil {
-			st, _ = g.Rules.Decode(r.Data)
-		}
-		switch {
-		case refused != nil && owesEdit(cur.Outbox):
-			cur.refused(st != nil && st.Over(), refused, now)
-		case shown || cur.Missing != nil && !owesEdit(cur.Outbox):
-			cur.found(clockAt)
-		}
+		x.recordDone(r, cur, done, wait, limited)
 		mark = cur.Missing
-		r.Due = time.Time{}
-		if st != nil {
-			setContractDue(r, cur, g, st)
-		}
-		switch {
-		case limited && len(cur.Outbox) > 0:
-			if at := now.Add(wait); r.Due.IsZero() || r.Due.After(at) {
-				r.Due = at
-			}
-		case cur.Missing == nil:
-			cur.outboxDue(r, now)
-		}
 		r.Meta = cur.Encode()
 		return nil
 	})
@@ -376,6 +277,121 @@ func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.
 	}
 	b.logMissing(rec.Channel, mark, refused, since)
 	return mark, failed
+}
+
+// foldLater leaves the effects up to done, the whole outbox, to be
+// recorded done with the channel's next change (fold.go) when nothing the
+// table records changed but the board's newest interaction; it reports
+// whether it did.
+func (x *cexec) foldLater(done uint32) bool {
+	td := x.td
+	if !x.b.FoldsOn() || contractTableOf(td) == "" || len(x.posted) > 0 || x.shown != nil || done != td.Outbox[len(td.Outbox)-1].ID {
+		return false
+	}
+	fd := &Fold{Table: contractTableOf(td), Version: x.rec.Version, Done: done, Board: td.Board}
+	if v := x.ix; v.Usable(x.now) && v.Orig != "" && v.Orig == td.Board {
+		fd.Via = v
+	}
+	if x.pic != nil && !SamePicture(x.pic, td.Pic) {
+		fd.pic, fd.pic0 = x.pic, x.pic0 // the pictures the answer showed
+	}
+	x.b.Later(x.rec.Channel, fd)
+	return true
+}
+
+// run does the outbox's effects after done, in order, up to the first
+// Discord could not do for now (failed) or refused for good if it is the
+// board's edit (x.held); it returns the last effect done, and whether the
+// game was archived (its last effect).
+func (x *cexec) run(ctx context.Context, done uint32) (last uint32, failed error, archived bool) {
+	effs := x.td.Outbox
+	for i, e := range effs {
+		if e.ID <= done {
+			continue // done by a batch whose record waits (fold)
+		}
+		if x.ix != nil && e.ID > x.upTo {
+			// A later change's effects: its own process does them after
+			// its answer (which shows a board click's change on the board
+			// itself), or any process once they are due.
+			break
+		}
+		if x.held.skip(x.td, e, effs[i+1:]) {
+			done = e.ID
+			continue
+		}
+		err := x.do(ctx, e)
+		switch {
+		case err != nil && !Permanent(err):
+			return done, fmt.Errorf("effect %s: %w", e.Kind, err), false
+		case x.held.tried(e, err):
+			return done, nil, false // the board's edit, refused for good: it stays owed
+		case err != nil:
+			x.b.Log.Warn("effect refused by Discord; skipped", "channel", x.rec.Channel, "effect", e.Kind, "err", err)
+		}
+		done = e.ID
+		if e.Kind == ceffFinish {
+			return done, nil, true
+		}
+	}
+	return done, nil, false
+}
+
+// recordDone writes on r and its table data cur what the run did: the
+// effects up to done removed, the pings posted, the board's newest
+// interaction and pictures, the board's mark (x.held), and the record's
+// Due for what is left (in wait when Discord limited the run's rate).
+func (x *cexec) recordDone(r *dixbot.Record, cur *TableData, done uint32, wait time.Duration, limited bool) {
+	keep := cur.Outbox[:0]
+	for _, e := range cur.Outbox {
+		if e.ID <= done {
+			continue
+		}
+		if n, ok := pingRef(e); ok {
+			if v, posted := x.posted[n]; posted {
+				e.Msg, e.Via = v.Orig, viaOrNil(v)
+			}
+		}
+		keep = append(keep, e)
+	}
+	cur.Outbox = keep
+	if v := x.ix; v.Usable(x.now) && v.Orig != "" && v.Orig == cur.Board && (!cur.BoardVia.Usable(x.now) || cur.BoardVia.At <= v.At) {
+		// The newest click answered on the board: its token edits the
+		// board for the longest. Recorded once answered, so no request
+		// goes through a token before its interaction is answered.
+		cur.BoardVia = v
+	}
+	if p := cur.Ping; p != nil && p.ID == "" {
+		if v, posted := x.posted[p.Eff]; posted {
+			p.ID, p.Via, p.Eff = v.Orig, viaOrNil(v), 0
+		}
+	}
+	cur.Pic = x.boardPicture(r, cur)
+	x.recordLobby(cur, r.Data)
+	if x.shown != nil && !bytes.Equal(r.Data, x.shown) && !cedAgain(cur.Outbox) {
+		// The game moved on while the board was being edited: a newer
+		// change's answer may have landed before this edit, which
+		// shows an older game. The board is shown again.
+		cur.NextEffect++
+		cur.Outbox = append(cur.Outbox, Effect{ID: cur.NextEffect, Kind: ceffEdit, Again: true})
+	}
+	now := x.b.Now()
+	var st engine.State
+	if r.Data != nil {
+		st, _ = x.g.Rules.Decode(r.Data)
+	}
+	x.held.record(cur, st != nil && st.Over(), now)
+	r.Due = time.Time{}
+	if st != nil {
+		setContractDue(r, cur, x.g, st)
+	}
+	switch {
+	case limited && len(cur.Outbox) > 0:
+		if at := now.Add(wait); r.Due.IsZero() || r.Due.After(at) {
+			r.Due = at
+		}
+	case cur.Missing == nil:
+		cur.outboxDue(r, now)
+	}
 }
 
 // pingRef is the number of the ping effect whose message a settle effect
@@ -428,6 +444,7 @@ type cexec struct {
 	recent []*discordgo.Message
 	hold   *Hold // the run's hold on the effects: only while it lasts does it post
 	lobby  *Via  // the lobby message this run found or posted (contract_lobby.go)
+	held   boardHold
 }
 
 func (x *cexec) do(ctx context.Context, e Effect) error {
