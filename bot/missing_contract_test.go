@@ -367,3 +367,45 @@ func TestContractMissingHoldsComputerReactions(t *testing.T) {
 	g, _, _ = h.dstate()
 	assert.Greater(t, g.Seq(), seq, "the computer plays on")
 }
+
+// A game paused while its board is missing: the pause and the missing
+// board hold the clocks together, and the decision in progress loses
+// only the time it ran before either began.
+func TestContractMissingAndPause(t *testing.T) {
+	t.Parallel()
+	h := newDixHarness(t, 6, false)
+	t0 := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	now := t0
+	h.b.Now = func() time.Time { return now }
+	h.AppPerm = allPerms
+	lobby := h.Run(h.startIx("dix", "u1", map[string]string{"pace": "live"})).Shown(nil)
+	require.NotNil(t, lobby)
+	lobby = h.ClickOn("u2", lobby, h.dixMust(lobby, CverbJoin, "")).Shown(lobby)
+	h.ClickOn("u1", lobby, h.dixMust(lobby, CverbGo, ""))
+	g, _, _, _ := h.dixNow()
+	toAct := g.ToAct()
+
+	// A minute in, Embed Links goes and the game is paused: the pause's
+	// board is refused.
+	now = t0.Add(time.Minute)
+	h.refuse(noEmbedLinks, allPerms&^discordgo.PermissionEmbedLinks)
+	h.Run(h.GameCommandIx("dix", "u1", "pause"))
+	_, td, _, _ := h.dixNow()
+	require.NotNil(t, td.Missing)
+	require.NotEmpty(t, td.Paused)
+
+	now = t0.Add(2 * time.Minute)
+	h.Run(h.GameCommandIx("dix", "u1", "resume"))
+	_, td, _, _ = h.dixNow()
+	require.Empty(t, td.Paused)
+	require.NotNil(t, td.Missing, "still missing: no clock runs yet")
+
+	now = t0.Add(3 * time.Minute)
+	h.refuse(nil, allPerms)
+	h.Run(h.GameCommandIx("dix", "u2", "log"))
+	g, td, _, _ = h.dixNow()
+	require.Nil(t, td.Missing)
+	require.Equal(t, toAct, g.ToAct())
+	want := now.Add(clock.Live.Bank - time.Minute)
+	assert.True(t, want.Equal(h.due()), "a minute of the bank spent: due %v, want %v", h.due(), want)
+}
