@@ -480,6 +480,7 @@ func gameTitle(game string) string {
 // exactly-once store update (see change).
 func (c *Call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *TableData) error) (*dixbot.Record, *TableData, error) {
 	var td *TableData
+	var read *dixbot.Record // the record as a change fn refused found it
 	r, err := c.Change(func(r *dixbot.Record) error {
 		if r.Game != g.Rules.Name() {
 			return otherGame(gameTitle(r.Game))
@@ -488,7 +489,9 @@ func (c *Call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *Tab
 		if td, err = DecodeTableData(r.Meta); err != nil {
 			return err
 		}
+		seen := *r
 		if err := fn(r, td); err != nil {
+			read = &seen
 			return err
 		}
 		c.answerContractPicture(td)
@@ -497,6 +500,8 @@ func (c *Call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *Tab
 	})
 	if err == nil {
 		c.keepLog(td)
+	} else if read != nil && c.Notice.Seen == nil {
+		c.Notice.Seen = read // a refused change still sees a board missing (notice.go)
 	}
 	return r, td, err
 }

@@ -143,13 +143,25 @@ func TestContractBoardMissing(t *testing.T) {
 	assert.Contains(t, text, locales.T("en", "perm_embed_links", nil), "told why: %s", click.Describe())
 	assert.Contains(t, text, "`/dix "+locales.T("en", "cmd_abandon_name", nil)+"`")
 	assert.NotContains(t, text, locales.T("en", "perm_send_messages", nil), "an edit needs no Send Messages")
+	// A click refused (not the clicker's turn) tells it too.
+	g3, _, _, _ := h.dixNow()
+	cur := h.Rec.Message(board0.ID)
+	var move string
+	for _, id := range tabletest.ComponentIDs(cur.Components) {
+		if p, err := ParseContractID(id); err == nil && p.Verb == CverbMove {
+			move = id
+		}
+	}
+	require.NotEmpty(t, move, "a move on the board")
+	refused := h.ClickOn(users[1-g3.ToAct()], cur, move)
+	assert.Contains(t, told(refused.Calls), locales.T("en", "perm_embed_links", nil), "told why: %s", refused.Describe())
 	h.Locale = discordgo.French
 	cmd := h.Run(h.GameCommandIx("dix", users[1-toAct], "log"))
 	h.Locale = ""
 	text = told(cmd.Calls)
 	assert.Contains(t, text, locales.T("fr", "perm_embed_links", nil), "told in French: %s", cmd.Describe())
 	assert.Contains(t, text, "`/dix "+locales.T("fr", "cmd_abandon_name", nil)+"`")
-	g3, td, _, _ := h.dixNow()
+	g3, td, _, _ = h.dixNow()
 	require.NotNil(t, td.Missing, "still missing")
 	assert.Greater(t, td.Missing.Tries, 4, "each call tried again")
 
