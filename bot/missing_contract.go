@@ -253,7 +253,6 @@ type boardHold struct {
 	missing *Missing  // the mark as the run read it (nil: the board is there)
 	at      time.Time // when the run began: the clocks held run again from then
 	refused error     // the board's edit, refused for good by this run
-	shown   bool      // the board's edit went through (or the answer showed it)
 }
 
 // skip reports whether the run leaves out e, an effect of td's outbox
@@ -271,27 +270,25 @@ func (h *boardHold) skip(td *TableData, e Effect, after []Effect) bool {
 	return false
 }
 
-// tried notes how Discord took e, done with err; it reports whether e is
-// the board's edit refused for good, which stops the run.
-func (h *boardHold) tried(e Effect, err error) bool {
+// refuse reports whether e, refused by Discord for good with err, is the
+// board's edit, which stops the run and stays owed.
+func (h *boardHold) refuse(e Effect, err error) bool {
 	if !contractHeld(e.Kind) {
 		return false
 	}
-	if err != nil {
-		h.refused = err
-		return true
-	}
-	h.shown = true
-	return false
+	h.refused = err
+	return true
 }
 
-// record writes the board's mark on cur, the table data as it stands, at
-// now: refused (over: the final scoreboard), or found again.
+// record writes the board's mark on cur, the table data as it stands
+// (the effects done removed), at now: refused (over: the final
+// scoreboard), or found again once no edit of the board is owed any more
+// (one owed by a later change keeps the mark until it goes through).
 func (h *boardHold) record(cur *TableData, over bool, now time.Time) {
 	switch {
 	case h.refused != nil && owesEdit(cur.Outbox):
 		cur.refused(over, h.refused, now)
-	case h.shown || cur.Missing != nil && !owesEdit(cur.Outbox):
+	case cur.Missing != nil && !owesEdit(cur.Outbox):
 		cur.found(h.at)
 	}
 }

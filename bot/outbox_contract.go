@@ -323,7 +323,7 @@ func (x *cexec) run(ctx context.Context, done uint32) (last uint32, failed error
 		switch {
 		case err != nil && !Permanent(err):
 			return done, fmt.Errorf("effect %s: %w", e.Kind, err), false
-		case x.held.tried(e, err):
+		case err != nil && x.held.refuse(e, err):
 			return done, nil, false // the board's edit, refused for good: it stays owed
 		case err != nil:
 			x.b.Log.Warn("effect refused by Discord; skipped", "channel", x.rec.Channel, "effect", e.Kind, "err", err)

@@ -37,6 +37,24 @@ func boardMissing(t *testing.T, r *dixbot.Record) *missingMark {
 	return m.Missing
 }
 
+// owesBoardEdit reports whether the shared table's data of r owes an edit
+// of the board.
+func owesBoardEdit(t *testing.T, r *dixbot.Record) bool {
+	t.Helper()
+	var m struct {
+		Outbox []struct {
+			Kind string `json:"k"`
+		} `json:"ob"`
+	}
+	require.NoError(t, json.Unmarshal(r.Meta, &m))
+	for _, e := range m.Outbox {
+		if e.Kind == "cedit" {
+			return true
+		}
+	}
+	return false
+}
+
 // TestBoardMissingInTheChannel plays a game whose channel loses the bot's
 // Embed Links permission mid-game, at a live pace.
 //
@@ -102,6 +120,9 @@ func boardMissingInTheChannel(t *testing.T, overHTTP bool) {
 	tb.weights = map[string]int{"draw": 1, "stop": 8, "bid": 1, "pass": 1, "pay": 1, "buy": 1, "end": 1, "num": 1, "money": 1}
 	before := tb.playUntil(func(g *dix.Game) bool { return g.Phase == dix.PhaseChoose })
 	old, _ := tb.boardFor(before)
+	// The last click's own edits of the board are done (an edit of the
+	// board refused now would be one of them, not the time running out).
+	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return !owesBoardEdit(t, tb.record()) }))
 	require.NoError(t, fake.SetBotPermissions(tb.channel.ID, fakediscord.BotPermissions&^fakediscord.PermEmbedLinks))
 	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return boardMissing(t, tb.record()) != nil }),
 		"the player's time runs out, and the board's edit is refused")
@@ -109,6 +130,7 @@ func boardMissingInTheChannel(t *testing.T, overHTTP bool) {
 	mark := boardMissing(t, rec)
 	assert.Equal(t, "board", mark.Kind)
 	assert.Equal(t, 50013, mark.Code)
+	assert.Greater(t, dixOf(rec).Seq, dixOf(before).Seq, "the computer decided for the player")
 	shown, ok := fake.Message(old.ID)
 	require.True(t, ok)
 	assert.Equal(t, old.Content, shown.Content, "the board still shows the game before")
