@@ -18,14 +18,12 @@ type Record struct {
 	// Meta is the bot's own data (seats to users, language, board message),
 	// opaque to the store.
 	Meta []byte
-	// State is the rules state of a DIX game (engine/dix.GameOf reads it);
-	// nil while the game is still a lobby, and for another game (Game).
-	State WholeState
-	// Game is the name of the contract game (engine.Game.Name) the record
-	// holds; "" for DIX, whose state is State.
+	// Game is the name of the game (engine.Game.Name) the record holds;
+	// "" for a record of no game (a game's log) or one kept before records
+	// named their game.
 	Game string
-	// Data is that game's state, engine.State.Encode's bytes; nil while
-	// its table is a lobby.
+	// Data is that game's state, the bytes its Decode reads
+	// (engine.State.Encode's); nil while its table is a lobby.
 	Data []byte
 	// Finished is true for an archived game (read-only history).
 	Finished  bool
@@ -35,13 +33,6 @@ type Record struct {
 	// store indexes it so that Store.Due finds the game then. Kept with
 	// millisecond precision.
 	Due time.Time
-}
-
-// WholeState is a game's rules state kept whole in its record: DIX's
-// (*engine/dix.Game), which the store encodes with MarshalBinary and
-// decodes with engine/dix's UnmarshalBinary.
-type WholeState interface {
-	MarshalBinary() ([]byte, error)
 }
 
 // Store persists one Record per channel. Implementations are safe for

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -73,7 +74,7 @@ const (
 	defaultStoreTimeout = 1500 * time.Millisecond
 	deferAfter          = 1500 * time.Millisecond // from the interaction's arrival: Discord's 3 s, less the time to reach us and to answer on a loaded machine
 	workBudget          = 8 * time.Second         // store work and routing before the answer
-	RespondTimeout      = 3 * time.Second         // one call to Discord
+	respondTimeout      = 3 * time.Second         // one call to Discord
 	afterTimeout        = 15 * time.Second        // post-answer work (new board, pings)
 	storeRetryPause     = 100 * time.Millisecond  // before the first retry of a failed store call; doubles
 )
@@ -81,38 +82,34 @@ const (
 // Bot handles Discord interactions for DIX. It is safe for concurrent use:
 // Handle may run for many interactions at once.
 type Bot struct {
-	Store   dixbot.Store
-	Log     *slog.Logger
-	guild   string
-	lang    string
-	Timeout time.Duration
-	Obs     Observer
-	Seed    func() int64
-	CmdIDs  map[string]string // English subcommand name -> handler id
-	apis    sync.Map          // *discordgo.Session -> discordapi.API
-	bots    sync.Map          // *discordgo.RateLimiter -> *discordapi.BotSession (shards share one)
-	gate    discordapi.Gate   // the bot's global rate limit
-	Fences  Fences            // the order of what reaches each board message
-	Games   registry          // the contract games by name
+	store       dixbot.Store
+	log         *slog.Logger
+	guild       string
+	lang        string
+	timeout     time.Duration
+	obs         Observer
+	seed        func() int64
+	cmdIDs      map[string]string // English subcommand name -> handler id
+	apis        sync.Map          // *discordgo.Session -> discordapi.API
+	bots        sync.Map          // *discordgo.RateLimiter -> *discordapi.BotSession (shards share one)
+	gate        discordapi.Gate   // the bot's global rate limit
+	boardFences fences            // the order of what reaches each board message
+	games       registry          // the contract games by name
 
-	// DeferAfter and workBudget are the time budgets (the constants of
+	// deferAfter and workBudget are the time budgets (the constants of
 	// the same names); tests shorten them.
-	DeferAfter time.Duration
-	WorkBudget time.Duration
+	deferAfter time.Duration
+	workBudget time.Duration
 
-	Paces       []clock.Pace
-	Now         func() time.Time
-	WakeAt      func(time.Time)
-	EffectDelay time.Duration
-	// EffectsHook, when set, runs after effectDelay, before a change's
-	// own effects (tests).
-	EffectsHook  func()
-	NoPictures   bool
+	paces        []clock.Pace
+	now          func() time.Time
+	wakeAt       func(time.Time)
+	hooks        testHooks // nothing in production but Options.EffectDelay
+	noPictures   bool
 	noFiles      sync.Map       // channel id -> struct{}: no Attach Files there (mayAttach)
-	ChannelLocks [64]sync.Mutex // runOutbox, by channel hash
-	Folds        folds          // effects done, recorded with the channel's next change (fold.go)
-	Batches      batches.Set    // effects this process owes a batch for (internal/batches)
-	FoldWait     time.Duration  // foldWait unless set (tests)
+	channelLocks [64]sync.Mutex // runOutbox, by channel hash
+	folds        folds          // effects done, recorded with the channel's next change (fold.go)
+	batches      batches.Set    // effects this process owes a batch for (internal/batches)
 
 	mu       sync.Mutex
 	closing  bool
@@ -140,38 +137,38 @@ func New(opts Options) (*Bot, error) {
 		opts.Seed = randomSeed
 	}
 	b := &Bot{
-		Store:   opts.Store,
-		Log:     opts.Logger,
+		store:   opts.Store,
+		log:     opts.Logger,
 		guild:   opts.GuildID,
 		lang:    opts.DefaultLanguage,
-		Timeout: opts.StoreTimeout,
-		Obs:     opts.Observer,
-		Seed:    opts.Seed,
-		CmdIDs:  map[string]string{},
+		timeout: opts.StoreTimeout,
+		obs:     opts.Observer,
+		seed:    opts.Seed,
+		cmdIDs:  map[string]string{},
 
-		EffectDelay: opts.EffectDelay,
-		Paces:       opts.Paces,
-		Now:         opts.Now,
-		WakeAt:      opts.WakeAt,
-		NoPictures:  opts.NoPictures,
-		DeferAfter:  deferAfter,
-		WorkBudget:  workBudget,
-		Batches:     batches.Set{Longest: afterTimeout},
+		hooks:      testHooks{effectDelay: opts.EffectDelay},
+		paces:      opts.Paces,
+		now:        opts.Now,
+		wakeAt:     opts.WakeAt,
+		noPictures: opts.NoPictures,
+		deferAfter: deferAfter,
+		workBudget: workBudget,
+		batches:    batches.Set{Longest: afterTimeout},
 	}
-	if b.WakeAt == nil {
-		b.WakeAt = func(time.Time) {}
+	if b.wakeAt == nil {
+		b.wakeAt = func(time.Time) {}
 	}
-	if len(b.Paces) == 0 {
-		b.Paces = clock.Defaults
+	if len(b.paces) == 0 {
+		b.paces = clock.Defaults
 	}
-	if _, ok := clock.Find(b.Paces, clock.DefaultPace); !ok {
+	if _, ok := clock.Find(b.paces, clock.DefaultPace); !ok {
 		return nil, fmt.Errorf("bot: the paces lack the default %q", clock.DefaultPace)
 	}
-	if b.Now == nil {
-		b.Now = time.Now
+	if b.now == nil {
+		b.now = time.Now
 	}
-	for _, id := range Subcommands {
-		b.CmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
+	for _, id := range append(slices.Clone(contractSubcommands), "solo") {
+		b.cmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
 	}
 	games, err := newRegistry(opts.Games)
 	if err != nil {
@@ -179,11 +176,11 @@ func New(opts Options) (*Bot, error) {
 	}
 	for _, g := range games {
 		for _, id := range g.Views {
-			b.CmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
+			b.cmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
 		}
 	}
-	games.setBanks(b.Paces)
-	b.Games = games
+	games.setBanks(b.paces)
+	b.games = games
 	return b, nil
 }
 
@@ -308,7 +305,7 @@ type Call struct {
 	D    DiscordAPI
 	I    *discordgo.Interaction
 	raw  []byte          // the interaction's JSON, when the intake has it
-	Ctx  context.Context // deadline for the work before the first answer
+	ctx  context.Context // deadline for the work before the first answer
 	User string          // the clicking user's id
 	Name string          // their display name
 	Lang string          // their language (ephemeral messages)
@@ -329,12 +326,12 @@ type Call struct {
 	// changing it (type 6), so that message is the interaction's
 	// "@original" although the answer updated nothing.
 	acked  bool
-	Shows  *Shows                      // what an answer updating the board puts on it (nil: not a board)
+	Shows  *shows                      // what an answer updating the board puts on it (nil: not a board)
 	after  []func(ctx context.Context) // post-answer work
-	Notice notice                      // its game's board, if missing (notice.go)
-	// AnswerPic is the key of the picture the answer shows on the board
+	notice boardNotice                 // its game's board, if missing (missing_contract.go)
+	// answerPic is the key of the picture the answer shows on the board
 	// ("": none).
-	AnswerPic string
+	answerPic string
 }
 
 // Via is the call's interaction, for the work after the answer (see via).
@@ -344,7 +341,7 @@ func (c *Call) Via() *Via {
 	}
 	v := &Via{App: c.I.AppID, Token: c.I.Token, At: c.At.UnixMilli(), Orig: c.updated}
 	if c.updated != "" {
-		v.Pic = c.AnswerPic
+		v.Pic = c.answerPic
 	}
 	return v
 }
@@ -362,22 +359,22 @@ func (b *Bot) Serve(d DiscordAPI, ic *discordgo.InteractionCreate, raw []byte) {
 		return
 	}
 	if !b.enter() {
-		c.Ctx = context.Background()
+		c.ctx = context.Background()
 		c.fail(ErrClosing)
-		b.observe(c.kind, OutcomeRefused, start)
+		b.observe(c.kind, outcomeRefused, start)
 		return
 	}
 	defer b.inflight.Done()
-	ctx, cancel := context.WithTimeout(context.Background(), b.WorkBudget)
+	ctx, cancel := context.WithTimeout(context.Background(), b.workBudget)
 	defer cancel()
-	c.Ctx = ctx
-	timer := time.AfterFunc(max(0, b.DeferAfter-time.Since(start)), c.deferNow)
+	c.ctx = ctx
+	timer := time.AfterFunc(max(0, b.deferAfter-time.Since(start)), c.deferNow)
 
 	outcome := outcomeOK
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
-				b.Log.Error("panic handling interaction", "interaction", c.I.ID, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				b.log.Error("panic handling interaction", "interaction", c.I.ID, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 				outcome = outcomePanic
 				c.after = nil
 				c.fail(errPanic)
@@ -388,7 +385,7 @@ func (b *Bot) Serve(d DiscordAPI, ic *discordgo.InteractionCreate, raw []byte) {
 		case errors.Is(err, dixbot.ErrDuplicate):
 			// The store already applied this very interaction: it is a
 			// redelivery, answered only if the first delivery did not.
-			b.Log.Debug("interaction already applied", "interaction", c.I.ID)
+			b.log.Debug("interaction already applied", "interaction", c.I.ID)
 			outcome = outcomeDuplicate
 			c.answerApplied()
 		case err != nil:
@@ -408,7 +405,7 @@ func (b *Bot) Serve(d DiscordAPI, ic *discordgo.InteractionCreate, raw []byte) {
 			func() {
 				defer func() {
 					if r := recover(); r != nil {
-						b.Log.Error("panic after answering", "interaction", c.I.ID, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+						b.log.Error("panic after answering", "interaction", c.I.ID, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 					}
 				}()
 				f(actx)
@@ -420,8 +417,8 @@ func (b *Bot) Serve(d DiscordAPI, ic *discordgo.InteractionCreate, raw []byte) {
 var errPanic = errors.New("bot: internal error")
 
 func (b *Bot) observe(kind, outcome string, start time.Time) {
-	if b.Obs != nil {
-		b.Obs.Interaction(kind, outcome, time.Since(start))
+	if b.obs != nil {
+		b.obs.Interaction(kind, outcome, time.Since(start))
 	}
 }
 
@@ -454,20 +451,20 @@ func (c *Call) Then(f func(ctx context.Context)) { c.after = append(c.after, f) 
 // fail answers err as a localised ephemeral message and returns the outcome.
 // Unexpected errors are logged with the interaction id.
 func (c *Call) fail(err error) string {
-	key, data, outcome, unexpected := Classify(err)
+	key, data, outcome, unexpected := classify(err)
 	if errors.Is(err, errPanic) {
 		key, outcome, unexpected = "err_internal", outcomePanic, false
 	}
 	if unexpected {
-		c.B.Log.Error("interaction failed", "interaction", c.I.ID, "channel", c.I.ChannelID, "err", err)
+		c.B.log.Error("interaction failed", "interaction", c.I.ID, "channel", c.I.ChannelID, "err", err)
 	} else {
-		c.B.Log.Debug("interaction refused", "interaction", c.I.ID, "err", err)
+		c.B.log.Debug("interaction refused", "interaction", c.I.ID, "err", err)
 	}
-	if own.AnswerOver(c, err) || c.answerOver(err) || c.answerLost(err) {
+	if c.answerOver(err) || c.answerLost(err) {
 		return outcomeStale
 	}
 	text := locales.T(c.Lang, key, data)
-	if outcome == OutcomeRefused && c.FromPrompt() && !c.Responded {
+	if outcome == outcomeRefused && c.fromPrompt() && !c.Responded {
 		// A refusal in a private prompt replaces the prompt's previous
 		// refusal: the prompt is redrawn with it on top, its buttons
 		// intact, instead of a new message piling up under it.
@@ -479,25 +476,20 @@ func (c *Call) fail(err error) string {
 		c.Update(content, msg.Embeds, msg.Components)
 		return outcome
 	}
-	var comps []discordgo.MessageComponent
-	var embeds []*discordgo.MessageEmbed
-	if outcome == outcomeStale {
-		text, comps, embeds = own.StaleText(c, text)
-		if c.FromPrompt() && !c.Responded {
-			// A private prompt whose decision is over loses its buttons:
-			// it becomes the "outdated" answer itself, so no live copy of
-			// an old decision is left behind.
-			c.Update(text, embeds, comps)
-			return outcome
-		}
+	if outcome == outcomeStale && c.fromPrompt() && !c.Responded {
+		// A private prompt whose decision is over loses its buttons:
+		// it becomes the "outdated" answer itself, so no live copy of
+		// an old decision is left behind.
+		c.Update(text, nil, nil)
+		return outcome
 	}
-	c.Ephemeral(text, comps, embeds...)
+	c.Ephemeral(text, nil)
 	return outcome
 }
 
-// FromPrompt reports whether the interaction came from one of the bot's
+// fromPrompt reports whether the interaction came from one of the bot's
 // private prompts (an ephemeral message with components).
-func (c *Call) FromPrompt() bool {
+func (c *Call) fromPrompt() bool {
 	m := c.I.Message
 	return m != nil && m.Flags&discordgo.MessageFlagsEphemeral != 0 && len(m.Components) > 0
 }
@@ -506,7 +498,7 @@ func (c *Call) FromPrompt() bool {
 // refusal put on top.
 func withoutRefusal(content string) string {
 	first, rest, found := strings.Cut(content, "\n")
-	if strings.HasPrefix(first, RefusalMark) {
+	if strings.HasPrefix(first, refusalMark) {
 		if !found {
 			return ""
 		}
@@ -515,28 +507,28 @@ func withoutRefusal(content string) string {
 	return content
 }
 
-// RefusalMark starts every refusal line (locale key refusal_line).
-const RefusalMark = "⚠️"
+// refusalMark starts every refusal line (locale key refusal_line).
+const refusalMark = "⚠️"
 
 // Ephemeral answers (or follows up) with a message only the user sees.
 func (c *Call) Ephemeral(text string, comps []discordgo.MessageComponent, embeds ...*discordgo.MessageEmbed) {
-	c.EphemeralFiles(text, comps, nil, embeds...)
+	c.ephemeralFiles(text, comps, nil, embeds...)
 }
 
-// EphemeralFiles is ephemeral with files attached (pictures).
-func (c *Call) EphemeralFiles(text string, comps []discordgo.MessageComponent, files []*discordgo.File, embeds ...*discordgo.MessageEmbed) {
+// ephemeralFiles is ephemeral with files attached (pictures).
+func (c *Call) ephemeralFiles(text string, comps []discordgo.MessageComponent, files []*discordgo.File, embeds ...*discordgo.MessageEmbed) {
 	if comps == nil {
 		comps = []discordgo.MessageComponent{}
 	}
 	if c.Responded {
-		ctx, cancel := context.WithTimeout(context.Background(), RespondTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 		defer cancel()
 		_, err := c.D.Followup(ctx, c.I, &discordgo.WebhookParams{
 			Content: text, Components: comps, Embeds: embeds, Flags: discordgo.MessageFlagsEphemeral,
-			AllowedMentions: NoMentions(), Files: files,
+			AllowedMentions: noMentions(), Files: files,
 		})
 		if err != nil {
-			c.B.Log.Warn("follow-up failed", "interaction", c.I.ID, "err", err)
+			c.B.log.Warn("follow-up failed", "interaction", c.I.ID, "err", err)
 		}
 		return
 	}
@@ -544,7 +536,7 @@ func (c *Call) EphemeralFiles(text string, comps []discordgo.MessageComponent, f
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{
 			Content: text, Components: comps, Embeds: embeds, Flags: discordgo.MessageFlagsEphemeral,
-			AllowedMentions: NoMentions(), Files: files,
+			AllowedMentions: noMentions(), Files: files,
 		},
 	})
 }
@@ -556,7 +548,7 @@ func (c *Call) Respond(r *discordgo.InteractionResponse) {
 	if s := c.Shows; s != nil && r.Type == discordgo.InteractionResponseUpdateMessage && c.I.Message != nil {
 		// The board's fence is passed without ansMu: while an earlier
 		// request on the board is in flight, the deferral can still go.
-		sent, _ := c.B.Fences.Send(c.I.Message.ID, *s, c.B.Now(), func() error {
+		sent, _ := c.B.boardFences.Send(c.I.Message.ID, *s, c.B.now(), func() error {
 			c.sendLocked(r)
 			if !c.Answered || c.updated != c.I.Message.ID {
 				return ErrNotShown
@@ -566,7 +558,7 @@ func (c *Call) Respond(r *discordgo.InteractionResponse) {
 		if !sent {
 			// The board already shows a newer state, which holds this
 			// click's change: the click is acknowledged, the board kept.
-			c.B.Log.Debug("board answer left out: the board shows a newer state", "interaction", c.I.ID,
+			c.B.log.Debug("board answer left out: the board shows a newer state", "interaction", c.I.ID,
 				"message", c.I.Message.ID, "seq", s.Seq)
 			c.sendLocked(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
 		}
@@ -579,7 +571,7 @@ func (c *Call) Respond(r *discordgo.InteractionResponse) {
 func (c *Call) sendLocked(r *discordgo.InteractionResponse) {
 	c.ansMu.Lock()
 	defer c.ansMu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), RespondTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 	defer cancel()
 	c.Send(ctx, r)
 }
@@ -598,7 +590,7 @@ func (c *Call) Send(ctx context.Context, r *discordgo.InteractionResponse) {
 	c.Responded = true
 	if err := c.D.Respond(ctx, c.I, r); err != nil {
 		if c.Answered = c.answerRefused(ctx, r, err); !c.Answered {
-			c.B.Log.Warn("answer failed", "interaction", c.I.ID, "err", err)
+			c.B.log.Warn("answer failed", "interaction", c.I.ID, "err", err)
 		}
 		return
 	}
@@ -624,23 +616,23 @@ func (c *Call) Update(content string, embeds []*discordgo.MessageEmbed, comps []
 	}
 	var atts *[]*discordgo.MessageAttachment
 	if len(files) > 0 {
-		atts = AttachmentsFor(files)
+		atts = attachmentsFor(files)
 	} else {
-		embeds = ByReference(embeds)
-		atts = OrphanedPictures(c.I.Message, embeds)
+		embeds = byReference(embeds)
+		atts = orphanedPictures(c.I.Message, embeds)
 	}
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseUpdateMessage,
-		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds, Components: comps, AllowedMentions: NoMentions(),
+		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds, Components: comps, AllowedMentions: noMentions(),
 			Files: files, Attachments: atts},
 	})
 }
 
-func NoMentions() *discordgo.MessageAllowedMentions {
+func noMentions() *discordgo.MessageAllowedMentions {
 	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
 }
 
-func MessageURL(guild, channel, message string) string {
+func messageURL(guild, channel, message string) string {
 	if guild == "" {
 		guild = "@me"
 	}
@@ -649,46 +641,25 @@ func MessageURL(guild, channel, message string) string {
 
 // Store calls, each with its own timeout inside the answer budget.
 
-func (c *Call) StoreCtx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(c.Ctx, c.B.Timeout)
+func (c *Call) storeCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(c.ctx, c.B.timeout)
 }
 
-func (c *Call) StoreErr(op string, err error) error {
-	if err != nil && IsStoreFailure(err) && c.B.Obs != nil {
-		c.B.Obs.StoreError(op)
+func (c *Call) storeErr(op string, err error) error {
+	if err != nil && isStoreFailure(err) && c.B.obs != nil {
+		c.B.obs.StoreError(op)
 	}
 	return err
 }
 
-// Get loads the channel's active game: dixbot.ErrNotFound when there is
-// none (an archived game is not active).
-func (c *Call) Get() (*dixbot.Record, error) {
-	var r *dixbot.Record
-	err := c.Retry("get", func(ctx context.Context) (err error) {
-		r, err = c.B.get(ctx, c.I.ChannelID)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	if r.Game != c.Game && !r.Finished {
-		return nil, otherGame(gameTitle(r.Game))
-	}
-	c.Notice.Seen = r
-	if r.Finished {
-		return r, dixbot.ErrNotFound
-	}
-	return own.ComeBack(c, r), nil
-}
-
-// GetQuiet is get for decorating a message: it never reports metrics and
+// getQuiet is get for decorating a message: it never reports metrics and
 // stays within what is left of the answer budget.
-func (c *Call) GetQuiet() (*dixbot.Record, error) {
-	base := c.Ctx
+func (c *Call) getQuiet() (*dixbot.Record, error) {
+	base := c.ctx
 	if base == nil {
 		base = context.Background()
 	}
-	ctx, cancel := context.WithTimeout(base, c.B.Timeout)
+	ctx, cancel := context.WithTimeout(base, c.B.timeout)
 	defer cancel()
 	r, err := c.B.get(ctx, c.I.ChannelID)
 	if err == nil && r.Finished {
@@ -698,7 +669,7 @@ func (c *Call) GetQuiet() (*dixbot.Record, error) {
 		return nil, otherGame(gameTitle(r.Game))
 	}
 	if err == nil {
-		c.Notice.Seen = r
+		c.notice.seen = r
 	}
 	return r, err
 }
@@ -724,24 +695,24 @@ func (c *Call) Change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 		})
 		r, err = c.B.update(ctx, c.I.ChannelID, c.I.ID, apply)
 		if err == nil && fd != nil {
-			c.B.Folds.Drop(c.I.ChannelID, fd)
+			c.B.folds.drop(c.I.ChannelID, fd)
 		}
 		if unsure && errors.Is(err, dixbot.ErrDuplicate) {
 			// A try that looked failed landed in between.
 			r, err = c.B.get(ctx, c.I.ChannelID)
 		}
-		unsure = unsure || Transient(err)
+		unsure = unsure || transient(err)
 		return err
 	})
 	if err == nil {
-		c.Notice.Seen = r
+		c.notice.seen = r
 	}
 	return r, err
 }
 
-// UpdateOrReply replaces the ephemeral prompt the user clicked on with text
+// updateOrReply replaces the ephemeral prompt the user clicked on with text
 // (or answers with an ephemeral message when there is no such message).
-func (c *Call) UpdateOrReply(text string, comps []discordgo.MessageComponent) {
+func (c *Call) updateOrReply(text string, comps []discordgo.MessageComponent) {
 	if c.I.Message == nil {
 		c.Ephemeral(text, comps)
 		return
@@ -754,7 +725,7 @@ type ctxKey int
 
 const apiKey ctxKey = 0
 
-func (b *Bot) ApiFor(ctx context.Context) DiscordAPI {
+func (b *Bot) apiFor(ctx context.Context) DiscordAPI {
 	if d, ok := ctx.Value(apiKey).(DiscordAPI); ok {
 		return d
 	}
@@ -769,6 +740,6 @@ func (c *Call) Modal(id, title string, inputs []discordgo.TextInput) {
 	}
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseModal,
-		Data: &discordgo.InteractionResponseData{CustomID: id, Title: Truncate(title, 45), Components: rows},
+		Data: &discordgo.InteractionResponseData{CustomID: id, Title: Truncate(title, present.MaxModalTitle), Components: rows},
 	})
 }

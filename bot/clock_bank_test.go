@@ -55,10 +55,10 @@ func TestDixSharedTimeBanks(t *testing.T) {
 			t.Parallel()
 			h := newDixHarness(t, 6, false)
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.Now = func() time.Time { return now }
+			h.b.now = func() time.Time { return now }
 			lobby := h.Run(h.startIx("dix", "u1", map[string]string{"language": lang})).Shown(nil)
 			require.NotNil(t, lobby)
-			lobby = h.ClickOn("u2", lobby, h.dixMust(lobby, CverbJoin, "")).Shown(lobby)
+			lobby = h.ClickOn("u2", lobby, h.dixMust(lobby, cverbJoin, "")).Shown(lobby)
 			menu := selectMenu(t, lobby, h.dixMust(lobby, cverbPace, ""))
 			require.Len(t, menu.Options, len(clock.Defaults))
 			assert.Equal(t, clock.DefaultPace, menu.Options[0].Value)
@@ -71,7 +71,7 @@ func TestDixSharedTimeBanks(t *testing.T) {
 			assert.Contains(t, lobby.Content, present.PaceText(lang, clock.Evening))
 			lobby = h.ClickOn("u1", lobby, h.dixMust(lobby, cverbPace, ""), "live").Shown(lobby)
 			assert.Contains(t, lobby.Content, present.PaceText(lang, clock.Live))
-			h.ClickOn("u1", lobby, h.dixMust(lobby, CverbGo, ""))
+			h.ClickOn("u1", lobby, h.dixMust(lobby, cverbGo, ""))
 
 			// The first decision has the whole bank; a bank of 5 min is
 			// too short for a reminder.
@@ -88,7 +88,7 @@ func TestDixSharedTimeBanks(t *testing.T) {
 			// Two minutes, then a draw: 5 − 2 + 1 min left.
 			now = now.Add(2 * time.Minute)
 			draw := string(dix.FormatMove(dix.Action{Kind: dix.ActDraw}))
-			board = h.ClickOn(users[a], board, h.dixMust(board, CverbMove, draw)).Shown(board)
+			board = h.ClickOn(users[a], board, h.dixMust(board, cverbMove, draw)).Shown(board)
 			g, td, _, _ = h.dixNow()
 			require.Len(t, td.Banks, 2)
 			assert.Equal(t, (4 * time.Minute).Milliseconds(), td.Banks[a])
@@ -105,7 +105,7 @@ func TestDixSharedTimeBanks(t *testing.T) {
 
 			// Out of time: the bank is spent, the increment is all it has.
 			now = h.due()
-			require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+			require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 			_, td, _, _ = h.dixNow()
 			assert.Equal(t, clock.Live.Increment.Milliseconds(), td.Banks[next])
 			assert.Equal(t, 1, td.Seats[next].Late)
@@ -124,7 +124,7 @@ func TestSharedTimeBanksFollowTheOperatorsPaces(t *testing.T) {
 		Games: []present.Game{botdix.Game()}})
 	require.NoError(t, err)
 	h.b = b
-	live := b.Games["dix"].PaceOf("live")
+	live := b.games["dix"].PaceOf("live")
 	assert.Equal(t, clock.Pace{Name: "live", Bank: 10 * time.Minute, Increment: 30 * time.Second}, live.Bank)
 	assert.Equal(t, clock.Live, botdix.Paces[1].Bank, "the game's own paces are left as they are")
 	lobby := h.Run(h.GameCommandIx("dix", "u1", "start")).Shown(nil)

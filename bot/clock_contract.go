@@ -24,7 +24,7 @@ import (
 // sum the strong player's choice).
 
 // noteOpened records when seat's decision opened.
-func noteOpened(td *TableData, seat int, now time.Time) {
+func noteOpened(td *tableData, seat int, now time.Time) {
 	if seat < 0 || seat >= len(td.Seats) {
 		return
 	}
@@ -36,14 +36,14 @@ func noteOpened(td *TableData, seat int, now time.Time) {
 
 // clocked reports whether seat's decision runs on the clock: a person
 // playing their seat, whose decision opened.
-func (td *TableData) clocked(seat int) bool {
+func (td *tableData) clocked(seat int) bool {
 	return seat >= 0 && seat < len(td.OpenAt) && seat < len(td.Seats) && td.OpenAt[seat] != 0 &&
 		td.Seats[seat].Level == "" && !td.Seats[seat].Away
 }
 
 // deadline is when seat's decision in st runs out of time under the
 // table's pace (zero: never, or not while the board is missing).
-func (td *TableData) deadline(g *present.Game, st engine.State, seat int) time.Time {
+func (td *tableData) deadline(g *present.Game, st engine.State, seat int) time.Time {
 	if !td.clocked(seat) || td.Missing != nil {
 		return time.Time{}
 	}
@@ -58,7 +58,7 @@ func (td *TableData) deadline(g *present.Game, st engine.State, seat int) time.T
 // table's pace, from its opening: the pace's time per decision, or what
 // is left of the seat's bank (which may be none); ok is false when the
 // decision has no clock.
-func (td *TableData) decisionTime(g *present.Game, st engine.State, seat int) (d time.Duration, ok bool) {
+func (td *tableData) decisionTime(g *present.Game, st engine.State, seat int) (d time.Duration, ok bool) {
 	p := g.PaceOf(td.Pace)
 	switch {
 	case p.Banked():
@@ -72,7 +72,7 @@ func (td *TableData) decisionTime(g *present.Game, st engine.State, seat int) (d
 
 // bank is what is left of seat's time bank at pace p, the decision
 // running aside (all of it before the seat's first decision).
-func (td *TableData) bank(p present.Pace, seat int) time.Duration {
+func (td *tableData) bank(p present.Pace, seat int) time.Duration {
 	if seat < 0 || seat >= len(td.Banks) {
 		return p.Bank.Bank
 	}
@@ -84,7 +84,7 @@ func (td *TableData) bank(p present.Pace, seat int) time.Duration {
 // when the seat made it (made: a click, or its time ran out) rather than
 // losing it to another's move. Nothing changes for a seat off the clock
 // or a pace of a time per decision.
-func (td *TableData) spend(g *present.Game, seat int, now time.Time, made bool) {
+func (td *tableData) spend(g *present.Game, seat int, now time.Time, made bool) {
 	p := g.PaceOf(td.Pace)
 	if !p.Banked() || !td.clocked(seat) {
 		return
@@ -113,7 +113,7 @@ func (r registry) setBanks(paces []clock.Pace) {
 // timeLeft are, by seat, the time left in the bank of a person not
 // deciding in st, for a pace of time banks, in the table's language
 // (present.Table.TimeLeft); nil for another pace.
-func (td *TableData) timeLeft(g *present.Game, st engine.State) []string {
+func (td *tableData) timeLeft(g *present.Game, st engine.State) []string {
 	p := g.PaceOf(td.Pace)
 	if !p.Banked() || st.Over() {
 		return nil
@@ -130,7 +130,7 @@ func (td *TableData) timeLeft(g *present.Game, st engine.State) []string {
 
 // boardTable is td's table for the board of st: with the banks' time
 // left and the name of the pace chosen in the lobby.
-func (td *TableData) boardTable(g *present.Game, st engine.State, pictures bool) present.Table {
+func (td *tableData) boardTable(g *present.Game, st engine.State, pictures bool) present.Table {
 	t := td.table(pictures)
 	t.TimeLeft = td.timeLeft(g, st)
 	if len(g.Paces) > 1 {
@@ -142,7 +142,7 @@ func (td *TableData) boardTable(g *present.Game, st engine.State, pictures bool)
 // setDue sets the record's Due to the earliest deadline of a person
 // deciding in st, or time a computer seat deciding takes its decision
 // (zero: none, or the game is over).
-func setContractDue(r *dixbot.Record, td *TableData, g *present.Game, st engine.State) {
+func setContractDue(r *dixbot.Record, td *tableData, g *present.Game, st engine.State) {
 	r.Due = time.Time{}
 	if td.Missing != nil {
 		r.Due = td.Missing.Next // no clock runs; the bot token's next try (missing_contract.go)
@@ -164,36 +164,33 @@ func setContractDue(r *dixbot.Record, td *TableData, g *present.Game, st engine.
 	}
 }
 
-// ErrContractDue tells runDue that the record due is a contract game's.
-var ErrContractDue = errors.New("bot: a contract game is due")
-
-// RunContractDue takes the decisions out of time of the channel's contract
+// runContractDue takes the decisions out of time of the channel's contract
 // game, then the forced and computer decisions that follow, in one update
 // that owes the board's edit and the pings; the same update claims the
 // effects owed (moving Due on by a lease, so other processes leave them),
 // which are then done.
-func (b *Bot) RunContractDue(ctx context.Context, d DiscordAPI, channel string, asOf time.Time) error {
+func (b *Bot) runContractDue(ctx context.Context, d DiscordAPI, channel string, asOf time.Time) error {
 	var tried uint32 // the effects owed before this claim: another process may have done some
 	var fresh []string
 	var origin string
 	var lates []time.Duration // how late each decision out of time was taken
-	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	rec, err := b.update(sctx, channel, "", func(r *dixbot.Record) error {
 		lates = lates[:0]
 		if r.Due.IsZero() || r.Due.After(asOf) {
 			return ErrNothingToDo
 		}
-		g, ok := b.Games[r.Game]
+		g, ok := b.games[r.Game]
 		if !ok {
 			r.Due = time.Time{} // not a game this process plays: nothing it can do
 			return nil
 		}
-		td, err := DecodeTableData(r.Meta)
+		td, err := decodeTableData(r.Meta)
 		if err != nil {
 			return err
 		}
 		tried = td.NextEffect
-		now := b.Now()
+		now := b.now()
 		var st engine.State
 		if r.Data != nil {
 			if st, err = g.Rules.Decode(r.Data); err != nil {
@@ -252,7 +249,7 @@ func (b *Bot) RunContractDue(ctx context.Context, d DiscordAPI, channel string, 
 		}
 		if len(td.Outbox) > 0 {
 			// Claimed: the effects are this process's for a lease.
-			if at := now.Add(OutboxLease); r.Due.IsZero() || r.Due.After(at) {
+			if at := now.Add(outboxLease); r.Due.IsZero() || r.Due.After(at) {
 				r.Due = at
 			}
 		}
@@ -268,12 +265,12 @@ func (b *Bot) RunContractDue(ctx context.Context, d DiscordAPI, channel string, 
 		return err
 	}
 	for _, l := range lates {
-		b.Log.Info("decision out of time taken", "channel", channel, "late_ms", l.Milliseconds())
+		b.log.Info("decision out of time taken", "channel", channel, "late_ms", l.Milliseconds())
 	}
-	b.WakeAt(rec.Due)
+	b.wakeAt(rec.Due)
 	if len(fresh) > 0 {
-		if err := b.AppendLog(ctx, channel, origin, fresh); err != nil {
-			b.Log.Warn("could not keep the game's log", "channel", channel, "err", err)
+		if err := b.appendLog(ctx, channel, origin, fresh); err != nil {
+			b.log.Warn("could not keep the game's log", "channel", channel, "err", err)
 		}
 	}
 	return b.contractOutbox(ctx, d, rec, nil, tried)

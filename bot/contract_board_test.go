@@ -51,7 +51,7 @@ func TestContractBoardPostedAgainIsTheBoard(t *testing.T) {
 		}
 	}
 	require.NotNil(t, ping, "Bob is pinged")
-	assert.Contains(t, ping.Content, MessageURL(h.Guild, h.Channel, nb.ID), "the ping leads to the new board")
+	assert.Contains(t, ping.Content, messageURL(h.Guild, h.Channel, nb.ID), "the ping leads to the new board")
 	assert.Contains(t, ping.Content, "<@u2>")
 	for _, c := range res.Calls {
 		assert.NotContains(t, []string{"send", "edit"}, c.Op, "no request with the bot token")
@@ -64,7 +64,7 @@ func TestContractBoardPostedAgainIsTheBoard(t *testing.T) {
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, stale.Response().Type)
 	assert.Empty(t, stale.Response().Data.Components, "retired")
 	assert.Contains(t, stale.Texts(), locales.T("en", "err_stale", nil))
-	assert.Contains(t, stale.Texts(), MessageURL(h.Guild, h.Channel, nb.ID))
+	assert.Contains(t, stale.Texts(), messageURL(h.Guild, h.Channel, nb.ID))
 	_, _, v2 := h.qstate()
 	assert.Equal(t, v, v2, "the stale click changed the game")
 
@@ -140,8 +140,8 @@ func TestContractLobbyPostedAgainIsTheLobby(t *testing.T) {
 	for _, c := range res.Calls {
 		assert.NotContains(t, []string{"send", "edit"}, c.Op, "no request with the bot token")
 	}
-	nl = h.ClickOn("u2", nl, h.qmust(nl, CverbJoin, "")).Shown(nl)
-	board := h.ClickOn("u1", nl, h.qmust(nl, CverbGo, "")).Shown(nl)
+	nl = h.ClickOn("u2", nl, h.qmust(nl, cverbJoin, "")).Shown(nl)
+	board := h.ClickOn("u1", nl, h.qmust(nl, cverbGo, "")).Shown(nl)
 	_, td, _ := h.qstate()
 	assert.Equal(t, nl.ID, td.Board, "the game starts on the new lobby")
 	assert.NotEmpty(t, tabletest.ComponentIDs(board.Components))
@@ -150,7 +150,7 @@ func TestContractLobbyPostedAgainIsTheLobby(t *testing.T) {
 	h2 := newQwixxHarness(t, false)
 	first := h2.qcommand("u1", "start").Shown(nil)
 	_, err := h2.Db.Update(context.Background(), h2.Channel, "", func(r *dixbot.Record) error {
-		td, err := DecodeTableData(r.Meta)
+		td, err := decodeTableData(r.Meta)
 		require.NoError(t, err)
 		td.Opened = ""
 		r.Meta = td.Encode()

@@ -14,9 +14,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
+	botdixxit "github.com/dixgame/dixbot/bot/dixxit"
 	"github.com/dixgame/dixbot/bot/present"
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	"github.com/dixgame/dixbot/internal/tabletest"
+	"github.com/dixgame/dixbot/locales"
 )
 
 // newQwixxHarnessOn is newQwixxHarness with the bot on db.
@@ -26,7 +28,7 @@ func newQwixxHarnessOn(t *testing.T, db dixbot.Store, pictures bool) *harness {
 	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
 		NoPictures: !pictures, Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
-	b.WorkBudget = harnessBudget
+	b.workBudget = harnessBudget
 	h.b = b
 	return h
 }
@@ -64,7 +66,7 @@ func TestContractLateFinishKeepsTheNextLobby(t *testing.T) {
 	st := &finishHookStore{MemStore: tabletest.NewMemStore()}
 	h := newQwixxHarnessOn(t, st, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	var lobby *tabletest.Message
 	started := make(chan struct{})
 	st.hook = func() {
@@ -86,7 +88,7 @@ func TestContractLateFinishKeepsTheNextLobby(t *testing.T) {
 		require.NoError(t, err)
 		require.False(t, r.Due.IsZero())
 		now = r.Due
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+		require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 	}
 	<-started
 	require.NotNil(t, lobby, "the next table's lobby is posted")
@@ -94,7 +96,7 @@ func TestContractLateFinishKeepsTheNextLobby(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, r.Finished, "the channel has the new table")
 	assert.Nil(t, r.Data, "a lobby")
-	res := h.ClickOn("u1", lobby, h.qmust(lobby, CverbJoin, ""))
+	res := h.ClickOn("u1", lobby, h.qmust(lobby, cverbJoin, ""))
 	_, td, _ := h.qstate()
 	assert.Len(t, td.Seats, 2, "the join counts: %s", res.Describe())
 }
@@ -121,7 +123,7 @@ func TestDeferredAnswerWithPicturesListsItsFiles(t *testing.T) {
 	ps := tabletest.NewPausedStore(tabletest.NewMemStore())
 	h := newQwixxHarnessOn(t, ps, true)
 	h.openQwixx([]string{"u1", "u2"})
-	h.b.DeferAfter = 10 * time.Millisecond
+	h.b.deferAfter = 10 * time.Millisecond
 	onDeferral(h, ps.Resume)
 	ps.Pause()
 	res := h.qcommand("u1", "board")
@@ -146,7 +148,7 @@ func lobbies(h *harness, game string) []*tabletest.Message {
 		if m.Ephemeral {
 			continue
 		}
-		if slices.Contains(tabletest.ComponentIDs(m.Components), ContractID(game, CverbJoin, 0, "")) {
+		if slices.Contains(tabletest.ComponentIDs(m.Components), contractID(game, cverbJoin, 0, "")) {
 			out = append(out, m)
 		}
 	}
@@ -166,7 +168,7 @@ func TestContractStartWrittenThoughTheStoreSaidNo(t *testing.T) {
 	assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "a public lobby, not a refusal: %q", resp.Data.Content)
 	lobby := res.Shown(nil)
 	require.Len(t, lobbies(h, "qwixx"), 1)
-	h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, ""))
+	h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, ""))
 	_, td, _ := h.qstate()
 	assert.Len(t, td.Seats, 2, "the lobby works")
 	assert.Empty(t, td.Outbox, "nothing left owed")
@@ -190,12 +192,12 @@ func TestContractLobbyLostIsPosted(t *testing.T) {
 				return nil
 			}
 			h.Rec.Mu.Unlock()
-			h.b.EffectsHook = func() { panic("the process dies") }
+			h.b.hooks.beforeEffects = func() { panic("the process dies") }
 			h.qcommand("u1", "start")
 			h.Rec.Mu.Lock()
 			h.Rec.Refuse = nil
 			h.Rec.Mu.Unlock()
-			h.b.EffectsHook = nil
+			h.b.hooks.beforeEffects = nil
 			require.Empty(t, lobbies(h, "qwixx"), "no lobby shown")
 			r, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
@@ -206,19 +208,19 @@ func TestContractLobbyLostIsPosted(t *testing.T) {
 				resp := res.Response()
 				assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "the lobby, not a refusal: %q", resp.Data.Content)
 			}
-			require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due))
-			require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due.Add(time.Hour)))
+			require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+			require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due.Add(time.Hour)))
 			ls := lobbies(h, "qwixx")
 			require.Len(t, ls, 1, "one lobby")
 			lobby := ls[0]
-			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
-			board := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
+			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
+			board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
 			g, _, _ := h.qstate()
 			require.NotNil(t, g, "started")
 			assert.NotEmpty(t, tabletest.ComponentIDs(board.Components))
 			r, err = h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
-			td, err := DecodeTableData(r.Meta)
+			td, err := decodeTableData(r.Meta)
 			require.NoError(t, err)
 			assert.False(t, slices.ContainsFunc(td.Outbox, isLobbyOwed), "the lobby is no longer owed")
 		})
@@ -301,7 +303,7 @@ func TestContractBoardNotAdoptedIsAdoptedByAClick(t *testing.T) {
 	h.Rec.Message(old.ID).Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: "x", CustomID: oldMove}}}}
 	res = h.ClickOn(users[1-seat], h.Rec.Message(old.ID), oldMove)
-	assert.Contains(t, res.Texts(), MessageURL(h.Guild, h.Channel, nb.ID), "led to the current board")
+	assert.Contains(t, res.Texts(), messageURL(h.Guild, h.Channel, nb.ID), "led to the current board")
 	assert.Empty(t, tabletest.ComponentIDs(h.Rec.Message(old.ID).Components), "retired")
 	_, _, v3 := h.qstate()
 	assert.Equal(t, v2, v3, "nothing changed")
@@ -318,7 +320,7 @@ func TestContractDeferredClicksEndShownOrTold(t *testing.T) {
 	users := []string{"u1", "u2", "u3"}
 	board := h.openQwixx(users)
 	g, _, _ := h.qstate()
-	h.b.DeferAfter = 10 * time.Millisecond
+	h.b.deferAfter = 10 * time.Millisecond
 	var ixs []*discordgo.Interaction
 	for _, s := range g.ToDecide() {
 		ixs = append(ixs, h.ClickIx(users[s], board, h.qwixxMove(board)))
@@ -372,4 +374,32 @@ func TestContractDeferredClicksEndShownOrTold(t *testing.T) {
 	}
 	assert.Positive(t, applied)
 	assert.True(t, boardShows(t, h, board.ID), "the board shows the game as it stands")
+}
+
+// A form cannot follow a deferral: a click that opens one while the store
+// is too slow for Discord's budget is told privately to click again.
+func TestDeferredModal(t *testing.T) {
+	t.Parallel()
+	ps := tabletest.NewPausedStore(tabletest.NewMemStore())
+	h := newHarnessOn(t, ps)
+	b, err := New(Options{Store: ps, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs, NoPictures: true,
+		Games: []present.Game{botdixxit.Game()}})
+	require.NoError(t, err)
+	b.workBudget, b.deferAfter = harnessBudget, harnessBudget
+	h.b = b
+	board := h.openDixxit("en", []string{"u1", "u2", "u3"}, 0)
+	g, _, _ := h.dstate()
+	user := []string{"u1", "u2", "u3"}[g.Active()]
+	prompt := h.dclick(user, board, h.dmust(board, cverbPrompt, "")).Shown(nil)
+	require.NotNil(t, prompt)
+	h.b.deferAfter = 10 * time.Millisecond
+	onDeferral(h, ps.Resume)
+	ps.Pause()
+	res := h.dclick(user, prompt, h.dmust(prompt, cverbModal, "clue"))
+	assert.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, res.Response().Type, res.Describe())
+	told := false
+	for _, c := range res.Calls {
+		told = told || c.Op == "followup" && c.Params.Content == locales.T("en", "slow_modal", nil)
+	}
+	assert.True(t, told, "told to click again: %s", res.Describe())
 }

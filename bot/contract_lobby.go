@@ -32,15 +32,15 @@ import (
 const ceffLobby = "clobby"
 
 // oweLobby owes the lobby, to be shown by the answer of v.
-func (td *TableData) oweLobby(r *dixbot.Record, now time.Time, v *Via) {
+func (td *tableData) oweLobby(r *dixbot.Record, now time.Time, v *Via) {
 	td.Outbox = slices.DeleteFunc(td.Outbox, isLobbyOwed)
-	td.owe(r, now, Effect{Kind: ceffLobby, Via: v})
+	td.owe(r, now, effect{Kind: ceffLobby, Via: v})
 }
 
-func isLobbyOwed(e Effect) bool { return e.Kind == ceffLobby }
+func isLobbyOwed(e effect) bool { return e.Kind == ceffLobby }
 
 // lobbyPosted drops the lobby owed: a click on it shows it is posted.
-func (td *TableData) lobbyPosted(r *dixbot.Record) {
+func (td *tableData) lobbyPosted(r *dixbot.Record) {
 	if !slices.ContainsFunc(td.Outbox, isLobbyOwed) {
 		return
 	}
@@ -69,7 +69,7 @@ func (c *Call) startAgain(g *present.Game) bool {
 	if v == nil {
 		return false
 	}
-	rec, td, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
+	rec, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
 		i := slices.IndexFunc(td.Outbox, isLobbyOwed)
 		if r.Data != nil || i < 0 {
 			return ErrNothingToDo
@@ -84,7 +84,7 @@ func (c *Call) startAgain(g *present.Game) bool {
 	content, comps := contractLobbyView(g, td)
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: NoMentions()},
+		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: noMentions()},
 	})
 	c.settleContract(rec)
 	return true
@@ -97,7 +97,7 @@ func (c *Call) startAgain(g *present.Game) bool {
 // lobby; none, or a private one (an error), the lobby is posted with the
 // bot token. The message found or posted is recorded as the lobby's
 // (x.lobby).
-func (x *cexec) showLobby(ctx context.Context, e Effect) error {
+func (x *cexec) showLobby(ctx context.Context, e effect) error {
 	if x.rec.Data != nil {
 		return nil // started: its lobby was clicked
 	}
@@ -105,22 +105,22 @@ func (x *cexec) showLobby(ctx context.Context, e Effect) error {
 		return nil // this answer is the lobby
 	}
 	content, comps := contractLobbyView(x.g, x.td)
-	if v := e.Via; v.Usable(x.now) {
+	if v := e.Via; v.usable(x.now) {
 		msg, err := x.d.Original(ctx, v.Interaction())
 		switch {
 		case err == nil && msg.Flags&discordgo.MessageFlagsEphemeral == 0:
 			w := *v
 			w.Orig = msg.ID
-			if slices.Contains(CustomIDs(msg.Components), ContractID(x.g.Rules.Name(), CverbJoin, 0, "")) {
+			if slices.Contains(customIDs(msg.Components), contractID(x.g.Rules.Name(), cverbJoin, 0, "")) {
 				x.lobby = &w
 				return nil
 			}
-			err = x.d.FollowupEdit(ctx, v.Interaction(), "@original", &discordgo.WebhookEdit{Content: &content, Components: &comps, AllowedMentions: NoMentions()})
+			err = x.d.FollowupEdit(ctx, v.Interaction(), "@original", &discordgo.WebhookEdit{Content: &content, Components: &comps, AllowedMentions: noMentions()})
 			if err == nil {
 				x.lobby = &w
 				return nil
 			}
-			if !Permanent(err) {
+			if !permanent(err) {
 				return err
 			}
 		case err != nil && !NotFound(err):
@@ -130,18 +130,18 @@ func (x *cexec) showLobby(ctx context.Context, e Effect) error {
 	if err := x.b.Keep(ctx, x.hold); err != nil {
 		return err
 	}
-	msg, err := x.d.Send(ctx, x.rec.Channel, &discordgo.MessageSend{Content: content, Components: comps, AllowedMentions: NoMentions()}, x.lobbyNonce(e))
+	msg, err := x.d.Send(ctx, x.rec.Channel, &discordgo.MessageSend{Content: content, Components: comps, AllowedMentions: noMentions()}, x.lobbyNonce(e))
 	if err != nil {
 		return err
 	}
-	x.b.Log.Info("lobby posted: the start's answer was lost", "channel", x.rec.Channel, "message", msg.ID)
+	x.b.log.Info("lobby posted: the start's answer was lost", "channel", x.rec.Channel, "message", msg.ID)
 	x.lobby = &Via{Orig: msg.ID}
 	return nil
 }
 
 // lobbyNonce is the idempotency key of the lobby e posts: of its table,
 // for no other table's lobby to be taken for it.
-func (x *cexec) lobbyNonce(e Effect) string {
+func (x *cexec) lobbyNonce(e effect) string {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s/lobby/%s/%d", x.rec.Channel, x.td.opening(), e.ID)
 	return "dix" + strconv.FormatUint(h.Sum64(), 36)
@@ -149,7 +149,7 @@ func (x *cexec) lobbyNonce(e Effect) string {
 
 // recordLobby records in cur the lobby message this run found or posted,
 // unless a click on a lobby message told one already.
-func (x *cexec) recordLobby(cur *TableData, data []byte) {
+func (x *cexec) recordLobby(cur *tableData, data []byte) {
 	if x.lobby == nil || data != nil || cur.opening() != x.td.opening() {
 		return
 	}
@@ -161,11 +161,11 @@ func (x *cexec) recordLobby(cur *TableData, data []byte) {
 // adopt makes message, posted again (/<game> board) and editable through
 // v, the table's board: the board before it is retired (owed), a ping
 // waiting for a decision leads to the new one.
-func (td *TableData) adopt(r *dixbot.Record, g *present.Game, message string, v *Via, now time.Time) {
+func (td *tableData) adopt(r *dixbot.Record, g *present.Game, message string, v *Via, now time.Time) {
 	if td.Began == "" {
 		td.Began = td.Board
 	}
-	old := Effect{Kind: ceffRetire, Msg: td.Board}
+	old := effect{Kind: ceffRetire, Msg: td.Board}
 	if ov := td.BoardVia; ov != nil && (ov.Orig == "" || ov.Orig == td.Board) {
 		old.Via = ov
 	}
@@ -181,14 +181,14 @@ func (td *TableData) adopt(r *dixbot.Record, g *present.Game, message string, v 
 func (b *Bot) retryUpdate(ctx context.Context, channel string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 	pause := storeRetryPause
 	for {
-		sctx, cancel := context.WithTimeout(ctx, b.Timeout)
+		sctx, cancel := context.WithTimeout(ctx, b.timeout)
 		r, err := b.update(sctx, channel, "", fn)
 		cancel()
-		if !Transient(err) || ctx.Err() != nil {
+		if !transient(err) || ctx.Err() != nil {
 			return r, err
 		}
-		if IsStoreFailure(err) && b.Obs != nil {
-			b.Obs.StoreError("update")
+		if isStoreFailure(err) && b.obs != nil {
+			b.obs.StoreError("update")
 		}
 		t := time.NewTimer(pause)
 		select {

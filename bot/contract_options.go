@@ -45,7 +45,7 @@ func checkOptions(g *present.Game) error {
 // tableOption reports whether name is an option the table's start
 // command has already, which a game's own option may not take.
 func tableOption(name string) bool {
-	for _, id := range []string{OptLanguage, OptPictures, OptPace} {
+	for _, id := range []string{optLanguage, optPictures, optPace} {
 		if name == En("opt_"+id+"_name") {
 			return true
 		}
@@ -80,13 +80,13 @@ func startOptions(g *present.Game) []*discordgo.ApplicationCommandOption {
 	for _, o := range g.Options {
 		opt := &discordgo.ApplicationCommandOption{
 			Type: discordgo.ApplicationCommandOptionString, Name: o.Name,
-			Description:              Truncate(optionName(locales.English, game, o), 100),
-			DescriptionLocalizations: map[discordgo.Locale]string{discordgo.French: Truncate(optionName(locales.French, game, o), 100)},
+			Description:              Truncate(optionName(locales.English, game, o), present.MaxChoiceName),
+			DescriptionLocalizations: map[discordgo.Locale]string{discordgo.French: Truncate(optionName(locales.French, game, o), present.MaxChoiceName)},
 		}
 		for _, v := range o.Values {
 			opt.Choices = append(opt.Choices, &discordgo.ApplicationCommandOptionChoice{
-				Name:              Truncate(optionValue(locales.English, game, o, v), 100),
-				NameLocalizations: map[discordgo.Locale]string{discordgo.French: Truncate(optionValue(locales.French, game, o, v), 100)},
+				Name:              Truncate(optionValue(locales.English, game, o, v), present.MaxChoiceName),
+				NameLocalizations: map[discordgo.Locale]string{discordgo.French: Truncate(optionValue(locales.French, game, o, v), present.MaxChoiceName)},
 				Value:             v,
 			})
 		}
@@ -130,7 +130,7 @@ func shownOptions(g *present.Game, seats int) []present.Option {
 
 // optionsLine is the lobby's line of the game's options as td holds them
 // ("" for a game without options).
-func optionsLine(g *present.Game, td *TableData) string {
+func optionsLine(g *present.Game, td *tableData) string {
 	vals := g.OptionValues(td.Opts)
 	var parts []string
 	for _, o := range shownOptions(g, len(td.Seats)) {
@@ -143,7 +143,7 @@ func optionsLine(g *present.Game, td *TableData) string {
 // optionsMenu is the lobby's menu of the game's options: one entry per
 // value of every option shown, the chosen ones marked; nil for a game
 // without options.
-func optionsMenu(g *present.Game, td *TableData) discordgo.MessageComponent {
+func optionsMenu(g *present.Game, td *tableData) discordgo.MessageComponent {
 	shown := shownOptions(g, len(td.Seats))
 	if len(shown) == 0 {
 		return nil
@@ -157,20 +157,20 @@ func optionsMenu(g *present.Game, td *TableData) discordgo.MessageComponent {
 				break
 			}
 			opts = append(opts, discordgo.SelectMenuOption{
-				Label: Truncate(optionName(td.Lang, game, o)+locales.T(td.Lang, "settings_game_sep", nil)+optionValue(td.Lang, game, o, v), 100),
+				Label: Truncate(optionName(td.Lang, game, o)+locales.T(td.Lang, "settings_game_sep", nil)+optionValue(td.Lang, game, o, v), present.MaxOptionLabel),
 				Value: o.Name + "=" + v, Default: vals[o.Name] == v,
 			})
 		}
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		CustomID: ContractID(game, cverbOpt, uint64(td.Lobby), ""), Options: opts, MaxValues: 1,
+		CustomID: contractID(game, cverbOpt, uint64(td.Lobby), ""), Options: opts, MaxValues: 1,
 		Placeholder: locales.T(td.Lang, "table_option_placeholder", nil),
 	}}}
 }
 
 // chooseOption sets the table's option to the menu's value
 // "<name>=<value>": the creator's choice alone, among the option's values.
-func chooseOption(g *present.Game, td *TableData, user, value string) error {
+func chooseOption(g *present.Game, td *tableData, user, value string) error {
 	if user != td.Creator {
 		return ErrNotCreator
 	}
@@ -191,9 +191,9 @@ var errNoOptions = errors.New("bot: no such option")
 
 // setGameOption sets game's option in s from the settings menu's value
 // "<game>/<name>=<value>".
-func (b *Bot) setGameOption(s *ChannelSettings, value string) error {
+func (b *Bot) setGameOption(s *channelSettings, value string) error {
 	game, rest, ok := strings.Cut(value, "/")
-	g, known := b.Games[game]
+	g, known := b.games[game]
 	name, v, _ := strings.Cut(rest, "=")
 	if !ok || !known {
 		return errNoOptions
@@ -213,9 +213,9 @@ func (b *Bot) setGameOption(s *ChannelSettings, value string) error {
 
 // cleanOptions drops the saved options of games no longer hosted and the
 // values their options no longer allow.
-func (b *Bot) cleanOptions(s *ChannelSettings) {
+func (b *Bot) cleanOptions(s *channelSettings) {
 	for game, opts := range s.Opts {
-		g, ok := b.Games[game]
+		g, ok := b.games[game]
 		for name, v := range opts {
 			if !ok {
 				delete(opts, name)
@@ -235,7 +235,7 @@ func (b *Bot) cleanOptions(s *ChannelSettings) {
 func (b *Bot) optionGames() []string {
 	var out []string
 	for _, name := range b.gameNames() {
-		if len(b.Games[name].Options) > 0 {
+		if len(b.games[name].Options) > 0 {
 			out = append(out, name)
 		}
 	}
@@ -245,11 +245,11 @@ func (b *Bot) optionGames() []string {
 // optionSettings are the settings message's lines of the games' options,
 // one per game, and its menu of them, one for every game (nil: no game
 // has options).
-func (b *Bot) optionSettings(lang string, s ChannelSettings) ([]string, discordgo.MessageComponent) {
+func (b *Bot) optionSettings(lang string, s channelSettings) ([]string, discordgo.MessageComponent) {
 	var lines []string
 	var opts []discordgo.SelectMenuOption
 	for _, game := range b.optionGames() {
-		g := b.Games[game]
+		g := b.games[game]
 		title := locales.T(lang, game+"_title", nil)
 		vals := g.OptionValues(s.Opts[game])
 		var parts []string
@@ -260,7 +260,7 @@ func (b *Bot) optionSettings(lang string, s ChannelSettings) ([]string, discordg
 				if len(opts) < present.MaxOptions {
 					opts = append(opts, discordgo.SelectMenuOption{
 						Label: Truncate(title+locales.T(lang, "settings_game_sep", nil)+optionName(lang, game, o)+
-							locales.T(lang, "settings_game_sep", nil)+optionValue(lang, game, o, v), 100),
+							locales.T(lang, "settings_game_sep", nil)+optionValue(lang, game, o, v), present.MaxOptionLabel),
 						Value: game + "/" + o.Name + "=" + v, Default: vals[o.Name] == v,
 					})
 				}
@@ -273,7 +273,7 @@ func (b *Bot) optionSettings(lang string, s ChannelSettings) ([]string, discordg
 		return lines, nil
 	}
 	return lines, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		CustomID: TableID(VerbSettings, SetOption), Options: opts, MaxValues: 1,
+		CustomID: tableID(verbSettings, setOption), Options: opts, MaxValues: 1,
 		Placeholder: locales.T(lang, "settings_select_options", nil),
 	}}}
 }

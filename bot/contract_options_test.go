@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	botdix "github.com/dixgame/dixbot/bot/dix"
 	"github.com/dixgame/dixbot/bot/present"
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	"github.com/dixgame/dixbot/engine"
@@ -52,7 +53,7 @@ func newOptionHarness(t *testing.T) (*harness, *[]map[string]string) {
 	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs, NoPictures: true,
 		Games: []present.Game{g}})
 	require.NoError(t, err)
-	b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
+	b.workBudget, b.deferAfter = harnessBudget, harnessBudget
 	h.b = b
 	return h, &seen
 }
@@ -97,7 +98,7 @@ func TestContractGameOptions(t *testing.T) {
 	_, td, _ := h.qstate()
 	assert.Equal(t, map[string]string{"speed": "fast"}, td.Opts)
 
-	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
 	optID := h.qmust(lobby, cverbOpt, "")
 	menu := selectMenu(t, lobby, optID)
 	require.Len(t, menu.Options, 2)
@@ -110,7 +111,7 @@ func TestContractGameOptions(t *testing.T) {
 	lobby = h.ClickOn("u1", lobby, optID, "speed=slow").Shown(lobby)
 	assert.Contains(t, lobby.Content, locales.T("en", "table_option", map[string]any{"Option": "speed", "Value": "slow"}))
 
-	h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, ""))
+	h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, ""))
 	require.Len(t, *seen, 1)
 	assert.Equal(t, map[string]string{"speed": "slow"}, (*seen)[0])
 	_, td, _ = h.qstate()
@@ -129,7 +130,7 @@ func TestSettingsGameOptions(t *testing.T) {
 	i.Data = discordgo.ApplicationCommandInteractionData{Name: En("settings_cmd_name")}
 	msg := h.Run(i).Shown(nil)
 	require.NotNil(t, msg)
-	id := TableID(VerbSettings, SetOption)
+	id := tableID(verbSettings, setOption)
 	menu := selectMenu(t, msg, id)
 	var values []string
 	for _, o := range menu.Options {
@@ -146,20 +147,77 @@ func TestSettingsGameOptions(t *testing.T) {
 	msg = h.ClickOn("u1", msg, id, "qwixx/speed=fast").Shown(msg)
 	assert.Contains(t, msg.Content, locales.T("en", "table_option", map[string]any{"Option": "speed", "Value": "fast"}))
 	// The id of a settings message posted before the table's prefix.
-	msg = h.ClickOn("u1", msg, CustomID(VerbSettings, 0, SetLang), "fr").Shown(msg)
+	msg = h.ClickOn("u1", msg, CustomID(verbSettings, 0, setLang), "fr").Shown(msg)
 	assert.Contains(t, msg.Content, locales.T("en", "settings_saved", nil))
 
 	raw, err := h.Db.(*store.File).Settings(context.Background(), h.Guild, h.Channel)
 	require.NoError(t, err)
-	var s ChannelSettings
+	var s channelSettings
 	require.NoError(t, json.Unmarshal(raw, &s))
 	assert.Equal(t, map[string]map[string]string{"qwixx": {"speed": "fast"}}, s.Opts)
 	assert.Equal(t, "fr", s.Lang)
 
 	lobby := h.startWith("u1", nil).Shown(nil)
 	require.NotNil(t, lobby)
-	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
-	h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, ""))
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
+	h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, ""))
 	require.Len(t, *seen, 1)
 	assert.Equal(t, map[string]string{"speed": "fast"}, (*seen)[0], "the channel's default")
+}
+
+// Settings that DIX's own table kept for a channel (its pace, variant and
+// solo difficulty) are read as DIX's pace and options on the shared
+// table: /settings shows them, a start uses them, and the next save keeps
+// them in the shared table's shape. That table's settings components are
+// answered as outdated and change nothing.
+func TestOldDixSettingsAreDixsOptions(t *testing.T) {
+	t.Parallel()
+	fs, err := store.OpenFile(filepath.Join(t.TempDir(), "db"), store.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { fs.Close() })
+	h := newDixHarnessOn(t, fs, botdix.Game(), 5, false)
+	h.Perms = map[string]int64{"u1": discordgo.PermissionManageChannels}
+	ctx := context.Background()
+	require.NoError(t, fs.SaveSettings(ctx, h.Guild, h.Channel, []byte(`{"v":1,"p":"relaxed","var":"bust","d":7}`)))
+
+	i := h.Base("u1", discordgo.InteractionApplicationCommand)
+	i.Data = discordgo.ApplicationCommandInteractionData{Name: En("settings_cmd_name")}
+	msg := h.Run(i).Shown(nil)
+	require.NotNil(t, msg)
+	menu := selectMenu(t, msg, tableID(verbSettings, setOption))
+	var chosen []string
+	for _, o := range menu.Options {
+		if o.Default {
+			chosen = append(chosen, o.Value)
+		}
+	}
+	assert.ElementsMatch(t, []string{"dix/bust=on", "dix/difficulty=7"}, chosen)
+	games := selectMenu(t, msg, tableID(verbSettings, setGame))
+	for _, o := range games.Options {
+		assert.Equal(t, o.Value == "dix/relaxed", o.Default, o.Value)
+	}
+
+	for _, old := range []struct{ id, value string }{
+		{CustomID(verbSettings, 0, "var"), ""}, {CustomID(verbSettings, 0, "diff"), "9"}, {CustomID(verbSettings, 0, "pace"), "live"},
+	} {
+		resp := h.ClickOn("u1", msg, old.id, old.value).Response()
+		assert.Equal(t, locales.T("en", "err_stale", nil), resp.Data.Content, old.id)
+		assert.Empty(t, resp.Data.Components, "the outdated settings message loses its menus")
+	}
+	raw, err := fs.Settings(ctx, h.Guild, h.Channel)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"v":1,"p":"relaxed","var":"bust","d":7}`, string(raw), "an outdated click saved nothing")
+
+	h.ClickOn("u1", msg, tableID(verbSettings, setLang), "fr")
+	raw, err = fs.Settings(ctx, h.Guild, h.Channel)
+	require.NoError(t, err)
+	var s channelSettings
+	require.NoError(t, json.Unmarshal(raw, &s))
+	assert.Equal(t, channelSettings{V: settingsVersion, Lang: "fr", Paces: map[string]string{"dix": "relaxed"},
+		Opts: map[string]map[string]string{"dix": {"bust": "on", "difficulty": "7"}}}, s)
+
+	h.Run(h.startIx("dix", "u1", nil))
+	_, td, _, _ := h.dixNow()
+	assert.Equal(t, map[string]string{"bust": "on", "difficulty": "7"}, td.Opts)
+	assert.Equal(t, "relaxed", td.Pace)
 }

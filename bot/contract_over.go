@@ -24,7 +24,7 @@ func (c *Call) answerOver(err error) bool {
 	if !ok {
 		return false
 	}
-	if c.FromPrompt() {
+	if c.fromPrompt() {
 		c.Update(text, nil, nil)
 	} else {
 		c.Ephemeral(text, nil)
@@ -37,21 +37,21 @@ func (c *Call) answerOver(err error) bool {
 // earlier one): over, with its final scoreboard (the board, drawn as the
 // scoreboard in place), or abandoned, with its last board.
 func (c *Call) overText() (string, bool) {
-	base := c.Ctx
+	base := c.ctx
 	if base == nil {
 		base = context.Background()
 	}
-	ctx, cancel := context.WithTimeout(base, c.B.Timeout)
+	ctx, cancel := context.WithTimeout(base, c.B.timeout)
 	defer cancel()
-	r, err := c.B.Store.Get(ctx, c.I.ChannelID)
+	r, err := c.B.store.Get(ctx, c.I.ChannelID)
 	if err != nil || !r.Finished || r.Data == nil {
 		return "", false
 	}
-	g, ok := c.B.Games[r.Game]
+	g, ok := c.B.games[r.Game]
 	if !ok {
 		return "", false
 	}
-	td, err := DecodeTableData(r.Meta)
+	td, err := decodeTableData(r.Meta)
 	if err != nil || td.Board == "" || olderThanBoard(c.I.Message, td.began()) {
 		return "", false
 	}
@@ -59,7 +59,7 @@ func (c *Call) overText() (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	link := map[string]any{"URL": MessageURL(r.Guild, r.Channel, td.Board)}
+	link := map[string]any{"URL": messageURL(r.Guild, r.Channel, td.Board)}
 	if !st.Over() {
 		return locales.T(c.Lang, "err_over_abandoned", link), true
 	}

@@ -40,7 +40,7 @@ func TestContractClickAfterTheEndLinksTheScoreboard(t *testing.T) {
 		if abandon {
 			confirm := h.Run(h.GameCommandIx("dix", "u1", "abandon")).Shown(nil)
 			require.NotNil(t, confirm)
-			h.ClickOn("u1", confirm, h.dixMust(confirm, CverbEnd, ""))
+			h.ClickOn("u1", confirm, h.dixMust(confirm, cverbEnd, ""))
 		} else {
 			d.play(600)
 		}
@@ -54,7 +54,7 @@ func TestContractClickAfterTheEndLinksTheScoreboard(t *testing.T) {
 		if abandon {
 			key = "err_over_abandoned"
 		}
-		assert.Equal(t, locales.T("en", key, map[string]any{"URL": MessageURL(h.Guild, h.Channel, td.Board)}), shown.Content)
+		assert.Equal(t, locales.T("en", key, map[string]any{"URL": messageURL(h.Guild, h.Channel, td.Board)}), shown.Content)
 		assert.Empty(t, shown.Components, "the prompt loses its buttons")
 	}
 }

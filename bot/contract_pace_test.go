@@ -45,7 +45,7 @@ func TestStartCommandChoosesThePace(t *testing.T) {
 		var values []string
 		for _, c := range o.Choices {
 			values = append(values, c.Value.(string))
-			p := h.b.Games["dix"].PaceOf(c.Value.(string))
+			p := h.b.games["dix"].PaceOf(c.Value.(string))
 			assert.Equal(t, present.PaceText("en", p.Bank), c.Name)
 			assert.Equal(t, present.PaceText("fr", p.Bank), c.NameLocalizations[discordgo.French])
 		}
@@ -62,7 +62,7 @@ func TestStartCommandChoosesThePace(t *testing.T) {
 	require.NotNil(t, lobby)
 	_, td, _, _ := h.dixNow()
 	assert.Equal(t, "live", td.Pace)
-	assert.Contains(t, lobby.Content, present.PaceText("en", h.b.Games["dix"].PaceOf("live").Bank))
+	assert.Contains(t, lobby.Content, present.PaceText("en", h.b.games["dix"].PaceOf("live").Bank))
 }
 
 // A game may not name one of its own options as the table's start

@@ -22,10 +22,10 @@ func TestContractRematchLobbyLostIsPosted(t *testing.T) {
 	for _, lost := range []bool{false, true} {
 		h := newQwixxHarness(t, false)
 		now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-		h.b.Now = func() time.Time { return now }
+		h.b.now = func() time.Time { return now }
 		lobby := h.qcommand("u1", "start").Shown(nil)
-		lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
-		board := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
+		lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
+		board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
 		score := h.playOut(board, &now)
 		before := len(lobbies(h, "qwixx"))
 
@@ -44,24 +44,24 @@ func TestContractRematchLobbyLostIsPosted(t *testing.T) {
 			return nil
 		}
 		h.Rec.Mu.Unlock()
-		h.b.EffectsHook = func() { panic("the process dies") }
+		h.b.hooks.beforeEffects = func() { panic("the process dies") }
 		h.ClickOn("u2", score, rematchID)
 		h.Rec.Mu.Lock()
 		h.Rec.Refuse = nil
 		h.Rec.Mu.Unlock()
-		h.b.EffectsHook = nil
+		h.b.hooks.beforeEffects = nil
 		require.Len(t, lobbies(h, "qwixx"), before, "no lobby shown")
 		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		require.Nil(t, r.Data, "the rematch's lobby is stored")
 		require.False(t, r.Due.IsZero(), "the lobby is owed work")
 
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due))
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due.Add(time.Hour)))
+		require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+		require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due.Add(time.Hour)))
 		ls := lobbies(h, "qwixx")
 		require.Len(t, ls, before+1, "one lobby posted")
 		again := ls[len(ls)-1]
-		board2 := h.ClickOn("u2", again, h.qmust(again, CverbGo, "")).Shown(again)
+		board2 := h.ClickOn("u2", again, h.qmust(again, cverbGo, "")).Shown(again)
 		g, td, _ := h.qstate()
 		require.NotNil(t, g, "the rematch started")
 		assert.NotEmpty(t, tabletest.ComponentIDs(board2.Components))

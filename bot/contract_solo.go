@@ -17,26 +17,26 @@ import (
 // one seat (/<game> solo): no lobby, the answer is the first board. lang,
 // noPics, pace and options are the start's (contractStart).
 func (c *Call) contractSolo(g *present.Game, lang string, noPics bool, pace string, options map[string]string) error {
-	if err := c.MissingPermission(); err != nil {
+	if err := c.missingPermission(); err != nil {
 		return err
 	}
 	if lang == "" {
-		lang = c.GameLanguage("", true)
+		lang = c.gameLanguage("", true)
 	}
 	if !locales.Supported(lang) {
 		return ErrBadInput
 	}
-	td := &TableData{V: tableDataVersion, Creator: c.User, Lang: lang, NoPics: noPics || c.B.NoPictures,
-		Seats: []TableSeat{{User: c.User, Name: c.Name}}, Pace: pace, Opts: options, Opened: c.I.ID, Origin: c.I.ID}
+	td := &tableData{V: tableDataVersion, Creator: c.User, Lang: lang, NoPics: noPics || c.B.noPictures,
+		Seats: []tableSeat{{User: c.User, Name: c.Name}}, Pace: pace, Opts: options, Opened: c.I.ID, Origin: c.I.ID}
 	rec := &dixbot.Record{Channel: c.I.ChannelID, Guild: c.I.GuildID, Game: g.Rules.Name()}
-	st, err := c.B.startTable(g, rec, td, c.B.Now())
+	st, err := c.B.startTable(g, rec, td, c.B.now())
 	if err != nil {
 		return err
 	}
 	rec.Meta = td.Encode()
-	err = c.Retry("create", func(ctx context.Context) error { return c.B.Store.Create(ctx, rec) })
-	if errors.Is(err, dixbot.ErrExists) && c.FinishOver() {
-		err = c.Retry("create", func(ctx context.Context) error { return c.B.Store.Create(ctx, rec) })
+	err = c.Retry("create", func(ctx context.Context) error { return c.B.store.Create(ctx, rec) })
+	if errors.Is(err, dixbot.ErrExists) && c.finishOver() {
+		err = c.Retry("create", func(ctx context.Context) error { return c.B.store.Create(ctx, rec) })
 	}
 	if errors.Is(err, dixbot.ErrExists) {
 		old, otd, ost := c.landed(g)
@@ -47,14 +47,14 @@ func (c *Call) contractSolo(g *present.Game, lang string, noPics bool, pace stri
 	} else if err != nil {
 		return err
 	}
-	pb := g.Presenter.Board(td.boardTable(g, st, !c.B.NoPictures), st)
+	pb := g.Presenter.Board(td.boardTable(g, st, !c.B.noPictures), st)
 	pb.Content = withLine(pb.Content, tableClockLine(g, st, td))
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
-			Components: tableComponents(g, st, td, pb), AllowedMentions: NoMentions()},
+			Components: tableComponents(g, st, td, pb), AllowedMentions: noMentions()},
 	})
-	c.B.WakeAt(rec.Due)
+	c.B.wakeAt(rec.Due)
 	c.keepLog(td)
 	c.rememberBoard(g)
 	return nil
@@ -91,18 +91,18 @@ func (c *Call) contractView(g *present.Game, view string) error {
 		return err
 	}
 	prompt = c.B.promptPictured(td, prompt)
-	c.EphemeralFiles(prompt.Content, promptComponents(g.Rules.Name(), st.Seq(), prompt), prompt.Files, prompt.Embeds...)
+	c.ephemeralFiles(prompt.Content, promptComponents(g.Rules.Name(), st.Seq(), prompt), prompt.Files, prompt.Embeds...)
 	return nil
 }
 
 // landed is the channel's table of g that this interaction created (a try
 // that looked failed, or a delivery seen again), with its game, if any.
-func (c *Call) landed(g *present.Game) (*dixbot.Record, *TableData, engine.State) {
+func (c *Call) landed(g *present.Game) (*dixbot.Record, *tableData, engine.State) {
 	old, err := c.getQuietAny()
 	if err != nil || old.Game != g.Rules.Name() || old.Finished || old.Data == nil {
 		return nil, nil, nil
 	}
-	td, err := DecodeTableData(old.Meta)
+	td, err := decodeTableData(old.Meta)
 	if err != nil || td.Origin != c.I.ID {
 		return nil, nil, nil
 	}

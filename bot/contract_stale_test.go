@@ -20,7 +20,7 @@ func TestContractStaleClicksOnACurrentBoardCostNoRequest(t *testing.T) {
 	board := h.openGame("dix", []string{"u1", "u2"}, nil)
 	g, td, _, _ := h.dixNow()
 	active := td.Seats[g.ToAct()].User
-	draw := h.dixMust(board, CverbMove, "draw")
+	draw := h.dixMust(board, cverbMove, "draw")
 	old := *board
 	board = h.ClickOn(active, board, draw).Shown(board)
 	after, _, _, _ := h.dixNow()

@@ -1,12 +1,16 @@
 package bot
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/locales"
@@ -17,26 +21,26 @@ import (
 
 // paceMenu is the lobby's pace menu, in the table's language, the pace
 // chosen marked as its default; nil when the game offers one pace or none.
-func paceMenu(g *present.Game, td *TableData) discordgo.MessageComponent {
+func paceMenu(g *present.Game, td *tableData) discordgo.MessageComponent {
 	if len(g.Paces) < 2 {
 		return nil
 	}
 	chosen := g.PaceOf(td.Pace).Name
 	name := g.Rules.Name()
 	var opts []discordgo.SelectMenuOption
-	for _, p := range g.Paces[:min(len(g.Paces), 25)] {
+	for _, p := range g.Paces[:min(len(g.Paces), present.MaxOptions)] {
 		opts = append(opts, discordgo.SelectMenuOption{
-			Label: Truncate(paceLabel(td.Lang, name, p), 100), Value: p.Name, Default: p.Name == chosen})
+			Label: Truncate(paceLabel(td.Lang, name, p), present.MaxOptionLabel), Value: p.Name, Default: p.Name == chosen})
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		CustomID: ContractID(name, cverbPace, uint64(td.Lobby), ""), Options: opts,
+		CustomID: contractID(name, cverbPace, uint64(td.Lobby), ""), Options: opts,
 		Placeholder: locales.T(td.Lang, "table_pace_placeholder", nil),
 	}}}
 }
 
 // choosePace sets the table's pace to the one named name: the creator's
 // choice alone, among the game's paces.
-func choosePace(g *present.Game, td *TableData, user, name string) error {
+func choosePace(g *present.Game, td *tableData, user, name string) error {
 	if user != td.Creator {
 		return ErrNotCreator
 	}
@@ -52,7 +56,7 @@ func choosePace(g *present.Game, td *TableData, user, name string) error {
 // timestamp every client counts down
 // (https://discord.com/developers/docs/reference#message-formatting-timestamp-styles).
 // "" when no person's decision runs on a clock.
-func tableClockLine(g *present.Game, st engine.State, td *TableData) string {
+func tableClockLine(g *present.Game, st engine.State, td *tableData) string {
 	if st.Over() {
 		return ""
 	}
@@ -99,11 +103,11 @@ func withLine(content, line string) string {
 
 // tableComponents are a board's components: the game's buttons while it
 // runs, the Rematch button on its final scoreboard.
-func tableComponents(g *present.Game, st engine.State, td *TableData, pb present.Board) []discordgo.MessageComponent {
+func tableComponents(g *present.Game, st engine.State, td *tableData, pb present.Board) []discordgo.MessageComponent {
 	comps := boardComponents(g.Rules.Name(), buttonsVersion(g, st, td), pb)
 	if st.Over() {
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			Button(td.Lang, "btn_rematch", nil, discordgo.SuccessButton, ContractID(g.Rules.Name(), CverbAgain, 0, "")),
+			Button(td.Lang, "btn_rematch", nil, discordgo.SuccessButton, contractID(g.Rules.Name(), cverbAgain, 0, "")),
 		}})
 	} else if row := kickRow(g, td); row != nil && len(comps) < 5 {
 		comps = append(comps, row)
@@ -113,7 +117,7 @@ func tableComponents(g *present.Game, st engine.State, td *TableData, pb present
 
 // creatorName is the name of the table's creator: their seat's (a
 // rematch's creator may sit anywhere), else the first seat's.
-func (td *TableData) creatorName() string {
+func (td *tableData) creatorName() string {
 	for _, s := range td.Seats {
 		if s.User == td.Creator && s.User != "" {
 			return s.Name
@@ -125,10 +129,10 @@ func (td *TableData) creatorName() string {
 	return "?"
 }
 
-// Manages reports whether the clicker may pause, resume or end the table
+// manages reports whether the clicker may pause, resume or end the table
 // created by creator: its creator, or a member who may manage the
 // channel.
-func (c *Call) Manages(creator string) bool {
+func (c *Call) manages(creator string) bool {
 	if c.User != "" && c.User == creator {
 		return true
 	}
@@ -142,7 +146,7 @@ func gamePaceOption(g *present.Game) *discordgo.ApplicationCommandOption {
 		return nil
 	}
 	game := g.Rules.Name()
-	o := Option(OptPace, discordgo.ApplicationCommandOptionString)
+	o := Option(optPace, discordgo.ApplicationCommandOptionString)
 	desc := func(lang string) string {
 		return Truncate(locales.T(lang, "table_opt_pace_desc", map[string]any{"Default": paceLabel(lang, game, g.Paces[0])}), 100)
 	}
@@ -165,7 +169,191 @@ func chosenPace(g *present.Game, given, saved string) (string, error) {
 		return saved, nil
 	}
 	if !hasPace(g, given) {
-		return "", Refuse(ErrBadInput, "table_err_option", map[string]any{"Option": En("opt_" + OptPace + "_name")})
+		return "", Refuse(ErrBadInput, "table_err_option", map[string]any{"Option": En("opt_" + optPace + "_name")})
 	}
 	return given, nil
+}
+
+// contractHint gives the caller the presenter's advice: /<game> hint.
+func (c *Call) contractHint(g *present.Game) error {
+	h, ok := g.Presenter.(present.Hinter)
+	if !ok {
+		return ErrBadInput
+	}
+	r, td, err := c.contractGet(g)
+	if err != nil {
+		return err
+	}
+	seat := td.seatOf(c.User)
+	if seat < 0 {
+		return Refuse(ErrNotInGame, "table_err_not_seated", nil)
+	}
+	if r.Data == nil {
+		return Refuse(ErrNotStarted, "table_err_not_started", nil)
+	}
+	st, err := g.Rules.Decode(r.Data)
+	if err != nil {
+		return err
+	}
+	c.EphemeralText(h.Hint(c.Lang, st, seat))
+	return nil
+}
+
+// contractLeave hands the caller's seat to the computer: /<game> leave.
+// In a lobby the caller leaves it.
+func (c *Call) contractLeave(g *present.Game) error {
+	lobby := false
+	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+		s := td.seatOf(c.User)
+		if s < 0 {
+			return Refuse(ErrNotInGame, "table_err_not_seated", nil)
+		}
+		if r.Data == nil {
+			if c.User == td.Creator {
+				return ErrCreatorLeave
+			}
+			lobby = true
+			td.Seats = slices.Delete(td.Seats, s, s+1)
+			td.Lobby++
+			return nil
+		}
+		st, err := g.Rules.Decode(r.Data)
+		if err != nil {
+			return err
+		}
+		td.Seats[s].Level = g.Default
+		since := st.Seq() + 1
+		evs, err := c.B.advance(g, st, td, c.B.now())
+		if err != nil {
+			return err
+		}
+		td.addLog([]string{locales.T(td.Lang, "table_left", map[string]any{"Name": td.Seats[s].Name})})
+		td.tell(g, evs)
+		setContractDue(r, td, g, st)
+		td.oweChange(r, g, st, planPings(st, td, since, s, c.B.now()), c.B.now())
+		r.Data = st.Encode()
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	key := "table_left_you"
+	if lobby {
+		key = "table_left_lobby_you"
+	}
+	c.Ephemeral(locales.T(c.Lang, key, nil), nil)
+	if !lobby {
+		c.settleContract(r)
+	}
+	return nil
+}
+
+// contractAbandon asks the game's creator, the last person still playing,
+// or a member who may manage the channel, to confirm that the game ends
+// (DISCORD-UX: /dix abandon, which every game's table follows); anyone
+// else is refused.
+func (c *Call) contractAbandon(g *present.Game) error {
+	r, td, err := c.contractGet(g)
+	if err != nil {
+		return err
+	}
+	if !c.manages(td.Creator) && !td.lastPlaying(c.User) {
+		return ErrNoPermission
+	}
+	name := g.Rules.Name()
+	c.Ephemeral(locales.T(c.Lang, "abandon_confirm", nil), []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		Button(c.Lang, "btn_abandon_yes", nil, discordgo.DangerButton, contractID(name, cverbEnd, r.Version, abandonArg(td))),
+		Button(c.Lang, "btn_abandon_no", nil, discordgo.SecondaryButton, contractID(name, cverbKeep, 0, "")),
+	}}})
+	return nil
+}
+
+// abandonArg names the table a confirmation of /<game> abandon was asked
+// at: its opening and its board ("-" before the board is known).
+func abandonArg(td *tableData) string {
+	if t := contractTableOf(td); t != "" {
+		return t
+	}
+	return "-"
+}
+
+// contractEnd ends the game once /<game> abandon is confirmed: the channel
+// is told who ended it; the board says so instead of its clock, and it (or
+// the lobby) loses its buttons; a ping waiting for a decision says it too. A confirmation of
+// an earlier table, or by someone who may not end the game, changes
+// nothing; one whose game is over already (ended by another confirmation,
+// say) is told so.
+func (c *Call) contractEnd(g *present.Game, p contractParsed) error {
+	r, td, err := c.contractGet(g)
+	if errors.Is(err, dixbot.ErrNotFound) || errors.Is(err, ErrOtherGame) {
+		// Confirmed by someone else first (or the game ended meanwhile):
+		// the confirmation says so, and loses its buttons.
+		c.updateOrReply(locales.T(c.Lang, "table_abandon_over", map[string]any{"Game": En(g.Rules.Name() + "_title")}), nil)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case p.n == 0 || p.Arg != abandonArg(td):
+		return ErrStale
+	case p.n > r.Version:
+		return fmt.Errorf("%w: version %d is newer than the record's %d", ErrBadCustomID, p.n, r.Version)
+	}
+	if !c.manages(td.Creator) && !td.lastPlaying(c.User) {
+		return ErrNoPermission
+	}
+	if err := c.Retry("finish", func(ctx context.Context) error { return c.B.finishTable(ctx, c.I.ChannelID, r.Game, td) }); err != nil {
+		return err
+	}
+	c.updateOrReply(locales.T(c.Lang, "abandon_done", nil), nil)
+	notice := locales.T(td.Lang, "table_abandoned", map[string]any{"Name": c.Name, "Game": En(g.Rules.Name() + "_title")})
+	// The board says it ended where it said who must decide, without its
+	// clock; its picture stays. A ping waiting for a decision says there
+	// is none any more, in fewer words.
+	var ended *string
+	if r.Data != nil {
+		if st, err := g.Rules.Decode(r.Data); err == nil {
+			t := td.table(!c.B.noPictures)
+			t.Kept, t.Abandoned = td.picKey(), notice
+			text := g.Presenter.Board(t, st).Content
+			ended = &text
+		}
+	}
+	settled := locales.T(td.Lang, "table_ping_abandoned", nil)
+	board, v, ping := td.Board, td.BoardVia, td.Ping
+	c.Then(func(ctx context.Context) {
+		d := c.B.apiFor(ctx)
+		if _, err := d.Followup(ctx, c.I, &discordgo.WebhookParams{Content: notice, AllowedMentions: noMentions()}); err != nil {
+			c.B.log.Warn("could not tell the channel the game was abandoned", "channel", c.I.ChannelID, "err", err)
+		}
+		if ping != nil && ping.ID != "" {
+			// The ping's decision will not be made: it says so.
+			text := settled
+			var err error
+			if ping.Via.usable(time.Now()) {
+				err = d.FollowupEdit(ctx, ping.Via.Interaction(), ping.ID, &discordgo.WebhookEdit{Content: &text, AllowedMentions: noMentions()})
+			}
+			if !ping.Via.usable(time.Now()) || err != nil {
+				err = d.Edit(ctx, &discordgo.MessageEdit{Channel: c.I.ChannelID, ID: ping.ID, Content: &text, AllowedMentions: noMentions()})
+			}
+			if err != nil {
+				c.B.log.Warn("could not settle the ping of an abandoned game", "channel", c.I.ChannelID, "err", err)
+			}
+		}
+		if board == "" {
+			return
+		}
+		c.B.boardFences.Send(board, shows{Retire: true}, c.B.now(), func() error {
+			none := &[]discordgo.MessageComponent{}
+			if v.usable(time.Now()) && (v.Orig == "" || v.Orig == board) {
+				// The board's newest interaction edits it (outbox_contract.go).
+				if err := d.FollowupEdit(ctx, v.Interaction(), "@original", &discordgo.WebhookEdit{Content: ended, Components: none}); err == nil {
+					return nil
+				}
+			}
+			return d.Edit(ctx, &discordgo.MessageEdit{Channel: c.I.ChannelID, ID: board, Content: ended, Components: none})
+		})
+	})
+	return nil
 }

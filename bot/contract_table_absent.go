@@ -26,7 +26,7 @@ const minReminded = 10 * time.Minute
 
 // markLate counts a decision of seat out of time; the lines say when the
 // person becomes absent.
-func (td *TableData) markLate(seat int) []string {
+func (td *tableData) markLate(seat int) []string {
 	if seat < 0 || seat >= len(td.Seats) || td.Seats[seat].Level != "" {
 		return nil
 	}
@@ -41,7 +41,7 @@ func (td *TableData) markLate(seat int) []string {
 
 // comeBack gives an absent person their seat back at now: their clock
 // starts again on the decision they have in st, if any.
-func (td *TableData) comeBack(seat int, st engine.State, now time.Time) {
+func (td *tableData) comeBack(seat int, st engine.State, now time.Time) {
 	s := &td.Seats[seat]
 	s.Away, s.Late = false, 0
 	td.addLog([]string{locales.T(td.Lang, "log_back", map[string]any{"Name": s.Name})})
@@ -54,7 +54,7 @@ func (td *TableData) comeBack(seat int, st engine.State, now time.Time) {
 
 // remindAt is when the person deciding in seat is reminded of their
 // decision in st (zero: never, or already reminded).
-func (td *TableData) remindAt(g *present.Game, st engine.State, seat int) time.Time {
+func (td *tableData) remindAt(g *present.Game, st engine.State, seat int) time.Time {
 	dl := td.deadline(g, st, seat)
 	if dl.IsZero() || seat >= len(td.Open) {
 		return time.Time{}
@@ -72,11 +72,11 @@ func (td *TableData) remindAt(g *present.Game, st engine.State, seat int) time.T
 
 // reminders are the reminders due at now in st, one message per person,
 // each decision reminded once; they are recorded as sent.
-func (td *TableData) reminders(r *dixbot.Record, g *present.Game, st engine.State, now time.Time) []Effect {
+func (td *tableData) reminders(r *dixbot.Record, g *present.Game, st engine.State, now time.Time) []effect {
 	if st.Over() || td.Paused != "" {
 		return nil
 	}
-	var out []Effect
+	var out []effect
 	for _, s := range st.ToDecide() {
 		at := td.remindAt(g, st, s)
 		if at.IsZero() || at.After(now) || td.Seats[s].User == "" {
@@ -87,9 +87,9 @@ func (td *TableData) reminders(r *dixbot.Record, g *present.Game, st engine.Stat
 		}
 		td.Reminded[s] = td.Open[s] + 1
 		user := td.Seats[s].User
-		out = append(out, Effect{Kind: CeffPing, Users: []string{user}, Text: locales.T(td.Lang, "table_remind", map[string]any{
+		out = append(out, effect{Kind: ceffPing, Users: []string{user}, Text: locales.T(td.Lang, "table_remind", map[string]any{
 			"Mentions": "<@" + user + ">", "Game": En(g.Rules.Name() + "_title"),
-			"Unix": td.deadline(g, st, s).Unix(), "URL": MessageURL(r.Guild, r.Channel, td.Board)})})
+			"Unix": td.deadline(g, st, s).Unix(), "URL": messageURL(r.Guild, r.Channel, td.Board)})})
 	}
 	return out
 }

@@ -50,11 +50,11 @@ func TestContractRemindersOncePerDecision(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	lobby := h.qcommand("u1", "start").Shown(nil)
-	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
 	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbPace, ""), "evening").Shown(lobby)
-	h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, ""))
+	h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, ""))
 	g, _, _ := h.qstate()
 	require.Len(t, g.ToDecide(), 2, "a white sum: both decide")
 	r, err := h.Db.Get(context.Background(), h.Channel)
@@ -63,16 +63,16 @@ func TestContractRemindersOncePerDecision(t *testing.T) {
 	assert.True(t, half.Equal(r.Due), "due for the reminders: %v", r.Due)
 
 	now = half.Add(-time.Second)
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 	assert.Zero(t, h.reminders("u1")+h.reminders("u2"), "no reminder before half time")
 	now = half
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 	assert.Equal(t, 1, h.reminders("u1"))
 	assert.Equal(t, 1, h.reminders("u2"))
 	// Again, and later: still one per decision.
 	for range 3 {
 		now = now.Add(time.Hour)
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+		require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 	}
 	assert.Equal(t, 1, h.reminders("u1"))
 	assert.Equal(t, 1, h.reminders("u2"))
@@ -80,7 +80,7 @@ func TestContractRemindersOncePerDecision(t *testing.T) {
 	require.NoError(t, err)
 	for !r.Due.IsZero() && r.Due.Before(half.Add(botqwixx.EveningTime/2)) {
 		now = r.Due // the outbox's own due times
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+		require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 		r, err = h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 	}
@@ -94,11 +94,11 @@ func TestContractRemindersOncePerDecision(t *testing.T) {
 		}
 	}
 	assert.Equal(t, locales.T("en", "table_remind", map[string]any{"Mentions": "<@u1>", "Game": "Qwixx",
-		"Unix": half.Add(botqwixx.EveningTime / 2).Unix(), "URL": MessageURL(h.Guild, h.Channel, td.Board)}), remind)
+		"Unix": half.Add(botqwixx.EveningTime / 2).Unix(), "URL": messageURL(h.Guild, h.Channel, td.Board)}), remind)
 
 	// The live pace reminds nobody.
 	h2 := newQwixxHarness(t, false)
-	h2.b.Now = func() time.Time { return now }
+	h2.b.now = func() time.Time { return now }
 	h2.openQwixx([]string{"u1", "u2"})
 	r, err = h2.Db.Get(context.Background(), h2.Channel)
 	require.NoError(t, err)
@@ -112,7 +112,7 @@ func TestContractAbsentPlayerComesBack(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1", "u2"}, "easy")
 	rng := rand.New(rand.NewPCG(1, 2))
 	// u1 decides at once; u2 never does.
@@ -130,13 +130,13 @@ func TestContractAbsentPlayerComesBack(t *testing.T) {
 		if containsInt(st.ToDecide(), 0) {
 			m, err := computer.Player{Level: computer.Normal}.Decide(st, 0, rng)
 			require.NoError(t, err)
-			res := h.ClickOn("u1", h.Rec.Message(board.ID), ContractID("qwixx", CverbMove, st.Seq(), string(m)))
+			res := h.ClickOn("u1", h.Rec.Message(board.ID), contractID("qwixx", cverbMove, st.Seq(), string(m)))
 			require.NotNil(t, res.Response())
 			continue
 		}
 		require.False(t, r.Due.IsZero())
 		now = r.Due
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+		require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 	}
 	_, td, _ := h.qstate()
 	assert.Contains(t, strings.Join(td.Log, "\n"), locales.T("en", "log_absent", map[string]any{"Name": "Bob"}))
@@ -155,7 +155,7 @@ func TestContractAbsentPlayerComesBack(t *testing.T) {
 		require.NotContains(t, st.ToDecide(), 1)
 		m, err := computer.Player{Level: computer.Normal}.Decide(st, 0, rng)
 		require.NoError(t, err)
-		h.ClickOn("u1", h.Rec.Message(board.ID), ContractID("qwixx", CverbMove, st.Seq(), string(m)))
+		h.ClickOn("u1", h.Rec.Message(board.ID), contractID("qwixx", cverbMove, st.Seq(), string(m)))
 	}
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)

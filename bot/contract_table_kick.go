@@ -16,7 +16,7 @@ import (
 // majority of the other people still playing.
 
 // kickable reports whether seat s may be handed to the computer by a vote.
-func (td *TableData) kickable(s int) bool {
+func (td *tableData) kickable(s int) bool {
 	if s < 0 || s >= len(td.Seats) {
 		return false
 	}
@@ -25,7 +25,7 @@ func (td *TableData) kickable(s int) bool {
 }
 
 // othersPlaying counts the people who still play their seat, other than s.
-func (td *TableData) othersPlaying(s int) int {
+func (td *tableData) othersPlaying(s int) int {
 	n := 0
 	for i, st := range td.Seats {
 		if i != s && st.User != "" && st.Level == "" {
@@ -37,24 +37,24 @@ func (td *TableData) othersPlaying(s int) int {
 
 // lastPlaying reports whether user is the only person still playing
 // their seat: the last one at the table.
-func (td *TableData) lastPlaying(user string) bool {
+func (td *tableData) lastPlaying(user string) bool {
 	s := td.seatOf(user)
 	return s >= 0 && user != "" && td.Seats[s].Level == "" && td.othersPlaying(s) == 0
 }
 
 // votesNeeded is the majority of the people playing other than seat s.
-func (td *TableData) votesNeeded(s int) int { return td.othersPlaying(s)/2 + 1 }
+func (td *tableData) votesNeeded(s int) int { return td.othersPlaying(s)/2 + 1 }
 
 // kickRow is the board's row of vote buttons, one per seat that may be
 // handed to the computer (nil: none).
-func kickRow(g *present.Game, td *TableData) discordgo.MessageComponent {
+func kickRow(g *present.Game, td *tableData) discordgo.MessageComponent {
 	var out []discordgo.MessageComponent
 	for s := range td.Seats {
-		if !td.kickable(s) || len(out) == MaxKickButtons {
+		if !td.kickable(s) || len(out) == maxKickButtons {
 			continue
 		}
 		out = append(out, discordgo.Button{Label: td.kickLabel(s), Style: discordgo.DangerButton,
-			CustomID: ContractID(g.Rules.Name(), cverbKick, 0, strconv.Itoa(s))})
+			CustomID: contractID(g.Rules.Name(), cverbKick, 0, strconv.Itoa(s))})
 	}
 	if len(out) == 0 {
 		return nil
@@ -64,7 +64,7 @@ func kickRow(g *present.Game, td *TableData) discordgo.MessageComponent {
 
 // kickLabel is the label of the vote on seat s, worded as DIX's
 // (kickLabel in pace.go).
-func (td *TableData) kickLabel(s int) string {
+func (td *tableData) kickLabel(s int) string {
 	votes, need := len(td.Seats[s].Votes), td.votesNeeded(s)
 	key := "btn_kick"
 	creator := td.seatOf(td.Creator)
@@ -80,16 +80,16 @@ func (td *TableData) kickLabel(s int) string {
 	if creator >= 0 {
 		d["Creator"] = td.Seats[creator].Name
 	}
-	return Truncate(locales.N(td.Lang, key, need, d), MaxLabel)
+	return Truncate(locales.N(td.Lang, key, need, d), present.MaxButtonLabel)
 }
 
 // contractKick is a vote to hand seat arg to the computer.
 func (c *Call) contractKick(g *present.Game, arg string) error {
-	target, err := ParseSeatArg(arg, g.MaxSeats)
+	target, err := parseSeatArg(arg, g.MaxSeats)
 	if err != nil {
 		return err
 	}
-	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
+	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
 		st, err := runningState(g, r)
 		if err != nil {
 			return err
@@ -111,7 +111,7 @@ func (c *Call) contractKick(g *present.Game, arg string) error {
 			}
 		}
 		seat.Votes = append(seat.Votes, c.User)
-		now := c.B.Now()
+		now := c.B.now()
 		d := map[string]any{"Name": seat.Name, "Voter": Escape(c.Name), "Votes": len(seat.Votes), "Need": td.votesNeeded(target)}
 		if c.User != td.Creator && len(seat.Votes) < td.votesNeeded(target) {
 			td.addLog([]string{locales.T(td.Lang, "log_kick_vote", d)})

@@ -24,11 +24,11 @@ func TestContractKickVote(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1", "u2", "u3"})
 	// Chloé (u3) ran out of time once.
 	_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
-		td, err := DecodeTableData(r.Meta)
+		td, err := decodeTableData(r.Meta)
 		require.NoError(t, err)
 		td.Seats[2].Late = 1
 		r.Meta = td.Encode()
@@ -39,17 +39,17 @@ func TestContractKickVote(t *testing.T) {
 	_, td, _ := h.qstate()
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
-	pb, st, err := h.b.contractBoard(h.b.Games["qwixx"], r, td, "")
+	pb, st, err := h.b.contractBoard(h.b.games["qwixx"], r, td, "")
 	require.NoError(t, err)
-	kick := ContractID("qwixx", cverbKick, 0, "2")
-	assert.Contains(t, tabletest.ComponentIDs(tableComponents(h.b.Games["qwixx"], st, td, pb)), kick, "the board offers the vote")
+	kick := contractID("qwixx", cverbKick, 0, "2")
+	assert.Contains(t, tabletest.ComponentIDs(tableComponents(h.b.games["qwixx"], st, td, pb)), kick, "the board offers the vote")
 
 	_, _, v := h.qstate()
 	for _, tc := range []struct{ user, id, key string }{
 		{"u9", kick, "table_err_not_seated"},
-		{"u2", ContractID("qwixx", cverbKick, 0, "0"), "err_no_kick"},
-		{"u2", ContractID("qwixx", cverbKick, 0, "3"), "err_no_kick"},
-		{"u2", ContractID("qwixx", cverbKick, 0, "7"), "err_bad_custom_id"},
+		{"u2", contractID("qwixx", cverbKick, 0, "0"), "err_no_kick"},
+		{"u2", contractID("qwixx", cverbKick, 0, "3"), "err_no_kick"},
+		{"u2", contractID("qwixx", cverbKick, 0, "7"), "err_bad_custom_id"},
 		{"u2", "qwixx:kick:0:x", "err_bad_custom_id"},
 		{"u2", "qwixx:kick:0", "err_bad_custom_id"},
 	} {
@@ -79,10 +79,10 @@ func TestContractKickVoteOnTheSixthSeat(t *testing.T) {
 	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	board := h.openDixxit("en", []string{"u1", "u2", "u3", "u4", "u5", "u6"}, 0)
 	_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
-		td, err := DecodeTableData(r.Meta)
+		td, err := decodeTableData(r.Meta)
 		require.NoError(t, err)
 		require.Len(t, td.Seats, 6)
 		td.Seats[5].Late = 1
@@ -92,11 +92,11 @@ func TestContractKickVoteOnTheSixthSeat(t *testing.T) {
 	require.NoError(t, err)
 	_, _, v := h.dstate()
 	assert.Equal(t, locales.T("en", "err_bad_custom_id", nil),
-		h.ClickOn("u1", board, ContractID("dixxit", cverbKick, 0, "6")).EphemeralText(), "a seventh seat")
+		h.ClickOn("u1", board, contractID("dixxit", cverbKick, 0, "6")).EphemeralText(), "a seventh seat")
 	_, _, v2 := h.dstate()
 	assert.Equal(t, v, v2, "a refused vote changed the game")
 
-	assert.Equal(t, locales.T("en", "kick_done", nil), h.ClickOn("u1", board, ContractID("dixxit", cverbKick, 0, "5")).EphemeralText())
+	assert.Equal(t, locales.T("en", "kick_done", nil), h.ClickOn("u1", board, contractID("dixxit", cverbKick, 0, "5")).EphemeralText())
 	_, td, _ := h.dstate()
 	assert.NotEmpty(t, td.Seats[5].Level, "the creator's vote hands the sixth seat to the computer")
 }
@@ -186,12 +186,12 @@ func TestContractLobbyComputersAreTheCreators(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	lobby := h.qcommand("u1", "start").Shown(nil)
-	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
-	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, CverbCPU, "normal")).Shown(lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
+	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbCPU, "normal")).Shown(lobby)
 	_, td, _ := h.qstate()
 	require.Len(t, td.Seats, 3)
 	for _, u := range []string{"u2", "u3"} {
-		for _, id := range []string{h.qmust(lobby, CverbCPU, "easy"), h.qmust(lobby, cverbRmCPU, "")} {
+		for _, id := range []string{h.qmust(lobby, cverbCPU, "easy"), h.qmust(lobby, cverbRmCPU, "")} {
 			assert.Equal(t, locales.T("en", "err_not_creator", nil), h.ClickOn(u, lobby, id).EphemeralText(), "%s by %s", id, u)
 		}
 	}
@@ -213,10 +213,10 @@ func TestContractGameOverTellsEveryone(t *testing.T) {
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	require.True(t, r.Finished)
-	td, err := DecodeTableData(r.Meta)
+	td, err := decodeTableData(r.Meta)
 	require.NoError(t, err)
 	want := locales.T("en", "table_over_ping", map[string]any{"Mentions": "<@u1> <@u2>", "Game": "Qwixx",
-		"URL": MessageURL(h.Guild, h.Channel, td.Board)})
+		"URL": messageURL(h.Guild, h.Channel, td.Board)})
 	var told []*tabletest.Message
 	for _, m := range h.Rec.Messages() {
 		if m.Content == want {

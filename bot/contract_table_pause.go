@@ -21,7 +21,7 @@ import (
 
 // addLog adds event lines to the board's latest lines and to the lines
 // this update owes the game's log.
-func (td *TableData) addLog(lines []string) {
+func (td *tableData) addLog(lines []string) {
 	td.Log = appendLog(td.Log, lines)
 	td.fresh = append(td.fresh, lines...)
 }
@@ -31,7 +31,7 @@ func (td *TableData) addLog(lines []string) {
 // among evs starts the board's lines afresh: this update's lines up to it
 // (how the round before ended, as far as this update saw it) become
 // Ended, and only the new round's stay in Log.
-func (td *TableData) tell(g *present.Game, evs []engine.Event) {
+func (td *tableData) tell(g *present.Game, evs []engine.Event) {
 	t := td.table(false)
 	if rd, ok := g.Presenter.(present.Rounder); ok {
 		for i := len(evs) - 1; i >= 0; i-- {
@@ -50,7 +50,7 @@ func (td *TableData) tell(g *present.Game, evs []engine.Event) {
 
 // logOrigin names the table in the channel's log record: the interaction
 // that opened a rematch, else the board message the game started on.
-func (td *TableData) logOrigin() string {
+func (td *tableData) logOrigin() string {
 	if td.Origin != "" {
 		return "t" + td.Origin
 	}
@@ -59,7 +59,7 @@ func (td *TableData) logOrigin() string {
 
 // opening names the interaction that opened the table ("": a table
 // written before tables were named so).
-func (td *TableData) opening() string {
+func (td *tableData) opening() string {
 	if td.Origin != "" {
 		return td.Origin
 	}
@@ -67,7 +67,7 @@ func (td *TableData) opening() string {
 }
 
 // began is the board message the game started on ("": not known yet).
-func (td *TableData) began() string {
+func (td *tableData) began() string {
 	if td.Began != "" {
 		return td.Began
 	}
@@ -76,26 +76,26 @@ func (td *TableData) began() string {
 
 // keepLog writes the update's event lines to the game's log after the
 // answer.
-func (c *Call) keepLog(td *TableData) {
+func (c *Call) keepLog(td *tableData) {
 	if td == nil || len(td.fresh) == 0 {
 		return
 	}
 	channel, origin, lines := c.I.ChannelID, td.logOrigin(), td.fresh
 	c.Then(func(ctx context.Context) {
-		if err := c.B.AppendLog(ctx, channel, origin, lines); err != nil {
-			c.B.Log.Warn("could not keep the game's log", "channel", channel, "err", err)
+		if err := c.B.appendLog(ctx, channel, origin, lines); err != nil {
+			c.B.log.Warn("could not keep the game's log", "channel", channel, "err", err)
 		}
 	})
 }
 
 // mayPause: the table's creator, or a member who may manage the channel.
-func (c *Call) mayPause(td *TableData) bool { return c.Manages(td.Creator) }
+func (c *Call) mayPause(td *tableData) bool { return c.manages(td.Creator) }
 
 // contractPause pauses (on) or resumes the game: /<game> pause and
 // /<game> resume.
 func (c *Call) contractPause(g *present.Game, on bool) error {
 	cmd := "/" + En(g.Rules.Name()+"_cmd_name")
-	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
+	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
 		if !c.mayPause(td) {
 			return Refuse(ErrNoPermission, "err_no_permission_pause", nil)
 		}
@@ -103,7 +103,7 @@ func (c *Call) contractPause(g *present.Game, on bool) error {
 		if err != nil {
 			return err
 		}
-		now := c.B.Now()
+		now := c.B.now()
 		name := Escape(c.Name)
 		var pings pingPlan
 		switch {
@@ -160,7 +160,7 @@ func (c *Call) contractPause(g *present.Game, on bool) error {
 }
 
 // pausedLine is the board's line of a paused game.
-func pausedLine(g *present.Game, td *TableData) string {
+func pausedLine(g *present.Game, td *tableData) string {
 	return locales.T(td.Lang, "table_paused", map[string]any{"Name": td.Paused, "Command": "/" + En(g.Rules.Name()+"_cmd_name")})
 }
 
@@ -181,37 +181,37 @@ func (c *Call) contractLog(g *present.Game, page uint64) error {
 	if r.Game != g.Rules.Name() {
 		return otherGame(gameTitle(r.Game))
 	}
-	c.Notice.Seen = r
-	td, err := DecodeTableData(r.Meta)
+	c.notice.seen = r
+	td, err := decodeTableData(r.Meta)
 	if err != nil {
 		return err
 	}
-	var l GameLogRecord
+	var l gameLogRecord
 	if r.Data != nil {
-		ctx, cancel := c.StoreCtx()
-		lr, lerr := c.B.get(ctx, LogChannel(c.I.ChannelID))
+		ctx, cancel := c.storeCtx()
+		lr, lerr := c.B.get(ctx, logChannel(c.I.ChannelID))
 		cancel()
 		switch {
 		case lerr == nil:
 			if json.Unmarshal(lr.Meta, &l) != nil || !sameLog(l.Origin, td.logOrigin()) {
-				l = GameLogRecord{}
+				l = gameLogRecord{}
 			}
 		case !errors.Is(lerr, dixbot.ErrNotFound):
-			return c.StoreErr("get", lerr)
+			return c.storeErr("get", lerr)
 		}
 	}
 	pages := uint64(max(1, (len(l.Lines)+logPageLines-1)/logPageLines))
 	page = min(page, pages-1)
 	// The log speaks the game's language, as its lines do.
 	lang := td.Lang
-	text, _ := LogView(lang, l.Lines, l.Cut, int(page))
+	text := logText(lang, l.Lines, l.Cut, int(page))
 	// The page buttons are the game's own.
 	var row []discordgo.MessageComponent
 	if page+1 < pages {
-		row = append(row, Button(lang, "btn_log_older", nil, discordgo.SecondaryButton, ContractID(g.Rules.Name(), cverbLog, page+1, "")))
+		row = append(row, Button(lang, "btn_log_older", nil, discordgo.SecondaryButton, contractID(g.Rules.Name(), cverbLog, page+1, "")))
 	}
 	if page > 0 {
-		row = append(row, Button(lang, "btn_log_newer", nil, discordgo.SecondaryButton, ContractID(g.Rules.Name(), cverbLog, page-1, "")))
+		row = append(row, Button(lang, "btn_log_newer", nil, discordgo.SecondaryButton, contractID(g.Rules.Name(), cverbLog, page-1, "")))
 	}
 	var comps []discordgo.MessageComponent
 	if len(row) > 0 {

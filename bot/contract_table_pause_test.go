@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +20,7 @@ import (
 func (h *harness) qwixxMove(board *tabletest.Message) string {
 	h.T.Helper()
 	for _, id := range tabletest.ComponentIDs(board.Components) {
-		if p, err := ParseContractID(id); err == nil && p.Verb == CverbMove {
+		if p, err := parseContractID(id); err == nil && p.Verb == cverbMove {
 			return id
 		}
 	}
@@ -39,13 +40,13 @@ func TestContractPauseResume(t *testing.T) {
 				h.Locale = discordgo.French
 			}
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.Now = func() time.Time { return now }
+			h.b.now = func() time.Time { return now }
 			h.Perms["u3"] = discordgo.PermissionManageChannels
 			lobby := h.qcommand("u1", "start", "language", lang).Shown(nil)
 			assert.Equal(t, locales.T(lang, "table_err_not_started", nil), h.qcommand("u1", "pause").EphemeralText())
-			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
-			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, CverbCPU, "easy")).Shown(lobby)
-			board := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
+			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
+			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbCPU, "easy")).Shown(lobby)
+			board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
 			r0, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
 			_, _, v := h.qstate()
@@ -70,7 +71,7 @@ func TestContractPauseResume(t *testing.T) {
 			txt := h.ClickOn("u2", shown, h.qwixxMove(shown)).EphemeralText()
 			assert.Equal(t, locales.T(lang, "table_err_paused", map[string]any{"Name": "Alice", "Command": "/qwixx"}), txt)
 			now = now.Add(time.Hour)
-			require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+			require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 			_, _, v2 = h.qstate()
 			assert.Equal(t, v, v2, "a paused game changed")
 
@@ -97,7 +98,7 @@ func TestContractLog(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1", "u2"}, "easy")
 	h.qcommand("u1", "pause")
 	h.qcommand("u1", "resume")
@@ -117,7 +118,7 @@ func TestContractLog(t *testing.T) {
 	require.NotEmpty(t, older, "a whole game's log has more than one page")
 	page := h.ClickOn("u2", &tabletest.Message{ID: "orig-x", Ephemeral: true}, older)
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, page.Response().Type)
-	all := h.ClickOn("u2", &tabletest.Message{ID: "orig-x", Ephemeral: true}, ContractID("qwixx", cverbLog, 99999, "")).Response().Data.Content
+	all := h.ClickOn("u2", &tabletest.Message{ID: "orig-x", Ephemeral: true}, contractID("qwixx", cverbLog, 99999, "")).Response().Data.Content
 	assert.Contains(t, all, locales.T("en", "log_paused", map[string]any{"Name": "Alice"}), "the oldest page")
 	assert.Contains(t, all, locales.T("en", "log_resumed", map[string]any{"Name": "Alice"}))
 	assert.Contains(t, all, locales.T("en", "table_timed_out", map[string]any{"Name": "Bob"}))
@@ -163,4 +164,65 @@ func TestContractCommandsFitDiscord(t *testing.T) {
 			assert.Contains(t, subs, want)
 		}
 	}
+}
+
+// A person who leaves while the game is paused hands their seat to the
+// computer, which plays nothing, and no clock runs, until the game
+// resumes; then the computer plays the seat at once and the next person
+// is called.
+func TestLeaveWhilePausedMovesNothingUntilResume(t *testing.T) {
+	t.Parallel()
+	h := newDixHarness(t, 6, false)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	users := []string{"u1", "u2", "u3"}
+	h.openGame("dix", users, nil)
+	g, _, _, _ := h.dixNow()
+	actor := g.ToAct()
+	leaver := users[actor]
+	h.Run(h.GameCommandIx("dix", "u1", "pause"))
+	g, td, _, _ := h.dixNow()
+	seq, banks := g.Seq, slices.Clone(td.Banks)
+
+	start := h.Rec.Count()
+	assert.Equal(t, locales.T("en", "table_left_you", nil), h.Run(h.GameCommandIx("dix", leaver, "leave")).EphemeralText())
+	now = now.Add(5 * time.Hour)
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
+	g, td, _, _ = h.dixNow()
+	assert.NotEmpty(t, td.Seats[actor].Level, "the seat is handed to the computer")
+	assert.Equal(t, seq, g.Seq, "the computer plays nothing while paused")
+	assert.Equal(t, actor, g.ToAct())
+	assert.Equal(t, banks, td.Banks, "no clock runs while paused")
+	for _, c := range h.Rec.Since(start) {
+		for _, u := range users {
+			assert.NotContains(t, callText(c), "<@"+u+">", "nobody is called while paused")
+		}
+	}
+
+	// Resumed: the computer plays the seat at once and the next person is
+	// called.
+	start = h.Rec.Count()
+	h.Run(h.GameCommandIx("dix", "u1", "resume"))
+	g, _, _, _ = h.dixNow()
+	assert.Greater(t, g.Seq, seq, "the computer plays the seat once the game runs again")
+	assert.NotEqual(t, actor, g.ToAct())
+	called := ""
+	for _, c := range h.Rec.Since(start) {
+		called += callText(c)
+	}
+	assert.Contains(t, called, "<@"+users[g.ToAct()]+">", "the person to decide next is called")
+	assert.NotContains(t, called, "<@"+leaver+">")
+}
+
+// callText is the text a recorded call sends or edits in.
+func callText(c tabletest.Call) string {
+	switch {
+	case c.Send != nil:
+		return c.Send.Content
+	case c.Params != nil:
+		return c.Params.Content
+	case c.Edit != nil && c.Edit.Content != nil:
+		return *c.Edit.Content
+	}
+	return ""
 }

@@ -31,8 +31,8 @@ const firstStream = 1 << 62
 // startTable starts the game of the lobby r, td at now: the seat that
 // starts (td.Starts, else drawn from the seed), the forced and computer
 // decisions that open it, the clocks of the people deciding.
-func (b *Bot) startTable(g *present.Game, r *dixbot.Record, td *TableData, now time.Time) (engine.State, error) {
-	td.Seed = b.Seed()
+func (b *Bot) startTable(g *present.Game, r *dixbot.Record, td *tableData, now time.Time) (engine.State, error) {
+	td.Seed = b.seed()
 	n := len(td.Seats)
 	first := td.Starts - 1
 	if first < 0 || first >= n {
@@ -75,7 +75,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 	if err != nil {
 		return err
 	}
-	c.Notice.Seen = r
+	c.notice.seen = r
 	gone := Refuse(ErrStale, "err_rematch_gone", nil)
 	if r.Game != g.Rules.Name() {
 		if r.Finished {
@@ -83,7 +83,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 		}
 		return c.rematchTakenBy(r)
 	}
-	td, err := DecodeTableData(r.Meta)
+	td, err := decodeTableData(r.Meta)
 	if err != nil {
 		return err
 	}
@@ -105,35 +105,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 		return Refuse(ErrNotInGame, "err_rematch_not_seated", nil)
 	}
 	if !r.Finished {
-		// Over but not archived yet: one click claims the rematch and
-		// archives the game; the others are told.
-		_, _, err := c.contractChange(g, func(r *dixbot.Record, td *TableData) error {
-			// The channel's record may be another game by now (the
-			// rematch another click opened): it is then not claimed.
-			if td.Board != c.I.Message.ID || r.Data == nil || td.Rematch != "" && td.Rematch != c.I.ID {
-				return ErrClaimed
-			}
-			td.Rematch = c.I.ID
-			return nil
-		})
-		if errors.Is(err, ErrClaimed) || errors.Is(err, dixbot.ErrNotFound) {
-			return c.rematchTakenNowBy()
-		}
-		if err != nil {
-			return err
-		}
-		// The game's end may still be owed (outbox_contract.go): its
-		// result is recorded (once, whoever records it) before archiving.
-		if err := c.B.recordOver(c.Ctx, r); err != nil {
-			return err
-		}
-		if err := c.Retry("finish", func(ctx context.Context) error {
-			err := c.B.Store.Finish(ctx, c.I.ChannelID)
-			if errors.Is(err, dixbot.ErrNotFound) {
-				return nil // archived in between by its board's edit
-			}
-			return err
-		}); err != nil {
+		if err := c.claimRematch(g, r); err != nil {
 			return err
 		}
 	}
@@ -146,21 +118,21 @@ func (c *Call) contractRematch(g *present.Game) error {
 		// The lobby is owed until the answer went out, as a start's
 		// (contract_lobby.go).
 		ntd.BoardVia = v
-		ntd.oweLobby(next, c.B.Now(), v)
+		ntd.oweLobby(next, c.B.now(), v)
 		next.Meta = ntd.Encode()
 	}
 	if err := c.createRematch(next); err != nil {
 		return err
 	}
 	if st2 != nil {
-		pb := g.Presenter.Board(ntd.boardTable(g, st2, !c.B.NoPictures), st2)
+		pb := g.Presenter.Board(ntd.boardTable(g, st2, !c.B.noPictures && c.B.mayAttach(c.I.ChannelID)), st2)
 		pb.Content = withLine(pb.Content, tableClockLine(g, st2, ntd))
 		c.Respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
-				Components: tableComponents(g, st2, ntd, pb), AllowedMentions: NoMentions()},
+				Components: tableComponents(g, st2, ntd, pb), AllowedMentions: noMentions()},
 		})
-		c.B.WakeAt(next.Due)
+		c.B.wakeAt(next.Due)
 		c.keepLog(ntd)
 		c.rememberBoard(g)
 		return nil
@@ -171,17 +143,53 @@ func (c *Call) contractRematch(g *present.Game) error {
 		"\n\n" + content
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: MentionUsers(others)},
+		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: mentionUsers(others)},
 	})
 	c.settleContract(next)
+	return nil
+}
+
+// claimRematch claims the rematch of r, a game over but not archived yet:
+// one click claims it, records the game's result and archives it; the
+// others are told where the rematch is.
+func (c *Call) claimRematch(g *present.Game, r *dixbot.Record) error {
+	_, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+		// The channel's record may be another game by now (the
+		// rematch another click opened): it is then not claimed.
+		if td.Board != c.I.Message.ID || r.Data == nil || td.Rematch != "" && td.Rematch != c.I.ID {
+			return ErrClaimed
+		}
+		td.Rematch = c.I.ID
+		return nil
+	})
+	if errors.Is(err, ErrClaimed) || errors.Is(err, dixbot.ErrNotFound) {
+		return c.rematchTakenNowBy()
+	}
+	if err != nil {
+		return err
+	}
+	// The game's end may still be owed (outbox_contract.go): its
+	// result is recorded (once, whoever records it) before archiving.
+	if err := c.B.recordOver(c.ctx, r); err != nil {
+		return err
+	}
+	if err := c.Retry("finish", func(ctx context.Context) error {
+		err := c.B.store.Finish(ctx, c.I.ChannelID)
+		if errors.Is(err, dixbot.ErrNotFound) {
+			return nil // archived in between by its board's edit
+		}
+		return err
+	}); err != nil {
+		return err
+	}
 	return nil
 }
 
 // rematchTable is the record of the game after the finished one r, td:
 // started at once (its state returned) when the clicker is the only
 // person seated, else a lobby (nil state).
-func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *TableData) (*dixbot.Record, *TableData, engine.State, error) {
-	ntd := &TableData{V: tableDataVersion, Creator: c.User, Lang: td.Lang, NoPics: td.NoPics || c.B.NoPictures,
+func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *tableData) (*dixbot.Record, *tableData, engine.State, error) {
+	ntd := &tableData{V: tableDataVersion, Creator: c.User, Lang: td.Lang, NoPics: td.NoPics || c.B.noPictures,
 		Pace: td.Pace, Opts: td.Opts, Origin: c.I.ID}
 	people := 0
 	at := make([]int, len(td.Seats)) // old seat -> new seat, -1 when left out
@@ -189,7 +197,7 @@ func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *TableData) (*
 		at[i] = -1
 		switch {
 		case s.User == c.User:
-			ntd.Seats = append(ntd.Seats, TableSeat{User: s.User, Name: c.Name})
+			ntd.Seats = append(ntd.Seats, tableSeat{User: s.User, Name: c.Name})
 		case s.User != "" && s.Level != "":
 			continue // a person who left: not seated again
 		default:
@@ -214,7 +222,7 @@ func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *TableData) (*
 	}
 	rec := &dixbot.Record{Channel: c.I.ChannelID, Guild: c.I.GuildID, Game: g.Rules.Name()}
 	if people == 1 && len(ntd.Seats) >= g.MinSeats {
-		st, err := c.B.startTable(g, rec, ntd, c.B.Now())
+		st, err := c.B.startTable(g, rec, ntd, c.B.now())
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -230,7 +238,7 @@ func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *TableData) (*
 			ntd.Called = append(ntd.Called, s.User)
 		}
 	}
-	ntd.CalledAt = c.B.Now().UnixMilli()
+	ntd.CalledAt = c.B.now().UnixMilli()
 	rec.Meta = ntd.Encode()
 	return rec, ntd, nil, nil
 }
@@ -241,16 +249,16 @@ func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *TableData) (*
 func (c *Call) createRematch(r *dixbot.Record) error {
 	unsure := false
 	err := c.Retry("create", func(ctx context.Context) error {
-		err := c.B.Store.Create(ctx, r)
+		err := c.B.store.Create(ctx, r)
 		if unsure && errors.Is(err, dixbot.ErrExists) {
 			if old, gerr := c.B.get(ctx, c.I.ChannelID); gerr == nil {
-				if td, terr := DecodeTableData(old.Meta); terr == nil && old.Game == r.Game && td.Origin == c.I.ID {
+				if td, terr := decodeTableData(old.Meta); terr == nil && old.Game == r.Game && td.Origin == c.I.ID {
 					*r = *old // a try that looked failed landed
 					return nil
 				}
 			}
 		}
-		unsure = unsure || Transient(err)
+		unsure = unsure || transient(err)
 		return err
 	})
 	if errors.Is(err, dixbot.ErrExists) {
@@ -272,10 +280,10 @@ func (c *Call) rematchTakenNowBy() error {
 // rematchTakenBy is the refusal of a rematch when the channel holds
 // another game r: who opened it and, once its board is known, a link.
 func (c *Call) rematchTakenBy(r *dixbot.Record) error {
-	if _, ok := c.B.Games[r.Game]; !ok {
+	if _, ok := c.B.games[r.Game]; !ok {
 		return otherGame(gameTitle(r.Game))
 	}
-	td, err := DecodeTableData(r.Meta)
+	td, err := decodeTableData(r.Meta)
 	if err != nil {
 		return err
 	}
@@ -294,7 +302,7 @@ func (c *Call) rematchTakenBy(r *dixbot.Record) error {
 		return Refuse(dixbot.ErrExists, "err_rematch_opening", nil)
 	}
 	return Refuse(dixbot.ErrExists, "err_rematch_exists", map[string]any{
-		"Name": name, "URL": MessageURL(r.Guild, r.Channel, td.Board)})
+		"Name": name, "URL": messageURL(r.Guild, r.Channel, td.Board)})
 }
 
 // rememberBoard records, after the answer, the answer's message as the
@@ -304,16 +312,16 @@ func (c *Call) rememberBoard(g *present.Game) {
 	c.Then(func(ctx context.Context) {
 		msg, err := c.D.Original(ctx, i)
 		if err != nil || msg == nil {
-			c.B.Log.Warn("could not read the board message of a rematch", "channel", channel, "err", err)
+			c.B.log.Warn("could not read the board message of a rematch", "channel", channel, "err", err)
 			return
 		}
-		sctx, cancel := context.WithTimeout(ctx, c.B.Timeout)
+		sctx, cancel := context.WithTimeout(ctx, c.B.timeout)
 		defer cancel()
 		_, err = c.B.update(sctx, channel, "", func(r *dixbot.Record) error {
 			if r.Game != g.Rules.Name() {
 				return ErrNothingToDo
 			}
-			td, err := DecodeTableData(r.Meta)
+			td, err := decodeTableData(r.Meta)
 			if err != nil {
 				return err
 			}
@@ -325,7 +333,7 @@ func (c *Call) rememberBoard(g *present.Game) {
 			return nil
 		})
 		if err != nil && !errors.Is(err, ErrNothingToDo) && !errors.Is(err, dixbot.ErrNotFound) {
-			c.B.Log.Warn("could not record the board message of a rematch", "channel", channel, "err", err)
+			c.B.log.Warn("could not record the board message of a rematch", "channel", channel, "err", err)
 		}
 	})
 }

@@ -52,10 +52,10 @@ func TestContractPaceInLobby(t *testing.T) {
 				h.Locale = discordgo.French
 			}
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.Now = func() time.Time { return now }
+			h.b.now = func() time.Time { return now }
 			lobby := h.qcommand("u1", "start", "language", lang).Shown(nil)
 			require.NotNil(t, lobby)
-			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
 			paceID := h.qmust(lobby, cverbPace, "")
 			menu := selectMenu(t, lobby, paceID)
 			require.Len(t, menu.Options, 2)
@@ -71,12 +71,12 @@ func TestContractPaceInLobby(t *testing.T) {
 			assert.Equal(t, locales.T(lang, "err_not_creator", nil), txt)
 			txt = h.ClickOn("u1", lobby, paceID, "forever").EphemeralText()
 			assert.Equal(t, locales.T(lang, "err_bad_custom_id", nil), txt)
-			txt = h.ClickOn("u1", lobby, ContractID("qwixx", cverbPace, 0, "evening")).EphemeralText()
+			txt = h.ClickOn("u1", lobby, contractID("qwixx", cverbPace, 0, "evening")).EphemeralText()
 			assert.Equal(t, locales.T(lang, "err_bad_custom_id", nil), txt, "a pace id carrying its value is forged")
 			_, td, v2 := h.qstate()
 			assert.Equal(t, v, v2, "a refused choice changed the table")
 			assert.Empty(t, td.Pace)
-			h.ClickOn("u1", lobby, ContractID("qwixx", cverbPace, 0, ""), "evening")
+			h.ClickOn("u1", lobby, contractID("qwixx", cverbPace, 0, ""), "evening")
 			_, td, v2 = h.qstate()
 			assert.Equal(t, v, v2, "a menu of an older lobby changed the table")
 
@@ -87,7 +87,7 @@ func TestContractPaceInLobby(t *testing.T) {
 			menu = selectMenu(t, lobby, h.qmust(lobby, cverbPace, ""))
 			assert.True(t, menu.Options[1].Default, "the menu shows the pace chosen")
 
-			board := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
+			board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
 			r, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
 			assert.True(t, now.Add(botqwixx.EveningTime/2).Equal(r.Due), "the first reminders: %v", r.Due)
@@ -103,7 +103,7 @@ func TestContractLivePaceClock(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1", "u2"}, "easy")
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
@@ -134,7 +134,7 @@ func (h *harness) playOut(board *tabletest.Message, now *time.Time) *tabletest.M
 		}
 		require.False(h.T, r.Due.IsZero())
 		*now = r.Due
-		require.NoError(h.T, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, *now))
+		require.NoError(h.T, h.b.runDueOn(context.Background(), h.Rec, h.Channel, *now))
 	}
 	return h.Rec.Message(board.ID)
 }
@@ -153,12 +153,12 @@ func TestContractRematchLobby(t *testing.T) {
 				h.Locale = discordgo.French
 			}
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.Now = func() time.Time { return now }
+			h.b.now = func() time.Time { return now }
 			lobby := h.qcommand("u1", "start", "language", lang).Shown(nil)
-			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
-			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, CverbCPU, "strong")).Shown(lobby)
+			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
+			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbCPU, "strong")).Shown(lobby)
 			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbPace, ""), "evening").Shown(lobby)
-			board := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
+			board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
 			_, td0, _ := h.qstate()
 			require.Positive(t, td0.First)
 			score := h.playOut(board, &now)
@@ -200,8 +200,8 @@ func TestContractRematchLobby(t *testing.T) {
 			txt := h.ClickOn("u1", score, rematchID).EphemeralText()
 			assert.Equal(t, locales.T(lang, "table_err_rematch_lobby", map[string]any{"Name": "Bob"}), txt)
 			// Only the new creator starts it, the next seat first.
-			assert.Equal(t, locales.T(lang, "err_not_creator", nil), h.ClickOn("u1", again, h.qmust(again, CverbGo, "")).EphemeralText())
-			board2 := h.ClickOn("u2", again, h.qmust(again, CverbGo, "")).Shown(again)
+			assert.Equal(t, locales.T(lang, "err_not_creator", nil), h.ClickOn("u1", again, h.qmust(again, cverbGo, "")).EphemeralText())
+			board2 := h.ClickOn("u2", again, h.qmust(again, cverbGo, "")).Shown(again)
 			g2, td2, _ := h.qstate()
 			require.NotNil(t, g2)
 			assert.Equal(t, td0.First%3+1, td2.First)
@@ -209,7 +209,7 @@ func TestContractRematchLobby(t *testing.T) {
 			assert.NotEmpty(t, tabletest.ComponentIDs(board2.Components))
 			// The old scoreboard now points to the running game.
 			txt = h.ClickOn("u1", score, rematchID).EphemeralText()
-			assert.Equal(t, locales.T(lang, "err_rematch_exists", map[string]any{"Name": "Bob", "URL": MessageURL(h.Guild, h.Channel, again.ID)}), txt)
+			assert.Equal(t, locales.T(lang, "err_rematch_exists", map[string]any{"Name": "Bob", "URL": messageURL(h.Guild, h.Channel, again.ID)}), txt)
 		})
 	}
 }
@@ -221,7 +221,7 @@ func TestContractRematchStartsAtOnce(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1"}, "easy", "normal")
 	_, td0, _ := h.qstate()
 	score := h.playOut(board, &now)
@@ -246,7 +246,7 @@ func TestContractRematchConcurrent(t *testing.T) {
 		t.Run(fmt.Sprint("archived=", archived), func(t *testing.T) {
 			h := newQwixxHarness(t, false)
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.Now = func() time.Time { return now }
+			h.b.now = func() time.Time { return now }
 			users := []string{"u1", "u2", "u3", "u4"}
 			board := h.openQwixx(users)
 			score := h.playOut(board, &now)
@@ -327,7 +327,7 @@ func TestContractRematchPingsOnce(t *testing.T) {
 			t.Parallel()
 			h := newQwixxHarness(t, false)
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.Now = func() time.Time { return now }
+			h.b.now = func() time.Time { return now }
 			board := h.openQwixx([]string{"u1", "u2"})
 			score := h.playOut(board, &now)
 			now = now.Add(5 * time.Minute)
@@ -335,11 +335,11 @@ func TestContractRematchPingsOnce(t *testing.T) {
 			again := h.ClickOn("u2", score, rematchID).Shown(nil)
 			require.NotNil(t, again)
 			now = now.Add(c.wait)
-			h.ClickOn("u2", again, h.qmust(again, CverbGo, ""))
+			h.ClickOn("u2", again, h.qmust(again, cverbGo, ""))
 			g, _, _ := h.qstate()
 			require.NotNil(t, g)
 			_, td, _ := h.qstate()
-			require.Contains(t, g.ToDecide(), slices.IndexFunc(td.Seats, func(s TableSeat) bool { return s.User == "u1" }), "u1 decides the first roll: %+v", td.Seats)
+			require.Contains(t, g.ToDecide(), slices.IndexFunc(td.Seats, func(s tableSeat) bool { return s.User == "u1" }), "u1 decides the first roll: %+v", td.Seats)
 			pinged := 0
 			for _, call := range h.Rec.Since(mark) {
 				var am *discordgo.MessageAllowedMentions
@@ -372,20 +372,20 @@ func TestContractLobbyButtonsSteady(t *testing.T) {
 	before := *lobby
 	steady := func(m *tabletest.Message) []string {
 		var ids []string
-		for _, v := range []string{CverbJoin, cverbLeave, CverbGo, cverbCancel} {
+		for _, v := range []string{cverbJoin, cverbLeave, cverbGo, cverbCancel} {
 			ids = append(ids, h.qmust(m, v, ""))
 		}
-		return append(ids, h.qmust(m, CverbCPU, "easy"))
+		return append(ids, h.qmust(m, cverbCPU, "easy"))
 	}
 	ids := steady(lobby)
-	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
 	assert.Equal(t, ids, steady(lobby), "the same ids after a Join")
-	res := h.ClickOn("u3", &before, h.qmust(&before, CverbJoin, ""))
+	res := h.ClickOn("u3", &before, h.qmust(&before, cverbJoin, ""))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, res.Texts())
 	_, td, _ := h.qstate()
 	assert.Len(t, td.Seats, 3, "both Joins landed")
 	lobby = h.Rec.Message(lobby.ID)
-	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, CverbCPU, "easy")).Shown(lobby)
+	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbCPU, "easy")).Shown(lobby)
 	assert.Equal(t, ids, steady(lobby), "the same ids after a computer seat")
 	old := *lobby
 	h.ClickOn("u1", lobby, h.qmust(lobby, cverbCancel, ""))
@@ -394,7 +394,7 @@ func TestContractLobbyButtonsSteady(t *testing.T) {
 	h.qcommand("u5", "start")
 	_, td, v := h.qstate()
 	require.Len(t, td.Seats, 1)
-	res = h.ClickOn("u4", &old, h.qmust(&old, CverbJoin, ""))
+	res = h.ClickOn("u4", &old, h.qmust(&old, cverbJoin, ""))
 	assert.Contains(t, res.Texts(), locales.T("en", "err_stale", nil))
 	_, td, v2 := h.qstate()
 	assert.Len(t, td.Seats, 1, "the old lobby's Join seated nobody")

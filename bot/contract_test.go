@@ -63,7 +63,7 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 		if !refusedRow && g.Phase == rules.PhaseWhite {
 			for _, c := range rules.Colors {
 				a := rules.Action{Kind: rules.ActWhite, Color: c, Number: g.Dice.WhiteSum()}
-				id, shown := qfind(board, CverbMove, a.String())
+				id, shown := qfind(board, cverbMove, a.String())
 				if shown && g.Legal(seat, a) != nil {
 					txt := h.ClickOn(user, board, id).EphemeralText()
 					assert.NotContains(t, txt, "⟦")
@@ -75,7 +75,7 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 			}
 		}
 		if !notYours && g.Phase == rules.PhaseColour && !slices_contains(toDecide, 1-seat) {
-			if id, ok := qfind(board, CverbMove, "c -"); ok {
+			if id, ok := qfind(board, cverbMove, "c -"); ok {
 				txt := h.ClickOn(other, board, id).EphemeralText()
 				assert.Equal(t, locales.T("en", "qwixx_err_not_your_turn", nil), txt)
 				unchanged(version)
@@ -84,8 +84,8 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 		}
 		if old != nil && !staleSeen {
 			// A button of an earlier decision of this seat.
-			if id, ok := qfind(old, CverbMove, "w -"); ok {
-				p, _ := ParseContractID(id)
+			if id, ok := qfind(old, cverbMove, "w -"); ok {
+				p, _ := parseContractID(id)
 				if p.n < td.Open[seat] {
 					res := h.ClickOn(user, old, id)
 					assert.Contains(t, res.Texts(), locales.T("en", "err_stale", nil))
@@ -103,14 +103,14 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 				assert.NotEmpty(t, res.EphemeralText(), forged)
 				unchanged(version)
 			}
-			txt := h.ClickOn("u9", board, h.qmust(board, CverbMove, "w -")).EphemeralText()
+			txt := h.ClickOn("u9", board, h.qmust(board, cverbMove, "w -")).EphemeralText()
 			assert.Equal(t, locales.T("en", "table_err_not_seated", nil), txt)
 			unchanged(version)
 		}
 
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
-		id := h.qmust(board, CverbMove, string(m))
+		id := h.qmust(board, cverbMove, string(m))
 		res := h.ClickOn(user, board, id)
 		require.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, "%s: %v", id, res.Texts())
 		board = res.Shown(board)
@@ -158,7 +158,7 @@ func TestQwixxSimultaneousWhiteSums(t *testing.T) {
 		deciding := g.ToDecide()
 		var ixs []*discordgo.Interaction
 		for _, s := range deciding {
-			ixs = append(ixs, h.ClickIx(users[s], board, h.qmust(board, CverbMove, "w -")))
+			ixs = append(ixs, h.ClickIx(users[s], board, h.qmust(board, cverbMove, "w -")))
 		}
 		var wg sync.WaitGroup
 		for _, ix := range ixs {
@@ -194,11 +194,11 @@ func TestQwixxTable(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, true)
 	lobby := h.qcommand("u1", "start").Shown(nil)
-	assert.Contains(t, h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).EphemeralText(), "At least 2", "one seat is too few")
-	assert.Contains(t, h.ClickOn("u1", lobby, h.qmust(lobby, CverbJoin, "")).EphemeralText(), "already")
-	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, CverbCPU, "normal")).Shown(lobby)
+	assert.Contains(t, h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).EphemeralText(), "At least 2", "one seat is too few")
+	assert.Contains(t, h.ClickOn("u1", lobby, h.qmust(lobby, cverbJoin, "")).EphemeralText(), "already")
+	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbCPU, "normal")).Shown(lobby)
 	assert.Contains(t, lobby.Content, "🤖")
-	board := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
+	board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
 	require.Len(t, board.Embeds, 1)
 	assert.Equal(t, "attachment://qwixx.png", board.Embeds[0].Image.URL)
 	assert.Contains(t, h.qcommand("u1", "rules").EphemeralText(), "Qwixx")
@@ -267,7 +267,7 @@ func TestQwixxMyTurnPrompt(t *testing.T) {
 		seat := g.ToDecide()[0]
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
-		board = h.ClickOn(users[seat], board, h.qmust(board, CverbMove, string(m))).Shown(board)
+		board = h.ClickOn(users[seat], board, h.qmust(board, cverbMove, string(m))).Shown(board)
 	}
 }
 
@@ -279,7 +279,7 @@ func TestQwixxPings(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	users := []string{"u1", "u2", "u3"}
 	board := h.openQwixx(users)
 	pings := func(from int) []tabletest.Call {
@@ -307,7 +307,7 @@ func TestQwixxPings(t *testing.T) {
 	// Everyone decides the white sum: the ping says it is settled.
 	mark := h.Rec.Count()
 	for _, s := range g.ToDecide() {
-		board = h.ClickOn(users[s], board, h.qmust(board, CverbMove, "w -")).Shown(board)
+		board = h.ClickOn(users[s], board, h.qmust(board, cverbMove, "w -")).Shown(board)
 	}
 	settled := false
 	for _, c := range h.Rec.Since(mark) {
@@ -326,7 +326,7 @@ func TestQwixxPings(t *testing.T) {
 	seat := g.ToDecide()[0]
 	m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(1, 1)))
 	require.NoError(t, err)
-	board = h.ClickOn(users[seat], board, h.qmust(board, CverbMove, string(m))).Shown(board)
+	board = h.ClickOn(users[seat], board, h.qmust(board, cverbMove, string(m))).Shown(board)
 	g2, _, _ := h.qstate()
 	if g2.Turn > g.Turn {
 		later := pings(mark)
@@ -348,14 +348,14 @@ func TestQwixxClockPlaysForTheAbsent(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	board := h.openQwixx([]string{"u1", "u2"}, "easy")
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	require.True(t, now.Add(botqwixx.Game().Decision).Equal(r.Due), "the first deadline: %v", r.Due)
 
 	// Before the deadline nothing changes.
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now.Add(time.Second)))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now.Add(time.Second)))
 	_, _, v := h.qstate()
 	assert.Equal(t, r.Version, v)
 
@@ -364,7 +364,7 @@ func TestQwixxClockPlaysForTheAbsent(t *testing.T) {
 	before := slices.Clone(g.Sheets)
 	deciding := g.ToDecide()
 	now = r.Due
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 	g2, _, _ := h.qstate()
 	if white {
 		for _, s := range deciding {
@@ -383,7 +383,7 @@ func TestQwixxClockPlaysForTheAbsent(t *testing.T) {
 		}
 		require.False(t, r.Due.IsZero(), "a game waiting for people has a deadline")
 		now = r.Due
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+		require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 	}
 	timedOut, absent := 0, false
 	for _, c := range h.Rec.Since(0) {

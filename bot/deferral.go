@@ -37,13 +37,13 @@ func (c *Call) deferNow() {
 			r.Data.Flags = discordgo.MessageFlagsEphemeral
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), RespondTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 	defer cancel()
 	if err := c.D.Respond(ctx, c.I, r); err != nil {
-		c.B.Log.Warn("deferral failed", "interaction", c.I.ID, "err", err)
+		c.B.log.Warn("deferral failed", "interaction", c.I.ID, "err", err)
 		return
 	}
-	c.B.Log.Info("answer deferred", "interaction", c.I.ID, "channel", c.I.ChannelID, "kind", c.kind)
+	c.B.log.Info("answer deferred", "interaction", c.I.ID, "channel", c.I.ChannelID, "kind", c.kind)
 	c.deferred, c.Answered = r.Type, true
 	if r.Type == discordgo.InteractionResponseDeferredMessageUpdate {
 		c.updated = c.I.Message.ID // "@original" is the message clicked on
@@ -62,7 +62,7 @@ func (c *Call) publicAnswer() bool {
 	if !ok || len(d.Options) == 0 || d.Options[0] == nil {
 		return false
 	}
-	switch c.B.CmdIDs[d.Options[0].Name] {
+	switch c.B.cmdIDs[d.Options[0].Name] {
 	case "start", "solo":
 		return true
 	}
@@ -76,10 +76,10 @@ func (c *Call) close() {
 	defer c.ansMu.Unlock()
 	c.closed = true
 	if c.deferred == discordgo.InteractionResponseDeferredChannelMessageWithSource && !c.Responded {
-		ctx, cancel := context.WithTimeout(context.Background(), RespondTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 		defer cancel()
 		if err := c.D.DeleteOriginal(ctx, c.I); err != nil {
-			c.B.Log.Warn("could not remove the deferred answer", "interaction", c.I.ID, "err", err)
+			c.B.log.Warn("could not remove the deferred answer", "interaction", c.I.ID, "err", err)
 		}
 	}
 }
@@ -107,7 +107,7 @@ func (c *Call) finishDeferred(ctx context.Context, r *discordgo.InteractionRespo
 		// Except a private answer (a refusal of /dix start) after a public
 		// "thinking…": that one goes, and the answer follows privately.
 		if err := c.D.DeleteOriginal(ctx, c.I); err != nil {
-			c.B.Log.Warn("could not remove the deferred answer", "interaction", c.I.ID, "err", err)
+			c.B.log.Warn("could not remove the deferred answer", "interaction", c.I.ID, "err", err)
 		}
 		editThinking = false
 	}
@@ -115,7 +115,7 @@ func (c *Call) finishDeferred(ctx context.Context, r *discordgo.InteractionRespo
 	switch {
 	case r.Type == discordgo.InteractionResponseModal:
 		_, err = c.D.Followup(ctx, c.I, &discordgo.WebhookParams{
-			Content: locales.T(c.Lang, "slow_modal", nil), Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: NoMentions(),
+			Content: locales.T(c.Lang, "slow_modal", nil), Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
 		})
 	case r.Type == discordgo.InteractionResponseUpdateMessage, editThinking:
 		atts := d.Attachments
@@ -124,7 +124,7 @@ func (c *Call) finishDeferred(ctx context.Context, r *discordgo.InteractionRespo
 			// "attachments" Discord keeps the message's old files beside
 			// the new ones
 			// (https://discord.com/developers/docs/resources/webhook#edit-webhook-message).
-			atts = AttachmentsFor(d.Files)
+			atts = attachmentsFor(d.Files)
 		}
 		err = c.D.EditOriginal(ctx, c.I, &discordgo.WebhookEdit{
 			Content: &d.Content, Embeds: &d.Embeds, Components: &d.Components,
@@ -137,7 +137,7 @@ func (c *Call) finishDeferred(ctx context.Context, r *discordgo.InteractionRespo
 		})
 	}
 	if err != nil {
-		c.B.Log.Warn("deferred answer failed", "interaction", c.I.ID, "err", err)
+		c.B.log.Warn("deferred answer failed", "interaction", c.I.ID, "err", err)
 	}
 	return err
 }

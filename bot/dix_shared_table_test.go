@@ -29,17 +29,17 @@ func (h *harness) openDixAt(people []string, pace string) *tabletest.Message {
 	lobby := h.Run(h.GameCommandIx("dix", people[0], "start")).Shown(nil)
 	require.NotNil(h.T, lobby)
 	for _, u := range people[1:] {
-		lobby = h.ClickOn(u, lobby, h.dixMust(lobby, CverbJoin, "")).Shown(lobby)
+		lobby = h.ClickOn(u, lobby, h.dixMust(lobby, cverbJoin, "")).Shown(lobby)
 	}
 	lobby = h.ClickOn(people[0], lobby, h.dixMust(lobby, cverbPace, ""), pace).Shown(lobby)
-	return h.ClickOn(people[0], lobby, h.dixMust(lobby, CverbGo, "")).Shown(lobby)
+	return h.ClickOn(people[0], lobby, h.dixMust(lobby, cverbGo, "")).Shown(lobby)
 }
 
 // setSeat changes seat s of the channel's table data as f says.
-func (h *harness) setSeat(s int, f func(*TableSeat)) {
+func (h *harness) setSeat(s int, f func(*tableSeat)) {
 	h.T.Helper()
 	_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
-		td, err := DecodeTableData(r.Meta)
+		td, err := decodeTableData(r.Meta)
 		require.NoError(h.T, err)
 		f(&td.Seats[s])
 		r.Meta = td.Encode()
@@ -57,7 +57,7 @@ func TestDixSharedAbsentPlayerIsPlayedForThenComesBack(t *testing.T) {
 	t.Parallel()
 	h := newDixHarness(t, 2, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	h.openDixAt([]string{"u1", "u2"}, "live")
 	d := &dixDriver{h: h, users: []string{"u1", "u2"}, rng: rand.New(rand.NewPCG(2, 4)), seen: map[string]int{}, follow: true}
 	// u1 decides at once; u2 never does.
@@ -73,13 +73,13 @@ func TestDixSharedAbsentPlayerIsPlayedForThenComesBack(t *testing.T) {
 			continue
 		}
 		now = h.due()
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+		require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 	}
 	_, td, _, _ := h.dixNow()
 	assert.Contains(t, h.Run(h.GameCommandIx("dix", "u1", "log")).EphemeralText(), locales.T("en", "log_absent", map[string]any{"Name": "Bob"}))
 	board := h.Rec.Message(td.Board)
 	assert.Contains(t, boardText(board), "Bob"+locales.T("en", "mark_away", nil), "the board marks the absent player")
-	assert.Contains(t, tabletest.ComponentIDs(board.Components), ContractID("dix", cverbKick, 0, "1"), "the board offers the vote")
+	assert.Contains(t, tabletest.ComponentIDs(board.Components), contractID("dix", cverbKick, 0, "1"), "the board offers the vote")
 	fitsDiscord(t, "board", board.Components)
 
 	for range 8 {
@@ -93,7 +93,7 @@ func TestDixSharedAbsentPlayerIsPlayedForThenComesBack(t *testing.T) {
 	g, td, before, over := h.dixNow()
 	require.False(t, over || g.Phase == dix.PhaseOver, "the game ended before the absent player could come back")
 	board = h.Rec.Message(td.Board)
-	id, ok := dixID(board, CverbMove, "")
+	id, ok := dixID(board, cverbMove, "")
 	require.True(t, ok, "no move on the board: %v", tabletest.ComponentIDs(board.Components))
 	assert.Equal(t, locales.T("en", "table_back_you", nil), h.ClickOn("u2", board, id).EphemeralText())
 	_, td, after, _ := h.dixNow()
@@ -113,7 +113,7 @@ func TestDixSharedAbsentPersonBackByLookingOrAnOutdatedClick(t *testing.T) {
 	h := newDixHarness(t, 2, false)
 	first := h.openGame("dix", []string{"u1", "u2"}, nil)
 	require.NotNil(t, first)
-	h.setSeat(1, func(s *TableSeat) { s.Away, s.Late = true, 2 })
+	h.setSeat(1, func(s *tableSeat) { s.Away, s.Late = true, 2 })
 	_, td, before, _ := h.dixNow()
 	board := h.Rec.Message(td.Board)
 	res := h.ClickOn("u2", board, h.dixMust(board, cverbStep, "hand"))
@@ -124,13 +124,13 @@ func TestDixSharedAbsentPersonBackByLookingOrAnOutdatedClick(t *testing.T) {
 	assert.False(t, td.Seats[1].Away, "looking at one's hand is being back")
 	assert.Equal(t, before, after, "and plays nothing")
 
-	h.setSeat(1, func(s *TableSeat) { s.Away, s.Late = true, 2 })
-	stale := ContractID("dix", cverbStep, 0, "text") // of a state long gone
+	h.setSeat(1, func(s *tableSeat) { s.Away, s.Late = true, 2 })
+	stale := contractID("dix", cverbStep, 0, "text") // of a state long gone
 	d := &dixDriver{h: h, users: []string{"u1", "u2"}, rng: rand.New(rand.NewPCG(2, 5)), seen: map[string]int{}, follow: true}
 	for g, _, _, _ := h.dixNow(); g.Seq < 3; g, _, _, _ = h.dixNow() {
 		require.True(t, d.decide())
 	}
-	h.setSeat(1, func(s *TableSeat) { s.Away, s.Late = true, 2 })
+	h.setSeat(1, func(s *tableSeat) { s.Away, s.Late = true, 2 })
 	_, _, before, _ = h.dixNow()
 	res = h.ClickOn("u2", board, stale)
 	assert.NotNil(t, res.Response(), "answered")
@@ -147,10 +147,10 @@ func TestDixSharedKickHandsTheSeatToTheComputer(t *testing.T) {
 	t.Parallel()
 	h := newDixHarness(t, 3, false)
 	h.openGame("dix", []string{"u1", "u2"}, nil)
-	h.setSeat(1, func(s *TableSeat) { s.Late = 1 })
+	h.setSeat(1, func(s *tableSeat) { s.Late = 1 })
 	board := h.Run(h.GameCommandIx("dix", "u1", "board")).Shown(nil)
 	require.NotNil(t, board)
-	kick := ContractID("dix", cverbKick, 0, "1")
+	kick := contractID("dix", cverbKick, 0, "1")
 	require.Contains(t, tabletest.ComponentIDs(board.Components), kick)
 	fitsDiscord(t, "board", board.Components)
 	assert.Equal(t, locales.T("en", "kick_done", nil), h.ClickOn("u1", board, kick).EphemeralText())
@@ -158,7 +158,7 @@ func TestDixSharedKickHandsTheSeatToTheComputer(t *testing.T) {
 	assert.Equal(t, "strong", td.Seats[1].Level)
 	assert.Equal(t, 0, g.ToAct(), "the computer plays the seat at once")
 	board = h.Rec.Message(td.Board)
-	if id, ok := dixID(board, CverbMove, ""); ok {
+	if id, ok := dixID(board, cverbMove, ""); ok {
 		assert.Equal(t, locales.T("en", "table_err_handed_over", nil), h.ClickOn("u2", board, id).EphemeralText())
 	}
 	d := &dixDriver{h: h, users: []string{"u1"}, rng: rand.New(rand.NewPCG(3, 4)), seen: map[string]int{}, follow: true}
@@ -176,7 +176,7 @@ func TestDixSharedPingsAndNoBotTokenRequests(t *testing.T) {
 	t.Parallel()
 	h := newDixHarness(t, 5, true)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	h.openGame("dix", []string{"u1", "u2", "u3"}, nil)
 	assert.Equal(t, locales.T("en", "table_left_you", nil), h.Run(h.GameCommandIx("dix", "u3", "leave")).EphemeralText())
 	start := h.Rec.Count()
@@ -188,10 +188,10 @@ func TestDixSharedPingsAndNoBotTokenRequests(t *testing.T) {
 	require.True(t, r.Finished, "the game was archived, its last effect")
 
 	// The end is told to everyone seated, the one who left too.
-	td, err := DecodeTableData(r.Meta)
+	td, err := decodeTableData(r.Meta)
 	require.NoError(t, err)
 	over := locales.T("en", "table_over_ping", map[string]any{"Mentions": "<@u1> <@u2> <@u3>", "Game": "DIX",
-		"URL": MessageURL(h.Guild, h.Channel, td.Board)})
+		"URL": messageURL(h.Guild, h.Channel, td.Board)})
 	pinged, told := map[string]int{}, 0
 	for _, c := range h.Rec.Since(start) {
 		assert.NotContains(t, []string{"send", "edit"}, c.Op, "a request with the bot token")
@@ -222,7 +222,7 @@ func TestDixSharedRedeliveredClickAppliesOnce(t *testing.T) {
 	board := h.openGame("dix", []string{"u1", "u2"}, nil)
 	g, _, _, _ := h.dixNow()
 	draw := string(dix.FormatMove(dix.Action{Kind: dix.ActDraw}))
-	ix := h.ClickIx([]string{"u1", "u2"}[g.ToAct()], board, h.dixMust(board, CverbMove, draw))
+	ix := h.ClickIx([]string{"u1", "u2"}[g.ToAct()], board, h.dixMust(board, cverbMove, draw))
 	h.runAnswerLost(ix)
 	once, _, data, _ := h.dixNow()
 	require.Greater(t, once.Seq, g.Seq, "the click was applied")

@@ -40,19 +40,19 @@ func newDixHarnessOn(t *testing.T, db dixbot.Store, game present.Game, seed int6
 	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return seed }, Observer: h.Obs,
 		NoPictures: !pictures, Games: []present.Game{game}})
 	require.NoError(t, err)
-	b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
+	b.workBudget, b.deferAfter = harnessBudget, harnessBudget
 	h.b = b
 	return h
 }
 
 // dixNow is the channel's DIX game, its table data and the record's
 // state bytes (nil game: a lobby); over reports the record archived.
-func (h *harness) dixNow() (g *dix.Game, td *TableData, data []byte, over bool) {
+func (h *harness) dixNow() (g *dix.Game, td *tableData, data []byte, over bool) {
 	h.T.Helper()
 	r, err := h.b.get(context.Background(), h.Channel) // as the table reads it
 	require.NoError(h.T, err)
 	require.Equal(h.T, "dix", r.Game)
-	td, err = DecodeTableData(r.Meta)
+	td, err = decodeTableData(r.Meta)
 	require.NoError(h.T, err)
 	if r.Data == nil {
 		return nil, td, nil, r.Finished
@@ -150,7 +150,7 @@ func (d *dixDriver) pay(user string, seat int, prompt *tabletest.Message, target
 	h := d.h
 	h.T.Helper()
 	// Half the payments the engine proposes are still picked by hand.
-	if id, ok := dixID(prompt, CverbMove, string(dix.FormatMove(want))); ok && d.rng.IntN(2) == 0 {
+	if id, ok := dixID(prompt, cverbMove, string(dix.FormatMove(want))); ok && d.rng.IntN(2) == 0 {
 		d.seen["pay proposed"]++
 		h.ClickOn(user, prompt, id)
 		return dix.FormatMove(want)
@@ -206,7 +206,7 @@ func (d *dixDriver) pay(user string, seat int, prompt *tabletest.Message, target
 	}
 	var confirm string
 	for _, id := range tabletest.ComponentIDs(prompt.Components) {
-		if cp, err := ParseContractID(id); err == nil && cp.Verb == CverbMove {
+		if cp, err := parseContractID(id); err == nil && cp.Verb == cverbMove {
 			confirm = cp.Arg
 		}
 	}
@@ -217,7 +217,7 @@ func (d *dixDriver) pay(user string, seat int, prompt *tabletest.Message, target
 	assert.ElementsMatch(h.T, want.Payment.Cards, got.Payment.Cards)
 	assert.Equal(h.T, want.Payment.Money, got.Payment.Money)
 	assert.Equal(h.T, want.Payment.Consolation, got.Payment.Consolation)
-	h.ClickOn(user, prompt, h.dixMust(prompt, CverbMove, confirm))
+	h.ClickOn(user, prompt, h.dixMust(prompt, cverbMove, confirm))
 	return engine.Move(confirm)
 }
 
@@ -304,7 +304,7 @@ func (d *dixDriver) decide() bool {
 		m = d.pay(user, seat, prompt, botdix.PickAuction, a)
 	default:
 		d.seen[a.Kind.String()]++
-		res := h.ClickOn(user, board, h.dixMust(board, CverbMove, string(m)))
+		res := h.ClickOn(user, board, h.dixMust(board, cverbMove, string(m)))
 		require.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, res.Describe())
 	}
 	d.clicked(seat, m)
@@ -339,7 +339,7 @@ func TestDixSharedSoloPlaysToTheEnd(t *testing.T) {
 		require.NotEmpty(t, final.Embeds)
 		assert.Equal(t, locales.T("en", "dix_score_title", nil), final.Embeds[0].Title)
 		// The rematch of a solo game starts at once, on the same options.
-		next := h.ClickOn("u1", final, h.dixMust(final, CverbAgain, "")).Shown(nil)
+		next := h.ClickOn("u1", final, h.dixMust(final, cverbAgain, "")).Shown(nil)
 		require.NotNil(t, next)
 		g, td, _, over := h.dixNow()
 		require.NotNil(t, g, "the rematch started")
@@ -401,7 +401,7 @@ func TestDixSharedBoardHandAndForgedSteps(t *testing.T) {
 	}
 	actor := []string{"u1", "u2"}[g.ToAct()]
 	for _, draft := range []string{"b z9", "p w.99.0.0", "a 999", "c purple"} {
-		id := ContractID("dix", cverbStep, uint64(g.Seq), draft)
+		id := contractID("dix", cverbStep, uint64(g.Seq), draft)
 		txt := h.ClickOn(actor, board, id).EphemeralText()
 		assert.Equal(t, locales.T("en", "err_bad_custom_id", nil), txt, draft)
 	}

@@ -42,7 +42,7 @@ func newDixxitHarness(t *testing.T, logs io.Writer) *harness {
 	}
 	b, err := New(opts)
 	require.NoError(t, err)
-	b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
+	b.workBudget, b.deferAfter = harnessBudget, harnessBudget
 	h.b = b
 	return h
 }
@@ -63,7 +63,7 @@ func (h *harness) dclick(user string, msg *tabletest.Message, id string) result 
 // bot's clock (Bot.Now), the clock of the computer's fingers too: the
 // harness's count of interactions as its increment keeps ids apart.
 func (h *harness) snowflake() string {
-	return strconv.FormatUint(SnowflakeAt(h.b.Now())|uint64(h.N&0xfff), 10)
+	return strconv.FormatUint(snowflakeAt(h.b.now())|uint64(h.N&0xfff), 10)
 }
 
 // computersDecide moves the bot's clock *now on to the record's Due, when
@@ -76,7 +76,7 @@ func (h *harness) computersDecide(now *time.Time) {
 	if r.Due.After(*now) {
 		*now = r.Due
 	}
-	require.NoError(h.T, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, *now))
+	require.NoError(h.T, h.b.runDueOn(context.Background(), h.Rec, h.Channel, *now))
 }
 
 // dsubmit submits the clue form opened from the prompt msg.
@@ -106,12 +106,12 @@ func (h *harness) dmust(msg *tabletest.Message, verb, arg string) string {
 }
 
 // dstate is the channel's Dixxit game, table data and record version.
-func (h *harness) dstate() (*drules.Game, *TableData, uint64) {
+func (h *harness) dstate() (*drules.Game, *tableData, uint64) {
 	h.T.Helper()
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(h.T, err)
 	require.Equal(h.T, "dixxit", r.Game)
-	td, err := DecodeTableData(r.Meta)
+	td, err := decodeTableData(r.Meta)
 	require.NoError(h.T, err)
 	if r.Data == nil {
 		return nil, td, r.Version
@@ -128,14 +128,14 @@ func (h *harness) openDixxit(lang string, people []string, cpus int) *tabletest.
 	lobby := h.dcommand(people[0], "start", "language", lang).Shown(nil)
 	require.NotNil(h.T, lobby)
 	for _, u := range people[1:] {
-		require.True(h.T, answeredInPlace(h.dclick(u, lobby, h.dmust(lobby, CverbJoin, ""))))
+		require.True(h.T, answeredInPlace(h.dclick(u, lobby, h.dmust(lobby, cverbJoin, ""))))
 		lobby = h.Rec.Message(lobby.ID)
 	}
 	for range cpus {
-		require.True(h.T, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, CverbCPU, botdixxit.Level))))
+		require.True(h.T, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, cverbCPU, botdixxit.Level))))
 		lobby = h.Rec.Message(lobby.ID)
 	}
-	require.True(h.T, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, CverbGo, ""))))
+	require.True(h.T, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, cverbGo, ""))))
 	return h.Rec.Message(lobby.ID)
 }
 
@@ -172,7 +172,7 @@ func (h *harness) giveClue(user string, board *tabletest.Message, text string) (
 // squareID is the custom id of square sq's button on board.
 func (h *harness) squareID(board *tabletest.Message, g *drules.Game, sq int) string {
 	h.T.Helper()
-	return h.dmust(board, CverbMove, "f "+Itoa(sq)+" "+strconv.FormatUint(g.ViewOf(engine.Public).Turn, 10))
+	return h.dmust(board, cverbMove, "f "+Itoa(sq)+" "+strconv.FormatUint(g.ViewOf(engine.Public).Turn, 10))
 }
 
 // A Dixxit game with three people and one computer seat plays to its final
@@ -189,7 +189,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 				h.Locale = discordgo.French
 			}
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.Now = func() time.Time { return now }
+			h.b.now = func() time.Time { return now }
 			users := []string{"u1", "u2", "u3"}
 			board := h.openDixxit(lang, users, 1)
 			assert.Len(t, board.Embeds, 1, "the grid picture")
@@ -223,7 +223,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 						prompt := res.Shown(nil)
 						assert.Contains(t, prompt.Content, locales.T(lang, "dixxit_prompt", map[string]any{"Square": g.ViewOf(active).Secret.Target}))
 						assert.Len(t, res.Response().Data.Files, 1, "the grid with the target framed")
-						h.dclick(users[active], prompt, h.dmust(prompt, CverbMove, "aloud"))
+						h.dclick(users[active], prompt, h.dmust(prompt, cverbMove, "aloud"))
 						aloud = true
 					} else {
 						if !tooLong {
@@ -294,7 +294,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 					forged = true
 				}
 				if old != nil && !stale && oldTurn < v.Turn {
-					if id, ok := dfind(old, CverbMove, ""); ok {
+					if id, ok := dfind(old, cverbMove, ""); ok {
 						res := h.dclick(users[seat], old, id)
 						assert.Contains(t, res.Texts(), locales.T(lang, "err_stale", nil))
 						unchanged(version, "a stale button")
@@ -455,7 +455,7 @@ func TestDixxitRace(t *testing.T) {
 		last := rest[3]
 		// (The id of the current version: concurrent answers may leave a
 		// board one version behind, whose click is answered as outdated.)
-		ix := h.ClickIx(users[guessers[last]], board, ContractID("dixxit", CverbMove, g.Seq(), "f "+Itoa(target)+" "+strconv.FormatUint(pv.Turn, 10)))
+		ix := h.ClickIx(users[guessers[last]], board, contractID("dixxit", cverbMove, g.Seq(), "f "+Itoa(target)+" "+strconv.FormatUint(pv.Turn, 10)))
 		ix.ID = tabletest.Snowflake(base+50, 0)
 		res := h.Run(ix)
 		require.True(t, answeredInPlace(res), "%v", res.Texts())
@@ -523,7 +523,7 @@ func TestDixxitPublicBoardHidesTheTarget(t *testing.T) {
 		h := newDixxitHarness(t, &logs)
 		// One time for both games: the board shows when each clock runs out.
 		at := time.Date(2026, 11, 25, 21, 0, 0, 0, time.UTC)
-		h.b.Now = func() time.Time { return at }
+		h.b.now = func() time.Time { return at }
 		users := []string{"u1", "u2", "u3", "u4"}
 		board := h.openDixxit("en", users, 0)
 		retarget := func() {
@@ -590,7 +590,7 @@ func TestDixxitClockWithASilentPlayer(t *testing.T) {
 	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	users := []string{"u1", "u2", "u3"}
 	const silent = 2
 	board := h.openDixxit("en", users, 0)
@@ -628,11 +628,11 @@ func TestDixxitClockWithASilentPlayer(t *testing.T) {
 			assert.LessOrEqual(t, r.Due.Sub(now), want, "the deadline is within the pace's time")
 
 			turn := g.ViewOf(engine.Public).Turn
-			require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due.Add(-time.Millisecond)))
+			require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due.Add(-time.Millisecond)))
 			g2, _, _ := h.dstate()
 			assert.Equal(t, g.Seq(), g2.Seq(), "nothing happens before the deadline")
 			now = r.Due
-			require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+			require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 			g2, _, _ = h.dstate()
 			if !g2.Over() {
 				assert.Equal(t, turn+1, g2.ViewOf(engine.Public).Turn, "the turn passes")
@@ -684,7 +684,7 @@ func TestDixxitLeaverPlayedByTheComputer(t *testing.T) {
 	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	users := []string{"u1", "u2", "u3"}
 	board := h.openDixxit("en", users, 0)
 	const leaver = 2
@@ -743,7 +743,7 @@ func TestDixxitNextClueGiverHasTheWholeClueTime(t *testing.T) {
 	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	users := []string{"u1", "u2", "u3"}
 	board := h.openDixxit("en", users, 0)
 	g, _, _ := h.dstate()
@@ -821,10 +821,10 @@ func TestDixxitComputerGuessersTakeTheirTime(t *testing.T) {
 	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	users := []string{"u1", "u2"}
 	board := h.openDixxit("en", users, 2)
-	clue := func(turn int) (*drules.Game, *TableData, time.Time) {
+	clue := func(turn int) (*drules.Game, *tableData, time.Time) {
 		t.Helper()
 		g, _, _ := h.dstate()
 		if g.Phase() == drules.PhaseClue {
@@ -884,7 +884,7 @@ func TestDixxitComputerGuessersTakeTheirTime(t *testing.T) {
 		target = g.ViewOf(g.Active()).Secret.Target
 		turn = g.ViewOf(engine.Public).Turn
 		now = due.Add(2 * time.Second)
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+		require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 		board = h.Rec.Message(board.ID)
 		g, _, _ = h.dstate()
 		pv := g.ViewOf(engine.Public)
@@ -897,11 +897,11 @@ func TestDixxitComputerGuessersTakeTheirTime(t *testing.T) {
 		seat = person(g)
 		// Received after the computer's time: refused.
 		late := h.ClickIx(users[seat], board, h.squareID(board, g, f.Square))
-		late.ID = strconv.FormatUint(SnowflakeAt(due.Add(500*time.Millisecond))|1, 10)
+		late.ID = strconv.FormatUint(snowflakeAt(due.Add(500*time.Millisecond))|1, 10)
 		assert.Contains(t, h.Run(late).Texts(), locales.T("en", "dixxit_err_taken", map[string]any{"Name": td.Seats[f.Seat].Name}))
 		// Received before it: the square is the person's.
 		early := h.ClickIx(users[seat], board, h.squareID(board, g, f.Square))
-		early.ID = strconv.FormatUint(SnowflakeAt(due.Add(-500*time.Millisecond))|2, 10)
+		early.ID = strconv.FormatUint(snowflakeAt(due.Add(-500*time.Millisecond))|2, 10)
 		res := h.Run(early)
 		require.True(t, answeredInPlace(res), "%v", res.Texts())
 		g, _, _ = h.dstate()

@@ -25,7 +25,6 @@ var (
 	ErrCreatorLeave  = errors.New("bot: the creator cannot leave the lobby")
 	ErrTooFew        = errors.New("bot: not enough players")
 	ErrNotStarted    = errors.New("bot: the game has not started")
-	ErrStarted       = errors.New("bot: the game has already started")
 	ErrClosing       = errors.New("bot: shutting down")
 	ErrNoChannel     = errors.New("bot: not in a channel")
 	ErrPaused        = errors.New("bot: the game is paused")
@@ -33,37 +32,35 @@ var (
 	ErrHandedOver    = errors.New("bot: the user's seat is played by the computer")
 	ErrNoKick        = errors.New("bot: that seat cannot be handed to the computer now")
 	ErrAlreadyVoted  = errors.New("bot: the user already voted")
-	ErrLastPlayer    = errors.New("bot: the last player cannot leave")
-	ErrLeaveLobby    = errors.New("bot: /dix leave in a lobby")
 	// ErrAhead: the message clicked shows a later state of the game than
 	// the store has (its data was restored from an older copy).
 	ErrAhead = errors.New("bot: the message is ahead of the stored game")
 )
 
-// UserError is an expected refusal with data for its message.
-type UserError struct {
+// userError is an expected refusal with data for its message.
+type userError struct {
 	err  error // one of the sentinels above
 	key  string
 	data map[string]any
 }
 
-func (e *UserError) Error() string { return fmt.Sprintf("%v (%s)", e.err, e.key) }
-func (e *UserError) Unwrap() error { return e.err }
+func (e *userError) Error() string { return fmt.Sprintf("%v (%s)", e.err, e.key) }
+func (e *userError) Unwrap() error { return e.err }
 
 // Refuse returns a userError for sentinel err with message key and data.
 func Refuse(err error, key string, data map[string]any) error {
-	return &UserError{err: err, key: key, data: data}
+	return &userError{err: err, key: key, data: data}
 }
 
 // Outcomes reported to the Observer.
 const (
 	outcomeOK      = "ok"
-	OutcomeRefused = "refused"
+	outcomeRefused = "refused"
 	outcomeStale   = "stale"
 	// outcomeDuplicate is a redelivered interaction, already applied and
 	// answered: it gets no answer at all.
 	outcomeDuplicate = "duplicate"
-	OutcomeError     = "error"
+	outcomeError     = "error"
 	outcomePanic     = "panic"
 )
 
@@ -71,86 +68,76 @@ const (
 type ErrorKey struct {
 	Err     error
 	Key     string
-	Outcome string
+	outcome string
 }
 
 // ErrorKeys maps the table's sentinel errors to their message keys.
 var ErrorKeys = []ErrorKey{
 	// Store sentinels.
 	{dixbot.ErrDuplicate, "err_stale", outcomeStale},
-	{dixbot.ErrNotFound, "err_no_game", OutcomeRefused},
-	{dixbot.ErrExists, "err_game_exists", OutcomeRefused},
-	{dixbot.ErrConflict, "err_conflict", OutcomeError},
-	{dixbot.ErrUnavailable, "err_store_unavailable", OutcomeError},
-	{dixbot.ErrLocked, "err_store_unavailable", OutcomeError},
-	{dixbot.ErrSchemaTooNew, "err_schema_too_new", OutcomeError},
-	{dixbot.ErrCorrupt, "err_corrupt", OutcomeError},
+	{dixbot.ErrNotFound, "err_no_game", outcomeRefused},
+	{dixbot.ErrExists, "err_game_exists", outcomeRefused},
+	{dixbot.ErrConflict, "err_conflict", outcomeError},
+	{dixbot.ErrUnavailable, "err_store_unavailable", outcomeError},
+	{dixbot.ErrLocked, "err_store_unavailable", outcomeError},
+	{dixbot.ErrSchemaTooNew, "err_schema_too_new", outcomeError},
+	{dixbot.ErrCorrupt, "err_corrupt", outcomeError},
 	// Bot sentinels.
 	{ErrStale, "err_stale", outcomeStale},
-	{ErrBadCustomID, "err_bad_custom_id", OutcomeRefused},
-	{ErrBadInput, "err_bad_input", OutcomeRefused},
-	{ErrNotInGame, "err_not_in_game", OutcomeRefused},
-	{ErrNotYourTurn, "err_not_your_turn_generic", OutcomeRefused},
-	{ErrNotCreator, "err_not_creator", OutcomeRefused},
-	{ErrNoPermission, "err_no_permission", OutcomeRefused},
-	{ErrLobbyFull, "err_lobby_full", OutcomeRefused},
-	{ErrAlreadyJoined, "err_already_joined", OutcomeRefused},
-	{ErrNotJoined, "err_not_joined", OutcomeRefused},
-	{ErrCreatorLeave, "err_creator_leave", OutcomeRefused},
-	{ErrTooFew, "err_too_few", OutcomeRefused},
-	{ErrNotStarted, "err_not_started", OutcomeRefused},
-	{ErrStarted, "err_started", OutcomeRefused},
-	{ErrClosing, "err_restarting", OutcomeRefused},
-	{ErrNoChannel, "err_no_channel", OutcomeRefused},
-	{ErrPaused, "err_paused_generic", OutcomeRefused},
-	{ErrNotPaused, "err_not_paused", OutcomeRefused},
-	{ErrHandedOver, "err_handed_over", OutcomeRefused},
-	{ErrNoKick, "err_no_kick", OutcomeRefused},
-	{ErrAlreadyVoted, "err_already_voted", OutcomeRefused},
-	{ErrLastPlayer, "err_last_player", OutcomeRefused},
-	{ErrLeaveLobby, "err_leave_lobby", OutcomeRefused},
+	{ErrBadCustomID, "err_bad_custom_id", outcomeRefused},
+	{ErrBadInput, "err_bad_input", outcomeRefused},
+	{ErrNotInGame, "err_not_in_game", outcomeRefused},
+	{ErrNotYourTurn, "err_not_your_turn_generic", outcomeRefused},
+	{ErrNotCreator, "err_not_creator", outcomeRefused},
+	{ErrNoPermission, "err_no_permission", outcomeRefused},
+	{ErrLobbyFull, "err_lobby_full", outcomeRefused},
+	{ErrAlreadyJoined, "err_already_joined", outcomeRefused},
+	{ErrNotJoined, "err_not_joined", outcomeRefused},
+	{ErrCreatorLeave, "err_creator_leave", outcomeRefused},
+	{ErrTooFew, "err_too_few", outcomeRefused},
+	{ErrNotStarted, "err_not_started", outcomeRefused},
+	{ErrClosing, "err_restarting", outcomeRefused},
+	{ErrNoChannel, "err_no_channel", outcomeRefused},
+	{ErrPaused, "err_paused_generic", outcomeRefused},
+	{ErrNotPaused, "err_not_paused", outcomeRefused},
+	{ErrHandedOver, "err_handed_over", outcomeRefused},
+	{ErrNoKick, "err_no_kick", outcomeRefused},
+	{ErrAlreadyVoted, "err_already_voted", outcomeRefused},
 	{ErrAhead, "err_game_restored", outcomeStale},
-	{ErrMissingPermission, "err_missing_permission", OutcomeRefused},
+	{ErrMissingPermission, "err_missing_permission", outcomeRefused},
 	// The shared table's refusals, always said in their own words.
-	{errMoveRefused, "err_bad_input", OutcomeRefused},
-	{ErrOtherGame, "err_bad_input", OutcomeRefused},
+	{errMoveRefused, "err_bad_input", outcomeRefused},
+	{ErrOtherGame, "err_bad_input", outcomeRefused},
 }
 
 // errorKeysLast are matched after every game's: a store call that ran out
 // of time is an unreachable store.
 var errorKeysLast = []ErrorKey{
-	{context.DeadlineExceeded, "err_store_unavailable", OutcomeError},
+	{context.DeadlineExceeded, "err_store_unavailable", outcomeError},
 }
 
-// allErrorKeys are the table's, the hosted own table's (Host), then the last.
+// allErrorKeys are the table's, then the last.
 var allErrorKeys = slices.Concat(ErrorKeys, errorKeysLast)
 
-// Classify returns the message key, its data and the outcome of err, and
+// classify returns the message key, its data and the outcome of err, and
 // whether err is unexpected (to be logged).
-func Classify(err error) (key string, data map[string]any, outcome string, unexpected bool) {
-	var ue *UserError
+func classify(err error) (key string, data map[string]any, outcome string, unexpected bool) {
+	var ue *userError
 	if errors.As(err, &ue) {
-		_, _, outcome, _ = Classify(ue.err)
+		_, _, outcome, _ = classify(ue.err)
 		return ue.key, ue.data, outcome, false
-	}
-	if key, data, inner, ok := own.Refusal(err); ok {
-		_, _, outcome, _ = Classify(inner)
-		return key, data, outcome, false
 	}
 	for _, e := range allErrorKeys {
 		if errors.Is(err, e.Err) {
-			return e.Key, nil, e.Outcome, e.Outcome == OutcomeError
+			return e.Key, nil, e.outcome, e.outcome == outcomeError
 		}
 	}
-	if key, ok := own.RefusalKey(err); ok {
-		return key, nil, OutcomeRefused, false
-	}
-	return "err_internal", nil, OutcomeError, true
+	return "err_internal", nil, outcomeError, true
 }
 
-// IsStoreFailure reports whether err is the store failing (as opposed to an
+// isStoreFailure reports whether err is the store failing (as opposed to an
 // answer such as "no game here").
-func IsStoreFailure(err error) bool {
+func isStoreFailure(err error) bool {
 	for _, e := range []error{dixbot.ErrConflict, dixbot.ErrUnavailable, dixbot.ErrLocked,
 		dixbot.ErrSchemaTooNew, dixbot.ErrCorrupt, context.DeadlineExceeded} {
 		if errors.Is(err, e) {

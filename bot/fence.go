@@ -2,7 +2,6 @@ package bot
 
 import (
 	"errors"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -12,25 +11,25 @@ import (
 	"github.com/dixgame/dixbot/internal/discordapi"
 )
 
-// Shows is what a request puts on a board message: the game at version
+// shows is what a request puts on a board message: the game at version
 // Seq, or, with Retire, no game at all (the buttons stripped, the turn's
 // summary, a game gone).
-type Shows struct {
+type shows struct {
 	Seq    uint64
 	Retire bool
 }
 
-// Fences order, within one process, what reaches each board message: a
+// fences order, within one process, what reaches each board message: a
 // render of an older state never lands after a newer one, and nothing
 // shows a game on a board once it is retired. Requests that change the
 // same board run one at a time, in the order they pass the fence; a render
 // older than what the board shows is not sent. The table still owes an
 // edit after any change (effEdit), so a render left out is never the last
 // word. fences is safe for concurrent use.
-type Fences struct {
+type fences struct {
 	mu     sync.Mutex
 	M      map[string]*fence
-	Pruned time.Time // the last look for idle fences
+	pruned time.Time // the last look for idle fences
 }
 
 type fence struct {
@@ -41,17 +40,17 @@ type fence struct {
 	used    time.Time
 }
 
-// FenceKeep is how long a board's fence outlives its last request: longer
+// fenceKeep is how long a board's fence outlives its last request: longer
 // than any request of the table stays in flight.
-const FenceKeep = 10 * time.Minute
+const fenceKeep = 10 * time.Minute
 
 // fencePrune is the number of fences above which the idle ones are
 // dropped, at most once per fencePruneEvery: a busy process keeps more
 // fences than that within fenceKeep, and looking through them on every
 // request would cost more than keeping them.
 const (
-	FencePrune      = 4096
-	FencePruneEvery = time.Minute
+	fencePrune      = 4096
+	fencePruneEvery = time.Minute
 )
 
 // Send runs fn, the request that makes message show s, unless the message
@@ -60,7 +59,7 @@ const (
 // Discord (or the rate limiter, before sending) refused the request: one
 // that failed otherwise may still have landed, and a later render of an
 // older state must not follow it.
-func (f *Fences) Send(message string, s Shows, now time.Time, fn func() error) (bool, error) {
+func (f *fences) Send(message string, s shows, now time.Time, fn func() error) (bool, error) {
 	if message == "" {
 		return true, fn()
 	}
@@ -104,17 +103,9 @@ func refusedRequest(err error) bool {
 // was refused, or became a private text).
 var ErrNotShown = errors.New("bot: the answer did not show the board")
 
-// Retired reports whether this process retired message.
-func (f *Fences) Retired(message string) bool {
-	f.mu.Lock()
-	e := f.M[message]
-	f.mu.Unlock()
-	return e != nil && e.retired.Load()
-}
-
 // Shown is the newest state a render sent by this process made message
 // show (ok false: none, or it is retired).
-func (f *Fences) Shown(message string) (seq uint64, ok bool) {
+func (f *fences) Shown(message string) (seq uint64, ok bool) {
 	f.mu.Lock()
 	e := f.M[message]
 	f.mu.Unlock()
@@ -125,24 +116,16 @@ func (f *Fences) Shown(message string) (seq uint64, ok bool) {
 	return n - 1, n > 0
 }
 
-// OlderMessage reports whether message a was posted before b, by their
-// snowflake ids; false when either is not a snowflake.
-func OlderMessage(a, b string) bool {
-	x, errA := strconv.ParseUint(a, 10, 64)
-	y, errB := strconv.ParseUint(b, 10, 64)
-	return errA == nil && errB == nil && x < y
-}
-
-func (f *Fences) entry(message string, now time.Time) *fence {
+func (f *fences) entry(message string, now time.Time) *fence {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.M == nil {
 		f.M = map[string]*fence{}
 	}
-	if len(f.M) >= FencePrune && now.Sub(f.Pruned) >= FencePruneEvery {
-		f.Pruned = now
+	if len(f.M) >= fencePrune && now.Sub(f.pruned) >= fencePruneEvery {
+		f.pruned = now
 		for id, e := range f.M {
-			if now.Sub(e.used) > FenceKeep {
+			if now.Sub(e.used) > fenceKeep {
 				delete(f.M, id)
 			}
 		}

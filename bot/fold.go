@@ -31,13 +31,13 @@ import (
 // it is written on its own: half the grace, so that a loaded process
 // writes it well before the record falls due and another process (or its
 // own poller) takes the effects over again.
-const foldWait = OutboxGrace / 2
+const foldWait = outboxGrace / 2
 
-// Fold is the record of a batch of effects done: the effects of the table
+// fold is the record of a batch of effects done: the effects of the table
 // named table (tableOf) numbered up to done leave the outbox of the
 // record, of version at least version; via, when set, is the interaction
 // that now edits board (the newest click on it).
-type Fold struct {
+type fold struct {
 	Table   string
 	Version uint64
 	Done    uint32
@@ -46,13 +46,13 @@ type Fold struct {
 	// pic, when set, is the pictures a contract game's board has (learnt
 	// from the answer that showed them), recorded while the table data's
 	// Pic is still pic0, as the batch read it (pictures_contract.go).
-	pic, pic0 *BoardPic
+	pic, pic0 *boardPic
 }
 
 // Of reports whether fd is of the table named table as stored in r: a
 // table opened anew in the channel has another name, and starts again at
 // version 1.
-func (fd *Fold) Of(r *dixbot.Record, table string, outbox []Effect) bool {
+func (fd *fold) Of(r *dixbot.Record, table string, outbox []effect) bool {
 	return fd.Table != "" && table == fd.Table && r.Version >= fd.Version &&
 		len(outbox) > 0 && outbox[0].ID <= fd.Done
 }
@@ -60,7 +60,7 @@ func (fd *Fold) Of(r *dixbot.Record, table string, outbox []Effect) bool {
 // contractTableOf names a contract game's table: its board message, the
 // answer to the command that opened it, with the rematch that opened it
 // if any ("": no board yet, no fold).
-func contractTableOf(td *TableData) string {
+func contractTableOf(td *tableData) string {
 	if td.Board == "" {
 		return ""
 	}
@@ -70,26 +70,26 @@ func contractTableOf(td *TableData) string {
 // folds are the folds waiting, by channel. Safe for concurrent use.
 type folds struct {
 	mu sync.Mutex
-	m  map[string]*Fold
+	m  map[string]*fold
 }
 
-func (f *folds) Get(channel string) *Fold {
+func (f *folds) Get(channel string) *fold {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.m[channel]
 }
 
-func (f *folds) put(channel string, fd *Fold) {
+func (f *folds) put(channel string, fd *fold) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.m == nil {
-		f.m = map[string]*Fold{}
+		f.m = map[string]*fold{}
 	}
 	f.m[channel] = fd
 }
 
-// Drop forgets fd, once written, unless a later fold replaced it.
-func (f *folds) Drop(channel string, fd *Fold) {
+// drop forgets fd, once written, unless a later fold replaced it.
+func (f *folds) drop(channel string, fd *fold) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.m[channel] == fd {
@@ -98,7 +98,7 @@ func (f *folds) Drop(channel string, fd *Fold) {
 }
 
 // All takes every fold waiting.
-func (f *folds) All() map[string]*Fold {
+func (f *folds) All() map[string]*fold {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	m := f.m
@@ -109,16 +109,16 @@ func (f *folds) All() map[string]*Fold {
 // applyContract is apply for the table td of a contract game: the record
 // is due for what is left when due is set (the change it is written with
 // sets its due time itself otherwise).
-func (fd *Fold) applyContract(r *dixbot.Record, td *TableData, g *present.Game, now time.Time, due bool) bool {
+func (fd *fold) applyContract(r *dixbot.Record, td *tableData, g *present.Game, now time.Time, due bool) bool {
 	if !fd.Of(r, contractTableOf(td), td.Outbox) {
 		return false
 	}
-	td.Outbox = slices.DeleteFunc(td.Outbox, func(e Effect) bool { return e.ID <= fd.Done })
-	if v := fd.Via; v.Usable(now) && v.Orig == td.Board && (!td.BoardVia.Usable(now) || td.BoardVia.At <= v.At) {
+	td.Outbox = slices.DeleteFunc(td.Outbox, func(e effect) bool { return e.ID <= fd.Done })
+	if v := fd.Via; v.usable(now) && v.Orig == td.Board && (!td.BoardVia.usable(now) || td.BoardVia.At <= v.At) {
 		td.BoardVia = v
 	}
-	if fd.pic != nil && fd.pic.Msg == td.Board && SamePicture(td.Pic, fd.pic0) {
-		td.Pic = ClonePtr(fd.pic)
+	if fd.pic != nil && fd.pic.Msg == td.Board && samePicture(td.Pic, fd.pic0) {
+		td.Pic = clonePtr(fd.pic)
 	}
 	if due {
 		r.Due = time.Time{}
@@ -132,26 +132,24 @@ func (fd *Fold) applyContract(r *dixbot.Record, td *TableData, g *present.Game, 
 	return true
 }
 
-// FoldsOn reports whether this bot folds: its store keeps the records
+// foldsOn reports whether this bot folds: its store keeps the records
 // this process wrote.
-func (b *Bot) FoldsOn() bool {
-	_, ok := b.Store.(latestRecords)
+func (b *Bot) foldsOn() bool {
+	_, ok := b.store.(latestRecords)
 	return ok
 }
 
 // withFold is fn run on a DIX record of channel after the fold waiting
 // there, if any, is applied; fd is that fold (nil: none), to drop once the
 // update is written.
-func (b *Bot) withFold(channel string, fn func(*dixbot.Record) error) (func(*dixbot.Record) error, *Fold) {
-	fd := b.Folds.Get(channel)
+func (b *Bot) withFold(channel string, fn func(*dixbot.Record) error) (func(*dixbot.Record) error, *fold) {
+	fd := b.folds.Get(channel)
 	if fd == nil {
 		return fn, nil
 	}
 	return func(r *dixbot.Record) error {
-		if r.Game == "" {
-			_, _ = own.ApplyFold(fd, r, b.Now()) // an undecodable table fails fn's own reading
-		} else if g, ok := b.Games[r.Game]; ok {
-			if td, err := DecodeTableData(r.Meta); err == nil && fd.applyContract(r, td, g, b.Now(), false) {
+		if g, ok := b.games[r.Game]; ok {
+			if td, err := decodeTableData(r.Meta); err == nil && fd.applyContract(r, td, g, b.now(), false) {
 				r.Meta = td.Encode()
 			}
 		}
@@ -159,68 +157,59 @@ func (b *Bot) withFold(channel string, fn func(*dixbot.Record) error) (func(*dix
 	}, fd
 }
 
-// Later folds fd: it waits for the channel's next change, and is written
+// later folds fd: it waits for the channel's next change, and is written
 // on its own after foldWait.
-func (b *Bot) Later(channel string, fd *Fold) {
-	b.Folds.put(channel, fd)
+func (b *Bot) later(channel string, fd *fold) {
+	b.folds.put(channel, fd)
 	wait := foldWait
-	if b.FoldWait > 0 {
-		wait = b.FoldWait
+	if b.hooks.foldWait > 0 {
+		wait = b.hooks.foldWait
 	}
 	time.AfterFunc(wait, func() {
-		if b.Folds.Get(channel) != fd {
+		if b.folds.Get(channel) != fd {
 			return // written with a change, or replaced by a later one
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), b.Timeout)
+		ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
 		defer cancel()
-		b.WriteFold(ctx, channel, fd)
+		b.writeFold(ctx, channel, fd)
 	})
 }
 
-// WriteFold writes fd on its own.
-func (b *Bot) WriteFold(ctx context.Context, channel string, fd *Fold) {
+// writeFold writes fd on its own.
+func (b *Bot) writeFold(ctx context.Context, channel string, fd *fold) {
 	after, err := b.update(ctx, channel, "", func(r *dixbot.Record) error {
-		if r.Game == "" {
-			switch ok, err := own.ApplyFold(fd, r, b.Now()); {
-			case err != nil:
-				return err
-			case !ok:
-				return ErrNothingToDo
-			}
-			return nil
-		}
-		g, ok := b.Games[r.Game]
+		g, ok := b.games[r.Game]
 		if !ok {
 			return ErrNothingToDo
 		}
-		td, err := DecodeTableData(r.Meta)
+		td, err := decodeTableData(r.Meta)
 		if err != nil {
 			return err
 		}
-		if !fd.applyContract(r, td, g, b.Now(), true) {
+		if !fd.applyContract(r, td, g, b.now(), true) {
 			return ErrNothingToDo
 		}
 		r.Meta = td.Encode()
 		return nil
 	})
-	b.Folds.Drop(channel, fd)
-	b.AfterOwnUpdate(channel, after, err, "could not record the effects done; they are left for later")
+	b.folds.drop(channel, fd)
+	b.afterOwnUpdate(channel, after, err, "could not record the effects done; they are left for later")
 }
 
-// AfterOwnUpdate follows an update the bot makes on its own (no click):
+// afterOwnUpdate follows an update the bot makes on its own (no click):
 // once written, the poller wakes for the record's due time; an update
 // with nothing to do, or of a game gone, is no failure; a failure is
 // counted and logged with what it leaves undone (failed).
-func (b *Bot) AfterOwnUpdate(channel string, after *dixbot.Record, err error, failed string) {
+func (b *Bot) afterOwnUpdate(channel string, after *dixbot.Record, err error, failed string) {
 	switch {
 	case err == nil:
-		b.WakeAt(after.Due)
+		b.wakeAt(after.Due)
 	case errors.Is(err, ErrNothingToDo), errors.Is(err, dixbot.ErrNotFound):
 	default:
-		if IsStoreFailure(err) && b.Obs != nil {
-			b.Obs.StoreError("update")
+		if isStoreFailure(err) && b.obs != nil {
+			b.obs.StoreError("update")
 		}
-		b.Log.Warn(failed, "channel", channel, "err", err)
+		b.log.Warn(failed, "channel", channel, "err", err)
 	}
 }
 
@@ -230,14 +219,14 @@ func (b *Bot) writeFolds(ctx context.Context) {
 	if ctx.Err() != nil {
 		return
 	}
-	for channel, fd := range b.Folds.All() {
-		b.WriteFold(ctx, channel, fd)
+	for channel, fd := range b.folds.All() {
+		b.writeFold(ctx, channel, fd)
 	}
 }
 
-// ClonePtr is a pointer to a copy of *p, nil if p is; T holds no slice or
+// clonePtr is a pointer to a copy of *p, nil if p is; T holds no slice or
 // pointer.
-func ClonePtr[T any](p *T) *T {
+func clonePtr[T any](p *T) *T {
 	if p == nil {
 		return nil
 	}

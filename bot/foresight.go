@@ -30,7 +30,7 @@ type foresight struct {
 
 // of is f for the game td describes: nil when f is nil or was worked out
 // for another game (another seed or language).
-func (f *foresight) of(td *TableData) *foresight {
+func (f *foresight) of(td *tableData) *foresight {
 	if f == nil || f.seed != td.Seed || f.lang != td.Lang {
 		return nil
 	}
@@ -90,11 +90,11 @@ func (c *Call) foresee(g *present.Game, n uint64, m engine.Move) (f *foresight) 
 			f = nil
 		}
 	}()
-	r, err := c.B.Peek(c.Ctx, c.I.ChannelID)
+	r, err := c.B.peek(c.ctx, c.I.ChannelID)
 	if err != nil || r.Finished || r.Game != g.Rules.Name() || r.Data == nil {
 		return nil
 	}
-	td, err := DecodeTableData(r.Meta)
+	td, err := decodeTableData(r.Meta)
 	if err != nil || td.Paused != "" || !td.playsComputer() {
 		return nil
 	}
@@ -106,7 +106,7 @@ func (c *Call) foresee(g *present.Game, n uint64, m engine.Move) (f *foresight) 
 	if err != nil || n > st.Seq() || seat < len(td.Open) && n < td.Open[seat] {
 		return nil
 	}
-	now := c.B.Now()
+	now := c.B.now()
 	if _, err := applyOpen(g, st, td, seat, m, now, true); err != nil {
 		return nil
 	}
@@ -120,7 +120,7 @@ func (c *Call) foresee(g *present.Game, n uint64, m engine.Move) (f *foresight) 
 
 // playsComputer reports whether the computer decides for a seat: a
 // computer seat, or an absent person's.
-func (td *TableData) playsComputer() bool {
+func (td *tableData) playsComputer() bool {
 	for _, s := range td.Seats {
 		if s.Level != "" || s.Away {
 			return true

@@ -3,10 +3,11 @@ package bot
 import (
 	"context"
 	"fmt"
-	"github.com/bwmarrin/discordgo"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot/bot/present"
 	rules "github.com/dixgame/dixbot/engine/qwixx"
@@ -25,7 +26,7 @@ func newQwixxHarness(t *testing.T, pictures bool) *harness {
 	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
 		NoPictures: !pictures, Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
-	b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
+	b.workBudget, b.deferAfter = harnessBudget, harnessBudget
 	h.b = b
 	return h
 }
@@ -40,7 +41,7 @@ func (h *harness) qcommand(user, sub string, opts ...any) result {
 // verb (and, when given, the argument).
 func gameFind(game string, msg *tabletest.Message, verb, arg string) (string, bool) {
 	for _, id := range tabletest.ComponentIDs(msg.Components) {
-		p, err := ParseContractID(id)
+		p, err := parseContractID(id)
 		if err == nil && strings.HasPrefix(id, game+":") && p.Verb == verb && (arg == "" || p.Arg == arg) {
 			return id, true
 		}
@@ -62,12 +63,12 @@ func (h *harness) qmust(msg *tabletest.Message, verb, arg string) string {
 }
 
 // qstate is the channel's Qwixx game and table data (nil game: a lobby).
-func (h *harness) qstate() (*rules.Game, *TableData, uint64) {
+func (h *harness) qstate() (*rules.Game, *tableData, uint64) {
 	h.T.Helper()
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(h.T, err)
 	require.Equal(h.T, "qwixx", r.Game)
-	td, err := DecodeTableData(r.Meta)
+	td, err := decodeTableData(r.Meta)
 	require.NoError(h.T, err)
 	if r.Data == nil {
 		return nil, td, r.Version
@@ -109,12 +110,12 @@ func (h *harness) openGame(game string, people []string, options map[string]stri
 		return id
 	}
 	for _, u := range people[1:] {
-		lobby = h.ClickOn(u, lobby, must(CverbJoin, "")).Shown(lobby)
+		lobby = h.ClickOn(u, lobby, must(cverbJoin, "")).Shown(lobby)
 	}
 	for _, l := range cpus {
-		lobby = h.ClickOn(people[0], lobby, must(CverbCPU, l)).Shown(lobby)
+		lobby = h.ClickOn(people[0], lobby, must(cverbCPU, l)).Shown(lobby)
 	}
-	return h.ClickOn(people[0], lobby, must(CverbGo, "")).Shown(lobby)
+	return h.ClickOn(people[0], lobby, must(cverbGo, "")).Shown(lobby)
 }
 
 // dcommand runs /dixxit <sub> with options (name, value pairs), its
@@ -127,7 +128,7 @@ func (h *harness) dcommand(user, sub string, opts ...any) result {
 }
 
 // rematchID is the Rematch button's id on a Qwixx scoreboard.
-var rematchID = ContractID("qwixx", CverbAgain, 0, "")
+var rematchID = contractID("qwixx", cverbAgain, 0, "")
 
 // redisHarness is a harness on a Redis store of its own.
 func redisHarness(t *testing.T) (*harness, *store.Redis, *redistest.Server) {

@@ -12,13 +12,6 @@ import (
 	"github.com/dixgame/dixbot/internal/tabletest"
 )
 
-func init() {
-	tabletest.ParseID = func(id string) (string, error) {
-		p, err := ParseID(id)
-		return p.Verb, err
-	}
-}
-
 // harness drives a Bot with simulated interactions in one channel
 // (tabletest.Harness).
 type harness struct {
@@ -45,7 +38,7 @@ func newHarnessOn(t testing.TB, db dixbot.Store) *harness {
 	// click, tenfold, and a busy machine more. Nor is a click deferred
 	// for taking long: an answer is the same on any machine. The tests of
 	// the budget and of deferral set theirs.
-	b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
+	b.workBudget, b.deferAfter = harnessBudget, harnessBudget
 	h.b = b
 	h.Serve = func(ic *discordgo.InteractionCreate, raw []byte) { h.b.Serve(h.Rec, ic, raw) }
 	return h

@@ -98,9 +98,9 @@ func TestRatingsReadWithoutALesson(t *testing.T) {
 	dixxit := &discordgo.ApplicationCommandInteractionDataOption{Name: "game", Type: discordgo.ApplicationCommandOptionString, Value: "dixxit"}
 	lose()
 	e := cmd("u2", "stats")
-	assert.Contains(t, e.Description, locales.N("en", "rating_provisional", 1, map[string]any{"Of": ProvisionalGames}), "one game: provisional")
+	assert.Contains(t, e.Description, locales.N("en", "rating_provisional", 1, map[string]any{"Of": provisionalGames}), "one game: provisional")
 	assert.NotContains(t, e.Description, "−", "no negative figure")
-	for range ProvisionalGames + 2 {
+	for range provisionalGames + 2 {
 		lose()
 	}
 	e = cmd("u2", "stats")

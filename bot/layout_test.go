@@ -28,7 +28,7 @@ func isGamePackage(path string) bool {
 }
 
 // The table imports no game: no file of the package imports a game's
-// package. DIX's own table (bot/dixtable) reaches it through OwnTable.
+// package.
 func TestTableImportsNoGame(t *testing.T) {
 	t.Parallel()
 	paths, err := filepath.Glob("*.go")

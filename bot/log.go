@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"strings"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -21,8 +19,8 @@ const logPageLines = 20
 // every click stays small. It keeps the last maxLogLines lines of the game.
 const maxLogLines = 1000
 
-// GameLogRecord is the log record's data.
-type GameLogRecord struct {
+// gameLogRecord is the log record's data.
+type gameLogRecord struct {
 	V      int      `json:"v"`
 	Origin string   `json:"o"` // the table the lines belong to (dixTable.Origin)
 	Lines  []string `json:"l"`
@@ -30,11 +28,7 @@ type GameLogRecord struct {
 }
 
 // logChannel is the store key of a channel's game log.
-// verbLog is the verb of a page of /dix log: "dix:log:0:<page>", the page
-// counted from the most recent (0).
-const VerbLog = "log"
-
-func LogChannel(channel string) string { return channel + "/log" }
+func logChannel(channel string) string { return channel + "/log" }
 
 // sameLog reports whether a log record naming the table kept is the log
 // of the table origin (TableData.logOrigin): the same name, or the bare
@@ -44,23 +38,23 @@ func sameLog(kept, origin string) bool {
 	return kept == origin || "t"+kept == origin
 }
 
-// AppendLog adds lines to the game log of the table origin in channel,
+// appendLog adds lines to the game log of the table origin in channel,
 // starting it anew for a new table. Doing it twice for one turn is
 // harmless enough (a repeated turn in the log) and happens only when a
 // process dies between the two writes.
-func (b *Bot) AppendLog(ctx context.Context, channel, origin string, lines []string) error {
-	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
+func (b *Bot) appendLog(ctx context.Context, channel, origin string, lines []string) error {
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
-	key := LogChannel(channel)
+	key := logChannel(channel)
 	add := func(r *dixbot.Record) error {
-		var l GameLogRecord
+		var l gameLogRecord
 		if len(r.Meta) > 0 {
 			if err := json.Unmarshal(r.Meta, &l); err != nil {
-				l = GameLogRecord{}
+				l = gameLogRecord{}
 			}
 		}
 		if !sameLog(l.Origin, origin) {
-			l = GameLogRecord{V: 1, Origin: origin}
+			l = gameLogRecord{V: 1, Origin: origin}
 		}
 		l.Origin = origin
 		l.Lines = append(l.Lines, lines...)
@@ -75,23 +69,24 @@ func (b *Bot) AppendLog(ctx context.Context, channel, origin string, lines []str
 		r.Meta = meta
 		return nil
 	}
-	_, err := b.Store.Update(sctx, key, "", add)
+	_, err := b.store.Update(sctx, key, "", add)
 	if errors.Is(err, dixbot.ErrNotFound) {
 		// No server index for it: the log is not a game of the server.
 		r := &dixbot.Record{Channel: key}
 		if err = add(r); err == nil {
-			err = b.Store.Create(sctx, r)
+			err = b.store.Create(sctx, r)
 		}
 		if errors.Is(err, dixbot.ErrExists) {
-			_, err = b.Store.Update(sctx, key, "", add)
+			_, err = b.store.Update(sctx, key, "", add)
 		}
 	}
 	return err
 }
 
-// LogView is page page of a log in lang (lines already in the game's
-// language, a heading in lang) and its buttons; cut lines are gone.
-func LogView(lang string, history []string, cut, page int) (string, []discordgo.MessageComponent) {
+// logText is page page of a log in lang (lines already in the game's
+// language, a heading in lang), counted from the most recent (0); cut
+// lines are gone.
+func logText(lang string, history []string, cut, page int) string {
 	n := len(history)
 	pages := max(1, (n+logPageLines-1)/logPageLines)
 	page = min(page, pages-1)
@@ -105,16 +100,5 @@ func LogView(lang string, history []string, cut, page int) (string, []discordgo.
 		lines = append(lines, locales.T(lang, "none", nil))
 	}
 	lines = append(lines, history[lo:hi]...)
-	var row []discordgo.MessageComponent
-	if page+1 < pages {
-		row = append(row, Button(lang, "btn_log_older", nil, discordgo.SecondaryButton, CustomID(VerbLog, 0, strconv.Itoa(page+1))))
-	}
-	if page > 0 {
-		row = append(row, Button(lang, "btn_log_newer", nil, discordgo.SecondaryButton, CustomID(VerbLog, 0, strconv.Itoa(page-1))))
-	}
-	var comps []discordgo.MessageComponent
-	if len(row) > 0 {
-		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
-	}
-	return Truncate(strings.Join(lines, "\n"), 2000), comps
+	return Truncate(strings.Join(lines, "\n"), present.MaxContent)
 }

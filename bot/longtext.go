@@ -54,8 +54,11 @@ func textEmbeds(text string) [][]*discordgo.MessageEmbed {
 		if len(cur) == present.MaxEmbeds || len(cur) > 0 && size+n > present.MaxEmbedsText {
 			msgs, cur, size = append(msgs, cur), nil, 0
 		}
-		cur = append(cur, &discordgo.MessageEmbed{Description: p, Color: ColorPrompt})
+		cur = append(cur, &discordgo.MessageEmbed{Description: p, Color: colorPrompt})
 		size += n
 	}
 	return append(msgs, cur)
 }
+
+// colorPrompt is the colour of the embeds of a private text.
+const colorPrompt = 0x805ad5

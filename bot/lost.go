@@ -29,18 +29,13 @@ func (c *Call) answerLost(err error) bool {
 	key := "err_game_gone"
 	if ahead {
 		key = "err_game_restored"
-		own.Repost(c)
-	} else if _, gerr := c.GetQuiet(); !errors.Is(gerr, dixbot.ErrNotFound) {
+	} else if _, gerr := c.getQuiet(); !errors.Is(gerr, dixbot.ErrNotFound) {
 		return false // a game is there after all (or the store cannot say)
 	}
-	c.B.Log.Info("buttons of a game the store does not have retired", "interaction", c.I.ID, "channel", c.I.ChannelID,
+	c.B.log.Info("buttons of a game the store does not have retired", "interaction", c.I.ID, "channel", c.I.ChannelID,
 		"message", c.I.Message.ID, "ahead", ahead)
 	msg := c.I.Message
-	c.Shows = &Shows{Retire: true}
+	c.Shows = &shows{Retire: true}
 	c.Update(locales.T(c.Lang, key, nil), msg.Embeds, nil)
 	return true
 }
-
-// RestoredEffects is how far the effects owed after a restored copy are
-// numbered past its count.
-const RestoredEffects = 1 << 16

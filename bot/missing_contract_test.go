@@ -17,8 +17,8 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// allPerms are the permissions a game needs in its channel, and more.
-const allPerms = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionSendMessagesInThreads |
+// gamePerms are the permissions a game needs in its channel, and more.
+const gamePerms = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionSendMessagesInThreads |
 	discordgo.PermissionEmbedLinks | discordgo.PermissionAttachFiles | discordgo.PermissionReadMessageHistory
 
 // carriesEmbeds reports whether c posts, edits or answers with embeds.
@@ -88,31 +88,31 @@ func TestContractBoardMissing(t *testing.T) {
 	h := newDixHarness(t, 6, false)
 	t0 := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	now := t0
-	h.b.Now = func() time.Time { return now }
-	h.AppPerm = allPerms
+	h.b.now = func() time.Time { return now }
+	h.AppPerm = gamePerms
 	lobby := h.Run(h.startIx("dix", "u1", map[string]string{"pace": "live"})).Shown(nil)
 	require.NotNil(t, lobby)
-	lobby = h.ClickOn("u2", lobby, h.dixMust(lobby, CverbJoin, "")).Shown(lobby)
-	h.ClickOn("u1", lobby, h.dixMust(lobby, CverbGo, ""))
+	lobby = h.ClickOn("u2", lobby, h.dixMust(lobby, cverbJoin, "")).Shown(lobby)
+	h.ClickOn("u1", lobby, h.dixMust(lobby, cverbGo, ""))
 	g, td, _, _ := h.dixNow()
 	board0 := *h.Rec.Message(td.Board)
 	require.NotEmpty(t, board0.Embeds, "the board carries embeds")
 	require.True(t, t0.Add(clock.Live.Bank).Equal(h.due()))
 
 	// Embed Links goes; the first player's time runs out.
-	h.refuse(noEmbedLinks, allPerms&^discordgo.PermissionEmbedLinks)
+	h.refuse(noEmbedLinks, gamePerms&^discordgo.PermissionEmbedLinks)
 	now = h.due()
 	refusedAt := now
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 	g2, td, _, _ := h.dixNow()
 	assert.Greater(t, g2.Seq, g.Seq, "the decision out of time is taken")
 	require.NotNil(t, td.Missing, "the board's edit was refused")
-	assert.Equal(t, EffBoard, td.Missing.Kind)
+	assert.Equal(t, missingBoard, td.Missing.Kind)
 	assert.Equal(t, discordgo.ErrCodeMissingPermissions, td.Missing.Code)
 	assert.Equal(t, http.StatusForbidden, td.Missing.Status)
 	assert.Equal(t, 1, td.Missing.Tries)
 	assert.True(t, refusedAt.Equal(td.Missing.Since))
-	assert.True(t, refusedAt.Add(MissingFirst).Equal(h.due()), "due at the next try: %v", h.due())
+	assert.True(t, refusedAt.Add(missingFirst).Equal(h.due()), "due at the next try: %v", h.due())
 	require.True(t, owesEdit(td.Outbox), "the edit stays owed")
 	assert.Equal(t, board0.Content, h.Rec.Message(td.Board).Content, "the board is as it was")
 	toAct := g2.ToAct()
@@ -122,12 +122,12 @@ func TestContractBoardMissing(t *testing.T) {
 	// An hour later: tried again at each try, nobody ran out of time.
 	for i := 2; i <= 4; i++ {
 		now = h.due().Add(time.Hour / 3)
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+		require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 		g3, td, _, _ := h.dixNow()
 		assert.Equal(t, g2.Seq, g3.Seq, "nothing is played while the board is missing")
 		require.NotNil(t, td.Missing)
 		assert.Equal(t, i, td.Missing.Tries)
-		assert.True(t, now.Add(MissingRetry(i)).Equal(h.due()), "try %d: due %v", i, h.due())
+		assert.True(t, now.Add(missingRetry(i)).Equal(h.due()), "try %d: due %v", i, h.due())
 		assert.Equal(t, banks, td.Banks, "no bank runs")
 		assert.Equal(t, late, td.Seats[toAct].Late)
 	}
@@ -148,7 +148,7 @@ func TestContractBoardMissing(t *testing.T) {
 	cur := h.Rec.Message(board0.ID)
 	var move string
 	for _, id := range tabletest.ComponentIDs(cur.Components) {
-		if p, err := ParseContractID(id); err == nil && p.Verb == CverbMove {
+		if p, err := parseContractID(id); err == nil && p.Verb == cverbMove {
 			move = id
 		}
 	}
@@ -166,7 +166,7 @@ func TestContractBoardMissing(t *testing.T) {
 	assert.Greater(t, td.Missing.Tries, 4, "each call tried again")
 
 	// Embed Links is back: the next command shows the board.
-	h.refuse(nil, allPerms)
+	h.refuse(nil, gamePerms)
 	now = now.Add(time.Minute)
 	shownAt := now
 	cmd = h.Run(h.GameCommandIx("dix", users[1-toAct], "log"))
@@ -188,32 +188,32 @@ func TestContractBoardMissing(t *testing.T) {
 
 	// The game goes on: out of time at the deadline.
 	now = deadline
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 	g5, td, _, _ := h.dixNow()
 	assert.Greater(t, g5.Seq, g4.Seq)
 	assert.Nil(t, td.Missing)
 }
 
-// The bot token stops trying by itself after MissingTries refusals; a
+// The bot token stops trying by itself after missingTries refusals; a
 // channel gone (10003 Unknown Channel) is not tried again by itself.
-func TestContractMissingTries(t *testing.T) {
+func TestContractmissingTries(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	refusal := noEmbedLinks(tabletest.Call{Send: &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{{}}}})
-	td := &TableData{}
-	for range MissingTries - 1 {
+	td := &tableData{}
+	for range missingTries - 1 {
 		td.refused(false, refusal, now)
 		assert.False(t, td.Missing.Next.IsZero())
 	}
 	td.refused(false, refusal, now)
 	assert.True(t, td.Missing.Next.IsZero(), "no more tries without a click")
-	assert.Contains(t, string(td.Encode()), string(MissingKey), "the mark as seenContractMissing looks for it")
+	assert.Contains(t, string(td.Encode()), string(missingKey), "the mark as seenContractMissing looks for it")
 
 	gone := &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusNotFound},
 		Message: &discordgo.APIErrorMessage{Code: discordgo.ErrCodeUnknownChannel}}
-	td = &TableData{}
+	td = &tableData{}
 	td.refused(true, gone, now)
-	assert.Equal(t, EffScores, td.Missing.Kind, "the final scoreboard")
+	assert.Equal(t, missingScores, td.Missing.Kind, "the final scoreboard")
 	assert.True(t, td.Missing.Next.IsZero())
 }
 
@@ -225,14 +225,14 @@ func TestContractMissingGivesTimeBack(t *testing.T) {
 	t.Parallel()
 	at := func(m int) int64 { return time.Date(2026, 1, 2, 3, m, 0, 0, time.UTC).UnixMilli() }
 	since := time.UnixMilli(at(10))
-	td := &TableData{OpenAt: []int64{at(5), at(12), 0}, Wake: []int64{0, at(13), 0}, Missing: &Missing{Since: since}}
+	td := &tableData{OpenAt: []int64{at(5), at(12), 0}, Wake: []int64{0, at(13), 0}, Missing: &Missing{Since: since}}
 	assert.True(t, since.Equal(td.clockNow(time.UnixMilli(at(30)))), "the clocks stand still")
 	td.found(time.UnixMilli(at(30)))
 	assert.Nil(t, td.Missing)
 	assert.Equal(t, []int64{at(25), at(30), 0}, td.OpenAt)
 	assert.Equal(t, []int64{0, at(31), 0}, td.Wake)
 
-	td = &TableData{OpenAt: []int64{at(5)}, Missing: &Missing{Since: since}, Paused: "Ann", PausedAt: at(20)}
+	td = &tableData{OpenAt: []int64{at(5)}, Missing: &Missing{Since: since}, Paused: "Ann", PausedAt: at(20)}
 	td.found(time.UnixMilli(at(30)))
 	assert.Equal(t, []int64{at(15)}, td.OpenAt, "up to the pause")
 }
@@ -250,7 +250,7 @@ func refuseScoreboard(c tabletest.Call) error {
 		comps = c.Params.Components
 	}
 	for _, id := range tabletest.ComponentIDs(comps) {
-		if p, err := ParseContractID(id); err == nil && p.Verb == CverbAgain {
+		if p, err := parseContractID(id); err == nil && p.Verb == cverbAgain {
 			return noEmbedLinks(tabletest.Call{Send: &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{{}}}})
 		}
 	}
@@ -266,12 +266,12 @@ func TestContractScoreboardMissing(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
-	h.AppPerm = allPerms
+	h.b.now = func() time.Time { return now }
+	h.AppPerm = gamePerms
 	board := h.openQwixx([]string{"u1", "u2"})
 	require.NotNil(t, board)
-	h.refuse(refuseScoreboard, allPerms)
-	var td *TableData
+	h.refuse(refuseScoreboard, gamePerms)
+	var td *tableData
 	for i := 0; ; i++ {
 		require.Less(t, i, 2000, "the game does not end")
 		_, td, _ = h.qstate()
@@ -280,11 +280,11 @@ func TestContractScoreboardMissing(t *testing.T) {
 		}
 		require.False(t, h.due().IsZero())
 		now = h.due()
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+		require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 	}
 	g, _, _ := h.qstate()
 	assert.True(t, g.Over(), "the game is over")
-	assert.Equal(t, EffScores, td.Missing.Kind)
+	assert.Equal(t, missingScores, td.Missing.Kind)
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	assert.False(t, r.Finished, "not archived while its scoreboard is missing")
@@ -296,7 +296,7 @@ func TestContractScoreboardMissing(t *testing.T) {
 	assert.Contains(t, kinds, ceffFinish, "its end waits for the scoreboard")
 
 	now = r.Due
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 	_, td, _ = h.qstate()
 	require.NotNil(t, td.Missing)
 	assert.Equal(t, 2, td.Missing.Tries)
@@ -306,15 +306,16 @@ func TestContractScoreboardMissing(t *testing.T) {
 	h.Locale = ""
 	_, td, _ = h.qstate()
 	require.NotNil(t, td.Missing)
-	assert.Contains(t, told(res.Calls), MissingText("fr", td.Missing, allPerms), "told in French: %s", res.Describe())
+	reason, fix := refusalText("fr", td.Missing.Code, td.Missing.Status, gamePerms, false)
+	assert.Contains(t, told(res.Calls), locales.T("fr", "table_scores_missing", map[string]any{"Reason": reason, "Fix": fix}), "told in French: %s", res.Describe())
 
-	h.refuse(nil, allPerms)
+	h.refuse(nil, gamePerms)
 	res = h.qcommand("u1", "log")
 	assert.NotContains(t, told(res.Calls), "⚠️")
 	r, err = h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	assert.True(t, r.Finished, "archived once its scoreboard is shown")
-	_, ok := qfind(h.Rec.Message(board.ID), CverbAgain, "")
+	_, ok := qfind(h.Rec.Message(board.ID), cverbAgain, "")
 	assert.True(t, ok, "the scoreboard, with Rematch")
 }
 
@@ -335,12 +336,12 @@ func TestContractMissingHoldsComputerReactions(t *testing.T) {
 	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
-	h.AppPerm = allPerms
+	h.b.now = func() time.Time { return now }
+	h.AppPerm = gamePerms
 	users := []string{"u1", "u2"}
 	board := h.openDixxit("en", users, 2)
 	g, _, _ := h.dstate()
-	h.refuse(refuseEdits, allPerms)
+	h.refuse(refuseEdits, gamePerms)
 	h.giveClue(users[g.Active()], board, "hidden")
 	g, td, _ := h.dstate()
 	require.NotNil(t, td.Missing, "the board's edit was refused")
@@ -354,12 +355,12 @@ func TestContractMissingHoldsComputerReactions(t *testing.T) {
 	seq := g.Seq()
 
 	now = now.Add(time.Minute) // every reaction time is past
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 	g, td, _ = h.dstate()
 	require.NotNil(t, td.Missing)
 	assert.Equal(t, seq, g.Seq(), "no computer finger while the board is missing")
 
-	h.refuse(nil, allPerms)
+	h.refuse(nil, gamePerms)
 	shownAt := now
 	h.dcommand("u1", "log")
 	g, td, _ = h.dstate()
@@ -375,7 +376,7 @@ func TestContractMissingHoldsComputerReactions(t *testing.T) {
 	}
 	assert.Equal(t, first, h.due().UnixMilli(), "due when the first of them decides")
 	now = h.due()
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 	g, _, _ = h.dstate()
 	assert.Greater(t, g.Seq(), seq, "the computer plays on")
 }
@@ -388,19 +389,19 @@ func TestContractMissingAndPause(t *testing.T) {
 	h := newDixHarness(t, 6, false)
 	t0 := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	now := t0
-	h.b.Now = func() time.Time { return now }
-	h.AppPerm = allPerms
+	h.b.now = func() time.Time { return now }
+	h.AppPerm = gamePerms
 	lobby := h.Run(h.startIx("dix", "u1", map[string]string{"pace": "live"})).Shown(nil)
 	require.NotNil(t, lobby)
-	lobby = h.ClickOn("u2", lobby, h.dixMust(lobby, CverbJoin, "")).Shown(lobby)
-	h.ClickOn("u1", lobby, h.dixMust(lobby, CverbGo, ""))
+	lobby = h.ClickOn("u2", lobby, h.dixMust(lobby, cverbJoin, "")).Shown(lobby)
+	h.ClickOn("u1", lobby, h.dixMust(lobby, cverbGo, ""))
 	g, _, _, _ := h.dixNow()
 	toAct := g.ToAct()
 
 	// A minute in, Embed Links goes and the game is paused: the pause's
 	// board is refused.
 	now = t0.Add(time.Minute)
-	h.refuse(noEmbedLinks, allPerms&^discordgo.PermissionEmbedLinks)
+	h.refuse(noEmbedLinks, gamePerms&^discordgo.PermissionEmbedLinks)
 	h.Run(h.GameCommandIx("dix", "u1", "pause"))
 	_, td, _, _ := h.dixNow()
 	require.NotNil(t, td.Missing)
@@ -413,7 +414,7 @@ func TestContractMissingAndPause(t *testing.T) {
 	require.NotNil(t, td.Missing, "still missing: no clock runs yet")
 
 	now = t0.Add(3 * time.Minute)
-	h.refuse(nil, allPerms)
+	h.refuse(nil, gamePerms)
 	h.Run(h.GameCommandIx("dix", "u2", "log"))
 	g, td, _, _ = h.dixNow()
 	require.Nil(t, td.Missing)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,35 +26,12 @@ import (
 // message is posted with a nonce Discord deduplicates, and edits set a
 // message to what it must show, so doing one twice shows it once.
 
-// Effect kinds.
-const (
-	EffBoard    = "board"  // post a fresh board for the game as it stands, mentioning Users; the previous board is retired
-	EffBoarded  = "posted" // the rest of a board whose message is posted: retire Msg (the previous board), close the ping
-	EffEdit     = "edit"   // show the game as it stands on the current board
-	EffRetire   = "retire" // strip the buttons of Msg; with Title, replace it by the summary of Lines
-	EffAdopt    = "adopt"  // Msg (a board clicked on) is the current board: retire the one recorded
-	EffPing     = "ping"   // post Text mentioning Users (the previous ping is closed first)
-	EffPinged   = "pinged" // the decision of the current ping is made: the ping says so
-	EffPingEdit = "repin"  // the current ping, which notified Users already, now says Text (an edit notifies nobody)
-	EffScores   = "scores" // post the final scoreboard
-	EffEnded    = "ended"  // the game was abandoned by Text: the board says so for good
-	EffFinish   = "finish" // archive the game (frees the channel); last
-	EffRemind   = "remind" // post Text mentioning Users: a reminder of the decision running, never edited after
-	EffLog      = "log"    // add a finished turn (Title, Lines) to the game log record
-	EffLobby    = "lobby"  // post the lobby as it stands, unless one is recorded (Msg effLobbyAgain: in any case); the previous one is retired
-)
-
-// EffLobbyAgain is the Msg of an effLobby that posts the lobby anew.
-const EffLobbyAgain = "again"
-
-// Effect is one piece of Discord work owed by a change of the game.
-type Effect struct {
+// effect is one piece of Discord work owed by a change of the game.
+type effect struct {
 	ID    uint32   `json:"i"`
 	Kind  string   `json:"k"`
 	Msg   string   `json:"m,omitempty"`
 	Users []string `json:"u,omitempty"` // users to mention
-	Title string   `json:"t,omitempty"`
-	Lines []string `json:"l,omitempty"`
 	Text  string   `json:"x,omitempty"`
 	// Again marks an edit owed because an older render of the board may
 	// have landed after a newer one: no answer counts as having made it.
@@ -69,8 +45,8 @@ type Effect struct {
 // effects before any process may take them over; outboxLease how long a
 // process that took them over has before another may.
 const (
-	OutboxGrace = 3 * time.Second
-	OutboxLease = 30 * time.Second
+	outboxGrace = 3 * time.Second
+	outboxLease = 30 * time.Second
 )
 
 // ErrNothingToDo ends an update that finds nothing to do (a claim on a game
@@ -85,31 +61,45 @@ var ErrNothingToDo = errors.New("bot: nothing due")
 // on a busy machine or a slow Discord a post may take more than a second
 // to land, and the run that does its effects at once, as every run does
 // on a quiet machine, posts well within the rest.
-const holdMargin = OutboxGrace * 5 / 6
+const holdMargin = outboxGrace * 5 / 6
 
 // errHoldLost: another process took a channel's effects over (or the
 // channel changed) while this run's hold on them was ending; the run
 // leaves them to that process.
 var errHoldLost = errors.New("bot: the effects were taken over")
 
-// BeforeEffects holds a change's own effects for the test hooks
-// (effectDelay, effectsHook); nothing in production.
-func (b *Bot) BeforeEffects() {
-	if d := b.EffectDelay; d > 0 {
-		time.Sleep(d) // a test widens the window between the write and the effects
+// testHooks are the one seam through which tests change a Bot's timing:
+// all zero in production, but for effectDelay, which the end-to-end tests
+// set through Options.EffectDelay.
+type testHooks struct {
+	// effectDelay holds the effects a change owes, after its answer, for
+	// this long: a test widens the window in which a process that dies
+	// leaves them to another.
+	effectDelay time.Duration
+	// beforeEffects, when set, runs then, before a change's own effects.
+	beforeEffects func()
+	// foldWait, when set, replaces foldWait.
+	foldWait time.Duration
+}
+
+// beforeEffects holds a change's own effects for the test hooks; nothing
+// in production.
+func (b *Bot) beforeEffects() {
+	if d := b.hooks.effectDelay; d > 0 {
+		time.Sleep(d)
 	}
-	if f := b.EffectsHook; f != nil {
+	if f := b.hooks.beforeEffects; f != nil {
 		f()
 	}
 }
 
-// LeftForLater logs why a batch of effects stopped (err nil: it did not).
-func (b *Bot) LeftForLater(channel string, err error) {
+// leftForLater logs why a batch of effects stopped (err nil: it did not).
+func (b *Bot) leftForLater(channel string, err error) {
 	switch {
 	case errors.Is(err, errHoldLost):
-		b.Log.Info("effects left to the process that took them over", "channel", channel)
+		b.log.Info("effects left to the process that took them over", "channel", channel)
 	case err != nil:
-		b.Log.Warn("effects left for later", "channel", channel, "err", err)
+		b.log.Warn("effects left for later", "channel", channel, "err", err)
 	}
 }
 
@@ -124,29 +114,21 @@ type Hold struct {
 	until   time.Time // when another process may take the effects over
 }
 
-// NewHold is the hold of a run on rec's effects: for the grace after the
+// newHold is the hold of a run on rec's effects: for the grace after the
 // change was written when the run is that change's own (ix.held), else
 // for the lease from now.
-func NewHold(rec *dixbot.Record, ix *Via) *Hold {
-	h := &Hold{channel: rec.Channel, until: time.Now().Add(OutboxLease)}
+func newHold(rec *dixbot.Record, ix *Via) *Hold {
+	h := &Hold{channel: rec.Channel, until: time.Now().Add(outboxLease)}
 	if ix != nil && !ix.held.IsZero() {
 		h.until = ix.held
 	}
 	return h
 }
 
-// Contested reports whether a message the run posted, landing at now,
-// may have met a process that took the effects over: it landed past the
-// part of the hold in which the run posts on the hold alone (a post slower
-// than holdMargin, on a loaded machine or a slow Discord).
-func (h *Hold) Contested(now time.Time) bool {
-	return h != nil && !now.Before(h.until.Add(-holdMargin))
-}
-
-// HeldBy is v holding the effects of the change written at written.
-func HeldBy(v *Via, written time.Time) *Via {
+// heldBy is v holding the effects of the change written at written.
+func heldBy(v *Via, written time.Time) *Via {
 	if v != nil {
-		v.held = written.Add(OutboxGrace)
+		v.held = written.Add(outboxGrace)
 	}
 	return v
 }
@@ -166,17 +148,17 @@ func (b *Bot) Keep(ctx context.Context, h *Hold) error {
 	if h == nil || now.Before(h.until.Add(-holdMargin)) {
 		return nil
 	}
-	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	// Due times are set from the table's clock (b.now) or the wall clock;
 	// the later of the two reads both.
 	ref := now
-	if t := b.Now(); t.After(ref) {
+	if t := b.now(); t.After(ref) {
 		ref = t
 	}
-	due := ref.Add(OutboxLease)
+	due := ref.Add(outboxLease)
 	_, err := b.update(sctx, h.channel, "", func(r *dixbot.Record) error {
-		if r.Due.After(ref.Add(OutboxGrace)) {
+		if r.Due.After(ref.Add(outboxGrace)) {
 			return errHoldLost
 		}
 		r.Due = due
@@ -188,8 +170,8 @@ func (b *Bot) Keep(ctx context.Context, h *Hold) error {
 	case err != nil:
 		return fmt.Errorf("%w: %w", errHoldLost, err)
 	}
-	h.until = now.Add(OutboxLease)
-	b.Log.Info("effects held longer", "channel", h.channel)
+	h.until = now.Add(outboxLease)
+	b.log.Info("effects held longer", "channel", h.channel)
 	return nil
 }
 
@@ -199,14 +181,14 @@ func (b *Bot) Keep(ctx context.Context, h *Hold) error {
 // handler of a schedule.Runner over the store. It returns nil when there
 // was nothing to do (already done or taken by another process).
 func (b *Bot) RunDue(ctx context.Context, s *discordgo.Session, channel string, asOf time.Time) error {
-	return b.RunDueOn(ctx, b.sessionAPI(s), channel, asOf)
+	return b.runDueOn(ctx, b.sessionAPI(s), channel, asOf)
 }
 
-func (b *Bot) RunDueOn(ctx context.Context, d DiscordAPI, channel string, asOf time.Time) error {
-	if b.Batches.Busy(channel) {
+func (b *Bot) runDueOn(ctx context.Context, d DiscordAPI, channel string, asOf time.Time) error {
+	if b.batches.Busy(channel) {
 		return nil // this process's own batch does the effects (internal/batches)
 	}
-	return own.RunDue(b, ctx, d, channel, asOf)
+	return b.runContractDue(ctx, d, channel, asOf)
 }
 
 // latestRecords is a store that knows, without a round trip, the latest
@@ -220,7 +202,7 @@ type latestRecords interface {
 // write of another process is then found by the compare-and-set of the
 // update that records the effects done), else as stored.
 func (b *Bot) Latest(ctx context.Context, rec *dixbot.Record) (*dixbot.Record, error) {
-	if l, ok := b.Store.(latestRecords); ok {
+	if l, ok := b.store.(latestRecords); ok {
 		if fresh, ok := l.Latest(rec.Channel, rec.Version); ok {
 			if fresh == nil {
 				return rec, nil
@@ -228,21 +210,21 @@ func (b *Bot) Latest(ctx context.Context, rec *dixbot.Record) (*dixbot.Record, e
 			return fresh, b.upgrade(fresh)
 		}
 	}
-	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	return b.get(sctx, rec.Channel)
 }
 
-// Peek is the channel's record as this process last wrote or read it when
+// peek is the channel's record as this process last wrote or read it when
 // the store keeps it (no round trip; another process may have written
 // since), else as stored: for work the update checks again.
-func (b *Bot) Peek(ctx context.Context, channel string) (*dixbot.Record, error) {
-	if l, ok := b.Store.(latestRecords); ok {
+func (b *Bot) peek(ctx context.Context, channel string) (*dixbot.Record, error) {
+	if l, ok := b.store.(latestRecords); ok {
 		if rec, ok := l.Latest(channel, 0); ok && rec != nil {
 			return rec, b.upgrade(rec)
 		}
 	}
-	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	return b.get(sctx, channel)
 }
@@ -277,8 +259,8 @@ type Via struct {
 // Discord's 15 minutes, less a margin for the requests under way.
 const viaLife = 14 * time.Minute
 
-// Usable reports whether v's token can still be used at now.
-func (v *Via) Usable(now time.Time) bool {
+// usable reports whether v's token can still be used at now.
+func (v *Via) usable(now time.Time) bool {
 	return v != nil && v.Token != "" && now.Before(time.UnixMilli(v.At).Add(viaLife))
 }
 
@@ -286,28 +268,15 @@ func (v *Via) Interaction() *discordgo.Interaction {
 	return &discordgo.Interaction{AppID: v.App, Token: v.Token}
 }
 
-// LaterID reports whether snowflake a was made after b.
-func LaterID(a, b string) bool {
+// laterID reports whether snowflake a was made after b.
+func laterID(a, b string) bool {
 	na, erra := strconv.ParseUint(strings.TrimLeft(a, "abcdefghijklmnopqrstuvwxyz-"), 10, 64)
 	nb, errb := strconv.ParseUint(strings.TrimLeft(b, "abcdefghijklmnopqrstuvwxyz-"), 10, 64)
 	return erra == nil && errb == nil && na > nb
 }
 
-// SameMessage reports whether m shows what ms posts: the same text, the
-// same first embed's title and description, the same component ids (a
-// board's carry the state version).
-func SameMessage(m *discordgo.Message, ms *discordgo.MessageSend) bool {
-	if m.Content != ms.Content || len(m.Embeds) != len(ms.Embeds) {
-		return false
-	}
-	if len(ms.Embeds) > 0 && (m.Embeds[0].Title != ms.Embeds[0].Title || m.Embeds[0].Description != ms.Embeds[0].Description) {
-		return false
-	}
-	return slices.Equal(CustomIDs(m.Components), CustomIDs(ms.Components))
-}
-
-// CustomIDs lists the custom ids of the components in rows, in order.
-func CustomIDs(rows []discordgo.MessageComponent) []string {
+// customIDs lists the custom ids of the components in rows, in order.
+func customIDs(rows []discordgo.MessageComponent) []string {
 	var out []string
 	for _, row := range rows {
 		var cs []discordgo.MessageComponent
@@ -333,65 +302,15 @@ func CustomIDs(rows []discordgo.MessageComponent) []string {
 	return out
 }
 
-// ReplacedLater reports whether an effect after id retires board or posts
-// a fresh one (which retires it): the game it would show has moved past
-// that board, whose buttons a player could otherwise click for a moment.
-func ReplacedLater(effs []Effect, id uint32, board string) bool {
-	for _, e := range effs {
-		if e.ID > id && (e.Kind == EffBoard || e.Kind == EffRetire && e.Msg == board) {
-			return true
-		}
-	}
-	return false
-}
-
-// AdoptedAfter is the message a later effect than id adopts as the board
-// ("": none).
-func AdoptedAfter(effs []Effect, id uint32) string {
-	for _, e := range effs {
-		if e.ID > id && e.Kind == EffAdopt {
-			return e.Msg
-		}
-	}
-	return ""
-}
-
-// NewestVia is the interaction the board message is edited with: the
-// clicking one when its answer updated that board (a click's token edits
-// the message it sits on as "@original", and lives the longest), else
-// recorded. So later edits of the board go through an interaction's token,
-// not the bot token.
-func NewestVia(recorded, clicking *Via, board string, now time.Time) *Via {
-	if board != "" && clicking.Usable(now) && clicking.Orig == board &&
-		(!recorded.Usable(now) || recorded.At <= clicking.At) {
-		return clicking
-	}
-	return recorded
-}
-
-// OwesAgain reports whether effs hold an edit of the board owed because
-// an older render may have landed last. Another edit owed does not do: a
-// click's answer that showed its change on the board leaves out the edit
-// that change owes (executor.shown), though that answer may have landed
-// before the older render.
-func OwesAgain(effs []Effect) bool {
-	for _, e := range effs {
-		if e.Kind == EffEdit && e.Again {
-			return true
-		}
-	}
-	return false
-}
-
-func Fnv32(s string) uint32 {
+func fnv32(s string) uint32 {
 	h := fnv.New32a()
 	h.Write([]byte(s))
 	return h.Sum32()
 }
 
-// Permanent reports whether Discord refused a request for good (a client
+// permanent reports whether Discord refused a request for good (a client
 // error other than a rate limit), so retrying it is pointless.
-func Permanent(err error) bool {
+func permanent(err error) bool {
 	var rerr *discordgo.RESTError
 	if errors.As(err, &rerr) && rerr.Response != nil {
 		code := rerr.Response.StatusCode
@@ -400,9 +319,9 @@ func Permanent(err error) bool {
 	return false
 }
 
-// MentionUsers allows exactly users to be notified.
-func MentionUsers(users []string) *discordgo.MessageAllowedMentions {
-	am := NoMentions()
+// mentionUsers allows exactly users to be notified.
+func mentionUsers(users []string) *discordgo.MessageAllowedMentions {
+	am := noMentions()
 	am.Users = append([]string(nil), users...)
 	return am
 }
@@ -413,13 +332,4 @@ func Mentions(users []string) string {
 		parts[i] = "<@" + u + ">"
 	}
 	return strings.Join(parts, " ")
-}
-
-func ContainsString(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

@@ -50,7 +50,7 @@ import (
 // Effect kinds of contract games.
 const (
 	ceffEdit   = "cedit"   // show the game as it stands on the board
-	CeffPing   = "cping"   // post Text mentioning Users: the ping tableData.Ping records (its Eff)
+	ceffPing   = "cping"   // post Text mentioning Users: the ping tableData.Ping records (its Eff)
 	ceffSettle = "csettle" // edit the ping Msg (editable through Via) to say Text; Msg "#<n>": the ping effect n posts
 	ceffEnd    = "cend"    // the game is over: the table's work at a game's end (gameEnded), done once
 	ceffRetire = "cretire" // strip the buttons of Msg, a board no longer the board (editable through Via; nil: the bot token)
@@ -61,7 +61,7 @@ const (
 // within the grace, so they are done even if this process dies first. It
 // runs inside the store update of the change, after the record's clock
 // (setContractDue) is set. It returns the first effect's number.
-func (td *TableData) owe(r *dixbot.Record, now time.Time, effs ...Effect) uint32 {
+func (td *tableData) owe(r *dixbot.Record, now time.Time, effs ...effect) uint32 {
 	first := td.NextEffect + 1
 	for _, e := range effs {
 		td.NextEffect++
@@ -74,11 +74,11 @@ func (td *TableData) owe(r *dixbot.Record, now time.Time, effs ...Effect) uint32
 
 // outboxDue brings the record's Due forward to the end of the grace when
 // effects are owed.
-func (td *TableData) outboxDue(r *dixbot.Record, now time.Time) {
+func (td *tableData) outboxDue(r *dixbot.Record, now time.Time) {
 	if len(td.Outbox) == 0 {
 		return
 	}
-	if at := now.Add(OutboxGrace); r.Due.IsZero() || r.Due.After(at) {
+	if at := now.Add(outboxGrace); r.Due.IsZero() || r.Due.After(at) {
 		r.Due = at
 	}
 }
@@ -86,10 +86,10 @@ func (td *TableData) outboxDue(r *dixbot.Record, now time.Time) {
 // oweChange owes what a change of the game leaves to do after the answer:
 // the board shown as it stands, the pings of p, and, when the game is
 // over, its end and its archiving. guild and channel make the board's link.
-func (td *TableData) oweChange(r *dixbot.Record, g *present.Game, st engine.State, p pingPlan, now time.Time) {
-	effs := []Effect{{Kind: ceffEdit}}
+func (td *tableData) oweChange(r *dixbot.Record, g *present.Game, st engine.State, p pingPlan, now time.Time) {
+	effs := []effect{{Kind: ceffEdit}}
 	if s := p.settle; s != nil && (s.ID != "" || s.Eff != 0) {
-		e := Effect{Kind: ceffSettle, Msg: s.ID, Via: s.Via,
+		e := effect{Kind: ceffSettle, Msg: s.ID, Via: s.Via,
 			Text: locales.T(td.Lang, "table_ping_settled", map[string]any{"Names": strings.Join(s.Names, ", ")})}
 		if s.ID == "" {
 			e.Msg = "#" + strconv.FormatUint(uint64(s.Eff), 10)
@@ -99,9 +99,9 @@ func (td *TableData) oweChange(r *dixbot.Record, g *present.Game, st engine.Stat
 	ping := -1 // the index in effs of the ping posted now
 	if len(p.users) > 0 && td.Board != "" {
 		text := locales.T(td.Lang, "table_ping", map[string]any{"Mentions": Mentions(p.users),
-			"Game": En(g.Rules.Name() + "_title"), "URL": MessageURL(r.Guild, r.Channel, td.Board)})
+			"Game": En(g.Rules.Name() + "_title"), "URL": messageURL(r.Guild, r.Channel, td.Board)})
 		ping = len(effs)
-		effs = append(effs, Effect{Kind: CeffPing, Users: p.users, Text: text})
+		effs = append(effs, effect{Kind: ceffPing, Users: p.users, Text: text})
 	}
 	if st.Over() {
 		// The final scoreboard is the board: every person seated is told,
@@ -114,10 +114,10 @@ func (td *TableData) oweChange(r *dixbot.Record, g *present.Game, st engine.Stat
 		}
 		if len(people) > 0 && td.Board != "" {
 			text := locales.T(td.Lang, "table_over_ping", map[string]any{"Mentions": Mentions(people),
-				"Game": En(g.Rules.Name() + "_title"), "URL": MessageURL(r.Guild, r.Channel, td.Board)})
-			effs = append(effs, Effect{Kind: CeffPing, Users: people, Text: text})
+				"Game": En(g.Rules.Name() + "_title"), "URL": messageURL(r.Guild, r.Channel, td.Board)})
+			effs = append(effs, effect{Kind: ceffPing, Users: people, Text: text})
 		}
-		effs = append(effs, Effect{Kind: ceffEnd}, Effect{Kind: ceffFinish})
+		effs = append(effs, effect{Kind: ceffEnd}, effect{Kind: ceffFinish})
 	}
 	first := td.owe(r, now, effs...)
 	if ping >= 0 {
@@ -160,23 +160,21 @@ func (c *Call) settleContract(rec *dixbot.Record) {
 	if rec == nil {
 		return
 	}
-	c.B.WakeAt(rec.Due)
-	done, written := c.B.Batches.Start(rec.Channel), time.Now()
+	c.B.wakeAt(rec.Due)
+	done, written := c.B.batches.Start(rec.Channel), time.Now()
 	c.Then(func(ctx context.Context) {
 		defer done()
-		c.B.BeforeEffects()
-		mk, err := c.B.contractOutboxMark(ctx, c.B.ApiFor(ctx), rec, HeldBy(c.answeredVia(), written), 0)
-		c.Notice.Ran, c.Notice.After = true, mk
-		c.B.LeftForLater(rec.Channel, err)
+		c.B.beforeEffects()
+		mk, err := c.B.contractOutboxMark(ctx, c.B.apiFor(ctx), rec, heldBy(c.answeredVia(), written), 0)
+		c.notice.ran, c.notice.after = true, mk
+		c.B.leftForLater(rec.Channel, err)
 	})
 }
 
 // contractOutbox does the effects of a contract game's record in order,
 // then removes the ones done from the stored outbox. It stops at the first
 // effect Discord could not do for now, leaving it and the rest due; one
-// Discord refuses for good is logged and counted done, but for the board's
-// edit, which stays owed, the board marked missing (missing_contract.go).
-// ix is the
+// Discord refuses for good is logged and counted done. ix is the
 // interaction whose change wrote rec (nil: none, e.g. a deadline); effects
 // numbered up to tried may have been done in part by a process that died
 // (a ping it posted is looked for before it is posted again).
@@ -188,18 +186,18 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 // contractOutboxMark is contractOutbox, returning the board's mark as the
 // run left it (nil: the board is there).
 func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.Record, ix *Via, tried uint32) (*Missing, error) {
-	mu := &b.ChannelLocks[Fnv32(rec.Channel)%uint32(len(b.ChannelLocks))]
+	mu := &b.channelLocks[fnv32(rec.Channel)%uint32(len(b.channelLocks))]
 	mu.Lock()
 	defer mu.Unlock()
 	ctx = discordapi.NoWait(ctx)
 	var upTo uint32 // the last effect owed by the change ix answered
 	if ix != nil {
-		if td, err := DecodeTableData(rec.Meta); err == nil {
+		if td, err := decodeTableData(rec.Meta); err == nil {
 			upTo = td.NextEffect
 		}
 	}
 	answered := rec.Version  // the record the answer of ix showed
-	ours := NewHold(rec, ix) // on the record this process wrote
+	ours := newHold(rec, ix) // on the record this process wrote
 	fresh, err := b.Latest(ctx, rec)
 	switch {
 	case err == nil && fresh.Finished && fresh.Version >= rec.Version:
@@ -207,20 +205,20 @@ func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.
 	case err == nil && fresh.Version >= rec.Version:
 		rec = fresh
 	}
-	g, ok := b.Games[rec.Game]
+	g, ok := b.games[rec.Game]
 	if !ok {
 		return nil, nil
 	}
-	td, err := DecodeTableData(rec.Meta)
+	td, err := decodeTableData(rec.Meta)
 	if err != nil || len(td.Outbox) == 0 {
 		return nil, err
 	}
 	x := &cexec{b: b, d: d, rec: rec, td: td, g: g, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
-		posted: map[uint32]Via{}, hold: ours, held: boardHold{missing: td.Missing, at: b.Now()}}
-	x.pic, x.pic0 = td.startPicture(ix, rec.Version == answered), ClonePtr(td.Pic)
+		posted: map[uint32]Via{}, hold: ours, held: boardHold{missing: td.Missing, at: b.now()}}
+	x.pic, x.pic0 = td.startPicture(ix, rec.Version == answered), clonePtr(td.Pic)
 	var done uint32
 	// A fold waiting (fold.go): its effects are done already.
-	waiting := b.Folds.Get(rec.Channel)
+	waiting := b.folds.Get(rec.Channel)
 	if waiting != nil && waiting.Of(rec, contractTableOf(td), td.Outbox) {
 		done = waiting.Done
 	} else {
@@ -229,7 +227,7 @@ func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.
 	done, failed, archived := x.run(ctx, done)
 	if archived {
 		if waiting != nil {
-			b.Folds.Drop(rec.Channel, waiting) // archived with the game
+			b.folds.drop(rec.Channel, waiting) // archived with the game
 		}
 		return nil, nil // archived: the outbox went with it
 	}
@@ -238,36 +236,26 @@ func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.
 	if done == 0 && !limited && refused == nil {
 		return missing, failed
 	}
-	if failed == nil && refused == nil && missing == nil && x.foldLater(done) {
+	if failed == nil && refused == nil && missing == nil && x.fold(done) {
 		return nil, nil
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.Timeout)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
 	defer cancel()
 	var mark *Missing
 	after, err := b.update(sctx, rec.Channel, "", func(r *dixbot.Record) error {
-		if r.Game != rec.Game {
-			return ErrNothingToDo
-		}
-		cur, err := DecodeTableData(r.Meta)
-		if err != nil {
-			return err
-		}
-		x.recordDone(r, cur, done, wait, limited)
-		mark = cur.Missing
-		r.Meta = cur.Encode()
-		return nil
+		return x.recordDone(r, done, wait, limited, &mark)
 	})
 	switch {
 	case err == nil:
 		if waiting != nil {
-			b.Folds.Drop(rec.Channel, waiting) // written with these
+			b.folds.drop(rec.Channel, waiting) // written with these
 		}
-		b.WakeAt(after.Due)
+		b.wakeAt(after.Due)
 	case errors.Is(err, ErrNothingToDo), errors.Is(err, dixbot.ErrNotFound):
 		return nil, failed
 	default:
-		if IsStoreFailure(err) && b.Obs != nil {
-			b.Obs.StoreError("update")
+		if isStoreFailure(err) && b.obs != nil {
+			b.obs.StoreError("update")
 		}
 		return missing, errors.Join(failed, fmt.Errorf("recording the effects done: %w", err))
 	}
@@ -277,26 +265,6 @@ func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.
 	}
 	b.logMissing(rec.Channel, mark, refused, since)
 	return mark, failed
-}
-
-// foldLater leaves the effects up to done, the whole outbox, to be
-// recorded done with the channel's next change (fold.go) when nothing the
-// table records changed but the board's newest interaction; it reports
-// whether it did.
-func (x *cexec) foldLater(done uint32) bool {
-	td := x.td
-	if !x.b.FoldsOn() || contractTableOf(td) == "" || len(x.posted) > 0 || x.shown != nil || done != td.Outbox[len(td.Outbox)-1].ID {
-		return false
-	}
-	fd := &Fold{Table: contractTableOf(td), Version: x.rec.Version, Done: done, Board: td.Board}
-	if v := x.ix; v.Usable(x.now) && v.Orig != "" && v.Orig == td.Board {
-		fd.Via = v
-	}
-	if x.pic != nil && !SamePicture(x.pic, td.Pic) {
-		fd.pic, fd.pic0 = x.pic, x.pic0 // the pictures the answer showed
-	}
-	x.b.Later(x.rec.Channel, fd)
-	return true
 }
 
 // run does the outbox's effects after done, in order, up to the first
@@ -321,12 +289,12 @@ func (x *cexec) run(ctx context.Context, done uint32) (last uint32, failed error
 		}
 		err := x.do(ctx, e)
 		switch {
-		case err != nil && !Permanent(err):
+		case err != nil && !permanent(err):
 			return done, fmt.Errorf("effect %s: %w", e.Kind, err), false
 		case err != nil && x.held.refuse(e, err):
 			return done, nil, false // the board's edit, refused for good: it stays owed
 		case err != nil:
-			x.b.Log.Warn("effect refused by Discord; skipped", "channel", x.rec.Channel, "effect", e.Kind, "err", err)
+			x.b.log.Warn("effect refused by Discord; skipped", "channel", x.rec.Channel, "effect", e.Kind, "err", err)
 		}
 		done = e.ID
 		if e.Kind == ceffFinish {
@@ -336,11 +304,40 @@ func (x *cexec) run(ctx context.Context, done uint32) (last uint32, failed error
 	return done, nil, false
 }
 
-// recordDone writes on r and its table data cur what the run did: the
-// effects up to done removed, the pings posted, the board's newest
-// interaction and pictures, the board's mark (x.held), and the record's
-// Due for what is left (in wait when Discord limited the run's rate).
-func (x *cexec) recordDone(r *dixbot.Record, cur *TableData, done uint32, wait time.Duration, limited bool) {
+// fold leaves the recording of the effects done up to done, all of the
+// outbox, to the channel's next change (fold.go) when nothing the table
+// records changed but the board's newest interaction; it reports whether
+// it did.
+func (x *cexec) fold(done uint32) bool {
+	td := x.td
+	if !x.b.foldsOn() || contractTableOf(td) == "" || len(x.posted) != 0 || x.shown != nil || done != td.Outbox[len(td.Outbox)-1].ID {
+		return false
+	}
+	// Nothing the table records changed but the board's newest
+	// interaction: the effects are recorded done with the channel's
+	// next change (fold.go).
+	fd := &fold{Table: contractTableOf(x.td), Version: x.rec.Version, Done: done, Board: x.td.Board}
+	if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == x.td.Board {
+		fd.Via = v
+	}
+	if x.pic != nil && !samePicture(x.pic, x.td.Pic) {
+		fd.pic, fd.pic0 = x.pic, x.pic0 // the pictures the answer showed
+	}
+	x.b.later(x.rec.Channel, fd)
+	return true
+}
+
+// recordDone removes from r's outbox the effects done up to done and
+// records what they posted and showed; a rate limit (limited) makes the
+// rest due when it ends, wait from now.
+func (x *cexec) recordDone(r *dixbot.Record, done uint32, wait time.Duration, limited bool, mark **Missing) error {
+	if r.Game != x.rec.Game {
+		return ErrNothingToDo
+	}
+	cur, err := decodeTableData(r.Meta)
+	if err != nil {
+		return err
+	}
 	keep := cur.Outbox[:0]
 	for _, e := range cur.Outbox {
 		if e.ID <= done {
@@ -354,7 +351,7 @@ func (x *cexec) recordDone(r *dixbot.Record, cur *TableData, done uint32, wait t
 		keep = append(keep, e)
 	}
 	cur.Outbox = keep
-	if v := x.ix; v.Usable(x.now) && v.Orig != "" && v.Orig == cur.Board && (!cur.BoardVia.Usable(x.now) || cur.BoardVia.At <= v.At) {
+	if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == cur.Board && (!cur.BoardVia.usable(x.now) || cur.BoardVia.At <= v.At) {
 		// The newest click answered on the board: its token edits the
 		// board for the longest. Recorded once answered, so no request
 		// goes through a token before its interaction is answered.
@@ -372,14 +369,15 @@ func (x *cexec) recordDone(r *dixbot.Record, cur *TableData, done uint32, wait t
 		// change's answer may have landed before this edit, which
 		// shows an older game. The board is shown again.
 		cur.NextEffect++
-		cur.Outbox = append(cur.Outbox, Effect{ID: cur.NextEffect, Kind: ceffEdit, Again: true})
+		cur.Outbox = append(cur.Outbox, effect{ID: cur.NextEffect, Kind: ceffEdit, Again: true})
 	}
-	now := x.b.Now()
+	now := x.b.now()
 	var st engine.State
 	if r.Data != nil {
 		st, _ = x.g.Rules.Decode(r.Data)
 	}
 	x.held.record(cur, st != nil && st.Over(), now)
+	*mark = cur.Missing
 	r.Due = time.Time{}
 	if st != nil {
 		setContractDue(r, cur, x.g, st)
@@ -392,11 +390,13 @@ func (x *cexec) recordDone(r *dixbot.Record, cur *TableData, done uint32, wait t
 	case cur.Missing == nil:
 		cur.outboxDue(r, now)
 	}
+	r.Meta = cur.Encode()
+	return nil
 }
 
 // pingRef is the number of the ping effect whose message a settle effect
 // names before it is posted ("#<n>").
-func pingRef(e Effect) (uint32, bool) {
+func pingRef(e effect) (uint32, bool) {
 	if e.Kind != ceffSettle || !strings.HasPrefix(e.Msg, "#") {
 		return 0, false
 	}
@@ -416,7 +416,7 @@ func viaOrNil(v Via) *Via {
 
 // cedAgain reports whether effs hold a board edit owed because an older
 // render may have landed last.
-func cedAgain(effs []Effect) bool {
+func cedAgain(effs []effect) bool {
 	for _, e := range effs {
 		if e.Kind == ceffEdit && e.Again {
 			return true
@@ -430,7 +430,7 @@ type cexec struct {
 	b      *Bot
 	d      DiscordAPI
 	rec    *dixbot.Record // the record as it stands (the freshest read)
-	td     *TableData
+	td     *tableData
 	g      *present.Game
 	ix     *Via   // the interaction whose change owed effects up to upTo (nil: none)
 	upTo   uint32 // the last effect owed by ix's change
@@ -438,8 +438,8 @@ type cexec struct {
 	now    time.Time
 	posted map[uint32]Via // ping messages posted by this run, by effect: the message (Orig) and its interaction
 	shown  []byte         // the game data a board edit of this run showed (nil: none)
-	pic    *BoardPic      // the pictures the board has, when known (pictures_contract.go)
-	pic0   *BoardPic      // the table data's Pic as read
+	pic    *boardPic      // the pictures the board has, when known (pictures_contract.go)
+	pic0   *boardPic      // the table data's Pic as read
 	read   bool
 	recent []*discordgo.Message
 	hold   *Hold // the run's hold on the effects: only while it lasts does it post
@@ -447,7 +447,7 @@ type cexec struct {
 	held   boardHold
 }
 
-func (x *cexec) do(ctx context.Context, e Effect) error {
+func (x *cexec) do(ctx context.Context, e effect) error {
 	switch e.Kind {
 	case ceffEdit:
 		if x.td.Board == "" || x.rec.Data == nil {
@@ -459,7 +459,7 @@ func (x *cexec) do(ctx context.Context, e Effect) error {
 			return nil
 		}
 		return x.editBoard(ctx)
-	case CeffPing:
+	case ceffPing:
 		if x.td.Board == "" {
 			return nil
 		}
@@ -488,14 +488,14 @@ func (x *cexec) do(ctx context.Context, e Effect) error {
 			return nil
 		}
 		text := e.Text
-		if v.Usable(x.now) {
-			err := x.d.FollowupEdit(ctx, v.Interaction(), msg, &discordgo.WebhookEdit{Content: &text, AllowedMentions: NoMentions()})
+		if v.usable(x.now) {
+			err := x.d.FollowupEdit(ctx, v.Interaction(), msg, &discordgo.WebhookEdit{Content: &text, AllowedMentions: noMentions()})
 			if err == nil || ctx.Err() != nil {
 				return err
 			}
-			x.b.Log.Info("ping edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
+			x.b.log.Info("ping edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
 		}
-		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: msg, Content: &text, AllowedMentions: NoMentions()})
+		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: msg, Content: &text, AllowedMentions: noMentions()})
 	case ceffRetire:
 		return x.retire(ctx, e.Msg, e.Via)
 	case ceffLobby:
@@ -503,11 +503,11 @@ func (x *cexec) do(ctx context.Context, e Effect) error {
 	case ceffEnd:
 		return x.b.gameEnded(ctx, x.rec, x.td)
 	case ceffFinish:
-		sctx, cancel := context.WithTimeout(ctx, x.b.Timeout)
+		sctx, cancel := context.WithTimeout(ctx, x.b.timeout)
 		defer cancel()
 		if err := x.b.finishTable(sctx, x.rec.Channel, x.rec.Game, x.td); err != nil && !errors.Is(err, dixbot.ErrNotFound) {
-			if IsStoreFailure(err) && x.b.Obs != nil {
-				x.b.Obs.StoreError("finish")
+			if isStoreFailure(err) && x.b.obs != nil {
+				x.b.obs.StoreError("finish")
 			}
 			return err
 		}
@@ -529,17 +529,17 @@ type tableFinisher interface {
 // effects are still being done, and its archiving must not take the new
 // table with it. Another table gives dixbot.ErrNotFound, as no record
 // does. A store without FinishIf archives whatever record is there.
-func (b *Bot) finishTable(ctx context.Context, channel, game string, td *TableData) error {
-	f, ok := b.Store.(tableFinisher)
+func (b *Bot) finishTable(ctx context.Context, channel, game string, td *tableData) error {
+	f, ok := b.store.(tableFinisher)
 	if !ok {
-		return b.Store.Finish(ctx, channel)
+		return b.store.Finish(ctx, channel)
 	}
 	opening := td.opening()
 	return f.FinishIf(ctx, channel, func(r *dixbot.Record) bool {
 		if r.Game != game {
 			return false
 		}
-		cur, err := DecodeTableData(r.Meta)
+		cur, err := decodeTableData(r.Meta)
 		return err == nil && cur.opening() == opening
 	})
 }
@@ -548,7 +548,7 @@ func (b *Bot) finishTable(ctx context.Context, channel, game string, td *TableDa
 // (effect ceffEnd) before the game is archived, with the record as it
 // stands: its result is recorded in the stats (stats.go). An error leaves
 // the effect owed, tried again later.
-func (b *Bot) gameEnded(ctx context.Context, rec *dixbot.Record, td *TableData) error {
+func (b *Bot) gameEnded(ctx context.Context, rec *dixbot.Record, td *tableData) error {
 	return b.recordOver(ctx, rec)
 }
 
@@ -568,13 +568,23 @@ func (x *cexec) editBoard(ctx context.Context) error {
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
 	}
-	we := &discordgo.WebhookEdit{Content: &pb.Content, Embeds: &embeds, Components: &comps, AllowedMentions: NoMentions()}
+	we := &discordgo.WebhookEdit{Content: &pb.Content, Embeds: &embeds, Components: &comps, AllowedMentions: noMentions()}
 	if len(pb.Files) > 0 {
-		we.Files, we.Attachments = pb.Files, AttachmentsFor(pb.Files)
+		we.Files, we.Attachments = pb.Files, attachmentsFor(pb.Files)
 	}
-	sent, err := x.b.Fences.Send(x.td.Board, Shows{Seq: boardSeq(x.td, st)}, x.b.Now(), func() error {
+	sent, err := x.b.boardFences.Send(x.td.Board, shows{Seq: boardSeq(x.td, st)}, x.b.now(), func() error {
 		return x.editVia(ctx, x.td.Board, we)
 	})
+	if err != nil && refusedFiles(err, pb.Files) {
+		// No Attach Files in the channel, though no interaction said so:
+		// the board as text, and text boards there from now on
+		// (mayAttach) rather than a refused request each time. Once
+		// only: a board refused as text too is missing (missing_contract.go).
+		if _, known := x.b.noFiles.LoadOrStore(x.rec.Channel, struct{}{}); !known {
+			x.b.log.Info("the board's picture refused: text boards in this channel", "channel", x.rec.Channel)
+			return x.editBoard(ctx)
+		}
+	}
 	x.editedPicture(pb.Picture, sent && err == nil)
 	if sent && err == nil {
 		x.shown = x.rec.Data
@@ -588,15 +598,15 @@ func (x *cexec) editBoard(ctx context.Context) error {
 // else (or when Discord refuses those) with the bot token.
 func (x *cexec) editVia(ctx context.Context, message string, we *discordgo.WebhookEdit) error {
 	v := x.td.BoardVia
-	if x.ix.Usable(x.now) && x.ix.Orig == message {
+	if x.ix.usable(x.now) && x.ix.Orig == message {
 		v = x.ix
 	}
-	if v.Usable(x.now) && (v.Orig == "" || v.Orig == message) {
+	if v.usable(x.now) && (v.Orig == "" || v.Orig == message) {
 		err := x.d.FollowupEdit(ctx, v.Interaction(), "@original", we)
 		if err == nil || ctx.Err() != nil {
 			return err
 		}
-		x.b.Log.Info("board edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
+		x.b.log.Info("board edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
 	}
 	ed := &discordgo.MessageEdit{Channel: x.rec.Channel, ID: message, Content: we.Content, Embeds: we.Embeds, Components: we.Components,
 		AllowedMentions: we.AllowedMentions, Files: we.Files, Attachments: we.Attachments}
@@ -610,26 +620,26 @@ func (x *cexec) editVia(ctx context.Context, message string, we *discordgo.Webho
 func (x *cexec) retire(ctx context.Context, message string, v *Via) error {
 	none := []discordgo.MessageComponent{}
 	edit := func() error {
-		if v.Usable(x.now) {
+		if v.usable(x.now) {
 			id := message
 			if v.Orig == "" || v.Orig == message {
 				id = "@original"
 			}
-			err := x.d.FollowupEdit(ctx, v.Interaction(), id, &discordgo.WebhookEdit{Components: &none, AllowedMentions: NoMentions()})
+			err := x.d.FollowupEdit(ctx, v.Interaction(), id, &discordgo.WebhookEdit{Components: &none, AllowedMentions: noMentions()})
 			if err == nil || ctx.Err() != nil || message == "" {
 				return err
 			}
-			x.b.Log.Info("board retirement through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
+			x.b.log.Info("board retirement through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
 		}
 		if message == "" {
 			return nil // the answer of v, whose id is not known (a lobby nobody clicked), out of reach
 		}
-		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: message, Components: &none, AllowedMentions: NoMentions()})
+		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: message, Components: &none, AllowedMentions: noMentions()})
 	}
 	if message == "" {
 		return edit()
 	}
-	_, err := x.b.Fences.Send(message, Shows{Retire: true}, x.b.Now(), edit)
+	_, err := x.b.boardFences.Send(message, shows{Retire: true}, x.b.now(), edit)
 	return err
 }
 
@@ -638,7 +648,7 @@ func (x *cexec) retire(ctx context.Context, message string, v *Via) error {
 // the bot token and the effect's nonce. A ping another try may have posted
 // is looked for among the channel's latest messages first. It returns the
 // interaction the message can be edited with (nil: the bot token).
-func (x *cexec) post(ctx context.Context, e Effect, ms *discordgo.MessageSend) (*discordgo.Message, *Via, error) {
+func (x *cexec) post(ctx context.Context, e effect, ms *discordgo.MessageSend) (*discordgo.Message, *Via, error) {
 	if err := x.b.Keep(ctx, x.hold); err != nil {
 		return nil, nil, err
 	}
@@ -647,19 +657,19 @@ func (x *cexec) post(ctx context.Context, e Effect, ms *discordgo.MessageSend) (
 			x.read = true
 			msgs, err := x.d.Recent(ctx, x.rec.Channel, 20)
 			if err != nil {
-				x.b.Log.Info("could not read the channel's latest messages", "channel", x.rec.Channel, "err", err)
+				x.b.log.Info("could not read the channel's latest messages", "channel", x.rec.Channel, "err", err)
 			}
 			x.recent = msgs
 		}
 		for _, m := range x.recent {
-			if LaterID(m.ID, x.td.Board) && m.Content == ms.Content {
-				x.b.Log.Info("message posted by an earlier try found; not posted again", "channel", x.rec.Channel, "effect", e.Kind, "message", m.ID)
+			if laterID(m.ID, x.td.Board) && m.Content == ms.Content {
+				x.b.log.Info("message posted by an earlier try found; not posted again", "channel", x.rec.Channel, "effect", e.Kind, "message", m.ID)
 				return m, nil, nil
 			}
 		}
 	}
 	for _, v := range []*Via{x.ix, x.td.BoardVia} {
-		if !v.Usable(x.now) {
+		if !v.usable(x.now) {
 			continue
 		}
 		msg, err := x.d.Followup(ctx, v.Interaction(), &discordgo.WebhookParams{Content: ms.Content, AllowedMentions: ms.AllowedMentions})
@@ -671,7 +681,7 @@ func (x *cexec) post(ctx context.Context, e Effect, ms *discordgo.MessageSend) (
 		if ctx.Err() != nil {
 			return nil, nil, err
 		}
-		x.b.Log.Info("follow-up refused; posting otherwise", "channel", x.rec.Channel, "effect", e.Kind, "err", err)
+		x.b.log.Info("follow-up refused; posting otherwise", "channel", x.rec.Channel, "effect", e.Kind, "err", err)
 	}
 	msg, err := x.d.Send(ctx, x.rec.Channel, ms, x.nonce(e))
 	return msg, nil, err
@@ -679,7 +689,7 @@ func (x *cexec) post(ctx context.Context, e Effect, ms *discordgo.MessageSend) (
 
 // nonce is the idempotency key of the message effect e posts (Discord
 // keeps at most 25 characters).
-func (x *cexec) nonce(e Effect) string {
+func (x *cexec) nonce(e effect) string {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s/%s/%d", x.rec.Channel, x.td.Board, e.ID)
 	return "dix" + strconv.FormatUint(h.Sum64(), 36)

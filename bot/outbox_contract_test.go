@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"net/http"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/dixgame/dixbot"
 	computer "github.com/dixgame/dixbot/computer/qwixx"
 	rules "github.com/dixgame/dixbot/engine/qwixx"
+	"github.com/dixgame/dixbot/internal/discordapi"
 	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -39,7 +41,7 @@ func toActivePrompt(t *testing.T, h *harness, users []string, board *tabletest.M
 		seat := g.ToDecide()[0]
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
-		board = h.ClickOn(users[seat], board, h.qmust(board, CverbMove, string(m))).Shown(board)
+		board = h.ClickOn(users[seat], board, h.qmust(board, cverbMove, string(m))).Shown(board)
 	}
 }
 
@@ -49,9 +51,9 @@ func boardShows(t *testing.T, h *harness, board string) bool {
 	t.Helper()
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
-	td, err := DecodeTableData(r.Meta)
+	td, err := decodeTableData(r.Meta)
 	require.NoError(t, err)
-	pb, _, err := h.b.contractBoard(h.b.Games[r.Game], r, td, "")
+	pb, _, err := h.b.contractBoard(h.b.games[r.Game], r, td, "")
 	require.NoError(t, err)
 	return h.Rec.Message(board).Content == pb.Content
 }
@@ -77,7 +79,7 @@ func TestContractBoardEditOwedSurvivesAFailure(t *testing.T) {
 
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
-	td, err := DecodeTableData(r.Meta)
+	td, err := decodeTableData(r.Meta)
 	require.NoError(t, err)
 	require.NotEmpty(t, td.Outbox, "the board's edit is still owed")
 	assert.Equal(t, ceffEdit, td.Outbox[0].Kind)
@@ -86,10 +88,10 @@ func TestContractBoardEditOwedSurvivesAFailure(t *testing.T) {
 
 	// Within the grace, the process that made the change has the effects.
 	n := h.Rec.Count()
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, time.Now()))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, time.Now()))
 	assert.Equal(t, n, h.Rec.Count(), "nothing done before the grace is over")
 
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
 	assert.True(t, boardShows(t, h, board.ID), "the board shows the game")
 	for _, c := range h.Rec.Since(n) {
 		assert.NotContains(t, []string{"edit", "send"}, c.Op, "no request with the bot token")
@@ -99,7 +101,7 @@ func TestContractBoardEditOwedSurvivesAFailure(t *testing.T) {
 
 	// Found due again, it does nothing.
 	n = h.Rec.Count()
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, time.Now().Add(time.Hour)))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, time.Now().Add(time.Hour)))
 	for _, c := range h.Rec.Since(n) {
 		assert.NotEqual(t, "followupEdit", c.Op, "the board is not edited twice")
 	}
@@ -116,7 +118,7 @@ func TestContractRedeliveredClickShowsTheBoard(t *testing.T) {
 	g, _, _ := h.qstate()
 	seq := g.Seq
 	seat := g.ToDecide()[0]
-	ix := h.ClickIx(users[seat], board, h.qmust(board, CverbMove, "w -"))
+	ix := h.ClickIx(users[seat], board, h.qmust(board, cverbMove, "w -"))
 	h.runAnswerLost(ix)
 
 	again := *ix
@@ -175,11 +177,11 @@ func TestContractBoardEditOvertakenIsShownAgain(t *testing.T) {
 	assert.False(t, boardShows(t, h, board.ID), "the edit showed the older game")
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
-	td, err := DecodeTableData(r.Meta)
+	td, err := decodeTableData(r.Meta)
 	require.NoError(t, err)
 	require.Len(t, td.Outbox, 1, "the board is owed again")
 	assert.True(t, td.Outbox[0].Again)
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
 	assert.True(t, boardShows(t, h, board.ID), "the board shows the newer game")
 }
 
@@ -198,7 +200,7 @@ func TestContractGameEndIsOwed(t *testing.T) {
 		if r.Finished {
 			break
 		}
-		td, err := DecodeTableData(r.Meta)
+		td, err := decodeTableData(r.Meta)
 		require.NoError(t, err)
 		assert.Empty(t, td.Outbox, "every click's effects are done after its answer")
 		st, err := rules.Rules{}.Decode(r.Data)
@@ -206,7 +208,7 @@ func TestContractGameEndIsOwed(t *testing.T) {
 		require.False(t, st.Over(), "a game over is archived by its last effect")
 		m, err := computer.Player{Level: computer.Normal}.Decide(st, 0, rand.New(rand.NewPCG(uint64(step), 3)))
 		require.NoError(t, err)
-		board = h.ClickOn("u1", board, h.qmust(board, CverbMove, string(m))).Shown(board)
+		board = h.ClickOn("u1", board, h.qmust(board, cverbMove, string(m))).Shown(board)
 	}
 	assert.Contains(t, h.Rec.Message(board.ID).Content, locales.T("en", "qwixx_over_title", nil))
 	for _, c := range h.Rec.Since(0) {
@@ -221,7 +223,7 @@ func TestContractPingSettledBeforePosted(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	users := []string{"u1", "u2", "u3"}
 	h.Rec.Mu.Lock()
 	h.Rec.Fail = errors.New("discord unreachable")
@@ -232,11 +234,11 @@ func TestContractPingSettledBeforePosted(t *testing.T) {
 	assert.Empty(t, td.Ping.ID, "not posted")
 	g, _, _ := h.qstate()
 	for _, s := range g.ToDecide() {
-		board = h.ClickOn(users[s], board, h.qmust(board, CverbMove, "w -")).Shown(board)
+		board = h.ClickOn(users[s], board, h.qmust(board, cverbMove, "w -")).Shown(board)
 	}
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
-	td, err = DecodeTableData(r.Meta)
+	td, err = decodeTableData(r.Meta)
 	require.NoError(t, err)
 	settle := -1
 	for i, e := range td.Outbox {
@@ -250,7 +252,7 @@ func TestContractPingSettledBeforePosted(t *testing.T) {
 	h.Rec.Fail = nil
 	h.Rec.Mu.Unlock()
 	n := h.Rec.Count()
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
 	posted, settled := false, false
 	for _, c := range h.Rec.Since(n) {
 		if c.Op == "followup" && c.Params.AllowedMentions != nil && len(c.Params.AllowedMentions.Users) > 0 {
@@ -264,4 +266,149 @@ func TestContractPingSettledBeforePosted(t *testing.T) {
 	assert.True(t, settled, "and settled")
 	_, td, _ = h.qstate()
 	assert.Empty(t, td.Outbox)
+}
+
+// When Discord refuses the board's edit for a rate limit, the outbox is
+// due again when the limit's retry_after says, not at its fixed grace or
+// lease: much later for a long global 429, sooner for a short 429 of a
+// route, and then done.
+func TestOutboxWaitsOutTheRateLimit(t *testing.T) {
+	t.Parallel()
+	route := &discordgo.RateLimitError{RateLimit: &discordgo.RateLimit{TooManyRequests: &discordgo.TooManyRequests{RetryAfter: 400 * time.Millisecond}}}
+	for _, tc := range []struct {
+		name string
+		err  error
+		wait time.Duration
+	}{
+		{"global 429 of 40 s", &discordapi.RateLimited{After: 40 * time.Second, Global: true, Sent: true}, 40 * time.Second},
+		{"route 429 of 400 ms", route, 400 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newQwixxHarness(t, false)
+			users := []string{"u1", "u2"}
+			_, prompt, sel, val := toActivePrompt(t, h, users, h.openQwixx(users))
+			g, _, _ := h.qstate()
+			refuse := func(on bool) {
+				h.Rec.Mu.Lock()
+				defer h.Rec.Mu.Unlock()
+				h.Rec.Refuse = nil
+				if on {
+					h.Rec.Refuse = func(c tabletest.Call) error {
+						if c.Op != "respond" {
+							return tc.err
+						}
+						return nil
+					}
+				}
+			}
+			refuse(true)
+			before := time.Now()
+			h.ClickOn(users[g.Active], prompt, sel, val)
+			r, err := h.Db.Get(context.Background(), h.Channel)
+			require.NoError(t, err)
+			td, err := decodeTableData(r.Meta)
+			require.NoError(t, err)
+			require.NotEmpty(t, td.Outbox, "the board's edit is still owed")
+			assert.WithinDuration(t, before.Add(tc.wait), r.Due, time.Second, "due when the limit ends")
+
+			// Claimed once due (a lease of 30 s), and refused again.
+			assert.Error(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due), "refused again")
+			r, err = h.Db.Get(context.Background(), h.Channel)
+			require.NoError(t, err)
+			assert.WithinDuration(t, time.Now().Add(tc.wait), r.Due, time.Second, "due when the limit ends, not at the lease's end")
+
+			refuse(false)
+			require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+			_, td, _ = h.qstate()
+			assert.Empty(t, td.Outbox, "done once the limit let it go")
+		})
+	}
+}
+
+// A change's own process posts the messages its effects owe only while it
+// holds them (the grace after the change): the ping a Qwixx game's start
+// owes is not posted by the change's own process once another process
+// took its effects over, and that process posts it once.
+func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	lobby := h.qcommand("u1", "start").Shown(nil)
+	require.NotNil(t, lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
+	h.b.hooks.effectDelay = outboxGrace
+	h.b.hooks.beforeEffects = func() {
+		_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
+			r.Due = time.Now().Add(outboxLease) // what another process's claim writes
+			return nil
+		})
+		require.NoError(t, err)
+	}
+	res := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, ""))
+	for _, c := range res.Calls {
+		assert.False(t, c.Posted(), "nothing posted once the effects were taken over: %s", c.Op)
+	}
+	_, td, _ := h.qstate()
+	owed := 0
+	for _, e := range td.Outbox {
+		if e.Kind == ceffPing {
+			owed++
+		}
+	}
+	require.Equal(t, 1, owed, "Bob's ping is still owed")
+
+	h.b.hooks = testHooks{}
+	r, err := h.Db.Get(context.Background(), h.Channel)
+	require.NoError(t, err)
+	before := h.Rec.Count()
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+	posts := 0
+	for _, c := range h.Rec.Since(before) {
+		if c.Posted() {
+			posts++
+		}
+	}
+	assert.Equal(t, 1, posts, "the ping is posted once")
+	_, td, _ = h.qstate()
+	assert.Empty(t, td.Outbox)
+}
+
+// An effect Discord refuses for good (the message to retire was deleted
+// by a moderator) is skipped: it does not block the effects after it,
+// which are done, and the outbox is left empty.
+func TestPermanentRefusalIsSkipped(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	board := h.openQwixx([]string{"u1", "u2"})
+	rec, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
+		td, err := decodeTableData(r.Meta)
+		if err != nil {
+			return err
+		}
+		td.owe(r, time.Now(), effect{Kind: ceffRetire, Msg: "gone"}, effect{Kind: ceffEdit, Again: true})
+		r.Meta = td.Encode()
+		return nil
+	})
+	require.NoError(t, err)
+	gone := &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusNotFound},
+		Message: &discordgo.APIErrorMessage{Code: discordgo.ErrCodeUnknownMessage}}
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		if c.Edit != nil && c.Edit.ID == "gone" {
+			return gone
+		}
+		return nil
+	}
+	h.Rec.Mu.Unlock()
+	before := h.Rec.Count()
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
+	_, td, _ := h.qstate()
+	assert.Empty(t, td.Outbox, "nothing left owed")
+	edited, refused := false, false
+	for _, c := range h.Rec.Since(before) {
+		edited = edited || c.Edit != nil && c.Edit.ID == board.ID && !c.Refused
+		refused = refused || c.Edit != nil && c.Edit.ID == "gone" && c.Refused
+	}
+	assert.True(t, refused, "the retire was tried")
+	assert.True(t, edited, "the board's edit after the refused effect was done")
 }

@@ -20,12 +20,12 @@ func TestSharedTableRefusalsAreCountedAsRefused(t *testing.T) {
 	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 3 }, Observer: h.Obs, NoPictures: true,
 		Games: []present.Game{botdix.Game(), botqwixx.Game()}})
 	require.NoError(t, err)
-	b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
+	b.workBudget, b.deferAfter = harnessBudget, harnessBudget
 	h.b = b
 	board := h.openGame("dix", []string{"u1", "u2"}, nil)
 	g, td, _, _ := h.dixNow()
 	waiting := td.Seats[1-g.ToAct()].User
-	draw := h.dixMust(board, CverbMove, "draw")
+	draw := h.dixMust(board, cverbMove, "draw")
 
 	r := h.ClickOn(waiting, board, draw)
 	assert.NotEmpty(t, r.EphemeralText(), "told privately")

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"fmt"
-	"time"
 )
 
 // Pace, clocks and absent players (DISCORD-UX "Pace, clocks and absent
@@ -14,45 +13,16 @@ import (
 // time, so any process finds them (Store.Due) and acts on them through the
 // same exactly-once update as a click (RunDue).
 
-// Why a seat is played by the computer for the rest of the game.
-const (
-	GoneLeft   = "left"   // /dix leave
-	GoneKicked = "kicked" // the others' vote, or the creator
-)
-
-// MaxKickButtons bounds the vote buttons on the board (a row holds five,
+// maxKickButtons bounds the vote buttons on the board (a row holds five,
 // one is the hand's).
-const MaxKickButtons = 4
+const maxKickButtons = 4
 
-// DeadlineObserver is implemented by an Observer that also wants how late
-// each deadline was acted on (after the moment it fell due).
-type DeadlineObserver interface {
-	Deadline(late time.Duration)
-}
-
-// MaxLabel is the longest button label Discord accepts
-// (https://discord.com/developers/docs/components/reference#button).
-const MaxLabel = 80
-
-// ParseSeatArg reads a seat number carried by a custom id, of a table of
+// parseSeatArg reads a seat number carried by a custom id, of a table of
 // at most seats seats.
-func ParseSeatArg(s string, seats int) (int, error) {
-	n, err := ParseNumber(s, false, seats-1)
+func parseSeatArg(s string, seats int) (int, error) {
+	n, err := parseNumber(s, false, seats-1)
 	if err != nil {
 		return 0, fmt.Errorf("%w: seat %q", ErrBadCustomID, s)
 	}
 	return n, nil
-}
-
-func RemoveString(s []string, v string) []string {
-	out := s[:0]
-	for _, x := range s {
-		if x != v {
-			out = append(out, x)
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
 }

@@ -40,10 +40,10 @@ type permission struct {
 	key  string
 }
 
-// MissingPermission returns the error naming the first permission the bot
+// missingPermission returns the error naming the first permission the bot
 // lacks in the interaction's channel (app_permissions), or nil. An
 // interaction without app_permissions (0) is not checked.
-func (c *Call) MissingPermission() error {
+func (c *Call) missingPermission() error {
 	p := c.I.AppPermissions
 	if p == 0 || c.I.GuildID == "" {
 		return nil

@@ -1,44 +1,29 @@
 package bot
 
 import (
-	"bytes"
 	"errors"
 	"net/url"
 	"path"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
-
-	"github.com/dixgame/dixbot/picture"
 )
 
-// Pictures (DISCORD-UX "Pictures"): the board, /dix hand, the buy prompt's
-// payment step and the final scoreboard carry a PNG drawn by package
-// picture, attached to the very request that posts or updates the message
-// and shown as the embed's image ("attachment://board.png", see
+// Pictures (DISCORD-UX "Pictures"): a game's presenter may attach PNG
+// files to its board and prompts, drawn by its picture package and shown
+// as an embed's image ("attachment://<name>", see
 // https://discord.com/developers/docs/reference#uploading-files). The
 // embed's text stays, shorter, as the accessible summary. A game started
-// with pictures:off, or a bot run with DIX_PICTURES=off, shows text only,
-// as before. A picture that cannot be drawn never blocks a message: the
-// full text is shown instead.
-//
-// Only public information is drawn: the board and the scoreboard come from
-// publicView (the deck's order is dropped), a hand picture goes only to its
-// owner, in an ephemeral message.
+// with pictures:off, or a bot run with DIX_PICTURES=off, shows text only.
+// A picture that cannot be drawn never blocks a message: the full text is
+// shown instead. Only public information is drawn on a public message.
 
-// The attachments' file names, which the embeds refer to.
-const (
-	BoardFile  = "board.png"
-	HandFile   = "hand.png"
-	ScoresFile = "scores.png"
-)
-
-// PicturesOption is the pictures: option of /dix start and /dix solo.
-func PicturesOption() *discordgo.ApplicationCommandOption {
-	o := Option(OptPictures, discordgo.ApplicationCommandOptionString)
+// picturesOption is the pictures: option of /dix start and /dix solo.
+func picturesOption() *discordgo.ApplicationCommandOption {
+	o := Option(optPictures, discordgo.ApplicationCommandOptionString)
 	o.Choices = []*discordgo.ApplicationCommandOptionChoice{
-		Choice("pictures_on", PicsOn),
-		Choice("pictures_off", PicsOff),
+		Choice("pictures_on", picsOn),
+		Choice("pictures_off", picsOff),
 	}
 	return o
 }
@@ -47,25 +32,17 @@ func PicturesOption() *discordgo.ApplicationCommandOption {
 // ErrBadInput for a value that is not one of its choices.
 func PicturesOff(option string) (bool, error) {
 	switch option {
-	case "", PicsOn:
+	case "", picsOn:
 		return false, nil
-	case PicsOff:
+	case picsOff:
 		return true, nil
 	}
 	return false, ErrBadInput
 }
 
-// CanAttach reports whether the answer to the interaction may carry files:
-// they need ATTACH_FILES in the channel, as the bot's own messages do
-// (app_permissions; 0, not sent, is taken as allowed).
-func (c *Call) CanAttach() bool {
-	p := c.I.AppPermissions
-	return p == 0 || p&discordgo.PermissionAttachFiles != 0
-}
-
 // notePermissions remembers from an interaction's app_permissions
-// whether the bot may attach files in its channel, for the messages no
-// click carries (see mayAttach).
+// whether the bot may attach files in its channel, for its answers and
+// the messages no click carries (mayAttach).
 func (b *Bot) notePermissions(i *discordgo.Interaction) {
 	p := i.AppPermissions
 	if p == 0 || i.ChannelID == "" || i.GuildID == "" {
@@ -78,55 +55,39 @@ func (b *Bot) notePermissions(i *discordgo.Interaction) {
 	}
 }
 
-// LacksFiles records that Discord refused files in channel.
-func (b *Bot) LacksFiles(channel string) { b.noFiles.Store(channel, struct{}{}) }
-
-// MayAttach reports whether the bot's messages in channel may carry
-// files: not once an interaction's app_permissions or a refusal showed
-// that the bot lacks Attach Files there, until an interaction shows it
-// has it again. So a channel without it gets text boards at once rather
-// than a 403 per board, which would count towards Discord's limit of
-// 10,000 invalid requests per 10 minutes
+// mayAttach reports whether the bot's boards in channel may carry files:
+// not once an interaction's app_permissions showed that the bot lacks
+// Attach Files there, until one shows it has it again. So a channel
+// without it gets text boards at once rather than a 403 per board, which
+// would count towards Discord's limit of 10,000 invalid requests per 10
+// minutes
 // (https://discord.com/developers/docs/topics/rate-limits#invalid-request-limit-aka-cloudflare-bans).
-func (b *Bot) MayAttach(channel string) bool {
+func (b *Bot) mayAttach(channel string) bool {
 	_, no := b.noFiles.Load(channel)
 	return !no
 }
 
-// RefusedFiles reports whether Discord refused a request that carried
-// files for a missing permission (no ATTACH_FILES in the channel): the
+// refusedFiles reports whether Discord refused a request that carried
+// files for a missing permission (no Attach Files in the channel): the
 // same message without them, text only, goes through.
-func RefusedFiles(err error, files []*discordgo.File) bool {
+func refusedFiles(err error, files []*discordgo.File) bool {
 	var rerr *discordgo.RESTError
 	return len(files) > 0 && errors.As(err, &rerr) && rerr.Message != nil && rerr.Message.Code == discordgo.ErrCodeMissingPermissions
 }
 
-// PngFile is one PNG to upload. Its reader is a *bytes.Reader, so
-// discordapi.API sends the whole picture with every request that carries
-// it, a retry or a fallback included.
-func PngFile(name string, png []byte) *discordgo.File {
-	return &discordgo.File{Name: name, ContentType: "image/png", Reader: bytes.NewReader(png)}
-}
-
-// AttachmentsFor is the "attachments" list of an edit that uploads files
+// attachmentsFor is the "attachments" list of an edit that uploads files
 // and keeps nothing else: each new file by its placeholder id (its index
 // among the request's files[n] parts). Discord keeps a message's existing
 // attachments on an edit unless the list is given, and then keeps only
 // those listed, so a new board picture replaces the old one instead of
 // piling up (https://discord.com/developers/docs/reference#editing-message-attachments).
 // No files: an empty list, which removes every attachment.
-func AttachmentsFor(files []*discordgo.File) *[]*discordgo.MessageAttachment {
+func attachmentsFor(files []*discordgo.File) *[]*discordgo.MessageAttachment {
 	atts := make([]*discordgo.MessageAttachment, len(files))
 	for i, f := range files {
 		atts[i] = &discordgo.MessageAttachment{ID: Itoa(i), Filename: f.Name}
 	}
 	return &atts
-}
-
-// WithImage points e at the attachment file.
-func WithImage(e *discordgo.MessageEmbed, file string) *discordgo.MessageEmbed {
-	e.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + file}
-	return e
 }
 
 // Keeping a board's picture. Discord keeps a message's files on an edit
@@ -155,15 +116,7 @@ func WithImage(e *discordgo.MessageEmbed, file string) *discordgo.MessageEmbed {
 //     read the record before and writes after it sees that a click came in
 //     between.
 
-// PictureMemo keeps the DIX pictures drawn lately, by what they show: a
-// picture asked for again (the board an answer showed, edited in again;
-// a board whose text changed and not its picture) is not drawn again.
-// Such a picture is asked for again within seconds: 4 MiB is about 150
-// boards, the last half second of a process drawing 300 a second, the last
-// few of a quieter one.
-var PictureMemo = picture.NewMemo(4 << 20)
-
-// OrphanedPictures is the "attachments" of an update of msg to embeds:
+// orphanedPictures is the "attachments" of an update of msg to embeds:
 // when msg has a picture and none of the new embeds shows an image, an
 // empty list, so the picture does not stay behind as a loose file;
 // otherwise nil (Discord keeps the files, which the new embeds show).
@@ -175,18 +128,18 @@ var PictureMemo = picture.NewMemo(4 << 20)
 // https://github.com/discord/discord-api-docs/issues/1340): msg has a
 // picture when it lists attachments or when one of its embeds shows an
 // image.
-func OrphanedPictures(msg *discordgo.Message, embeds []*discordgo.MessageEmbed) *[]*discordgo.MessageAttachment {
-	if msg == nil || len(msg.Attachments) == 0 && !ShowsImage(msg.Embeds) {
+func orphanedPictures(msg *discordgo.Message, embeds []*discordgo.MessageEmbed) *[]*discordgo.MessageAttachment {
+	if msg == nil || len(msg.Attachments) == 0 && !showsImage(msg.Embeds) {
 		return nil
 	}
-	if ShowsImage(embeds) {
+	if showsImage(embeds) {
 		return nil
 	}
 	return &[]*discordgo.MessageAttachment{}
 }
 
-// ShowsImage reports whether one of embeds shows an image.
-func ShowsImage(embeds []*discordgo.MessageEmbed) bool {
+// showsImage reports whether one of embeds shows an image.
+func showsImage(embeds []*discordgo.MessageEmbed) bool {
 	for _, e := range embeds {
 		if e != nil && (e.Image != nil || e.Thumbnail != nil) {
 			return true
@@ -195,7 +148,7 @@ func ShowsImage(embeds []*discordgo.MessageEmbed) bool {
 	return false
 }
 
-// ByReference returns embeds as they must be sent again on their own
+// byReference returns embeds as they must be sent again on their own
 // message: an image shown from one of the bot's picture files (a message
 // read back from Discord holds the file's CDN URL there) points at the file
 // by name again, attachment://name. Sent back with the CDN URL, the embed
@@ -205,7 +158,7 @@ func ShowsImage(embeds []*discordgo.MessageEmbed) bool {
 // on the message can be referenced so by an edit
 // (https://discord.com/developers/docs/reference#uploading-files). The
 // embeds given are not changed.
-func ByReference(embeds []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
+func byReference(embeds []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
 	var out []*discordgo.MessageEmbed
 	for i, e := range embeds {
 		if e == nil || e.Image == nil {
@@ -228,31 +181,30 @@ func ByReference(embeds []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
 	return out
 }
 
-// pictureFile is the name of the bot's picture file an image URL (a CDN
-// URL, .../attachments/{channel}/{id}/{name}) shows, if it is one.
+// pictureFile is the name of the picture file an image URL shows when it
+// is one of a message's own files (a CDN URL,
+// .../attachments/{channel}/{id}/{name}): every game's pictures are PNG
+// files of the message they are shown on.
 func pictureFile(raw string) (string, bool) {
 	if strings.HasPrefix(raw, "attachment://") {
 		return "", false
 	}
 	u, err := url.Parse(raw)
-	if err != nil {
+	if err != nil || !strings.Contains(u.Path, "/attachments/") {
 		return "", false
 	}
-	switch name := path.Base(u.Path); name {
-	case BoardFile, HandFile, ScoresFile:
-		return name, true
-	}
-	return "", false
+	name := path.Base(u.Path)
+	return name, strings.HasSuffix(name, ".png")
 }
 
-func SamePicture(a, b *BoardPic) bool {
+func samePicture(a, b *boardPic) bool {
 	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
 
-// BoardPic names the picture a board message has: the message (it follows
+// boardPic names the picture a board message has: the message (it follows
 // Board: a picture of another message says nothing about the board) and
 // the key of what the picture shows (picture/dix Board.Key).
-type BoardPic struct {
+type boardPic struct {
 	Msg string `json:"m"`
 	Key string `json:"k"`
 }

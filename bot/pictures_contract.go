@@ -54,11 +54,11 @@ import (
 // game's interaction: a click on a public message forgets the board's
 // pictures, as of this click, since its answer may show others. A command
 // or a click on a private prompt leaves them as they are.
-func (c *Call) answerContractPicture(td *TableData) {
+func (c *Call) answerContractPicture(td *tableData) {
 	if c.I.Message == nil || c.I.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		return
 	}
-	td.Pic = &BoardPic{Key: c.I.ID} // of no message: not known, as of this click
+	td.Pic = &boardPic{Key: c.I.ID} // of no message: not known, as of this click
 	td.forgot = true
 }
 
@@ -69,7 +69,7 @@ func (c *Call) answerContractPicture(td *TableData) {
 // pictures, it forgets what it says first, naming this click, since the
 // answer may replace the board's pictures: an outbox that read the table
 // data before then records nothing, and a fold waiting is not applied.
-func (c *Call) keepContractPicture(td *TableData, key string) {
+func (c *Call) keepContractPicture(td *tableData, key string) {
 	switch {
 	case c.I.Message == nil || td.Board == "" || c.I.Message.ID != td.Board, td.forgot:
 		return // not the board; or this call's change forgot them already
@@ -78,10 +78,10 @@ func (c *Call) keepContractPicture(td *TableData, key string) {
 	case key == "" && !known(td, td.picKey()):
 		return // a text answer, and the record says nothing
 	}
-	ctx, cancel := c.StoreCtx()
+	ctx, cancel := c.storeCtx()
 	defer cancel()
 	_, err := c.B.update(ctx, c.I.ChannelID, "", func(r *dixbot.Record) error {
-		cur, err := DecodeTableData(r.Meta)
+		cur, err := decodeTableData(r.Meta)
 		if err != nil {
 			return err
 		}
@@ -90,17 +90,17 @@ func (c *Call) keepContractPicture(td *TableData, key string) {
 		}
 		// Named by the click and the version it replaces: no other
 		// forgetting (a first delivery of this click) has that name.
-		cur.Pic = &BoardPic{Key: c.I.ID + "/" + strconv.FormatUint(r.Version, 10)}
+		cur.Pic = &boardPic{Key: c.I.ID + "/" + strconv.FormatUint(r.Version, 10)}
 		r.Meta = cur.Encode()
 		return nil
 	})
 	if err != nil && !errors.Is(err, ErrNothingToDo) {
-		c.B.Log.Warn("could not forget the board's pictures", "channel", c.I.ChannelID, "err", err)
+		c.B.log.Warn("could not forget the board's pictures", "channel", c.I.ChannelID, "err", err)
 	}
 }
 
 // picKey is the key of the pictures td records ("": none).
-func (td *TableData) picKey() string {
+func (td *tableData) picKey() string {
 	if td.Pic == nil {
 		return ""
 	}
@@ -108,7 +108,7 @@ func (td *TableData) picKey() string {
 }
 
 // known reports whether td records that its board has the pictures key.
-func known(td *TableData, key string) bool {
+func known(td *tableData, key string) bool {
 	p := td.Pic
 	return key != "" && p != nil && p.Msg != "" && p.Msg == td.Board && p.Key == key
 }
@@ -116,16 +116,16 @@ func known(td *TableData, key string) bool {
 // startPicture is the pictures the board has as the outbox starts on the
 // table data td: what td records, or, when the answer of ix put pictures
 // on the board and no change was written since (last), those.
-func (td *TableData) startPicture(ix *Via, last bool) *BoardPic {
+func (td *tableData) startPicture(ix *Via, last bool) *boardPic {
 	if ix != nil && ix.Orig != "" && ix.Orig == td.Board {
 		switch {
 		case ix.Pic == "":
 			return nil // the answer showed no pictures, or acknowledged the click
 		case last:
-			return &BoardPic{Msg: td.Board, Key: ix.Pic}
+			return &boardPic{Msg: td.Board, Key: ix.Pic}
 		}
 	}
-	return ClonePtr(td.Pic)
+	return clonePtr(td.Pic)
 }
 
 // keptPicture is the name of the pictures the board message has, if
@@ -143,7 +143,7 @@ func (x *cexec) keptPicture() string {
 // out for a newer render already there) what it has is not known.
 func (x *cexec) editedPicture(key string, done bool) {
 	if done && key != "" {
-		x.pic = &BoardPic{Msg: x.td.Board, Key: key}
+		x.pic = &boardPic{Msg: x.td.Board, Key: key}
 		return
 	}
 	x.pic = nil
@@ -153,14 +153,14 @@ func (x *cexec) editedPicture(key string, done bool) {
 // cur, once its effects are done: the pictures it knows the board has,
 // unless Pic changed since the outbox read it (a click came in between,
 // whose answer may have changed them, or another run of the outbox).
-func (x *cexec) boardPicture(r *dixbot.Record, cur *TableData) *BoardPic {
-	if r.Version != x.rec.Version && !SamePicture(cur.Pic, x.pic0) {
+func (x *cexec) boardPicture(r *dixbot.Record, cur *tableData) *boardPic {
+	if r.Version != x.rec.Version && !samePicture(cur.Pic, x.pic0) {
 		return nil
 	}
 	if x.pic == nil || x.pic.Msg == "" || x.pic.Msg != cur.Board {
 		return nil
 	}
-	return ClonePtr(x.pic)
+	return clonePtr(x.pic)
 }
 
 // errNoPicture: the table shows no pictures.
@@ -169,7 +169,7 @@ var errNoPicture = errors.New("bot: no pictures at this table")
 // promptPictured is the step p of a private prompt as the table td shows
 // it: its picture (present.Prompt.Picture) drawn, attached and shown in
 // its first embed when the table shows pictures, left out otherwise.
-func (b *Bot) promptPictured(td *TableData, p present.Prompt) present.Prompt {
+func (b *Bot) promptPictured(td *tableData, p present.Prompt) present.Prompt {
 	pic := p.Picture
 	p.Picture = nil
 	if pic == nil || len(p.Embeds) == 0 {
@@ -177,9 +177,9 @@ func (b *Bot) promptPictured(td *TableData, p present.Prompt) present.Prompt {
 	}
 	var png []byte
 	err := errNoPicture
-	if pic.Draw != nil && !b.NoPictures && !td.NoPics {
+	if pic.Draw != nil && !b.noPictures && !td.NoPics {
 		if png, err = pic.Draw(); err != nil {
-			b.Log.Warn("a prompt's picture not drawn; text only", "err", err)
+			b.log.Warn("a prompt's picture not drawn; text only", "err", err)
 		}
 	}
 	if err != nil {
@@ -198,12 +198,12 @@ func (b *Bot) promptPictured(td *TableData, p present.Prompt) present.Prompt {
 // promptStep is seat's step of draft of the private prompt of pr, the
 // presenter of a game at table td, in lang: with the seats named as the
 // table names them when pr is a present.TablePrompter.
-func (b *Bot) promptStep(pr present.Prompter, td *TableData, lang string, st engine.State, seat int, draft string) (present.Prompt, error) {
+func (b *Bot) promptStep(pr present.Prompter, td *tableData, lang string, st engine.State, seat int, draft string) (present.Prompt, error) {
 	tp, ok := pr.(present.TablePrompter)
 	if !ok {
 		return pr.Prompt(lang, st, seat, draft)
 	}
-	t := td.table(!b.NoPictures)
+	t := td.table(!b.noPictures)
 	t.Lang = lang
 	for i, s := range td.Seats {
 		t.Marks[i] = seatMarkOf(lang, s)

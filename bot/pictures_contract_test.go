@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"math/rand/v2"
+	"net/http"
 	"testing"
 	"time"
 
@@ -60,10 +61,10 @@ func TestContractEditKeepsAnUnchangedPicture(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, true)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	lobby := h.qcommand("u1", "start").Shown(nil)
-	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
-	board := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
+	board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
 	_, td, _ := h.qstate()
 
 	pause := func(what string, on bool) *discordgo.MessageEdit {
@@ -104,7 +105,7 @@ func TestContractEditKeepsAnUnchangedPicture(t *testing.T) {
 	require.NotEmpty(t, g.ToDecide())
 	now = now.Add(time.Hour)
 	start := h.Rec.Count()
-	require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 	_, td, v2 := h.qstate()
 	require.Greater(t, v2, v, "the clock decided")
 	eds := boardEdits(h.Rec.Since(start), board.ID)
@@ -120,51 +121,51 @@ func TestContractEditKeepsAnUnchangedPicture(t *testing.T) {
 // old records without it read as not known.
 func TestContractAnswerForgetsThePicture(t *testing.T) {
 	t.Parallel()
-	td, err := DecodeTableData([]byte(`{"v":1,"c":"u1","l":"en","s":[{"u":"u1","n":"Alice"}],"b":"900"}`))
+	td, err := decodeTableData([]byte(`{"v":1,"c":"u1","l":"en","s":[{"u":"u1","n":"Alice"}],"b":"900"}`))
 	require.NoError(t, err)
 	assert.Nil(t, td.Pic, "an old record: not known")
 
 	click := func(msg *discordgo.Message) *Call {
 		return &Call{I: &discordgo.Interaction{ID: "77", Type: discordgo.InteractionMessageComponent, Message: msg}}
 	}
-	td.Pic = &BoardPic{Msg: "900", Key: "k"}
+	td.Pic = &boardPic{Msg: "900", Key: "k"}
 	click(nil).answerContractPicture(td)
-	assert.Equal(t, &BoardPic{Msg: "900", Key: "k"}, td.Pic, "a command")
+	assert.Equal(t, &boardPic{Msg: "900", Key: "k"}, td.Pic, "a command")
 	click(&discordgo.Message{ID: "901", Flags: discordgo.MessageFlagsEphemeral}).answerContractPicture(td)
-	assert.Equal(t, &BoardPic{Msg: "900", Key: "k"}, td.Pic, "a private prompt")
+	assert.Equal(t, &boardPic{Msg: "900", Key: "k"}, td.Pic, "a private prompt")
 	click(&discordgo.Message{ID: "900"}).answerContractPicture(td)
-	assert.Equal(t, &BoardPic{Key: "77"}, td.Pic, "a click on the board: forgotten, as of the click")
+	assert.Equal(t, &boardPic{Key: "77"}, td.Pic, "a click on the board: forgotten, as of the click")
 
-	b, err := DecodeTableData(td.Encode())
+	b, err := decodeTableData(td.Encode())
 	require.NoError(t, err)
 	assert.Equal(t, td.Pic, b.Pic)
 
-	x := &cexec{rec: &dixbot.Record{Version: 4}, td: &TableData{Board: "900"}, pic0: &BoardPic{Msg: "900", Key: "a"}, pic: &BoardPic{Msg: "900", Key: "b"}}
-	assert.Equal(t, &BoardPic{Msg: "900", Key: "b"}, x.boardPicture(&dixbot.Record{Version: 4}, &TableData{Board: "900", Pic: &BoardPic{Msg: "900", Key: "a"}}))
-	assert.Equal(t, &BoardPic{Msg: "900", Key: "b"}, x.boardPicture(&dixbot.Record{Version: 6}, &TableData{Board: "900", Pic: &BoardPic{Msg: "900", Key: "a"}}),
+	x := &cexec{rec: &dixbot.Record{Version: 4}, td: &tableData{Board: "900"}, pic0: &boardPic{Msg: "900", Key: "a"}, pic: &boardPic{Msg: "900", Key: "b"}}
+	assert.Equal(t, &boardPic{Msg: "900", Key: "b"}, x.boardPicture(&dixbot.Record{Version: 4}, &tableData{Board: "900", Pic: &boardPic{Msg: "900", Key: "a"}}))
+	assert.Equal(t, &boardPic{Msg: "900", Key: "b"}, x.boardPicture(&dixbot.Record{Version: 6}, &tableData{Board: "900", Pic: &boardPic{Msg: "900", Key: "a"}}),
 		"a change in between that left the picture alone (a command)")
-	assert.Nil(t, x.boardPicture(&dixbot.Record{Version: 5}, &TableData{Board: "900", Pic: &BoardPic{Key: "77"}}), "a click in between")
-	assert.Nil(t, x.boardPicture(&dixbot.Record{Version: 4}, &TableData{Board: "901", Pic: &BoardPic{Msg: "900", Key: "a"}}), "another board")
+	assert.Nil(t, x.boardPicture(&dixbot.Record{Version: 5}, &tableData{Board: "900", Pic: &boardPic{Key: "77"}}), "a click in between")
+	assert.Nil(t, x.boardPicture(&dixbot.Record{Version: 4}, &tableData{Board: "901", Pic: &boardPic{Msg: "900", Key: "a"}}), "another board")
 
-	board := &TableData{Board: "900", Pic: &BoardPic{Key: "77"}}
-	assert.Equal(t, &BoardPic{Msg: "900", Key: "c"}, board.startPicture(&Via{Orig: "900", Pic: "c"}, true), "the answer's picture")
-	assert.Equal(t, &BoardPic{Key: "77"}, board.startPicture(&Via{Orig: "900", Pic: "c"}, false), "a change written since the answer")
+	board := &tableData{Board: "900", Pic: &boardPic{Key: "77"}}
+	assert.Equal(t, &boardPic{Msg: "900", Key: "c"}, board.startPicture(&Via{Orig: "900", Pic: "c"}, true), "the answer's picture")
+	assert.Equal(t, &boardPic{Key: "77"}, board.startPicture(&Via{Orig: "900", Pic: "c"}, false), "a change written since the answer")
 	assert.Nil(t, board.startPicture(&Via{Orig: "900"}, true), "an answer without a picture")
-	board.Pic = &BoardPic{Msg: "900", Key: "a"}
-	assert.Equal(t, &BoardPic{Msg: "900", Key: "a"}, board.startPicture(nil, false), "no answer")
+	board.Pic = &boardPic{Msg: "900", Key: "a"}
+	assert.Equal(t, &boardPic{Msg: "900", Key: "a"}, board.startPicture(nil, false), "no answer")
 
 	// A fold records the answer's picture only while Pic is what its batch
 	// read.
-	fd := &Fold{Table: "/900", Version: 3, Done: 2, pic: &BoardPic{Msg: "900", Key: "c"}, pic0: &BoardPic{Key: "77"}}
+	fd := &fold{Table: "/900", Version: 3, Done: 2, pic: &boardPic{Msg: "900", Key: "c"}, pic0: &boardPic{Key: "77"}}
 	for _, tc := range []struct {
-		pic, want *BoardPic
+		pic, want *boardPic
 		why       string
 	}{
-		{&BoardPic{Key: "77"}, &BoardPic{Msg: "900", Key: "c"}, "as read"},
-		{&BoardPic{Key: "78"}, &BoardPic{Key: "78"}, "a click in between"},
-		{&BoardPic{Msg: "900", Key: "d"}, &BoardPic{Msg: "900", Key: "d"}, "an edit in between"},
+		{&boardPic{Key: "77"}, &boardPic{Msg: "900", Key: "c"}, "as read"},
+		{&boardPic{Key: "78"}, &boardPic{Key: "78"}, "a click in between"},
+		{&boardPic{Msg: "900", Key: "d"}, &boardPic{Msg: "900", Key: "d"}, "an edit in between"},
 	} {
-		td := &TableData{Board: "900", Outbox: []Effect{{ID: 2, Kind: ceffEdit}}, Pic: tc.pic}
+		td := &tableData{Board: "900", Outbox: []effect{{ID: 2, Kind: ceffEdit}}, Pic: tc.pic}
 		require.True(t, fd.applyContract(&dixbot.Record{Version: 4}, td, nil, time.Now(), false))
 		assert.Equal(t, tc.want, td.Pic, tc.why)
 	}
@@ -178,8 +179,8 @@ func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, true)
 	lobby := h.qcommand("u1", "start").Shown(nil)
-	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, CverbJoin, "")).Shown(lobby)
-	board := h.ClickOn("u1", lobby, h.qmust(lobby, CverbGo, "")).Shown(lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
+	board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
 	h.qcommand("u1", "pause")
 	h.qcommand("u1", "resume")
 	_, td, _ := h.qstate()
@@ -189,7 +190,7 @@ func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
 
 	// Both pass the white sum: the active seat's colour decision opens
 	// at a later version, and its white-sum button is outdated.
-	first := ContractID("qwixx", CverbMove, 0, "w -")
+	first := contractID("qwixx", cverbMove, 0, "w -")
 	for _, u := range []string{"u1", "u2"} {
 		board = h.ClickOn(u, board, first).Shown(board)
 	}
@@ -206,7 +207,7 @@ func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
 		b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
 			Games: []present.Game{botqwixx.Game()}})
 		require.NoError(t, err)
-		b.WorkBudget, b.DeferAfter = harnessBudget, harnessBudget
+		b.workBudget, b.deferAfter = harnessBudget, harnessBudget
 		h.b = b
 		r := h.ClickOn(active, h.Rec.Message(board.ID), first)
 		resp := r.Response()
@@ -219,9 +220,9 @@ func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
 	assert.Equal(t, &known, td.Pic, "the same picture stays known")
 
 	_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
-		cur, err := DecodeTableData(r.Meta)
+		cur, err := decodeTableData(r.Meta)
 		require.NoError(t, err)
-		cur.Pic = &BoardPic{Msg: board.ID, Key: "another"}
+		cur.Pic = &boardPic{Msg: board.ID, Key: "another"}
 		r.Meta = cur.Encode()
 		return nil
 	})
@@ -249,7 +250,7 @@ func TestContractFoldRecordsTheAnswersPicture(t *testing.T) {
 		Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
 	h.b = b
-	h.b.FoldWait = time.Hour
+	h.b.hooks.foldWait = time.Hour
 	users := []string{"u1", "u2"}
 	board := h.openQwixx(users)
 	folded := false
@@ -258,9 +259,9 @@ func TestContractFoldRecordsTheAnswersPicture(t *testing.T) {
 		seat := g.ToDecide()[0]
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
-		res := h.ClickOn(users[seat], board, h.qmust(board, CverbMove, string(m)))
+		res := h.ClickOn(users[seat], board, h.qmust(board, cverbMove, string(m)))
 		board = res.Shown(board)
-		folded = len(res.Calls) == 1 && h.b.Folds.Get(h.Channel) != nil
+		folded = len(res.Calls) == 1 && h.b.folds.Get(h.Channel) != nil
 		if folded {
 			require.Len(t, res.Response().Data.Files, 1, "the answer carries the picture")
 		}
@@ -269,7 +270,7 @@ func TestContractFoldRecordsTheAnswersPicture(t *testing.T) {
 	_, td, _ := h.qstate()
 	require.NotNil(t, td.Pic)
 	assert.Empty(t, td.Pic.Msg, "the click forgot the picture")
-	h.b.WriteFold(context.Background(), h.Channel, h.b.Folds.Get(h.Channel))
+	h.b.writeFold(context.Background(), h.Channel, h.b.folds.Get(h.Channel))
 	_, td, _ = h.qstate()
 	assert.Empty(t, td.Outbox, "recorded")
 	require.NotNil(t, td.Pic, "the answer's picture recorded with the fold")
@@ -309,4 +310,90 @@ func TestDixxitClueKeepsTheGrid(t *testing.T) {
 	r := h.dclick(people[guesser], board, h.squareID(board, g, 1))
 	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
 	assert.NotEmpty(t, r.Response().Data.Files, "a finger: the answer uploads the new grid")
+}
+
+// Where an interaction's app_permissions show no Attach Files, the board
+// carries no picture, in the answer and in what the outbox edits: no
+// request is refused with 403 (each one counts towards Discord's invalid
+// request limit). An interaction showing Attach Files again brings the
+// pictures back.
+func TestNoAttachFilesPermission(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, true)
+	board := h.openQwixx([]string{"u1", "u2"})
+	require.NotEmpty(t, board.Embeds)
+	require.NotNil(t, board.Embeds[0].Image, "a picture while nothing says otherwise")
+	files := func(res result) int {
+		n := 0
+		for _, c := range res.Calls {
+			switch {
+			case c.Resp != nil && c.Resp.Data != nil:
+				n += len(c.Resp.Data.Files)
+			case c.Edit != nil:
+				n += len(c.Edit.Files)
+			case c.Params != nil:
+				n += len(c.Params.Files)
+			}
+		}
+		return n
+	}
+	const noFiles = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionEmbedLinks
+	h.AppPerm = noFiles
+	res := h.qcommand("u1", "board")
+	assert.Zero(t, files(res), "no file where the bot may not attach one: %s", res.Describe())
+	shown := res.Shown(nil)
+	require.NotNil(t, shown)
+	for _, e := range shown.Embeds {
+		assert.Nil(t, e.Image, "the board as text")
+	}
+
+	h.AppPerm = noFiles | discordgo.PermissionAttachFiles
+	res = h.qcommand("u1", "board")
+	assert.Positive(t, files(res), "the picture is back: %s", res.Describe())
+}
+
+// Discord refusing the board's picture for a missing Attach Files, which
+// no interaction foretold, is learnt: the board is edited as text at once,
+// and the next boards carry no file, so no request is refused again.
+func TestRefusedPictureLearnt(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, true)
+	users := []string{"u1", "u2"}
+	board, prompt, sel, val := toActivePrompt(t, h, users, h.openQwixx(users))
+	g, _, _ := h.qstate()
+	noFiles := &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusForbidden},
+		Message: &discordgo.APIErrorMessage{Code: discordgo.ErrCodeMissingPermissions}}
+	refusals := 0
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		if c.Edit != nil && len(c.Edit.Files) > 0 {
+			refusals++
+			return noFiles
+		}
+		return nil
+	}
+	h.Rec.Mu.Unlock()
+	h.ClickOn(users[g.Active], prompt, sel, val) // the board's edit is owed
+	r, err := h.Db.Get(context.Background(), h.Channel)
+	require.NoError(t, err)
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+	_, td, _ := h.qstate()
+	assert.Empty(t, td.Outbox, "the board was edited")
+	assert.True(t, boardShows(t, h, board.ID), "the board shows the game")
+	h.Rec.Mu.Lock()
+	n := refusals
+	h.Rec.Mu.Unlock()
+	assert.Positive(t, n, "the picture was tried once")
+	assert.LessOrEqual(t, n, 2, "at most once through the interaction and once with the bot token")
+
+	// The next decision's board carries no file.
+	_, prompt, sel, val = toActivePrompt(t, h, users, h.Rec.Message(board.ID))
+	g, _, _ = h.qstate()
+	h.ClickOn(users[g.Active], prompt, sel, val)
+	r, err = h.Db.Get(context.Background(), h.Channel)
+	require.NoError(t, err)
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+	h.Rec.Mu.Lock()
+	assert.Equal(t, n, refusals, "no picture tried again")
+	h.Rec.Mu.Unlock()
 }

@@ -44,7 +44,7 @@ type pingMsg struct {
 // pingPresent, nor were called by a rematch's lobby within it. The
 // current ping is settled when none of its users is still at the decision
 // it was pinged for, or when a new ping replaces it.
-func planPings(st engine.State, td *TableData, since uint64, clicker int, now time.Time) pingPlan {
+func planPings(st engine.State, td *tableData, since uint64, clicker int, now time.Time) pingPlan {
 	var p pingPlan
 	deciding := st.ToDecide()
 	for _, s := range deciding {
@@ -83,7 +83,7 @@ func planPings(st engine.State, td *TableData, since uint64, clicker int, now ti
 }
 
 // noteActed records that seat acted at now.
-func noteActed(td *TableData, seat int, now time.Time) {
+func noteActed(td *tableData, seat int, now time.Time) {
 	if seat < 0 || seat >= len(td.Seats) {
 		return
 	}
@@ -96,19 +96,19 @@ func noteActed(td *TableData, seat int, now time.Time) {
 // repointPing makes the ping still waiting for a decision lead to the
 // board as it is now (posted again): the ping message is edited, or the
 // ping still to be posted says so. An edit notifies nobody.
-func (td *TableData) repointPing(r *dixbot.Record, g *present.Game, now time.Time) {
+func (td *tableData) repointPing(r *dixbot.Record, g *present.Game, now time.Time) {
 	p := td.Ping
 	if p == nil || len(p.Users) == 0 {
 		return
 	}
 	text := locales.T(td.Lang, "table_ping", map[string]any{"Mentions": Mentions(p.Users),
-		"Game": En(g.Rules.Name() + "_title"), "URL": MessageURL(r.Guild, r.Channel, td.Board)})
+		"Game": En(g.Rules.Name() + "_title"), "URL": messageURL(r.Guild, r.Channel, td.Board)})
 	if p.ID != "" {
-		td.owe(r, now, Effect{Kind: ceffSettle, Msg: p.ID, Via: p.Via, Text: text})
+		td.owe(r, now, effect{Kind: ceffSettle, Msg: p.ID, Via: p.Via, Text: text})
 		return
 	}
 	for i, e := range td.Outbox {
-		if e.ID == p.Eff && e.Kind == CeffPing {
+		if e.ID == p.Eff && e.Kind == ceffPing {
 			td.Outbox[i].Text = text
 		}
 	}

@@ -31,9 +31,9 @@ func TestPromptPicturedFollowsTheTable(t *testing.T) {
 	}
 	on := newHarness(t).b
 	off := newHarness(t).b
-	off.NoPictures = true
+	off.noPictures = true
 
-	p := on.promptPictured(&TableData{}, step(true, draw))
+	p := on.promptPictured(&tableData{}, step(true, draw))
 	assert.Equal(t, 1, drawn)
 	require.Len(t, p.Files, 1)
 	assert.Equal(t, "hand.png", p.Files[0].Name)
@@ -45,8 +45,8 @@ func TestPromptPicturedFollowsTheTable(t *testing.T) {
 	orig := step(false, draw)
 	for name, c := range map[string]struct {
 		b  *Bot
-		td *TableData
-	}{"game without pictures": {on, &TableData{NoPics: true}}, "bot without pictures": {off, &TableData{}}} {
+		td *tableData
+	}{"game without pictures": {on, &tableData{NoPics: true}}, "bot without pictures": {off, &tableData{}}} {
 		p := c.b.promptPictured(c.td, orig)
 		assert.Equal(t, 1, drawn, "%s: not drawn", name)
 		assert.Empty(t, p.Files, name)
@@ -58,7 +58,7 @@ func TestPromptPicturedFollowsTheTable(t *testing.T) {
 	}
 	assert.Nil(t, orig.Embeds[0].Image, "the presenter's embed is left as it was")
 
-	p = on.promptPictured(&TableData{}, step(true, func() ([]byte, error) { return nil, errors.New("no font") }))
+	p = on.promptPictured(&tableData{}, step(true, func() ([]byte, error) { return nil, errors.New("no font") }))
 	assert.Empty(t, p.Files)
 	assert.Equal(t, "text", p.Content)
 	require.Len(t, p.Embeds, 1)
@@ -72,7 +72,7 @@ func TestDixSharedPromptPicturesFollowTheGame(t *testing.T) {
 		t.Run(pictures, func(t *testing.T) {
 			t.Parallel()
 			h := newDixHarness(t, 11, true)
-			board := h.openGame("dix", []string{"u1", "u2"}, map[string]string{OptPictures: pictures})
+			board := h.openGame("dix", []string{"u1", "u2"}, map[string]string{optPictures: pictures})
 			require.NotNil(t, board)
 			d := &dixDriver{h: h, users: []string{"u1", "u2"}, rng: rand.New(rand.NewPCG(11, 2)), seen: map[string]int{}, follow: true}
 			hand := h.ClickOn("u1", board, h.dixMust(board, cverbStep, "hand")).Shown(nil)
@@ -148,7 +148,7 @@ func TestDixSharedBoardNamesThePace(t *testing.T) {
 	require.NotNil(t, board)
 	require.NotEmpty(t, board.Embeds)
 	require.NotNil(t, board.Embeds[0].Footer)
-	g := h.b.Games["dix"]
+	g := h.b.games["dix"]
 	_, td, _, _ := h.dixNow()
 	want := locales.T("en", "dix_footer_pace", map[string]any{"Pace": paceLabel("en", "dix", g.PaceOf(td.Pace))})
 	assert.Contains(t, board.Embeds[0].Footer.Text, want)

@@ -25,7 +25,7 @@ func TestQwixxOnePlayerNeverAnswers(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	users := []string{"u1", "u2"}
 	board := h.openQwixx(users)
 	clicks, timeouts, whiteTimeouts := 0, 0, 0
@@ -43,7 +43,7 @@ func TestQwixxOnePlayerNeverAnswers(t *testing.T) {
 			// u1 answers at once, on the clock's same instant.
 			m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), 0, rand.New(rand.NewPCG(uint64(step), 7)))
 			require.NoError(t, err)
-			res := h.ClickOn("u1", board, h.qmust(board, CverbMove, string(m)))
+			res := h.ClickOn("u1", board, h.qmust(board, cverbMove, string(m)))
 			require.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, "%s: %v", m, res.Texts())
 			board = res.Shown(board)
 			clicks++
@@ -53,13 +53,13 @@ func TestQwixxOnePlayerNeverAnswers(t *testing.T) {
 		// before the deadline, then the clock decides for u2 alone.
 		require.Equal(t, []int{1}, deciding)
 		require.False(t, r.Due.IsZero(), "a game waiting for a person has a deadline")
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, r.Due.Add(-time.Second)))
+		require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due.Add(-time.Second)))
 		_, _, v := h.qstate()
 		require.Equal(t, r.Version, v, "nothing happens before the deadline")
 		before := g.Sheets[1]
 		white := g.Phase == rules.PhaseWhite
 		now = r.Due
-		require.NoError(t, h.b.RunDueOn(context.Background(), h.Rec, h.Channel, now))
+		require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 		g2, _, v2 := h.qstate()
 		require.Greater(t, v2, r.Version, "the deadline decides")
 		timeouts++

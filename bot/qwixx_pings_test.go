@@ -20,7 +20,7 @@ import (
 func qwixxPingsPerRoll(t *testing.T, gap time.Duration, seed uint64) (float64, int) {
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.Now = func() time.Time { return now }
+	h.b.now = func() time.Time { return now }
 	users := []string{"u1", "u2", "u3", "u4"}
 	board := h.openQwixx(users)
 	rng := rand.New(rand.NewPCG(seed, 9))
@@ -39,7 +39,7 @@ func qwixxPingsPerRoll(t *testing.T, gap time.Duration, seed uint64) (float64, i
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rng)
 		require.NoError(t, err)
 		now = now.Add(gap)
-		res := h.ClickOn(users[seat], board, h.qmust(board, CverbMove, string(m)))
+		res := h.ClickOn(users[seat], board, h.qmust(board, cverbMove, string(m)))
 		require.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, "%s: %v", m, res.Texts())
 		board = res.Shown(board)
 	}

@@ -85,7 +85,7 @@ func TestQwixxMyTurnReachesEveryPlan(t *testing.T) {
 			if !forged {
 				forged = true
 				prompt := open()
-				for _, id := range []string{ContractID("qwixx", cverbStep, g.Seq, "w r13"), ContractID("qwixx", cverbStep, g.Seq, "c -")} {
+				for _, id := range []string{contractID("qwixx", cverbStep, g.Seq, "w r13"), contractID("qwixx", cverbStep, g.Seq, "c -")} {
 					res := h.ClickOn(active, prompt, id)
 					assert.Contains(t, res.Texts(), locales.T("en", "err_bad_custom_id", nil), id)
 				}
@@ -113,7 +113,7 @@ func TestQwixxMyTurnReachesEveryPlan(t *testing.T) {
 		seat := deciding[rng.IntN(len(deciding))]
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
-		board = h.ClickOn(users[seat], board, h.qmust(board, CverbMove, string(m))).Shown(board)
+		board = h.ClickOn(users[seat], board, h.qmust(board, cverbMove, string(m))).Shown(board)
 	}
 	assert.True(t, forged)
 }
@@ -142,7 +142,7 @@ func fitsDiscord(t *testing.T, where string, comps []discordgo.MessageComponent)
 				}
 			}
 			assert.LessOrEqual(t, len(id), present.MaxCustomID, "%s: custom id %q", where, id)
-			_, err := ParseContractID(id)
+			_, err := parseContractID(id)
 			assert.NoError(t, err, "%s: custom id %q", where, id)
 		}
 	}

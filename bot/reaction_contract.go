@@ -24,7 +24,7 @@ const reactionStream = 0x7265616374696f6e
 // wake returns when the computer playing seat makes its current decision
 // in st (Unix ms), drawing it when it is not drawn yet, and whether the
 // seat takes a reaction time at all (false: it decides at once).
-func (td *TableData) wake(g *present.Game, st engine.State, seat int, now time.Time) (int64, bool) {
+func (td *tableData) wake(g *present.Game, st engine.State, seat int, now time.Time) (int64, bool) {
 	if g.Reaction == nil || seat < 0 || seat >= len(td.Seats) || td.Seats[seat].Level == "" {
 		return 0, false
 	}
@@ -54,7 +54,7 @@ func (td *TableData) wake(g *present.Game, st engine.State, seat int, now time.T
 
 // nextWake is the earliest time a computer seat deciding in st has drawn
 // to decide (zero: none).
-func (td *TableData) nextWake(st engine.State) time.Time {
+func (td *tableData) nextWake(st engine.State) time.Time {
 	var at int64
 	for _, s := range st.ToDecide() {
 		if s < len(td.Wake) && td.Wake[s] != 0 && s < len(td.Seats) && td.Seats[s].Level != "" && (at == 0 || td.Wake[s] < at) {
@@ -74,16 +74,16 @@ func stampAt(g *present.Game, m engine.Move, t time.Time) (engine.Move, error) {
 	if !ok {
 		return m, nil
 	}
-	return sp.Stamp(m, SnowflakeAt(t))
+	return sp.Stamp(m, snowflakeAt(t))
 }
 
 // discordEpochMs is the first millisecond of 2015 (Unix ms), the origin of
 // snowflake times (https://discord.com/developers/docs/reference#snowflakes).
 const discordEpochMs = 1420070400000
 
-// SnowflakeAt is the smallest snowflake of the millisecond t: a click
+// snowflakeAt is the smallest snowflake of the millisecond t: a click
 // Discord received at t has this id or a larger one.
-func SnowflakeAt(t time.Time) uint64 {
+func snowflakeAt(t time.Time) uint64 {
 	ms := t.UnixMilli() - discordEpochMs
 	if ms < 0 {
 		return 0

@@ -9,23 +9,6 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// OwesBoardChange reports whether effs still owe a change that replaces or
-// retires the board message (a fresh board, the turn's summary): showing
-// the game on it now could race with that change.
-func OwesBoardChange(effs []Effect, board string) bool {
-	for _, e := range effs {
-		switch e.Kind {
-		case EffBoard, EffBoarded, EffAdopt, EffScores, EffEnded, EffFinish:
-			return true
-		case EffRetire:
-			if e.Msg == board {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // answerApplied answers an interaction whose change the store applied
 // already: a redelivery (a load balancer sending it to another replica
 // when the first died handling it, a gateway resuming). The first delivery
@@ -34,26 +17,24 @@ func OwesBoardChange(effs []Effect, board string) bool {
 // for the interaction's original response: when there is none (404:
 // https://discord.com/developers/docs/interactions/receiving-and-responding#get-original-interaction-response),
 // it is answered as the first answer would have been, by the game's
-// table (ContractAnswerApplied, or the own table's AnswerApplied). When the
+// table (ContractAnswerApplied). When the
 // first answer went out, nothing is sent: Discord refuses a second one.
 func (c *Call) answerApplied() {
 	if c.Responded || c.I.Token == "" {
 		return
 	}
-	ctx, cancel := context.WithTimeout(c.Ctx, RespondTimeout)
+	ctx, cancel := context.WithTimeout(c.ctx, respondTimeout)
 	_, err := c.D.Original(ctx, c.I)
 	cancel()
 	if !NotFound(err) {
 		if err != nil {
-			c.B.Log.Info("redelivered interaction: could not tell whether it was answered; left alone", "interaction", c.I.ID, "err", err)
+			c.B.log.Info("redelivered interaction: could not tell whether it was answered; left alone", "interaction", c.I.ID, "err", err)
 		}
 		return
 	}
 	if c.Game != "" {
-		c.ContractAnswerApplied()
-		return
+		c.contractAnswerApplied()
 	}
-	own.AnswerApplied(c)
 }
 
 // NotFound reports whether Discord answered err with 404.
@@ -62,19 +43,19 @@ func NotFound(err error) bool {
 	return status == http.StatusNotFound
 }
 
-// ContractAnswerApplied is answerApplied for a contract game: a click on
+// contractAnswerApplied is answerApplied for a contract game: a click on
 // the game's board shows the game as it stands, any other public message
 // is acknowledged, a private prompt and a command say it is done. The
 // effects still owed are then done through this interaction; the first
 // delivery may have done some of them in part.
-func (c *Call) ContractAnswerApplied() {
+func (c *Call) contractAnswerApplied() {
 	done := locales.T(c.Lang, "done_generic", nil)
-	ctx, cancel := c.StoreCtx()
+	ctx, cancel := c.storeCtx()
 	r, err := c.B.get(ctx, c.I.ChannelID)
 	cancel()
-	var td *TableData
+	var td *tableData
 	if err == nil && !r.Finished && r.Game == c.Game {
-		td, _ = DecodeTableData(r.Meta)
+		td, _ = decodeTableData(r.Meta)
 	}
 	msg := c.I.Message
 	switch {
@@ -83,7 +64,7 @@ func (c *Call) ContractAnswerApplied() {
 	case msg.Flags&discordgo.MessageFlagsEphemeral != 0:
 		c.Update(done, nil, nil)
 	case td != nil && r.Data != nil && msg.ID == td.Board:
-		if g, ok := c.B.Games[c.Game]; ok {
+		if g, ok := c.B.games[c.Game]; ok {
 			if err := c.showContractBoard(g, r, td); err == nil {
 				break
 			}
@@ -95,8 +76,8 @@ func (c *Call) ContractAnswerApplied() {
 	if td != nil && len(td.Outbox) > 0 {
 		tried := td.NextEffect
 		c.Then(func(ctx context.Context) {
-			if err := c.B.contractOutbox(ctx, c.B.ApiFor(ctx), r, c.Via(), tried); err != nil {
-				c.B.Log.Warn("effects left for later", "channel", r.Channel, "err", err)
+			if err := c.B.contractOutbox(ctx, c.B.apiFor(ctx), r, c.Via(), tried); err != nil {
+				c.B.log.Warn("effects left for later", "channel", r.Channel, "err", err)
 			}
 		})
 	}

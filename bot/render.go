@@ -10,15 +10,8 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// Embed colours (not text); DIX's board, scoreboard and summaries have
-// theirs in bot/dix.
-const (
-	ColorLobby  = 0x38a169
-	ColorPrompt = 0x805ad5
-)
-
 func Button(lang, key string, data map[string]any, style discordgo.ButtonStyle, id string) discordgo.Button {
-	return discordgo.Button{Label: Truncate(locales.T(lang, key, data), 80), Style: style, CustomID: id}
+	return discordgo.Button{Label: Truncate(locales.T(lang, key, data), present.MaxButtonLabel), Style: style, CustomID: id}
 }
 
 // Truncate cuts s to at most n characters (runes).

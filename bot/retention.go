@@ -15,15 +15,15 @@ import (
 // of the retention scheduler, which finds the channels with
 // dixbot.Retention.Retired; a store without retention has nothing to do.
 func (b *Bot) Retire(ctx context.Context, channel string, before time.Time) error {
-	rs, ok := b.Store.(dixbot.Retention)
+	rs, ok := b.store.(dixbot.Retention)
 	if !ok {
 		return nil
 	}
 	if _, err := rs.Purge(ctx, channel, before); err != nil {
 		return err
 	}
-	key := LogChannel(channel)
-	lr, err := b.Store.Get(ctx, key)
+	key := logChannel(channel)
+	lr, err := b.store.Get(ctx, key)
 	switch {
 	case errors.Is(err, dixbot.ErrNotFound):
 		return nil
@@ -32,7 +32,7 @@ func (b *Bot) Retire(ctx context.Context, channel string, before time.Time) erro
 	case lr.UpdatedAt.After(before):
 		return nil
 	}
-	if err := b.Store.Delete(ctx, key); err != nil && !errors.Is(err, dixbot.ErrNotFound) {
+	if err := b.store.Delete(ctx, key); err != nil && !errors.Is(err, dixbot.ErrNotFound) {
 		return err
 	}
 	return nil

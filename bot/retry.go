@@ -16,9 +16,9 @@ import (
 // store is asked whether the interaction is recorded, so a click is never
 // told refused when it was applied, and never applied twice.
 
-// Transient reports whether err is the store failing for a moment, so that
+// transient reports whether err is the store failing for a moment, so that
 // trying again may succeed.
-func Transient(err error) bool {
+func transient(err error) bool {
 	for _, e := range []error{dixbot.ErrUnavailable, dixbot.ErrLocked, dixbot.ErrConflict, context.DeadlineExceeded} {
 		if errors.Is(err, e) {
 			return true
@@ -33,18 +33,18 @@ func Transient(err error) bool {
 func (c *Call) Retry(kind string, op func(ctx context.Context) error) error {
 	pause := storeRetryPause
 	for {
-		ctx, cancel := c.StoreCtx()
+		ctx, cancel := c.storeCtx()
 		err := op(ctx)
 		cancel()
-		c.StoreErr(kind, err)
-		if !Transient(err) || c.Ctx.Err() != nil {
+		c.storeErr(kind, err)
+		if !transient(err) || c.ctx.Err() != nil {
 			return err
 		}
-		c.B.Log.Debug("store call failed; trying again", "interaction", c.I.ID, "op", kind, "err", err)
+		c.B.log.Debug("store call failed; trying again", "interaction", c.I.ID, "op", kind, "err", err)
 		t := time.NewTimer(pause)
 		select {
 		case <-t.C:
-		case <-c.Ctx.Done():
+		case <-c.ctx.Done():
 			t.Stop()
 			return err
 		}
@@ -69,18 +69,4 @@ func (c *Call) applied(ctx context.Context) (*dixbot.Record, error) {
 		return nil, nil
 	}
 	return nil, err
-}
-
-// Remove deletes the channel's game. A try that looked failed may have
-// landed: the next one then finds nothing, which is done too.
-func (c *Call) Remove() error {
-	unsure := false
-	return c.Retry("delete", func(ctx context.Context) error {
-		err := c.B.Store.Delete(ctx, c.I.ChannelID)
-		if unsure && errors.Is(err, dixbot.ErrNotFound) {
-			return nil
-		}
-		unsure = unsure || Transient(err)
-		return err
-	})
 }

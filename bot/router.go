@@ -9,117 +9,58 @@ import (
 	"github.com/dixgame/dixbot/bot/present"
 )
 
-// VerbSettings is the verb of /settings' components, one of the table's
+// verbSettings is the verb of /settings' components, one of the table's
 // own custom ids under tablePrefix (the others: /forget-me's, in
-// stats.go; DIX's are in bot/dixtable/router.go). The glossary, verbs,
-// says what each one is.
-const VerbSettings = "set"
+// stats.go). The glossary, tableVerbs, says what each one is.
+const verbSettings = "set"
 
-// ParsedID is a parsed custom id.
-type ParsedID struct {
-	Verb    string
-	Version uint32
-	Arg     string
+// tableVerb is one of the table's own verbs: its components belong to no
+// game, anyone may use them at any time, and their ids carry the version
+// 0 ("table:<verb>:0[:<arg>]", TableID).
+type tableVerb struct {
+	run func(c *Call, arg string) error
+	arg bool // the id carries an argument
 }
 
-// ParseID parses a custom id; ErrBadCustomID for anything not built by customID.
-func ParseID(s string) (ParsedID, error) {
-	if len(s) > 100 {
-		return ParsedID{}, fmt.Errorf("%w: too long", ErrBadCustomID)
-	}
-	parts := strings.Split(s, ":")
-	if len(parts) < 3 || len(parts) > 4 || parts[0] != idPrefix && parts[0] != tablePrefix {
-		return ParsedID{}, fmt.Errorf("%w: %q", ErrBadCustomID, s)
-	}
-	v, err := strconv.ParseUint(parts[2], 10, 32)
-	if err != nil {
-		return ParsedID{}, fmt.Errorf("%w: version %q", ErrBadCustomID, parts[2])
-	}
-	if len(parts[2]) > 1 && parts[2][0] == '0' {
-		return ParsedID{}, fmt.Errorf("%w: version %q", ErrBadCustomID, parts[2])
-	}
-	p := ParsedID{Verb: parts[1], Version: uint32(v)}
-	spec, ok := Verbs[p.Verb]
-	if !ok || parts[0] == tablePrefix && !spec.Table {
-		return ParsedID{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.Verb)
-	}
-	if spec.Versionless && p.Version != 0 {
-		return ParsedID{}, fmt.Errorf("%w: %q carries no version", ErrBadCustomID, p.Verb)
-	}
-	hasArg := len(parts) == 4
-	switch spec.Arg {
-	case argNone:
-		if hasArg {
-			return ParsedID{}, fmt.Errorf("%w: %q takes no argument", ErrBadCustomID, p.Verb)
-		}
-	case ArgRequired:
-		if !hasArg {
-			return ParsedID{}, fmt.Errorf("%w: %q needs an argument", ErrBadCustomID, p.Verb)
-		}
-	}
-	if hasArg {
-		if parts[3] == "" {
-			return ParsedID{}, fmt.Errorf("%w: empty argument", ErrBadCustomID)
-		}
-		p.Arg = parts[3]
-	}
-	return p, nil
-}
-
-// argSpec says whether a verb's custom id carries an argument.
-type argSpec uint8
-
-const (
-	argNone argSpec = iota
-	ArgRequired
-	ArgOptional
-)
-
-// CheckVersion compares the state version a component carries with the
-// table's: an older one is outdated (ErrStale), a newer one shows a state
-// the store no longer has (ErrAhead: its data was restored from an older
-// copy; Discord sends only the custom ids of a message's own components,
-// so a newer one is never made up by a user).
-func CheckVersion(shown, current uint32) error {
-	switch {
-	case shown > current:
-		return fmt.Errorf("%w: version %d is newer than the table's %d", ErrAhead, shown, current)
-	case shown < current:
-		return ErrStale
-	}
-	return nil
-}
-
-type componentHandler func(c *Call, p ParsedID) error
-
-// VerbSpec is what the router knows of a verb.
-type VerbSpec struct {
-	Run   componentHandler
-	Modal bool    // the id of a modal, answered by its submission; else of a message component
-	Arg   argSpec // whether the id carries an argument (argNone unless said)
-	// Versionless: anyone may use it at any time, and its version is 0.
-	// Every other verb carries the lobby counter (lobby verbs),
-	// dix.Game.Seq (game verbs) or the record's version (verbAbandonYes).
-	Versionless bool
-	// Table: the table's own verb, of every game, under tablePrefix (and
-	// under idPrefix on messages posted before).
-	Table bool
-}
-
-// Verbs is the glossary of the custom ids' verbs under idPrefix: one line
-// per verb, saying what its component is, the table's here and DIX's in
-// dixVerbs. The names of the constants say the same in Go.
-var Verbs map[string]VerbSpec
+// tableVerbs is the glossary of the table's own verbs: one line per verb,
+// saying what its component is. The names of the constants say the same
+// in Go.
+var tableVerbs map[string]tableVerb
 
 func init() {
-	Verbs = map[string]VerbSpec{
+	tableVerbs = map[string]tableVerb{
 		// /forget-me's confirmation (stats.go).
-		VerbForgetYes: {Run: (*Call).forgetYes, Versionless: true, Table: true}, // "fgyes": delete the clicker's statistics on the server
-		VerbForgetNo:  {Run: (*Call).forgetNo, Versionless: true, Table: true},  // "fgno": keep them
+		verbForgetYes: {run: (*Call).forgetYes}, // "fgyes": delete the clicker's statistics on the server
+		verbForgetNo:  {run: (*Call).forgetNo},  // "fgno": keep them
 
 		// /settings (settings.go).
-		VerbSettings: {Run: (*Call).settingsChange, Arg: ArgRequired, Versionless: true, Table: true}, // "set": change setting arg of the channel (a menu's value, or a button's other value)
+		verbSettings: {run: (*Call).settingsChange, arg: true}, // "set": change setting arg of the channel (a menu's value, or a button's other value)
 	}
+}
+
+// parseTableID reads the custom id of one of the table's own components:
+// under tablePrefix, or under idPrefix on messages posted before the table
+// had its own prefix. ok is false for any other id; err refuses one of
+// the table's that TableID did not build.
+func parseTableID(s string) (v tableVerb, arg string, ok bool, err error) {
+	parts := strings.Split(s, ":")
+	if len(parts) < 3 || parts[0] != idPrefix && parts[0] != tablePrefix {
+		return tableVerb{}, "", false, nil
+	}
+	v, ok = tableVerbs[parts[1]]
+	if !ok {
+		return tableVerb{}, "", false, nil
+	}
+	switch {
+	case len(s) > present.MaxCustomID, len(parts) > 4, parts[2] != "0":
+		return tableVerb{}, "", true, fmt.Errorf("%w: %q", ErrBadCustomID, s)
+	case v.arg != (len(parts) == 4), len(parts) == 4 && parts[3] == "":
+		return tableVerb{}, "", true, fmt.Errorf("%w: %q: argument", ErrBadCustomID, s)
+	}
+	if v.arg {
+		arg = parts[3]
+	}
+	return v, arg, true, nil
 }
 
 // route sends an interaction to its handler.
@@ -133,7 +74,7 @@ func (b *Bot) route(c *Call) error {
 		if !ok {
 			return ErrBadInput
 		}
-		if g, ok := b.Games[d.Name]; ok {
+		if g, ok := b.games[d.Name]; ok {
 			return b.contractCommand(c, g, d)
 		}
 		if ok, err := b.statsCommand(c, d); ok {
@@ -142,7 +83,7 @@ func (b *Bot) route(c *Call) error {
 		if d.Name == En("settings_cmd_name") {
 			return c.cmdSettings()
 		}
-		return own.Run(b, c, d)
+		return ErrBadInput
 	case discordgo.InteractionMessageComponent:
 		d, ok := c.I.Data.(discordgo.MessageComponentInteractionData)
 		if !ok {
@@ -150,36 +91,25 @@ func (b *Bot) route(c *Call) error {
 		}
 		// The table's own components first: those posted under DIX's
 		// prefix before the table had its own are answered too.
-		p, err := ParseID(d.CustomID)
-		if err == nil && Verbs[p.Verb].Table {
-			return Verbs[p.Verb].Run(c, p)
+		if v, arg, ok, err := parseTableID(d.CustomID); ok {
+			if err != nil {
+				return err
+			}
+			return v.run(c, arg)
 		}
-		if g, ok := b.Games.gameOfID(d.CustomID); ok {
+		if g, ok := b.games.gameOfID(d.CustomID); ok {
 			return b.contractClick(c, g, d.CustomID)
 		}
-		if err != nil {
-			return err
-		}
-		if Verbs[p.Verb].Modal {
-			return fmt.Errorf("%w: %q is not a component", ErrBadCustomID, p.Verb)
-		}
-		return Verbs[p.Verb].Run(c, p)
+		return fmt.Errorf("%w: %q", ErrBadCustomID, d.CustomID)
 	case discordgo.InteractionModalSubmit:
 		d, ok := c.I.Data.(discordgo.ModalSubmitInteractionData)
 		if !ok {
 			return ErrBadInput
 		}
-		if g, ok := b.Games.gameOfID(d.CustomID); ok {
+		if g, ok := b.games.gameOfID(d.CustomID); ok {
 			return b.contractSubmit(c, g, d.CustomID)
 		}
-		p, err := ParseID(d.CustomID)
-		if err != nil {
-			return err
-		}
-		if !Verbs[p.Verb].Modal {
-			return fmt.Errorf("%w: %q is not a modal", ErrBadCustomID, p.Verb)
-		}
-		return Verbs[p.Verb].Run(c, p)
+		return fmt.Errorf("%w: %q is not a modal", ErrBadCustomID, d.CustomID)
 	}
 	return ErrBadInput
 }
@@ -192,8 +122,8 @@ func (c *Call) Values() []string {
 	return nil
 }
 
-// ModalValues returns the text inputs of a modal submission by custom id.
-func (c *Call) ModalValues() map[string]string {
+// modalValues returns the text inputs of a modal submission by custom id.
+func (c *Call) modalValues() map[string]string {
 	out := map[string]string{}
 	d, ok := c.I.Data.(discordgo.ModalSubmitInteractionData)
 	if !ok {
@@ -218,8 +148,8 @@ func (c *Call) ModalValues() map[string]string {
 	return out
 }
 
-// ParseNumber reads a typed whole number 0–most; blank is 0 when optional.
-func ParseNumber(s string, optional bool, most int) (int, error) {
+// parseNumber reads a typed whole number 0–most; blank is 0 when optional.
+func parseNumber(s string, optional bool, most int) (int, error) {
 	s = strings.TrimSpace(s)
 	if s == "" && optional {
 		return 0, nil
@@ -240,9 +170,9 @@ const idPrefix = "dix"
 // belong to no game: /settings' and /forget-me's.
 const tablePrefix = "table"
 
-// TableID builds the custom id of one of the table's own components
+// tableID builds the custom id of one of the table's own components
 // (VerbSpec.Table), which carry no version.
-func TableID(verb string, args ...string) string {
+func tableID(verb string, args ...string) string {
 	return present.CustomID(tablePrefix, verb, 0, args...)
 }
 

@@ -5,83 +5,116 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot/present"
-	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/locales"
 )
 
 // settingsVersion is the version of channelSettings.
 const settingsVersion = 1
 
-// ChannelSettings are a channel's saved settings (/settings): what a start
+// channelSettings are a channel's saved settings (/settings): what a start
 // in the channel uses unless its command's options say otherwise. An empty
 // field is not set: the bot's own default applies.
-type ChannelSettings struct {
-	V       int    `json:"v"`
-	Lang    string `json:"l,omitempty"`   // en or fr; "": the server's or the player's language
-	Pics    string `json:"pic,omitempty"` // picsOn or picsOff
-	Pace    string `json:"p,omitempty"`   // DIX's pace (clock.Pace name)
-	Variant string `json:"var,omitempty"` // variantStd or variantBust
-	Diff    int    `json:"d,omitempty"`   // DIX's solo difficulty
-	// Paces are the paces of the contract games, by game name.
+type channelSettings struct {
+	V    int    `json:"v"`
+	Lang string `json:"l,omitempty"`   // en or fr; "": the server's or the player's language
+	Pics string `json:"pic,omitempty"` // picsOn or picsOff
+	// Paces are the paces of the games, by game name.
 	Paces map[string]string `json:"gp,omitempty"`
-	// Opts are the values of the contract games' own options
-	// (present.Option), by game name then option name.
+	// Opts are the values of the games' own options (present.Option), by
+	// game name then option name.
 	Opts map[string]map[string]string `json:"go,omitempty"`
+	// Old are the settings kept for the game a table of its own hosted
+	// before the shared table (present.OldSettings): read, never written,
+	// they are moved under that game's name when read (upgradeSettings).
+	OldPace    string `json:"p,omitempty"`
+	OldVariant string `json:"var,omitempty"`
+	OldDiff    int    `json:"d,omitempty"`
 }
 
 // The arguments of the settings components' custom ids: which setting the
 // component changes.
 const (
-	SetLang    = "lang"
-	SetPics    = "pics"
-	SetPace    = "pace"
-	SetVariant = "var"
-	SetDiff    = "diff"
-	SetGame    = "game"
-	SetOption  = "opt"
-	SetReset   = "reset"
-	langAuto   = "auto" // the language option that clears the setting
+	setLang   = "lang"
+	setPics   = "pics"
+	setGame   = "game"
+	setOption = "opt"
+	setReset  = "reset"
+	langAuto  = "auto" // the language option that clears the setting
+
+	// The menus and button of DIX's settings on its own table's
+	// settings message, answered as outdated.
+	setOldPace    = "pace"
+	setOldVariant = "var"
+	setOldDiff    = "diff"
 )
 
 // settingsStore is the bot's store when it keeps channel settings.
 func (b *Bot) settingsStore() (dixbot.SettingsStore, bool) {
-	ss, ok := b.Store.(dixbot.SettingsStore)
+	ss, ok := b.store.(dixbot.SettingsStore)
 	return ss, ok
 }
 
 // clean drops the values the bot no longer offers (a pace removed from
 // DIX_PACES, a game no longer hosted), so that a start never refuses
 // saved settings.
-func (b *Bot) clean(s ChannelSettings) ChannelSettings {
+func (b *Bot) clean(s channelSettings) channelSettings {
 	if !locales.Supported(s.Lang) {
 		s.Lang = ""
 	}
-	if s.Pics != PicsOn && s.Pics != PicsOff {
+	if s.Pics != picsOn && s.Pics != picsOff {
 		s.Pics = ""
 	}
-	if _, ok := clock.Find(b.Paces, s.Pace); !ok {
-		s.Pace = ""
-	}
-	if s.Variant != VariantStd && s.Variant != VariantBust {
-		s.Variant = ""
-	}
-	if s.Diff < MinDifficulty || s.Diff > MaxDifficulty {
-		s.Diff = 0
-	}
+	b.upgradeSettings(&s)
 	for game, pace := range s.Paces {
-		if g, ok := b.Games[game]; !ok || !hasPace(g, pace) {
+		if g, ok := b.games[game]; !ok || !hasPace(g, pace) {
 			delete(s.Paces, game)
 		}
 	}
 	b.cleanOptions(&s)
 	return s
+}
+
+// upgradeSettings moves the settings kept for a game by the table that
+// hosted it before the shared table (the Old fields) under that game's
+// name, where the game reads them (present.Game.UpgradeSettings): a value
+// the channel set since in the shared table's settings stays.
+func (b *Bot) upgradeSettings(s *channelSettings) {
+	if s.OldPace == "" && s.OldVariant == "" && s.OldDiff == 0 {
+		return
+	}
+	old := present.OldSettings{Pace: s.OldPace, Variant: s.OldVariant, Difficulty: s.OldDiff}
+	s.OldPace, s.OldVariant, s.OldDiff = "", "", 0
+	for _, name := range b.gameNames() {
+		g := b.games[name]
+		if g.UpgradeSettings == nil {
+			continue
+		}
+		pace, opts := g.UpgradeSettings(old)
+		if pace != "" && s.Paces[name] == "" {
+			if s.Paces == nil {
+				s.Paces = map[string]string{}
+			}
+			s.Paces[name] = pace
+		}
+		for k, v := range opts {
+			if _, set := s.Opts[name][k]; set {
+				continue
+			}
+			if s.Opts == nil {
+				s.Opts = map[string]map[string]string{}
+			}
+			if s.Opts[name] == nil {
+				s.Opts[name] = map[string]string{}
+			}
+			s.Opts[name][k] = v
+		}
+	}
 }
 
 func hasPace(g *present.Game, name string) bool {
@@ -91,48 +124,40 @@ func hasPace(g *present.Game, name string) bool {
 // loadSettings reads the channel's settings. A store without settings,
 // none saved or unreadable ones give the zero settings; a store failure
 // is returned (with the zero settings), for the caller to decide.
-func (c *Call) loadSettings() (ChannelSettings, error) {
+func (c *Call) loadSettings() (channelSettings, error) {
 	ss, ok := c.B.settingsStore()
 	if !ok || c.I.GuildID == "" {
-		return ChannelSettings{}, nil
+		return channelSettings{}, nil
 	}
-	ctx, cancel := c.StoreCtx()
+	ctx, cancel := c.storeCtx()
 	defer cancel()
 	raw, err := ss.Settings(ctx, c.I.GuildID, c.I.ChannelID)
 	switch {
 	case errors.Is(err, dixbot.ErrNotFound):
-		return ChannelSettings{}, nil
+		return channelSettings{}, nil
 	case err != nil:
-		return ChannelSettings{}, c.StoreErr("settings", err)
+		return channelSettings{}, c.storeErr("settings", err)
 	}
-	var s ChannelSettings
+	var s channelSettings
 	if json.Unmarshal(raw, &s) != nil || s.V > settingsVersion {
-		c.B.Log.Warn("unreadable channel settings: defaults used", "channel", c.I.ChannelID)
-		return ChannelSettings{}, nil
+		c.B.log.Warn("unreadable channel settings: defaults used", "channel", c.I.ChannelID)
+		return channelSettings{}, nil
 	}
 	return c.B.clean(s), nil
 }
 
-// StartSettings are the settings a start uses: those of the channel, or
+// startSettings are the settings a start uses: those of the channel, or
 // none when the store cannot be read (a start does not fail for them).
-func (c *Call) StartSettings() ChannelSettings {
+func (c *Call) startSettings() channelSettings {
 	s, err := c.loadSettings()
 	if err != nil {
-		c.B.Log.Warn("channel settings not read: defaults used", "channel", c.I.ChannelID, "err", err)
+		c.B.log.Warn("channel settings not read: defaults used", "channel", c.I.ChannelID, "err", err)
 	}
 	return s
 }
 
-// The solo difficulties a server may set for DIX (SPEC §5), checked
-// against DIX's rules by its table's tests.
-const (
-	MinDifficulty     = 4
-	MaxDifficulty     = 10
-	DefaultDifficulty = 4 // the rulebook suggests starting at 4
-)
-
-// OrSetting is the command's option when given, else the saved setting.
-func OrSetting(option, saved string) string {
+// orSetting is the command's option when given, else the saved setting.
+func orSetting(option, saved string) string {
 	if option != "" {
 		return option
 	}
@@ -140,15 +165,7 @@ func OrSetting(option, saved string) string {
 }
 
 // picturesOff reports whether the settings turn the pictures off.
-func (s ChannelSettings) picturesOff() bool { return s.Pics == PicsOff }
-
-// bust reports whether the settings choose DIX's bust variant.
-func (s ChannelSettings) bust() bool { return s.Variant == VariantBust }
-
-// any reports whether any setting is saved.
-func (s ChannelSettings) any() bool {
-	return s.Lang != "" || s.Pics != "" || s.Pace != "" || s.Variant != "" || s.Diff != 0 || len(s.Paces) > 0 || len(s.Opts) > 0
-}
+func (s channelSettings) picturesOff() bool { return s.Pics == picsOff }
 
 // mayConfigure: the creator of the channel's latest game (active or
 // archived), or a member who may manage the channel. The member's
@@ -162,7 +179,7 @@ func (c *Call) mayConfigure() (bool, error) {
 	if c.User == "" {
 		return false, nil
 	}
-	ctx, cancel := c.StoreCtx()
+	ctx, cancel := c.storeCtx()
 	defer cancel()
 	r, err := c.B.get(ctx, c.I.ChannelID)
 	switch {
@@ -171,7 +188,7 @@ func (c *Call) mayConfigure() (bool, error) {
 	case errors.Is(err, dixbot.ErrCorrupt), errors.Is(err, dixbot.ErrSchemaTooNew):
 		return false, nil // no creator to read: managers only
 	case err != nil:
-		return false, c.StoreErr("get", err)
+		return false, c.storeErr("get", err)
 	}
 	// DIX's table data and a contract game's table data both keep the creator
 	// under "c".
@@ -206,7 +223,7 @@ func settingsCommand() *discordgo.ApplicationCommand {
 		NameLocalizations:        Localized("settings_cmd_name"),
 		Description:              En("settings_cmd_desc"),
 		DescriptionLocalizations: Localized("settings_cmd_desc"),
-		Contexts:                 &GuildOnly,
+		Contexts:                 &guildOnly,
 	}
 }
 
@@ -227,7 +244,7 @@ func (c *Call) cmdSettings() error {
 
 // settingsChange applies a click on the settings message: the setting
 // p.arg takes the value chosen (a menu) or the other value (a button).
-func (c *Call) settingsChange(p ParsedID) error {
+func (c *Call) settingsChange(arg string) error {
 	if err := c.checkConfigure(); err != nil {
 		return err
 	}
@@ -242,8 +259,8 @@ func (c *Call) settingsChange(p ParsedID) error {
 		return Refuse(ErrBadInput, "settings_err_value", nil)
 	}
 	bad := Refuse(ErrBadInput, "settings_err_value", nil)
-	switch p.Arg {
-	case SetLang:
+	switch arg {
+	case setLang:
 		switch {
 		case value == langAuto:
 			s.Lang = ""
@@ -252,20 +269,9 @@ func (c *Call) settingsChange(p ParsedID) error {
 		default:
 			return bad
 		}
-	case SetPace:
-		if _, ok := clock.Find(c.B.Paces, value); !ok {
-			return bad
-		}
-		s.Pace = value
-	case SetDiff:
-		n, err := strconv.Atoi(value)
-		if err != nil || n < MinDifficulty || n > MaxDifficulty || strconv.Itoa(n) != value {
-			return bad
-		}
-		s.Diff = n
-	case SetGame:
+	case setGame:
 		game, pace, ok := strings.Cut(value, "/")
-		g, known := c.B.Games[game]
+		g, known := c.B.games[game]
 		if !ok || !known || !hasPace(g, pace) {
 			return bad
 		}
@@ -273,33 +279,26 @@ func (c *Call) settingsChange(p ParsedID) error {
 			s.Paces = map[string]string{}
 		}
 		s.Paces[game] = pace
-	case SetOption:
+	case setOption:
 		if c.B.setGameOption(&s, value) != nil {
 			return bad
 		}
-	case SetPics:
+	case setPics:
 		if value != "" {
 			return bad
 		}
 		if s.picturesOff() {
-			s.Pics = PicsOn
+			s.Pics = picsOn
 		} else {
-			s.Pics = PicsOff
+			s.Pics = picsOff
 		}
-	case SetVariant:
+	case setReset:
 		if value != "" {
 			return bad
 		}
-		if s.bust() {
-			s.Variant = VariantStd
-		} else {
-			s.Variant = VariantBust
-		}
-	case SetReset:
-		if value != "" {
-			return bad
-		}
-		s = ChannelSettings{}
+		s = channelSettings{}
+	case setOldPace, setOldVariant, setOldDiff:
+		return ErrStale // a menu of the settings as an older table showed them
 	default:
 		return ErrBadCustomID
 	}
@@ -338,7 +337,7 @@ func paceLabel(lang, game string, p present.Pace) string {
 // pacedGames are the hosted contract games that offer paces, by name.
 func (b *Bot) pacedGames() []string {
 	var out []string
-	for name, g := range b.Games {
+	for name, g := range b.games {
 		if len(g.Paces) > 0 {
 			out = append(out, name)
 		}
@@ -349,11 +348,11 @@ func (b *Bot) pacedGames() []string {
 
 // gamePace is the pace a new table of game uses under s: the saved one,
 // else the game's default (its first).
-func (b *Bot) gamePace(s ChannelSettings, game string) string {
+func (b *Bot) gamePace(s channelSettings, game string) string {
 	if p := s.Paces[game]; p != "" {
 		return p
 	}
-	if g, ok := b.Games[game]; ok && len(g.Paces) > 0 {
+	if g, ok := b.games[game]; ok && len(g.Paces) > 0 {
 		return g.Paces[0].Name
 	}
 	return ""
@@ -361,7 +360,7 @@ func (b *Bot) gamePace(s ChannelSettings, game string) string {
 
 // settingsView is the settings message in lang, after note when there is
 // one, with the menus and buttons that change each setting.
-func (b *Bot) settingsView(lang string, s ChannelSettings, note string) (string, []discordgo.MessageComponent) {
+func (b *Bot) settingsView(lang string, s channelSettings, note string) (string, []discordgo.MessageComponent) {
 	t := func(key string, d map[string]any) string { return locales.T(lang, key, d) }
 	language := t("settings_language_auto", nil)
 	if s.Lang != "" {
@@ -371,101 +370,69 @@ func (b *Bot) settingsView(lang string, s ChannelSettings, note string) (string,
 	if s.picturesOff() {
 		pics = t("pictures_off", nil)
 	}
-	variant := t("variant_standard", nil)
-	if s.bust() {
-		variant = t("variant_bust", nil)
-	}
-	pace := OrSetting(s.Pace, clock.DefaultPace)
-	diff := s.Diff
-	if diff == 0 {
-		diff = DefaultDifficulty
-	}
 	var lines []string
 	if note != "" {
 		lines = append(lines, note)
 	}
-	_, ownless := own.(noTable)
 	lines = append(lines,
 		t("settings_title", nil),
 		t("settings_intro", nil),
 		t("settings_line_language", map[string]any{"Value": language}),
 		t("settings_line_pictures", map[string]any{"Value": pics}),
 	)
-	if !ownless {
-		lines = append(lines, t("settings_line_dix", map[string]any{"Pace": t("pace_"+pace, nil), "Variant": variant, "Level": diff,
-			"LevelName": t("difficulty_"+Itoa(diff), nil)}))
-	}
 	games := b.pacedGames()
 	for _, game := range games {
 		lines = append(lines, t("settings_line_game", map[string]any{"Game": t(game+"_title", nil),
-			"Pace": paceLabel(lang, game, b.Games[game].PaceOf(b.gamePace(s, game)))}))
+			"Pace": paceLabel(lang, game, b.games[game].PaceOf(b.gamePace(s, game)))}))
 	}
 	optLines, optMenu := b.optionSettings(lang, s)
 	lines = append(lines, optLines...)
 
 	menu := func(arg, placeholder string, opts []discordgo.SelectMenuOption) discordgo.MessageComponent {
 		return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-			CustomID: TableID(VerbSettings, arg), Placeholder: t(placeholder, nil), Options: opts,
+			CustomID: tableID(verbSettings, arg), Placeholder: t(placeholder, nil), Options: opts,
 		}}}
 	}
 	langs := []discordgo.SelectMenuOption{{Label: t("settings_language_auto", nil), Value: langAuto, Default: s.Lang == ""}}
 	for _, l := range []string{locales.English, locales.French} {
 		langs = append(langs, discordgo.SelectMenuOption{Label: t("language_name_"+l, nil), Value: l, Default: s.Lang == l})
 	}
-	var paces []discordgo.SelectMenuOption
-	for _, p := range b.Paces {
-		paces = append(paces, discordgo.SelectMenuOption{Label: Truncate(t("pace_"+p.Name, nil), 100),
-			Description: Truncate(present.PaceText(lang, p), 100), Value: p.Name, Default: p.Name == pace})
-	}
-	var diffs []discordgo.SelectMenuOption
-	for d := MinDifficulty; d <= MaxDifficulty; d++ {
-		diffs = append(diffs, discordgo.SelectMenuOption{Label: Itoa(d), Description: Truncate(t("difficulty_"+Itoa(d), nil), 100),
-			Value: Itoa(d), Default: d == diff})
-	}
-	rows := []discordgo.MessageComponent{menu(SetLang, "settings_select_language", langs)}
-	if !ownless {
-		rows = append(rows, menu(SetPace, "settings_select_pace", paces), menu(SetDiff, "settings_select_difficulty", diffs))
-	}
+	rows := []discordgo.MessageComponent{menu(setLang, "settings_select_language", langs)}
 	var gamePaces []discordgo.SelectMenuOption
 	for _, game := range games {
-		for _, p := range b.Games[game].Paces {
+		for _, p := range b.games[game].Paces {
 			// A select menu holds 25 options at most
 			// (https://discord.com/developers/docs/components/reference#string-select).
-			if len(gamePaces) == 25 {
+			if len(gamePaces) == present.MaxOptions {
 				break
 			}
 			gamePaces = append(gamePaces, discordgo.SelectMenuOption{
-				Label: Truncate(t(game+"_title", nil)+t("settings_game_sep", nil)+paceLabel(lang, game, p), 100),
+				Label: Truncate(t(game+"_title", nil)+t("settings_game_sep", nil)+paceLabel(lang, game, p), present.MaxOptionLabel),
 				Value: game + "/" + p.Name, Default: p.Name == b.gamePace(s, game),
 			})
 		}
 	}
 	if len(gamePaces) > 0 {
-		rows = append(rows, menu(SetGame, "settings_select_game_pace", gamePaces))
+		rows = append(rows, menu(setGame, "settings_select_game_pace", gamePaces))
 	}
-	picsKey, variantKey := "settings_btn_pictures_off", "settings_btn_bust"
+	picsKey := "settings_btn_pictures_off"
 	if s.picturesOff() {
 		picsKey = "settings_btn_pictures_on"
-	}
-	if s.bust() {
-		variantKey = "settings_btn_standard"
 	}
 	if optMenu != nil {
 		rows = append(rows, optMenu)
 	}
-	buttons := []discordgo.MessageComponent{Button(lang, picsKey, nil, discordgo.SecondaryButton, TableID(VerbSettings, SetPics))}
-	if !ownless {
-		buttons = append(buttons, Button(lang, variantKey, nil, discordgo.SecondaryButton, TableID(VerbSettings, SetVariant)))
-	}
-	buttons = append(buttons, Button(lang, "settings_btn_reset", nil, discordgo.DangerButton, TableID(VerbSettings, SetReset)))
-	rows = append(rows, discordgo.ActionsRow{Components: buttons})
-	return Truncate(strings.Join(lines, "\n"), 2000), rows
+	rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		Button(lang, picsKey, nil, discordgo.SecondaryButton, tableID(verbSettings, setPics)),
+		Button(lang, "settings_btn_reset", nil, discordgo.DangerButton, tableID(verbSettings, setReset)),
+	}})
+	return Truncate(strings.Join(lines, "\n"), present.MaxContent), rows
 }
 
 // tableOptions is the line of a contract game's lobby that says the
 // table's language, pace and pictures (from the command's options or the
 // channel's settings).
-func tableOptions(g *present.Game, td *TableData) string {
+func tableOptions(g *present.Game, td *tableData) string {
 	pics := locales.T(td.Lang, "pictures_on", nil)
 	if td.NoPics {
 		pics = locales.T(td.Lang, "pictures_off", nil)

@@ -34,24 +34,23 @@ import (
 // the effect that archives it. A Rematch click or the next start in the
 // channel that archives a game over records it first (recordOver).
 
-// EffResult records the finished game's result in its server's statistics.
-const EffResult = "result"
-
 // Verbs of /forget-me's confirmation.
 const (
-	VerbForgetYes = "fgyes"
-	VerbForgetNo  = "fgno"
+	verbForgetYes = "fgyes"
+	verbForgetNo  = "fgno"
 )
 
 // leaderboardSize is how many lines /leaderboard shows.
 const leaderboardSize = 10
 
-// DixGame is DIX's name in the statistics.
-const DixGame = "dix"
+// dixGame is DIX's name: its statistics come first, and the solo games
+// the statistics keep apart (dixbot.SoloStats, which names no game) are
+// DIX's.
+const dixGame = "dix"
 
 // Stats is the store's statistics, nil when it keeps none.
 func (b *Bot) Stats() dixbot.Stats {
-	s, _ := b.Store.(dixbot.Stats)
+	s, _ := b.store.(dixbot.Stats)
 	return s
 }
 
@@ -63,27 +62,27 @@ func (b *Bot) Record(ctx context.Context, r *dixbot.Result) error {
 	if s == nil || r == nil {
 		return nil
 	}
-	sctx, cancel := context.WithTimeout(ctx, b.Timeout)
+	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	ok, err := s.RecordResult(sctx, r)
 	switch {
 	case err == nil:
 		if ok {
-			b.Log.Info("game result recorded", "game", r.Game, "id", r.ID, "seats", len(r.Seats))
+			b.log.Info("game result recorded", "game", r.Game, "id", r.ID, "seats", len(r.Seats))
 		}
 		return nil
-	case IsStoreFailure(err) || errors.Is(err, dixbot.ErrConflict):
-		if b.Obs != nil {
-			b.Obs.StoreError("update")
+	case isStoreFailure(err) || errors.Is(err, dixbot.ErrConflict):
+		if b.obs != nil {
+			b.obs.StoreError("update")
 		}
 		return fmt.Errorf("recording the game's result: %w", err)
 	}
-	b.Log.Warn("game result not recorded", "game", r.Game, "id", r.ID, "err", err)
+	b.log.Warn("game result not recorded", "game", r.Game, "id", r.ID, "err", err)
 	return nil
 }
 
-// StateID names a game by its final state's bytes.
-func StateID(b []byte) string {
+// stateID names a game by its final state's bytes.
+func stateID(b []byte) string {
 	h := fnv.New64a()
 	h.Write(b)
 	return "s" + strconv.FormatUint(h.Sum64(), 36)
@@ -92,17 +91,24 @@ func StateID(b []byte) string {
 // contractResult is the result of a finished contract game (nil: not
 // over, or not on a server). Its id is the channel and the game's board
 // message (the lobby it started on), else its final state.
-func contractResult(g *present.Game, rec *dixbot.Record, td *TableData, st engine.State) *dixbot.Result {
+func contractResult(g *present.Game, rec *dixbot.Record, td *tableData, st engine.State) *dixbot.Result {
 	if st == nil || !st.Over() || rec.Guild == "" {
 		return nil
 	}
 	id := td.Board
 	if id == "" {
-		id = StateID(st.Encode())
+		id = stateID(st.Encode())
 	}
-	r := &dixbot.Result{Guild: rec.Guild, Game: g.Rules.Name(), ID: rec.Channel + ":" + id, Pace: td.Pace}
+	r := &dixbot.Result{Guild: rec.Guild, Game: g.Rules.Name(), ID: rec.Channel + ":" + id, Pace: td.Pace, Solo: soloLevel(g, td)}
 	for _, res := range st.Results() {
-		if res.Seat < 0 || res.Seat >= len(td.Seats) {
+		switch {
+		case res.Seat < 0:
+			continue
+		case res.Seat >= len(td.Seats):
+			// A seat the rules play themselves: a solo game's opponent.
+			if r.Solo > 0 {
+				r.Seats = append(r.Seats, dixbot.ResultSeat{Level: dixbot.LevelALIX, Score: res.Score, Rank: res.Rank})
+			}
 			continue
 		}
 		s := td.Seats[res.Seat]
@@ -115,25 +121,42 @@ func contractResult(g *present.Game, rec *dixbot.Record, td *TableData, st engin
 	return r
 }
 
+// soloLevel is the difficulty of a solo game (a table of one seat against
+// the rules' own opponent): the value of the game's solo option
+// (present.Option.Solo), which the statistics keep apart; 0 for any other
+// game.
+func soloLevel(g *present.Game, td *tableData) int {
+	if len(td.Seats) != 1 {
+		return 0
+	}
+	vals := g.OptionValues(td.Opts)
+	for _, o := range g.Options {
+		if n, err := strconv.Atoi(vals[o.Name]); o.Solo && err == nil && n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
 // recordContract records a finished contract game before it is archived;
 // an error means it is not recorded yet and the game must stay active.
-func (b *Bot) recordContract(ctx context.Context, g *present.Game, rec *dixbot.Record, td *TableData, st engine.State) error {
+func (b *Bot) recordContract(ctx context.Context, g *present.Game, rec *dixbot.Record, td *tableData, st engine.State) error {
 	r := contractResult(g, rec, td, st)
 	if r == nil {
 		return nil
 	}
-	r.At = b.Now().UTC()
+	r.At = b.now().UTC()
 	return b.Record(ctx, r)
 }
 
 // recordOver decodes the record's contract game and records it when it is
 // over (finishOver's retry path).
 func (b *Bot) recordOver(ctx context.Context, rec *dixbot.Record) error {
-	g, ok := b.Games[rec.Game]
+	g, ok := b.games[rec.Game]
 	if !ok || rec.Data == nil {
 		return nil
 	}
-	td, err := DecodeTableData(rec.Meta)
+	td, err := decodeTableData(rec.Meta)
 	if err != nil {
 		return nil
 	}
@@ -144,23 +167,14 @@ func (b *Bot) recordOver(ctx context.Context, rec *dixbot.Record) error {
 	return b.recordContract(ctx, g, rec, td, st)
 }
 
-// statsGames are the games with statistics: DIX, then the registered
-// games by name.
+// statsGames are the games with statistics: the registered games, DIX
+// first, then by name.
 func (b *Bot) statsGames() []string {
-	names := []string{DixGame}
-	for name := range b.Games {
-		names = append(names, name)
+	names := b.gameNames()
+	if i := slices.Index(names, dixGame); i > 0 {
+		names = slices.Insert(slices.Delete(names, i, i+1), 0, dixGame)
 	}
-	slices.Sort(names[1:])
 	return names
-}
-
-// statsTitle is a game's name as shown.
-func statsTitle(game string) string {
-	if game == DixGame {
-		return gameTitle("")
-	}
-	return gameTitle(game)
 }
 
 // statsCommands are /stats, /leaderboard and /forget-me, for every game;
@@ -173,7 +187,7 @@ func (b *Bot) statsCommands() []*discordgo.ApplicationCommand {
 		o := Option("game", discordgo.ApplicationCommandOptionString)
 		o.Required = required
 		for _, g := range b.statsGames() {
-			o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: statsTitle(g), Value: g})
+			o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: gameTitle(g), Value: g})
 		}
 		return o
 	}
@@ -181,7 +195,7 @@ func (b *Bot) statsCommands() []*discordgo.ApplicationCommand {
 		return &discordgo.ApplicationCommand{
 			Name: En(id + "_cmd_name"), NameLocalizations: Localized(id + "_cmd_name"),
 			Description: En(id + "_cmd_desc"), DescriptionLocalizations: Localized(id + "_cmd_desc"),
-			Contexts: &GuildOnly, Options: opts,
+			Contexts: &guildOnly, Options: opts,
 		}
 	}
 	return []*discordgo.ApplicationCommand{
@@ -244,26 +258,26 @@ func oneDecimal(lang string, v float64) string {
 	return strings.Replace(s, ".", locales.T(lang, "decimal_point", nil), 1)
 }
 
-// ProvisionalGames is how many games a person's rating is provisional
+// provisionalGames is how many games a person's rating is provisional
 // for: it is said to be, rather than shown as a figure that one result
 // swings.
-const ProvisionalGames = 3
+const provisionalGames = 3
 
-// ShownRating is the figure shown for mu and sigma: Mu − 3·Sigma, a skill
+// shownRating is the figure shown for mu and sigma: Mu − 3·Sigma, a skill
 // the person is very likely above (rating.Ordinal), which is 0 for a
 // newcomer and rises with good placements; never shown below 0, so that a
 // first loss does not read as a debt.
-func ShownRating(lang string, mu, sigma float64) string {
+func shownRating(lang string, mu, sigma float64) string {
 	return oneDecimal(lang, max(0, rating.Ordinal(rating.Rating{Mu: mu, Sigma: sigma})))
 }
 
-// RatingText is the rating of a person who played played rated games:
+// ratingText is the rating of a person who played played rated games:
 // provisional for the first ProvisionalGames, then ShownRating.
-func RatingText(lang string, mu, sigma float64, played int) string {
-	if played < ProvisionalGames {
-		return locales.N(lang, "rating_provisional", played, map[string]any{"Of": ProvisionalGames})
+func ratingText(lang string, mu, sigma float64, played int) string {
+	if played < provisionalGames {
+		return locales.N(lang, "rating_provisional", played, map[string]any{"Of": provisionalGames})
 	}
-	return ShownRating(lang, mu, sigma)
+	return shownRating(lang, mu, sigma)
 }
 
 // games is a count of games in words, in the plural form of lang.
@@ -301,7 +315,7 @@ func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 	}
 	if game != "" {
 		ps = slices.DeleteFunc(ps, func(p dixbot.PlayerStats) bool { return p.Game != game })
-		if game != DixGame {
+		if game != dixGame {
 			solo = nil
 		}
 	}
@@ -321,10 +335,10 @@ func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 	for _, p := range ps {
 		rt := locales.T(lang, "stats_unrated", nil)
 		if p.Rated {
-			rt = RatingText(lang, p.Mu, p.Sigma, p.Played)
+			rt = ratingText(lang, p.Mu, p.Sigma, p.Played)
 		}
 		lines = append(lines, locales.T(lang, "stats_game", map[string]any{
-			"Game": statsTitle(p.Game), "Played": games(lang, p.Played), "Won": wins(lang, p.Won),
+			"Game": gameTitle(p.Game), "Played": games(lang, p.Played), "Won": wins(lang, p.Won),
 			"Rate":   strconv.Itoa(int(100*float64(p.Won)/float64(max(p.Played, 1)) + 0.5)),
 			"Avg":    oneDecimal(lang, float64(p.Total)/float64(max(p.Played, 1))),
 			"Best":   p.Best,
@@ -341,10 +355,10 @@ func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 		soloPlayed += s.Played
 	}
 	if soloPlayed > favPlayed {
-		fav = DixGame
+		fav = dixGame
 	}
 	if fav != "" && game == "" {
-		lines = append(lines, locales.T(lang, "stats_favourite", map[string]any{"Game": statsTitle(fav)}))
+		lines = append(lines, locales.T(lang, "stats_favourite", map[string]any{"Game": gameTitle(fav)}))
 	}
 	emb := &discordgo.MessageEmbed{
 		Title:       locales.T(lang, "stats_title", map[string]any{"Name": name}),
@@ -395,22 +409,22 @@ func (c *Call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 	}
 	// Public, in the language a game opened here would have: the
 	// server's when it says one, else the asker's.
-	lang := c.GameLanguage("", false)
-	title := locales.T(lang, "leaderboard_title", map[string]any{"Game": statsTitle(game)})
+	lang := c.gameLanguage("", false)
+	title := locales.T(lang, "leaderboard_title", map[string]any{"Game": gameTitle(game)})
 	var lines []string
 	line := func(key string, s dixbot.Standing) string {
 		name := s.Name
 		if name == "" {
 			name = s.User
 		}
-		return locales.T(lang, key, map[string]any{"Rank": s.Rank, "Name": Escape(name), "Rating": RatingText(lang, s.Mu, s.Sigma, s.Played),
+		return locales.T(lang, key, map[string]any{"Rank": s.Rank, "Name": Escape(name), "Rating": ratingText(lang, s.Mu, s.Sigma, s.Played),
 			"Played": games(lang, s.Played), "Won": wins(lang, s.Won)})
 	}
 	for _, s := range top {
 		lines = append(lines, line("leaderboard_line", s))
 	}
 	if len(top) == 0 {
-		lines = append(lines, locales.T(lang, "leaderboard_empty", map[string]any{"Game": statsTitle(game)}))
+		lines = append(lines, locales.T(lang, "leaderboard_empty", map[string]any{"Game": gameTitle(game)}))
 	}
 	if own != nil && own.Rank > len(top) {
 		lines = append(lines, "", line("leaderboard_you", *own))
@@ -422,7 +436,7 @@ func (c *Call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 				Title: title, Description: strings.Join(lines, "\n"),
 				Footer: &discordgo.MessageEmbedFooter{Text: locales.T(lang, "stats_rating_note", nil)},
 			}},
-			AllowedMentions: NoMentions(),
+			AllowedMentions: noMentions(),
 		},
 	})
 	return nil
@@ -432,8 +446,8 @@ func (c *Call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 func (c *Call) forgetAsk(discordgo.ApplicationCommandInteractionData) error {
 	c.Ephemeral(locales.T(c.Lang, "forget_confirm", nil), []discordgo.MessageComponent{
 		discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: locales.T(c.Lang, "btn_forget_yes", nil), Style: discordgo.DangerButton, CustomID: TableID(VerbForgetYes)},
-			discordgo.Button{Label: locales.T(c.Lang, "btn_forget_no", nil), Style: discordgo.SecondaryButton, CustomID: TableID(VerbForgetNo)},
+			discordgo.Button{Label: locales.T(c.Lang, "btn_forget_yes", nil), Style: discordgo.DangerButton, CustomID: tableID(verbForgetYes)},
+			discordgo.Button{Label: locales.T(c.Lang, "btn_forget_no", nil), Style: discordgo.SecondaryButton, CustomID: tableID(verbForgetNo)},
 		}},
 	})
 	return nil
@@ -441,7 +455,7 @@ func (c *Call) forgetAsk(discordgo.ApplicationCommandInteractionData) error {
 
 // forgetYes deletes the clicker's statistics and ratings on the server of
 // the click: only the clicker's, whoever's message it is.
-func (c *Call) forgetYes(ParsedID) error {
+func (c *Call) forgetYes(string) error {
 	if c.I.GuildID == "" {
 		return Refuse(ErrBadInput, "stats_server_only", nil)
 	}
@@ -453,13 +467,13 @@ func (c *Call) forgetYes(ParsedID) error {
 	if err != nil {
 		return err
 	}
-	c.B.Log.Info("a person's statistics were deleted at their request", "guild", c.I.GuildID)
-	c.UpdateOrReply(locales.T(c.Lang, "forget_done", nil), nil)
+	c.B.log.Info("a person's statistics were deleted at their request", "guild", c.I.GuildID)
+	c.updateOrReply(locales.T(c.Lang, "forget_done", nil), nil)
 	return nil
 }
 
 // forgetNo keeps them.
-func (c *Call) forgetNo(ParsedID) error {
-	c.UpdateOrReply(locales.T(c.Lang, "forget_kept", nil), nil)
+func (c *Call) forgetNo(string) error {
+	c.updateOrReply(locales.T(c.Lang, "forget_kept", nil), nil)
 	return nil
 }

@@ -25,7 +25,7 @@ import (
 
 // get is the table's read of a channel's record, converted (upgrade).
 func (b *Bot) get(ctx context.Context, channel string) (*dixbot.Record, error) {
-	r, err := b.Store.Get(ctx, channel)
+	r, err := b.store.Get(ctx, channel)
 	if r != nil {
 		if uerr := b.upgrade(r); uerr != nil {
 			return nil, uerr
@@ -37,7 +37,7 @@ func (b *Bot) get(ctx context.Context, channel string) (*dixbot.Record, error) {
 // update is the table's Store.Update: fn runs on the record converted
 // (upgrade), so that the write stores the table's own shape.
 func (b *Bot) update(ctx context.Context, channel, interactionID string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
-	return b.Store.Update(ctx, channel, interactionID, func(r *dixbot.Record) error {
+	return b.store.Update(ctx, channel, interactionID, func(r *dixbot.Record) error {
 		if err := b.upgrade(r); err != nil {
 			return err
 		}
@@ -62,15 +62,9 @@ func (b *Bot) upgrade(r *dixbot.Record) error {
 	data := r.Data
 	if r.Game == "" {
 		names = b.gameNames()
-		if r.State != nil {
-			var err error
-			if data, err = r.State.MarshalBinary(); err != nil {
-				return fmt.Errorf("%w: channel %s: state: %v", dixbot.ErrCorrupt, r.Channel, err)
-			}
-		}
 	}
 	for _, name := range names {
-		g := b.Games[name]
+		g := b.games[name]
 		if g == nil || g.Upgrade == nil {
 			continue
 		}
@@ -95,12 +89,12 @@ func (b *Bot) upgrade(r *dixbot.Record) error {
 		if st != nil && !r.Finished {
 			setContractDue(r, td, g, st)
 			if !st.Over() {
-				now := b.Now()
-				td.owe(r, now, Effect{Kind: ceffEdit})
+				now := b.now()
+				td.owe(r, now, effect{Kind: ceffEdit})
 				r.Due = now
 			}
 		}
-		r.Game, r.Data, r.State, r.Meta = name, data, nil, td.Encode()
+		r.Game, r.Data, r.Meta = name, data, td.Encode()
 		return nil
 	}
 	return nil
@@ -119,8 +113,8 @@ func upgradeErr(channel string, err error) error {
 // open at its version; the one that ran on the old table's clock keeps
 // its opening and its seat's bank, so its deadline stays; a decision
 // without a clock there gets one at the next decision.
-func upgradedTable(g *present.Game, u present.Upgraded, st engine.State) *TableData {
-	td := &TableData{V: tableDataVersion, Creator: u.Creator, Lang: u.Lang, Lobby: u.Lobby, Board: u.Board,
+func upgradedTable(g *present.Game, u present.Upgraded, st engine.State) *tableData {
+	td := &tableData{V: tableDataVersion, Creator: u.Creator, Lang: u.Lang, Lobby: u.Lobby, Board: u.Board,
 		Opened: u.Opened, Origin: u.Opened, Seed: u.Seed, First: u.First, Starts: u.Starts, NoPics: u.NoPictures,
 		Paused: u.PausedBy, Rematch: u.Rematch, Opts: g.OptionValues(u.Options)}
 	if !locales.Supported(td.Lang) {
@@ -137,7 +131,7 @@ func upgradedTable(g *present.Game, u present.Upgraded, st engine.State) *TableD
 		td.BoardVia = &Via{App: v.App, Token: v.Token, At: v.At, Orig: v.Orig}
 	}
 	for i, s := range u.Seats {
-		seat := TableSeat{User: s.User, Name: s.Name, Level: s.Level, Late: s.Late, Away: s.Away, Votes: s.Votes}
+		seat := tableSeat{User: s.User, Name: s.Name, Level: s.Level, Late: s.Late, Away: s.Away, Votes: s.Votes}
 		if s.Gone && seat.Level == "" {
 			seat.Level = g.Default
 		}
@@ -199,13 +193,13 @@ func (c *Call) contractOldClick(g *present.Game, id string, perr error) error {
 		}
 		return c.contractStale(g, r.Data == nil)
 	case old.Move != "":
-		return c.contractMove(g, contractParsed{Verb: CverbMove, n: n, Arg: string(old.Move)})
+		return c.contractMove(g, contractParsed{Verb: cverbMove, n: n, Arg: string(old.Move)})
 	case old.Prompt:
 		return c.contractPrompt(g, contractParsed{Verb: cverbPrompt, n: n}, "")
 	case old.Next != "":
 		return c.contractPrompt(g, contractParsed{Verb: cverbStep, n: n, Arg: old.Next}, old.Next)
 	case old.Level != "":
-		return c.contractLobby(g, contractParsed{Verb: CverbCPU, n: n, Arg: old.Level})
+		return c.contractLobby(g, contractParsed{Verb: cverbCPU, n: n, Arg: old.Level})
 	}
 	return perr
 }

@@ -17,7 +17,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	dixbot "github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/bot"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/internal/fakediscord"
 	"github.com/dixgame/dixbot/internal/redistest"
@@ -45,12 +44,14 @@ func clockSeats(t *testing.T, r *dixbot.Record) []clockSeat {
 // names the computer took once their time ran out.
 func timedOut(t *testing.T, st dixbot.Store, channel string, names ...string) int {
 	t.Helper()
-	r, err := st.Get(waitCtx(t), bot.LogChannel(channel))
+	r, err := st.Get(waitCtx(t), channel+"/log") // the game log's record
 	if errors.Is(err, dixbot.ErrNotFound) {
 		return 0
 	}
 	require.NoError(t, err)
-	var l bot.GameLogRecord
+	var l struct {
+		Lines []string `json:"l"`
+	}
 	require.NoError(t, json.Unmarshal(r.Meta, &l))
 	n := 0
 	for _, line := range l.Lines {

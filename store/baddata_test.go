@@ -11,7 +11,6 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // putRaw and getRaw bypass a store to write and read the bytes of a record
@@ -98,10 +97,6 @@ func badEnvelopes(t testing.TB, at time.Time) []struct {
 		{"state flag without state", edit(func(b []byte) []byte { b[5] |= flagState; return reseal(b) }), dixbot.ErrCorrupt},
 		{"newer envelope", edit(func(b []byte) []byte { b[4] = envelopeVersion + 1; return b }), dixbot.ErrSchemaTooNew},
 		{"newer envelope, other layout", append([]byte(envelopeMagic), envelopeVersion+1, 9, 9), dixbot.ErrSchemaTooNew},
-		{"newer engine schema", edit(func(b []byte) []byte {
-			binary.BigEndian.PutUint16(b[6:], dix.SchemaVersion+1)
-			return reseal(b)
-		}), dixbot.ErrSchemaTooNew},
 	}
 }
 

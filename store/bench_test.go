@@ -28,7 +28,8 @@ import (
 func benchRecord(channel string) *dixbot.Record {
 	r := &dixbot.Record{Channel: channel, Guild: "123456789012345678", Meta: make([]byte, 200)}
 	if g, err := playedGame(halfDealt); err == nil {
-		r.State = g
+		r.Game = "dix"
+		r.Data, _ = g.MarshalBinary()
 	} else {
 		r.Meta = make([]byte, 200+1024)
 	}

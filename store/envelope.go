@@ -2,13 +2,11 @@ package store
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"time"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // The envelope around one stored record. All integers are big-endian.
@@ -17,23 +15,27 @@ import (
 //	0      4    magic "DIXr"
 //	4      1    envelope format version (envelopeVersion)
 //	5      1    flags (flagFinished, flagState, flagDue, flagGame)
-//	6      2    engine schema (dix.SchemaVersion of the writer)
+//	6      2    schema (headerSchema; read by no reader of this build)
 //	8      8    record version
 //	16     8    updated at, Unix nanoseconds
 //	24     …    guild, meta, state: each a uvarint length then the bytes
-//	            (state only with flagState)
+//	            (state only with flagState: formats 1 and 2)
 //	…      …    game name, game data: each a uvarint length then the bytes
 //	            (only with flagGame; formats 3 and 4)
 //	…      8    due time, Unix milliseconds (only with flagDue; format 2)
 //	end-4  4    CRC-32C of everything before it
 //
-// A record of DIX's own table (no Game) is written in format 2, which
-// processes reading only formats 1 and 2 still read. A record of the
-// shared table (Game set) is written in format 4, of format 3's layout:
-// processes that read up to format 3 (whose table kept DIX apart, and read
-// a DIX record of the shared table as no game of theirs) refuse it
-// (ErrSchemaTooNew) rather than misread it or write over it. Format 3,
-// written by those processes for the other games, is still read.
+// A record names its game and keeps the game's state as bytes, which the
+// game's own Decode reads (and refuses when too new, engine.ErrSchemaTooNew):
+// the store reads no game. A record of a game (Game set) is written in
+// format 4, of format 3's layout: processes that read up to format 3
+// (whose table kept DIX apart, and read a DIX record of the shared table
+// as no game of theirs) refuse it (ErrSchemaTooNew) rather than misread it
+// or write over it. A record of no game (a game's log) is written in
+// format 2, which every reader reads. Formats 1 and 2 could hold DIX's
+// state only (flagState, written by DIX's own table): it is read as
+// DIX's (legacyGame). Format 3, written for the other games, is still
+// read.
 //
 // The first 16 bytes are the compare-and-set token of the Redis store: any
 // write changes the version, and a writer with another layout changes the
@@ -47,6 +49,14 @@ const (
 	casTokenSize    = 16
 	crcSize         = 4
 
+	// headerSchema is the schema number a writer puts in the header: the
+	// one DIX's own table wrote there (its engine's schema), which
+	// processes that read only formats 1 and 2 check against theirs.
+	headerSchema = 1
+	// legacyGame is the game whose state formats 1 and 2 hold
+	// (flagState): DIX, the only game of the table that wrote them.
+	legacyGame = "dix"
+
 	flagFinished = 1 << 0
 	flagState    = 1 << 1
 	flagDue      = 1 << 2
@@ -59,46 +69,33 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 // encode returns the envelope of r with the given version, finished flag and
 // time. It does not modify r.
 func encode(r *dixbot.Record, version uint64, finished bool, at time.Time) ([]byte, error) {
-	var state []byte
 	var flags byte
 	if finished {
 		flags |= flagFinished
-	}
-	if dix.GameOf(r.State) != nil {
-		b, err := dix.GameOf(r.State).MarshalBinary()
-		if err != nil {
-			return nil, fmt.Errorf("%w: channel %s: encode state: %w", ErrBadRecord, r.Channel, err)
-		}
-		state = b
-		flags |= flagState
 	}
 	if !r.Due.IsZero() {
 		flags |= flagDue
 	}
 	format := byte(2)
-	if r.Game != "" {
-		if dix.GameOf(r.State) != nil {
-			return nil, fmt.Errorf("%w: channel %s: a %s record with a DIX state", ErrBadRecord, r.Channel, r.Game)
-		}
+	switch {
+	case r.Game != "":
 		flags |= flagGame
 		format = formatGame
+	case r.Data != nil:
+		return nil, fmt.Errorf("%w: channel %s: a game's state without its game", ErrBadRecord, r.Channel)
 	}
-	size := headerSize + 5*binary.MaxVarintLen64 + len(r.Guild) + len(r.Meta) + len(state) + len(r.Game) + len(r.Data) + 8 + crcSize
+	size := headerSize + 4*binary.MaxVarintLen64 + len(r.Guild) + len(r.Meta) + len(r.Game) + len(r.Data) + 8 + crcSize
 	b := make([]byte, headerSize, size)
 	copy(b, envelopeMagic)
 	b[4] = format
 	b[5] = flags
-	binary.BigEndian.PutUint16(b[6:], dix.SchemaVersion)
+	binary.BigEndian.PutUint16(b[6:], headerSchema)
 	binary.BigEndian.PutUint64(b[8:], version)
 	binary.BigEndian.PutUint64(b[16:], uint64(at.UnixNano()))
 	b = binary.AppendUvarint(b, uint64(len(r.Guild)))
 	b = append(b, r.Guild...)
 	b = binary.AppendUvarint(b, uint64(len(r.Meta)))
 	b = append(b, r.Meta...)
-	if flags&flagState != 0 {
-		b = binary.AppendUvarint(b, uint64(len(state)))
-		b = append(b, state...)
-	}
 	if flags&flagGame != 0 {
 		b = binary.AppendUvarint(b, uint64(len(r.Game)))
 		b = append(b, r.Game...)
@@ -139,16 +136,15 @@ func decode(channel string, b []byte) (*dixbot.Record, error) {
 	if crc32.Checksum(body, crcTable) != sum {
 		return nil, corrupt("checksum mismatch")
 	}
-	if s := binary.BigEndian.Uint16(b[6:]); s > dix.SchemaVersion {
-		return nil, fmt.Errorf("%w: channel %s: engine schema %d, this build reads up to %d",
-			ErrSchemaTooNew, channel, s, dix.SchemaVersion)
-	}
 	flags := b[5]
 	if b[4] < 2 && flags&flagDue != 0 {
 		return nil, corrupt("due time in format 1")
 	}
 	if b[4] < firstGameFormat && flags&flagGame != 0 {
 		return nil, corrupt(fmt.Sprintf("game in format %d", b[4]))
+	}
+	if b[4] >= firstGameFormat && flags&flagState != 0 {
+		return nil, corrupt(fmt.Sprintf("a DIX state in format %d", b[4]))
 	}
 	if flags&flagGame != 0 && flags&flagState != 0 {
 		return nil, corrupt("a game and a DIX state")
@@ -189,9 +185,7 @@ func decode(channel string, b []byte) (*dixbot.Record, error) {
 		if err != nil {
 			return nil, err
 		}
-		if r.State, err = decodeState(channel, state); err != nil {
-			return nil, err
-		}
+		r.Game, r.Data = legacyGame, append([]byte(nil), state...)
 	}
 	if flags&flagGame != 0 {
 		game, err := field("game")
@@ -221,25 +215,6 @@ func decode(channel string, b []byte) (*dixbot.Record, error) {
 		return nil, corrupt(fmt.Sprintf("%d trailing bytes", len(rest)))
 	}
 	return r, nil
-}
-
-// decodeState maps the engine's decoding errors to the store's. A panic in
-// the decoder on damaged bytes is reported as ErrCorrupt rather than taking
-// the process down with it.
-func decodeState(channel string, b []byte) (g *dix.Game, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			g, err = nil, fmt.Errorf("%w: channel %s: state decoder panicked: %v", ErrCorrupt, channel, p)
-		}
-	}()
-	g = new(dix.Game)
-	if err := g.UnmarshalBinary(append([]byte(nil), b...)); err != nil {
-		if errors.Is(err, dix.ErrSchemaTooNew) {
-			return nil, fmt.Errorf("%w: channel %s: %w", ErrSchemaTooNew, channel, err)
-		}
-		return nil, fmt.Errorf("%w: channel %s: state: %w", ErrCorrupt, channel, err)
-	}
-	return g, nil
 }
 
 // updatedAt reads the update time of an envelope without decoding it, for

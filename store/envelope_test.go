@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine/dix"
 )
 
 var ctxTime = time.Date(2026, 11, 22, 5, 0, 0, 123456789, time.UTC)
@@ -43,7 +42,8 @@ func TestEnvelopeRoundTrip(t *testing.T) {
 			assert.Equal(t, tc.version, got.Version)
 			assert.Equal(t, tc.finished, got.Finished)
 			assert.True(t, got.UpdatedAt.Equal(ctxTime), "got %v, want %v", got.UpdatedAt, ctxTime)
-			assert.Nil(t, dix.GameOf(got.State))
+			assert.Empty(t, got.Game)
+			assert.Nil(t, got.Data)
 			at, ok := updatedAt(b)
 			assert.True(t, ok)
 			assert.True(t, at.Equal(ctxTime))
@@ -80,7 +80,7 @@ func TestEnvelopeEveryTruncation(t *testing.T) {
 
 // FuzzDecode feeds decode arbitrary bytes; with seal the checksum is
 // recomputed first, so that the fuzzer gets past it into the fields and the
-// engine's decoder. decode must never panic, and what it accepts must encode
+// game's bytes. decode must never panic, and what it accepts must encode
 // back to an envelope that decodes to the same record.
 func FuzzDecode(f *testing.F) {
 	valid, err := encode(&dixbot.Record{Channel: "c", Guild: "g", Meta: []byte("m")}, 1, false, ctxTime)
@@ -89,9 +89,13 @@ func FuzzDecode(f *testing.F) {
 	f.Add(valid[:len(valid)-crcSize], true)
 	f.Add([]byte("DIXr\x01"), false)
 	if g, err := playedGame(halfDealt); err == nil {
-		withState, err := encode(&dixbot.Record{Channel: "c", Meta: []byte("m"), State: g}, 5, true, ctxTime)
+		b, err := g.MarshalBinary()
 		require.NoError(f, err)
+		withState := legacyEnvelope(&dixbot.Record{Channel: "c", Meta: []byte("m")}, b, 5, ctxTime)
 		f.Add(withState[:len(withState)-crcSize], true)
+		game, err := encode(&dixbot.Record{Channel: "c", Meta: []byte("m"), Game: "dix", Data: b}, 5, true, ctxTime)
+		require.NoError(f, err)
+		f.Add(game[:len(game)-crcSize], true)
 	}
 	f.Fuzz(func(t *testing.T, b []byte, seal bool) {
 		if seal {
@@ -111,14 +115,8 @@ func FuzzDecode(f *testing.F) {
 		assert.Equal(t, r.Version, r2.Version)
 		assert.Equal(t, r.Finished, r2.Finished)
 		assert.True(t, r.UpdatedAt.Equal(r2.UpdatedAt))
-		require.Equal(t, dix.GameOf(r.State) == nil, dix.GameOf(r2.State) == nil)
-		if dix.GameOf(r.State) != nil {
-			b1, err1 := dix.GameOf(r.State).MarshalBinary()
-			b2, err2 := dix.GameOf(r2.State).MarshalBinary()
-			require.NoError(t, err1)
-			require.NoError(t, err2)
-			assert.Equal(t, b1, b2)
-		}
+		assert.Equal(t, r.Game, r2.Game)
+		assert.Equal(t, r.Data, r2.Data)
 	})
 }
 
@@ -170,7 +168,6 @@ func TestEnvelopeGame(t *testing.T) {
 	assert.Equal(t, "qwixx", got.Game)
 	assert.Equal(t, []byte{2, 9, 9}, got.Data)
 	assert.Equal(t, r.Due, got.Due)
-	assert.Nil(t, dix.GameOf(got.State))
 	clear(b)
 	assert.Equal(t, []byte{2, 9, 9}, got.Data, "decode must copy")
 
@@ -193,10 +190,10 @@ func TestEnvelopeGame(t *testing.T) {
 	assert.Equal(t, "qwixx", got.Game)
 	assert.Nil(t, got.Data)
 
-	dixRec := &dixbot.Record{Channel: "c", Meta: []byte("m")}
-	b, err = encode(dixRec, 1, false, time.Unix(0, 42))
+	logRec := &dixbot.Record{Channel: "c/log", Meta: []byte("m")}
+	b, err = encode(logRec, 1, false, time.Unix(0, 42))
 	require.NoError(t, err)
-	assert.Equal(t, byte(2), b[4], "a DIX record keeps the format older readers take")
+	assert.Equal(t, byte(2), b[4], "a record of no game keeps the format older readers take")
 
 	b, err = encode(r, 4, false, time.Unix(0, 42))
 	require.NoError(t, err)
@@ -212,8 +209,57 @@ func TestEnvelopeGame(t *testing.T) {
 	_, err = decode("c", reseal(b))
 	assert.ErrorIs(t, err, ErrCorrupt)
 
-	g, err := playedGame(halfDealt)
+	_, err = encode(&dixbot.Record{Channel: "c", Data: []byte{1}}, 1, false, time.Unix(0, 42))
+	assert.ErrorIs(t, err, ErrBadRecord, "a state without its game")
+}
+
+// legacyEnvelope is the envelope DIX's own table wrote for r with DIX's
+// state (format 2, flagState), which this build no longer writes.
+func legacyEnvelope(r *dixbot.Record, state []byte, version uint64, at time.Time) []byte {
+	b := make([]byte, headerSize)
+	copy(b, envelopeMagic)
+	b[4], b[5] = 2, flagState
+	binary.BigEndian.PutUint16(b[6:], 1)
+	binary.BigEndian.PutUint64(b[8:], version)
+	binary.BigEndian.PutUint64(b[16:], uint64(at.UnixNano()))
+	for _, f := range [][]byte{[]byte(r.Guild), r.Meta, state} {
+		b = binary.AppendUvarint(b, uint64(len(f)))
+		b = append(b, f...)
+	}
+	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
+}
+
+// An envelope of DIX's own table (formats 1 and 2 with a state) is read
+// as a record of DIX, its state's bytes as they are: the store judges no
+// game's bytes (DIX's Decode does); written again, it names its game.
+func TestEnvelopeLegacyDixState(t *testing.T) {
+	g := midGame(t)
+	state := stateBytes(t, g)
+	for _, format := range []byte{1, 2} {
+		b := legacyEnvelope(&dixbot.Record{Guild: "g", Meta: []byte("seats")}, state, 7, ctxTime)
+		b[4] = format
+		got, err := decode("c", reseal(b))
+		require.NoError(t, err)
+		assert.Equal(t, "dix", got.Game)
+		assert.Equal(t, state, got.Data)
+		assert.Equal(t, []byte("seats"), got.Meta)
+		assert.Equal(t, uint64(7), got.Version)
+		again, err := encode(got, got.Version, false, got.UpdatedAt)
+		require.NoError(t, err)
+		assert.Equal(t, byte(formatGame), again[4])
+		back, err := decode("c", again)
+		require.NoError(t, err)
+		assert.Equal(t, got, back)
+	}
+	// Bytes no DIX engine reads are kept as they are, for the game to refuse.
+	newer := append([]byte(nil), state...)
+	newer[0] = 0xff
+	got, err := decode("c", legacyEnvelope(&dixbot.Record{}, newer, 1, ctxTime))
 	require.NoError(t, err)
-	_, err = encode(&dixbot.Record{Channel: "c", Game: "qwixx", State: g}, 1, false, time.Unix(0, 42))
-	assert.ErrorIs(t, err, ErrBadRecord)
+	assert.Equal(t, newer, got.Data)
+	// A state in a format that names games is damaged.
+	b := legacyEnvelope(&dixbot.Record{}, state, 1, ctxTime)
+	b[4] = formatGame
+	_, err = decode("c", reseal(b))
+	assert.ErrorIs(t, err, ErrCorrupt)
 }

@@ -13,11 +13,6 @@ import (
 // boardLogLines is how many recent events the board shows.
 const boardLogLines = 6
 
-// BoardEmbed renders everything public about the game (principle 2).
-func BoardEmbed(t Table, g *dix.Game) *discordgo.MessageEmbed {
-	return BoardEmbedOf(t, g, false)
-}
-
 // BoardEmbedOf is boardEmbed, or with pictured the shorter text that goes
 // with the board's picture (pictures.go): what happened, whose decision,
 // the tableau and its risk, the auction, and each player's tokens and
@@ -124,12 +119,12 @@ func FooterText(t Table, g *dix.Game) string {
 	lang := t.Lang
 	var parts []string
 	if t.Solo {
-		parts = append(parts, locales.T(lang, "dix_footer_solo", map[string]any{"Level": t.Diff, "LevelName": locales.T(lang, "difficulty_"+itoa(t.Diff), nil)}))
+		parts = append(parts, locales.T(lang, "dix_footer_solo", map[string]any{"Level": t.Diff, "LevelName": locales.T(lang, "dix_difficulty_"+itoa(t.Diff), nil)}))
 	} else {
 		parts = append(parts, locales.N(lang, "dix_footer_players", len(g.Players), nil))
 	}
 	if t.Bust {
-		parts = append(parts, locales.T(lang, "variant_bust", nil))
+		parts = append(parts, locales.T(lang, "dix_variant_bust", nil))
 	}
 	if t.Pace != "" {
 		parts = append(parts, locales.T(lang, "dix_footer_pace", map[string]any{"Pace": t.Pace}))
@@ -233,80 +228,6 @@ func StatusLine(t Table, g *dix.Game) string {
 	return ""
 }
 
-// BoardButtons builds the board's buttons from the choices of the seat
-// whose decision it is, plus "My hand" for anyone.
-func BoardButtons(t Table, g *dix.Game) []discordgo.MessageComponent {
-	lang := t.Lang
-	actor := g.ToAct()
-	if actor < 0 || g.Phase == dix.PhaseOver {
-		return []discordgo.MessageComponent{}
-	}
-	ch := g.Choices(actor)
-	if t.Paused {
-		ch = dix.Choices{} // nobody acts while the game is paused
-	}
-	seq := g.Seq
-	var row []discordgo.MessageComponent
-	for _, k := range orderedActions {
-		if !HasAction(ch, k) {
-			continue
-		}
-		var b discordgo.Button
-		switch k {
-		case dix.ActDraw:
-			b = button(lang, "dix_btn_draw", nil, discordgo.PrimaryButton, ID(VerbDraw, seq))
-		case dix.ActStop:
-			b = button(lang, "dix_btn_stop", nil, discordgo.SecondaryButton, ID(VerbStop, seq))
-		case dix.ActTakeNumbers:
-			b = discordgo.Button{Label: numbersLabel(lang, g), Style: discordgo.PrimaryButton, CustomID: ID(VerbNumbers, seq)}
-		case dix.ActTakeMoney:
-			b = discordgo.Button{Label: moneyLabel(lang, g, actor), Style: discordgo.SuccessButton, CustomID: ID(VerbMoney, seq)}
-		case dix.ActBuy:
-			if len(ch.Buyable) == 0 {
-				continue
-			}
-			b = button(lang, "dix_btn_buy", nil, discordgo.PrimaryButton, ID(VerbBuy, seq))
-		case dix.ActEndTurn:
-			key := "dix_btn_end_turn"
-			if g.Phase == dix.PhaseFinalBuy {
-				key = "dix_btn_skip_buy"
-			}
-			b = button(lang, key, nil, discordgo.SecondaryButton, ID(VerbEndTurn, seq))
-		case dix.ActConsolation:
-			b = button(lang, "dix_btn_consolation", nil, discordgo.PrimaryButton, ID(VerbConsol, seq))
-		case dix.ActBustBuy:
-			b = button(lang, "dix_btn_bust_buy", nil, discordgo.SecondaryButton, ID(VerbBustBuy, seq))
-		case dix.ActBid:
-			b = button(lang, "dix_btn_bid", map[string]any{"Min": ch.MinBid, "Max": ch.MaxBid}, discordgo.PrimaryButton, ID(VerbBid, seq))
-		case dix.ActPass:
-			b = button(lang, "dix_btn_pass", nil, discordgo.SecondaryButton, ID(VerbPass, seq))
-		case dix.ActPay:
-			b = button(lang, "dix_btn_pay_owe", map[string]any{"Amount": ch.Owe}, discordgo.PrimaryButton, ID(VerbPay, seq))
-		default:
-			continue
-		}
-		row = append(row, b)
-	}
-	rows := []discordgo.MessageComponent{}
-	if len(row) > 0 {
-		rows = append(rows, discordgo.ActionsRow{Components: row})
-	}
-	more := []discordgo.MessageComponent{button(lang, "dix_btn_hand", nil, discordgo.SecondaryButton, ID(VerbHand, 0))}
-	if t.Pictures {
-		// The picture shows the market and the collections; this gives
-		// them as text to whoever asks (a screen reader cannot read a
-		// picture).
-		more = append(more, button(lang, "dix_btn_board_text", nil, discordgo.SecondaryButton, ID(VerbBoardText, 0)))
-	}
-	more = append(more, t.Extra...)
-	for len(more) > 0 { // a row holds five buttons
-		n := min(5, len(more))
-		rows = append(rows, discordgo.ActionsRow{Components: more[:n]})
-		more = more[n:]
-	}
-	return rows
-}
-
 // numbersLabel is the label of the button that takes the tableau's
 // number cards: 3.2, the others gain the money; in solo, that is ALIX.
 func numbersLabel(lang string, g *dix.Game) string {
@@ -351,37 +272,6 @@ func HasAction(ch dix.Choices, k dix.ActionKind) bool {
 		}
 	}
 	return false
-}
-
-// AbandonedEmbed is what the board of an abandoned game becomes: the game
-// as it stood, saying it was ended and by whom, with nobody left to act
-// and no clock (the footer keeps the pace it was played at).
-func AbandonedEmbed(t Table, g *dix.Game, by string) *discordgo.MessageEmbed {
-	lang := t.Lang
-	ended := t
-	ended.Clock, ended.TimeLeft, ended.Paused = "", nil, false
-	e := BoardEmbed(ended, g)
-	e.Title = locales.T(lang, "dix_board_title_abandoned", nil)
-	e.Color = colorSummary
-	_, rest, _ := strings.Cut(e.Description, "\n")
-	e.Description = strings.TrimRight(locales.T(lang, "dix_abandon_public", map[string]any{"Name": by})+"\n"+rest, "\n")
-	marker := locales.T(lang, "dix_marker_to_act", nil)
-	for _, f := range e.Fields {
-		f.Name = strings.TrimPrefix(f.Name, marker)
-		f.Value = strings.TrimSuffix(f.Value, "\n"+RiskLine(lang, g))
-	}
-	e.Footer = &discordgo.MessageEmbedFooter{Text: FooterText(t, g)}
-	return e
-}
-
-// SummaryEmbed is what an old board becomes when its turn is over: the
-// events of the last action, no buttons.
-func SummaryEmbed(lang string, title string, lines []string) *discordgo.MessageEmbed {
-	desc := strings.Join(lines, "\n")
-	if desc == "" {
-		desc = locales.T(lang, "none", nil)
-	}
-	return &discordgo.MessageEmbed{Title: title, Description: present.Truncate(desc, 4000), Color: colorSummary}
 }
 
 // ScoreboardEmbed renders the final standings (4.1, 4.2).

@@ -100,17 +100,3 @@ func Events(t Table, evs []dix.Event) []string {
 	}
 	return lines
 }
-
-// TurnBoundary reports whether events end a turn (a fresh board is posted
-// for the next one) and how many turns started.
-func TurnBoundary(evs []dix.Event) (ended bool, started int) {
-	for _, ev := range evs {
-		switch ev.Kind {
-		case dix.EvTurnEnded, dix.EvGameOver:
-			ended = true
-		case dix.EvTurnStarted:
-			started++
-		}
-	}
-	return ended, started
-}

@@ -45,6 +45,8 @@ func Game() present.Game {
 		// Records of DIX's own table are converted when read.
 		Upgrade:  Upgrade,
 		OldClick: OldClick,
+		// And so are the settings it kept for DIX.
+		UpgradeSettings: UpgradeSettings,
 	}
 }
 
@@ -64,7 +66,7 @@ func Options() []present.Option {
 		{Name: dix.OptBust, Values: []string{"off", "on"}, Default: "off"},
 		{Name: dix.OptDifficulty, Values: diffs, Default: strconv.Itoa(dix.MinDifficulty), Solo: true,
 			Label: func(lang, v string) string {
-				return locales.T(lang, "dix_opt_difficulty_value", map[string]any{"Level": v, "Name": locales.T(lang, "difficulty_"+v, nil)})
+				return locales.T(lang, "dix_opt_difficulty_value", map[string]any{"Level": v, "Name": locales.T(lang, "dix_difficulty_"+v, nil)})
 			}},
 	}
 }

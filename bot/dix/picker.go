@@ -205,9 +205,9 @@ func PickerView(lang string, g *dix.Game, s int, p Pick, refusal string) (string
 				desc = "dix_pick_card_dup"
 			}
 			opts = append(opts, discordgo.SelectMenuOption{
-				Label:       present.Truncate(CardName(lang, cd), 100),
+				Label:       present.Truncate(CardName(lang, cd), present.MaxOptionLabel),
 				Value:       itoa(i),
-				Description: present.Truncate(locales.T(lang, desc, nil), 100),
+				Description: present.Truncate(locales.T(lang, desc, nil), present.MaxOptionDesc),
 				Emoji:       &discordgo.ComponentEmoji{Name: ColorEmoji(lang, cd.Color)},
 				Default:     p.Cards&(1<<uint(i)) != 0,
 			})
@@ -218,7 +218,7 @@ func PickerView(lang string, g *dix.Game, s int, p Pick, refusal string) (string
 			placeholder = locales.T(lang, "dix_pick_cards_placeholder_part", map[string]any{"From": k*25 + 1, "To": min(len(list), (k+1)*25), "Of": len(list)})
 		}
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-			CustomID: ID(VerbPickCards, seq, p.Arg(itoa(k))), Placeholder: present.Truncate(placeholder, 150),
+			CustomID: ID(VerbPickCards, seq, p.Arg(itoa(k))), Placeholder: present.Truncate(placeholder, present.MaxMenuHolder),
 			MinValues: &zero, MaxValues: len(opts), Options: opts,
 		}}})
 	}
@@ -226,14 +226,14 @@ func PickerView(lang string, g *dix.Game, s int, p Pick, refusal string) (string
 		var opts []discordgo.SelectMenuOption
 		for n := 0; n <= have && n < 25; n++ {
 			opts = append(opts, discordgo.SelectMenuOption{
-				Label:   present.Truncate(locales.N(lang, key, n, map[string]any{"Worth": n * worth}), 100),
+				Label:   present.Truncate(locales.N(lang, key, n, map[string]any{"Worth": n * worth}), present.MaxOptionLabel),
 				Value:   itoa(n),
 				Default: n == chosen,
 			})
 		}
 		return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
 			CustomID: ID(verb, seq, p.Arg()), Options: opts,
-			Placeholder: present.Truncate(locales.N(lang, key, chosen, map[string]any{"Worth": chosen * worth}), 150),
+			Placeholder: present.Truncate(locales.N(lang, key, chosen, map[string]any{"Worth": chosen * worth}), present.MaxMenuHolder),
 		}}}
 	}
 	if pl.Money > 0 {
@@ -249,42 +249,6 @@ func PickerView(lang string, g *dix.Game, s int, p Pick, refusal string) (string
 		button(lang, "dix_btn_back", nil, discordgo.SecondaryButton, ID(VerbPickBack, seq, p.Target)),
 	}})
 	return strings.Join(lines, "\n"), rows, nil
-}
-
-// OnlyPayment returns the payment of price by seat s when there is exactly
-// one that the engine accepts and that has no superfluous unit (R3): paying
-// it then decides nothing. Cards that are the same colour and number are
-// the same choice.
-func OnlyPayment(g *dix.Game, s, price int) (dix.Payment, bool) {
-	list, _ := Spendable(g, s)
-	pl := g.Players[s]
-	distinct := map[dix.Card]bool{}
-	for _, cd := range list {
-		distinct[cd] = true
-	}
-	var found dix.Payment
-	n := 0
-	for m := 0; m <= pl.Money; m++ {
-		for c := 0; c <= pl.Consolation; c++ {
-			for k := 0; k <= len(list); k++ {
-				if g.CheckPayment(s, price, dix.Payment{Money: m, Consolation: c, Cards: list[:k]}) != nil {
-					continue
-				}
-				if k > 0 && k < len(list) && len(distinct) > 1 {
-					return dix.Payment{}, false // several ways to choose the cards
-				}
-				n++
-				if n > 1 {
-					return dix.Payment{}, false
-				}
-				found = dix.Payment{Money: m, Consolation: c, Cards: append([]dix.Card(nil), list[:k]...)}
-			}
-		}
-	}
-	if n != 1 || CheckPick(g, s, price, found) != nil {
-		return dix.Payment{}, false
-	}
-	return found, true
 }
 
 // ErrBadValue is a value of a picker's menu that does not read.

@@ -101,6 +101,12 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 	if t.Pictures {
 		in := dixpicture.Board{View: publicView(g), Names: pictureNames(t, g), Marks: pictureMarks(t, g), Acting: g.ToAct(), Labels: PictureLabels(t.Lang)}
 		withPicture(&b, t, boardFile, present.PictureKey("dix board", boardFile, in), func() ([]byte, error) { return dixpicture.RenderBoard(in) })
+		if b.Picture == "" && len(b.Files) == 0 {
+			// No picture: the board is its whole text, which the picture
+			// would have shown part of.
+			t.Pictures = false
+			return Presenter{}.Board(t, st)
+		}
 	}
 	return b
 }

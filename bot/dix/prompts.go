@@ -66,13 +66,13 @@ func Proposer(g *dix.Game, s int) func(dix.Card) (dix.Payment, int, bool) {
 func BuySelects(lang string, seq uint32, cards []dix.Card, pay func(dix.Card) (dix.Payment, int, bool)) []discordgo.MessageComponent {
 	option := func(cd dix.Card) discordgo.SelectMenuOption {
 		o := discordgo.SelectMenuOption{
-			Label: present.Truncate(locales.T(lang, "dix_option_card", map[string]any{"CardName": CardName(lang, cd), "Price": int(cd.Value)}), 100),
+			Label: present.Truncate(locales.T(lang, "dix_option_card", map[string]any{"CardName": CardName(lang, cd), "Price": int(cd.Value)}), present.MaxOptionLabel),
 			Value: cd.String(),
 			Emoji: &discordgo.ComponentEmoji{Name: ColorEmoji(lang, cd.Color)},
 		}
 		if pay != nil {
 			if p, delta, ok := pay(cd); ok {
-				o.Description = present.Truncate(locales.N(lang, "dix_option_card_pay", Abs(delta), map[string]any{"Payment": PaymentText(lang, p), "Points": Signed(delta)}), 100)
+				o.Description = present.Truncate(locales.N(lang, "dix_option_card_pay", Abs(delta), map[string]any{"Payment": PaymentText(lang, p), "Points": Signed(delta)}), present.MaxOptionDesc)
 			}
 		}
 		return o
@@ -83,7 +83,7 @@ func BuySelects(lang string, seq uint32, cards []dix.Card, pay func(dix.Card) (d
 			opts[i] = option(cd)
 		}
 		return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-			CustomID: id, Placeholder: present.Truncate(placeholder, 150), Options: opts,
+			CustomID: id, Placeholder: present.Truncate(placeholder, present.MaxMenuHolder), Options: opts,
 		}}}
 	}
 	if len(cards) <= 25 {
@@ -123,15 +123,6 @@ func Buyable(g *dix.Game, seat int, notation string) (dix.Card, error) {
 		return dix.Card{}, dix.ErrNotInMarket
 	}
 	return cd, nil
-}
-
-// Proposed pays with the payment that loses the least (R6).
-func Proposed(g *dix.Game, s, price int) (dix.Payment, error) {
-	pay, ok := g.ProposePayment(s, price)
-	if !ok {
-		return pay, dix.ErrCannotAfford
-	}
-	return pay, nil
 }
 
 // AuctionPayStep adds the proposed payment of owe to d and returns the
@@ -199,18 +190,6 @@ func BidPrompt(t Table, g *dix.Game, ch dix.Choices) (string, []discordgo.Messag
 	return text, comps
 }
 
-// BidDone is what the bid prompt of seat s becomes once s bid amount: the
-// payment step in the same prompt when that bid won the auction (instead
-// of sending the winner back to the board), else the bid said.
-func BidDone(lang string, g *dix.Game, s, amount int) (string, []discordgo.MessageComponent) {
-	if g.Phase == dix.PhaseAuctionPay && g.ToAct() == s && g.Auction != nil {
-		d := map[string]any{"Amount": amount, "Card": CardText(lang, g.Auction.Wild), "CardName": CardName(lang, g.Auction.Wild)}
-		d, row := AuctionPayStep(lang, g, s, g.Auction.HighBid, d)
-		return locales.T(lang, "dix_prompt_won_pay", d), row
-	}
-	return locales.T(lang, "dix_done_bid", map[string]any{"Amount": amount}), nil
-}
-
 // BuyPayStep is the step after seat s chose cd in the market: its price,
 // the payment the engine proposes (R6), and Pay, Choose another payment,
 // Back. A Refusal when no payment covers the price.
@@ -228,13 +207,6 @@ func BuyPayStep(lang string, g *dix.Game, s int, cd dix.Card) (string, []discord
 		button(lang, "dix_btn_back", nil, discordgo.SecondaryButton, ID(VerbPickBack, g.Seq)),
 	}}}
 	return locales.T(lang, "dix_prompt_buy_pay", d), comps, pay, nil
-}
-
-// MarketPrompt is the private market prompt of seat s, whose choices ch
-// include buying: what s can pay (3.4: a market card may be paid with any
-// number card, in solo too) and the market's select menus.
-func MarketPrompt(lang string, g *dix.Game, s int, ch dix.Choices) (string, []discordgo.MessageComponent) {
-	return locales.T(lang, "dix_prompt_buy", map[string]any{"Capacity": g.BuyCapacity(s)}), BuySelects(lang, g.Seq, ch.Buyable, Proposer(g, s))
 }
 
 // AuctionPayPrompt is the private prompt of the auction's winner, seat s,

@@ -180,7 +180,7 @@ const (
 )
 
 func button(lang, key string, data map[string]any, style discordgo.ButtonStyle, id string) discordgo.Button {
-	return discordgo.Button{Label: present.Truncate(locales.T(lang, key, data), 80), Style: style, CustomID: id}
+	return discordgo.Button{Label: present.Truncate(locales.T(lang, key, data), present.MaxButtonLabel), Style: style, CustomID: id}
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

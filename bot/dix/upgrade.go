@@ -239,3 +239,27 @@ func OldClick(verb, arg string, values []string) (present.OldClick, bool) {
 	}
 	return present.OldClick{}, false
 }
+
+// UpgradeSettings reads the settings DIX's own table kept for a channel:
+// its pace names are the shared table's names of DIX's paces (clock's),
+// its variant "bust" is the option bust on, "standard" off, and its solo
+// difficulty, within the rules' bounds (§5), the option difficulty.
+// Values out of bounds are left out, for the defaults to apply.
+func UpgradeSettings(old present.OldSettings) (pace string, opts map[string]string) {
+	opts = map[string]string{}
+	switch old.Variant {
+	case "bust":
+		opts[dix.OptBust] = "on"
+	case "standard":
+		opts[dix.OptBust] = "off"
+	}
+	if old.Difficulty >= dix.MinDifficulty && old.Difficulty <= dix.MaxDifficulty {
+		opts[dix.OptDifficulty] = strconv.Itoa(old.Difficulty)
+	}
+	for _, p := range Paces {
+		if p.Name == old.Pace {
+			pace = old.Pace
+		}
+	}
+	return pace, opts
+}

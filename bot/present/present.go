@@ -170,23 +170,32 @@ type NoPromptError struct{ Refusal Refusal }
 func (e *NoPromptError) Error() string { return ErrNoPrompt.Error() + ": " + e.Refusal.Key }
 func (e *NoPromptError) Unwrap() error { return ErrNoPrompt }
 
-// Discord's limits on a message's components
-// (https://discord.com/developers/docs/interactions/message-components).
+// Discord's limits on a message, its components, forms and commands
+// (https://discord.com/developers/docs/interactions/message-components,
+// https://discord.com/developers/docs/resources/message#create-message,
+// https://discord.com/developers/docs/interactions/application-commands):
+// the one place the table and the presenters take them from.
 const (
-	MaxRows        = 5   // action rows of a message
-	MaxRowButtons  = 5   // buttons of a row
-	MaxOptions     = 25  // options of a select menu
-	MaxCustomID    = 100 // characters of a custom id
-	MaxButtonLabel = 80  // characters of a button's label
-	MaxOptionLabel = 100 // characters of an option's label
-	MaxOptionValue = 100 // characters of an option's value
+	MaxRows        = 5    // action rows of a message
+	MaxRowButtons  = 5    // buttons of a row
+	MaxOptions     = 25   // options of a select menu
+	MaxCustomID    = 100  // characters of a custom id
+	MaxButtonLabel = 80   // characters of a button's label
+	MaxOptionLabel = 100  // characters of an option's label
+	MaxOptionValue = 100  // characters of an option's value
+	MaxOptionDesc  = 100  // characters of an option's description
+	MaxMenuHolder  = 150  // characters of a select menu's placeholder
+	MaxContent     = 2000 // characters of a message's text
+	MaxModalTitle  = 45   // characters of a form's title
+	MaxInputLabel  = 45   // characters of a form's text field's label
+	MaxInputHolder = 100  // characters of a text field's placeholder
+	MaxInputText   = 4000 // characters of a text field's value
+	MaxChoiceName  = 100  // characters of a command option's choice name, and of an option's description
 )
 
-// Discord's limits on a message's text
-// (https://discord.com/developers/docs/resources/message#create-message-jsonform-params,
-// https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
+// Discord's limits on a message's embeds
+// (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
 const (
-	MaxContent     = 2000 // characters of a message's content
 	MaxDescription = 4096 // characters of an embed's description
 	MaxEmbeds      = 10   // embeds of a message
 	MaxEmbedsText  = 6000 // characters of all the embeds of a message
@@ -415,6 +424,11 @@ type Game struct {
 	// values a menu's choice. ok false: the click means nothing now; it is
 	// answered as outdated, with the board as it stands.
 	OldClick func(verb, arg string, values []string) (c OldClick, ok bool)
+	// UpgradeSettings, when set, reads a channel's settings kept by that
+	// table: the pace (one of Paces' names, "" for the default) and the
+	// option values (by Option name) they give the game. The table saves
+	// them among its own settings, under the game's name.
+	UpgradeSettings func(old OldSettings) (pace string, opts map[string]string)
 }
 
 // Option is one of a game's own options. Its words are the game's locale

@@ -91,3 +91,13 @@ type OldClick struct {
 	Next   string      // shows the step of this draft of the private prompt
 	Level  string      // seats a computer player of this level in the lobby
 }
+
+// OldSettings are a channel's settings for the game as the table that
+// hosted it before the shared table kept them (Game.UpgradeSettings):
+// that table's names of its pace, its variant and its solo difficulty
+// ("" or 0: not set).
+type OldSettings struct {
+	Pace       string
+	Variant    string
+	Difficulty int
+}

@@ -294,10 +294,3 @@ func (r *reader) seats() []int {
 	}
 	return s
 }
-
-// GameOf returns the game a record's state holds (dixbot.Record.State, of
-// which a game is the only kind): nil when it holds none.
-func GameOf(state any) *Game {
-	g, _ := state.(*Game)
-	return g
-}

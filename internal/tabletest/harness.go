@@ -210,14 +210,6 @@ func (r Result) Sends() []*discordgo.MessageSend {
 	return out
 }
 
-// mustFind is findID or a test failure.
-func (h *Harness) MustFind(msg *Message, verb string) string {
-	h.T.Helper()
-	id, ok := FindID(msg, verb)
-	require.True(h.T, ok, "no %q component among %v", verb, ComponentIDs(msg.Components))
-	return id
-}
-
 // texts are every text the calls showed a user.
 func (r Result) Texts() string {
 	var sb strings.Builder

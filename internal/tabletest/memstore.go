@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/dixgame/dixbot"
-	"github.com/dixgame/dixbot/engine/dix"
 )
 
 // MemStore is an in-memory dixbot.Store for tests: optimistic versioned
@@ -23,9 +22,10 @@ type MemStore struct {
 	Writes   int
 }
 
+// Stored is a record as the MemStore keeps it: a copy that shares no
+// bytes with its caller's.
 type Stored struct {
-	Rec   dixbot.Record // without State
-	State []byte        // MarshalBinary of State, nil for a lobby
+	Rec dixbot.Record
 }
 
 func NewMemStore() *MemStore {
@@ -34,16 +34,8 @@ func NewMemStore() *MemStore {
 
 func (s *MemStore) Put(r *dixbot.Record) (Stored, error) {
 	st := Stored{Rec: *r}
-	st.Rec.State = nil
 	st.Rec.Meta = append([]byte(nil), r.Meta...)
 	st.Rec.Data = append([]byte(nil), r.Data...)
-	if dix.GameOf(r.State) != nil {
-		b, err := dix.GameOf(r.State).MarshalBinary()
-		if err != nil {
-			return Stored{}, err
-		}
-		st.State = b
-	}
 	return st, nil
 }
 
@@ -51,13 +43,6 @@ func (st Stored) Get() (*dixbot.Record, error) {
 	r := st.Rec
 	r.Meta = append([]byte(nil), st.Rec.Meta...)
 	r.Data = append([]byte(nil), st.Rec.Data...)
-	if st.State != nil {
-		g := &dix.Game{}
-		if err := g.UnmarshalBinary(st.State); err != nil {
-			return nil, err
-		}
-		r.State = g
-	}
 	return &r, nil
 }
 

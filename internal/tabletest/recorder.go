@@ -351,41 +351,6 @@ func (r *Recorder) Messages() []*Message {
 	return out
 }
 
-// FindID returns the custom id of the component of msg with the verb.
-func FindID(msg *Message, verb string) (string, bool) {
-	if msg == nil {
-		return "", false
-	}
-	for _, id := range ComponentIDs(msg.Components) {
-		if v, err := parseID(id); err == nil && v == verb {
-			return id, true
-		}
-	}
-	return "", false
-}
-
-// FindIDs returns all custom ids of msg with the verb.
-func FindIDs(msg *Message, verb string) []string {
-	var out []string
-	for _, id := range ComponentIDs(msg.Components) {
-		if v, err := parseID(id); err == nil && v == verb {
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
-// ParseID parses a custom id of the table under test into its verb: the
-// tests of each table set it to the table's router, in an init function.
-var ParseID func(id string) (verb string, err error)
-
-func parseID(id string) (string, error) {
-	if ParseID == nil {
-		panic("tabletest: ParseID is not set")
-	}
-	return ParseID(id)
-}
-
 // RowComponents are the components of an action row (none for another
 // component).
 func RowComponents(c discordgo.MessageComponent) []discordgo.MessageComponent {

@@ -1,0 +1,227 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// contractClick handles a click on a contract game's component.
+func (b *Bot) contractClick(c *Call, g *present.Game, id string) error {
+	c.Game = g.Rules.Name()
+	p, err := parseContractID(id)
+	if err != nil && g.OldClick != nil {
+		return c.contractOldClick(g, id, err)
+	}
+	if err != nil {
+		return err
+	}
+	if c.I.Type != discordgo.InteractionMessageComponent {
+		return fmt.Errorf("%w: %q is not a modal", ErrBadCustomID, id)
+	}
+	switch p.Verb {
+	case cverbAgain:
+		return c.contractRematch(g)
+	case cverbLog:
+		return c.contractLog(g, p.n)
+	case cverbKick:
+		return c.contractKick(g, p.Arg)
+	case cverbEnd:
+		return c.contractEnd(g, p)
+	case cverbKeep:
+		c.updateOrReply(locales.T(c.Lang, "abandon_kept", nil), nil)
+		return nil
+	case cverbMove:
+		return c.contractMove(g, p)
+	case cverbPrompt:
+		return c.contractPrompt(g, p, "")
+	case cverbStep:
+		return c.contractPrompt(g, p, p.Arg)
+	case cverbModal:
+		return c.contractOpenModal(g, p)
+	case cverbSubmit:
+		return fmt.Errorf("%w: %q is a form's", ErrBadCustomID, id)
+	case cverbSelect:
+		vals := c.Values()
+		if len(vals) != 1 || len(vals[0]) > present.MaxOptionValue {
+			return ErrBadInput
+		}
+		kind, arg, _ := strings.Cut(vals[0], ":")
+		if arg == "" || len(arg) > engine.MaxMoveLen {
+			return ErrBadInput
+		}
+		p.Arg = arg
+		switch kind {
+		case "mv":
+			return c.contractMove(g, p)
+		case "st":
+			return c.contractPrompt(g, p, arg)
+		}
+		return ErrBadInput
+	case cverbPace, cverbOpt:
+		vals := c.Values()
+		if len(vals) != 1 || vals[0] == "" || len(vals[0]) > engine.MaxMoveLen {
+			return ErrBadInput
+		}
+		p.Arg = vals[0]
+	}
+	return c.contractLobby(g, p)
+}
+
+// contractSubmit handles the submission of a contract game's form: the
+// move is the form's verb and its text.
+func (b *Bot) contractSubmit(c *Call, g *present.Game, id string) error {
+	c.Game = g.Rules.Name()
+	p, err := parseContractID(id)
+	if err != nil {
+		return err
+	}
+	if p.Verb != cverbSubmit {
+		return fmt.Errorf("%w: %q is not a form", ErrBadCustomID, id)
+	}
+	text, ok := c.modalValues()[modalText]
+	if !ok || len(text) > present.MaxInputText {
+		return ErrBadInput
+	}
+	p.Arg += " " + text
+	return c.contractMove(g, p)
+}
+
+// steadyLobbyVerb reports whether a lobby button of verb means the same
+// whatever the lobby shows (join, leave, add a computer, start, cancel):
+// its custom id carries no lobby counter (0) and stays the same across
+// the lobby's edits, so that two people clicking at once both land
+// (STYLE.md, Handlers). Removing the last computer seat depends on the
+// seats shown: its id carries the counter.
+func steadyLobbyVerb(verb string) bool {
+	switch verb {
+	case cverbJoin, cverbLeave, cverbCPU, cverbGo, cverbCancel:
+		return true
+	}
+	return false
+}
+
+// contractLobby handles the lobby's buttons. A button of an earlier
+// table's lobby (a message older than the interaction that opened this
+// one) is outdated, whatever its id.
+func (c *Call) contractLobby(g *present.Game, p contractParsed) error {
+	started, cancelled := false, false
+	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+		steady := p.n == 0 && steadyLobbyVerb(p.Verb)
+		if r.Data != nil || !steady && uint64(td.Lobby) != p.n || c.I.Message != nil && laterID(td.opening(), c.I.Message.ID) {
+			return ErrStale
+		}
+		if v := c.boardVia(); v != nil {
+			td.BoardVia = v
+		}
+		td.lobbyPosted(r)
+		var err error
+		if started, cancelled, err = c.lobbyChange(g, p, r, td); err != nil {
+			return err
+		}
+		td.Lobby++
+		return nil
+	})
+	if errors.Is(err, ErrStale) {
+		return c.contractStale(g, true)
+	}
+	if err != nil {
+		return err
+	}
+	c.Shows = &shows{Seq: uint64(td.Lobby)}
+	if cancelled {
+		c.Shows = &shows{Retire: true}
+		c.Retry("finish", func(ctx context.Context) error { return c.B.store.Finish(ctx, c.I.ChannelID) })
+		c.Update(locales.T(td.Lang, "table_lobby_closed", map[string]any{"Game": En(g.Rules.Name() + "_title")}), nil, nil)
+		return nil
+	}
+	if started {
+		c.settleContract(r)
+		return c.showContractBoard(g, r, td)
+	}
+	content, comps := c.lobbyView(g, td)
+	c.Update(content, nil, comps)
+	return nil
+}
+
+// lobbyChange applies a click p on the lobby to td, within the update of
+// r: it reports whether the game started or the lobby was cancelled.
+func (c *Call) lobbyChange(g *present.Game, p contractParsed, r *dixbot.Record, td *tableData) (started, cancelled bool, err error) {
+	switch p.Verb {
+	case cverbJoin:
+		if td.seated(c.User) {
+			return false, false, ErrAlreadyJoined
+		}
+		if len(td.Seats) >= g.MaxSeats {
+			return false, false, ErrLobbyFull
+		}
+		td.Seats = append(td.Seats, tableSeat{User: c.User, Name: c.Name})
+	case cverbLeave:
+		s := td.seatOf(c.User)
+		switch {
+		case s < 0:
+			return false, false, ErrNotJoined
+		case c.User == td.Creator:
+			return false, false, ErrCreatorLeave
+		}
+		td.Seats = slices.Delete(td.Seats, s, s+1)
+	case cverbCPU:
+		if !slices.Contains(g.Levels, p.Arg) {
+			return false, false, ErrBadCustomID
+		}
+		if c.User != td.Creator {
+			return false, false, ErrNotCreator // the creator seats the computers
+		}
+		if len(td.Seats) >= g.MaxSeats {
+			return false, false, ErrLobbyFull
+		}
+		td.Seats = append(td.Seats, tableSeat{Name: locales.T(td.Lang, "table_cpu_name", map[string]any{
+			"N": len(td.Seats) + 1, "Level": locales.T(td.Lang, "table_level_"+p.Arg, nil)}), Level: p.Arg})
+	case cverbRmCPU:
+		if c.User != td.Creator {
+			return false, false, ErrNotCreator
+		}
+		last := len(td.Seats) - 1
+		if last < 1 || td.Seats[last].User != "" {
+			return false, false, Refuse(ErrBadInput, "table_err_no_cpu", nil)
+		}
+		td.Seats = td.Seats[:last]
+	case cverbCancel:
+		if c.User != td.Creator {
+			return false, false, ErrNotCreator
+		}
+		cancelled = true
+	case cverbPace:
+		if err := choosePace(g, td, c.User, p.Arg); err != nil {
+			return false, false, err
+		}
+	case cverbOpt:
+		if err := chooseOption(g, td, c.User, p.Arg); err != nil {
+			return false, false, err
+		}
+	case cverbGo:
+		if c.User != td.Creator {
+			return false, false, ErrNotCreator
+		}
+		if len(td.Seats) < g.MinSeats {
+			return false, false, Refuse(ErrTooFew, "err_too_few", map[string]any{"Min": g.MinSeats})
+		}
+		now := c.B.now()
+		td.Board = c.I.Message.ID
+		st, err := c.B.startTable(g, r, td, now)
+		if err != nil {
+			return false, false, err
+		}
+		td.oweChange(r, g, st, planPings(st, td, 0, td.seatOf(c.User), now), now)
+		started = true
+	}
+	return started, cancelled, nil
+}

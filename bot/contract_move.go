@@ -1,0 +1,456 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/locales"
+)
+
+// contractMove applies the clicker's decision, then the forced decisions
+// and the computer seats' until a person must decide, in one update.
+func (c *Call) contractMove(g *present.Game, p contractParsed) error {
+	m := engine.Move(p.Arg)
+	if sp, ok := g.Presenter.(present.Stamper); ok {
+		click, err := strconv.ParseUint(c.I.ID, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%w: interaction id %q", ErrBadInput, c.I.ID)
+		}
+		if m, err = sp.Stamp(m, click); err != nil {
+			return fmt.Errorf("%w: %v", ErrBadCustomID, err)
+		}
+	}
+	back := false
+	// The computer's decisions this move leads to are worked out before
+	// the update, for a game whose computer is slow (foresight.go).
+	foreseen := c.foresee(g, p.n, m)
+	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+		if r.Data == nil {
+			return ErrStale
+		}
+		seat := td.seatOf(c.User)
+		if seat < 0 {
+			if td.seated(c.User) {
+				return Refuse(ErrHandedOver, "table_err_handed_over", nil)
+			}
+			return Refuse(ErrNotInGame, "table_err_not_seated", nil)
+		}
+		if olderThanBoard(c.I.Message, td.Board) {
+			return ErrStale // a message of an earlier game of the channel
+		}
+		if v := c.boardVia(); v != nil && laterID(v.Orig, td.Board) {
+			// A board posted again (/<game> board) whose adoption was
+			// lost: the click makes it the board.
+			td.adopt(r, g, v.Orig, v, c.B.now())
+		}
+		if td.Paused != "" {
+			return Refuse(ErrPaused, "table_err_paused", map[string]any{"Name": td.Paused, "Command": "/" + En(g.Rules.Name()+"_cmd_name")})
+		}
+		st, err := g.Rules.Decode(r.Data)
+		if err != nil {
+			return err
+		}
+		if td.Seats[seat].Away {
+			// An absent person's click brings them back, and only that.
+			back = true
+			td.comeBack(seat, st, c.B.now())
+			setContractDue(r, td, g, st)
+			td.oweChange(r, g, st, pingPlan{}, c.B.now())
+			return nil
+		}
+		switch {
+		case p.n > st.Seq():
+			return fmt.Errorf("%w: version %d is newer than the game's %d", ErrAhead, p.n, st.Seq())
+		case seat < len(td.Open) && p.n < td.Open[seat]:
+			return ErrStale
+		}
+		since := st.Seq() + 1
+		now := c.B.now()
+		evs, err := applyOpen(g, st, td, seat, m, now, true)
+		if err != nil {
+			if errors.Is(err, engine.ErrInvariant) || errors.Is(err, engine.ErrCorrupt) {
+				return err
+			}
+			rf := g.Presenter.Refusal(c.Lang, st, seat, m, err)
+			return Refuse(errMoveRefused, rf.Key, td.refusalData(rf))
+		}
+		more, err := c.B.advanceWith(g, st, td, now, foreseen)
+		if err != nil {
+			return err
+		}
+		td.tell(g, append(evs, more...))
+		noteActed(td, seat, now)
+		td.Seats[seat].Late = 0 // they decide in time again
+		setContractDue(r, td, g, st)
+		td.oweChange(r, g, st, planPings(st, td, since, seat, now), now)
+		r.Data = st.Encode()
+		return nil
+	})
+	if errors.Is(err, ErrAhead) {
+		return c.contractRestored(g)
+	}
+	if errors.Is(err, ErrStale) {
+		return c.contractStale(g, false)
+	}
+	if err != nil {
+		return err
+	}
+	c.settleContract(r)
+	if back {
+		c.Ephemeral(locales.T(c.Lang, "table_back_you", nil), nil)
+		return nil
+	}
+	return c.answerMove(g, r, td)
+}
+
+// answerMove answers a decision applied to r: in the private prompt it
+// came from, or on the board.
+func (c *Call) answerMove(g *present.Game, r *dixbot.Record, td *tableData) error {
+	switch {
+	case c.fromPrompt() || (c.I.Message != nil && c.I.Message.Flags&discordgo.MessageFlagsEphemeral != 0):
+		// A decision from a private prompt: the prompt says it is taken,
+		// and the public board is edited after the answer (its owed edit).
+		// When the seat decides again in a prompt ("your bid won, now
+		// pay"), the prompt shows that decision's first step in place.
+		if next, st, ok := c.B.nextPrompt(g, r, td, c.Lang, c.User); ok {
+			done := locales.T(c.Lang, "table_prompt_done", nil)
+			c.Update(withLine(done, next.Content), next.Embeds, promptComponents(g.Rules.Name(), st.Seq(), next), next.Files...)
+			return nil
+		}
+		c.Update(locales.T(c.Lang, "table_prompt_done", nil), nil, nil)
+		return nil
+	case c.I.Message == nil:
+		// A form's submission without its message: said privately.
+		c.Ephemeral(locales.T(c.Lang, "table_prompt_done", nil), nil)
+		return nil
+	}
+	return c.showContractBoard(g, r, td)
+}
+
+// promptOf is the clicker's seat, the game and the step of draft of the
+// presenter's private prompt for a click on a board (or a prompt) of
+// version p.n. A draft that is not a step of the seat's decision now is
+// refused as a forged custom id; a prompt beyond Discord's limits is the
+// presenter's fault, logged and said as an internal error, never cut.
+func (c *Call) promptOf(g *present.Game, p contractParsed, draft string) (present.Prompt, engine.State, error) {
+	pr, ok := g.Presenter.(present.Prompter)
+	if !ok {
+		return present.Prompt{}, nil, ErrBadCustomID
+	}
+	r, td, err := c.contractGet(g)
+	if err != nil {
+		return present.Prompt{}, nil, err
+	}
+	if r.Data == nil {
+		return present.Prompt{}, nil, ErrStale
+	}
+	seat := td.seatOf(c.User)
+	if seat < 0 {
+		return present.Prompt{}, nil, Refuse(ErrNotInGame, "table_err_not_seated", nil)
+	}
+	st, err := g.Rules.Decode(r.Data)
+	if err != nil {
+		return present.Prompt{}, nil, err
+	}
+	if p.n > st.Seq() {
+		return present.Prompt{}, nil, fmt.Errorf("%w: version %d is newer than the game's %d", ErrAhead, p.n, st.Seq())
+	}
+	if olderThanBoard(c.I.Message, td.Board) || (seat < len(td.Open) && p.n < td.Open[seat]) {
+		return present.Prompt{}, nil, ErrStale
+	}
+	if td.Seats[seat].Away {
+		// Looking at one's prompt or hand is a click too: an absent
+		// person is back.
+		if err := c.backAtTable(g); err != nil {
+			return present.Prompt{}, nil, err
+		}
+	}
+	prompt, err := c.B.promptStep(pr, td, c.Lang, st, seat, draft)
+	var why *present.NoPromptError
+	switch {
+	case errors.As(err, &why):
+		return present.Prompt{}, nil, Refuse(ErrNotYourTurn, why.Refusal.Key, td.refusalData(why.Refusal))
+	case errors.Is(err, present.ErrBadDraft):
+		return present.Prompt{}, nil, fmt.Errorf("%w: %v", ErrBadCustomID, err)
+	case errors.Is(err, present.ErrNoPrompt), err == nil && prompt.Empty():
+		return present.Prompt{}, nil, Refuse(ErrNotYourTurn, "table_err_no_prompt", nil)
+	case err != nil:
+		return present.Prompt{}, nil, err
+	}
+	if err := prompt.Check(); err != nil {
+		return present.Prompt{}, nil, fmt.Errorf("bot: %s's prompt at step %q: %w", g.Rules.Name(), draft, err)
+	}
+	return c.B.promptPictured(td, prompt), st, nil
+}
+
+// backAtTable gives the clicker, absent, their seat back (and does only
+// that), as their click on a move would.
+func (c *Call) backAtTable(g *present.Game) error {
+	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+		seat := td.seatOf(c.User)
+		if seat < 0 || !td.Seats[seat].Away || r.Data == nil {
+			return ErrNothingToDo
+		}
+		st, err := g.Rules.Decode(r.Data)
+		if err != nil {
+			return err
+		}
+		td.comeBack(seat, st, c.B.now())
+		setContractDue(r, td, g, st)
+		td.oweChange(r, g, st, pingPlan{}, c.B.now())
+		return nil
+	})
+	if errors.Is(err, ErrNothingToDo) {
+		return nil
+	}
+	if err == nil {
+		c.settleContract(r)
+	}
+	return err
+}
+
+// nextPrompt is the first step of the private prompt of user's seat in
+// the game r holds, when the seat must decide in one now.
+func (b *Bot) nextPrompt(g *present.Game, r *dixbot.Record, td *tableData, lang, user string) (present.Prompt, engine.State, bool) {
+	pr, ok := g.Presenter.(present.Prompter)
+	seat := td.seatOf(user)
+	if !ok || seat < 0 || r.Data == nil || td.Paused != "" {
+		return present.Prompt{}, nil, false
+	}
+	st, err := g.Rules.Decode(r.Data)
+	if err != nil || !slices.Contains(st.ToDecide(), seat) {
+		return present.Prompt{}, nil, false
+	}
+	next, err := b.promptStep(pr, td, lang, st, seat, "")
+	if err != nil || next.Empty() || next.Check() != nil {
+		return present.Prompt{}, nil, false
+	}
+	return b.promptPictured(td, next), st, true
+}
+
+// contractOpenModal opens the form of the clicker's private prompt whose
+// verb the button carries.
+func (c *Call) contractOpenModal(g *present.Game, p contractParsed) error {
+	prompt, st, err := c.promptOf(g, p, "")
+	if errors.Is(err, ErrAhead) {
+		return c.contractRestored(g)
+	}
+	if errors.Is(err, ErrStale) {
+		return c.contractStale(g, false)
+	}
+	if err != nil {
+		return err
+	}
+	for _, bt := range prompt.Buttons {
+		if md := bt.Modal; md != nil && md.Verb == p.Arg {
+			c.Modal(contractID(g.Rules.Name(), cverbSubmit, st.Seq(), md.Verb), md.Title, []discordgo.TextInput{{
+				CustomID: modalText, Label: Truncate(md.Label, present.MaxInputLabel), Style: discordgo.TextInputShort, Placeholder: Truncate(md.Placeholder, present.MaxInputHolder),
+				Required: true, MinLength: md.Min, MaxLength: md.Max,
+			}})
+			return nil
+		}
+	}
+	return Refuse(ErrNotYourTurn, "table_err_no_prompt", nil)
+}
+
+// contractPrompt shows the step of draft of the clicker's private prompt
+// (Prompter): a menu of choices, or buttons, with the step's pictures. It
+// writes nothing: a step opened from the board is a new private message,
+// one opened from the prompt replaces it in place.
+func (c *Call) contractPrompt(g *present.Game, p contractParsed, draft string) error {
+	prompt, st, err := c.promptOf(g, p, draft)
+	if errors.Is(err, ErrAhead) {
+		return c.contractRestored(g)
+	}
+	if errors.Is(err, ErrStale) {
+		return c.contractStale(g, false)
+	}
+	if err != nil {
+		return err
+	}
+	comps := promptComponents(g.Rules.Name(), st.Seq(), prompt)
+	if c.I.Message != nil && c.I.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		c.Update(prompt.Content, prompt.Embeds, comps, prompt.Files...)
+		return nil
+	}
+	c.ephemeralFiles(prompt.Content, comps, prompt.Files, prompt.Embeds...)
+	return nil
+}
+
+// promptComponents are the menu and the buttons of a prompt's step shown
+// at state version seq; prompt passed its Check.
+func promptComponents(game string, seq uint64, prompt present.Prompt) []discordgo.MessageComponent {
+	var comps []discordgo.MessageComponent
+	if len(prompt.Choices) > 0 {
+		var opts []discordgo.SelectMenuOption
+		for _, ch := range prompt.Choices {
+			opts = append(opts, discordgo.SelectMenuOption{Label: ch.Label, Value: present.ChoiceValue(ch)})
+		}
+		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.SelectMenu{CustomID: contractID(game, cverbSelect, seq, ""), Placeholder: prompt.Placeholder, Options: opts},
+		}})
+	}
+	if len(prompt.Buttons) > 0 {
+		comps = append(comps, boardComponents(game, seq, present.Board{Rows: [][]present.Button{prompt.Buttons}})...)
+	}
+	return comps
+}
+
+// olderThanBoard reports whether msg was posted before the board message
+// board: it then belongs to an earlier game of the channel, or is a
+// board posted again since (custom ids carry only the state's version).
+// Message ids are snowflakes, whose order is their creation order
+// (https://discord.com/developers/docs/reference#snowflakes); they are
+// compared as laterID does.
+func olderThanBoard(msg *discordgo.Message, board string) bool {
+	if msg == nil || board == "" {
+		return false
+	}
+	return laterID(board, msg.ID)
+}
+
+// applyOpen applies seat's move m and keeps td.Open: a seat whose decision
+// opens with this move (newly deciding, deciding again after its own move,
+// or deciding something else, for a decisionKeyer) gets the new Seq, and
+// now as the start of its clock. A seat whose decision closes is charged
+// its time (TableData.spend), seat's own with the increment when made
+// (its person clicked, or their time ran out).
+func applyOpen(g *present.Game, st engine.State, td *tableData, seat int, m engine.Move, now time.Time, made bool) ([]engine.Event, error) {
+	before := st.ToDecide()
+	keyer, _ := st.(decisionKeyer)
+	var keys []uint64
+	if keyer != nil {
+		for _, s := range before {
+			keys = append(keys, keyer.DecisionKey(s))
+		}
+	}
+	evs, err := st.Apply(seat, m)
+	if err != nil {
+		return nil, err
+	}
+	if len(td.Open) < len(td.Seats) {
+		td.Open = append(td.Open, make([]uint64, len(td.Seats)-len(td.Open))...)
+	}
+	after := st.ToDecide()
+	for i, s := range before {
+		j := slices.Index(after, s)
+		if s == seat || j < 0 || (keyer != nil && keyer.DecisionKey(s) != keys[i]) {
+			td.spend(g, s, now, made && s == seat)
+		}
+	}
+	for _, s := range after {
+		i := slices.Index(before, s)
+		if s == seat || i < 0 || (keyer != nil && keyer.DecisionKey(s) != keys[i]) {
+			td.Open[s] = st.Seq()
+			noteOpened(td, s, now)
+			if s < len(td.Wake) {
+				td.Wake[s] = 0 // a new decision, a new reaction
+			}
+		}
+	}
+	return evs, nil
+}
+
+// decisionKeyer is a state that names each seat's current decision, for
+// a seat whose decision changes while it stays deciding (in Dixxit, a
+// guesser who becomes the next clue-giver when another finds the target).
+type decisionKeyer interface {
+	DecisionKey(seat int) uint64
+}
+
+// maxAdvance bounds the decisions the table takes in one update: more
+// than any game's whole length.
+const maxAdvance = 100000
+
+// advance takes the forced decisions and the computer seats' decisions
+// until a person must decide, the computer seats left are still taking
+// their time (reaction_contract.go), or the game is over.
+func (b *Bot) advance(g *present.Game, st engine.State, td *tableData, now time.Time) ([]engine.Event, error) {
+	return b.advanceWith(g, st, td, now, nil)
+}
+
+// advanceWith is advance with the computer's decisions foreseen in f
+// (foresight.go; nil: none).
+func (b *Bot) advanceWith(g *present.Game, st engine.State, td *tableData, now time.Time, f *foresight) ([]engine.Event, error) {
+	var all []engine.Event
+	if td.Paused != "" {
+		return nil, nil // nobody plays while the game is paused
+	}
+	f = f.of(td)
+	player := func(level string) engine.Player { return f.player(g.Player(level), level) }
+	if g.PlayerIn != nil {
+		player = func(level string) engine.Player { return f.player(g.PlayerIn(level, td.Lang), level) }
+	}
+	for range maxAdvance {
+		if st.Over() {
+			return all, nil
+		}
+		seat, m, ok := -1, engine.Move(""), false
+		due, dueAt := -1, int64(0) // the computer seat whose reaction ended first
+		for _, s := range st.ToDecide() {
+			m, ok = st.Forced(s)
+			if !ok && s < len(td.Seats) && td.Seats[s].Away && td.Seats[s].Level == "" {
+				var err error
+				r := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(s)))
+				if m, err = f.player(g.Player(g.Default), g.Default).Timeout(st, s, r); err != nil {
+					return nil, fmt.Errorf("bot: absent seat %d: %w", s, err)
+				}
+				ok = true
+			}
+			if !ok && s < len(td.Seats) && td.Seats[s].Level != "" {
+				if at, reacts := td.wake(g, st, s, now); reacts {
+					if at <= now.UnixMilli() && td.Missing == nil && (due < 0 || at < dueAt) {
+						due, dueAt = s, at
+					}
+					continue
+				}
+				var err error
+				r := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(s)))
+				if m, err = player(td.Seats[s].Level).Decide(st, s, r); err != nil {
+					return nil, fmt.Errorf("bot: computer seat %d: %w", s, err)
+				}
+				ok = true
+			}
+			if ok {
+				seat = s
+				break // who decides may have changed
+			}
+		}
+		if seat < 0 && due >= 0 {
+			var err error
+			r := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(due)))
+			if m, err = player(td.Seats[due].Level).Decide(st, due, r); err != nil {
+				return nil, fmt.Errorf("bot: computer seat %d: %w", due, err)
+			}
+			if m, err = stampAt(g, m, time.UnixMilli(dueAt)); err != nil {
+				return nil, fmt.Errorf("bot: computer seat %d: %w", due, err)
+			}
+			seat = due
+		}
+		if seat < 0 {
+			return all, nil
+		}
+		evs, err := applyOpen(g, st, td, seat, m, now, false)
+		if err != nil {
+			return nil, fmt.Errorf("bot: decision %q of seat %d: %w", m, seat, err)
+		}
+		all = append(all, evs...)
+	}
+	return nil, fmt.Errorf("%w: the game does not end", engine.ErrInvariant)
+}
+
+func appendLog(log, lines []string) []string {
+	log = append(log, lines...)
+	if len(log) > maxTableLog {
+		log = append([]string(nil), log[len(log)-maxTableLog:]...)
+	}
+	return log
+}
