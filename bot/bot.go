@@ -325,9 +325,10 @@ type Call struct {
 	// acked: the answer acknowledged the click on its message without
 	// changing it (type 6), so that message is the interaction's
 	// "@original" although the answer updated nothing.
-	acked bool
-	Shows *shows                      // what an answer updating the board puts on it (nil: not a board)
-	after []func(ctx context.Context) // post-answer work
+	acked  bool
+	Shows  *shows                      // what an answer updating the board puts on it (nil: not a board)
+	after  []func(ctx context.Context) // post-answer work
+	notice boardNotice                 // its game's board, if missing (missing_contract.go)
 	// answerPic is the key of the picture the answer shows on the board
 	// ("": none).
 	answerPic string
@@ -390,6 +391,7 @@ func (b *Bot) Serve(d DiscordAPI, ic *discordgo.InteractionCreate, raw []byte) {
 		case err != nil:
 			outcome = c.fail(err)
 		}
+		c.tellMissing()
 	}()
 	timer.Stop()
 	c.close()
@@ -667,6 +669,7 @@ func (c *Call) getQuiet() (*dixbot.Record, error) {
 		return nil, otherGame(gameTitle(r.Game))
 	}
 	if err == nil {
+		c.notice.seen = r
 	}
 	return r, err
 }
@@ -702,6 +705,7 @@ func (c *Call) Change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 		return err
 	})
 	if err == nil {
+		c.notice.seen = r
 	}
 	return r, err
 }

@@ -42,9 +42,9 @@ func (td *tableData) clocked(seat int) bool {
 }
 
 // deadline is when seat's decision in st runs out of time under the
-// table's pace (zero: never).
+// table's pace (zero: never, or not while the board is missing).
 func (td *tableData) deadline(g *present.Game, st engine.State, seat int) time.Time {
-	if !td.clocked(seat) {
+	if !td.clocked(seat) || td.Missing != nil {
 		return time.Time{}
 	}
 	d, ok := td.decisionTime(g, st, seat)
@@ -92,7 +92,7 @@ func (td *tableData) spend(g *present.Game, seat int, now time.Time, made bool) 
 	for len(td.Banks) < len(td.Seats) {
 		td.Banks = append(td.Banks, p.Bank.Bank.Milliseconds())
 	}
-	used := time.Duration(now.UnixMilli()-td.OpenAt[seat]) * time.Millisecond
+	used := time.Duration(max(0, td.clockNow(now).UnixMilli()-td.OpenAt[seat])) * time.Millisecond
 	td.Banks[seat] = p.Bank.Spend(td.bank(p, seat), used, made).Milliseconds()
 }
 
@@ -144,6 +144,10 @@ func (td *tableData) boardTable(g *present.Game, st engine.State, pictures bool)
 // (zero: none, or the game is over).
 func setContractDue(r *dixbot.Record, td *tableData, g *present.Game, st engine.State) {
 	r.Due = time.Time{}
+	if td.Missing != nil {
+		r.Due = td.Missing.Next // no clock runs; the bot token's next try (missing_contract.go)
+		return
+	}
 	if st.Over() || td.Paused != "" {
 		return
 	}

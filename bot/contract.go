@@ -144,6 +144,10 @@ type tableData struct {
 	// Opts are the values of the game's own options (present.Option), by
 	// name; a value missing is the option's default.
 	Opts map[string]string `json:"oo,omitempty"`
+	// Missing is set while Discord refuses for good the board's edit (or
+	// the final scoreboard's), which stays owed: no clock runs meanwhile
+	// (missing_contract.go).
+	Missing *Missing `json:"bm,omitempty"`
 	// fresh are the event lines of this update, for the game's log, the
 	// current round's from round on (tell).
 	fresh []string

@@ -407,7 +407,7 @@ func (b *Bot) advanceWith(g *present.Game, st engine.State, td *tableData, now t
 			}
 			if !ok && s < len(td.Seats) && td.Seats[s].Level != "" {
 				if at, reacts := td.wake(g, st, s, now); reacts {
-					if at <= now.UnixMilli() && (due < 0 || at < dueAt) {
+					if at <= now.UnixMilli() && td.Missing == nil && (due < 0 || at < dueAt) {
 						due, dueAt = s, at
 					}
 					continue

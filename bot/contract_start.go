@@ -27,6 +27,7 @@ func (c *Call) contractGet(g *present.Game) (*dixbot.Record, *tableData, error) 
 	if r.Game != g.Rules.Name() {
 		return nil, nil, otherGame(gameTitle(r.Game))
 	}
+	c.notice.seen = r
 	td, err := decodeTableData(r.Meta)
 	if err != nil {
 		return nil, nil, err
@@ -46,6 +47,7 @@ func gameTitle(game string) string {
 // exactly-once store update (see change).
 func (c *Call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *tableData) error) (*dixbot.Record, *tableData, error) {
 	var td *tableData
+	var read *dixbot.Record // the record as a change fn refused found it
 	r, err := c.Change(func(r *dixbot.Record) error {
 		if r.Game != g.Rules.Name() {
 			return otherGame(gameTitle(r.Game))
@@ -54,7 +56,9 @@ func (c *Call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *tab
 		if td, err = decodeTableData(r.Meta); err != nil {
 			return err
 		}
+		seen := *r
 		if err := fn(r, td); err != nil {
+			read = &seen
 			return err
 		}
 		c.answerContractPicture(td)
@@ -63,6 +67,8 @@ func (c *Call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *tab
 	})
 	if err == nil {
 		c.keepLog(td)
+	} else if read != nil && c.notice.seen == nil {
+		c.notice.seen = read // a refused change still sees a board missing (missing_contract.go)
 	}
 	return r, td, err
 }

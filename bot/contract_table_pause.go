@@ -116,7 +116,9 @@ func (c *Call) contractPause(g *present.Game, on bool) error {
 			td.addLog([]string{locales.T(td.Lang, "log_paused", map[string]any{"Name": name})})
 		default:
 			// Every clock running stands still for the pause's length.
-			if held := now.UnixMilli() - td.PausedAt; held > 0 {
+			// While the board is missing the clocks stand still anyway:
+			// its return gives back that time (missing_contract.go).
+			if held := td.clockNow(now).UnixMilli() - td.PausedAt; held > 0 {
 				for s, at := range td.OpenAt {
 					if at != 0 {
 						td.OpenAt[s] = at + held
@@ -179,6 +181,7 @@ func (c *Call) contractLog(g *present.Game, page uint64) error {
 	if r.Game != g.Rules.Name() {
 		return otherGame(gameTitle(r.Game))
 	}
+	c.notice.seen = r
 	td, err := decodeTableData(r.Meta)
 	if err != nil {
 		return err

@@ -75,6 +75,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 	if err != nil {
 		return err
 	}
+	c.notice.seen = r
 	gone := Refuse(ErrStale, "err_rematch_gone", nil)
 	if r.Game != g.Rules.Name() {
 		if r.Finished {

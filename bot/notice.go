@@ -44,8 +44,7 @@ func (c *Call) answerRefused(ctx context.Context, r *discordgo.InteractionRespon
 	if _, code := Refusal(err); code != discordgo.ErrCodeMissingPermissions {
 		return false
 	}
-	reason, fix := refusalText(c.Lang, discordgo.ErrCodeMissingPermissions, 0, c.I.AppPermissions, len(d.Files) > 0)
-	text := locales.T(c.Lang, "answer_refused", map[string]any{"Reason": reason, "Fix": fix})
+	text, told := c.refusedText(len(d.Files) > 0)
 	alt := &discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral,
@@ -56,6 +55,7 @@ func (c *Call) answerRefused(ctx context.Context, r *discordgo.InteractionRespon
 		return false
 	}
 	c.B.log.Info("answer refused by Discord; the user was told why", "interaction", c.I.ID, "channel", c.I.ChannelID, "err", err)
+	c.notice.told = told
 	return true
 }
 

@@ -165,7 +165,9 @@ func (c *Call) settleContract(rec *dixbot.Record) {
 	c.Then(func(ctx context.Context) {
 		defer done()
 		c.B.beforeEffects()
-		c.B.leftForLater(rec.Channel, c.B.contractOutbox(ctx, c.B.apiFor(ctx), rec, heldBy(c.answeredVia(), written), 0))
+		mk, err := c.B.contractOutboxMark(ctx, c.B.apiFor(ctx), rec, heldBy(c.answeredVia(), written), 0)
+		c.notice.ran, c.notice.after = true, mk
+		c.B.leftForLater(rec.Channel, err)
 	})
 }
 
@@ -177,6 +179,13 @@ func (c *Call) settleContract(rec *dixbot.Record) {
 // numbered up to tried may have been done in part by a process that died
 // (a ping it posted is looked for before it is posted again).
 func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Record, ix *Via, tried uint32) error {
+	_, err := b.contractOutboxMark(ctx, d, rec, ix, tried)
+	return err
+}
+
+// contractOutboxMark is contractOutbox, returning the board's mark as the
+// run left it (nil: the board is there).
+func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.Record, ix *Via, tried uint32) (*Missing, error) {
 	mu := &b.channelLocks[fnv32(rec.Channel)%uint32(len(b.channelLocks))]
 	mu.Lock()
 	defer mu.Unlock()
@@ -192,20 +201,20 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	fresh, err := b.Latest(ctx, rec)
 	switch {
 	case err == nil && fresh.Finished && fresh.Version >= rec.Version:
-		return nil // archived: its last effect was done
+		return nil, nil // archived: its last effect was done
 	case err == nil && fresh.Version >= rec.Version:
 		rec = fresh
 	}
 	g, ok := b.games[rec.Game]
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	td, err := decodeTableData(rec.Meta)
 	if err != nil || len(td.Outbox) == 0 {
-		return err
+		return nil, err
 	}
 	x := &cexec{b: b, d: d, rec: rec, td: td, g: g, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
-		posted: map[uint32]Via{}, hold: ours}
+		posted: map[uint32]Via{}, hold: ours, held: boardHold{missing: td.Missing, at: b.now()}}
 	x.pic, x.pic0 = td.startPicture(ix, rec.Version == answered), clonePtr(td.Pic)
 	var done uint32
 	// A fold waiting (fold.go): its effects are done already.
@@ -215,43 +224,26 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	} else {
 		waiting = nil
 	}
-	var failed error
-	for _, e := range td.Outbox {
-		if e.ID <= done {
-			continue // done by a batch whose record waits (fold)
+	done, failed, archived := x.run(ctx, done)
+	if archived {
+		if waiting != nil {
+			b.folds.drop(rec.Channel, waiting) // archived with the game
 		}
-		if ix != nil && e.ID > upTo {
-			// A later change's effects: its own process does them after
-			// its answer (which shows a board click's change on the board
-			// itself), or any process once they are due.
-			break
-		}
-		if err := x.do(ctx, e); err != nil {
-			if !permanent(err) {
-				failed = fmt.Errorf("effect %s: %w", e.Kind, err)
-				break
-			}
-			b.log.Warn("effect refused by Discord; skipped", "channel", rec.Channel, "effect", e.Kind, "err", err)
-		}
-		done = e.ID
-		if e.Kind == ceffFinish {
-			if waiting != nil {
-				b.folds.drop(rec.Channel, waiting) // archived with the game
-			}
-			return nil // archived: the outbox went with it
-		}
+		return nil, nil // archived: the outbox went with it
 	}
 	wait, _, limited := discordapi.RetryAfter(failed)
-	if done == 0 && !limited {
-		return failed
+	missing, refused := x.held.missing, x.held.refused
+	if done == 0 && !limited && refused == nil {
+		return missing, failed
 	}
-	if failed == nil && x.fold(done) {
-		return nil
+	if failed == nil && refused == nil && missing == nil && x.fold(done) {
+		return nil, nil
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
 	defer cancel()
+	var mark *Missing
 	after, err := b.update(sctx, rec.Channel, "", func(r *dixbot.Record) error {
-		return x.recordDone(r, done, wait, limited)
+		return x.recordDone(r, done, wait, limited, &mark)
 	})
 	switch {
 	case err == nil:
@@ -260,13 +252,56 @@ func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 		}
 		b.wakeAt(after.Due)
 	case errors.Is(err, ErrNothingToDo), errors.Is(err, dixbot.ErrNotFound):
+		return nil, failed
 	default:
 		if isStoreFailure(err) && b.obs != nil {
 			b.obs.StoreError("update")
 		}
-		return errors.Join(failed, fmt.Errorf("recording the effects done: %w", err))
+		return missing, errors.Join(failed, fmt.Errorf("recording the effects done: %w", err))
 	}
-	return failed
+	var since time.Time
+	if missing != nil && mark == nil {
+		since = missing.Since
+	}
+	b.logMissing(rec.Channel, mark, refused, since)
+	return mark, failed
+}
+
+// run does the outbox's effects after done, in order, up to the first
+// Discord could not do for now (failed) or refused for good if it is the
+// board's edit (x.held); it returns the last effect done, and whether the
+// game was archived (its last effect).
+func (x *cexec) run(ctx context.Context, done uint32) (last uint32, failed error, archived bool) {
+	effs := x.td.Outbox
+	for i, e := range effs {
+		if e.ID <= done {
+			continue // done by a batch whose record waits (fold)
+		}
+		if x.ix != nil && e.ID > x.upTo {
+			// A later change's effects: its own process does them after
+			// its answer (which shows a board click's change on the board
+			// itself), or any process once they are due.
+			break
+		}
+		if x.held.skip(x.td, e, effs[i+1:]) {
+			done = e.ID
+			continue
+		}
+		err := x.do(ctx, e)
+		switch {
+		case err != nil && !permanent(err):
+			return done, fmt.Errorf("effect %s: %w", e.Kind, err), false
+		case err != nil && x.held.refuse(e, err):
+			return done, nil, false // the board's edit, refused for good: it stays owed
+		case err != nil:
+			x.b.log.Warn("effect refused by Discord; skipped", "channel", x.rec.Channel, "effect", e.Kind, "err", err)
+		}
+		done = e.ID
+		if e.Kind == ceffFinish {
+			return done, nil, true
+		}
+	}
+	return done, nil, false
 }
 
 // fold leaves the recording of the effects done up to done, all of the
@@ -295,7 +330,7 @@ func (x *cexec) fold(done uint32) bool {
 // recordDone removes from r's outbox the effects done up to done and
 // records what they posted and showed; a rate limit (limited) makes the
 // rest due when it ends, wait from now.
-func (x *cexec) recordDone(r *dixbot.Record, done uint32, wait time.Duration, limited bool) error {
+func (x *cexec) recordDone(r *dixbot.Record, done uint32, wait time.Duration, limited bool, mark **Missing) error {
 	if r.Game != x.rec.Game {
 		return ErrNothingToDo
 	}
@@ -337,17 +372,22 @@ func (x *cexec) recordDone(r *dixbot.Record, done uint32, wait time.Duration, li
 		cur.Outbox = append(cur.Outbox, effect{ID: cur.NextEffect, Kind: ceffEdit, Again: true})
 	}
 	now := x.b.now()
-	r.Due = time.Time{}
+	var st engine.State
 	if r.Data != nil {
-		if st, err := x.g.Rules.Decode(r.Data); err == nil {
-			setContractDue(r, cur, x.g, st)
-		}
+		st, _ = x.g.Rules.Decode(r.Data)
 	}
-	if limited && len(cur.Outbox) > 0 {
+	x.held.record(cur, st != nil && st.Over(), now)
+	*mark = cur.Missing
+	r.Due = time.Time{}
+	if st != nil {
+		setContractDue(r, cur, x.g, st)
+	}
+	switch {
+	case limited && len(cur.Outbox) > 0:
 		if at := now.Add(wait); r.Due.IsZero() || r.Due.After(at) {
 			r.Due = at
 		}
-	} else {
+	case cur.Missing == nil:
 		cur.outboxDue(r, now)
 	}
 	r.Meta = cur.Encode()
@@ -404,6 +444,7 @@ type cexec struct {
 	recent []*discordgo.Message
 	hold   *Hold // the run's hold on the effects: only while it lasts does it post
 	lobby  *Via  // the lobby message this run found or posted (contract_lobby.go)
+	held   boardHold
 }
 
 func (x *cexec) do(ctx context.Context, e effect) error {
@@ -537,10 +578,12 @@ func (x *cexec) editBoard(ctx context.Context) error {
 	if err != nil && refusedFiles(err, pb.Files) {
 		// No Attach Files in the channel, though no interaction said so:
 		// the board as text, and text boards there from now on
-		// (mayAttach) rather than a refused request each time.
-		x.b.log.Info("the board's picture refused: text boards in this channel", "channel", x.rec.Channel)
-		x.b.noFiles.Store(x.rec.Channel, struct{}{})
-		return x.editBoard(ctx)
+		// (mayAttach) rather than a refused request each time. Once
+		// only: a board refused as text too is missing (missing_contract.go).
+		if _, known := x.b.noFiles.LoadOrStore(x.rec.Channel, struct{}{}); !known {
+			x.b.log.Info("the board's picture refused: text boards in this channel", "channel", x.rec.Channel)
+			return x.editBoard(ctx)
+		}
 	}
 	x.editedPicture(pb.Picture, sent && err == nil)
 	if sent && err == nil {

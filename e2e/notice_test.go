@@ -37,24 +37,38 @@ func boardMissing(t *testing.T, r *dixbot.Record) *missingMark {
 	return m.Missing
 }
 
+// owesBoardEdit reports whether the shared table's data of r owes an edit
+// of the board.
+func owesBoardEdit(t *testing.T, r *dixbot.Record) bool {
+	t.Helper()
+	var m struct {
+		Outbox []struct {
+			Kind string `json:"k"`
+		} `json:"ob"`
+	}
+	require.NoError(t, json.Unmarshal(r.Meta, &m))
+	for _, e := range m.Outbox {
+		if e.Kind == "cedit" {
+			return true
+		}
+	}
+	return false
+}
+
 // TestBoardMissingInTheChannel plays a game whose channel loses the bot's
-// permissions twice, at a live pace.
+// Embed Links permission mid-game, at a live pace.
 //
-// First a moderator takes Send Messages from the bot. The first player
-// lets the time run out until the computer ends the turn, and the next
-// board, posted with the bot token (no click causes it), is refused for
-// good. The other player's /dix hand posts it at once through the
-// interaction (a follow-up needs no Send Messages): nobody is told
-// anything, the game goes on.
-//
-// Then Embed Links goes too, and the same happens to the next turn's
-// board; now neither a follow-up nor an answer with embeds goes through.
-// The game waits, its clock held. The player to act clicks the old board
-// and is told privately, in their language, that the board could not be
-// posted, which permissions are missing and what to do (never "This
-// interaction failed"); so is the other player on /dix hand. Once the
-// permissions are back, the next click brings the board back and the game
-// plays to its end.
+// The board is one message, edited in place: an edit needs no Send
+// Messages, but its embeds need Embed Links, through an interaction's
+// token as through the bot's. A player lets the time run out until the
+// computer decides for them, and the board's edit (no click causes it) is
+// refused for good. The game waits, its clock held: the player to act
+// runs out of no time. The player to act clicks the old board and is told
+// privately, in their language, that the board could not be shown, which
+// permission is missing and what to do (never "This interaction failed");
+// so is the other player on /dix log. Once the permission is back, the
+// board comes back, the clock runs again with the time held given back,
+// and the game plays to its end.
 //
 // It runs on the gateway and in HTTP interactions mode.
 func TestBoardMissingInTheChannel(t *testing.T) {
@@ -68,11 +82,20 @@ func TestBoardMissingInTheChannel(t *testing.T) {
 	}
 }
 
+// tableClock is the part of the shared table's data that holds the
+// clocks, by seat: the time left in the bank, and when the decision in
+// progress opened (Unix ms).
+type tableClock struct {
+	Banks  []int64 `json:"bk"`
+	OpenAt []int64 `json:"oa"`
+}
+
 func boardMissingInTheChannel(t *testing.T, overHTTP bool) {
 	// The web view only when a screenshot is asked for.
 	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: os.Getenv("DIX_SCREENSHOT_DIR") == ""})
 	t.Cleanup(func() { onlyRefusedForPermissions(t, fake) })
 	w := &world{fake: fake, cfg: baseConfig(t, fake, "")}
+	const bank = 4 * time.Second
 	w.cfg.Paces = "live=4s+2s"
 	if overHTTP {
 		w.cfg.InteractionsAddr, w.cfg.PublicKey = "127.0.0.1:0", fake.PublicKey()
@@ -89,75 +112,46 @@ func boardMissingInTheChannel(t *testing.T, overHTTP bool) {
 		}
 		return "en"
 	}
-	warned := func(u fakediscord.User) int {
-		n := 0
-		for _, m := range fake.Ephemerals(tb.channel.ID, u.ID) {
-			if strings.HasPrefix(m.Content, "⚠️") {
-				n++
-			}
-		}
-		return n
-	}
 
-	// timeOut has the game played until a player stopped drawing and must
-	// choose between numbers and money; then the bot loses lost and that
-	// player lets the time run out: the computer chooses for them, which
-	// ends their turn (at most a purchase skipped after), and the next
-	// board is refused. It returns the board the player left and the
-	// record once the board is missing.
-	timeOut := func(lost int64) (fakediscord.Message, *dixbot.Record) {
-		t.Helper()
-		tb.weights = map[string]int{"draw": 1, "stop": 8, "bid": 1, "pass": 1, "pay": 1, "buy": 1, "end": 1, "num": 1, "money": 1}
-		before := tb.playUntil(func(g *dix.Game) bool { return g.Phase == dix.PhaseChoose })
-		board, _ := tb.boardFor(before)
-		require.NoError(t, fake.SetBotPermissions(tb.channel.ID, fakediscord.BotPermissions&^lost))
-		require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return boardMissing(t, tb.record()) != nil }),
-			"the player's time runs out, the turn ends, and its board is refused")
-		rec := tb.record()
-		mark := boardMissing(t, rec)
-		assert.Equal(t, "board", mark.Kind)
-		assert.Equal(t, 50013, mark.Code)
-		assert.NotEqual(t, dixOf(before).Active, dixOf(rec).Active, "the computer ended the turn")
-		return board, rec
-	}
-
-	// Send Messages goes: the next board comes back through a command.
-	_, rec := timeOut(fakediscord.PermSendMessages)
-	other := tb.user(seats(t, rec)[dixOf(rec).ToAct()])
-	late := tb.user(seats(t, rec)[1-dixOf(rec).ToAct()])
-	r := tb.command(other, "/dix hand")
-	require.True(t, r.Ephemeral(), "%s", describe(r))
-	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return boardMissing(t, tb.record()) == nil }), "the board is posted")
-	back, _ := tb.boardFor(rec)
-	assert.Contains(t, back.Pinged, other.ID, "the board pings the player to act")
-	assert.Zero(t, warned(other), "nobody is told anything")
-	// The player whose time ran out (maybe twice: absent) is back.
-	tb.command(late, "/dix hand")
-	assert.Zero(t, warned(late))
-
-	// Embed Links goes too.
-	old, rec := timeOut(fakediscord.PermSendMessages | fakediscord.PermEmbedLinks)
-	toAct := dixOf(rec).ToAct()
+	// The game is played until a player stopped drawing and must choose
+	// between numbers and money; then Embed Links goes and that player
+	// lets the time run out: the computer chooses for them, and the
+	// board's edit is refused.
+	tb.weights = map[string]int{"draw": 1, "stop": 8, "bid": 1, "pass": 1, "pay": 1, "buy": 1, "end": 1, "num": 1, "money": 1}
+	before := tb.playUntil(func(g *dix.Game) bool { return g.Phase == dix.PhaseChoose })
+	old, _ := tb.boardFor(before)
+	// The last click's own edits of the board are done (an edit of the
+	// board refused now would be one of them, not the time running out).
+	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return !owesBoardEdit(t, tb.record()) }))
+	require.NoError(t, fake.SetBotPermissions(tb.channel.ID, fakediscord.BotPermissions&^fakediscord.PermEmbedLinks))
+	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return boardMissing(t, tb.record()) != nil }),
+		"the player's time runs out, and the board's edit is refused")
+	rec := tb.record()
+	mark := boardMissing(t, rec)
+	assert.Equal(t, "board", mark.Kind)
+	assert.Equal(t, 50013, mark.Code)
+	assert.Greater(t, dixOf(rec).Seq, dixOf(before).Seq, "the computer decided for the player")
+	shown, ok := fake.Message(old.ID)
+	require.True(t, ok)
+	assert.Equal(t, old.Content, shown.Content, "the board still shows the game before")
 
 	// The game waits, its clock held: the player to act runs out of no
 	// time, even once their bank is past.
-	var clk struct {
-		Clock struct {
-			Banks    []time.Duration `json:"k"`
-			PausedAt time.Time       `json:"pa"`
-		} `json:"ck"`
-	}
+	toAct := dixOf(rec).ToAct()
+	var clk tableClock
 	require.NoError(t, json.Unmarshal(rec.Meta, &clk))
-	assert.False(t, clk.Clock.PausedAt.IsZero(), "the clock is held")
+	left := bank
+	if toAct < len(clk.Banks) {
+		left = time.Duration(clk.Banks[toAct]) * time.Millisecond
+	}
 	seq := dixOf(rec).Seq
-	time.Sleep(clk.Clock.Banks[toAct] + time.Second)
+	time.Sleep(left + time.Second)
 	assert.Equal(t, seq, dixOf(tb.record()).Seq, "no deadline while the board is missing")
 
 	// The player to act clicks the old board, still there with its
-	// buttons (Discord refused its edits too): told why, in their
-	// language.
+	// buttons (Discord refused its edits): told why, in their language.
 	user := tb.user(seats(t, rec)[toAct])
-	other = tb.user(seats(t, rec)[1-toAct])
+	other := tb.user(seats(t, rec)[1-toAct])
 	button := ""
 	for _, c := range components(old) {
 		if id, ok := parseCustomID(c.CustomID); ok && slices.Contains(gameVerbs, id.verb) {
@@ -181,16 +175,16 @@ func boardMissingInTheChannel(t *testing.T, overHTTP bool) {
 			return false
 		})
 		require.NoError(t, err, "%s is told", u.Username)
-		assert.Contains(t, text, locales.T(lang, "perm_send_messages", nil), "in %s: %s", lang, text)
-		assert.Contains(t, text, locales.T(lang, "perm_embed_links", nil))
+		assert.Contains(t, text, locales.T(lang, "perm_embed_links", nil), "in %s: %s", lang, text)
+		assert.NotContains(t, text, locales.T(lang, "perm_send_messages", nil), "an edit needs no Send Messages")
 		assert.Contains(t, text, "/dix "+locales.T(lang, "cmd_abandon_name", nil))
 	}
 	seen := len(fake.Ephemerals(tb.channel.ID, user.ID))
-	r = tb.click(user, old.ID, button)
+	r := tb.click(user, old.ID, button)
 	require.True(t, r.Ephemeral(), "answered privately: %s", describe(r))
 	checkNotice(user, seen)
 	seen = len(fake.Ephemerals(tb.channel.ID, other.ID))
-	r = tb.command(other, "/dix hand")
+	r = tb.command(other, "/dix log")
 	require.True(t, r.Ephemeral(), "answered privately: %s", describe(r))
 	checkNotice(other, seen)
 	assert.NotNil(t, boardMissing(t, tb.record()), "still missing")
@@ -212,14 +206,29 @@ func boardMissingInTheChannel(t *testing.T, overHTTP bool) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "board-missing-notice.png"), shot, 0o644))
 	}
 
-	// The permissions come back: the next click brings the board back.
+	// The permission comes back: the next click brings the board back,
+	// and the clock runs again with the time it held given back (without
+	// it, the deadline of the player to act would be past: the wait
+	// above was longer than their bank).
+	backAt := time.Now()
 	require.NoError(t, fake.SetBotPermissions(tb.channel.ID, fakediscord.BotPermissions))
 	r = tb.click(user, old.ID, button)
 	require.True(t, r.Ephemeral(), "the old board is outdated: %s", describe(r))
-	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return boardMissing(t, tb.record()) == nil }), "the board is posted")
+	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return boardMissing(t, tb.record()) == nil }), "the board is shown")
 	rec = tb.record()
-	assert.Equal(t, seq, dixOf(rec).Seq, "nothing was played meanwhile")
-	tb.boardFor(rec)
+	require.NoError(t, json.Unmarshal(rec.Meta, &clk))
+	// The seat deciding now (the clicks meanwhile may have moved the game
+	// on): its decision opened before the board was back.
+	deciding := dixOf(rec).ToAct()
+	require.Greater(t, len(clk.OpenAt), deciding)
+	left = bank
+	if deciding < len(clk.Banks) {
+		left = time.Duration(clk.Banks[deciding]) * time.Millisecond
+	}
+	deadline := time.UnixMilli(clk.OpenAt[deciding]).Add(left)
+	assert.True(t, deadline.After(backAt), "the time held is given back: deadline %v, the board back at %v", deadline, backAt)
+	back, _ := tb.boardFor(rec)
+	assert.Equal(t, old.ID, back.ID, "the board, edited in place")
 	tb.playToEnd()
 	tb.checkScoreboard([]string{"Alice", "Bruno"})
 	if overHTTP {
