@@ -305,7 +305,10 @@ func (d *dixDriver) decide() bool {
 	default:
 		d.seen[a.Kind.String()]++
 		res := h.ClickOn(user, board, h.dixMust(board, cverbMove, string(m)))
-		require.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, res.Describe())
+		// The board itself is the answer: at once, or deferred on a
+		// machine too busy to answer within the budget.
+		require.Contains(t, []discordgo.InteractionResponseType{discordgo.InteractionResponseUpdateMessage, discordgo.InteractionResponseDeferredMessageUpdate},
+			res.Response().Type, res.Describe())
 	}
 	d.clicked(seat, m)
 	return true

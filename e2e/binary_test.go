@@ -35,7 +35,9 @@ func dixbotBinary(t *testing.T) string {
 			return
 		}
 		buildPath = filepath.Join(buildDir, "dixbot")
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		// A guard against a build that hangs, not a measure: a busy
+		// machine building beside the race detector's tests takes minutes.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, "go", "build", "-ldflags", "-X main.version=e2e-test", "-o", buildPath, "../cmd/dixbot")
 		out, err := cmd.CombinedOutput()

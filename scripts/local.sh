@@ -28,7 +28,11 @@ mkdir -p "$bin"
 # The clean-up runs without set -e, and deaf to a second Ctrl-C: a server
 # that Ctrl-C (sent to the whole process group) stopped already makes kill
 # fail, and the directory must go all the same.
+# A Ctrl-C that comes while the clean-up has begun (the bot stopped
+# first, and the script is on its way out) must not cut it short.
+cleaning=
 cleanup() {
+  cleaning=1
   set +e
   trap '' INT TERM
   kill ${fake:-} ${bot:-} 2>/dev/null
@@ -36,8 +40,8 @@ cleanup() {
   rm -rf "$data"
 }
 trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+trap '[ -n "$cleaning" ] || exit 130' INT
+trap '[ -n "$cleaning" ] || exit 143' TERM
 
 go build -o "$bin/fakediscord" ./cmd/fakediscord
 go build -o "$bin/dixbot" ./cmd/dixbot
