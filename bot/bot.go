@@ -316,7 +316,10 @@ type Call struct {
 	// timer): whichever comes first decides how the other is sent.
 	ansMu    sync.Mutex
 	deferred discordgo.InteractionResponseType // the deferral Discord took (0: none)
-	closed   bool                              // the handler is done: no deferral any more
+	// unsure is a deferral sent whose reply never came back (a timeout,
+	// a connection lost): Discord may have taken it (deferral.go).
+	unsure discordgo.InteractionResponseType
+	closed bool // the handler is done: no deferral any more
 
 	Responded bool
 	Answered  bool      // Discord took the answer (or a deferral)
@@ -578,6 +581,9 @@ func (c *Call) sendLocked(r *discordgo.InteractionResponse) {
 
 // Send is respond without the board's fence.
 func (c *Call) Send(ctx context.Context, r *discordgo.InteractionResponse) {
+	if c.deferred == 0 && c.unsure != 0 && c.deferralTaken(ctx) {
+		c.deferred = c.unsure
+	}
 	if c.deferred != 0 {
 		c.Responded = true
 		if r.Type == discordgo.InteractionResponseDeferredMessageUpdate {
@@ -589,6 +595,12 @@ func (c *Call) Send(ctx context.Context, r *discordgo.InteractionResponse) {
 	}
 	c.Responded = true
 	if err := c.D.Respond(ctx, c.I, r); err != nil {
+		if c.unsure != 0 && acknowledged(err) {
+			// The deferral whose reply was lost had been taken.
+			c.deferred = c.unsure
+			c.Answered = r.Type == discordgo.InteractionResponseDeferredMessageUpdate || c.finishDeferred(ctx, r) == nil
+			return
+		}
 		if c.Answered = c.answerRefused(ctx, r, err); !c.Answered {
 			c.B.log.Warn("answer failed", "interaction", c.I.ID, "err", err)
 		}

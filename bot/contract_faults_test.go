@@ -403,3 +403,53 @@ func TestDeferredModal(t *testing.T) {
 	}
 	assert.True(t, told, "told to click again: %s", res.Describe())
 }
+
+// A deferral Discord took but whose reply was lost (a timeout on the way
+// back) leaves the interaction deferred: a command's answer then edits its
+// "thinking…" message rather than sending a second callback, which Discord
+// would refuse; a click's answer that tries the callback and is told the
+// interaction was acknowledged goes as a deferred one. Either way the
+// answer reaches its user once.
+func TestDeferralWhoseReplyWasLost(t *testing.T) {
+	t.Parallel()
+	for _, click := range []bool{false, true} {
+		ps := tabletest.NewPausedStore(tabletest.NewMemStore())
+		h := newQwixxHarnessOn(t, ps, false)
+		board := h.openQwixx([]string{"u1", "u2"})
+		h.b.deferAfter = 10 * time.Millisecond
+		onDeferral(h, ps.Resume)
+		h.Rec.Mu.Lock()
+		h.Rec.Lose = func(c tabletest.Call) error {
+			if c.Resp.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource ||
+				c.Resp.Type == discordgo.InteractionResponseDeferredMessageUpdate {
+				return errors.New("read: connection reset by peer")
+			}
+			return nil
+		}
+		h.Rec.Mu.Unlock()
+		g, _, _ := h.qstate()
+		ps.Pause()
+		var res result
+		if click {
+			res = h.ClickOn("u1", board, contractID("qwixx", cverbMove, g.Seq, "w -"))
+		} else {
+			res = h.qcommand("u1", "board")
+		}
+		taken, refused, edits := 0, 0, 0
+		for _, c := range res.Calls {
+			switch {
+			case c.Op == "respond" && c.Refused:
+				refused++
+			case c.Op == "respond":
+				taken++
+			case c.Op == "editOriginal":
+				edits++
+			}
+		}
+		assert.Equal(t, 1, taken, "one callback taken: %s", res.Describe())
+		assert.Equal(t, 1, edits, "the answer edits @original: %s", res.Describe())
+		if !click {
+			assert.Zero(t, refused, "no second callback for a command: %s", res.Describe())
+		}
+	}
+}

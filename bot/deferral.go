@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -40,6 +41,12 @@ func (c *Call) deferNow() {
 	ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 	defer cancel()
 	if err := c.D.Respond(ctx, c.I, r); err != nil {
+		var re *discordgo.RESTError
+		if !errors.As(err, &re) {
+			// No reply from Discord: the deferral may have been taken
+			// (the answer finds out which, deferralTaken).
+			c.unsure = r.Type
+		}
 		c.B.log.Warn("deferral failed", "interaction", c.I.ID, "err", err)
 		return
 	}
@@ -48,6 +55,30 @@ func (c *Call) deferNow() {
 	if r.Type == discordgo.InteractionResponseDeferredMessageUpdate {
 		c.updated = c.I.Message.ID // "@original" is the message clicked on
 	}
+}
+
+// deferralTaken reports whether Discord took the deferral whose reply
+// never came back (c.unsure): the interaction then has its "@original"
+// (the "thinking…" message, or the message clicked on), and a second
+// callback would be refused (40060), so the answer goes as a deferred
+// one. A deferral not taken (or no way to tell) leaves the callback.
+func (c *Call) deferralTaken(ctx context.Context) bool {
+	if c.unsure == discordgo.InteractionResponseDeferredMessageUpdate {
+		// "@original" of a component is the message clicked on, which
+		// exists either way: a callback is tried, and a refusal says the
+		// deferral was taken.
+		return false
+	}
+	msg, err := c.D.Original(ctx, c.I)
+	return err == nil && msg != nil
+}
+
+// acknowledged reports whether err is Discord's refusal of a second
+// callback to one interaction (40060 Interaction has already been
+// acknowledged).
+func acknowledged(err error) bool {
+	var re *discordgo.RESTError
+	return errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged
 }
 
 // publicAnswer reports whether the command's answer is a public message

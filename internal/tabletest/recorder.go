@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,6 +25,10 @@ type Recorder struct {
 	// answers, once recorded: a call it returns an error for is refused
 	// with it and changes nothing (Discord refusing it).
 	Refuse func(c Call) error
+	// Lose, when set, is asked about every interaction callback once it
+	// is applied: an error it returns is what the caller gets instead of
+	// Discord's reply (a reply lost on the way back, the callback taken).
+	Lose func(c Call) error
 
 	Deleted []string          // ids of deleted messages
 	Nonces  map[string]string // nonce -> message created with it
@@ -79,12 +84,34 @@ func (r *Recorder) Record(c Call) error {
 }
 
 func (r *Recorder) Respond(ctx context.Context, i *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
+	r.Mu.Lock()
+	answered := slices.ContainsFunc(r.Calls, func(c Call) bool { return c.Op == "respond" && c.Interaction == i.ID && !c.Refused })
+	r.Mu.Unlock()
+	if answered {
+		// Discord takes one callback per interaction
+		// (https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction).
+		r.Add(Call{Op: "respond", Interaction: i.ID, Channel: i.ChannelID, Resp: resp, Refused: true})
+		return &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadRequest},
+			Message: &discordgo.APIErrorMessage{Code: 40060, Message: "Interaction has already been acknowledged."}}
+	}
 	refusal := r.Record(Call{Op: "respond", Interaction: i.ID, Channel: i.ChannelID, Resp: resp})
 	r.Mu.Lock()
 	defer r.Mu.Unlock()
 	if refusal != nil {
 		return refusal
 	}
+	if r.Lose != nil {
+		if err := r.Lose(Call{Op: "respond", Interaction: i.ID, Channel: i.ChannelID, Resp: resp}); err != nil {
+			r.respondLocked(i, resp)
+			return err
+		}
+	}
+	r.respondLocked(i, resp)
+	return nil
+}
+
+// respondLocked applies the callback resp to the messages.
+func (r *Recorder) respondLocked(i *discordgo.Interaction, resp *discordgo.InteractionResponse) {
 	switch resp.Type {
 	case discordgo.InteractionResponseChannelMessageWithSource:
 		d := resp.Data
@@ -109,7 +136,6 @@ func (r *Recorder) Respond(ctx context.Context, i *discordgo.Interaction, resp *
 		r.Msgs["orig-"+i.ID] = &Message{ID: "orig-" + i.ID, Channel: i.ChannelID, Ephemeral: eph}
 		r.Origs[i.Token] = "orig-" + i.ID
 	}
-	return nil
 }
 
 // Original returns the interaction's original response; as on Discord,
