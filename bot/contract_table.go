@@ -222,6 +222,7 @@ func (c *Call) contractLeave(g *present.Game) error {
 			return err
 		}
 		td.Seats[s].Level = g.Default
+		td.unping(r, g, c.User)
 		since := st.Seq() + 1
 		evs, err := c.B.advance(g, st, td, c.B.now())
 		if err != nil {

@@ -113,3 +113,39 @@ func (td *tableData) repointPing(r *dixbot.Record, g *present.Game, now time.Tim
 		}
 	}
 }
+
+// unping takes user, who left their seat to the computer, out of the
+// ping still to be posted: nobody is notified of a decision the computer
+// makes for them. A ping posted already stays as it was (it was true when
+// it went out).
+func (td *tableData) unping(r *dixbot.Record, g *present.Game, user string) {
+	p := td.Ping
+	if p == nil || p.ID != "" {
+		return
+	}
+	i := slices.Index(p.Users, user)
+	if i < 0 {
+		return
+	}
+	p.Users = slices.Delete(p.Users, i, i+1)
+	if i < len(p.Names) {
+		p.Names = slices.Delete(p.Names, i, i+1)
+	}
+	if i < len(p.Opens) {
+		p.Opens = slices.Delete(p.Opens, i, i+1)
+	}
+	for k, e := range td.Outbox {
+		if e.ID != p.Eff || e.Kind != ceffPing {
+			continue
+		}
+		if len(p.Users) == 0 {
+			td.Outbox = slices.Delete(td.Outbox, k, k+1)
+			td.Ping = nil
+			return
+		}
+		td.Outbox[k].Users = slices.Clone(p.Users)
+		td.Outbox[k].Text = locales.T(td.Lang, "table_ping", map[string]any{"Mentions": Mentions(p.Users),
+			"Game": En(g.Rules.Name() + "_title"), "URL": messageURL(r.Guild, r.Channel, td.Board)})
+		return
+	}
+}
