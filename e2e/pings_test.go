@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -94,6 +95,14 @@ func TestNoPingsForComputerPlayedSeats(t *testing.T) {
 		tb := w.table(t, "en-US", names...)
 		tb.lobby("/dix start")
 		leaver := tb.users[2]
+		// The start's work (its board and pings) is done before the
+		// leave: what it posts was true when it went out.
+		require.NoError(t, waitUntil(waitCtx(t), tb.fake, func() bool {
+			var m struct {
+				Outbox []json.RawMessage `json:"ob"`
+			}
+			return json.Unmarshal(tb.record().Meta, &m) == nil && len(m.Outbox) == 0
+		}), "the start's work is done")
 		left := tb.command(leaver, "/dix leave")
 		require.True(t, left.Ephemeral())
 		tb.playToEnd()

@@ -40,8 +40,8 @@ cleanup() {
   rm -rf "$data"
 }
 trap cleanup EXIT
-trap '[ -n "$cleaning" ] || exit 130' INT
-trap '[ -n "$cleaning" ] || exit 143' TERM
+trap '[ -n "$cleaning" ] || { cleanup; exit 130; }' INT
+trap '[ -n "$cleaning" ] || { cleanup; exit 143; }' TERM
 
 go build -o "$bin/fakediscord" ./cmd/fakediscord
 go build -o "$bin/dixbot" ./cmd/dixbot
