@@ -68,18 +68,7 @@ func (c *Call) contractView(g *present.Game, view string) error {
 	if !ok || !slices.Contains(g.Views, view) {
 		return ErrBadInput
 	}
-	r, td, err := c.contractGet(g)
-	if err != nil {
-		return err
-	}
-	seat := td.seatOf(c.User)
-	if seat < 0 {
-		return Refuse(ErrNotInGame, "table_err_not_seated", nil)
-	}
-	if r.Data == nil {
-		return Refuse(ErrNotStarted, "table_err_not_started", nil)
-	}
-	st, err := g.Rules.Decode(r.Data)
+	td, seat, st, err := c.mySeat(g)
 	if err != nil {
 		return err
 	}

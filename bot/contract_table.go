@@ -174,24 +174,34 @@ func chosenPace(g *present.Game, given, saved string) (string, error) {
 	return given, nil
 }
 
+// mySeat is the caller's seat in the running game of g, with the table's
+// data and the game: refused for a lobby or a person not seated.
+func (c *Call) mySeat(g *present.Game) (*tableData, int, engine.State, error) {
+	r, td, err := c.contractGet(g)
+	if err != nil {
+		return nil, -1, nil, err
+	}
+	seat := td.seatOf(c.User)
+	if seat < 0 {
+		return nil, -1, nil, Refuse(ErrNotInGame, "table_err_not_seated", nil)
+	}
+	if r.Data == nil {
+		return nil, -1, nil, Refuse(ErrNotStarted, "table_err_not_started", nil)
+	}
+	st, err := g.Rules.Decode(r.Data)
+	if err != nil {
+		return nil, -1, nil, err
+	}
+	return td, seat, st, nil
+}
+
 // contractHint gives the caller the presenter's advice: /<game> hint.
 func (c *Call) contractHint(g *present.Game) error {
 	h, ok := g.Presenter.(present.Hinter)
 	if !ok {
 		return ErrBadInput
 	}
-	r, td, err := c.contractGet(g)
-	if err != nil {
-		return err
-	}
-	seat := td.seatOf(c.User)
-	if seat < 0 {
-		return Refuse(ErrNotInGame, "table_err_not_seated", nil)
-	}
-	if r.Data == nil {
-		return Refuse(ErrNotStarted, "table_err_not_started", nil)
-	}
-	st, err := g.Rules.Decode(r.Data)
+	_, seat, st, err := c.mySeat(g)
 	if err != nil {
 		return err
 	}
