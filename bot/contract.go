@@ -5,14 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot/present"
-	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -45,12 +42,22 @@ const (
 	cverbModal  = "md"     // opens a form (present.Modal); arg its verb
 	cverbSubmit = "ms"     // the form's submission: the move is arg + " " + its text
 	cverbPace   = "pace"   // the lobby's pace menu: the pace chosen is its value
+	cverbOpt    = "opt"    // the lobby's options menu: its value is "<name>=<value>" (contract_options.go)
 	cverbAgain  = "again"  // the final scoreboard's Rematch (contract_table_rematch.go)
 	cverbLog    = "log"    // a page of /<game> log; n the page, 0 the latest
 	cverbKick   = "kick"   // a vote to hand a seat to the computer; arg the seat
 	cverbEnd    = "abyes"  // /<game> abandon confirmed; n the record's version, arg the table (abandonArg)
 	cverbKeep   = "abno"   // /<game> abandon called off
 )
+
+// contractVerbs are the verbs mounted under every game's prefix, with
+// what their ids carry.
+var contractVerbs = map[string]idVerb{
+	cverbJoin: {}, cverbLeave: {}, cverbCPU: {arg: true}, cverbRmCPU: {}, cverbGo: {}, cverbCancel: {},
+	cverbMove: {arg: true}, cverbPrompt: {}, cverbStep: {arg: true}, cverbSelect: {},
+	cverbModal: {arg: true}, cverbSubmit: {arg: true}, cverbPace: {}, cverbOpt: {},
+	cverbAgain: {}, cverbLog: {}, cverbKick: {arg: true}, cverbEnd: {arg: true}, cverbKeep: {},
+}
 
 // modalText is the custom id of a form's text field.
 const modalText = "text"
@@ -290,59 +297,12 @@ func (b *Bot) gameNames() []string {
 	return names
 }
 
-// gameOfID returns the game whose prefix the custom id carries.
-func (r registry) gameOfID(id string) (*present.Game, bool) {
-	prefix, _, ok := strings.Cut(id, ":")
-	if !ok {
-		return nil, false
-	}
-	g, ok := r[prefix]
-	return g, ok
-}
-
 // contractID builds a contract game's custom id.
 func contractID(game, verb string, n uint64, arg string) string {
 	if arg == "" {
 		return present.CustomID(game, verb, n)
 	}
 	return present.CustomID(game, verb, n, arg)
-}
-
-// contractParsed is a parsed contract custom id.
-type contractParsed struct {
-	Verb string
-	n    uint64
-	Arg  string
-}
-
-func parseContractID(s string) (contractParsed, error) {
-	if len(s) > 100 {
-		return contractParsed{}, fmt.Errorf("%w: too long", ErrBadCustomID)
-	}
-	parts := strings.SplitN(s, ":", 4)
-	if len(parts) < 3 {
-		return contractParsed{}, fmt.Errorf("%w: %q", ErrBadCustomID, s)
-	}
-	n, err := strconv.ParseUint(parts[2], 10, 64)
-	if err != nil || (len(parts[2]) > 1 && parts[2][0] == '0') {
-		return contractParsed{}, fmt.Errorf("%w: number %q", ErrBadCustomID, parts[2])
-	}
-	p := contractParsed{Verb: parts[1], n: n}
-	if len(parts) == 4 {
-		p.Arg = parts[3]
-	}
-	needsArg := p.Verb == cverbCPU || p.Verb == cverbMove || p.Verb == cverbModal || p.Verb == cverbSubmit || p.Verb == cverbKick || p.Verb == cverbEnd ||
-		p.Verb == cverbStep
-	switch p.Verb {
-	case cverbJoin, cverbLeave, cverbCPU, cverbRmCPU, cverbGo, cverbCancel, cverbMove, cverbPrompt, cverbStep, cverbSelect, cverbModal, cverbSubmit:
-	case cverbPace, cverbOpt, cverbAgain, cverbLog, cverbKick, cverbEnd, cverbKeep:
-	default:
-		return contractParsed{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, p.Verb)
-	}
-	if needsArg != (p.Arg != "") || len(p.Arg) > engine.MaxMoveLen {
-		return contractParsed{}, fmt.Errorf("%w: argument of %q", ErrBadCustomID, p.Verb)
-	}
-	return p, nil
 }
 
 // contractCommands are the commands of the registered games.

@@ -217,7 +217,7 @@ func (c *Call) boardUpToDate(g *present.Game, r *dixbot.Record, td *tableData) b
 	if err != nil {
 		return false
 	}
-	if p, err := parseContractID(c.I.MessageComponentData().CustomID); err != nil || p.n > st.Seq() {
+	if p, err := parseID(c.I.MessageComponentData().CustomID, contractVerbs); err != nil || p.n > st.Seq() {
 		return false
 	}
 	if slices.ContainsFunc(td.Outbox, func(e effect) bool { return e.Kind == ceffEdit }) {

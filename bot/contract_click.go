@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bwmarrin/discordgo"
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/engine"
@@ -15,18 +14,8 @@ import (
 )
 
 // contractClick handles a click on a contract game's component.
-func (b *Bot) contractClick(c *Call, g *present.Game, id string) error {
+func (b *Bot) contractClick(c *Call, g *present.Game, p parsedID) error {
 	c.Game = g.Rules.Name()
-	p, err := parseContractID(id)
-	if err != nil && g.OldClick != nil {
-		return c.contractOldClick(g, id, err)
-	}
-	if err != nil {
-		return err
-	}
-	if c.I.Type != discordgo.InteractionMessageComponent {
-		return fmt.Errorf("%w: %q is not a modal", ErrBadCustomID, id)
-	}
 	switch p.Verb {
 	case cverbAgain:
 		return c.contractRematch(g)
@@ -48,7 +37,7 @@ func (b *Bot) contractClick(c *Call, g *present.Game, id string) error {
 	case cverbModal:
 		return c.contractOpenModal(g, p)
 	case cverbSubmit:
-		return fmt.Errorf("%w: %q is a form's", ErrBadCustomID, id)
+		return fmt.Errorf("%w: %s:%s is a form's", ErrBadCustomID, p.Prefix, p.Verb)
 	case cverbSelect:
 		vals := c.Values()
 		if len(vals) != 1 || len(vals[0]) > present.MaxOptionValue {
@@ -78,14 +67,10 @@ func (b *Bot) contractClick(c *Call, g *present.Game, id string) error {
 
 // contractSubmit handles the submission of a contract game's form: the
 // move is the form's verb and its text.
-func (b *Bot) contractSubmit(c *Call, g *present.Game, id string) error {
+func (b *Bot) contractSubmit(c *Call, g *present.Game, p parsedID) error {
 	c.Game = g.Rules.Name()
-	p, err := parseContractID(id)
-	if err != nil {
-		return err
-	}
 	if p.Verb != cverbSubmit {
-		return fmt.Errorf("%w: %q is not a form", ErrBadCustomID, id)
+		return fmt.Errorf("%w: %s:%s is not a form", ErrBadCustomID, p.Prefix, p.Verb)
 	}
 	text, ok := c.modalValues()[modalText]
 	if !ok || len(text) > present.MaxInputText {
@@ -112,7 +97,7 @@ func steadyLobbyVerb(verb string) bool {
 // contractLobby handles the lobby's buttons. A button of an earlier
 // table's lobby (a message older than the interaction that opened this
 // one) is outdated, whatever its id.
-func (c *Call) contractLobby(g *present.Game, p contractParsed) error {
+func (c *Call) contractLobby(g *present.Game, p parsedID) error {
 	started, cancelled := false, false
 	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
 		steady := p.n == 0 && steadyLobbyVerb(p.Verb)
@@ -154,7 +139,7 @@ func (c *Call) contractLobby(g *present.Game, p contractParsed) error {
 
 // lobbyChange applies a click p on the lobby to td, within the update of
 // r: it reports whether the game started or the lobby was cancelled.
-func (c *Call) lobbyChange(g *present.Game, p contractParsed, r *dixbot.Record, td *tableData) (started, cancelled bool, err error) {
+func (c *Call) lobbyChange(g *present.Game, p parsedID, r *dixbot.Record, td *tableData) (started, cancelled bool, err error) {
 	switch p.Verb {
 	case cverbJoin:
 		if td.seated(c.User) {

@@ -17,7 +17,7 @@ import (
 
 // contractMove applies the clicker's decision, then the forced decisions
 // and the computer seats' until a person must decide, in one update.
-func (c *Call) contractMove(g *present.Game, p contractParsed) error {
+func (c *Call) contractMove(g *present.Game, p parsedID) error {
 	m := engine.Move(p.Arg)
 	if sp, ok := g.Presenter.(present.Stamper); ok {
 		click, err := strconv.ParseUint(c.I.ID, 10, 64)
@@ -140,7 +140,7 @@ func (c *Call) answerMove(g *present.Game, r *dixbot.Record, td *tableData) erro
 // version p.n. A draft that is not a step of the seat's decision now is
 // refused as a forged custom id; a prompt beyond Discord's limits is the
 // presenter's fault, logged and said as an internal error, never cut.
-func (c *Call) promptOf(g *present.Game, p contractParsed, draft string) (present.Prompt, engine.State, error) {
+func (c *Call) promptOf(g *present.Game, p parsedID, draft string) (present.Prompt, engine.State, error) {
 	pr, ok := g.Presenter.(present.Prompter)
 	if !ok {
 		return present.Prompt{}, nil, ErrBadCustomID
@@ -238,7 +238,7 @@ func (b *Bot) nextPrompt(g *present.Game, r *dixbot.Record, td *tableData, lang,
 
 // contractOpenModal opens the form of the clicker's private prompt whose
 // verb the button carries.
-func (c *Call) contractOpenModal(g *present.Game, p contractParsed) error {
+func (c *Call) contractOpenModal(g *present.Game, p parsedID) error {
 	prompt, st, err := c.promptOf(g, p, "")
 	if errors.Is(err, ErrAhead) {
 		return c.contractRestored(g)
@@ -265,7 +265,7 @@ func (c *Call) contractOpenModal(g *present.Game, p contractParsed) error {
 // (Prompter): a menu of choices, or buttons, with the step's pictures. It
 // writes nothing: a step opened from the board is a new private message,
 // one opened from the prompt replaces it in place.
-func (c *Call) contractPrompt(g *present.Game, p contractParsed, draft string) error {
+func (c *Call) contractPrompt(g *present.Game, p parsedID, draft string) error {
 	prompt, st, err := c.promptOf(g, p, draft)
 	if errors.Is(err, ErrAhead) {
 		return c.contractRestored(g)

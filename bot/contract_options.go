@@ -16,9 +16,6 @@ import (
 // settings keep each game's defaults under the game's name, and the table
 // passes them to the game when it starts (engine.Setup.Options).
 
-// cverbOpt is the lobby's options menu: its value is "<name>=<value>".
-const cverbOpt = "opt"
-
 // checkOptions refuses a game whose options Discord could not offer or
 // the table could not keep: a name that is not lowercase letters, twice
 // the same name, no values or more than a menu holds, a default that is

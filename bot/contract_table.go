@@ -294,7 +294,7 @@ func abandonArg(td *tableData) string {
 // an earlier table, or by someone who may not end the game, changes
 // nothing; one whose game is over already (ended by another confirmation,
 // say) is told so.
-func (c *Call) contractEnd(g *present.Game, p contractParsed) error {
+func (c *Call) contractEnd(g *present.Game, p parsedID) error {
 	r, td, err := c.contractGet(g)
 	if errors.Is(err, dixbot.ErrNotFound) || errors.Is(err, ErrOtherGame) {
 		// Confirmed by someone else first (or the game ended meanwhile):

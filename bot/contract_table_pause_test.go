@@ -20,7 +20,7 @@ import (
 func (h *harness) qwixxMove(board *tabletest.Message) string {
 	h.T.Helper()
 	for _, id := range tabletest.ComponentIDs(board.Components) {
-		if p, err := parseContractID(id); err == nil && p.Verb == cverbMove {
+		if p, err := parseID(id, contractVerbs); err == nil && p.Verb == cverbMove {
 			return id
 		}
 	}

@@ -85,7 +85,7 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 		if old != nil && !staleSeen {
 			// A button of an earlier decision of this seat.
 			if id, ok := qfind(old, cverbMove, "w -"); ok {
-				p, _ := parseContractID(id)
+				p, _ := parseID(id, contractVerbs)
 				if p.n < td.Open[seat] {
 					res := h.ClickOn(user, old, id)
 					assert.Contains(t, res.Texts(), locales.T("en", "err_stale", nil))

@@ -206,7 +206,7 @@ func (d *dixDriver) pay(user string, seat int, prompt *tabletest.Message, target
 	}
 	var confirm string
 	for _, id := range tabletest.ComponentIDs(prompt.Components) {
-		if cp, err := parseContractID(id); err == nil && cp.Verb == cverbMove {
+		if cp, err := parseID(id, contractVerbs); err == nil && cp.Verb == cverbMove {
 			confirm = cp.Arg
 		}
 	}

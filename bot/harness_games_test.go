@@ -41,7 +41,7 @@ func (h *harness) qcommand(user, sub string, opts ...any) result {
 // verb (and, when given, the argument).
 func gameFind(game string, msg *tabletest.Message, verb, arg string) (string, bool) {
 	for _, id := range tabletest.ComponentIDs(msg.Components) {
-		p, err := parseContractID(id)
+		p, err := parseID(id, contractVerbs)
 		if err == nil && strings.HasPrefix(id, game+":") && p.Verb == verb && (arg == "" || p.Arg == arg) {
 			return id, true
 		}

@@ -148,7 +148,7 @@ func TestContractBoardMissing(t *testing.T) {
 	cur := h.Rec.Message(board0.ID)
 	var move string
 	for _, id := range tabletest.ComponentIDs(cur.Components) {
-		if p, err := parseContractID(id); err == nil && p.Verb == cverbMove {
+		if p, err := parseID(id, contractVerbs); err == nil && p.Verb == cverbMove {
 			move = id
 		}
 	}
@@ -250,7 +250,7 @@ func refuseScoreboard(c tabletest.Call) error {
 		comps = c.Params.Components
 	}
 	for _, id := range tabletest.ComponentIDs(comps) {
-		if p, err := parseContractID(id); err == nil && p.Verb == cverbAgain {
+		if p, err := parseID(id, contractVerbs); err == nil && p.Verb == cverbAgain {
 			return noEmbedLinks(tabletest.Call{Send: &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{{}}}})
 		}
 	}

@@ -142,7 +142,7 @@ func fitsDiscord(t *testing.T, where string, comps []discordgo.MessageComponent)
 				}
 			}
 			assert.LessOrEqual(t, len(id), present.MaxCustomID, "%s: custom id %q", where, id)
-			_, err := parseContractID(id)
+			_, err := parseID(id, contractVerbs)
 			assert.NoError(t, err, "%s: custom id %q", where, id)
 		}
 	}

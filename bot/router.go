@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/engine"
 )
 
 // verbSettings is the verb of /settings' components, one of the table's
@@ -14,21 +15,22 @@ import (
 // stats.go). The glossary, tableVerbs, says what each one is.
 const verbSettings = "set"
 
-// tableVerb is one of the table's own verbs: its components belong to no
-// game, anyone may use them at any time, and their ids carry the version
-// 0 ("table:<verb>:0[:<arg>]", TableID).
-type tableVerb struct {
+// idVerb says what the custom ids of a verb carry after
+// "<prefix>:<verb>:<n>".
+type idVerb struct {
+	arg bool // an argument, never empty: "<prefix>:<verb>:<n>:<arg>"
+	// run answers one of the table's own verbs (nil: a game's verb,
+	// answered by contractClick).
 	run func(c *Call, arg string) error
-	arg bool // the id carries an argument
 }
 
-// tableVerbs is the glossary of the table's own verbs: one line per verb,
-// saying what its component is. The names of the constants say the same
-// in Go.
-var tableVerbs map[string]tableVerb
+// tableVerbs is the glossary of the table's own verbs, mounted under
+// tablePrefix: their components belong to no game, anyone may use them
+// at any time, and their ids carry the number 0 (tableID).
+var tableVerbs map[string]idVerb
 
 func init() {
-	tableVerbs = map[string]tableVerb{
+	tableVerbs = map[string]idVerb{
 		// /forget-me's confirmation (stats.go).
 		verbForgetYes: {run: (*Call).forgetYes}, // "fgyes": delete the clicker's statistics on the server
 		verbForgetNo:  {run: (*Call).forgetNo},  // "fgno": keep them
@@ -38,29 +40,63 @@ func init() {
 	}
 }
 
-// parseTableID reads the custom id of one of the table's own components:
-// under tablePrefix, or under idPrefix on messages posted before the table
-// had its own prefix. ok is false for any other id; err refuses one of
-// the table's that TableID did not build.
-func parseTableID(s string) (v tableVerb, arg string, ok bool, err error) {
-	parts := strings.Split(s, ":")
-	if len(parts) < 3 || parts[0] != idPrefix && parts[0] != tablePrefix {
-		return tableVerb{}, "", false, nil
+// parsedID is a component's custom id, "<prefix>:<verb>:<n>[:<arg>]":
+// the prefix names a game or the table, n is a lobby counter, a state's
+// version or a page, and the argument (which may hold colons) is the
+// verb's.
+type parsedID struct {
+	Prefix, Verb string
+	n            uint64
+	Arg          string
+}
+
+// parseID reads the custom id s of one of verbs, the glossary mounted
+// under its prefix: the one parser of every component's id, which
+// refuses (ErrBadCustomID) one its builder (present.CustomID) could not
+// have made.
+func parseID(s string, verbs map[string]idVerb) (parsedID, error) {
+	if len(s) > present.MaxCustomID {
+		return parsedID{}, fmt.Errorf("%w: too long", ErrBadCustomID)
 	}
-	v, ok = tableVerbs[parts[1]]
+	parts := strings.SplitN(s, ":", 4)
+	if len(parts) < 3 {
+		return parsedID{}, fmt.Errorf("%w: %q", ErrBadCustomID, s)
+	}
+	v, ok := verbs[parts[1]]
 	if !ok {
-		return tableVerb{}, "", false, nil
+		return parsedID{}, fmt.Errorf("%w: verb %q", ErrBadCustomID, parts[1])
 	}
-	switch {
-	case len(s) > present.MaxCustomID, len(parts) > 4, parts[2] != "0":
-		return tableVerb{}, "", true, fmt.Errorf("%w: %q", ErrBadCustomID, s)
-	case v.arg != (len(parts) == 4), len(parts) == 4 && parts[3] == "":
-		return tableVerb{}, "", true, fmt.Errorf("%w: %q: argument", ErrBadCustomID, s)
+	n, err := strconv.ParseUint(parts[2], 10, 64)
+	if err != nil || len(parts[2]) > 1 && parts[2][0] == '0' || v.run != nil && n != 0 {
+		return parsedID{}, fmt.Errorf("%w: number %q", ErrBadCustomID, parts[2])
 	}
-	if v.arg {
-		arg = parts[3]
+	p := parsedID{Prefix: parts[0], Verb: parts[1], n: n}
+	if len(parts) == 4 {
+		p.Arg = parts[3]
 	}
-	return v, arg, true, nil
+	if v.arg != (p.Arg != "") || len(p.Arg) > engine.MaxMoveLen {
+		return parsedID{}, fmt.Errorf("%w: argument of %q", ErrBadCustomID, p.Verb)
+	}
+	return p, nil
+}
+
+// mounted returns the glossary of the verbs under the prefix of the
+// custom id s, and the game they belong to (nil: the table's own). The
+// table's verbs are also under DIX's prefix, on messages posted before
+// the table had its own.
+func (b *Bot) mounted(s string) (map[string]idVerb, *present.Game, bool) {
+	prefix, rest, ok := strings.Cut(s, ":")
+	if !ok {
+		return nil, nil, false
+	}
+	if prefix == tablePrefix {
+		return tableVerbs, nil, true
+	}
+	if verb, _, _ := strings.Cut(rest, ":"); prefix == idPrefix && tableVerbs[verb].run != nil {
+		return tableVerbs, nil, true
+	}
+	g, ok := b.games[prefix]
+	return contractVerbs, g, ok
 }
 
 // route sends an interaction to its handler.
@@ -89,25 +125,34 @@ func (b *Bot) route(c *Call) error {
 		if !ok {
 			return ErrBadCustomID
 		}
-		// The table's own components first: those posted under DIX's
-		// prefix before the table had its own are answered too.
-		if v, arg, ok, err := parseTableID(d.CustomID); ok {
-			if err != nil {
-				return err
-			}
-			return v.run(c, arg)
+		verbs, g, ok := b.mounted(d.CustomID)
+		if !ok {
+			return fmt.Errorf("%w: %q", ErrBadCustomID, d.CustomID)
 		}
-		if g, ok := b.games.gameOfID(d.CustomID); ok {
-			return b.contractClick(c, g, d.CustomID)
+		p, err := parseID(d.CustomID, verbs)
+		switch {
+		case g == nil && err != nil:
+			return err
+		case g == nil:
+			return tableVerbs[p.Verb].run(c, p.Arg)
+		case err != nil && g.OldClick != nil:
+			c.Game = g.Rules.Name()
+			return c.contractOldClick(g, d.CustomID, err)
+		case err != nil:
+			return err
 		}
-		return fmt.Errorf("%w: %q", ErrBadCustomID, d.CustomID)
+		return b.contractClick(c, g, p)
 	case discordgo.InteractionModalSubmit:
 		d, ok := c.I.Data.(discordgo.ModalSubmitInteractionData)
 		if !ok {
 			return ErrBadInput
 		}
-		if g, ok := b.games.gameOfID(d.CustomID); ok {
-			return b.contractSubmit(c, g, d.CustomID)
+		if verbs, g, ok := b.mounted(d.CustomID); ok && g != nil {
+			p, err := parseID(d.CustomID, verbs)
+			if err != nil {
+				return err
+			}
+			return b.contractSubmit(c, g, p)
 		}
 		return fmt.Errorf("%w: %q is not a modal", ErrBadCustomID, d.CustomID)
 	}

@@ -72,7 +72,7 @@ func TestWrongUserOutsiderStale(t *testing.T) {
 
 	var pass string
 	for _, id := range tabletest.ComponentIDs(board.Components) {
-		if p, err := parseContractID(id); err == nil && p.Verb == cverbMove && p.Arg == "w -" {
+		if p, err := parseID(id, contractVerbs); err == nil && p.Verb == cverbMove && p.Arg == "w -" {
 			pass = id
 			break
 		}
@@ -104,13 +104,42 @@ func TestForgedCustomIDs(t *testing.T) {
 	for _, id := range []string{
 		"", "garbage", "qwixx", "qwixx:mv", "qwixx:mv:abc", "qwixx:mv:-1", "qwixx:nope:0", "xx:mv:0",
 		"qwixx:kick:0:lots", "qwixx:mv:99999999999999999999999", strings.Repeat("qwixx:", 40),
-		"table:set:1:lang", "table:set:0", "table:fgyes:0:x", "table:nope:0",
+		"table:set:1:lang", "table:set:0", "table:fgyes:0:x", "table:nope:0", "dix:set:1:lang", "qwixx:set:0:lang",
+		"qwixx:join:00", "qwixx:join:0:x", "qwixx:mv:1:", "table:mv:1:x",
 	} {
 		t.Run(id, func(t *testing.T) {
 			assert.Equal(t, locales.T("en", "err_bad_custom_id", nil), h.ClickOn("u1", board, id).EphemeralText())
 		})
 	}
 	unchanged(h, before)
+}
+
+// The one parser reads back every id its builder makes, for the verbs
+// of the table and of the games alike, and nothing else.
+func TestParseIDReadsWhatCustomIDBuilds(t *testing.T) {
+	t.Parallel()
+	for prefix, verbs := range map[string]map[string]idVerb{tablePrefix: tableVerbs, "qwixx": contractVerbs} {
+		for verb, v := range verbs {
+			var n uint64
+			if v.run == nil {
+				n = 17
+			}
+			arg := ""
+			if v.arg {
+				arg = "a:b c"
+			}
+			id := contractID(prefix, verb, n, arg)
+			p, err := parseID(id, verbs)
+			require.NoError(t, err, id)
+			assert.Equal(t, parsedID{Prefix: prefix, Verb: verb, n: n, Arg: arg}, p, id)
+			if v.arg {
+				_, err = parseID(contractID(prefix, verb, n, ""), verbs)
+			} else {
+				_, err = parseID(contractID(prefix, verb, n, "x"), verbs)
+			}
+			assert.ErrorIs(t, err, ErrBadCustomID, "%s with the argument's presence turned", id)
+		}
+	}
 }
 
 // A store that stays down past the answer's budget is told, in the
@@ -157,7 +186,7 @@ func TestStoreTimeout(t *testing.T) {
 	before := snapshot(h)
 	var move string
 	for _, id := range tabletest.ComponentIDs(board.Components) {
-		if p, err := parseContractID(id); err == nil && p.Verb == cverbMove {
+		if p, err := parseID(id, contractVerbs); err == nil && p.Verb == cverbMove {
 			move = id
 			break
 		}

@@ -180,7 +180,7 @@ func (c *Call) contractOldClick(g *present.Game, id string, perr error) error {
 	if err != nil {
 		return perr
 	}
-	p := contractParsed{Verb: parts[1], n: n}
+	p := parsedID{Verb: parts[1], n: n}
 	if len(parts) == 4 {
 		p.Arg = parts[3]
 	}
@@ -193,13 +193,13 @@ func (c *Call) contractOldClick(g *present.Game, id string, perr error) error {
 		}
 		return c.contractStale(g, r.Data == nil)
 	case old.Move != "":
-		return c.contractMove(g, contractParsed{Verb: cverbMove, n: n, Arg: string(old.Move)})
+		return c.contractMove(g, parsedID{Verb: cverbMove, n: n, Arg: string(old.Move)})
 	case old.Prompt:
-		return c.contractPrompt(g, contractParsed{Verb: cverbPrompt, n: n}, "")
+		return c.contractPrompt(g, parsedID{Verb: cverbPrompt, n: n}, "")
 	case old.Next != "":
-		return c.contractPrompt(g, contractParsed{Verb: cverbStep, n: n, Arg: old.Next}, old.Next)
+		return c.contractPrompt(g, parsedID{Verb: cverbStep, n: n, Arg: old.Next}, old.Next)
 	case old.Level != "":
-		return c.contractLobby(g, contractParsed{Verb: cverbCPU, n: n, Arg: old.Level})
+		return c.contractLobby(g, parsedID{Verb: cverbCPU, n: n, Arg: old.Level})
 	}
 	return perr
 }

@@ -244,7 +244,7 @@ var frozenCases = []frozenCase{
 			// The payment the step proposes buys the card.
 			var pay string
 			for _, id := range tabletest.ComponentIDs(step.Components) {
-				if cp, err := parseContractID(id); err == nil && cp.Verb == cverbMove {
+				if cp, err := parseID(id, contractVerbs); err == nil && cp.Verb == cverbMove {
 					pay = id
 				}
 			}
@@ -274,7 +274,7 @@ var frozenCases = []frozenCase{
 			shownNow := res.Shown(board)
 			require.NotNil(t, shownNow, res.Describe())
 			for _, id := range tabletest.ComponentIDs(shownNow.Components) {
-				_, err := parseContractID(id)
+				_, err := parseID(id, contractVerbs)
 				assert.NoError(t, err, "an id of the old table: %s", id)
 			}
 		},
