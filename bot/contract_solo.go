@@ -47,17 +47,24 @@ func (c *Call) contractSolo(g *present.Game, lang string, noPics bool, pace stri
 	} else if err != nil {
 		return err
 	}
-	pb := g.Presenter.Board(td.boardTable(g, st, !c.B.noPictures), st)
+	c.respondFirstBoard(g, rec, td, st)
+	return nil
+}
+
+// respondFirstBoard answers with the first board of the new table r, a
+// new message of the channel: a solo start's, or a rematch's that needs
+// no lobby.
+func (c *Call) respondFirstBoard(g *present.Game, r *dixbot.Record, td *tableData, st engine.State) {
+	pb := g.Presenter.Board(td.boardTable(g, st, !c.B.noPictures && c.B.mayAttach(c.I.ChannelID)), st)
 	pb.Content = withLine(pb.Content, tableClockLine(g, st, td))
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
 			Components: tableComponents(g, st, td, pb), AllowedMentions: noMentions()},
 	})
-	c.B.wakeAt(rec.Due)
+	c.B.wakeAt(r.Due)
 	c.keepLog(td)
 	c.rememberBoard(g)
-	return nil
 }
 
 // contractView shows the step view of the caller's private prompt, to

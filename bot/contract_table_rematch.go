@@ -125,16 +125,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 		return err
 	}
 	if st2 != nil {
-		pb := g.Presenter.Board(ntd.boardTable(g, st2, !c.B.noPictures && c.B.mayAttach(c.I.ChannelID)), st2)
-		pb.Content = withLine(pb.Content, tableClockLine(g, st2, ntd))
-		c.Respond(&discordgo.InteractionResponse{
-			Type: discordgo.InteractionResponseChannelMessageWithSource,
-			Data: &discordgo.InteractionResponseData{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
-				Components: tableComponents(g, st2, ntd, pb), AllowedMentions: noMentions()},
-		})
-		c.B.wakeAt(next.Due)
-		c.keepLog(ntd)
-		c.rememberBoard(g)
+		c.respondFirstBoard(g, next, ntd, st2)
 		return nil
 	}
 	others := ntd.Called
