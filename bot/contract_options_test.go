@@ -147,7 +147,7 @@ func TestSettingsGameOptions(t *testing.T) {
 	msg = h.ClickOn("u1", msg, id, "qwixx/speed=fast").Shown(msg)
 	assert.Contains(t, msg.Content, locales.T("en", "table_option", map[string]any{"Option": "speed", "Value": "fast"}))
 	// The id of a settings message posted before the table's prefix.
-	msg = h.ClickOn("u1", msg, CustomID(verbSettings, 0, setLang), "fr").Shown(msg)
+	msg = h.ClickOn("u1", msg, present.CustomID(oldTablePrefix, verbSettings, 0, setLang), "fr").Shown(msg)
 	assert.Contains(t, msg.Content, locales.T("en", "settings_saved", nil))
 
 	raw, err := h.Db.(*store.File).Settings(context.Background(), h.Guild, h.Channel)
@@ -198,7 +198,7 @@ func TestOldDixSettingsAreDixsOptions(t *testing.T) {
 	}
 
 	for _, old := range []struct{ id, value string }{
-		{CustomID(verbSettings, 0, "var"), ""}, {CustomID(verbSettings, 0, "diff"), "9"}, {CustomID(verbSettings, 0, "pace"), "live"},
+		{present.CustomID(oldTablePrefix, verbSettings, 0, "var"), ""}, {present.CustomID(oldTablePrefix, verbSettings, 0, "diff"), "9"}, {present.CustomID(oldTablePrefix, verbSettings, 0, "pace"), "live"},
 	} {
 		resp := h.ClickOn("u1", msg, old.id, old.value).Response()
 		assert.Equal(t, locales.T("en", "err_stale", nil), resp.Data.Content, old.id)

@@ -92,7 +92,7 @@ func (b *Bot) mounted(s string) (map[string]idVerb, *present.Game, bool) {
 	if prefix == tablePrefix {
 		return tableVerbs, nil, true
 	}
-	if verb, _, _ := strings.Cut(rest, ":"); prefix == idPrefix && tableVerbs[verb].run != nil {
+	if verb, _, _ := strings.Cut(rest, ":"); prefix == oldTablePrefix && tableVerbs[verb].run != nil {
 		return tableVerbs, nil, true
 	}
 	g, ok := b.games[prefix]
@@ -206,22 +206,17 @@ func parseNumber(s string, optional bool, most int) (int, error) {
 	return n, nil
 }
 
-// idPrefix starts the custom ids of DIX's components (bot/dix IDPrefix),
-// and of the table's own on messages posted before they moved under
-// tablePrefix: those are still answered.
-const idPrefix = "dix"
+// oldTablePrefix starts the custom ids of the table's own components on
+// messages posted before they moved under tablePrefix (DIX's prefix, under
+// which they began): those are still answered.
+const oldTablePrefix = "dix"
 
 // tablePrefix starts the custom ids of the table's own components, which
 // belong to no game: /settings' and /forget-me's.
 const tablePrefix = "table"
 
 // tableID builds the custom id of one of the table's own components
-// (VerbSpec.Table), which carry no version.
+// (tableVerbs), which carry the number 0.
 func tableID(verb string, args ...string) string {
 	return present.CustomID(tablePrefix, verb, 0, args...)
-}
-
-// CustomID builds a component custom id.
-func CustomID(verb string, version uint32, args ...string) string {
-	return present.CustomID(idPrefix, verb, uint64(version), args...)
 }
