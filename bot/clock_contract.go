@@ -164,6 +164,46 @@ func setContractDue(r *dixbot.Record, td *tableData, g *present.Game, st engine.
 	}
 }
 
+// decideOutOfTime has the computer decide, for each seat whose deadline
+// is past at now, what the game's default level would (Timeout), and the
+// computer seats whose turn comes next decide after it; it returns how
+// late each decision was and the events.
+func (b *Bot) decideOutOfTime(g *present.Game, st engine.State, td *tableData, now time.Time) ([]time.Duration, []engine.Event, error) {
+	var lates []time.Duration
+	var evs []engine.Event
+	for range maxAdvance {
+		late := -1
+		for _, s := range st.ToDecide() {
+			if dl := td.deadline(g, st, s); !dl.IsZero() && !dl.After(now) {
+				late = s
+				lates = append(lates, now.Sub(dl))
+				break
+			}
+		}
+		if late < 0 {
+			break
+		}
+		rng := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(late)))
+		m, err := g.Player(g.Default).Timeout(st, late, rng)
+		if err != nil {
+			return nil, nil, err
+		}
+		e, err := applyOpen(g, st, td, late, m, now, true)
+		if err != nil {
+			return nil, nil, err
+		}
+		evs = append(evs, e...)
+		td.addLog([]string{locales.T(td.Lang, "table_timed_out", map[string]any{"Name": td.Seats[late].Name})})
+		td.addLog(td.markLate(late))
+		more, err := b.advance(g, st, td, now)
+		if err != nil {
+			return nil, nil, err
+		}
+		evs = append(evs, more...)
+	}
+	return lates, evs, nil
+}
+
 // runContractDue takes the decisions out of time of the channel's contract
 // game, then the forced and computer decisions that follow, in one update
 // that owes the board's edit and the pings; the same update claims the
@@ -202,38 +242,12 @@ func (b *Bot) runContractDue(ctx context.Context, d DiscordAPI, channel string, 
 			if err != nil {
 				return err
 			}
-			moved := st.Seq() >= since
-			for range maxAdvance {
-				late := -1
-				for _, s := range st.ToDecide() {
-					if dl := td.deadline(g, st, s); !dl.IsZero() && !dl.After(now) {
-						late = s
-						lates = append(lates, now.Sub(dl))
-						break
-					}
-				}
-				if late < 0 {
-					break
-				}
-				moved = true
-				rng := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(late)))
-				m, err := g.Player(g.Default).Timeout(st, late, rng)
-				if err != nil {
-					return err
-				}
-				e, err := applyOpen(g, st, td, late, m, now, true)
-				if err != nil {
-					return err
-				}
-				evs = append(evs, e...)
-				td.addLog([]string{locales.T(td.Lang, "table_timed_out", map[string]any{"Name": td.Seats[late].Name})})
-				td.addLog(td.markLate(late))
-				more, err := b.advance(g, st, td, now)
-				if err != nil {
-					return err
-				}
-				evs = append(evs, more...)
+			late, more, err := b.decideOutOfTime(g, st, td, now)
+			if err != nil {
+				return err
 			}
+			lates, evs = append(lates, late...), append(evs, more...)
+			moved := st.Seq() >= since
 			td.tell(g, evs)
 			reminders := td.reminders(r, g, st, now)
 			setContractDue(r, td, g, st)
