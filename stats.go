@@ -45,6 +45,12 @@ type PlayerStats struct {
 	// the person has played no rated game.
 	Mu, Sigma float64
 	Rated     bool
+	// Ahead and Faced are the placements the rating rests on: over the
+	// person's games against others, how many opponents (people and
+	// computer seats) they finished ahead of, and how many they met. A tie
+	// is neither ahead nor behind. A record kept before placements were
+	// reads 0 for both, and only its later games add to them.
+	Ahead, Faced int
 }
 
 // SoloStats is one person's record against ALIX at one difficulty.
@@ -64,6 +70,8 @@ type Standing struct {
 	Sigma  float64
 	Played int
 	Won    int
+	// Ahead and Faced are the person's placements (PlayerStats).
+	Ahead, Faced int
 }
 
 // Stats keeps the servers' results and ratings. Every key of a server is its

@@ -67,8 +67,8 @@ func TestLeaderboardInTheAskersLanguage(t *testing.T) {
 
 // Ratings read without a lesson: provisional for a person's first games,
 // then a figure that starts at 0 and never shows below it, however the
-// person lost; the leaderboard shows beside each name the games and wins
-// it rests on, and says in a line what the figure means.
+// person lost; the leaderboard shows beside each name the games, wins and
+// placements it rests on, and says in a line what the figure means.
 func TestRatingsReadWithoutALesson(t *testing.T) {
 	t.Parallel()
 	db, err := store.OpenFile(filepath.Join(t.TempDir(), "dix.db"), store.Options{})
@@ -108,8 +108,8 @@ func TestRatingsReadWithoutALesson(t *testing.T) {
 	assert.NotContains(t, e.Description, "−")
 	lb := cmd("u3", "leaderboard", dixxit)
 	assert.Contains(t, lb.Description, "Alice: **", lb.Description)
-	assert.Contains(t, lb.Description, "(6 games, 6 wins)")
-	assert.Contains(t, lb.Description, "Bob: **0.0** (6 games, 0 wins)")
+	assert.Contains(t, lb.Description, "(6 games, 6 wins, ahead of 6 opponents out of 6)")
+	assert.Contains(t, lb.Description, "Bob: **0.0** (6 games, 0 wins, ahead of 0 opponents out of 6)")
 	assert.NotContains(t, lb.Description, "−")
 	assert.Equal(t, locales.T("en", "stats_rating_note", nil), lb.Footer.Text)
 	assert.NotContains(t, lb.Footer.Text, "σ", "no statistics lesson")

@@ -286,6 +286,23 @@ func games(lang string, n int) string { return locales.N(lang, "stats_games", n,
 // wins is a count of wins in words, in the plural form of lang.
 func wins(lang string, n int) string { return locales.N(lang, "stats_wins", n, nil) }
 
+// aheadOf is the placements a rating rests on in words: how many of the
+// faced opponents the person finished ahead of.
+func aheadOf(lang string, ahead, faced int) string {
+	return locales.N(lang, "stats_ahead", ahead, map[string]any{"Of": faced})
+}
+
+// recordText is what a leaderboard line's rating rests on: games, wins
+// and placements; games and wins alone for a record that has no
+// placements (kept before them).
+func recordText(lang string, played, won, ahead, faced int) string {
+	if faced == 0 {
+		return locales.T(lang, "stats_record_unplaced", map[string]any{"Played": games(lang, played), "Won": wins(lang, won)})
+	}
+	return locales.T(lang, "stats_record", map[string]any{"Played": games(lang, played), "Won": wins(lang, won),
+		"Ahead": aheadOf(lang, ahead, faced)})
+}
+
 // statsShow answers /stats [member] [game], privately.
 func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 	game, err := c.gameArg(d)
@@ -337,13 +354,17 @@ func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 		if p.Rated {
 			rt = ratingText(lang, p.Mu, p.Sigma, p.Played)
 		}
-		lines = append(lines, locales.T(lang, "stats_game", map[string]any{
+		key, data := "stats_game", map[string]any{
 			"Game": gameTitle(p.Game), "Played": games(lang, p.Played), "Won": wins(lang, p.Won),
 			"Rate":   strconv.Itoa(int(100*float64(p.Won)/float64(max(p.Played, 1)) + 0.5)),
 			"Avg":    oneDecimal(lang, float64(p.Total)/float64(max(p.Played, 1))),
 			"Best":   p.Best,
 			"Rating": rt,
-		}))
+		}
+		if p.Faced > 0 {
+			key, data["Ahead"] = "stats_game_placed", aheadOf(lang, p.Ahead, p.Faced)
+		}
+		lines = append(lines, locales.T(lang, key, data))
 		if p.Played > favPlayed {
 			fav, favPlayed = p.Game, p.Played
 		}
@@ -388,7 +409,8 @@ func memberName(r *discordgo.ApplicationCommandInteractionDataResolved, id strin
 }
 
 // leaderboard answers /leaderboard game:, in public: the top ten and the
-// asker's own line when they are rated below them.
+// asker's own line when they are rated below them, each with its rating
+// and what the order rests on (recordText).
 func (c *Call) leaderboard(d discordgo.ApplicationCommandInteractionData) error {
 	game, err := c.gameArg(d)
 	if err != nil {
@@ -418,7 +440,7 @@ func (c *Call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 			name = s.User
 		}
 		return locales.T(lang, key, map[string]any{"Rank": s.Rank, "Name": Escape(name), "Rating": ratingText(lang, s.Mu, s.Sigma, s.Played),
-			"Played": games(lang, s.Played), "Won": wins(lang, s.Won)})
+			"Record": recordText(lang, s.Played, s.Won, s.Ahead, s.Faced)})
 	}
 	for _, s := range top {
 		lines = append(lines, line("leaderboard_line", s))

@@ -180,8 +180,8 @@ func TestStatsCommands(t *testing.T) {
 	resp := statsCmd(h, "u1", "stats").Response()
 	assert.NotZero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "private")
 	txt := embedText(t, resp)
-	assert.Contains(t, txt, locales.T("en", "stats_game", map[string]any{"Game": "DIX", "Played": "3 games", "Won": "2 wins", "Rate": "67",
-		"Avg": "38.7", "Best": 39, "Rating": shownRating("en", a.Mu, a.Sigma)}))
+	assert.Contains(t, txt, locales.T("en", "stats_game_placed", map[string]any{"Game": "DIX", "Played": "3 games", "Won": "2 wins", "Rate": "67",
+		"Avg": "38.7", "Best": 39, "Ahead": "ahead of 5 opponents out of 6", "Rating": shownRating("en", a.Mu, a.Sigma)}))
 	assert.Contains(t, txt, locales.T("en", "stats_favourite", map[string]any{"Game": "DIX"}))
 
 	h.Locale = discordgo.French
@@ -197,7 +197,7 @@ func TestStatsCommands(t *testing.T) {
 	assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "public")
 	txt = embedText(t, resp)
 	assert.Contains(t, txt, locales.T("en", "leaderboard_line", map[string]any{"Rank": 1, "Name": "Alice",
-		"Rating": shownRating("en", a.Mu, a.Sigma), "Played": "3 games", "Won": "2 wins"}))
+		"Rating": shownRating("en", a.Mu, a.Sigma), "Record": "3 games, 2 wins, ahead of 5 opponents out of 6"}))
 	assert.Contains(t, txt, "**2.** Bob")
 	assert.NotContains(t, txt, "You:", "the asker is not rated")
 	assert.Contains(t, embedText(t, statsCmd(h, "u3", "leaderboard", gameOpt("qwixx")).Response()),
@@ -245,7 +245,7 @@ func TestLeaderboardShowsTheAskersLine(t *testing.T) {
 	}
 	txt := embedText(t, statsCmd(h, "b1", "leaderboard", gameOpt("dix")).Response())
 	assert.Equal(t, 11, strings.Count(txt, " games, "), "ten lines and the asker's: %s", txt)
-	assert.Contains(t, txt, "You: **12.** Nb1")
+	assert.Contains(t, txt, "You: **12.** Nb1: **0.0** (11 games, 0 wins, ahead of 0 opponents out of 11)")
 	txt = embedText(t, statsCmd(h, "a3", "leaderboard", gameOpt("dix")).Response())
 	assert.NotContains(t, txt, "You:")
 	assert.Contains(t, txt, "**4.** Na3")
@@ -332,5 +332,66 @@ func TestContractResultRecordedLater(t *testing.T) {
 				assert.Equal(t, 1, playerStats(h, "g1", u)["qwixx"].Played, u)
 			}
 		})
+	}
+}
+
+// A player who never won but finished ahead of most opponents can top the
+// leaderboard; the line says what the order rests on, in the board's
+// language: games, wins, and how many opponents they finished ahead of.
+// /stats says it too.
+func TestLeaderboardSaysWhatTheOrderRestsOn(t *testing.T) {
+	t.Parallel()
+	h := newStatsHarness(t)
+	ctx := context.Background()
+	// Bruno is second every time, behind Alice, Carol or Dan in turn.
+	others := []dixbot.ResultSeat{{User: "ua", Name: "Alice"}, {User: "uc", Name: "Carol"}, {User: "ud", Name: "Dan"}}
+	for i := range 6 {
+		seats := []dixbot.ResultSeat{{User: "ub", Name: "Bruno", Score: 30, Rank: 2}}
+		for j := range others {
+			s := others[(i+j)%len(others)]
+			s.Rank, s.Score = []int{1, 3, 4}[j], []int{40, 20, 10}[j]
+			seats = append(seats, s)
+		}
+		_, err := h.b.Stats().RecordResult(ctx, &dixbot.Result{Guild: "g1", Game: "qwixx", ID: fmt.Sprintf("c:%d", i), Seats: seats})
+		require.NoError(t, err)
+	}
+	assert.Equal(t, "🏆 Qwixx: the leaderboard of this server\n"+
+		"**1.** Bruno: **9.5** (6 games, 0 wins, ahead of 12 opponents out of 18)\n"+
+		"**2.** Dan: **1.5** (6 games, 2 wins, ahead of 8 opponents out of 18)\n"+
+		"**3.** Alice: **0.3** (6 games, 2 wins, ahead of 8 opponents out of 18)\n"+
+		"**4.** Carol: **0.1** (6 games, 2 wins, ahead of 8 opponents out of 18)",
+		embedText(t, statsCmd(h, "ua", "leaderboard", gameOpt("qwixx")).Response()))
+	txt := embedText(t, statsCmd(h, "ub", "stats", gameOpt("qwixx")).Response())
+	assert.Contains(t, txt, "**Qwixx**: 6 games, 0 wins (0 %), average score 30.0, best 30, ahead of 12 opponents out of 18, rating **9.5**")
+
+	h.Locale = discordgo.French
+	assert.Equal(t, "🏆 Qwixx : le classement de ce serveur\n"+
+		"**1.** Bruno : **9,5** (6 parties, 0 victoire, devant 12 adversaires sur 18)\n"+
+		"**2.** Dan : **1,5** (6 parties, 2 victoires, devant 8 adversaires sur 18)\n"+
+		"**3.** Alice : **0,3** (6 parties, 2 victoires, devant 8 adversaires sur 18)\n"+
+		"**4.** Carol : **0,1** (6 parties, 2 victoires, devant 8 adversaires sur 18)",
+		embedText(t, statsCmd(h, "ua", "leaderboard", gameOpt("qwixx")).Response()))
+	txt = embedText(t, statsCmd(h, "ub", "stats", gameOpt("qwixx")).Response())
+	assert.Contains(t, txt, "**Qwixx** : 6 parties, 0 victoire (0 %), score moyen 30,0, meilleur 30, devant 12 adversaires sur 18, cote **9,5**")
+}
+
+// A record kept before placements were shows games and wins alone; the
+// placements take each language's plural forms.
+func TestRecordText(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		lang                      string
+		played, won, ahead, faced int
+		want                      string
+	}{
+		{"en", 4, 1, 0, 0, "4 games, 1 win"},
+		{"fr", 4, 1, 0, 0, "4 parties, 1 victoire"},
+		{"en", 1, 0, 0, 2, "1 game, 0 wins, ahead of 0 opponents out of 2"},
+		{"fr", 1, 0, 0, 2, "1 partie, 0 victoire, devant 0 adversaire sur 2"},
+		{"en", 2, 0, 1, 4, "2 games, 0 wins, ahead of 1 opponent out of 4"},
+		{"fr", 2, 0, 1, 4, "2 parties, 0 victoire, devant 1 adversaire sur 4"},
+		{"fr", 3, 2, 5, 6, "3 parties, 2 victoires, devant 5 adversaires sur 6"},
+	} {
+		assert.Equal(t, c.want, recordText(c.lang, c.played, c.won, c.ahead, c.faced))
 	}
 }

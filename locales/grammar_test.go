@@ -91,6 +91,17 @@ func TestPluralFormsOfCounts(t *testing.T) {
 	} {
 		assert.Equal(t, c.want, N(c.lang, c.key, c.n, nil), "%s %s %d", c.lang, c.key, c.n)
 	}
+	for _, c := range []struct {
+		lang      string
+		ahead, of int
+		want      string
+	}{
+		{English, 0, 2, "ahead of 0 opponents out of 2"}, {English, 1, 3, "ahead of 1 opponent out of 3"},
+		{French, 0, 2, "devant 0 adversaire sur 2"}, {French, 1, 3, "devant 1 adversaire sur 3"},
+		{French, 12, 18, "devant 12 adversaires sur 18"},
+	} {
+		assert.Equal(t, c.want, N(c.lang, "stats_ahead", c.ahead, map[string]any{"Of": c.of}))
+	}
 	one := N(English, "dixxit_board_title", 1, map[string]any{"Turn": 3, "Name": "Ann", "Pile": 1})
 	assert.Contains(t, one, "(1 card left in the pile)")
 	assert.Contains(t, N(French, "dixxit_board_title", 1, map[string]any{"Turn": 3, "Name": "Ann", "Pile": 1}), "(1 carte dans la pioche)")

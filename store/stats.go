@@ -74,7 +74,8 @@ func computerLevel(level string) int {
 // for a solo game the record of its difficulty in solo (by user). A game
 // between players is rated when it has at least two seats: every person's
 // rating moves by rating.RateFixed, the computer seats counting as fixed
-// players of their level (rating.Computer). Solo games are not rated.
+// players of their level (rating.Computer); every person's Ahead and
+// Faced add their seat's placement. Solo games are not rated.
 func applyResult(r *dixbot.Result, ps map[string]*dixbot.PlayerStats, solo map[string]*dixbot.SoloStats) {
 	if r.Solo > 0 {
 		for _, s := range r.Seats {
@@ -101,7 +102,7 @@ func applyResult(r *dixbot.Result, ps map[string]*dixbot.PlayerStats, solo map[s
 	var fixed [][]bool
 	var ranks []int
 	var who []string // by team: the person, "" for a computer
-	for _, s := range r.Seats {
+	for i, s := range r.Seats {
 		if s.User == "" {
 			teams = append(teams, []rating.Rating{rating.Computer(computerLevel(s.Level))})
 			fixed = append(fixed, []bool{true})
@@ -130,6 +131,9 @@ func applyResult(r *dixbot.Result, ps map[string]*dixbot.PlayerStats, solo map[s
 		if s.Rank == 1 {
 			st.Won++
 		}
+		ahead, faced := placement(r, i)
+		st.Ahead += ahead
+		st.Faced += faced
 		cur := rating.New()
 		if st.Rated {
 			cur = rating.Rating{Mu: st.Mu, Sigma: st.Sigma}
@@ -150,6 +154,24 @@ func applyResult(r *dixbot.Result, ps map[string]*dixbot.PlayerStats, solo map[s
 		st := ps[u]
 		st.Mu, st.Sigma, st.Rated = after[i][0].Mu, after[i][0].Sigma, true
 	}
+}
+
+// placement is how many of the result's other seats the seat i finished
+// ahead of, and how many there were: the seats of other people and the
+// computer seats. Tied seats share a rank, as the rating has them: a tie
+// is neither ahead nor behind.
+func placement(r *dixbot.Result, i int) (ahead, faced int) {
+	me := r.Seats[i]
+	for j, s := range r.Seats {
+		if j == i || (s.User != "" && s.User == me.User) {
+			continue
+		}
+		faced++
+		if s.Rank > me.Rank {
+			ahead++
+		}
+	}
+	return ahead, faced
 }
 
 // ordinal is the leaderboard's score of a record: Mu − 3·Sigma.

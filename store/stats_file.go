@@ -21,7 +21,9 @@ import (
 //
 //	r game id        result (JSON); its presence makes a second recording
 //	                 of the game a no-op
-//	p game user      the person's record at the game (JSON)
+//	p game user      the person's record at the game (JSON of
+//	                 dixbot.PlayerStats; a record kept before the
+//	                 placements has no Ahead and Faced, read as 0)
 //	s user d         solo record at difficulty d (d: 4 bytes big-endian)
 //	g user game      nothing: the games the person has records of
 //	u user game id   nothing: the results the person is in
@@ -256,7 +258,8 @@ func (s *File) Leaderboard(ctx context.Context, guild, game, user string, n int)
 			if json.Unmarshal(b, &v) != nil || !v.Rated {
 				continue
 			}
-			all = append(all, dixbot.Standing{User: string(k[len(prefix):]), Name: v.Name, Mu: v.Mu, Sigma: v.Sigma, Played: v.Played, Won: v.Won})
+			all = append(all, dixbot.Standing{User: string(k[len(prefix):]), Name: v.Name, Mu: v.Mu, Sigma: v.Sigma,
+				Played: v.Played, Won: v.Won, Ahead: v.Ahead, Faced: v.Faced})
 			ord = append(ord, ordinal(&v))
 		}
 		return nil

@@ -33,6 +33,8 @@ const (
 //	T r:<game>:<id>     result (JSON), kept Options.ResultTTL from its time; its presence
 //	                    makes a second recording of the game a no-op
 //	T p:<game>:<user>   hash: n name, p played, w won, t total, b best,
+//	                    ah and fc the placements (opponents finished ahead
+//	                    of, and met; absent in a record kept before them),
 //	                    mu and sg the rating (absent while unrated)
 //	T lb:<game>         sorted set: rated people by Mu − 3·Sigma
 //	T s:<user>          hash of the solo records: p<d>, w<d>, b<d> played,
@@ -173,7 +175,7 @@ func (s *Redis) RecordResult(ctx context.Context, r *dixbot.Result) (bool, error
 
 // personFields are the hash fields of a person's record.
 func personFields(st *dixbot.PlayerStats) []any {
-	f := []any{"n", st.Name, "p", st.Played, "w", st.Won, "t", st.Total, "b", st.Best}
+	f := []any{"n", st.Name, "p", st.Played, "w", st.Won, "t", st.Total, "b", st.Best, "ah", st.Ahead, "fc", st.Faced}
 	if st.Rated {
 		f = append(f, "mu", strconv.FormatFloat(st.Mu, 'g', -1, 64), "sg", strconv.FormatFloat(st.Sigma, 'g', -1, 64))
 	}
@@ -181,10 +183,12 @@ func personFields(st *dixbot.PlayerStats) []any {
 }
 
 // personFrom reads a person's record from its hash fields; fields that do
-// not parse read as zero.
+// not parse, or are absent (the placements of a record kept before them),
+// read as zero.
 func personFrom(game string, h map[string]string) *dixbot.PlayerStats {
 	num := func(k string) int { n, _ := strconv.Atoi(h[k]); return n }
-	st := &dixbot.PlayerStats{Game: game, Name: h["n"], Played: num("p"), Won: num("w"), Total: num("t"), Best: num("b")}
+	st := &dixbot.PlayerStats{Game: game, Name: h["n"], Played: num("p"), Won: num("w"), Total: num("t"), Best: num("b"),
+		Ahead: num("ah"), Faced: num("fc")}
 	mu, err1 := strconv.ParseFloat(h["mu"], 64)
 	sg, err2 := strconv.ParseFloat(h["sg"], 64)
 	if err1 == nil && err2 == nil {
@@ -316,7 +320,8 @@ func (s *Redis) Leaderboard(ctx context.Context, guild, game, user string, n int
 	}
 	line := func(i, place int) dixbot.Standing {
 		st := personFrom(game, hs[i].Val())
-		return dixbot.Standing{Rank: place, User: users[i], Name: st.Name, Mu: st.Mu, Sigma: st.Sigma, Played: st.Played, Won: st.Won}
+		return dixbot.Standing{Rank: place, User: users[i], Name: st.Name, Mu: st.Mu, Sigma: st.Sigma, Played: st.Played, Won: st.Won,
+			Ahead: st.Ahead, Faced: st.Faced}
 	}
 	out := make([]dixbot.Standing, 0, len(entries))
 	var own *dixbot.Standing

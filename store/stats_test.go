@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -40,6 +41,7 @@ func runStatsSuite(t *testing.T, newEnv newEnv) {
 		{"Leaderboard", testStatsLeaderboard},
 		{"ServersApart", testStatsServersApart},
 		{"Forget", testStatsForget},
+		{"OldRecordsWithoutPlacements", testStatsOldRecords},
 		{"BadResults", testStatsBad},
 		{"ResultsExpire", nil},
 		{"Restart", nil},
@@ -111,8 +113,14 @@ func testStatsRecord(t *testing.T, s statsStore) {
 	assert.Equal(t, 40, d.Best)
 	assert.Equal(t, "name a", d.Name)
 	assert.True(t, d.Rated)
+	assert.Equal(t, 2, d.Ahead, "ahead of b and the computer, then of nobody")
+	assert.Equal(t, 4, d.Faced)
 	q := a["qwixx"]
-	assert.Equal(t, dixbot.PlayerStats{Game: "qwixx", Name: "name a", Played: 1, Won: 1, Total: 70, Best: 70, Mu: q.Mu, Sigma: q.Sigma, Rated: true}, q)
+	assert.Equal(t, dixbot.PlayerStats{Game: "qwixx", Name: "name a", Played: 1, Won: 1, Total: 70, Best: 70, Mu: q.Mu, Sigma: q.Sigma, Rated: true,
+		Ahead: 0, Faced: 1}, q, "a tie is neither ahead nor behind")
+	b, _ := statsOf(t, s, "g1", "b")
+	assert.Equal(t, 3, b["dix"].Ahead, "ahead of the computer, then of a and the computer")
+	assert.Equal(t, 4, b["dix"].Faced)
 	c, _ := statsOf(t, s, "g1", "c")
 	assert.InDelta(t, q.Mu, c["qwixx"].Mu, 1e-9, "a tie moves both alike")
 	assert.Less(t, q.Sigma, rating.DefaultSigma)
@@ -237,6 +245,8 @@ func testStatsLeaderboard(t *testing.T, s statsStore) {
 		assert.Equal(t, "name "+st.User, st.Name)
 		assert.Equal(t, n-1, st.Played)
 		assert.Equal(t, n-1-i, st.Won)
+		assert.Equal(t, n-1-i, st.Ahead, "the placements beside the name")
+		assert.Equal(t, n-1, st.Faced)
 		if i > 0 {
 			assert.Less(t, rating.Ordinal(rating.Rating{Mu: st.Mu, Sigma: st.Sigma}),
 				rating.Ordinal(rating.Rating{Mu: top[i-1].Mu, Sigma: top[i-1].Sigma}))
@@ -245,6 +255,8 @@ func testStatsLeaderboard(t *testing.T, s statsStore) {
 	require.NotNil(t, own)
 	assert.Equal(t, 13, own.Rank)
 	assert.Equal(t, "u12", own.User)
+	assert.Equal(t, 1, own.Ahead, "the asker's own line has them too")
+	assert.Equal(t, n-1, own.Faced)
 
 	_, own, err = s.Leaderboard(ctxb, "g1", "qwixx", "u03", 10)
 	require.NoError(t, err)
@@ -322,6 +334,88 @@ func testStatsForget(t *testing.T, s statsStore) {
 	ps, _ = statsOf(t, s, "g1", "a")
 	assert.Empty(t, ps)
 	require.NoError(t, s.ForgetPlayer(ctxb, "g3", "a"), "nothing to forget")
+
+	// A game after forget-me starts a new record: nothing of the
+	// placements before it is left.
+	record(t, s, game("g1", "dix", person("b", 30, 1), person("a", 20, 2), cpu("easy", 10, 3)))
+	ps, _ = statsOf(t, s, "g1", "a")
+	assert.Equal(t, 1, ps["dix"].Played)
+	assert.Equal(t, 1, ps["dix"].Ahead, "ahead of the computer only")
+	assert.Equal(t, 2, ps["dix"].Faced)
+	_, own, err := s.Leaderboard(ctxb, "g1", "dix", "a", 10)
+	require.NoError(t, err)
+	require.NotNil(t, own)
+	assert.Equal(t, [2]int{1, 2}, [2]int{own.Ahead, own.Faced})
+}
+
+// testStatsOldRecords: a person's record kept before placements were (no
+// Ahead nor Faced stored) reads as it did, placements 0, and the games
+// after it add theirs.
+func testStatsOldRecords(t *testing.T, s statsStore) {
+	record(t, s, game("g1", "dix", person("a", 40, 1), person("b", 30, 2), cpu("normal", 20, 3)))
+	record(t, s, game("g1", "dix", person("a", 35, 1), person("b", 30, 2)))
+	before, _ := statsOf(t, s, "g1", "a")
+	require.Equal(t, 3, before["dix"].Ahead)
+	require.Equal(t, 3, before["dix"].Faced)
+	dropPlacements(t, s, "g1", "dix", "a")
+
+	a, _ := statsOf(t, s, "g1", "a")
+	want := before["dix"]
+	want.Ahead, want.Faced = 0, 0
+	assert.Equal(t, want, a["dix"], "everything else as it was")
+	top, _, err := s.Leaderboard(ctxb, "g1", "dix", "", 10)
+	require.NoError(t, err)
+	require.Len(t, top, 2)
+	assert.Equal(t, dixbot.Standing{Rank: 1, User: "a", Name: "name a", Mu: want.Mu, Sigma: want.Sigma, Played: 2, Won: 2}, top[0])
+	assert.Equal(t, [2]int{1, 3}, [2]int{top[1].Ahead, top[1].Faced}, "b keeps theirs")
+
+	record(t, s, game("g1", "dix", person("b", 30, 1), person("a", 20, 2), cpu("strong", 10, 3)))
+	a, _ = statsOf(t, s, "g1", "a")
+	assert.Equal(t, 3, a["dix"].Played)
+	assert.Equal(t, 2, a["dix"].Won)
+	assert.Equal(t, 1, a["dix"].Ahead, "the later game's placements")
+	assert.Equal(t, 2, a["dix"].Faced)
+}
+
+// dropPlacements makes user's record at game on guild one kept before
+// placements were: the same record without them.
+func dropPlacements(t *testing.T, s statsStore, guild, game, user string) {
+	t.Helper()
+	switch st := s.(type) {
+	case *Redis:
+		n, err := st.rdb.HDel(ctxb, st.personKey(guild, game, user), "ah", "fc").Result()
+		require.NoError(t, err)
+		require.EqualValues(t, 2, n)
+	case *File:
+		require.NoError(t, st.db.Update(func(tx *bolt.Tx) error {
+			g := guildBucket(tx, guild)
+			k := statsKey("p", game, user)
+			var v map[string]any
+			require.NoError(t, json.Unmarshal(g.Get(k), &v))
+			require.Contains(t, v, "Ahead")
+			require.Contains(t, v, "Faced")
+			delete(v, "Ahead")
+			delete(v, "Faced")
+			b, err := json.Marshal(v)
+			require.NoError(t, err)
+			return g.Put(k, b)
+		}))
+	default:
+		t.Fatalf("no old records for %T", s)
+	}
+}
+
+// TestPlacement: a seat is ahead of the seats ranked after it; a tie is
+// neither ahead nor behind, and a person's other seats are no opponents.
+func TestPlacement(t *testing.T) {
+	t.Parallel()
+	r := &dixbot.Result{Seats: []dixbot.ResultSeat{
+		person("a", 9, 1), person("b", 9, 1), cpu("easy", 5, 3), person("c", 4, 4), person("a", 1, 5),
+	}}
+	for i, want := range [][2]int{{2, 3}, {3, 4}, {2, 4}, {1, 4}, {0, 3}} {
+		ahead, faced := placement(r, i)
+		assert.Equal(t, want, [2]int{ahead, faced}, "seat %d", i)
+	}
 }
 
 func testStatsBad(t *testing.T, s statsStore) {
