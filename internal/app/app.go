@@ -83,6 +83,7 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	// An interaction must be answered within 3 s: never sleep through a
 	// rate limit, fail and let the bot report it.
 	s.ShouldRetryOnRateLimit = false
+	s.Client = discordClient()
 
 	// The gateway, once open (none in HTTP interactions mode).
 	var shards atomic.Pointer[gateway]
@@ -430,3 +431,21 @@ func dueRunner(cfg Config, st schedule.Source, logger *slog.Logger) *schedule.Ru
 		Logger: logger,
 	}
 }
+
+// discordClient is the HTTP client of every request to Discord's API.
+// They all go to one host, many at once (each interaction's answer, the
+// follow-ups and edits of the outbox), so it keeps as many idle
+// connections to it as requests run at once: Go's default transport keeps
+// two, and a burst of answers would then dial a new connection (a TCP and
+// a TLS handshake) for every request beyond them. The timeout is
+// discordgo's own.
+func discordClient() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = discordIdleConns
+	t.MaxIdleConnsPerHost = discordIdleConns
+	return &http.Client{Timeout: 20 * time.Second, Transport: t}
+}
+
+// discordIdleConns is how many idle connections to Discord's API the bot
+// keeps.
+const discordIdleConns = 128
