@@ -292,8 +292,7 @@ func TestDixxitBotTokenCallsPerTurn(t *testing.T) {
 			require.True(t, prompt.Ephemeral(), "the private prompt: %s", describe(prompt))
 			md, ok := gameButton("dixxit", *prompt.Message, "md", "clue")
 			require.True(t, ok, "no Give a clue button on the prompt")
-			ix, opened := tb.clickIx(u, prompt.Message.ID, md)
-			require.Equal(t, fakediscord.CallbackModal, opened.Type, "the clue form: %s", describe(opened))
+			ix := tb.openForm(u, prompt.Message.ID, md)
 			tb.submit(u, ix, map[string]string{"text": "clue " + strconv.Itoa(step)})
 		} else {
 			deciding := g.ToDecide()

@@ -682,10 +682,21 @@ func gameButton(game string, m fakediscord.Message, verb, arg string) (string, b
 }
 
 // gameClick clicks m's button of game and verb (and argument) as u; the
-// answer must be the message updated in place.
+// answer must be the message updated in place. The button may come with
+// an edit of m still on its way (the game the test read from the store is
+// ahead of the board until the edit after the last answer lands).
 func (tb *table) gameClick(game string, u fakediscord.User, m fakediscord.Message, verb, arg string) fakediscord.Message {
 	tb.t.Helper()
 	id, ok := gameButton(game, m, verb, arg)
+	if !ok {
+		_ = waitUntil(waitCtx(tb.t), tb.fake, func() bool {
+			if now, found := tb.fake.Message(m.ID); found {
+				m = now
+			}
+			id, ok = gameButton(game, m, verb, arg)
+			return ok
+		})
+	}
 	require.True(tb.t, ok, "no %s:%s:%s button on %q", game, verb, arg, m.Content)
 	r := tb.click(u, m.ID, id)
 	require.False(tb.t, r.Ephemeral(), "%s by %s refused: %s", id, u.Username, describe(r))

@@ -52,6 +52,27 @@ func (tb *table) clickIx(user fakediscord.User, msgID, customID string) (*fakedi
 	return ix, r
 }
 
+// openForm clicks the button customID that opens a form, as user, and
+// returns the interaction the form answered. A busy machine may defer the
+// click: a form cannot follow a deferral, so the player is told privately
+// to click again, and does.
+func (tb *table) openForm(user fakediscord.User, msgID, customID string) *fakediscord.Interaction {
+	tb.t.Helper()
+	note := locales.T(locales.For(user.Locale), "slow_modal", nil)
+	for try := 0; ; try++ {
+		seen := len(tb.fake.Ephemerals(tb.channel.ID, user.ID))
+		ix, opened := tb.clickIx(user, msgID, customID)
+		if opened.Type == fakediscord.CallbackModal {
+			return ix
+		}
+		require.Equal(tb.t, fakediscord.CallbackDeferredUpdateMessage, opened.Type, "the form: %s", describe(opened))
+		require.Less(tb.t, try, 5, "the form's click deferred again and again")
+		require.NoError(tb.t, waitUntil(waitCtx(tb.t), tb.fake, func() bool {
+			return slices.ContainsFunc(tb.fake.Ephemerals(tb.channel.ID, user.ID)[seen:], func(m fakediscord.Message) bool { return m.Content == note })
+		}), "a deferred form's click is told to click again")
+	}
+}
+
 func (tb *table) submit(user fakediscord.User, opened *fakediscord.Interaction, values map[string]string) *fakediscord.Response {
 	tb.t.Helper()
 	ctx := waitCtx(tb.t)
