@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"image"
-	"image/color"
 	"image/png"
 	"math/bits"
 	"sync"
@@ -85,29 +84,7 @@ func encodePaletted(img *image.Paletted) []byte {
 	}
 
 	out := make([]byte, 0, 8<<10+n/16)
-	out = append(out, 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n')
-	var ihdr [13]byte
-	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
-	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
-	ihdr[8], ihdr[9] = 8, 3 // bit depth 8, colour type 3 (indexed)
-	out = chunk(out, "IHDR", ihdr[:])
-
-	pal := make([]byte, 0, 3*len(img.Palette))
-	var alpha []byte
-	last := -1 // the last entry that is not opaque
-	for i, c := range img.Palette {
-		// As image/png: the colour without its alpha premultiplied.
-		nc := color.NRGBAModel.Convert(c).(color.NRGBA)
-		if nc.A != 0xff {
-			last = i
-		}
-		pal = append(pal, nc.R, nc.G, nc.B)
-		alpha = append(alpha, nc.A)
-	}
-	out = chunk(out, "PLTE", pal)
-	if last >= 0 {
-		out = chunk(out, "tRNS", alpha[:last+1])
-	}
+	out = pngHeader(out, w, h, img.Palette)
 
 	// IDAT: its length is written once the stream is done.
 	start := len(out)
@@ -266,6 +243,17 @@ const maxDist = 32768
 func deflateRaw(out, data []byte, stride int) []byte {
 	b := bitWriter{out: out}
 	b.write(1|1<<1, 3) // BFINAL, BTYPE 01: fixed codes
+	b.fixedBlock(data, stride)
+	b.literal255() // end of block
+	return b.flush()
+}
+
+// fixedBlock writes the symbols of data, rows of stride bytes, in a block
+// with the fixed codes whose header is written: each position is a copy
+// of the row above, a run of the byte before, a copy of the last place
+// the same 4 bytes were seen, or a literal. It refers to nothing before
+// data.
+func (b *bitWriter) fixedBlock(data []byte, stride int) {
 	up := stride <= maxDist
 	// table holds the position+1 of the last 4 bytes seen with each hash:
 	// 64 KiB, taken from a pool rather than the goroutine's stack.
@@ -312,8 +300,6 @@ func deflateRaw(out, data []byte, stride int) []byte {
 		b.literal(data[i])
 		i++
 	}
-	b.literal255() // end of block
-	return b.flush()
 }
 
 const hashBits = 14
