@@ -266,11 +266,13 @@ func (b *bitWriter) fixedBlock(data []byte, stride int) {
 	defer tablePool.Put(tp)
 	table := tp
 	for i := 0; i < len(data); {
+		// A byte unlike the one above (before) starts no copy of it: the
+		// common case of a literal is decided without a call.
 		var u, r int
-		if up && i >= stride {
+		if up && i >= stride && data[i] == data[i-stride] {
 			u = same(data[i:], data[i-stride:])
 		}
-		if i > 0 && u < 258 {
+		if i > 0 && u < 258 && data[i] == data[i-1] {
 			r = run(data[i:], data[i-1])
 		}
 		switch {
@@ -289,7 +291,7 @@ func (b *bitWriter) fixedBlock(data []byte, stride int) {
 			h := hash4(data[i:])
 			c := int(table[h]) - 1
 			table[h] = int32(i + 1)
-			if c >= 0 && i-c <= maxDist {
+			if c >= 0 && i-c <= maxDist && binary.LittleEndian.Uint32(data[c:]) == binary.LittleEndian.Uint32(data[i:]) {
 				if m := same(data[i:], data[c:i]); m >= 4 {
 					b.copies(m, i-c)
 					i += m
