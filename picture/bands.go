@@ -52,11 +52,12 @@ type Bands struct {
 var bandCache = newBandKeep(BandCacheBytes)
 
 // BandCacheBytes is the size of the compressed bands kept. A band is a few
-// KiB (a DIX seat row about 6 KiB, a Dixxit row of pictures about 40 KiB),
-// and the bands of a game are asked for again at its next click: at a
-// thousand games, one click each every few seconds, the bands changed in
-// that time fit.
-const BandCacheBytes = 32 << 20
+// KiB (a DIX row of two players about 7 KiB, a Qwixx sheet about 6 KiB, a
+// row of Dixxit's pictures about 22 KiB), and a game's bands are asked
+// for again at its next click, a few seconds later: a thousand DIX games
+// keep about 21 MiB of bands, three hundred Dixxit games about 20 MiB.
+// The older half of the budget keeps those of the games between clicks.
+const BandCacheBytes = 48 << 20
 
 // bandKeep is a bounded map of compressed bands by key and size. Safe for
 // concurrent use.
