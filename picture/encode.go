@@ -95,7 +95,7 @@ func encodePaletted(img *image.Paletted) []byte {
 	binary.BigEndian.PutUint32(out[start:], uint32(len(out)-start-8))
 	out = binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(out[start+4:]))
 	out = chunk(out, "IEND", nil)
-	// The file is kept (a memo, an upload's retries): without the room
+	// The file is kept (an upload's retries): without the room
 	// the buffer was given for the worst case.
 	return bytes.Clone(out)
 }

@@ -77,8 +77,8 @@ func BenchmarkBoardLate5pCold(b *testing.B) {
 	})
 }
 
-// BenchmarkBoardKey is the key of the late 5-player board: what a board
-// already drawn costs the bot's memo (bot/pictures.go) instead of a render.
+// BenchmarkBoardKey is the key of the late 5-player board, as its parts'
+// keys are worked out before each render (boardBands).
 func BenchmarkBoardKey(b *testing.B) {
 	g := playUntil(b, 5, 3, lateAuction(15))
 	in := board(g, names5)
