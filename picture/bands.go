@@ -237,7 +237,11 @@ func packBand(p Bands, b Band, y int) (*packedBand, error) {
 		copy(row[1:], pix[r*w:(r+1)*w])
 	}
 
-	bw := bitWriter{out: make([]byte, 0, 4<<10+rn/16)}
+	var scratch []byte
+	if sp, ok := zPool.Get().(*[]byte); ok {
+		scratch = (*sp)[:0]
+	}
+	bw := bitWriter{out: scratch}
 	bw.write(1<<1, 3) // not final, BTYPE 01: fixed codes
 	bw.fixedBlock(raw, stride)
 	bw.literal255()
@@ -245,8 +249,13 @@ func packBand(p Bands, b Band, y int) (*packedBand, error) {
 	z := bw.flush()
 	z = append(z, 0, 0, 0xff, 0xff)
 	s1, s2 := bandSums(raw, stride)
-	return &packedBand{z: append([]byte(nil), z...), n: rn, s1: s1, s2: s2}, nil
+	kept := append(make([]byte, 0, len(z)), z...) // kept: without the scratch's room
+	zPool.Put(&z)
+	return &packedBand{z: kept, n: rn, s1: s1, s2: s2}, nil
 }
+
+// zPool keeps the buffers packBand compresses into.
+var zPool sync.Pool
 
 // bandSums are the Adler sums s1 and s2 (see adlerRows) of data, rows of
 // stride bytes, modulo 65521.
