@@ -72,6 +72,7 @@ func BenchmarkBoardLate5pCold(b *testing.B) {
 	in := board(g, names5)
 	picturetest.Bench(b, func() ([]byte, error) {
 		picture.DropTiles()
+		cardTiles.drop()
 		picture.DropBands()
 		return RenderBoard(in)
 	})
