@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -27,7 +28,8 @@ import (
 func benchHarness(b *testing.B, game present.Game) *harness {
 	b.Helper()
 	h := newHarnessOn(b, nil)
-	bot, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 5 }, Observer: h.Obs,
+	var seed atomic.Int64 // each game its own deal: no board of an earlier game again
+	bot, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return seed.Add(1) }, Observer: h.Obs,
 		Games: []present.Game{game}})
 	require.NoError(b, err)
 	bot.workBudget, bot.deferAfter = harnessBudget, harnessBudget
