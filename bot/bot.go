@@ -335,6 +335,9 @@ type Call struct {
 	// answerPic is the key of the picture the answer shows on the board
 	// ("": none).
 	answerPic string
+	// boardHad is the key of the pictures the board message clicked has,
+	// when sure ("": not known; pictures_contract.go).
+	boardHad string
 }
 
 // Via is the call's interaction, for the work after the answer (see via).
@@ -627,7 +630,11 @@ func (c *Call) Update(content string, embeds []*discordgo.MessageEmbed, comps []
 		embeds = []*discordgo.MessageEmbed{}
 	}
 	var atts *[]*discordgo.MessageAttachment
-	if len(files) > 0 {
+	if kept := c.keptAnswerPictures(files); kept != nil {
+		// The message has these pictures: kept, not uploaded again
+		// (pictures_contract.go).
+		files, atts = nil, kept
+	} else if len(files) > 0 {
 		atts = attachmentsFor(files)
 	} else {
 		embeds = byReference(embeds)

@@ -57,6 +57,7 @@ func (c *Call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *tab
 			return err
 		}
 		seen := *r
+		c.noteBoardPicture(td)
 		if err := fn(r, td); err != nil {
 			read = &seen
 			return err

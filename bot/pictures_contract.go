@@ -3,8 +3,10 @@ package bot
 import (
 	"bytes"
 	"errors"
+	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -50,6 +52,96 @@ import (
 //     waits with its effects done (a fold, fold.go) and is recorded with
 //     them, if Pic is still what the outbox read.
 
+// Keeping the pictures in a click's answer. A click's answer (an
+// UPDATE_MESSAGE) that shows the board with the very pictures its message
+// has lists those files in its "attachments" by their ids instead of
+// uploading them again: an edit keeps exactly the files its "attachments"
+// lists ("When making a PATCH request, only files listed in the
+// attachments parameter will be appended to the message. Any
+// previously-added files that aren't included will be removed",
+// https://discord.com/developers/docs/reference#editing-message-attachments),
+// and an interaction's answer carries the same list
+// (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object-interaction-callback-data-structure).
+// The pictures are the ones the message has when the table data, read by
+// the click's own update, records them for the board (known) and owes no
+// edit of the board from before (one may be on its way, changing them);
+// the files' ids are read from the message clicked (keptAnswerPictures).
+
+// noteBoardPicture runs inside the store update of a contract game's
+// interaction, on the table data as read, before the change: it notes
+// the pictures the board message clicked has, when the table data is
+// sure of them (boardHad).
+func (c *Call) noteBoardPicture(td *tableData) {
+	c.boardHad = ""
+	if c.I.Message == nil || td.Board == "" || c.I.Message.ID != td.Board || !known(td, td.picKey()) || editOwed(td) {
+		return
+	}
+	c.boardHad = td.Pic.Key
+}
+
+// editOwed reports whether td owes an edit of the board, which may change
+// its pictures.
+func editOwed(td *tableData) bool {
+	return slices.ContainsFunc(td.Outbox, func(e effect) bool { return e.Kind == ceffEdit })
+}
+
+// keptAnswerPictures is the "attachments" of a click's answer showing
+// files on the message clicked when they are the pictures it has: each
+// file of the message by its id; nil when they may not be (the answer
+// then uploads them).
+func (c *Call) keptAnswerPictures(files []*discordgo.File) *[]*discordgo.MessageAttachment {
+	m := c.I.Message
+	if len(files) == 0 || c.answerPic == "" || c.answerPic != c.boardHad || m == nil || m.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		return nil
+	}
+	atts := make([]*discordgo.MessageAttachment, 0, len(files))
+	for _, f := range files {
+		id := fileOf(m, f.Name)
+		if id == "" {
+			return nil
+		}
+		atts = append(atts, &discordgo.MessageAttachment{ID: id})
+	}
+	return &atts
+}
+
+// fileOf is the id of the file called name on m ("": none): a file its
+// embeds show (Discord lists those in no "attachments", see
+// orphanedPictures; the image's URL is the file's,
+// .../attachments/{channel}/{id}/{name}), or a loose one.
+func fileOf(m *discordgo.Message, name string) string {
+	for _, e := range m.Embeds {
+		if e == nil || e.Image == nil {
+			continue
+		}
+		if id, n, ok := attachmentOf(e.Image.URL); ok && n == name {
+			return id
+		}
+	}
+	for _, a := range m.Attachments {
+		if a != nil && a.Filename == name {
+			return a.ID
+		}
+	}
+	return ""
+}
+
+// attachmentOf is the id and name of the file an image URL of a message
+// shows (.../attachments/{channel}/{id}/{name}).
+func attachmentOf(raw string) (id, name string, ok bool) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", "", false
+	}
+	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+	for i := len(parts) - 4; i >= 0; i-- {
+		if parts[i] == "attachments" && parts[i+2] != "" && parts[i+3] != "" {
+			return parts[i+2], parts[i+3], true
+		}
+	}
+	return "", "", false
+}
+
 // answerContractPicture runs inside the store update of a contract
 // game's interaction: a click on a public message forgets the board's
 // pictures, as of this click, since its answer may show others. A command
@@ -74,6 +166,9 @@ func (c *Call) keepContractPicture(td *tableData, key string) {
 	case c.I.Message == nil || td.Board == "" || c.I.Message.ID != td.Board, td.forgot:
 		return // not the board; or this call's change forgot them already
 	case known(td, key):
+		if !editOwed(td) {
+			c.boardHad = key // and the message has them (keptAnswerPictures)
+		}
 		return // the record says what the answer shows
 	case key == "" && !known(td, td.picKey()):
 		return // a text answer, and the record says nothing

@@ -89,17 +89,27 @@ func newCanvas(w, h int, bg color.RGBA, pal color.Palette) *Canvas {
 
 // Fill paints r with colour col (a named colour).
 func (c *Canvas) Fill(r image.Rectangle, col color.RGBA) {
+	c.FillIndex(r, IndexOf(col))
+}
+
+// FillIndex paints r with the palette entry idx.
+//
+// A canvas covers the picture's columns from 0 and the rows of its
+// Img.Rect, which start at 0 for a whole picture and further down for one
+// of its bands (EncodeBands): what is drawn outside them is left out.
+func (c *Canvas) FillIndex(r image.Rectangle, idx uint8) {
 	r = r.Intersect(c.Img.Rect)
 	if r.Empty() {
 		return
 	}
-	idx := IndexOf(col)
-	row := c.Img.Pix[r.Min.Y*c.Img.Stride+r.Min.X : r.Min.Y*c.Img.Stride+r.Max.X]
+	y0 := c.Img.Rect.Min.Y
+	at := (r.Min.Y-y0)*c.Img.Stride + r.Min.X
+	row := c.Img.Pix[at : at+r.Dx()]
 	for i := range row {
 		row[i] = idx
 	}
 	for y := r.Min.Y + 1; y < r.Max.Y; y++ {
-		copy(c.Img.Pix[y*c.Img.Stride+r.Min.X:], row)
+		copy(c.Img.Pix[(y-y0)*c.Img.Stride+r.Min.X:], row)
 	}
 }
 
@@ -127,23 +137,27 @@ func (c *Canvas) Row(x, y, h, gap int, tiles ...*Tile) int {
 
 // Blit copies t with its top-left corner at (x, y), clipped to the canvas.
 func (c *Canvas) Blit(t *Tile, x, y int) {
-	if t.spans != nil && x >= 0 && y >= 0 && x+t.W <= c.Img.Stride && y+t.H <= c.Img.Rect.Max.Y {
+	y0, y1 := c.Img.Rect.Min.Y, c.Img.Rect.Max.Y
+	if y+t.H <= y0 || y >= y1 {
+		return // another band's
+	}
+	if t.spans != nil && x >= 0 && y >= y0 && x+t.W <= c.Img.Stride && y+t.H <= y1 {
 		// Within the canvas: a copy per run.
 		pix, stride := c.Img.Pix, c.Img.Stride
 		for _, s := range t.spans {
 			row := int(s.y) * t.W
-			at := (y+int(s.y))*stride + x
+			at := (y-y0+int(s.y))*stride + x
 			copy(pix[at+int(s.x0):at+int(s.x1)], t.Pix[row+int(s.x0):row+int(s.x1)])
 		}
 		return
 	}
 	for ty := range t.H {
 		py := y + ty
-		if py < 0 || py >= c.Img.Rect.Max.Y {
+		if py < y0 || py >= y1 {
 			continue
 		}
 		src := t.Pix[ty*t.W : (ty+1)*t.W]
-		dst := c.Img.Pix[py*c.Img.Stride:]
+		dst := c.Img.Pix[(py-y0)*c.Img.Stride:]
 		for tx, v := range src {
 			if px := x + tx; v != Transparent && px >= 0 && px < c.Img.Stride {
 				dst[px] = v

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"image"
-	"image/color"
 	"image/png"
 	"math/bits"
 	"sync"
@@ -85,29 +84,7 @@ func encodePaletted(img *image.Paletted) []byte {
 	}
 
 	out := make([]byte, 0, 8<<10+n/16)
-	out = append(out, 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n')
-	var ihdr [13]byte
-	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
-	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
-	ihdr[8], ihdr[9] = 8, 3 // bit depth 8, colour type 3 (indexed)
-	out = chunk(out, "IHDR", ihdr[:])
-
-	pal := make([]byte, 0, 3*len(img.Palette))
-	var alpha []byte
-	last := -1 // the last entry that is not opaque
-	for i, c := range img.Palette {
-		// As image/png: the colour without its alpha premultiplied.
-		nc := color.NRGBAModel.Convert(c).(color.NRGBA)
-		if nc.A != 0xff {
-			last = i
-		}
-		pal = append(pal, nc.R, nc.G, nc.B)
-		alpha = append(alpha, nc.A)
-	}
-	out = chunk(out, "PLTE", pal)
-	if last >= 0 {
-		out = chunk(out, "tRNS", alpha[:last+1])
-	}
+	out = pngHeader(out, w, h, img.Palette)
 
 	// IDAT: its length is written once the stream is done.
 	start := len(out)
@@ -118,7 +95,7 @@ func encodePaletted(img *image.Paletted) []byte {
 	binary.BigEndian.PutUint32(out[start:], uint32(len(out)-start-8))
 	out = binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(out[start+4:]))
 	out = chunk(out, "IEND", nil)
-	// The file is kept (a memo, an upload's retries): without the room
+	// The file is kept (an upload's retries): without the room
 	// the buffer was given for the worst case.
 	return bytes.Clone(out)
 }
@@ -266,6 +243,17 @@ const maxDist = 32768
 func deflateRaw(out, data []byte, stride int) []byte {
 	b := bitWriter{out: out}
 	b.write(1|1<<1, 3) // BFINAL, BTYPE 01: fixed codes
+	b.fixedBlock(data, stride)
+	b.literal255() // end of block
+	return b.flush()
+}
+
+// fixedBlock writes the symbols of data, rows of stride bytes, in a block
+// with the fixed codes whose header is written: each position is a copy
+// of the row above, a run of the byte before, a copy of the last place
+// the same 4 bytes were seen, or a literal. It refers to nothing before
+// data.
+func (b *bitWriter) fixedBlock(data []byte, stride int) {
 	up := stride <= maxDist
 	// table holds the position+1 of the last 4 bytes seen with each hash:
 	// 64 KiB, taken from a pool rather than the goroutine's stack.
@@ -278,11 +266,13 @@ func deflateRaw(out, data []byte, stride int) []byte {
 	defer tablePool.Put(tp)
 	table := tp
 	for i := 0; i < len(data); {
+		// A byte unlike the one above (before) starts no copy of it: the
+		// common case of a literal is decided without a call.
 		var u, r int
-		if up && i >= stride {
+		if up && i >= stride && data[i] == data[i-stride] {
 			u = same(data[i:], data[i-stride:])
 		}
-		if i > 0 && u < 258 {
+		if i > 0 && u < 258 && data[i] == data[i-1] {
 			r = run(data[i:], data[i-1])
 		}
 		switch {
@@ -301,7 +291,7 @@ func deflateRaw(out, data []byte, stride int) []byte {
 			h := hash4(data[i:])
 			c := int(table[h]) - 1
 			table[h] = int32(i + 1)
-			if c >= 0 && i-c <= maxDist {
+			if c >= 0 && i-c <= maxDist && binary.LittleEndian.Uint32(data[c:]) == binary.LittleEndian.Uint32(data[i:]) {
 				if m := same(data[i:], data[c:i]); m >= 4 {
 					b.copies(m, i-c)
 					i += m
@@ -312,8 +302,6 @@ func deflateRaw(out, data []byte, stride int) []byte {
 		b.literal(data[i])
 		i++
 	}
-	b.literal255() // end of block
-	return b.flush()
 }
 
 const hashBits = 14
@@ -405,25 +393,26 @@ func rowSums(row []byte) (s1, s2 uint64) {
 	return s1, s2
 }
 
-// sums are s1 and s2 of p, not reduced: s2 adds s1 after every byte.
+// sums are s1 and s2 of p, modulo 65521 (p at most 65536 bytes, so that
+// they do not overflow before).
+//
+// Eight bytes x₀…x₇ at a time, in 16-bit lanes of a word: they add
+// Σxⱼ to s1 and 8·s1+Σ(8-j)·xⱼ to s2. The even bytes and the odd ones go
+// to two words of four lanes; a product by a word of four weights sums
+// the lanes, each weighted, into its top lane (at most 255·20, no lane
+// carries into the next).
 func sums(p []byte) (a, b uint64) {
+	const (
+		lanes = 0x00ff00ff00ff00ff
+		ones  = 0x0001000100010001
+		evenW = 2 | 4<<16 | 6<<32 | 8<<48 // x₆, x₄, x₂, x₀
+		oddW  = 1 | 3<<16 | 5<<32 | 7<<48 // x₇, x₅, x₃, x₁
+	)
 	for len(p) >= 8 {
-		a += uint64(p[0])
-		b += a
-		a += uint64(p[1])
-		b += a
-		a += uint64(p[2])
-		b += a
-		a += uint64(p[3])
-		b += a
-		a += uint64(p[4])
-		b += a
-		a += uint64(p[5])
-		b += a
-		a += uint64(p[6])
-		b += a
-		a += uint64(p[7])
-		b += a
+		v := binary.LittleEndian.Uint64(p)
+		e, o := v&lanes, v>>8&lanes
+		b += 8*a + (e*evenW)>>48 + (o*oddW)>>48
+		a += ((e + o) * ones) >> 48
 		p = p[8:]
 	}
 	for _, x := range p {

@@ -154,3 +154,35 @@ func TestAdlerRows(t *testing.T) {
 	}
 	assert.Equal(t, adler32.Checksum(data), adlerRows(data, 1000))
 }
+
+func TestSumsEveryByte(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, n := range []int{0, 1, 7, 8, 9, 64, 1000, 65536} {
+		for _, fill := range []func(i int) byte{
+			func(int) byte { return 0xff },
+			func(i int) byte { return byte(i) },
+			func(int) byte { return byte(rng.IntN(256)) },
+		} {
+			p := make([]byte, n)
+			for i := range p {
+				p[i] = fill(i)
+			}
+			var a, b uint64
+			for _, x := range p {
+				a += uint64(x)
+				b += a
+			}
+			ga, gb := sums(p)
+			assert.Equal(t, [2]uint64{a % 65521, b % 65521}, [2]uint64{ga, gb}, "%d bytes", n)
+		}
+	}
+}
+
+func BenchmarkAdlerRows(b *testing.B) {
+	img := testImage(rand.New(rand.NewPCG(1, 1)), 600, 300)
+	b.SetBytes(int64(len(img.Pix)))
+	for b.Loop() {
+		rowSums(img.Pix)
+	}
+}

@@ -401,6 +401,16 @@ func TestAttachmentsKeptOrRefused(t *testing.T) {
 	require.Equal(t, http.StatusNoContent, r.status, "%v", r.body)
 	kept("answer")
 
+	// An answer that lists the message's file by its id, uploading
+	// nothing, keeps it: the same file, shown by the new embed.
+	click, err = w.srv.Click(ctxT(t), w.bruno.ID, msg, "go")
+	require.NoError(t, err)
+	listed := shown("listed answer")
+	listed["attachments"] = []obj{{"id": att.ID}}
+	r = multipartCall(t, w.srv, "", http.MethodPost, "/interactions/"+click.ID+"/"+click.Token+"/callback", obj{"type": 7, "data": listed})
+	require.Equal(t, http.StatusNoContent, r.status, "%v", r.body)
+	kept("listed answer")
+
 	r = multipartCall(t, w.srv, "", http.MethodPatch, "/webhooks/"+w.srv.ApplicationID()+"/"+click.Token+"/messages/@original", shown("token edit"))
 	require.Equal(t, http.StatusOK, r.status, "%v", r.body)
 	kept("token edit")

@@ -71,24 +71,37 @@ const (
 // (see Drawable). It returns PNG bytes,
 // or ErrBadInput for a view whose cards cannot be read. Safe for concurrent
 // use.
+//
+// The board is drawn by parts (picture.EncodeBands): the top (market,
+// deck, tableau, auction), then each row of two players. A part drawn for
+// an earlier board with the same input is not drawn again.
 func RenderBoard(b Board) ([]byte, error) {
-	img, err := drawBoard(&b)
+	p, err := boardBands(&b)
 	if err != nil {
 		return nil, err
 	}
-	return picture.Encode(img)
+	return picture.EncodeBands(p)
 }
 
 type seatData struct {
 	seat   int
 	name   string
-	lay    *layout
+	coll   []dix.Card
+	lay    *layout // of coll, worked out when drawn
 	money  int
 	cons   int
 	acting bool
 	active bool
 	mark   Mark
 	rank   int // scoreboard only
+}
+
+// layout is p's collection laid out as the scorer places it.
+func (p *seatData) layout() *layout {
+	if p.lay == nil {
+		p.lay = layoutOf(p.coll, nil)
+	}
+	return p.lay
 }
 
 func seats(v *dix.View, names []string, marks []Mark, acting int) ([]seatData, error) {
@@ -104,7 +117,7 @@ func seats(v *dix.View, names []string, marks []Mark, acting int) ([]seatData, e
 				name = n
 			}
 		}
-		out[i] = seatData{seat: i, name: name, lay: layoutOf(coll, nil), money: s.Money, cons: s.Consolation,
+		out[i] = seatData{seat: i, name: name, coll: coll, money: s.Money, cons: s.Consolation,
 			acting: i == acting, active: i == v.Active && v.Phase != dix.PhaseOver.String()}
 		if i < len(marks) {
 			out[i].mark = marks[i]
@@ -113,31 +126,85 @@ func seats(v *dix.View, names []string, marks []Mark, acting int) ([]seatData, e
 	return out, nil
 }
 
+// drawBoard draws the board on one canvas, every part of it.
 func drawBoard(b *Board) (*image.Paletted, error) {
+	p, err := boardBands(b)
+	if err != nil {
+		return nil, err
+	}
+	return drawBands(p)
+}
+
+// drawBands draws every band of p on one canvas.
+func drawBands(p picture.Bands) (*image.Paletted, error) {
+	h := 0
+	for _, band := range p.List {
+		h += band.H
+	}
+	c := newCanvas(p.W, h, picture.Table)
+	for _, band := range p.List {
+		if err := band.Draw(c.Canvas); err != nil {
+			return nil, err
+		}
+	}
+	return c.Img, nil
+}
+
+// topPart is what the board's top shows: the input of its key.
+type topPart struct {
+	Kind            string
+	H               int
+	Market, Tableau []string
+	Deck            int
+	Total, Money    int
+	Auction         bool
+	Wild            string
+	HighBid         int
+	Bidder          string // the high bidder's name as drawn; "": no bid shown
+	Labels          Labels
+}
+
+// seatPart is what one player's area shows: the input of a row's key.
+type seatPart struct {
+	Name           string
+	Collection     []string
+	Money, Cons    int
+	Acting, Active bool
+	Mark           Mark
+	Rank           int
+}
+
+func partOf(p *seatData, coll []string) seatPart {
+	return seatPart{Name: p.name, Collection: coll, Money: p.money, Cons: p.cons, Acting: p.acting, Active: p.active, Mark: p.mark, Rank: p.rank}
+}
+
+// boardBands are the parts of the board b: its top, then its rows of two
+// players.
+func boardBands(b *Board) (picture.Bands, error) {
 	v := &b.View
 	if b.Acting >= len(v.Seats) {
-		return nil, fmt.Errorf("%w: acting seat %d of %d", ErrBadInput, b.Acting, len(v.Seats))
+		return picture.Bands{}, fmt.Errorf("%w: acting seat %d of %d", ErrBadInput, b.Acting, len(v.Seats))
 	}
 	ps, err := seats(v, b.Names, b.Marks, b.Acting)
 	if err != nil {
-		return nil, err
+		return picture.Bands{}, err
 	}
 	market, err := parseCards(v.Market)
 	if err != nil {
-		return nil, err
+		return picture.Bands{}, err
 	}
 	tableau, err := parseCards(v.Tableau)
 	if err != nil {
-		return nil, err
+		return picture.Bands{}, err
 	}
 	var wild dix.Card
 	if v.Auction != nil {
 		if wild, err = dix.ParseCard(v.Auction.Wild); err != nil {
-			return nil, errBad(err)
+			return picture.Bands{}, errBad(err)
 		}
 	}
 
-	// Heights first, then one canvas.
+	// Heights first.
 	mcount := countNumbers(market)
 	var mrows []int // the colours present in the market
 	for k := range 4 {
@@ -155,17 +222,67 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 		rightH += 8 + labelH + medium.h + 4
 	}
 	topH := max(marketH, rightH)
+
+	top := topPart{Kind: "dix board top", H: topH, Market: v.Market, Tableau: v.Tableau, Deck: v.DeckCount,
+		Total: v.TableauTotal, Money: v.TableauMoney, Labels: b.Labels}
+	if a := v.Auction; a != nil {
+		top.Auction, top.Wild, top.HighBid = true, a.Wild, a.HighBid
+		if a.HighBid > 0 && a.HighBidder >= 0 && a.HighBidder < len(ps) {
+			top.Bidder = ps[a.HighBidder].name
+		}
+	}
+	topKey, err := picture.KeyOf(top)
+	if err != nil {
+		return picture.Bands{}, err
+	}
+	bands := []picture.Band{{H: margin + topH + colGap, Key: topKey, Draw: func(pc *picture.Canvas) error {
+		drawTop(&canvas{pc}, b, &top, market, tableau, tabRows, mcount, mrows, wild)
+		return nil
+	}}}
+
+	// The players, two by two.
 	rows := (len(ps) + 1) / 2
 	bh := blockHeight()
-	h := margin + topH + colGap + rows*(bh+colGap) + margin - colGap
-	c := newCanvas(pageW, h, picture.Table)
+	y := margin + topH + colGap
+	for r := range rows {
+		row := ps[2*r : min(2*r+2, len(ps))]
+		in := struct {
+			Kind  string
+			Seats []seatPart
+		}{Kind: "dix board seats"}
+		for i := range row {
+			in.Seats = append(in.Seats, partOf(&row[i], v.Seats[row[i].seat].Collection))
+		}
+		k, err := picture.KeyOf(in)
+		if err != nil {
+			return picture.Bands{}, err
+		}
+		h := bh + colGap
+		if r == rows-1 {
+			h = bh + margin
+		}
+		by := y
+		bands = append(bands, picture.Band{H: h, Key: k, Draw: func(pc *picture.Canvas) error {
+			c := &canvas{pc}
+			for i := range row {
+				c.drawBlock(margin+i*(blockW+colGap), by, bh, &row[i])
+			}
+			return nil
+		}})
+		y += h
+	}
+	return picture.Bands{W: pageW, Palette: picture.Palette, BG: picture.IndexOf(picture.Table), List: bands}, nil
+}
 
-	// The market, by colour and number like a collection.
+// drawTop draws the board's top: the market by colour and number like a
+// collection with the deck's count, the tableau with its sums, and the
+// auction.
+func drawTop(c *canvas, b *Board, top *topPart, market, tableau []dix.Card, tabRows int, mcount [4][9]int, mrows []int, wild dix.Card) {
 	x, y := margin, margin
 	if b.Labels.Market != "" {
 		c.Row(x, y, labelH, 0, picture.Text(b.Labels.Market, fLabel, picture.Muted, picture.Table))
 	}
-	deck := picture.Text(strconv.Itoa(v.DeckCount), fLabel, picture.White, picture.Table)
+	deck := picture.Text(strconv.Itoa(top.Deck), fLabel, picture.White, picture.Table)
 	dx := x + gridSmall.width() - deck.W - 2
 	c.Blit(deck, dx, y+(labelH-deck.H)/2)
 	if b.Labels.Deck != "" {
@@ -188,11 +305,11 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 	if b.Labels.Total != "" {
 		parts = append(parts, picture.Text(b.Labels.Total, fLabel, picture.Muted, picture.Table))
 	}
-	parts = append(parts, picture.Text(strconv.Itoa(v.TableauTotal), fName, picture.White, picture.Table))
+	parts = append(parts, picture.Text(strconv.Itoa(top.Total), fName, picture.White, picture.Table))
 	if b.Labels.Money != "" {
 		parts = append(parts, picture.Text(b.Labels.Money, fLabel, picture.Muted, picture.Table))
 	}
-	parts = append(parts, picture.Text(strconv.Itoa(v.TableauMoney), fName, picture.Gold, picture.Table))
+	parts = append(parts, picture.Text(strconv.Itoa(top.Money), fName, picture.Gold, picture.Table))
 	c.Row(x, y, labelH, 6, parts...)
 	ty := y + labelH + 2
 	for i, card := range tableau {
@@ -202,7 +319,7 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 		c.Blit(slotTile(0, medium, picture.Table), x, ty)
 	}
 	// The auction.
-	if a := v.Auction; a != nil {
+	if top.Auction {
 		ay := ty + tabRows*(medium.h+4) + 8
 		if b.Labels.Auction != "" {
 			c.Row(x, ay, labelH, 0, picture.Text(b.Labels.Auction, fLabel, picture.Gold, picture.Table))
@@ -213,28 +330,16 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 		if b.Labels.HighBid != "" {
 			bid = append(bid, picture.Text(b.Labels.HighBid, fLabel, picture.Muted, picture.Table))
 		}
-		if a.HighBid > 0 && a.HighBidder >= 0 && a.HighBidder < len(ps) {
-			bid = append(bid, picture.Text(strconv.Itoa(a.HighBid), fName, picture.Gold, picture.Table))
-			bx := c.Row(x+medium.w+10, ay, medium.h/2, 6, bid...)
-			_ = bx
-			name := picture.Fit(ps[a.HighBidder].name, fName, blockW-medium.w-14)
+		if top.Bidder != "" {
+			bid = append(bid, picture.Text(strconv.Itoa(top.HighBid), fName, picture.Gold, picture.Table))
+			c.Row(x+medium.w+10, ay, medium.h/2, 6, bid...)
+			name := picture.Fit(top.Bidder, fName, blockW-medium.w-14)
 			c.Row(x+medium.w+10, ay+medium.h/2, medium.h/2, 0, picture.Text(name, fName, picture.White, picture.Table))
 		} else {
 			bid = append(bid, picture.Text("–", fName, picture.White, picture.Table))
 			c.Row(x+medium.w+10, ay, medium.h, 6, bid...)
 		}
 	}
-
-	// The players, two by two.
-	y = margin + topH + colGap
-	for i, p := range ps {
-		bx := margin + (i%2)*(blockW+colGap)
-		c.drawBlock(bx, y, bh, &p)
-		if i%2 == 1 {
-			y += bh + colGap
-		}
-	}
-	return c.Img, nil
 }
 
 func countNumbers(cards []dix.Card) (n [4][9]int) {
@@ -292,15 +397,16 @@ func (c *canvas) drawBlock(x, y, h int, p *seatData) {
 	c.Row(hx, hy, headerH-4, 0, picture.Text(name, fName, picture.White, bg))
 
 	gx, gy := x+5, y+headerH
-	c.drawGrid(gx, gy, p.lay, gridSmall, bg)
+	lay := p.layout()
+	c.drawGrid(gx, gy, lay, gridSmall, bg)
 	// Footer: unused wilds, then the total under the score column.
 	fy := gy + gridSmall.height() + 2
-	for i, w := range p.lay.unused {
+	for i, w := range lay.unused {
 		c.Blit(cardTile(w, dix.NoColor, 0, small, bg), gx+i*(small.w+4), fy)
 	}
 	sx := gx + 9*gridSmall.cellW
 	c.Fill(image.Rect(sx+4, fy, sx+gridSmall.scoreW, fy+2), picture.Muted)
-	t := picture.Text(strconv.Itoa(p.lay.score.Total), picture.FontKey{Bold: true, Size: 21}, picture.White, bg)
+	t := picture.Text(strconv.Itoa(lay.score.Total), picture.FontKey{Bold: true, Size: 21}, picture.White, bg)
 	c.Blit(t, sx+gridSmall.scoreW-t.W-2, fy+4+(small.h-4-t.H)/2)
 }
 

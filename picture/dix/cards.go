@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"strconv"
+	"sync"
 
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/picture"
@@ -47,16 +48,56 @@ type cardKey struct {
 // cardTile is card c at size sz over bg. For a wild placed by the scorer,
 // at and val say what it stands for (NoColor: not placed).
 func cardTile(c dix.Card, at dix.Color, val uint8, sz cardSize, bg color.RGBA) *picture.Tile {
-	return picture.Cached(cardKey{card: c, at: at, val: val, sz: sz, bg: bg}, func() *picture.Tile {
+	k := cardKey{card: c, at: at, val: val, sz: sz, bg: bg}
+	if t := cardTiles.get(k); t != nil {
+		return t
+	}
+	return cardTiles.put(k, picture.Cached(k, func() *picture.Tile {
 		dst := image.NewRGBA(image.Rect(0, 0, sz.w, sz.h))
 		drawCard(dst, c, at, val, sz)
 		return picture.Quantise(dst, bg)
-	})
+	}))
+}
+
+// cardTiles are the card and slot tiles of the raster core's cache
+// (picture.Cached) by their own key type: a board looks up a hundred of
+// them, and a key of its own type is found without being boxed. The
+// cards, places, sizes and backgrounds are few, so they are too. Safe for
+// concurrent use.
+var cardTiles = tileMap{m: map[cardKey]*picture.Tile{}}
+
+type tileMap struct {
+	mu sync.RWMutex
+	m  map[cardKey]*picture.Tile
+}
+
+func (tm *tileMap) get(k cardKey) *picture.Tile {
+	tm.mu.RLock()
+	defer tm.mu.RUnlock()
+	return tm.m[k]
+}
+
+// drop forgets every tile, as picture.DropTiles does the core's.
+func (tm *tileMap) drop() {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	tm.m = map[cardKey]*picture.Tile{}
+}
+
+func (tm *tileMap) put(k cardKey, t *picture.Tile) *picture.Tile {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	tm.m[k] = t
+	return t
 }
 
 // slotTile is the empty place for number n in a run.
 func slotTile(n uint8, sz cardSize, bg color.RGBA) *picture.Tile {
-	return picture.Cached(cardKey{slot: n, sz: sz, bg: bg}, func() *picture.Tile {
+	k := cardKey{slot: n, sz: sz, bg: bg}
+	if t := cardTiles.get(k); t != nil {
+		return t
+	}
+	return cardTiles.put(k, picture.Cached(k, func() *picture.Tile {
 		dst := image.NewRGBA(image.Rect(0, 0, sz.w, sz.h))
 		p := picture.NewPen(dst)
 		w, h := float32(sz.w), float32(sz.h)
@@ -68,7 +109,7 @@ func slotTile(n uint8, sz cardSize, bg color.RGBA) *picture.Tile {
 			picture.DrawGlyphs(dst, strconv.Itoa(int(n)), sz.mark, picture.Slot, float64(w)/2, float64(h)/2)
 		}
 		return picture.Quantise(dst, bg)
-	})
+	}))
 }
 
 func drawCard(dst *image.RGBA, c dix.Card, at dix.Color, val uint8, sz cardSize) {

@@ -1,12 +1,15 @@
 package dix
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot/engine/dix"
+	"github.com/dixgame/dixbot/picture"
+	"github.com/dixgame/dixbot/picture/picturetest"
 )
 
 // TestBoardKeyNamesWhatIsDrawn: boards that differ only by what is not
@@ -69,4 +72,76 @@ func TestHandAndScoreboardKeys(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEqual(t, k3, k4)
 	assert.NotEqual(t, k1, k3)
+}
+
+// bandKeys are the keys of the board's parts: its top, then its rows of
+// two players.
+func bandKeys(t *testing.T, b Board) []picture.Key {
+	t.Helper()
+	p, err := boardBands(&b)
+	require.NoError(t, err)
+	var out []picture.Key
+	for _, band := range p.List {
+		out = append(out, band.Key)
+	}
+	return out
+}
+
+// TestBoardPartsKeys: a change of the board changes the keys of the parts
+// that show it and of no other, so that a click redraws only those; what
+// no part shows (the deck's order, the sequence number) changes none.
+func TestBoardPartsKeys(t *testing.T) {
+	t.Parallel()
+	g := playUntil(t, 4, 2, lateAuction(50))
+	b := board(g, names5[:4])
+	b.Acting = 0
+	k := bandKeys(t, b)
+	require.Len(t, k, 3) // the top, seats 1-2, seats 3-4
+
+	for _, tc := range []struct {
+		name    string
+		change  func(b *Board)
+		changed []int // the parts whose key changes
+	}{
+		{"the deck's order", func(b *Board) { b.View.Deck = append([]string{"m5"}, b.View.Deck...) }, nil},
+		{"the sequence number", func(b *Board) { b.View.Seq += 3 }, nil},
+		{"a card drawn", func(b *Board) { b.View.Tableau = append(b.View.Tableau, "g2"); b.View.DeckCount-- }, []int{0}},
+		{"a bid", func(b *Board) { b.View.Auction.HighBid++ }, []int{0}},
+		{"seat 3's money", func(b *Board) { b.View.Seats[2].Money++ }, []int{2}},
+		{"seat 2's collection", func(b *Board) { b.View.Seats[1].Collection = append(b.View.Seats[1].Collection, "b1") }, []int{1}},
+		{"the decision passes to seat 4", func(b *Board) { b.Acting = 3 }, []int{1, 2}},
+		{"a label", func(b *Board) { b.Labels.Market = "Marché" }, []int{0}},
+		{"seat 4 marked absent", func(b *Board) { b.Marks = []Mark{MarkNone, MarkNone, MarkNone, MarkAway} }, []int{2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := board(g, names5[:4])
+			c.Acting = 0
+			c.View.Auction = cloneAuction(b.View.Auction)
+			tc.change(&c)
+			got := bandKeys(t, c)
+			require.Len(t, got, len(k))
+			for i := range k {
+				assert.Equal(t, slices.Contains(tc.changed, i), got[i] != k[i], "part %d", i)
+			}
+			// The picture of parts drawn before and kept is the one
+			// drawn whole.
+			png, err := RenderBoard(c)
+			require.NoError(t, err)
+			img, err := drawBoard(&c)
+			require.NoError(t, err)
+			whole, err := picture.EncodePaletted(img)
+			require.NoError(t, err)
+			diff, err := picturetest.PixelsApart(png, whole)
+			require.NoError(t, err)
+			assert.Zero(t, diff)
+		})
+	}
+}
+
+func cloneAuction(a *dix.AuctionView) *dix.AuctionView {
+	if a == nil {
+		return nil
+	}
+	c := *a
+	return &c
 }

@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"image/png"
 	"sync"
+	"sync/atomic"
 
 	xdraw "golang.org/x/image/draw"
 
@@ -69,6 +70,7 @@ const (
 // Renderer draws grids with the pictures of one deck, keeping each
 // picture's tile. It is safe for concurrent use.
 type Renderer struct {
+	id    uint64 // names its pictures in the kept parts' keys
 	faces Faces
 	mu    sync.Mutex
 	tiles map[tileKey]*picture.Tile
@@ -80,9 +82,12 @@ type tileKey struct {
 	side int
 }
 
+// renderers counts the renderers made, which name themselves by it.
+var renderers atomic.Uint64
+
 // NewRenderer returns a renderer of the pictures faces gives.
 func NewRenderer(faces Faces) *Renderer {
-	return &Renderer{faces: faces, tiles: map[tileKey]*picture.Tile{}}
+	return &Renderer{id: renderers.Add(1), faces: faces, tiles: map[tileKey]*picture.Tile{}}
 }
 
 // tile returns the picture of card id scaled to side×side pixels and
@@ -124,11 +129,59 @@ func (r *Renderer) tile(id string, side int) *picture.Tile {
 
 // Render draws g as a PNG of Width×Height pixels. Its error comes from
 // the PNG encoder only.
+//
+// The grid is drawn by its rows of three squares (picture.EncodeBands):
+// a row drawn for an earlier grid of this renderer with the same squares
+// is not drawn again.
 func (r *Renderer) Render(g Grid) ([]byte, error) {
-	img := &image.Paletted{Pix: make([]uint8, Width*Height), Stride: Width,
-		Rect: image.Rect(0, 0, Width, Height), Palette: palette}
-	fill(img, img.Rect, table) // about a tenth of the picture shows it
-	for sq, s := range g.Squares {
+	bands := make([]picture.Band, 0, 3)
+	for row := range 3 {
+		part := rowPart{Kind: "dixxit row", Renderer: r.id, Row: row}
+		for i := range 3 {
+			sq := 3*row + i
+			s := g.Squares[sq]
+			part.Squares[i] = s
+			if s.Name != "" {
+				part.Names[i] = picture.Fit(picture.Drawable(s.Name), nameFont, Side-16)
+			}
+			part.Target[i] = sq+1 == g.Target
+		}
+		k, err := picture.KeyOf(part)
+		if err != nil {
+			return nil, err
+		}
+		h := Side + gap
+		switch row {
+		case 0:
+			h += margin
+		case 2:
+			h = Side + margin
+		}
+		bands = append(bands, picture.Band{H: h, Key: k, Draw: func(c *picture.Canvas) error {
+			r.drawRow(c.Img, &part)
+			return nil
+		}})
+	}
+	return picture.EncodeBands(picture.Bands{W: Width, Palette: palette, BG: index(table), List: bands})
+}
+
+// rowPart is what a row of the grid shows: the input of its key. The
+// target is framed on the active player's own view alone; a key is never
+// shown.
+type rowPart struct {
+	Kind     string
+	Renderer uint64 // its deck's pictures
+	Row      int
+	Squares  [3]Square
+	Names    [3]string // the fingers' names as drawn
+	Target   [3]bool
+}
+
+// drawRow draws the squares of one row of the grid on img, which covers
+// that row's rows of the picture.
+func (r *Renderer) drawRow(img *image.Paletted, p *rowPart) {
+	for i, s := range p.Squares {
+		sq := 3*p.Row + i
 		x := margin + (sq%3)*(Side+gap)
 		y := margin + (sq/3)*(Side+gap)
 		cell := image.Rect(x, y, x+Side, y+Side)
@@ -146,19 +199,17 @@ func (r *Renderer) Render(g Grid) ([]byte, error) {
 			if s.Found {
 				col = gold
 			}
-			name := picture.Fit(picture.Drawable(s.Name), nameFont, Side-16)
-			nt := text(name, nameFont, col, ink)
+			nt := text(p.Names[i], nameFont, col, ink)
 			draw(img, nt, x+(Side-nt.W)/2, y+Side-band+(band-nt.H)/2)
 		}
 		switch {
 		case s.Found:
 			frame(img, cell, 6, green)
-		case sq+1 == g.Target:
+		case p.Target[i]:
 			frame(img, cell, 7, gold)
 		}
-		draw(img, badge(sq+1, sq+1 == g.Target), x+6, y+6)
+		draw(img, badge(sq+1, p.Target[i]), x+6, y+6)
 	}
-	return picture.Encode(img)
 }
 
 // Drawing on a paletted image of the package's palette.
@@ -169,12 +220,13 @@ func fill(img *image.Paletted, r image.Rectangle, c color.RGBA) {
 		return
 	}
 	idx := index(c)
-	first := img.Pix[r.Min.Y*img.Stride+r.Min.X : r.Min.Y*img.Stride+r.Max.X]
+	y0 := img.Rect.Min.Y // a band's first row (picture.Band)
+	first := img.Pix[(r.Min.Y-y0)*img.Stride+r.Min.X : (r.Min.Y-y0)*img.Stride+r.Max.X]
 	for i := range first {
 		first[i] = idx
 	}
 	for y := r.Min.Y + 1; y < r.Max.Y; y++ {
-		copy(img.Pix[y*img.Stride+r.Min.X:], first)
+		copy(img.Pix[(y-y0)*img.Stride+r.Min.X:], first)
 	}
 }
 
@@ -189,11 +241,11 @@ func frame(img *image.Paletted, r image.Rectangle, t int, c color.RGBA) {
 func draw(img *image.Paletted, t *picture.Tile, x, y int) {
 	for ty := range t.H {
 		py := y + ty
-		if py < 0 || py >= img.Rect.Max.Y {
+		if py < img.Rect.Min.Y || py >= img.Rect.Max.Y {
 			continue
 		}
 		src := t.Pix[ty*t.W : (ty+1)*t.W]
-		dst := img.Pix[py*img.Stride:]
+		dst := img.Pix[(py-img.Rect.Min.Y)*img.Stride:]
 		for tx, v := range src {
 			if px := x + tx; v != picture.Transparent && px >= 0 && px < img.Stride {
 				dst[px] = v
@@ -202,10 +254,12 @@ func draw(img *image.Paletted, t *picture.Tile, x, y int) {
 	}
 }
 
-// copyRows copies t, an opaque tile within the picture, at (x, y).
+// copyRows copies t, an opaque tile, at (x, y), clipped to img's rows.
 func copyRows(img *image.Paletted, t *picture.Tile, x, y int) {
 	for ty := range t.H {
-		copy(img.Pix[(y+ty)*img.Stride+x:], t.Pix[ty*t.W:(ty+1)*t.W])
+		if py := y + ty; py >= img.Rect.Min.Y && py < img.Rect.Max.Y {
+			copy(img.Pix[(py-img.Rect.Min.Y)*img.Stride+x:], t.Pix[ty*t.W:(ty+1)*t.W])
+		}
 	}
 }
 

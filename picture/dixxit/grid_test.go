@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/engine/dixxit"
+	"github.com/dixgame/dixbot/picture"
 	"github.com/dixgame/dixbot/picture/dixxit/deck"
 )
 
@@ -246,8 +248,53 @@ func BenchmarkGridDeck(b *testing.B) {
 }
 
 // BenchmarkGrid renders the grid with its tiles cached, as a running bot
-// does, and reports the PNG size.
+// does, every row drawn, and reports the PNG size.
 func BenchmarkGrid(b *testing.B) { benchGrid(b, NewRenderer(testFaces)) }
+
+// BenchmarkGridOneFinger renders the grid with a new finger on its last
+// row each time: that row drawn, the two others kept.
+func BenchmarkGridOneFinger(b *testing.B) {
+	r := NewRenderer(deck.Face)
+	g := GridOf(game(&testing.T{}, 5).ViewOf(engine.Public), names)
+	if _, err := r.Render(g); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		g.Squares[7].Name = "Eve " + strconv.Itoa(i)
+		if _, err := r.Render(g); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestRenderKeepsRows: a grid whose rows were drawn for an earlier grid
+// is the grid drawn whole (by a renderer of its own, which keeps
+// nothing).
+func TestRenderKeepsRows(t *testing.T) {
+	t.Parallel()
+	r := NewRenderer(testFaces)
+	g := GridOf(game(t, 5).ViewOf(engine.Public), names)
+	_, err := r.Render(g)
+	require.NoError(t, err)
+	g.Squares[7].Name, g.Squares[7].Found = "Eve", true
+	kept, err := r.Render(g)
+	require.NoError(t, err)
+	whole, err := NewRenderer(testFaces).Render(g)
+	require.NoError(t, err)
+	ki, err := png.Decode(bytes.NewReader(kept))
+	require.NoError(t, err)
+	wi, err := png.Decode(bytes.NewReader(whole))
+	require.NoError(t, err)
+	require.Equal(t, wi.Bounds(), ki.Bounds())
+	for y := range Height {
+		for x := range Width {
+			require.Equal(t, wi.At(x, y), ki.At(x, y), "(%d,%d)", x, y)
+		}
+	}
+}
 
 func benchGrid(b *testing.B, r *Renderer) {
 	t := &testing.T{}
@@ -257,7 +304,9 @@ func benchGrid(b *testing.B, r *Renderer) {
 		b.Fatal(err)
 	}
 	var times []time.Duration
+	b.ReportAllocs()
 	for b.Loop() {
+		picture.DropBands()
 		t0 := time.Now()
 		png, err := r.Render(g)
 		times = append(times, time.Since(t0))

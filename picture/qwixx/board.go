@@ -62,12 +62,16 @@ const (
 // Runes the embedded fonts cannot draw are left out of the names. It
 // returns PNG bytes, or an error wrapping ErrBadInput. Safe for concurrent
 // use.
+//
+// The board is drawn by parts (picture.EncodeBands): the roll, then each
+// sheet. A part drawn for an earlier board with the same input is not
+// drawn again: a mark redraws its own sheet alone.
 func RenderBoard(b Board) ([]byte, error) {
-	img, err := drawBoard(&b)
+	p, err := boardBands(&b)
 	if err != nil {
 		return nil, err
 	}
-	return picture.Encode(img)
+	return picture.EncodeBands(p)
 }
 
 func checkView(v *rules.View) error {
@@ -94,14 +98,64 @@ func checkView(v *rules.View) error {
 	return nil
 }
 
+// drawBoard draws the board on one canvas, every part of it.
 func drawBoard(b *Board) (*image.Paletted, error) {
-	v := &b.View
-	if err := checkView(v); err != nil {
+	p, err := boardBands(b)
+	if err != nil {
 		return nil, err
 	}
-	h := margin + topH + gap + len(v.Sheets)*(blockH+gap) - gap + margin
+	h := 0
+	for _, band := range p.List {
+		h += band.H
+	}
 	c := picture.NewWideCanvas(pageW, h, picture.Table)
-	drawRoll(c, v)
+	for _, band := range p.List {
+		if err := band.Draw(c); err != nil {
+			return nil, err
+		}
+	}
+	return c.Img, nil
+}
+
+// rollPart is what the board's roll shows: the input of its key.
+type rollPart struct {
+	Kind     string
+	Dice     rules.Roll
+	Removed  [4]bool
+	WhiteSum int
+}
+
+// sheetPart is what one sheet shows: the input of its key. It leaves out
+// what a sheet does not draw (the seat's first decision of the roll, and
+// the plan, which only the seat's own view holds).
+type sheetPart struct {
+	Kind      string
+	Rows      [4]rules.RowView
+	Penalties int
+	Score     int
+	Deciding  bool
+	Rolled    bool // the seat rolled, in a game not over
+	Locked    [4]bool
+	Name      string
+	Mark      Mark
+	Rank      int
+	Label     string
+}
+
+// boardBands are the parts of the board b: the roll, then every sheet.
+func boardBands(b *Board) (picture.Bands, error) {
+	v := &b.View
+	if err := checkView(v); err != nil {
+		return picture.Bands{}, err
+	}
+	rk, err := picture.KeyOf(rollPart{Kind: "qwixx roll", Dice: v.Dice, Removed: v.Removed, WhiteSum: v.WhiteSum})
+	if err != nil {
+		return picture.Bands{}, err
+	}
+	bands := []picture.Band{{H: margin + topH + gap, Key: rk, Draw: func(c *picture.Canvas) error {
+		drawRoll(c, v)
+		return nil
+	}}}
 	ranks := map[int]int{}
 	for _, r := range v.Results {
 		ranks[r.Seat] = r.Rank
@@ -118,10 +172,25 @@ func drawBoard(b *Board) (*image.Paletted, error) {
 		if s < len(b.Marks) {
 			mark = b.Marks[s]
 		}
-		drawSheet(c, margin, y, v, s, name, mark, ranks[s], b.Labels)
-		y += blockH + gap
+		sh := &v.Sheets[s]
+		k, err := picture.KeyOf(sheetPart{Kind: "qwixx sheet", Rows: sh.Rows, Penalties: sh.Penalties, Score: sh.Score,
+			Deciding: sh.Deciding, Rolled: s == v.Active && !v.Over, Locked: v.Locked, Name: name, Mark: mark,
+			Rank: ranks[s], Label: b.Labels.Score})
+		if err != nil {
+			return picture.Bands{}, err
+		}
+		h := blockH + gap
+		if s == len(v.Sheets)-1 {
+			h = blockH + margin
+		}
+		sy, seat, rank := y, s, ranks[s]
+		bands = append(bands, picture.Band{H: h, Key: k, Draw: func(c *picture.Canvas) error {
+			drawSheet(c, margin, sy, v, seat, name, mark, rank, b.Labels)
+			return nil
+		}})
+		y += h
 	}
-	return c.Img, nil
+	return picture.Bands{W: pageW, Palette: picture.WidePalette, BG: picture.IndexOf(picture.Table), List: bands}, nil
 }
 
 // drawRoll draws the dice: W1, W2, the white sum, then red, yellow, green

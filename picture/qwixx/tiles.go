@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"strconv"
+	"sync"
 
 	rules "github.com/dixgame/dixbot/engine/qwixx"
 	"github.com/dixgame/dixbot/picture"
@@ -68,7 +69,14 @@ const (
 // cellTile is one cell of a row: a number (or the padlock) on the row's
 // face, crossed when marked, dimmed when it can no longer be marked.
 func cellTile(c rules.Color, pos int, st cellState, bg color.RGBA) *picture.Tile {
-	return picture.Cached(cellKey{c, pos, st, bg}, func() *picture.Tile {
+	k := cellKey{c, pos, st, bg}
+	cells.mu.RLock()
+	t := cells.m[k]
+	cells.mu.RUnlock()
+	if t != nil {
+		return t
+	}
+	t = picture.Cached(k, func() *picture.Tile {
 		w := cellW
 		if pos == rules.LockPos {
 			w = lockW
@@ -99,7 +107,20 @@ func cellTile(c rules.Color, pos int, st cellState, bg color.RGBA) *picture.Tile
 		}
 		return picture.QuantiseWide(dst, bg)
 	})
+	cells.mu.Lock()
+	cells.m[k] = t
+	cells.mu.Unlock()
+	return t
 }
+
+// cells are the cell tiles of the raster core's cache (picture.Cached)
+// by their own key type: a sheet looks up fifty of them, and a key of its
+// own type is found without being boxed. The cells are few (colours,
+// places, states, backgrounds). Safe for concurrent use.
+var cells = struct {
+	mu sync.RWMutex
+	m  map[cellKey]*picture.Tile
+}{m: map[cellKey]*picture.Tile{}}
 
 // cross adds an X of half-size r and half-thickness t centred on (cx, cy).
 func cross(p *picture.Pen, cx, cy, r, t float32) {
