@@ -100,7 +100,7 @@ func BenchmarkClickDix(b *testing.B) {
 				if seats := st.ToDecide(); len(seats) > 0 && seats[0] < len(users) {
 					user = users[seats[0]]
 					for _, id := range tabletest.ComponentIDs(board.Components) {
-						if p, err := parseContractID(id); err == nil && p.Verb == cverbMove {
+						if p, err := parseID(id, contractVerbs); err == nil && p.Verb == cverbMove {
 							moves = append(moves, id)
 						}
 					}

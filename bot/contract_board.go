@@ -95,8 +95,9 @@ func boardComponents(game string, seq uint64, pb present.Board) []discordgo.Mess
 // game over the board is its scoreboard (the game is archived by its last
 // effect).
 //
-// The answer carries the board's pictures even when the message has them
-// (see answerContractPicture).
+// The answer uploads the board's pictures, but where the message is known
+// to have these very pictures: it then lists them by their ids
+// (noteBoardPicture, keptAnswerPictures).
 func (c *Call) showContractBoard(g *present.Game, r *dixbot.Record, td *tableData) error {
 	pb, st, err := c.B.contractBoard(g, r, td, "")
 	if err != nil {
