@@ -212,9 +212,13 @@ type card struct {
 
 // phrases are words or short phrases of a picture, folded for matching.
 type phrases struct {
-	phrases []string   // every phrase, folded
-	words   [][]string // the words of each phrase
-	stems   [][]string // their stems ("" for a word of fewer than four letters)
+	phrases []string        // every phrase, folded
+	words   [][]string      // the words of each phrase
+	exact   map[string]bool // every word of a phrase
+	// byHead holds the words of four letters or more by their first four
+	// bytes: two words of the same stem, or one the beginning of the
+	// other, begin with the same four.
+	byHead map[string][]string
 }
 
 // add adds the phrase w unless it folds to nothing or to a phrase of p or
@@ -224,27 +228,38 @@ func (p *phrases) add(w string, skip *phrases) {
 	if f == "" || slices.Contains(p.phrases, f) || (skip != nil && slices.Contains(skip.phrases, f)) {
 		return
 	}
+	if p.exact == nil {
+		p.exact, p.byHead = map[string]bool{}, map[string][]string{}
+	}
+	ws := strings.Fields(f)
 	p.phrases = append(p.phrases, f)
-	p.words = append(p.words, strings.Fields(f))
-	p.stems = append(p.stems, stems(p.words[len(p.words)-1]))
+	p.words = append(p.words, ws)
+	for _, w := range ws {
+		if !p.exact[w] {
+			p.exact[w] = true
+			if len(w) >= 4 {
+				p.byHead[w[:4]] = append(p.byHead[w[:4]], w)
+			}
+		}
+	}
 }
 
 // word returns how well a clue's word cw, of stem cs, matches a word of
 // p: 2 for a word equal to it, 1 for one of the same stem (words of four
 // letters or more), 0 for none.
 func (p *phrases) word(cw, cs string) int {
-	best := 0
-	for j, ws := range p.words {
-		for l, w := range ws {
-			switch {
-			case w == cw:
-				return 2
-			case best < 1 && cs != "" && p.stems[j][l] != "" && (p.stems[j][l] == cs || strings.HasPrefix(w, cw) || strings.HasPrefix(cw, w)):
-				best = 1
-			}
+	switch {
+	case p.exact[cw]:
+		return 2
+	case cs == "":
+		return 0
+	}
+	for _, w := range p.byHead[cw[:4]] {
+		if stem(w) == cs || strings.HasPrefix(w, cw) || strings.HasPrefix(cw, w) {
+			return 1
 		}
 	}
-	return best
+	return 0
 }
 
 // cardOf folds the keywords and synonyms of one face.
