@@ -102,7 +102,7 @@ func playerIn(lang string) engine.Player {
 	defer playersMu.Unlock()
 	p, ok := players[lang]
 	if !ok {
-		p = computer.NewPlayer(deck.Keywords, lang)
+		p = computer.NewPlayer(deck.Keywords, deck.Synonyms, lang)
 		players[lang] = p
 	}
 	return p

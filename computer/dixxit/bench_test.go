@@ -9,16 +9,17 @@ import (
 	"github.com/dixgame/dixbot/picture/dixxit/deck"
 )
 
-// BenchmarkNewPlayer indexes the deck's keywords (once per table).
+// BenchmarkNewPlayer indexes the deck's keywords and synonyms (once per
+// table).
 func BenchmarkNewPlayer(b *testing.B) {
 	for b.Loop() {
-		NewPlayer(deck.Keywords, "en")
+		NewPlayer(deck.Keywords, deck.Synonyms, "en")
 	}
 }
 
 // BenchmarkClue is one clue of the active player on the deck.
 func BenchmarkClue(b *testing.B) {
-	p := NewPlayer(deck.Keywords, "en")
+	p := NewPlayer(deck.Keywords, deck.Synonyms, "en")
 	s, err := dixxit.Rules{}.New(engine.Setup{Players: 4, Seed: 3, First: 0})
 	if err != nil {
 		b.Fatal(err)
@@ -33,7 +34,7 @@ func BenchmarkClue(b *testing.B) {
 
 // BenchmarkGuess is one guesser's finger on the deck.
 func BenchmarkGuess(b *testing.B) {
-	p := NewPlayer(deck.Keywords, "en")
+	p := NewPlayer(deck.Keywords, deck.Synonyms, "en")
 	s, err := dixxit.Rules{}.New(engine.Setup{Players: 4, Seed: 3, First: 0})
 	if err != nil {
 		b.Fatal(err)

@@ -31,7 +31,7 @@ func TestClueQualityOnTheDeck(t *testing.T) {
 		}
 	}
 	for _, rn := range runs {
-		p := NewPlayer(deck.Keywords, rn.lang)
+		p := NewPlayer(deck.Keywords, deck.Synonyms, rn.lang)
 		st, err := Simulate(p, rn.players, 1, turns, false)
 		require.NoError(t, err)
 		rnd, err := Simulate(p, rn.players, 1, turns, true)

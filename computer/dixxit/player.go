@@ -14,34 +14,39 @@ import (
 	"github.com/dixgame/dixbot/engine/dixxit"
 )
 
-// Keywords returns the English and French keywords of one face of a card
-// (card 0–70, face 0 or 1), as the deck's deck.Keywords does.
+// Keywords returns the English and French words of one face of a card
+// (card 0–70, face 0 or 1): its keywords, as the deck's deck.Keywords does,
+// or its synonyms, as deck.Synonyms does.
 type Keywords func(card, face int) (en, fr []string)
 
-// Player is the computer player of Dixxit as an engine.Player. Lang is the
-// language of its clues ("fr" for French, anything else English). It is
-// safe for concurrent use.
+// Player is the computer player of Dixxit as an engine.Player. Keywords
+// tells each picture's keywords and Synonyms (nil for none) its synonyms,
+// which count for less in reading a clue; Lang is the language of its clues
+// ("fr" for French, anything else English). It is safe for concurrent use.
 type Player struct {
 	Keywords Keywords
+	Synonyms Keywords
 	Lang     string
-	m        *model // the deck's keywords, folded and indexed (NewPlayer); nil: built for each decision
+	m        *model // the deck's words, folded and indexed (NewPlayer); nil: built for each decision
 }
 
-// NewPlayer returns the player of the deck whose keywords kw tells, giving
-// its clues in lang, with the deck's keywords indexed once.
-func NewPlayer(kw Keywords, lang string) Player {
-	return Player{Keywords: kw, Lang: lang, m: build(kw)}
+// NewPlayer returns the player of the deck whose keywords kw and synonyms
+// syn (nil for none) tell, giving its clues in lang, with the deck's words
+// indexed once.
+func NewPlayer(kw, syn Keywords, lang string) Player {
+	return Player{Keywords: kw, Synonyms: syn, Lang: lang, m: build(kw, syn)}
 }
 
-// model returns the deck's keywords, indexed.
+// model returns the deck's words, indexed.
 func (p Player) model() *model {
 	if p.m != nil {
 		return p.m
 	}
-	return build(p.Keywords)
+	return build(p.Keywords, p.Synonyms)
 }
 
-// model is every face's keywords, folded, and which faces carry each word.
+// model is every face's keywords and synonyms, folded, and which faces
+// carry each keyword.
 type model struct {
 	faces    [dixxit.NumCardFaces + 1]card // by dixxit.Card
 	carriers map[string][]dixxit.Card      // a folded keyword, or a word of one, and the faces that carry it
@@ -51,7 +56,7 @@ type model struct {
 	shared [dixxit.NumCardFaces + 1][dixxit.NumCardFaces + 1]uint8
 }
 
-func build(kw Keywords) *model {
+func build(kw, syn Keywords) *model {
 	m := &model{carriers: map[string][]dixxit.Card{}}
 	if kw == nil {
 		return m
@@ -61,7 +66,11 @@ func build(kw Keywords) *model {
 		for face := range 2 {
 			c := dixxit.CardOf(n, face)
 			en, fr := kw(n, face)
-			m.faces[c] = cardOf(en, fr)
+			var sen, sfr []string
+			if syn != nil {
+				sen, sfr = syn(n, face)
+			}
+			m.faces[c] = cardOf(en, fr, sen, sfr)
 			for lang, ws := range [2][]string{en, fr} {
 				for _, w := range ws {
 					if !seen[lang][w] {
@@ -70,8 +79,8 @@ func build(kw Keywords) *model {
 					}
 				}
 			}
-			for i, ph := range m.faces[c].phrases {
-				keys := append([]string{ph}, m.faces[c].words[i]...)
+			for i, ph := range m.faces[c].kw.phrases {
+				keys := append([]string{ph}, m.faces[c].kw.words[i]...)
 				for _, k := range keys {
 					if l := m.carriers[k]; len(l) == 0 || l[len(l)-1] != c {
 						m.carriers[k] = append(l, c)
@@ -88,7 +97,7 @@ func build(kw Keywords) *model {
 	// Two faces share a keyword for each phrase both carry.
 	byPhrase := map[string][]dixxit.Card{}
 	for c := range m.faces {
-		for _, ph := range m.faces[c].phrases {
+		for _, ph := range m.faces[c].kw.phrases {
 			byPhrase[ph] = append(byPhrase[ph], dixxit.Card(c))
 		}
 	}
@@ -105,8 +114,8 @@ func build(kw Keywords) *model {
 	return m
 }
 
-// clue is a clue folded, with the faces of the deck that carry it or one
-// of its words.
+// clue is a clue folded, with the faces of the deck whose keywords carry
+// it or one of its words.
 type clue struct {
 	folded   string
 	words    []string
@@ -195,24 +204,72 @@ func (Player) Timeout(s engine.State, seat int, _ *rand.Rand) (engine.Move, erro
 	return "out", nil
 }
 
-// card is one picture's keywords, folded for matching.
+// card is one picture's keywords and synonyms, folded for matching.
 type card struct {
-	phrases []string   // every keyword of both languages, folded
-	words   [][]string // the words of each phrase
-	stems   [][]string // their stems ("" for a word of fewer than four letters)
+	kw  phrases // its keywords in both languages
+	syn phrases // its synonyms in both languages, but those that are keywords
 }
 
-// cardOf folds the keywords of one face.
-func cardOf(en, fr []string) card {
+// phrases are words or short phrases of a picture, folded for matching.
+type phrases struct {
+	phrases []string        // every phrase, folded
+	words   [][]string      // the words of each phrase
+	exact   map[string]bool // every word of a phrase
+	// byHead holds the words of four letters or more by their first four
+	// bytes: two words of the same stem, or one the beginning of the
+	// other, begin with the same four.
+	byHead map[string][]string
+}
+
+// add adds the phrase w unless it folds to nothing or to a phrase of p or
+// of skip.
+func (p *phrases) add(w string, skip *phrases) {
+	f := fold(w)
+	if f == "" || slices.Contains(p.phrases, f) || (skip != nil && slices.Contains(skip.phrases, f)) {
+		return
+	}
+	if p.exact == nil {
+		p.exact, p.byHead = map[string]bool{}, map[string][]string{}
+	}
+	ws := strings.Fields(f)
+	p.phrases = append(p.phrases, f)
+	p.words = append(p.words, ws)
+	for _, w := range ws {
+		if !p.exact[w] {
+			p.exact[w] = true
+			if len(w) >= 4 {
+				p.byHead[w[:4]] = append(p.byHead[w[:4]], w)
+			}
+		}
+	}
+}
+
+// word returns how well a clue's word cw, of stem cs, matches a word of
+// p: 2 for a word equal to it, 1 for one of the same stem (words of four
+// letters or more), 0 for none.
+func (p *phrases) word(cw, cs string) int {
+	switch {
+	case p.exact[cw]:
+		return 2
+	case cs == "":
+		return 0
+	}
+	for _, w := range p.byHead[cw[:4]] {
+		if stem(w) == cs || strings.HasPrefix(w, cw) || strings.HasPrefix(cw, w) {
+			return 1
+		}
+	}
+	return 0
+}
+
+// cardOf folds the keywords and synonyms of one face.
+func cardOf(en, fr, sen, sfr []string) card {
 	var k card
 	for _, w := range slices.Concat(en, fr) {
-		f := fold(w)
-		if f == "" || slices.Contains(k.phrases, f) {
-			continue
-		}
-		k.phrases = append(k.phrases, f)
-		k.words = append(k.words, strings.Fields(f))
-		k.stems = append(k.stems, stems(k.words[len(k.words)-1]))
+		k.kw.add(w, nil)
+	}
+	for _, w := range slices.Concat(sen, sfr) {
+		k.syn.add(w, &k.kw)
 	}
 	return k
 }
@@ -298,32 +355,29 @@ func stem(w string) string {
 	return string(r)
 }
 
-// match scores how well a clue matches a picture directly: 4 for a
-// keyword equal to the whole clue, plus per word of the clue 2 for a
-// keyword word equal to it and 1 for one of the same stem (words of four
-// letters or more). 0 is no match.
+// keywordWeight is how many times more a keyword counts than a synonym in
+// match.
+const keywordWeight = 2
+
+// match scores how well a clue matches a picture directly: 4 for a synonym
+// equal to the whole clue, plus per word of the clue 2 for a synonym word
+// equal to it and 1 for one of the same stem (words of four letters or
+// more); a keyword counts keywordWeight times as much, and the best of
+// keyword and synonym counts for the whole clue and for each word. 0 is no
+// match.
 func match(cl clue, k card) int {
 	if cl.folded == "" {
 		return 0
 	}
 	score := 0
-	if slices.Contains(k.phrases, cl.folded) {
+	switch {
+	case slices.Contains(k.kw.phrases, cl.folded):
+		score += keywordWeight * 4
+	case slices.Contains(k.syn.phrases, cl.folded):
 		score += 4
 	}
 	for i, cw := range cl.words {
-		cs := cl.stems[i]
-		best := 0
-		for j, ws := range k.words {
-			for l, w := range ws {
-				switch {
-				case w == cw:
-					best = 2
-				case best < 1 && cs != "" && k.stems[j][l] != "" && (k.stems[j][l] == cs || strings.HasPrefix(w, cw) || strings.HasPrefix(cw, w)):
-					best = 1
-				}
-			}
-		}
-		score += best
+		score += max(keywordWeight*k.kw.word(cw, cl.stems[i]), k.syn.word(cw, cl.stems[i]))
 	}
 	return score
 }

@@ -52,12 +52,12 @@ func TestContract(t *testing.T) {
 		setups = append(setups, engine.Setup{Players: n, Seed: int64(n), First: -1})
 	}
 	enginetest.Run(t, enginetest.Config{Game: dixxit.Rules{}, Setups: setups, Seeds: 2,
-		Player: NewPlayer(synthetic, "fr")})
+		Player: NewPlayer(synthetic, nil, "fr")})
 }
 
 func TestErrors(t *testing.T) {
 	g := newGame(t, 4, 1)
-	p := NewPlayer(synthetic, "en")
+	p := NewPlayer(synthetic, nil, "en")
 	r := rand.New(rand.NewPCG(1, 2))
 	_, err := p.Decide(g, 1, r)
 	assert.ErrorIs(t, err, engine.ErrNotYourTurn)
@@ -70,7 +70,7 @@ func TestErrors(t *testing.T) {
 // TestTimeouts checks X9: the active player skips, a guesser is out.
 func TestTimeouts(t *testing.T) {
 	g := newGame(t, 4, 1)
-	p := NewPlayer(synthetic, "en")
+	p := NewPlayer(synthetic, nil, "en")
 	r := rand.New(rand.NewPCG(1, 2))
 	m, err := p.Timeout(g, 0, r)
 	require.NoError(t, err)
@@ -87,7 +87,7 @@ func TestTimeouts(t *testing.T) {
 // TestGuessersNeverReadTheTarget plays the same positions with two
 // targets: every guesser's decision is the same.
 func TestGuessersNeverReadTheTarget(t *testing.T) {
-	p := NewPlayer(synthetic, "en")
+	p := NewPlayer(synthetic, nil, "en")
 	for seed := range int64(30) {
 		x := newGame(t, 5, seed)
 		y := newGame(t, 5, seed)
@@ -164,7 +164,7 @@ func TestGuessRanksByTheClue(t *testing.T) {
 		{"ship", "sea", "sailing boat"}, {"cat", "pet"}, {"boat", "river"}, {"tree", "forest"},
 		{"owl", "night", "bird"}, {"été", "plage"}}
 	v, kw := grid(kws)
-	p := NewPlayer(kw, "en")
+	p := NewPlayer(kw, nil, "en")
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, tc := range []struct {
 		clue string
@@ -201,6 +201,54 @@ func TestGuessRanksByTheClue(t *testing.T) {
 	assert.Len(t, seen, 9)
 }
 
+// TestGuessReadsSynonyms checks that a clue matching a picture's synonyms
+// (in either language) ranks it above pictures it does not match, and
+// below a picture whose keyword it is; a synonym that is also one of the
+// picture's keywords counts once, as the keyword.
+func TestGuessReadsSynonyms(t *testing.T) {
+	t.Parallel()
+	kws := [9][]string{{"bat", "night", "cave"}, {"crow", "bird", "omen"}, {"sun", "summer"},
+		{"cloud", "rain"}, {"cat", "pet"}, {"tree", "forest"}, {"ship", "sea"}, {"owl", "bird"}, {"dark", "night"}}
+	syns := [9][]string{{"spooky", "gloomy", "sombre nuit"}, {"sinister", "gloomy"}, {"sunshine", "heat"},
+		{"gloomy weather", "drizzle"}, {"kitten", "kitty"}, {"woods", "oak"}, {"sailing", "boat"}, {"wise", "hoot"}, {"dark", "gloom"}}
+	v, kw := grid(kws)
+	syn := func(card, face int) (en, fr []string) {
+		if face != 0 || card < 0 || card >= 9 {
+			return nil, nil
+		}
+		return syns[card][:len(syns[card])-1], syns[card][len(syns[card])-1:]
+	}
+	p := NewPlayer(kw, syn, "en")
+	for _, tc := range []struct {
+		clue string
+		want []int
+	}{
+		{"spooky", []int{1}},         // a synonym, on one picture only
+		{"Sombre nuit", []int{1}},    // a French synonym, accents and case aside
+		{"gloomy", []int{1, 2}},      // two pictures have it as a synonym; the third only in a phrase
+		{"gloomy weather", []int{4}}, // the whole phrase beats one of its words
+		{"kittens", []int{5}},        // a synonym of the same stem
+		{"dark", []int{9}},           // a keyword, and a synonym of no other picture
+		{"sailing boat", []int{7}},   // two synonym words of one picture
+		{"bird", []int{2, 8}},        // keywords only, as before
+	} {
+		v.Clue = tc.clue
+		assert.ElementsMatch(t, tc.want, p.bestSquares(v), "clue %q", tc.clue)
+	}
+	// A keyword counts twice as much as a synonym.
+	k0 := p.model().faces[dixxit.CardOf(0, 0)]
+	cl := p.model().prepare("gloomy")
+	assert.Equal(t, 6, match(cl, k0), "a synonym equal to the clue: 4 for the phrase, 2 for the word")
+	cl = p.model().prepare("night")
+	assert.Equal(t, 12, match(cl, k0), "a keyword equal to the clue: twice as much")
+	// "dark" is a keyword and a synonym of the last picture: it counts once.
+	k8 := p.model().faces[dixxit.CardOf(8, 0)]
+	assert.Equal(t, 12, match(p.model().prepare("dark"), k8))
+	// Without synonyms the same player reads none.
+	v.Clue = "spooky"
+	assert.Len(t, NewPlayer(kw, nil, "en").bestSquares(v), 9)
+}
+
 // TestClueIsAmbiguous checks the clue-giver: it prefers a clue that the
 // target and two other pictures match equally (a first finger on the
 // target one time in three) to one only the target matches, whether the
@@ -216,7 +264,7 @@ func TestClueIsAmbiguous(t *testing.T) {
 	}
 	v, kw := grid(kws)
 	v.Secret = &dixxit.Secret{Target: 1, Card: v.Grid[0]}
-	p := NewPlayer(kw, "en")
+	p := NewPlayer(kw, nil, "en")
 	for range 20 {
 		assert.Equal(t, "intersection", p.Clue(v, r), "shared with two others")
 	}
@@ -225,7 +273,7 @@ func TestClueIsAmbiguous(t *testing.T) {
 	kws = [9][]string{{"owl", "bird"}, {"moon", "sky"}, {"star", "sky"}, {"a"}, {"b"}, {"c"}, {"d"}, {"e"}, {"f"}}
 	v, kw = grid(kws, []string{"feather", "bird"}, []string{"feather", "sky"})
 	v.Secret = &dixxit.Secret{Target: 1, Card: v.Grid[0]}
-	p = NewPlayer(kw, "en")
+	p = NewPlayer(kw, nil, "en")
 	for range 20 {
 		assert.Equal(t, "feather", p.Clue(v, r), "associated with the target and two others")
 	}
@@ -233,14 +281,14 @@ func TestClueIsAmbiguous(t *testing.T) {
 	// (obvious, but never one that does not match it).
 	v, kw = grid(kws)
 	v.Secret = &dixxit.Secret{Target: 1, Card: v.Grid[0]}
-	p = NewPlayer(kw, "en")
+	p = NewPlayer(kw, nil, "en")
 	assert.Contains(t, []string{"owl", "bird"}, p.Clue(v, r))
 }
 
 // TestDecideIsDeterministic: the same state and the same random source
 // give the same move.
 func TestDecideIsDeterministic(t *testing.T) {
-	p := NewPlayer(synthetic, "en")
+	p := NewPlayer(synthetic, nil, "en")
 	g := newGame(t, 4, 8)
 	a, err := p.Decide(g, 0, rand.New(rand.NewPCG(1, 1)))
 	require.NoError(t, err)
@@ -254,7 +302,7 @@ func TestDecideIsDeterministic(t *testing.T) {
 // often than guessers at random (about one in nine). The measure on the
 // deck's own keywords is TestClueQualityOnTheDeck.
 func TestBeatsRandom(t *testing.T) {
-	p := NewPlayer(synthetic, "en")
+	p := NewPlayer(synthetic, nil, "en")
 	st, err := Simulate(p, 4, 1, 400, false)
 	require.NoError(t, err)
 	rnd, err := Simulate(p, 4, 1, 400, true)

@@ -1,11 +1,11 @@
 // Package deck is the Dixxit picture deck (DIXXIT-SPEC X1, section 8): 71
-// cards with a picture on each face, every face a square PNG with its title
-// and keywords in English and French, embedded in the binary.
+// cards with a picture on each face, every face a square PNG with its title,
+// keywords and synonyms in English and French, embedded in the binary.
 //
 // The pictures are public-domain drawings of the Open Clip Art Library (the
 // Debian package openclipart-svg) rendered by scripts/dixxit-deck.sh from
-// manifest.json, which names each face's source file, title, keywords and
-// licence; docs/dixxit-deck.md credits them and tells how to regenerate the
+// manifest.json, which names each face's source file, title, keywords,
+// synonyms and licence; docs/dixxit-deck.md credits them and tells how to regenerate the
 // deck.
 //
 // A card is 0..Cards()-1; a face is 0 ("a") or 1 ("b"). Out-of-range
@@ -41,6 +41,8 @@ type Entry struct {
 	TitleFr    string   `json:"title_fr"`
 	KeywordsEn []string `json:"keywords_en"`
 	KeywordsFr []string `json:"keywords_fr"`
+	SynonymsEn []string `json:"synonyms_en"`
+	SynonymsFr []string `json:"synonyms_fr"`
 }
 
 type face struct {
@@ -112,6 +114,21 @@ func Keywords(card, f int) (en, fr []string) {
 	return append([]string(nil), e.KeywordsEn...), append([]string(nil), e.KeywordsFr...)
 }
 
+// Synonyms are other words a person may use for a card's face, in English
+// and in French: words of the same meaning as its title or keywords and
+// close associations ("gloomy", "fangs", "lugubre" for a bat whose keywords
+// say "dark", "vampire", "sombre"). They are lower case, at least five in
+// each language, none of them one of the face's keywords in either
+// language, and say less of the picture than its keywords do. Nil if card
+// or face is out of range; the slices are fresh copies.
+func Synonyms(card, f int) (en, fr []string) {
+	e := get(card, f)
+	if e == nil {
+		return nil, nil
+	}
+	return append([]string(nil), e.SynonymsEn...), append([]string(nil), e.SynonymsFr...)
+}
+
 // Title is the short title of a card's face in English and in French, or
 // empty strings if card or face is out of range.
 func Title(card, f int) (en, fr string) {
@@ -131,7 +148,7 @@ func ID(card, f int) string {
 }
 
 // Manifest is the deck's manifest, one entry per face ordered by card then
-// face, with fresh keyword slices.
+// face, with fresh keyword and synonym slices.
 func Manifest() []Entry {
 	out := make([]Entry, 0, len(faces)*Faces)
 	for c := range faces {
@@ -139,6 +156,8 @@ func Manifest() []Entry {
 			e := faces[c][f].Entry
 			e.KeywordsEn = append([]string(nil), e.KeywordsEn...)
 			e.KeywordsFr = append([]string(nil), e.KeywordsFr...)
+			e.SynonymsEn = append([]string(nil), e.SynonymsEn...)
+			e.SynonymsFr = append([]string(nil), e.SynonymsFr...)
 			out = append(out, e)
 		}
 	}

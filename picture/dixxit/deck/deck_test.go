@@ -6,12 +6,14 @@ import (
 	"image/png"
 	"io/fs"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/unicode/norm"
 )
 
 // TestDeckHas71CardsOf2Faces checks X1: 71 cards, a picture on each face.
@@ -67,6 +69,83 @@ func TestKeywordsAndTitles(t *testing.T) {
 			assert.NotEmpty(t, tf, id)
 		}
 	}
+}
+
+// folded is s lower case, without accents, with œ and æ as two letters and
+// every run of other characters than letters and digits as one space: how
+// the computer players compare a clue with a face's words.
+func folded(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range norm.NFD.String(strings.ToLower(s)) {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			switch r {
+			case 'œ':
+				b.WriteString("oe")
+			case 'æ':
+				b.WriteString("ae")
+			default:
+				b.WriteRune(r)
+			}
+		default:
+			space = true
+		}
+	}
+	return b.String()
+}
+
+// TestSynonyms checks every face's synonyms: at least five in each
+// language, lower case, trimmed, none repeated within a language, and none
+// that is one of the face's own keywords in either language, accents and
+// punctuation aside (it would add nothing the keyword does not say).
+func TestSynonyms(t *testing.T) {
+	t.Parallel()
+	for c := range Cards() {
+		for f := range Faces {
+			id := ID(c, f)
+			ken, kfr := Keywords(c, f)
+			own := map[string]bool{}
+			for _, k := range slices.Concat(ken, kfr) {
+				own[folded(k)] = true
+			}
+			en, fr := Synonyms(c, f)
+			assert.GreaterOrEqual(t, len(en), 5, id)
+			assert.GreaterOrEqual(t, len(fr), 5, id)
+			for _, ss := range [][]string{en, fr} {
+				seen := map[string]bool{}
+				for _, s := range ss {
+					assert.NotEmpty(t, folded(s), id)
+					assert.Equal(t, strings.TrimSpace(s), s, id)
+					assert.Equal(t, strings.ToLower(s), s, id)
+					assert.False(t, seen[folded(s)], "%s repeats the synonym %q", id, s)
+					assert.False(t, own[folded(s)], "%s has %q as a keyword and a synonym", id, s)
+					seen[folded(s)] = true
+				}
+			}
+		}
+	}
+}
+
+// TestFrenchSynonymsUseAccents guards against French synonyms typed without
+// their accents, as TestFrenchKeywordsUseAccents does for keywords.
+func TestFrenchSynonymsUseAccents(t *testing.T) {
+	t.Parallel()
+	total, accented := 0, 0
+	for _, e := range Manifest() {
+		for _, k := range e.SynonymsFr {
+			total++
+			if strings.IndexFunc(k, func(r rune) bool { return r > unicode.MaxASCII }) >= 0 {
+				accented++
+			}
+		}
+	}
+	assert.Greater(t, accented*10, total, "%d of %d French synonyms have a letter beyond ASCII", accented, total)
 }
 
 // TestFrenchKeywordsUseAccents guards against French keywords typed without
@@ -131,6 +210,9 @@ func TestOutOfRange(t *testing.T) {
 		en, fr := Keywords(a[0], a[1])
 		assert.Nil(t, en)
 		assert.Nil(t, fr)
+		sen, sfr := Synonyms(a[0], a[1])
+		assert.Nil(t, sen)
+		assert.Nil(t, sfr)
 		te, tf := Title(a[0], a[1])
 		assert.Empty(t, te)
 		assert.Empty(t, tf)
@@ -149,6 +231,15 @@ func TestKeywordsAreCopies(t *testing.T) {
 	en2, fr2 := Keywords(0, 0)
 	assert.Equal(t, want, en2[0])
 	assert.NotEqual(t, "changé", fr2[0])
+	sen, sfr := Synonyms(0, 0)
+	want = sen[0]
+	sen[0], sfr[0] = "changed", "changé"
+	sen2, sfr2 := Synonyms(0, 0)
+	assert.Equal(t, want, sen2[0])
+	assert.NotEqual(t, "changé", sfr2[0])
+	m := Manifest()
+	m[0].SynonymsEn[0] = "changed"
+	assert.Equal(t, want, Manifest()[0].SynonymsEn[0])
 }
 
 // TestKeywordsGiveAmbiguousClues measures what the computer clue-giver
