@@ -41,7 +41,6 @@ func firstChance(p Player, c humanClue, clue string) float64 {
 // alone: at random it would be one in nine (11%), and the synonyms must
 // not make it worse. The figures are in docs/computer-dixxit.md.
 func TestGuessesPeoplesClues(t *testing.T) {
-	t.Parallel()
 	raw, err := os.ReadFile("testdata/human-clues.json")
 	require.NoError(t, err)
 	var clues []humanClue
