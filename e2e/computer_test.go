@@ -42,24 +42,32 @@ func TestOneHumanTwoComputers(t *testing.T) {
 	require.NotNil(t, dixOf(rec))
 	require.Len(t, dixOf(rec).Players, 3)
 
-	tb.playToEnd()
 	computer2 := locales.T("en", "table_cpu_name", map[string]any{"N": 2})
 	computer3 := locales.T("en", "table_cpu_name", map[string]any{"N": 3})
-	tb.checkScoreboard([]string{"Alice", computer2, computer3})
-
-	// The computers played where everyone sees it.
+	// The computers play where everyone sees it: once they have taken
+	// cards, the board Alice decides on tells their moves.
 	played := false
-	for _, m := range tb.fake.Transcript(tb.channel.ID) {
-		for _, e := range m.Embeds {
-			if strings.Contains(e.Description, computer2) {
-				played = true
-			}
+	for turn := 0; turn < 20 && !played; turn++ {
+		rec := tb.playUntil(func(g *dix.Game) bool {
+			return g.ToAct() == 0 && len(g.Players[1].Collection)+len(g.Players[2].Collection) > 0
+		})
+		board, _ := tb.boardFor(rec)
+		for _, e := range board.Embeds {
+			played = played || strings.Contains(e.Description, computer2) || strings.Contains(e.Description, computer3)
 		}
+		if !played {
+			require.True(t, tb.decide(), "the game ended before a board told the computers' moves")
+		}
+	}
+	assert.True(t, played, "the board tells the computers' moves")
+
+	tb.playToEnd()
+	tb.checkScoreboard([]string{"Alice", computer2, computer3})
+	for _, m := range tb.fake.Transcript(tb.channel.ID) {
 		for _, u := range m.Pinged {
 			assert.Equal(t, alice.ID, u, "only the person is pinged")
 		}
 	}
-	assert.True(t, played, "the board tells the computers' moves")
 }
 
 // TestHintInBothLanguages: /dix hint answers the player to act privately
