@@ -84,7 +84,9 @@ func (k *killRun) dixxitGame(tb *table, rng *rand.Rand, what string) error {
 		if err := json.Unmarshal(rec.Meta, &m); err != nil {
 			return err
 		}
-		person := func(seat int) bool { return seat < len(m.Seats) && m.Seats[seat].Level == "" && m.Seats[seat].User != "" }
+		person := func(seat int) bool {
+			return seat < len(m.Seats) && m.Seats[seat].Level == "" && m.Seats[seat].User != ""
+		}
 		play.mu.Lock()
 		for seat, s := range m.Seats {
 			if person(seat) {
