@@ -168,6 +168,9 @@ func (k *killRun) logTally(what string, c *moveCount, complete bool) {
 	doubled, missing, notes := c.tally()
 	k.mu.Lock()
 	k.logsCounted++
+	for _, n := range c.least {
+		k.checked += n
+	}
 	k.doubled += doubled
 	k.logMissing += missing
 	k.mu.Unlock()

@@ -70,6 +70,7 @@ func (k *killRun) playContract(game, table string, seed uint64, stop <-chan stru
 		}
 		k.mu.Lock()
 		k.finished++
+		k.finishedOf[game]++
 		k.mu.Unlock()
 	}
 }
@@ -182,7 +183,7 @@ func (k *killRun) qwixxGame(tb *table, rng *rand.Rand, what string) error {
 		if err != nil {
 			return fmt.Errorf("reading the game: %w", err)
 		}
-		if rec.Finished || rec.Game != "qwixx" {
+		if rec.Game != "qwixx" || rec.Data == nil {
 			return nil
 		}
 		st, err := rules.Rules{}.Decode(rec.Data)
@@ -193,7 +194,7 @@ func (k *killRun) qwixxGame(tb *table, rng *rand.Rand, what string) error {
 		if err := json.Unmarshal(rec.Meta, &m); err != nil {
 			return err
 		}
-		if st.Over() {
+		if rec.Finished || st.Over() {
 			if err := k.untilArchived(tb.channel.ID, rec.Version); err != nil {
 				return err
 			}

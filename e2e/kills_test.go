@@ -92,7 +92,7 @@ func TestReplicaKills(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { st.Close() })
 
-	k := &killRun{t: t, fake: fake, st: st, games: map[string]string{}}
+	k := &killRun{t: t, fake: fake, st: st, games: map[string]string{}, finishedOf: map[string]int{}}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for i := range 3 {
@@ -177,14 +177,15 @@ func TestReplicaKills(t *testing.T) {
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	t.Logf("contract tables: %d Redis freezes of 2.5 s; %d clicks deferred, %d of them silent; %d channels stuck without a board; "+
+	t.Logf("all tables: %d Redis freezes of 2.5 s; %d clicks deferred, %d of them silent; %d channels stuck without a board; "+
 		"%d lobbies without a record; %d stale boards live ≥ 3 s", len(freezes), k.deferred, k.silent, k.stuckChannels, k.orphanLobbies, stale)
 	assert.Zero(t, k.silent, "deferred clicks neither applied nor told")
 	assert.Zero(t, k.stuckChannels, "channels stuck without a board")
 	assert.Zero(t, k.orphanLobbies, "lobbies without a record")
 	assert.Zero(t, stale, "stale boards live ≥ 3 s")
-	t.Logf("game logs: %d counted (%d not: their end never logged); %d moves logged twice; %d moves seen applied and not logged",
-		k.logsCounted, k.logsUncounted, k.doubled, k.logMissing)
+	t.Logf("games finished: %d DIX, %d Qwixx, %d Dixxit; game logs: %d counted (%d not: their end never logged), %d moves looked for; "+
+		"%d moves logged twice; %d moves seen applied and not logged",
+		k.finishedOf["dix"], k.finishedOf["qwixx"], k.finishedOf["dixxit"], k.logsCounted, k.logsUncounted, k.checked, k.doubled, k.logMissing)
 	assert.Zero(t, k.doubled, "moves logged twice")
 	t.Logf("%d kills of %d replicas (latency %v to Discord, %v each way to Redis): %d clicks, %d applied; "+
 		"%d applied but unanswered (%d more in flight at a kill), %d unanswered and not applied; "+
@@ -249,12 +250,15 @@ type killRun struct {
 	// those neither applied nor told; channels where no start brought a
 	// lobby back; lobbies whose Join found no record.
 	deferred, silent, stuckChannels, orphanLobbies int
-	// games names the game of each contract table's channel.
-	games map[string]string
+	// games names the game of each Qwixx or Dixxit table's channel;
+	// finishedOf counts the games finished by game.
+	games      map[string]string
+	finishedOf map[string]int
 	// Of the game logs (kills_log_test.go): the logs counted and those
 	// not, moves logged more often than made, moves seen applied and not
 	// logged.
 	logsCounted, logsUncounted, doubled, logMissing int
+	checked                                         int // moves seen applied, looked for in a log
 }
 
 func (k *killRun) note(format string, args ...any) {
@@ -308,6 +312,7 @@ func (k *killRun) play(i int, stop <-chan struct{}) {
 		}
 		k.mu.Lock()
 		k.finished++
+		k.finishedOf["dix"]++
 		k.mu.Unlock()
 	}
 }
