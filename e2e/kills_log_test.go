@@ -206,7 +206,7 @@ func dixLogCount(lines []string, draws map[string]int) *moveCount {
 	return c
 }
 
-func TestMoveCountTally(t *testing.T) {
+func TestDixLogCount(t *testing.T) {
 	t.Parallel()
 	over := lineDixOver
 	drew := func(name string) string {
@@ -438,4 +438,32 @@ func TestDixxitLogCount(t *testing.T) {
 		clue("Bob", "three"), no("Ann", 5), no("Ann", 5), found("Robot", 4), lineDixxitOver}
 	doubled, _, notes = dixxitLogCount(lines, play()).tally()
 	assert.Equal(t, 1, doubled, notes)
+}
+
+func TestQwixxLogCount(t *testing.T) {
+	t.Parallel()
+	v := qwixxRules.View{Turn: 3, Sheets: []qwixxRules.SheetView{
+		{Seat: 0, Rows: [4]qwixxRules.RowView{{Marks: []int{2, 3}}}, Penalties: 1},
+		{Seat: 1, Rows: [4]qwixxRules.RowView{{Marks: []int{5, 12}, Lock: true}}},
+	}}
+	names := []string{"Ann", "Bob"}
+	line := func(key string, data map[string]any) string { return locales.T("en", key, data) }
+	lines := []string{
+		line("qwixx_ev_marked_white", map[string]any{"Name": "Ann", "Emoji": "🔴", "Number": 2}),
+		line("qwixx_ev_rolled", map[string]any{"Name": "Bob", "Sum": 7}),
+		line("qwixx_ev_marked_colour", map[string]any{"Name": "Ann", "Emoji": "🔴", "Number": 3}),
+		line("qwixx_ev_marked_white", map[string]any{"Name": "Bob", "Emoji": "🔴", "Number": 5}),
+		line("qwixx_ev_penalty", map[string]any{"Name": "Ann", "Count": 1, "Max": 4}),
+		line("qwixx_ev_rolled", map[string]any{"Name": "Ann", "Sum": 4}),
+		qwixxOverLines[0],
+	}
+	doubled, missing, notes := qwixxLogCount(lines, v, names).tally()
+	assert.Zero(t, doubled, notes)
+	assert.Zero(t, missing, notes)
+	doubled, missing, notes = qwixxLogCount(append(slices.Clone(lines[:3]), lines[2:]...), v, names).tally()
+	assert.Equal(t, 1, doubled, notes)
+	assert.Zero(t, missing, notes)
+	doubled, missing, notes = qwixxLogCount(slices.Delete(slices.Clone(lines), 1, 2), v, names).tally()
+	assert.Zero(t, doubled, notes)
+	assert.Equal(t, 1, missing, notes)
 }

@@ -54,7 +54,8 @@ const (
 // neither applied nor told, channels where no start brings a lobby back,
 // lobbies whose Join finds no record, boards that kept live buttons 3 s or
 // more after a later one was posted. Every game's log is checked against
-// the moves made (kills_log_test.go): a move logged twice must not be.
+// the moves made (kills_log_test.go): every log shows its game's end,
+// every move seen applied is logged, none twice.
 // DIX_KILL_FREEZES freezes Redis 2.5 s (SIGSTOP) that many times during
 // the kills.
 //
@@ -187,6 +188,8 @@ func TestReplicaKills(t *testing.T) {
 		"%d moves logged twice; %d moves seen applied and not logged",
 		k.finishedOf["dix"], k.finishedOf["qwixx"], k.finishedOf["dixxit"], k.logsCounted, k.logsUncounted, k.checked, k.doubled, k.logMissing)
 	assert.Zero(t, k.doubled, "moves logged twice")
+	assert.Zero(t, k.logMissing, "moves seen applied and not logged")
+	assert.Zero(t, k.logsUncounted, "game logs without their end")
 	t.Logf("%d kills of %d replicas (latency %v to Discord, %v each way to Redis): %d clicks, %d applied; "+
 		"%d applied but unanswered (%d more in flight at a kill), %d unanswered and not applied; "+
 		"%d boards posted twice; %d boards missing ≥ %v (longest wait %v); %d games finished of %d started; %d stuck",
@@ -246,9 +249,9 @@ type killRun struct {
 	stuck      int
 	stuckIn    []string // the channels of the games stuck
 	notes      []string
-	// Of the contract tables (kills_qwixx_test.go): clicks deferred, and
-	// those neither applied nor told; channels where no start brought a
-	// lobby back; lobbies whose Join found no record.
+	// Clicks deferred, and those neither applied nor told
+	// (interactContract); of the Qwixx and Dixxit tables, channels where
+	// no start brought a lobby back, lobbies whose Join found no record.
 	deferred, silent, stuckChannels, orphanLobbies int
 	// games names the game of each Qwixx or Dixxit table's channel;
 	// finishedOf counts the games finished by game.
