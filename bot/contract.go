@@ -149,8 +149,8 @@ type tableData struct {
 	// (missing_contract.go).
 	Missing *Missing `json:"bm,omitempty"`
 	// Lines counts the event lines the table has told its game's log;
-	// Unlogged are the latest of them (up to maxUnlogged), not known to
-	// be in the log record: every write of the log sends them again, and
+	// Unlogged are the latest of them (this update's and up to
+	// maxUnlogged before), not known to be in the log record: every write of the log sends them again, and
 	// the log keeps each line once (log.go). A write lost (a process dead
 	// after its answer, a store that failed) is made good by the next.
 	Lines    int      `json:"gn,omitempty"`

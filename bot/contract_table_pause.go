@@ -27,9 +27,10 @@ func (td *tableData) addLog(lines []string) {
 }
 
 // maxUnlogged bounds the lines of earlier changes a table keeps for its
-// log's next write (tableData.Unlogged); the update's own lines are all
-// kept.
-const maxUnlogged = 16
+// log's next write (tableData.Unlogged), beside all of the update's own:
+// about a change's worth, which a write lost at a kill leaves out, for
+// some 300 bytes more table data.
+const maxUnlogged = 8
 
 // toLog owes lines to the game's log: this update's (fresh), and the
 // table's not known to be logged.
@@ -37,7 +38,7 @@ func (td *tableData) toLog(lines []string) {
 	td.fresh = append(td.fresh, lines...)
 	td.Lines += len(lines)
 	td.Unlogged = append(td.Unlogged, lines...)
-	if cut := len(td.Unlogged) - max(maxUnlogged, len(td.fresh)); cut > 0 {
+	if cut := len(td.Unlogged) - maxUnlogged - len(td.fresh); cut > 0 {
 		td.Unlogged = append([]string(nil), td.Unlogged[cut:]...)
 	}
 }
