@@ -80,34 +80,46 @@ func (k *killRun) playContract(game, table string, seed uint64, stop <-chan stru
 var errStuckChannel = errors.New("the channel is stuck with a table and no lobby or board")
 
 // contractLobby opens a lobby of game, seats the players, clicks extra's
-// buttons as the creator and starts the game. A start refused because the
-// channel holds a table is tried again for stuckAfter, then counted stuck;
-// a lobby whose Join is told the game is gone is a lobby without a record.
+// buttons as the creator and starts the game, each answer awaited as a
+// person sees it (a deferred one once it came). A start refused because
+// the channel holds a table takes the table's lobby when the channel shows
+// one, as a person would; else it is tried again for stuckAfter, then
+// counted stuck. A lobby whose Join is told the game is gone is a lobby
+// without a record.
 func (k *killRun) contractLobby(tb *table, game string, extra [][2]string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), stuckAfter)
 	defer cancel()
 	var lobby fakediscord.Message
+	isLobby := func(m fakediscord.Message) bool {
+		_, ok := gameButton(game, m, "join", "")
+		return !m.Ephemeral() && ok
+	}
 	for {
-		ix, err := k.fake.RunCommand(ctx, tb.users[0].ID, tb.channel.ID, "/"+game+" start")
-		if err != nil {
-			return err
-		}
-		r, err := ix.Wait(ctx)
+		r, ok := k.answer(ctx, func(ctx context.Context) (*fakediscord.Interaction, error) {
+			return k.fake.RunCommand(ctx, tb.users[0].ID, tb.channel.ID, "/"+game+" start")
+		})
 		switch {
-		case err == nil && r.Message != nil && !r.Ephemeral():
+		case ok && r.Message != nil && isLobby(*r.Message):
 			lobby = *r.Message
-		case err == nil && r.Message != nil && strings.Contains(r.Message.Content, "already has a game"):
-			// The last game's archiving (or a lobby of another try) is
-			// under way: tried again, up to stuckAfter.
+		case ok && r.Message != nil && strings.Contains(r.Message.Content, "already has a game"):
+			// A lobby of an earlier try, shown: taken. Else the last
+			// game's archiving is under way: tried again, up to
+			// stuckAfter.
+			if rec, err := getRecord(ctx, k.st, tb.channel.ID); err == nil && rec.Game == game && rec.Data == nil && !rec.Finished {
+				if m, err := k.fake.WaitMessage(ctx, tb.channel.ID, "", isLobby); err == nil {
+					lobby = m
+					break
+				}
+			}
 			select {
 			case <-ctx.Done():
 				return fmt.Errorf("%w: %q", errStuckChannel, r.Message.Content)
 			case <-time.After(time.Second):
 			}
 			continue
-		case err != nil:
+		case !ok:
 			if ctx.Err() != nil {
-				return fmt.Errorf("%w: %v", errStuckChannel, err)
+				return fmt.Errorf("%w: no answer to the start", errStuckChannel)
 			}
 			continue // lost at a kill: started again
 		default:
@@ -120,13 +132,11 @@ func (k *killRun) contractLobby(tb *table, game string, extra [][2]string) error
 		if !ok {
 			return fmt.Errorf("no %s button on the lobby", verb)
 		}
-		ix, err := k.fake.Click(ctx, u.ID, lobby.ID, id)
-		if err != nil {
-			return err
-		}
-		r, err := ix.Wait(ctx)
-		if err != nil {
-			return err
+		r, ok := k.answer(ctx, func(ctx context.Context) (*fakediscord.Interaction, error) {
+			return k.fake.Click(ctx, u.ID, lobby.ID, id)
+		})
+		if !ok {
+			return fmt.Errorf("no answer to %s", verb)
 		}
 		if r.Message != nil && strings.Contains(r.Message.Content, locales.T("en", "err_game_gone", nil)) {
 			k.mu.Lock()
