@@ -210,9 +210,10 @@ func (b *Bot) decideOutOfTime(g *present.Game, st engine.State, td *tableData, n
 // effects owed (moving Due on by a lease, so other processes leave them),
 // which are then done.
 func (b *Bot) runContractDue(ctx context.Context, d DiscordAPI, channel string, asOf time.Time) error {
-	var tried uint32 // the effects owed before this claim: another process may have done some
-	var fresh []string
+	var tried uint32             // the effects owed before this claim: another process may have done some
+	var fresh, unlogged []string // this update's lines for the log; the table's not known logged
 	var origin string
+	var logFirst int
 	var lates []time.Duration // how late each decision out of time was taken
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	rec, err := b.update(sctx, channel, "", func(r *dixbot.Record) error {
@@ -269,6 +270,7 @@ func (b *Bot) runContractDue(ctx context.Context, d DiscordAPI, channel string, 
 		}
 		r.Meta = td.Encode()
 		fresh, origin = td.fresh, td.logOrigin()
+		logFirst, unlogged = td.unlogged()
 		return nil
 	})
 	cancel()
@@ -283,7 +285,7 @@ func (b *Bot) runContractDue(ctx context.Context, d DiscordAPI, channel string, 
 	}
 	b.wakeAt(rec.Due)
 	if len(fresh) > 0 {
-		if err := b.appendLog(ctx, channel, origin, fresh); err != nil {
+		if err := b.appendLog(ctx, channel, origin, logFirst, unlogged, true); err != nil {
 			b.log.Warn("could not keep the game's log", "channel", channel, "err", err)
 		}
 	}

@@ -155,6 +155,13 @@ type tableData struct {
 	// the final scoreboard's), which stays owed: no clock runs meanwhile
 	// (missing_contract.go).
 	Missing *Missing `json:"bm,omitempty"`
+	// Lines counts the event lines the table has told its game's log;
+	// Unlogged are the latest of them (this update's and up to
+	// maxUnlogged before), not known to be in the log record: every write of the log sends them again, and
+	// the log keeps each line once (log.go). A write lost (a process dead
+	// after its answer, a store that failed) is made good by the next.
+	Lines    int      `json:"gn,omitempty"`
+	Unlogged []string `json:"gu,omitempty"`
 	// fresh are the event lines of this update, for the game's log, the
 	// current round's from round on (tell).
 	fresh []string

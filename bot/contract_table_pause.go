@@ -23,7 +23,30 @@ import (
 // this update owes the game's log.
 func (td *tableData) addLog(lines []string) {
 	td.Log = appendLog(td.Log, lines)
+	td.toLog(lines)
+}
+
+// maxUnlogged bounds the lines of earlier changes a table keeps for its
+// log's next write (tableData.Unlogged), beside all of the update's own:
+// about a change's worth, which a write lost at a kill leaves out, for
+// some 300 bytes more table data.
+const maxUnlogged = 8
+
+// toLog owes lines to the game's log: this update's (fresh), and the
+// table's not known to be logged.
+func (td *tableData) toLog(lines []string) {
 	td.fresh = append(td.fresh, lines...)
+	td.Lines += len(lines)
+	td.Unlogged = append(td.Unlogged, lines...)
+	if cut := len(td.Unlogged) - maxUnlogged - len(td.fresh); cut > 0 {
+		td.Unlogged = append([]string(nil), td.Unlogged[cut:]...)
+	}
+}
+
+// unlogged are the lines of the table not known to be in its log, and
+// the number of the first of them among the table's lines.
+func (td *tableData) unlogged() (first int, lines []string) {
+	return td.Lines - len(td.Unlogged), td.Unlogged
 }
 
 // tell adds the lines of events evs as addLog does. For a game whose
@@ -38,7 +61,7 @@ func (td *tableData) tell(g *present.Game, evs []engine.Event) {
 			if !rd.RoundStarts(evs[i]) {
 				continue
 			}
-			td.fresh = append(td.fresh, g.Presenter.Events(t, evs[:i])...)
+			td.toLog(g.Presenter.Events(t, evs[:i]))
 			td.Ended = appendLog(nil, td.fresh[min(td.round, len(td.fresh)):])
 			td.Log, td.round = nil, len(td.fresh)
 			evs = evs[i:]
@@ -75,14 +98,15 @@ func (td *tableData) began() string {
 }
 
 // keepLog writes the update's event lines to the game's log after the
-// answer.
+// answer, with the table's earlier lines not known to be logged.
 func (c *Call) keepLog(td *tableData) {
 	if td == nil || len(td.fresh) == 0 {
 		return
 	}
-	channel, origin, lines := c.I.ChannelID, td.logOrigin(), td.fresh
+	channel, origin := c.I.ChannelID, td.logOrigin()
+	first, lines := td.unlogged()
 	c.Then(func(ctx context.Context) {
-		if err := c.B.appendLog(ctx, channel, origin, lines); err != nil {
+		if err := c.B.appendLog(ctx, channel, origin, first, lines, true); err != nil {
 			c.B.log.Warn("could not keep the game's log", "channel", channel, "err", err)
 		}
 	})

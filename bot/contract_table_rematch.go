@@ -219,7 +219,9 @@ func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *tableData) (*
 		}
 		line := locales.T(ntd.Lang, "table_rematch_started", map[string]any{"Name": ntd.Seats[ntd.First-1].Name})
 		ntd.Log = appendLog(nil, append([]string{line}, ntd.Log...))
-		ntd.fresh = append([]string{line}, ntd.fresh...)
+		fresh := ntd.fresh
+		ntd.fresh, ntd.Lines, ntd.Unlogged = nil, 0, nil
+		ntd.toLog(append([]string{line}, fresh...))
 		rec.Meta = ntd.Encode()
 		return rec, ntd, st, nil
 	}

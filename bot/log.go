@@ -14,8 +14,9 @@ import (
 // logPageLines is how many lines one page of /dix log shows.
 const logPageLines = 20
 
-// The game log lives in a record of its own (logChannel), written once per
-// turn by the outbox (effLog), so that the table data read and written by
+// The game log lives in a record of its own (logChannel), written after
+// each change's answer (keepLog) with the lines the table has not seen
+// logged (tableData.Unlogged), so that the table data read and written by
 // every click stays small. It keeps the last maxLogLines lines of the game.
 const maxLogLines = 1000
 
@@ -25,6 +26,9 @@ type gameLogRecord struct {
 	Origin string   `json:"o"` // the table the lines belong to (dixTable.Origin)
 	Lines  []string `json:"l"`
 	Cut    int      `json:"c,omitempty"` // older lines no longer kept
+	// N is the number of the table's lines (tableData.Lines) the log
+	// has had: a line numbered below it is in already.
+	N int `json:"n,omitempty"`
 }
 
 // logChannel is the store key of a channel's game log.
@@ -38,11 +42,14 @@ func sameLog(kept, origin string) bool {
 	return kept == origin || "t"+kept == origin
 }
 
-// appendLog adds lines to the game log of the table origin in channel,
-// starting it anew for a new table. Doing it twice for one turn is
-// harmless enough (a repeated turn in the log) and happens only when a
-// process dies between the two writes.
-func (b *Bot) appendLog(ctx context.Context, channel, origin string, lines []string) error {
+// errLogged ends a log write that has nothing new to add.
+var errLogged = errors.New("bot: the lines are logged already")
+
+// appendLog adds lines, numbered from first among the lines of the table
+// origin, to the game log of channel; the lines the log has had already
+// are left out, so writing them again is harmless. A log of another table
+// is started anew for this one when restart is set, else left alone.
+func (b *Bot) appendLog(ctx context.Context, channel, origin string, first int, lines []string, restart bool) error {
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
 	key := logChannel(channel)
@@ -54,10 +61,18 @@ func (b *Bot) appendLog(ctx context.Context, channel, origin string, lines []str
 			}
 		}
 		if !sameLog(l.Origin, origin) {
+			if !restart && len(r.Meta) > 0 {
+				return errLogged
+			}
 			l = gameLogRecord{V: 1, Origin: origin}
 		}
 		l.Origin = origin
-		l.Lines = append(l.Lines, lines...)
+		skip := max(0, l.N-first) // a log behind (lines lost beyond Unlogged) takes what there is
+		if skip >= len(lines) {
+			return errLogged
+		}
+		l.Lines = append(l.Lines, lines[skip:]...)
+		l.N = first + len(lines)
 		if cut := len(l.Lines) - maxLogLines; cut > 0 {
 			l.Lines = append([]string(nil), l.Lines[cut:]...)
 			l.Cut += cut
@@ -79,6 +94,9 @@ func (b *Bot) appendLog(ctx context.Context, channel, origin string, lines []str
 		if errors.Is(err, dixbot.ErrExists) {
 			_, err = b.store.Update(sctx, key, "", add)
 		}
+	}
+	if errors.Is(err, errLogged) {
+		return nil
 	}
 	return err
 }

@@ -546,9 +546,17 @@ func (b *Bot) finishTable(ctx context.Context, channel, game string, td *tableDa
 
 // gameEnded is the table's work at the end of a contract game, done once
 // (effect ceffEnd) before the game is archived, with the record as it
-// stands: its result is recorded in the stats (stats.go). An error leaves
-// the effect owed, tried again later.
+// stands: the game's log gets its last lines, should the write after the
+// last change have been lost, and its result is recorded in the stats
+// (stats.go). An error leaves the effect owed, tried again later.
 func (b *Bot) gameEnded(ctx context.Context, rec *dixbot.Record, td *tableData) error {
+	if first, lines := td.unlogged(); len(lines) > 0 {
+		// The log of a later table (this one archived by its start) is
+		// left alone.
+		if err := b.appendLog(ctx, rec.Channel, td.logOrigin(), first, lines, false); err != nil {
+			return err
+		}
+	}
 	return b.recordOver(ctx, rec)
 }
 

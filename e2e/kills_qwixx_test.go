@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	dixbot "github.com/dixgame/dixbot"
 	computer "github.com/dixgame/dixbot/computer/qwixx"
 	rules "github.com/dixgame/dixbot/engine/qwixx"
 	"github.com/dixgame/dixbot/internal/fakediscord"
@@ -22,10 +23,21 @@ import (
 // playQwixx plays Qwixx games at table i until stop is closed; the game
 // under way then is played to its end.
 func (k *killRun) playQwixx(i int, stop <-chan struct{}) {
-	rng := rand.New(rand.NewPCG(uint64(i)+11, 43))
-	tb := newTable(k.t, k.fake, "en-US", fmt.Sprintf("Q%d-a", i), fmt.Sprintf("Q%d-b", i), fmt.Sprintf("Q%d-c", i))
+	k.playContract("qwixx", fmt.Sprintf("Q%d", i), uint64(i)+11, stop, nil, k.qwixxGame)
+}
+
+// playContract plays games of a contract game at a table of three people
+// named after table, one after the other in its channel, until stop is
+// closed; the game under way then is played to its end. The table's
+// creator clicks extra's buttons (verb and argument) on the lobby before
+// starting.
+func (k *killRun) playContract(game, table string, seed uint64, stop <-chan struct{}, extra [][2]string,
+	play func(tb *table, rng *rand.Rand, what string) error) {
+	rng := rand.New(rand.NewPCG(seed, 43))
+	tb := newTable(k.t, k.fake, "en-US", table+"-a", table+"-b", table+"-c")
 	k.mu.Lock()
 	k.channels = append(k.channels, tb.channel.ID)
+	k.games[tb.channel.ID] = game
 	k.mu.Unlock()
 	for g := 0; ; g++ {
 		select {
@@ -33,8 +45,9 @@ func (k *killRun) playQwixx(i int, stop <-chan struct{}) {
 			return
 		default:
 		}
-		if err := k.qwixxLobby(tb); err != nil {
-			k.note("qwixx table %d game %d: no game started (%v)", i, g, err)
+		what := fmt.Sprintf("%s table %s game %d", game, table, g)
+		if err := k.contractLobby(tb, game, extra); err != nil {
+			k.note("%s: no game started (%v)", what, err)
 			if errors.Is(err, errStuckChannel) {
 				k.mu.Lock()
 				k.stuckChannels++
@@ -47,8 +60,8 @@ func (k *killRun) playQwixx(i int, stop <-chan struct{}) {
 		k.mu.Lock()
 		k.started++
 		k.mu.Unlock()
-		if err := k.qwixxGame(tb, rng); err != nil {
-			k.note("qwixx table %d game %d: %v", i, g, err)
+		if err := play(tb, rng, what); err != nil {
+			k.note("%s: %v", what, err)
 			k.mu.Lock()
 			k.stuck++
 			k.stuckIn = append(k.stuckIn, tb.channel.ID)
@@ -57,6 +70,7 @@ func (k *killRun) playQwixx(i int, stop <-chan struct{}) {
 		}
 		k.mu.Lock()
 		k.finished++
+		k.finishedOf[game]++
 		k.mu.Unlock()
 	}
 }
@@ -65,35 +79,47 @@ func (k *killRun) playQwixx(i int, stop <-chan struct{}) {
 // brings its lobby or board back.
 var errStuckChannel = errors.New("the channel is stuck with a table and no lobby or board")
 
-// qwixxLobby opens a lobby, seats the players and starts the game. A
-// start refused because the channel holds a table is tried again for
-// stuckAfter, then counted stuck; a lobby whose Join is told the game is
-// gone is a lobby without a record.
-func (k *killRun) qwixxLobby(tb *table) error {
+// contractLobby opens a lobby of game, seats the players, clicks extra's
+// buttons as the creator and starts the game, each answer awaited as a
+// person sees it (a deferred one once it came). A start refused because
+// the channel holds a table takes the table's lobby when the channel shows
+// one, as a person would; else it is tried again for stuckAfter, then
+// counted stuck. A lobby whose Join is told the game is gone is a lobby
+// without a record.
+func (k *killRun) contractLobby(tb *table, game string, extra [][2]string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), stuckAfter)
 	defer cancel()
 	var lobby fakediscord.Message
+	isLobby := func(m fakediscord.Message) bool {
+		_, ok := gameButton(game, m, "join", "")
+		return !m.Ephemeral() && ok
+	}
 	for {
-		ix, err := k.fake.RunCommand(ctx, tb.users[0].ID, tb.channel.ID, "/qwixx start")
-		if err != nil {
-			return err
-		}
-		r, err := ix.Wait(ctx)
+		r, ok := k.answer(ctx, func(ctx context.Context) (*fakediscord.Interaction, error) {
+			return k.fake.RunCommand(ctx, tb.users[0].ID, tb.channel.ID, "/"+game+" start")
+		})
 		switch {
-		case err == nil && r.Message != nil && !r.Ephemeral():
+		case ok && r.Message != nil && isLobby(*r.Message):
 			lobby = *r.Message
-		case err == nil && r.Message != nil && strings.Contains(r.Message.Content, "already has a game"):
-			// The last game's archiving (or a lobby of another try) is
-			// under way: tried again, up to stuckAfter.
+		case ok && r.Message != nil && strings.Contains(r.Message.Content, "already has a game"):
+			// A lobby of an earlier try, shown: taken. Else the last
+			// game's archiving is under way: tried again, up to
+			// stuckAfter.
+			if rec, err := getRecord(ctx, k.st, tb.channel.ID); err == nil && rec.Game == game && rec.Data == nil && !rec.Finished {
+				if m, err := k.fake.WaitMessage(ctx, tb.channel.ID, "", isLobby); err == nil {
+					lobby = m
+					break
+				}
+			}
 			select {
 			case <-ctx.Done():
 				return fmt.Errorf("%w: %q", errStuckChannel, r.Message.Content)
 			case <-time.After(time.Second):
 			}
 			continue
-		case err != nil:
+		case !ok:
 			if ctx.Err() != nil {
-				return fmt.Errorf("%w: %v", errStuckChannel, err)
+				return fmt.Errorf("%w: no answer to the start", errStuckChannel)
 			}
 			continue // lost at a kill: started again
 		default:
@@ -102,17 +128,15 @@ func (k *killRun) qwixxLobby(tb *table) error {
 		break
 	}
 	click := func(u fakediscord.User, verb, arg string) error {
-		id, ok := gameButton("qwixx", lobby, verb, arg)
+		id, ok := gameButton(game, lobby, verb, arg)
 		if !ok {
 			return fmt.Errorf("no %s button on the lobby", verb)
 		}
-		ix, err := k.fake.Click(ctx, u.ID, lobby.ID, id)
-		if err != nil {
-			return err
-		}
-		r, err := ix.Wait(ctx)
-		if err != nil {
-			return err
+		r, ok := k.answer(ctx, func(ctx context.Context) (*fakediscord.Interaction, error) {
+			return k.fake.Click(ctx, u.ID, lobby.ID, id)
+		})
+		if !ok {
+			return fmt.Errorf("no answer to %s", verb)
 		}
 		if r.Message != nil && strings.Contains(r.Message.Content, locales.T("en", "err_game_gone", nil)) {
 			k.mu.Lock()
@@ -130,11 +154,16 @@ func (k *killRun) qwixxLobby(tb *table) error {
 			return err
 		}
 	}
+	for _, e := range extra {
+		if err := click(tb.users[0], e[0], e[1]); err != nil {
+			return err
+		}
+	}
 	if err := click(tb.users[0], "go", ""); err != nil {
 		return err
 	}
 	rec, err := getRecord(ctx, k.st, tb.channel.ID)
-	if err != nil || rec.Game != "qwixx" || rec.Data == nil {
+	if err != nil || rec.Game != game || rec.Data == nil {
 		return fmt.Errorf("the game did not start: %v", err)
 	}
 	return nil
@@ -145,13 +174,15 @@ type qwixxMeta struct {
 	Board string `json:"b"`
 	Seats []struct {
 		User string `json:"u"`
+		Name string `json:"n"`
 	} `json:"s"`
 }
 
 // qwixxGame plays the table's game to its end: each turn one person
 // deciding clicks the strong computer's move on the board the record
-// names. It returns an error when the game is stuck.
-func (k *killRun) qwixxGame(tb *table, rng *rand.Rand) error {
+// names. It returns an error when the game is stuck. Once the game is
+// over, its log is counted against its final state.
+func (k *killRun) qwixxGame(tb *table, rng *rand.Rand, what string) error {
 	for step := 0; ; step++ {
 		if step > 3000 {
 			return errors.New("no end after 3000 decisions")
@@ -162,22 +193,28 @@ func (k *killRun) qwixxGame(tb *table, rng *rand.Rand) error {
 		if err != nil {
 			return fmt.Errorf("reading the game: %w", err)
 		}
-		if rec.Finished || rec.Game != "qwixx" {
+		if rec.Game != "qwixx" || rec.Data == nil {
 			return nil
 		}
 		st, err := rules.Rules{}.Decode(rec.Data)
 		if err != nil {
 			return err
 		}
-		if st.Over() {
-			if err := k.untilArchived(tb.channel.ID, rec.Version); err != nil {
-				return err
-			}
-			return nil
-		}
 		var m qwixxMeta
 		if err := json.Unmarshal(rec.Meta, &m); err != nil {
 			return err
+		}
+		if rec.Finished || st.Over() {
+			if err := k.untilArchived(tb.channel.ID, rec.Version); err != nil {
+				return err
+			}
+			var names []string
+			for _, s := range m.Seats {
+				names = append(names, s.Name)
+			}
+			lines, complete := k.gameLog(tb.channel.ID, qwixxOverLines...)
+			k.logTally(what, qwixxLogCount(lines, st.(rules.State).Game().View(-1), names), complete)
+			return nil
 		}
 		deciding := st.ToDecide()
 		seat := deciding[rng.IntN(len(deciding))]
@@ -185,7 +222,12 @@ func (k *killRun) qwixxGame(tb *table, rng *rand.Rand) error {
 		if err != nil {
 			return err
 		}
-		board, id, err := k.qwixxBoard(tb.channel.ID, m.Board, string(move))
+		var id string
+		board, err := k.contractBoard(tb.channel.ID, m.Board, fmt.Sprintf("button %q", move), func(m fakediscord.Message) bool {
+			var ok bool
+			id, ok = gameButton("qwixx", m, "mv", string(move))
+			return ok
+		})
 		if err != nil {
 			return fmt.Errorf("decision %d (seq %d): %w; the channel's last public messages: %s", step, st.Seq(), err, lastBoards(k.fake, tb.channel.ID, 3))
 		}
@@ -194,37 +236,31 @@ func (k *killRun) qwixxGame(tb *table, rng *rand.Rand) error {
 	}
 }
 
-// qwixxBoard waits for the board message to show the move's button.
-func (k *killRun) qwixxBoard(channel, board, move string) (fakediscord.Message, string, error) {
+// contractBoard waits for the board message of channel to match (what
+// the match looks for names it in notes). A wait of missingAfter counts a
+// missing board; after stuckAfter it gives up.
+func (k *killRun) contractBoard(channel, board, what string, match func(fakediscord.Message) bool) (fakediscord.Message, error) {
 	start := time.Now()
-	var id string
-	match := func(m fakediscord.Message) bool {
-		if m.ID != board {
-			return false
-		}
-		var ok bool
-		id, ok = gameButton("qwixx", m, "mv", move)
-		return ok
-	}
+	on := func(m fakediscord.Message) bool { return m.ID == board && match(m) }
 	ctx, cancel := context.WithTimeout(context.Background(), missingAfter)
-	m, err := k.fake.WaitMessage(ctx, channel, "", match)
+	m, err := k.fake.WaitMessage(ctx, channel, "", on)
 	cancel()
 	if err == nil {
 		k.waited(time.Since(start))
-		return m, id, nil
+		return m, nil
 	}
 	k.mu.Lock()
 	k.missing++
 	k.mu.Unlock()
-	k.note("channel %s: no button %q on the board %s after %v", channel, move, board, missingAfter)
+	k.note("channel %s: no %s on the board %s after %v", channel, what, board, missingAfter)
 	ctx, cancel = context.WithTimeout(context.Background(), stuckAfter-missingAfter)
 	defer cancel()
-	m, err = k.fake.WaitMessage(ctx, channel, "", match)
+	m, err = k.fake.WaitMessage(ctx, channel, "", on)
 	k.waited(time.Since(start))
 	if err != nil {
-		return m, "", fmt.Errorf("no button %q on the board after %v", move, stuckAfter)
+		return m, fmt.Errorf("no %s on the board after %v", what, stuckAfter)
 	}
-	return m, id, nil
+	return m, nil
 }
 
 // untilArchived waits for a game over to be archived.
@@ -242,50 +278,68 @@ func (k *killRun) untilArchived(channel string, version uint64) error {
 }
 
 // clickContract clicks a contract game's button and classifies the
-// outcome as click does: applied when the record moved past version.
-// A deferred click (type 6) must end in the board shown by its answer, a
-// newer state on the board, or a follow-up in words: one that ends in
-// none of them within waitTimeout is counted silent.
+// outcome as interactContract does: applied when the record moved past
+// version.
 func (k *killRun) clickContract(channel, user, message, customID string, version uint64) {
+	k.interactContract(channel, customID, func(ctx context.Context) (*fakediscord.Interaction, error) {
+		return k.fake.Click(ctx, user, message, customID)
+	}, func(rec *dixbot.Record) bool {
+		return rec.Finished || rec.Version > version || rec.Version < version
+	})
+}
+
+// interactContract sends the interaction send makes on a contract game's
+// component (what names it in notes) and classifies the outcome as click
+// does, applied telling from the channel's record whether it was applied.
+// A deferred answer (type 5 or 6) must end in the move applied or a
+// follow-up in words: one that ends in neither within waitTimeout is
+// counted silent. It returns the answer (nil: none) and whether the move
+// was seen applied.
+func (k *killRun) interactContract(channel, what string, send func(context.Context) (*fakediscord.Interaction, error),
+	applied func(*dixbot.Record) bool) (*fakediscord.Interaction, *fakediscord.Response, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
 	defer cancel()
 	start := time.Now()
-	ix, err := k.fake.Click(ctx, user, message, customID)
+	ix, err := send(ctx)
 	if err != nil {
-		return
+		return nil, nil, false
 	}
 	r, werr := ix.Wait(ctx)
 	end := time.Now()
-	applied := func() bool {
-		rec, err := getRecord(ctx, k.st, channel)
-		return err == nil && (rec.Finished || rec.Version > version || rec.Version < version)
+	seen := false
+	isApplied := func() bool {
+		if !seen {
+			rec, err := getRecord(ctx, k.st, channel)
+			seen = err == nil && applied(rec)
+		}
+		return seen
 	}
 	k.mu.Lock()
 	k.clicks++
 	k.mu.Unlock()
-	if werr == nil && r.Type == fakediscord.CallbackDeferredUpdateMessage {
+	if werr == nil && (r.Type == fakediscord.CallbackDeferredUpdateMessage || r.Type == fakediscord.CallbackDeferredChannelMessage) {
 		k.mu.Lock()
 		k.deferred++
 		k.mu.Unlock()
 		// Applied, or told: whichever comes first.
-		for ctx.Err() == nil && !applied() && len(ix.Followups()) == 0 {
+		for ctx.Err() == nil && !isApplied() && len(ix.Followups()) == 0 {
 			time.Sleep(50 * time.Millisecond)
 		}
-		if !applied() && len(ix.Followups()) == 0 {
+		if !isApplied() && len(ix.Followups()) == 0 {
 			k.mu.Lock()
 			k.silent++
 			k.mu.Unlock()
-			k.note("click %s in channel %s: deferred, neither applied nor told", customID, channel)
+			k.note("%s in channel %s: deferred, neither applied nor told", what, channel)
 		}
 	}
-	ok := applied()
+	ok := isApplied()
 	k.mu.Lock()
 	if ok {
 		k.applied++
 	}
 	k.mu.Unlock()
 	if werr == nil {
-		return
+		return ix, r, ok
 	}
 	switch {
 	case !ok:
@@ -300,8 +354,9 @@ func (k *killRun) clickContract(channel, user, message, customID string, version
 		k.mu.Lock()
 		k.unanswered++
 		k.mu.Unlock()
-		k.note("click %s in channel %s: applied, never answered (%v)", customID, channel, werr)
+		k.note("%s in channel %s: applied, never answered (%v)", what, channel, werr)
 	}
+	return ix, nil, ok
 }
 
 // liveStaleBoards counts the public messages of channel that kept live

@@ -48,12 +48,16 @@ const (
 // the last must be 0 and every game started must finish, with nobody
 // repairing a board by hand.
 //
-// Qwixx tables play beside the DIX ones (DIX_KILL_QWIXX, default 2), and
-// their counts too must be 0: deferred clicks neither applied nor told,
-// channels where no start brings a lobby back, lobbies whose Join finds no
-// record, boards that kept live buttons 3 s or more after a later one was
-// posted. DIX_KILL_FREEZES freezes Redis 2.5 s (SIGSTOP) that many times
-// during the kills.
+// Qwixx tables (DIX_KILL_QWIXX, default 2) and Dixxit tables
+// (DIX_KILL_DIXXIT, default 1) play beside the DIX ones, game after game
+// in their channel, and their counts too must be 0: deferred clicks
+// neither applied nor told, channels where no start brings a lobby back,
+// lobbies whose Join finds no record, boards that kept live buttons 3 s or
+// more after a later one was posted. Every game's log is checked against
+// the moves made (kills_log_test.go): every log shows its game's end,
+// every move seen applied is logged, none twice.
+// DIX_KILL_FREEZES freezes Redis 2.5 s (SIGSTOP) that many times during
+// the kills.
 //
 // DIX_KILLS sets the number of kills (default 3).
 func TestReplicaKills(t *testing.T) {
@@ -89,7 +93,7 @@ func TestReplicaKills(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { st.Close() })
 
-	k := &killRun{t: t, fake: fake, st: st}
+	k := &killRun{t: t, fake: fake, st: st, games: map[string]string{}, finishedOf: map[string]int{}}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for i := range 3 {
@@ -108,6 +112,17 @@ func TestReplicaKills(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			k.playQwixx(i, stop)
+		}()
+	}
+	dixxitTables := 1
+	if v, err := strconv.Atoi(os.Getenv("DIX_KILL_DIXXIT")); err == nil && v >= 0 {
+		dixxitTables = v
+	}
+	for i := range dixxitTables {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k.playDixxit(i, stop)
 		}()
 	}
 	var freezes []time.Time
@@ -151,7 +166,11 @@ func TestReplicaKills(t *testing.T) {
 	dups, stale := 0, 0
 	for _, ch := range k.channels {
 		dups += duplicateBoards(t, fake, ch)
-		n, notes := liveStaleBoards(fake, ch, "qwixx", 3*time.Second)
+		game := k.games[ch]
+		if game == "" {
+			continue // a DIX table: one game, one board
+		}
+		n, notes := liveStaleBoards(fake, ch, game, 3*time.Second)
 		stale += n
 		for _, s := range notes {
 			t.Logf("channel %s: a stale board kept live buttons: %s", ch, s)
@@ -159,12 +178,18 @@ func TestReplicaKills(t *testing.T) {
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	t.Logf("contract tables: %d Redis freezes of 2.5 s; %d clicks deferred, %d of them silent; %d channels stuck without a board; "+
+	t.Logf("all tables: %d Redis freezes of 2.5 s; %d clicks deferred, %d of them silent; %d channels stuck without a board; "+
 		"%d lobbies without a record; %d stale boards live ≥ 3 s", len(freezes), k.deferred, k.silent, k.stuckChannels, k.orphanLobbies, stale)
 	assert.Zero(t, k.silent, "deferred clicks neither applied nor told")
 	assert.Zero(t, k.stuckChannels, "channels stuck without a board")
 	assert.Zero(t, k.orphanLobbies, "lobbies without a record")
 	assert.Zero(t, stale, "stale boards live ≥ 3 s")
+	t.Logf("games finished: %d DIX, %d Qwixx, %d Dixxit; game logs: %d counted (%d not: their end never logged), %d moves looked for; "+
+		"%d moves logged twice; %d moves seen applied and not logged",
+		k.finishedOf["dix"], k.finishedOf["qwixx"], k.finishedOf["dixxit"], k.logsCounted, k.logsUncounted, k.checked, k.doubled, k.logMissing)
+	assert.Zero(t, k.doubled, "moves logged twice")
+	assert.Zero(t, k.logMissing, "moves seen applied and not logged")
+	assert.Zero(t, k.logsUncounted, "game logs without their end")
 	t.Logf("%d kills of %d replicas (latency %v to Discord, %v each way to Redis): %d clicks, %d applied; "+
 		"%d applied but unanswered (%d more in flight at a kill), %d unanswered and not applied; "+
 		"%d boards posted twice; %d boards missing ≥ %v (longest wait %v); %d games finished of %d started; %d stuck",
@@ -224,10 +249,19 @@ type killRun struct {
 	stuck      int
 	stuckIn    []string // the channels of the games stuck
 	notes      []string
-	// Of the contract tables (kills_qwixx_test.go): clicks deferred, and
-	// those neither applied nor told; channels where no start brought a
-	// lobby back; lobbies whose Join found no record.
+	// Clicks deferred, and those neither applied nor told
+	// (interactContract); of the Qwixx and Dixxit tables, channels where
+	// no start brought a lobby back, lobbies whose Join found no record.
 	deferred, silent, stuckChannels, orphanLobbies int
+	// games names the game of each Qwixx or Dixxit table's channel;
+	// finishedOf counts the games finished by game.
+	games      map[string]string
+	finishedOf map[string]int
+	// Of the game logs (kills_log_test.go): the logs counted and those
+	// not, moves logged more often than made, moves seen applied and not
+	// logged.
+	logsCounted, logsUncounted, doubled, logMissing int
+	checked                                         int // moves seen applied, looked for in a log
 }
 
 func (k *killRun) note(format string, args ...any) {
@@ -271,7 +305,7 @@ func (k *killRun) play(i int, stop <-chan struct{}) {
 		k.mu.Lock()
 		k.started++
 		k.mu.Unlock()
-		if err := k.game(tb, rng); err != nil {
+		if err := k.game(tb, rng, fmt.Sprintf("dix table %d game %d", i, g)); err != nil {
 			k.note("table %d game %d: %v", i, g, err)
 			k.mu.Lock()
 			k.stuck++
@@ -281,6 +315,7 @@ func (k *killRun) play(i int, stop <-chan struct{}) {
 		}
 		k.mu.Lock()
 		k.finished++
+		k.finishedOf["dix"]++
 		k.mu.Unlock()
 	}
 }
@@ -338,13 +373,16 @@ func (k *killRun) lobby(tb *table) error {
 // killMeta is the part of the bot's table data the players read.
 type killMeta struct {
 	Seats []struct {
-		ID string `json:"u"`
+		ID   string `json:"u"`
+		Name string `json:"n"`
 	} `json:"s"`
 }
 
-// game plays the table's game to its end. It returns an error when the
-// game is stuck: no board for its decision for stuckAfter.
-func (k *killRun) game(tb *table, rng *rand.Rand) error {
+// game plays the table's game to its end, then counts its log's draws
+// against the draws applied. It returns an error when the game is stuck:
+// no board for its decision for stuckAfter.
+func (k *killRun) game(tb *table, rng *rand.Rand, what string) error {
+	draws := map[string]int{} // the draws applied, by name
 	for decisions := 0; ; decisions++ {
 		if decisions > 3000 {
 			return errors.New("no end after 3000 decisions")
@@ -356,6 +394,8 @@ func (k *killRun) game(tb *table, rng *rand.Rand) error {
 			return fmt.Errorf("reading the game: %w", err)
 		}
 		if rec.Finished || dixOf(rec).Phase == dix.PhaseOver {
+			lines, complete := k.gameLog(tb.channel.ID, lineDixOver)
+			k.logTally(what, dixLogCount(lines, draws), complete)
 			return nil
 		}
 		var m killMeta
@@ -381,7 +421,10 @@ func (k *killRun) game(tb *table, rng *rand.Rand) error {
 		}
 		user := m.Seats[seat].ID
 		id := k.choose(buttons, rng)
-		r, _ := k.click(tb.channel.ID, user, board.ID, id.raw, dixOf(rec).Seq)
+		r, applied := k.click(tb.channel.ID, user, board.ID, id.raw, dixOf(rec).Seq)
+		if applied && id.arg == "draw" {
+			draws[m.Seats[seat].Name]++
+		}
 		if r != nil && r.Message != nil && r.Ephemeral() {
 			// A prompt: the first payment proposed, or the first bid of
 			// its menu (buying is left out).
@@ -500,44 +543,13 @@ func (k *killRun) selectOn(channel, user, message, customID, value string, seq u
 }
 
 // interact sends the interaction send makes on the component customID and
-// classifies the outcome as click says.
+// classifies the outcome as click says (interactContract).
 func (k *killRun) interact(channel, customID string, seq uint32, send func(context.Context) (*fakediscord.Interaction, error)) (*fakediscord.Response, bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
-	defer cancel()
-	start := time.Now()
-	ix, err := send(ctx)
-	if err != nil {
-		return nil, false
-	}
-	r, werr := ix.Wait(ctx)
-	end := time.Now()
-	rec, err := getRecord(ctx, k.st, channel)
-	applied := err == nil && (rec.Finished || dixOf(rec).Seq > seq)
-	k.mu.Lock()
-	k.clicks++
-	if applied {
-		k.applied++
-	}
-	k.mu.Unlock()
-	if werr == nil {
-		return r, applied
-	}
-	switch {
-	case !applied:
-		k.mu.Lock()
-		k.lost++
-		k.mu.Unlock()
-	case k.killedBetween(start.Add(-time.Second), end):
-		k.mu.Lock()
-		k.inFlight++
-		k.mu.Unlock()
-	default:
-		k.mu.Lock()
-		k.unanswered++
-		k.mu.Unlock()
-		k.note("click %s in channel %s: applied, never answered (%v)", customID, channel, werr)
-	}
-	return nil, applied
+	_, r, applied := k.interactContract(channel, customID, send, func(rec *dixbot.Record) bool {
+		g := dixOf(rec)
+		return rec.Finished || g != nil && g.Seq > seq
+	})
+	return r, applied
 }
 
 // duplicateBoards counts the boards of channel posted for a state whose
