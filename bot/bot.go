@@ -75,6 +75,7 @@ const (
 	deferAfter          = 1500 * time.Millisecond // from the interaction's arrival: Discord's 3 s, less the time to reach us and to answer on a loaded machine
 	workBudget          = 8 * time.Second         // store work and routing before the answer
 	respondTimeout      = 3 * time.Second         // one call to Discord
+	deferredTimeout     = 10 * time.Second        // a deferred interaction's answer, its edit tried again included
 	afterTimeout        = 15 * time.Second        // post-answer work (new board, pings)
 	storeRetryPause     = 100 * time.Millisecond  // before the first retry of a failed store call; doubles
 )
@@ -573,11 +574,18 @@ func (c *Call) Respond(r *discordgo.InteractionResponse) {
 	c.sendLocked(r)
 }
 
-// sendLocked is send under ansMu, with its own time limit.
+// sendLocked is send under ansMu, with its own time limit: Discord's 3 s
+// for a first answer; for the answer of a deferred interaction, which goes
+// through the interaction's token (valid 15 minutes), deferredTimeout, so
+// that an upload slowed by a busy machine still lands.
 func (c *Call) sendLocked(r *discordgo.InteractionResponse) {
 	c.ansMu.Lock()
 	defer c.ansMu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
+	limit := respondTimeout
+	if c.deferred != 0 || c.unsure != 0 {
+		limit = deferredTimeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	c.Send(ctx, r)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -451,5 +452,64 @@ func TestDeferralWhoseReplyWasLost(t *testing.T) {
 		if !click {
 			assert.Zero(t, refused, "no second callback for a command: %s", res.Describe())
 		}
+	}
+}
+
+// A deferred click whose answer, an edit of the prompt it was made on,
+// gets no reply from Discord (a slow upload on a busy machine, a
+// connection cut) sends the edit again: the step shows, and the click is
+// not left unanswered.
+func TestDeferredEditTriedAgain(t *testing.T) {
+	t.Parallel()
+	ps := tabletest.NewPausedStore(tabletest.NewMemStore())
+	h := newQwixxHarnessOn(t, ps, false)
+	users := []string{"u1", "u2"}
+	board := h.openQwixx(users)
+	g, _, _ := h.qstate()
+	active := users[g.Active]
+	prompt := h.ClickOn(active, board, h.qmust(board, cverbPrompt, "")).Shown(nil)
+	require.NotNil(t, prompt)
+	sel := h.qmust(prompt, cverbSelect, "")
+	step := ""
+	for _, v := range tabletest.SelectOptions(prompt, sel) {
+		if strings.HasPrefix(v, "st:") {
+			step = v
+			break
+		}
+	}
+	require.NotEmpty(t, step, "the prompt has a step")
+
+	h.b.deferAfter = 10 * time.Millisecond
+	var once, lost sync.Once
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		switch {
+		case c.Op == "respond" && c.Resp.Type == discordgo.InteractionResponseDeferredMessageUpdate:
+			once.Do(func() { go ps.Resume() })
+		case c.Op == "editOriginal":
+			var err error
+			lost.Do(func() { err = errors.New("read tcp 127.0.0.1:41234->127.0.0.1:443: i/o timeout") })
+			return err
+		}
+		return nil
+	}
+	h.Rec.Mu.Unlock()
+	ps.Pause()
+	res := h.ClickOn(active, prompt, sel, step)
+	edits, refused := 0, 0
+	for _, c := range res.Calls {
+		if c.Op == "editOriginal" {
+			edits++
+			if c.Refused {
+				refused++
+			}
+		}
+	}
+	assert.Equal(t, 2, edits, "the edit is sent again: %s", res.Describe())
+	assert.Equal(t, 1, refused, "its first try got no reply: %s", res.Describe())
+	shown := res.Shown(prompt)
+	require.NotNil(t, shown, res.Describe())
+	for _, v := range tabletest.SelectOptions(shown, h.qmust(shown, cverbSelect, "")) {
+		assert.True(t, strings.HasPrefix(v, "mv:"), "the step's choices are plans: %q", v)
 	}
 }

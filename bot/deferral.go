@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -115,6 +116,10 @@ func (c *Call) close() {
 	}
 }
 
+// editRetryPause is the pause before a deferred answer's edit whose reply
+// did not come is sent again.
+const editRetryPause = 250 * time.Millisecond
+
 // finishDeferred sends r, the answer of a deferred interaction, through
 // the interaction's token: an update of the message clicked on edits it
 // ("@original"), a message edits the "thinking…" message of a command
@@ -157,10 +162,24 @@ func (c *Call) finishDeferred(ctx context.Context, r *discordgo.InteractionRespo
 			// (https://discord.com/developers/docs/resources/webhook#edit-webhook-message).
 			atts = attachmentsFor(d.Files)
 		}
-		err = c.D.EditOriginal(ctx, c.I, &discordgo.WebhookEdit{
-			Content: &d.Content, Embeds: &d.Embeds, Components: &d.Components,
-			Files: d.Files, Attachments: atts, AllowedMentions: d.AllowedMentions,
-		})
+		edit := func() error {
+			return c.D.EditOriginal(ctx, c.I, &discordgo.WebhookEdit{
+				Content: &d.Content, Embeds: &d.Embeds, Components: &d.Components,
+				Files: d.Files, Attachments: atts, AllowedMentions: d.AllowedMentions,
+			})
+		}
+		// An edit is the same whenever it lands: one whose reply did not
+		// come (a slow upload, a connection cut) is sent again while the
+		// answer has time, so the click is not left unanswered.
+		var re *discordgo.RESTError
+		for err = edit(); err != nil && !errors.As(err, &re); err = edit() {
+			c.B.log.Info("deferred answer's edit to be tried again", "interaction", c.I.ID, "err", err)
+			select {
+			case <-ctx.Done():
+				return err
+			case <-time.After(editRetryPause):
+			}
+		}
 	default:
 		_, err = c.D.Followup(ctx, c.I, &discordgo.WebhookParams{
 			Content: d.Content, Embeds: d.Embeds, Components: d.Components, Flags: d.Flags,
