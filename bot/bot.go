@@ -339,6 +339,9 @@ type Call struct {
 	// boardHad is the key of the pictures the board message clicked has,
 	// when sure ("": not known; pictures_contract.go).
 	boardHad string
+	// keptFiles are the pictures an answer listed as kept rather than
+	// uploaded, for sending them should Discord refuse the list.
+	keptFiles []*discordgo.File
 }
 
 // Via is the call's interaction, for the work after the answer (see via).
@@ -601,11 +604,19 @@ func (c *Call) Send(ctx context.Context, r *discordgo.InteractionResponse) {
 			c.Answered = true // acknowledged already: nothing to change
 			return
 		}
-		c.Answered = c.finishDeferred(ctx, r) == nil
+		err := c.finishDeferred(ctx, r)
+		if up := c.uploadInstead(r, err); up != nil {
+			err = c.finishDeferred(ctx, up)
+		}
+		c.Answered = err == nil
 		return
 	}
 	c.Responded = true
-	if err := c.D.Respond(ctx, c.I, r); err != nil {
+	err := c.D.Respond(ctx, c.I, r)
+	if up := c.uploadInstead(r, err); up != nil {
+		r, err = up, c.D.Respond(ctx, c.I, up)
+	}
+	if err != nil {
 		if c.unsure != 0 && acknowledged(err) {
 			// The deferral whose reply was lost had been taken.
 			c.deferred = c.unsure
@@ -641,7 +652,7 @@ func (c *Call) Update(content string, embeds []*discordgo.MessageEmbed, comps []
 	if kept := c.keptAnswerPictures(files); kept != nil {
 		// The message has these pictures: kept, not uploaded again
 		// (pictures_contract.go).
-		files, atts = nil, kept
+		c.keptFiles, files, atts = files, nil, kept
 	} else if len(files) > 0 {
 		atts = attachmentsFor(files)
 	} else {

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"net/http"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
@@ -129,6 +130,7 @@ func TestContractAnswerKeepsTheBoardsPicture(t *testing.T) {
 	require.NotNil(t, td.Pic)
 	require.Equal(t, board.ID, td.Pic.Msg, "the picture is known")
 	require.Empty(t, td.Outbox)
+	known := td.Pic.Key
 	active := "u1"
 	if td.Open[1] > 0 {
 		active = "u2"
@@ -168,4 +170,36 @@ func TestContractAnswerKeepsTheBoardsPicture(t *testing.T) {
 	setTable(func(td *tableData) { td.Pic = &boardPic{Msg: board.ID, Key: "another"} })
 	resp = stale()
 	assert.Len(t, resp.Data.Files, 1, "another picture recorded: uploaded")
+
+	// Discord refuses the list of kept files (a file of the message
+	// replaced since the click: 400 50035): the answer uploads the
+	// picture after all.
+	setTable(func(td *tableData) { td.Pic = &boardPic{Msg: board.ID, Key: known} })
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "respond" && c.Resp.Data != nil && c.Resp.Data.Attachments != nil && len(c.Resp.Data.Files) == 0 {
+			return &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadRequest},
+				Message: &discordgo.APIErrorMessage{Code: discordgo.ErrCodeInvalidFormBody, Message: "Invalid Form Body"}}
+		}
+		return nil
+	}
+	h.Rec.Mu.Unlock()
+	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
+		Games: []present.Game{botqwixx.Game()}})
+	require.NoError(t, err)
+	b.workBudget, b.deferAfter = harnessBudget, harnessBudget
+	h.b = b
+	res := h.ClickOn(active, withFile(h.Rec.Message(board.ID), "333", "qwixx.png"), first)
+	var refused, answers []*discordgo.InteractionResponse
+	for _, c := range res.Calls {
+		switch {
+		case c.Op == "respond" && c.Refused:
+			refused = append(refused, c.Resp)
+		case c.Op == "respond":
+			answers = append(answers, c.Resp)
+		}
+	}
+	require.Len(t, refused, 1, "the list refused: %s", res.Describe())
+	require.Len(t, answers, 1, "one answer: %s", res.Describe())
+	assert.Len(t, answers[0].Data.Files, 1, "the picture uploaded after all")
 }

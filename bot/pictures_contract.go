@@ -105,6 +105,23 @@ func (c *Call) keptAnswerPictures(files []*discordgo.File) *[]*discordgo.Message
 	return &atts
 }
 
+// uploadInstead is the answer r with the pictures it listed as kept
+// uploaded after all, when Discord refused r for its form (400 50035: a
+// file of the message was replaced since the click, so its id is no
+// longer one of the message's); nil otherwise.
+func (c *Call) uploadInstead(r *discordgo.InteractionResponse, err error) *discordgo.InteractionResponse {
+	var re *discordgo.RESTError
+	if len(c.keptFiles) == 0 || r.Data == nil || len(r.Data.Files) > 0 ||
+		!errors.As(err, &re) || re.Message == nil || re.Message.Code != discordgo.ErrCodeInvalidFormBody {
+		return nil
+	}
+	d := *r.Data
+	d.Files, c.keptFiles = c.keptFiles, nil
+	d.Attachments = attachmentsFor(d.Files)
+	c.B.log.Info("kept pictures refused; uploaded", "interaction", c.I.ID, "err", err)
+	return &discordgo.InteractionResponse{Type: r.Type, Data: &d}
+}
+
 // fileOf is the id of the file called name on m ("": none): a file its
 // embeds show (Discord lists those in no "attachments", see
 // orphanedPictures; the image's URL is the file's,
