@@ -251,6 +251,7 @@ func (k *killRun) contractBoard(channel, board, what string, match func(fakedisc
 	}
 	k.mu.Lock()
 	k.missing++
+	k.stuckIn = append(k.stuckIn, channel) // its processes' lines are shown should the test fail
 	k.mu.Unlock()
 	k.note("channel %s: no %s on the board %s after %v", channel, what, board, missingAfter)
 	ctx, cancel = context.WithTimeout(context.Background(), stuckAfter-missingAfter)

@@ -247,7 +247,7 @@ type killRun struct {
 	started    int
 	finished   int
 	stuck      int
-	stuckIn    []string // the channels of the games stuck
+	stuckIn    []string // the channels of the games stuck or whose board went missing
 	notes      []string
 	// Clicks deferred, and those neither applied nor told
 	// (interactContract); of the Qwixx and Dixxit tables, channels where
@@ -509,6 +509,7 @@ func (k *killRun) boardFor(channel string, v uint32) (fakediscord.Message, map[s
 	}
 	k.mu.Lock()
 	k.missing++
+	k.stuckIn = append(k.stuckIn, channel)
 	k.mu.Unlock()
 	k.note("channel %s: no board for state %d after %v", channel, v, missingAfter)
 	ctx, cancel = context.WithTimeout(context.Background(), stuckAfter-missingAfter)
