@@ -125,7 +125,7 @@ type clue struct {
 
 // prepare folds text and finds its carriers.
 func (m *model) prepare(text string) clue {
-	f := fold(text)
+	f := Fold(text)
 	cl := clue{folded: f, words: contentWords(strings.Fields(f))}
 	cl.stems = stems(cl.words)
 	for _, k := range append([]string{f}, cl.words...) {
@@ -224,7 +224,7 @@ type phrases struct {
 // add adds the phrase w unless it folds to nothing or to a phrase of p or
 // of skip.
 func (p *phrases) add(w string, skip *phrases) {
-	f := fold(w)
+	f := Fold(w)
 	if f == "" || slices.Contains(p.phrases, f) || (skip != nil && slices.Contains(skip.phrases, f)) {
 		return
 	}
@@ -315,10 +315,10 @@ func stems(words []string) []string {
 	return out
 }
 
-// fold lowers s, drops its accents, writes the ligatures œ and æ as two
+// Fold lowers s, drops its accents, writes the ligatures œ and æ as two
 // letters ("vœu" is "voeu") and turns every run of characters that are not
 // letters or digits into one space.
-func fold(s string) string {
+func Fold(s string) string {
 	var b strings.Builder
 	space := false
 	for _, r := range norm.NFD.String(strings.ToLower(s)) {

@@ -13,7 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/text/unicode/norm"
+
+	cdixxit "github.com/dixgame/dixbot/computer/dixxit"
 )
 
 // TestDeckHas71CardsOf2Faces checks X1: 71 cards, a picture on each face.
@@ -71,35 +72,6 @@ func TestKeywordsAndTitles(t *testing.T) {
 	}
 }
 
-// folded is s lower case, without accents, with œ and æ as two letters and
-// every run of other characters than letters and digits as one space: how
-// the computer players compare a clue with a face's words.
-func folded(s string) string {
-	var b strings.Builder
-	space := false
-	for _, r := range norm.NFD.String(strings.ToLower(s)) {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if space && b.Len() > 0 {
-				b.WriteByte(' ')
-			}
-			space = false
-			switch r {
-			case 'œ':
-				b.WriteString("oe")
-			case 'æ':
-				b.WriteString("ae")
-			default:
-				b.WriteRune(r)
-			}
-		default:
-			space = true
-		}
-	}
-	return b.String()
-}
-
 // TestSynonyms checks every face's synonyms: at least five in each
 // language, lower case, trimmed, none repeated within a language, and none
 // that is one of the face's own keywords in either language, accents and
@@ -112,7 +84,7 @@ func TestSynonyms(t *testing.T) {
 			ken, kfr := Keywords(c, f)
 			own := map[string]bool{}
 			for _, k := range slices.Concat(ken, kfr) {
-				own[folded(k)] = true
+				own[cdixxit.Fold(k)] = true
 			}
 			en, fr := Synonyms(c, f)
 			assert.GreaterOrEqual(t, len(en), 5, id)
@@ -120,12 +92,12 @@ func TestSynonyms(t *testing.T) {
 			for _, ss := range [][]string{en, fr} {
 				seen := map[string]bool{}
 				for _, s := range ss {
-					assert.NotEmpty(t, folded(s), id)
+					assert.NotEmpty(t, cdixxit.Fold(s), id)
 					assert.Equal(t, strings.TrimSpace(s), s, id)
 					assert.Equal(t, strings.ToLower(s), s, id)
-					assert.False(t, seen[folded(s)], "%s repeats the synonym %q", id, s)
-					assert.False(t, own[folded(s)], "%s has %q as a keyword and a synonym", id, s)
-					seen[folded(s)] = true
+					assert.False(t, seen[cdixxit.Fold(s)], "%s repeats the synonym %q", id, s)
+					assert.False(t, own[cdixxit.Fold(s)], "%s has %q as a keyword and a synonym", id, s)
+					seen[cdixxit.Fold(s)] = true
 				}
 			}
 		}
