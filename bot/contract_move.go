@@ -94,14 +94,8 @@ func (c *Call) contractMove(g *present.Game, p parsedID) error {
 		r.Data = st.Encode()
 		return nil
 	})
-	if errors.Is(err, ErrAhead) {
-		return c.contractRestored(g)
-	}
-	if errors.Is(err, ErrStale) {
-		return c.contractStale(g, false)
-	}
 	if err != nil {
-		return err
+		return c.clickFailed(g, err)
 	}
 	c.settleContract(r)
 	if back {
@@ -236,18 +230,26 @@ func (b *Bot) nextPrompt(g *present.Game, r *dixbot.Record, td *tableData, lang,
 	return b.promptPictured(td, next), st, true
 }
 
+// clickFailed answers a click on a game's board or prompt that err
+// stopped: a board ahead of the store (restored from an older copy) is
+// retired for a fresh one, an outdated click is told so with the board as
+// it stands, any other error is returned.
+func (c *Call) clickFailed(g *present.Game, err error) error {
+	switch {
+	case errors.Is(err, ErrAhead):
+		return c.contractRestored(g)
+	case errors.Is(err, ErrStale):
+		return c.contractStale(g, false)
+	}
+	return err
+}
+
 // contractOpenModal opens the form of the clicker's private prompt whose
 // verb the button carries.
 func (c *Call) contractOpenModal(g *present.Game, p parsedID) error {
 	prompt, st, err := c.promptOf(g, p, "")
-	if errors.Is(err, ErrAhead) {
-		return c.contractRestored(g)
-	}
-	if errors.Is(err, ErrStale) {
-		return c.contractStale(g, false)
-	}
 	if err != nil {
-		return err
+		return c.clickFailed(g, err)
 	}
 	for _, bt := range prompt.Buttons {
 		if md := bt.Modal; md != nil && md.Verb == p.Arg {
@@ -267,14 +269,8 @@ func (c *Call) contractOpenModal(g *present.Game, p parsedID) error {
 // one opened from the prompt replaces it in place.
 func (c *Call) contractPrompt(g *present.Game, p parsedID, draft string) error {
 	prompt, st, err := c.promptOf(g, p, draft)
-	if errors.Is(err, ErrAhead) {
-		return c.contractRestored(g)
-	}
-	if errors.Is(err, ErrStale) {
-		return c.contractStale(g, false)
-	}
 	if err != nil {
-		return err
+		return c.clickFailed(g, err)
 	}
 	comps := promptComponents(g.Rules.Name(), st.Seq(), prompt)
 	if c.I.Message != nil && c.I.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
