@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -120,6 +121,7 @@ func (c *Call) answerMove(g *present.Game, r *dixbot.Record, td *tableData) erro
 			return nil
 		}
 		c.Update(locales.T(c.Lang, "table_prompt_done", nil), nil, nil)
+		c.Then(c.dismissPrompt)
 		return nil
 	case c.I.Message == nil:
 		// A form's submission without its message: said privately.
@@ -127,6 +129,19 @@ func (c *Call) answerMove(g *present.Game, r *dixbot.Record, td *tableData) erro
 		return nil
 	}
 	return c.showContractBoard(g, r, td)
+}
+
+// dismissPrompt removes the private prompt whose decision was just taken,
+// once its answer said so: an evening of decisions leaves no trail of
+// "Done" messages. The prompt is the message of the click, which the
+// interaction's token may delete ("@original": for a component the
+// message it is on,
+// https://discord.com/developers/docs/interactions/receiving-and-responding#delete-original-interaction-response).
+// If that fails the prompt stays, saying "Done", and nothing else is lost.
+func (c *Call) dismissPrompt(ctx context.Context) {
+	if err := c.D.DeleteOriginal(ctx, c.I); err != nil {
+		c.B.log.Debug("could not remove a private prompt", "interaction", c.I.ID, "err", err)
+	}
 }
 
 // promptOf is the clicker's seat, the game and the step of draft of the

@@ -232,8 +232,9 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 							unchanged(version, "a clue too long")
 							tooLong = true
 						}
-						prompt, _ := h.giveClue(users[active], board, "night "+Itoa(step))
-						assert.Equal(t, locales.T(lang, "table_prompt_done", nil), h.Rec.Message(prompt.ID).Content)
+						prompt, res := h.giveClue(users[active], board, "night "+Itoa(step))
+						assert.Equal(t, locales.T(lang, "table_prompt_done", nil), res.AnsweredText(prompt))
+						assert.True(t, res.Dismissed(prompt), "the prompt goes once the clue is given: %s", res.Describe())
 					}
 					board = h.Rec.Message(board.ID)
 					g2, _, _ := h.dstate()

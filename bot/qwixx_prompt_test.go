@@ -97,7 +97,8 @@ func TestQwixxMyTurnReachesEveryPlan(t *testing.T) {
 			// A plan of the last step shown is applied.
 			require.NotNil(t, last)
 			res := h.ClickOn(active, last, lastSel, lastVal)
-			assert.Equal(t, locales.T("en", "table_prompt_done", nil), h.Rec.Message(last.ID).Content, res.Describe())
+			assert.Equal(t, locales.T("en", "table_prompt_done", nil), res.AnsweredText(last), res.Describe())
+			assert.True(t, res.Dismissed(last), "the prompt goes once its decision is taken: %s", res.Describe())
 			g2, _, _ := h.qstate()
 			assert.True(t, g2.Turn > g.Turn || g2.Choices[g.Active] != rules.ChoiceNone, "the plan was taken")
 			board = h.Rec.Message(board.ID)

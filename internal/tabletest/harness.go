@@ -160,7 +160,34 @@ func (r Result) Response() *discordgo.InteractionResponse {
 	return nil
 }
 
-// shown returns the message the answer created or updated.
+// Dismissed reports whether the answer removed the message clicked (a
+// private prompt whose decision is taken).
+func (r Result) Dismissed(clicked *Message) bool {
+	for _, c := range r.Calls {
+		if c.Op == "deleteOriginal" {
+			return r.H.Rec.Message(clicked.ID) == nil
+		}
+	}
+	return false
+}
+
+// AnsweredText is the text the click's answer gave the message clicked:
+// its response's, or that of the edit that finished a deferred one.
+func (r Result) AnsweredText(clicked *Message) string {
+	text := ""
+	for _, c := range r.Calls {
+		switch {
+		case c.Op == "respond" && c.Resp != nil && c.Resp.Data != nil:
+			text = c.Resp.Data.Content
+		case c.Op == "followupEdit" && c.Edit != nil && c.Edit.ID == clicked.ID && c.Edit.Content != nil:
+			text = *c.Edit.Content
+		}
+	}
+	return text
+}
+
+// Shown is the message the click's answer shows: the message clicked,
+// updated in place, or the answer's own message.
 func (r Result) Shown(clicked *Message) *Message {
 	r.H.T.Helper()
 	resp := r.Response()
