@@ -9,29 +9,30 @@ import (
 // games have none.
 type Result struct {
 	Guild string    `json:"-"` // the server; its statistics are its own
-	Game  string    `json:"g"` // the game's name: "dix", "qwixx", "dixxit"
+	Game  string    `json:"g"` // the game's name (engine.Rules.Name)
 	ID    string    `json:"i"` // unique per game: recording the same ID again counts nothing
 	At    time.Time `json:"at"`
 	Pace  string    `json:"pc,omitempty"`
-	// Solo is the difficulty of a solo game against ALIX (DIX), 0 for a
-	// game between players. Solo games are kept apart from the ratings.
+	// Solo is the difficulty of a solo game (against the game's own
+	// opponent), 0 for a game between players. Solo games are kept apart from the ratings.
 	Solo  int          `json:"so,omitempty"`
 	Seats []ResultSeat `json:"s"`
 }
 
 // ResultSeat is one seat's outcome.
 type ResultSeat struct {
-	User string `json:"u,omitempty"` // Discord user id; "" for a computer seat and ALIX
+	User string `json:"u,omitempty"` // Discord user id; "" for a computer seat and a solo game's opponent
 	Name string `json:"n,omitempty"` // the name shown at the table
 	// Level is the computer's level ("easy", "normal", "strong"), or
-	// LevelALIX; "" for a person.
+	// LevelSolo; "" for a person.
 	Level string `json:"l,omitempty"`
 	Score int    `json:"sc"`
 	Rank  int    `json:"r"` // 1 for the winners; tied seats share a rank
 }
 
-// LevelALIX is the Level of ALIX's seat in a solo game.
-const LevelALIX = "alix"
+// LevelSolo is the Level of the opponent's seat in a solo game. (Its
+// value is the name of DIX's solo opponent, ALIX, as results keep it.)
+const LevelSolo = "alix"
 
 // PlayerStats is one person's record at one game on one server.
 type PlayerStats struct {
@@ -53,7 +54,8 @@ type PlayerStats struct {
 	Ahead, Faced int
 }
 
-// SoloStats is one person's record against ALIX at one difficulty.
+// SoloStats is one person's record in a game's solo games (against the
+// game's own opponent) at one difficulty.
 type SoloStats struct {
 	Difficulty int
 	Played     int

@@ -50,8 +50,8 @@ type Options struct {
 	// NoPictures turns the pictures off for every game (DIX_PICTURES=off):
 	// boards, hands and scoreboards are text only.
 	NoPictures bool
-	// Games are the games played through the engine contract besides DIX,
-	// each under its own command and custom id prefix.
+	// Games are the games the table hosts, each under its own command and
+	// custom id prefix, in the order commands and statistics list them.
 	Games []present.Game
 }
 
@@ -80,7 +80,8 @@ const (
 	storeRetryPause     = 100 * time.Millisecond  // before the first retry of a failed store call; doubles
 )
 
-// Bot handles Discord interactions for DIX. It is safe for concurrent use:
+// Bot is the table: it handles the Discord interactions of every game it
+// hosts. It is safe for concurrent use:
 // Handle may run for many interactions at once.
 type Bot struct {
 	store       dixbot.Store
@@ -96,6 +97,7 @@ type Bot struct {
 	gate        discordapi.Gate   // the bot's global rate limit
 	boardFences fences            // the order of what reaches each board message
 	games       registry          // the contract games by name
+	order       []string          // their names, in the order of Options.Games
 
 	// deferAfter and workBudget are the time budgets (the constants of
 	// the same names); tests shorten them.
@@ -174,6 +176,9 @@ func New(opts Options) (*Bot, error) {
 	games, err := newRegistry(opts.Games)
 	if err != nil {
 		return nil, err
+	}
+	for _, g := range opts.Games {
+		b.order = append(b.order, g.Rules.Name())
 	}
 	for _, g := range games {
 		for _, id := range g.Views {
@@ -311,7 +316,7 @@ type Call struct {
 	Name string          // their display name
 	Lang string          // their language (ephemeral messages)
 	kind string          // command|button|select|modal
-	Game string          // the contract game the call is for ("": DIX)
+	Game string          // the game the call is for ("": a command of the table)
 
 	// ansMu orders the first answer and the deferral (deferNow, run by a
 	// timer): whichever comes first decides how the other is sent.
@@ -704,7 +709,7 @@ func (c *Call) getQuiet() (*dixbot.Record, error) {
 		return nil, dixbot.ErrNotFound
 	}
 	if err == nil && r.Game != c.Game {
-		return nil, otherGame(gameTitle(r.Game))
+		return nil, otherGame(r.Game)
 	}
 	if err == nil {
 		c.notice.seen = r
@@ -727,7 +732,7 @@ func (c *Call) Change(fn func(*dixbot.Record) error) (*dixbot.Record, error) {
 		}
 		apply, fd := c.B.withFold(c.I.ChannelID, func(r *dixbot.Record) error {
 			if r.Game != c.Game {
-				return otherGame(gameTitle(r.Game))
+				return otherGame(r.Game)
 			}
 			return fn(r)
 		})

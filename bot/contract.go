@@ -266,7 +266,11 @@ var (
 // otherGame is the answer to a command or button of one game in a channel
 // holding another.
 func otherGame(game string) error {
-	return Refuse(ErrOtherGame, "table_err_other_game", map[string]any{"Game": game})
+	if game == "" {
+		// A record kept by an earlier version that no hosted game converts.
+		return Refuse(ErrOtherGame, "table_err_other_game_unnamed", nil)
+	}
+	return Refuse(ErrOtherGame, "table_err_other_game", map[string]any{"Game": gameTitle(game)})
 }
 
 // registry keeps the contract games by name.
@@ -294,15 +298,9 @@ func newRegistry(games []present.Game) (registry, error) {
 	return r, nil
 }
 
-// gameNames are the names of the games, sorted.
-func (b *Bot) gameNames() []string {
-	names := make([]string, 0, len(b.games))
-	for name := range b.games {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names
-}
+// gameNames are the hosted games' names, in the order the program lists
+// them (Options.Games).
+func (b *Bot) gameNames() []string { return slices.Clone(b.order) }
 
 // contractID builds a contract game's custom id.
 func contractID(game, verb string, n uint64, arg string) string {

@@ -25,7 +25,7 @@ func (c *Call) contractGet(g *present.Game) (*dixbot.Record, *tableData, error) 
 		return nil, nil, err
 	}
 	if r.Game != g.Rules.Name() {
-		return nil, nil, otherGame(gameTitle(r.Game))
+		return nil, nil, otherGame(r.Game)
 	}
 	c.notice.seen = r
 	td, err := decodeTableData(r.Meta)
@@ -35,13 +35,8 @@ func (c *Call) contractGet(g *present.Game) (*dixbot.Record, *tableData, error) 
 	return r, td, nil
 }
 
-// gameTitle is the name of a record's game as players know it.
-func gameTitle(game string) string {
-	if game == "" {
-		return "DIX"
-	}
-	return En(game + "_title")
-}
+// gameTitle is the name of a game as players know it.
+func gameTitle(game string) string { return En(game + "_title") }
 
 // contractChange runs fn on the game's record and table data inside one
 // exactly-once store update (see change).
@@ -50,7 +45,7 @@ func (c *Call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *tab
 	var read *dixbot.Record // the record as a change fn refused found it
 	r, err := c.Change(func(r *dixbot.Record) error {
 		if r.Game != g.Rules.Name() {
-			return otherGame(gameTitle(r.Game))
+			return otherGame(r.Game)
 		}
 		var err error
 		if td, err = decodeTableData(r.Meta); err != nil {
@@ -160,7 +155,7 @@ func (c *Call) busyChannel() error {
 	if err != nil {
 		return Refuse(dixbot.ErrExists, "err_game_exists", nil)
 	}
-	return otherGame(gameTitle(r.Game))
+	return otherGame(r.Game)
 }
 
 // lobbyView is the lobby message of a contract game.

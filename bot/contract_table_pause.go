@@ -203,7 +203,7 @@ func (c *Call) contractLog(g *present.Game, page uint64) error {
 		return err
 	}
 	if r.Game != g.Rules.Name() {
-		return otherGame(gameTitle(r.Game))
+		return otherGame(r.Game)
 	}
 	c.notice.seen = r
 	td, err := decodeTableData(r.Meta)

@@ -274,7 +274,7 @@ func (c *Call) rematchTakenNowBy() error {
 // another game r: who opened it and, once its board is known, a link.
 func (c *Call) rematchTakenBy(r *dixbot.Record) error {
 	if _, ok := c.B.games[r.Game]; !ok {
-		return otherGame(gameTitle(r.Game))
+		return otherGame(r.Game)
 	}
 	td, err := decodeTableData(r.Meta)
 	if err != nil {

@@ -43,10 +43,6 @@ const (
 // leaderboardSize is how many lines /leaderboard shows.
 const leaderboardSize = 10
 
-// dixGame is DIX's name: its statistics come first, and the solo games
-// the statistics keep apart (dixbot.SoloStats, which names no game) are
-// DIX's.
-const dixGame = "dix"
 
 // Stats is the store's statistics, nil when it keeps none.
 func (b *Bot) Stats() dixbot.Stats {
@@ -107,7 +103,7 @@ func contractResult(g *present.Game, rec *dixbot.Record, td *tableData, st engin
 		case res.Seat >= len(td.Seats):
 			// A seat the rules play themselves: a solo game's opponent.
 			if r.Solo > 0 {
-				r.Seats = append(r.Seats, dixbot.ResultSeat{Level: dixbot.LevelALIX, Score: res.Score, Rank: res.Rank})
+				r.Seats = append(r.Seats, dixbot.ResultSeat{Level: dixbot.LevelSolo, Score: res.Score, Rank: res.Rank})
 			}
 			continue
 		}
@@ -167,14 +163,16 @@ func (b *Bot) recordOver(ctx context.Context, rec *dixbot.Record) error {
 	return b.recordContract(ctx, g, rec, td, st)
 }
 
-// statsGames are the games with statistics: the registered games, DIX
-// first, then by name.
-func (b *Bot) statsGames() []string {
-	names := b.gameNames()
-	if i := slices.Index(names, dixGame); i > 0 {
-		names = slices.Insert(slices.Delete(names, i, i+1), 0, dixGame)
+// soloGame is the game whose solo games the statistics keep apart
+// (dixbot.SoloStats, which names no game): the first game with a solo
+// opponent's option, "" when none has one.
+func (b *Bot) soloGame() string {
+	for _, name := range b.order {
+		if slices.ContainsFunc(b.games[name].Options, func(o present.Option) bool { return o.Solo }) {
+			return name
+		}
 	}
-	return names
+	return ""
 }
 
 // statsCommands are /stats, /leaderboard and /forget-me, for every game;
@@ -186,7 +184,7 @@ func (b *Bot) statsCommands() []*discordgo.ApplicationCommand {
 	gameOpt := func(required bool) *discordgo.ApplicationCommandOption {
 		o := Option("game", discordgo.ApplicationCommandOptionString)
 		o.Required = required
-		for _, g := range b.statsGames() {
+		for _, g := range b.gameNames() {
 			o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: gameTitle(g), Value: g})
 		}
 		return o
@@ -238,7 +236,7 @@ func (c *Call) gameArg(d discordgo.ApplicationCommandInteractionData) (string, e
 			continue
 		}
 		v, ok := o.Value.(string)
-		if !ok || !slices.Contains(c.B.statsGames(), v) {
+		if !ok || !slices.Contains(c.B.gameNames(), v) {
 			return "", fmt.Errorf("%w: game %v", ErrBadInput, o.Value)
 		}
 		return v, nil
@@ -332,7 +330,7 @@ func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 	}
 	if game != "" {
 		ps = slices.DeleteFunc(ps, func(p dixbot.PlayerStats) bool { return p.Game != game })
-		if game != dixGame {
+		if game != c.B.soloGame() {
 			solo = nil
 		}
 	}
@@ -376,7 +374,7 @@ func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 		soloPlayed += s.Played
 	}
 	if soloPlayed > favPlayed {
-		fav = dixGame
+		fav = c.B.soloGame()
 	}
 	if fav != "" && game == "" {
 		lines = append(lines, locales.T(lang, "stats_favourite", map[string]any{"Game": gameTitle(fav)}))

@@ -10,14 +10,15 @@
 //     restarts and can be opened by one process at a time.
 //
 // Both write the same binary envelope around a record (see envelope.go):
-// magic, envelope format version, engine schema, record version, flags and
-// update time, then the metadata and the state from
-// (*dix.Game).MarshalBinary. A value written by newer code gives
-// dixbot.ErrSchemaTooNew and damaged bytes give dixbot.ErrCorrupt; a bad
-// stored value never panics and never changes state.
+// magic, envelope format version, record version, flags and update time,
+// then the table's metadata, the game's name and its state as bytes that
+// the game's own Decode reads. The store reads no game. A value written by
+// newer code gives dixbot.ErrSchemaTooNew and damaged bytes give
+// dixbot.ErrCorrupt; a bad stored value never panics and never changes
+// state.
 //
 // Errors are the sentinels of the root package (re-exported in errors.go),
 // wrapped with %w. Configuration arrives as an Options value: this package
-// never reads the environment. It depends on DIX's rules (engine/dix) and
-// the root package only, never on the bot.
+// never reads the environment. It depends on the root package and the
+// ratings (package rating) only, never on a game or the bot.
 package store

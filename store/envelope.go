@@ -32,10 +32,10 @@ import (
 // (whose table kept DIX apart, and read a DIX record of the shared table
 // as no game of theirs) refuse it (ErrSchemaTooNew) rather than misread it
 // or write over it. A record of no game (a game's log) is written in
-// format 2, which every reader reads. Formats 1 and 2 could hold DIX's
-// state only (flagState, written by DIX's own table): it is read as
-// DIX's (legacyGame). Format 3, written for the other games, is still
-// read.
+// format 2, which every reader reads. Formats 1 and 2 could hold a state
+// that names no game (flagState, written by the table one game had before
+// the shared table): it is read so, in Data with no Game, for the table to
+// convert, and written back so until it is. Format 3 is still read.
 //
 // The first 16 bytes are the compare-and-set token of the Redis store: any
 // write changes the version, and a writer with another layout changes the
@@ -53,10 +53,6 @@ const (
 	// one DIX's own table wrote there (its engine's schema), which
 	// processes that read only formats 1 and 2 check against theirs.
 	headerSchema = 1
-	// legacyGame is the game whose state formats 1 and 2 hold
-	// (flagState): DIX, the only game of the table that wrote them.
-	legacyGame = "dix"
-
 	flagFinished = 1 << 0
 	flagState    = 1 << 1
 	flagDue      = 1 << 2
@@ -82,7 +78,8 @@ func encode(r *dixbot.Record, version uint64, finished bool, at time.Time) ([]by
 		flags |= flagGame
 		format = formatGame
 	case r.Data != nil:
-		return nil, fmt.Errorf("%w: channel %s: a game's state without its game", ErrBadRecord, r.Channel)
+		// A state that names no game stays in format 2, as it was read.
+		flags |= flagState
 	}
 	size := headerSize + 4*binary.MaxVarintLen64 + len(r.Guild) + len(r.Meta) + len(r.Game) + len(r.Data) + 8 + crcSize
 	b := make([]byte, headerSize, size)
@@ -96,6 +93,10 @@ func encode(r *dixbot.Record, version uint64, finished bool, at time.Time) ([]by
 	b = append(b, r.Guild...)
 	b = binary.AppendUvarint(b, uint64(len(r.Meta)))
 	b = append(b, r.Meta...)
+	if flags&flagState != 0 {
+		b = binary.AppendUvarint(b, uint64(len(r.Data)))
+		b = append(b, r.Data...)
+	}
 	if flags&flagGame != 0 {
 		b = binary.AppendUvarint(b, uint64(len(r.Game)))
 		b = append(b, r.Game...)
@@ -185,7 +186,7 @@ func decode(channel string, b []byte) (*dixbot.Record, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.Game, r.Data = legacyGame, append([]byte(nil), state...)
+		r.Data = append([]byte(nil), state...)
 	}
 	if flags&flagGame != 0 {
 		game, err := field("game")

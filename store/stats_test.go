@@ -207,7 +207,7 @@ func testStatsConcurrentGames(t *testing.T, s statsStore) {
 }
 
 func testStatsSolo(t *testing.T, s statsStore) {
-	alix := dixbot.ResultSeat{Level: dixbot.LevelALIX, Name: "ALIX"}
+	alix := dixbot.ResultSeat{Level: dixbot.LevelSolo, Name: "ALIX"}
 	solo := func(d, score, rank int) *dixbot.Result {
 		al := alix
 		al.Score, al.Rank = 30, 3-rank
@@ -272,7 +272,7 @@ func testStatsLeaderboard(t *testing.T, s statsStore) {
 
 func testStatsServersApart(t *testing.T, s statsStore) {
 	record(t, s, game("g1", "dix", person("a", 40, 1), person("b", 30, 2)))
-	alix := dixbot.ResultSeat{Level: dixbot.LevelALIX, Score: 1, Rank: 2}
+	alix := dixbot.ResultSeat{Level: dixbot.LevelSolo, Score: 1, Rank: 2}
 	r := game("g1", "dix", person("a", 40, 1), alix)
 	r.Solo = 5
 	record(t, s, r)
@@ -299,7 +299,7 @@ func testStatsForget(t *testing.T, s statsStore) {
 	r := game("g1", "dix", person("a", 40, 1), person("b", 30, 2))
 	record(t, s, r)
 	record(t, s, game("g1", "qwixx", person("a", 40, 1), person("b", 30, 2)))
-	so := game("g1", "dix", person("a", 40, 1), dixbot.ResultSeat{Level: dixbot.LevelALIX, Score: 1, Rank: 2})
+	so := game("g1", "dix", person("a", 40, 1), dixbot.ResultSeat{Level: dixbot.LevelSolo, Score: 1, Rank: 2})
 	so.Solo = 6
 	record(t, s, so)
 	record(t, s, game("g2", "dix", person("a", 40, 1), person("b", 30, 2)))
@@ -551,7 +551,7 @@ func TestStatsRedisKeyLayout(t *testing.T) {
 	s := openRedis(t, redistest.Start(t), Options{Prefix: "p:", ResultTTL: time.Hour})
 	r := game("123", "dix", person("a", 40, 1), cpu("normal", 30, 2))
 	record(t, s, r)
-	so := game("123", "dix", person("a", 40, 1), dixbot.ResultSeat{Level: dixbot.LevelALIX, Score: 1, Rank: 2})
+	so := game("123", "dix", person("a", 40, 1), dixbot.ResultSeat{Level: dixbot.LevelSolo, Score: 1, Rank: 2})
 	so.Solo = 4
 	record(t, s, so)
 	keys, err := s.rdb.Keys(ctxb, "p:*").Result()
