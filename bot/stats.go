@@ -43,7 +43,6 @@ const (
 // leaderboardSize is how many lines /leaderboard shows.
 const leaderboardSize = 10
 
-
 // Stats is the store's statistics, nil when it keeps none.
 func (b *Bot) Stats() dixbot.Stats {
 	s, _ := b.store.(dixbot.Stats)
