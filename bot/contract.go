@@ -293,6 +293,9 @@ func newRegistry(games []present.Game) (registry, error) {
 		if g.MinSeats < 1 || g.MaxSeats < g.MinSeats || len(g.Levels) == 0 {
 			return nil, fmt.Errorf("bot: game %q: bad seats or levels", name)
 		}
+		if len(g.Paces) > present.MaxOptions {
+			return nil, fmt.Errorf("bot: game %q: more paces than the lobby's menu holds", name)
+		}
 		r[name] = g
 	}
 	return r, nil

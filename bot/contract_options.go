@@ -18,15 +18,20 @@ import (
 
 // checkOptions refuses a game whose options Discord could not offer or
 // the table could not keep: a name that is not lowercase letters, twice
-// the same name, no values or more than a menu holds, a default that is
-// not one of the values.
+// the same name, no values, a default that is not one of the values, more
+// values in all than the lobby's menu holds.
 func checkOptions(g *present.Game) error {
 	seen := map[string]bool{}
+	values := 0
 	for _, o := range g.Options {
+		values += len(o.Values)
+		if values > present.MaxOptions {
+			return fmt.Errorf("bot: game %q: more option values than a menu holds", g.Rules.Name())
+		}
 		switch {
 		case o.Name == "" || strings.Trim(o.Name, "abcdefghijklmnopqrstuvwxyz") != "" || seen[o.Name] || tableOption(o.Name):
 			return fmt.Errorf("bot: game %q: option name %q", g.Rules.Name(), o.Name)
-		case len(o.Values) == 0 || len(o.Values) > present.MaxOptions || !o.Allows(o.Default):
+		case len(o.Values) == 0 || !o.Allows(o.Default):
 			return fmt.Errorf("bot: game %q: option %q: values or default", g.Rules.Name(), o.Name)
 		}
 		for _, v := range o.Values {
@@ -150,9 +155,6 @@ func optionsMenu(g *present.Game, td *tableData) discordgo.MessageComponent {
 	var opts []discordgo.SelectMenuOption
 	for _, o := range shown {
 		for _, v := range o.Values {
-			if len(opts) == present.MaxOptions {
-				break
-			}
 			opts = append(opts, discordgo.SelectMenuOption{
 				Label: Truncate(optionName(td.Lang, game, o)+locales.T(td.Lang, "settings_game_sep", nil)+optionValue(td.Lang, game, o, v), present.MaxOptionLabel),
 				Value: o.Name + "=" + v, Default: vals[o.Name] == v,
@@ -240,9 +242,9 @@ func (b *Bot) optionGames() []string {
 }
 
 // optionSettings are the settings message's lines of the games' options,
-// one per game, and its menu of them, one for every game (nil: no game
-// has options).
-func (b *Bot) optionSettings(lang string, s channelSettings) ([]string, discordgo.MessageComponent) {
+// one per game, and its menu of them, one for every game, at page (nil:
+// no game has options).
+func (b *Bot) optionSettings(lang string, s channelSettings, page int) ([]string, discordgo.MessageComponent) {
 	var lines []string
 	var opts []discordgo.SelectMenuOption
 	for _, game := range b.optionGames() {
@@ -254,13 +256,11 @@ func (b *Bot) optionSettings(lang string, s channelSettings) ([]string, discordg
 			parts = append(parts, locales.T(lang, "table_option", map[string]any{"Option": optionName(lang, game, o),
 				"Value": optionValue(lang, game, o, vals[o.Name])}))
 			for _, v := range o.Values {
-				if len(opts) < present.MaxOptions {
-					opts = append(opts, discordgo.SelectMenuOption{
-						Label: Truncate(title+locales.T(lang, "settings_game_sep", nil)+optionName(lang, game, o)+
-							locales.T(lang, "settings_game_sep", nil)+optionValue(lang, game, o, v), present.MaxOptionLabel),
-						Value: game + "/" + o.Name + "=" + v, Default: vals[o.Name] == v,
-					})
-				}
+				opts = append(opts, discordgo.SelectMenuOption{
+					Label: Truncate(title+locales.T(lang, "settings_game_sep", nil)+optionName(lang, game, o)+
+						locales.T(lang, "settings_game_sep", nil)+optionValue(lang, game, o, v), present.MaxOptionLabel),
+					Value: game + "/" + o.Name + "=" + v, Default: vals[o.Name] == v,
+				})
 			}
 		}
 		lines = append(lines, locales.T(lang, "settings_line_options", map[string]any{"Game": title,
@@ -270,7 +270,7 @@ func (b *Bot) optionSettings(lang string, s channelSettings) ([]string, discordg
 		return lines, nil
 	}
 	return lines, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		CustomID: tableID(verbSettings, setOption), Options: opts, MaxValues: 1,
+		CustomID: tableID(verbSettings, setOption), Options: pagedOptions(lang, opts, page), MaxValues: 1,
 		Placeholder: locales.T(lang, "settings_select_options", nil),
 	}}}
 }

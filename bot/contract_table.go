@@ -28,7 +28,7 @@ func paceMenu(g *present.Game, td *tableData) discordgo.MessageComponent {
 	chosen := g.PaceOf(td.Pace).Name
 	name := g.Rules.Name()
 	var opts []discordgo.SelectMenuOption
-	for _, p := range g.Paces[:min(len(g.Paces), present.MaxOptions)] {
+	for _, p := range g.Paces {
 		opts = append(opts, discordgo.SelectMenuOption{
 			Label: Truncate(paceLabel(td.Lang, name, p), present.MaxOptionLabel), Value: p.Name, Default: p.Name == chosen})
 	}

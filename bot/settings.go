@@ -237,7 +237,7 @@ func (c *Call) cmdSettings() error {
 	if err != nil {
 		return err
 	}
-	text, comps := c.B.settingsView(c.Lang, s, "")
+	text, comps := c.B.settingsView(c.Lang, s, "", menuAt{})
 	c.Ephemeral(text, comps)
 	return nil
 }
@@ -259,6 +259,15 @@ func (c *Call) settingsChange(arg string) error {
 		return Refuse(ErrBadInput, "settings_err_value", nil)
 	}
 	bad := Refuse(ErrBadInput, "settings_err_value", nil)
+	if p, ok := menuPage(value); ok && (arg == setGame || arg == setOption) {
+		// A page of a long menu: shown, nothing saved.
+		if c.I.Message == nil {
+			return bad
+		}
+		text, comps := c.B.settingsView(c.Lang, s, "", menuAt{arg, p})
+		c.Update(text, nil, comps)
+		return nil
+	}
 	switch arg {
 	case setLang:
 		switch {
@@ -312,7 +321,7 @@ func (c *Call) settingsChange(arg string) error {
 	if err != nil {
 		return err
 	}
-	text, comps := c.B.settingsView(c.Lang, s, locales.T(c.Lang, "settings_saved", nil))
+	text, comps := c.B.settingsView(c.Lang, s, locales.T(c.Lang, "settings_saved", nil), menuAt{})
 	if c.I.Message != nil {
 		c.Update(text, nil, comps)
 	} else {
@@ -358,9 +367,25 @@ func (b *Bot) gamePace(s channelSettings, game string) string {
 	return ""
 }
 
+// menuAt is the page a long menu of a message shows (menus.go): the menu's
+// custom id argument and the page; the zero value shows every menu's first.
+type menuAt struct {
+	menu string
+	page int
+}
+
+// of is the page the menu arg shows.
+func (m menuAt) of(arg string) int {
+	if m.menu == arg {
+		return m.page
+	}
+	return 0
+}
+
 // settingsView is the settings message in lang, after note when there is
-// one, with the menus and buttons that change each setting.
-func (b *Bot) settingsView(lang string, s channelSettings, note string) (string, []discordgo.MessageComponent) {
+// one, with the menus and buttons that change each setting; at says the
+// page of a menu too long for one.
+func (b *Bot) settingsView(lang string, s channelSettings, note string, at menuAt) (string, []discordgo.MessageComponent) {
 	t := func(key string, d map[string]any) string { return locales.T(lang, key, d) }
 	language := t("settings_language_auto", nil)
 	if s.Lang != "" {
@@ -385,7 +410,7 @@ func (b *Bot) settingsView(lang string, s channelSettings, note string) (string,
 		lines = append(lines, t("settings_line_game", map[string]any{"Game": t(game+"_title", nil),
 			"Pace": paceLabel(lang, game, b.games[game].PaceOf(b.gamePace(s, game)))}))
 	}
-	optLines, optMenu := b.optionSettings(lang, s)
+	optLines, optMenu := b.optionSettings(lang, s, at.of(setOption))
 	lines = append(lines, optLines...)
 
 	menu := func(arg, placeholder string, opts []discordgo.SelectMenuOption) discordgo.MessageComponent {
@@ -401,11 +426,6 @@ func (b *Bot) settingsView(lang string, s channelSettings, note string) (string,
 	var gamePaces []discordgo.SelectMenuOption
 	for _, game := range games {
 		for _, p := range b.games[game].Paces {
-			// A select menu holds 25 options at most
-			// (https://discord.com/developers/docs/components/reference#string-select).
-			if len(gamePaces) == present.MaxOptions {
-				break
-			}
 			gamePaces = append(gamePaces, discordgo.SelectMenuOption{
 				Label: Truncate(t(game+"_title", nil)+t("settings_game_sep", nil)+paceLabel(lang, game, p), present.MaxOptionLabel),
 				Value: game + "/" + p.Name, Default: p.Name == b.gamePace(s, game),
@@ -413,7 +433,7 @@ func (b *Bot) settingsView(lang string, s channelSettings, note string) (string,
 		}
 	}
 	if len(gamePaces) > 0 {
-		rows = append(rows, menu(setGame, "settings_select_game_pace", gamePaces))
+		rows = append(rows, menu(setGame, "settings_select_game_pace", pagedOptions(lang, gamePaces, at.of(setGame))))
 	}
 	picsKey := "settings_btn_pictures_off"
 	if s.picturesOff() {

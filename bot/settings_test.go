@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/dixgame/dixbot"
 	botdix "github.com/dixgame/dixbot/bot/dix"
+	botdixxit "github.com/dixgame/dixbot/bot/dixxit"
 	"github.com/dixgame/dixbot/bot/present"
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	"github.com/dixgame/dixbot/engine"
@@ -310,4 +312,94 @@ func TestSettingsWithoutASettingsStore(t *testing.T) {
 	h.Run(h.startIx("dix", "u1", map[string]string{"bust": "on"}))
 	_, td, _, _ := h.dixNow()
 	assert.Equal(t, "on", td.Opts["bust"])
+}
+
+// A settings menu with more entries than Discord's 25 is shown a page at a
+// time: every entry is on a page, the entries that turn the page change
+// nothing, and an entry of a later page is saved like any other.
+func TestSettingsLongMenusArePaged(t *testing.T) {
+	t.Parallel()
+	h, _ := newSettingsHarness(t)
+	paced := func(g present.Game, n int) present.Game {
+		g.Paces = nil
+		for i := range n {
+			d := time.Duration(i+1) * time.Minute
+			g.Paces = append(g.Paces, present.Pace{Name: "p" + strconv.Itoa(i), Clock: func(engine.State, int) time.Duration { return d }})
+		}
+		return g
+	}
+	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 7 }, Observer: h.Obs,
+		Games: []present.Game{botdix.Game(), paced(botqwixx.Game(), 20), paced(botdixxit.Game(), 10)}})
+	require.NoError(t, err)
+	b.workBudget, b.deferAfter = harnessBudget, harnessBudget
+	h.b = b
+	h.Perms["u1"] = discordgo.PermissionManageChannels
+	msg := settingsCmd(h, "u1").Shown(nil)
+
+	var seen []string
+	page := 0
+	for {
+		opts := selectMenu(t, msg, setID(setGame)).Options
+		require.LessOrEqual(t, len(opts), present.MaxOptions)
+		next := ""
+		for _, o := range opts {
+			if p, ok := menuPage(o.Value); ok {
+				if p > page {
+					next = o.Value
+				}
+				continue
+			}
+			seen = append(seen, o.Value)
+		}
+		if next == "" {
+			break
+		}
+		before, _ := savedSettings(h)
+		r := h.ClickOn("u1", msg, setID(setGame), next)
+		require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
+		msg = r.Shown(msg)
+		after, _ := savedSettings(h)
+		assert.Equal(t, before, after, "turning the page saves nothing")
+		page++
+	}
+	assert.Equal(t, 3+20+10, len(seen), "every pace of every game is on a page: %v", seen)
+	assert.Equal(t, 1, page)
+	assert.Contains(t, seen, "qwixx/p19")
+
+	// An entry of the last page is saved.
+	r := h.ClickOn("u1", msg, setID(setGame), "qwixx/p19")
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
+	s, ok := savedSettings(h)
+	require.True(t, ok)
+	assert.Equal(t, "p19", s.Paces["qwixx"])
+
+	// A page that does not exist shows the last; a forged page value is
+	// refused.
+	r = h.ClickOn("u1", msg, setID(setGame), "#9")
+	require.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
+	r = h.ClickOn("u1", msg, setID(setGame), "#-1")
+	assert.Equal(t, locales.T("en", "settings_err_value", nil), refusedWith(r))
+}
+
+// A game is refused at registration when its paces or its options'
+// values would not fit the lobby's menus.
+func TestGamesBeyondTheLobbysMenusRefused(t *testing.T) {
+	t.Parallel()
+	g := qwixxPaced()
+	for i := range present.MaxOptions {
+		g.Paces = append(g.Paces, present.Pace{Name: "x" + strconv.Itoa(i), Clock: g.Paces[0].Clock})
+	}
+	_, err := New(Options{Store: tabletest.NewMemStore(), Games: []present.Game{g}})
+	assert.ErrorContains(t, err, "paces")
+
+	g = qwixxPaced()
+	for i := range 3 {
+		o := present.Option{Name: "opt" + strings.Repeat("x", i), Default: "v0"}
+		for v := range 10 {
+			o.Values = append(o.Values, "v"+strconv.Itoa(v))
+		}
+		g.Options = append(g.Options, o)
+	}
+	_, err = New(Options{Store: tabletest.NewMemStore(), Games: []present.Game{g}})
+	assert.ErrorContains(t, err, "option values")
 }
