@@ -230,16 +230,11 @@ func (b *Bot) Register(s *discordgo.Session) error {
 	return nil
 }
 
-// Handle answers one interaction; use it with s.AddHandler. It is safe for
+// HandleJSON answers one interaction received over the gateway, raw being
+// the event's data (it tells what discordgo's Interaction does not decode,
+// such as the type of the channel it came from). It is safe for
 // concurrent use, answers within Discord's deadline, and recovers from
 // panics (still answering with an error message).
-func (b *Bot) Handle(s *discordgo.Session, i *discordgo.InteractionCreate) {
-	b.Serve(b.sessionAPI(s), i, nil)
-}
-
-// HandleJSON is Handle for an interaction whose JSON the intake has (the
-// gateway event's data): raw tells what discordgo's Interaction does not
-// decode, such as the type of the channel it came from.
 func (b *Bot) HandleJSON(s *discordgo.Session, i *discordgo.InteractionCreate, raw []byte) {
 	b.Serve(b.sessionAPI(s), i, raw)
 }

@@ -222,12 +222,6 @@ func TestReplicaKills(t *testing.T) {
 	}
 }
 
-// tail is the last n lines of s.
-func tail(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
-}
-
 // killRun is the measure of TestReplicaKills.
 type killRun struct {
 	t    *testing.T

@@ -396,21 +396,6 @@ func PlayerTokens(lang string, p dix.Player) string {
 	return locales.N(lang, "dix_player_tokens", p.Money, nil) + locales.T(lang, "dix_list_sep", nil) + locales.N(lang, "dix_player_consolation", p.Consolation, nil)
 }
 
-// SummaryTitle is the title of the summary a turn's board becomes: one
-// title per turn it holds, the active player's turn, then those of played
-// (seats whose whole turns went at once after it), or the final buy
-// round's.
-func SummaryTitle(t Table, turn, active int, played []int, final bool) string {
-	if final {
-		return locales.T(t.Lang, "dix_summary_title_final", nil)
-	}
-	title := locales.T(t.Lang, "dix_summary_title", map[string]any{"Turn": turn, "Name": t.Name(active)})
-	for i, s := range played {
-		title += " · " + locales.T(t.Lang, "dix_summary_title", map[string]any{"Turn": turn + 1 + i, "Name": t.Name(s)})
-	}
-	return present.Truncate(title, 256)
-}
-
 // RulesEmbed is the summary of DIX's rules (/dix rules).
 func RulesEmbed(lang string) *discordgo.MessageEmbed {
 	return &discordgo.MessageEmbed{

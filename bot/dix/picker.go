@@ -254,54 +254,6 @@ func PickerView(lang string, g *dix.Game, s int, p Pick, refusal string) (string
 // ErrBadValue is a value of a picker's menu that does not read.
 var ErrBadValue = errors.New("dixview: unreadable menu value")
 
-// Change is p once the picker's menu of verb holds vals: VerbPickMoney and
-// VerbPickCons hold one number, VerbPickCards the chosen cards of its
-// group of 25, whose number is extra's one field.
-func (p Pick) Change(verb string, extra, vals []string) (Pick, error) {
-	one := func() (int, error) {
-		if len(vals) != 1 {
-			return 0, ErrBadValue
-		}
-		n, err := strconv.Atoi(vals[0])
-		if err != nil || n < 0 || n > MaxNumber {
-			return 0, ErrBadValue
-		}
-		return n, nil
-	}
-	var err error
-	switch verb {
-	case VerbPickMoney:
-		if p.Money, err = one(); err != nil {
-			return p, err
-		}
-	case VerbPickCons:
-		if p.Cons, err = one(); err != nil {
-			return p, err
-		}
-	case VerbPickCards:
-		if len(extra) != 1 {
-			return p, fmt.Errorf("%w: no card group", ErrBadPick)
-		}
-		k, err := strconv.Atoi(extra[0])
-		if err != nil || k < 0 || k*25 >= MaxSpendable {
-			return p, fmt.Errorf("%w: card group %q", ErrBadPick, extra[0])
-		}
-		for i := k * 25; i < (k+1)*25 && i < MaxSpendable; i++ {
-			p.Cards &^= 1 << uint(i)
-		}
-		for _, v := range vals {
-			i, err := strconv.Atoi(v)
-			if err != nil || i < k*25 || i >= (k+1)*25 || i >= MaxSpendable {
-				return p, ErrBadValue
-			}
-			p.Cards |= 1 << uint(i)
-		}
-	default:
-		return p, fmt.Errorf("%w: %q is not a menu of the picker", ErrBadPick, verb)
-	}
-	return p, nil
-}
-
 // Pays is the payment of price that seat s picked with p, checked as the
 // engine checks it (CheckPick).
 func (p Pick) Pays(g *dix.Game, s, price int) (dix.Payment, error) {

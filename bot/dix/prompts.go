@@ -5,7 +5,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/dixgame/dixbot/bot/present"
 	computer "github.com/dixgame/dixbot/computer/dix"
 	"github.com/dixgame/dixbot/engine/dix"
 	"github.com/dixgame/dixbot/locales"
@@ -58,55 +57,6 @@ func Proposer(g *dix.Game, s int) func(dix.Card) (dix.Payment, int, bool) {
 		delta := computer.ScoreDelta(coll, cd) + computer.SpendDelta(append(slices.Clone(coll), cd), p.pay.Cards)
 		return p.pay, delta, p.ok
 	}
-}
-
-// BuySelects builds the market select menus. Each option shows the card's
-// colour as its emoji, its name and price, and (when pay is set) the
-// payment the next step will propose.
-func BuySelects(lang string, seq uint32, cards []dix.Card, pay func(dix.Card) (dix.Payment, int, bool)) []discordgo.MessageComponent {
-	option := func(cd dix.Card) discordgo.SelectMenuOption {
-		o := discordgo.SelectMenuOption{
-			Label: present.Truncate(locales.T(lang, "dix_option_card", map[string]any{"CardName": CardName(lang, cd), "Price": int(cd.Value)}), present.MaxOptionLabel),
-			Value: cd.String(),
-			Emoji: &discordgo.ComponentEmoji{Name: ColorEmoji(lang, cd.Color)},
-		}
-		if pay != nil {
-			if p, delta, ok := pay(cd); ok {
-				o.Description = present.Truncate(locales.N(lang, "dix_option_card_pay", Abs(delta), map[string]any{"Payment": PaymentText(lang, p), "Points": Signed(delta)}), present.MaxOptionDesc)
-			}
-		}
-		return o
-	}
-	one := func(id, placeholder string, cs []dix.Card) discordgo.MessageComponent {
-		opts := make([]discordgo.SelectMenuOption, len(cs))
-		for i, cd := range cs {
-			opts[i] = option(cd)
-		}
-		return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-			CustomID: id, Placeholder: present.Truncate(placeholder, present.MaxMenuHolder), Options: opts,
-		}}}
-	}
-	if len(cards) <= 25 {
-		return []discordgo.MessageComponent{one(ID(VerbBuySelect, seq), locales.T(lang, "dix_select_buy", nil), cards)}
-	}
-	var rows []discordgo.MessageComponent
-	for _, col := range dix.Colors {
-		var cs []dix.Card
-		for _, cd := range cards {
-			if cd.Color == col {
-				cs = append(cs, cd)
-			}
-		}
-		if len(cs) == 0 {
-			continue
-		}
-		if len(cs) > 25 {
-			cs = cs[:25]
-		}
-		rows = append(rows, one(ID(VerbBuySelect, seq, col.String()),
-			locales.T(lang, "dix_select_buy_color", map[string]any{"Color": ColorName(lang, col), "Emoji": ColorEmoji(lang, col)}), cs))
-	}
-	return rows
 }
 
 // Buyable parses a card notation and checks that seat may buy it now.

@@ -99,34 +99,8 @@ func TestTieBreaks(t *testing.T) {
 	}
 }
 
-// TestScoreChangesTakeTheirPlural: a purchase's score change reads "+1
-// point", "0 points", "−2 points" in English and "+1 point", "0 point",
-// "−2 points" in French, in the market menu and in /dix hint; the hint's
-// averages use the language's decimal point.
-func TestScoreChangesTakeTheirPlural(t *testing.T) {
-	cards := []dix.Card{
-		{Kind: dix.KindNumber, Color: dix.Blue, Value: 1},
-		{Kind: dix.KindNumber, Color: dix.Blue, Value: 2},
-		{Kind: dix.KindNumber, Color: dix.Blue, Value: 3},
-	}
-	deltas := map[dix.Card]int{cards[0]: 1, cards[1]: 0, cards[2]: -2}
-	pay := func(cd dix.Card) (dix.Payment, int, bool) {
-		return dix.Payment{Money: int(cd.Value)}, deltas[cd], true
-	}
-	for _, tc := range []struct {
-		lang string
-		want []string
-	}{
-		{"en", []string{"+1 point · you would pay 1 token", "0 points · you would pay 2 tokens", "−2 points · you would pay 3 tokens"}},
-		{"fr", []string{"+1 point · vous paieriez 1 jeton", "0 point · vous paieriez 2 jetons", "−2 points · vous paieriez 3 jetons"}},
-	} {
-		rows := BuySelects(tc.lang, 1, cards, pay)
-		var got []string
-		for _, o := range rows[0].(discordgo.ActionsRow).Components[0].(discordgo.SelectMenu).Options {
-			got = append(got, o.Description)
-		}
-		assert.Equal(t, tc.want, got, tc.lang)
-	}
+// TestPoints: a score change's decimal point is the language's.
+func TestPoints(t *testing.T) {
 	assert.Equal(t, "+0.4", Points("en", 0.42))
 	assert.Equal(t, "−1,5", Points("fr", -1.5))
 }
@@ -200,41 +174,4 @@ func TestBuyPayStep(t *testing.T) {
 	assert.Equal(t, "dix:bpay:9:g5", row[0].(discordgo.Button).CustomID)
 	assert.Equal(t, "dix:balt:9:g5", row[1].(discordgo.Button).CustomID)
 	assert.Equal(t, "dix:back:9", row[2].(discordgo.Button).CustomID)
-}
-
-// TestPickChange: a picker's menu changes only its part of the pick; a
-// value or a card group that does not read changes nothing.
-func TestPickChange(t *testing.T) {
-	p := Pick{Target: "g5", Money: 1, Cons: 1, Cards: 1<<0 | 1<<26}
-	q, err := p.Change(VerbPickMoney, nil, []string{"3"})
-	require.NoError(t, err)
-	assert.Equal(t, Pick{Target: "g5", Money: 3, Cons: 1, Cards: p.Cards}, q)
-	q, err = p.Change(VerbPickCons, nil, []string{"0"})
-	require.NoError(t, err)
-	assert.Equal(t, 0, q.Cons)
-	q, err = p.Change(VerbPickCards, []string{"0"}, []string{"2", "4"})
-	require.NoError(t, err)
-	assert.Equal(t, uint64(1<<2|1<<4|1<<26), q.Cards, "the second group keeps its card")
-	q, err = p.Change(VerbPickCards, []string{"1"}, nil)
-	require.NoError(t, err)
-	assert.Equal(t, uint64(1<<0), q.Cards)
-	for _, bad := range [][]string{{}, {"1", "2"}, {"-1"}, {"x"}, {"1000"}} {
-		_, err := p.Change(VerbPickMoney, nil, bad)
-		assert.ErrorIs(t, err, ErrBadValue, "%q", bad)
-	}
-	_, err = p.Change(VerbPickCards, []string{"0"}, []string{"25"})
-	assert.ErrorIs(t, err, ErrBadValue, "a card of another group")
-	for _, extra := range [][]string{nil, {"x"}, {"-1"}, {"3"}} {
-		_, err := p.Change(VerbPickCards, extra, nil)
-		assert.ErrorIs(t, err, ErrBadPick, "%q", extra)
-	}
-}
-
-// TestSummaryTitle: a summary holding the turns played at once after the
-// active player's names each of them; the final round has its own title.
-func TestSummaryTitle(t *testing.T) {
-	tb := Table{Lang: "en", Names: []string{"Alice", "ALIX"}}
-	assert.Equal(t, "Turn 4: Alice", SummaryTitle(tb, 4, 0, nil, false))
-	assert.Equal(t, "Turn 4: Alice · Turn 5: ALIX · Turn 6: Alice", SummaryTitle(tb, 4, 0, []int{1, 0}, false))
-	assert.Equal(t, locales.T("en", "dix_summary_title_final", nil), SummaryTitle(tb, 9, 1, []int{0}, true))
 }

@@ -5,10 +5,6 @@ import (
 	"strings"
 )
 
-func formatPayment(p Payment) string {
-	return fmt.Sprintf("money %d consolation %d cards [%s]", p.Money, p.Consolation, FormatCards(p.Cards))
-}
-
 // FormatAction writes a as a scenario action line ("p0 buy g3 pay money 2
 // cards g1"), for logs and tools.
 func FormatAction(a Action) string {

@@ -89,26 +89,6 @@ func (h *Harness) Base(user string, typ discordgo.InteractionType) *discordgo.In
 	}
 }
 
-// command runs /dix <sub> with options (name, value pairs).
-func (h *Harness) Command(user, sub string, opts ...any) Result {
-	h.T.Helper()
-	i := h.Base(user, discordgo.InteractionApplicationCommand)
-	so := &discordgo.ApplicationCommandInteractionDataOption{Name: locales.T("en", "cmd_"+sub+"_name", nil), Type: discordgo.ApplicationCommandOptionSubCommand}
-	for k := 0; k+1 < len(opts); k += 2 {
-		name := locales.T("en", "opt_"+opts[k].(string)+"_name", nil)
-		o := &discordgo.ApplicationCommandInteractionDataOption{Name: name, Value: opts[k+1]}
-		switch opts[k+1].(type) {
-		case float64:
-			o.Type = discordgo.ApplicationCommandOptionInteger
-		default:
-			o.Type = discordgo.ApplicationCommandOptionString
-		}
-		so.Options = append(so.Options, o)
-	}
-	i.Data = discordgo.ApplicationCommandInteractionData{Name: "dix", Options: []*discordgo.ApplicationCommandInteractionDataOption{so}}
-	return h.Run(i)
-}
-
 // clickOn clicks a component of a shown message.
 func (h *Harness) ClickOn(user string, msg *Message, customID string, values ...string) Result {
 	h.T.Helper()
