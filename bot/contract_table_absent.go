@@ -17,7 +17,7 @@ import (
 // without waiting, until they click again.
 
 // absentAfter is how many decisions in a row out of time make a person
-// absent, as at DIX's table.
+// absent.
 const absentAfter = 2
 
 // minReminded is the shortest clock a reminder is sent for: a shorter

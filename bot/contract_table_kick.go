@@ -10,7 +10,7 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// The kick vote of contract games, by DIX's rules (pace.go): a person
+// The kick vote: a person
 // absent or out of time at least once may have their seat handed to the
 // computer for the rest of the game, by the creator's click alone or by a
 // majority of the other people still playing.
@@ -62,8 +62,8 @@ func kickRow(g *present.Game, td *tableData) discordgo.MessageComponent {
 	return discordgo.ActionsRow{Components: out}
 }
 
-// kickLabel is the label of the vote on seat s, worded as DIX's
-// (kickLabel in pace.go).
+// kickLabel is the label of the vote on seat s: its votes so far and the
+// votes it needs, or the creator's word alone.
 func (td *tableData) kickLabel(s int) string {
 	votes, need := len(td.Seats[s].Votes), td.votesNeeded(s)
 	key := "btn_kick"

@@ -11,10 +11,10 @@ import (
 	"github.com/dixgame/dixbot/bot/present"
 )
 
-// Effects done but not yet recorded. A batch of effects (DIX's or a
-// contract game's) that changed nothing the table records (no message
-// posted, retired or refused, no board edited: most often a click whose
-// answer already showed its change on the board) need not be recorded done by a write of its own: this
+// Effects done but not yet recorded. A batch of effects that changed
+// nothing the table records (no message posted, retired or refused, no
+// board edited: most often a click whose answer already showed its change
+// on the board) need not be recorded done by a write of its own: this
 // process records it with the channel's next change it makes (a click,
 // its due work, the next batch's record), or on its own foldWait after
 // the batch if no change came first. Until then the record stays due at
@@ -139,7 +139,7 @@ func (b *Bot) foldsOn() bool {
 	return ok
 }
 
-// withFold is fn run on a DIX record of channel after the fold waiting
+// withFold is fn run on a record of channel after the fold waiting
 // there, if any, is applied; fd is that fold (nil: none), to drop once the
 // update is written.
 func (b *Bot) withFold(channel string, fn func(*dixbot.Record) error) (func(*dixbot.Record) error, *fold) {

@@ -19,12 +19,11 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// The outbox of contract games: the Discord work a change of a contract
-// game owes besides the answer to its interaction (the board shown as the
+// The outbox: the Discord work a change of a game owes besides the answer to its interaction (the board shown as the
 // game stands, a ping, a ping settled, the game's end, its archiving) is
 // written as effects into the table data (tableData.Outbox) by the same
 // exactly-once store update as the change, and the record is made due a
-// few seconds ahead (outboxGrace), as DIX's outbox does (outbox.go). The
+// few seconds ahead (outboxGrace, outbox.go). The
 // process that made the change does the effects after its answer and
 // removes them; if it dies first, any process finds the game through
 // Store.Due, claims it (runContractDue) and does them. Every effect is
@@ -105,7 +104,7 @@ func (td *tableData) oweChange(r *dixbot.Record, g *present.Game, st engine.Stat
 	}
 	if st.Over() {
 		// The final scoreboard is the board: every person seated is told,
-		// once, as at DIX's table.
+		// once.
 		var people []string
 		for _, s := range td.Seats {
 			if s.User != "" {

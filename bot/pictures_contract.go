@@ -15,8 +15,7 @@ import (
 	"github.com/dixgame/dixbot/engine"
 )
 
-// Keeping a contract board's pictures, as DIX's board keeps its own
-// (pictures.go). A presenter names the pictures of a board by what they
+// Keeping a board's pictures. A presenter names the pictures of a board by what they
 // show (present.Board.Picture) without drawing them, and leaves out the
 // files of a board whose pictures are the ones the message has
 // (present.Table.Kept). Discord keeps a message's files on an edit that

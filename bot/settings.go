@@ -190,8 +190,8 @@ func (c *Call) mayConfigure() (bool, error) {
 	case err != nil:
 		return false, c.storeErr("get", err)
 	}
-	// DIX's table data and a contract game's table data both keep the creator
-	// under "c".
+	// The table data keeps the creator under "c", as the table of DIX kept
+	// before the shared table did.
 	var v struct {
 		Creator string `json:"c"`
 	}

@@ -23,15 +23,12 @@ import (
 // /leaderboard and /forget-me read or delete them. Abandoned games are
 // never recorded.
 //
-// A DIX game is recorded by the outbox effect effResult, owed with the
-// final scoreboard by the update that ends the game: a process that dies
-// before doing it leaves it owed, and any process does it later. The
-// store counts a game id once, so the effect done twice (a process killed
-// after recording, before removing the effect) counts once.
-//
-// A contract game (Qwixx, Dixxit) is recorded the same way, by the effect
-// that ends it in its own outbox (outbox_contract.go, gameEnded), before
-// the effect that archives it. A Rematch click or the next start in the
+// A game is recorded by the effect that ends it in its outbox
+// (outbox_contract.go, gameEnded), owed by the update that ends the game,
+// before the effect that archives it: a process that dies before doing it
+// leaves it owed, and any process does it later. The store counts a game
+// id once, so the effect done twice (a process killed after recording,
+// before removing the effect) counts once. A Rematch click or the next start in the
 // channel that archives a game over records it first (recordOver).
 
 // Verbs of /forget-me's confirmation.
