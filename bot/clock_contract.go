@@ -210,8 +210,9 @@ func (b *Bot) decideOutOfTime(g *present.Game, st engine.State, td *tableData, n
 // effects owed (moving Due on by a lease, so other processes leave them),
 // which are then done.
 func (b *Bot) runContractDue(ctx context.Context, d DiscordAPI, channel string, asOf time.Time) error {
-	var tried uint32             // the effects owed before this claim: another process may have done some
-	var fresh, unlogged []string // this update's lines for the log; the table's not known logged
+	var tried uint32      // the effects owed before this claim: another process may have done some
+	var logNow bool       // whether the update owes the log a write (logDue)
+	var unlogged []string // the table's lines not known logged
 	var origin string
 	var logFirst int
 	var lates []time.Duration // how late each decision out of time was taken
@@ -269,7 +270,7 @@ func (b *Bot) runContractDue(ctx context.Context, d DiscordAPI, channel string, 
 			}
 		}
 		r.Meta = td.Encode()
-		fresh, origin = td.fresh, td.logOrigin()
+		logNow, origin = td.logDue(r.Finished), td.logOrigin()
 		logFirst, unlogged = td.unlogged()
 		return nil
 	})
@@ -284,7 +285,7 @@ func (b *Bot) runContractDue(ctx context.Context, d DiscordAPI, channel string, 
 		b.log.Info("decision out of time taken", "channel", channel, "late_ms", l.Milliseconds())
 	}
 	b.wakeAt(rec.Due)
-	if len(fresh) > 0 {
+	if logNow {
 		if err := b.appendLog(ctx, channel, origin, logFirst, unlogged, true); err != nil {
 			b.log.Warn("could not keep the game's log", "channel", channel, "err", err)
 		}

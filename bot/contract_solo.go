@@ -63,7 +63,7 @@ func (c *Call) respondFirstBoard(g *present.Game, r *dixbot.Record, td *tableDat
 			Components: tableComponents(g, st, td, pb), AllowedMentions: noMentions()},
 	})
 	c.B.wakeAt(r.Due)
-	c.keepLog(td)
+	c.keepLog(r, td)
 	c.rememberBoard(g)
 }
 

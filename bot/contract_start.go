@@ -62,7 +62,7 @@ func (c *Call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *tab
 		return nil
 	})
 	if err == nil {
-		c.keepLog(td)
+		c.keepLog(r, td)
 	} else if read != nil && c.notice.seen == nil {
 		c.notice.seen = read // a refused change still sees a board missing (missing_contract.go)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -26,11 +27,39 @@ func (td *tableData) addLog(lines []string) {
 	td.toLog(lines)
 }
 
-// maxUnlogged bounds the lines of earlier changes a table keeps for its
-// log's next write (tableData.Unlogged), beside all of the update's own:
-// about a change's worth, which a write lost at a kill leaves out, for
-// some 300 bytes more table data.
-const maxUnlogged = 8
+// The log is written once every logEvery lines of the table (a change
+// whose lines cross a multiple of it), when the game ends (gameEnded) and
+// when the table is archived, not after every change: each write reads and
+// writes the whole log record. Until written, a line is in the table data
+// (tableData.Unlogged), where the log's readers find it too. The table
+// keeps maxUnlogged lines of earlier changes there, beside all of the
+// update's own: the lines since the last write, and those of two writes
+// lost at a kill.
+const (
+	logEvery    = 6
+	maxUnlogged = 3 * logEvery
+)
+
+// logDue reports whether the update's lines are to be written to the log
+// now: they cross a multiple of logEvery, or the game or the table ends
+// with them (finished: the record is archived).
+func (td *tableData) logDue(finished bool) bool {
+	if len(td.fresh) == 0 {
+		return false
+	}
+	ends := slices.ContainsFunc(td.Outbox, func(e effect) bool { return e.Kind == ceffEnd })
+	return finished || ends || (td.Lines-len(td.fresh))/logEvery != td.Lines/logEvery
+}
+
+// withUnlogged is the log's lines, numbered n in all among the table's,
+// with the table's lines not in it yet.
+func (td *tableData) withUnlogged(lines []string, n int) []string {
+	first, unlogged := td.unlogged()
+	if skip := max(0, n-first); skip < len(unlogged) {
+		return append(slices.Clip(lines), unlogged[skip:]...)
+	}
+	return lines
+}
 
 // toLog owes lines to the game's log: this update's (fresh), and the
 // table's not known to be logged.
@@ -97,10 +126,11 @@ func (td *tableData) began() string {
 	return td.Board
 }
 
-// keepLog writes the update's event lines to the game's log after the
-// answer, with the table's earlier lines not known to be logged.
-func (c *Call) keepLog(td *tableData) {
-	if td == nil || len(td.fresh) == 0 {
+// keepLog writes the table's lines not known to be logged to the game's
+// log after the answer, when the update owes it (logDue): r is the record
+// it wrote.
+func (c *Call) keepLog(r *dixbot.Record, td *tableData) {
+	if td == nil || !td.logDue(r.Finished) {
 		return
 	}
 	channel, origin := c.I.ChannelID, td.logOrigin()
@@ -223,6 +253,9 @@ func (c *Call) contractLog(g *present.Game, page uint64) error {
 		case !errors.Is(lerr, dixbot.ErrNotFound):
 			return c.storeErr("get", lerr)
 		}
+	}
+	if r.Data != nil {
+		l.Lines = td.withUnlogged(l.Lines, l.N)
 	}
 	pages := uint64(max(1, (len(l.Lines)+logPageLines-1)/logPageLines))
 	page = min(page, pages-1)

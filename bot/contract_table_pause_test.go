@@ -92,7 +92,8 @@ func TestContractPauseResume(t *testing.T) {
 }
 
 // /qwixx log shows the game's event lines, more than the board keeps,
-// privately and page by page, the pause and resume among them; it stays
+// those not written to the log record yet among them, privately and page
+// by page, the pause and resume among them; it stays
 // readable once the game is over; a forged page shows the oldest.
 func TestContractLog(t *testing.T) {
 	t.Parallel()
@@ -102,6 +103,8 @@ func TestContractLog(t *testing.T) {
 	board := h.openQwixx([]string{"u1", "u2"}, "easy")
 	h.qcommand("u1", "pause")
 	h.qcommand("u1", "resume")
+	// The lines not written to the log record yet are shown all the same.
+	assert.Contains(t, h.qcommand("u2", "log").EphemeralText(), locales.T("en", "log_resumed", map[string]any{"Name": "Alice"}))
 	score := h.playOut(board, &now)
 	require.NotNil(t, score)
 
