@@ -250,22 +250,51 @@ func FuzzDecodeInteraction(f *testing.F) {
 	})
 }
 
+// BenchmarkDecodeInteraction decodes a click on a board (its picture,
+// two rows of buttons), a choice in a select menu of 15 options and a
+// command, discordgo's way and this package's.
 func BenchmarkDecodeInteraction(b *testing.B) {
-	p := payloads(b)["button-dix-11.json"]
+	ps := payloads(b)
+	for _, name := range []string{"button-dix-11.json", "select-dix-17.json", "cmd-dix-00.json"} {
+		p := ps[name]
+		b.Run(name+"/discordgo", func(b *testing.B) {
+			b.SetBytes(int64(len(p)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := stdInteraction(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/fast", func(b *testing.B) {
+			b.SetBytes(int64(len(p)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := DecodeInteraction(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDecodeMessage decodes a board message as Discord returns it.
+func BenchmarkDecodeMessage(b *testing.B) {
+	m := messagesOf(b, payloads(b))["button-dix-11.json"]
 	b.Run("discordgo", func(b *testing.B) {
-		b.SetBytes(int64(len(p)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := stdInteraction(p); err != nil {
+			var msg discordgo.Message
+			if err := json.Unmarshal(m, &msg); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("fast", func(b *testing.B) {
-		b.SetBytes(int64(len(p)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := DecodeInteraction(p); err != nil {
+			var msg discordgo.Message
+			if err := DecodeMessage(m, &msg); err != nil {
 				b.Fatal(err)
 			}
 		}
