@@ -186,6 +186,9 @@ type tableSeat struct {
 }
 
 func decodeTableData(b []byte) (*tableData, error) {
+	if kept := tableDataMemo.get(b); kept != nil {
+		return cloneTableData(kept), nil
+	}
 	var td tableData
 	if err := json.Unmarshal(b, &td); err != nil {
 		return nil, fmt.Errorf("%w: table data: %v", dixbot.ErrCorrupt, err)
@@ -193,6 +196,7 @@ func decodeTableData(b []byte) (*tableData, error) {
 	if td.V > tableDataVersion {
 		return nil, fmt.Errorf("%w: table data version %d", dixbot.ErrSchemaTooNew, td.V)
 	}
+	tableDataMemo.put(b, cloneTableData(&td))
 	return &td, nil
 }
 
