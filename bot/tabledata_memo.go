@@ -17,7 +17,7 @@ var tableDataMemo = &tdMemo{cur: make(map[string]*tableData, tableDataMemoSize)}
 
 // tableDataMemoSize is how many entries a generation of tableDataMemo
 // holds.
-const tableDataMemoSize = 1024
+const tableDataMemoSize = 256
 
 type tdMemo struct {
 	mu       sync.Mutex
