@@ -186,9 +186,6 @@ type tableSeat struct {
 }
 
 func decodeTableData(b []byte) (*tableData, error) {
-	if kept := tableDataMemo.get(b); kept != nil {
-		return cloneTableData(kept), nil
-	}
 	var td tableData
 	if err := json.Unmarshal(b, &td); err != nil {
 		return nil, fmt.Errorf("%w: table data: %v", dixbot.ErrCorrupt, err)
@@ -196,7 +193,6 @@ func decodeTableData(b []byte) (*tableData, error) {
 	if td.V > tableDataVersion {
 		return nil, fmt.Errorf("%w: table data version %d", dixbot.ErrSchemaTooNew, td.V)
 	}
-	tableDataMemo.put(b, cloneTableData(&td))
 	return &td, nil
 }
 
