@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot/internal/discordapi"
 )
 
 // seenSize is how many recent interaction ids the gate remembers. Discord
@@ -52,11 +54,20 @@ func (g *gate) Handle(s *discordgo.Session, i *discordgo.InteractionCreate) {
 // HandleEvent is the discordgo handler of every gateway event: it takes
 // INTERACTION_CREATE with its JSON, which tells what discordgo's
 // Interaction does not decode (the type of the interaction's channel).
+// An interaction discordgo left undecoded (takeInteractionDecoding) is
+// decoded here; one that does not decode is handled as far as it decoded,
+// as discordgo does.
 func (g *gate) HandleEvent(s *discordgo.Session, e *discordgo.Event) {
-	if e == nil || e.Type != "INTERACTION_CREATE" {
+	if e == nil || e.Type != interactionCreate {
 		return
 	}
 	i, _ := e.Struct.(*discordgo.InteractionCreate)
+	if e.Struct == nil {
+		var err error
+		if i, err = discordapi.DecodeInteraction(e.RawData); err != nil {
+			g.log.Warn("an interaction that does not decode", "err", err)
+		}
+	}
 	g.handleJSON(s, i, e.RawData)
 }
 

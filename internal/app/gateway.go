@@ -86,6 +86,7 @@ type shard struct {
 // newGateway prepares the sessions gatewaySessions gives, each with the
 // handlers; open connects them.
 func newGateway(ctx context.Context, cfg Config, s *discordgo.Session, logger *slog.Logger, handlers ...any) (*gateway, error) {
+	takeInteractionDecoding()
 	sessions, concurrency, err := gatewaySessions(ctx, cfg, s, false)
 	if err != nil {
 		return nil, err

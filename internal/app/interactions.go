@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/dixgame/dixbot/internal/discordapi"
 )
 
 // The interactions endpoint: Discord POSTs each interaction to the URL set
@@ -99,20 +101,13 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return
 	}
-	var kind struct {
-		Type int `json:"type"`
-	}
-	if err := json.Unmarshal(body, &kind); err != nil {
-		http.Error(w, "not an interaction", http.StatusBadRequest)
-		return
-	}
-	if kind.Type == pingType {
+	ic, err := discordapi.DecodeInteraction(body)
+	if isPing(ic, err, body) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"type":` + strconv.Itoa(pongType) + `}`))
 		return
 	}
-	var ic discordgo.InteractionCreate
-	if err := json.Unmarshal(body, &ic); err != nil || ic.Interaction == nil || ic.ID == "" {
+	if err != nil || ic.Interaction == nil || ic.ID == "" {
 		http.Error(w, "not an interaction", http.StatusBadRequest)
 		return
 	}
@@ -124,7 +119,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	answered := make(chan struct{})
 	go func() {
 		defer e.gate.leave()
-		e.handle(&ic, body, func() { close(answered) })
+		e.handle(ic, body, func() { close(answered) })
 	}()
 	timer := time.NewTimer(replyWait)
 	defer timer.Stop()
@@ -135,6 +130,19 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case <-r.Context().Done():
 	}
 	w.WriteHeader(http.StatusAccepted)
+}
+
+// isPing reports whether body, decoded as ic (err), is a PING. Only its
+// type is read: a body that is not an interaction as discordgo decodes one
+// is still a PING if its "type" is 1.
+func isPing(ic *discordgo.InteractionCreate, err error, body []byte) bool {
+	if err == nil && ic.Interaction != nil {
+		return ic.Type == pingType
+	}
+	var kind struct {
+		Type int `json:"type"`
+	}
+	return json.Unmarshal(body, &kind) == nil && kind.Type == pingType
 }
 
 // verify checks the request's signature and timestamp and returns why it is

@@ -6,7 +6,9 @@
 //
 // Production uses Discord itself (the default); development and end-to-end
 // tests point the bot at a local stand-in (internal/fakediscord) or a REST
-// proxy. It depends only on discordgo and must never depend on the bot.
+// proxy. It decodes what Discord sends into discordgo's types in one pass
+// (decode.go). It depends only on discordgo and segmentio's JSON decoder,
+// and must never depend on the bot.
 package discordapi
 
 import (

@@ -2,7 +2,6 @@ package discordapi
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -136,7 +135,7 @@ func (a API) Original(ctx context.Context, i *discordgo.Interaction) (*discordgo
 		return nil, err
 	}
 	var msg discordgo.Message
-	if err := json.Unmarshal(raw, &msg); err != nil {
+	if err := DecodeMessage(raw, &msg); err != nil {
 		return nil, fmt.Errorf("discordapi: reading the interaction's message: %w", err)
 	}
 	return &msg, nil
@@ -158,7 +157,7 @@ func (a API) Followup(ctx context.Context, i *discordgo.Interaction, p *discordg
 			return nil, err
 		}
 		var msg discordgo.Message
-		if err := json.Unmarshal(raw, &msg); err != nil {
+		if err := DecodeMessage(raw, &msg); err != nil {
 			return nil, fmt.Errorf("discordapi: reading the follow-up Discord created: %w", err)
 		}
 		return &msg, nil
@@ -219,7 +218,7 @@ func (a API) Send(ctx context.Context, channel string, m *discordgo.MessageSend,
 		return nil, err
 	}
 	var msg discordgo.Message
-	if err := json.Unmarshal(raw, &msg); err != nil {
+	if err := DecodeMessage(raw, &msg); err != nil {
 		return nil, fmt.Errorf("discordapi: reading the message Discord created: %w", err)
 	}
 	return &msg, nil
@@ -235,8 +234,8 @@ func (a API) Recent(ctx context.Context, channel string, limit int) ([]*discordg
 	if err != nil {
 		return nil, err
 	}
-	var msgs []*discordgo.Message
-	if err := json.Unmarshal(raw, &msgs); err != nil {
+	msgs, err := decodeMessages(raw)
+	if err != nil {
 		return nil, fmt.Errorf("discordapi: reading the channel's messages: %w", err)
 	}
 	return msgs, nil

@@ -1,0 +1,302 @@
+package discordapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/stretchr/testify/require"
+)
+
+// payloads are the interactions the Discord stand-in dispatched in games
+// of DIX, Qwixx and Dixxit (testdata/interactions): commands, clicks on
+// boards with and without pictures, select menus and a form.
+func payloads(t testing.TB) map[string][]byte {
+	t.Helper()
+	files, err := filepath.Glob("testdata/interactions/*.json")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	out := map[string][]byte{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		out[filepath.Base(f)] = b
+	}
+	return out
+}
+
+// messagesOf returns the messages the payloads carry, as Discord sends
+// a message.
+func messagesOf(t testing.TB, ps map[string][]byte) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for name, p := range ps {
+		var v struct {
+			Message json.RawMessage `json:"message"`
+		}
+		require.NoError(t, json.Unmarshal(p, &v))
+		if len(v.Message) > 0 {
+			out[name] = v.Message
+		}
+	}
+	require.NotEmpty(t, out)
+	return out
+}
+
+// stdInteraction decodes b as discordgo does on the gateway.
+func stdInteraction(b []byte) (*discordgo.InteractionCreate, error) {
+	var ic discordgo.InteractionCreate
+	err := json.Unmarshal(b, &ic)
+	return &ic, err
+}
+
+// sameInteraction checks that DecodeInteraction gives what encoding/json
+// gives, value and refusal.
+func sameInteraction(t *testing.T, b []byte) {
+	t.Helper()
+	want, wantErr := stdInteraction(b)
+	got, err := DecodeInteraction(b)
+	if wantErr != nil {
+		require.Error(t, err, "%s", b)
+		require.Equal(t, wantErr.Error(), err.Error())
+	} else {
+		require.NoError(t, err, "%s", b)
+	}
+	require.Equal(t, want, got, "%s", b)
+}
+
+func sameMessage(t *testing.T, b []byte) {
+	t.Helper()
+	var want, got discordgo.Message
+	wantErr := json.Unmarshal(b, &want)
+	err := DecodeMessage(b, &got)
+	if wantErr != nil {
+		require.Error(t, err, "%s", b)
+		require.Equal(t, wantErr.Error(), err.Error())
+	} else {
+		require.NoError(t, err, "%s", b)
+	}
+	require.Equal(t, want, got, "%s", b)
+}
+
+// The stand-in's interactions decode to what encoding/json gives, and the
+// decoding takes them in one pass (no fall back to encoding/json).
+func TestDecodeInteractionAsDiscordgo(t *testing.T) {
+	t.Parallel()
+	for name, p := range payloads(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sameInteraction(t, p)
+			_, err := fastInteraction(p)
+			require.NoError(t, err, "decoded in one pass")
+			ic, err := DecodeInteraction(p)
+			require.NoError(t, err)
+			require.NotNil(t, ic.Interaction)
+			require.NotEmpty(t, ic.ID)
+			if ic.Message != nil {
+				require.NotEmpty(t, ic.Message.Components, "the message's buttons")
+			}
+		})
+	}
+}
+
+func TestDecodeMessageAsDiscordgo(t *testing.T) {
+	t.Parallel()
+	for name, m := range messagesOf(t, payloads(t)) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sameMessage(t, m)
+		})
+	}
+}
+
+// swaps are the bytes put in the place of others to mangle JSON.
+const swaps = `{}[]":,0123456789-.etnaulx\ `
+
+func sameMessages(t *testing.T, b []byte) {
+	t.Helper()
+	var want []*discordgo.Message
+	wantErr := json.Unmarshal(b, &want)
+	got, err := decodeMessages(b)
+	if wantErr != nil {
+		require.Error(t, err, "%s", b)
+		require.Equal(t, wantErr.Error(), err.Error())
+	} else {
+		require.NoError(t, err, "%s", b)
+	}
+	require.Equal(t, want, got, "%s", b)
+}
+
+// A channel's messages, as GET .../messages lists them: the same as
+// encoding/json, mangled or not.
+func TestDecodeMessagesAsDiscordgo(t *testing.T) {
+	t.Parallel()
+	var list [][]byte
+	for _, m := range messagesOf(t, payloads(t)) {
+		list = append(list, m)
+	}
+	all := []byte("[" + string(bytes.Join(list, []byte(","))) + "]")
+	sameMessages(t, all)
+	got, err := fastMessages(all)
+	require.NoError(t, err, "decoded in one pass")
+	require.Len(t, got, len(list))
+	for _, c := range []string{`[]`, `null`, `[null]`, `[{}, null, {"id":"1"}]`, `[{"components":[{"type":99}]}]`, `[1]`, `{}`, `[`, ``} {
+		sameMessages(t, []byte(c))
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	for range 300 {
+		b := append([]byte(nil), all...)
+		b[rng.IntN(len(b))] = swaps[rng.IntN(len(swaps))]
+		sameMessages(t, b)
+	}
+}
+
+// Odd but valid JSON, and malformed input: the same value and the same
+// error as encoding/json, and no panic.
+func TestDecodeInteractionOddInput(t *testing.T) {
+	t.Parallel()
+	button := string(payloads(t)["button-dix-10.json"])
+	cases := []string{
+		``, ` `, `null`, `{}`, `[]`, `"x"`, `1`, `{`, `}`, `{"id":}`, `{"id":"1"`, `{"id":"1"}x`,
+		`{"id":"1","type":3}`,                 // a component without data
+		`{"id":"1","type":3,"data":null}`,     // null data
+		`{"id":"1","type":2,"data":"x"}`,      // data of the wrong type
+		`{"id":"1","type":99,"data":{"a":1}}`, // a type discordgo does not know
+		`{"id":"1","type":3,"data":{},"message":null}`,
+		`{"id":"1","type":3,"data":{},"message":{}}`,
+		`{"id":"1","type":3,"data":{},"message":{"components":null}}`,
+		`{"id":"1","type":3,"data":{},"message":{"components":[]}}`,
+		`{"id":"1","type":3,"data":{},"message":{"components":[null]}}`,
+		`{"id":"1","type":3,"data":{},"message":{"components":[{}]}}`,
+		`{"id":"1","type":3,"data":{},"message":{"components":[{"type":42}]}}`,
+		`{"id":"1","type":3,"data":{},"message":{"components":[{"type":1,"components":[{"type":2,"style":"x"}]}]}}`,
+		`{"id":"1","type":3,"data":{},"message":{"components":[{"type":1,"components":[{"type":10,"content":"t"}]}]}}`,
+		`{"id":"1","type":3,"data":{},"message":{"components":[{"type":9,"components":[{"type":10,"content":"t"}],"accessory":{"type":2,"label":"b"}}]}}`,
+		`{"id":"1","type":3,"data":{},"message":{"components":[{"type":17,"components":[{"type":1,"components":[]}]}]}}`,
+		`{"ID":"1","TYPE":3,"Data":{"Custom_ID":"a"},"Message":{"ID":"2"}}`, // keys in another case
+		`{"id":"1","id":"2","type":3,"data":{"custom_id":"a"}}`,             // a key twice
+		`{"id":"1","type":3,"app_permissions":"12","data":{}}`,
+		`{"id":"1","type":3,"app_permissions":12,"data":{}}`, // a number, not a string
+		`{"id":"1","type":"3","data":{}}`,
+		`{"id":"1","type":-3,"data":{}}`,
+		`{"id":"1","type":3,"data":{},"member":{"user":{"id":"u"},"joined_at":"not a time"}}`,
+		`{"id":"1","type":3,"data":{},"message":{"timestamp":"2026-12-02T08:13:45.205640+00:00","edited_timestamp":null}}`,
+		`{"id":"\ud800","type":3,"data":{"custom_id":"\u00e9\ufffd"}}`,
+		"{\"id\":\"\xff\xfe\",\"type\":3,\"data\":{}}", // invalid UTF-8
+		`{"id":"1","type":2,"data":{"name":"dix","options":[{"name":"a","type":4,"value":1e3}]}}`,
+		`{"id":"1","type":5,"data":{"custom_id":"m","components":[{"type":1,"components":[{"type":4,"custom_id":"text","value":"v"}]}]}}`,
+		`{"id":"1","type":5,"data":{"custom_id":"m","components":[{"type":99}]}}`,
+		button[:len(button)/2],
+		button + `,`,
+		strings.Replace(button, `"components":[`, `"components":[1,`, 1),
+		strings.Replace(button, `"embeds":[`, `"embeds":[7,`, 1),
+	}
+	for i, c := range cases {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			t.Parallel()
+			sameInteraction(t, []byte(c))
+		})
+	}
+}
+
+// Every payload with bytes changed here and there (a byte removed, one
+// replaced by a JSON delimiter, a digit or a letter): the same value and
+// error as encoding/json.
+func TestDecodeInteractionMangled(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(42, 7))
+	ps := payloads(t)
+	msgs := messagesOf(t, ps)
+	for name, p := range ps {
+		seed := rng.Uint64()
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			rng := rand.New(rand.NewPCG(seed, 1))
+			m := msgs[name]
+			for range 150 {
+				b := append([]byte(nil), p...)
+				for range 1 + rng.IntN(2) {
+					at := rng.IntN(len(b))
+					if rng.IntN(3) == 0 {
+						b = append(b[:at], b[at+1:]...)
+					} else {
+						b[at] = swaps[rng.IntN(len(swaps))]
+					}
+				}
+				sameInteraction(t, b)
+				if len(m) > 0 {
+					b := append([]byte(nil), m...)
+					at := rng.IntN(len(b))
+					b[at] = swaps[rng.IntN(len(swaps))]
+					sameMessage(t, b)
+				}
+			}
+		})
+	}
+}
+
+func FuzzDecodeInteraction(f *testing.F) {
+	for _, p := range payloads(f) {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		sameInteraction(t, b)
+	})
+}
+
+// BenchmarkDecodeInteraction decodes a click on a board (its picture,
+// two rows of buttons), a choice in a select menu of 15 options and a
+// command, discordgo's way and this package's.
+func BenchmarkDecodeInteraction(b *testing.B) {
+	ps := payloads(b)
+	for _, name := range []string{"button-dix-11.json", "select-dix-17.json", "cmd-dix-00.json"} {
+		p := ps[name]
+		b.Run(name+"/discordgo", func(b *testing.B) {
+			b.SetBytes(int64(len(p)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := stdInteraction(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/fast", func(b *testing.B) {
+			b.SetBytes(int64(len(p)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := DecodeInteraction(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDecodeMessage decodes a board message as Discord returns it.
+func BenchmarkDecodeMessage(b *testing.B) {
+	m := messagesOf(b, payloads(b))["button-dix-11.json"]
+	b.Run("discordgo", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var msg discordgo.Message
+			if err := json.Unmarshal(m, &msg); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("fast", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var msg discordgo.Message
+			if err := DecodeMessage(m, &msg); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
