@@ -3,6 +3,7 @@ package qwixx
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/dixgame/dixbot/computer"
 	"github.com/dixgame/dixbot/engine"
@@ -39,12 +40,29 @@ func Decide(g *qwixx.Game, seat int, l Level, r *rand.Rand) (qwixx.Action, error
 	case Normal:
 		a, ok = bestOption(g, seat, normalFuture(g))
 	default:
-		a, ok = bestOption(g, seat, strongFuture(g, seat))
+		a, ok = decideStrong(g, seat)
 	}
 	if !ok {
 		return qwixx.Action{}, fmt.Errorf("%w: seat %d", engine.ErrNotYourTurn, seat)
 	}
 	return a, nil
+}
+
+// decideStrong is the strong level's decision: the best by points
+// (strongFuture) or, with others at the table and the end near, the one
+// that wins most often (endDecision).
+func decideStrong(g *qwixx.Game, seat int) (qwixx.Action, bool) {
+	var buf [10]Option
+	opts := appendOptions(buf[:0], g, seat, strongFuture(g, seat))
+	if len(opts) == 0 {
+		return qwixx.Action{}, false
+	}
+	if !g.Solitaire {
+		if a, ok := endDecision(g, seat, opts); ok {
+			return a, true
+		}
+	}
+	return bestOf(opts), true
 }
 
 // Timeout returns the decision taken for seat when its time runs out: a
@@ -69,9 +87,19 @@ func Timeout(g *qwixx.Game, seat int, r *rand.Rand) (qwixx.Action, error) {
 // perfect play from each decision (Exact); with others at the table
 // the points still to come are the strong level's measure (the next roll
 // looked at, then the shrunk table, strongScale), made to rank the options
-// rather than to forecast a score.
+// rather than to forecast a score. When the end of a game with others is
+// near, the decisions the strong level plays out also carry their chance
+// of winning (Win), which decides among them.
 func Options(g *qwixx.Game, seat int) []Option {
-	return appendOptions(nil, g, seat, strongFuture(g, seat))
+	opts := appendOptions(nil, g, seat, strongFuture(g, seat))
+	if cands, wins, ok := endSearch(g, seat, opts); ok {
+		for i := range opts {
+			if k := slices.Index(cands, opts[i].Action); k >= 0 {
+				opts[i].Win = wins[k]
+			}
+		}
+	}
+	return opts
 }
 
 // strongScale is the share of the solitaire table's values the strong
@@ -137,14 +165,30 @@ func Plan(g *qwixx.Game, seat int) (white, colour qwixx.Action, points float64, 
 		return white, colour, 0, false
 	}
 	future := strongFuture(g, seat)
-	white, _ = bestOption(g, seat, future)
+	white, _ = decideStrong(g, seat)
 	p := positionOf(g, seat)
 	q, pts := p, 0.0
 	if !white.Pass {
 		q, pts, _ = p.mark(white.Color, white.Number)
 	}
 	best, colour := followUp(g, q, !white.Pass, future)
-	return white, colour, float64(g.Sheets[seat].Score()) + pts + best, true
+	points = float64(g.Sheets[seat].Score()) + pts + best
+	// The colour sum: the strong level's decision once every other seat
+	// passed (their decisions under way are not known, and are not read).
+	h := g.Clone()
+	var buf [qwixx.MaxPlayers]qwixx.Sheet
+	copy(h.Sheets, publicSheets(g, buf[:]))
+	for s := range h.Choices {
+		h.Choices[s] = qwixx.ChoicePass
+	}
+	h.Choices[seat] = qwixx.ChoiceNone
+	if _, err := h.Apply(seat, white); err != nil || h.Over() {
+		return white, colour, points, true
+	}
+	if c, ok := decideStrong(h, seat); ok {
+		colour = c
+	}
+	return white, colour, points, true
 }
 
 // Player is the computer player at Level as an engine.Player, for the
