@@ -87,7 +87,7 @@ type simGame struct {
 	seats         [qwixx.MaxPlayers]simSeat
 	locked        [4]bool
 	dice          qwixx.Roll
-	markedWhite   bool    // action 2 at the root: the seat marked the white sum
+	markedWhite   bool // action 2 at the root: the seat marked the white sum
 	t             *simTables
 }
 

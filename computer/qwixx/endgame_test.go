@@ -44,7 +44,7 @@ func colourPhase(t *testing.T, dice qwixx.Roll, sheets ...qwixx.Sheet) *qwixx.Ga
 // with it first); behind, it marks and plays on. Points alone would mark.
 func TestStrongTakesTheFourthPenaltyThatWins(t *testing.T) {
 	t.Parallel()
-	dice := qwixx.Roll{1, 2, 3, 4, 5, 6} // yellow 5 = W1 + y4, among others
+	dice := qwixx.Roll{1, 2, 3, 4, 5, 6}                                                    // yellow 5 = W1 + y4, among others
 	me := qwixx.Sheet{Rows: [4]qwixx.Row{rowOf(qwixx.Red, 2, 3, 4, 5, 6, 7)}, Penalties: 3} // 21 − 15 = 6 points
 	g := colourPhase(t, dice, me, qwixx.Sheet{}, qwixx.Sheet{})
 	pass := qwixx.Action{Kind: qwixx.ActColour, Pass: true}
