@@ -21,15 +21,20 @@ import (
 // a decision stays a function of what the seat may see. A tie for the most
 // points is a victory for each (Q10).
 
-// Parameters of the end-game search; the package's notes say how they
-// were chosen.
-var (
-	endRollouts   = 96  // rollouts per candidate decision
-	endCandidates = 3   // the best decisions by points looked at (plus those that may end the game)
-	endMargin     = 6.0 // points: a decision this far ahead of the next is taken without rollouts
-	endLocks      = 1   // rows locked for everyone from which the end is near
-	endPenalties  = 3   // penalties of one seat from which the end is near
-	endLockReady  = 2   // seats able to lock a row from which the end is near
+// Parameters of the end-game search; the package's notes
+// (docs/computer-qwixx.md) say how they were chosen.
+const (
+	endRollouts    = 600    // rollouts at most per candidate decision
+	endMinRollouts = 64     // rollouts before a candidate may be dropped
+	endBatch       = 32     // rollouts between two looks at the candidates
+	endZ           = 2.5    // standard errors by which a dropped candidate falls short
+	endWork        = 100000 // seat-rolls played out at most by one decision (the time it takes)
+	endCandidates  = 3      // the best decisions by points looked at (plus those that may end the game)
+	endMargin      = 6.0    // points: a decision this far ahead of the next is taken without rollouts
+	endLocks       = 1      // rows locked for everyone from which the end is near
+	endPenalties   = 3      // penalties of one seat from which the end is near
+	endLockReady   = 1      // rows that a seat may lock from which the end is near
+	endReadyMarks  = 5      // marks in a row from which its seat may lock it
 )
 
 // endNear reports whether g is close enough to its end for the strong
@@ -45,7 +50,7 @@ func endNear(g *qwixx.Game, pre []qwixx.Sheet) bool {
 			return true
 		}
 		for c, r := range pre[s].Rows {
-			if !g.Locked[c] && r.Count() >= 5 {
+			if !g.Locked[c] && r.Count() >= endReadyMarks {
 				ready++
 			}
 		}
@@ -370,15 +375,15 @@ func (sg *simGame) won() float64 {
 const maxRolls = 4*qwixx.MaxPlayers*(qwixx.RowCells+qwixx.MaxPenalties) + 8
 
 // playOut plays sg to its end, from the next roll, and returns 1 when the
-// seat wins it.
-func (sg *simGame) playOut(r *rand.Rand) float64 {
-	for range maxRolls {
+// seat wins it, and the rolls played.
+func (sg *simGame) playOut(r *rand.Rand) (float64, int) {
+	for n := range maxRolls {
 		sg.next(r)
 		if sg.turn() {
-			break
+			return sg.won(), n + 1
 		}
 	}
-	return sg.won()
+	return sg.won(), maxRolls
 }
 
 // endDecision returns the strong level's decision for seat in g when the
@@ -416,23 +421,87 @@ func endSearch(g *qwixx.Game, seat int, opts []Option) (cands []qwixx.Action, wi
 	root := newSimGame(g, seat, pre)
 	seed := positionSeed(g, seat, pre)
 	wins = make([]float64, len(cands))
+	won := make([][]uint8, len(cands)) // by candidate, by rollout: 1 when won
+	alive := make([]bool, len(cands))
+	played := make([]int, len(cands))
+	for k := range cands {
+		won[k] = make([]uint8, endRollouts)
+		alive[k] = true
+	}
 	src := rand.NewPCG(0, 0)
 	r := rand.New(src)
-	for i := range endRollouts {
+	left, work := len(cands), 0
+	for i := 0; i < endRollouts && left > 1 && work < endWork; i++ {
 		for k, a := range cands {
-			sg := root
-			src.Seed(seed, uint64(i)) // the same dice for every decision
-			if sg.first(a) {
-				wins[k] += sg.won()
+			if !alive[k] {
 				continue
 			}
-			wins[k] += sg.playOut(r)
+			sg := root
+			src.Seed(seed, uint64(i)) // the same dice for every decision
+			w, rolls := 0.0, 1
+			if sg.first(a) {
+				w = sg.won()
+			} else {
+				w, rolls = sg.playOut(r)
+				rolls++
+			}
+			work += rolls * g.Players
+			won[k][i] = uint8(w)
+			wins[k] += w
+			played[k]++
+		}
+		if n := i + 1; n >= endMinRollouts && n%endBatch == 0 {
+			left = endPrune(won, alive, n)
 		}
 	}
 	for k := range wins {
-		wins[k] /= float64(endRollouts)
+		wins[k] /= float64(max(played[k], 1))
 	}
 	return cands, wins, true
+}
+
+// endPrune drops the candidates that the first n rollouts show worse than
+// the leader (the one alive that won most) beyond doubt: their wins on the
+// same dice fall short of the leader's by more than endZ standard errors.
+// It returns how many remain.
+func endPrune(won [][]uint8, alive []bool, n int) int {
+	lead, most := -1, -1
+	for k := range won {
+		if !alive[k] {
+			continue
+		}
+		sum := 0
+		for _, w := range won[k][:n] {
+			sum += int(w)
+		}
+		if sum > most {
+			lead, most = k, sum
+		}
+	}
+	left := 0
+	for k := range won {
+		if !alive[k] {
+			continue
+		}
+		if k == lead {
+			left++
+			continue
+		}
+		var sum, sq float64
+		for i := range n {
+			d := float64(won[lead][i]) - float64(won[k][i])
+			sum += d
+			sq += d * d
+		}
+		mean := sum / float64(n)
+		se := math.Sqrt(max(sq/float64(n)-mean*mean, 0) / float64(n))
+		if mean > endZ*se && mean > 0 {
+			alive[k] = false
+			continue
+		}
+		left++
+	}
+	return left
 }
 
 // first plays the seat's decision a on the current roll and the rest of

@@ -122,7 +122,8 @@ func strongFuture(g *qwixx.Game, seat int) Future {
 	if g.Solitaire {
 		return Exact().Value
 	}
-	f := TableFuture(g, seat, strongScale[min(max(g.Players, 1), qwixx.MaxPlayers)])
+	k := strongScale[min(max(g.Players, 1), qwixx.MaxPlayers)]
+	f := TableFuture(g, seat, k)
 	if (g.Active+1)%g.Players == seat {
 		return func(p Position) float64 { return turnValue(p, f) }
 	}
