@@ -43,7 +43,6 @@ func colourPhase(t *testing.T, dice qwixx.Roll, sheets ...qwixx.Sheet) *qwixx.Ga
 // the strong level passes on purpose (§6: its fourth penalty ends the game
 // with it first); behind, it marks and plays on. Points alone would mark.
 func TestStrongTakesTheFourthPenaltyThatWins(t *testing.T) {
-	t.Parallel()
 	dice := qwixx.Roll{1, 2, 3, 4, 5, 6}                                                    // yellow 5 = W1 + y4, among others
 	me := qwixx.Sheet{Rows: [4]qwixx.Row{rowOf(qwixx.Red, 2, 3, 4, 5, 6, 7)}, Penalties: 3} // 21 − 15 = 6 points
 	g := colourPhase(t, dice, me, qwixx.Sheet{}, qwixx.Sheet{})
@@ -66,7 +65,6 @@ func TestStrongTakesTheFourthPenaltyThatWins(t *testing.T) {
 // ends the game (§6); the strong level takes it when it leaves it first
 // and leaves it when it leaves it behind.
 func TestStrongLocksTheSecondRowOnlyToWin(t *testing.T) {
-	t.Parallel()
 	dice := qwixx.Roll{6, 1, 1, 6, 0, 3} // green locked; yellow 12 = W1 + y6
 	lock := qwixx.Action{Kind: qwixx.ActColour, Color: qwixx.Yellow, Number: 12}
 	me := qwixx.Sheet{Rows: [4]qwixx.Row{qwixx.Red: rowOf(qwixx.Red, 2), qwixx.Yellow: rowOf(qwixx.Yellow, 2, 3, 4, 5, 6)}} // 1 + 15, the lock +13
@@ -85,7 +83,6 @@ func TestStrongLocksTheSecondRowOnlyToWin(t *testing.T) {
 // the seats that decided are not seen (decisions are simultaneous); they
 // are once action 1 is over.
 func TestPublicSheetsHideTheWhiteSumUnderWay(t *testing.T) {
-	t.Parallel()
 	g, err := qwixx.New(qwixx.Options{Players: 3, Seed: 4, First: 0})
 	require.NoError(t, err)
 	before := append([]qwixx.Sheet(nil), g.Sheets...)
@@ -107,9 +104,8 @@ func TestPublicSheetsHideTheWhiteSumUnderWay(t *testing.T) {
 // several decisions, all legal, the points' best among them, with
 // chances of winning between 0 and 1, and that Options carries them.
 func TestEndSearchOnLateGames(t *testing.T) {
-	t.Parallel()
 	searched := 0
-	for seed := int64(1); seed <= 6; seed++ {
+	for seed := int64(1); seed <= 3; seed++ {
 		g, err := qwixx.New(qwixx.Options{Players: 3 + int(seed%2), Seed: seed, First: -1})
 		require.NoError(t, err)
 		for !g.Over() {
@@ -147,7 +143,6 @@ func TestEndSearchOnLateGames(t *testing.T) {
 // TestEndSearchIsDeterministic: the same position gives the same chances,
 // whatever source the caller passes and whatever the game's future rolls.
 func TestEndSearchIsDeterministic(t *testing.T) {
-	t.Parallel()
 	dice := qwixx.Roll{1, 2, 3, 4, 5, 6}
 	me := qwixx.Sheet{Rows: [4]qwixx.Row{rowOf(qwixx.Red, 2, 3, 4, 5, 6, 7)}, Penalties: 3}
 	g := colourPhase(t, dice, me, qwixx.Sheet{Rows: [4]qwixx.Row{rowOf(qwixx.Green, 12, 11, 10, 9)}}, qwixx.Sheet{})
@@ -214,7 +209,6 @@ func BenchmarkEndDecision(b *testing.B) {
 // seat other than the one searching is the normal level's, and for the
 // seat itself the choice of its table (TableFuture at strongScale).
 func TestRolloutsPlayAsTheLevels(t *testing.T) {
-	t.Parallel()
 	checked := 0
 	for seed := int64(1); seed <= 40; seed++ {
 		players := 2 + int(seed%4)

@@ -157,10 +157,10 @@ func TableFuture(g *qwixx.Game, seat int, k float64) Future {
 
 // Plan returns the strong level's two decisions for the active seat at
 // the start of its roll (a "My turn" prompt that takes both at once): its
-// white sum, then the colour sum it would mark if no other seat locks a
-// row in the same action 1 (Q5), and the points it expects to finish with
-// (as Options). ok is false unless seat is the active seat deciding its
-// white sum.
+// white sum, then the colour sum it would mark if every other seat
+// passes in the same action 1 (their decisions are not known yet), and
+// the points it expects to finish with after its white sum (as Options).
+// ok is false unless seat is the active seat deciding its white sum.
 func Plan(g *qwixx.Game, seat int) (white, colour qwixx.Action, points float64, ok bool) {
 	if g.Phase != qwixx.PhaseWhite || seat != g.Active || !g.Deciding(seat) {
 		return white, colour, 0, false
