@@ -3,7 +3,6 @@ package qwixx
 import (
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -159,49 +158,6 @@ func TestEndSearchIsDeterministic(t *testing.T) {
 	b, err := Decide(h, 0, Strong, rand.New(rand.NewPCG(3, 4)))
 	require.NoError(t, err)
 	assert.Equal(t, a, b)
-}
-
-// BenchmarkEndDecision times the strong level's decisions once the end is
-// near, on positions of games of 2–5 seats (one strong, the others
-// normal), and reports the slowest.
-func BenchmarkEndDecision(b *testing.B) {
-	type pos struct {
-		g    *qwixx.Game
-		seat int
-	}
-	var late []pos
-	for seed := int64(1); len(late) < 400; seed++ {
-		g, err := qwixx.New(qwixx.Options{Players: 2 + int(seed%4), Seed: seed, First: -1})
-		require.NoError(b, err)
-		for !g.Over() {
-			for _, seat := range g.ToDecide() {
-				l := Normal
-				if seat == 0 {
-					l = Strong
-					var buf [qwixx.MaxPlayers]qwixx.Sheet
-					if endNear(g, publicSheets(g, buf[:])) && seed%3 == 0 {
-						late = append(late, pos{g.Clone(), seat})
-					}
-				}
-				a, err := Decide(g, seat, l, nil)
-				require.NoError(b, err)
-				_, err = g.Apply(seat, a)
-				require.NoError(b, err)
-			}
-		}
-	}
-	var slowest time.Duration
-	i := 0
-	for b.Loop() {
-		p := late[i%len(late)]
-		i++
-		t0 := time.Now()
-		if _, err := Decide(p.g, p.seat, Strong, nil); err != nil {
-			b.Fatal(err)
-		}
-		slowest = max(slowest, time.Since(t0))
-	}
-	b.ReportMetric(float64(slowest.Microseconds()), "slowest-µs")
 }
 
 // TestRolloutsPlayAsTheLevels checks the rollouts' model of the seats on
