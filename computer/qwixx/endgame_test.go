@@ -101,13 +101,25 @@ func TestPublicSheetsHideTheWhiteSumUnderWay(t *testing.T) {
 // TestEndSearchOnLateGames plays games of three and four strong seats and
 // checks, at every decision once the end is near, that the search weighs
 // several decisions, all legal, the points' best among them, with
-// chances of winning between 0 and 1, and that Options carries them.
+// chances of winning between 0 and 1, that Options carries them, and that
+// a seat's decision on the white sum does not change once others made
+// theirs (decisions are simultaneous, and not seen before action 1 ends).
 func TestEndSearchOnLateGames(t *testing.T) {
-	searched := 0
+	searched, afterOthers := 0, 0
 	for seed := int64(1); seed <= 3; seed++ {
 		g, err := qwixx.New(qwixx.Options{Players: 3 + int(seed%2), Seed: seed, First: -1})
 		require.NoError(t, err)
 		for !g.Over() {
+			// Every seat's decision on the white sum before any is made:
+			// the others' decisions under way must not change it.
+			first := map[int]qwixx.Action{}
+			if g.Phase == qwixx.PhaseWhite && EndNear(g) {
+				for _, seat := range g.ToDecide() {
+					a, err := Decide(g, seat, Strong, nil)
+					require.NoError(t, err)
+					first[seat] = a
+				}
+			}
 			for _, seat := range g.ToDecide() {
 				opts := appendOptions(nil, g, seat, strongFuture(g, seat))
 				cands, wins, ok := endSearch(g, seat, opts)
@@ -131,12 +143,19 @@ func TestEndSearchOnLateGames(t *testing.T) {
 				}
 				a, err := Decide(g, seat, Strong, nil)
 				require.NoError(t, err)
+				if before, ok := first[seat]; ok {
+					assert.Equal(t, before, a, "seat %d decides as before the others did (simultaneous, §3)", seat)
+					if len(g.ToDecide()) < g.Players {
+						afterOthers++
+					}
+				}
 				_, err = g.Apply(seat, a)
 				require.NoError(t, err)
 			}
 		}
 	}
 	assert.Greater(t, searched, 10)
+	assert.Greater(t, afterOthers, 10)
 }
 
 // TestEndSearchIsDeterministic: the same position gives the same chances,
