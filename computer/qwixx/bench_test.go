@@ -46,6 +46,61 @@ func BenchmarkDecide(b *testing.B) {
 	}
 }
 
+// BenchmarkEndDecision times the strong level's decisions once the end is
+// near (its end-game search), on 400 positions of games of 2–5 seats (one
+// strong seat, the others normal), and reports the slowest, by the wall
+// clock and by the thread's CPU clock (Linux).
+func BenchmarkEndDecision(b *testing.B) {
+	type pos struct {
+		g    *qwixx.Game
+		seat int
+	}
+	var late []pos
+	for seed := int64(1); len(late) < 400; seed++ {
+		g, err := qwixx.New(qwixx.Options{Players: 2 + int(seed%4), Seed: seed, First: -1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for !g.Over() {
+			for _, seat := range g.ToDecide() {
+				l := computer.Normal
+				if seat == 0 {
+					l = computer.Strong
+					if seed%3 == 0 && computer.EndNear(g) {
+						late = append(late, pos{g.Clone(), seat})
+					}
+				}
+				a, err := computer.Decide(g, seat, l, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := g.Apply(seat, a); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var slowest, slowestCPU time.Duration
+	i := 0
+	for b.Loop() {
+		p := late[i%len(late)]
+		i++
+		c0, cpuOK := threadCPU()
+		t0 := time.Now()
+		if _, err := computer.Decide(p.g, p.seat, computer.Strong, nil); err != nil {
+			b.Fatal(err)
+		}
+		slowest = max(slowest, time.Since(t0))
+		if c1, ok := threadCPU(); ok && cpuOK {
+			slowestCPU = max(slowestCPU, c1-c0)
+		}
+	}
+	b.ReportMetric(float64(slowest.Microseconds()), "slowest-µs")
+	b.ReportMetric(float64(slowestCPU.Microseconds()), "slowest-cpu-µs")
+}
+
 // BenchmarkDecodeOptimum decodes the shipped solitaire values (optimum.bin),
 // what the first solitaire decision or hint of a process does once.
 func BenchmarkDecodeOptimum(b *testing.B) {

@@ -3,6 +3,7 @@ package qwixx
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/dixgame/dixbot/computer"
 	"github.com/dixgame/dixbot/engine"
@@ -39,12 +40,29 @@ func Decide(g *qwixx.Game, seat int, l Level, r *rand.Rand) (qwixx.Action, error
 	case Normal:
 		a, ok = bestOption(g, seat, normalFuture(g))
 	default:
-		a, ok = bestOption(g, seat, strongFuture(g, seat))
+		a, ok = decideStrong(g, seat)
 	}
 	if !ok {
 		return qwixx.Action{}, fmt.Errorf("%w: seat %d", engine.ErrNotYourTurn, seat)
 	}
 	return a, nil
+}
+
+// decideStrong is the strong level's decision: the best by points
+// (strongFuture) or, with others at the table and the end near, the one
+// that wins most often (endDecision).
+func decideStrong(g *qwixx.Game, seat int) (qwixx.Action, bool) {
+	var buf [10]Option
+	opts := appendOptions(buf[:0], g, seat, strongFuture(g, seat))
+	if len(opts) == 0 {
+		return qwixx.Action{}, false
+	}
+	if !g.Solitaire {
+		if a, ok := endDecision(g, seat, opts); ok {
+			return a, true
+		}
+	}
+	return bestOf(opts), true
 }
 
 // Timeout returns the decision taken for seat when its time runs out: a
@@ -69,9 +87,19 @@ func Timeout(g *qwixx.Game, seat int, r *rand.Rand) (qwixx.Action, error) {
 // perfect play from each decision (Exact); with others at the table
 // the points still to come are the strong level's measure (the next roll
 // looked at, then the shrunk table, strongScale), made to rank the options
-// rather than to forecast a score.
+// rather than to forecast a score. When the end of a game with others is
+// near, the decisions the strong level plays out also carry their chance
+// of winning (Win), which decides among them.
 func Options(g *qwixx.Game, seat int) []Option {
-	return appendOptions(nil, g, seat, strongFuture(g, seat))
+	opts := appendOptions(nil, g, seat, strongFuture(g, seat))
+	if cands, wins, ok := endSearch(g, seat, opts); ok {
+		for i := range opts {
+			if k := slices.Index(cands, opts[i].Action); k >= 0 {
+				opts[i].Win = wins[k]
+			}
+		}
+	}
+	return opts
 }
 
 // strongScale is the share of the solitaire table's values the strong
@@ -94,7 +122,8 @@ func strongFuture(g *qwixx.Game, seat int) Future {
 	if g.Solitaire {
 		return Exact().Value
 	}
-	f := TableFuture(g, seat, strongScale[min(max(g.Players, 1), qwixx.MaxPlayers)])
+	k := strongScale[min(max(g.Players, 1), qwixx.MaxPlayers)]
+	f := TableFuture(g, seat, k)
 	if (g.Active+1)%g.Players == seat {
 		return func(p Position) float64 { return turnValue(p, f) }
 	}
@@ -128,23 +157,39 @@ func TableFuture(g *qwixx.Game, seat int, k float64) Future {
 
 // Plan returns the strong level's two decisions for the active seat at
 // the start of its roll (a "My turn" prompt that takes both at once): its
-// white sum, then the colour sum it would mark if no other seat locks a
-// row in the same action 1 (Q5), and the points it expects to finish with
-// (as Options). ok is false unless seat is the active seat deciding its
-// white sum.
+// white sum, then the colour sum it would mark if every other seat
+// passes in the same action 1 (their decisions are not known yet), and
+// the points it expects to finish with after its white sum (as Options).
+// ok is false unless seat is the active seat deciding its white sum.
 func Plan(g *qwixx.Game, seat int) (white, colour qwixx.Action, points float64, ok bool) {
 	if g.Phase != qwixx.PhaseWhite || seat != g.Active || !g.Deciding(seat) {
 		return white, colour, 0, false
 	}
 	future := strongFuture(g, seat)
-	white, _ = bestOption(g, seat, future)
+	white, _ = decideStrong(g, seat)
 	p := positionOf(g, seat)
 	q, pts := p, 0.0
 	if !white.Pass {
 		q, pts, _ = p.mark(white.Color, white.Number)
 	}
 	best, colour := followUp(g, q, !white.Pass, future)
-	return white, colour, float64(g.Sheets[seat].Score()) + pts + best, true
+	points = float64(g.Sheets[seat].Score()) + pts + best
+	// The colour sum: the strong level's decision once every other seat
+	// passed (their decisions under way are not known, and are not read).
+	h := g.Clone()
+	var buf [qwixx.MaxPlayers]qwixx.Sheet
+	copy(h.Sheets, publicSheets(g, buf[:]))
+	for s := range h.Choices {
+		h.Choices[s] = qwixx.ChoicePass
+	}
+	h.Choices[seat] = qwixx.ChoiceNone
+	if _, err := h.Apply(seat, white); err != nil || h.Over() {
+		return white, colour, points, true
+	}
+	if c, ok := decideStrong(h, seat); ok {
+		colour = c
+	}
+	return white, colour, points, true
 }
 
 // Player is the computer player at Level as an engine.Player, for the

@@ -8,11 +8,13 @@ import (
 	"github.com/dixgame/dixbot/engine/qwixx"
 )
 
-// Option is one decision open to a seat and the points the seat can
-// expect to finish the game with if it takes it.
+// Option is one decision open to a seat, the points the seat can expect
+// to finish the game with if it takes it and, when the strong level plays
+// the end of a game for the win, its chance of finishing first.
 type Option struct {
 	Action qwixx.Action
 	Points float64
+	Win    float64 // the share of the strong level's rollouts won after it (endSearch); −1 when not weighed
 }
 
 // appendOptions appends every decision open to seat (g.LegalActions'
@@ -29,7 +31,7 @@ func appendOptions(dst []Option, g *qwixx.Game, seat int, future Future) []Optio
 	p := positionOf(g, seat)
 	score := float64(g.Sheets[seat].Score())
 	for _, a := range acts {
-		dst = append(dst, Option{Action: a, Points: score + actionValue(g, seat, p, a, future)})
+		dst = append(dst, Option{Action: a, Points: score + actionValue(g, seat, p, a, future), Win: -1})
 	}
 	return dst
 }
@@ -104,13 +106,19 @@ func bestOption(g *qwixx.Game, seat int, future Future) (qwixx.Action, bool) {
 	if len(opts) == 0 {
 		return qwixx.Action{}, false
 	}
+	return bestOf(opts), true
+}
+
+// bestOf returns the decision of opts with the most points, the first
+// such.
+func bestOf(opts []Option) qwixx.Action {
 	best, v := opts[0].Action, math.Inf(-1)
 	for _, o := range opts {
 		if o.Points > v+1e-9 {
 			best, v = o.Action, o.Points
 		}
 	}
-	return best, true
+	return best
 }
 
 // DecideUnder returns seat's best decision under future (as the strong

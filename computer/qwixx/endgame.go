@@ -1,0 +1,625 @@
+package qwixx
+
+import (
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+
+	"github.com/dixgame/dixbot/engine/qwixx"
+)
+
+// The strong level with others at the table plays the end of a game for
+// the win: once the end is near (endNear), the few best decisions by its
+// points measure, and every decision that may end the game at once, are
+// each played out to the end many times (rollouts) and the one that
+// finishes first most often is taken. A rollout plays every seat by a fast
+// rule, the others by the normal level's (a reasonable player), the seat
+// itself by its points table (TableFuture); its dice come from a source
+// seeded by the position itself, never from the game's own rolls (Q11), so
+// a decision stays a function of what the seat may see. A tie for the most
+// points is a victory for each (Q10).
+
+// Parameters of the end-game search; the package's notes
+// (docs/computer-qwixx.md) say how they were chosen.
+const (
+	endRollouts    = 600    // rollouts at most per candidate decision
+	endMinRollouts = 64     // rollouts before a candidate may be dropped
+	endBatch       = 32     // rollouts between two looks at the candidates
+	endZ           = 2.5    // standard errors by which a dropped candidate falls short
+	endWork        = 100000 // seat-rolls played out at most by one decision (the time it takes)
+	endCandidates  = 3      // the best decisions by points looked at (plus those that may end the game)
+	endMargin      = 6.0    // points: a decision this far ahead of the next is taken without rollouts
+	endLocks       = 1      // rows locked for everyone from which the end is near
+	endPenalties   = 3      // penalties of one seat from which the end is near
+	endLockReady   = 1      // rows that a seat may lock from which the end is near
+	endReadyMarks  = 5      // marks in a row from which its seat may lock it
+)
+
+// endNear reports whether g is close enough to its end for the strong
+// level to play it for the win: a row locked, a seat with endPenalties, or
+// endLockReady rows that a seat could lock (five marks or more).
+func endNear(g *qwixx.Game, pre []qwixx.Sheet) bool {
+	if g.LockCount() >= endLocks {
+		return true
+	}
+	ready := 0
+	for s := range pre {
+		if pre[s].Penalties >= endPenalties {
+			return true
+		}
+		for c, r := range pre[s].Rows {
+			if !g.Locked[c] && r.Count() >= endReadyMarks {
+				ready++
+			}
+		}
+	}
+	return ready >= endLockReady
+}
+
+// publicSheets returns the sheets of g as every seat may see them: during
+// action 1, the marks of seats that decided already are removed (the
+// decisions are simultaneous: a seat learns them only once action 1 ends).
+func publicSheets(g *qwixx.Game, buf []qwixx.Sheet) []qwixx.Sheet {
+	pre := append(buf[:0], g.Sheets...)
+	if g.Phase != qwixx.PhaseWhite {
+		return pre
+	}
+	for s, ch := range g.Choices {
+		c, ok := ch.Marked()
+		if !ok {
+			continue
+		}
+		r := pre[s].Rows[c]
+		r &^= 1 << r.Right()
+		r &^= 1 << qwixx.LockPos
+		pre[s].Rows[c] = r
+	}
+	return pre
+}
+
+// simSeat is one seat of a rollout: its sheet as a Position (a row locked
+// by anyone closed) and its points so far.
+type simSeat struct {
+	p     Position
+	score int
+}
+
+// simGame is a game being played out by a rollout.
+type simGame struct {
+	n, me, active int
+	seats         [qwixx.MaxPlayers]simSeat
+	locked        [4]bool
+	dice          qwixx.Roll
+	markedWhite   bool // action 2 at the root: the seat marked the white sum
+	t             *simTables
+}
+
+// simTables are the measures of a rollout, row by row: both levels' are
+// sums over the four rows of a value of the row's code.
+type simTables struct {
+	norm [rowCodes]float64       // the normal level's (heuristicShare)
+	self [4][2][rowCodes]float64 // the seat's own: its table times its scale (TableFuture), by penalties and rows closed
+}
+
+// newSimTables returns the tables of a rollout at a table of players.
+func newSimTables(players int) *simTables {
+	t := new(simTables)
+	share := normalShare[min(players, qwixx.MaxPlayers)]
+	scale := strongScale[min(players, qwixx.MaxPlayers)]
+	for code := range rowCodes {
+		var p Position
+		p.Rows[0] = uint8(code)
+		p.Rows[1], p.Rows[2], p.Rows[3] = rowClosed, rowClosed, rowClosed
+		t.norm[code] = heuristicShare(p, share)
+		for pen := range 4 {
+			for lk := range 2 {
+				t.self[pen][lk][code] = scale * float64(compactTable[pen][lk][code])
+			}
+		}
+	}
+	return t
+}
+
+// table returns seat s's measure of a sheet with pen penalties and lk
+// rows closed, by row code; nil once the game is over (§6). The seat
+// itself reads the penalties of the most penalised other seat when they
+// are more (TableFuture).
+func (sg *simGame) table(s, pen, lk int) *[rowCodes]float64 {
+	if pen >= qwixx.MaxPenalties || lk >= 2 {
+		return nil
+	}
+	if s != sg.me {
+		return &sg.t.norm
+	}
+	for o := range sg.n {
+		if o != s {
+			pen = max(pen, sg.seats[o].p.Penalties)
+		}
+	}
+	return &sg.t.self[min(pen, qwixx.MaxPenalties-1)][lk]
+}
+
+// value returns seat s's measure of p (lk: its rows closed).
+func (sg *simGame) value(s int, p Position, lk int) float64 {
+	t := sg.table(s, p.Penalties, lk)
+	if t == nil {
+		return 0
+	}
+	return t[p.Rows[0]] + t[p.Rows[1]] + t[p.Rows[2]] + t[p.Rows[3]]
+}
+
+// gain returns the points of marking position pos of row c at q (lk rows
+// closed, measured base by t) plus the measure of the sheet that follows;
+// ok is false when the row does not take it.
+func (sg *simGame) gain(s int, q Position, lk int, t *[rowCodes]float64, base float64, c, pos int) (float64, bool) {
+	m := markTab[q.Rows[c]][pos]
+	if !m.ok {
+		return 0, false
+	}
+	if m.code != rowClosed {
+		if t == nil {
+			return float64(m.points), true
+		}
+		return float64(m.points) + base - t[q.Rows[c]] + t[m.code], true
+	}
+	next := q
+	next.Rows[c] = m.code
+	return float64(m.points) + sg.value(s, next, lk+1), true
+}
+
+// colour returns the best colour sum of the active seat at q on the dice
+// (marked: it marked the white sum), as followUp: its value, the row and
+// position, c < 0 for the pass.
+func (sg *simGame) colour(s int, q Position, marked bool) (float64, int, int) {
+	lk := q.closed()
+	if lk >= 2 {
+		return 0, -1, 0
+	}
+	var pass float64
+	if marked {
+		pass = sg.value(s, q, lk)
+	} else {
+		pq, pts := q.penalty()
+		pass = pts + sg.value(s, pq, lk)
+	}
+	best := math.Inf(-1)
+	t := sg.table(s, q.Penalties, lk)
+	base := 0.0
+	if t != nil {
+		base = t[q.Rows[0]] + t[q.Rows[1]] + t[q.Rows[2]] + t[q.Rows[3]]
+	}
+	bc, bp := -1, 0
+	w1, w2 := int(sg.dice[qwixx.W1]), int(sg.dice[qwixx.W2])
+	for c := range 4 {
+		d := int(sg.dice[qwixx.DieOf(qwixx.Color(c))])
+		if d == 0 || q.Rows[c] == rowClosed {
+			continue
+		}
+		for _, w := range [2]int{w1, w2} {
+			pos := posOf(c, w+d)
+			if v, ok := sg.gain(s, q, lk, t, base, c, pos); ok && v > best+1e-9 {
+				best, bc, bp = v, c, pos
+			}
+		}
+	}
+	if pass > best+1e-9 { // the marks first, as followUp
+		return pass, -1, 0
+	}
+	return best, bc, bp
+}
+
+// white returns seat s's white sum decision: the row (c < 0: none).
+func (sg *simGame) white(s int) int {
+	p := sg.seats[s].p
+	sum := sg.dice.WhiteSum()
+	active := s == sg.active
+	var pass float64
+	var t *[rowCodes]float64
+	var lk int
+	base := 0.0
+	if active {
+		pass, _, _ = sg.colour(s, p, false)
+	} else {
+		lk = p.closed()
+		t = sg.table(s, p.Penalties, lk)
+		if t != nil {
+			base = t[p.Rows[0]] + t[p.Rows[1]] + t[p.Rows[2]] + t[p.Rows[3]]
+		}
+		pass = base
+	}
+	best, bc := math.Inf(-1), -1
+	for c := range 4 {
+		pos := posOf(c, sum)
+		var v float64
+		if active {
+			m := markTab[p.Rows[c]][pos]
+			if !m.ok {
+				continue
+			}
+			next := p
+			next.Rows[c] = m.code
+			f, _, _ := sg.colour(s, next, true)
+			v = float64(m.points) + f
+		} else {
+			var ok bool
+			if v, ok = sg.gain(s, p, lk, t, base, c, pos); !ok {
+				continue
+			}
+		}
+		if v > best+1e-9 {
+			best, bc = v, c
+		}
+	}
+	if pass > best+1e-9 { // the marks first, as g.LegalActions
+		return -1
+	}
+	return bc
+}
+
+// mark marks position pos of row c on seat s's sheet; it reports whether
+// the mark locks the row.
+func (sg *simGame) mark(s, c, pos int) bool {
+	m := markTab[sg.seats[s].p.Rows[c]][pos]
+	sg.seats[s].p.Rows[c] = m.code
+	sg.seats[s].score += int(m.points)
+	return m.code == rowClosed
+}
+
+// lock locks row c for everyone.
+func (sg *simGame) lock(c int) {
+	sg.locked[c] = true
+	for s := range sg.n {
+		sg.seats[s].p.Rows[c] = rowClosed
+	}
+}
+
+// lockCount returns the rows locked for everyone.
+func (sg *simGame) lockCount() int {
+	n := 0
+	for _, l := range sg.locked {
+		if l {
+			n++
+		}
+	}
+	return n
+}
+
+// roll rolls the dice still in play.
+func (sg *simGame) roll(r *rand.Rand) {
+	for i := range sg.dice {
+		sg.dice[i] = uint8(r.IntN(6) + 1)
+	}
+	for c, l := range sg.locked {
+		if l {
+			sg.dice[qwixx.DieOf(qwixx.Color(c))] = 0
+		}
+	}
+}
+
+// whiteAction plays action 1 with the given choices (row by seat, < 0 for
+// none; decided on the sheets before it, Q4), locks the rows locked in it
+// (Q5) and reports whether the game ends there (Q8).
+func (sg *simGame) whiteAction(choice *[qwixx.MaxPlayers]int) bool {
+	sum := sg.dice.WhiteSum()
+	var locks [4]bool
+	for s := range sg.n {
+		if c := choice[s]; c >= 0 && sg.mark(s, c, posOf(c, sum)) {
+			locks[c] = true
+		}
+	}
+	for c, l := range locks {
+		if l {
+			sg.lock(c)
+		}
+	}
+	return sg.lockCount() >= 2
+}
+
+// colourAction plays the active seat's action 2 (c < 0: none, a penalty
+// when it marked nothing in action 1) and reports whether the game ends.
+func (sg *simGame) colourAction(c, pos int, markedWhite bool) bool {
+	a := sg.active
+	if c < 0 {
+		if !markedWhite {
+			sg.seats[a].p.Penalties++
+			sg.seats[a].score -= qwixx.PenaltyPoints
+		}
+	} else if sg.mark(a, c, pos) {
+		sg.lock(c)
+	}
+	return sg.lockCount() >= 2 || sg.seats[a].p.Penalties >= qwixx.MaxPenalties
+}
+
+// turn plays the rest of the current roll from action 1 for every seat
+// and reports whether the game ends in it.
+func (sg *simGame) turn() bool {
+	var choice [qwixx.MaxPlayers]int
+	for s := range sg.n {
+		choice[s] = sg.white(s)
+	}
+	return sg.afterWhite(&choice)
+}
+
+// afterWhite plays action 1 with the given choices then the active seat's
+// action 2, and reports whether the game ends.
+func (sg *simGame) afterWhite(choice *[qwixx.MaxPlayers]int) bool {
+	if sg.whiteAction(choice) {
+		return true
+	}
+	a := sg.active
+	_, c, pos := sg.colour(a, sg.seats[a].p, choice[a] >= 0)
+	return sg.colourAction(c, pos, choice[a] >= 0)
+}
+
+// next passes the dice to the next seat and rolls.
+func (sg *simGame) next(r *rand.Rand) {
+	sg.active = (sg.active + 1) % sg.n
+	sg.roll(r)
+}
+
+// won returns 1 when the seat has the most points (alone or tied, Q10),
+// else 0.
+func (sg *simGame) won() float64 {
+	for s := range sg.n {
+		if s != sg.me && sg.seats[s].score > sg.seats[sg.me].score {
+			return 0
+		}
+	}
+	return 1
+}
+
+// maxRolls bounds a rollout: every roll marks a number or a penalty for
+// the active seat, so a game cannot last longer than this.
+const maxRolls = 4*qwixx.MaxPlayers*(qwixx.RowCells+qwixx.MaxPenalties) + 8
+
+// playOut plays sg to its end, from the next roll, and returns 1 when the
+// seat wins it, and the rolls played.
+func (sg *simGame) playOut(r *rand.Rand) (float64, int) {
+	for n := range maxRolls {
+		sg.next(r)
+		if sg.turn() {
+			return sg.won(), n + 1
+		}
+	}
+	return sg.won(), maxRolls
+}
+
+// endDecision returns the strong level's decision for seat in g when the
+// end is near: the one of opts (seat's options valued in points) that
+// wins most often when played out (endSearch); ok is false when there is
+// no search to make.
+func endDecision(g *qwixx.Game, seat int, opts []Option) (qwixx.Action, bool) {
+	cands, wins, ok := endSearch(g, seat, opts)
+	if !ok {
+		return qwixx.Action{}, false
+	}
+	best := 0
+	for k := range cands {
+		if wins[k] > wins[best] {
+			best = k
+		}
+	}
+	return cands[best], true
+}
+
+// endSearch plays out, when the end is near, the decisions of opts worth
+// weighing (endCandidateList) endRollouts times each, on the same dice for
+// each, and returns them with the share of those games the seat won; ok
+// is false when the end is not near or there is one decision to weigh.
+func endSearch(g *qwixx.Game, seat int, opts []Option) (cands []qwixx.Action, wins []float64, ok bool) {
+	var buf [qwixx.MaxPlayers]qwixx.Sheet
+	pre := publicSheets(g, buf[:])
+	if g.Solitaire || len(opts) < 2 || !endNear(g, pre) {
+		return nil, nil, false
+	}
+	cands = endCandidateList(g, seat, opts)
+	if len(cands) < 2 || endRollouts <= 0 {
+		return nil, nil, false
+	}
+	root := newSimGame(g, seat, pre)
+	seed := positionSeed(g, seat, pre)
+	wins = make([]float64, len(cands))
+	won := make([][]uint8, len(cands)) // by candidate, by rollout: 1 when won
+	alive := make([]bool, len(cands))
+	played := make([]int, len(cands))
+	for k := range cands {
+		won[k] = make([]uint8, endRollouts)
+		alive[k] = true
+	}
+	src := rand.NewPCG(0, 0)
+	r := rand.New(src)
+	left, work := len(cands), 0
+	for i := 0; i < endRollouts && left > 1 && work < endWork; i++ {
+		for k, a := range cands {
+			if !alive[k] {
+				continue
+			}
+			sg := root
+			src.Seed(seed, uint64(i)) // the same dice for every decision
+			w, rolls := 0.0, 1
+			if sg.first(a) {
+				w = sg.won()
+			} else {
+				w, rolls = sg.playOut(r)
+				rolls++
+			}
+			work += rolls * g.Players
+			won[k][i] = uint8(w)
+			wins[k] += w
+			played[k]++
+		}
+		if n := i + 1; n >= endMinRollouts && n%endBatch == 0 {
+			left = endPrune(won, alive, n)
+		}
+	}
+	for k := range wins {
+		wins[k] /= float64(max(played[k], 1))
+	}
+	return cands, wins, true
+}
+
+// endPrune drops the candidates that the first n rollouts show worse than
+// the leader (the one alive that won most) beyond doubt: their wins on the
+// same dice fall short of the leader's by more than endZ standard errors.
+// It returns how many remain.
+func endPrune(won [][]uint8, alive []bool, n int) int {
+	lead, most := -1, -1
+	for k := range won {
+		if !alive[k] {
+			continue
+		}
+		sum := 0
+		for _, w := range won[k][:n] {
+			sum += int(w)
+		}
+		if sum > most {
+			lead, most = k, sum
+		}
+	}
+	left := 0
+	for k := range won {
+		if !alive[k] {
+			continue
+		}
+		if k == lead {
+			left++
+			continue
+		}
+		var sum, sq float64
+		for i := range n {
+			d := float64(won[lead][i]) - float64(won[k][i])
+			sum += d
+			sq += d * d
+		}
+		mean := sum / float64(n)
+		se := math.Sqrt(max(sq/float64(n)-mean*mean, 0) / float64(n))
+		if mean > endZ*se && mean > 0 {
+			alive[k] = false
+			continue
+		}
+		left++
+	}
+	return left
+}
+
+// first plays the seat's decision a on the current roll and the rest of
+// the roll, and reports whether the game ends in it.
+func (sg *simGame) first(a qwixx.Action) bool {
+	me := sg.me
+	if a.Kind == qwixx.ActColour {
+		c, pos := -1, 0
+		if !a.Pass {
+			c, pos = int(a.Color), qwixx.Pos(a.Color, a.Number)
+		}
+		// During action 2 the seat's action 1 is on its sheet already:
+		// markedWhite only matters for the pass.
+		return sg.colourAction(c, pos, !a.Pass || sg.markedWhite)
+	}
+	var choice [qwixx.MaxPlayers]int
+	for s := range sg.n {
+		if s != me {
+			choice[s] = sg.white(s)
+		}
+	}
+	choice[me] = -1
+	if !a.Pass {
+		choice[me] = int(a.Color)
+	}
+	return sg.afterWhite(&choice)
+}
+
+// newSimGame returns g, with the sheets pre, as a rollout of seat sees it.
+func newSimGame(g *qwixx.Game, seat int, pre []qwixx.Sheet) simGame {
+	sg := simGame{n: g.Players, me: seat, active: g.Active, dice: g.Dice, locked: g.Locked, t: simTablesOf(g.Players)}
+	_, sg.markedWhite = g.Choices[seat].Marked()
+	for s := range g.Players {
+		sg.seats[s] = simSeat{p: sheetPosition(g, &pre[s]), score: pre[s].Score()}
+	}
+	return sg
+}
+
+// endCandidateList returns the decisions the end-game search weighs: the
+// endCandidates best of opts by points, none more than endMargin behind
+// the best, and every decision that may end the game at once (a second
+// lock, Q8; the active seat's fourth penalty, Q9), best first.
+func endCandidateList(g *qwixx.Game, seat int, opts []Option) []qwixx.Action {
+	sorted := slices.Clone(opts)
+	slices.SortStableFunc(sorted, func(a, b Option) int {
+		switch {
+		case a.Points > b.Points+1e-9:
+			return -1
+		case b.Points > a.Points+1e-9:
+			return 1
+		}
+		return 0
+	})
+	var out []qwixx.Action
+	for k, o := range sorted {
+		if (k < endCandidates && o.Points >= sorted[0].Points-endMargin) || mayEnd(g, seat, o.Action) {
+			out = append(out, o.Action)
+		}
+	}
+	return out
+}
+
+// mayEnd reports whether a may end the game at once: a mark that locks a
+// second row, or a pass of the active seat that may be its fourth
+// penalty.
+func mayEnd(g *qwixx.Game, seat int, a qwixx.Action) bool {
+	if a.Pass {
+		_, marked := g.Choices[seat].Marked()
+		return seat == g.Active && g.Sheets[seat].Penalties == qwixx.MaxPenalties-1 && (a.Kind == qwixx.ActWhite || !marked)
+	}
+	return qwixx.Pos(a.Color, a.Number) == qwixx.LastPos && g.LockCount() >= 1
+}
+
+// sheetPosition returns sh, a sheet of g, as a Position: a row locked by
+// anyone is closed (as positionOf).
+func sheetPosition(g *qwixx.Game, sh *qwixx.Sheet) Position {
+	p := Position{Penalties: sh.Penalties}
+	for _, c := range qwixx.Colors {
+		r := sh.Rows[c]
+		switch right := r.Right(); {
+		case g.Locked[c] || r.Locked():
+			p.Rows[c] = rowClosed
+		case right < 0:
+			p.Rows[c] = rowEmpty
+		default:
+			p.Rows[c] = rowCode[right][r.Count()]
+		}
+	}
+	return p
+}
+
+// positionSeed returns the seed of the rollouts' dice for seat at g: a
+// hash of what the seat sees (the sheets as public, the dice, whose roll,
+// the phase and its own action 1), never of the game's own source.
+func positionSeed(g *qwixx.Game, seat int, pre []qwixx.Sheet) uint64 {
+	h := fnv.New64a()
+	b := []byte{byte(seat), byte(g.Active), byte(g.Phase), byte(g.Choices[seat])}
+	b = append(b, g.Dice[:]...)
+	for _, sh := range pre {
+		for _, r := range sh.Rows {
+			b = append(b, byte(r), byte(r>>8))
+		}
+		b = append(b, byte(sh.Penalties))
+	}
+	h.Write(b)
+	return h.Sum64()
+}
+
+// simTablesByPlayers holds newSimTables for each table size, made at the
+// first search (after the package's row tables).
+var simTablesByPlayers = sync.OnceValue(func() (t [qwixx.MaxPlayers + 1]*simTables) {
+	for n := qwixx.MinPlayers; n <= qwixx.MaxPlayers; n++ {
+		t[n] = newSimTables(n)
+	}
+	return t
+})
+
+// simTablesOf returns the rollouts' tables at a table of players.
+func simTablesOf(players int) *simTables {
+	return simTablesByPlayers()[min(max(players, qwixx.MinPlayers), qwixx.MaxPlayers)]
+}
