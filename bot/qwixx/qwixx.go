@@ -8,9 +8,11 @@ package qwixx
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -464,8 +466,13 @@ func (Presenter) Hint(lang string, st engine.State, seat int) string {
 	if len(opts) == 0 {
 		return locales.T(lang, "qwixx_hint_nothing", nil)
 	}
+	// Near the end of a game with others, the decisions the strong level
+	// plays out are ranked by their chance of winning, first (Option.Win).
+	weighed := slices.ContainsFunc(opts, func(o computer.Option) bool { return o.Win >= 0 })
 	slices.SortStableFunc(opts, func(a, b computer.Option) int {
 		switch {
+		case weighed && a.Win != b.Win:
+			return cmp.Compare(b.Win, a.Win)
 		case a.Points > b.Points:
 			return -1
 		case a.Points < b.Points:
@@ -482,10 +489,22 @@ func (Presenter) Hint(lang string, st engine.State, seat int) string {
 			return strings.Replace(strconv.FormatFloat(v, 'f', 1, 64), ".", locales.T(lang, "decimal_point", nil), 1)
 		}
 	}
-	lines := []string{locales.T(lang, best, map[string]any{"Decision": decision(lang, g, opts[0].Action)})}
+	choice := opts[0].Action
+	if weighed {
+		// The decision the strong level takes (the search's ties decide
+		// it); the strong level draws nothing from r.
+		best = "qwixx_hint_best_end"
+		if a, err := computer.Decide(g, seat, computer.Strong, rand.New(rand.NewPCG(0, 0))); err == nil {
+			choice = a
+		}
+	}
+	lines := []string{locales.T(lang, best, map[string]any{"Decision": decision(lang, g, choice)})}
 	for _, o := range opts {
-		lines = append(lines, locales.T(lang, "qwixx_hint_option", map[string]any{"Decision": decision(lang, g, o.Action),
-			"Points": points(o.Points)}))
+		key, d := "qwixx_hint_option", map[string]any{"Decision": decision(lang, g, o.Action), "Points": points(o.Points)}
+		if o.Win >= 0 {
+			key, d["Win"] = "qwixx_hint_option_win", int(math.Round(100*o.Win))
+		}
+		lines = append(lines, locales.T(lang, key, d))
 	}
 	return strings.Join(lines, "\n")
 }

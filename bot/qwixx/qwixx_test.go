@@ -255,3 +255,44 @@ func TestSolitaireHintShowsTheExactExpectation(t *testing.T) {
 		}
 	}
 }
+
+// TestHintNearTheEndWeighsTheWin: once the end of a game with others is
+// near, the hint names the decision the strong level takes and gives each
+// decision it played out its share of games won, those first.
+func TestHintNearTheEndWeighsTheWin(t *testing.T) {
+	t.Parallel()
+	g, err := rules.New(rules.Options{Players: 3, Seed: 11, First: 0})
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(11, 1))
+	checked := 0
+	for step := 0; step < 2000 && !g.Over() && checked < 3; step++ {
+		seat := g.ToDecide()[0]
+		opts := computer.Options(g, seat)
+		weighed := 0
+		for _, o := range opts {
+			if o.Win >= 0 {
+				weighed++
+			}
+		}
+		if weighed > 1 {
+			strong, err := computer.Decide(g, seat, computer.Strong, r)
+			require.NoError(t, err)
+			for _, lang := range []string{"en", "fr"} {
+				h := Presenter{}.Hint(lang, rules.StateOf(g), seat)
+				lines := strings.Split(h, "\n")
+				want := locales.T(lang, "qwixx_hint_best_end", map[string]any{"Decision": decision(lang, g, strong)})
+				assert.Equal(t, want, lines[0], "the hint names the strong level's decision")
+				require.Len(t, lines, len(opts)+1)
+				for i, l := range lines[1:] {
+					assert.Equal(t, i < weighed, strings.Contains(l, "%"), "the decisions played out come first, with their share won: %q", l)
+				}
+			}
+			checked++
+		}
+		a, err := computer.Decide(g, seat, computer.Normal, r)
+		require.NoError(t, err)
+		_, err = g.Apply(seat, a)
+		require.NoError(t, err)
+	}
+	assert.Equal(t, 3, checked, "positions near the end with decisions played out")
+}
