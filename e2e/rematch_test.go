@@ -135,8 +135,8 @@ func TestRematch(t *testing.T) {
 
 // shootMessage renders one message of channel as user sees it, once what
 // css names is shown in it, and writes it to DIX_SCREENSHOT_DIR as
-// name.png when that is set.
-func shootMessage(t *testing.T, ctx context.Context, fake *fakediscord.Server, channel, user, message, css, name string) {
+// name.png when that is set. It returns the picture.
+func shootMessage(t *testing.T, ctx context.Context, fake *fakediscord.Server, channel, user, message, css, name string) []byte {
 	t.Helper()
 	sel := `[data-id="` + message + `"]`
 	require.NoError(t, chromedp.Do(ctx,
@@ -144,19 +144,32 @@ func shootMessage(t *testing.T, ctx context.Context, fake *fakediscord.Server, c
 		chromedp.WaitVisible(chromedp.CSS(`#status.ok`)),
 		chromedp.WaitVisible(chromedp.CSS(sel+` `+css)),
 	))
-	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(async () => {
-		const m = document.querySelector('`+sel+`');
-		m.scrollIntoView({block: "start"});
-		for (const img of m.querySelectorAll("img")) {
-			if (!img.complete) await new Promise((ok) => img.addEventListener("load", ok, {once: true}));
+	// The page redraws the channel whenever a message of it changes
+	// (another player's prompt answered and removed, a board edited),
+	// which may replace the node between finding it and taking its
+	// picture: it is found again then.
+	var png []byte
+	for try := 0; ; try++ {
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(async () => {
+			const m = document.querySelector('`+sel+`');
+			m.scrollIntoView({block: "start"});
+			for (const img of m.querySelectorAll("img")) {
+				if (!img.complete) await new Promise((ok) => img.addEventListener("load", ok, {once: true}));
+			}
+			return true;
+		})()`, chromedp.EvalAwaitPromise))
+		if err == nil {
+			png, err = chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(sel), chromedp.NodeVisible))
 		}
-		return true;
-	})()`, chromedp.EvalAwaitPromise))
-	require.NoError(t, err)
-	png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(sel), chromedp.NodeVisible))
-	require.NoError(t, err)
+		if err == nil || try == 4 {
+			require.NoError(t, err)
+			break
+		}
+		require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(sel+` `+css))))
+	}
 	require.Greater(t, len(png), 5000, "a message was drawn")
 	if dir := os.Getenv("DIX_SCREENSHOT_DIR"); dir != "" {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644))
 	}
+	return png
 }

@@ -46,45 +46,6 @@ func TestScreens(t *testing.T) {
 		}
 	}
 
-	// shootMessage is shoot for one message, scrolled into view, once what
-	// its css selector names is shown in it.
-	shootMessage := func(name, user, message, css string) {
-		t.Helper()
-		sel := `[data-id="` + message + `"]`
-		require.NoError(t, chromedp.Do(ctx,
-			chromedp.Navigate(fake.URL()+"?channel="+tb.channel.ID+"&user="+user),
-			chromedp.WaitVisible(chromedp.CSS(`#status.ok`)),
-			chromedp.WaitVisible(chromedp.CSS(sel+` `+css)),
-		))
-		// The page redraws the channel whenever a message of it changes
-		// (another player's prompt answered and removed, a board edited),
-		// which may replace the node between finding it and taking its
-		// picture: it is found again then.
-		var png []byte
-		for try := 0; ; try++ {
-			_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(async () => {
-				const m = document.querySelector('`+sel+`');
-				m.scrollIntoView({block: "start"});
-				for (const img of m.querySelectorAll("img")) {
-					if (!img.complete) await new Promise((ok) => img.addEventListener("load", ok, {once: true}));
-				}
-				return true;
-			})()`, chromedp.EvalAwaitPromise))
-			if err == nil {
-				png, err = chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(sel), chromedp.NodeVisible))
-			}
-			if err == nil || try == 4 {
-				require.NoError(t, err)
-				break
-			}
-			require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(sel+` `+css))))
-		}
-		require.Greater(t, len(png), 10000, "a message was drawn")
-		if dir := os.Getenv("DIX_SCREENSHOT_DIR"); dir != "" {
-			require.NoError(t, os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644))
-		}
-	}
-
 	// A late board: most of the deck drawn, and a purchase to make.
 	rec := tb.playUntil(func(g *dix.Game) bool {
 		if len(g.Deck) > 40 || g.Phase != dix.PhaseBuy {
@@ -117,7 +78,8 @@ func TestScreens(t *testing.T) {
 		}
 	}
 	payStep := tb.buyStep(user, board, buttons, target)
-	shootMessage("buy-preview", user.ID, payStep.Message.ID, `img.embed-image`)
+	png := shootMessage(t, ctx, fake, tb.channel.ID, user.ID, payStep.Message.ID, `img.embed-image`, "buy-preview")
+	require.Greater(t, len(png), 10000, "the preview's picture was drawn")
 	// The payment picker, one card picked and the money to go with it.
 	tb.pickPayment(user, payStep)
 	shoot("payment-picker", user.ID, `//button[@data-custom-id[starts-with(., "dix:mv:`+strconv.FormatUint(uint64(g.Seq), 10)+`:buy ")]]`)

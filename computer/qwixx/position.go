@@ -4,22 +4,7 @@ import "github.com/dixgame/dixbot/engine/qwixx"
 
 // positionOf returns seat's sheet in g as a Position: a row locked by
 // anyone (or by seat itself in this action 1) is closed.
-func positionOf(g *qwixx.Game, seat int) Position {
-	sh := &g.Sheets[seat]
-	p := Position{Penalties: sh.Penalties}
-	for _, c := range qwixx.Colors {
-		r := sh.Rows[c]
-		switch right := r.Right(); {
-		case g.Locked[c] || r.Locked():
-			p.Rows[c] = rowClosed
-		case right < 0:
-			p.Rows[c] = rowEmpty
-		default:
-			p.Rows[c] = rowCode[right][r.Count()]
-		}
-	}
-	return p
-}
+func positionOf(g *qwixx.Game, seat int) Position { return sheetPosition(g, &g.Sheets[seat]) }
 
 // mark returns p with number n marked in row c and the points it adds;
 // ok is false when the row does not take it.
