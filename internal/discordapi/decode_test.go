@@ -56,12 +56,10 @@ func stdInteraction(b []byte) (*discordgo.InteractionCreate, error) {
 	return &ic, err
 }
 
-// sameInteraction checks that DecodeInteraction gives what encoding/json
-// gives, value and refusal.
-func sameInteraction(t *testing.T, b []byte) {
+// sameAs checks that a decoding of b gave what encoding/json gives:
+// the same value, and the same refusal.
+func sameAs(t *testing.T, b []byte, want, got any, wantErr, err error) {
 	t.Helper()
-	want, wantErr := stdInteraction(b)
-	got, err := DecodeInteraction(b)
 	if wantErr != nil {
 		require.Error(t, err, "%s", b)
 		require.Equal(t, wantErr.Error(), err.Error())
@@ -71,18 +69,21 @@ func sameInteraction(t *testing.T, b []byte) {
 	require.Equal(t, want, got, "%s", b)
 }
 
+// sameInteraction checks that DecodeInteraction gives what encoding/json
+// gives, value and refusal.
+func sameInteraction(t *testing.T, b []byte) {
+	t.Helper()
+	want, wantErr := stdInteraction(b)
+	got, err := DecodeInteraction(b)
+	sameAs(t, b, want, got, wantErr, err)
+}
+
 func sameMessage(t *testing.T, b []byte) {
 	t.Helper()
 	var want, got discordgo.Message
 	wantErr := json.Unmarshal(b, &want)
 	err := DecodeMessage(b, &got)
-	if wantErr != nil {
-		require.Error(t, err, "%s", b)
-		require.Equal(t, wantErr.Error(), err.Error())
-	} else {
-		require.NoError(t, err, "%s", b)
-	}
-	require.Equal(t, want, got, "%s", b)
+	sameAs(t, b, want, got, wantErr, err)
 }
 
 // The stand-in's interactions decode to what encoding/json gives, and the
@@ -124,13 +125,7 @@ func sameMessages(t *testing.T, b []byte) {
 	var want []*discordgo.Message
 	wantErr := json.Unmarshal(b, &want)
 	got, err := decodeMessages(b)
-	if wantErr != nil {
-		require.Error(t, err, "%s", b)
-		require.Equal(t, wantErr.Error(), err.Error())
-	} else {
-		require.NoError(t, err, "%s", b)
-	}
-	require.Equal(t, want, got, "%s", b)
+	sameAs(t, b, want, got, wantErr, err)
 }
 
 // A channel's messages, as GET .../messages lists them: the same as
