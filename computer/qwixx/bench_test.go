@@ -23,27 +23,36 @@ func BenchmarkDecide(b *testing.B) {
 	}
 	for _, l := range computer.Levels {
 		b.Run(l.String(), func(b *testing.B) {
-			runtime.LockOSThread() // the thread's CPU clock measures this goroutine alone
-			defer runtime.UnlockOSThread()
-			var slowest, slowestCPU time.Duration
 			i := 0
-			for b.Loop() {
+			timeDecisions(b, func() error {
 				g := games[i%len(games)]
 				i++
-				c0, cpuOK := threadCPU()
-				t0 := time.Now()
-				if _, err := computer.Decide(g, g.ToDecide()[0], l, r); err != nil {
-					b.Fatal(err)
-				}
-				slowest = max(slowest, time.Since(t0))
-				if c1, ok := threadCPU(); ok && cpuOK {
-					slowestCPU = max(slowestCPU, c1-c0)
-				}
-			}
-			b.ReportMetric(float64(slowest.Microseconds()), "slowest-µs")
-			b.ReportMetric(float64(slowestCPU.Microseconds()), "slowest-cpu-µs")
+				_, err := computer.Decide(g, g.ToDecide()[0], l, r)
+				return err
+			})
 		})
 	}
+}
+
+// timeDecisions runs decide in the benchmark's loop and reports the
+// slowest run, by the wall clock and by the thread's CPU clock (Linux).
+func timeDecisions(b *testing.B, decide func() error) {
+	runtime.LockOSThread() // the thread's CPU clock measures this goroutine alone
+	defer runtime.UnlockOSThread()
+	var slowest, slowestCPU time.Duration
+	for b.Loop() {
+		c0, cpuOK := threadCPU()
+		t0 := time.Now()
+		if err := decide(); err != nil {
+			b.Fatal(err)
+		}
+		slowest = max(slowest, time.Since(t0))
+		if c1, ok := threadCPU(); ok && cpuOK {
+			slowestCPU = max(slowestCPU, c1-c0)
+		}
+	}
+	b.ReportMetric(float64(slowest.Microseconds()), "slowest-µs")
+	b.ReportMetric(float64(slowestCPU.Microseconds()), "slowest-cpu-µs")
 }
 
 // BenchmarkEndDecision times the strong level's decisions once the end is
@@ -80,25 +89,13 @@ func BenchmarkEndDecision(b *testing.B) {
 			}
 		}
 	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	var slowest, slowestCPU time.Duration
 	i := 0
-	for b.Loop() {
+	timeDecisions(b, func() error {
 		p := late[i%len(late)]
 		i++
-		c0, cpuOK := threadCPU()
-		t0 := time.Now()
-		if _, err := computer.Decide(p.g, p.seat, computer.Strong, nil); err != nil {
-			b.Fatal(err)
-		}
-		slowest = max(slowest, time.Since(t0))
-		if c1, ok := threadCPU(); ok && cpuOK {
-			slowestCPU = max(slowestCPU, c1-c0)
-		}
-	}
-	b.ReportMetric(float64(slowest.Microseconds()), "slowest-µs")
-	b.ReportMetric(float64(slowestCPU.Microseconds()), "slowest-cpu-µs")
+		_, err := computer.Decide(p.g, p.seat, computer.Strong, nil)
+		return err
+	})
 }
 
 // BenchmarkDecodeOptimum decodes the shipped solitaire values (optimum.bin),
