@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -492,10 +491,10 @@ func (Presenter) Hint(lang string, st engine.State, seat int) string {
 	choice := opts[0].Action
 	if weighed {
 		// The decision the strong level takes (the search's ties decide
-		// it); the strong level draws nothing from r.
+		// it).
 		best = "qwixx_hint_best_end"
-		if a, err := computer.Decide(g, seat, computer.Strong, rand.New(rand.NewPCG(0, 0))); err == nil {
-			choice = a
+		if i := slices.IndexFunc(opts, func(o computer.Option) bool { return o.Chosen }); i >= 0 {
+			choice = opts[i].Action
 		}
 	}
 	lines := []string{locales.T(lang, best, map[string]any{"Decision": decision(lang, g, choice)})}

@@ -395,13 +395,19 @@ func endDecision(g *qwixx.Game, seat int, opts []Option) (qwixx.Action, bool) {
 	if !ok {
 		return qwixx.Action{}, false
 	}
+	return cands[mostWon(wins)], true
+}
+
+// mostWon is the index of the candidate that won the largest share, the
+// first of them on a tie.
+func mostWon(wins []float64) int {
 	best := 0
-	for k := range cands {
+	for k := range wins {
 		if wins[k] > wins[best] {
 			best = k
 		}
 	}
-	return cands[best], true
+	return best
 }
 
 // endSearch plays out, when the end is near, the decisions of opts worth

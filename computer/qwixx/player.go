@@ -89,13 +89,15 @@ func Timeout(g *qwixx.Game, seat int, r *rand.Rand) (qwixx.Action, error) {
 // looked at, then the shrunk table, strongScale), made to rank the options
 // rather than to forecast a score. When the end of a game with others is
 // near, the decisions the strong level plays out also carry their chance
-// of winning (Win), which decides among them.
+// of winning (Win), which decides among them: the one the strong level
+// takes is Chosen.
 func Options(g *qwixx.Game, seat int) []Option {
 	opts := appendOptions(nil, g, seat, strongFuture(g, seat))
 	if cands, wins, ok := endSearch(g, seat, opts); ok {
+		best := mostWon(wins)
 		for i := range opts {
 			if k := slices.Index(cands, opts[i].Action); k >= 0 {
-				opts[i].Win = wins[k]
+				opts[i].Win, opts[i].Chosen = wins[k], k == best
 			}
 		}
 	}

@@ -15,6 +15,7 @@ type Option struct {
 	Action qwixx.Action
 	Points float64
 	Win    float64 // the share of the strong level's rollouts won after it (endSearch); −1 when not weighed
+	Chosen bool    // the decision the strong level takes among those weighed (Win ≥ 0)
 }
 
 // appendOptions appends every decision open to seat (g.LegalActions'
