@@ -465,12 +465,14 @@ func (Presenter) Hint(lang string, st engine.State, seat int) string {
 	if len(opts) == 0 {
 		return locales.T(lang, "qwixx_hint_nothing", nil)
 	}
-	// Near the end of a game with others, the decisions the strong level
-	// plays out are ranked by their chance of winning, first (Option.Win).
+	// With others at the table the strong level plays the best decisions
+	// out (Option.Win) and takes the one Chosen; near the end, where the
+	// chance of winning decides, they are ranked by it, first.
 	weighed := slices.ContainsFunc(opts, func(o computer.Option) bool { return o.Win >= 0 })
+	byWin := weighed && computer.EndNear(g)
 	slices.SortStableFunc(opts, func(a, b computer.Option) int {
 		switch {
-		case weighed && a.Win != b.Win:
+		case byWin && a.Win != b.Win:
 			return cmp.Compare(b.Win, a.Win)
 		case a.Points > b.Points:
 			return -1
@@ -490,9 +492,9 @@ func (Presenter) Hint(lang string, st engine.State, seat int) string {
 	}
 	choice := opts[0].Action
 	if weighed {
-		// The decision the strong level takes (the search's ties decide
-		// it).
-		best = "qwixx_hint_best_end"
+		if byWin {
+			best = "qwixx_hint_best_end"
+		}
 		if i := slices.IndexFunc(opts, func(o computer.Option) bool { return o.Chosen }); i >= 0 {
 			choice = opts[i].Action
 		}

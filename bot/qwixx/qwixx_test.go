@@ -256,17 +256,19 @@ func TestSolitaireHintShowsTheExactExpectation(t *testing.T) {
 	}
 }
 
-// TestHintNearTheEndWeighsTheWin: once the end of a game with others is
-// near, the hint names the decision the strong level takes and gives each
-// decision it played out its share of games won, those first.
-func TestHintNearTheEndWeighsTheWin(t *testing.T) {
+// TestHintWeighsTheWin: with others at the table, the hint names the
+// decision the strong level takes and gives each decision it played out
+// its share of games won; near the end it says it plays for the win and
+// lists those first, before it ranks every decision by points.
+func TestHintWeighsTheWin(t *testing.T) {
 	t.Parallel()
 	g, err := rules.New(rules.Options{Players: 3, Seed: 11, First: 0})
 	require.NoError(t, err)
 	r := rand.New(rand.NewPCG(11, 1))
-	checked := 0
-	for step := 0; step < 2000 && !g.Over() && checked < 3; step++ {
+	checked := map[bool]int{} // by the end near
+	for step := 0; step < 2000 && !g.Over() && (checked[false] < 2 || checked[true] < 3); step++ {
 		seat := g.ToDecide()[0]
+		near := computer.EndNear(g)
 		opts := computer.Options(g, seat)
 		weighed := 0
 		for _, o := range opts {
@@ -274,25 +276,34 @@ func TestHintNearTheEndWeighsTheWin(t *testing.T) {
 				weighed++
 			}
 		}
-		if weighed > 1 {
+		if weighed > 1 && checked[near] < 3 {
 			strong, err := computer.Decide(g, seat, computer.Strong, r)
 			require.NoError(t, err)
+			key := map[bool]string{false: "qwixx_hint_best", true: "qwixx_hint_best_end"}[near]
 			for _, lang := range []string{"en", "fr"} {
 				h := Presenter{}.Hint(lang, rules.StateOf(g), seat)
 				lines := strings.Split(h, "\n")
-				want := locales.T(lang, "qwixx_hint_best_end", map[string]any{"Decision": decision(lang, g, strong)})
+				want := locales.T(lang, key, map[string]any{"Decision": decision(lang, g, strong)})
 				assert.Equal(t, want, lines[0], "the hint names the strong level's decision")
 				require.Len(t, lines, len(opts)+1)
+				shown := 0
 				for i, l := range lines[1:] {
-					assert.Equal(t, i < weighed, strings.Contains(l, "%"), "the decisions played out come first, with their share won: %q", l)
+					if strings.Contains(l, "%") {
+						shown++
+						if near {
+							assert.Less(t, i, weighed, "near the end, the decisions played out come first: %q", l)
+						}
+					}
 				}
+				assert.Equal(t, weighed, shown, "each decision played out with its share won")
 			}
-			checked++
+			checked[near]++
 		}
 		a, err := computer.Decide(g, seat, computer.Normal, r)
 		require.NoError(t, err)
 		_, err = g.Apply(seat, a)
 		require.NoError(t, err)
 	}
-	assert.Equal(t, 3, checked, "positions near the end with decisions played out")
+	assert.GreaterOrEqual(t, checked[false], 2, "positions before the end with decisions played out")
+	assert.Equal(t, 3, checked[true], "positions near the end with decisions played out")
 }

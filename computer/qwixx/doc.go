@@ -26,22 +26,24 @@
 //     closed) fitted by least squares to Optimum, of which it counts a
 //     share (strongScale: the game ends sooner, so a box kept for later is
 //     worth less), reading the penalties as those of the most penalised
-//     seat, whose fourth ends the game for all. Once the end is near (a
-//     row locked, a seat with three penalties, a row that a seat may
-//     lock), it plays for the win instead: the few best decisions by
-//     points, and every one that may end the game at once, are played out
-//     to the end hundreds of times each (the others by the normal level's
-//     rule, itself by its table, on dice from a source seeded by the
-//     position) and it takes the one that finishes first most often;
+//     seat, whose fourth ends the game for all. It then plays the few
+//     best decisions by points, and every one that may end the game at
+//     once, out to the end hundreds of times each (the others by the
+//     normal level's rule, itself by its table, on dice from a source
+//     seeded by the position). Once the end is near (a row locked, a seat
+//     with three penalties, a row that a seat may lock) it plays for the
+//     win: it takes the decision that finished first most often; before,
+//     it keeps the best by points unless another finished first clearly
+//     more often;
 //   - normal: a rule of thumb (each open row marks about a third of the
 //     boxes left, fewer the more seats there are), blind to penalties;
 //   - easy: no measure; it marks the number skipping the fewest boxes when
 //     it skips at most one (more on a colour sum, more again to avoid a
 //     penalty) and passes otherwise.
 //
-// Only the strong level's end-game search models the other seats'
-// decisions (as the normal level's); otherwise the others matter through
-// the rows they lock and, for the strong level, their penalties.
+// Only the strong level's search models the other seats' decisions (as
+// the normal level's); otherwise the others matter through the rows they
+// lock and, for the strong level, their penalties.
 //
 // It depends only on the rules (engine/qwixx), the engine contract and the
 // standard library: no Discord, no store, no text.

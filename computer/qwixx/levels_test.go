@@ -51,7 +51,7 @@ func winShare(t *testing.T, players, games int, first, rest Level) float64 {
 // clearly more against four normal players. (Over 2,000 games the
 // figures are 26.1%, 18.2% and 30.6% for the strong level of one roll
 // ahead; 1,000 games keep the test short, 150 for the strong level, whose
-// end-game search costs milliseconds a decision.)
+// search costs milliseconds a decision.)
 func TestLevelsRankAtFiveSeats(t *testing.T) {
 	if got := winShare(t, 5, 1000, Normal, Easy); got < 0.235 {
 		t.Errorf("normal against four easy wins %.1f%% of 1,000 games", 100*got)

@@ -48,9 +48,9 @@ func Decide(g *qwixx.Game, seat int, l Level, r *rand.Rand) (qwixx.Action, error
 	return a, nil
 }
 
-// decideStrong is the strong level's decision: the best by points
-// (strongFuture) or, with others at the table and the end near, the one
-// that wins most often (endDecision).
+// decideStrong is the strong level's decision: alone, the best by points
+// (strongFuture, exact); with others at the table, the one its search of
+// the best by points picks (searchDecision).
 func decideStrong(g *qwixx.Game, seat int) (qwixx.Action, bool) {
 	var buf [10]Option
 	opts := appendOptions(buf[:0], g, seat, strongFuture(g, seat))
@@ -58,7 +58,7 @@ func decideStrong(g *qwixx.Game, seat int) (qwixx.Action, bool) {
 		return qwixx.Action{}, false
 	}
 	if !g.Solitaire {
-		if a, ok := endDecision(g, seat, opts); ok {
+		if a, ok := searchDecision(g, seat, opts); ok {
 			return a, true
 		}
 	}
@@ -87,17 +87,17 @@ func Timeout(g *qwixx.Game, seat int, r *rand.Rand) (qwixx.Action, error) {
 // perfect play from each decision (Exact); with others at the table
 // the points still to come are the strong level's measure (the next roll
 // looked at, then the shrunk table, strongScale), made to rank the options
-// rather than to forecast a score. When the end of a game with others is
-// near, the decisions the strong level plays out also carry their chance
-// of winning (Win), which decides among them: the one the strong level
-// takes is Chosen.
+// rather than to forecast a score. With others at the table, the
+// decisions the strong level plays out also carry their chance of winning
+// (Win): near the end (EndNear) it decides among them, before it
+// overrules the points only when clear. The one the strong level takes is
+// Chosen.
 func Options(g *qwixx.Game, seat int) []Option {
 	opts := appendOptions(nil, g, seat, strongFuture(g, seat))
-	if cands, wins, ok := endSearch(g, seat, opts); ok {
-		best := mostWon(wins)
+	if res, ok := search(g, seat, opts); ok {
 		for i := range opts {
-			if k := slices.Index(cands, opts[i].Action); k >= 0 {
-				opts[i].Win, opts[i].Chosen = wins[k], k == best
+			if k := slices.Index(res.cands, opts[i].Action); k >= 0 {
+				opts[i].Win, opts[i].Chosen = res.wins[k], k == res.chosen
 			}
 		}
 	}

@@ -146,34 +146,50 @@ func TestDecisionsIgnoreHiddenInformation(t *testing.T) {
 }
 
 // TestOptionsRankTheStrongChoice checks the hint: one value per legal
-// decision, the strong level's choice the best of them: by chance of
-// winning among the decisions it weighed so (the end near), by points
-// otherwise.
+// decision, and the strong level's choice marked among them: where it
+// played decisions out (with others at the table), the one Chosen, which
+// near the end won most often and before it is the best by points unless
+// it won more; otherwise, alone, the best by points.
 func TestOptionsRankTheStrongChoice(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
+	weighed := 0
 	for i := range 200 {
 		g := randomPosition(t, r, 1+i%5, int64(i))
 		seat := g.ToDecide()[0]
 		opts := computer.Options(g, seat)
 		legal := g.LegalActions(seat)
 		require.Len(t, opts, len(legal))
-		best, bestWin := opts[0], computer.Option{Win: -1}
+		best, chosen, mostWon := opts[0], computer.Option{Win: -1}, computer.Option{Win: -1}
 		for k, o := range opts {
 			assert.Equal(t, legal[k], o.Action)
 			if o.Points > best.Points {
 				best = o
 			}
-			if o.Win > bestWin.Win || o.Win == bestWin.Win && o.Win >= 0 && o.Points > bestWin.Points {
-				bestWin = o
+			if o.Chosen {
+				assert.GreaterOrEqual(t, o.Win, 0.0, "only a weighed decision is chosen")
+				chosen = o
+			}
+			if o.Win > mostWon.Win {
+				mostWon = o
 			}
 		}
-		if bestWin.Win >= 0 {
-			best = bestWin
+		if mostWon.Win >= 0 {
+			weighed++
+			require.GreaterOrEqual(t, chosen.Win, 0.0, "one of the decisions weighed is chosen")
+			if computer.EndNear(g) {
+				assert.Equal(t, mostWon.Win, chosen.Win, "near the end, the one that won most")
+			} else if chosen.Action != best.Action {
+				assert.Greater(t, chosen.Win, best.Win, "before, the best by points unless another won more")
+			}
+			best = chosen
+		} else {
+			assert.Less(t, chosen.Win, 0.0, "nothing chosen when nothing was weighed")
 		}
 		a, err := computer.Decide(g, seat, computer.Strong, r)
 		require.NoError(t, err)
 		assert.Equal(t, best.Action, a)
 	}
+	assert.Greater(t, weighed, 20)
 }
 
 func TestWrongGameAndNotDeciding(t *testing.T) {

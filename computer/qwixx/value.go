@@ -10,11 +10,11 @@ import (
 
 // Option is one decision open to a seat, the points the seat can expect
 // to finish the game with if it takes it and, when the strong level plays
-// the end of a game for the win, its chance of finishing first.
+// it out (with others at the table), its chance of finishing first.
 type Option struct {
 	Action qwixx.Action
 	Points float64
-	Win    float64 // the share of the strong level's rollouts won after it (endSearch); −1 when not weighed
+	Win    float64 // the share of the strong level's rollouts won after it (search); −1 when not weighed
 	Chosen bool    // the decision the strong level takes among those weighed (Win ≥ 0)
 }
 

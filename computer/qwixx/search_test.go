@@ -98,22 +98,30 @@ func TestPublicSheetsHideTheWhiteSumUnderWay(t *testing.T) {
 	assert.Equal(t, g.Sheets, publicSheets(g, nil))
 }
 
-// TestEndSearchOnLateGames plays games of three and four strong seats and
-// checks, at every decision once the end is near, that the search weighs
-// several decisions, all legal, the points' best among them, with
-// chances of winning between 0 and 1, that Options carries them, and that
-// a seat's decision on the white sum does not change once others made
-// theirs (decisions are simultaneous, and not seen before action 1 ends).
-func TestEndSearchOnLateGames(t *testing.T) {
-	searched, afterOthers := 0, 0
+// TestSearchOnWholeGames plays games of three and four seats and checks
+// the search at every decision once the end is near, and at one decision
+// in searchEvery before: it weighs several decisions, all legal, the
+// points' best first, with chances of winning between 0 and 1, that
+// Options carries them and marks the one Decide takes, that near the end
+// it takes the one that won most and before it the points' best unless
+// another won more, and that a seat's decision on the white sum does not
+// change once others made theirs (decisions are simultaneous, and not
+// seen before action 1 ends). The seats play by the normal level between
+// the decisions checked, which keeps the test short.
+func TestSearchOnWholeGames(t *testing.T) {
+	const searchEvery = 8
+	searched, early, afterOthers, decisions := 0, 0, 0, 0
 	for seed := int64(1); seed <= 3; seed++ {
 		g, err := qwixx.New(qwixx.Options{Players: 3 + int(seed%2), Seed: seed, First: -1})
 		require.NoError(t, err)
 		for !g.Over() {
+			near := EndNear(g)
+			decisions++
+			check := near || decisions%searchEvery == 0
 			// Every seat's decision on the white sum before any is made:
 			// the others' decisions under way must not change it.
 			first := map[int]qwixx.Action{}
-			if g.Phase == qwixx.PhaseWhite && EndNear(g) {
+			if g.Phase == qwixx.PhaseWhite && check {
 				for _, seat := range g.ToDecide() {
 					a, err := Decide(g, seat, Strong, nil)
 					require.NoError(t, err)
@@ -121,28 +129,49 @@ func TestEndSearchOnLateGames(t *testing.T) {
 				}
 			}
 			for _, seat := range g.ToDecide() {
+				if !check {
+					a, err := Decide(g, seat, Normal, nil)
+					require.NoError(t, err)
+					_, err = g.Apply(seat, a)
+					require.NoError(t, err)
+					continue
+				}
 				opts := appendOptions(nil, g, seat, strongFuture(g, seat))
-				cands, wins, ok := endSearch(g, seat, opts)
+				res, ok := search(g, seat, opts)
+				a, err := Decide(g, seat, Strong, nil)
+				require.NoError(t, err)
 				if ok {
 					searched++
-					require.Len(t, wins, len(cands))
-					assert.Greater(t, len(cands), 1)
-					assert.Equal(t, bestOf(opts), cands[0], "the best by points comes first")
-					for k, a := range cands {
-						assert.NoError(t, g.Legal(seat, a))
-						assert.GreaterOrEqual(t, wins[k], 0.0)
-						assert.LessOrEqual(t, wins[k], 1.0)
+					if !near {
+						early++
 					}
-					weighed := 0
+					require.Len(t, res.wins, len(res.cands))
+					assert.Greater(t, len(res.cands), 1)
+					assert.Equal(t, bestOf(opts), res.cands[0], "the best by points comes first")
+					for k, c := range res.cands {
+						assert.NoError(t, g.Legal(seat, c))
+						assert.GreaterOrEqual(t, res.wins[k], 0.0)
+						assert.LessOrEqual(t, res.wins[k], 1.0)
+					}
+					if near {
+						assert.Equal(t, mostWon(res.wins), res.chosen, "near the end, the one that won most")
+					} else if res.chosen != 0 {
+						assert.Greater(t, res.wins[res.chosen], res.wins[0], "before, another than the points' best only when it won more")
+					}
+					assert.Equal(t, res.cands[res.chosen], a)
+					weighed, chosen := 0, 0
 					for _, o := range Options(g, seat) {
 						if o.Win >= 0 {
 							weighed++
 						}
+						if o.Chosen {
+							chosen++
+							assert.Equal(t, a, o.Action, "Options marks the decision taken")
+						}
 					}
-					assert.Equal(t, len(cands), weighed)
+					assert.Equal(t, len(res.cands), weighed)
+					assert.Equal(t, 1, chosen)
 				}
-				a, err := Decide(g, seat, Strong, nil)
-				require.NoError(t, err)
 				if before, ok := first[seat]; ok {
 					assert.Equal(t, before, a, "seat %d decides as before the others did (simultaneous, §3)", seat)
 					if len(g.ToDecide()) < g.Players {
@@ -155,7 +184,30 @@ func TestEndSearchOnLateGames(t *testing.T) {
 		}
 	}
 	assert.Greater(t, searched, 10)
+	assert.Greater(t, early, 3)
 	assert.Greater(t, afterOthers, 10)
+}
+
+// TestClearlyBetterNeedsAClearLead: before the end is near, another
+// decision than the points' best is taken only when it won more often on
+// the same dice by more than searchEarlyZ standard errors.
+func TestClearlyBetterNeedsAClearLead(t *testing.T) {
+	rollouts := func(wins ...int) []uint8 { // 1 for each won rollout of 200, the first ones
+		out := make([]uint8, 200)
+		for i := range wins[0] {
+			out[i] = 1
+		}
+		return out
+	}
+	played := []int{200, 200, 200}
+	even := [][]uint8{rollouts(100), rollouts(100), rollouts(100)}
+	assert.Equal(t, 0, clearlyBetter(even, played), "no lead: the points' best")
+	slight := [][]uint8{rollouts(100), rollouts(103), rollouts(99)}
+	assert.Equal(t, 0, clearlyBetter(slight, played), "3 rollouts more in 200: within the noise")
+	clear := [][]uint8{rollouts(100), rollouts(104), rollouts(130)}
+	assert.Equal(t, 2, clearlyBetter(clear, played), "30 rollouts more on the same dice: clear")
+	unplayed := [][]uint8{rollouts(100), rollouts(100), rollouts(130)}
+	assert.Equal(t, 0, clearlyBetter(unplayed, []int{200, 200, 0}), "a candidate not played is not taken")
 }
 
 // TestEndSearchIsDeterministic: the same position gives the same chances,
@@ -167,11 +219,10 @@ func TestEndSearchIsDeterministic(t *testing.T) {
 	h := g.Clone()
 	h.Reseed(777)
 	opts := appendOptions(nil, g, 0, strongFuture(g, 0))
-	c1, w1, ok := endSearch(g, 0, opts)
+	r1, ok := search(g, 0, opts)
 	require.True(t, ok)
-	c2, w2, _ := endSearch(h, 0, opts)
-	assert.Equal(t, c1, c2)
-	assert.Equal(t, w1, w2)
+	r2, _ := search(h, 0, opts)
+	assert.Equal(t, r1, r2)
 	a, err := Decide(g, 0, Strong, rand.New(rand.NewPCG(1, 2)))
 	require.NoError(t, err)
 	b, err := Decide(h, 0, Strong, rand.New(rand.NewPCG(3, 4)))

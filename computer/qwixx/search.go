@@ -10,32 +10,45 @@ import (
 	"github.com/dixgame/dixbot/engine/qwixx"
 )
 
-// The strong level with others at the table plays the end of a game for
-// the win: once the end is near (endNear), the few best decisions by its
-// points measure, and every decision that may end the game at once, are
-// each played out to the end many times (rollouts) and the one that
-// finishes first most often is taken. A rollout plays every seat by a fast
-// rule, the others by the normal level's (a reasonable player), the seat
-// itself by its points table (TableFuture); its dice come from a source
-// seeded by the position itself, never from the game's own rolls (Q11), so
-// a decision stays a function of what the seat may see. A tie for the most
-// points is a victory for each (Q10).
+// The strong level with others at the table plays its decisions out: the
+// few best decisions by its points measure, and every decision that may
+// end the game at once, are each played out to the end many times
+// (rollouts). A rollout plays every seat by a fast rule, the others by
+// the normal level's (a reasonable player), the seat itself by its points
+// table (TableFuture); its dice come from a source seeded by the position
+// itself, never from the game's own rolls (Q11), so a decision stays a
+// function of what the seat may see. A tie for the most points is a
+// victory for each (Q10). Once the end is near (endNear) the seat plays
+// for the win: it takes the decision that finished first most often.
+// Before, it keeps the best by points unless another finished first
+// clearly more often on the same dice (searchEarlyZ standard errors):
+// early in a game the chances of winning differ little and a few hundred
+// rollouts rank them by chance, where the points measure does not.
 
-// Parameters of the end-game search; the package's notes
-// (docs/computer-qwixx.md) say how they were chosen.
+// Parameters of the search; the package's notes (docs/computer-qwixx.md)
+// say how they were chosen.
 const (
-	endRollouts    = 600    // rollouts at most per candidate decision
-	endMinRollouts = 64     // rollouts before a candidate may be dropped
-	endBatch       = 32     // rollouts between two looks at the candidates
-	endZ           = 2.5    // standard errors by which a dropped candidate falls short
-	endWork        = 100000 // seat-rolls played out at most by one decision (the time it takes)
-	endCandidates  = 3      // the best decisions by points looked at (plus those that may end the game)
-	endMargin      = 6.0    // points: a decision this far ahead of the next is taken without rollouts
-	endLocks       = 1      // rows locked for everyone from which the end is near
-	endPenalties   = 3      // penalties of one seat from which the end is near
-	endLockReady   = 1      // rows that a seat may lock from which the end is near
-	endReadyMarks  = 5      // marks in a row from which its seat may lock it
+	searchRollouts    = 600    // rollouts at most per candidate decision
+	searchMinRollouts = 64     // rollouts before a candidate may be dropped
+	searchBatch       = 32     // rollouts between two looks at the candidates
+	searchZ           = 2.5    // standard errors by which a dropped candidate falls short
+	searchEarlyZ      = 2.0    // before the end is near: standard errors by which a decision must beat the best by points
+	searchWork        = 100000 // seat-rolls played out at most by one decision (the time it takes)
+	searchCandidates  = 3      // the best decisions by points looked at (plus those that may end the game)
+	searchMargin      = 6.0    // points: a decision this far ahead of the next is taken without rollouts
+	endLocks          = 1      // rows locked for everyone from which the end is near
+	endPenalties      = 3      // penalties of one seat from which the end is near
+	endLockReady      = 1      // rows that a seat may lock from which the end is near
+	endReadyMarks     = 5      // marks in a row from which its seat may lock it
 )
+
+// EndNear reports whether the end of g is near enough for the strong
+// level to play it for the win (endNear, on the sheets as every seat sees
+// them).
+func EndNear(g *qwixx.Game) bool {
+	var buf [qwixx.MaxPlayers]qwixx.Sheet
+	return endNear(g, publicSheets(g, buf[:]))
+}
 
 // endNear reports whether g is close enough to its end for the strong
 // level to play it for the win: a row locked, a seat with endPenalties, or
@@ -386,16 +399,23 @@ func (sg *simGame) playOut(r *rand.Rand) (float64, int) {
 	return sg.won(), maxRolls
 }
 
-// endDecision returns the strong level's decision for seat in g when the
-// end is near: the one of opts (seat's options valued in points) that
-// wins most often when played out (endSearch); ok is false when there is
-// no search to make.
-func endDecision(g *qwixx.Game, seat int, opts []Option) (qwixx.Action, bool) {
-	cands, wins, ok := endSearch(g, seat, opts)
+// searchDecision returns the strong level's decision for seat in g with
+// others at the table: the one of opts (seat's options valued in points)
+// that search picks; ok is false when there is no search to make.
+func searchDecision(g *qwixx.Game, seat int, opts []Option) (qwixx.Action, bool) {
+	res, ok := search(g, seat, opts)
 	if !ok {
 		return qwixx.Action{}, false
 	}
-	return cands[mostWon(wins)], true
+	return res.cands[res.chosen], true
+}
+
+// searched is what search found: the decisions it weighed (the best by
+// points first), the share of rollouts each won, and the one taken.
+type searched struct {
+	cands  []qwixx.Action
+	wins   []float64
+	chosen int
 }
 
 // mostWon is the index of the candidate that won the largest share, the
@@ -410,34 +430,36 @@ func mostWon(wins []float64) int {
 	return best
 }
 
-// endSearch plays out, when the end is near, the decisions of opts worth
-// weighing (endCandidateList) endRollouts times each, on the same dice for
-// each, and returns them with the share of those games the seat won; ok
-// is false when the end is not near or there is one decision to weigh.
-func endSearch(g *qwixx.Game, seat int, opts []Option) (cands []qwixx.Action, wins []float64, ok bool) {
+// search plays out the decisions of opts worth weighing (candidateList)
+// up to searchRollouts times each, on the same dice for each, and returns
+// them with the share of those games the seat won and the one it takes:
+// the one that won most when the end is near, else the best by points
+// unless another beat it beyond doubt (clearlyBetter). ok is false in
+// solitaire or when there is one decision to weigh.
+func search(g *qwixx.Game, seat int, opts []Option) (searched, bool) {
 	var buf [qwixx.MaxPlayers]qwixx.Sheet
 	pre := publicSheets(g, buf[:])
-	if g.Solitaire || len(opts) < 2 || !endNear(g, pre) {
-		return nil, nil, false
+	if g.Solitaire || len(opts) < 2 {
+		return searched{}, false
 	}
-	cands = endCandidateList(g, seat, opts)
-	if len(cands) < 2 || endRollouts <= 0 {
-		return nil, nil, false
+	cands := candidateList(g, seat, opts)
+	if len(cands) < 2 || searchRollouts <= 0 {
+		return searched{}, false
 	}
 	root := newSimGame(g, seat, pre)
 	seed := positionSeed(g, seat, pre)
-	wins = make([]float64, len(cands))
+	wins := make([]float64, len(cands))
 	won := make([][]uint8, len(cands)) // by candidate, by rollout: 1 when won
 	alive := make([]bool, len(cands))
 	played := make([]int, len(cands))
 	for k := range cands {
-		won[k] = make([]uint8, endRollouts)
+		won[k] = make([]uint8, searchRollouts)
 		alive[k] = true
 	}
 	src := rand.NewPCG(0, 0)
 	r := rand.New(src)
 	left, work := len(cands), 0
-	for i := 0; i < endRollouts && left > 1 && work < endWork; i++ {
+	for i := 0; i < searchRollouts && left > 1 && work < searchWork; i++ {
 		for k, a := range cands {
 			if !alive[k] {
 				continue
@@ -456,21 +478,52 @@ func endSearch(g *qwixx.Game, seat int, opts []Option) (cands []qwixx.Action, wi
 			wins[k] += w
 			played[k]++
 		}
-		if n := i + 1; n >= endMinRollouts && n%endBatch == 0 {
-			left = endPrune(won, alive, n)
+		if n := i + 1; n >= searchMinRollouts && n%searchBatch == 0 {
+			left = prune(won, alive, n)
 		}
 	}
 	for k := range wins {
 		wins[k] /= float64(max(played[k], 1))
 	}
-	return cands, wins, true
+	res := searched{cands: cands, wins: wins}
+	if endNear(g, pre) {
+		res.chosen = mostWon(wins)
+	} else {
+		res.chosen = clearlyBetter(won, played)
+	}
+	return res, true
 }
 
-// endPrune drops the candidates that the first n rollouts show worse than
+// clearlyBetter returns the candidate that beat the first (the best by
+// points) by the most standard errors on the rollouts both played, when
+// that is more than searchEarlyZ; else the first.
+func clearlyBetter(won [][]uint8, played []int) int {
+	best, bz := 0, searchEarlyZ
+	for k := 1; k < len(won); k++ {
+		n := min(played[k], played[0])
+		if n == 0 {
+			continue
+		}
+		var sum, sq float64
+		for i := range n {
+			d := float64(won[k][i]) - float64(won[0][i])
+			sum += d
+			sq += d * d
+		}
+		mean := sum / float64(n)
+		se := math.Sqrt(max(sq/float64(n)-mean*mean, 0) / float64(n))
+		if mean > 0 && mean > bz*se {
+			best, bz = k, mean/max(se, 1e-12)
+		}
+	}
+	return best
+}
+
+// prune drops the candidates that the first n rollouts show worse than
 // the leader (the one alive that won most) beyond doubt: their wins on the
-// same dice fall short of the leader's by more than endZ standard errors.
+// same dice fall short of the leader's by more than searchZ standard errors.
 // It returns how many remain.
-func endPrune(won [][]uint8, alive []bool, n int) int {
+func prune(won [][]uint8, alive []bool, n int) int {
 	lead, most := -1, -1
 	for k := range won {
 		if !alive[k] {
@@ -501,7 +554,7 @@ func endPrune(won [][]uint8, alive []bool, n int) int {
 		}
 		mean := sum / float64(n)
 		se := math.Sqrt(max(sq/float64(n)-mean*mean, 0) / float64(n))
-		if mean > endZ*se && mean > 0 {
+		if mean > searchZ*se && mean > 0 {
 			alive[k] = false
 			continue
 		}
@@ -546,11 +599,11 @@ func newSimGame(g *qwixx.Game, seat int, pre []qwixx.Sheet) simGame {
 	return sg
 }
 
-// endCandidateList returns the decisions the end-game search weighs: the
-// endCandidates best of opts by points, none more than endMargin behind
+// candidateList returns the decisions the end-game search weighs: the
+// searchCandidates best of opts by points, none more than searchMargin behind
 // the best, and every decision that may end the game at once (a second
 // lock, Q8; the active seat's fourth penalty, Q9), best first.
-func endCandidateList(g *qwixx.Game, seat int, opts []Option) []qwixx.Action {
+func candidateList(g *qwixx.Game, seat int, opts []Option) []qwixx.Action {
 	sorted := slices.Clone(opts)
 	slices.SortStableFunc(sorted, func(a, b Option) int {
 		switch {
@@ -563,7 +616,7 @@ func endCandidateList(g *qwixx.Game, seat int, opts []Option) []qwixx.Action {
 	})
 	var out []qwixx.Action
 	for k, o := range sorted {
-		if (k < endCandidates && o.Points >= sorted[0].Points-endMargin) || mayEnd(g, seat, o.Action) {
+		if (k < searchCandidates && o.Points >= sorted[0].Points-searchMargin) || mayEnd(g, seat, o.Action) {
 			out = append(out, o.Action)
 		}
 	}
