@@ -56,16 +56,30 @@ func timeDecisions(b *testing.B, decide func() error) {
 }
 
 // BenchmarkEndDecision times the strong level's decisions once the end is
-// near (its end-game search), on 400 positions of games of 2–5 seats (one
-// strong seat, the others normal), and reports the slowest, by the wall
-// clock and by the thread's CPU clock (Linux).
+// near (where it plays for the win), on 400 positions of games of 2–5
+// seats (one strong seat, the others normal), and reports the slowest, by
+// the wall clock and by the thread's CPU clock (Linux).
 func BenchmarkEndDecision(b *testing.B) {
+	benchStrongPositions(b, computer.EndNear)
+}
+
+// BenchmarkGameDecision times the strong level's decisions over whole
+// games of 2–5 seats (one strong seat, the others normal): 400 positions,
+// from the first roll to the last, as BenchmarkEndDecision.
+func BenchmarkGameDecision(b *testing.B) {
+	benchStrongPositions(b, func(*qwixx.Game) bool { return true })
+}
+
+// benchStrongPositions times the strong level's decisions on 400 positions
+// where keep holds, taken from games of 2–5 seats (seat 0 strong, the
+// others normal; one game in three).
+func benchStrongPositions(b *testing.B, keep func(*qwixx.Game) bool) {
 	type pos struct {
 		g    *qwixx.Game
 		seat int
 	}
-	var late []pos
-	for seed := int64(1); len(late) < 400; seed++ {
+	var kept []pos
+	for seed := int64(1); len(kept) < 400; seed++ {
 		g, err := qwixx.New(qwixx.Options{Players: 2 + int(seed%4), Seed: seed, First: -1})
 		if err != nil {
 			b.Fatal(err)
@@ -75,8 +89,8 @@ func BenchmarkEndDecision(b *testing.B) {
 				l := computer.Normal
 				if seat == 0 {
 					l = computer.Strong
-					if seed%3 == 0 && computer.EndNear(g) {
-						late = append(late, pos{g.Clone(), seat})
+					if seed%3 == 0 && keep(g) {
+						kept = append(kept, pos{g.Clone(), seat})
 					}
 				}
 				a, err := computer.Decide(g, seat, l, nil)
@@ -91,7 +105,7 @@ func BenchmarkEndDecision(b *testing.B) {
 	}
 	i := 0
 	timeDecisions(b, func() error {
-		p := late[i%len(late)]
+		p := kept[i%len(kept)]
 		i++
 		_, err := computer.Decide(p.g, p.seat, computer.Strong, nil)
 		return err

@@ -599,7 +599,7 @@ func newSimGame(g *qwixx.Game, seat int, pre []qwixx.Sheet) simGame {
 	return sg
 }
 
-// candidateList returns the decisions the end-game search weighs: the
+// candidateList returns the decisions the search weighs: the
 // searchCandidates best of opts by points, none more than searchMargin behind
 // the best, and every decision that may end the game at once (a second
 // lock, Q8; the active seat's fourth penalty, Q9), best first.
