@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"math/rand/v2"
 	"sync/atomic"
 	"testing"
@@ -9,8 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	botdix "github.com/dixgame/dixbot/bot/dix"
+	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
+	qcomputer "github.com/dixgame/dixbot/computer/qwixx"
 	"github.com/dixgame/dixbot/engine"
 	"github.com/dixgame/dixbot/engine/dix"
+	qrules "github.com/dixgame/dixbot/engine/qwixx"
 	"github.com/dixgame/dixbot/internal/tabletest"
 )
 
@@ -68,6 +72,53 @@ func TestDixSharedComputerTurnsDecidedOutsideTheStoreUpdate(t *testing.T) {
 		g, _, data, over := h.dixNow()
 		require.True(t, over || g.Phase == dix.PhaseOver, "the game ended")
 		return data, int(in.Load()), int(out.Load())
+	}
+	with, in, out := play(true)
+	assert.Zero(t, in, "no computer decision inside a store update")
+	assert.Positive(t, out, "the computer seats played")
+	without, in, _ := play(false)
+	assert.Positive(t, in, "without foresight the computer decides inside the update")
+	assert.Equal(t, without, with, "the same game either way")
+}
+
+// A game of Qwixx of one person and two computer seats, one of which
+// draws at random (easy): every computer decision a person's move leads
+// to is taken before the move's store update, and the game plays to its
+// end exactly as without foresight.
+func TestQwixxComputerTurnsDecidedOutsideTheStoreUpdate(t *testing.T) {
+	t.Parallel()
+	play := func(foresight bool) (data []byte, inside, outside int) {
+		ws := &tabletest.WatchedStore{Store: tabletest.NewMemStore()}
+		var in, out atomic.Int32
+		game := botqwixx.Game()
+		require.True(t, game.Foresight, "Qwixx's computer is foreseen")
+		game.Foresight = foresight
+		player := game.Player
+		game.Player = func(level string) engine.Player {
+			return watchedPlayer{Player: player(level), ws: ws, inside: &in, outside: &out}
+		}
+		h := newDixHarnessOn(t, ws, game, 9, false)
+		board := h.openGame("qwixx", []string{"u1"}, nil, "normal", "easy")
+		in.Store(0)
+		out.Store(0)
+		rng := rand.New(rand.NewPCG(9, 4))
+		for range 1000 {
+			g, td, _ := h.qstate()
+			require.NotNil(t, g)
+			if g.Over() {
+				break
+			}
+			seat := td.seatOf("u1")
+			require.Contains(t, g.ToDecide(), seat, "the computer seats decided: the person's turn")
+			m, err := qcomputer.Player{Level: qcomputer.Normal}.Decide(qrules.StateOf(g), seat, rng)
+			require.NoError(t, err)
+			board = h.ClickOn("u1", board, h.qmust(board, cverbMove, string(m))).Shown(board)
+		}
+		r, err := ws.Get(context.Background(), h.Channel)
+		require.NoError(t, err)
+		g, _, _ := h.qstate()
+		require.True(t, g.Over(), "the game ended")
+		return r.Data, int(in.Load()), int(out.Load())
 	}
 	with, in, out := play(true)
 	assert.Zero(t, in, "no computer decision inside a store update")

@@ -56,6 +56,9 @@ func Game() present.Game {
 		},
 		// Everyone decides on the white sum at once.
 		SteadyButtons: true,
+		// The strong computer plays its decisions out (milliseconds each,
+		// computer/qwixx): worked out before a move's store update.
+		Foresight: true,
 	}
 }
 
