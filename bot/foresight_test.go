@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	botdix "github.com/dixgame/dixbot/bot/dix"
+	"github.com/dixgame/dixbot/bot/present"
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	qcomputer "github.com/dixgame/dixbot/computer/qwixx"
 	"github.com/dixgame/dixbot/engine"
@@ -44,6 +45,44 @@ func (p watchedPlayer) Timeout(s engine.State, seat int, r *rand.Rand) (engine.M
 	return p.Player.Timeout(s, seat, r)
 }
 
+// watchGame sets game's foresight and counts its computer players'
+// decisions (watchedPlayer) on the in-memory store it returns: in, taken
+// inside one of its updates, out, outside any.
+func watchGame(game *present.Game, foresight bool) (ws *tabletest.WatchedStore, in, out *atomic.Int32) {
+	ws = &tabletest.WatchedStore{Store: tabletest.NewMemStore()}
+	in, out = new(atomic.Int32), new(atomic.Int32)
+	game.Foresight = foresight
+	player := game.Player
+	game.Player = func(level string) engine.Player {
+		return watchedPlayer{Player: player(level), ws: ws, inside: in, outside: out}
+	}
+	return ws, in, out
+}
+
+// checkForesight plays a game of newGame twice, by play, with foresight
+// and without: with it, no computer decision is taken inside a store
+// update, without it some are, and the game ends the same either way.
+// play opens the table on h, calls opened once the game started (the
+// decisions are counted from there), plays to the end and returns the
+// state's bytes.
+func checkForesight(t *testing.T, newGame func() present.Game, play func(h *harness, opened func()) []byte) {
+	t.Helper()
+	run := func(foresight bool) (data []byte, inside, outside int) {
+		game := newGame()
+		require.True(t, game.Foresight, "the game's computer is foreseen")
+		ws, in, out := watchGame(&game, foresight)
+		h := newDixHarnessOn(t, ws, game, 9, false)
+		data = play(h, func() { in.Store(0); out.Store(0) })
+		return data, int(in.Load()), int(out.Load())
+	}
+	with, in, out := run(true)
+	assert.Zero(t, in, "no computer decision inside a store update")
+	assert.Positive(t, out, "the computer seats played")
+	without, in, _ := run(false)
+	assert.Positive(t, in, "without foresight the computer decides inside the update")
+	assert.Equal(t, without, with, "the same game either way")
+}
+
 // A game of DIX on the shared table of one person and two computer seats:
 // the computer's turns a person's move leads to are decided before the
 // move's store update, not inside it (where their thinking would eat the
@@ -51,34 +90,17 @@ func (p watchedPlayer) Timeout(s engine.State, seat int, r *rand.Rand) (engine.M
 // are decided inside it (a game without foresight).
 func TestDixSharedComputerTurnsDecidedOutsideTheStoreUpdate(t *testing.T) {
 	t.Parallel()
-	play := func(foresight bool) (data []byte, inside, outside int) {
-		ws := &tabletest.WatchedStore{Store: tabletest.NewMemStore()}
-		var in, out atomic.Int32
-		game := botdix.Game()
-		require.True(t, game.Foresight, "DIX's computer is foreseen")
-		game.Foresight = foresight
-		player := game.Player
-		game.Player = func(level string) engine.Player {
-			return watchedPlayer{Player: player(level), ws: ws, inside: &in, outside: &out}
-		}
-		h := newDixHarnessOn(t, ws, game, 9, false)
+	checkForesight(t, botdix.Game, func(h *harness, opened func()) []byte {
 		h.openGame("dix", []string{"u1"}, nil, "strong", "normal")
 		g, _, _, _ := h.dixNow()
 		require.Len(t, g.Players, 3)
-		in.Store(0)
-		out.Store(0)
+		opened()
 		d := &dixDriver{h: h, users: []string{"u1"}, rng: rand.New(rand.NewPCG(9, 3)), mirror: g, seen: map[string]int{}, follow: true}
 		d.play(600)
 		g, _, data, over := h.dixNow()
 		require.True(t, over || g.Phase == dix.PhaseOver, "the game ended")
-		return data, int(in.Load()), int(out.Load())
-	}
-	with, in, out := play(true)
-	assert.Zero(t, in, "no computer decision inside a store update")
-	assert.Positive(t, out, "the computer seats played")
-	without, in, _ := play(false)
-	assert.Positive(t, in, "without foresight the computer decides inside the update")
-	assert.Equal(t, without, with, "the same game either way")
+		return data
+	})
 }
 
 // A game of Qwixx of one person and two computer seats, one of which
@@ -87,20 +109,9 @@ func TestDixSharedComputerTurnsDecidedOutsideTheStoreUpdate(t *testing.T) {
 // end exactly as without foresight.
 func TestQwixxComputerTurnsDecidedOutsideTheStoreUpdate(t *testing.T) {
 	t.Parallel()
-	play := func(foresight bool) (data []byte, inside, outside int) {
-		ws := &tabletest.WatchedStore{Store: tabletest.NewMemStore()}
-		var in, out atomic.Int32
-		game := botqwixx.Game()
-		require.True(t, game.Foresight, "Qwixx's computer is foreseen")
-		game.Foresight = foresight
-		player := game.Player
-		game.Player = func(level string) engine.Player {
-			return watchedPlayer{Player: player(level), ws: ws, inside: &in, outside: &out}
-		}
-		h := newDixHarnessOn(t, ws, game, 9, false)
+	checkForesight(t, botqwixx.Game, func(h *harness, opened func()) []byte {
 		board := h.openGame("qwixx", []string{"u1"}, nil, "normal", "easy")
-		in.Store(0)
-		out.Store(0)
+		opened()
 		rng := rand.New(rand.NewPCG(9, 4))
 		for range 1000 {
 			g, td, _ := h.qstate()
@@ -114,16 +125,10 @@ func TestQwixxComputerTurnsDecidedOutsideTheStoreUpdate(t *testing.T) {
 			require.NoError(t, err)
 			board = h.ClickOn("u1", board, h.qmust(board, cverbMove, string(m))).Shown(board)
 		}
-		r, err := ws.Get(context.Background(), h.Channel)
+		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		g, _, _ := h.qstate()
 		require.True(t, g.Over(), "the game ended")
-		return r.Data, int(in.Load()), int(out.Load())
-	}
-	with, in, out := play(true)
-	assert.Zero(t, in, "no computer decision inside a store update")
-	assert.Positive(t, out, "the computer seats played")
-	without, in, _ := play(false)
-	assert.Positive(t, in, "without foresight the computer decides inside the update")
-	assert.Equal(t, without, with, "the same game either way")
+		return r.Data
+	})
 }
