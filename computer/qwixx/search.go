@@ -22,8 +22,9 @@ import (
 // for the win: it takes the decision that finished first most often.
 // Before, it keeps the best by points unless another finished first
 // clearly more often on the same dice (searchEarlyZ standard errors):
-// early in a game the chances of winning differ little and a few hundred
-// rollouts rank them by chance, where the points measure does not.
+// early in a game the chances of winning differ little, and a few hundred
+// rollouts would rank the decisions by chance where the points measure
+// ranks them well.
 
 // Parameters of the search; the package's notes (docs/computer-qwixx.md)
 // say how they were chosen.
