@@ -29,7 +29,7 @@ func newQwixxHarnessOn(t *testing.T, db dixbot.Store, pictures bool) *harness {
 	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
 		NoPictures: !pictures, Games: []present.Game{botqwixx.Game()}})
 	require.NoError(t, err)
-	b.workBudget = harnessBudget
+	b.workBudget, b.deferAfter = harnessBudget, harnessBudget // as newHarnessOn
 	h.b = b
 	return h
 }
