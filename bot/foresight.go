@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"strconv"
 
@@ -91,7 +92,7 @@ func (c *Call) foresee(g *present.Game, n uint64, m engine.Move) (f *foresight) 
 		}
 	}()
 	r, err := c.B.peek(c.ctx, c.I.ChannelID)
-	if err != nil || r.Finished || r.Game != g.Rules.Name() || r.Data == nil {
+	if err != nil || r.Finished || r.Game != g.Rules.Name() || r.Data == nil || !mayPlayComputer(r.Meta) {
 		return nil
 	}
 	td, err := decodeTableData(r.Meta)
@@ -116,6 +117,18 @@ func (c *Call) foresee(g *present.Game, n uint64, m engine.Move) (f *foresight) 
 	}
 	f.record = false
 	return f
+}
+
+// computerSeat and awaySeat are how a computer seat and an absent
+// person's seat show in table data's JSON (tableSeat's Level and Away):
+// no text in the JSON holds them unescaped.
+var computerSeat, awaySeat = []byte(`"cpu":"`), []byte(`"aw":true`)
+
+// mayPlayComputer reports, from table data's JSON without decoding it,
+// whether the computer may decide for a seat (playsComputer): false for a
+// table of people all present, the usual click's.
+func mayPlayComputer(meta []byte) bool {
+	return bytes.Contains(meta, computerSeat) || bytes.Contains(meta, awaySeat)
 }
 
 // playsComputer reports whether the computer decides for a seat: a

@@ -132,3 +132,22 @@ func TestQwixxComputerTurnsDecidedOutsideTheStoreUpdate(t *testing.T) {
 		return r.Data
 	})
 }
+
+// mayPlayComputer, read from the JSON without decoding it, holds for
+// every table whose computer decides for a seat, and not for a table of
+// people all present, whatever their names.
+func TestMayPlayComputerFromTheJSON(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		seats []tableSeat
+	}{
+		{"people", []tableSeat{{User: "u1", Name: "Ann"}, {User: "u2", Name: "Bob"}}},
+		{"names like the keys", []tableSeat{{User: "u1", Name: `"cpu":"`}, {User: "u2", Name: `"aw":true`}}},
+		{"a computer seat", []tableSeat{{User: "u1", Name: "Ann"}, {Name: "Robot 1", Level: "strong"}}},
+		{"an absent person", []tableSeat{{User: "u1", Name: "Ann"}, {User: "u2", Name: "Bob", Away: true}}},
+	} {
+		td := &tableData{V: tableDataVersion, Seats: c.seats}
+		assert.Equal(t, td.playsComputer(), mayPlayComputer(td.Encode()), c.name)
+	}
+}

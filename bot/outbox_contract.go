@@ -189,10 +189,11 @@ func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.
 	mu.Lock()
 	defer mu.Unlock()
 	ctx = discordapi.NoWait(ctx)
-	var upTo uint32 // the last effect owed by the change ix answered
+	var upTo uint32           // the last effect owed by the change ix answered
+	var answeredTD *tableData // rec's table data, when decoded for upTo
 	if ix != nil {
 		if td, err := decodeTableData(rec.Meta); err == nil {
-			upTo = td.NextEffect
+			upTo, answeredTD = td.NextEffect, td
 		}
 	}
 	answered := rec.Version  // the record the answer of ix showed
@@ -202,15 +203,23 @@ func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.
 	case err == nil && fresh.Finished && fresh.Version >= rec.Version:
 		return nil, nil // archived: its last effect was done
 	case err == nil && fresh.Version >= rec.Version:
+		if !bytes.Equal(fresh.Meta, rec.Meta) {
+			answeredTD = nil
+		}
 		rec = fresh
 	}
 	g, ok := b.games[rec.Game]
 	if !ok {
 		return nil, nil
 	}
-	td, err := decodeTableData(rec.Meta)
-	if err != nil || len(td.Outbox) == 0 {
-		return nil, err
+	td := answeredTD // the same bytes: decoded once
+	if td == nil {
+		if td, err = decodeTableData(rec.Meta); err != nil {
+			return nil, err
+		}
+	}
+	if len(td.Outbox) == 0 {
+		return nil, nil
 	}
 	x := &cexec{b: b, d: d, rec: rec, td: td, g: g, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
 		posted: map[uint32]Via{}, hold: ours, held: boardHold{missing: td.Missing, at: b.now()}}
