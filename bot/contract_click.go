@@ -99,6 +99,10 @@ func steadyLobbyVerb(verb string) bool {
 // one) is outdated, whatever its id.
 func (c *Call) contractLobby(g *present.Game, p parsedID) error {
 	started, cancelled := false, false
+	var plan startPlan
+	if p.Verb == cverbGo {
+		plan = c.foreseeStart(g)
+	}
 	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
 		steady := p.n == 0 && steadyLobbyVerb(p.Verb)
 		if r.Data != nil || !steady && uint64(td.Lobby) != p.n || c.I.Message != nil && laterID(td.opening(), c.I.Message.ID) {
@@ -109,7 +113,7 @@ func (c *Call) contractLobby(g *present.Game, p parsedID) error {
 		}
 		td.lobbyPosted(r)
 		var err error
-		if started, cancelled, err = c.lobbyChange(g, p, r, td); err != nil {
+		if started, cancelled, err = c.lobbyChange(g, p, r, td, plan); err != nil {
 			return err
 		}
 		td.Lobby++
@@ -139,7 +143,7 @@ func (c *Call) contractLobby(g *present.Game, p parsedID) error {
 
 // lobbyChange applies a click p on the lobby to td, within the update of
 // r: it reports whether the game started or the lobby was cancelled.
-func (c *Call) lobbyChange(g *present.Game, p parsedID, r *dixbot.Record, td *tableData) (started, cancelled bool, err error) {
+func (c *Call) lobbyChange(g *present.Game, p parsedID, r *dixbot.Record, td *tableData, plan startPlan) (started, cancelled bool, err error) {
 	switch p.Verb {
 	case cverbJoin:
 		if td.seated(c.User) {
@@ -201,7 +205,7 @@ func (c *Call) lobbyChange(g *present.Game, p parsedID, r *dixbot.Record, td *ta
 		}
 		now := c.B.now()
 		td.Board = c.I.Message.ID
-		st, err := c.B.startTable(g, r, td, now)
+		st, err := c.B.startTableWith(g, r, td, now, plan)
 		if err != nil {
 			return false, false, err
 		}

@@ -32,7 +32,16 @@ const firstStream = 1 << 62
 // starts (td.Starts, else drawn from the seed), the forced and computer
 // decisions that open it, the clocks of the people deciding.
 func (b *Bot) startTable(g *present.Game, r *dixbot.Record, td *tableData, now time.Time) (engine.State, error) {
-	td.Seed = b.seed()
+	return b.startTableWith(g, r, td, now, startPlan{})
+}
+
+// startTableWith is startTable with the seed and the computer's first
+// decisions worked out before (foreseeStart; a zero plan: none).
+func (b *Bot) startTableWith(g *present.Game, r *dixbot.Record, td *tableData, now time.Time, plan startPlan) (engine.State, error) {
+	td.Seed = plan.seed
+	if plan.f == nil {
+		td.Seed = b.seed()
+	}
 	n := len(td.Seats)
 	first := td.Starts - 1
 	if first < 0 || first >= n {
@@ -48,7 +57,7 @@ func (b *Bot) startTable(g *present.Game, r *dixbot.Record, td *tableData, now t
 		td.Open[s] = st.Seq()
 		noteOpened(td, s, now)
 	}
-	evs, err := b.advance(g, st, td, now)
+	evs, err := b.advanceWith(g, st, td, now, plan.f)
 	if err != nil {
 		return nil, err
 	}

@@ -131,6 +131,47 @@ func mayPlayComputer(meta []byte) bool {
 	return bytes.Contains(meta, computerSeat) || bytes.Contains(meta, awaySeat)
 }
 
+// startPlan is what the lobby's Start works out before its store update:
+// the new game's seed and the computer's decisions of its first turns
+// (f nil: none, the update draws the seed and decides).
+type startPlan struct {
+	seed int64
+	f    *foresight
+}
+
+// foreseeStart works out, for the lobby's Start clicked by its creator,
+// the computer's decisions the game's first turns lead to: it starts the
+// game, with a seed drawn now, on a copy of the lobby as this process
+// last saw it, outside any store update (foresee does the same for a
+// move). Best effort: the update starts the game again with that seed.
+func (c *Call) foreseeStart(g *present.Game) (plan startPlan) {
+	if !g.Foresight {
+		return startPlan{}
+	}
+	defer func() {
+		if recover() != nil {
+			plan = startPlan{}
+		}
+	}()
+	r, err := c.B.peek(c.ctx, c.I.ChannelID)
+	if err != nil || r.Finished || r.Game != g.Rules.Name() || r.Data != nil || !mayPlayComputer(r.Meta) {
+		return startPlan{}
+	}
+	td, err := decodeTableData(r.Meta)
+	if err != nil || td.Creator != c.User || len(td.Seats) < g.MinSeats || !td.playsComputer() {
+		return startPlan{}
+	}
+	plan.seed = c.B.seed()
+	f := &foresight{seed: plan.seed, lang: td.Lang, record: true, moves: map[string]engine.Move{}}
+	cp := *r
+	if _, err := c.B.startTableWith(g, &cp, td, c.B.now(), startPlan{seed: plan.seed, f: f}); err != nil {
+		return startPlan{}
+	}
+	f.record = false
+	plan.f = f
+	return plan
+}
+
 // playsComputer reports whether the computer decides for a seat: a
 // computer seat, or an absent person's.
 func (td *tableData) playsComputer() bool {

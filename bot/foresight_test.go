@@ -62,9 +62,8 @@ func watchGame(game *present.Game, foresight bool) (ws *tabletest.WatchedStore, 
 // checkForesight plays a game of newGame twice, by play, with foresight
 // and without: with it, no computer decision is taken inside a store
 // update, without it some are, and the game ends the same either way.
-// play opens the table on h, calls opened once the game started (the
-// decisions are counted from there), plays to the end and returns the
-// state's bytes.
+// play calls opened, opens the table on h (the lobby's Start foresees
+// the first turns), plays to the end and returns the state's bytes.
 func checkForesight(t *testing.T, newGame func() present.Game, play func(h *harness, opened func()) []byte) {
 	t.Helper()
 	run := func(foresight bool) (data []byte, inside, outside int) {
@@ -91,10 +90,10 @@ func checkForesight(t *testing.T, newGame func() present.Game, play func(h *harn
 func TestDixSharedComputerTurnsDecidedOutsideTheStoreUpdate(t *testing.T) {
 	t.Parallel()
 	checkForesight(t, botdix.Game, func(h *harness, opened func()) []byte {
+		opened()
 		h.openGame("dix", []string{"u1"}, nil, "strong", "normal")
 		g, _, _, _ := h.dixNow()
 		require.Len(t, g.Players, 3)
-		opened()
 		d := &dixDriver{h: h, users: []string{"u1"}, rng: rand.New(rand.NewPCG(9, 3)), mirror: g, seen: map[string]int{}, follow: true}
 		d.play(600)
 		g, _, data, over := h.dixNow()
@@ -110,8 +109,8 @@ func TestDixSharedComputerTurnsDecidedOutsideTheStoreUpdate(t *testing.T) {
 func TestQwixxComputerTurnsDecidedOutsideTheStoreUpdate(t *testing.T) {
 	t.Parallel()
 	checkForesight(t, botqwixx.Game, func(h *harness, opened func()) []byte {
-		board := h.openGame("qwixx", []string{"u1"}, nil, "normal", "easy")
 		opened()
+		board := h.openGame("qwixx", []string{"u1"}, nil, "normal", "easy")
 		rng := rand.New(rand.NewPCG(9, 4))
 		for range 1000 {
 			g, td, _ := h.qstate()
