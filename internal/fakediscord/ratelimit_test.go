@@ -177,7 +177,10 @@ func TestRateLimits(t *testing.T) {
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			w := newWorld(t)
+			// The interaction is answered after the calls that provoke the
+			// limit: a minute for it, since the 3 s deadline runs on real
+			// time and a busy machine may take longer.
+			w := newWorld(t, fakediscord.Options{ResponseDeadline: time.Minute})
 			w.srv.Freeze() // the windows hold however slow the machine
 			cs := &caseState{}
 			for i, r := range tc.within(t, w, cs) {
@@ -407,7 +410,10 @@ func TestRateLimitAnswers(t *testing.T) {
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			w := newWorld(t)
+			// The interaction is answered after the calls that provoke the
+			// limit: a minute for it, since the 3 s deadline runs on real
+			// time and a busy machine may take longer.
+			w := newWorld(t, fakediscord.Options{ResponseDeadline: time.Minute})
 			w.srv.Freeze() // the windows hold however slow the machine
 			rawBot(t, w.srv)
 			ix := interactionFor(t, w)
