@@ -45,6 +45,9 @@ type table struct {
 	// for the first, one more whenever the seat whose turn it is changed
 	// between two of them (computer seats' whole turns are not seen).
 	turns int
+	// moved counts the prompts answered with the board brought up to date
+	// because the game had moved on meanwhile (decide; at most maxMoved).
+	moved int
 }
 
 // final is r, the first answer to ix, unless r defers it (a busy machine
@@ -418,6 +421,10 @@ func (tb *table) decision(g *dix.Game, seat int) dix.Action {
 	return cdix.Decide(g, seat, lvl, tb.rng)
 }
 
+// maxMoved bounds the decisions a table's driver makes again because the
+// game moved on by itself between the board read and the click.
+const maxMoved = 20
+
 // decide makes one decision of the player to act, by clicks only, and
 // checks that it was applied exactly once (Seq grew). It returns false when
 // the game is over.
@@ -441,7 +448,17 @@ func (tb *table) decide() bool {
 	} else {
 		pr, ok := buttons["pr"]
 		require.True(tb.t, ok, "no button for %q nor a prompt on the board: %v", m, slices.Collect(maps.Keys(buttons)))
-		r = tb.throughPrompt(user, tb.click(user, board.ID, pr.raw), a)
+		opened := tb.click(user, board.ID, pr.raw)
+		if !opened.Ephemeral() && tb.moved < maxMoved {
+			// The game moved on between the board read and the click (a
+			// decision out of time, on a machine slower than the game's
+			// clock): the answer is the board brought up to date, and the
+			// decision is made again on it.
+			require.Greater(tb.t, gameOf(tb.t, tb.record()).Seq, g.Seq, "a board's prompt answered publicly though the game had not moved: %s", describe(opened))
+			tb.moved++
+			return true
+		}
+		r = tb.throughPrompt(user, opened, a)
 	}
 	after := gameOf(tb.t, tb.record())
 	// One action, then those with a single possible answer (taken by themselves).
