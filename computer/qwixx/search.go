@@ -34,7 +34,7 @@ const (
 	searchBatch       = 32     // rollouts between two looks at the candidates
 	searchZ           = 2.5    // standard errors by which a dropped candidate falls short
 	searchEarlyZ      = 2.0    // before the end is near: standard errors by which a decision must beat the best by points
-	searchWork        = 70000  // seat-rolls played out at most by one decision (the time it takes)
+	searchWork        = 100000 // seat-rolls played out at most by one decision (the time it takes)
 	searchCandidates  = 3      // the best decisions by points looked at (plus those that may end the game)
 	searchMargin      = 6.0    // points: a decision this far ahead of the next is taken without rollouts
 	endLocks          = 1      // rows locked for everyone from which the end is near
