@@ -3,6 +3,7 @@ package qwixx
 import (
 	"hash/fnv"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -34,7 +35,8 @@ const (
 	searchBatch       = 32     // rollouts between two looks at the candidates
 	searchZ           = 2.5    // standard errors by which a dropped candidate falls short
 	searchEarlyZ      = 2.0    // before the end is near: standard errors by which a decision must beat the best by points
-	searchWork        = 100000 // seat-rolls played out at most by one decision (the time it takes)
+	searchWork        = 100000 // work of the rollouts of one decision at most (its time bound): a roll played out is one unit a seat plus searchActiveCost
+	searchActiveCost  = 3      // a roll's work beyond its seats': the active seat weighs its two sums together
 	searchCandidates  = 3      // the best decisions by points looked at (plus those that may end the game)
 	searchMargin      = 6.0    // points: a decision this far ahead of the next is taken without rollouts
 	endLocks          = 1      // rows locked for everyone from which the end is near
@@ -94,9 +96,10 @@ func publicSheets(g *qwixx.Game, buf []qwixx.Sheet) []qwixx.Sheet {
 }
 
 // simSeat is one seat of a rollout: its sheet as a Position (a row locked
-// by anyone closed) and its points so far.
+// by anyone closed), its rows closed and its points so far.
 type simSeat struct {
 	p     Position
+	lk    int
 	score int
 }
 
@@ -106,15 +109,59 @@ type simGame struct {
 	seats         [qwixx.MaxPlayers]simSeat
 	locked        [4]bool
 	dice          qwixx.Roll
-	markedWhite   bool // action 2 at the root: the seat marked the white sum
+	wpos          [4]int    // the white sum's position in each row
+	cpos          [4][2]int // each colour sum's position in its row (white die 1, 2); outPos when the row's die is out
+	markedWhite   bool      // action 2 at the root: the seat marked the white sum
+	clock         int       // the most penalties of a seat other than me
 	t             *simTables
 }
 
 // simTables are the measures of a rollout, row by row: both levels' are
 // sums over the four rows of a value of the row's code.
 type simTables struct {
-	norm [rowCodes]float64       // the normal level's (heuristicShare)
-	self [4][2][rowCodes]float64 // the seat's own: its table times its scale (TableFuture), by penalties and rows closed
+	norm rowTable       // the normal level's (heuristicShare)
+	self [4][2]rowTable // the seat's own: its table times its scale (TableFuture), by penalties and rows closed
+	over rowTable       // a sheet whose game is over: worth nothing more
+}
+
+// rowTable is a measure of a sheet as the sum of a value of each row's
+// code (v), with what marking each position of a row adds to the sheet's
+// points and measure (d: the mark's points plus the change of the row's
+// value; −Inf where the row does not take the mark, +Inf where the mark
+// closes the row, which changes the measure of every row).
+type rowTable struct {
+	v [rowCodes]float64
+	d [rowCodes][outPos + 1]float64
+}
+
+// outPos is the position of a colour sum whose die is out of the game
+// (Q5): no row takes it.
+const outPos = lastPos + 1
+
+// newRowTable returns the rowTable of the row values v; closing marks
+// the marks that close a row with +Inf (their worth depends on the sheet).
+func newRowTable(v [rowCodes]float64, closing bool) rowTable {
+	t := rowTable{v: v}
+	for code := range rowCodes {
+		t.d[code][outPos] = math.Inf(-1)
+		for pos := range lastPos + 1 {
+			m := markTab[code][pos]
+			switch {
+			case !m.ok:
+				t.d[code][pos] = math.Inf(-1)
+			case m.code == rowClosed && closing:
+				t.d[code][pos] = math.Inf(1)
+			default:
+				t.d[code][pos] = float64(m.points) + v[m.code] - v[code]
+			}
+		}
+	}
+	return t
+}
+
+// sum returns t's measure of p.
+func (t *rowTable) sum(p Position) float64 {
+	return t.v[p.Rows[0]] + t.v[p.Rows[1]] + t.v[p.Rows[2]] + t.v[p.Rows[3]]
 }
 
 // newSimTables returns the tables of a rollout at a table of players.
@@ -122,97 +169,79 @@ func newSimTables(players int) *simTables {
 	t := new(simTables)
 	share := normalShare[min(players, qwixx.MaxPlayers)]
 	scale := strongScale[min(players, qwixx.MaxPlayers)]
+	var norm [rowCodes]float64
+	var self [4][2][rowCodes]float64
 	for code := range rowCodes {
 		var p Position
 		p.Rows[0] = uint8(code)
 		p.Rows[1], p.Rows[2], p.Rows[3] = rowClosed, rowClosed, rowClosed
-		t.norm[code] = heuristicShare(p, share)
+		norm[code] = heuristicShare(p, share)
 		for pen := range 4 {
 			for lk := range 2 {
-				t.self[pen][lk][code] = scale * float64(compactTable[pen][lk][code])
+				self[pen][lk][code] = scale * float64(compactTable[pen][lk][code])
 			}
 		}
 	}
+	t.norm = newRowTable(norm, true)
+	for pen := range 4 {
+		for lk := range 2 {
+			t.self[pen][lk] = newRowTable(self[pen][lk], true)
+		}
+	}
+	t.over = newRowTable([rowCodes]float64{}, false)
 	return t
 }
 
 // table returns seat s's measure of a sheet with pen penalties and lk
-// rows closed, by row code; nil once the game is over (§6). The seat
-// itself reads the penalties of the most penalised other seat when they
-// are more (TableFuture).
-func (sg *simGame) table(s, pen, lk int) *[rowCodes]float64 {
+// rows closed; over once the game is over (§6). The seat itself reads the
+// penalties of the most penalised other seat when they are more
+// (TableFuture).
+func (sg *simGame) table(s, pen, lk int) *rowTable {
 	if pen >= qwixx.MaxPenalties || lk >= 2 {
-		return nil
+		return &sg.t.over
 	}
 	if s != sg.me {
 		return &sg.t.norm
 	}
-	for o := range sg.n {
-		if o != s {
-			pen = max(pen, sg.seats[o].p.Penalties)
-		}
-	}
-	return &sg.t.self[min(pen, qwixx.MaxPenalties-1)][lk]
+	return &sg.t.self[min(max(pen, sg.clock), qwixx.MaxPenalties-1)][lk]
 }
 
 // value returns seat s's measure of p (lk: its rows closed).
 func (sg *simGame) value(s int, p Position, lk int) float64 {
-	t := sg.table(s, p.Penalties, lk)
-	if t == nil {
-		return 0
-	}
-	return t[p.Rows[0]] + t[p.Rows[1]] + t[p.Rows[2]] + t[p.Rows[3]]
+	return sg.table(s, p.Penalties, lk).sum(p)
 }
 
 // gain returns the points of marking position pos of row c at q (lk rows
 // closed, measured base by t) plus the measure of the sheet that follows;
 // ok is false when the row does not take it.
-func (sg *simGame) gain(s int, q Position, lk int, t *[rowCodes]float64, base float64, c, pos int) (float64, bool) {
-	m := markTab[q.Rows[c]][pos]
-	if !m.ok {
-		return 0, false
-	}
-	if m.code != rowClosed {
-		if t == nil {
-			return float64(m.points), true
-		}
-		return float64(m.points) + base - t[q.Rows[c]] + t[m.code], true
+func (sg *simGame) gain(s int, q Position, lk int, t *rowTable, base float64, c, pos int) (float64, bool) {
+	d := t.d[q.Rows[c]][pos]
+	if d < math.MaxFloat64 {
+		return base + d, d > -math.MaxFloat64
 	}
 	next := q
-	next.Rows[c] = m.code
-	return float64(m.points) + sg.value(s, next, lk+1), true
+	next.Rows[c] = rowClosed
+	return float64(markTab[q.Rows[c]][pos].points) + sg.value(s, next, lk+1), true
 }
 
-// colour returns the best colour sum of the active seat at q on the dice
-// (marked: it marked the white sum), as followUp: its value, the row and
-// position, c < 0 for the pass.
-func (sg *simGame) colour(s int, q Position, marked bool) (float64, int, int) {
-	lk := q.closed()
+// colour returns the best colour sum of the active seat s at q (lk rows
+// closed) on the dice (marked: it marked the white sum), as followUp: its
+// value, the row and position, c < 0 for the pass.
+func (sg *simGame) colour(s int, q Position, lk int, marked bool) (float64, int, int) {
 	if lk >= 2 {
 		return 0, -1, 0
 	}
-	var pass float64
-	if marked {
-		pass = sg.value(s, q, lk)
-	} else {
+	t := sg.table(s, q.Penalties, lk)
+	base := t.sum(q)
+	pass := base
+	if !marked {
 		pq, pts := q.penalty()
 		pass = pts + sg.value(s, pq, lk)
 	}
 	best := math.Inf(-1)
-	t := sg.table(s, q.Penalties, lk)
-	base := 0.0
-	if t != nil {
-		base = t[q.Rows[0]] + t[q.Rows[1]] + t[q.Rows[2]] + t[q.Rows[3]]
-	}
 	bc, bp := -1, 0
-	w1, w2 := int(sg.dice[qwixx.W1]), int(sg.dice[qwixx.W2])
 	for c := range 4 {
-		d := int(sg.dice[qwixx.DieOf(qwixx.Color(c))])
-		if d == 0 || q.Rows[c] == rowClosed {
-			continue
-		}
-		for _, w := range [2]int{w1, w2} {
-			pos := posOf(c, w+d)
+		for _, pos := range sg.cpos[c] {
 			if v, ok := sg.gain(s, q, lk, t, base, c, pos); ok && v > best+1e-9 {
 				best, bc, bp = v, c, pos
 			}
@@ -226,41 +255,106 @@ func (sg *simGame) colour(s int, q Position, marked bool) (float64, int, int) {
 
 // white returns seat s's white sum decision: the row (c < 0: none).
 func (sg *simGame) white(s int) int {
-	p := sg.seats[s].p
-	sum := sg.dice.WhiteSum()
-	active := s == sg.active
-	var pass float64
-	var t *[rowCodes]float64
-	var lk int
-	base := 0.0
-	if active {
-		pass, _, _ = sg.colour(s, p, false)
-	} else {
-		lk = p.closed()
-		t = sg.table(s, p.Penalties, lk)
-		if t != nil {
-			base = t[p.Rows[0]] + t[p.Rows[1]] + t[p.Rows[2]] + t[p.Rows[3]]
+	if s == sg.active {
+		return sg.activeWhite(s)
+	}
+	p, lk := sg.seats[s].p, sg.seats[s].lk
+	t := sg.table(s, p.Penalties, lk)
+	base := t.sum(p)
+	best, bc := math.Inf(-1), -1
+	for c := range 4 {
+		if v, ok := sg.gain(s, p, lk, t, base, c, sg.wpos[c]); ok && v > best+1e-9 {
+			best, bc = v, c
 		}
-		pass = base
+	}
+	if base > best+1e-9 { // the marks first, as g.LegalActions
+		return -1
+	}
+	return bc
+}
+
+// activeWhite returns the active seat's white sum decision (the row, c < 0
+// for none): each mark is valued with the best colour sum to follow
+// (colour). A mark that closes no row leaves the value of every colour
+// sum in another row as it was, so those are worked out once; a white
+// or colour mark that closes a row is valued by colour itself.
+func (sg *simGame) activeWhite(s int) int {
+	p, lk := sg.seats[s].p, sg.seats[s].lk
+	if lk >= 2 {
+		return -1
+	}
+	t := sg.table(s, p.Penalties, lk)
+	base := t.sum(p)
+	// rowBest[c]: the most a colour sum in row c adds to base (−Inf: none);
+	// closes[c]: one of them closes the row.
+	var rowBest [4]float64
+	var closes [4]bool
+	anyCloses := false
+	marks := math.Inf(-1)
+	for c := range 4 {
+		rowBest[c] = math.Inf(-1)
+		for _, pos := range sg.cpos[c] {
+			d := t.d[p.Rows[c]][pos]
+			if d >= math.MaxFloat64 {
+				closes[c], anyCloses = true, true
+			} else {
+				rowBest[c] = max(rowBest[c], d)
+			}
+		}
+		marks = max(marks, rowBest[c])
+	}
+	// The pass: the best colour sum alone, or a penalty (as colour).
+	var pass float64
+	if anyCloses {
+		pass, _, _ = sg.colour(s, p, lk, false)
+	} else {
+		pass = base + marks
+		pq, pts := p.penalty()
+		if v := pts + sg.value(s, pq, lk); v > pass+1e-9 {
+			pass = v
+		}
 	}
 	best, bc := math.Inf(-1), -1
 	for c := range 4 {
-		pos := posOf(c, sum)
+		pos := sg.wpos[c]
+		dw := t.d[p.Rows[c]][pos]
+		if dw <= -math.MaxFloat64 {
+			continue
+		}
 		var v float64
-		if active {
-			m := markTab[p.Rows[c]][pos]
-			if !m.ok {
-				continue
+		fast := dw < math.MaxFloat64
+		for o := range 4 {
+			fast = fast && (o == c || !closes[o])
+		}
+		next := p
+		m := markTab[p.Rows[c]][pos]
+		next.Rows[c] = m.code
+		if fast {
+			// The colour sum after the white mark: a pass, or the best
+			// of the other rows as before, or one in row c after it.
+			after := 0.0
+			for o := range 4 {
+				if o != c {
+					after = max(after, rowBest[o])
+				}
 			}
-			next := p
-			next.Rows[c] = m.code
-			f, _, _ := sg.colour(s, next, true)
+			for _, cp := range sg.cpos[c] {
+				d := t.d[next.Rows[c]][cp]
+				if d >= math.MaxFloat64 {
+					fast = false
+				} else {
+					after = max(after, d)
+				}
+			}
+			v = base + dw + after
+		}
+		if !fast {
+			nlk := lk
+			if m.code == rowClosed {
+				nlk++
+			}
+			f, _, _ := sg.colour(s, next, nlk, true)
 			v = float64(m.points) + f
-		} else {
-			var ok bool
-			if v, ok = sg.gain(s, p, lk, t, base, c, pos); !ok {
-				continue
-			}
 		}
 		if v > best+1e-9 {
 			best, bc = v, c
@@ -278,14 +372,21 @@ func (sg *simGame) mark(s, c, pos int) bool {
 	m := markTab[sg.seats[s].p.Rows[c]][pos]
 	sg.seats[s].p.Rows[c] = m.code
 	sg.seats[s].score += int(m.points)
-	return m.code == rowClosed
+	if m.code == rowClosed {
+		sg.seats[s].lk++
+		return true
+	}
+	return false
 }
 
 // lock locks row c for everyone.
 func (sg *simGame) lock(c int) {
 	sg.locked[c] = true
 	for s := range sg.n {
-		sg.seats[s].p.Rows[c] = rowClosed
+		if sg.seats[s].p.Rows[c] != rowClosed {
+			sg.seats[s].p.Rows[c] = rowClosed
+			sg.seats[s].lk++
+		}
 	}
 }
 
@@ -302,13 +403,35 @@ func (sg *simGame) lockCount() int {
 
 // roll rolls the dice still in play.
 func (sg *simGame) roll(r *rand.Rand) {
+	// Six dice from one draw: each die is the top of x × 6, the rest of
+	// the product the draw left for the next (one bit of 64 spent a die).
+	x := r.Uint64()
 	for i := range sg.dice {
-		sg.dice[i] = uint8(r.IntN(6) + 1)
+		hi, lo := bits.Mul64(x, 6)
+		sg.dice[i] = uint8(hi + 1)
+		x = lo
 	}
 	for c, l := range sg.locked {
 		if l {
 			sg.dice[qwixx.DieOf(qwixx.Color(c))] = 0
 		}
+	}
+	sg.positions()
+}
+
+// positions works out the positions of the sums of the dice on the
+// table in each row (wpos, cpos).
+func (sg *simGame) positions() {
+	sum := sg.dice.WhiteSum()
+	w1, w2 := int(sg.dice[qwixx.W1]), int(sg.dice[qwixx.W2])
+	for c := range 4 {
+		sg.wpos[c] = posOf(c, sum)
+		d := int(sg.dice[qwixx.DieOf(qwixx.Color(c))])
+		if d == 0 {
+			sg.cpos[c] = [2]int{outPos, outPos}
+			continue
+		}
+		sg.cpos[c] = [2]int{posOf(c, w1+d), posOf(c, w2+d)}
 	}
 }
 
@@ -339,6 +462,9 @@ func (sg *simGame) colourAction(c, pos int, markedWhite bool) bool {
 		if !markedWhite {
 			sg.seats[a].p.Penalties++
 			sg.seats[a].score -= qwixx.PenaltyPoints
+			if a != sg.me {
+				sg.clock = max(sg.clock, sg.seats[a].p.Penalties)
+			}
 		}
 	} else if sg.mark(a, c, pos) {
 		sg.lock(c)
@@ -363,7 +489,7 @@ func (sg *simGame) afterWhite(choice *[qwixx.MaxPlayers]int) bool {
 		return true
 	}
 	a := sg.active
-	_, c, pos := sg.colour(a, sg.seats[a].p, choice[a] >= 0)
+	_, c, pos := sg.colour(a, sg.seats[a].p, sg.seats[a].lk, choice[a] >= 0)
 	return sg.colourAction(c, pos, choice[a] >= 0)
 }
 
@@ -474,7 +600,7 @@ func search(g *qwixx.Game, seat int, opts []Option) (searched, bool) {
 				w, rolls = sg.playOut(r)
 				rolls++
 			}
-			work += rolls * g.Players
+			work += rolls * (g.Players + searchActiveCost)
 			won[k][i] = uint8(w)
 			wins[k] += w
 			played[k]++
@@ -594,8 +720,13 @@ func (sg *simGame) first(a qwixx.Action) bool {
 func newSimGame(g *qwixx.Game, seat int, pre []qwixx.Sheet) simGame {
 	sg := simGame{n: g.Players, me: seat, active: g.Active, dice: g.Dice, locked: g.Locked, t: simTablesOf(g.Players)}
 	_, sg.markedWhite = g.Choices[seat].Marked()
+	sg.positions()
 	for s := range g.Players {
-		sg.seats[s] = simSeat{p: sheetPosition(g, &pre[s]), score: pre[s].Score()}
+		p := sheetPosition(g, &pre[s])
+		sg.seats[s] = simSeat{p: p, lk: p.closed(), score: pre[s].Score()}
+		if s != seat {
+			sg.clock = max(sg.clock, p.Penalties)
+		}
 	}
 	return sg
 }

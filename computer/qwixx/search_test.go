@@ -261,7 +261,7 @@ func TestRolloutsPlayAsTheLevels(t *testing.T) {
 				} else {
 					got.Kind = qwixx.ActColour
 					_, marked := g.Choices[seat].Marked()
-					if _, c, pos := sg.colour(seat, sg.seats[seat].p, marked); c >= 0 {
+					if _, c, pos := sg.colour(seat, sg.seats[seat].p, sg.seats[seat].lk, marked); c >= 0 {
 						got = qwixx.Action{Kind: qwixx.ActColour, Color: qwixx.Color(c), Number: qwixx.Number(qwixx.Color(c), pos)}
 					}
 				}
