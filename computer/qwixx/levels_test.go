@@ -53,7 +53,6 @@ func winShare(t *testing.T, players, games int, first, rest Level) float64 {
 // ahead; 1,000 games keep the test short, 150 for the strong level, whose
 // search costs milliseconds a decision.)
 func TestLevelsRankAtFiveSeats(t *testing.T) {
-	t.Parallel()
 	if got := winShare(t, 5, 1000, Normal, Easy); got < 0.235 {
 		t.Errorf("normal against four easy wins %.1f%% of 1,000 games", 100*got)
 	}
@@ -69,7 +68,6 @@ func TestLevelsRankAtFiveSeats(t *testing.T) {
 // beats easy (60.8% and 61.4% over 2,000 games, the strong level of one
 // roll ahead; 150 games for the strong level, as above).
 func TestLevelsRankAtTwoSeats(t *testing.T) {
-	t.Parallel()
 	if got := winShare(t, 2, 1000, Normal, Easy); got < 0.56 {
 		t.Errorf("normal against easy wins %.1f%% of 1,000 games", 100*got)
 	}

@@ -281,7 +281,6 @@ func TestRolloutsPlayAsTheLevels(t *testing.T) {
 // test at the 0.1% level (20.5 for 5 degrees of freedom, 66.6 for 35),
 // and a die out of the game (a locked row's) is never rolled.
 func TestRolloutDiceAreFair(t *testing.T) {
-	t.Parallel()
 	const rolls = 360000
 	r := rand.New(rand.NewPCG(41, 42))
 	sg := simGame{t: simTablesOf(3)}
