@@ -513,3 +513,89 @@ func TestDeferredEditTriedAgain(t *testing.T) {
 		assert.True(t, strings.HasPrefix(v, "mv:"), "the step's choices are plans: %q", v)
 	}
 }
+
+// A lost lobby is shown once, by whichever writes first: the due work's
+// run, which claims it before it looks for the start's answer or posts,
+// or a start asked again, which then answers with the lobby. A start
+// asked once the run has claimed it is told the channel has a game, and
+// the run's lobby is the one; a run that read the lobby owed before a
+// start took it over posts nothing.
+func TestContractLostLobbyShownOnce(t *testing.T) {
+	t.Parallel()
+	lose := func(h *harness) *dixbot.Record {
+		h.Rec.Mu.Lock()
+		h.Rec.Refuse = func(c tabletest.Call) error {
+			if c.Op == "respond" {
+				return errors.New("connection reset")
+			}
+			return nil
+		}
+		h.Rec.Mu.Unlock()
+		h.b.hooks.beforeEffects = func() { panic("the process dies") }
+		h.qcommand("u1", "start")
+		h.Rec.Mu.Lock()
+		h.Rec.Refuse = nil
+		h.Rec.Mu.Unlock()
+		h.b.hooks.beforeEffects = nil
+		require.Empty(t, lobbies(h, "qwixx"), "no lobby shown")
+		r, err := h.Db.Get(context.Background(), h.Channel)
+		require.NoError(t, err)
+		require.False(t, r.Due.IsZero(), "the lobby is owed work")
+		return r
+	}
+
+	t.Run("the run first", func(t *testing.T) {
+		t.Parallel()
+		h := newQwixxHarnessOn(t, nil, false)
+		r := lose(h)
+		// The run claims the lobby, then Discord refuses its post for a
+		// moment: the lobby stays owed, claimed.
+		h.Rec.Mu.Lock()
+		h.Rec.Refuse = func(c tabletest.Call) error {
+			if c.Op == "send" {
+				return errors.New("connection reset")
+			}
+			return nil
+		}
+		h.Rec.Mu.Unlock()
+		assert.Error(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+		h.Rec.Mu.Lock()
+		h.Rec.Refuse = nil
+		h.Rec.Mu.Unlock()
+		require.Empty(t, lobbies(h, "qwixx"))
+
+		resp := h.qcommand("u2", "start").Response()
+		require.NotNil(t, resp)
+		assert.NotZero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "not a second lobby: %q", resp.Data.Content)
+		assert.Contains(t, resp.Data.Content, "This channel already has a game")
+		r, err := h.Db.Get(context.Background(), h.Channel)
+		require.NoError(t, err)
+		require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due.Add(time.Hour)))
+		require.Len(t, lobbies(h, "qwixx"), 1, "one lobby")
+	})
+
+	t.Run("the start first", func(t *testing.T) {
+		t.Parallel()
+		h := newQwixxHarnessOn(t, nil, false)
+		r := lose(h)
+		before, err := decodeTableData(r.Meta)
+		require.NoError(t, err)
+		i := slices.IndexFunc(before.Outbox, isLobbyOwed)
+		require.GreaterOrEqual(t, i, 0)
+
+		resp := h.qcommand("u2", "start").Response()
+		require.NotNil(t, resp)
+		assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "the lobby: %q", resp.Data.Content)
+		require.Len(t, lobbies(h, "qwixx"), 1)
+
+		// A run that read the record before that start: it finds the
+		// lobby no longer owed by the effect it read.
+		x := &cexec{b: h.b, rec: r, td: before, g: h.b.games["qwixx"], now: time.Now()}
+		owed, err := x.claimLobby(context.Background(), before.Outbox[i])
+		require.NoError(t, err)
+		assert.False(t, owed, "taken over by the start")
+		assert.NoError(t, x.showLobby(context.Background(), before.Outbox[i]))
+		assert.Len(t, lobbies(h, "qwixx"), 1, "no second lobby")
+		assert.Nil(t, x.lobby)
+	})
+}

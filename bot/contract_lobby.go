@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"slices"
@@ -71,10 +72,12 @@ func (c *Call) startAgain(g *present.Game) bool {
 	}
 	rec, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
 		i := slices.IndexFunc(td.Outbox, isLobbyOwed)
-		if r.Data != nil || i < 0 {
-			return ErrNothingToDo
+		if r.Data != nil || i < 0 || td.Outbox[i].Claimed {
+			return ErrNothingToDo // a run is showing it (claimLobby)
 		}
-		td.Outbox[i].Via = v
+		// A new effect, not the old one changed: a run that read the old
+		// one counts only that one done.
+		td.oweLobby(r, c.B.now(), v)
 		td.BoardVia = v
 		return nil
 	})
@@ -103,6 +106,12 @@ func (x *cexec) showLobby(ctx context.Context, e effect) error {
 	}
 	if v := x.ix; v != nil && e.Via != nil && v.Token == e.Via.Token && e.ID <= x.upTo {
 		return nil // this answer is the lobby
+	}
+	switch owed, err := x.claimLobby(ctx, e); {
+	case err != nil:
+		return err
+	case !owed:
+		return nil // a start asked again answers with it, or it was clicked
 	}
 	content, comps := contractLobbyView(x.g, x.td)
 	if v := e.Via; v.usable(x.now) {
@@ -137,6 +146,46 @@ func (x *cexec) showLobby(ctx context.Context, e effect) error {
 	x.b.log.Info("lobby posted: the start's answer was lost", "channel", x.rec.Channel, "message", msg.ID)
 	x.lobby = &Via{Orig: msg.ID}
 	return nil
+}
+
+// errNotOwed ends the update of claimLobby when the lobby is no longer
+// owed by the effect the run read.
+var errNotOwed = errors.New("bot: the lobby is no longer owed")
+
+// claimLobby marks the lobby effect e as being shown by this run before
+// it reads or posts any message, so that a start asked again (startAgain)
+// and this run never both show a lobby: whichever writes first has it. It
+// reports whether e is still owed (false: a start took it over, or the
+// table started).
+func (x *cexec) claimLobby(ctx context.Context, e effect) (bool, error) {
+	if e.Claimed {
+		return true, nil
+	}
+	sctx, cancel := context.WithTimeout(ctx, x.b.timeout)
+	defer cancel()
+	_, err := x.b.update(sctx, x.rec.Channel, "", func(r *dixbot.Record) error {
+		if r.Game != x.rec.Game || r.Data != nil {
+			return errNotOwed
+		}
+		td, err := decodeTableData(r.Meta)
+		if err != nil {
+			return err
+		}
+		i := slices.IndexFunc(td.Outbox, func(o effect) bool { return o.Kind == ceffLobby && o.ID == e.ID })
+		if i < 0 || td.opening() != x.td.opening() {
+			return errNotOwed
+		}
+		td.Outbox[i].Claimed = true
+		r.Meta = td.Encode()
+		return nil
+	})
+	switch {
+	case errors.Is(err, errNotOwed), errors.Is(err, dixbot.ErrNotFound):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return true, nil
 }
 
 // lobbyNonce is the idempotency key of the lobby e posts: of its table,

@@ -130,10 +130,16 @@ func (h *harness) dcommand(user, sub string, opts ...any) result {
 // rematchID is the Rematch button's id on a Qwixx scoreboard.
 var rematchID = contractID("qwixx", cverbAgain, 0, "")
 
+// testRedisTimeout bounds a call of the tests' Redis stores: the table's
+// own timeout (Options.StoreTimeout) bounds the table's calls as in
+// production, while the tests' own reads wait out a machine so loaded
+// (the race detector, packages side by side) that Redis answers late.
+const testRedisTimeout = 5 * time.Second
+
 // redisHarness is a harness on a Redis store of its own.
 func redisHarness(t *testing.T) (*harness, *store.Redis, *redistest.Server) {
 	srv := redistest.Start(t)
-	rs, err := store.OpenRedis(context.Background(), store.Options{URL: srv.URL(), Prefix: fmt.Sprintf("rt%d:", time.Now().UnixNano())})
+	rs, err := store.OpenRedis(context.Background(), store.Options{URL: srv.URL(), Prefix: fmt.Sprintf("rt%d:", time.Now().UnixNano()), Timeout: testRedisTimeout})
 	require.NoError(t, err)
 	t.Cleanup(func() { rs.Close() })
 	return newHarnessOn(t, rs), rs, srv

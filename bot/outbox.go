@@ -39,6 +39,9 @@ type effect struct {
 	// Via is the interaction that can edit Msg (contract games' settled
 	// pings; nil: the bot token).
 	Via *Via `json:"v,omitempty"`
+	// Claimed marks a lobby owed whose showing a run has begun: a start
+	// asked again no longer answers with the lobby (contract_lobby.go).
+	Claimed bool `json:"c,omitempty"`
 }
 
 // outboxGrace is how long the process that made a change has to do its

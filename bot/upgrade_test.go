@@ -141,7 +141,7 @@ func frozenRedis(t *testing.T, srv *redistest.Server, fc frozenCase, env []byte,
 	if due != 0 {
 		require.NoError(t, raw.ZAdd(ctx, prefix+"due", redis.Z{Score: float64(due), Member: fc.channel}).Err())
 	}
-	s, err := store.OpenRedis(ctx, store.Options{URL: srv.URL(), Prefix: prefix})
+	s, err := store.OpenRedis(ctx, store.Options{URL: srv.URL(), Prefix: prefix, Timeout: testRedisTimeout})
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
 	return s
@@ -388,6 +388,13 @@ func TestFrozenDixRecordsPlayOnTheSharedTable(t *testing.T) {
 					d.play(2000)
 					final, err := db.Get(ctx, fc.channel)
 					require.NoError(t, err)
+					for i := 0; !final.Finished && !final.Due.IsZero() && i < 5; i++ {
+						// An archive a slow store call left owed is done
+						// by the due work's next run, as the schedule does.
+						assert.NoError(t, h.b.runDueOn(ctx, h.Rec, fc.channel, final.Due.Add(outboxLease)))
+						final, err = db.Get(ctx, fc.channel)
+						require.NoError(t, err)
+					}
 					assert.True(t, final.Finished)
 					st, err := dix.Rules{}.Decode(final.Data)
 					require.NoError(t, err)

@@ -138,11 +138,17 @@ func TestKilledBeforeTheLobby(t *testing.T) {
 	restarted := time.Now()
 
 	// The lobby is still owed: /dix start is answered with the lobby
-	// itself, which then is the table's.
+	// itself, which then is the table's. Unless the restarted bot's run of
+	// the due work has begun to show it (the grace may be over by now):
+	// then the answer says the channel has a game, and the run's lobby is
+	// the one.
 	r := asked.command(asked.users[1], "/dix start")
 	require.NotNil(t, r.Message, describe(r))
-	assert.False(t, r.Ephemeral(), describe(r))
-	assert.True(t, hasVerb(*r.Message, "join"), "the answer is the lobby: %s", describe(r))
+	if r.Ephemeral() {
+		assert.Contains(t, r.Message.Content, "This channel already has a game", describe(r))
+	} else {
+		assert.True(t, hasVerb(*r.Message, "join"), "the answer is the lobby: %s", describe(r))
+	}
 	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool { return len(lobbies(fake, asked.channel.ID)) == 1 }),
 		"/dix start shows the lobby")
 
