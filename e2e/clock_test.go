@@ -40,24 +40,41 @@ func clockSeats(t *testing.T, r *dixbot.Record) []clockSeat {
 	return m.Seats
 }
 
-// timedOut counts, in the channel's game log, the decisions of each of
-// names the computer took once their time ran out.
+// timedOut counts, in the channel's game log (English or French), the
+// decisions of each of names the computer took once their time ran out.
+// The log's lines not written yet are read where the table keeps them
+// (its data's unlogged lines, the last of its numbered lines).
 func timedOut(t *testing.T, st dixbot.Store, channel string, names ...string) int {
 	t.Helper()
+	var lines []string
+	logged := 0                                  // the table's lines the log has had
 	r, err := st.Get(waitCtx(t), channel+"/log") // the game log's record
-	if errors.Is(err, dixbot.ErrNotFound) {
-		return 0
+	if !errors.Is(err, dixbot.ErrNotFound) {
+		require.NoError(t, err)
+		var l struct {
+			Lines []string `json:"l"`
+			N     int      `json:"n"`
+		}
+		require.NoError(t, json.Unmarshal(r.Meta, &l))
+		lines, logged = l.Lines, l.N
 	}
-	require.NoError(t, err)
-	var l struct {
-		Lines []string `json:"l"`
+	if r, err := getRecord(waitCtx(t), st, channel); err == nil && !r.Finished {
+		var td struct {
+			Lines    int      `json:"gn"`
+			Unlogged []string `json:"gu"`
+		}
+		require.NoError(t, json.Unmarshal(r.Meta, &td))
+		if skip := max(0, logged-(td.Lines-len(td.Unlogged))); skip < len(td.Unlogged) {
+			lines = append(lines, td.Unlogged[skip:]...)
+		}
 	}
-	require.NoError(t, json.Unmarshal(r.Meta, &l))
 	n := 0
-	for _, line := range l.Lines {
+	for _, line := range lines {
 		for _, name := range names {
-			if line == locales.T("en", "table_timed_out", map[string]any{"Name": name}) {
-				n++
+			for _, lang := range []string{"en", "fr"} {
+				if line == locales.T(lang, "table_timed_out", map[string]any{"Name": name}) {
+					n++
+				}
 			}
 		}
 	}
@@ -292,6 +309,7 @@ func (tb *table) decideInTime(rec *dixbot.Record) bool {
 	if taken() {
 		return false
 	}
+	moved := tb.moved
 	tb.decide()
-	return true
+	return tb.moved == moved // else taken out of time under the click
 }

@@ -45,9 +45,23 @@ type table struct {
 	// for the first, one more whenever the seat whose turn it is changed
 	// between two of them (computer seats' whole turns are not seen).
 	turns int
-	// moved counts the prompts answered with the board brought up to date
-	// because the game had moved on meanwhile (decide; at most maxMoved).
+	// moved counts the decisions made again because the game had moved
+	// on by itself meanwhile (decide; at most maxMoved).
 	moved int
+	// deciding is the Seq of the decision under way plus one (0: none):
+	// a button of it gone because the game moved past it is not waited
+	// for (click).
+	deciding uint64
+}
+
+// movedOn reports whether the game moved past the decision under way
+// (decide) by itself: a decision out of time.
+func (tb *table) movedOn() bool {
+	if tb.deciding == 0 {
+		return false
+	}
+	g := gameOf(tb.t, tb.record())
+	return g == nil || uint64(g.Seq) >= tb.deciding
 }
 
 // final is r, the first answer to ix, unless r defers it (a busy machine
@@ -145,6 +159,9 @@ func (tb *table) click(user fakediscord.User, msgID, customID string) *fakedisco
 	// delivers nothing, and a person clicks again once the board shows
 	// the game as it stands. A board that never comes back still fails.
 	for end := time.Now().Add(15 * time.Second); errors.Is(err, fakediscord.ErrUnknownComponent) && time.Now().Before(end); {
+		if tb.movedOn() {
+			return nil // the decision was taken out of time: gone for good
+		}
 		time.Sleep(50 * time.Millisecond)
 		ix, err = tb.fake.Click(ctx, user.ID, msgID, customID)
 	}
@@ -186,6 +203,11 @@ func (tb *table) finalOf(ix *fakediscord.Interaction, r *fakediscord.Response, v
 			if rec := tb.record(); gameOf(tb.t, rec) == nil || uint64(version(tb.t, rec)) > v {
 				out = &fakediscord.Response{Type: fakediscord.CallbackUpdateMessage, At: r.At, Latency: r.Latency, Message: m}
 			}
+		}
+		// Or a follow-up: the click refused once deferred (the game moved
+		// on meanwhile, or the store stayed unreachable).
+		if f := ix.Followups(); out == nil && len(f) > 0 {
+			out = &fakediscord.Response{Type: fakediscord.CallbackChannelMessage, At: r.At, Latency: r.Latency, Message: &f[0]}
 		}
 		return out != nil
 	})
@@ -442,23 +464,42 @@ func (tb *table) decide() bool {
 	board, buttons := tb.boardFor(rec)
 	a := tb.decision(g, seat)
 	m := string(dix.FormatMove(a))
+	tb.deciding = uint64(g.Seq) + 1
+	defer func() { tb.deciding = 0 }()
+	outs := timedOut(tb.t, tb.store(), tb.channel.ID, user.Username)
 	var r *fakediscord.Response
 	if id, ok := buttons[m]; ok {
 		r = tb.click(user, board.ID, id.raw)
+		if r != nil && r.Ephemeral() && tb.movedOn() {
+			r = nil // refused as outdated: the decision was taken out of time
+		}
 	} else {
 		pr, ok := buttons["pr"]
 		require.True(tb.t, ok, "no button for %q nor a prompt on the board: %v", m, slices.Collect(maps.Keys(buttons)))
 		opened := tb.click(user, board.ID, pr.raw)
-		if !opened.Ephemeral() && tb.moved < maxMoved {
-			// The game moved on between the board read and the click (a
-			// decision out of time, on a machine slower than the game's
-			// clock): the answer is the board brought up to date, and the
-			// decision is made again on it.
+		switch {
+		case opened == nil:
+		case !opened.Ephemeral() && tb.moved < maxMoved:
+			// The answer is the board brought up to date.
 			require.Greater(tb.t, gameOf(tb.t, tb.record()).Seq, g.Seq, "a board's prompt answered publicly though the game had not moved: %s", describe(opened))
-			tb.moved++
-			return true
+			opened = nil
+		default:
+			r = tb.throughPrompt(user, opened, a)
 		}
-		r = tb.throughPrompt(user, opened, a)
+		if opened == nil {
+			r = nil
+		}
+	}
+	if r == nil {
+		// The game moved on between the board read and the decision (a
+		// decision out of time, on a machine slower than the game's
+		// clock): the decision is made again on the game as it stands.
+		require.Less(tb.t, tb.moved, maxMoved, "decisions made again because the game moved on")
+		require.Greater(tb.t, gameOf(tb.t, tb.record()).Seq, g.Seq, "a decision given up though the game had not moved")
+		require.Greater(tb.t, timedOut(tb.t, tb.store(), tb.channel.ID, user.Username), outs,
+			"a decision of %s given up though it was not taken out of time", user.Username)
+		tb.moved++
+		return true
 	}
 	after := gameOf(tb.t, tb.record())
 	// One action, then those with a single possible answer (taken by themselves).
@@ -483,6 +524,9 @@ func (tb *table) throughPrompt(user fakediscord.User, r *fakediscord.Response, a
 	tb.t.Helper()
 	m := string(dix.FormatMove(a))
 	for k := 0; ; k++ {
+		if r == nil {
+			return nil // the game moved on (click)
+		}
 		require.Less(tb.t, k, 12, "no way to %q through the prompt: %s", m, describe(r))
 		require.True(tb.t, r.Ephemeral(), "the prompt is private: %s", describe(r))
 		msg := *r.Message
@@ -522,6 +566,9 @@ func (tb *table) throughPrompt(user fakediscord.User, r *fakediscord.Response, a
 					}
 				}
 			}
+		}
+		if next == "" && len(components(msg)) == 0 && tb.movedOn() {
+			return nil // refused: the decision was taken out of time meanwhile
 		}
 		require.NotEmpty(tb.t, next, "no step towards %q on the prompt: %s %v", m, describe(r), slices.Collect(maps.Keys(values)))
 		r = tb.pick(user, msg.ID, sel.CustomID, next)

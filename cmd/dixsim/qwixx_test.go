@@ -15,8 +15,8 @@ import (
 
 func TestRunSimQwixx(t *testing.T) {
 	tests := []simCase{
-		{"every level and simple, checked", []string{"-game", "qwixx", "-games", "20", "-players", "4", "-policy", "strong,normal,easy,simple", "-check"},
-			[]string{"games:          20 (qwixx, 4 players, policies strong normal easy simple, seeds 1…20, checked)", "rolls/game:", "ended by locks:", "win rate:       p0 strong", "95% CI", "p3 simple", "slowest decision: p0 strong"}},
+		{"every level and simple, checked", []string{"-game", "qwixx", "-games", "4", "-players", "4", "-policy", "strong,normal,easy,simple", "-check"},
+			[]string{"games:          4 (qwixx, 4 players, policies strong normal easy simple, seeds 1…4, checked)", "rolls/game:", "ended by locks:", "win rate:       p0 strong", "95% CI", "p3 simple", "slowest decision: p0 strong"}},
 		{"every player count", []string{"-game", "qwixx", "-games", "5", "-players", "2..5"}, []string{"2 players, policies simple normal", "5 players, policies simple normal simple normal simple"}},
 		{"solitaire", []string{"-game", "qwixx", "-solitaire", "-games", "20", "-check"}, []string{"qwixx solitaire, policies strong", "average score:  strong", "min", "max"}},
 		{"a scaled table", []string{"-game", "qwixx", "-games", "5", "-players", "2", "-policy", "table:0.3,normal"}, []string{"policies table:0.3 normal"}},
