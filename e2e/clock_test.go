@@ -42,9 +42,25 @@ func clockSeats(t *testing.T, r *dixbot.Record) []clockSeat {
 
 // timedOut counts, in the channel's game log (English or French), the
 // decisions of each of names the computer took once their time ran out.
-// The log's lines not written yet are read where the table keeps them
-// (its data's unlogged lines, the last of its numbered lines).
 func timedOut(t *testing.T, st dixbot.Store, channel string, names ...string) int {
+	t.Helper()
+	n := 0
+	for _, line := range logLines(t, st, channel) {
+		for _, name := range names {
+			for _, lang := range []string{"en", "fr"} {
+				if line == locales.T(lang, "table_timed_out", map[string]any{"Name": name}) {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+// logLines are the lines of the channel's game log, with those the table
+// has not written to it yet (its data's unlogged lines, the last of its
+// numbered lines).
+func logLines(t *testing.T, st dixbot.Store, channel string) []string {
 	t.Helper()
 	var lines []string
 	logged := 0                                  // the table's lines the log has had
@@ -68,17 +84,7 @@ func timedOut(t *testing.T, st dixbot.Store, channel string, names ...string) in
 			lines = append(lines, td.Unlogged[skip:]...)
 		}
 	}
-	n := 0
-	for _, line := range lines {
-		for _, name := range names {
-			for _, lang := range []string{"en", "fr"} {
-				if line == locales.T(lang, "table_timed_out", map[string]any{"Name": name}) {
-					n++
-				}
-			}
-		}
-	}
-	return n
+	return lines
 }
 
 var lateRE = regexp.MustCompile(`late_ms=(\d+)`)
