@@ -185,20 +185,7 @@ func TestContractLobbyLostIsPosted(t *testing.T) {
 		t.Run(via, func(t *testing.T) {
 			t.Parallel()
 			h := newQwixxHarnessOn(t, nil, false)
-			h.Rec.Mu.Lock()
-			h.Rec.Refuse = func(c tabletest.Call) error {
-				if c.Op == "respond" {
-					return errors.New("connection reset")
-				}
-				return nil
-			}
-			h.Rec.Mu.Unlock()
-			h.b.hooks.beforeEffects = func() { panic("the process dies") }
-			h.qcommand("u1", "start")
-			h.Rec.Mu.Lock()
-			h.Rec.Refuse = nil
-			h.Rec.Mu.Unlock()
-			h.b.hooks.beforeEffects = nil
+			h.dieBeforeAnswering(func() { h.qcommand("u1", "start") })
 			require.Empty(t, lobbies(h, "qwixx"), "no lobby shown")
 			r, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
@@ -523,20 +510,7 @@ func TestDeferredEditTriedAgain(t *testing.T) {
 func TestContractLostLobbyShownOnce(t *testing.T) {
 	t.Parallel()
 	lose := func(h *harness) *dixbot.Record {
-		h.Rec.Mu.Lock()
-		h.Rec.Refuse = func(c tabletest.Call) error {
-			if c.Op == "respond" {
-				return errors.New("connection reset")
-			}
-			return nil
-		}
-		h.Rec.Mu.Unlock()
-		h.b.hooks.beforeEffects = func() { panic("the process dies") }
-		h.qcommand("u1", "start")
-		h.Rec.Mu.Lock()
-		h.Rec.Refuse = nil
-		h.Rec.Mu.Unlock()
-		h.b.hooks.beforeEffects = nil
+		h.dieBeforeAnswering(func() { h.qcommand("u1", "start") })
 		require.Empty(t, lobbies(h, "qwixx"), "no lobby shown")
 		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
@@ -550,18 +524,9 @@ func TestContractLostLobbyShownOnce(t *testing.T) {
 		r := lose(h)
 		// The run claims the lobby, then Discord refuses its post for a
 		// moment: the lobby stays owed, claimed.
-		h.Rec.Mu.Lock()
-		h.Rec.Refuse = func(c tabletest.Call) error {
-			if c.Op == "send" {
-				return errors.New("connection reset")
-			}
-			return nil
-		}
-		h.Rec.Mu.Unlock()
+		h.resetCalls("send")
 		assert.Error(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
-		h.Rec.Mu.Lock()
-		h.Rec.Refuse = nil
-		h.Rec.Mu.Unlock()
+		h.resetCalls("")
 		require.Empty(t, lobbies(h, "qwixx"))
 
 		resp := h.qcommand("u2", "start").Response()
@@ -598,4 +563,32 @@ func TestContractLostLobbyShownOnce(t *testing.T) {
 		assert.Len(t, lobbies(h, "qwixx"), 1, "no second lobby")
 		assert.Nil(t, x.lobby)
 	})
+}
+
+// dieBeforeAnswering runs do, an interaction whose answer Discord never
+// takes and whose process dies before its effects: what it wrote is all
+// that is left of it.
+func (h *harness) dieBeforeAnswering(do func()) {
+	h.resetCalls("respond")
+	h.b.hooks.beforeEffects = func() { panic("the process dies") }
+	do()
+	h.resetCalls("")
+	h.b.hooks.beforeEffects = nil
+}
+
+// resetCalls makes Discord refuse every call of kind op ("": none) as a
+// connection reset.
+func (h *harness) resetCalls(op string) {
+	h.Rec.Mu.Lock()
+	defer h.Rec.Mu.Unlock()
+	if op == "" {
+		h.Rec.Refuse = nil
+		return
+	}
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == op {
+			return errors.New("connection reset")
+		}
+		return nil
+	}
 }

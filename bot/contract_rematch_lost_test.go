@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -36,20 +35,7 @@ func TestContractRematchLobbyLostIsPosted(t *testing.T) {
 			assert.False(t, slices.ContainsFunc(td.Outbox, isLobbyOwed), "the answer was the lobby: nothing owed")
 			continue
 		}
-		h.Rec.Mu.Lock()
-		h.Rec.Refuse = func(c tabletest.Call) error {
-			if c.Op == "respond" {
-				return errors.New("connection reset")
-			}
-			return nil
-		}
-		h.Rec.Mu.Unlock()
-		h.b.hooks.beforeEffects = func() { panic("the process dies") }
-		h.ClickOn("u2", score, rematchID)
-		h.Rec.Mu.Lock()
-		h.Rec.Refuse = nil
-		h.Rec.Mu.Unlock()
-		h.b.hooks.beforeEffects = nil
+		h.dieBeforeAnswering(func() { h.ClickOn("u2", score, rematchID) })
 		require.Len(t, lobbies(h, "qwixx"), before, "no lobby shown")
 		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
