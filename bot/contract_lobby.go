@@ -73,7 +73,7 @@ func (c *Call) startAgain(g *present.Game) bool {
 	rec, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
 		i := slices.IndexFunc(td.Outbox, isLobbyOwed)
 		if r.Data != nil || i < 0 || td.Outbox[i].Claimed {
-			return ErrNothingToDo // a run is showing it (claimLobby)
+			return ErrNothingToDo // started, shown, or being shown by a run (claimLobby)
 		}
 		// A new effect, not the old one changed: a run that read the old
 		// one counts only that one done.
