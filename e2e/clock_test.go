@@ -44,8 +44,14 @@ func clockSeats(t *testing.T, r *dixbot.Record) []clockSeat {
 // decisions of each of names the computer took once their time ran out.
 func timedOut(t *testing.T, st dixbot.Store, channel string, names ...string) int {
 	t.Helper()
+	return timedOutIn(logLines(t, st, channel), names...)
+}
+
+// timedOutIn counts, in the lines of a game log, the decisions of each of
+// names the computer took once their time ran out.
+func timedOutIn(lines []string, names ...string) int {
 	n := 0
-	for _, line := range logLines(t, st, channel) {
+	for _, line := range lines {
 		for _, name := range names {
 			for _, lang := range []string{"en", "fr"} {
 				if line == locales.T(lang, "table_timed_out", map[string]any{"Name": name}) {

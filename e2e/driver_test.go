@@ -452,6 +452,9 @@ const maxMoved = 20
 // the game is over.
 func (tb *table) decide() bool {
 	tb.t.Helper()
+	// The log before the record: a decision out of time after this read
+	// is counted below, even one taken before the record is read.
+	logged := logLines(tb.t, tb.store(), tb.channel.ID)
 	rec := tb.record()
 	g := gameOf(tb.t, rec)
 	require.NotNil(tb.t, g, "the game has started")
@@ -466,7 +469,7 @@ func (tb *table) decide() bool {
 	m := string(dix.FormatMove(a))
 	tb.deciding = uint64(g.Seq) + 1
 	defer func() { tb.deciding = 0 }()
-	outs := timedOut(tb.t, tb.store(), tb.channel.ID, user.Username)
+	outs := timedOutIn(logged, user.Username)
 	var r *fakediscord.Response
 	if id, ok := buttons[m]; ok {
 		r = tb.click(user, board.ID, id.raw)
