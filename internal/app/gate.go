@@ -61,6 +61,7 @@ func (g *gate) HandleEvent(s *discordgo.Session, e *discordgo.Event) {
 	if e == nil || e.Type != interactionCreate {
 		return
 	}
+	growStack()
 	i, _ := e.Struct.(*discordgo.InteractionCreate)
 	if e.Struct == nil {
 		var err error

@@ -119,6 +119,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	answered := make(chan struct{})
 	go func() {
 		defer e.gate.leave()
+		growStack()
 		e.handle(ic, body, func() { close(answered) })
 	}()
 	timer := time.NewTimer(replyWait)
