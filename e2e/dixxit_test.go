@@ -21,7 +21,7 @@ import (
 // its answer.
 func (tb *table) dixxitShows(msgID, verb, arg string) fakediscord.Message {
 	tb.t.Helper()
-	for end := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for end := time.Now().Add(waitTimeout); ; time.Sleep(20 * time.Millisecond) {
 		m, ok := tb.fake.Message(msgID)
 		require.True(tb.t, ok)
 		if _, ok := gameButton("dixxit", m, verb, arg); ok || time.Now().After(end) {
@@ -33,7 +33,7 @@ func (tb *table) dixxitShows(msgID, verb, arg string) fakediscord.Message {
 // dixxitShowsID waits until the message shows the button of custom id id.
 func (tb *table) dixxitShowsID(msgID, id string) fakediscord.Message {
 	tb.t.Helper()
-	for end := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for end := time.Now().Add(waitTimeout); ; time.Sleep(20 * time.Millisecond) {
 		m, ok := tb.fake.Message(msgID)
 		require.True(tb.t, ok)
 		for _, c := range components(m) {
