@@ -38,12 +38,7 @@ const thinkTime = 3 * time.Second
 // https://discord.com/developers/docs/interactions/receiving-and-responding#endpoints).
 func TestBotTokenCallsPerTurn(t *testing.T) {
 	t.Parallel()
-	fake := fakediscord.Start(t, fakediscord.Options{DisableWeb: true, DisableRateLimits: os.Getenv("E2E_CALLS_REPORT") != ""})
-	t.Cleanup(func() { noViolations(t, fake) })
-	w := &world{fake: fake, redis: redistest.Start(t)}
-	w.cfg = baseConfig(t, fake, w.redis.URL())
-	var logs syncBuffer
-	w.bot = startAppLogging(t, w.cfg, slog.New(slog.NewTextHandler(&logs, nil)))
+	w, logs := loggedWorld(t, fakediscord.Options{DisableWeb: true, DisableRateLimits: os.Getenv("E2E_CALLS_REPORT") != ""})
 	tb := w.table(t, "en-US", "Alice", "Bob", "Chloe")
 	tb.lobby("/dix start")
 	w.fake.ResetStats()
@@ -71,12 +66,34 @@ func TestBotTokenCallsPerTurn(t *testing.T) {
 	if os.Getenv("E2E_CALLS_REPORT") != "" {
 		return // measuring only
 	}
-	// A change whose process has not done its effects within the grace (a
-	// busy machine) leaves them to the due work, which posts with the bot
-	// token: a few requests each (reading the channel, posting, editing).
-	takeOvers := strings.Count(logs.String(), "effects taken over")
-	t.Logf("%d effects taken over by the due work", takeOvers)
-	assert.LessOrEqual(t, float64(st.BotToken), 0.1*float64(turns)+float64(4*takeOvers), "bot-token requests per turn")
+	assert.LessOrEqual(t, float64(st.BotToken), 0.1*float64(turns)+float64(takenOver(t, logs)), "bot-token requests per turn")
+}
+
+// loggedWorld is newWorldWith on Redis, its program logging to the
+// buffer it returns.
+func loggedWorld(t *testing.T, opts fakediscord.Options) (*world, *syncBuffer) {
+	t.Helper()
+	fake := fakediscord.Start(t, opts)
+	t.Cleanup(func() { noViolations(t, fake) })
+	w := &world{fake: fake, redis: redistest.Start(t)}
+	w.cfg = baseConfig(t, fake, w.redis.URL())
+	logs := new(syncBuffer)
+	w.bot = startAppLogging(t, w.cfg, slog.New(slog.NewTextHandler(logs, nil)))
+	return w, logs
+}
+
+// takenOver is how many bot-token requests the program's logs allow: a
+// change whose process has not done its effects within the grace, or
+// could not finish them (a busy machine: Discord's answer came after the
+// call's deadline), leaves them to the due work, which posts with the bot
+// token, a few requests each (reading the channel for a ping an earlier
+// try may have posted, posting, editing).
+func takenOver(t *testing.T, logs *syncBuffer) int {
+	t.Helper()
+	n := strings.Count(logs.String(), "effects left to the process that took them over") +
+		strings.Count(logs.String(), "effects left for later")
+	t.Logf("%d batches of effects left to the due work", n)
+	return 4 * n
 }
 
 // TestFivePlayersFasterThanTheRateLimits plays a 5-player game (many
@@ -123,7 +140,7 @@ func TestQwixxBotTokenCallsPerTurn(t *testing.T) {
 	report := os.Getenv("E2E_CALLS_REPORT") != ""
 	for _, mode := range []string{"board", "prompt"} {
 		t.Run(mode, func(t *testing.T) {
-			w := newWorldWith(t, true, fakediscord.Options{DisableWeb: true, DisableRateLimits: report})
+			w, logs := loggedWorld(t, fakediscord.Options{DisableWeb: true, DisableRateLimits: report})
 			names := []string{"Alice", "Bob", "Chloe", "Dan"}
 			tb := w.table(t, "en-US", names...)
 			r := tb.command(tb.users[0], "/qwixx start")
@@ -183,7 +200,7 @@ func TestQwixxBotTokenCallsPerTurn(t *testing.T) {
 			if report {
 				return
 			}
-			assert.Zero(t, st.BotToken, "bot-token requests at human pace")
+			assert.LessOrEqual(t, st.BotToken, takenOver(t, logs), "bot-token requests at human pace")
 		})
 	}
 }
@@ -254,7 +271,7 @@ func (tb *table) qwixxBoardAsItStands(id string) fakediscord.Message {
 func TestDixxitBotTokenCallsPerTurn(t *testing.T) {
 	t.Parallel()
 	report := os.Getenv("E2E_CALLS_REPORT") != ""
-	w := newWorldWith(t, true, fakediscord.Options{DisableWeb: true, DisableRateLimits: report})
+	w, logs := loggedWorld(t, fakediscord.Options{DisableWeb: true, DisableRateLimits: report})
 	names := []string{"Alice", "Bob", "Chloe", "Dan"}
 	tb := w.table(t, "en-US", names...)
 	r := tb.command(tb.users[0], "/dixxit start")
@@ -325,7 +342,7 @@ func TestDixxitBotTokenCallsPerTurn(t *testing.T) {
 	if report {
 		return
 	}
-	assert.Zero(t, st.BotToken, "bot-token requests at human pace")
+	assert.LessOrEqual(t, st.BotToken, takenOver(t, logs), "bot-token requests at human pace")
 }
 
 // pickPlan chooses value in a Qwixx prompt's menu, going through the
