@@ -91,8 +91,8 @@ func emptyUploads(files []upload) string {
 }
 
 var (
-	errFileTooLarge    = &apiError{http.StatusRequestEntityTooLarge, 40005, "Request entity too large", nil, nil}
-	errTooManyAttached = &apiError{http.StatusBadRequest, 30015, "Maximum number of attachments in a message reached (10)", nil, nil}
+	errFileTooLarge    = &apiError{http.StatusRequestEntityTooLarge, 40005, "Request entity too large", nil, nil, false}
+	errTooManyAttached = &apiError{http.StatusBadRequest, 30015, "Maximum number of attachments in a message reached (10)", nil, nil, false}
 )
 
 // Attachment is a file attached to a message, as the API shows it. URL is
@@ -194,8 +194,9 @@ func (a attachmentRef) id() string {
 
 // attachLocked computes a message's attachments after a create (existing
 // nil) or an edit, stores the new files and resolves attachment:// URLs in
-// the embeds the message will show.
-func (s *Server) attachLocked(channelID string, existing []Attachment, p *messagePayload, files []upload) ([]Attachment, *apiError) {
+// the embeds the message will show. earlier are the edited message's
+// earlier versions (nil for a create).
+func (s *Server) attachLocked(channelID string, existing []Attachment, earlier []Revision, p *messagePayload, files []upload) ([]Attachment, *apiError) {
 	var refs []attachmentRef
 	if p.Attachments != nil {
 		for _, raw := range *p.Attachments {
@@ -213,16 +214,28 @@ func (s *Server) attachLocked(channelID string, existing []Attachment, p *messag
 	// The stand-in refuses an id that is neither, so that a request naming
 	// a file the message no longer has fails here instead of passing
 	// unnoticed.
+	//
+	// An id the message held in an earlier version is refused the same
+	// way, but is no breach of the rules: the request was right when it
+	// was made, and an edit by another request (another replica of the
+	// bot, or its own due work) replaced the file since. A bot can only
+	// learn of it from this refusal and send the file again.
 	var fe formErrors
+	replaced := true
 	for i, ref := range refs {
 		known := slices.ContainsFunc(existing, func(a Attachment) bool { return a.ID == ref.id() }) ||
 			slices.ContainsFunc(files, func(f upload) bool { return f.index == ref.id() })
 		if !known {
 			fe.add(fmt.Sprintf("attachments.%d.id", i), "ATTACHMENT_NOT_FOUND", fmt.Sprintf("Unknown attachment %q: neither a file of the message nor a files[n] of the request.", ref.id()))
+			replaced = replaced && slices.ContainsFunc(earlier, func(v Revision) bool {
+				return slices.ContainsFunc(v.Attachments, func(a Attachment) bool { return a.ID == ref.id() })
+			})
 		}
 	}
 	if len(fe) > 0 {
-		return nil, invalidForm(fe)
+		e := invalidForm(fe)
+		e.raced = replaced
+		return nil, e
 	}
 	var out []Attachment
 	if p.Attachments == nil {

@@ -434,6 +434,40 @@ func TestAttachmentsKeptOrRefused(t *testing.T) {
 	r = multipartCall(t, w.srv, "", http.MethodPost, "/interactions/"+click.ID+"/"+click.Token+"/callback", obj{"type": 7, "data": edit})
 	assert.Equal(t, http.StatusBadRequest, r.status, "%v", r.body)
 	kept("bot edit")
+	assert.Len(t, w.srv.Violations(), 3, "each id the message never held is a breach")
+
+	// Another request replaces the file; an answer listing the file the
+	// message held when it was clicked is refused the same way, but the
+	// request was right when it was made: no breach. Listing a file the
+	// message never held still is one.
+	replace := shown("replaced")
+	replace["attachments"] = []obj{{"id": 0}}
+	r = multipartCall(t, w.srv, w.srv.Token(), http.MethodPatch, "/channels/"+w.channel.ID+"/messages/"+msg, replace, board)
+	require.Equal(t, http.StatusOK, r.status, "%v", r.body)
+	now, _ := w.srv.Message(msg)
+	require.Len(t, now.Attachments, 1)
+	require.NotEqual(t, att.ID, now.Attachments[0].ID, "a new file")
+	click, err = w.srv.Click(ctxT(t), w.bruno.ID, msg, "go")
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		id     string
+		breach bool
+	}{{att.ID, false}, {"12345", true}} {
+		before := len(w.srv.Violations())
+		stale := shown("stale")
+		stale["attachments"] = []obj{{"id": tc.id}}
+		r = multipartCall(t, w.srv, "", http.MethodPost, "/interactions/"+click.ID+"/"+click.Token+"/callback", obj{"type": 7, "data": stale})
+		assert.Equal(t, http.StatusBadRequest, r.status, "%v", r.body)
+		assert.Equal(t, float64(50035), r.body["code"], "%v", r.body)
+		if tc.breach {
+			assert.Len(t, w.srv.Violations(), before+1, "id %s: a breach", tc.id)
+		} else {
+			assert.Len(t, w.srv.Violations(), before, "id %s: overtaken, no breach", tc.id)
+		}
+	}
+	// The answer that uploads the picture again is taken.
+	r = multipartCall(t, w.srv, "", http.MethodPost, "/interactions/"+click.ID+"/"+click.Token+"/callback", obj{"type": 7, "data": shown("uploaded again")}, board)
+	assert.Equal(t, http.StatusNoContent, r.status, "%v", r.body)
 }
 
 // TestEmptyUpload: a files[n] part of no bytes on each route that takes

@@ -220,7 +220,7 @@ func (s *Server) expireLocked(st *ixState) {
 
 func (s *Server) interactionCallback(_ http.ResponseWriter, r *http.Request, body []byte) (int, any, *apiError) {
 	if !s.waitHold(r.Context(), r.PathValue("id")) {
-		return 0, nil, &apiError{http.StatusServiceUnavailable, 0, "the request never reached Discord: its sender went away while it was held", nil, nil}
+		return 0, nil, &apiError{http.StatusServiceUnavailable, 0, "the request never reached Discord: its sender went away while it was held", nil, nil, false}
 	}
 	var req callbackRequest
 	files, e := decodeWithFiles(r, body, &req)
@@ -260,7 +260,7 @@ func (s *Server) applyCallbackLocked(st *ixState, req callbackRequest, files []u
 	}
 	if st.expired || now.Sub(st.createdAt) > s.opts.ResponseDeadline {
 		s.expireLocked(st)
-		return &apiError{http.StatusNotFound, 10062, fmt.Sprintf("Unknown interaction (answered after %s, deadline %s)", now.Sub(st.createdAt).Round(time.Millisecond), s.opts.ResponseDeadline), nil, nil}
+		return &apiError{http.StatusNotFound, 10062, fmt.Sprintf("Unknown interaction (answered after %s, deadline %s)", now.Sub(st.createdAt).Round(time.Millisecond), s.opts.ResponseDeadline), nil, nil, false}
 	}
 	var fe formErrors
 	switch req.Type {
@@ -290,7 +290,7 @@ func (s *Server) applyCallbackLocked(st *ixState, req callbackRequest, files []u
 	}
 	switch req.Type {
 	case CallbackChannelMessage:
-		atts, e := s.attachLocked(ch.ID, nil, &data, files)
+		atts, e := s.attachLocked(ch.ID, nil, nil, &data, files)
 		if e != nil {
 			return e
 		}
@@ -316,7 +316,7 @@ func (s *Server) applyCallbackLocked(st *ixState, req callbackRequest, files []u
 			return errUnknownMessage
 		}
 		if data.Attachments != nil || len(files) > 0 {
-			atts, e := s.attachLocked(ch.ID, m.Attachments, &data, files)
+			atts, e := s.attachLocked(ch.ID, m.Attachments, m.History, &data, files)
 			if e != nil {
 				return e
 			}
@@ -355,13 +355,13 @@ func (s *Server) webhookIxLocked(r *http.Request) (*ixState, *apiError) {
 		return nil, errInvalidWebhook
 	}
 	if s.now().Sub(st.createdAt) > s.opts.TokenLifetime {
-		return nil, &apiError{http.StatusUnauthorized, 50027, "Invalid Webhook Token (interaction token expired after 15 minutes)", nil, nil}
+		return nil, &apiError{http.StatusUnauthorized, 50027, "Invalid Webhook Token (interaction token expired after 15 minutes)", nil, nil, false}
 	}
 	if st.expired && !st.responded {
 		return nil, errUnknownWebhook
 	}
 	if !st.responded {
-		return nil, &apiError{http.StatusNotFound, 10015, "Unknown Webhook (interaction not acknowledged yet)", nil, nil}
+		return nil, &apiError{http.StatusNotFound, 10015, "Unknown Webhook (interaction not acknowledged yet)", nil, nil, false}
 	}
 	return st, nil
 }
@@ -411,11 +411,14 @@ func (s *Server) followupCreate(_ http.ResponseWriter, r *http.Request, body []b
 	if e := s.checkWriteLocked(ch, writeCheck{create: true, embeds: p.hasEmbeds(), files: len(files) > 0, interaction: true}); e != nil {
 		return 0, nil, e
 	}
-	var existing []Attachment
+	var (
+		existing []Attachment
+		earlier  []Revision
+	)
 	if orig, ok := s.messages[st.originalID]; ok && st.callbackType == CallbackDeferredChannelMessage && orig.Loading() && !orig.Deleted {
-		existing = orig.Attachments
+		existing, earlier = orig.Attachments, orig.History
 	}
-	atts, e := s.attachLocked(ch.ID, existing, &p, files)
+	atts, e := s.attachLocked(ch.ID, existing, earlier, &p, files)
 	if e != nil {
 		return 0, nil, e
 	}
