@@ -3,6 +3,7 @@ package e2e
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/engine"
 	rules "github.com/dixgame/dixbot/engine/dixxit"
 	"github.com/dixgame/dixbot/internal/fakediscord"
@@ -130,7 +132,7 @@ func TestDixxitRaceThroughTheStandIn(t *testing.T) {
 		// The board as it stands: this turn's squares, each finger down
 		// drawn as held (the square buttons keep their ids through the
 		// race, so the ids alone do not tell a newer drawing).
-		board = tb.dixxitRaceBoard(board.ID, turn, v.Fingers)
+		board = tb.dixxitRaceBoard(board.ID, turn, v.Fingers, openSince(t, tb.record(), deciding))
 		ids := map[int]string{}
 		for _, c := range cs {
 			id, ok := gameButton("dixxit", board, "mv", "f "+strconv.Itoa(c.square)+" "+turn)
@@ -260,7 +262,7 @@ func TestDixxitRaceThroughTheStandIn(t *testing.T) {
 
 // dixxitRaceBoard waits until the board shows turn's square buttons with
 // every finger of fingers drawn as held (a grey button), and returns it.
-func (tb *table) dixxitRaceBoard(msgID, turn string, fingers []rules.FingerView) fakediscord.Message {
+func (tb *table) dixxitRaceBoard(msgID, turn string, fingers []rules.FingerView, since uint64) fakediscord.Message {
 	tb.t.Helper()
 	var m fakediscord.Message
 	err := waitUntil(waitCtx(tb.t), tb.fake, func() bool {
@@ -271,6 +273,9 @@ func (tb *table) dixxitRaceBoard(msgID, turn string, fingers []rules.FingerView)
 		style := map[string]int{}
 		for _, c := range components(m) {
 			if p := strings.SplitN(c.CustomID, ":", 4); len(p) == 4 && p[0] == "dixxit" && p[1] == "mv" {
+				if n, err := strconv.ParseUint(p[2], 10, 64); err != nil || n < since {
+					return false // drawn before a lifted finger's guesser decided again
+				}
 				style[p[3]] = c.Style
 			}
 		}
@@ -291,6 +296,25 @@ func (tb *table) dixxitRaceBoard(msgID, turn string, fingers []rules.FingerView)
 	})
 	require.NoError(tb.t, err, "the board of turn %s never showed its fingers", turn)
 	return m
+}
+
+// openSince is the latest state version at which the decision of one of
+// seats opened, as the table data of rec has it: a board drawn before it
+// shows one of them as done (a finger since lifted, X7), and that
+// guesser's click on it is outdated.
+func openSince(t *testing.T, rec *dixbot.Record, seats []int) uint64 {
+	t.Helper()
+	var td struct {
+		Open []uint64 `json:"op"`
+	}
+	require.NoError(t, json.Unmarshal(rec.Meta, &td))
+	var n uint64
+	for _, s := range seats {
+		if s < len(td.Open) {
+			n = max(n, td.Open[s])
+		}
+	}
+	return n
 }
 
 // dixxitFinal is the answer a deferred click r of ix on a board of
