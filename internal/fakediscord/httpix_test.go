@@ -465,6 +465,7 @@ func TestAttachmentsKeptOrRefused(t *testing.T) {
 			assert.Len(t, w.srv.Violations(), before, "id %s: overtaken, no breach", tc.id)
 		}
 	}
+	assert.Equal(t, 1, w.srv.Stats().Overtaken, "the overtaken answer is counted")
 	// The answer that uploads the picture again is taken.
 	r = multipartCall(t, w.srv, "", http.MethodPost, "/interactions/"+click.ID+"/"+click.Token+"/callback", obj{"type": 7, "data": shown("uploaded again")}, board)
 	assert.Equal(t, http.StatusNoContent, r.status, "%v", r.body)

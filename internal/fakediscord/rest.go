@@ -180,7 +180,10 @@ func (s *Server) apiHandler(h handler, ro routeOpts, template string) http.Handl
 			// refused, but no breach of the rules.
 			probe := r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/messages/@original") && status == http.StatusNotFound
 			s.mu.Lock()
-			if !probe && !apiErr.raced {
+			switch {
+			case apiErr.raced:
+				s.stats.Overtaken++
+			case !probe:
 				s.violateLocked(s.requestViolationLocked(r, &Violation{Status: status, Code: apiErr.code, Message: apiErr.msg, Details: apiErr.fields.String()}))
 			}
 			s.mu.Unlock()

@@ -27,6 +27,9 @@ type Stats struct {
 	// their bytes.
 	Uploads       int   `json:"uploads"`
 	UploadedBytes int64 `json:"uploaded_bytes"`
+	// Overtaken counts the requests refused for naming a file another
+	// request had replaced since (attachLocked): refused, not breaches.
+	Overtaken int `json:"overtaken"`
 }
 
 // RouteStats counts one route template's requests.
