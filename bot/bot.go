@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -329,8 +330,12 @@ type Call struct {
 	// acked: the answer acknowledged the click on its message without
 	// changing it (type 6), so that message is the interaction's
 	// "@original" although the answer updated nothing.
-	acked  bool
-	Shows  *shows                      // what an answer updating the board puts on it (nil: not a board)
+	acked bool
+	Shows *shows // what an answer updating the board puts on it (nil: not a board)
+	// raced is the game the call's change wrote (its state's bytes), when
+	// it was made while several seats decided at once: another process
+	// may change the game too and answer first (overtaken). nil: not so.
+	raced  []byte
 	after  []func(ctx context.Context) // post-answer work
 	notice boardNotice                 // its game's board, if missing (missing_contract.go)
 	// answerPic is the key of the picture the answer shows on the board
@@ -558,14 +563,18 @@ func (c *Call) Respond(r *discordgo.InteractionResponse) {
 	if s := c.Shows; s != nil && r.Type == discordgo.InteractionResponseUpdateMessage && c.I.Message != nil {
 		// The board's fence is passed without ansMu: while an earlier
 		// request on the board is in flight, the deferral can still go.
+		left := false
 		sent, _ := c.B.boardFences.Send(c.I.Message.ID, *s, c.B.now(), func() error {
+			if left = c.overtaken(); left {
+				return ErrNotShown
+			}
 			c.sendLocked(r)
 			if !c.Answered || c.updated != c.I.Message.ID {
 				return ErrNotShown
 			}
 			return nil
 		})
-		if !sent {
+		if !sent || left {
 			// The board already shows a newer state, which holds this
 			// click's change: the click is acknowledged, the board kept.
 			c.B.log.Debug("board answer left out: the board shows a newer state", "interaction", c.I.ID,
@@ -576,6 +585,35 @@ func (c *Call) Respond(r *discordgo.InteractionResponse) {
 	}
 	c.sendLocked(r)
 }
+
+// overtaken reports whether the game moved on since the change the
+// call's answer shows (raced): the fences order the answers of one
+// process, but another process's answer of a later change may land
+// before this one, which would then put the older state back on the
+// board, and that process leaves the board's edit to its own answer
+// (cexec.do). The answer is then left out, as one the fence stops: the
+// later change shows itself. An archived game counts as moved on (its
+// scoreboard is the board); a store that does not answer in time leaves
+// the answer as it is.
+func (c *Call) overtaken() bool {
+	if c.raced == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), overtakenTimeout)
+	defer cancel()
+	r, err := c.B.store.Get(ctx, c.I.ChannelID)
+	switch {
+	case errors.Is(err, dixbot.ErrNotFound):
+		return true
+	case err != nil:
+		return false
+	}
+	return !bytes.Equal(r.Data, c.raced)
+}
+
+// overtakenTimeout bounds overtaken's read of the store, within the time
+// the answer has.
+const overtakenTimeout = 250 * time.Millisecond
 
 // sendLocked is send under ansMu, with its own time limit: Discord's 3 s
 // for a first answer; for the answer of a deferred interaction, which goes

@@ -29,7 +29,7 @@ func (c *Call) contractMove(g *present.Game, p parsedID) error {
 			return fmt.Errorf("%w: %v", ErrBadCustomID, err)
 		}
 	}
-	back := false
+	back, raced := false, false
 	// The computer's decisions this move leads to are worked out before
 	// the update, for a game whose computer is slow (foresight.go).
 	foreseen := c.foresee(g, p.n, m)
@@ -75,6 +75,7 @@ func (c *Call) contractMove(g *present.Game, p parsedID) error {
 		}
 		since := st.Seq() + 1
 		now := c.B.now()
+		raced = len(st.ToDecide()) > 1
 		evs, err := applyOpen(g, st, td, seat, m, now, true)
 		if err != nil {
 			if errors.Is(err, engine.ErrInvariant) || errors.Is(err, engine.ErrCorrupt) {
@@ -97,6 +98,9 @@ func (c *Call) contractMove(g *present.Game, p parsedID) error {
 	})
 	if err != nil {
 		return c.clickFailed(g, err)
+	}
+	if raced {
+		c.raced = r.Data
 	}
 	c.settleContract(r)
 	if back {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -411,4 +413,116 @@ func TestPermanentRefusalIsSkipped(t *testing.T) {
 	}
 	assert.True(t, refused, "the retire was tried")
 	assert.True(t, edited, "the board's edit after the refused effect was done")
+}
+
+// getHookStore calls hook at each Get, before it reads, until hook
+// reports that it acted: the moment another process may write. It counts
+// the Gets.
+type getHookStore struct {
+	*tabletest.MemStore
+	mu   sync.Mutex
+	hook func() bool
+	gets int
+}
+
+func (s *getHookStore) Get(ctx context.Context, channel string) (*dixbot.Record, error) {
+	s.mu.Lock()
+	hook := s.hook
+	s.gets++
+	s.mu.Unlock()
+	if hook != nil && hook() {
+		s.mu.Lock()
+		s.hook = nil
+		s.mu.Unlock()
+	}
+	return s.MemStore.Get(ctx, channel)
+}
+
+// errNotYet: the moment has not come.
+var errNotYet = errors.New("not yet")
+
+func (s *getHookStore) arm(hook func() bool) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hook = hook
+	return s.gets
+}
+
+// Two seats decide at once, each on its own process: the other's change
+// is written after this click's, and its answer may have landed already.
+// This click's answer, which shows the older game, is left out (the click
+// acknowledged, the board not changed), so it cannot put the older game
+// back on the board; a click while one seat decides reads nothing more.
+func TestContractAnswerOvertakenByAnotherProcessIsLeftOut(t *testing.T) {
+	t.Parallel()
+	db := &getHookStore{MemStore: tabletest.NewMemStore()}
+	h := newQwixxHarnessOn(t, db, false)
+	users := []string{"u1", "u2", "u3"}
+	board := h.openQwixx(users)
+	g, _, _ := h.qstate()
+	deciding := g.ToDecide()
+	require.Len(t, deciding, 3, "the white sum: every seat decides")
+	me, other := deciding[0], deciding[1]
+	shown := h.Rec.Message(board.ID).Content
+	seq := g.Seq
+	acted := false
+	db.arm(func() bool {
+		// Once this click's change is written: the other's lands.
+		_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
+			st, err := rules.Rules{}.Decode(r.Data)
+			if err != nil {
+				return err
+			}
+			if slices.Contains(st.ToDecide(), me) {
+				return errNotYet
+			}
+			if _, err := st.Apply(other, "w -"); err != nil {
+				return err
+			}
+			r.Data = st.Encode()
+			return nil
+		})
+		if errors.Is(err, errNotYet) {
+			return false
+		}
+		require.NoError(t, err)
+		acted = true
+		return true
+	})
+	resp := h.ClickOn(users[me], board, h.qmust(board, cverbMove, "w -")).Response()
+	require.NotNil(t, resp)
+	assert.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, resp.Type, "left out: the later change shows itself")
+	require.True(t, acted, "the other's change landed before the answer")
+	// The older game, the one this click's change alone made, never
+	// reaches the board: "Waiting for" lists the third seat alone now.
+	names := []string{"Alice", "Bob", "Chloé"}
+	older := "Waiting for: " + names[other] + ", " + names[3-me-other]
+	if other > 3-me-other {
+		older = "Waiting for: " + names[3-me-other] + ", " + names[other]
+	}
+	require.Contains(t, shown, "Waiting for: Alice, Bob, Chloé")
+	for _, c := range h.Rec.Since(0) {
+		if c.Resp != nil && c.Resp.Data != nil {
+			assert.NotContains(t, c.Resp.Data.Content, older, "%s: the older game", c.Op)
+		}
+		if c.Edit != nil && c.Edit.Content != nil {
+			assert.NotContains(t, *c.Edit.Content, older, "%s: the older game", c.Op)
+		}
+	}
+	assert.Equal(t, shown, h.Rec.Message(board.ID).Content, "the board as it was: the other's answer shows the newer game")
+	g, _, _ = h.qstate()
+	assert.Equal(t, seq+2, g.Seq, "both decisions applied")
+
+	// The same race without the other's change: the board in place.
+	g, _, _ = h.qstate()
+	third := -1
+	for _, s := range g.ToDecide() {
+		if s != me && s != other {
+			third = s
+		}
+	}
+	require.GreaterOrEqual(t, third, 0)
+	resp = h.ClickOn(users[third], board, h.qmust(board, cverbMove, "w -")).Response()
+	require.NotNil(t, resp)
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board in place")
 }

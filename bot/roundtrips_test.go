@@ -67,7 +67,9 @@ func logVersion(t *testing.T, h *harness) uint64 {
 
 // On Redis, a click on the board whose answer shows all it changes costs
 // one round trip, its change: its effects are recorded done with the next
-// change, or on their own.
+// change, or on their own. A decision taken while another seat decides
+// too costs one more, the read that keeps an older answer off the board
+// (Call.overtaken).
 func TestRoundTripsPerClick(t *testing.T) {
 	t.Parallel()
 	h, rs := redisQwixx(t)
@@ -88,7 +90,13 @@ func TestRoundTripsPerClick(t *testing.T) {
 			continue // a message posted, or the board edited: recorded at once; or the log written
 		}
 		measured++
-		assert.Equal(t, uint64(1), after-before, "round trips of step %d", step)
+		// One: the update. A decision taken while the other seat decides
+		// too reads the record once more before its answer (overtaken).
+		want := uint64(1)
+		if len(g.ToDecide()) > 1 {
+			want++
+		}
+		assert.Equal(t, want, after-before, "round trips of step %d", step)
 	}
 	assert.Positive(t, measured, "no click whose answer showed all it changed")
 	fd := h.b.folds.Get(h.Channel)
