@@ -227,9 +227,12 @@ func (s *Server) start() error {
 		// may hold the port (and this one then exits).
 		pid, err := serverPID(s.Addr())
 		if err == nil && pid == cmd.Process.Pid {
-			break
-		}
-		if err == nil {
+			// INFO answers while the server still loads its data, when
+			// every other command gets -LOADING: ready once loaded.
+			if err = loaded(s.Addr()); err == nil {
+				break
+			}
+		} else if err == nil {
 			err = fmt.Errorf("the server on %s is process %d, not %d", s.Addr(), pid, cmd.Process.Pid)
 		}
 		select {
@@ -271,8 +274,9 @@ func (s *Server) stop() {
 	s.cmd, s.done = nil, nil
 }
 
-// serverPID asks the server on addr for its process id (INFO server);
-// -LOADING and the like are errors.
+// serverPID asks the server on addr for its process id (INFO server,
+// which the server answers while it loads too); an error answer is an
+// error.
 func serverPID(addr string) (int, error) {
 	v, ok, err := infoField(addr, "process_id", "INFO", "server")
 	if err != nil {
@@ -282,6 +286,22 @@ func serverPID(addr string) (int, error) {
 		return 0, errors.New("redistest: no process_id in INFO server")
 	}
 	return strconv.Atoi(v)
+}
+
+// loaded reports, as an error, a server on addr still loading its data
+// ("loading:1" in INFO persistence,
+// https://redis.io/docs/latest/commands/info/).
+func loaded(addr string) error {
+	v, ok, err := infoField(addr, "loading", "INFO", "persistence")
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return errors.New("redistest: no loading in INFO persistence")
+	case v != "0":
+		return errors.New("redistest: the server is loading its data")
+	}
+	return nil
 }
 
 // infoField sends cmd, a command answering "field:value" lines (INFO,
