@@ -52,7 +52,14 @@ type table struct {
 	// a button of it gone because the game moved past it is not waited
 	// for (click).
 	deciding uint64
+	// busy counts the clicks answered that the store was unreachable,
+	// changing nothing (decide; at most maxBusy).
+	busy int
 }
+
+// maxBusy bounds the clicks a table's driver makes again because the
+// store did not answer in the time a click has, on a loaded machine.
+const maxBusy = 10
 
 // movedOn reports whether the game moved past the decision under way
 // (decide) by itself: a decision out of time.
@@ -492,6 +499,16 @@ func (tb *table) decide() bool {
 		if opened == nil {
 			r = nil
 		}
+	}
+	if r != nil && r.Ephemeral() && r.Message != nil &&
+		strings.Contains(r.Message.Content, locales.T(locales.For(user.Locale), "err_store_unavailable", nil)) &&
+		gameOf(tb.t, tb.record()).Seq == g.Seq {
+		// The store did not answer in the time a click has (a loaded
+		// machine): the click changed nothing and said so; the player
+		// tries again, as a person would.
+		tb.busy++
+		require.Less(tb.t, tb.busy, maxBusy, "clicks answered that the store was unreachable")
+		return true
 	}
 	if r == nil {
 		// The game moved on between the board read and the decision (a
