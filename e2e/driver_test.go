@@ -439,6 +439,38 @@ func (tb *table) boardFor(rec *dixbot.Record) (fakediscord.Message, map[string]c
 	return m, buttons
 }
 
+// boardOrMoved is boardFor, or moved true when the game moves past rec
+// (or ends) first: on a loaded machine, seconds-long banks can run out
+// and the computer decide before the board of rec shows.
+func (tb *table) boardOrMoved(rec *dixbot.Record) (fakediscord.Message, map[string]customID, bool) {
+	tb.t.Helper()
+	seq := version(tb.t, rec)
+	var (
+		m       fakediscord.Message
+		buttons map[string]customID
+		moved   bool
+	)
+	err := tb.fake.WaitFor(waitCtx(tb.t), func() bool {
+		msgs := tb.fake.VisibleMessages(tb.channel.ID, "")
+		for i := len(msgs) - 1; i >= 0; i-- {
+			if buttons = decisionButtons(msgs[i], seq); len(buttons) > 0 {
+				m = msgs[i]
+				return true
+			}
+		}
+		now := tb.record()
+		g := gameOf(tb.t, now)
+		moved = now.Finished || g == nil || g.Seq != seq || g.Phase == dix.PhaseOver
+		return moved
+	})
+	if err != nil {
+		last, _ := tb.fake.LatestPublic(tb.channel.ID)
+		tb.explainGone(last.ID)
+		tb.t.Fatalf("no board with buttons for state %d: %v; latest public message: %q %+v", seq, err, last.Content, last.Components)
+	}
+	return m, buttons, len(buttons) == 0
+}
+
 // decision is what the seat to act decides: the normal computer player's
 // decision, or the easy one's now and then, so games see busts, auctions
 // and purchases.
@@ -471,7 +503,12 @@ func (tb *table) decide() bool {
 	seat := g.ToAct()
 	require.GreaterOrEqual(tb.t, seat, 0)
 	user := tb.user(seats(tb.t, rec)[seat])
-	board, buttons := tb.boardFor(rec)
+	board, buttons, moved := tb.boardOrMoved(rec)
+	if moved {
+		// The game moved on by itself (decisions out of time) before
+		// its board showed this state: decided on as it stands.
+		return true
+	}
 	a := tb.decision(g, seat)
 	m := string(dix.FormatMove(a))
 	tb.deciding = uint64(g.Seq) + 1
