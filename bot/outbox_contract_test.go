@@ -416,19 +416,16 @@ func TestPermanentRefusalIsSkipped(t *testing.T) {
 }
 
 // getHookStore calls hook at each Get, before it reads, until hook
-// reports that it acted: the moment another process may write. It counts
-// the Gets.
+// reports that it acted: the moment another process may write.
 type getHookStore struct {
 	*tabletest.MemStore
 	mu   sync.Mutex
 	hook func() bool
-	gets int
 }
 
 func (s *getHookStore) Get(ctx context.Context, channel string) (*dixbot.Record, error) {
 	s.mu.Lock()
 	hook := s.hook
-	s.gets++
 	s.mu.Unlock()
 	if hook != nil && hook() {
 		s.mu.Lock()
@@ -441,18 +438,17 @@ func (s *getHookStore) Get(ctx context.Context, channel string) (*dixbot.Record,
 // errNotYet: the moment has not come.
 var errNotYet = errors.New("not yet")
 
-func (s *getHookStore) arm(hook func() bool) int {
+func (s *getHookStore) arm(hook func() bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.hook = hook
-	return s.gets
 }
 
 // Two seats decide at once, each on its own process: the other's change
 // is written after this click's, and its answer may have landed already.
 // This click's answer, which shows the older game, is left out (the click
 // acknowledged, the board not changed), so it cannot put the older game
-// back on the board; a click while one seat decides reads nothing more.
+// back on the board. Without the other's change, the answer is the board.
 func TestContractAnswerOvertakenByAnotherProcessIsLeftOut(t *testing.T) {
 	t.Parallel()
 	db := &getHookStore{MemStore: tabletest.NewMemStore()}

@@ -425,17 +425,7 @@ func decisionButtons(m fakediscord.Message, v uint32) map[string]customID {
 // answering).
 func (tb *table) boardFor(rec *dixbot.Record) (fakediscord.Message, map[string]customID) {
 	tb.t.Helper()
-	seq := version(tb.t, rec)
-	var buttons map[string]customID
-	m, err := tb.fake.WaitMessage(waitCtx(tb.t), tb.channel.ID, "", func(m fakediscord.Message) bool {
-		buttons = decisionButtons(m, seq)
-		return len(buttons) > 0
-	})
-	if err != nil {
-		last, _ := tb.fake.LatestPublic(tb.channel.ID)
-		tb.explainGone(last.ID)
-		tb.t.Fatalf("no board with buttons for state %d: %v; latest public message: %q %+v", seq, err, last.Content, last.Components)
-	}
+	m, buttons, _ := tb.waitBoard(rec, false)
 	return m, buttons
 }
 
@@ -444,11 +434,17 @@ func (tb *table) boardFor(rec *dixbot.Record) (fakediscord.Message, map[string]c
 // and the computer decide before the board of rec shows.
 func (tb *table) boardOrMoved(rec *dixbot.Record) (fakediscord.Message, map[string]customID, bool) {
 	tb.t.Helper()
+	return tb.waitBoard(rec, true)
+}
+
+// waitBoard waits for the board of rec's state, or, with orMoved, for the
+// game to move past it (moved true, no buttons).
+func (tb *table) waitBoard(rec *dixbot.Record, orMoved bool) (fakediscord.Message, map[string]customID, bool) {
+	tb.t.Helper()
 	seq := version(tb.t, rec)
 	var (
 		m       fakediscord.Message
 		buttons map[string]customID
-		moved   bool
 	)
 	err := tb.fake.WaitFor(waitCtx(tb.t), func() bool {
 		msgs := tb.fake.VisibleMessages(tb.channel.ID, "")
@@ -458,10 +454,12 @@ func (tb *table) boardOrMoved(rec *dixbot.Record) (fakediscord.Message, map[stri
 				return true
 			}
 		}
+		if !orMoved {
+			return false
+		}
 		now := tb.record()
 		g := gameOf(tb.t, now)
-		moved = now.Finished || g == nil || g.Seq != seq || g.Phase == dix.PhaseOver
-		return moved
+		return now.Finished || g == nil || g.Seq != seq || g.Phase == dix.PhaseOver
 	})
 	if err != nil {
 		last, _ := tb.fake.LatestPublic(tb.channel.ID)
