@@ -58,6 +58,7 @@ func (c *Call) Respond(r *discordgo.InteractionResponse) {
 			if !c.Answered || c.updated != c.I.Message.ID {
 				return ErrNotShown
 			}
+			c.racedShown = c.raced
 			return nil
 		})
 		if !sent || left {

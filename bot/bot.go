@@ -334,9 +334,11 @@ type Call struct {
 	// raced is the game the call's change wrote (its state's bytes), when
 	// it was made while several seats decided at once: another process
 	// may change the game too and answer first (overtaken). nil: not so.
-	raced  []byte
-	after  []func(ctx context.Context) // post-answer work
-	notice boardNotice                 // its game's board, if missing (missing_contract.go)
+	raced []byte
+	// racedShown is raced once the answer showing it landed on the board.
+	racedShown []byte
+	after      []func(ctx context.Context) // post-answer work
+	notice     boardNotice                 // its game's board, if missing (missing_contract.go)
 	// answerPic is the key of the picture the answer shows on the board
 	// ("": none).
 	answerPic string

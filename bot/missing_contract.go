@@ -339,7 +339,7 @@ func (b *Bot) retryContractMissing(ctx context.Context, d DiscordAPI, channel st
 		return mark, err
 	}
 	b.wakeAt(rec.Due)
-	return b.contractOutboxMark(ctx, d, rec, heldBy(ix, claimed), 0)
+	return b.contractOutboxMark(ctx, d, rec, heldBy(ix, claimed), 0, nil)
 }
 
 // logMissing logs what a run of the outbox left of the board's mark:

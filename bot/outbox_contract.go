@@ -164,7 +164,17 @@ func (c *Call) settleContract(rec *dixbot.Record) {
 	c.Then(func(ctx context.Context) {
 		defer done()
 		c.B.beforeEffects()
-		mk, err := c.B.contractOutboxMark(ctx, c.B.apiFor(ctx), rec, heldBy(c.answeredVia(), written), 0)
+		var shown []byte
+		if c.racedShown != nil && c.overtaken() {
+			// The game moved on since the change this click's answer
+			// showed: another process's answer of a later change may
+			// have landed before this one (overtaken's read before the
+			// answer leaves that window), so the board may show the
+			// older game. Recording the effects then owes the board's
+			// edit again (recordDone), as for an edit of the outbox.
+			shown = c.racedShown
+		}
+		mk, err := c.B.contractOutboxMark(ctx, c.B.apiFor(ctx), rec, heldBy(c.answeredVia(), written), 0, shown)
 		c.notice.ran, c.notice.after = true, mk
 		c.B.leftForLater(rec.Channel, err)
 	})
@@ -178,13 +188,16 @@ func (c *Call) settleContract(rec *dixbot.Record) {
 // numbered up to tried may have been done in part by a process that died
 // (a ping it posted is looked for before it is posted again).
 func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Record, ix *Via, tried uint32) error {
-	_, err := b.contractOutboxMark(ctx, d, rec, ix, tried)
+	_, err := b.contractOutboxMark(ctx, d, rec, ix, tried, nil)
 	return err
 }
 
 // contractOutboxMark is contractOutbox, returning the board's mark as the
-// run left it (nil: the board is there).
-func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.Record, ix *Via, tried uint32) (*Missing, error) {
+// run left it (nil: the board is there); shown, when not nil, is the game
+// data the board may show instead of the record's (an answer that may
+// have landed after a later one): the effects are then recorded with the
+// board's edit owed again if the game moved on from it.
+func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.Record, ix *Via, tried uint32, shown []byte) (*Missing, error) {
 	mu := &b.channelLocks[fnv32(rec.Channel)%uint32(len(b.channelLocks))]
 	mu.Lock()
 	defer mu.Unlock()
@@ -222,7 +235,7 @@ func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.
 		return nil, nil
 	}
 	x := &cexec{b: b, d: d, rec: rec, td: td, g: g, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
-		posted: map[uint32]Via{}, hold: ours, held: boardHold{missing: td.Missing, at: b.now()}}
+		posted: map[uint32]Via{}, hold: ours, held: boardHold{missing: td.Missing, at: b.now()}, shown: shown}
 	x.pic, x.pic0 = td.startPicture(ix, rec.Version == answered), clonePtr(td.Pic)
 	var done uint32
 	// A fold waiting (fold.go): its effects are done already.
@@ -445,7 +458,7 @@ type cexec struct {
 	tried  uint32 // the last effect another try may have done in part
 	now    time.Time
 	posted map[uint32]Via // ping messages posted by this run, by effect: the message (Orig) and its interaction
-	shown  []byte         // the game data a board edit of this run showed (nil: none)
+	shown  []byte         // the game data the board may show: of a board edit of this run, or of the answer run with (nil: none)
 	pic    *boardPic      // the pictures the board has, when known (pictures_contract.go)
 	pic0   *boardPic      // the table data's Pic as read
 	read   bool

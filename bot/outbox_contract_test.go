@@ -522,3 +522,60 @@ func TestContractAnswerOvertakenByAnotherProcessIsLeftOut(t *testing.T) {
 	require.NotNil(t, resp)
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board in place")
 }
+
+// Two seats decide at once, each on its own process, and the other's
+// change is written after this click's answer was checked (overtaken) but
+// before it is known landed: the other's answer may have landed first,
+// so the board may show the older game. The board's edit is owed again,
+// and the due work shows the game as it stands.
+func TestContractAnswerOvertakenAfterItsCheckIsShownAgain(t *testing.T) {
+	t.Parallel()
+	db := &getHookStore{MemStore: tabletest.NewMemStore()}
+	h := newQwixxHarnessOn(t, db, false)
+	users := []string{"u1", "u2", "u3"}
+	board := h.openQwixx(users)
+	g, _, _ := h.qstate()
+	deciding := g.ToDecide()
+	require.Len(t, deciding, 3, "the white sum: every seat decides")
+	me, other := deciding[0], deciding[1]
+	shown := h.Rec.Message(board.ID).Content
+	seq := g.Seq
+	acted := false
+	db.arm(func() bool {
+		// Once this click's answer is on the board: the other's change
+		// lands (its answer is not sent).
+		if h.Rec.Message(board.ID).Content == shown {
+			return false
+		}
+		_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
+			st, err := rules.Rules{}.Decode(r.Data)
+			if err != nil {
+				return err
+			}
+			if _, err := st.Apply(other, "w -"); err != nil {
+				return err
+			}
+			r.Data = st.Encode()
+			return nil
+		})
+		require.NoError(t, err)
+		acted = true
+		return true
+	})
+	resp := h.ClickOn(users[me], board, h.qmust(board, cverbMove, "w -")).Response()
+	require.NotNil(t, resp)
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board in place: the game had not moved at the check")
+	require.True(t, acted, "the other's change landed after the answer")
+	names := []string{"Alice", "Bob", "Chloé"}
+	third := 3 - me - other
+	older := h.Rec.Message(board.ID).Content
+	require.NotContains(t, older, "Waiting for: "+names[third]+"\n", "the answer shows the older game")
+	g, td, _ := h.qstate()
+	assert.Equal(t, seq+2, g.Seq, "both decisions applied")
+	require.True(t, cedAgain(td.Outbox), "the board's edit owed again: %+v", td.Outbox)
+
+	r, err := h.Db.Get(context.Background(), h.Channel)
+	require.NoError(t, err)
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+	assert.Contains(t, h.Rec.Message(board.ID).Content, "Waiting for: "+names[third], "the board shows the game as it stands")
+}

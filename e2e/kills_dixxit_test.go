@@ -16,6 +16,7 @@ import (
 	"github.com/dixgame/dixbot/engine"
 	rules "github.com/dixgame/dixbot/engine/dixxit"
 	"github.com/dixgame/dixbot/internal/fakediscord"
+	"github.com/dixgame/dixbot/locales"
 )
 
 // The Dixxit tables of TestReplicaKills: three people and a computer seat
@@ -304,12 +305,16 @@ func (k *killRun) dixxitFinger(channel string, m dixxitMeta, seat int, turn, seq
 		v := st.(*rules.Game).ViewOf(engine.Public)
 		fv := rules.FingerView{Seat: seat, Square: square}
 		switch {
-		case v.Turn == turn:
-			return slices.Contains(v.Fingers, fv)
-		case v.Last != nil && v.Last.Turn == turn:
-			return slices.Contains(v.Last.Fingers, fv)
+		case v.Turn == turn && slices.Contains(v.Fingers, fv):
+			return true
+		case v.Last != nil && v.Last.Turn == turn && slices.Contains(v.Last.Fingers, fv):
+			return true
 		}
-		return false
+		// Applied, then lifted by a finger with an earlier snowflake
+		// applied after it (X7): the board says so to the guesser, whose
+		// click's own answer, showing the finger, is left out as older
+		// than the board (Call.overtaken).
+		return v.Turn == turn && liftedIn(k.st, channel, m.Seats[seat].Name, square)
 	})
 	if applied || r != nil && r.Type == fakediscord.CallbackUpdateMessage && !r.Ephemeral() {
 		play.mu.Lock()
@@ -317,4 +322,39 @@ func (k *killRun) dixxitFinger(channel string, m dixxitMeta, seat int, turn, seq
 		play.mu.Unlock()
 	}
 	return nil
+}
+
+// liftedIn reports whether the game log of channel (its lines written and
+// those the table still holds) has the line of name's finger on square
+// lifted (X7), in either language.
+func liftedIn(st dixbot.Store, channel, name string, square int) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var lines []string
+	if r, err := st.Get(ctx, channel+"/log"); err == nil {
+		var l struct {
+			Lines []string `json:"l"`
+		}
+		if json.Unmarshal(r.Meta, &l) == nil {
+			lines = l.Lines
+		}
+	}
+	if r, err := getRecord(ctx, st, channel); err == nil && !r.Finished {
+		var td struct {
+			Unlogged []string `json:"gu"`
+		}
+		if json.Unmarshal(r.Meta, &td) == nil {
+			lines = append(lines, td.Unlogged...)
+		}
+	}
+	const by = "\x00"
+	for _, lang := range []string{"en", "fr"} {
+		_, tail, _ := strings.Cut(locales.T(lang, "dixxit_ev_lifted", map[string]any{"By": by, "Square": square, "Name": name}), by)
+		for _, line := range lines {
+			if tail != "" && strings.Contains(line, tail) {
+				return true
+			}
+		}
+	}
+	return false
 }
