@@ -311,10 +311,11 @@ func (k *killRun) dixxitFinger(channel string, m dixxitMeta, seat int, turn, seq
 			return true
 		}
 		// Applied, then lifted by a finger with an earlier snowflake
-		// applied after it (X7): the board says so to the guesser, whose
-		// click's own answer, showing the finger, is left out as older
-		// than the board (Call.overtaken).
-		return v.Turn == turn && liftedIn(k.st, channel, m.Seats[seat].Name, square)
+		// applied after it (X7), or left out of the turn's score as
+		// later than the find (§3.4): the board says so to the guesser,
+		// whose click's own answer, showing the finger, is left out as
+		// older than the board (Call.overtaken).
+		return (v.Turn == turn || v.Last != nil && v.Last.Turn == turn) && fingerUndone(k.st, channel, m.Seats[seat].Name, square)
 	})
 	if applied || r != nil && r.Type == fakediscord.CallbackUpdateMessage && !r.Ephemeral() {
 		play.mu.Lock()
@@ -324,10 +325,27 @@ func (k *killRun) dixxitFinger(channel string, m dixxitMeta, seat int, turn, seq
 	return nil
 }
 
-// liftedIn reports whether the game log of channel (its lines written and
-// those the table still holds) has the line of name's finger on square
-// lifted (X7), in either language.
-func liftedIn(st dixbot.Store, channel, name string, square int) bool {
+// fingerUndone reports whether the game log of channel says that name's
+// finger on square was lifted (X7) or came after the find and does not
+// count (§3.4), in either language.
+func fingerUndone(st dixbot.Store, channel, name string, square int) bool {
+	lines := gameLogLines(st, channel)
+	const by = "\x00"
+	for _, lang := range []string{"en", "fr"} {
+		_, lifted, _ := strings.Cut(locales.T(lang, "dixxit_ev_lifted", map[string]any{"By": by, "Square": square, "Name": name}), by)
+		ignored := locales.T(lang, "dixxit_ev_ignored", map[string]any{"Square": square, "Name": name})
+		for _, line := range lines {
+			if lifted != "" && strings.Contains(line, lifted) || strings.Contains(line, ignored) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// gameLogLines returns the lines of channel's game log: those written and
+// those the table still holds; none when they cannot be read.
+func gameLogLines(st dixbot.Store, channel string) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	var lines []string
@@ -347,14 +365,5 @@ func liftedIn(st dixbot.Store, channel, name string, square int) bool {
 			lines = append(lines, td.Unlogged...)
 		}
 	}
-	const by = "\x00"
-	for _, lang := range []string{"en", "fr"} {
-		_, tail, _ := strings.Cut(locales.T(lang, "dixxit_ev_lifted", map[string]any{"By": by, "Square": square, "Name": name}), by)
-		for _, line := range lines {
-			if tail != "" && strings.Contains(line, tail) {
-				return true
-			}
-		}
-	}
-	return false
+	return lines
 }

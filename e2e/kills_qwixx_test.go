@@ -330,7 +330,9 @@ func (k *killRun) interactContract(channel, what string, send func(context.Conte
 			k.mu.Lock()
 			k.silent++
 			k.mu.Unlock()
-			k.note("%s in channel %s: deferred, neither applied nor told", what, channel)
+			lines := gameLogLines(k.st, channel)
+			k.note("%s in channel %s: deferred, neither applied nor told; the log ends:\n%s", what, channel,
+				strings.Join(lines[max(0, len(lines)-8):], "\n"))
 		}
 	}
 	ok := isApplied()
