@@ -201,7 +201,7 @@ func (k *killRun) dixxitClue(channel string, m dixxitMeta, seat int, turn, seq u
 		}
 		v := st.(*rules.Game).ViewOf(engine.Public)
 		return v.Turn > turn || v.Turn == turn && v.Clue == text
-	})
+	}, nil)
 	if applied {
 		play.mu.Lock()
 		play.cluesSeen[text]++
@@ -292,6 +292,7 @@ func (k *killRun) dixxitFinger(channel string, m dixxitMeta, seat int, turn, seq
 	play.fingersSent[key]++
 	play.mu.Unlock()
 	user := m.Seats[seat].User
+	undone := undoneCount(k.st, channel, m.Seats[seat].Name, square)
 	_, r, applied := k.interactContract(channel, c.CustomID, func(ctx context.Context) (*fakediscord.Interaction, error) {
 		return k.fake.Click(ctx, user, board.ID, c.CustomID)
 	}, func(rec *dixbot.Record) bool {
@@ -305,17 +306,19 @@ func (k *killRun) dixxitFinger(channel string, m dixxitMeta, seat int, turn, seq
 		v := st.(*rules.Game).ViewOf(engine.Public)
 		fv := rules.FingerView{Seat: seat, Square: square}
 		switch {
-		case v.Turn == turn && slices.Contains(v.Fingers, fv):
-			return true
-		case v.Last != nil && v.Last.Turn == turn && slices.Contains(v.Last.Fingers, fv):
-			return true
+		case v.Turn == turn:
+			return slices.Contains(v.Fingers, fv)
+		case v.Last != nil && v.Last.Turn == turn:
+			return slices.Contains(v.Last.Fingers, fv)
 		}
+		return false
+	}, func() bool {
 		// Applied, then lifted by a finger with an earlier snowflake
 		// applied after it (X7), or left out of the turn's score as
 		// later than the find (§3.4): the board says so to the guesser,
 		// whose click's own answer, showing the finger, is left out as
 		// older than the board (Call.overtaken).
-		return (v.Turn == turn || v.Last != nil && v.Last.Turn == turn) && fingerUndone(k.st, channel, m.Seats[seat].Name, square)
+		return undoneCount(k.st, channel, m.Seats[seat].Name, square) > undone
 	})
 	if applied || r != nil && r.Type == fakediscord.CallbackUpdateMessage && !r.Ephemeral() {
 		play.mu.Lock()
@@ -325,22 +328,23 @@ func (k *killRun) dixxitFinger(channel string, m dixxitMeta, seat int, turn, seq
 	return nil
 }
 
-// fingerUndone reports whether the game log of channel says that name's
-// finger on square was lifted (X7) or came after the find and does not
-// count (§3.4), in either language.
-func fingerUndone(st dixbot.Store, channel, name string, square int) bool {
-	lines := gameLogLines(st, channel)
+// undoneCount returns how many lines of the game log of channel say that
+// name's finger on square was lifted (X7) or came after the find and does
+// not count (§3.4), in either language.
+func undoneCount(st dixbot.Store, channel, name string, square int) int {
 	const by = "\x00"
-	for _, lang := range []string{"en", "fr"} {
-		_, lifted, _ := strings.Cut(locales.T(lang, "dixxit_ev_lifted", map[string]any{"By": by, "Square": square, "Name": name}), by)
-		ignored := locales.T(lang, "dixxit_ev_ignored", map[string]any{"Square": square, "Name": name})
-		for _, line := range lines {
+	n := 0
+	for _, line := range gameLogLines(st, channel) {
+		for _, lang := range []string{"en", "fr"} {
+			_, lifted, _ := strings.Cut(locales.T(lang, "dixxit_ev_lifted", map[string]any{"By": by, "Square": square, "Name": name}), by)
+			ignored := locales.T(lang, "dixxit_ev_ignored", map[string]any{"Square": square, "Name": name})
 			if lifted != "" && strings.Contains(line, lifted) || strings.Contains(line, ignored) {
-				return true
+				n++
+				break
 			}
 		}
 	}
-	return false
+	return n
 }
 
 // gameLogLines returns the lines of channel's game log: those written and

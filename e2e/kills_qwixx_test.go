@@ -286,18 +286,18 @@ func (k *killRun) clickContract(channel, user, message, customID string, version
 		return k.fake.Click(ctx, user, message, customID)
 	}, func(rec *dixbot.Record) bool {
 		return rec.Finished || rec.Version > version || rec.Version < version
-	})
+	}, nil)
 }
 
 // interactContract sends the interaction send makes on a contract game's
 // component (what names it in notes) and classifies the outcome as click
 // does, applied telling from the channel's record whether it was applied.
-// A deferred answer (type 5 or 6) must end in the move applied or a
-// follow-up in words: one that ends in neither within waitTimeout is
-// counted silent. It returns the answer (nil: none) and whether the move
-// was seen applied.
+// A deferred answer (type 5 or 6) must end in the move applied, a
+// follow-up in words, or what told reports the board said about it (nil:
+// nothing): one that ends in none within waitTimeout is counted silent.
+// It returns the answer (nil: none) and whether the move was seen applied.
 func (k *killRun) interactContract(channel, what string, send func(context.Context) (*fakediscord.Interaction, error),
-	applied func(*dixbot.Record) bool) (*fakediscord.Interaction, *fakediscord.Response, bool) {
+	applied func(*dixbot.Record) bool, told func() bool) (*fakediscord.Interaction, *fakediscord.Response, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
 	defer cancel()
 	start := time.Now()
@@ -323,10 +323,11 @@ func (k *killRun) interactContract(channel, what string, send func(context.Conte
 		k.deferred++
 		k.mu.Unlock()
 		// Applied, or told: whichever comes first.
-		for ctx.Err() == nil && !isApplied() && len(ix.Followups()) == 0 {
+		isTold := func() bool { return len(ix.Followups()) > 0 || told != nil && told() }
+		for ctx.Err() == nil && !isApplied() && !isTold() {
 			time.Sleep(50 * time.Millisecond)
 		}
-		if !isApplied() && len(ix.Followups()) == 0 {
+		if !isApplied() && !isTold() {
 			k.mu.Lock()
 			k.silent++
 			k.mu.Unlock()

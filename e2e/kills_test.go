@@ -543,7 +543,7 @@ func (k *killRun) interact(channel, customID string, seq uint32, send func(conte
 	_, r, applied := k.interactContract(channel, customID, send, func(rec *dixbot.Record) bool {
 		g := dixOf(rec)
 		return rec.Finished || g != nil && g.Seq > seq
-	})
+	}, nil)
 	return r, applied
 }
 
