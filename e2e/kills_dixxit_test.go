@@ -292,7 +292,7 @@ func (k *killRun) dixxitFinger(channel string, m dixxitMeta, seat int, turn, seq
 	play.fingersSent[key]++
 	play.mu.Unlock()
 	user := m.Seats[seat].User
-	undone := undoneCount(k.st, channel, m.Seats[seat].Name, square)
+	lines := fingerLines(k.st, channel, m.Seats[seat].Name, square)
 	_, r, applied := k.interactContract(channel, c.CustomID, func(ctx context.Context) (*fakediscord.Interaction, error) {
 		return k.fake.Click(ctx, user, board.ID, c.CustomID)
 	}, func(rec *dixbot.Record) bool {
@@ -313,12 +313,14 @@ func (k *killRun) dixxitFinger(channel string, m dixxitMeta, seat int, turn, seq
 		}
 		return false
 	}, func() bool {
-		// Applied, then lifted by a finger with an earlier snowflake
-		// applied after it (X7), or left out of the turn's score as
-		// later than the find (§3.4): the board says so to the guesser,
-		// whose click's own answer, showing the finger, is left out as
-		// older than the board (Call.overtaken).
-		return undoneCount(k.st, channel, m.Seats[seat].Name, square) > undone
+		// A click whose answer is left out as older than the board
+		// (Call.overtaken) is told by the board: the game's log, whose
+		// lines the board shows, gained a line about this finger. Its
+		// finger may no longer be on the grid: lifted by a finger with
+		// an earlier snowflake applied after it (X7), left out of the
+		// score as later than the find (§3.4), or on the grid of a
+		// game over and archived.
+		return fingerLines(k.st, channel, m.Seats[seat].Name, square) > lines
 	})
 	if applied || r != nil && r.Type == fakediscord.CallbackUpdateMessage && !r.Ephemeral() {
 		play.mu.Lock()
@@ -328,17 +330,22 @@ func (k *killRun) dixxitFinger(channel string, m dixxitMeta, seat int, turn, seq
 	return nil
 }
 
-// undoneCount returns how many lines of the game log of channel say that
-// name's finger on square was lifted (X7) or came after the find and does
-// not count (§3.4), in either language.
-func undoneCount(st dixbot.Store, channel, name string, square int) int {
+// fingerLines returns how many lines of the game log of channel are about
+// name's finger on square, in either language: the finger ("no"), the
+// find, the finger lifted (X7), the finger after the find (§3.4).
+func fingerLines(st dixbot.Store, channel, name string, square int) int {
 	const by = "\x00"
+	var texts []string
+	for _, lang := range []string{"en", "fr"} {
+		d := map[string]any{"By": by, "Square": square, "Name": name}
+		_, lifted, _ := strings.Cut(locales.T(lang, "dixxit_ev_lifted", d), by)
+		texts = append(texts, lifted, locales.T(lang, "dixxit_ev_ignored", d),
+			locales.T(lang, "dixxit_ev_finger", d), locales.T(lang, "dixxit_ev_found", d))
+	}
 	n := 0
 	for _, line := range gameLogLines(st, channel) {
-		for _, lang := range []string{"en", "fr"} {
-			_, lifted, _ := strings.Cut(locales.T(lang, "dixxit_ev_lifted", map[string]any{"By": by, "Square": square, "Name": name}), by)
-			ignored := locales.T(lang, "dixxit_ev_ignored", map[string]any{"Square": square, "Name": name})
-			if lifted != "" && strings.Contains(line, lifted) || strings.Contains(line, ignored) {
+		for _, text := range texts {
+			if text != "" && strings.Contains(line, text) {
 				n++
 				break
 			}
