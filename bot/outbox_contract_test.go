@@ -444,13 +444,20 @@ func (s *getHookStore) arm(hook func() bool) {
 	s.hook = hook
 }
 
-// Two seats decide at once, each on its own process: the other's change
-// is written after this click's, and its answer may have landed already.
-// This click's answer, which shows the older game, is left out (the click
-// acknowledged, the board not changed), so it cannot put the older game
-// back on the board. Without the other's change, the answer is the board.
-func TestContractAnswerOvertakenByAnotherProcessIsLeftOut(t *testing.T) {
-	t.Parallel()
+// whiteSumRace opens a Qwixx table of three people on a store whose reads
+// run a hook, at the white sum where every seat decides: me clicks,
+// other is the seat whose change another process writes (otherDecides).
+type whiteSumRace struct {
+	db        *getHookStore
+	h         *harness
+	users     []string
+	board     *tabletest.Message
+	me, other int
+	shown     string // the board's text before the click
+	seq       uint64 // the game's sequence number before the click
+}
+
+func newWhiteSumRace(t *testing.T) *whiteSumRace {
 	db := &getHookStore{MemStore: tabletest.NewMemStore()}
 	h := newQwixxHarnessOn(t, db, false)
 	users := []string{"u1", "u2", "u3"}
@@ -458,26 +465,43 @@ func TestContractAnswerOvertakenByAnotherProcessIsLeftOut(t *testing.T) {
 	g, _, _ := h.qstate()
 	deciding := g.ToDecide()
 	require.Len(t, deciding, 3, "the white sum: every seat decides")
-	me, other := deciding[0], deciding[1]
-	shown := h.Rec.Message(board.ID).Content
-	seq := g.Seq
+	return &whiteSumRace{db: db, h: h, users: users, board: board, me: deciding[0], other: deciding[1],
+		shown: h.Rec.Message(board.ID).Content, seq: g.Seq}
+}
+
+// otherDecides writes the other seat's pass on the white sum, as another
+// process would; errNotYet when me has not decided yet and mine is set.
+func (w *whiteSumRace) otherDecides(mine bool) error {
+	_, err := w.h.Db.Update(context.Background(), w.h.Channel, "", func(r *dixbot.Record) error {
+		st, err := rules.Rules{}.Decode(r.Data)
+		if err != nil {
+			return err
+		}
+		if mine && slices.Contains(st.ToDecide(), w.me) {
+			return errNotYet
+		}
+		if _, err := st.Apply(w.other, "w -"); err != nil {
+			return err
+		}
+		r.Data = st.Encode()
+		return nil
+	})
+	return err
+}
+
+// Two seats decide at once, each on its own process: the other's change
+// is written after this click's, and its answer may have landed already.
+// This click's answer, which shows the older game, is left out (the click
+// acknowledged, the board not changed), so it cannot put the older game
+// back on the board. Without the other's change, the answer is the board.
+func TestContractAnswerOvertakenByAnotherProcessIsLeftOut(t *testing.T) {
+	t.Parallel()
+	w := newWhiteSumRace(t)
+	db, h, users, board, me, other, shown, seq := w.db, w.h, w.users, w.board, w.me, w.other, w.shown, w.seq
 	acted := false
 	db.arm(func() bool {
 		// Once this click's change is written: the other's lands.
-		_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
-			st, err := rules.Rules{}.Decode(r.Data)
-			if err != nil {
-				return err
-			}
-			if slices.Contains(st.ToDecide(), me) {
-				return errNotYet
-			}
-			if _, err := st.Apply(other, "w -"); err != nil {
-				return err
-			}
-			r.Data = st.Encode()
-			return nil
-		})
+		err := w.otherDecides(true)
 		if errors.Is(err, errNotYet) {
 			return false
 		}
@@ -506,7 +530,7 @@ func TestContractAnswerOvertakenByAnotherProcessIsLeftOut(t *testing.T) {
 		}
 	}
 	assert.Equal(t, shown, h.Rec.Message(board.ID).Content, "the board as it was: the other's answer shows the newer game")
-	g, _, _ = h.qstate()
+	g, _, _ := h.qstate()
 	assert.Equal(t, seq+2, g.Seq, "both decisions applied")
 
 	// The same race without the other's change: the board in place.
@@ -530,16 +554,8 @@ func TestContractAnswerOvertakenByAnotherProcessIsLeftOut(t *testing.T) {
 // and the due work shows the game as it stands.
 func TestContractAnswerOvertakenAfterItsCheckIsShownAgain(t *testing.T) {
 	t.Parallel()
-	db := &getHookStore{MemStore: tabletest.NewMemStore()}
-	h := newQwixxHarnessOn(t, db, false)
-	users := []string{"u1", "u2", "u3"}
-	board := h.openQwixx(users)
-	g, _, _ := h.qstate()
-	deciding := g.ToDecide()
-	require.Len(t, deciding, 3, "the white sum: every seat decides")
-	me, other := deciding[0], deciding[1]
-	shown := h.Rec.Message(board.ID).Content
-	seq := g.Seq
+	w := newWhiteSumRace(t)
+	db, h, users, board, me, other, shown, seq := w.db, w.h, w.users, w.board, w.me, w.other, w.shown, w.seq
 	acted := false
 	db.arm(func() bool {
 		// Once this click's answer is on the board: the other's change
@@ -547,18 +563,7 @@ func TestContractAnswerOvertakenAfterItsCheckIsShownAgain(t *testing.T) {
 		if h.Rec.Message(board.ID).Content == shown {
 			return false
 		}
-		_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
-			st, err := rules.Rules{}.Decode(r.Data)
-			if err != nil {
-				return err
-			}
-			if _, err := st.Apply(other, "w -"); err != nil {
-				return err
-			}
-			r.Data = st.Encode()
-			return nil
-		})
-		require.NoError(t, err)
+		require.NoError(t, w.otherDecides(false))
 		acted = true
 		return true
 	})
