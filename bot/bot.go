@@ -533,10 +533,15 @@ func (c *Call) storeCtx() (context.Context, context.CancelFunc) {
 }
 
 func (c *Call) storeErr(op string, err error) error {
-	if err != nil && isStoreFailure(err) && c.B.obs != nil {
-		c.B.obs.StoreError(op)
-	}
+	c.B.storeFailed(op, err)
 	return err
+}
+
+// storeFailed counts err when it is a failure of the store in op.
+func (b *Bot) storeFailed(op string, err error) {
+	if err != nil && isStoreFailure(err) && b.obs != nil {
+		b.obs.StoreError(op)
+	}
 }
 
 // getQuiet is get for decorating a message: it never reports metrics and

@@ -204,6 +204,28 @@ func (td *tableData) Encode() []byte {
 	return b
 }
 
+// onTable is fn as a store update of a table: a record of a game this
+// process does not host, or of another than game when game is set, is
+// ErrNothingToDo; fn gets the record's game and its table data, written
+// back when fn returns nil.
+func (b *Bot) onTable(game string, fn func(r *dixbot.Record, g *present.Game, td *tableData) error) func(*dixbot.Record) error {
+	return func(r *dixbot.Record) error {
+		g, ok := b.games[r.Game]
+		if !ok || game != "" && r.Game != game {
+			return ErrNothingToDo
+		}
+		td, err := decodeTableData(r.Meta)
+		if err != nil {
+			return err
+		}
+		if err := fn(r, g, td); err != nil {
+			return err
+		}
+		r.Meta = td.Encode()
+		return nil
+	}
+}
+
 // refusalData is the data of a presenter's refusal, with the names of
 // the seats it names.
 func (td *tableData) refusalData(rf present.Refusal) map[string]any {

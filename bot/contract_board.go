@@ -292,14 +292,7 @@ func (c *Call) adoptPosted(g *present.Game, table string, shown uint64, post fun
 		// The adoption is tried again while the store fails for a moment:
 		// a board posted again and not adopted would keep live buttons
 		// beside the board (a click on it adopts it too: contractMove).
-		rec, err := c.B.retryUpdate(ctx, channel, func(r *dixbot.Record) error {
-			if r.Game != g.Rules.Name() {
-				return ErrNothingToDo
-			}
-			td, err := decodeTableData(r.Meta)
-			if err != nil {
-				return err
-			}
+		rec, err := c.B.retryUpdate(ctx, channel, c.B.onTable(g.Rules.Name(), func(r *dixbot.Record, _ *present.Game, td *tableData) error {
 			now := c.B.now()
 			if lobby := "lobby " + td.opening(); r.Data == nil || table == lobby {
 				ended = r.Data != nil || table != lobby
@@ -319,7 +312,6 @@ func (c *Call) adoptPosted(g *present.Game, table string, shown uint64, post fun
 					}
 					td.BoardVia = v
 				}
-				r.Meta = td.Encode()
 				return nil
 			}
 			ended = contractTableOf(td) != table
@@ -335,9 +327,8 @@ func (c *Call) adoptPosted(g *present.Game, table string, shown uint64, post fun
 					td.owe(r, now, effect{Kind: ceffEdit, Again: true})
 				}
 			}
-			r.Meta = td.Encode()
 			return nil
-		})
+		}))
 		if ended && (err == nil || errors.Is(err, ErrNothingToDo) || errors.Is(err, dixbot.ErrNotFound)) {
 			// Ended (or followed by another game) before its board was
 			// posted again: that message keeps no buttons.

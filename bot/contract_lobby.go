@@ -148,10 +148,6 @@ func (x *cexec) showLobby(ctx context.Context, e effect) error {
 	return nil
 }
 
-// errNotOwed ends the update of claimLobby when the lobby is no longer
-// owed by the effect the run read.
-var errNotOwed = errors.New("bot: the lobby is no longer owed")
-
 // claimLobby marks the lobby effect e as being shown by this run before
 // it reads or posts any message, so that a start asked again (startAgain)
 // and this run never both show a lobby: whichever writes first has it. It
@@ -163,24 +159,16 @@ func (x *cexec) claimLobby(ctx context.Context, e effect) (bool, error) {
 	}
 	sctx, cancel := context.WithTimeout(ctx, x.b.timeout)
 	defer cancel()
-	_, err := x.b.update(sctx, x.rec.Channel, "", func(r *dixbot.Record) error {
-		if r.Game != x.rec.Game || r.Data != nil {
-			return errNotOwed
-		}
-		td, err := decodeTableData(r.Meta)
-		if err != nil {
-			return err
-		}
+	_, err := x.b.update(sctx, x.rec.Channel, "", x.b.onTable(x.rec.Game, func(r *dixbot.Record, _ *present.Game, td *tableData) error {
 		i := slices.IndexFunc(td.Outbox, func(o effect) bool { return o.Kind == ceffLobby && o.ID == e.ID })
-		if i < 0 || td.opening() != x.td.opening() {
-			return errNotOwed
+		if r.Data != nil || i < 0 || td.opening() != x.td.opening() {
+			return ErrNothingToDo
 		}
 		td.Outbox[i].Claimed = true
-		r.Meta = td.Encode()
 		return nil
-	})
+	}))
 	switch {
-	case errors.Is(err, errNotOwed), errors.Is(err, dixbot.ErrNotFound):
+	case errors.Is(err, ErrNothingToDo), errors.Is(err, dixbot.ErrNotFound):
 		return false, nil
 	case err != nil:
 		return false, err
@@ -236,9 +224,7 @@ func (b *Bot) retryUpdate(ctx context.Context, channel string, fn func(*dixbot.R
 		if !transient(err) || ctx.Err() != nil {
 			return r, err
 		}
-		if isStoreFailure(err) && b.obs != nil {
-			b.obs.StoreError("update")
-		}
+		b.storeFailed("update", err)
 		t := time.NewTimer(pause)
 		select {
 		case <-t.C:

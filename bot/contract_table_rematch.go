@@ -319,21 +319,13 @@ func (c *Call) rememberBoard(g *present.Game) {
 		}
 		sctx, cancel := context.WithTimeout(ctx, c.B.timeout)
 		defer cancel()
-		_, err = c.B.update(sctx, channel, "", func(r *dixbot.Record) error {
-			if r.Game != g.Rules.Name() {
-				return ErrNothingToDo
-			}
-			td, err := decodeTableData(r.Meta)
-			if err != nil {
-				return err
-			}
+		_, err = c.B.update(sctx, channel, "", c.B.onTable(g.Rules.Name(), func(_ *dixbot.Record, _ *present.Game, td *tableData) error {
 			if td.Origin != origin || td.Board != "" {
 				return ErrNothingToDo
 			}
 			td.Board = msg.ID
-			r.Meta = td.Encode()
 			return nil
-		})
+		}))
 		if err != nil && !errors.Is(err, ErrNothingToDo) && !errors.Is(err, dixbot.ErrNotFound) {
 			c.B.log.Warn("could not record the board message of a rematch", "channel", channel, "err", err)
 		}

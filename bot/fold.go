@@ -177,21 +177,12 @@ func (b *Bot) later(channel string, fd *fold) {
 
 // writeFold writes fd on its own.
 func (b *Bot) writeFold(ctx context.Context, channel string, fd *fold) {
-	after, err := b.update(ctx, channel, "", func(r *dixbot.Record) error {
-		g, ok := b.games[r.Game]
-		if !ok {
-			return ErrNothingToDo
-		}
-		td, err := decodeTableData(r.Meta)
-		if err != nil {
-			return err
-		}
+	after, err := b.update(ctx, channel, "", b.onTable("", func(r *dixbot.Record, g *present.Game, td *tableData) error {
 		if !fd.applyContract(r, td, g, b.now(), true) {
 			return ErrNothingToDo
 		}
-		r.Meta = td.Encode()
 		return nil
-	})
+	}))
 	b.folds.drop(channel, fd)
 	b.afterOwnUpdate(channel, after, err, "could not record the effects done; they are left for later")
 }
@@ -206,9 +197,7 @@ func (b *Bot) afterOwnUpdate(channel string, after *dixbot.Record, err error, fa
 		b.wakeAt(after.Due)
 	case errors.Is(err, ErrNothingToDo), errors.Is(err, dixbot.ErrNotFound):
 	default:
-		if isStoreFailure(err) && b.obs != nil {
-			b.obs.StoreError("update")
-		}
+		b.storeFailed("update", err)
 		b.log.Warn(failed, "channel", channel, "err", err)
 	}
 }

@@ -333,9 +333,7 @@ func (b *Bot) retryContractMissing(ctx context.Context, d DiscordAPI, channel st
 	case errors.Is(err, dixbot.ErrNotFound):
 		return nil, nil
 	case err != nil:
-		if isStoreFailure(err) && b.obs != nil {
-			b.obs.StoreError("update")
-		}
+		b.storeFailed("update", err)
 		return mark, err
 	}
 	b.wakeAt(rec.Due)

@@ -263,9 +263,9 @@ func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
 	defer cancel()
 	var mark *Missing
-	after, err := b.update(sctx, rec.Channel, "", func(r *dixbot.Record) error {
-		return x.recordDone(r, done, wait, limited, &mark)
-	})
+	after, err := b.update(sctx, rec.Channel, "", b.onTable(rec.Game, func(r *dixbot.Record, _ *present.Game, cur *tableData) error {
+		return x.recordDone(r, cur, done, wait, limited, &mark)
+	}))
 	switch {
 	case err == nil:
 		if waiting != nil {
@@ -275,9 +275,7 @@ func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.
 	case errors.Is(err, ErrNothingToDo), errors.Is(err, dixbot.ErrNotFound):
 		return nil, failed
 	default:
-		if isStoreFailure(err) && b.obs != nil {
-			b.obs.StoreError("update")
-		}
+		b.storeFailed("update", err)
 		return missing, errors.Join(failed, fmt.Errorf("recording the effects done: %w", err))
 	}
 	var since time.Time
@@ -348,17 +346,10 @@ func (x *cexec) fold(done uint32) bool {
 	return true
 }
 
-// recordDone removes from r's outbox the effects done up to done and
-// records what they posted and showed; a rate limit (limited) makes the
-// rest due when it ends, wait from now.
-func (x *cexec) recordDone(r *dixbot.Record, done uint32, wait time.Duration, limited bool, mark **Missing) error {
-	if r.Game != x.rec.Game {
-		return ErrNothingToDo
-	}
-	cur, err := decodeTableData(r.Meta)
-	if err != nil {
-		return err
-	}
+// recordDone removes from the outbox of r, whose table data is cur, the
+// effects done up to done and records what they posted and showed; a rate
+// limit (limited) makes the rest due when it ends, wait from now.
+func (x *cexec) recordDone(r *dixbot.Record, cur *tableData, done uint32, wait time.Duration, limited bool, mark **Missing) error {
 	keep := cur.Outbox[:0]
 	for _, e := range cur.Outbox {
 		if e.ID <= done {
@@ -411,7 +402,6 @@ func (x *cexec) recordDone(r *dixbot.Record, done uint32, wait time.Duration, li
 	case cur.Missing == nil:
 		cur.outboxDue(r, now)
 	}
-	r.Meta = cur.Encode()
 	return nil
 }
 
@@ -527,9 +517,7 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 		sctx, cancel := context.WithTimeout(ctx, x.b.timeout)
 		defer cancel()
 		if err := x.b.finishTable(sctx, x.rec.Channel, x.rec.Game, x.td); err != nil && !errors.Is(err, dixbot.ErrNotFound) {
-			if isStoreFailure(err) && x.b.obs != nil {
-				x.b.obs.StoreError("finish")
-			}
+			x.b.storeFailed("finish", err)
 			return err
 		}
 		return nil

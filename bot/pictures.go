@@ -1,12 +1,17 @@
 package bot
 
 import (
+	"bytes"
 	"errors"
 	"net/url"
-	"path"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
+	"github.com/dixgame/dixbot/engine"
 )
 
 // Pictures (DISCORD-UX "Pictures"): a game's presenter may attach PNG
@@ -90,32 +95,6 @@ func attachmentsFor(files []*discordgo.File) *[]*discordgo.MessageAttachment {
 	return &atts
 }
 
-// Keeping a board's picture. Discord keeps a message's files on an edit
-// that neither uploads files nor lists "attachments"
-// (https://discord.com/developers/docs/reference#editing-message-attachments;
-// https://discord.com/developers/docs/resources/message#edit-message: "To
-// remove or replace files you will have to supply the attachments field"),
-// and an embed of the edit can show a kept file by its name,
-// attachment://board.png
-// (https://discord.com/developers/docs/reference#uploading-files). So an
-// edit of the board whose picture is the one the message has sends no file:
-// the table data records that picture (dixTable.BoardPic), by message and key.
-//
-// The record says only what is sure:
-//   - The outbox records the picture it posted with a board, or edited onto
-//     it, once Discord took the request; and the picture a click's answer
-//     put on the board, when that answer was the last change (the record
-//     read back is the one the answer showed). Any other change written in
-//     between, a request that failed (it may have landed or not) or a text
-//     board leave it unknown (executor.boardPicture).
-//   - A click on the board may change its picture with its answer: the
-//     click's own store update keeps the record only when the board as the
-//     click leaves it draws the same picture, and forgets it otherwise
-//     (answerPicture), before the answer is sent. It forgets it by naming
-//     the click instead (a boardPic of no message), so that an outbox that
-//     read the record before and writes after it sees that a click came in
-//     between.
-
 // orphanedPictures is the "attachments" of an update of msg to embeds:
 // when msg has a picture and none of the new embeds shows an image, an
 // empty list, so the picture does not stay behind as a loose file;
@@ -186,15 +165,8 @@ func byReference(embeds []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
 // .../attachments/{channel}/{id}/{name}): every game's pictures are PNG
 // files of the message they are shown on.
 func pictureFile(raw string) (string, bool) {
-	if strings.HasPrefix(raw, "attachment://") {
-		return "", false
-	}
-	u, err := url.Parse(raw)
-	if err != nil || !strings.Contains(u.Path, "/attachments/") {
-		return "", false
-	}
-	name := path.Base(u.Path)
-	return name, strings.HasSuffix(name, ".png")
+	_, name, ok := attachmentOf(raw)
+	return name, ok && strings.HasSuffix(name, ".png")
 }
 
 func samePicture(a, b *boardPic) bool {
@@ -207,4 +179,306 @@ func samePicture(a, b *boardPic) bool {
 type boardPic struct {
 	Msg string `json:"m"`
 	Key string `json:"k"`
+}
+
+// Keeping a board's pictures. A presenter names the pictures of a board by what they
+// show (present.Board.Picture) without drawing them, and leaves out the
+// files of a board whose pictures are the ones the message has
+// (present.Table.Kept). Discord keeps a message's files on an edit that
+// neither uploads files nor lists "attachments"
+// (https://discord.com/developers/docs/resources/message#edit-message: "To
+// remove or replace files you will have to supply the attachments
+// field"), and an embed of the edit shows a kept file by its name,
+// attachment://<name>
+// (https://discord.com/developers/docs/reference#uploading-files). So the
+// outbox's edit of a board whose pictures did not change (a pause, a
+// resume, a clock's line, an absence) neither draws nor uploads them.
+//
+// The table data records the pictures the board message has
+// (tableData.Pic: message and name), only when it is sure:
+//   - The outbox records what its own edit put on the board once Discord
+//     took it, and what a click's answer put there when the record that
+//     answer showed is still the latest (cexec.boardPicture). A request
+//     that failed (it may have landed or not), a render left out for a
+//     newer one, or a board without pictures leave them unknown.
+//   - A click on a public message may change the board's pictures with its
+//     answer (an UPDATE_MESSAGE, which carries them again: Discord
+//     documents keeping files for the edit endpoints, not for that answer,
+//     which is reported to drop files it does not carry,
+//     https://github.com/discord/discord-api-docs/issues/6277). Its store
+//     update forgets them by naming the click (a boardPic of no message),
+//     so an outbox that read the record before and writes after sees that
+//     a click came in between (answerContractPicture).
+//   - A click answered with the board as it stands but no change of its
+//     own (an outdated click, a redelivered one) forgets them with a write
+//     of its own before its answer, unless they are the ones that answer
+//     shows (keepContractPicture).
+//   - What the outbox learns from an answer when it records nothing else
+//     waits with its effects done (a fold, fold.go) and is recorded with
+//     them, if Pic is still what the outbox read.
+
+// Keeping the pictures in a click's answer. A click's answer (an
+// UPDATE_MESSAGE) that shows the board with the very pictures its message
+// has lists those files in its "attachments" by their ids instead of
+// uploading them again: an edit keeps exactly the files its "attachments"
+// lists ("When making a PATCH request, only files listed in the
+// attachments parameter will be appended to the message. Any
+// previously-added files that aren't included will be removed",
+// https://discord.com/developers/docs/reference#editing-message-attachments),
+// and an interaction's answer carries the same list
+// (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object-interaction-callback-data-structure).
+// The pictures are the ones the message has when the table data, read by
+// the click's own update, records them for the board (known) and owes no
+// edit of the board from before (one may be on its way, changing them);
+// the files' ids are read from the message clicked (keptAnswerPictures).
+
+// noteBoardPicture runs inside the store update of a contract game's
+// interaction, on the table data as read, before the change: it notes
+// the pictures the board message clicked has, when the table data is
+// sure of them (boardHad).
+func (c *Call) noteBoardPicture(td *tableData) {
+	c.boardHad = ""
+	if c.I.Message == nil || td.Board == "" || c.I.Message.ID != td.Board || !known(td, td.picKey()) || editOwed(td) {
+		return
+	}
+	c.boardHad = td.Pic.Key
+}
+
+// editOwed reports whether td owes an edit of the board, which may change
+// its pictures.
+func editOwed(td *tableData) bool {
+	return slices.ContainsFunc(td.Outbox, func(e effect) bool { return e.Kind == ceffEdit })
+}
+
+// keptAnswerPictures is the "attachments" of a click's answer showing
+// files on the message clicked when they are the pictures it has: each
+// file of the message by its id; nil when they may not be (the answer
+// then uploads them).
+func (c *Call) keptAnswerPictures(files []*discordgo.File) *[]*discordgo.MessageAttachment {
+	m := c.I.Message
+	if len(files) == 0 || c.answerPic == "" || c.answerPic != c.boardHad || m == nil || m.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		return nil
+	}
+	atts := make([]*discordgo.MessageAttachment, 0, len(files))
+	for _, f := range files {
+		id := fileOf(m, f.Name)
+		if id == "" {
+			return nil
+		}
+		atts = append(atts, &discordgo.MessageAttachment{ID: id})
+	}
+	return &atts
+}
+
+// uploadInstead is the answer r with the pictures it listed as kept
+// uploaded after all, when Discord refused r for its form (400 50035: a
+// file of the message was replaced since the click, so its id is no
+// longer one of the message's); nil otherwise.
+func (c *Call) uploadInstead(r *discordgo.InteractionResponse, err error) *discordgo.InteractionResponse {
+	var re *discordgo.RESTError
+	if len(c.keptFiles) == 0 || r.Data == nil || len(r.Data.Files) > 0 ||
+		!errors.As(err, &re) || re.Message == nil || re.Message.Code != discordgo.ErrCodeInvalidFormBody {
+		return nil
+	}
+	d := *r.Data
+	d.Files, c.keptFiles = c.keptFiles, nil
+	d.Attachments = attachmentsFor(d.Files)
+	c.B.log.Info("kept pictures refused; uploaded", "interaction", c.I.ID, "err", err)
+	return &discordgo.InteractionResponse{Type: r.Type, Data: &d}
+}
+
+// fileOf is the id of the file called name on m ("": none): a file its
+// embeds show (Discord lists those in no "attachments", see
+// orphanedPictures; the image's URL is the file's,
+// .../attachments/{channel}/{id}/{name}), or a loose one.
+func fileOf(m *discordgo.Message, name string) string {
+	for _, e := range m.Embeds {
+		if e == nil || e.Image == nil {
+			continue
+		}
+		if id, n, ok := attachmentOf(e.Image.URL); ok && n == name {
+			return id
+		}
+	}
+	for _, a := range m.Attachments {
+		if a != nil && a.Filename == name {
+			return a.ID
+		}
+	}
+	return ""
+}
+
+// attachmentOf is the id and name of the file an image URL of a message
+// shows (.../attachments/{channel}/{id}/{name}).
+func attachmentOf(raw string) (id, name string, ok bool) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", "", false
+	}
+	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+	for i := len(parts) - 4; i >= 0; i-- {
+		if parts[i] == "attachments" && parts[i+2] != "" && parts[i+3] != "" {
+			return parts[i+2], parts[i+3], true
+		}
+	}
+	return "", "", false
+}
+
+// answerContractPicture runs inside the store update of a contract
+// game's interaction: a click on a public message forgets the board's
+// pictures, as of this click, since its answer may show others. A command
+// or a click on a private prompt leaves them as they are.
+func (c *Call) answerContractPicture(td *tableData) {
+	if c.I.Message == nil || c.I.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		return
+	}
+	td.Pic = &boardPic{Key: c.I.ID} // of no message: not known, as of this click
+	td.forgot = true
+}
+
+// keepContractPicture runs before an answer that shows the board of td,
+// whose pictures are named key, on the message clicked. When the call
+// wrote no change that forgot them (an outdated click, a redelivered
+// one), and the table data does not say the board has these very
+// pictures, it forgets what it says first, naming this click, since the
+// answer may replace the board's pictures: an outbox that read the table
+// data before then records nothing, and a fold waiting is not applied.
+func (c *Call) keepContractPicture(td *tableData, key string) {
+	switch {
+	case c.I.Message == nil || td.Board == "" || c.I.Message.ID != td.Board, td.forgot:
+		return // not the board; or this call's change forgot them already
+	case known(td, key):
+		if !editOwed(td) {
+			c.boardHad = key // and the message has them (keptAnswerPictures)
+		}
+		return // the record says what the answer shows
+	case key == "" && !known(td, td.picKey()):
+		return // a text answer, and the record says nothing
+	}
+	ctx, cancel := c.storeCtx()
+	defer cancel()
+	_, err := c.B.update(ctx, c.I.ChannelID, "", c.B.onTable("", func(r *dixbot.Record, _ *present.Game, cur *tableData) error {
+		if cur.Board != td.Board || known(cur, key) {
+			return ErrNothingToDo
+		}
+		// Named by the click and the version it replaces: no other
+		// forgetting (a first delivery of this click) has that name.
+		cur.Pic = &boardPic{Key: c.I.ID + "/" + strconv.FormatUint(r.Version, 10)}
+		return nil
+	}))
+	if err != nil && !errors.Is(err, ErrNothingToDo) {
+		c.B.log.Warn("could not forget the board's pictures", "channel", c.I.ChannelID, "err", err)
+	}
+}
+
+// picKey is the key of the pictures td records ("": none).
+func (td *tableData) picKey() string {
+	if td.Pic == nil {
+		return ""
+	}
+	return td.Pic.Key
+}
+
+// known reports whether td records that its board has the pictures key.
+func known(td *tableData, key string) bool {
+	p := td.Pic
+	return key != "" && p != nil && p.Msg != "" && p.Msg == td.Board && p.Key == key
+}
+
+// startPicture is the pictures the board has as the outbox starts on the
+// table data td: what td records, or, when the answer of ix put pictures
+// on the board and no change was written since (last), those.
+func (td *tableData) startPicture(ix *Via, last bool) *boardPic {
+	if ix != nil && ix.Orig != "" && ix.Orig == td.Board {
+		switch {
+		case ix.Pic == "":
+			return nil // the answer showed no pictures, or acknowledged the click
+		case last:
+			return &boardPic{Msg: td.Board, Key: ix.Pic}
+		}
+	}
+	return clonePtr(td.Pic)
+}
+
+// keptPicture is the name of the pictures the board message has, if
+// known.
+func (x *cexec) keptPicture() string {
+	if x.pic == nil || x.pic.Msg == "" || x.pic.Msg != x.td.Board {
+		return ""
+	}
+	return x.pic.Key
+}
+
+// editedPicture records the outcome of an edit of the board meant to show
+// the pictures key ("": none, or not named): the board has them once
+// Discord took the edit; after any other outcome (refused, failed, or left
+// out for a newer render already there) what it has is not known.
+func (x *cexec) editedPicture(key string, done bool) {
+	if done && key != "" {
+		x.pic = &boardPic{Msg: x.td.Board, Key: key}
+		return
+	}
+	x.pic = nil
+}
+
+// boardPicture is the Pic the outbox records in r, whose table data is
+// cur, once its effects are done: the pictures it knows the board has,
+// unless Pic changed since the outbox read it (a click came in between,
+// whose answer may have changed them, or another run of the outbox).
+func (x *cexec) boardPicture(r *dixbot.Record, cur *tableData) *boardPic {
+	if r.Version != x.rec.Version && !samePicture(cur.Pic, x.pic0) {
+		return nil
+	}
+	if x.pic == nil || x.pic.Msg == "" || x.pic.Msg != cur.Board {
+		return nil
+	}
+	return clonePtr(x.pic)
+}
+
+// errNoPicture: the table shows no pictures.
+var errNoPicture = errors.New("bot: no pictures at this table")
+
+// promptPictured is the step p of a private prompt as the table td shows
+// it: its picture (present.Prompt.Picture) drawn, attached and shown in
+// its first embed when the table shows pictures, left out otherwise.
+func (b *Bot) promptPictured(td *tableData, p present.Prompt) present.Prompt {
+	pic := p.Picture
+	p.Picture = nil
+	if pic == nil || len(p.Embeds) == 0 {
+		return p
+	}
+	var png []byte
+	err := errNoPicture
+	if pic.Draw != nil && !b.noPictures && !td.NoPics {
+		if png, err = pic.Draw(); err != nil {
+			b.log.Warn("a prompt's picture not drawn; text only", "err", err)
+		}
+	}
+	if err != nil {
+		if pic.Framed {
+			p.Embeds = p.Embeds[1:]
+		}
+		return p
+	}
+	e := *p.Embeds[0]
+	e.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + pic.File}
+	p.Embeds = append([]*discordgo.MessageEmbed{&e}, p.Embeds[1:]...)
+	p.Files = append(slices.Clone(p.Files), &discordgo.File{Name: pic.File, ContentType: "image/png", Reader: bytes.NewReader(png)})
+	return p
+}
+
+// promptStep is seat's step of draft of the private prompt of pr, the
+// presenter of a game at table td, in lang: with the seats named as the
+// table names them when pr is a present.TablePrompter.
+func (b *Bot) promptStep(pr present.Prompter, td *tableData, lang string, st engine.State, seat int, draft string) (present.Prompt, error) {
+	tp, ok := pr.(present.TablePrompter)
+	if !ok {
+		return pr.Prompt(lang, st, seat, draft)
+	}
+	t := td.table(!b.noPictures)
+	t.Lang = lang
+	for i, s := range td.Seats {
+		t.Marks[i] = seatMarkOf(lang, s)
+	}
+	return tp.PromptAt(t, st, seat, draft)
 }
