@@ -43,7 +43,7 @@ func (c *Call) overText() (string, bool) {
 	}
 	ctx, cancel := context.WithTimeout(base, c.B.timeout)
 	defer cancel()
-	r, err := c.B.store.Get(ctx, c.I.ChannelID)
+	r, err := c.B.get(ctx, c.I.ChannelID) // converted, if archived before the upgrade
 	if err != nil || !r.Finished || r.Data == nil {
 		return "", false
 	}

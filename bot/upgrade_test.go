@@ -508,7 +508,7 @@ func TestFrozenDixRecordArchivedKeepsItsLog(t *testing.T) {
 	t.Parallel()
 	fc := frozenCases[1]
 	require.Equal(t, "auction", fc.name)
-	_, _, env := loadFrozen(t, fc, 2)
+	_, shown, env := loadFrozen(t, fc, 2)
 	db := frozenFile(t, fc, env, 2)
 	ctx := context.Background()
 	logRec, err := db.Get(ctx, logChannel(fc.channel))
@@ -528,4 +528,22 @@ func TestFrozenDixRecordArchivedKeepsItsLog(t *testing.T) {
 	assert.Equal(t, "dix", r.Game)
 	text := h.Run(h.GameCommandIx("dix", "u1", "log")).EphemeralText()
 	assert.Contains(t, text, kept.Lines[len(kept.Lines)-1])
+
+	// A click on the old game's board says it was abandoned and links
+	// its last board.
+	td, err := decodeTableData(r.Meta)
+	require.NoError(t, err)
+	h.Rec.N, h.N = 1000, 1000
+	clicked := 0
+	for _, f := range shown.Msgs {
+		if f.Ephemeral || f.ID != td.Board || len(f.Rows) == 0 {
+			continue
+		}
+		h.Rec.Msgs[f.ID] = f.message(fc.channel)
+		res := h.ClickOn("u1", h.Rec.Message(f.ID), f.Rows[0][0].ID)
+		want := locales.T("en", "err_over_abandoned", map[string]any{"URL": messageURL(r.Guild, r.Channel, td.Board)})
+		assert.Equal(t, want, res.EphemeralText())
+		clicked++
+	}
+	assert.Equal(t, 1, clicked, "the old game's board was clicked")
 }
