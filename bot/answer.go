@@ -176,7 +176,7 @@ func (c *Call) Update(content string, embeds []*discordgo.MessageEmbed, comps []
 	var atts *[]*discordgo.MessageAttachment
 	if kept := c.keptAnswerPictures(files); kept != nil {
 		// The message has these pictures: kept, not uploaded again
-		// (pictures_contract.go).
+		// (pictures.go).
 		c.keptFiles, files, atts = files, nil, kept
 	} else if len(files) > 0 {
 		atts = attachmentsFor(files)

@@ -338,12 +338,12 @@ type Call struct {
 	// racedShown is raced once the answer showing it landed on the board.
 	racedShown []byte
 	after      []func(ctx context.Context) // post-answer work
-	notice     boardNotice                 // its game's board, if missing (missing_contract.go)
+	notice     boardNotice                 // its game's board, if missing (missing.go)
 	// answerPic is the key of the picture the answer shows on the board
 	// ("": none).
 	answerPic string
 	// boardHad is the key of the pictures the board message clicked has,
-	// when sure ("": not known; pictures_contract.go).
+	// when sure ("": not known; pictures.go).
 	boardHad string
 	// keptFiles are the pictures an answer listed as kept rather than
 	// uploaded, for sending them should Discord refuse the list.

@@ -8,7 +8,7 @@
 // registered in Options.Games (DIX, Qwixx, Dixxit: internal/app wires
 // them in) are played on it through the engine contract (package engine)
 // and their presenters (bot/present), each under its own command
-// (/<game>) and custom ids "<game>:<verb>:<n>[:<arg>]" (contract.go and
+// (/<game>) and custom ids "<game>:<verb>:<n>[:<arg>]" (table.go and
 // the files it names). The table's own components (/settings',
 // /forget-me's) are under "table:" (router.go).
 //
@@ -32,14 +32,14 @@
 //   - The people who must decide get one short message mentioning them,
 //     with a link to the board, unless they were at the board within the
 //     minute; once they decided it is edited to say so, never deleted
-//     (pings_contract.go). The end of a game is told to every person
+//     (pings.go). The end of a game is told to every person
 //     seated.
 //   - Whatever Discord work a change owes besides the answer (a board
 //     edit, a ping, retiring a board, the game's end, archiving) is an
 //     outbox of effects written by the same store update as the change and
 //     done after the answer; if the process dies first, any process finds
 //     the game through Store.Due and does it (outbox.go,
-//     outbox_contract.go). Posts carry a nonce, so doing an effect twice
+//     outbox_run.go). Posts carry a nonce, so doing an effect twice
 //     shows it once; a follow-up, which carries none, is posted only by
 //     the process holding the effects (the change's own for its grace, a
 //     claim for its lease: outbox.go, Hold).
@@ -54,7 +54,7 @@
 //     again within the interaction's budget, and a write that looked
 //     failed is found applied before writing again (deferral.go, retry.go).
 //   - The lobby is the answer to /<game> start and is owed by the outbox
-//     until its message is recorded (contract_lobby.go). A click on a
+//     until its message is recorded (lobby.go). A click on a
 //     message the store no longer matches (its data lost, or restored
 //     from an older copy) says so and retires the message's buttons in its
 //     answer (lost.go).

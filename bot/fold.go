@@ -45,7 +45,7 @@ type fold struct {
 	Via     *Via
 	// pic, when set, is the pictures a contract game's board has (learnt
 	// from the answer that showed them), recorded while the table data's
-	// Pic is still pic0, as the batch read it (pictures_contract.go).
+	// Pic is still pic0, as the batch read it (pictures.go).
 	pic, pic0 *boardPic
 }
 

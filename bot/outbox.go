@@ -40,7 +40,7 @@ type effect struct {
 	// pings; nil: the bot token).
 	Via *Via `json:"v,omitempty"`
 	// Claimed marks a lobby owed whose showing a run has begun: a start
-	// asked again no longer answers with the lobby (contract_lobby.go).
+	// asked again no longer answers with the lobby (lobby.go).
 	Claimed bool `json:"c,omitempty"`
 }
 

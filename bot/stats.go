@@ -24,7 +24,7 @@ import (
 // never recorded.
 //
 // A game is recorded by the effect that ends it in its outbox
-// (outbox_contract.go, gameEnded), owed by the update that ends the game,
+// (outbox_run.go, gameEnded), owed by the update that ends the game,
 // before the effect that archives it: a process that dies before doing it
 // leaves it owed, and any process does it later. The store counts a game
 // id once, so the effect done twice (a process killed after recording,

@@ -394,7 +394,7 @@ func TestQwixxClockPlaysForTheAbsent(t *testing.T) {
 		}
 	}
 	// Out of time twice in a row, each person is absent and the computer
-	// plays their seat without waiting (contract_table_absent.go).
+	// plays their seat without waiting (absent.go).
 	assert.GreaterOrEqual(t, timedOut, 2, "the board says who ran out of time")
 	assert.True(t, absent, "the board says who is absent")
 	shown := h.Rec.Message(board.ID)

@@ -449,12 +449,12 @@ type cexec struct {
 	now    time.Time
 	posted map[uint32]Via // ping messages posted by this run, by effect: the message (Orig) and its interaction
 	shown  []byte         // the game data the board may show: of a board edit of this run, or of the answer run with (nil: none)
-	pic    *boardPic      // the pictures the board has, when known (pictures_contract.go)
+	pic    *boardPic      // the pictures the board has, when known (pictures.go)
 	pic0   *boardPic      // the table data's Pic as read
 	read   bool
 	recent []*discordgo.Message
 	hold   *Hold // the run's hold on the effects: only while it lasts does it post
-	lobby  *Via  // the lobby message this run found or posted (contract_lobby.go)
+	lobby  *Via  // the lobby message this run found or posted (lobby.go)
 	held   boardHold
 }
 
@@ -573,7 +573,7 @@ func (b *Bot) gameEnded(ctx context.Context, rec *dixbot.Record, td *tableData) 
 // fence, by the best interaction's token (editVia). Pictures the board has
 // already are neither drawn nor uploaded: the edit then carries no files
 // and no "attachments", and Discord keeps the message's files
-// (pictures_contract.go).
+// (pictures.go).
 func (x *cexec) editBoard(ctx context.Context) error {
 	kept := x.keptPicture()
 	pb, st, err := x.b.contractBoard(x.g, x.rec, x.td, kept)
@@ -596,7 +596,7 @@ func (x *cexec) editBoard(ctx context.Context) error {
 		// No Attach Files in the channel, though no interaction said so:
 		// the board as text, and text boards there from now on
 		// (mayAttach) rather than a refused request each time. Once
-		// only: a board refused as text too is missing (missing_contract.go).
+		// only: a board refused as text too is missing (missing.go).
 		if _, known := x.b.noFiles.LoadOrStore(x.rec.Channel, struct{}{}); !known {
 			x.b.log.Info("the board's picture refused: text boards in this channel", "channel", x.rec.Channel)
 			return x.editBoard(ctx)

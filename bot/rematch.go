@@ -125,7 +125,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 	if v := c.startVia(); st2 == nil && v != nil {
 		// The answer is the lobby, later the board: this token edits it.
 		// The lobby is owed until the answer went out, as a start's
-		// (contract_lobby.go).
+		// (lobby.go).
 		ntd.BoardVia = v
 		ntd.oweLobby(next, c.B.now(), v)
 		next.Meta = ntd.Encode()
@@ -168,7 +168,7 @@ func (c *Call) claimRematch(g *present.Game, r *dixbot.Record) error {
 	if err != nil {
 		return err
 	}
-	// The game's end may still be owed (outbox_contract.go): its
+	// The game's end may still be owed (outbox_run.go): its
 	// result is recorded (once, whoever records it) before archiving.
 	if err := c.B.recordOver(c.ctx, r); err != nil {
 		return err

@@ -387,7 +387,7 @@ const maxAdvance = 100000
 
 // advance takes the forced decisions and the computer seats' decisions
 // until a person must decide, the computer seats left are still taking
-// their time (reaction_contract.go), or the game is over.
+// their time (reaction.go), or the game is over.
 func (b *Bot) advance(g *present.Game, st engine.State, td *tableData, now time.Time) ([]engine.Event, error) {
 	return b.advanceWith(g, st, td, now, nil)
 }

@@ -358,7 +358,7 @@ func (c *Call) contractEnd(g *present.Game, p parsedID) error {
 		c.B.boardFences.Send(board, shows{Retire: true}, c.B.now(), func() error {
 			none := &[]discordgo.MessageComponent{}
 			if v.usable(time.Now()) && (v.Orig == "" || v.Orig == board) {
-				// The board's newest interaction edits it (outbox_contract.go).
+				// The board's newest interaction edits it (outbox_run.go).
 				if err := d.FollowupEdit(ctx, v.Interaction(), "@original", &discordgo.WebhookEdit{Content: ended, Components: none}); err == nil {
 					return nil
 				}

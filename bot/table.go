@@ -21,11 +21,12 @@ import (
 // the table's data (tableData in Record.Meta).
 //
 // This file holds the custom ids, the table data, the registry of games
-// and their commands; contract_start.go reads and writes a channel's
-// record and opens a table; contract_click.go routes the clicks and
-// answers the lobby's; contract_move.go applies decisions and shows the
-// private prompts; contract_board.go draws and posts the board;
-// contract_table*.go answer the table's other commands and buttons.
+// and their commands; start.go reads and writes a channel's
+// record and opens a table; click.go routes the clicks and
+// answers the lobby's; move.go applies decisions and shows the
+// private prompts; board.go draws and posts the board;
+// table_commands.go, rematch.go, pause.go, kick.go and absent.go answer
+// the table's other commands and buttons.
 
 // The verbs of a contract game's custom ids.
 const (
@@ -42,8 +43,8 @@ const (
 	cverbModal  = "md"     // opens a form (present.Modal); arg its verb
 	cverbSubmit = "ms"     // the form's submission: the move is arg + " " + its text
 	cverbPace   = "pace"   // the lobby's pace menu: the pace chosen is its value
-	cverbOpt    = "opt"    // the lobby's options menu: its value is "<name>=<value>" (contract_options.go)
-	cverbAgain  = "again"  // the final scoreboard's Rematch (contract_table_rematch.go)
+	cverbOpt    = "opt"    // the lobby's options menu: its value is "<name>=<value>" (options.go)
+	cverbAgain  = "again"  // the final scoreboard's Rematch (rematch.go)
 	cverbLog    = "log"    // a page of /<game> log; n the page, 0 the latest
 	cverbKick   = "kick"   // a vote to hand a seat to the computer; arg the seat
 	cverbEnd    = "abyes"  // /<game> abandon confirmed; n the record's version, arg the table (abandonArg)
@@ -101,15 +102,15 @@ type tableData struct {
 	NoPics bool     `json:"np,omitempty"` // the board is text only
 	Pace   string   `json:"pc,omitempty"` // the pace's name (present.Pace); "": the game's default
 	// Acted is, by seat, when its person last decided (Unix ms), and Ping
-	// the ping message not yet settled (pings_contract.go).
+	// the ping message not yet settled (pings.go).
 	Acted []int64 `json:"ac,omitempty"`
 	// OpenAt is, by seat, when its current decision opened (Unix ms), for
-	// its clock (clock_contract.go).
+	// its clock (clock.go).
 	OpenAt []int64  `json:"oa,omitempty"`
 	Ping   *pingMsg `json:"pg,omitempty"`
 	// Banks are, by seat, the milliseconds left in its time bank, the
 	// decision running aside, for a pace of time banks
-	// (clock_contract.go); a seat beyond them has all of its bank.
+	// (clock.go); a seat beyond them has all of its bank.
 	Banks []int64 `json:"bk,omitempty"`
 	// First is the seat that started the game, plus one; Starts, in a
 	// lobby, the seat that is to start it, plus one (0: drawn).
@@ -124,7 +125,7 @@ type tableData struct {
 	Rematch string `json:"rm,omitempty"`
 	Origin  string `json:"or,omitempty"`
 	// Outbox is the Discord work owed by the changes made, NextEffect the
-	// number of the last effect owed (outbox_contract.go).
+	// number of the last effect owed (outbox_run.go).
 	Outbox     []effect `json:"ob,omitempty"`
 	NextEffect uint32   `json:"ne,omitempty"`
 	// BoardVia is the newest interaction whose answer is the board message
@@ -132,19 +133,19 @@ type tableData struct {
 	// the board without the bot token.
 	BoardVia *Via `json:"bv,omitempty"`
 	// Paused is who paused the game (""; running), PausedAt when (Unix
-	// ms): the clocks stand still meanwhile (contract_table_pause.go).
+	// ms): the clocks stand still meanwhile (pause.go).
 	Paused   string `json:"pz,omitempty"`
 	PausedAt int64  `json:"pa,omitempty"`
 	// Reminded is, by seat, the Seq plus one of the decision
 	// (tableData.Open) its person was reminded of (0: none;
-	// contract_table_absent.go).
+	// absent.go).
 	Reminded []uint64 `json:"rd,omitempty"`
 	// Wake is, by seat, when the computer playing it makes its current
 	// decision (Unix ms; 0: not drawn yet), for a game whose computer
-	// takes a reaction time (present.Game.Reaction; reaction_contract.go).
+	// takes a reaction time (present.Game.Reaction; reaction.go).
 	Wake []int64 `json:"wk,omitempty"`
 	// Pic is the picture the board message has on Discord, when it is
-	// known (pictures_contract.go): an edit of the board showing the same
+	// known (pictures.go): an edit of the board showing the same
 	// picture keeps Discord's files rather than drawing and uploading them
 	// again. nil: not known.
 	Pic *boardPic `json:"bp,omitempty"`
@@ -153,7 +154,7 @@ type tableData struct {
 	Opts map[string]string `json:"oo,omitempty"`
 	// Missing is set while Discord refuses for good the board's edit (or
 	// the final scoreboard's), which stays owed: no clock runs meanwhile
-	// (missing_contract.go).
+	// (missing.go).
 	Missing *Missing `json:"bm,omitempty"`
 	// Lines counts the event lines the table has told its game's log;
 	// Unlogged are the latest of them (this update's and up to
@@ -178,7 +179,7 @@ type tableSeat struct {
 	Name  string `json:"n"`
 	Level string `json:"cpu,omitempty"`
 	// Late counts the person's decisions in a row out of time; Away: the
-	// computer plays for them until they click (contract_table_absent.go).
+	// computer plays for them until they click (absent.go).
 	Late int  `json:"lt,omitempty"`
 	Away bool `json:"aw,omitempty"`
 	// Votes are the people who voted to hand the seat to the computer.

@@ -64,7 +64,7 @@ func (c *Call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *tab
 	if err == nil {
 		c.keepLog(r, td)
 	} else if read != nil && c.notice.seen == nil {
-		c.notice.seen = read // a refused change still sees a board missing (missing_contract.go)
+		c.notice.seen = read // a refused change still sees a board missing (missing.go)
 	}
 	return r, td, err
 }
@@ -87,7 +87,7 @@ func (c *Call) contractStart(g *present.Game, lang string, noPics bool, pace str
 	rec := &dixbot.Record{Channel: c.I.ChannelID, Guild: c.I.GuildID, Game: g.Rules.Name()}
 	if v := c.startVia(); v != nil {
 		// The answer is the lobby, later the board: this token edits it.
-		// The lobby is owed until the answer went out (contract_lobby.go).
+		// The lobby is owed until the answer went out (lobby.go).
 		td.BoardVia = v
 		td.oweLobby(rec, c.B.now(), v)
 	}

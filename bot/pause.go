@@ -171,7 +171,7 @@ func (c *Call) contractPause(g *present.Game, on bool) error {
 		default:
 			// Every clock running stands still for the pause's length.
 			// While the board is missing the clocks stand still anyway:
-			// its return gives back that time (missing_contract.go).
+			// its return gives back that time (missing.go).
 			if held := td.clockNow(now).UnixMilli() - td.PausedAt; held > 0 {
 				for s, at := range td.OpenAt {
 					if at != 0 {

@@ -145,7 +145,7 @@ func (td *tableData) boardTable(g *present.Game, st engine.State, pictures bool)
 func setContractDue(r *dixbot.Record, td *tableData, g *present.Game, st engine.State) {
 	r.Due = time.Time{}
 	if td.Missing != nil {
-		r.Due = td.Missing.Next // no clock runs; the bot token's next try (missing_contract.go)
+		r.Due = td.Missing.Next // no clock runs; the bot token's next try (missing.go)
 		return
 	}
 	if st.Over() || td.Paused != "" {
