@@ -9,7 +9,7 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// Reminders and absent players of contract games (DISCORD-UX "Pace,
+// Reminders and absent players of games (DISCORD-UX "Pace,
 // clocks and absent players"). A person deciding against a clock of at
 // least minReminded is reminded once per decision, when half of its time
 // is gone. A person whose time runs out absentAfter times in a row is
@@ -87,7 +87,7 @@ func (td *tableData) reminders(r *dixbot.Record, g *present.Game, st engine.Stat
 		}
 		td.Reminded[s] = td.Open[s] + 1
 		user := td.Seats[s].User
-		out = append(out, effect{Kind: ceffPing, Users: []string{user}, Text: locales.T(td.Lang, "table_remind", map[string]any{
+		out = append(out, effect{Kind: effPing, Users: []string{user}, Text: locales.T(td.Lang, "table_remind", map[string]any{
 			"Mentions": "<@" + user + ">", "Game": En(g.Rules.Name() + "_title"),
 			"Unix": td.deadline(g, st, s).Unix(), "URL": messageURL(r.Guild, r.Channel, td.Board)})})
 	}

@@ -46,15 +46,15 @@ func postedText(c tabletest.Call) (string, []string) {
 // At the evening pace each person deciding is reminded once per decision,
 // half way through its time, with a link to the board; at the live pace
 // (90 s) nobody is.
-func TestContractRemindersOncePerDecision(t *testing.T) {
+func TestRemindersOncePerDecision(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.now = func() time.Time { return now }
 	lobby := h.qcommand("u1", "start").Shown(nil)
-	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
-	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbPace, ""), "evening").Shown(lobby)
-	h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, ""))
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
+	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, verbPace, ""), "evening").Shown(lobby)
+	h.ClickOn("u1", lobby, h.qmust(lobby, verbGo, ""))
 	g, _, _ := h.qstate()
 	require.Len(t, g.ToDecide(), 2, "a white sum: both decide")
 	r, err := h.Db.Get(context.Background(), h.Channel)
@@ -108,7 +108,7 @@ func TestContractRemindersOncePerDecision(t *testing.T) {
 // A person out of time twice in a row is absent: the computer decides for
 // them at once from then on, never waiting for them; a click of theirs
 // brings them back (and does only that), and their clock runs again.
-func TestContractAbsentPlayerComesBack(t *testing.T) {
+func TestAbsentPlayerComesBack(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
@@ -130,7 +130,7 @@ func TestContractAbsentPlayerComesBack(t *testing.T) {
 		if containsInt(st.ToDecide(), 0) {
 			m, err := computer.Player{Level: computer.Normal}.Decide(st, 0, rng)
 			require.NoError(t, err)
-			res := h.ClickOn("u1", h.Rec.Message(board.ID), contractID("qwixx", cverbMove, st.Seq(), string(m)))
+			res := h.ClickOn("u1", h.Rec.Message(board.ID), buttonID("qwixx", verbMove, st.Seq(), string(m)))
 			require.NotNil(t, res.Response())
 			continue
 		}
@@ -155,7 +155,7 @@ func TestContractAbsentPlayerComesBack(t *testing.T) {
 		require.NotContains(t, st.ToDecide(), 1)
 		m, err := computer.Player{Level: computer.Normal}.Decide(st, 0, rng)
 		require.NoError(t, err)
-		h.ClickOn("u1", h.Rec.Message(board.ID), contractID("qwixx", cverbMove, st.Seq(), string(m)))
+		h.ClickOn("u1", h.Rec.Message(board.ID), buttonID("qwixx", verbMove, st.Seq(), string(m)))
 	}
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)

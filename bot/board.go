@@ -13,14 +13,14 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// contractBoard renders the record's board: the lobby before the game,
+// drawBoard renders the record's board: the lobby before the game,
 // the running board with the buttons of the decisions open, or the final
 // scoreboard.
 //
 // kept is the picture the message shows already ("": none known): a board
 // showing that same picture is not drawn, and carries no files
 // (present.Table.Kept).
-func (b *Bot) contractBoard(g *present.Game, r *dixbot.Record, td *tableData, kept string) (present.Board, engine.State, error) {
+func (b *Bot) drawBoard(g *present.Game, r *dixbot.Record, td *tableData, kept string) (present.Board, engine.State, error) {
 	st, err := g.Rules.Decode(r.Data)
 	if err != nil {
 		return present.Board{}, nil, err
@@ -67,14 +67,14 @@ func boardComponents(game string, seq uint64, pb present.Board) []discordgo.Mess
 	for _, row := range pb.Rows {
 		var cs []discordgo.MessageComponent
 		for _, bt := range row {
-			btn := discordgo.Button{Label: bt.Label, Style: bt.Style, CustomID: contractID(game, cverbMove, seq, string(bt.Move))}
+			btn := discordgo.Button{Label: bt.Label, Style: bt.Style, CustomID: buttonID(game, verbMove, seq, string(bt.Move))}
 			switch {
 			case bt.Prompt:
-				btn.CustomID = contractID(game, cverbPrompt, seq, "")
+				btn.CustomID = buttonID(game, verbPrompt, seq, "")
 			case bt.Next != "":
-				btn.CustomID = contractID(game, cverbStep, seq, bt.Next)
+				btn.CustomID = buttonID(game, verbStep, seq, bt.Next)
 			case bt.Modal != nil:
-				btn.CustomID = contractID(game, cverbModal, seq, bt.Modal.Verb)
+				btn.CustomID = buttonID(game, verbModal, seq, bt.Modal.Verb)
 			}
 			if btn.Style == 0 {
 				btn.Style = discordgo.SecondaryButton
@@ -91,26 +91,26 @@ func boardComponents(game string, seq uint64, pb present.Board) []discordgo.Mess
 	return rows
 }
 
-// showContractBoard answers the click by drawing the board in place; for a
+// showBoard answers the click by drawing the board in place; for a
 // game over the board is its scoreboard (the game is archived by its last
 // effect).
 //
 // The answer uploads the board's pictures, but where the message is known
 // to have these very pictures: it then lists them by their ids
 // (noteBoardPicture, keptAnswerPictures).
-func (c *Call) showContractBoard(g *present.Game, r *dixbot.Record, td *tableData) error {
-	pb, st, err := c.B.contractBoard(g, r, td, "")
+func (c *Call) showBoard(g *present.Game, r *dixbot.Record, td *tableData) error {
+	pb, st, err := c.B.drawBoard(g, r, td, "")
 	if err != nil {
 		return err
 	}
-	c.keepContractPicture(td, pb.Picture)
+	c.keepPicture(td, pb.Picture)
 	c.answerPic = pb.Picture
 	c.Shows = &shows{Seq: boardSeq(td, st)}
 	c.Update(pb.Content, pb.Embeds, tableComponents(g, st, td, pb), pb.Files...)
 	return nil
 }
 
-// boardSeq is what a contract game's board message shows, for its fence:
+// boardSeq is what a game's board message shows, for its fence:
 // the lobby's counter while it is a lobby (td.Lobby), then that counter
 // plus the game's version, so a render of the same game is never older
 // whatever else the table data recorded since.
@@ -118,11 +118,11 @@ func boardSeq(td *tableData, st engine.State) uint64 {
 	return uint64(td.Lobby) + st.Seq()
 }
 
-// contractStale answers an outdated click: a click on the current board
+// answerStale answers an outdated click: a click on the current board
 // redraws it as it stands, and the clicker is told privately.
-func (c *Call) contractStale(g *present.Game, lobbyClick bool) error {
+func (c *Call) answerStale(g *present.Game, lobbyClick bool) error {
 	text := locales.T(c.Lang, "err_stale", nil)
-	r, td, err := c.contractGet(g)
+	r, td, err := c.readTable(g)
 	if seat := -1; err == nil {
 		if seat = td.seatOf(c.User); seat >= 0 && td.Seats[seat].Away {
 			// Any click of an absent person brings them back, an
@@ -135,7 +135,7 @@ func (c *Call) contractStale(g *present.Game, lobbyClick bool) error {
 	if err == nil && c.I.Message != nil && c.I.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
 		switch {
 		case r.Data == nil && lobbyClick:
-			content, comps := c.lobbyView(g, td)
+			content, comps := lobbyView(g, td)
 			c.Shows = &shows{Seq: uint64(td.Lobby)}
 			c.Update(content, nil, comps)
 		case c.I.Message.ID == td.Board && c.boardUpToDate(g, r, td):
@@ -144,7 +144,7 @@ func (c *Call) contractStale(g *present.Game, lobbyClick bool) error {
 			// redrawing the board would spend the channel's webhook
 			// messages on notices).
 		case c.I.Message.ID == td.Board:
-			if err := c.showContractBoard(g, r, td); err != nil {
+			if err := c.showBoard(g, r, td); err != nil {
 				return err
 			}
 		case r.Data != nil && td.Board != "" && (lobbyClick || olderThanBoard(c.I.Message, td.Board)):
@@ -166,26 +166,26 @@ func (c *Call) contractStale(g *present.Game, lobbyClick bool) error {
 	return nil
 }
 
-// contractRestored answers a click on a message showing a later state of
+// answerRestored answers a click on a message showing a later state of
 // the game than the store has (its data restored from an older copy):
 // the message says so and loses its buttons in the answer itself, and a
 // fresh board showing the game as the store has it is posted after it (a
 // follow-up of the click) and becomes the table's board, so that the game
 // goes on from there.
-func (c *Call) contractRestored(g *present.Game) error {
-	r, td, err := c.contractGet(g)
+func (c *Call) answerRestored(g *present.Game) error {
+	r, td, err := c.readTable(g)
 	if err != nil {
 		return err
 	}
 	if r.Data == nil || c.I.Message == nil || c.I.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
-		return c.contractStale(g, false)
+		return c.answerStale(g, false)
 	}
 	if c.I.Message.ID != td.Board && !olderThanBoard(c.I.Message, td.Board) {
 		// Not a board of the game's as the store has it: a version ahead
 		// of the game on it is forged.
 		return fmt.Errorf("%w: a version ahead of the game on a message that is not its board", ErrBadCustomID)
 	}
-	pb, st, err := c.B.contractBoard(g, r, td, "")
+	pb, st, err := c.B.drawBoard(g, r, td, "")
 	if err != nil {
 		return err
 	}
@@ -195,7 +195,7 @@ func (c *Call) contractRestored(g *present.Game) error {
 	c.Update(locales.T(c.Lang, "err_game_restored", nil), c.I.Message.Embeds, nil)
 	board := &discordgo.WebhookParams{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
 		Components: tableComponents(g, st, td, pb), AllowedMentions: noMentions()}
-	c.adoptPosted(g, contractTableOf(td), r.Version, func(ctx context.Context) (*discordgo.Message, string, error) {
+	c.adoptPosted(g, tableName(td), r.Version, func(ctx context.Context) (*discordgo.Message, string, error) {
 		msg, err := c.D.Followup(ctx, c.I, board)
 		if err != nil || msg == nil {
 			return nil, "", err
@@ -218,24 +218,24 @@ func (c *Call) boardUpToDate(g *present.Game, r *dixbot.Record, td *tableData) b
 	if err != nil {
 		return false
 	}
-	if p, err := parseID(c.I.MessageComponentData().CustomID, contractVerbs); err != nil || p.n > st.Seq() {
+	if p, err := parseID(c.I.MessageComponentData().CustomID, gameVerbs); err != nil || p.n > st.Seq() {
 		return false
 	}
-	if slices.ContainsFunc(td.Outbox, func(e effect) bool { return e.Kind == ceffEdit }) {
+	if slices.ContainsFunc(td.Outbox, func(e effect) bool { return e.Kind == effEdit }) {
 		return true
 	}
 	seq, ok := c.B.boardFences.Shown(td.Board)
 	return ok && seq == boardSeq(td, st)
 }
 
-// contractBoardCommand posts the board (or the lobby) again: /<game> board.
-func (c *Call) contractBoardCommand(g *present.Game) error {
-	r, td, err := c.contractGet(g)
+// boardCommand posts the board (or the lobby) again: /<game> board.
+func (c *Call) boardCommand(g *present.Game) error {
+	r, td, err := c.readTable(g)
 	if err != nil {
 		return err
 	}
 	if r.Data == nil {
-		content, comps := c.lobbyView(g, td)
+		content, comps := lobbyView(g, td)
 		c.Respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: noMentions()},
@@ -245,7 +245,7 @@ func (c *Call) contractBoardCommand(g *present.Game) error {
 		}
 		return nil
 	}
-	pb, st, err := c.B.contractBoard(g, r, td, "")
+	pb, st, err := c.B.drawBoard(g, r, td, "")
 	if err != nil {
 		return err
 	}
@@ -254,8 +254,8 @@ func (c *Call) contractBoardCommand(g *present.Game) error {
 		Data: &discordgo.InteractionResponseData{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
 			Components: tableComponents(g, st, td, pb), AllowedMentions: noMentions()},
 	})
-	if contractTableOf(td) != "" {
-		c.adoptBoard(g, contractTableOf(td), r.Version)
+	if tableName(td) != "" {
+		c.adoptBoard(g, tableName(td), r.Version)
 	}
 	return nil
 }
@@ -291,7 +291,7 @@ func (c *Call) adoptPosted(g *present.Game, table string, shown uint64, post fun
 		ended := true // the table is no longer the channel's
 		// The adoption is tried again while the store fails for a moment:
 		// a board posted again and not adopted would keep live buttons
-		// beside the board (a click on it adopts it too: contractMove).
+		// beside the board (a click on it adopts it too: applyMove).
 		rec, err := c.B.retryUpdate(ctx, channel, c.B.onTable(g.Rules.Name(), func(r *dixbot.Record, _ *present.Game, td *tableData) error {
 			now := c.B.now()
 			if lobby := "lobby " + td.opening(); r.Data == nil || table == lobby {
@@ -305,26 +305,26 @@ func (c *Call) adoptPosted(g *present.Game, table string, shown uint64, post fun
 					return ErrNothingToDo
 				case v0 != nil && laterID(v0.Orig, msg.ID):
 					// A later /<game> board was adopted first.
-					td.owe(r, now, effect{Kind: ceffRetire, Msg: msg.ID, Via: v})
+					td.owe(r, now, effect{Kind: effRetire, Msg: msg.ID, Via: v})
 				default:
 					if v0 != nil {
-						td.owe(r, now, effect{Kind: ceffRetire, Msg: v0.Orig, Via: v0})
+						td.owe(r, now, effect{Kind: effRetire, Msg: v0.Orig, Via: v0})
 					}
 					td.BoardVia = v
 				}
 				return nil
 			}
-			ended = contractTableOf(td) != table
+			ended = tableName(td) != table
 			switch {
 			case ended || msg.ID == td.Board:
 				return ErrNothingToDo
 			case !laterID(msg.ID, td.Board):
 				// A later /<game> board was adopted first.
-				td.owe(r, now, effect{Kind: ceffRetire, Msg: msg.ID, Via: v})
+				td.owe(r, now, effect{Kind: effRetire, Msg: msg.ID, Via: v})
 			default:
 				td.adopt(r, g, msg.ID, v, now)
 				if r.Version != shown {
-					td.owe(r, now, effect{Kind: ceffEdit, Again: true})
+					td.owe(r, now, effect{Kind: effEdit, Again: true})
 				}
 			}
 			return nil
@@ -346,7 +346,7 @@ func (c *Call) adoptPosted(g *present.Game, table string, shown uint64, post fun
 			return
 		}
 		c.B.wakeAt(rec.Due)
-		if err := c.B.contractOutbox(ctx, c.B.apiFor(ctx), rec, nil, 0); err != nil {
+		if err := c.B.runEffects(ctx, c.B.apiFor(ctx), rec, nil, 0); err != nil {
 			c.B.log.Warn("effects left for later", "channel", channel, "err", err)
 		}
 	})

@@ -20,7 +20,7 @@ import (
 // and the table stays the same table (its log, an abandon confirmation
 // asked before). Posted again twice, the first repost loses its buttons
 // to the second.
-func TestContractBoardPostedAgainIsTheBoard(t *testing.T) {
+func TestBoardPostedAgainIsTheBoard(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	old := h.openQwixx([]string{"u1", "u2"})
@@ -101,7 +101,7 @@ func TestContractBoardPostedAgainIsTheBoard(t *testing.T) {
 // A board of an earlier game of the channel that kept its buttons (an
 // edit that never landed) carries ids that look like the new game's: a
 // click on it changes nothing in the new game, and retires it.
-func TestContractOldBoardOfAnEarlierGame(t *testing.T) {
+func TestOldBoardOfAnEarlierGame(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	first := h.openQwixx([]string{"u1", "u2"})
@@ -126,7 +126,7 @@ func TestContractOldBoardOfAnEarlierGame(t *testing.T) {
 // lobby from then on: the old one loses its buttons, people join on the
 // new one and the game starts there. A table written before tables were
 // named (no opening recorded) keeps both lobbies, as before.
-func TestContractLobbyPostedAgainIsTheLobby(t *testing.T) {
+func TestLobbyPostedAgainIsTheLobby(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	old := h.qcommand("u1", "start").Shown(nil)
@@ -140,8 +140,8 @@ func TestContractLobbyPostedAgainIsTheLobby(t *testing.T) {
 	for _, c := range res.Calls {
 		assert.NotContains(t, []string{"send", "edit"}, c.Op, "no request with the bot token")
 	}
-	nl = h.ClickOn("u2", nl, h.qmust(nl, cverbJoin, "")).Shown(nl)
-	board := h.ClickOn("u1", nl, h.qmust(nl, cverbGo, "")).Shown(nl)
+	nl = h.ClickOn("u2", nl, h.qmust(nl, verbJoin, "")).Shown(nl)
+	board := h.ClickOn("u1", nl, h.qmust(nl, verbGo, "")).Shown(nl)
 	_, td, _ := h.qstate()
 	assert.Equal(t, nl.ID, td.Board, "the game starts on the new lobby")
 	assert.NotEmpty(t, tabletest.ComponentIDs(board.Components))

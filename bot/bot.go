@@ -110,7 +110,7 @@ type Bot struct {
 	hooks        testHooks // nothing in production but Options.EffectDelay
 	noPictures   bool
 	noFiles      sync.Map       // channel id -> struct{}: no Attach Files there (mayAttach)
-	channelLocks [64]sync.Mutex // runOutbox, by channel hash
+	channelLocks [64]sync.Mutex // runEffects, by channel hash
 	folds        folds          // effects done, recorded with the channel's next change (fold.go)
 	batches      batches.Set    // effects this process owes a batch for (internal/batches)
 
@@ -170,7 +170,7 @@ func New(opts Options) (*Bot, error) {
 	if b.now == nil {
 		b.now = time.Now
 	}
-	for _, id := range append(slices.Clone(contractSubcommands), "solo") {
+	for _, id := range append(slices.Clone(gameSubcommands), "solo") {
 		b.cmdIDs[locales.T(locales.English, "cmd_"+id+"_name", nil)] = id
 	}
 	games, err := newRegistry(opts.Games)

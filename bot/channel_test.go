@@ -45,7 +45,7 @@ func TestOneGamePerChannelAcrossGames(t *testing.T) {
 		t.Helper()
 		before := snapshot(h)
 		for _, o := range others {
-			for _, sub := range append(contractSubcommands, "solo") {
+			for _, sub := range append(gameSubcommands, "solo") {
 				if sub == "hint" && o == "dixxit" || sub == "solo" && h.b.games[o].MinSeats > 1 {
 					continue // no such subcommand
 				}
@@ -56,7 +56,7 @@ func TestOneGamePerChannelAcrossGames(t *testing.T) {
 				}
 				assert.Equal(t, other(title), res.EphemeralText(), "/%s %s", o, sub)
 			}
-			id := contractID(o, cverbJoin, 1, "")
+			id := buttonID(o, verbJoin, 1, "")
 			assert.Equal(t, other(title), h.ClickOn("u2", board, id).EphemeralText(), id)
 		}
 		unchanged(h, before)
@@ -136,7 +136,7 @@ func TestLastPlayerMayAbandon(t *testing.T) {
 			assert.Equal(t, locales.T("en", "abandon_confirm", nil), ask.EphemeralText())
 			confirm := ask.Shown(nil)
 			require.NotNil(t, confirm)
-			yes, ok := gameFind(game, confirm, cverbEnd, "")
+			yes, ok := gameFind(game, confirm, verbEnd, "")
 			require.True(t, ok)
 			h.ClickOn("u2", confirm, yes)
 			r, err := h.Db.Get(context.Background(), h.Channel)

@@ -13,32 +13,32 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// contractClick handles a click on a contract game's component.
-func (b *Bot) contractClick(c *Call, g *present.Game, p parsedID) error {
+// routeClick handles a click on a game's component.
+func (b *Bot) routeClick(c *Call, g *present.Game, p parsedID) error {
 	c.Game = g.Rules.Name()
 	switch p.Verb {
-	case cverbAgain:
-		return c.contractRematch(g)
-	case cverbLog:
-		return c.contractLog(g, p.n)
-	case cverbKick:
-		return c.contractKick(g, p.Arg)
-	case cverbEnd:
-		return c.contractEnd(g, p)
-	case cverbKeep:
+	case verbAgain:
+		return c.rematchClick(g)
+	case verbLog:
+		return c.showLog(g, p.n)
+	case verbKick:
+		return c.kickClick(g, p.Arg)
+	case verbEnd:
+		return c.endConfirmed(g, p)
+	case verbKeep:
 		c.updateOrReply(locales.T(c.Lang, "abandon_kept", nil), nil)
 		return nil
-	case cverbMove:
-		return c.contractMove(g, p)
-	case cverbPrompt:
-		return c.contractPrompt(g, p, "")
-	case cverbStep:
-		return c.contractPrompt(g, p, p.Arg)
-	case cverbModal:
-		return c.contractOpenModal(g, p)
-	case cverbSubmit:
+	case verbMove:
+		return c.applyMove(g, p)
+	case verbPrompt:
+		return c.showPrompt(g, p, "")
+	case verbStep:
+		return c.showPrompt(g, p, p.Arg)
+	case verbModal:
+		return c.openModal(g, p)
+	case verbSubmit:
 		return fmt.Errorf("%w: %s:%s is a form's", ErrBadCustomID, p.Prefix, p.Verb)
-	case cverbSelect:
+	case verbSelect:
 		vals := c.Values()
 		if len(vals) != 1 || len(vals[0]) > present.MaxOptionValue {
 			return ErrBadInput
@@ -50,26 +50,26 @@ func (b *Bot) contractClick(c *Call, g *present.Game, p parsedID) error {
 		p.Arg = arg
 		switch kind {
 		case "mv":
-			return c.contractMove(g, p)
+			return c.applyMove(g, p)
 		case "st":
-			return c.contractPrompt(g, p, arg)
+			return c.showPrompt(g, p, arg)
 		}
 		return ErrBadInput
-	case cverbPace, cverbOpt:
+	case verbPace, verbOpt:
 		vals := c.Values()
 		if len(vals) != 1 || vals[0] == "" || len(vals[0]) > engine.MaxMoveLen {
 			return ErrBadInput
 		}
 		p.Arg = vals[0]
 	}
-	return c.contractLobby(g, p)
+	return c.lobbyButton(g, p)
 }
 
-// contractSubmit handles the submission of a contract game's form: the
+// submitModal handles the submission of a game's form: the
 // move is the form's verb and its text.
-func (b *Bot) contractSubmit(c *Call, g *present.Game, p parsedID) error {
+func (b *Bot) submitModal(c *Call, g *present.Game, p parsedID) error {
 	c.Game = g.Rules.Name()
-	if p.Verb != cverbSubmit {
+	if p.Verb != verbSubmit {
 		return fmt.Errorf("%w: %s:%s is not a form", ErrBadCustomID, p.Prefix, p.Verb)
 	}
 	text, ok := c.modalValues()[modalText]
@@ -77,7 +77,7 @@ func (b *Bot) contractSubmit(c *Call, g *present.Game, p parsedID) error {
 		return ErrBadInput
 	}
 	p.Arg += " " + text
-	return c.contractMove(g, p)
+	return c.applyMove(g, p)
 }
 
 // steadyLobbyVerb reports whether a lobby button of verb means the same
@@ -88,22 +88,22 @@ func (b *Bot) contractSubmit(c *Call, g *present.Game, p parsedID) error {
 // seats shown: its id carries the counter.
 func steadyLobbyVerb(verb string) bool {
 	switch verb {
-	case cverbJoin, cverbLeave, cverbCPU, cverbGo, cverbCancel:
+	case verbJoin, verbLeave, verbCPU, verbGo, verbCancel:
 		return true
 	}
 	return false
 }
 
-// contractLobby handles the lobby's buttons. A button of an earlier
+// lobbyButton handles the lobby's buttons. A button of an earlier
 // table's lobby (a message older than the interaction that opened this
 // one) is outdated, whatever its id.
-func (c *Call) contractLobby(g *present.Game, p parsedID) error {
+func (c *Call) lobbyButton(g *present.Game, p parsedID) error {
 	started, cancelled := false, false
 	var plan startPlan
-	if p.Verb == cverbGo {
+	if p.Verb == verbGo {
 		plan = c.foreseeStart(g)
 	}
-	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+	r, td, err := c.changeTable(g, func(r *dixbot.Record, td *tableData) error {
 		steady := p.n == 0 && steadyLobbyVerb(p.Verb)
 		if r.Data != nil || !steady && uint64(td.Lobby) != p.n || c.I.Message != nil && laterID(td.opening(), c.I.Message.ID) {
 			return ErrStale
@@ -120,7 +120,7 @@ func (c *Call) contractLobby(g *present.Game, p parsedID) error {
 		return nil
 	})
 	if errors.Is(err, ErrStale) {
-		return c.contractStale(g, true)
+		return c.answerStale(g, true)
 	}
 	if err != nil {
 		return err
@@ -133,10 +133,10 @@ func (c *Call) contractLobby(g *present.Game, p parsedID) error {
 		return nil
 	}
 	if started {
-		c.settleContract(r)
-		return c.showContractBoard(g, r, td)
+		c.settleAnswer(r)
+		return c.showBoard(g, r, td)
 	}
-	content, comps := c.lobbyView(g, td)
+	content, comps := lobbyView(g, td)
 	c.Update(content, nil, comps)
 	return nil
 }
@@ -145,7 +145,7 @@ func (c *Call) contractLobby(g *present.Game, p parsedID) error {
 // r: it reports whether the game started or the lobby was cancelled.
 func (c *Call) lobbyChange(g *present.Game, p parsedID, r *dixbot.Record, td *tableData, plan startPlan) (started, cancelled bool, err error) {
 	switch p.Verb {
-	case cverbJoin:
+	case verbJoin:
 		if td.seated(c.User) {
 			return false, false, ErrAlreadyJoined
 		}
@@ -153,7 +153,7 @@ func (c *Call) lobbyChange(g *present.Game, p parsedID, r *dixbot.Record, td *ta
 			return false, false, ErrLobbyFull
 		}
 		td.Seats = append(td.Seats, tableSeat{User: c.User, Name: c.Name})
-	case cverbLeave:
+	case verbLeave:
 		s := td.seatOf(c.User)
 		switch {
 		case s < 0:
@@ -162,7 +162,7 @@ func (c *Call) lobbyChange(g *present.Game, p parsedID, r *dixbot.Record, td *ta
 			return false, false, ErrCreatorLeave
 		}
 		td.Seats = slices.Delete(td.Seats, s, s+1)
-	case cverbCPU:
+	case verbCPU:
 		if !slices.Contains(g.Levels, p.Arg) {
 			return false, false, ErrBadCustomID
 		}
@@ -174,7 +174,7 @@ func (c *Call) lobbyChange(g *present.Game, p parsedID, r *dixbot.Record, td *ta
 		}
 		td.Seats = append(td.Seats, tableSeat{Name: locales.T(td.Lang, "table_cpu_name", map[string]any{
 			"N": len(td.Seats) + 1, "Level": locales.T(td.Lang, "table_level_"+p.Arg, nil)}), Level: p.Arg})
-	case cverbRmCPU:
+	case verbRmCPU:
 		if c.User != td.Creator {
 			return false, false, ErrNotCreator
 		}
@@ -183,20 +183,20 @@ func (c *Call) lobbyChange(g *present.Game, p parsedID, r *dixbot.Record, td *ta
 			return false, false, Refuse(ErrBadInput, "table_err_no_cpu", nil)
 		}
 		td.Seats = td.Seats[:last]
-	case cverbCancel:
+	case verbCancel:
 		if c.User != td.Creator {
 			return false, false, ErrNotCreator
 		}
 		cancelled = true
-	case cverbPace:
+	case verbPace:
 		if err := choosePace(g, td, c.User, p.Arg); err != nil {
 			return false, false, err
 		}
-	case cverbOpt:
+	case verbOpt:
 		if err := chooseOption(g, td, c.User, p.Arg); err != nil {
 			return false, false, err
 		}
-	case cverbGo:
+	case verbGo:
 		if c.User != td.Creator {
 			return false, false, ErrNotCreator
 		}

@@ -61,7 +61,7 @@ func BenchmarkClickQwixx(b *testing.B) {
 		seat := g.ToDecide()[0]
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rng)
 		require.NoError(b, err)
-		id := h.qmust(board, cverbMove, string(m))
+		id := h.qmust(board, verbMove, string(m))
 		b.StartTimer()
 		board = h.ClickOn(users[seat], board, id).Shown(board)
 	}
@@ -100,7 +100,7 @@ func BenchmarkClickDix(b *testing.B) {
 				if seats := st.ToDecide(); len(seats) > 0 && seats[0] < len(users) {
 					user = users[seats[0]]
 					for _, id := range tabletest.ComponentIDs(board.Components) {
-						if p, err := parseID(id, contractVerbs); err == nil && p.Verb == cverbMove {
+						if p, err := parseID(id, gameVerbs); err == nil && p.Verb == verbMove {
 							moves = append(moves, id)
 						}
 					}

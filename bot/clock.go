@@ -14,7 +14,7 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// Clocks of contract games: every seat deciding has its own deadline,
+// Clocks of games: every seat deciding has its own deadline,
 // the time the table's pace gives its decision after it opened
 // (tableData.OpenAt): a time per decision (present.Pace.Clock), or what is
 // left of the seat's time bank (present.Pace.Bank, tableData.Banks). The
@@ -139,10 +139,10 @@ func (td *tableData) boardTable(g *present.Game, st engine.State, pictures bool)
 	return t
 }
 
-// setDue sets the record's Due to the earliest deadline of a person
+// setTableDue sets the record's Due to the earliest deadline of a person
 // deciding in st, or time a computer seat deciding takes its decision
 // (zero: none, or the game is over).
-func setContractDue(r *dixbot.Record, td *tableData, g *present.Game, st engine.State) {
+func setTableDue(r *dixbot.Record, td *tableData, g *present.Game, st engine.State) {
 	r.Due = time.Time{}
 	if td.Missing != nil {
 		r.Due = td.Missing.Next // no clock runs; the bot token's next try (missing.go)
@@ -204,12 +204,12 @@ func (b *Bot) decideOutOfTime(g *present.Game, st engine.State, td *tableData, n
 	return lates, evs, nil
 }
 
-// runContractDue takes the decisions out of time of the channel's contract
-// game, then the forced and computer decisions that follow, in one update
+// runTableDue takes the decisions out of time of the channel's game,
+// then the forced and computer decisions that follow, in one update
 // that owes the board's edit and the pings; the same update claims the
 // effects owed (moving Due on by a lease, so other processes leave them),
 // which are then done.
-func (b *Bot) runContractDue(ctx context.Context, d DiscordAPI, channel string, asOf time.Time) error {
+func (b *Bot) runTableDue(ctx context.Context, d DiscordAPI, channel string, asOf time.Time) error {
 	var tried uint32      // the effects owed before this claim: another process may have done some
 	var logNow bool       // whether the update owes the log a write (logDue)
 	var unlogged []string // the table's lines not known logged
@@ -252,7 +252,7 @@ func (b *Bot) runContractDue(ctx context.Context, d DiscordAPI, channel string, 
 			moved := st.Seq() >= since
 			td.tell(g, evs)
 			reminders := td.reminders(r, g, st, now)
-			setContractDue(r, td, g, st)
+			setTableDue(r, td, g, st)
 			if moved {
 				td.oweChange(r, g, st, planPings(st, td, since, -1, now), now)
 				r.Data = st.Encode()
@@ -290,5 +290,5 @@ func (b *Bot) runContractDue(ctx context.Context, d DiscordAPI, channel string, 
 			b.log.Warn("could not keep the game's log", "channel", channel, "err", err)
 		}
 	}
-	return b.contractOutbox(ctx, d, rec, nil, tried)
+	return b.runEffects(ctx, d, rec, nil, tried)
 }

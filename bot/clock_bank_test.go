@@ -58,8 +58,8 @@ func TestDixSharedTimeBanks(t *testing.T) {
 			h.b.now = func() time.Time { return now }
 			lobby := h.Run(h.startIx("dix", "u1", map[string]string{"language": lang})).Shown(nil)
 			require.NotNil(t, lobby)
-			lobby = h.ClickOn("u2", lobby, h.dixMust(lobby, cverbJoin, "")).Shown(lobby)
-			menu := selectMenu(t, lobby, h.dixMust(lobby, cverbPace, ""))
+			lobby = h.ClickOn("u2", lobby, h.dixMust(lobby, verbJoin, "")).Shown(lobby)
+			menu := selectMenu(t, lobby, h.dixMust(lobby, verbPace, ""))
 			require.Len(t, menu.Options, len(clock.Defaults))
 			assert.Equal(t, clock.DefaultPace, menu.Options[0].Value)
 			assert.True(t, menu.Options[0].Default, "evening is the default")
@@ -69,9 +69,9 @@ func TestDixSharedTimeBanks(t *testing.T) {
 				assert.Equal(t, present.PaceText(lang, p), o.Label)
 			}
 			assert.Contains(t, lobby.Content, present.PaceText(lang, clock.Evening))
-			lobby = h.ClickOn("u1", lobby, h.dixMust(lobby, cverbPace, ""), "live").Shown(lobby)
+			lobby = h.ClickOn("u1", lobby, h.dixMust(lobby, verbPace, ""), "live").Shown(lobby)
 			assert.Contains(t, lobby.Content, present.PaceText(lang, clock.Live))
-			h.ClickOn("u1", lobby, h.dixMust(lobby, cverbGo, ""))
+			h.ClickOn("u1", lobby, h.dixMust(lobby, verbGo, ""))
 
 			// The first decision has the whole bank; a bank of 5 min is
 			// too short for a reminder.
@@ -88,7 +88,7 @@ func TestDixSharedTimeBanks(t *testing.T) {
 			// Two minutes, then a draw: 5 − 2 + 1 min left.
 			now = now.Add(2 * time.Minute)
 			draw := string(dix.FormatMove(dix.Action{Kind: dix.ActDraw}))
-			board = h.ClickOn(users[a], board, h.dixMust(board, cverbMove, draw)).Shown(board)
+			board = h.ClickOn(users[a], board, h.dixMust(board, verbMove, draw)).Shown(board)
 			g, td, _, _ = h.dixNow()
 			require.Len(t, td.Banks, 2)
 			assert.Equal(t, (4 * time.Minute).Milliseconds(), td.Banks[a])
@@ -129,6 +129,6 @@ func TestSharedTimeBanksFollowTheOperatorsPaces(t *testing.T) {
 	assert.Equal(t, clock.Live, botdix.Paces[1].Bank, "the game's own paces are left as they are")
 	lobby := h.Run(h.GameCommandIx("dix", "u1", "start")).Shown(nil)
 	require.NotNil(t, lobby)
-	menu := selectMenu(t, lobby, h.dixMust(lobby, cverbPace, ""))
+	menu := selectMenu(t, lobby, h.dixMust(lobby, verbPace, ""))
 	assert.Contains(t, fmt.Sprint(menu.Options), present.PaceText("en", live.Bank))
 }

@@ -48,7 +48,7 @@ func languageOption() *discordgo.ApplicationCommandOption {
 // Commands returns the localised definitions of the server's /settings,
 // the command of every game (Options.Games) and the statistics' commands.
 func (b *Bot) Commands() []*discordgo.ApplicationCommand {
-	return append(append([]*discordgo.ApplicationCommand{settingsCommand()}, b.contractCommands()...), b.statsCommands()...)
+	return append(append([]*discordgo.ApplicationCommand{settingsCommand()}, b.gameCommands()...), b.statsCommands()...)
 }
 
 // guildOnly are the contexts of every command: servers only, contexts

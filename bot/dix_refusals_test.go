@@ -22,11 +22,11 @@ func TestDixRefusalsSayWhoseDecisionAndForgedMoves(t *testing.T) {
 	waiting := td.Seats[1-g.ToAct()].User
 	want := locales.T("en", "dix_err_not_your_turn", map[string]any{"Name": to.Name})
 
-	pr := contractID("dix", cverbPrompt, uint64(g.Seq), "")
+	pr := buttonID("dix", verbPrompt, uint64(g.Seq), "")
 	assert.Equal(t, want, h.ClickOn(waiting, board, pr).EphemeralText(), "the prompt's button")
-	assert.Equal(t, want, h.ClickOn(waiting, board, h.dixMust(board, cverbMove, "draw")).EphemeralText(), "a move's button")
+	assert.Equal(t, want, h.ClickOn(waiting, board, h.dixMust(board, verbMove, "draw")).EphemeralText(), "a move's button")
 	for _, m := range []string{"bid abc", "zz", "draw now"} {
-		id := contractID("dix", cverbMove, uint64(g.Seq), m)
+		id := buttonID("dix", verbMove, uint64(g.Seq), m)
 		assert.Equal(t, locales.T("en", "err_bad_custom_id", nil), h.ClickOn(to.User, board, id).EphemeralText(), m)
 	}
 	_, _, after, _ := h.dixNow()

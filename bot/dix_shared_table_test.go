@@ -29,10 +29,10 @@ func (h *harness) openDixAt(people []string, pace string) *tabletest.Message {
 	lobby := h.Run(h.GameCommandIx("dix", people[0], "start")).Shown(nil)
 	require.NotNil(h.T, lobby)
 	for _, u := range people[1:] {
-		lobby = h.ClickOn(u, lobby, h.dixMust(lobby, cverbJoin, "")).Shown(lobby)
+		lobby = h.ClickOn(u, lobby, h.dixMust(lobby, verbJoin, "")).Shown(lobby)
 	}
-	lobby = h.ClickOn(people[0], lobby, h.dixMust(lobby, cverbPace, ""), pace).Shown(lobby)
-	return h.ClickOn(people[0], lobby, h.dixMust(lobby, cverbGo, "")).Shown(lobby)
+	lobby = h.ClickOn(people[0], lobby, h.dixMust(lobby, verbPace, ""), pace).Shown(lobby)
+	return h.ClickOn(people[0], lobby, h.dixMust(lobby, verbGo, "")).Shown(lobby)
 }
 
 // setSeat changes seat s of the channel's table data as f says.
@@ -79,7 +79,7 @@ func TestDixSharedAbsentPlayerIsPlayedForThenComesBack(t *testing.T) {
 	assert.Contains(t, h.Run(h.GameCommandIx("dix", "u1", "log")).EphemeralText(), locales.T("en", "log_absent", map[string]any{"Name": "Bob"}))
 	board := h.Rec.Message(td.Board)
 	assert.Contains(t, boardText(board), "Bob"+locales.T("en", "mark_away", nil), "the board marks the absent player")
-	assert.Contains(t, tabletest.ComponentIDs(board.Components), contractID("dix", cverbKick, 0, "1"), "the board offers the vote")
+	assert.Contains(t, tabletest.ComponentIDs(board.Components), buttonID("dix", verbKick, 0, "1"), "the board offers the vote")
 	fitsDiscord(t, "board", board.Components)
 
 	for range 8 {
@@ -93,7 +93,7 @@ func TestDixSharedAbsentPlayerIsPlayedForThenComesBack(t *testing.T) {
 	g, td, before, over := h.dixNow()
 	require.False(t, over || g.Phase == dix.PhaseOver, "the game ended before the absent player could come back")
 	board = h.Rec.Message(td.Board)
-	id, ok := dixID(board, cverbMove, "")
+	id, ok := dixID(board, verbMove, "")
 	require.True(t, ok, "no move on the board: %v", tabletest.ComponentIDs(board.Components))
 	assert.Equal(t, locales.T("en", "table_back_you", nil), h.ClickOn("u2", board, id).EphemeralText())
 	_, td, after, _ := h.dixNow()
@@ -116,7 +116,7 @@ func TestDixSharedAbsentPersonBackByLookingOrAnOutdatedClick(t *testing.T) {
 	h.setSeat(1, func(s *tableSeat) { s.Away, s.Late = true, 2 })
 	_, td, before, _ := h.dixNow()
 	board := h.Rec.Message(td.Board)
-	res := h.ClickOn("u2", board, h.dixMust(board, cverbStep, "hand"))
+	res := h.ClickOn("u2", board, h.dixMust(board, verbStep, "hand"))
 	hand := res.Shown(nil)
 	require.NotNil(t, hand, res.Describe())
 	assert.True(t, hand.Ephemeral)
@@ -125,7 +125,7 @@ func TestDixSharedAbsentPersonBackByLookingOrAnOutdatedClick(t *testing.T) {
 	assert.Equal(t, before, after, "and plays nothing")
 
 	h.setSeat(1, func(s *tableSeat) { s.Away, s.Late = true, 2 })
-	stale := contractID("dix", cverbStep, 0, "text") // of a state long gone
+	stale := buttonID("dix", verbStep, 0, "text") // of a state long gone
 	d := &dixDriver{h: h, users: []string{"u1", "u2"}, rng: rand.New(rand.NewPCG(2, 5)), seen: map[string]int{}, follow: true}
 	for g, _, _, _ := h.dixNow(); g.Seq < 3; g, _, _, _ = h.dixNow() {
 		require.True(t, d.decide())
@@ -150,7 +150,7 @@ func TestDixSharedKickHandsTheSeatToTheComputer(t *testing.T) {
 	h.setSeat(1, func(s *tableSeat) { s.Late = 1 })
 	board := h.Run(h.GameCommandIx("dix", "u1", "board")).Shown(nil)
 	require.NotNil(t, board)
-	kick := contractID("dix", cverbKick, 0, "1")
+	kick := buttonID("dix", verbKick, 0, "1")
 	require.Contains(t, tabletest.ComponentIDs(board.Components), kick)
 	fitsDiscord(t, "board", board.Components)
 	assert.Equal(t, locales.T("en", "kick_done", nil), h.ClickOn("u1", board, kick).EphemeralText())
@@ -158,7 +158,7 @@ func TestDixSharedKickHandsTheSeatToTheComputer(t *testing.T) {
 	assert.Equal(t, "strong", td.Seats[1].Level)
 	assert.Equal(t, 0, g.ToAct(), "the computer plays the seat at once")
 	board = h.Rec.Message(td.Board)
-	if id, ok := dixID(board, cverbMove, ""); ok {
+	if id, ok := dixID(board, verbMove, ""); ok {
 		assert.Equal(t, locales.T("en", "table_err_handed_over", nil), h.ClickOn("u2", board, id).EphemeralText())
 	}
 	d := &dixDriver{h: h, users: []string{"u1"}, rng: rand.New(rand.NewPCG(3, 4)), seen: map[string]int{}, follow: true}
@@ -222,7 +222,7 @@ func TestDixSharedRedeliveredClickAppliesOnce(t *testing.T) {
 	board := h.openGame("dix", []string{"u1", "u2"}, nil)
 	g, _, _, _ := h.dixNow()
 	draw := string(dix.FormatMove(dix.Action{Kind: dix.ActDraw}))
-	ix := h.ClickIx([]string{"u1", "u2"}[g.ToAct()], board, h.dixMust(board, cverbMove, draw))
+	ix := h.ClickIx([]string{"u1", "u2"}[g.ToAct()], board, h.dixMust(board, verbMove, draw))
 	h.runAnswerLost(ix)
 	once, _, data, _ := h.dixNow()
 	require.Greater(t, once.Seq, g.Seq, "the click was applied")

@@ -120,7 +120,7 @@ func (d *dixDriver) clicked(seat int, m engine.Move) {
 // returns the prompt as shown then.
 func (d *dixDriver) choose(user string, prompt *tabletest.Message, val string) (*tabletest.Message, result) {
 	d.h.T.Helper()
-	sel := d.h.dixMust(prompt, cverbSelect, "")
+	sel := d.h.dixMust(prompt, verbSelect, "")
 	require.Contains(d.h.T, tabletest.SelectOptions(prompt, sel), val)
 	res := d.h.ClickOn(user, prompt, sel, val)
 	shown := res.Shown(prompt)
@@ -137,7 +137,7 @@ func (d *dixDriver) choose(user string, prompt *tabletest.Message, val string) (
 // step shows the step of draft of prompt, by its menu or its button.
 func (d *dixDriver) step(user string, prompt *tabletest.Message, draft string) *tabletest.Message {
 	d.h.T.Helper()
-	if id, ok := dixID(prompt, cverbStep, draft); ok {
+	if id, ok := dixID(prompt, verbStep, draft); ok {
 		res := d.h.ClickOn(user, prompt, id)
 		shown := res.Shown(prompt)
 		require.NotNil(d.h.T, shown, res.Describe())
@@ -155,7 +155,7 @@ func (d *dixDriver) pay(user string, seat int, prompt *tabletest.Message, target
 	h := d.h
 	h.T.Helper()
 	// Half the payments the engine proposes are still picked by hand.
-	if id, ok := dixID(prompt, cverbMove, string(dix.FormatMove(want))); ok && d.rng.IntN(2) == 0 {
+	if id, ok := dixID(prompt, verbMove, string(dix.FormatMove(want))); ok && d.rng.IntN(2) == 0 {
 		d.seen["pay proposed"]++
 		h.ClickOn(user, prompt, id)
 		return dix.FormatMove(want)
@@ -211,7 +211,7 @@ func (d *dixDriver) pay(user string, seat int, prompt *tabletest.Message, target
 	}
 	var confirm string
 	for _, id := range tabletest.ComponentIDs(prompt.Components) {
-		if cp, err := parseID(id, contractVerbs); err == nil && cp.Verb == cverbMove {
+		if cp, err := parseID(id, gameVerbs); err == nil && cp.Verb == verbMove {
 			confirm = cp.Arg
 		}
 	}
@@ -222,7 +222,7 @@ func (d *dixDriver) pay(user string, seat int, prompt *tabletest.Message, target
 	assert.ElementsMatch(h.T, want.Payment.Cards, got.Payment.Cards)
 	assert.Equal(h.T, want.Payment.Money, got.Payment.Money)
 	assert.Equal(h.T, want.Payment.Consolation, got.Payment.Consolation)
-	h.ClickOn(user, prompt, h.dixMust(prompt, cverbMove, confirm))
+	h.ClickOn(user, prompt, h.dixMust(prompt, verbMove, confirm))
 	return engine.Move(confirm)
 }
 
@@ -261,11 +261,11 @@ func (d *dixDriver) decide() bool {
 	switch a.Kind {
 	case dix.ActBuy:
 		d.seen["buy"]++
-		res := h.ClickOn(user, board, h.dixMust(board, cverbPrompt, ""))
+		res := h.ClickOn(user, board, h.dixMust(board, verbPrompt, ""))
 		prompt := res.Shown(nil)
 		require.NotNil(t, prompt)
 		require.NotEmpty(t, prompt.Components, res.Describe())
-		if !slices.Contains(tabletest.SelectOptions(prompt, h.dixMust(prompt, cverbSelect, "")), "st:b "+a.Card.String()) {
+		if !slices.Contains(tabletest.SelectOptions(prompt, h.dixMust(prompt, verbSelect, "")), "st:b "+a.Card.String()) {
 			d.seen["market by colour"]++
 			prompt = d.step(user, prompt, "c "+a.Card.Color.String())
 		}
@@ -273,12 +273,12 @@ func (d *dixDriver) decide() bool {
 		m = d.pay(user, seat, prompt, a.Card.String(), a)
 	case dix.ActBid:
 		d.seen["bid"]++
-		prompt := h.ClickOn(user, board, h.dixMust(board, cverbPrompt, "")).Shown(nil)
+		prompt := h.ClickOn(user, board, h.dixMust(board, verbPrompt, "")).Shown(nil)
 		require.NotNil(t, prompt)
-		for k := 0; !slices.Contains(tabletest.SelectOptions(prompt, h.dixMust(prompt, cverbSelect, "")), "mv:"+string(m)); k++ {
+		for k := 0; !slices.Contains(tabletest.SelectOptions(prompt, h.dixMust(prompt, verbSelect, "")), "mv:"+string(m)); k++ {
 			require.Less(t, k, 10, "no page of bids holds %q", m)
 			var next string
-			for _, v := range tabletest.SelectOptions(prompt, h.dixMust(prompt, cverbSelect, "")) {
+			for _, v := range tabletest.SelectOptions(prompt, h.dixMust(prompt, verbSelect, "")) {
 				if s, ok := strings.CutPrefix(v, "st:a "); ok {
 					if from, _ := strconv.Atoi(s); from <= a.Amount {
 						next = v
@@ -297,19 +297,19 @@ func (d *dixDriver) decide() bool {
 				d.seen["bid won, pay"]++
 				shown := res.Shown(prompt)
 				assert.Contains(t, shown.Content, locales.T("en", "table_prompt_done", nil))
-				_, ok := dixID(shown, cverbStep, "p "+botdix.Pick{Target: botdix.PickAuction}.Arg())
+				_, ok := dixID(shown, verbStep, "p "+botdix.Pick{Target: botdix.PickAuction}.Arg())
 				assert.True(t, ok, "the payment step follows the bid that won: %v", tabletest.ComponentIDs(shown.Components))
 			}
 		}
 		return true
 	case dix.ActPay:
 		d.seen["auction pay"]++
-		prompt := h.ClickOn(user, board, h.dixMust(board, cverbPrompt, "")).Shown(nil)
+		prompt := h.ClickOn(user, board, h.dixMust(board, verbPrompt, "")).Shown(nil)
 		require.NotNil(t, prompt)
 		m = d.pay(user, seat, prompt, botdix.PickAuction, a)
 	default:
 		d.seen[a.Kind.String()]++
-		res := h.ClickOn(user, board, h.dixMust(board, cverbMove, string(m)))
+		res := h.ClickOn(user, board, h.dixMust(board, verbMove, string(m)))
 		// The board itself is the answer: at once, or deferred on a
 		// machine too busy to answer within the budget.
 		require.Contains(t, []discordgo.InteractionResponseType{discordgo.InteractionResponseUpdateMessage, discordgo.InteractionResponseDeferredMessageUpdate},
@@ -347,7 +347,7 @@ func TestDixSharedSoloPlaysToTheEnd(t *testing.T) {
 		require.NotEmpty(t, final.Embeds)
 		assert.Equal(t, locales.T("en", "dix_score_title", nil), final.Embeds[0].Title)
 		// The rematch of a solo game starts at once, on the same options.
-		next := h.ClickOn("u1", final, h.dixMust(final, cverbAgain, "")).Shown(nil)
+		next := h.ClickOn("u1", final, h.dixMust(final, verbAgain, "")).Shown(nil)
 		require.NotNil(t, next)
 		g, td, _, over := h.dixNow()
 		require.NotNil(t, g, "the rematch started")
@@ -397,19 +397,19 @@ func TestDixSharedBoardHandAndForgedSteps(t *testing.T) {
 	assert.NotEmpty(t, td.Pic, "the picture the board shows is known")
 
 	for _, u := range []string{"u1", "u2"} {
-		res := h.ClickOn(u, board, h.dixMust(board, cverbStep, "hand"))
+		res := h.ClickOn(u, board, h.dixMust(board, verbStep, "hand"))
 		hand := res.Shown(nil)
 		require.NotNil(t, hand, res.Describe())
 		assert.True(t, hand.Ephemeral)
 		require.NotEmpty(t, hand.Embeds)
 		assert.Equal(t, locales.T("en", "dix_hand_title_yours", nil), hand.Embeds[0].Title)
-		text := h.ClickOn(u, board, h.dixMust(board, cverbStep, "text")).Shown(nil)
+		text := h.ClickOn(u, board, h.dixMust(board, verbStep, "text")).Shown(nil)
 		require.NotNil(t, text)
 		assert.True(t, text.Ephemeral)
 	}
 	actor := []string{"u1", "u2"}[g.ToAct()]
 	for _, draft := range []string{"b z9", "p w.99.0.0", "a 999", "c purple"} {
-		id := contractID("dix", cverbStep, uint64(g.Seq), draft)
+		id := buttonID("dix", verbStep, uint64(g.Seq), draft)
 		txt := h.ClickOn(actor, board, id).EphemeralText()
 		assert.Equal(t, locales.T("en", "err_bad_custom_id", nil), txt, draft)
 	}

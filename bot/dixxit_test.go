@@ -128,14 +128,14 @@ func (h *harness) openDixxit(lang string, people []string, cpus int) *tabletest.
 	lobby := h.dcommand(people[0], "start", "language", lang).Shown(nil)
 	require.NotNil(h.T, lobby)
 	for _, u := range people[1:] {
-		require.True(h.T, answeredInPlace(h.dclick(u, lobby, h.dmust(lobby, cverbJoin, ""))))
+		require.True(h.T, answeredInPlace(h.dclick(u, lobby, h.dmust(lobby, verbJoin, ""))))
 		lobby = h.Rec.Message(lobby.ID)
 	}
 	for range cpus {
-		require.True(h.T, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, cverbCPU, botdixxit.Level))))
+		require.True(h.T, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, verbCPU, botdixxit.Level))))
 		lobby = h.Rec.Message(lobby.ID)
 	}
-	require.True(h.T, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, cverbGo, ""))))
+	require.True(h.T, answeredInPlace(h.dclick(people[0], lobby, h.dmust(lobby, verbGo, ""))))
 	return h.Rec.Message(lobby.ID)
 }
 
@@ -159,11 +159,11 @@ func answeredInPlace(res result) bool {
 // the clue through the form; it returns the prompt and the answer.
 func (h *harness) giveClue(user string, board *tabletest.Message, text string) (*tabletest.Message, result) {
 	h.T.Helper()
-	res := h.dclick(user, board, h.dmust(board, cverbPrompt, ""))
+	res := h.dclick(user, board, h.dmust(board, verbPrompt, ""))
 	res.EphemeralText()
 	prompt := res.Shown(nil)
 	require.NotNil(h.T, prompt)
-	open := h.dclick(user, prompt, h.dmust(prompt, cverbModal, "clue"))
+	open := h.dclick(user, prompt, h.dmust(prompt, verbModal, "clue"))
 	resp := open.Response()
 	require.Equal(h.T, discordgo.InteractionResponseModal, resp.Type)
 	return prompt, h.dsubmit(user, prompt, resp.Data.CustomID, text)
@@ -172,7 +172,7 @@ func (h *harness) giveClue(user string, board *tabletest.Message, text string) (
 // squareID is the custom id of square sq's button on board.
 func (h *harness) squareID(board *tabletest.Message, g *drules.Game, sq int) string {
 	h.T.Helper()
-	return h.dmust(board, cverbMove, "f "+Itoa(sq)+" "+strconv.FormatUint(g.ViewOf(engine.Public).Turn, 10))
+	return h.dmust(board, verbMove, "f "+Itoa(sq)+" "+strconv.FormatUint(g.ViewOf(engine.Public).Turn, 10))
 }
 
 // A Dixxit game with three people and one computer seat plays to its final
@@ -214,16 +214,16 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 						other := users[(active+1)%3]
 						// Told who gives the clue, not that they have nothing to decide.
 						assert.Equal(t, locales.T(lang, "dixxit_err_not_active", map[string]any{"Name": td.Seats[active].Name}),
-							h.dclick(other, board, h.dmust(board, cverbPrompt, "")).EphemeralText())
+							h.dclick(other, board, h.dmust(board, verbPrompt, "")).EphemeralText())
 						unchanged(version, "another's prompt")
 						noPrompt = true
 					}
 					if !aloud && step > 0 {
-						res := h.dclick(users[active], board, h.dmust(board, cverbPrompt, ""))
+						res := h.dclick(users[active], board, h.dmust(board, verbPrompt, ""))
 						prompt := res.Shown(nil)
 						assert.Contains(t, prompt.Content, locales.T(lang, "dixxit_prompt", map[string]any{"Square": g.ViewOf(active).Secret.Target}))
 						assert.Len(t, res.Response().Data.Files, 1, "the grid with the target framed")
-						h.dclick(users[active], prompt, h.dmust(prompt, cverbMove, "aloud"))
+						h.dclick(users[active], prompt, h.dmust(prompt, verbMove, "aloud"))
 						aloud = true
 					} else {
 						if !tooLong {
@@ -295,7 +295,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 					forged = true
 				}
 				if old != nil && !stale && oldTurn < v.Turn {
-					if id, ok := dfind(old, cverbMove, ""); ok {
+					if id, ok := dfind(old, verbMove, ""); ok {
 						res := h.dclick(users[seat], old, id)
 						assert.Contains(t, res.Texts(), locales.T(lang, "err_stale", nil))
 						unchanged(version, "a stale button")
@@ -456,7 +456,7 @@ func TestDixxitRace(t *testing.T) {
 		last := rest[3]
 		// (The id of the current version: concurrent answers may leave a
 		// board one version behind, whose click is answered as outdated.)
-		ix := h.ClickIx(users[guessers[last]], board, contractID("dixxit", cverbMove, g.Seq(), "f "+Itoa(target)+" "+strconv.FormatUint(pv.Turn, 10)))
+		ix := h.ClickIx(users[guessers[last]], board, buttonID("dixxit", verbMove, g.Seq(), "f "+Itoa(target)+" "+strconv.FormatUint(pv.Turn, 10)))
 		ix.ID = tabletest.Snowflake(base+50, 0)
 		res := h.Run(ix)
 		require.True(t, answeredInPlace(res), "%v", res.Texts())
@@ -553,7 +553,7 @@ func TestDixxitPublicBoardHidesTheTarget(t *testing.T) {
 		snap()
 		g, _, _ := h.dstate()
 		active := g.Active()
-		res := h.dclick(users[active], board, h.dmust(board, cverbPrompt, ""))
+		res := h.dclick(users[active], board, h.dmust(board, verbPrompt, ""))
 		for _, f := range res.Response().Data.Files {
 			prompt, _ = io.ReadAll(f.Reader)
 		}

@@ -62,7 +62,7 @@ func (s *finishHookStore) FinishIf(ctx context.Context, channel string, same fun
 // opens (the start archives the game over itself, FinishOver): the game's
 // own archiving, done after, leaves the new lobby alone, so the lobby
 // posted has its record and its Join works.
-func TestContractLateFinishKeepsTheNextLobby(t *testing.T) {
+func TestLateFinishKeepsTheNextLobby(t *testing.T) {
 	t.Parallel()
 	st := &finishHookStore{MemStore: tabletest.NewMemStore()}
 	h := newQwixxHarnessOn(t, st, false)
@@ -97,7 +97,7 @@ func TestContractLateFinishKeepsTheNextLobby(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, r.Finished, "the channel has the new table")
 	assert.Nil(t, r.Data, "a lobby")
-	res := h.ClickOn("u1", lobby, h.qmust(lobby, cverbJoin, ""))
+	res := h.ClickOn("u1", lobby, h.qmust(lobby, verbJoin, ""))
 	_, td, _ := h.qstate()
 	assert.Len(t, td.Seats, 2, "the join counts: %s", res.Describe())
 }
@@ -149,7 +149,7 @@ func lobbies(h *harness, game string) []*tabletest.Message {
 		if m.Ephemeral {
 			continue
 		}
-		if slices.Contains(tabletest.ComponentIDs(m.Components), contractID(game, cverbJoin, 0, "")) {
+		if slices.Contains(tabletest.ComponentIDs(m.Components), buttonID(game, verbJoin, 0, "")) {
 			out = append(out, m)
 		}
 	}
@@ -159,7 +159,7 @@ func lobbies(h *harness, game string) []*tabletest.Message {
 // A start whose record was written by a try that looked failed (the
 // store's reply lost) is answered with its lobby, not told the channel
 // already has a game: the lobby is there and works.
-func TestContractStartWrittenThoughTheStoreSaidNo(t *testing.T) {
+func TestStartWrittenThoughTheStoreSaidNo(t *testing.T) {
 	t.Parallel()
 	st := &tabletest.LyingStore{MemStore: tabletest.NewMemStore(), Err: dixbot.ErrUnavailable, Lies: 1}
 	h := newQwixxHarnessOn(t, st, false)
@@ -169,7 +169,7 @@ func TestContractStartWrittenThoughTheStoreSaidNo(t *testing.T) {
 	assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "a public lobby, not a refusal: %q", resp.Data.Content)
 	lobby := res.Shown(nil)
 	require.Len(t, lobbies(h, "qwixx"), 1)
-	h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, ""))
+	h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, ""))
 	_, td, _ := h.qstate()
 	assert.Len(t, td.Seats, 2, "the lobby works")
 	assert.Empty(t, td.Outbox, "nothing left owed")
@@ -179,7 +179,7 @@ func TestContractStartWrittenThoughTheStoreSaidNo(t *testing.T) {
 // process died in between): the due-work poller posts the lobby, once,
 // and it works; a start meanwhile is answered with the lobby rather than
 // refused.
-func TestContractLobbyLostIsPosted(t *testing.T) {
+func TestLobbyLostIsPosted(t *testing.T) {
 	t.Parallel()
 	for _, via := range []string{"poller", "command"} {
 		t.Run(via, func(t *testing.T) {
@@ -201,8 +201,8 @@ func TestContractLobbyLostIsPosted(t *testing.T) {
 			ls := lobbies(h, "qwixx")
 			require.Len(t, ls, 1, "one lobby")
 			lobby := ls[0]
-			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
-			board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
+			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
+			board := h.ClickOn("u1", lobby, h.qmust(lobby, verbGo, "")).Shown(lobby)
 			g, _, _ := h.qstate()
 			require.NotNil(t, g, "started")
 			assert.NotEmpty(t, tabletest.ComponentIDs(board.Components))
@@ -233,7 +233,7 @@ func (s *failingUpdates) Update(ctx context.Context, channel, id string, fn func
 // A board posted again (/qwixx board) while the store fails for a moment
 // is still made the board once it answers: the old board loses its
 // buttons, rather than staying live beside the new one.
-func TestContractBoardAdoptedThoughTheStoreFails(t *testing.T) {
+func TestBoardAdoptedThoughTheStoreFails(t *testing.T) {
 	t.Parallel()
 	st := &failingUpdates{MemStore: tabletest.NewMemStore()}
 	h := newQwixxHarnessOn(t, st, false)
@@ -257,7 +257,7 @@ func TestContractBoardAdoptedThoughTheStoreFails(t *testing.T) {
 // id) is made the board by the first click on it, which counts; a click
 // on the old board, which should have been retired, is answered as
 // outdated with the current board and retires it.
-func TestContractBoardNotAdoptedIsAdoptedByAClick(t *testing.T) {
+func TestBoardNotAdoptedIsAdoptedByAClick(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarnessOn(t, nil, false)
 	old := h.openQwixx([]string{"u1", "u2"})
@@ -301,7 +301,7 @@ func TestContractBoardNotAdoptedIsAdoptedByAClick(t *testing.T) {
 // applied (and the board shows the game as it stands), or a localised
 // follow-up; none is left silent. Every deciding seat clicks at once, one
 // of them twice.
-func TestContractDeferredClicksEndShownOrTold(t *testing.T) {
+func TestDeferredClicksEndShownOrTold(t *testing.T) {
 	t.Parallel()
 	ps := tabletest.NewPausedStore(tabletest.NewMemStore())
 	h := newQwixxHarnessOn(t, ps, false)
@@ -378,12 +378,12 @@ func TestDeferredModal(t *testing.T) {
 	board := h.openDixxit("en", []string{"u1", "u2", "u3"}, 0)
 	g, _, _ := h.dstate()
 	user := []string{"u1", "u2", "u3"}[g.Active()]
-	prompt := h.dclick(user, board, h.dmust(board, cverbPrompt, "")).Shown(nil)
+	prompt := h.dclick(user, board, h.dmust(board, verbPrompt, "")).Shown(nil)
 	require.NotNil(t, prompt)
 	h.b.deferAfter = 10 * time.Millisecond
 	onDeferral(h, ps.Resume)
 	ps.Pause()
-	res := h.dclick(user, prompt, h.dmust(prompt, cverbModal, "clue"))
+	res := h.dclick(user, prompt, h.dmust(prompt, verbModal, "clue"))
 	assert.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, res.Response().Type, res.Describe())
 	told := false
 	for _, c := range res.Calls {
@@ -419,7 +419,7 @@ func TestDeferralWhoseReplyWasLost(t *testing.T) {
 		ps.Pause()
 		var res result
 		if click {
-			res = h.ClickOn("u1", board, contractID("qwixx", cverbMove, g.Seq, "w -"))
+			res = h.ClickOn("u1", board, buttonID("qwixx", verbMove, g.Seq, "w -"))
 		} else {
 			res = h.qcommand("u1", "board")
 		}
@@ -454,9 +454,9 @@ func TestDeferredEditTriedAgain(t *testing.T) {
 	board := h.openQwixx(users)
 	g, _, _ := h.qstate()
 	active := users[g.Active]
-	prompt := h.ClickOn(active, board, h.qmust(board, cverbPrompt, "")).Shown(nil)
+	prompt := h.ClickOn(active, board, h.qmust(board, verbPrompt, "")).Shown(nil)
 	require.NotNil(t, prompt)
-	sel := h.qmust(prompt, cverbSelect, "")
+	sel := h.qmust(prompt, verbSelect, "")
 	step := ""
 	for _, v := range tabletest.SelectOptions(prompt, sel) {
 		if strings.HasPrefix(v, "st:") {
@@ -496,7 +496,7 @@ func TestDeferredEditTriedAgain(t *testing.T) {
 	assert.Equal(t, 1, refused, "its first try got no reply: %s", res.Describe())
 	shown := res.Shown(prompt)
 	require.NotNil(t, shown, res.Describe())
-	for _, v := range tabletest.SelectOptions(shown, h.qmust(shown, cverbSelect, "")) {
+	for _, v := range tabletest.SelectOptions(shown, h.qmust(shown, verbSelect, "")) {
 		assert.True(t, strings.HasPrefix(v, "mv:"), "the step's choices are plans: %q", v)
 	}
 }
@@ -507,7 +507,7 @@ func TestDeferredEditTriedAgain(t *testing.T) {
 // asked once the run has claimed it is told the channel has a game, and
 // the run's lobby is the one; a run that read the lobby owed before a
 // start took it over posts nothing.
-func TestContractLostLobbyShownOnce(t *testing.T) {
+func TestLostLobbyShownOnce(t *testing.T) {
 	t.Parallel()
 	lose := func(h *harness) *dixbot.Record {
 		h.dieBeforeAnswering(func() { h.qcommand("u1", "start") })

@@ -34,7 +34,7 @@ import (
 const foldWait = outboxGrace / 2
 
 // fold is the record of a batch of effects done: the effects of the table
-// named table (tableOf) numbered up to done leave the outbox of the
+// named table (tableName) numbered up to done leave the outbox of the
 // record, of version at least version; via, when set, is the interaction
 // that now edits board (the newest click on it).
 type fold struct {
@@ -43,7 +43,7 @@ type fold struct {
 	Done    uint32
 	Board   string
 	Via     *Via
-	// pic, when set, is the pictures a contract game's board has (learnt
+	// pic, when set, is the pictures a game's board has (learnt
 	// from the answer that showed them), recorded while the table data's
 	// Pic is still pic0, as the batch read it (pictures.go).
 	pic, pic0 *boardPic
@@ -57,10 +57,10 @@ func (fd *fold) Of(r *dixbot.Record, table string, outbox []effect) bool {
 		len(outbox) > 0 && outbox[0].ID <= fd.Done
 }
 
-// contractTableOf names a contract game's table: its board message, the
+// tableName names a game's table: its board message, the
 // answer to the command that opened it, with the rematch that opened it
 // if any ("": no board yet, no fold).
-func contractTableOf(td *tableData) string {
+func tableName(td *tableData) string {
 	if td.Board == "" {
 		return ""
 	}
@@ -106,11 +106,11 @@ func (f *folds) All() map[string]*fold {
 	return m
 }
 
-// applyContract is apply for the table td of a contract game: the record
+// applyOn is apply for the table td of a game: the record
 // is due for what is left when due is set (the change it is written with
 // sets its due time itself otherwise).
-func (fd *fold) applyContract(r *dixbot.Record, td *tableData, g *present.Game, now time.Time, due bool) bool {
-	if !fd.Of(r, contractTableOf(td), td.Outbox) {
+func (fd *fold) applyOn(r *dixbot.Record, td *tableData, g *present.Game, now time.Time, due bool) bool {
+	if !fd.Of(r, tableName(td), td.Outbox) {
 		return false
 	}
 	td.Outbox = slices.DeleteFunc(td.Outbox, func(e effect) bool { return e.ID <= fd.Done })
@@ -124,7 +124,7 @@ func (fd *fold) applyContract(r *dixbot.Record, td *tableData, g *present.Game, 
 		r.Due = time.Time{}
 		if r.Data != nil {
 			if st, err := g.Rules.Decode(r.Data); err == nil {
-				setContractDue(r, td, g, st)
+				setTableDue(r, td, g, st)
 			}
 		}
 		td.outboxDue(r, now)
@@ -149,7 +149,7 @@ func (b *Bot) withFold(channel string, fn func(*dixbot.Record) error) (func(*dix
 	}
 	return func(r *dixbot.Record) error {
 		if g, ok := b.games[r.Game]; ok {
-			if td, err := decodeTableData(r.Meta); err == nil && fd.applyContract(r, td, g, b.now(), false) {
+			if td, err := decodeTableData(r.Meta); err == nil && fd.applyOn(r, td, g, b.now(), false) {
 				r.Meta = td.Encode()
 			}
 		}
@@ -178,7 +178,7 @@ func (b *Bot) later(channel string, fd *fold) {
 // writeFold writes fd on its own.
 func (b *Bot) writeFold(ctx context.Context, channel string, fd *fold) {
 	after, err := b.update(ctx, channel, "", b.onTable("", func(r *dixbot.Record, g *present.Game, td *tableData) error {
-		if !fd.applyContract(r, td, g, b.now(), true) {
+		if !fd.applyOn(r, td, g, b.now(), true) {
 			return ErrNothingToDo
 		}
 		return nil

@@ -122,7 +122,7 @@ func TestQwixxComputerTurnsDecidedOutsideTheStoreUpdate(t *testing.T) {
 			require.Contains(t, g.ToDecide(), seat, "the computer seats decided: the person's turn")
 			m, err := qcomputer.Player{Level: qcomputer.Normal}.Decide(qrules.StateOf(g), seat, rng)
 			require.NoError(t, err)
-			board = h.ClickOn("u1", board, h.qmust(board, cverbMove, string(m))).Shown(board)
+			board = h.ClickOn("u1", board, h.qmust(board, verbMove, string(m))).Shown(board)
 		}
 		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)

@@ -41,7 +41,7 @@ func (h *harness) qcommand(user, sub string, opts ...any) result {
 // verb (and, when given, the argument).
 func gameFind(game string, msg *tabletest.Message, verb, arg string) (string, bool) {
 	for _, id := range tabletest.ComponentIDs(msg.Components) {
-		p, err := parseID(id, contractVerbs)
+		p, err := parseID(id, gameVerbs)
 		if err == nil && strings.HasPrefix(id, game+":") && p.Verb == verb && (arg == "" || p.Arg == arg) {
 			return id, true
 		}
@@ -110,12 +110,12 @@ func (h *harness) openGame(game string, people []string, options map[string]stri
 		return id
 	}
 	for _, u := range people[1:] {
-		lobby = h.ClickOn(u, lobby, must(cverbJoin, "")).Shown(lobby)
+		lobby = h.ClickOn(u, lobby, must(verbJoin, "")).Shown(lobby)
 	}
 	for _, l := range cpus {
-		lobby = h.ClickOn(people[0], lobby, must(cverbCPU, l)).Shown(lobby)
+		lobby = h.ClickOn(people[0], lobby, must(verbCPU, l)).Shown(lobby)
 	}
-	return h.ClickOn(people[0], lobby, must(cverbGo, "")).Shown(lobby)
+	return h.ClickOn(people[0], lobby, must(verbGo, "")).Shown(lobby)
 }
 
 // dcommand runs /dixxit <sub> with options (name, value pairs), its
@@ -128,7 +128,7 @@ func (h *harness) dcommand(user, sub string, opts ...any) result {
 }
 
 // rematchID is the Rematch button's id on a Qwixx scoreboard.
-var rematchID = contractID("qwixx", cverbAgain, 0, "")
+var rematchID = buttonID("qwixx", verbAgain, 0, "")
 
 // testRedisTimeout bounds a call of the tests' Redis stores: the table's
 // own timeout (Options.StoreTimeout) bounds the table's calls as in

@@ -53,7 +53,7 @@ func TestEveryLiteralKeyExists(t *testing.T) {
 	// Keys built from parts.
 	h := newGamesHarness(t, nil, "en")
 	for name, g := range h.b.games {
-		ids := append([]string{"solo"}, contractSubcommands...)
+		ids := append([]string{"solo"}, gameSubcommands...)
 		for _, id := range append(ids, g.Views...) {
 			for _, lang := range locales.Languages {
 				assert.True(t, locales.Has(lang, "cmd_"+id+"_name"), id)

@@ -54,7 +54,7 @@ func kickRow(g *present.Game, td *tableData) discordgo.MessageComponent {
 			continue
 		}
 		out = append(out, discordgo.Button{Label: td.kickLabel(s), Style: discordgo.DangerButton,
-			CustomID: contractID(g.Rules.Name(), cverbKick, 0, strconv.Itoa(s))})
+			CustomID: buttonID(g.Rules.Name(), verbKick, 0, strconv.Itoa(s))})
 	}
 	if len(out) == 0 {
 		return nil
@@ -83,13 +83,13 @@ func (td *tableData) kickLabel(s int) string {
 	return Truncate(locales.N(td.Lang, key, need, d), present.MaxButtonLabel)
 }
 
-// contractKick is a vote to hand seat arg to the computer.
-func (c *Call) contractKick(g *present.Game, arg string) error {
+// kickClick is a vote to hand seat arg to the computer.
+func (c *Call) kickClick(g *present.Game, arg string) error {
 	target, err := parseSeatArg(arg, g.MaxSeats)
 	if err != nil {
 		return err
 	}
-	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+	r, _, err := c.changeTable(g, func(r *dixbot.Record, td *tableData) error {
 		st, err := runningState(g, r)
 		if err != nil {
 			return err
@@ -126,7 +126,7 @@ func (c *Call) contractKick(g *present.Game, arg string) error {
 			return err
 		}
 		td.tell(g, evs)
-		setContractDue(r, td, g, st)
+		setTableDue(r, td, g, st)
 		td.oweChange(r, g, st, planPings(st, td, since, voter, now), now)
 		r.Data = st.Encode()
 		return nil
@@ -135,6 +135,6 @@ func (c *Call) contractKick(g *present.Game, arg string) error {
 		return err
 	}
 	c.Ephemeral(locales.T(c.Lang, "kick_done", nil), nil)
-	c.settleContract(r)
+	c.settleAnswer(r)
 	return nil
 }

@@ -20,7 +20,7 @@ import (
 // majority of the others or the creator's click alone, as at DIX's table;
 // a stranger, a repeated vote, a seat that may not be voted on and forged
 // seats are refused in words and change nothing.
-func TestContractKickVote(t *testing.T) {
+func TestKickVote(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
@@ -39,17 +39,17 @@ func TestContractKickVote(t *testing.T) {
 	_, td, _ := h.qstate()
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
-	pb, st, err := h.b.contractBoard(h.b.games["qwixx"], r, td, "")
+	pb, st, err := h.b.drawBoard(h.b.games["qwixx"], r, td, "")
 	require.NoError(t, err)
-	kick := contractID("qwixx", cverbKick, 0, "2")
+	kick := buttonID("qwixx", verbKick, 0, "2")
 	assert.Contains(t, tabletest.ComponentIDs(tableComponents(h.b.games["qwixx"], st, td, pb)), kick, "the board offers the vote")
 
 	_, _, v := h.qstate()
 	for _, tc := range []struct{ user, id, key string }{
 		{"u9", kick, "table_err_not_seated"},
-		{"u2", contractID("qwixx", cverbKick, 0, "0"), "err_no_kick"},
-		{"u2", contractID("qwixx", cverbKick, 0, "3"), "err_no_kick"},
-		{"u2", contractID("qwixx", cverbKick, 0, "7"), "err_bad_custom_id"},
+		{"u2", buttonID("qwixx", verbKick, 0, "0"), "err_no_kick"},
+		{"u2", buttonID("qwixx", verbKick, 0, "3"), "err_no_kick"},
+		{"u2", buttonID("qwixx", verbKick, 0, "7"), "err_bad_custom_id"},
 		{"u2", "qwixx:kick:0:x", "err_bad_custom_id"},
 		{"u2", "qwixx:kick:0", "err_bad_custom_id"},
 	} {
@@ -75,7 +75,7 @@ func TestContractKickVote(t *testing.T) {
 // The sixth seat of a six-player Dixxit table may be voted on like any
 // other: the seat a vote carries is bounded by the game's seats, not by
 // DIX's five.
-func TestContractKickVoteOnTheSixthSeat(t *testing.T) {
+func TestKickVoteOnTheSixthSeat(t *testing.T) {
 	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
@@ -92,11 +92,11 @@ func TestContractKickVoteOnTheSixthSeat(t *testing.T) {
 	require.NoError(t, err)
 	_, _, v := h.dstate()
 	assert.Equal(t, locales.T("en", "err_bad_custom_id", nil),
-		h.ClickOn("u1", board, contractID("dixxit", cverbKick, 0, "6")).EphemeralText(), "a seventh seat")
+		h.ClickOn("u1", board, buttonID("dixxit", verbKick, 0, "6")).EphemeralText(), "a seventh seat")
 	_, _, v2 := h.dstate()
 	assert.Equal(t, v, v2, "a refused vote changed the game")
 
-	assert.Equal(t, locales.T("en", "kick_done", nil), h.ClickOn("u1", board, contractID("dixxit", cverbKick, 0, "5")).EphemeralText())
+	assert.Equal(t, locales.T("en", "kick_done", nil), h.ClickOn("u1", board, buttonID("dixxit", verbKick, 0, "5")).EphemeralText())
 	_, td, _ := h.dstate()
 	assert.NotEmpty(t, td.Seats[5].Level, "the creator's vote hands the sixth seat to the computer")
 }
@@ -106,7 +106,7 @@ func TestContractKickVoteOnTheSixthSeat(t *testing.T) {
 // playing" changes nothing, and the confirmation ends the game, tells the
 // channel and takes the board's buttons; a confirmation asked at an
 // earlier table is outdated.
-func TestContractAbandonConfirmed(t *testing.T) {
+func TestAbandonConfirmed(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	board := h.openQwixx([]string{"u1", "u2"})
@@ -182,29 +182,29 @@ func TestContractAbandonConfirmed(t *testing.T) {
 // In every game's lobby only its creator seats and removes computer
 // players, as at DIX's table: a person who joined, or a stranger, is
 // refused and the lobby is unchanged.
-func TestContractLobbyComputersAreTheCreators(t *testing.T) {
+func TestLobbyComputersAreTheCreators(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	lobby := h.qcommand("u1", "start").Shown(nil)
-	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
-	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbCPU, "normal")).Shown(lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
+	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, verbCPU, "normal")).Shown(lobby)
 	_, td, _ := h.qstate()
 	require.Len(t, td.Seats, 3)
 	for _, u := range []string{"u2", "u3"} {
-		for _, id := range []string{h.qmust(lobby, cverbCPU, "easy"), h.qmust(lobby, cverbRmCPU, "")} {
+		for _, id := range []string{h.qmust(lobby, verbCPU, "easy"), h.qmust(lobby, verbRmCPU, "")} {
 			assert.Equal(t, locales.T("en", "err_not_creator", nil), h.ClickOn(u, lobby, id).EphemeralText(), "%s by %s", id, u)
 		}
 	}
 	_, after, _ := h.qstate()
 	assert.Equal(t, td.Seats, after.Seats, "the seats changed")
-	h.ClickOn("u1", lobby, h.qmust(lobby, cverbRmCPU, ""))
+	h.ClickOn("u1", lobby, h.qmust(lobby, verbRmCPU, ""))
 	_, after, _ = h.qstate()
 	assert.Len(t, after.Seats, 2, "the creator removes the computer")
 }
 
 // At the end of a game every person seated is told, once, with a link to
 // the final scoreboard (the board), as at DIX's table.
-func TestContractGameOverTellsEveryone(t *testing.T) {
+func TestGameOverTellsEveryone(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	h.openQwixx([]string{"u1", "u2"})
@@ -232,7 +232,7 @@ func TestContractGameOverTellsEveryone(t *testing.T) {
 // A confirmation of /<game> abandon clicked once another confirmation
 // ended the game says that this game is over already, and loses its
 // buttons: not that the bot lost its record, nor another game's command.
-func TestContractAbandonConfirmedBySomeoneElseFirst(t *testing.T) {
+func TestAbandonConfirmedBySomeoneElseFirst(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	h.openQwixx([]string{"u1", "u2"})

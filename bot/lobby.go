@@ -15,8 +15,8 @@ import (
 	"github.com/dixgame/dixbot/bot/present"
 )
 
-// The lobby of a contract game is owed work like its board. /<game> start
-// writes the record with an effect ceffLobby owed (Via: the start), due
+// The lobby of a game is owed work like its board. /<game> start
+// writes the record with an effect effLobby owed (Via: the start), due
 // at the end of the grace: the start's answer is the lobby, and once it
 // went out the start's own batch counts the effect done. If the answer
 // never went out (the process died between the write and the answer, or
@@ -29,16 +29,16 @@ import (
 // sent again), or finds the lobby still owed, answers with the lobby
 // itself. A click on the lobby shows it is posted: the effect goes.
 
-// ceffLobby: the lobby is shown on the answer of Via, else posted.
-const ceffLobby = "clobby"
+// effLobby: the lobby is shown on the answer of Via, else posted.
+const effLobby = "clobby"
 
 // oweLobby owes the lobby, to be shown by the answer of v.
 func (td *tableData) oweLobby(r *dixbot.Record, now time.Time, v *Via) {
 	td.Outbox = slices.DeleteFunc(td.Outbox, isLobbyOwed)
-	td.owe(r, now, effect{Kind: ceffLobby, Via: v})
+	td.owe(r, now, effect{Kind: effLobby, Via: v})
 }
 
-func isLobbyOwed(e effect) bool { return e.Kind == ceffLobby }
+func isLobbyOwed(e effect) bool { return e.Kind == effLobby }
 
 // lobbyPosted drops the lobby owed: a click on it shows it is posted.
 func (td *tableData) lobbyPosted(r *dixbot.Record) {
@@ -70,7 +70,7 @@ func (c *Call) startAgain(g *present.Game) bool {
 	if v == nil {
 		return false
 	}
-	rec, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+	rec, td, err := c.changeTable(g, func(r *dixbot.Record, td *tableData) error {
 		i := slices.IndexFunc(td.Outbox, isLobbyOwed)
 		if r.Data != nil || i < 0 || td.Outbox[i].Claimed {
 			return ErrNothingToDo // started, shown, or being shown by a run (claimLobby)
@@ -84,12 +84,12 @@ func (c *Call) startAgain(g *present.Game) bool {
 	if err != nil {
 		return false
 	}
-	content, comps := contractLobbyView(g, td)
+	content, comps := lobbyView(g, td)
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: noMentions()},
 	})
-	c.settleContract(rec)
+	c.settleAnswer(rec)
 	return true
 }
 
@@ -113,14 +113,14 @@ func (x *cexec) showLobby(ctx context.Context, e effect) error {
 	case !owed:
 		return nil // a start asked again answers with it, or it was clicked
 	}
-	content, comps := contractLobbyView(x.g, x.td)
+	content, comps := lobbyView(x.g, x.td)
 	if v := e.Via; v.usable(x.now) {
 		msg, err := x.d.Original(ctx, v.Interaction())
 		switch {
 		case err == nil && msg.Flags&discordgo.MessageFlagsEphemeral == 0:
 			w := *v
 			w.Orig = msg.ID
-			if slices.Contains(customIDs(msg.Components), contractID(x.g.Rules.Name(), cverbJoin, 0, "")) {
+			if slices.Contains(customIDs(msg.Components), buttonID(x.g.Rules.Name(), verbJoin, 0, "")) {
 				x.lobby = &w
 				return nil
 			}
@@ -160,7 +160,7 @@ func (x *cexec) claimLobby(ctx context.Context, e effect) (bool, error) {
 	sctx, cancel := context.WithTimeout(ctx, x.b.timeout)
 	defer cancel()
 	_, err := x.b.update(sctx, x.rec.Channel, "", x.b.onTable(x.rec.Game, func(r *dixbot.Record, _ *present.Game, td *tableData) error {
-		i := slices.IndexFunc(td.Outbox, func(o effect) bool { return o.Kind == ceffLobby && o.ID == e.ID })
+		i := slices.IndexFunc(td.Outbox, func(o effect) bool { return o.Kind == effLobby && o.ID == e.ID })
 		if r.Data != nil || i < 0 || td.opening() != x.td.opening() {
 			return ErrNothingToDo
 		}
@@ -202,7 +202,7 @@ func (td *tableData) adopt(r *dixbot.Record, g *present.Game, message string, v 
 	if td.Began == "" {
 		td.Began = td.Board
 	}
-	old := effect{Kind: ceffRetire, Msg: td.Board}
+	old := effect{Kind: effRetire, Msg: td.Board}
 	if ov := td.BoardVia; ov != nil && (ov.Orig == "" || ov.Orig == td.Board) {
 		old.Via = ov
 	}

@@ -43,7 +43,7 @@ func selectMenu(t *testing.T, msg *tabletest.Message, id string) discordgo.Selec
 // The lobby offers Qwixx's paces, live by default; only the creator
 // chooses, among the game's paces, on the lobby as it stands; the game
 // then runs on the pace chosen and its board tells each clock.
-func TestContractPaceInLobby(t *testing.T) {
+func TestPaceInLobby(t *testing.T) {
 	t.Parallel()
 	for _, lang := range []string{"en", "fr"} {
 		t.Run(lang, func(t *testing.T) {
@@ -55,8 +55,8 @@ func TestContractPaceInLobby(t *testing.T) {
 			h.b.now = func() time.Time { return now }
 			lobby := h.qcommand("u1", "start", "language", lang).Shown(nil)
 			require.NotNil(t, lobby)
-			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
-			paceID := h.qmust(lobby, cverbPace, "")
+			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
+			paceID := h.qmust(lobby, verbPace, "")
 			menu := selectMenu(t, lobby, paceID)
 			require.Len(t, menu.Options, 2)
 			assert.Equal(t, "live", menu.Options[0].Value)
@@ -71,12 +71,12 @@ func TestContractPaceInLobby(t *testing.T) {
 			assert.Equal(t, locales.T(lang, "err_not_creator", nil), txt)
 			txt = h.ClickOn("u1", lobby, paceID, "forever").EphemeralText()
 			assert.Equal(t, locales.T(lang, "err_bad_custom_id", nil), txt)
-			txt = h.ClickOn("u1", lobby, contractID("qwixx", cverbPace, 0, "evening")).EphemeralText()
+			txt = h.ClickOn("u1", lobby, buttonID("qwixx", verbPace, 0, "evening")).EphemeralText()
 			assert.Equal(t, locales.T(lang, "err_bad_custom_id", nil), txt, "a pace id carrying its value is forged")
 			_, td, v2 := h.qstate()
 			assert.Equal(t, v, v2, "a refused choice changed the table")
 			assert.Empty(t, td.Pace)
-			h.ClickOn("u1", lobby, contractID("qwixx", cverbPace, 0, ""), "evening")
+			h.ClickOn("u1", lobby, buttonID("qwixx", verbPace, 0, ""), "evening")
 			_, td, v2 = h.qstate()
 			assert.Equal(t, v, v2, "a menu of an older lobby changed the table")
 
@@ -84,10 +84,10 @@ func TestContractPaceInLobby(t *testing.T) {
 			_, td, _ = h.qstate()
 			assert.Equal(t, "evening", td.Pace)
 			assert.Contains(t, lobby.Content, locales.T(lang, "qwixx_pace_evening", nil))
-			menu = selectMenu(t, lobby, h.qmust(lobby, cverbPace, ""))
+			menu = selectMenu(t, lobby, h.qmust(lobby, verbPace, ""))
 			assert.True(t, menu.Options[1].Default, "the menu shows the pace chosen")
 
-			board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
+			board := h.ClickOn("u1", lobby, h.qmust(lobby, verbGo, "")).Shown(lobby)
 			r, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
 			assert.True(t, now.Add(botqwixx.EveningTime/2).Equal(r.Due), "the first reminders: %v", r.Due)
@@ -99,7 +99,7 @@ func TestContractPaceInLobby(t *testing.T) {
 
 // The live pace is the default: 90 s per decision, shown on the board for
 // each person deciding; a computer seat has no clock.
-func TestContractLivePaceClock(t *testing.T) {
+func TestLivePaceClock(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
@@ -144,7 +144,7 @@ func (h *harness) playOut(board *tabletest.Message, now *time.Time) *tabletest.M
 // the seat after the last game's first starting. A stranger, a forged id,
 // a second click and the old scoreboard after the new game started are
 // refused in words and open nothing.
-func TestContractRematchLobby(t *testing.T) {
+func TestRematchLobby(t *testing.T) {
 	t.Parallel()
 	for _, lang := range []string{"en", "fr"} {
 		t.Run(lang, func(t *testing.T) {
@@ -155,10 +155,10 @@ func TestContractRematchLobby(t *testing.T) {
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 			h.b.now = func() time.Time { return now }
 			lobby := h.qcommand("u1", "start", "language", lang).Shown(nil)
-			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
-			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbCPU, "strong")).Shown(lobby)
-			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbPace, ""), "evening").Shown(lobby)
-			board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
+			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
+			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, verbCPU, "strong")).Shown(lobby)
+			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, verbPace, ""), "evening").Shown(lobby)
+			board := h.ClickOn("u1", lobby, h.qmust(lobby, verbGo, "")).Shown(lobby)
 			_, td0, _ := h.qstate()
 			require.Positive(t, td0.First)
 			score := h.playOut(board, &now)
@@ -200,8 +200,8 @@ func TestContractRematchLobby(t *testing.T) {
 			txt := h.ClickOn("u1", score, rematchID).EphemeralText()
 			assert.Equal(t, locales.T(lang, "table_err_rematch_lobby", map[string]any{"Name": "Bob"}), txt)
 			// Only the new creator starts it, the next seat first.
-			assert.Equal(t, locales.T(lang, "err_not_creator", nil), h.ClickOn("u1", again, h.qmust(again, cverbGo, "")).EphemeralText())
-			board2 := h.ClickOn("u2", again, h.qmust(again, cverbGo, "")).Shown(again)
+			assert.Equal(t, locales.T(lang, "err_not_creator", nil), h.ClickOn("u1", again, h.qmust(again, verbGo, "")).EphemeralText())
+			board2 := h.ClickOn("u2", again, h.qmust(again, verbGo, "")).Shown(again)
 			g2, td2, _ := h.qstate()
 			require.NotNil(t, g2)
 			assert.Equal(t, td0.First%3+1, td2.First)
@@ -217,7 +217,7 @@ func TestContractRematchLobby(t *testing.T) {
 // Rematch of a game with one person and computer seats starts at once:
 // the answer is the new board, the computer seats at their levels, the
 // next seat first; the board is recorded and its buttons play.
-func TestContractRematchStartsAtOnce(t *testing.T) {
+func TestRematchStartsAtOnce(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
@@ -240,7 +240,7 @@ func TestContractRematchStartsAtOnce(t *testing.T) {
 
 // Several players clicking Rematch at once open exactly one game, whether
 // the game over is archived already or not; the others are told.
-func TestContractRematchConcurrent(t *testing.T) {
+func TestRematchConcurrent(t *testing.T) {
 	t.Parallel()
 	for _, archived := range []bool{true, false} {
 		t.Run(fmt.Sprint("archived=", archived), func(t *testing.T) {
@@ -316,7 +316,7 @@ func nameIn(h *harness, text string) string {
 // the game starts within the minute after, that call is their
 // notification: the first decision does not ping them a second time. A
 // start later than that pings them as any decision does.
-func TestContractRematchPingsOnce(t *testing.T) {
+func TestRematchPingsOnce(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		name  string
@@ -335,7 +335,7 @@ func TestContractRematchPingsOnce(t *testing.T) {
 			again := h.ClickOn("u2", score, rematchID).Shown(nil)
 			require.NotNil(t, again)
 			now = now.Add(c.wait)
-			h.ClickOn("u2", again, h.qmust(again, cverbGo, ""))
+			h.ClickOn("u2", again, h.qmust(again, verbGo, ""))
 			g, _, _ := h.qstate()
 			require.NotNil(t, g)
 			_, td, _ := h.qstate()
@@ -365,36 +365,36 @@ func TestContractRematchPingsOnce(t *testing.T) {
 // across its edits: a person who clicks Join on the lobby as it stood
 // before another's Join lands too. A lobby button of an earlier table's
 // message changes nothing of the channel's new lobby.
-func TestContractLobbyButtonsSteady(t *testing.T) {
+func TestLobbyButtonsSteady(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	lobby := h.qcommand("u1", "start").Shown(nil)
 	before := *lobby
 	steady := func(m *tabletest.Message) []string {
 		var ids []string
-		for _, v := range []string{cverbJoin, cverbLeave, cverbGo, cverbCancel} {
+		for _, v := range []string{verbJoin, verbLeave, verbGo, verbCancel} {
 			ids = append(ids, h.qmust(m, v, ""))
 		}
-		return append(ids, h.qmust(m, cverbCPU, "easy"))
+		return append(ids, h.qmust(m, verbCPU, "easy"))
 	}
 	ids := steady(lobby)
-	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
 	assert.Equal(t, ids, steady(lobby), "the same ids after a Join")
-	res := h.ClickOn("u3", &before, h.qmust(&before, cverbJoin, ""))
+	res := h.ClickOn("u3", &before, h.qmust(&before, verbJoin, ""))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, res.Texts())
 	_, td, _ := h.qstate()
 	assert.Len(t, td.Seats, 3, "both Joins landed")
 	lobby = h.Rec.Message(lobby.ID)
-	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbCPU, "easy")).Shown(lobby)
+	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, verbCPU, "easy")).Shown(lobby)
 	assert.Equal(t, ids, steady(lobby), "the same ids after a computer seat")
 	old := *lobby
-	h.ClickOn("u1", lobby, h.qmust(lobby, cverbCancel, ""))
+	h.ClickOn("u1", lobby, h.qmust(lobby, verbCancel, ""))
 
 	// A new table: the old lobby's Join changes nothing.
 	h.qcommand("u5", "start")
 	_, td, v := h.qstate()
 	require.Len(t, td.Seats, 1)
-	res = h.ClickOn("u4", &old, h.qmust(&old, cverbJoin, ""))
+	res = h.ClickOn("u4", &old, h.qmust(&old, verbJoin, ""))
 	assert.Contains(t, res.Texts(), locales.T("en", "err_stale", nil))
 	_, td, v2 := h.qstate()
 	assert.Len(t, td.Seats, 1, "the old lobby's Join seated nobody")

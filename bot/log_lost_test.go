@@ -87,7 +87,7 @@ func TestLogLinesLostComeBack(t *testing.T) {
 		require.NoError(t, err)
 		// The last change's write lost.
 		st.armed.Store(after.Over())
-		board = h.ClickOn(users[seat], board, h.qmust(board, cverbMove, string(m))).Shown(board)
+		board = h.ClickOn(users[seat], board, h.qmust(board, verbMove, string(m))).Shown(board)
 		r, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		td, err := decodeTableData(r.Meta)

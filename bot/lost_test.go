@@ -28,7 +28,7 @@ func TestLostGameRetiresItsButtons(t *testing.T) {
 			require.NoError(t, h.St.Delete(context.Background(), h.Channel)) // the store's data is gone
 			h.Locale = lc
 
-			r := h.ClickOn("u2", board, h.dixMust(board, cverbStep, "hand"))
+			r := h.ClickOn("u2", board, h.dixMust(board, verbStep, "hand"))
 			resp := r.Response()
 			require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the answer edits the board")
 			assert.Equal(t, locales.T(locales.For(string(lc)), "err_game_gone", nil), resp.Data.Content)
@@ -50,17 +50,17 @@ func TestStalePromptLosesItsButtons(t *testing.T) {
 	users := []string{"u1", "u2"}
 	board, first, sel, val := toActivePrompt(t, h, users, h.openQwixx(users))
 	g, _, _ := h.qstate()
-	second := h.ClickOn(users[g.Active], board, h.qmust(board, cverbPrompt, "")).Shown(nil)
+	second := h.ClickOn(users[g.Active], board, h.qmust(board, verbPrompt, "")).Shown(nil)
 	require.NotNil(t, second)
 	require.True(t, second.Ephemeral)
 	h.ClickOn(users[g.Active], first, sel, val) // decided from the first prompt
 	// The other passes the white sum: the next roll opens.
 	other := users[1-g.Active]
-	h.ClickOn(other, board, contractID("qwixx", cverbMove, g.Seq, "w -"))
+	h.ClickOn(other, board, buttonID("qwixx", verbMove, g.Seq, "w -"))
 	g2, _, _ := h.qstate()
 	require.Greater(t, g2.Seq, g.Seq, "the next roll")
 	before := snapshot(h)
-	r := h.ClickOn(users[g.Active], second, h.qmust(second, cverbSelect, ""), val)
+	r := h.ClickOn(users[g.Active], second, h.qmust(second, verbSelect, ""), val)
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
 	assert.Contains(t, r.Response().Data.Content, locales.T("en", "err_stale", nil))
 	assert.Empty(t, tabletest.ComponentIDs(r.Response().Data.Components), "no button is left on it")
@@ -79,7 +79,7 @@ func TestPromptAfterTheGameEnded(t *testing.T) {
 	g, _, _ := h.qstate()
 	confirm := h.qcommand("u1", "abandon").Shown(nil)
 	require.NotNil(t, confirm)
-	h.ClickOn("u1", confirm, h.qmust(confirm, cverbEnd, ""))
+	h.ClickOn("u1", confirm, h.qmust(confirm, verbEnd, ""))
 	resp := h.ClickOn(users[g.Active], prompt, sel, val).Response()
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the prompt itself says it")
 	assert.Equal(t, locales.T("en", "err_over_abandoned", map[string]any{"URL": messageURL("g1", h.Channel, board.ID)}), resp.Data.Content)

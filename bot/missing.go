@@ -14,8 +14,8 @@ import (
 
 // A board Discord refuses for good.
 //
-// The board of a contract game is one message, edited in
-// place as the game goes (ceffEdit), and the final scoreboard is that same
+// The board of a game is one message, edited in
+// place as the game goes (effEdit), and the final scoreboard is that same
 // message: an edit needs no Send Messages, but its embeds need Embed Links
 // and its files Attach Files, the bot token needs View Channel, and no
 // edit goes into an archived thread
@@ -27,7 +27,7 @@ import (
 //     reaction time ends (the decisions in progress keep their time, given
 //     back once the board is there: giveBack);
 //   - the bot token tries again at missingRetry intervals (the record's
-//     Due is the next try, setContractDue);
+//     Due is the next try, setTableDue);
 //   - every click or command in the game tries again through its own
 //     interaction (tellMissing) and tells its user privately, in their
 //     language, what is missing, why (the permissions the bot lacks, read
@@ -138,7 +138,7 @@ func (c *Call) tellMissing() {
 				return
 			}
 			var err error
-			mk, err = c.B.retryContractMissing(ctx, c.B.apiFor(ctx), c.I.ChannelID, v)
+			mk, err = c.B.retryMissing(ctx, c.B.apiFor(ctx), c.I.ChannelID, v)
 			if err != nil {
 				c.B.log.Warn("the missing board was not tried again", "channel", c.I.ChannelID, "err", err)
 			}
@@ -162,17 +162,17 @@ func (c *Call) tellMissing() {
 	})
 }
 
-// contractHeld reports whether an effect of a contract game stays owed
+// heldKind reports whether an effect of a game stays owed
 // when Discord refuses it for good: the board's edit, which is the final
 // scoreboard's too.
-func contractHeld(kind string) bool { return kind == ceffEdit }
+func heldKind(kind string) bool { return kind == effEdit }
 
 // owesEdit reports whether effs owe the board's edit. An edit shows the
 // game as it stands: one owed after another makes that one needless, so a
 // board missing for several changes comes back as one edit.
 func owesEdit(effs []effect) bool {
 	for _, e := range effs {
-		if contractHeld(e.Kind) {
+		if heldKind(e.Kind) {
 			return true
 		}
 	}
@@ -256,9 +256,9 @@ func (td *tableData) clockNow(now time.Time) time.Time {
 	return now
 }
 
-// seenContractMissing is the mark of the contract game r holds (nil:
+// boardMissingSeen is the mark of the game r holds (nil:
 // none).
-func seenContractMissing(r *dixbot.Record) *Missing {
+func boardMissingSeen(r *dixbot.Record) *Missing {
 	if r == nil || r.Finished || !bytes.Contains(r.Meta, missingKey) {
 		return nil // the common case, without decoding the table data
 	}
@@ -278,7 +278,7 @@ func (c *Call) seenMissing() *Missing {
 	if _, ok := c.B.games[r.Game]; !ok {
 		return nil
 	}
-	return seenContractMissing(r)
+	return boardMissingSeen(r)
 }
 
 // missingNotice is what the user of a call in a game whose board is
@@ -297,13 +297,13 @@ func (c *Call) missingNotice(lang string, mk *Missing) string {
 		"Command": "/" + En(game+"_cmd_name") + " " + locales.T(lang, "cmd_abandon_name", nil)})
 }
 
-// retryContractMissing tries the board owed in channel again at once
+// retryMissing tries the board owed in channel again at once
 // through ix, the interaction of a click or command in the game, unless
 // another call is at it (a lease, or the grace of a change: it then
 // leaves it alone). It claims the game for the grace a change gives its
 // own process, so that no other process edits the board at the same time.
 // It returns the mark as it is after the try (nil: the board is there).
-func (b *Bot) retryContractMissing(ctx context.Context, d DiscordAPI, channel string, ix *Via) (*Missing, error) {
+func (b *Bot) retryMissing(ctx context.Context, d DiscordAPI, channel string, ix *Via) (*Missing, error) {
 	sctx, cancel := context.WithTimeout(ctx, b.timeout)
 	var mark *Missing
 	claimed := time.Now()
@@ -337,7 +337,7 @@ func (b *Bot) retryContractMissing(ctx context.Context, d DiscordAPI, channel st
 		return mark, err
 	}
 	b.wakeAt(rec.Due)
-	return b.contractOutboxMark(ctx, d, rec, heldBy(ix, claimed), 0, nil)
+	return b.runEffectsMark(ctx, d, rec, heldBy(ix, claimed), 0, nil)
 }
 
 // logMissing logs what a run of the outbox left of the board's mark:
@@ -360,7 +360,7 @@ func (b *Bot) logMissing(channel string, mark *Missing, err error, shownSince ti
 	}
 }
 
-// boardHold is what a run of a contract game's outbox knows of the
+// boardHold is what a run of a game's outbox knows of the
 // board's edit Discord refuses for good.
 type boardHold struct {
 	missing *Missing  // the mark as the run read it (nil: the board is there)
@@ -373,7 +373,7 @@ type boardHold struct {
 // while the board is missing. The edit the run does make shows the clocks
 // as they run again once it goes through.
 func (h *boardHold) skip(td *tableData, e effect, after []effect) bool {
-	if h.missing == nil || !contractHeld(e.Kind) {
+	if h.missing == nil || !heldKind(e.Kind) {
 		return false
 	}
 	if owesEdit(after) {
@@ -386,7 +386,7 @@ func (h *boardHold) skip(td *tableData, e effect, after []effect) bool {
 // refuse reports whether e, refused by Discord for good with err, is the
 // board's edit, which stops the run and stays owed.
 func (h *boardHold) refuse(e effect, err error) bool {
-	if !contractHeld(e.Kind) {
+	if !heldKind(e.Kind) {
 		return false
 	}
 	h.refused = err

@@ -83,7 +83,7 @@ func told(calls []tabletest.Call) string {
 // user privately, in their language, what is missing and how to end the
 // game. Once Embed Links is back, the next command shows the board, the
 // mark goes and the clock runs again with the time held given back.
-func TestContractBoardMissing(t *testing.T) {
+func TestBoardMissing(t *testing.T) {
 	t.Parallel()
 	h := newDixHarness(t, 6, false)
 	t0 := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
@@ -92,8 +92,8 @@ func TestContractBoardMissing(t *testing.T) {
 	h.AppPerm = gamePerms
 	lobby := h.Run(h.startIx("dix", "u1", map[string]string{"pace": "live"})).Shown(nil)
 	require.NotNil(t, lobby)
-	lobby = h.ClickOn("u2", lobby, h.dixMust(lobby, cverbJoin, "")).Shown(lobby)
-	h.ClickOn("u1", lobby, h.dixMust(lobby, cverbGo, ""))
+	lobby = h.ClickOn("u2", lobby, h.dixMust(lobby, verbJoin, "")).Shown(lobby)
+	h.ClickOn("u1", lobby, h.dixMust(lobby, verbGo, ""))
 	g, td, _, _ := h.dixNow()
 	board0 := *h.Rec.Message(td.Board)
 	require.NotEmpty(t, board0.Embeds, "the board carries embeds")
@@ -148,7 +148,7 @@ func TestContractBoardMissing(t *testing.T) {
 	cur := h.Rec.Message(board0.ID)
 	var move string
 	for _, id := range tabletest.ComponentIDs(cur.Components) {
-		if p, err := parseID(id, contractVerbs); err == nil && p.Verb == cverbMove {
+		if p, err := parseID(id, gameVerbs); err == nil && p.Verb == verbMove {
 			move = id
 		}
 	}
@@ -196,7 +196,7 @@ func TestContractBoardMissing(t *testing.T) {
 
 // The bot token stops trying by itself after missingTries refusals; a
 // channel gone (10003 Unknown Channel) is not tried again by itself.
-func TestContractmissingTries(t *testing.T) {
+func TestMissingTries(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	refusal := noEmbedLinks(tabletest.Call{Send: &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{{}}}})
@@ -207,7 +207,7 @@ func TestContractmissingTries(t *testing.T) {
 	}
 	td.refused(false, refusal, now)
 	assert.True(t, td.Missing.Next.IsZero(), "no more tries without a click")
-	assert.Contains(t, string(td.Encode()), string(missingKey), "the mark as seenContractMissing looks for it")
+	assert.Contains(t, string(td.Encode()), string(missingKey), "the mark as boardMissingSeen looks for it")
 
 	gone := &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusNotFound},
 		Message: &discordgo.APIErrorMessage{Code: discordgo.ErrCodeUnknownChannel}}
@@ -221,7 +221,7 @@ func TestContractmissingTries(t *testing.T) {
 // progress: all of it to one opened before, the rest of it to one opened
 // meanwhile; a computer's reaction ends as much later; a pause that
 // began meanwhile gives back the rest itself.
-func TestContractMissingGivesTimeBack(t *testing.T) {
+func TestMissingGivesTimeBack(t *testing.T) {
 	t.Parallel()
 	at := func(m int) int64 { return time.Date(2026, 1, 2, 3, m, 0, 0, time.UTC).UnixMilli() }
 	since := time.UnixMilli(at(10))
@@ -250,7 +250,7 @@ func refuseScoreboard(c tabletest.Call) error {
 		comps = c.Params.Components
 	}
 	for _, id := range tabletest.ComponentIDs(comps) {
-		if p, err := parseID(id, contractVerbs); err == nil && p.Verb == cverbAgain {
+		if p, err := parseID(id, gameVerbs); err == nil && p.Verb == verbAgain {
 			return noEmbedLinks(tabletest.Call{Send: &discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{{}}}})
 		}
 	}
@@ -262,7 +262,7 @@ func refuseScoreboard(c tabletest.Call) error {
 // a command in the game tells its user, in their language, that the
 // scoreboard is missing and tries again; once it goes through, the game
 // ends as any game does (archived, its scoreboard with Rematch).
-func TestContractScoreboardMissing(t *testing.T) {
+func TestScoreboardMissing(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
@@ -293,7 +293,7 @@ func TestContractScoreboardMissing(t *testing.T) {
 	for i, e := range td.Outbox {
 		kinds[i] = e.Kind
 	}
-	assert.Contains(t, kinds, ceffFinish, "its end waits for the scoreboard")
+	assert.Contains(t, kinds, effFinish, "its end waits for the scoreboard")
 
 	now = r.Due
 	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
@@ -315,7 +315,7 @@ func TestContractScoreboardMissing(t *testing.T) {
 	r, err = h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	assert.True(t, r.Finished, "archived once its scoreboard is shown")
-	_, ok := qfind(h.Rec.Message(board.ID), cverbAgain, "")
+	_, ok := qfind(h.Rec.Message(board.ID), verbAgain, "")
 	assert.True(t, ok, "the scoreboard, with Rematch")
 }
 
@@ -332,7 +332,7 @@ func refuseEdits(c tabletest.Call) error {
 // stand still too: none of them puts a finger down on a race nobody sees,
 // however late the due work runs; once the board is shown, each has the
 // rest of its reaction time, and plays then.
-func TestContractMissingHoldsComputerReactions(t *testing.T) {
+func TestMissingHoldsComputerReactions(t *testing.T) {
 	t.Parallel()
 	h := newDixxitHarness(t, nil)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
@@ -384,7 +384,7 @@ func TestContractMissingHoldsComputerReactions(t *testing.T) {
 // A game paused while its board is missing: the pause and the missing
 // board hold the clocks together, and the decision in progress loses
 // only the time it ran before either began.
-func TestContractMissingAndPause(t *testing.T) {
+func TestMissingAndPause(t *testing.T) {
 	t.Parallel()
 	h := newDixHarness(t, 6, false)
 	t0 := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
@@ -393,8 +393,8 @@ func TestContractMissingAndPause(t *testing.T) {
 	h.AppPerm = gamePerms
 	lobby := h.Run(h.startIx("dix", "u1", map[string]string{"pace": "live"})).Shown(nil)
 	require.NotNil(t, lobby)
-	lobby = h.ClickOn("u2", lobby, h.dixMust(lobby, cverbJoin, "")).Shown(lobby)
-	h.ClickOn("u1", lobby, h.dixMust(lobby, cverbGo, ""))
+	lobby = h.ClickOn("u2", lobby, h.dixMust(lobby, verbJoin, "")).Shown(lobby)
+	h.ClickOn("u1", lobby, h.dixMust(lobby, verbGo, ""))
 	g, _, _, _ := h.dixNow()
 	toAct := g.ToAct()
 

@@ -16,9 +16,9 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// contractMove applies the clicker's decision, then the forced decisions
+// applyMove applies the clicker's decision, then the forced decisions
 // and the computer seats' until a person must decide, in one update.
-func (c *Call) contractMove(g *present.Game, p parsedID) error {
+func (c *Call) applyMove(g *present.Game, p parsedID) error {
 	m := engine.Move(p.Arg)
 	if sp, ok := g.Presenter.(present.Stamper); ok {
 		click, err := strconv.ParseUint(c.I.ID, 10, 64)
@@ -33,7 +33,7 @@ func (c *Call) contractMove(g *present.Game, p parsedID) error {
 	// The computer's decisions this move leads to are worked out before
 	// the update, for a game whose computer is slow (foresight.go).
 	foreseen := c.foresee(g, p.n, m)
-	r, td, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+	r, td, err := c.changeTable(g, func(r *dixbot.Record, td *tableData) error {
 		if r.Data == nil {
 			return ErrStale
 		}
@@ -63,7 +63,7 @@ func (c *Call) contractMove(g *present.Game, p parsedID) error {
 			// An absent person's click brings them back, and only that.
 			back = true
 			td.comeBack(seat, st, c.B.now())
-			setContractDue(r, td, g, st)
+			setTableDue(r, td, g, st)
 			td.oweChange(r, g, st, pingPlan{}, c.B.now())
 			return nil
 		}
@@ -91,7 +91,7 @@ func (c *Call) contractMove(g *present.Game, p parsedID) error {
 		td.tell(g, append(evs, more...))
 		noteActed(td, seat, now)
 		td.Seats[seat].Late = 0 // they decide in time again
-		setContractDue(r, td, g, st)
+		setTableDue(r, td, g, st)
 		td.oweChange(r, g, st, planPings(st, td, since, seat, now), now)
 		r.Data = st.Encode()
 		return nil
@@ -102,7 +102,7 @@ func (c *Call) contractMove(g *present.Game, p parsedID) error {
 	if raced {
 		c.raced = r.Data
 	}
-	c.settleContract(r)
+	c.settleAnswer(r)
 	if back {
 		c.Ephemeral(locales.T(c.Lang, "table_back_you", nil), nil)
 		return nil
@@ -132,7 +132,7 @@ func (c *Call) answerMove(g *present.Game, r *dixbot.Record, td *tableData) erro
 		c.Ephemeral(locales.T(c.Lang, "table_prompt_done", nil), nil)
 		return nil
 	}
-	return c.showContractBoard(g, r, td)
+	return c.showBoard(g, r, td)
 }
 
 // dismissPrompt removes the private prompt whose decision was just taken,
@@ -158,7 +158,7 @@ func (c *Call) promptOf(g *present.Game, p parsedID, draft string) (present.Prom
 	if !ok {
 		return present.Prompt{}, nil, ErrBadCustomID
 	}
-	r, td, err := c.contractGet(g)
+	r, td, err := c.readTable(g)
 	if err != nil {
 		return present.Prompt{}, nil, err
 	}
@@ -207,7 +207,7 @@ func (c *Call) promptOf(g *present.Game, p parsedID, draft string) (present.Prom
 // backAtTable gives the clicker, absent, their seat back (and does only
 // that), as their click on a move would.
 func (c *Call) backAtTable(g *present.Game) error {
-	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+	r, _, err := c.changeTable(g, func(r *dixbot.Record, td *tableData) error {
 		seat := td.seatOf(c.User)
 		if seat < 0 || !td.Seats[seat].Away || r.Data == nil {
 			return ErrNothingToDo
@@ -217,7 +217,7 @@ func (c *Call) backAtTable(g *present.Game) error {
 			return err
 		}
 		td.comeBack(seat, st, c.B.now())
-		setContractDue(r, td, g, st)
+		setTableDue(r, td, g, st)
 		td.oweChange(r, g, st, pingPlan{}, c.B.now())
 		return nil
 	})
@@ -225,7 +225,7 @@ func (c *Call) backAtTable(g *present.Game) error {
 		return nil
 	}
 	if err == nil {
-		c.settleContract(r)
+		c.settleAnswer(r)
 	}
 	return err
 }
@@ -256,23 +256,23 @@ func (b *Bot) nextPrompt(g *present.Game, r *dixbot.Record, td *tableData, lang,
 func (c *Call) clickFailed(g *present.Game, err error) error {
 	switch {
 	case errors.Is(err, ErrAhead):
-		return c.contractRestored(g)
+		return c.answerRestored(g)
 	case errors.Is(err, ErrStale):
-		return c.contractStale(g, false)
+		return c.answerStale(g, false)
 	}
 	return err
 }
 
-// contractOpenModal opens the form of the clicker's private prompt whose
+// openModal opens the form of the clicker's private prompt whose
 // verb the button carries.
-func (c *Call) contractOpenModal(g *present.Game, p parsedID) error {
+func (c *Call) openModal(g *present.Game, p parsedID) error {
 	prompt, st, err := c.promptOf(g, p, "")
 	if err != nil {
 		return c.clickFailed(g, err)
 	}
 	for _, bt := range prompt.Buttons {
 		if md := bt.Modal; md != nil && md.Verb == p.Arg {
-			c.Modal(contractID(g.Rules.Name(), cverbSubmit, st.Seq(), md.Verb), md.Title, []discordgo.TextInput{{
+			c.Modal(buttonID(g.Rules.Name(), verbSubmit, st.Seq(), md.Verb), md.Title, []discordgo.TextInput{{
 				CustomID: modalText, Label: Truncate(md.Label, present.MaxInputLabel), Style: discordgo.TextInputShort, Placeholder: Truncate(md.Placeholder, present.MaxInputHolder),
 				Required: true, MinLength: md.Min, MaxLength: md.Max,
 			}})
@@ -282,11 +282,11 @@ func (c *Call) contractOpenModal(g *present.Game, p parsedID) error {
 	return Refuse(ErrNotYourTurn, "table_err_no_prompt", nil)
 }
 
-// contractPrompt shows the step of draft of the clicker's private prompt
+// showPrompt shows the step of draft of the clicker's private prompt
 // (Prompter): a menu of choices, or buttons, with the step's pictures. It
 // writes nothing: a step opened from the board is a new private message,
 // one opened from the prompt replaces it in place.
-func (c *Call) contractPrompt(g *present.Game, p parsedID, draft string) error {
+func (c *Call) showPrompt(g *present.Game, p parsedID, draft string) error {
 	prompt, st, err := c.promptOf(g, p, draft)
 	if err != nil {
 		return c.clickFailed(g, err)
@@ -310,7 +310,7 @@ func promptComponents(game string, seq uint64, prompt present.Prompt) []discordg
 			opts = append(opts, discordgo.SelectMenuOption{Label: ch.Label, Value: present.ChoiceValue(ch)})
 		}
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.SelectMenu{CustomID: contractID(game, cverbSelect, seq, ""), Placeholder: prompt.Placeholder, Options: opts},
+			discordgo.SelectMenu{CustomID: buttonID(game, verbSelect, seq, ""), Placeholder: prompt.Placeholder, Options: opts},
 		}})
 	}
 	if len(prompt.Buttons) > 0 {

@@ -162,7 +162,7 @@ func optionsMenu(g *present.Game, td *tableData) discordgo.MessageComponent {
 		}
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		CustomID: contractID(game, cverbOpt, uint64(td.Lobby), ""), Options: opts, MaxValues: 1,
+		CustomID: buttonID(game, verbOpt, uint64(td.Lobby), ""), Options: opts, MaxValues: 1,
 		Placeholder: locales.T(td.Lang, "table_option_placeholder", nil),
 	}}}
 }
@@ -230,7 +230,7 @@ func (b *Bot) cleanOptions(s *channelSettings) {
 	}
 }
 
-// optionGames are the hosted contract games with options, by name.
+// optionGames are the hosted games with options, by name.
 func (b *Bot) optionGames() []string {
 	var out []string
 	for _, name := range b.gameNames() {

@@ -67,7 +67,7 @@ func (h *harness) startWith(user string, opts map[string]string) result {
 // A game's own options are offered by its start command, shown by its
 // lobby, changed there by the creator alone among the values the game
 // allows, and given to the game when it starts; a rematch keeps them.
-func TestContractGameOptions(t *testing.T) {
+func TestGameOptions(t *testing.T) {
 	t.Parallel()
 	h, seen := newOptionHarness(t)
 
@@ -98,8 +98,8 @@ func TestContractGameOptions(t *testing.T) {
 	_, td, _ := h.qstate()
 	assert.Equal(t, map[string]string{"speed": "fast"}, td.Opts)
 
-	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
-	optID := h.qmust(lobby, cverbOpt, "")
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
+	optID := h.qmust(lobby, verbOpt, "")
 	menu := selectMenu(t, lobby, optID)
 	require.Len(t, menu.Options, 2)
 	assert.True(t, menu.Options[1].Default, "the menu shows the value chosen")
@@ -111,7 +111,7 @@ func TestContractGameOptions(t *testing.T) {
 	lobby = h.ClickOn("u1", lobby, optID, "speed=slow").Shown(lobby)
 	assert.Contains(t, lobby.Content, locales.T("en", "table_option", map[string]any{"Option": "speed", "Value": "slow"}))
 
-	h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, ""))
+	h.ClickOn("u1", lobby, h.qmust(lobby, verbGo, ""))
 	require.Len(t, *seen, 1)
 	assert.Equal(t, map[string]string{"speed": "slow"}, (*seen)[0])
 	_, td, _ = h.qstate()
@@ -159,8 +159,8 @@ func TestSettingsGameOptions(t *testing.T) {
 
 	lobby := h.startWith("u1", nil).Shown(nil)
 	require.NotNil(t, lobby)
-	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
-	h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, ""))
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
+	h.ClickOn("u1", lobby, h.qmust(lobby, verbGo, ""))
 	require.Len(t, *seen, 1)
 	assert.Equal(t, map[string]string{"speed": "fast"}, (*seen)[0], "the channel's default")
 }

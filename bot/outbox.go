@@ -36,7 +36,7 @@ type effect struct {
 	// Again marks an edit owed because an older render of the board may
 	// have landed after a newer one: no answer counts as having made it.
 	Again bool `json:"a,omitempty"`
-	// Via is the interaction that can edit Msg (contract games' settled
+	// Via is the interaction that can edit Msg (games' settled
 	// pings; nil: the bot token).
 	Via *Via `json:"v,omitempty"`
 	// Claimed marks a lobby owed whose showing a run has begun: a start
@@ -191,7 +191,7 @@ func (b *Bot) runDueOn(ctx context.Context, d DiscordAPI, channel string, asOf t
 	if b.batches.Busy(channel) {
 		return nil // this process's own batch does the effects (internal/batches)
 	}
-	return b.runContractDue(ctx, d, channel, asOf)
+	return b.runTableDue(ctx, d, channel, asOf)
 }
 
 // latestRecords is a store that knows, without a round trip, the latest

@@ -26,7 +26,7 @@ import (
 // few seconds ahead (outboxGrace, outbox.go). The
 // process that made the change does the effects after its answer and
 // removes them; if it dies first, any process finds the game through
-// Store.Due, claims it (runContractDue) and does them. Every effect is
+// Store.Due, claims it (runTableDue) and does them. Every effect is
 // idempotent: the board is edited to the game as it stands (through its
 // fence, so an older render never lands after a newer one), a ping is
 // looked for among the channel's latest messages before it is posted
@@ -46,20 +46,20 @@ import (
 // board through it. The bot token is used only when no recorded
 // interaction is younger than viaLife, or when Discord refuses one.
 
-// Effect kinds of contract games.
+// Effect kinds of games.
 const (
-	ceffEdit   = "cedit"   // show the game as it stands on the board
-	ceffPing   = "cping"   // post Text mentioning Users: the ping tableData.Ping records (its Eff)
-	ceffSettle = "csettle" // edit the ping Msg (editable through Via) to say Text; Msg "#<n>": the ping effect n posts
-	ceffEnd    = "cend"    // the game is over: the table's work at a game's end (gameEnded), done once
-	ceffRetire = "cretire" // strip the buttons of Msg, a board no longer the board (editable through Via; nil: the bot token)
-	ceffFinish = "cfinish" // archive the game (frees the channel); last
+	effEdit   = "cedit"   // show the game as it stands on the board
+	effPing   = "cping"   // post Text mentioning Users: the ping tableData.Ping records (its Eff)
+	effSettle = "csettle" // edit the ping Msg (editable through Via) to say Text; Msg "#<n>": the ping effect n posts
+	effEnd    = "cend"    // the game is over: the table's work at a game's end (gameEnded), done once
+	effRetire = "cretire" // strip the buttons of Msg, a board no longer the board (editable through Via; nil: the bot token)
+	effFinish = "cfinish" // archive the game (frees the channel); last
 )
 
 // owe appends effects to the table's outbox and makes the record due
 // within the grace, so they are done even if this process dies first. It
 // runs inside the store update of the change, after the record's clock
-// (setContractDue) is set. It returns the first effect's number.
+// (setTableDue) is set. It returns the first effect's number.
 func (td *tableData) owe(r *dixbot.Record, now time.Time, effs ...effect) uint32 {
 	first := td.NextEffect + 1
 	for _, e := range effs {
@@ -86,9 +86,9 @@ func (td *tableData) outboxDue(r *dixbot.Record, now time.Time) {
 // the board shown as it stands, the pings of p, and, when the game is
 // over, its end and its archiving. guild and channel make the board's link.
 func (td *tableData) oweChange(r *dixbot.Record, g *present.Game, st engine.State, p pingPlan, now time.Time) {
-	effs := []effect{{Kind: ceffEdit}}
+	effs := []effect{{Kind: effEdit}}
 	if s := p.settle; s != nil && (s.ID != "" || s.Eff != 0) {
-		e := effect{Kind: ceffSettle, Msg: s.ID, Via: s.Via,
+		e := effect{Kind: effSettle, Msg: s.ID, Via: s.Via,
 			Text: locales.T(td.Lang, "table_ping_settled", map[string]any{"Names": strings.Join(s.Names, ", ")})}
 		if s.ID == "" {
 			e.Msg = "#" + strconv.FormatUint(uint64(s.Eff), 10)
@@ -100,7 +100,7 @@ func (td *tableData) oweChange(r *dixbot.Record, g *present.Game, st engine.Stat
 		text := locales.T(td.Lang, "table_ping", map[string]any{"Mentions": Mentions(p.users),
 			"Game": En(g.Rules.Name() + "_title"), "URL": messageURL(r.Guild, r.Channel, td.Board)})
 		ping = len(effs)
-		effs = append(effs, effect{Kind: ceffPing, Users: p.users, Text: text})
+		effs = append(effs, effect{Kind: effPing, Users: p.users, Text: text})
 	}
 	if st.Over() {
 		// The final scoreboard is the board: every person seated is told,
@@ -114,9 +114,9 @@ func (td *tableData) oweChange(r *dixbot.Record, g *present.Game, st engine.Stat
 		if len(people) > 0 && td.Board != "" {
 			text := locales.T(td.Lang, "table_over_ping", map[string]any{"Mentions": Mentions(people),
 				"Game": En(g.Rules.Name() + "_title"), "URL": messageURL(r.Guild, r.Channel, td.Board)})
-			effs = append(effs, effect{Kind: ceffPing, Users: people, Text: text})
+			effs = append(effs, effect{Kind: effPing, Users: people, Text: text})
 		}
-		effs = append(effs, effect{Kind: ceffEnd}, effect{Kind: ceffFinish})
+		effs = append(effs, effect{Kind: effEnd}, effect{Kind: effFinish})
 	}
 	first := td.owe(r, now, effs...)
 	if ping >= 0 {
@@ -153,9 +153,9 @@ func (c *Call) answeredVia() *Via {
 	return v
 }
 
-// settleContract queues the outbox of rec, the record a change of this
+// settleAnswer queues the outbox of rec, the record a change of this
 // call wrote, to be done after the answer through this interaction.
-func (c *Call) settleContract(rec *dixbot.Record) {
+func (c *Call) settleAnswer(rec *dixbot.Record) {
 	if rec == nil {
 		return
 	}
@@ -174,30 +174,30 @@ func (c *Call) settleContract(rec *dixbot.Record) {
 			// edit again (recordDone), as for an edit of the outbox.
 			shown = c.racedShown
 		}
-		mk, err := c.B.contractOutboxMark(ctx, c.B.apiFor(ctx), rec, heldBy(c.answeredVia(), written), 0, shown)
+		mk, err := c.B.runEffectsMark(ctx, c.B.apiFor(ctx), rec, heldBy(c.answeredVia(), written), 0, shown)
 		c.notice.ran, c.notice.after = true, mk
 		c.B.leftForLater(rec.Channel, err)
 	})
 }
 
-// contractOutbox does the effects of a contract game's record in order,
+// runEffects does the effects of a game's record in order,
 // then removes the ones done from the stored outbox. It stops at the first
 // effect Discord could not do for now, leaving it and the rest due; one
 // Discord refuses for good is logged and counted done. ix is the
 // interaction whose change wrote rec (nil: none, e.g. a deadline); effects
 // numbered up to tried may have been done in part by a process that died
 // (a ping it posted is looked for before it is posted again).
-func (b *Bot) contractOutbox(ctx context.Context, d DiscordAPI, rec *dixbot.Record, ix *Via, tried uint32) error {
-	_, err := b.contractOutboxMark(ctx, d, rec, ix, tried, nil)
+func (b *Bot) runEffects(ctx context.Context, d DiscordAPI, rec *dixbot.Record, ix *Via, tried uint32) error {
+	_, err := b.runEffectsMark(ctx, d, rec, ix, tried, nil)
 	return err
 }
 
-// contractOutboxMark is contractOutbox, returning the board's mark as the
+// runEffectsMark is runEffects, returning the board's mark as the
 // run left it (nil: the board is there); shown, when not nil, is the game
 // data the board may show instead of the record's (an answer that may
 // have landed after a later one): the effects are then recorded with the
 // board's edit owed again if the game moved on from it.
-func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.Record, ix *Via, tried uint32, shown []byte) (*Missing, error) {
+func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Record, ix *Via, tried uint32, shown []byte) (*Missing, error) {
 	mu := &b.channelLocks[fnv32(rec.Channel)%uint32(len(b.channelLocks))]
 	mu.Lock()
 	defer mu.Unlock()
@@ -240,7 +240,7 @@ func (b *Bot) contractOutboxMark(ctx context.Context, d DiscordAPI, rec *dixbot.
 	var done uint32
 	// A fold waiting (fold.go): its effects are done already.
 	waiting := b.folds.Get(rec.Channel)
-	if waiting != nil && waiting.Of(rec, contractTableOf(td), td.Outbox) {
+	if waiting != nil && waiting.Of(rec, tableName(td), td.Outbox) {
 		done = waiting.Done
 	} else {
 		waiting = nil
@@ -316,7 +316,7 @@ func (x *cexec) run(ctx context.Context, done uint32) (last uint32, failed error
 			x.b.log.Warn("effect refused by Discord; skipped", "channel", x.rec.Channel, "effect", e.Kind, "err", err)
 		}
 		done = e.ID
-		if e.Kind == ceffFinish {
+		if e.Kind == effFinish {
 			return done, nil, true
 		}
 	}
@@ -329,13 +329,13 @@ func (x *cexec) run(ctx context.Context, done uint32) (last uint32, failed error
 // it did.
 func (x *cexec) fold(done uint32) bool {
 	td := x.td
-	if !x.b.foldsOn() || contractTableOf(td) == "" || len(x.posted) != 0 || x.shown != nil || done != td.Outbox[len(td.Outbox)-1].ID {
+	if !x.b.foldsOn() || tableName(td) == "" || len(x.posted) != 0 || x.shown != nil || done != td.Outbox[len(td.Outbox)-1].ID {
 		return false
 	}
 	// Nothing the table records changed but the board's newest
 	// interaction: the effects are recorded done with the channel's
 	// next change (fold.go).
-	fd := &fold{Table: contractTableOf(x.td), Version: x.rec.Version, Done: done, Board: x.td.Board}
+	fd := &fold{Table: tableName(x.td), Version: x.rec.Version, Done: done, Board: x.td.Board}
 	if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == x.td.Board {
 		fd.Via = v
 	}
@@ -381,7 +381,7 @@ func (x *cexec) recordDone(r *dixbot.Record, cur *tableData, done uint32, wait t
 		// change's answer may have landed before this edit, which
 		// shows an older game. The board is shown again.
 		cur.NextEffect++
-		cur.Outbox = append(cur.Outbox, effect{ID: cur.NextEffect, Kind: ceffEdit, Again: true})
+		cur.Outbox = append(cur.Outbox, effect{ID: cur.NextEffect, Kind: effEdit, Again: true})
 	}
 	now := x.b.now()
 	var st engine.State
@@ -392,7 +392,7 @@ func (x *cexec) recordDone(r *dixbot.Record, cur *tableData, done uint32, wait t
 	*mark = cur.Missing
 	r.Due = time.Time{}
 	if st != nil {
-		setContractDue(r, cur, x.g, st)
+		setTableDue(r, cur, x.g, st)
 	}
 	switch {
 	case limited && len(cur.Outbox) > 0:
@@ -408,7 +408,7 @@ func (x *cexec) recordDone(r *dixbot.Record, cur *tableData, done uint32, wait t
 // pingRef is the number of the ping effect whose message a settle effect
 // names before it is posted ("#<n>").
 func pingRef(e effect) (uint32, bool) {
-	if e.Kind != ceffSettle || !strings.HasPrefix(e.Msg, "#") {
+	if e.Kind != effSettle || !strings.HasPrefix(e.Msg, "#") {
 		return 0, false
 	}
 	n, err := strconv.ParseUint(e.Msg[1:], 10, 32)
@@ -429,14 +429,14 @@ func viaOrNil(v Via) *Via {
 // render may have landed last.
 func cedAgain(effs []effect) bool {
 	for _, e := range effs {
-		if e.Kind == ceffEdit && e.Again {
+		if e.Kind == effEdit && e.Again {
 			return true
 		}
 	}
 	return false
 }
 
-// cexec does the effects of a contract game.
+// cexec does the effects of a game.
 type cexec struct {
 	b      *Bot
 	d      DiscordAPI
@@ -460,7 +460,7 @@ type cexec struct {
 
 func (x *cexec) do(ctx context.Context, e effect) error {
 	switch e.Kind {
-	case ceffEdit:
+	case effEdit:
 		if x.td.Board == "" || x.rec.Data == nil {
 			return nil
 		}
@@ -470,7 +470,7 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 			return nil
 		}
 		return x.editBoard(ctx)
-	case ceffPing:
+	case effPing:
 		if x.td.Board == "" {
 			return nil
 		}
@@ -486,7 +486,7 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 		}
 		x.posted[e.ID] = pv
 		return nil
-	case ceffSettle:
+	case effSettle:
 		msg, v := e.Msg, e.Via
 		if n, ok := pingRef(e); ok {
 			p, posted := x.posted[n]
@@ -507,13 +507,13 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 			x.b.log.Info("ping edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
 		}
 		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: msg, Content: &text, AllowedMentions: noMentions()})
-	case ceffRetire:
+	case effRetire:
 		return x.retire(ctx, e.Msg, e.Via)
-	case ceffLobby:
+	case effLobby:
 		return x.showLobby(ctx, e)
-	case ceffEnd:
+	case effEnd:
 		return x.b.gameEnded(ctx, x.rec, x.td)
-	case ceffFinish:
+	case effFinish:
 		sctx, cancel := context.WithTimeout(ctx, x.b.timeout)
 		defer cancel()
 		if err := x.b.finishTable(sctx, x.rec.Channel, x.rec.Game, x.td); err != nil && !errors.Is(err, dixbot.ErrNotFound) {
@@ -553,8 +553,8 @@ func (b *Bot) finishTable(ctx context.Context, channel, game string, td *tableDa
 	})
 }
 
-// gameEnded is the table's work at the end of a contract game, done once
-// (effect ceffEnd) before the game is archived, with the record as it
+// gameEnded is the table's work at the end of a game, done once
+// (effect effEnd) before the game is archived, with the record as it
 // stands: the game's log gets its last lines, should the write after the
 // last change have been lost, and its result is recorded in the stats
 // (stats.go). An error leaves the effect owed, tried again later.
@@ -576,7 +576,7 @@ func (b *Bot) gameEnded(ctx context.Context, rec *dixbot.Record, td *tableData) 
 // (pictures.go).
 func (x *cexec) editBoard(ctx context.Context) error {
 	kept := x.keptPicture()
-	pb, st, err := x.b.contractBoard(x.g, x.rec, x.td, kept)
+	pb, st, err := x.b.drawBoard(x.g, x.rec, x.td, kept)
 	if err != nil {
 		return err
 	}

@@ -31,10 +31,10 @@ func toActivePrompt(t *testing.T, h *harness, users []string, board *tabletest.M
 		require.Less(t, step, 50, "the active player never had a prompt")
 		g, _, _ := h.qstate()
 		if g.Phase == rules.PhaseWhite && g.Deciding(g.Active) {
-			res := h.ClickOn(users[g.Active], board, h.qmust(board, cverbPrompt, ""))
+			res := h.ClickOn(users[g.Active], board, h.qmust(board, verbPrompt, ""))
 			prompt := res.Shown(nil)
 			require.NotNil(t, prompt)
-			sel, ok := qfind(prompt, cverbSelect, "")
+			sel, ok := qfind(prompt, verbSelect, "")
 			require.True(t, ok, "a menu of decisions")
 			vals := tabletest.SelectOptions(prompt, sel)
 			require.NotEmpty(t, vals)
@@ -43,7 +43,7 @@ func toActivePrompt(t *testing.T, h *harness, users []string, board *tabletest.M
 		seat := g.ToDecide()[0]
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
-		board = h.ClickOn(users[seat], board, h.qmust(board, cverbMove, string(m))).Shown(board)
+		board = h.ClickOn(users[seat], board, h.qmust(board, verbMove, string(m))).Shown(board)
 	}
 }
 
@@ -55,7 +55,7 @@ func boardShows(t *testing.T, h *harness, board string) bool {
 	require.NoError(t, err)
 	td, err := decodeTableData(r.Meta)
 	require.NoError(t, err)
-	pb, _, err := h.b.contractBoard(h.b.games[r.Game], r, td, "")
+	pb, _, err := h.b.drawBoard(h.b.games[r.Game], r, td, "")
 	require.NoError(t, err)
 	return h.Rec.Message(board).Content == pb.Content
 }
@@ -64,7 +64,7 @@ func boardShows(t *testing.T, h *harness, board string) bool {
 // board's edit owed in the record, which becomes due after the grace;
 // whoever finds it due then edits the board, once, through the token of
 // the board's last click rather than the bot token.
-func TestContractBoardEditOwedSurvivesAFailure(t *testing.T) {
+func TestBoardEditOwedSurvivesAFailure(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	users := []string{"u1", "u2"}
@@ -84,7 +84,7 @@ func TestContractBoardEditOwedSurvivesAFailure(t *testing.T) {
 	td, err := decodeTableData(r.Meta)
 	require.NoError(t, err)
 	require.NotEmpty(t, td.Outbox, "the board's edit is still owed")
-	assert.Equal(t, ceffEdit, td.Outbox[0].Kind)
+	assert.Equal(t, effEdit, td.Outbox[0].Kind)
 	require.False(t, r.Due.IsZero())
 	assert.False(t, boardShows(t, h, board.ID), "the board is behind the game")
 
@@ -112,7 +112,7 @@ func TestContractBoardEditOwedSurvivesAFailure(t *testing.T) {
 // A click on the board delivered twice, the first delivery having died
 // before its answer, is applied once and answered as the first answer
 // would have been: the board as it stands, in place.
-func TestContractRedeliveredClickShowsTheBoard(t *testing.T) {
+func TestRedeliveredClickShowsTheBoard(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	users := []string{"u1", "u2"}
@@ -120,7 +120,7 @@ func TestContractRedeliveredClickShowsTheBoard(t *testing.T) {
 	g, _, _ := h.qstate()
 	seq := g.Seq
 	seat := g.ToDecide()[0]
-	ix := h.ClickIx(users[seat], board, h.qmust(board, cverbMove, "w -"))
+	ix := h.ClickIx(users[seat], board, h.qmust(board, verbMove, "w -"))
 	h.runAnswerLost(ix)
 
 	again := *ix
@@ -136,7 +136,7 @@ func TestContractRedeliveredClickShowsTheBoard(t *testing.T) {
 // The board edit of a change made while another change lands shows the
 // older game; the table owes the board again, and the next run shows the
 // newer game: an older render is never the board's last word.
-func TestContractBoardEditOvertakenIsShownAgain(t *testing.T) {
+func TestBoardEditOvertakenIsShownAgain(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	users := []string{"u1", "u2", "u3"}
@@ -190,7 +190,7 @@ func TestContractBoardEditOvertakenIsShownAgain(t *testing.T) {
 // A ping owed by a change is posted as a follow-up of the clicking
 // interaction and settled through it; a finished game's last effects
 // archive it, and the board then shows the final scoreboard.
-func TestContractGameEndIsOwed(t *testing.T) {
+func TestGameEndIsOwed(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	users := []string{"u1"}
@@ -210,7 +210,7 @@ func TestContractGameEndIsOwed(t *testing.T) {
 		require.False(t, st.Over(), "a game over is archived by its last effect")
 		m, err := computer.Player{Level: computer.Normal}.Decide(st, 0, rand.New(rand.NewPCG(uint64(step), 3)))
 		require.NoError(t, err)
-		board = h.ClickOn("u1", board, h.qmust(board, cverbMove, string(m))).Shown(board)
+		board = h.ClickOn("u1", board, h.qmust(board, verbMove, string(m))).Shown(board)
 	}
 	assert.Contains(t, h.Rec.Message(board.ID).Content, locales.T("en", "qwixx_over_title", nil))
 	for _, c := range h.Rec.Since(0) {
@@ -221,7 +221,7 @@ func TestContractGameEndIsOwed(t *testing.T) {
 // A ping owed while Discord fails, then settled by later clicks before it
 // was ever posted: the effects wait in order, and the run that posts the
 // ping settles that very message, as a follow-up edited through its token.
-func TestContractPingSettledBeforePosted(t *testing.T) {
+func TestPingSettledBeforePosted(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
@@ -236,7 +236,7 @@ func TestContractPingSettledBeforePosted(t *testing.T) {
 	assert.Empty(t, td.Ping.ID, "not posted")
 	g, _, _ := h.qstate()
 	for _, s := range g.ToDecide() {
-		board = h.ClickOn(users[s], board, h.qmust(board, cverbMove, "w -")).Shown(board)
+		board = h.ClickOn(users[s], board, h.qmust(board, verbMove, "w -")).Shown(board)
 	}
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
@@ -337,7 +337,7 @@ func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	lobby := h.qcommand("u1", "start").Shown(nil)
 	require.NotNil(t, lobby)
-	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
 	h.b.hooks.effectDelay = outboxGrace
 	h.b.hooks.beforeEffects = func() {
 		_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
@@ -346,14 +346,14 @@ func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
 		})
 		require.NoError(t, err)
 	}
-	res := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, ""))
+	res := h.ClickOn("u1", lobby, h.qmust(lobby, verbGo, ""))
 	for _, c := range res.Calls {
 		assert.False(t, c.Posted(), "nothing posted once the effects were taken over: %s", c.Op)
 	}
 	_, td, _ := h.qstate()
 	owed := 0
 	for _, e := range td.Outbox {
-		if e.Kind == ceffPing {
+		if e.Kind == effPing {
 			owed++
 		}
 	}
@@ -387,7 +387,7 @@ func TestPermanentRefusalIsSkipped(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		td.owe(r, time.Now(), effect{Kind: ceffRetire, Msg: "gone"}, effect{Kind: ceffEdit, Again: true})
+		td.owe(r, time.Now(), effect{Kind: effRetire, Msg: "gone"}, effect{Kind: effEdit, Again: true})
 		r.Meta = td.Encode()
 		return nil
 	})
@@ -494,7 +494,7 @@ func (w *whiteSumRace) otherDecides(mine bool) error {
 // This click's answer, which shows the older game, is left out (the click
 // acknowledged, the board not changed), so it cannot put the older game
 // back on the board. Without the other's change, the answer is the board.
-func TestContractAnswerOvertakenByAnotherProcessIsLeftOut(t *testing.T) {
+func TestAnswerOvertakenByAnotherProcessIsLeftOut(t *testing.T) {
 	t.Parallel()
 	w := newWhiteSumRace(t)
 	db, h, users, board, me, other, shown, seq := w.db, w.h, w.users, w.board, w.me, w.other, w.shown, w.seq
@@ -509,7 +509,7 @@ func TestContractAnswerOvertakenByAnotherProcessIsLeftOut(t *testing.T) {
 		acted = true
 		return true
 	})
-	resp := h.ClickOn(users[me], board, h.qmust(board, cverbMove, "w -")).Response()
+	resp := h.ClickOn(users[me], board, h.qmust(board, verbMove, "w -")).Response()
 	require.NotNil(t, resp)
 	assert.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, resp.Type, "left out: the later change shows itself")
 	require.True(t, acted, "the other's change landed before the answer")
@@ -542,7 +542,7 @@ func TestContractAnswerOvertakenByAnotherProcessIsLeftOut(t *testing.T) {
 		}
 	}
 	require.GreaterOrEqual(t, third, 0)
-	resp = h.ClickOn(users[third], board, h.qmust(board, cverbMove, "w -")).Response()
+	resp = h.ClickOn(users[third], board, h.qmust(board, verbMove, "w -")).Response()
 	require.NotNil(t, resp)
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board in place")
 }
@@ -552,7 +552,7 @@ func TestContractAnswerOvertakenByAnotherProcessIsLeftOut(t *testing.T) {
 // before it is known landed: the other's answer may have landed first,
 // so the board may show the older game. The board's edit is owed again,
 // and the due work shows the game as it stands.
-func TestContractAnswerOvertakenAfterItsCheckIsShownAgain(t *testing.T) {
+func TestAnswerOvertakenAfterItsCheckIsShownAgain(t *testing.T) {
 	t.Parallel()
 	w := newWhiteSumRace(t)
 	db, h, users, board, me, other, shown, seq := w.db, w.h, w.users, w.board, w.me, w.other, w.shown, w.seq
@@ -567,7 +567,7 @@ func TestContractAnswerOvertakenAfterItsCheckIsShownAgain(t *testing.T) {
 		acted = true
 		return true
 	})
-	resp := h.ClickOn(users[me], board, h.qmust(board, cverbMove, "w -")).Response()
+	resp := h.ClickOn(users[me], board, h.qmust(board, verbMove, "w -")).Response()
 	require.NotNil(t, resp)
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board in place: the game had not moved at the check")
 	require.True(t, acted, "the other's change landed after the answer")

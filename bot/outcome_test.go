@@ -25,7 +25,7 @@ func TestSharedTableRefusalsAreCountedAsRefused(t *testing.T) {
 	board := h.openGame("dix", []string{"u1", "u2"}, nil)
 	g, td, _, _ := h.dixNow()
 	waiting := td.Seats[1-g.ToAct()].User
-	draw := h.dixMust(board, cverbMove, "draw")
+	draw := h.dixMust(board, verbMove, "draw")
 
 	r := h.ClickOn(waiting, board, draw)
 	assert.NotEmpty(t, r.EphemeralText(), "told privately")

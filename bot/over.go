@@ -10,7 +10,7 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// answerOver answers a click on a message of a contract game that has
+// answerOver answers a click on a message of a game that has
 // ended since (a private prompt kept open, an old board), when err says
 // the channel has no game: the game is over and here is its final
 // scoreboard, or it was abandoned and here is its last board. A private
@@ -32,7 +32,7 @@ func (c *Call) answerOver(err error) bool {
 	return true
 }
 
-// overText is the answer to a click on a message of the contract game the
+// overText is the answer to a click on a message of the game the
 // channel's archive holds, if the message is of that game (not of an
 // earlier one): over, with its final scoreboard (the board, drawn as the
 // scoreboard in place), or abandoned, with its last board.

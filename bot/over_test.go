@@ -16,7 +16,7 @@ import (
 // click, with the game's end and the link to its final scoreboard, and
 // loses its buttons; a prompt of a game abandoned since gets the link to
 // its last board.
-func TestContractClickAfterTheEndLinksTheScoreboard(t *testing.T) {
+func TestClickAfterTheEndLinksTheScoreboard(t *testing.T) {
 	t.Parallel()
 	for _, abandon := range []bool{false, true} {
 		h := newDixHarness(t, 9, false)
@@ -34,19 +34,19 @@ func TestContractClickAfterTheEndLinksTheScoreboard(t *testing.T) {
 			}
 			user = d.users[g.ToAct()]
 			now := h.Rec.Message(td.Board)
-			prompt = h.ClickOn(user, now, h.dixMust(now, cverbPrompt, "")).Shown(nil)
+			prompt = h.ClickOn(user, now, h.dixMust(now, verbPrompt, "")).Shown(nil)
 			require.NotNil(t, prompt)
 		}
 		if abandon {
 			confirm := h.Run(h.GameCommandIx("dix", "u1", "abandon")).Shown(nil)
 			require.NotNil(t, confirm)
-			h.ClickOn("u1", confirm, h.dixMust(confirm, cverbEnd, ""))
+			h.ClickOn("u1", confirm, h.dixMust(confirm, verbEnd, ""))
 		} else {
 			d.play(600)
 		}
 		_, td, _, over := h.dixNow()
 		require.True(t, over, "the game is archived")
-		sel := h.dixMust(prompt, cverbSelect, "")
+		sel := h.dixMust(prompt, verbSelect, "")
 		res := h.ClickOn(user, prompt, sel, tabletest.SelectOptions(prompt, sel)[0])
 		shown := res.Shown(prompt)
 		require.NotNil(t, shown, res.Describe())

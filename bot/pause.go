@@ -14,7 +14,7 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// Pause, resume and the log of contract games. While a game is paused no
+// Pause, resume and the log of games. While a game is paused no
 // clock runs (every deadline moves on by the pause's length when it
 // resumes), nobody decides and the computer waits. The log keeps the
 // game's event lines in the channel's log record (log.go), written after
@@ -47,7 +47,7 @@ func (td *tableData) logDue(finished bool) bool {
 	if len(td.fresh) == 0 {
 		return false
 	}
-	ends := slices.ContainsFunc(td.Outbox, func(e effect) bool { return e.Kind == ceffEnd })
+	ends := slices.ContainsFunc(td.Outbox, func(e effect) bool { return e.Kind == effEnd })
 	return finished || ends || (td.Lines-len(td.fresh))/logEvery != td.Lines/logEvery
 }
 
@@ -145,11 +145,11 @@ func (c *Call) keepLog(r *dixbot.Record, td *tableData) {
 // mayPause: the table's creator, or a member who may manage the channel.
 func (c *Call) mayPause(td *tableData) bool { return c.manages(td.Creator) }
 
-// contractPause pauses (on) or resumes the game: /<game> pause and
+// pauseCommand pauses (on) or resumes the game: /<game> pause and
 // /<game> resume.
-func (c *Call) contractPause(g *present.Game, on bool) error {
+func (c *Call) pauseCommand(g *present.Game, on bool) error {
 	cmd := "/" + En(g.Rules.Name()+"_cmd_name")
-	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+	r, _, err := c.changeTable(g, func(r *dixbot.Record, td *tableData) error {
 		if !c.mayPause(td) {
 			return Refuse(ErrNoPermission, "err_no_permission_pause", nil)
 		}
@@ -196,7 +196,7 @@ func (c *Call) contractPause(g *present.Game, on bool) error {
 			td.tell(g, evs)
 			pings = planPings(st, td, since, -1, now)
 		}
-		setContractDue(r, td, g, st)
+		setTableDue(r, td, g, st)
 		td.oweChange(r, g, st, pings, now)
 		r.Data = st.Encode()
 		return nil
@@ -209,7 +209,7 @@ func (c *Call) contractPause(g *present.Game, on bool) error {
 		key = "resume_done"
 	}
 	c.Ephemeral(locales.T(c.Lang, key, map[string]any{"Command": cmd}), nil)
-	c.settleContract(r)
+	c.settleAnswer(r)
 	return nil
 }
 
@@ -218,9 +218,9 @@ func pausedLine(g *present.Game, td *tableData) string {
 	return locales.T(td.Lang, "table_paused", map[string]any{"Name": td.Paused, "Command": "/" + En(g.Rules.Name()+"_cmd_name")})
 }
 
-// contractLog answers /<game> log privately with page page of the game's
+// showLog answers /<game> log privately with page page of the game's
 // log (0: the latest lines), the channel's game running or over.
-func (c *Call) contractLog(g *present.Game, page uint64) error {
+func (c *Call) showLog(g *present.Game, page uint64) error {
 	var r *dixbot.Record
 	err := c.Retry("get", func(ctx context.Context) (err error) {
 		r, err = c.B.get(ctx, c.I.ChannelID)
@@ -265,10 +265,10 @@ func (c *Call) contractLog(g *present.Game, page uint64) error {
 	// The page buttons are the game's own.
 	var row []discordgo.MessageComponent
 	if page+1 < pages {
-		row = append(row, Button(lang, "btn_log_older", nil, discordgo.SecondaryButton, contractID(g.Rules.Name(), cverbLog, page+1, "")))
+		row = append(row, Button(lang, "btn_log_older", nil, discordgo.SecondaryButton, buttonID(g.Rules.Name(), verbLog, page+1, "")))
 	}
 	if page > 0 {
-		row = append(row, Button(lang, "btn_log_newer", nil, discordgo.SecondaryButton, contractID(g.Rules.Name(), cverbLog, page-1, "")))
+		row = append(row, Button(lang, "btn_log_newer", nil, discordgo.SecondaryButton, buttonID(g.Rules.Name(), verbLog, page-1, "")))
 	}
 	var comps []discordgo.MessageComponent
 	if len(row) > 0 {

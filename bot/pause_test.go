@@ -20,7 +20,7 @@ import (
 func (h *harness) qwixxMove(board *tabletest.Message) string {
 	h.T.Helper()
 	for _, id := range tabletest.ComponentIDs(board.Components) {
-		if p, err := parseID(id, contractVerbs); err == nil && p.Verb == cverbMove {
+		if p, err := parseID(id, gameVerbs); err == nil && p.Verb == verbMove {
 			return id
 		}
 	}
@@ -31,7 +31,7 @@ func (h *harness) qwixxMove(board *tabletest.Message) string {
 // Only the creator or a channel manager pauses and resumes; while paused
 // the board says so, clicks are refused and no clock runs; on resume every
 // deadline has moved on by the pause's length.
-func TestContractPauseResume(t *testing.T) {
+func TestPauseResume(t *testing.T) {
 	t.Parallel()
 	for _, lang := range []string{"en", "fr"} {
 		t.Run(lang, func(t *testing.T) {
@@ -44,9 +44,9 @@ func TestContractPauseResume(t *testing.T) {
 			h.Perms["u3"] = discordgo.PermissionManageChannels
 			lobby := h.qcommand("u1", "start", "language", lang).Shown(nil)
 			assert.Equal(t, locales.T(lang, "table_err_not_started", nil), h.qcommand("u1", "pause").EphemeralText())
-			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
-			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbCPU, "easy")).Shown(lobby)
-			board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
+			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
+			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, verbCPU, "easy")).Shown(lobby)
+			board := h.ClickOn("u1", lobby, h.qmust(lobby, verbGo, "")).Shown(lobby)
 			r0, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
 			_, _, v := h.qstate()
@@ -95,7 +95,7 @@ func TestContractPauseResume(t *testing.T) {
 // those not written to the log record yet among them, privately and page
 // by page, the pause and resume among them; it stays
 // readable once the game is over; a forged page shows the oldest.
-func TestContractLog(t *testing.T) {
+func TestLog(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
@@ -121,7 +121,7 @@ func TestContractLog(t *testing.T) {
 	require.NotEmpty(t, older, "a whole game's log has more than one page")
 	page := h.ClickOn("u2", &tabletest.Message{ID: "orig-x", Ephemeral: true}, older)
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, page.Response().Type)
-	all := h.ClickOn("u2", &tabletest.Message{ID: "orig-x", Ephemeral: true}, contractID("qwixx", cverbLog, 99999, "")).Response().Data.Content
+	all := h.ClickOn("u2", &tabletest.Message{ID: "orig-x", Ephemeral: true}, buttonID("qwixx", verbLog, 99999, "")).Response().Data.Content
 	assert.Contains(t, all, locales.T("en", "log_paused", map[string]any{"Name": "Alice"}), "the oldest page")
 	assert.Contains(t, all, locales.T("en", "log_resumed", map[string]any{"Name": "Alice"}))
 	assert.Contains(t, all, locales.T("en", "table_timed_out", map[string]any{"Name": "Bob"}))
@@ -131,10 +131,10 @@ func TestContractLog(t *testing.T) {
 	assert.Equal(t, locales.T("en", "err_bad_custom_id", nil), h.ClickOn("u2", nil, "qwixx:log:1:x").EphemeralText())
 }
 
-// Every contract game's command and subcommand fits Discord's limits in
+// Every game's command and subcommand fits Discord's limits in
 // every language: names of 1–32 characters, descriptions of 1–100
 // (https://discord.com/developers/docs/interactions/application-commands#application-command-object-application-command-structure).
-func TestContractCommandsFitDiscord(t *testing.T) {
+func TestCommandsFitDiscord(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	check := func(name string, names map[discordgo.Locale]string, desc string, descs map[discordgo.Locale]string) {
@@ -154,7 +154,7 @@ func TestContractCommandsFitDiscord(t *testing.T) {
 			assert.True(t, len([]rune(d)) >= 1 && len([]rune(d)) <= 100, "description %q (%d)", d, len([]rune(d)))
 		}
 	}
-	cmds := h.b.contractCommands()
+	cmds := h.b.gameCommands()
 	require.NotEmpty(t, cmds)
 	for _, c := range cmds {
 		check(c.Name, *c.NameLocalizations, c.Description, *c.DescriptionLocalizations)

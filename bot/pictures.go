@@ -208,11 +208,11 @@ type boardPic struct {
 //     https://github.com/discord/discord-api-docs/issues/6277). Its store
 //     update forgets them by naming the click (a boardPic of no message),
 //     so an outbox that read the record before and writes after sees that
-//     a click came in between (answerContractPicture).
+//     a click came in between (answerPicture).
 //   - A click answered with the board as it stands but no change of its
 //     own (an outdated click, a redelivered one) forgets them with a write
 //     of its own before its answer, unless they are the ones that answer
-//     shows (keepContractPicture).
+//     shows (keepPicture).
 //   - What the outbox learns from an answer when it records nothing else
 //     waits with its effects done (a fold, fold.go) and is recorded with
 //     them, if Pic is still what the outbox read.
@@ -232,7 +232,7 @@ type boardPic struct {
 // edit of the board from before (one may be on its way, changing them);
 // the files' ids are read from the message clicked (keptAnswerPictures).
 
-// noteBoardPicture runs inside the store update of a contract game's
+// noteBoardPicture runs inside the store update of a game's
 // interaction, on the table data as read, before the change: it notes
 // the pictures the board message clicked has, when the table data is
 // sure of them (boardHad).
@@ -247,7 +247,7 @@ func (c *Call) noteBoardPicture(td *tableData) {
 // editOwed reports whether td owes an edit of the board, which may change
 // its pictures.
 func editOwed(td *tableData) bool {
-	return slices.ContainsFunc(td.Outbox, func(e effect) bool { return e.Kind == ceffEdit })
+	return slices.ContainsFunc(td.Outbox, func(e effect) bool { return e.Kind == effEdit })
 }
 
 // keptAnswerPictures is the "attachments" of a click's answer showing
@@ -324,11 +324,11 @@ func attachmentOf(raw string) (id, name string, ok bool) {
 	return "", "", false
 }
 
-// answerContractPicture runs inside the store update of a contract
-// game's interaction: a click on a public message forgets the board's
+// answerPicture runs inside the store update of a game's
+// interaction: a click on a public message forgets the board's
 // pictures, as of this click, since its answer may show others. A command
 // or a click on a private prompt leaves them as they are.
-func (c *Call) answerContractPicture(td *tableData) {
+func (c *Call) answerPicture(td *tableData) {
 	if c.I.Message == nil || c.I.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		return
 	}
@@ -336,14 +336,14 @@ func (c *Call) answerContractPicture(td *tableData) {
 	td.forgot = true
 }
 
-// keepContractPicture runs before an answer that shows the board of td,
+// keepPicture runs before an answer that shows the board of td,
 // whose pictures are named key, on the message clicked. When the call
 // wrote no change that forgot them (an outdated click, a redelivered
 // one), and the table data does not say the board has these very
 // pictures, it forgets what it says first, naming this click, since the
 // answer may replace the board's pictures: an outbox that read the table
 // data before then records nothing, and a fold waiting is not applied.
-func (c *Call) keepContractPicture(td *tableData, key string) {
+func (c *Call) keepPicture(td *tableData, key string) {
 	switch {
 	case c.I.Message == nil || td.Board == "" || c.I.Message.ID != td.Board, td.forgot:
 		return // not the board; or this call's change forgot them already

@@ -74,7 +74,7 @@ func TestKeptAnswerPictures(t *testing.T) {
 		{"the message is not the board", &tableData{Board: "901", Pic: &boardPic{Msg: "901", Key: "k"}}, "k", files},
 		{"an edit owed", func() *tableData {
 			td := known()
-			td.Outbox = []effect{{ID: 3, Kind: ceffEdit}}
+			td.Outbox = []effect{{ID: 3, Kind: effEdit}}
 			return td
 		}(), "k", files},
 		{"a file the message does not have", known(), "k", []*discordgo.File{{Name: "other.png"}}},
@@ -112,15 +112,15 @@ func withFile(msg *tabletest.Message, id, name string) *tabletest.Message {
 // again when the table data says the message has it; it uploads it when
 // the message may have another (TestKeptAnswerPictures for the other
 // cases).
-func TestContractAnswerKeepsTheBoardsPicture(t *testing.T) {
+func TestAnswerKeepsTheBoardsPicture(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, true)
 	lobby := h.qcommand("u1", "start").Shown(nil)
-	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
-	board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
+	board := h.ClickOn("u1", lobby, h.qmust(lobby, verbGo, "")).Shown(lobby)
 	h.qcommand("u1", "pause")
 	h.qcommand("u1", "resume")
-	first := contractID("qwixx", cverbMove, 0, "w -")
+	first := buttonID("qwixx", verbMove, 0, "w -")
 	for _, u := range []string{"u1", "u2"} {
 		board = h.ClickOn(u, board, first).Shown(board)
 	}

@@ -57,14 +57,14 @@ func requireKept(t *testing.T, ed *discordgo.MessageEdit, what string) {
 // a resume) uploads nothing and keeps Discord's file; a click's answer
 // always carries the picture; an edit whose picture changed (a decision
 // out of time) uploads the new one.
-func TestContractEditKeepsAnUnchangedPicture(t *testing.T) {
+func TestEditKeepsAnUnchangedPicture(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, true)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.now = func() time.Time { return now }
 	lobby := h.qcommand("u1", "start").Shown(nil)
-	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
-	board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
+	board := h.ClickOn("u1", lobby, h.qmust(lobby, verbGo, "")).Shown(lobby)
 	_, td, _ := h.qstate()
 
 	pause := func(what string, on bool) *discordgo.MessageEdit {
@@ -119,7 +119,7 @@ func TestContractEditKeepsAnUnchangedPicture(t *testing.T) {
 // The table data's record of the board's picture: a click on a public
 // message forgets it, a command or a click on a private prompt does not;
 // old records without it read as not known.
-func TestContractAnswerForgetsThePicture(t *testing.T) {
+func TestAnswerForgetsThePicture(t *testing.T) {
 	t.Parallel()
 	td, err := decodeTableData([]byte(`{"v":1,"c":"u1","l":"en","s":[{"u":"u1","n":"Alice"}],"b":"900"}`))
 	require.NoError(t, err)
@@ -129,11 +129,11 @@ func TestContractAnswerForgetsThePicture(t *testing.T) {
 		return &Call{I: &discordgo.Interaction{ID: "77", Type: discordgo.InteractionMessageComponent, Message: msg}}
 	}
 	td.Pic = &boardPic{Msg: "900", Key: "k"}
-	click(nil).answerContractPicture(td)
+	click(nil).answerPicture(td)
 	assert.Equal(t, &boardPic{Msg: "900", Key: "k"}, td.Pic, "a command")
-	click(&discordgo.Message{ID: "901", Flags: discordgo.MessageFlagsEphemeral}).answerContractPicture(td)
+	click(&discordgo.Message{ID: "901", Flags: discordgo.MessageFlagsEphemeral}).answerPicture(td)
 	assert.Equal(t, &boardPic{Msg: "900", Key: "k"}, td.Pic, "a private prompt")
-	click(&discordgo.Message{ID: "900"}).answerContractPicture(td)
+	click(&discordgo.Message{ID: "900"}).answerPicture(td)
 	assert.Equal(t, &boardPic{Key: "77"}, td.Pic, "a click on the board: forgotten, as of the click")
 
 	b, err := decodeTableData(td.Encode())
@@ -165,8 +165,8 @@ func TestContractAnswerForgetsThePicture(t *testing.T) {
 		{&boardPic{Key: "78"}, &boardPic{Key: "78"}, "a click in between"},
 		{&boardPic{Msg: "900", Key: "d"}, &boardPic{Msg: "900", Key: "d"}, "an edit in between"},
 	} {
-		td := &tableData{Board: "900", Outbox: []effect{{ID: 2, Kind: ceffEdit}}, Pic: tc.pic}
-		require.True(t, fd.applyContract(&dixbot.Record{Version: 4}, td, nil, time.Now(), false))
+		td := &tableData{Board: "900", Outbox: []effect{{ID: 2, Kind: effEdit}}, Pic: tc.pic}
+		require.True(t, fd.applyOn(&dixbot.Record{Version: 4}, td, nil, time.Now(), false))
 		assert.Equal(t, tc.want, td.Pic, tc.why)
 	}
 }
@@ -175,12 +175,12 @@ func TestContractAnswerForgetsThePicture(t *testing.T) {
 // and writes no change of its own: when that answer shows another picture
 // than the one the table data records, it forgets it first; the same
 // picture stays known.
-func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
+func TestStaleClickForgetsAnotherPicture(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, true)
 	lobby := h.qcommand("u1", "start").Shown(nil)
-	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
-	board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
+	board := h.ClickOn("u1", lobby, h.qmust(lobby, verbGo, "")).Shown(lobby)
 	h.qcommand("u1", "pause")
 	h.qcommand("u1", "resume")
 	_, td, _ := h.qstate()
@@ -190,7 +190,7 @@ func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
 
 	// Both pass the white sum: the active seat's colour decision opens
 	// at a later version, and its white-sum button is outdated.
-	first := contractID("qwixx", cverbMove, 0, "w -")
+	first := buttonID("qwixx", verbMove, 0, "w -")
 	for _, u := range []string{"u1", "u2"} {
 		board = h.ClickOn(u, board, first).Shown(board)
 	}
@@ -243,7 +243,7 @@ func TestContractStaleClickForgetsAnotherPicture(t *testing.T) {
 // effects recorded done later, with the next change or on their own (a
 // fold): the picture the answer put on the board is recorded with them,
 // so a pause that follows keeps it.
-func TestContractFoldRecordsTheAnswersPicture(t *testing.T) {
+func TestFoldRecordsTheAnswersPicture(t *testing.T) {
 	t.Parallel()
 	h, rs, _ := redisHarness(t)
 	b, err := New(Options{Store: rs, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
@@ -259,7 +259,7 @@ func TestContractFoldRecordsTheAnswersPicture(t *testing.T) {
 		seat := g.ToDecide()[0]
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
-		res := h.ClickOn(users[seat], board, h.qmust(board, cverbMove, string(m)))
+		res := h.ClickOn(users[seat], board, h.qmust(board, verbMove, string(m)))
 		board = res.Shown(board)
 		folded = len(res.Calls) == 1 && h.b.folds.Get(h.Channel) != nil
 		if folded {

@@ -10,7 +10,7 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// Pings of contract games: when decisions open, the people who must make
+// Pings of games: when decisions open, the people who must make
 // them and are not at the board get one message mentioning them all; it is
 // edited (never deleted) once their decisions are made or a newer ping
 // replaces it. A seat whose player clicked within pingPresent is at the
@@ -104,11 +104,11 @@ func (td *tableData) repointPing(r *dixbot.Record, g *present.Game, now time.Tim
 	text := locales.T(td.Lang, "table_ping", map[string]any{"Mentions": Mentions(p.Users),
 		"Game": En(g.Rules.Name() + "_title"), "URL": messageURL(r.Guild, r.Channel, td.Board)})
 	if p.ID != "" {
-		td.owe(r, now, effect{Kind: ceffSettle, Msg: p.ID, Via: p.Via, Text: text})
+		td.owe(r, now, effect{Kind: effSettle, Msg: p.ID, Via: p.Via, Text: text})
 		return
 	}
 	for i, e := range td.Outbox {
-		if e.ID == p.Eff && e.Kind == ceffPing {
+		if e.ID == p.Eff && e.Kind == effPing {
 			td.Outbox[i].Text = text
 		}
 	}
@@ -135,7 +135,7 @@ func (td *tableData) unping(r *dixbot.Record, g *present.Game, user string) {
 		p.Opens = slices.Delete(p.Opens, i, i+1)
 	}
 	for k, e := range td.Outbox {
-		if e.ID != p.Eff || e.Kind != ceffPing {
+		if e.ID != p.Eff || e.Kind != effPing {
 			continue
 		}
 		if len(p.Users) == 0 {

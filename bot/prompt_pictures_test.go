@@ -75,7 +75,7 @@ func TestDixSharedPromptPicturesFollowTheGame(t *testing.T) {
 			board := h.openGame("dix", []string{"u1", "u2"}, map[string]string{optPictures: pictures})
 			require.NotNil(t, board)
 			d := &dixDriver{h: h, users: []string{"u1", "u2"}, rng: rand.New(rand.NewPCG(11, 2)), seen: map[string]int{}, follow: true}
-			hand := h.ClickOn("u1", board, h.dixMust(board, cverbStep, "hand")).Shown(nil)
+			hand := h.ClickOn("u1", board, h.dixMust(board, verbStep, "hand")).Shown(nil)
 			require.NotNil(t, hand)
 			require.NotEmpty(t, hand.Embeds)
 			assert.Equal(t, pictures == "on", hand.Embeds[0].Image != nil, "the hand's picture")
@@ -97,7 +97,7 @@ func TestDixSharedPromptPicturesFollowTheGame(t *testing.T) {
 				}
 				user := []string{"u1", "u2"}[seat]
 				now := h.Rec.Message(td.Board)
-				prompt := h.ClickOn(user, now, h.dixMust(now, cverbPrompt, "")).Shown(nil)
+				prompt := h.ClickOn(user, now, h.dixMust(now, verbPrompt, "")).Shown(nil)
 				require.NotNil(t, prompt)
 				pay := d.step(user, prompt, "b "+target.String())
 				if pictures == "off" {
@@ -122,7 +122,7 @@ func TestDixSharedTextStepNamesTheSeats(t *testing.T) {
 	board := h.openGame("dix", []string{"u1", "u2"}, nil)
 	require.NotNil(t, board)
 	_, td, _, _ := h.dixNow()
-	text := h.ClickOn("u2", board, h.dixMust(board, cverbStep, "text")).Shown(nil)
+	text := h.ClickOn("u2", board, h.dixMust(board, verbStep, "text")).Shown(nil)
 	require.NotNil(t, text)
 	require.Len(t, text.Embeds, 1)
 	assert.Equal(t, board.Embeds[0].Title, text.Embeds[0].Title, "the board's title")
@@ -135,7 +135,7 @@ func TestDixSharedTextStepNamesTheSeats(t *testing.T) {
 		assert.True(t, slices.ContainsFunc(fields, func(f string) bool { return strings.Contains(f, s.Name) }), "%q among %q", s.Name, fields)
 	}
 	assert.NotContains(t, strings.Join(fields, "\n"), "#1")
-	hand := h.ClickOn("u1", board, h.dixMust(board, cverbStep, "hand")).Shown(nil)
+	hand := h.ClickOn("u1", board, h.dixMust(board, verbStep, "hand")).Shown(nil)
 	require.NotNil(t, hand)
 	assert.Equal(t, locales.T("en", "dix_hand_title_yours", nil), hand.Embeds[0].Title)
 }

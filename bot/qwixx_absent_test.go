@@ -43,7 +43,7 @@ func TestQwixxOnePlayerNeverAnswers(t *testing.T) {
 			// u1 answers at once, on the clock's same instant.
 			m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), 0, rand.New(rand.NewPCG(uint64(step), 7)))
 			require.NoError(t, err)
-			res := h.ClickOn("u1", board, h.qmust(board, cverbMove, string(m)))
+			res := h.ClickOn("u1", board, h.qmust(board, verbMove, string(m)))
 			require.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, "%s: %v", m, res.Texts())
 			board = res.Shown(board)
 			clicks++

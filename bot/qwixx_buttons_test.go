@@ -26,13 +26,13 @@ func TestQwixxWhiteButtonsStableWithinARoll(t *testing.T) {
 	require.Equal(t, rules.PhaseWhite, g.Phase)
 	deciding := g.ToDecide()
 	require.GreaterOrEqual(t, len(deciding), 2)
-	before := h.qmust(board, cverbMove, "w -")
+	before := h.qmust(board, verbMove, "w -")
 	first, second := deciding[0], deciding[1]
 	if first == g.Active {
 		first, second = second, first
 	}
 	board = h.ClickOn(users[first], board, before).Shown(board)
-	after, ok := qfind(board, cverbMove, "w -")
+	after, ok := qfind(board, verbMove, "w -")
 	require.True(t, ok)
 	assert.Equal(t, before, after, "the Pass button after another's decision")
 	res := h.ClickOn(users[second], board, before)
@@ -49,9 +49,9 @@ func TestQwixxWhiteButtonsStableWithinARoll(t *testing.T) {
 		if g.Phase == rules.PhaseColour {
 			arg = "c -"
 		}
-		board = h.ClickOn(users[s], board, h.qmust(board, cverbMove, arg)).Shown(board)
+		board = h.ClickOn(users[s], board, h.qmust(board, verbMove, arg)).Shown(board)
 	}
-	next := h.qmust(board, cverbMove, "w -")
+	next := h.qmust(board, verbMove, "w -")
 	assert.NotEqual(t, before, next, "a new roll has new buttons")
 	stale := h.ClickOn(users[g.ToDecide()[0]], board, before)
 	assert.Contains(t, stale.Texts(), locales.T("en", "err_stale", nil), "a button of the roll before is stale")

@@ -39,7 +39,7 @@ func qwixxPingsPerRoll(t *testing.T, gap time.Duration, seed uint64) (float64, i
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rng)
 		require.NoError(t, err)
 		now = now.Add(gap)
-		res := h.ClickOn(users[seat], board, h.qmust(board, cverbMove, string(m)))
+		res := h.ClickOn(users[seat], board, h.qmust(board, verbMove, string(m)))
 		require.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, "%s: %v", m, res.Texts())
 		board = res.Shown(board)
 	}

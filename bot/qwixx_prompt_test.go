@@ -45,7 +45,7 @@ func TestQwixxMyTurnReachesEveryPlan(t *testing.T) {
 			}
 			open := func() *tabletest.Message {
 				t.Helper()
-				res := h.ClickOn(active, board, h.qmust(board, cverbPrompt, ""))
+				res := h.ClickOn(active, board, h.qmust(board, verbPrompt, ""))
 				prompt := res.Shown(nil)
 				require.NotNil(t, prompt, res.Describe())
 				fitsDiscord(t, "first step", prompt.Components)
@@ -54,7 +54,7 @@ func TestQwixxMyTurnReachesEveryPlan(t *testing.T) {
 			got := map[string]bool{}
 			var steps []string
 			first := open()
-			sel := h.qmust(first, cverbSelect, "")
+			sel := h.qmust(first, verbSelect, "")
 			for _, v := range tabletest.SelectOptions(first, sel) {
 				if draft, ok := strings.CutPrefix(v, "st:"); ok {
 					steps = append(steps, draft)
@@ -66,13 +66,13 @@ func TestQwixxMyTurnReachesEveryPlan(t *testing.T) {
 			var lastSel, lastVal string
 			for _, draft := range steps {
 				prompt := open()
-				res := h.ClickOn(active, prompt, h.qmust(prompt, cverbSelect, ""), "st:"+draft)
+				res := h.ClickOn(active, prompt, h.qmust(prompt, verbSelect, ""), "st:"+draft)
 				shown := res.Shown(prompt)
 				require.NotNil(t, shown, res.Describe())
 				fitsDiscord(t, "step "+draft, shown.Components)
 				_, _, v := h.qstate()
 				require.Equal(t, version, v, "showing a step writes nothing")
-				s2 := h.qmust(shown, cverbSelect, "")
+				s2 := h.qmust(shown, verbSelect, "")
 				for _, val := range tabletest.SelectOptions(shown, s2) {
 					mv, ok := strings.CutPrefix(val, "mv:")
 					require.True(t, ok, "a second step's choice is a plan: %q", val)
@@ -85,11 +85,11 @@ func TestQwixxMyTurnReachesEveryPlan(t *testing.T) {
 			if !forged {
 				forged = true
 				prompt := open()
-				for _, id := range []string{contractID("qwixx", cverbStep, g.Seq, "w r13"), contractID("qwixx", cverbStep, g.Seq, "c -")} {
+				for _, id := range []string{buttonID("qwixx", verbStep, g.Seq, "w r13"), buttonID("qwixx", verbStep, g.Seq, "c -")} {
 					res := h.ClickOn(active, prompt, id)
 					assert.Contains(t, res.Texts(), locales.T("en", "err_bad_custom_id", nil), id)
 				}
-				res := h.ClickOn(active, prompt, h.qmust(prompt, cverbSelect, ""), "st:w z")
+				res := h.ClickOn(active, prompt, h.qmust(prompt, verbSelect, ""), "st:w z")
 				assert.Contains(t, res.Texts(), locales.T("en", "err_bad_custom_id", nil))
 				_, _, v := h.qstate()
 				require.Equal(t, version, v, "a forged draft changes nothing")
@@ -114,12 +114,12 @@ func TestQwixxMyTurnReachesEveryPlan(t *testing.T) {
 		seat := deciding[rng.IntN(len(deciding))]
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
-		board = h.ClickOn(users[seat], board, h.qmust(board, cverbMove, string(m))).Shown(board)
+		board = h.ClickOn(users[seat], board, h.qmust(board, verbMove, string(m))).Shown(board)
 	}
 	assert.True(t, forged)
 }
 
-// fitsDiscord asserts Discord's limits on a contract game's components:
+// fitsDiscord asserts Discord's limits on a game's components:
 // rows, buttons a row, options a menu, labels, custom ids that parse.
 func fitsDiscord(t *testing.T, where string, comps []discordgo.MessageComponent) {
 	t.Helper()
@@ -143,7 +143,7 @@ func fitsDiscord(t *testing.T, where string, comps []discordgo.MessageComponent)
 				}
 			}
 			assert.LessOrEqual(t, len(id), present.MaxCustomID, "%s: custom id %q", where, id)
-			_, err := parseID(id, contractVerbs)
+			_, err := parseID(id, gameVerbs)
 			assert.NoError(t, err, "%s: custom id %q", where, id)
 		}
 	}

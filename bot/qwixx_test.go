@@ -63,7 +63,7 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 		if !refusedRow && g.Phase == rules.PhaseWhite {
 			for _, c := range rules.Colors {
 				a := rules.Action{Kind: rules.ActWhite, Color: c, Number: g.Dice.WhiteSum()}
-				id, shown := qfind(board, cverbMove, a.String())
+				id, shown := qfind(board, verbMove, a.String())
 				if shown && g.Legal(seat, a) != nil {
 					txt := h.ClickOn(user, board, id).EphemeralText()
 					assert.NotContains(t, txt, "⟦")
@@ -75,7 +75,7 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 			}
 		}
 		if !notYours && g.Phase == rules.PhaseColour && !slices_contains(toDecide, 1-seat) {
-			if id, ok := qfind(board, cverbMove, "c -"); ok {
+			if id, ok := qfind(board, verbMove, "c -"); ok {
 				txt := h.ClickOn(other, board, id).EphemeralText()
 				assert.Equal(t, locales.T("en", "qwixx_err_not_your_turn", nil), txt)
 				unchanged(version)
@@ -84,8 +84,8 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 		}
 		if old != nil && !staleSeen {
 			// A button of an earlier decision of this seat.
-			if id, ok := qfind(old, cverbMove, "w -"); ok {
-				p, _ := parseID(id, contractVerbs)
+			if id, ok := qfind(old, verbMove, "w -"); ok {
+				p, _ := parseID(id, gameVerbs)
 				if p.n < td.Open[seat] {
 					res := h.ClickOn(user, old, id)
 					assert.Contains(t, res.Texts(), locales.T("en", "err_stale", nil))
@@ -103,14 +103,14 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 				assert.NotEmpty(t, res.EphemeralText(), forged)
 				unchanged(version)
 			}
-			txt := h.ClickOn("u9", board, h.qmust(board, cverbMove, "w -")).EphemeralText()
+			txt := h.ClickOn("u9", board, h.qmust(board, verbMove, "w -")).EphemeralText()
 			assert.Equal(t, locales.T("en", "table_err_not_seated", nil), txt)
 			unchanged(version)
 		}
 
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
-		id := h.qmust(board, cverbMove, string(m))
+		id := h.qmust(board, verbMove, string(m))
 		res := h.ClickOn(user, board, id)
 		require.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type, "%s: %v", id, res.Texts())
 		board = res.Shown(board)
@@ -158,7 +158,7 @@ func TestQwixxSimultaneousWhiteSums(t *testing.T) {
 		deciding := g.ToDecide()
 		var ixs []*discordgo.Interaction
 		for _, s := range deciding {
-			ixs = append(ixs, h.ClickIx(users[s], board, h.qmust(board, cverbMove, "w -")))
+			ixs = append(ixs, h.ClickIx(users[s], board, h.qmust(board, verbMove, "w -")))
 		}
 		var wg sync.WaitGroup
 		for _, ix := range ixs {
@@ -194,11 +194,11 @@ func TestQwixxTable(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, true)
 	lobby := h.qcommand("u1", "start").Shown(nil)
-	assert.Contains(t, h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).EphemeralText(), "At least 2", "one seat is too few")
-	assert.Contains(t, h.ClickOn("u1", lobby, h.qmust(lobby, cverbJoin, "")).EphemeralText(), "already")
-	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbCPU, "normal")).Shown(lobby)
+	assert.Contains(t, h.ClickOn("u1", lobby, h.qmust(lobby, verbGo, "")).EphemeralText(), "At least 2", "one seat is too few")
+	assert.Contains(t, h.ClickOn("u1", lobby, h.qmust(lobby, verbJoin, "")).EphemeralText(), "already")
+	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, verbCPU, "normal")).Shown(lobby)
 	assert.Contains(t, lobby.Content, "🤖")
-	board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
+	board := h.ClickOn("u1", lobby, h.qmust(lobby, verbGo, "")).Shown(lobby)
 	require.Len(t, board.Embeds, 1)
 	assert.Equal(t, "attachment://qwixx.png", board.Embeds[0].Image.URL)
 	assert.Contains(t, h.qcommand("u1", "rules").EphemeralText(), "Qwixx")
@@ -235,12 +235,12 @@ func TestQwixxMyTurnPrompt(t *testing.T) {
 		g, _, version := h.qstate()
 		if g.Phase == rules.PhaseWhite && g.Deciding(g.Active) {
 			active, other := users[g.Active], users[1-g.Active]
-			assert.Equal(t, locales.T("en", "table_err_no_prompt", nil), h.ClickOn(other, board, h.qmust(board, cverbPrompt, "")).EphemeralText())
-			res := h.ClickOn(active, board, h.qmust(board, cverbPrompt, ""))
+			assert.Equal(t, locales.T("en", "table_err_no_prompt", nil), h.ClickOn(other, board, h.qmust(board, verbPrompt, "")).EphemeralText())
+			res := h.ClickOn(active, board, h.qmust(board, verbPrompt, ""))
 			res.EphemeralText()
 			prompt := res.Shown(nil)
 			require.NotNil(t, prompt)
-			sel, ok := qfind(prompt, cverbSelect, "")
+			sel, ok := qfind(prompt, verbSelect, "")
 			require.True(t, ok, "a menu of decisions")
 			vals := tabletest.SelectOptions(prompt, sel)
 			require.NotEmpty(t, vals)
@@ -268,7 +268,7 @@ func TestQwixxMyTurnPrompt(t *testing.T) {
 		seat := g.ToDecide()[0]
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
-		board = h.ClickOn(users[seat], board, h.qmust(board, cverbMove, string(m))).Shown(board)
+		board = h.ClickOn(users[seat], board, h.qmust(board, verbMove, string(m))).Shown(board)
 	}
 }
 
@@ -308,7 +308,7 @@ func TestQwixxPings(t *testing.T) {
 	// Everyone decides the white sum: the ping says it is settled.
 	mark := h.Rec.Count()
 	for _, s := range g.ToDecide() {
-		board = h.ClickOn(users[s], board, h.qmust(board, cverbMove, "w -")).Shown(board)
+		board = h.ClickOn(users[s], board, h.qmust(board, verbMove, "w -")).Shown(board)
 	}
 	settled := false
 	for _, c := range h.Rec.Since(mark) {
@@ -327,7 +327,7 @@ func TestQwixxPings(t *testing.T) {
 	seat := g.ToDecide()[0]
 	m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(1, 1)))
 	require.NoError(t, err)
-	board = h.ClickOn(users[seat], board, h.qmust(board, cverbMove, string(m))).Shown(board)
+	board = h.ClickOn(users[seat], board, h.qmust(board, verbMove, string(m))).Shown(board)
 	g2, _, _ := h.qstate()
 	if g2.Turn > g.Turn {
 		later := pings(mark)

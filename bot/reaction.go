@@ -12,7 +12,7 @@ import (
 // seat of a game that races (Dixxit's guessers) does not decide inside the
 // update that opens its decision: it takes a time drawn when the decision
 // opens, kept in tableData.Wake, and the record's Due brings the game back
-// then (setContractDue, RunContractDue); any update that finds the time
+// then (setTableDue, runTableDue); any update that finds the time
 // passed (a click, the due poller) makes the decision. Its move carries
 // that time as its click (Stamper), so that a person whose click Discord
 // received earlier keeps what they clicked.

@@ -50,7 +50,7 @@ func TestReadmeBoard(t *testing.T) {
 	td, err := decodeTableData(r.Meta)
 	require.NoError(t, err)
 	g := h.b.games["dix"]
-	pb, st, err := h.b.contractBoard(g, r, td, "")
+	pb, st, err := h.b.drawBoard(g, r, td, "")
 	require.NoError(t, err)
 	require.Len(t, pb.Files, 1, "pictured by default")
 	sample := readmeBoard(pb.Content, pb.Embeds, boardComponents("dix", boardSeq(td, st), pb), now)

@@ -17,7 +17,7 @@ import (
 // for the interaction's original response: when there is none (404:
 // https://discord.com/developers/docs/interactions/receiving-and-responding#get-original-interaction-response),
 // it is answered as the first answer would have been, by the game's
-// table (ContractAnswerApplied). When the
+// table (answerAppliedGame). When the
 // first answer went out, nothing is sent: Discord refuses a second one.
 func (c *Call) answerApplied() {
 	if c.Responded || c.I.Token == "" {
@@ -33,7 +33,7 @@ func (c *Call) answerApplied() {
 		return
 	}
 	if c.Game != "" {
-		c.contractAnswerApplied()
+		c.answerAppliedGame()
 	}
 }
 
@@ -43,12 +43,12 @@ func NotFound(err error) bool {
 	return status == http.StatusNotFound
 }
 
-// contractAnswerApplied is answerApplied for a contract game: a click on
+// answerAppliedGame is answerApplied for a game: a click on
 // the game's board shows the game as it stands, any other public message
 // is acknowledged, a private prompt and a command say it is done. The
 // effects still owed are then done through this interaction; the first
 // delivery may have done some of them in part.
-func (c *Call) contractAnswerApplied() {
+func (c *Call) answerAppliedGame() {
 	done := locales.T(c.Lang, "done_generic", nil)
 	ctx, cancel := c.storeCtx()
 	r, err := c.B.get(ctx, c.I.ChannelID)
@@ -65,7 +65,7 @@ func (c *Call) contractAnswerApplied() {
 		c.Update(done, nil, nil)
 	case td != nil && r.Data != nil && msg.ID == td.Board:
 		if g, ok := c.B.games[c.Game]; ok {
-			if err := c.showContractBoard(g, r, td); err == nil {
+			if err := c.showBoard(g, r, td); err == nil {
 				break
 			}
 		}
@@ -76,7 +76,7 @@ func (c *Call) contractAnswerApplied() {
 	if td != nil && len(td.Outbox) > 0 {
 		tried := td.NextEffect
 		c.Then(func(ctx context.Context) {
-			if err := c.B.contractOutbox(ctx, c.B.apiFor(ctx), r, c.Via(), tried); err != nil {
+			if err := c.B.runEffects(ctx, c.B.apiFor(ctx), r, c.Via(), tried); err != nil {
 				c.B.log.Warn("effects left for later", "channel", r.Channel, "err", err)
 			}
 		})

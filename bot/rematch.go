@@ -14,7 +14,7 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// Rematch of contract games: the final scoreboard's button opens the
+// Rematch of games: the final scoreboard's button opens the
 // channel's next game with the same seats (people, and computer seats with
 // their level) and options (pace, language, pictures), the seat after the
 // one that started the last game starting it. When the clicker is the only
@@ -62,14 +62,14 @@ func (b *Bot) startTableWith(g *present.Game, r *dixbot.Record, td *tableData, n
 		return nil, err
 	}
 	td.tell(g, evs)
-	setContractDue(r, td, g, st)
+	setTableDue(r, td, g, st)
 	r.Data = st.Encode()
 	return st, nil
 }
 
-// contractRematch answers the Rematch button of a contract game's final
+// rematchClick answers the Rematch button of a game's final
 // scoreboard.
-func (c *Call) contractRematch(g *present.Game) error {
+func (c *Call) rematchClick(g *present.Game) error {
 	if c.I.Message == nil {
 		return ErrBadInput
 	}
@@ -138,14 +138,14 @@ func (c *Call) contractRematch(g *present.Game) error {
 		return nil
 	}
 	others := ntd.Called
-	content, comps := c.lobbyView(g, ntd)
+	content, comps := lobbyView(g, ntd)
 	content = locales.T(ntd.Lang, "table_rematch_lobby", map[string]any{"Mentions": Mentions(others), "Creator": Escape(c.Name)}) +
 		"\n\n" + content
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: mentionUsers(others)},
 	})
-	c.settleContract(next)
+	c.settleAnswer(next)
 	return nil
 }
 
@@ -153,7 +153,7 @@ func (c *Call) contractRematch(g *present.Game) error {
 // one click claims it, records the game's result and archives it; the
 // others are told where the rematch is.
 func (c *Call) claimRematch(g *present.Game, r *dixbot.Record) error {
-	_, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+	_, _, err := c.changeTable(g, func(r *dixbot.Record, td *tableData) error {
 		// The channel's record may be another game by now (the
 		// rematch another click opened): it is then not claimed.
 		if td.Board != c.I.Message.ID || r.Data == nil || td.Rematch != "" && td.Rematch != c.I.ID {

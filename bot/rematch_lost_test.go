@@ -16,15 +16,15 @@ import (
 // process died in between) leaves no table nobody can see: the lobby is
 // owed as a start's is, the due-work poller posts it once, and it works.
 // A Rematch answered as it should owes nothing after its answer.
-func TestContractRematchLobbyLostIsPosted(t *testing.T) {
+func TestRematchLobbyLostIsPosted(t *testing.T) {
 	t.Parallel()
 	for _, lost := range []bool{false, true} {
 		h := newQwixxHarness(t, false)
 		now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 		h.b.now = func() time.Time { return now }
 		lobby := h.qcommand("u1", "start").Shown(nil)
-		lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
-		board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
+		lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
+		board := h.ClickOn("u1", lobby, h.qmust(lobby, verbGo, "")).Shown(lobby)
 		score := h.playOut(board, &now)
 		before := len(lobbies(h, "qwixx"))
 
@@ -47,7 +47,7 @@ func TestContractRematchLobbyLostIsPosted(t *testing.T) {
 		ls := lobbies(h, "qwixx")
 		require.Len(t, ls, before+1, "one lobby posted")
 		again := ls[len(ls)-1]
-		board2 := h.ClickOn("u2", again, h.qmust(again, cverbGo, "")).Shown(again)
+		board2 := h.ClickOn("u2", again, h.qmust(again, verbGo, "")).Shown(again)
 		g, td, _ := h.qstate()
 		require.NotNil(t, g, "the rematch started")
 		assert.NotEmpty(t, tabletest.ComponentIDs(board2.Components))

@@ -18,16 +18,16 @@ import (
 // takes its buttons, in the answer itself; a fresh board showing the game
 // as stored follows, becomes the table's board, and the game goes on
 // from it. A step's button of such a board is answered the same way.
-func TestContractClickOnABoardAheadOfTheStore(t *testing.T) {
+func TestClickOnABoardAheadOfTheStore(t *testing.T) {
 	t.Parallel()
-	for _, button := range [][2]string{{cverbMove, "draw"}, {cverbStep, "hand"}} {
+	for _, button := range [][2]string{{verbMove, "draw"}, {verbStep, "hand"}} {
 		h := newDixHarness(t, 3, false)
 		board := h.openGame("dix", []string{"u1", "u2"}, nil)
 		older, err := h.Db.Get(context.Background(), h.Channel)
 		require.NoError(t, err)
 		g, td, _, _ := h.dixNow()
 		active := td.Seats[g.ToAct()].User
-		board = h.ClickOn(active, board, h.dixMust(board, cverbMove, "draw")).Shown(board)
+		board = h.ClickOn(active, board, h.dixMust(board, verbMove, "draw")).Shown(board)
 		_, err = h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 			r.Data, r.Meta = older.Data, older.Meta
 			return nil
@@ -45,7 +45,7 @@ func TestContractClickOnABoardAheadOfTheStore(t *testing.T) {
 		fresh := h.Rec.Message(td.Board)
 		require.NotNil(t, fresh)
 		assert.False(t, fresh.Ephemeral)
-		draw := h.dixMust(fresh, cverbMove, "draw")
+		draw := h.dixMust(fresh, verbMove, "draw")
 		h.ClickOn(active, fresh, draw)
 		after, _, _, _ := h.dixNow()
 		assert.Equal(t, g.Seq+1, after.Seq, "the game goes on from the fresh board")

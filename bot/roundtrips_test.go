@@ -44,7 +44,7 @@ func foldedClick(t *testing.T, h *harness, board *tabletest.Message) (*tabletest
 		seat := g.ToDecide()[0]
 		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
 		require.NoError(t, err)
-		board = h.ClickOn(users[seat], board, h.qmust(board, cverbMove, string(m))).Shown(board)
+		board = h.ClickOn(users[seat], board, h.qmust(board, verbMove, string(m))).Shown(board)
 		if h.b.folds.Get(h.Channel) != nil {
 			r, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
@@ -70,7 +70,7 @@ func logVersion(t *testing.T, h *harness) uint64 {
 // change, or on their own. A decision taken while another seat decides
 // too costs two more: the read that keeps an older answer off the board
 // (Call.overtaken), and the read once it landed that owes the board's
-// edit again if another change came in between (settleContract).
+// edit again if another change came in between (settleAnswer).
 func TestRoundTripsPerClick(t *testing.T) {
 	t.Parallel()
 	h, rs := redisQwixx(t)
@@ -84,7 +84,7 @@ func TestRoundTripsPerClick(t *testing.T) {
 		require.NoError(t, err)
 		logBefore := logVersion(t, h)
 		_, before := rs.Sent()
-		res := h.ClickOn(users[seat], board, h.qmust(board, cverbMove, string(m)))
+		res := h.ClickOn(users[seat], board, h.qmust(board, verbMove, string(m)))
 		_, after := rs.Sent()
 		board = res.Shown(board)
 		if len(res.Calls) != 1 || h.b.folds.Get(h.Channel) == nil || logVersion(t, h) != logBefore {

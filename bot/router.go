@@ -20,7 +20,7 @@ const verbSettings = "set"
 type idVerb struct {
 	arg bool // an argument, never empty: "<prefix>:<verb>:<n>:<arg>"
 	// run answers one of the table's own verbs (nil: a game's verb,
-	// answered by contractClick).
+	// answered by routeClick).
 	run func(c *Call, arg string) error
 }
 
@@ -96,7 +96,7 @@ func (b *Bot) mounted(s string) (map[string]idVerb, *present.Game, bool) {
 		return tableVerbs, nil, true
 	}
 	g, ok := b.games[prefix]
-	return contractVerbs, g, ok
+	return gameVerbs, g, ok
 }
 
 // route sends an interaction to its handler.
@@ -111,7 +111,7 @@ func (b *Bot) route(c *Call) error {
 			return ErrBadInput
 		}
 		if g, ok := b.games[d.Name]; ok {
-			return b.contractCommand(c, g, d)
+			return b.gameCommand(c, g, d)
 		}
 		if ok, err := b.statsCommand(c, d); ok {
 			return err
@@ -137,11 +137,11 @@ func (b *Bot) route(c *Call) error {
 			return tableVerbs[p.Verb].run(c, p.Arg)
 		case err != nil && g.OldClick != nil:
 			c.Game = g.Rules.Name()
-			return c.contractOldClick(g, d.CustomID, err)
+			return c.oldClick(g, d.CustomID, err)
 		case err != nil:
 			return err
 		}
-		return b.contractClick(c, g, p)
+		return b.routeClick(c, g, p)
 	case discordgo.InteractionModalSubmit:
 		d, ok := c.I.Data.(discordgo.ModalSubmitInteractionData)
 		if !ok {
@@ -152,7 +152,7 @@ func (b *Bot) route(c *Call) error {
 			if err != nil {
 				return err
 			}
-			return b.contractSubmit(c, g, p)
+			return b.submitModal(c, g, p)
 		}
 		return fmt.Errorf("%w: %q is not a modal", ErrBadCustomID, d.CustomID)
 	}

@@ -330,7 +330,7 @@ func (c *Call) settingsChange(arg string) error {
 	return nil
 }
 
-// paceLabel is the name of a contract game's pace p in lang: its bank
+// paceLabel is the name of a game's pace p in lang: its bank
 // and increment for a pace of time banks, else the game's name of it (its
 // identifier when the game gives it none).
 func paceLabel(lang, game string, p present.Pace) string {
@@ -343,7 +343,7 @@ func paceLabel(lang, game string, p present.Pace) string {
 	return p.Name
 }
 
-// pacedGames are the hosted contract games that offer paces, by name.
+// pacedGames are the hosted games that offer paces, by name.
 func (b *Bot) pacedGames() []string {
 	var out []string
 	for name, g := range b.games {
@@ -449,7 +449,7 @@ func (b *Bot) settingsView(lang string, s channelSettings, note string, at menuA
 	return Truncate(strings.Join(lines, "\n"), present.MaxContent), rows
 }
 
-// tableOptions is the line of a contract game's lobby that says the
+// tableOptions is the line of a game's lobby that says the
 // table's language, pace and pictures (from the command's options or the
 // channel's settings).
 func tableOptions(g *present.Game, td *tableData) string {

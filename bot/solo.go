@@ -13,10 +13,10 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// contractSolo starts a table of the caller alone at once, for a game of
+// startSolo starts a table of the caller alone at once, for a game of
 // one seat (/<game> solo): no lobby, the answer is the first board. lang,
-// noPics, pace and options are the start's (contractStart).
-func (c *Call) contractSolo(g *present.Game, lang string, noPics bool, pace string, options map[string]string) error {
+// noPics, pace and options are the start's (openLobby).
+func (c *Call) startSolo(g *present.Game, lang string, noPics bool, pace string, options map[string]string) error {
 	if err := c.missingPermission(); err != nil {
 		return err
 	}
@@ -67,10 +67,10 @@ func (c *Call) respondFirstBoard(g *present.Game, r *dixbot.Record, td *tableDat
 	c.rememberBoard(g)
 }
 
-// contractView shows the step view of the caller's private prompt, to
+// showView shows the step view of the caller's private prompt, to
 // the caller alone (present.Game.Views): a seated person's, whoever is to
 // decide.
-func (c *Call) contractView(g *present.Game, view string) error {
+func (c *Call) showView(g *present.Game, view string) error {
 	pr, ok := g.Presenter.(present.Prompter)
 	if !ok || !slices.Contains(g.Views, view) {
 		return ErrBadInput

@@ -14,13 +14,13 @@ import (
 // clicking Draw again and again, others clicking it too) are each told
 // so privately in the answer itself: no redraw of the board, no
 // follow-up, which would spend the channel's webhook messages.
-func TestContractStaleClicksOnACurrentBoardCostNoRequest(t *testing.T) {
+func TestStaleClicksOnACurrentBoardCostNoRequest(t *testing.T) {
 	t.Parallel()
 	h := newDixHarness(t, 3, false)
 	board := h.openGame("dix", []string{"u1", "u2"}, nil)
 	g, td, _, _ := h.dixNow()
 	active := td.Seats[g.ToAct()].User
-	draw := h.dixMust(board, cverbMove, "draw")
+	draw := h.dixMust(board, verbMove, "draw")
 	old := *board
 	board = h.ClickOn(active, board, draw).Shown(board)
 	after, _, _, _ := h.dixNow()

@@ -11,8 +11,8 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// contractGet loads the channel's active record of game g.
-func (c *Call) contractGet(g *present.Game) (*dixbot.Record, *tableData, error) {
+// readTable loads the channel's active record of game g.
+func (c *Call) readTable(g *present.Game) (*dixbot.Record, *tableData, error) {
 	var r *dixbot.Record
 	err := c.Retry("get", func(ctx context.Context) (err error) {
 		r, err = c.B.get(ctx, c.I.ChannelID)
@@ -38,9 +38,9 @@ func (c *Call) contractGet(g *present.Game) (*dixbot.Record, *tableData, error) 
 // gameTitle is the name of a game as players know it.
 func gameTitle(game string) string { return En(game + "_title") }
 
-// contractChange runs fn on the game's record and table data inside one
+// changeTable runs fn on the game's record and table data inside one
 // exactly-once store update (see change).
-func (c *Call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *tableData) error) (*dixbot.Record, *tableData, error) {
+func (c *Call) changeTable(g *present.Game, fn func(r *dixbot.Record, td *tableData) error) (*dixbot.Record, *tableData, error) {
 	var td *tableData
 	var read *dixbot.Record // the record as a change fn refused found it
 	r, err := c.Change(func(r *dixbot.Record) error {
@@ -57,7 +57,7 @@ func (c *Call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *tab
 			read = &seen
 			return err
 		}
-		c.answerContractPicture(td)
+		c.answerPicture(td)
 		r.Meta = td.Encode()
 		return nil
 	})
@@ -69,10 +69,10 @@ func (c *Call) contractChange(g *present.Game, fn func(r *dixbot.Record, td *tab
 	return r, td, err
 }
 
-// contractStart opens a lobby: /<game> start.
+// openLobby opens a lobby: /<game> start.
 // pace is the table's pace ("": the game's default), options the values
 // of the game's own options.
-func (c *Call) contractStart(g *present.Game, lang string, noPics bool, pace string, options map[string]string) error {
+func (c *Call) openLobby(g *present.Game, lang string, noPics bool, pace string, options map[string]string) error {
 	if err := c.missingPermission(); err != nil {
 		return err
 	}
@@ -105,12 +105,12 @@ func (c *Call) contractStart(g *present.Game, lang string, noPics bool, pace str
 	if err != nil {
 		return err
 	}
-	content, comps := c.lobbyView(g, td)
+	content, comps := lobbyView(g, td)
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: noMentions()},
 	})
-	c.settleContract(rec)
+	c.settleAnswer(rec)
 	return nil
 }
 
@@ -158,13 +158,8 @@ func (c *Call) busyChannel() error {
 	return otherGame(r.Game)
 }
 
-// lobbyView is the lobby message of a contract game.
-func (c *Call) lobbyView(g *present.Game, td *tableData) (string, []discordgo.MessageComponent) {
-	return contractLobbyView(g, td)
-}
-
-// contractLobbyView is the lobby message of a contract game.
-func contractLobbyView(g *present.Game, td *tableData) (string, []discordgo.MessageComponent) {
+// lobbyView is the lobby message of a game.
+func lobbyView(g *present.Game, td *tableData) (string, []discordgo.MessageComponent) {
 	name := g.Rules.Name()
 	var seats []string
 	for _, s := range td.Seats {
@@ -186,23 +181,23 @@ func contractLobbyView(g *present.Game, td *tableData) (string, []discordgo.Mess
 		if steadyLobbyVerb(verb) {
 			n = 0
 		}
-		return discordgo.Button{Label: label, Style: style, CustomID: contractID(name, verb, n, arg)}
+		return discordgo.Button{Label: label, Style: style, CustomID: buttonID(name, verb, n, arg)}
 	}
 	row1 := []discordgo.MessageComponent{
-		btn(locales.T(td.Lang, "btn_join", nil), discordgo.PrimaryButton, cverbJoin, ""),
-		btn(locales.T(td.Lang, "btn_leave", nil), discordgo.SecondaryButton, cverbLeave, ""),
-		btn(locales.T(td.Lang, "btn_start", nil), discordgo.SuccessButton, cverbGo, ""),
-		btn(locales.T(td.Lang, "btn_cancel", nil), discordgo.DangerButton, cverbCancel, ""),
+		btn(locales.T(td.Lang, "btn_join", nil), discordgo.PrimaryButton, verbJoin, ""),
+		btn(locales.T(td.Lang, "btn_leave", nil), discordgo.SecondaryButton, verbLeave, ""),
+		btn(locales.T(td.Lang, "btn_start", nil), discordgo.SuccessButton, verbGo, ""),
+		btn(locales.T(td.Lang, "btn_cancel", nil), discordgo.DangerButton, verbCancel, ""),
 	}
 	var row2 []discordgo.MessageComponent
 	for _, l := range g.Levels {
 		row2 = append(row2, btn(locales.T(td.Lang, "table_btn_add_cpu", map[string]any{"Level": locales.T(td.Lang, "table_level_"+l, nil)}),
-			discordgo.SecondaryButton, cverbCPU, l))
+			discordgo.SecondaryButton, verbCPU, l))
 		if len(row2) == 4 {
 			break
 		}
 	}
-	row2 = append(row2, btn(locales.T(td.Lang, "table_btn_remove_cpu", nil), discordgo.SecondaryButton, cverbRmCPU, ""))
+	row2 = append(row2, btn(locales.T(td.Lang, "table_btn_remove_cpu", nil), discordgo.SecondaryButton, verbRmCPU, ""))
 	comps := []discordgo.MessageComponent{
 		discordgo.ActionsRow{Components: row1},
 		discordgo.ActionsRow{Components: row2},

@@ -80,10 +80,10 @@ func stateID(b []byte) string {
 	return "s" + strconv.FormatUint(h.Sum64(), 36)
 }
 
-// contractResult is the result of a finished contract game (nil: not
+// resultOf is the result of a finished game (nil: not
 // over, or not on a server). Its id is the channel and the game's board
 // message (the lobby it started on), else its final state.
-func contractResult(g *present.Game, rec *dixbot.Record, td *tableData, st engine.State) *dixbot.Result {
+func resultOf(g *present.Game, rec *dixbot.Record, td *tableData, st engine.State) *dixbot.Result {
 	if st == nil || !st.Over() || rec.Guild == "" {
 		return nil
 	}
@@ -130,10 +130,10 @@ func soloLevel(g *present.Game, td *tableData) int {
 	return 0
 }
 
-// recordContract records a finished contract game before it is archived;
+// recordResult records a finished game before it is archived;
 // an error means it is not recorded yet and the game must stay active.
-func (b *Bot) recordContract(ctx context.Context, g *present.Game, rec *dixbot.Record, td *tableData, st engine.State) error {
-	r := contractResult(g, rec, td, st)
+func (b *Bot) recordResult(ctx context.Context, g *present.Game, rec *dixbot.Record, td *tableData, st engine.State) error {
+	r := resultOf(g, rec, td, st)
 	if r == nil {
 		return nil
 	}
@@ -141,7 +141,7 @@ func (b *Bot) recordContract(ctx context.Context, g *present.Game, rec *dixbot.R
 	return b.Record(ctx, r)
 }
 
-// recordOver decodes the record's contract game and records it when it is
+// recordOver decodes the record's game and records it when it is
 // over (finishOver's retry path).
 func (b *Bot) recordOver(ctx context.Context, rec *dixbot.Record) error {
 	g, ok := b.games[rec.Game]
@@ -156,7 +156,7 @@ func (b *Bot) recordOver(ctx context.Context, rec *dixbot.Record) error {
 	if err != nil {
 		return nil
 	}
-	return b.recordContract(ctx, g, rec, td, st)
+	return b.recordResult(ctx, g, rec, td, st)
 }
 
 // soloGame is the game whose solo games the statistics keep apart

@@ -89,7 +89,7 @@ func TestDixGameEndRecordsResultOnce(t *testing.T) {
 	require.True(t, rec.Finished)
 	g, td, _, _ := h.dixNow()
 	st := dix.StateOf(g)
-	res := contractResult(h.b.games["dix"], rec, td, st)
+	res := resultOf(h.b.games["dix"], rec, td, st)
 	require.NotNil(t, res)
 	assert.Equal(t, "c1:"+td.Board, res.ID)
 	assert.Zero(t, res.Solo)
@@ -114,7 +114,7 @@ func TestAbandonedGameIsNotRecorded(t *testing.T) {
 	h.openGame("dix", []string{"u1", "u2"}, nil)
 	prompt := h.Run(h.GameCommandIx("dix", "u1", "abandon")).Shown(nil)
 	require.NotNil(t, prompt)
-	h.ClickOn("u1", prompt, h.dixMust(prompt, cverbEnd, ""))
+	h.ClickOn("u1", prompt, h.dixMust(prompt, verbEnd, ""))
 	rec, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
 	require.True(t, rec.Finished)
@@ -145,12 +145,12 @@ func TestSoloGameRecordedApart(t *testing.T) {
 
 // A Qwixx game the computers finish (its only person left) is recorded
 // when it is archived, the person who left included.
-func TestContractGameEndRecordsResult(t *testing.T) {
+func TestGameEndRecordsResult(t *testing.T) {
 	t.Parallel()
 	h := newStatsHarness(t)
 	lobby := h.qcommand("u1", "start").Shown(nil)
-	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbCPU, "normal")).Shown(lobby)
-	h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, ""))
+	lobby = h.ClickOn("u1", lobby, h.qmust(lobby, verbCPU, "normal")).Shown(lobby)
+	h.ClickOn("u1", lobby, h.qmust(lobby, verbGo, ""))
 	h.qcommand("u1", "leave")
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
@@ -295,7 +295,7 @@ func (f *failingStats) RecordResult(ctx context.Context, r *dixbot.Result) (bool
 // A game whose result cannot be recorded at its end stays active, its
 // scoreboard shown; a Rematch click, or the next start in the channel,
 // records it before archiving it.
-func TestContractResultRecordedLater(t *testing.T) {
+func TestResultRecordedLater(t *testing.T) {
 	t.Parallel()
 	for _, via := range []string{"rematch", "start"} {
 		t.Run(via, func(t *testing.T) {
@@ -312,9 +312,9 @@ func TestContractResultRecordedLater(t *testing.T) {
 			b.workBudget, b.deferAfter = harnessBudget, harnessBudget
 			h.b = b
 			lobby := h.qcommand("u1", "start").Shown(nil)
-			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
-			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, cverbCPU, "normal")).Shown(lobby)
-			board := h.ClickOn("u1", lobby, h.qmust(lobby, cverbGo, "")).Shown(lobby)
+			lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
+			lobby = h.ClickOn("u1", lobby, h.qmust(lobby, verbCPU, "normal")).Shown(lobby)
+			board := h.ClickOn("u1", lobby, h.qmust(lobby, verbGo, "")).Shown(lobby)
 			h.qcommand("u1", "leave")
 			h.qcommand("u2", "leave")
 			r, err := h.Db.Get(context.Background(), h.Channel)

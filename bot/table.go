@@ -13,7 +13,7 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// The table of contract games: every game registered in Options.Games is
+// The table of games: every game registered in Options.Games is
 // played here through the engine contract and its presenter, under its own
 // command (/<name>) and custom ids "<name>:<verb>:<n>[:<arg>]", n being
 // the lobby counter (lobby verbs) or the state's Seq (verbMove). The
@@ -28,53 +28,53 @@ import (
 // table_commands.go, rematch.go, pause.go, kick.go and absent.go answer
 // the table's other commands and buttons.
 
-// The verbs of a contract game's custom ids.
+// The verbs of a game's custom ids.
 const (
-	cverbJoin   = "join"   // take a seat in the lobby
-	cverbLeave  = "leave"  // give one's lobby seat back
-	cverbCPU    = "cpu"    // seat a computer player; arg its level
-	cverbRmCPU  = "rmcpu"  // remove the last computer seat
-	cverbGo     = "go"     // the creator starts the game
-	cverbCancel = "cancel" // the creator closes the lobby
-	cverbMove   = "mv"     // the clicker's decision; arg the move
-	cverbPrompt = "pr"     // opens the clicker's private prompt
-	cverbStep   = "st"     // shows a step of the clicker's private prompt; arg its draft
-	cverbSelect = "sel"    // the prompt's menu: its value is the choice (present.ChoiceValue)
-	cverbModal  = "md"     // opens a form (present.Modal); arg its verb
-	cverbSubmit = "ms"     // the form's submission: the move is arg + " " + its text
-	cverbPace   = "pace"   // the lobby's pace menu: the pace chosen is its value
-	cverbOpt    = "opt"    // the lobby's options menu: its value is "<name>=<value>" (options.go)
-	cverbAgain  = "again"  // the final scoreboard's Rematch (rematch.go)
-	cverbLog    = "log"    // a page of /<game> log; n the page, 0 the latest
-	cverbKick   = "kick"   // a vote to hand a seat to the computer; arg the seat
-	cverbEnd    = "abyes"  // /<game> abandon confirmed; n the record's version, arg the table (abandonArg)
-	cverbKeep   = "abno"   // /<game> abandon called off
+	verbJoin   = "join"   // take a seat in the lobby
+	verbLeave  = "leave"  // give one's lobby seat back
+	verbCPU    = "cpu"    // seat a computer player; arg its level
+	verbRmCPU  = "rmcpu"  // remove the last computer seat
+	verbGo     = "go"     // the creator starts the game
+	verbCancel = "cancel" // the creator closes the lobby
+	verbMove   = "mv"     // the clicker's decision; arg the move
+	verbPrompt = "pr"     // opens the clicker's private prompt
+	verbStep   = "st"     // shows a step of the clicker's private prompt; arg its draft
+	verbSelect = "sel"    // the prompt's menu: its value is the choice (present.ChoiceValue)
+	verbModal  = "md"     // opens a form (present.Modal); arg its verb
+	verbSubmit = "ms"     // the form's submission: the move is arg + " " + its text
+	verbPace   = "pace"   // the lobby's pace menu: the pace chosen is its value
+	verbOpt    = "opt"    // the lobby's options menu: its value is "<name>=<value>" (options.go)
+	verbAgain  = "again"  // the final scoreboard's Rematch (rematch.go)
+	verbLog    = "log"    // a page of /<game> log; n the page, 0 the latest
+	verbKick   = "kick"   // a vote to hand a seat to the computer; arg the seat
+	verbEnd    = "abyes"  // /<game> abandon confirmed; n the record's version, arg the table (abandonArg)
+	verbKeep   = "abno"   // /<game> abandon called off
 )
 
-// contractVerbs are the verbs mounted under every game's prefix, with
+// gameVerbs are the verbs mounted under every game's prefix, with
 // what their ids carry.
-var contractVerbs = map[string]idVerb{
-	cverbJoin: {}, cverbLeave: {}, cverbCPU: {arg: true}, cverbRmCPU: {}, cverbGo: {}, cverbCancel: {},
-	cverbMove: {arg: true}, cverbPrompt: {}, cverbStep: {arg: true}, cverbSelect: {},
-	cverbModal: {arg: true}, cverbSubmit: {arg: true}, cverbPace: {}, cverbOpt: {},
-	cverbAgain: {}, cverbLog: {}, cverbKick: {arg: true}, cverbEnd: {arg: true}, cverbKeep: {},
+var gameVerbs = map[string]idVerb{
+	verbJoin: {}, verbLeave: {}, verbCPU: {arg: true}, verbRmCPU: {}, verbGo: {}, verbCancel: {},
+	verbMove: {arg: true}, verbPrompt: {}, verbStep: {arg: true}, verbSelect: {},
+	verbModal: {arg: true}, verbSubmit: {arg: true}, verbPace: {}, verbOpt: {},
+	verbAgain: {}, verbLog: {}, verbKick: {arg: true}, verbEnd: {arg: true}, verbKeep: {},
 }
 
 // modalText is the custom id of a form's text field.
 const modalText = "text"
 
-// The subcommands of every contract game's command, by handler id; their
+// The subcommands of every game's command, by handler id; their
 // names are the table's ("cmd_<id>_name"), their descriptions the game's
 // ("<game>_cmd_<id>_desc").
-var contractSubcommands = []string{"start", "board", "hint", "rules", "leave", "abandon", "pause", "resume", "log"}
+var gameSubcommands = []string{"start", "board", "hint", "rules", "leave", "abandon", "pause", "resume", "log"}
 
 // tableDataVersion is the version of tableData.
 const tableDataVersion = 1
 
-// maxTableLog is how many event lines a contract game's board keeps.
+// maxTableLog is how many event lines a game's board keeps.
 const maxTableLog = 6
 
-// tableData is the table's data of a contract game, compact JSON in
+// tableData is the table's data of a game, compact JSON in
 // Record.Meta.
 type tableData struct {
 	V       int         `json:"v"`
@@ -168,7 +168,7 @@ type tableData struct {
 	fresh []string
 	round int
 	// forgot: this update forgot the board's pictures, as of its click
-	// (answerContractPicture).
+	// (answerPicture).
 	forgot bool
 }
 
@@ -296,7 +296,7 @@ func otherGame(game string) error {
 	return Refuse(ErrOtherGame, "table_err_other_game", map[string]any{"Game": gameTitle(game)})
 }
 
-// registry keeps the contract games by name.
+// registry keeps the games by name.
 type registry map[string]*present.Game
 
 func newRegistry(games []present.Game) (registry, error) {
@@ -328,22 +328,22 @@ func newRegistry(games []present.Game) (registry, error) {
 // them (Options.Games).
 func (b *Bot) gameNames() []string { return slices.Clone(b.order) }
 
-// contractID builds a contract game's custom id.
-func contractID(game, verb string, n uint64, arg string) string {
+// buttonID builds a game's custom id.
+func buttonID(game, verb string, n uint64, arg string) string {
 	if arg == "" {
 		return present.CustomID(game, verb, n)
 	}
 	return present.CustomID(game, verb, n, arg)
 }
 
-// contractCommands are the commands of the registered games.
-func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
+// gameCommands are the commands of the registered games.
+func (b *Bot) gameCommands() []*discordgo.ApplicationCommand {
 	var out []*discordgo.ApplicationCommand
 	for _, name := range b.gameNames() {
 		var subs []*discordgo.ApplicationCommandOption
 		_, hints := b.games[name].Presenter.(present.Hinter)
 		g := b.games[name]
-		ids := slices.Clone(contractSubcommands)
+		ids := slices.Clone(gameSubcommands)
 		if g.MinSeats == 1 {
 			ids = slices.Insert(ids, 1, "solo")
 		}
@@ -379,8 +379,8 @@ func (b *Bot) contractCommands() []*discordgo.ApplicationCommand {
 	return out
 }
 
-// contractCommand routes /<game> <subcommand>.
-func (b *Bot) contractCommand(c *Call, g *present.Game, d discordgo.ApplicationCommandInteractionData) error {
+// gameCommand routes /<game> <subcommand>.
+func (b *Bot) gameCommand(c *Call, g *present.Game, d discordgo.ApplicationCommandInteractionData) error {
 	if len(d.Options) != 1 || d.Options[0] == nil {
 		return ErrBadInput
 	}
@@ -408,29 +408,29 @@ func (b *Bot) contractCommand(c *Call, g *present.Game, d discordgo.ApplicationC
 		}
 		lang := orSetting(stringOpt(opts, optLanguage), s.Lang)
 		if id == "solo" {
-			return c.contractSolo(g, lang, noPics, pace, options)
+			return c.startSolo(g, lang, noPics, pace, options)
 		}
-		return c.contractStart(g, lang, noPics, pace, options)
+		return c.openLobby(g, lang, noPics, pace, options)
 	case "board":
-		return c.contractBoardCommand(g)
+		return c.boardCommand(g)
 	case "rules":
 		c.EphemeralText(g.Presenter.Rules(c.Lang))
 		return nil
 	case "hint":
-		return c.contractHint(g)
+		return c.hintCommand(g)
 	case "leave":
-		return c.contractLeave(g)
+		return c.leaveCommand(g)
 	case "abandon":
-		return c.contractAbandon(g)
+		return c.abandonCommand(g)
 	case "pause":
-		return c.contractPause(g, true)
+		return c.pauseCommand(g, true)
 	case "resume":
-		return c.contractPause(g, false)
+		return c.pauseCommand(g, false)
 	case "log":
-		return c.contractLog(g, 0)
+		return c.showLog(g, 0)
 	}
 	if slices.Contains(g.Views, id) {
-		return c.contractView(g, id)
+		return c.showView(g, id)
 	}
 	return ErrBadInput
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
-// Table features of contract games beyond the lobby and the clicks: the
+// Table features of games beyond the lobby and the clicks: the
 // pace chosen in the lobby and the board's clocks.
 
 // paceMenu is the lobby's pace menu, in the table's language, the pace
@@ -33,7 +33,7 @@ func paceMenu(g *present.Game, td *tableData) discordgo.MessageComponent {
 			Label: Truncate(paceLabel(td.Lang, name, p), present.MaxOptionLabel), Value: p.Name, Default: p.Name == chosen})
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		CustomID: contractID(name, cverbPace, uint64(td.Lobby), ""), Options: opts,
+		CustomID: buttonID(name, verbPace, uint64(td.Lobby), ""), Options: opts,
 		Placeholder: locales.T(td.Lang, "table_pace_placeholder", nil),
 	}}}
 }
@@ -107,7 +107,7 @@ func tableComponents(g *present.Game, st engine.State, td *tableData, pb present
 	comps := boardComponents(g.Rules.Name(), buttonsVersion(g, st, td), pb)
 	if st.Over() {
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			Button(td.Lang, "btn_rematch", nil, discordgo.SuccessButton, contractID(g.Rules.Name(), cverbAgain, 0, "")),
+			Button(td.Lang, "btn_rematch", nil, discordgo.SuccessButton, buttonID(g.Rules.Name(), verbAgain, 0, "")),
 		}})
 	} else if row := kickRow(g, td); row != nil && len(comps) < 5 {
 		comps = append(comps, row)
@@ -177,7 +177,7 @@ func chosenPace(g *present.Game, given, saved string) (string, error) {
 // mySeat is the caller's seat in the running game of g, with the table's
 // data and the game: refused for a lobby or a person not seated.
 func (c *Call) mySeat(g *present.Game) (*tableData, int, engine.State, error) {
-	r, td, err := c.contractGet(g)
+	r, td, err := c.readTable(g)
 	if err != nil {
 		return nil, -1, nil, err
 	}
@@ -195,8 +195,8 @@ func (c *Call) mySeat(g *present.Game) (*tableData, int, engine.State, error) {
 	return td, seat, st, nil
 }
 
-// contractHint gives the caller the presenter's advice: /<game> hint.
-func (c *Call) contractHint(g *present.Game) error {
+// hintCommand gives the caller the presenter's advice: /<game> hint.
+func (c *Call) hintCommand(g *present.Game) error {
 	h, ok := g.Presenter.(present.Hinter)
 	if !ok {
 		return ErrBadInput
@@ -209,11 +209,11 @@ func (c *Call) contractHint(g *present.Game) error {
 	return nil
 }
 
-// contractLeave hands the caller's seat to the computer: /<game> leave.
+// leaveCommand hands the caller's seat to the computer: /<game> leave.
 // In a lobby the caller leaves it.
-func (c *Call) contractLeave(g *present.Game) error {
+func (c *Call) leaveCommand(g *present.Game) error {
 	lobby := false
-	r, _, err := c.contractChange(g, func(r *dixbot.Record, td *tableData) error {
+	r, _, err := c.changeTable(g, func(r *dixbot.Record, td *tableData) error {
 		s := td.seatOf(c.User)
 		if s < 0 {
 			return Refuse(ErrNotInGame, "table_err_not_seated", nil)
@@ -240,7 +240,7 @@ func (c *Call) contractLeave(g *present.Game) error {
 		}
 		td.addLog([]string{locales.T(td.Lang, "table_left", map[string]any{"Name": td.Seats[s].Name})})
 		td.tell(g, evs)
-		setContractDue(r, td, g, st)
+		setTableDue(r, td, g, st)
 		td.oweChange(r, g, st, planPings(st, td, since, s, c.B.now()), c.B.now())
 		r.Data = st.Encode()
 		return nil
@@ -254,17 +254,17 @@ func (c *Call) contractLeave(g *present.Game) error {
 	}
 	c.Ephemeral(locales.T(c.Lang, key, nil), nil)
 	if !lobby {
-		c.settleContract(r)
+		c.settleAnswer(r)
 	}
 	return nil
 }
 
-// contractAbandon asks the game's creator, the last person still playing,
+// abandonCommand asks the game's creator, the last person still playing,
 // or a member who may manage the channel, to confirm that the game ends
 // (DISCORD-UX: /dix abandon, which every game's table follows); anyone
 // else is refused.
-func (c *Call) contractAbandon(g *present.Game) error {
-	r, td, err := c.contractGet(g)
+func (c *Call) abandonCommand(g *present.Game) error {
+	r, td, err := c.readTable(g)
 	if err != nil {
 		return err
 	}
@@ -273,8 +273,8 @@ func (c *Call) contractAbandon(g *present.Game) error {
 	}
 	name := g.Rules.Name()
 	c.Ephemeral(locales.T(c.Lang, "abandon_confirm", nil), []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		Button(c.Lang, "btn_abandon_yes", nil, discordgo.DangerButton, contractID(name, cverbEnd, r.Version, abandonArg(td))),
-		Button(c.Lang, "btn_abandon_no", nil, discordgo.SecondaryButton, contractID(name, cverbKeep, 0, "")),
+		Button(c.Lang, "btn_abandon_yes", nil, discordgo.DangerButton, buttonID(name, verbEnd, r.Version, abandonArg(td))),
+		Button(c.Lang, "btn_abandon_no", nil, discordgo.SecondaryButton, buttonID(name, verbKeep, 0, "")),
 	}}})
 	return nil
 }
@@ -282,20 +282,20 @@ func (c *Call) contractAbandon(g *present.Game) error {
 // abandonArg names the table a confirmation of /<game> abandon was asked
 // at: its opening and its board ("-" before the board is known).
 func abandonArg(td *tableData) string {
-	if t := contractTableOf(td); t != "" {
+	if t := tableName(td); t != "" {
 		return t
 	}
 	return "-"
 }
 
-// contractEnd ends the game once /<game> abandon is confirmed: the channel
+// endConfirmed ends the game once /<game> abandon is confirmed: the channel
 // is told who ended it; the board says so instead of its clock, and it (or
 // the lobby) loses its buttons; a ping waiting for a decision says it too. A confirmation of
 // an earlier table, or by someone who may not end the game, changes
 // nothing; one whose game is over already (ended by another confirmation,
 // say) is told so.
-func (c *Call) contractEnd(g *present.Game, p parsedID) error {
-	r, td, err := c.contractGet(g)
+func (c *Call) endConfirmed(g *present.Game, p parsedID) error {
+	r, td, err := c.readTable(g)
 	if errors.Is(err, dixbot.ErrNotFound) || errors.Is(err, ErrOtherGame) {
 		// Confirmed by someone else first (or the game ended meanwhile):
 		// the confirmation says so, and loses its buttons.

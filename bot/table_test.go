@@ -44,11 +44,11 @@ func TestLobbyFullAndCancel(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	lobby := h.qcommand("u1", "start").Shown(nil)
 	for _, u := range []string{"u2", "u3", "u4", "u5"} {
-		lobby = h.ClickOn(u, lobby, h.qmust(lobby, cverbJoin, "")).Shown(lobby)
+		lobby = h.ClickOn(u, lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
 	}
-	assert.Equal(t, locales.T("en", "err_lobby_full", nil), h.ClickOn("u9", lobby, h.qmust(lobby, cverbJoin, "")).EphemeralText())
-	assert.Equal(t, locales.T("en", "err_not_creator", nil), h.ClickOn("u2", lobby, h.qmust(lobby, cverbCancel, "")).EphemeralText())
-	r := h.ClickOn("u1", lobby, h.qmust(lobby, cverbCancel, ""))
+	assert.Equal(t, locales.T("en", "err_lobby_full", nil), h.ClickOn("u9", lobby, h.qmust(lobby, verbJoin, "")).EphemeralText())
+	assert.Equal(t, locales.T("en", "err_not_creator", nil), h.ClickOn("u2", lobby, h.qmust(lobby, verbCancel, "")).EphemeralText())
+	r := h.ClickOn("u1", lobby, h.qmust(lobby, verbCancel, ""))
 	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type)
 	rec, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
@@ -65,14 +65,14 @@ func TestWrongUserOutsiderStale(t *testing.T) {
 	board := h.openQwixx([]string{"u1", "u2"})
 	g, _, _ := h.qstate()
 	active := []string{"u1", "u2"}[g.Active]
-	prompt := h.qmust(board, cverbPrompt, "")
+	prompt := h.qmust(board, verbPrompt, "")
 	before := snapshot(h)
 	assert.Equal(t, locales.T("en", "table_err_not_seated", nil), h.ClickOn("u9", board, prompt).EphemeralText())
 	unchanged(h, before)
 
 	var pass string
 	for _, id := range tabletest.ComponentIDs(board.Components) {
-		if p, err := parseID(id, contractVerbs); err == nil && p.Verb == cverbMove && p.Arg == "w -" {
+		if p, err := parseID(id, gameVerbs); err == nil && p.Verb == verbMove && p.Arg == "w -" {
 			pass = id
 			break
 		}
@@ -118,7 +118,7 @@ func TestForgedCustomIDs(t *testing.T) {
 // of the table and of the games alike, and nothing else.
 func TestParseIDReadsWhatCustomIDBuilds(t *testing.T) {
 	t.Parallel()
-	for prefix, verbs := range map[string]map[string]idVerb{tablePrefix: tableVerbs, "qwixx": contractVerbs} {
+	for prefix, verbs := range map[string]map[string]idVerb{tablePrefix: tableVerbs, "qwixx": gameVerbs} {
 		for verb, v := range verbs {
 			var n uint64
 			if v.run == nil {
@@ -128,14 +128,14 @@ func TestParseIDReadsWhatCustomIDBuilds(t *testing.T) {
 			if v.arg {
 				arg = "a:b c"
 			}
-			id := contractID(prefix, verb, n, arg)
+			id := buttonID(prefix, verb, n, arg)
 			p, err := parseID(id, verbs)
 			require.NoError(t, err, id)
 			assert.Equal(t, parsedID{Prefix: prefix, Verb: verb, n: n, Arg: arg}, p, id)
 			if v.arg {
-				_, err = parseID(contractID(prefix, verb, n, ""), verbs)
+				_, err = parseID(buttonID(prefix, verb, n, ""), verbs)
 			} else {
-				_, err = parseID(contractID(prefix, verb, n, "x"), verbs)
+				_, err = parseID(buttonID(prefix, verb, n, "x"), verbs)
 			}
 			assert.ErrorIs(t, err, ErrBadCustomID, "%s with the argument's presence turned", id)
 		}
@@ -155,7 +155,7 @@ func TestStoreUnavailable(t *testing.T) {
 		h.Locale = lc
 		lang := locales.For(string(lc))
 		want := locales.T(lang, "err_store_unavailable", nil)
-		assert.Equal(t, want, h.ClickOn("u1", board, h.qmust(board, cverbPrompt, "")).EphemeralText())
+		assert.Equal(t, want, h.ClickOn("u1", board, h.qmust(board, verbPrompt, "")).EphemeralText())
 		assert.Equal(t, want, h.qcommand("u1", "hint").EphemeralText())
 		assert.Equal(t, want, h.qcommand("u3", "start").EphemeralText())
 	}
@@ -186,7 +186,7 @@ func TestStoreTimeout(t *testing.T) {
 	before := snapshot(h)
 	var move string
 	for _, id := range tabletest.ComponentIDs(board.Components) {
-		if p, err := parseID(id, contractVerbs); err == nil && p.Verb == cverbMove {
+		if p, err := parseID(id, gameVerbs); err == nil && p.Verb == verbMove {
 			move = id
 			break
 		}
@@ -314,8 +314,8 @@ func TestUnreadableTableData(t *testing.T) {
 			require.NoError(t, h.St.Create(context.Background(), &dixbot.Record{Channel: h.Channel, Game: "qwixx", Meta: []byte(tc.meta)}))
 			before := snapshot(h)
 			assert.Equal(t, locales.T("en", tc.key, nil), h.qcommand("u1", "hint").EphemeralText())
-			assert.Equal(t, locales.T("en", tc.key, nil), h.ClickOn("u1", nil, contractID("qwixx", cverbPrompt, 0, "")).EphemeralText())
-			assert.Equal(t, locales.T("en", tc.key, nil), h.ClickOn("u1", nil, contractID("qwixx", cverbJoin, 1, "")).EphemeralText())
+			assert.Equal(t, locales.T("en", tc.key, nil), h.ClickOn("u1", nil, buttonID("qwixx", verbPrompt, 0, "")).EphemeralText())
+			assert.Equal(t, locales.T("en", tc.key, nil), h.ClickOn("u1", nil, buttonID("qwixx", verbJoin, 1, "")).EphemeralText())
 			unchanged(h, before)
 		})
 	}

@@ -19,7 +19,7 @@ func TestLeaverTakenOutOfTheOwedPing(t *testing.T) {
 	r := &dixbot.Record{Guild: "g1", Channel: "c1"}
 	td := &tableData{Lang: "en", Board: "b1", NextEffect: 4,
 		Ping:   &pingMsg{Eff: 5, Users: []string{"u1", "u2"}, Names: []string{"Ann", "Bob"}, Opens: []uint64{3, 3}},
-		Outbox: []effect{{ID: 4, Kind: ceffEdit}, {ID: 5, Kind: ceffPing, Users: []string{"u1", "u2"}, Text: "both"}}}
+		Outbox: []effect{{ID: 4, Kind: effEdit}, {ID: 5, Kind: effPing, Users: []string{"u1", "u2"}, Text: "both"}}}
 	td.unping(r, &g, "u2")
 	require.NotNil(t, td.Ping)
 	assert.Equal(t, []string{"u1"}, td.Ping.Users)
@@ -32,7 +32,7 @@ func TestLeaverTakenOutOfTheOwedPing(t *testing.T) {
 	td.unping(r, &g, "u1")
 	assert.Nil(t, td.Ping, "nobody left to ping")
 	assert.Len(t, td.Outbox, 1, "the ping is no longer owed")
-	assert.Equal(t, ceffEdit, td.Outbox[0].Kind)
+	assert.Equal(t, effEdit, td.Outbox[0].Kind)
 
 	posted := &pingMsg{ID: "m9", Users: []string{"u1", "u2"}}
 	td = &tableData{Lang: "en", Ping: posted}

@@ -87,10 +87,10 @@ func (b *Bot) upgrade(r *dixbot.Record) error {
 		// it stands, in the shared table's buttons, at once.
 		r.Due = time.Time{}
 		if st != nil && !r.Finished {
-			setContractDue(r, td, g, st)
+			setTableDue(r, td, g, st)
 			if !st.Over() {
 				now := b.now()
-				td.owe(r, now, effect{Kind: ceffEdit})
+				td.owe(r, now, effect{Kind: effEdit})
 				r.Due = now
 			}
 		}
@@ -165,13 +165,13 @@ func upgradedTable(g *present.Game, u present.Upgraded, st engine.State) *tableD
 	return td
 }
 
-// contractOldClick answers a click on a component posted by the table
+// oldClick answers a click on a component posted by the table
 // that hosted g before the shared table (present.Game.OldClick), whose id
 // the shared table's do not read (perr): the click of the same meaning
 // when it has one, checked as any (it applies while the state it was shown
 // at stands), else "outdated" with the board (or lobby) as it stands. An
 // id that does not read as one of that table's either is refused as perr.
-func (c *Call) contractOldClick(g *present.Game, id string, perr error) error {
+func (c *Call) oldClick(g *present.Game, id string, perr error) error {
 	parts := strings.SplitN(id, ":", 4)
 	if len(parts) < 3 || len(id) > present.MaxCustomID {
 		return perr
@@ -187,19 +187,19 @@ func (c *Call) contractOldClick(g *present.Game, id string, perr error) error {
 	old, ok := g.OldClick(p.Verb, p.Arg, c.Values())
 	switch {
 	case !ok:
-		r, _, err := c.contractGet(g)
+		r, _, err := c.readTable(g)
 		if err != nil {
 			return err
 		}
-		return c.contractStale(g, r.Data == nil)
+		return c.answerStale(g, r.Data == nil)
 	case old.Move != "":
-		return c.contractMove(g, parsedID{Verb: cverbMove, n: n, Arg: string(old.Move)})
+		return c.applyMove(g, parsedID{Verb: verbMove, n: n, Arg: string(old.Move)})
 	case old.Prompt:
-		return c.contractPrompt(g, parsedID{Verb: cverbPrompt, n: n}, "")
+		return c.showPrompt(g, parsedID{Verb: verbPrompt, n: n}, "")
 	case old.Next != "":
-		return c.contractPrompt(g, parsedID{Verb: cverbStep, n: n, Arg: old.Next}, old.Next)
+		return c.showPrompt(g, parsedID{Verb: verbStep, n: n, Arg: old.Next}, old.Next)
 	case old.Level != "":
-		return c.contractLobby(g, parsedID{Verb: cverbCPU, n: n, Arg: old.Level})
+		return c.lobbyButton(g, parsedID{Verb: verbCPU, n: n, Arg: old.Level})
 	}
 	return perr
 }

@@ -200,7 +200,7 @@ var frozenCases = []frozenCase{
 			require.Len(t, td.Seats, 4)
 			assert.Equal(t, "normal", td.Seats[3].Level)
 			assert.Equal(t, "Robot 4", td.Seats[3].Name)
-			board := h.ClickOn("u1", lobby, h.dixMust(lobby, cverbGo, "")).Shown(lobby)
+			board := h.ClickOn("u1", lobby, h.dixMust(lobby, verbGo, "")).Shown(lobby)
 			require.NotNil(t, board)
 			g, _, _, _ := h.dixNow()
 			require.NotNil(t, g, "the frozen lobby starts")
@@ -236,7 +236,7 @@ var frozenCases = []frozenCase{
 			res := h.ClickOn(p.User, prompt, "dix:bsel:6", "b7")
 			step := res.Shown(prompt)
 			require.NotNil(t, step, res.Describe())
-			_, ok := dixID(step, cverbStep, "p "+botdix.Pick{Target: "b7"}.Arg())
+			_, ok := dixID(step, verbStep, "p "+botdix.Pick{Target: "b7"}.Arg())
 			assert.True(t, ok, "the payment step of the card chosen: %v", tabletest.ComponentIDs(step.Components))
 			after, err := h.Db.Get(context.Background(), h.Channel)
 			require.NoError(t, err)
@@ -244,7 +244,7 @@ var frozenCases = []frozenCase{
 			// The payment the step proposes buys the card.
 			var pay string
 			for _, id := range tabletest.ComponentIDs(step.Components) {
-				if cp, err := parseID(id, contractVerbs); err == nil && cp.Verb == cverbMove {
+				if cp, err := parseID(id, gameVerbs); err == nil && cp.Verb == verbMove {
 					pay = id
 				}
 			}
@@ -274,7 +274,7 @@ var frozenCases = []frozenCase{
 			shownNow := res.Shown(board)
 			require.NotNil(t, shownNow, res.Describe())
 			for _, id := range tabletest.ComponentIDs(shownNow.Components) {
-				_, err := parseID(id, contractVerbs)
+				_, err := parseID(id, gameVerbs)
 				assert.NoError(t, err, "an id of the old table: %s", id)
 			}
 		},
@@ -439,7 +439,7 @@ func checkConverted(t *testing.T, fc frozenCase, shown frozenShown, r *dixbot.Re
 	// table's buttons.
 	assert.True(t, frozenNow.Equal(r.Due), "due %v", r.Due)
 	require.Len(t, td.Outbox, 1)
-	assert.Equal(t, ceffEdit, td.Outbox[0].Kind)
+	assert.Equal(t, effEdit, td.Outbox[0].Kind)
 	switch fc.name {
 	case "solo":
 		assert.True(t, g.Solo())
@@ -485,7 +485,7 @@ func TestFrozenDixRecordRunsDueOnTheSharedTable(t *testing.T) {
 	assert.True(t, frozenNow.Add(100*time.Second).Equal(r.Due), "the deadline is due next: %v", r.Due)
 	// The board shows the shared table's buttons.
 	board := h.Rec.Message(shown.Msgs[0].ID)
-	_, ok := dixID(board, cverbMove, "draw")
+	_, ok := dixID(board, verbMove, "draw")
 	assert.True(t, ok, "the board is drawn again: %v", tabletest.ComponentIDs(board.Components))
 
 	late := frozenNow.Add(101 * time.Second)
