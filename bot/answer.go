@@ -220,6 +220,6 @@ func (c *Call) Modal(id, title string, inputs []discordgo.TextInput) {
 	}
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseModal,
-		Data: &discordgo.InteractionResponseData{CustomID: id, Title: Truncate(title, present.MaxModalTitle), Components: rows},
+		Data: &discordgo.InteractionResponseData{CustomID: id, Title: present.Truncate(title, present.MaxModalTitle), Components: rows},
 	})
 }

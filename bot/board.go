@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/dixgame/dixbot"
@@ -221,7 +220,7 @@ func (c *Call) boardUpToDate(g *present.Game, r *dixbot.Record, td *tableData) b
 	if p, err := parseID(c.I.MessageComponentData().CustomID, gameVerbs); err != nil || p.n > st.Seq() {
 		return false
 	}
-	if slices.ContainsFunc(td.Outbox, func(e effect) bool { return e.Kind == effEdit }) {
+	if owesEdit(td.Outbox) {
 		return true
 	}
 	seq, ok := c.B.boardFences.Shown(td.Board)

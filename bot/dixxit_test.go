@@ -172,7 +172,7 @@ func (h *harness) giveClue(user string, board *tabletest.Message, text string) (
 // squareID is the custom id of square sq's button on board.
 func (h *harness) squareID(board *tabletest.Message, g *drules.Game, sq int) string {
 	h.T.Helper()
-	return h.dmust(board, verbMove, "f "+Itoa(sq)+" "+strconv.FormatUint(g.ViewOf(engine.Public).Turn, 10))
+	return h.dmust(board, verbMove, "f "+strconv.Itoa(sq)+" "+strconv.FormatUint(g.ViewOf(engine.Public).Turn, 10))
 }
 
 // A Dixxit game with three people and one computer seat plays to its final
@@ -232,7 +232,7 @@ func TestDixxitPlaysToTheEnd(t *testing.T) {
 							unchanged(version, "a clue too long")
 							tooLong = true
 						}
-						prompt, res := h.giveClue(users[active], board, "night "+Itoa(step))
+						prompt, res := h.giveClue(users[active], board, "night "+strconv.Itoa(step))
 						assert.Equal(t, locales.T(lang, "table_prompt_done", nil), res.AnsweredText(prompt))
 						assert.True(t, res.Dismissed(prompt), "the prompt goes once the clue is given: %s", res.Describe())
 					}
@@ -343,7 +343,7 @@ func TestDixxitRace(t *testing.T) {
 		require.Equal(t, drules.PhaseClue, g.Phase())
 		active := g.Active()
 		target := g.ViewOf(active).Secret.Target
-		h.giveClue(users[active], board, "race "+Itoa(round))
+		h.giveClue(users[active], board, "race "+strconv.Itoa(round))
 		board = h.Rec.Message(board.ID)
 		g, _, version := h.dstate()
 		guessers := g.ToDecide()
@@ -456,7 +456,7 @@ func TestDixxitRace(t *testing.T) {
 		last := rest[3]
 		// (The id of the current version: concurrent answers may leave a
 		// board one version behind, whose click is answered as outdated.)
-		ix := h.ClickIx(users[guessers[last]], board, buttonID("dixxit", verbMove, g.Seq(), "f "+Itoa(target)+" "+strconv.FormatUint(pv.Turn, 10)))
+		ix := h.ClickIx(users[guessers[last]], board, buttonID("dixxit", verbMove, g.Seq(), "f "+strconv.Itoa(target)+" "+strconv.FormatUint(pv.Turn, 10)))
 		ix.ID = tabletest.Snowflake(base+50, 0)
 		res := h.Run(ix)
 		require.True(t, answeredInPlace(res), "%v", res.Texts())
@@ -528,7 +528,7 @@ func TestDixxitPublicBoardHidesTheTarget(t *testing.T) {
 		users := []string{"u1", "u2", "u3", "u4"}
 		board := h.openDixxit("en", users, 0)
 		retarget := func() {
-			_, err := h.Db.Update(context.Background(), h.Channel, "retarget-"+Itoa(h.N), func(r *dixbot.Record) error {
+			_, err := h.Db.Update(context.Background(), h.Channel, "retarget-"+strconv.Itoa(h.N), func(r *dixbot.Record) error {
 				r.Data = withTarget(t, r.Data, target)
 				return nil
 			})
@@ -643,7 +643,7 @@ func TestDixxitClockWithASilentPlayer(t *testing.T) {
 		now = now.Add(time.Second)
 		seat := people[rng.IntN(len(people))]
 		if g.Phase() == drules.PhaseClue {
-			h.giveClue(users[seat], board, "clock "+Itoa(step))
+			h.giveClue(users[seat], board, "clock "+strconv.Itoa(step))
 			continue
 		}
 		v := g.ViewOf(engine.Public)
@@ -717,7 +717,7 @@ func TestDixxitLeaverPlayedByTheComputer(t *testing.T) {
 		now = now.Add(time.Second)
 		seat := deciding[rng.IntN(len(deciding))]
 		if g.Phase() == drules.PhaseClue {
-			h.giveClue(users[seat], board, "left "+Itoa(step))
+			h.giveClue(users[seat], board, "left "+strconv.Itoa(step))
 			continue
 		}
 		v := g.ViewOf(engine.Public)
@@ -829,7 +829,7 @@ func TestDixxitComputerGuessersTakeTheirTime(t *testing.T) {
 		t.Helper()
 		g, _, _ := h.dstate()
 		if g.Phase() == drules.PhaseClue {
-			h.giveClue(users[g.Active()], board, "wait "+Itoa(turn))
+			h.giveClue(users[g.Active()], board, "wait "+strconv.Itoa(turn))
 			board = h.Rec.Message(board.ID)
 		}
 		g, td, _ := h.dstate()

@@ -80,7 +80,7 @@ func (td *tableData) kickLabel(s int) string {
 	if creator >= 0 {
 		d["Creator"] = td.Seats[creator].Name
 	}
-	return Truncate(locales.N(td.Lang, key, need, d), present.MaxButtonLabel)
+	return present.Truncate(locales.N(td.Lang, key, need, d), present.MaxButtonLabel)
 }
 
 // kickClick is a vote to hand seat arg to the computer.
@@ -112,7 +112,7 @@ func (c *Call) kickClick(g *present.Game, arg string) error {
 		}
 		seat.Votes = append(seat.Votes, c.User)
 		now := c.B.now()
-		d := map[string]any{"Name": seat.Name, "Voter": Escape(c.Name), "Votes": len(seat.Votes), "Need": td.votesNeeded(target)}
+		d := map[string]any{"Name": seat.Name, "Voter": present.Escape(c.Name), "Votes": len(seat.Votes), "Need": td.votesNeeded(target)}
 		if c.User != td.Creator && len(seat.Votes) < td.votesNeeded(target) {
 			td.addLog([]string{locales.T(td.Lang, "log_kick_vote", d)})
 			td.oweChange(r, g, st, pingPlan{}, now)

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
@@ -83,7 +84,7 @@ func TestRatingsReadWithoutALesson(t *testing.T) {
 	lose := func() {
 		t.Helper()
 		game++
-		_, err := db.RecordResult(context.Background(), &dixbot.Result{Guild: h.Guild, Game: "dixxit", ID: "c:" + Itoa(game), Seats: []dixbot.ResultSeat{
+		_, err := db.RecordResult(context.Background(), &dixbot.Result{Guild: h.Guild, Game: "dixxit", ID: "c:" + strconv.Itoa(game), Seats: []dixbot.ResultSeat{
 			{User: "u1", Name: "Alice", Score: 5, Rank: 1}, {User: "u2", Name: "Bob", Score: 2, Rank: 2}}})
 		require.NoError(t, err)
 	}

@@ -216,22 +216,10 @@ func (td *tableData) adopt(r *dixbot.Record, g *present.Game, message string, v 
 // within the store's timeout: the bot's own work after an answer, which
 // nobody would do again if it were dropped.
 func (b *Bot) retryUpdate(ctx context.Context, channel string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
-	pause := storeRetryPause
-	for {
-		sctx, cancel := context.WithTimeout(ctx, b.timeout)
-		r, err := b.update(sctx, channel, "", fn)
-		cancel()
-		if !transient(err) || ctx.Err() != nil {
-			return r, err
-		}
-		b.storeFailed("update", err)
-		t := time.NewTimer(pause)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return r, err
-		}
-		pause = min(2*pause, time.Second)
-	}
+	var r *dixbot.Record
+	err := b.retry(ctx, "update", func(sctx context.Context) (err error) {
+		r, err = b.update(sctx, channel, "", fn)
+		return err
+	})
+	return r, err
 }

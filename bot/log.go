@@ -118,5 +118,5 @@ func logText(lang string, history []string, cut, page int) string {
 		lines = append(lines, locales.T(lang, "none", nil))
 	}
 	lines = append(lines, history[lo:hi]...)
-	return Truncate(strings.Join(lines, "\n"), present.MaxContent)
+	return present.Truncate(strings.Join(lines, "\n"), present.MaxContent)
 }

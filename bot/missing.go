@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -167,16 +168,12 @@ func (c *Call) tellMissing() {
 // scoreboard's too.
 func heldKind(kind string) bool { return kind == effEdit }
 
-// owesEdit reports whether effs owe the board's edit. An edit shows the
-// game as it stands: one owed after another makes that one needless, so a
-// board missing for several changes comes back as one edit.
+// owesEdit reports whether effs owe the board's edit, which may change
+// its pictures. An edit shows the game as it stands: one owed after
+// another makes that one needless, so a board missing for several changes
+// comes back as one edit.
 func owesEdit(effs []effect) bool {
-	for _, e := range effs {
-		if heldKind(e.Kind) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(effs, func(e effect) bool { return e.Kind == effEdit })
 }
 
 // refused records that Discord refused for good, at now, the board's edit

@@ -273,7 +273,7 @@ func (c *Call) openModal(g *present.Game, p parsedID) error {
 	for _, bt := range prompt.Buttons {
 		if md := bt.Modal; md != nil && md.Verb == p.Arg {
 			c.Modal(buttonID(g.Rules.Name(), verbSubmit, st.Seq(), md.Verb), md.Title, []discordgo.TextInput{{
-				CustomID: modalText, Label: Truncate(md.Label, present.MaxInputLabel), Style: discordgo.TextInputShort, Placeholder: Truncate(md.Placeholder, present.MaxInputHolder),
+				CustomID: modalText, Label: present.Truncate(md.Label, present.MaxInputLabel), Style: discordgo.TextInputShort, Placeholder: present.Truncate(md.Placeholder, present.MaxInputHolder),
 				Required: true, MinLength: md.Min, MaxLength: md.Max,
 			}})
 			return nil

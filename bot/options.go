@@ -82,13 +82,13 @@ func startOptions(g *present.Game) []*discordgo.ApplicationCommandOption {
 	for _, o := range g.Options {
 		opt := &discordgo.ApplicationCommandOption{
 			Type: discordgo.ApplicationCommandOptionString, Name: o.Name,
-			Description:              Truncate(optionName(locales.English, game, o), present.MaxChoiceName),
-			DescriptionLocalizations: map[discordgo.Locale]string{discordgo.French: Truncate(optionName(locales.French, game, o), present.MaxChoiceName)},
+			Description:              present.Truncate(optionName(locales.English, game, o), present.MaxChoiceName),
+			DescriptionLocalizations: map[discordgo.Locale]string{discordgo.French: present.Truncate(optionName(locales.French, game, o), present.MaxChoiceName)},
 		}
 		for _, v := range o.Values {
 			opt.Choices = append(opt.Choices, &discordgo.ApplicationCommandOptionChoice{
-				Name:              Truncate(optionValue(locales.English, game, o, v), present.MaxChoiceName),
-				NameLocalizations: map[discordgo.Locale]string{discordgo.French: Truncate(optionValue(locales.French, game, o, v), present.MaxChoiceName)},
+				Name:              present.Truncate(optionValue(locales.English, game, o, v), present.MaxChoiceName),
+				NameLocalizations: map[discordgo.Locale]string{discordgo.French: present.Truncate(optionValue(locales.French, game, o, v), present.MaxChoiceName)},
 				Value:             v,
 			})
 		}
@@ -156,7 +156,7 @@ func optionsMenu(g *present.Game, td *tableData) discordgo.MessageComponent {
 	for _, o := range shown {
 		for _, v := range o.Values {
 			opts = append(opts, discordgo.SelectMenuOption{
-				Label: Truncate(optionName(td.Lang, game, o)+locales.T(td.Lang, "settings_game_sep", nil)+optionValue(td.Lang, game, o, v), present.MaxOptionLabel),
+				Label: present.Truncate(optionName(td.Lang, game, o)+locales.T(td.Lang, "settings_game_sep", nil)+optionValue(td.Lang, game, o, v), present.MaxOptionLabel),
 				Value: o.Name + "=" + v, Default: vals[o.Name] == v,
 			})
 		}
@@ -257,7 +257,7 @@ func (b *Bot) optionSettings(lang string, s channelSettings, page int) ([]string
 				"Value": optionValue(lang, game, o, vals[o.Name])}))
 			for _, v := range o.Values {
 				opts = append(opts, discordgo.SelectMenuOption{
-					Label: Truncate(title+locales.T(lang, "settings_game_sep", nil)+optionName(lang, game, o)+
+					Label: present.Truncate(title+locales.T(lang, "settings_game_sep", nil)+optionName(lang, game, o)+
 						locales.T(lang, "settings_game_sep", nil)+optionValue(lang, game, o, v), present.MaxOptionLabel),
 					Value: game + "/" + o.Name + "=" + v, Default: vals[o.Name] == v,
 				})

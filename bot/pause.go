@@ -142,15 +142,13 @@ func (c *Call) keepLog(r *dixbot.Record, td *tableData) {
 	})
 }
 
-// mayPause: the table's creator, or a member who may manage the channel.
-func (c *Call) mayPause(td *tableData) bool { return c.manages(td.Creator) }
 
 // pauseCommand pauses (on) or resumes the game: /<game> pause and
 // /<game> resume.
 func (c *Call) pauseCommand(g *present.Game, on bool) error {
 	cmd := "/" + En(g.Rules.Name()+"_cmd_name")
 	r, _, err := c.changeTable(g, func(r *dixbot.Record, td *tableData) error {
-		if !c.mayPause(td) {
+		if !c.manages(td.Creator) {
 			return Refuse(ErrNoPermission, "err_no_permission_pause", nil)
 		}
 		st, err := runningState(g, r)
@@ -158,7 +156,7 @@ func (c *Call) pauseCommand(g *present.Game, on bool) error {
 			return err
 		}
 		now := c.B.now()
-		name := Escape(c.Name)
+		name := present.Escape(c.Name)
 		var pings pingPlan
 		switch {
 		case on && td.Paused != "":

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -83,7 +84,7 @@ func TestPauseResume(t *testing.T) {
 			_, td, _ = h.qstate()
 			assert.Empty(t, td.Paused)
 			shown = h.Rec.Message(board.ID)
-			assert.Contains(t, shown.Content, "<t:"+Itoa(int(r.Due.Unix()))+":R>")
+			assert.Contains(t, shown.Content, "<t:"+strconv.Itoa(int(r.Due.Unix()))+":R>")
 			// The click goes through again.
 			res := h.ClickOn("u2", shown, h.qwixxMove(shown))
 			assert.Equal(t, discordgo.InteractionResponseUpdateMessage, res.Response().Type)

@@ -90,7 +90,7 @@ func refusedFiles(err error, files []*discordgo.File) bool {
 func attachmentsFor(files []*discordgo.File) *[]*discordgo.MessageAttachment {
 	atts := make([]*discordgo.MessageAttachment, len(files))
 	for i, f := range files {
-		atts[i] = &discordgo.MessageAttachment{ID: Itoa(i), Filename: f.Name}
+		atts[i] = &discordgo.MessageAttachment{ID: strconv.Itoa(i), Filename: f.Name}
 	}
 	return &atts
 }
@@ -238,16 +238,10 @@ type boardPic struct {
 // sure of them (boardHad).
 func (c *Call) noteBoardPicture(td *tableData) {
 	c.boardHad = ""
-	if c.I.Message == nil || td.Board == "" || c.I.Message.ID != td.Board || !known(td, td.picKey()) || editOwed(td) {
+	if c.I.Message == nil || td.Board == "" || c.I.Message.ID != td.Board || !known(td, td.picKey()) || owesEdit(td.Outbox) {
 		return
 	}
 	c.boardHad = td.Pic.Key
-}
-
-// editOwed reports whether td owes an edit of the board, which may change
-// its pictures.
-func editOwed(td *tableData) bool {
-	return slices.ContainsFunc(td.Outbox, func(e effect) bool { return e.Kind == effEdit })
 }
 
 // keptAnswerPictures is the "attachments" of a click's answer showing
@@ -348,7 +342,7 @@ func (c *Call) keepPicture(td *tableData, key string) {
 	case c.I.Message == nil || td.Board == "" || c.I.Message.ID != td.Board, td.forgot:
 		return // not the board; or this call's change forgot them already
 	case known(td, key):
-		if !editOwed(td) {
+		if !owesEdit(td.Outbox) {
 			c.boardHad = key // and the message has them (keptAnswerPictures)
 		}
 		return // the record says what the answer shows

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -97,8 +98,8 @@ func TestQwixxPlaysToTheEnd(t *testing.T) {
 		if step == 0 {
 			cp := *board // the recorder updates the shown message in place
 			old = &cp
-			for _, forged := range []string{"qwixx:mv:" + Itoa(int(g.Seq)) + ":w r99", "qwixx:mv:x:w -", "qwixx:zz:1", "qwixx:mv:1",
-				"qwixx:mv:" + Itoa(int(g.Seq)) + ":" + strings.Repeat("w", 90)} {
+			for _, forged := range []string{"qwixx:mv:" + strconv.Itoa(int(g.Seq)) + ":w r99", "qwixx:mv:x:w -", "qwixx:zz:1", "qwixx:mv:1",
+				"qwixx:mv:" + strconv.Itoa(int(g.Seq)) + ":" + strings.Repeat("w", 90)} {
 				res := h.ClickOn(user, board, forged)
 				assert.NotEmpty(t, res.EphemeralText(), forged)
 				unchanged(version)
@@ -149,7 +150,7 @@ func TestQwixxSimultaneousWhiteSums(t *testing.T) {
 	t.Parallel()
 	for round := range 3 {
 		h := newQwixxHarness(t, false)
-		h.Channel = "c" + Itoa(round+10)
+		h.Channel = "c" + strconv.Itoa(round+10)
 		users := []string{"u1", "u2", "u3", "u4"}
 		board := h.openQwixx(users)
 		g, _, _ := h.qstate()

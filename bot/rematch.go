@@ -139,7 +139,7 @@ func (c *Call) rematchClick(g *present.Game) error {
 	}
 	others := ntd.Called
 	content, comps := lobbyView(g, ntd)
-	content = locales.T(ntd.Lang, "table_rematch_lobby", map[string]any{"Mentions": Mentions(others), "Creator": Escape(c.Name)}) +
+	content = locales.T(ntd.Lang, "table_rematch_lobby", map[string]any{"Mentions": Mentions(others), "Creator": present.Escape(c.Name)}) +
 		"\n\n" + content
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
@@ -292,7 +292,7 @@ func (c *Call) rematchTakenBy(r *dixbot.Record) error {
 	name := locales.T(c.Lang, "nobody", nil)
 	for _, s := range td.Seats {
 		if s.User == td.Creator && s.User != "" {
-			name = Escape(s.Name)
+			name = present.Escape(s.Name)
 		}
 	}
 	switch {

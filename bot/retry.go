@@ -31,20 +31,27 @@ func transient(err error) bool {
 // fails otherwise than transiently, or the call's budget ends; a failed
 // store call of kind op ("get", "update"…) is counted each time.
 func (c *Call) Retry(kind string, op func(ctx context.Context) error) error {
+	return c.B.retry(c.ctx, kind, op)
+}
+
+// retry runs op, each try within the store's timeout, until it succeeds,
+// fails otherwise than transiently, or ctx ends; a failed store call of
+// kind op is counted each time.
+func (b *Bot) retry(ctx context.Context, kind string, op func(ctx context.Context) error) error {
 	pause := storeRetryPause
 	for {
-		ctx, cancel := c.storeCtx()
-		err := op(ctx)
+		sctx, cancel := context.WithTimeout(ctx, b.timeout)
+		err := op(sctx)
 		cancel()
-		c.storeErr(kind, err)
-		if !transient(err) || c.ctx.Err() != nil {
+		b.storeFailed(kind, err)
+		if !transient(err) || ctx.Err() != nil {
 			return err
 		}
-		c.B.log.Debug("store call failed; trying again", "interaction", c.I.ID, "op", kind, "err", err)
+		b.log.Debug("store call failed; trying again", "op", kind, "err", err)
 		t := time.NewTimer(pause)
 		select {
 		case <-t.C:
-		case <-c.ctx.Done():
+		case <-ctx.Done():
 			t.Stop()
 			return err
 		}

@@ -201,7 +201,7 @@ func parseNumber(s string, optional bool, most int) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 || n > most {
-		return 0, Refuse(ErrBadInput, "err_bad_number", map[string]any{"Text": Truncate(Escape(s), 20)})
+		return 0, Refuse(ErrBadInput, "err_bad_number", map[string]any{"Text": present.Truncate(present.Escape(s), 20)})
 	}
 	return n, nil
 }

@@ -427,7 +427,7 @@ func (b *Bot) settingsView(lang string, s channelSettings, note string, at menuA
 	for _, game := range games {
 		for _, p := range b.games[game].Paces {
 			gamePaces = append(gamePaces, discordgo.SelectMenuOption{
-				Label: Truncate(t(game+"_title", nil)+t("settings_game_sep", nil)+paceLabel(lang, game, p), present.MaxOptionLabel),
+				Label: present.Truncate(t(game+"_title", nil)+t("settings_game_sep", nil)+paceLabel(lang, game, p), present.MaxOptionLabel),
 				Value: game + "/" + p.Name, Default: p.Name == b.gamePace(s, game),
 			})
 		}
@@ -446,7 +446,7 @@ func (b *Bot) settingsView(lang string, s channelSettings, note string, at menuA
 		Button(lang, picsKey, nil, discordgo.SecondaryButton, tableID(verbSettings, setPics)),
 		Button(lang, "settings_btn_reset", nil, discordgo.DangerButton, tableID(verbSettings, setReset)),
 	}})
-	return Truncate(strings.Join(lines, "\n"), present.MaxContent), rows
+	return present.Truncate(strings.Join(lines, "\n"), present.MaxContent), rows
 }
 
 // tableOptions is the line of a game's lobby that says the

@@ -337,7 +337,7 @@ func (c *Call) statsShow(d discordgo.ApplicationCommandInteractionData) error {
 	}
 	lang := c.Lang
 	if len(ps) == 0 && len(solo) == 0 {
-		c.Ephemeral(locales.T(lang, "stats_none", map[string]any{"Name": Escape(name)}), nil)
+		c.Ephemeral(locales.T(lang, "stats_none", map[string]any{"Name": present.Escape(name)}), nil)
 		return nil
 	}
 	var lines []string
@@ -433,7 +433,7 @@ func (c *Call) leaderboard(d discordgo.ApplicationCommandInteractionData) error 
 		if name == "" {
 			name = s.User
 		}
-		return locales.T(lang, key, map[string]any{"Rank": s.Rank, "Name": Escape(name), "Rating": ratingText(lang, s.Mu, s.Sigma, s.Played),
+		return locales.T(lang, key, map[string]any{"Rank": s.Rank, "Name": present.Escape(name), "Rating": ratingText(lang, s.Mu, s.Sigma, s.Played),
 			"Record": recordText(lang, s.Played, s.Won, s.Ahead, s.Faced)})
 	}
 	for _, s := range top {

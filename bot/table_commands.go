@@ -30,7 +30,7 @@ func paceMenu(g *present.Game, td *tableData) discordgo.MessageComponent {
 	var opts []discordgo.SelectMenuOption
 	for _, p := range g.Paces {
 		opts = append(opts, discordgo.SelectMenuOption{
-			Label: Truncate(paceLabel(td.Lang, name, p), present.MaxOptionLabel), Value: p.Name, Default: p.Name == chosen})
+			Label: present.Truncate(paceLabel(td.Lang, name, p), present.MaxOptionLabel), Value: p.Name, Default: p.Name == chosen})
 	}
 	return discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
 		CustomID: buttonID(name, verbPace, uint64(td.Lobby), ""), Options: opts,
@@ -148,13 +148,13 @@ func gamePaceOption(g *present.Game) *discordgo.ApplicationCommandOption {
 	game := g.Rules.Name()
 	o := Option(optPace, discordgo.ApplicationCommandOptionString)
 	desc := func(lang string) string {
-		return Truncate(locales.T(lang, "table_opt_pace_desc", map[string]any{"Default": paceLabel(lang, game, g.Paces[0])}), 100)
+		return present.Truncate(locales.T(lang, "table_opt_pace_desc", map[string]any{"Default": paceLabel(lang, game, g.Paces[0])}), 100)
 	}
 	o.Description, o.DescriptionLocalizations = desc(locales.English), map[discordgo.Locale]string{discordgo.French: desc(locales.French)}
 	for _, p := range g.Paces {
 		o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{
-			Name:              Truncate(paceLabel(locales.English, game, p), 100),
-			NameLocalizations: map[discordgo.Locale]string{discordgo.French: Truncate(paceLabel(locales.French, game, p), 100)},
+			Name:              present.Truncate(paceLabel(locales.English, game, p), 100),
+			NameLocalizations: map[discordgo.Locale]string{discordgo.French: present.Truncate(paceLabel(locales.French, game, p), 100)},
 			Value:             p.Name,
 		})
 	}
