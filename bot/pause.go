@@ -142,7 +142,6 @@ func (c *Call) keepLog(r *dixbot.Record, td *tableData) {
 	})
 }
 
-
 // pauseCommand pauses (on) or resumes the game: /<game> pause and
 // /<game> resume.
 func (c *Call) pauseCommand(g *present.Game, on bool) error {
