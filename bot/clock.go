@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -183,8 +182,7 @@ func (b *Bot) decideOutOfTime(g *present.Game, st engine.State, td *tableData, n
 		if late < 0 {
 			break
 		}
-		rng := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(late)))
-		m, err := g.Player(g.Default).Timeout(st, late, rng)
+		m, err := g.Player(g.Default, td.Lang).Timeout(st, late, td.rng(st, late))
 		if err != nil {
 			return nil, nil, err
 		}

@@ -53,8 +53,8 @@ func watchGame(game *present.Game, foresight bool) (ws *tabletest.WatchedStore, 
 	in, out = new(atomic.Int32), new(atomic.Int32)
 	game.Foresight = foresight
 	player := game.Player
-	game.Player = func(level string) engine.Player {
-		return watchedPlayer{Player: player(level), ws: ws, inside: in, outside: out}
+	game.Player = func(level, lang string) engine.Player {
+		return watchedPlayer{Player: player(level, lang), ws: ws, inside: in, outside: out}
 	}
 	return ws, in, out
 }

@@ -400,9 +400,9 @@ func (b *Bot) advanceWith(g *present.Game, st engine.State, td *tableData, now t
 		return nil, nil // nobody plays while the game is paused
 	}
 	f = f.of(td)
-	player := func(level string) engine.Player { return f.player(g.Player(level), level) }
-	if g.PlayerIn != nil {
-		player = func(level string) engine.Player { return f.player(g.PlayerIn(level, td.Lang), level) }
+	decide := func(s int) (engine.Move, error) {
+		level := td.Seats[s].Level
+		return f.player(g.Player(level, td.Lang), level).Decide(st, s, td.rng(st, s))
 	}
 	for range maxAdvance {
 		if st.Over() {
@@ -414,8 +414,7 @@ func (b *Bot) advanceWith(g *present.Game, st engine.State, td *tableData, now t
 			m, ok = st.Forced(s)
 			if !ok && s < len(td.Seats) && td.Seats[s].Away && td.Seats[s].Level == "" {
 				var err error
-				r := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(s)))
-				if m, err = f.player(g.Player(g.Default), g.Default).Timeout(st, s, r); err != nil {
+				if m, err = f.player(g.Player(g.Default, td.Lang), g.Default).Timeout(st, s, td.rng(st, s)); err != nil {
 					return nil, fmt.Errorf("bot: absent seat %d: %w", s, err)
 				}
 				ok = true
@@ -428,8 +427,7 @@ func (b *Bot) advanceWith(g *present.Game, st engine.State, td *tableData, now t
 					continue
 				}
 				var err error
-				r := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(s)))
-				if m, err = player(td.Seats[s].Level).Decide(st, s, r); err != nil {
+				if m, err = decide(s); err != nil {
 					return nil, fmt.Errorf("bot: computer seat %d: %w", s, err)
 				}
 				ok = true
@@ -441,8 +439,7 @@ func (b *Bot) advanceWith(g *present.Game, st engine.State, td *tableData, now t
 		}
 		if seat < 0 && due >= 0 {
 			var err error
-			r := rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(due)))
-			if m, err = player(td.Seats[due].Level).Decide(st, due, r); err != nil {
+			if m, err = decide(due); err != nil {
 				return nil, fmt.Errorf("bot: computer seat %d: %w", due, err)
 			}
 			if m, err = stampAt(g, m, time.UnixMilli(dueAt)); err != nil {
@@ -460,6 +457,13 @@ func (b *Bot) advanceWith(g *present.Game, st engine.State, td *tableData, now t
 		all = append(all, evs...)
 	}
 	return nil, fmt.Errorf("%w: the game does not end", engine.ErrInvariant)
+}
+
+// rng is the computer's randomness for seat's decision at st: of the
+// table's seed and the decision, so that the decision taken again (an
+// update tried again, another process) is the same.
+func (td *tableData) rng(st engine.State, seat int) *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(seat)))
 }
 
 func appendLog(log, lines []string) []string {

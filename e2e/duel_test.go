@@ -215,7 +215,7 @@ func duelGame() present.Game {
 	return present.Game{
 		Rules:     duelRules{},
 		Presenter: duelPresenter{},
-		Player:    func(string) engine.Player { return duelPlayer{} },
+		Player:    func(_, _ string) engine.Player { return duelPlayer{} },
 		Levels:    []string{"normal"},
 		Default:   "normal",
 		MinSeats:  2,

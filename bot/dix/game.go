@@ -26,7 +26,7 @@ func Game() present.Game {
 	return present.Game{
 		Rules:     dix.Rules{},
 		Presenter: Presenter{},
-		Player: func(level string) engine.Player {
+		Player: func(level, _ string) engine.Player {
 			l, err := computer.ParseLevel(level)
 			if err != nil {
 				l = computer.Strong

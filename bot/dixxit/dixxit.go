@@ -41,8 +41,7 @@ func Game() present.Game {
 	return present.Game{
 		Rules:     rules.Rules{},
 		Presenter: Presenter{},
-		Player:    func(string) engine.Player { return playerIn("en") },
-		PlayerIn:  func(_, lang string) engine.Player { return playerIn(lang) },
+		Player:    func(_, lang string) engine.Player { return playerIn(lang) },
 		Levels:    []string{Level},
 		Default:   Level,
 		MinSeats:  rules.MinPlayers,

@@ -359,15 +359,14 @@ type Hinter interface {
 type Game struct {
 	Rules     engine.Game
 	Presenter Presenter
-	// Player returns the computer player of a level (one of Levels).
-	Player func(level string) engine.Player
+	// Player returns the computer player of a level (one of Levels) for a
+	// table that speaks lang (a Dixxit computer reads and gives clues in
+	// the table's language).
+	Player func(level, lang string) engine.Player
 	// Levels are the computer's levels, weakest first; Default is the one
 	// that takes over a seat whose player leaves.
 	Levels  []string
 	Default string
-	// PlayerIn, when set, is used instead of Player: the computer player
-	// of a level for a game played in lang.
-	PlayerIn func(level, lang string) engine.Player
 	// MinSeats and MaxSeats bound the seats of a table. A game of one
 	// seat (MinSeats 1) also has /<game> solo: a table of its caller
 	// alone, started at once.
