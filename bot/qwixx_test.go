@@ -354,7 +354,7 @@ func TestQwixxClockPlaysForTheAbsent(t *testing.T) {
 	board := h.openQwixx([]string{"u1", "u2"}, "easy")
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
-	require.True(t, now.Add(botqwixx.Game().Decision).Equal(r.Due), "the first deadline: %v", r.Due)
+	require.True(t, now.Add(botqwixx.DecisionTime).Equal(r.Due), "the first deadline: %v", r.Due)
 
 	// Before the deadline nothing changes.
 	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now.Add(time.Second)))

@@ -376,11 +376,9 @@ type Game struct {
 	// subcommand of the game's command of the same name shows at once,
 	// whoever is to decide: DIX's "hand".
 	Views []string
-	// Decision is the time each decision has, its clock starting when it
-	// opens; once out, the computer's Timeout decides for the seat. Zero:
-	// no clock. Paces, when set, take its place.
-	Decision time.Duration
-	// Paces are the clocks a lobby may choose from, the first the default.
+	// Paces are the clocks a lobby may choose from, the first the default;
+	// none: no clock. Once a decision's time is out, the computer's Timeout
+	// decides for the seat.
 	Paces []Pace
 	// Reaction, when set, is how long a computer seat of level takes to
 	// make its decision in st once it opened, clock being the time the
@@ -513,7 +511,7 @@ func BankPaces(paces []clock.Pace, first string) []Pace {
 }
 
 // PaceOf returns the pace named name, or the default (the first pace; a
-// pace of Decision for every decision when Paces is empty).
+// pace without a clock when Paces is empty).
 func (g *Game) PaceOf(name string) Pace {
 	for _, p := range g.Paces {
 		if p.Name == name {
@@ -523,8 +521,7 @@ func (g *Game) PaceOf(name string) Pace {
 	if len(g.Paces) > 0 {
 		return g.Paces[0]
 	}
-	d := g.Decision
-	return Pace{Name: "live", Clock: func(engine.State, int) time.Duration { return d }}
+	return Pace{Name: "live", Clock: func(engine.State, int) time.Duration { return 0 }}
 }
 
 // CustomID builds a component's custom id, "<prefix>:<verb>:<n>" and one

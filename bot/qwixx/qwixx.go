@@ -49,7 +49,6 @@ func Game() present.Game {
 		Default:  computer.Normal.String(),
 		MinSeats: 2,
 		MaxSeats: 5,
-		Decision: DecisionTime,
 		Paces: []present.Pace{
 			{Name: "live", Clock: func(engine.State, int) time.Duration { return DecisionTime }},
 			{Name: "evening", Clock: func(engine.State, int) time.Duration { return EveningTime }},
