@@ -462,17 +462,13 @@ func (b *Bot) promptPictured(td *tableData, p present.Prompt) present.Prompt {
 }
 
 // promptStep is seat's step of draft of the private prompt of pr, the
-// presenter of a game at table td, in lang: with the seats named as the
-// table names them when pr is a present.TablePrompter.
+// presenter of a game at table td, in lang, the seats named as the table
+// names them.
 func (b *Bot) promptStep(pr present.Prompter, td *tableData, lang string, st engine.State, seat int, draft string) (present.Prompt, error) {
-	tp, ok := pr.(present.TablePrompter)
-	if !ok {
-		return pr.Prompt(lang, st, seat, draft)
-	}
 	t := td.table(!b.noPictures)
 	t.Lang = lang
 	for i, s := range td.Seats {
 		t.Marks[i] = seatMarkOf(lang, s)
 	}
-	return tp.PromptAt(t, st, seat, draft)
+	return pr.Prompt(t, st, seat, draft)
 }

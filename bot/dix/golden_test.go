@@ -225,7 +225,7 @@ func TestBoardGolden(t *testing.T) {
 					assert.LessOrEqual(t, len(e.Fields), 25)
 				}
 				for _, seat := range st.ToDecide() {
-					p, err := Presenter{}.Prompt(lang, st, seat, "")
+					p, err := Presenter{}.Prompt(present.Table{Lang: lang}, st, seat, "")
 					if err != nil {
 						fmt.Fprintf(&sb, "== prompt of seat %d: %v\n", seat, err)
 						continue
@@ -234,7 +234,7 @@ func TestBoardGolden(t *testing.T) {
 					fmt.Fprintf(&sb, "== prompt of seat %d\n%s", seat, dumpPrompt(p))
 				}
 				if g.Phase != dix.PhaseOver {
-					hand, err := Presenter{}.Prompt(lang, st, 0, stepHand)
+					hand, err := Presenter{}.Prompt(present.Table{Lang: lang}, st, 0, stepHand)
 					require.NoError(t, err)
 					sb.WriteString("== hand of seat 0\n" + dumpPrompt(hand))
 				}

@@ -23,11 +23,10 @@ import (
 type Presenter struct{}
 
 var (
-	_ present.Presenter     = Presenter{}
-	_ present.Prompter      = Presenter{}
-	_ present.TablePrompter = Presenter{}
-	_ present.Hinter        = Presenter{}
-	_ present.Rounder       = Presenter{}
+	_ present.Presenter = Presenter{}
+	_ present.Prompter  = Presenter{}
+	_ present.Hinter    = Presenter{}
+	_ present.Rounder   = Presenter{}
 )
 
 // The files of the pictures a board or a prompt shows.

@@ -37,15 +37,9 @@ const (
 // its token entries and the way to the other pages.
 const pickPage = 19
 
-// Prompt is seat's private prompt in st at the step of draft, the seats
-// named by their numbers.
-func (p Presenter) Prompt(lang string, st engine.State, seat int, draft string) (present.Prompt, error) {
-	return p.PromptAt(present.Table{Lang: lang}, st, seat, draft)
-}
-
-// PromptAt is seat's private prompt in st at the step of draft, the
+// Prompt is seat's private prompt in st at the step of draft, the
 // seats named as the table t names them.
-func (Presenter) PromptAt(t present.Table, st engine.State, seat int, draft string) (present.Prompt, error) {
+func (Presenter) Prompt(t present.Table, st engine.State, seat int, draft string) (present.Prompt, error) {
 	lang := t.Lang
 	g := gameOf(st)
 	if g == nil || seat < 0 || seat >= len(g.Players) || g.IsAlix(seat) {

@@ -31,7 +31,7 @@ func steps(t *testing.T, lang string, st engine.State, seat int, draft string, l
 			continue
 		}
 		seen[d] = true
-		p, err := Presenter{}.Prompt(lang, st, seat, d)
+		p, err := Presenter{}.Prompt(present.Table{Lang: lang}, st, seat, d)
 		require.NoError(t, err, "step %q", d)
 		require.NoError(t, p.Check(), "step %q", d)
 		for _, c := range p.Choices {
@@ -72,7 +72,7 @@ func TestPromptStepsFitAndOfferLegalMoves(t *testing.T) {
 			require.Less(t, n, 2000)
 			seat := g.ToAct()
 			ch := g.Choices(seat)
-			p, err := Presenter{}.Prompt("en", st, seat, "")
+			p, err := Presenter{}.Prompt(present.Table{Lang: "en"}, st, seat, "")
 			switch {
 			case HasAction(ch, dix.ActBuy) && len(ch.Buyable) > 0, HasAction(ch, dix.ActBid), HasAction(ch, dix.ActPay):
 				require.NoError(t, err)
@@ -92,7 +92,7 @@ func TestPromptStepsFitAndOfferLegalMoves(t *testing.T) {
 				assert.True(t, errors.Is(err, present.ErrNoPrompt), "%v %v", p, err)
 			}
 			for _, forged := range []string{"b z9", "a 999", "p w.99.0.0", "c purple", "x"} {
-				_, err := Presenter{}.Prompt("en", st, seat, forged)
+				_, err := Presenter{}.Prompt(present.Table{Lang: "en"}, st, seat, forged)
 				assert.True(t, errors.Is(err, present.ErrBadDraft) || errors.Is(err, present.ErrNoPrompt), "%q: %v", forged, err)
 			}
 			a := cdix.Decide(g, seat, computer.Normal, r)

@@ -355,7 +355,8 @@ func scoreboard(t present.Table, v rules.View) present.Board {
 // aloud, in one step (draft ""; any other is ErrBadDraft). Nobody else
 // has one (ErrNoPrompt; while the clue is awaited, a NoPromptError that
 // says who gives it).
-func (Presenter) Prompt(lang string, st engine.State, seat int, draft string) (present.Prompt, error) {
+func (Presenter) Prompt(t present.Table, st engine.State, seat int, draft string) (present.Prompt, error) {
+	lang := t.Lang
 	g := gameOf(st)
 	if g != nil && !g.Over() && g.Phase() == rules.PhaseClue && g.Active() != seat {
 		// Another's picture: they are told whose it is.

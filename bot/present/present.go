@@ -140,21 +140,14 @@ type Stamper interface {
 // game as it stands then. A list longer than Discord allows is split into
 // steps by the presenter: the table never cuts one (Prompt.Check).
 type Prompter interface {
-	// Prompt is seat's private prompt in st, in lang, at the step of
-	// draft ("": the first step). It returns an error wrapping
-	// ErrNoPrompt when the seat has nothing to decide in a prompt now,
-	// and one wrapping ErrBadDraft when draft is not a step of the seat's
-	// decision now (forged, or of an earlier state).
-	Prompt(lang string, st engine.State, seat int, draft string) (Prompt, error)
-}
-
-// TablePrompter is a Prompter whose steps name the seats as the table
-// does (the board as text, a hand): the table asks PromptAt, with the
-// table as its board shows it but in the clicker's language (t.Lang), in
-// place of Prompt.
-type TablePrompter interface {
-	Prompter
-	PromptAt(t Table, st engine.State, seat int, draft string) (Prompt, error)
+	// Prompt is seat's private prompt in st at the step of draft ("": the
+	// first step), at table t as its board shows it but in the clicker's
+	// language (t.Lang), so that a step names the seats as the table does.
+	// It returns an error wrapping ErrNoPrompt when the seat has nothing
+	// to decide in a prompt now, and one wrapping ErrBadDraft when draft
+	// is not a step of the seat's decision now (forged, or of an earlier
+	// state).
+	Prompt(t Table, st engine.State, seat int, draft string) (Prompt, error)
 }
 
 // Errors of a Prompter.

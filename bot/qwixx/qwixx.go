@@ -416,7 +416,8 @@ var (
 // colour-sum decision that may follow it, each a whole plan. Other seats
 // have none (ErrNoPrompt); a draft that is not a white-sum decision the
 // seat may take now is ErrBadDraft.
-func (Presenter) Prompt(lang string, st engine.State, seat int, draft string) (present.Prompt, error) {
+func (Presenter) Prompt(t present.Table, st engine.State, seat int, draft string) (present.Prompt, error) {
+	lang := t.Lang
 	g := gameOf(st)
 	if g == nil || seat != g.Active || g.Phase != rules.PhaseWhite || !g.Deciding(seat) {
 		return present.Prompt{}, present.ErrNoPrompt

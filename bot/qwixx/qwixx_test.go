@@ -174,7 +174,7 @@ func TestEveryPromptFitsDiscordAndReachesEveryPlan(t *testing.T) {
 				// strong level's plan, which searches.
 				for _, lang := range []string{[]string{"en", "fr"}[rolls%2]} {
 					got := map[engine.Move]bool{}
-					first, err := Presenter{}.Prompt(lang, st, g.Active, "")
+					first, err := Presenter{}.Prompt(present.Table{Lang: lang}, st, g.Active, "")
 					require.NoError(t, err)
 					require.NoError(t, first.Check(), "first step, turn %d", g.Turn)
 					for _, c := range first.Choices {
@@ -182,7 +182,7 @@ func TestEveryPromptFitsDiscordAndReachesEveryPlan(t *testing.T) {
 							got[c.Move] = true
 							continue
 						}
-						p, err := Presenter{}.Prompt(lang, st, g.Active, c.Next)
+						p, err := Presenter{}.Prompt(present.Table{Lang: lang}, st, g.Active, c.Next)
 						require.NoError(t, err, c.Next)
 						require.NoError(t, p.Check(), "step %q, turn %d", c.Next, g.Turn)
 						for _, c2 := range p.Choices {
@@ -193,11 +193,11 @@ func TestEveryPromptFitsDiscordAndReachesEveryPlan(t *testing.T) {
 					assert.Equal(t, want, got, "turn %d, white sum %d", g.Turn, g.Dice.WhiteSum())
 				}
 				for _, bad := range []string{"w r13", "c -", "w - c -", "zz", "w r" + strconv.Itoa(g.Dice.WhiteSum()+1)} {
-					_, err := Presenter{}.Prompt("en", st, g.Active, bad)
+					_, err := Presenter{}.Prompt(present.Table{Lang: "en"}, st, g.Active, bad)
 					assert.ErrorIs(t, err, present.ErrBadDraft, bad)
 				}
 				other := (g.Active + 1) % g.Players
-				_, err := Presenter{}.Prompt("en", st, other, "")
+				_, err := Presenter{}.Prompt(present.Table{Lang: "en"}, st, other, "")
 				assert.ErrorIs(t, err, present.ErrNoPrompt)
 			}
 			deciding := g.ToDecide()
