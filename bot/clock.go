@@ -13,6 +13,15 @@ import (
 	"github.com/dixgame/dixbot/locales"
 )
 
+// Pace, clocks and absent players (DISCORD-UX "Pace, clocks and absent
+// players"): every game has a clock (package clock) chosen by its pace. The
+// decision running is the one of the player to act; when their time runs
+// out the computer decides for them (decideOutOfTime), twice in a row and
+// they are marked absent, and the others may vote to hand their seat to
+// the computer for good. Deadlines and reminders are kept as the record's Due
+// time, so any process finds them (Store.Due) and acts on them through the
+// same exactly-once update as a click (RunDue).
+
 // Clocks of games: every seat deciding has its own deadline,
 // the time the table's pace gives its decision after it opened
 // (tableData.OpenAt): a time per decision (present.Pace.Clock), or what is

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/bwmarrin/discordgo"
@@ -137,4 +138,18 @@ func (c *Call) kickClick(g *present.Game, arg string) error {
 	c.Ephemeral(locales.T(c.Lang, "kick_done", nil), nil)
 	c.settleAnswer(r)
 	return nil
+}
+
+// maxKickButtons bounds the vote buttons on the board (a row holds five,
+// one is the hand's).
+const maxKickButtons = 4
+
+// parseSeatArg reads a seat number carried by a custom id, of a table of
+// at most seats seats.
+func parseSeatArg(s string, seats int) (int, error) {
+	n, err := parseNumber(s, false, seats-1)
+	if err != nil {
+		return 0, fmt.Errorf("%w: seat %q", ErrBadCustomID, s)
+	}
+	return n, nil
 }

@@ -465,11 +465,3 @@ func (b *Bot) advanceWith(g *present.Game, st engine.State, td *tableData, now t
 func (td *tableData) rng(st engine.State, seat int) *rand.Rand {
 	return rand.New(rand.NewPCG(uint64(td.Seed), st.Seq()*8+uint64(seat)))
 }
-
-func appendLog(log, lines []string) []string {
-	log = append(log, lines...)
-	if len(log) > maxTableLog {
-		log = append([]string(nil), log[len(log)-maxTableLog:]...)
-	}
-	return log
-}
