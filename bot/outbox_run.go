@@ -464,7 +464,7 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 		if x.td.Board == "" || x.rec.Data == nil {
 			return nil
 		}
-		if !e.Again && x.ix != nil && x.ix.Orig == x.td.Board && e.ID <= x.upTo {
+		if !e.Again && x.ix != nil && x.ix.Orig == x.td.Board && e.ID <= x.upTo && !x.behind() {
 			// The answer showed the change on the board; a newer change
 			// shows itself (its answer, or its own owed edit).
 			return nil
@@ -523,6 +523,13 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 		return nil
 	}
 	return fmt.Errorf("bot: unknown effect %q", e.Kind)
+}
+
+// behind reports whether the board shows an older game than the record's:
+// the answer landed after a later change's (shown), so no answer of that
+// later change shows it any more; the run's edit does, at once.
+func (x *cexec) behind() bool {
+	return x.shown != nil && !bytes.Equal(x.rec.Data, x.shown)
 }
 
 // tableFinisher is a store that archives a channel's record only when it
