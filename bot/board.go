@@ -24,7 +24,12 @@ func (b *Bot) drawBoard(g *present.Game, r *dixbot.Record, td *tableData, kept s
 	if err != nil {
 		return present.Board{}, nil, err
 	}
-	t := td.boardTable(g, st, !b.noPictures && b.mayAttach(r.Channel))
+	return b.boardAt(g, r.Channel, td, st, kept), st, nil
+}
+
+// boardAt is drawBoard of the game st of a table of channel.
+func (b *Bot) boardAt(g *present.Game, channel string, td *tableData, st engine.State, kept string) present.Board {
+	t := td.boardTable(g, st, !b.noPictures && b.mayAttach(channel))
 	t.Kept = kept
 	pb := g.Presenter.Board(t, st)
 	if err := pb.Check(); err != nil {
@@ -33,7 +38,7 @@ func (b *Bot) drawBoard(g *present.Game, r *dixbot.Record, td *tableData, kept s
 		b.log.Error("a board beyond Discord's limits", "game", g.Rules.Name(), "err", err)
 	}
 	pb.Content = withLine(pb.Content, tableClockLine(g, st, td))
-	return pb, st, nil
+	return pb
 }
 
 // buttonsVersion is the version a board's decision buttons carry: for a
@@ -154,14 +159,7 @@ func (c *Call) answerStale(g *present.Game, lobbyClick bool) error {
 			text += "\n" + locales.T(c.Lang, "stale_link", map[string]any{"URL": messageURL(c.I.GuildID, c.I.ChannelID, td.Board)})
 		}
 	}
-	if c.fromPrompt() && !c.Responded {
-		// A private prompt whose decision is over loses its buttons: it
-		// becomes the "outdated" answer itself, so no live copy of an
-		// old decision is left behind.
-		c.Update(text, nil, nil)
-		return nil
-	}
-	c.Ephemeral(text, nil)
+	c.sayOver(text)
 	return nil
 }
 

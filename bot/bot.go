@@ -492,15 +492,23 @@ func (c *Call) fail(err error) string {
 		c.Update(content, msg.Embeds, msg.Components)
 		return outcome
 	}
-	if outcome == outcomeStale && c.fromPrompt() && !c.Responded {
-		// A private prompt whose decision is over loses its buttons:
-		// it becomes the "outdated" answer itself, so no live copy of
-		// an old decision is left behind.
+	if outcome == outcomeStale {
+		c.sayOver(text)
+	} else {
+		c.Ephemeral(text, nil)
+	}
+	return outcome
+}
+
+// sayOver answers text privately, about a decision that is over: a
+// private prompt of it loses its buttons and becomes the answer itself,
+// so no live copy of an old decision is left behind.
+func (c *Call) sayOver(text string) {
+	if c.fromPrompt() && !c.Responded {
 		c.Update(text, nil, nil)
-		return outcome
+		return
 	}
 	c.Ephemeral(text, nil)
-	return outcome
 }
 
 // fromPrompt reports whether the interaction came from one of the bot's

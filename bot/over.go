@@ -24,11 +24,7 @@ func (c *Call) answerOver(err error) bool {
 	if !ok {
 		return false
 	}
-	if c.fromPrompt() {
-		c.Update(text, nil, nil)
-	} else {
-		c.Ephemeral(text, nil)
-	}
+	c.sayOver(text)
 	return true
 }
 

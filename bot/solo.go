@@ -55,8 +55,7 @@ func (c *Call) startSolo(g *present.Game, lang string, noPics bool, pace string,
 // new message of the channel: a solo start's, or a rematch's that needs
 // no lobby.
 func (c *Call) respondFirstBoard(g *present.Game, r *dixbot.Record, td *tableData, st engine.State) {
-	pb := g.Presenter.Board(td.boardTable(g, st, !c.B.noPictures && c.B.mayAttach(c.I.ChannelID)), st)
-	pb.Content = withLine(pb.Content, tableClockLine(g, st, td))
+	pb := c.B.boardAt(g, c.I.ChannelID, td, st, "")
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,

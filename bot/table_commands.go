@@ -148,13 +148,13 @@ func gamePaceOption(g *present.Game) *discordgo.ApplicationCommandOption {
 	game := g.Rules.Name()
 	o := Option(optPace, discordgo.ApplicationCommandOptionString)
 	desc := func(lang string) string {
-		return present.Truncate(locales.T(lang, "table_opt_pace_desc", map[string]any{"Default": paceLabel(lang, game, g.Paces[0])}), 100)
+		return present.Truncate(locales.T(lang, "table_opt_pace_desc", map[string]any{"Default": paceLabel(lang, game, g.Paces[0])}), present.MaxChoiceName)
 	}
 	o.Description, o.DescriptionLocalizations = desc(locales.English), map[discordgo.Locale]string{discordgo.French: desc(locales.French)}
 	for _, p := range g.Paces {
 		o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{
-			Name:              present.Truncate(paceLabel(locales.English, game, p), 100),
-			NameLocalizations: map[discordgo.Locale]string{discordgo.French: present.Truncate(paceLabel(locales.French, game, p), 100)},
+			Name:              present.Truncate(paceLabel(locales.English, game, p), present.MaxChoiceName),
+			NameLocalizations: map[discordgo.Locale]string{discordgo.French: present.Truncate(paceLabel(locales.French, game, p), present.MaxChoiceName)},
 			Value:             p.Name,
 		})
 	}
