@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -133,6 +134,9 @@ func (c *Call) Send(ctx context.Context, r *discordgo.InteractionResponse) {
 		if up := c.uploadInstead(r, err); up != nil {
 			err = c.finishDeferred(ctx, up)
 		}
+		if alt := c.elsewhere(r, err); alt != nil {
+			err = c.finishDeferred(ctx, alt)
+		}
 		c.Answered = err == nil
 		return
 	}
@@ -140,6 +144,9 @@ func (c *Call) Send(ctx context.Context, r *discordgo.InteractionResponse) {
 	err := c.D.Respond(ctx, c.I, r)
 	if up := c.uploadInstead(r, err); up != nil {
 		r, err = up, c.D.Respond(ctx, c.I, up)
+	}
+	if alt := c.elsewhere(r, err); alt != nil {
+		r, err = alt, c.D.Respond(ctx, c.I, alt)
 	}
 	if err != nil {
 		if c.unsure != 0 && acknowledged(err) {
@@ -158,6 +165,55 @@ func (c *Call) Send(ctx context.Context, r *discordgo.InteractionResponse) {
 		c.updated = c.I.Message.ID
 	}
 	c.acked = r.Type == discordgo.InteractionResponseDeferredMessageUpdate
+}
+
+// elsewhere is r, an update of the private prompt clicked, as a private
+// message of its own when Discord no longer has that prompt (10008
+// Unknown Message: removed once its decision was taken, by a click
+// answered just before this one); nil otherwise. The update refused, the
+// interaction is still to be answered. Pictures of the prompt's that r
+// kept by reference go with it.
+func (c *Call) elsewhere(r *discordgo.InteractionResponse, err error) *discordgo.InteractionResponse {
+	var re *discordgo.RESTError
+	if !errors.As(err, &re) || re.Message == nil || re.Message.Code != discordgo.ErrCodeUnknownMessage {
+		return nil
+	}
+	return c.apart(r)
+}
+
+// apart is r, an update of the private prompt clicked, as a private
+// message of its own (nil: r is no such update).
+func (c *Call) apart(r *discordgo.InteractionResponse) *discordgo.InteractionResponse {
+	m := c.I.Message
+	if r.Type != discordgo.InteractionResponseUpdateMessage || r.Data == nil || m == nil || m.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		return nil
+	}
+	d := *r.Data
+	d.Flags |= discordgo.MessageFlagsEphemeral
+	if len(d.Files) == 0 {
+		d.Files, c.keptFiles = c.keptFiles, nil
+	}
+	d.Attachments = nil
+	if len(d.Files) == 0 {
+		d.Embeds = withoutFiles(d.Embeds)
+	}
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &d}
+}
+
+// withoutFiles is embeds without the images they show from files of the
+// message they were on (attachment://name), which a new message without
+// those files cannot show.
+func withoutFiles(embeds []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
+	out := make([]*discordgo.MessageEmbed, 0, len(embeds))
+	for _, e := range embeds {
+		if e != nil && e.Image != nil && strings.HasPrefix(e.Image.URL, "attachment://") {
+			c := *e
+			c.Image = nil
+			e = &c
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // Update answers by editing the message the component sits on (type 7).
@@ -184,11 +240,21 @@ func (c *Call) Update(content string, embeds []*discordgo.MessageEmbed, comps []
 		embeds = byReference(embeds)
 		atts = orphanedPictures(c.I.Message, embeds)
 	}
-	c.Respond(&discordgo.InteractionResponse{
+	r := &discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseUpdateMessage,
 		Data: &discordgo.InteractionResponseData{Content: content, Embeds: embeds, Components: comps, AllowedMentions: noMentions(),
 			Files: files, Attachments: atts},
-	})
+	}
+	if m := c.I.Message; m != nil && m.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		// A private prompt: its removal (dismissPrompt) waits for this
+		// answer; once removed, there is no message to update.
+		unlock := c.B.dismissed.lock(m.ID)
+		defer unlock()
+		if c.B.dismissed.has(m.ID) {
+			r = c.apart(r)
+		}
+	}
+	c.Respond(r)
 }
 
 func noMentions() *discordgo.MessageAllowedMentions {

@@ -110,6 +110,7 @@ type Bot struct {
 	hooks        testHooks // nothing in production but Options.EffectDelay
 	noPictures   bool
 	noFiles      sync.Map       // channel id -> struct{}: no Attach Files there (mayAttach)
+	dismissed    dismissed      // private prompts removed (dismissPrompt)
 	channelLocks [64]sync.Mutex // runEffects, by channel hash
 	folds        folds          // effects done, recorded with the channel's next change (fold.go)
 	batches      batches.Set    // effects this process owes a batch for (internal/batches)

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -143,10 +144,62 @@ func (c *Call) answerMove(g *present.Game, r *dixbot.Record, td *tableData) erro
 // https://discord.com/developers/docs/interactions/receiving-and-responding#delete-original-interaction-response).
 // If that fails the prompt stays, saying "Done", and nothing else is lost.
 func (c *Call) dismissPrompt(ctx context.Context) {
+	if m := c.I.Message; m != nil {
+		// Another click on it answered from now on is answered apart,
+		// and one being answered in place lands first (Update).
+		unlock := c.B.dismissed.lock(m.ID)
+		defer unlock()
+		c.B.dismissed.add(m.ID, c.B.now())
+	}
 	if err := c.D.DeleteOriginal(ctx, c.I); err != nil {
 		c.B.log.Debug("could not remove a private prompt", "interaction", c.I.ID, "err", err)
 	}
 }
+
+// dismissed are the private prompts this process removed, by message id,
+// for the life of an interaction's token (viaLife), after which no click
+// on them comes. Safe for concurrent use. Its locks, by message, order a
+// prompt's removal and the answers that update it in place.
+type dismissed struct {
+	mu    sync.Mutex
+	m     map[string]time.Time
+	locks [64]sync.Mutex
+}
+
+// lock takes the lock of message's removal and answers, and returns its
+// release.
+func (d *dismissed) lock(message string) func() {
+	mu := &d.locks[fnv32(message)%uint32(len(d.locks))]
+	mu.Lock()
+	return mu.Unlock
+}
+
+func (d *dismissed) add(message string, now time.Time) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.m == nil {
+		d.m = map[string]time.Time{}
+	}
+	if len(d.m) >= dismissedPrune {
+		for id, at := range d.m {
+			if now.Sub(at) > viaLife {
+				delete(d.m, id)
+			}
+		}
+	}
+	d.m[message] = now
+}
+
+func (d *dismissed) has(message string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	_, ok := d.m[message]
+	return ok
+}
+
+// dismissedPrune is the size of dismissed from which an addition drops
+// the prompts whose clicks are over.
+const dismissedPrune = 1024
 
 // promptOf is the clicker's seat, the game and the step of draft of the
 // presenter's private prompt for a click on a board (or a prompt) of

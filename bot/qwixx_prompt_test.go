@@ -148,3 +148,86 @@ func fitsDiscord(t *testing.T, where string, comps []discordgo.MessageComponent)
 		}
 	}
 }
+
+// A click on a private prompt that its decision, taken by a click just
+// before, removed (two clicks of one player in flight at once, the game
+// moved on meanwhile) is answered by a private message of its own:
+// Discord no longer has the prompt to update, and the click is never left
+// unanswered.
+func TestClickOnARemovedPromptIsAnsweredApart(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	users := []string{"u1", "u2", "u3"}
+	board := h.openQwixx(users)
+	others := func(g *rules.Game) {
+		for s := range users {
+			if s != g.Active && g.Deciding(s) {
+				h.ClickOn(users[s], board, h.qmust(board, verbMove, "w -"))
+				board = h.Rec.Message(board.ID)
+			}
+		}
+	}
+	var g *rules.Game
+	for step := 0; ; step++ {
+		require.Less(t, step, 100, "the active player never had the prompt")
+		g, _, _ = h.qstate()
+		if g.Phase == rules.PhaseWhite && g.Deciding(g.Active) {
+			break
+		}
+		others(g)
+		if g.Deciding(g.Active) {
+			h.ClickOn(users[g.Active], board, h.qmust(board, verbMove, "w -"))
+		}
+		board = h.Rec.Message(board.ID)
+	}
+	active := users[g.Active]
+	res := h.ClickOn(active, board, h.qmust(board, verbPrompt, ""))
+	prompt := res.Shown(nil)
+	require.NotNil(t, prompt, res.Describe())
+	sel := h.qmust(prompt, verbSelect, "")
+	plan := ""
+	for _, v := range tabletest.SelectOptions(prompt, sel) {
+		if strings.HasPrefix(v, "mv:") {
+			plan = v
+			break
+		}
+	}
+	require.NotEmpty(t, plan, "a plan of the first step")
+	asClicked := *prompt // as the second click saw it, before the first's answer
+	taken := h.ClickOn(active, prompt, sel, plan)
+	require.True(t, taken.Dismissed(prompt), "the prompt is removed once its decision is taken: %s", taken.Describe())
+	others(g)
+	g2, _, _ := h.qstate()
+	require.Greater(t, g2.Seq, g.Seq+1, "the roll is over")
+
+	check := func(again tabletest.Result) {
+		t.Helper()
+		resp := again.Taken()
+		require.NotNil(t, resp, "answered: %s", again.Describe())
+		assert.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type, again.Describe())
+		assert.NotZero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "privately")
+		assert.Contains(t, resp.Data.Content, locales.T("en", "err_stale", nil), "outdated")
+		assert.Empty(t, resp.Data.Components, "no buttons of a decision over")
+	}
+	refused := func(r tabletest.Result) int {
+		n := 0
+		for _, c := range r.Calls {
+			if c.Op == "respond" && c.Refused {
+				n++
+			}
+		}
+		return n
+	}
+	// This process removed the prompt: no update of it is sent.
+	again := h.ClickOn(active, &asClicked, sel, plan)
+	check(again)
+	assert.Zero(t, refused(again), "no request Discord refuses: %s", again.Describe())
+	// Another process, which did not: Discord refuses the update
+	// (10008), and the click is answered apart.
+	h.b.dismissed.mu.Lock()
+	h.b.dismissed.m = nil
+	h.b.dismissed.mu.Unlock()
+	again = h.ClickOn(active, &asClicked, sel, plan)
+	check(again)
+	assert.Equal(t, 1, refused(again), again.Describe())
+}

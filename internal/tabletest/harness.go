@@ -140,6 +140,17 @@ func (r Result) Response() *discordgo.InteractionResponse {
 	return nil
 }
 
+// Taken is the answer of the interaction Discord took (nil: none): the
+// first one it did not refuse.
+func (r Result) Taken() *discordgo.InteractionResponse {
+	for _, c := range r.Calls {
+		if c.Op == "respond" && !c.Refused {
+			return c.Resp
+		}
+	}
+	return nil
+}
+
 // Dismissed reports whether the answer removed the message clicked (a
 // private prompt whose decision is taken).
 func (r Result) Dismissed(clicked *Message) bool {

@@ -97,6 +97,12 @@ func (r *Recorder) Respond(ctx context.Context, i *discordgo.Interaction, resp *
 	refusal := r.Record(Call{Op: "respond", Interaction: i.ID, Channel: i.ChannelID, Resp: resp})
 	r.Mu.Lock()
 	defer r.Mu.Unlock()
+	if refusal == nil && resp.Type == discordgo.InteractionResponseUpdateMessage && i.Message != nil && slices.Contains(r.Deleted, i.Message.ID) {
+		// The message the component sits on is gone: Discord knows no
+		// message to update (as the stand-in, internal/fakediscord).
+		refusal = UnknownMessage(i.Message.ID)
+		r.Calls[len(r.Calls)-1].Refused = true
+	}
 	if refusal != nil {
 		return refusal
 	}
