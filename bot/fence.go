@@ -17,6 +17,10 @@ import (
 type shows struct {
 	Seq    uint64
 	Retire bool
+	// Newer: sent only when the board shows an older state than Seq by
+	// this process's requests (an edit that shows the game again after
+	// another process's answer, which this fence does not see).
+	Newer bool
 }
 
 // fences order, within one process, what reaches each board message: a
@@ -66,7 +70,7 @@ func (f *fences) Send(message string, s shows, now time.Time, fn func() error) (
 	e := f.entry(message, now)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if !s.Retire && (e.retired.Load() || s.Seq < e.seq) {
+	if !s.Retire && (e.retired.Load() || s.Seq < e.seq || s.Newer && s.Seq == e.seq && e.shown.Load() > 0) {
 		return false, nil
 	}
 	err := fn()

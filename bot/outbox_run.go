@@ -464,12 +464,16 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 		if x.td.Board == "" || x.rec.Data == nil {
 			return nil
 		}
-		if !e.Again && x.ix != nil && x.ix.Orig == x.td.Board && e.ID <= x.upTo && !x.behind() {
+		answered := x.ix != nil && x.ix.Orig == x.td.Board && e.ID <= x.upTo
+		if !e.Again && answered && !x.behind() {
 			// The answer showed the change on the board; a newer change
 			// shows itself (its answer, or its own owed edit).
 			return nil
 		}
-		return x.editBoard(ctx)
+		// An edit that shows the game again after an answer of another
+		// process is left out where this process showed that state
+		// already.
+		return x.editBoard(ctx, e.Again || answered)
 	case effPing:
 		if x.td.Board == "" {
 			return nil
@@ -580,8 +584,14 @@ func (b *Bot) gameEnded(ctx context.Context, rec *dixbot.Record, td *tableData) 
 // fence, by the best interaction's token (editVia). Pictures the board has
 // already are neither drawn nor uploaded: the edit then carries no files
 // and no "attachments", and Discord keeps the message's files
-// (pictures.go).
-func (x *cexec) editBoard(ctx context.Context) error {
+// (pictures.go). An edit again (the game shown again after an answer of
+// another process, or after a change during an edit) is left out where
+// this process showed the game's state already.
+func (x *cexec) editBoard(ctx context.Context, again bool) error {
+	if again && x.showsAlready() {
+		x.shown = x.rec.Data
+		return nil
+	}
 	kept := x.keptPicture()
 	pb, st, err := x.b.drawBoard(x.g, x.rec, x.td, kept)
 	if err != nil {
@@ -596,7 +606,7 @@ func (x *cexec) editBoard(ctx context.Context) error {
 	if len(pb.Files) > 0 {
 		we.Files, we.Attachments = pb.Files, attachmentsFor(pb.Files)
 	}
-	sent, err := x.b.boardFences.Send(x.td.Board, shows{Seq: boardSeq(x.td, st)}, x.b.now(), func() error {
+	sent, err := x.b.boardFences.Send(x.td.Board, shows{Seq: boardSeq(x.td, st), Newer: again}, x.b.now(), func() error {
 		return x.editVia(ctx, x.td.Board, we)
 	})
 	if err != nil && refusedFiles(err, pb.Files) {
@@ -606,7 +616,7 @@ func (x *cexec) editBoard(ctx context.Context) error {
 		// only: a board refused as text too is missing (missing.go).
 		if _, known := x.b.noFiles.LoadOrStore(x.rec.Channel, struct{}{}); !known {
 			x.b.log.Info("the board's picture refused: text boards in this channel", "channel", x.rec.Channel)
-			return x.editBoard(ctx)
+			return x.editBoard(ctx, again)
 		}
 	}
 	x.editedPicture(pb.Picture, sent && err == nil)
@@ -614,6 +624,17 @@ func (x *cexec) editBoard(ctx context.Context) error {
 		x.shown = x.rec.Data
 	}
 	return err
+}
+
+// showsAlready reports whether this process's last render on the board
+// showed the record's game.
+func (x *cexec) showsAlready() bool {
+	st, err := x.g.Rules.Decode(x.rec.Data)
+	if err != nil {
+		return false
+	}
+	seq, ok := x.b.boardFences.Shown(x.td.Board)
+	return ok && seq == boardSeq(x.td, st)
 }
 
 // editVia edits the board message: as "@original" of the clicking

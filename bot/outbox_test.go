@@ -387,7 +387,7 @@ func TestPermanentRefusalIsSkipped(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		td.owe(r, time.Now(), effect{Kind: effRetire, Msg: "gone"}, effect{Kind: effEdit, Again: true})
+		td.owe(r, time.Now(), effect{Kind: effRetire, Msg: "gone"}, effect{Kind: effEdit})
 		r.Meta = td.Encode()
 		return nil
 	})
@@ -580,4 +580,61 @@ func TestAnswerOvertakenAfterItsCheckIsShownAgain(t *testing.T) {
 	assert.Contains(t, h.Rec.Message(board.ID).Content, "Waiting for: "+names[third], "the board shows the game as it stands")
 	assert.False(t, cedAgain(td.Outbox), "no edit owed again: %+v", td.Outbox)
 	assert.Empty(t, td.Outbox, "every effect done")
+}
+
+// An edit owed again (the game shown again after another process's
+// answer, or after a change during an edit) is left out where this
+// process's last render on the board showed the game as it stands, and
+// sent where it did not.
+func TestEditAgainLeftOutWhereShownAlready(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	board := h.openQwixx([]string{"u1", "u2"})
+	oweAgain := func() *dixbot.Record {
+		rec, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
+			td, err := decodeTableData(r.Meta)
+			if err != nil {
+				return err
+			}
+			td.owe(r, time.Now(), effect{Kind: effEdit, Again: true})
+			r.Meta = td.Encode()
+			return nil
+		})
+		require.NoError(t, err)
+		return rec
+	}
+	edits := func(before int) int {
+		n := 0
+		for _, c := range h.Rec.Since(before) {
+			if c.Edit != nil && c.Edit.ID == board.ID || c.Op == "editOriginal" {
+				n++
+			}
+		}
+		return n
+	}
+	r, err := h.Db.Get(context.Background(), h.Channel)
+	require.NoError(t, err)
+	st, err := rules.Rules{}.Decode(r.Data)
+	require.NoError(t, err)
+	_, td, _ := h.qstate()
+	seq, ok := h.b.boardFences.Shown(board.ID)
+	require.True(t, ok, "the board was shown by this process")
+	require.Equal(t, boardSeq(td, st), seq, "at the game's state")
+
+	rec := oweAgain()
+	before := h.Rec.Count()
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
+	assert.Zero(t, edits(before), "shown already: no request")
+	_, td, _ = h.qstate()
+	assert.Empty(t, td.Outbox, "the edit is done")
+
+	// Another process's answer showed an older game (this process's
+	// fence does not see it): the edit is sent.
+	h.b.boardFences.mu.Lock()
+	h.b.boardFences.M = nil
+	h.b.boardFences.mu.Unlock()
+	rec = oweAgain()
+	before = h.Rec.Count()
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
+	assert.Equal(t, 1, edits(before), "the board shown again")
 }
