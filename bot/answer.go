@@ -171,8 +171,7 @@ func (c *Call) Send(ctx context.Context, r *discordgo.InteractionResponse) {
 // message of its own when Discord no longer has that prompt (10008
 // Unknown Message: removed once its decision was taken, by a click
 // answered just before this one); nil otherwise. The update refused, the
-// interaction is still to be answered. Pictures of the prompt's that r
-// kept by reference go with it.
+// interaction is still to be answered.
 func (c *Call) elsewhere(r *discordgo.InteractionResponse, err error) *discordgo.InteractionResponse {
 	var re *discordgo.RESTError
 	if !errors.As(err, &re) || re.Message == nil || re.Message.Code != discordgo.ErrCodeUnknownMessage {
@@ -182,7 +181,9 @@ func (c *Call) elsewhere(r *discordgo.InteractionResponse, err error) *discordgo
 }
 
 // apart is r, an update of the private prompt clicked, as a private
-// message of its own (nil: r is no such update).
+// message of its own (nil: r is no such update): files r kept by
+// reference are uploaded with it, and an image of the prompt's own files
+// it would not carry is left out.
 func (c *Call) apart(r *discordgo.InteractionResponse) *discordgo.InteractionResponse {
 	m := c.I.Message
 	if r.Type != discordgo.InteractionResponseUpdateMessage || r.Data == nil || m == nil || m.Flags&discordgo.MessageFlagsEphemeral == 0 {
