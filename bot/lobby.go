@@ -84,13 +84,19 @@ func (c *Call) startAgain(g *present.Game) bool {
 	if err != nil {
 		return false
 	}
+	c.postLobby(g, rec, td)
+	return true
+}
+
+// postLobby answers with the lobby of the table td of rec, a new message
+// of the channel, the outbox's effects then done.
+func (c *Call) postLobby(g *present.Game, rec *dixbot.Record, td *tableData) {
 	content, comps := lobbyView(g, td)
 	c.Respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: noMentions()},
 	})
 	c.settleAnswer(rec)
-	return true
 }
 
 // showLobby does the effect e: the lobby is shown on the answer of e.Via,

@@ -105,12 +105,7 @@ func (c *Call) openLobby(g *present.Game, lang string, noPics bool, pace string,
 	if err != nil {
 		return err
 	}
-	content, comps := lobbyView(g, td)
-	c.Respond(&discordgo.InteractionResponse{
-		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: content, Components: comps, AllowedMentions: noMentions()},
-	})
-	c.settleAnswer(rec)
+	c.postLobby(g, rec, td)
 	return nil
 }
 
