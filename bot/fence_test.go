@@ -36,6 +36,28 @@ func TestFenceKeepsEachBoardMovingForward(t *testing.T) {
 	assert.Equal(t, []string{"54", "54 again", "other board", "summary", "retire again"}, landed)
 }
 
+// A render sent only when newer (an edit that shows the game again) is
+// left out where a render of the same state landed on the board through
+// this fence, and sent where none did or an older one did.
+func TestFenceNewerOnlyWhereNotShown(t *testing.T) {
+	t.Parallel()
+	var f fences
+	now := time.Unix(1_700_000_000, 0)
+	show := func(msg string, s shows) bool {
+		sent, err := f.Send(msg, s, now, func() error { return nil })
+		require.NoError(t, err)
+		return sent
+	}
+	assert.True(t, show("m1", shows{Seq: 7, Newer: true}), "nothing shown through this fence yet")
+	assert.False(t, show("m1", shows{Seq: 7, Newer: true}), "the same state shown already")
+	assert.True(t, show("m1", shows{Seq: 8, Newer: true}), "a newer state")
+	assert.False(t, show("m1", shows{Seq: 7, Newer: true}), "an older state")
+	refused := &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadRequest}}
+	_, err := f.Send("m2", shows{Seq: 3}, now, func() error { return refused })
+	require.Error(t, err)
+	assert.True(t, show("m2", shows{Seq: 3, Newer: true}), "the render of that state was refused: not shown")
+}
+
 func TestFenceMovesUnlessTheRequestWasRefused(t *testing.T) {
 	t.Parallel()
 	now := time.Unix(1_700_000_000, 0)
