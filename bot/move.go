@@ -158,20 +158,45 @@ func (c *Call) dismissPrompt(ctx context.Context) {
 
 // dismissed are the private prompts this process removed, by message id,
 // for the life of an interaction's token (viaLife), after which no click
-// on them comes. Safe for concurrent use. Its locks, by message, order a
-// prompt's removal and the answers that update it in place.
+// on them comes. Safe for concurrent use. Its locks, one per message while
+// in use, order a prompt's removal and the answers that update it in
+// place; the answers on other messages do not wait for them.
 type dismissed struct {
 	mu    sync.Mutex
 	m     map[string]time.Time
-	locks [64]sync.Mutex
+	locks map[string]*messageLock
+}
+
+// messageLock is the lock of one message, with the calls holding or
+// waiting for it.
+type messageLock struct {
+	mu    sync.Mutex
+	users int
 }
 
 // lock takes the lock of message's removal and answers, and returns its
 // release.
 func (d *dismissed) lock(message string) func() {
-	mu := &d.locks[fnv32(message)%uint32(len(d.locks))]
-	mu.Lock()
-	return mu.Unlock
+	d.mu.Lock()
+	if d.locks == nil {
+		d.locks = map[string]*messageLock{}
+	}
+	l := d.locks[message]
+	if l == nil {
+		l = &messageLock{}
+		d.locks[message] = l
+	}
+	l.users++
+	d.mu.Unlock()
+	l.mu.Lock()
+	return func() {
+		l.mu.Unlock()
+		d.mu.Lock()
+		if l.users--; l.users == 0 {
+			delete(d.locks, message)
+		}
+		d.mu.Unlock()
+	}
 }
 
 func (d *dismissed) add(message string, now time.Time) {

@@ -378,20 +378,28 @@ func TestOwnEffectsOnlyWhileHeld(t *testing.T) {
 // An effect Discord refuses for good (the message to retire was deleted
 // by a moderator) is skipped: it does not block the effects after it,
 // which are done, and the outbox is left empty.
-func TestPermanentRefusalIsSkipped(t *testing.T) {
-	t.Parallel()
-	h := newQwixxHarness(t, false)
-	board := h.openQwixx([]string{"u1", "u2"})
+// owe writes effs into the outbox of the channel's table, as a change
+// would, and returns the record written.
+func (h *harness) owe(effs ...effect) *dixbot.Record {
+	h.T.Helper()
 	rec, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
 		td, err := decodeTableData(r.Meta)
 		if err != nil {
 			return err
 		}
-		td.owe(r, time.Now(), effect{Kind: effRetire, Msg: "gone"}, effect{Kind: effEdit})
+		td.owe(r, time.Now(), effs...)
 		r.Meta = td.Encode()
 		return nil
 	})
-	require.NoError(t, err)
+	require.NoError(h.T, err)
+	return rec
+}
+
+func TestPermanentRefusalIsSkipped(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	board := h.openQwixx([]string{"u1", "u2"})
+	rec := h.owe(effect{Kind: effRetire, Msg: "gone"}, effect{Kind: effEdit})
 	gone := &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusNotFound},
 		Message: &discordgo.APIErrorMessage{Code: discordgo.ErrCodeUnknownMessage}}
 	h.Rec.Mu.Lock()
@@ -590,19 +598,7 @@ func TestEditAgainLeftOutWhereShownAlready(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	board := h.openQwixx([]string{"u1", "u2"})
-	oweAgain := func() *dixbot.Record {
-		rec, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
-			td, err := decodeTableData(r.Meta)
-			if err != nil {
-				return err
-			}
-			td.owe(r, time.Now(), effect{Kind: effEdit, Again: true})
-			r.Meta = td.Encode()
-			return nil
-		})
-		require.NoError(t, err)
-		return rec
-	}
+	oweAgain := func() *dixbot.Record { return h.owe(effect{Kind: effEdit, Again: true}) }
 	edits := func(before int) int {
 		n := 0
 		for _, c := range h.Rec.Since(before) {

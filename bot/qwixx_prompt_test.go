@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
@@ -230,4 +231,34 @@ func TestClickOnARemovedPromptIsAnsweredApart(t *testing.T) {
 	again = h.ClickOn(active, &asClicked, sel, plan)
 	check(again)
 	assert.Equal(t, 1, refused(again), again.Describe())
+}
+
+// The lock of a prompt's removal and answers holds one message only: an
+// answer on another prompt does not wait for it, one on the same does,
+// and a lock released is forgotten.
+func TestDismissedLocksOneMessage(t *testing.T) {
+	t.Parallel()
+	var d dismissed
+	unlock := d.lock("p1")
+	other := make(chan struct{})
+	go func() {
+		defer close(other)
+		d.lock("p2")()
+	}()
+	<-other // would never come if p2 waited for p1
+	same := make(chan struct{})
+	go func() {
+		defer close(same)
+		d.lock("p1")()
+	}()
+	select {
+	case <-same:
+		t.Fatal("a second answer on p1 did not wait for the first")
+	case <-time.After(20 * time.Millisecond):
+	}
+	unlock()
+	<-same
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	assert.Empty(t, d.locks, "no lock kept once released")
 }
