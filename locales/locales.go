@@ -46,7 +46,21 @@ type fixed struct {
 	// holds only text and placeholders {{.Name}}: even entries are text,
 	// odd ones the names of data values. nil: go-i18n executes it.
 	parts []string
+	// forms are the message's plural forms cut so, by CLDR form name
+	// ("one", "other", …), when every form it has cuts; nil otherwise.
+	forms map[string][]string
 }
+
+// pluralProbe is a message of the bundle, in every language, whose text in
+// each plural form is the form's name: go-i18n's choice of form for a
+// count, read once (formOf).
+const pluralProbe = "\x00plural"
+
+// formsKnown is how many counts formOf holds, from 0.
+const formsKnown = 1024
+
+// formOf is, by language and count, the plural form go-i18n picks.
+var formOf = map[string]*[formsKnown]string{}
 
 // placeholderRE is a placeholder as text/template reads it with nothing
 // else in it: a field of the data, spaces allowed inside the braces.
@@ -79,13 +93,23 @@ func cut(form string) []string {
 // false when a value is missing or not a string or an integer (go-i18n
 // then prints it).
 func fill(parts []string, data map[string]any) (string, bool) {
+	return fillCount(parts, data, nil)
+}
+
+// fillCount is fill with Count, when count is not nil, as data's value
+// for "Count".
+func fillCount(parts []string, data map[string]any, count *int) (string, bool) {
 	var b strings.Builder
 	for i, p := range parts {
 		if i%2 == 0 {
 			b.WriteString(p)
 			continue
 		}
-		switch v := data[p].(type) {
+		v := data[p]
+		if count != nil && p == "Count" {
+			v = *count
+		}
+		switch v := v.(type) {
 		case string:
 			b.WriteString(v)
 		case int:
@@ -127,7 +151,26 @@ func init() {
 		localizers[lang] = i18n.NewLocalizer(bundle, lang)
 		plain[lang] = map[string]fixed{}
 		addPlain(lang, mf.Messages)
+		formOf[lang] = probeForms(lang)
 	}
+}
+
+// probeForms reads the plural form go-i18n picks in lang for each count
+// formOf holds, through a message whose forms are their own names.
+func probeForms(lang string) *[formsKnown]string {
+	probe := &i18n.Message{ID: pluralProbe, Zero: "zero", One: "one", Two: "two", Few: "few", Many: "many", Other: "other"}
+	if err := bundle.AddMessages(language.Make(lang), probe); err != nil {
+		panic(fmt.Sprintf("locales: %v", err))
+	}
+	var forms [formsKnown]string
+	for n := range forms {
+		s, err := localizers[lang].Localize(&i18n.LocalizeConfig{MessageID: pluralProbe, PluralCount: n})
+		if err != nil {
+			panic(fmt.Sprintf("locales: plural form of %d in %s: %v", n, lang, err))
+		}
+		forms[n] = s
+	}
+	return &forms
 }
 
 // addPlain records the texts of messages of lang in plain.
@@ -147,8 +190,28 @@ func addPlain(lang string, msgs []*i18n.Message) {
 		if !noData && m.LeftDelim == "" && m.RightDelim == "" && m.Other != "" {
 			f.parts = cut(m.Other)
 		}
+		if m.LeftDelim == "" && m.RightDelim == "" {
+			f.forms = cutForms(m)
+		}
 		plain[lang][m.ID] = f
 	}
+}
+
+// cutForms is m's plural forms cut at their placeholders, by form name;
+// nil when a form holds any other action.
+func cutForms(m *i18n.Message) map[string][]string {
+	forms := map[string][]string{}
+	for name, form := range map[string]string{"zero": m.Zero, "one": m.One, "two": m.Two, "few": m.Few, "many": m.Many, "other": m.Other} {
+		if form == "" {
+			continue
+		}
+		parts := cut(form)
+		if parts == nil {
+			return nil
+		}
+		forms[name] = parts
+	}
+	return forms
 }
 
 // For maps a Discord locale ("fr", "en-US", "en-GB", …) to a supported
@@ -220,6 +283,16 @@ func T(lang, id string, data map[string]any) string {
 // N is T for a message with plural forms chosen by count; count is also
 // available to the message as {{.Count}}.
 func N(lang, id string, count int, data map[string]any) string {
+	if _, ok := localizers[lang]; !ok {
+		lang = English
+	}
+	if f, ok := plain[lang][id]; ok && f.forms != nil && count >= 0 && count < formsKnown {
+		if parts, ok := f.forms[formOf[lang][count]]; ok {
+			if s, ok := fillCount(parts, data, &count); ok {
+				return s
+			}
+		}
+	}
 	d := make(map[string]any, len(data)+1)
 	for k, v := range data {
 		d[k] = v
