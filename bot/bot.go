@@ -338,6 +338,10 @@ type Call struct {
 	raced []byte
 	// racedShown is raced once the answer showing it landed on the board.
 	racedShown []byte
+	// wrote is the table data the call's last change wrote, decoded, with
+	// its bytes: the outbox's run after the answer reads it from there
+	// (settleAnswer).
+	wrote written
 	after      []func(ctx context.Context) // post-answer work
 	notice     boardNotice                 // its game's board, if missing (missing.go)
 	// answerPic is the key of the picture the answer shows on the board

@@ -174,7 +174,7 @@ func (c *Call) settleAnswer(rec *dixbot.Record) {
 			// edit again (recordDone), as for an edit of the outbox.
 			shown = c.racedShown
 		}
-		mk, err := c.B.runEffectsMark(ctx, c.B.apiFor(ctx), rec, heldBy(c.answeredVia(), written), 0, shown)
+		mk, err := c.B.runEffectsMark(ctx, c.B.apiFor(ctx), rec, c.wrote.of(rec), heldBy(c.answeredVia(), written), 0, shown)
 		c.notice.ran, c.notice.after = true, mk
 		c.B.leftForLater(rec.Channel, err)
 	})
@@ -188,25 +188,44 @@ func (c *Call) settleAnswer(rec *dixbot.Record) {
 // numbered up to tried may have been done in part by a process that died
 // (a ping it posted is looked for before it is posted again).
 func (b *Bot) runEffects(ctx context.Context, d DiscordAPI, rec *dixbot.Record, ix *Via, tried uint32) error {
-	_, err := b.runEffectsMark(ctx, d, rec, ix, tried, nil)
+	_, err := b.runEffectsMark(ctx, d, rec, nil, ix, tried, nil)
 	return err
 }
 
+// written is a record's table data, decoded, with the bytes it was
+// decoded from or encoded to.
+type written struct {
+	meta []byte
+	td   *tableData
+}
+
+// of is the table data of rec, if these are its bytes (nil: not known).
+func (w written) of(rec *dixbot.Record) *tableData {
+	if w.td == nil || !bytes.Equal(w.meta, rec.Meta) {
+		return nil
+	}
+	return w.td
+}
+
 // runEffectsMark is runEffects, returning the board's mark as the
-// run left it (nil: the board is there); shown, when not nil, is the game
+// run left it (nil: the board is there); td, when not nil, is rec's table
+// data, decoded, which the run may read; shown, when not nil, is the game
 // data the board may show instead of the record's (an answer that may
 // have landed after a later one): the effects are then recorded with the
 // board's edit owed again if the game moved on from it.
-func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Record, ix *Via, tried uint32, shown []byte) (*Missing, error) {
+func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Record, td *tableData, ix *Via, tried uint32, shown []byte) (*Missing, error) {
 	mu := &b.channelLocks[fnv32(rec.Channel)%uint32(len(b.channelLocks))]
 	mu.Lock()
 	defer mu.Unlock()
 	ctx = discordapi.NoWait(ctx)
-	var upTo uint32           // the last effect owed by the change ix answered
-	var answeredTD *tableData // rec's table data, when decoded for upTo
+	var upTo uint32  // the last effect owed by the change ix answered
+	answeredTD := td // rec's table data, when known
 	if ix != nil {
-		if td, err := decodeTableData(rec.Meta); err == nil {
-			upTo, answeredTD = td.NextEffect, td
+		if answeredTD == nil {
+			answeredTD, _ = decodeTableData(rec.Meta)
+		}
+		if answeredTD != nil {
+			upTo = answeredTD.NextEffect
 		}
 	}
 	answered := rec.Version  // the record the answer of ix showed
@@ -225,7 +244,7 @@ func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	if !ok {
 		return nil, nil
 	}
-	td := answeredTD // the same bytes: decoded once
+	td = answeredTD // the same bytes: decoded once
 	if td == nil {
 		if td, err = decodeTableData(rec.Meta); err != nil {
 			return nil, err

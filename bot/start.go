@@ -62,6 +62,7 @@ func (c *Call) changeTable(g *present.Game, fn func(r *dixbot.Record, td *tableD
 		return nil
 	})
 	if err == nil {
+		c.wrote = written{meta: r.Meta, td: td}
 		c.keepLog(r, td)
 	} else if read != nil && c.notice.seen == nil {
 		c.notice.seen = read // a refused change still sees a board missing (missing.go)
