@@ -341,9 +341,9 @@ type Call struct {
 	// wrote is the table data the call's last change wrote, decoded, with
 	// its bytes: the outbox's run after the answer reads it from there
 	// (settleAnswer).
-	wrote written
-	after      []func(ctx context.Context) // post-answer work
-	notice     boardNotice                 // its game's board, if missing (missing.go)
+	wrote  written
+	after  []func(ctx context.Context) // post-answer work
+	notice boardNotice                 // its game's board, if missing (missing.go)
 	// answerPic is the key of the picture the answer shows on the board
 	// ("": none).
 	answerPic string
