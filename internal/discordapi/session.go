@@ -120,9 +120,10 @@ func whole(files []*discordgo.File) []*discordgo.File {
 }
 
 func (a API) Respond(ctx context.Context, i *discordgo.Interaction, r *discordgo.InteractionResponse) error {
-	if r.Data != nil && len(r.Data.Files) > 0 {
+	if r.Data != nil {
 		rr, d := *r, *r.Data
 		d.Files = whole(d.Files)
+		d.Components = quickComponents(d.Components)
 		rr.Data = &d
 		r = &rr
 	}
@@ -150,6 +151,11 @@ func (a API) DeleteOriginal(ctx context.Context, i *discordgo.Interaction) error
 }
 
 func (a API) Followup(ctx context.Context, i *discordgo.Interaction, p *discordgo.WebhookParams) (*discordgo.Message, error) {
+	if len(p.Components) > 0 {
+		c := *p
+		c.Components = quickComponents(p.Components)
+		p = &c
+	}
 	if IsNoWait(ctx) {
 		uri := discordgo.EndpointWebhookToken(i.AppID, i.Token) + "?wait=true"
 		raw, err := SendNoWait(ctx, a.ix.get(), nil, IxPatience, http.MethodPost, uri, uri, p, whole(p.Files))
@@ -171,6 +177,7 @@ func (a API) Followup(ctx context.Context, i *discordgo.Interaction, p *discordg
 }
 
 func (a API) FollowupEdit(ctx context.Context, i *discordgo.Interaction, message string, e *discordgo.WebhookEdit) error {
+	e = quickEdit(e)
 	if IsNoWait(ctx) {
 		uri := discordgo.EndpointWebhookMessage(i.AppID, i.Token, message)
 		_, err := SendNoWait(ctx, a.ix.get(), nil, IxPatience, http.MethodPatch, uri, uri, e, whole(e.Files))
@@ -201,6 +208,11 @@ func (a API) webhookMessage(ctx context.Context, method string, i *discordgo.Int
 }
 
 func (a API) Send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
+	if len(m.Components) > 0 {
+		c := *m
+		c.Components = quickComponents(m.Components)
+		m = &c
+	}
 	var body any = m
 	if nonce != "" {
 		// discordgo's MessageSend has no nonce: the same body with one.
@@ -247,6 +259,11 @@ func (a API) Delete(ctx context.Context, channel, message string) error {
 }
 
 func (a API) Edit(ctx context.Context, m *discordgo.MessageEdit) error {
+	if m.Components != nil {
+		c, comps := *m, quickComponents(*m.Components)
+		c.Components = &comps
+		m = &c
+	}
 	_, err := a.bt.Request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(m.Channel, m.ID), discordgo.EndpointChannelMessage(m.Channel, ""), m, whole(m.Files))
 	return err
 }
