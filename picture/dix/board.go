@@ -235,10 +235,24 @@ func boardBands(b *Board) (picture.Bands, error) {
 	if err != nil {
 		return picture.Bands{}, err
 	}
-	bands := []picture.Band{{H: margin + topH + colGap, Key: topKey, Draw: func(pc *picture.Canvas) error {
+	drawIt := func(pc *picture.Canvas) error {
 		drawTop(&canvas{pc}, b, &top, market, tableau, tabRows, mcount, mrows, wild)
 		return nil
-	}}}
+	}
+	// The top in two parts: the rows of the labels, the tableau and the
+	// auction, which most moves change; below them, the market's rows
+	// alone, which a card drawn leaves as they were.
+	upper := margin + rightH
+	bands := []picture.Band{{H: upper, Key: topKey, Draw: drawIt}}
+	lowerKey, err := picture.KeyOf(struct {
+		Kind      string
+		Market    []string
+		From, Top int
+	}{"dix board market below the tableau", v.Market, upper, topH})
+	if err != nil {
+		return picture.Bands{}, err
+	}
+	bands = append(bands, picture.Band{H: margin + topH + colGap - upper, Key: lowerKey, Draw: drawIt})
 
 	// The players, two by two.
 	rows := (len(ps) + 1) / 2
