@@ -47,6 +47,10 @@ type fold struct {
 	// from the answer that showed them), recorded while the table data's
 	// Pic is still pic0, as the batch read it (pictures.go).
 	pic, pic0 *boardPic
+	// read is the table data the batch read, decoded, which the fold's
+	// own write takes instead of decoding the same bytes again (once:
+	// the write changes it).
+	read written
 }
 
 // Of reports whether fd is of the table named table as stored in r: a
@@ -177,7 +181,7 @@ func (b *Bot) later(channel string, fd *fold) {
 
 // writeFold writes fd on its own.
 func (b *Bot) writeFold(ctx context.Context, channel string, fd *fold) {
-	after, err := b.update(ctx, channel, "", b.onTable("", func(r *dixbot.Record, g *present.Game, td *tableData) error {
+	after, err := b.update(ctx, channel, "", b.onTableRead("", &fd.read, func(r *dixbot.Record, g *present.Game, td *tableData) error {
 		if !fd.applyOn(r, td, g, b.now(), true) {
 			return ErrNothingToDo
 		}

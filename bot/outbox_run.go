@@ -207,6 +207,14 @@ func (w written) of(rec *dixbot.Record) *tableData {
 	return w.td
 }
 
+// take is of, once: w then knows nothing (its taker may change the table
+// data).
+func (w *written) take(rec *dixbot.Record) *tableData {
+	td := w.of(rec)
+	*w = written{}
+	return td
+}
+
 // runEffectsMark is runEffects, returning the board's mark as the
 // run left it (nil: the board is there); td, when not nil, is rec's table
 // data, decoded, which the run may read; shown, when not nil, is the game
@@ -354,7 +362,7 @@ func (x *cexec) fold(done uint32) bool {
 	// Nothing the table records changed but the board's newest
 	// interaction: the effects are recorded done with the channel's
 	// next change (fold.go).
-	fd := &fold{Table: tableName(x.td), Version: x.rec.Version, Done: done, Board: x.td.Board}
+	fd := &fold{Table: tableName(x.td), Version: x.rec.Version, Done: done, Board: x.td.Board, read: written{meta: x.rec.Meta, td: x.td}}
 	if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == x.td.Board {
 		fd.Via = v
 	}

@@ -210,14 +210,26 @@ func (td *tableData) Encode() []byte {
 // ErrNothingToDo; fn gets the record's game and its table data, written
 // back when fn returns nil.
 func (b *Bot) onTable(game string, fn func(r *dixbot.Record, g *present.Game, td *tableData) error) func(*dixbot.Record) error {
+	return b.onTableRead(game, nil, fn)
+}
+
+// onTableRead is onTable taking the table data from read when it is of
+// the record's bytes (nil: none).
+func (b *Bot) onTableRead(game string, read *written, fn func(r *dixbot.Record, g *present.Game, td *tableData) error) func(*dixbot.Record) error {
 	return func(r *dixbot.Record) error {
 		g, ok := b.games[r.Game]
 		if !ok || game != "" && r.Game != game {
 			return ErrNothingToDo
 		}
-		td, err := decodeTableData(r.Meta)
-		if err != nil {
-			return err
+		var td *tableData
+		if read != nil {
+			td = read.take(r)
+		}
+		if td == nil {
+			var err error
+			if td, err = decodeTableData(r.Meta); err != nil {
+				return err
+			}
 		}
 		if err := fn(r, g, td); err != nil {
 			return err
