@@ -634,3 +634,21 @@ func TestEditAgainLeftOutWhereShownAlready(t *testing.T) {
 	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
 	assert.Equal(t, 1, edits(before), "the board shown again")
 }
+
+// Table data known by its bytes is handed out for those bytes only, and
+// taken once.
+func TestWrittenTableData(t *testing.T) {
+	t.Parallel()
+	td := &tableData{V: tableDataVersion, Board: "900"}
+	w := written{meta: td.Encode(), td: td}
+	same := &dixbot.Record{Meta: td.Encode()}
+	other := &dixbot.Record{Meta: (&tableData{V: tableDataVersion, Board: "901"}).Encode()}
+	require.Same(t, td, w.of(same))
+	require.Nil(t, w.of(other))
+	require.Nil(t, written{}.of(same))
+	require.Nil(t, w.take(other), "other bytes")
+	require.Nil(t, w.take(same), "taken by the call before")
+	w = written{meta: td.Encode(), td: td}
+	require.Same(t, td, w.take(same))
+	require.Nil(t, w.take(same), "once")
+}
