@@ -37,6 +37,19 @@ type Band struct {
 	// picture's background; what falls outside them is left out. It is
 	// called only when the band is not kept. An error is EncodeBands'.
 	Draw func(c *Canvas) error
+	// Cells, when set, are the band's columns, left to right, their
+	// widths summing to the picture's: each is compressed and kept on its
+	// own under its key, so that a band of which one column changed
+	// (a Dixxit square, a DIX player) compresses that column alone. Draw
+	// then draws the whole band when a cell is not kept.
+	Cells []Cell
+}
+
+// Cell is a column of a band: W pixels wide, showing what Key names, as
+// a Band's Key does for the columns of the band's rows alone.
+type Cell struct {
+	W   int
+	Key Key
 }
 
 // Bands are a picture's bands, top to bottom, over one palette.
@@ -135,12 +148,15 @@ func BandCounts() (hits, misses int64) {
 	return bandCache.hits, bandCache.misses
 }
 
-// DropBands empties the kept bands, as a process starts: for the
+// DropBands empties the kept bands and cells, as a process starts: for the
 // benchmarks of a picture drawn whole.
 func DropBands() {
 	bandCache.mu.Lock()
-	defer bandCache.mu.Unlock()
 	bandCache.cur, bandCache.old, bandCache.curBytes = map[bandID]*packedBand{}, nil, 0
+	bandCache.mu.Unlock()
+	cellCache.Lock()
+	cellCache.cur, cellCache.old, cellCache.curBytes = map[cellID]*packedCell{}, nil, 0
+	cellCache.Unlock()
 }
 
 // EncodeBands returns the PNG of the picture p: the bands kept are copied,
@@ -170,7 +186,11 @@ func EncodeBands(p Bands) ([]byte, error) {
 		}
 		if pb == nil {
 			var err error
-			if pb, err = packBand(p, b, y); err != nil {
+			pack := packBand
+			if len(b.Cells) > 0 {
+				pack = packCells
+			}
+			if pb, err = pack(p, b, y); err != nil {
 				return nil, err
 			}
 			if b.Key != (Key{}) {
@@ -202,8 +222,10 @@ func EncodeBands(p Bands) ([]byte, error) {
 	return chunk(out, "IEND", nil), nil
 }
 
-// packBand draws band b, whose top row is y, and compresses it.
-func packBand(p Bands, b Band, y int) (*packedBand, error) {
+// drawRaw draws band b, whose top row is y, and returns its rows as the
+// PNG's image data has them (each a filter byte, then its pixels), to give
+// back with done once read.
+func drawRaw(p Bands, b Band, y int) (raw []byte, done func(), err error) {
 	w := p.W
 	n := w * b.H
 	var pix []uint8
@@ -218,24 +240,34 @@ func packBand(p Bands, b Band, y int) (*packedBand, error) {
 	c.FillIndex(img.Rect, p.BG)
 	if b.Draw != nil {
 		if err := b.Draw(c); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 
 	stride := w + 1
 	rn := stride * b.H
-	var raw []byte
 	if rp, ok := rawPool.Get().(*[]byte); ok && cap(*rp) >= rn {
 		raw = (*rp)[:rn]
 	} else {
 		raw = make([]byte, rn)
 	}
-	defer rawPool.Put(&raw)
 	for r := range b.H {
 		row := raw[r*stride : (r+1)*stride]
 		row[0] = 0 // filter type None
 		copy(row[1:], pix[r*w:(r+1)*w])
 	}
+	return raw, func() { rawPool.Put(&raw) }, nil
+}
+
+// packBand draws band b, whose top row is y, and compresses it.
+func packBand(p Bands, b Band, y int) (*packedBand, error) {
+	raw, done, err := drawRaw(p, b, y)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	stride := p.W + 1
+	rn := len(raw)
 
 	var scratch []byte
 	if sp, ok := zPool.Get().(*[]byte); ok {

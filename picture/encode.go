@@ -254,6 +254,17 @@ func deflateRaw(out, data []byte, stride int) []byte {
 // the same 4 bytes were seen, or a literal. It refers to nothing before
 // data.
 func (b *bitWriter) fixedBlock(data []byte, stride int) {
+	b.fixedRows(data, stride, stride, nil)
+}
+
+// fixedRows is fixedBlock for data made of rows of rowLen bytes that stand
+// stride bytes apart in the stream (a column of a picture, the rest of each
+// row another's: rowLen ≤ stride); with rowEnds set, no copy reaches past
+// the end of its row or reads past the end of its source's row, and
+// rowEnds[r] gets the bits written before row r (and after the last, at
+// len(data)/rowLen): each row's symbols stand alone, for a stream that
+// puts other bytes between the rows.
+func (b *bitWriter) fixedRows(data []byte, rowLen, stride int, rowEnds []int) {
 	up := stride <= maxDist
 	// table holds the position+1 of the last 4 bytes seen with each hash:
 	// 64 KiB, taken from a pool rather than the goroutine's stack.
@@ -265,42 +276,78 @@ func (b *bitWriter) fixedBlock(data []byte, stride int) {
 	}
 	defer tablePool.Put(tp)
 	table := tp
+	apart := stride - rowLen   // the stream's bytes between two rows
+	start, end := 0, len(data) // where runs start and copies stop
+	r := 0                     // the row of i, with rowEnds
+	if rowEnds != nil {
+		end = min(rowLen, len(data))
+		rowEnds[0] = b.bitLen()
+	}
 	for i := 0; i < len(data); {
+		if i == end {
+			r++
+			start, end = end, min(end+rowLen, len(data))
+			rowEnds[r] = b.bitLen()
+		}
 		// A byte unlike the one above (before) starts no copy of it: the
 		// common case of a literal is decided without a call.
-		var u, r int
-		if up && i >= stride && data[i] == data[i-stride] {
-			u = same(data[i:], data[i-stride:])
+		var u, n int
+		if up && i >= rowLen && data[i] == data[i-rowLen] {
+			u = same(data[i:end], data[i-rowLen:])
 		}
-		if i > 0 && u < 258 && data[i] == data[i-1] {
-			r = run(data[i:], data[i-1])
+		if i > start && u < 258 && data[i] == data[i-1] {
+			n = run(data[i:end], data[i-1])
 		}
 		switch {
-		case u >= 3 && u >= r:
+		case u >= 3 && u >= n:
 			b.copies(u, stride)
 			i += u
 			continue
-		case r >= 3:
-			b.copies(r, 1)
-			i += r
+		case n >= 3:
+			b.copies(n, 1)
+			i += n
 			continue
 		}
 		// Neither: the bytes seen last with the same hash, often the
 		// same glyph or card drawn elsewhere.
-		if i+4 <= len(data) {
+		if i+4 <= end {
 			h := hash4(data[i:])
 			c := int(table[h]) - 1
 			table[h] = int32(i + 1)
-			if c >= 0 && i-c <= maxDist && binary.LittleEndian.Uint32(data[c:]) == binary.LittleEndian.Uint32(data[i:]) {
-				if m := same(data[i:], data[c:i]); m >= 4 {
-					b.copies(m, i-c)
-					i += m
-					continue
+			if c >= 0 {
+				cEnd := end // the end of c's row, where its copy stops
+				if rowEnds != nil {
+					cEnd = (c/rowLen + 1) * rowLen
+				}
+				dist := i - c + (i/rowLen-c/rowLen)*apart
+				if dist <= maxDist && cEnd-c >= 4 && binary.LittleEndian.Uint32(data[c:]) == binary.LittleEndian.Uint32(data[i:]) {
+					if m := same(data[i:end], data[c:min(i, cEnd)]); m >= 4 {
+						b.copies(m, dist)
+						i += m
+						continue
+					}
 				}
 			}
 		}
 		b.literal(data[i])
 		i++
+	}
+	if rowEnds != nil {
+		rowEnds[r+1] = b.bitLen()
+	}
+}
+
+// bitLen is the number of bits written.
+func (b *bitWriter) bitLen() int { return 8*len(b.out) + int(b.n) }
+
+// copyBits writes the bits of src from bit from to bit to (src holds 8
+// bytes past its last bit's byte).
+func (b *bitWriter) copyBits(src []byte, from, to int) {
+	for from < to {
+		n := min(to-from, 32)
+		v := binary.LittleEndian.Uint64(src[from>>3:]) >> (from & 7)
+		b.write(v&(1<<n-1), uint(n))
+		from += n
 	}
 }
 

@@ -157,12 +157,37 @@ func (r *Renderer) Render(g Grid) ([]byte, error) {
 		case 2:
 			h = Side + margin
 		}
-		bands = append(bands, picture.Band{H: h, Key: k, Draw: func(c *picture.Canvas) error {
+		band := picture.Band{H: h, Key: k, Draw: func(c *picture.Canvas) error {
 			r.drawRow(c.Img, &part)
 			return nil
-		}})
+		}}
+		// Each square a cell: a finger changes one of the row's three.
+		for i, w := range cellWidths {
+			k, err := picture.KeyOf(squarePart{Kind: "dixxit square", Renderer: r.id, Square: 3*row + i,
+				Shows: part.Squares[i], Name: part.Names[i], Target: part.Target[i]})
+			if err != nil {
+				return nil, err
+			}
+			band.Cells = append(band.Cells, picture.Cell{W: w, Key: k})
+		}
+		bands = append(bands, band)
 	}
 	return picture.EncodeBands(picture.Bands{W: Width, Palette: palette, BG: index(table), List: bands})
+}
+
+// cellWidths are the widths of a row's cells, one square each, cut in
+// the middle of the gaps between them.
+var cellWidths = [3]int{margin + Side + gap/2, Side + gap, Width - (margin + Side + gap/2) - (Side + gap)}
+
+// squarePart is what a square shows, in its column of its row: the input
+// of its cell's key (as rowPart).
+type squarePart struct {
+	Kind     string
+	Renderer uint64
+	Square   int // 0..8: its place and its number
+	Shows    Square
+	Name     string
+	Target   bool
 }
 
 // rowPart is what a row of the grid shows: the input of its key. The
