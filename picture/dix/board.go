@@ -52,13 +52,10 @@ const (
 // Picture geometry, in pixels. The width fits Discord's embed images (about
 // 550 px shown) with little scaling.
 const (
-	pageW  = 600
-	margin = 8
-	colGap = 8
-	blockW = (pageW - 2*margin - colGap) / 2 // a player's area: 288
-	// cellW is the width of a picture's left column (picture.Cell), to
-	// the middle of the gap between the columns.
-	cellW   = margin + blockW + colGap/2
+	pageW   = 600
+	margin  = 8
+	colGap  = 8
+	blockW  = (pageW - 2*margin - colGap) / 2 // a player's area: 288
 	labelH  = 22
 	headerH = 30
 )
@@ -242,38 +239,11 @@ func boardBands(b *Board) (picture.Bands, error) {
 		drawTop(&canvas{pc}, b, &top, market, tableau, tabRows, mcount, mrows, wild)
 		return nil
 	}
-	// The top in three parts: the labels' row (the deck's count, the
-	// tableau's sums), which most moves change; the rows of the tableau
-	// and the auction, the market on their left and the tableau on their
-	// right kept apart (a card drawn changes the tableau alone); below
-	// them, the market's rows alone.
-	head, upper := margin+labelH, margin+rightH
-	midKey, err := picture.KeyOf(struct {
-		Kind string
-		Top  picture.Key
-	}{"dix board top, the tableau's rows", topKey})
-	if err != nil {
-		return picture.Bands{}, err
-	}
-	marketKey, err := picture.KeyOf(struct {
-		Kind     string
-		Market   []string
-		From, To int
-	}{"dix board market beside the tableau", v.Market, head, upper})
-	if err != nil {
-		return picture.Bands{}, err
-	}
-	tableauKey, err := picture.KeyOf(struct {
-		Kind string
-		Top  topPart
-		To   int
-	}{"dix board tableau", topPart{Tableau: top.Tableau, Auction: top.Auction, Wild: top.Wild, HighBid: top.HighBid,
-		Bidder: top.Bidder, Labels: top.Labels}, upper})
-	if err != nil {
-		return picture.Bands{}, err
-	}
-	bands := []picture.Band{{H: head, Key: topKey, Draw: drawIt},
-		{H: upper - head, Key: midKey, Draw: drawIt, Cells: []picture.Cell{{W: cellW, Key: marketKey}, {W: pageW - cellW, Key: tableauKey}}}}
+	// The top in two parts: the rows of the labels, the tableau and the
+	// auction, which most moves change; below them, the market's rows
+	// alone, which a card drawn leaves as they were.
+	upper := margin + rightH
+	bands := []picture.Band{{H: upper, Key: topKey, Draw: drawIt}}
 	lowerKey, err := picture.KeyOf(struct {
 		Kind      string
 		Market    []string
@@ -306,30 +276,13 @@ func boardBands(b *Board) (picture.Bands, error) {
 			h = bh + margin
 		}
 		by := y
-		band := picture.Band{H: h, Key: k, Draw: func(pc *picture.Canvas) error {
+		bands = append(bands, picture.Band{H: h, Key: k, Draw: func(pc *picture.Canvas) error {
 			c := &canvas{pc}
 			for i := range row {
 				c.drawBlock(margin+i*(blockW+colGap), by, bh, &row[i])
 			}
 			return nil
-		}}
-		// Each player a cell: a move changes one or two players.
-		for i, w := range []int{cellW, pageW - cellW} {
-			seat := struct {
-				Kind string
-				Col  int
-				Seat *seatPart
-			}{Kind: "dix board seat", Col: i}
-			if i < len(in.Seats) {
-				seat.Seat = &in.Seats[i]
-			}
-			ck, err := picture.KeyOf(seat)
-			if err != nil {
-				return picture.Bands{}, err
-			}
-			band.Cells = append(band.Cells, picture.Cell{W: w, Key: ck})
-		}
-		bands = append(bands, band)
+		}})
 		y += h
 	}
 	return picture.Bands{W: pageW, Palette: picture.Palette, BG: picture.IndexOf(picture.Table), List: bands}, nil
