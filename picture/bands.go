@@ -62,7 +62,7 @@ type Bands struct {
 
 // bandCache keeps the compressed bands of recent pictures: about
 // BandCacheBytes of deflate data, the older half dropped past it.
-var bandCache = newBandKeep(BandCacheBytes)
+var bandCache = newKeep[bandID](BandCacheBytes, func(p *packedBand) int { return len(p.z) })
 
 // BandCacheBytes is the size of the compressed bands kept. A band is a few
 // KiB (a DIX row of two players about 7 KiB, a Qwixx sheet about 6 KiB, a
@@ -72,15 +72,67 @@ var bandCache = newBandKeep(BandCacheBytes)
 // The older half of the budget keeps those of the games between clicks.
 const BandCacheBytes = 48 << 20
 
-// bandKeep is a bounded map of compressed bands by key and size. Safe for
-// concurrent use.
-type bandKeep struct {
+// keep is a bounded map of compressed parts (bands, cells) by what they
+// show and their size, of about maxBytes (size) in two halves: the
+// current one, and the older one dropped when the current one is full.
+// Safe for concurrent use.
+type keep[K comparable, V any] struct {
 	mu       sync.Mutex
 	maxBytes int
-	cur, old map[bandID]*packedBand
+	size     func(V) int
+	cur, old map[K]V
 	curBytes int
 	hits     int64
 	misses   int64
+}
+
+func newKeep[K comparable, V any](maxBytes int, size func(V) int) *keep[K, V] {
+	return &keep[K, V]{maxBytes: maxBytes, size: size, cur: map[K]V{}}
+}
+
+// get is the part kept under id (the zero V: none).
+func (k *keep[K, V]) get(id K) V {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	v, ok := k.cur[id]
+	if !ok {
+		if v, ok = k.old[id]; ok {
+			k.keepLocked(id, v)
+		}
+	}
+	if ok {
+		k.hits++
+	} else {
+		k.misses++
+	}
+	return v
+}
+
+func (k *keep[K, V]) put(id K, v V) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.keepLocked(id, v)
+}
+
+// keepLocked adds v to the current half, which becomes the older one when
+// it holds half the budget.
+func (k *keep[K, V]) keepLocked(id K, v V) {
+	if _, ok := k.cur[id]; ok {
+		return
+	}
+	n := k.size(v)
+	if k.curBytes+n > k.maxBytes/2 {
+		k.old, k.cur, k.curBytes = k.cur, map[K]V{}, 0
+	}
+	k.cur[id] = v
+	k.curBytes += n
+}
+
+// drop forgets every part kept.
+func (k *keep[K, V]) drop() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.cur, k.old, k.curBytes = map[K]V{}, nil, 0
 }
 
 // bandID is a band's key with its size and palette's length: a key names
@@ -100,46 +152,6 @@ type packedBand struct {
 	s1, s2 uint32
 }
 
-func newBandKeep(maxBytes int) *bandKeep {
-	return &bandKeep{maxBytes: maxBytes, cur: map[bandID]*packedBand{}}
-}
-
-func (k *bandKeep) get(id bandID) *packedBand {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	p, ok := k.cur[id]
-	if !ok {
-		if p, ok = k.old[id]; ok {
-			k.keepLocked(id, p)
-		}
-	}
-	if ok {
-		k.hits++
-	} else {
-		k.misses++
-	}
-	return p
-}
-
-func (k *bandKeep) put(id bandID, p *packedBand) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	k.keepLocked(id, p)
-}
-
-// keepLocked adds p to the current half, which becomes the older one when
-// it holds half the budget.
-func (k *bandKeep) keepLocked(id bandID, p *packedBand) {
-	if _, ok := k.cur[id]; ok {
-		return
-	}
-	if k.curBytes+len(p.z) > k.maxBytes/2 {
-		k.old, k.cur, k.curBytes = k.cur, map[bandID]*packedBand{}, 0
-	}
-	k.cur[id] = p
-	k.curBytes += len(p.z)
-}
-
 // BandCounts are the bands found kept and the ones drawn so far, in this
 // process.
 func BandCounts() (hits, misses int64) {
@@ -151,12 +163,8 @@ func BandCounts() (hits, misses int64) {
 // DropBands empties the kept bands and cells, as a process starts: for the
 // benchmarks of a picture drawn whole.
 func DropBands() {
-	bandCache.mu.Lock()
-	bandCache.cur, bandCache.old, bandCache.curBytes = map[bandID]*packedBand{}, nil, 0
-	bandCache.mu.Unlock()
-	cellCache.Lock()
-	cellCache.cur, cellCache.old, cellCache.curBytes = map[cellID]*packedCell{}, nil, 0
-	cellCache.Unlock()
+	bandCache.drop()
+	cellCache.drop()
 }
 
 // EncodeBands returns the PNG of the picture p: the bands kept are copied,

@@ -1,9 +1,5 @@
 package picture
 
-import (
-	"sync"
-)
-
 // A band by its columns (Band.Cells). Each cell's rows are compressed on
 // their own, as the cell's column of the band's image data: a row's
 // symbols copy only from that row and the cell's rows above it, at the
@@ -38,46 +34,11 @@ type packedCell struct {
 
 // cellCache keeps the compressed cells of recent pictures, as bandCache
 // does bands.
-var cellCache = struct {
-	sync.Mutex
-	maxBytes int
-	cur, old map[cellID]*packedCell
-	curBytes int
-}{maxBytes: CellCacheBytes, cur: map[cellID]*packedCell{}}
+var cellCache = newKeep[cellID](CellCacheBytes, func(pc *packedCell) int { return len(pc.z) + 16*len(pc.rows) })
 
 // CellCacheBytes is the size of the compressed cells kept: a Dixxit
-// square about 8 KiB, a DIX player about 4 KiB.
+// square about 8 KiB.
 const CellCacheBytes = 32 << 20
-
-func getCell(id cellID) *packedCell {
-	cellCache.Lock()
-	defer cellCache.Unlock()
-	pc, ok := cellCache.cur[id]
-	if !ok {
-		if pc, ok = cellCache.old[id]; ok {
-			putCellLocked(id, pc)
-		}
-	}
-	return pc
-}
-
-func putCell(id cellID, pc *packedCell) {
-	cellCache.Lock()
-	defer cellCache.Unlock()
-	putCellLocked(id, pc)
-}
-
-func putCellLocked(id cellID, pc *packedCell) {
-	if _, ok := cellCache.cur[id]; ok {
-		return
-	}
-	size := len(pc.z) + 16*len(pc.rows)
-	if cellCache.curBytes+size > cellCache.maxBytes/2 {
-		cellCache.old, cellCache.cur, cellCache.curBytes = cellCache.cur, map[cellID]*packedCell{}, 0
-	}
-	cellCache.cur[id] = pc
-	cellCache.curBytes += size
-}
 
 // packCells compresses band b, whose top row is y, by its cells: those
 // kept are copied, the others drawn (the whole band, once) and kept.
@@ -99,7 +60,7 @@ func packCells(p Bands, b Band, y int) (*packedBand, error) {
 	for j, c := range b.Cells {
 		ids[j] = cellID{c.Key, c.W, b.H, stride, j == 0, len(p.Palette)}
 		if c.Key != (Key{}) {
-			cells[j] = getCell(ids[j])
+			cells[j] = cellCache.get(ids[j])
 		}
 		drawn = drawn || cells[j] == nil
 	}
@@ -117,7 +78,7 @@ func packCells(p Bands, b Band, y int) (*packedBand, error) {
 			if cells[j] == nil {
 				cells[j] = packCell(raw, stride, x, n, b.H)
 				if c.Key != (Key{}) {
-					putCell(ids[j], cells[j])
+					cellCache.put(ids[j], cells[j])
 				}
 			}
 			x += n

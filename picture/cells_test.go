@@ -185,7 +185,7 @@ func cellMisses(cp *cellPicture, t *testing.T) []bool {
 	p := cp.bands(t)
 	var out []bool
 	for j, c := range p.List[1].Cells {
-		out = append(out, getCell(cellID{c.Key, c.W, cp.hs[1], cp.w + 1, j == 0, len(p.Palette)}) == nil)
+		out = append(out, cellCache.get(cellID{c.Key, c.W, cp.hs[1], cp.w + 1, j == 0, len(p.Palette)}) == nil)
 	}
 	return out
 }
