@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dixgame/dixbot"
@@ -49,8 +50,8 @@ type fold struct {
 	pic, pic0 *boardPic
 	// read is the table data the batch read, decoded, which the fold's
 	// own write takes instead of decoding the same bytes again (once:
-	// the write changes it).
-	read written
+	// the write changes it; nil: taken).
+	read atomic.Pointer[written]
 }
 
 // Of reports whether fd is of the table named table as stored in r: a
@@ -181,7 +182,7 @@ func (b *Bot) later(channel string, fd *fold) {
 
 // writeFold writes fd on its own.
 func (b *Bot) writeFold(ctx context.Context, channel string, fd *fold) {
-	after, err := b.update(ctx, channel, "", b.onTableRead("", &fd.read, func(r *dixbot.Record, g *present.Game, td *tableData) error {
+	after, err := b.update(ctx, channel, "", b.onTableRead("", fd.read.Swap(nil), func(r *dixbot.Record, g *present.Game, td *tableData) error {
 		if !fd.applyOn(r, td, g, b.now(), true) {
 			return ErrNothingToDo
 		}

@@ -362,7 +362,8 @@ func (x *cexec) fold(done uint32) bool {
 	// Nothing the table records changed but the board's newest
 	// interaction: the effects are recorded done with the channel's
 	// next change (fold.go).
-	fd := &fold{Table: tableName(x.td), Version: x.rec.Version, Done: done, Board: x.td.Board, read: written{meta: x.rec.Meta, td: x.td}}
+	fd := &fold{Table: tableName(x.td), Version: x.rec.Version, Done: done, Board: x.td.Board}
+	fd.read.Store(&written{meta: x.rec.Meta, td: x.td})
 	if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == x.td.Board {
 		fd.Via = v
 	}
