@@ -193,7 +193,10 @@ func (b *Bot) runEffects(ctx context.Context, d DiscordAPI, rec *dixbot.Record, 
 }
 
 // written is a record's table data, decoded, with the bytes it was
-// decoded from or encoded to.
+// decoded from or encoded to. Its td may be a change's own value, with
+// that update's fields (fresh, round, forgot): the outbox's run and a
+// fold's write read or change only what the bytes hold; a change that
+// tells events decodes the bytes instead.
 type written struct {
 	meta []byte
 	td   *tableData
