@@ -457,14 +457,7 @@ func TestDeferredEditTriedAgain(t *testing.T) {
 	prompt := h.ClickOn(active, board, h.qmust(board, verbPrompt, "")).Shown(nil)
 	require.NotNil(t, prompt)
 	sel := h.qmust(prompt, verbSelect, "")
-	step := ""
-	for _, v := range tabletest.SelectOptions(prompt, sel) {
-		if strings.HasPrefix(v, "st:") {
-			step = v
-			break
-		}
-	}
-	require.NotEmpty(t, step, "the prompt has a step")
+	step := firstOption(t, prompt, sel, "st:") // the prompt has a step
 
 	h.b.deferAfter = 10 * time.Millisecond
 	var once, lost sync.Once

@@ -144,3 +144,16 @@ func redisHarness(t *testing.T) (*harness, *store.Redis, *redistest.Server) {
 	t.Cleanup(func() { rs.Close() })
 	return newHarnessOn(t, rs), rs, srv
 }
+
+// firstOption is the first value of the select menu sel of msg that starts
+// with prefix ("mv:" a plan, "st:" a step); the test fails without one.
+func firstOption(t *testing.T, msg *tabletest.Message, sel, prefix string) string {
+	t.Helper()
+	for _, v := range tabletest.SelectOptions(msg, sel) {
+		if strings.HasPrefix(v, prefix) {
+			return v
+		}
+	}
+	t.Fatalf("no choice %q… in the menu", prefix)
+	return ""
+}

@@ -186,15 +186,8 @@ func TestClickOnARemovedPromptIsAnsweredApart(t *testing.T) {
 	prompt := res.Shown(nil)
 	require.NotNil(t, prompt, res.Describe())
 	sel := h.qmust(prompt, verbSelect, "")
-	plan := ""
-	for _, v := range tabletest.SelectOptions(prompt, sel) {
-		if strings.HasPrefix(v, "mv:") {
-			plan = v
-			break
-		}
-	}
-	require.NotEmpty(t, plan, "a plan of the first step")
-	asClicked := *prompt // as the second click saw it, before the first's answer
+	plan := firstOption(t, prompt, sel, "mv:") // a plan of the first step
+	asClicked := *prompt                       // as the second click saw it, before the first's answer
 	taken := h.ClickOn(active, prompt, sel, plan)
 	require.True(t, taken.Dismissed(prompt), "the prompt is removed once its decision is taken: %s", taken.Describe())
 	others(g)
