@@ -211,8 +211,11 @@ func (w written) of(rec *dixbot.Record) *tableData {
 }
 
 // take is of, once: w then knows nothing (its taker may change the table
-// data).
+// data). A nil w knows nothing.
 func (w *written) take(rec *dixbot.Record) *tableData {
+	if w == nil {
+		return nil
+	}
 	td := w.of(rec)
 	*w = written{}
 	return td

@@ -651,4 +651,5 @@ func TestWrittenTableData(t *testing.T) {
 	w = written{meta: td.Encode(), td: td}
 	require.Same(t, td, w.take(same))
 	require.Nil(t, w.take(same), "once")
+	require.Nil(t, (*written)(nil).take(same))
 }

@@ -221,10 +221,7 @@ func (b *Bot) onTableRead(game string, read *written, fn func(r *dixbot.Record, 
 		if !ok || game != "" && r.Game != game {
 			return ErrNothingToDo
 		}
-		var td *tableData
-		if read != nil {
-			td = read.take(r)
-		}
+		td := read.take(r)
 		if td == nil {
 			var err error
 			if td, err = decodeTableData(r.Meta); err != nil {
