@@ -49,7 +49,7 @@ const (
 	dieSize = 40
 	headH   = 28
 	rowsX   = 8 // the rows' left edge inside a block
-	blockH  = headH + 4*(cellH+gapY) + 6
+	blockH  = headBandH + 3 + 4*(cellH+gapY) + 4
 )
 
 // RenderBoard draws the board: the roll on top (the white dice, their sum,
@@ -125,24 +125,42 @@ type rollPart struct {
 	WhiteSum int
 }
 
-// sheetPart is what one sheet shows: the input of its key. It leaves out
-// what a sheet does not draw (the seat's first decision of the roll, and
-// the plan, which only the seat's own view holds).
-type sheetPart struct {
+// sheetHead is what the head of one sheet shows (its name, markers,
+// penalties and score, framed and tinted while the seat decides): the
+// input of its key. It leaves out what a sheet does not draw (the seat's
+// first decision of the roll, and the plan, which only the seat's own view
+// holds).
+type sheetHead struct {
 	Kind      string
-	Rows      [4]rules.RowView
 	Penalties int
 	Score     int
 	Deciding  bool
 	Rolled    bool // the seat rolled, in a game not over
-	Locked    [4]bool
 	Name      string
 	Mark      Mark
 	Rank      int
 	Label     string
 }
 
-// boardBands are the parts of the board b: the roll, then every sheet.
+// sheetRows is what the rows of one sheet show: the input of their key.
+type sheetRows struct {
+	Kind   string
+	Rows   [4]rules.RowView
+	Locked [4]bool
+}
+
+// headBandH is the height of a sheet's head, framed while the seat
+// decides; its rows start 3 pixels below it (rowsY).
+const (
+	headBandH = headH + 2
+	rowsY     = headBandH + 3
+)
+
+// boardBands are the parts of the board b: the roll, then every sheet in
+// two bands, its head and its rows. A seat that is asked to decide, or
+// decides and marks nothing, changes its sheet's head alone (framed and
+// tinted while it decides): the rows are drawn and compressed again only
+// when they change.
 func boardBands(b *Board) (picture.Bands, error) {
 	v := &b.View
 	if err := checkView(v); err != nil {
@@ -172,25 +190,45 @@ func boardBands(b *Board) (picture.Bands, error) {
 		if s < len(b.Marks) {
 			mark = b.Marks[s]
 		}
-		sh := &v.Sheets[s]
-		k, err := picture.KeyOf(sheetPart{Kind: "qwixx sheet", Rows: sh.Rows, Penalties: sh.Penalties, Score: sh.Score,
-			Deciding: sh.Deciding, Rolled: s == v.Active && !v.Over, Locked: v.Locked, Name: name, Mark: mark,
-			Rank: ranks[s], Label: b.Labels.Score})
+		after := gap
+		if s == len(v.Sheets)-1 {
+			after = margin
+		}
+		sb, err := sheetBands(v, s, y, after, sheetHead{Kind: "qwixx sheet head", Penalties: v.Sheets[s].Penalties,
+			Score: v.Sheets[s].Score, Deciding: v.Sheets[s].Deciding, Rolled: s == v.Active && !v.Over,
+			Name: name, Mark: mark, Rank: ranks[s], Label: b.Labels.Score})
 		if err != nil {
 			return picture.Bands{}, err
 		}
-		h := blockH + gap
-		if s == len(v.Sheets)-1 {
-			h = blockH + margin
-		}
-		sy, seat, rank := y, s, ranks[s]
-		bands = append(bands, picture.Band{H: h, Key: k, Draw: func(c *picture.Canvas) error {
-			drawSheet(c, margin, sy, v, seat, name, mark, rank, b.Labels)
-			return nil
-		}})
-		y += h
+		bands = append(bands, sb...)
+		y += blockH + after
 	}
 	return picture.Bands{W: pageW, Palette: picture.WidePalette, BG: picture.IndexOf(picture.Table), List: bands}, nil
+}
+
+// sheetBands are the two bands of seat s's sheet, whose block starts at
+// row y and is followed by after rows of the table.
+func sheetBands(v *rules.View, s, y, after int, head sheetHead) ([]picture.Band, error) {
+	hk, err := picture.KeyOf(head)
+	if err != nil {
+		return nil, err
+	}
+	rk, err := picture.KeyOf(sheetRows{Kind: "qwixx sheet rows", Rows: v.Sheets[s].Rows, Locked: v.Locked})
+	if err != nil {
+		return nil, err
+	}
+	block := image.Rect(margin, y, pageW-margin, y+blockH)
+	return []picture.Band{
+		{H: headBandH, Key: hk, Draw: func(c *picture.Canvas) error {
+			drawSheetHead(c, block, v, s, head)
+			return nil
+		}},
+		{H: blockH - headBandH + after, Key: rk, Draw: func(c *picture.Canvas) error {
+			c.Fill(image.Rect(block.Min.X, y+headBandH, block.Max.X, block.Max.Y), picture.Panel)
+			drawSheetRows(c, block.Min.X, y+rowsY, v, s)
+			return nil
+		}},
+	}, nil
 }
 
 // drawRoll draws the dice: W1, W2, the white sum, then red, yellow, green
@@ -213,30 +251,39 @@ func drawRoll(c *picture.Canvas, v *rules.View) {
 	}
 }
 
-// drawSheet draws seat s's block at (x, y).
+// drawSheet draws seat s's whole block at (x, y), as its three bands do.
 func drawSheet(c *picture.Canvas, x, y int, v *rules.View, s int, name string, mark Mark, rank int, l Labels) {
 	sh := &v.Sheets[s]
-	deciding := sh.Deciding
+	block := image.Rect(x, y, pageW-x, y+blockH)
+	drawSheetHead(c, block, v, s, sheetHead{Penalties: sh.Penalties, Score: sh.Score, Deciding: sh.Deciding,
+		Rolled: s == v.Active && !v.Over, Name: name, Mark: mark, Rank: rank, Label: l.Score})
+	c.Fill(image.Rect(block.Min.X, y+headBandH, block.Max.X, block.Max.Y), picture.Panel)
+	drawSheetRows(c, x, y+rowsY, v, s)
+}
+
+// drawSheetHead draws the head of seat s's sheet, the top of block:
+// tinted and framed while the seat decides; the rank, the markers and the
+// name; on the right the penalties and the score.
+func drawSheetHead(c *picture.Canvas, block image.Rectangle, v *rules.View, s int, h sheetHead) {
 	bg := picture.Panel
-	if deciding {
+	if h.Deciding {
 		bg = picture.PanelAct
 	}
-	w := pageW - 2*margin
-	r := image.Rect(x, y, x+w, y+blockH)
-	c.Fill(r, bg)
-	if deciding {
-		c.Frame(r, 3, picture.Gold)
+	x, y := block.Min.X, block.Min.Y
+	part := image.Rect(block.Min.X, y, block.Max.X, y+headBandH)
+	c.Fill(part, bg)
+	if h.Deciding {
+		c.Frame(part, 3, picture.Gold)
 	}
-	// Header: rank, markers, name; on the right the penalties and score.
 	right := []*picture.Tile{}
 	for i := range rules.MaxPenalties {
-		right = append(right, penaltyTile(i < sh.Penalties, bg))
+		right = append(right, penaltyTile(i < h.Penalties, bg))
 	}
 	score := []*picture.Tile{}
-	if l.Score != "" {
-		score = append(score, picture.Text(l.Score, fLabel, picture.Muted, bg))
+	if h.Label != "" {
+		score = append(score, picture.Text(h.Label, fLabel, picture.Muted, bg))
 	}
-	score = append(score, picture.Text(strconv.Itoa(sh.Score), fScore, picture.White, bg))
+	score = append(score, picture.Text(strconv.Itoa(h.Score), fScore, picture.White, bg))
 	sw := 0
 	for i, t := range score {
 		sw += t.W
@@ -244,30 +291,36 @@ func drawSheet(c *picture.Canvas, x, y int, v *rules.View, s int, name string, m
 			sw += 5
 		}
 	}
-	rx := x + w - 10 - sw
+	rx := block.Max.X - 10 - sw
 	c.Row(rx, y+2, headH, 5, score...)
 	pw := len(right)*18 + (len(right)-1)*3
 	px := rx - 14 - pw
 	c.Row(px, y+2, headH, 3, right...)
 
 	hx := x + 8
-	if rank > 0 {
-		hx = c.Row(hx, y+2, headH, 0, rankTile(rank, bg)) + 6
+	if h.Rank > 0 {
+		hx = c.Row(hx, y+2, headH, 0, rankTile(h.Rank, bg)) + 6
 	}
-	if deciding {
+	if h.Deciding {
 		hx = c.Row(hx, y+2, headH, 0, markTile(0, bg)) + 5
 	}
-	if s == v.Active && !v.Over {
+	if h.Rolled {
 		hx = c.Row(hx, y+2, headH, 0, markTile(1, bg)) + 5
 	}
-	if mark != MarkNone {
-		hx = c.Row(hx, y+2, headH, 0, seatMarkTile(mark, bg)) + 5
+	if h.Mark != MarkNone {
+		hx = c.Row(hx, y+2, headH, 0, seatMarkTile(h.Mark, bg)) + 5
 	}
-	name = picture.Fit(name, fName, px-hx-10)
+	name := picture.Fit(h.Name, fName, px-hx-10)
 	c.Row(hx, y+2, headH, 0, picture.Text(name, fName, picture.White, bg))
+}
 
-	// The rows.
-	ry := y + headH + 2
+// drawSheetRows draws the four rows of seat s's sheet from (x, y): their
+// marks, the numbers passed over dimmed, each row's lock and points.
+func drawSheetRows(c *picture.Canvas, x, y int, v *rules.View, s int) {
+	sh := &v.Sheets[s]
+	bg := picture.Panel
+	w := pageW - 2*margin
+	ry := y
 	for _, col := range rules.Colors {
 		rv := &sh.Rows[col]
 		right := -1

@@ -23,16 +23,21 @@ func bandKeys(t *testing.T, b Board) []picture.Key {
 	return out
 }
 
+// head and rows are the indices of seat s's bands in boardBands.
+func head(s int) int { return 1 + 2*s }
+func rows(s int) int { return 2 + 2*s }
+
 // TestBoardPartsKeys: a change of the board changes the keys of the parts
 // that show it and of no other; what no part shows (a seat's plan, which
 // only its own view holds, its first decision of the roll, the sequence
-// number) changes none.
+// number) changes none. A seat asked to decide, or done deciding, changes
+// its sheet's head and not its rows.
 func TestBoardPartsKeys(t *testing.T) {
 	t.Parallel()
 	g := playUntil(t, 3, 1, lateWithALock)
 	mk := func() Board { return Board{View: g.View(-1), Names: names5[:3], Labels: Labels{Score: "score"}} }
 	k := bandKeys(t, mk())
-	require.Len(t, k, 4) // the roll, three sheets
+	require.Len(t, k, 7) // the roll, three sheets of two bands
 	for _, tc := range []struct {
 		name    string
 		change  func(b *Board)
@@ -43,18 +48,18 @@ func TestBoardPartsKeys(t *testing.T) {
 		{"a first decision", func(b *Board) { b.View.Sheets[2].Action1 = "-" }, nil},
 		{"a mark on sheet 2", func(b *Board) {
 			b.View.Sheets[1].Rows[rules.Red].Marks = append(slices.Clone(b.View.Sheets[1].Rows[rules.Red].Marks), 12)
-		}, []int{2}},
-		{"a penalty on sheet 3", func(b *Board) { b.View.Sheets[2].Penalties++ }, []int{3}},
-		{"sheet 1 decides no more", func(b *Board) { b.View.Sheets[0].Deciding = !b.View.Sheets[0].Deciding }, []int{1}},
+		}, []int{rows(1)}},
+		{"a penalty on sheet 3", func(b *Board) { b.View.Sheets[2].Penalties++ }, []int{head(2)}},
+		{"sheet 1 decides no more", func(b *Board) { b.View.Sheets[0].Deciding = !b.View.Sheets[0].Deciding }, []int{head(0)}},
 		{"a new roll", func(b *Board) { b.View.Dice[rules.W1] = b.View.Dice[rules.W1]%6 + 1 }, []int{0}},
 		{"a row locked", func(b *Board) {
 			i := slices.Index(b.View.Locked[:], false)
 			require.GreaterOrEqual(t, i, 0)
 			b.View.Locked[i] = true
-		}, []int{1, 2, 3}},
+		}, []int{rows(0), rows(1), rows(2)}},
 		{"the roll passes on", func(b *Board) { b.View.Active = (b.View.Active + 1) % 3 }, nil},
-		{"a name", func(b *Board) { b.Names = []string{"Alice", "Zoé", "Chloé"} }, []int{2}},
-		{"a mark", func(b *Board) { b.Marks = []Mark{MarkNone, MarkNone, MarkAway} }, []int{3}},
+		{"a name", func(b *Board) { b.Names = []string{"Alice", "Zoé", "Chloé"} }, []int{head(1)}},
+		{"a mark", func(b *Board) { b.Marks = []Mark{MarkNone, MarkNone, MarkAway} }, []int{head(2)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := mk()
@@ -64,7 +69,7 @@ func TestBoardPartsKeys(t *testing.T) {
 			want := tc.changed
 			if tc.name == "the roll passes on" {
 				// The seat that rolled and the one that rolls now.
-				want = []int{1 + g.View(-1).Active, 1 + b.View.Active}
+				want = []int{head(g.View(-1).Active), head(b.View.Active)}
 			}
 			for i := range k {
 				assert.Equal(t, slices.Contains(want, i), got[i] != k[i], "part %d", i)
