@@ -142,11 +142,12 @@ type sheetHead struct {
 	Label     string
 }
 
-// sheetRows is what the rows of one sheet show: the input of their key.
-type sheetRows struct {
+// sheetRow is what one row of a sheet shows: the input of its key.
+type sheetRow struct {
 	Kind   string
-	Rows   [4]rules.RowView
-	Locked [4]bool
+	Color  rules.Color
+	Row    rules.RowView
+	Locked bool // the colour is out of play
 }
 
 // headBandH is the height of a sheet's head, framed while the seat
@@ -157,10 +158,10 @@ const (
 )
 
 // boardBands are the parts of the board b: the roll, then every sheet in
-// two bands, its head and its rows. A seat that is asked to decide, or
-// decides and marks nothing, changes its sheet's head alone (framed and
-// tinted while it decides): the rows are drawn and compressed again only
-// when they change.
+// five bands, its head and its four rows. A seat that is asked to decide,
+// or decides and marks nothing, changes its sheet's head alone (framed
+// and tinted while it decides); a mark changes the head (the score) and
+// the row it is in.
 func boardBands(b *Board) (picture.Bands, error) {
 	v := &b.View
 	if err := checkView(v); err != nil {
@@ -206,29 +207,38 @@ func boardBands(b *Board) (picture.Bands, error) {
 	return picture.Bands{W: pageW, Palette: picture.WidePalette, BG: picture.IndexOf(picture.Table), List: bands}, nil
 }
 
-// sheetBands are the two bands of seat s's sheet, whose block starts at
-// row y and is followed by after rows of the table.
+// sheetBands are the bands of seat s's sheet, whose block starts at row y
+// and is followed by after rows of the table: its head, then each row.
 func sheetBands(v *rules.View, s, y, after int, head sheetHead) ([]picture.Band, error) {
 	hk, err := picture.KeyOf(head)
 	if err != nil {
 		return nil, err
 	}
-	rk, err := picture.KeyOf(sheetRows{Kind: "qwixx sheet rows", Rows: v.Sheets[s].Rows, Locked: v.Locked})
-	if err != nil {
-		return nil, err
-	}
 	block := image.Rect(margin, y, pageW-margin, y+blockH)
-	return []picture.Band{
-		{H: headBandH, Key: hk, Draw: func(c *picture.Canvas) error {
-			drawSheetHead(c, block, v, s, head)
+	bands := []picture.Band{{H: headBandH, Key: hk, Draw: func(c *picture.Canvas) error {
+		drawSheetHead(c, block, v, s, head)
+		return nil
+	}}}
+	top := y + headBandH // the first row's band holds the space above it
+	for i, col := range rules.Colors {
+		k, err := picture.KeyOf(sheetRow{Kind: "qwixx sheet row", Color: col, Row: v.Sheets[s].Rows[col], Locked: v.Locked[col]})
+		if err != nil {
+			return nil, err
+		}
+		ry := y + rowsY + i*(cellH+gapY)
+		end := ry + cellH + gapY
+		if i == len(rules.Colors)-1 {
+			end = block.Max.Y + after
+		}
+		band := image.Rect(block.Min.X, top, block.Max.X, min(end, block.Max.Y))
+		bands = append(bands, picture.Band{H: end - top, Key: k, Draw: func(c *picture.Canvas) error {
+			c.Fill(band, picture.Panel)
+			drawSheetRow(c, block.Min.X, ry, v, s, col)
 			return nil
-		}},
-		{H: blockH - headBandH + after, Key: rk, Draw: func(c *picture.Canvas) error {
-			c.Fill(image.Rect(block.Min.X, y+headBandH, block.Max.X, block.Max.Y), picture.Panel)
-			drawSheetRows(c, block.Min.X, y+rowsY, v, s)
-			return nil
-		}},
-	}, nil
+		}})
+		top = end
+	}
+	return bands, nil
 }
 
 // drawRoll draws the dice: W1, W2, the white sum, then red, yellow, green
@@ -258,7 +268,9 @@ func drawSheet(c *picture.Canvas, x, y int, v *rules.View, s int, name string, m
 	drawSheetHead(c, block, v, s, sheetHead{Penalties: sh.Penalties, Score: sh.Score, Deciding: sh.Deciding,
 		Rolled: s == v.Active && !v.Over, Name: name, Mark: mark, Rank: rank, Label: l.Score})
 	c.Fill(image.Rect(block.Min.X, y+headBandH, block.Max.X, block.Max.Y), picture.Panel)
-	drawSheetRows(c, x, y+rowsY, v, s)
+	for i, col := range rules.Colors {
+		drawSheetRow(c, x, y+rowsY+i*(cellH+gapY), v, s, col)
+	}
 }
 
 // drawSheetHead draws the head of seat s's sheet, the top of block:
@@ -314,46 +326,40 @@ func drawSheetHead(c *picture.Canvas, block image.Rectangle, v *rules.View, s in
 	c.Row(hx, y+2, headH, 0, picture.Text(name, fName, picture.White, bg))
 }
 
-// drawSheetRows draws the four rows of seat s's sheet from (x, y): their
-// marks, the numbers passed over dimmed, each row's lock and points.
-func drawSheetRows(c *picture.Canvas, x, y int, v *rules.View, s int) {
-	sh := &v.Sheets[s]
+// drawSheetRow draws the row of colour col of seat s's sheet from
+// (x, y): its marks, the numbers passed over dimmed, its lock and points.
+func drawSheetRow(c *picture.Canvas, x, y int, v *rules.View, s int, col rules.Color) {
 	bg := picture.Panel
-	w := pageW - 2*margin
-	ry := y
-	for _, col := range rules.Colors {
-		rv := &sh.Rows[col]
-		right := -1
-		marked := [rules.RowCells]bool{}
-		for _, n := range rv.Marks {
-			p := rules.Pos(col, n)
-			marked[p] = true
-			right = max(right, p)
-		}
-		cx := x + rowsX
-		for p := range rules.RowCells {
-			st := cellOpen
-			switch {
-			case marked[p]:
-				st = cellMarked
-			case p < right || v.Locked[col]:
-				st = cellSkipped
-			}
-			c.Blit(cellTile(col, p, st, bg), cx, ry)
-			cx += cellW + gapX
-		}
+	rv := &v.Sheets[s].Rows[col]
+	right := -1
+	marked := [rules.RowCells]bool{}
+	for _, n := range rv.Marks {
+		p := rules.Pos(col, n)
+		marked[p] = true
+		right = max(right, p)
+	}
+	cx := x + rowsX
+	for p := range rules.RowCells {
 		st := cellOpen
 		switch {
-		case rv.Lock:
+		case marked[p]:
 			st = cellMarked
-		case v.Locked[col]:
+		case p < right || v.Locked[col]:
 			st = cellSkipped
 		}
-		c.Blit(cellTile(col, rules.LockPos, st, bg), cx, ry)
-		pts := picture.Text(strconv.Itoa(rv.Points), fCell, pointsColor(rv.Points), bg)
-		c.Blit(pts, x+w-10-pts.W, ry+(cellH-pts.H)/2)
-		ry += cellH + gapY
+		c.Blit(cellTile(col, p, st, bg), cx, y)
+		cx += cellW + gapX
 	}
+	st := cellOpen
+	switch {
+	case rv.Lock:
+		st = cellMarked
+	case v.Locked[col]:
+		st = cellSkipped
+	}
+	c.Blit(cellTile(col, rules.LockPos, st, bg), cx, y)
+	pts := picture.Text(strconv.Itoa(rv.Points), fCell, pointsColor(rv.Points), bg)
+	c.Blit(pts, x+pageW-2*margin-10-pts.W, y+(cellH-pts.H)/2)
 }
 
 // pointsColor is the colour of a row's points: muted while zero.

@@ -23,9 +23,10 @@ func bandKeys(t *testing.T, b Board) []picture.Key {
 	return out
 }
 
-// head and rows are the indices of seat s's bands in boardBands.
-func head(s int) int { return 1 + 2*s }
-func rows(s int) int { return 2 + 2*s }
+// head and row are the indices of seat s's bands in boardBands: its head
+// and its row of colour c.
+func head(s int) int               { return 1 + 5*s }
+func row(s int, c rules.Color) int { return 2 + 5*s + int(c) }
 
 // TestBoardPartsKeys: a change of the board changes the keys of the parts
 // that show it and of no other; what no part shows (a seat's plan, which
@@ -37,7 +38,10 @@ func TestBoardPartsKeys(t *testing.T) {
 	g := playUntil(t, 3, 1, lateWithALock)
 	mk := func() Board { return Board{View: g.View(-1), Names: names5[:3], Labels: Labels{Score: "score"}} }
 	k := bandKeys(t, mk())
-	require.Len(t, k, 7) // the roll, three sheets of two bands
+	locked := g.View(-1).Locked
+	open := rules.Color(slices.Index(locked[:], false))
+	require.GreaterOrEqual(t, int(open), 0)
+	require.Len(t, k, 16) // the roll, three sheets of five bands
 	for _, tc := range []struct {
 		name    string
 		change  func(b *Board)
@@ -48,15 +52,12 @@ func TestBoardPartsKeys(t *testing.T) {
 		{"a first decision", func(b *Board) { b.View.Sheets[2].Action1 = "-" }, nil},
 		{"a mark on sheet 2", func(b *Board) {
 			b.View.Sheets[1].Rows[rules.Red].Marks = append(slices.Clone(b.View.Sheets[1].Rows[rules.Red].Marks), 12)
-		}, []int{rows(1)}},
+		}, []int{row(1, rules.Red)}},
 		{"a penalty on sheet 3", func(b *Board) { b.View.Sheets[2].Penalties++ }, []int{head(2)}},
 		{"sheet 1 decides no more", func(b *Board) { b.View.Sheets[0].Deciding = !b.View.Sheets[0].Deciding }, []int{head(0)}},
 		{"a new roll", func(b *Board) { b.View.Dice[rules.W1] = b.View.Dice[rules.W1]%6 + 1 }, []int{0}},
-		{"a row locked", func(b *Board) {
-			i := slices.Index(b.View.Locked[:], false)
-			require.GreaterOrEqual(t, i, 0)
-			b.View.Locked[i] = true
-		}, []int{rows(0), rows(1), rows(2)}},
+		{"a row locked", func(b *Board) { b.View.Locked[open] = true },
+			[]int{row(0, open), row(1, open), row(2, open)}},
 		{"the roll passes on", func(b *Board) { b.View.Active = (b.View.Active + 1) % 3 }, nil},
 		{"a name", func(b *Board) { b.Names = []string{"Alice", "Zoé", "Chloé"} }, []int{head(1)}},
 		{"a mark", func(b *Board) { b.Marks = []Mark{MarkNone, MarkNone, MarkAway} }, []int{head(2)}},
