@@ -3,6 +3,7 @@ package locales
 import (
 	"embed"
 	"fmt"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -123,10 +124,32 @@ func fillCount(parts []string, data map[string]any, count *int) (string, bool) {
 		case uint64:
 			b.WriteString(strconv.FormatUint(v, 10))
 		default:
-			return "", false
+			if !writeInteger(&b, v) {
+				return "", false
+			}
 		}
 	}
 	return b.String(), true
+}
+
+// writeInteger writes v to b as text/template prints it, when v is an
+// integer of any other type that has no method printing it (a Stringer or
+// an error prints itself); false otherwise.
+func writeInteger(b *strings.Builder, v any) bool {
+	switch v.(type) {
+	case fmt.Stringer, error, fmt.Formatter:
+		return false
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		b.WriteString(strconv.FormatInt(rv.Int(), 10))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		b.WriteString(strconv.FormatUint(rv.Uint(), 10))
+	default:
+		return false
+	}
+	return true
 }
 
 func init() {

@@ -1,6 +1,7 @@
 package locales
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -28,6 +29,20 @@ func TestTSameAsGoI18n(t *testing.T) {
 				nums[name] = len(name) * 1001
 			}
 			require.Equal(t, localizeI18n(lang, k, nil, nums), T(lang, k, nums), "%s %s with numbers", lang, k)
+			small := map[string]any{}
+			for name := range data {
+				switch len(name) % 4 {
+				case 0:
+					small[name] = uint8(len(name))
+				case 1:
+					small[name] = int16(-len(name))
+				case 2:
+					small[name] = pips(len(name))
+				default:
+					small[name] = named(len(name))
+				}
+			}
+			require.Equal(t, localizeI18n(lang, k, nil, small), T(lang, k, small), "%s %s with other integers", lang, k)
 			odd := map[string]any{}
 			for name := range data {
 				odd[name] = []int{len(name)}
@@ -39,6 +54,15 @@ func TestTSameAsGoI18n(t *testing.T) {
 	require.Equal(t, Missing("no_such_key"), T(French, "no_such_key", nil))
 	require.Equal(t, Missing("no_such_key"), T("de", "no_such_key", map[string]any{"A": 1}))
 }
+
+// pips is an integer type of its own, printed as a number; named one
+// that prints itself.
+type (
+	pips  uint8
+	named int
+)
+
+func (n named) String() string { return "n" + strconv.Itoa(int(n)) }
 
 // nSlow is N through go-i18n alone.
 func nSlow(lang, id string, count int, data map[string]any) string {
