@@ -191,7 +191,7 @@ func SendNoWait(ctx context.Context, s *discordgo.Session, gate *Gate, patience 
 	var err error
 	switch {
 	case len(files) > 0:
-		contentType, body, err = discordgo.MultipartBodyWithJSON(data, files)
+		contentType, body, err = multipartBody(data, files)
 	case data != nil:
 		body, err = json.Marshal(data)
 	}

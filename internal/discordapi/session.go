@@ -127,7 +127,7 @@ func (a API) Respond(ctx context.Context, i *discordgo.Interaction, r *discordgo
 		rr.Data = &d
 		r = &rr
 	}
-	return a.ix.get().InteractionRespond(i, r, opts(ctx)...)
+	return respond(ctx, a.ix.get(), i, r)
 }
 
 func (a API) Original(ctx context.Context, i *discordgo.Interaction) (*discordgo.Message, error) {
