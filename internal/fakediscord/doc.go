@@ -29,8 +29,9 @@
 //     a test that measures something else, never to make a bot pass.
 //   - For load runs: Options.APILatency delays every REST answer (not the
 //     moment a request takes effect), as the network to Discord does;
-//     Options.DropPayloads and DropFileData keep the memory of a long run
-//     small (no interaction payloads, no attachment bytes).
+//     Options.DropPayloads, DropFileData and DropHistory keep the memory
+//     of a long run small (no interaction payloads, no attachment bytes,
+//     no earlier versions' embeds and components).
 //   - Counters: Stats / ResetStats, also GET and DELETE /_test/stats:
 //     requests per token class (bot, interaction), per route template
 //     ("POST /channels/{id}/messages"), 429s, HTTP deliveries, failovers.

@@ -240,8 +240,12 @@ func normaliseEmbeds(in []Embed) []Embed {
 // message receives its content without an "(edited)" mark and pings then.
 func (s *Server) editMessageLocked(m *Message, p *messagePayload, by string) {
 	now := s.now()
-	m.History = append(m.History, Revision{ReplacedAt: now, Content: m.Content, Embeds: m.Embeds, Components: m.Components, Flags: m.Flags,
-		Attachments: m.Attachments, Embedded: m.Embedded, By: m.EditedBy})
+	if s.opts.DropHistory {
+		m.History = append(m.History, Revision{ReplacedAt: now, Attachments: m.Attachments, By: m.EditedBy})
+	} else {
+		m.History = append(m.History, Revision{ReplacedAt: now, Content: m.Content, Embeds: m.Embeds, Components: m.Components, Flags: m.Flags,
+			Attachments: m.Attachments, Embedded: m.Embedded, By: m.EditedBy})
+	}
 	m.EditedBy = by
 	wasLoading := m.Loading()
 	if p.Content != nil {

@@ -75,3 +75,56 @@ func TestDropPayloads(t *testing.T) {
 	assert.Nil(t, ix.Payload())
 	assert.ErrorIs(t, ix.Redeliver(context.Background()), fakediscord.ErrNoPayload)
 }
+
+// TestDropHistory: an edited message keeps when each earlier version was
+// replaced and its files, not its text, embeds or components; a request
+// naming a file an edit replaced is still told apart from one naming a
+// file the message never held.
+func TestDropHistory(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, fakediscord.Options{DropHistory: true})
+	board := file{"board.png", pngOf(t, 40, 20)}
+	shown := func(text string) obj {
+		return obj{"content": text, "embeds": []obj{{"title": text, "image": obj{"url": "attachment://board.png"}}}}
+	}
+	path := "/channels/" + w.channel.ID + "/messages"
+	r := multipartCall(t, w.srv, w.srv.Token(), http.MethodPost, path, shown("first"), board)
+	require.Equal(t, http.StatusOK, r.status, "%v", r.body)
+	msg := r.body["id"].(string)
+	first, ok := w.srv.Message(msg)
+	require.True(t, ok)
+	require.Len(t, first.Attachments, 1)
+	old := first.Attachments[0].ID
+
+	replace := shown("second")
+	replace["attachments"] = []obj{{"id": 0}}
+	r = multipartCall(t, w.srv, w.srv.Token(), http.MethodPatch, path+"/"+msg, replace, board)
+	require.Equal(t, http.StatusOK, r.status, "%v", r.body)
+	now, ok := w.srv.Message(msg)
+	require.True(t, ok)
+	assert.Equal(t, "second", now.Content)
+	require.Len(t, now.History, 1)
+	h := now.History[0]
+	assert.False(t, h.ReplacedAt.IsZero())
+	assert.Empty(t, h.Content, "no earlier text kept")
+	assert.Empty(t, h.Embeds, "no earlier embeds kept")
+	require.Len(t, h.Attachments, 1)
+	assert.Equal(t, old, h.Attachments[0].ID)
+
+	for _, tc := range []struct {
+		id     string
+		breach bool
+	}{{old, false}, {"12345", true}} {
+		edit := shown("refused")
+		edit["attachments"] = []obj{{"id": tc.id}}
+		before := len(w.srv.Violations())
+		r = multipartCall(t, w.srv, w.srv.Token(), http.MethodPatch, path+"/"+msg, edit)
+		assert.Equal(t, http.StatusBadRequest, r.status, "%v", r.body)
+		breaches := len(w.srv.Violations()) - before
+		if tc.breach {
+			assert.Equal(t, 1, breaches, "a file the message never held")
+		} else {
+			assert.Zero(t, breaches, "a file an edit replaced")
+		}
+	}
+}

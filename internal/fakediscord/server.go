@@ -82,6 +82,12 @@ type Options struct {
 	// pictures would fill the memory. File then returns no bytes and the
 	// attachment's URL answers 404.
 	DropFileData bool
+	// DropHistory keeps of an edited message's earlier versions only when
+	// each was replaced, by what, and its attachments (which a request
+	// naming a replaced file is told apart by): for a load run, whose
+	// boards are edited at every click and would otherwise keep every
+	// version's embeds and components for the whole run.
+	DropHistory bool
 }
 
 // Server is a local stand-in for Discord's REST API and gateway, with a

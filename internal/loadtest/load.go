@@ -186,7 +186,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	// Neither the pictures' bytes nor the interactions' payloads are kept:
 	// a thousand games would fill gigabytes, and the stand-in's garbage
 	// collector would take CPU from the bot to mark them.
-	fake, err := fakediscord.New(fakediscord.Options{DisableWeb: true, DisableRateLimits: !cfg.RateLimits, DropFileData: true, DropPayloads: true,
+	fake, err := fakediscord.New(fakediscord.Options{DisableWeb: true, DisableRateLimits: !cfg.RateLimits, DropFileData: true, DropPayloads: true, DropHistory: true,
 		APILatency: cfg.APILatency, Logger: cfg.Logger})
 	if err != nil {
 		return nil, err
