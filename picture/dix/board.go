@@ -164,18 +164,18 @@ type topPart struct {
 	Labels          Labels
 }
 
-// seatPart is what one player's area shows: the input of a row's key.
-type seatPart struct {
+// seatHead is what the head of one player's area shows: a row's heads
+// are the input of its key.
+type seatHead struct {
 	Name           string
-	Collection     []string
 	Money, Cons    int
 	Acting, Active bool
 	Mark           Mark
 	Rank           int
 }
 
-func partOf(p *seatData, coll []string) seatPart {
-	return seatPart{Name: p.name, Collection: coll, Money: p.money, Cons: p.cons, Acting: p.acting, Active: p.active, Mark: p.mark, Rank: p.rank}
+func headOf(p *seatData) seatHead {
+	return seatHead{Name: p.name, Money: p.money, Cons: p.cons, Acting: p.acting, Active: p.active, Mark: p.mark, Rank: p.rank}
 }
 
 // boardBands are the parts of the board b: its top, then its rows of two
@@ -254,32 +254,51 @@ func boardBands(b *Board) (picture.Bands, error) {
 	}
 	bands = append(bands, picture.Band{H: margin + topH + colGap - upper, Key: lowerKey, Draw: drawIt})
 
-	// The players, two by two.
+	// The players, two by two, each row in two bands: the heads, which
+	// show who acts and change with every turn, and the collections,
+	// which change with a purchase.
 	rows := (len(ps) + 1) / 2
 	bh := blockHeight()
 	y := margin + topH + colGap
 	for r := range rows {
 		row := ps[2*r : min(2*r+2, len(ps))]
-		in := struct {
+		heads := struct {
 			Kind  string
-			Seats []seatPart
-		}{Kind: "dix board seats"}
-		for i := range row {
-			in.Seats = append(in.Seats, partOf(&row[i], v.Seats[row[i].seat].Collection))
-		}
-		k, err := picture.KeyOf(in)
-		if err != nil {
-			return picture.Bands{}, err
-		}
+			Seats []seatHead
+		}{Kind: "dix board seat heads"}
+		bodies := struct {
+			Kind        string
+			Collections [][]string
+			H           int
+		}{Kind: "dix board seat collections"}
 		h := bh + colGap
 		if r == rows-1 {
 			h = bh + margin
 		}
+		for i := range row {
+			heads.Seats = append(heads.Seats, headOf(&row[i]))
+			bodies.Collections = append(bodies.Collections, v.Seats[row[i].seat].Collection)
+		}
+		bodies.H = h
+		hk, err := picture.KeyOf(heads)
+		if err != nil {
+			return picture.Bands{}, err
+		}
+		ck, err := picture.KeyOf(bodies)
+		if err != nil {
+			return picture.Bands{}, err
+		}
 		by := y
-		bands = append(bands, picture.Band{H: h, Key: k, Draw: func(pc *picture.Canvas) error {
+		bands = append(bands, picture.Band{H: headH, Key: hk, Draw: func(pc *picture.Canvas) error {
 			c := &canvas{pc}
 			for i := range row {
-				c.drawBlock(margin+i*(blockW+colGap), by, bh, &row[i])
+				c.drawHead(margin+i*(blockW+colGap), by, &row[i])
+			}
+			return nil
+		}}, picture.Band{H: h - headH, Key: ck, Draw: func(pc *picture.Canvas) error {
+			c := &canvas{pc}
+			for i := range row {
+				c.drawBody(margin+i*(blockW+colGap), by, bh, &row[i])
 			}
 			return nil
 		}})
@@ -367,23 +386,37 @@ func countNumbers(cards []dix.Card) (n [4][9]int) {
 
 // blockHeight is the height of a player's area.
 func blockHeight() int {
-	return headerH + gridSmall.height() + footerH + 4
+	return bodyY + gridSmall.height() + footerH + 4
 }
 
 var footerH = small.h + 6
 
+// A player's area: its head (headH rows, framed in gold and tinted while
+// the player acts), then its collection from bodyY.
+const (
+	headH  = headerH + 4
+	bodyY  = headH + 3
+	frameW = 3
+)
+
 // drawBlock draws one player's area.
 func (c *canvas) drawBlock(x, y, h int, p *seatData) {
+	c.drawHead(x, y, p)
+	c.drawBody(x, y, h, p)
+}
+
+// drawHead draws the head of a player's area at (x, y): its rank and
+// markers, its name, its tokens.
+func (c *canvas) drawHead(x, y int, p *seatData) {
 	bg := picture.Panel
 	if p.acting {
 		bg = picture.PanelAct
 	}
-	r := image.Rect(x, y, x+blockW, y+h)
+	r := image.Rect(x, y, x+blockW, y+headH)
 	c.Fill(r, bg)
 	if p.acting {
-		c.Frame(r, 3, picture.Gold)
+		c.Frame(r, frameW, picture.Gold)
 	}
-	// Header: marker, name, tokens.
 	hx, hy := x+8, y+4
 	var right []*picture.Tile
 	right = append(right, tokenTile(tokMoney, p.money, 26, bg))
@@ -409,8 +442,14 @@ func (c *canvas) drawBlock(x, y, h int, p *seatData) {
 	}
 	name := picture.Fit(p.name, fName, x+blockW-8-rw-hx-4)
 	c.Row(hx, hy, headerH-4, 0, picture.Text(name, fName, picture.White, bg))
+}
 
-	gx, gy := x+5, y+headerH
+// drawBody draws the rest of a player's area of height h at (x, y): the
+// collection's grid, its unused wilds and its total.
+func (c *canvas) drawBody(x, y, h int, p *seatData) {
+	bg := picture.Panel
+	c.Fill(image.Rect(x, y+headH, x+blockW, y+h), bg)
+	gx, gy := x+5, y+bodyY
 	lay := p.layout()
 	c.drawGrid(gx, gy, lay, gridSmall, bg)
 	// Footer: unused wilds, then the total under the score column.

@@ -96,7 +96,7 @@ func TestBoardPartsKeys(t *testing.T) {
 	b := board(g, names5[:4])
 	b.Acting = 0
 	k := bandKeys(t, b)
-	require.Len(t, k, 4) // the top to the tableau's foot, the market below it, seats 1-2, seats 3-4
+	require.Len(t, k, 6) // the top to the tableau's foot, the market below it, the heads and the collections of seats 1-2, then of seats 3-4
 
 	for _, tc := range []struct {
 		name    string
@@ -109,11 +109,11 @@ func TestBoardPartsKeys(t *testing.T) {
 		{"a card to the market", func(b *Board) { b.View.Market = append(b.View.Market, "g2") }, []int{0, 1}},
 		{"a bid", func(b *Board) { b.View.Auction.HighBid++ }, []int{0}},
 		{"the auction over", func(b *Board) { b.View.Auction = nil }, []int{0, 1}},
-		{"seat 3's money", func(b *Board) { b.View.Seats[2].Money++ }, []int{3}},
-		{"seat 2's collection", func(b *Board) { b.View.Seats[1].Collection = append(b.View.Seats[1].Collection, "b1") }, []int{2}},
-		{"the decision passes to seat 4", func(b *Board) { b.Acting = 3 }, []int{2, 3}},
+		{"seat 3's money", func(b *Board) { b.View.Seats[2].Money++ }, []int{4}},
+		{"seat 2's collection", func(b *Board) { b.View.Seats[1].Collection = append(b.View.Seats[1].Collection, "b1") }, []int{3}},
+		{"the decision passes to seat 4", func(b *Board) { b.Acting = 3 }, []int{2, 4}}, // the heads alone
 		{"a label", func(b *Board) { b.Labels.Market = "Marché" }, []int{0}},
-		{"seat 4 marked absent", func(b *Board) { b.Marks = []Mark{MarkNone, MarkNone, MarkNone, MarkAway} }, []int{3}},
+		{"seat 4 marked absent", func(b *Board) { b.Marks = []Mark{MarkNone, MarkNone, MarkNone, MarkAway} }, []int{4}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := board(g, names5[:4])
