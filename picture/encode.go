@@ -341,8 +341,24 @@ func (b *bitWriter) fixedRows(data []byte, rowLen, stride int, rowEnds []int) {
 func (b *bitWriter) bitLen() int { return 8*len(b.out) + int(b.n) }
 
 // copyBits writes the bits of src from bit from to bit to (src holds 8
-// bytes past its last bit's byte).
+// bytes past its last bit's byte): 56 bits at a time once the bits
+// pending are fewer than a byte, then the rest 32 at a time.
 func (b *bitWriter) copyBits(src []byte, from, to int) {
+	if to-from >= 64 {
+		for b.n >= 8 {
+			b.out = append(b.out, byte(b.bits))
+			b.bits >>= 8
+			b.n -= 8
+		}
+		for to-from >= 56 {
+			v := binary.LittleEndian.Uint64(src[from>>3:]) >> (from & 7) & (1<<56 - 1)
+			w := b.bits | v<<b.n // b.n < 8: 56 + b.n bits
+			b.out = binary.LittleEndian.AppendUint64(b.out, w)
+			b.out = b.out[:len(b.out)-1] // 7 bytes written, b.n bits pending
+			b.bits = w >> 56
+			from += 56
+		}
+	}
 	for from < to {
 		n := min(to-from, 32)
 		v := binary.LittleEndian.Uint64(src[from>>3:]) >> (from & 7)
