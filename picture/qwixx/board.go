@@ -216,7 +216,7 @@ func sheetBands(v *rules.View, s, y, after int, head sheetHead) ([]picture.Band,
 	}
 	block := image.Rect(margin, y, pageW-margin, y+blockH)
 	bands := []picture.Band{{H: headBandH, Key: hk, Draw: func(c *picture.Canvas) error {
-		drawSheetHead(c, block, v, s, head)
+		drawSheetHead(c, block, head)
 		return nil
 	}}}
 	top := y + headBandH // the first row's band holds the space above it
@@ -261,11 +261,11 @@ func drawRoll(c *picture.Canvas, v *rules.View) {
 	}
 }
 
-// drawSheet draws seat s's whole block at (x, y), as its three bands do.
+// drawSheet draws seat s's whole block at (x, y), as its bands do.
 func drawSheet(c *picture.Canvas, x, y int, v *rules.View, s int, name string, mark Mark, rank int, l Labels) {
 	sh := &v.Sheets[s]
 	block := image.Rect(x, y, pageW-x, y+blockH)
-	drawSheetHead(c, block, v, s, sheetHead{Penalties: sh.Penalties, Score: sh.Score, Deciding: sh.Deciding,
+	drawSheetHead(c, block, sheetHead{Penalties: sh.Penalties, Score: sh.Score, Deciding: sh.Deciding,
 		Rolled: s == v.Active && !v.Over, Name: name, Mark: mark, Rank: rank, Label: l.Score})
 	c.Fill(image.Rect(block.Min.X, y+headBandH, block.Max.X, block.Max.Y), picture.Panel)
 	for i, col := range rules.Colors {
@@ -273,10 +273,10 @@ func drawSheet(c *picture.Canvas, x, y int, v *rules.View, s int, name string, m
 	}
 }
 
-// drawSheetHead draws the head of seat s's sheet, the top of block:
+// drawSheetHead draws a sheet's head, the top of block:
 // tinted and framed while the seat decides; the rank, the markers and the
 // name; on the right the penalties and the score.
-func drawSheetHead(c *picture.Canvas, block image.Rectangle, v *rules.View, s int, h sheetHead) {
+func drawSheetHead(c *picture.Canvas, block image.Rectangle, h sheetHead) {
 	bg := picture.Panel
 	if h.Deciding {
 		bg = picture.PanelAct
