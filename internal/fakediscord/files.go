@@ -130,6 +130,9 @@ func decodeWithFiles(r *http.Request, body []byte, v any) ([]upload, *apiError) 
 	var files []upload
 	if mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && strings.HasPrefix(mt, "multipart/") {
 		mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+		// Each part is read into scratch, which no part outgrows, and
+		// copied out at its size.
+		scratch := bytes.NewBuffer(make([]byte, 0, len(body)+bytes.MinRead))
 		body = nil
 		seen := map[string]bool{}
 		for {
@@ -141,7 +144,9 @@ func decodeWithFiles(r *http.Request, body []byte, v any) ([]upload, *apiError) 
 				return nil, invalidForm(formErrors{{path: "files", code: "BASE_TYPE_BAD_MULTIPART", msg: err.Error()}})
 			}
 			name := part.FormName()
-			data, _ := io.ReadAll(part)
+			scratch.Reset()
+			_, _ = scratch.ReadFrom(part)
+			data := bytes.Clone(scratch.Bytes())
 			switch {
 			case name == "payload_json":
 				body = data

@@ -319,7 +319,7 @@ func (s *Server) resume(c *gwConn, d json.RawMessage) bool {
 		return false
 	}
 	sess, ok := s.sessions[rs.SessionID]
-	if !ok || (len(sess.backlog) > 0 && sess.backlog[0].seq > rs.Seq+1) {
+	if !ok || (len(sess.kept()) > 0 && sess.kept()[0].seq > rs.Seq+1) {
 		c.send(mustJSON(map[string]any{"op": opInvalidSession, "d": false}))
 		return true
 	}
@@ -329,7 +329,7 @@ func (s *Server) resume(c *gwConn, d json.RawMessage) bool {
 	sess.conn = c
 	c.session = sess
 	s.resumes++
-	for _, ev := range sess.backlog {
+	for _, ev := range sess.kept() {
 		if ev.seq > rs.Seq {
 			c.send(ev.data)
 		}
@@ -430,13 +430,21 @@ func shardOf(guildID string, count int) int {
 	return int((id >> 22) % uint64(count))
 }
 
+// kept is the session's last backlogSize dispatches, those a RESUME
+// replays.
+func (sess *gwSession) kept() []gwEvent {
+	return sess.backlog[max(0, len(sess.backlog)-backlogSize):]
+}
+
 func (s *Server) dispatchToLocked(sess *gwSession, t string, d any) {
 	sess.seq++
 	seq := sess.seq
 	b := mustJSON(map[string]any{"op": opDispatch, "s": seq, "t": t, "d": d})
 	sess.backlog = append(sess.backlog, gwEvent{seq: seq, data: b})
-	if len(sess.backlog) > backlogSize {
-		sess.backlog = append([]gwEvent(nil), sess.backlog[len(sess.backlog)-backlogSize:]...)
+	if len(sess.backlog) >= 2*backlogSize {
+		// Trimmed in one copy every backlogSize dispatches; kept() is
+		// the window a RESUME sees.
+		sess.backlog = append(make([]gwEvent, 0, 2*backlogSize), sess.kept()...)
 	}
 	if sess.conn != nil {
 		sess.conn.send(b)

@@ -138,8 +138,8 @@ func (m *Message) visibleTo(userID string) bool {
 func (m *Message) clone() Message {
 	c := *m
 	c.Author = m.Author
-	c.Embeds = cloneJSON(m.Embeds)
-	c.Components = cloneJSON(m.Components)
+	c.Embeds = cloneEmbeds(m.Embeds)
+	c.Components = cloneComponents(m.Components)
 	c.Mentions = append([]string(nil), m.Mentions...)
 	c.MentionRoles = append([]string(nil), m.MentionRoles...)
 	c.Pinged = append([]string(nil), m.Pinged...)
@@ -153,7 +153,7 @@ func (m *Message) clone() Message {
 		c.MessageReference = &r
 	}
 	if m.AllowedMentions != nil {
-		a := cloneJSON(*m.AllowedMentions)
+		a := cloneAllowedMentions(*m.AllowedMentions)
 		c.AllowedMentions = &a
 	}
 	return c

@@ -1,6 +1,7 @@
 package fakediscord
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -130,11 +131,23 @@ func (s *Server) routes() http.Handler {
 // (https://discord.com/developers/docs/resources/message#create-message).
 const maxRequestSize = 25 << 20
 
+// readBody reads at most limit bytes of r into a buffer of the size the
+// request announced (size, -1 when unknown), where io.ReadAll would grow
+// one from 512 bytes, copying it at each step.
+func readBody(r io.Reader, size, limit int64) ([]byte, error) {
+	if size < 0 || size > limit {
+		size = 0
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	_, err := buf.ReadFrom(io.LimitReader(r, limit))
+	return buf.Bytes(), err
+}
+
 // apiHandler wraps a REST handler with authentication, rate limits,
 // counters, capture, JSON answers and violation recording.
 func (s *Server) apiHandler(h handler, ro routeOpts, template string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestSize+1))
+		body, err := readBody(r.Body, r.ContentLength, maxRequestSize+1)
 		if err != nil {
 			// The client went away before its request arrived whole (a
 			// process killed in the middle of an upload): Discord acts

@@ -47,7 +47,11 @@ const (
 // controls lists the enabled components of a message that carry a game's
 // custom id.
 func controls(m fakediscord.Message) []fakediscord.Component {
-	var out []fakediscord.Component
+	n := 0
+	for _, row := range m.Components {
+		n += len(row.Components)
+	}
+	out := make([]fakediscord.Component, 0, n)
 	for _, row := range m.Components {
 		for _, c := range row.Components {
 			if _, ok := parseCustomID(c.CustomID); ok && !c.Disabled {
