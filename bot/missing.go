@@ -3,6 +3,7 @@ package bot
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"time"
@@ -54,6 +55,13 @@ type Missing struct {
 	// Next is when the bot token tries again by itself (zero: only a
 	// click or a command in the game does).
 	Next time.Time `json:"nx,omitzero"`
+}
+
+// MarshalJSON writes the mark through encoding/json, which leaves a zero
+// Next out (omitzero): the table data's encoder knows no omitzero.
+func (m Missing) MarshalJSON() ([]byte, error) {
+	type plain Missing
+	return json.Marshal(plain(m))
 }
 
 // What is missing (Missing.Kind).
