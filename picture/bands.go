@@ -232,8 +232,9 @@ func EncodeBands(p Bands) ([]byte, error) {
 
 // drawRaw draws band b, whose top row is y, and returns its rows as the
 // PNG's image data has them (each a filter byte, then its pixels), to give
-// back with done once read.
-func drawRaw(p Bands, b Band, y int) (raw []byte, done func(), err error) {
+// back with done once read. kept are the columns of cells not used
+// (Canvas.Needs).
+func drawRaw(p Bands, b Band, y int, kept [][2]int) (raw []byte, done func(), err error) {
 	w := p.W
 	n := w * b.H
 	var pix []uint8
@@ -244,7 +245,7 @@ func drawRaw(p Bands, b Band, y int) (raw []byte, done func(), err error) {
 	}
 	defer pixPool.Put(&pix)
 	img := &image.Paletted{Pix: pix, Stride: w, Rect: image.Rect(0, y, w, y+b.H), Palette: p.Palette}
-	c := &Canvas{Img: img}
+	c := &Canvas{Img: img, kept: kept}
 	c.FillIndex(img.Rect, p.BG)
 	if b.Draw != nil {
 		if err := b.Draw(c); err != nil {
@@ -269,7 +270,7 @@ func drawRaw(p Bands, b Band, y int) (raw []byte, done func(), err error) {
 
 // packBand draws band b, whose top row is y, and compresses it.
 func packBand(p Bands, b Band, y int) (*packedBand, error) {
-	raw, done, err := drawRaw(p, b, y)
+	raw, done, err := drawRaw(p, b, y, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,14 @@ type stroke struct {
 	tile *Tile
 }
 
+// bounds is what the stroke covers.
+func (s stroke) bounds() image.Rectangle {
+	if s.tile != nil {
+		return image.Rect(s.r.Min.X, s.r.Min.Y, s.r.Min.X+s.tile.W, s.r.Min.Y+s.tile.H)
+	}
+	return s.r
+}
+
 func (s stroke) draw(c *Canvas) {
 	if s.tile != nil {
 		c.Blit(s.tile, s.r.Min.X, s.r.Min.Y)

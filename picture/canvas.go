@@ -61,6 +61,21 @@ func opaqueSpans(t *Tile) []span {
 // Canvas is a picture being drawn.
 type Canvas struct {
 	Img *image.Paletted
+	// kept are the columns [from, to) of the band's cells that are kept
+	// (Band.Cells): what is drawn there is not used.
+	kept [][2]int
+}
+
+// Needs reports whether what is drawn in r is used: false only when r
+// lies within one cell of the band that is kept, not drawn again. A
+// drawing may skip what is not needed.
+func (c *Canvas) Needs(r image.Rectangle) bool {
+	for _, k := range c.kept {
+		if r.Min.X >= k[0] && r.Max.X <= k[1] {
+			return false
+		}
+	}
+	return true
 }
 
 // pixPool keeps picture buffers between renders (see encode).

@@ -1,6 +1,7 @@
 package picture
 
 import (
+	"image"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -59,4 +60,25 @@ func TestBlitByRunsAsByPixels(t *testing.T) {
 		b.Blit(plain, at[0], at[1])
 		assert.Equal(t, b.Img.Pix, a.Img.Pix, "at %v", at)
 	}
+}
+
+// Needs: a drawing is not needed only when it lies within one kept cell.
+func TestCanvasNeeds(t *testing.T) {
+	t.Parallel()
+	c := &Canvas{kept: [][2]int{{0, 50}, {50, 90}, {140, 230}}}
+	for _, tc := range []struct {
+		r    image.Rectangle
+		want bool
+	}{
+		{image.Rect(0, 0, 50, 10), false},
+		{image.Rect(10, 5, 40, 9), false},
+		{image.Rect(140, 0, 230, 99), false},
+		{image.Rect(40, 0, 60, 10), true}, // across two kept cells
+		{image.Rect(80, 0, 100, 10), true},
+		{image.Rect(90, 0, 140, 10), true},
+		{image.Rect(0, 0, 230, 10), true},
+	} {
+		assert.Equal(t, tc.want, c.Needs(tc.r), "%v", tc.r)
+	}
+	assert.True(t, (&Canvas{}).Needs(image.Rect(0, 0, 1, 1)), "no cell kept: everything is needed")
 }

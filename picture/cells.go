@@ -65,7 +65,15 @@ func packCells(p Bands, b Band, y int) (*packedBand, error) {
 		drawn = drawn || cells[j] == nil
 	}
 	if drawn {
-		raw, done, err := drawRaw(p, b, y)
+		var kept [][2]int
+		left := 0
+		for j, c := range b.Cells {
+			if cells[j] != nil {
+				kept = append(kept, [2]int{left, left + c.W})
+			}
+			left += c.W
+		}
+		raw, done, err := drawRaw(p, b, y, kept)
 		if err != nil {
 			return nil, err
 		}

@@ -40,6 +40,9 @@ type cellPicture struct {
 	cells [][]int // by band: each cell's width; nil: a band of one piece
 	keys  [][]int // by band and cell: what it shows (its strokes' seed)
 	draws int
+	// needs is, for each cell of the band drawn last, whether the
+	// canvas said it is needed (Canvas.Needs).
+	needs []bool
 }
 
 // strokesOf are the strokes of key k in a cell of w×h at (x, y).
@@ -91,8 +94,16 @@ func (cp *cellPicture) bands(t *testing.T) Bands {
 	for b, h := range cp.hs {
 		band := Band{H: h, Draw: func(c *Canvas) error {
 			cp.draws++
+			cp.needs = cp.needs[:0]
+			x := 0
+			for _, w := range cp.widths(b) {
+				cp.needs = append(cp.needs, c.Needs(image.Rect(x, c.Img.Rect.Min.Y, x+w, c.Img.Rect.Max.Y)))
+				x += w
+			}
 			for _, s := range all {
-				s.draw(c)
+				if c.Needs(s.bounds()) {
+					s.draw(c)
+				}
 			}
 			return nil
 		}}
@@ -172,6 +183,7 @@ func TestEncodeCellsKeepsCells(t *testing.T) {
 	assert.Equal(t, []bool{false, true, false}, misses)
 	cp.check(t)
 	assert.Equal(t, 5, cp.draws)
+	assert.Equal(t, []bool{false, true, false}, cp.needs, "the cells kept are not needed: their strokes are not drawn")
 
 	cp.keys[1][1], cp.keys[1][2] = cp.keys[1][2], cp.keys[1][1] // swapped: both kept
 	assert.Equal(t, []bool{false, false, false}, cellMisses(cp, t))

@@ -158,7 +158,7 @@ func (r *Renderer) Render(g Grid) ([]byte, error) {
 			h = Side + margin
 		}
 		band := picture.Band{H: h, Key: k, Draw: func(c *picture.Canvas) error {
-			r.drawRow(c.Img, &part)
+			r.drawRow(c, &part)
 			return nil
 		}}
 		// Each square a cell: a finger changes one of the row's three.
@@ -202,14 +202,19 @@ type rowPart struct {
 	Target   [3]bool
 }
 
-// drawRow draws the squares of one row of the grid on img, which covers
-// that row's rows of the picture.
-func (r *Renderer) drawRow(img *image.Paletted, p *rowPart) {
+// drawRow draws the squares of one row of the grid on c, which covers
+// that row's rows of the picture; a square whose cell is kept is not drawn
+// (everything of a square is drawn within it).
+func (r *Renderer) drawRow(c *picture.Canvas, p *rowPart) {
+	img := c.Img
 	for i, s := range p.Squares {
 		sq := 3*p.Row + i
 		x := margin + (sq%3)*(Side+gap)
 		y := margin + (sq/3)*(Side+gap)
 		cell := image.Rect(x, y, x+Side, y+Side)
+		if !c.Needs(cell) {
+			continue
+		}
 		if t := r.tile(s.Card, Side); t != nil {
 			copyRows(img, t, x, y)
 		} else {
