@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"reflect"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -37,6 +38,12 @@ type config struct {
 	app.Config
 	LogLevel  string `env:"LOG_LEVEL" envDefault:"info"`
 	LogFormat string `env:"LOG_FORMAT" envDefault:"text"`
+	// CPUs is how many threads run the bot's Go code at once
+	// (GOMAXPROCS); 0: as many as the CPUs it may use (Go's default).
+	CPUs int `env:"DIX_CPUS" envDefault:"1"`
+	// procs is what run sets GOMAXPROCS to (0: left as the runtime set
+	// it): CPUs, unless only Go's own GOMAXPROCS is set.
+	procs int
 }
 
 // Exit statuses.
@@ -85,9 +92,12 @@ func run(args, environ []string, stdout, stderr io.Writer) int {
 		return exitConfig
 	}
 
+	if cfg.procs > 0 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cfg.procs))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	logger.Info("starting", "version", version)
+	logger.Info("starting", "version", version, "cpus", runtime.GOMAXPROCS(0))
 	if err := app.Run(ctx, cfg.Config, logger); err != nil {
 		logger.Error("stopped", "err", err)
 		if errors.Is(err, app.ErrBadToken) || errors.Is(err, app.ErrConfig) {
@@ -123,7 +133,9 @@ const usage = `Environment:
   SHARD_ID, SHARD_COUNT  this process's gateway shard, to split the servers between processes (default 0 of 1);
                     SHARD_COUNT=auto opens every shard Discord recommends in this process
   DIX_PACES         the paces' durations, name=bank+increment (default live=5m+1m,evening=3h+20m,relaxed=24h+24h)
-  DIX_PICTURES      off: boards, hands and scoreboards as text only, no pictures (default on)`
+  DIX_PICTURES      off: boards, hands and scoreboards as text only, no pictures (default on)
+  DIX_CPUS          how many CPUs run the bot's code at once (GOMAXPROCS), 0 for every CPU (default 1;
+                    a GOMAXPROCS set without DIX_CPUS is kept)`
 
 // errNoToken is the message for a missing token: what to set and where to
 // find it.
@@ -157,6 +169,14 @@ func loadConfig(environ []string) (config, error) {
 	if _, set := vars["DUE_POLL"]; set && cfg.DuePoll == 0 && !failed["DUE_POLL"] {
 		errs = append(errs, &app.VarError{Var: "DUE_POLL", Msg: "DUE_POLL 0s: set a positive duration such as 1s (how often to look for due work), or leave it unset for the default"})
 		failed["DUE_POLL"] = true
+	}
+	switch _, own := vars["DIX_CPUS"]; {
+	case cfg.CPUs < 0:
+		errs = append(errs, &app.VarError{Var: "DIX_CPUS", Msg: fmt.Sprintf("DIX_CPUS %d: set how many CPUs run the bot at once, such as 1, or 0 for every CPU", cfg.CPUs)})
+	case !own && vars["GOMAXPROCS"] != "":
+		// Go's own setting, already applied by the runtime.
+	default:
+		cfg.procs = cfg.CPUs
 	}
 	if strings.TrimSpace(cfg.Token) == "" {
 		errs = append(errs, errNoToken)

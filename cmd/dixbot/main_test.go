@@ -108,6 +108,8 @@ func TestRunBadConfiguration(t *testing.T) {
 		{"empty data file", []string{"DISCORD_TOKEN=" + secret, "DIX_DATA_FILE="}, "DIX_DATA_FILE is set but empty"},
 		{"guild id not a snowflake", []string{"DISCORD_TOKEN=" + secret, "DISCORD_GUILD_ID=my-server"}, "DISCORD_GUILD_ID"},
 		{"guild id too short", []string{"DISCORD_TOKEN=" + secret, "DISCORD_GUILD_ID=123"}, "DISCORD_GUILD_ID"},
+		{"negative cpus", []string{"DISCORD_TOKEN=" + secret, "DIX_CPUS=-1"}, "DIX_CPUS -1"},
+		{"cpus not a number", []string{"DISCORD_TOKEN=" + secret, "DIX_CPUS=two"}, "DIX_CPUS"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -205,5 +207,25 @@ func TestRunConfigurationHints(t *testing.T) {
 				assert.Equal(t, 1, strings.Count(out, filepath.Dir(missing)), "the path once: %s", out)
 			}
 		})
+	}
+}
+
+// The bot runs on one CPU unless DIX_CPUS says otherwise, or Go's own
+// GOMAXPROCS is set alone.
+func TestCPUs(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		env  []string
+		want int // what run sets GOMAXPROCS to; 0: left alone
+	}{
+		{nil, 1},
+		{[]string{"DIX_CPUS=2"}, 2},
+		{[]string{"DIX_CPUS=0"}, 0},
+		{[]string{"GOMAXPROCS=3"}, 0},
+		{[]string{"GOMAXPROCS=3", "DIX_CPUS=2"}, 2},
+	} {
+		cfg, err := loadConfig(append([]string{"DISCORD_TOKEN=x.y.z"}, tc.env...))
+		require.NoError(t, err, "%v", tc.env)
+		assert.Equal(t, tc.want, cfg.procs, "%v", tc.env)
 	}
 }
