@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/internal/randfill"
 )
 
 // midGameTableData is the table data of a four-seat game under way: a
@@ -68,7 +70,7 @@ func TestTableDataAsEncodingJSON(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range 2000 {
 		var td tableData
-		fillExported(r, reflect.ValueOf(&td).Elem(), 0)
+		randfill.Fill(r, reflect.ValueOf(&td).Elem(), []string{"", "a", "Zoé", "<b>&amp;</b>", "\u2028\u2029", "\xff\xfe", "\"q\\", "\t\n\x01", "🎲 3 4", "1577551606021357570"})
 		want, err := json.Marshal(&td)
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(td.Encode()), "table data %d", i)
@@ -81,64 +83,5 @@ func TestTableDataAsEncodingJSON(t *testing.T) {
 		}
 		require.NoError(t, err)
 		require.Equal(t, &std, got, "table data %d", i)
-	}
-}
-
-// fillExported sets v's exported fields to random values: strings with
-// what JSON escapes, numbers of every size, slices and maps nil, empty
-// or of a few elements, pointers nil or set.
-func fillExported(r *rand.Rand, v reflect.Value, depth int) {
-	strs := []string{"", "a", "Zoé", "<b>&amp;</b>", "\u2028\u2029", "\xff\xfe", "\"q\\", "\t\n\x01", "🎲 3 4", "1577551606021357570"}
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString(strs[r.IntN(len(strs))])
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		x := []int64{0, 1, -1, 127, -128, 1 << 40, -1 << 62}[r.IntN(7)]
-		if !v.OverflowInt(x) {
-			v.SetInt(x)
-		}
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		x := r.Uint64() >> r.IntN(64)
-		if !v.OverflowUint(x) {
-			v.SetUint(x)
-		}
-	case reflect.Bool:
-		v.SetBool(r.IntN(2) == 0)
-	case reflect.Pointer:
-		if r.IntN(2) == 0 || depth > 4 {
-			return
-		}
-		p := reflect.New(v.Type().Elem())
-		fillExported(r, p.Elem(), depth+1)
-		v.Set(p)
-	case reflect.Slice:
-		n := r.IntN(4) - 1
-		if n < 0 || depth > 4 {
-			return
-		}
-		s := reflect.MakeSlice(v.Type(), n, n)
-		for i := range n {
-			fillExported(r, s.Index(i), depth+1)
-		}
-		v.Set(s)
-	case reflect.Map:
-		n := r.IntN(4) - 1
-		if n < 0 {
-			return
-		}
-		m := reflect.MakeMap(v.Type())
-		for range n {
-			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
-			fillExported(r, k, depth+1)
-			fillExported(r, e, depth+1)
-			m.SetMapIndex(k, e)
-		}
-		v.Set(m)
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				fillExported(r, v.Field(i), depth+1)
-			}
-		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/internal/randfill"
 )
 
 // TestClonesAsJSON: on random values, the deep copies equal the round
@@ -16,9 +18,10 @@ func TestClonesAsJSON(t *testing.T) {
 		var embeds []Embed
 		var comps []Component
 		var am AllowedMentions
-		fill(r, reflect.ValueOf(&embeds).Elem(), 0)
-		fill(r, reflect.ValueOf(&comps).Elem(), 0)
-		fill(r, reflect.ValueOf(&am).Elem(), 0)
+		strs := []string{"", "a", "bé", "x y", "<@1>"}
+		randfill.Fill(r, reflect.ValueOf(&embeds).Elem(), strs)
+		randfill.Fill(r, reflect.ValueOf(&comps).Elem(), strs)
+		randfill.Fill(r, reflect.ValueOf(&am).Elem(), strs)
 
 		ce, cc, ca := cloneEmbeds(embeds), cloneComponents(comps), cloneAllowedMentions(am)
 		require.Equal(t, cloneJSON(embeds), ce, "embeds %d", i)
@@ -32,42 +35,6 @@ func TestClonesAsJSON(t *testing.T) {
 			for a := range cp {
 				require.False(t, orig[a], "value %d: the copy shares memory with the original", i)
 			}
-		}
-	}
-}
-
-// fill sets v to a random value: slices nil, empty or of up to three
-// elements, pointers nil or set, strings of a few letters.
-func fill(r *rand.Rand, v reflect.Value, depth int) {
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString([]string{"", "a", "bé", "x y", "<@1>"}[r.IntN(5)])
-	case reflect.Int, reflect.Int64:
-		v.SetInt(int64(r.IntN(4)))
-	case reflect.Bool:
-		v.SetBool(r.IntN(2) == 0)
-	case reflect.Pointer:
-		if r.IntN(2) == 0 {
-			v.SetZero()
-			return
-		}
-		p := reflect.New(v.Type().Elem())
-		fill(r, p.Elem(), depth+1)
-		v.Set(p)
-	case reflect.Slice:
-		n := r.IntN(5) - 1 // -1: nil
-		if n < 0 || depth > 3 {
-			v.SetZero()
-			return
-		}
-		s := reflect.MakeSlice(v.Type(), n, n)
-		for i := range n {
-			fill(r, s.Index(i), depth+1)
-		}
-		v.Set(s)
-	case reflect.Struct:
-		for i := range v.NumField() {
-			fill(r, v.Field(i), depth+1)
 		}
 	}
 }
