@@ -8,8 +8,8 @@ import (
 // Fill sets v's exported fields, recursively, to random values: strings
 // drawn from strs, integers among small, large and extreme values of
 // their type, slices and maps nil, empty or of up to three elements,
-// pointers nil or set. Below depth 4 slices, maps and pointers stay nil,
-// so recursive types end.
+// pointers nil or set. More than four levels down, slices, maps and
+// pointers stay nil, so recursive types end.
 func Fill(r *rand.Rand, v reflect.Value, strs []string) {
 	fill(r, v, strs, 0)
 }
