@@ -176,6 +176,18 @@ func TestQwixxSimultaneousWhiteSums(t *testing.T) {
 		}
 		assert.Equal(t, rules.PhaseColour, g.Phase)
 		assert.Equal(t, seq+uint64(len(deciding)), g.Seq, "one move per click")
+		if len(td.Outbox) > 0 {
+			// A board edit that a newer click overtook owes the board
+			// again, due at the end of the grace: the due work shows it.
+			for _, e := range td.Outbox {
+				require.True(t, e.Kind == effEdit && e.Again, "only a board shown again is left owed: %+v", e)
+			}
+			r, err := h.Db.Get(context.Background(), h.Channel)
+			require.NoError(t, err)
+			require.False(t, r.Due.IsZero(), "the edit owed is due")
+			require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, r.Due))
+			_, td, _ = h.qstate()
+		}
 		assert.Empty(t, td.Outbox, "the work the clicks owed is done")
 		for _, ix := range ixs {
 			for _, c := range h.Rec.Since(0) {
