@@ -8,7 +8,6 @@ package present
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -19,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
+	fastjson "github.com/segmentio/encoding/json"
 
 	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/engine"
@@ -296,11 +296,12 @@ type Board struct {
 }
 
 // PictureKey is the Picture of files drawn from parts alone (each a
-// picture's input and its file name, say): a hash of their JSON. parts
+// picture's input and its file name, say): a hash of their JSON (as
+// encoding/json writes it, by a faster encoder). parts
 // must hold everything the files show, and only public information; ""
 // when they cannot be encoded.
 func PictureKey(parts ...any) string {
-	b, err := json.Marshal(parts)
+	b, err := fastjson.Marshal(parts)
 	if err != nil {
 		return ""
 	}

@@ -229,3 +229,22 @@ func TestCPUs(t *testing.T) {
 		assert.Equal(t, tc.want, cfg.procs, "%v", tc.env)
 	}
 }
+
+// The collector lets the heap grow to four times what is live unless Go's
+// own GOGC is set (which the runtime has then applied).
+func TestGCPercent(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		env  []string
+		want int // what run sets GOGC to; 0: left alone
+	}{
+		{nil, 300},
+		{[]string{"GOGC=100"}, 0},
+		{[]string{"GOGC=off"}, 0},
+		{[]string{"GOMEMLIMIT=512MiB"}, 300},
+	} {
+		cfg, err := loadConfig(append([]string{"DISCORD_TOKEN=x.y.z"}, tc.env...))
+		require.NoError(t, err, "%v", tc.env)
+		assert.Equal(t, tc.want, cfg.gcPercent, "%v", tc.env)
+	}
+}

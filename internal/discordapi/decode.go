@@ -2,6 +2,7 @@ package discordapi
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
@@ -16,8 +17,9 @@ import (
 // its data and the message it carries, with the message's action rows,
 // buttons and select menus, are decoded in one pass of a faster decoder
 // into types of the same fields without those methods; what is rarer
-// (other components, a modal's data, a message a message refers to)
-// still goes through discordgo's methods. Whatever this way refuses is
+// (a modal's data, a message a message refers to) still goes through
+// discordgo's methods, and a message with a component of another kind is
+// decoded discordgo's way whole. Whatever this way refuses is
 // decoded again discordgo's way, so malformed input gets exactly the
 // answer it got before: the value (partial, as discordgo passes it on)
 // and the error.
@@ -29,7 +31,6 @@ var unmarshal = fastjson.Unmarshal
 type (
 	plainInteraction discordgo.Interaction
 	plainMessage     discordgo.Message
-	plainActionsRow  discordgo.ActionsRow
 )
 
 // wireInteraction is an interaction as sent: its data and message are
@@ -40,24 +41,44 @@ type wireInteraction struct {
 	Message *wireMessage    `json:"message"`
 }
 
-// wireMessage is a message as sent, its components as JSON
-// (discordgo's Message.UnmarshalJSON).
+// wireMessage is a message as sent, its components decoded as
+// wireComponents (discordgo's Message.UnmarshalJSON).
 type wireMessage struct {
 	plainMessage
-	Components []json.RawMessage `json:"components"`
+	Components []wireComponent `json:"components"`
 }
 
-// wireActionsRow is an action row as sent (discordgo's
-// ActionsRow.UnmarshalJSON).
-type wireActionsRow struct {
-	plainActionsRow
-	Components []json.RawMessage `json:"components"`
+// wireComponent is a component as sent, of any of the kinds decoded
+// here, their fields side by side, so that a message's components are
+// read in the same pass as the message: an action row (discordgo's
+// ActionsRow.UnmarshalJSON), a button or a select menu. A key of another
+// kind is read and left out, as discordgo leaves it; a component of a
+// kind not decoded here refuses the whole message (errOtherComponent),
+// which discordgo's own decoding then takes.
+type wireComponent struct {
+	Type       discordgo.ComponentType `json:"type"`
+	ID         int                     `json:"id"`
+	Components []wireComponent         `json:"components"` // an action row's
+	CustomID   string                  `json:"custom_id"`
+	Disabled   bool                    `json:"disabled"`
+	// A button's.
+	Label string                    `json:"label"`
+	Style discordgo.ButtonStyle     `json:"style"`
+	Emoji *discordgo.ComponentEmoji `json:"emoji"`
+	URL   string                    `json:"url"`
+	SKUID string                    `json:"sku_id"`
+	// A select menu's.
+	Placeholder   string                             `json:"placeholder"`
+	MinValues     *int                               `json:"min_values"`
+	MaxValues     int                                `json:"max_values"`
+	DefaultValues []discordgo.SelectMenuDefaultValue `json:"default_values"`
+	Options       []discordgo.SelectMenuOption       `json:"options"`
+	ChannelTypes  []discordgo.ChannelType            `json:"channel_types"`
 }
 
-// componentType is what tells a component's type.
-type componentType struct {
-	Type discordgo.ComponentType `json:"type"`
-}
+// errOtherComponent refuses a component of a kind wireComponent does not
+// decode.
+var errOtherComponent = errors.New("discordapi: a component of another kind")
 
 // DecodeInteraction decodes an INTERACTION_CREATE's data (a gateway
 // event's "d", or the body of a request to the interactions endpoint) as
@@ -123,11 +144,11 @@ func (w *wireMessage) message() (*discordgo.Message, error) {
 	return &m, nil
 }
 
-// components decodes components as discordgo does: a slice, never nil.
-func components(raw []json.RawMessage) ([]discordgo.MessageComponent, error) {
-	out := make([]discordgo.MessageComponent, len(raw))
-	for i, r := range raw {
-		c, err := component(r)
+// components are ws as discordgo decodes them: a slice, never nil.
+func components(ws []wireComponent) ([]discordgo.MessageComponent, error) {
+	out := make([]discordgo.MessageComponent, len(ws))
+	for i := range ws {
+		c, err := ws[i].component()
 		if err != nil {
 			return nil, err
 		}
@@ -136,45 +157,26 @@ func components(raw []json.RawMessage) ([]discordgo.MessageComponent, error) {
 	return out, nil
 }
 
-// component decodes one component: action rows, buttons and select menus
-// here, the others by discordgo.
-func component(raw []byte) (discordgo.MessageComponent, error) {
-	var t componentType
-	if err := unmarshal(raw, &t); err != nil {
-		return nil, err
-	}
-	switch t.Type {
+// component is w as discordgo decodes it.
+func (w *wireComponent) component() (discordgo.MessageComponent, error) {
+	switch w.Type {
 	case discordgo.ActionsRowComponent:
-		var w wireActionsRow
-		if err := unmarshal(raw, &w); err != nil {
-			return nil, err
-		}
 		cs, err := components(w.Components)
 		if err != nil {
 			return nil, err
 		}
-		r := discordgo.ActionsRow(w.plainActionsRow)
-		r.Components = cs
-		return &r, nil
+		return &discordgo.ActionsRow{Components: cs, ID: w.ID}, nil
 	case discordgo.ButtonComponent:
-		var b discordgo.Button
-		if err := unmarshal(raw, &b); err != nil {
-			return nil, err
-		}
-		return &b, nil
+		return &discordgo.Button{Label: w.Label, Style: w.Style, Disabled: w.Disabled, Emoji: w.Emoji,
+			URL: w.URL, CustomID: w.CustomID, SKUID: w.SKUID, ID: w.ID}, nil
 	case discordgo.SelectMenuComponent, discordgo.ChannelSelectMenuComponent, discordgo.UserSelectMenuComponent,
 		discordgo.RoleSelectMenuComponent, discordgo.MentionableSelectMenuComponent:
-		var s discordgo.SelectMenu
-		if err := unmarshal(raw, &s); err != nil {
-			return nil, err
-		}
-		return &s, nil
+		return &discordgo.SelectMenu{MenuType: discordgo.SelectMenuType(w.Type), CustomID: w.CustomID,
+			Placeholder: w.Placeholder, MinValues: w.MinValues, MaxValues: w.MaxValues,
+			DefaultValues: w.DefaultValues, Options: w.Options, Disabled: w.Disabled,
+			ChannelTypes: w.ChannelTypes, ID: w.ID}, nil
 	}
-	c, err := discordgo.MessageComponentFromJSON(raw)
-	if err != nil {
-		return nil, fmt.Errorf("component of type %d: %w", t.Type, err)
-	}
-	return c, nil
+	return nil, fmt.Errorf("%w: type %d", errOtherComponent, w.Type)
 }
 
 // DecodeMessage decodes a message as encoding/json decodes it into a

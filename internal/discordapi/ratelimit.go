@@ -193,7 +193,7 @@ func SendNoWait(ctx context.Context, s *discordgo.Session, gate *Gate, patience 
 	case len(files) > 0:
 		contentType, body, err = multipartBody(data, files)
 	case data != nil:
-		body, err = json.Marshal(data)
+		body, err = discordgo.Marshal(data)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("discordapi: encoding a request: %w", err)
