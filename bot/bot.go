@@ -113,6 +113,7 @@ type Bot struct {
 	dismissed    dismissed      // private prompts removed (dismissPrompt)
 	channelLocks [64]sync.Mutex // runEffects, by channel hash
 	folds        folds          // effects done, recorded with the channel's next change (fold.go)
+	tables       tableCache     // the table data this process last wrote, by channel (tablecache.go)
 	batches      batches.Set    // effects this process owes a batch for (internal/batches)
 
 	mu       sync.Mutex

@@ -234,7 +234,7 @@ func (b *Bot) runTableDue(ctx context.Context, d DiscordAPI, channel string, asO
 			r.Due = time.Time{} // not a game this process plays: nothing it can do
 			return nil
 		}
-		td, err := decodeTableData(r.Meta)
+		td, err := b.decodeTable(r)
 		if err != nil {
 			return err
 		}
@@ -276,7 +276,7 @@ func (b *Bot) runTableDue(ctx context.Context, d DiscordAPI, channel string, asO
 				r.Due = at
 			}
 		}
-		r.Meta = td.Encode()
+		b.encodeTable(r, td)
 		logNow, origin = td.logDue(r.Finished), td.logOrigin()
 		logFirst, unlogged = td.unlogged()
 		return nil

@@ -154,8 +154,8 @@ func (b *Bot) withFold(channel string, fn func(*dixbot.Record) error) (func(*dix
 	}
 	return func(r *dixbot.Record) error {
 		if g, ok := b.games[r.Game]; ok {
-			if td, err := decodeTableData(r.Meta); err == nil && fd.applyOn(r, td, g, b.now(), false) {
-				r.Meta = td.Encode()
+			if td, err := b.decodeTable(r); err == nil && fd.applyOn(r, td, g, b.now(), false) {
+				b.encodeTable(r, td)
 			}
 		}
 		return fn(r)

@@ -236,7 +236,7 @@ func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	answeredTD := td // rec's table data, when known
 	if ix != nil {
 		if answeredTD == nil {
-			answeredTD, _ = decodeTableData(rec.Meta)
+			answeredTD, _ = b.decodeTable(rec)
 		}
 		if answeredTD != nil {
 			upTo = answeredTD.NextEffect
@@ -260,7 +260,7 @@ func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	}
 	td = answeredTD // the same bytes: decoded once
 	if td == nil {
-		if td, err = decodeTableData(rec.Meta); err != nil {
+		if td, err = b.decodeTable(rec); err != nil {
 			return nil, err
 		}
 	}

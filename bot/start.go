@@ -48,7 +48,7 @@ func (c *Call) changeTable(g *present.Game, fn func(r *dixbot.Record, td *tableD
 			return otherGame(r.Game)
 		}
 		var err error
-		if td, err = decodeTableData(r.Meta); err != nil {
+		if td, err = c.B.decodeTable(r); err != nil {
 			return err
 		}
 		seen := *r
@@ -58,7 +58,7 @@ func (c *Call) changeTable(g *present.Game, fn func(r *dixbot.Record, td *tableD
 			return err
 		}
 		c.answerPicture(td)
-		r.Meta = td.Encode()
+		c.B.encodeTable(r, td)
 		return nil
 	})
 	if err == nil {

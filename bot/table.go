@@ -228,14 +228,14 @@ func (b *Bot) onTableRead(game string, read *written, fn func(r *dixbot.Record, 
 		td := read.take(r)
 		if td == nil {
 			var err error
-			if td, err = decodeTableData(r.Meta); err != nil {
+			if td, err = b.decodeTable(r); err != nil {
 				return err
 			}
 		}
 		if err := fn(r, g, td); err != nil {
 			return err
 		}
-		r.Meta = td.Encode()
+		b.encodeTable(r, td)
 		return nil
 	}
 }

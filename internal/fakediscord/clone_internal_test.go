@@ -28,36 +28,7 @@ func TestClonesAsJSON(t *testing.T) {
 		require.Equal(t, cloneJSON(comps), cc, "components %d", i)
 		require.Equal(t, cloneJSON(am), ca, "allowed mentions %d", i)
 		for _, pair := range [][2]any{{embeds, ce}, {comps, cc}, {am, ca}} {
-			orig := map[uintptr]bool{}
-			addresses(reflect.ValueOf(pair[0]), orig)
-			cp := map[uintptr]bool{}
-			addresses(reflect.ValueOf(pair[1]), cp)
-			for a := range cp {
-				require.False(t, orig[a], "value %d: the copy shares memory with the original", i)
-			}
-		}
-	}
-}
-
-// addresses collects the memory v refers to: what its pointers point to
-// and its slices' arrays.
-func addresses(v reflect.Value, into map[uintptr]bool) {
-	switch v.Kind() {
-	case reflect.Pointer:
-		if !v.IsNil() {
-			into[v.Pointer()] = true
-			addresses(v.Elem(), into)
-		}
-	case reflect.Slice:
-		if v.Cap() > 0 {
-			into[v.Pointer()] = true
-		}
-		for i := range v.Len() {
-			addresses(v.Index(i), into)
-		}
-	case reflect.Struct:
-		for i := range v.NumField() {
-			addresses(v.Field(i), into)
+			require.False(t, randfill.Shared(pair[0], pair[1]), "value %d: the copy shares memory with the original", i)
 		}
 	}
 }

@@ -66,3 +66,53 @@ func fill(r *rand.Rand, v reflect.Value, strs []string, depth int) {
 		}
 	}
 }
+
+// Shared reports whether a and b share memory: a pointer, a slice's array
+// or a map that both refer to, at any depth (strings aside: they never
+// change).
+func Shared(a, b any) bool {
+	in := map[uintptr]bool{}
+	addresses(reflect.ValueOf(a), in)
+	other := map[uintptr]bool{}
+	addresses(reflect.ValueOf(b), other)
+	for p := range other {
+		if in[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// addresses collects the memory v refers to: what its pointers point to,
+// its slices' arrays and its maps.
+func addresses(v reflect.Value, into map[uintptr]bool) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			into[v.Pointer()] = true
+			addresses(v.Elem(), into)
+		}
+	case reflect.Slice:
+		if v.Cap() > 0 {
+			into[v.Pointer()] = true
+		}
+		for i := range v.Len() {
+			addresses(v.Index(i), into)
+		}
+	case reflect.Map:
+		if !v.IsNil() {
+			into[v.Pointer()] = true
+			for it := v.MapRange(); it.Next(); {
+				addresses(it.Value(), into)
+			}
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			addresses(v.Field(i), into)
+		}
+	case reflect.Interface:
+		if !v.IsNil() {
+			addresses(v.Elem(), into)
+		}
+	}
+}

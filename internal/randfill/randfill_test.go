@@ -50,3 +50,18 @@ func TestFill(t *testing.T) {
 		assert.True(t, seen[k], k)
 	}
 }
+
+// Shared finds memory two values share at any depth, and none between a
+// value and its deep copy.
+func TestShared(t *testing.T) {
+	t.Parallel()
+	leaf := &inner{N: 1}
+	a := outer{A: []inner{{Next: leaf}}, M: map[string]*inner{"k": {N: 2}}, P: &inner{}}
+	deep := outer{A: []inner{{Next: &inner{N: 1}}}, M: map[string]*inner{"k": {N: 2}}, P: &inner{}}
+	assert.False(t, Shared(a, deep), "a deep copy")
+	assert.True(t, Shared(a, outer{P: &inner{Next: leaf}}), "a pointer deep down")
+	assert.True(t, Shared(a, outer{A: a.A[:0]}), "a slice's array, even empty")
+	assert.True(t, Shared(a, outer{M: a.M}), "a map")
+	assert.True(t, Shared(a, outer{M: map[string]*inner{"j": a.M["k"]}}), "a map's value")
+	assert.False(t, Shared(outer{}, outer{}), "nothing at all")
+}
