@@ -149,7 +149,9 @@ const usage = `Environment:
   DIX_PACES         the paces' durations, name=bank+increment (default live=5m+1m,evening=3h+20m,relaxed=24h+24h)
   DIX_PICTURES      off: boards, hands and scoreboards as text only, no pictures (default on)
   DIX_CPUS          how many CPUs run the bot's code at once (GOMAXPROCS), 0 for every CPU (default 1;
-                    a GOMAXPROCS set without DIX_CPUS is kept)`
+                    a GOMAXPROCS set without DIX_CPUS is kept)
+  GOGC              Go's collector: how far the heap grows past what is live, in percent (default 300 here,
+                    for less CPU a click; 100 is Go's own default; GOMEMLIMIT caps the heap)`
 
 // errNoToken is the message for a missing token: what to set and where to
 // find it.
