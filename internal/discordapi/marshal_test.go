@@ -24,7 +24,8 @@ type (
 )
 
 // discordgo.Marshal writes what encoding/json writes, for every request
-// the bot sends and the components inside them, on random values
+// the bot sends (commands registered included) and the components
+// inside them, on random values
 // (strings JSON escapes, invalid UTF-8, HTML, line separators included).
 func TestMarshalAsEncodingJSON(t *testing.T) {
 	t.Parallel()
@@ -43,6 +44,7 @@ func TestMarshalAsEncodingJSON(t *testing.T) {
 		func() any { return &discordgo.WebhookEdit{} },
 		func() any { return &discordgo.MessageSend{} },
 		func() any { return &discordgo.MessageEdit{} },
+		func() any { return &discordgo.ApplicationCommand{} },
 		func() any { return &plainButton{} },
 		func() any { return &plainSelectMenu{} },
 		func() any { return &plainTextInput{} },
