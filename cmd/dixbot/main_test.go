@@ -210,41 +210,28 @@ func TestRunConfigurationHints(t *testing.T) {
 	}
 }
 
-// The bot runs on one CPU unless DIX_CPUS says otherwise, or Go's own
-// GOMAXPROCS is set alone.
-func TestCPUs(t *testing.T) {
+// The Go runtime as run sets it: the bot's code on one CPU unless
+// DIX_CPUS says otherwise or Go's own GOMAXPROCS is set alone; the heap
+// growing to four times what is live unless Go's own GOGC is set (the
+// runtime has then applied either).
+func TestRuntimeSettings(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		env  []string
-		want int // what run sets GOMAXPROCS to; 0: left alone
+		env       []string
+		procs, gc int // what run sets GOMAXPROCS and GOGC to; 0: left alone
 	}{
-		{nil, 1},
-		{[]string{"DIX_CPUS=2"}, 2},
-		{[]string{"DIX_CPUS=0"}, 0},
-		{[]string{"GOMAXPROCS=3"}, 0},
-		{[]string{"GOMAXPROCS=3", "DIX_CPUS=2"}, 2},
+		{nil, 1, 300},
+		{[]string{"DIX_CPUS=2"}, 2, 300},
+		{[]string{"DIX_CPUS=0"}, 0, 300},
+		{[]string{"GOMAXPROCS=3"}, 0, 300},
+		{[]string{"GOMAXPROCS=3", "DIX_CPUS=2"}, 2, 300},
+		{[]string{"GOGC=100"}, 1, 0},
+		{[]string{"GOGC=off"}, 1, 0},
+		{[]string{"GOMEMLIMIT=512MiB"}, 1, 300},
 	} {
 		cfg, err := loadConfig(append([]string{"DISCORD_TOKEN=x.y.z"}, tc.env...))
 		require.NoError(t, err, "%v", tc.env)
-		assert.Equal(t, tc.want, cfg.procs, "%v", tc.env)
-	}
-}
-
-// The collector lets the heap grow to four times what is live unless Go's
-// own GOGC is set (which the runtime has then applied).
-func TestGCPercent(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		env  []string
-		want int // what run sets GOGC to; 0: left alone
-	}{
-		{nil, 300},
-		{[]string{"GOGC=100"}, 0},
-		{[]string{"GOGC=off"}, 0},
-		{[]string{"GOMEMLIMIT=512MiB"}, 300},
-	} {
-		cfg, err := loadConfig(append([]string{"DISCORD_TOKEN=x.y.z"}, tc.env...))
-		require.NoError(t, err, "%v", tc.env)
-		assert.Equal(t, tc.want, cfg.gcPercent, "%v", tc.env)
+		assert.Equal(t, tc.procs, cfg.procs, "GOMAXPROCS with %v", tc.env)
+		assert.Equal(t, tc.gc, cfg.gcPercent, "GOGC with %v", tc.env)
 	}
 }
