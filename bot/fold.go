@@ -48,6 +48,10 @@ type fold struct {
 	// from the answer that showed them), recorded while the table data's
 	// Pic is still pic0, as the batch read it (pictures.go).
 	pic, pic0 *boardPic
+	// shown, when set, is the game the batch's answer put on the board
+	// while another process could change the game too: the write that
+	// takes the fold compares it with the game as stored (applyOn).
+	shown []byte
 	// read is the table data the batch read, decoded, which the fold's
 	// own write takes instead of decoding the same bytes again (once:
 	// the write changes it; nil: taken).
@@ -113,12 +117,15 @@ func (f *folds) All() map[string]*fold {
 
 // applyOn is apply for the table td of a game: the record
 // is due for what is left when due is set (the change it is written with
-// sets its due time itself otherwise).
+// sets its due time itself otherwise). When the game as stored moved on
+// from the one the batch's answer showed (shown), a later change's answer
+// may have landed first: the board's edit is owed again, due at once.
 func (fd *fold) applyOn(r *dixbot.Record, td *tableData, g *present.Game, now time.Time, due bool) bool {
 	if !fd.Of(r, tableName(td), td.Outbox) {
 		return false
 	}
 	td.Outbox = slices.DeleteFunc(td.Outbox, func(e effect) bool { return e.ID <= fd.Done })
+	again := td.showAgain(r.Data, fd.shown)
 	if v := fd.Via; v.usable(now) && v.Orig == td.Board && (!td.BoardVia.usable(now) || td.BoardVia.At <= v.At) {
 		td.BoardVia = v
 	}
@@ -133,6 +140,9 @@ func (fd *fold) applyOn(r *dixbot.Record, td *tableData, g *present.Game, now ti
 			}
 		}
 		td.outboxDue(r, now)
+	}
+	if again && (r.Due.IsZero() || r.Due.After(now)) {
+		r.Due = now
 	}
 	return true
 }

@@ -164,17 +164,14 @@ func (c *Call) settleAnswer(rec *dixbot.Record) {
 	c.Then(func(ctx context.Context) {
 		defer done()
 		c.B.beforeEffects()
-		var shown []byte
-		if c.racedShown != nil && c.overtaken() {
-			// The game moved on since the change this click's answer
-			// showed: another process's answer of a later change may
-			// have landed before this one (overtaken's read before the
-			// answer leaves that window), so the board may show the
-			// older game. Recording the effects then owes the board's
-			// edit again (recordDone), as for an edit of the outbox.
-			shown = c.racedShown
-		}
-		mk, err := c.B.runEffectsMark(ctx, c.B.apiFor(ctx), rec, c.wrote.of(rec), heldBy(c.answeredVia(), written), 0, shown)
+		// The game this click's answer showed, when another process's
+		// answer of a later change may have landed before it
+		// (overtaken's read before the answer leaves that window): the
+		// write that records the effects, or the fold's, compares it
+		// with the game as stored and owes the board's edit again if
+		// the game moved on (recordDone, fold.applyOn), with no read of
+		// its own.
+		mk, err := c.B.runEffectsMark(ctx, c.B.apiFor(ctx), rec, c.wrote.of(rec), heldBy(c.answeredVia(), written), 0, c.racedShown)
 		c.notice.ran, c.notice.after = true, mk
 		c.B.leftForLater(rec.Channel, err)
 	})
@@ -224,9 +221,9 @@ func (w *written) take(rec *dixbot.Record) *tableData {
 // runEffectsMark is runEffects, returning the board's mark as the
 // run left it (nil: the board is there); td, when not nil, is rec's table
 // data, decoded, which the run may read; shown, when not nil, is the game
-// data the board may show instead of the record's (an answer that may
-// have landed after a later one): the effects are then recorded with the
-// board's edit owed again if the game moved on from it.
+// data an answer put on the board, which may have landed after a later
+// change's answer: the effects are then recorded (or folded) with the
+// board's edit owed again if the game as stored moved on from it.
 func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Record, td *tableData, ix *Via, tried uint32, shown []byte) (*Missing, error) {
 	mu := &b.channelLocks[fnv32(rec.Channel)%uint32(len(b.channelLocks))]
 	mu.Lock()
@@ -268,13 +265,17 @@ func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 		return nil, nil
 	}
 	x := &cexec{b: b, d: d, rec: rec, td: td, g: g, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
-		posted: map[uint32]Via{}, hold: ours, held: boardHold{missing: td.Missing, at: b.now()}, shown: shown}
+		posted: map[uint32]Via{}, hold: ours, held: boardHold{missing: td.Missing, at: b.now()}, shown: shown, unchecked: shown != nil}
 	x.pic, x.pic0 = td.startPicture(ix, rec.Version == answered), clonePtr(td.Pic)
 	var done uint32
 	// A fold waiting (fold.go): its effects are done already.
 	waiting := b.folds.Get(rec.Channel)
 	if waiting != nil && waiting.Of(rec, tableName(td), td.Outbox) {
 		done = waiting.Done
+		if x.shown == nil && waiting.shown != nil {
+			// Its answer's check goes with it.
+			x.shown, x.unchecked = waiting.shown, true
+		}
 	} else {
 		waiting = nil
 	}
@@ -362,13 +363,13 @@ func (x *cexec) run(ctx context.Context, done uint32) (last uint32, failed error
 // it did.
 func (x *cexec) fold(done uint32) bool {
 	td := x.td
-	if !x.b.foldsOn() || tableName(td) == "" || len(x.posted) != 0 || x.shown != nil || done != td.Outbox[len(td.Outbox)-1].ID {
+	if !x.b.foldsOn() || tableName(td) == "" || len(x.posted) != 0 || x.shown != nil && !x.unchecked || done != td.Outbox[len(td.Outbox)-1].ID {
 		return false
 	}
 	// Nothing the table records changed but the board's newest
 	// interaction: the effects are recorded done with the channel's
 	// next change (fold.go).
-	fd := &fold{Table: tableName(x.td), Version: x.rec.Version, Done: done, Board: x.td.Board}
+	fd := &fold{Table: tableName(x.td), Version: x.rec.Version, Done: done, Board: x.td.Board, shown: x.shown}
 	fd.read.Store(&written{meta: x.rec.Meta, td: x.td})
 	if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == x.td.Board {
 		fd.Via = v
@@ -410,13 +411,10 @@ func (x *cexec) recordDone(r *dixbot.Record, cur *tableData, done uint32, wait t
 	}
 	cur.Pic = x.boardPicture(r, cur)
 	x.recordLobby(cur, r.Data)
-	if x.shown != nil && !bytes.Equal(r.Data, x.shown) && !cedAgain(cur.Outbox) {
-		// The game moved on while the board was being edited: a newer
-		// change's answer may have landed before this edit, which
-		// shows an older game. The board is shown again.
-		cur.NextEffect++
-		cur.Outbox = append(cur.Outbox, effect{ID: cur.NextEffect, Kind: effEdit, Again: true})
-	}
+	// The game moved on since the board was edited or answered: a
+	// newer change's answer may have landed before, and the board may
+	// show an older game. The board is shown again.
+	cur.showAgain(r.Data, x.shown)
 	now := x.b.now()
 	var st engine.State
 	if r.Data != nil {
@@ -459,6 +457,18 @@ func viaOrNil(v Via) *Via {
 	return &v
 }
 
+// showAgain owes the board's edit again when shown, the game an edit or an
+// answer put on the board (nil: none), is not data, the game as stored: a
+// later change's answer may have landed first. It reports whether it did.
+func (td *tableData) showAgain(data, shown []byte) bool {
+	if shown == nil || bytes.Equal(data, shown) || cedAgain(td.Outbox) {
+		return false
+	}
+	td.NextEffect++
+	td.Outbox = append(td.Outbox, effect{ID: td.NextEffect, Kind: effEdit, Again: true})
+	return true
+}
+
 // cedAgain reports whether effs hold a board edit owed because an older
 // render may have landed last.
 func cedAgain(effs []effect) bool {
@@ -483,13 +493,16 @@ type cexec struct {
 	now    time.Time
 	posted map[uint32]Via // ping messages posted by this run, by effect: the message (Orig) and its interaction
 	shown  []byte         // the game data the board may show: of a board edit of this run, or of the answer run with (nil: none)
-	pic    *boardPic      // the pictures the board has, when known (pictures.go)
-	pic0   *boardPic      // the table data's Pic as read
-	read   bool
-	recent []*discordgo.Message
-	hold   *Hold // the run's hold on the effects: only while it lasts does it post
-	lobby  *Via  // the lobby message this run found or posted (lobby.go)
-	held   boardHold
+	// unchecked: shown is an answer's, not yet compared with the game as
+	// stored; a fold carries that check (fold.applyOn).
+	unchecked bool
+	pic       *boardPic // the pictures the board has, when known (pictures.go)
+	pic0      *boardPic // the table data's Pic as read
+	read      bool
+	recent    []*discordgo.Message
+	hold      *Hold // the run's hold on the effects: only while it lasts does it post
+	lobby     *Via  // the lobby message this run found or posted (lobby.go)
+	held      boardHold
 }
 
 func (x *cexec) do(ctx context.Context, e effect) error {
@@ -623,7 +636,7 @@ func (b *Bot) gameEnded(ctx context.Context, rec *dixbot.Record, td *tableData) 
 // this process showed the game's state already.
 func (x *cexec) editBoard(ctx context.Context, again bool) error {
 	if again && x.showsAlready() {
-		x.shown = x.rec.Data
+		x.shown, x.unchecked = x.rec.Data, false
 		return nil
 	}
 	kept := x.keptPicture()
@@ -655,7 +668,7 @@ func (x *cexec) editBoard(ctx context.Context, again bool) error {
 	}
 	x.editedPicture(pb.Picture, sent && err == nil)
 	if sent && err == nil {
-		x.shown = x.rec.Data
+		x.shown, x.unchecked = x.rec.Data, false
 	}
 	return err
 }
