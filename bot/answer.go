@@ -82,9 +82,15 @@ func (c *Call) Respond(r *discordgo.InteractionResponse) {
 // (cexec.do). The answer is then left out, as one the fence stops: the
 // later change shows itself. An archived game counts as moved on (its
 // scoreboard is the board); a store that does not answer in time leaves
-// the answer as it is.
+// the answer as it is. A channel that, as far as the store knows, this
+// process alone writes is not read: should another process have written
+// there all the same, the write that records this answer's effects finds
+// it and shows the board again (settleAnswer).
 func (c *Call) overtaken() bool {
 	if c.raced == nil {
+		return false
+	}
+	if s, ok := c.B.store.(soleWriter); ok && s.Alone(c.I.ChannelID) {
 		return false
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), overtakenTimeout)
@@ -97,6 +103,12 @@ func (c *Call) overtaken() bool {
 		return false
 	}
 	return !bytes.Equal(r.Data, c.raced)
+}
+
+// soleWriter is a store that knows, without a round trip, whether this
+// process alone writes a channel's record (store.Redis).
+type soleWriter interface {
+	Alone(channel string) bool
 }
 
 // overtakenTimeout bounds overtaken's read of the store, within the time

@@ -31,6 +31,24 @@ func redisQwixx(t *testing.T) (*harness, *store.Redis) {
 	return h, rs
 }
 
+// redisQwixxPair is redisQwixx with the store of another process on the
+// same Redis.
+func redisQwixxPair(t *testing.T) (*harness, *store.Redis, *store.Redis) {
+	t.Helper()
+	srv := redistest.Start(t)
+	prefix := fmt.Sprintf("pair%d:", time.Now().UnixNano())
+	open := func() *store.Redis {
+		rs, err := store.OpenRedis(context.Background(), store.Options{URL: srv.URL(), Prefix: prefix, Timeout: testRedisTimeout})
+		require.NoError(t, err)
+		t.Cleanup(func() { rs.Close() })
+		return rs
+	}
+	rs, elsewhere := open(), open()
+	h := newHarnessOn(t, rs)
+	redisQwixxBot(t, h, rs)
+	return h, rs, elsewhere
+}
+
 // redisQwixxBot puts on h a bot of rs as redisQwixx's.
 func redisQwixxBot(t *testing.T, h *harness, rs *store.Redis) {
 	t.Helper()
@@ -76,39 +94,55 @@ func logVersion(t *testing.T, h *harness) uint64 {
 
 // On Redis, a click on the board whose answer shows all it changes costs
 // one round trip, its change: its effects are recorded done with the next
-// change, or on their own. A decision taken while another seat decides
-// too costs one more: the read that keeps an older answer off the board
+// change, or on their own. Once the process has read there a write of
+// another process, a decision taken while another seat decides too costs
+// one more: the read that keeps an older answer off the board
 // (Call.overtaken). Whether another change came in once it landed is
 // found by the write that records its effects (the fold's).
 func TestRoundTripsPerClick(t *testing.T) {
 	t.Parallel()
-	h, rs := redisQwixx(t)
+	h, rs, elsewhere := redisQwixxPair(t)
 	users := []string{"u1", "u2"}
 	board := h.openQwixx(users)
-	measured := 0
-	for step := 0; step < 40 && measured < 3; step++ {
-		g, _, _ := h.qstate()
-		seat := g.ToDecide()[0]
-		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
-		require.NoError(t, err)
-		logBefore := logVersion(t, h)
-		_, before := rs.Sent()
-		res := h.ClickOn(users[seat], board, h.qmust(board, verbMove, string(m)))
-		_, after := rs.Sent()
-		board = res.Shown(board)
-		if len(res.Calls) != 1 || h.b.folds.Get(h.Channel) == nil || logVersion(t, h) != logBefore {
-			continue // a message posted, or the board edited: recorded at once; or the log written
+	for _, shared := range []bool{false, true} {
+		if shared {
+			// Another process writes the channel (the game as it was),
+			// and this process reads that write with its next change.
+			_, err := elsewhere.Update(context.Background(), h.Channel, "", func(*dixbot.Record) error { return nil })
+			require.NoError(t, err)
+			require.True(t, rs.Alone(h.Channel), "not read yet")
 		}
-		measured++
-		// One: the update. A decision taken while the other seat decides
-		// too reads the record before its answer.
-		want := uint64(1)
-		if len(g.ToDecide()) > 1 {
-			want++
+		measured, raced := 0, 0
+		for step := 0; step < 60 && (measured < 3 || raced == 0); step++ {
+			g, _, _ := h.qstate()
+			seat := g.ToDecide()[0]
+			m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
+			require.NoError(t, err)
+			logBefore := logVersion(t, h)
+			wasAlone := rs.Alone(h.Channel)
+			_, before := rs.Sent()
+			res := h.ClickOn(users[seat], board, h.qmust(board, verbMove, string(m)))
+			_, after := rs.Sent()
+			board = res.Shown(board)
+			if len(res.Calls) != 1 || h.b.folds.Get(h.Channel) == nil || logVersion(t, h) != logBefore || wasAlone == shared {
+				continue // a message posted, or the board edited: recorded at once; or the log written; or the other's write read now
+			}
+			measured++
+			// One: the update. A decision taken while the other seat
+			// decides too, where another process writes, reads the
+			// record before its answer.
+			want := uint64(1)
+			if len(g.ToDecide()) > 1 {
+				raced++
+				if shared {
+					want++
+				}
+			}
+			assert.Equal(t, want, after-before, "round trips of step %d (another process writes there: %v)", step, shared)
 		}
-		assert.Equal(t, want, after-before, "round trips of step %d", step)
+		assert.Positive(t, raced, "no decision taken with another seat's (another process writes there: %v)", shared)
+		assert.Equal(t, !shared, rs.Alone(h.Channel))
 	}
-	assert.Positive(t, measured, "no click whose answer showed all it changed")
 	fd := h.b.folds.Get(h.Channel)
 	require.NotNil(t, fd)
 	h.b.writeFold(context.Background(), h.Channel, fd)
@@ -166,17 +200,7 @@ func TestCloseWritesTheFolds(t *testing.T) {
 func TestFoldedAnswerOvertakenIsShownAgain(t *testing.T) {
 	t.Parallel()
 	for _, moved := range []bool{true, false} {
-		srv := redistest.Start(t)
-		prefix := fmt.Sprintf("fold%v:", moved)
-		open := func() *store.Redis {
-			rs, err := store.OpenRedis(context.Background(), store.Options{URL: srv.URL(), Prefix: prefix, Timeout: testRedisTimeout})
-			require.NoError(t, err)
-			t.Cleanup(func() { rs.Close() })
-			return rs
-		}
-		rs, elsewhere := open(), open()
-		h := newHarnessOn(t, rs)
-		redisQwixxBot(t, h, rs)
+		h, rs, elsewhere := redisQwixxPair(t)
 		users := []string{"u1", "u2", "u3"}
 		board := h.openQwixx(users)
 		g, _, _ := h.qstate()
@@ -185,6 +209,7 @@ func TestFoldedAnswerOvertakenIsShownAgain(t *testing.T) {
 		me, other := deciding[0], deciding[1]
 		third := 3 - me - other
 
+		require.True(t, rs.Alone(h.Channel), "no read before the answer: this process alone wrote there")
 		resp := h.ClickOn(users[me], board, h.qmust(board, verbMove, "w -")).Response()
 		require.NotNil(t, resp)
 		require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board in place")

@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/binary"
+	"slices"
 	"sync"
 )
 
@@ -10,45 +11,134 @@ import (
 // the record first: one round trip instead of two when nobody else wrote
 // in between. A value another process has since replaced only costs that
 // round trip: the compare-and-set fails, and Update reads the record and
-// tries again. It holds up to about maxEntries values: past half of them,
-// the older half is dropped. Safe for concurrent use.
+// tries again.
+//
+// It also tells whether another process writes the key (alone), by the
+// versions and update times (the envelope's stamp, unique to this
+// process: writeStamp) of the values this process writes there. A value
+// read whose version is above every one this process wrote there, and
+// that is none of its writes under way, was written by another process.
+// What was written before this process's first write there (by a process
+// it took over from) is not counted.
+//
+// It holds up to about maxEntries keys: past half of them, the older half
+// is dropped. Safe for concurrent use.
 type recent struct {
 	mu       sync.Mutex
 	max      int
-	cur, old map[string][]byte
+	cur, old map[string]*keptKey
+}
+
+// keptKey is what recent keeps of one key.
+type keptKey struct {
+	val []byte // the value last written or read (nil: dropped)
+	// flying are the stamps of this process's writes under way.
+	flying []uint64
+	// top is the highest version this process wrote (0: none), and
+	// last the stamp of its last write.
+	top, last uint64
+	// others: a value another process wrote was read.
+	others bool
 }
 
 func newRecent(maxEntries int) *recent {
-	return &recent{max: maxEntries, cur: map[string][]byte{}}
+	return &recent{max: maxEntries, cur: map[string]*keptKey{}}
+}
+
+// entry is key's entry, made when make is set; r.mu is held.
+func (r *recent) entry(key string, make bool) *keptKey {
+	if e, ok := r.cur[key]; ok {
+		return e
+	}
+	e, ok := r.old[key]
+	if !ok && !make {
+		return nil
+	}
+	if !ok {
+		e = &keptKey{}
+	}
+	if len(r.cur) >= r.max/2 {
+		r.old, r.cur = r.cur, map[string]*keptKey{}
+	}
+	r.cur[key] = e
+	delete(r.old, key)
+	return e
 }
 
 // get returns the value kept for key, nil if none.
 func (r *recent) get(key string) []byte {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if v, ok := r.cur[key]; ok {
-		return v
+	if e := r.entry(key, false); e != nil {
+		return e.val
 	}
-	return r.old[key]
+	return nil
 }
 
-// put keeps val for key; val must not change afterwards.
+// writing notes that this process is about to write val to key; wrote
+// must follow.
+func (r *recent) writing(key string, val []byte) {
+	st, _ := keptStamp(val)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e := r.entry(key, true)
+	e.flying = append(e.flying, st)
+}
+
+// wrote ends the write of val to key that writing noted: landed when ok,
+// and then kept as key's value.
+func (r *recent) wrote(key string, val []byte, ok bool) {
+	st, _ := keptStamp(val)
+	v, _ := keptVersion(val)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e := r.entry(key, true)
+	if i := slices.Index(e.flying, st); i >= 0 {
+		e.flying = slices.Delete(e.flying, i, i+1)
+	}
+	if !ok {
+		return
+	}
+	if v == 1 {
+		e.top = 0 // a new game: versions start again
+	}
+	e.top, e.last, e.val = max(e.top, v), st, val
+}
+
+// put keeps val, read from key; val must not change afterwards.
 func (r *recent) put(key string, val []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, ok := r.cur[key]; !ok && len(r.cur) >= r.max/2 {
-		r.old, r.cur = r.cur, map[string][]byte{}
+	e := r.entry(key, true)
+	st, _ := keptStamp(val)
+	if v, ok := keptVersion(val); ok && e.top > 0 && v > e.top && !slices.Contains(e.flying, st) {
+		e.others = true
 	}
-	r.cur[key] = val
-	delete(r.old, key)
+	e.val = val
 }
 
-// drop forgets key.
+// drop forgets key's value; what it knows of the writers stays.
 func (r *recent) drop(key string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	delete(r.cur, key)
-	delete(r.old, key)
+	if e := r.entry(key, false); e != nil {
+		e.val = nil
+	}
+}
+
+// alone reports whether the value kept for key is the last this process
+// wrote and no value another process wrote there was ever read: as far
+// as this process knows, it alone writes key. Another process may have
+// written since; that is known only by reading.
+func (r *recent) alone(key string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e := r.entry(key, false)
+	if e == nil || e.others || e.val == nil {
+		return false
+	}
+	st, ok := keptStamp(e.val)
+	return ok && st == e.last
 }
 
 // keptVersion is the record version of a kept value (see envelope.go),
@@ -58,4 +148,13 @@ func keptVersion(val []byte) (uint64, bool) {
 		return 0, false
 	}
 	return binary.BigEndian.Uint64(val[8:16]), true
+}
+
+// keptStamp is the update time of a kept value, as stored (see
+// envelope.go), ok false when it is too short to say.
+func keptStamp(val []byte) (uint64, bool) {
+	if len(val) < headerSize {
+		return 0, false
+	}
+	return binary.BigEndian.Uint64(val[16:24]), true
 }

@@ -412,6 +412,9 @@ func (s *Redis) Create(ctx context.Context, r *dixbot.Record) error {
 	}
 	ctx, cancel := s.deadline(ctx)
 	defer cancel()
+	landed := false
+	s.recent.writing(s.gameKey(r.Channel), val)
+	defer func() { s.recent.wrote(s.gameKey(r.Channel), val, landed) }()
 	// The index entry goes first: see the type's comment. SET NX GET
 	// returns the value that kept it from being written: our own when a
 	// retried SET finds its first run landed.
@@ -452,7 +455,7 @@ func (s *Redis) Create(ctx context.Context, r *dixbot.Record) error {
 	case set.Val() != string(val):
 		return fmt.Errorf("%w: channel %s", ErrExists, r.Channel)
 	}
-	s.recent.put(s.gameKey(r.Channel), val)
+	landed = true
 	r.Version, r.UpdatedAt, r.Finished = 1, now.UTC(), false
 	return nil
 }
@@ -505,6 +508,15 @@ func (s *Redis) Latest(channel string, version uint64) (rec *dixbot.Record, ok b
 		return nil, false
 	}
 	return rec, true
+}
+
+// Alone reports whether, as far as this store knows without asking the
+// server, this process alone writes channel's active record: the record
+// it keeps of channel is one it wrote, and it never read there a record
+// another process wrote. Another process may have written since; only a
+// read tells.
+func (s *Redis) Alone(channel string) bool {
+	return s.recent.alone(s.gameKey(channel))
 }
 
 // Update loads the active record, calls fn on it and writes it back with the
@@ -594,6 +606,7 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 			return nil, err
 		}
 		var res int
+		s.recent.writing(gk, val)
 		if !rec.Due.IsZero() && (!rec.Due.Equal(due) || indexed) {
 			// The due index with the record (casIndexed).
 			indexed = true
@@ -601,13 +614,13 @@ func (s *Redis) Update(ctx context.Context, channel, interactionID string, fn fu
 		} else {
 			res, err = casScript.Run(ctx, s.rdb, keys, raw[:casTokenSize], val, gameTTL, ixTTL, by).Int()
 		}
+		s.recent.wrote(gk, val, err == nil && res == 1)
 		if err != nil {
 			s.recent.drop(gk)
 			return nil, fmt.Errorf("store: update %s: %w", channel, mapErr(err))
 		}
 		switch res {
 		case 1:
-			s.recent.put(gk, val)
 			rec.UpdatedAt = now.UTC()
 			return rec, nil
 		case -1:

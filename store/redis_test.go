@@ -666,3 +666,49 @@ func TestRedisLatest(t *testing.T) {
 	_, ok = s.Latest("c1", 1)
 	assert.False(t, ok, "archived: nothing kept")
 }
+
+// Alone tells a channel this process alone writes from one another
+// process wrote too, once it has read that process's write; concurrent
+// updates of one process never make it think another wrote.
+func TestRedisAlone(t *testing.T) {
+	srv := redistest.Start(t)
+	s := openRedis(t, srv, Options{})
+	other := openRedis(t, srv, Options{Prefix: s.o.Prefix})
+	assert.False(t, s.Alone("c1"), "nothing known")
+	create(t, s, "c1", "g")
+	assert.True(t, s.Alone("c1"), "created here")
+
+	// Updates of this process at once, each compare-and-set failing
+	// against another's write of this same process, then reading it.
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 20 {
+				_, err := s.Update(ctxb, "c1", "", incr)
+				assert.NoError(t, err)
+			}
+		})
+	}
+	wg.Wait()
+	assert.Equal(t, 160, counter(t, get(t, s, "c1")))
+	assert.True(t, s.Alone("c1"), "its own writes only")
+
+	// A record written before this process wrote there (by a process it
+	// takes over from) is the channel's past, not another writer.
+	create(t, other, "c2", "g")
+	_, err := s.Update(ctxb, "c2", "", incr)
+	require.NoError(t, err)
+	assert.True(t, s.Alone("c2"), "written here since")
+
+	// Another process writes: not known until read.
+	_, err = other.Update(ctxb, "c1", "", incr)
+	require.NoError(t, err)
+	assert.True(t, s.Alone("c1"), "another's write not read yet")
+	_, err = s.Update(ctxb, "c1", "", incr)
+	require.NoError(t, err)
+	assert.False(t, s.Alone("c1"), "its failed compare-and-set read the other's write")
+	_, err = s.Update(ctxb, "c1", "", incr)
+	require.NoError(t, err)
+	assert.False(t, s.Alone("c1"), "known for as long as the channel is kept")
+	assert.Equal(t, 163, counter(t, get(t, other, "c1")))
+}
