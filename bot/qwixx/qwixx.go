@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -198,17 +199,9 @@ func diceLine(l string, g *rules.Game) string {
 // sheetLine is one sheet in short: score, marks per row, penalties.
 func sheetLine(t present.Table, g *rules.Game, s int) string {
 	sh := &g.Sheets[s]
-	var rows []string
+	rows := make([]string, 0, len(rules.Colors))
 	for _, c := range rules.Colors {
-		marks := sh.Rows[c].Numbers(c)
-		last := ""
-		if len(marks) > 0 {
-			last = locales.T(t.Lang, "qwixx_row_last", map[string]any{"Number": marks[len(marks)-1]})
-		}
-		if sh.Rows[c].Locked() {
-			last = "🔒"
-		}
-		rows = append(rows, locales.T(t.Lang, "qwixx_row_short", map[string]any{"Emoji": emoji[c], "Count": sh.Rows[c].Count(), "Last": last}))
+		rows = append(rows, rowShort(t.Lang, c, sh.Rows[c]))
 	}
 	key := "qwixx_sheet_line"
 	if slices.Contains(g.ToDecide(), s) {
@@ -216,6 +209,43 @@ func sheetLine(t present.Table, g *rules.Game, s int) string {
 	}
 	return locales.N(t.Lang, key, sh.Score(), map[string]any{"Name": t.Label(s), "Score": sh.Score(), "Rows": strings.Join(rows, " "),
 		"Penalties": sh.Penalties})
+}
+
+// rowShort is a row in short, in language l: its marks counted and its
+// last number marked, or its lock. Each is written once and kept: a
+// board shows every sheet's rows at every click, and a row's text
+// depends on the row alone.
+func rowShort(l string, c rules.Color, r rules.Row) string {
+	k := rowKey{l, c, r}
+	if s, ok := rowTexts.Load(k); ok {
+		return s.(string)
+	}
+	s := rowShortText(l, c, r)
+	rowTexts.Store(k, s)
+	return s
+}
+
+// rowTexts are the rows' texts written (rowShort), by rowKey: at most a
+// row's 2^13 states for each colour and language.
+var rowTexts sync.Map
+
+type rowKey struct {
+	lang string
+	c    rules.Color
+	r    rules.Row
+}
+
+// rowShortText writes rowShort's text.
+func rowShortText(l string, c rules.Color, r rules.Row) string {
+	marks := r.Numbers(c)
+	last := ""
+	if len(marks) > 0 {
+		last = locales.T(l, "qwixx_row_last", map[string]any{"Number": marks[len(marks)-1]})
+	}
+	if r.Locked() {
+		last = "🔒"
+	}
+	return locales.T(l, "qwixx_row_short", map[string]any{"Emoji": emoji[c], "Count": r.Count(), "Last": last})
 }
 
 // buttons are the board's buttons: in action 1 the white sum in every row

@@ -309,3 +309,19 @@ func TestHintWeighsTheWin(t *testing.T) {
 	assert.GreaterOrEqual(t, checked[false], 2, "positions before the end with decisions played out")
 	assert.Equal(t, 3, checked[true], "positions near the end with decisions played out")
 }
+
+// A row's text kept (rowShort) is the one written for it, in both
+// languages, for every row of every colour, the first time and after.
+func TestRowShortKept(t *testing.T) {
+	t.Parallel()
+	for _, l := range []string{"en", "fr"} {
+		for _, c := range rules.Colors {
+			for r := range rules.Row(1 << (rules.LockPos + 1)) {
+				want := rowShortText(l, c, r)
+				require.Equal(t, want, rowShort(l, c, r), "%s %v %b", l, c, r)
+				require.Equal(t, want, rowShort(l, c, r), "%s %v %b, kept", l, c, r)
+			}
+		}
+	}
+	assert.Equal(t, "🔴3→4", rowShort("en", rules.Red, rules.Row(0b111)), "2, 3 and 4 marked in red")
+}
