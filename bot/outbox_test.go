@@ -157,18 +157,7 @@ func TestBoardEditOvertakenIsShownAgain(t *testing.T) {
 		}
 		overtaken = true
 		// Another player's decision lands while this edit is on its way.
-		_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
-			st, err := rules.Rules{}.Decode(r.Data)
-			if err != nil {
-				return err
-			}
-			if _, err := st.Apply(other, "w -"); err != nil {
-				return err
-			}
-			r.Data = st.Encode()
-			return nil
-		})
-		return err
+		return passWhiteSum(h.Db, h.Channel, other)
 	}
 	h.Rec.Mu.Unlock()
 	h.ClickOn(users[g.Active], prompt, sel, val)

@@ -219,18 +219,7 @@ func TestFoldedAnswerOvertakenIsShownAgain(t *testing.T) {
 		require.NotNil(t, fd.shown, "with the game its answer showed")
 
 		if moved {
-			_, err := elsewhere.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
-				st, err := rules.Rules{}.Decode(r.Data)
-				if err != nil {
-					return err
-				}
-				if _, err := st.Apply(other, "w -"); err != nil {
-					return err
-				}
-				r.Data = st.Encode()
-				return nil
-			})
-			require.NoError(t, err)
+			require.NoError(t, passWhiteSum(elsewhere, h.Channel, other))
 		}
 		now := time.Now()
 		h.b.writeFold(context.Background(), h.Channel, fd)
@@ -251,4 +240,21 @@ func TestFoldedAnswerOvertakenIsShownAgain(t *testing.T) {
 		_, td, _ = h.qstate()
 		assert.Empty(t, td.Outbox, "every effect done")
 	}
+}
+
+// passWhiteSum writes seat's pass on the white sum of channel's Qwixx game
+// straight to db, as another process would.
+func passWhiteSum(db dixbot.Store, channel string, seat int) error {
+	_, err := db.Update(context.Background(), channel, "", func(r *dixbot.Record) error {
+		st, err := rules.Rules{}.Decode(r.Data)
+		if err != nil {
+			return err
+		}
+		if _, err := st.Apply(seat, "w -"); err != nil {
+			return err
+		}
+		r.Data = st.Encode()
+		return nil
+	})
+	return err
 }
