@@ -111,8 +111,16 @@ func (r *recent) put(key string, val []byte) {
 	defer r.mu.Unlock()
 	e := r.entry(key, true)
 	st, _ := keptStamp(val)
-	if v, ok := keptVersion(val); ok && e.top > 0 && v > e.top && !slices.Contains(e.flying, st) {
-		e.others = true
+	if v, ok := keptVersion(val); ok && st != e.last && !slices.Contains(e.flying, st) {
+		switch {
+		case e.top > 0 && v > e.top:
+			e.others = true
+		case v < e.top:
+			// A game begun again there by another process (versions
+			// start at 1), or a read older than this process's last
+			// write: counted again from this process's next write.
+			e.top = 0
+		}
 	}
 	e.val = val
 }

@@ -711,4 +711,22 @@ func TestRedisAlone(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, s.Alone("c1"), "known for as long as the channel is kept")
 	assert.Equal(t, 163, counter(t, get(t, other, "c1")))
+
+	// Another process ends the game and begins another there: its
+	// versions start again, below the ones this process wrote.
+	create(t, s, "c3", "g")
+	for range 5 {
+		_, err = s.Update(ctxb, "c3", "", incr)
+		require.NoError(t, err)
+	}
+	require.NoError(t, other.Finish(ctxb, "c3"))
+	create(t, other, "c3", "g")
+	_, err = s.Update(ctxb, "c3", "", incr)
+	require.NoError(t, err)
+	assert.True(t, s.Alone("c3"), "the new game's past before this process's write")
+	_, err = other.Update(ctxb, "c3", "", incr)
+	require.NoError(t, err)
+	_, err = s.Update(ctxb, "c3", "", incr)
+	require.NoError(t, err)
+	assert.False(t, s.Alone("c3"), "the other's write in the new game, read")
 }
