@@ -672,7 +672,7 @@ func TestRedisLatest(t *testing.T) {
 // updates of one process never make it think another wrote.
 func TestRedisAlone(t *testing.T) {
 	srv := redistest.Start(t)
-	s := openRedis(t, srv, Options{})
+	s := openRedis(t, srv, concurrentOptions) // 8 writers on one key finish
 	other := openRedis(t, srv, Options{Prefix: s.o.Prefix})
 	assert.False(t, s.Alone("c1"), "nothing known")
 	create(t, s, "c1", "g")
