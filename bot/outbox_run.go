@@ -272,8 +272,10 @@ func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	waiting := b.folds.Get(rec.Channel)
 	if waiting != nil && waiting.Of(rec, tableName(td), td.Outbox) {
 		done = waiting.Done
-		if x.shown == nil && waiting.shown != nil {
-			// Its answer's check goes with it.
+		if x.shown == nil && waiting.shown != nil && bytes.Equal(waiting.shown, rec.Data) {
+			// Its answer's check goes with it. Where this process
+			// knows a later game, this run's answer or edit shows it
+			// after that answer.
 			x.shown, x.unchecked = waiting.shown, true
 		}
 	} else {
