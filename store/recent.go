@@ -14,12 +14,12 @@ import (
 // tries again.
 //
 // It also tells whether another process writes the key (alone), by the
-// versions and update times (the envelope's stamp, unique to this
-// process: writeStamp) of the values this process writes there. A value
-// read whose version is above every one this process wrote there, and
-// that is none of its writes under way, was written by another process.
-// What was written before this process's first write there (by a process
-// it took over from) is not counted.
+// update times (the envelope's stamp, unique to this process: writeStamp)
+// of the values this process writes there: once it wrote there, a value
+// read that is none of its writes under way nor of its last ownStamps
+// writes was written by another process. What was written before this
+// process's first write there (by a process it took over from) is not
+// counted.
 //
 // It holds up to about maxEntries keys: past half of them, the older half
 // is dropped. Safe for concurrent use.
@@ -32,14 +32,16 @@ type recent struct {
 // keptKey is what recent keeps of one key.
 type keptKey struct {
 	val []byte // the value last written or read (nil: dropped)
-	// flying are the stamps of this process's writes under way.
-	flying []uint64
-	// top is the highest version this process wrote (0: none), and
-	// last the stamp of its last write.
-	top, last uint64
+	// flying are the stamps of this process's writes under way, and
+	// ours those of its last writes that landed, oldest first.
+	flying, ours []uint64
 	// others: a value another process wrote was read.
 	others bool
 }
+
+// ownStamps is how many of its writes of a key that landed recent
+// remembers: a read returns one of the last few, never one so old.
+const ownStamps = 64
 
 func newRecent(maxEntries int) *recent {
 	return &recent{max: maxEntries, cur: map[string]*keptKey{}}
@@ -89,7 +91,6 @@ func (r *recent) writing(key string, val []byte) {
 // and then kept as key's value.
 func (r *recent) wrote(key string, val []byte, ok bool) {
 	st, _ := keptStamp(val)
-	v, _ := keptVersion(val)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e := r.entry(key, true)
@@ -99,10 +100,11 @@ func (r *recent) wrote(key string, val []byte, ok bool) {
 	if !ok {
 		return
 	}
-	if v == 1 {
-		e.top = 0 // a new game: versions start again
+	if len(e.ours) == ownStamps {
+		e.ours = slices.Delete(e.ours, 0, 1)
 	}
-	e.top, e.last, e.val = max(e.top, v), st, val
+	e.ours = append(e.ours, st)
+	e.val = val
 }
 
 // put keeps val, read from key; val must not change afterwards.
@@ -111,16 +113,8 @@ func (r *recent) put(key string, val []byte) {
 	defer r.mu.Unlock()
 	e := r.entry(key, true)
 	st, _ := keptStamp(val)
-	if v, ok := keptVersion(val); ok && st != e.last && !slices.Contains(e.flying, st) {
-		switch {
-		case e.top > 0 && v > e.top:
-			e.others = true
-		case v < e.top:
-			// A game begun again there by another process (versions
-			// start at 1), or a read older than this process's last
-			// write: counted again from this process's next write.
-			e.top = 0
-		}
+	if len(e.ours) > 0 && !slices.Contains(e.ours, st) && !slices.Contains(e.flying, st) {
+		e.others = true
 	}
 	e.val = val
 }
@@ -134,19 +128,14 @@ func (r *recent) drop(key string) {
 	}
 }
 
-// alone reports whether the value kept for key is the last this process
-// wrote and no value another process wrote there was ever read: as far
-// as this process knows, it alone writes key. Another process may have
-// written since; that is known only by reading.
+// alone reports whether this process wrote key and never read there a
+// value another process wrote: as far as it knows, it alone writes key.
+// Another process may have written since; that is known only by reading.
 func (r *recent) alone(key string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e := r.entry(key, false)
-	if e == nil || e.others || e.val == nil {
-		return false
-	}
-	st, ok := keptStamp(e.val)
-	return ok && st == e.last
+	return e != nil && e.val != nil && len(e.ours) > 0 && !e.others
 }
 
 // keptVersion is the record version of a kept value (see envelope.go),
