@@ -127,6 +127,8 @@ type qwixxStats struct {
 	games, rolls, byLocks int
 	scoreSum, scoreSq     []float64 // by seat
 	wins, penalties       []int     // by seat: games won or shared (Q10), penalties
+	byTurn                []int     // by place in the turn order (0: the first active seat): games won or shared
+	seat0Turn             [][2]int  // by seat 0's place in the turn order: games, games won or shared
 	minScore, maxScore    int       // seat 0
 	slowest               []time.Duration
 	elapsed               time.Duration
@@ -149,6 +151,7 @@ func runQwixxSim(cfg simConfig, solitaire bool, out io.Writer) error {
 	st := qwixxStats{
 		scoreSum: make([]float64, players), scoreSq: make([]float64, players),
 		wins: make([]int, players), penalties: make([]int, players), slowest: make([]time.Duration, players),
+		byTurn: make([]int, players), seat0Turn: make([][2]int, players),
 		minScore: math.MaxInt, maxScore: math.MinInt,
 	}
 	start := time.Now()
@@ -178,28 +181,41 @@ func runQwixxSim(cfg simConfig, solitaire bool, out io.Writer) error {
 				}
 			}
 		}
-		st.games++
-		st.rolls += g.Turn
-		if g.Ended == qwixx.EndLocks {
-			st.byLocks++
-		}
-		for s := range players {
-			sc := g.Sheets[s].Score()
-			st.scoreSum[s] += float64(sc)
-			st.scoreSq[s] += float64(sc * sc)
-			st.penalties[s] += g.Sheets[s].Penalties
-			if s == 0 {
-				st.minScore, st.maxScore = min(st.minScore, sc), max(st.maxScore, sc)
-			}
-		}
-		for _, w := range g.Winners() {
-			st.wins[w]++
-		}
+		st.tally(g)
 	}
 	st.elapsed = time.Since(start)
 	return printQwixxStats(out, cfg, solitaire, names, st)
 }
 
+// tally adds the finished game g to st.
+func (st *qwixxStats) tally(g *qwixx.Game) {
+	players := len(st.wins)
+	st.games++
+	st.rolls += g.Turn
+	if g.Ended == qwixx.EndLocks {
+		st.byLocks++
+	}
+	for s := range players {
+		sc := g.Sheets[s].Score()
+		st.scoreSum[s] += float64(sc)
+		st.scoreSq[s] += float64(sc * sc)
+		st.penalties[s] += g.Sheets[s].Penalties
+		if s == 0 {
+			st.minScore, st.maxScore = min(st.minScore, sc), max(st.maxScore, sc)
+		}
+	}
+	place := func(s int) int { return (s - g.First + players) % players }
+	st.seat0Turn[place(0)][0]++
+	for _, w := range g.Winners() {
+		st.wins[w]++
+		st.byTurn[place(w)]++
+		if w == 0 {
+			st.seat0Turn[place(0)][1]++
+		}
+	}
+}
+
+// printQwixxStats writes the report of a run of runQwixxSim.
 func printQwixxStats(out io.Writer, cfg simConfig, solitaire bool, names []string, st qwixxStats) error {
 	g := float64(st.games)
 	var sb strings.Builder
@@ -227,6 +243,23 @@ func printQwixxStats(out io.Writer, cfg simConfig, solitaire bool, names []strin
 		fmt.Fprintf(&sb, "win rate:       p%d %s %.1f%% (95%% CI %.1f–%.1f%%), average score %.2f ± %.2f, penalties %.2f\n",
 			seat, names[seat], 100*float64(st.wins[seat])/g, 100*lo, 100*hi, mean, half, float64(st.penalties[seat])/g)
 	}
+	if !solitaire {
+		// Every seat holds each place in the turn order as often, over
+		// many games (the first active seat is drawn): with one policy
+		// at every seat, the wins by place say what moving first is worth.
+		sb.WriteString("by turn order:  wins")
+		for place, w := range st.byTurn {
+			lo, hi := wilson(w, st.games)
+			fmt.Fprintf(&sb, " %s %.1f%% (%.1f–%.1f%%)", ordinal(place+1), 100*float64(w)/g, 100*lo, 100*hi)
+		}
+		fmt.Fprintf(&sb, "; p0 %s", names[0])
+		for place, c := range st.seat0Turn {
+			if c[0] > 0 {
+				fmt.Fprintf(&sb, " %s %.1f%% of %d", ordinal(place+1), 100*float64(c[1])/float64(c[0]), c[0])
+			}
+		}
+		sb.WriteString("\n")
+	}
 	sb.WriteString("slowest decision:")
 	for seat := range names {
 		fmt.Fprintf(&sb, " p%d %s %s", seat, names[seat], st.slowest[seat].Round(time.Microsecond))
@@ -234,4 +267,17 @@ func printQwixxStats(out io.Writer, cfg simConfig, solitaire bool, names []strin
 	sb.WriteString(" (wall clock, this machine)\n")
 	_, err := io.WriteString(out, sb.String())
 	return err
+}
+
+// ordinal writes n (1–5) as an English ordinal: 1st, 2nd, 3rd, 4th, 5th.
+func ordinal(n int) string {
+	switch n {
+	case 1:
+		return "1st"
+	case 2:
+		return "2nd"
+	case 3:
+		return "3rd"
+	}
+	return strconv.Itoa(n) + "th"
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,13 +18,68 @@ import (
 func TestRunSimQwixx(t *testing.T) {
 	tests := []simCase{
 		{"every level and simple, checked", []string{"-game", "qwixx", "-games", "4", "-players", "4", "-policy", "strong,normal,easy,simple", "-check"},
-			[]string{"games:          4 (qwixx, 4 players, policies strong normal easy simple, seeds 1…4, checked)", "rolls/game:", "ended by locks:", "win rate:       p0 strong", "95% CI", "p3 simple", "slowest decision: p0 strong"}},
+			[]string{"games:          4 (qwixx, 4 players, policies strong normal easy simple, seeds 1…4, checked)", "rolls/game:", "ended by locks:", "win rate:       p0 strong", "95% CI", "p3 simple", "by turn order:  wins 1st", " 4th ", "; p0 strong", "slowest decision: p0 strong"}},
 		{"every player count", []string{"-game", "qwixx", "-games", "5", "-players", "2..5"}, []string{"2 players, policies simple normal", "5 players, policies simple normal simple normal simple"}},
 		{"solitaire", []string{"-game", "qwixx", "-solitaire", "-games", "20", "-check"}, []string{"qwixx solitaire, policies strong", "average score:  strong", "min", "max"}},
 		{"a scaled table", []string{"-game", "qwixx", "-games", "5", "-players", "2", "-policy", "table:0.3,normal"}, []string{"policies table:0.3 normal"}},
 		{"a player that sees the next roll", []string{"-game", "qwixx", "-games", "2", "-players", "3", "-policy", "seer,normal", "-check"}, []string{"policies seer normal normal", "p0 seer"}},
 	}
 	simOutputs(t, tests)
+}
+
+// TestTallyByTurnOrder checks the wins counted by place in the turn
+// order: each game's winners once each, at the place their seat held
+// counted from the game's first active seat, and seat 0's games and wins
+// by its own place.
+func TestTallyByTurnOrder(t *testing.T) {
+	const players, games = 3, 60
+	pol, _, err := qwixxPolicies("normal", players)
+	require.NoError(t, err)
+	st := qwixxStats{
+		scoreSum: make([]float64, players), scoreSq: make([]float64, players),
+		wins: make([]int, players), penalties: make([]int, players),
+		byTurn: make([]int, players), seat0Turn: make([][2]int, players),
+	}
+	var want [players]int
+	firsts := map[int]bool{}
+	for seed := range int64(games) {
+		g, err := qwixx.New(qwixx.Options{Players: players, Seed: seed, First: -1})
+		require.NoError(t, err)
+		firsts[g.First] = true
+		r := rand.New(rand.NewPCG(uint64(seed), 1))
+		for !g.Over() {
+			for _, seat := range g.ToDecide() {
+				a, err := pol[seat](g, seat, r)
+				require.NoError(t, err)
+				_, err = g.Apply(seat, a)
+				require.NoError(t, err)
+			}
+		}
+		// The turn order from the first active seat: First, First+1, …
+		order := []int{}
+		for s := g.First; len(order) < players; s = (s + 1) % players {
+			order = append(order, s)
+		}
+		for _, w := range g.Winners() {
+			want[slices.Index(order, w)]++
+		}
+		st.tally(g)
+	}
+	assert.Len(t, firsts, players, "the first active seat is drawn")
+	assert.Equal(t, want[:], st.byTurn)
+	total := 0
+	for s := range players {
+		total += st.wins[s]
+	}
+	assert.Equal(t, total, want[0]+want[1]+want[2])
+	g0, w0 := 0, 0
+	for _, c := range st.seat0Turn {
+		g0 += c[0]
+		w0 += c[1]
+	}
+	assert.Equal(t, games, g0)
+	assert.Equal(t, st.wins[0], w0)
+	assert.Equal(t, "1st 2nd 3rd 4th 5th", strings.Join([]string{ordinal(1), ordinal(2), ordinal(3), ordinal(4), ordinal(5)}, " "))
 }
 
 func TestRunSimQwixxBadUsage(t *testing.T) {
