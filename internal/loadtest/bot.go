@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -76,6 +77,9 @@ type Child struct {
 
 // Start starts the binary.
 func (c *Child) Start(_ context.Context, s BotSettings) error {
+	if c.log != nil {
+		_ = c.log.Close() // the log of an earlier start that failed
+	}
 	log, err := os.Create(c.LogFile)
 	if err != nil {
 		return fmt.Errorf("loadtest: bot log: %w", err)
@@ -267,3 +271,36 @@ func (p *InProcess) Describe() string { return "in this process (its CPU is not 
 
 // errExited is returned when the bot stops during the run.
 var errExited = errors.New("loadtest: the bot exited during the run")
+
+// errAddrTaken is returned with errExited when the bot stopped at its
+// start because the address of its /metrics (HTTP_ADDR) was taken.
+var errAddrTaken = errors.New("its HTTP_ADDR was taken")
+
+// stopReason is a Bot that can say why it stopped.
+type stopReason interface {
+	StopReason() string
+}
+
+// logTailLines is how many of the log's last lines StopReason quotes.
+const logTailLines = 5
+
+// StopReason returns the last lines of LogFile ("" when unreadable).
+func (c *Child) StopReason() string {
+	b, err := os.ReadFile(c.LogFile)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	return strings.Join(lines[max(len(lines)-logTailLines, 0):], "\n")
+}
+
+// StopReason returns the error Run returned ("" while it runs, or when
+// it returned none).
+func (p *InProcess) StopReason() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.err == nil {
+		return ""
+	}
+	return p.err.Error()
+}

@@ -204,16 +204,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			metricsAddr = v
 		}
 	}
-	if metricsAddr == "" {
-		if metricsAddr, err = freeAddr(); err != nil {
-			return nil, fmt.Errorf("loadtest: %w", err)
-		}
-		settings.Env = append(slices.Clip(settings.Env), "HTTP_ADDR="+metricsAddr)
-	}
 	if cfg.BotProfile != "" {
 		settings.Env = append(slices.Clip(settings.Env), "HTTP_PPROF=true")
 	}
-	if err := cfg.Bot.Start(ctx, settings); err != nil {
+	if metricsAddr, err = startBot(ctx, fake, cfg.Bot, settings, metricsAddr); err != nil {
 		return nil, err
 	}
 	rep.Bot.Runs = cfg.Bot.Describe()
@@ -228,9 +222,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return cfg.Bot.Stop(sctx)
 	}
 	defer func() { _ = stopBot() }()
-	if err := waitReady(ctx, fake, cfg.Bot); err != nil {
-		return nil, err
-	}
 
 	// The measured window starts here: the bot is up, no game has begun.
 	before, err := readings(ctx, cfg.Bot, redisURL, metricsAddr)
@@ -337,6 +328,45 @@ func newTables(fake *fakediscord.Server, cfg *Config, recent *window) []*table {
 	return tables
 }
 
+// startBot starts bot with s and waits until it is ready. With addr ""
+// the bot serves its /metrics at a loopback port found free, which
+// another process may take before the bot binds it: the bot then exits
+// at once, and another port is tried. It returns the address of
+// /metrics; on an error the bot is stopped.
+func startBot(ctx context.Context, fake *fakediscord.Server, bot Bot, s BotSettings, addr string) (string, error) {
+	own := addr == ""
+	env := s.Env
+	for attempt := 1; ; attempt++ {
+		if own {
+			var err error
+			if addr, err = freeAddr(); err != nil {
+				return "", fmt.Errorf("loadtest: %w", err)
+			}
+			s.Env = append(slices.Clip(env), "HTTP_ADDR="+addr)
+		}
+		if err := bot.Start(ctx, s); err != nil {
+			return "", err
+		}
+		err := waitReady(ctx, fake, bot)
+		if err == nil {
+			return addr, nil
+		}
+		if !own || !errors.Is(err, errAddrTaken) || attempt == 5 {
+			sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_ = bot.Stop(sctx)
+			return "", err
+		}
+	}
+}
+
+// addrTaken reports whether why a bot stopped (StopReason) says it stopped
+// because the address it was to serve at (HTTP_ADDR) was taken (cmd/dixbot
+// logs "HTTP_ADDR: listen tcp …: bind: address already in use").
+func addrTaken(why string) bool {
+	return strings.Contains(why, "HTTP_ADDR") && strings.Contains(why, "address already in use")
+}
+
 // waitReady waits until the bot has registered its commands and holds a
 // gateway session.
 func waitReady(ctx context.Context, fake *fakediscord.Server, bot Bot) error {
@@ -352,6 +382,16 @@ func waitReady(ctx context.Context, fake *fakediscord.Server, bot Bot) error {
 	err := fake.WaitFor(ctx, func() bool { return fake.Connected() && len(fake.Commands("")) > 0 })
 	select {
 	case <-bot.Exited():
+		why := ""
+		if r, ok := bot.(stopReason); ok {
+			why = r.StopReason()
+		}
+		if addrTaken(why) {
+			return fmt.Errorf("%w (%w): %s", errExited, errAddrTaken, why)
+		}
+		if why != "" {
+			return fmt.Errorf("%w during start-up:\n%s", errExited, why)
+		}
 		return fmt.Errorf("%w during start-up", errExited)
 	default:
 	}

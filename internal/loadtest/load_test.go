@@ -15,17 +15,6 @@ import (
 	"github.com/dixgame/dixbot/internal/loadtest"
 )
 
-// dixbot builds cmd/dixbot for the test.
-func dixbot(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "dixbot")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "../../cmd/dixbot").CombinedOutput()
-	require.NoError(t, err, "go build ./cmd/dixbot: %s", out)
-	return bin
-}
-
 // redisURL is REDIS_URL when set; else "" (Run starts a private
 // redis-server), skipping the test when redis-server is missing, or
 // failing it when CI=true: CI must run the load.
@@ -54,7 +43,7 @@ func redisURL(t *testing.T) string {
 func TestRunPlaysEveryGameToItsEnd(t *testing.T) {
 	t.Parallel()
 	url := redisURL(t)
-	bin := dixbot(t)
+	bin := loadtest.BuildDixbot(t)
 	dir := t.TempDir()
 	var progress bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -133,7 +122,7 @@ func TestRunPlaysEveryGameToItsEnd(t *testing.T) {
 func TestRunPlaysQwixxToTheEnd(t *testing.T) {
 	t.Parallel()
 	url := redisURL(t)
-	bin := dixbot(t)
+	bin := loadtest.BuildDixbot(t)
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -177,7 +166,7 @@ func TestRunPlaysQwixxToTheEnd(t *testing.T) {
 func TestRunPlaysDixxitToTheEnd(t *testing.T) {
 	t.Parallel()
 	url := redisURL(t)
-	bin := dixbot(t)
+	bin := loadtest.BuildDixbot(t)
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
