@@ -53,7 +53,7 @@ func (b *stubBot) Exited() <-chan struct{}        { return b.exited }
 func (b *stubBot) Usage() (Usage, bool, error)    { return Usage{}, false, nil }
 func (b *stubBot) Stop(ctx context.Context) error { b.stops++; return nil }
 func (b *stubBot) Describe() string               { return "a stub" }
-func (b *stubBot) LogTail(int) string             { return b.logs[min(len(b.addrs), len(b.logs))-1] }
+func (b *stubBot) StopReason() string             { return b.logs[min(len(b.addrs), len(b.logs))-1] }
 
 const (
 	logAddrTaken = `{"level":"ERROR","msg":"stopped","err":"invalid configuration: HTTP_ADDR: listen tcp 127.0.0.1:4000: bind: address already in use"}`
