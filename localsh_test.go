@@ -2,11 +2,14 @@ package dixbot_test
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -25,6 +28,77 @@ func freeLoopback(t *testing.T) string {
 	return addr
 }
 
+// localRun is scripts/local.sh running.
+type localRun struct {
+	cmd                *exec.Cmd
+	done               chan error // its exit, once it ends
+	banner             string     // its last line before it waits for the bot
+	fakeAddr, httpAddr string
+}
+
+// startLocal runs scripts/local.sh with its temporary directory in tmp
+// until it says it runs, at two addresses from addr (freeLoopback). Those
+// are found free by binding and closing them, so another process may
+// take one before the script's servers bind it (after a build): the
+// script then stops saying the address is in use, and other addresses
+// are tried.
+func startLocal(t *testing.T, tmp string, addr func(*testing.T) string) *localRun {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		l := &localRun{fakeAddr: addr(t), httpAddr: addr(t), done: make(chan error, 1)}
+		l.cmd = exec.Command("bash", "scripts/local.sh")
+		l.cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "FAKEDISCORD_ADDR="+l.fakeAddr, "HTTP_ADDR="+l.httpAddr)
+		l.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		out, err := l.cmd.StdoutPipe()
+		require.NoError(t, err)
+		var stderr syncBuffer
+		l.cmd.Stderr = io.MultiWriter(os.Stderr, &stderr)
+		require.NoError(t, l.cmd.Start())
+		pid := l.cmd.Process.Pid
+		t.Cleanup(func() { _ = syscall.Kill(-pid, syscall.SIGKILL) })
+		running := make(chan struct{})
+		go func() {
+			sc := bufio.NewScanner(out)
+			for sc.Scan() {
+				if strings.Contains(sc.Text(), "Ctrl-C stops everything") {
+					l.banner = sc.Text()
+					close(running) // its last line before it waits for the bot
+				}
+			}
+			l.done <- l.cmd.Wait()
+		}()
+		select {
+		case <-running:
+			return l
+		case err := <-l.done:
+			if attempt < 3 && strings.Contains(stderr.String(), "already in use") {
+				continue
+			}
+			t.Fatalf("local.sh stopped before it ran: %v", err)
+		case <-time.After(5 * time.Minute):
+			t.Fatal("local.sh did not start within 5 minutes")
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent use.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
 // Ctrl-C stops scripts/local.sh with nothing left behind: the terminal
 // sends SIGINT to the whole process group (the script, the stand-in and
 // the bot at once), and the script's temporary directory is removed and
@@ -37,40 +111,10 @@ func TestLocalScriptCleansUpOnCtrlC(t *testing.T) {
 		t.Skip("no bash")
 	}
 	tmp := t.TempDir()
-	fakeAddr, httpAddr := freeLoopback(t), freeLoopback(t)
-	cmd := exec.Command("bash", "scripts/local.sh")
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "FAKEDISCORD_ADDR="+fakeAddr, "HTTP_ADDR="+httpAddr)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	out, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	cmd.Stderr = os.Stderr
-	require.NoError(t, cmd.Start())
-	done := make(chan error, 1)
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	})
-
-	running := make(chan struct{})
-	var banner string // its last line, read once running is closed
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if strings.Contains(sc.Text(), "Ctrl-C stops everything") {
-				banner = sc.Text()
-				close(running) // its last line before it waits for the bot
-			}
-		}
-		done <- cmd.Wait()
-	}()
-	select {
-	case <-running:
-		for _, start := range []string{"/dix start", "/qwixx start", "/dixxit start"} {
-			assert.Contains(t, banner, start, "the banner names every game")
-		}
-	case err := <-done:
-		t.Fatalf("local.sh stopped before it ran: %v", err)
-	case <-time.After(5 * time.Minute):
-		t.Fatal("local.sh did not start within 5 minutes")
+	l := startLocal(t, tmp, freeLoopback)
+	cmd, done, fakeAddr, httpAddr := l.cmd, l.done, l.fakeAddr, l.httpAddr
+	for _, start := range []string{"/dix start", "/qwixx start", "/dixxit start"} {
+		assert.Contains(t, l.banner, start, "the banner names every game")
 	}
 	entries, err := os.ReadDir(tmp)
 	require.NoError(t, err)
@@ -107,6 +151,39 @@ func TestLocalScriptCleansUpOnCtrlC(t *testing.T) {
 			c.Close()
 		}
 		assert.Error(t, err, "nothing listens on %s any more", a)
+	}
+}
+
+// TestLocalScriptTriesOtherPorts: when the stand-in's port is taken
+// before the script binds it, the script says so and the test runs it
+// again at other ports.
+func TestLocalScriptTriesOtherPorts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the stand-in and the bot")
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer taken.Close()
+	var given []string
+	addr := func(t *testing.T) string {
+		a := freeLoopback(t)
+		if len(given) == 0 {
+			a = taken.Addr().String()
+		}
+		given = append(given, a)
+		return a
+	}
+	l := startLocal(t, t.TempDir(), addr)
+	assert.Len(t, given, 4, "two addresses a try, two tries")
+	assert.NotEqual(t, taken.Addr().String(), l.fakeAddr)
+	require.NoError(t, syscall.Kill(-l.cmd.Process.Pid, syscall.SIGINT))
+	select {
+	case <-l.done:
+	case <-time.After(time.Minute):
+		t.Fatal("local.sh still running a minute after Ctrl-C")
 	}
 }
 
