@@ -269,8 +269,9 @@ func (p *InProcess) LogProblems() (LogProblems, error) {
 // Describe says the bot runs in this process.
 func (p *InProcess) Describe() string { return "in this process (its CPU is not told apart)" }
 
-// errExited is returned when the bot stops during the run.
-var errExited = errors.New("loadtest: the bot exited during the run")
+// errExited is returned when the bot stops by itself, at its start or
+// during the run.
+var errExited = errors.New("loadtest: the bot exited")
 
 // errAddrTaken is returned with errExited when the bot stopped at its
 // start because the address of its /metrics (HTTP_ADDR) was taken.

@@ -276,7 +276,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	select {
 	case <-cfg.Bot.Exited():
-		return nil, errExited
+		return nil, exited(cfg.Bot, "during the run")
 	default:
 	}
 	settle(ctx, fake, cfg.Settle)
@@ -367,6 +367,22 @@ func addrTaken(why string) bool {
 	return strings.Contains(why, "HTTP_ADDR") && strings.Contains(why, "address already in use")
 }
 
+// exited is the error of a bot that stopped by itself (when: at its start,
+// during the run), with why it stopped when it can say.
+func exited(bot Bot, when string) error {
+	why := ""
+	if r, ok := bot.(stopReason); ok {
+		why = r.StopReason()
+	}
+	switch {
+	case addrTaken(why):
+		return fmt.Errorf("%w %s (%w): %s", errExited, when, errAddrTaken, why)
+	case why != "":
+		return fmt.Errorf("%w %s:\n%s", errExited, when, why)
+	}
+	return fmt.Errorf("%w %s", errExited, when)
+}
+
 // waitReady waits until the bot has registered its commands and holds a
 // gateway session.
 func waitReady(ctx context.Context, fake *fakediscord.Server, bot Bot) error {
@@ -382,17 +398,7 @@ func waitReady(ctx context.Context, fake *fakediscord.Server, bot Bot) error {
 	err := fake.WaitFor(ctx, func() bool { return fake.Connected() && len(fake.Commands("")) > 0 })
 	select {
 	case <-bot.Exited():
-		why := ""
-		if r, ok := bot.(stopReason); ok {
-			why = r.StopReason()
-		}
-		if addrTaken(why) {
-			return fmt.Errorf("%w (%w): %s", errExited, errAddrTaken, why)
-		}
-		if why != "" {
-			return fmt.Errorf("%w during start-up:\n%s", errExited, why)
-		}
-		return fmt.Errorf("%w during start-up", errExited)
+		return exited(bot, "at its start")
 	default:
 	}
 	if err != nil {
