@@ -58,6 +58,18 @@ type Bands struct {
 	Palette color.Palette // at most 256 colours
 	BG      uint8         // the background's palette index
 	List    []Band
+	// Codes are the Huffman codes of every band's block: nil for
+	// deflate's fixed codes, or codes fitted to pictures of the kind
+	// (NewCodes), kept for the process's life.
+	Codes *Codes
+}
+
+// codes are p's codes.
+func (p Bands) codes() *Codes {
+	if p.Codes == nil {
+		return fixedCodes
+	}
+	return p.Codes
 }
 
 // bandCache keeps the compressed bands of recent pictures: about
@@ -141,6 +153,7 @@ type bandID struct {
 	key     Key
 	w, h    int
 	palette int
+	codes   *Codes
 }
 
 // packedBand is a band compressed: its deflate blocks (byte-aligned, not
@@ -187,7 +200,7 @@ func EncodeBands(p Bands) ([]byte, error) {
 	size := 0
 	y := 0
 	for i, b := range p.List {
-		id := bandID{b.Key, p.W, b.H, len(p.Palette)}
+		id := bandID{b.Key, p.W, b.H, len(p.Palette), p.codes()}
 		var pb *packedBand
 		if b.Key != (Key{}) {
 			pb = bandCache.get(id)
@@ -282,8 +295,8 @@ func packBand(p Bands, b Band, y int) (*packedBand, error) {
 	if sp, ok := zPool.Get().(*[]byte); ok {
 		scratch = (*sp)[:0]
 	}
-	bw := bitWriter{out: scratch}
-	bw.write(1<<1, 3) // not final, BTYPE 01: fixed codes
+	bw := bitWriter{out: scratch, c: p.codes()}
+	bw.begin(false)
 	bw.fixedBlock(raw, stride)
 	bw.literal255()
 	bw.write(0, 3) // not final, BTYPE 00: stored, empty

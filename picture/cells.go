@@ -20,6 +20,7 @@ type cellID struct {
 	stride  int
 	first   bool
 	palette int
+	codes   *Codes
 }
 
 // packedCell is a cell compressed: the bits of its rows one after the
@@ -58,7 +59,7 @@ func packCells(p Bands, b Band, y int) (*packedBand, error) {
 	ids := make([]cellID, len(b.Cells))
 	drawn := false
 	for j, c := range b.Cells {
-		ids[j] = cellID{c.Key, c.W, b.H, stride, j == 0, len(p.Palette)}
+		ids[j] = cellID{c.Key, c.W, b.H, stride, j == 0, len(p.Palette), p.codes()}
 		if c.Key != (Key{}) {
 			cells[j] = cellCache.get(ids[j])
 		}
@@ -84,7 +85,7 @@ func packCells(p Bands, b Band, y int) (*packedBand, error) {
 				n++ // the filter byte
 			}
 			if cells[j] == nil {
-				cells[j] = packCell(raw, stride, x, n, b.H)
+				cells[j] = packCell(raw, stride, x, n, b.H, p.codes())
 				if c.Key != (Key{}) {
 					cellCache.put(ids[j], cells[j])
 				}
@@ -96,8 +97,8 @@ func packCells(p Bands, b Band, y int) (*packedBand, error) {
 
 	const mod = 65521
 	var s1, s2 uint64
-	bw := bitWriter{out: make([]byte, 0, 1024)}
-	bw.write(1<<1, 3) // not final, BTYPE 01: fixed codes
+	bw := bitWriter{out: make([]byte, 0, 1024), c: p.codes()}
+	bw.begin(false)
 	for r := range b.H {
 		for _, c := range cells {
 			bw.copyBits(c.z, c.rows[r], c.rows[r+1])
@@ -113,7 +114,7 @@ func packCells(p Bands, b Band, y int) (*packedBand, error) {
 
 // packCell compresses the column of raw (h rows of stride bytes) that
 // starts at byte x of each row and is n bytes wide.
-func packCell(raw []byte, stride, x, n, h int) *packedCell {
+func packCell(raw []byte, stride, x, n, h int, codes *Codes) *packedCell {
 	var col []byte
 	if cp, ok := rawPool.Get().(*[]byte); ok && cap(*cp) >= n*h {
 		col = (*cp)[:n*h]
@@ -136,7 +137,7 @@ func packCell(raw []byte, stride, x, n, h int) *packedCell {
 	if sp, ok := zPool.Get().(*[]byte); ok {
 		scratch = (*sp)[:0]
 	}
-	bw := bitWriter{out: scratch}
+	bw := bitWriter{out: scratch, c: codes}
 	bw.fixedRows(col, n, stride, pc.rows)
 	z := bw.flush()
 	pc.z = append(append(make([]byte, 0, len(z)+8), z...), make([]byte, 8)...)

@@ -43,6 +43,7 @@ type cellPicture struct {
 	// needs is, for each cell of the band drawn last, whether the
 	// canvas said it is needed (Canvas.Needs).
 	needs []bool
+	codes *Codes // the bands' codes (nil: the fixed codes)
 }
 
 // strokesOf are the strokes of key k in a cell of w×h at (x, y).
@@ -114,7 +115,7 @@ func (cp *cellPicture) bands(t *testing.T) Bands {
 		}
 		list = append(list, band)
 	}
-	return Bands{W: cp.w, Palette: Palette, BG: 5, List: list}
+	return Bands{W: cp.w, Palette: Palette, BG: 5, List: list, Codes: cp.codes}
 }
 
 func (cp *cellPicture) check(t *testing.T) []byte {
@@ -197,7 +198,7 @@ func cellMisses(cp *cellPicture, t *testing.T) []bool {
 	p := cp.bands(t)
 	var out []bool
 	for j, c := range p.List[1].Cells {
-		out = append(out, cellCache.get(cellID{c.Key, c.W, cp.hs[1], cp.w + 1, j == 0, len(p.Palette)}) == nil)
+		out = append(out, cellCache.get(cellID{c.Key, c.W, cp.hs[1], cp.w + 1, j == 0, len(p.Palette), p.codes()}) == nil)
 	}
 	return out
 }

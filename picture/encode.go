@@ -109,11 +109,13 @@ func chunk(out []byte, typ string, data []byte) []byte {
 	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(out[at:]))
 }
 
-// bitWriter writes deflate's bit stream: least significant bit first.
+// bitWriter writes deflate's bit stream: least significant bit first,
+// its symbols in the codes c.
 type bitWriter struct {
 	out  []byte
 	bits uint64
 	n    uint
+	c    *Codes
 }
 
 func (b *bitWriter) write(v uint64, n uint) {
@@ -135,16 +137,6 @@ func (b *bitWriter) flush() []byte {
 	return b.out
 }
 
-// fixedLit holds deflate's fixed literal/length codes (RFC 1951 §3.2.6),
-// bit-reversed for the bit writer, with their lengths.
-var fixedLit [288]struct {
-	code uint16
-	n    uint8
-}
-
-// fixedDist holds the fixed distance codes: 5 bits each, reversed.
-var fixedDist [30]uint16
-
 // Lengths 3..258 and distances 1..32768 by code (RFC 1951 §3.2.5): the
 // base of each code and its extra bits.
 var (
@@ -158,25 +150,6 @@ var (
 )
 
 func init() {
-	rev := func(v uint16, n uint8) uint16 { return bits.Reverse16(v) >> (16 - n) }
-	for v := range 288 {
-		var code uint16
-		var n uint8
-		switch {
-		case v < 144:
-			code, n = 0x30+uint16(v), 8
-		case v < 256:
-			code, n = 0x190+uint16(v-144), 9
-		case v < 280:
-			code, n = uint16(v-256), 7
-		default:
-			code, n = 0xc0+uint16(v-280), 8
-		}
-		fixedLit[v].code, fixedLit[v].n = rev(code, n), n
-	}
-	for d := range fixedDist {
-		fixedDist[d] = rev(uint16(d), 5)
-	}
 	for c := range lengthBase {
 		lo := int(lengthBase[c])
 		hi := lo + 1<<lengthExtra[c]
@@ -198,27 +171,39 @@ func distCode(d int) int {
 }
 
 func (b *bitWriter) literal(v byte) {
-	c := fixedLit[v]
+	if b.c.count != nil {
+		b.c.count[v]++
+	}
+	c := b.c.lit[v]
 	b.write(uint64(c.code), uint(c.n))
 }
 
 // match writes a copy of length 3..258 from dist bytes back.
 func (b *bitWriter) match(length, dist int) {
 	lc := lengthCode[length-3]
-	c := fixedLit[257+int(lc)]
+	dc := distCode(dist)
+	if b.c.count != nil {
+		b.c.count[257+int(lc)]++
+		b.c.count[litSymbols+dc]++
+	}
+	c := b.c.lit[257+int(lc)]
 	v, n := uint64(c.code), uint(c.n)
 	if e := lengthExtra[lc]; e > 0 {
 		v |= uint64(length-int(lengthBase[lc])) << n
 		n += uint(e)
 	}
-	dc := distCode(dist)
-	v |= uint64(fixedDist[dc]) << n
-	n += 5
+	d := b.c.dist[dc]
+	w, m := uint64(d.code), uint(d.n)
 	if e := distExtra[dc]; e > 0 {
-		v |= uint64(dist-int(distBase[dc])) << n
-		n += uint(e)
+		w |= uint64(dist-int(distBase[dc])) << m
+		m += uint(e)
 	}
-	b.write(v, n) // at most 7+5+5+13 = 30 bits
+	if n+m <= 32 { // always with the fixed codes: 7+5+5+13 bits
+		b.write(v|w<<n, n+m)
+		return
+	}
+	b.write(v, n) // at most 15+5 bits
+	b.write(w, m) // at most 15+13 bits
 }
 
 // copies writes a copy of n ≥ 3 bytes from dist back as matches of at
@@ -241,8 +226,8 @@ const maxDist = 32768
 // codes, whose rows are stride bytes long: each position is a copy of the
 // row above, a run of the byte before, or a literal.
 func deflateRaw(out, data []byte, stride int) []byte {
-	b := bitWriter{out: out}
-	b.write(1|1<<1, 3) // BFINAL, BTYPE 01: fixed codes
+	b := bitWriter{out: out, c: fixedCodes}
+	b.begin(true)
 	b.fixedBlock(data, stride)
 	b.literal255() // end of block
 	return b.flush()
@@ -379,7 +364,10 @@ func hash4(p []byte) uint32 {
 
 // literal255 writes the end-of-block code (256).
 func (b *bitWriter) literal255() {
-	c := fixedLit[256]
+	if b.c.count != nil {
+		b.c.count[256]++
+	}
+	c := b.c.lit[256]
 	b.write(uint64(c.code), uint(c.n))
 }
 

@@ -134,6 +134,15 @@ func (r *Renderer) tile(id string, side int) *picture.Tile {
 // a row drawn for an earlier grid of this renderer with the same squares
 // is not drawn again.
 func (r *Renderer) Render(g Grid) ([]byte, error) {
+	p, err := r.bands(g)
+	if err != nil {
+		return nil, err
+	}
+	return picture.EncodeBands(p)
+}
+
+// bands are g's picture by its rows, each square of a row a cell.
+func (r *Renderer) bands(g Grid) (picture.Bands, error) {
 	bands := make([]picture.Band, 0, 3)
 	for row := range 3 {
 		part := rowPart{Kind: "dixxit row", Renderer: r.id, Row: row}
@@ -148,7 +157,7 @@ func (r *Renderer) Render(g Grid) ([]byte, error) {
 		}
 		k, err := picture.KeyOf(part)
 		if err != nil {
-			return nil, err
+			return picture.Bands{}, err
 		}
 		h := Side + gap
 		switch row {
@@ -166,13 +175,13 @@ func (r *Renderer) Render(g Grid) ([]byte, error) {
 			k, err := picture.KeyOf(squarePart{Kind: "dixxit square", Renderer: r.id, Square: 3*row + i,
 				Shows: part.Squares[i], Name: part.Names[i], Target: part.Target[i]})
 			if err != nil {
-				return nil, err
+				return picture.Bands{}, err
 			}
 			band.Cells = append(band.Cells, picture.Cell{W: w, Key: k})
 		}
 		bands = append(bands, band)
 	}
-	return picture.EncodeBands(picture.Bands{W: Width, Palette: palette, BG: index(table), List: bands})
+	return picture.Bands{W: Width, Palette: palette, BG: index(table), List: bands, Codes: codes}, nil
 }
 
 // cellWidths are the widths of a row's cells, one square each, cut in
