@@ -3,7 +3,6 @@ package dixxit
 import (
 	"bytes"
 	"encoding/binary"
-	"flag"
 	"image"
 	"image/color"
 	"image/png"
@@ -22,9 +21,8 @@ import (
 	"github.com/dixgame/dixbot/engine/dixxit"
 	"github.com/dixgame/dixbot/picture"
 	"github.com/dixgame/dixbot/picture/dixxit/deck"
+	"github.com/dixgame/dixbot/picture/picturetest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden PNGs under testdata/")
 
 // testRenderer draws with testFaces; the tests share its tiles.
 var testRenderer = NewRenderer(testFaces)
@@ -124,7 +122,7 @@ func withTarget(t *testing.T, g *dixxit.Game, sq int) *dixxit.Game {
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
+	if picturetest.Updating() {
 		require.NoError(t, os.WriteFile(path, got, 0o644))
 	}
 	want, err := os.ReadFile(path)

@@ -13,7 +13,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden PNGs under testdata/")
+var update = flag.Bool("update", false, "rewrite the golden PNGs under testdata/ and the tables of codes (FitCodes)")
+
+// Updating reports whether the test runs with -update: golden files and
+// tables are written, not checked.
+func Updating() bool { return *update }
 
 // Golden compares the PNG got pixel by pixel with testdata/name of the
 // package under test, or rewrites that file first with -update.
