@@ -140,28 +140,11 @@ func TestEncodeCellsDecodesToTheWholePicture(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(21, 22))
 	for i := range 60 {
-		cp := &cellPicture{w: 1 + rng.IntN(400)}
+		w := 1 + rng.IntN(400)
 		if i%10 == 0 {
-			cp.w = 20000 + rng.IntN(20000)
+			w = 20000 + rng.IntN(20000)
 		}
-		for range 1 + rng.IntN(4) {
-			cp.hs = append(cp.hs, 1+rng.IntN(60))
-			var widths, keys []int
-			if rng.IntN(4) != 0 {
-				left := cp.w
-				for left > 0 {
-					w := min(left, 1+rng.IntN(cp.w))
-					widths = append(widths, w)
-					left -= w
-				}
-			}
-			for range max(1, len(widths)) {
-				keys = append(keys, int(rng.Int32()))
-			}
-			cp.cells = append(cp.cells, widths)
-			cp.keys = append(cp.keys, keys)
-		}
-		cp.check(t)
+		randomCells(rng, w).check(t)
 	}
 }
 

@@ -55,7 +55,7 @@ func BenchmarkBoardGame3pWhole(b *testing.B) {
 
 // gameBoards are the boards of a game of players from seed, one after
 // each decision.
-func gameBoards(b *testing.B, players int, seed int64) []Board {
+func gameBoards(b testing.TB, players int, seed int64) []Board {
 	var out []Board
 	playUntil(b, players, seed, func(g *dix.Game) bool {
 		out = append(out, board(g, names5[:players]))

@@ -304,7 +304,7 @@ func boardBands(b *Board) (picture.Bands, error) {
 		}})
 		y += h
 	}
-	return picture.Bands{W: pageW, Palette: picture.Palette, BG: picture.IndexOf(picture.Table), List: bands}, nil
+	return picture.Bands{W: pageW, Palette: picture.Palette, BG: picture.IndexOf(picture.Table), List: bands, Codes: codes}, nil
 }
 
 // drawTop draws the board's top: the market by colour and number like a

@@ -3,7 +3,6 @@ package dixxit
 import (
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot/engine"
@@ -31,20 +30,12 @@ func deckGrids(t *testing.T, step int) []picture.Bands {
 	return out
 }
 
-// TestCodesFitTheDeck: the grids' codes are fitted to the symbols of the
-// grids showing every face of the deck once, as they are drawn now.
-func TestCodesFitTheDeck(t *testing.T) {
-	var counts picture.SymbolCounts
-	for _, p := range deckGrids(t, 1) {
-		require.NoError(t, picture.CountBands(p, &counts))
-	}
-	picturetest.FitCodes(t, "dixxit", "deckCounts", "the symbols of the grids showing every face of the deck once", counts, deckCounts)
-}
-
-// TestCodesShortenTheDeck: grids of the deck's faces are at least a tenth
-// smaller with the grids' codes than with the fixed codes.
-func TestCodesShortenTheDeck(t *testing.T) {
-	fitted, fixed := picturetest.Shorter(t, deckGrids(t, 4))
-	t.Logf("the deck's grids: %d bytes with the grids' codes, %d with the fixed codes", fitted, fixed)
-	assert.Less(t, 10*fitted, 9*fixed)
+// TestCodes: the grids' codes are fitted to the grids showing every face
+// of the deck once as they are drawn now (-update writes them), and save
+// at least a tenth of the bytes of a quarter of those grids.
+func TestCodes(t *testing.T) {
+	picturetest.CheckCodes(t, picturetest.CodesCase{Pkg: "dixxit", Name: "deckCounts", Table: deckCounts,
+		Doc:    "the symbols of the grids showing every face of the deck once",
+		Fit:    deckGrids(t, 1),
+		Others: [][]picture.Bands{deckGrids(t, 4)}, Saves: 0.1})
 }

@@ -15,6 +15,35 @@ import (
 	"github.com/dixgame/dixbot/picture"
 )
 
+// CodesCase is a package's codes (picture.NewCodes of Table) and the
+// pictures they are for.
+type CodesCase struct {
+	Pkg, Name string               // the package, and the name of its table
+	Doc       string               // what the table counts
+	Table     picture.SymbolCounts // the counts its codes are fitted to
+	Fit       []picture.Bands      // the pictures Table counts
+	Others    [][]picture.Bands    // pictures apart from Fit, in sets
+	Saves     float64              // the least share of the bytes each set saves
+}
+
+// CheckCodes checks c: Table counts the symbols of Fit as they are drawn
+// now (with -update: writes them, FitCodes), and each set of Others shows
+// the same pixels with its codes and with the fixed codes, and saves
+// at least Saves of the fixed codes' bytes.
+func CheckCodes(t *testing.T, c CodesCase) {
+	t.Helper()
+	var counts picture.SymbolCounts
+	for _, p := range c.Fit {
+		require.NoError(t, picture.CountBands(p, &counts))
+	}
+	FitCodes(t, c.Pkg, c.Name, c.Doc, counts, c.Table)
+	for _, set := range c.Others {
+		fitted, fixed := Shorter(t, set)
+		t.Logf("%d pictures: %d bytes with the codes, %d with the fixed codes (%.1f%% saved)", len(set), fitted, fixed, 100*(1-float64(fitted)/float64(fixed)))
+		assert.Less(t, float64(fitted), (1-c.Saves)*float64(fixed))
+	}
+}
+
 // FitCodes checks that table, the symbol counts a package's codes are
 // fitted to (picture.NewCodes), are counts, the counts of its pictures as
 // they are drawn now. With -update it writes them instead, as
@@ -68,4 +97,16 @@ func pixels(t *testing.T, b []byte) []uint8 {
 	p, ok := img.(*image.Paletted)
 	require.True(t, ok, "a paletted PNG")
 	return p.Pix
+}
+
+// BandsOf are the bands of each of boards.
+func BandsOf[B any](t testing.TB, boards []B, bands func(*B) (picture.Bands, error)) []picture.Bands {
+	t.Helper()
+	out := make([]picture.Bands, 0, len(boards))
+	for i := range boards {
+		p, err := bands(&boards[i])
+		require.NoError(t, err)
+		out = append(out, p)
+	}
+	return out
 }

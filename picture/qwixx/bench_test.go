@@ -48,7 +48,7 @@ func BenchmarkBoardGame4pWhole(b *testing.B) {
 
 // gameBoards are the public boards of a game of players from seed, one
 // after each decision.
-func gameBoards(b *testing.B, players int, seed int64) []Board {
+func gameBoards(b testing.TB, players int, seed int64) []Board {
 	var out []Board
 	playUntil(b, players, seed, func(g *rules.Game) bool {
 		out = append(out, Board{View: g.View(-1), Names: names5[:players], Labels: Labels{Score: "score"}})

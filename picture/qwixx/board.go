@@ -204,7 +204,7 @@ func boardBands(b *Board) (picture.Bands, error) {
 		bands = append(bands, sb...)
 		y += blockH + after
 	}
-	return picture.Bands{W: pageW, Palette: picture.WidePalette, BG: picture.IndexOf(picture.Table), List: bands}, nil
+	return picture.Bands{W: pageW, Palette: picture.WidePalette, BG: picture.IndexOf(picture.Table), List: bands, Codes: codes}, nil
 }
 
 // sheetBands are the bands of seat s's sheet, whose block starts at row y
