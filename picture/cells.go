@@ -5,11 +5,12 @@ package picture
 // symbols copy only from that row and the cell's rows above it, at the
 // distances they have in the whole stream (a row above is the picture's
 // stride away, whatever stands beside it), and none reaches past the row's
-// end (fixedRows). With the fixed codes, the bits of a row so compressed
-// are the same wherever the cell stands, so a band is its cells' bits put
-// together row by row: the first cell's row (with the row's filter byte),
-// then the second's, and so on. The Adler sums are the cells' rows' sums
-// put together the same way.
+// end (fixedRows). With codes known before any part is compressed (the
+// fixed codes, or the picture's own: Bands.Codes), the bits of a row so
+// compressed are the same wherever the cell stands, so a band is its
+// cells' bits put together row by row: the first cell's row (with the
+// row's filter byte), then the second's, and so on. The Adler sums are
+// the cells' rows' sums put together the same way.
 
 // cellID is a cell's key with what its bits depend on: its width, its
 // height, the stride of the picture's rows, whether it holds the rows'

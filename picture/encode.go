@@ -233,8 +233,8 @@ func deflateRaw(out, data []byte, stride int) []byte {
 	return b.flush()
 }
 
-// fixedBlock writes the symbols of data, rows of stride bytes, in a block
-// with the fixed codes whose header is written: each position is a copy
+// fixedBlock writes the symbols of data, rows of stride bytes, in the
+// writer's codes, in a block whose header is written: each position is a copy
 // of the row above, a run of the byte before, a copy of the last place
 // the same 4 bytes were seen, or a literal. It refers to nothing before
 // data.
