@@ -18,8 +18,9 @@ import (
 // The PNG's image data is one zlib stream (https://www.w3.org/TR/png-3/#10CompressionOtherIHDR).
 // Each band is a deflate block, in the picture's codes (deflate's fixed
 // codes, or codes of its own written in each block's header: codes.go),
-// whose copies reach only into the band itself, closed by an empty stored block, which ends
-// it on a byte boundary (RFC 1951 §3.2.4, the "sync flush" of zlib):
+// whose copies reach only into the band itself, closed by an empty stored
+// block, which ends it on a byte boundary (RFC 1951 §3.2.4, the "sync
+// flush" of zlib):
 // blocks so made can follow one another in any order, and the stream ends
 // with an empty final block. The Adler-32 of the whole is worked out from
 // each band's sums (RFC 1950 §8.2; see adlerRows).
