@@ -12,10 +12,9 @@ import (
 	"github.com/dixgame/dixbot/picture/picturetest"
 )
 
-// deckGrids are grids of the deck's faces, nine at a time, every
-// step-th grid of those that show every face once.
-func deckGrids(t *testing.T, step int) []picture.Bands {
-	r := NewRenderer(deck.Face)
+// deckGrids are grids of the deck's faces drawn by r, nine at a time,
+// every step-th grid of those that show every face once.
+func deckGrids(t *testing.T, r *Renderer, step int) []picture.Bands {
 	g := GridOf(game(t, 5).ViewOf(engine.Public), names)
 	var out []picture.Bands
 	for first := 0; first < dixxit.NumCardFaces; first += step * dixxit.Squares {
@@ -34,8 +33,9 @@ func deckGrids(t *testing.T, step int) []picture.Bands {
 // of the deck once as they are drawn now (-update writes them), and save
 // at least a tenth of the bytes of a quarter of those grids.
 func TestCodes(t *testing.T) {
+	r := NewRenderer(deck.Face) // its faces scaled once for both
 	picturetest.CheckCodes(t, picturetest.CodesCase{Pkg: "dixxit", Name: "deckCounts", Table: deckCounts,
 		Doc:    "the symbols of the grids showing every face of the deck once",
-		Fit:    deckGrids(t, 1),
-		Others: [][]picture.Bands{deckGrids(t, 4)}, Saves: 0.1})
+		Fit:    deckGrids(t, r, 1),
+		Others: [][]picture.Bands{deckGrids(t, r, 4)}, Saves: 0.1})
 }

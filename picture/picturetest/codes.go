@@ -110,3 +110,12 @@ func BandsOf[B any](t testing.TB, boards []B, bands func(*B) (picture.Bands, err
 	}
 	return out
 }
+
+// Every is every k-th of list, from the first.
+func Every[T any](k int, list []T) []T {
+	var out []T
+	for i := 0; i < len(list); i += k {
+		out = append(out, list[i])
+	}
+	return out
+}
