@@ -3,6 +3,7 @@ package picture
 import (
 	"image"
 	"image/color"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -48,11 +49,21 @@ func TestMarks(t *testing.T) {
 	}
 }
 
-type testKey int
+// testKey is a key of a test's run: runs of a test in one process
+// (-count) keep nothing for each other.
+type testKey struct {
+	run int64
+	n   int
+}
+
+// runs counts the runs of the tests that keep parts under keys.
+var runs atomic.Int64
 
 // TestDrawn checks that a drawn tile is cached under its key, size,
 // background and palette, and quantised to the palette asked for.
 func TestDrawn(t *testing.T) {
+	run := runs.Add(1)
+	testKey := func(n int) testKey { return testKey{run, n} }
 	calls := 0
 	draw := func(p *Pen) { calls++; p.RankDisc(1) }
 	a := Drawn(testKey(1), 24, 24, Panel, false, draw)
