@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -51,7 +50,9 @@ func startLocal(t *testing.T, tmp string, addr func(*testing.T) string) *localRu
 		l.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		out, err := l.cmd.StdoutPipe()
 		require.NoError(t, err)
-		var stderr syncBuffer
+		// Read once the script has ended: Wait returns after the last
+		// of its output was copied here.
+		var stderr bytes.Buffer
 		l.cmd.Stderr = io.MultiWriter(os.Stderr, &stderr)
 		require.NoError(t, l.cmd.Start())
 		pid := l.cmd.Process.Pid
@@ -79,24 +80,6 @@ func startLocal(t *testing.T, tmp string, addr func(*testing.T) string) *localRu
 			t.Fatal("local.sh did not start within 5 minutes")
 		}
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // Ctrl-C stops scripts/local.sh with nothing left behind: the terminal

@@ -107,9 +107,9 @@ func NewCodes(counts *SymbolCounts) *Codes {
 	return c
 }
 
-// CountingFixed returns the fixed codes counting the symbols written with
+// countingFixed returns the fixed codes counting the symbols written with
 // them into counts.
-func CountingFixed(counts *SymbolCounts) *Codes {
+func countingFixed(counts *SymbolCounts) *Codes {
 	c := *fixedCodes
 	c.count = counts
 	return &c
@@ -224,7 +224,7 @@ func CountBands(p Bands, counts *SymbolCounts) error {
 	if p.W <= 0 || len(p.Palette) == 0 || len(p.Palette) > 256 {
 		return ErrBadInput
 	}
-	p.Codes = CountingFixed(counts)
+	p.Codes = countingFixed(counts)
 	y := 0
 	for _, b := range p.List {
 		if b.H <= 0 {

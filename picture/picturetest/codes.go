@@ -27,7 +27,7 @@ type CodesCase struct {
 }
 
 // CheckCodes checks c: Table counts the symbols of Fit as they are drawn
-// now (with -update: writes them, FitCodes), and each set of Others shows
+// now (with -update: writes them, fitCodes), and each set of Others shows
 // the same pixels with its codes and with the fixed codes, and saves
 // at least Saves of the fixed codes' bytes.
 func CheckCodes(t *testing.T, c CodesCase) {
@@ -36,20 +36,20 @@ func CheckCodes(t *testing.T, c CodesCase) {
 	for _, p := range c.Fit {
 		require.NoError(t, picture.CountBands(p, &counts))
 	}
-	FitCodes(t, c.Pkg, c.Name, c.Doc, counts, c.Table)
+	fitCodes(t, c.Pkg, c.Name, c.Doc, counts, c.Table)
 	for _, set := range c.Others {
-		fitted, fixed := Shorter(t, set)
+		fitted, fixed := shorter(t, set)
 		t.Logf("%d pictures: %d bytes with the codes, %d with the fixed codes (%.1f%% saved)", len(set), fitted, fixed, 100*(1-float64(fitted)/float64(fixed)))
 		assert.Less(t, float64(fitted), (1-c.Saves)*float64(fixed))
 	}
 }
 
-// FitCodes checks that table, the symbol counts a package's codes are
+// fitCodes checks that table, the symbol counts a package's codes are
 // fitted to (picture.NewCodes), are counts, the counts of its pictures as
 // they are drawn now. With -update it writes them instead, as
 // the variable name of package pkg in codes_table.go of the test's
 // directory, described by doc.
-func FitCodes(t *testing.T, pkg, name, doc string, counts, table picture.SymbolCounts) {
+func fitCodes(t *testing.T, pkg, name, doc string, counts, table picture.SymbolCounts) {
 	t.Helper()
 	if !*update {
 		assert.Equal(t, counts, table, "the pictures changed: go test -run %s -update", t.Name())
@@ -71,10 +71,10 @@ func FitCodes(t *testing.T, pkg, name, doc string, counts, table picture.SymbolC
 	require.NoError(t, os.WriteFile("codes_table.go", src, 0o644))
 }
 
-// Shorter encodes each of pictures with its codes and with the fixed
+// shorter encodes each of pictures with its codes and with the fixed
 // codes, checks that both show the same pixels, and returns the bytes of
 // all with each.
-func Shorter(t *testing.T, pictures []picture.Bands) (fitted, fixed int) {
+func shorter(t *testing.T, pictures []picture.Bands) (fitted, fixed int) {
 	t.Helper()
 	for _, p := range pictures {
 		with, err := picture.EncodeBands(p)
