@@ -6,6 +6,33 @@ import (
 	"strconv"
 )
 
+// Mark says who plays a seat, drawn before the seat's name: the same in
+// every game.
+type Mark uint8
+
+const (
+	// MarkNone is a person playing their seat.
+	MarkNone Mark = iota
+	// MarkComputer is a seat the computer plays: a computer player, the
+	// solo game's virtual player, a seat handed to the computer. Drawn as
+	// a robot's head.
+	MarkComputer
+	// MarkAway is a player marked absent, for whom the computer decides
+	// until they come back. Drawn as a crescent moon.
+	MarkAway
+)
+
+// SeatMark paints m in a 20×20 box over the background bg: a robot's
+// head, a crescent moon, or nothing for a person playing their seat.
+func (p *Pen) SeatMark(m Mark, bg color.RGBA) {
+	switch m {
+	case MarkComputer:
+		p.Robot()
+	case MarkAway:
+		p.Moon(bg)
+	}
+}
+
 // The marks drawn before a seat's name, the same in every game. Each one
 // paints into the top-left corner of the pen's image, in the box its
 // comment gives; the game turns the image into a tile (Quantise or

@@ -81,7 +81,7 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 	if g.Phase == dix.PhaseOver {
 		b := present.Board{Embeds: []*discordgo.MessageEmbed{ScoreboardEmbed(v, g)}}
 		if t.Pictures {
-			in := dixpicture.Scoreboard{View: publicView(g), Names: pictureNames(t, g), Marks: pictureMarks(t, g), Labels: PictureLabels(t.Lang)}
+			in := dixpicture.Scoreboard{View: publicView(g), Names: pictureNames(t, g), Marks: t.PictureMarks(len(g.Players)), Labels: PictureLabels(t.Lang)}
 			withPicture(&b, t, scoreFile, present.PictureKey("dix scoreboard", scoreFile, in), func() ([]byte, error) { return dixpicture.RenderScoreboard(in) })
 		}
 		return b
@@ -98,7 +98,7 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 		b.Rows = boardButtons(t, g)
 	}
 	if t.Pictures {
-		in := dixpicture.Board{View: publicView(g), Names: pictureNames(t, g), Marks: pictureMarks(t, g), Acting: g.ToAct(), Labels: PictureLabels(t.Lang)}
+		in := dixpicture.Board{View: publicView(g), Names: pictureNames(t, g), Marks: t.PictureMarks(len(g.Players)), Acting: g.ToAct(), Labels: PictureLabels(t.Lang)}
 		withPicture(&b, t, boardFile, present.PictureKey("dix board", boardFile, in), func() ([]byte, error) { return dixpicture.RenderBoard(in) })
 		if b.Picture == "" && len(b.Files) == 0 {
 			// No picture: the board is its whole text, which the picture
@@ -258,7 +258,7 @@ func publicView(g *dix.Game) dix.View {
 }
 
 // pictureNames are the seats' names as the pictures draw them: without
-// the emoji their font cannot draw (pictureMarks draws a robot).
+// the emoji their font cannot draw (PictureMarks gives it a robot).
 func pictureNames(t present.Table, g *dix.Game) []string {
 	ns := names(t)
 	out := make([]string, len(g.Players))
@@ -268,22 +268,6 @@ func pictureNames(t present.Table, g *dix.Game) []string {
 		}
 	}
 	return out
-}
-
-// pictureMarks are the marks drawn before the seats' names: a robot for
-// a seat the computer plays (a computer player, ALIX, a seat handed
-// over), a moon for an absent player.
-func pictureMarks(t present.Table, g *dix.Game) []dixpicture.Mark {
-	marks := make([]dixpicture.Mark, len(g.Players))
-	for s := range marks {
-		switch {
-		case s >= len(t.Computer) || t.Computer[s]:
-			marks[s] = dixpicture.MarkComputer
-		case s < len(t.Marks) && t.Marks[s] != "":
-			marks[s] = dixpicture.MarkAway
-		}
-	}
-	return marks
 }
 
 // PictureLabels are the words DIX's pictures show, in lang.

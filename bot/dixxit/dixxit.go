@@ -340,7 +340,7 @@ func scoreboard(t present.Table, v rules.View) present.Board {
 		sb.WriteString("\n" + locales.N(l, "dixxit_result_line", r.Score, map[string]any{"Rank": r.Rank, "Name": t.Name(r.Seat)}))
 	}
 	b := present.Board{Content: sb.String()}
-	rows := picture.HoldingsOf(v, t.Names)
+	rows := picture.HoldingsOf(v, t.Names, t.PictureMarks(len(t.Names)))
 	pics := []pic{{file: scoresName, in: rows, draw: func() ([]byte, error) { return renderer().Scoreboard(rows) }}}
 	if v.Last != nil {
 		// The last turn, as it was scored.

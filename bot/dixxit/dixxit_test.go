@@ -161,3 +161,38 @@ func TestClueShowsAsTyped(t *testing.T) {
 		}
 	}
 }
+
+// The final scoreboard's picture marks the seats as every game's pictures
+// do (present.Table.PictureMarks): a computer seat or an absent player
+// draws another picture than a person at their seat.
+func TestScoreboardPictureMarksTheSeats(t *testing.T) {
+	t.Parallel()
+	g := newGame(t)
+	for n := 0; !g.Over(); n++ {
+		require.Less(t, n, 10000)
+		seat := g.ToDecide()[0]
+		if g.Phase() == rules.PhaseClue {
+			_, err := g.Apply(seat, "clue x")
+			require.NoError(t, err)
+			continue
+		}
+		for sq := 1; sq <= rules.Squares; sq++ {
+			if _, err := g.Apply(seat, rules.FingerMove(sq, uint64(n))); err == nil {
+				break
+			}
+		}
+	}
+	people := present.Table{Lang: "en", Names: []string{"Ann", "Bob", "Chloé", "Robot 4"}, Computer: make([]bool, 4), Marks: make([]string, 4), Pictures: true}
+	robot := people
+	robot.Computer = []bool{false, false, false, true}
+	away := people
+	away.Marks = []string{"", " (away)", "", ""}
+	keys := map[string]string{}
+	for name, tb := range map[string]present.Table{"people": people, "robot": robot, "away": away} {
+		b := Presenter{}.Board(tb, g)
+		require.NotEmpty(t, b.Picture, name)
+		require.NotEmpty(t, b.Files, name)
+		keys[b.Picture] = name
+	}
+	assert.Len(t, keys, 3, "each table draws its own scoreboard: %v", keys)
+}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/dixgame/dixbot/clock"
 	"github.com/dixgame/dixbot/engine"
+	"github.com/dixgame/dixbot/picture"
 )
 
 // Table is what the table tells a presenter about one game besides its
@@ -63,6 +64,23 @@ func (t Table) Name(seat int) string {
 		return t.Names[seat]
 	}
 	return "?"
+}
+
+// PictureMarks returns the marks the pictures draw before the names of
+// seats seats: a robot for a seat the computer plays (a computer player, a
+// seat handed to the computer for good, a seat the table does not hold,
+// such as a solo game's virtual player), a moon for an absent player.
+func (t Table) PictureMarks(seats int) []picture.Mark {
+	marks := make([]picture.Mark, seats)
+	for s := range marks {
+		switch {
+		case s >= len(t.Computer) || t.Computer[s]:
+			marks[s] = picture.MarkComputer
+		case s < len(t.Marks) && t.Marks[s] != "":
+			marks[s] = picture.MarkAway
+		}
+	}
+	return marks
 }
 
 // Label returns the display name of seat followed by its mark, for the

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/dixgame/dixbot/picture"
 )
 
 func TestTruncate(t *testing.T) {
@@ -19,4 +21,20 @@ func TestCustomID(t *testing.T) {
 	assert.Equal(t, "dix:draw:12", CustomID("dix", "draw", 12))
 	assert.Equal(t, "qwixx:mv:3:w -", CustomID("qwixx", "mv", 3, "w -"))
 	assert.Equal(t, "dix:pkc:7:g7:2", CustomID("dix", "pkc", 7, "g7", "2"))
+}
+
+// Every game's pictures mark the seats alike: a robot for a seat the
+// computer plays (a computer player, a seat handed over for good, a seat
+// the table does not hold such as the solo game's virtual player), a moon
+// for an absent player, nothing for a person at their seat.
+func TestPictureMarks(t *testing.T) {
+	t.Parallel()
+	tb := Table{
+		Names:    []string{"Ann", "Robot 2", "Bob", "Cleo"},
+		Computer: []bool{false, true, false, true},
+		Marks:    []string{"", "", " (away)", " (gone)"},
+	}
+	assert.Equal(t, []picture.Mark{picture.MarkNone, picture.MarkComputer, picture.MarkAway, picture.MarkComputer, picture.MarkComputer},
+		tb.PictureMarks(5))
+	assert.Empty(t, Table{}.PictureMarks(0))
 }

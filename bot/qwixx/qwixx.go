@@ -135,7 +135,7 @@ func (Presenter) Board(t present.Table, st engine.State) present.Board {
 		b.Rows = buttons(l, g)
 	}
 	if t.Pictures {
-		in := picture.Board{View: publicView(g), Names: t.Names, Marks: marks(t), Labels: labels(l)}
+		in := picture.Board{View: publicView(g), Names: t.Names, Marks: t.PictureMarks(len(t.Names)), Labels: labels(l)}
 		withPicture(&b, t, present.PictureKey("qwixx board", pictureName, in), func() ([]byte, error) { return picture.RenderBoard(in) })
 	}
 	return b
@@ -147,17 +147,6 @@ func publicView(g *rules.Game) rules.View {
 	v := g.View(engine.Public)
 	v.Seq = 0
 	return v
-}
-
-// marks are the seats' marks as the pictures draw them.
-func marks(t present.Table) []picture.Mark {
-	out := make([]picture.Mark, len(t.Computer))
-	for i, c := range t.Computer {
-		if c {
-			out[i] = picture.MarkComputer
-		}
-	}
-	return out
 }
 
 // labels are the words the pictures show, in l.
@@ -337,7 +326,7 @@ func scoreboard(t present.Table, g *rules.Game) present.Board {
 	}
 	b := present.Board{Content: sb.String()}
 	if t.Pictures {
-		in := picture.Scoreboard{View: publicView(g), Names: t.Names, Marks: marks(t), Labels: labels(l)}
+		in := picture.Scoreboard{View: publicView(g), Names: t.Names, Marks: t.PictureMarks(len(t.Names)), Labels: labels(l)}
 		withPicture(&b, t, present.PictureKey("qwixx scoreboard", pictureName, in), func() ([]byte, error) { return picture.RenderScoreboard(in) })
 	}
 	return b

@@ -28,26 +28,11 @@ type Labels struct {
 // players' display names and marks by seat, and the seat who must act now.
 type Board struct {
 	View   dix.View
-	Names  []string // by seat; a missing name is drawn as the seat number
-	Marks  []Mark   // by seat; missing: MarkNone
-	Acting int      // the seat who must decide now; -1: nobody
+	Names  []string       // by seat; a missing name is drawn as the seat number
+	Marks  []picture.Mark // by seat; missing: picture.MarkNone
+	Acting int            // the seat who must decide now; -1: nobody
 	Labels Labels
 }
-
-// Mark says who plays a seat, drawn before the seat's name.
-type Mark uint8
-
-const (
-	// MarkNone is a person playing their seat.
-	MarkNone Mark = iota
-	// MarkComputer is a seat the computer plays: a computer player, the
-	// solo game's virtual player, a seat handed to the computer. Drawn as
-	// a robot's head.
-	MarkComputer
-	// MarkAway is a player marked absent, for whom the computer decides
-	// until they come back. Drawn as a crescent moon.
-	MarkAway
-)
 
 // Picture geometry, in pixels. The width fits Discord's embed images (about
 // 550 px shown) with little scaling.
@@ -92,7 +77,7 @@ type seatData struct {
 	cons   int
 	acting bool
 	active bool
-	mark   Mark
+	mark   picture.Mark
 	rank   int // scoreboard only
 }
 
@@ -104,7 +89,7 @@ func (p *seatData) layout() *layout {
 	return p.lay
 }
 
-func seats(v *dix.View, names []string, marks []Mark, acting int) ([]seatData, error) {
+func seats(v *dix.View, names []string, marks []picture.Mark, acting int) ([]seatData, error) {
 	out := make([]seatData, len(v.Seats))
 	for i, s := range v.Seats {
 		coll, err := parseCards(s.Collection)
@@ -170,7 +155,7 @@ type seatHead struct {
 	Name           string
 	Money, Cons    int
 	Acting, Active bool
-	Mark           Mark
+	Mark           picture.Mark
 	Rank           int
 }
 
@@ -437,7 +422,7 @@ func (c *canvas) drawHead(x, y int, p *seatData) {
 	if p.active {
 		hx = c.Row(hx, hy, headerH-4, 0, markTile(false, bg)) + 5
 	}
-	if p.mark != MarkNone {
+	if p.mark != picture.MarkNone {
 		hx = c.Row(hx, hy, headerH-4, 0, seatMarkTile(p.mark, bg)) + 5
 	}
 	name := picture.Fit(p.name, fName, x+blockW-8-rw-hx-4)

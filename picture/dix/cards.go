@@ -335,13 +335,6 @@ func countTile(n int, sz cardSize, bg color.RGBA) *picture.Tile {
 // seatMarkTile is the mark before the name of a seat the computer plays (a
 // robot's head: antenna, rounded head, two eyes, a mouth) or of an absent
 // player (a crescent moon), drawn with shapes, not with a font's emoji.
-func seatMarkTile(m Mark, bg color.RGBA) *picture.Tile {
-	return picture.Drawn(m, 20, 20, bg, false, func(p *picture.Pen) {
-		switch m {
-		case MarkComputer:
-			p.Robot()
-		case MarkAway:
-			p.Moon(bg)
-		}
-	})
+func seatMarkTile(m picture.Mark, bg color.RGBA) *picture.Tile {
+	return picture.Drawn(m, 20, 20, bg, false, func(p *picture.Pen) { p.SeatMark(m, bg) })
 }

@@ -38,7 +38,7 @@ func TestBoardKeyNamesWhatIsDrawn(t *testing.T) {
 		"money":   func(b *Board) { b.View.Seats[1].Money++ },
 		"acting":  func(b *Board) { b.Acting = (b.Acting + 1) % 3 },
 		"name":    func(b *Board) { b.Names = []string{"Zoé", "Bob", "Chloé"} },
-		"mark":    func(b *Board) { b.Marks = []Mark{MarkNone, MarkAway, MarkNone} },
+		"mark":    func(b *Board) { b.Marks = []picture.Mark{picture.MarkNone, picture.MarkAway, picture.MarkNone} },
 		"label":   func(b *Board) { b.Labels.Market = "Marché" },
 		"market":  func(b *Board) { b.View.Market = b.View.Market[1:] },
 		"deck":    func(b *Board) { b.View.DeckCount-- },
@@ -113,7 +113,9 @@ func TestBoardPartsKeys(t *testing.T) {
 		{"seat 2's collection", func(b *Board) { b.View.Seats[1].Collection = append(b.View.Seats[1].Collection, "b1") }, []int{3}},
 		{"the decision passes to seat 4", func(b *Board) { b.Acting = 3 }, []int{2, 4}}, // the heads alone
 		{"a label", func(b *Board) { b.Labels.Market = "Marché" }, []int{0}},
-		{"seat 4 marked absent", func(b *Board) { b.Marks = []Mark{MarkNone, MarkNone, MarkNone, MarkAway} }, []int{4}},
+		{"seat 4 marked absent", func(b *Board) {
+			b.Marks = []picture.Mark{picture.MarkNone, picture.MarkNone, picture.MarkNone, picture.MarkAway}
+		}, []int{4}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := board(g, names5[:4])

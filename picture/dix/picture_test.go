@@ -271,7 +271,7 @@ func TestDrawable(t *testing.T) {
 func marked(t *testing.T) Board {
 	g := playUntil(t, 4, 7, lateAuction(12))
 	b := board(g, []string{"Alice", "🤖 Computer 2 (strong)", "Chloé", "🎲 Dmitri 🎲"})
-	b.Marks = []Mark{MarkNone, MarkComputer, MarkAway}
+	b.Marks = []picture.Mark{picture.MarkNone, picture.MarkComputer, picture.MarkAway}
 	return b
 }
 
@@ -287,7 +287,7 @@ func TestSeatMarks(t *testing.T) {
 	picturetest.Golden(t, "board_marks.png", got)
 
 	topH := img.Bounds().Dy() - 2*margin - 2*(blockHeight()+colGap)
-	for seat, want := range []Mark{MarkNone, MarkComputer, MarkAway, MarkNone} {
+	for seat, want := range []picture.Mark{picture.MarkNone, picture.MarkComputer, picture.MarkAway, picture.MarkNone} {
 		bx := margin + (seat%2)*(blockW+colGap)
 		by := margin + topH + colGap + (seat/2)*(blockHeight()+colGap)
 		bg := picture.Panel
@@ -300,7 +300,7 @@ func TestSeatMarks(t *testing.T) {
 			x += 18 + 5 // the star
 		}
 		y := by + 4 + (headerH-4-20)/2
-		for _, m := range []Mark{MarkComputer, MarkAway} {
+		for _, m := range []picture.Mark{picture.MarkComputer, picture.MarkAway} {
 			assert.Equal(t, m == want, tileAt(img, seatMarkTile(m, bg), x, y), "seat %d, mark %d", seat, m)
 		}
 	}
@@ -315,11 +315,11 @@ func TestSeatMarks(t *testing.T) {
 	for i, r := range g.View().Results {
 		x := margin + (i%2)*(blockW+colGap) + 8 + 24 + 6 // after the rank
 		y := margin + (i/2)*(blockHeight()+colGap) + 4 + (headerH-4-20)/2
-		want := MarkNone
+		want := picture.MarkNone
 		if r.Seat < len(b.Marks) {
 			want = b.Marks[r.Seat]
 		}
-		for _, m := range []Mark{MarkComputer, MarkAway} {
+		for _, m := range []picture.Mark{picture.MarkComputer, picture.MarkAway} {
 			assert.Equal(t, m == want, tileAt(simg, seatMarkTile(m, picture.Panel), x, y), "scoreboard seat %d, mark %d", r.Seat, m)
 		}
 	}

@@ -13,8 +13,8 @@ import (
 type Scoreboard struct {
 	View   dix.View
 	Names  []string
-	Marks  []Mark // by seat, as on the board
-	Labels Labels // unused for now: the scoreboard is numbers and names
+	Marks  []picture.Mark // by seat, as on the board
+	Labels Labels         // unused for now: the scoreboard is numbers and names
 }
 
 // RenderScoreboard draws the final standings, best first: each player's rank

@@ -12,7 +12,7 @@ import (
 // the median and 99th percentile of one render and the PNG size.
 func BenchmarkBoard5p(b *testing.B) {
 	g := playUntil(b, 5, 1, lateWithALock)
-	in := Board{View: g.View(-1), Names: names5, Marks: []Mark{MarkNone, MarkComputer}}
+	in := Board{View: g.View(-1), Names: names5, Marks: []picture.Mark{picture.MarkNone, picture.MarkComputer}}
 	picturetest.Bench(b, func() ([]byte, error) {
 		picture.DropBands() // every part drawn
 		return RenderBoard(in)

@@ -21,21 +21,12 @@ type Labels struct {
 	Score string // before a sheet's total ("score")
 }
 
-// Mark says who plays a seat, drawn before the seat's name.
-type Mark uint8
-
-const (
-	MarkNone     Mark = iota // a person playing their seat
-	MarkComputer             // the computer plays the seat: a robot's head
-	MarkAway                 // an absent player the computer stands in for: a crescent moon
-)
-
 // Board is the input of the board picture: the engine's view of a game,
 // the players' display names and marks by seat.
 type Board struct {
 	View   rules.View
-	Names  []string // by seat; a missing name is drawn as the seat number
-	Marks  []Mark   // by seat; missing: MarkNone
+	Names  []string       // by seat; a missing name is drawn as the seat number
+	Marks  []picture.Mark // by seat; missing: picture.MarkNone
 	Labels Labels
 }
 
@@ -137,7 +128,7 @@ type sheetHead struct {
 	Deciding  bool
 	Rolled    bool // the seat rolled, in a game not over
 	Name      string
-	Mark      Mark
+	Mark      picture.Mark
 	Rank      int
 	Label     string
 }
@@ -187,7 +178,7 @@ func boardBands(b *Board) (picture.Bands, error) {
 				name = n
 			}
 		}
-		var mark Mark
+		var mark picture.Mark
 		if s < len(b.Marks) {
 			mark = b.Marks[s]
 		}
@@ -262,7 +253,7 @@ func drawRoll(c *picture.Canvas, v *rules.View) {
 }
 
 // drawSheet draws seat s's whole block at (x, y), as its bands do.
-func drawSheet(c *picture.Canvas, x, y int, v *rules.View, s int, name string, mark Mark, rank int, l Labels) {
+func drawSheet(c *picture.Canvas, x, y int, v *rules.View, s int, name string, mark picture.Mark, rank int, l Labels) {
 	sh := &v.Sheets[s]
 	block := image.Rect(x, y, pageW-x, y+blockH)
 	drawSheetHead(c, block, sheetHead{Penalties: sh.Penalties, Score: sh.Score, Deciding: sh.Deciding,
@@ -319,7 +310,7 @@ func drawSheetHead(c *picture.Canvas, block image.Rectangle, h sheetHead) {
 	if h.Rolled {
 		hx = c.Row(hx, y+2, headH, 0, markTile(1, bg)) + 5
 	}
-	if h.Mark != MarkNone {
+	if h.Mark != picture.MarkNone {
 		hx = c.Row(hx, y+2, headH, 0, seatMarkTile(h.Mark, bg)) + 5
 	}
 	name := picture.Fit(h.Name, fName, px-hx-10)

@@ -60,7 +60,7 @@ func TestBoardPartsKeys(t *testing.T) {
 			[]int{row(0, open), row(1, open), row(2, open)}},
 		{"the roll passes on", func(b *Board) { b.View.Active = (b.View.Active + 1) % 3 }, nil},
 		{"a name", func(b *Board) { b.Names = []string{"Alice", "Zoé", "Chloé"} }, []int{head(1)}},
-		{"a mark", func(b *Board) { b.Marks = []Mark{MarkNone, MarkNone, MarkAway} }, []int{head(2)}},
+		{"a mark", func(b *Board) { b.Marks = []picture.Mark{picture.MarkNone, picture.MarkNone, picture.MarkAway} }, []int{head(2)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := mk()

@@ -69,11 +69,11 @@ func TestBoardGolden(t *testing.T) {
 		players int
 		seed    int64
 		stop    func(g *rules.Game) bool
-		marks   []Mark
+		marks   []picture.Mark
 		labels  Labels
 	}{
 		{"board_2p.png", 2, 1, func(g *rules.Game) bool { return g.Turn == 12 && g.Phase == rules.PhaseColour }, nil, Labels{Score: "score"}},
-		{"board_5p.png", 5, 1, lateWithALock, []Mark{MarkNone, MarkComputer, MarkNone, MarkAway}, Labels{}},
+		{"board_5p.png", 5, 1, lateWithALock, []picture.Mark{picture.MarkNone, picture.MarkComputer, picture.MarkNone, picture.MarkAway}, Labels{}},
 		{"board_5p_over.png", 5, 4, func(*rules.Game) bool { return false }, nil, Labels{Score: "points"}},
 		{"board_solitaire.png", 1, 4, func(g *rules.Game) bool { return g.Turn == 15 }, nil, Labels{}},
 	}
@@ -151,7 +151,7 @@ func TestNamesDrawable(t *testing.T) {
 func TestScoreboardGolden(t *testing.T) {
 	g := playUntil(t, 4, 4, func(*rules.Game) bool { return false })
 	require.True(t, g.Over())
-	got, err := RenderScoreboard(Scoreboard{View: g.View(-1), Names: names5[:4], Marks: []Mark{MarkComputer}, Labels: Labels{Score: "score"}})
+	got, err := RenderScoreboard(Scoreboard{View: g.View(-1), Names: names5[:4], Marks: []picture.Mark{picture.MarkComputer}, Labels: Labels{Score: "score"}})
 	require.NoError(t, err)
 	assert.LessOrEqual(t, len(got), 80<<10, "PNG size")
 	picturetest.Golden(t, "scoreboard_4p.png", got)

@@ -14,7 +14,7 @@ import (
 type Scoreboard struct {
 	View   rules.View
 	Names  []string
-	Marks  []Mark
+	Marks  []picture.Mark
 	Labels Labels
 }
 
@@ -53,7 +53,7 @@ func drawScoreboard(s *Scoreboard) (*image.Paletted, error) {
 				name = n
 			}
 		}
-		var mark Mark
+		var mark picture.Mark
 		if r.Seat < len(s.Marks) {
 			mark = s.Marks[r.Seat]
 		}

@@ -256,13 +256,6 @@ func rankTile(rank int, bg color.RGBA) *picture.Tile {
 // seatMarkTile is the mark before the name of a seat the computer plays (a
 // robot's head) or of an absent player (a crescent moon), drawn with
 // shapes, not with a font's emoji.
-func seatMarkTile(m Mark, bg color.RGBA) *picture.Tile {
-	return picture.Drawn(m, 20, 20, bg, true, func(p *picture.Pen) {
-		switch m {
-		case MarkComputer:
-			p.Robot()
-		case MarkAway:
-			p.Moon(bg)
-		}
-	})
+func seatMarkTile(m picture.Mark, bg color.RGBA) *picture.Tile {
+	return picture.Drawn(m, 20, 20, bg, true, func(p *picture.Pen) { p.SeatMark(m, bg) })
 }
