@@ -223,7 +223,7 @@ func TestSettingsPersistAndStartsUseThem(t *testing.T) {
 	assert.Equal(t, "fr", qtd.Lang)
 	assert.True(t, qtd.NoPics)
 	assert.Equal(t, "slow", qtd.Pace)
-	assert.Contains(t, ql.Content, "Français · rythme slow · "+locales.T("fr", "pictures_off", nil))
+	assert.Contains(t, ql.Content, "Français · rythme : slow · "+locales.T("fr", "pictures_off", nil))
 	require.NoError(t, h.Db.Delete(context.Background(), h.Channel))
 
 	// Reset: back to the defaults.
