@@ -83,6 +83,20 @@ func (p *Pen) RankDisc(rank int) {
 	DrawGlyphs(p.dst, strconv.Itoa(rank), FontKey{Bold: true, Size: 15}, Ink, 12, 12)
 }
 
+type rankKey int
+
+// RankTile is a final rank in a 24×24 disc over bg (RankDisc), quantised
+// to Palette (to WidePalette when wide) and cached.
+func RankTile(rank int, bg color.RGBA, wide bool) *Tile {
+	return Drawn(rankKey(rank), 24, 24, bg, wide, func(p *Pen) { p.RankDisc(rank) })
+}
+
+// SeatMarkTile is the mark m before a seat's name in a 20×20 box over bg
+// (SeatMark), quantised to Palette (to WidePalette when wide) and cached.
+func SeatMarkTile(m Mark, bg color.RGBA, wide bool) *Tile {
+	return Drawn(m, 20, 20, bg, wide, func(p *Pen) { p.SeatMark(m, bg) })
+}
+
 type drawnKey struct {
 	key  any
 	w, h int

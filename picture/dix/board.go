@@ -414,7 +414,7 @@ func (c *canvas) drawHead(x, y int, p *seatData) {
 	}
 	c.Row(x+blockW-8-rw+4, hy, headerH-4, 4, right...)
 	if p.rank > 0 {
-		hx = c.Row(hx, hy, headerH-4, 0, rankTile(p.rank, bg)) + 6
+		hx = c.Row(hx, hy, headerH-4, 0, picture.RankTile(p.rank, bg, false)) + 6
 	}
 	if p.acting {
 		hx = c.Row(hx, hy, headerH-4, 0, markTile(true, bg)) + 5
@@ -423,7 +423,7 @@ func (c *canvas) drawHead(x, y int, p *seatData) {
 		hx = c.Row(hx, hy, headerH-4, 0, markTile(false, bg)) + 5
 	}
 	if p.mark != picture.MarkNone {
-		hx = c.Row(hx, hy, headerH-4, 0, seatMarkTile(p.mark, bg)) + 5
+		hx = c.Row(hx, hy, headerH-4, 0, picture.SeatMarkTile(p.mark, bg, false)) + 5
 	}
 	name := picture.Fit(p.name, fName, x+blockW-8-rw-hx-4)
 	c.Row(hx, hy, headerH-4, 0, picture.Text(name, fName, picture.White, bg))

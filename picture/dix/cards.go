@@ -293,13 +293,6 @@ func markTile(acting bool, bg color.RGBA) *picture.Tile {
 	})
 }
 
-type rankKey int
-
-// rankTile is a final rank in a disc: gold for the winners.
-func rankTile(rank int, bg color.RGBA) *picture.Tile {
-	return picture.Drawn(rankKey(rank), 24, 24, bg, false, func(p *picture.Pen) { p.RankDisc(rank) })
-}
-
 type countKey struct {
 	n  int
 	sz cardSize
@@ -330,11 +323,4 @@ func countTile(n int, sz cardSize, bg color.RGBA) *picture.Tile {
 		picture.DrawGlyphs(dst, strconv.Itoa(n), f, picture.White, float64(c), float64(c))
 		return picture.Quantise(dst, bg)
 	})
-}
-
-// seatMarkTile is the mark before the name of a seat the computer plays (a
-// robot's head: antenna, rounded head, two eyes, a mouth) or of an absent
-// player (a crescent moon), drawn with shapes, not with a font's emoji.
-func seatMarkTile(m picture.Mark, bg color.RGBA) *picture.Tile {
-	return picture.Drawn(m, 20, 20, bg, false, func(p *picture.Pen) { p.SeatMark(m, bg) })
 }

@@ -301,7 +301,7 @@ func TestSeatMarks(t *testing.T) {
 		}
 		y := by + 4 + (headerH-4-20)/2
 		for _, m := range []picture.Mark{picture.MarkComputer, picture.MarkAway} {
-			assert.Equal(t, m == want, tileAt(img, seatMarkTile(m, bg), x, y), "seat %d, mark %d", seat, m)
+			assert.Equal(t, m == want, tileAt(img, picture.SeatMarkTile(m, bg, false), x, y), "seat %d, mark %d", seat, m)
 		}
 	}
 
@@ -320,7 +320,7 @@ func TestSeatMarks(t *testing.T) {
 			want = b.Marks[r.Seat]
 		}
 		for _, m := range []picture.Mark{picture.MarkComputer, picture.MarkAway} {
-			assert.Equal(t, m == want, tileAt(simg, seatMarkTile(m, picture.Panel), x, y), "scoreboard seat %d, mark %d", r.Seat, m)
+			assert.Equal(t, m == want, tileAt(simg, picture.SeatMarkTile(m, picture.Panel, false), x, y), "scoreboard seat %d, mark %d", r.Seat, m)
 		}
 	}
 }

@@ -302,7 +302,7 @@ func drawSheetHead(c *picture.Canvas, block image.Rectangle, h sheetHead) {
 
 	hx := x + 8
 	if h.Rank > 0 {
-		hx = c.Row(hx, y+2, headH, 0, rankTile(h.Rank, bg)) + 6
+		hx = c.Row(hx, y+2, headH, 0, picture.RankTile(h.Rank, bg, true)) + 6
 	}
 	if h.Deciding {
 		hx = c.Row(hx, y+2, headH, 0, markTile(0, bg)) + 5
@@ -311,7 +311,7 @@ func drawSheetHead(c *picture.Canvas, block image.Rectangle, h sheetHead) {
 		hx = c.Row(hx, y+2, headH, 0, markTile(1, bg)) + 5
 	}
 	if h.Mark != picture.MarkNone {
-		hx = c.Row(hx, y+2, headH, 0, seatMarkTile(h.Mark, bg)) + 5
+		hx = c.Row(hx, y+2, headH, 0, picture.SeatMarkTile(h.Mark, bg, true)) + 5
 	}
 	name := picture.Fit(h.Name, fName, px-hx-10)
 	c.Row(hx, y+2, headH, 0, picture.Text(name, fName, picture.White, bg))

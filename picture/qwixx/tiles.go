@@ -245,17 +245,3 @@ func markTile(kind int, bg color.RGBA) *picture.Tile {
 		p.Paint(picture.Ink)
 	})
 }
-
-type rankKey int
-
-// rankTile is a final rank in a disc: gold for the winners.
-func rankTile(rank int, bg color.RGBA) *picture.Tile {
-	return picture.Drawn(rankKey(rank), 24, 24, bg, true, func(p *picture.Pen) { p.RankDisc(rank) })
-}
-
-// seatMarkTile is the mark before the name of a seat the computer plays (a
-// robot's head) or of an absent player (a crescent moon), drawn with
-// shapes, not with a font's emoji.
-func seatMarkTile(m picture.Mark, bg color.RGBA) *picture.Tile {
-	return picture.Drawn(m, 20, 20, bg, true, func(p *picture.Pen) { p.SeatMark(m, bg) })
-}
