@@ -66,12 +66,13 @@ func (t Table) Name(seat int) string {
 	return "?"
 }
 
-// PictureMarks returns the marks the pictures draw before the names of
-// seats seats: a robot for a seat the computer plays (a computer player, a
-// seat handed to the computer for good, a seat the table does not hold,
-// such as a solo game's virtual player), a moon for an absent player.
-func (t Table) PictureMarks(seats int) []picture.Mark {
-	marks := make([]picture.Mark, seats)
+// PictureMarks returns, for n seats, the mark every game's pictures draw
+// before each seat's name: a robot for a seat the computer plays (a
+// computer player, a seat handed to the computer for good, a seat the
+// table does not hold, such as a solo game's virtual player), a moon for
+// an absent player.
+func (t Table) PictureMarks(n int) []picture.Mark {
+	marks := make([]picture.Mark, n)
 	for s := range marks {
 		switch {
 		case s >= len(t.Computer) || t.Computer[s]:
