@@ -94,7 +94,7 @@ var ErrorKeys = []ErrorKey{
 	{ErrAlreadyJoined, "err_already_joined", outcomeRefused},
 	{ErrNotJoined, "err_not_joined", outcomeRefused},
 	{ErrCreatorLeave, "err_creator_leave", outcomeRefused},
-	{ErrTooFew, "err_too_few", outcomeRefused},
+	{ErrTooFew, "err_too_few_generic", outcomeRefused},
 	{ErrNotStarted, "err_not_started", outcomeRefused},
 	{ErrClosing, "err_restarting", outcomeRefused},
 	{ErrNoChannel, "err_no_channel", outcomeRefused},
@@ -104,7 +104,7 @@ var ErrorKeys = []ErrorKey{
 	{ErrNoKick, "err_no_kick", outcomeRefused},
 	{ErrAlreadyVoted, "err_already_voted", outcomeRefused},
 	{ErrAhead, "err_game_restored", outcomeStale},
-	{ErrMissingPermission, "err_missing_permission", outcomeRefused},
+	{ErrMissingPermission, "err_missing_permission_generic", outcomeRefused},
 	// The shared table's refusals, always said in their own words.
 	{errMoveRefused, "err_bad_input", outcomeRefused},
 	{ErrOtherGame, "err_bad_input", outcomeRefused},

@@ -63,6 +63,20 @@ func TestEveryMessageGetsItsFields(t *testing.T) {
 	}
 }
 
+// The table's errors are said by their keys with no data (classify):
+// none of their messages names a field.
+func TestErrorMessagesNeedNoFields(t *testing.T) {
+	t.Parallel()
+	require.NotEmpty(t, allErrorKeys)
+	for _, e := range append(allErrorKeys, ErrorKey{Key: "err_internal"}) {
+		for _, lang := range locales.Languages {
+			s := locales.T(lang, e.Key, nil)
+			assert.NotEqual(t, locales.Missing(e.Key), s, "%s in %s", e.Key, lang)
+			assert.NotContains(t, s, "<no value>", "%s in %s", e.Key, lang)
+		}
+	}
+}
+
 // keyCalls returns the calls of the non-test Go files under root that
 // show a message by a literal key with literal data (a map literal with
 // string keys, or nil).
