@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -73,6 +74,107 @@ func goLiterals(t *testing.T, root string, deep bool) []string {
 	})
 	require.NoError(t, err)
 	return out
+}
+
+// keyShapes returns the shapes of the keys the non-test Go files under
+// root build by concatenation from a literal start ending in "_" ("cmd_"
+// + id + "_name" is ^cmd_.+_name$), and the literals ending in "_" that
+// appear elsewhere than at the start of such a concatenation (passed on,
+// compared: they may start any key).
+func keyShapes(t *testing.T, root string) ([]*regexp.Regexp, map[string]bool) {
+	t.Helper()
+	var shapes []*regexp.Regexp
+	heads := map[*ast.BasicLit]bool{}
+	var all []*ast.BasicLit
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, src, 0)
+		if err != nil {
+			return err
+		}
+		inChain := map[ast.Node]bool{}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BinaryExpr:
+				if n.Op != token.ADD || inChain[n] {
+					return true
+				}
+				var parts []ast.Expr
+				var flatten func(e ast.Expr)
+				flatten = func(e ast.Expr) {
+					if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.ADD {
+						inChain[b] = true
+						flatten(b.X)
+						flatten(b.Y)
+						return
+					}
+					parts = append(parts, e)
+				}
+				flatten(n)
+				head, ok := parts[0].(*ast.BasicLit)
+				if !ok || head.Kind != token.STRING {
+					return true
+				}
+				h, err := strconv.Unquote(head.Value)
+				if err != nil || !keyLike(h) || !strings.HasSuffix(h, "_") {
+					return true
+				}
+				heads[head] = true
+				var re strings.Builder
+				re.WriteString("^")
+				for _, part := range parts {
+					if bl, ok := part.(*ast.BasicLit); ok && bl.Kind == token.STRING {
+						if v, err := strconv.Unquote(bl.Value); err == nil {
+							re.WriteString(regexp.QuoteMeta(v))
+							continue
+						}
+					}
+					re.WriteString(".+")
+				}
+				re.WriteString("$")
+				shapes = append(shapes, regexp.MustCompile(re.String()))
+			case *ast.BasicLit:
+				if n.Kind == token.STRING {
+					all = append(all, n)
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	require.NoError(t, err)
+	loose := map[string]bool{}
+	for _, bl := range all {
+		if v, err := strconv.Unquote(bl.Value); err == nil && strings.HasSuffix(v, "_") && !heads[bl] {
+			loose[v] = true
+		}
+	}
+	return shapes, loose
+}
+
+// startsWithAny reports whether k starts with one of starts.
+func startsWithAny(k string, starts map[string]bool) bool {
+	for s := range starts {
+		if strings.HasPrefix(k, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func keyLike(s string) bool {
@@ -197,10 +299,38 @@ func TestEveryKeyIsUsed(t *testing.T) {
 			literal[l] = true
 		}
 	}
-	named := namedKeys(literals, en)
+	// A start of keys that the code only ever completes in place ("cmd_"
+	// + id + "_name") names the keys of that shape, not every key it
+	// starts.
+	shapes, loose := keyShapes(t, "..")
+	var starts []string
+	for _, l := range literals {
+		if !strings.HasSuffix(l, "_") || loose[l] {
+			starts = append(starts, l)
+		}
+	}
+	named := namedKeys(starts, en)
+	for _, k := range en {
+		for _, re := range shapes {
+			if re.MatchString(k) {
+				named[k] = true
+			}
+		}
+	}
+	// Such a start decides: a key it starts is built in place or not at
+	// all, never from words joined elsewhere.
+	heads := map[string]bool{}
+	for _, l := range literals {
+		if strings.HasSuffix(l, "_") && !loose[l] {
+			heads[l] = true
+		}
+	}
 	var unused []string
 	for _, k := range en {
-		if named[k] || composed(k, literal) || unreferencedKeys[k] != "" {
+		if named[k] || unreferencedKeys[k] != "" {
+			continue
+		}
+		if !startsWithAny(k, heads) && composed(k, literal) {
 			continue
 		}
 		unused = append(unused, k)
