@@ -196,3 +196,31 @@ func TestScoreboardPictureMarksTheSeats(t *testing.T) {
 	}
 	assert.Len(t, keys, 3, "each table draws its own scoreboard: %v", keys)
 }
+
+// Every refusal of a move reads in full in both languages, for every
+// error the rules give a move: the key exists and each field the message
+// names is given.
+func TestEveryRefusalReads(t *testing.T) {
+	t.Parallel()
+	g := newGame(t)
+	errs := []error{&rules.TakenError{Square: 3, Holder: 2}, rules.ErrBadClue, rules.ErrTurnOver, rules.ErrNoClue, rules.ErrNotGuessing,
+		rules.ErrAlreadyDone, rules.ErrClueGiven, rules.ErrNotActive, rules.ErrNotYourTurn, rules.ErrBadSquare, rules.ErrSquareTaken,
+		rules.ErrBadMove, engine.ErrGameOver, engine.ErrBadMove, engine.ErrNotYourTurn}
+	for _, seat := range []int{0, 1} {
+		for _, err := range errs {
+			for _, lang := range locales.Languages {
+				rf := Presenter{}.Refusal(lang, g, seat, "f 3 10", err)
+				data := map[string]any{}
+				for k, v := range rf.Data {
+					data[k] = v
+				}
+				for k := range rf.Names {
+					data[k] = "Ann"
+				}
+				s := locales.T(lang, rf.Key, data)
+				assert.NotEqual(t, locales.Missing(rf.Key), s, "%s seat %d: %v", lang, seat, err)
+				assert.NotContains(t, s, "<no value>", "%s seat %d: %v: %s", lang, seat, err, rf.Key)
+			}
+		}
+	}
+}

@@ -419,7 +419,18 @@ func (Presenter) Refusal(lang string, st engine.State, seat int, m engine.Move, 
 	case errors.Is(err, engine.ErrGameOver):
 		key = "qwixx_err_game_over"
 	}
+	if perr != nil && movesKeys[key] {
+		// A rule about a mark, for a move that names none: the rules
+		// never say so, but the answer must still read.
+		key = "qwixx_err_bad_move"
+	}
 	return present.Refusal{Key: key, Data: data}
+}
+
+// movesKeys are the refusals that say the move's row and number.
+var movesKeys = map[string]bool{
+	"qwixx_err_row_locked": true, "qwixx_err_die_removed": true, "qwixx_err_not_right_of": true,
+	"qwixx_err_lock_needs_five": true, "qwixx_err_wrong_sum": true,
 }
 
 var (

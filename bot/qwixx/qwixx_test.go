@@ -325,3 +325,32 @@ func TestRowShortKept(t *testing.T) {
 	}
 	assert.Equal(t, "🔴3→4", rowShort("en", rules.Red, rules.Row(0b111)), "2, 3 and 4 marked in red")
 }
+
+// Every refusal of a move reads in full in both languages, for every
+// error the rules give a move and for a move the rules cannot read: the
+// key exists and each field the message names is given.
+func TestEveryRefusalReads(t *testing.T) {
+	t.Parallel()
+	g := sheetsGame(t, "b12 b11 b10 b9 b8 g12 g11", "-")
+	errs := []error{rules.ErrDecided, rules.ErrWrongAction, rules.ErrNotYourTurn, engine.ErrNotYourTurn, rules.ErrRowLocked,
+		rules.ErrDieRemoved, rules.ErrNotRightOf, rules.ErrLockNeedsFive, rules.ErrWrongSum, engine.ErrGameOver, rules.ErrBadMove, engine.ErrBadMove}
+	for _, m := range []engine.Move{"w b2", "c r7", "w -", "c -", "w r7 c y9", "garbage"} {
+		for _, err := range errs {
+			rf := Presenter{}.Refusal("en", rules.StateOf(g), 0, m, err)
+			for _, lang := range locales.Languages {
+				rf := Presenter{}.Refusal(lang, rules.StateOf(g), 0, m, err)
+				data := map[string]any{}
+				for k, v := range rf.Data {
+					data[k] = v
+				}
+				for k := range rf.Names {
+					data[k] = "Ann"
+				}
+				s := locales.T(lang, rf.Key, data)
+				assert.NotEqual(t, locales.Missing(rf.Key), s, "%s %q: %v", lang, m, err)
+				assert.NotContains(t, s, "<no value>", "%s %q: %v: %s", lang, m, err, rf.Key)
+			}
+			assert.NotEmpty(t, rf.Key)
+		}
+	}
+}
