@@ -164,7 +164,7 @@ func TestDixSharedKickHandsTheSeatToTheComputer(t *testing.T) {
 	d := &dixDriver{h: h, users: []string{"u1"}, rng: rand.New(rand.NewPCG(3, 4)), seen: map[string]int{}, follow: true}
 	d.play(600)
 	_, td, _, _ = h.dixNow()
-	assert.Contains(t, boardText(h.Rec.Message(td.Board)), "Bob"+locales.T("en", "mark_gone", nil))
+	assert.Contains(t, boardText(h.Rec.Message(td.Board)), "Bob"+locales.T("en", "mark_computer", nil))
 }
 
 // A game of three, one of whom leaves at once, played at people's pace

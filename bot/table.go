@@ -280,13 +280,14 @@ func (td *tableData) table(pictures bool) present.Table {
 	return t
 }
 
-// seatMarkOf is what the board adds after the name of a person the
-// computer plays for: absent until they click, or for good (they left or
-// were voted out).
+// seatMarkOf is what the board's text adds after the name of a seat the
+// computer plays: for good (a computer player, or a person who left or
+// was voted out), the robot every game marks it with; or until they click
+// (an absent person).
 func seatMarkOf(lang string, s tableSeat) string {
 	switch {
-	case s.User != "" && s.Level != "":
-		return locales.T(lang, "mark_gone", nil)
+	case s.Level != "":
+		return locales.T(lang, "mark_computer", nil)
 	case s.Away:
 		return locales.T(lang, "mark_away", nil)
 	}

@@ -39,9 +39,10 @@ type Table struct {
 	// current one (Log then holds the current round's only), in Lang.
 	Ended    []string
 	Pictures bool // draw the board as a picture
-	// Marks are, by seat, what the board adds after a person's name, in
-	// Lang: absent (the computer plays for them until they click), or
-	// handed to the computer for good; "" for none.
+	// Marks are, by seat, what the board's text adds after a seat's name,
+	// in Lang: the computer plays it for good (a computer player, or a
+	// person's seat handed to the computer), or the person is absent (the
+	// computer plays for them until they click); "" for none.
 	Marks []string
 	// TimeLeft are, by seat, the time left in the bank of a person who is
 	// not deciding, for a pace of time banks (Pace.Bank), in Lang; "" for
