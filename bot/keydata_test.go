@@ -2,13 +2,8 @@ package bot
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -83,28 +78,7 @@ func TestErrorMessagesNeedNoFields(t *testing.T) {
 func keyCalls(t *testing.T, root string) []keyCall {
 	t.Helper()
 	var out []keyCall
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, p, src, 0)
-		if err != nil {
-			return err
-		}
+	goFiles(t, root, true, func(_ string, fset *token.FileSet, f *ast.File) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:
@@ -120,9 +94,7 @@ func keyCalls(t *testing.T, root string) []keyCall {
 			}
 			return true
 		})
-		return nil
 	})
-	require.NoError(t, err)
 	return out
 }
 

@@ -41,6 +41,23 @@ var unreferencedKeys = map[string]string{
 func goLiterals(t *testing.T, root string, deep bool) []string {
 	t.Helper()
 	var out []string
+	goFiles(t, root, deep, func(_ string, _ *token.FileSet, f *ast.File) {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if bl, ok := n.(*ast.BasicLit); ok && bl.Kind == token.STRING {
+				if s, err := strconv.Unquote(bl.Value); err == nil && keyLike(s) {
+					out = append(out, s)
+				}
+			}
+			return true
+		})
+	})
+	return out
+}
+
+// goFiles calls fn on each non-test Go file under root (every directory
+// below it when deep, but hidden ones and testdata), parsed.
+func goFiles(t *testing.T, root string, deep bool, fn func(path string, fset *token.FileSet, f *ast.File)) {
+	t.Helper()
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -58,22 +75,15 @@ func goLiterals(t *testing.T, root string, deep bool) []string {
 		if err != nil {
 			return err
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), p, src, 0)
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, p, src, 0)
 		if err != nil {
 			return err
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			if bl, ok := n.(*ast.BasicLit); ok && bl.Kind == token.STRING {
-				if s, err := strconv.Unquote(bl.Value); err == nil && keyLike(s) {
-					out = append(out, s)
-				}
-			}
-			return true
-		})
+		fn(p, fset, f)
 		return nil
 	})
 	require.NoError(t, err)
-	return out
 }
 
 // keyShapes returns the shapes of the keys the non-test Go files under
@@ -86,27 +96,7 @@ func keyShapes(t *testing.T, root string) ([]*regexp.Regexp, map[string]bool) {
 	var shapes []*regexp.Regexp
 	heads := map[*ast.BasicLit]bool{}
 	var all []*ast.BasicLit
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), p, src, 0)
-		if err != nil {
-			return err
-		}
+	goFiles(t, root, true, func(_ string, _ *token.FileSet, f *ast.File) {
 		inChain := map[ast.Node]bool{}
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -155,9 +145,7 @@ func keyShapes(t *testing.T, root string) ([]*regexp.Regexp, map[string]bool) {
 			}
 			return true
 		})
-		return nil
 	})
-	require.NoError(t, err)
 	loose := map[string]bool{}
 	for _, bl := range all {
 		if v, err := strconv.Unquote(bl.Value); err == nil && strings.HasSuffix(v, "_") && !heads[bl] {

@@ -243,15 +243,12 @@ func (b *Bot) onTableRead(game string, read *written, fn func(r *dixbot.Record, 
 // refusalData is the data of a presenter's refusal, with the names of
 // the seats it names.
 func (td *tableData) refusalData(rf present.Refusal) map[string]any {
-	for k, s := range rf.Names {
-		if rf.Data == nil {
-			rf.Data = map[string]any{}
-		}
+	return rf.DataWith(func(s int) string {
 		if s >= 0 && s < len(td.Seats) {
-			rf.Data[k] = td.Seats[s].Name
+			return td.Seats[s].Name
 		}
-	}
-	return rf.Data
+		return "?"
+	})
 }
 
 // seatOf is the seat a person plays (-1: none).

@@ -26,14 +26,7 @@ func TestEveryRefusalReads(t *testing.T) {
 		for _, e := range errs {
 			for _, lang := range locales.Languages {
 				rf := Presenter{}.Refusal(lang, dix.StateOf(g), seat, "d", e)
-				data := map[string]any{}
-				for k, v := range rf.Data {
-					data[k] = v
-				}
-				for k := range rf.Names {
-					data[k] = "Ann"
-				}
-				s := locales.T(lang, rf.Key, data)
+				s := locales.T(lang, rf.Key, rf.DataWith(func(int) string { return "Ann" }))
 				assert.NotEqual(t, locales.Missing(rf.Key), s, "%s seat %d: %v", lang, seat, e)
 				assert.NotContains(t, s, "<no value>", "%s seat %d: %v: %s", lang, seat, e, rf.Key)
 			}

@@ -210,14 +210,7 @@ func TestEveryRefusalReads(t *testing.T) {
 		for _, err := range errs {
 			for _, lang := range locales.Languages {
 				rf := Presenter{}.Refusal(lang, g, seat, "f 3 10", err)
-				data := map[string]any{}
-				for k, v := range rf.Data {
-					data[k] = v
-				}
-				for k := range rf.Names {
-					data[k] = "Ann"
-				}
-				s := locales.T(lang, rf.Key, data)
+				s := locales.T(lang, rf.Key, rf.DataWith(func(int) string { return "Ann" }))
 				assert.NotEqual(t, locales.Missing(rf.Key), s, "%s seat %d: %v", lang, seat, err)
 				assert.NotContains(t, s, "<no value>", "%s seat %d: %v: %s", lang, seat, err, rf.Key)
 			}

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -337,6 +338,19 @@ type Refusal struct {
 	// Names are data keys whose value is a seat's name: the table adds
 	// them to Data.
 	Names map[string]int
+}
+
+// DataWith is r's data with each seat r names given by name.
+func (r Refusal) DataWith(name func(seat int) string) map[string]any {
+	if len(r.Names) == 0 {
+		return r.Data
+	}
+	data := make(map[string]any, len(r.Data)+len(r.Names))
+	maps.Copy(data, r.Data)
+	for k, s := range r.Names {
+		data[k] = name(s)
+	}
+	return data
 }
 
 // Presenter renders one game. Implementations are safe for concurrent use.

@@ -38,3 +38,14 @@ func TestPictureMarks(t *testing.T) {
 		tb.PictureMarks(5))
 	assert.Empty(t, Table{}.PictureMarks(0))
 }
+
+// A refusal's data carries the names of the seats it names, and leaves
+// its own data alone.
+func TestRefusalDataWith(t *testing.T) {
+	t.Parallel()
+	r := Refusal{Key: "k", Data: map[string]any{"Square": 3}, Names: map[string]int{"Name": 1}}
+	name := func(s int) string { return []string{"Ann", "Bob"}[s] }
+	assert.Equal(t, map[string]any{"Square": 3, "Name": "Bob"}, r.DataWith(name))
+	assert.Equal(t, map[string]any{"Square": 3}, r.Data, "its own data unchanged")
+	assert.Equal(t, r.Data, Refusal{Data: r.Data}.DataWith(name), "no seat named")
+}
