@@ -120,12 +120,23 @@ func (f *folds) All() map[string]*fold {
 // sets its due time itself otherwise). When the game as stored moved on
 // from the one the batch's answer showed (shown), a later change's answer
 // may have landed first: the board's edit is owed again, due at once.
+//
+// The effects may be gone already, done by another process's change
+// (whose answer then counted them shown by itself): the comparison is
+// made all the same, since this batch's answer may have landed after
+// that change's.
 func (fd *fold) applyOn(r *dixbot.Record, td *tableData, g *present.Game, now time.Time, due bool) bool {
-	if !fd.Of(r, tableName(td), td.Outbox) {
+	if fd.Table == "" || tableName(td) != fd.Table || r.Version < fd.Version {
 		return false
 	}
-	td.Outbox = slices.DeleteFunc(td.Outbox, func(e effect) bool { return e.ID <= fd.Done })
+	took := fd.Of(r, fd.Table, td.Outbox)
+	if took {
+		td.Outbox = slices.DeleteFunc(td.Outbox, func(e effect) bool { return e.ID <= fd.Done })
+	}
 	again := td.showAgain(r.Data, fd.shown)
+	if !took && !again {
+		return false
+	}
 	if v := fd.Via; v.usable(now) && v.Orig == td.Board && (!td.BoardVia.usable(now) || td.BoardVia.At <= v.At) {
 		td.BoardVia = v
 	}

@@ -240,6 +240,10 @@ func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 		}
 	}
 	answered := rec.Version  // the record the answer of ix showed
+	table := ""              // the table the answer of ix showed, when known
+	if answeredTD != nil {
+		table = tableName(answeredTD)
+	}
 	ours := newHold(rec, ix) // on the record this process wrote
 	fresh, err := b.Latest(ctx, rec)
 	switch {
@@ -262,6 +266,7 @@ func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 		}
 	}
 	if len(td.Outbox) == 0 {
+		b.oweShownAgain(ctx, rec, table, shown)
 		return nil, nil
 	}
 	x := &cexec{b: b, d: d, rec: rec, td: td, g: g, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
@@ -291,6 +296,9 @@ func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	wait, _, limited := discordapi.RetryAfter(failed)
 	missing, refused := x.held.missing, x.held.refused
 	if done == 0 && !limited && refused == nil {
+		if x.unchecked {
+			b.oweShownAgain(ctx, rec, table, x.shown)
+		}
 		return missing, failed
 	}
 	if failed == nil && refused == nil && missing == nil && x.fold(done) {
@@ -320,6 +328,29 @@ func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	}
 	b.logMissing(rec.Channel, mark, refused, since)
 	return mark, failed
+}
+
+// oweShownAgain owes the board's edit again, due at once, when shown
+// (nil: none), the game an answer put on the board of table, is not the
+// game as stored: a later change of another process may have been
+// answered first, and its effects done already (counted shown by its own
+// answer), leaving this run no effect whose record would compare them.
+func (b *Bot) oweShownAgain(ctx context.Context, rec *dixbot.Record, table string, shown []byte) {
+	if shown == nil || table == "" {
+		return
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
+	defer cancel()
+	after, err := b.update(sctx, rec.Channel, "", b.onTable(rec.Game, func(r *dixbot.Record, _ *present.Game, cur *tableData) error {
+		if r.Data == nil || tableName(cur) != table || !cur.showAgain(r.Data, shown) {
+			return ErrNothingToDo
+		}
+		if now := b.now(); r.Due.IsZero() || r.Due.After(now) {
+			r.Due = now
+		}
+		return nil
+	}))
+	b.afterOwnUpdate(rec.Channel, after, err, "could not owe the board's edit again; the board may show an older game")
 }
 
 // run does the outbox's effects after done, in order, up to the first

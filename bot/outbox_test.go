@@ -579,6 +579,57 @@ func TestAnswerOvertakenAfterItsCheckIsShownAgain(t *testing.T) {
 	assert.Empty(t, td.Outbox, "every effect done")
 }
 
+// Two seats decide at once, each on its own process, and the other's
+// change is written after this click's answer was checked (overtaken),
+// answered first and its effects done (its answer counted as showing the
+// game), all before this click's effects run: this click's answer, which
+// landed last, shows the older game, and no effect is left whose record
+// would compare it with the game as stored. The board's edit is owed
+// again all the same, and the due work shows the game as it stands.
+func TestAnswerLandedLastAfterTheOthersEffectsIsShownAgain(t *testing.T) {
+	t.Parallel()
+	w := newWhiteSumRace(t)
+	db, h, users, board, me, other, shown := w.db, w.h, w.users, w.board, w.me, w.other, w.shown
+	acted := false
+	db.arm(func() bool {
+		// Once this click's answer is on the board: the other's change
+		// lands with every effect done.
+		if h.Rec.Message(board.ID).Content == shown {
+			return false
+		}
+		require.NoError(t, w.otherDecides(false))
+		_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
+			td, err := decodeTableData(r.Meta)
+			if err != nil {
+				return err
+			}
+			td.Outbox = nil
+			r.Meta = td.Encode()
+			return nil
+		})
+		require.NoError(t, err)
+		acted = true
+		return true
+	})
+	resp := h.ClickOn(users[me], board, h.qmust(board, verbMove, "w -")).Response()
+	require.NotNil(t, resp)
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board in place: the game had not moved at the check")
+	require.True(t, acted, "the other's change landed after the answer")
+	names := []string{"Alice", "Bob", "Chloé"}
+	third := 3 - me - other
+	require.NotContains(t, h.Rec.Message(board.ID).Content, "Waiting for: "+names[third]+"\n",
+		"the board shows this click's game, older than the one stored")
+	rec, err := h.Db.Get(context.Background(), h.Channel)
+	require.NoError(t, err)
+	_, td, _ := h.qstate()
+	require.True(t, cedAgain(td.Outbox), "the board's edit is owed again: %+v", td.Outbox)
+	require.False(t, rec.Due.After(h.b.now()), "due at once")
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
+	assert.Contains(t, h.Rec.Message(board.ID).Content, "Waiting for: "+names[third], "the board shows the game as it stands")
+	_, td, _ = h.qstate()
+	assert.Empty(t, td.Outbox, "every effect done")
+}
+
 // An edit owed again (the game shown again after another process's
 // answer, or after a change during an edit) is left out where this
 // process's last render on the board showed the game as it stands, and

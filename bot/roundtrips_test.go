@@ -195,11 +195,14 @@ func TestCloseWritesTheFolds(t *testing.T) {
 // change is written after the answer landed, its own answer not sent, so
 // the board may show the older game. The fold's write finds the game moved
 // on from the one the answer showed: it owes the board's edit again, due at
-// once, and the due work shows the game as it stands. Without the other's
+// once, and the due work shows the game as it stands. So it does when the
+// other process did every effect owed, this click's included (its answer
+// counted them shown), before the fold's write. Without the other's
 // change, the fold's write owes nothing.
 func TestFoldedAnswerOvertakenIsShownAgain(t *testing.T) {
 	t.Parallel()
-	for _, moved := range []bool{true, false} {
+	for _, c := range []struct{ moved, took bool }{{true, false}, {true, true}, {false, false}} {
+		moved := c.moved
 		h, rs, elsewhere := redisQwixxPair(t)
 		users := []string{"u1", "u2", "u3"}
 		board := h.openQwixx(users)
@@ -220,6 +223,18 @@ func TestFoldedAnswerOvertakenIsShownAgain(t *testing.T) {
 
 		if moved {
 			require.NoError(t, passWhiteSum(elsewhere, h.Channel, other))
+		}
+		if c.took {
+			_, err := elsewhere.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
+				td, err := decodeTableData(r.Meta)
+				if err != nil {
+					return err
+				}
+				td.Outbox = nil
+				r.Meta = td.Encode()
+				return nil
+			})
+			require.NoError(t, err)
 		}
 		now := time.Now()
 		h.b.writeFold(context.Background(), h.Channel, fd)

@@ -589,6 +589,26 @@ func duplicateBoards(t *testing.T, fake *fakediscord.Server, channel string) int
 
 // lastBoards describes the last n public messages of channel: each version
 // with its time and the state versions its buttons carry.
+// recordNow describes the channel's record as stored: its version, due
+// time and the table's outbox, board and missing mark.
+func recordNow(st dixbot.Store, channel string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+	rec, err := getRecord(ctx, st, channel)
+	if err != nil {
+		return err.Error()
+	}
+	var td struct {
+		Board   string          `json:"b"`
+		Outbox  json.RawMessage `json:"ob"`
+		Missing json.RawMessage `json:"bm"`
+		Via     json.RawMessage `json:"bv"`
+	}
+	_ = json.Unmarshal(rec.Meta, &td)
+	return fmt.Sprintf("version %d, due %s, finished %v, board %s, outbox %s, missing %s, board via %.80s",
+		rec.Version, rec.Due.Format("15:04:05.000"), rec.Finished, td.Board, td.Outbox, td.Missing, td.Via)
+}
+
 func lastBoards(fake *fakediscord.Server, channel string, n int) string {
 	var pub []fakediscord.Message
 	for _, m := range fake.Transcript(channel) {
@@ -596,22 +616,36 @@ func lastBoards(fake *fakediscord.Server, channel string, n int) string {
 			pub = append(pub, m)
 		}
 	}
+	// A version of a message: when it was replaced, by what request, the
+	// verbs and numbers of its buttons (any game's), its text's first line.
+	version := func(until string, by string, rows []fakediscord.Component, content string, embeds []fakediscord.Embed) string {
+		var vs []string
+		for _, c := range components(fakediscord.Message{Components: rows}) {
+			if parts := strings.SplitN(c.CustomID, ":", 4); len(parts) >= 3 {
+				v := parts[1] + ":" + parts[2]
+				if len(parts) == 4 {
+					v += ":" + parts[3]
+				}
+				vs = append(vs, v)
+			}
+		}
+		text := content
+		if text == "" && len(embeds) > 0 {
+			text = embeds[0].Title + " " + embeds[0].Description
+		}
+		text, _, _ = strings.Cut(text, "\n")
+		if len(text) > 60 {
+			text = text[:60]
+		}
+		return fmt.Sprintf("(%s by %q %v %q)", until, by, vs, text)
+	}
 	var out []string
 	for _, m := range pub[max(0, len(pub)-n):] {
-		versions := func(rows []fakediscord.Component) []string {
-			var vs []string
-			for _, c := range components(fakediscord.Message{Components: rows}) {
-				if id, ok := parseCustomID(c.CustomID); ok {
-					vs = append(vs, id.verb+":"+strconv.FormatUint(id.version, 10))
-				}
-			}
-			return vs
+		d := fmt.Sprintf("[%s webhook=%v, %d versions:", m.ID, m.WebhookID != "", len(m.History)+1)
+		for _, h := range m.History[max(0, len(m.History)-5):] {
+			d += " " + version("until "+h.ReplacedAt.Format("15:04:05.000"), h.By, h.Components, h.Content, h.Embeds)
 		}
-		d := fmt.Sprintf("[%s webhook=%v:", m.ID, m.WebhookID != "")
-		for _, h := range m.History {
-			d += fmt.Sprintf(" (until %s %v)", h.ReplacedAt.Format("15:04:05.000"), versions(h.Components))
-		}
-		d += fmt.Sprintf(" now %v]", versions(m.Components))
+		d += " " + version("now", m.EditedBy, m.Components, m.Content, m.Embeds) + "]"
 		out = append(out, d)
 	}
 	return strings.Join(out, " ")
