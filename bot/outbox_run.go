@@ -239,8 +239,8 @@ func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 			upTo = answeredTD.NextEffect
 		}
 	}
-	answered := rec.Version  // the record the answer of ix showed
-	table := ""              // the table the answer of ix showed, when known
+	answered := rec.Version // the record the answer of ix showed
+	table := ""             // the table the answer of ix showed, when known
 	if answeredTD != nil {
 		table = tableName(answeredTD)
 	}
