@@ -59,7 +59,7 @@ func (k *killRun) dixxitGame(tb *table, rng *rand.Rand, what string) error {
 		}
 		if rec.Finished || rec.Game != "dixxit" {
 			lines, complete := k.gameLog(tb.channel.ID, lineDixxitOver)
-			k.logTally(what, dixxitLogCount(lines, play), complete)
+			k.logTally(what, dixxitLogCount(lines, play), lines, complete)
 			return nil
 		}
 		st, err := rules.Rules{}.Decode(rec.Data)
@@ -78,7 +78,7 @@ func (k *killRun) dixxitGame(tb *table, rng *rand.Rand, what string) error {
 				return err
 			}
 			lines, complete := k.gameLog(tb.channel.ID, lineDixxitOver)
-			k.logTally(what, dixxitLogCount(lines, play), complete)
+			k.logTally(what, dixxitLogCount(lines, play), lines, complete)
 			return nil
 		}
 		var m dixxitMeta
@@ -322,6 +322,10 @@ func (k *killRun) dixxitFinger(channel string, m dixxitMeta, seat int, turn, seq
 		// game over and archived.
 		return fingerLines(k.st, channel, m.Seats[seat].Name, square) > lines
 	})
+	if !applied && r != nil && r.Type == fakediscord.CallbackUpdateMessage && !r.Ephemeral() {
+		k.note("channel %s: %s's finger on %d in turn %d counted applied by its answer alone (the store did not show it)",
+			channel, m.Seats[seat].Name, square, turn)
+	}
 	if applied || r != nil && r.Type == fakediscord.CallbackUpdateMessage && !r.Ephemeral() {
 		play.mu.Lock()
 		play.fingersSeen[key]++

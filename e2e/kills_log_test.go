@@ -157,7 +157,7 @@ func (c *moveCount) tally() (doubled, missing int, notes []string) {
 }
 
 // logTally adds a game's counts to the run's.
-func (k *killRun) logTally(what string, c *moveCount, complete bool) {
+func (k *killRun) logTally(what string, c *moveCount, lines []string, complete bool) {
 	if !complete {
 		k.mu.Lock()
 		k.logsUncounted++
@@ -176,6 +176,9 @@ func (k *killRun) logTally(what string, c *moveCount, complete bool) {
 	k.mu.Unlock()
 	for _, n := range notes {
 		k.note("%s: %s", what, n)
+	}
+	if missing > 0 {
+		k.note("%s: the log's last lines:\n%s", what, strings.Join(lines[max(0, len(lines)-40):], "\n"))
 	}
 }
 

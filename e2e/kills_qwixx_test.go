@@ -213,7 +213,7 @@ func (k *killRun) qwixxGame(tb *table, rng *rand.Rand, what string) error {
 				names = append(names, s.Name)
 			}
 			lines, complete := k.gameLog(tb.channel.ID, qwixxOverLines...)
-			k.logTally(what, qwixxLogCount(lines, st.(rules.State).Game().View(-1), names), complete)
+			k.logTally(what, qwixxLogCount(lines, st.(rules.State).Game().View(-1), names), lines, complete)
 			return nil
 		}
 		deciding := st.ToDecide()

@@ -389,7 +389,7 @@ func (k *killRun) game(tb *table, rng *rand.Rand, what string) error {
 		}
 		if rec.Finished || dixOf(rec).Phase == dix.PhaseOver {
 			lines, complete := k.gameLog(tb.channel.ID, lineDixOver)
-			k.logTally(what, dixLogCount(lines, draws), complete)
+			k.logTally(what, dixLogCount(lines, draws), lines, complete)
 			return nil
 		}
 		var m killMeta
