@@ -293,7 +293,16 @@ func (k *killRun) dixxitFinger(channel string, m dixxitMeta, seat int, turn, seq
 	play.mu.Unlock()
 	user := m.Seats[seat].User
 	lines := fingerLines(k.st, channel, m.Seats[seat].Name, square)
-	_, r, applied := k.interactContract(channel, c.CustomID, func(ctx context.Context) (*fakediscord.Interaction, error) {
+	// Told: the game's log, whose lines the board shows, gained a line
+	// about this finger. That is how a click whose answer is left out as
+	// older than the board (Call.overtaken) is told; and its finger may
+	// no longer be on the grid: lifted by a finger with an earlier
+	// snowflake applied after it (X7), left out of the score as later
+	// than the find (§3.4), or on the grid of a game over and archived.
+	// An answer that updates the board says nothing: an outdated click
+	// (its turn over) is answered so too, with the board as it stands.
+	told := func() bool { return fingerLines(k.st, channel, m.Seats[seat].Name, square) > lines }
+	_, _, applied := k.interactContract(channel, c.CustomID, func(ctx context.Context) (*fakediscord.Interaction, error) {
 		return k.fake.Click(ctx, user, board.ID, c.CustomID)
 	}, func(rec *dixbot.Record) bool {
 		if rec.Finished || rec.Game != "dixxit" {
@@ -312,21 +321,8 @@ func (k *killRun) dixxitFinger(channel string, m dixxitMeta, seat int, turn, seq
 			return slices.Contains(v.Last.Fingers, fv)
 		}
 		return false
-	}, func() bool {
-		// A click whose answer is left out as older than the board
-		// (Call.overtaken) is told by the board: the game's log, whose
-		// lines the board shows, gained a line about this finger. Its
-		// finger may no longer be on the grid: lifted by a finger with
-		// an earlier snowflake applied after it (X7), left out of the
-		// score as later than the find (§3.4), or on the grid of a
-		// game over and archived.
-		return fingerLines(k.st, channel, m.Seats[seat].Name, square) > lines
-	})
-	if !applied && r != nil && r.Type == fakediscord.CallbackUpdateMessage && !r.Ephemeral() {
-		k.note("channel %s: %s's finger on %d in turn %d counted applied by its answer alone (the store did not show it)",
-			channel, m.Seats[seat].Name, square, turn)
-	}
-	if applied || r != nil && r.Type == fakediscord.CallbackUpdateMessage && !r.Ephemeral() {
+	}, told)
+	if applied || told() {
 		play.mu.Lock()
 		play.fingersSeen[key]++
 		play.mu.Unlock()
@@ -363,21 +359,43 @@ func fingerLines(st dixbot.Store, channel, name string, square int) int {
 func gameLogLines(st dixbot.Store, channel string) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	var lines []string
+	var l struct {
+		Origin string   `json:"o"` // the table the lines are of
+		Lines  []string `json:"l"`
+		N      int      `json:"n"` // the table's lines the log has had
+	}
 	if r, err := st.Get(ctx, channel+"/log"); err == nil {
-		var l struct {
-			Lines []string `json:"l"`
-		}
-		if json.Unmarshal(r.Meta, &l) == nil {
-			lines = l.Lines
+		if json.Unmarshal(r.Meta, &l) != nil {
+			l.Lines, l.N = nil, 0
 		}
 	}
+	lines := l.Lines
 	if r, err := getRecord(ctx, st, channel); err == nil && !r.Finished {
 		var td struct {
-			Unlogged []string `json:"gu"`
+			Origin   string   `json:"or"`
+			Began    string   `json:"bg"`
+			Board    string   `json:"b"`
+			Lines    int      `json:"gn"` // the table's lines
+			Unlogged []string `json:"gu"` // the last of them, numbered up to Lines
 		}
 		if json.Unmarshal(r.Meta, &td) == nil {
-			lines = append(lines, td.Unlogged...)
+			// The lines not in the log yet, each once; a log of another
+			// table has none of them.
+			origin := td.Origin
+			switch {
+			case origin != "":
+			case td.Began != "":
+				origin = td.Began
+			default:
+				origin = td.Board
+			}
+			first, n := td.Lines-len(td.Unlogged), l.N
+			if l.Origin != "t"+origin && l.Origin != origin {
+				n = 0
+			}
+			if skip := max(0, n-first); skip < len(td.Unlogged) {
+				lines = append(slices.Clip(lines), td.Unlogged[skip:]...)
+			}
 		}
 	}
 	return lines
