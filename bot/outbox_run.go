@@ -230,20 +230,17 @@ func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	defer mu.Unlock()
 	ctx = discordapi.NoWait(ctx)
 	var upTo uint32  // the last effect owed by the change ix answered
+	table := ""      // the table the answer of ix showed, when known
 	answeredTD := td // rec's table data, when known
 	if ix != nil {
 		if answeredTD == nil {
 			answeredTD, _ = b.decodeTable(rec)
 		}
 		if answeredTD != nil {
-			upTo = answeredTD.NextEffect
+			upTo, table = answeredTD.NextEffect, tableName(answeredTD)
 		}
 	}
-	answered := rec.Version // the record the answer of ix showed
-	table := ""             // the table the answer of ix showed, when known
-	if answeredTD != nil {
-		table = tableName(answeredTD)
-	}
+	answered := rec.Version  // the record the answer of ix showed
 	ours := newHold(rec, ix) // on the record this process wrote
 	fresh, err := b.Latest(ctx, rec)
 	switch {
@@ -273,18 +270,9 @@ func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 		posted: map[uint32]Via{}, hold: ours, held: boardHold{missing: td.Missing, at: b.now()}, shown: shown, unchecked: shown != nil}
 	x.pic, x.pic0 = td.startPicture(ix, rec.Version == answered), clonePtr(td.Pic)
 	var done uint32
-	// A fold waiting (fold.go): its effects are done already.
-	waiting := b.folds.Get(rec.Channel)
-	if waiting != nil && waiting.Of(rec, tableName(td), td.Outbox) {
+	waiting := x.foldWaiting()
+	if waiting != nil {
 		done = waiting.Done
-		if x.shown == nil && waiting.shown != nil && bytes.Equal(waiting.shown, rec.Data) {
-			// Its answer's check goes with it. Where this process
-			// knows a later game, this run's answer or edit shows it
-			// after that answer.
-			x.shown, x.unchecked = waiting.shown, true
-		}
-	} else {
-		waiting = nil
 	}
 	done, failed, archived := x.run(ctx, done)
 	if archived {
@@ -328,6 +316,22 @@ func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 	}
 	b.logMissing(rec.Channel, mark, refused, since)
 	return mark, failed
+}
+
+// foldWaiting is the fold waiting in the run's channel (fold.go) when it
+// is of the run's record: its effects are done already (nil: none).
+func (x *cexec) foldWaiting() *fold {
+	w := x.b.folds.Get(x.rec.Channel)
+	if w == nil || !w.Of(x.rec, tableName(x.td), x.td.Outbox) {
+		return nil
+	}
+	if x.shown == nil && w.shown != nil && bytes.Equal(w.shown, x.rec.Data) {
+		// Its answer's check goes with it. Where this process knows a
+		// later game, this run's answer or edit shows it after that
+		// answer.
+		x.shown, x.unchecked = w.shown, true
+	}
+	return w
 }
 
 // oweShownAgain owes the board's edit again, due at once, when shown
