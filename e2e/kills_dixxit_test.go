@@ -104,14 +104,14 @@ func (k *killRun) dixxitGame(tb *table, rng *rand.Rand, what string) error {
 		if len(people) == 0 {
 			// The computer decides, by itself.
 			if err := k.untilMoved(tb.channel.ID, rec.Version); err != nil {
-				return fmt.Errorf("step %d (seq %d): %w; the record now: %s; the channel's last public messages: %s", step, g.Seq(), err, recordNow(k.st, tb.channel.ID), lastBoards(k.fake, tb.channel.ID, 3))
+				return fmt.Errorf("step %d (seq %d): %w; the record now: %s; the channel's last public messages: %s", step, g.Seq(), err, recordNow(k.st, tb.channel.ID), lastBoards(k.fake, tb.channel.ID, 3, m.Board))
 			}
 			continue
 		}
 		if g.Phase() == rules.PhaseClue {
 			text := fmt.Sprintf("clue %s %d", strings.ReplaceAll(what, " ", "-"), v.Turn)
 			if err := k.dixxitClue(tb.channel.ID, m, people[0], v.Turn, g.Seq(), text, play); err != nil {
-				return fmt.Errorf("step %d (seq %d): %w; the record now: %s; the channel's last public messages: %s", step, g.Seq(), err, recordNow(k.st, tb.channel.ID), lastBoards(k.fake, tb.channel.ID, 3))
+				return fmt.Errorf("step %d (seq %d): %w; the record now: %s; the channel's last public messages: %s", step, g.Seq(), err, recordNow(k.st, tb.channel.ID), lastBoards(k.fake, tb.channel.ID, 3, m.Board))
 			}
 		} else {
 			// The people still to guess race, each to a square the board
@@ -127,7 +127,7 @@ func (k *killRun) dixxitGame(tb *table, rng *rand.Rand, what string) error {
 			}
 			wg.Wait()
 			if err := errors.Join(errs...); err != nil {
-				return fmt.Errorf("step %d (seq %d): %w; the record now: %s; the channel's last public messages: %s", step, g.Seq(), err, recordNow(k.st, tb.channel.ID), lastBoards(k.fake, tb.channel.ID, 3))
+				return fmt.Errorf("step %d (seq %d): %w; the record now: %s; the channel's last public messages: %s", step, g.Seq(), err, recordNow(k.st, tb.channel.ID), lastBoards(k.fake, tb.channel.ID, 3, m.Board))
 			}
 		}
 		time.Sleep(time.Duration(300+rng.IntN(300)) * time.Millisecond)

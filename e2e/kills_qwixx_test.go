@@ -230,7 +230,7 @@ func (k *killRun) qwixxGame(tb *table, rng *rand.Rand, what string) error {
 		})
 		if err != nil {
 			return fmt.Errorf("decision %d (seq %d, version %d): %w; the record now: %s; the channel's last public messages: %s",
-				step, st.Seq(), rec.Version, err, recordNow(k.st, tb.channel.ID), lastBoards(k.fake, tb.channel.ID, 3))
+				step, st.Seq(), rec.Version, err, recordNow(k.st, tb.channel.ID), lastBoards(k.fake, tb.channel.ID, 3, m.Board))
 		}
 		k.clickContract(tb.channel.ID, m.Seats[seat].User, board.ID, id, rec.Version)
 		time.Sleep(time.Duration(300+rng.IntN(300)) * time.Millisecond)

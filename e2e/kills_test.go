@@ -206,6 +206,11 @@ func TestReplicaKills(t *testing.T) {
 	assert.Equal(t, k.started, k.finished, "every game started finished")
 	assert.Positive(t, k.finished)
 	if t.Failed() {
+		var at []string
+		for _, t := range k.kills {
+			at = append(at, t.Format("15:04:05.000"))
+		}
+		t.Logf("kills at %s", strings.Join(at, ", "))
 		// What the replicas did about the channels of the games stuck,
 		// and their polling of due work.
 		for i, p := range append(old, replicas...) {
@@ -410,7 +415,7 @@ func (k *killRun) game(tb *table, rng *rand.Rand, what string) error {
 			if now != nil {
 				why = fmt.Sprintf("; the record: seq %d, due in %v, data %s", dixOf(now).Seq, time.Until(now.Due).Round(time.Millisecond), now.Meta)
 			}
-			why += "; the channel's last public messages: " + lastBoards(k.fake, tb.channel.ID, 3)
+			why += "; the channel's last public messages: " + lastBoards(k.fake, tb.channel.ID, 3, "")
 			return fmt.Errorf("decision %d (state %d): %w%s", decisions, v, err, why)
 		}
 		user := m.Seats[seat].ID
@@ -609,7 +614,7 @@ func recordNow(st dixbot.Store, channel string) string {
 		rec.Version, rec.Due.Format("15:04:05.000"), rec.Finished, td.Board, td.Outbox, td.Missing, td.Via)
 }
 
-func lastBoards(fake *fakediscord.Server, channel string, n int) string {
+func lastBoards(fake *fakediscord.Server, channel string, n int, board string) string {
 	var pub []fakediscord.Message
 	for _, m := range fake.Transcript(channel) {
 		if !m.Ephemeral() {
@@ -639,10 +644,16 @@ func lastBoards(fake *fakediscord.Server, channel string, n int) string {
 		}
 		return fmt.Sprintf("(%s by %q %v %q)", until, by, vs, text)
 	}
+	last := pub[max(0, len(pub)-n):]
+	if board != "" && !slices.ContainsFunc(last, func(m fakediscord.Message) bool { return m.ID == board }) {
+		if m, ok := fake.Message(board); ok {
+			last = append([]fakediscord.Message{m}, last...)
+		}
+	}
 	var out []string
-	for _, m := range pub[max(0, len(pub)-n):] {
+	for _, m := range last {
 		d := fmt.Sprintf("[%s webhook=%v, %d versions:", m.ID, m.WebhookID != "", len(m.History)+1)
-		for _, h := range m.History[max(0, len(m.History)-5):] {
+		for _, h := range m.History[max(0, len(m.History)-6):] {
 			d += " " + version("until "+h.ReplacedAt.Format("15:04:05.000"), h.By, h.Components, h.Content, h.Embeds)
 		}
 		d += " " + version("now", m.EditedBy, m.Components, m.Content, m.Embeds) + "]"
