@@ -321,7 +321,7 @@ func (c *Call) adoptPosted(g *present.Game, table string, shown uint64, post fun
 			default:
 				td.adopt(r, g, msg.ID, v, now)
 				if r.Version != shown {
-					td.owe(r, now, effect{Kind: effEdit, Again: true})
+					td.owe(r, now, effect{Kind: effEdit, Again: true, By: c.B.self})
 				}
 			}
 			return nil

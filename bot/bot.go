@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -96,6 +97,7 @@ type Bot struct {
 	bots        sync.Map          // *discordgo.RateLimiter -> *discordapi.BotSession (shards share one)
 	gate        discordapi.Gate   // the bot's global rate limit
 	boardFences fences            // the order of what reaches each board message
+	self        string            // this process among the bot's processes (effect.By)
 	games       registry          // the contract games by name
 	order       []string          // their names, in the order of Options.Games
 
@@ -150,6 +152,7 @@ func New(opts Options) (*Bot, error) {
 		obs:     opts.Observer,
 		seed:    opts.Seed,
 		cmdIDs:  map[string]string{},
+		self:    strconv.FormatUint(uint64(randomSeed()), 36),
 
 		hooks:      testHooks{effectDelay: opts.EffectDelay},
 		paces:      opts.Paces,

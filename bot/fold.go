@@ -52,6 +52,7 @@ type fold struct {
 	// while another process could change the game too: the write that
 	// takes the fold compares it with the game as stored (applyOn).
 	shown []byte
+	by    string // the process that folded (Bot.self)
 	// read is the table data the batch read, decoded, which the fold's
 	// own write takes instead of decoding the same bytes again (once:
 	// the write changes it; nil: taken).
@@ -133,7 +134,7 @@ func (fd *fold) applyOn(r *dixbot.Record, td *tableData, g *present.Game, now ti
 	if took {
 		td.Outbox = slices.DeleteFunc(td.Outbox, func(e effect) bool { return e.ID <= fd.Done })
 	}
-	again := td.showAgain(r.Data, fd.shown)
+	again := td.showAgain(r.Data, fd.shown, fd.by)
 	if !took && !again {
 		return false
 	}

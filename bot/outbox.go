@@ -35,7 +35,12 @@ type effect struct {
 	Text  string   `json:"x,omitempty"`
 	// Again marks an edit owed because an older render of the board may
 	// have landed after a newer one: no answer counts as having made it.
-	Again bool `json:"a,omitempty"`
+	// By is the process whose render that was (Bot.self): its own fence
+	// orders its requests, so it alone may leave the edit out where its
+	// last render showed the game as it stands; another process's fence
+	// says nothing of when that render landed.
+	Again bool   `json:"a,omitempty"`
+	By    string `json:"by,omitempty"`
 	// Via is the interaction that can edit Msg (games' settled
 	// pings; nil: the bot token).
 	Via *Via `json:"v,omitempty"`

@@ -346,7 +346,7 @@ func (b *Bot) oweShownAgain(ctx context.Context, rec *dixbot.Record, table strin
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.timeout)
 	defer cancel()
 	after, err := b.update(sctx, rec.Channel, "", b.onTable(rec.Game, func(r *dixbot.Record, _ *present.Game, cur *tableData) error {
-		if r.Data == nil || tableName(cur) != table || !cur.showAgain(r.Data, shown) {
+		if r.Data == nil || tableName(cur) != table || !cur.showAgain(r.Data, shown, b.self) {
 			return ErrNothingToDo
 		}
 		if now := b.now(); r.Due.IsZero() || r.Due.After(now) {
@@ -406,7 +406,7 @@ func (x *cexec) fold(done uint32) bool {
 	// Nothing the table records changed but the board's newest
 	// interaction: the effects are recorded done with the channel's
 	// next change (fold.go).
-	fd := &fold{Table: tableName(x.td), Version: x.rec.Version, Done: done, Board: x.td.Board, shown: x.shown}
+	fd := &fold{Table: tableName(x.td), Version: x.rec.Version, Done: done, Board: x.td.Board, shown: x.shown, by: x.b.self}
 	fd.read.Store(&written{meta: x.rec.Meta, td: x.td})
 	if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == x.td.Board {
 		fd.Via = v
@@ -451,7 +451,7 @@ func (x *cexec) recordDone(r *dixbot.Record, cur *tableData, done uint32, wait t
 	// The game moved on since the board was edited or answered: a
 	// newer change's answer may have landed before, and the board may
 	// show an older game. The board is shown again.
-	cur.showAgain(r.Data, x.shown)
+	cur.showAgain(r.Data, x.shown, x.b.self)
 	now := x.b.now()
 	var st engine.State
 	if r.Data != nil {
@@ -495,14 +495,15 @@ func viaOrNil(v Via) *Via {
 }
 
 // showAgain owes the board's edit again when shown, the game an edit or an
-// answer put on the board (nil: none), is not data, the game as stored: a
-// later change's answer may have landed first. It reports whether it did.
-func (td *tableData) showAgain(data, shown []byte) bool {
+// answer of process by put on the board (nil: none), is not data, the game
+// as stored: a later change's answer may have landed first. It reports
+// whether it did.
+func (td *tableData) showAgain(data, shown []byte, by string) bool {
 	if shown == nil || bytes.Equal(data, shown) || cedAgain(td.Outbox) {
 		return false
 	}
 	td.NextEffect++
-	td.Outbox = append(td.Outbox, effect{ID: td.NextEffect, Kind: effEdit, Again: true})
+	td.Outbox = append(td.Outbox, effect{ID: td.NextEffect, Kind: effEdit, Again: true, By: by})
 	return true
 }
 
@@ -554,10 +555,10 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 			// shows itself (its answer, or its own owed edit).
 			return nil
 		}
-		// An edit that shows the game again after an answer of another
-		// process is left out where this process showed that state
-		// already.
-		return x.editBoard(ctx, e.Again || answered)
+		// An edit that shows the game again after an older render of
+		// this process is left out where this process showed that
+		// state since; one after another process's must be sent.
+		return x.editBoard(ctx, e.Again && e.By == x.b.self || answered)
 	case effPing:
 		if x.td.Board == "" {
 			return nil

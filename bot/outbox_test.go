@@ -630,15 +630,17 @@ func TestAnswerLandedLastAfterTheOthersEffectsIsShownAgain(t *testing.T) {
 	assert.Empty(t, td.Outbox, "every effect done")
 }
 
-// An edit owed again (the game shown again after another process's
-// answer, or after a change during an edit) is left out where this
-// process's last render on the board showed the game as it stands, and
-// sent where it did not.
+// An edit owed again (the game shown again after an older render of a
+// process landed, or after a change during an edit) is left out where the
+// process that owed it runs it and its last render on the board showed
+// the game as it stands, and sent where it did not. Run by another
+// process it is sent all the same: that process's fence says nothing of
+// when the older render landed.
 func TestEditAgainLeftOutWhereShownAlready(t *testing.T) {
 	t.Parallel()
 	h := newQwixxHarness(t, false)
 	board := h.openQwixx([]string{"u1", "u2"})
-	oweAgain := func() *dixbot.Record { return h.owe(effect{Kind: effEdit, Again: true}) }
+	oweAgain := func(by string) *dixbot.Record { return h.owe(effect{Kind: effEdit, Again: true, By: by}) }
 	edits := func(before int) int {
 		n := 0
 		for _, c := range h.Rec.Since(before) {
@@ -657,19 +659,28 @@ func TestEditAgainLeftOutWhereShownAlready(t *testing.T) {
 	require.True(t, ok, "the board was shown by this process")
 	require.Equal(t, boardSeq(td, st), seq, "at the game's state")
 
-	rec := oweAgain()
+	rec := oweAgain(h.b.self)
 	before := h.Rec.Count()
 	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
-	assert.Zero(t, edits(before), "shown already: no request")
+	assert.Zero(t, edits(before), "owed by this process, shown already: no request")
 	_, td, _ = h.qstate()
 	assert.Empty(t, td.Outbox, "the edit is done")
 
-	// Another process's answer showed an older game (this process's
-	// fence does not see it): the edit is sent.
+	// Owed by another process, whose older render may have landed after
+	// this process's: the edit is sent.
+	rec = oweAgain("another")
+	before = h.Rec.Count()
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
+	assert.Equal(t, 1, edits(before), "the board shown again")
+	_, td, _ = h.qstate()
+	assert.Empty(t, td.Outbox, "the edit is done")
+
+	// This process's own, where its fence knows no render of the board
+	// (as after a restart): the edit is sent.
 	h.b.boardFences.mu.Lock()
 	h.b.boardFences.M = nil
 	h.b.boardFences.mu.Unlock()
-	rec = oweAgain()
+	rec = oweAgain(h.b.self)
 	before = h.Rec.Count()
 	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
 	assert.Equal(t, 1, edits(before), "the board shown again")

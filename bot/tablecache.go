@@ -102,7 +102,7 @@ func readBack(td *tableData) *tableData {
 		c.Outbox = make([]effect, len(td.Outbox))
 		for i, e := range td.Outbox {
 			c.Outbox[i] = effect{ID: e.ID, Kind: jsonText(e.Kind), Msg: jsonText(e.Msg), Users: texts(e.Users),
-				Text: jsonText(e.Text), Again: e.Again, Via: viaBack(e.Via), Claimed: e.Claimed}
+				Text: jsonText(e.Text), Again: e.Again, By: jsonText(e.By), Via: viaBack(e.Via), Claimed: e.Claimed}
 		}
 	}
 	if p := td.Pic; p != nil {
