@@ -209,7 +209,7 @@ func (c *Call) lobbyChange(g *present.Game, p parsedID, r *dixbot.Record, td *ta
 		if err != nil {
 			return false, false, err
 		}
-		td.oweChange(r, g, st, planPings(st, td, 0, td.seatOf(c.User), now), now)
+		td.oweChange(r, g, st, planPings(st, td, 0, td.seatOf(c.User), now), now, c.B.self)
 		started = true
 	}
 	return started, cancelled, nil

@@ -261,7 +261,7 @@ func (b *Bot) runTableDue(ctx context.Context, d DiscordAPI, channel string, asO
 			reminders := td.reminders(r, g, st, now)
 			setTableDue(r, td, g, st)
 			if moved {
-				td.oweChange(r, g, st, planPings(st, td, since, -1, now), now)
+				td.oweChange(r, g, st, planPings(st, td, since, -1, now), now, b.self)
 				r.Data = st.Encode()
 			}
 			if len(reminders) > 0 {

@@ -116,7 +116,7 @@ func (c *Call) kickClick(g *present.Game, arg string) error {
 		d := map[string]any{"Name": seat.Name, "Voter": present.Escape(c.Name), "Votes": len(seat.Votes), "Need": td.votesNeeded(target)}
 		if c.User != td.Creator && len(seat.Votes) < td.votesNeeded(target) {
 			td.addLog([]string{locales.T(td.Lang, "log_kick_vote", d)})
-			td.oweChange(r, g, st, pingPlan{}, now)
+			td.oweChange(r, g, st, pingPlan{}, now, c.B.self)
 			return nil
 		}
 		seat.Level, seat.Away, seat.Votes = g.Default, false, nil
@@ -128,7 +128,7 @@ func (c *Call) kickClick(g *present.Game, arg string) error {
 		}
 		td.tell(g, evs)
 		setTableDue(r, td, g, st)
-		td.oweChange(r, g, st, planPings(st, td, since, voter, now), now)
+		td.oweChange(r, g, st, planPings(st, td, since, voter, now), now, c.B.self)
 		r.Data = st.Encode()
 		return nil
 	})

@@ -65,7 +65,7 @@ func (c *Call) applyMove(g *present.Game, p parsedID) error {
 			back = true
 			td.comeBack(seat, st, c.B.now())
 			setTableDue(r, td, g, st)
-			td.oweChange(r, g, st, pingPlan{}, c.B.now())
+			td.oweChange(r, g, st, pingPlan{}, c.B.now(), c.B.self)
 			return nil
 		}
 		switch {
@@ -93,7 +93,7 @@ func (c *Call) applyMove(g *present.Game, p parsedID) error {
 		noteActed(td, seat, now)
 		td.Seats[seat].Late = 0 // they decide in time again
 		setTableDue(r, td, g, st)
-		td.oweChange(r, g, st, planPings(st, td, since, seat, now), now)
+		td.oweChange(r, g, st, planPings(st, td, since, seat, now), now, c.B.self)
 		r.Data = st.Encode()
 		return nil
 	})
@@ -296,7 +296,7 @@ func (c *Call) backAtTable(g *present.Game) error {
 		}
 		td.comeBack(seat, st, c.B.now())
 		setTableDue(r, td, g, st)
-		td.oweChange(r, g, st, pingPlan{}, c.B.now())
+		td.oweChange(r, g, st, pingPlan{}, c.B.now(), c.B.self)
 		return nil
 	})
 	if errors.Is(err, ErrNothingToDo) {

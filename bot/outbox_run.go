@@ -84,9 +84,10 @@ func (td *tableData) outboxDue(r *dixbot.Record, now time.Time) {
 
 // oweChange owes what a change of the game leaves to do after the answer:
 // the board shown as it stands, the pings of p, and, when the game is
-// over, its end and its archiving. guild and channel make the board's link.
-func (td *tableData) oweChange(r *dixbot.Record, g *present.Game, st engine.State, p pingPlan, now time.Time) {
-	effs := []effect{{Kind: effEdit}}
+// over, its end and its archiving. by is the process that made the change
+// (Bot.self), whose answer shows it.
+func (td *tableData) oweChange(r *dixbot.Record, g *present.Game, st engine.State, p pingPlan, now time.Time, by string) {
+	effs := []effect{{Kind: effEdit, By: by}}
 	if s := p.settle; s != nil && (s.ID != "" || s.Eff != 0) {
 		e := effect{Kind: effSettle, Msg: s.ID, Via: s.Via,
 			Text: locales.T(td.Lang, "table_ping_settled", map[string]any{"Names": strings.Join(s.Names, ", ")})}
@@ -400,7 +401,8 @@ func (x *cexec) run(ctx context.Context, done uint32) (last uint32, failed error
 // it did.
 func (x *cexec) fold(done uint32) bool {
 	td := x.td
-	if !x.b.foldsOn() || tableName(td) == "" || len(x.posted) != 0 || x.shown != nil && !x.unchecked || done != td.Outbox[len(td.Outbox)-1].ID {
+	if !x.b.foldsOn() || tableName(td) == "" || len(x.posted) != 0 || x.others != "" || x.shown != nil && !x.unchecked ||
+		done != td.Outbox[len(td.Outbox)-1].ID {
 		return false
 	}
 	// Nothing the table records changed but the board's newest
@@ -451,7 +453,10 @@ func (x *cexec) recordDone(r *dixbot.Record, cur *tableData, done uint32, wait t
 	// The game moved on since the board was edited or answered: a
 	// newer change's answer may have landed before, and the board may
 	// show an older game. The board is shown again.
-	cur.showAgain(r.Data, x.shown, x.b.self)
+	if !cur.showAgain(r.Data, x.shown, x.b.self) && x.others != "" && !cedAgain(cur.Outbox) && r.Data != nil {
+		cur.NextEffect++
+		cur.Outbox = append(cur.Outbox, effect{ID: cur.NextEffect, Kind: effEdit, Again: true, By: x.others})
+	}
 	now := x.b.now()
 	var st engine.State
 	if r.Data != nil {
@@ -541,6 +546,10 @@ type cexec struct {
 	hold      *Hold // the run's hold on the effects: only while it lasts does it post
 	lobby     *Via  // the lobby message this run found or posted (lobby.go)
 	held      boardHold
+	// others is the process of an earlier change whose board edit this
+	// run counted shown by its own answer ("": none), owed again in its
+	// name (recordDone).
+	others string
 }
 
 func (x *cexec) do(ctx context.Context, e effect) error {
@@ -552,7 +561,16 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 		answered := x.ix != nil && x.ix.Orig == x.td.Board && e.ID <= x.upTo
 		if !e.Again && answered && !x.behind() {
 			// The answer showed the change on the board; a newer change
-			// shows itself (its answer, or its own owed edit).
+			// shows itself (its answer, or its own owed edit). The
+			// answer of an earlier change made by another process may
+			// land after this one's, and only that process knows when
+			// it landed: the edit is owed again in its name
+			// (recordDone), which it leaves out once its own later
+			// render shows the game, and any process sends should that
+			// process die first.
+			if e.By != "" && e.By != x.b.self {
+				x.others = e.By
+			}
 			return nil
 		}
 		// An edit that shows the game again after an older render of

@@ -630,6 +630,61 @@ func TestAnswerLandedLastAfterTheOthersEffectsIsShownAgain(t *testing.T) {
 	assert.Empty(t, td.Outbox, "every effect done")
 }
 
+// A click whose answer shows the board counts as shown the board edits
+// owed by earlier changes. One owed by another process is owed again in
+// that process's name, since that process's answer may land after this
+// one's and only it knows when: any process sends it should that process
+// die first. One of this process's own is not: its fence orders its
+// answers.
+func TestEarlierEditOfAnotherProcessIsOwedAgain(t *testing.T) {
+	t.Parallel()
+	for _, by := range []string{"another", "self"} {
+		h := newQwixxHarness(t, false)
+		users := []string{"u1", "u2"}
+		board := h.openQwixx(users)
+		owner := by
+		if by == "self" {
+			owner = h.b.self
+		}
+		h.owe(effect{Kind: effEdit, By: owner})
+		g, _, _ := h.qstate()
+		seat := g.ToDecide()[0]
+		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(1, 1)))
+		require.NoError(t, err)
+		before := h.Rec.Count()
+		resp := h.ClickOn(users[seat], board, h.qmust(board, verbMove, string(m))).Response()
+		require.NotNil(t, resp)
+		require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "%s: the board in place", by)
+		_, td, _ := h.qstate()
+		if by == "self" {
+			assert.Empty(t, td.Outbox, "this process's own: shown by the answer")
+			continue
+		}
+		require.Len(t, td.Outbox, 1, "the edit owed again: %+v", td.Outbox)
+		assert.Equal(t, effect{ID: td.NextEffect, Kind: effEdit, Again: true, By: owner}, td.Outbox[0])
+		rec, err := h.Db.Get(context.Background(), h.Channel)
+		require.NoError(t, err)
+		assert.True(t, rec.Due.After(time.Now()), "left to its process for the grace")
+		edits := 0
+		for _, c := range h.Rec.Since(before) {
+			if c.Edit != nil && c.Edit.ID == board.ID || c.Op == "editOriginal" {
+				edits++
+			}
+		}
+		require.Zero(t, edits, "no edit yet: the answer showed the game")
+		before = h.Rec.Count()
+		require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
+		for _, c := range h.Rec.Since(before) {
+			if c.Edit != nil && c.Edit.ID == board.ID || c.Op == "editOriginal" {
+				edits++
+			}
+		}
+		assert.Equal(t, 1, edits, "sent once due, by a process other than its own")
+		_, td, _ = h.qstate()
+		assert.Empty(t, td.Outbox, "done")
+	}
+}
+
 // An edit owed again (the game shown again after an older render of a
 // process landed, or after a change during an edit) is left out where the
 // process that owed it runs it and its last render on the board showed

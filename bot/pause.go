@@ -63,7 +63,7 @@ func (c *Call) pauseCommand(g *present.Game, on bool) error {
 			pings = planPings(st, td, since, -1, now)
 		}
 		setTableDue(r, td, g, st)
-		td.oweChange(r, g, st, pings, now)
+		td.oweChange(r, g, st, pings, now, c.B.self)
 		r.Data = st.Encode()
 		return nil
 	})

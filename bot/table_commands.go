@@ -241,7 +241,7 @@ func (c *Call) leaveCommand(g *present.Game) error {
 		td.addLog([]string{locales.T(td.Lang, "table_left", map[string]any{"Name": td.Seats[s].Name})})
 		td.tell(g, evs)
 		setTableDue(r, td, g, st)
-		td.oweChange(r, g, st, planPings(st, td, since, s, c.B.now()), c.B.now())
+		td.oweChange(r, g, st, planPings(st, td, since, s, c.B.now()), c.B.now(), c.B.self)
 		r.Data = st.Encode()
 		return nil
 	})
