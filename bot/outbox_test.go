@@ -486,6 +486,32 @@ func (w *whiteSumRace) otherDecides(mine bool) error {
 	return err
 }
 
+// otherAfterTheAnswer clicks me's pass on the board, and writes the
+// other's change once this click's answer is on the board, as another
+// process would (its answer not sent), with every effect owed done too
+// when done is set. It returns the name of the third seat, the one left
+// to decide.
+func (w *whiteSumRace) otherAfterTheAnswer(t *testing.T, done bool) string {
+	h, board := w.h, w.board
+	acted := false
+	w.db.arm(func() bool {
+		if h.Rec.Message(board.ID).Content == w.shown {
+			return false
+		}
+		require.NoError(t, w.otherDecides(false))
+		if done {
+			require.NoError(t, outboxDoneElsewhere(h.Db, h.Channel))
+		}
+		acted = true
+		return true
+	})
+	resp := h.ClickOn(w.users[w.me], board, h.qmust(board, verbMove, "w -")).Response()
+	require.NotNil(t, resp)
+	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board in place: the game had not moved at the check")
+	require.True(t, acted, "the other's change landed after the answer")
+	return []string{"Alice", "Bob", "Chloé"}[3-w.me-w.other]
+}
+
 // Two seats decide at once, each on its own process: the other's change
 // is written after this click's, and its answer may have landed already.
 // This click's answer, which shows the older game, is left out (the click
@@ -552,29 +578,13 @@ func TestAnswerOvertakenByAnotherProcessIsLeftOut(t *testing.T) {
 func TestAnswerOvertakenAfterItsCheckIsShownAgain(t *testing.T) {
 	t.Parallel()
 	w := newWhiteSumRace(t)
-	db, h, users, board, me, other, shown, seq := w.db, w.h, w.users, w.board, w.me, w.other, w.shown, w.seq
-	acted := false
-	db.arm(func() bool {
-		// Once this click's answer is on the board: the other's change
-		// lands (its answer is not sent).
-		if h.Rec.Message(board.ID).Content == shown {
-			return false
-		}
-		require.NoError(t, w.otherDecides(false))
-		acted = true
-		return true
-	})
-	resp := h.ClickOn(users[me], board, h.qmust(board, verbMove, "w -")).Response()
-	require.NotNil(t, resp)
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board in place: the game had not moved at the check")
-	require.True(t, acted, "the other's change landed after the answer")
-	names := []string{"Alice", "Bob", "Chloé"}
-	third := 3 - me - other
+	h, board, seq := w.h, w.board, w.seq
+	third := w.otherAfterTheAnswer(t, false)
 	g, td, _ := h.qstate()
 	assert.Equal(t, seq+2, g.Seq, "both decisions applied")
 	// The board shows the game as it stands at once, by the outbox's
 	// edit after the answer: no edit is left owed for later.
-	assert.Contains(t, h.Rec.Message(board.ID).Content, "Waiting for: "+names[third], "the board shows the game as it stands")
+	assert.Contains(t, h.Rec.Message(board.ID).Content, "Waiting for: "+third, "the board shows the game as it stands")
 	assert.False(t, cedAgain(td.Outbox), "no edit owed again: %+v", td.Outbox)
 	assert.Empty(t, td.Outbox, "every effect done")
 }
@@ -589,35 +599,9 @@ func TestAnswerOvertakenAfterItsCheckIsShownAgain(t *testing.T) {
 func TestAnswerLandedLastAfterTheOthersEffectsIsShownAgain(t *testing.T) {
 	t.Parallel()
 	w := newWhiteSumRace(t)
-	db, h, users, board, me, other, shown := w.db, w.h, w.users, w.board, w.me, w.other, w.shown
-	acted := false
-	db.arm(func() bool {
-		// Once this click's answer is on the board: the other's change
-		// lands with every effect done.
-		if h.Rec.Message(board.ID).Content == shown {
-			return false
-		}
-		require.NoError(t, w.otherDecides(false))
-		_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
-			td, err := decodeTableData(r.Meta)
-			if err != nil {
-				return err
-			}
-			td.Outbox = nil
-			r.Meta = td.Encode()
-			return nil
-		})
-		require.NoError(t, err)
-		acted = true
-		return true
-	})
-	resp := h.ClickOn(users[me], board, h.qmust(board, verbMove, "w -")).Response()
-	require.NotNil(t, resp)
-	assert.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "the board in place: the game had not moved at the check")
-	require.True(t, acted, "the other's change landed after the answer")
-	names := []string{"Alice", "Bob", "Chloé"}
-	third := 3 - me - other
-	require.NotContains(t, h.Rec.Message(board.ID).Content, "Waiting for: "+names[third]+"\n",
+	h, board := w.h, w.board
+	third := w.otherAfterTheAnswer(t, true)
+	require.NotContains(t, h.Rec.Message(board.ID).Content, "Waiting for: "+third+"\n",
 		"the board shows this click's game, older than the one stored")
 	rec, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
@@ -625,7 +609,7 @@ func TestAnswerLandedLastAfterTheOthersEffectsIsShownAgain(t *testing.T) {
 	require.True(t, cedAgain(td.Outbox), "the board's edit is owed again: %+v", td.Outbox)
 	require.False(t, rec.Due.After(h.b.now()), "due at once")
 	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, rec.Due))
-	assert.Contains(t, h.Rec.Message(board.ID).Content, "Waiting for: "+names[third], "the board shows the game as it stands")
+	assert.Contains(t, h.Rec.Message(board.ID).Content, "Waiting for: "+third, "the board shows the game as it stands")
 	_, td, _ = h.qstate()
 	assert.Empty(t, td.Outbox, "every effect done")
 }
