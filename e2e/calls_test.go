@@ -134,7 +134,7 @@ func TestFivePlayersFasterThanTheRateLimits(t *testing.T) {
 // follow-up of the click), or, with "prompt", the active player's white
 // sum taken in the private "My turn…" prompt, whose own token cannot edit
 // the public board: that board is edited through the token of the last
-// click on it (see bot/outbox_run.go). Neither needs the bot token.
+// click on it (see editVia, bot/outbox_requests.go). Neither needs the bot token.
 func TestQwixxBotTokenCallsPerTurn(t *testing.T) {
 	t.Parallel()
 	report := os.Getenv("E2E_CALLS_REPORT") != ""
