@@ -560,14 +560,17 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 		answered := x.ix != nil && x.ix.Orig == x.td.Board && e.ID <= x.upTo
 		if !e.Again && answered && !x.behind() {
 			// The answer showed the change on the board; a newer change
-			// shows itself (its answer, or its own owed edit). The
-			// answer of an earlier change made by another process may
-			// land after this one's, and only that process knows when
-			// it landed: the edit is owed again in its name
-			// (recordDone), which it leaves out once its own later
-			// render shows the game, and any process sends should that
-			// process die first.
-			if e.By != "" && e.By != x.b.self {
+			// shows itself (its answer, or its own owed edit). Where
+			// several seats decide at once (shown: this answer was
+			// checked against such races), the answer of an earlier
+			// change made by another process may land after this one's,
+			// and only that process knows when it landed: the edit is
+			// owed again in its name (recordDone), which it leaves out
+			// once its own later render shows the game, and any process
+			// sends should that process die first. Where one seat
+			// decides, the click came from a board that showed the
+			// earlier change.
+			if e.By != "" && e.By != x.b.self && x.shown != nil {
 				x.others = e.By
 			}
 			return nil

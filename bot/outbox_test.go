@@ -615,33 +615,49 @@ func TestAnswerLandedLastAfterTheOthersEffectsIsShownAgain(t *testing.T) {
 }
 
 // A click whose answer shows the board counts as shown the board edits
-// owed by earlier changes. One owed by another process is owed again in
-// that process's name, since that process's answer may land after this
-// one's and only it knows when: any process sends it should that process
-// die first. One of this process's own is not: its fence orders its
-// answers.
+// owed by earlier changes. Where several seats decide at once, one owed
+// by another process is owed again in that process's name, since that
+// process's answer may land after this one's and only it knows when: any
+// process sends it should that process die first. One of this process's
+// own is not (its fence orders its answers), nor one where a single seat
+// decides (the click came from a board that showed the earlier change).
 func TestEarlierEditOfAnotherProcessIsOwedAgain(t *testing.T) {
 	t.Parallel()
-	for _, by := range []string{"another", "self"} {
+	for _, c := range []struct {
+		by    string
+		alone bool // a single seat decides
+	}{{"another", false}, {"self", false}, {"another", true}} {
 		h := newQwixxHarness(t, false)
 		users := []string{"u1", "u2"}
 		board := h.openQwixx(users)
-		owner := by
-		if by == "self" {
+		owner := c.by
+		if c.by == "self" {
 			owner = h.b.self
 		}
+		decide := func(step int) (int, string) {
+			g, _, _ := h.qstate()
+			seat := g.ToDecide()[0]
+			m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(uint64(step), 1)))
+			require.NoError(t, err)
+			return seat, h.qmust(board, verbMove, string(m))
+		}
+		for step := 0; c.alone; step++ {
+			require.Less(t, step, 40, "a decision of one seat")
+			if g, _, _ := h.qstate(); len(g.ToDecide()) == 1 {
+				break
+			}
+			seat, id := decide(step)
+			board = h.ClickOn(users[seat], board, id).Shown(board)
+		}
 		h.owe(effect{Kind: effEdit, By: owner})
-		g, _, _ := h.qstate()
-		seat := g.ToDecide()[0]
-		m, err := computer.Player{Level: computer.Normal}.Decide(rules.StateOf(g), seat, rand.New(rand.NewPCG(1, 1)))
-		require.NoError(t, err)
+		seat, id := decide(100)
 		before := h.Rec.Count()
-		resp := h.ClickOn(users[seat], board, h.qmust(board, verbMove, string(m))).Response()
+		resp := h.ClickOn(users[seat], board, id).Response()
 		require.NotNil(t, resp)
-		require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "%s: the board in place", by)
+		require.Equal(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "%+v: the board in place", c)
 		_, td, _ := h.qstate()
-		if by == "self" {
-			assert.Empty(t, td.Outbox, "this process's own: shown by the answer")
+		if c.by == "self" || c.alone {
+			assert.Empty(t, td.Outbox, "%+v: shown by the answer", c)
 			continue
 		}
 		require.Len(t, td.Outbox, 1, "the edit owed again: %+v", td.Outbox)
