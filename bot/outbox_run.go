@@ -452,9 +452,9 @@ func (x *cexec) recordDone(r *dixbot.Record, cur *tableData, done uint32, wait t
 	// The game moved on since the board was edited or answered: a
 	// newer change's answer may have landed before, and the board may
 	// show an older game. The board is shown again.
-	if !cur.showAgain(r.Data, x.shown, x.b.self) && x.others != "" && !cedAgain(cur.Outbox) && r.Data != nil {
-		cur.NextEffect++
-		cur.Outbox = append(cur.Outbox, effect{ID: cur.NextEffect, Kind: effEdit, Again: true, By: x.others})
+	cur.showAgain(r.Data, x.shown, x.b.self)
+	if x.others != "" && r.Data != nil {
+		cur.oweAgain(x.others)
 	}
 	now := x.b.now()
 	var st engine.State
@@ -501,25 +501,32 @@ func viaOrNil(v Via) *Via {
 // showAgain owes the board's edit again when shown, the game an edit or an
 // answer of process by put on the board (nil: none), is not data, the game
 // as stored: a later change's answer may have landed first. It reports
-// whether it did.
+// whether it changed the outbox.
 func (td *tableData) showAgain(data, shown []byte, by string) bool {
-	if shown == nil || bytes.Equal(data, shown) || cedAgain(td.Outbox) {
+	if shown == nil || bytes.Equal(data, shown) {
 		return false
+	}
+	return td.oweAgain(by)
+}
+
+// oweAgain owes the board's edit again in the name of process by (effect.By),
+// whose render may have landed after a newer one. One edit is owed again
+// at most: one owed already in another process's name is then left out by
+// none (By ""), since either process's render may be the last. It reports
+// whether it changed the outbox.
+func (td *tableData) oweAgain(by string) bool {
+	for i, e := range td.Outbox {
+		if e.Kind == effEdit && e.Again {
+			if e.By == by || e.By == "" {
+				return false
+			}
+			td.Outbox[i].By = ""
+			return true
+		}
 	}
 	td.NextEffect++
 	td.Outbox = append(td.Outbox, effect{ID: td.NextEffect, Kind: effEdit, Again: true, By: by})
 	return true
-}
-
-// cedAgain reports whether effs hold a board edit owed because an older
-// render may have landed last.
-func cedAgain(effs []effect) bool {
-	for _, e := range effs {
-		if e.Kind == effEdit && e.Again {
-			return true
-		}
-	}
-	return false
 }
 
 // cexec does the effects of a game.

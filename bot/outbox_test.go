@@ -741,6 +741,23 @@ func TestEditAgainLeftOutWhereShownAlready(t *testing.T) {
 	assert.Equal(t, 1, edits(before), "the board shown again")
 }
 
+// One edit is owed again at most. Owed again in the name of another
+// process than the one it is owed in, it is left out by none: either
+// process's render may be the last to land.
+func TestOweAgain(t *testing.T) {
+	t.Parallel()
+	td := &tableData{Outbox: []effect{{ID: 1, Kind: effEdit, By: "a"}}, NextEffect: 1}
+	require.True(t, td.oweAgain("a"), "owed")
+	require.Equal(t, []effect{{ID: 1, Kind: effEdit, By: "a"}, {ID: 2, Kind: effEdit, Again: true, By: "a"}}, td.Outbox)
+	require.False(t, td.oweAgain("a"), "owed already in that name")
+	require.True(t, td.oweAgain("b"), "in another's name")
+	require.Equal(t, effect{ID: 2, Kind: effEdit, Again: true}, td.Outbox[1], "left out by none")
+	require.False(t, td.oweAgain("c"), "left out by none already")
+	require.Len(t, td.Outbox, 2)
+	assert.False(t, td.showAgain([]byte("x"), []byte("x"), "d"), "the board shows the game stored")
+	assert.False(t, td.showAgain([]byte("x"), nil, "d"), "nothing shown")
+}
+
 // Table data known by its bytes is handed out for those bytes only, and
 // taken once.
 func TestWrittenTableData(t *testing.T) {
@@ -758,4 +775,15 @@ func TestWrittenTableData(t *testing.T) {
 	require.Same(t, td, w.take(same))
 	require.Nil(t, w.take(same), "once")
 	require.Nil(t, (*written)(nil).take(same))
+}
+
+// cedAgain reports whether effs hold a board edit owed because an older
+// render may have landed last.
+func cedAgain(effs []effect) bool {
+	for _, e := range effs {
+		if e.Kind == effEdit && e.Again {
+			return true
+		}
+	}
+	return false
 }
