@@ -320,8 +320,8 @@ func (c *Call) adoptPosted(g *present.Game, table string, shown uint64, post fun
 				td.owe(r, now, effect{Kind: effRetire, Msg: msg.ID, Via: v})
 			default:
 				td.adopt(r, g, msg.ID, v, now)
-				if r.Version != shown {
-					td.owe(r, now, effect{Kind: effEdit, Again: true, By: c.B.self})
+				if r.Version != shown && td.oweAgain(c.B.self) {
+					td.outboxDue(r, now)
 				}
 			}
 			return nil
