@@ -15,7 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -203,25 +203,37 @@ func sheetLine(t present.Table, g *rules.Game, s int) string {
 // rowShort is a row in short, in language l: its marks counted and its
 // last number marked, or its lock. Each is written once and kept: a
 // board shows every sheet's rows at every click, and a row's text
-// depends on the row alone.
+// depends on its colour, marks counted, rightmost mark and lock alone.
 func rowShort(l string, c rules.Color, r rules.Row) string {
-	k := rowKey{l, c, r}
-	if s, ok := rowTexts.Load(k); ok {
-		return s.(string)
+	kept := rowTexts[l]
+	if kept == nil || int(c) >= len(rules.Colors) {
+		return rowShortText(l, c, r)
+	}
+	i := ((int(c)*(rules.LockPos+2)+r.Count())*(rules.LockPos+1)+r.Right()+1)*2 + boolIndex(r.Locked())
+	if s := kept[i].Load(); s != nil {
+		return *s
 	}
 	s := rowShortText(l, c, r)
-	rowTexts.Store(k, s)
+	kept[i].Store(&s)
 	return s
 }
 
-// rowTexts are the rows' texts written (rowShort), by rowKey: at most a
-// row's 2^13 states for each colour and language.
-var rowTexts sync.Map
+// rowTexts are the rows' texts written (rowShort), by language, then by
+// colour, marks counted (0 to LockPos+1), rightmost mark (-1 to LockPos-1)
+// and lock.
+var rowTexts = func() map[string]*[4 * (rules.LockPos + 2) * (rules.LockPos + 1) * 2]atomic.Pointer[string] {
+	m := map[string]*[4 * (rules.LockPos + 2) * (rules.LockPos + 1) * 2]atomic.Pointer[string]{}
+	for _, l := range locales.Languages {
+		m[l] = new([4 * (rules.LockPos + 2) * (rules.LockPos + 1) * 2]atomic.Pointer[string])
+	}
+	return m
+}()
 
-type rowKey struct {
-	lang string
-	c    rules.Color
-	r    rules.Row
+func boolIndex(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // rowShortText writes rowShort's text.

@@ -345,3 +345,18 @@ func TestEveryRefusalReads(t *testing.T) {
 		}
 	}
 }
+
+// A row's text kept (rowShort) is the text written for it, for every row
+// of every colour in every language: what its index leaves out changes
+// nothing of the text.
+func TestRowShortKeepsEachRowsText(t *testing.T) {
+	for _, l := range locales.Languages {
+		for _, c := range rules.Colors {
+			for r := range rules.Row(1 << (rules.LockPos + 1)) {
+				want := rowShortText(l, c, r)
+				require.Equal(t, want, rowShort(l, c, r), "%s %v %012b", l, c, r)
+				require.Equal(t, want, rowShort(l, c, r), "%s %v %012b, kept", l, c, r)
+			}
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package qwixx
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
@@ -118,11 +120,10 @@ type rollPart struct {
 
 // sheetHead is what the head of one sheet shows (its name, markers,
 // penalties and score, framed and tinted while the seat decides): the
-// input of its key. It leaves out what a sheet does not draw (the seat's
-// first decision of the roll, and the plan, which only the seat's own view
-// holds).
+// input of its key (headKey). It leaves out what a sheet does not draw
+// (the seat's first decision of the roll, and the plan, which only the
+// seat's own view holds).
 type sheetHead struct {
-	Kind      string
 	Penalties int
 	Score     int
 	Deciding  bool
@@ -133,12 +134,43 @@ type sheetHead struct {
 	Label     string
 }
 
-// sheetRow is what one row of a sheet shows: the input of its key.
-type sheetRow struct {
-	Kind   string
-	Color  rules.Color
-	Row    rules.RowView
-	Locked bool // the colour is out of play
+// The keys of a sheet's parts are written in binary rather than by
+// picture.KeyOf's JSON: a board has up to 25 of them and every board
+// works them all out. Each starts with two letters of its own, which no
+// JSON text starts with, and says everything its part draws.
+
+// headKey is the key of a sheet's head.
+func headKey(h sheetHead) picture.Key {
+	b := make([]byte, 0, 16+len(h.Name)+len(h.Label))
+	b = append(b, 'q', 'h', byte(h.Mark), boolByte(h.Deciding), boolByte(h.Rolled))
+	b = binary.AppendVarint(b, int64(h.Penalties))
+	b = binary.AppendVarint(b, int64(h.Score))
+	b = binary.AppendVarint(b, int64(h.Rank))
+	b = binary.AppendUvarint(b, uint64(len(h.Name)))
+	b = append(b, h.Name...)
+	b = append(b, h.Label...) // last: its length is the rest's
+	return sha256.Sum256(b)
+}
+
+// rowKey is the key of row col of a sheet, r, whose colour is out of play
+// when locked.
+func rowKey(col rules.Color, r rules.RowView, locked bool) picture.Key {
+	var buf [48]byte
+	b := append(buf[:0], 'q', 'r', byte(col), byte(r.Color), boolByte(locked), boolByte(r.Lock))
+	b = binary.AppendVarint(b, int64(r.Count))
+	b = binary.AppendVarint(b, int64(r.Points))
+	b = binary.AppendUvarint(b, uint64(len(r.Marks)))
+	for _, m := range r.Marks {
+		b = binary.AppendVarint(b, int64(m))
+	}
+	return sha256.Sum256(b)
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // headBandH is the height of a sheet's head, framed while the seat
@@ -186,7 +218,7 @@ func boardBands(b *Board) (picture.Bands, error) {
 		if s == len(v.Sheets)-1 {
 			after = margin
 		}
-		sb, err := sheetBands(v, s, y, after, sheetHead{Kind: "qwixx sheet head", Penalties: v.Sheets[s].Penalties,
+		sb, err := sheetBands(v, s, y, after, sheetHead{Penalties: v.Sheets[s].Penalties,
 			Score: v.Sheets[s].Score, Deciding: v.Sheets[s].Deciding, Rolled: s == v.Active && !v.Over,
 			Name: name, Mark: mark, Rank: ranks[s], Label: b.Labels.Score})
 		if err != nil {
@@ -201,10 +233,7 @@ func boardBands(b *Board) (picture.Bands, error) {
 // sheetBands are the bands of seat s's sheet, whose block starts at row y
 // and is followed by after rows of the table: its head, then each row.
 func sheetBands(v *rules.View, s, y, after int, head sheetHead) ([]picture.Band, error) {
-	hk, err := picture.KeyOf(head)
-	if err != nil {
-		return nil, err
-	}
+	hk := headKey(head)
 	block := image.Rect(margin, y, pageW-margin, y+blockH)
 	bands := []picture.Band{{H: headBandH, Key: hk, Draw: func(c *picture.Canvas) error {
 		drawSheetHead(c, block, head)
@@ -212,10 +241,7 @@ func sheetBands(v *rules.View, s, y, after int, head sheetHead) ([]picture.Band,
 	}}}
 	top := y + headBandH // the first row's band holds the space above it
 	for i, col := range rules.Colors {
-		k, err := picture.KeyOf(sheetRow{Kind: "qwixx sheet row", Color: col, Row: v.Sheets[s].Rows[col], Locked: v.Locked[col]})
-		if err != nil {
-			return nil, err
-		}
+		k := rowKey(col, v.Sheets[s].Rows[col], v.Locked[col])
 		ry := y + rowsY + i*(cellH+gapY)
 		end := ry + cellH + gapY
 		if i == len(rules.Colors)-1 {

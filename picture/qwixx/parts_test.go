@@ -60,6 +60,9 @@ func TestBoardPartsKeys(t *testing.T) {
 			[]int{row(0, open), row(1, open), row(2, open)}},
 		{"the roll passes on", func(b *Board) { b.View.Active = (b.View.Active + 1) % 3 }, nil},
 		{"a name", func(b *Board) { b.Names = []string{"Alice", "Zoé", "Chloé"} }, []int{head(1)}},
+		{"a score", func(b *Board) { b.View.Sheets[1].Score++ }, []int{head(1)}},
+		{"the score's label", func(b *Board) { b.Labels.Score = "points" }, []int{head(0), head(1), head(2)}},
+		{"a row's points", func(b *Board) { b.View.Sheets[0].Rows[rules.Blue].Points++ }, []int{row(0, rules.Blue)}},
 		{"a mark", func(b *Board) { b.Marks = []picture.Mark{picture.MarkNone, picture.MarkNone, picture.MarkAway} }, []int{head(2)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
