@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -400,7 +401,7 @@ func (x *cexec) run(ctx context.Context, done uint32) (last uint32, failed error
 // it did.
 func (x *cexec) fold(done uint32) bool {
 	td := x.td
-	if !x.b.foldsOn() || tableName(td) == "" || len(x.posted) != 0 || x.others != "" || x.shown != nil && !x.unchecked ||
+	if !x.b.foldsOn() || tableName(td) == "" || len(x.posted) != 0 || len(x.others) != 0 || x.shown != nil && !x.unchecked ||
 		done != td.Outbox[len(td.Outbox)-1].ID {
 		return false
 	}
@@ -453,8 +454,10 @@ func (x *cexec) recordDone(r *dixbot.Record, cur *tableData, done uint32, wait t
 	// newer change's answer may have landed before, and the board may
 	// show an older game. The board is shown again.
 	cur.showAgain(r.Data, x.shown, x.b.self)
-	if x.others != "" && r.Data != nil {
-		cur.oweAgain(x.others)
+	if r.Data != nil {
+		for _, by := range x.others {
+			cur.oweAgain(by) // two names make it owed in none's (oweAgain)
+		}
 	}
 	now := x.b.now()
 	var st engine.State
@@ -552,10 +555,10 @@ type cexec struct {
 	hold      *Hold // the run's hold on the effects: only while it lasts does it post
 	lobby     *Via  // the lobby message this run found or posted (lobby.go)
 	held      boardHold
-	// others is the process of an earlier change whose board edit this
-	// run counted shown by its own answer ("": none), owed again in its
-	// name (recordDone).
-	others string
+	// others are the processes of earlier changes whose board edits this
+	// run counted shown by its own answer, owed again in their names
+	// (recordDone).
+	others []string
 }
 
 func (x *cexec) do(ctx context.Context, e effect) error {
@@ -578,7 +581,9 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 			// decides, the click came from a board that showed the
 			// earlier change.
 			if e.By != "" && e.By != x.b.self && x.shown != nil {
-				x.others = e.By
+				if !slices.Contains(x.others, e.By) {
+					x.others = append(x.others, e.By)
+				}
 			}
 			return nil
 		}

@@ -209,7 +209,7 @@ func rowShort(l string, c rules.Color, r rules.Row) string {
 	if kept == nil || int(c) >= len(rules.Colors) {
 		return rowShortText(l, c, r)
 	}
-	i := ((int(c)*(rules.LockPos+2)+r.Count())*(rules.LockPos+1)+r.Right()+1)*2 + boolIndex(r.Locked())
+	i := ((int(c)*(rules.LockPos+2)+r.Count())*(rules.LockPos+1)+r.Right()+1)*2 + int(r>>rules.LockPos&1)
 	if s := kept[i].Load(); s != nil {
 		return *s
 	}
@@ -218,23 +218,18 @@ func rowShort(l string, c rules.Color, r rules.Row) string {
 	return s
 }
 
-// rowTexts are the rows' texts written (rowShort), by language, then by
-// colour, marks counted (0 to LockPos+1), rightmost mark (-1 to LockPos-1)
-// and lock.
-var rowTexts = func() map[string]*[4 * (rules.LockPos + 2) * (rules.LockPos + 1) * 2]atomic.Pointer[string] {
-	m := map[string]*[4 * (rules.LockPos + 2) * (rules.LockPos + 1) * 2]atomic.Pointer[string]{}
+// keptRows are one language's rows' texts (rowShort), by colour, marks
+// counted (0 to LockPos+1), rightmost mark (-1 to LockPos-1) and lock.
+type keptRows [4 * (rules.LockPos + 2) * (rules.LockPos + 1) * 2]atomic.Pointer[string]
+
+// rowTexts are the rows' texts written, by language.
+var rowTexts = func() map[string]*keptRows {
+	m := map[string]*keptRows{}
 	for _, l := range locales.Languages {
-		m[l] = new([4 * (rules.LockPos + 2) * (rules.LockPos + 1) * 2]atomic.Pointer[string])
+		m[l] = new(keptRows)
 	}
 	return m
 }()
-
-func boolIndex(v bool) int {
-	if v {
-		return 1
-	}
-	return 0
-}
 
 // rowShortText writes rowShort's text.
 func rowShortText(l string, c rules.Color, r rules.Row) string {
