@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -228,7 +229,11 @@ func (b *Bot) Register(s *discordgo.Session) error {
 	defer cancel()
 	// Start-up may wait out a rate limit: replicas starting together
 	// register the same commands at once.
-	_, err := s.ApplicationCommandBulkOverwrite(appID, b.guild, b.Commands(), discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(true))
+	endpoint := discordgo.EndpointApplicationGlobalCommands(appID)
+	if b.guild != "" {
+		endpoint = discordgo.EndpointApplicationGuildCommands(appID, b.guild)
+	}
+	_, err := s.RequestWithBucketID(http.MethodPut, endpoint, b.Commands(), endpoint, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(true))
 	if err != nil {
 		return fmt.Errorf("bot: register commands: %w", err)
 	}
@@ -460,14 +465,29 @@ func kindOf(i *discordgo.Interaction) string {
 	return "command"
 }
 
+// userOf is the id and the name shown of the interaction's user: in a
+// server, the member's nickname there; else the user's display name, else
+// the user name
+// (https://discord.com/developers/docs/resources/user#user-object-user-structure).
 func userOf(i *discordgo.Interaction) (id, name string) {
 	if i.Member != nil && i.Member.User != nil {
-		return i.Member.User.ID, i.Member.DisplayName()
+		if i.Member.Nick != "" {
+			return i.Member.User.ID, i.Member.Nick
+		}
+		return i.Member.User.ID, displayName(i.Member.User)
 	}
 	if i.User != nil {
-		return i.User.ID, i.User.DisplayName()
+		return i.User.ID, displayName(i.User)
 	}
 	return "", ""
+}
+
+// displayName is u's display name (global_name), else its user name.
+func displayName(u *discordgo.User) string {
+	if u.GlobalName != "" {
+		return u.GlobalName
+	}
+	return u.Username
 }
 
 // Then queues work to do after the first answer (new board, pings).

@@ -45,16 +45,32 @@ func languageOption() *discordgo.ApplicationCommandOption {
 	return o
 }
 
-// Commands returns the localised definitions of the server's /settings,
-// the command of every game (Options.Games) and the statistics' commands.
-func (b *Bot) Commands() []*discordgo.ApplicationCommand {
-	return append(append([]*discordgo.ApplicationCommand{settingsCommand()}, b.gameCommands()...), b.statsCommands()...)
+// Command is a command's definition as it is registered (Bot.register):
+// discordgo's, with the contexts it is offered in.
+type Command struct {
+	*discordgo.ApplicationCommand
+	Contexts []InteractionContext `json:"contexts"`
 }
 
-// guildOnly are the contexts of every command: servers only, contexts
-// [GUILD], which replaces the deprecated dm_permission
+// InteractionContext is where a command may be used
+// (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-interaction-context-types).
+type InteractionContext int
+
+// ContextGuild is a server's channels.
+const ContextGuild InteractionContext = 0
+
+// Commands returns the localised definitions of the server's /settings,
+// the command of every game (Options.Games) and the statistics' commands,
+// each offered in servers only: contexts [GUILD], which replaces the
+// deprecated dm_permission
 // (https://discord.com/developers/docs/interactions/application-commands#application-command-object).
-var guildOnly = []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+func (b *Bot) Commands() []Command {
+	var cmds []Command
+	for _, c := range append(append([]*discordgo.ApplicationCommand{settingsCommand()}, b.gameCommands()...), b.statsCommands()...) {
+		cmds = append(cmds, Command{ApplicationCommand: c, Contexts: []InteractionContext{ContextGuild}})
+	}
+	return cmds
+}
 
 // Subcommand is the subcommand of a command of one (d.Options has one
 // entry) and its options by name.

@@ -115,3 +115,31 @@ func TestRatingsReadWithoutALesson(t *testing.T) {
 	assert.Equal(t, locales.T("en", "stats_rating_note", nil), lb.Footer.Text)
 	assert.NotContains(t, lb.Footer.Text, "σ", "no statistics lesson")
 }
+
+// A player is named as Discord shows them: in a server, their nickname
+// there, else their display name (global_name), else their user name
+// (https://discord.com/developers/docs/resources/guild#guild-member-object,
+// https://discord.com/developers/docs/resources/user#user-object).
+func TestPlayersNamedAsDiscordShowsThem(t *testing.T) {
+	t.Parallel()
+	member := func(nick, global string) *discordgo.Interaction {
+		return &discordgo.Interaction{Member: &discordgo.Member{Nick: nick, User: &discordgo.User{ID: "u1", Username: "ann_92", GlobalName: global}}}
+	}
+	for _, tc := range []struct {
+		i    *discordgo.Interaction
+		name string
+	}{
+		{member("Annie", "Ann"), "Annie"},
+		{member("", "Ann"), "Ann"},
+		{member("", ""), "ann_92"},
+		{&discordgo.Interaction{User: &discordgo.User{ID: "u1", Username: "ann_92", GlobalName: "Ann"}}, "Ann"},
+		{&discordgo.Interaction{User: &discordgo.User{ID: "u1", Username: "ann_92"}}, "ann_92"},
+	} {
+		id, name := userOf(tc.i)
+		assert.Equal(t, "u1", id)
+		assert.Equal(t, tc.name, name)
+	}
+	id, name := userOf(&discordgo.Interaction{})
+	assert.Empty(t, id)
+	assert.Empty(t, name)
+}

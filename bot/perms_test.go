@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
@@ -63,8 +65,12 @@ func TestCommandsUseContexts(t *testing.T) {
 	cmds := h.b.Commands()
 	require.Len(t, cmds, 4, "/settings and the three games'")
 	for _, cmd := range cmds {
-		assert.Nil(t, cmd.DMPermission, cmd.Name)
-		require.NotNil(t, cmd.Contexts, cmd.Name)
-		assert.Equal(t, []discordgo.InteractionContextType{discordgo.InteractionContextGuild}, *cmd.Contexts, cmd.Name)
+		raw, err := json.Marshal(cmd)
+		require.NoError(t, err)
+		var wire map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal(raw, &wire))
+		assert.JSONEq(t, `[0]`, string(wire["contexts"]), cmd.Name)
+		assert.NotContains(t, wire, "dm_permission", cmd.Name)
+		assert.Equal(t, cmd.Name, strings.Trim(string(wire["name"]), `"`), "discordgo's fields are written beside")
 	}
 }

@@ -223,7 +223,6 @@ func settingsCommand() *discordgo.ApplicationCommand {
 		NameLocalizations:        Localized("settings_cmd_name"),
 		Description:              En("settings_cmd_desc"),
 		DescriptionLocalizations: Localized("settings_cmd_desc"),
-		Contexts:                 &guildOnly,
 	}
 }
 

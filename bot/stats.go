@@ -189,7 +189,7 @@ func (b *Bot) statsCommands() []*discordgo.ApplicationCommand {
 		return &discordgo.ApplicationCommand{
 			Name: En(id + "_cmd_name"), NameLocalizations: Localized(id + "_cmd_name"),
 			Description: En(id + "_cmd_desc"), DescriptionLocalizations: Localized(id + "_cmd_desc"),
-			Contexts: &guildOnly, Options: opts,
+			Options: opts,
 		}
 	}
 	return []*discordgo.ApplicationCommand{

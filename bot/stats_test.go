@@ -257,14 +257,14 @@ func TestLeaderboardShowsTheAskersLine(t *testing.T) {
 func TestStatsCommandsRegistered(t *testing.T) {
 	t.Parallel()
 	h := newStatsHarness(t)
-	names := map[string]*discordgo.ApplicationCommand{}
+	names := map[string]Command{}
 	for _, c := range h.b.Commands() {
 		names[c.Name] = c
 	}
 	for _, n := range []string{"stats", "leaderboard", "forget-me"} {
 		c := names[n]
-		require.NotNil(t, c, n)
-		assert.Equal(t, []discordgo.InteractionContextType{discordgo.InteractionContextGuild}, *c.Contexts)
+		require.NotNil(t, c.ApplicationCommand, n)
+		assert.Equal(t, []InteractionContext{ContextGuild}, c.Contexts)
 		assert.Regexp(t, `^[-_\p{Ll}\p{N}]{1,32}$`, (*c.NameLocalizations)[discordgo.French])
 		assert.NotEmpty(t, (*c.DescriptionLocalizations)[discordgo.French])
 	}

@@ -383,7 +383,6 @@ func (b *Bot) gameCommands() []*discordgo.ApplicationCommand {
 			NameLocalizations:        Localized(name + "_cmd_name"),
 			Description:              En(name + "_cmd_desc"),
 			DescriptionLocalizations: Localized(name + "_cmd_desc"),
-			Contexts:                 &guildOnly,
 			Options:                  subs,
 		})
 	}

@@ -57,7 +57,6 @@ type wireMessage struct {
 // which discordgo's own decoding then takes.
 type wireComponent struct {
 	Type       discordgo.ComponentType `json:"type"`
-	ID         int                     `json:"id"`
 	Components []wireComponent         `json:"components"` // an action row's
 	CustomID   string                  `json:"custom_id"`
 	Disabled   bool                    `json:"disabled"`
@@ -66,7 +65,6 @@ type wireComponent struct {
 	Style discordgo.ButtonStyle     `json:"style"`
 	Emoji *discordgo.ComponentEmoji `json:"emoji"`
 	URL   string                    `json:"url"`
-	SKUID string                    `json:"sku_id"`
 	// A select menu's.
 	Placeholder   string                             `json:"placeholder"`
 	MinValues     *int                               `json:"min_values"`
@@ -165,16 +163,16 @@ func (w *wireComponent) component() (discordgo.MessageComponent, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &discordgo.ActionsRow{Components: cs, ID: w.ID}, nil
+		return &discordgo.ActionsRow{Components: cs}, nil
 	case discordgo.ButtonComponent:
 		return &discordgo.Button{Label: w.Label, Style: w.Style, Disabled: w.Disabled, Emoji: w.Emoji,
-			URL: w.URL, CustomID: w.CustomID, SKUID: w.SKUID, ID: w.ID}, nil
+			URL: w.URL, CustomID: w.CustomID}, nil
 	case discordgo.SelectMenuComponent, discordgo.ChannelSelectMenuComponent, discordgo.UserSelectMenuComponent,
 		discordgo.RoleSelectMenuComponent, discordgo.MentionableSelectMenuComponent:
 		return &discordgo.SelectMenu{MenuType: discordgo.SelectMenuType(w.Type), CustomID: w.CustomID,
 			Placeholder: w.Placeholder, MinValues: w.MinValues, MaxValues: w.MaxValues,
 			DefaultValues: w.DefaultValues, Options: w.Options, Disabled: w.Disabled,
-			ChannelTypes: w.ChannelTypes, ID: w.ID}, nil
+			ChannelTypes: w.ChannelTypes}, nil
 	}
 	return nil, fmt.Errorf("%w: type %d", errOtherComponent, w.Type)
 }

@@ -33,7 +33,7 @@ var mu sync.Mutex
 // SetBaseURL re-points every discordgo Endpoint string variable derived from
 // EndpointDiscord and EndpointAPI at base (for example
 // "http://127.0.0.1:8765/"), so REST calls go to base + "api/v9/...". The
-// Endpoint functions of discordgo v0.29.0 read these variables when called,
+// Endpoint functions of discordgo v0.28.1 read these variables when called,
 // so they follow too. An empty base restores DefaultBaseURL.
 //
 // SetBaseURL is idempotent and safe for concurrent use with itself. Setting
@@ -74,7 +74,6 @@ func SetBaseURL(base string) error {
 	discordgo.EndpointWebhooks = api + "webhooks/"
 	discordgo.EndpointStickers = api + "stickers/"
 	discordgo.EndpointStageInstances = api + "stage-instances"
-	discordgo.EndpointSKUs = api + "skus"
 	discordgo.EndpointVoice = api + "/voice/"
 	discordgo.EndpointVoiceRegions = discordgo.EndpointVoice + "regions"
 	discordgo.EndpointNitroStickersPacks = api + "/sticker-packs"

@@ -46,10 +46,6 @@ func (r quickRow) MarshalJSON() ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	if r.ID != 0 {
-		b = append(b, `,"id":`...)
-		b = strconv.AppendInt(b, int64(r.ID), 10)
-	}
 	b = append(b, `,"type":`...)
 	b = strconv.AppendUint(b, uint64(discordgo.ActionsRowComponent), 10)
 	return append(b, '}'), nil
@@ -106,14 +102,6 @@ func appendButton(b []byte, bt discordgo.Button) []byte {
 	if bt.CustomID != "" {
 		b = append(b, `,"custom_id":`...)
 		b = appendString(b, bt.CustomID)
-	}
-	if bt.SKUID != "" {
-		b = append(b, `,"sku_id":`...)
-		b = appendString(b, bt.SKUID)
-	}
-	if bt.ID != 0 {
-		b = append(b, `,"id":`...)
-		b = strconv.AppendInt(b, int64(bt.ID), 10)
 	}
 	b = append(b, `,"type":`...)
 	b = strconv.AppendUint(b, uint64(discordgo.ButtonComponent), 10)

@@ -41,12 +41,6 @@ func oddButton(rng *rand.Rand) discordgo.Button {
 	if rng.IntN(4) != 0 {
 		bt.CustomID = oddString(rng, 3)
 	}
-	if rng.IntN(6) == 0 {
-		bt.SKUID = oddString(rng, 2)
-	}
-	if rng.IntN(4) == 0 {
-		bt.ID = rng.IntN(2000) - 1000
-	}
 	return bt
 }
 
@@ -74,9 +68,6 @@ func oddRow(rng *rand.Rand) discordgo.ActionsRow {
 		for range rng.IntN(6) {
 			r.Components = append(r.Components, oddComponent(rng))
 		}
-	}
-	if rng.IntN(5) == 0 {
-		r.ID = rng.IntN(100)
 	}
 	return r
 }

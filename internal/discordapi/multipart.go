@@ -84,6 +84,6 @@ func respond(ctx context.Context, s *discordgo.Session, i *discordgo.Interaction
 	if err != nil {
 		return err
 	}
-	_, err = s.RequestRaw("POST", endpoint, contentType, body, endpoint, 0, opts(ctx)...)
+	_, err = s.RequestWithLockedBucket("POST", endpoint, contentType, body, s.Ratelimiter.LockBucket(endpoint), 0, opts(ctx)...)
 	return err
 }

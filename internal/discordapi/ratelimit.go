@@ -18,7 +18,7 @@ import (
 // Rate limits of the requests made with the bot token
 // (https://discord.com/developers/docs/topics/rate-limits).
 //
-// discordgo v0.29.0 sleeps, before sending a request, until the reset of
+// discordgo v0.28.1 sleeps, before sending a request, until the reset of
 // its bucket when the bucket is empty, whatever the request's context and
 // the no-retry option say; and it remembers a global 429 only when the
 // answer carries X-RateLimit-Reset-After, which Discord's documented
