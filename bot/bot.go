@@ -228,7 +228,9 @@ func (b *Bot) Register(s *discordgo.Session) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	// Start-up may wait out a rate limit: replicas starting together
-	// register the same commands at once.
+	// register the same commands at once. The request is discordgo's bulk
+	// overwrite (PUT of the commands' route), each command with its
+	// contexts (Command).
 	endpoint := discordgo.EndpointApplicationGlobalCommands(appID)
 	if b.guild != "" {
 		endpoint = discordgo.EndpointApplicationGuildCommands(appID, b.guild)

@@ -45,7 +45,7 @@ func languageOption() *discordgo.ApplicationCommandOption {
 	return o
 }
 
-// Command is a command's definition as it is registered (Bot.register):
+// Command is a command's definition as it is registered (Bot.Register):
 // discordgo's, with the contexts it is offered in.
 type Command struct {
 	*discordgo.ApplicationCommand
