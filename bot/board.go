@@ -170,6 +170,12 @@ func (c *Call) answerStale(g *present.Game, lobbyClick bool) error {
 // follow-up of the click) and becomes the table's board, so that the game
 // goes on from there.
 func (c *Call) answerRestored(g *present.Game) error {
+	if !clickedOnMessage(c.I) {
+		// A custom id is the client's to send: one of a version ahead that
+		// the message does not carry is forged, not a board of a later
+		// game.
+		return fmt.Errorf("%w: a version ahead of the game that the message does not carry", ErrBadCustomID)
+	}
 	r, td, err := c.readTable(g)
 	if err != nil {
 		return err

@@ -29,28 +29,71 @@ func FuzzClick(f *testing.F) {
 		h := newDixHarness(t, 4, false)
 		board := h.openGame("dix", []string{"u1", "u2"}, nil)
 		require.NotNil(t, board)
-		before := snapshot(h)
-		var r result
-		switch {
-		case modal:
-			r = h.Submit(user, board, id, map[string]string{modalText: value})
-		case value != "":
-			r = h.ClickOn(user, board, id, value)
-		default:
-			r = h.ClickOn(user, board, id)
-		}
-		answers := 0
-		for _, c := range r.Calls {
-			if c.Op == "respond" {
-				answers++
+		clickOnce(h, board, id, user, value, modal)
+	})
+}
+
+// FuzzClickEveryGame is FuzzClick on a table that hosts the three games,
+// on a game of the one pick names, on its board or, with onPrompt, on the
+// clicker's private prompt: Qwixx's marks, Dixxit's clue, its form and
+// the clue said aloud, and every game's ids on the messages of another.
+// The interactions' ids are snowflakes of the bot's clock, as Discord's.
+func FuzzClickEveryGame(f *testing.F) {
+	f.Add(uint8(1), false, "qwixx:mv:0:w r10", "u1", "", false)
+	f.Add(uint8(1), false, "qwixx:mv:0:w -", "u2", "", false)
+	f.Add(uint8(1), true, "qwixx:mv:0:c g7", "u2", "", false)
+	f.Add(uint8(1), true, "qwixx:mv:0:w b10", "u3", "", false)
+	f.Add(uint8(2), true, "dixxit:md:0:clue", "u2", "", false)
+	f.Add(uint8(2), true, "dixxit:ms:0:clue", "u2", "a cat in the rain", true)
+	f.Add(uint8(2), true, "dixxit:mv:0:aloud", "u2", "", false)
+	f.Add(uint8(2), true, "dixxit:mv:0:aloud", "u1", "", false)
+	f.Add(uint8(0), true, "dix:mv:1:d", "u1", "", false)
+	f.Add(uint8(0), false, "qwixx:mv:0:w r10", "u1", "", false)
+	f.Add(uint8(1), true, "dixxit:ms:0:clue", "u1", "x", true)
+	f.Add(uint8(2), false, "table:set:0:lang", "u3", "fr", false)
+	f.Fuzz(func(t *testing.T, pick uint8, onPrompt bool, id, user, value string, modal bool) {
+		h := newEveryGameHarness(t)
+		game := []string{"dix", "qwixx", "dixxit"}[int(pick)%3]
+		target := h.openGame(game, []string{"u1", "u2", "u3"}, nil)
+		require.NotNil(t, target)
+		if pr, ok := gameFind(game, target, verbPrompt, ""); ok && onPrompt {
+			if msg := h.dclick(user, target, pr).Shown(nil); msg != nil && len(msg.Components) > 0 {
+				target = msg
 			}
 		}
-		require.Equal(t, 1, answers)
-		assert.Zero(t, h.Obs.Outcomes["button/panic"]+h.Obs.Outcomes["select/panic"]+h.Obs.Outcomes["modal/panic"])
-		resp := r.Response()
-		if resp.Type == discordgo.InteractionResponseChannelMessageWithSource && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 &&
-			len(resp.Data.Embeds) == 0 && len(tabletest.ComponentIDs(resp.Data.Components)) <= 1 {
-			unchanged(h, before) // an error message: nothing changed
-		}
+		clickOnce(h, target, id, user, value, modal)
 	})
+}
+
+// clickOnce clicks id on msg as user (with value, a menu's choice or,
+// with modal, a form's text), in an interaction whose id is a snowflake
+// of the bot's clock, and checks that it is answered once, does not
+// panic, and changes nothing when refused.
+func clickOnce(h *harness, msg *tabletest.Message, id, user, value string, modal bool) {
+	t := h.T
+	before := snapshot(h)
+	var r result
+	switch {
+	case modal:
+		r = h.dsubmit(user, msg, id, value)
+	case value != "":
+		i := h.ClickIx(user, msg, id, value)
+		i.ID = h.snowflake()
+		r = h.Run(i)
+	default:
+		r = h.dclick(user, msg, id)
+	}
+	answers := 0
+	for _, c := range r.Calls {
+		if c.Op == "respond" {
+			answers++
+		}
+	}
+	require.Equal(t, 1, answers)
+	assert.Zero(t, h.Obs.Outcomes["button/panic"]+h.Obs.Outcomes["select/panic"]+h.Obs.Outcomes["modal/panic"])
+	resp := r.Response()
+	if resp.Type == discordgo.InteractionResponseChannelMessageWithSource && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 &&
+		len(resp.Data.Embeds) == 0 && len(tabletest.ComponentIDs(resp.Data.Components)) <= 1 {
+		unchanged(h, before) // an error message: nothing changed
+	}
 }

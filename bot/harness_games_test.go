@@ -12,6 +12,8 @@ import (
 	"github.com/dixgame/dixbot/bot/present"
 	rules "github.com/dixgame/dixbot/engine/qwixx"
 
+	botdix "github.com/dixgame/dixbot/bot/dix"
+	botdixxit "github.com/dixgame/dixbot/bot/dixxit"
 	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	"github.com/dixgame/dixbot/internal/redistest"
 	"github.com/dixgame/dixbot/internal/tabletest"
@@ -25,6 +27,19 @@ func newQwixxHarness(t *testing.T, pictures bool) *harness {
 	h := newHarness(t)
 	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
 		NoPictures: !pictures, Games: []present.Game{botqwixx.Game()}})
+	require.NoError(t, err)
+	b.workBudget, b.deferAfter = harnessBudget, harnessBudget
+	h.b = b
+	return h
+}
+
+// newEveryGameHarness is a harness whose table hosts the three games,
+// without pictures.
+func newEveryGameHarness(t *testing.T) *harness {
+	t.Helper()
+	h := newHarness(t)
+	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
+		NoPictures: true, Games: []present.Game{botdix.Game(), botqwixx.Game(), botdixxit.Game()}})
 	require.NoError(t, err)
 	b.workBudget, b.deferAfter = harnessBudget, harnessBudget
 	h.b = b

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/locales"
 )
@@ -49,5 +50,38 @@ func TestClickOnABoardAheadOfTheStore(t *testing.T) {
 		h.ClickOn(active, fresh, draw)
 		after, _, _, _ := h.dixNow()
 		assert.Equal(t, g.Seq+1, after.Seq, "the game goes on from the fresh board")
+	}
+}
+
+// A click whose custom id names a later version of the game than the
+// store's, on a board that does not carry it, is forged, not a board of a
+// restored store: in every game it is refused privately, the board keeps
+// its buttons, no board follows and nothing changes. On the message that
+// carries it (the restored board above), the same id is answered as
+// restored.
+func TestForgedVersionAheadChangesNothing(t *testing.T) {
+	t.Parallel()
+	for _, game := range []string{"dix", "qwixx", "dixxit"} {
+		t.Run(game, func(t *testing.T) {
+			t.Parallel()
+			h := newEveryGameHarness(t)
+			board := h.openGame(game, []string{"u1", "u2", "u3"}, nil)
+			ids := tabletest.ComponentIDs(board.Components)
+			require.NotEmpty(t, ids)
+			p, err := parseID(ids[0], gameVerbs)
+			require.NoError(t, err)
+			forged := present.CustomID(game, verbMove, p.n+1, "x")
+			before := snapshot(h)
+			for _, u := range []string{"u1", "u2", "u3"} {
+				res := h.dclick(u, board, forged)
+				resp := res.Response()
+				require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type, res.Describe())
+				assert.NotZero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral)
+				assert.Equal(t, locales.T("en", "err_bad_custom_id", nil), resp.Data.Content)
+				require.Len(t, res.Calls, 1, "the answer alone: %s", res.Describe())
+			}
+			unchanged(h, before)
+			assert.Equal(t, ids, tabletest.ComponentIDs(h.Rec.Message(board.ID).Components), "the board keeps its buttons")
+		})
 	}
 }

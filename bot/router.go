@@ -193,6 +193,47 @@ func (c *Call) modalValues() map[string]string {
 	return out
 }
 
+// clickedOnMessage reports whether the custom id of the component
+// interaction i is one of its message's components, as on every click a
+// Discord client makes; the id is the client's to send
+// (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-message-component-data-structure),
+// and may name a component the message does not have.
+func clickedOnMessage(i *discordgo.Interaction) bool {
+	d, ok := i.Data.(discordgo.MessageComponentInteractionData)
+	if !ok || i.Message == nil {
+		return false
+	}
+	var on func([]discordgo.MessageComponent) bool
+	on = func(cs []discordgo.MessageComponent) bool {
+		for _, comp := range cs {
+			var id string
+			switch v := comp.(type) {
+			case *discordgo.ActionsRow:
+				if on(v.Components) {
+					return true
+				}
+			case discordgo.ActionsRow:
+				if on(v.Components) {
+					return true
+				}
+			case *discordgo.Button:
+				id = v.CustomID
+			case discordgo.Button:
+				id = v.CustomID
+			case *discordgo.SelectMenu:
+				id = v.CustomID
+			case discordgo.SelectMenu:
+				id = v.CustomID
+			}
+			if id != "" && id == d.CustomID {
+				return true
+			}
+		}
+		return false
+	}
+	return on(i.Message.Components)
+}
+
 // parseNumber reads a typed whole number 0–most; blank is 0 when optional.
 func parseNumber(s string, optional bool, most int) (int, error) {
 	s = strings.TrimSpace(s)
