@@ -23,8 +23,8 @@ import (
 func (c *Call) answerLost(err error) bool {
 	ahead := errors.Is(err, ErrAhead)
 	if c.Responded || c.I.Message == nil || c.I.Type != discordgo.InteractionMessageComponent ||
-		!ahead && !errors.Is(err, dixbot.ErrNotFound) {
-		return false
+		!ahead && !errors.Is(err, dixbot.ErrNotFound) || !clickedOnMessage(c.I) {
+		return false // a custom id the message does not carry is forged: refused as such
 	}
 	key := "err_game_gone"
 	if ahead {

@@ -41,6 +41,25 @@ func TestLostGameRetiresItsButtons(t *testing.T) {
 	}
 }
 
+// A custom id the board does not carry, of a game the store does not
+// have, is forged, not a click on a lost game's board: it is told that
+// there is no game and the board keeps its buttons.
+func TestForgedClickOnAGoneGameKeepsTheButtons(t *testing.T) {
+	t.Parallel()
+	h := newDixHarness(t, 4, false)
+	board := h.openGame("dix", []string{"u1", "u2"}, nil)
+	ids := tabletest.ComponentIDs(board.Components)
+	require.NoError(t, h.St.Delete(context.Background(), h.Channel))
+
+	r := h.ClickOn("u2", board, buttonID("dix", verbStep, 7, "hand"))
+	resp := r.Response()
+	require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type, r.Describe())
+	assert.NotZero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral)
+	assert.Equal(t, locales.T("en", "table_err_no_game", map[string]any{"Command": "/dix"}), resp.Data.Content)
+	assert.Equal(t, ids, tabletest.ComponentIDs(h.Rec.Message(board.ID).Components), "the board keeps its buttons")
+	assert.Zero(t, h.Obs.Outcomes["button/stale"])
+}
+
 // A private prompt whose decision is over loses its buttons when clicked:
 // it turns into the "outdated" answer instead of staying live beside the
 // prompt the decision was taken in.
