@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/engine"
@@ -107,6 +109,16 @@ func (c *Call) lobbyButton(g *present.Game, p parsedID) error {
 		steady := p.n == 0 && steadyLobbyVerb(p.Verb)
 		if r.Data != nil || !steady && uint64(td.Lobby) != p.n || c.I.Message != nil && laterID(td.opening(), c.I.Message.ID) {
 			return ErrStale
+		}
+		if m := c.I.Message; m != nil && m.Flags&discordgo.MessageFlagsEphemeral == 0 && !clickedOnMessage(c.I) &&
+			(td.BoardVia == nil || td.BoardVia.Orig != m.ID) {
+			// The lobby's answer is made in place: a message that does
+			// not carry the id clicked and was never clicked as the
+			// lobby (a ping, a notice) is no lobby, and the id is forged.
+			// The lobby itself may no longer carry it: Discord sends the
+			// message as it is now, its buttons perhaps redrawn since the
+			// clicker's screen showed them.
+			return fmt.Errorf("%w: a lobby's id on a message that does not carry it", ErrBadCustomID)
 		}
 		if v := c.boardVia(); v != nil {
 			td.BoardVia = v

@@ -50,7 +50,13 @@ func (c *Call) applyMove(g *present.Game, p parsedID) error {
 		}
 		if v := c.boardVia(); v != nil && laterID(v.Orig, td.Board) {
 			// A board posted again (/<game> board) whose adoption was
-			// lost: the click makes it the board.
+			// lost: the click makes it the board. A later message that
+			// does not carry the id clicked (a ping, a notice) is no
+			// board: the id is forged, and the answer, made in place,
+			// would turn that message into one.
+			if !clickedOnMessage(c.I) {
+				return fmt.Errorf("%w: a message after the board that does not carry it", ErrBadCustomID)
+			}
 			td.adopt(r, g, v.Orig, v, c.B.now())
 		}
 		if td.Paused != "" {

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
@@ -83,5 +84,43 @@ func TestForgedVersionAheadChangesNothing(t *testing.T) {
 			unchanged(h, before)
 			assert.Equal(t, ids, tabletest.ComponentIDs(h.Rec.Message(board.ID).Components), "the board keeps its buttons")
 		})
+	}
+}
+
+// A custom id clicked on a public message that does not carry it, later
+// than the table's board (a ping, a notice), is forged: whatever its
+// verb, in the lobby and in the game of every game, the answer is private,
+// that message is never edited into a board or a lobby, and nothing is
+// stored.
+func TestIdsClickedOnAnotherMessage(t *testing.T) {
+	t.Parallel()
+	for _, game := range []string{"dix", "qwixx", "dixxit"} {
+		for _, started := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/started=%v", game, started), func(t *testing.T) {
+				t.Parallel()
+				h := newEveryGameHarness(t)
+				var shown *tabletest.Message
+				if started {
+					shown = h.openGame(game, []string{"u1", "u2", "u3"}, nil)
+				} else {
+					shown = h.Run(h.startIx(game, "u1", nil)).Shown(nil)
+					join, ok := gameFind(game, shown, verbJoin, "")
+					require.True(t, ok)
+					shown = h.ClickOn("u2", shown, join).Shown(shown)
+				}
+				ping := &tabletest.Message{ID: "f999999", Content: "⏳ a ping"}
+				before := snapshot(h)
+				for _, id := range tabletest.ComponentIDs(shown.Components) {
+					for _, u := range []string{"u1", "u2", "u3"} {
+						res := h.dclick(u, ping, id)
+						resp := res.Response()
+						assert.NotEqual(t, discordgo.InteractionResponseUpdateMessage, resp.Type, "%s by %s: %s", id, u, res.Describe())
+						assert.NotEqual(t, discordgo.InteractionResponseDeferredMessageUpdate, resp.Type, "%s by %s: %s", id, u, res.Describe())
+					}
+				}
+				assert.Nil(t, h.Rec.Message(ping.ID), "the ping is never edited")
+				unchanged(h, before)
+			})
+		}
 	}
 }

@@ -194,10 +194,12 @@ func (c *Call) modalValues() map[string]string {
 }
 
 // clickedOnMessage reports whether the custom id of the component
-// interaction i is one of its message's components, as on every click a
-// Discord client makes; the id is the client's to send
-// (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-message-component-data-structure),
-// and may name a component the message does not have.
+// interaction i is one of its message's components. The id is the
+// client's to send
+// (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-message-component-data-structure)
+// and may name a component the message never had; the message is as
+// Discord has it when the click arrives, so a button redrawn since the
+// clicker's screen showed it is not there either.
 func clickedOnMessage(i *discordgo.Interaction) bool {
 	d, ok := i.Data.(discordgo.MessageComponentInteractionData)
 	if !ok || i.Message == nil {
