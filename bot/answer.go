@@ -282,13 +282,20 @@ func messageURL(guild, channel, message string) string {
 }
 
 // updateOrReply replaces the ephemeral prompt the user clicked on with text
-// (or answers with an ephemeral message when there is no such message).
+// (or answers with an ephemeral message when there is no such message: a
+// public one is never replaced by a private answer's text).
 func (c *Call) updateOrReply(text string, comps []discordgo.MessageComponent) {
-	if c.I.Message == nil {
+	if !clickedEphemeral(c.I) {
 		c.Ephemeral(text, comps)
 		return
 	}
 	c.Update(text, nil, comps)
+}
+
+// clickedEphemeral reports whether i is a click on an ephemeral message:
+// one the clicker alone sees, which an answer may replace in place.
+func clickedEphemeral(i *discordgo.Interaction) bool {
+	return i.Type == discordgo.InteractionMessageComponent && i.Message != nil && i.Message.Flags&discordgo.MessageFlagsEphemeral != 0
 }
 
 // Modal answers with a modal of text inputs.

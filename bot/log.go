@@ -311,7 +311,7 @@ func (c *Call) showLog(g *present.Game, page uint64) error {
 	if len(row) > 0 {
 		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: row}}
 	}
-	if c.I.Type == discordgo.InteractionMessageComponent {
+	if clickedEphemeral(c.I) { // a page of the log, turned
 		c.Update(text, nil, comps)
 		return nil
 	}

@@ -89,9 +89,12 @@ func TestForgedVersionAheadChangesNothing(t *testing.T) {
 
 // A custom id clicked on a public message that does not carry it, later
 // than the table's board (a ping, a notice), is forged: whatever its
-// verb, in the lobby and in the game of every game, the answer is private,
-// that message is never edited into a board or a lobby, and nothing is
-// stored.
+// verb (the ids the lobby or the board carries, and those of the other
+// messages of the table: a page of the log, a kick vote, the abandon's
+// confirmation, Rematch, a prompt's step or form, /forget-me's and
+// /settings' own), in the lobby and in the
+// game of every game, the answer is private, that message is never edited
+// into a board, a lobby or a page of the log, and nothing is stored.
 func TestIdsClickedOnAnotherMessage(t *testing.T) {
 	t.Parallel()
 	for _, game := range []string{"dix", "qwixx", "dixxit"} {
@@ -110,7 +113,16 @@ func TestIdsClickedOnAnotherMessage(t *testing.T) {
 				}
 				ping := &tabletest.Message{ID: "f999999", Content: "⏳ a ping"}
 				before := snapshot(h)
-				for _, id := range tabletest.ComponentIDs(shown.Components) {
+				ids := tabletest.ComponentIDs(shown.Components)
+				for _, verb := range []string{verbLog, verbKick, verbEnd, verbKeep, verbAgain, verbPrompt, verbStep, verbModal} {
+					for n := range uint64(3) {
+						for _, arg := range []string{"", "0", "1"} {
+							ids = append(ids, buttonID(game, verb, n, arg))
+						}
+					}
+				}
+				ids = append(ids, tableID(verbForgetYes), tableID(verbForgetNo), tableID(verbSettings, "lang"), tableID(verbSettings, "pace"))
+				for _, id := range ids {
 					for _, u := range []string{"u1", "u2", "u3"} {
 						res := h.dclick(u, ping, id)
 						resp := res.Response()

@@ -260,11 +260,8 @@ func (c *Call) settingsChange(arg string) error {
 	bad := Refuse(ErrBadInput, "settings_err_value", nil)
 	if p, ok := menuPage(value); ok && (arg == setGame || arg == setOption) {
 		// A page of a long menu: shown, nothing saved.
-		if c.I.Message == nil {
-			return bad
-		}
 		text, comps := c.B.settingsView(c.Lang, s, "", menuAt{arg, p})
-		c.Update(text, nil, comps)
+		c.updateOrReply(text, comps)
 		return nil
 	}
 	switch arg {
@@ -321,11 +318,7 @@ func (c *Call) settingsChange(arg string) error {
 		return err
 	}
 	text, comps := c.B.settingsView(c.Lang, s, locales.T(c.Lang, "settings_saved", nil), menuAt{})
-	if c.I.Message != nil {
-		c.Update(text, nil, comps)
-	} else {
-		c.Ephemeral(text, comps)
-	}
+	c.updateOrReply(text, comps)
 	return nil
 }
 

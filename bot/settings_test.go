@@ -403,3 +403,20 @@ func TestGamesBeyondTheLobbysMenusRefused(t *testing.T) {
 	_, err = New(Options{Store: tabletest.NewMemStore(), Games: []present.Game{g}})
 	assert.ErrorContains(t, err, "option values")
 }
+
+// /settings' menus chosen on a public message (a ping: the ids forged)
+// are answered privately, by one who may change the settings too: the
+// message is never turned into the settings panel.
+func TestSettingsMenusOnAPublicMessage(t *testing.T) {
+	t.Parallel()
+	h, _ := newSettingsHarness(t)
+	h.Perms["u1"] = discordgo.PermissionManageChannels
+	ping := &tabletest.Message{ID: "f999999", Content: "⏳ a ping"}
+	for _, choice := range [][2]string{{setLang, "fr"}, {setGame, pageMark + "1"}} {
+		res := h.ClickOn("u1", ping, tableID(verbSettings, choice[0]), choice[1])
+		resp := res.Response()
+		require.Equal(t, discordgo.InteractionResponseChannelMessageWithSource, resp.Type, "%v: %s", choice, res.Describe())
+		assert.NotZero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral)
+	}
+	assert.Nil(t, h.Rec.Message(ping.ID), "the ping is never edited")
+}
