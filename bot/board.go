@@ -153,9 +153,11 @@ func (c *Call) answerStale(g *present.Game, lobbyClick bool) error {
 			if err := c.showBoard(g, r, td); err != nil {
 				return err
 			}
-		case r.Data != nil && td.Board != "" && (lobbyClick || olderThanBoard(c.I.Message, td.Board)):
+		case r.Data != nil && td.Board != "" && (lobbyClick || olderThanBoard(c.I.Message, td.Board)) && clickedOnMessage(c.I):
 			// A board (or lobby) that should have been retired: it is,
-			// by this answer, and the clicker is led to the board.
+			// by this answer, and the clicker is led to the board. (A
+			// message that does not carry the id clicked has no button
+			// of the table's to retire.)
 			c.Shows = &shows{Retire: true}
 			c.Update(c.I.Message.Content, c.I.Message.Embeds, nil)
 			text += "\n" + locales.T(c.Lang, "stale_link", map[string]any{"URL": messageURL(c.I.GuildID, c.I.ChannelID, td.Board)})

@@ -91,8 +91,8 @@ func TestForgedVersionAheadChangesNothing(t *testing.T) {
 // than the table's board (a ping, a notice), is forged: whatever its
 // verb (the ids the lobby or the board carries, and those of the other
 // messages of the table: a page of the log, a kick vote, the abandon's
-// confirmation, Rematch, a prompt's step or form, /forget-me's and
-// /settings' own), in the lobby and in the
+// confirmation, Rematch, a prompt's step or form, the lobby's during the
+// game, /forget-me's and /settings' own), in the lobby and in the
 // game of every game, the answer is private, that message is never edited
 // into a board, a lobby or a page of the log, and nothing is stored.
 func TestIdsClickedOnAnotherMessage(t *testing.T) {
@@ -114,7 +114,7 @@ func TestIdsClickedOnAnotherMessage(t *testing.T) {
 				ping := &tabletest.Message{ID: "f999999", Content: "⏳ a ping"}
 				before := snapshot(h)
 				ids := tabletest.ComponentIDs(shown.Components)
-				for _, verb := range []string{verbLog, verbKick, verbEnd, verbKeep, verbAgain, verbPrompt, verbStep, verbModal} {
+				for _, verb := range []string{verbLog, verbKick, verbEnd, verbKeep, verbAgain, verbPrompt, verbStep, verbModal, verbJoin, verbLeave, verbGo, verbCancel, verbRmCPU, verbCPU} {
 					for n := range uint64(3) {
 						for _, arg := range []string{"", "0", "1"} {
 							ids = append(ids, buttonID(game, verb, n, arg))
