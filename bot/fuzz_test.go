@@ -34,32 +34,57 @@ func FuzzClick(f *testing.F) {
 }
 
 // FuzzClickEveryGame is FuzzClick on a table that hosts the three games,
-// on a game of the one pick names, on its board or, with onPrompt, on the
-// clicker's private prompt: Qwixx's marks, Dixxit's clue, its form and
-// the clue said aloud, and every game's ids on the messages of another.
+// on a game of the one pick names, on a message of the one where names:
+// its board (0), the clicker's private prompt (1: Qwixx's marks, Dixxit's
+// clue, its form and the clue said aloud) or a later public message that
+// carries no button (2: a ping), where nothing a click does may change the
+// game or the message; every game's ids go on the messages of another.
 // The interactions' ids are snowflakes of the bot's clock, as Discord's.
 func FuzzClickEveryGame(f *testing.F) {
-	f.Add(uint8(1), false, "qwixx:mv:0:w r10", "u1", "", false)
-	f.Add(uint8(1), false, "qwixx:mv:0:w -", "u2", "", false)
-	f.Add(uint8(1), true, "qwixx:mv:0:c g7", "u2", "", false)
-	f.Add(uint8(1), true, "qwixx:mv:0:w b10", "u3", "", false)
-	f.Add(uint8(2), true, "dixxit:md:0:clue", "u2", "", false)
-	f.Add(uint8(2), true, "dixxit:ms:0:clue", "u2", "a cat in the rain", true)
-	f.Add(uint8(2), true, "dixxit:mv:0:aloud", "u2", "", false)
-	f.Add(uint8(2), true, "dixxit:mv:0:aloud", "u1", "", false)
-	f.Add(uint8(0), true, "dix:mv:1:d", "u1", "", false)
-	f.Add(uint8(0), false, "qwixx:mv:0:w r10", "u1", "", false)
-	f.Add(uint8(1), true, "dixxit:ms:0:clue", "u1", "x", true)
-	f.Add(uint8(2), false, "table:set:0:lang", "u3", "fr", false)
-	f.Fuzz(func(t *testing.T, pick uint8, onPrompt bool, id, user, value string, modal bool) {
+	f.Add(uint8(1), uint8(0), "qwixx:mv:0:w r10", "u1", "", false)
+	f.Add(uint8(1), uint8(0), "qwixx:mv:0:w -", "u2", "", false)
+	f.Add(uint8(1), uint8(1), "qwixx:mv:0:c g7", "u2", "", false)
+	f.Add(uint8(1), uint8(1), "qwixx:mv:0:w b10", "u3", "", false)
+	f.Add(uint8(2), uint8(1), "dixxit:md:0:clue", "u2", "", false)
+	f.Add(uint8(2), uint8(1), "dixxit:ms:0:clue", "u2", "a cat in the rain", true)
+	f.Add(uint8(2), uint8(1), "dixxit:mv:0:aloud", "u2", "", false)
+	f.Add(uint8(2), uint8(1), "dixxit:mv:0:aloud", "u1", "", false)
+	f.Add(uint8(0), uint8(1), "dix:mv:1:d", "u1", "", false)
+	f.Add(uint8(0), uint8(0), "qwixx:mv:0:w r10", "u1", "", false)
+	f.Add(uint8(1), uint8(1), "dixxit:ms:0:clue", "u1", "x", true)
+	f.Add(uint8(2), uint8(0), "table:set:0:lang", "u3", "fr", false)
+	f.Add(uint8(1), uint8(2), "qwixx:mv:0:w r10", "u1", "", false)
+	f.Add(uint8(0), uint8(2), "dix:log:0", "u2", "", false)
+	f.Add(uint8(2), uint8(2), "dixxit:join:0", "u3", "", false)
+	f.Fuzz(func(t *testing.T, pick, where uint8, id, user, value string, modal bool) {
 		h := newEveryGameHarness(t)
 		game := []string{"dix", "qwixx", "dixxit"}[int(pick)%3]
 		target := h.openGame(game, []string{"u1", "u2", "u3"}, nil)
 		require.NotNil(t, target)
-		if pr, ok := gameFind(game, target, verbPrompt, ""); ok && onPrompt {
-			if msg := h.dclick(user, target, pr).Shown(nil); msg != nil && len(msg.Components) > 0 {
-				target = msg
+		switch where % 3 {
+		case 1:
+			if pr, ok := gameFind(game, target, verbPrompt, ""); ok {
+				if msg := h.dclick(user, target, pr).Shown(nil); msg != nil && len(msg.Components) > 0 {
+					target = msg
+				}
 			}
+		case 2:
+			ping := &tabletest.Message{ID: "f999999", Content: "⏳ a ping"}
+			before := snapshot(h)
+			if modal { // a form said to come from the public ping
+				i := h.Base(user, discordgo.InteractionModalSubmit)
+				i.ID = h.snowflake()
+				i.Data = discordgo.ModalSubmitInteractionData{CustomID: id, Components: []discordgo.MessageComponent{
+					&discordgo.ActionsRow{Components: []discordgo.MessageComponent{&discordgo.TextInput{CustomID: modalText, Value: value}}}}}
+				i.Message = &discordgo.Message{ID: ping.ID, ChannelID: h.Channel, Content: ping.Content}
+				r := h.Run(i)
+				require.NotEqual(t, discordgo.InteractionResponseUpdateMessage, r.Response().Type, r.Describe())
+			} else {
+				clickOnce(h, ping, id, user, value, modal)
+			}
+			unchanged(h, before)
+			assert.Nil(t, h.Rec.Message(ping.ID), "a message without the table's buttons is never edited")
+			return
 		}
 		clickOnce(h, target, id, user, value, modal)
 	})
