@@ -139,12 +139,12 @@ func TestBoardPictureKey(t *testing.T) {
 	assert.Len(t, f.Files, 1)
 }
 
-// A clue is text to show as typed: its Markdown and its mentions show as
-// the clue-giver typed them, on the board and in the log, neither bold
-// nor a mention pill (X4).
+// A clue is text to show as typed: its Markdown, its mentions and its
+// links show as the clue-giver typed them, on the board and in the log,
+// neither bold nor a mention pill nor a link Discord would preview (X4).
 func TestClueShowsAsTyped(t *testing.T) {
 	t.Parallel()
-	const typed = "flying **fold** @everyone <@123> _x_ `y` #z [l](u)"
+	const typed = "flying **fold** @everyone <@123> _x_ `y` #z [l](u) https://example.com/x HTTP://a.b steam://run"
 	for _, lang := range []string{"en", "fr"} {
 		g := newGame(t)
 		tb := present.Table{Lang: lang, Names: []string{"Ann", "Bob", "Chloé", "Dan"}}
@@ -154,7 +154,8 @@ func TestClueShowsAsTyped(t *testing.T) {
 		require.Len(t, tb.Log, 1)
 		b := Presenter{}.Board(tb, g)
 		for what, text := range map[string]string{"board": b.Content, "log": tb.Log[0]} {
-			assert.Contains(t, text, `flying \*\*fold\*\* @`+"\u200b"+`everyone \<@`+"\u200b"+`123\> \_x\_ `+"\\`y\\`"+` \#z \[l\](u)`, "%s %s", lang, what)
+			assert.Contains(t, text, `flying \*\*fold\*\* @`+"\u200b"+`everyone \<@`+"\u200b"+`123\> \_x\_ `+"\\`y\\`"+` \#z \[l\](u) https:`+"\u200b"+`//example.com/x HTTP:`+"\u200b"+`//a.b steam:`+"\u200b"+`//run`, "%s %s", lang, what)
+			assert.NotContains(t, text, "://", what)
 			assert.NotContains(t, text, "**fold**", what)
 			assert.NotContains(t, text, "<@1", what)
 			assert.NotContains(t, text, "@everyone", what)

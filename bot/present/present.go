@@ -603,10 +603,13 @@ func (b Board) Check() error {
 }
 
 // Escape is text a person typed (a clue, a name), to show as typed in a
-// message: Markdown's marks are escaped, and mentions (<@id>, <#id>,
-// <@&id>, @everyone, @here) are broken so that Discord neither draws nor
-// sends them, whatever a message's allowed mentions.
+// message: Markdown's marks are escaped, mentions (<@id>, <#id>, <@&id>,
+// @everyone, @here) are broken so that Discord neither draws nor sends
+// them, whatever a message's allowed mentions, and so are links
+// ("https://…": a zero-width space after the colon), so that a board never
+// carries a link a player typed nor the preview Discord would draw of it
+// (https://docs.discord.com/developers/link-previews/overview).
 func Escape(s string) string { return typed.Replace(s) }
 
 var typed = strings.NewReplacer(`\`, `\\`, `*`, `\*`, `_`, `\_`, `~`, `\~`, `|`, `\|`, "`", "\\`", `>`, `\>`, `<`, `\<`,
-	`[`, `\[`, `]`, `\]`, `#`, `\#`, `@`, "@\u200b")
+	`[`, `\[`, `]`, `\]`, `#`, `\#`, `@`, "@\u200b", "://", ":\u200b//")
