@@ -36,7 +36,7 @@ func (td *tableData) markLate(seat int) []string {
 		return nil
 	}
 	s.Away = true
-	return []string{locales.T(td.Lang, "log_absent", map[string]any{"Name": s.Name})}
+	return []string{locales.T(td.Lang, "log_absent", map[string]any{"Name": s.text()})}
 }
 
 // comeBack gives an absent person their seat back at now: their clock
@@ -44,7 +44,7 @@ func (td *tableData) markLate(seat int) []string {
 func (td *tableData) comeBack(seat int, st engine.State, now time.Time) {
 	s := &td.Seats[seat]
 	s.Away, s.Late = false, 0
-	td.addLog([]string{locales.T(td.Lang, "log_back", map[string]any{"Name": s.Name})})
+	td.addLog([]string{locales.T(td.Lang, "log_back", map[string]any{"Name": s.text()})})
 	for _, d := range st.ToDecide() {
 		if d == seat {
 			noteOpened(td, seat, now)

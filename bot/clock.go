@@ -200,7 +200,7 @@ func (b *Bot) decideOutOfTime(g *present.Game, st engine.State, td *tableData, n
 			return nil, nil, err
 		}
 		evs = append(evs, e...)
-		td.addLog([]string{locales.T(td.Lang, "table_timed_out", map[string]any{"Name": td.Seats[late].Name})})
+		td.addLog([]string{locales.T(td.Lang, "table_timed_out", map[string]any{"Name": td.Seats[late].text()})})
 		td.addLog(td.markLate(late))
 		more, err := b.advance(g, st, td, now)
 		if err != nil {

@@ -77,9 +77,9 @@ func (td *tableData) kickLabel(s int) string {
 	case votes > 0:
 		key = "btn_kick_votes"
 	}
-	d := map[string]any{"Votes": votes, "Name": td.Seats[s].Name}
+	d := map[string]any{"Votes": votes, "Name": td.Seats[s].text()}
 	if creator >= 0 {
-		d["Creator"] = td.Seats[creator].Name
+		d["Creator"] = td.Seats[creator].text()
 	}
 	return present.Truncate(locales.N(td.Lang, key, need, d), present.MaxButtonLabel)
 }
@@ -113,7 +113,7 @@ func (c *Call) kickClick(g *present.Game, arg string) error {
 		}
 		seat.Votes = append(seat.Votes, c.User)
 		now := c.B.now()
-		d := map[string]any{"Name": seat.Name, "Voter": present.Escape(c.Name), "Votes": len(seat.Votes), "Need": td.votesNeeded(target)}
+		d := map[string]any{"Name": seat.text(), "Voter": present.Escape(c.Name), "Votes": len(seat.Votes), "Need": td.votesNeeded(target)}
 		if c.User != td.Creator && len(seat.Votes) < td.votesNeeded(target) {
 			td.addLog([]string{locales.T(td.Lang, "log_kick_vote", d)})
 			td.oweChange(r, g, st, pingPlan{}, now, c.B.self)

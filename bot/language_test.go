@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
@@ -142,4 +143,48 @@ func TestPlayersNamedAsDiscordShowsThem(t *testing.T) {
 	id, name := userOf(&discordgo.Interaction{})
 	assert.Empty(t, id)
 	assert.Empty(t, name)
+}
+
+// A name is what its person typed: in every game, the lobby, the board
+// and its lines show it as typed, its Markdown, mentions and links
+// escaped (neither bold, a spoiler, a mention pill nor a link Discord
+// previews), while the table keeps it as typed for the pictures.
+func TestNamesShowAsTyped(t *testing.T) {
+	t.Parallel()
+	const typed = "**Bo** ||x|| @everyone https://x.example"
+	escaped := present.Escape(typed)
+	for _, game := range []string{"dix", "qwixx", "dixxit"} {
+		t.Run(game, func(t *testing.T) {
+			t.Parallel()
+			h := newEveryGameHarness(t)
+			h.Names["u2"] = typed
+			lobby := h.Run(h.startIx(game, "u1", nil)).Shown(nil)
+			join, ok := gameFind(game, lobby, verbJoin, "")
+			require.True(t, ok)
+			lobby = h.ClickOn("u2", lobby, join).Shown(lobby)
+			h.ClickOn("u3", lobby, join)
+			texts := []string{h.Rec.Message(lobby.ID).Content}
+			start, ok := gameFind(game, lobby, verbGo, "")
+			require.True(t, ok)
+			board := h.ClickOn("u1", lobby, start).Shown(lobby)
+			texts = append(texts, board.Content)
+			for _, e := range board.Embeds {
+				texts = append(texts, e.Title, e.Description)
+				for _, f := range e.Fields {
+					texts = append(texts, f.Name, f.Value)
+				}
+			}
+			all := strings.Join(texts, "\n")
+			assert.Contains(t, all, escaped)
+			for _, raw := range []string{"**Bo**", "||x||", "@everyone", "https://"} {
+				assert.NotContains(t, all, raw)
+			}
+			r, err := h.Db.Get(context.Background(), h.Channel)
+			require.NoError(t, err)
+			td, err := decodeTableData(r.Meta)
+			require.NoError(t, err)
+			require.Len(t, td.Seats, 3)
+			assert.Equal(t, typed, td.Seats[1].Name, "kept as typed")
+		})
+	}
 }

@@ -90,7 +90,7 @@ func (td *tableData) oweChange(r *dixbot.Record, g *present.Game, st engine.Stat
 	effs := []effect{{Kind: effEdit, By: by}}
 	if s := p.settle; s != nil && (s.ID != "" || s.Eff != 0) {
 		e := effect{Kind: effSettle, Msg: s.ID, Via: s.Via,
-			Text: locales.T(td.Lang, "table_ping_settled", map[string]any{"Names": strings.Join(s.Names, ", ")})}
+			Text: locales.T(td.Lang, "table_ping_settled", map[string]any{"Names": escapedList(s.Names)})}
 		if s.ID == "" {
 			e.Msg = "#" + strconv.FormatUint(uint64(s.Eff), 10)
 		}

@@ -226,7 +226,7 @@ func (c *Call) rematchTable(g *present.Game, r *dixbot.Record, td *tableData) (*
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		line := locales.T(ntd.Lang, "table_rematch_started", map[string]any{"Name": ntd.Seats[ntd.First-1].Name})
+		line := locales.T(ntd.Lang, "table_rematch_started", map[string]any{"Name": ntd.Seats[ntd.First-1].text()})
 		ntd.Log = appendLog(nil, append([]string{line}, ntd.Log...))
 		fresh := ntd.fresh
 		ntd.fresh, ntd.Lines, ntd.Unlogged = nil, 0, nil

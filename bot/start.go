@@ -163,7 +163,7 @@ func lobbyView(g *present.Game, td *tableData) (string, []discordgo.MessageCompo
 		if s.Level != "" {
 			key = "table_lobby_seat_cpu"
 		}
-		seats = append(seats, locales.T(td.Lang, key, map[string]any{"Name": s.Name, "Level": locales.T(td.Lang, "table_level_"+s.Level, nil)}))
+		seats = append(seats, locales.T(td.Lang, key, map[string]any{"Name": s.text(), "Level": locales.T(td.Lang, "table_level_"+s.Level, nil)}))
 	}
 	content := locales.T(td.Lang, "table_lobby", map[string]any{
 		"Game": En(name + "_title"), "Creator": td.creatorName(), "Seats": strings.Join(seats, "\n"),

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 	fastjson "github.com/segmentio/encoding/json"
@@ -187,6 +188,19 @@ type tableSeat struct {
 	Votes []string `json:"vt,omitempty"`
 }
 
+// text is the seat's name as text of a message: what its person typed,
+// escaped (present.Escape). Pictures draw Name as it is.
+func (s tableSeat) text() string { return present.Escape(s.Name) }
+
+// escapedList is names as text of a message, comma-separated.
+func escapedList(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = present.Escape(n)
+	}
+	return strings.Join(out, ", ")
+}
+
 func decodeTableData(b []byte) (*tableData, error) {
 	var td tableData
 	if err := json.Unmarshal(b, &td); err != nil {
@@ -245,7 +259,7 @@ func (b *Bot) onTableRead(game string, read *written, fn func(r *dixbot.Record, 
 func (td *tableData) refusalData(rf present.Refusal) map[string]any {
 	return rf.DataWith(func(s int) string {
 		if s >= 0 && s < len(td.Seats) {
-			return td.Seats[s].Name
+			return td.Seats[s].text()
 		}
 		return "?"
 	})

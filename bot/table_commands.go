@@ -120,11 +120,11 @@ func tableComponents(g *present.Game, st engine.State, td *tableData, pb present
 func (td *tableData) creatorName() string {
 	for _, s := range td.Seats {
 		if s.User == td.Creator && s.User != "" {
-			return s.Name
+			return s.text()
 		}
 	}
 	if len(td.Seats) > 0 {
-		return td.Seats[0].Name
+		return td.Seats[0].text()
 	}
 	return "?"
 }
@@ -238,7 +238,7 @@ func (c *Call) leaveCommand(g *present.Game) error {
 		if err != nil {
 			return err
 		}
-		td.addLog([]string{locales.T(td.Lang, "table_left", map[string]any{"Name": td.Seats[s].Name})})
+		td.addLog([]string{locales.T(td.Lang, "table_left", map[string]any{"Name": td.Seats[s].text()})})
 		td.tell(g, evs)
 		setTableDue(r, td, g, st)
 		td.oweChange(r, g, st, planPings(st, td, since, s, c.B.now()), c.B.now(), c.B.self)

@@ -60,3 +60,15 @@ func TestPictureFallsBackToText(t *testing.T) {
 	assert.Nil(t, b.Embeds[0].Image)
 	assert.Equal(t, text.Embeds, b.Embeds, "the board as text")
 }
+
+// The pictures draw the names as typed, the text of the board escapes
+// them (present.Escape): a name's Markdown marks are neither drawn with
+// their escapes nor read as Markdown.
+func TestPicturesDrawNamesAsTyped(t *testing.T) {
+	t.Parallel()
+	g, err := dix.New(dix.Options{Players: 2, Seed: 1, FirstPlayer: 0})
+	require.NoError(t, err)
+	tb := present.Table{Lang: "en", Names: []string{"**Bo**_x", "Al #2"}, Pictures: true}
+	assert.Equal(t, []string{"**Bo**_x", "Al #2"}, pictureNames(tb, g))
+	assert.Equal(t, []string{present.Escape("**Bo**_x"), present.Escape("Al #2")}, names(tb))
+}

@@ -3,6 +3,7 @@ package dixview
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -257,10 +258,15 @@ func publicView(g *dix.Game) dix.View {
 	return v
 }
 
-// pictureNames are the seats' names as the pictures draw them: without
-// the emoji their font cannot draw (PictureMarks gives it a robot).
+// pictureNames are the seats' names as the pictures draw them: as typed
+// (no Markdown's escapes), without the emoji their font cannot draw
+// (PictureMarks gives it a robot); ALIX's after the only seat of a solo
+// game.
 func pictureNames(t present.Table, g *dix.Game) []string {
-	ns := names(t)
+	ns := slices.Clone(t.Names)
+	if len(ns) == 1 {
+		ns = append(ns, locales.T(t.Lang, "dix_alix_name", nil))
+	}
 	out := make([]string, len(g.Players))
 	for s := range out {
 		if s < len(ns) {

@@ -148,7 +148,11 @@ func handStep(t present.Table, g *dix.Game, seat int) present.Prompt {
 	e := HandEmbed(v, g, seat)
 	e.Title = locales.T(lang, "dix_hand_title_yours", nil)
 	pl := g.Players[seat]
-	in := dixpicture.Hand{Name: picture.Drawable(v.Name(seat)), Collection: pl.Collection, Money: pl.Money, Consolation: pl.Consolation,
+	name := picture.Drawable(v.Name(seat)) // a seat by number, or ALIX
+	if pn := pictureNames(t, g); len(t.Names) > 0 && seat < len(pn) && pn[seat] != "" {
+		name = pn[seat] // as typed
+	}
+	in := dixpicture.Hand{Name: name, Collection: pl.Collection, Money: pl.Money, Consolation: pl.Consolation,
 		Labels: PictureLabels(lang)}
 	return present.Prompt{Embeds: []*discordgo.MessageEmbed{e}, Picture: handPicture(in)}
 }

@@ -17,8 +17,9 @@ import (
 // (package bot) fills it; the functions of this package only read it.
 type Table struct {
 	Lang string // the language of everything below and of what is rendered
-	// Names are the display names by seat, Markdown escaped (ALIX and the
-	// computer players named as the board shows them).
+	// Names are the display names by seat as text of a message, escaped
+	// (present.Escape; ALIX and the computer players named as the board
+	// shows them).
 	Names []string
 	// Marks are, by seat, what follows a name on the board and the
 	// scoreboard (absent, played by the computer); "" for none.

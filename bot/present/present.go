@@ -59,11 +59,12 @@ type Table struct {
 	Kept string
 }
 
-// Name returns the display name of seat ("?" for a seat the table does
-// not have).
+// Name returns the display name of seat as text of a message, escaped
+// (Escape: a name is what its person typed), "?" for a seat the table does
+// not have. Pictures draw Names as they are.
 func (t Table) Name(seat int) string {
 	if seat >= 0 && seat < len(t.Names) {
-		return t.Names[seat]
+		return Escape(t.Names[seat])
 	}
 	return "?"
 }
