@@ -30,11 +30,11 @@ func responderBot(s *discordgo.Session, i *discordgo.InteractionCreate) {
 				Content:         "<@" + i.Member.User.ID + "> opened a **DIX** lobby.",
 				AllowedMentions: &discordgo.MessageAllowedMentions{Users: []string{i.Member.User.ID}},
 				Embeds: []*discordgo.MessageEmbed{{
-					Title:       "Lobby",
+					Title:       `**Lobby** of \*x\*`,
 					Description: "Waiting for players (2–5).",
 					Color:       0x5865f2,
 					Fields: []*discordgo.MessageEmbedField{
-						{Name: "Players", Value: i.Member.User.Username, Inline: true},
+						{Name: `Players \|\|`, Value: i.Member.User.Username, Inline: true},
 						{Name: "Language", Value: "English", Inline: true},
 					},
 					Footer: &discordgo.MessageEmbedFooter{Text: "dix:lobby:1"},
@@ -108,6 +108,10 @@ func TestBrowserWebView(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`.suggestion`)), // the command box knows /dix start
 		chromedp.SendKeys(chromedp.CSS(`#box`), kb.Enter),
 		chromedp.WaitVisible(chromedp.CSS(`button[data-custom-id="join"]`)),
+		// Markdown in an embed's title and field names, and a backslash
+		// showing a mark itself.
+		chromedp.WaitVisible(`//div[contains(@class,"embed-title")]/b[text()="Lobby"]`),
+		chromedp.WaitVisible(`//div[contains(@class,"embed-field-name")][text()="Players ||"]`),
 		chromedp.Click(chromedp.CSS(`button[data-custom-id="join"]`)),
 		chromedp.WaitVisible(joined), // a plain string is an XPath/text search
 		chromedp.WaitVisible(chromedp.CSS(`button[data-custom-id="start"]`)),

@@ -56,9 +56,15 @@ function timestampText(d, style) {
 }
 
 // markdown renders the subset of Discord markdown the bot is likely to use,
-// with user, role and channel mentions highlighted.
+// with user, role and channel mentions highlighted. A backslash before a
+// mark shows the mark itself (\*, \_, \|, \<, …), as in Discord.
 function markdown(text) {
   let s = escapeHTML(text || "");
+  const kept = [];
+  s = s.replace(/\\(&lt;|&gt;|&amp;|&quot;|&#39;|[\\*_~`|\[\]#@:()\-])/g, (_, c) => {
+    kept.push(c);
+    return "\u0000" + (kept.length - 1) + "\u0000";
+  });
   s = s.replace(/`([^`]+)`/g, "<code>$1</code>");
   s = s.replace(/\*\*([^*]+)\*\*/g, "<b>$1</b>");
   s = s.replace(/__([^_]+)__/g, "<u>$1</u>");
@@ -81,7 +87,7 @@ function markdown(text) {
     const title = escapeHTML(d.toLocaleString(viewerLocale()));
     return `<span class="timestamp" title="${title}">${escapeHTML(timestampText(d, style || "f"))}</span>`;
   });
-  return s;
+  return s.replace(/\u0000(\d+)\u0000/g, (_, i) => kept[Number(i)]);
 }
 
 async function post(path, body) {
@@ -242,7 +248,11 @@ function renderEmbed(e) {
   const d = el("div", "embed");
   d.style.borderLeftColor = e.color ? "#" + e.color.toString(16).padStart(6, "0") : "#1e1f22";
   if (e.author && e.author.name) d.append(el("div", "embed-author", e.author.name));
-  if (e.title) d.append(el("div", "embed-title", e.title));
+  if (e.title) {
+    const x = el("div", "embed-title");
+    x.innerHTML = markdown(e.title);
+    d.append(x);
+  }
   if (e.description) {
     const x = el("div", "embed-description");
     x.innerHTML = markdown(e.description);
@@ -254,7 +264,9 @@ function renderEmbed(e) {
       const fd = el("div", "embed-field" + (f.inline ? " inline" : ""));
       const v = el("div", "embed-field-value");
       v.innerHTML = markdown(f.value);
-      fd.append(el("div", "embed-field-name", f.name), v);
+      const n = el("div", "embed-field-name");
+      n.innerHTML = markdown(f.name);
+      fd.append(n, v);
       fs.append(fd);
     }
     d.append(fs);
