@@ -77,9 +77,10 @@ func (td *tableData) kickLabel(s int) string {
 	case votes > 0:
 		key = "btn_kick_votes"
 	}
-	d := map[string]any{"Votes": votes, "Name": td.Seats[s].text()}
+	// A button's label is plain text: the names as typed.
+	d := map[string]any{"Votes": votes, "Name": td.Seats[s].Name}
 	if creator >= 0 {
-		d["Creator"] = td.Seats[creator].text()
+		d["Creator"] = td.Seats[creator].Name
 	}
 	return present.Truncate(locales.N(td.Lang, key, need, d), present.MaxButtonLabel)
 }
