@@ -250,3 +250,14 @@ func TestAbandonConfirmedBySomeoneElseFirst(t *testing.T) {
 	assert.Empty(t, tabletest.ComponentIDs(shown.Components), "the confirmation keeps no button")
 	assert.NotContains(t, res.Texts(), "/dix")
 }
+
+// A kick vote's button names the seats as typed: a label is plain text,
+// where an escape would show as a backslash.
+func TestKickButtonNamesAsTyped(t *testing.T) {
+	t.Parallel()
+	td := &tableData{Lang: "en", Creator: "u1", Seats: []tableSeat{{User: "u1", Name: "Al_x"}, {User: "u2", Name: "**Bo**"}, {User: "u3", Name: "Cy"}}}
+	label := td.kickLabel(1)
+	assert.Contains(t, label, "**Bo**")
+	assert.Contains(t, label, "Al_x")
+	assert.NotContains(t, label, `\`)
+}
