@@ -138,7 +138,7 @@ func (c *Call) answerStale(g *present.Game, lobbyClick bool) error {
 	}
 	if err == nil && c.I.Message != nil && c.I.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
 		switch {
-		case r.Data == nil && lobbyClick && (clickedOnMessage(c.I) || td.BoardVia != nil && td.BoardVia.Orig == c.I.Message.ID):
+		case r.Data == nil && lobbyClick && c.onLobby(td):
 			// The lobby, shown as it stands (not another message of
 			// the channel that a forged id was clicked on).
 			content, comps := lobbyView(g, td)

@@ -110,14 +110,9 @@ func (c *Call) lobbyButton(g *present.Game, p parsedID) error {
 		if r.Data != nil || !steady && uint64(td.Lobby) != p.n || c.I.Message != nil && laterID(td.opening(), c.I.Message.ID) {
 			return ErrStale
 		}
-		if m := c.I.Message; m != nil && m.Flags&discordgo.MessageFlagsEphemeral == 0 && !clickedOnMessage(c.I) &&
-			(td.BoardVia == nil || td.BoardVia.Orig != m.ID) {
-			// The lobby's answer is made in place: a message that does
-			// not carry the id clicked and was never clicked as the
-			// lobby (a ping, a notice) is no lobby, and the id is forged.
-			// The lobby itself may no longer carry it: Discord sends the
-			// message as it is now, its buttons perhaps redrawn since the
-			// clicker's screen showed them.
+		if m := c.I.Message; m != nil && m.Flags&discordgo.MessageFlagsEphemeral == 0 && !c.onLobby(td) {
+			// The lobby's answer is made in place: another message (a
+			// ping, a notice) is no lobby, and the id is forged.
 			return fmt.Errorf("%w: a lobby's id on a message that does not carry it", ErrBadCustomID)
 		}
 		if v := c.boardVia(); v != nil {
@@ -151,6 +146,14 @@ func (c *Call) lobbyButton(g *present.Game, p parsedID) error {
 	content, comps := lobbyView(g, td)
 	c.Update(content, nil, comps)
 	return nil
+}
+
+// onLobby reports whether the message clicked is td's lobby: it carries
+// the id clicked, or it was clicked as the lobby before. The lobby may no
+// longer carry the id: Discord sends the message as it is now, its
+// buttons perhaps redrawn since the clicker's screen showed them.
+func (c *Call) onLobby(td *tableData) bool {
+	return clickedOnMessage(c.I) || c.I.Message != nil && td.BoardVia != nil && td.BoardVia.Orig == c.I.Message.ID
 }
 
 // lobbyChange applies a click p on the lobby to td, within the update of

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -202,38 +203,7 @@ func (c *Call) modalValues() map[string]string {
 // clicker's screen showed it is not there either.
 func clickedOnMessage(i *discordgo.Interaction) bool {
 	d, ok := i.Data.(discordgo.MessageComponentInteractionData)
-	if !ok || i.Message == nil {
-		return false
-	}
-	var on func([]discordgo.MessageComponent) bool
-	on = func(cs []discordgo.MessageComponent) bool {
-		for _, comp := range cs {
-			var id string
-			switch v := comp.(type) {
-			case *discordgo.ActionsRow:
-				if on(v.Components) {
-					return true
-				}
-			case discordgo.ActionsRow:
-				if on(v.Components) {
-					return true
-				}
-			case *discordgo.Button:
-				id = v.CustomID
-			case discordgo.Button:
-				id = v.CustomID
-			case *discordgo.SelectMenu:
-				id = v.CustomID
-			case discordgo.SelectMenu:
-				id = v.CustomID
-			}
-			if id != "" && id == d.CustomID {
-				return true
-			}
-		}
-		return false
-	}
-	return on(i.Message.Components)
+	return ok && i.Message != nil && slices.Contains(customIDs(i.Message.Components), d.CustomID)
 }
 
 // parseNumber reads a typed whole number 0–most; blank is 0 when optional.
