@@ -28,9 +28,12 @@
 //     worth less), reading the penalties as those of the most penalised
 //     seat, whose fourth ends the game for all. It then plays the few
 //     best decisions by points, and every one that may end the game at
-//     once, out to the end hundreds of times each (the others by the
-//     normal level's rule, itself by its table, on dice from a source
-//     seeded by the position). Once the end is near (a row locked, a seat
+//     once, out hundreds of times each (the others by the normal level's
+//     rule, itself by its table, on dice from a source seeded by the
+//     position): at three and four seats for a few rounds, after which a
+//     logistic model fitted on its own games (`dixsim winfit`) reads its
+//     chance of finishing first from the sheets; elsewhere to the end of
+//     the game. Once the end is near (a row locked, a seat
 //     with three penalties, a row that a seat may lock) it plays for the
 //     win: it takes the decision that finished first most often; before,
 //     it keeps the best by points unless another finished first clearly

@@ -65,6 +65,21 @@ func decideStrong(g *qwixx.Game, seat int) (qwixx.Action, bool) {
 	return bestOf(opts), true
 }
 
+// decideStrongToEnd is decideStrong with every rollout played to the end
+// of the game (FitWinModel's player, which must not depend on the model
+// it fits).
+func decideStrongToEnd(g *qwixx.Game, seat int) (qwixx.Action, bool) {
+	var buf [10]Option
+	opts := appendOptions(buf[:0], g, seat, strongFuture(g, seat))
+	if len(opts) == 0 {
+		return qwixx.Action{}, false
+	}
+	if res, ok := searchTo(g, seat, opts, 0, nil); ok {
+		return res.cands[res.chosen], true
+	}
+	return bestOf(opts), true
+}
+
 // Timeout returns the decision taken for seat when its time runs out: a
 // pass on the white sum (never a penalty, since action 2 follows for the
 // active seat), and the strong level's decision on a colour sum (a

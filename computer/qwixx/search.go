@@ -13,14 +13,17 @@ import (
 
 // The strong level with others at the table plays its decisions out: the
 // few best decisions by its points measure, and every decision that may
-// end the game at once, are each played out to the end many times
-// (rollouts). A rollout plays every seat by a fast rule, the others by
+// end the game at once, are each played out many times (rollouts), to
+// the end of the game or, where a model of the chance of winning is
+// fitted, for searchHorizon rolls, after which the model reads the seat's
+// chance from the sheets (winchance.go). A rollout plays every seat by a fast rule, the others by
 // the normal level's (a reasonable player), the seat itself by its points
 // table (TableFuture); its dice come from a source seeded by the position
 // itself, never from the game's own rolls (Q11), so a decision stays a
 // function of what the seat may see. A tie for the most points is a
 // victory for each (Q10). Once the end is near (endNear) the seat plays
-// for the win: it takes the decision that finished first most often.
+// for the win: it takes the decision that finished first most often (its
+// chances summed, where rollouts stop short of the end).
 // Before, it keeps the best by points unless another finished first
 // clearly more often on the same dice (searchEarlyZ standard errors):
 // early in a game the chances of winning differ little, and a few hundred
@@ -538,7 +541,8 @@ func searchDecision(g *qwixx.Game, seat int, opts []Option) (qwixx.Action, bool)
 }
 
 // searched is what search found: the decisions it weighed (the best by
-// points first), the share of rollouts each won, and the one taken.
+// points first), the share of rollouts each won (each rollout counted
+// by its chance when it stops short of the end), and the one taken.
 type searched struct {
 	cands  []qwixx.Action
 	wins   []float64
@@ -564,6 +568,12 @@ func mostWon(wins []float64) int {
 // unless another beat it beyond doubt (clearlyBetter). ok is false in
 // solitaire or when there is one decision to weigh.
 func search(g *qwixx.Game, seat int, opts []Option) (searched, bool) {
+	return searchTo(g, seat, opts, searchHorizon[min(max(g.Players, 0), qwixx.MaxPlayers)], winModelOf(g.Players))
+}
+
+// searchTo is search with rollouts of horizon rolls, read by m after it
+// (playOutTo; 0 or nil: to the end of the game).
+func searchTo(g *qwixx.Game, seat int, opts []Option, horizon int, m *winModel) (searched, bool) {
 	var buf [qwixx.MaxPlayers]qwixx.Sheet
 	pre := publicSheets(g, buf[:])
 	if g.Solitaire || len(opts) < 2 {
@@ -576,11 +586,11 @@ func search(g *qwixx.Game, seat int, opts []Option) (searched, bool) {
 	root := newSimGame(g, seat, pre)
 	seed := positionSeed(g, seat, pre)
 	wins := make([]float64, len(cands))
-	won := make([][]uint8, len(cands)) // by candidate, by rollout: 1 when won
+	won := make([][]float32, len(cands)) // by candidate, by rollout: its chance of winning (1 or 0 when played to the end)
 	alive := make([]bool, len(cands))
 	played := make([]int, len(cands))
 	for k := range cands {
-		won[k] = make([]uint8, searchRollouts)
+		won[k] = make([]float32, searchRollouts)
 		alive[k] = true
 	}
 	src := rand.NewPCG(0, 0)
@@ -597,11 +607,11 @@ func search(g *qwixx.Game, seat int, opts []Option) (searched, bool) {
 			if sg.first(a) {
 				w = sg.won()
 			} else {
-				w, rolls = sg.playOut(r)
+				w, rolls = sg.playOutTo(r, horizon, m)
 				rolls++
 			}
 			work += rolls * (g.Players + searchActiveCost)
-			won[k][i] = uint8(w)
+			won[k][i] = float32(w)
 			wins[k] += w
 			played[k]++
 		}
@@ -624,7 +634,7 @@ func search(g *qwixx.Game, seat int, opts []Option) (searched, bool) {
 // clearlyBetter returns the candidate that beat the first (the best by
 // points) by the most standard errors on the rollouts both played, when
 // that is more than searchEarlyZ; else the first.
-func clearlyBetter(won [][]uint8, played []int) int {
+func clearlyBetter(won [][]float32, played []int) int {
 	best, bz := 0, searchEarlyZ
 	for k := 1; k < len(won); k++ {
 		n := min(played[k], played[0])
@@ -650,15 +660,15 @@ func clearlyBetter(won [][]uint8, played []int) int {
 // the leader (the one alive that won most) beyond doubt: their wins on the
 // same dice fall short of the leader's by more than searchZ standard errors.
 // It returns how many remain.
-func prune(won [][]uint8, alive []bool, n int) int {
-	lead, most := -1, -1
+func prune(won [][]float32, alive []bool, n int) int {
+	lead, most := -1, -1.0
 	for k := range won {
 		if !alive[k] {
 			continue
 		}
-		sum := 0
+		sum := 0.0
 		for _, w := range won[k][:n] {
-			sum += int(w)
+			sum += float64(w)
 		}
 		if sum > most {
 			lead, most = k, sum

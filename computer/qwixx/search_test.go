@@ -192,21 +192,21 @@ func TestSearchOnWholeGames(t *testing.T) {
 // decision than the points' best is taken only when it won more often on
 // the same dice by more than searchEarlyZ standard errors.
 func TestClearlyBetterNeedsAClearLead(t *testing.T) {
-	rollouts := func(wins ...int) []uint8 { // 1 for each won rollout of 200, the first ones
-		out := make([]uint8, 200)
+	rollouts := func(wins ...int) []float32 { // 1 for each won rollout of 200, the first ones
+		out := make([]float32, 200)
 		for i := range wins[0] {
 			out[i] = 1
 		}
 		return out
 	}
 	played := []int{200, 200, 200}
-	even := [][]uint8{rollouts(100), rollouts(100), rollouts(100)}
+	even := [][]float32{rollouts(100), rollouts(100), rollouts(100)}
 	assert.Equal(t, 0, clearlyBetter(even, played), "no lead: the points' best")
-	slight := [][]uint8{rollouts(100), rollouts(103), rollouts(99)}
+	slight := [][]float32{rollouts(100), rollouts(103), rollouts(99)}
 	assert.Equal(t, 0, clearlyBetter(slight, played), "3 rollouts more in 200: within the noise")
-	clear := [][]uint8{rollouts(100), rollouts(104), rollouts(130)}
+	clear := [][]float32{rollouts(100), rollouts(104), rollouts(130)}
 	assert.Equal(t, 2, clearlyBetter(clear, played), "30 rollouts more on the same dice: clear")
-	unplayed := [][]uint8{rollouts(100), rollouts(100), rollouts(130)}
+	unplayed := [][]float32{rollouts(100), rollouts(100), rollouts(130)}
 	assert.Equal(t, 0, clearlyBetter(unplayed, []int{200, 200, 0}), "a candidate not played is not taken")
 }
 

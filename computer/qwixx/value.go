@@ -14,7 +14,7 @@ import (
 type Option struct {
 	Action qwixx.Action
 	Points float64
-	Win    float64 // the share of the strong level's rollouts won after it (search); −1 when not weighed
+	Win    float64 // the share of the strong level's rollouts won after it, each by its chance when it stops short of the end (search); −1 when not weighed
 	Chosen bool    // the decision the strong level takes among those weighed (Win ≥ 0)
 }
 
