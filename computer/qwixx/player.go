@@ -50,31 +50,28 @@ func Decide(g *qwixx.Game, seat int, l Level, r *rand.Rand) (qwixx.Action, error
 
 // decideStrong is the strong level's decision: alone, the best by points
 // (strongFuture, exact); with others at the table, the one its search of
-// the best by points picks (searchDecision).
+// the best by points picks (search).
 func decideStrong(g *qwixx.Game, seat int) (qwixx.Action, bool) {
-	var buf [10]Option
-	opts := appendOptions(buf[:0], g, seat, strongFuture(g, seat))
-	if len(opts) == 0 {
-		return qwixx.Action{}, false
-	}
-	if !g.Solitaire {
-		if a, ok := searchDecision(g, seat, opts); ok {
-			return a, true
-		}
-	}
-	return bestOf(opts), true
+	return decideStrongBy(g, seat, search)
 }
 
 // decideStrongToEnd is decideStrong with every rollout played to the end
 // of the game (FitWinModel's player, which must not depend on the model
 // it fits).
 func decideStrongToEnd(g *qwixx.Game, seat int) (qwixx.Action, bool) {
+	return decideStrongBy(g, seat, func(g *qwixx.Game, seat int, opts []Option) (searched, bool) {
+		return searchTo(g, seat, opts, 0, nil)
+	})
+}
+
+// decideStrongBy is the strong level's decision with the search given.
+func decideStrongBy(g *qwixx.Game, seat int, search func(*qwixx.Game, int, []Option) (searched, bool)) (qwixx.Action, bool) {
 	var buf [10]Option
 	opts := appendOptions(buf[:0], g, seat, strongFuture(g, seat))
 	if len(opts) == 0 {
 		return qwixx.Action{}, false
 	}
-	if res, ok := searchTo(g, seat, opts, 0, nil); ok {
+	if res, ok := search(g, seat, opts); ok {
 		return res.cands[res.chosen], true
 	}
 	return bestOf(opts), true

@@ -529,17 +529,6 @@ func (sg *simGame) playOut(r *rand.Rand) (float64, int) {
 	return sg.won(), maxRolls
 }
 
-// searchDecision returns the strong level's decision for seat in g with
-// others at the table: the one of opts (seat's options valued in points)
-// that search picks; ok is false when there is no search to make.
-func searchDecision(g *qwixx.Game, seat int, opts []Option) (qwixx.Action, bool) {
-	res, ok := search(g, seat, opts)
-	if !ok {
-		return qwixx.Action{}, false
-	}
-	return res.cands[res.chosen], true
-}
-
 // searched is what search found: the decisions it weighed (the best by
 // points first), the share of rollouts each won (each rollout counted
 // by its chance when it stops short of the end), and the one taken.
