@@ -30,7 +30,7 @@
 //     best decisions by points, and every one that may end the game at
 //     once, out hundreds of times each (the others by the normal level's
 //     rule, itself by its table, on dice from a source seeded by the
-//     position): at three and four seats for a few rounds, after which a
+//     position): at three to five seats for a few rounds, after which a
 //     logistic model fitted on its own games (`dixsim winfit`) reads its
 //     chance of finishing first from the sheets; elsewhere to the end of
 //     the game. Once the end is near (a row locked, a seat

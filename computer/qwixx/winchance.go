@@ -21,7 +21,7 @@ import (
 // searchHorizon is, by seats, the rolls a rollout plays before the model
 // reads it (0: to the end of the game). The package's notes
 // (docs/computer-qwixx.md) say how they were chosen.
-var searchHorizon = [qwixx.MaxPlayers + 1]int{3: 10, 4: 8}
+var searchHorizon = [qwixx.MaxPlayers + 1]int{3: 10, 4: 8, 5: 10}
 
 // winFeatures is the number of a position's features (winFeaturesOf).
 const winFeatures = 21
