@@ -138,7 +138,7 @@ func TestCompactSourceRoundTrips(t *testing.T) {
 }
 
 func TestRunWinFitBadUsage(t *testing.T) {
-	for _, args := range [][]string{{"-players", "2"}, {"-players", "3,x"}, {"-games", "0"}, {"extra"}} {
+	for _, args := range [][]string{{"-players", "1"}, {"-players", "6"}, {"-players", "3,x"}, {"-games", "0"}, {"extra"}} {
 		var out, errOut bytes.Buffer
 		assert.ErrorIs(t, runWinFit(args, &out, &errOut), errUsage, "%v", args)
 	}

@@ -167,7 +167,7 @@ func (sg *simGame) playOutTo(r *rand.Rand, horizon int, m *winModel) (float64, i
 }
 
 // FitWinModel fits the model of the seat's chance of finishing first at
-// a table of players (3 to 5): it plays games (seeds seed, seed+1, …, the
+// a table of players (2 to 5): it plays games (seeds seed, seed+1, …, the
 // first seat drawn) with seat 0 at the strong level, its rollouts played
 // to the end of the game, and the others at the normal level, takes seat
 // 0's features at the start of every roll, each labelled 1 when seat 0
@@ -175,7 +175,7 @@ func (sg *simGame) playOutTo(r *rand.Rand, horizon int, m *winModel) (float64, i
 // squares. It returns the weights, the mean log-loss of the fit on those
 // positions (nats) and their number.
 func FitWinModel(players, games int, seed int64) (weights [winFeatures]float64, logLoss float64, positions int, err error) {
-	if players < 3 || players > qwixx.MaxPlayers || games < 1 {
+	if players < 2 || players > qwixx.MaxPlayers || games < 1 {
 		return weights, 0, 0, fmt.Errorf("qwixx: FitWinModel: %d players, %d games", players, games)
 	}
 	var xs [][winFeatures]float64

@@ -115,7 +115,7 @@ func TestFitWinModelFitsItsGames(t *testing.T) {
 	for _, v := range w {
 		assert.False(t, math.IsNaN(v) || math.IsInf(v, 0))
 	}
-	for _, bad := range [][2]int{{2, 5}, {6, 5}, {3, 0}} {
+	for _, bad := range [][2]int{{1, 5}, {6, 5}, {3, 0}} {
 		_, _, _, err := FitWinModel(bad[0], bad[1], 1)
 		assert.Error(t, err, "players %d, games %d", bad[0], bad[1])
 	}
