@@ -60,18 +60,19 @@ func decideStrong(g *qwixx.Game, seat int) (qwixx.Action, bool) {
 // it fits).
 func decideStrongToEnd(g *qwixx.Game, seat int) (qwixx.Action, bool) {
 	return decideStrongBy(g, seat, func(g *qwixx.Game, seat int, opts []Option) (searched, bool) {
-		return searchTo(g, seat, opts, 0, nil)
+		return searchTo(g, seat, opts, nil)
 	})
 }
 
-// decideStrongBy is the strong level's decision with the search given.
-func decideStrongBy(g *qwixx.Game, seat int, search func(*qwixx.Game, int, []Option) (searched, bool)) (qwixx.Action, bool) {
+// decideStrongBy is the strong level's decision with weigh as its
+// search.
+func decideStrongBy(g *qwixx.Game, seat int, weigh func(*qwixx.Game, int, []Option) (searched, bool)) (qwixx.Action, bool) {
 	var buf [10]Option
 	opts := appendOptions(buf[:0], g, seat, strongFuture(g, seat))
 	if len(opts) == 0 {
 		return qwixx.Action{}, false
 	}
-	if res, ok := search(g, seat, opts); ok {
+	if res, ok := weigh(g, seat, opts); ok {
 		return res.cands[res.chosen], true
 	}
 	return bestOf(opts), true

@@ -557,12 +557,16 @@ func mostWon(wins []float64) int {
 // unless another beat it beyond doubt (clearlyBetter). ok is false in
 // solitaire or when there is one decision to weigh.
 func search(g *qwixx.Game, seat int, opts []Option) (searched, bool) {
-	return searchTo(g, seat, opts, searchHorizon[min(max(g.Players, 0), qwixx.MaxPlayers)], winModelOf(g.Players))
+	return searchTo(g, seat, opts, winModelOf(g.Players))
 }
 
-// searchTo is search with rollouts of horizon rolls, read by m after it
-// (playOutTo; 0 or nil: to the end of the game).
-func searchTo(g *qwixx.Game, seat int, opts []Option, horizon int, m *winModel) (searched, bool) {
+// searchTo is search with its rollouts read by m after searchHorizon
+// rolls (playOutTo; nil: played to the end of the game).
+func searchTo(g *qwixx.Game, seat int, opts []Option, m *winModel) (searched, bool) {
+	horizon := 0
+	if m != nil {
+		horizon = searchHorizon[g.Players]
+	}
 	var buf [qwixx.MaxPlayers]qwixx.Sheet
 	pre := publicSheets(g, buf[:])
 	if g.Solitaire || len(opts) < 2 {
