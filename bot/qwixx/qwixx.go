@@ -532,8 +532,11 @@ func (Presenter) Hint(lang string, st engine.State, seat int) string {
 	}
 	choice := opts[0].Action
 	if weighed {
-		if byWin {
+		switch {
+		case byWin:
 			best = "qwixx_hint_best_end"
+		case computer.AnyLeadOverrules(g.Players):
+			best = "qwixx_hint_best_lead"
 		}
 		if i := slices.IndexFunc(opts, func(o computer.Option) bool { return o.Chosen }); i >= 0 {
 			choice = opts[i].Action

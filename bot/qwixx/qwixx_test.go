@@ -261,10 +261,21 @@ func TestSolitaireHintShowsTheExactExpectation(t *testing.T) {
 // TestHintWeighsTheWin: with others at the table, the hint names the
 // decision the strong level takes and gives each decision it played out
 // its share of games won; near the end it says it plays for the win and
-// lists those first, before it ranks every decision by points.
+// lists those first, before it ranks every decision by points. Before
+// the end, at 3 seats it leaves the first by points only for a clear
+// lead, at 4 for any lead on the same dice, and says so.
 func TestHintWeighsTheWin(t *testing.T) {
 	t.Parallel()
-	g, err := rules.New(rules.Options{Players: 3, Seed: 11, First: 0})
+	for players, before := range map[int]string{3: "qwixx_hint_best", 4: "qwixx_hint_best_lead"} {
+		t.Run(strconv.Itoa(players), func(t *testing.T) {
+			t.Parallel()
+			hintWeighsTheWin(t, players, before)
+		})
+	}
+}
+
+func hintWeighsTheWin(t *testing.T, players int, before string) {
+	g, err := rules.New(rules.Options{Players: players, Seed: 11, First: 0})
 	require.NoError(t, err)
 	r := rand.New(rand.NewPCG(11, 1))
 	checked := map[bool]int{} // by the end near
@@ -281,7 +292,7 @@ func TestHintWeighsTheWin(t *testing.T) {
 		if weighed > 1 && checked[near] < 3 {
 			strong, err := computer.Decide(g, seat, computer.Strong, r)
 			require.NoError(t, err)
-			key := map[bool]string{false: "qwixx_hint_best", true: "qwixx_hint_best_end"}[near]
+			key := map[bool]string{false: before, true: "qwixx_hint_best_end"}[near]
 			for _, lang := range []string{"en", "fr"} {
 				h := Presenter{}.Hint(lang, rules.StateOf(g), seat)
 				lines := strings.Split(h, "\n")

@@ -28,24 +28,37 @@ import (
 // clearly more often on the same dice (searchEarlyZ standard errors):
 // early in a game the chances of winning differ little, and a few hundred
 // rollouts would rank the decisions by chance where the points measure
-// ranks them well.
+// ranks them well. At four seats, where the rollouts are short and
+// twice as many, any decision that finished first more often than the
+// best by points on the same dice overrules it (searchEarlyZ 0).
 
 // Parameters of the search; the package's notes (docs/computer-qwixx.md)
 // say how they were chosen.
 const (
-	searchRollouts    = 600    // rollouts at most per candidate decision
-	searchMinRollouts = 64     // rollouts before a candidate may be dropped
-	searchBatch       = 32     // rollouts between two looks at the candidates
-	searchZ           = 2.5    // standard errors by which a dropped candidate falls short
-	searchEarlyZ      = 2.0    // before the end is near: standard errors by which a decision must beat the best by points
-	searchWork        = 100000 // work of the rollouts of one decision at most (its time bound): a roll played out is one unit a seat plus searchActiveCost
-	searchActiveCost  = 3      // a roll's work beyond its seats': the active seat weighs its two sums together
-	searchCandidates  = 3      // the best decisions by points looked at (plus those that may end the game)
-	searchMargin      = 6.0    // points: a decision this far ahead of the next is taken without rollouts
-	endLocks          = 1      // rows locked for everyone from which the end is near
-	endPenalties      = 3      // penalties of one seat from which the end is near
-	endLockReady      = 1      // rows that a seat may lock from which the end is near
-	endReadyMarks     = 5      // marks in a row from which its seat may lock it
+	searchMinRollouts = 64  // rollouts before a candidate may be dropped
+	searchBatch       = 32  // rollouts between two looks at the candidates
+	searchZ           = 2.5 // standard errors by which a dropped candidate falls short
+	searchActiveCost  = 3   // a roll's work beyond its seats': the active seat weighs its two sums together
+	searchCandidates  = 3   // the best decisions by points looked at (plus those that may end the game)
+	searchMargin      = 6.0 // points: a decision this far ahead of the next is taken without rollouts
+	endLocks          = 1   // rows locked for everyone from which the end is near
+	endPenalties      = 3   // penalties of one seat from which the end is near
+	endLockReady      = 1   // rows that a seat may lock from which the end is near
+	endReadyMarks     = 5   // marks in a row from which its seat may lock it
+)
+
+// Parameters of the search by seats; the package's notes say how they
+// were chosen.
+var (
+	// searchRollouts is the rollouts at most per candidate decision.
+	searchRollouts = [qwixx.MaxPlayers + 1]int{2: 600, 3: 600, 4: 1200, 5: 600}
+	// searchWork is the work of the rollouts of one decision at most (its
+	// time bound): a roll played out is one unit a seat plus
+	// searchActiveCost.
+	searchWork = [qwixx.MaxPlayers + 1]int{2: 100000, 3: 100000, 4: 200000, 5: 100000}
+	// searchEarlyZ is, before the end is near, the standard errors by
+	// which a decision must beat the best by points on the same dice.
+	searchEarlyZ = [qwixx.MaxPlayers + 1]float64{2: 2, 3: 2, 4: 0, 5: 2}
 )
 
 // EndNear reports whether the end of g is near enough for the strong
@@ -54,6 +67,14 @@ const (
 func EndNear(g *qwixx.Game) bool {
 	var buf [qwixx.MaxPlayers]qwixx.Sheet
 	return endNear(g, publicSheets(g, buf[:]))
+}
+
+// AnyLeadOverrules reports whether, before the end is near, the strong
+// level at a table of players takes any decision it played out that
+// finished first more often on the same dice than the best by points
+// (searchEarlyZ 0), rather than only one that did so clearly.
+func AnyLeadOverrules(players int) bool {
+	return players >= 2 && players < len(searchEarlyZ) && searchEarlyZ[players] == 0
 }
 
 // endNear reports whether g is close enough to its end for the strong
@@ -573,7 +594,8 @@ func searchTo(g *qwixx.Game, seat int, opts []Option, m *winModel) (searched, bo
 		return searched{}, false
 	}
 	cands := candidateList(g, seat, opts)
-	if len(cands) < 2 || searchRollouts <= 0 {
+	rollouts, bound := searchRollouts[g.Players], searchWork[g.Players]
+	if len(cands) < 2 || rollouts <= 0 {
 		return searched{}, false
 	}
 	root := newSimGame(g, seat, pre)
@@ -583,13 +605,13 @@ func searchTo(g *qwixx.Game, seat int, opts []Option, m *winModel) (searched, bo
 	alive := make([]bool, len(cands))
 	played := make([]int, len(cands))
 	for k := range cands {
-		won[k] = make([]float32, searchRollouts)
+		won[k] = make([]float32, rollouts)
 		alive[k] = true
 	}
 	src := rand.NewPCG(0, 0)
 	r := rand.New(src)
 	left, work := len(cands), 0
-	for i := 0; i < searchRollouts && left > 1 && work < searchWork; i++ {
+	for i := 0; i < rollouts && left > 1 && work < bound; i++ {
 		for k, a := range cands {
 			if !alive[k] {
 				continue
@@ -619,16 +641,16 @@ func searchTo(g *qwixx.Game, seat int, opts []Option, m *winModel) (searched, bo
 	if endNear(g, pre) {
 		res.chosen = mostWon(wins)
 	} else {
-		res.chosen = clearlyBetter(won, played)
+		res.chosen = clearlyBetter(won, played, searchEarlyZ[g.Players])
 	}
 	return res, true
 }
 
 // clearlyBetter returns the candidate that beat the first (the best by
 // points) by the most standard errors on the rollouts both played, when
-// that is more than searchEarlyZ; else the first.
-func clearlyBetter(won [][]float32, played []int) int {
-	best, bz := 0, searchEarlyZ
+// it beat it by more than z standard errors; else the first.
+func clearlyBetter(won [][]float32, played []int, z float64) int {
+	best, bz := 0, z
 	for k := 1; k < len(won); k++ {
 		n := min(played[k], played[0])
 		if n == 0 {

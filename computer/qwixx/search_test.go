@@ -190,7 +190,8 @@ func TestSearchOnWholeGames(t *testing.T) {
 
 // TestClearlyBetterNeedsAClearLead: before the end is near, another
 // decision than the points' best is taken only when it won more often on
-// the same dice by more than searchEarlyZ standard errors.
+// the same dice by more than searchEarlyZ standard errors; at a bar of 0,
+// whenever it won more often.
 func TestClearlyBetterNeedsAClearLead(t *testing.T) {
 	rollouts := func(wins ...int) []float32 { // 1 for each won rollout of 200, the first ones
 		out := make([]float32, 200)
@@ -201,13 +202,17 @@ func TestClearlyBetterNeedsAClearLead(t *testing.T) {
 	}
 	played := []int{200, 200, 200}
 	even := [][]float32{rollouts(100), rollouts(100), rollouts(100)}
-	assert.Equal(t, 0, clearlyBetter(even, played), "no lead: the points' best")
+	assert.Equal(t, 0, clearlyBetter(even, played, 2), "no lead: the points' best")
 	slight := [][]float32{rollouts(100), rollouts(103), rollouts(99)}
-	assert.Equal(t, 0, clearlyBetter(slight, played), "3 rollouts more in 200: within the noise")
+	assert.Equal(t, 0, clearlyBetter(slight, played, 2), "3 rollouts more in 200: within the noise")
 	clear := [][]float32{rollouts(100), rollouts(104), rollouts(130)}
-	assert.Equal(t, 2, clearlyBetter(clear, played), "30 rollouts more on the same dice: clear")
+	assert.Equal(t, 2, clearlyBetter(clear, played, 2), "30 rollouts more on the same dice: clear")
 	unplayed := [][]float32{rollouts(100), rollouts(100), rollouts(130)}
-	assert.Equal(t, 0, clearlyBetter(unplayed, []int{200, 200, 0}), "a candidate not played is not taken")
+	assert.Equal(t, 0, clearlyBetter(unplayed, []int{200, 200, 0}, 2), "a candidate not played is not taken")
+	assert.Equal(t, 0, clearlyBetter(even, played, 0), "no lead at a bar of 0: the points' best")
+	assert.Equal(t, 1, clearlyBetter(slight, played, 0), "at a bar of 0, any lead on the same dice")
+	assert.Equal(t, 2, clearlyBetter(clear, played, 0), "at a bar of 0, the lead by the most standard errors")
+	assert.Equal(t, 0, clearlyBetter(unplayed, []int{200, 200, 0}, 0), "at a bar of 0, a candidate not played is not taken")
 }
 
 // TestEndSearchIsDeterministic: the same position gives the same chances,
