@@ -263,10 +263,10 @@ func TestSolitaireHintShowsTheExactExpectation(t *testing.T) {
 // its share of games won; near the end it says it plays for the win and
 // lists those first, before it ranks every decision by points. Before
 // the end, at 3 seats it leaves the first by points only for a clear
-// lead, at 4 for any lead on the same dice, and says so.
+// lead, at 4 and 5 for any lead on the same dice, and says so.
 func TestHintWeighsTheWin(t *testing.T) {
 	t.Parallel()
-	for players, before := range map[int]string{3: "qwixx_hint_best", 4: "qwixx_hint_best_lead"} {
+	for players, before := range map[int]string{3: "qwixx_hint_best", 4: "qwixx_hint_best_lead", 5: "qwixx_hint_best_lead"} {
 		t.Run(strconv.Itoa(players), func(t *testing.T) {
 			t.Parallel()
 			hintWeighsTheWin(t, players, before)

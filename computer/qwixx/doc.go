@@ -37,8 +37,8 @@
 //     with three penalties, a row that a seat may lock) it plays for the
 //     win: it takes the decision that finished first most often; before,
 //     it keeps the best by points unless another finished first clearly
-//     more often (at four seats, where it plays twice as many rollouts,
-//     more often at all);
+//     more often (at four and five seats, where it plays twice as many
+//     rollouts, more often at all);
 //   - normal: a rule of thumb (each open row marks about a third of the
 //     boxes left, fewer the more seats there are), blind to penalties;
 //   - easy: no measure; it marks the number skipping the fewest boxes when

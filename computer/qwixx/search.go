@@ -28,8 +28,8 @@ import (
 // clearly more often on the same dice (searchEarlyZ standard errors):
 // early in a game the chances of winning differ little, and a few hundred
 // rollouts would rank the decisions by chance where the points measure
-// ranks them well. At four seats, where the rollouts are short and
-// twice as many, any decision that finished first more often than the
+// ranks them well. At four and five seats, where the rollouts are short
+// and twice as many, any decision that finished first more often than the
 // best by points on the same dice overrules it (searchEarlyZ 0).
 
 // Parameters of the search; the package's notes (docs/computer-qwixx.md)
@@ -51,14 +51,14 @@ const (
 // were chosen.
 var (
 	// searchRollouts is the rollouts at most per candidate decision.
-	searchRollouts = [qwixx.MaxPlayers + 1]int{2: 600, 3: 600, 4: 1200, 5: 600}
+	searchRollouts = [qwixx.MaxPlayers + 1]int{2: 600, 3: 600, 4: 1200, 5: 1200}
 	// searchWork is the work of the rollouts of one decision at most (its
 	// time bound): a roll played out is one unit a seat plus
 	// searchActiveCost.
-	searchWork = [qwixx.MaxPlayers + 1]int{2: 100000, 3: 100000, 4: 200000, 5: 100000}
+	searchWork = [qwixx.MaxPlayers + 1]int{2: 100000, 3: 100000, 4: 200000, 5: 200000}
 	// searchEarlyZ is, before the end is near, the standard errors by
 	// which a decision must beat the best by points on the same dice.
-	searchEarlyZ = [qwixx.MaxPlayers + 1]float64{2: 2, 3: 2, 4: 0, 5: 2}
+	searchEarlyZ = [qwixx.MaxPlayers + 1]float64{2: 2, 3: 2, 4: 0, 5: 0}
 )
 
 // EndNear reports whether the end of g is near enough for the strong
