@@ -532,17 +532,18 @@ func (Presenter) Hint(lang string, st engine.State, seat int) string {
 	}
 	choice := opts[0].Action
 	if weighed {
-		switch {
-		case byWin:
+		if byWin {
 			best = "qwixx_hint_best_end"
-		case computer.AnyLeadOverrules(g.Players):
-			best = "qwixx_hint_best_lead"
 		}
 		if i := slices.IndexFunc(opts, func(o computer.Option) bool { return o.Chosen }); i >= 0 {
 			choice = opts[i].Action
 		}
 	}
-	lines := []string{locales.T(lang, best, map[string]any{"Decision": decision(lang, g, choice)})}
+	overrule := "qwixx_hint_overrule_clear"
+	if computer.AnyLeadOverrules(g.Players) {
+		overrule = "qwixx_hint_overrule_lead"
+	}
+	lines := []string{locales.T(lang, best, map[string]any{"Decision": decision(lang, g, choice), "Overrule": locales.T(lang, overrule, nil)})}
 	for _, o := range opts {
 		key, d := "qwixx_hint_option", map[string]any{"Decision": decision(lang, g, o.Action), "Points": points(o.Points)}
 		if o.Win >= 0 {

@@ -266,7 +266,7 @@ func TestSolitaireHintShowsTheExactExpectation(t *testing.T) {
 // lead, at 4 and 5 for any lead on the same dice, and says so.
 func TestHintWeighsTheWin(t *testing.T) {
 	t.Parallel()
-	for players, before := range map[int]string{3: "qwixx_hint_best", 4: "qwixx_hint_best_lead", 5: "qwixx_hint_best_lead"} {
+	for players, before := range map[int]string{3: "qwixx_hint_overrule_clear", 4: "qwixx_hint_overrule_lead", 5: "qwixx_hint_overrule_lead"} {
 		t.Run(strconv.Itoa(players), func(t *testing.T) {
 			t.Parallel()
 			hintWeighsTheWin(t, players, before)
@@ -274,7 +274,7 @@ func TestHintWeighsTheWin(t *testing.T) {
 	}
 }
 
-func hintWeighsTheWin(t *testing.T, players int, before string) {
+func hintWeighsTheWin(t *testing.T, players int, overrule string) {
 	g, err := rules.New(rules.Options{Players: players, Seed: 11, First: 0})
 	require.NoError(t, err)
 	r := rand.New(rand.NewPCG(11, 1))
@@ -292,11 +292,11 @@ func hintWeighsTheWin(t *testing.T, players int, before string) {
 		if weighed > 1 && checked[near] < 3 {
 			strong, err := computer.Decide(g, seat, computer.Strong, r)
 			require.NoError(t, err)
-			key := map[bool]string{false: before, true: "qwixx_hint_best_end"}[near]
+			key := map[bool]string{false: "qwixx_hint_best", true: "qwixx_hint_best_end"}[near]
 			for _, lang := range []string{"en", "fr"} {
 				h := Presenter{}.Hint(lang, rules.StateOf(g), seat)
 				lines := strings.Split(h, "\n")
-				want := locales.T(lang, key, map[string]any{"Decision": decision(lang, g, strong)})
+				want := locales.T(lang, key, map[string]any{"Decision": decision(lang, g, strong), "Overrule": locales.T(lang, overrule, nil)})
 				assert.Equal(t, want, lines[0], "the hint names the strong level's decision")
 				require.Len(t, lines, len(opts)+1)
 				shown := 0
