@@ -540,8 +540,11 @@ func (Presenter) Hint(lang string, st engine.State, seat int) string {
 		}
 	}
 	overrule := "qwixx_hint_overrule_clear"
-	if computer.AnyLeadOverrules(g.Players) {
+	switch {
+	case computer.AnyLeadOverrules(g.Players):
 		overrule = "qwixx_hint_overrule_lead"
+	case computer.FirstByNetwork(g.Players):
+		overrule = "qwixx_hint_overrule_network"
 	}
 	lines := []string{locales.T(lang, best, map[string]any{"Decision": decision(lang, g, choice), "Overrule": locales.T(lang, overrule, nil)})}
 	for _, o := range opts {

@@ -266,7 +266,7 @@ func TestSolitaireHintShowsTheExactExpectation(t *testing.T) {
 // lead, at 4 and 5 for any lead on the same dice, and says so.
 func TestHintWeighsTheWin(t *testing.T) {
 	t.Parallel()
-	for players, before := range map[int]string{3: "qwixx_hint_overrule_clear", 4: "qwixx_hint_overrule_lead", 5: "qwixx_hint_overrule_lead"} {
+	for players, before := range map[int]string{3: "qwixx_hint_overrule_network", 4: "qwixx_hint_overrule_lead", 5: "qwixx_hint_overrule_lead"} {
 		t.Run(strconv.Itoa(players), func(t *testing.T) {
 			t.Parallel()
 			hintWeighsTheWin(t, players, before)

@@ -31,14 +31,18 @@
 //     once, out hundreds of times each (the others by the normal level's
 //     rule, itself by its table, on dice from a source seeded by the
 //     position): at three to five seats for a few rounds, after which a
-//     logistic model fitted on its own games (`dixsim winfit`) reads its
-//     chance of finishing first from the sheets; elsewhere to the end of
-//     the game. Once the end is near (a row locked, a seat
-//     with three penalties, a row that a seat may lock) it plays for the
-//     win: it takes the decision that finished first most often; before,
-//     it keeps the best by points unless another finished first clearly
-//     more often (at four and five seats, where it plays twice as many
-//     rollouts, more often at all);
+//     model reads its chance of finishing first from the sheets (at
+//     three seats a value network trained by temporal differences on
+//     games against normal players, `dixsim netfit`, valuenet3.bin; at
+//     four and five a logistic model fitted on its own games, `dixsim
+//     winfit`); at two seats to the end of the game. Once the end is
+//     near (a row locked, a seat with three penalties, a row that a seat
+//     may lock) it plays for the win: it takes the decision that
+//     finished first most often; before, it keeps the first (at three
+//     seats the decision the network rates highest, elsewhere the best by
+//     points) unless another finished first clearly more often (at four
+//     and five seats, where it plays twice as many rollouts, more often
+//     at all);
 //   - normal: a rule of thumb (each open row marks about a third of the
 //     boxes left, fewer the more seats there are), blind to penalties;
 //   - easy: no measure; it marks the number skipping the fewest boxes when

@@ -24,11 +24,13 @@ import (
 // victory for each (Q10). Once the end is near (endNear) the seat plays
 // for the win: it takes the decision that finished first most often (its
 // chances summed, where rollouts stop short of the end).
-// Before, it keeps the best by points unless another finished first
-// clearly more often on the same dice (searchEarlyZ standard errors):
-// early in a game the chances of winning differ little, and a few hundred
-// rollouts would rank the decisions by chance where the points measure
-// ranks them well. At four and five seats, where the rollouts are short
+// Before, it keeps the first unless another finished first clearly more
+// often on the same dice (searchEarlyZ standard errors). The first is
+// the best by points or, where a value network is shipped (three seats,
+// valuenet.go), the decision the network rates highest; the network then
+// also reads the rollouts where they stop. Early in a game the chances
+// of winning differ little, and a few hundred rollouts would rank the
+// decisions by chance where that first ranks them well. At four and five seats, where the rollouts are short
 // and twice as many, any decision that finished first more often than the
 // best by points on the same dice overrules it (searchEarlyZ 0).
 
@@ -578,12 +580,26 @@ func mostWon(wins []float64) int {
 // unless another beat it beyond doubt (clearlyBetter). ok is false in
 // solitaire or when there is one decision to weigh.
 func search(g *qwixx.Game, seat int, opts []Option) (searched, bool) {
-	return searchTo(g, seat, opts, winModelOf(g.Players))
+	if net := valueNetOf(g.Players); net != nil {
+		return searchTo(g, seat, opts, net)
+	}
+	if m := winModelOf(g.Players); m != nil {
+		return searchTo(g, seat, opts, m)
+	}
+	return searchTo(g, seat, opts, nil)
+}
+
+// chanceModel reads a seat's chance of finishing first from the sheets
+// (a value network, or the logistic model where none is shipped).
+type chanceModel interface {
+	chance(sg *simGame) float64
 }
 
 // searchTo is search with its rollouts read by m after searchHorizon
-// rolls (playOutTo; nil: played to the end of the game).
-func searchTo(g *qwixx.Game, seat int, opts []Option, m *winModel) (searched, bool) {
+// rolls (playOutTo; nil: played to the end of the game). Where m is a
+// value network, the decision it rates highest comes first, in place of
+// the best by points.
+func searchTo(g *qwixx.Game, seat int, opts []Option, m chanceModel) (searched, bool) {
 	horizon := 0
 	if m != nil {
 		horizon = searchHorizon[g.Players]
@@ -594,6 +610,9 @@ func searchTo(g *qwixx.Game, seat int, opts []Option, m *winModel) (searched, bo
 		return searched{}, false
 	}
 	cands := candidateList(g, seat, opts)
+	if net, ok := m.(*ValueNet); ok {
+		cands = net.firstOf(g, seat, pre, opts, cands)
+	}
 	rollouts, bound := searchRollouts[g.Players], searchWork[g.Players]
 	if len(cands) < 2 || rollouts <= 0 {
 		return searched{}, false

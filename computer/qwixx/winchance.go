@@ -153,7 +153,7 @@ func (sg *simGame) winFeaturesOf(x *[winFeatures]float64) {
 // rolls are played (0: to the end), and returns the seat's chance of
 // finishing first (1 or 0 when the game ended; m's reading otherwise)
 // and the rolls played.
-func (sg *simGame) playOutTo(r *rand.Rand, horizon int, m *winModel) (float64, int) {
+func (sg *simGame) playOutTo(r *rand.Rand, horizon int, m chanceModel) (float64, int) {
 	if horizon <= 0 || m == nil {
 		return sg.playOut(r)
 	}
