@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -154,4 +156,33 @@ func TestRunWinFitWritesTheModels(t *testing.T) {
 	assert.Contains(t, src, "var winModels = [6]*winModel{")
 	assert.Contains(t, src, "\n\t3: {")
 	assert.NotContains(t, src, "\n\t4: {")
+}
+
+func TestRunNetFitBadUsage(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "net.bin")
+	for _, args := range [][]string{{}, {"-players", "1", "-out", out}, {"-games", "0", "-out", out}, {"-hidden", "0", "-out", out}, {"-out", out, "extra"}} {
+		var stdout, errOut bytes.Buffer
+		assert.Error(t, runNetFit(args, &stdout, &errOut), "%v", args)
+	}
+	var stdout, errOut bytes.Buffer
+	assert.Error(t, runNetFit([]string{"-from", filepath.Join(t.TempDir(), "none.bin"), "-out", out}, &stdout, &errOut), "a network to start from that is not there")
+}
+
+// TestRunNetFitWritesANetwork: netfit writes a network that decodes, and
+// goes on training from one it wrote.
+func TestRunNetFitWritesANetwork(t *testing.T) {
+	dir := t.TempDir()
+	first, next := filepath.Join(dir, "a.bin"), filepath.Join(dir, "b.bin")
+	var out, errOut bytes.Buffer
+	require.NoError(t, runNetFit([]string{"-games", "20", "-hidden", "8", "-every", "10", "-out", first}, &out, &errOut))
+	assert.Contains(t, out.String(), "10 games: seat 0 finishes first in ")
+	assert.Contains(t, out.String(), "20 games trained in ")
+	require.NoError(t, runNetFit([]string{"-games", "5", "-hidden", "8", "-from", first, "-out", next}, &out, &errOut))
+	for _, f := range []string{first, next} {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		_, err = computer.DecodeValueNet(bytes.NewReader(b))
+		assert.NoError(t, err, f)
+	}
+	assert.Error(t, runNetFit([]string{"-games", "5", "-hidden", "16", "-from", first, "-out", next}, &out, &errOut), "hidden units unlike the network's")
 }
