@@ -103,7 +103,8 @@ func Timeout(g *qwixx.Game, seat int, r *rand.Rand) (qwixx.Action, error) {
 // rather than to forecast a score. With others at the table, the
 // decisions the strong level plays out also carry their chance of winning
 // (Win): near the end (EndNear) it decides among them, before it
-// overrules the points only when clear. The one the strong level takes is
+// overrules the first (the best by points, at three seats the value
+// network's) only when clear. The one the strong level takes is
 // Chosen.
 func Options(g *qwixx.Game, seat int) []Option {
 	opts := appendOptions(nil, g, seat, strongFuture(g, seat))
