@@ -747,17 +747,47 @@ func (sg *simGame) first(a qwixx.Action) bool {
 		// markedWhite only matters for the pass.
 		return sg.colourAction(c, pos, !a.Pass || sg.markedWhite)
 	}
+	choice := sg.whitesWith(me, a)
+	return sg.afterWhite(&choice)
+}
+
+// whitesWith returns every seat's white sum decision at sg (the row, < 0
+// for none): the others' by their rule, seat's that of a.
+func (sg *simGame) whitesWith(seat int, a qwixx.Action) [qwixx.MaxPlayers]int {
 	var choice [qwixx.MaxPlayers]int
 	for s := range sg.n {
-		if s != me {
+		if s != seat {
 			choice[s] = sg.white(s)
 		}
 	}
-	choice[me] = -1
+	choice[seat] = -1
 	if !a.Pass {
-		choice[me] = int(a.Color)
+		choice[seat] = int(a.Color)
 	}
-	return sg.afterWhite(&choice)
+	return choice
+}
+
+// colours calls f with sg after each colour sum open to the active seat,
+// sg being after action 1 (marked: it marked the white sum there): the
+// pass (a penalty when it marked nothing), then each mark its rows take,
+// row by row; ended says whether the game ends there.
+func (sg *simGame) colours(marked bool, f func(next *simGame, ended bool)) {
+	a := sg.active
+	next := *sg
+	f(&next, next.colourAction(-1, 0, marked))
+	if sg.seats[a].lk >= 2 {
+		return
+	}
+	q := sg.seats[a].p
+	for c := range 4 {
+		for _, pos := range sg.cpos[c] {
+			if pos > lastPos || !markTab[q.Rows[c]][pos].ok {
+				continue
+			}
+			next := *sg
+			f(&next, next.colourAction(c, pos, marked))
+		}
+	}
 }
 
 // newSimGame returns g, with the sheets pre, as a rollout of seat sees it.

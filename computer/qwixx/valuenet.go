@@ -170,12 +170,7 @@ func (net *ValueNet) learn(x *netInput, y float64, lr float32, h []float32) {
 // reports whether the game ended, and the value of the decision taken.
 func (sg *simGame) netRoll(net *ValueNet) (bool, float64) {
 	me := sg.me
-	var choice [qwixx.MaxPlayers]int
-	for s := range sg.n {
-		if s != me {
-			choice[s] = sg.white(s)
-		}
-	}
+	choice := sg.whitesWith(me, qwixx.Action{Pass: true})
 	var x netInput
 	var hb [netMaxHidden]float32
 	h := hb[:net.hidden]
@@ -209,21 +204,7 @@ func (sg *simGame) netRoll(net *ValueNet) (bool, float64) {
 			try(&s1, true)
 			continue
 		}
-		s2 := s1
-		try(&s2, s2.colourAction(-1, 0, w >= 0))
-		if s1.seats[me].lk >= 2 {
-			continue
-		}
-		q1 := s1.seats[me].p
-		for c := range 4 {
-			for _, pos := range s1.cpos[c] {
-				if pos > lastPos || !markTab[q1.Rows[c]][pos].ok {
-					continue
-				}
-				s2 := s1
-				try(&s2, s2.colourAction(c, pos, w >= 0))
-			}
-		}
+		s1.colours(w >= 0, try)
 	}
 	*sg = bestSG
 	return bestEnd, bestV
@@ -242,41 +223,18 @@ func (net *ValueNet) after(g *qwixx.Game, seat int, pre []qwixx.Sheet, a qwixx.A
 		}
 		return net.chance(&sg)
 	}
-	var choice [qwixx.MaxPlayers]int
-	for s := range sg.n {
-		if s != seat {
-			choice[s] = sg.white(s)
-		}
-	}
-	choice[seat] = -1
-	if !a.Pass {
-		choice[seat] = int(a.Color)
-	}
+	choice := sg.whitesWith(seat, a)
 	if sg.whiteAction(&choice) {
 		return sg.won()
 	}
-	w := choice[seat] >= 0
-	value := func(s2 *simGame, ended bool) float64 {
+	best := math.Inf(-1)
+	sg.colours(!a.Pass, func(next *simGame, ended bool) {
 		if ended {
-			return s2.won()
+			best = max(best, next.won())
+		} else {
+			best = max(best, net.chance(next))
 		}
-		return net.chance(s2)
-	}
-	s2 := sg
-	best := value(&s2, s2.colourAction(-1, 0, w))
-	if sg.seats[seat].lk >= 2 {
-		return best
-	}
-	q := sg.seats[seat].p
-	for c := range 4 {
-		for _, pos := range sg.cpos[c] {
-			if pos > lastPos || !markTab[q.Rows[c]][pos].ok {
-				continue
-			}
-			s2 := sg
-			best = max(best, value(&s2, s2.colourAction(c, pos, w)))
-		}
-	}
+	})
 	return best
 }
 

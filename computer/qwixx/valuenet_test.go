@@ -56,30 +56,6 @@ func TestValueNetEncodeDecode(t *testing.T) {
 	}
 }
 
-// TestValueNetReadsTheSheets: the shipped network's chance lies strictly
-// between 0 and 1, grows with the seat's points, all else equal, and
-// falls as those of the best placed other seat grow.
-func TestValueNetReadsTheSheets(t *testing.T) {
-	net := valueNetOf(3)
-	for _, rolls := range []int{2, 10, 18} {
-		g := midGame(t, 3, int64(300+rolls), rolls)
-		sg := newSimGame(g, 0, g.Sheets)
-		p := net.chance(&sg)
-		assert.Greater(t, p, 0.0)
-		assert.Less(t, p, 1.0)
-		ahead := sg
-		ahead.seats[0].score += 10
-		assert.Greater(t, net.chance(&ahead), p, "roll %d: ten points more, a better chance", rolls)
-		lead := 1
-		if sg.seats[2].score > sg.seats[1].score {
-			lead = 2
-		}
-		behind := sg
-		behind.seats[lead].score += 20
-		assert.Less(t, net.chance(&behind), p, "roll %d: the leader of the others twenty points further ahead, a worse chance", rolls)
-	}
-}
-
 // TestNetRollTakesTheBest: on a roll of the seat's own, netRoll takes a
 // decision worth as much as the best of every white and colour sum open
 // to it, and leaves the others' play to their rule.

@@ -44,34 +44,45 @@ func midGame(t *testing.T, players int, seed int64, rolls int) *qwixx.Game {
 	return g
 }
 
-// TestWinChanceReadsTheSheets: the models' chance lies strictly between 0
-// and 1, and grows with the seat's points, all else equal, and falls as
-// those of the best placed other seat grow.
+// TestWinChanceReadsTheSheets: the models' chance (the logistic models'
+// and the value networks') lies strictly between 0 and 1, and grows with
+// the seat's points, all else equal, and falls as those of the best placed
+// other seat grow.
 func TestWinChanceReadsTheSheets(t *testing.T) {
 	for n := range qwixx.MaxPlayers + 1 {
-		m := winModelOf(n)
-		if m == nil {
-			continue
+		var models []chanceModel
+		if m := winModelOf(n); m != nil {
+			models = append(models, m)
 		}
-		for _, rolls := range []int{2, 10, 18} {
-			g := midGame(t, n, int64(100*n+rolls), rolls)
-			sg := newSimGame(g, 0, g.Sheets)
-			p := m.chance(&sg)
-			assert.Greater(t, p, 0.0)
-			assert.Less(t, p, 1.0)
-			ahead := sg
-			ahead.seats[0].score += 10
-			assert.Greater(t, m.chance(&ahead), p, "%d seats, roll %d: ten points more, a better chance", n, rolls)
-			lead := 1 // the other seat with the most points
-			for s := 2; s < n; s++ {
-				if sg.seats[s].score > sg.seats[lead].score {
-					lead = s
-				}
+		if net := valueNetOf(n); net != nil {
+			models = append(models, net)
+		}
+		for _, m := range models {
+			chanceReadsTheSheets(t, n, m)
+		}
+	}
+}
+
+// chanceReadsTheSheets checks TestWinChanceReadsTheSheets of m at n seats.
+func chanceReadsTheSheets(t *testing.T, n int, m chanceModel) {
+	for _, rolls := range []int{2, 10, 18} {
+		g := midGame(t, n, int64(100*n+rolls), rolls)
+		sg := newSimGame(g, 0, g.Sheets)
+		p := m.chance(&sg)
+		assert.Greater(t, p, 0.0)
+		assert.Less(t, p, 1.0)
+		ahead := sg
+		ahead.seats[0].score += 10
+		assert.Greater(t, m.chance(&ahead), p, "%d seats, roll %d: ten points more, a better chance", n, rolls)
+		lead := 1 // the other seat with the most points
+		for s := 2; s < n; s++ {
+			if sg.seats[s].score > sg.seats[lead].score {
+				lead = s
 			}
-			behind := sg
-			behind.seats[lead].score += 20
-			assert.Less(t, m.chance(&behind), p, "%d seats, roll %d: the leader of the others twenty points further ahead, a worse chance", n, rolls)
 		}
+		behind := sg
+		behind.seats[lead].score += 20
+		assert.Less(t, m.chance(&behind), p, "%d seats, roll %d: the leader of the others twenty points further ahead, a worse chance", n, rolls)
 	}
 }
 
