@@ -30,9 +30,10 @@ import (
 // valuenet.go), the decision the network rates highest; the network then
 // also reads the rollouts where they stop. Early in a game the chances
 // of winning differ little, and a few hundred rollouts would rank the
-// decisions by chance where that first ranks them well. At four and five seats, where the rollouts are short
-// and twice as many, any decision that finished first more often than the
-// best by points on the same dice overrules it (searchEarlyZ 0).
+// decisions by chance where that first ranks them well. At four and five
+// seats, where the rollouts are short and twice as many, any decision
+// that finished first more often than the best by points on the same
+// dice overrules it (searchEarlyZ 0).
 
 // Parameters of the search; the package's notes (docs/computer-qwixx.md)
 // say how they were chosen.
@@ -576,8 +577,9 @@ func mostWon(wins []float64) int {
 // search plays out the decisions of opts worth weighing (candidateList)
 // up to searchRollouts times each, on the same dice for each, and returns
 // them with the share of those games the seat won and the one it takes:
-// the one that won most when the end is near, else the best by points
-// unless another beat it beyond doubt (clearlyBetter). ok is false in
+// the one that won most when the end is near, else the first (the best
+// by points, or the value network's where one is shipped) unless another
+// beat it beyond doubt (clearlyBetter). ok is false in
 // solitaire or when there is one decision to weigh.
 func search(g *qwixx.Game, seat int, opts []Option) (searched, bool) {
 	if net := valueNetOf(g.Players); net != nil {

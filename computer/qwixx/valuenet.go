@@ -54,12 +54,13 @@ type netInput struct {
 
 func (x *netInput) add(i int, v float32) { x.idx[x.k], x.val[x.k] = int32(i), v; x.k++ }
 
-// ValueNet is a network of a table of players: in inputs, hidden units.
+// ValueNet is a network of a table of players (netInputs inputs) and
+// hidden units.
 type ValueNet struct {
-	players, in, hidden int
-	w1                  []float32 // by input, then hidden unit
-	b1, w2              []float32 // by hidden unit
-	b2                  float32
+	players, hidden int
+	w1              []float32 // by input, then hidden unit
+	b1, w2          []float32 // by hidden unit
+	b2              float32
 }
 
 // netFeaturesOf sets x to sg's position from its seat's side, between
@@ -262,7 +263,7 @@ const netMagic = "QXVN"
 func (net *ValueNet) Encode(w io.Writer) error {
 	var b bytes.Buffer
 	b.WriteString(netMagic)
-	for _, v := range []any{[3]uint32{uint32(net.players), uint32(net.in), uint32(net.hidden)}, net.w1, net.b1, net.w2, net.b2} {
+	for _, v := range []any{[3]uint32{uint32(net.players), uint32(netInputs(net.players)), uint32(net.hidden)}, net.w1, net.b1, net.w2, net.b2} {
 		if err := binary.Write(&b, binary.LittleEndian, v); err != nil {
 			return err
 		}
@@ -301,7 +302,7 @@ func DecodeValueNet(r io.Reader) (*ValueNet, error) {
 // zero.
 func newValueNet(players, hidden int) *ValueNet {
 	in := netInputs(players)
-	return &ValueNet{players: players, in: in, hidden: hidden,
+	return &ValueNet{players: players, hidden: hidden,
 		w1: make([]float32, in*hidden), b1: make([]float32, hidden), w2: make([]float32, hidden)}
 }
 
@@ -374,8 +375,7 @@ func FitValueNet(f NetFit, every int, progress func(games int, net *ValueNet)) (
 	xs := make([]netInput, 0, maxRolls)
 	vs := make([]float64, 0, maxRolls)
 	for gi := 1; gi <= f.Games; gi++ {
-		sg := simGame{n: f.Players, t: simTablesOf(f.Players)}
-		sg.active = (r.IntN(f.Players) + f.Players - 1) % f.Players
+		sg := newNetGame(f.Players, r)
 		xs, vs = xs[:0], vs[:0]
 		for range maxRolls {
 			sg.next(r)
@@ -405,6 +405,14 @@ func FitValueNet(f NetFit, every int, progress func(games int, net *ValueNet)) (
 	return net, nil
 }
 
+// newNetGame returns a new game of players for FitValueNet and PlayByNet,
+// the seat seat 0, the first seat to roll drawn from r.
+func newNetGame(players int, r *rand.Rand) simGame {
+	sg := simGame{n: players, t: simTablesOf(players)}
+	sg.active = (r.IntN(players) + players - 1) % players // next() passes the dice on first
+	return sg
+}
+
 // PlayByNet plays games (the seeds' dice, the first seat drawn) with
 // seat 0 deciding by net (netRoll) and the others by the normal level's
 // rule, and returns the share seat 0 finished first in.
@@ -412,8 +420,7 @@ func PlayByNet(net *ValueNet, games int, seed uint64) float64 {
 	r := rand.New(rand.NewPCG(seed, 1))
 	won := 0.0
 	for range games {
-		sg := simGame{n: net.players, t: simTablesOf(net.players)}
-		sg.active = (r.IntN(net.players) + net.players - 1) % net.players
+		sg := newNetGame(net.players, r)
 		for range maxRolls {
 			sg.next(r)
 			if ended, _ := sg.netRoll(net); ended {

@@ -23,8 +23,7 @@ func TestValueNetShipped(t *testing.T) {
 		}
 		require.NotNil(t, net)
 		assert.Equal(t, 3, net.players)
-		assert.Equal(t, netInputs(3), net.in)
-		assert.Len(t, net.w1, net.in*net.hidden)
+		assert.Len(t, net.w1, netInputs(3)*net.hidden)
 	}
 	assert.Nil(t, valueNetOf(-1))
 	assert.Nil(t, valueNetOf(qwixx.MaxPlayers+1))
@@ -178,8 +177,7 @@ func TestShippedNetBeatsTheTable(t *testing.T) {
 	r := rand.New(rand.NewPCG(seed, 1)) // as PlayByNet
 	table := 0.0
 	for range games {
-		sg := simGame{n: 3, t: simTablesOf(3)}
-		sg.active = (r.IntN(3) + 2) % 3
+		sg := newNetGame(3, r)
 		for range maxRolls {
 			sg.next(r)
 			if sg.turn() {
