@@ -17,7 +17,7 @@ import (
 	"os"
 )
 
-const usage = "usage: dixsim score | sim [-game dix|qwixx] -games N -players P|A..B [-seed S] [-check] | optimum | winfit | netfit | replay FILE"
+const usage = "usage: dixsim score | sim [-game dix|qwixx] -games N -players P|A..B [-seed S] [-check] | optimum | winfit | netfit | netplay FILE... | replay FILE"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -44,6 +44,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = runWinFit(args[1:], stdout, stderr)
 	case "netfit":
 		err = runNetFit(args[1:], stdout, stderr)
+	case "netplay":
+		err = runNetPlay(args[1:], stdout, stderr)
 	default:
 		fmt.Fprintln(stderr, usage)
 		return 2

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"time"
 
@@ -35,11 +36,8 @@ func runNetFit(args []string, out, errOut io.Writer) error {
 	}
 	f := computer.NetFit{Players: *players, Games: *games, Seed: *seed, Hidden: *hidden, Rate: *rate, Decay: *decay, Lambda: *lambda}
 	if *from != "" {
-		b, err := os.ReadFile(*from)
-		if err != nil {
-			return err
-		}
-		if f.From, err = computer.DecodeValueNet(bytes.NewReader(b)); err != nil {
+		var err error
+		if f.From, err = readNet(*from); err != nil {
 			return err
 		}
 	}
@@ -56,4 +54,44 @@ func runNetFit(args []string, out, errOut io.Writer) error {
 	}
 	fmt.Fprintf(out, "%d games trained in %s\n", *games, time.Since(start).Round(time.Second))
 	return os.WriteFile(*outFile, b.Bytes(), 0o644)
+}
+
+// runNetPlay implements `dixsim netplay`: for each network file, the
+// share of games its seat 0 finishes first (alone or tied) playing one
+// roll ahead by the network against normal players (computer.PlayByNet),
+// every file on the same seeds.
+func runNetPlay(args []string, out, errOut io.Writer) error {
+	fs := flag.NewFlagSet("netplay", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	games := fs.Int("games", 20_000, "games played by each network")
+	seed := fs.Uint64("seed", 12345, "seed of the games' dice")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 || *games < 1 {
+		return fmt.Errorf("%w: netplay [-games N] [-seed S] FILE...", errUsage)
+	}
+	for _, file := range fs.Args() {
+		net, err := readNet(file)
+		if err != nil {
+			return err
+		}
+		won := computer.PlayByNet(net, *games, *seed)
+		se := math.Sqrt(won * (1 - won) / float64(*games))
+		fmt.Fprintf(out, "%s: seat 0 finishes first in %.2f%% (95%% CI %.1f–%.1f%%) of %d games\n", file, 100*won, 100*(won-1.96*se), 100*(won+1.96*se), *games)
+	}
+	return nil
+}
+
+// readNet reads a network written by netfit.
+func readNet(file string) (*computer.ValueNet, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	net, err := computer.DecodeValueNet(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return net, nil
 }

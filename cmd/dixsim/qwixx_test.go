@@ -186,3 +186,23 @@ func TestRunNetFitWritesANetwork(t *testing.T) {
 	}
 	assert.Error(t, runNetFit([]string{"-games", "5", "-hidden", "16", "-from", first, "-out", next}, &out, &errOut), "hidden units unlike the network's")
 }
+
+// TestRunNetPlay: netplay measures each network on the same games, the
+// same figure for the same file; bad usage and a file that is not a
+// network are refused.
+func TestRunNetPlay(t *testing.T) {
+	dir := t.TempDir()
+	net, junk := filepath.Join(dir, "a.bin"), filepath.Join(dir, "junk.bin")
+	var out, errOut bytes.Buffer
+	require.NoError(t, runNetFit([]string{"-games", "20", "-hidden", "8", "-out", net}, &out, &errOut))
+	require.NoError(t, os.WriteFile(junk, []byte("not a network"), 0o644))
+	out.Reset()
+	require.NoError(t, runNetPlay([]string{"-games", "50", "-seed", "3", net, net}, &out, &errOut))
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	require.Len(t, lines, 2)
+	assert.Contains(t, lines[0], " of 50 games")
+	assert.Equal(t, lines[0], lines[1], "the same network on the same seeds")
+	for _, args := range [][]string{{}, {"-games", "0", net}, {filepath.Join(dir, "none.bin")}, {junk}} {
+		assert.Error(t, runNetPlay(args, &out, &errOut), "%v", args)
+	}
+}
