@@ -34,6 +34,8 @@ type Recorder struct {
 	Nonces  map[string]string // nonce -> message created with it
 	Origs   map[string]string // interaction token -> its @original message
 	Made    map[string]string // message -> token of the interaction that made it
+
+	answered map[string]bool // interactions whose callback was taken
 }
 
 type Call struct {
@@ -85,7 +87,7 @@ func (r *Recorder) Record(c Call) error {
 
 func (r *Recorder) Respond(ctx context.Context, i *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
 	r.Mu.Lock()
-	answered := slices.ContainsFunc(r.Calls, func(c Call) bool { return c.Op == "respond" && c.Interaction == i.ID && !c.Refused })
+	answered := r.answered[i.ID]
 	r.Mu.Unlock()
 	if answered {
 		// Discord takes one callback per interaction
@@ -106,6 +108,10 @@ func (r *Recorder) Respond(ctx context.Context, i *discordgo.Interaction, resp *
 	if refusal != nil {
 		return refusal
 	}
+	if r.answered == nil {
+		r.answered = map[string]bool{}
+	}
+	r.answered[i.ID] = true
 	if r.Lose != nil {
 		if err := r.Lose(Call{Op: "respond", Interaction: i.ID, Channel: i.ChannelID, Resp: resp}); err != nil {
 			r.respondLocked(i, resp)
