@@ -63,7 +63,8 @@ type Message struct {
 }
 
 func NewRecorder() *Recorder {
-	return &Recorder{Msgs: map[string]*Message{}, Nonces: map[string]string{}, Origs: map[string]string{}, Made: map[string]string{}}
+	return &Recorder{Msgs: map[string]*Message{}, Nonces: map[string]string{}, Origs: map[string]string{}, Made: map[string]string{},
+		answered: map[string]bool{}}
 }
 
 func (r *Recorder) Add(c Call) {
@@ -107,9 +108,6 @@ func (r *Recorder) Respond(ctx context.Context, i *discordgo.Interaction, resp *
 	}
 	if refusal != nil {
 		return refusal
-	}
-	if r.answered == nil {
-		r.answered = map[string]bool{}
 	}
 	r.answered[i.ID] = true
 	if r.Lose != nil {
