@@ -38,16 +38,22 @@ func (g *Game) check() error {
 
 	// Card conservation (§6).
 	var count [numCardIndex]int
-	zone := func(name string, cards []Card, ok func(Card) bool) error {
+	// zone counts the cards of a zone; seat is the collection's seat (-1:
+	// the zone is name), named only when a card is refused.
+	zone := func(name string, seat int, cards []Card, ok func(Card) bool) error {
 		for _, c := range cards {
 			i := cardIndex(c)
+			if i >= 0 && ok(c) {
+				count[i]++
+				continue
+			}
+			if seat >= 0 {
+				name = fmt.Sprintf("collection %d", seat)
+			}
 			if i < 0 {
 				return failf("invalid card %v in %s", c, name)
 			}
-			if !ok(c) {
-				return failf("%s in %s", c, name)
-			}
-			count[i]++
+			return failf("%s in %s", c, name)
 		}
 		return nil
 	}
@@ -55,20 +61,20 @@ func (g *Game) check() error {
 	notCurrency := func(c Card) bool { return c.Kind != KindCurrency }
 	numbersOnly := func(c Card) bool { return c.Kind == KindNumber }
 	tableauKinds := func(c Card) bool { return c.Kind == KindNumber || c.Kind == KindCurrency }
-	if err := zone("deck", g.Deck, anyCard); err != nil {
+	if err := zone("deck", -1, g.Deck, anyCard); err != nil {
 		return err
 	}
-	if err := zone("tableau", g.Tableau, tableauKinds); err != nil {
+	if err := zone("tableau", -1, g.Tableau, tableauKinds); err != nil {
 		return err
 	}
-	if err := zone("market", g.Market, numbersOnly); err != nil {
+	if err := zone("market", -1, g.Market, numbersOnly); err != nil {
 		return err
 	}
-	if err := zone("discard", g.Discard, anyCard); err != nil {
+	if err := zone("discard", -1, g.Discard, anyCard); err != nil {
 		return err
 	}
 	for i, p := range g.Players {
-		if err := zone(fmt.Sprintf("collection %d", i), p.Collection, notCurrency); err != nil {
+		if err := zone("", i, p.Collection, notCurrency); err != nil {
 			return err
 		}
 		if p.Money < 0 || p.Money > MoneyLimit {

@@ -409,6 +409,19 @@ func TestCheckFindsViolations(t *testing.T) {
 			assert.ErrorIs(t, g.Check(), dix.ErrInvariant)
 		})
 	}
+	// The violation names its zone, a collection by its seat.
+	g := base.Clone()
+	g.Players[1].Collection = append(g.Players[1].Collection, dix.Card{Kind: dix.KindCurrency, Value: 1})
+	dix.AddToSetup(g, dix.Card{Kind: dix.KindCurrency, Value: 1})
+	if err := g.Check(); assert.ErrorIs(t, err, dix.ErrInvariant) {
+		assert.Contains(t, err.Error(), "in collection 1")
+	}
+	g = base.Clone()
+	g.Market = append(g.Market, dix.Card{Kind: dix.KindCurrency, Value: 1})
+	dix.AddToSetup(g, dix.Card{Kind: dix.KindCurrency, Value: 1})
+	if err := g.Check(); assert.ErrorIs(t, err, dix.ErrInvariant) {
+		assert.Contains(t, err.Error(), "in market")
+	}
 	solo := scenarioGame(t, "solo 5\ndeck g1 g2\nrest none\n")
 	solo.Active = dix.Alix
 	assert.ErrorIs(t, solo.Check(), dix.ErrInvariant, "ALIX left to decide")
