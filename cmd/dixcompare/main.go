@@ -29,6 +29,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/dixgame/dixbot/internal/loadtest"
 )
 
 func main() {
@@ -156,7 +158,7 @@ func build(ctx context.Context, src, out string, stderr io.Writer) (load, bot st
 }
 
 // measure runs s's load tool against s's bot once.
-func measure(ctx context.Context, s side, o options, dir string) (report, error) {
+func measure(ctx context.Context, s side, o options, dir string) (loadtest.Report, error) {
 	args := []string{"-bot", s.bot, "-games", fmt.Sprint(o.games), "-think", o.think.String(),
 		"-duration", o.duration.String(), "-q", "-json"}
 	if o.game != "dix" {
@@ -167,7 +169,7 @@ func measure(ctx context.Context, s side, o options, dir string) (report, error)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
-		return report{}, fmt.Errorf("%w: %s", err, lastLine(errb.String()))
+		return loadtest.Report{}, fmt.Errorf("%w: %s", err, lastLine(errb.String()))
 	}
 	return decodeReport(out.Bytes())
 }
@@ -180,33 +182,10 @@ func lastLine(s string) string {
 	return s
 }
 
-// report is what dixload -json says of a run, the parts compared here.
-// Uploaded is nil where the load tool did not count uploads.
-type report struct {
-	Machine struct {
-		OthersCores float64 `json:"others_cores"`
-	} `json:"machine"`
-	Answers struct {
-		Answered   int `json:"answered"`
-		Unanswered int `json:"unanswered"`
-		Dispatched int `json:"dispatched"`
-		InTime     int `json:"in_time"`
-		Latency    struct {
-			P99 float64 `json:"p99_ms"`
-		} `json:"latency"`
-	} `json:"answers"`
-	Bot struct {
-		Measured bool    `json:"measured"`
-		CPU      float64 `json:"cpu_per_interaction_ms"`
-	} `json:"bot"`
-	Discord struct {
-		BotToken int      `json:"bot_token"`
-		Uploaded *float64 `json:"uploaded_bytes_per_turn"`
-	} `json:"discord"`
-}
-
-func decodeReport(b []byte) (report, error) {
-	var r report
+// decodeReport reads dixload's -json report (loadtest.Report; the
+// earliest load tools write fewer of its fields, and count no uploads).
+func decodeReport(b []byte) (loadtest.Report, error) {
+	var r loadtest.Report
 	if err := json.Unmarshal(b, &r); err != nil {
 		return r, fmt.Errorf("the load tool's report: %w", err)
 	}
@@ -216,25 +195,26 @@ func decodeReport(b []byte) (report, error) {
 	return r, nil
 }
 
-// late is the interactions not answered within Discord's 3 s, those
+// late is the interactions of r not answered within Discord's 3 s, those
 // never answered included.
-func (r report) late() int { return r.Answers.Dispatched - r.Answers.InTime }
+func late(r loadtest.Report) int { return r.Answers.Dispatched - r.Answers.InTime }
 
 // result is one run.
 type result struct {
 	pair   int
 	side   string
-	report report
+	report loadtest.Report
 }
 
 func (r result) line() string {
-	up := "—"
-	if u := r.report.Discord.Uploaded; u != nil {
-		up = fmt.Sprintf("%.1f KiB", *u/1024)
+	d := r.report.Discord
+	up := "—" // none counted: the earliest load tools count no uploads
+	if d.Uploads > 0 {
+		up = fmt.Sprintf("%.1f KiB", d.UploadedBytesPerTurn/1024)
 	}
 	return fmt.Sprintf("%.2f ms an interaction; p99 %.1f ms; %d answered, %d late; %d bot-token requests; %s uploaded a turn; others %.2f cores",
-		r.report.Bot.CPU, r.report.Answers.Latency.P99, r.report.Answers.Answered, r.report.late(),
-		r.report.Discord.BotToken, up, r.report.Machine.OthersCores)
+		r.report.Bot.CPUPerInteractionMS, r.report.Answers.Latency.P99, r.report.Answers.Answered, late(r.report),
+		d.BotToken, up, r.report.Machine.OthersCores)
 }
 
 // table is the runs pair by pair, as Markdown, with the ratio of this
@@ -265,13 +245,13 @@ func table(o options, other, here string, runs []result) string {
 		if pair%2 == 0 {
 			first = here
 		}
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %.2f |\n", pair, first, cell(them.report), cell(us.report), us.report.Bot.CPU/them.report.Bot.CPU)
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %.2f |\n", pair, first, cell(them.report), cell(us.report), us.report.Bot.CPUPerInteractionMS/them.report.Bot.CPUPerInteractionMS)
 	}
 	return b.String()
 }
 
-func cell(r report) string {
-	return fmt.Sprintf("%.2f ms; p99 %.1f ms; %d late; others %.2f cores", r.Bot.CPU, r.Answers.Latency.P99, r.late(), r.Machine.OthersCores)
+func cell(r loadtest.Report) string {
+	return fmt.Sprintf("%.2f ms; p99 %.1f ms; %d late; others %.2f cores", r.Bot.CPUPerInteractionMS, r.Answers.Latency.P99, late(r), r.Machine.OthersCores)
 }
 
 // gitOut runs git in dir ("": the current directory) and returns its
