@@ -335,6 +335,9 @@ func clusterOptions(o Options) (*redis.ClusterOptions, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: Redis URL: %v", ErrBadOptions, redactURLError(err))
 	}
+	if u.Scheme == "unix" {
+		return nil, fmt.Errorf("%w: Redis URL: a Unix socket names one server, not a Redis Cluster", ErrBadOptions)
+	}
 	if p := strings.Trim(u.Path, "/"); p != "" && p != "0" {
 		return nil, fmt.Errorf("%w: Redis URL: database %q: a Redis Cluster has database 0 only", ErrBadOptions, p)
 	}

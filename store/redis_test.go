@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -87,6 +88,13 @@ func TestRedisSuite(t *testing.T) {
 	runSuite(t, redisEnv(redistest.Start(t).URL(), false))
 }
 
+// TestRedisSuiteOverUnixSocket runs the suite on a server reached by its
+// Unix socket (a unix:// URL), as on one machine.
+func TestRedisSuiteOverUnixSocket(t *testing.T) {
+	t.Parallel()
+	runSuite(t, redisEnv(redistest.Start(t).SocketURL(), false))
+}
+
 // TestRedisSuiteAYearAhead runs the suite with the store's clock a year
 // ahead of the wall clock, of Redis's and of every date the tests'
 // fixtures name.
@@ -114,6 +122,8 @@ func TestRedisOpenErrors(t *testing.T) {
 		{"negative timeout", Options{URL: "redis://" + closed, Timeout: -time.Second}, ErrBadOptions},
 		{"negative retries", Options{URL: "redis://" + closed, Retries: -1}, ErrBadOptions},
 		{"nobody listening", Options{URL: "redis://" + closed}, dixbot.ErrUnavailable},
+		{"no socket file", Options{URL: "unix://" + filepath.Join(t.TempDir(), "none.sock")}, dixbot.ErrUnavailable},
+		{"socket as a cluster", Options{URL: "unix:///run/redis.sock", Cluster: true}, ErrBadOptions},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -94,6 +94,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.cfg.RateLimits, "rate-limits", true, "keep the stand-in's Discord rate limits on")
 	fs.DurationVar(&o.cfg.APILatency, "api-latency", 0, "delay each of the stand-in's REST answers, as Discord's round trip (e.g. 50ms)")
 	fs.StringVar(&o.cfg.RedisURL, "redis", "", "Redis URL for the bot (default: a private redis-server)")
+	fs.BoolVar(&o.cfg.RedisSocket, "redis-socket", false, "the bot reaches the private redis-server by its Unix socket (unix://) instead of its TCP port")
 	fs.StringVar(&o.pictures, "pictures", "on", "the bot's DIX_PICTURES: on or off")
 	fs.Var(&o.env, "env", "more of the bot's environment, NAME=value (repeatable)")
 	fs.StringVar(&o.bot, "bot", "", "a dixbot binary (default: go build ./cmd/dixbot)")
@@ -138,6 +139,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	if o.inProcess && o.bot != "" {
 		return nil, errors.New("-inprocess runs the bot's code in this process: no -bot binary")
+	}
+	if o.cfg.RedisSocket && o.cfg.RedisURL != "" {
+		return nil, errors.New("-redis-socket is the private redis-server's socket: no -redis URL with it")
 	}
 	o.cfg.BotEnv = append([]string{"DIX_PICTURES=" + o.pictures}, o.env...)
 	return o, nil

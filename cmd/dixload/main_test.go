@@ -47,6 +47,11 @@ func TestFlags(t *testing.T) {
 			assert.Equal(t, 4, o.cfg.Players)
 			assert.Equal(t, 1, o.cfg.Computers)
 		}},
+		{"redis by its socket", []string{"-redis-socket"}, "", func(t *testing.T, o *options) {
+			assert.True(t, o.cfg.RedisSocket)
+			assert.Empty(t, o.cfg.RedisURL)
+		}},
+		{"socket and a Redis URL", []string{"-redis-socket", "-redis", "redis://127.0.0.1:6379/0"}, "-redis-socket", nil},
 		{"bad game", []string{"-game", "chess"}, "dix, qwixx or dixxit", nil},
 		{"bad pictures", []string{"-pictures", "maybe"}, "-pictures", nil},
 		{"bad env", []string{"-env", "NOEQUALS"}, "NAME=value", nil},

@@ -27,8 +27,9 @@ type Config struct {
 	// GuildID registers the commands in that one server (updates are
 	// instant there) instead of globally.
 	GuildID string `env:"DISCORD_GUILD_ID"`
-	// RedisURL selects the Redis store (redis:// or rediss://); empty means
-	// the embedded store in DataFile.
+	// RedisURL selects the Redis store (redis://, rediss://, or unix:// for
+	// a server on this machine reached by its socket file); empty means the
+	// embedded store in DataFile.
 	RedisURL string `env:"REDIS_URL"`
 	// RedisCluster opens RedisURL as a Redis Cluster: its host is a seed
 	// node, or several separated by commas (a URL with several implies it).
@@ -195,9 +196,12 @@ func (c *Config) Validate() error {
 	}
 	if c.RedisURL != "" {
 		u, err := url.Parse(c.RedisURL)
-		if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
-			bad("REDIS_URL must look like redis://[:password@]host:6379/0 or rediss://…")
-		} else if secretQuery(u.Query()) {
+		switch {
+		case err != nil || !redisURLShape(u):
+			bad("REDIS_URL must look like redis://[:password@]host:6379/0, rediss://…, or unix://[:password@]/path/to/redis.sock?db=0 for a server on this machine")
+		case u.Scheme == "unix" && (c.RedisCluster || namesSeveralNodes(u)):
+			bad("REDIS_URL is a Unix socket (unix://), which names one server: a Redis Cluster is reached by redis://host1:6379,host2:6379")
+		case secretQuery(u.Query()):
 			bad("REDIS_URL has a password in its query (?password=…), which is not read: put it before the host, redis://:password@host:6379/0")
 		}
 	} else if c.RedisCluster {
@@ -287,6 +291,25 @@ func isSnowflake(s string) bool {
 		}
 	}
 	return true
+}
+
+// redisURLShape reports whether u is a Redis URL of a scheme the store
+// opens: redis:// and rediss:// name a host; unix:// a socket file's path
+// (go-redis's ParseURL), for a server on the same machine.
+func redisURLShape(u *url.URL) bool {
+	switch u.Scheme {
+	case "redis", "rediss":
+		return u.Host != ""
+	case "unix":
+		return u.Host == "" && strings.TrimSpace(u.Path) != ""
+	}
+	return false
+}
+
+// namesSeveralNodes reports whether a Redis URL lists several nodes:
+// comma-separated hosts or addr query parameters.
+func namesSeveralNodes(u *url.URL) bool {
+	return strings.Contains(u.Host, ",") || u.Query().Has("addr")
 }
 
 // redactedRedis returns the Redis URL without its password, for messages:

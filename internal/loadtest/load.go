@@ -56,6 +56,10 @@ type Config struct {
 	// RedisURL is the Redis the bot uses; empty starts a private
 	// redis-server (which must be installed) in Dir.
 	RedisURL string
+	// RedisSocket has the bot reach the private redis-server by its Unix
+	// socket (a unix:// REDIS_URL) instead of its TCP port, as a bot with
+	// Redis on the same machine may.
+	RedisSocket bool
 	// Bot is the bot under load.
 	Bot Bot
 	// BotEnv is more of the bot's environment, e.g. "DIX_PICTURES=off".
@@ -95,6 +99,9 @@ func (c *Config) defaults() error {
 	}
 	if c.Bot == nil {
 		return errors.New("loadtest: no bot")
+	}
+	if c.RedisSocket && c.RedisURL != "" {
+		return errors.New("loadtest: a Unix socket is the private Redis's: give no Redis URL with it")
 	}
 	if c.Game == "" {
 		c.Game = GameDIX
@@ -174,7 +181,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	redisURL := cfg.RedisURL
 	if redisURL == "" {
-		rs, err := startRedis(ctx, dir)
+		rs, err := startRedis(ctx, dir, cfg.RedisSocket)
 		if err != nil {
 			return nil, err
 		}

@@ -118,7 +118,8 @@ func TestRunPlaysEveryGameToItsEnd(t *testing.T) {
 // four-player games, every player deciding at once as soon as the board
 // asks. Only correctness is checked: every game reached its scoreboard,
 // every interaction was answered within 3 s, each roll saw decisions, and
-// the stand-in saw no broken rule.
+// the stand-in saw no broken rule. The bot reaches its private Redis by
+// the server's Unix socket.
 func TestRunPlaysQwixxToTheEnd(t *testing.T) {
 	t.Parallel()
 	url := redisURL(t)
@@ -132,9 +133,12 @@ func TestRunPlaysQwixxToTheEnd(t *testing.T) {
 		Players:  4,
 		Bot:      &loadtest.Child{Path: bin, Dir: dir, LogFile: filepath.Join(dir, "dixbot.log")},
 		RedisURL: url,
-		Dir:      dir,
-		Stall:    time.Minute,
-		Seed:     7,
+		// A private Redis is reached by its Unix socket here, by its port
+		// in the other games' runs.
+		RedisSocket: url == "",
+		Dir:         dir,
+		Stall:       time.Minute,
+		Seed:        7,
 	})
 	require.NoError(t, err)
 	t.Logf("%d answers in %.1fs of play, %d rolls, %d decisions, %d refused, p99 %.1f ms", rep.Answers.Answered, rep.Elapsed,
@@ -142,6 +146,7 @@ func TestRunPlaysQwixxToTheEnd(t *testing.T) {
 
 	assert.Zero(t, rep.TableErrorCount, "tables stopped midway: %v", rep.TableErrors)
 	assert.Equal(t, "/qwixx start", rep.Config.Start)
+	assert.Equal(t, url == "", rep.Config.RedisSocket)
 	assert.Equal(t, 3, rep.Games.Opened)
 	assert.Equal(t, 3, rep.Games.Finished, "every game reached its scoreboard")
 	assert.Positive(t, rep.Games.Turns, "rolls read from the boards")

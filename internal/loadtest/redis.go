@@ -25,8 +25,9 @@ type redisServer struct {
 	exited chan struct{}
 }
 
-// startRedis starts redis-server on a free port with its files in dir.
-func startRedis(ctx context.Context, dir string) (*redisServer, error) {
+// startRedis starts redis-server on a free port with its files in dir;
+// with socket its url is that of a Unix socket in dir it listens on too.
+func startRedis(ctx context.Context, dir string, socket bool) (*redisServer, error) {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		return nil, fmt.Errorf("loadtest: redis-server not found (install it, e.g. apt-get install redis-server, or give a Redis URL): %w", err)
@@ -34,14 +35,18 @@ func startRedis(ctx context.Context, dir string) (*redisServer, error) {
 	// A port found free may be taken before redis-server binds it: then it
 	// exits, and another port is tried.
 	for attempt := 1; ; attempt++ {
-		s, err := tryRedis(ctx, bin, dir)
+		s, err := tryRedis(ctx, bin, dir, socket)
 		if err == nil || attempt == 5 {
 			return s, err
 		}
 	}
 }
 
-func tryRedis(ctx context.Context, bin, dir string) (*redisServer, error) {
+// maxSocketPath is the longest path of a Unix socket: sun_path holds 108
+// bytes with the terminating zero (unix(7)).
+const maxSocketPath = 107
+
+func tryRedis(ctx context.Context, bin, dir string, socket bool) (*redisServer, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("loadtest: no free port: %w", err)
@@ -53,13 +58,26 @@ func tryRedis(ctx context.Context, bin, dir string) (*redisServer, error) {
 		return nil, fmt.Errorf("loadtest: %w", err)
 	}
 	defer log.Close()
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--dir", dir,
-		"--appendonly", "yes", "--appendfsync", "everysec")
+	args := []string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--dir", dir,
+		"--appendonly", "yes", "--appendfsync", "everysec"}
+	url := fmt.Sprintf("redis://127.0.0.1:%d/0", port)
+	if socket {
+		sock, err := filepath.Abs(filepath.Join(dir, "redis.sock"))
+		if err != nil {
+			return nil, fmt.Errorf("loadtest: %w", err)
+		}
+		if len(sock) > maxSocketPath {
+			return nil, fmt.Errorf("loadtest: the socket's path %s is longer than a Unix socket's %d bytes: choose a shorter directory", sock, maxSocketPath)
+		}
+		args = append(args, "--unixsocket", sock, "--unixsocketperm", "700")
+		url = "unix://" + sock + "?db=0"
+	}
+	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("loadtest: starting redis-server: %w", err)
 	}
-	s := &redisServer{cmd: cmd, url: fmt.Sprintf("redis://127.0.0.1:%d/0", port), exited: make(chan struct{})}
+	s := &redisServer{cmd: cmd, url: url, exited: make(chan struct{})}
 	go func() {
 		_ = cmd.Wait()
 		close(s.exited)

@@ -47,11 +47,14 @@ type RunConfig struct {
 	RateLimits bool     `json:"rate_limits"`
 	APILatMS   float64  `json:"api_latency_ms"`
 	BotEnv     []string `json:"bot_env,omitempty"`
+	// RedisSocket: the bot reached the private Redis by its Unix socket.
+	RedisSocket bool `json:"redis_socket,omitempty"`
 }
 
 func reportConfig(c Config) RunConfig {
 	return RunConfig{Games: c.Games, Players: c.Players, Computers: c.Computers, ThinkMS: ms(c.Think), Jitter: c.Jitter, RampS: c.Ramp.Seconds(),
-		DurationS: c.Duration.Seconds(), Start: c.Start, RateLimits: c.RateLimits, APILatMS: ms(c.APILatency), BotEnv: c.BotEnv}
+		DurationS: c.Duration.Seconds(), Start: c.Start, RateLimits: c.RateLimits, APILatMS: ms(c.APILatency), BotEnv: c.BotEnv,
+		RedisSocket: c.RedisSocket}
 }
 
 // GameFigures count what the players did.
@@ -379,6 +382,9 @@ func (r *Report) Print(w io.Writer) {
 	line("load tool", "%.1fs CPU, %.2f cores, %.0f MiB peak RSS (the stand-in and the players)", r.Load.CPUS, r.Load.Cores, r.Load.PeakRSSMiB)
 	rd := r.Redis
 	line("redis", "%d commands run (%.1f per interaction, the scripts' own included), %.1fs CPU, %.0f MiB", rd.Commands, rd.CommandsPerInteraction, rd.CPUS, rd.MemoryMiB)
+	if r.Config.RedisSocket {
+		line("redis socket", "the bot reached it by its Unix socket")
+	}
 	if sf := rd.Sent; sf != nil {
 		line("redis sent", "%d commands sent by the bot (%.2f per interaction) in %d round trips (%.2f per interaction)", sf.Commands, sf.CommandsPerInteraction, sf.RoundTrips, sf.RoundTripsPerInteraction)
 	}

@@ -2,7 +2,8 @@
 //
 // Start runs a private redis-server on a free 127.0.0.1 port in a temporary
 // directory, with append-only persistence so that Stop and Restart keep the
-// data (for fault tests), and stops it when the test ends. Pause and Resume
+// data (for fault tests), and stops it when the test ends; the server also
+// listens on a Unix socket (SocketURL). Pause and Resume
 // simulate a server that hangs without closing connections. When REDIS_URL is
 // set, Start uses that server instead, and Stop, Restart, Pause and Resume
 // skip the test.
@@ -45,7 +46,8 @@ type Server struct {
 	bin     string
 	dir     string
 	port    int
-	busPort int // cluster bus port of a cluster node, 0 for a plain server
+	busPort int    // cluster bus port of a cluster node, 0 for a plain server
+	socket  string // the Unix socket a plain server also listens on
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -87,6 +89,16 @@ func lookPath(t testing.TB, prog, env string) string {
 func startLocal(t testing.TB, bin string, cluster bool) *Server {
 	t.Helper()
 	s := &Server{t: t, bin: bin, dir: t.TempDir()}
+	if !cluster {
+		// A socket's path has at most 107 bytes (sun_path, unix(7)), which
+		// a test's temporary directory may pass: a short one of its own.
+		sdir, err := os.MkdirTemp("", "rds")
+		if err != nil {
+			t.Fatalf("redistest: %v", err)
+		}
+		t.Cleanup(func() { _ = os.RemoveAll(sdir) })
+		s.socket = filepath.Join(sdir, "redis.sock")
+	}
 	// Registered after TempDir, so it runs before the directory is removed.
 	t.Cleanup(s.stop)
 	// The free port is found by binding and closing it, so another process
@@ -120,6 +132,17 @@ var errPortTaken = errors.New("redistest: port taken")
 
 // URL is the redis:// URL of the server.
 func (s *Server) URL() string { return s.url }
+
+// SocketURL is the unix:// URL of the server's Unix socket (database 0).
+// It skips the test on a server of REDIS_URL or a cluster node.
+func (s *Server) SocketURL() string {
+	s.t.Helper()
+	s.needLocal("SocketURL")
+	if s.socket == "" {
+		s.t.Skip("redistest: a cluster node listens on no Unix socket")
+	}
+	return "unix://" + s.socket + "?db=0"
+}
 
 // Addr is the server's host:port.
 func (s *Server) Addr() string {
@@ -199,6 +222,9 @@ func (s *Server) start() error {
 		"--save", "",
 		"--daemonize", "no",
 		"--logfile", logPath,
+	}
+	if s.socket != "" {
+		args = append(args, "--unixsocket", s.socket, "--unixsocketperm", "700")
 	}
 	if s.busPort != 0 {
 		// nodes.conf, in the node's own directory, keeps its identity and
