@@ -50,6 +50,9 @@ type options struct {
 	think    time.Duration
 	duration time.Duration
 	pairs    int
+	// hereSocket runs this tree's bot on its private Redis's Unix socket
+	// (dixload -redis-socket); the commit's bot stays on the TCP port.
+	hereSocket bool
 }
 
 func parse(args []string, stderr io.Writer) (options, error) {
@@ -62,6 +65,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.think, "think", 3*time.Second, "a player's time before each interaction")
 	fs.DurationVar(&o.duration, "duration", 90*time.Second, "each run's length after its ramp")
 	fs.IntVar(&o.pairs, "pairs", 2, "pairs of runs, the commit's bot first in odd pairs, this tree's in even ones")
+	fs.BoolVar(&o.hereSocket, "here-socket", false, "this tree's bot reaches its Redis by the Unix socket (dixload -redis-socket), the commit's by the TCP port")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -80,9 +84,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 
 // side is one of the two bots: its load tool and its binary.
 type side struct {
-	name string // "this tree" or the commit
-	load string
-	bot  string
+	name  string // "this tree" or the commit
+	load  string
+	bot   string
+	extra []string // more of dixload's flags
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -105,6 +110,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	defer os.RemoveAll(dir)
 
 	here := side{name: "this tree (" + head + ")"}
+	if o.hereSocket {
+		here.name = "this tree (" + head + ", Redis by its socket)"
+		here.extra = []string{"-redis-socket"}
+	}
 	if here.load, here.bot, err = build(ctx, root, filepath.Join(dir, "here"), stderr); err != nil {
 		return err
 	}
@@ -164,6 +173,7 @@ func measure(ctx context.Context, s side, o options, dir string) (loadtest.Repor
 	if o.game != "dix" {
 		args = append(args, "-game", o.game) // the earliest load tools know DIX alone, without the flag
 	}
+	args = append(args, s.extra...)
 	cmd := exec.CommandContext(ctx, s.load, args...)
 	cmd.Dir = dir
 	var out, errb bytes.Buffer
@@ -225,7 +235,11 @@ func table(o options, other, here string, runs []result) string {
 	if o.game != "dix" {
 		cmd += " -game " + o.game
 	}
-	fmt.Fprintf(&b, "`%s`, each bot with its own load tool:\n\n", cmd)
+	fmt.Fprintf(&b, "`%s`, each bot with its own load tool", cmd)
+	if o.hereSocket {
+		b.WriteString(", this tree's with `-redis-socket`")
+	}
+	b.WriteString(":\n\n")
 	fmt.Fprintf(&b, "| pair | first | %s | %s | ratio |\n|---|---|---|---|---|\n", other, here)
 	for pair := 1; pair <= o.pairs; pair++ {
 		var them, us *result

@@ -72,6 +72,9 @@ func TestTableGivesTheRatioOfEachPair(t *testing.T) {
 	assert.True(t, strings.HasPrefix(lines[4], "| 1 | 33d6b8c | 3.14 ms; p99 6.3 ms; 0 late; others 0.00 cores | 2.06 ms; p99 6.2 ms; 0 late; others 0.00 cores | 0.66 |"), lines[4])
 	assert.True(t, strings.HasPrefix(lines[5], "| 2 | this tree | 3.14 ms"), lines[5])
 	assert.True(t, strings.HasSuffix(lines[5], "| 0.66 |"), lines[5])
+
+	o.hereSocket = true
+	assert.Contains(t, table(o, "33d6b8c", "this tree", runs), "-game qwixx`, each bot with its own load tool, this tree's with `-redis-socket`:")
 }
 
 func TestParseRefuses(t *testing.T) {
