@@ -22,8 +22,9 @@ const (
 // Options configure a store. The zero value of every field means its default;
 // negative durations or counts are rejected with ErrBadOptions.
 type Options struct {
-	// URL is the Redis server, redis://[user:password@]host:port/db or
-	// rediss:// for TLS (OpenRedis only). Query parameters understood by
+	// URL is the Redis server, redis://[user:password@]host:port/db,
+	// rediss:// for TLS, or unix://[user:password@]/path/to/socket?db=N
+	// for a server on this machine (OpenRedis only). Query parameters understood by
 	// redis.ParseURL (dial_timeout, pool_size, …) take precedence over the
 	// timeouts derived from Timeout.
 	URL string
