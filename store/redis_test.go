@@ -124,6 +124,7 @@ func TestRedisOpenErrors(t *testing.T) {
 		{"nobody listening", Options{URL: "redis://" + closed}, dixbot.ErrUnavailable},
 		{"no socket file", Options{URL: "unix://" + filepath.Join(t.TempDir(), "none.sock")}, dixbot.ErrUnavailable},
 		{"socket as a cluster", Options{URL: "unix:///run/redis.sock", Cluster: true}, ErrBadOptions},
+		{"socket with seeds", Options{URL: "unix:///run/redis.sock?addr=10.0.0.2:6379"}, ErrBadOptions},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

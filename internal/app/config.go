@@ -199,7 +199,7 @@ func (c *Config) Validate() error {
 		switch {
 		case err != nil || !redisURLShape(u):
 			bad("REDIS_URL must look like redis://[:password@]host:6379/0, rediss://…, or unix://[:password@]/path/to/redis.sock?db=0 for a server on this machine")
-		case u.Scheme == "unix" && (c.RedisCluster || namesSeveralNodes(u)):
+		case u.Scheme == "unix" && c.RedisCluster:
 			bad("REDIS_URL is a Unix socket (unix://), which names one server: a Redis Cluster is reached by redis://host1:6379,host2:6379")
 		case secretQuery(u.Query()):
 			bad("REDIS_URL has a password in its query (?password=…), which is not read: put it before the host, redis://:password@host:6379/0")
@@ -304,12 +304,6 @@ func redisURLShape(u *url.URL) bool {
 		return u.Host == "" && strings.TrimSpace(u.Path) != ""
 	}
 	return false
-}
-
-// namesSeveralNodes reports whether a Redis URL lists several nodes:
-// comma-separated hosts or addr query parameters.
-func namesSeveralNodes(u *url.URL) bool {
-	return strings.Contains(u.Host, ",") || u.Query().Has("addr")
 }
 
 // redactedRedis returns the Redis URL without its password, for messages:
