@@ -22,7 +22,8 @@ import (
 // decoded discordgo's way whole. Whatever this way refuses is
 // decoded again discordgo's way, so malformed input gets exactly the
 // answer it got before: the value (partial, as discordgo passes it on)
-// and the error.
+// and the error. Before both, the scanner (scan.go) reads the usual
+// interactions and messages by hand, and leaves the rest to them.
 
 // unmarshal is the fast decoder.
 var unmarshal = fastjson.Unmarshal
@@ -83,6 +84,9 @@ var errOtherComponent = errors.New("discordapi: a component of another kind")
 // encoding/json decodes it into a discordgo.InteractionCreate, error
 // included.
 func DecodeInteraction(b []byte) (*discordgo.InteractionCreate, error) {
+	if i, ok := scanInteraction(b); ok {
+		return i, nil
+	}
 	if i, err := fastInteraction(b); err == nil {
 		return i, nil
 	}
@@ -180,6 +184,10 @@ func (w *wireComponent) component() (discordgo.MessageComponent, error) {
 // DecodeMessage decodes a message as encoding/json decodes it into a
 // discordgo.Message, error included.
 func DecodeMessage(b []byte, m *discordgo.Message) error {
+	if mm, ok := scanMessage(b); ok {
+		*m = *mm
+		return nil
+	}
 	var w wireMessage
 	if err := unmarshal(b, &w); err == nil {
 		if mm, err := w.message(); err == nil {

@@ -187,6 +187,60 @@ func TestDecodeInteractionOddInput(t *testing.T) {
 		`{"id":"1","type":2,"data":{"name":"dix","options":[{"name":"a","type":4,"value":1e3}]}}`,
 		`{"id":"1","type":5,"data":{"custom_id":"m","components":[{"type":1,"components":[{"type":4,"custom_id":"text","value":"v"}]}]}}`,
 		`{"id":"1","type":5,"data":{"custom_id":"m","components":[{"type":99}]}}`,
+		// What the hand reader takes, gives up on or refuses, against encoding/json.
+		`{"id":"1","type":3,"data":{"custom_id":"a\u00e9\n\"\\\/\b\f\r\t"},"message":{"content":"\u003ct:1:R\u003e"}}`,
+		`{"id":"1","type":3,"data":{"custom_id":"\ud83c\udccf"}}`,
+		`{"id":"1","type":3,"data":{"custom_id":"\u12"}}`,
+		`{"id":"1","type":3,"data":{"custom_id":"\x"}}`,
+		"{\"id\":\"a\tb\",\"type\":3,\"data\":{}}",
+		"{\"id\":\"1\",\"type\":3,\"data\":{\"custom_id\":\"\u00e9\xff\"}}",
+		`{"id":"1","type":3,"data":{},"message":{"Embeds":[]}}`,
+		`{"id":"1","type":3,"data":{},"message":{"id":"1","id":"2"}}`,
+		`{"id":"1","type":3,"data":{},"message":{"embeds":[{"color":1e3}]}}`,
+		`{"id":"1","type":3,"data":{},"message":{"embeds":[{"color":1.0}]}}`,
+		`{"id":"1","type":3,"data":{},"message":{"embeds":[{"color":0123}]}}`,
+		`{"id":"1","type":3,"data":{},"message":{"embeds":[{"color":-0}]}}`,
+		`{"id":"1","type":3,"data":{},"message":{"embeds":[{"color":99999999999999999999}]}}`,
+		`{"id":"1","type":3,"data":{},"message":{"embeds":null,"components":null,"mention_roles":null}}`,
+		`{"id":"1","type":3,"data":{},"message":{"embeds":[null,{"fields":[null,{"name":null,"inline":null}],"footer":null,"image":null}]}}`,
+		`{"id":"1","type":3,"data":{},"message":{"embeds":[{"footer":{"text":"t","x":[1,{"y":null}]},"image":{"url":"u","width":-1,"height":"2"}}]}}`,
+		`{"id":"1","type":3,"data":{},"message":{"embeds":[{"thumbnail":{"url":"u"},"author":{"name":"a"},"fields":[{"name":"n","value":"v","inline":true}]}]}}`,
+		`{"id":"1","type":3,"data":{},"message":{"flags":1.5}}`,
+		`{"id":"1","type":3,"data":{},"message":{"timestamp":null,"edited_timestamp":3}}`,
+		`{"id":"1","type":3,"data":{},"message":{"timestamp":"2026-12-02T08:13:45Z","edited_timestamp":"yesterday"}}`,
+		`{"id":"1","type":3,"data":{},"message":{"author":{"id":"2","bot":true},"mentions":[],"interaction":{"id":"3","type":2,"name":"dix start"}}}`,
+		`{"id":"1","type":3,"data":{},"message":{"components":[{"type":1,"components":[{"type":-2}]}]}}`,
+		`{"id":"1","type":3,"data":{},"message":{"components":[{"type":1,"components":[{"type":3,"custom_id":"s","options":[null,{"label":"a","value":"b","default":true,"emoji":{"name":"x"}}],"min_values":0,"max_values":2}]}]}}`,
+		`{"id":"1","type":3,"data":{},"message":{"components":[{"type":1,"components":[{"type":2,"custom_id":"b","emoji":{"name":"x"},"disabled":true,"url":"u","Label":"l"}]}]}}`,
+		`{"id":"1","type":3,"data":{"custom_id":"s","component_type":3,"values":["a",null]}}`,
+		`{"id":"1","type":3,"data":{"custom_id":"s","component_type":3,"values":[1]}}`,
+		`{"id":"1","type":3,"data":{"custom_id":"s","component_type":-3}}`,
+		`{"id":"1","type":3,"data":{"custom_id":"s","Custom_id":"t"}}`,
+		`{"id":"1","type":3,"data":{"custom_id":"s","resolved":{"users":{"1":{"id":"1"}}}}}`,
+		`{"id":"1","type":3,"app_permissions":" 12","data":{}}`,
+		`{"id":"1","type":3,"app_permissions":"012","data":{}}`,
+		`{"id":"1","type":3,"app_permissions":"-0","data":{}}`,
+		`{"id":"1","type":3,"app_permissions":null,"data":{}}`,
+		`{"id":"1","type":3,"guild_locale":null,"locale":null,"version":null,"data":{}}`,
+		`{"id":"1","type":256,"data":{}}`,
+		`{"id":"1","type":1}`,
+		`{"id":"1","type":3,"data":{},"x":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}`,
+		`{"id":"1","type":3,"data":{},"x":[1,-2.5e+3,true,false,null,"\u0041"],"y":{}}`,
+		`{"id":"1","type":3,"data":{},"x":01}`,
+		`{"id":"1","type":3,"data":{},"x":-}`,
+		`{"id":"1","type":3,"data":{},"x":1.}`,
+		`{"id":"1","type":3,"data":{},"x":"\u00zz"}`,
+		`{"id":"1","type":3,"data":{},"x":tru}`,
+		`{"id":"1","type":3,"data":{},"x":[1,]}`,
+		`{"id":"1","type":3,"data":{},"x":{"a":1,}}`,
+		` {"id":"1","type":3,"data":{}} `,
+		`{"id":"1","type":3,"data":{}} {}`,
+		`{"id":"1","type":3,"data":{},"member":{"user":null,"roles":["a"],"permissions":null,"nick":"n","avatar":"x","pending":true,"premium_since":null}}`,
+		`{"id":"1","type":3,"data":{},"member":{"user":{"id":"u","bot":1},"permissions":"x"}}`,
+		`{"id":"1","type":3,"data":{},"member":{"user":{"id":"u","public_flags":64,"ID":"v"},"permissions":7}}`,
+		`{"id":"1","type":3,"data":{},"user":{"id":"u","username":"\u00c9lodie","global_name":null},"member":null}`,
+		`{"id":"1","type":3,"data":{},"message":{"author":null,"interaction":{"id":"2","type":300}}}`,
+		`{"id":"1","type":3,"data":{},"message":{"interaction":{"id":"2","type":2,"user":{"id":"3"},"member":{"nick":"m"}},"mentions":[],"attachments":[],"reactions":null}}`,
 		button[:len(button)/2],
 		button + `,`,
 		strings.Replace(button, `"components":[`, `"components":[1,`, 1),
@@ -294,4 +348,34 @@ func BenchmarkDecodeMessage(b *testing.B) {
 			}
 		}
 	})
+}
+
+// The stand-in's interactions are read by hand in one pass (scanner),
+// without falling back to the decoders that check it.
+func TestScanInteractionTakesThePayloads(t *testing.T) {
+	t.Parallel()
+	for name, p := range payloads(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			got, ok := scanInteraction(p)
+			if strings.Contains(name, "modal") {
+				require.False(t, ok, "a form's data is encoding/json's")
+				return
+			}
+			require.True(t, ok)
+			want, err := stdInteraction(p)
+			require.NoError(t, err)
+			require.Equal(t, want, got)
+		})
+	}
+	for name, m := range messagesOf(t, payloads(t)) {
+		t.Run("message "+name, func(t *testing.T) {
+			t.Parallel()
+			got, ok := scanMessage(m)
+			require.True(t, ok)
+			var want discordgo.Message
+			require.NoError(t, json.Unmarshal(m, &want))
+			require.Equal(t, &want, got)
+		})
+	}
 }
