@@ -159,7 +159,7 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		go func() { ixErr <- ixSrv.Serve(ixLn) }()
 		logger.Info("serving interactions", "addr", ixLn.Addr().String())
 	} else {
-		gw, err := newGateway(ctx, cfg, s, logger, g.HandleEvent)
+		gw, err := newGateway(ctx, cfg, s, logger, g.HandleInteraction, g.HandleEvent)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil

@@ -2,6 +2,10 @@ package app
 
 import (
 	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -41,14 +45,21 @@ func TestCloseWatchReadsTheCloseCode(t *testing.T) {
 		name string
 		tls  bool
 		code int
+		take bool // interactions taken out of the stream (none here)
 	}{
-		{"ws 4011", false, 4011},
-		{"wss 4004", true, 4004},
-		{"ws without a close frame", false, 0},
+		{"ws 4011", false, 4011, false},
+		{"wss 4004", true, 4004, false},
+		{"ws without a close frame", false, 0, false},
+		{"ws 4011, frames held", false, 4011, true},
+		{"wss 4004, frames held", true, 4004, true},
+		{"ws without a close frame, frames held", false, 0, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var srv *httptest.Server
 			var w closeWatch
+			if tc.take {
+				w.take = func([]byte) { t.Error("nothing to take") }
+			}
 			if tc.tls {
 				srv = httptest.NewTLSServer(handler(tc.code))
 				w.roots = srv.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs
@@ -76,5 +87,136 @@ func TestCloseWatchReadsTheCloseCode(t *testing.T) {
 			}
 			assert.Equal(t, tc.code, w.Code())
 		})
+	}
+}
+
+// wsFrame is a websocket frame as a server writes it (RFC 6455 section
+// 5.2): fin, the opcode, the payload's length in the shortest encoding
+// or the one given (126: 16 bits, 127: 64 bits), unmasked unless mask.
+func wsFrame(fin bool, opcode byte, payload []byte, lenCode int, mask bool) []byte {
+	b0 := opcode
+	if fin {
+		b0 |= 0x80
+	}
+	out := []byte{b0}
+	var m byte
+	if mask {
+		m = 0x80
+	}
+	n := len(payload)
+	if lenCode == 0 {
+		switch {
+		case n < 126:
+			lenCode = n
+		case n < 1<<16:
+			lenCode = 126
+		default:
+			lenCode = 127
+		}
+	}
+	switch lenCode {
+	case 126:
+		out = append(out, m|126, byte(n>>8), byte(n))
+	case 127:
+		out = append(out, m|127)
+		for i := 7; i >= 0; i-- {
+			out = append(out, byte(n>>(8*i)))
+		}
+	default:
+		out = append(out, m|byte(n))
+	}
+	if mask {
+		out = append(out, 0, 0, 0, 0) // a zero key leaves the payload as it is
+	}
+	return append(out, payload...)
+}
+
+// chunkConn serves a byte stream in reads of 1 to 64 bytes, then err.
+type chunkConn struct {
+	net.Conn
+	data []byte
+	rng  *rand.Rand
+	err  error
+}
+
+func (c *chunkConn) Read(p []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, c.err
+	}
+	n := min(len(p), len(c.data), 1+c.rng.IntN(64))
+	copy(p, c.data[:n])
+	c.data = c.data[n:]
+	return n, nil
+}
+
+// An interaction's dispatch is taken out of the stream whole, its "d" to
+// take and a dispatch of the same sequence number with a null "d" in its
+// place; every other frame, and a frame cut by the connection's end,
+// reaches the reader byte for byte, however the bytes come in.
+func TestFrameReaderTakesInteractions(t *testing.T) {
+	t.Parallel()
+	click := `{"id":"1","type":3,"token":"t","data":{"custom_id":"dix:mv:1:pass"},"message":{"content":"` + strings.Repeat("é", 2000) + `"}}`
+	small := `{"id":"2","type":2,"data":{"name":"dix"}}`
+	dispatch := func(seq int, t, d string) []byte {
+		return []byte(fmt.Sprintf(`{"t":%q,"s":%d,"op":0,"d":%s}`, t, seq, d))
+	}
+	stand := func(seq int) []byte {
+		return []byte(fmt.Sprintf(`{"op":0,"s":%d,"t":"INTERACTION_CREATE","d":null}`, seq))
+	}
+	upgrade := []byte("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
+	type part struct {
+		in, want []byte
+		took     string
+	}
+	parts := []part{
+		{in: upgrade},
+		{in: wsFrame(true, websocket.TextMessage, []byte(`{"op":10,"d":{"heartbeat_interval":41250},"s":null,"t":null}`), 0, false)},
+		{in: wsFrame(true, websocket.TextMessage, dispatch(5, "INTERACTION_CREATE", click), 0, false), want: wsFrame(true, websocket.TextMessage, stand(5), 0, false), took: click},
+		{in: wsFrame(true, websocket.TextMessage, dispatch(6, "INTERACTION_CREATE", small), 0, false), want: wsFrame(true, websocket.TextMessage, stand(6), 0, false), took: small},
+		{in: wsFrame(true, websocket.TextMessage, dispatch(7, "MESSAGE_CREATE", small), 0, false)},
+		// Left as they are: another key, a "d" that is no object, malformed JSON.
+		{in: wsFrame(true, websocket.TextMessage, []byte(`{"t":"INTERACTION_CREATE","s":8,"op":0,"d":`+small+`,"x":1}`), 0, false)},
+		{in: wsFrame(true, websocket.TextMessage, dispatch(9, "INTERACTION_CREATE", `null`), 0, false)},
+		{in: wsFrame(true, websocket.TextMessage, dispatch(10, "INTERACTION_CREATE", `{"id":}`), 0, false)},
+		// Frames not held: a fragment, a binary frame, a masked one, a 64-bit length, a ping.
+		{in: wsFrame(false, websocket.TextMessage, dispatch(11, "INTERACTION_CREATE", small)[:20], 0, false)},
+		{in: wsFrame(true, 0, dispatch(11, "INTERACTION_CREATE", small)[20:], 0, false)},
+		{in: wsFrame(true, websocket.BinaryMessage, dispatch(12, "INTERACTION_CREATE", small), 0, false)},
+		{in: wsFrame(true, websocket.TextMessage, dispatch(13, "INTERACTION_CREATE", small), 0, true)},
+		{in: wsFrame(true, websocket.TextMessage, dispatch(14, "INTERACTION_CREATE", small), 127, false)},
+		{in: wsFrame(true, websocket.PingMessage, []byte("p"), 0, false)},
+		// 16-bit length for a short payload, and one past the 7-bit lengths.
+		{in: wsFrame(true, websocket.TextMessage, dispatch(15, "INTERACTION_CREATE", small), 126, false), want: wsFrame(true, websocket.TextMessage, stand(15), 0, false), took: small},
+		{in: wsFrame(true, websocket.CloseMessage, []byte{0x0f, 0xa4, 'x'}, 0, false)},
+	}
+	for seed := range uint64(20) {
+		var in, want []byte
+		var wantTaken []string
+		for _, p := range parts {
+			in = append(in, p.in...)
+			if p.want != nil {
+				want = append(want, p.want...)
+				wantTaken = append(wantTaken, p.took)
+			} else {
+				want = append(want, p.in...)
+			}
+		}
+		cut := seed%4 == 3 // the connection ends inside the first interaction's frame
+		if cut {
+			end := len(upgrade) + len(parts[1].in) + 100
+			in, want, wantTaken = in[:end], append([]byte(nil), in[:end]...), nil
+		}
+		var taken []string
+		w := &closeWatch{take: func(d []byte) { taken = append(taken, string(d)) }}
+		conn := &chunkConn{data: in, rng: rand.New(rand.NewPCG(seed, 3)), err: io.EOF}
+		f, err := w.wrap(conn)
+		require.NoError(t, err)
+		got, err := io.ReadAll(f)
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(got), "seed %d", seed)
+		require.Equal(t, wantTaken, taken)
+		if !cut {
+			require.Equal(t, 4004, w.Code())
+		}
 	}
 }

@@ -57,19 +57,35 @@ func (g *gate) Handle(s *discordgo.Session, i *discordgo.InteractionCreate) {
 // An interaction discordgo left undecoded (takeInteractionDecoding) is
 // decoded here; one that does not decode is handled as far as it decoded,
 // as discordgo does.
+//
+// An interaction whose JSON the connection took (frameReader) reaches
+// discordgo, and so this handler, with a null "d", and is dropped here:
+// HandleInteraction has it.
 func (g *gate) HandleEvent(s *discordgo.Session, e *discordgo.Event) {
 	if e == nil || e.Type != interactionCreate {
 		return
 	}
+	if e.Struct == nil {
+		if string(e.RawData) == "null" {
+			return
+		}
+		g.HandleInteraction(s, e.RawData)
+		return
+	}
 	growStack()
 	i, _ := e.Struct.(*discordgo.InteractionCreate)
-	if e.Struct == nil {
-		var err error
-		if i, err = discordapi.DecodeInteraction(e.RawData); err != nil {
-			g.log.Warn("an interaction that does not decode", "err", err)
-		}
-	}
 	g.handleJSON(s, i, e.RawData)
+}
+
+// HandleInteraction handles the JSON of an INTERACTION_CREATE's data: one
+// that does not decode is handled as far as it decoded, as discordgo does.
+func (g *gate) HandleInteraction(s *discordgo.Session, raw []byte) {
+	growStack()
+	i, err := discordapi.DecodeInteraction(raw)
+	if err != nil {
+		g.log.Warn("an interaction that does not decode", "err", err)
+	}
+	g.handleJSON(s, i, raw)
 }
 
 func (g *gate) handleJSON(s *discordgo.Session, i *discordgo.InteractionCreate, raw []byte) {

@@ -58,6 +58,7 @@ type gateway struct {
 	cfg      Config
 	base     *discordgo.Session // REST session, shard 0 until a reshard
 	handlers []any
+	take     func(*discordgo.Session, []byte) // see newGateway
 	logger   *slog.Logger
 	ctx      context.Context // ends when Close starts
 	cancel   context.CancelFunc
@@ -85,13 +86,21 @@ type shard struct {
 
 // newGateway prepares the sessions gatewaySessions gives, each with the
 // handlers; open connects them.
-func newGateway(ctx context.Context, cfg Config, s *discordgo.Session, logger *slog.Logger, handlers ...any) (*gateway, error) {
-	takeInteractionDecoding()
+//
+// take, when set, is handed each interaction, its JSON taken out of the
+// gateway's stream (frameReader), on a goroutine of its own, as discordgo
+// runs its handlers; it is not used where discordgo's table of events is
+// not the one this code knows (takeInteractionDecoding) or where the
+// sessions keep discordgo's dialer (gatewayProxied).
+func newGateway(ctx context.Context, cfg Config, s *discordgo.Session, logger *slog.Logger, take func(*discordgo.Session, []byte), handlers ...any) (*gateway, error) {
+	if !takeInteractionDecoding() {
+		take = nil
+	}
 	sessions, concurrency, err := gatewaySessions(ctx, cfg, s, false)
 	if err != nil {
 		return nil, err
 	}
-	gw := &gateway{cfg: cfg, base: s, handlers: handlers, logger: logger, concurrency: concurrency}
+	gw := &gateway{cfg: cfg, base: s, handlers: handlers, take: take, logger: logger, concurrency: concurrency}
 	gw.ctx, gw.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	gw.shards = gw.prepare(sessions)
 	return gw, nil
@@ -105,6 +114,9 @@ func (gw *gateway) prepare(sessions []*discordgo.Session) []*shard {
 		si.ShouldReconnectOnError = false
 		if !gatewayProxied() {
 			si.Dialer = sh.watch.dialer()
+			if take := gw.take; take != nil {
+				sh.watch.take = func(d []byte) { go take(si, d) }
+			}
 		}
 		for _, h := range gw.handlers {
 			si.AddHandler(h)

@@ -379,3 +379,31 @@ func TestScanInteractionTakesThePayloads(t *testing.T) {
 		})
 	}
 }
+
+func TestDispatch(t *testing.T) {
+	t.Parallel()
+	click := payloads(t)["button-dix-11.json"]
+	frame := []byte(`{"t":"INTERACTION_CREATE","s":42,"op":0,"d":` + string(click) + `}`)
+	op, seq, typ, d, ok := Dispatch(frame)
+	require.True(t, ok)
+	require.Equal(t, 0, op)
+	require.Equal(t, int64(42), seq)
+	require.Equal(t, "INTERACTION_CREATE", typ)
+	require.Equal(t, click, d)
+
+	op, seq, typ, d, ok = Dispatch([]byte(` {"op":11,"s":null,"t":null,"d":null} `))
+	require.True(t, ok)
+	require.Equal(t, 11, op)
+	require.Zero(t, seq)
+	require.Empty(t, typ)
+	require.Equal(t, []byte("null"), d)
+
+	for _, c := range []string{
+		``, `null`, `[]`, `{}`, `{"s":1,"t":"X","d":{}}`, // no op
+		`{"op":0,"op":0}`, `{"op":0,"x":1}`, `{"op":"0"}`, `{"op":0,"s":-1}`, `{"op":0,"t":1}`,
+		`{"op":0,"d":{"a":}}`, `{"op":0,"d":{}`, `{"op":0} x`, `{"Op":0}`, `{"op":0,"s":1.5}`,
+	} {
+		_, _, _, _, ok := Dispatch([]byte(c))
+		require.False(t, ok, "%s", c)
+	}
+}

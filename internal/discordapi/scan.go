@@ -142,6 +142,12 @@ func (s *scanner) str() (string, bool) {
 	start := s.i + 1
 	ascii := true
 	for j := start; j < len(s.b); j++ {
+		for j < len(s.b) && !stringStop[s.b[j]] {
+			j++
+		}
+		if j == len(s.b) {
+			break
+		}
 		switch c := s.b[j]; {
 		case c == '"':
 			s.i = j + 1
@@ -345,6 +351,12 @@ func (s *scanner) skipString() {
 		return
 	}
 	for j := s.i + 1; j < len(s.b); j++ {
+		for j < len(s.b) && !stringStop[s.b[j]] {
+			j++
+		}
+		if j == len(s.b) {
+			break
+		}
 		switch c := s.b[j]; {
 		case c == '"':
 			s.i = j + 1
@@ -380,6 +392,20 @@ func (s *scanner) skipString() {
 	}
 	s.fail()
 }
+
+// stringStop are the bytes a string's reading stops at: its end, an
+// escape, a control character (which JSON refuses in a string) and, for
+// str, the bytes outside ASCII (which must be UTF-8).
+var stringStop = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = true
+	}
+	return t
+}()
 
 func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
@@ -1146,4 +1172,47 @@ func (s *scanner) messageInteraction() *discordgo.MessageInteraction {
 		}
 	}
 	return mi
+}
+
+// Dispatch reads a gateway payload's envelope (its op, s, t and d,
+// https://discord.com/developers/docs/events/gateway-events#payload-structure)
+// without decoding d, which it returns as it is, checked as JSON. ok is
+// false for anything else: another key, a key twice, a field of another
+// type, malformed JSON.
+func Dispatch(payload []byte) (op int, seq int64, typ string, d []byte, ok bool) {
+	s := &scanner{b: payload}
+	s.begin('{')
+	var seen uint8
+	for n := 0; s.next('}', &n); {
+		k := s.key()
+		var bit uint8
+		switch string(k) {
+		case "op":
+			bit = 1
+			v, ok := s.integer(0, 1<<30)
+			if !ok {
+				s.fail()
+			}
+			op = int(v)
+		case "s":
+			bit = 2
+			seq, _ = s.integer(0, 1<<62)
+		case "t":
+			bit = 4
+			typ, _ = s.str()
+		case "d":
+			bit = 8
+			d = s.skip()
+		default:
+			s.fail()
+		}
+		if seen&bit != 0 {
+			s.fail()
+		}
+		seen |= bit
+	}
+	if s.peek() != 0 || s.bad || seen&1 == 0 {
+		return 0, 0, "", nil, false
+	}
+	return op, seq, typ, d, true
 }
