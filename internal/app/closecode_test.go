@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -218,5 +219,26 @@ func TestFrameReaderTakesInteractions(t *testing.T) {
 		if !cut {
 			require.Equal(t, 4004, w.Code())
 		}
+	}
+}
+
+// A gateway that takes interactions out of the stream asks for text
+// frames (no compress in IDENTIFY) and gives each connection its taker;
+// without one, discordgo's default stays.
+func TestGatewayTakesTextFrames(t *testing.T) {
+	if gatewayProxied() {
+		t.Skip("the sessions keep discordgo's dialer behind a proxy")
+	}
+	for _, take := range []bool{true, false} {
+		s, err := discordgo.New("Bot x")
+		require.NoError(t, err)
+		gw := &gateway{}
+		if take {
+			gw.take = func(*discordgo.Session, []byte) {}
+		}
+		sh := gw.prepare([]*discordgo.Session{s})
+		require.Len(t, sh, 1)
+		require.Equal(t, !take, s.Identify.Compress)
+		require.Equal(t, take, sh[0].watch.take != nil)
 	}
 }

@@ -116,6 +116,12 @@ func (gw *gateway) prepare(sessions []*discordgo.Session) []*shard {
 			si.Dialer = sh.watch.dialer()
 			if take := gw.take; take != nil {
 				sh.watch.take = func(d []byte) { go take(si, d) }
+				// Payloads as JSON text frames: Discord may send a
+				// connection that identifies with compress (discordgo's
+				// default) zlib-compressed binary frames, which are not
+				// taken (https://discord.com/developers/docs/events/gateway-events#identify:
+				// "compress", default false).
+				si.Identify.Compress = false
 			}
 		}
 		for _, h := range gw.handlers {
