@@ -22,6 +22,7 @@ import (
 	"github.com/dixgame/dixbot/internal/batches"
 	"github.com/dixgame/dixbot/internal/discordapi"
 	"github.com/dixgame/dixbot/internal/redact"
+	"github.com/dixgame/dixbot/internal/workers"
 	"github.com/dixgame/dixbot/locales"
 )
 
@@ -98,6 +99,7 @@ type Bot struct {
 	bots        sync.Map          // *discordgo.RateLimiter -> *discordapi.BotSession (shards share one)
 	gate        discordapi.Gate   // the bot's global rate limit
 	boardFences fences            // the order of what reaches each board message
+	work        workers.Pool      // the folds' writes (later)
 	self        string            // this process among the bot's processes (effect.By)
 	games       registry          // the contract games by name
 	order       []string          // their names, in the order of Options.Games
@@ -296,6 +298,7 @@ func (b *Bot) Close(ctx context.Context) error {
 	select {
 	case <-done:
 		b.writeFolds(ctx)
+		b.work.Stop()
 		return nil
 	case <-ctx.Done():
 		return fmt.Errorf("bot: close: %w", ctx.Err())

@@ -196,9 +196,12 @@ func (b *Bot) later(channel string, fd *fold) {
 		if b.folds.Get(channel) != fd {
 			return // written with a change, or replaced by a later one
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
-		defer cancel()
-		b.writeFold(ctx, channel, fd)
+		// On a goroutine whose stack holds the write, not the timer's own.
+		b.work.Run(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
+			defer cancel()
+			b.writeFold(ctx, channel, fd)
+		})
 	})
 }
 

@@ -159,7 +159,7 @@ func Run(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		go func() { ixErr <- ixSrv.Serve(ixLn) }()
 		logger.Info("serving interactions", "addr", ixLn.Addr().String())
 	} else {
-		gw, err := newGateway(ctx, cfg, s, logger, g.HandleInteraction, g.HandleEvent)
+		gw, err := newGateway(ctx, cfg, s, logger, g.Take, g.HandleEvent)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
@@ -329,6 +329,7 @@ func shutdown(ctx context.Context, cfg Config, logger *slog.Logger, b *bot.Bot, 
 	if err := g.Wait(sctx); err != nil {
 		errs = append(errs, fmt.Errorf("finishing the answers in flight: %w", err))
 	}
+	g.Stop()
 	if srv != nil {
 		if err := srv.Shutdown(sctx); err != nil {
 			errs = append(errs, fmt.Errorf("stopping the HTTP listener: %w", err))

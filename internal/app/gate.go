@@ -8,6 +8,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot/internal/discordapi"
+	"github.com/dixgame/dixbot/internal/workers"
 )
 
 // seenSize is how many recent interaction ids the gate remembers. Discord
@@ -40,6 +41,8 @@ type gate struct {
 	running int
 	idle    chan struct{} // closed when running drops to zero
 	dropped int
+
+	workers workers.Pool // Take's
 }
 
 func newGate(handle func(*discordgo.Session, *discordgo.InteractionCreate, []byte), log *slog.Logger) *gate {
@@ -72,15 +75,27 @@ func (g *gate) HandleEvent(s *discordgo.Session, e *discordgo.Event) {
 		g.HandleInteraction(s, e.RawData)
 		return
 	}
-	growStack()
+	workers.GrowStack()
 	i, _ := e.Struct.(*discordgo.InteractionCreate)
 	g.handleJSON(s, i, e.RawData)
+}
+
+// Take handles the JSON of an INTERACTION_CREATE's data as
+// HandleInteraction does, on a goroutine of its pool (workers.Pool), and returns
+// at once.
+func (g *gate) Take(s *discordgo.Session, raw []byte) {
+	g.workers.Run(func() { g.handleRaw(s, raw) })
 }
 
 // HandleInteraction handles the JSON of an INTERACTION_CREATE's data: one
 // that does not decode is handled as far as it decoded, as discordgo does.
 func (g *gate) HandleInteraction(s *discordgo.Session, raw []byte) {
-	growStack()
+	workers.GrowStack()
+	g.handleRaw(s, raw)
+}
+
+// handleRaw is HandleInteraction on a grown stack.
+func (g *gate) handleRaw(s *discordgo.Session, raw []byte) {
 	i, err := discordapi.DecodeInteraction(raw)
 	if err != nil {
 		g.log.Warn("an interaction that does not decode", "err", err)
@@ -143,6 +158,9 @@ func (g *gate) leave() {
 		close(g.idle)
 	}
 }
+
+// Stop ends the goroutines Take keeps waiting, once no handler runs.
+func (g *gate) Stop() { g.workers.Stop() }
 
 // Wait waits until no handler runs, or for ctx.
 func (g *gate) Wait(ctx context.Context) error {

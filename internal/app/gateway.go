@@ -88,8 +88,8 @@ type shard struct {
 // handlers; open connects them.
 //
 // take, when set, is handed each interaction, its JSON taken out of the
-// gateway's stream (frameReader), on a goroutine of its own, as discordgo
-// runs its handlers; it is not used where discordgo's table of events is
+// gateway's stream (frameReader), on the goroutine reading the
+// connection: it must return at once (gate.Take); it is not used where discordgo's table of events is
 // not the one this code knows (takeInteractionDecoding) or where the
 // sessions keep discordgo's dialer (gatewayProxied).
 func newGateway(ctx context.Context, cfg Config, s *discordgo.Session, logger *slog.Logger, take func(*discordgo.Session, []byte), handlers ...any) (*gateway, error) {
@@ -115,7 +115,7 @@ func (gw *gateway) prepare(sessions []*discordgo.Session) []*shard {
 		if !gatewayProxied() {
 			si.Dialer = sh.watch.dialer()
 			if take := gw.take; take != nil {
-				sh.watch.take = func(d []byte) { go take(si, d) }
+				sh.watch.take = func(d []byte) { take(si, d) }
 				// Payloads as JSON text frames: Discord may send a
 				// connection that identifies with compress (discordgo's
 				// default) zlib-compressed binary frames, which are not

@@ -14,6 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/dixgame/dixbot/internal/discordapi"
+	"github.com/dixgame/dixbot/internal/workers"
 )
 
 // The interactions endpoint: Discord POSTs each interaction to the URL set
@@ -119,7 +120,7 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	answered := make(chan struct{})
 	go func() {
 		defer e.gate.leave()
-		growStack()
+		workers.GrowStack()
 		e.handle(ic, body, func() { close(answered) })
 	}()
 	timer := time.NewTimer(replyWait)

@@ -1,4 +1,4 @@
-package app
+package workers
 
 import (
 	"testing"
@@ -7,12 +7,12 @@ import (
 
 // stackMoves reports whether the stack of a new goroutine moves (is
 // copied to a larger one) while it calls 100 frames of 256 bytes deep, a
-// handler's depth, after growStack when grow.
+// handler's depth, after GrowStack when grow.
 func stackMoves(grow bool) bool {
 	moved := make(chan bool)
 	go func() {
 		if grow {
-			growStack()
+			GrowStack()
 		}
 		var here byte
 		before := uintptr(unsafe.Pointer(&here))
@@ -35,13 +35,13 @@ func deep(depth int) byte {
 }
 
 // A handler's goroutine grows its stack once, at its start: the calls
-// after growStack fit in it, where a new goroutine's stack alone is copied.
+// after GrowStack fit in it, where a new goroutine's stack alone is copied.
 func TestGrowStackHoldsAHandlersDepth(t *testing.T) {
 	t.Parallel()
 	if !stackMoves(false) {
 		t.Fatal("a new goroutine's stack held 25 KB of frames without growing: the test shows nothing")
 	}
 	if stackMoves(true) {
-		t.Error("the stack moved after growStack")
+		t.Error("the stack moved after GrowStack")
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package workers
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 // BenchmarkHandlerGoroutine starts a goroutine per interaction, as the
 // gateway and the interactions endpoint do, which decodes a board click,
 // goes as deep as a handler's calls (deep: 100 frames of 256 bytes) and
-// decodes it again: with the stack grown first (growStack) and without.
+// decodes it again: with the stack grown first (GrowStack) and without.
 func BenchmarkHandlerGoroutine(b *testing.B) {
 	raw, err := os.ReadFile("../discordapi/testdata/interactions/button-dix-11.json")
 	if err != nil {
@@ -27,7 +27,7 @@ func BenchmarkHandlerGoroutine(b *testing.B) {
 			for range b.N {
 				go func() {
 					if grown {
-						growStack()
+						GrowStack()
 					}
 					_, err := discordapi.DecodeInteraction(raw)
 					deep(100)
