@@ -235,11 +235,21 @@ func payloadLen(h []byte) uint64 {
 	return n
 }
 
+// quotedInteractionCreate is the event's name as a dispatch's "t" holds
+// it.
+var quotedInteractionCreate = []byte(`"` + interactionCreate + `"`)
+
 // release ends the frame held: an interaction's dispatch goes to take and
 // its stand-in to out; anything else to out as it came.
 func (f *frameReader) release() {
 	f.holding = false
 	payload := f.held[headerLen(f.held):]
+	if !bytes.Contains(payload, quotedInteractionCreate) {
+		// Another event: not read any further.
+		f.out = append(f.out, f.held...)
+		f.held = f.held[:0]
+		return
+	}
 	op, seq, typ, d, ok := discordapi.Dispatch(payload)
 	if ok && op == 0 && typ == interactionCreate && len(d) > 0 && d[0] == '{' {
 		f.take(bytes.Clone(d))

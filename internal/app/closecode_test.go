@@ -175,6 +175,7 @@ func TestFrameReaderTakesInteractions(t *testing.T) {
 		{in: wsFrame(true, websocket.TextMessage, dispatch(5, "INTERACTION_CREATE", click), 0, false), want: wsFrame(true, websocket.TextMessage, stand(5), 0, false), took: click},
 		{in: wsFrame(true, websocket.TextMessage, dispatch(6, "INTERACTION_CREATE", small), 0, false), want: wsFrame(true, websocket.TextMessage, stand(6), 0, false), took: small},
 		{in: wsFrame(true, websocket.TextMessage, dispatch(7, "MESSAGE_CREATE", small), 0, false)},
+		{in: wsFrame(true, websocket.TextMessage, dispatch(7, "MESSAGE_CREATE", `{"INTERACTION_CREATE":1}`), 0, false)},
 		// Left as they are: another key, a "d" that is no object, malformed JSON.
 		{in: wsFrame(true, websocket.TextMessage, []byte(`{"t":"INTERACTION_CREATE","s":8,"op":0,"d":`+small+`,"x":1}`), 0, false)},
 		{in: wsFrame(true, websocket.TextMessage, dispatch(9, "INTERACTION_CREATE", `null`), 0, false)},
