@@ -531,6 +531,26 @@ func wireMessageFields() *fields {
 	return f
 }
 
+// object reads an object whose keys name the fields f: field is called
+// for each key that names one, the reader at its value, which it must
+// read (see member for the keys that name none).
+func (s *scanner) object(f *fields, field func(key []byte, i int)) {
+	s.begin('{')
+	var seen uint64
+	for n := 0; s.next('}', &n); {
+		if k, i := s.member(f, &seen); i >= 0 {
+			field(k, i)
+		}
+	}
+}
+
+// setInt reads a number within min..max into *p; a null leaves it.
+func setInt[T ~int | ~int64 | ~uint | ~uint8](s *scanner, p *T, min, max int64) {
+	if v, ok := s.integer(min, max); ok {
+		*p = T(v)
+	}
+}
+
 // member reads the key of an object member and its colon, and returns the
 // index of the struct's field it names (-1 when it names none, its value
 // then read and dropped, as encoding/json drops it). A key that names a
@@ -586,13 +606,7 @@ func scanInteraction(b []byte) (ic *discordgo.InteractionCreate, ok bool) {
 	s := &scanner{b: b}
 	i := &discordgo.Interaction{}
 	var data []byte
-	s.begin('{')
-	var seen uint64
-	for n := 0; s.next('}', &n); {
-		k, f := s.member(interactionFields, &seen)
-		if f < 0 {
-			continue
-		}
+	s.object(interactionFields, func(k []byte, f int) {
 		switch string(k) {
 		case "id":
 			i.ID, _ = s.str()
@@ -612,33 +626,23 @@ func scanInteraction(b []byte) (ic *discordgo.InteractionCreate, ok bool) {
 				i.GuildLocale = (*discordgo.Locale)(&l)
 			}
 		case "type":
-			if v, ok := s.integer(0, 255); ok {
-				i.Type = discordgo.InteractionType(v)
-			}
+			setInt(s, &i.Type, 0, 255)
 		case "version":
-			if v, ok := s.integer(-1<<62, 1<<62); ok {
-				i.Version = int(v)
-			}
+			setInt(s, &i.Version, -1<<62, 1<<62)
 		case "app_permissions":
 			i.AppPermissions = s.quotedInteger()
 		case "message":
-			if !s.null() {
-				i.Message = s.message()
-			}
+			i.Message = orNull(s, s.message)
 		case "data":
 			data = s.skip()
 		case "member":
-			if !s.null() {
-				i.Member = s.guildMember()
-			}
+			i.Member = orNull(s, s.guildMember)
 		case "user":
-			if !s.null() {
-				i.User = s.user()
-			}
+			i.User = orNull(s, s.user)
 		default:
 			s.other(reflect.ValueOf(i), f)
 		}
-	}
+	})
 	if s.peek() != 0 || s.bad {
 		return nil, false
 	}
@@ -684,26 +688,18 @@ func scanComponentData(data []byte) (d discordgo.MessageComponentInteractionData
 	if s.null() {
 		return d, s.peek() == 0 && !s.bad
 	}
-	s.begin('{')
-	var seen uint64
-	for n := 0; s.next('}', &n); {
-		k, f := s.member(componentData, &seen)
-		if f < 0 {
-			continue
-		}
+	s.object(componentData, func(k []byte, f int) {
 		switch string(k) {
 		case "custom_id":
 			d.CustomID, _ = s.str()
 		case "component_type":
-			if v, ok := s.integer(0, 1<<62); ok {
-				d.ComponentType = discordgo.ComponentType(v)
-			}
+			setInt(s, &d.ComponentType, 0, 1<<62)
 		case "values":
 			d.Values = s.strings(d.Values)
 		default:
 			s.other(reflect.ValueOf(&d), f)
 		}
-	}
+	})
 	return d, s.peek() == 0 && !s.bad
 }
 
@@ -713,26 +709,39 @@ func (s *scanner) strings(old []string) []string {
 	if s.null() {
 		return old
 	}
-	s.begin('[')
-	out := []string{}
-	for n := 0; s.next(']', &n); {
+	return array(s, func() string {
 		v, _ := s.str()
-		out = append(out, v)
+		return v
+	})
+}
+
+// array reads an array, each element with elem, into a new slice (nil
+// for a null).
+func array[T any](s *scanner, elem func() T) []T {
+	if s.null() {
+		return nil
+	}
+	s.begin('[')
+	out := []T{}
+	for n := 0; s.next(']', &n); {
+		out = append(out, elem())
 	}
 	return out
+}
+
+// orNull is read, or nil for a null.
+func orNull[T any](s *scanner, read func() *T) *T {
+	if s.null() {
+		return nil
+	}
+	return read()
 }
 
 // message reads a message as wireMessage.message gives it.
 func (s *scanner) message() *discordgo.Message {
 	m := &discordgo.Message{}
 	var comps []wireComponent
-	s.begin('{')
-	var seen uint64
-	for n := 0; s.next('}', &n); {
-		k, f := s.member(messageFields, &seen)
-		if f < 0 {
-			continue
-		}
+	s.object(messageFields, func(k []byte, f int) {
 		switch string(k) {
 		case "components":
 			comps = s.components(0)
@@ -760,29 +769,21 @@ func (s *scanner) message() *discordgo.Message {
 		case "pinned":
 			m.Pinned, _ = s.boolean()
 		case "type":
-			if v, ok := s.integer(-1<<62, 1<<62); ok {
-				m.Type = discordgo.MessageType(v)
-			}
+			setInt(s, &m.Type, -1<<62, 1<<62)
 		case "flags":
-			if v, ok := s.integer(-1<<62, 1<<62); ok {
-				m.Flags = discordgo.MessageFlags(v)
-			}
+			setInt(s, &m.Flags, -1<<62, 1<<62)
 		case "mention_roles":
 			m.MentionRoles = s.strings(m.MentionRoles)
 		case "embeds":
 			m.Embeds = s.embeds()
 		case "author":
-			if !s.null() {
-				m.Author = s.user()
-			}
+			m.Author = orNull(s, s.user)
 		case "interaction":
-			if !s.null() {
-				m.Interaction = s.messageInteraction()
-			}
+			m.Interaction = orNull(s, s.messageInteraction)
 		default:
 			s.other(reflect.ValueOf(m), f)
 		}
-	}
+	})
 	if s.bad {
 		return nil
 	}
@@ -813,30 +814,12 @@ func (s *scanner) time(t *time.Time) {
 
 // embeds reads a message's embeds.
 func (s *scanner) embeds() []*discordgo.MessageEmbed {
-	if s.null() {
-		return nil
-	}
-	s.begin('[')
-	out := []*discordgo.MessageEmbed{}
-	for n := 0; s.next(']', &n); {
-		if s.null() {
-			out = append(out, nil)
-			continue
-		}
-		out = append(out, s.embed())
-	}
-	return out
+	return array(s, func() *discordgo.MessageEmbed { return orNull(s, s.embed) })
 }
 
 func (s *scanner) embed() *discordgo.MessageEmbed {
 	e := &discordgo.MessageEmbed{}
-	s.begin('{')
-	var seen uint64
-	for n := 0; s.next('}', &n); {
-		k, f := s.member(embedFields, &seen)
-		if f < 0 {
-			continue
-		}
+	s.object(embedFields, func(k []byte, f int) {
 		switch string(k) {
 		case "type":
 			t, _ := s.str()
@@ -850,35 +833,23 @@ func (s *scanner) embed() *discordgo.MessageEmbed {
 		case "timestamp":
 			e.Timestamp, _ = s.str()
 		case "color":
-			if v, ok := s.integer(-1<<62, 1<<62); ok {
-				e.Color = int(v)
-			}
+			setInt(s, &e.Color, -1<<62, 1<<62)
 		case "footer":
-			if !s.null() {
-				e.Footer = s.footer()
-			}
+			e.Footer = orNull(s, s.footer)
 		case "image":
-			if !s.null() {
-				e.Image = s.image()
-			}
+			e.Image = orNull(s, s.image)
 		case "fields":
 			e.Fields = s.embedFields()
 		default:
 			s.other(reflect.ValueOf(e), f)
 		}
-	}
+	})
 	return e
 }
 
 func (s *scanner) footer() *discordgo.MessageEmbedFooter {
 	ft := &discordgo.MessageEmbedFooter{}
-	s.begin('{')
-	var seen uint64
-	for n := 0; s.next('}', &n); {
-		k, f := s.member(footerFields, &seen)
-		if f < 0 {
-			continue
-		}
+	s.object(footerFields, func(k []byte, f int) {
 		switch string(k) {
 		case "text":
 			ft.Text, _ = s.str()
@@ -887,78 +858,54 @@ func (s *scanner) footer() *discordgo.MessageEmbedFooter {
 		case "proxy_icon_url":
 			ft.ProxyIconURL, _ = s.str()
 		}
-	}
+	})
 	return ft
 }
 
 func (s *scanner) image() *discordgo.MessageEmbedImage {
 	im := &discordgo.MessageEmbedImage{}
-	s.begin('{')
-	var seen uint64
-	for n := 0; s.next('}', &n); {
-		k, f := s.member(imageFields, &seen)
-		if f < 0 {
-			continue
-		}
+	s.object(imageFields, func(k []byte, f int) {
 		switch string(k) {
 		case "url":
 			im.URL, _ = s.str()
 		case "proxy_url":
 			im.ProxyURL, _ = s.str()
 		case "width":
-			if v, ok := s.integer(-1<<62, 1<<62); ok {
-				im.Width = int(v)
-			}
+			setInt(s, &im.Width, -1<<62, 1<<62)
 		case "height":
-			if v, ok := s.integer(-1<<62, 1<<62); ok {
-				im.Height = int(v)
-			}
+			setInt(s, &im.Height, -1<<62, 1<<62)
 		}
-	}
+	})
 	return im
 }
 
 func (s *scanner) embedFields() []*discordgo.MessageEmbedField {
-	if s.null() {
-		return nil
-	}
-	s.begin('[')
-	out := []*discordgo.MessageEmbedField{}
-	for n := 0; s.next(']', &n); {
-		if s.null() {
-			out = append(out, nil)
-			continue
+	return array(s, func() *discordgo.MessageEmbedField { return orNull(s, s.embedField) })
+}
+
+func (s *scanner) embedField() *discordgo.MessageEmbedField {
+	fd := &discordgo.MessageEmbedField{}
+	s.object(embedFieldFields, func(k []byte, f int) {
+		switch string(k) {
+		case "name":
+			fd.Name, _ = s.str()
+		case "value":
+			fd.Value, _ = s.str()
+		case "inline":
+			fd.Inline, _ = s.boolean()
 		}
-		fd := &discordgo.MessageEmbedField{}
-		s.begin('{')
-		var seen uint64
-		for n := 0; s.next('}', &n); {
-			k, f := s.member(embedFieldFields, &seen)
-			if f < 0 {
-				continue
-			}
-			switch string(k) {
-			case "name":
-				fd.Name, _ = s.str()
-			case "value":
-				fd.Value, _ = s.str()
-			case "inline":
-				fd.Inline, _ = s.boolean()
-			}
-		}
-		out = append(out, fd)
-	}
-	return out
+	})
+	return fd
 }
 
 // components reads a list of components as wireComponents, at nesting
 // depth.
 func (s *scanner) components(depth int) []wireComponent {
-	if s.null() {
-		return nil
-	}
 	if depth > 8 {
 		s.fail()
+		return nil
+	}
+	if s.null() {
 		return nil
 	}
 	s.begin('[')
@@ -966,25 +913,17 @@ func (s *scanner) components(depth int) []wireComponent {
 	for n := 0; s.next(']', &n); {
 		out = append(out, wireComponent{})
 		if !s.null() {
-			s.component(&out[len(out)-1], depth)
+			s.component(&out[len(out)-1], depth) // in place: no copy to the heap
 		}
 	}
 	return out
 }
 
 func (s *scanner) component(c *wireComponent, depth int) {
-	s.begin('{')
-	var seen uint64
-	for n := 0; s.next('}', &n); {
-		k, f := s.member(componentFields, &seen)
-		if f < 0 {
-			continue
-		}
+	s.object(componentFields, func(k []byte, f int) {
 		switch string(k) {
 		case "type":
-			if v, ok := s.integer(0, 1<<62); ok {
-				c.Type = discordgo.ComponentType(v)
-			}
+			setInt(s, &c.Type, 0, 1<<62)
 		case "components":
 			c.Components = s.components(depth + 1)
 		case "custom_id":
@@ -996,21 +935,17 @@ func (s *scanner) component(c *wireComponent, depth int) {
 		case "placeholder":
 			c.Placeholder, _ = s.str()
 		case "style":
-			if v, ok := s.integer(0, 1<<62); ok {
-				c.Style = discordgo.ButtonStyle(v)
-			}
+			setInt(s, &c.Style, 0, 1<<62)
 		case "disabled":
 			c.Disabled, _ = s.boolean()
 		case "max_values":
-			if v, ok := s.integer(-1<<62, 1<<62); ok {
-				c.MaxValues = int(v)
-			}
+			setInt(s, &c.MaxValues, -1<<62, 1<<62)
 		case "options":
 			c.Options = s.options()
 		default:
 			s.other(reflect.ValueOf(c), f)
 		}
-	}
+	})
 }
 
 func (s *scanner) options() []discordgo.SelectMenuOption {
@@ -1021,32 +956,28 @@ func (s *scanner) options() []discordgo.SelectMenuOption {
 	out := []discordgo.SelectMenuOption{}
 	for n := 0; s.next(']', &n); {
 		out = append(out, discordgo.SelectMenuOption{})
-		o := &out[len(out)-1]
-		if s.null() {
-			continue
-		}
-		s.begin('{')
-		var seen uint64
-		for n := 0; s.next('}', &n); {
-			k, f := s.member(optionFields, &seen)
-			if f < 0 {
-				continue
-			}
-			switch string(k) {
-			case "label":
-				o.Label, _ = s.str()
-			case "value":
-				o.Value, _ = s.str()
-			case "description":
-				o.Description, _ = s.str()
-			case "default":
-				o.Default, _ = s.boolean()
-			default:
-				s.other(reflect.ValueOf(o), f)
-			}
+		if !s.null() {
+			s.option(&out[len(out)-1]) // in place: no copy to the heap
 		}
 	}
 	return out
+}
+
+func (s *scanner) option(o *discordgo.SelectMenuOption) {
+	s.object(optionFields, func(k []byte, f int) {
+		switch string(k) {
+		case "label":
+			o.Label, _ = s.str()
+		case "value":
+			o.Value, _ = s.str()
+		case "description":
+			o.Description, _ = s.str()
+		case "default":
+			o.Default, _ = s.boolean()
+		default:
+			s.other(reflect.ValueOf(o), f)
+		}
+	})
 }
 
 // scanMessage decodes b as DecodeMessage, or gives up (ok false).
@@ -1078,13 +1009,7 @@ func (s *scanner) quotedInteger() int64 {
 
 func (s *scanner) user() *discordgo.User {
 	u := &discordgo.User{}
-	s.begin('{')
-	var seen uint64
-	for n := 0; s.next('}', &n); {
-		k, f := s.member(userFields, &seen)
-		if f < 0 {
-			continue
-		}
+	s.object(userFields, func(k []byte, f int) {
 		switch string(k) {
 		case "id":
 			u.ID, _ = s.str()
@@ -1101,25 +1026,17 @@ func (s *scanner) user() *discordgo.User {
 		default:
 			s.other(reflect.ValueOf(u), f)
 		}
-	}
+	})
 	return u
 }
 
 // guildMember reads a guild member.
 func (s *scanner) guildMember() *discordgo.Member {
 	m := &discordgo.Member{}
-	s.begin('{')
-	var seen uint64
-	for n := 0; s.next('}', &n); {
-		k, f := s.member(memberFields, &seen)
-		if f < 0 {
-			continue
-		}
+	s.object(memberFields, func(k []byte, f int) {
 		switch string(k) {
 		case "user":
-			if !s.null() {
-				m.User = s.user()
-			}
+			m.User = orNull(s, s.user)
 		case "roles":
 			m.Roles = s.strings(m.Roles)
 		case "joined_at":
@@ -1131,9 +1048,7 @@ func (s *scanner) guildMember() *discordgo.Member {
 		case "mute":
 			m.Mute, _ = s.boolean()
 		case "flags":
-			if v, ok := s.integer(-1<<62, 1<<62); ok {
-				m.Flags = discordgo.MemberFlags(v)
-			}
+			setInt(s, &m.Flags, -1<<62, 1<<62)
 		case "permissions":
 			if !s.null() {
 				m.Permissions = s.quotedInteger()
@@ -1141,36 +1056,26 @@ func (s *scanner) guildMember() *discordgo.Member {
 		default:
 			s.other(reflect.ValueOf(m), f)
 		}
-	}
+	})
 	return m
 }
 
 func (s *scanner) messageInteraction() *discordgo.MessageInteraction {
 	mi := &discordgo.MessageInteraction{}
-	s.begin('{')
-	var seen uint64
-	for n := 0; s.next('}', &n); {
-		k, f := s.member(msgIxFields, &seen)
-		if f < 0 {
-			continue
-		}
+	s.object(msgIxFields, func(k []byte, f int) {
 		switch string(k) {
 		case "id":
 			mi.ID, _ = s.str()
 		case "name":
 			mi.Name, _ = s.str()
 		case "type":
-			if v, ok := s.integer(0, 255); ok {
-				mi.Type = discordgo.InteractionType(v)
-			}
+			setInt(s, &mi.Type, 0, 255)
 		case "user":
-			if !s.null() {
-				mi.User = s.user()
-			}
+			mi.User = orNull(s, s.user)
 		default:
 			s.other(reflect.ValueOf(mi), f)
 		}
-	}
+	})
 	return mi
 }
 
