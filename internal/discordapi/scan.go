@@ -12,10 +12,11 @@ import (
 
 // An interaction read by hand. Most of an INTERACTION_CREATE is the
 // message it was clicked on: its embeds' text and its buttons. scanner
-// reads that part, and the interaction around it, in one pass of plain
-// byte loops, to the values encoding/json gives; the smaller parts the
-// table reads less (the member, the message's author, a select menu's
-// emoji) are handed to the faster decoder as they come. Whatever the
+// reads that part, and the interaction around it (its member, the
+// message's author), in one pass of plain byte loops, to the values
+// encoding/json gives; the rarer parts (a command's data, a select menu's
+// emoji, a message's attachments) are handed to the faster decoder as
+// they come. Whatever the
 // scanner does not take as it is (a key in another case or twice, an
 // escape it leaves to encoding/json, a number with a fraction, malformed
 // JSON, a field of a type it does not expect) makes it give up, and the
