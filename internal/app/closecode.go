@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
 
 	"github.com/dixgame/dixbot/internal/discordapi"
@@ -29,8 +30,9 @@ type closeWatch struct {
 	// system's.
 	roots *x509.CertPool
 	// take, when set, is handed the JSON of each interaction the
-	// connections take out of the stream (frameReader).
-	take func(d []byte)
+	// connections take out of the stream (frameReader), with the
+	// interaction read in the same pass (nil: to be decoded).
+	take func(d []byte, ic *discordgo.InteractionCreate)
 }
 
 // Code returns the close code of the last connection, 0 when it ended
@@ -103,7 +105,8 @@ func (w *closeWatch) stop(cut bool) {
 // With take set, it also takes the interactions out of the stream: a
 // whole, unmasked text frame of at most 64 KiB (section 5.2's FIN bit,
 // opcode 1 and 16-bit length) is held until its last byte, and if it is
-// an INTERACTION_CREATE dispatch, its "d" goes to take and discordgo reads
+// an INTERACTION_CREATE dispatch, its "d" goes to take, read as an
+// interaction in the pass that reads the envelope, and discordgo reads
 // in its place the same dispatch, same sequence number, with a null "d"
 // (which the gate drops). discordgo then decodes a few dozen bytes instead
 // of the interaction's few kilobytes (encoding/json's Decoder, a pass to
@@ -113,7 +116,7 @@ func (w *closeWatch) stop(cut bool) {
 type frameReader struct {
 	net.Conn
 	watch *closeWatch
-	take  func(d []byte) // nil: the bytes pass as they are read
+	take  func(d []byte, ic *discordgo.InteractionCreate) // nil: the bytes pass as they are read
 
 	upgraded bool   // the HTTP answer's blank line was read
 	tail     uint32 // its last four bytes
@@ -250,9 +253,9 @@ func (f *frameReader) release() {
 		f.held = f.held[:0]
 		return
 	}
-	op, seq, typ, d, ok := discordapi.Dispatch(payload)
+	op, seq, typ, d, ic, ok := discordapi.Dispatch(payload, true)
 	if ok && op == 0 && typ == interactionCreate && len(d) > 0 && d[0] == '{' {
-		f.take(bytes.Clone(d))
+		f.take(bytes.Clone(d), ic)
 		stand := strconv.AppendInt([]byte(`{"op":0,"s":`), seq, 10)
 		stand = append(stand, `,"t":"`+interactionCreate+`","d":null}`...)
 		f.out = append(f.out, 0x80|websocket.TextMessage, byte(len(stand)))

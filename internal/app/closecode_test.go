@@ -15,6 +15,8 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/internal/discordapi"
 )
 
 // The close code of a gateway connection is read from the server's close
@@ -59,7 +61,7 @@ func TestCloseWatchReadsTheCloseCode(t *testing.T) {
 			var srv *httptest.Server
 			var w closeWatch
 			if tc.take {
-				w.take = func([]byte) { t.Error("nothing to take") }
+				w.take = func([]byte, *discordgo.InteractionCreate) { t.Error("nothing to take") }
 			}
 			if tc.tls {
 				srv = httptest.NewTLSServer(handler(tc.code))
@@ -209,7 +211,13 @@ func TestFrameReaderTakesInteractions(t *testing.T) {
 			in, want, wantTaken = in[:end], append([]byte(nil), in[:end]...), nil
 		}
 		var taken []string
-		w := &closeWatch{take: func(d []byte) { taken = append(taken, string(d)) }}
+		w := &closeWatch{take: func(d []byte, ic *discordgo.InteractionCreate) {
+			taken = append(taken, string(d))
+			// The interaction read with the envelope is d's decoding.
+			want, err := discordapi.DecodeInteraction(d)
+			require.NoError(t, err)
+			require.Equal(t, want, ic)
+		}}
 		conn := &chunkConn{data: in, rng: rand.New(rand.NewPCG(seed, 3)), err: io.EOF}
 		f, err := w.wrap(conn)
 		require.NoError(t, err)
@@ -235,7 +243,7 @@ func TestGatewayTakesTextFrames(t *testing.T) {
 		require.NoError(t, err)
 		gw := &gateway{}
 		if take {
-			gw.take = func(*discordgo.Session, []byte) {}
+			gw.take = func(*discordgo.Session, []byte, *discordgo.InteractionCreate) {}
 		}
 		sh := gw.prepare([]*discordgo.Session{s})
 		require.Len(t, sh, 1)

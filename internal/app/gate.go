@@ -81,10 +81,17 @@ func (g *gate) HandleEvent(s *discordgo.Session, e *discordgo.Event) {
 }
 
 // Take handles the JSON of an INTERACTION_CREATE's data as
-// HandleInteraction does, on a goroutine of its pool (workers.Pool), and returns
-// at once.
-func (g *gate) Take(s *discordgo.Session, raw []byte) {
-	g.workers.Run(func() { g.handleRaw(s, raw) })
+// HandleInteraction does, ic its value when it was read already (nil: it
+// is decoded here), on a goroutine of its pool (workers.Pool), and
+// returns at once.
+func (g *gate) Take(s *discordgo.Session, raw []byte, ic *discordgo.InteractionCreate) {
+	g.workers.Run(func() {
+		if ic == nil {
+			g.handleRaw(s, raw)
+			return
+		}
+		g.handleJSON(s, ic, raw)
+	})
 }
 
 // HandleInteraction handles the JSON of an INTERACTION_CREATE's data: one

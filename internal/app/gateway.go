@@ -58,7 +58,7 @@ type gateway struct {
 	cfg      Config
 	base     *discordgo.Session // REST session, shard 0 until a reshard
 	handlers []any
-	take     func(*discordgo.Session, []byte) // see newGateway
+	take     func(*discordgo.Session, []byte, *discordgo.InteractionCreate) // see newGateway
 	logger   *slog.Logger
 	ctx      context.Context // ends when Close starts
 	cancel   context.CancelFunc
@@ -88,11 +88,12 @@ type shard struct {
 // handlers; open connects them.
 //
 // take, when set, is handed each interaction, its JSON taken out of the
-// gateway's stream (frameReader), on the goroutine reading the
+// gateway's stream (frameReader) and, when the connection read it in the
+// same pass, its value (nil: to be decoded), on the goroutine reading the
 // connection: it must return at once (gate.Take); it is not used where discordgo's table of events is
 // not the one this code knows (takeInteractionDecoding) or where the
 // sessions keep discordgo's dialer (gatewayProxied).
-func newGateway(ctx context.Context, cfg Config, s *discordgo.Session, logger *slog.Logger, take func(*discordgo.Session, []byte), handlers ...any) (*gateway, error) {
+func newGateway(ctx context.Context, cfg Config, s *discordgo.Session, logger *slog.Logger, take func(*discordgo.Session, []byte, *discordgo.InteractionCreate), handlers ...any) (*gateway, error) {
 	if !takeInteractionDecoding() {
 		take = nil
 	}
@@ -115,7 +116,7 @@ func (gw *gateway) prepare(sessions []*discordgo.Session) []*shard {
 		if !gatewayProxied() {
 			si.Dialer = sh.watch.dialer()
 			if take := gw.take; take != nil {
-				sh.watch.take = func(d []byte) { take(si, d) }
+				sh.watch.take = func(d []byte, ic *discordgo.InteractionCreate) { take(si, d, ic) }
 				// Payloads as JSON text frames: Discord may send a
 				// connection that identifies with compress (discordgo's
 				// default) zlib-compressed binary frames, which are not

@@ -380,30 +380,58 @@ func TestScanInteractionTakesThePayloads(t *testing.T) {
 	}
 }
 
+// A dispatch's envelope is read, and its "d" with it: as the interaction
+// DecodeInteraction gives, in whichever order the keys come, or left to
+// DecodeInteraction where the reader gives up on it.
 func TestDispatch(t *testing.T) {
 	t.Parallel()
-	click := payloads(t)["button-dix-11.json"]
-	frame := []byte(`{"t":"INTERACTION_CREATE","s":42,"op":0,"d":` + string(click) + `}`)
-	op, seq, typ, d, ok := Dispatch(frame)
-	require.True(t, ok)
-	require.Equal(t, 0, op)
-	require.Equal(t, int64(42), seq)
-	require.Equal(t, "INTERACTION_CREATE", typ)
-	require.Equal(t, click, d)
+	for name, p := range payloads(t) {
+		want, err := DecodeInteraction(p)
+		require.NoError(t, err)
+		for _, frame := range []string{
+			`{"t":"INTERACTION_CREATE","s":42,"op":0,"d":` + string(p) + `}`,
+			`{"d": ` + string(p) + ` ,"op":0,"s":42,"t":"INTERACTION_CREATE"}`,
+		} {
+			op, seq, typ, d, ic, ok := Dispatch([]byte(frame), true)
+			require.True(t, ok, name)
+			require.Equal(t, 0, op)
+			require.Equal(t, int64(42), seq)
+			require.Equal(t, "INTERACTION_CREATE", typ)
+			require.Equal(t, string(p), string(d), name)
+			if strings.Contains(name, "modal") {
+				require.Nil(t, ic, "a form's data is encoding/json's")
+			} else {
+				require.Equal(t, want, ic, name)
+			}
+			_, _, _, d, ic, ok = Dispatch([]byte(frame), false)
+			require.True(t, ok)
+			require.Equal(t, string(p), string(d))
+			require.Nil(t, ic, "not read without interaction")
+		}
+	}
 
-	op, seq, typ, d, ok = Dispatch([]byte(` {"op":11,"s":null,"t":null,"d":null} `))
+	// A "d" the reader gives up on is still returned, checked as JSON.
+	odd := `{"id":"1","id":"2","type":3,"data":{}}`
+	_, _, _, d, ic, ok := Dispatch([]byte(`{"op":0,"t":"INTERACTION_CREATE","d":`+odd+`}`), true)
+	require.True(t, ok)
+	require.Equal(t, odd, string(d))
+	require.Nil(t, ic)
+
+	op, seq, typ, d, ic, ok := Dispatch([]byte(` {"op":11,"s":null,"t":null,"d":null} `), true)
 	require.True(t, ok)
 	require.Equal(t, 11, op)
 	require.Zero(t, seq)
 	require.Empty(t, typ)
 	require.Equal(t, []byte("null"), d)
+	require.Nil(t, ic)
 
 	for _, c := range []string{
 		``, `null`, `[]`, `{}`, `{"s":1,"t":"X","d":{}}`, // no op
 		`{"op":0,"op":0}`, `{"op":0,"x":1}`, `{"op":"0"}`, `{"op":0,"s":-1}`, `{"op":0,"t":1}`,
 		`{"op":0,"d":{"a":}}`, `{"op":0,"d":{}`, `{"op":0} x`, `{"Op":0}`, `{"op":0,"s":1.5}`,
+		`{"op":0,"d":{"id":"1","type":3,"data":{}}`, `{"op":0,"d":{"id":"1","type":3,"data":{}},}`,
 	} {
-		_, _, _, _, ok := Dispatch([]byte(c))
+		_, _, _, _, _, ok := Dispatch([]byte(c), true)
 		require.False(t, ok, "%s", c)
 	}
 }

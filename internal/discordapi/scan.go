@@ -289,9 +289,11 @@ func (s *scanner) boolean() (v, ok bool) {
 	return false, false
 }
 
-// skip reads any value and returns its bytes, checked as JSON: encoding/json
+// skip reads any value and returns its bytes (white space before it left
+// out), checked as JSON: encoding/json
 // refuses malformed JSON anywhere, even in a value it ignores.
 func (s *scanner) skip() []byte {
+	s.peek()
 	start := s.i
 	s.value(0)
 	if s.bad {
@@ -605,6 +607,16 @@ func (s *scanner) other(v reflect.Value, i int) {
 // scanInteraction decodes b as DecodeInteraction, or gives up (ok false).
 func scanInteraction(b []byte) (ic *discordgo.InteractionCreate, ok bool) {
 	s := &scanner{b: b}
+	ic = s.interaction()
+	if s.peek() != 0 || s.bad || ic == nil {
+		return nil, false
+	}
+	return ic, true
+}
+
+// interaction reads an interaction's object as scanInteraction decodes
+// it (nil: given up on).
+func (s *scanner) interaction() *discordgo.InteractionCreate {
 	i := &discordgo.Interaction{}
 	var data []byte
 	s.object(interactionFields, func(k []byte, f int) {
@@ -644,13 +656,10 @@ func scanInteraction(b []byte) (ic *discordgo.InteractionCreate, ok bool) {
 			s.other(reflect.ValueOf(i), f)
 		}
 	})
-	if s.peek() != 0 || s.bad {
-		return nil, false
+	if s.bad || !scanData(i, data) {
+		return nil
 	}
-	if !scanData(i, data) {
-		return nil, false
-	}
-	return &discordgo.InteractionCreate{Interaction: i}, true
+	return &discordgo.InteractionCreate{Interaction: i}
 }
 
 // scanData decodes an interaction's data as fastInteraction does, by its
@@ -1082,10 +1091,13 @@ func (s *scanner) messageInteraction() *discordgo.MessageInteraction {
 
 // Dispatch reads a gateway payload's envelope (its op, s, t and d,
 // https://discord.com/developers/docs/events/gateway-events#payload-structure)
-// without decoding d, which it returns as it is, checked as JSON. ok is
-// false for anything else: another key, a key twice, a field of another
-// type, malformed JSON.
-func Dispatch(payload []byte) (op int, seq int64, typ string, d []byte, ok bool) {
+// and returns d as it is, checked as JSON. With interaction, an object d
+// is read in the same pass as an interaction, ic, as DecodeInteraction
+// would decode d (nil when the reader gives up on it: DecodeInteraction
+// then decodes d its slower ways); ic is the caller's to drop when typ
+// is not an interaction's. ok is false for anything else: another key, a
+// key twice, a field of another type, malformed JSON.
+func Dispatch(payload []byte, interaction bool) (op int, seq int64, typ string, d []byte, ic *discordgo.InteractionCreate, ok bool) {
 	s := &scanner{b: payload}
 	s.begin('{')
 	var seen uint8
@@ -1108,6 +1120,13 @@ func Dispatch(payload []byte) (op int, seq int64, typ string, d []byte, ok bool)
 			typ, _ = s.str()
 		case "d":
 			bit = 8
+			if interaction && s.peek() == '{' {
+				start, at := s.i, *s
+				if ic = at.interaction(); ic != nil {
+					*s, d = at, payload[start:at.i]
+					break
+				}
+			}
 			d = s.skip()
 		default:
 			s.fail()
@@ -1118,7 +1137,7 @@ func Dispatch(payload []byte) (op int, seq int64, typ string, d []byte, ok bool)
 		seen |= bit
 	}
 	if s.peek() != 0 || s.bad || seen&1 == 0 {
-		return 0, 0, "", nil, false
+		return 0, 0, "", nil, nil, false
 	}
-	return op, seq, typ, d, true
+	return op, seq, typ, d, ic, true
 }
