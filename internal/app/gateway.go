@@ -90,9 +90,10 @@ type shard struct {
 // take, when set, is handed each interaction, its JSON taken out of the
 // gateway's stream (frameReader) and, when the connection read it in the
 // same pass, its value (nil: to be decoded), on the goroutine reading the
-// connection: it must return at once (gate.Take); it is not used where discordgo's table of events is
-// not the one this code knows (takeInteractionDecoding) or where the
-// sessions keep discordgo's dialer (gatewayProxied).
+// connection: it must return at once (gate.Take). It is not used where
+// discordgo's table of events is not the one this code knows
+// (takeInteractionDecoding) or where the sessions keep discordgo's dialer
+// (gatewayProxied).
 func newGateway(ctx context.Context, cfg Config, s *discordgo.Session, logger *slog.Logger, take func(*discordgo.Session, []byte, *discordgo.InteractionCreate), handlers ...any) (*gateway, error) {
 	if !takeInteractionDecoding() {
 		take = nil
