@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -250,4 +253,127 @@ func TestGatewayTakesTextFrames(t *testing.T) {
 		require.Equal(t, !take, s.Identify.Compress)
 		require.Equal(t, take, sh[0].watch.take != nil)
 	}
+}
+
+// fuzzFrames turns data into a gateway's byte stream: the HTTP upgrade's
+// answer, then frames, each from a control byte (FIN, opcode, mask,
+// length encoding, payload kind), a length byte and a payload: bytes of
+// data, or a dispatch of an interaction of the stand-in's, whole or cut.
+// It returns the stream and each frame's bytes.
+func fuzzFrames(data []byte, dispatches [][]byte) (stream []byte, frames [][]byte) {
+	stream = []byte("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
+	opcodes := [4]byte{websocket.TextMessage, websocket.TextMessage, 0, websocket.BinaryMessage}
+	for len(data) >= 2 {
+		c, l := data[0], int(data[1])
+		data = data[2:]
+		var payload []byte
+		switch c >> 6 {
+		case 0, 1: // bytes of data
+			l = min(l, len(data))
+			payload, data = data[:l], data[l:]
+		default: // a dispatch, cut after l bytes when c's bit 5 is set
+			payload = dispatches[l%len(dispatches)]
+			if c&0x20 != 0 {
+				payload = payload[:min(len(payload), l)]
+			}
+		}
+		lenCode := [4]int{0, 0, 126, 127}[c>>3&3]
+		f := wsFrame(c&1 == 0, opcodes[c>>1&3], payload, lenCode, c&0x04 != 0)
+		stream = append(stream, f...)
+		frames = append(frames, f)
+	}
+	return stream, frames
+}
+
+// Whatever the frames and however their bytes come, each frame reaches
+// discordgo as it came, or, for an interaction's dispatch held whole,
+// as a dispatch of the same sequence number with a null "d"; the "d"
+// taken is encoding/json's reading of that frame's, and the interaction
+// taken with it DecodeInteraction's. The stream may end inside a frame.
+func FuzzFrameReader(f *testing.F) {
+	var dispatches [][]byte
+	for _, p := range fuzzPayloads(f) {
+		dispatches = append(dispatches, []byte(`{"t":"INTERACTION_CREATE","s":7,"op":0,"d":`+string(p)+`}`))
+	}
+	dispatches = append(dispatches, []byte(`{"op":0,"s":3,"t":"MESSAGE_CREATE","d":{"INTERACTION_CREATE":1}}`))
+	f.Add([]byte{0x80, 0, 0x90, 1, 0, 3, 'a', 'b', 'c', 0xc0, 2}, uint64(1), uint16(0))
+	f.Add([]byte{0x80, 5, 0x81, 1, 0x00, 4, 'a', 'b', 'c', 'd', 0xe0, 30, 0x84, 3}, uint64(2), uint16(200))
+	f.Fuzz(func(t *testing.T, data []byte, seed uint64, cut uint16) {
+		in, frames := fuzzFrames(data, dispatches)
+		if int(cut) > 0 && int(cut) < len(in) {
+			in = in[:len(in)-int(cut)]
+		}
+		var taken []string
+		w := &closeWatch{take: func(d []byte, ic *discordgo.InteractionCreate) {
+			taken = append(taken, string(d))
+			if ic != nil {
+				want, err := discordapi.DecodeInteraction(d)
+				require.NoError(t, err)
+				require.Equal(t, want, ic)
+			}
+		}}
+		conn := &chunkConn{data: in, rng: rand.New(rand.NewPCG(seed, 5)), err: io.EOF}
+		fr, err := w.wrap(conn)
+		require.NoError(t, err)
+		got, err := io.ReadAll(fr)
+		require.NoError(t, err)
+
+		// Walk the input frames and what came out side by side.
+		upgrade := strings.Index(string(in), "\r\n\r\n")
+		if upgrade < 0 {
+			require.Equal(t, string(in), string(got))
+			require.Empty(t, taken)
+			return
+		}
+		at := upgrade + 4
+		require.Equal(t, string(in[:at]), string(got[:at]))
+		rest, out := in[at:], got[at:]
+		for _, fb := range frames {
+			if len(rest) == 0 {
+				break
+			}
+			if len(rest) < len(fb) { // the stream ends inside this frame
+				require.Equal(t, string(rest), string(out))
+				out = out[len(out):]
+				break
+			}
+			rest = rest[len(fb):]
+			if len(out) >= len(fb) && string(out[:len(fb)]) == string(fb) {
+				out = out[len(fb):]
+				continue
+			}
+			// Taken: the frame was a whole unmasked text frame, an
+			// INTERACTION_CREATE dispatch as encoding/json reads it.
+			require.NotEmpty(t, taken, "frame changed without a take")
+			d := taken[0]
+			taken = taken[1:]
+			require.True(t, holdable(fb), "a frame not held was changed")
+			var e discordgo.Event
+			require.NoError(t, json.Unmarshal(fb[headerLen(fb):], &e))
+			require.Equal(t, 0, e.Operation)
+			require.Equal(t, interactionCreate, e.Type)
+			require.Equal(t, string(e.RawData), d)
+			stand := fmt.Sprintf(`{"op":0,"s":%d,"t":"INTERACTION_CREATE","d":null}`, e.Sequence)
+			want := wsFrame(true, websocket.TextMessage, []byte(stand), 0, false)
+			require.GreaterOrEqual(t, len(out), len(want))
+			require.Equal(t, string(want), string(out[:len(want)]))
+			out = out[len(want):]
+		}
+		require.Empty(t, out, "bytes beyond the frames")
+		require.Empty(t, taken, "more taken than frames changed")
+	})
+}
+
+// fuzzPayloads are the stand-in's interactions kept for the API's tests.
+func fuzzPayloads(t testing.TB) [][]byte {
+	files, err := filepath.Glob("../discordapi/testdata/interactions/*.json")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	var out [][]byte
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		require.NoError(t, err)
+		out = append(out, b)
+	}
+	return out
 }

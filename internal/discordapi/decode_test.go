@@ -115,6 +115,9 @@ func TestDecodeMessageAsDiscordgo(t *testing.T) {
 			sameMessage(t, m)
 		})
 	}
+	for _, c := range []string{``, `null`, `{}`, `{} `, "{}\x00", "{\"id\":\"1\"}\t\x00", "\x00{}", `{}x`} {
+		sameMessage(t, []byte(c))
+	}
 }
 
 // swaps are the bytes put in the place of others to mangle JSON.
@@ -159,6 +162,7 @@ func TestDecodeInteractionOddInput(t *testing.T) {
 	button := string(payloads(t)["button-dix-10.json"])
 	cases := []string{
 		``, ` `, `null`, `{}`, `[]`, `"x"`, `1`, `{`, `}`, `{"id":}`, `{"id":"1"`, `{"id":"1"}x`,
+		"{}\x00", "{\"id\":\"1\"} \x00", "\x00{}", // a NUL byte is no white space
 		`{"id":"1","type":3}`,                 // a component without data
 		`{"id":"1","type":3,"data":null}`,     // null data
 		`{"id":"1","type":2,"data":"x"}`,      // data of the wrong type
@@ -430,8 +434,72 @@ func TestDispatch(t *testing.T) {
 		`{"op":0,"op":0}`, `{"op":0,"x":1}`, `{"op":"0"}`, `{"op":0,"s":-1}`, `{"op":0,"t":1}`,
 		`{"op":0,"d":{"a":}}`, `{"op":0,"d":{}`, `{"op":0} x`, `{"Op":0}`, `{"op":0,"s":1.5}`,
 		`{"op":0,"d":{"id":"1","type":3,"data":{}}`, `{"op":0,"d":{"id":"1","type":3,"data":{}},}`,
+		"{\"op\":0}\x00", "{\"op\":0,\"d\":{\"id\":\"1\",\"type\":3,\"data\":{}}} \x00",
 	} {
 		_, _, _, _, _, ok := Dispatch([]byte(c), true)
 		require.False(t, ok, "%s", c)
 	}
+}
+
+// sameDispatch checks Dispatch against encoding/json's reading of the
+// envelope into discordgo's Event, which the gateway's handler would
+// otherwise do: where Dispatch takes a payload, encoding/json reads it
+// too, to the same op, sequence, type and "d" byte for byte, and the
+// interaction read with it is DecodeInteraction's of that "d".
+func sameDispatch(t *testing.T, b []byte) {
+	t.Helper()
+	op, seq, typ, d, ic, ok := Dispatch(b, true)
+	if !ok {
+		return // the payload goes to discordgo as it came
+	}
+	var want discordgo.Event
+	require.NoError(t, json.Unmarshal(b, &want), "%s", b)
+	require.Equal(t, want.Operation, op, "%s", b)
+	require.Equal(t, want.Sequence, seq, "%s", b)
+	require.Equal(t, want.Type, typ, "%s", b)
+	require.Equal(t, string(want.RawData), string(d), "%s", b)
+	if ic != nil {
+		wantIC, err := DecodeInteraction(d)
+		require.NoError(t, err, "%s", b)
+		require.Equal(t, wantIC, ic, "%s", b)
+	}
+	_, _, _, d2, ic2, ok2 := Dispatch(b, false)
+	require.True(t, ok2, "%s", b)
+	require.Equal(t, string(d), string(d2), "%s", b)
+	require.Nil(t, ic2)
+}
+
+// Gateway payloads of every stand-in interaction, mangled: Dispatch takes
+// only what encoding/json reads the same way.
+func TestDispatchMangled(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(4, 2))
+	for _, p := range payloads(t) {
+		frame := []byte(`{"t":"INTERACTION_CREATE","s":42,"op":0,"d":` + string(p) + `}`)
+		sameDispatch(t, frame)
+		for range 150 {
+			b := append([]byte(nil), frame...)
+			b[rng.IntN(len(b))] = swaps[rng.IntN(len(swaps))]
+			sameDispatch(t, b)
+		}
+	}
+}
+
+func FuzzDispatch(f *testing.F) {
+	for _, p := range payloads(f) {
+		f.Add([]byte(`{"t":"INTERACTION_CREATE","s":42,"op":0,"d":` + string(p) + `}`))
+	}
+	f.Add([]byte(`{"op":11,"s":null,"t":null,"d":null}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		sameDispatch(t, b)
+	})
+}
+
+func FuzzDecodeMessage(f *testing.F) {
+	for _, m := range messagesOf(f, payloads(f)) {
+		f.Add(m)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		sameMessage(t, b)
+	})
 }

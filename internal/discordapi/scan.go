@@ -51,6 +51,13 @@ func (s *scanner) peek() byte {
 	return 0
 }
 
+// end reports whether only white space is left. (peek's 0 is also a NUL
+// byte, which JSON never has outside a string.)
+func (s *scanner) end() bool {
+	s.peek()
+	return s.i == len(s.b)
+}
+
 // null reads a null if one comes next.
 func (s *scanner) null() bool {
 	if s.peek() == 'n' {
@@ -608,7 +615,7 @@ func (s *scanner) other(v reflect.Value, i int) {
 func scanInteraction(b []byte) (ic *discordgo.InteractionCreate, ok bool) {
 	s := &scanner{b: b}
 	ic = s.interaction()
-	if s.peek() != 0 || s.bad || ic == nil {
+	if !s.end() || s.bad || ic == nil {
 		return nil, false
 	}
 	return ic, true
@@ -696,7 +703,7 @@ func scanData(i *discordgo.Interaction, data []byte) bool {
 func scanComponentData(data []byte) (d discordgo.MessageComponentInteractionData, ok bool) {
 	s := &scanner{b: data}
 	if s.null() {
-		return d, s.peek() == 0 && !s.bad
+		return d, s.end() && !s.bad
 	}
 	s.object(componentData, func(k []byte, f int) {
 		switch string(k) {
@@ -710,7 +717,7 @@ func scanComponentData(data []byte) (d discordgo.MessageComponentInteractionData
 			s.other(reflect.ValueOf(&d), f)
 		}
 	})
-	return d, s.peek() == 0 && !s.bad
+	return d, s.end() && !s.bad
 }
 
 // strings reads an array of strings into a new slice (nil for a null,
@@ -994,7 +1001,7 @@ func (s *scanner) option(o *discordgo.SelectMenuOption) {
 func scanMessage(b []byte) (*discordgo.Message, bool) {
 	s := &scanner{b: b}
 	m := s.message()
-	if s.peek() != 0 || s.bad {
+	if !s.end() || s.bad {
 		return nil, false
 	}
 	return m, true
@@ -1136,7 +1143,7 @@ func Dispatch(payload []byte, interaction bool) (op int, seq int64, typ string, 
 		}
 		seen |= bit
 	}
-	if s.peek() != 0 || s.bad || seen&1 == 0 {
+	if !s.end() || s.bad || seen&1 == 0 {
 		return 0, 0, "", nil, nil, false
 	}
 	return op, seq, typ, d, ic, true
