@@ -1,6 +1,7 @@
 package dixxit
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -184,7 +185,8 @@ func (r *reader) scored(players int) *scored {
 	return l
 }
 
-// decode reads Encode's bytes and checks the invariants of what it read.
+// decode reads Encode's bytes and checks the invariants of what it read;
+// it refuses any other bytes for the same state.
 func decode(data []byte) (*Game, error) {
 	v, err := engine.SchemaOf(data)
 	if err != nil {
@@ -263,6 +265,16 @@ func decode(data []byte) (*Game, error) {
 		if _, err := ParseMove(ClueMove(g.clue)); err != nil && !g.aloud {
 			return nil, fmt.Errorf("%w: %w: bad clue", engine.ErrCorrupt, ErrCorrupt)
 		}
+	}
+	// One state, one encoding, as DIX's and Qwixx's: bytes Encode would
+	// not write (an over-long varint, say) are refused. Version 1 is
+	// version 2 without the mark of the turn scored, which it never has.
+	enc := g.Encode()
+	if v == 1 {
+		enc = append([]byte{1}, enc[1:len(enc)-1]...)
+	}
+	if !bytes.Equal(enc, data) {
+		return nil, fmt.Errorf("%w: %w: not the canonical form", engine.ErrCorrupt, ErrCorrupt)
 	}
 	return g, nil
 }

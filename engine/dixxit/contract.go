@@ -29,9 +29,10 @@ func (Rules) New(s engine.Setup) (engine.State, error) {
 	return g, nil
 }
 
-// Decode reads what Game.Encode wrote. It returns an error wrapping
-// engine.ErrSchemaTooNew or engine.ErrCorrupt (and ErrSchemaTooNew or
-// ErrCorrupt); it never panics.
+// Decode reads what Game.Encode wrote, and nothing else: other bytes for
+// the same state (an over-long varint) are corrupt. It returns an error
+// wrapping engine.ErrSchemaTooNew or engine.ErrCorrupt (and
+// ErrSchemaTooNew or ErrCorrupt); it never panics.
 func (Rules) Decode(data []byte) (engine.State, error) {
 	g, err := decode(data)
 	if err != nil {
