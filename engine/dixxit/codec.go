@@ -37,7 +37,12 @@ const flagAloud = 1
 // bytes. They hold the target and the order of the pile: they are for the
 // store, never for a player.
 func (g *Game) Encode() []byte {
-	b := binary.AppendUvarint(make([]byte, 0, 200), SchemaVersion)
+	return g.appendEncoding(make([]byte, 0, 200))
+}
+
+// appendEncoding appends Encode's bytes to b.
+func (g *Game) appendEncoding(b []byte) []byte {
+	b = binary.AppendUvarint(b, SchemaVersion)
 	b = append(b, byte(g.players), byte(g.first))
 	b = binary.AppendVarint(b, g.seed)
 	b = binary.AppendUvarint(b, g.seq)
@@ -269,7 +274,8 @@ func decode(data []byte) (*Game, error) {
 	// One state, one encoding, as DIX's and Qwixx's: bytes Encode would
 	// not write (an over-long varint, say) are refused. Version 1 is
 	// version 2 without the mark of the turn scored, which it never has.
-	enc := g.Encode()
+	var buf [512]byte
+	enc := g.appendEncoding(buf[:0])
 	if v == 1 {
 		enc = append([]byte{1}, enc[1:len(enc)-1]...)
 	}
