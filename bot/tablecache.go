@@ -3,6 +3,8 @@ package bot
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
+	"slices"
 	"sync"
 	"unicode/utf8"
 
@@ -110,8 +112,18 @@ func readBack(td *tableData) *tableData {
 	}
 	if len(td.Opts) > 0 {
 		c.Opts = make(map[string]string, len(td.Opts))
+		odd := false
 		for k, v := range td.Opts {
+			odd = odd || !utf8.ValidString(k)
 			c.Opts[jsonText(k)] = jsonText(v)
+		}
+		if odd {
+			// Two keys that read back the same (bytes that are not
+			// UTF-8) read back as the value of the last the encoder
+			// writes, in the keys' order.
+			for _, k := range slices.Sorted(maps.Keys(td.Opts)) {
+				c.Opts[jsonText(k)] = jsonText(td.Opts[k])
+			}
 		}
 	}
 	if td.Missing != nil {

@@ -3,6 +3,7 @@ package bot
 import (
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,4 +63,22 @@ func TestTableCacheGivesCopies(t *testing.T) {
 	other := append([]byte(nil), meta...)
 	other[len(other)-2] ^= 1
 	assert.Nil(t, tc.get("c1", other), "other bytes")
+}
+
+// FuzzReadBack is TestReadBackAsJSON on table data filled from any seed
+// with any strings (split at '|'): the copy kept is what the bytes read
+// back.
+func FuzzReadBack(f *testing.F) {
+	f.Add(uint64(1), "Zoé|\xff\xfe|\u2028")
+	f.Add(uint64(2), "<b>&amp;</b>|\"q\\|\t\n\x01")
+	f.Add(uint64(3), "Zo\xc3|🎲 3 4|1577551606021357570")
+	f.Fuzz(func(t *testing.T, seed uint64, s string) {
+		strs := append(strings.Split(s, "|"), "")
+		var td tableData
+		randfill.Fill(rand.New(rand.NewPCG(seed, 7)), reflect.ValueOf(&td).Elem(), strs)
+		td.V = tableDataVersion
+		want, err := decodeTableData(td.Encode())
+		require.NoError(t, err)
+		require.Equal(t, want, readBack(&td))
+	})
 }
