@@ -179,3 +179,32 @@ func BenchmarkMarshalBoardAnswer(b *testing.B) {
 		})
 	}
 }
+
+// FuzzQuickRow: a row of buttons of any labels, ids and emoji, written by
+// hand, is the bytes discordgo's methods give; appendString writes any
+// string as encoding/json does.
+func FuzzQuickRow(f *testing.F) {
+	f.Add("Bid 7", "dix:mv:1:draw:17", "🟦", uint8(3), uint8(1))
+	f.Add("<a & b>", "\xff\u2028", "", uint8(6), uint8(0))
+	f.Fuzz(func(t *testing.T, label, id, emoji string, style, n uint8) {
+		want, err := json.Marshal(label + id + emoji)
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(appendString(nil, label+id+emoji)))
+		var row discordgo.ActionsRow
+		for i := range int(n % 6) {
+			bt := discordgo.Button{Label: label, CustomID: id, Style: discordgo.ButtonStyle(style % 7), Disabled: i%2 == 0}
+			if emoji != "" {
+				bt.Emoji = &discordgo.ComponentEmoji{Name: emoji, ID: id[:min(len(id), i)], Animated: i == 1}
+			}
+			if i == 3 {
+				bt.URL, bt.CustomID = id, ""
+			}
+			row.Components = append(row.Components, bt)
+		}
+		want, err = json.Marshal(row)
+		require.NoError(t, err)
+		got, err := quickRow{row}.MarshalJSON()
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(got))
+	})
+}
