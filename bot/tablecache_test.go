@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -65,9 +66,9 @@ func TestTableCacheGivesCopies(t *testing.T) {
 	assert.Nil(t, tc.get("c1", other), "other bytes")
 }
 
-// FuzzReadBack is TestReadBackAsJSON on table data filled from any seed
-// with any strings (split at '|'): the copy kept is what the bytes read
-// back.
+// FuzzReadBack is TestReadBackAsJSON and TestTableDataAsEncodingJSON on
+// table data filled from any seed with any strings (split at '|'): its
+// bytes are encoding/json's, and the copy kept is what they read back.
 func FuzzReadBack(f *testing.F) {
 	f.Add(uint64(1), "Zoé|\xff\xfe|\u2028")
 	f.Add(uint64(2), "<b>&amp;</b>|\"q\\|\t\n\x01")
@@ -77,6 +78,9 @@ func FuzzReadBack(f *testing.F) {
 		var td tableData
 		randfill.Fill(rand.New(rand.NewPCG(seed, 7)), reflect.ValueOf(&td).Elem(), strs)
 		td.V = tableDataVersion
+		std, err := json.Marshal(&td)
+		require.NoError(t, err)
+		require.Equal(t, string(std), string(td.Encode()), "encoding/json's bytes")
 		want, err := decodeTableData(td.Encode())
 		require.NoError(t, err)
 		require.Equal(t, want, readBack(&td))
