@@ -77,3 +77,27 @@ func BenchmarkMultipartBody(b *testing.B) {
 		})
 	}
 }
+
+// FuzzMultipartBody is TestMultipartBodyAsDiscordgo on a file of any name,
+// content type and bytes, and a message of any text.
+func FuzzMultipartBody(f *testing.F) {
+	f.Add(`board "1"\.png`, "image/png", []byte("\x89PNG"), "Bid 7 <b>")
+	f.Add("", "", []byte{}, "")
+	f.Fuzz(func(t *testing.T, name, ct string, content []byte, text string) {
+		files := []*discordgo.File{{Name: name, ContentType: ct, Reader: bytes.NewReader(content)}}
+		data := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
+			Data: &discordgo.InteractionResponseData{Content: text, Files: files}}
+		wantType, wantBody, wantErr := discordgo.MultipartBodyWithJSON(data, whole(files))
+		gotType, gotBody, err := multipartBody(data, whole(files))
+		if wantErr != nil {
+			require.Error(t, err)
+			return
+		}
+		require.NoError(t, err)
+		wt, wp, wb := withoutBoundary(t, wantType, wantBody)
+		gt, gp, gb := withoutBoundary(t, gotType, gotBody)
+		require.Equal(t, wt, gt)
+		require.Equal(t, wp, gp)
+		require.Equal(t, string(wb), string(gb))
+	})
+}
