@@ -213,19 +213,7 @@ func TestFrameReaderTakesInteractions(t *testing.T) {
 			end := len(upgrade) + len(parts[1].in) + 100
 			in, want, wantTaken = in[:end], append([]byte(nil), in[:end]...), nil
 		}
-		var taken []string
-		w := &closeWatch{take: func(d []byte, ic *discordgo.InteractionCreate) {
-			taken = append(taken, string(d))
-			// The interaction read with the envelope is d's decoding.
-			want, err := discordapi.DecodeInteraction(d)
-			require.NoError(t, err)
-			require.Equal(t, want, ic)
-		}}
-		conn := &chunkConn{data: in, rng: rand.New(rand.NewPCG(seed, 3)), err: io.EOF}
-		f, err := w.wrap(conn)
-		require.NoError(t, err)
-		got, err := io.ReadAll(f)
-		require.NoError(t, err)
+		got, taken, w := readTaking(t, in, rand.New(rand.NewPCG(seed, 3)), true)
 		require.Equal(t, string(want), string(got), "seed %d", seed)
 		require.Equal(t, wantTaken, taken)
 		if !cut {
@@ -303,20 +291,7 @@ func FuzzFrameReader(f *testing.F) {
 		if int(cut) > 0 && int(cut) < len(in) {
 			in = in[:len(in)-int(cut)]
 		}
-		var taken []string
-		w := &closeWatch{take: func(d []byte, ic *discordgo.InteractionCreate) {
-			taken = append(taken, string(d))
-			if ic != nil {
-				want, err := discordapi.DecodeInteraction(d)
-				require.NoError(t, err)
-				require.Equal(t, want, ic)
-			}
-		}}
-		conn := &chunkConn{data: in, rng: rand.New(rand.NewPCG(seed, 5)), err: io.EOF}
-		fr, err := w.wrap(conn)
-		require.NoError(t, err)
-		got, err := io.ReadAll(fr)
-		require.NoError(t, err)
+		got, taken, _ := readTaking(t, in, rand.New(rand.NewPCG(seed, 5)), false)
 
 		// Walk the input frames and what came out side by side.
 		upgrade := strings.Index(string(in), "\r\n\r\n")
@@ -376,4 +351,27 @@ func fuzzPayloads(t testing.TB) [][]byte {
 		out = append(out, b)
 	}
 	return out
+}
+
+// readTaking reads the byte stream in through a frameReader that takes
+// interactions, in reads of 1 to 64 bytes drawn from rng, and returns what
+// discordgo reads, the "d" of each interaction taken, and the watch. The
+// interaction read with each "d" is DecodeInteraction's of it; with read,
+// it must have been read (not left to be decoded).
+func readTaking(t *testing.T, in []byte, rng *rand.Rand, read bool) ([]byte, []string, *closeWatch) {
+	t.Helper()
+	var taken []string
+	w := &closeWatch{take: func(d []byte, ic *discordgo.InteractionCreate) {
+		taken = append(taken, string(d))
+		if ic != nil || read {
+			want, err := discordapi.DecodeInteraction(d)
+			require.NoError(t, err)
+			require.Equal(t, want, ic)
+		}
+	}}
+	f, err := w.wrap(&chunkConn{data: in, rng: rng, err: io.EOF})
+	require.NoError(t, err)
+	got, err := io.ReadAll(f)
+	require.NoError(t, err)
+	return got, taken, w
 }
