@@ -2,9 +2,11 @@ package qwixx_test
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -23,10 +25,8 @@ func BenchmarkDecide(b *testing.B) {
 	}
 	for _, l := range computer.Levels {
 		b.Run(l.String(), func(b *testing.B) {
-			i := 0
-			timeDecisions(b, func() error {
-				g := games[i%len(games)]
-				i++
+			timeDecisions(b, len(games), func(i int) error {
+				g := games[i]
 				_, err := computer.Decide(g, g.ToDecide()[0], l, r)
 				return err
 			})
@@ -34,25 +34,50 @@ func BenchmarkDecide(b *testing.B) {
 	}
 }
 
-// timeDecisions runs decide in the benchmark's loop and reports the
-// slowest run, by the wall clock and by the thread's CPU clock (Linux).
-func timeDecisions(b *testing.B, decide func() error) {
+// timeDecisions runs decide in the benchmark's loop on positions 0, 1, …,
+// n−1 in turn, and reports the slowest run, by the wall clock and by the
+// thread's CPU clock (Linux). When every position ran at least twice it
+// also reports "slowest-least-cpu-µs": the most, over the positions, of the
+// least CPU time a position took. A run slowed by the machine (another
+// process, the hypervisor) raises the slowest run, but not a position's
+// least time. It returns each position's least CPU time (nil when the
+// thread's clock cannot be read or a position ran once).
+func timeDecisions(b *testing.B, n int, decide func(i int) error) []time.Duration {
 	runtime.LockOSThread() // the thread's CPU clock measures this goroutine alone
 	defer runtime.UnlockOSThread()
 	var slowest, slowestCPU time.Duration
+	least := make([]time.Duration, n)
+	runs := make([]int, n)
+	cpuOK := true
+	i := 0
 	for b.Loop() {
-		c0, cpuOK := threadCPU()
+		c0, ok0 := threadCPU()
 		t0 := time.Now()
-		if err := decide(); err != nil {
+		if err := decide(i); err != nil {
 			b.Fatal(err)
 		}
 		slowest = max(slowest, time.Since(t0))
-		if c1, ok := threadCPU(); ok && cpuOK {
-			slowestCPU = max(slowestCPU, c1-c0)
+		c1, ok1 := threadCPU()
+		cpuOK = cpuOK && ok0 && ok1
+		if d := c1 - c0; cpuOK {
+			slowestCPU = max(slowestCPU, d)
+			if runs[i] == 0 || d < least[i] {
+				least[i] = d
+			}
 		}
+		runs[i]++
+		i = (i + 1) % n
 	}
 	b.ReportMetric(float64(slowest.Microseconds()), "slowest-µs")
+	if !cpuOK {
+		return nil
+	}
 	b.ReportMetric(float64(slowestCPU.Microseconds()), "slowest-cpu-µs")
+	if slices.Min(runs) < 2 {
+		return nil
+	}
+	b.ReportMetric(float64(slices.Max(least).Microseconds()), "slowest-least-cpu-µs")
+	return least
 }
 
 // BenchmarkEndDecision times the strong level's decisions once the end is
@@ -103,13 +128,22 @@ func benchStrongPositions(b *testing.B, keep func(*qwixx.Game) bool) {
 			}
 		}
 	}
-	i := 0
-	timeDecisions(b, func() error {
-		p := kept[i%len(kept)]
-		i++
-		_, err := computer.Decide(p.g, p.seat, computer.Strong, nil)
+	least := timeDecisions(b, len(kept), func(i int) error {
+		_, err := computer.Decide(kept[i].g, kept[i].seat, computer.Strong, nil)
 		return err
 	})
+	if least == nil {
+		return
+	}
+	// The slowest position's least time at each table size.
+	var bySeats [qwixx.MaxPlayers + 1]time.Duration
+	for i, p := range kept {
+		n := p.g.Players
+		bySeats[n] = max(bySeats[n], least[i])
+	}
+	for n := 2; n <= qwixx.MaxPlayers; n++ {
+		b.ReportMetric(float64(bySeats[n].Microseconds()), fmt.Sprintf("slowest-least-%dp-cpu-µs", n))
+	}
 }
 
 // BenchmarkDecodeOptimum decodes the shipped solitaire values (optimum.bin),
