@@ -191,3 +191,22 @@ func TestShippedNetBeatsTheTable(t *testing.T) {
 	t.Logf("the network wins %.1f%%, the table %.1f%%", 100*net, 100*table)
 	assert.Greater(t, net, table+0.04)
 }
+
+// BenchmarkValueNetChance reads the shipped network's chance at 64
+// positions of three-seat games, as a rollout does where it stops.
+func BenchmarkValueNetChance(b *testing.B) {
+	net := valueNetOf(3)
+	var sgs []simGame
+	for seed := range int64(64) {
+		g := midGame(b, 3, 900+seed, 4+int(seed%12))
+		sgs = append(sgs, newSimGame(g, 0, g.Sheets))
+	}
+	sum, i := 0.0, 0
+	for b.Loop() {
+		sum += net.chance(&sgs[i%len(sgs)])
+		i++
+	}
+	if sum <= 0 {
+		b.Fatal("no chance read")
+	}
+}

@@ -27,7 +27,7 @@ func TestWinModelsMatchTheHorizons(t *testing.T) {
 
 // midGame returns a game of players played by the normal level for rolls
 // rolls, from seed.
-func midGame(t *testing.T, players int, seed int64, rolls int) *qwixx.Game {
+func midGame(t testing.TB, players int, seed int64, rolls int) *qwixx.Game {
 	t.Helper()
 	g, err := qwixx.New(qwixx.Options{Players: players, Seed: seed, First: 0})
 	require.NoError(t, err)
