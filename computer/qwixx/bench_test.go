@@ -47,10 +47,10 @@ func timeDecisions(b *testing.B, n int, decide func(i int) error) []time.Duratio
 	defer runtime.UnlockOSThread()
 	var slowest, slowestCPU time.Duration
 	least := make([]time.Duration, n)
-	runs := make([]int, n)
 	cpuOK := true
-	i := 0
+	runs := 0
 	for b.Loop() {
+		i := runs % n
 		c0, ok0 := threadCPU()
 		t0 := time.Now()
 		if err := decide(i); err != nil {
@@ -59,21 +59,18 @@ func timeDecisions(b *testing.B, n int, decide func(i int) error) []time.Duratio
 		slowest = max(slowest, time.Since(t0))
 		c1, ok1 := threadCPU()
 		cpuOK = cpuOK && ok0 && ok1
-		if d := c1 - c0; cpuOK {
-			slowestCPU = max(slowestCPU, d)
-			if runs[i] == 0 || d < least[i] {
-				least[i] = d
-			}
+		if d := c1 - c0; runs < n || d < least[i] {
+			least[i] = d
 		}
-		runs[i]++
-		i = (i + 1) % n
+		slowestCPU = max(slowestCPU, c1-c0)
+		runs++
 	}
 	b.ReportMetric(float64(slowest.Microseconds()), "slowest-µs")
 	if !cpuOK {
 		return nil
 	}
 	b.ReportMetric(float64(slowestCPU.Microseconds()), "slowest-cpu-µs")
-	if slices.Min(runs) < 2 {
+	if runs < 2*n {
 		return nil
 	}
 	b.ReportMetric(float64(slices.Max(least).Microseconds()), "slowest-least-cpu-µs")
