@@ -38,7 +38,7 @@ func (g *Game) Check() error {
 		if sh.Penalties < 0 || sh.Penalties > MaxPenalties {
 			return bad("seat %d has %d penalties", s, sh.Penalties)
 		}
-		if active := turnsActive(g, s); sh.Penalties > active {
+		if active := penaltyTurns(g, s); sh.Penalties > active {
 			// Only the active player takes a penalty, at most one a turn.
 			return bad("seat %d has %d penalties in %d turns active", s, sh.Penalties, active)
 		}
@@ -123,6 +123,18 @@ func (g *Game) Check() error {
 		}
 	}
 	return nil
+}
+
+// penaltyTurns returns how many of seat s's rolls may have given it a
+// penalty: those it made so far, less the current one while the game goes
+// on (§3: the penalty comes with the active seat's action 2, which ends
+// the roll; a game that ended on it stays on that roll).
+func penaltyTurns(g *Game, s int) int {
+	n := turnsActive(g, s)
+	if s == g.Active && g.Phase != PhaseOver {
+		n--
+	}
+	return n
 }
 
 // turnsActive returns how many rolls seat s made so far, the current one

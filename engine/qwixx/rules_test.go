@@ -247,6 +247,14 @@ func TestCheckCatchesBrokenStates(t *testing.T) {
 		{"a die showing 7", func(g *qwixx.Game) { g.Dice[qwixx.W1] = 7 }},
 		{"five penalties", func(g *qwixx.Game) { g.Sheets[0].Penalties = 5 }},
 		{"penalty of a seat never active", func(g *qwixx.Game) { g.Sheets[2].Penalties = 1 }},
+		// §3: the active seat's penalty comes with its action 2, which
+		// ends the roll: the roll under way has given it none yet.
+		{"penalty on the roll under way", func(g *qwixx.Game) { g.Sheets[0].Penalties = 1 }},
+		{"a penalty on every roll of the active seat", func(g *qwixx.Game) {
+			g.Turn, g.Active = 7, 0
+			g.Sheets[0].Penalties = 3
+			g.Sheets[1].Penalties, g.Sheets[2].Penalties = 2, 2
+		}},
 		{"four penalties and the game goes on", func(g *qwixx.Game) { g.Turn = 10; g.Sheets[0].Penalties = 4 }},
 		{"two rows locked and the game goes on", func(g *qwixx.Game) {
 			for _, c := range []qwixx.Color{qwixx.Red, qwixx.Yellow} {
