@@ -38,9 +38,9 @@ func (g *Game) Check() error {
 		if sh.Penalties < 0 || sh.Penalties > MaxPenalties {
 			return bad("seat %d has %d penalties", s, sh.Penalties)
 		}
-		if active := penaltyTurns(g, s); sh.Penalties > active {
+		if rolls := penaltyTurns(g, s); sh.Penalties > rolls {
 			// Only the active player takes a penalty, at most one a turn.
-			return bad("seat %d has %d penalties in %d turns active", s, sh.Penalties, active)
+			return bad("seat %d has %d penalties after %d rolls of its own that could give one", s, sh.Penalties, rolls)
 		}
 		if ch > ChoiceBlue {
 			return bad("seat %d choice %d", s, ch)
