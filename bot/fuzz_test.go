@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"context"
+	"path/filepath"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
@@ -8,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot/internal/tabletest"
+	"github.com/dixgame/dixbot/store"
 )
 
 // FuzzClick: any component click or form submission on a live game is
@@ -121,4 +124,169 @@ func clickOnce(h *harness, msg *tabletest.Message, id, user, value string, modal
 		len(resp.Data.Embeds) == 0 && len(tabletest.ComponentIDs(resp.Data.Components)) <= 1 {
 		unchanged(h, before) // an error message: nothing changed
 	}
+}
+
+// FuzzCommand: any slash command the bot registers (on the embedded
+// store, so /settings and the statistics' commands too), with any of its
+// subcommands and options and any values in them, or a shape Discord
+// would not send for it (a value of another type, a subcommand that is
+// not one, no subcommand, a null option), in a channel that holds a game
+// of the one pick names or none, is answered exactly once, never panics,
+// never fails on an error of its own, and a refused one changes nothing.
+func FuzzCommand(f *testing.F) {
+	f.Add(uint8(0), uint8(1), uint8(0), uint8(0), "", "u1", uint8(0))
+	f.Add(uint8(3), uint8(1), uint8(0), uint8(0x0f), "fr", "u1", uint8(0))
+	f.Add(uint8(1), uint8(2), uint8(1), uint8(0), "", "u2", uint8(0))
+	f.Add(uint8(2), uint8(3), uint8(2), uint8(0xff), "a long text", "u3", uint8(0))
+	f.Add(uint8(0), uint8(0), uint8(0), uint8(0x03), "10", "u1", uint8(1))
+	f.Add(uint8(1), uint8(2), uint8(0), uint8(0), "start", "u2", uint8(2))
+	f.Add(uint8(2), uint8(3), uint8(0), uint8(0), "", "u1", uint8(3))
+	f.Add(uint8(3), uint8(4), uint8(0), uint8(0x01), "u9", "u9", uint8(4))
+	f.Add(uint8(0), uint8(5), uint8(0), uint8(0x03), "qwixx", "u2", uint8(0))
+	f.Add(uint8(1), uint8(6), uint8(0), uint8(0x01), "dix", "u1", uint8(0))
+	f.Add(uint8(2), uint8(7), uint8(0), uint8(0x01), "", "u3", uint8(6))
+	f.Add(uint8(0), uint8(0), uint8(0), uint8(0xff), "off", "u1", uint8(0))
+	f.Fuzz(func(t *testing.T, pick, cmd, sub, mask uint8, text, user string, odd uint8) {
+		db, err := store.OpenFile(filepath.Join(t.TempDir(), "db"), store.Options{})
+		require.NoError(t, err)
+		t.Cleanup(func() { db.Close() })
+		h := newEveryGameHarnessOn(t, db)
+		if int(pick%4) < 3 {
+			game := []string{"dix", "qwixx", "dixxit"}[pick%4]
+			require.NotNil(t, h.openGame(game, []string{"u1", "u2", "u3"}, nil))
+		}
+		i := h.Base([]string{"u1", "u2", "u3", "u9"}[len(user)%4], discordgo.InteractionApplicationCommand)
+		i.ID = h.snowflake()
+		i.Data = fuzzCommandData(h.b.Commands(), cmd, sub, mask, text, user, odd)
+		ctx := context.Background()
+		before, errBefore := db.Get(ctx, h.Channel)
+		refused := h.Obs.Outcomes["command/refused"] + h.Obs.Outcomes["command/stale"]
+		r := h.Run(i)
+		answers := 0
+		for _, c := range r.Calls {
+			if c.Op == "respond" {
+				answers++
+			}
+		}
+		require.Equal(t, 1, answers, r.Describe())
+		assert.Zero(t, h.Obs.Outcomes["command/panic"], r.Describe())
+		assert.Zero(t, h.Obs.Outcomes["command/error"], r.Describe())
+		if h.Obs.Outcomes["command/refused"]+h.Obs.Outcomes["command/stale"] > refused {
+			now, errNow := db.Get(ctx, h.Channel)
+			assert.Equal(t, errBefore, errNow, "a refused command made or removed the channel's game")
+			assert.Equal(t, before, now, "a refused command changed the game")
+		}
+	})
+}
+
+// fuzzCommandData is the data of the registered command cmd (modulo their
+// number) with its subcommand sub and the options whose bits are set in
+// mask, each valued from text (a choice of its own when it has choices,
+// unless odd says otherwise) or user (a user option); odd bends the shape:
+// 1 every value a number, 2 the subcommand named text, 3 no subcommand,
+// 4 a null option, 5 two subcommands, 6 the choices' values replaced by
+// text.
+func fuzzCommandData(cmds []Command, cmd, sub, mask uint8, text, user string, odd uint8) discordgo.ApplicationCommandInteractionData {
+	c := cmds[int(cmd)%len(cmds)]
+	d := discordgo.ApplicationCommandInteractionData{ID: "c" + c.Name, Name: c.Name}
+	options := func(defs []*discordgo.ApplicationCommandOption) []*discordgo.ApplicationCommandInteractionDataOption {
+		var out []*discordgo.ApplicationCommandInteractionDataOption
+		for k, o := range defs {
+			if k >= 8 || mask&(1<<k) == 0 {
+				continue
+			}
+			var v any = text
+			switch {
+			case odd%7 == 1:
+				v = float64(len(text))
+			case o.Type == discordgo.ApplicationCommandOptionUser:
+				v = user
+			case len(o.Choices) > 0 && odd%7 != 6:
+				v = o.Choices[(len(text)+k)%len(o.Choices)].Value
+			}
+			out = append(out, &discordgo.ApplicationCommandInteractionDataOption{Name: o.Name, Type: o.Type, Value: v})
+		}
+		if odd%7 == 4 {
+			out = append(out, nil)
+		}
+		return out
+	}
+	var subs []*discordgo.ApplicationCommandOption
+	for _, o := range c.Options {
+		if o.Type == discordgo.ApplicationCommandOptionSubCommand {
+			subs = append(subs, o)
+		}
+	}
+	if len(subs) == 0 {
+		d.Options = options(c.Options)
+		return d
+	}
+	s := subs[int(sub)%len(subs)]
+	so := &discordgo.ApplicationCommandInteractionDataOption{Name: s.Name, Type: s.Type, Options: options(s.Options)}
+	switch odd % 7 {
+	case 2:
+		so.Name = text
+	case 3:
+		return d
+	case 5:
+		d.Options = append(d.Options, so)
+	}
+	d.Options = append(d.Options, so)
+	return d
+}
+
+// FuzzSettings: any run of clicks on /settings' buttons and menus (each
+// a component of the message as shown, with one of its menu's values, or
+// text as a value a menu does not offer) is answered exactly once, never
+// panics nor fails on an error of its own, and leaves settings under which
+// a table of the game start names opens and starts.
+func FuzzSettings(f *testing.F) {
+	f.Add([]byte{0, 0}, "", uint8(0))
+	f.Add([]byte{1, 1, 2, 3, 0, 1}, "", uint8(1))
+	f.Add([]byte{2, 2, 3, 4}, "", uint8(2))
+	f.Add([]byte{3, 5, 4, 0}, "", uint8(0))
+	f.Add([]byte{4, 0, 1, 255}, "xx", uint8(1))
+	f.Add([]byte{5, 0, 0, 1, 1, 0}, "", uint8(2))
+	f.Fuzz(func(t *testing.T, steps []byte, text string, start uint8) {
+		db, err := store.OpenFile(filepath.Join(t.TempDir(), "db"), store.Options{})
+		require.NoError(t, err)
+		t.Cleanup(func() { db.Close() })
+		h := newEveryGameHarnessOn(t, db)
+		h.Perms["u1"] = discordgo.PermissionManageChannels
+		msg := settingsCmd(h, "u1").Shown(nil)
+		require.NotNil(t, msg)
+		for k := 0; k+1 < len(steps) && k < 24; k += 2 {
+			ids := tabletest.ComponentIDs(msg.Components)
+			require.NotEmpty(t, ids, msg.Content)
+			id := ids[int(steps[k])%len(ids)]
+			var values []string
+			if opts := tabletest.SelectOptions(msg, id); steps[k+1] == 255 {
+				values = []string{text}
+			} else if len(opts) > 0 {
+				values = []string{opts[int(steps[k+1])%len(opts)]}
+			}
+			r := h.ClickOn("u1", msg, id, values...)
+			answers := 0
+			for _, c := range r.Calls {
+				if c.Op == "respond" {
+					answers++
+				}
+			}
+			require.Equal(t, 1, answers, r.Describe())
+			if shown := r.Shown(msg); shown != nil && len(shown.Components) > 0 {
+				msg = shown
+			}
+		}
+		for _, k := range []string{"button", "select"} {
+			assert.Zero(t, h.Obs.Outcomes[k+"/panic"]+h.Obs.Outcomes[k+"/error"], "%s: %v", k, h.Obs.Outcomes)
+		}
+		game := []string{"dix", "qwixx", "dixxit"}[start%3]
+		failed := func() int {
+			return h.Obs.Outcomes["command/refused"] + h.Obs.Outcomes["button/refused"] + h.Obs.Outcomes["command/stale"] + h.Obs.Outcomes["button/stale"]
+		}
+		before := failed()
+		require.NotNil(t, h.openGame(game, []string{"u1", "u2", "u3"}, nil))
+		assert.Equal(t, before, failed(), "%v", h.Obs.Outcomes)
+		assert.Zero(t, h.Obs.Outcomes["command/panic"]+h.Obs.Outcomes["command/error"]+h.Obs.Outcomes["button/panic"]+h.Obs.Outcomes["button/error"], "%v", h.Obs.Outcomes)
+	})
 }

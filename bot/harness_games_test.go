@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/bot/present"
 	rules "github.com/dixgame/dixbot/engine/qwixx"
 
@@ -37,7 +38,14 @@ func newQwixxHarness(t *testing.T, pictures bool) *harness {
 // without pictures.
 func newEveryGameHarness(t *testing.T) *harness {
 	t.Helper()
-	h := newHarness(t)
+	return newEveryGameHarnessOn(t, nil)
+}
+
+// newEveryGameHarnessOn is newEveryGameHarness on the store db (nil: a
+// MemStore).
+func newEveryGameHarnessOn(t *testing.T, db dixbot.Store) *harness {
+	t.Helper()
+	h := newHarnessOn(t, db)
 	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
 		NoPictures: true, Games: []present.Game{botdix.Game(), botqwixx.Game(), botdixxit.Game()}})
 	require.NoError(t, err)

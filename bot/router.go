@@ -100,6 +100,17 @@ func (b *Bot) mounted(s string) (map[string]idVerb, *present.Game, bool) {
 	return gameVerbs, g, ok
 }
 
+// nullOption reports whether a command's options hold a null at any
+// depth: Discord sends none, and no handler reads one.
+func nullOption(opts []*discordgo.ApplicationCommandInteractionDataOption) bool {
+	for _, o := range opts {
+		if o == nil || nullOption(o.Options) {
+			return true
+		}
+	}
+	return false
+}
+
 // route sends an interaction to its handler.
 func (b *Bot) route(c *Call) error {
 	if c.I.ChannelID == "" {
@@ -108,7 +119,7 @@ func (b *Bot) route(c *Call) error {
 	switch c.I.Type {
 	case discordgo.InteractionApplicationCommand:
 		d, ok := c.I.Data.(discordgo.ApplicationCommandInteractionData)
-		if !ok {
+		if !ok || nullOption(d.Options) {
 			return ErrBadInput
 		}
 		if g, ok := b.games[d.Name]; ok {
