@@ -34,7 +34,7 @@ func (c *Call) deferNow() {
 		// A command (or a modal not sent from a message): "thinking…",
 		// with the visibility its answer will have.
 		r.Type = discordgo.InteractionResponseDeferredChannelMessageWithSource
-		r.Data = &discordgo.InteractionResponseData{}
+		r.Data = &discordgo.InteractionResponseData{AllowedMentions: noMentions()}
 		if !c.publicAnswer() {
 			r.Data.Flags = discordgo.MessageFlagsEphemeral
 		}

@@ -359,11 +359,12 @@ func (c *Call) endConfirmed(g *present.Game, p parsedID) error {
 			none := &[]discordgo.MessageComponent{}
 			if v.usable(time.Now()) && (v.Orig == "" || v.Orig == board) {
 				// The board's newest interaction edits it (outbox_run.go).
-				if err := d.FollowupEdit(ctx, v.Interaction(), "@original", &discordgo.WebhookEdit{Content: ended, Components: none}); err == nil {
+				if err := d.FollowupEdit(ctx, v.Interaction(), "@original", &discordgo.WebhookEdit{Content: ended, Components: none, AllowedMentions: noMentions()}); err == nil {
 					return nil
 				}
 			}
-			return d.Edit(ctx, &discordgo.MessageEdit{Channel: c.I.ChannelID, ID: board, Content: ended, Components: none})
+			return d.Edit(ctx, &discordgo.MessageEdit{Channel: c.I.ChannelID, ID: board, Content: ended, Components: none,
+				AllowedMentions: noMentions()})
 		})
 	})
 	return nil

@@ -2,6 +2,7 @@ package tabletest
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -259,6 +260,14 @@ func NewHarness(t testing.TB, db dixbot.Store) *Harness {
 	if db == nil {
 		h.Db = h.St
 	}
+	// Every message the test made the bot send keeps within Discord's
+	// limits, as Discord would refuse it otherwise.
+	t.Cleanup(func() {
+		h.Rec.Mu.Lock()
+		calls := slices.Clone(h.Rec.Calls)
+		h.Rec.Mu.Unlock()
+		CheckAllCalls(t, calls)
+	})
 	return h
 }
 

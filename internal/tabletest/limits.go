@@ -11,19 +11,25 @@ import (
 )
 
 // CheckMessage asserts Discord's limits on one message and that it shows
-// no missing locale string.
-func CheckMessage(t *testing.T, where, content string, embeds []*discordgo.MessageEmbed, comps []discordgo.MessageComponent) {
+// no missing locale string. The characters of all its embeds' titles,
+// descriptions, fields, footers and authors count together against 6,000
+// (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
+func CheckMessage(t testing.TB, where, content string, embeds []*discordgo.MessageEmbed, comps []discordgo.MessageComponent) {
 	t.Helper()
 	assert.LessOrEqual(t, utf8.RuneCountInString(content), 2000, "%s: content", where)
 	assert.NotContains(t, content, "⟦", "%s: missing string in content", where)
 	assert.LessOrEqual(t, len(embeds), 10, "%s: embeds", where)
+	total := 0
 	for _, e := range embeds {
-		CheckEmbed(t, where, e)
+		total += CheckEmbed(t, where, e)
 	}
+	assert.LessOrEqual(t, total, 6000, "%s: the embeds' total", where)
 	CheckComponents(t, where, comps)
 }
 
-func CheckEmbed(t *testing.T, where string, e *discordgo.MessageEmbed) {
+// CheckEmbed asserts Discord's limits on one embed and returns its
+// characters counted against the message's total.
+func CheckEmbed(t testing.TB, where string, e *discordgo.MessageEmbed) int {
 	t.Helper()
 	n := utf8.RuneCountInString
 	total := n(e.Title) + n(e.Description)
@@ -44,12 +50,17 @@ func CheckEmbed(t *testing.T, where string, e *discordgo.MessageEmbed) {
 		total += n(e.Footer.Text)
 		all += e.Footer.Text
 	}
-	assert.LessOrEqual(t, total, 6000, "%s: embed total", where)
+	if e.Author != nil {
+		assert.LessOrEqual(t, n(e.Author.Name), 256, "%s: author", where)
+		total += n(e.Author.Name)
+		all += e.Author.Name
+	}
 	assert.NotContains(t, all, "⟦", "%s: missing string", where)
 	assert.NotContains(t, all, "<no value>", "%s: missing placeholder", where)
+	return total
 }
 
-func CheckComponents(t *testing.T, where string, comps []discordgo.MessageComponent) {
+func CheckComponents(t testing.TB, where string, comps []discordgo.MessageComponent) {
 	t.Helper()
 	assert.LessOrEqual(t, len(comps), 5, "%s: rows", where)
 	seen := map[string]bool{}
@@ -94,7 +105,7 @@ func CheckComponents(t *testing.T, where string, comps []discordgo.MessageCompon
 
 // CheckAllCalls checks every recorded message and that pings mention only
 // the users allowed.
-func CheckAllCalls(t *testing.T, calls []Call) {
+func CheckAllCalls(t testing.TB, calls []Call) {
 	t.Helper()
 	for k, c := range calls {
 		where := fmt.Sprintf("call %d (%s)", k, c.Op)
@@ -132,7 +143,7 @@ func CheckAllCalls(t *testing.T, calls []Call) {
 
 // CheckMentions: never parse everyone or roles; the users mentioned in the
 // content are exactly the users allowed.
-func CheckMentions(t *testing.T, where, content string, am *discordgo.MessageAllowedMentions) {
+func CheckMentions(t testing.TB, where, content string, am *discordgo.MessageAllowedMentions) {
 	t.Helper()
 	if !assert.NotNil(t, am, "%s: allowed mentions unset", where) {
 		return
