@@ -2,6 +2,7 @@ package tabletest
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -141,6 +142,12 @@ func CheckAllCalls(t testing.TB, calls []Call) {
 	}
 }
 
+// userMention is a mention of a user in a message's text, as Discord reads
+// one (https://discord.com/developers/docs/reference#message-formatting);
+// the tests' people have ids such as "u1". A name escaped by the table
+// ("\<@\u200bu1\>") mentions no one.
+var userMention = regexp.MustCompile(`<@!?([0-9A-Za-z_]+)>`)
+
 // CheckMentions: never parse everyone or roles; the users mentioned in the
 // content are exactly the users allowed.
 func CheckMentions(t testing.TB, where, content string, am *discordgo.MessageAllowedMentions) {
@@ -151,14 +158,8 @@ func CheckMentions(t testing.TB, where, content string, am *discordgo.MessageAll
 	assert.Empty(t, am.Parse, "%s: parses mentions", where)
 	assert.Empty(t, am.Roles, where)
 	var ids []string
-	for rest := content; ; {
-		i := strings.Index(rest, "<@")
-		if i < 0 {
-			break
-		}
-		j := strings.Index(rest[i:], ">")
-		ids = append(ids, rest[i+2:i+j])
-		rest = rest[i+j:]
+	for _, m := range userMention.FindAllStringSubmatch(content, -1) {
+		ids = append(ids, m[1])
 	}
 	if len(ids) > 0 {
 		assert.Equal(t, ids, am.Users, "%s: mentions", where)
