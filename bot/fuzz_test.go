@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/stretchr/testify/assert"
@@ -288,5 +289,123 @@ func FuzzSettings(f *testing.F) {
 		require.NotNil(t, h.openGame(game, []string{"u1", "u2", "u3"}, nil))
 		assert.Equal(t, before, failed(), "%v", h.Obs.Outcomes)
 		assert.Zero(t, h.Obs.Outcomes["command/panic"]+h.Obs.Outcomes["command/error"]+h.Obs.Outcomes["button/panic"]+h.Obs.Outcomes["button/error"], "%v", h.Obs.Outcomes)
+	})
+}
+
+// FuzzPlay: a game of the one pick names (with a computer seat of one of
+// its levels when pick says so), played by a run of steps, each three
+// bytes: time passing to the record's next deadline, a person opening
+// their private prompt from the board, or a click by one of the three
+// seated people or a stranger on a component of the board or of their
+// prompt (a menu with one of its values, a form filled with text). Every
+// interaction is answered exactly once, none panics or fails on an error
+// of its own, every message keeps within Discord's limits (the harness),
+// and the record stays one its game and the table read.
+func FuzzPlay(f *testing.F) {
+	f.Add(uint8(0), []byte{1, 0, 0, 3, 0, 0, 2, 1, 3, 0, 0, 0, 1, 1, 0, 3, 1, 2}, "")
+	f.Add(uint8(1), []byte{2, 0, 0, 2, 1, 0, 1, 0, 0, 3, 0, 1, 0, 0, 0, 2, 2, 5}, "")
+	f.Add(uint8(2), []byte{1, 0, 0, 1, 1, 0, 3, 1, 0, 3, 0, 4, 0, 0, 0, 2, 2, 3}, "a cat in the rain")
+	f.Add(uint8(5), []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0}, "")
+	f.Add(uint8(6), []byte{1, 1, 0, 3, 1, 1, 1, 2, 0, 3, 2, 2, 0, 0, 0, 0, 0, 0}, "night")
+	f.Fuzz(func(t *testing.T, pick uint8, steps []byte, text string) {
+		h := newEveryGameHarness(t)
+		now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+		h.b.now = func() time.Time { return now }
+		game := []string{"dix", "qwixx", "dixxit"}[pick%3]
+		g := h.b.games[game]
+		var cpus []string
+		if pick&4 != 0 {
+			cpus = []string{g.Levels[int(pick>>3)%len(g.Levels)]}
+		}
+		board := h.openGame(game, []string{"u1", "u2", "u3"}, nil, cpus...)
+		require.NotNil(t, board)
+		users := []string{"u1", "u2", "u3", "u9"}
+		prompts := map[string]*tabletest.Message{}
+		ctx := context.Background()
+		check := func(r result) {
+			t.Helper()
+			answers := 0
+			for _, c := range r.Calls {
+				if c.Op == "respond" {
+					answers++
+				}
+			}
+			require.Equal(t, 1, answers, r.Describe())
+		}
+		for k := 0; k+2 < len(steps) && k < 3*60; k += 3 {
+			op, who, which := steps[k], steps[k+1], steps[k+2]
+			user := users[int(who)%len(users)]
+			if op%4 == 0 {
+				rec, err := h.Db.Get(ctx, h.Channel)
+				require.NoError(t, err)
+				if !rec.Due.IsZero() && !rec.Finished {
+					if rec.Due.After(now) {
+						now = rec.Due
+					}
+					require.NoError(t, h.b.runDueOn(ctx, h.Rec, h.Channel, now))
+				}
+				if m := h.Rec.Message(board.ID); m != nil {
+					board = m
+				}
+				continue
+			}
+			msg := board
+			if op%4 == 1 {
+				id, ok := gameFind(game, board, verbPrompt, "")
+				if !ok {
+					continue
+				}
+				r := h.dclick(user, board, id)
+				check(r)
+				if shown := r.Shown(nil); shown != nil && shown.Ephemeral && len(shown.Components) > 0 {
+					prompts[user] = shown
+				}
+				continue
+			}
+			if op%4 == 3 {
+				if msg = prompts[user]; msg == nil {
+					continue
+				}
+			}
+			ids := tabletest.ComponentIDs(msg.Components)
+			if len(ids) == 0 {
+				continue
+			}
+			id := ids[int(which)%len(ids)]
+			var r result
+			if opts := tabletest.SelectOptions(msg, id); len(opts) > 0 {
+				i := h.ClickIx(user, msg, id, opts[int(which/8)%len(opts)])
+				i.ID = h.snowflake()
+				r = h.Run(i)
+			} else {
+				r = h.dclick(user, msg, id)
+			}
+			check(r)
+			if resp := r.Response(); resp.Type == discordgo.InteractionResponseModal {
+				r = h.dsubmit(user, msg, resp.Data.CustomID, text)
+				check(r)
+			}
+			if shown := r.Shown(msg); shown != nil {
+				if msg == board || !shown.Ephemeral {
+					board = shown
+				} else {
+					prompts[user] = shown
+				}
+			}
+			if m := h.Rec.Message(board.ID); m != nil {
+				board = m
+			}
+		}
+		for _, kind := range []string{"button", "select", "modal", "command"} {
+			assert.Zero(t, h.Obs.Outcomes[kind+"/panic"]+h.Obs.Outcomes[kind+"/error"], "%s: %v", kind, h.Obs.Outcomes)
+		}
+		rec, err := h.Db.Get(ctx, h.Channel)
+		require.NoError(t, err)
+		_, err = decodeTableData(rec.Meta)
+		require.NoError(t, err)
+		if rec.Data != nil {
+			_, err = h.b.games[rec.Game].Rules.Decode(rec.Data)
+			require.NoError(t, err)
+		}
 	})
 }
