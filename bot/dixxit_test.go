@@ -677,6 +677,34 @@ func TestDixxitClockWithASilentPlayer(t *testing.T) {
 	assert.True(t, timedOut && skipped && out, "the board tells: timed out %v, skipped %v, out %v", timedOut, skipped, out)
 }
 
+// X9, X10: a table whose people all stop clicking plays on by itself to
+// its scoreboard. Each runs out of time twice and is marked absent; from
+// then on the computer gives an absent active player's clue at once and an
+// absent guesser is out, so each turn's target leaves the grid and the
+// pile runs down (a clue skipped by everyone would leave the grid as it is,
+// turn after turn, and the game would never end).
+func TestDixxitTableOfAbsentPeoplePlaysToTheEnd(t *testing.T) {
+	t.Parallel()
+	h := newDixxitHarness(t, nil)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	board := h.openDixxit("en", []string{"u1", "u2", "u3"}, 0)
+	shown := h.playOut(board, &now)
+	assert.Contains(t, shown.Content, locales.T("en", "dixxit_over_title", nil))
+	g, td, _ := h.dstate()
+	require.True(t, g.Over())
+	for s, seat := range td.Seats {
+		assert.True(t, seat.Away, "seat %d is absent", s)
+	}
+	clues := 0
+	for _, c := range h.Rec.Since(0) {
+		if c.Edit != nil && c.Edit.ID == board.ID && c.Edit.Content != nil && strings.Contains(*c.Edit.Content, "💬") {
+			clues++
+		}
+	}
+	assert.Positive(t, clues, "the board showed the computer's clues for the absent")
+}
+
 // X10: a person who leaves the running game hands their seat to the
 // computer, which gives its clues at once and puts its fingers down once
 // its reaction time is over, by itself (the due work); the others play to

@@ -62,7 +62,11 @@ func (fp foreseen) Timeout(s engine.State, seat int, r *rand.Rand) (engine.Move,
 	return fp.f.decide("t", fp.level, s, seat, func() (engine.Move, error) { return fp.p.Timeout(s, seat, r) })
 }
 
-// decide is the decision of kind ("d" Decide, "t" Timeout) of seat at
+func (fp foreseen) Absent(s engine.State, seat int, r *rand.Rand) (engine.Move, error) {
+	return fp.f.decide("a", fp.level, s, seat, func() (engine.Move, error) { return engine.AbsentMove(fp.p, s, seat, r) })
+}
+
+// decide is the decision of kind ("d" Decide, "t" Timeout, "a" Absent) of seat at
 // level in s: f's when it holds it, else decided now (and kept while f is
 // being filled).
 func (f *foresight) decide(kind, level string, s engine.State, seat int, now func() (engine.Move, error)) (engine.Move, error) {

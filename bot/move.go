@@ -498,7 +498,7 @@ func (b *Bot) advanceWith(g *present.Game, st engine.State, td *tableData, now t
 			m, ok = st.Forced(s)
 			if !ok && s < len(td.Seats) && td.Seats[s].Away && td.Seats[s].Level == "" {
 				var err error
-				if m, err = f.player(g.Player(g.Default, td.Lang), g.Default).Timeout(st, s, td.rng(st, s)); err != nil {
+				if m, err = engine.AbsentMove(f.player(g.Player(g.Default, td.Lang), g.Default), st, s, td.rng(st, s)); err != nil {
 					return nil, fmt.Errorf("bot: absent seat %d: %w", s, err)
 				}
 				ok = true

@@ -96,6 +96,23 @@ type Player interface {
 	Timeout(s State, seat int, r *rand.Rand) (Move, error)
 }
 
+// AbsentPlayer is a Player with a decision of its own for a seat whose
+// person is absent (out of time twice in a row, until they come back),
+// which the table takes at once; a Player without it takes its Timeout
+// decision there. Errors as Decide.
+type AbsentPlayer interface {
+	Absent(s State, seat int, r *rand.Rand) (Move, error)
+}
+
+// AbsentMove is p's decision for seat, whose person is absent: its
+// Absent decision when it has one, else its Timeout.
+func AbsentMove(p Player, s State, seat int, r *rand.Rand) (Move, error) {
+	if a, ok := p.(AbsentPlayer); ok {
+		return a.Absent(s, seat, r)
+	}
+	return p.Timeout(s, seat, r)
+}
+
 // SchemaOf returns the schema version at the start of data (see
 // State.Encode). It returns an error wrapping ErrCorrupt when there is none.
 func SchemaOf(data []byte) (uint64, error) {

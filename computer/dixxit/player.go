@@ -204,6 +204,23 @@ func (Player) Timeout(s engine.State, seat int, _ *rand.Rand) (engine.Move, erro
 	return "out", nil
 }
 
+// Absent returns the move taken for seat when its person is absent (X10):
+// the computer gives the active player's clue, as for a computer seat, so
+// that a table whose people all went away still plays to its end (X9's
+// skip would leave the grid as it is, turn after turn); a guesser is out,
+// as when out of time (X9), since a finger placed at once would beat the
+// people racing. Errors as Decide.
+func (p Player) Absent(s engine.State, seat int, r *rand.Rand) (engine.Move, error) {
+	v, err := view(s, seat)
+	if err != nil {
+		return "", err
+	}
+	if v.Phase == dixxit.PhaseClue.String() {
+		return p.clue(v, r), nil
+	}
+	return "out", nil
+}
+
 // card is one picture's keywords and synonyms, folded for matching.
 type card struct {
 	kw  phrases // its keywords in both languages

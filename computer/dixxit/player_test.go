@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -82,6 +83,31 @@ func TestTimeouts(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, engine.Move("out"), m)
 	}
+}
+
+// TestAbsent checks X10 for an absent person: the computer gives the
+// active player's clue (the one it would give as a computer seat), a
+// guesser is out; a seat with nothing to decide is refused.
+func TestAbsent(t *testing.T) {
+	g := newGame(t, 4, 1)
+	p := NewPlayer(synthetic, nil, "en")
+	m, err := engine.AbsentMove(p, g, 0, rand.New(rand.NewPCG(1, 2)))
+	require.NoError(t, err)
+	want, err := p.Decide(g, 0, rand.New(rand.NewPCG(1, 2)))
+	require.NoError(t, err)
+	assert.Equal(t, want, m)
+	assert.True(t, strings.HasPrefix(string(m), "clue "), "%q", m)
+	_, err = g.Apply(0, m)
+	require.NoError(t, err)
+	for _, s := range []int{1, 2, 3} {
+		m, err := p.Absent(g, s, rand.New(rand.NewPCG(1, 2)))
+		require.NoError(t, err)
+		assert.Equal(t, engine.Move("out"), m)
+	}
+	_, err = p.Absent(g, 0, rand.New(rand.NewPCG(1, 2)))
+	assert.ErrorIs(t, err, engine.ErrNotYourTurn)
+	_, err = p.Absent(nil, 0, rand.New(rand.NewPCG(1, 2)))
+	assert.ErrorIs(t, err, engine.ErrWrongGame)
 }
 
 // TestGuessersNeverReadTheTarget plays the same positions with two
