@@ -181,3 +181,31 @@ func containsInt(s []int, v int) bool {
 	}
 	return false
 }
+
+// An evening game always finishes: in every game, a table whose people all
+// stop clicking runs out of every clock, marks each seat absent and plays
+// on by itself, through the due work alone, to its end.
+func TestEveryTableOfAbsentPeopleEnds(t *testing.T) {
+	t.Parallel()
+	for _, game := range []string{"dix", "qwixx", "dixxit"} {
+		t.Run(game, func(t *testing.T) {
+			t.Parallel()
+			h := newEveryGameHarness(t)
+			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+			h.b.now = func() time.Time { return now }
+			board := h.openGame(game, []string{"u1", "u2", "u3"}, nil)
+			require.NotNil(t, board)
+			h.playOut(board, &now)
+			r, err := h.Db.Get(context.Background(), h.Channel)
+			require.NoError(t, err)
+			st, err := h.b.games[game].Rules.Decode(r.Data)
+			require.NoError(t, err)
+			assert.True(t, st.Over(), "the game is over")
+			td, err := decodeTableData(r.Meta)
+			require.NoError(t, err)
+			for s, seat := range td.Seats {
+				assert.True(t, seat.Away, "seat %d is absent", s)
+			}
+		})
+	}
+}
