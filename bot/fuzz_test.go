@@ -112,13 +112,7 @@ func clickOnce(h *harness, msg *tabletest.Message, id, user, value string, modal
 	default:
 		r = h.dclick(user, msg, id)
 	}
-	answers := 0
-	for _, c := range r.Calls {
-		if c.Op == "respond" {
-			answers++
-		}
-	}
-	require.Equal(t, 1, answers)
+	answeredOnce(t, r)
 	assert.Zero(t, h.Obs.Outcomes["button/panic"]+h.Obs.Outcomes["select/panic"]+h.Obs.Outcomes["modal/panic"])
 	resp := r.Response()
 	if resp.Type == discordgo.InteractionResponseChannelMessageWithSource && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 &&
@@ -163,13 +157,7 @@ func FuzzCommand(f *testing.F) {
 		before, errBefore := db.Get(ctx, h.Channel)
 		refused := h.Obs.Outcomes["command/refused"] + h.Obs.Outcomes["command/stale"]
 		r := h.Run(i)
-		answers := 0
-		for _, c := range r.Calls {
-			if c.Op == "respond" {
-				answers++
-			}
-		}
-		require.Equal(t, 1, answers, r.Describe())
+		answeredOnce(t, r)
 		assert.Zero(t, h.Obs.Outcomes["command/panic"], r.Describe())
 		assert.Zero(t, h.Obs.Outcomes["command/error"], r.Describe())
 		if h.Obs.Outcomes["command/refused"]+h.Obs.Outcomes["command/stale"] > refused {
@@ -267,13 +255,7 @@ func FuzzSettings(f *testing.F) {
 				values = []string{opts[int(steps[k+1])%len(opts)]}
 			}
 			r := h.ClickOn("u1", msg, id, values...)
-			answers := 0
-			for _, c := range r.Calls {
-				if c.Op == "respond" {
-					answers++
-				}
-			}
-			require.Equal(t, 1, answers, r.Describe())
+			answeredOnce(t, r)
 			if shown := r.Shown(msg); shown != nil && len(shown.Components) > 0 {
 				msg = shown
 			}
@@ -322,16 +304,6 @@ func FuzzPlay(f *testing.F) {
 		users := []string{"u1", "u2", "u3", "u9"}
 		prompts := map[string]*tabletest.Message{}
 		ctx := context.Background()
-		check := func(r result) {
-			t.Helper()
-			answers := 0
-			for _, c := range r.Calls {
-				if c.Op == "respond" {
-					answers++
-				}
-			}
-			require.Equal(t, 1, answers, r.Describe())
-		}
 		for k := 0; k+2 < len(steps) && k < 3*60; k += 3 {
 			op, who, which := steps[k], steps[k+1], steps[k+2]
 			user := users[int(who)%len(users)]
@@ -356,7 +328,7 @@ func FuzzPlay(f *testing.F) {
 					continue
 				}
 				r := h.dclick(user, board, id)
-				check(r)
+				answeredOnce(t, r)
 				if shown := r.Shown(nil); shown != nil && shown.Ephemeral && len(shown.Components) > 0 {
 					prompts[user] = shown
 				}
@@ -380,10 +352,10 @@ func FuzzPlay(f *testing.F) {
 			} else {
 				r = h.dclick(user, msg, id)
 			}
-			check(r)
+			answeredOnce(t, r)
 			if resp := r.Response(); resp.Type == discordgo.InteractionResponseModal {
 				r = h.dsubmit(user, msg, resp.Data.CustomID, text)
-				check(r)
+				answeredOnce(t, r)
 			}
 			if shown := r.Shown(msg); shown != nil {
 				if msg == board || !shown.Ephemeral {
@@ -408,4 +380,16 @@ func FuzzPlay(f *testing.F) {
 			require.NoError(t, err)
 		}
 	})
+}
+
+// answeredOnce: the interaction of r was answered exactly once.
+func answeredOnce(t testing.TB, r result) {
+	t.Helper()
+	answers := 0
+	for _, c := range r.Calls {
+		if c.Op == "respond" {
+			answers++
+		}
+	}
+	require.Equal(t, 1, answers, r.Describe())
 }
