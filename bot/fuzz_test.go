@@ -281,8 +281,9 @@ func FuzzSettings(f *testing.F) {
 // seated people or a stranger on a component of the board or of their
 // prompt (a menu with one of its values, a form filled with text). Every
 // interaction is answered exactly once, none panics or fails on an error
-// of its own, every message keeps within Discord's limits (the harness),
-// and the record stays one its game and the table read.
+// of its own, a refused one changes nothing, every message keeps within
+// Discord's limits (the harness), and the record stays one its game and
+// the table read.
 func FuzzPlay(f *testing.F) {
 	f.Add(uint8(0), []byte{1, 0, 0, 3, 0, 0, 2, 1, 3, 0, 0, 0, 1, 1, 0, 3, 1, 2}, "")
 	f.Add(uint8(1), []byte{2, 0, 0, 2, 1, 0, 1, 0, 0, 3, 0, 1, 0, 0, 0, 2, 2, 5}, "")
@@ -344,6 +345,7 @@ func FuzzPlay(f *testing.F) {
 				continue
 			}
 			id := ids[int(which)%len(ids)]
+			before, refused := snapshot(h), refusals(h)
 			var r result
 			if opts := tabletest.SelectOptions(msg, id); len(opts) > 0 {
 				i := h.ClickIx(user, msg, id, opts[int(which/8)%len(opts)])
@@ -353,9 +355,16 @@ func FuzzPlay(f *testing.F) {
 				r = h.dclick(user, msg, id)
 			}
 			answeredOnce(t, r)
+			if refusals(h) > refused {
+				unchanged(h, before) // refused: nothing changed
+			}
 			if resp := r.Response(); resp.Type == discordgo.InteractionResponseModal {
+				before, refused = snapshot(h), refusals(h)
 				r = h.dsubmit(user, msg, resp.Data.CustomID, text)
 				answeredOnce(t, r)
+				if refusals(h) > refused {
+					unchanged(h, before)
+				}
 			}
 			if shown := r.Shown(msg); shown != nil {
 				if msg == board || !shown.Ephemeral {
@@ -392,4 +401,13 @@ func answeredOnce(t testing.TB, r result) {
 		}
 	}
 	require.Equal(t, 1, answers, r.Describe())
+}
+
+// refusals counts the interactions refused so far, as bad input or stale.
+func refusals(h *harness) int {
+	n := 0
+	for _, kind := range []string{"button", "select", "modal", "command"} {
+		n += h.Obs.Outcomes[kind+"/refused"] + h.Obs.Outcomes[kind+"/stale"]
+	}
+	return n
 }
