@@ -345,7 +345,8 @@ func FuzzPlay(f *testing.F) {
 				continue
 			}
 			id := ids[int(which)%len(ids)]
-			before, refused := snapshot(h), refusals(h)
+			before, had := h.St.Snapshot(h.Channel)
+			refused := refusals(h)
 			var r result
 			if opts := tabletest.SelectOptions(msg, id); len(opts) > 0 {
 				i := h.ClickIx(user, msg, id, opts[int(which/8)%len(opts)])
@@ -355,15 +356,21 @@ func FuzzPlay(f *testing.F) {
 				r = h.dclick(user, msg, id)
 			}
 			answeredOnce(t, r)
+			same := func() {
+				now, has := h.St.Snapshot(h.Channel)
+				assert.Equal(t, had, has, "a refused interaction made or removed the game")
+				assert.Equal(t, before, now, "a refused interaction changed the game")
+			}
 			if refusals(h) > refused {
-				unchanged(h, before) // refused: nothing changed
+				same()
 			}
 			if resp := r.Response(); resp.Type == discordgo.InteractionResponseModal {
-				before, refused = snapshot(h), refusals(h)
+				before, had = h.St.Snapshot(h.Channel)
+				refused = refusals(h)
 				r = h.dsubmit(user, msg, resp.Data.CustomID, text)
 				answeredOnce(t, r)
 				if refusals(h) > refused {
-					unchanged(h, before)
+					same()
 				}
 			}
 			if shown := r.Shown(msg); shown != nil {
