@@ -211,14 +211,11 @@ func (Player) Timeout(s engine.State, seat int, _ *rand.Rand) (engine.Move, erro
 // as when out of time (X9), since a finger placed at once would beat the
 // people racing. Errors as Decide.
 func (p Player) Absent(s engine.State, seat int, r *rand.Rand) (engine.Move, error) {
-	v, err := view(s, seat)
-	if err != nil {
-		return "", err
+	m, err := p.Timeout(s, seat, r)
+	if err != nil || m != "skip" {
+		return m, err
 	}
-	if v.Phase == dixxit.PhaseClue.String() {
-		return p.clue(v, r), nil
-	}
-	return "out", nil
+	return p.Decide(s, seat, r)
 }
 
 // card is one picture's keywords and synonyms, folded for matching.
