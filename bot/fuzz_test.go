@@ -276,23 +276,28 @@ func FuzzSettings(f *testing.F) {
 }
 
 // FuzzPlay: a game of the one pick names (with a computer seat of one of
-// its levels when pick says so), played by a run of steps, each three
-// bytes: time passing to the record's next deadline, a person opening
-// their private prompt from the board, or a click by one of the three
-// seated people or a stranger on a component of the board or of their
-// prompt (a menu with one of its values, a form filled with text). Every
-// interaction is answered exactly once, none panics or fails on an error
-// of its own, a refused one changes nothing, every message keeps within
-// Discord's limits (the harness), and the record stays one its game and
-// the table read.
+// its levels, and with its pictures, when pick says so), played by a run
+// of steps, each three bytes: time passing to the record's next deadline,
+// a person opening their private prompt from the board, or a click by one
+// of the three seated people or a stranger on a component of the board or
+// of their prompt (a menu with one of its values, a form filled with
+// text). Every interaction is answered exactly once, none panics or fails
+// on an error of its own, a refused one changes nothing but the seat of
+// an absent clicker (who is back), every message keeps within Discord's
+// limits (the harness), and the record stays one its game and the table
+// read.
 func FuzzPlay(f *testing.F) {
 	f.Add(uint8(0), []byte{1, 0, 0, 3, 0, 0, 2, 1, 3, 0, 0, 0, 1, 1, 0, 3, 1, 2}, "")
 	f.Add(uint8(1), []byte{2, 0, 0, 2, 1, 0, 1, 0, 0, 3, 0, 1, 0, 0, 0, 2, 2, 5}, "")
 	f.Add(uint8(2), []byte{1, 0, 0, 1, 1, 0, 3, 1, 0, 3, 0, 4, 0, 0, 0, 2, 2, 3}, "a cat in the rain")
 	f.Add(uint8(5), []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0}, "")
 	f.Add(uint8(6), []byte{1, 1, 0, 3, 1, 1, 1, 2, 0, 3, 2, 2, 0, 0, 0, 0, 0, 0}, "night")
+	f.Add(uint8(64), []byte{1, 0, 0, 3, 0, 0, 2, 1, 3, 0, 0, 0, 1, 1, 0, 3, 1, 2}, "")
+	f.Add(uint8(65), []byte{2, 0, 0, 2, 1, 0, 1, 0, 0, 3, 0, 1, 0, 0, 0, 2, 2, 5}, "")
+	f.Add(uint8(70), []byte{1, 0, 0, 1, 1, 0, 3, 1, 0, 3, 0, 4, 0, 0, 0, 2, 2, 3}, "moon")
 	f.Fuzz(func(t *testing.T, pick uint8, steps []byte, text string) {
 		h := newEveryGameHarness(t)
+		h.b.noPictures = pick&64 == 0
 		now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 		h.b.now = func() time.Time { return now }
 		game := []string{"dix", "qwixx", "dixxit"}[pick%3]
