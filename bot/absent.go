@@ -15,9 +15,8 @@ import (
 // is gone. A person whose time runs out absentAfter times in a row is
 // absent: the computer decides for them at once, without waiting, until
 // they click again: its timeout policy, or the game's own decision for an
-// absent seat where it has one (engine.AbsentPlayer: Dixxit's computer
-// gives an absent active player's clue, X10, where a skip would leave the
-// game where it was).
+// absent seat where its computer has one (engine.AbsentPlayer), for a
+// game whose timeout would leave the game where it was.
 
 // absentAfter is how many decisions in a row out of time make a person
 // absent.
