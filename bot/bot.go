@@ -104,10 +104,12 @@ type Bot struct {
 	games       registry          // the contract games by name
 	order       []string          // their names, in the order of Options.Games
 
-	// deferAfter and workBudget are the time budgets (the constants of
-	// the same names); tests shorten them.
+	// deferAfter and workBudget are the time budgets, retryPause the
+	// first pause before a failed store call is tried again (the constants
+	// deferAfter, workBudget and storeRetryPause); tests shorten them.
 	deferAfter time.Duration
 	workBudget time.Duration
+	retryPause time.Duration
 
 	paces        []clock.Pace
 	now          func() time.Time
@@ -164,6 +166,7 @@ func New(opts Options) (*Bot, error) {
 		noPictures: opts.NoPictures,
 		deferAfter: deferAfter,
 		workBudget: workBudget,
+		retryPause: storeRetryPause,
 		batches:    batches.Set{Longest: afterTimeout},
 	}
 	if b.wakeAt == nil {

@@ -82,6 +82,12 @@ func (h *harness) computersDecide(now *time.Time) {
 // dsubmit submits the clue form opened from the prompt msg.
 func (h *harness) dsubmit(user string, msg *tabletest.Message, id, text string) result {
 	h.T.Helper()
+	return h.Run(h.submitIx(user, msg, id, text))
+}
+
+// submitIx is the interaction of user submitting the form id, opened on
+// msg (nil: a command's), with text in its field.
+func (h *harness) submitIx(user string, msg *tabletest.Message, id, text string) *discordgo.Interaction {
 	i := h.Base(user, discordgo.InteractionModalSubmit)
 	i.ID = h.snowflake()
 	i.Data = discordgo.ModalSubmitInteractionData{CustomID: id, Components: []discordgo.MessageComponent{
@@ -89,7 +95,7 @@ func (h *harness) dsubmit(user string, msg *tabletest.Message, id, text string) 
 	if msg != nil {
 		i.Message = &discordgo.Message{ID: msg.ID, ChannelID: h.Channel, Flags: discordgo.MessageFlagsEphemeral, Components: msg.Components}
 	}
-	return h.Run(i)
+	return i
 }
 
 // dfind returns the custom id of msg's Dixxit component with the verb

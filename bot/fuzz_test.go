@@ -2,6 +2,9 @@ package bot
 
 import (
 	"context"
+	"errors"
+	"net/http"
+	"sync"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -11,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dixgame/dixbot"
 	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/store"
 )
@@ -296,123 +300,331 @@ func FuzzPlay(f *testing.F) {
 	f.Add(uint8(65), []byte{2, 0, 0, 2, 1, 0, 1, 0, 0, 3, 0, 1, 0, 0, 0, 2, 2, 5}, "")
 	f.Add(uint8(70), []byte{1, 0, 0, 1, 1, 0, 3, 1, 0, 3, 0, 4, 0, 0, 0, 2, 2, 3}, "moon")
 	f.Fuzz(func(t *testing.T, pick uint8, steps []byte, text string) {
-		h := newEveryGameHarness(t)
-		h.b.noPictures = pick&64 == 0
-		now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-		h.b.now = func() time.Time { return now }
-		game := []string{"dix", "qwixx", "dixxit"}[pick%3]
-		g := h.b.games[game]
-		var cpus []string
-		if pick&4 != 0 {
-			cpus = []string{g.Levels[int(pick>>3)%len(g.Levels)]}
+		playFuzzed(t, pick, steps, text, false)
+	})
+}
+
+// FuzzPlayFaults is FuzzPlay with the store and Discord failing for a
+// moment between its steps: store calls failing unapplied, writes that
+// land though their reply is lost, Discord's requests refused with a 502
+// and an answer's reply lost. A click the store recorded is never answered
+// as refused; once both work again, the table owes nothing and its board
+// shows the game as it stands.
+func FuzzPlayFaults(f *testing.F) {
+	f.Add(uint8(0), []byte{4, 0, 2, 1, 0, 0, 3, 0, 0, 4, 0, 4, 2, 1, 3, 0, 0, 0, 1, 1, 0, 3, 1, 2}, "")
+	f.Add(uint8(1), []byte{5, 0, 3, 2, 0, 0, 2, 1, 0, 5, 0, 16, 1, 0, 0, 3, 0, 1, 0, 0, 0, 2, 2, 5}, "")
+	f.Add(uint8(2), []byte{1, 0, 0, 4, 0, 9, 1, 1, 0, 3, 1, 0, 5, 0, 2, 3, 0, 4, 0, 0, 0, 2, 2, 3}, "a cat in the rain")
+	f.Add(uint8(70), []byte{4, 0, 5, 1, 0, 0, 5, 0, 19, 1, 1, 0, 3, 1, 0, 3, 0, 4, 0, 0, 0, 2, 2, 3}, "moon")
+	f.Fuzz(func(t *testing.T, pick uint8, steps []byte, text string) {
+		playFuzzed(t, pick, steps, text, true)
+	})
+}
+
+// flakyStore is a MemStore that fails for a moment: its next down calls
+// fail unapplied (the store unreachable), and of the writes after them
+// the next lies land but fail all the same (their reply lost).
+type flakyStore struct {
+	*tabletest.MemStore
+	mu         sync.Mutex
+	down, lies int
+}
+
+func (s *flakyStore) set(down, lies int) {
+	s.mu.Lock()
+	s.down, s.lies = down, lies
+	s.mu.Unlock()
+}
+
+// take uses one of *n, if any is left.
+func (s *flakyStore) take(n *int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if *n == 0 {
+		return false
+	}
+	*n--
+	return true
+}
+
+func (s *flakyStore) fails() error {
+	if s.take(&s.down) {
+		return dixbot.ErrUnavailable
+	}
+	return nil
+}
+
+func (s *flakyStore) Create(ctx context.Context, r *dixbot.Record) error {
+	if err := s.fails(); err != nil {
+		return err
+	}
+	err := s.MemStore.Create(ctx, r)
+	if err == nil && s.take(&s.lies) {
+		return dixbot.ErrUnavailable
+	}
+	return err
+}
+
+func (s *flakyStore) Update(ctx context.Context, channel, id string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
+	if err := s.fails(); err != nil {
+		return nil, err
+	}
+	r, err := s.MemStore.Update(ctx, channel, id, fn)
+	if err == nil && s.take(&s.lies) {
+		return nil, dixbot.ErrUnavailable
+	}
+	return r, err
+}
+
+func (s *flakyStore) Get(ctx context.Context, channel string) (*dixbot.Record, error) {
+	if err := s.fails(); err != nil {
+		return nil, err
+	}
+	return s.MemStore.Get(ctx, channel)
+}
+
+func (s *flakyStore) Finish(ctx context.Context, channel string) error {
+	if err := s.fails(); err != nil {
+		return err
+	}
+	return s.MemStore.Finish(ctx, channel)
+}
+
+func (s *flakyStore) FinishIf(ctx context.Context, channel string, same func(*dixbot.Record) bool) error {
+	if err := s.fails(); err != nil {
+		return err
+	}
+	return s.MemStore.FinishIf(ctx, channel, same)
+}
+
+func (s *flakyStore) Due(ctx context.Context, now time.Time, max int) ([]string, error) {
+	if err := s.fails(); err != nil {
+		return nil, err
+	}
+	return s.MemStore.Due(ctx, now, max)
+}
+
+// playFuzzed plays a game of pick%3 (DIX, Qwixx, Dixxit) among three
+// people, with a computer seat when pick&4 is set (its level from pick>>3)
+// and pictures when pick&64 is, by steps of three bytes (op, who, which).
+// op%4: 0 time passes to the table's next due work; 1 who opens their
+// prompt from the board; 2 who clicks a component of the board, 3 of
+// their prompt (which picks it, and its menu's value), a form opened
+// submitted with text. With faults, op%6 also: 4 the store fails which%4
+// calls, then lies on (which>>2)%3 writes; 5 Discord refuses which%4
+// requests, and loses the reply of the next answer when which&16 is set.
+//
+// Every interaction is answered once, never panics, and, refused, changes
+// nothing, except that an absent clicker is back (the table means any click
+// of theirs to bring them back); the record always decodes. Once the store
+// and Discord work, the due work done, the table owes nothing and its
+// board's buttons are those of the game as it stands.
+func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool) {
+	ops, once := 4, answeredOnce
+	var flaky *flakyStore
+	var h *harness
+	if faults {
+		// A reply lost: the table may send its answer again, which
+		// Discord refuses, having taken the first.
+		ops, once = 6, takenOnce
+		flaky = &flakyStore{}
+		h = newEveryGameHarnessOn(t, flaky)
+		flaky.MemStore = h.St
+		h.b.retryPause = time.Microsecond
+	} else {
+		h = newEveryGameHarness(t)
+	}
+	discordDown, lose := 0, false
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "respond" || discordDown == 0 {
+			return nil
 		}
-		board := h.openGame(game, []string{"u1", "u2", "u3"}, nil, cpus...)
-		require.NotNil(t, board)
-		users := []string{"u1", "u2", "u3", "u9"}
-		prompts := map[string]*tabletest.Message{}
-		ctx := context.Background()
-		for k := 0; k+2 < len(steps) && k < 3*60; k += 3 {
-			op, who, which := steps[k], steps[k+1], steps[k+2]
-			user := users[int(who)%len(users)]
-			if op%4 == 0 {
-				rec, err := h.Db.Get(ctx, h.Channel)
+		discordDown--
+		return &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadGateway}}
+	}
+	h.Rec.Lose = func(tabletest.Call) error {
+		if !lose {
+			return nil
+		}
+		lose = false
+		return errors.New("read: connection reset by peer")
+	}
+	h.Rec.Mu.Unlock()
+	h.b.noPictures = pick&64 == 0
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	game := []string{"dix", "qwixx", "dixxit"}[pick%3]
+	g := h.b.games[game]
+	var cpus []string
+	if pick&4 != 0 {
+		cpus = []string{g.Levels[int(pick>>3)%len(g.Levels)]}
+	}
+	board := h.openGame(game, []string{"u1", "u2", "u3"}, nil, cpus...)
+	require.NotNil(t, board)
+	users := []string{"u1", "u2", "u3", "u9"}
+	prompts := map[string]*tabletest.Message{}
+	ctx := context.Background()
+	// due runs the table's next due work, the clock moved to it.
+	due := func() error {
+		rec, err := h.St.Get(ctx, h.Channel)
+		require.NoError(t, err)
+		if rec.Due.IsZero() || rec.Finished {
+			return nil
+		}
+		if rec.Due.After(now) {
+			now = rec.Due
+		}
+		return h.b.runDueOn(ctx, h.Rec, h.Channel, now)
+	}
+	for k := 0; k+2 < len(steps) && k < 3*60; k += 3 {
+		op, who, which := int(steps[k])%ops, steps[k+1], steps[k+2]
+		user := users[int(who)%len(users)]
+		switch op {
+		case 0:
+			if err := due(); !faults {
 				require.NoError(t, err)
-				if !rec.Due.IsZero() && !rec.Finished {
-					if rec.Due.After(now) {
-						now = rec.Due
-					}
-					require.NoError(t, h.b.runDueOn(ctx, h.Rec, h.Channel, now))
-				}
-				if m := h.Rec.Message(board.ID); m != nil {
-					board = m
-				}
-				continue
-			}
-			msg := board
-			if op%4 == 1 {
-				id, ok := gameFind(game, board, verbPrompt, "")
-				if !ok {
-					continue
-				}
-				r := h.dclick(user, board, id)
-				answeredOnce(t, r)
-				if shown := r.Shown(nil); shown != nil && shown.Ephemeral && len(shown.Components) > 0 {
-					prompts[user] = shown
-				}
-				continue
-			}
-			if op%4 == 3 {
-				if msg = prompts[user]; msg == nil {
-					continue
-				}
-			}
-			ids := tabletest.ComponentIDs(msg.Components)
-			if len(ids) == 0 {
-				continue
-			}
-			id := ids[int(which)%len(ids)]
-			before, had := h.St.Snapshot(h.Channel)
-			refused := refusals(h)
-			var r result
-			if opts := tabletest.SelectOptions(msg, id); len(opts) > 0 {
-				i := h.ClickIx(user, msg, id, opts[int(which/8)%len(opts)])
-				i.ID = h.snowflake()
-				r = h.Run(i)
-			} else {
-				r = h.dclick(user, msg, id)
-			}
-			answeredOnce(t, r)
-			same := func() {
-				now, has := h.St.Snapshot(h.Channel)
-				require.Equal(t, had, has, "a refused interaction made or removed the game")
-				if !had || reflect.DeepEqual(before, now) {
-					return
-				}
-				// Any click of an absent person brings them back
-				// (answerStale), a refused one too: that alone.
-				assert.Equal(t, before.Rec.Data, now.Rec.Data, "a refused interaction changed the game")
-				tb, err := decodeTableData(before.Rec.Meta)
-				require.NoError(t, err)
-				ta, err := decodeTableData(now.Rec.Meta)
-				require.NoError(t, err)
-				seat := tb.seatOf(user)
-				require.True(t, seat >= 0 && tb.Seats[seat].Away && !ta.Seats[seat].Away, "a refused interaction changed the table")
-			}
-			if refusals(h) > refused {
-				same()
-			}
-			if resp := r.Response(); resp.Type == discordgo.InteractionResponseModal {
-				before, had = h.St.Snapshot(h.Channel)
-				refused = refusals(h)
-				r = h.dsubmit(user, msg, resp.Data.CustomID, text)
-				answeredOnce(t, r)
-				if refusals(h) > refused {
-					same()
-				}
-			}
-			if shown := r.Shown(msg); shown != nil {
-				if msg == board || !shown.Ephemeral {
-					board = shown
-				} else {
-					prompts[user] = shown
-				}
 			}
 			if m := h.Rec.Message(board.ID); m != nil {
 				board = m
 			}
+			continue
+		case 4:
+			flaky.set(int(which%4), int(which>>2)%3)
+			continue
+		case 5:
+			h.Rec.Mu.Lock()
+			discordDown, lose = int(which%4), which&16 != 0
+			h.Rec.Mu.Unlock()
+			continue
+		case 1:
+			id, ok := gameFind(game, board, verbPrompt, "")
+			if !ok {
+				continue
+			}
+			r := h.dclick(user, board, id)
+			once(t, r)
+			if shown := r.Shown(nil); shown != nil && shown.Ephemeral && len(shown.Components) > 0 {
+				prompts[user] = shown
+			}
+			continue
 		}
-		for _, kind := range []string{"button", "select", "modal", "command"} {
-			assert.Zero(t, h.Obs.Outcomes[kind+"/panic"]+h.Obs.Outcomes[kind+"/error"], "%s: %v", kind, h.Obs.Outcomes)
+		msg := board
+		if op == 3 {
+			if msg = prompts[user]; msg == nil {
+				continue
+			}
 		}
-		rec, err := h.Db.Get(ctx, h.Channel)
-		require.NoError(t, err)
-		_, err = decodeTableData(rec.Meta)
-		require.NoError(t, err)
-		if rec.Data != nil {
-			_, err = h.b.games[rec.Game].Rules.Decode(rec.Data)
+		ids := tabletest.ComponentIDs(msg.Components)
+		if len(ids) == 0 {
+			continue
+		}
+		id := ids[int(which)%len(ids)]
+		before, had := h.St.Snapshot(h.Channel)
+		refused := refusals(h)
+		var i *discordgo.Interaction
+		if opts := tabletest.SelectOptions(msg, id); len(opts) > 0 {
+			i = h.ClickIx(user, msg, id, opts[int(which/8)%len(opts)])
+		} else {
+			i = h.ClickIx(user, msg, id)
+		}
+		i.ID = h.snowflake()
+		r := h.Run(i)
+		once(t, r)
+		// checkRefused: an interaction refused changed nothing, and the
+		// store recorded none but an absent person's coming back.
+		checkRefused := func(ix string) {
+			if refusals(h) == refused {
+				return
+			}
+			h.St.Mu.Lock()
+			applied := h.St.Seen[h.Channel+"/"+ix]
+			h.St.Mu.Unlock()
+			now, has := h.St.Snapshot(h.Channel)
+			require.Equal(t, had, has, "a refused interaction made or removed the game")
+			if !applied && (!had || reflect.DeepEqual(before, now)) {
+				return
+			}
+			// Any click of an absent person brings them back
+			// (answerStale), a refused one too: that alone, and only
+			// that is recorded.
+			require.True(t, had, "an interaction the store recorded was answered as refused: %s", r.Describe())
+			assert.Equal(t, before.Rec.Data, now.Rec.Data, "a refused interaction changed the game")
+			tb, err := decodeTableData(before.Rec.Meta)
 			require.NoError(t, err)
+			ta, err := decodeTableData(now.Rec.Meta)
+			require.NoError(t, err)
+			seat := tb.seatOf(user)
+			require.True(t, seat >= 0 && tb.Seats[seat].Away && !ta.Seats[seat].Away, "a refused interaction changed the table")
 		}
-	})
+		checkRefused(i.ID)
+		if resp := r.Taken(); resp != nil && resp.Type == discordgo.InteractionResponseModal {
+			before, had = h.St.Snapshot(h.Channel)
+			refused = refusals(h)
+			m := h.submitIx(user, msg, resp.Data.CustomID, text)
+			r = h.Run(m)
+			once(t, r)
+			checkRefused(m.ID)
+		}
+		if shown := r.Shown(msg); shown != nil {
+			if msg == board || !shown.Ephemeral {
+				board = shown
+			} else {
+				prompts[user] = shown
+			}
+		}
+		if m := h.Rec.Message(board.ID); m != nil {
+			board = m
+		}
+	}
+	for _, kind := range []string{"button", "select", "modal", "command"} {
+		assert.Zero(t, h.Obs.Outcomes[kind+"/panic"]+h.Obs.Outcomes[kind+"/error"], "%s: %v", kind, h.Obs.Outcomes)
+	}
+
+	// The store and Discord work again: the work owed is done by the
+	// next due work.
+	if faults {
+		flaky.set(0, 0)
+	}
+	h.Rec.Mu.Lock()
+	discordDown, lose = 0, false
+	h.Rec.Mu.Unlock()
+	rec, err := h.St.Get(ctx, h.Channel)
+	require.NoError(t, err)
+	td, err := decodeTableData(rec.Meta)
+	require.NoError(t, err)
+	if len(td.Outbox) > 0 {
+		require.NoError(t, due())
+		rec, err = h.St.Get(ctx, h.Channel)
+		require.NoError(t, err)
+		td, err = decodeTableData(rec.Meta)
+		require.NoError(t, err)
+	}
+	if rec.Finished || rec.Data == nil {
+		return
+	}
+	gr := h.b.games[rec.Game]
+	st, err := gr.Rules.Decode(rec.Data)
+	require.NoError(t, err)
+	if td.Missing != nil {
+		return
+	}
+	require.Empty(t, td.Outbox, "the work owed is done")
+	shown := h.Rec.Message(td.Board)
+	require.NotNil(t, shown, "the board is on Discord")
+	pb := h.b.boardAt(gr, h.Channel, td, st, "")
+	assert.Equal(t, customIDs(tableComponents(gr, st, td, pb)), tabletest.ComponentIDs(shown.Components), "the board shows the game as it stands")
+}
+
+// takenOnce: Discord took exactly one answer to the interaction of r.
+func takenOnce(t testing.TB, r result) {
+	t.Helper()
+	taken := 0
+	for _, c := range r.Calls {
+		if c.Op == "respond" && !c.Refused {
+			taken++
+		}
+	}
+	require.Equal(t, 1, taken, r.Describe())
 }
 
 // answeredOnce: the interaction of r was answered exactly once.

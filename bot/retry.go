@@ -38,7 +38,7 @@ func (c *Call) Retry(kind string, op func(ctx context.Context) error) error {
 // fails otherwise than transiently, or ctx ends; a failed store call of
 // kind op is counted each time.
 func (b *Bot) retry(ctx context.Context, kind string, op func(ctx context.Context) error) error {
-	pause := storeRetryPause
+	pause := b.retryPause
 	for {
 		sctx, cancel := context.WithTimeout(ctx, b.timeout)
 		err := op(sctx)
