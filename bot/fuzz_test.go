@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"sync"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 
