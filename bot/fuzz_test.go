@@ -315,6 +315,8 @@ func FuzzPlayFaults(f *testing.F) {
 	f.Add(uint8(1), []byte{5, 0, 3, 2, 0, 0, 2, 1, 0, 5, 0, 16, 1, 0, 0, 3, 0, 1, 0, 0, 0, 2, 2, 5}, "")
 	f.Add(uint8(2), []byte{1, 0, 0, 4, 0, 9, 1, 1, 0, 3, 1, 0, 5, 0, 2, 3, 0, 4, 0, 0, 0, 2, 2, 3}, "a cat in the rain")
 	f.Add(uint8(70), []byte{4, 0, 5, 1, 0, 0, 5, 0, 19, 1, 1, 0, 3, 1, 0, 3, 0, 4, 0, 0, 0, 2, 2, 3}, "moon")
+	f.Add(uint8(1), []byte{5, 0, 32, 2, 0, 0, 5, 0, 48, 1, 1, 0, 5, 0, 34, 3, 1, 0, 0, 0, 0, 5, 0, 32, 2, 2, 5}, "")
+	f.Add(uint8(2), []byte{5, 0, 32, 1, 0, 0, 4, 0, 6, 3, 0, 0, 5, 0, 33, 2, 1, 1, 0, 0, 0, 2, 2, 3}, "a fox")
 	f.Fuzz(func(t *testing.T, pick uint8, steps []byte, text string) {
 		playFuzzed(t, pick, steps, text, true)
 	})
@@ -322,11 +324,32 @@ func FuzzPlayFaults(f *testing.F) {
 
 // flakyStore is a MemStore that fails for a moment: its next down calls
 // fail unapplied (the store unreachable), and of the writes after them
-// the next lies land but fail all the same (their reply lost).
+// the next lies land but fail all the same (their reply lost). While
+// held, its calls wait (a store too slow for Discord's budget).
 type flakyStore struct {
 	*tabletest.MemStore
 	mu         sync.Mutex
 	down, lies int
+	held       chan struct{}
+}
+
+// hold makes the calls wait until release.
+func (s *flakyStore) hold() {
+	s.mu.Lock()
+	if s.held == nil {
+		s.held = make(chan struct{})
+	}
+	s.mu.Unlock()
+}
+
+// release lets the calls held go on.
+func (s *flakyStore) release() {
+	s.mu.Lock()
+	if s.held != nil {
+		close(s.held)
+		s.held = nil
+	}
+	s.mu.Unlock()
 }
 
 func (s *flakyStore) set(down, lies int) {
@@ -347,6 +370,12 @@ func (s *flakyStore) take(n *int) bool {
 }
 
 func (s *flakyStore) fails() error {
+	s.mu.Lock()
+	held := s.held
+	s.mu.Unlock()
+	if held != nil {
+		<-held
+	}
 	if s.take(&s.down) {
 		return dixbot.ErrUnavailable
 	}
@@ -411,7 +440,9 @@ func (s *flakyStore) Due(ctx context.Context, now time.Time, max int) ([]string,
 // their prompt (which picks it, and its menu's value), a form opened
 // submitted with text. With faults, op%6 also: 4 the store fails which%4
 // calls, then lies on (which>>2)%3 writes; 5 Discord refuses which%4
-// requests, and loses the reply of the next answer when which&16 is set.
+// requests, loses the reply of the next answer when which&16 is set, and
+// the store is too slow for the next interaction's answer (it is
+// deferred) when which&32 is.
 //
 // Every interaction is answered once, never panics, and, refused, changes
 // nothing, except that an absent clicker is back (the table means any click
@@ -433,9 +464,13 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 	} else {
 		h = newEveryGameHarness(t)
 	}
-	discordDown, lose := 0, false
+	discordDown, lose, slow := 0, false, false
 	h.Rec.Mu.Lock()
 	h.Rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "respond" && flaky != nil && (c.Resp.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource ||
+			c.Resp.Type == discordgo.InteractionResponseDeferredMessageUpdate) {
+			flaky.release() // deferred: the store answers
+		}
 		if c.Op == "respond" || discordDown == 0 {
 			return nil
 		}
@@ -464,6 +499,20 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 	users := []string{"u1", "u2", "u3", "u9"}
 	prompts := map[string]*tabletest.Message{}
 	ctx := context.Background()
+	// run runs the interaction i, deferred when the store is slow.
+	run := func(i *discordgo.Interaction) result {
+		if !slow {
+			return h.Run(i)
+		}
+		slow = false
+		h.b.deferAfter = 0
+		flaky.hold()
+		defer func() {
+			flaky.release()
+			h.b.deferAfter = harnessBudget
+		}()
+		return h.Run(i)
+	}
 	// due runs the table's next due work, the clock moved to it.
 	due := func() error {
 		rec, err := h.St.Get(ctx, h.Channel)
@@ -495,13 +544,16 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 			h.Rec.Mu.Lock()
 			discordDown, lose = int(which%4), which&16 != 0
 			h.Rec.Mu.Unlock()
+			slow = which&32 != 0
 			continue
 		case 1:
 			id, ok := gameFind(game, board, verbPrompt, "")
 			if !ok {
 				continue
 			}
-			r := h.dclick(user, board, id)
+			i := h.ClickIx(user, board, id)
+			i.ID = h.snowflake()
+			r := run(i)
 			once(t, r)
 			if shown := r.Shown(nil); shown != nil && shown.Ephemeral && len(shown.Components) > 0 {
 				prompts[user] = shown
@@ -528,7 +580,7 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 			i = h.ClickIx(user, msg, id)
 		}
 		i.ID = h.snowflake()
-		r := h.Run(i)
+		r := run(i)
 		once(t, r)
 		// checkRefused: an interaction refused changed nothing, and the
 		// store recorded none but an absent person's coming back.
@@ -561,7 +613,7 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 			before, had = h.St.Snapshot(h.Channel)
 			refused = refusals(h)
 			m := h.submitIx(user, msg, resp.Data.CustomID, text)
-			r = h.Run(m)
+			r = run(m)
 			once(t, r)
 			checkRefused(m.ID)
 		}
