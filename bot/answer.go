@@ -142,12 +142,19 @@ func (c *Call) Send(ctx context.Context, r *discordgo.InteractionResponse) {
 			c.Answered = true // acknowledged already: nothing to change
 			return
 		}
+		sent := r
 		err := c.finishDeferred(ctx, r)
 		if up := c.uploadInstead(r, err); up != nil {
-			err = c.finishDeferred(ctx, up)
+			sent, err = up, c.finishDeferred(ctx, up)
 		}
 		if alt := c.elsewhere(r, err); alt != nil {
-			err = c.finishDeferred(ctx, alt)
+			sent, err = alt, c.finishDeferred(ctx, alt)
+		}
+		if sent.Type != discordgo.InteractionResponseUpdateMessage {
+			// A message of its own (a follow-up): the message clicked,
+			// though still the interaction's "@original", does not show
+			// the answer.
+			c.updated = ""
 		}
 		c.Answered = err == nil
 		return

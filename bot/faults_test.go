@@ -585,3 +585,54 @@ func (h *harness) resetCalls(op string) {
 		return nil
 	}
 }
+
+// A click on the board answered privately after its deferral (a vote on
+// a seat out of time, the store too slow for Discord's budget) is answered
+// by a follow-up: the board, though still the interaction's "@original",
+// does not show the change, and its edit is made all the same.
+func TestDeferredPrivateAnswerLeavesTheBoardsEdit(t *testing.T) {
+	t.Parallel()
+	ps := tabletest.NewPausedStore(tabletest.NewMemStore())
+	h := newQwixxHarnessOn(t, ps, false)
+	board := h.openQwixx([]string{"u1", "u2", "u3"})
+	// Chloé (u3) ran out of time once.
+	_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
+		td, err := decodeTableData(r.Meta)
+		require.NoError(t, err)
+		td.Seats[2].Late = 1
+		r.Meta = td.Encode()
+		return nil
+	})
+	require.NoError(t, err)
+	board = h.qcommand("u1", "board").Shown(nil)
+	kick := buttonID("qwixx", verbKick, 0, "2")
+	label := func() string {
+		for _, row := range h.Rec.Message(board.ID).Components {
+			for _, c := range tabletest.RowComponents(row) {
+				if b, ok := c.(discordgo.Button); ok && b.CustomID == kick {
+					return b.Label
+				}
+			}
+		}
+		return ""
+	}
+	_, td, _ := h.qstate()
+	require.Equal(t, td.kickLabel(2), label(), "the board offers the vote")
+
+	h.b.deferAfter = 10 * time.Millisecond
+	onDeferral(h, ps.Resume)
+	ps.Pause()
+	res := h.ClickOn("u2", board, kick)
+	require.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, res.Response().Type, "deferred: %s", res.Describe())
+	var private []string
+	for _, c := range res.Calls {
+		if c.Op == "followup" && c.Params.Flags&discordgo.MessageFlagsEphemeral != 0 {
+			private = append(private, c.Params.Content)
+		}
+	}
+	assert.Equal(t, []string{locales.T("en", "kick_done", nil)}, private, "the voter is told privately")
+	_, td, _ = h.qstate()
+	require.Equal(t, []string{"u2"}, td.Seats[2].Votes)
+	assert.Equal(t, td.kickLabel(2), label(), "the board shows the vote")
+	assert.Empty(t, td.Outbox, "nothing left owed")
+}
