@@ -304,12 +304,14 @@ func FuzzPlay(f *testing.F) {
 	})
 }
 
-// FuzzPlayFaults is FuzzPlay with the store and Discord failing for a
-// moment between its steps: store calls failing unapplied, writes that
-// land though their reply is lost, Discord's requests refused with a 502
-// and an answer's reply lost. A click the store recorded is never answered
-// as refused; once both work again, the table owes nothing and its board
-// shows the game as it stands.
+// FuzzPlayFaults is FuzzPlay with faults between its steps: store calls
+// failing unapplied, writes that land though their reply is lost, a store
+// too slow for an answer, Discord's requests refused with a 502, an
+// answer's reply lost, and two processes of the bot, either of which may
+// get an interaction, or die after answering one, before its effects. A
+// click the store recorded is never answered as refused; once all works
+// again, the table owes nothing and its board shows the game as it
+// stands.
 func FuzzPlayFaults(f *testing.F) {
 	f.Add(uint8(0), []byte{4, 0, 2, 1, 0, 0, 3, 0, 0, 4, 0, 4, 2, 1, 3, 0, 0, 0, 1, 1, 0, 3, 1, 2}, "")
 	f.Add(uint8(1), []byte{5, 0, 3, 2, 0, 0, 2, 1, 0, 5, 0, 16, 1, 0, 0, 3, 0, 1, 0, 0, 0, 2, 2, 5}, "")
@@ -317,6 +319,9 @@ func FuzzPlayFaults(f *testing.F) {
 	f.Add(uint8(70), []byte{4, 0, 5, 1, 0, 0, 5, 0, 19, 1, 1, 0, 3, 1, 0, 3, 0, 4, 0, 0, 0, 2, 2, 3}, "moon")
 	f.Add(uint8(1), []byte{5, 0, 32, 2, 0, 0, 5, 0, 48, 1, 1, 0, 5, 0, 34, 3, 1, 0, 0, 0, 0, 5, 0, 32, 2, 2, 5}, "")
 	f.Add(uint8(2), []byte{5, 0, 32, 1, 0, 0, 4, 0, 6, 3, 0, 0, 5, 0, 33, 2, 1, 1, 0, 0, 0, 2, 2, 3}, "a fox")
+	f.Add(uint8(0), []byte{6, 0, 0, 2, 0, 0, 7, 0, 0, 2, 1, 0, 0, 0, 0, 6, 0, 0, 2, 2, 1, 0, 0, 0, 0, 0, 0}, "")
+	f.Add(uint8(1), []byte{7, 0, 0, 2, 0, 0, 6, 0, 0, 1, 1, 0, 7, 0, 0, 3, 1, 0, 0, 0, 0, 2, 2, 5}, "")
+	f.Add(uint8(2), []byte{6, 0, 0, 1, 0, 0, 7, 0, 0, 3, 0, 0, 6, 0, 0, 2, 1, 1, 0, 0, 0, 2, 2, 3}, "an owl")
 	f.Fuzz(func(t *testing.T, pick uint8, steps []byte, text string) {
 		playFuzzed(t, pick, steps, text, true)
 	})
@@ -442,7 +447,9 @@ func (s *flakyStore) Due(ctx context.Context, now time.Time, max int) ([]string,
 // calls, then lies on (which>>2)%3 writes; 5 Discord refuses which%4
 // requests, loses the reply of the next answer when which&16 is set, and
 // the store is too slow for the next interaction's answer (it is
-// deferred) when which&32 is.
+// deferred) when which&32 is; 6 the next interactions reach the other
+// process; 7 the process that gets the next interaction dies after
+// answering it, before its effects, and a new one takes its place.
 //
 // Every interaction is answered once, never panics, and, refused, changes
 // nothing, except that an absent clicker is back (the table means any click
@@ -456,11 +463,10 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 	if faults {
 		// A reply lost: the table may send its answer again, which
 		// Discord refuses, having taken the first.
-		ops, once = 6, takenOnce
+		ops, once = 8, takenOnce
 		flaky = &flakyStore{}
 		h = newEveryGameHarnessOn(t, flaky)
 		flaky.MemStore = h.St
-		h.b.retryPause = time.Microsecond
 	} else {
 		h = newEveryGameHarness(t)
 	}
@@ -485,9 +491,18 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 		return errors.New("read: connection reset by peer")
 	}
 	h.Rec.Mu.Unlock()
-	h.b.noPictures = pick&64 == 0
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.now = func() time.Time { return now }
+	setUp := func(b *Bot) *Bot {
+		b.noPictures = pick&64 == 0
+		b.now = func() time.Time { return now }
+		b.retryPause = time.Microsecond
+		return b
+	}
+	setUp(h.b)
+	other, dies := h.b, false // the other process; the next interaction's dies
+	if faults {
+		other = setUp(h.everyGameBot())
+	}
 	game := []string{"dix", "qwixx", "dixxit"}[pick%3]
 	g := h.b.games[game]
 	var cpus []string
@@ -499,8 +514,14 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 	users := []string{"u1", "u2", "u3", "u9"}
 	prompts := map[string]*tabletest.Message{}
 	ctx := context.Background()
-	// run runs the interaction i, deferred when the store is slow.
+	// run runs the interaction i, deferred when the store is slow, in a
+	// process that dies before its effects when it is to.
 	run := func(i *discordgo.Interaction) result {
+		if dies {
+			dies = false
+			h.b.hooks.beforeEffects = func() { panic("the process dies") }
+			defer func() { h.b = setUp(h.everyGameBot()) }()
+		}
 		if !slow {
 			return h.Run(i)
 		}
@@ -545,6 +566,12 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 			discordDown, lose = int(which%4), which&16 != 0
 			h.Rec.Mu.Unlock()
 			slow = which&32 != 0
+			continue
+		case 6:
+			h.b, other = other, h.b
+			continue
+		case 7:
+			dies = true
 			continue
 		case 1:
 			id, ok := gameFind(game, board, verbPrompt, "")
@@ -633,7 +660,7 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 	}
 
 	// The store and Discord work again: the work owed is done by the
-	// next due work.
+	// due work.
 	if faults {
 		flaky.set(0, 0)
 	}
@@ -644,7 +671,9 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 	require.NoError(t, err)
 	td, err := decodeTableData(rec.Meta)
 	require.NoError(t, err)
-	if len(td.Outbox) > 0 {
+	// A dead process's effects wait for their grace, which may come after
+	// a deadline's own work.
+	for k := 0; k < 4 && len(td.Outbox) > 0 && !rec.Finished; k++ {
 		require.NoError(t, due())
 		rec, err = h.St.Get(ctx, h.Channel)
 		require.NoError(t, err)

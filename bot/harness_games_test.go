@@ -46,12 +46,19 @@ func newEveryGameHarness(t *testing.T) *harness {
 func newEveryGameHarnessOn(t *testing.T, db dixbot.Store) *harness {
 	t.Helper()
 	h := newHarnessOn(t, db)
+	h.b = h.everyGameBot()
+	return h
+}
+
+// everyGameBot is another process of the table of the three games, on the
+// harness's store, without pictures.
+func (h *harness) everyGameBot() *Bot {
+	h.T.Helper()
 	b, err := New(Options{Store: h.Db, DefaultLanguage: "en", Seed: func() int64 { return 11 }, Observer: h.Obs,
 		NoPictures: true, Games: []present.Game{botdix.Game(), botqwixx.Game(), botdixxit.Game()}})
-	require.NoError(t, err)
+	require.NoError(h.T, err)
 	b.workBudget, b.deferAfter = harnessBudget, harnessBudget
-	h.b = b
-	return h
+	return b
 }
 
 // qcommand runs /qwixx <sub> with options (name, value pairs).
