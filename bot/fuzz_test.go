@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/internal/discordapi"
 	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/store"
 )
@@ -306,7 +307,7 @@ func FuzzPlay(f *testing.F) {
 
 // FuzzPlayFaults is FuzzPlay with faults between its steps: store calls
 // failing unapplied, writes that land though their reply is lost, a store
-// too slow for an answer, Discord's requests refused with a 502, an
+// too slow for an answer, Discord's requests refused with a 502 or a 429, an
 // answer's reply lost, and two processes of the bot, either of which may
 // get an interaction, or die after answering one, before its effects. A
 // click the store recorded is never answered as refused; once all works
@@ -322,6 +323,7 @@ func FuzzPlayFaults(f *testing.F) {
 	f.Add(uint8(0), []byte{6, 0, 0, 2, 0, 0, 7, 0, 0, 2, 1, 0, 0, 0, 0, 6, 0, 0, 2, 2, 1, 0, 0, 0, 0, 0, 0}, "")
 	f.Add(uint8(1), []byte{7, 0, 0, 2, 0, 0, 6, 0, 0, 1, 1, 0, 7, 0, 0, 3, 1, 0, 0, 0, 0, 2, 2, 5}, "")
 	f.Add(uint8(2), []byte{6, 0, 0, 1, 0, 0, 7, 0, 0, 3, 0, 0, 6, 0, 0, 2, 1, 1, 0, 0, 0, 2, 2, 3}, "an owl")
+	f.Add(uint8(0), []byte{5, 0, 67, 2, 0, 0, 0, 0, 0, 2, 1, 0, 5, 0, 66, 0, 0, 0, 2, 2, 1, 0, 0, 0}, "")
 	f.Fuzz(func(t *testing.T, pick uint8, steps []byte, text string) {
 		playFuzzed(t, pick, steps, text, true)
 	})
@@ -445,7 +447,8 @@ func (s *flakyStore) Due(ctx context.Context, now time.Time, max int) ([]string,
 // their prompt (which picks it, and its menu's value), a form opened
 // submitted with text. With faults, op%6 also: 4 the store fails which%4
 // calls, then lies on (which>>2)%3 writes; 5 Discord refuses which%4
-// requests, loses the reply of the next answer when which&16 is set, and
+// requests (with a 502, or a 429 of 2 s when which&64 is set), loses the
+// reply of the next answer when which&16 is, and
 // the store is too slow for the next interaction's answer (it is
 // deferred) when which&32 is; 6 the next interactions reach the other
 // process; 7 the process that gets the next interaction dies after
@@ -470,7 +473,7 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 	} else {
 		h = newEveryGameHarness(t)
 	}
-	discordDown, lose, slow := 0, false, false
+	discordDown, limited, lose, slow := 0, false, false, false
 	h.Rec.Mu.Lock()
 	h.Rec.Refuse = func(c tabletest.Call) error {
 		if c.Op == "respond" && flaky != nil && (c.Resp.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource ||
@@ -481,6 +484,9 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 			return nil
 		}
 		discordDown--
+		if limited {
+			return &discordapi.RateLimited{After: 2 * time.Second, Sent: true}
+		}
 		return &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadGateway}}
 	}
 	h.Rec.Lose = func(tabletest.Call) error {
@@ -563,7 +569,7 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 			continue
 		case 5:
 			h.Rec.Mu.Lock()
-			discordDown, lose = int(which%4), which&16 != 0
+			discordDown, limited, lose = int(which%4), which&64 != 0, which&16 != 0
 			h.Rec.Mu.Unlock()
 			slow = which&32 != 0
 			continue
@@ -665,7 +671,7 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 		flaky.set(0, 0)
 	}
 	h.Rec.Mu.Lock()
-	discordDown, lose = 0, false
+	discordDown, limited, lose = 0, false, false
 	h.Rec.Mu.Unlock()
 	rec, err := h.St.Get(ctx, h.Channel)
 	require.NoError(t, err)
