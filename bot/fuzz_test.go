@@ -324,6 +324,8 @@ func FuzzPlayFaults(f *testing.F) {
 	f.Add(uint8(1), []byte{7, 0, 0, 2, 0, 0, 6, 0, 0, 1, 1, 0, 7, 0, 0, 3, 1, 0, 0, 0, 0, 2, 2, 5}, "")
 	f.Add(uint8(2), []byte{6, 0, 0, 1, 0, 0, 7, 0, 0, 3, 0, 0, 6, 0, 0, 2, 1, 1, 0, 0, 0, 2, 2, 3}, "an owl")
 	f.Add(uint8(0), []byte{5, 0, 67, 2, 0, 0, 0, 0, 0, 2, 1, 0, 5, 0, 66, 0, 0, 0, 2, 2, 1, 0, 0, 0}, "")
+	f.Add(uint8(1), []byte{9, 0, 0, 8, 0, 0, 9, 1, 17, 8, 0, 0, 0, 0, 0, 9, 2, 33, 2, 0, 0, 8, 0, 0}, "")
+	f.Add(uint8(2), []byte{1, 0, 0, 3, 0, 0, 8, 0, 0, 9, 0, 16, 0, 0, 0, 9, 1, 1, 8, 0, 0, 2, 2, 3}, "a bee")
 	f.Fuzz(func(t *testing.T, pick uint8, steps []byte, text string) {
 		playFuzzed(t, pick, steps, text, true)
 	})
@@ -452,7 +454,9 @@ func (s *flakyStore) Due(ctx context.Context, now time.Time, max int) ([]string,
 // the store is too slow for the next interaction's answer (it is
 // deferred) when which&32 is; 6 the next interactions reach the other
 // process; 7 the process that gets the next interaction dies after
-// answering it, before its effects, and a new one takes its place.
+// answering it, before its effects, and a new one takes its place; 8
+// Discord delivers the last interaction again; 9 who and the next person
+// click the board's components which%16 and which/16 at once.
 //
 // Every interaction is answered once, never panics, and, refused, changes
 // nothing, except that an absent clicker is back (the table means any click
@@ -466,7 +470,7 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 	if faults {
 		// A reply lost: the table may send its answer again, which
 		// Discord refuses, having taken the first.
-		ops, once = 8, takenOnce
+		ops, once = 10, takenOnce
 		flaky = &flakyStore{}
 		h = newEveryGameHarnessOn(t, flaky)
 		flaky.MemStore = h.St
@@ -520,9 +524,11 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 	users := []string{"u1", "u2", "u3", "u9"}
 	prompts := map[string]*tabletest.Message{}
 	ctx := context.Background()
+	var last *discordgo.Interaction // the latest interaction delivered
 	// run runs the interaction i, deferred when the store is slow, in a
 	// process that dies before its effects when it is to.
 	run := func(i *discordgo.Interaction) result {
+		last = i
 		if dies {
 			dies = false
 			h.b.hooks.beforeEffects = func() { panic("the process dies") }
@@ -578,6 +584,51 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 			continue
 		case 7:
 			dies = true
+			continue
+		case 8:
+			if last == nil {
+				continue
+			}
+			again := *last
+			before, _ := h.St.Snapshot(h.Channel)
+			h.St.Mu.Lock()
+			recorded := h.St.Seen[h.Channel+"/"+again.ID]
+			h.St.Mu.Unlock()
+			r := h.Run(&again)
+			assert.Equal(t, 1, takenOf(h, again.ID), "Discord took one answer of the two deliveries: %s", r.Describe())
+			after, _ := h.St.Snapshot(h.Channel)
+			assert.Equal(t, before.Rec.Data, after.Rec.Data, "a delivery again changed the game")
+			if recorded {
+				assert.Equal(t, before, after, "a delivery again of an interaction applied wrote")
+			}
+			continue
+		case 9:
+			var ixs []*discordgo.Interaction
+			for n, pick := range []byte{which % 16, which / 16} {
+				ids := tabletest.ComponentIDs(board.Components)
+				if len(ids) == 0 {
+					break
+				}
+				i := h.ClickIx(users[(int(who)+n)%len(users)], board, ids[int(pick)%len(ids)])
+				i.ID = h.snowflake()
+				ixs = append(ixs, i)
+			}
+			var wg sync.WaitGroup
+			for _, i := range ixs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					h.Serve(&discordgo.InteractionCreate{Interaction: i}, h.Raw())
+				}()
+			}
+			wg.Wait()
+			for _, i := range ixs {
+				assert.Equal(t, 1, takenOf(h, i.ID), "Discord took one answer")
+				last = i
+			}
+			if m := h.Rec.Message(board.ID); m != nil {
+				board = m
+			}
 			continue
 		case 1:
 			id, ok := gameFind(game, board, verbPrompt, "")
@@ -700,6 +751,19 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 	require.NotNil(t, shown, "the board is on Discord")
 	pb := h.b.boardAt(gr, h.Channel, td, st, "")
 	assert.Equal(t, customIDs(tableComponents(gr, st, td, pb)), tabletest.ComponentIDs(shown.Components), "the board shows the game as it stands")
+}
+
+// takenOf is the number of answers to the interaction id Discord took.
+func takenOf(h *harness, id string) int {
+	h.Rec.Mu.Lock()
+	defer h.Rec.Mu.Unlock()
+	n := 0
+	for _, c := range h.Rec.Calls {
+		if c.Op == "respond" && !c.Refused && c.Interaction == id {
+			n++
+		}
+	}
+	return n
 }
 
 // takenOnce: Discord took exactly one answer to the interaction of r.
