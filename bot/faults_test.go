@@ -636,3 +636,28 @@ func TestDeferredPrivateAnswerLeavesTheBoardsEdit(t *testing.T) {
 	assert.Equal(t, td.kickLabel(2), label(), "the board shows the vote")
 	assert.Empty(t, td.Outbox, "nothing left owed")
 }
+
+// A click delivered again while the store fails for a moment: the try
+// after the failure finds the click recorded by its first delivery, and
+// the delivery again is answered as one applied, with nothing changed,
+// rather than failing on a change it never ran.
+func TestClickDeliveredAgainWhileTheStoreFails(t *testing.T) {
+	t.Parallel()
+	st := &flakyStore{}
+	h := newEveryGameHarnessOn(t, st)
+	st.MemStore = h.St
+	h.b.retryPause = time.Microsecond
+	board := h.openGame("qwixx", []string{"u1", "u2"}, nil)
+	i := h.ClickIx("u1", board, h.qwixxMove(board))
+	i.ID = h.snowflake()
+	takenOnce(t, h.Run(i))
+	before, _ := h.St.Snapshot(h.Channel)
+
+	st.set(2, 0) // the read of the record, then the update
+	again := *i
+	res := h.Run(&again)
+	assert.Zero(t, h.Obs.Outcomes["button/panic"]+h.Obs.Outcomes["button/error"], "%v: %s", h.Obs.Outcomes, res.Describe())
+	assert.Equal(t, 1, takenOf(h, i.ID), "Discord took the first delivery's answer alone")
+	after, _ := h.St.Snapshot(h.Channel)
+	assert.Equal(t, before, after, "the delivery again changed nothing")
+}

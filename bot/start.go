@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -42,6 +43,7 @@ func gameTitle(game string) string { return En(game + "_title") }
 // exactly-once store update (see change).
 func (c *Call) changeTable(g *present.Game, fn func(r *dixbot.Record, td *tableData) error) (*dixbot.Record, *tableData, error) {
 	var td *tableData
+	var wrote []byte        // the table data as fn's last run left it
 	var read *dixbot.Record // the record as a change fn refused found it
 	r, err := c.Change(func(r *dixbot.Record) error {
 		if r.Game != g.Rules.Name() {
@@ -59,8 +61,17 @@ func (c *Call) changeTable(g *present.Game, fn func(r *dixbot.Record, td *tableD
 		}
 		c.answerPicture(td)
 		c.B.encodeTable(r, td)
+		wrote = r.Meta
 		return nil
 	})
+	if err == nil && (td == nil || !bytes.Equal(wrote, r.Meta)) {
+		// The store had recorded the interaction already (a try whose
+		// reply was lost, or an earlier delivery of it): r is the record
+		// as it stands, which no run of fn left.
+		if td, err = c.B.decodeTable(r); err != nil {
+			return nil, nil, err
+		}
+	}
 	if err == nil {
 		c.wrote = written{meta: r.Meta, td: td}
 		c.keepLog(r, td)
