@@ -65,12 +65,11 @@ func (c *Call) changeTable(g *present.Game, fn func(r *dixbot.Record, td *tableD
 		return nil
 	})
 	if err == nil && (td == nil || !bytes.Equal(wrote, r.Meta)) {
-		// The store had recorded the interaction already (a try whose
-		// reply was lost, or an earlier delivery of it): r is the record
-		// as it stands, which no run of fn left.
-		if td, err = c.B.decodeTable(r); err != nil {
-			return nil, nil, err
-		}
+		// The store had recorded the interaction already, and r is the
+		// record as it stands, not as a run of fn left it: an earlier
+		// delivery applied it, or a try whose reply was lost before others
+		// wrote. It is answered as a delivery again (answerApplied).
+		return nil, nil, dixbot.ErrDuplicate
 	}
 	if err == nil {
 		c.wrote = written{meta: r.Meta, td: td}
