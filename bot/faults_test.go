@@ -595,15 +595,7 @@ func TestDeferredPrivateAnswerLeavesTheBoardsEdit(t *testing.T) {
 	ps := tabletest.NewPausedStore(tabletest.NewMemStore())
 	h := newQwixxHarnessOn(t, ps, false)
 	board := h.openQwixx([]string{"u1", "u2", "u3"})
-	// Chloé (u3) ran out of time once.
-	_, err := h.Db.Update(context.Background(), h.Channel, "", func(r *dixbot.Record) error {
-		td, err := decodeTableData(r.Meta)
-		require.NoError(t, err)
-		td.Seats[2].Late = 1
-		r.Meta = td.Encode()
-		return nil
-	})
-	require.NoError(t, err)
+	h.setSeat(2, func(s *tableSeat) { s.Late = 1 }) // Chloé (u3) ran out of time once
 	board = h.qcommand("u1", "board").Shown(nil)
 	kick := buttonID("qwixx", verbKick, 0, "2")
 	label := func() string {
