@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -652,4 +653,54 @@ func TestClickDeliveredAgainWhileTheStoreFails(t *testing.T) {
 	assert.Equal(t, 1, takenOf(h, i.ID), "Discord took the first delivery's answer alone")
 	after, _ := h.St.Snapshot(h.Channel)
 	assert.Equal(t, before, after, "the delivery again changed nothing")
+}
+
+// lostReplyStore is a MemStore whose update of one interaction lands,
+// lets between write, then fails as one whose reply was lost.
+type lostReplyStore struct {
+	*tabletest.MemStore
+	id      string
+	between func()
+}
+
+func (s *lostReplyStore) Update(ctx context.Context, channel, id string, fn func(*dixbot.Record) error) (*dixbot.Record, error) {
+	r, err := s.MemStore.Update(ctx, channel, id, fn)
+	if err == nil && id != "" && id == s.id {
+		s.id = ""
+		s.between()
+		return nil, dixbot.ErrUnavailable
+	}
+	return r, err
+}
+
+// A click whose write landed but whose reply was lost, another write
+// landing before the store is asked again: the click is recorded, and its
+// answer shows the game as it stands after both.
+func TestClickWhoseReplyWasLostShowsTheGameAsItStands(t *testing.T) {
+	t.Parallel()
+	st := &lostReplyStore{}
+	h := newEveryGameHarnessOn(t, st)
+	st.MemStore = h.St
+	h.b.retryPause = time.Microsecond
+	board := h.openGame("qwixx", []string{"u1", "u2", "u3"}, nil)
+	i := h.ClickIx("u1", board, h.qwixxMove(board))
+	i.ID = h.snowflake()
+	st.id = i.ID
+	st.between = func() { h.setSeat(2, func(s *tableSeat) { s.Late = 1 }) } // Chloé ran out of time once
+	// Discord cannot tell whether the interaction was answered: the click
+	// is known to be this delivery's own, and answered.
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "original" {
+			return &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadGateway}}
+		}
+		return nil
+	}
+	h.Rec.Mu.Unlock()
+	res := h.Run(i)
+	takenOnce(t, res)
+	assert.Zero(t, h.Obs.Outcomes["button/error"]+h.Obs.Outcomes["button/panic"], "%v", h.Obs.Outcomes)
+	shown := res.Shown(board)
+	require.NotNil(t, shown)
+	assert.Contains(t, tabletest.ComponentIDs(shown.Components), buttonID("qwixx", verbKick, 0, "2"), "the answer shows the vote the other write opened")
 }

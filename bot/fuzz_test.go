@@ -455,8 +455,9 @@ func (s *flakyStore) Due(ctx context.Context, now time.Time, max int) ([]string,
 // deferred) when which&32 is; 6 the next interactions reach the other
 // process; 7 the process that gets the next interaction dies after
 // answering it, before its effects, and a new one takes its place; 8
-// Discord delivers the last interaction again; 9 who and the next person
-// click the board's components which%16 and which/16 at once.
+// Discord delivers the last interaction again (one applied changes
+// nothing); 9 who and the next person click the board's components
+// which%16 and which/16 at once.
 //
 // Every interaction is answered once, never panics, and, refused, changes
 // nothing, except that an absent clicker is back (the table means any click
@@ -596,9 +597,9 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 			h.St.Mu.Unlock()
 			r := h.Run(&again)
 			assert.Equal(t, 1, takenOf(h, again.ID), "Discord took one answer of the two deliveries: %s", r.Describe())
-			after, _ := h.St.Snapshot(h.Channel)
-			assert.Equal(t, before.Rec.Data, after.Rec.Data, "a delivery again changed the game")
-			if recorded {
+			// One refused is handled afresh: the table first catches up
+			// with the deadlines passed, as for any interaction.
+			if after, _ := h.St.Snapshot(h.Channel); recorded {
 				assert.Equal(t, before, after, "a delivery again of an interaction applied wrote")
 			}
 			continue

@@ -64,12 +64,18 @@ func (c *Call) changeTable(g *present.Game, fn func(r *dixbot.Record, td *tableD
 		wrote = r.Meta
 		return nil
 	})
-	if err == nil && (td == nil || !bytes.Equal(wrote, r.Meta)) {
-		// The store had recorded the interaction already, and r is the
-		// record as it stands, not as a run of fn left it: an earlier
-		// delivery applied it, or a try whose reply was lost before others
-		// wrote. It is answered as a delivery again (answerApplied).
+	switch {
+	case err == nil && td == nil:
+		// The store had recorded the interaction, and fn never ran: an
+		// earlier delivery applied it. It is answered as a delivery
+		// again (answerApplied).
 		return nil, nil, dixbot.ErrDuplicate
+	case err == nil && !bytes.Equal(wrote, r.Meta):
+		// A try whose reply was lost had landed, and others wrote since:
+		// r is the record as it stands, which the answer shows.
+		if td, err = c.B.decodeTable(r); err != nil {
+			return nil, nil, err
+		}
 	}
 	if err == nil {
 		c.wrote = written{meta: r.Meta, td: td}
