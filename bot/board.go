@@ -116,8 +116,9 @@ func (c *Call) showBoard(g *present.Game, r *dixbot.Record, td *tableData) error
 
 // boardSeq is what a game's board message shows, for its fence:
 // the lobby's counter while it is a lobby (td.Lobby), then that counter
-// plus the game's version, so a render of the same game is never older
-// whatever else the table data recorded since.
+// plus the game's version. Every change the board shows counts on the
+// counter (oweChange), the table data's alone too, so a render is never
+// older than one made after it.
 func boardSeq(td *tableData, st engine.State) uint64 {
 	return uint64(td.Lobby) + st.Seq()
 }

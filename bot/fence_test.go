@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"net/http"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot/internal/discordapi"
+	"github.com/dixgame/dixbot/locales"
 )
 
 func TestFenceKeepsEachBoardMovingForward(t *testing.T) {
@@ -147,4 +149,35 @@ func TestFencePrunesAtMostOncePerInterval(t *testing.T) {
 	_, _ = f.Send("later", shows{Seq: 1}, start.Add(fencePruneEvery+time.Second), func() error { return nil })
 	assert.Equal(t, start.Add(fencePruneEvery+time.Second), f.pruned, "a look once the interval is over")
 	assert.Len(t, f.M, fencePrune+12, "still none idle")
+}
+
+// A change of the table data alone that the board shows (a person back)
+// makes the board's renders newer, as a change of the game does: a render
+// drawn before it is never sent after one drawn after it.
+func TestBoardSeqCountsTableDataChanges(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	board := h.openQwixx([]string{"u1", "u2", "u3"})
+	h.setSeat(1, func(s *tableSeat) { s.Late, s.Away = 2, true }) // Bob is absent
+	shown := func() (seq, version uint64) {
+		r, err := h.Db.Get(context.Background(), h.Channel)
+		require.NoError(t, err)
+		td, err := decodeTableData(r.Meta)
+		require.NoError(t, err)
+		st, err := h.b.games["qwixx"].Rules.Decode(r.Data)
+		require.NoError(t, err)
+		return boardSeq(td, st), st.Seq()
+	}
+	before, v := shown()
+	h.b.boardFences.Send(board.ID, shows{Seq: before}, h.b.now(), func() error { return nil })
+
+	res := h.ClickOn("u2", board, h.qwixxMove(board))
+	assert.Equal(t, locales.T("en", "table_back_you", nil), res.EphemeralText(), "Bob is back")
+	after, v2 := shown()
+	require.Equal(t, v, v2, "the game did not change")
+	assert.Greater(t, after, before)
+	h.b.boardFences.Send(board.ID, shows{Seq: after}, h.b.now(), func() error { return nil })
+	sent, err := h.b.boardFences.Send(board.ID, shows{Seq: before}, h.b.now(), func() error { return nil })
+	require.NoError(t, err)
+	assert.False(t, sent, "the render of Bob absent is not sent after the one of Bob back")
 }

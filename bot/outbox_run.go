@@ -85,8 +85,12 @@ func (td *tableData) outboxDue(r *dixbot.Record, now time.Time) {
 // oweChange owes what a change of the game leaves to do after the answer:
 // the board shown as it stands, the pings of p, and, when the game is
 // over, its end and its archiving. by is the process that made the change
-// (Bot.self), whose answer shows it.
+// (Bot.self), whose answer shows it. The change counts on the lobby's
+// counter, so that the board's renders after it are newer than those
+// before (boardSeq) even when only the table data changed (a person back,
+// a vote, a pause).
 func (td *tableData) oweChange(r *dixbot.Record, g *present.Game, st engine.State, p pingPlan, now time.Time, by string) {
+	td.Lobby++
 	effs := []effect{{Kind: effEdit, By: by}}
 	if s := p.settle; s != nil && (s.ID != "" || s.Eff != 0) {
 		e := effect{Kind: effSettle, Msg: s.ID, Via: s.Via,
