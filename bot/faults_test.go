@@ -637,12 +637,8 @@ func TestDeferredPrivateAnswerLeavesTheBoardsEdit(t *testing.T) {
 func TestClickDeliveredAgainWhileTheStoreFails(t *testing.T) {
 	t.Parallel()
 	st := &flakyStore{}
-	h := newEveryGameHarnessOn(t, st)
-	st.MemStore = h.St
-	h.b.retryPause = time.Microsecond
-	board := h.openGame("qwixx", []string{"u1", "u2"}, nil)
-	i := h.ClickIx("u1", board, h.qwixxMove(board))
-	i.ID = h.snowflake()
+	h := newHarnessOver(t, st)
+	i := h.qwixxMoveIx("u1", h.openGame("qwixx", []string{"u1", "u2"}, nil))
 	takenOnce(t, h.Run(i))
 	before, _ := h.St.Snapshot(h.Channel)
 
@@ -679,12 +675,9 @@ func (s *lostReplyStore) Update(ctx context.Context, channel, id string, fn func
 func TestClickWhoseReplyWasLostShowsTheGameAsItStands(t *testing.T) {
 	t.Parallel()
 	st := &lostReplyStore{}
-	h := newEveryGameHarnessOn(t, st)
-	st.MemStore = h.St
-	h.b.retryPause = time.Microsecond
+	h := newHarnessOver(t, st)
 	board := h.openGame("qwixx", []string{"u1", "u2", "u3"}, nil)
-	i := h.ClickIx("u1", board, h.qwixxMove(board))
-	i.ID = h.snowflake()
+	i := h.qwixxMoveIx("u1", board)
 	st.id = i.ID
 	st.between = func() { h.setSeat(2, func(s *tableSeat) { s.Late = 1 }) } // Chloé ran out of time once
 	// Discord cannot tell whether the interaction was answered: the click
@@ -703,4 +696,33 @@ func TestClickWhoseReplyWasLostShowsTheGameAsItStands(t *testing.T) {
 	shown := res.Shown(board)
 	require.NotNil(t, shown)
 	assert.Contains(t, tabletest.ComponentIDs(shown.Components), buttonID("qwixx", verbKick, 0, "2"), "the answer shows the vote the other write opened")
+}
+
+// qwixxMoveIx is the interaction of user's click on a decision of the
+// Qwixx board.
+func (h *harness) qwixxMoveIx(user string, board *tabletest.Message) *discordgo.Interaction {
+	h.T.Helper()
+	i := h.ClickIx(user, board, h.qwixxMove(board))
+	i.ID = h.snowflake()
+	return i
+}
+
+// memOver is a store over a MemStore, which it is given once the harness
+// made it.
+type memOver interface {
+	dixbot.Store
+	over(*tabletest.MemStore)
+}
+
+func (s *flakyStore) over(m *tabletest.MemStore)     { s.MemStore = m }
+func (s *lostReplyStore) over(m *tabletest.MemStore) { s.MemStore = m }
+
+// newHarnessOver is a harness of the three games on st, over the
+// harness's MemStore; a store call that failed is tried again at once.
+func newHarnessOver(t *testing.T, st memOver) *harness {
+	t.Helper()
+	h := newEveryGameHarnessOn(t, st)
+	st.over(h.St)
+	h.b.retryPause = time.Microsecond
+	return h
 }

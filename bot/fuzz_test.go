@@ -473,8 +473,7 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 		// Discord refuses, having taken the first.
 		ops, once = 10, takenOnce
 		flaky = &flakyStore{}
-		h = newEveryGameHarnessOn(t, flaky)
-		flaky.MemStore = h.St
+		h = newHarnessOver(t, flaky)
 	} else {
 		h = newEveryGameHarness(t)
 	}
