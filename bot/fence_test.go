@@ -169,7 +169,6 @@ func TestBoardSeqCountsTableDataChanges(t *testing.T) {
 		return boardSeq(td, st), st.Seq()
 	}
 	before, v := shown()
-	h.b.boardFences.Send(board.ID, shows{Seq: before}, h.b.now(), func() error { return nil })
 
 	res := h.ClickOn("u2", board, h.qwixxMove(board))
 	assert.Equal(t, locales.T("en", "table_back_you", nil), res.EphemeralText(), "Bob is back")

@@ -447,12 +447,12 @@ func (s *flakyStore) Due(ctx context.Context, now time.Time, max int) ([]string,
 // op%4: 0 time passes to the table's next due work; 1 who opens their
 // prompt from the board; 2 who clicks a component of the board, 3 of
 // their prompt (which picks it, and its menu's value), a form opened
-// submitted with text. With faults, op%6 also: 4 the store fails which%4
+// submitted with text. With faults, op%10 also: 4 the store fails which%4
 // calls, then lies on (which>>2)%3 writes; 5 Discord refuses which%4
 // requests (with a 502, or a 429 of 2 s when which&64 is set), loses the
-// reply of the next answer when which&16 is, and
-// the store is too slow for the next interaction's answer (it is
-// deferred) when which&32 is; 6 the next interactions reach the other
+// reply of the next answer when which&16 is, and the store is too slow
+// for the next interaction's answer (it is deferred) when which&32 is; 6
+// the next interactions reach the other
 // process; 7 the process that gets the next interaction dies after
 // answering it, before its effects, and a new one takes its place; 8
 // Discord delivers the last interaction again (one applied changes
@@ -604,12 +604,12 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 			continue
 		case 9:
 			var ixs []*discordgo.Interaction
-			for n, pick := range []byte{which % 16, which / 16} {
+			for n, c := range []byte{which % 16, which / 16} {
 				ids := tabletest.ComponentIDs(board.Components)
 				if len(ids) == 0 {
 					break
 				}
-				i := h.ClickIx(users[(int(who)+n)%len(users)], board, ids[int(pick)%len(ids)])
+				i := h.ClickIx(users[(int(who)+n)%len(users)], board, ids[int(c)%len(ids)])
 				i.ID = h.snowflake()
 				ixs = append(ixs, i)
 			}
@@ -675,19 +675,19 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 			h.St.Mu.Lock()
 			applied := h.St.Seen[h.Channel+"/"+ix]
 			h.St.Mu.Unlock()
-			now, has := h.St.Snapshot(h.Channel)
+			after, has := h.St.Snapshot(h.Channel)
 			require.Equal(t, had, has, "a refused interaction made or removed the game")
-			if !applied && (!had || reflect.DeepEqual(before, now)) {
+			if !applied && (!had || reflect.DeepEqual(before, after)) {
 				return
 			}
 			// Any click of an absent person brings them back
 			// (answerStale), a refused one too: that alone, and only
 			// that is recorded.
 			require.True(t, had, "an interaction the store recorded was answered as refused: %s", r.Describe())
-			assert.Equal(t, before.Rec.Data, now.Rec.Data, "a refused interaction changed the game")
+			assert.Equal(t, before.Rec.Data, after.Rec.Data, "a refused interaction changed the game")
 			tb, err := decodeTableData(before.Rec.Meta)
 			require.NoError(t, err)
-			ta, err := decodeTableData(now.Rec.Meta)
+			ta, err := decodeTableData(after.Rec.Meta)
 			require.NoError(t, err)
 			seat := tb.seatOf(user)
 			require.True(t, seat >= 0 && tb.Seats[seat].Away && !ta.Seats[seat].Away, "a refused interaction changed the table")
@@ -737,14 +737,14 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 		td, err = decodeTableData(rec.Meta)
 		require.NoError(t, err)
 	}
-	if rec.Finished || rec.Data == nil {
-		return
+	if rec.Data == nil {
+		return // a lobby
 	}
 	gr := h.b.games[rec.Game]
 	st, err := gr.Rules.Decode(rec.Data)
 	require.NoError(t, err)
-	if td.Missing != nil {
-		return
+	if rec.Finished || td.Missing != nil {
+		return // archived; or its board refused for good, owed meanwhile
 	}
 	require.Empty(t, td.Outbox, "the work owed is done")
 	shown := h.Rec.Message(td.Board)
