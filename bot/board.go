@@ -295,6 +295,11 @@ func (c *Call) adoptPosted(g *present.Game, table string, shown uint64, post fun
 			c.B.log.Warn("could not read the board posted again", "channel", channel, "err", err)
 			return
 		}
+		if msg.Flags&discordgo.MessageFlagsEphemeral != 0 {
+			// Seen by its asker alone: never the table's board.
+			c.B.log.Warn("the board posted again is private; not adopted", "channel", channel, "message", msg.ID)
+			return
+		}
 		v := &Via{App: i.AppID, Token: i.Token, At: at.UnixMilli(), Orig: msg.ID}
 		ended := true // the table is no longer the channel's
 		// The adoption is tried again while the store fails for a moment:

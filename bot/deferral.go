@@ -82,10 +82,14 @@ func acknowledged(err error) bool {
 	return errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged
 }
 
-// publicAnswer reports whether the command's answer is a public message
-// (the lobby of /dix start, the start of /dix solo); every other answer is
-// ephemeral, but for the final scoreboard /dix board shows after a game:
-// that one, deferred, is shown to its asker alone.
+// publicAnswer reports whether the command's answer is a public message:
+// the lobby of /<game> start, the start of /<game> solo, the board /<game>
+// board posts again (and makes the table's), the leaderboard. Every other
+// answer is ephemeral. A deferred answer keeps the visibility of its
+// "thinking…" message, which an edit cannot change
+// (https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages),
+// so a private answer to one of these (a refusal) replaces it with a
+// private follow-up (finishDeferred).
 func (c *Call) publicAnswer() bool {
 	d, ok := c.I.Data.(discordgo.ApplicationCommandInteractionData)
 	if ok && d.Name == En("leaderboard_cmd_name") {
@@ -95,7 +99,7 @@ func (c *Call) publicAnswer() bool {
 		return false
 	}
 	switch c.B.cmdIDs[d.Options[0].Name] {
-	case "start", "solo":
+	case "start", "solo", "board":
 		return true
 	}
 	return false

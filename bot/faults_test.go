@@ -142,6 +142,28 @@ func TestDeferredAnswerWithPicturesListsItsFiles(t *testing.T) {
 	assert.Equal(t, 1, edits, "the answer with its pictures: %s", res.Describe())
 }
 
+// /<game> board answered after its deferral posts the board for everyone,
+// as it does at once: its "thinking…" message is public, since an edit
+// cannot make a private message public, and the message adopted as the
+// table's board is that public one.
+func TestDeferredBoardCommandPostsAPublicBoard(t *testing.T) {
+	t.Parallel()
+	ps := tabletest.NewPausedStore(tabletest.NewMemStore())
+	h := newQwixxHarnessOn(t, ps, false)
+	h.openQwixx([]string{"u1", "u2"})
+	h.b.deferAfter = 10 * time.Millisecond
+	onDeferral(h, ps.Resume)
+	ps.Pause()
+	res := h.qcommand("u2", "board")
+	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, res.Response().Type, "deferred")
+	shown := res.Shown(nil)
+	require.NotNil(t, shown, res.Describe())
+	assert.False(t, shown.Ephemeral, "the board is posted for everyone")
+	_, td, _ := h.qstate()
+	assert.Equal(t, shown.ID, td.Board, "the table's board is the one posted")
+	assert.NotEmpty(t, tabletest.ComponentIDs(shown.Components), "with its buttons")
+}
+
 // lobbies are the public messages of the recorder that show a lobby of
 // game with a Join button.
 func lobbies(h *harness, game string) []*tabletest.Message {

@@ -301,7 +301,23 @@ func FuzzPlay(f *testing.F) {
 	f.Add(uint8(65), []byte{2, 0, 0, 2, 1, 0, 1, 0, 0, 3, 0, 1, 0, 0, 0, 2, 2, 5}, "")
 	f.Add(uint8(70), []byte{1, 0, 0, 1, 1, 0, 3, 1, 0, 3, 0, 4, 0, 0, 0, 2, 2, 3}, "moon")
 	f.Fuzz(func(t *testing.T, pick uint8, steps []byte, text string) {
-		playFuzzed(t, pick, steps, text, false)
+		playFuzzed(t, pick, steps, text, fuzzPlain)
+	})
+}
+
+// FuzzSessionFaults plays as FuzzPlayFaults does, with the game's own
+// commands (pause, settings, a hint, the log, leaving, stopping, a new
+// start…) given between clicks, and time passing with no due work run, so
+// that an interaction finds the table's deadlines passed. The checks are
+// FuzzPlayFaults's; the board followed is the table's, whichever a command
+// opened.
+func FuzzSessionFaults(f *testing.F) {
+	f.Add(uint8(0), []byte{10, 0, 1, 2, 0, 0, 11, 0, 40, 3, 0, 0, 10, 8, 2, 2, 1, 0, 0, 0, 0, 10, 4, 3}, "")
+	f.Add(uint8(1), []byte{10, 4, 5, 4, 0, 2, 2, 1, 0, 10, 0, 6, 11, 0, 200, 2, 0, 1, 5, 0, 3, 10, 1, 7}, "")
+	f.Add(uint8(2), []byte{1, 0, 0, 10, 4, 2, 3, 0, 0, 11, 0, 255, 2, 2, 3, 10, 0, 3, 6, 0, 0, 10, 8, 1}, "a cat in the rain")
+	f.Add(uint8(69), []byte{10, 0, 4, 10, 1, 4, 11, 0, 120, 0, 0, 0, 2, 1, 0, 10, 2, 9, 7, 0, 0, 2, 0, 0}, "10")
+	f.Fuzz(func(t *testing.T, pick uint8, steps []byte, text string) {
+		playFuzzed(t, pick, steps, text, fuzzSession)
 	})
 }
 
@@ -327,7 +343,7 @@ func FuzzPlayFaults(f *testing.F) {
 	f.Add(uint8(1), []byte{9, 0, 0, 8, 0, 0, 9, 1, 17, 8, 0, 0, 0, 0, 0, 9, 2, 33, 2, 0, 0, 8, 0, 0}, "")
 	f.Add(uint8(2), []byte{1, 0, 0, 3, 0, 0, 8, 0, 0, 9, 0, 16, 0, 0, 0, 9, 1, 1, 8, 0, 0, 2, 2, 3}, "a bee")
 	f.Fuzz(func(t *testing.T, pick uint8, steps []byte, text string) {
-		playFuzzed(t, pick, steps, text, true)
+		playFuzzed(t, pick, steps, text, fuzzFaults)
 	})
 }
 
@@ -457,14 +473,18 @@ func (s *flakyStore) Due(ctx context.Context, now time.Time, max int) ([]string,
 // answering it, before its effects, and a new one takes its place; 8
 // Discord delivers the last interaction again (one applied changes
 // nothing); 9 who and the next person click the board's components
-// which%16 and which/16 at once.
+// which%16 and which/16 at once. In a session, op%12 also: 10 who gives a
+// command of the game's (its subcommand who>>2, its options by the bits of
+// who^which, valued from text or a person); 11 time passes by which × 15 s,
+// the due work not run.
 //
 // Every interaction is answered once, never panics, and, refused, changes
 // nothing, except that an absent clicker is back (the table means any click
 // of theirs to bring them back); the record always decodes. Once the store
 // and Discord work, the due work done, the table owes nothing and its
 // board's buttons are those of the game as it stands.
-func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool) {
+func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMode) {
+	faults := mode != fuzzPlain
 	ops, once := 4, answeredOnce
 	var flaky *flakyStore
 	var h *harness
@@ -472,6 +492,9 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 		// A reply lost: the table may send its answer again, which
 		// Discord refuses, having taken the first.
 		ops, once = 10, takenOnce
+		if mode == fuzzSession {
+			ops = 12
+		}
 		flaky = &flakyStore{}
 		h = newHarnessOver(t, flaky)
 	} else {
@@ -521,6 +544,13 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 	}
 	board := h.openGame(game, []string{"u1", "u2", "u3"}, nil, cpus...)
 	require.NotNil(t, board)
+	var cmds []Command // the game's own command
+	for _, c := range h.b.Commands() {
+		if c.Name == game {
+			cmds = append(cmds, c)
+		}
+	}
+	require.Len(t, cmds, 1, "the game's command")
 	users := []string{"u1", "u2", "u3", "u9"}
 	prompts := map[string]*tabletest.Message{}
 	ctx := context.Background()
@@ -558,10 +588,66 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 		}
 		return h.b.runDueOn(ctx, h.Rec, h.Channel, now)
 	}
+	// checkRefused: the interaction ix of user, answered by r, changed
+	// nothing if it was refused, and the store recorded none but an absent
+	// person's coming back; before and had are the channel's record before
+	// it, refused the refusals counted then.
+	checkRefused := func(ix, user string, r result, before tabletest.Stored, had bool, refused int) {
+		t.Helper()
+		if refusals(h) == refused {
+			return
+		}
+		h.St.Mu.Lock()
+		applied := h.St.Seen[h.Channel+"/"+ix]
+		h.St.Mu.Unlock()
+		after, has := h.St.Snapshot(h.Channel)
+		require.Equal(t, had, has, "a refused interaction made or removed the game: %s", r.Describe())
+		if !applied && (!had || reflect.DeepEqual(before, after)) {
+			return
+		}
+		// Any click of an absent person brings them back
+		// (answerStale), a refused one too: that alone, and only
+		// that is recorded.
+		require.True(t, had, "an interaction the store recorded was answered as refused: %s", r.Describe())
+		assert.Equal(t, before.Rec.Data, after.Rec.Data, "a refused interaction changed the game")
+		tb, err := decodeTableData(before.Rec.Meta)
+		require.NoError(t, err)
+		ta, err := decodeTableData(after.Rec.Meta)
+		require.NoError(t, err)
+		seat := tb.seatOf(user)
+		require.True(t, seat >= 0 && tb.Seats[seat].Away && !ta.Seats[seat].Away, "a refused interaction changed the table")
+	}
 	for k := 0; k+2 < len(steps) && k < 3*60; k += 3 {
 		op, who, which := int(steps[k])%ops, steps[k+1], steps[k+2]
 		user := users[int(who)%len(users)]
+		if mode == fuzzSession {
+			// A command may have opened another board (a lobby, a
+			// rematch's): the table's board is followed.
+			if st, ok := h.St.Snapshot(h.Channel); ok {
+				if td, err := decodeTableData(st.Rec.Meta); err == nil {
+					if m := h.Rec.Message(td.Board); m != nil {
+						board = m
+					}
+				}
+			}
+		}
 		switch op {
+		case 10:
+			// A command of the game's, well formed, by user.
+			before, had := h.St.Snapshot(h.Channel)
+			refused := refusals(h)
+			i := h.Base(user, discordgo.InteractionApplicationCommand)
+			i.ID = h.snowflake()
+			i.Data = fuzzCommandData(cmds, which, who>>2, who^which, text, users[int(which)%len(users)], 0)
+			r := run(i)
+			once(t, r)
+			checkRefused(i.ID, user, r, before, had, refused)
+			continue
+		case 11:
+			// Time passes without the table's due work: the next
+			// interaction finds its deadlines passed.
+			now = now.Add(time.Duration(which) * 15 * time.Second)
+			continue
 		case 0:
 			if err := due(); !faults {
 				require.NoError(t, err)
@@ -666,40 +752,14 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 		i.ID = h.snowflake()
 		r := run(i)
 		once(t, r)
-		// checkRefused: an interaction refused changed nothing, and the
-		// store recorded none but an absent person's coming back.
-		checkRefused := func(ix string) {
-			if refusals(h) == refused {
-				return
-			}
-			h.St.Mu.Lock()
-			applied := h.St.Seen[h.Channel+"/"+ix]
-			h.St.Mu.Unlock()
-			after, has := h.St.Snapshot(h.Channel)
-			require.Equal(t, had, has, "a refused interaction made or removed the game")
-			if !applied && (!had || reflect.DeepEqual(before, after)) {
-				return
-			}
-			// Any click of an absent person brings them back
-			// (answerStale), a refused one too: that alone, and only
-			// that is recorded.
-			require.True(t, had, "an interaction the store recorded was answered as refused: %s", r.Describe())
-			assert.Equal(t, before.Rec.Data, after.Rec.Data, "a refused interaction changed the game")
-			tb, err := decodeTableData(before.Rec.Meta)
-			require.NoError(t, err)
-			ta, err := decodeTableData(after.Rec.Meta)
-			require.NoError(t, err)
-			seat := tb.seatOf(user)
-			require.True(t, seat >= 0 && tb.Seats[seat].Away && !ta.Seats[seat].Away, "a refused interaction changed the table")
-		}
-		checkRefused(i.ID)
+		checkRefused(i.ID, user, r, before, had, refused)
 		if resp := r.Taken(); resp != nil && resp.Type == discordgo.InteractionResponseModal {
 			before, had = h.St.Snapshot(h.Channel)
 			refused = refusals(h)
 			m := h.submitIx(user, msg, resp.Data.CustomID, text)
 			r = run(m)
 			once(t, r)
-			checkRefused(m.ID)
+			checkRefused(m.ID, user, r, before, had, refused)
 		}
 		if shown := r.Shown(msg); shown != nil {
 			if msg == board || !shown.Ephemeral {
@@ -752,6 +812,15 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, faults bool
 	pb := h.b.boardAt(gr, h.Channel, td, st, "")
 	assert.Equal(t, customIDs(tableComponents(gr, st, td, pb)), tabletest.ComponentIDs(shown.Components), "the board shows the game as it stands")
 }
+
+// fuzzMode is what playFuzzed does between its steps.
+type fuzzMode int
+
+const (
+	fuzzPlain   fuzzMode = iota // nothing: the game as played
+	fuzzFaults                  // the store's and Discord's faults, two processes
+	fuzzSession                 // the faults, the game's commands and time passing
+)
 
 // takenOf is the number of answers to the interaction id Discord took.
 func takenOf(h *harness, id string) int {
