@@ -106,12 +106,14 @@ func (c *Call) publicAnswer() bool {
 }
 
 // close ends the answering: a deferral no longer goes out, and a deferred
-// command that got no answer loses its "thinking…" message.
+// command that got no answer, or whose answer Discord refused, loses its
+// "thinking…" message, which would otherwise stay empty (and, the answer
+// of /<game> board, be taken for the table's board).
 func (c *Call) close() {
 	c.ansMu.Lock()
 	defer c.ansMu.Unlock()
 	c.closed = true
-	if c.deferred == discordgo.InteractionResponseDeferredChannelMessageWithSource && !c.Responded {
+	if c.deferred == discordgo.InteractionResponseDeferredChannelMessageWithSource && (!c.Responded || !c.Answered) {
 		ctx, cancel := context.WithTimeout(context.Background(), respondTimeout)
 		defer cancel()
 		if err := c.D.DeleteOriginal(ctx, c.I); err != nil {

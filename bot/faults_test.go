@@ -164,6 +164,35 @@ func TestDeferredBoardCommandPostsAPublicBoard(t *testing.T) {
 	assert.NotEmpty(t, tabletest.ComponentIDs(shown.Components), "with its buttons")
 }
 
+// A deferred /<game> board whose answer Discord refused leaves no empty
+// "thinking…" message behind, and the table keeps its board, buttons and
+// all: the empty message is not taken for the board.
+func TestDeferredBoardCommandRefusedKeepsTheBoard(t *testing.T) {
+	t.Parallel()
+	ps := tabletest.NewPausedStore(tabletest.NewMemStore())
+	h := newQwixxHarnessOn(t, ps, false)
+	board := h.openQwixx([]string{"u1", "u2"})
+	h.b.deferAfter = 10 * time.Millisecond
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		switch {
+		case c.Op == "respond" && c.Resp.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource:
+			go ps.Resume()
+		case c.Op == "editOriginal":
+			return &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadGateway}}
+		}
+		return nil
+	}
+	h.Rec.Mu.Unlock()
+	ps.Pause()
+	res := h.qcommand("u2", "board")
+	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, res.Response().Type, "deferred")
+	assert.Nil(t, h.Rec.Message("orig-"+res.Calls[0].Interaction), "the empty answer is gone: %s", res.Describe())
+	_, td, _ := h.qstate()
+	assert.Equal(t, board.ID, td.Board, "the board stays the table's")
+	assert.NotEmpty(t, tabletest.ComponentIDs(h.Rec.Message(board.ID).Components), "with its buttons")
+}
+
 // lobbies are the public messages of the recorder that show a lobby of
 // game with a Join button.
 func lobbies(h *harness, game string) []*tabletest.Message {

@@ -149,7 +149,7 @@ func (r *Recorder) respondLocked(i *discordgo.Interaction, resp *discordgo.Inter
 }
 
 // Original returns the interaction's original response; as on Discord,
-// 404 before the interaction is answered.
+// 404 before the interaction is answered and once its message is deleted.
 func (r *Recorder) Original(ctx context.Context, i *discordgo.Interaction) (*discordgo.Message, error) {
 	if err := r.Record(Call{Op: "original", Interaction: i.ID, Channel: i.ChannelID}); err != nil {
 		return nil, err
@@ -157,7 +157,7 @@ func (r *Recorder) Original(ctx context.Context, i *discordgo.Interaction) (*dis
 	r.Mu.Lock()
 	defer r.Mu.Unlock()
 	id, ok := r.Origs[i.Token]
-	if !ok {
+	if !ok || slices.Contains(r.Deleted, id) {
 		return nil, UnknownMessage("@original")
 	}
 	msg := &discordgo.Message{ID: id, ChannelID: i.ChannelID}
