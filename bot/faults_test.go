@@ -777,3 +777,68 @@ func newHarnessOver(t *testing.T, st memOver) *harness {
 	h.b.retryPause = time.Microsecond
 	return h
 }
+
+// unfinishedStore is a flakyStore whose archiving fails while noFinish is
+// set: a game over stays the channel's, its archiving owed.
+type unfinishedStore struct {
+	flakyStore
+	noFinish atomic.Bool
+}
+
+func (s *unfinishedStore) Finish(ctx context.Context, channel string) error {
+	if s.noFinish.Load() {
+		return dixbot.ErrUnavailable
+	}
+	return s.flakyStore.Finish(ctx, channel)
+}
+
+func (s *unfinishedStore) FinishIf(ctx context.Context, channel string, same func(*dixbot.Record) bool) error {
+	if s.noFinish.Load() {
+		return dixbot.ErrUnavailable
+	}
+	return s.flakyStore.FinishIf(ctx, channel, same)
+}
+
+// A start in a channel whose game is over but not archived archives it and
+// opens its lobby; when the reply of the lobby's write is lost, the write
+// tried again finds the lobby there, and the start is answered with it,
+// not refused as if another game held the channel.
+func TestStartAfterAGameOverWhoseLobbyWriteLostItsReply(t *testing.T) {
+	t.Parallel()
+	st := &unfinishedStore{}
+	h := newHarnessOver(t, st)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	h.openGame("qwixx", []string{"u1", "u2"}, nil)
+	st.noFinish.Store(true)
+	ctx := context.Background()
+	for k := 0; ; k++ {
+		require.Less(t, k, 2000, "the game does not end")
+		r, err := h.St.Get(ctx, h.Channel)
+		require.NoError(t, err)
+		g, err := h.b.games["qwixx"].Rules.Decode(r.Data)
+		require.NoError(t, err)
+		if g.Over() {
+			break
+		}
+		now = r.Due
+		_ = h.b.runDueOn(ctx, h.Rec, h.Channel, now) // the archiving fails at the end
+	}
+	st.noFinish.Store(false)
+	st.set(0, 1) // the lobby's write lands, its reply lost
+
+	i := h.startIx("qwixx", "u2", nil)
+	res := h.Run(i)
+	takenOnce(t, res)
+	assert.Zero(t, refusals(h), "the start is not refused: %s", res.Describe())
+	r, err := h.St.Get(ctx, h.Channel)
+	require.NoError(t, err)
+	require.Nil(t, r.Data, "a lobby")
+	td, err := decodeTableData(r.Meta)
+	require.NoError(t, err)
+	assert.Equal(t, "u2", td.Creator, "the start's own lobby")
+	shown := res.Shown(nil)
+	require.NotNil(t, shown, res.Describe())
+	assert.False(t, shown.Ephemeral, "the lobby is shown to all")
+	assert.Contains(t, tabletest.ComponentIDs(shown.Components), buttonID("qwixx", verbJoin, 0, ""), "with its Join button")
+}

@@ -615,7 +615,7 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 		ta, err := decodeTableData(after.Rec.Meta)
 		require.NoError(t, err)
 		seat := tb.seatOf(user)
-		require.True(t, seat >= 0 && tb.Seats[seat].Away && !ta.Seats[seat].Away, "a refused interaction changed the table")
+		require.True(t, seat >= 0 && seat < len(ta.Seats) && tb.Seats[seat].Away && !ta.Seats[seat].Away, "a refused interaction changed the table")
 	}
 	for k := 0; k+2 < len(steps) && k < 3*60; k += 3 {
 		op, who, which := int(steps[k])%ops, steps[k+1], steps[k+2]
@@ -642,6 +642,9 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 			r := run(i)
 			once(t, r)
 			checkRefused(i.ID, user, r, before, had, refused)
+			if shown := r.Shown(nil); shown != nil && shown.Ephemeral && len(shown.Components) > 0 {
+				prompts[user] = shown // a confirmation, a view with buttons
+			}
 			continue
 		case 11:
 			// Time passes without the table's due work: the next

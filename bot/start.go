@@ -110,11 +110,13 @@ func (c *Call) openLobby(g *present.Game, lang string, noPics bool, pace string,
 	}
 	rec.Meta = td.Encode()
 	err := c.Retry("create", func(ctx context.Context) error { return c.B.store.Create(ctx, rec) })
-	if errors.Is(err, dixbot.ErrExists) && c.startAgain(g) {
-		return nil
-	}
 	if errors.Is(err, dixbot.ErrExists) && c.finishOver() {
 		err = c.Retry("create", func(ctx context.Context) error { return c.B.store.Create(ctx, rec) })
+	}
+	// The lobby there may be this start's own, written by a try whose
+	// reply was lost (after the game over was archived, too).
+	if errors.Is(err, dixbot.ErrExists) && c.startAgain(g) {
+		return nil
 	}
 	if errors.Is(err, dixbot.ErrExists) {
 		return c.busyChannel()
