@@ -187,10 +187,14 @@ func (c *Call) finishDeferred(ctx context.Context, r *discordgo.InteractionRespo
 			}
 		}
 	default:
-		_, err = c.D.Followup(ctx, c.I, &discordgo.WebhookParams{
+		var m *discordgo.Message
+		m, err = c.D.Followup(ctx, c.I, &discordgo.WebhookParams{
 			Content: d.Content, Embeds: d.Embeds, Components: d.Components, Flags: d.Flags,
 			Files: d.Files, AllowedMentions: d.AllowedMentions,
 		})
+		if err == nil && m != nil {
+			c.posted = m.ID
+		}
 	}
 	if err != nil {
 		c.B.log.Warn("deferred answer failed", "interaction", c.I.ID, "err", err)

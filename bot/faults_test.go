@@ -842,3 +842,58 @@ func TestStartAfterAGameOverWhoseLobbyWriteLostItsReply(t *testing.T) {
 	assert.False(t, shown.Ephemeral, "the lobby is shown to all")
 	assert.Contains(t, tabletest.ComponentIDs(shown.Components), buttonID("qwixx", verbJoin, 0, ""), "with its Join button")
 }
+
+// A Rematch click answered after its deferral (the store frozen past
+// Discord's budget): its answer, the new game's board or lobby, is a
+// follow-up, and that message is the new table's; the final scoreboard,
+// the deferred click's "@original", stays the scoreboard.
+func TestDeferredRematch(t *testing.T) {
+	t.Parallel()
+	for _, lobby := range []bool{false, true} {
+		t.Run(map[bool]string{false: "at once", true: "lobby"}[lobby], func(t *testing.T) {
+			t.Parallel()
+			ps := tabletest.NewPausedStore(tabletest.NewMemStore())
+			h := newQwixxHarnessOn(t, ps, false)
+			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+			h.b.now = func() time.Time { return now }
+			people := []string{"u1"}
+			if lobby {
+				people = append(people, "u2")
+			}
+			score := h.playOut(h.openQwixx(people, "easy"), &now)
+			before := score.Content
+			h.b.deferAfter = 10 * time.Millisecond
+			onDeferral(h, ps.Resume)
+			ps.Pause()
+			res := h.ClickOn("u1", score, rematchID)
+			require.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, res.Response().Type, "deferred: %s", res.Describe())
+			var posted []string
+			for _, c := range res.Calls {
+				if c.Op == "followup" && c.Params.Flags&discordgo.MessageFlagsEphemeral == 0 {
+					posted = append(posted, c.Interaction)
+				}
+			}
+			require.Len(t, posted, 1, "the answer is a message of its own: %s", res.Describe())
+			score = h.Rec.Message(score.ID)
+			assert.Equal(t, before, score.Content, "the scoreboard stays")
+			assert.Equal(t, []string{rematchID}, tabletest.ComponentIDs(score.Components), "with its Rematch")
+			r, err := h.Db.Get(context.Background(), h.Channel)
+			require.NoError(t, err)
+			td, err := decodeTableData(r.Meta)
+			require.NoError(t, err)
+			if !lobby {
+				require.NotNil(t, r.Data, "the rematch started")
+				require.NotEqual(t, score.ID, td.Board, "the new game's board is not the scoreboard")
+				nb := h.Rec.Message(td.Board)
+				require.NotNil(t, nb, "the new board is on Discord")
+				assert.NotEmpty(t, tabletest.ComponentIDs(nb.Components), "and plays")
+				return
+			}
+			require.Nil(t, r.Data, "a lobby")
+			assert.Empty(t, td.Outbox, "the lobby is shown")
+			ls := lobbies(h, "qwixx")
+			require.Len(t, ls, 1, "one lobby")
+			assert.NotEqual(t, score.ID, ls[0].ID)
+		})
+	}
+}

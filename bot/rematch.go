@@ -308,11 +308,15 @@ func (c *Call) rematchTakenBy(r *dixbot.Record) error {
 }
 
 // rememberBoard records, after the answer, the answer's message as the
-// board of the game the rematch started.
+// board of the game the rematch started: its "@original", or the
+// follow-up a deferred click's answer posted.
 func (c *Call) rememberBoard(g *present.Game) {
 	channel, i, origin := c.I.ChannelID, c.I, c.I.ID
 	c.Then(func(ctx context.Context) {
-		msg, err := c.D.Original(ctx, i)
+		msg, err := &discordgo.Message{ID: c.posted}, error(nil)
+		if c.posted == "" {
+			msg, err = c.D.Original(ctx, i)
+		}
 		if err != nil || msg == nil {
 			c.B.log.Warn("could not read the board message of a rematch", "channel", channel, "err", err)
 			return
