@@ -344,9 +344,6 @@ type Call struct {
 	Answered  bool      // Discord took the answer (or a deferral)
 	At        time.Time // when the interaction arrived
 	updated   string    // the message the answer updated in place ("": none)
-	// posted is the message a deferred component's answer posted as a
-	// follow-up: its "@original" stays the message clicked.
-	posted string
 	// acked: the answer acknowledged the click on its message without
 	// changing it (type 6), so that message is the interaction's
 	// "@original" although the answer updated nothing.

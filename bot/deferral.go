@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -30,9 +31,11 @@ func (c *Call) deferNow() {
 		return
 	}
 	r := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
-	if c.I.Message == nil {
-		// A command (or a modal not sent from a message): "thinking…",
-		// with the visibility its answer will have.
+	if c.I.Message == nil || c.rematch() {
+		// A command (or a modal not sent from a message), or a Rematch,
+		// whose answer is a new message: "thinking…", with the
+		// visibility its answer will have, and the answer's place, its
+		// "@original".
 		r.Type = discordgo.InteractionResponseDeferredChannelMessageWithSource
 		r.Data = &discordgo.InteractionResponseData{AllowedMentions: noMentions()}
 		if !c.publicAnswer() {
@@ -91,6 +94,9 @@ func acknowledged(err error) bool {
 // so a private answer to one of these (a refusal) replaces it with a
 // private follow-up (finishDeferred).
 func (c *Call) publicAnswer() bool {
+	if c.rematch() {
+		return true // the new game's lobby or board
+	}
 	d, ok := c.I.Data.(discordgo.ApplicationCommandInteractionData)
 	if ok && d.Name == En("leaderboard_cmd_name") {
 		return true
@@ -103,6 +109,17 @@ func (c *Call) publicAnswer() bool {
 		return true
 	}
 	return false
+}
+
+// rematch reports whether the interaction is a click on a final
+// scoreboard's Rematch, whose answer is the new game's lobby or board.
+func (c *Call) rematch() bool {
+	d, ok := c.I.Data.(discordgo.MessageComponentInteractionData)
+	if !ok {
+		return false
+	}
+	parts := strings.SplitN(d.CustomID, ":", 3)
+	return len(parts) == 3 && parts[1] == verbAgain
 }
 
 // close ends the answering: a deferral no longer goes out, and a deferred
@@ -187,14 +204,10 @@ func (c *Call) finishDeferred(ctx context.Context, r *discordgo.InteractionRespo
 			}
 		}
 	default:
-		var m *discordgo.Message
-		m, err = c.D.Followup(ctx, c.I, &discordgo.WebhookParams{
+		_, err = c.D.Followup(ctx, c.I, &discordgo.WebhookParams{
 			Content: d.Content, Embeds: d.Embeds, Components: d.Components, Flags: d.Flags,
 			Files: d.Files, AllowedMentions: d.AllowedMentions,
 		})
-		if err == nil && m != nil {
-			c.posted = m.ID
-		}
 	}
 	if err != nil {
 		c.B.log.Warn("deferred answer failed", "interaction", c.I.ID, "err", err)

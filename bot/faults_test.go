@@ -844,9 +844,9 @@ func TestStartAfterAGameOverWhoseLobbyWriteLostItsReply(t *testing.T) {
 }
 
 // A Rematch click answered after its deferral (the store frozen past
-// Discord's budget): its answer, the new game's board or lobby, is a
-// follow-up, and that message is the new table's; the final scoreboard,
-// the deferred click's "@original", stays the scoreboard.
+// Discord's budget) is deferred as a public "thinking…" message, which its
+// answer, the new game's board or lobby, becomes: that message is the new
+// table's, and the final scoreboard clicked stays the scoreboard.
 func TestDeferredRematch(t *testing.T) {
 	t.Parallel()
 	for _, lobby := range []bool{false, true} {
@@ -866,14 +866,12 @@ func TestDeferredRematch(t *testing.T) {
 			onDeferral(h, ps.Resume)
 			ps.Pause()
 			res := h.ClickOn("u1", score, rematchID)
-			require.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, res.Response().Type, "deferred: %s", res.Describe())
-			var posted []string
-			for _, c := range res.Calls {
-				if c.Op == "followup" && c.Params.Flags&discordgo.MessageFlagsEphemeral == 0 {
-					posted = append(posted, c.Interaction)
-				}
-			}
-			require.Len(t, posted, 1, "the answer is a message of its own: %s", res.Describe())
+			resp := res.Response()
+			require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, resp.Type, "deferred: %s", res.Describe())
+			assert.Zero(t, resp.Data.Flags&discordgo.MessageFlagsEphemeral, "public, as its answer")
+			answer := h.Rec.Message("orig-" + res.Calls[0].Interaction)
+			require.NotNil(t, answer, res.Describe())
+			assert.NotEmpty(t, tabletest.ComponentIDs(answer.Components), "the answer is shown on it")
 			score = h.Rec.Message(score.ID)
 			assert.Equal(t, before, score.Content, "the scoreboard stays")
 			assert.Equal(t, []string{rematchID}, tabletest.ComponentIDs(score.Components), "with its Rematch")
@@ -881,19 +879,49 @@ func TestDeferredRematch(t *testing.T) {
 			require.NoError(t, err)
 			td, err := decodeTableData(r.Meta)
 			require.NoError(t, err)
+			assert.Empty(t, td.Outbox, "nothing owed")
 			if !lobby {
 				require.NotNil(t, r.Data, "the rematch started")
-				require.NotEqual(t, score.ID, td.Board, "the new game's board is not the scoreboard")
-				nb := h.Rec.Message(td.Board)
-				require.NotNil(t, nb, "the new board is on Discord")
-				assert.NotEmpty(t, tabletest.ComponentIDs(nb.Components), "and plays")
+				assert.Equal(t, answer.ID, td.Board, "the new game's board is the answer")
 				return
 			}
 			require.Nil(t, r.Data, "a lobby")
-			assert.Empty(t, td.Outbox, "the lobby is shown")
-			ls := lobbies(h, "qwixx")
-			require.Len(t, ls, 1, "one lobby")
-			assert.NotEqual(t, score.ID, ls[0].ID)
+			assert.Equal(t, []*tabletest.Message{answer}, lobbies(h, "qwixx"), "the answer is the one lobby")
 		})
 	}
+}
+
+// A Rematch that starts at once, whose answer (the new board) Discord
+// refused, has its board posted by the bot token once the answer is known
+// lost: the new game is played on it, not left without a board.
+func TestRematchWhoseAnswerWasRefusedPostsItsBoard(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	score := h.playOut(h.openQwixx([]string{"u1"}, "easy"), &now)
+	var once sync.Once
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		var err error
+		if c.Op == "respond" {
+			once.Do(func() { err = &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadGateway}} })
+		}
+		return err
+	}
+	h.Rec.Mu.Unlock()
+	res := h.ClickOn("u1", score, rematchID)
+	r, err := h.Db.Get(context.Background(), h.Channel)
+	require.NoError(t, err)
+	require.NotNil(t, r.Data, "the rematch started: %s", res.Describe())
+	td, err := decodeTableData(r.Meta)
+	require.NoError(t, err)
+	require.NotEqual(t, score.ID, td.Board)
+	nb := h.Rec.Message(td.Board)
+	require.NotNil(t, nb, "the new board is on Discord: %s", res.Describe())
+	g := h.b.games["qwixx"]
+	st, err := g.Rules.Decode(r.Data)
+	require.NoError(t, err)
+	assert.Equal(t, customIDs(tableComponents(g, st, td, h.b.boardAt(g, h.Channel, td, st, ""))), tabletest.ComponentIDs(nb.Components), "its buttons play the game")
+	assert.Empty(t, td.Outbox, "nothing owed")
 }

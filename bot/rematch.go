@@ -3,7 +3,10 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
+	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -308,14 +311,16 @@ func (c *Call) rematchTakenBy(r *dixbot.Record) error {
 }
 
 // rememberBoard records, after the answer, the answer's message as the
-// board of the game the rematch started: its "@original", or the
-// follow-up a deferred click's answer posted.
+// board of the game the rematch (or a solo start) started. An answer that
+// never landed (Discord refused it, or its "thinking…" message went with
+// its refused edit) leaves the game no board: the board is then posted
+// with the bot token.
 func (c *Call) rememberBoard(g *present.Game) {
 	channel, i, origin := c.I.ChannelID, c.I, c.I.ID
 	c.Then(func(ctx context.Context) {
-		msg, err := &discordgo.Message{ID: c.posted}, error(nil)
-		if c.posted == "" {
-			msg, err = c.D.Original(ctx, i)
+		msg, err := c.D.Original(ctx, i)
+		if NotFound(err) {
+			msg, err = c.postFirstBoard(ctx, g, origin)
 		}
 		if err != nil || msg == nil {
 			c.B.log.Warn("could not read the board message of a rematch", "channel", channel, "err", err)
@@ -334,4 +339,37 @@ func (c *Call) rememberBoard(g *present.Game) {
 			c.B.log.Warn("could not record the board message of a rematch", "channel", channel, "err", err)
 		}
 	})
+}
+
+// postFirstBoard posts with the bot token the board of the channel's table
+// opened by the interaction origin, when it has no board yet: the game as
+// it stands. Its nonce is the table's, so that a post tried again is not
+// made twice.
+func (c *Call) postFirstBoard(ctx context.Context, g *present.Game, origin string) (*discordgo.Message, error) {
+	channel := c.I.ChannelID
+	sctx, cancel := context.WithTimeout(ctx, c.B.timeout)
+	r, err := c.B.get(sctx, channel)
+	cancel()
+	if err != nil {
+		return nil, err
+	}
+	td, err := decodeTableData(r.Meta)
+	if err != nil {
+		return nil, err
+	}
+	if r.Finished || r.Game != g.Rules.Name() || r.Data == nil || td.Origin != origin || td.Board != "" {
+		return nil, ErrNothingToDo
+	}
+	pb, st, err := c.B.drawBoard(g, r, td, "")
+	if err != nil {
+		return nil, err
+	}
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s/board/%s", channel, origin)
+	msg, err := c.D.Send(ctx, channel, &discordgo.MessageSend{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
+		Components: tableComponents(g, st, td, pb), AllowedMentions: noMentions()}, "dix"+strconv.FormatUint(h.Sum64(), 36))
+	if err == nil {
+		c.B.log.Info("board posted: the answer that started the game was lost", "channel", channel, "message", msg.ID)
+	}
+	return msg, err
 }
