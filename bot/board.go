@@ -278,7 +278,7 @@ func (c *Call) boardCommand(g *present.Game) error {
 // lobby (table "lobby <opening>") the new message is the lobby's.
 func (c *Call) adoptBoard(g *present.Game, table string, shown uint64) {
 	c.adoptPosted(g, table, shown, func(ctx context.Context) (*discordgo.Message, string, error) {
-		msg, err := c.D.Original(ctx, c.I)
+		msg, err := c.original(ctx, c.I)
 		return msg, "@original", err
 	})
 }

@@ -925,3 +925,29 @@ func TestRematchWhoseAnswerWasRefusedPostsItsBoard(t *testing.T) {
 	assert.Equal(t, customIDs(tableComponents(g, st, td, h.b.boardAt(g, h.Channel, td, st, ""))), tabletest.ComponentIDs(nb.Components), "its buttons play the game")
 	assert.Empty(t, td.Outbox, "nothing owed")
 }
+
+// A Rematch that starts at once whose answer landed, though the first read
+// of its message failed (Discord failing for a moment), still makes that
+// message the new game's board: the read is tried again.
+func TestRematchBoardReadAgain(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	score := h.playOut(h.openQwixx([]string{"u1"}, "easy"), &now)
+	var once sync.Once
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		var err error
+		if c.Op == "original" {
+			once.Do(func() { err = &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadGateway}} })
+		}
+		return err
+	}
+	h.Rec.Mu.Unlock()
+	res := h.ClickOn("u1", score, rematchID)
+	nb := res.Shown(nil)
+	require.NotNil(t, nb, res.Describe())
+	_, td, _ := h.qstate()
+	assert.Equal(t, nb.ID, td.Board, "the answer is the new game's board: %s", res.Describe())
+}

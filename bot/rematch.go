@@ -318,7 +318,7 @@ func (c *Call) rematchTakenBy(r *dixbot.Record) error {
 func (c *Call) rememberBoard(g *present.Game) {
 	channel, i, origin := c.I.ChannelID, c.I, c.I.ID
 	c.Then(func(ctx context.Context) {
-		msg, err := c.D.Original(ctx, i)
+		msg, err := c.original(ctx, i)
 		if NotFound(err) {
 			msg, err = c.postFirstBoard(ctx, g, origin)
 		}
@@ -372,4 +372,27 @@ func (c *Call) postFirstBoard(ctx context.Context, g *present.Game, origin strin
 		c.B.log.Info("board posted: the answer that started the game was lost", "channel", channel, "message", msg.ID)
 	}
 	return msg, err
+}
+
+// originalTries bounds the reads of an answer's message (original).
+const originalTries = 3
+
+// original is the message of the answer to i, read through its token,
+// tried again (originalTries in all) while Discord fails for a moment:
+// the answer landed or not, only Discord can say which message it is. A
+// board whose id stays unknown is made the board by the first click on
+// it (applyMove).
+func (c *Call) original(ctx context.Context, i *discordgo.Interaction) (*discordgo.Message, error) {
+	for try := 1; ; try++ {
+		msg, err := c.D.Original(ctx, i)
+		if err == nil || permanent(err) || try == originalTries {
+			return msg, err
+		}
+		c.B.log.Info("answer's message to be read again", "interaction", i.ID, "err", err)
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(editRetryPause):
+		}
+	}
 }
