@@ -951,3 +951,36 @@ func TestRematchBoardReadAgain(t *testing.T) {
 	_, td, _ := h.qstate()
 	assert.Equal(t, nb.ID, td.Board, "the answer is the new game's board: %s", res.Describe())
 }
+
+// A Rematch that starts at once whose board Discord would not name (every
+// read of the answer's message refused) has no board recorded; the first
+// click on that board makes it the board, and counts.
+func TestRematchBoardUnknownIsAdoptedByAClick(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	score := h.playOut(h.openQwixx([]string{"u1"}, "easy"), &now)
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		if c.Op == "original" {
+			return &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadGateway}}
+		}
+		return nil
+	}
+	h.Rec.Mu.Unlock()
+	nb := h.ClickOn("u1", score, rematchID).Shown(nil)
+	require.NotNil(t, nb)
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = nil
+	h.Rec.Mu.Unlock()
+	g, td, v := h.qstate()
+	require.Equal(t, "", td.Board, "not named")
+	require.Contains(t, g.ToDecide(), 0, "Alice decides")
+
+	res := h.ClickOn("u1", nb, h.qwixxMove(nb))
+	_, td, v2 := h.qstate()
+	assert.Greater(t, v2, v, "the click counts: %s", res.Describe())
+	assert.Equal(t, nb.ID, td.Board, "the message clicked is the board")
+	assert.Empty(t, td.Outbox, "nothing owed: no board before it to retire")
+}

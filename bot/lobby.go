@@ -213,7 +213,9 @@ func (td *tableData) adopt(r *dixbot.Record, g *present.Game, message string, v 
 		old.Via = ov
 	}
 	td.Board, td.BoardVia, td.Pic = message, v, nil
-	td.owe(r, now, old)
+	if old.Msg != "" {
+		td.owe(r, now, old)
+	}
 	td.repointPing(r, g, now)
 }
 

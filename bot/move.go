@@ -48,12 +48,14 @@ func (c *Call) applyMove(g *present.Game, p parsedID) error {
 		if olderThanBoard(c.I.Message, td.Board) {
 			return ErrStale // a message of an earlier game of the channel
 		}
-		if v := c.boardVia(); v != nil && laterID(v.Orig, td.Board) {
+		if v := c.boardVia(); v != nil && (laterID(v.Orig, td.Board) || td.Board == "" && td.Origin != "" && !laterID(td.Origin, v.Orig)) {
 			// A board posted again (/<game> board) whose adoption was
-			// lost: the click makes it the board. A later message that
-			// does not carry the id clicked (a ping, a notice) is no
-			// board: the id is forged, and the answer, made in place,
-			// would turn that message into one.
+			// lost, or the first board of a rematch or a solo start
+			// whose message Discord would not name: the click makes it
+			// the board. A later message that does not carry the id
+			// clicked (a ping, a notice) is no board: the id is forged,
+			// and the answer, made in place, would turn that message
+			// into one.
 			if !clickedOnMessage(c.I) {
 				return fmt.Errorf("%w: a message after the board that does not carry it", ErrBadCustomID)
 			}
