@@ -809,6 +809,7 @@ func TestStartAfterAGameOverWhoseLobbyWriteLostItsReply(t *testing.T) {
 	h := newHarnessOver(t, st)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.now = func() time.Time { return now }
+	h.b.timeout = harnessBudget // the game played out on a busy machine
 	h.openGame("qwixx", []string{"u1", "u2"}, nil)
 	st.noFinish.Store(true)
 	ctx := context.Background()
@@ -856,6 +857,7 @@ func TestDeferredRematch(t *testing.T) {
 			h := newQwixxHarnessOn(t, ps, false)
 			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 			h.b.now = func() time.Time { return now }
+			h.b.timeout = harnessBudget // the game played out on a busy machine
 			people := []string{"u1"}
 			if lobby {
 				people = append(people, "u2")
@@ -899,6 +901,7 @@ func TestRematchWhoseAnswerWasRefusedPostsItsBoard(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.now = func() time.Time { return now }
+	h.b.timeout = harnessBudget // the game played out on a busy machine
 	score := h.playOut(h.openQwixx([]string{"u1"}, "easy"), &now)
 	var once sync.Once
 	h.Rec.Mu.Lock()
@@ -934,6 +937,7 @@ func TestRematchBoardReadAgain(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.now = func() time.Time { return now }
+	h.b.timeout = harnessBudget // the game played out on a busy machine
 	score := h.playOut(h.openQwixx([]string{"u1"}, "easy"), &now)
 	var once sync.Once
 	h.Rec.Mu.Lock()
@@ -960,6 +964,7 @@ func TestRematchBoardUnknownIsAdoptedByAClick(t *testing.T) {
 	h := newQwixxHarness(t, false)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.now = func() time.Time { return now }
+	h.b.timeout = harnessBudget // the game played out on a busy machine
 	score := h.playOut(h.openQwixx([]string{"u1"}, "easy"), &now)
 	h.Rec.Mu.Lock()
 	h.Rec.Refuse = func(c tabletest.Call) error {
