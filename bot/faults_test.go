@@ -898,21 +898,8 @@ func TestDeferredRematch(t *testing.T) {
 // lost: the new game is played on it, not left without a board.
 func TestRematchWhoseAnswerWasRefusedPostsItsBoard(t *testing.T) {
 	t.Parallel()
-	h := newQwixxHarness(t, false)
-	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.now = func() time.Time { return now }
-	h.b.timeout = harnessBudget // the game played out on a busy machine
-	score := h.playOut(h.openQwixx([]string{"u1"}, "easy"), &now)
-	var once sync.Once
-	h.Rec.Mu.Lock()
-	h.Rec.Refuse = func(c tabletest.Call) error {
-		var err error
-		if c.Op == "respond" {
-			once.Do(func() { err = &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadGateway}} })
-		}
-		return err
-	}
-	h.Rec.Mu.Unlock()
+	h, score := soloScoreboard(t)
+	refuse502(h, "respond", 1)
 	res := h.ClickOn("u1", score, rematchID)
 	r, err := h.Db.Get(context.Background(), h.Channel)
 	require.NoError(t, err)
@@ -934,21 +921,8 @@ func TestRematchWhoseAnswerWasRefusedPostsItsBoard(t *testing.T) {
 // message the new game's board: the read is tried again.
 func TestRematchBoardReadAgain(t *testing.T) {
 	t.Parallel()
-	h := newQwixxHarness(t, false)
-	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.now = func() time.Time { return now }
-	h.b.timeout = harnessBudget // the game played out on a busy machine
-	score := h.playOut(h.openQwixx([]string{"u1"}, "easy"), &now)
-	var once sync.Once
-	h.Rec.Mu.Lock()
-	h.Rec.Refuse = func(c tabletest.Call) error {
-		var err error
-		if c.Op == "original" {
-			once.Do(func() { err = &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadGateway}} })
-		}
-		return err
-	}
-	h.Rec.Mu.Unlock()
+	h, score := soloScoreboard(t)
+	refuse502(h, "original", 1)
 	res := h.ClickOn("u1", score, rematchID)
 	nb := res.Shown(nil)
 	require.NotNil(t, nb, res.Describe())
@@ -961,24 +935,11 @@ func TestRematchBoardReadAgain(t *testing.T) {
 // click on that board makes it the board, and counts.
 func TestRematchBoardUnknownIsAdoptedByAClick(t *testing.T) {
 	t.Parallel()
-	h := newQwixxHarness(t, false)
-	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-	h.b.now = func() time.Time { return now }
-	h.b.timeout = harnessBudget // the game played out on a busy machine
-	score := h.playOut(h.openQwixx([]string{"u1"}, "easy"), &now)
-	h.Rec.Mu.Lock()
-	h.Rec.Refuse = func(c tabletest.Call) error {
-		if c.Op == "original" {
-			return &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadGateway}}
-		}
-		return nil
-	}
-	h.Rec.Mu.Unlock()
+	h, score := soloScoreboard(t)
+	refuse502(h, "original", -1)
 	nb := h.ClickOn("u1", score, rematchID).Shown(nil)
 	require.NotNil(t, nb)
-	h.Rec.Mu.Lock()
-	h.Rec.Refuse = nil
-	h.Rec.Mu.Unlock()
+	refuse502(h, "", 0)
 	g, td, v := h.qstate()
 	require.Equal(t, "", td.Board, "not named")
 	require.Contains(t, g.ToDecide(), 0, "Alice decides")
@@ -988,4 +949,32 @@ func TestRematchBoardUnknownIsAdoptedByAClick(t *testing.T) {
 	assert.Greater(t, v2, v, "the click counts: %s", res.Describe())
 	assert.Equal(t, nb.ID, td.Board, "the message clicked is the board")
 	assert.Empty(t, td.Outbox, "nothing owed: no board before it to retire")
+}
+
+// soloScoreboard is a harness whose Qwixx game of one person and an easy
+// computer seat is played out, and its final scoreboard.
+func soloScoreboard(t *testing.T) (*harness, *tabletest.Message) {
+	t.Helper()
+	h := newQwixxHarness(t, false)
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	h.b.timeout = harnessBudget // the game played out on a busy machine
+	return h, h.playOut(h.openQwixx([]string{"u1"}, "easy"), &now)
+}
+
+// refuse502 has Discord refuse the next n calls of op with a 502 (n < 0:
+// all of them; n == 0: none any more).
+func refuse502(h *harness, op string, n int) {
+	var mu sync.Mutex
+	h.Rec.Mu.Lock()
+	defer h.Rec.Mu.Unlock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if c.Op != op || n == 0 {
+			return nil
+		}
+		n--
+		return &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadGateway}}
+	}
 }

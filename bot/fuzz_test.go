@@ -306,8 +306,8 @@ func FuzzPlay(f *testing.F) {
 }
 
 // FuzzSessionFaults plays as FuzzPlayFaults does, with the game's own
-// commands (pause, settings, a hint, the log, leaving, stopping, a new
-// start…) given between clicks, and time passing with no due work run, so
+// commands (the board posted again, a hint, the log, a pause, leaving,
+// abandoning, a new start…) given between clicks, and time passing with no due work run, so
 // that an interaction finds the table's deadlines passed. The checks are
 // FuzzPlayFaults's; the board followed is the table's, whichever a command
 // opened.
