@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -118,8 +117,8 @@ func (c *Call) rematch() bool {
 	if !ok {
 		return false
 	}
-	parts := strings.SplitN(d.CustomID, ":", 3)
-	return len(parts) == 3 && parts[1] == verbAgain
+	p, err := parseID(d.CustomID, gameVerbs)
+	return err == nil && p.Verb == verbAgain
 }
 
 // close ends the answering: a deferral no longer goes out, and a deferred

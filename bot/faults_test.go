@@ -122,14 +122,7 @@ func onDeferral(h *harness, f func()) {
 // pictures says which files the message keeps, its new ones alone.
 func TestDeferredAnswerWithPicturesListsItsFiles(t *testing.T) {
 	t.Parallel()
-	ps := tabletest.NewPausedStore(tabletest.NewMemStore())
-	h := newQwixxHarnessOn(t, ps, true)
-	h.openQwixx([]string{"u1", "u2"})
-	h.b.deferAfter = 10 * time.Millisecond
-	onDeferral(h, ps.Resume)
-	ps.Pause()
-	res := h.qcommand("u1", "board")
-	assert.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, res.Response().Type, "deferred")
+	_, res := slowBoardCommand(t, true)
 	edits := 0
 	for _, c := range res.Calls {
 		if c.Op != "editOriginal" || len(c.Edit.Files) == 0 {
@@ -148,14 +141,7 @@ func TestDeferredAnswerWithPicturesListsItsFiles(t *testing.T) {
 // table's board is that public one.
 func TestDeferredBoardCommandPostsAPublicBoard(t *testing.T) {
 	t.Parallel()
-	ps := tabletest.NewPausedStore(tabletest.NewMemStore())
-	h := newQwixxHarnessOn(t, ps, false)
-	h.openQwixx([]string{"u1", "u2"})
-	h.b.deferAfter = 10 * time.Millisecond
-	onDeferral(h, ps.Resume)
-	ps.Pause()
-	res := h.qcommand("u2", "board")
-	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, res.Response().Type, "deferred")
+	h, res := slowBoardCommand(t, false)
 	shown := res.Shown(nil)
 	require.NotNil(t, shown, res.Describe())
 	assert.False(t, shown.Ephemeral, "the board is posted for everyone")
@@ -191,6 +177,22 @@ func TestDeferredBoardCommandRefusedKeepsTheBoard(t *testing.T) {
 	_, td, _ := h.qstate()
 	assert.Equal(t, board.ID, td.Board, "the board stays the table's")
 	assert.NotEmpty(t, tabletest.ComponentIDs(h.Rec.Message(board.ID).Components), "with its buttons")
+}
+
+// slowBoardCommand is /qwixx board given by u2 in a game of two, with or
+// without pictures, answered after its deferral: the store is frozen past
+// Discord's budget, and resumes once the deferral is sent.
+func slowBoardCommand(t *testing.T, pictures bool) (*harness, result) {
+	t.Helper()
+	ps := tabletest.NewPausedStore(tabletest.NewMemStore())
+	h := newQwixxHarnessOn(t, ps, pictures)
+	h.openQwixx([]string{"u1", "u2"})
+	h.b.deferAfter = 10 * time.Millisecond
+	onDeferral(h, ps.Resume)
+	ps.Pause()
+	res := h.qcommand("u2", "board")
+	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, res.Response().Type, "deferred")
+	return h, res
 }
 
 // lobbies are the public messages of the recorder that show a lobby of

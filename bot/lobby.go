@@ -3,10 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
-	"hash/fnv"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -185,9 +182,7 @@ func (x *cexec) claimLobby(ctx context.Context, e effect) (bool, error) {
 // lobbyNonce is the idempotency key of the lobby e posts: of its table,
 // for no other table's lobby to be taken for it.
 func (x *cexec) lobbyNonce(e effect) string {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%s/lobby/%s/%d", x.rec.Channel, x.td.opening(), e.ID)
-	return "dix" + strconv.FormatUint(h.Sum64(), 36)
+	return nonceOf("%s/lobby/%s/%d", x.rec.Channel, x.td.opening(), e.ID)
 }
 
 // recordLobby records in cur the lobby message this run found or posted,

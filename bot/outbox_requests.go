@@ -164,10 +164,17 @@ func (x *cexec) post(ctx context.Context, e effect, ms *discordgo.MessageSend) (
 	return msg, nil, err
 }
 
-// nonce is the idempotency key of the message effect e posts (Discord
-// keeps at most 25 characters).
+// nonce is the idempotency key of the message effect e posts.
 func (x *cexec) nonce(e effect) string {
+	return nonceOf("%s/%s/%d", x.rec.Channel, x.td.Board, e.ID)
+}
+
+// nonceOf is the idempotency key of a message the bot token posts, a hash
+// of what names it (format and args, as fmt's): Discord keeps at most 25
+// characters of a nonce
+// (https://discord.com/developers/docs/resources/message#create-message-jsonform-params).
+func nonceOf(format string, args ...any) string {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%s/%s/%d", x.rec.Channel, x.td.Board, e.ID)
+	fmt.Fprintf(h, format, args...)
 	return "dix" + strconv.FormatUint(h.Sum64(), 36)
 }

@@ -3,10 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
-	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -322,6 +319,9 @@ func (c *Call) rememberBoard(g *present.Game) {
 		if NotFound(err) {
 			msg, err = c.postFirstBoard(ctx, g, origin)
 		}
+		if errors.Is(err, ErrNothingToDo) {
+			return // another answer or click named the board
+		}
 		if err != nil || msg == nil {
 			c.B.log.Warn("could not read the board message of a rematch", "channel", channel, "err", err)
 			return
@@ -343,8 +343,10 @@ func (c *Call) rememberBoard(g *present.Game) {
 
 // postFirstBoard posts with the bot token the board of the channel's table
 // opened by the interaction origin, when it has no board yet: the game as
-// it stands. Its nonce is the table's, so that a post tried again is not
-// made twice.
+// it stands. The interaction's token cannot post it: the interaction was
+// never acknowledged, or the first follow-up of its deferral would edit
+// its "thinking…" message, deleted. Its nonce is the table's, so that a
+// post tried again is not made twice.
 func (c *Call) postFirstBoard(ctx context.Context, g *present.Game, origin string) (*discordgo.Message, error) {
 	channel := c.I.ChannelID
 	sctx, cancel := context.WithTimeout(ctx, c.B.timeout)
@@ -364,10 +366,8 @@ func (c *Call) postFirstBoard(ctx context.Context, g *present.Game, origin strin
 	if err != nil {
 		return nil, err
 	}
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%s/board/%s", channel, origin)
 	msg, err := c.D.Send(ctx, channel, &discordgo.MessageSend{Content: pb.Content, Embeds: pb.Embeds, Files: pb.Files,
-		Components: tableComponents(g, st, td, pb), AllowedMentions: noMentions()}, "dix"+strconv.FormatUint(h.Sum64(), 36))
+		Components: tableComponents(g, st, td, pb), AllowedMentions: noMentions()}, nonceOf("%s/board/%s", channel, origin))
 	if err == nil {
 		c.B.log.Info("board posted: the answer that started the game was lost", "channel", channel, "message", msg.ID)
 	}
