@@ -124,6 +124,9 @@ func (c *Call) lobbyButton(g *present.Game, p parsedID) error {
 			return err
 		}
 		td.Lobby++
+		if !started && !cancelled {
+			td.oweLobbyEdit(r, c.B.now(), c.I.Message.ID, c.boardVia())
+		}
 		return nil
 	})
 	if errors.Is(err, ErrStale) {
@@ -143,8 +146,15 @@ func (c *Call) lobbyButton(g *present.Game, p parsedID) error {
 		c.settleAnswer(r)
 		return c.showBoard(g, r, td)
 	}
+	if r.Data != nil {
+		// The change landed on a try whose reply was lost, and the game
+		// started since (r is the record as it stands): the message
+		// clicked is its board, which the answer shows, not the lobby.
+		return c.showBoard(g, r, td)
+	}
 	content, comps := lobbyView(g, td)
 	c.Update(content, nil, comps)
+	c.settleAnswer(r)
 	return nil
 }
 

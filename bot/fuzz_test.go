@@ -3,9 +3,12 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -321,6 +324,20 @@ func FuzzSessionFaults(f *testing.F) {
 	})
 }
 
+// FuzzLobbyFaults is FuzzSessionFaults from a lobby just opened: people
+// join and leave, computers take seats, the settings change and the game
+// starts under the same faults, with the game's commands between; once all
+// works again, the lobby's message shows the table as it stands.
+func FuzzLobbyFaults(f *testing.F) {
+	f.Add(uint8(0), []byte{2, 1, 0, 2, 2, 0, 4, 0, 5, 2, 0, 2, 5, 0, 33, 2, 0, 2, 0, 0, 0}, "")
+	f.Add(uint8(1), []byte{2, 1, 0, 5, 0, 1, 2, 2, 0, 2, 1, 1, 6, 0, 0, 2, 0, 4, 10, 0, 1, 2, 0, 2}, "")
+	f.Add(uint8(2), []byte{2, 1, 0, 7, 0, 0, 2, 2, 0, 2, 0, 6, 2, 0, 7, 11, 0, 200, 2, 0, 2, 8, 0, 0}, "a cat")
+	f.Add(uint8(68), []byte{2, 0, 4, 2, 1, 0, 9, 0, 17, 2, 0, 5, 5, 0, 1, 2, 0, 2, 0, 0, 0, 2, 1, 0}, "")
+	f.Fuzz(func(t *testing.T, pick uint8, steps []byte, text string) {
+		playFuzzed(t, pick, steps, text, fuzzLobby)
+	})
+}
+
 // FuzzPlayFaults is FuzzPlay with faults between its steps: store calls
 // failing unapplied, writes that land though their reply is lost, a store
 // too slow for an answer, Discord's requests refused with a 502 or a 429, an
@@ -492,7 +509,7 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 		// A reply lost: the table may send its answer again, which
 		// Discord refuses, having taken the first.
 		ops, once = 10, takenOnce
-		if mode == fuzzSession {
+		if mode >= fuzzSession {
 			ops = 12
 		}
 		flaky = &flakyStore{}
@@ -542,7 +559,16 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 	if pick&4 != 0 {
 		cpus = []string{g.Levels[int(pick>>3)%len(g.Levels)]}
 	}
-	board := h.openGame(game, []string{"u1", "u2", "u3"}, nil, cpus...)
+	var board *tabletest.Message
+	if mode == fuzzLobby {
+		// The lobby alone: the steps join, leave, seat computers, change
+		// the settings and start it.
+		i := h.startIx(game, "u1", nil)
+		i.ID = h.snowflake()
+		board = h.Run(i).Shown(nil)
+	} else {
+		board = h.openGame(game, []string{"u1", "u2", "u3"}, nil, cpus...)
+	}
 	require.NotNil(t, board)
 	var cmds []Command // the game's own command
 	for _, c := range h.b.Commands() {
@@ -620,15 +646,14 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 	for k := 0; k+2 < len(steps) && k < 3*60; k += 3 {
 		op, who, which := int(steps[k])%ops, steps[k+1], steps[k+2]
 		user := users[int(who)%len(users)]
-		if mode == fuzzSession {
+		if fuzzTrace {
+			t.Logf("step %d: op %d, %s, %d; the board followed %s", k/3, op, user, which, board.ID)
+		}
+		if mode >= fuzzSession {
 			// A command may have opened another board (a lobby, a
-			// rematch's): the table's board is followed.
-			if st, ok := h.St.Snapshot(h.Channel); ok {
-				if td, err := decodeTableData(st.Rec.Meta); err == nil {
-					if m := h.Rec.Message(td.Board); m != nil {
-						board = m
-					}
-				}
+			// rematch's): the table's board, or its lobby, is followed.
+			if m := tableMessage(h); m != nil {
+				board = m
 			}
 		}
 		switch op {
@@ -640,6 +665,9 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 			i.ID = h.snowflake()
 			i.Data = fuzzCommandData(cmds, which, who>>2, who^which, text, users[int(which)%len(users)], 0)
 			r := run(i)
+			if fuzzTrace {
+				t.Logf("command %+v: %s", i.Data, r.Describe())
+			}
 			once(t, r)
 			checkRefused(i.ID, user, r, before, had, refused)
 			if shown := r.Shown(nil); shown != nil && shown.Ephemeral && len(shown.Components) > 0 {
@@ -822,8 +850,21 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 		td, err = decodeTableData(rec.Meta)
 		require.NoError(t, err)
 	}
+	if fuzzTrace {
+		traceCalls(t, h, rec)
+	}
 	if rec.Data == nil {
-		return // a lobby
+		if rec.Finished {
+			return
+		}
+		// A lobby: its message shows it as it stands.
+		shown := tableMessage(h)
+		require.NotNil(t, shown, "the lobby is on Discord")
+		content, comps := lobbyView(h.b.games[rec.Game], td)
+		// (a rematch's lobby calls its people back above it)
+		assert.True(t, strings.HasSuffix(shown.Content, content), "the lobby shows the table as it stands: %q, not %q", shown.Content, content)
+		assert.Equal(t, customIDs(comps), tabletest.ComponentIDs(shown.Components), "the lobby shows the table as it stands")
+		return
 	}
 	gr := h.b.games[rec.Game]
 	st, err := gr.Rules.Decode(rec.Data)
@@ -840,6 +881,7 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 	}
 	shown := h.Rec.Message(td.Board)
 	require.NotNil(t, shown, "the board is on Discord")
+
 	pb := h.b.boardAt(gr, h.Channel, td, st, "")
 	assert.Equal(t, customIDs(tableComponents(gr, st, td, pb)), tabletest.ComponentIDs(shown.Components), "the board shows the game as it stands")
 }
@@ -851,7 +893,55 @@ const (
 	fuzzPlain   fuzzMode = iota // nothing: the game as played
 	fuzzFaults                  // the store's and Discord's faults, two processes
 	fuzzSession                 // the faults, the game's commands and time passing
+	fuzzLobby                   // fuzzSession from a lobby just opened
 )
+
+// fuzzTrace, set by DIXBOT_FUZZ_TRACE=1, has playFuzzed log its steps,
+// and at the end the table data and Discord's calls: a failing input,
+// replayed with go test -v -run 'FuzzX/<name>', tells what happened.
+var fuzzTrace = os.Getenv("DIXBOT_FUZZ_TRACE") != ""
+
+// traceCalls logs rec's table data and the calls Discord got.
+func traceCalls(t *testing.T, h *harness, rec *dixbot.Record) {
+	t.Logf("table data %s", rec.Meta)
+	for _, c := range h.Rec.Since(0) {
+		desc := ""
+		if c.Resp != nil {
+			desc = fmt.Sprintf("type %d", c.Resp.Type)
+			if c.Resp.Data != nil {
+				desc += fmt.Sprintf(" %.60q", c.Resp.Data.Content)
+			}
+		}
+		if c.Params != nil {
+			desc += fmt.Sprintf(" %.60q", c.Params.Content)
+		}
+		t.Logf("%s %s %s refused %v %s", c.Op, c.Interaction, c.Message, c.Refused, desc)
+	}
+}
+
+// tableMessage is the channel's table as Discord shows it: its board, or
+// its lobby's message; nil when none is known or on Discord.
+func tableMessage(h *harness) *tabletest.Message {
+	st, ok := h.St.Snapshot(h.Channel)
+	if !ok {
+		return nil
+	}
+	td, err := decodeTableData(st.Rec.Meta)
+	if err != nil {
+		return nil
+	}
+	id := td.Board
+	if v := td.BoardVia; st.Rec.Data == nil && v != nil {
+		// A lobby: its message, or its answer's ("@original").
+		id = v.Orig
+		if id == "" {
+			h.Rec.Mu.Lock()
+			id = h.Rec.Origs[v.Token]
+			h.Rec.Mu.Unlock()
+		}
+	}
+	return h.Rec.Message(id)
+}
 
 // originalRefused is the number of reads of the answer to the interaction
 // id Discord refused.

@@ -29,6 +29,46 @@ import (
 // effLobby: the lobby is shown on the answer of Via, else posted.
 const effLobby = "clobby"
 
+// effLobbyEdit: the lobby message Msg ("": the answer of Via) is edited
+// to show the lobby as it stands, unless the answer of Via did. Each
+// change of a lobby owes it (oweLobbyEdit), so that a change whose answer
+// Discord refused or never got (a deferred answer's edit refused, the
+// process dead before it), or whose answer is private (/<game> leave),
+// still shows on the lobby.
+const effLobbyEdit = "clobbyedit"
+
+// oweLobbyEdit owes the lobby message msg's edit after a change of the
+// lobby answered by v; it replaces any edit owed before, which it shows.
+func (td *tableData) oweLobbyEdit(r *dixbot.Record, now time.Time, msg string, v *Via) {
+	td.Outbox = slices.DeleteFunc(td.Outbox, func(e effect) bool { return e.Kind == effLobbyEdit })
+	td.owe(r, now, effect{Kind: effLobbyEdit, Msg: msg, Via: v})
+}
+
+// editLobby does the effect e: the lobby message, edited to show the
+// lobby as it stands, through the interaction of e.Via while its token is
+// valid (its "@original" is the lobby: the message clicked, or the
+// start's answer), else with the bot token.
+func (x *cexec) editLobby(ctx context.Context, e effect) error {
+	if x.rec.Data != nil {
+		return nil // started: the board shows the table
+	}
+	if v := x.ix; v != nil && e.Via != nil && v.Token == e.Via.Token && e.ID <= x.upTo {
+		return nil // this answer is the lobby's edit
+	}
+	content, comps := lobbyView(x.g, x.td)
+	if v := e.Via; v.usable(x.now) && (v.Orig == "" || v.Orig == e.Msg) {
+		err := x.d.FollowupEdit(ctx, v.Interaction(), "@original", &discordgo.WebhookEdit{Content: &content, Components: &comps, AllowedMentions: noMentions()})
+		if err == nil || ctx.Err() != nil || e.Msg == "" {
+			return err
+		}
+		x.b.log.Info("lobby edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
+	}
+	if e.Msg == "" {
+		return nil // the start's answer, whose id is not known, out of reach
+	}
+	return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: e.Msg, Content: &content, Components: &comps, AllowedMentions: noMentions()})
+}
+
 // oweLobby owes the lobby, to be shown by the answer of v.
 func (td *tableData) oweLobby(r *dixbot.Record, now time.Time, v *Via) {
 	td.Outbox = slices.DeleteFunc(td.Outbox, isLobbyOwed)

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -399,4 +400,105 @@ func TestLobbyButtonsSteady(t *testing.T) {
 	_, td, v2 := h.qstate()
 	assert.Len(t, td.Seats, 1, "the old lobby's Join seated nobody")
 	assert.Equal(t, v, v2)
+}
+
+// shownAsItStands checks that the lobby message id shows the lobby as
+// the store has it: its seats, its settings and its controls' ids.
+func shownAsItStands(t *testing.T, h *harness, game, id string) {
+	t.Helper()
+	rec, err := h.Db.Get(context.Background(), h.Channel)
+	require.NoError(t, err)
+	require.Nil(t, rec.Data, "a lobby")
+	td, err := decodeTableData(rec.Meta)
+	require.NoError(t, err)
+	content, comps := lobbyView(h.b.games[game], td)
+	shown := h.Rec.Message(id)
+	require.NotNil(t, shown)
+	assert.Equal(t, content, shown.Content, "the lobby shows the table as it stands")
+	assert.Equal(t, customIDs(comps), tabletest.ComponentIDs(shown.Components))
+}
+
+// /<game> leave in a lobby gives the seat back, and the lobby's message
+// no longer lists it: the command's own answer is private, so the lobby
+// is edited after it.
+func TestLeaveCommandInLobbyShowsOnTheLobby(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	lobby := h.qcommand("u1", "start").Shown(nil)
+	require.NotNil(t, lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
+	lobby = h.ClickOn("u3", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
+	require.Contains(t, lobby.Content, "Bob")
+	assert.Equal(t, locales.T("en", "table_left_lobby_you", nil), h.qcommand("u2", "leave").EphemeralText())
+	assert.NotContains(t, h.Rec.Message(lobby.ID).Content, "Bob")
+	shownAsItStands(t, h, "qwixx", lobby.ID)
+
+	// Once someone clicked the lobby, it is edited with the token of that
+	// click; before, with the start's.
+	h2 := newQwixxHarness(t, false)
+	lobby = h2.qcommand("u1", "start").Shown(nil)
+	h2.Run(h2.GameCommandIx("qwixx", "u2", "leave"))
+	shownAsItStands(t, h2, "qwixx", lobby.ID)
+}
+
+// A lobby change whose answer Discord refused (a slow store deferred it,
+// and the edit that was its answer got a 502) is shown on the lobby all
+// the same: the lobby's edit is owed with the change, and done after the
+// answer failed.
+func TestLobbyChangeWhoseAnswerWasRefusedIsShown(t *testing.T) {
+	t.Parallel()
+	ps := tabletest.NewPausedStore(tabletest.NewMemStore())
+	h := newQwixxHarnessOn(t, ps, false)
+	lobby := h.qcommand("u1", "start").Shown(nil)
+	require.NotNil(t, lobby)
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
+	h.b.deferAfter = 10 * time.Millisecond
+	h.Rec.Mu.Lock()
+	h.Rec.Refuse = func(c tabletest.Call) error {
+		switch {
+		case c.Op == "respond" && c.Resp.Type == discordgo.InteractionResponseDeferredMessageUpdate:
+			go ps.Resume()
+		case c.Op == "editOriginal":
+			return &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadGateway}}
+		}
+		return nil
+	}
+	h.Rec.Mu.Unlock()
+	ps.Pause()
+	res := h.ClickOn("u1", lobby, h.qmust(lobby, verbPace, ""), "evening")
+	require.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, res.Response().Type, "deferred: %s", res.Describe())
+	_, td, _ := h.qstate()
+	require.Equal(t, "evening", td.Pace, "the change is applied")
+	assert.Contains(t, h.Rec.Message(lobby.ID).Content, locales.T("en", "qwixx_pace_evening", nil))
+	shownAsItStands(t, h, "qwixx", lobby.ID)
+	assert.Empty(t, td.Outbox, "nothing owed once shown")
+}
+
+// A lobby click whose write landed but whose reply was lost, the game
+// started by the creator before the store is asked again: the click
+// counts (its person plays), and its answer shows the board on the
+// message clicked, now the board, not the lobby over it.
+func TestLobbyClickWhoseReplyWasLostAfterTheStart(t *testing.T) {
+	t.Parallel()
+	st := &lostReplyStore{}
+	h := newHarnessOver(t, st)
+	lobby := h.Run(h.startIx("qwixx", "u1", nil)).Shown(nil)
+	require.NotNil(t, lobby)
+	lobby = h.ClickOn("u3", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
+	join := h.ClickIx("u2", lobby, h.qmust(lobby, verbJoin, ""))
+	st.id = join.ID
+	st.between = func() { h.ClickOn("u1", lobby, h.qmust(lobby, verbGo, "")) }
+	h.Run(join)
+	rec, err := h.St.Get(context.Background(), h.Channel)
+	require.NoError(t, err)
+	require.NotNil(t, rec.Data, "started")
+	td, err := decodeTableData(rec.Meta)
+	require.NoError(t, err)
+	assert.Equal(t, 3, len(td.Seats), "the join counts")
+	board := h.Rec.Message(lobby.ID)
+	assert.NotContains(t, tabletest.ComponentIDs(board.Components), buttonID("qwixx", verbJoin, 0, ""), "the lobby drawn over the board")
+	g := h.b.games["qwixx"]
+	gs, err := g.Rules.Decode(rec.Data)
+	require.NoError(t, err)
+	assert.Equal(t, customIDs(tableComponents(g, gs, td, h.b.boardAt(g, h.Channel, td, gs, ""))), tabletest.ComponentIDs(board.Components), "the board shows the game")
 }

@@ -636,6 +636,8 @@ func (x *cexec) do(ctx context.Context, e effect) error {
 		return x.retire(ctx, e.Msg, e.Via)
 	case effLobby:
 		return x.showLobby(ctx, e)
+	case effLobbyEdit:
+		return x.editLobby(ctx, e)
 	case effEnd:
 		return x.b.gameEnded(ctx, x.rec, x.td)
 	case effFinish:

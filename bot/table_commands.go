@@ -225,6 +225,12 @@ func (c *Call) leaveCommand(g *present.Game) error {
 			lobby = true
 			td.Seats = slices.Delete(td.Seats, s, s+1)
 			td.Lobby++
+			// The answer is private: the lobby is edited after it.
+			msg, v := "", td.BoardVia
+			if v != nil {
+				msg = v.Orig
+			}
+			td.oweLobbyEdit(r, c.B.now(), msg, v)
 			return nil
 		}
 		st, err := g.Rules.Decode(r.Data)
@@ -253,9 +259,7 @@ func (c *Call) leaveCommand(g *present.Game) error {
 		key = "table_left_lobby_you"
 	}
 	c.Ephemeral(locales.T(c.Lang, key, nil), nil)
-	if !lobby {
-		c.settleAnswer(r)
-	}
+	c.settleAnswer(r)
 	return nil
 }
 
