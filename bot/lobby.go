@@ -47,7 +47,10 @@ func (td *tableData) oweLobbyEdit(r *dixbot.Record, now time.Time, msg string, v
 // editLobby does the effect e: the lobby message, edited to show the
 // lobby as it stands, through the interaction of e.Via while its token is
 // valid (its "@original" is the lobby: the message clicked, or the
-// start's answer), else with the bot token.
+// start's answer), else with the bot token. The lobby's fence keeps an
+// older lobby of this process from landing over a newer one; the write
+// that records the effect done owes the edit again if the lobby changed
+// since (lobbyAgain).
 func (x *cexec) editLobby(ctx context.Context, e effect) error {
 	if x.rec.Data != nil {
 		return nil // started: the board shows the table
@@ -56,17 +59,35 @@ func (x *cexec) editLobby(ctx context.Context, e effect) error {
 		return nil // this answer is the lobby's edit
 	}
 	content, comps := lobbyView(x.g, x.td)
-	if v := e.Via; v.usable(x.now) && (v.Orig == "" || v.Orig == e.Msg) {
-		err := x.d.FollowupEdit(ctx, v.Interaction(), "@original", &discordgo.WebhookEdit{Content: &content, Components: &comps, AllowedMentions: noMentions()})
-		if err == nil || ctx.Err() != nil || e.Msg == "" {
-			return err
+	edit := func() error {
+		if v := e.Via; v.usable(x.now) && (v.Orig == "" || v.Orig == e.Msg) {
+			err := x.d.FollowupEdit(ctx, v.Interaction(), "@original", &discordgo.WebhookEdit{Content: &content, Components: &comps, AllowedMentions: noMentions()})
+			if err == nil || ctx.Err() != nil || e.Msg == "" {
+				return err
+			}
+			x.b.log.Info("lobby edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
 		}
-		x.b.log.Info("lobby edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
+		if e.Msg == "" {
+			return nil // the start's answer, whose id is not known, out of reach
+		}
+		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: e.Msg, Content: &content, Components: &comps, AllowedMentions: noMentions()})
 	}
-	if e.Msg == "" {
-		return nil // the start's answer, whose id is not known, out of reach
+	seq := uint64(x.td.Lobby)
+	sent, err := x.b.boardFences.Send(e.Msg, shows{Seq: seq}, x.b.now(), edit)
+	if sent && err == nil {
+		x.lobbyShown, x.lobbyEdit = x.td.Lobby+1, e
 	}
-	return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: e.Msg, Content: &content, Components: &comps, AllowedMentions: noMentions()})
+	return err
+}
+
+// lobbyAgain owes the lobby's edit again, in cur, the table as stored,
+// when this run edited the lobby and the lobby changed since: another
+// process's answer of that change may have landed before the edit.
+func (x *cexec) lobbyAgain(r *dixbot.Record, cur *tableData) {
+	if x.lobbyShown == 0 || r.Data != nil || cur.Lobby+1 == x.lobbyShown || cur.opening() != x.td.opening() {
+		return
+	}
+	cur.oweLobbyEdit(r, x.b.now(), x.lobbyEdit.Msg, x.lobbyEdit.Via)
 }
 
 // oweLobby owes the lobby, to be shown by the answer of v.

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -501,4 +502,59 @@ func TestLobbyClickWhoseReplyWasLostAfterTheStart(t *testing.T) {
 	gs, err := g.Rules.Decode(rec.Data)
 	require.NoError(t, err)
 	assert.Equal(t, customIDs(tableComponents(g, gs, td, h.b.boardAt(g, h.Channel, td, gs, ""))), tabletest.ComponentIDs(board.Components), "the board shows the game")
+}
+
+// editBetween is the test Discord, but for the next edit through an
+// interaction's token: between runs before it (another process's change
+// and its answer), and Discord refuses it with a 502.
+type editBetween struct {
+	*tabletest.Recorder
+	between func()
+}
+
+func (d *editBetween) FollowupEdit(ctx context.Context, i *discordgo.Interaction, message string, e *discordgo.WebhookEdit) error {
+	if f := d.between; f != nil {
+		d.between = nil
+		f()
+		return &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadGateway}}
+	}
+	return d.Recorder.FollowupEdit(ctx, i, message, e)
+}
+
+// A lobby's edit that lands after another process's answer of a later
+// change (the edit owed by a join whose answer's reply was lost, sent with
+// the bot token once the interaction's token was refused) is owed again,
+// and the lobby then shows the table as it stands.
+func TestLobbyEditAfterALaterAnswerIsOwedAgain(t *testing.T) {
+	t.Parallel()
+	h := newEveryGameHarnessOn(t, tabletest.NewMemStore())
+	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	h.b.now = func() time.Time { return now }
+	other := h.everyGameBot()
+	other.now = h.b.now
+	lobby := h.Run(h.startIx("qwixx", "u1", nil)).Shown(nil)
+	require.NotNil(t, lobby)
+	join := h.ClickIx("u2", lobby, h.qmust(lobby, verbJoin, ""))
+	h.Rec.Mu.Lock()
+	h.Rec.Lose = func(c tabletest.Call) error {
+		if c.Op == "respond" && c.Interaction == join.ID {
+			return errors.New("read: connection reset by peer")
+		}
+		return nil
+	}
+	h.Rec.Mu.Unlock()
+	d := &editBetween{Recorder: h.Rec, between: func() {
+		// Another process: Chloé joins, and its answer lands.
+		other.Serve(h.Rec, &discordgo.InteractionCreate{Interaction: h.ClickIx("u3", lobby, h.qmust(lobby, verbJoin, ""))}, h.Raw())
+	}}
+	h.b.Serve(d, &discordgo.InteractionCreate{Interaction: join}, h.Raw())
+	require.Nil(t, d.between, "the join's lobby edit went through the interaction")
+	assert.Contains(t, h.Rec.Message(lobby.ID).Content, "Bob")
+	rec, err := h.Db.Get(context.Background(), h.Channel)
+	require.NoError(t, err)
+	require.False(t, rec.Due.IsZero(), "the lobby's edit is owed")
+	now = rec.Due
+	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
+	shownAsItStands(t, h, "qwixx", lobby.ID)
+	assert.Contains(t, h.Rec.Message(lobby.ID).Content, "Chloé")
 }

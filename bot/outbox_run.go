@@ -454,6 +454,7 @@ func (x *cexec) recordDone(r *dixbot.Record, cur *tableData, done uint32, wait t
 	}
 	cur.Pic = x.boardPicture(r, cur)
 	x.recordLobby(cur, r.Data)
+	x.lobbyAgain(r, cur)
 	// The game moved on since the board was edited or answered: a
 	// newer change's answer may have landed before, and the board may
 	// show an older game. The board is shown again.
@@ -558,7 +559,11 @@ type cexec struct {
 	recent    []*discordgo.Message
 	hold      *Hold // the run's hold on the effects: only while it lasts does it post
 	lobby     *Via  // the lobby message this run found or posted (lobby.go)
-	held      boardHold
+	// lobbyShown is the lobby counter plus one of the lobby this run's
+	// edit lobbyEdit put on the lobby message (0: none).
+	lobbyShown uint32
+	lobbyEdit  effect
+	held       boardHold
 	// others are the processes of earlier changes whose board edits this
 	// run counted shown by its own answer, owed again in their names
 	// (recordDone).
