@@ -60,7 +60,7 @@ func (x *cexec) editLobby(ctx context.Context, e effect) error {
 	}
 	content, comps := lobbyView(x.g, x.td)
 	edit := func() error {
-		if v := e.Via; v.usable(x.now) && (v.Orig == "" || v.Orig == e.Msg) {
+		if v := e.Via; v.usable(x.now) && v.Token != x.lost && (v.Orig == "" || v.Orig == e.Msg) {
 			err := x.d.FollowupEdit(ctx, v.Interaction(), "@original", &discordgo.WebhookEdit{Content: &content, Components: &comps, AllowedMentions: noMentions()})
 			if err == nil || ctx.Err() != nil || e.Msg == "" {
 				return err

@@ -490,18 +490,9 @@ func TestLobbyClickWhoseReplyWasLostAfterTheStart(t *testing.T) {
 	st.id = join.ID
 	st.between = func() { h.ClickOn("u1", lobby, h.qmust(lobby, verbGo, "")) }
 	h.Run(join)
-	rec, err := h.St.Get(context.Background(), h.Channel)
-	require.NoError(t, err)
-	require.NotNil(t, rec.Data, "started")
-	td, err := decodeTableData(rec.Meta)
-	require.NoError(t, err)
+	_, td, _ := h.qstate()
 	assert.Equal(t, 3, len(td.Seats), "the join counts")
-	board := h.Rec.Message(lobby.ID)
-	assert.NotContains(t, tabletest.ComponentIDs(board.Components), buttonID("qwixx", verbJoin, 0, ""), "the lobby drawn over the board")
-	g := h.b.games["qwixx"]
-	gs, err := g.Rules.Decode(rec.Data)
-	require.NoError(t, err)
-	assert.Equal(t, customIDs(tableComponents(g, gs, td, h.b.boardAt(g, h.Channel, td, gs, ""))), tabletest.ComponentIDs(board.Components), "the board shows the game")
+	boardShowsTheGame(t, h, lobby.ID)
 }
 
 // editBetween is the test Discord, but for the next edit through an
@@ -557,4 +548,42 @@ func TestLobbyEditAfterALaterAnswerIsOwedAgain(t *testing.T) {
 	require.NoError(t, h.b.runDueOn(context.Background(), h.Rec, h.Channel, now))
 	shownAsItStands(t, h, "qwixx", lobby.ID)
 	assert.Contains(t, h.Rec.Message(lobby.ID).Content, "Chloé")
+}
+
+// A Go refused (too few seats) with a private answer, then delivered
+// again once someone joined, starts the game: its answer is refused
+// (Discord took the first), and the board is drawn on the lobby's message
+// with the bot token, not through the interaction, whose "@original" is
+// the private refusal.
+func TestGoDeliveredAgainAfterItsRefusalDrawsTheBoard(t *testing.T) {
+	t.Parallel()
+	h := newQwixxHarness(t, false)
+	lobby := h.qcommand("u1", "start").Shown(nil)
+	require.NotNil(t, lobby)
+	goIx := h.ClickIx("u1", lobby, h.qmust(lobby, verbGo, ""))
+	refusal := h.Run(goIx)
+	require.NotNil(t, refusal.Shown(nil))
+	require.True(t, refusal.Shown(nil).Ephemeral, "refused: %s", refusal.Describe())
+	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
+	again := *goIx
+	h.Run(&again)
+	assert.Equal(t, locales.T("en", "err_too_few", map[string]any{"Min": 2}), h.Rec.Message(refusal.Shown(nil).ID).Content, "the private refusal stays as it was")
+	boardShowsTheGame(t, h, lobby.ID)
+}
+
+// boardShowsTheGame checks that the message id shows the channel's game
+// as the store has it: a board with its buttons.
+func boardShowsTheGame(t *testing.T, h *harness, id string) {
+	t.Helper()
+	rec, err := h.Db.Get(context.Background(), h.Channel)
+	require.NoError(t, err)
+	require.NotNil(t, rec.Data, "started")
+	td, err := decodeTableData(rec.Meta)
+	require.NoError(t, err)
+	g := h.b.games[rec.Game]
+	st, err := g.Rules.Decode(rec.Data)
+	require.NoError(t, err)
+	board := h.Rec.Message(id)
+	require.NotNil(t, board)
+	assert.Equal(t, customIDs(tableComponents(g, st, td, h.b.boardAt(g, h.Channel, td, st, ""))), tabletest.ComponentIDs(board.Components), "the board shows the game")
 }

@@ -342,7 +342,7 @@ func (b *Bot) retryMissing(ctx context.Context, d DiscordAPI, channel string, ix
 		return mark, err
 	}
 	b.wakeAt(rec.Due)
-	return b.runEffectsMark(ctx, d, rec, nil, heldBy(ix, claimed), 0, nil)
+	return b.runEffectsMark(ctx, d, rec, nil, heldBy(ix, claimed), "", 0, nil)
 }
 
 // logMissing logs what a run of the outbox left of the board's mark:

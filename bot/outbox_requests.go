@@ -78,7 +78,7 @@ func (x *cexec) editVia(ctx context.Context, message string, we *discordgo.Webho
 	if x.ix.usable(x.now) && x.ix.Orig == message {
 		v = x.ix
 	}
-	if v.usable(x.now) && (v.Orig == "" || v.Orig == message) {
+	if v.usable(x.now) && v.Token != x.lost && (v.Orig == "" || v.Orig == message) {
 		err := x.d.FollowupEdit(ctx, v.Interaction(), "@original", we)
 		if err == nil || ctx.Err() != nil {
 			return err
@@ -97,7 +97,7 @@ func (x *cexec) editVia(ctx context.Context, message string, we *discordgo.Webho
 func (x *cexec) retire(ctx context.Context, message string, v *Via) error {
 	none := []discordgo.MessageComponent{}
 	edit := func() error {
-		if v.usable(x.now) {
+		if v.usable(x.now) && v.Token != x.lost {
 			id := message
 			if v.Orig == "" || v.Orig == message {
 				id = "@original"

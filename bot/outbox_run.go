@@ -176,7 +176,11 @@ func (c *Call) settleAnswer(rec *dixbot.Record) {
 		// with the game as stored and owes the board's edit again if
 		// the game moved on (recordDone, fold.applyOn), with no read of
 		// its own.
-		mk, err := c.B.runEffectsMark(ctx, c.B.apiFor(ctx), rec, c.wrote.of(rec), heldBy(c.answeredVia(), written), 0, c.racedShown)
+		lost := ""
+		if !c.Answered {
+			lost = c.I.Token
+		}
+		mk, err := c.B.runEffectsMark(ctx, c.B.apiFor(ctx), rec, c.wrote.of(rec), heldBy(c.answeredVia(), written), lost, 0, c.racedShown)
 		c.notice.ran, c.notice.after = true, mk
 		c.B.leftForLater(rec.Channel, err)
 	})
@@ -190,7 +194,7 @@ func (c *Call) settleAnswer(rec *dixbot.Record) {
 // numbered up to tried may have been done in part by a process that died
 // (a ping it posted is looked for before it is posted again).
 func (b *Bot) runEffects(ctx context.Context, d DiscordAPI, rec *dixbot.Record, ix *Via, tried uint32) error {
-	_, err := b.runEffectsMark(ctx, d, rec, nil, ix, tried, nil)
+	_, err := b.runEffectsMark(ctx, d, rec, nil, ix, "", tried, nil)
 	return err
 }
 
@@ -224,12 +228,15 @@ func (w *written) take(rec *dixbot.Record) *tableData {
 }
 
 // runEffectsMark is runEffects, returning the board's mark as the
-// run left it (nil: the board is there); td, when not nil, is rec's table
+// run left it (nil: the board is there); lost is the token of the
+// interaction whose change wrote rec when its answer did not land: its
+// "@original" may be another delivery's answer (a private message), so
+// nothing is edited through it (cexec.lost); td, when not nil, is rec's table
 // data, decoded, which the run may read; shown, when not nil, is the game
 // data an answer put on the board, which may have landed after a later
 // change's answer: the effects are then recorded (or folded) with the
 // board's edit owed again if the game as stored moved on from it.
-func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Record, td *tableData, ix *Via, tried uint32, shown []byte) (*Missing, error) {
+func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Record, td *tableData, ix *Via, lost string, tried uint32, shown []byte) (*Missing, error) {
 	mu := &b.channelLocks[fnv32(rec.Channel)%uint32(len(b.channelLocks))]
 	mu.Lock()
 	defer mu.Unlock()
@@ -271,7 +278,7 @@ func (b *Bot) runEffectsMark(ctx context.Context, d DiscordAPI, rec *dixbot.Reco
 		b.oweShownAgain(ctx, rec, table, shown)
 		return nil, nil
 	}
-	x := &cexec{b: b, d: d, rec: rec, td: td, g: g, ix: ix, upTo: upTo, tried: tried, now: time.Now(),
+	x := &cexec{b: b, d: d, rec: rec, td: td, g: g, ix: ix, lost: lost, upTo: upTo, tried: tried, now: time.Now(),
 		posted: map[uint32]Via{}, hold: ours, held: boardHold{missing: td.Missing, at: b.now()}, shown: shown, unchecked: shown != nil}
 	x.pic, x.pic0 = td.startPicture(ix, rec.Version == answered), clonePtr(td.Pic)
 	var done uint32
@@ -452,6 +459,7 @@ func (x *cexec) recordDone(r *dixbot.Record, cur *tableData, done uint32, wait t
 			p.ID, p.Via, p.Eff = v.Orig, viaOrNil(v), 0
 		}
 	}
+	x.forgetLost(cur)
 	cur.Pic = x.boardPicture(r, cur)
 	x.recordLobby(cur, r.Data)
 	x.lobbyAgain(r, cur)
@@ -484,6 +492,25 @@ func (x *cexec) recordDone(r *dixbot.Record, cur *tableData, done uint32, wait t
 		cur.outboxDue(r, now)
 	}
 	return nil
+}
+
+// forgetLost takes the token of the interaction whose answer did not land
+// (x.lost) out of cur: the board's and the effects' messages are then
+// edited with the bot token.
+func (x *cexec) forgetLost(cur *tableData) {
+	if x.lost == "" {
+		return
+	}
+	forget := func(v *Via) *Via {
+		if v == nil || v.Token != x.lost {
+			return v
+		}
+		return &Via{Orig: v.Orig}
+	}
+	cur.BoardVia = forget(cur.BoardVia)
+	for i := range cur.Outbox {
+		cur.Outbox[i].Via = forget(cur.Outbox[i].Via)
+	}
 }
 
 // pingRef is the number of the ping effect whose message a settle effect
@@ -539,12 +566,16 @@ func (td *tableData) oweAgain(by string) bool {
 
 // cexec does the effects of a game.
 type cexec struct {
-	b      *Bot
-	d      DiscordAPI
-	rec    *dixbot.Record // the record as it stands (the freshest read)
-	td     *tableData
-	g      *present.Game
-	ix     *Via   // the interaction whose change owed effects up to upTo (nil: none)
+	b   *Bot
+	d   DiscordAPI
+	rec *dixbot.Record // the record as it stands (the freshest read)
+	td  *tableData
+	g   *present.Game
+	ix  *Via // the interaction whose change owed effects up to upTo (nil: none)
+	// lost is the token of the interaction whose change owed the effects
+	// when its answer did not land ("": none): no edit goes through it,
+	// and the table forgets it (recordDone).
+	lost   string
 	upTo   uint32 // the last effect owed by ix's change
 	tried  uint32 // the last effect another try may have done in part
 	now    time.Time
