@@ -115,8 +115,8 @@ func (c *Call) lobbyButton(g *present.Game, p parsedID) error {
 			// ping, a notice) is no lobby, and the id is forged.
 			return fmt.Errorf("%w: a lobby's id on a message that does not carry it", ErrBadCustomID)
 		}
-		if v := c.boardVia(); v != nil {
-			td.BoardVia = v
+		if m := c.I.Message; m != nil && m.Flags&discordgo.MessageFlagsEphemeral == 0 {
+			td.noteLobby(m.ID)
 		}
 		td.lobbyPosted(r)
 		var err error
@@ -125,7 +125,7 @@ func (c *Call) lobbyButton(g *present.Game, p parsedID) error {
 		}
 		td.Lobby++
 		if !started && !cancelled {
-			td.oweLobbyEdit(r, c.B.now(), c.I.Message.ID, c.boardVia())
+			td.oweLobbyEdit(r, c.B.now())
 		}
 		return nil
 	})

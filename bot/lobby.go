@@ -29,53 +29,74 @@ import (
 // effLobby: the lobby is shown on the answer of Via, else posted.
 const effLobby = "clobby"
 
-// effLobbyEdit: the lobby message Msg ("": the answer of Via) is edited
-// to show the lobby as it stands, unless the answer of Via did. Each
-// change of a lobby owes it (oweLobbyEdit), so that a change whose answer
-// Discord refused or never got (a deferred answer's edit refused, the
-// process dead before it), or whose answer is private (/<game> leave),
-// still shows on the lobby.
+// effLobbyEdit: the lobby message is edited to show the lobby as it
+// stands, unless the answer of the change that owed it did. Each change of
+// a lobby owes it (oweLobbyEdit), so that a change whose answer Discord
+// refused or never got (a deferred answer's edit refused, the process dead
+// before it), or whose answer is private (/<game> leave), still shows on
+// the lobby.
 const effLobbyEdit = "clobbyedit"
 
-// oweLobbyEdit owes the lobby message msg's edit after a change of the
-// lobby answered by v; it replaces any edit owed before, which it shows.
-func (td *tableData) oweLobbyEdit(r *dixbot.Record, now time.Time, msg string, v *Via) {
+// oweLobbyEdit owes the lobby message's edit after a change of the lobby;
+// it replaces any edit owed before, which it shows.
+func (td *tableData) oweLobbyEdit(r *dixbot.Record, now time.Time) {
 	td.Outbox = slices.DeleteFunc(td.Outbox, func(e effect) bool { return e.Kind == effLobbyEdit })
-	td.owe(r, now, effect{Kind: effLobbyEdit, Msg: msg, Via: v})
+	td.owe(r, now, effect{Kind: effLobbyEdit})
+}
+
+// noteLobby records id, a public message clicked as the lobby, as the
+// lobby's message (tableData.BoardVia): the start's answer, whose token
+// still edits it, when no message was known; another message (a lobby
+// posted again) without a token, which the click's own is once the click
+// is answered (recordDone): no token is recorded before its interaction is
+// answered, whose "@original" might otherwise be another delivery's
+// private answer.
+func (td *tableData) noteLobby(id string) {
+	switch v := td.BoardVia; {
+	case v == nil || v.Orig != "" && v.Orig != id:
+		td.BoardVia = &Via{Orig: id}
+	case v.Orig == "":
+		w := *v
+		w.Orig = id
+		td.BoardVia = &w
+	}
 }
 
 // editLobby does the effect e: the lobby message, edited to show the
-// lobby as it stands, through the interaction of e.Via while its token is
-// valid (its "@original" is the lobby: the message clicked, or the
-// start's answer), else with the bot token. The lobby's fence keeps an
-// older lobby of this process from landing over a newer one; the write
-// that records the effect done owes the edit again if the lobby changed
-// since (lobbyAgain).
+// lobby as it stands, through the interaction recorded as the lobby's
+// (tableData.BoardVia) while its token is valid, else with the bot token.
+// The lobby's fence keeps an older lobby of this process from landing
+// over a newer one; the write that records the effect done owes the edit
+// again if the lobby changed since (lobbyAgain).
 func (x *cexec) editLobby(ctx context.Context, e effect) error {
 	if x.rec.Data != nil {
 		return nil // started: the board shows the table
 	}
-	if v := x.ix; v != nil && e.Via != nil && v.Token == e.Via.Token && e.ID <= x.upTo {
-		return nil // this answer is the lobby's edit
+	v := x.td.BoardVia
+	msg := ""
+	if v != nil {
+		msg = v.Orig
+	}
+	if ix := x.ix; ix != nil && ix.Orig != "" && ix.Orig == msg && e.ID <= x.upTo {
+		return nil // the answer of the change that owed it showed it
 	}
 	content, comps := lobbyView(x.g, x.td)
 	edit := func() error {
-		if v := e.Via; v.usable(x.now) && v.Token != x.lost && (v.Orig == "" || v.Orig == e.Msg) {
+		if v.usable(x.now) && v.Token != x.lost {
 			err := x.d.FollowupEdit(ctx, v.Interaction(), "@original", &discordgo.WebhookEdit{Content: &content, Components: &comps, AllowedMentions: noMentions()})
-			if err == nil || ctx.Err() != nil || e.Msg == "" {
+			if err == nil || ctx.Err() != nil || msg == "" {
 				return err
 			}
 			x.b.log.Info("lobby edit through the interaction refused; editing with the bot token", "channel", x.rec.Channel, "err", err)
 		}
-		if e.Msg == "" {
+		if msg == "" {
 			return nil // the start's answer, whose id is not known, out of reach
 		}
-		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: e.Msg, Content: &content, Components: &comps, AllowedMentions: noMentions()})
+		return x.d.Edit(ctx, &discordgo.MessageEdit{Channel: x.rec.Channel, ID: msg, Content: &content, Components: &comps, AllowedMentions: noMentions()})
 	}
-	seq := uint64(x.td.Lobby)
-	sent, err := x.b.boardFences.Send(e.Msg, shows{Seq: seq}, x.b.now(), edit)
+	sent, err := x.b.boardFences.Send(msg, shows{Seq: uint64(x.td.Lobby)}, x.b.now(), edit)
 	if sent && err == nil {
-		x.lobbyShown, x.lobbyEdit = x.td.Lobby+1, e
+		x.lobbyShown = x.td.Lobby + 1
 	}
 	return err
 }
@@ -87,7 +108,7 @@ func (x *cexec) lobbyAgain(r *dixbot.Record, cur *tableData) {
 	if x.lobbyShown == 0 || r.Data != nil || cur.Lobby+1 == x.lobbyShown || cur.opening() != x.td.opening() {
 		return
 	}
-	cur.oweLobbyEdit(r, x.b.now(), x.lobbyEdit.Msg, x.lobbyEdit.Via)
+	cur.oweLobbyEdit(r, x.b.now())
 }
 
 // oweLobby owes the lobby, to be shown by the answer of v.

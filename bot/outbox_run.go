@@ -448,9 +448,10 @@ func (x *cexec) recordDone(r *dixbot.Record, cur *tableData, done uint32, wait t
 		keep = append(keep, e)
 	}
 	cur.Outbox = keep
-	if v := x.ix; v.usable(x.now) && v.Orig != "" && v.Orig == cur.Board && (!cur.BoardVia.usable(x.now) || cur.BoardVia.At <= v.At) {
-		// The newest click answered on the board: its token edits the
-		// board for the longest. Recorded once answered, so no request
+	if v := x.ix; v.usable(x.now) && v.Orig != "" && (v.Orig == cur.Board || r.Data == nil && cur.BoardVia != nil && v.Orig == cur.BoardVia.Orig) &&
+		(!cur.BoardVia.usable(x.now) || cur.BoardVia.At <= v.At) {
+		// The newest click answered on the board (or the lobby): its token
+		// edits it for the longest. Recorded once answered, so no request
 		// goes through a token before its interaction is answered.
 		cur.BoardVia = v
 	}
@@ -591,9 +592,8 @@ type cexec struct {
 	hold      *Hold // the run's hold on the effects: only while it lasts does it post
 	lobby     *Via  // the lobby message this run found or posted (lobby.go)
 	// lobbyShown is the lobby counter plus one of the lobby this run's
-	// edit lobbyEdit put on the lobby message (0: none).
+	// edit put on the lobby message (0: none).
 	lobbyShown uint32
-	lobbyEdit  effect
 	held       boardHold
 	// others are the processes of earlier changes whose board edits this
 	// run counted shown by its own answer, owed again in their names

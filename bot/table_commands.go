@@ -225,12 +225,7 @@ func (c *Call) leaveCommand(g *present.Game) error {
 			lobby = true
 			td.Seats = slices.Delete(td.Seats, s, s+1)
 			td.Lobby++
-			// The answer is private: the lobby is edited after it.
-			msg, v := "", td.BoardVia
-			if v != nil {
-				msg = v.Orig
-			}
-			td.oweLobbyEdit(r, c.B.now(), msg, v)
+			td.oweLobbyEdit(r, c.B.now()) // the answer is private
 			return nil
 		}
 		st, err := g.Rules.Decode(r.Data)
