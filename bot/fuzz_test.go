@@ -333,6 +333,7 @@ func FuzzLobbyFaults(f *testing.F) {
 	f.Add(uint8(1), []byte{2, 1, 0, 5, 0, 1, 2, 2, 0, 2, 1, 1, 6, 0, 0, 2, 0, 4, 10, 0, 1, 2, 0, 2}, "")
 	f.Add(uint8(2), []byte{2, 1, 0, 7, 0, 0, 2, 2, 0, 2, 0, 6, 2, 0, 7, 11, 0, 200, 2, 0, 2, 8, 0, 0}, "a cat")
 	f.Add(uint8(68), []byte{2, 0, 4, 2, 1, 0, 9, 0, 17, 2, 0, 5, 5, 0, 1, 2, 0, 2, 0, 0, 0, 2, 1, 0}, "")
+	f.Add(uint8(1), []byte{10, 0, 129, 2, 1, 0, 10, 4, 131, 2, 0, 2, 10, 0, 128, 10, 8, 130}, "")
 	f.Fuzz(func(t *testing.T, pick uint8, steps []byte, text string) {
 		playFuzzed(t, pick, steps, text, fuzzLobby)
 	})
@@ -571,7 +572,8 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 	}
 	require.NotNil(t, board)
 	var cmds []Command // the game's own command
-	for _, c := range h.b.Commands() {
+	all := h.b.Commands()
+	for _, c := range all {
 		if c.Name == game {
 			cmds = append(cmds, c)
 		}
@@ -658,12 +660,17 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 		}
 		switch op {
 		case 10:
-			// A command of the game's, well formed, by user.
+			// A command of the game's, well formed, by user; or, now and
+			// then, another game's or the table's.
 			before, had := h.St.Snapshot(h.Channel)
 			refused := refusals(h)
 			i := h.Base(user, discordgo.InteractionApplicationCommand)
 			i.ID = h.snowflake()
-			i.Data = fuzzCommandData(cmds, which, who>>2, who^which, text, users[int(which)%len(users)], 0)
+			pool := cmds
+			if which&128 != 0 {
+				pool = all
+			}
+			i.Data = fuzzCommandData(pool, which, who>>2, who^which, text, users[int(which)%len(users)], 0)
 			r := run(i)
 			if fuzzTrace {
 				t.Logf("command %+v: %s", i.Data, r.Describe())
