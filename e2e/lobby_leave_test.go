@@ -1,0 +1,57 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/dixgame/dixbot/internal/browsertest"
+	"github.com/dixgame/dixbot/internal/fakediscord"
+)
+
+// TestLobbyLeaveCommand: /qwixx leave in a lobby, on the stand-in, is
+// answered privately, and the lobby's message then stops listing the
+// person who left, as the other players see it in headless Chromium
+// (written to DIX_SCREENSHOT_DIR when set).
+func TestLobbyLeaveCommand(t *testing.T) {
+	t.Parallel()
+	fake := fakediscord.Start(t)
+	t.Cleanup(func() { noViolations(t, fake) })
+	w := &world{fake: fake, cfg: baseConfig(t, fake, "")}
+	w.bot = startApp(t, w.cfg)
+	tb := w.table(t, "en-US", "Alice", "Bruno", "Chloé")
+	r := tb.command(tb.users[0], "/qwixx start")
+	require.NotNil(t, r.Message, "the lobby: %s", describe(r))
+	lobby := tb.gameClick("qwixx", tb.users[1], *r.Message, "join", "")
+	lobby = tb.gameClick("qwixx", tb.users[2], lobby, "join", "")
+	require.Contains(t, lobby.Content, "Bruno")
+
+	r = tb.command(tb.users[1], "/qwixx leave")
+	assert.True(t, r.Ephemeral(), "the leave is answered privately: %s", describe(r))
+	var shown fakediscord.Message
+	require.NoError(t, waitUntil(waitCtx(t), fake, func() bool {
+		shown, _ = fake.Message(lobby.ID)
+		return !strings.Contains(shown.Content, "Bruno")
+	}), "the lobby still lists Bruno: %q", shown.Content)
+	assert.Contains(t, shown.Content, "Chloé")
+	assert.Len(t, seats(t, tb.record()), 2)
+
+	ctx := browsertest.Start(t, 1280, 900, 120*time.Second)
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(fake.URL()+"?channel="+tb.channel.ID+"&user="+tb.users[2].ID),
+		chromedp.WaitVisible(chromedp.CSS(`#status.ok`)),
+		chromedp.WaitVisible(`//div[contains(@class,"message")]`),
+	))
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	require.NoError(t, err)
+	require.Greater(t, len(png), 10000, "a page was drawn")
+	if dir := os.Getenv("DIX_SCREENSHOT_DIR"); dir != "" {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "lobby-after-leave.png"), png, 0o644))
+	}
+}
