@@ -158,11 +158,26 @@ func TestDeferredBoardCommandRefusedKeepsTheBoard(t *testing.T) {
 	ps := tabletest.NewPausedStore(tabletest.NewMemStore())
 	h := newQwixxHarnessOn(t, ps, false)
 	board := h.openQwixx([]string{"u1", "u2"})
+	slowThenRefused(h, ps)
+	res := h.qcommand("u2", "board")
+	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, res.Response().Type, "deferred")
+	assert.Nil(t, h.Rec.Message("orig-"+res.Calls[0].Interaction), "the empty answer is gone: %s", res.Describe())
+	_, td, _ := h.qstate()
+	assert.Equal(t, board.ID, td.Board, "the board stays the table's")
+	assert.NotEmpty(t, tabletest.ComponentIDs(h.Rec.Message(board.ID).Components), "with its buttons")
+}
+
+// slowThenRefused makes the next interaction slow and its answer refused:
+// the store ps is frozen past Discord's budget and resumes once the
+// answer is deferred, and Discord refuses every edit of the deferred
+// answer with a 502.
+func slowThenRefused(h *harness, ps *tabletest.PausedStore) {
 	h.b.deferAfter = 10 * time.Millisecond
 	h.Rec.Mu.Lock()
 	h.Rec.Refuse = func(c tabletest.Call) error {
 		switch {
-		case c.Op == "respond" && c.Resp.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource:
+		case c.Op == "respond" && (c.Resp.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource ||
+			c.Resp.Type == discordgo.InteractionResponseDeferredMessageUpdate):
 			go ps.Resume()
 		case c.Op == "editOriginal":
 			return &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadGateway}}
@@ -171,12 +186,6 @@ func TestDeferredBoardCommandRefusedKeepsTheBoard(t *testing.T) {
 	}
 	h.Rec.Mu.Unlock()
 	ps.Pause()
-	res := h.qcommand("u2", "board")
-	require.Equal(t, discordgo.InteractionResponseDeferredChannelMessageWithSource, res.Response().Type, "deferred")
-	assert.Nil(t, h.Rec.Message("orig-"+res.Calls[0].Interaction), "the empty answer is gone: %s", res.Describe())
-	_, td, _ := h.qstate()
-	assert.Equal(t, board.ID, td.Board, "the board stays the table's")
-	assert.NotEmpty(t, tabletest.ComponentIDs(h.Rec.Message(board.ID).Components), "with its buttons")
 }
 
 // slowBoardCommand is /qwixx board given by u2 in a game of two, with or

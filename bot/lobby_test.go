@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -403,15 +402,22 @@ func TestLobbyButtonsSteady(t *testing.T) {
 	assert.Equal(t, v, v2)
 }
 
+// storedTable is the channel's record as stored, and its table data.
+func storedTable(t *testing.T, h *harness) (*dixbot.Record, *tableData) {
+	t.Helper()
+	rec, err := h.Db.Get(context.Background(), h.Channel)
+	require.NoError(t, err)
+	td, err := decodeTableData(rec.Meta)
+	require.NoError(t, err)
+	return rec, td
+}
+
 // shownAsItStands checks that the lobby message id shows the lobby as
 // the store has it: its seats, its settings and its controls' ids.
 func shownAsItStands(t *testing.T, h *harness, game, id string) {
 	t.Helper()
-	rec, err := h.Db.Get(context.Background(), h.Channel)
-	require.NoError(t, err)
+	rec, td := storedTable(t, h)
 	require.Nil(t, rec.Data, "a lobby")
-	td, err := decodeTableData(rec.Meta)
-	require.NoError(t, err)
 	content, comps := lobbyView(h.b.games[game], td)
 	shown := h.Rec.Message(id)
 	require.NotNil(t, shown)
@@ -453,19 +459,7 @@ func TestLobbyChangeWhoseAnswerWasRefusedIsShown(t *testing.T) {
 	lobby := h.qcommand("u1", "start").Shown(nil)
 	require.NotNil(t, lobby)
 	lobby = h.ClickOn("u2", lobby, h.qmust(lobby, verbJoin, "")).Shown(lobby)
-	h.b.deferAfter = 10 * time.Millisecond
-	h.Rec.Mu.Lock()
-	h.Rec.Refuse = func(c tabletest.Call) error {
-		switch {
-		case c.Op == "respond" && c.Resp.Type == discordgo.InteractionResponseDeferredMessageUpdate:
-			go ps.Resume()
-		case c.Op == "editOriginal":
-			return &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadGateway}}
-		}
-		return nil
-	}
-	h.Rec.Mu.Unlock()
-	ps.Pause()
+	slowThenRefused(h, ps)
 	res := h.ClickOn("u1", lobby, h.qmust(lobby, verbPace, ""), "evening")
 	require.Equal(t, discordgo.InteractionResponseDeferredMessageUpdate, res.Response().Type, "deferred: %s", res.Describe())
 	_, td, _ := h.qstate()
@@ -582,11 +576,8 @@ func TestGoDeliveredAgainAfterItsRefusalDrawsTheBoard(t *testing.T) {
 // as the store has it: a board with its buttons.
 func boardShowsTheGame(t *testing.T, h *harness, id string) {
 	t.Helper()
-	rec, err := h.Db.Get(context.Background(), h.Channel)
-	require.NoError(t, err)
+	rec, td := storedTable(t, h)
 	require.NotNil(t, rec.Data, "started")
-	td, err := decodeTableData(rec.Meta)
-	require.NoError(t, err)
 	g := h.b.games[rec.Game]
 	st, err := g.Rules.Decode(rec.Data)
 	require.NoError(t, err)

@@ -1,13 +1,10 @@
 package e2e
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -43,15 +40,5 @@ func TestLobbyLeaveCommand(t *testing.T) {
 	assert.Len(t, seats(t, tb.record()), 2)
 
 	ctx := browsertest.Start(t, 1280, 900, 120*time.Second)
-	require.NoError(t, chromedp.Do(ctx,
-		chromedp.Navigate(fake.URL()+"?channel="+tb.channel.ID+"&user="+tb.users[2].ID),
-		chromedp.WaitVisible(chromedp.CSS(`#status.ok`)),
-		chromedp.WaitVisible(`//div[contains(@class,"message")]`),
-	))
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	require.NoError(t, err)
-	require.Greater(t, len(png), 10000, "a page was drawn")
-	if dir := os.Getenv("DIX_SCREENSHOT_DIR"); dir != "" {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, "lobby-after-leave.png"), png, 0o644))
-	}
+	shootMessage(t, ctx, fake, tb.channel.ID, tb.users[2].ID, lobby.ID, `button.btn`, "lobby-after-leave")
 }
