@@ -18,10 +18,8 @@ import (
 // (written to DIX_SCREENSHOT_DIR when set).
 func TestLobbyLeaveCommand(t *testing.T) {
 	t.Parallel()
-	fake := fakediscord.Start(t)
-	t.Cleanup(func() { noViolations(t, fake) })
-	w := &world{fake: fake, cfg: baseConfig(t, fake, "")}
-	w.bot = startApp(t, w.cfg)
+	w := newWorldWith(t, false, fakediscord.Options{}) // its web view on
+	fake := w.fake
 	tb := w.table(t, "en-US", "Alice", "Bruno", "Chloé")
 	r := tb.command(tb.users[0], "/qwixx start")
 	require.NotNil(t, r.Message, "the lobby: %s", describe(r))
