@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
+	"github.com/dixgame/dixbot/bot/present"
 	"github.com/dixgame/dixbot/internal/discordapi"
 	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/store"
@@ -339,6 +340,104 @@ func FuzzLobbyFaults(f *testing.F) {
 	})
 }
 
+// FuzzEndFaults is FuzzSessionFaults from a few decisions before the
+// game's end, the computer having made the people's decisions as their
+// time ran out (dueWithPeople), so that the steps finish the game, open a
+// rematch and go on in its lobby under the same faults. Its first step
+// byte says how many of those runs of the due work before the end it
+// starts. Once all works again, a game over shows its final scoreboard.
+func FuzzEndFaults(f *testing.F) {
+	f.Add(uint8(0), []byte{3, 2, 0, 0, 2, 1, 1, 2, 2, 2, 0, 0, 0, 2, 0, 0, 2, 1, 0, 0, 0, 0, 2, 0, 0}, "")
+	f.Add(uint8(1), []byte{1, 2, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 2, 0, 0, 2, 2, 0, 10, 0, 3, 2, 1, 0}, "")
+	f.Add(uint8(2), []byte{2, 0, 0, 0, 2, 0, 0, 0, 0, 0, 2, 1, 0, 5, 0, 2, 2, 0, 0, 0, 0, 0}, "a cat in the rain")
+	f.Add(uint8(69), []byte{5, 4, 0, 6, 2, 0, 0, 0, 0, 0, 2, 1, 0, 6, 0, 0, 2, 0, 0, 0, 0, 0, 2, 2, 0}, "")
+	f.Add(uint8(65), []byte{0, 2, 0, 0, 5, 0, 17, 2, 1, 0, 0, 0, 0, 2, 0, 0, 7, 0, 0, 2, 1, 0, 0, 0, 0}, "")
+	f.Fuzz(func(t *testing.T, pick uint8, steps []byte, text string) {
+		playFuzzed(t, pick, steps, text, fuzzEnd)
+	})
+}
+
+// fuzzStart is the time a fuzzed game opens at.
+var fuzzStart = time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+
+// fuzzEndRuns keeps, by game and pick, what stepsToEnd counted.
+var fuzzEndRuns sync.Map
+
+// endSeats are the people and computer seats of a game played from near
+// its end, cpus those picked for its start. A Dixxit turn whose people all
+// let their time run out leaves the grid as it was, so a game of Dixxit
+// played by dueWithPeople never ends: its table has one person, u1, and
+// two computers, who guess.
+func endSeats(g *present.Game, pick uint8, cpus []string) ([]string, []string) {
+	if g.Rules.Name() != "dixxit" {
+		return []string{"u1", "u2", "u3"}, cpus
+	}
+	level := g.Levels[int(pick>>3)%len(g.Levels)]
+	return []string{"u1"}, []string{level, level}
+}
+
+// stepsToEnd is how many runs of dueWithPeople take the game playFuzzed
+// opens for game and pick to its end.
+func stepsToEnd(t *testing.T, game string, pick uint8) int {
+	key := fmt.Sprint(game, "/", pick)
+	if n, ok := fuzzEndRuns.Load(key); ok {
+		return n.(int)
+	}
+	h := newHarnessOver(t, &flakyStore{})
+	now := fuzzStart
+	h.b.noPictures = pick&64 == 0
+	h.b.now = func() time.Time { return now }
+	g := h.b.games[game]
+	var cpus []string
+	if pick&4 != 0 {
+		cpus = []string{g.Levels[int(pick>>3)%len(g.Levels)]}
+	}
+	people, cpus := endSeats(g, pick, cpus)
+	require.NotNil(t, h.openGame(game, people, nil, cpus...))
+	n := 0
+	for ; !dueWithPeople(h, &now); n++ {
+		require.Less(t, n, 5000, "the game does not end")
+	}
+	fuzzEndRuns.Store(key, n)
+	return n
+}
+
+// dueWithPeople runs the channel's next due work, the clock moved to it,
+// then has every person's clicks since count (no decision out of time in
+// a row), so that the computer decides for them one decision at a time
+// instead of playing the seats of absent people to the end at once. It
+// reports whether the game has ended.
+func dueWithPeople(h *harness, now *time.Time) bool {
+	h.T.Helper()
+	ctx := context.Background()
+	rec, err := h.St.Get(ctx, h.Channel)
+	require.NoError(h.T, err)
+	if rec.Finished || rec.Due.IsZero() {
+		return true
+	}
+	if rec.Due.After(*now) {
+		*now = rec.Due
+	}
+	require.NoError(h.T, h.b.runDueOn(ctx, h.Rec, h.Channel, *now))
+	_, err = h.Db.Update(ctx, h.Channel, "", func(r *dixbot.Record) error {
+		if r.Finished {
+			return ErrNothingToDo
+		}
+		td, err := decodeTableData(r.Meta)
+		require.NoError(h.T, err)
+		for s := range td.Seats {
+			td.Seats[s].Late = 0
+		}
+		r.Meta = td.Encode()
+		return nil
+	})
+	if errors.Is(err, ErrNothingToDo) || errors.Is(err, dixbot.ErrNotFound) {
+		return true
+	}
+	require.NoError(h.T, err)
+	return false
+}
+
 // FuzzPlayFaults is FuzzPlay with faults between its steps: store calls
 // failing unapplied, writes that land though their reply is lost, a store
 // too slow for an answer, Discord's requests refused with a 502 or a 429, an
@@ -542,7 +641,7 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 		return errors.New("read: connection reset by peer")
 	}
 	h.Rec.Mu.Unlock()
-	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+	now := fuzzStart
 	setUp := func(b *Bot) *Bot {
 		b.noPictures = pick&64 == 0
 		b.now = func() time.Time { return now }
@@ -568,7 +667,11 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 		i.ID = h.snowflake()
 		board = h.Run(i).Shown(nil)
 	} else {
-		board = h.openGame(game, []string{"u1", "u2", "u3"}, nil, cpus...)
+		people := []string{"u1", "u2", "u3"}
+		if mode == fuzzEnd {
+			people, cpus = endSeats(g, pick, cpus)
+		}
+		board = h.openGame(game, people, nil, cpus...)
 	}
 	require.NotNil(t, board)
 	var cmds []Command // the game's own command
@@ -615,6 +718,18 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 			now = rec.Due
 		}
 		return h.b.runDueOn(ctx, h.Rec, h.Channel, now)
+	}
+	if mode == fuzzEnd && len(steps) > 0 {
+		// The game a few runs of the due work before its end, its
+		// people absent.
+		end := stepsToEnd(t, game, pick) - 1 - int(steps[0])%16
+		steps = steps[1:]
+		for range max(end, 0) {
+			dueWithPeople(h, &now)
+		}
+		if m := h.Rec.Message(board.ID); m != nil {
+			board = m
+		}
 	}
 	// checkRefused: the interaction ix of user, answered by r, changed
 	// nothing if it was refused, and the store recorded none but an absent
@@ -876,6 +991,14 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 	gr := h.b.games[rec.Game]
 	st, err := gr.Rules.Decode(rec.Data)
 	require.NoError(t, err)
+	if rec.Finished && st.Over() && td.Board != "" && td.Missing == nil {
+		// A game over: its board is the final scoreboard.
+		shown := h.Rec.Message(td.Board)
+		require.NotNil(t, shown, "the final scoreboard is on Discord")
+		pb := h.b.boardAt(gr, h.Channel, td, st, "")
+		assert.Equal(t, customIDs(tableComponents(gr, st, td, pb)), tabletest.ComponentIDs(shown.Components), "the board shows the final scoreboard")
+		assert.Equal(t, pb.Content, shown.Content, "the board shows the final scoreboard")
+	}
 	if rec.Finished || td.Missing != nil {
 		return // archived; or its board refused for good, owed meanwhile
 	}
@@ -901,6 +1024,7 @@ const (
 	fuzzFaults                  // the store's and Discord's faults, two processes
 	fuzzSession                 // the faults, the game's commands and time passing
 	fuzzLobby                   // fuzzSession from a lobby just opened
+	fuzzEnd                     // fuzzSession from a few moves before the game's end
 )
 
 // fuzzTrace, set by DIXBOT_FUZZ_TRACE=1, has playFuzzed log its steps,
