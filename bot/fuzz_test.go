@@ -604,6 +604,7 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 	faults := mode != fuzzPlain
 	ops, once := 4, answeredOnce
 	var flaky *flakyStore
+	var results *resultStore // the games' results, from near a game's end
 	var h *harness
 	if faults {
 		// A reply lost: the table may send its answer again, which
@@ -613,7 +614,12 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 			ops = 12
 		}
 		flaky = &flakyStore{}
-		h = newHarnessOver(t, flaky)
+		if mode == fuzzEnd {
+			results = &resultStore{flakyStore: flaky, kept: map[string]*dixbot.Result{}}
+			h = newHarnessOver(t, results)
+		} else {
+			h = newHarnessOver(t, flaky)
+		}
 	} else {
 		h = newEveryGameHarness(t)
 	}
@@ -975,6 +981,16 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 	if fuzzTrace {
 		traceCalls(t, h, rec)
 	}
+	if results != nil {
+		// Every game over is recorded once, whatever failed meanwhile.
+		results.checkOnce(t)
+		if rec.Finished && rec.Data != nil {
+			g := h.b.games[rec.Game]
+			if st, err := g.Rules.Decode(rec.Data); err == nil && st.Over() {
+				results.checkHas(t, resultOf(g, rec, td, st))
+			}
+		}
+	}
 	if rec.Data == nil {
 		if rec.Finished {
 			return
@@ -1014,6 +1030,70 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 
 	pb := h.b.boardAt(gr, h.Channel, td, st, "")
 	assert.Equal(t, customIDs(tableComponents(gr, st, td, pb)), tabletest.ComponentIDs(shown.Components), "the board shows the game as it stands")
+}
+
+// resultStore is a flakyStore that keeps the results of the games over
+// (dixbot.Stats), failing as the flakyStore does: unapplied, or applied
+// with its reply lost.
+type resultStore struct {
+	*flakyStore
+	mu   sync.Mutex
+	kept map[string]*dixbot.Result // by ID
+}
+
+func (s *resultStore) RecordResult(ctx context.Context, r *dixbot.Result) (bool, error) {
+	if err := s.fails(); err != nil {
+		return false, err
+	}
+	s.mu.Lock()
+	_, had := s.kept[r.ID]
+	if !had {
+		s.kept[r.ID] = r
+	}
+	s.mu.Unlock()
+	if s.take(&s.lies) {
+		return false, dixbot.ErrUnavailable
+	}
+	return !had, nil
+}
+
+func (s *resultStore) PlayerStats(context.Context, string, string) ([]dixbot.PlayerStats, []dixbot.SoloStats, error) {
+	return nil, nil, s.fails()
+}
+
+func (s *resultStore) Leaderboard(context.Context, string, string, string, int) ([]dixbot.Standing, *dixbot.Standing, error) {
+	return nil, nil, s.fails()
+}
+
+func (s *resultStore) ForgetPlayer(context.Context, string, string) error { return s.fails() }
+
+// checkOnce checks that no game was recorded twice, under two ids (its
+// board's, then another's).
+func (s *resultStore) checkOnce(t *testing.T) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seen := map[string]string{}
+	for id, r := range s.kept {
+		key := fmt.Sprint(r.Game, r.Seats)
+		other, twice := seen[key]
+		assert.False(t, twice, "a game recorded twice, as %s and %s", id, other)
+		seen[key] = id
+	}
+}
+
+// checkHas checks that the result want, of a game over, was recorded.
+func (s *resultStore) checkHas(t *testing.T, want *dixbot.Result) {
+	if want == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.kept {
+		if r.Game == want.Game && reflect.DeepEqual(r.Seats, want.Seats) {
+			return
+		}
+	}
+	t.Errorf("the game over is not in the statistics: %+v", want.Seats)
 }
 
 // fuzzMode is what playFuzzed does between its steps.
