@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -360,8 +361,66 @@ func FuzzEndFaults(f *testing.F) {
 // fuzzStart is the time a fuzzed game opens at.
 var fuzzStart = time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 
-// fuzzEndRuns keeps, by game and pick, what stepsToEnd counted.
-var fuzzEndRuns sync.Map
+// endRuns is how many states before a game's end endStates keeps.
+const endRuns = 16
+
+// endState is a table some runs of dueWithPeople before its game's end,
+// as the store and Discord hold it.
+type endState struct {
+	st    *tabletest.MemStore
+	rec   *tabletest.Recorder
+	n     int // the harness's interactions so far
+	now   time.Time
+	board string // the table's message
+}
+
+// fuzzEnds keeps endStates's states, by game and table.
+var fuzzEnds sync.Map
+
+// endStates are the states of the game playFuzzed opens for game and
+// pick, played by dueWithPeople, one to endRuns runs before its end
+// (fewer for a shorter game), the one before the last first. Every state
+// has its folds written, as a process that stops writes them.
+func endStates(t *testing.T, game string, pick uint8) []endState {
+	h := newHarnessOver(t, &flakyStore{})
+	g := h.b.games[game]
+	var cpus []string
+	if pick&4 != 0 {
+		cpus = []string{g.Levels[int(pick>>3)%len(g.Levels)]}
+	}
+	key := fmt.Sprint(game, "/", cpus, "/", pick&64)
+	if v, ok := fuzzEnds.Load(key); ok {
+		return v.([]endState)
+	}
+	now := fuzzStart
+	h.b.noPictures = pick&64 == 0
+	h.b.now = func() time.Time { return now }
+	people, cpus := endSeats(g, pick, cpus)
+	require.NotNil(t, h.openGame(game, people, nil, cpus...))
+	ctx := context.Background()
+	var states []endState
+	for n := 0; ; n++ {
+		require.Less(t, n, 5000, "the game does not end")
+		h.b.writeFolds(ctx)
+		st, rec := tabletest.NewMemStore(), tabletest.NewRecorder()
+		st.CopyFrom(h.St)
+		rec.CopyFrom(h.Rec)
+		board := tableMessage(h)
+		require.NotNil(t, board, "the table is on Discord")
+		states = append(states, endState{st: st, rec: rec, n: h.N, now: now, board: board.ID})
+		if len(states) > endRuns+1 {
+			states = states[1:]
+		}
+		if dueWithPeople(h, &now) {
+			break
+		}
+	}
+	states = states[:len(states)-1] // the last: the game over
+	slices.Reverse(states)
+	require.NotEmpty(t, states)
+	fuzzEnds.Store(key, states)
+	return states
+}
 
 // endSeats are the people and computer seats of a game played from near
 // its end, cpus those picked for its start. A Dixxit turn whose people all
@@ -374,32 +433,6 @@ func endSeats(g *present.Game, pick uint8, cpus []string) ([]string, []string) {
 	}
 	level := g.Levels[int(pick>>3)%len(g.Levels)]
 	return []string{"u1"}, []string{level, level}
-}
-
-// stepsToEnd is how many runs of dueWithPeople take the game playFuzzed
-// opens for game and pick to its end.
-func stepsToEnd(t *testing.T, game string, pick uint8) int {
-	key := fmt.Sprint(game, "/", pick)
-	if n, ok := fuzzEndRuns.Load(key); ok {
-		return n.(int)
-	}
-	h := newHarnessOver(t, &flakyStore{})
-	now := fuzzStart
-	h.b.noPictures = pick&64 == 0
-	h.b.now = func() time.Time { return now }
-	g := h.b.games[game]
-	var cpus []string
-	if pick&4 != 0 {
-		cpus = []string{g.Levels[int(pick>>3)%len(g.Levels)]}
-	}
-	people, cpus := endSeats(g, pick, cpus)
-	require.NotNil(t, h.openGame(game, people, nil, cpus...))
-	n := 0
-	for ; !dueWithPeople(h, &now); n++ {
-		require.Less(t, n, 5000, "the game does not end")
-	}
-	fuzzEndRuns.Store(key, n)
-	return n
 }
 
 // dueWithPeople runs the channel's next due work, the clock moved to it,
@@ -672,12 +705,17 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 		i := h.startIx(game, "u1", nil)
 		i.ID = h.snowflake()
 		board = h.Run(i).Shown(nil)
+	} else if mode == fuzzEnd && len(steps) > 0 {
+		// The table some runs of the due work before its game's end.
+		states := endStates(t, game, pick)
+		es := states[int(steps[0])%len(states)]
+		steps = steps[1:]
+		h.St.CopyFrom(es.st)
+		h.Rec.CopyFrom(es.rec)
+		h.N, now = es.n, es.now
+		board = h.Rec.Message(es.board)
 	} else {
-		people := []string{"u1", "u2", "u3"}
-		if mode == fuzzEnd {
-			people, cpus = endSeats(g, pick, cpus)
-		}
-		board = h.openGame(game, people, nil, cpus...)
+		board = h.openGame(game, []string{"u1", "u2", "u3"}, nil, cpus...)
 	}
 	require.NotNil(t, board)
 	var cmds []Command // the game's own command
@@ -724,18 +762,6 @@ func playFuzzed(t *testing.T, pick uint8, steps []byte, text string, mode fuzzMo
 			now = rec.Due
 		}
 		return h.b.runDueOn(ctx, h.Rec, h.Channel, now)
-	}
-	if mode == fuzzEnd && len(steps) > 0 {
-		// The game a few runs of the due work before its end, its
-		// people absent.
-		end := stepsToEnd(t, game, pick) - 1 - int(steps[0])%16
-		steps = steps[1:]
-		for range max(end, 0) {
-			dueWithPeople(h, &now)
-		}
-		if m := h.Rec.Message(board.ID); m != nil {
-			board = m
-		}
 	}
 	// checkRefused: the interaction ix of user, answered by r, changed
 	// nothing if it was refused, and the store recorded none but an absent

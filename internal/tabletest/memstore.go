@@ -2,6 +2,7 @@ package tabletest
 
 import (
 	"context"
+	"maps"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -240,4 +241,15 @@ func (s *WatchedStore) Update(ctx context.Context, channel, interactionID string
 		defer s.Inside.Add(-1)
 		return fn(r)
 	})
+}
+
+// CopyFrom makes s hold what o holds: its records, live and archived, and
+// the interactions seen. Records are never changed in place, so the two
+// share nothing either changes.
+func (s *MemStore) CopyFrom(o *MemStore) {
+	o.Mu.Lock()
+	defer o.Mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	s.Live, s.Archived, s.Seen = maps.Clone(o.Live), maps.Clone(o.Archived), maps.Clone(o.Seen)
 }

@@ -3,6 +3,7 @@ package tabletest
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"sort"
@@ -433,4 +434,23 @@ func SelectOptions(msg *Message, id string) []string {
 		}
 	}
 	return out
+}
+
+// CopyFrom makes r show what o shows: its messages as they are now, and
+// what they were made with (their numbering, nonces, the interactions'
+// originals and the answers Discord took); not o's calls, nor its hooks
+// and failure, which stay r's.
+func (r *Recorder) CopyFrom(o *Recorder) {
+	o.Mu.Lock()
+	defer o.Mu.Unlock()
+	r.Mu.Lock()
+	defer r.Mu.Unlock()
+	r.Msgs = make(map[string]*Message, len(o.Msgs))
+	for id, m := range o.Msgs {
+		c := *m // an edit sets a message's fields, never changes their values
+		r.Msgs[id] = &c
+	}
+	r.Calls, r.N = nil, o.N
+	r.Deleted = slices.Clone(o.Deleted)
+	r.Nonces, r.Origs, r.Made, r.answered = maps.Clone(o.Nonces), maps.Clone(o.Origs), maps.Clone(o.Made), maps.Clone(o.answered)
 }
