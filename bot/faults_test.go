@@ -781,7 +781,7 @@ func (s *lostReplyStore) over(m *tabletest.MemStore) { s.MemStore = m }
 
 // newHarnessOver is a harness of the three games on st, over the
 // harness's MemStore; a store call that failed is tried again at once.
-func newHarnessOver(t *testing.T, st memOver) *harness {
+func newHarnessOver(t testing.TB, st memOver) *harness {
 	t.Helper()
 	h := newEveryGameHarnessOn(t, st)
 	st.over(h.St)

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"net/http"
 	"os"
@@ -19,7 +20,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dixgame/dixbot"
+	botdix "github.com/dixgame/dixbot/bot/dix"
+	botdixxit "github.com/dixgame/dixbot/bot/dixxit"
 	"github.com/dixgame/dixbot/bot/present"
+	botqwixx "github.com/dixgame/dixbot/bot/qwixx"
 	"github.com/dixgame/dixbot/internal/discordapi"
 	"github.com/dixgame/dixbot/internal/tabletest"
 	"github.com/dixgame/dixbot/store"
@@ -353,6 +357,14 @@ func FuzzEndFaults(f *testing.F) {
 	f.Add(uint8(2), []byte{2, 0, 0, 0, 2, 0, 0, 0, 0, 0, 2, 1, 0, 5, 0, 2, 2, 0, 0, 0, 0, 0}, "a cat in the rain")
 	f.Add(uint8(69), []byte{5, 4, 0, 6, 2, 0, 0, 0, 0, 0, 2, 1, 0, 6, 0, 0, 2, 0, 0, 0, 0, 0, 2, 2, 0}, "")
 	f.Add(uint8(65), []byte{0, 2, 0, 0, 5, 0, 17, 2, 1, 0, 0, 0, 0, 2, 0, 0, 7, 0, 0, 2, 1, 0, 0, 0, 0}, "")
+	if fz := flag.Lookup("test.fuzz"); fz != nil && fz.Value.String() != "" {
+		// Fuzzing: every table's states are made before the inputs
+		// run, so that the whole game played to make them counts in
+		// no input's coverage.
+		for pick := range 256 {
+			endStates(f, []string{"dix", "qwixx", "dixxit"}[pick%3], uint8(pick))
+		}
+	}
 	f.Fuzz(func(t *testing.T, pick uint8, steps []byte, text string) {
 		playFuzzed(t, pick, steps, text, fuzzEnd)
 	})
@@ -381,9 +393,8 @@ var fuzzEnds sync.Map
 // pick, played by dueWithPeople, one to endRuns runs before its end
 // (fewer for a shorter game), the one before the last first. Every state
 // has its folds written, as a process that stops writes them.
-func endStates(t *testing.T, game string, pick uint8) []endState {
-	h := newHarnessOver(t, &flakyStore{})
-	g := h.b.games[game]
+func endStates(t testing.TB, game string, pick uint8) []endState {
+	g := endGames()[game]
 	var cpus []string
 	if pick&4 != 0 {
 		cpus = []string{g.Levels[int(pick>>3)%len(g.Levels)]}
@@ -392,10 +403,11 @@ func endStates(t *testing.T, game string, pick uint8) []endState {
 	if v, ok := fuzzEnds.Load(key); ok {
 		return v.([]endState)
 	}
+	h := newHarnessOver(t, &flakyStore{})
 	now := fuzzStart
 	h.b.noPictures = pick&64 == 0
 	h.b.now = func() time.Time { return now }
-	people, cpus := endSeats(g, pick, cpus)
+	people, cpus := endSeats(&g, pick, cpus)
 	require.NotNil(t, h.openGame(game, people, nil, cpus...))
 	ctx := context.Background()
 	var states []endState
@@ -421,6 +433,15 @@ func endStates(t *testing.T, game string, pick uint8) []endState {
 	fuzzEnds.Store(key, states)
 	return states
 }
+
+// endGames are the games of the harness's table, by name.
+var endGames = sync.OnceValue(func() map[string]present.Game {
+	games := map[string]present.Game{}
+	for _, g := range []present.Game{botdix.Game(), botqwixx.Game(), botdixxit.Game()} {
+		games[g.Rules.Name()] = g
+	}
+	return games
+})
 
 // endSeats are the people and computer seats of a game played from near
 // its end, cpus those picked for its start. A Dixxit turn whose people all

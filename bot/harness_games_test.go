@@ -43,7 +43,7 @@ func newEveryGameHarness(t *testing.T) *harness {
 
 // newEveryGameHarnessOn is newEveryGameHarness on the store db (nil: a
 // MemStore).
-func newEveryGameHarnessOn(t *testing.T, db dixbot.Store) *harness {
+func newEveryGameHarnessOn(t testing.TB, db dixbot.Store) *harness {
 	t.Helper()
 	h := newHarnessOn(t, db)
 	h.b = h.everyGameBot()
