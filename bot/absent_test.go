@@ -209,3 +209,60 @@ func TestEveryTableOfAbsentPeopleEnds(t *testing.T) {
 		})
 	}
 }
+
+// A game over brings nobody back: an absent person's click on its final
+// scoreboard, before the game is archived, changes nothing, and the final
+// scoreboard shows the game as it ended, not a return after its end.
+func TestAbsentPersonsClickAfterTheEndBringsNobodyBack(t *testing.T) {
+	t.Parallel()
+	for _, click := range []string{"outdated move", "prompt"} {
+		t.Run(click, func(t *testing.T) {
+			t.Parallel()
+			st := &unfinishedStore{}
+			h := newHarnessOver(t, st)
+			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
+			h.b.now = func() time.Time { return now }
+			h.b.timeout = harnessBudget // the game played out on a busy machine
+			board := h.openGame("qwixx", []string{"u1", "u2"}, nil)
+			move := h.qwixxMove(board)
+			st.noFinish.Store(true)
+			ctx := context.Background()
+			for k := 0; ; k++ {
+				require.Less(t, k, 2000, "the game does not end")
+				r, err := h.St.Get(ctx, h.Channel)
+				require.NoError(t, err)
+				g, err := h.b.games["qwixx"].Rules.Decode(r.Data)
+				require.NoError(t, err)
+				if g.Over() {
+					break
+				}
+				now = r.Due
+				_ = h.b.runDueOn(ctx, h.Rec, h.Channel, now) // the archiving fails at the end
+			}
+			before, ok := h.St.Snapshot(h.Channel)
+			require.True(t, ok, "the game over is not archived")
+			gr := h.b.games["qwixx"]
+			over, err := gr.Rules.Decode(before.Rec.Data)
+			require.NoError(t, err)
+			_, td, _ := h.qstate()
+			require.True(t, td.Seats[1].Away, "Bob let every clock run out")
+			score := h.Rec.Message(td.Board)
+			require.NotNil(t, score)
+
+			id := move
+			if click == "prompt" {
+				id = buttonID("qwixx", verbPrompt, over.Seq(), "")
+			}
+			res := h.ClickOn("u2", score, id)
+			takenOnce(t, res)
+			after, ok := h.St.Snapshot(h.Channel)
+			require.True(t, ok)
+			assert.Equal(t, string(before.Rec.Meta), string(after.Rec.Meta), "the table is as the game ended: %s", res.Describe())
+			_, td, _ = h.qstate()
+			assert.True(t, td.Seats[1].Away)
+			assert.NotContains(t, td.Log, locales.T("en", "log_back", map[string]any{"Name": "Bob"}))
+			pb := h.b.boardAt(gr, h.Channel, td, over, "")
+			assert.Equal(t, pb.Content, h.Rec.Message(td.Board).Content, "the final scoreboard shows the game as it ended")
+		})
+	}
+}

@@ -68,8 +68,9 @@ func (c *Call) applyMove(g *present.Game, p parsedID) error {
 		if err != nil {
 			return err
 		}
-		if td.Seats[seat].Away {
-			// An absent person's click brings them back, and only that.
+		if td.Seats[seat].Away && !st.Over() {
+			// An absent person's click brings them back, and only that;
+			// a game over brings nobody back.
 			back = true
 			td.comeBack(seat, st, c.B.now())
 			setTableDue(r, td, g, st)
@@ -265,7 +266,7 @@ func (c *Call) promptOf(g *present.Game, p parsedID, draft string) (present.Prom
 	if olderThanBoard(c.I.Message, td.Board) || (seat < len(td.Open) && p.n < td.Open[seat]) {
 		return present.Prompt{}, nil, ErrStale
 	}
-	if td.Seats[seat].Away {
+	if td.Seats[seat].Away && !st.Over() {
 		// Looking at one's prompt or hand is a click too: an absent
 		// person is back.
 		if err := c.backAtTable(g); err != nil {
@@ -291,7 +292,7 @@ func (c *Call) promptOf(g *present.Game, p parsedID, draft string) (present.Prom
 }
 
 // backAtTable gives the clicker, absent, their seat back (and does only
-// that), as their click on a move would.
+// that), as their click on a move would; a game over brings nobody back.
 func (c *Call) backAtTable(g *present.Game) error {
 	r, _, err := c.changeTable(g, func(r *dixbot.Record, td *tableData) error {
 		seat := td.seatOf(c.User)
@@ -301,6 +302,9 @@ func (c *Call) backAtTable(g *present.Game) error {
 		st, err := g.Rules.Decode(r.Data)
 		if err != nil {
 			return err
+		}
+		if st.Over() {
+			return ErrNothingToDo
 		}
 		td.comeBack(seat, st, c.B.now())
 		setTableDue(r, td, g, st)
