@@ -218,27 +218,7 @@ func TestAbsentPersonsClickAfterTheEndBringsNobodyBack(t *testing.T) {
 	for _, click := range []string{"outdated move", "prompt"} {
 		t.Run(click, func(t *testing.T) {
 			t.Parallel()
-			st := &unfinishedStore{}
-			h := newHarnessOver(t, st)
-			now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
-			h.b.now = func() time.Time { return now }
-			h.b.timeout = harnessBudget // the game played out on a busy machine
-			board := h.openGame("qwixx", []string{"u1", "u2"}, nil)
-			move := h.qwixxMove(board)
-			st.noFinish.Store(true)
-			ctx := context.Background()
-			for k := 0; ; k++ {
-				require.Less(t, k, 2000, "the game does not end")
-				r, err := h.St.Get(ctx, h.Channel)
-				require.NoError(t, err)
-				g, err := h.b.games["qwixx"].Rules.Decode(r.Data)
-				require.NoError(t, err)
-				if g.Over() {
-					break
-				}
-				now = r.Due
-				_ = h.b.runDueOn(ctx, h.Rec, h.Channel, now) // the archiving fails at the end
-			}
+			h, _, move := qwixxOverUnarchived(t)
 			before, ok := h.St.Snapshot(h.Channel)
 			require.True(t, ok, "the game over is not archived")
 			gr := h.b.games["qwixx"]

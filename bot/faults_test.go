@@ -810,18 +810,18 @@ func (s *unfinishedStore) FinishIf(ctx context.Context, channel string, same fun
 	return s.flakyStore.FinishIf(ctx, channel, same)
 }
 
-// A start in a channel whose game is over but not archived archives it and
-// opens its lobby; when the reply of the lobby's write is lost, the write
-// tried again finds the lobby there, and the start is answered with it,
-// not refused as if another game held the channel.
-func TestStartAfterAGameOverWhoseLobbyWriteLostItsReply(t *testing.T) {
-	t.Parallel()
-	st := &unfinishedStore{}
-	h := newHarnessOver(t, st)
+// qwixxOverUnarchived is a harness whose Qwixx game of u1 and u2 was
+// played to its end by the due work alone, every clock running out, its
+// archiving failing: the game over stays the channel's, its archiving
+// owed. move is a move of the game's first board.
+func qwixxOverUnarchived(t *testing.T) (h *harness, st *unfinishedStore, move string) {
+	t.Helper()
+	st = &unfinishedStore{}
+	h = newHarnessOver(t, st)
 	now := time.Date(2026, 11, 25, 20, 0, 0, 0, time.UTC)
 	h.b.now = func() time.Time { return now }
 	h.b.timeout = harnessBudget // the game played out on a busy machine
-	h.openGame("qwixx", []string{"u1", "u2"}, nil)
+	move = h.qwixxMove(h.openGame("qwixx", []string{"u1", "u2"}, nil))
 	st.noFinish.Store(true)
 	ctx := context.Background()
 	for k := 0; ; k++ {
@@ -831,11 +831,21 @@ func TestStartAfterAGameOverWhoseLobbyWriteLostItsReply(t *testing.T) {
 		g, err := h.b.games["qwixx"].Rules.Decode(r.Data)
 		require.NoError(t, err)
 		if g.Over() {
-			break
+			return h, st, move
 		}
 		now = r.Due
 		_ = h.b.runDueOn(ctx, h.Rec, h.Channel, now) // the archiving fails at the end
 	}
+}
+
+// A start in a channel whose game is over but not archived archives it and
+// opens its lobby; when the reply of the lobby's write is lost, the write
+// tried again finds the lobby there, and the start is answered with it,
+// not refused as if another game held the channel.
+func TestStartAfterAGameOverWhoseLobbyWriteLostItsReply(t *testing.T) {
+	t.Parallel()
+	h, st, _ := qwixxOverUnarchived(t)
+	ctx := context.Background()
 	st.noFinish.Store(false)
 	st.set(0, 1) // the lobby's write lands, its reply lost
 
