@@ -459,8 +459,9 @@ func endSeats(g *present.Game, pick uint8, cpus []string) ([]string, []string) {
 // dueWithPeople runs the channel's next due work, the clock moved to it,
 // then has every person's clicks since count (no decision out of time in
 // a row), so that the computer decides for them one decision at a time
-// instead of playing the seats of absent people to the end at once. It
-// reports whether the game has ended.
+// instead of playing the seats of absent people to the end at once; the
+// board's edit is then owed, as after any change. It reports whether the
+// game has ended.
 func dueWithPeople(h *harness, now *time.Time) bool {
 	h.T.Helper()
 	ctx := context.Background()
@@ -475,17 +476,34 @@ func dueWithPeople(h *harness, now *time.Time) bool {
 	require.NoError(h.T, h.b.runDueOn(ctx, h.Rec, h.Channel, *now))
 	_, err = h.Db.Update(ctx, h.Channel, "", func(r *dixbot.Record) error {
 		if r.Finished {
-			return ErrNothingToDo
+			return dixbot.ErrNotFound
+		}
+		g := h.b.games[r.Game]
+		st, err := g.Rules.Decode(r.Data)
+		require.NoError(h.T, err)
+		if st.Over() {
+			return ErrNothingToDo // its end owed already
 		}
 		td, err := decodeTableData(r.Meta)
 		require.NoError(h.T, err)
+		late := false
 		for s := range td.Seats {
+			late = late || td.Seats[s].Late > 0
 			td.Seats[s].Late = 0
 		}
+		if !late {
+			return ErrNothingToDo
+		}
+		// The board, which offers to hand a late person's seat over,
+		// is owed its edit, as after any change.
+		td.oweChange(r, g, st, pingPlan{}, *now, h.b.self)
 		r.Meta = td.Encode()
 		return nil
 	})
-	if errors.Is(err, ErrNothingToDo) || errors.Is(err, dixbot.ErrNotFound) {
+	if errors.Is(err, ErrNothingToDo) {
+		return false
+	}
+	if errors.Is(err, dixbot.ErrNotFound) {
 		return true
 	}
 	require.NoError(h.T, err)
