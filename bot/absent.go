@@ -41,6 +41,13 @@ func (td *tableData) markLate(seat int) []string {
 	return []string{locales.T(td.Lang, "log_absent", map[string]any{"Name": s.text()})}
 }
 
+// returns reports whether a click of seat's person brings them back to
+// the game st: they are absent, and the game goes on (a game over brings
+// nobody back).
+func (td *tableData) returns(seat int, st engine.State) bool {
+	return td.Seats[seat].Away && !st.Over()
+}
+
 // comeBack gives an absent person their seat back at now: their clock
 // starts again on the decision they have in st, if any.
 func (td *tableData) comeBack(seat int, st engine.State, now time.Time) {

@@ -68,9 +68,8 @@ func (c *Call) applyMove(g *present.Game, p parsedID) error {
 		if err != nil {
 			return err
 		}
-		if td.Seats[seat].Away && !st.Over() {
-			// An absent person's click brings them back, and only that;
-			// a game over brings nobody back.
+		if td.returns(seat, st) {
+			// An absent person's click brings them back, and only that.
 			back = true
 			td.comeBack(seat, st, c.B.now())
 			setTableDue(r, td, g, st)
@@ -266,7 +265,7 @@ func (c *Call) promptOf(g *present.Game, p parsedID, draft string) (present.Prom
 	if olderThanBoard(c.I.Message, td.Board) || (seat < len(td.Open) && p.n < td.Open[seat]) {
 		return present.Prompt{}, nil, ErrStale
 	}
-	if td.Seats[seat].Away && !st.Over() {
+	if td.returns(seat, st) {
 		// Looking at one's prompt or hand is a click too: an absent
 		// person is back.
 		if err := c.backAtTable(g); err != nil {
@@ -296,14 +295,14 @@ func (c *Call) promptOf(g *present.Game, p parsedID, draft string) (present.Prom
 func (c *Call) backAtTable(g *present.Game) error {
 	r, _, err := c.changeTable(g, func(r *dixbot.Record, td *tableData) error {
 		seat := td.seatOf(c.User)
-		if seat < 0 || !td.Seats[seat].Away || r.Data == nil {
+		if seat < 0 || r.Data == nil {
 			return ErrNothingToDo
 		}
 		st, err := g.Rules.Decode(r.Data)
 		if err != nil {
 			return err
 		}
-		if st.Over() {
+		if !td.returns(seat, st) {
 			return ErrNothingToDo
 		}
 		td.comeBack(seat, st, c.B.now())
